@@ -3,7 +3,7 @@ package app
 import (
 	"math"
 	"os"
-	"strconv"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,28 +47,51 @@ func TestParseFragment(t *testing.T) {
 }
 
 func TestFormat(t *testing.T) {
+	en, ru, zh := locale{lang: "en"}, locale{lang: "ru"}, locale{lang: "zh"}
 	for _, tc := range []struct {
+		l    locale
 		n    int64
 		want string
-	}{{0, "0"}, {999, "999"}, {1000, "1,000"}, {8030261248, "8,030,261,248"}, {-1234567, "-1,234,567"}} {
-		if got := formatCount(tc.n); got != tc.want {
-			t.Errorf("formatCount(%d) = %q, want %q", tc.n, got, tc.want)
+	}{{en, 0, "0"}, {en, 999, "999"}, {en, 1000, "1,000"}, {en, 8030261248, "8,030,261,248"}, {en, -1234567, "-1,234,567"},
+		{ru, 8030261248, "8 030 261 248"}, {zh, 8030261248, "8,030,261,248"}} {
+		if got := tc.l.count(tc.n); got != tc.want {
+			t.Errorf("%s count(%d) = %q, want %q", tc.l.lang, tc.n, got, tc.want)
 		}
 	}
-	if got := formatGiB(16 * estimator.GiB); got != "16.00 GiB" {
-		t.Errorf("formatGiB(16 GiB) = %q", got)
+	// 137.3 GiB: 147,424,804,045 bytes / 2^30.
+	if got := ru.bytes(16 * estimator.GiB); got != "16,00 ГиБ" {
+		t.Errorf("ru bytes(16 GiB) = %q", got)
 	}
-	if got := formatGB(16 * estimator.GB); got != "16.00 GB" {
-		t.Errorf("formatGB(16 GB) = %q", got)
+	if got := en.bytes(16 * estimator.GiB); got != "16.00 GiB" {
+		t.Errorf("en bytes(16 GiB) = %q", got)
+	}
+	if got := (locale{lang: "en", units: unitGB}).bytes(16 * estimator.GB); got != "16.00 GB" {
+		t.Errorf("bytes(16 GB) = %q", got)
+	}
+	if got := ru.fixed(137.3, 1) + " " + ru.t(mUnitGiB); got != "137,3 ГиБ" {
+		t.Errorf("ru 137.3 GiB = %q", got)
 	}
 	for _, tc := range []struct {
+		l    locale
 		v    float64
 		cur  string
 		want string
-	}{{0.526, "USD", "$0.53"}, {0, "USD", "—"}, {0.05, "USD", "$0.050"}, {245.5, "RUB", "₽ 245.50"}, {12, "CNY", "¥12.00"}, {3, "CHF", "CHF 3.00"}} {
-		if got := money(tc.v, tc.cur); got != tc.want {
-			t.Errorf("money(%v, %s) = %q, want %q", tc.v, tc.cur, got, tc.want)
+	}{{en, 0.526, "USD", "$0.53"}, {en, 0, "USD", "—"}, {en, 0.05, "USD", "$0.050"}, {en, 245.5, "RUB", "₽ 245.50"},
+		{ru, 245.5, "RUB", "245,50 ₽"}, {ru, 1234.5, "USD", "1 234,50 $"}, {zh, 12, "CNY", "¥12.00"}, {en, 3, "CHF", "CHF 3.00"}} {
+		if got := tc.l.money(tc.v, tc.cur); got != tc.want {
+			t.Errorf("%s money(%v, %s) = %q, want %q", tc.l.lang, tc.v, tc.cur, got, tc.want)
 		}
+	}
+	for l, want := range map[locale]string{en: "2026-11-01", ru: "01.11.2026", zh: "2026年11月1日"} {
+		if got := l.date("2026-11-01"); got != want {
+			t.Errorf("%s date = %q, want %q", l.lang, got, want)
+		}
+	}
+	if got := ru.duration(5400); got != "90 "+ru.t(mMin) {
+		t.Errorf("ru 5400 s = %q", got)
+	}
+	if got := ru.rate(0.412); got != "0,412" {
+		t.Errorf("ru rate 0.412 = %q", got)
 	}
 }
 
@@ -83,107 +106,137 @@ func load(t *testing.T) (*Calculator, app.TestEngine) {
 	return c, e
 }
 
+// fitOf returns the fit-table row of a GPU.
+func fitOf(t *testing.T, c *Calculator, id string) fitResult {
+	t.Helper()
+	for _, f := range c.r.Fit {
+		if f.GPU.ID == id {
+			return f
+		}
+	}
+	t.Fatalf("fit table lacks %s", id)
+	return fitResult{}
+}
+
 // TestCalculatorDefault renders the page natively (OnInit runs, OnMount and
 // OnNav do not) and checks the default estimate: Llama 3.1 8B in bf16 holds
 // 8,030,261,248 parameters × 2 bytes = 16,060,522,496 B = 14.96 GiB of
 // weights (model card / safetensors index total_size).
 func TestCalculatorDefault(t *testing.T) {
 	c, _ := load(t)
-	if !c.haveResult {
+	if !c.r.OK {
 		t.Fatalf("no result for the defaults: errors %v %v", c.errs, c.general)
 	}
-	if c.res.Params != 8030261248 {
-		t.Errorf("params = %d, want 8,030,261,248", c.res.Params)
+	if c.r.Res.Params != 8030261248 {
+		t.Errorf("params = %d, want 8,030,261,248", c.r.Res.Params)
 	}
-	if got := c.bytes(c.res.PerGPU.Weights); got != "14.96 GiB" {
+	if got := c.loc().bytes(c.r.Res.PerGPU.Weights); got != "14.96 GiB" {
 		t.Errorf("weights = %s, want 14.96 GiB", got)
 	}
-	if !c.res.Fits {
+	if !c.r.Res.Fits {
 		t.Error("Llama 3.1 8B bf16 batch 1 does not fit an H100")
 	}
-	// main > section.rs-result (index 2) > h2, verdict
-	if err := app.Match(app.P().Class("rs-verdict rs-ok").ID("rs-verdict").Text(
-		"Fits · headroom "+c.bytes(c.res.Headroom)), c, 0, 2, 1); err != nil {
+	// The breakdown leaf renders the verdict from its props.
+	b := &breakdownView{Lang: "en", Title: "x", Verdict: "Fits · headroom 1.00 GiB", Fits: true}
+	if err := app.Match(app.P().Class("rs-verdict rs-ok").ID("rs-verdict").Text("Fits · headroom 1.00 GiB"), b.Render(), 1); err != nil {
 		t.Fatal(err)
 	}
-	if len(c.fit) < 30 {
-		t.Fatalf("fit table has %d GPUs", len(c.fit))
+	html := app.HTMLString(c.Render())
+	if want := `id="rs-verdict">Fits · headroom ` + c.loc().bytes(c.r.Res.Headroom); !strings.Contains(html, want) {
+		t.Errorf("page lacks %q", want)
 	}
-	var t4, h100 *fitRow
-	for i := range c.fit {
-		switch c.fit[i].ID {
-		case "t4":
-			t4 = &c.fit[i]
-		case "h100-sxm":
-			h100 = &c.fit[i]
-		}
-	}
-	if t4 == nil || h100 == nil {
-		t.Fatal("fit table lacks t4 or h100-sxm")
+	if len(c.r.Fit) < 30 {
+		t.Fatalf("fit table has %d GPUs", len(c.r.Fit))
 	}
 	// 16 GiB of bf16 weights cannot fit a 16 GB T4, but two T4s can, with
 	// HF transformers splitting the layers over them (device_map).
-	if t4.Fits || t4.Need != "2" || t4.Split != "PP 2" {
-		t.Errorf("t4: fits %v, needs %s (%s); want no fit, 2 GPUs as PP 2", t4.Fits, t4.Need, t4.Split)
+	t4, h100 := fitOf(t, c, "t4"), fitOf(t, c, "h100-sxm")
+	if t4.Fits || t4.Plan.GPUs != 2 || splitText(t4.Plan) != "PP 2" {
+		t.Errorf("t4: fits %v, plan %+v; want no fit, 2 GPUs as PP 2", t4.Fits, t4.Plan)
 	}
-	if !h100.Fits || !h100.Selected || h100.Need != "1" {
-		t.Errorf("h100: %+v", *h100)
+	if !h100.Fits || h100.Plan.GPUs != 1 {
+		t.Errorf("h100: %+v", h100)
 	}
-	if len(c.offers) == 0 {
+	if !strings.Contains(html, `data-gpu="t4" data-gpus="2"`) {
+		t.Error("the T4 row does not carry data-gpus=2")
+	}
+	if len(c.r.Offers) == 0 {
 		t.Error("no H100 offers listed")
 	}
 
 	// On T4s the job needs two GPUs, so only instances with ≥ 2 are offered.
 	c.set(fGPU, "t4")
-	if c.res.Fits || c.need != 2 {
-		t.Fatalf("t4: fits %v, need %d; want no fit, 2", c.res.Fits, c.need)
+	if c.r.Res.Fits || c.r.Need != 2 {
+		t.Fatalf("t4: fits %v, need %d; want no fit, 2", c.r.Res.Fits, c.r.Need)
 	}
-	if len(c.offers) == 0 {
+	if len(c.r.Offers) == 0 {
 		t.Fatal("no multi-T4 offers listed")
 	}
-	for _, o := range c.offers {
-		if o.GPUs == "1×" {
-			t.Errorf("single-T4 offer %s %s listed for a two-GPU job", o.Provider, o.Instance)
+	for _, o := range c.r.Offers {
+		if o.Offer.GPUCount < 2 {
+			t.Errorf("single-T4 offer %s listed for a two-GPU job", o.Offer.ID)
 		}
+	}
+	// bf16 on a T4 (Turing, no bf16 units) is flagged.
+	if !slices.Contains(c.r.HWWarn, mHWNoBF16) {
+		t.Errorf("bf16 on a T4: warnings %v", c.r.HWWarn)
+	}
+}
+
+// Clicking a fit-table row applies the whole plan: GPU, count and split,
+// so the verdict and the offers agree with the row.
+func TestApplyPlan(t *testing.T) {
+	c, _ := load(t)
+	c.set(fGPU, "t4")
+	t4 := fitOf(t, c, "t4")
+	c.set(fGPU, "h100-sxm")
+	c.apply(applyPlan{GPU: "t4", Plan: t4.Plan})
+	if c.state[fGPU] != "t4" || c.state[fGPUs] != "2" || c.state[fPP] != "2" || c.state[fTP] != "1" {
+		t.Fatalf("after applying the T4 row: gpu %s gpus %s tp %s pp %s", c.state[fGPU], c.state[fGPUs], c.state[fTP], c.state[fPP])
+	}
+	if !c.r.OK || !c.r.Res.Fits {
+		t.Errorf("the applied plan does not fit: %v %v", c.errs, c.general)
+	}
+	c.apply(applyPlan{GPU: "no-such-gpu", Plan: plan{GPUs: 1, TP: 1, PP: 1}})
+	if c.state[fGPU] != "t4" {
+		t.Error("an unknown GPU was applied")
 	}
 }
 
 // loadP4D opens the page on eight A100 40GB SXM GPUs with every offer
 // listed; find returns the p4d.24xlarge row of the current table.
-func loadP4D(t *testing.T) (*Calculator, func() *offerRow) {
+func loadP4D(t *testing.T) (*Calculator, func() *offerResult) {
 	c, _ := load(t)
-	c.allOffer = true
+	c.allOffers = true
 	c.set(fGPU, "a100-40gb-sxm")
+	c.allOffers = true
 	c.set(fGPUs, "8")
-	return c, func() *offerRow {
+	return c, func() *offerResult {
 		t.Helper()
-		for i := range c.offers {
-			if c.offers[i].Instance == "p4d.24xlarge" {
-				return &c.offers[i]
+		for i := range c.r.Offers {
+			if c.r.Offers[i].Offer.InstanceType == "p4d.24xlarge" {
+				return &c.r.Offers[i]
 			}
 		}
-		t.Fatalf("p4d.24xlarge not among %d eight-GPU A100 offers", len(c.offers))
+		t.Fatalf("p4d.24xlarge not among %d eight-GPU A100 offers", len(c.r.Offers))
 		return nil
 	}
 }
 
 // AWS's 3-year commitment for p4d.24xlarge (reserved.csv: $8.1591/h) shows in
-// the offers table next to on-demand; offers without one show a dash.
+// the offers table next to on-demand.
 func TestOffersReserved(t *testing.T) {
 	c, find := loadP4D(t)
 	p4d := find()
-	var other *offerRow
-	for i := range c.offers {
-		if c.offers[i].Instance != "p4d.24xlarge" {
-			other = &c.offers[i]
-			break
-		}
+	l := c.loc()
+	if got := l.money(p4d.Offer.OnDemandPerHour, "USD"); got != "$21.96" {
+		t.Errorf("p4d.24xlarge on-demand %q, want $21.96", got)
 	}
-	if p4d.OnDemand != "$21.96" || p4d.Reserved != "$8.16 3y" {
-		t.Errorf("p4d.24xlarge: on-demand %q reserved %q, want $21.96 and $8.16 3y", p4d.OnDemand, p4d.Reserved)
+	if got := c.reservedText(p4d.Offer.Reserved1yPerHour, p4d.Offer.Reserved3yPerHour, "USD"); !strings.Contains(got, "$8.16 3y") {
+		t.Errorf("p4d.24xlarge reserved %q, want $8.16 3y", got)
 	}
-	if other != nil && other.Reserved != "—" && !strings.Contains(other.Reserved, "y") {
-		t.Errorf("%s %s: reserved %q", other.Provider, other.Instance, other.Reserved)
+	if got := c.reservedText(0, 0, "USD"); got != "—" {
+		t.Errorf("no commitment: %q", got)
 	}
 }
 
@@ -192,20 +245,19 @@ func TestSplitText(t *testing.T) {
 		gpus, tp, pp, zero int
 		want               string
 	}{{1, 1, 1, 0, ""}, {2, 2, 1, 0, "TP 2"}, {16, 1, 16, 0, "PP 16"}, {8, 1, 1, 3, "DP 8 ZeRO-3"}, {64, 8, 2, 1, "TP 8 · PP 2 · DP 4 ZeRO-1"}} {
-		in := estimator.Input{GPUs: c.gpus, TP: c.tp, PP: c.pp, ZeRO: c.zero}
-		if got := splitText(in); got != c.want {
+		if got := splitText(plan{c.gpus, c.tp, c.pp, c.zero}); got != c.want {
 			t.Errorf("%+v: %q, want %q", c, got, c.want)
 		}
 	}
 }
 
 func TestBytesRange(t *testing.T) {
-	c := &Calculator{state: defaultState}
-	if got := c.bytesRange(15*estimator.GiB, 16*estimator.GiB+estimator.GiB/2); got != "15.00–16.50 GiB" {
+	l := locale{lang: "en"}
+	if got := l.bytesRange(15*estimator.GiB, 16*estimator.GiB+estimator.GiB/2); got != "15.00–16.50 GiB" {
 		t.Errorf("range = %q", got)
 	}
-	c.state[fUnits] = "GB"
-	if got := c.bytesRange(2*estimator.GB, 3*estimator.GB); got != "2.00–3.00 GB" {
+	l.units = unitGB
+	if got := l.bytesRange(2*estimator.GB, 3*estimator.GB); got != "2.00–3.00 GB" {
 		t.Errorf("range in GB = %q", got)
 	}
 }
@@ -226,19 +278,27 @@ func TestCalculatorBadInput(t *testing.T) {
 		{fSeq, "-5", fSeq, "out of range"},
 		{fTP, "3", fTP, ""}, // 3 does not divide Llama's 32 heads
 		{fGPU, "gtx-9999", fGPU, "unknown choice"},
+		{fSort, "price", fSort, "unknown choice"},
 	} {
 		c.set(tc.f, tc.v)
-		if c.haveResult {
+		if c.r.OK {
 			t.Errorf("%s=%q: a result is shown", fieldKeys[tc.f], tc.v)
 		}
-		if !strings.Contains(c.errs[tc.field], tc.want) || c.errs[tc.field] == "" {
-			t.Errorf("%s=%q: error next to %s = %q, want it to contain %q (all: %q, general %q)",
-				fieldKeys[tc.f], tc.v, fieldKeys[tc.field], c.errs[tc.field], tc.want, c.errs, c.general)
+		if msg := c.errText(c.errs[tc.field]); !strings.Contains(msg, tc.want) || c.errs[tc.field].ok() {
+			t.Errorf("%s=%q: error next to %s = %q, want it to contain %q (all: %v, general %v)",
+				fieldKeys[tc.f], tc.v, fieldKeys[tc.field], msg, tc.want, c.errs, c.general)
 		}
 		c.set(tc.f, defaultState[tc.f])
-		if !c.haveResult {
-			t.Fatalf("back to defaults after %s=%q: no result: %q %q", fieldKeys[tc.f], tc.v, c.errs, c.general)
+		if !c.r.OK {
+			t.Fatalf("back to defaults after %s=%q: no result: %v %v", fieldKeys[tc.f], tc.v, c.errs, c.general)
 		}
+	}
+	// In Russian the same problem reads in Russian, the estimator's
+	// English reason left out.
+	c.set(fLang, "ru")
+	c.set(fTP, "3")
+	if msg := c.errText(c.errs[fTP]); msg != c.t(mIncompatible) && msg != c.t(mRange) {
+		t.Errorf("ru: tp=3 reads %q", msg)
 	}
 }
 
@@ -249,41 +309,59 @@ func TestCalculatorTasks(t *testing.T) {
 	c.set(fModel, "qwen2.5-7b")
 	for _, task := range estimator.Tasks {
 		c.set(fTask, task.String())
-		if !c.haveResult {
-			t.Errorf("task %s: no result: %q %q", task, c.errs, c.general)
+		if !c.r.OK {
+			t.Errorf("task %s: no result: %v %v", task, c.errs, c.general)
 			continue
 		}
-		sum := estimator.Bytes(0)
-		for _, p := range c.parts() {
-			sum += p.b
+		sum := 0
+		for _, p := range c.partViews() {
+			sum += p.Permille
 		}
-		if sum != c.res.PerGPU.Total() {
-			t.Errorf("task %s: shown parts sum to %d, total %d", task, sum, c.res.PerGPU.Total())
+		if sum < 995 || sum > 1005 {
+			t.Errorf("task %s: shown parts sum to %d‰", task, sum)
 		}
 	}
-	c.set(fTask, "finetune")
-	if c.res.PerGPU.Optimizer == 0 || c.res.PerGPU.Gradients == 0 {
-		t.Errorf("full fine-tune without optimizer states or gradients: %+v", c.res.PerGPU)
+	c.set(fTask, estimator.FullFinetune.String())
+	if c.r.Res.PerGPU.Optimizer == 0 || c.r.Res.PerGPU.Gradients == 0 {
+		t.Errorf("full fine-tune without optimizer states or gradients: %+v", c.r.Res.PerGPU)
 	}
 }
 
-func TestCalculatorUnitsAndLanguage(t *testing.T) {
-	c, _ := load(t)
-	c.set(fUnits, "GB")
-	if got := c.bytes(16 * estimator.GB); got != "16.00 GB" {
-		t.Errorf("GB display = %q", got)
-	}
+// Every message, estimator warning and recommendation reason exists in
+// every language.
+func TestTranslations(t *testing.T) {
 	for _, l := range languages {
-		c.set(fLang, l.code)
 		for k := msgKey(0); k < nMsgs; k++ {
 			if messages[l.code][k] == "" {
 				t.Errorf("message %d not translated into %s", k, l.code)
 			}
 		}
 	}
+	for w := estimator.Warning(0); w.String() != "unknown warning"; w++ {
+		k, ok := warningKeys[w]
+		if !ok {
+			t.Errorf("estimator warning %d (%s) has no message key", w, w)
+			continue
+		}
+		if tr("ru", k) == tr("en", k) || tr("zh", k) == tr("en", k) {
+			t.Errorf("warning %s is not translated", w)
+		}
+	}
+	for _, keys := range [][]msgKey{pickTitles[:], pickReasons[:]} {
+		for _, k := range keys {
+			if tr("ru", k) == tr("en", k) {
+				t.Errorf("message %d reads the same in Russian and English", k)
+			}
+		}
+	}
+	c, _ := load(t)
 	c.set(fLang, "ru")
 	if got := c.t(mFits); got != "Помещается" {
 		t.Errorf("ru fits = %q", got)
+	}
+	html := app.HTMLString(c.Render())
+	if !strings.Contains(html, "8 030 261 248") || !strings.Contains(html, "14,96 ГиБ") {
+		t.Error("the Russian page does not write 8 030 261 248 and 14,96 ГиБ")
 	}
 	c.set(fLang, "xx")
 	if got := c.t(mFits); got != "Fits" {
@@ -298,8 +376,8 @@ func TestHiddenFields(t *testing.T) {
 	c, _ := load(t)
 	c.set(fTask, "finetune")
 	c.set(fLoRARank, "abc")
-	if !c.haveResult {
-		t.Fatalf("hidden LoRA rank blocked a full fine-tune: %q %q", c.errs, c.general)
+	if !c.r.OK {
+		t.Fatalf("hidden LoRA rank blocked a full fine-tune: %v %v", c.errs, c.general)
 	}
 	html := app.HTMLString(c.Render())
 	for id, want := range map[string]bool{"rs-lora-rank": false, "rs-optimizer": true, "rs-engine": false, "rs-gpu-mem-util": false} {
@@ -308,14 +386,14 @@ func TestHiddenFields(t *testing.T) {
 		}
 	}
 	c.set(fTask, "lora")
-	if c.haveResult || !strings.Contains(c.errs[fLoRARank], c.t(mNotNumber)) {
-		t.Errorf("LoRA with rank %q: result %v, error %q", c.state[fLoRARank], c.haveResult, c.errs[fLoRARank])
+	if c.r.OK || c.errs[fLoRARank].Key != mNotNumber {
+		t.Errorf("LoRA with rank %q: result %v, error %v", c.state[fLoRARank], c.r.OK, c.errs[fLoRARank])
 	}
 	c.set(fLoRARank, "16")
-	attn := c.res.TrainableParams
+	attn := c.r.Res.TrainableParams
 	c.set(fLoRATargets, "all-linear")
-	if c.res.TrainableParams <= attn {
-		t.Errorf("all-linear LoRA trains %d parameters, attention-only %d", c.res.TrainableParams, attn)
+	if c.r.Res.TrainableParams <= attn {
+		t.Errorf("all-linear LoRA trains %d parameters, attention-only %d", c.r.Res.TrainableParams, attn)
 	}
 	c.set(fTask, "inference")
 	c.set(fEngine, "vllm")
@@ -329,21 +407,21 @@ func TestHiddenFields(t *testing.T) {
 func TestOverrides(t *testing.T) {
 	c, _ := load(t)
 	c.set(fCtx, "2GiB")
-	if c.res.PerGPU.CUDAContext != 2*estimator.GiB {
-		t.Errorf("CUDA context = %d, want 2 GiB", c.res.PerGPU.CUDAContext)
+	if c.r.Res.PerGPU.CUDAContext != 2*estimator.GiB {
+		t.Errorf("CUDA context = %d, want 2 GiB", c.r.Res.PerGPU.CUDAContext)
 	}
 	c.set(fUsable, "70GiB")
-	if c.res.Usable != 70*estimator.GiB {
-		t.Errorf("usable = %d, want 70 GiB", c.res.Usable)
+	if c.r.Res.Usable != 70*estimator.GiB {
+		t.Errorf("usable = %d, want 70 GiB", c.r.Res.Usable)
 	}
 	c.set(fAlloc, "2")
-	if c.haveResult || !strings.Contains(c.errs[fAlloc], c.t(mNotSize)) {
-		t.Errorf("allocator reserve %q: result %v, error %q", c.state[fAlloc], c.haveResult, c.errs[fAlloc])
+	if c.r.OK || c.errs[fAlloc].Key != mNotSize {
+		t.Errorf("allocator reserve %q: result %v, error %v", c.state[fAlloc], c.r.OK, c.errs[fAlloc])
 	}
 	c.set(fAlloc, "")
 	c.set(fUsable, "900TiB")
-	if c.haveResult || c.errs[fUsable] == "" {
-		t.Errorf("usable 900 TiB: result %v, error %q", c.haveResult, c.errs[fUsable])
+	if c.r.OK || c.errs[fUsable].ok() {
+		t.Errorf("usable 900 TiB: result %v, error %v", c.r.OK, c.errs[fUsable])
 	}
 }
 
@@ -353,25 +431,25 @@ func TestOverrides(t *testing.T) {
 // K-quants sit between Q4_0 and Q8_0 in size order.
 func TestQuantField(t *testing.T) {
 	c, _ := load(t)
-	c.set(fPrecision, "int4")
-	c.set(fEngine, "llamacpp")
+	c.set(fPrecision, estimator.INT4.String())
+	c.set(fEngine, estimator.LlamaCpp.String())
 	var prev estimator.Bytes
-	for _, q := range []string{"q4_0", "q4_k_m", "q5_k_m", "q6_k", "q8_0"} {
-		c.set(fQuant, q)
-		w := c.res.PerGPU.Weights
-		if !c.haveResult || w <= prev {
-			t.Errorf("%s: weights %d after %d (result %v, errors %q)", q, w, prev, c.haveResult, c.errs)
+	for _, q := range []estimator.Quant{estimator.QuantQ4_0, estimator.QuantQ4KM, estimator.QuantQ5KM, estimator.QuantQ6K, estimator.QuantQ8_0} {
+		c.set(fQuant, q.String())
+		w := c.r.Res.PerGPU.Weights
+		if !c.r.OK || w <= prev {
+			t.Errorf("%s: weights %d after %d (result %v, errors %v)", q, w, prev, c.r.OK, c.errs)
 		}
 		prev = w
 	}
 	if prev != 8532152576 {
 		t.Errorf("Q8_0 weights = %d, want 8,532,152,576", prev)
 	}
-	c.set(fPrecision, "bf16")
-	c.set(fQuant, "nf4")
-	c.set(fTask, "finetune")
-	if !c.haveResult {
-		t.Errorf("a hidden weight format blocked a full fine-tune: %q %q", c.errs, c.general)
+	c.set(fPrecision, estimator.BF16.String())
+	c.set(fQuant, estimator.QuantNF4.String())
+	c.set(fTask, estimator.FullFinetune.String())
+	if !c.r.OK {
+		t.Errorf("a hidden weight format blocked a full fine-tune: %v %v", c.errs, c.general)
 	}
 }
 
@@ -384,17 +462,15 @@ func TestPriceSheet(t *testing.T) {
 	if !c.applySheet("aws.csv", sheet) {
 		t.Fatalf("sheet refused: %s", c.sheetErr)
 	}
-	if o := find(); o.OnDemand != "$4.00" || !o.Own || o.AsOf != "2026-11-01" {
+	if o := find(); o.Offer.OnDemandPerHour != 4 || !o.Own || o.Offer.AsOf != "2026-11-01" {
 		t.Errorf("after the sheet: %+v", *o)
 	}
-	if c.sheetRows != 1 || len(c.own) != 1 {
-		t.Errorf("sheet summary: %d rows, %d offers", c.sheetRows, len(c.own))
+	if c.sheetRows != 1 || len(c.pr.own) != 1 {
+		t.Errorf("sheet summary: %d rows, %d offers", c.sheetRows, len(c.pr.own))
 	}
 	// $4.00 / 8 GPUs = $0.50 per GPU-hour: now the cheapest A100 40GB SXM.
-	for _, r := range c.fit {
-		if r.ID == "a100-40gb-sxm" && r.From != "$0.50/GPU·h" {
-			t.Errorf("fit table From = %q, want $0.50/GPU·h", r.From)
-		}
+	if f := fitOf(t, c, "a100-40gb-sxm"); f.From.perGPUHour != 0.5 {
+		t.Errorf("fit table From = %v, want 0.50", f.From.perGPUHour)
 	}
 	if c.applySheet("bad.csv", "offer_id,on_demand_per_hour,currency,as_of,source\naws-p4d.24xlarge,cheap,USD,2026-11-01,x\n") {
 		t.Fatal("a sheet with a non-numeric price was accepted")
@@ -402,11 +478,14 @@ func TestPriceSheet(t *testing.T) {
 	if !strings.Contains(c.sheetErr, "bad.csv") || !strings.Contains(c.sheetErr, "on_demand_per_hour") {
 		t.Errorf("sheet error %q does not name the file and column", c.sheetErr)
 	}
-	if o := find(); o.OnDemand != "$4.00" {
+	if o := find(); o.Offer.OnDemandPerHour != 4 {
 		t.Errorf("a refused sheet changed prices: %+v", *o)
 	}
+	if c.applySheet("huge.csv", strings.Repeat("x", maxSheetBytes+1)) || !strings.Contains(c.sheetErr, c.t(mFileTooBig)) {
+		t.Errorf("an oversized sheet: %q", c.sheetErr)
+	}
 	c.clearSheet()
-	if o := find(); o.OnDemand != "$21.96" || o.Own {
+	if o := find(); c.loc().money(o.Offer.OnDemandPerHour, "USD") != "$21.96" || o.Own {
 		t.Errorf("after clearing: %+v", *o)
 	}
 	if c.applySheet("empty.json", "[]") {
@@ -419,41 +498,42 @@ func TestPriceSheet(t *testing.T) {
 // against the estimate, and weights × 1.2 = 17.95 GiB.
 func TestRulesTable(t *testing.T) {
 	c, _ := load(t)
-	if len(c.rules) != 2 {
-		t.Fatalf("%d rules on the default page", len(c.rules))
+	l := c.loc()
+	if len(c.r.Rules) != 2 {
+		t.Fatalf("%d rules on the default page", len(c.r.Rules))
 	}
-	if got := c.bytes(c.rules[0].Bytes); got != "29.92 GiB" {
+	if got := l.bytes(c.r.Rules[0].Bytes); got != "29.92 GiB" {
 		t.Errorf("params×4 = %s", got)
 	}
-	if got := c.bytes(c.rules[1].Bytes); got != "17.95 GiB" {
+	if got := l.bytes(c.r.Rules[1].Bytes); got != "17.95 GiB" {
 		t.Errorf("weights×1.2 = %s", got)
 	}
-	if c.rules[0].Estimate != c.res.PerGPU.Total() {
-		t.Errorf("one-GPU estimate %d, page total %d", c.rules[0].Estimate, c.res.PerGPU.Total())
+	if c.r.Rules[0].Estimate != c.r.Res.PerGPU.Total() {
+		t.Errorf("one-GPU estimate %d, page total %d", c.r.Rules[0].Estimate, c.r.Res.PerGPU.Total())
 	}
 	html := app.HTMLString(c.Render())
-	if !strings.Contains(html, `data-rule="params-x4-bytes"`) || !strings.Contains(html, signedPercent(c.rules[0].Error())) {
+	if !strings.Contains(html, `data-rule="params-x4-bytes"`) || !strings.Contains(html, l.signedPercent(c.r.Rules[0].Error())) {
 		t.Error("rules table missing from the page")
 	}
 	for f, want := range map[float64]string{0.8712: "+87%", -0.234: "−23%", 0: "+0%"} {
-		if got := signedPercent(f); got != want {
+		if got := l.signedPercent(f); got != want {
 			t.Errorf("signedPercent(%v) = %q, want %q", f, got, want)
 		}
 	}
-	c.set(fTask, "finetune")
-	if len(c.rules) != 3 {
-		t.Errorf("%d rules for a full fine-tune, want 3", len(c.rules))
+	c.set(fTask, estimator.FullFinetune.String())
+	if len(c.r.Rules) != 3 {
+		t.Errorf("%d rules for a full fine-tune, want 3", len(c.r.Rules))
 	}
 }
 
 // A user's own config.json becomes the model: parsed by the estimator,
 // listed in the model field, and a broken one is refused with its field
-// named. A link to m=custom on a browser without the file says what to do.
+// named. The config travels in the link, so another browser gets it.
 func TestCustomModel(t *testing.T) {
 	c, _ := load(t)
 	c.set(fModel, customModelID)
-	if c.haveResult || c.errs[fModel] != c.t(mNoCustomModel) {
-		t.Errorf("m=custom without a file: result %v, error %q", c.haveResult, c.errs[fModel])
+	if c.r.OK || c.errs[fModel].Key != mNoCustomModel {
+		t.Errorf("m=custom without a file: result %v, error %v", c.r.OK, c.errs[fModel])
 	}
 	cfg, err := os.ReadFile("../estimator/testdata/configs/qwen2.5-7b.json")
 	if err != nil {
@@ -463,11 +543,21 @@ func TestCustomModel(t *testing.T) {
 		t.Fatalf("config refused: %s", c.configErr)
 	}
 	// Qwen2.5-7B: 7,615,616,512 parameters (model card / safetensors total).
-	if !c.haveResult || c.res.Params != 7615616512 || c.state[fModel] != customModelID {
-		t.Fatalf("custom model: result %v, params %d, model %q", c.haveResult, c.res.Params, c.state[fModel])
+	if !c.r.OK || c.r.Res.Params != 7615616512 || c.state[fModel] != customModelID {
+		t.Fatalf("custom model: result %v, params %d, model %q", c.r.OK, c.r.Res.Params, c.state[fModel])
 	}
 	if html := app.HTMLString(c.Render()); !strings.Contains(html, c.t(mYourModel)+": config.json") {
 		t.Error("the loaded config is not in the model list")
+	}
+	// The link carries the config: a fresh page opening it has the model.
+	frag := c.link().encode(defaultState)
+	if len(frag) > 2000 {
+		t.Errorf("link with the config is %d bytes", len(frag))
+	}
+	d, _ := load(t)
+	d.applyFragment(frag)
+	if !d.r.OK || d.r.Res.Params != 7615616512 {
+		t.Errorf("a link with the config opened elsewhere: result %v, params %d (%v)", d.r.OK, d.r.Res.Params, d.errs[fModel])
 	}
 	if c.applyConfig("broken.json", `{"model_type":"llama","hidden_size":4096}`) {
 		t.Fatal("a config without layers was accepted")
@@ -475,8 +565,26 @@ func TestCustomModel(t *testing.T) {
 	if !strings.Contains(c.configErr, "broken.json") || !strings.Contains(c.configErr, "num_hidden_layers") {
 		t.Errorf("config error %q does not name the file and the missing field", c.configErr)
 	}
-	if c.res.Params != 7615616512 {
+	if c.r.Res.Params != 7615616512 {
 		t.Error("a refused config replaced the loaded one")
+	}
+	if c.applyConfig("big.json", strings.Repeat(" ", maxConfigBytes+1)) || !strings.Contains(c.configErr, c.t(mConfigTooBig)) {
+		t.Errorf("an oversized config: %q", c.configErr)
+	}
+}
+
+// "Longest sequence that fits" stops at the model's context length.
+func TestMaxSeqModelLimit(t *testing.T) {
+	c, _ := load(t)
+	c.set(fModel, "gpt2") // 1024 positions: an H100 holds far more
+	if !c.r.OK {
+		t.Fatalf("gpt2: %v %v", c.errs, c.general)
+	}
+	if !c.r.SeqCapped || c.r.MaxSeq != 1024 {
+		t.Errorf("gpt2 on an H100: max seq %d, capped %v; want 1024, capped", c.r.MaxSeq, c.r.SeqCapped)
+	}
+	if !strings.Contains(app.HTMLString(c.Render()), c.t(mModelLimit)) {
+		t.Error("the model limit is not said")
 	}
 }
 
@@ -497,56 +605,55 @@ func TestUpdateBanner(t *testing.T) {
 // selected GPU's datasheet figures and prices every listed offer.
 func TestPerfAndCost(t *testing.T) {
 	c, _ := load(t)
-	if !c.perf.OK || c.perf.TTFT == "" || c.perf.PerSeq == "" || c.perf.Cheapest == "" {
-		t.Fatalf("default inference: %+v", c.perf)
+	if !c.r.Perf.OK || c.r.Perf.P.TimeToFirstToken <= 0 || c.r.Perf.Cheapest <= 0 {
+		t.Fatalf("default inference: %+v", c.r.Perf)
 	}
-	c.set(fTask, "finetune")
+	c.set(fTask, estimator.FullFinetune.String())
 	c.set(fGPUs, "8")
 	c.set(fZeRO, "3")
-	if !c.perf.OK {
-		t.Fatalf("8×H100 ZeRO-3 fine-tune: no speed estimate (%q %q)", c.errs, c.general)
+	if !c.r.Perf.OK {
+		t.Fatalf("8×H100 ZeRO-3 fine-tune: no speed estimate (%v %v)", c.errs, c.general)
 	}
-	hw, _ := c.gpu.Hardware(c.in.Weights)
-	p, err := estimator.Throughput(c.in, hw, estimator.Efficiency{}, estimator.Workload{})
+	hw, _ := c.job.GPU.Hardware(c.job.In.Weights)
+	p, err := estimator.Throughput(c.job.In, hw, estimator.Efficiency{}, estimator.Workload{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := c.perf.JobTime, c.duration(estimator.JobTime(p, 1e9)); got != want {
-		t.Errorf("job time %q, want %q", got, want)
+	if got, want := c.r.Perf.Seconds, estimator.JobTime(p, 1e9); got != want {
+		t.Errorf("job time %v, want %v", got, want)
 	}
 	// An 8-GPU instance runs this 8-GPU job: its cost is price × time.
-	var row *offerRow
-	for i := range c.offers {
-		if c.offers[i].GPUs == "8×" && c.offers[i].OnDemand != "—" {
-			row = &c.offers[i]
+	var row *offerResult
+	for i := range c.r.Offers {
+		if c.r.Offers[i].Offer.GPUCount == 8 && c.r.Offers[i].Offer.OnDemandPerHour > 0 {
+			row = &c.r.Offers[i]
 			break
 		}
 	}
 	if row == nil {
 		t.Fatal("no 8-GPU H100 offer")
 	}
-	price, _ := strconv.ParseFloat(strings.TrimPrefix(row.OnDemand, "$"), 64)
-	if want := money(estimator.JobCost(price, estimator.JobTime(p, 1e9)), "USD"); row.Cost != want {
-		t.Errorf("%s %s: cost %s, want %s", row.Provider, row.Instance, row.Cost, want)
+	if want := estimator.JobCost(row.Offer.OnDemandPerHour, estimator.JobTime(p, 1e9)); math.Abs(row.Cost-want) > 1e-9*want {
+		t.Errorf("%s: cost %v, want %v", row.Offer.ID, row.Cost, want)
 	}
-	one := c.perf.cheapestUSD
+	one := c.r.Perf.Cheapest
 	c.set(fTrainTokens, "2B")
-	if r := c.perf.cheapestUSD / one; math.Abs(r-2) > 1e-9 {
+	if r := c.r.Perf.Cheapest / one; math.Abs(r-2) > 1e-9 {
 		t.Errorf("twice the tokens cost %.3f× as much", r)
 	}
 	c.set(fTrainTokens, "lots")
-	if !strings.Contains(c.errs[fTrainTokens], c.t(mNotCount)) {
-		t.Errorf("training tokens %q: error %q", c.state[fTrainTokens], c.errs[fTrainTokens])
+	if c.errs[fTrainTokens].Key != mNotCount {
+		t.Errorf("training tokens %q: error %v", c.state[fTrainTokens], c.errs[fTrainTokens])
 	}
 	c.set(fTrainTokens, "1B")
-	c.set(fTask, "inference")
+	c.set(fTask, estimator.Inference.String())
 	c.set(fOutput, "2048") // the whole 2048-token sequence: no prompt left
-	if c.errs[fOutput] == "" {
+	if c.errs[fOutput].ok() {
 		t.Error("generating the whole sequence left no prompt but no error")
 	}
 	c.set(fOutput, "512")
 	c.set(fGPU, "rtx-pro-6000") // the catalog has only its memory
-	if c.perf.OK || !strings.Contains(app.HTMLString(c.Render()), `id="rs-no-perf"`) {
+	if c.r.Perf.OK || !strings.Contains(app.HTMLString(c.Render()), `id="rs-no-perf"`) {
 		t.Error("a GPU without datasheet FLOPS got a speed estimate")
 	}
 }
@@ -556,16 +663,16 @@ func TestPerfAndCost(t *testing.T) {
 // ordered by what the job costs on each offer, not by the hourly price.
 func TestCostRanking(t *testing.T) {
 	c, _ := load(t)
-	c.set(fTask, "finetune")
+	c.set(fTask, estimator.FullFinetune.String())
 	c.set(fZeRO, "3")
 	c.set(fGPUs, "8")
 	cheapest, priced := 0, 0
 	var min float64
-	for _, r := range c.fit {
-		if r.cost > 0 {
+	for _, r := range c.r.Fit {
+		if r.Cost > 0 {
 			priced++
-			if min == 0 || r.cost < min {
-				min = r.cost
+			if min == 0 || r.Cost < min {
+				min = r.Cost
 			}
 		}
 		if r.Cheapest {
@@ -575,31 +682,29 @@ func TestCostRanking(t *testing.T) {
 	if priced < 10 || cheapest != 1 {
 		t.Fatalf("%d GPUs priced, %d marked cheapest", priced, cheapest)
 	}
-	for _, r := range c.fit {
-		if r.Cheapest && r.cost != min {
-			t.Errorf("%s marked cheapest at %v, the minimum is %v", r.ID, r.cost, min)
+	for _, r := range c.r.Fit {
+		if r.Cheapest && r.Cost != min {
+			t.Errorf("%s marked cheapest at %v, the minimum is %v", r.GPU.ID, r.Cost, min)
 		}
-		if r.ID == "h100-sxm" {
-			g, _ := c.cat.GPU("h100-sxm")
-			x := c.in
-			x.VRAM, x.UsableVRAM = g.Memory, 0
-			if want := c.jobCostOn(g, x, c.cheapest["h100-sxm"].perGPUHour); r.cost != want || want <= 0 {
-				t.Errorf("h100-sxm job cost %v, want %v", r.cost, want)
+		if r.GPU.ID == "h100-sxm" {
+			hw, _ := r.GPU.Hardware(c.job.In.Weights)
+			p, _ := estimator.Throughput(r.Plan.apply(c.job.In), hw, estimator.Efficiency{}, estimator.Workload{})
+			if want, _ := c.job.costAt(p, c.pr.cheapest["h100-sxm"].perGPUHour*8); r.Cost != want || want <= 0 {
+				t.Errorf("h100-sxm job cost %v, want %v", r.Cost, want)
 			}
 		}
 	}
 	prev := 0.0
-	c.allOffer = true
+	c.allOffers = true
 	c.recompute()
-	for _, o := range c.offers {
-		if !strings.HasPrefix(o.Cost, "$") {
+	for _, o := range c.r.Offers {
+		if o.Offer.Currency != "USD" || o.Cost <= 0 {
 			continue
 		}
-		v, _ := strconv.ParseFloat(strings.TrimPrefix(o.Cost, "$"), 64)
-		if v+0.005 < prev {
-			t.Errorf("offers not ordered by job cost: %s %s %s after %.2f", o.Provider, o.Instance, o.Cost, prev)
+		if o.Cost < prev {
+			t.Errorf("offers not ordered by job cost: %s %v after %v", o.Offer.ID, o.Cost, prev)
 		}
-		prev = v
+		prev = o.Cost
 	}
 }
 
@@ -607,39 +712,132 @@ func TestCostRanking(t *testing.T) {
 // first; spot costs scale with the spot price.
 func TestSortByCostAndSpot(t *testing.T) {
 	c, _ := load(t)
-	c.set(fSort, "cost")
-	if !c.fit[0].Cheapest || c.fit[0].cost <= 0 {
-		t.Fatalf("first row after sorting by cost: %+v", c.fit[0])
+	c.set(fSort, sortCost.String())
+	if !c.r.Fit[0].Cheapest || c.r.Fit[0].Cost <= 0 {
+		t.Fatalf("first row after sorting by cost: %+v", c.r.Fit[0])
 	}
-	for i := 1; i < len(c.fit); i++ {
-		if a, b := c.fit[i-1].cost, c.fit[i].cost; b > 0 && (a <= 0 || a > b) {
-			t.Fatalf("row %d (%s, %v) after %v", i, c.fit[i].ID, b, a)
+	for i := 1; i < len(c.r.Fit); i++ {
+		if a, b := c.r.Fit[i-1].Cost, c.r.Fit[i].Cost; b > 0 && (a <= 0 || a > b) {
+			t.Fatalf("row %d (%s, %v) after %v", i, c.r.Fit[i].GPU.ID, b, a)
 		}
 	}
-	c.set(fSort, "price")
-	if c.errs[fSort] == "" {
-		t.Error("unknown sort order accepted silently")
-	}
-	c.set(fSort, "vram")
-	c.allOffer = true
+	c.set(fSort, sortVRAM.String())
+	c.allOffers = true
 	c.recompute()
 	checked := 0
-	for _, o := range c.offers {
-		if o.SpotCost == "" || !strings.HasPrefix(o.Cost, "$") {
+	for _, o := range c.r.Offers {
+		if o.SpotCost <= 0 || o.Cost <= 0 {
 			continue
 		}
-		od, _ := strconv.ParseFloat(strings.TrimPrefix(o.OnDemand, "$"), 64)
-		sp, _ := strconv.ParseFloat(strings.TrimPrefix(o.Spot, "$"), 64)
-		cost, _ := strconv.ParseFloat(strings.TrimPrefix(o.Cost, "$"), 64)
-		spotCost, _ := strconv.ParseFloat(strings.TrimPrefix(o.SpotCost, "$"), 64)
-		// Same job, same speed: the costs are in the ratio of the prices
-		// (to the rounding of the displayed figures).
-		if want := cost * sp / od; math.Abs(spotCost-want) > 0.02+0.01*want {
-			t.Errorf("%s %s: spot cost %v, want about %v", o.Provider, o.Instance, spotCost, want)
+		// Same job, same speed: the costs are in the ratio of the prices.
+		if want := o.Cost * o.Offer.SpotPerHour / o.Offer.OnDemandPerHour; math.Abs(o.SpotCost-want) > 1e-9*want {
+			t.Errorf("%s: spot cost %v, want %v", o.Offer.ID, o.SpotCost, want)
 		}
 		checked++
 	}
 	if checked == 0 {
 		t.Error("no H100 offer with a spot price got a spot cost")
+	}
+}
+
+// The answer first: three picks over every GPU's USD offers, each one
+// that runs the job; cheapest has the lowest cost, fastest the shortest
+// time, value sits on the Pareto front; the chart has one circle per point.
+func TestRecommendation(t *testing.T) {
+	c, _ := load(t)
+	if len(c.r.Picks) != 3 {
+		t.Fatalf("%d picks", len(c.r.Picks))
+	}
+	cheap, fast, value := c.r.Picks[0], c.r.Picks[1], c.r.Picks[2]
+	for _, x := range c.r.Points {
+		if x.Cost < cheap.Cost {
+			t.Errorf("%s costs %v, less than the cheapest pick %v", x.Offer.ID, x.Cost, cheap.Cost)
+		}
+		if x.Seconds < fast.Seconds {
+			t.Errorf("%s takes %v, less than the fastest pick %v", x.Offer.ID, x.Seconds, fast.Seconds)
+		}
+		// No point is both cheaper and faster than a front point.
+		if x.Cost < value.Cost && x.Seconds < value.Seconds {
+			t.Errorf("%s dominates the value pick %s", x.Offer.ID, value.Offer.ID)
+		}
+	}
+	if cheap.Kind != pickCheapest || fast.Kind != pickFastest || value.Kind != pickValue || !value.Front {
+		t.Errorf("picks: %v %v %v (value on front %v)", cheap.Kind, fast.Kind, value.Kind, value.Front)
+	}
+	// The cheapest pick's cost is the estimator's, on its plan.
+	g, _ := c.pr.cat.GPU(cheap.Offer.GPU)
+	hw, _ := g.Hardware(c.job.In.Weights)
+	x := cheap.Plan.apply(c.job.In)
+	x.VRAM = g.Memory
+	p, err := estimator.Throughput(x, hw, estimator.Efficiency{}, c.job.Work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := estimator.CostPerMillionTokens(cheap.Offer.OnDemandPerHour, p.TokensPerSecond); math.Abs(cheap.Cost-want) > 1e-9*want {
+		t.Errorf("cheapest cost %v, want %v", cheap.Cost, want)
+	}
+	html := app.HTMLString(c.Render())
+	if n := strings.Count(html, `data-kind="`); n != 3 {
+		t.Errorf("%d picks on the page", n)
+	}
+	if n := strings.Count(html, "<circle"); n != len(c.r.Points) || n == 0 {
+		t.Errorf("%d circles for %d points", n, len(c.r.Points))
+	}
+	if strings.Contains(html, "style=") {
+		t.Error("an inline style attribute: the Content-Security-Policy refuses it")
+	}
+}
+
+// Pin keeps a configuration; the link carries it and the compare table
+// shows both side by side.
+func TestPinAndCompare(t *testing.T) {
+	c, _ := load(t)
+	c.set(fPrecision, estimator.INT8.String())
+	c.set(fGPU, "t4")
+	p := c.state
+	c.pin = &p
+	c.set(fPrecision, estimator.BF16.String())
+	c.set(fGPU, "a100-80gb-sxm")
+	frag := c.link().encode(defaultState)
+	d, _ := load(t)
+	d.applyFragment(frag)
+	if d.pin == nil || d.pin[fGPU] != "t4" || d.state[fGPU] != "a100-80gb-sxm" {
+		t.Fatalf("link %q: pin %v, gpu %s", frag, d.pin, d.state[fGPU])
+	}
+	if !d.pinned.OK || d.pinned.Res.PerGPU.Weights >= d.r.Res.PerGPU.Weights {
+		t.Errorf("pinned int8 weights %d, live bf16 %d", d.pinned.Res.PerGPU.Weights, d.r.Res.PerGPU.Weights)
+	}
+	html := app.HTMLString(d.Render())
+	if !strings.Contains(html, `id="rs-compare"`) || !strings.Contains(html, "T4") {
+		t.Error("no compare table with the pinned T4")
+	}
+}
+
+// Embed mode: results only, a link to the full page, no inputs.
+func TestEmbed(t *testing.T) {
+	c, _ := load(t)
+	c.applyFragment("embed=1&m=qwen2.5-7b")
+	html := app.HTMLString(c.Render())
+	if strings.Contains(html, `id="rs-model"`) || !strings.Contains(html, `id="rs-recommendation"`) || !strings.Contains(html, `id="rs-open-full"`) {
+		t.Error("embed page: want results and the open link, no inputs")
+	}
+	if strings.Contains(c.fullLink(), "embed") || !strings.Contains(c.fullLink(), "m=qwen2.5-7b") {
+		t.Errorf("open-in-Rightsize link %q", c.fullLink())
+	}
+}
+
+// Exports carry the picks and every charted offer, with numbers a
+// spreadsheet can use.
+func TestExport(t *testing.T) {
+	c, _ := load(t)
+	rows := strings.Split(strings.TrimSpace(c.exportCSV()), "\n")
+	if len(rows) != 1+3+len(c.r.Points) || !strings.HasPrefix(rows[1], "cheapest,") {
+		t.Errorf("CSV: %d rows, first %q", len(rows), rows[1])
+	}
+	if js := c.exportJSON(); !strings.Contains(js, `"pick": "value"`) || !strings.Contains(js, `"memory_per_gpu_bytes"`) {
+		t.Error("JSON export lacks the picks or the memory")
+	}
+	if md := c.exportMarkdown(); !strings.Contains(md, "| Weights | 14.96 GiB |") {
+		t.Errorf("Markdown export:\n%s", md)
 	}
 }

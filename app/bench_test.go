@@ -14,7 +14,7 @@ func BenchmarkStartup(b *testing.B) {
 	for b.Loop() {
 		c := &Calculator{}
 		c.OnInit()
-		if !c.haveResult {
+		if !c.r.OK {
 			b.Fatal("no result")
 		}
 	}

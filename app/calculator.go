@@ -1,11 +1,7 @@
 package app
 
 import (
-	"cmp"
-	"errors"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -14,33 +10,26 @@ import (
 	"rightsize/estimator"
 )
 
-// maxGPUsSearched bounds the "GPUs needed" search: 64 GPUs is eight 8-GPU
-// nodes, past which a memory calculator stops being the right tool.
-const maxGPUsSearched = 64
-
-// offersShown is how many offers the table shows before "Show all".
-const offersShown = 12
-
-// Calculator is the one stateful page component: it owns all input state
-// (as raw text), the parse errors and the current results. Event handlers
-// call recompute; Render only formats.
+// Calculator is the one stateful page component: it owns the input state
+// (raw text of every field), the parsed job and its results. Handlers
+// change the state and call recompute; Render formats through leaf
+// components whose props are comparable values.
 type Calculator struct {
 	app.Compo
 
-	state    viewState
-	cat      *catalog.Catalog
-	archs    map[string]archOrErr // parsed model configs, by model id
-	cheapest map[string]offerPrice
-	live     bool      // set in the browser once the app has taken over the prerendered page
-	now      time.Time // zero outside the browser, so the static page carries no staleness flags
-	allOffer bool
+	state viewState
+	archs archs
+	live  bool      // set in the browser once the app has taken over the prerendered page
+	now   time.Time // zero outside the browser, so the static page carries no staleness flags
+	embed bool      // #embed=1: results only, for an iframe in a docs page
 	// overridesOpen keeps the overheads box open once the user typed in it.
 	overridesOpen bool
+	allOffers     bool
 
-	// base is the built-in catalog; cat is base with the user's price sheet
-	// (prices.go) applied, or base itself.
+	// base is the built-in catalog; pr is base with the user's price sheet
+	// (prices.go) applied.
 	base      *catalog.Catalog
-	own       map[string]bool // offer IDs the sheet changed or added
+	pr        prices
 	sheetName string
 	sheetRows int
 	sheetErr  string
@@ -48,77 +37,53 @@ type Calculator struct {
 	// updateReady is set when the service worker has a newer build.
 	updateReady bool
 	// linkCopied / shareURL: result of "Copy link" (clipboard, or the URL
-	// shown for copying by hand where the clipboard is refused, e.g. in an
-	// iframe without clipboard-write).
+	// shown for copying by hand where the clipboard is refused).
 	linkCopied bool
 	shareURL   string
+	copied     msgKey // what the last copy button put on the clipboard (0: nothing)
 
 	// custom is the user's own config.json (custommodel.go), or nil.
-	custom     *archOrErr
+	custom     *estimator.Arch
 	customName string
+	customText string
 	configErr  string
 
+	// pin is the configuration kept for comparison ("Pin"), or nil.
+	pin *viewState
+
 	// derived by recompute
-	errs       [nFields]string
-	general    []string
-	haveResult bool
-	in         estimator.Input
-	res        estimator.Result
-	model      catalog.Model
-	gpu        catalog.GPU
-	maxBatch   int
-	maxSeq     int
-	need       int // GPUs of the selected kind this job needs (0: more than maxGPUsSearched)
-	fit        []fitRow
-	offers     []offerRow
-	offersMore int
-	rules      []estimator.RuleCheck
-	perf       perfView
-}
-
-// perfView is the speed-and-cost summary of the job (formatted).
-type perfView struct {
-	OK                              bool
-	Throughput, Band, MFU           string
-	JobTime, GPUHours, TTFT, PerSeq string
-	Cheapest, CheapestWhere         string
-	cheapestUSD                     float64
-	tokens                          float64 // training tokens of the job
-	work                            estimator.Workload
-	hw                              estimator.Hardware
-}
-
-type archOrErr struct {
-	arch estimator.Arch
-	err  error
-}
-
-// offerPrice is the cheapest on-demand price per GPU-hour of one GPU in one currency.
-type offerPrice struct {
-	perGPUHour float64
-	currency   string
+	job     job
+	errs    [nFields]fieldErr
+	general []fieldErr
+	r       results
+	pinned  results // the pin's results, when pin is set
+	pinJob  job
 }
 
 // OnInit sets defaults; it runs natively, in the browser and during static
 // prerendering, so the generated index.html already shows an estimate.
 func (c *Calculator) OnInit() {
-	c.cat = catalog.Default()
-	c.base = c.cat
-	c.archs = map[string]archOrErr{}
-	c.cheapest = cheapestUSD(c.cat)
+	c.base = catalog.Default()
+	c.pr = newPrices(c.base, nil)
+	c.archs = archs{}
 	c.state = defaultState
 	if app.IsClient {
-		c.now = time.Now() // staleness flags only in the browser, never in the prerendered page
+		c.now = time.Now() // staleness grades only in the browser, never in the prerendered page
 	}
 	c.recompute()
 }
 
-// OnMount runs only in the browser: it marks the page live, which the
+// OnMount runs only in the browser: it restores saved files, listens for
+// picks from the leaf components and marks the page live, which the
 // end-to-end tests wait for.
 func (c *Calculator) OnMount(ctx app.Context) {
+	ctx.Handle(actionApply, c.onApply)
 	c.loadSavedConfig(ctx)
 	c.loadSavedSheet(ctx)
 	c.live = true
+	if c.embed {
+		c.watchHeight(ctx)
+	}
 }
 
 // OnAppUpdate is called by go-app when the service worker has fetched a
@@ -129,9 +94,30 @@ func (c *Calculator) onReload(ctx app.Context, e app.Event) { ctx.Reload() }
 
 // OnNav restores the state of a shared link from the URL fragment.
 func (c *Calculator) OnNav(ctx app.Context) {
-	c.state = parseFragment(ctx.Page().URL().Fragment, defaultState)
-	c.recompute()
+	c.applyFragment(ctx.Page().URL().Fragment)
 	c.setDocumentLang()
+	if c.embed && c.live {
+		c.watchHeight(ctx)
+	}
+}
+
+// applyFragment reads a link: the state, the pin, the embed flag and a
+// custom model carried in the link.
+func (c *Calculator) applyFragment(frag string) {
+	l := parseLink(frag, defaultState)
+	c.state, c.embed = l.state, l.embed
+	c.pin = nil
+	if l.pinned {
+		p := l.pin
+		c.pin = &p
+	}
+	if l.config != "" {
+		if a, err := estimator.ParseConfig([]byte(l.config)); err == nil {
+			c.custom, c.customText = &a, l.config
+			c.customName = l.configName
+		}
+	}
+	c.recompute()
 }
 
 // onField handles every input: the element carries its field index in
@@ -149,8 +135,8 @@ func (c *Calculator) onField(ctx app.Context, e app.Event) {
 			v = "1"
 		}
 	}
-	if slices.Contains(overrideFields, field(f)) {
-		c.overridesOpen = true
+	for _, o := range overrideFields {
+		c.overridesOpen = c.overridesOpen || o == field(f)
 	}
 	c.set(field(f), v)
 	c.syncURL(ctx)
@@ -159,15 +145,36 @@ func (c *Calculator) onField(ctx app.Context, e app.Event) {
 	}
 }
 
-// onPickGPU selects the GPU of a clicked fit-table row. The row carries its
-// GPU id in data-gpu and the handler is scoped by that id, so it stays right
-// after the table is re-sorted.
-func (c *Calculator) onPickGPU(ctx app.Context, e app.Event) {
-	id := ctx.JSSrc().Get("dataset").Get("gpu").String()
-	if _, ok := c.cat.GPU(id); ok {
-		c.set(fGPU, id)
+// actionApply is the action a leaf component sends when the user picks a
+// fit-table row, an offer, a recommendation or a chart point.
+const actionApply = "rs/apply"
+
+// applyPlan is the value of actionApply: a GPU and how to use it.
+type applyPlan struct {
+	GPU  string
+	Plan plan
+}
+
+func (c *Calculator) onApply(ctx app.Context, a app.Action) {
+	if p, ok := a.Value.(applyPlan); ok {
+		c.apply(p)
 		c.syncURL(ctx)
 	}
+}
+
+// apply sets the GPU, its count and the split in one step, so every table
+// agrees with the pick.
+func (c *Calculator) apply(p applyPlan) {
+	if _, ok := c.pr.cat.GPU(p.GPU); !ok || p.Plan.GPUs < 1 {
+		return
+	}
+	c.state[fGPU] = p.GPU
+	c.state[fGPUs] = strconv.Itoa(p.Plan.GPUs)
+	c.state[fTP] = strconv.Itoa(max(1, p.Plan.TP))
+	c.state[fPP] = strconv.Itoa(max(1, p.Plan.PP))
+	c.state[fZeRO] = strconv.Itoa(p.Plan.ZeRO)
+	c.allOffers = false
+	c.set(fGPU, p.GPU)
 }
 
 // onCopyLink copies the page's URL (its fragment holds the whole state)
@@ -184,34 +191,49 @@ func (c *Calculator) onCopyLink(ctx app.Context, e app.Event) {
 		func(ctx app.Context) { c.linkCopied, c.shareURL = false, href })
 }
 
-// onRowKey picks the focused fit-table row's GPU on Enter or Space.
-func (c *Calculator) onRowKey(ctx app.Context, e app.Event) {
-	switch e.Get("key").String() {
-	case "Enter", " ":
-		e.PreventDefault()
-		c.onPickGPU(ctx, e)
-	}
+func (c *Calculator) onShowAllOffers(ctx app.Context, e app.Event) {
+	c.allOffers = true
+	c.recompute()
 }
 
-func (c *Calculator) onShowAllOffers(ctx app.Context, e app.Event) {
-	c.allOffer = true
+// onPin keeps the current configuration for comparison, or drops the pin.
+func (c *Calculator) onPin(ctx app.Context, e app.Event) {
+	if c.pin != nil {
+		c.pin = nil
+	} else {
+		p := c.state
+		c.pin = &p
+	}
 	c.recompute()
+	c.syncURL(ctx)
 }
 
 // set changes one field and recomputes.
 func (c *Calculator) set(f field, v string) {
 	c.state[f] = v
-	c.linkCopied, c.shareURL = false, ""
+	c.linkCopied, c.shareURL, c.copied = false, "", 0
 	if f == fGPU {
-		c.allOffer = false
+		c.allOffers = false
 	}
 	c.recompute()
+}
+
+// link is what the URL fragment carries.
+func (c *Calculator) link() link {
+	l := link{state: c.state, embed: c.embed}
+	if c.pin != nil {
+		l.pin, l.pinned = *c.pin, true
+	}
+	if c.state[fModel] == customModelID || (c.pin != nil && c.pin[fModel] == customModelID) {
+		l.config, l.configName = c.customText, c.customName
+	}
+	return l
 }
 
 // syncURL writes the state into the fragment without adding a history entry.
 func (c *Calculator) syncURL(ctx app.Context) {
 	u := *ctx.Page().URL()
-	u.Fragment = c.state.fragment(defaultState)
+	u.Fragment = c.link().encode(defaultState)
 	u.RawFragment = ""
 	ctx.Page().ReplaceURL(&u)
 }
@@ -231,447 +253,44 @@ func (c *Calculator) lang() string {
 	return "en"
 }
 
+func (c *Calculator) loc() locale { return locale{lang: c.lang(), units: c.job.Units} }
+
 func (c *Calculator) t(k msgKey) string { return tr(c.lang(), k) }
 
-// arch parses a catalog model's config once.
-func (c *Calculator) arch(m catalog.Model) (estimator.Arch, error) {
-	if a, ok := c.archs[m.ID]; ok {
-		return a.arch, a.err
-	}
-	a, err := estimator.ParseConfig([]byte(m.Config))
-	c.archs[m.ID] = archOrErr{a, err}
-	return a, err
-}
-
-// recompute turns the raw state into typed input and results.
+// recompute parses the state into a job and computes its results (and the
+// pin's, for the comparison).
 func (c *Calculator) recompute() {
-	c.errs = [nFields]string{}
-	c.general = nil
-	c.haveResult = false
-	c.fit, c.offers, c.offersMore = nil, nil, 0
-	c.perf = perfView{}
-
-	in, ok := c.parseInput()
-	if !ok {
-		return
+	c.r, c.pinned = results{}, results{}
+	var ok bool
+	c.job, c.errs, c.general, ok = parseJob(c.state, c.pr.cat, c.archs, c.custom, c.customName)
+	c.job.AllOffers = c.allOffers
+	if ok {
+		var gen []fieldErr
+		c.r, gen = compute(c.job, c.pr)
+		c.general = append(c.general, gen...)
+		if c.r.PerfErr != nil {
+			placeErrors(c.r.PerfErr, &c.state, &c.errs, &c.general)
+		}
 	}
-	if err := in.Validate(); err != nil {
-		c.placeErrors(err)
-		return
-	}
-	res, err := estimator.Estimate(in)
-	if err != nil {
-		c.placeErrors(err)
-		return
-	}
-	c.in, c.res, c.haveResult = in, res, true
-	c.maxBatch = estimator.MaxBatch(in)
-	c.maxSeq = estimator.MaxSeq(in)
-	c.fit = c.fitRows(in)
-	c.recomputePerf()
-	c.offers, c.offersMore = c.offerRows()
-	if rules, n, err := estimator.RuleChecks(in); err == nil {
-		c.rules = append(c.rules[:0], rules[:n]...)
-	} else {
-		c.rules = c.rules[:0]
+	if c.pin != nil {
+		if j, _, _, ok := parseJob(*c.pin, c.pr.cat, c.archs, c.custom, c.customName); ok {
+			c.pinJob = j
+			c.pinned, _ = compute(j, c.pr)
+		}
 	}
 }
 
-// parseInput reads every field; each problem is recorded next to its field.
-func (c *Calculator) parseInput() (estimator.Input, bool) {
-	s := &c.state
-	var a estimator.Arch
-	var err error
-	if s[fModel] == customModelID {
-		if c.custom == nil {
-			c.errs[fModel] = c.t(mNoCustomModel)
-			return estimator.Input{}, false
-		}
-		c.model, a = c.customModel(), c.custom.arch
-	} else {
-		m, ok := c.cat.Model(s[fModel])
-		if !ok {
-			c.errs[fModel] = c.t(mUnknownChoice) + ": “" + s[fModel] + "”"
-			return estimator.Input{}, false
-		}
-		c.model = m
-		a, err = c.arch(m)
+// errText translates a field problem.
+func (c *Calculator) errText(e fieldErr) string {
+	s := c.t(e.Key)
+	if e.Value != "" && (e.Key == mUnknownChoice || e.Key == mNotNumber || e.Key == mNotSize || e.Key == mNotCount) {
+		s += ": “" + e.Value + "”"
 	}
-	if err != nil {
-		c.errs[fModel] = err.Error()
-		return estimator.Input{}, false
+	// The estimator's reasons are English prose without a code: they are
+	// shown on the English page only; the key above carries the meaning.
+	// Config errors name the JSON field, which reads the same everywhere.
+	if e.Detail != "" && (c.lang() == "en" || e.Key == mBadConfig) {
+		s += ": " + e.Detail
 	}
-	in := estimator.DefaultInput(a)
-	choice(c, fTask, estimator.ParseTask, &in.Task)
-	choice(c, fPrecision, estimator.ParseDType, &in.Weights)
-	choice(c, fKV, estimator.ParseDType, &in.KV)
-	choice(c, fOptimizer, estimator.ParseOptimizer, &in.Optimizer)
-	choice(c, fEngine, estimator.ParseEngine, &in.Engine)
-	choice(c, fOffload, estimator.ParseOffload, &in.Offload)
-	choice(c, fQuant, estimator.ParseQuant, &in.Quant)
-	choice(c, fLoRATargets, estimator.ParseLoRATargets, &in.LoRATargets)
-	c.intField(fBatch, &in.Batch)
-	c.intField(fSeq, &in.Seq)
-	c.intField(fLoRARank, &in.LoRARank)
-	c.intField(fGPUs, &in.GPUs)
-	c.intField(fZeRO, &in.ZeRO)
-	c.intField(fTP, &in.TP)
-	c.intField(fPP, &in.PP)
-	c.intField(fMaxBatched, &in.MaxBatchedTokens)
-	c.flag(fCheckpointing, &in.GradCheckpointing)
-	c.flag(fSelective, &in.SelectiveRecompute)
-	c.flag(fEager, &in.EnforceEager)
-	c.flag(fFlash, &in.FlashAttention)
-	if s.shown(fMemUtil) {
-		if v, err := strconv.ParseFloat(s[fMemUtil], 64); err != nil {
-			c.errs[fMemUtil] = c.t(mNotNumber) + ": “" + s[fMemUtil] + "”"
-		} else {
-			in.GPUMemUtil = v
-		}
-	}
-	c.sizeField(fCtx, &in.Overheads.CUDAContext)
-	c.sizeField(fAlloc, &in.Overheads.AllocatorReserve)
-	c.sizeField(fNCCL, &in.Overheads.NCCL)
-	c.sizeField(fGraphs, &in.Overheads.CUDAGraphs)
-	if s.shown(fTrainTokens) {
-		if v, err := estimator.ParseCount(s[fTrainTokens]); err != nil || v == 0 {
-			c.errs[fTrainTokens] = c.t(mNotCount) + ": “" + s[fTrainTokens] + "”"
-		} else {
-			c.perf.tokens = v
-		}
-	}
-	if s.shown(fOutput) {
-		var out int
-		c.intField(fOutput, &out)
-		if c.errs[fOutput] == "" && c.errs[fSeq] == "" {
-			c.perf.work = estimator.Workload{PromptTokens: in.Seq - out, OutputTokens: out}
-		}
-	}
-	var usable estimator.OptionalBytes
-	c.sizeField(fUsable, &usable)
-	in.UsableVRAM = usable.Value
-	if g, ok := c.cat.GPU(s[fGPU]); ok {
-		c.gpu = g
-		in.VRAM = g.Memory
-	} else {
-		c.errs[fGPU] = c.t(mUnknownChoice) + ": “" + s[fGPU] + "”"
-	}
-	if s[fUnits] != "GiB" && s[fUnits] != "GB" {
-		c.errs[fUnits] = c.t(mUnknownChoice) + ": “" + s[fUnits] + "”"
-	}
-	for _, e := range c.errs {
-		if e != "" {
-			return in, false
-		}
-	}
-	return in, true
-}
-
-// choice parses an enum field with the estimator's parser; a hidden field
-// keeps the default.
-func choice[T any](c *Calculator, f field, parse func(string) (T, error), dst *T) {
-	if !c.state.shown(f) {
-		return
-	}
-	v, err := parse(c.state[f])
-	if err != nil {
-		c.errs[f] = c.t(mUnknownChoice) + ": “" + c.state[f] + "”"
-		return
-	}
-	*dst = v
-}
-
-// flag reads a checkbox ("1" on, "0" off); a hidden one keeps the default.
-func (c *Calculator) flag(f field, dst *bool) {
-	if !c.state.shown(f) {
-		return
-	}
-	switch c.state[f] {
-	case "1":
-		*dst = true
-	case "0":
-		*dst = false
-	default:
-		c.errs[f] = c.t(mUnknownChoice) + ": “" + c.state[f] + "”"
-	}
-}
-
-// sizeField reads an optional size such as "1343MiB" or "0.5 GiB"; empty
-// leaves the estimator's own figure.
-func (c *Calculator) sizeField(f field, dst *estimator.OptionalBytes) {
-	v := strings.TrimSpace(c.state[f])
-	if v == "" || !c.state.shown(f) {
-		return
-	}
-	b, err := estimator.ParseBytes(v)
-	if err != nil || b < 0 {
-		c.errs[f] = c.t(mNotSize) + ": “" + v + "”"
-		return
-	}
-	*dst = estimator.OptionalBytes{Set: true, Value: b}
-}
-
-func (c *Calculator) intField(f field, dst *int) {
-	if !c.state.shown(f) {
-		return
-	}
-	v, err := strconv.Atoi(c.state[f])
-	if err != nil {
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			c.errs[f] = c.t(mRange) + ": “" + c.state[f] + "”"
-		} else {
-			c.errs[f] = c.t(mNotNumber) + ": “" + c.state[f] + "”"
-		}
-		return
-	}
-	*dst = v
-}
-
-// placeErrors puts each estimator.InputError next to its field; anything
-// else is shown above the results.
-func (c *Calculator) placeErrors(err error) {
-	var walk func(error)
-	walk = func(e error) {
-		if u, ok := e.(interface{ Unwrap() []error }); ok {
-			for _, x := range u.Unwrap() {
-				walk(x)
-			}
-			return
-		}
-		var ie *estimator.InputError
-		if errors.As(e, &ie) {
-			msg := c.t(mRange)
-			switch {
-			case errors.Is(ie.Err, estimator.ErrIncompatible):
-				msg = c.t(mIncompatible)
-			case errors.Is(ie.Err, estimator.ErrUnknown):
-				msg = c.t(mUnknownChoice)
-			}
-			if ie.Reason != "" {
-				msg += ": " + ie.Reason
-			}
-			if f, ok := fieldOf(ie.Field); ok && c.state.shown(f) {
-				if c.errs[f] == "" {
-					c.errs[f] = msg
-				}
-				return
-			}
-		}
-		c.general = append(c.general, e.Error())
-	}
-	walk(err)
-}
-
-// fitRow is one line of the GPU-fit table (comparable props).
-type fitRow struct {
-	ID, Name, VRAM, Headroom, Need, Split, From, Cost string
-	Fits, Selected, NeedOK, Cheapest                  bool
-	cost                                              float64 // USD, 0 = none
-}
-
-// fitRows estimates the job on every catalog GPU, smallest memory first,
-// and records how many of the selected GPU the job needs.
-func (c *Calculator) fitRows(in estimator.Input) []fitRow {
-	gpus := slices.Clone(c.cat.GPUs)
-	slices.SortStableFunc(gpus, func(a, b catalog.GPU) int {
-		return cmp.Or(cmp.Compare(a.Memory, b.Memory), cmp.Compare(a.ID, b.ID))
-	})
-	c.need = 0
-	rows := make([]fitRow, 0, len(gpus))
-	for _, g := range gpus {
-		if g.Memory <= 0 {
-			continue
-		}
-		x := in
-		x.VRAM, x.UsableVRAM = g.Memory, 0
-		r := fitRow{ID: g.ID, Name: g.Name, VRAM: c.bytes(g.Memory), Selected: g.ID == c.gpu.ID, Need: c.t(mNone), From: c.t(mNone)}
-		if res, err := estimator.Estimate(x); err == nil {
-			r.Fits = res.Fits
-			r.Headroom = c.bytes(res.Headroom)
-		}
-		job, found := estimator.MinGPUsInput(x, maxGPUsSearched)
-		if found {
-			r.Need, r.NeedOK, r.Split = strconv.Itoa(job.GPUs), true, splitText(job)
-			if r.Selected {
-				c.need = job.GPUs
-			}
-			if r.Fits {
-				job = x // the user's own GPU count and parallelism fit: price that
-			}
-		} else {
-			r.Need = "> " + strconv.Itoa(maxGPUsSearched)
-		}
-		r.Cost = c.t(mNone)
-		if p, ok := c.cheapest[g.ID]; ok {
-			r.From = money(p.perGPUHour, p.currency) + "/GPU·h"
-			if found {
-				r.cost = c.jobCostOn(g, job, p.perGPUHour)
-				r.Cost = money(r.cost, p.currency)
-			}
-		}
-		rows = append(rows, r)
-	}
-	switch c.state[fSort] {
-	case "cost":
-		// Cheapest job first; GPUs without a price or a fit keep memory order after them.
-		slices.SortStableFunc(rows, func(a, b fitRow) int { return cmp.Compare(priceKey(a.cost), priceKey(b.cost)) })
-	case "vram":
-	default:
-		c.errs[fSort] = c.t(mUnknownChoice) + ": “" + c.state[fSort] + "”"
-	}
-	best := -1
-	for i, r := range rows {
-		if r.cost > 0 && (best < 0 || r.cost < rows[best].cost) {
-			best = i
-		}
-	}
-	if best >= 0 {
-		rows[best].Cheapest = true
-	}
-	return rows
-}
-
-// offerRow is one line of the offers table (comparable props).
-type offerRow struct {
-	Provider, Instance, GPUs, OnDemand, Spot, Reserved, Cost, SpotCost, Region, AsOf, Source string
-	Stale, Own                                                                               bool
-}
-
-// offerRows lists the catalog's offers of the selected GPU with enough GPUs
-// in one instance for this job, cheapest first (USD first, then by currency).
-func (c *Calculator) offerRows() ([]offerRow, int) {
-	need := float64(c.in.GPUs)
-	if !c.res.Fits && c.need > 0 {
-		need = float64(c.need)
-	}
-	var list []catalog.Offer
-	for _, o := range c.cat.OffersForGPU(c.gpu.ID) {
-		if o.GPUCount >= need && o.GPUCount >= 1 {
-			list = append(list, o)
-		}
-	}
-	// Rank by what the job costs on each offer (all its GPUs at work), not
-	// by the hourly price: a cheaper hour on fewer GPUs can cost more per
-	// job. Offers without a cost estimate follow, by price per GPU-hour.
-	type costs struct{ onDemand, spot float64 }
-	costOf := make(map[string]costs, len(list))
-	for _, o := range list {
-		od, sp := c.offerCosts(o)
-		costOf[o.ID] = costs{od, sp}
-		if od > 0 && o.Currency == "USD" && (c.perf.Cheapest == "" || od < c.perf.cheapestUSD) {
-			p, _ := c.cat.Provider(o.Provider)
-			c.perf.cheapestUSD = od
-			c.perf.Cheapest = money(od, o.Currency)
-			c.perf.CheapestWhere = cmp.Or(p.Name, o.Provider) + " · " + o.InstanceType
-		}
-	}
-	slices.SortStableFunc(list, func(a, b catalog.Offer) int {
-		return cmp.Or(
-			cmp.Compare(currencyRank(a.Currency), currencyRank(b.Currency)),
-			cmp.Compare(a.Currency, b.Currency),
-			cmp.Compare(priceKey(costOf[a.ID].onDemand), priceKey(costOf[b.ID].onDemand)),
-			cmp.Compare(priceKey(a.OnDemandPerGPUHour()), priceKey(b.OnDemandPerGPUHour())),
-			cmp.Compare(a.ID, b.ID),
-		)
-	})
-	more := 0
-	if !c.allOffer && len(list) > offersShown {
-		more = len(list) - offersShown
-		list = list[:offersShown]
-	}
-	rows := make([]offerRow, 0, len(list))
-	for _, o := range list {
-		p, _ := c.cat.Provider(o.Provider)
-		r := offerRow{
-			Cost:     money(costOf[o.ID].onDemand, o.Currency),
-			Provider: p.Name, Instance: o.InstanceType, GPUs: strconv.FormatFloat(o.GPUCount, 'f', -1, 64) + "×",
-			OnDemand: money(o.OnDemandPerHour, o.Currency), Spot: money(o.SpotPerHour, o.Currency),
-			AsOf: o.AsOf, Source: o.Source,
-		}
-		if r.Provider == "" {
-			r.Provider = o.Provider
-		}
-		r.Reserved = reservedText(o)
-		if sp := costOf[o.ID].spot; sp > 0 {
-			r.SpotCost = money(sp, o.Currency)
-		}
-		r.Own = c.own[o.ID]
-		if len(o.Regions) > 0 {
-			r.Region = o.Regions[0]
-		}
-		if !c.now.IsZero() {
-			r.Stale = o.StaleAt(c.now)
-		}
-		rows = append(rows, r)
-	}
-	return rows, more
-}
-
-func currencyRank(cur string) int {
-	if cur == "USD" {
-		return 0
-	}
-	return 1
-}
-
-// priceKey sorts unknown (0) prices last.
-func priceKey(p float64) float64 {
-	if p <= 0 {
-		return 1e18
-	}
-	return p
-}
-
-// splitText says how the GPUs are used: tensor-parallel degree, pipeline
-// stages and data-parallel copies (with the ZeRO stage that shards them).
-func splitText(in estimator.Input) string {
-	var parts []string
-	if in.TP > 1 {
-		parts = append(parts, "TP "+strconv.Itoa(in.TP))
-	}
-	if in.PP > 1 {
-		parts = append(parts, "PP "+strconv.Itoa(in.PP))
-	}
-	if dp := in.GPUs / max(1, in.TP*in.PP); dp > 1 {
-		d := "DP " + strconv.Itoa(dp)
-		if in.ZeRO > 0 {
-			d += " ZeRO-" + strconv.Itoa(in.ZeRO)
-		}
-		parts = append(parts, d)
-	}
-	return strings.Join(parts, " · ")
-}
-
-// cheapestUSD finds, per GPU, the lowest on-demand USD price per GPU-hour.
-func cheapestUSD(cat *catalog.Catalog) map[string]offerPrice {
-	m := map[string]offerPrice{}
-	for _, o := range cat.Offers {
-		if o.Currency != "USD" || o.GPUCount < 1 {
-			continue
-		}
-		p := o.OnDemandPerGPUHour()
-		if p <= 0 {
-			continue
-		}
-		if cur, ok := m[o.GPU]; !ok || p < cur.perGPUHour {
-			m[o.GPU] = offerPrice{p, "USD"}
-		}
-	}
-	return m
-}
-
-// reservedText shows the effective hourly rates of 1- and 3-year
-// commitments, or "—" when the catalog has none for the offer.
-func reservedText(o catalog.Offer) string {
-	var parts []string
-	if o.Reserved1yPerHour > 0 {
-		parts = append(parts, money(o.Reserved1yPerHour, o.Currency)+" 1y")
-	}
-	if o.Reserved3yPerHour > 0 {
-		parts = append(parts, money(o.Reserved3yPerHour, o.Currency)+" 3y")
-	}
-	if len(parts) == 0 {
-		return "—"
-	}
-	return strings.Join(parts, " · ")
+	return s
 }

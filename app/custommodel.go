@@ -5,15 +5,14 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"rightsize/catalog"
 	"rightsize/estimator"
 )
 
-// A model that is not in the catalog: the user picks its Hugging Face
-// config.json (or a rightsize-generic file) and the page parses it with the
-// same estimator.ParseConfig the command line uses. The file stays in the
-// browser (localStorage), so a link with m=custom reopens it on the same
-// machine; elsewhere the model field asks for the file.
+// A model that is not in the catalog: the user pastes, drops or picks its
+// Hugging Face config.json (or a rightsize-generic file) and the page parses
+// it with the same estimator.ParseConfig the command line uses. The file
+// stays in the browser (localStorage) and travels, compressed, in the link
+// (state.go), so a colleague opening the link gets the same model.
 
 // customModelID is the model field's value for a loaded config.
 const customModelID = "custom"
@@ -21,23 +20,33 @@ const customModelID = "custom"
 // configKey is the localStorage key of the loaded config.
 const configKey = "rightsize.config/v1"
 
+// maxConfigBytes bounds a config.json: real ones are 1–10 KB; a VLM's
+// with its processor settings stays under 100 KB.
+const maxConfigBytes = 256 << 10
+
 // applyConfig parses a config and, when it is valid, selects it as the model.
 func (c *Calculator) applyConfig(name, text string) bool {
 	c.configErr = ""
-	a, err := estimator.ParseConfig([]byte(text))
-	if err != nil {
-		c.configErr = name + ": " + strings.TrimPrefix(err.Error(), "estimator: ")
+	if len(text) > maxConfigBytes {
+		c.configErr = name + ": " + c.t(mConfigTooBig)
 		return false
 	}
-	c.custom = &archOrErr{arch: a}
-	c.customName = name
+	a, err := estimator.ParseConfig([]byte(text))
+	if err != nil {
+		c.configErr = name + ": " + c.t(mBadConfig) + ": " + strings.TrimPrefix(err.Error(), "estimator: ")
+		return false
+	}
+	c.custom, c.customName, c.customText = &a, name, text
 	c.set(fModel, customModelID)
 	return true
 }
 
 // loadSavedConfig restores the config kept from an earlier visit, without
-// changing the selected model.
+// changing the selected model (a config that came with the link wins).
 func (c *Calculator) loadSavedConfig(ctx app.Context) {
+	if c.custom != nil {
+		return
+	}
 	var s savedFile
 	if err := ctx.LocalStorage().Get(configKey, &s); err != nil || s.Text == "" {
 		return
@@ -47,36 +56,67 @@ func (c *Calculator) loadSavedConfig(ctx app.Context) {
 		ctx.LocalStorage().Del(configKey)
 		return
 	}
-	c.custom, c.customName = &archOrErr{arch: a}, s.Name
+	c.custom, c.customName, c.customText = &a, s.Name, s.Text
 	c.recompute()
 }
 
-func (c *Calculator) onConfigFile(ctx app.Context, e app.Event) {
-	c.readPickedFile(ctx, func(name, why string) { c.configErr = name + ": " + why },
-		func(ctx app.Context, name, text string) {
-			if c.applyConfig(name, text) {
-				ctx.LocalStorage().Set(configKey, savedFile{name, text})
-				c.syncURL(ctx)
-			}
-		})
+// useConfig applies a config from any source and keeps it; a full
+// localStorage only loses the copy kept for the next visit.
+func (c *Calculator) useConfig(ctx app.Context, name, text string) {
+	if c.applyConfig(name, text) {
+		ctx.LocalStorage().Set(configKey, savedFile{name, text})
+		c.syncURL(ctx)
+	}
 }
 
-// customModel is the catalog-shaped record of the loaded config.
-func (c *Calculator) customModel() catalog.Model {
-	return catalog.Model{ID: customModelID, Name: c.t(mYourModel) + ": " + c.customName}
+func (c *Calculator) onConfigFile(ctx app.Context, e app.Event) {
+	c.readFile(ctx, ctx.JSSrc().Get("files"), maxConfigBytes,
+		func(name, why string) { c.configErr = name + ": " + why }, c.useConfig)
 }
+
+// onConfigPaste parses the text pasted into the config box.
+func (c *Calculator) onConfigPaste(ctx app.Context, e app.Event) {
+	text := strings.TrimSpace(ctx.JSSrc().Get("value").String())
+	if text == "" {
+		return
+	}
+	c.useConfig(ctx, "config.json", text)
+}
+
+// onConfigDrop reads a config.json dropped on the box.
+func (c *Calculator) onConfigDrop(ctx app.Context, e app.Event) {
+	e.PreventDefault()
+	dt := e.Get("dataTransfer")
+	if !dt.Truthy() {
+		return
+	}
+	c.readFile(ctx, dt.Get("files"), maxConfigBytes,
+		func(name, why string) { c.configErr = name + ": " + why }, c.useConfig)
+}
+
+// onDragOver lets the box accept drops.
+func (c *Calculator) onDragOver(ctx app.Context, e app.Event) { e.PreventDefault() }
+
+// customModelName is the model list's label for the loaded config.
+func (c *Calculator) customModelName() string { return c.t(mYourModel) + ": " + c.customName }
 
 func (c *Calculator) renderCustomModel() app.UI {
-	return app.Section().Class("rs-prices").Body(
+	return app.Section().Class("rs-prices").ID("rs-your-model").Body(
 		app.H2().Text(c.t(mYourModel)),
 		app.P().Class("rs-sub").Text(c.t(mConfigHelp)),
 		app.Div().Class("rs-field rs-file").Body(
-			app.Label().For("rs-config-file").Text("config.json"),
+			app.Label().For("rs-config-file").Text(c.t(mConfigPick)),
 			app.Input().Type("file").ID("rs-config-file").Accept(".json,application/json").
 				Aria("invalid", c.configErr != "").OnChange(c.onConfigFile),
-			app.If(c.configErr != "", func() app.UI {
-				return app.P().Class("rs-error").ID("rs-config-file-error").Text(c.configErr)
-			}),
 		),
+		app.Div().Class("rs-field rs-drop").OnDragOver(c.onDragOver).OnDrop(c.onConfigDrop).Body(
+			app.Label().For("rs-config-paste").Text(c.t(mConfigPaste)),
+			app.Textarea().ID("rs-config-paste").Rows(4).Attr("spellcheck", "false").
+				Placeholder(`{"model_type": "llama", "hidden_size": 4096, …}`).
+				Aria("invalid", c.configErr != "").OnChange(c.onConfigPaste),
+		),
+		app.If(c.configErr != "", func() app.UI {
+			return app.P().Class("rs-error").ID("rs-config-file-error").Aria("live", "polite").Text(c.configErr)
+		}),
 	)
 }

@@ -1,98 +1,205 @@
 package app
 
+// Numbers, sizes, money, durations and dates as each language writes them
+// (CLDR conventions): English and Chinese group thousands with "," and use
+// "." for decimals; Russian groups with a space and uses ",":
+// 8,030,261,248 · 8 030 261 248; 137.3 GiB · 137,3 ГиБ. Currency symbols
+// follow the amount in Russian (245,50 ₽) and precede it otherwise.
+
 import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
+	"rightsize/catalog"
 	"rightsize/estimator"
 )
 
-// bytes formats b in the unit the user chose: GiB (binary, what nvidia-smi
-// and the CUDA allocator report; the default) or GB (decimal, datasheets).
-func (c *Calculator) bytes(b estimator.Bytes) string {
-	if c.state[fUnits] == "GB" {
-		return formatGB(b)
+// locale formats for one language and the chosen memory unit.
+type locale struct {
+	lang  string
+	units unit
+}
+
+func (l locale) t(k msgKey) string { return tr(l.lang, k) }
+
+func (l locale) ru() bool { return l.lang == "ru" }
+
+// fixed writes v with digits decimals, grouped.
+func (l locale) fixed(v float64, digits int) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "—"
 	}
-	return formatGiB(b)
-}
-
-// bytesRange writes "15.49–16.45 GiB": one unit for both ends, short
-// enough for a phone's table cell.
-func (c *Calculator) bytesRange(lo, hi estimator.Bytes) string {
-	l, h := c.bytes(lo), c.bytes(hi)
-	if i := strings.LastIndexByte(l, ' '); i > 0 && strings.HasSuffix(h, l[i:]) {
-		l = l[:i]
+	s := strconv.FormatFloat(v, 'f', digits, 64)
+	intPart, frac, _ := strings.Cut(s, ".")
+	neg := strings.HasPrefix(intPart, "-")
+	intPart = strings.TrimPrefix(intPart, "-")
+	group, dec := ",", "."
+	if l.ru() {
+		group, dec = " ", ","
 	}
-	return l + "–" + h
-}
-
-// formatGiB formats b in binary gibibytes with two decimals.
-func formatGiB(b estimator.Bytes) string {
-	return strconv.FormatFloat(b.GiB(), 'f', 2, 64) + " GiB"
-}
-
-// formatGB formats b in decimal gigabytes with two decimals.
-func formatGB(b estimator.Bytes) string {
-	return strconv.FormatFloat(b.GB(), 'f', 2, 64) + " GB"
-}
-
-// formatCount writes n with grouping commas: 8,030,261,248.
-func formatCount(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := s[0] == '-'
+	var b strings.Builder
 	if neg {
-		s = s[1:]
+		b.WriteByte('-')
 	}
-	out := make([]byte, 0, len(s)+len(s)/3+1)
-	if neg {
-		out = append(out, '-')
-	}
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
+	for i := range len(intPart) {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteString(group)
 		}
-		out = append(out, s[i])
+		b.WriteByte(intPart[i])
 	}
-	return string(out)
+	if frac != "" {
+		b.WriteString(dec)
+		b.WriteString(frac)
+	}
+	return b.String()
 }
 
-// formatBillions writes a parameter count as "8.03B" or "124M".
-func formatBillions(n int64) string {
+// count writes n grouped: 8,030,261,248 or 8 030 261 248.
+func (l locale) count(n int64) string { return l.fixed(float64(n), 0) }
+
+// countOrNone writes n, or "—" for 0 (nothing fits).
+func (l locale) countOrNone(n int) string {
+	if n <= 0 {
+		return "—"
+	}
+	return l.count(int64(n))
+}
+
+// bytes formats b in the chosen unit with two decimals.
+func (l locale) bytes(b estimator.Bytes) string {
+	if l.units == unitGB {
+		return l.fixed(b.GB(), 2) + " " + l.t(mUnitGB)
+	}
+	return l.fixed(b.GiB(), 2) + " " + l.t(mUnitGiB)
+}
+
+// bytesRange writes "15.49–16.45 GiB": one unit for both ends.
+func (l locale) bytesRange(lo, hi estimator.Bytes) string {
+	a, b := l.bytes(lo), l.bytes(hi)
+	if i := strings.LastIndexByte(a, ' '); i > 0 && strings.HasSuffix(b, a[i:]) {
+		a = a[:i]
+	}
+	return a + "–" + b
+}
+
+// billions writes a parameter count as "8.03B" or "124M".
+func (l locale) billions(n int64) string {
 	if n >= 1e9 {
-		return strconv.FormatFloat(float64(n)/1e9, 'f', 2, 64) + "B"
+		return l.fixed(float64(n)/1e9, 2) + l.t(mBillionSuffix)
 	}
-	return strconv.FormatFloat(float64(n)/1e6, 'f', 0, 64) + "M"
+	return l.fixed(float64(n)/1e6, 0) + l.t(mMillionSuffix)
 }
 
-// percent formats a fraction as "±25%".
-func percent(f float64) string {
-	return "±" + strconv.FormatFloat(f*100, 'f', 0, 64) + "%"
+// percent writes a fraction as "±25%".
+func (l locale) percent(f float64) string { return "±" + l.fixed(f*100, 0) + "%" }
+
+// signedPercent writes a relative error as "+87%" or "−23%".
+func (l locale) signedPercent(f float64) string {
+	v := math.Round(f * 100)
+	if v < 0 {
+		return "−" + l.fixed(-v, 0) + "%"
+	}
+	return "+" + l.fixed(v, 0) + "%"
 }
 
-var currencySymbols = map[string]string{"USD": "$", "EUR": "€", "CNY": "¥", "RUB": "₽ ", "GBP": "£"}
+var currencySymbols = map[string]string{"USD": "$", "EUR": "€", "CNY": "¥", "RUB": "₽", "GBP": "£"}
 
-// money formats an hourly price in its own currency; 0 means not offered.
-func money(v float64, currency string) string {
-	if v <= 0 {
+// money formats an amount in its currency; 0 means not offered.
+func (l locale) money(v float64, currency string) string {
+	if !(v > 0) || math.IsInf(v, 0) {
 		return "—"
 	}
 	digits := 2
 	if v < 0.1 {
 		digits = 3
 	}
-	num := strconv.FormatFloat(v, 'f', digits, 64)
-	if sym, ok := currencySymbols[currency]; ok {
-		return sym + num
+	num := l.fixed(v, digits)
+	sym, ok := currencySymbols[currency]
+	switch {
+	case !ok:
+		return currency + " " + num
+	case l.ru():
+		return num + " " + sym
+	case currency == "RUB":
+		return sym + " " + num
 	}
-	return currency + " " + num
+	return sym + num
 }
 
-// signedPercent writes a relative error as "+87%" or "−23%".
-func signedPercent(f float64) string {
-	v := math.Round(f * 100)
-	if v < 0 {
-		return "−" + strconv.FormatFloat(-v, 'f', 0, 64) + "%"
+// duration writes seconds as "45 s", "12 min", "3.2 h" or "4.5 days".
+func (l locale) duration(sec float64) string {
+	switch {
+	case !(sec > 0) || math.IsInf(sec, 0):
+		return "—"
+	case sec < 1:
+		return l.fixed(sec*1000, 0) + " " + l.t(mMs)
+	case sec < 120:
+		return l.fixed(sec, 1) + " " + l.t(mSec)
+	case sec < 2*3600:
+		return l.fixed(sec/60, 0) + " " + l.t(mMin)
+	case sec < 72*3600:
+		return l.fixed(sec/3600, 1) + " " + l.t(mHours)
 	}
-	return "+" + strconv.FormatFloat(v, 'f', 0, 64) + "%"
+	return l.fixed(sec/86400, 1) + " " + l.t(mDays)
+}
+
+// rate writes a rate with grouping and at most three significant digits
+// below 10: 12,345 · 85.3 · 0.412.
+func (l locale) rate(v float64) string {
+	switch {
+	case !(v > 0) || math.IsInf(v, 0):
+		return "—"
+	case v >= 100:
+		return l.fixed(math.Round(v), 0)
+	case v >= 10:
+		return l.fixed(v, 1)
+	}
+	s := strconv.FormatFloat(v, 'g', 3, 64)
+	if l.ru() {
+		s = strings.Replace(s, ".", ",", 1)
+	}
+	return s
+}
+
+// date writes a catalog date (YYYY-MM-DD) the way the language does:
+// 2026-11-01 · 01.11.2026 · 2026年11月1日; other text is shown as is.
+func (l locale) date(asOf string) string {
+	t, err := catalog.AsOfTime(asOf)
+	if err != nil {
+		return asOf
+	}
+	switch l.lang {
+	case "ru":
+		return t.Format("02.01.2006")
+	case "zh":
+		return strconv.Itoa(t.Year()) + "年" + strconv.Itoa(int(t.Month())) + "月" + strconv.Itoa(t.Day()) + "日"
+	}
+	return t.Format(time.DateOnly)
+}
+
+// age grades a date's staleness: fresh (< 90 days), aging (< 1 year),
+// old, or unknown (no clock: the prerendered page).
+type age int
+
+const (
+	ageUnknown age = iota
+	ageFresh
+	ageAging
+	ageOld
+)
+
+func ageOf(asOf string, now time.Time) age {
+	t, err := catalog.AsOfTime(asOf)
+	if err != nil || now.IsZero() {
+		return ageUnknown
+	}
+	switch d := now.Sub(t); {
+	case d < 90*24*time.Hour:
+		return ageFresh
+	case d < 365*24*time.Hour:
+		return ageAging
+	}
+	return ageOld
 }

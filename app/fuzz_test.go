@@ -2,6 +2,7 @@ package app
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"rightsize/catalog"
@@ -18,14 +19,15 @@ func FuzzFragment(f *testing.F) {
 	f.Add("m=gpt2&b=-1&s=1e9&n=0&oc=NaNGiB&uv=1PiB")
 	f.Add("m=%zz&&=&t=lora&r=99999999999999999999")
 	f.Add("m=sdxl-unet&t=finetune&off=all&z=3&n=2")
+	f.Add("m=custom&cfg=!!!&pin=m%3Dgpt2%26b%3Dx&embed=1")
+	f.Add("pin=%zz&cfg=eJyrVkrLz1eyUlAqSsxLSVWqBQA")
 	cat := catalog.Default()
 	f.Fuzz(func(t *testing.T, frag string) {
-		c := &Calculator{cat: cat, archs: map[string]archOrErr{}, cheapest: cheapestUSD(cat)}
-		c.state = parseFragment(frag, defaultState)
-		c.recompute()
-		if !c.haveResult {
+		c := &Calculator{pr: newPrices(cat, nil), archs: archs{}}
+		c.applyFragment(frag)
+		if !c.r.OK {
 			for _, e := range c.errs {
-				if e != "" {
+				if !e.ok() {
 					return
 				}
 			}
@@ -34,12 +36,14 @@ func FuzzFragment(f *testing.F) {
 			}
 			return
 		}
-		for _, p := range c.parts() {
-			if p.b < 0 || math.IsNaN(float64(p.b)) {
-				t.Fatalf("%q: part %v = %d", frag, p.key, p.b)
+		for _, p := range c.partViews() {
+			if p.Permille < 0 || p.Permille > 1000 || strings.Contains(p.Value, "NaN") || strings.Contains(p.Value, "—") {
+				t.Fatalf("%q: part %s = %q (%d‰)", frag, p.Name, p.Value, p.Permille)
 			}
-			if s := c.bytes(p.b); s == "" || s == "NaN" {
-				t.Fatalf("%q: part %v renders as %q", frag, p.key, s)
+		}
+		for _, x := range c.r.Points {
+			if !(x.Cost > 0) || !(x.Seconds > 0) || math.IsInf(x.Cost, 0) || math.IsInf(x.Seconds, 0) {
+				t.Fatalf("%q: offer %s costs %v over %v s", frag, x.Offer.ID, x.Cost, x.Seconds)
 			}
 		}
 		_ = c.Render()

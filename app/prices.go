@@ -34,7 +34,7 @@ type savedFile struct {
 func (c *Calculator) applySheet(name, text string) bool {
 	c.sheetErr = ""
 	if len(text) > maxSheetBytes {
-		c.sheetErr = name + ": " + c.t(mSheetTooBig)
+		c.sheetErr = name + ": " + c.tooBig(maxSheetBytes)
 		return false
 	}
 	rows, err := catalog.ParsePriceSheet(strings.NewReader(text))
@@ -47,14 +47,14 @@ func (c *Calculator) applySheet(name, text string) bool {
 		cat, changes, err = c.base.WithPrices(rows)
 	}
 	if err != nil {
-		c.sheetErr = name + ": " + strings.TrimPrefix(err.Error(), "catalog: ")
+		c.sheetErr = name + ": " + c.t(mBadSheet) + ": " + strings.TrimPrefix(err.Error(), "catalog: ")
 		return false
 	}
-	c.cat, c.cheapest = cat, cheapestUSD(cat)
-	c.own = map[string]bool{}
+	own := map[string]bool{}
 	for _, ch := range changes {
-		c.own[ch.OfferID] = true
+		own[ch.OfferID] = true
 	}
+	c.pr = newPrices(cat, own)
 	c.sheetName, c.sheetRows = name, len(rows)
 	c.recompute()
 	return true
@@ -62,8 +62,8 @@ func (c *Calculator) applySheet(name, text string) bool {
 
 // clearSheet returns to the built-in prices.
 func (c *Calculator) clearSheet() {
-	c.cat, c.cheapest = c.base, cheapestUSD(c.base)
-	c.own, c.sheetName, c.sheetRows, c.sheetErr = nil, "", 0, ""
+	c.pr = newPrices(c.base, nil)
+	c.sheetName, c.sheetRows, c.sheetErr = "", 0, ""
 	c.recompute()
 }
 
@@ -84,18 +84,18 @@ func (c *Calculator) loadSavedSheet(ctx app.Context) {
 	}
 }
 
-// readPickedFile reads the file picked in a file input with the browser's
-// File.text() and hands its name and text to use on the UI goroutine; the
-// page never sends it anywhere. Files over maxSheetBytes are refused.
-func (c *Calculator) readPickedFile(ctx app.Context, fail func(name, why string), use func(ctx app.Context, name, text string)) {
-	files := ctx.JSSrc().Get("files")
+// readFile reads the first of files (a file input's or a drop's) with the
+// browser's File.text() and hands its name and text to use on the UI
+// goroutine; the page never sends it anywhere. Files over limit bytes are
+// refused before they are read.
+func (c *Calculator) readFile(ctx app.Context, files app.Value, limit int, fail func(name, why string), use func(ctx app.Context, name, text string)) {
 	if !files.Truthy() || files.Length() == 0 {
 		return
 	}
 	f := files.Index(0)
 	name := f.Get("name").String()
-	if f.Get("size").Int() > maxSheetBytes {
-		fail(name, c.t(mSheetTooBig))
+	if f.Get("size").Int() > limit {
+		fail(name, c.tooBig(limit))
 		return
 	}
 	settle(ctx, f.Call("text"),
@@ -127,9 +127,10 @@ func settle(ctx app.Context, promise app.Value, done func(app.Context, app.Value
 
 // onPriceFile applies a picked price sheet and keeps it for later visits.
 func (c *Calculator) onPriceFile(ctx app.Context, e app.Event) {
-	c.readPickedFile(ctx, func(name, why string) { c.sheetErr = name + ": " + why },
+	c.readFile(ctx, ctx.JSSrc().Get("files"), maxSheetBytes, func(name, why string) { c.sheetErr = name + ": " + why },
 		func(ctx app.Context, name, text string) {
 			if c.applySheet(name, text) {
+				// A full localStorage only loses the copy for the next visit.
 				ctx.LocalStorage().Set(pricesKey, savedFile{name, text})
 			}
 		})
@@ -140,12 +141,17 @@ func (c *Calculator) onClearPrices(ctx app.Context, e app.Event) {
 	c.clearSheet()
 }
 
+// tooBig says a file is over limit bytes, in the page's language.
+func (c *Calculator) tooBig(limit int) string {
+	return c.t(mFileTooBig) + " (" + c.loc().fixed(float64(limit)/(1<<10), 0) + " " + c.t(mKiB) + ")"
+}
+
 func (c *Calculator) renderPrices() app.UI {
 	status := app.P().Class("rs-sub").Text(c.t(mSheetHelp))
 	if c.sheetName != "" {
 		status = app.P().Class("rs-ok").ID("rs-prices-status").Text(
 			c.sheetName + " · " + c.t(mSheetRows) + ": " + strconv.Itoa(c.sheetRows) + " · " +
-				c.t(mSheetOffers) + ": " + strconv.Itoa(len(c.own)))
+				c.t(mSheetOffers) + ": " + strconv.Itoa(len(c.pr.own)))
 	}
 	return app.Section().Class("rs-prices").Body(
 		app.H2().Text(c.t(mSheetTitle)),

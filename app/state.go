@@ -1,6 +1,11 @@
 package app
 
 import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
+	"errors"
+	"io"
 	"net/url"
 )
 
@@ -159,3 +164,83 @@ func (s viewState) fragment(def viewState) string {
 	}
 	return v.Encode()
 }
+
+// link is everything the URL fragment carries: the state, a pinned state
+// for comparison, the embed flag and a custom model's config.json
+// (deflated, base64url) so that the link works on another machine.
+type link struct {
+	state      viewState
+	pin        viewState
+	pinned     bool
+	embed      bool
+	config     string
+	configName string
+}
+
+// maxLinkConfig bounds a config.json inflated from a link.
+const maxLinkConfig = 1 << 20
+
+// parseLink reads a fragment over the defaults in def.
+func parseLink(frag string, def viewState) link {
+	l := link{state: parseFragment(frag, def)}
+	v, err := url.ParseQuery(frag)
+	if err != nil {
+		return l
+	}
+	l.embed = v.Get("embed") == "1"
+	if p, ok := v["pin"]; ok && len(p) > 0 {
+		l.pin, l.pinned = parseFragment(p[0], def), true
+	}
+	if z := v.Get("cfg"); z != "" {
+		if text, err := inflate(z); err == nil {
+			l.config, l.configName = text, v.Get("cfgn")
+		}
+	}
+	return l
+}
+
+// encode writes the fragment: changed fields, the pin, the embed flag and
+// the compressed config.
+func (l link) encode(def viewState) string {
+	s := l.state.fragment(def)
+	v := url.Values{}
+	if l.pinned {
+		v.Set("pin", l.pin.fragment(def))
+	}
+	if l.embed {
+		v.Set("embed", "1")
+	}
+	if l.config != "" {
+		v.Set("cfg", deflate(l.config))
+		v.Set("cfgn", l.configName)
+	}
+	if e := v.Encode(); e != "" {
+		s += "&" + e
+	}
+	return s
+}
+
+func deflate(text string) string {
+	var b bytes.Buffer
+	w, _ := flate.NewWriter(&b, flate.BestCompression)
+	w.Write([]byte(text))
+	w.Close()
+	return base64.RawURLEncoding.EncodeToString(b.Bytes())
+}
+
+func inflate(z string) (string, error) {
+	data, err := base64.RawURLEncoding.DecodeString(z)
+	if err != nil {
+		return "", err
+	}
+	out, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(data)), maxLinkConfig+1))
+	if err != nil {
+		return "", err
+	}
+	if len(out) > maxLinkConfig {
+		return "", errConfigTooBig
+	}
+	return string(out), nil
+}
+
+var errConfigTooBig = errors.New("config in the link is larger than 1 MiB")

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"cmp"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -9,11 +8,22 @@ import (
 	"rightsize/estimator"
 )
 
-// Render formats the current state; it computes nothing.
+// Render formats the current state through leaf components; it computes
+// nothing.
 func (c *Calculator) Render() app.UI {
 	cls := "rs-page"
 	if c.live {
 		cls += " rs-live"
+	}
+	if c.embed {
+		cls += " rs-embed"
+		return app.Main().Class(cls).Body(
+			c.renderAnswer(),
+			c.renderResult(),
+			c.renderPerf(),
+			app.P().Class("rs-open").Body(app.A().ID("rs-open-full").Href("#"+c.fullLink()).Target("_blank").
+				Rel("noopener").Text(c.t(mOpenInRightsize))),
+		)
 	}
 	return app.Main().Class(cls).Body(
 		app.If(c.updateReady, func() app.UI {
@@ -29,22 +39,36 @@ func (c *Calculator) Render() app.UI {
 			),
 			app.Div().Class("rs-share").Body(
 				app.P().Class("rs-tagline").Text(c.t(mTagline)),
-				app.Button().Class("rs-more").ID("rs-copy-link").OnClick(c.onCopyLink).Text(c.t(mCopyLink)),
+				app.Div().Class("rs-actions").Body(
+					app.Button().Class("rs-more").ID("rs-copy-link").OnClick(c.onCopyLink).Text(c.t(mCopyLink)),
+					c.pinButton(),
+				),
 			),
 			app.If(c.linkCopied, func() app.UI { return app.P().Class("rs-ok").ID("rs-link-copied").Text(c.t(mLinkCopied)) }),
 			app.If(c.shareURL != "", func() app.UI {
 				return app.Input().Type("text").ID("rs-share-url").ReadOnly(true).Value(c.shareURL).Aria("label", c.t(mCopyLink))
 			}),
 		),
+		c.renderAnswer(),
+		c.renderCompare(),
 		c.renderInputs(),
 		c.renderResult(),
 		c.renderPerf(),
 		c.renderRules(),
 		c.renderFit(),
 		c.renderOffers(),
+		c.renderExport(),
 		c.renderPrices(),
 		c.renderCustomModel(),
+		app.Footer().Class("rs-footer").Body(app.P().Class("rs-sub").Text(c.t(mFooter))),
 	)
+}
+
+// fullLink is the fragment of this view without the embed flag.
+func (c *Calculator) fullLink() string {
+	l := c.link()
+	l.embed = false
+	return l.encode(defaultState)
 }
 
 type option struct{ value, label string }
@@ -66,18 +90,19 @@ func enumOptions[T interface{ String() string }](vals []T) []option {
 }
 
 func (c *Calculator) renderInputs() app.UI {
-	models := make([]option, len(c.cat.Models), len(c.cat.Models)+1)
-	for i, m := range c.cat.Models {
+	l := c.loc()
+	models := make([]option, len(c.pr.cat.Models), len(c.pr.cat.Models)+1)
+	for i, m := range c.pr.cat.Models {
 		models[i] = option{m.ID, m.Name}
 	}
 	if c.custom != nil {
-		models = append(models, option{customModelID, c.customModel().Name})
+		models = append(models, option{customModelID, c.customModelName()})
 	}
-	gpus := make([]option, len(c.cat.GPUs))
-	for i, g := range c.cat.GPUs {
-		gpus[i] = option{g.ID, g.Name + " · " + c.bytes(g.Memory)}
+	gpus := make([]option, len(c.pr.cat.GPUs))
+	for i, g := range c.pr.cat.GPUs {
+		gpus[i] = option{g.ID, g.Name + " · " + l.bytes(g.Memory)}
 	}
-	engines := []option{{"hf", "Hugging Face transformers"}, {"vllm", "vLLM"}, {"llamacpp", "llama.cpp (GGUF)"}}
+	engines := []option{{estimator.HF.String(), "Hugging Face transformers"}, {estimator.VLLM.String(), "vLLM"}, {estimator.LlamaCpp.String(), "llama.cpp (GGUF)"}}
 	fields := []app.UI{
 		c.selectField(fModel, mModel, models),
 		c.selectField(fTask, mTask, labelled(c, estimator.Tasks, mTaskInference, mTaskTrain, mTaskFinetune, mTaskLoRA, mTaskQLoRA)),
@@ -104,24 +129,25 @@ func (c *Calculator) renderInputs() app.UI {
 		c.checkField(fFlash, mFlash),
 		c.textField(fTP, mTP, "numeric"),
 		c.textField(fPP, mPP, "numeric"),
-		c.selectField(fUnits, mUnits, []option{{"GiB", "GiB (nvidia-smi)"}, {"GB", "GB (datasheet)"}}),
+		c.selectField(fUnits, mUnits, []option{{unitGiB.String(), c.t(mUnitsGiB)}, {unitGB.String(), c.t(mUnitsGB)}}),
 	}
+	res := c.r.Res
 	overrides := []app.UI{
 		app.Summary().Text(c.t(mOverrides)),
 		app.P().Class("rs-sub").Text(c.t(mOverridesNote)),
 		app.Div().Class("rs-fields").Body(
-			c.sizeInput(fUsable, mUsableOverride, c.res.Usable),
-			c.sizeInput(fCtx, mCUDAContext, c.res.PerGPU.CUDAContext),
-			c.sizeInput(fAlloc, mAllocator, c.res.PerGPU.AllocatorReserve),
-			c.sizeInput(fNCCL, mNCCL, c.res.PerGPU.NCCL),
-			c.sizeInput(fGraphs, mCUDAGraphs, c.res.PerGPU.CUDAGraphs),
+			c.sizeInput(fUsable, mUsableOverride, res.Usable),
+			c.sizeInput(fCtx, mCUDAContext, res.PerGPU.CUDAContext),
+			c.sizeInput(fAlloc, mAllocator, res.PerGPU.AllocatorReserve),
+			c.sizeInput(fNCCL, mNCCL, res.PerGPU.NCCL),
+			c.sizeInput(fGraphs, mCUDAGraphs, res.PerGPU.CUDAGraphs),
 		),
 	}
 	open := c.overridesOpen
 	for _, f := range overrideFields {
-		open = open || c.state[f] != "" || c.errs[f] != ""
+		open = open || c.state[f] != "" || !c.errs[f].ok()
 	}
-	return app.Section().Class("rs-inputs").Body(
+	return app.Section().Class("rs-inputs").Aria("label", c.t(mInputs)).Body(
 		app.Div().Class("rs-fields").Body(fields...),
 		// Open when a link carries an override, one is wrong or the user
 		// has typed one (so clearing it does not fold the box mid-edit).
@@ -162,8 +188,8 @@ func fieldID(f field) string { return "rs-" + fieldNames[f] }
 
 // fieldError renders the message under a field, or nothing.
 func (c *Calculator) fieldError(f field) app.UI {
-	return app.If(c.errs[f] != "", func() app.UI {
-		return app.P().Class("rs-error").ID(fieldID(f) + "-error").Text(c.errs[f])
+	return app.If(!c.errs[f].ok(), func() app.UI {
+		return app.P().Class("rs-error").ID(fieldID(f) + "-error").Text(c.errText(c.errs[f]))
 	})
 }
 
@@ -187,7 +213,7 @@ func (c *Calculator) selectField(f field, label msgKey, opts []option) app.UI {
 	return app.Div().Class("rs-field").Body(
 		app.Label().For(fieldID(f)).Text(c.t(label)),
 		app.Select().ID(fieldID(f)).DataSet("f", int(f)).
-			Aria("invalid", c.errs[f] != "").OnChange(c.onField).Body(body...),
+			Aria("invalid", !c.errs[f].ok()).OnChange(c.onField).Body(body...),
 		c.fieldError(f),
 	)
 }
@@ -199,7 +225,7 @@ func (c *Calculator) textField(f field, label msgKey, mode string) app.UI {
 	return app.Div().Class("rs-field").Body(
 		app.Label().For(fieldID(f)).Text(c.t(label)),
 		app.Input().Type("text").ID(fieldID(f)).DataSet("f", int(f)).Attr("inputmode", mode).
-			Value(c.state[f]).Aria("invalid", c.errs[f] != "").OnChange(c.onField),
+			Value(c.state[f]).Aria("invalid", !c.errs[f].ok()).OnChange(c.onField),
 		c.fieldError(f),
 	)
 }
@@ -211,13 +237,13 @@ func (c *Calculator) sizeInput(f field, label msgKey, est estimator.Bytes) app.U
 		return app.Text("")
 	}
 	ph := ""
-	if c.haveResult {
-		ph = c.bytes(est)
+	if c.r.OK {
+		ph = c.loc().bytes(est)
 	}
 	return app.Div().Class("rs-field").Body(
 		app.Label().For(fieldID(f)).Text(c.t(label)),
 		app.Input().Type("text").ID(fieldID(f)).DataSet("f", int(f)).Placeholder(ph).
-			Value(c.state[f]).Aria("invalid", c.errs[f] != "").OnChange(c.onField),
+			Value(c.state[f]).Aria("invalid", !c.errs[f].ok()).OnChange(c.onField),
 		c.fieldError(f),
 	)
 }
@@ -236,255 +262,172 @@ func (c *Calculator) checkField(f field, label msgKey) app.UI {
 	)
 }
 
-// part is one line of the breakdown.
-type part struct {
-	key  msgKey
-	id   string
-	b    estimator.Bytes
-	conf float64
-}
-
-func (c *Calculator) parts() []part {
-	b, cf := c.res.PerGPU, c.res.Confidence
-	all := []part{
-		{mWeights, "rs-weights", b.Weights, cf.Weights},
-		{mGradients, "rs-gradients", b.Gradients, cf.Gradients},
-		{mOptimizerStates, "rs-optimizer", b.Optimizer, cf.Optimizer},
-		{mActivations, "rs-activations", b.Activations, cf.Activations},
-		{mLogits, "rs-logits", b.Logits, cf.Logits},
-		{mKVCache, "rs-kv", b.KVCache, cf.KVCache},
-		{mCUDAContext, "rs-cuda", b.CUDAContext, cf.Overhead},
-		{mAllocator, "rs-alloc", b.AllocatorReserve, cf.Overhead},
-		{mNCCL, "rs-nccl", b.NCCL, cf.Overhead},
-		{mCUDAGraphs, "rs-graphs", b.CUDAGraphs, cf.Overhead},
-		{mQuantState, "rs-quant", b.QuantState, cf.Overhead},
-	}
-	out := all[:0]
-	for i, p := range all {
-		if p.b > 0 || i == 0 {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 func (c *Calculator) renderResult() app.UI {
-	if !c.haveResult {
+	if !c.r.OK {
 		return app.Section().Class("rs-result").Body(
 			app.P().Class("rs-sub").Text(c.t(mFixFields)),
 			app.Range(c.general).Slice(func(i int) app.UI {
-				return app.P().Class("rs-error").Text(c.general[i])
+				return app.P().Class("rs-error").Text(c.errText(c.general[i]))
 			}),
 		)
 	}
-	r := c.res
-	total := r.PerGPU.Total()
-	parts := c.parts()
-	verdict := app.P().Class("rs-verdict rs-ok").ID("rs-verdict").Text(
-		c.t(mFits) + " · " + c.t(mHeadroom) + " " + c.bytes(r.Headroom))
-	if !r.Fits {
-		verdict = app.P().Class("rs-verdict rs-bad").ID("rs-verdict").Text(
-			c.t(mDoesNotFit) + " · " + c.t(mShortBy) + " " + c.bytes(-r.Headroom))
-	}
-	facts := []app.UI{
-		fact(c.t(mParams), formatCount(r.Params)+" ("+formatBillions(r.Params)+")"),
-	}
+	l := c.loc()
+	r := c.r.Res
+	facts := []factView{{Label: c.t(mParams), Value: l.count(r.Params) + " (" + l.billions(r.Params) + ")", ID: "rs-params"}}
 	if r.ActiveParams != r.Params {
-		facts = append(facts, fact(c.t(mActive), formatCount(r.ActiveParams)))
+		facts = append(facts, factView{Label: c.t(mActive), Value: l.count(r.ActiveParams)})
 	}
 	if r.KVBytesPerToken > 0 {
-		facts = append(facts, fact(c.t(mKVPerToken), strconv.FormatFloat(float64(r.KVBytesPerToken)/float64(estimator.KiB), 'f', 1, 64)+" KiB"))
+		facts = append(facts, factView{Label: c.t(mKVPerToken), Value: l.fixed(float64(r.KVBytesPerToken)/float64(estimator.KiB), 1) + " " + c.t(mKiB)})
 	}
 	if r.KVPoolTokens > 0 {
-		facts = append(facts, fact(c.t(mKVPool), formatCount(r.KVPoolTokens)+" tokens · "+formatCount(r.MaxConcurrentSeqs)+" × "+c.state[fSeq]))
+		facts = append(facts, factView{Label: c.t(mKVPool), Value: l.count(r.KVPoolTokens) + " " + c.t(mTokens) + " · " + l.count(r.MaxConcurrentSeqs) + " × " + c.state[fSeq]})
+	}
+	maxSeq := l.countOrNone(c.r.MaxSeq)
+	if c.r.SeqCapped {
+		maxSeq += " (" + c.t(mModelLimit) + ")"
 	}
 	facts = append(facts,
-		fact(c.t(mMaxBatch), countOrNone(c.maxBatch)),
-		fact(c.t(mMaxSeq), countOrNone(c.maxSeq)),
+		factView{Label: c.t(mMaxBatch), Value: l.countOrNone(c.r.MaxBatch), ID: "rs-max-batch"},
+		factView{Label: c.t(mMaxSeq), Value: maxSeq, ID: "rs-max-seq"},
 	)
+	var warns []string
+	for _, k := range c.r.HWWarn {
+		warns = append(warns, c.t(k)+" ("+c.job.GPU.Name+")")
+	}
+	for w := range r.Warnings.Each() {
+		warns = append(warns, c.t(warningKeys[w]))
+	}
+	verdict := c.t(mFits) + " · " + c.t(mHeadroom) + " " + l.bytes(r.Headroom)
+	if !r.Fits {
+		verdict = c.t(mDoesNotFit) + " · " + c.t(mShortBy) + " " + l.bytes(-r.Headroom)
+	}
 	return app.Section().Class("rs-result").Body(
-		app.H2().Text(c.t(mPerGPU)+" · "+c.model.Name+" · "+c.gpu.Name),
-		verdict,
-		app.Div().Class("rs-bar").Aria("hidden", true).Body(
-			app.Range(parts).Slice(func(i int) app.UI {
-				w := 0.0
-				if total > 0 {
-					w = float64(parts[i].b) / float64(total) * 100
-				}
-				return app.Span().Class("rs-seg rs-seg-"+strconv.Itoa(i)).
-					Style("width", strconv.FormatFloat(w, 'f', 2, 64)+"%").Title(c.t(parts[i].key))
-			}),
-		),
-		app.Table().Class("rs-breakdown").Body(
-			app.THead().Body(app.Tr().Body(
-				app.Th().Text(c.t(mPart)), app.Th().Class("num").Text(c.t(mMemory)),
-				app.Th().Class("num").Text(c.t(mShare)), app.Th().Class("num").Text(c.t(mUncertainty)),
-			)),
-			app.TBody().Body(
-				app.Range(parts).Slice(func(i int) app.UI {
-					p := parts[i]
-					share := 0.0
-					if total > 0 {
-						share = float64(p.b) / float64(total) * 100
-					}
-					return app.Tr().Body(
-						app.Td().Body(app.Span().Class("rs-key rs-seg-"+strconv.Itoa(i)), app.Text(c.t(p.key))),
-						app.Td().Class("num").ID(p.id).Text(c.bytes(p.b)),
-						app.Td().Class("num").Text(strconv.FormatFloat(share, 'f', 1, 64)+"%"),
-						app.Td().Class("num").Text(percent(p.conf)),
-					)
-				}),
-				app.Tr().Class("rs-total").Body(
-					app.Td().Text(c.t(mTotal)),
-					app.Td().Class("num").ID("rs-total").Text(c.bytes(total)),
-					app.Td().Class("num").Text("100%"),
-					app.Td().Class("num rs-band").Text(c.bytesRange(r.Confidence.Low, r.Confidence.High)),
-				),
-				app.Tr().Body(
-					app.Td().Text(c.t(mUsable)),
-					app.Td().Class("num").ID("rs-usable").Text(c.bytes(r.Usable)),
-					app.Td(), app.Td(),
-				),
-			),
-		),
-		app.Dl().Class("rs-facts").Body(facts...),
-		app.If(r.Warnings != 0, func() app.UI {
-			ws := r.Warnings.Strings()
-			return app.Div().Class("rs-warnings").Body(
+		&breakdownView{
+			Lang: c.lang(), Title: c.t(mPerGPU) + " · " + c.modelName() + " · " + c.job.GPU.Name,
+			Verdict: verdict, Fits: r.Fits, Parts: c.partViews(),
+			Total: l.bytes(r.PerGPU.Total()), Band: l.bytesRange(r.Confidence.Low, r.Confidence.High),
+			Usable: l.bytes(r.Usable),
+		},
+		&factList{Facts: facts},
+		app.If(len(warns) > 0, func() app.UI {
+			return app.Div().Class("rs-warnings").ID("rs-warnings").Body(
 				app.H3().Text(c.t(mWarnings)),
-				app.Ul().Body(app.Range(ws).Slice(func(i int) app.UI { return app.Li().Class("rs-warn").Text(ws[i]) })),
+				app.Ul().Body(app.Range(warns).Slice(func(i int) app.UI { return app.Li().Class("rs-warn").Text(warns[i]) })),
 			)
 		}),
 	)
 }
 
-func fact(k, v string) app.UI {
-	return app.Div().Class("rs-fact").Body(app.Dt().Text(k), app.Dd().Text(v))
+func (c *Calculator) modelName() string {
+	if c.job.Model.ID == customModelID {
+		return c.customModelName()
+	}
+	return c.job.Model.Name
 }
 
-func countOrNone(n int) string {
-	if n <= 0 {
-		return "—"
+// partViews are the breakdown's lines with their basis.
+func (c *Calculator) partViews() []partView {
+	l := c.loc()
+	b, cf := c.r.Res.PerGPU, c.r.Res.Confidence
+	all := []struct {
+		key, formula msgKey
+		id           string
+		b            estimator.Bytes
+		conf         float64
+	}{
+		{mWeights, mFWeights, "rs-weights", b.Weights, cf.Weights},
+		{mGradients, mFGradients, "rs-gradients", b.Gradients, cf.Gradients},
+		{mOptimizerStates, mFOptimizer, "rs-optimizer", b.Optimizer, cf.Optimizer},
+		{mActivations, mFActivations, "rs-activations", b.Activations, cf.Activations},
+		{mLogits, mFLogits, "rs-logits", b.Logits, cf.Logits},
+		{mKVCache, mFKV, "rs-kv", b.KVCache, cf.KVCache},
+		{mCUDAContext, mFOverhead, "rs-cuda", b.CUDAContext, cf.Overhead},
+		{mAllocator, mFOverhead, "rs-alloc", b.AllocatorReserve, cf.Overhead},
+		{mNCCL, mFOverhead, "rs-nccl", b.NCCL, cf.Overhead},
+		{mCUDAGraphs, mFOverhead, "rs-graphs", b.CUDAGraphs, cf.Overhead},
+		{mQuantState, mFOverhead, "rs-quant", b.QuantState, cf.Overhead},
 	}
-	return formatCount(int64(n))
-}
-
-func (c *Calculator) renderFit() app.UI {
-	if len(c.fit) == 0 {
-		return app.Text("")
-	}
-	return app.Section().Class("rs-fit").Body(
-		app.H2().Text(c.t(mGPUFit)),
-		app.Div().Class("rs-fit-head").Body(
-			app.P().Class("rs-sub").Text(c.t(mPickGPU)),
-			c.selectField(fSort, mSortBy, []option{{"vram", c.t(mSortVRAM)}, {"cost", c.t(mSortCost)}}),
-		),
-		app.Div().Class("rs-scroll").Body(app.Table().ID("rs-fit").Body(
-			app.THead().Body(app.Tr().Body(
-				app.Th().Text(c.t(mGPUCol)), app.Th().Class("num").Text(c.t(mVRAM)),
-				app.Th().Text(c.t(mWithYourSetup)), app.Th().Class("num").Text(c.t(mMinGPUs)),
-				app.Th().Class("num").Text(c.t(mFromPrice)),
-				app.Th().Class("num").Text(c.costHeader()+" · "+c.t(mFrom)),
-			)),
-			app.TBody().Body(app.Range(c.fit).Slice(func(i int) app.UI {
-				r := c.fit[i]
-				cls := "rs-row"
-				if r.Selected {
-					cls += " rs-selected"
-				}
-				verdict := app.Span().Class("rs-ok").Text("✓ " + c.t(mFits) + " · " + r.Headroom)
-				if !r.Fits {
-					verdict = app.Span().Class("rs-bad").Text("✗ " + c.t(mDoesNotFit))
-				}
-				// Rows are buttons for keyboards too: focusable, Enter or
-				// Space picks, and the picked row is announced as selected.
-				return app.Tr().Class(cls).DataSet("gpu", r.ID).TabIndex(0).
-					Aria("selected", r.Selected).
-					OnClick(c.onPickGPU, app.EventScope(r.ID)).
-					OnKeyDown(c.onRowKey, app.EventScope(r.ID)).Body(
-					app.Td().Text(r.Name), app.Td().Class("num").Text(r.VRAM),
-					app.Td().Body(verdict), app.Td().Class("num").Body(
-						app.Text(r.Need),
-						app.If(r.Split != "", func() app.UI { return app.Div().Class("rs-where").Text(r.Split) }),
-					),
-					app.Td().Class("num").Text(r.From),
-					c.fitCost(r),
-				)
-			})),
-		)),
-	)
-}
-
-// offerCostCell shows the on-demand cost and, where the offer has a spot
-// price, the spot cost under it (spot capacity can be reclaimed: a
-// training job needs checkpoints to use it).
-func (c *Calculator) offerCostCell(o offerRow) app.UI {
-	return app.Td().Class("num").Body(
-		app.Text(o.Cost),
-		app.If(o.SpotCost != "", func() app.UI { return app.Div().Class("rs-where").Text(c.t(mSpotShort) + " " + o.SpotCost) }),
-	)
-}
-
-// fitCost is the fit table's cost cell; the cheapest GPU is marked.
-func (c *Calculator) fitCost(r fitRow) app.UI {
-	if !r.Cheapest {
-		return app.Td().Class("num").Text(r.Cost)
-	}
-	return app.Td().Class("num").Body(app.Span().Class("rs-badge").Text(c.t(mCheapest)), app.Text(" "+r.Cost))
-}
-
-// costHeader names the offers table's cost column for the task.
-func (c *Calculator) costHeader() string {
-	if c.in.Task == estimator.Inference {
-		return c.t(mPerMTokens)
-	}
-	return c.t(mJobCost)
-}
-
-// renderPerf shows the speed-and-cost summary under the breakdown.
-func (c *Calculator) renderPerf() app.UI {
-	if !c.haveResult {
-		return app.Text("")
-	}
-	v := c.perf
-	fact := func(id string, k msgKey, val string) app.UI {
-		return app.Div().Class("rs-fact").Body(app.Dt().Text(c.t(k)), app.Dd().ID(id).Text(val))
-	}
-	cheapest := func(k msgKey) app.UI {
-		return app.Div().Class("rs-fact").Body(app.Dt().Text(c.t(k)), app.Dd().ID("rs-cheapest").Body(
-			app.Text(cmp.Or(v.Cheapest, c.t(mNone))),
-			app.If(v.CheapestWhere != "", func() app.UI { return app.Div().Class("rs-where").Text(v.CheapestWhere) }),
-		))
-	}
-	var facts []app.UI
-	if v.OK {
-		if c.in.Task == estimator.Inference {
-			facts = []app.UI{
-				fact("rs-ttft", mTTFT, v.TTFT),
-				fact("rs-per-seq", mPerSeq, v.PerSeq),
-				fact("rs-throughput", mThroughputInfer, v.Throughput+" "+v.Band),
-				cheapest(mCheapestPerM),
-			}
-		} else {
-			facts = []app.UI{
-				fact("rs-throughput", mThroughputTrain, v.Throughput+" "+v.Band),
-				fact("rs-job-time", mJobTime, v.JobTime),
-				fact("rs-gpu-hours", mGPUHours, v.GPUHours),
-				cheapest(mCheapestJob),
-			}
+	total := b.Total()
+	var out []partView
+	for i, p := range all {
+		if p.b <= 0 && i != 0 {
+			continue
 		}
-		facts = append(facts, fact("rs-mfu", mMFUImplied, v.MFU))
+		share := 0.0
+		if total > 0 {
+			share = float64(p.b) / float64(total)
+		}
+		out = append(out, partView{
+			ID: p.id, Name: c.t(p.key), Value: l.bytes(p.b), Share: l.fixed(share*100, 1) + "%",
+			Band: l.percent(p.conf), Formula: c.t(p.formula), Seg: len(out), Permille: int(share*1000 + 0.5),
+		})
 	}
+	return out
+}
+
+// renderPerf shows the speed-and-cost summary under the breakdown, each
+// number with its basis.
+func (c *Calculator) renderPerf() app.UI {
+	if !c.r.OK {
+		return app.Text("")
+	}
+	l := c.loc()
+	v := c.r.Perf
+	if !v.OK {
+		return app.Section().Class("rs-perf").Body(
+			app.H2().Text(c.t(mSpeedTitle)),
+			app.P().Class("rs-sub").ID("rs-no-perf").Text(c.t(mNoPerf)),
+		)
+	}
+	p := v.P
+	band := l.percent(p.Uncertainty)
+	bound := c.t(mBoundCompute)
+	if c.job.In.Task == estimator.Inference && p.DecodeMemoryBound {
+		bound = c.t(mBoundBandwidth)
+	}
+	eff := c.t(mEffMFU) + " " + l.fixed(v.Eff.MFU*100, 0) + "%"
+	if c.job.In.Task == estimator.Inference {
+		eff = c.t(mEffBandwidth) + " " + l.fixed(v.Eff.BandwidthUtil*100, 0) + "% · " + c.t(mEffMFU) + " " + l.fixed(v.Eff.InferenceMFU*100, 0) + "%"
+	}
+	hw := c.job.GPU.Name + ": " + l.fixed(v.HW.PeakFLOPS/1e12, 0) + " TFLOPS · " + l.fixed(v.HW.MemBandwidth/1e9, 0) + " GB/s"
+	basis := func(formula, verify msgKey) basisView {
+		return basisView{Formula: c.t(formula), Inputs: hw, Efficiency: eff, Band: band, Bound: bound, Verify: c.t(verify)}
+	}
+	cheapest := l.money(v.Cheapest, "USD")
+	if o, ok := c.pr.cat.Offer(v.CheapestOffer); ok {
+		prov, _ := c.pr.cat.Provider(o.Provider)
+		cheapest += " · " + prov.Name + " " + o.InstanceType
+	}
+	var facts []factView
+	if c.job.In.Task == estimator.Inference {
+		facts = []factView{
+			{ID: "rs-ttft", Label: c.t(mTTFT), Value: l.duration(p.TimeToFirstToken), Basis: basis(mFTTFT, mVerifyVLLM)},
+			{ID: "rs-per-seq", Label: c.t(mPerSeq), Value: l.rate(safeInv(p.DecodeTokenLatency)), Basis: basis(mFDecode, mVerifyVLLM)},
+			{ID: "rs-throughput", Label: c.t(mThroughputInfer), Value: l.rate(p.TokensPerSecond) + " " + band, Basis: basis(mFDecode, mVerifyVLLM)},
+			{ID: "rs-cheapest", Label: c.t(mCheapestPerM), Value: cheapest, Basis: basis(mFCostPerM, mVerifyVLLM)},
+		}
+	} else {
+		facts = []factView{
+			{ID: "rs-throughput", Label: c.t(mThroughputTrain), Value: l.rate(p.TokensPerSecond) + " " + band, Basis: basis(mFTrain, mVerifyTrain)},
+			{ID: "rs-job-time", Label: c.t(mJobTime), Value: l.duration(v.Seconds), Basis: basis(mFJobTime, mVerifyTrain)},
+			{ID: "rs-gpu-hours", Label: c.t(mGPUHours), Value: l.rate(v.GPUHours), Basis: basis(mFJobTime, mVerifyTrain)},
+			{ID: "rs-cheapest", Label: c.t(mCheapestJob), Value: cheapest, Basis: basis(mFJobCost, mVerifyTrain)},
+		}
+	}
+	facts = append(facts, factView{ID: "rs-mfu", Label: c.t(mMFUImplied), Value: l.fixed(p.MFU*100, 0) + "%"})
 	return app.Section().Class("rs-perf").Body(
 		app.H2().Text(c.t(mSpeedTitle)),
-		app.If(!v.OK, func() app.UI { return app.P().Class("rs-sub").ID("rs-no-perf").Text(c.t(mNoPerf)) }).
-			Else(func() app.UI {
-				return app.Div().Body(
-					app.Dl().Class("rs-facts").Body(facts...),
-					app.P().Class("rs-sub").Text(c.t(mSpeedNote)),
-				)
-			}),
+		&factList{Facts: facts, Lang: c.lang()},
+		app.P().Class("rs-sub").Text(c.t(mSpeedNote)),
 	)
+}
+
+func safeInv(x float64) float64 {
+	if x <= 0 {
+		return 0
+	}
+	return 1 / x
 }
 
 // ruleLabels name the rules of thumb, by estimator.Rule.
@@ -496,9 +439,11 @@ var ruleLabels = map[estimator.Rule]msgKey{
 // renderRules compares the rules of thumb users meet in guides with the
 // estimate for the same job on one GPU.
 func (c *Calculator) renderRules() app.UI {
-	if !c.haveResult || len(c.rules) == 0 {
+	if !c.r.OK || len(c.r.Rules) == 0 {
 		return app.Text("")
 	}
+	l := c.loc()
+	rows := c.r.Rules
 	return app.Section().Class("rs-rules").Body(
 		app.H2().Text(c.t(mRulesTitle)),
 		app.P().Class("rs-sub").Text(c.t(mRulesNote)),
@@ -507,8 +452,8 @@ func (c *Calculator) renderRules() app.UI {
 				app.Th().Text(""), app.Th().Class("num").Text(c.t(mRuleSays)),
 				app.Th().Class("num").Text(c.t(mThisEstimate)), app.Th().Class("num").Text(c.t(mOffBy)),
 			)),
-			app.TBody().Body(app.Range(c.rules).Slice(func(i int) app.UI {
-				r := c.rules[i]
+			app.TBody().Body(app.Range(rows).Slice(func(i int) app.UI {
+				r := rows[i]
 				e := r.Error()
 				// Red when following the rule would risk an OOM (more than
 				// 10% short) or rent a much larger GPU than needed (25% over).
@@ -517,51 +462,157 @@ func (c *Calculator) renderRules() app.UI {
 					cls = "num rs-bad"
 				}
 				return app.Tr().DataSet("rule", r.Rule.String()).Body(
-					app.Td().Text(c.t(ruleLabels[r.Rule])), app.Td().Class("num").Text(c.bytes(r.Bytes)),
-					app.Td().Class("num").Text(c.bytes(r.Estimate)), app.Td().Class(cls).Text(signedPercent(e)),
+					app.Td().Text(c.t(ruleLabels[r.Rule])), app.Td().Class("num").Text(l.bytes(r.Bytes)),
+					app.Td().Class("num").Text(l.bytes(r.Estimate)), app.Td().Class(cls).Text(l.signedPercent(e)),
 				)
 			})),
 		)),
 	)
 }
 
-func (c *Calculator) renderOffers() app.UI {
-	if !c.haveResult {
+// costHeader names the cost column for the task.
+func (c *Calculator) costHeader() string {
+	if c.job.In.Task == estimator.Inference {
+		return c.t(mPerMTokens)
+	}
+	return c.t(mJobCost)
+}
+
+// timeHeader names the time column for the task.
+func (c *Calculator) timeHeader() string {
+	if c.job.In.Task == estimator.Inference {
+		return c.t(mTimePerM)
+	}
+	return c.t(mJobTime)
+}
+
+func (c *Calculator) renderFit() app.UI {
+	if len(c.r.Fit) == 0 {
 		return app.Text("")
 	}
+	l := c.loc()
+	rows := make([]fitRowView, len(c.r.Fit))
+	for i, f := range c.r.Fit {
+		v := fitRowView{
+			GPU: f.GPU.ID, Name: f.GPU.Name, VRAM: l.bytes(f.GPU.Memory), Fits: f.Fits,
+			Selected: f.GPU.ID == c.job.GPU.ID, Cheapest: f.Cheapest, Need: c.t(mNone), From: c.t(mNone), Cost: c.t(mNone),
+			Plan: f.Plan,
+		}
+		if f.Fits {
+			v.Verdict = "✓ " + c.t(mFits) + " · " + l.bytes(f.Headroom)
+		} else {
+			v.Verdict = "✗ " + c.t(mDoesNotFit)
+		}
+		if f.Found {
+			v.Need, v.Split = strconv.Itoa(f.Plan.GPUs), splitText(f.Plan)
+		} else {
+			v.Need = "> " + strconv.Itoa(maxGPUsSearched)
+		}
+		if f.From.perGPUHour > 0 {
+			v.From = l.money(f.From.perGPUHour, f.From.currency) + "/" + c.t(mGPUHour)
+			v.Cost = l.money(f.Cost, f.From.currency)
+		}
+		rows[i] = v
+	}
+	return app.Section().Class("rs-fit").Body(
+		app.H2().Text(c.t(mGPUFit)),
+		app.Div().Class("rs-fit-head").Body(
+			app.P().Class("rs-sub").Text(c.t(mPickGPU)),
+			c.selectField(fSort, mSortBy, []option{{sortVRAM.String(), c.t(mSortVRAM)}, {sortCost.String(), c.t(mSortCost)}}),
+		),
+		&fitTable{
+			Rows: rows, Lang: c.lang(), CostHeader: c.costHeader() + " · " + c.t(mFrom),
+		},
+	)
+}
+
+// splitText says how the GPUs are used: tensor-parallel degree, pipeline
+// stages and data-parallel copies (with the ZeRO stage that shards them).
+func splitText(p plan) string {
+	var s string
+	add := func(x string) {
+		if s != "" {
+			s += " · "
+		}
+		s += x
+	}
+	if p.TP > 1 {
+		add("TP " + strconv.Itoa(p.TP))
+	}
+	if p.PP > 1 {
+		add("PP " + strconv.Itoa(p.PP))
+	}
+	if dp := p.GPUs / max(1, p.TP*p.PP); dp > 1 {
+		d := "DP " + strconv.Itoa(dp)
+		if p.ZeRO > 0 {
+			d += " ZeRO-" + strconv.Itoa(p.ZeRO)
+		}
+		add(d)
+	}
+	return s
+}
+
+func (c *Calculator) renderOffers() app.UI {
+	if !c.r.OK {
+		return app.Text("")
+	}
+	l := c.loc()
+	rows := make([]offerRowView, len(c.r.Offers))
+	for i, o := range c.r.Offers {
+		rows[i] = offerRowView{
+			ID: o.Offer.ID, GPU: o.Offer.GPU, Plan: o.Plan,
+			Provider: cmpOr(o.Provider.Name, o.Offer.Provider), Instance: o.Offer.InstanceType,
+			GPUs:     strconv.FormatFloat(o.Offer.GPUCount, 'f', -1, 64) + "×",
+			OnDemand: l.money(o.Offer.OnDemandPerHour, o.Offer.Currency), Spot: l.money(o.Offer.SpotPerHour, o.Offer.Currency),
+			Reserved: c.reservedText(o.Offer.Reserved1yPerHour, o.Offer.Reserved3yPerHour, o.Offer.Currency),
+			Cost:     l.money(o.Cost, o.Offer.Currency), AsOf: l.date(o.Offer.AsOf), Source: o.Offer.Source,
+			Estimated: o.Offer.AsOfEstimated, Age: int(ageOf(o.Offer.AsOf, c.now)), Own: o.Own,
+		}
+		if o.SpotCost > 0 {
+			rows[i].SpotCost = l.money(o.SpotCost, o.Offer.Currency)
+		}
+		if len(o.Offer.Regions) > 0 {
+			rows[i].Region = o.Offer.Regions[0]
+		}
+	}
 	return app.Section().Class("rs-offers").Body(
-		app.H2().Text(c.t(mOffers)+" · "+c.gpu.Name),
+		app.H2().Text(c.t(mOffers)+" · "+c.job.GPU.Name),
 		app.P().Class("rs-sub").Text(c.t(mPricesNote)),
-		app.If(len(c.offers) == 0, func() app.UI {
+		app.If(len(rows) == 0, func() app.UI {
 			return app.P().Class("rs-sub").Text(c.t(mNoOffers))
 		}).Else(func() app.UI {
-			return app.Div().Class("rs-scroll").Body(app.Table().ID("rs-offers").Body(
-				app.THead().Body(app.Tr().Body(
-					app.Th().Text(c.t(mProvider)), app.Th().Text(c.t(mInstance)), app.Th().Class("num").Text(c.t(mGPUs)),
-					app.Th().Class("num").Text(c.t(mOnDemand)), app.Th().Class("num").Text(c.t(mSpot)),
-					app.Th().Class("num").Text(c.t(mReserved)), app.Th().Class("num").Text(c.costHeader()), app.Th().Text(c.t(mRegion)), app.Th().Text(c.t(mAsOf)),
-				)),
-				app.TBody().Body(app.Range(c.offers).Slice(func(i int) app.UI {
-					o := c.offers[i]
-					asOf := app.Td().Title(o.Source).Text(o.AsOf)
-					if o.Stale {
-						asOf = app.Td().Title(o.Source).Body(app.Span().Class("rs-warn").Text(o.AsOf + " · " + c.t(mStale)))
-					}
-					provider := app.Td().Text(o.Provider)
-					if o.Own {
-						provider = app.Td().Body(app.Text(o.Provider+" "), app.Span().Class("rs-badge").Text(c.t(mYourPrice)))
-					}
-					return app.Tr().Body(
-						provider, app.Td().Text(o.Instance), app.Td().Class("num").Text(o.GPUs),
-						app.Td().Class("num").Text(o.OnDemand), app.Td().Class("num").Text(o.Spot),
-						app.Td().Class("num").Text(o.Reserved), c.offerCostCell(o), app.Td().Text(o.Region), asOf,
-					)
-				})),
-			))
+			return &offerTable{Rows: rows, Lang: c.lang(), CostHeader: c.costHeader()}
 		}),
-		app.If(c.offersMore > 0, func() app.UI {
+		app.If(c.r.OffersMore > 0, func() app.UI {
 			return app.Button().Class("rs-more").ID("rs-more-offers").OnClick(c.onShowAllOffers).
-				Text(c.t(mShowAll) + " (+" + strconv.Itoa(c.offersMore) + ")")
+				Text(c.t(mShowAll) + " (+" + strconv.Itoa(c.r.OffersMore) + ")")
 		}),
 	)
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// reservedText shows the effective hourly rates of 1- and 3-year
+// commitments, or "—" when the catalog has none for the offer.
+func (c *Calculator) reservedText(r1, r3 float64, cur string) string {
+	l := c.loc()
+	s := ""
+	if r1 > 0 {
+		s = l.money(r1, cur) + " " + c.t(mYear1)
+	}
+	if r3 > 0 {
+		if s != "" {
+			s += " · "
+		}
+		s += l.money(r3, cur) + " " + c.t(mYear3)
+	}
+	if s == "" {
+		return "—"
+	}
+	return s
 }

@@ -1,0 +1,315 @@
+package app
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"rightsize/estimator"
+)
+
+// The answer first: what to rent (cheapest, fastest, best value), why, and
+// the cost-vs-time chart of every offer that can run the job.
+
+// pickView is one recommendation, formatted.
+type pickView struct {
+	Kind, Title, What, Where, Cost, Time, Reason string
+	GPU                                          string
+	Plan                                         plan
+}
+
+var pickTitles = [...]msgKey{pickCheapest: mPickCheapest, pickFastest: mPickFastest, pickValue: mPickValue}
+var pickReasons = [...]msgKey{pickCheapest: mReasonCheapest, pickFastest: mReasonFastest, pickValue: mReasonValue}
+
+func (c *Calculator) pickViews() []pickView {
+	l := c.loc()
+	out := make([]pickView, len(c.r.Picks))
+	for i, p := range c.r.Picks {
+		out[i] = pickView{
+			Kind: p.Kind.String(), Title: c.t(pickTitles[p.Kind]),
+			What:   strconv.Itoa(p.Plan.GPUs) + " × " + c.gpuName(p.Offer.GPU) + planSuffix(p.Plan),
+			Where:  cmpOr(p.Provider.Name, p.Offer.Provider) + " · " + p.Offer.InstanceType,
+			Cost:   l.money(p.Cost, "USD"),
+			Time:   l.duration(p.Seconds),
+			Reason: c.t(pickReasons[p.Kind]),
+			GPU:    p.Offer.GPU, Plan: p.Plan,
+		}
+	}
+	return out
+}
+
+func planSuffix(p plan) string {
+	if s := splitText(p); s != "" {
+		return " (" + s + ")"
+	}
+	return ""
+}
+
+func (c *Calculator) gpuName(id string) string {
+	if g, ok := c.pr.cat.GPU(id); ok {
+		return g.Name
+	}
+	return id
+}
+
+func (c *Calculator) renderAnswer() app.UI {
+	if !c.r.OK {
+		return app.Text("")
+	}
+	if len(c.r.Picks) == 0 {
+		return app.Section().Class("rs-answer").Body(
+			app.H2().Text(c.t(mAnswerTitle)),
+			app.P().Class("rs-sub").ID("rs-no-answer").Text(c.t(mNoAnswer)),
+		)
+	}
+	return app.Section().Class("rs-answer").Body(
+		app.H2().Text(c.t(mAnswerTitle)),
+		app.P().Class("rs-sub").Text(c.t(mAnswerNote)),
+		&recommendation{Picks: c.pickViews(), Lang: c.lang(), CostLabel: c.costHeader(), TimeLabel: c.timeHeader()},
+		c.paretoChart(),
+	)
+}
+
+type recommendation struct {
+	app.Compo
+	Picks                []pickView
+	Lang                 string
+	CostLabel, TimeLabel string
+}
+
+func (r *recommendation) Render() app.UI {
+	return app.Div().ID("rs-recommendation").Class("rs-picks").Body(app.Range(r.Picks).Slice(func(i int) app.UI {
+		return &pickCard{P: r.Picks[i], Lang: r.Lang, CostLabel: r.CostLabel, TimeLabel: r.TimeLabel}
+	}))
+}
+
+// pickCard is one recommendation; "Use this" applies it.
+type pickCard struct {
+	app.Compo
+	P                    pickView
+	Lang                 string
+	CostLabel, TimeLabel string
+}
+
+func (p *pickCard) onUse(ctx app.Context, e app.Event) {
+	ctx.NewActionWithValue(actionApply, applyPlan{GPU: p.P.GPU, Plan: p.P.Plan})
+}
+
+func (p *pickCard) Render() app.UI {
+	x := p.P
+	return app.Article().Class("rs-pick").DataSet("kind", x.Kind).DataSet("gpu", x.GPU).DataSet("gpus", x.Plan.GPUs).Body(
+		app.H3().Text(x.Title),
+		app.P().Class("rs-pick-what").Text(x.What),
+		app.P().Class("rs-where").Text(x.Where),
+		app.Dl().Class("rs-facts").Body(
+			app.Div().Class("rs-fact").Body(app.Dt().Text(p.CostLabel), app.Dd().Class("rs-pick-cost").Text(x.Cost)),
+			app.Div().Class("rs-fact").Body(app.Dt().Text(p.TimeLabel), app.Dd().Class("rs-pick-time").Text(x.Time)),
+		),
+		app.P().Class("rs-reason").Text(x.Reason),
+		app.Button().Class("rs-more").OnClick(p.onUse).Text(tr(p.Lang, mUseThis)),
+	)
+}
+
+// pointView is one offer on the chart, in chart coordinates.
+type pointView struct {
+	ID, GPU, Label string
+	X, Y           int
+	Front, Picked  bool
+	Plan           plan
+}
+
+// chart geometry (SVG user units).
+const (
+	chartW, chartH       = 640, 300
+	chartLeft, chartBot  = 56, 36
+	chartTop, chartRight = 12, 12
+)
+
+// paretoChart places the candidates on log axes: cost (x) and time (y).
+func (c *Calculator) paretoChart() app.UI {
+	pts := c.r.Points
+	if len(pts) == 0 {
+		return app.Text("")
+	}
+	l := c.loc()
+	minC, maxC, minT, maxT := math.Inf(1), 0.0, math.Inf(1), 0.0
+	for _, p := range pts {
+		minC, maxC = math.Min(minC, p.Cost), math.Max(maxC, p.Cost)
+		minT, maxT = math.Min(minT, p.Seconds), math.Max(maxT, p.Seconds)
+	}
+	scale := func(v, lo, hi float64, size int) int {
+		if hi <= lo {
+			return size / 2
+		}
+		return int(math.Round((math.Log(v) - math.Log(lo)) / (math.Log(hi) - math.Log(lo)) * float64(size)))
+	}
+	w, h := chartW-chartLeft-chartRight, chartH-chartTop-chartBot
+	picked := map[string]bool{}
+	for _, p := range c.r.Picks {
+		picked[p.Offer.ID] = true
+	}
+	views := make([]pointView, len(pts))
+	for i, p := range pts {
+		views[i] = pointView{
+			ID: p.Offer.ID, GPU: p.Offer.GPU, Plan: p.Plan, Front: p.Front, Picked: picked[p.Offer.ID],
+			X:     chartLeft + scale(p.Cost, minC, maxC, w),
+			Y:     chartTop + h - scale(p.Seconds, minT, maxT, h),
+			Label: strconv.Itoa(p.Plan.GPUs) + " × " + c.gpuName(p.Offer.GPU) + " · " + cmpOr(p.Provider.Name, p.Offer.Provider) + " " + p.Offer.InstanceType + " · " + l.money(p.Cost, "USD") + " · " + l.duration(p.Seconds),
+		}
+	}
+	return &pareto{
+		Points: views, Title: c.t(mParetoTitle),
+		XLabel: c.costHeader() + " (" + l.money(minC, "USD") + " … " + l.money(maxC, "USD") + ")",
+		YLabel: c.timeHeader() + " (" + l.duration(minT) + " … " + l.duration(maxT) + ")",
+		Hint:   c.t(mParetoHint),
+	}
+}
+
+type pareto struct {
+	app.Compo
+	Points                      []pointView
+	Title, XLabel, YLabel, Hint string
+	shown                       int // index+1 of the point last hovered or tapped
+}
+
+func (p *pareto) Render() app.UI {
+	body := []app.UI{
+		svg("title").Text(p.Title),
+		svg("line").Class("rs-axis").Attr("x1", chartLeft).Attr("y1", chartH-chartBot).Attr("x2", chartW-chartRight).Attr("y2", chartH-chartBot),
+		svg("line").Class("rs-axis").Attr("x1", chartLeft).Attr("y1", chartTop).Attr("x2", chartLeft).Attr("y2", chartH-chartBot),
+		svg("text").Class("rs-axis-label").Attr("x", chartLeft).Attr("y", chartH-8).Text(p.XLabel),
+		svg("text").Class("rs-axis-label").Attr("x", 4).Attr("y", chartTop+4).Attr("transform", "rotate(90 4 "+strconv.Itoa(chartTop+4)+")").Text(p.YLabel),
+	}
+	// The front as a step line, cheapest to fastest.
+	var front string
+	for _, pt := range p.Points {
+		if pt.Front {
+			if front != "" {
+				front += " "
+			}
+			front += strconv.Itoa(pt.X) + "," + strconv.Itoa(pt.Y)
+		}
+	}
+	if front != "" {
+		body = append(body, svg("polyline").Class("rs-front").Attr("points", front))
+	}
+	for i, pt := range p.Points {
+		cls := "rs-pt"
+		if pt.Front {
+			cls += " rs-pt-front"
+		}
+		if pt.Picked {
+			cls += " rs-pt-picked"
+		}
+		body = append(body, svg("circle").Class(cls).Attr("cx", pt.X).Attr("cy", pt.Y).Attr("r", 5).
+			DataSet("i", i).DataSet("offer", pt.ID).DataSet("gpu", pt.GPU).DataSet("gpus", pt.Plan.GPUs).
+			Attr("tabindex", 0).Attr("role", "button").Aria("label", pt.Label).
+			OnMouseOver(p.onShow).OnFocus(p.onShow).OnClick(p.onPick).Body(svg("title").Text(pt.Label)))
+	}
+	info := p.Hint
+	if p.shown > 0 && p.shown <= len(p.Points) {
+		info = p.Points[p.shown-1].Label
+	}
+	return app.Figure().Class("rs-pareto").Body(
+		svg("svg").ID("rs-pareto").Attr("viewBox", "0 0 "+strconv.Itoa(chartW)+" "+strconv.Itoa(chartH)).
+			Attr("role", "img").Aria("label", p.Title).Body(body...),
+		app.FigCaption().ID("rs-pareto-info").Aria("live", "polite").Text(info),
+	)
+}
+
+func (p *pareto) point(ctx app.Context) (int, bool) {
+	i, err := strconv.Atoi(ctx.JSSrc().Get("dataset").Get("i").String())
+	return i, err == nil && i >= 0 && i < len(p.Points)
+}
+
+func (p *pareto) onShow(ctx app.Context, e app.Event) {
+	if i, ok := p.point(ctx); ok {
+		p.shown = i + 1
+	}
+}
+
+func (p *pareto) onPick(ctx app.Context, e app.Event) {
+	if i, ok := p.point(ctx); ok {
+		p.shown = i + 1
+		ctx.NewActionWithValue(actionApply, applyPlan{GPU: p.Points[i].GPU, Plan: p.Points[i].Plan})
+	}
+}
+
+// pinButton keeps the current configuration for a side-by-side comparison.
+func (c *Calculator) pinButton() app.UI {
+	label := c.t(mPin)
+	if c.pin != nil {
+		label = c.t(mUnpin)
+	}
+	return app.Button().Class("rs-more").ID("rs-pin").Aria("pressed", c.pin != nil).OnClick(c.onPin).Text(label)
+}
+
+// compareRow is one line of the comparison.
+type compareRow struct{ Label, Pinned, Live string }
+
+// renderCompare shows the pinned and the live configuration side by side.
+func (c *Calculator) renderCompare() app.UI {
+	if c.pin == nil {
+		return app.Text("")
+	}
+	rows := []compareRow{}
+	add := func(k msgKey, a, b string) { rows = append(rows, compareRow{c.t(k), a, b}) }
+	pj, lj := c.pinJob, c.job
+	pr, lr := c.pinned, c.r
+	l := c.loc()
+	add(mModel, pj.Model.Name, c.modelName())
+	add(mTask, pj.In.Task.String(), lj.In.Task.String())
+	add(mPrecision, pj.In.Weights.String(), lj.In.Weights.String())
+	add(mGPU, strconv.Itoa(pj.In.GPUs)+" × "+pj.GPU.Name+planSuffix(planOf(pj.In)), strconv.Itoa(lj.In.GPUs)+" × "+lj.GPU.Name+planSuffix(planOf(lj.In)))
+	mem := func(r results) string {
+		if !r.OK {
+			return "—"
+		}
+		return l.bytes(r.Res.PerGPU.Total())
+	}
+	verdict := func(r results) string {
+		switch {
+		case !r.OK:
+			return "—"
+		case r.Res.Fits:
+			return c.t(mFits)
+		}
+		return c.t(mDoesNotFit)
+	}
+	speed := func(r results) string {
+		if !r.Perf.OK {
+			return "—"
+		}
+		return l.rate(r.Perf.P.TokensPerSecond)
+	}
+	cost := func(j job, r results) string {
+		if !r.Perf.OK || r.Perf.Cheapest == 0 {
+			return "—"
+		}
+		return l.money(r.Perf.Cheapest, "USD")
+	}
+	perM := func(j job, r results) string {
+		if !r.Perf.OK || r.Perf.Cheapest == 0 {
+			return "—"
+		}
+		if j.In.Task == estimator.Inference {
+			return l.money(r.Perf.Cheapest, "USD")
+		}
+		return l.money(r.Perf.Cheapest/j.Tokens*1e6, "USD")
+	}
+	add(mMemory, mem(pr), mem(lr))
+	add(mVerdict, verdict(pr), verdict(lr))
+	add(mTokensPerSec, speed(pr), speed(lr))
+	add(mCheapestCost, cost(pj, pr), cost(lj, lr))
+	add(mPerMTokens, perM(pj, pr), perM(lj, lr))
+	return app.Section().Class("rs-compare-box").Body(
+		app.H2().Text(c.t(mCompareTitle)),
+		app.Div().Class("rs-scroll").Body(app.Table().ID("rs-compare").Body(
+			app.THead().Body(app.Tr().Body(app.Th(), app.Th().Text(c.t(mPinned)), app.Th().Text(c.t(mLive)))),
+			app.TBody().Body(app.Range(rows).Slice(func(i int) app.UI {
+				return app.Tr().Body(app.Th().Attr("scope", "row").Text(rows[i].Label), app.Td().Text(rows[i].Pinned), app.Td().Text(rows[i].Live))
+			})),
+		)),
+	)
+}

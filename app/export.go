@@ -1,0 +1,195 @@
+package app
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Export: the plan and the offers as CSV and JSON downloads, and a
+// Markdown table of the breakdown and the top offers for internal docs.
+// Everything is made in the page; nothing is sent anywhere.
+
+// exportOffer is one row of the exports (numbers unformatted, so a
+// spreadsheet can compute with them).
+type exportOffer struct {
+	Pick            string  `json:"pick,omitempty"`
+	OfferID         string  `json:"offer_id"`
+	Provider        string  `json:"provider"`
+	InstanceType    string  `json:"instance_type"`
+	GPU             string  `json:"gpu"`
+	GPUs            int     `json:"gpus"`
+	Split           string  `json:"split"`
+	OnDemandPerHour float64 `json:"on_demand_per_hour"`
+	Currency        string  `json:"currency"`
+	Cost            float64 `json:"cost"`
+	CostUnit        string  `json:"cost_unit"`
+	Seconds         float64 `json:"seconds"`
+	AsOf            string  `json:"as_of"`
+	Source          string  `json:"source"`
+}
+
+type exportDoc struct {
+	Model      string        `json:"model"`
+	Task       string        `json:"task"`
+	Precision  string        `json:"precision"`
+	GPU        string        `json:"gpu"`
+	GPUs       int           `json:"gpus"`
+	TotalBytes int64         `json:"memory_per_gpu_bytes"`
+	Fits       bool          `json:"fits"`
+	Link       string        `json:"link_fragment"`
+	Offers     []exportOffer `json:"offers"`
+	Estimate   string        `json:"note"`
+}
+
+// exportRows are the recommendation's picks, then every candidate offer.
+func (c *Calculator) exportRows() []exportOffer {
+	unit := "USD per job"
+	if !c.job.In.Task.Training() {
+		unit = "USD per 1M generated tokens"
+	}
+	row := func(kind string, x candidate) exportOffer {
+		return exportOffer{
+			Pick: kind, OfferID: x.Offer.ID, Provider: x.Offer.Provider, InstanceType: x.Offer.InstanceType,
+			GPU: x.Offer.GPU, GPUs: x.Plan.GPUs, Split: splitText(x.Plan), OnDemandPerHour: x.Offer.OnDemandPerHour,
+			Currency: x.Offer.Currency, Cost: round4(x.Cost), CostUnit: unit, Seconds: round4(x.Seconds),
+			AsOf: x.Offer.AsOf, Source: x.Offer.Source,
+		}
+	}
+	var out []exportOffer
+	for _, p := range c.r.Picks {
+		out = append(out, row(p.Kind.String(), p.candidate))
+	}
+	for _, x := range c.r.Points {
+		out = append(out, row("", x))
+	}
+	return out
+}
+
+func round4(v float64) float64 {
+	f, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 6, 64), 64)
+	return f
+}
+
+func (c *Calculator) exportJSON() string {
+	d := exportDoc{
+		Model: c.job.Model.ID, Task: c.job.In.Task.String(), Precision: c.job.In.Weights.String(),
+		GPU: c.job.GPU.ID, GPUs: c.job.In.GPUs, TotalBytes: int64(c.r.Res.PerGPU.Total()), Fits: c.r.Res.Fits,
+		Link: c.link().encode(defaultState), Offers: c.exportRows(),
+		Estimate: "Estimates from Rightsize's sourced formulas and dated catalog prices; not quotes.",
+	}
+	b, _ := json.MarshalIndent(d, "", "  ")
+	return string(b)
+}
+
+func (c *Calculator) exportCSV() string {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write([]string{"pick", "offer_id", "provider", "instance_type", "gpu", "gpus", "split", "on_demand_per_hour", "currency", "cost", "cost_unit", "seconds", "as_of", "source"})
+	for _, o := range c.exportRows() {
+		w.Write([]string{o.Pick, o.OfferID, o.Provider, o.InstanceType, o.GPU, strconv.Itoa(o.GPUs), o.Split,
+			strconv.FormatFloat(o.OnDemandPerHour, 'f', -1, 64), o.Currency, strconv.FormatFloat(o.Cost, 'f', -1, 64),
+			o.CostUnit, strconv.FormatFloat(o.Seconds, 'f', -1, 64), o.AsOf, o.Source})
+	}
+	w.Flush()
+	return b.String()
+}
+
+// exportMarkdown is the breakdown and the top offers as Markdown tables,
+// in the page's language.
+func (c *Calculator) exportMarkdown() string {
+	var b strings.Builder
+	l := c.loc()
+	b.WriteString("### " + c.t(mPerGPU) + " · " + c.modelName() + " · " + c.job.GPU.Name + "\n\n")
+	b.WriteString("| " + c.t(mPart) + " | " + c.t(mMemory) + " | " + c.t(mUncertainty) + " |\n|---|---:|---:|\n")
+	for _, p := range c.partViews() {
+		b.WriteString("| " + p.Name + " | " + p.Value + " | " + p.Band + " |\n")
+	}
+	b.WriteString("| **" + c.t(mTotal) + "** | **" + l.bytes(c.r.Res.PerGPU.Total()) + "** | " +
+		l.bytesRange(c.r.Res.Confidence.Low, c.r.Res.Confidence.High) + " |\n\n")
+	if len(c.r.Picks) > 0 {
+		b.WriteString("| | " + c.t(mGPU) + " | " + c.t(mProvider) + " | " + c.costHeader() + " | " + c.timeHeader() + " |\n|---|---|---|---:|---:|\n")
+		for _, p := range c.pickViews() {
+			b.WriteString("| " + p.Title + " | " + p.What + " | " + p.Where + " | " + p.Cost + " | " + p.Time + " |\n")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("_" + c.t(mPricesNote) + "_\n")
+	return b.String()
+}
+
+func (c *Calculator) renderExport() app.UI {
+	if !c.r.OK {
+		return app.Text("")
+	}
+	return app.Section().Class("rs-export").Body(
+		app.H2().Text(c.t(mExportTitle)),
+		app.Div().Class("rs-actions").Body(
+			app.Button().Class("rs-more").ID("rs-export-csv").OnClick(c.onExportCSV).Text(c.t(mExportCSV)),
+			app.Button().Class("rs-more").ID("rs-export-json").OnClick(c.onExportJSON).Text(c.t(mExportJSON)),
+			app.Button().Class("rs-more").ID("rs-copy-markdown").OnClick(c.onCopyMarkdown).Text(c.t(mCopyMarkdown)),
+		),
+		app.If(c.copied == mCopyMarkdown, func() app.UI {
+			return app.P().Class("rs-ok").ID("rs-markdown-copied").Text(c.t(mMarkdownCopied))
+		}),
+	)
+}
+
+func (c *Calculator) onExportCSV(ctx app.Context, e app.Event) {
+	download("rightsize-plan.csv", "text/csv", c.exportCSV())
+}
+
+func (c *Calculator) onExportJSON(ctx app.Context, e app.Event) {
+	download("rightsize-plan.json", "application/json", c.exportJSON())
+}
+
+func (c *Calculator) onCopyMarkdown(ctx app.Context, e app.Event) {
+	clip := app.Window().Get("navigator").Get("clipboard")
+	md := c.exportMarkdown()
+	if !clip.Truthy() {
+		download("rightsize-plan.md", "text/markdown", md)
+		return
+	}
+	settle(ctx, clip.Call("writeText", md),
+		func(ctx app.Context, _ app.Value) { c.copied = mCopyMarkdown },
+		func(ctx app.Context) { download("rightsize-plan.md", "text/markdown", md) })
+}
+
+// download saves text as a file through a blob: URL (same origin, allowed
+// by the page's Content-Security-Policy).
+func download(name, mime, text string) {
+	w := app.Window()
+	blob := w.Get("Blob").New([]any{text}, map[string]any{"type": mime + ";charset=utf-8"})
+	u := w.Get("URL").Call("createObjectURL", blob)
+	a := w.Get("document").Call("createElement", "a")
+	a.Set("href", u)
+	a.Set("download", name)
+	a.Call("click")
+	w.Get("URL").Call("revokeObjectURL", u)
+}
+
+// watchHeight reports the page's height to the embedding page, now and on
+// every change of size, so a docs page can size the iframe:
+// {type: "rightsize:height", height: <px>}.
+func (c *Calculator) watchHeight(ctx app.Context) {
+	w := app.Window()
+	parent := w.Get("parent")
+	if !parent.Truthy() {
+		return
+	}
+	body := w.Get("document").Get("body")
+	post := func() {
+		h := body.Get("scrollHeight").Int()
+		parent.Call("postMessage", map[string]any{"type": "rightsize:height", "height": h}, "*")
+	}
+	ro := w.Get("ResizeObserver")
+	if ro.Truthy() {
+		cb := app.FuncOf(func(this app.Value, args []app.Value) any { post(); return nil })
+		ro.New(cb).Call("observe", body)
+	}
+	post()
+}

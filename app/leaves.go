@@ -1,0 +1,296 @@
+package app
+
+// Leaf components: each renders formatted values it receives as props
+// (exported, comparable: strings, numbers, slices of small structs), so
+// go-app skips it when its props did not change. Picks travel up as an
+// actionApply action, never through func props.
+
+import (
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+const svgNS = "http://www.w3.org/2000/svg"
+
+func svg(tag string) app.HTMLElem { return app.Elem(tag).XMLNS(svgNS) }
+
+// basisView is how a number was made: the formula in words, its inputs,
+// the efficiency assumed, the band, what bound it and how to check it.
+type basisView struct {
+	Formula, Inputs, Efficiency, Band, Bound, Verify string
+}
+
+func (b basisView) empty() bool { return b.Formula == "" }
+
+func renderBasis(lang string, b basisView) app.UI {
+	row := func(k msgKey, v string) app.UI {
+		if v == "" {
+			return app.Text("")
+		}
+		return app.Div().Class("rs-fact").Body(app.Dt().Text(tr(lang, k)), app.Dd().Text(v))
+	}
+	return app.Details().Class("rs-basis").Body(
+		app.Summary().Text(tr(lang, mBasis)),
+		app.Dl().Body(
+			row(mBasisFormula, b.Formula), row(mBasisInputs, b.Inputs), row(mBasisEfficiency, b.Efficiency),
+			row(mBasisBand, b.Band), row(mBasisBound, b.Bound), row(mBasisVerify, b.Verify),
+		),
+	)
+}
+
+// factView is one labelled number.
+type factView struct {
+	ID, Label, Value string
+	Basis            basisView
+}
+
+type factList struct {
+	app.Compo
+	Facts []factView
+	Lang  string
+}
+
+func (f *factList) Render() app.UI {
+	return app.Dl().Class("rs-facts").Body(app.Range(f.Facts).Slice(func(i int) app.UI {
+		x := f.Facts[i]
+		dd := app.Dd().Text(x.Value)
+		if x.ID != "" {
+			dd = app.Dd().ID(x.ID).Text(x.Value)
+		}
+		return app.Div().Class("rs-fact").Body(
+			app.Dt().Text(x.Label), dd,
+			app.If(!x.Basis.empty(), func() app.UI { return renderBasis(f.Lang, x.Basis) }),
+		)
+	}))
+}
+
+// partView is one line of the memory breakdown.
+type partView struct {
+	ID, Name, Value, Share, Band, Formula string
+	Seg, Permille                         int
+}
+
+type breakdownView struct {
+	app.Compo
+	Lang, Title, Verdict string
+	Fits                 bool
+	Parts                []partView
+	Total, Band, Usable  string
+}
+
+func (b *breakdownView) Render() app.UI {
+	t := func(k msgKey) string { return tr(b.Lang, k) }
+	cls := "rs-verdict rs-ok"
+	if !b.Fits {
+		cls = "rs-verdict rs-bad"
+	}
+	// The bar is SVG with widths as attributes: the page's
+	// Content-Security-Policy refuses inline style attributes.
+	x := 0
+	bar := make([]app.UI, 0, len(b.Parts))
+	for _, p := range b.Parts {
+		bar = append(bar, svg("rect").Class("rs-seg-"+strconv.Itoa(p.Seg)).
+			Attr("x", x).Attr("y", 0).Attr("width", p.Permille).Attr("height", 10).
+			Body(svg("title").Text(p.Name)))
+		x += p.Permille
+	}
+	verify := tr(b.Lang, mVerifyMemory)
+	return app.Div().Body(
+		app.H2().Text(b.Title),
+		app.P().Class(cls).ID("rs-verdict").Text(b.Verdict),
+		svg("svg").Class("rs-bar").Attr("viewBox", "0 0 1000 10").Attr("preserveAspectRatio", "none").
+			Aria("hidden", true).Body(bar...),
+		app.Table().Class("rs-breakdown").Body(
+			app.THead().Body(app.Tr().Body(
+				app.Th().Text(t(mPart)), app.Th().Class("num").Text(t(mMemory)),
+				app.Th().Class("num").Text(t(mShare)), app.Th().Class("num").Text(t(mUncertainty)),
+			)),
+			app.TBody().Body(
+				app.Range(b.Parts).Slice(func(i int) app.UI {
+					p := b.Parts[i]
+					return app.Tr().Body(
+						app.Td().Body(
+							app.Details().Class("rs-basis").Body(
+								app.Summary().Body(app.Span().Class("rs-key rs-seg-"+strconv.Itoa(p.Seg)), app.Text(p.Name)),
+								app.Dl().Body(
+									app.Div().Class("rs-fact").Body(app.Dt().Text(t(mBasisFormula)), app.Dd().Text(p.Formula)),
+									app.Div().Class("rs-fact").Body(app.Dt().Text(t(mBasisBand)), app.Dd().Text(p.Band)),
+									app.Div().Class("rs-fact").Body(app.Dt().Text(t(mBasisVerify)), app.Dd().Text(verify)),
+								),
+							),
+						),
+						app.Td().Class("num").ID(p.ID).Text(p.Value),
+						app.Td().Class("num").Text(p.Share),
+						app.Td().Class("num").Text(p.Band),
+					)
+				}),
+				app.Tr().Class("rs-total").Body(
+					app.Td().Text(t(mTotal)),
+					app.Td().Class("num").ID("rs-total").Text(b.Total),
+					app.Td().Class("num").Text("100%"),
+					app.Td().Class("num rs-band").Text(b.Band),
+				),
+				app.Tr().Body(
+					app.Td().Text(t(mUsable)),
+					app.Td().Class("num").ID("rs-usable").Text(b.Usable),
+					app.Td(), app.Td(),
+				),
+			),
+		),
+	)
+}
+
+// fitRowView is one GPU of the fit table, formatted.
+type fitRowView struct {
+	GPU, Name, VRAM, Verdict, Need, Split, From, Cost string
+	Fits, Selected, Cheapest                          bool
+	Plan                                              plan
+}
+
+type fitTable struct {
+	app.Compo
+	Rows       []fitRowView
+	Lang       string
+	CostHeader string
+}
+
+func (f *fitTable) Render() app.UI {
+	t := func(k msgKey) string { return tr(f.Lang, k) }
+	return app.Div().Class("rs-scroll").Body(app.Table().ID("rs-fit").Body(
+		app.THead().Body(app.Tr().Body(
+			app.Th().Text(t(mGPUCol)), app.Th().Class("num").Text(t(mVRAM)),
+			app.Th().Text(t(mWithYourSetup)), app.Th().Class("num").Text(t(mMinGPUs)),
+			app.Th().Class("num").Text(t(mFromPrice)),
+			app.Th().Class("num").Text(f.CostHeader),
+		)),
+		app.TBody().Body(app.Range(f.Rows).Slice(func(i int) app.UI {
+			return &fitRow{R: f.Rows[i], Lang: f.Lang}
+		})),
+	))
+}
+
+// fitRow is a clickable row: a click (or Enter or Space) applies its GPU,
+// count and split. The handler reads the row's own props, so it stays
+// right after the table is re-sorted.
+type fitRow struct {
+	app.Compo
+	R    fitRowView
+	Lang string
+}
+
+func (r *fitRow) onPick(ctx app.Context, e app.Event) {
+	if e.Get("type").String() == "keydown" {
+		if k := e.Get("key").String(); k != "Enter" && k != " " {
+			return
+		}
+		e.PreventDefault()
+	}
+	ctx.NewActionWithValue(actionApply, applyPlan{GPU: r.R.GPU, Plan: r.R.Plan})
+}
+
+func (r *fitRow) Render() app.UI {
+	x := r.R
+	cls := "rs-row"
+	if x.Selected {
+		cls += " rs-selected"
+	}
+	verdict := app.Span().Class("rs-ok").Text(x.Verdict)
+	if !x.Fits {
+		verdict = app.Span().Class("rs-bad").Text(x.Verdict)
+	}
+	cost := app.Td().Class("num").Text(x.Cost)
+	if x.Cheapest {
+		cost = app.Td().Class("num").Body(app.Span().Class("rs-badge").Text(tr(r.Lang, mCheapest)), app.Text(" "+x.Cost))
+	}
+	return app.Tr().Class(cls).DataSet("gpu", x.GPU).DataSet("gpus", x.Plan.GPUs).TabIndex(0).
+		Aria("selected", x.Selected).OnClick(r.onPick).OnKeyDown(r.onPick).Body(
+		app.Td().Text(x.Name), app.Td().Class("num").Text(x.VRAM),
+		app.Td().Body(verdict), app.Td().Class("num").Body(
+			app.Text(x.Need),
+			app.If(x.Split != "", func() app.UI { return app.Div().Class("rs-where").Text(x.Split) }),
+		),
+		app.Td().Class("num").Text(x.From),
+		cost,
+	)
+}
+
+// offerRowView is one offer, formatted.
+type offerRowView struct {
+	ID, GPU, Provider, Instance, GPUs, OnDemand, Spot, Reserved, Cost, SpotCost, Region, AsOf, Source string
+	Estimated, Own                                                                                    bool
+	Age                                                                                               int // an age value
+	Plan                                                                                              plan
+}
+
+type offerTable struct {
+	app.Compo
+	Rows       []offerRowView
+	Lang       string
+	CostHeader string
+}
+
+func (o *offerTable) Render() app.UI {
+	t := func(k msgKey) string { return tr(o.Lang, k) }
+	return app.Div().Class("rs-scroll").Body(app.Table().ID("rs-offers").Body(
+		app.THead().Body(app.Tr().Body(
+			app.Th().Text(t(mProvider)), app.Th().Text(t(mInstance)), app.Th().Class("num").Text(t(mGPUs)),
+			app.Th().Class("num").Text(t(mOnDemand)), app.Th().Class("num").Text(t(mSpot)),
+			app.Th().Class("num").Text(t(mReserved)), app.Th().Class("num").Text(o.CostHeader),
+			app.Th().Text(t(mRegion)), app.Th().Text(t(mAsOfSource)),
+		)),
+		app.TBody().Body(app.Range(o.Rows).Slice(func(i int) app.UI {
+			return &offerRow{R: o.Rows[i], Lang: o.Lang}
+		})),
+	))
+}
+
+// offerRow: a click applies the offer's GPU and its whole instance.
+type offerRow struct {
+	app.Compo
+	R    offerRowView
+	Lang string
+}
+
+func (r *offerRow) onPick(ctx app.Context, e app.Event) {
+	if e.Get("type").String() == "keydown" {
+		if k := e.Get("key").String(); k != "Enter" && k != " " {
+			return
+		}
+		e.PreventDefault()
+	}
+	ctx.NewActionWithValue(actionApply, applyPlan{GPU: r.R.GPU, Plan: r.R.Plan})
+}
+
+var ageKeys = [...]msgKey{ageUnknown: 0, ageFresh: mAgeFresh, ageAging: mAgeAging, ageOld: mAgeOld}
+var ageClass = [...]string{ageUnknown: "", ageFresh: "rs-age-fresh", ageAging: "rs-age-aging", ageOld: "rs-age-old"}
+
+func (r *offerRow) Render() app.UI {
+	o := r.R
+	t := func(k msgKey) string { return tr(r.Lang, k) }
+	provider := app.Td().Text(o.Provider)
+	if o.Own {
+		provider = app.Td().Body(app.Text(o.Provider+" "), app.Span().Class("rs-badge").Text(t(mYourPrice)))
+	}
+	date := o.AsOf
+	if o.Estimated {
+		date += " (" + t(mEstimatedDate) + ")"
+	}
+	a := age(o.Age)
+	return app.Tr().Class("rs-row").DataSet("offer", o.ID).DataSet("gpu", o.GPU).DataSet("gpus", o.Plan.GPUs).
+		TabIndex(0).OnClick(r.onPick).OnKeyDown(r.onPick).Body(
+		provider, app.Td().Text(o.Instance), app.Td().Class("num").Text(o.GPUs),
+		app.Td().Class("num").Text(o.OnDemand), app.Td().Class("num").Text(o.Spot),
+		app.Td().Class("num").Text(o.Reserved),
+		app.Td().Class("num").Body(
+			app.Text(o.Cost),
+			app.If(o.SpotCost != "", func() app.UI { return app.Div().Class("rs-where").Text(t(mSpotShort) + " " + o.SpotCost) }),
+		),
+		app.Td().Text(o.Region),
+		app.Td().Class("rs-asof").Body(
+			app.Span().Class(ageClass[a]).Text(date),
+			app.If(a != ageUnknown, func() app.UI { return app.Span().Class("rs-where " + ageClass[a]).Text(t(ageKeys[a])) }),
+			app.Div().Class("rs-where rs-src").Text(o.Source),
+		),
+	)
+}
