@@ -22,6 +22,17 @@ import (
 
 type options struct {
 	wasm, web, out, prefix string
+	hello                  bool
+}
+
+// helloPage is go-app's hello world, the baseline make bench measures
+// Rightsize against (its wasm main: cmd/serve/testdata/hello).
+type helloPage struct {
+	goapp.Compo
+}
+
+func (h *helloPage) Render() goapp.UI {
+	return goapp.Main().Class("rs-page").Body(goapp.H1().Text("Hello"))
 }
 
 // compressible lists the extensions that get .br and .gz siblings. PNG is
@@ -46,7 +57,11 @@ func build(o options) error {
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
-	app.Routes()
+	if o.hello {
+		goapp.Route("/", func() goapp.Composer { return &helloPage{} })
+	} else {
+		app.Routes()
+	}
 	if err := goapp.GenerateStaticWebsite(o.out, h); err != nil {
 		return fmt.Errorf("generating pages: %w", err)
 	}
@@ -83,6 +98,12 @@ func handler(version, prefix string, wasmSize int) *goapp.Handler {
 			SVG:      "/web/icon.svg",
 		},
 		Styles: []string{"/web/rightsize.css"},
+		// The page may talk to its own origin only. go-app compiles app.wasm
+		// with WebAssembly.instantiateStreaming ('wasm-unsafe-eval'); the
+		// page has no inline script or style (the e2e test checks it, and
+		// that no request leaves the origin). frame-ancestors cannot be set
+		// from a meta tag: embedding stays open to docs pages.
+		RawHeaders: []string{`<meta http-equiv="Content-Security-Policy" content="` + csp + `">`},
 		// go-app precaches the PNG icons but not the SVG favicon.
 		CacheableResources: []string{"/web/icon.svg"},
 		Version:            version,
@@ -95,6 +116,10 @@ func handler(version, prefix string, wasmSize int) *goapp.Handler {
 	}
 	return h
 }
+
+// csp is the page's Content-Security-Policy.
+const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; " +
+	"connect-src 'self'; worker-src 'self'; manifest-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'none'"
 
 // contentVersion hashes app.wasm and every file of web/ so that the service
 // worker's cache changes exactly when the content does.

@@ -115,3 +115,48 @@ func TestBuildReproducible(t *testing.T) {
 		t.Errorf("sub-path page does not link the prefixed stylesheet")
 	}
 }
+
+// TestContentSecurityPolicy: the generated page carries a policy that
+// allows its own origin only, and nothing in it needs an exception: no
+// inline script, no inline style attribute, no URL of another origin.
+func TestContentSecurityPolicy(t *testing.T) {
+	wasm := filepath.Join(t.TempDir(), "app.wasm")
+	if err := os.WriteFile(wasm, []byte("\x00asm"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "dist")
+	if err := build(options{wasm: wasm, web: "../../web", out: out, prefix: "/"}); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(page)
+	head := html[strings.Index(html, "<head>"):]
+	first := head[:strings.Index(head[len("<head>"):], ">")+len("<head>")+1]
+	if !strings.Contains(first, `content="default-src &#39;self&#39;;`) || !strings.Contains(first, `http-equiv="Content-Security-Policy"`) {
+		t.Fatalf("the Content-Security-Policy is not the first tag of <head>:\n%s", head[:min(len(head), 400)])
+	}
+	for _, bad := range []string{"'unsafe-inline'", "'unsafe-eval'", "*"} {
+		if strings.Contains(csp, bad) {
+			t.Errorf("the policy allows %s", bad)
+		}
+	}
+	if strings.Contains(html, " style=") {
+		t.Error("an inline style attribute: the policy refuses it")
+	}
+	for _, s := range strings.Split(html, "<script")[1:] {
+		if !strings.Contains(s[:strings.Index(s, ">")], "src=") {
+			t.Errorf("an inline script: <script%s", s[:min(len(s), 80)])
+		}
+	}
+	for _, s := range []string{"http://", "https://"} {
+		for _, rest := range strings.Split(html, s)[1:] {
+			// og: tags name the site itself; anything else is another origin.
+			if !strings.HasPrefix(rest, "www.w3.org/2000/svg") {
+				t.Errorf("a URL of another origin: %s%s", s, rest[:min(len(rest), 60)])
+			}
+		}
+	}
+}

@@ -40,11 +40,43 @@ func canonicalHTML(page []byte) ([]byte, error) {
 		}
 	}
 	walk(doc)
+	hoistPolicy(doc)
 	var out bytes.Buffer
 	if err := html.Render(&out, doc); err != nil {
 		return nil, err
 	}
 	return out.Bytes(), nil
+}
+
+// hoistPolicy moves the Content-Security-Policy meta tag to the top of
+// <head>: a policy in a meta tag covers only what the parser meets after
+// it, and go-app writes extra head tags after its scripts.
+func hoistPolicy(doc *html.Node) {
+	var head, policy *html.Node
+	var find func(*html.Node)
+	find = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			switch {
+			case n.Data == "head" && head == nil:
+				head = n
+			case n.Data == "meta" && policy == nil:
+				for _, a := range n.Attr {
+					if a.Key == "http-equiv" && strings.EqualFold(a.Val, "Content-Security-Policy") {
+						policy = n
+					}
+				}
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			find(c)
+		}
+	}
+	find(doc)
+	if head == nil || policy == nil {
+		return
+	}
+	policy.Parent.RemoveChild(policy)
+	head.InsertBefore(policy, head.FirstChild)
 }
 
 // canonicalizePages applies canonicalHTML to every .html file under dir.
