@@ -157,6 +157,28 @@ func weightBits(in Input) (linear, other float64, fp8LlamaCpp bool) {
 	return bits, bits, false
 }
 
+// kvBitsPerElement is the KV cache's storage bits per element as the
+// engine stores it; memory and speed share it.
+func kvBitsPerElement(in Input) float64 {
+	if in.Engine == LlamaCpp {
+		return llamaCppKVBits(in.KV)
+	}
+	return in.KV.BitsPerElement()
+}
+
+// kvTPShare is the share of a sequence's KV cache one TP rank holds: K/V
+// heads are split over TP down to one head per rank (replicated beyond);
+// MLA's latent is replicated on every rank (vLLM). Memory and speed share it.
+func kvTPShare(a Arch, tp float64) float64 {
+	switch {
+	case a.IsMLA():
+		return 1
+	case a.KVHeads > 0:
+		return math.Max(1, float64(a.KVHeads)/tp) / float64(a.KVHeads)
+	}
+	return 1 // no K/V heads given: no cache to split
+}
+
 // llamaCppKVBits: llama.cpp's quantised cache types are q8_0 (8.5 bits)
 // and q4_0 (4.5 bits) blocks (ggml-common.h); fp8 maps to q8_0.
 func llamaCppKVBits(d DType) float64 {
@@ -301,14 +323,8 @@ func stage(in Input, first, last bool, r *Result) stageOut {
 	out.host = toBytes(host)
 
 	// KV cache for this stage's layers on this GPU.
-	kvBits := in.KV.BitsPerElement()
-	if in.Engine == LlamaCpp {
-		kvBits = llamaCppKVBits(in.KV)
-	}
-	kvHeadShare := 1.0
-	if !a.IsMLA() && a.KVHeads > 0 {
-		kvHeadShare = math.Max(1, float64(a.KVHeads)/tp) / float64(a.KVHeads)
-	} // MLA's latent is replicated on every TP rank (vLLM)
+	kvBits := kvBitsPerElement(in)
+	kvHeadShare := kvTPShare(a, tp)
 	seqKV := a.kvBytesPerSeq(int64(in.Seq), kvBits) * frac * kvHeadShare
 	tokKV := float64(a.kvElemsPerTokenLayer()) * kvBits / 8 * k * kvHeadShare
 
@@ -330,7 +346,7 @@ func stage(in Input, first, last bool, r *Result) stageOut {
 			b.Logits = toBytes(batch * seq * float64(a.Vocab) / tp * per)
 		}
 		b.AllocatorReserve = toBytes(trainAllocatorShare * float64(b.Activations+b.Logits))
-	case in.Engine == VLLM:
+	case in.Engine.Pooled():
 		tokens := float64(in.MaxBatchedTokens)
 		if tokens == 0 {
 			tokens = defaultMaxBatchedToken
@@ -355,7 +371,7 @@ func stage(in Input, first, last bool, r *Result) stageOut {
 
 	// Overheads.
 	ctx := Bytes(defaultCUDAContext)
-	if in.Engine == VLLM && !in.Task.Training() {
+	if in.Engine.Pooled() && !in.Task.Training() {
 		ctx = vllmNonTorch
 	}
 	b.CUDAContext = in.Overheads.CUDAContext.Or(ctx)
@@ -373,7 +389,7 @@ func stage(in Input, first, last bool, r *Result) stageOut {
 	}
 	b.NCCL = in.Overheads.NCCL.Or(nccl)
 	var graphs Bytes
-	if in.Engine == VLLM && !in.Task.Training() && !in.EnforceEager {
+	if in.Engine.Pooled() && !in.Task.Training() && !in.EnforceEager {
 		graphs = defaultCUDAGraphs
 	}
 	b.CUDAGraphs = in.Overheads.CUDAGraphs.Or(graphs)
@@ -384,7 +400,7 @@ func stage(in Input, first, last bool, r *Result) stageOut {
 	}
 
 	out.kvFits = true
-	if in.Engine == VLLM && !in.Task.Training() {
+	if in.Engine.Pooled() && !in.Task.Training() {
 		budget := in.GPUMemUtil * float64(r.Usable)
 		static := float64(b.Weights + b.Activations + b.Logits + b.CUDAContext + b.NCCL + b.QuantState)
 		pool := budget - static
@@ -602,7 +618,7 @@ func confidence(in Input, b Breakdown) Confidence {
 	switch {
 	case a.Generic() && a.ActivationBytesPerSample == 0:
 		c.Activations = 0.5
-	case in.Engine == VLLM && !in.Task.Training():
+	case in.Engine.Pooled() && !in.Task.Training():
 		c.Activations, c.KVCache = 0.3, 0.05 // llm-d: pool tokens within 5%
 	case in.Engine == LlamaCpp && !in.Task.Training():
 		c.Activations = 0.5

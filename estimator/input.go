@@ -35,21 +35,24 @@ func ParseTask(s string) (Task, error) {
 func (t Task) Training() bool { return t != Inference }
 
 // Engine is the software that runs the model; it decides how memory is
-// allocated (vLLM pre-allocates a KV pool, llama.cpp stores GGUF quants).
+// allocated (vLLM, SGLang and TensorRT-LLM pre-allocate a KV pool,
+// llama.cpp stores GGUF quants) and what each step costs on the host.
 type Engine int
 
 const (
 	HF       Engine = iota // Hugging Face transformers / PyTorch (also the training stack)
 	VLLM                   // vLLM serving with PagedAttention
 	LlamaCpp               // llama.cpp / Ollama with GGUF weights
+	SGLang                 // SGLang serving (RadixAttention KV pool; memory as vLLM's)
+	TRTLLM                 // TensorRT-LLM serving (paged KV pool; memory as vLLM's)
 )
 
-var engineNames = [...]string{HF: "hf", VLLM: "vllm", LlamaCpp: "llamacpp"}
+var engineNames = [...]string{HF: "hf", VLLM: "vllm", LlamaCpp: "llamacpp", SGLang: "sglang", TRTLLM: "trtllm"}
 
 // Engines lists every Engine in display order.
-var Engines = []Engine{HF, VLLM, LlamaCpp}
+var Engines = []Engine{HF, VLLM, SGLang, TRTLLM, LlamaCpp}
 
-// String returns the CLI name ("hf", "vllm", "llamacpp").
+// String returns the CLI name ("hf", "vllm", "llamacpp", "sglang", "trtllm").
 func (e Engine) String() string { return enumName(engineNames[:], int(e), "Engine") }
 
 // ParseEngine reads a name written by Engine.String.
@@ -255,6 +258,10 @@ type Input struct {
 	GPUMemUtil       float64 // --gpu-mem-util: vLLM gpu_memory_utilization (0, 1]
 	MaxBatchedTokens int     // --max-batched-tokens: vLLM profiling batch (0: 8192)
 	EnforceEager     bool    // --enforce-eager: vLLM without CUDA graphs
+	// Compiled is HF transformers with a static KV cache and
+	// torch.compile (CUDA graphs) (--compile): the per-op host launches
+	// that bound eager decoding at small batch leave the host.
+	Compiled bool
 
 	VRAM       Bytes // --vram / --gpu: nominal memory per GPU
 	UsableVRAM Bytes // --usable-vram: measured usable memory per GPU (0: derived from VRAM)
@@ -394,7 +401,7 @@ func (in Input) validate(l *errList) {
 		// context, ECC, driver reservations), never above it.
 		l.add("usable-vram", int64(in.UsableVRAM), ErrRange, "want at most the GPU's memory (%d bytes)", int64(in.VRAM))
 	}
-	if !(in.GPUMemUtil > 0 && in.GPUMemUtil <= 1) && in.Engine == VLLM {
+	if !(in.GPUMemUtil > 0 && in.GPUMemUtil <= 1) && in.Engine.Pooled() {
 		l.add("gpu-mem-util", in.GPUMemUtil, ErrRange, "want a fraction in (0, 1]")
 	}
 	if in.MaxBatchedTokens < 0 || in.MaxBatchedTokens > maxSeq {

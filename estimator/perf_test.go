@@ -345,9 +345,11 @@ func TestThroughputProperties(t *testing.T) {
 			if p.TokensPerSecond <= 0 {
 				t.Errorf("%s %v: no throughput: %+v", f, task, p)
 			}
-			// More GPUs (data parallel) never lowers the job's rate.
+			// More GPUs (data parallel) inside one NVLink domain never
+			// lower the job's rate; beyond it the gradient traffic
+			// crosses the network and may (checked in TestTrainComm).
 			prev := 0.0
-			for _, g := range []int{1, 2, 4, 8, 64} {
+			for _, g := range []int{1, 2, 4, 8} {
 				in.GPUs = g
 				q := mustPerf(t, in, a100SXM, Efficiency{}, Workload{})
 				if q.TokensPerSecond < prev {
@@ -363,9 +365,9 @@ func TestThroughputProperties(t *testing.T) {
 			var last Perf
 			for i, s := range []float64{0.5, 1, 2, 4} {
 				hw := Hardware{PeakFLOPS: 312e12 * s, MemBandwidth: 2039e9 * s, LinkBandwidth: 300e9 * s}
-				for j, h := range []Hardware{hw, {hw.PeakFLOPS, 2039e9, 300e9}, {312e12, hw.MemBandwidth, 300e9}, {312e12, 2039e9, hw.LinkBandwidth}} {
+				for j, h := range []Hardware{hw, {PeakFLOPS: hw.PeakFLOPS, MemBandwidth: 2039e9, LinkBandwidth: 300e9}, {PeakFLOPS: 312e12, MemBandwidth: hw.MemBandwidth, LinkBandwidth: 300e9}, {PeakFLOPS: 312e12, MemBandwidth: 2039e9, LinkBandwidth: hw.LinkBandwidth}} {
 					q := mustPerf(t, in, h, Efficiency{}, Workload{})
-					base := mustPerf(t, in, Hardware{312e12 * 0.5, 2039e9 * 0.5, 300e9 * 0.5}, Efficiency{}, Workload{})
+					base := mustPerf(t, in, Hardware{PeakFLOPS: 312e12 * 0.5, MemBandwidth: 2039e9 * 0.5, LinkBandwidth: 300e9 * 0.5}, Efficiency{}, Workload{})
 					if j > 0 {
 						base = mustPerf(t, in, a100SXM, Efficiency{}, Workload{})
 						if s < 1 {
@@ -387,12 +389,22 @@ func TestThroughputProperties(t *testing.T) {
 	}
 }
 
-// Int4 weights read a quarter of bf16's bytes, so memory-bound decode is
-// faster; fp8 KV halves the cache read.
+// Int4 weights read a quarter of bf16's bytes, so memory-bound decode on
+// a serving engine is faster; fp8 KV halves the cache read. Under HF
+// transformers eager the host bounds batch-1 decode and the quantised
+// formats add launches per linear, so int4 is slower than bf16 there
+// (bitsandbytes benchmark: NF4 and LLM.int8 below BF16 on an H100).
 func TestDecodeQuantFaster(t *testing.T) {
 	for _, f := range []string{"llama-3.1-8b.json", "mixtral-8x7b-v0.1.mlc_preset.json", "qwen2.5-7b.json", "deepseek-v3.json"} {
 		in := DefaultInput(loadArch(t, f))
 		in.Batch, in.Seq = 1, 4096
+		hf := mustPerf(t, in, h100SXMFP8, Efficiency{}, Workload{})
+		in.Weights = INT4
+		hf4 := mustPerf(t, in, h100SXMFP8, Efficiency{}, Workload{})
+		if !(hf4.DecodeTokensPerSecond < hf.DecodeTokensPerSecond) || hf.Bound != BoundHost {
+			t.Errorf("%s: HF int4 decode %g tok/s, bf16 %g (bound %v)", f, hf4.DecodeTokensPerSecond, hf.DecodeTokensPerSecond, hf.Bound)
+		}
+		in.Weights, in.Engine = BF16, VLLM
 		bf := mustPerf(t, in, a100SXM, Efficiency{}, Workload{})
 		in.Weights = INT4
 		i4 := mustPerf(t, in, a100SXM, Efficiency{}, Workload{})
@@ -418,7 +430,7 @@ func TestPerfFormulas(t *testing.T) {
 	attn := 12 * 32 * 4096 * 4096.0
 	in := DefaultInput(a)
 	in.Task, in.Seq = Pretrain, 4096
-	p := mustPerf(t, in, a100SXM, Efficiency{}, Workload{})
+	p := mustPerf(t, in, a100SXM, Efficiency{MFU: 0.4}, Workload{})
 	if rel := relErr(p.FLOPsPerToken, 6*n+attn); math.Abs(rel) > 1e-12 || p.HardwareFLOPsPerToken != p.FLOPsPerToken {
 		t.Errorf("FLOPs/token %g, want %g", p.FLOPsPerToken, 6*n+attn)
 	}
@@ -429,7 +441,7 @@ func TestPerfFormulas(t *testing.T) {
 		t.Errorf("MFU %g, want 0.4 on one GPU", p.MFU)
 	}
 	in.GradCheckpointing = true
-	p = mustPerf(t, in, a100SXM, Efficiency{}, Workload{})
+	p = mustPerf(t, in, a100SXM, Efficiency{MFU: 0.4}, Workload{})
 	if rel := relErr(p.HardwareFLOPsPerToken, 8*n+attn*16/12); math.Abs(rel) > 1e-12 || math.Abs(relErr(p.MFU, 0.4*p.FLOPsPerToken/p.HardwareFLOPsPerToken)) > 1e-12 {
 		t.Errorf("checkpointed: %g hardware FLOPs/token, MFU %g", p.HardwareFLOPsPerToken, p.MFU)
 	}
@@ -440,7 +452,7 @@ func TestPerfFormulas(t *testing.T) {
 	}
 
 	in = DefaultInput(a)
-	in.Seq = 2
+	in.Seq, in.Engine = 2, VLLM
 	p = mustPerf(t, in, a100SXM, Efficiency{BandwidthUtil: 1, InferenceMFU: 1}, Workload{PromptTokens: 1, OutputTokens: 1})
 	// The step is the weight read plus layerOverhead per layer; at full
 	// peak the compute term adds (1 + (c/m)^1.5)^(2/3) − 1 ≈ 0.04%.
@@ -449,8 +461,18 @@ func TestPerfFormulas(t *testing.T) {
 	if rel := relErr(p.DecodeTokensPerSecond, want); math.Abs(rel) > 0.001 {
 		t.Errorf("batch-1 decode %g tok/s, want 1 / (weights / bandwidth + layers × %g s) = %g", p.DecodeTokensPerSecond, layerOverhead, want)
 	}
-	if !p.DecodeMemoryBound || p.DecodeTokenLatency != p.DecodeStepSeconds {
+	// One request on a continuous-batching engine: its TPOT is the step
+	// plus its own prompt's chunk spread over its one output token.
+	if stall := p.DecodeTokenLatency - p.DecodeStepSeconds; !p.DecodeMemoryBound || !(stall > 0 && stall < 1e-4) {
 		t.Errorf("batch-1 decode: %+v", p)
+	}
+	// Under HF eager the host bounds it: 43 ops per layer plus 27 per
+	// step at hfOpSeconds each.
+	in.Engine = HF
+	p = mustPerf(t, in, a100SXM, Efficiency{}, Workload{PromptTokens: 1, OutputTokens: 1})
+	if host := (43*float64(a.Layers) + 27) * hfOpSeconds; math.Abs(relErr(p.DecodeStepSeconds, host)) > 1e-12 || p.Bound != BoundHost ||
+		p.DecodeTokenLatency != p.DecodeStepSeconds {
+		t.Errorf("HF batch-1 decode step %g s, want the host floor %g s: %+v", p.DecodeStepSeconds, host, p)
 	}
 	// Job time and GPU-hours.
 	in.Task, in.GPUs = Pretrain, 8
@@ -481,7 +503,7 @@ func TestThroughputValidation(t *testing.T) {
 		fields []string
 	}{
 		{Hardware{}, Efficiency{}, Workload{}, []string{"peak-flops", "mem-bandwidth"}},
-		{Hardware{nan, math.Inf(1), -1}, Efficiency{}, Workload{}, []string{"peak-flops", "mem-bandwidth", "link-bandwidth"}},
+		{Hardware{PeakFLOPS: nan, MemBandwidth: math.Inf(1), LinkBandwidth: -1}, Efficiency{}, Workload{}, []string{"peak-flops", "mem-bandwidth", "link-bandwidth"}},
 		{a100SXM, Efficiency{MFU: 1.5, InferenceMFU: nan, BandwidthUtil: -0.1}, Workload{}, []string{"mfu", "inference-mfu", "bandwidth-util"}},
 		{a100SXM, Efficiency{}, Workload{PromptTokens: 0, OutputTokens: 5, MicroBatches: -1}, []string{"prompt", "micro-batches"}},
 		{a100SXM, Efficiency{}, Workload{PromptTokens: -3, OutputTokens: -1}, []string{"prompt", "output"}},
@@ -542,10 +564,10 @@ func FuzzThroughput(f *testing.F) {
 	f.Fuzz(func(t *testing.T, model, task, weights, kv, engine uint8, batch, seq, gpus, tp, pp int, gc, sel bool,
 		peak, bw, link, mfu, imfu, util float64, prompt, out, micro int) {
 		in := DefaultInput(archs[int(model)%len(archs)])
-		in.Task, in.Weights, in.KV, in.Engine = Task(task%6), DType(weights%7), DType(kv%7), Engine(engine%4)
+		in.Task, in.Weights, in.KV, in.Engine = Task(task%6), DType(weights%7), DType(kv%7), Engine(engine%6)
 		in.Batch, in.Seq, in.GPUs, in.TP, in.PP = batch, seq, gpus, tp, pp
 		in.GradCheckpointing, in.SelectiveRecompute = gc, sel
-		p, err := Throughput(in, Hardware{peak, bw, link}, Efficiency{mfu, imfu, util}, Workload{prompt, out, micro})
+		p, err := Throughput(in, Hardware{PeakFLOPS: peak, MemBandwidth: bw, LinkBandwidth: link}, Efficiency{mfu, imfu, util}, Workload{PromptTokens: prompt, OutputTokens: out, MicroBatches: micro})
 		if err != nil {
 			if p != (Perf{}) {
 				t.Fatal("error with a non-zero Perf")
