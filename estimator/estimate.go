@@ -196,10 +196,12 @@ func optimizerBytesPerParam(o Optimizer) float64 {
 	switch o {
 	case AdamW:
 		return 8 // exp_avg + exp_avg_sq in fp32 (HF model_memory_anatomy)
-	case AdamW8bit:
+	case AdamW8bit, PagedAdamW8bit:
 		// Two 1-byte states + one fp32 absmax per 2048-element block
 		// (bitsandbytes blockwise quantisation, Dettmers et al. 2022).
 		return 2 + 2*4.0/2048
+	case PagedAdamW:
+		return 8
 	case SGDMomentum:
 		return 4
 	}
@@ -262,6 +264,11 @@ func stage(in Input, first, last bool, r *Result) stageOut {
 		switch {
 		case in.Weights == FP32:
 			wB, gB = 4, 4
+		case in.PureBF16:
+			// 16-bit weights and gradients, no master copy; the
+			// optimizer's fp32 states are allocated like the parameters,
+			// in 16-bit (torch.optim state follows the parameter dtype).
+			wB, gB = 2, 2
 		case in.ZeRO == 0:
 			// PyTorch autocast (HF Trainer fp16/bf16): fp32 parameters
 			// and gradients plus the 16-bit weight copies autocast caches
@@ -278,7 +285,14 @@ func stage(in Input, first, last bool, r *Result) stageOut {
 		if in.Optimizer == Adafactor {
 			st = 4 * float64(a.AdafactorStates) / float64(a.TotalParams)
 		}
+		if in.PureBF16 && in.Optimizer != AdamW8bit && in.Optimizer != PagedAdamW8bit {
+			st /= 2
+		}
 		W, G, O = params*wB, params*gB, params*(master+st)
+		if in.Optimizer.Paged() {
+			host += params * st // states page out to the host
+			O = params * master
+		}
 	case LoRA, QLoRA:
 		dims := float64(a.LoRAAttnDims)
 		if in.LoRATargets == LoRAAllLinear {
@@ -295,6 +309,10 @@ func stage(in Input, first, last bool, r *Result) stageOut {
 			st = 4 / float64(in.LoRARank) // A (r×in) factors to r+in ≈ in: 1/r of its size
 		}
 		O = ad * st
+		if in.Optimizer.Paged() {
+			host += O
+			O = 0
+		}
 	}
 	if in.Task.Training() {
 		if in.ZeRO >= 1 {
@@ -533,6 +551,10 @@ func trainActivations(in Input, k float64) float64 {
 	}
 	repl, shard, scores := perTokenLayer(in, elem)
 	perTok := repl + shard/tp
+	sp := 1.0 // sequence parallelism shards the replicated part too
+	if in.SequenceParallel && in.TP > 1 {
+		perTok, sp = (repl+shard)/tp, tp
+	}
 	if !in.FlashAttention && !in.SelectiveRecompute {
 		perTok += scores * s / tp
 	} else if in.FlashAttention {
@@ -547,7 +569,7 @@ func trainActivations(in Input, k float64) float64 {
 		if in.Weights != FP32 && in.ZeRO == 0 {
 			inElem = 4
 		}
-		return b*s*float64(a.Hidden)*inElem*k + layer
+		return b*s*float64(a.Hidden)*inElem*k/sp + layer
 	}
 	return layer * k
 }

@@ -70,14 +70,25 @@ const (
 	SGD                          // plain SGD: no state
 	SGDMomentum                  // one fp32 momentum buffer: 4 B/param
 	Adafactor                    // factored second moment, no first moment (Shazeer & Stern 2018)
+	// PagedAdamW and PagedAdamW8bit keep AdamW's states in CUDA unified
+	// memory that pages out to the host under memory pressure
+	// (bitsandbytes paged optimizers, Dettmers et al. 2023 §2): the GPU's
+	// peak leaves them out (bitsandbytes benchmarking/README.md, A100,
+	// Qwen3-0.6B: 0.5 MB and 18.6 MB of states on the GPU).
+	PagedAdamW
+	PagedAdamW8bit
 )
 
-var optimizerNames = [...]string{AdamW: "adamw", AdamW8bit: "adamw-8bit", SGD: "sgd", SGDMomentum: "sgd-momentum", Adafactor: "adafactor"}
+var optimizerNames = [...]string{AdamW: "adamw", AdamW8bit: "adamw-8bit", SGD: "sgd", SGDMomentum: "sgd-momentum", Adafactor: "adafactor",
+	PagedAdamW: "paged-adamw", PagedAdamW8bit: "paged-adamw-8bit"}
 
 // Optimizers lists every Optimizer in display order.
-var Optimizers = []Optimizer{AdamW, AdamW8bit, SGD, SGDMomentum, Adafactor}
+var Optimizers = []Optimizer{AdamW, AdamW8bit, PagedAdamW, PagedAdamW8bit, SGD, SGDMomentum, Adafactor}
 
-// String returns the CLI name ("adamw", "adamw-8bit", "sgd", "sgd-momentum", "adafactor").
+// Paged reports whether o's states live in host-backed unified memory.
+func (o Optimizer) Paged() bool { return o == PagedAdamW || o == PagedAdamW8bit }
+
+// String returns the CLI name ("adamw", "adamw-8bit", "paged-adamw", "paged-adamw-8bit", "sgd", "sgd-momentum", "adafactor").
 func (o Optimizer) String() string { return enumName(optimizerNames[:], int(o), "Optimizer") }
 
 // ParseOptimizer reads a name written by Optimizer.String.
@@ -272,6 +283,16 @@ type Input struct {
 	PP      int     // --pp: pipeline-parallel stages
 	Offload Offload // --offload
 
+	// PureBF16 trains in 16-bit only (--pure-bf16): weights, gradients and
+	// optimizer states in the compute dtype, no fp32 master copy, as
+	// torchtune's recipes do by default (dtype: bf16). Full training only.
+	PureBF16 bool
+	// SequenceParallel shards the activations that tensor parallelism
+	// replicates (LayerNorm, dropout, residual) over the TP group
+	// (--sequence-parallel; Korthikanti et al. 2022 §4.2.2; Megatron-LM and
+	// NeMo turn it on with TP). Training with TP > 1 only.
+	SequenceParallel bool
+
 	Overheads Overheads // --cuda-context etc.
 }
 
@@ -288,7 +309,7 @@ func DefaultInput(a Arch) Input {
 		Arch: a, Task: Inference, Weights: BF16, KV: BF16,
 		Batch: 1, Seq: seq, Optimizer: AdamW, FlashAttention: true,
 		LoRARank: 16, Engine: HF, GPUMemUtil: 0.9,
-		VRAM: 80 * GiB, GPUs: 1, TP: 1, PP: 1,
+		VRAM: 80 * GiB, GPUs: 1, TP: 1, PP: 1, SequenceParallel: true,
 	}
 }
 
@@ -430,6 +451,9 @@ func (in Input) validate(l *errList) {
 		if a.LoRAAttnDims == 0 {
 			l.add("lora-rank", in.LoRARank, ErrIncompatible, "the config gives no layer shapes (hidden_size, num_hidden_layers) to place adapters")
 		}
+	}
+	if in.PureBF16 && (in.Task != Pretrain && in.Task != FullFinetune || in.Weights != BF16 && in.Weights != FP16) {
+		l.add("pure-bf16", in.PureBF16, ErrIncompatible, "pure 16-bit training needs train or finetune with bf16 or fp16")
 	}
 	if in.Quant.GGUF() && in.Engine != LlamaCpp {
 		l.add("quant", in.Quant, ErrIncompatible, "GGUF formats run on llamacpp")

@@ -38,7 +38,9 @@ func runEstimate(args []string, stdout, stderr io.Writer) int {
 		quant      = fs.String("quant", "auto", "weight format: auto|int4-g128|nf4|q4_0|q4_k_m|q5_k_m|q6_k|q8_0")
 		batch      = fs.Int("batch", 1, "micro-batch (training) or concurrent sequences (inference)")
 		seq        = fs.Int("seq", 2048, "tokens per sequence")
-		optimizer  = fs.String("optimizer", "adamw", "adamw|adamw-8bit|sgd|sgd-momentum|adafactor")
+		optimizer  = fs.String("optimizer", "adamw", "adamw|adamw-8bit|paged-adamw|paged-adamw-8bit|sgd|sgd-momentum|adafactor")
+		pureBF16   = fs.Bool("pure-bf16", false, "full training in 16-bit only: no fp32 master copy, optimizer states in bf16 (torchtune's default)")
+		seqPar     = fs.Bool("sequence-parallel", true, "with TP in training, shard the LayerNorm/dropout activations too (Megatron-LM, NeMo)")
 		gc         = fs.Bool("grad-checkpointing", false, "full activation checkpointing")
 		selective  = fs.Bool("selective-recompute", false, "recompute attention scores only")
 		flash      = fs.Bool("flash-attention", true, "FlashAttention/SDPA (no s² score tensors)")
@@ -135,7 +137,7 @@ func runEstimate(args []string, stdout, stderr io.Writer) int {
 	}
 	in.Batch, in.GradCheckpointing, in.SelectiveRecompute, in.FlashAttention = *batch, *gc, *selective, *flash
 	in.LoRARank, in.GPUMemUtil, in.MaxBatchedTokens, in.EnforceEager = *loraRank, *memUtil, *batched, *eager
-	in.Compiled = *compiled
+	in.Compiled, in.PureBF16, in.SequenceParallel = *compiled, *pureBF16, *seqPar
 	in.GPUs, in.ZeRO, in.TP, in.PP = *gpus, *zero, *tp, *pp
 
 	switch {
