@@ -151,6 +151,11 @@ func weightBits(in Input) (linear, other float64, fp8LlamaCpp bool) {
 		return bits, 16, false
 	}
 	bits := in.Weights.BitsPerElement()
+	if in.Weights == FP4 {
+		// NVFP4 linears (scales included); embeddings, head and norms
+		// stay 16-bit, as in NVIDIA's ModelOpt FP4 checkpoints.
+		return 4.5, 16, false
+	}
 	if in.Weights == INT8 || in.Weights == FP8 {
 		return bits, 16, false
 	}
@@ -631,7 +636,7 @@ func llamaCppCompute(in Input, tp float64) float64 {
 func confidence(in Input, b Breakdown) Confidence {
 	a := in.Arch
 	c := Confidence{Weights: 0.01, Gradients: 0.01, Optimizer: 0.02, Activations: 0.25, Logits: 0.25, KVCache: 0.03, Overhead: 0.5}
-	if in.Quant != QuantAuto || in.Weights == INT4 || in.Weights == INT8 || in.Task == QLoRA || a.VisionParams > 0 {
+	if in.Quant != QuantAuto || in.Weights == INT4 || in.Weights == INT8 || in.Weights == FP4 || in.Task == QLoRA || a.VisionParams > 0 {
 		c.Weights = 0.03 // quant mixes and approximate towers (calibration: Llama-3.1-70B Q4_K_M 4.82 vs 4.84 bpw)
 	}
 	if in.Optimizer == Adafactor {

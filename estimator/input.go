@@ -441,8 +441,11 @@ func (in Input) validate(l *errList) {
 	if train && in.Engine != HF {
 		l.add("engine", in.Engine, ErrIncompatible, "training runs on the PyTorch stack (hf)")
 	}
-	if (in.Task == Pretrain || in.Task == FullFinetune) && in.Weights != FP32 && in.Weights != BF16 && in.Weights != FP16 {
-		l.add("precision", in.Weights, ErrIncompatible, "full training needs fp32, bf16 or fp16")
+	// fp8 full training is Transformer Engine style: fp8 matmuls with
+	// bf16 weights, gradients and an fp32 master copy (NVIDIA Transformer
+	// Engine user guide), so its memory is bf16 mixed precision's.
+	if (in.Task == Pretrain || in.Task == FullFinetune) && in.Weights != FP32 && in.Weights != BF16 && in.Weights != FP16 && in.Weights != FP8 {
+		l.add("precision", in.Weights, ErrIncompatible, "full training needs fp32, bf16, fp16 or fp8 (Transformer Engine)")
 	}
 	if in.Task == LoRA || in.Task == QLoRA {
 		if in.LoRARank < 1 || in.LoRARank > 1<<16 {

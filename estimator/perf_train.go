@@ -69,6 +69,16 @@ func collectiveBandwidth(hw Hardware, group int) float64 {
 	return math.Min(hw.LinkBandwidth, hw.NetworkBandwidth)
 }
 
+// trainAttnCost is the time of one attention FLOP relative to one GEMM
+// FLOP in 16-bit training. Fitted jointly with trainEffAmpere,
+// trainEffHopper and trainWidthK to the 8-GPU BF16 llm-foundry rows
+// (sequences 512–65536): 1 fits best (median 4.3%; 1.5 gives 6.8%, 2
+// gives 10.7%), so FlashAttention runs at the GEMMs' share there. Under
+// fp8 it costs twice that (16-bit attention at half the fp8 peak), which
+// the FP8 llm-foundry test rows confirm (+2..+9% at 512–32768 tokens,
+// against up to −54% if attention ran at the fp8 peak).
+const trainAttnCost = 1.0
+
 // trainPerf: FLOPs per token (PaLM Appendix B), time per micro-batch from
 // the compute efficiency, Megatron TP all-reduces and the 1F1B pipeline
 // bubble, then the data-parallel traffic compute does not hide.
@@ -88,7 +98,20 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 	// its layers, each of b·s·h activations in the compute dtype; a ring
 	// all-reduce sends 2(t−1)/t of the data from each GPU (NCCL tests'
 	// bus bandwidth, PERFORMANCE.md; Narayanan et al. 2021 §3.3).
-	compute := b * s * hwFLOPs / (tp * pp * hw.PeakFLOPS * eff.MFU)
+	// Attention's score and value products run in FlashAttention kernels
+	// at a lower share of peak than the large GEMMs (trainAttnCost), and
+	// in 16-bit under fp8 training (Transformer Engine casts only the
+	// linears to fp8), i.e. at half the fp8 peak.
+	attnShare := trainAttnCost
+	if in.Weights == FP8 || in.Weights == FP4 {
+		attnShare *= 2
+	}
+	attnHW := attnFLOPs(a, attnLayerCtx(a, s)) * 3
+	if in.GradCheckpointing {
+		attnHW += attnFLOPs(a, attnLayerCtx(a, s))
+	}
+	attnHW = math.Min(attnHW, hwFLOPs)
+	compute := b * s * (hwFLOPs + (attnShare-1)*attnHW) / (tp * pp * hw.PeakFLOPS * eff.MFU)
 	elem := 2.0
 	if in.Weights == FP32 {
 		elem = 4

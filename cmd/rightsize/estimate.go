@@ -33,7 +33,7 @@ func runEstimate(args []string, stdout, stderr io.Writer) int {
 		model      = fs.String("model", "", "catalog model ID (e.g. llama-3.1-8b)")
 		config     = fs.String("config", "", "Hugging Face config.json or rightsize-generic config file")
 		task       = fs.String("task", "inference", "inference|train|finetune|lora|qlora")
-		precision  = fs.String("precision", "bf16", "weights: fp32|bf16|fp16|fp8|int8|int4")
+		precision  = fs.String("precision", "bf16", "weights: fp32|bf16|fp16|fp8|fp4|int8|int4 (training: the compute dtype; fp8 = Transformer Engine)")
 		kvDType    = fs.String("kv-dtype", "bf16", "KV cache: fp32|bf16|fp16|fp8|int8|int4")
 		quant      = fs.String("quant", "auto", "weight format: auto|int4-g128|nf4|q4_0|q4_k_m|q5_k_m|q6_k|q8_0")
 		batch      = fs.Int("batch", 1, "micro-batch (training) or concurrent sequences (inference)")
@@ -186,6 +186,15 @@ func runEstimate(args []string, stdout, stderr io.Writer) int {
 	var perf *perfJSON
 	if hw, ok := gpuSpec.Hardware(in.Weights); ok {
 		hw.Architecture = gpuSpec.Architecture
+		// FP4 weights compute in FP4 on Blackwell, whose FP4 peak the
+		// catalog does not carry yet: its FP8 peak is the floor used (an
+		// underestimate of prefill); elsewhere FP4 weights are
+		// dequantised to 16-bit (W4A16 kernels) and the BF16 peak applies.
+		if in.Weights == estimator.FP4 && strings.HasPrefix(strings.ToLower(gpuSpec.Architecture), "blackwell") {
+			if h8, ok := gpuSpec.Hardware(estimator.FP8); ok {
+				hw.PeakFLOPS = h8.PeakFLOPS
+			}
+		}
 		if *gpusNode < 1 {
 			return fail("--gpus-per-node: want ≥ 1")
 		}

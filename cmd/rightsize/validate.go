@@ -531,8 +531,8 @@ func trtllmCases(dir string) ([]valCase, error) {
 	return out, nil
 }
 
-// foundryCases: llm-foundry MPT training MFU (BF16; FP8 training has no
-// Rightsize setting yet). FSDP FULL_SHARD = ZeRO-3, SHARD_GRAD_OP =
+// foundryCases: llm-foundry MPT training MFU, BF16 and FP8 (Transformer
+// Engine; its MFU is over the FP8 peak, as Rightsize's is). FSDP FULL_SHARD = ZeRO-3, SHARD_GRAD_OP =
 // ZeRO-2; the A100 rows ran over 1600 Gb/s RoCE per node, the H100 rows'
 // fabric is not stated (3200 Gb/s assumed, as on DGX H100). Fit: the
 // 8-GPU rows (one node); test: 16–512 GPUs.
@@ -545,10 +545,11 @@ func foundryCases(dir string) ([]valCase, error) {
 	gpus := map[string]string{"a100_40gb": "a100-40gb-sxm", "a100_80gb": "a100-80gb-sxm", "h100_80gb": "h100-sxm"}
 	var out []valCase
 	for _, r := range recs {
-		if strings.Contains(str(r["precision"]), "fp8") {
-			continue
-		}
 		g := str(r["gpu"])
+		prec := "bf16"
+		if strings.Contains(str(r["precision"]), "fp8") {
+			prec = "fp8"
+		}
 		n := int(num(r["num_gpus"]))
 		zero := "3"
 		if strings.HasPrefix(str(r["fsdp_sharding_strategy"]), "SHARD_GRAD_OP") {
@@ -560,16 +561,16 @@ func foundryCases(dir string) ([]valCase, error) {
 		}
 		args := []string{"--config", filepath.Join(dir, "mpt", "mpt-"+str(r["model"])+".json"), "--task", "train", "--gpu", gpus[g],
 			"--gpus", itoa(n), "--zero", zero, "--batch", itoa(int(num(r["micro_batch_size"]))), "--seq", itoa(int(num(r["seq_len_tokens"]))),
-			"--global-batch", itoa(int(num(r["global_batch_size_samples"]))), "--network-gbps", net}
+			"--global-batch", itoa(int(num(r["global_batch_size_samples"]))), "--network-gbps", net, "--precision", prec}
 		if r["activation_checkpointing"] == true {
 			args = append(args, "--grad-checkpointing")
 		}
 		split := "fit"
-		if n > 8 {
+		if n > 8 || prec == "fp8" {
 			split = "test"
 		}
 		out = append(out, valCase{Group: "MFU", Split: split, Source: file, Engine: "MosaicML Composer/llm-foundry (FSDP)",
-			Setting: fmt.Sprintf("MPT-%s %s ×%d seq %d mb %d", r["model"], g, n, int(num(r["seq_len_tokens"])), int(num(r["micro_batch_size"]))),
+			Setting: fmt.Sprintf("MPT-%s %s %s ×%d seq %d mb %d", r["model"], g, prec, n, int(num(r["seq_len_tokens"])), int(num(r["micro_batch_size"]))),
 			Args:    args, Field: "performance.mfu", Scale: 100, Measured: num(r["mfu_percent"]), Unit: "% MFU"})
 	}
 	return out, nil
