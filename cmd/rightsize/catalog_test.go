@@ -28,7 +28,7 @@ func runCLI(args ...string) (stdout, stderr string, code int) {
 func copyFixture(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, f := range []string{"gpus.json", "models.json", "providers.json", "offers.json"} {
+	for _, f := range []string{"gpus.json", "models.json", "providers.json", "offers.json", "fx.json", "hosted_apis.json"} {
 		b, err := os.ReadFile(filepath.Join("testdata/catalog", f))
 		if err != nil {
 			t.Fatal(err)
