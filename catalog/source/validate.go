@@ -125,7 +125,7 @@ func convertGPU(v *validator, i int, g gpuJSON) catalog.GPU {
 	}{{"fp32_tflops", g.FP32TFLOPS}, {"tf32_tflops_dense", g.TF32TFLOPSDense}, {"bf16_tflops_dense", g.BF16TFLOPSDense},
 		{"fp16_tflops_dense", g.FP16TFLOPSDense}, {"fp8_tflops_dense", g.FP8TFLOPSDense}, {"int8_tops_dense", g.INT8TOPSDense},
 		{"fp4_tflops_dense", g.FP4TFLOPSDense}} {
-		v.rangeF(i, id, t.field, t.x, 0, 10000)
+		v.rangeF(i, id, t.field, t.x, 0, 40000)
 	}
 	if g.BF16TFLOPSDense > 0 && !g.SupportsBF16 {
 		v.add(i, id, "bf16_tflops_dense %v but supports_bf16 is false", g.BF16TFLOPSDense)
