@@ -11,7 +11,7 @@ SUB_PREFIX := /tools/rightsize/
 WASM_FLAGS := -trimpath -ldflags="-s -w"
 export CI
 
-.PHONY: all run dist wasm test deps vet test-native test-wasm test-e2e repro size bench fuzz clean
+.PHONY: all run dist wasm test deps vet test-native test-wasm test-e2e repro size bench fuzz clean validate
 
 all: dist
 
@@ -93,6 +93,12 @@ bench: deps dist
 	WBT="$$($(GO) tool -n wasmbrowsertest)" && \
 	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem -exec="$$WBT" ./app
 	RIGHTSIZE_DIST=$(CURDIR)/dist RIGHTSIZE_COLDLOAD=5 $(GO) test -count=1 -v -run ColdLoad ./cmd/serve
+
+# validate: replay the public measurements in estimator/testdata/calibration
+# through the estimate command and regenerate docs/accuracy.md (a test fails
+# when the committed file is stale).
+validate:
+	$(GO) run ./cmd/rightsize validate --format markdown > docs/accuracy.md.tmp && mv docs/accuracy.md.tmp docs/accuracy.md
 
 clean:
 	rm -rf build dist

@@ -8,9 +8,9 @@
 // functions (standard library and rightsize/estimator only), so the browser
 // pays no JSON decoding at start-up and links no JSON library for it.
 //
-// Prices are whole-instance prices per hour in the offer's own Currency. No
-// currency conversion is done here: the catalog has no dated, sourced FX table,
-// so USD, EUR, CNY and RUB offers are only comparable within one currency.
+// Prices are whole-instance prices per hour in the offer's own Currency.
+// FXRates is a dated, sourced table of reference rates; convert with
+// (*Catalog).FX and show the rate's AsOf next to any converted price.
 package catalog
 
 //go:generate go run ./internal/gen
@@ -35,6 +35,54 @@ type Catalog struct {
 	Models    []Model
 	Providers []Provider
 	Offers    []Offer
+	// FXRates are reference exchange rates, one per currency (USD is 1).
+	FXRates []FXRate
+	// HostedAPIs are per-token prices of hosted model APIs, to compare
+	// renting a GPU with paying per token.
+	HostedAPIs []HostedAPIPrice
+}
+
+// FXRate is one reference exchange rate.
+type FXRate struct {
+	Currency string  // ISO 4217
+	PerUSD   float64 // units of Currency per 1 USD
+	AsOf     string
+	Source   string
+}
+
+// HostedAPIPrice is the list price of one hosted model API, per million
+// tokens, base tier (no batch or cache discounts).
+type HostedAPIPrice struct {
+	ID, Provider, Model string
+	// ModelID is the catalog Model.ID it serves, or "" when the catalog has
+	// no such model (or the hosted one is a proprietary variant).
+	ModelID                           string
+	InputPerMillion, OutputPerMillion float64
+	Currency                          string
+	AsOf, Source                      string
+}
+
+// FX returns the reference rate for currency (USD always has PerUSD 1).
+func (c *Catalog) FX(currency string) (FXRate, bool) {
+	for _, r := range c.FXRates {
+		if r.Currency == currency {
+			return r, true
+		}
+	}
+	if currency == "USD" {
+		return FXRate{Currency: "USD", PerUSD: 1}, true
+	}
+	return FXRate{}, false
+}
+
+// ToUSD converts an amount in currency to US dollars with the catalog's
+// reference rate; ok is false when the catalog has no rate for it.
+func (c *Catalog) ToUSD(amount float64, currency string) (usd float64, rate FXRate, ok bool) {
+	r, ok := c.FX(currency)
+	if !ok || r.PerUSD <= 0 {
+		return 0, r, false
+	}
+	return amount / r.PerUSD, r, true
 }
 
 // GPU is one accelerator SKU as its vendor's datasheet describes it.
@@ -58,14 +106,22 @@ type GPU struct {
 	FP8TFLOPS  float64 // dense FP8 tensor
 	INT8TOPS   float64 // dense INT8 tensor
 
+	FP4TFLOPS float64 // dense FP4 tensor (Blackwell NVFP4/MXFP4, MI355X MXFP4)
+
 	SupportsBF16 bool
 	SupportsFP8  bool
+	SupportsFP4  bool
 
 	Interconnect string  // "nvlink", "pcie", "infinity-fabric", ...
-	NVLinkGBps   float64 // per-GPU NVLink (or equivalent) bandwidth, GB/s; 0 = none
+	NVLinkGBps   float64 // per-GPU NVLink (or equivalent) bandwidth, GB/s, both directions; 0 = none
+	// NVLinkDomain is how many GPUs share one NVLink (or Infinity Fabric)
+	// domain: 8 on HGX/OAM boards, 72 on GB200 NVL72, 2 on bridged pairs,
+	// 0 for PCIe-only parts.
+	NVLinkDomain int
 	PCIeGen      int
-	MIGSlices    int // maximum MIG instances; 0 = no MIG
-	TDPWatts     int // maximum board/module power; 0 = not sourced
+	MIGSlices    int      // maximum MIG instances; 0 = no MIG
+	MIGProfiles  []string // MIG profiles the vendor lists, e.g. "1g.10gb"
+	TDPWatts     int      // maximum board/module power; 0 = not sourced
 
 	Source string
 	AsOf   string
@@ -122,6 +178,10 @@ type Provider struct {
 	Currency string // ISO 4217 currency of its price list
 	URL      string
 	Source   string
+	// PricesIncludeVAT reports that the list prices include VAT (or GST)
+	// at VATRate (a fraction, e.g. 0.20); false = prices exclude tax.
+	PricesIncludeVAT bool
+	VATRate          float64
 	// AsOf is the date of the newest price the catalog holds for this
 	// provider (the date its price source was read or published).
 	AsOf string
@@ -146,6 +206,11 @@ type Offer struct {
 	// Interconnect between the instance's GPUs: "nvlink", "pcie",
 	// "infinity-fabric", or "" when single-GPU or unknown.
 	Interconnect string
+	// NetworkGbps is the instance's inter-node network bandwidth, Gbit/s
+	// (p5.48xlarge: EFA 3200); 0 = unknown. NetworkFabric is "efa",
+	// "infiniband", "roce", "ethernet", or "" unknown.
+	NetworkGbps   float64
+	NetworkFabric string
 
 	OnDemandPerHour   float64
 	SpotPerHour       float64
@@ -160,6 +225,11 @@ type Offer struct {
 	BillingGranularity string
 	Regions            []string // cheapest on-demand region first
 	SpotRegion         string
+	// SpotInterruption is the AWS Spot Instance Advisor bucket of monthly
+	// interruption frequency ("<5%", "5-10%", "10-15%", "15-20%", ">20%")
+	// for SpotRegion, or "" unknown; SpotInterruptionSource says where from.
+	SpotInterruption       string
+	SpotInterruptionSource string
 	// UnderlyingProvider is the cloud that actually runs the machine, for
 	// offers sold through a broker.
 	UnderlyingProvider string

@@ -11,7 +11,10 @@ import "rightsize/estimator"
 //   - fp8: the FP8 rate where the GPU has one;
 //   - bf16, fp16 and the weight-only formats (int8/int4/NF4/GGUF, which
 //     dequantise to 16-bit before the matmul): BF16, or FP16 on GPUs
-//     without BF16 (T4, V100).
+//     without BF16 (T4, V100);
+//   - GPUs with no 16-bit rate in the catalog (Pascal P4/P40, whose FP16
+//     runs at 1/64 of FP32, and cards whose tensor rate is not sourced):
+//     the FP32 rate, as frameworks compute there in FP32.
 //
 // NVLink datasheets quote both directions together, so the link figure is
 // halved (H100 SXM: 900 GB/s → 450e9 B/s each way); PCIe-only GPUs leave
@@ -30,6 +33,9 @@ func (g GPU) Hardware(w estimator.DType) (hw estimator.Hardware, ok bool) {
 		if !g.SupportsBF16 || tflops == 0 {
 			tflops = max(g.FP16TFLOPS, tflops)
 		}
+	}
+	if tflops == 0 {
+		tflops = g.FP32TFLOPS
 	}
 	hw = estimator.Hardware{PeakFLOPS: tflops * 1e12, MemBandwidth: g.MemoryBandwidthBytesPerSecond}
 	if g.Interconnect == "nvlink" && g.NVLinkGBps > 0 {

@@ -26,13 +26,21 @@ func TestGPUHardware(t *testing.T) {
 	if hw, ok := t4.Hardware(estimator.BF16); !ok || hw.PeakFLOPS != 65e12 || hw.LinkBandwidth != 0 {
 		t.Errorf("t4 bf16: %+v ok=%v", hw, ok)
 	}
-	n := 0
+	// P40 has no usable 16-bit rate: the FP32 rate, 12 TFLOPS.
+	p40, _ := c.GPU("p40")
+	if hw, ok := p40.Hardware(estimator.BF16); !ok || hw.PeakFLOPS != 12e12 || hw.MemBandwidth != 346e9 {
+		t.Errorf("p40 bf16: %+v ok=%v", hw, ok)
+	}
+	// Every GPU has speed figures.
 	for _, g := range c.GPUs {
-		if _, ok := g.Hardware(estimator.BF16); ok {
-			n++
+		if _, ok := g.Hardware(estimator.BF16); !ok {
+			t.Errorf("%s has no performance figures", g.ID)
+		}
+		if g.FP4TFLOPS > 0 && !g.SupportsFP4 || g.NVLinkDomain > 1 && g.NVLinkGBps == 0 {
+			t.Errorf("%s: FP4 %v (supported %v), NVLink domain %d at %v GB/s", g.ID, g.FP4TFLOPS, g.SupportsFP4, g.NVLinkDomain, g.NVLinkGBps)
 		}
 	}
-	if n < 30 {
-		t.Errorf("only %d of %d GPUs have performance figures", n, len(c.GPUs))
+	if gb, _ := c.GPU("gb200"); gb.NVLinkDomain != 72 || gb.FP4TFLOPS != 10000 {
+		t.Errorf("gb200: NVLink domain %d, FP4 %v", gb.NVLinkDomain, gb.FP4TFLOPS)
 	}
 }

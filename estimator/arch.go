@@ -56,6 +56,37 @@ type Arch struct {
 	// SlidingWindow past tokens, so their KV cache is capped there.
 	SlidingWindow int
 	SlidingLayers int
+	// AttentionSinks: each attention layer has one learned sink logit per
+	// head (gpt-oss; counted in the parameters, no KV).
+	AttentionSinks bool
+
+	// Chunked local attention (Llama 4, attention_chunk_size): ChunkedLayers
+	// of Layers attend only within their AttentionChunk-token chunk, so they
+	// keep at most AttentionChunk tokens of KV per sequence; the rest
+	// (every no_rope_layer_interval-th, NoPE) are global.
+	AttentionChunk int
+	ChunkedLayers  int
+
+	// Linear attention (Qwen3-Next Gated DeltaNet): LinearAttnLayers of
+	// Layers keep no KV cache but a fixed recurrent state of
+	// LinearStateElems elements per sequence per layer (conv state
+	// conv_dim × (kernel−1) + recurrent state v_heads × k_head_dim ×
+	// v_head_dim), whatever the sequence length.
+	LinearAttnLayers int
+	LinearStateElems int64
+
+	// Multi-token-prediction modules (DeepSeek-V3, GLM-4.5
+	// num_nextn_predict_layers): MTPLayers extra blocks of MTPParams
+	// parameters in the checkpoint, used only for speculative decoding and
+	// NOT included in TotalParams (publishers quote the main model).
+	MTPLayers int
+	MTPParams int64
+
+	// MXFP4Params is how many of TotalParams the published checkpoint
+	// stores as MXFP4 (gpt-oss MoE expert weights: 4-bit E2M1 elements plus
+	// one 8-bit scale per 32, i.e. 4.25 bits each; OCP MX spec v1.0); 0 when
+	// the checkpoint is all 16-bit.
+	MXFP4Params int64
 
 	// Vision (ViT): tokens per image = (ImageSize/PatchSize)² + 1.
 	ImageSize, PatchSize, Channels int
@@ -122,30 +153,49 @@ func (a Arch) kvElemsPerTokenLayer() int64 {
 	return 2 * int64(a.KVHeads) * int64(a.HeadDim)
 }
 
-// KVBytesPerToken is the KV cache one token occupies across all layers when
-// stored as kv: 2·layers·kv_heads·head_dim·bytes (MLA: (kv_lora_rank +
-// qk_rope_head_dim)·layers·bytes). Sliding-window layers are counted in full
-// here, as vLLM reports its pool in tokens; the cap at the window applies in
-// Estimate to a sequence's cache. Quantised KV (int8/fp8/int4) is counted at
-// its element width.
+// KVCacheLayers is the layers that keep a KV cache: all but the
+// linear-attention layers (Qwen3-Next keeps KV in 1 of 4 layers).
+func (a Arch) KVCacheLayers() int { return max(a.Layers-a.LinearAttnLayers, 0) }
+
+// KVBytesPerToken is the KV cache one token occupies across the KV-cache
+// layers when stored as kv: 2·layers·kv_heads·head_dim·bytes (MLA:
+// (kv_lora_rank + qk_rope_head_dim)·layers·bytes). Sliding-window and
+// chunked layers are counted in full here, as vLLM reports its pool in
+// tokens; their cap applies to a sequence's cache (kvBytesPerSeq).
+// Linear-attention layers have no KV (their fixed state is in
+// LinearStateBytes). Quantised KV (int8/fp8/int4) is counted at its element
+// width.
 func (a Arch) KVBytesPerToken(kv DType) Bytes {
 	bits := kv.BitsPerElement()
 	if bits != bits { // NaN: unknown dtype
 		return 0
 	}
-	return Bytes(a.kvElemsPerTokenLayer() * int64(a.Layers) * int64(bits) / 8)
+	return Bytes(a.kvElemsPerTokenLayer() * int64(a.KVCacheLayers()) * int64(bits) / 8)
 }
 
-// kvBytesPerSeq is one sequence's KV cache at seq tokens with sliding-window
-// layers capped at the window, as bits per element.
+// LinearStateBytes is one sequence's fixed linear-attention state across
+// all linear layers at bits per element (vLLM keeps the Gated DeltaNet
+// state in the model dtype by default); 0 for models without such layers.
+func (a Arch) LinearStateBytes(bits float64) float64 {
+	return float64(a.LinearAttnLayers) * float64(a.LinearStateElems) * bits / 8
+}
+
+// kvBytesPerSeq is one sequence's attention state at seq tokens: full
+// layers keep seq tokens, sliding-window layers at most SlidingWindow,
+// chunked layers at most AttentionChunk, and linear-attention layers a
+// fixed state (LinearStateBytes), as bits per element.
 func (a Arch) kvBytesPerSeq(seq int64, bits float64) float64 {
 	e := float64(a.kvElemsPerTokenLayer())
-	full := int64(a.Layers - a.SlidingLayers)
-	win := seq
-	if a.SlidingWindow > 0 && int64(a.SlidingWindow) < win {
-		win = int64(a.SlidingWindow)
+	capped := func(n int) float64 {
+		if n > 0 && int64(n) < seq {
+			return float64(n)
+		}
+		return float64(seq)
 	}
-	return e * bits / 8 * (float64(full)*float64(seq) + float64(a.SlidingLayers)*float64(win))
+	full := max(a.KVCacheLayers()-a.SlidingLayers-a.ChunkedLayers, 0)
+	tokens := float64(full)*float64(seq) + float64(a.SlidingLayers)*capped(a.SlidingWindow) +
+		float64(a.ChunkedLayers)*capped(a.AttentionChunk)
+	return e*bits/8*tokens + a.LinearStateBytes(bits)
 }
 
 // qDim is the query width nh·hd (MLA: nh·(qk_nope + qk_rope)); kvDim and

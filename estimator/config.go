@@ -35,11 +35,13 @@ const GenericModelType = "rightsize-generic"
 // ParseConfig reads a Hugging Face config.json (or a rightsize-generic
 // config, see GenericModelType) and returns the architecture with exact
 // parameter counts. Supported model_type values: llama, mistral, mixtral,
-// qwen2, qwen2_moe, qwen3, qwen3_moe, phi3, gemma, gemma2, gemma3_text,
-// falcon, gpt2, gpt_bigcode,
-// bert, roberta, deepseek_v2, deepseek_v3, vit, rightsize-generic; a config
-// with a text_config (VLMs such as LLaVA) is read through its text model;
-// DeepSeek's own inference config (keys dim, n_layers, ...) is accepted too.
+// qwen2, qwen2_moe, qwen3, qwen3_moe, qwen3_next, phi3, gemma, gemma2,
+// gemma3_text, gpt_oss, llama4_text, glm4_moe, kimi_k2, falcon, gpt2,
+// gpt_bigcode, bert, roberta, deepseek_v2, deepseek_v3, vit,
+// rightsize-generic; a config with a text_config (VLMs such as LLaVA,
+// Gemma 3, Llama 4) is read through its text model plus an approximate
+// vision tower (Arch.VisionParams, included in TotalParams); DeepSeek's own
+// inference config (keys dim, n_layers, ...) is accepted too.
 //
 // Errors name the offending field, e.g.
 // "estimator: config: num_key_value_heads=5 does not divide num_attention_heads=32".
@@ -165,13 +167,14 @@ func parseMap(m map[string]any, prefix string) (Arch, error) {
 	}
 	var s spec
 	switch mt {
-	case "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "phi3", "gemma", "gemma2", "gemma3_text", "deepseek_v2", "deepseek_v3":
+	case "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "qwen3_next", "phi3", "gemma", "gemma2", "gemma3_text",
+		"deepseek_v2", "deepseek_v3", "kimi_k2", "gpt_oss", "llama4_text", "glm4_moe", "granite", "olmo2":
 		s = llamaLike(r, mt)
 	case "falcon", "RefinedWeb", "RefinedWebModel":
 		s = falcon(r)
 	case "gpt2", "gpt_bigcode":
 		s = gpt2(r, mt)
-	case "bert", "roberta":
+	case "bert", "roberta", "xlm-roberta":
 		s = bert(r)
 	case "vit":
 		s = vit(r)
@@ -215,16 +218,37 @@ type spec struct {
 	qLoRA, kvLoRA, nope, rope, vhd int64
 	// sliding window
 	window, slidingLayers int64
+	// chunked local attention (Llama 4)
+	chunk, chunkedLayers int64
+	sinks                bool // one learned sink logit per head per layer (gpt-oss)
+	expertBias           bool // expert linears carry biases (gpt-oss)
+	qGate                bool // q_proj also emits an output gate, 2× wide (Qwen3-Next)
+	qkNormFull           bool // q_norm/k_norm over the full q and k widths (OLMo 2)
+	mxfp4                bool // expert weights stored as MXFP4 (gpt-oss)
+	mtp                  int64
+	// linear attention (Qwen3-Next Gated DeltaNet)
+	linLayers                          int64
+	linKHeads, linVHeads, linKD, linVD int64
+	linKernel                          int64
 }
 
 func llamaLike(r *reader, mt string) spec {
 	s := spec{norms: 2, gated: true}
 	s.h = r.need("hidden_size")
 	s.layers = r.need("num_hidden_layers")
-	s.nh = r.need("num_attention_heads")
-	s.vocab = r.need("vocab_size")
+	if mt == "gemma3_text" {
+		// Gemma 3 configs leave out what equals Gemma3TextConfig's defaults
+		// (transformers configuration_gemma3.py): 8 query heads, 4 KV heads,
+		// head_dim 256, vocab 262208.
+		s.nh = r.dim(8, "num_attention_heads")
+		s.vocab = r.dim(262208, "vocab_size")
+		s.kv = r.dim(4, "num_key_value_heads")
+	} else {
+		s.nh = r.need("num_attention_heads")
+		s.vocab = r.need("vocab_size")
+		s.kv = r.dim(s.nh, "num_key_value_heads")
+	}
 	s.inter = r.need("intermediate_size")
-	s.kv = r.dim(s.nh, "num_key_value_heads")
 	s.tied = r.flag(mt == "gemma" || mt == "gemma2" || mt == "gemma3_text", "tie_word_embeddings")
 	attnBias := r.flag(false, "attention_bias")
 	s.qkvBias, s.oBias = attnBias, attnBias
@@ -243,6 +267,11 @@ func llamaLike(r *reader, mt string) spec {
 				s.slidingLayers = s.layers - mw
 			}
 		}
+	case "olmo2":
+		// OLMo 2 (transformers models/olmo2/modeling_olmo2.py): RMSNorm
+		// q_norm over nh·hd and k_norm over kv·hd, and norms after
+		// attention and after the MLP (post-norm), two per block.
+		s.qkNormFull = true
 	case "qwen3", "qwen3_moe":
 		// q_norm/k_norm: RMSNorm over head_dim (modeling_qwen3.py,
 		// modeling_qwen3_moe.py Qwen3MoeAttention); biases per attention_bias.
@@ -254,6 +283,9 @@ func llamaLike(r *reader, mt string) spec {
 		s.window = r.dim(0, "sliding_window")
 		s.slidingLayers = (s.layers + 1) / 2
 	case "gemma3_text":
+		// Gemma 3: 5 local (sliding) layers to 1 global, the pattern given
+		// by sliding_window_pattern (6) or layer_types (Gemma 3 technical
+		// report, arXiv 2503.19786, §2.1; modeling_gemma3.py).
 		s.norms, s.qkNorm = 4, true
 		s.window = r.dim(0, "sliding_window")
 		p := r.dim(6, "sliding_window_pattern")
@@ -270,7 +302,17 @@ func llamaLike(r *reader, mt string) spec {
 		s.experts = r.dim(0, "num_local_experts")
 		s.moeI = s.inter
 	}
-	if mt == "deepseek_v2" || mt == "deepseek_v3" {
+	switch mt {
+	case "gpt_oss":
+		gptOSS(r, &s)
+	case "llama4_text":
+		llama4(r, &s)
+	case "glm4_moe":
+		glm4MoE(r, &s)
+	case "qwen3_next":
+		qwen3Next(r, &s)
+	}
+	if mt == "deepseek_v2" || mt == "deepseek_v3" || mt == "kimi_k2" {
 		s.experts = r.dim(0, "n_routed_experts")
 		s.shared = r.dim(0, "n_shared_experts")
 		s.moeI = r.dim(s.inter, "moe_intermediate_size")
@@ -287,34 +329,150 @@ func llamaLike(r *reader, mt string) spec {
 		s.rope = r.need("qk_rope_head_dim")
 		s.vhd = r.need("v_head_dim")
 		s.kv = s.nh
+		s.mtp = r.dim(0, "num_nextn_predict_layers")
 	}
-	if mt == "qwen2_moe" || mt == "qwen3_moe" {
+	if mt == "qwen2_moe" || mt == "qwen3_moe" || mt == "qwen3_next" {
 		qwenMoE(r, mt, &s)
 	}
 	if s.experts > 0 {
 		s.topk = r.need("num_experts_per_tok")
 	}
 	s.hd = r.dim(0, "head_dim")
+	if mt == "gemma3_text" && s.hd == 0 {
+		s.hd = 256
+	}
 	// Gemma-family and layer_types lists.
 	if lt, ok := r.m["layer_types"].([]any); ok && len(lt) > 0 {
 		if int64(len(lt)) != s.layers {
 			r.fail("%slayer_types has %d entries, num_hidden_layers=%d", r.prefix, len(lt), s.layers)
 		}
 		s.slidingLayers = 0
+		lin, chunked := int64(0), int64(0)
 		for _, t := range lt {
-			if t == "sliding_attention" {
+			switch t {
+			case "sliding_attention":
 				s.slidingLayers++
+			case "linear_attention":
+				lin++
+			case "chunked_attention":
+				chunked++
 			}
 		}
 		if s.slidingLayers > 0 {
 			s.window = r.dim(0, "sliding_window")
 		}
+		if mt == "qwen3_next" {
+			s.linLayers = lin
+		}
+		if mt == "llama4_text" {
+			s.chunkedLayers = chunked
+		}
 	}
 	if s.window == 0 {
 		s.slidingLayers = 0
 	}
+	if s.chunk == 0 {
+		s.chunkedLayers = 0
+	}
 	s.ctx = r.dim(0, "max_position_embeddings")
 	return s
+}
+
+// gptOSS reads gpt-oss (transformers models/gpt_oss/modeling_gpt_oss.py;
+// OpenAI gpt-oss model card, arXiv 2508.10925): attention with biases and
+// one learned sink logit per head, alternating sliding-window (128) and
+// full layers (layer_types), a biased router and num_local_experts SwiGLU
+// experts with biases (gate_up_proj [E, h, 2·I] + bias, down_proj [E, I, h]
+// + bias), no dense MLP; the expert weights ship as MXFP4.
+func gptOSS(r *reader, s *spec) {
+	b := r.flag(true, "attention_bias")
+	s.qkvBias, s.oBias = b, b
+	s.sinks, s.routerBias, s.expertBias = true, true, true
+	s.dense = 0
+	if q, ok := r.m["quantization_config"].(map[string]any); ok {
+		s.mxfp4 = q["quant_method"] == "mxfp4"
+	}
+	if _, ok := r.m["layer_types"]; !ok {
+		// GptOssConfig default: even layers sliding, odd layers full.
+		s.window = r.dim(0, "sliding_window")
+		s.slidingLayers = (s.layers + 1) / 2
+	}
+}
+
+// llama4 reads the Llama 4 text model (transformers
+// models/llama4/modeling_llama4.py, configuration_llama4.py): layers in
+// moe_layers (default every interleave_moe_layer_step-th) have
+// num_local_experts routed experts of intermediate_size (top-1), a shared
+// expert of the same width and a bias-free router; the others a dense MLP of
+// intermediate_size_mlp. RoPE layers use chunked local attention of
+// attention_chunk_size tokens; every no_rope_layer_interval-th layer (4) is
+// global attention without RoPE (no_rope_layers[i] == 0). The QK norm is a
+// weightless L2 norm.
+func llama4(r *reader, s *spec) {
+	s.moeI = s.inter
+	s.inter = r.dim(s.inter, "intermediate_size_mlp")
+	s.experts = r.dim(0, "num_local_experts")
+	s.shared = 1
+	step := r.dim(1, "interleave_moe_layer_step")
+	moeLayers := int64(0)
+	if v, ok := r.m["moe_layers"].([]any); ok {
+		moeLayers = int64(len(v))
+	} else if step > 0 {
+		moeLayers = s.layers / step
+	} else {
+		r.fail("%sinterleave_moe_layer_step=0: must be > 0", r.prefix)
+	}
+	s.dense = s.layers - moeLayers
+	s.chunk = r.dim(0, "attention_chunk_size")
+	if v, ok := r.m["no_rope_layers"].([]any); ok && len(v) > 0 {
+		for _, e := range v {
+			if n, _ := e.(json.Number); n.String() != "0" {
+				s.chunkedLayers++
+			}
+		}
+	} else if iv := r.dim(4, "no_rope_layer_interval"); iv > 0 {
+		s.chunkedLayers = s.layers - s.layers/iv
+	}
+}
+
+// glm4MoE reads GLM-4.5 (transformers models/glm4_moe/modeling_glm4_moe.py):
+// q/k/v projections with bias (attention_bias), o_proj without, optional
+// per-head q/k norms (use_qk_norm); the first first_k_dense_replace layers
+// dense, the rest n_routed_experts experts of moe_intermediate_size plus
+// n_shared_experts shared ones and a router with a score-correction bias;
+// num_nextn_predict_layers MTP blocks.
+func glm4MoE(r *reader, s *spec) {
+	b := r.flag(false, "attention_bias")
+	s.qkvBias, s.oBias = b, false
+	s.qkNorm = r.flag(false, "use_qk_norm")
+	s.experts = r.dim(0, "n_routed_experts")
+	s.shared = r.dim(0, "n_shared_experts")
+	s.moeI = r.need("moe_intermediate_size")
+	s.dense = r.dim(0, "first_k_dense_replace")
+	s.routerBias = true
+	s.mtp = r.dim(0, "num_nextn_predict_layers")
+}
+
+// qwen3Next reads Qwen3-Next (transformers
+// models/qwen3_next/modeling_qwen3_next.py): 3 of every 4 layers
+// (full_attention_interval) are Gated DeltaNet linear attention, the rest
+// gated full attention (q_proj emits query and gate, 2× wide) with q/k norms;
+// MoE as Qwen2-MoE (routed experts, a gated shared expert).
+func qwen3Next(r *reader, s *spec) {
+	s.qkNorm, s.qGate = true, true
+	s.linKHeads = r.need("linear_num_key_heads")
+	s.linVHeads = r.need("linear_num_value_heads")
+	s.linKD = r.need("linear_key_head_dim")
+	s.linVD = r.need("linear_value_head_dim")
+	s.linKernel = r.need("linear_conv_kernel_dim")
+	if _, ok := r.m["layer_types"]; !ok {
+		iv := r.dim(4, "full_attention_interval")
+		if iv == 0 {
+			r.fail("%sfull_attention_interval=0: must be > 0", r.prefix)
+			return
+		}
+		s.linLayers = s.layers - s.layers/iv
+	}
 }
 
 // qwenMoE reads the Qwen2-MoE / Qwen3-MoE expert layout (transformers
@@ -329,7 +487,7 @@ func llamaLike(r *reader, mt string) spec {
 func qwenMoE(r *reader, mt string, s *spec) {
 	s.experts = r.dim(0, "num_experts")
 	s.moeI = r.dim(s.inter, "moe_intermediate_size")
-	if mt == "qwen2_moe" {
+	if mt == "qwen2_moe" || mt == "qwen3_next" {
 		s.sharedI = r.dim(0, "shared_expert_intermediate_size")
 		s.sharedGate = s.sharedI > 0
 	}
@@ -662,7 +820,9 @@ func (s spec) build(prefix string) (Arch, error) {
 		MoEIntermediate: int(s.moeI), SharedExpertIntermediate: int(s.sharedI), DenseLayers: int(s.dense),
 		QLoRARank: int(s.qLoRA), KVLoRARank: int(s.kvLoRA), QKNopeHeadDim: int(s.nope),
 		QKRopeHeadDim: int(s.rope), VHeadDim: int(s.vhd),
-		SlidingWindow: int(s.window), SlidingLayers: int(s.slidingLayers),
+		SlidingWindow: int(s.window), SlidingLayers: int(s.slidingLayers), AttentionSinks: s.sinks,
+		AttentionChunk: int(s.chunk), ChunkedLayers: int(s.chunkedLayers), LinearAttnLayers: int(s.linLayers),
+		MTPLayers: int(s.mtp),
 		ImageSize: int(s.image), PatchSize: int(s.patch), Channels: int(s.channels),
 	}
 	if mla {
@@ -697,7 +857,11 @@ func (s spec) build(prefix string) (Arch, error) {
 		mat(c.mul(s.nh, s.vhd), h, false)               // o_proj
 	} else {
 		q, kv := c.mul(s.nh, s.hd), c.mul(s.kv, s.hd)
-		mat(h, q, s.qkvBias)
+		if s.qGate {
+			mat(h, 2*q, s.qkvBias) // query and its output gate
+		} else {
+			mat(h, q, s.qkvBias)
+		}
 		before := attn
 		mat(h, kv, s.qkvBias)
 		mat(h, kv, s.qkvBias)
@@ -707,21 +871,48 @@ func (s spec) build(prefix string) (Arch, error) {
 			attn += 2 * s.hd
 			attnFact += 2 * s.hd
 		}
+		if s.qkNormFull {
+			attn += q + kv
+			attnFact += q + kv
+		}
+		if s.sinks {
+			attn += s.nh
+			attnFact += s.nh
+		}
+	}
+	// A Gated DeltaNet linear-attention layer in place of attention
+	// (modeling_qwen3_next.py Qwen3NextGatedDeltaNet): in_proj_qkvz
+	// h→2·key_dim+2·value_dim, in_proj_ba h→2·v_heads, a depthwise conv1d
+	// over conv_dim = 2·key_dim+value_dim (no bias), dt_bias and A_log per
+	// value head, a gated RMSNorm over v_head_dim and out_proj
+	// value_dim→h. Its state per sequence: conv_dim×(kernel−1) +
+	// v_heads×k_head_dim×v_head_dim (vLLM mamba state shapes).
+	var linAttn, linLin, linFact, linLoRA int64
+	if s.linLayers > 0 {
+		keyDim, valDim := c.mul(s.linKHeads, s.linKD), c.mul(s.linVHeads, s.linVD)
+		convDim := 2*keyDim + valDim
+		in1, in2, out := c.mul(h, 2*keyDim+2*valDim), c.mul(h, 2*s.linVHeads), c.mul(valDim, h)
+		linLin = in1 + in2 + out
+		linAttn = linLin + c.mul(convDim, s.linKernel) + 2*s.linVHeads + s.linVD
+		linFact = (h + 2*keyDim + 2*valDim) + (h + 2*s.linVHeads) + (valDim + h) + convDim + s.linKernel + 2*s.linVHeads + s.linVD
+		linLoRA = (h + 2*keyDim + 2*valDim) + (h + 2*s.linVHeads) + (valDim + h)
+		a.LinearStateElems = c.mul(convDim, s.linKernel-1) + c.mul(s.linVHeads, s.linKD, s.linVD)
 	}
 	norms := s.norms * normSize
 
 	// MLP of width w: params, linear weights, adafactor, lora dims.
-	mlp := func(w int64) (p, lin, fact, lora int64) {
+	mlpB := func(w int64, bias bool) (p, lin, fact, lora int64) {
 		k := int64(2)
 		if s.gated {
 			k = 3
 		}
 		lin = k * c.mul(h, w)
-		p = lin + nb(s.mlpBias, (k-1)*w+h)
-		fact = k*(h+w) + nb(s.mlpBias, (k-1)*w+h)
+		p = lin + nb(bias, (k-1)*w+h)
+		fact = k*(h+w) + nb(bias, (k-1)*w+h)
 		lora = k * (h + w)
 		return
 	}
+	mlp := func(w int64) (p, lin, fact, lora int64) { return mlpB(w, s.mlpBias) }
 	dP, dLin, dFact, dLoRA := mlp(s.inter)
 	denseBlock := attn + dP + norms
 
@@ -731,7 +922,7 @@ func (s spec) build(prefix string) (Arch, error) {
 	var sP, sLin, sFact, sLoRA, sGate int64 // Qwen2-MoE shared expert and its gate
 	if s.experts > 0 {
 		nDense, nMoE = s.dense, layers-s.dense
-		eP, eLin, eFact, eLoRA = mlp(s.moeI)
+		eP, eLin, eFact, eLoRA = mlpB(s.moeI, s.mlpBias || s.expertBias)
 		router = c.mul(h, s.experts) + nb(s.routerBias, s.experts)
 		if s.sharedI > 0 {
 			sP, sLin, sFact, sLoRA = mlp(s.sharedI)
@@ -774,6 +965,9 @@ func (s spec) build(prefix string) (Arch, error) {
 	}
 
 	body := c.mul(nDense, denseBlock) + c.mul(nMoE, moeBlock)
+	// Linear-attention layers swap their attention for a DeltaNet block.
+	linDelta := c.mul(s.linLayers, linAttn) - c.mul(s.linLayers, attn)
+	body += linDelta
 	total := emb + body + head
 	if c.big || float64(emb)+float64(body)+float64(head) > maxParams {
 		return errf("num_hidden_layers=%d × hidden_size=%d describes more than 10^15 parameters", s.layers, s.h)
@@ -781,15 +975,30 @@ func (s spec) build(prefix string) (Arch, error) {
 	a.TotalParams = total
 	a.ActiveParamCount = total
 	if s.experts > 0 {
-		a.ActiveParamCount = emb + head + nDense*denseBlock + nMoE*moeActive
+		a.ActiveParamCount = emb + head + nDense*denseBlock + nMoE*moeActive + linDelta
+	}
+	if s.mxfp4 {
+		a.MXFP4Params = nMoE * c.mul(s.experts, eLin)
+	}
+	if s.mtp > 0 {
+		// A DeepSeek-V3-layout MTP module as stored in the checkpoint: one
+		// more decoder block (MoE), enorm and hnorm, eh_proj (2h→h), and
+		// its own copies of the embedding and of shared_head (norm + head)
+		// (DeepSeek-V3 README: 671B main model + 14B MTP module).
+		blk := denseBlock
+		if nMoE > 0 {
+			blk = moeBlock
+		}
+		a.MTPParams = s.mtp * (blk + 3*h + c.mul(2*h, h) + 2*c.mul(s.vocab, h))
 	}
 	a.EmbeddingParams, a.HeadParams, a.LayerParams = emb, head, body
 	a.MaxLayerParams = max(b2i(nDense > 0)*denseBlock, moeBlock)
-	a.LinearParams = layers*attnLin + nDense*dLin + nMoE*(c.mul(s.experts+s.shared, eLin)+router+sLin+sGate)
+	a.LinearParams = layers*attnLin + nDense*dLin + nMoE*(c.mul(s.experts+s.shared, eLin)+router+sLin+sGate) +
+		s.linLayers*(linLin-attnLin)
 	a.KVProjParams = layers * kvProj
 	a.AdafactorStates = embFact + headFact + layers*(attnFact+norms) + nDense*dFact +
-		nMoE*((s.experts+s.shared)*eFact+h+s.experts+sFact+b2i(s.sharedGate)*(h+1))
-	a.LoRAAttnDims = layers * attnLoRA
+		nMoE*((s.experts+s.shared)*eFact+h+s.experts+sFact+b2i(s.sharedGate)*(h+1)) + s.linLayers*(linFact-attnFact)
+	a.LoRAAttnDims = layers*attnLoRA + s.linLayers*(linLoRA-attnLoRA)
 	a.LoRAMLPDims = nDense*dLoRA + nMoE*((s.experts+s.shared)*eLoRA+sLoRA)
 	return a, nil
 }

@@ -151,10 +151,37 @@ func weightBits(in Input) (linear, other float64, fp8LlamaCpp bool) {
 		return bits, 16, false
 	}
 	bits := in.Weights.BitsPerElement()
+	if in.Weights == FP4 {
+		// NVFP4 linears (scales included); embeddings, head and norms
+		// stay 16-bit, as in NVIDIA's ModelOpt FP4 checkpoints.
+		return 4.5, 16, false
+	}
 	if in.Weights == INT8 || in.Weights == FP8 {
 		return bits, 16, false
 	}
 	return bits, bits, false
+}
+
+// kvBitsPerElement is the KV cache's storage bits per element as the
+// engine stores it; memory and speed share it.
+func kvBitsPerElement(in Input) float64 {
+	if in.Engine == LlamaCpp {
+		return llamaCppKVBits(in.KV)
+	}
+	return in.KV.BitsPerElement()
+}
+
+// kvTPShare is the share of a sequence's KV cache one TP rank holds: K/V
+// heads are split over TP down to one head per rank (replicated beyond);
+// MLA's latent is replicated on every rank (vLLM). Memory and speed share it.
+func kvTPShare(a Arch, tp float64) float64 {
+	switch {
+	case a.IsMLA():
+		return 1
+	case a.KVHeads > 0:
+		return math.Max(1, float64(a.KVHeads)/tp) / float64(a.KVHeads)
+	}
+	return 1 // no K/V heads given: no cache to split
 }
 
 // llamaCppKVBits: llama.cpp's quantised cache types are q8_0 (8.5 bits)
@@ -174,10 +201,12 @@ func optimizerBytesPerParam(o Optimizer) float64 {
 	switch o {
 	case AdamW:
 		return 8 // exp_avg + exp_avg_sq in fp32 (HF model_memory_anatomy)
-	case AdamW8bit:
+	case AdamW8bit, PagedAdamW8bit:
 		// Two 1-byte states + one fp32 absmax per 2048-element block
 		// (bitsandbytes blockwise quantisation, Dettmers et al. 2022).
 		return 2 + 2*4.0/2048
+	case PagedAdamW:
+		return 8
 	case SGDMomentum:
 		return 4
 	}
@@ -240,6 +269,11 @@ func stage(in Input, first, last bool, r *Result) stageOut {
 		switch {
 		case in.Weights == FP32:
 			wB, gB = 4, 4
+		case in.PureBF16:
+			// 16-bit weights and gradients, no master copy; the
+			// optimizer's fp32 states are allocated like the parameters,
+			// in 16-bit (torch.optim state follows the parameter dtype).
+			wB, gB = 2, 2
 		case in.ZeRO == 0:
 			// PyTorch autocast (HF Trainer fp16/bf16): fp32 parameters
 			// and gradients plus the 16-bit weight copies autocast caches
@@ -256,7 +290,14 @@ func stage(in Input, first, last bool, r *Result) stageOut {
 		if in.Optimizer == Adafactor {
 			st = 4 * float64(a.AdafactorStates) / float64(a.TotalParams)
 		}
+		if in.PureBF16 && in.Optimizer != AdamW8bit && in.Optimizer != PagedAdamW8bit {
+			st /= 2
+		}
 		W, G, O = params*wB, params*gB, params*(master+st)
+		if in.Optimizer.Paged() {
+			host += params * st // states page out to the host
+			O = params * master
+		}
 	case LoRA, QLoRA:
 		dims := float64(a.LoRAAttnDims)
 		if in.LoRATargets == LoRAAllLinear {
@@ -273,6 +314,10 @@ func stage(in Input, first, last bool, r *Result) stageOut {
 			st = 4 / float64(in.LoRARank) // A (r×in) factors to r+in ≈ in: 1/r of its size
 		}
 		O = ad * st
+		if in.Optimizer.Paged() {
+			host += O
+			O = 0
+		}
 	}
 	if in.Task.Training() {
 		if in.ZeRO >= 1 {
@@ -301,14 +346,8 @@ func stage(in Input, first, last bool, r *Result) stageOut {
 	out.host = toBytes(host)
 
 	// KV cache for this stage's layers on this GPU.
-	kvBits := in.KV.BitsPerElement()
-	if in.Engine == LlamaCpp {
-		kvBits = llamaCppKVBits(in.KV)
-	}
-	kvHeadShare := 1.0
-	if !a.IsMLA() && a.KVHeads > 0 {
-		kvHeadShare = math.Max(1, float64(a.KVHeads)/tp) / float64(a.KVHeads)
-	} // MLA's latent is replicated on every TP rank (vLLM)
+	kvBits := kvBitsPerElement(in)
+	kvHeadShare := kvTPShare(a, tp)
 	seqKV := a.kvBytesPerSeq(int64(in.Seq), kvBits) * frac * kvHeadShare
 	tokKV := float64(a.kvElemsPerTokenLayer()) * kvBits / 8 * k * kvHeadShare
 
@@ -330,7 +369,7 @@ func stage(in Input, first, last bool, r *Result) stageOut {
 			b.Logits = toBytes(batch * seq * float64(a.Vocab) / tp * per)
 		}
 		b.AllocatorReserve = toBytes(trainAllocatorShare * float64(b.Activations+b.Logits))
-	case in.Engine == VLLM:
+	case in.Engine.Pooled():
 		tokens := float64(in.MaxBatchedTokens)
 		if tokens == 0 {
 			tokens = defaultMaxBatchedToken
@@ -355,7 +394,7 @@ func stage(in Input, first, last bool, r *Result) stageOut {
 
 	// Overheads.
 	ctx := Bytes(defaultCUDAContext)
-	if in.Engine == VLLM && !in.Task.Training() {
+	if in.Engine.Pooled() && !in.Task.Training() {
 		ctx = vllmNonTorch
 	}
 	b.CUDAContext = in.Overheads.CUDAContext.Or(ctx)
@@ -373,7 +412,7 @@ func stage(in Input, first, last bool, r *Result) stageOut {
 	}
 	b.NCCL = in.Overheads.NCCL.Or(nccl)
 	var graphs Bytes
-	if in.Engine == VLLM && !in.Task.Training() && !in.EnforceEager {
+	if in.Engine.Pooled() && !in.Task.Training() && !in.EnforceEager {
 		graphs = defaultCUDAGraphs
 	}
 	b.CUDAGraphs = in.Overheads.CUDAGraphs.Or(graphs)
@@ -384,7 +423,7 @@ func stage(in Input, first, last bool, r *Result) stageOut {
 	}
 
 	out.kvFits = true
-	if in.Engine == VLLM && !in.Task.Training() {
+	if in.Engine.Pooled() && !in.Task.Training() {
 		budget := in.GPUMemUtil * float64(r.Usable)
 		static := float64(b.Weights + b.Activations + b.Logits + b.CUDAContext + b.NCCL + b.QuantState)
 		pool := budget - static
@@ -517,6 +556,10 @@ func trainActivations(in Input, k float64) float64 {
 	}
 	repl, shard, scores := perTokenLayer(in, elem)
 	perTok := repl + shard/tp
+	sp := 1.0 // sequence parallelism shards the replicated part too
+	if in.SequenceParallel && in.TP > 1 {
+		perTok, sp = (repl+shard)/tp, tp
+	}
 	if !in.FlashAttention && !in.SelectiveRecompute {
 		perTok += scores * s / tp
 	} else if in.FlashAttention {
@@ -531,7 +574,7 @@ func trainActivations(in Input, k float64) float64 {
 		if in.Weights != FP32 && in.ZeRO == 0 {
 			inElem = 4
 		}
-		return b*s*float64(a.Hidden)*inElem*k + layer
+		return b*s*float64(a.Hidden)*inElem*k/sp + layer
 	}
 	return layer * k
 }
@@ -593,7 +636,7 @@ func llamaCppCompute(in Input, tp float64) float64 {
 func confidence(in Input, b Breakdown) Confidence {
 	a := in.Arch
 	c := Confidence{Weights: 0.01, Gradients: 0.01, Optimizer: 0.02, Activations: 0.25, Logits: 0.25, KVCache: 0.03, Overhead: 0.5}
-	if in.Quant != QuantAuto || in.Weights == INT4 || in.Weights == INT8 || in.Task == QLoRA || a.VisionParams > 0 {
+	if in.Quant != QuantAuto || in.Weights == INT4 || in.Weights == INT8 || in.Weights == FP4 || in.Task == QLoRA || a.VisionParams > 0 {
 		c.Weights = 0.03 // quant mixes and approximate towers (calibration: Llama-3.1-70B Q4_K_M 4.82 vs 4.84 bpw)
 	}
 	if in.Optimizer == Adafactor {
@@ -602,7 +645,7 @@ func confidence(in Input, b Breakdown) Confidence {
 	switch {
 	case a.Generic() && a.ActivationBytesPerSample == 0:
 		c.Activations = 0.5
-	case in.Engine == VLLM && !in.Task.Training():
+	case in.Engine.Pooled() && !in.Task.Training():
 		c.Activations, c.KVCache = 0.3, 0.05 // llm-d: pool tokens within 5%
 	case in.Engine == LlamaCpp && !in.Task.Training():
 		c.Activations = 0.5

@@ -69,10 +69,46 @@ func TestKorthikantiGPT(t *testing.T) {
 	if got := trainActivations(in, 12); math.Abs(got-want) > 1 {
 		t.Errorf("activations = %.0f, want sbh(34+5as/h)·L = %.0f", got, want)
 	}
-	in.TP, in.GPUs = 2, 4
+	in.TP, in.GPUs, in.SequenceParallel = 2, 4, false
 	want = s * b * h * (10 + 24/2.0 + 5*heads*s/(h*2)) * 12
 	if got := trainActivations(in, 12); math.Abs(got-want) > 1 {
 		t.Errorf("TP2 activations = %.0f, want %.0f", got, want)
+	}
+	// With sequence parallelism the whole block is sharded:
+	// sbh/t·(34 + 5as/h) (Korthikanti et al. Eq. 4 without recompute).
+	in.SequenceParallel = true
+	want = s * b * h / 2 * (34 + 5*heads*s/h) * 12
+	if got := trainActivations(in, 12); math.Abs(got-want) > 1 {
+		t.Errorf("TP2 + SP activations = %.0f, want %.0f", got, want)
+	}
+}
+
+// Pure bf16 full fine-tuning keeps 2 + 2 B/param of weights and gradients
+// and AdamW's two states in bf16 (4 B/param): 8 B/param where mixed
+// precision with ZeRO needs 16; a paged optimizer's states go to the host.
+func TestPureBF16AndPagedOptimizer(t *testing.T) {
+	a := loadArch(t, "llama-3.1-8b.json")
+	in := DefaultInput(a)
+	in.Task, in.ZeRO, in.GPUs = FullFinetune, 1, 1
+	mixed := mustEstimate(t, in)
+	in.ZeRO, in.PureBF16 = 0, true
+	pure := mustEstimate(t, in)
+	p := float64(a.Params())
+	if w, g, o := float64(pure.PerGPU.Weights)/p, float64(pure.PerGPU.Gradients)/p, float64(pure.PerGPU.Optimizer)/p; math.Abs(w-2) > 0.01 ||
+		math.Abs(g-2) > 0.01 || math.Abs(o-4) > 0.01 {
+		t.Errorf("pure bf16: %.2f + %.2f + %.2f B/param, want 2 + 2 + 4", w, g, o)
+	}
+	if !(pure.PerGPU.Total() < mixed.PerGPU.Total()) {
+		t.Errorf("pure bf16 %v ≥ mixed %v", pure.PerGPU.Total(), mixed.PerGPU.Total())
+	}
+	in.Optimizer = PagedAdamW8bit
+	paged := mustEstimate(t, in)
+	if paged.PerGPU.Optimizer != 0 || !(paged.HostOffload > Bytes(1.9*p)) {
+		t.Errorf("paged 8-bit AdamW: %v on the GPU, %v on the host", paged.PerGPU.Optimizer, paged.HostOffload)
+	}
+	in.Task = LoRA
+	if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "pure-bf16") {
+		t.Errorf("pure bf16 LoRA accepted: %v", err)
 	}
 }
 

@@ -35,21 +35,24 @@ func ParseTask(s string) (Task, error) {
 func (t Task) Training() bool { return t != Inference }
 
 // Engine is the software that runs the model; it decides how memory is
-// allocated (vLLM pre-allocates a KV pool, llama.cpp stores GGUF quants).
+// allocated (vLLM, SGLang and TensorRT-LLM pre-allocate a KV pool,
+// llama.cpp stores GGUF quants) and what each step costs on the host.
 type Engine int
 
 const (
 	HF       Engine = iota // Hugging Face transformers / PyTorch (also the training stack)
 	VLLM                   // vLLM serving with PagedAttention
 	LlamaCpp               // llama.cpp / Ollama with GGUF weights
+	SGLang                 // SGLang serving (RadixAttention KV pool; memory as vLLM's)
+	TRTLLM                 // TensorRT-LLM serving (paged KV pool; memory as vLLM's)
 )
 
-var engineNames = [...]string{HF: "hf", VLLM: "vllm", LlamaCpp: "llamacpp"}
+var engineNames = [...]string{HF: "hf", VLLM: "vllm", LlamaCpp: "llamacpp", SGLang: "sglang", TRTLLM: "trtllm"}
 
 // Engines lists every Engine in display order.
-var Engines = []Engine{HF, VLLM, LlamaCpp}
+var Engines = []Engine{HF, VLLM, SGLang, TRTLLM, LlamaCpp}
 
-// String returns the CLI name ("hf", "vllm", "llamacpp").
+// String returns the CLI name ("hf", "vllm", "llamacpp", "sglang", "trtllm").
 func (e Engine) String() string { return enumName(engineNames[:], int(e), "Engine") }
 
 // ParseEngine reads a name written by Engine.String.
@@ -67,14 +70,25 @@ const (
 	SGD                          // plain SGD: no state
 	SGDMomentum                  // one fp32 momentum buffer: 4 B/param
 	Adafactor                    // factored second moment, no first moment (Shazeer & Stern 2018)
+	// PagedAdamW and PagedAdamW8bit keep AdamW's states in CUDA unified
+	// memory that pages out to the host under memory pressure
+	// (bitsandbytes paged optimizers, Dettmers et al. 2023 §2): the GPU's
+	// peak leaves them out (bitsandbytes benchmarking/README.md, A100,
+	// Qwen3-0.6B: 0.5 MB and 18.6 MB of states on the GPU).
+	PagedAdamW
+	PagedAdamW8bit
 )
 
-var optimizerNames = [...]string{AdamW: "adamw", AdamW8bit: "adamw-8bit", SGD: "sgd", SGDMomentum: "sgd-momentum", Adafactor: "adafactor"}
+var optimizerNames = [...]string{AdamW: "adamw", AdamW8bit: "adamw-8bit", SGD: "sgd", SGDMomentum: "sgd-momentum", Adafactor: "adafactor",
+	PagedAdamW: "paged-adamw", PagedAdamW8bit: "paged-adamw-8bit"}
 
 // Optimizers lists every Optimizer in display order.
-var Optimizers = []Optimizer{AdamW, AdamW8bit, SGD, SGDMomentum, Adafactor}
+var Optimizers = []Optimizer{AdamW, AdamW8bit, PagedAdamW, PagedAdamW8bit, SGD, SGDMomentum, Adafactor}
 
-// String returns the CLI name ("adamw", "adamw-8bit", "sgd", "sgd-momentum", "adafactor").
+// Paged reports whether o's states live in host-backed unified memory.
+func (o Optimizer) Paged() bool { return o == PagedAdamW || o == PagedAdamW8bit }
+
+// String returns the CLI name ("adamw", "adamw-8bit", "paged-adamw", "paged-adamw-8bit", "sgd", "sgd-momentum", "adafactor").
 func (o Optimizer) String() string { return enumName(optimizerNames[:], int(o), "Optimizer") }
 
 // ParseOptimizer reads a name written by Optimizer.String.
@@ -255,6 +269,10 @@ type Input struct {
 	GPUMemUtil       float64 // --gpu-mem-util: vLLM gpu_memory_utilization (0, 1]
 	MaxBatchedTokens int     // --max-batched-tokens: vLLM profiling batch (0: 8192)
 	EnforceEager     bool    // --enforce-eager: vLLM without CUDA graphs
+	// Compiled is HF transformers with a static KV cache and
+	// torch.compile (CUDA graphs) (--compile): the per-op host launches
+	// that bound eager decoding at small batch leave the host.
+	Compiled bool
 
 	VRAM       Bytes // --vram / --gpu: nominal memory per GPU
 	UsableVRAM Bytes // --usable-vram: measured usable memory per GPU (0: derived from VRAM)
@@ -264,6 +282,16 @@ type Input struct {
 	TP      int     // --tp: tensor-parallel degree
 	PP      int     // --pp: pipeline-parallel stages
 	Offload Offload // --offload
+
+	// PureBF16 trains in 16-bit only (--pure-bf16): weights, gradients and
+	// optimizer states in the compute dtype, no fp32 master copy, as
+	// torchtune's recipes do by default (dtype: bf16). Full training only.
+	PureBF16 bool
+	// SequenceParallel shards the activations that tensor parallelism
+	// replicates (LayerNorm, dropout, residual) over the TP group
+	// (--sequence-parallel; Korthikanti et al. 2022 §4.2.2; Megatron-LM and
+	// NeMo turn it on with TP). Training with TP > 1 only.
+	SequenceParallel bool
 
 	Overheads Overheads // --cuda-context etc.
 }
@@ -281,7 +309,7 @@ func DefaultInput(a Arch) Input {
 		Arch: a, Task: Inference, Weights: BF16, KV: BF16,
 		Batch: 1, Seq: seq, Optimizer: AdamW, FlashAttention: true,
 		LoRARank: 16, Engine: HF, GPUMemUtil: 0.9,
-		VRAM: 80 * GiB, GPUs: 1, TP: 1, PP: 1,
+		VRAM: 80 * GiB, GPUs: 1, TP: 1, PP: 1, SequenceParallel: true,
 	}
 }
 
@@ -394,7 +422,7 @@ func (in Input) validate(l *errList) {
 		// context, ECC, driver reservations), never above it.
 		l.add("usable-vram", int64(in.UsableVRAM), ErrRange, "want at most the GPU's memory (%d bytes)", int64(in.VRAM))
 	}
-	if !(in.GPUMemUtil > 0 && in.GPUMemUtil <= 1) && in.Engine == VLLM {
+	if !(in.GPUMemUtil > 0 && in.GPUMemUtil <= 1) && in.Engine.Pooled() {
 		l.add("gpu-mem-util", in.GPUMemUtil, ErrRange, "want a fraction in (0, 1]")
 	}
 	if in.MaxBatchedTokens < 0 || in.MaxBatchedTokens > maxSeq {
@@ -413,8 +441,11 @@ func (in Input) validate(l *errList) {
 	if train && in.Engine != HF {
 		l.add("engine", in.Engine, ErrIncompatible, "training runs on the PyTorch stack (hf)")
 	}
-	if (in.Task == Pretrain || in.Task == FullFinetune) && in.Weights != FP32 && in.Weights != BF16 && in.Weights != FP16 {
-		l.add("precision", in.Weights, ErrIncompatible, "full training needs fp32, bf16 or fp16")
+	// fp8 full training is Transformer Engine style: fp8 matmuls with
+	// bf16 weights, gradients and an fp32 master copy (NVIDIA Transformer
+	// Engine user guide), so its memory is bf16 mixed precision's.
+	if (in.Task == Pretrain || in.Task == FullFinetune) && in.Weights != FP32 && in.Weights != BF16 && in.Weights != FP16 && in.Weights != FP8 {
+		l.add("precision", in.Weights, ErrIncompatible, "full training needs fp32, bf16, fp16 or fp8 (Transformer Engine)")
 	}
 	if in.Task == LoRA || in.Task == QLoRA {
 		if in.LoRARank < 1 || in.LoRARank > 1<<16 {
@@ -423,6 +454,9 @@ func (in Input) validate(l *errList) {
 		if a.LoRAAttnDims == 0 {
 			l.add("lora-rank", in.LoRARank, ErrIncompatible, "the config gives no layer shapes (hidden_size, num_hidden_layers) to place adapters")
 		}
+	}
+	if in.PureBF16 && (in.Task != Pretrain && in.Task != FullFinetune || in.Weights != BF16 && in.Weights != FP16) {
+		l.add("pure-bf16", in.PureBF16, ErrIncompatible, "pure 16-bit training needs train or finetune with bf16 or fp16")
 	}
 	if in.Quant.GGUF() && in.Engine != LlamaCpp {
 		l.add("quant", in.Quant, ErrIncompatible, "GGUF formats run on llamacpp")

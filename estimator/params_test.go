@@ -80,6 +80,34 @@ func TestParamCounts(t *testing.T) {
 		// ±0.35% and ±1.9%). The Qwen1.5-MoE blog post's "2.0B
 		// non-embedding" activated agrees: 2.689B less 2 × 0.311B embeddings.
 		{"qwen1.5-moe-a2.7b.mlc_preset.json", 14_300_000_000, 2_700_000_000, 0.0035, 0.019},
+		// openai/gpt-oss-20b: 20.91B total, 3.61B active (arXiv:2508.10925
+		// Table 1, 0.01B steps). OpenAI counts one 0.58B vocabulary matrix
+		// as active, we count both (+16%).
+		{"gpt-oss-20b.json", 20_910_000_000, 3_610_000_000, 0.0005, 0.17},
+		// openai/gpt-oss-120b: 116.83B total, 5.13B active (same table).
+		{"gpt-oss-120b.json", 116_830_000_000, 5_130_000_000, 0.0001, 0.12},
+		// Llama 4 Scout / Maverick: 109B / 400B total with the vision tower
+		// (counted approximately), 17B active for the text model (we add
+		// the 0.84B tower to active too).
+		{"llama-4-scout.json", 109_000_000_000, 17_000_000_000, 0.005, 0.065},
+		{"llama-4-maverick.json", 400_000_000_000, 17_000_000_000, 0.005, 0.065},
+		// Qwen3-Next-80B-A3B: "80B total, 3B activated" (rounded; the
+		// card's 3B leaves out the 2 × 0.31B vocabulary matrices).
+		{"qwen3-next-80b-a3b.json", 80_000_000_000, 3_000_000_000, 0.005, 0.3},
+		// GLM-4.5: 355B / 32B (card). Main model 352.8B; the MTP layer is
+		// Arch.MTPParams.
+		{"glm-4.5.json", 355_000_000_000, 32_000_000_000, 0.007, 0.06},
+		{"glm-4.5-air.json", 106_000_000_000, 12_000_000_000, 0.009, 0.12},
+		// google/gemma-3-1b-pt safetensors total 999,885,952.
+		{"gemma-3-1b.json", 999_885_952, 0, 0.001, 0},
+		// Gemma 3 27B: 27,433M incl. the 417M SigLIP tower (report Table 1);
+		// the tower is counted ViT-style, approximately.
+		{"gemma-3-27b.json", 27_433_000_000, 0, 0.002, 0},
+		// Kimi K2: "1T total, 32B activated" (DeepSeek-V3 architecture).
+		{"kimi-k2.json", 1_000_000_000_000, 32_000_000_000, 0.03, 0.03},
+		// OLMo 2 7B: 7.3B; Granite 3.1 8B: 8.17B (HF model pages).
+		{"olmo-2-7b.json", 7_300_000_000, 0, 0.001, 0},
+		{"granite-3.1-8b.json", 8_170_000_000, 0, 0.001, 0},
 		// rightsize-generic: the stated count is returned as is.
 		{"t5-3b.generic.json", 2_851_598_336, 0, 0, 0},
 	}
@@ -170,5 +198,61 @@ func TestQwenMoELayout(t *testing.T) {
 	emb := int64(2*100*64 + 64)
 	if a.Params() != emb+8*layer || a.ActiveParams() != emb+8*active {
 		t.Errorf("qwen2_moe params %d/%d, want %d/%d", a.Params(), a.ActiveParams(), emb+8*layer, emb+8*active)
+	}
+}
+
+// TestNewAttentionLayouts checks the layer layouts read from the new
+// families and what one sequence keeps: gpt-oss alternates 128-token
+// sliding layers with full ones, Llama 4 chunks 3 of 4 layers at 8192
+// tokens, Qwen3-Next keeps KV in 1 of 4 layers and a fixed Gated DeltaNet
+// state in the others, Gemma 3 has 5 local layers to 1 global.
+func TestNewAttentionLayouts(t *testing.T) {
+	read := func(f string) Arch {
+		data, err := os.ReadFile(filepath.Join("testdata", "configs", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := ParseConfig(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	const seq = 32768
+	g := read("gpt-oss-20b.json")
+	if g.SlidingLayers != 12 || g.SlidingWindow != 128 || !g.AttentionSinks || g.MXFP4Params != 19_110_297_600 {
+		t.Errorf("gpt-oss-20b: sliding %d/%d sinks %v mxfp4 %d", g.SlidingLayers, g.SlidingWindow, g.AttentionSinks, g.MXFP4Params)
+	}
+	// 2·8 KV heads·64 = 1024 elements per token-layer; 12 full layers at
+	// seq, 12 sliding layers at 128; bf16.
+	if got, want := g.kvBytesPerSeq(seq, 16), 1024.0*2*(12*seq+12*128); got != want {
+		t.Errorf("gpt-oss-20b KV per sequence %v, want %v", got, want)
+	}
+	l := read("llama-4-scout.json")
+	if l.ChunkedLayers != 36 || l.AttentionChunk != 8192 || l.Experts != 16 || l.SharedExperts != 1 || l.DenseLayers != 0 {
+		t.Errorf("llama-4-scout: chunked %d/%d experts %d shared %d dense %d", l.ChunkedLayers, l.AttentionChunk, l.Experts, l.SharedExperts, l.DenseLayers)
+	}
+	if got, want := l.kvBytesPerSeq(seq, 16), 2048.0*2*(12*seq+36*8192); got != want {
+		t.Errorf("llama-4-scout KV per sequence %v, want %v", got, want)
+	}
+	if m := read("llama-4-maverick.json"); m.DenseLayers != 24 || m.Intermediate != 16384 || m.MoEIntermediate != 8192 {
+		t.Errorf("llama-4-maverick: dense %d of 48, widths %d/%d", m.DenseLayers, m.Intermediate, m.MoEIntermediate)
+	}
+	q := read("qwen3-next-80b-a3b.json")
+	// conv_dim = 2·16·128 + 32·128 = 8192, ×(4−1); recurrent 32·128·128.
+	if q.LinearAttnLayers != 36 || q.LinearStateElems != 8192*3+32*128*128 || q.KVCacheLayers() != 12 {
+		t.Errorf("qwen3-next: linear %d, state %d, KV layers %d", q.LinearAttnLayers, q.LinearStateElems, q.KVCacheLayers())
+	}
+	if got, want := q.KVBytesPerToken(BF16), Bytes(12*2*2*256*2); got != want {
+		t.Errorf("qwen3-next KV per token %d, want %d (12 full-attention layers)", got, want)
+	}
+	if got, want := q.kvBytesPerSeq(seq, 16), 1024.0*2*12*seq+36*548864*2; got != want {
+		t.Errorf("qwen3-next per sequence %v, want %v", got, want)
+	}
+	if gm := read("gemma-3-1b.json"); gm.SlidingLayers != 22 || gm.SlidingWindow != 512 {
+		t.Errorf("gemma-3-1b: sliding %d/%d, want 22 of 26 at 512", gm.SlidingLayers, gm.SlidingWindow)
+	}
+	if glm := read("glm-4.5.json"); glm.MTPLayers != 1 || glm.MTPParams <= 0 || glm.DenseLayers != 3 {
+		t.Errorf("glm-4.5: mtp %d (%d params), dense %d", glm.MTPLayers, glm.MTPParams, glm.DenseLayers)
 	}
 }

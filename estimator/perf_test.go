@@ -345,9 +345,11 @@ func TestThroughputProperties(t *testing.T) {
 			if p.TokensPerSecond <= 0 {
 				t.Errorf("%s %v: no throughput: %+v", f, task, p)
 			}
-			// More GPUs (data parallel) never lowers the job's rate.
+			// More GPUs (data parallel) inside one NVLink domain never
+			// lower the job's rate; beyond it the gradient traffic
+			// crosses the network and may (checked in TestTrainComm).
 			prev := 0.0
-			for _, g := range []int{1, 2, 4, 8, 64} {
+			for _, g := range []int{1, 2, 4, 8} {
 				in.GPUs = g
 				q := mustPerf(t, in, a100SXM, Efficiency{}, Workload{})
 				if q.TokensPerSecond < prev {
@@ -363,9 +365,9 @@ func TestThroughputProperties(t *testing.T) {
 			var last Perf
 			for i, s := range []float64{0.5, 1, 2, 4} {
 				hw := Hardware{PeakFLOPS: 312e12 * s, MemBandwidth: 2039e9 * s, LinkBandwidth: 300e9 * s}
-				for j, h := range []Hardware{hw, {hw.PeakFLOPS, 2039e9, 300e9}, {312e12, hw.MemBandwidth, 300e9}, {312e12, 2039e9, hw.LinkBandwidth}} {
+				for j, h := range []Hardware{hw, {PeakFLOPS: hw.PeakFLOPS, MemBandwidth: 2039e9, LinkBandwidth: 300e9}, {PeakFLOPS: 312e12, MemBandwidth: hw.MemBandwidth, LinkBandwidth: 300e9}, {PeakFLOPS: 312e12, MemBandwidth: 2039e9, LinkBandwidth: hw.LinkBandwidth}} {
 					q := mustPerf(t, in, h, Efficiency{}, Workload{})
-					base := mustPerf(t, in, Hardware{312e12 * 0.5, 2039e9 * 0.5, 300e9 * 0.5}, Efficiency{}, Workload{})
+					base := mustPerf(t, in, Hardware{PeakFLOPS: 312e12 * 0.5, MemBandwidth: 2039e9 * 0.5, LinkBandwidth: 300e9 * 0.5}, Efficiency{}, Workload{})
 					if j > 0 {
 						base = mustPerf(t, in, a100SXM, Efficiency{}, Workload{})
 						if s < 1 {
@@ -387,12 +389,22 @@ func TestThroughputProperties(t *testing.T) {
 	}
 }
 
-// Int4 weights read a quarter of bf16's bytes, so memory-bound decode is
-// faster; fp8 KV halves the cache read.
+// Int4 weights read a quarter of bf16's bytes, so memory-bound decode on
+// a serving engine is faster; fp8 KV halves the cache read. Under HF
+// transformers eager the host bounds batch-1 decode and the quantised
+// formats add launches per linear, so int4 is slower than bf16 there
+// (bitsandbytes benchmark: NF4 and LLM.int8 below BF16 on an H100).
 func TestDecodeQuantFaster(t *testing.T) {
 	for _, f := range []string{"llama-3.1-8b.json", "mixtral-8x7b-v0.1.mlc_preset.json", "qwen2.5-7b.json", "deepseek-v3.json"} {
 		in := DefaultInput(loadArch(t, f))
 		in.Batch, in.Seq = 1, 4096
+		hf := mustPerf(t, in, h100SXMFP8, Efficiency{}, Workload{})
+		in.Weights = INT4
+		hf4 := mustPerf(t, in, h100SXMFP8, Efficiency{}, Workload{})
+		if !(hf4.DecodeTokensPerSecond < hf.DecodeTokensPerSecond) || hf.Bound != BoundHost {
+			t.Errorf("%s: HF int4 decode %g tok/s, bf16 %g (bound %v)", f, hf4.DecodeTokensPerSecond, hf.DecodeTokensPerSecond, hf.Bound)
+		}
+		in.Weights, in.Engine = BF16, VLLM
 		bf := mustPerf(t, in, a100SXM, Efficiency{}, Workload{})
 		in.Weights = INT4
 		i4 := mustPerf(t, in, a100SXM, Efficiency{}, Workload{})
@@ -418,7 +430,7 @@ func TestPerfFormulas(t *testing.T) {
 	attn := 12 * 32 * 4096 * 4096.0
 	in := DefaultInput(a)
 	in.Task, in.Seq = Pretrain, 4096
-	p := mustPerf(t, in, a100SXM, Efficiency{}, Workload{})
+	p := mustPerf(t, in, a100SXM, Efficiency{MFU: 0.4}, Workload{})
 	if rel := relErr(p.FLOPsPerToken, 6*n+attn); math.Abs(rel) > 1e-12 || p.HardwareFLOPsPerToken != p.FLOPsPerToken {
 		t.Errorf("FLOPs/token %g, want %g", p.FLOPsPerToken, 6*n+attn)
 	}
@@ -429,7 +441,7 @@ func TestPerfFormulas(t *testing.T) {
 		t.Errorf("MFU %g, want 0.4 on one GPU", p.MFU)
 	}
 	in.GradCheckpointing = true
-	p = mustPerf(t, in, a100SXM, Efficiency{}, Workload{})
+	p = mustPerf(t, in, a100SXM, Efficiency{MFU: 0.4}, Workload{})
 	if rel := relErr(p.HardwareFLOPsPerToken, 8*n+attn*16/12); math.Abs(rel) > 1e-12 || math.Abs(relErr(p.MFU, 0.4*p.FLOPsPerToken/p.HardwareFLOPsPerToken)) > 1e-12 {
 		t.Errorf("checkpointed: %g hardware FLOPs/token, MFU %g", p.HardwareFLOPsPerToken, p.MFU)
 	}
@@ -440,7 +452,7 @@ func TestPerfFormulas(t *testing.T) {
 	}
 
 	in = DefaultInput(a)
-	in.Seq = 2
+	in.Seq, in.Engine = 2, VLLM
 	p = mustPerf(t, in, a100SXM, Efficiency{BandwidthUtil: 1, InferenceMFU: 1}, Workload{PromptTokens: 1, OutputTokens: 1})
 	// The step is the weight read plus layerOverhead per layer; at full
 	// peak the compute term adds (1 + (c/m)^1.5)^(2/3) − 1 ≈ 0.04%.
@@ -449,8 +461,18 @@ func TestPerfFormulas(t *testing.T) {
 	if rel := relErr(p.DecodeTokensPerSecond, want); math.Abs(rel) > 0.001 {
 		t.Errorf("batch-1 decode %g tok/s, want 1 / (weights / bandwidth + layers × %g s) = %g", p.DecodeTokensPerSecond, layerOverhead, want)
 	}
-	if !p.DecodeMemoryBound || p.DecodeTokenLatency != p.DecodeStepSeconds {
+	// One request on a continuous-batching engine: its TPOT is the step
+	// plus its own prompt's chunk spread over its one output token.
+	if stall := p.DecodeTokenLatency - p.DecodeStepSeconds; !p.DecodeMemoryBound || !(stall > 0 && stall < 1e-4) {
 		t.Errorf("batch-1 decode: %+v", p)
+	}
+	// Under HF eager the host bounds it: 43 ops per layer plus 27 per
+	// step at hfOpSeconds each.
+	in.Engine = HF
+	p = mustPerf(t, in, a100SXM, Efficiency{}, Workload{PromptTokens: 1, OutputTokens: 1})
+	if host := (43*float64(a.Layers) + 27) * hfOpSeconds; math.Abs(relErr(p.DecodeStepSeconds, host)) > 1e-12 || p.Bound != BoundHost ||
+		p.DecodeTokenLatency != p.DecodeStepSeconds {
+		t.Errorf("HF batch-1 decode step %g s, want the host floor %g s: %+v", p.DecodeStepSeconds, host, p)
 	}
 	// Job time and GPU-hours.
 	in.Task, in.GPUs = Pretrain, 8
@@ -481,7 +503,7 @@ func TestThroughputValidation(t *testing.T) {
 		fields []string
 	}{
 		{Hardware{}, Efficiency{}, Workload{}, []string{"peak-flops", "mem-bandwidth"}},
-		{Hardware{nan, math.Inf(1), -1}, Efficiency{}, Workload{}, []string{"peak-flops", "mem-bandwidth", "link-bandwidth"}},
+		{Hardware{PeakFLOPS: nan, MemBandwidth: math.Inf(1), LinkBandwidth: -1}, Efficiency{}, Workload{}, []string{"peak-flops", "mem-bandwidth", "link-bandwidth"}},
 		{a100SXM, Efficiency{MFU: 1.5, InferenceMFU: nan, BandwidthUtil: -0.1}, Workload{}, []string{"mfu", "inference-mfu", "bandwidth-util"}},
 		{a100SXM, Efficiency{}, Workload{PromptTokens: 0, OutputTokens: 5, MicroBatches: -1}, []string{"prompt", "micro-batches"}},
 		{a100SXM, Efficiency{}, Workload{PromptTokens: -3, OutputTokens: -1}, []string{"prompt", "output"}},
@@ -542,10 +564,10 @@ func FuzzThroughput(f *testing.F) {
 	f.Fuzz(func(t *testing.T, model, task, weights, kv, engine uint8, batch, seq, gpus, tp, pp int, gc, sel bool,
 		peak, bw, link, mfu, imfu, util float64, prompt, out, micro int) {
 		in := DefaultInput(archs[int(model)%len(archs)])
-		in.Task, in.Weights, in.KV, in.Engine = Task(task%6), DType(weights%7), DType(kv%7), Engine(engine%4)
+		in.Task, in.Weights, in.KV, in.Engine = Task(task%6), DType(weights%7), DType(kv%7), Engine(engine%6)
 		in.Batch, in.Seq, in.GPUs, in.TP, in.PP = batch, seq, gpus, tp, pp
 		in.GradCheckpointing, in.SelectiveRecompute = gc, sel
-		p, err := Throughput(in, Hardware{peak, bw, link}, Efficiency{mfu, imfu, util}, Workload{prompt, out, micro})
+		p, err := Throughput(in, Hardware{PeakFLOPS: peak, MemBandwidth: bw, LinkBandwidth: link}, Efficiency{mfu, imfu, util}, Workload{PromptTokens: prompt, OutputTokens: out, MicroBatches: micro})
 		if err != nil {
 			if p != (Perf{}) {
 				t.Fatal("error with a non-zero Perf")
@@ -583,4 +605,149 @@ func sglangDecodeRows(t *testing.T) []calRow {
 			1000 * c.measured, 1000 * p.DecodeStepSeconds, "ms", 0.20, "fitted, ±20%"})
 	}
 	return rows
+}
+
+// bnbRows: HF transformers 4.46.3 decode steps of the bitsandbytes
+// benchmark table (testdata/calibration/bnb_optimum_benchmark.json). The
+// fit rows (H100 Llama 3.1 8B: BF16, NF4 with double quantisation,
+// LLM.int8() with decomposition) fixed hfOpSeconds and the extra ops per
+// linear: held to ±10% at batch 1 and, for BF16 and int8, at every batch
+// (NF4 at batch > 1 serialises its dequantisation with the launches and
+// is 30% slower than modelled: logged). Test and held-back rows on other
+// GPUs and models are reported by rightsize validate (docs/accuracy.md).
+func bnbRows(t *testing.T) []calRow {
+	a := loadArch(t, "llama-3.1-8b.json")
+	hw := Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, Architecture: "Hopper"}
+	var rows []calRow
+	for _, rec := range readRecords(t, "bnb_optimum_benchmark.json") {
+		if rec["split"] != "fit" {
+			continue
+		}
+		in := DefaultInput(a)
+		switch rec["format"] {
+		case "BF16":
+		case "NF4+DQ":
+			in.Weights, in.Quant = INT4, QuantNF4
+		case "INT8+Decomp":
+			in.Weights = INT8
+		default:
+			continue
+		}
+		in.Batch, in.Seq = int(num(t, rec["batch_size"])), 320
+		p := mustPerf(t, in, hw, Efficiency{}, Workload{PromptTokens: 256, OutputTokens: 64})
+		row := calRow{model: "Llama-3.1-8B", setting: fmt.Sprintf("HF 4.46 H100 %s b%d decode step", rec["format"], in.Batch),
+			measured: 1000 * num(t, rec["decode_latency_s"]), estimated: 1000 * p.DecodeStepSeconds, unit: "ms", tol: 0.10, note: "fitted"}
+		if rec["format"] == "NF4+DQ" && in.Batch > 1 {
+			row.tol, row.note = 0, "dequantisation serialised with launches at batch > 1"
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func TestBNBDecodeCalibration(t *testing.T) { reportCalibration(t, bnbRows(t)) }
+
+// Serving at a concurrency: TPOT and TTFT grow with the requests in
+// flight (decode steps read more KV, other prompts' chunks share the
+// steps), throughput agrees with both latencies, and the KV pool bounds
+// the concurrency.
+func TestServingPoint(t *testing.T) {
+	in := DefaultInput(loadArch(t, "llama-3.1-8b.json"))
+	in.Engine, in.GPUMemUtil = VLLM, 0.9
+	hw := Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, Architecture: "Hopper"}
+	w := Workload{PromptTokens: 2000, OutputTokens: 500}
+	var prev ServePoint
+	for i, c := range []int{1, 4, 16, 64} {
+		sp, err := ServingPoint(in, hw, Efficiency{}, w, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := float64(c) * 500 / (sp.TTFTSeconds + 500*sp.TPOTSeconds); math.Abs(relErr(sp.TokensPerSecond, want)) > 1e-9 {
+			t.Errorf("c=%d: %g tok/s, latencies imply %g", c, sp.TokensPerSecond, want)
+		}
+		if sp.MaxConcurrency < 100 || sp.Concurrency != c {
+			t.Errorf("c=%d: %+v", c, sp)
+		}
+		if i > 0 && !(sp.TPOTSeconds > prev.TPOTSeconds && sp.TTFTSeconds > prev.TTFTSeconds && sp.TokensPerSecond > prev.TokensPerSecond) {
+			t.Errorf("c=%d: %+v after %+v", c, sp, prev)
+		}
+		prev = sp
+	}
+	if _, err := ServingPoint(in, hw, Efficiency{}, w, 0); err == nil || !errors.Is(err, ErrRange) {
+		t.Errorf("concurrency 0: %v", err)
+	}
+}
+
+// Engine floors: HF eager decode at batch 1 is host-bound and its time
+// follows the layer count, not the weight bytes; compiling it (CUDA
+// graphs) removes the floor; a serving engine's small-model step stops at
+// servingStepFloor; a faster GPU does not speed a host-bound step.
+func TestEngineFloors(t *testing.T) {
+	small, big := loadArch(t, "llama-3.2-1b.json"), loadArch(t, "llama-3.1-8b.json")
+	hw := Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, Architecture: "Hopper"}
+	w := Workload{PromptTokens: 100, OutputTokens: 100}
+	step := func(a Arch, e Engine, compiled bool, hw Hardware) Perf {
+		in := DefaultInput(a)
+		in.Engine, in.Compiled = e, compiled
+		return mustPerf(t, in, hw, Efficiency{}, w)
+	}
+	s, b := step(small, HF, false, hw), step(big, HF, false, hw)
+	if s.Bound != BoundHost || b.Bound != BoundHost {
+		t.Errorf("HF batch 1 not host-bound: %v %v", s.Bound, b.Bound)
+	}
+	if r := b.DecodeStepSeconds / s.DecodeStepSeconds; math.Abs(r-float64(32*43+27)/float64(16*43+27)) > 1e-9 {
+		t.Errorf("HF 8B/1B step ratio %g, want the ops ratio", r)
+	}
+	if c := step(big, HF, true, hw); !(c.DecodeStepSeconds < b.DecodeStepSeconds/2) || c.Bound != BoundBandwidth {
+		t.Errorf("compiled HF step %g s (%v), eager %g s", c.DecodeStepSeconds, c.Bound, b.DecodeStepSeconds)
+	}
+	v := step(small, VLLM, false, hw)
+	if v.DecodeStepSeconds != servingStepFloor || v.Bound != BoundHost {
+		t.Errorf("vLLM 1B step %g s (%v), want the engine floor %g", v.DecodeStepSeconds, v.Bound, servingStepFloor)
+	}
+	fast := hw
+	fast.MemBandwidth *= 2
+	if f := step(big, HF, false, fast); f.DecodeStepSeconds != b.DecodeStepSeconds {
+		t.Errorf("host-bound step changed with bandwidth: %g vs %g", f.DecodeStepSeconds, b.DecodeStepSeconds)
+	}
+	if got := []string{BoundCompute.String(), BoundBandwidth.String(), BoundHost.String(), BoundCommunication.String()}; strings.Join(got, ",") != "compute,bandwidth,host,communication" {
+		t.Errorf("Bound names %v", got)
+	}
+}
+
+// The link matters beyond TP: ZeRO-3 over PCIe is slower than over
+// NVLink; crossing the node boundary onto a slow network is slower per
+// GPU than inside the node; CPU offload pays its host traffic; more
+// micro-batches amortise the data-parallel gradient traffic.
+func TestTrainComm(t *testing.T) {
+	in := DefaultInput(loadArch(t, "llama-3.1-8b.json"))
+	in.Task, in.GPUs, in.ZeRO, in.Batch, in.Seq = FullFinetune, 8, 3, 1, 2048
+	sxm := Hardware{PeakFLOPS: 312e12, MemBandwidth: 2039e9, LinkBandwidth: 300e9, Architecture: "Ampere"}
+	pcie := Hardware{PeakFLOPS: 312e12, MemBandwidth: 1935e9, Architecture: "Ampere"}
+	ps, pp := mustPerf(t, in, sxm, Efficiency{}, Workload{}), mustPerf(t, in, pcie, Efficiency{}, Workload{})
+	if !(pp.TokensPerSecond < 0.8*ps.TokensPerSecond) || pp.Bound != BoundCommunication || ps.Bound != BoundCompute {
+		t.Errorf("8×A100 PCIe %g tok/s (%v), SXM %g (%v)", pp.TokensPerSecond, pp.Bound, ps.TokensPerSecond, ps.Bound)
+	}
+	in.GPUs = 16
+	slow := sxm
+	slow.NetworkBandwidth = 3e9
+	if p16 := mustPerf(t, in, slow, Efficiency{}, Workload{}); !(p16.TokensPerSecond/16 < ps.TokensPerSecond/8) {
+		t.Errorf("16 GPUs over a 3 GB/s network: %g tok/s per GPU, 8 in a node %g", p16.TokensPerSecond/16, ps.TokensPerSecond/8)
+	}
+	in.GPUs, in.ZeRO = 8, 1
+	base := mustPerf(t, in, sxm, Efficiency{}, Workload{})
+	in.Offload = OffloadOptimizer
+	if off := mustPerf(t, in, sxm, Efficiency{}, Workload{}); !(off.TokensPerSecond < base.TokensPerSecond) || off.CommSeconds <= base.CommSeconds {
+		t.Errorf("optimizer offload %g tok/s, none %g", off.TokensPerSecond, base.TokensPerSecond)
+	}
+	in.Offload, in.GPUs, in.ZeRO = OffloadNone, 64, 0
+	m1 := mustPerf(t, in, slow, Efficiency{}, Workload{MicroBatches: 1})
+	m16 := mustPerf(t, in, slow, Efficiency{}, Workload{GlobalBatch: 64 * 16})
+	if m16.MicroBatches != 16 || !(m16.TokensPerSecond > m1.TokensPerSecond) {
+		t.Errorf("16 micro-batches %g tok/s (m=%d), 1: %g", m16.TokensPerSecond, m16.MicroBatches, m1.TokensPerSecond)
+	}
+	// A user's MFU replaces the model's.
+	if p := mustPerf(t, in, sxm, Efficiency{MFU: 0.3}, Workload{}); p.ComputeEfficiency != 0.3 {
+		t.Errorf("MFU override: %g", p.ComputeEfficiency)
+	}
 }

@@ -86,7 +86,7 @@ func MinGPUsInput(in Input, limit int) (Input, bool) {
 		c := in
 		c.GPUs = n
 		switch {
-		case !in.Task.Training() && in.Engine == VLLM:
+		case !in.Task.Training() && in.Engine.Pooled():
 			c.TP, c.PP = n, 1
 		case !in.Task.Training():
 			c.TP, c.PP = 1, n

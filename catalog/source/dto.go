@@ -37,12 +37,16 @@ type gpuJSON struct {
 	FP16TFLOPSDense    float64  `json:"fp16_tflops_dense,omitempty"`
 	FP8TFLOPSDense     float64  `json:"fp8_tflops_dense,omitempty"`
 	INT8TOPSDense      float64  `json:"int8_tops_dense,omitempty"`
+	FP4TFLOPSDense     float64  `json:"fp4_tflops_dense,omitempty"`
 	SupportsBF16       bool     `json:"supports_bf16"`
 	SupportsFP8        bool     `json:"supports_fp8"`
+	SupportsFP4        bool     `json:"supports_fp4,omitempty"`
 	Interconnect       string   `json:"interconnect"`
 	NVLinkGBs          float64  `json:"nvlink_gb_s,omitempty"`
+	NVLinkDomain       int      `json:"nvlink_domain,omitempty"`
 	PCIeGen            int      `json:"pcie_gen,omitempty"`
 	MIGSlices          int      `json:"mig_slices,omitempty"`
+	MIGProfiles        []string `json:"mig_profiles,omitempty"`
 	TDPW               int      `json:"tdp_w,omitempty"`
 	Source             string   `json:"source"`
 	AsOf               string   `json:"as_of"`
@@ -55,14 +59,17 @@ type modelFile struct {
 }
 
 type modelJSON struct {
-	ID              string          `json:"id"`
-	Name            string          `json:"name"`
-	Family          string          `json:"family"`
-	License         string          `json:"license"`
-	Task            string          `json:"task"`
-	ContextLength   int             `json:"context_length"`
-	PublishedParams int64           `json:"published_params"`
-	ActiveParams    int64           `json:"active_params,omitempty"`
+	ID              string `json:"id"`
+	Name            string `json:"name"`
+	Family          string `json:"family"`
+	License         string `json:"license"`
+	Task            string `json:"task"`
+	ContextLength   int    `json:"context_length"`
+	PublishedParams int64  `json:"published_params"`
+	ActiveParams    int64  `json:"active_params,omitempty"`
+	// ParamsTolerance widens the count check (a fraction) where the
+	// published figure counts differently; the notes must say why.
+	ParamsTolerance float64         `json:"params_tolerance,omitempty"`
 	Config          json.RawMessage `json:"config"`
 	ConfigSource    string          `json:"config_source"`
 	Source          string          `json:"source"`
@@ -85,7 +92,10 @@ type providerJSON struct {
 	Source        string `json:"source"`
 	AsOf          string `json:"as_of"`
 	AsOfEstimated bool   `json:"as_of_estimated,omitempty"`
-	Notes         string `json:"notes,omitempty"`
+	// VAT basis of the price list: included (at vat_rate) or not.
+	PricesIncludeVAT bool    `json:"prices_include_vat,omitempty"`
+	VATRate          float64 `json:"vat_rate,omitempty"`
+	Notes            string  `json:"notes,omitempty"`
 }
 
 type offerFile struct {
@@ -94,29 +104,65 @@ type offerFile struct {
 }
 
 type offerJSON struct {
-	ID                 string   `json:"id"`
-	Provider           string   `json:"provider"`
-	InstanceType       string   `json:"instance_type"`
-	GPU                string   `json:"gpu"`
-	GPUCount           float64  `json:"gpu_count"`
-	GPUMemoryGB        float64  `json:"gpu_memory_gb,omitempty"`
-	VCPUs              int      `json:"vcpus,omitempty"`
-	RAMGiB             float64  `json:"ram_gib,omitempty"`
-	RAMGB              float64  `json:"ram_gb,omitempty"`
-	Interconnect       string   `json:"interconnect,omitempty"`
-	OnDemandPerHour    float64  `json:"on_demand_per_hour,omitempty"`
-	SpotPerHour        float64  `json:"spot_per_hour,omitempty"`
-	Reserved1yPerHour  float64  `json:"reserved_1y_per_hour,omitempty"`
-	Reserved3yPerHour  float64  `json:"reserved_3y_per_hour,omitempty"`
-	MonthlyPrice       float64  `json:"monthly_price,omitempty"`
-	SpotAboveOnDemand  bool     `json:"spot_above_on_demand,omitempty"`
-	Currency           string   `json:"currency"`
-	BillingGranularity string   `json:"billing_granularity,omitempty"`
-	Regions            []string `json:"regions,omitempty"`
-	SpotRegion         string   `json:"spot_region,omitempty"`
-	UnderlyingProvider string   `json:"underlying_provider,omitempty"`
-	AsOf               string   `json:"as_of"`
-	AsOfEstimated      bool     `json:"as_of_estimated,omitempty"`
-	Source             string   `json:"source"`
-	Notes              string   `json:"notes,omitempty"`
+	ID                     string   `json:"id"`
+	Provider               string   `json:"provider"`
+	InstanceType           string   `json:"instance_type"`
+	GPU                    string   `json:"gpu"`
+	GPUCount               float64  `json:"gpu_count"`
+	GPUMemoryGB            float64  `json:"gpu_memory_gb,omitempty"`
+	VCPUs                  int      `json:"vcpus,omitempty"`
+	RAMGiB                 float64  `json:"ram_gib,omitempty"`
+	RAMGB                  float64  `json:"ram_gb,omitempty"`
+	Interconnect           string   `json:"interconnect,omitempty"`
+	NetworkGbps            float64  `json:"network_gbps,omitempty"`
+	NetworkFabric          string   `json:"network_fabric,omitempty"`
+	OnDemandPerHour        float64  `json:"on_demand_per_hour,omitempty"`
+	SpotPerHour            float64  `json:"spot_per_hour,omitempty"`
+	Reserved1yPerHour      float64  `json:"reserved_1y_per_hour,omitempty"`
+	Reserved3yPerHour      float64  `json:"reserved_3y_per_hour,omitempty"`
+	MonthlyPrice           float64  `json:"monthly_price,omitempty"`
+	SpotAboveOnDemand      bool     `json:"spot_above_on_demand,omitempty"`
+	Currency               string   `json:"currency"`
+	BillingGranularity     string   `json:"billing_granularity,omitempty"`
+	Regions                []string `json:"regions,omitempty"`
+	SpotRegion             string   `json:"spot_region,omitempty"`
+	SpotInterruption       string   `json:"spot_interruption,omitempty"`
+	SpotInterruptionSource string   `json:"spot_interruption_source,omitempty"`
+	UnderlyingProvider     string   `json:"underlying_provider,omitempty"`
+	AsOf                   string   `json:"as_of"`
+	AsOfEstimated          bool     `json:"as_of_estimated,omitempty"`
+	Source                 string   `json:"source"`
+	Notes                  string   `json:"notes,omitempty"`
+}
+
+// fx.json: reference exchange rates, units of currency per 1 USD.
+type fxFile struct {
+	Comment string   `json:"comment,omitempty"`
+	Rates   []fxJSON `json:"rates"`
+}
+
+type fxJSON struct {
+	Currency string  `json:"currency"`
+	PerUSD   float64 `json:"per_usd"`
+	AsOf     string  `json:"as_of"`
+	Source   string  `json:"source"`
+}
+
+// hosted_apis.json: per-token prices of hosted model APIs. Rows with the
+// same source may share it through the file's "sources" list by index.
+type hostedFile struct {
+	Comment string       `json:"comment,omitempty"`
+	Prices  []hostedJSON `json:"prices"`
+}
+
+type hostedJSON struct {
+	ID               string  `json:"id"`
+	Provider         string  `json:"provider"`
+	Model            string  `json:"model"`
+	ModelID          string  `json:"model_id,omitempty"`
+	InputPerMillion  float64 `json:"input_per_million"`
+	OutputPerMillion float64 `json:"output_per_million"`
+	Currency         string  `json:"currency"`
+	AsOf             string  `json:"as_of"`
+	Source           string  `json:"source"`
 }

@@ -21,6 +21,13 @@ import (
 //     default) + the GPU row for the count.
 //   - G4 (RTX PRO 6000): the catalog has no accelerator row, so the price
 //     is the machine row alone and may exclude the GPU.
+//   - A3 (H100, H100 Mega, H200): spot only. SkyPilot's on-demand H100/H200
+//     accelerator rows are not Google's on-demand list price: host + 8 × H100
+//     gives $43.07/h for a3-highgpu-8g in us-central1, where Google's SKUs
+//     (Cyclenerd pricing.yml, 2026-07-30) give $88.49/h, and SkyPilot's own
+//     H100 spot row is above its on-demand row; $43.07 is about the DWS
+//     flex-start rate. A2 (A100) totals agree with pricing.yml to the cent.
+//     On-demand A3 prices come from pricing.yml (internal/bootstrap/market.py).
 //
 // Where an accelerator row for a count is absent, the count-1 row × count
 // is used for the GPUs whose price is linear in count (L4, T4, P4, P100,
@@ -49,6 +56,10 @@ var gcpHostAccel = map[string]gcpAccel{
 	"a3-ultragpu-8g": {"H200", 8, "h200-sxm"},
 	"a4-highgpu-8g":  {"B200", 8, "b200"},
 }
+
+// gcpSpotOnly are the accelerator rows whose on-demand price is not the
+// list price (see the package comment above composeGCP).
+var gcpSpotOnly = map[string]bool{"H100": true, "H100-MEGA": true, "H200": true}
 
 // gcpLinearAccels are the accelerators whose price is linear in count.
 var gcpLinearAccels = map[string]bool{"L4": true, "T4": true, "P4": true, "P100": true, "V100": true}
@@ -162,6 +173,7 @@ func composeGCP(rows []vmRow) ([]vmRow, []string) {
 	})
 	noAccel := map[string][]string{} // machine type -> regions without its accelerator row
 	priced := map[string]bool{}
+	spotOnly := map[string]bool{}
 	var unknown []string
 	var g2Bases []vmRow
 	var n1Hosts []vmRow
@@ -174,6 +186,13 @@ func composeGCP(rows []vmRow) ([]vmRow, []string) {
 				continue
 			}
 			priced[it] = true
+			if gcpSpotOnly[a.name] {
+				acc.hasPrice = false
+				if !spotOnly[it] {
+					spotOnly[it] = true
+					skipped = append(skipped, fmt.Sprintf("gcp %s: the %s accelerator row is not the on-demand list price (DWS flex-start level); on-demand not imported, spot only", it, a.name))
+				}
+			}
 			add(it, a.name, a.count, a.gpu, gcpNoteHost, h, 1, &acc)
 			continue
 		}

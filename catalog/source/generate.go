@@ -24,6 +24,8 @@ func Generate(c *catalog.Catalog) ([]byte, error) {
 	writeSlice(&b, "Models", reflect.ValueOf(c.Models))
 	writeSlice(&b, "Providers", reflect.ValueOf(c.Providers))
 	writeSlice(&b, "Offers", reflect.ValueOf(c.Offers))
+	writeSlice(&b, "FXRates", reflect.ValueOf(c.FXRates))
+	writeSlice(&b, "HostedAPIs", reflect.ValueOf(c.HostedAPIs))
 	b.WriteString("}\n")
 	out, err := format.Source(b.Bytes())
 	if err != nil {

@@ -29,6 +29,8 @@ const (
 	ModelsFile    = "models.json"
 	ProvidersFile = "providers.json"
 	OffersFile    = "offers.json"
+	FXFile        = "fx.json"
+	HostedFile    = "hosted_apis.json"
 )
 
 // Files is the raw, decoded-but-unconverted content of a data directory. The
@@ -39,6 +41,8 @@ type Files struct {
 	Models    modelFile
 	Providers providerFile
 	Offers    offerFile
+	FX        fxFile
+	Hosted    hostedFile
 }
 
 // Error is one validation problem: file, entry index (0-based, as in
@@ -74,7 +78,7 @@ func (es Errors) Error() string {
 	return b.String()
 }
 
-// Load reads the four files from fsys, strictly decodes and validates them,
+// Load reads the six files from fsys, strictly decodes and validates them,
 // and returns the catalog. now bounds as_of dates (none may be later).
 // A validation failure returns Errors listing every problem.
 func Load(fsys fs.FS, now time.Time) (*catalog.Catalog, error) {
@@ -85,7 +89,7 @@ func Load(fsys fs.FS, now time.Time) (*catalog.Catalog, error) {
 	return f.Catalog(now)
 }
 
-// ReadFiles strictly decodes the four files from fsys without validating
+// ReadFiles strictly decodes the six files from fsys without validating
 // their content.
 func ReadFiles(fsys fs.FS) (*Files, error) {
 	var f Files
@@ -94,6 +98,8 @@ func ReadFiles(fsys fs.FS) (*Files, error) {
 	errs = append(errs, readFile(fsys, ModelsFile, &f.Models.Comment, "models", &f.Models.Models)...)
 	errs = append(errs, readFile(fsys, ProvidersFile, &f.Providers.Comment, "providers", &f.Providers.Providers)...)
 	errs = append(errs, readFile(fsys, OffersFile, &f.Offers.Comment, "offers", &f.Offers.Offers)...)
+	errs = append(errs, readFile(fsys, FXFile, &f.FX.Comment, "rates", &f.FX.Rates)...)
+	errs = append(errs, readFile(fsys, HostedFile, &f.Hosted.Comment, "prices", &f.Hosted.Prices)...)
 	if len(errs) > 0 {
 		return nil, errs
 	}
@@ -264,6 +270,35 @@ func (f *Files) Catalog(now time.Time) (*catalog.Catalog, error) {
 	}
 	errs = append(errs, ov.errs...)
 
+	fv := &validator{file: FXFile, now: now}
+	seen = map[string]int{}
+	for i, r := range f.FX.Rates {
+		c.FXRates = append(c.FXRates, convertFX(fv, i, r, seen))
+	}
+	for _, cur := range []string{"USD", "EUR", "RUB", "CNY"} {
+		if _, ok := seen[cur]; !ok {
+			fv.add(-1, "", "no rate for %s (USD, EUR, RUB and CNY are required)", cur)
+		}
+	}
+	for _, p := range c.Providers {
+		if _, ok := seen[p.Currency]; !ok {
+			fv.add(-1, "", "no rate for %s, the currency of provider %s", p.Currency, p.ID)
+		}
+	}
+	errs = append(errs, fv.errs...)
+
+	hv := &validator{file: HostedFile, now: now}
+	models := map[string]bool{}
+	for _, m := range c.Models {
+		models[m.ID] = true
+	}
+	seen = map[string]int{}
+	for i, h := range f.Hosted.Prices {
+		hv.id(i, h.ID, seen)
+		c.HostedAPIs = append(c.HostedAPIs, convertHosted(hv, i, h, models))
+	}
+	errs = append(errs, hv.errs...)
+
 	if len(errs) > 0 {
 		return nil, errs
 	}
@@ -277,6 +312,8 @@ func Sort(c *catalog.Catalog) {
 	slices.SortFunc(c.Models, func(a, b catalog.Model) int { return strings.Compare(a.ID, b.ID) })
 	slices.SortFunc(c.Providers, func(a, b catalog.Provider) int { return strings.Compare(a.ID, b.ID) })
 	slices.SortFunc(c.Offers, func(a, b catalog.Offer) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(c.FXRates, func(a, b catalog.FXRate) int { return strings.Compare(a.Currency, b.Currency) })
+	slices.SortFunc(c.HostedAPIs, func(a, b catalog.HostedAPIPrice) int { return strings.Compare(a.ID, b.ID) })
 }
 
 // bytesOf converts a float count of units to Bytes, rejecting NaN, Inf,

@@ -13,7 +13,7 @@ import (
 	"rightsize/catalog/source"
 )
 
-var today = time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+var today = time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
 
 // TestLoad proves the embedded data decodes strictly and validates.
 func TestLoad(t *testing.T) {
@@ -29,6 +29,8 @@ func TestLoad(t *testing.T) {
 const (
 	okGPUs      = `{"gpus":[{"id":"t4","name":"NVIDIA T4","vendor":"NVIDIA","architecture":"Turing","memory_gb":16,"memory_bandwidth_gb_s":300,"fp16_tflops_dense":65,"supports_bf16":false,"supports_fp8":false,"interconnect":"pcie","source":"datasheet","as_of":"2026-01-01"},{"id":"a100-40gb-sxm","name":"A100","vendor":"NVIDIA","architecture":"Ampere","memory_gb":40,"memory_bandwidth_gb_s":1555,"fp16_tflops_dense":312,"supports_bf16":true,"supports_fp8":false,"interconnect":"nvlink","source":"datasheet","as_of":"2026-01-01"}]}`
 	okModels    = `{"models":[{"id":"tiny","name":"Tiny","family":"T","license":"MIT","task":"text-generation","context_length":1024,"published_params":1000,"config":{"model_type":"rightsize-generic","num_parameters":1000,"seq_len":16},"config_source":"x","source":"card","as_of":"2026-01-01"}]}`
+	okFX        = `{"rates":[{"currency":"USD","per_usd":1,"as_of":"2026-08-22","source":"identity"},{"currency":"EUR","per_usd":0.856091,"as_of":"2026-08-22","source":"CBR"},{"currency":"RUB","per_usd":82.9211,"as_of":"2026-08-22","source":"CBR"},{"currency":"CNY","per_usd":6.722806,"as_of":"2026-08-22","source":"CBR"}]}`
+	okHosted    = `{"prices":[{"id":"together-tiny","provider":"together_ai","model":"tiny","model_id":"tiny","input_per_million":0.1,"output_per_million":0.2,"currency":"USD","as_of":"2026-08-01","source":"litellm"}]}`
 	okProviders = `{"providers":[{"id":"aws","name":"AWS","kind":"hyperscaler","country":"US","currency":"USD","url":"https://aws.amazon.com","source":"s","as_of":"2026-07-09"}]}`
 )
 
@@ -40,10 +42,12 @@ const okOffer = `{"id":"aws-g4dn.xlarge","provider":"aws","instance_type":"g4dn.
 
 func fixture(files map[string]string) fstest.MapFS {
 	fs := fstest.MapFS{
-		"gpus.json":      {Data: []byte(okGPUs)},
-		"models.json":    {Data: []byte(okModels)},
-		"providers.json": {Data: []byte(okProviders)},
-		"offers.json":    {Data: []byte(offers(okOffer))},
+		"gpus.json":        {Data: []byte(okGPUs)},
+		"models.json":      {Data: []byte(okModels)},
+		"providers.json":   {Data: []byte(okProviders)},
+		"offers.json":      {Data: []byte(offers(okOffer))},
+		"fx.json":          {Data: []byte(okFX)},
+		"hosted_apis.json": {Data: []byte(okHosted)},
 	}
 	for k, v := range files {
 		fs[k] = &fstest.MapFile{Data: []byte(v)}
@@ -102,7 +106,28 @@ func TestRejects(t *testing.T) {
 		{"unknown gpu field", map[string]string{"gpus.json": strings.Replace(okGPUs, `"memory_gb":16,`, `"mem":16,"memory_gb":16,`, 1)},
 			"catalog: gpus.json: entry 0 (t4): "},
 		{"bad model type", map[string]string{"models.json": strings.Replace(okModels, "rightsize-generic", "t5", 1)},
-			`catalog: models.json: entry 0 (tiny): config.model_type "t5" is not supported`},
+			`catalog: models.json: entry 0 (tiny): config: estimator: config: model_type="t5": unsupported`},
+		{"count off", map[string]string{"models.json": strings.Replace(okModels, `{"model_type":"rightsize-generic","num_parameters":1000,"seq_len":16}`,
+			`{"model_type":"llama","hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,"num_attention_heads":4,"vocab_size":100}`, 1)},
+			"catalog: models.json: entry 0 (tiny): published_params 1000 but estimator.ParseConfig counts 95040"},
+		{"fx missing EUR", map[string]string{"fx.json": strings.Replace(okFX, `"EUR"`, `"GBP"`, 1)},
+			"catalog: fx.json: no rate for EUR"},
+		{"fx implausible", map[string]string{"fx.json": strings.Replace(okFX, `82.9211`, `8.29211`, 1)},
+			"catalog: fx.json: entry 2 (RUB): per_usd 8.29211 out of range"},
+		{"hosted unknown model", map[string]string{"hosted_apis.json": strings.Replace(okHosted, `"model_id":"tiny"`, `"model_id":"huge"`, 1)},
+			`catalog: hosted_apis.json: entry 0 (together-tiny): model_id "huge" is not in models.json`},
+		{"spot bucket", map[string]string{"offers.json": offers(strings.Replace(okOffer, `"currency"`, `"spot_interruption":"<6%","spot_interruption_source":"x","currency"`, 1))},
+			`catalog: offers.json: entry 0 (aws-g4dn.xlarge): spot_interruption "<6%" must be`},
+		{"spot bucket unsourced", map[string]string{"offers.json": offers(strings.Replace(okOffer, `"currency"`, `"spot_interruption":"<5%","currency"`, 1))},
+			`catalog: offers.json: entry 0 (aws-g4dn.xlarge): spot_interruption needs spot_interruption_source`},
+		{"fabric", map[string]string{"offers.json": offers(strings.Replace(okOffer, `"currency"`, `"network_gbps":25,"network_fabric":"token-ring","currency"`, 1))},
+			`catalog: offers.json: entry 0 (aws-g4dn.xlarge): network_fabric "token-ring" must be`},
+		{"fp4 unsupported", map[string]string{"gpus.json": strings.Replace(okGPUs, `"fp16_tflops_dense":65,`, `"fp16_tflops_dense":65,"fp4_tflops_dense":9000,`, 1)},
+			"catalog: gpus.json: entry 0 (t4): fp4_tflops_dense 9000 but supports_fp4 is false"},
+		{"mig profile", map[string]string{"gpus.json": strings.Replace(okGPUs, `"fp16_tflops_dense":312,`, `"fp16_tflops_dense":312,"mig_slices":7,"mig_profiles":["1g.5gb","big"],`, 1)},
+			`catalog: gpus.json: entry 1 (a100-40gb-sxm): mig_profiles: "big" is not a profile name`},
+		{"vat", map[string]string{"providers.json": strings.Replace(okProviders, `"currency"`, `"prices_include_vat":true,"currency"`, 1)},
+			"catalog: providers.json: entry 0 (aws): prices_include_vat needs vat_rate"},
 		{"generic params differ", map[string]string{"models.json": strings.Replace(okModels, `"num_parameters":1000`, `"num_parameters":999`, 1)},
 			"catalog: models.json: entry 0 (tiny): config.num_parameters 999 must equal published_params 1000"},
 		{"bad kind", map[string]string{"providers.json": strings.Replace(okProviders, "hyperscaler", "cloud", 1)},

@@ -15,38 +15,9 @@ import (
 // Interconnects a GPU or an offer may name.
 var interconnects = map[string]bool{"nvlink": true, "pcie": true, "infinity-fabric": true, "roce": true}
 
-// ModelTypes are the config model_type values the estimator supports.
-var ModelTypes = map[string]bool{
-	"llama": true, "mistral": true, "mixtral": true, "qwen2": true, "qwen2_moe": true, "qwen3": true, "qwen3_moe": true,
-	"gemma2": true, "phi3": true,
-	"gpt2": true, "bert": true, "deepseek_v2": true, "deepseek_v3": true, "falcon": true, "vit": true,
-	"rightsize-generic": true,
-}
-
-// requiredConfigKeys are the numeric architecture keys each model_type must
-// carry for the estimator.
-var requiredConfigKeys = map[string][]string{
-	"llama":             {"hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "vocab_size"},
-	"mistral":           {"hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "vocab_size"},
-	"mixtral":           {"hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "vocab_size", "num_local_experts", "num_experts_per_tok"},
-	"qwen2":             {"hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "vocab_size"},
-	"qwen3":             {"hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "vocab_size", "head_dim"},
-	"qwen2_moe":         {"hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "vocab_size", "num_experts", "num_experts_per_tok", "moe_intermediate_size"},
-	"qwen3_moe":         {"hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "vocab_size", "head_dim", "num_experts", "num_experts_per_tok", "moe_intermediate_size"},
-	"gemma2":            {"hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "vocab_size", "head_dim"},
-	"phi3":              {"hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "vocab_size"},
-	"gpt2":              {"n_embd", "n_layer", "n_head", "vocab_size"},
-	"bert":              {"hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "vocab_size"},
-	"deepseek_v2":       {"hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "vocab_size", "kv_lora_rank"},
-	"deepseek_v3":       {"hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "vocab_size", "kv_lora_rank"},
-	"falcon":            {"hidden_size", "num_hidden_layers", "num_attention_heads", "vocab_size"},
-	"vit":               {"hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "image_size", "patch_size"},
-	"rightsize-generic": {"num_parameters"},
-}
-
 var tasks = map[string]bool{
 	"text-generation": true, "fill-mask": true, "text2text": true, "image-classification": true,
-	"image-generation": true, "speech-recognition": true,
+	"image-generation": true, "speech-recognition": true, "sentence-embedding": true, "text-ranking": true, "text-to-video": true,
 }
 
 var kinds = map[string]bool{
@@ -101,9 +72,9 @@ func convertGPU(v *validator, i int, g gpuJSON) catalog.GPU {
 		MemoryType: g.MemoryType,
 		FP32TFLOPS: g.FP32TFLOPS, TF32TFLOPS: g.TF32TFLOPSDense, BF16TFLOPS: g.BF16TFLOPSDense,
 		FP16TFLOPS: g.FP16TFLOPSDense, FP8TFLOPS: g.FP8TFLOPSDense, INT8TOPS: g.INT8TOPSDense,
-		SupportsBF16: g.SupportsBF16, SupportsFP8: g.SupportsFP8,
-		Interconnect: g.Interconnect, NVLinkGBps: g.NVLinkGBs, PCIeGen: g.PCIeGen, MIGSlices: g.MIGSlices,
-		TDPWatts: g.TDPW, Source: g.Source, AsOf: g.AsOf, Notes: g.Notes,
+		FP4TFLOPS: g.FP4TFLOPSDense, SupportsBF16: g.SupportsBF16, SupportsFP8: g.SupportsFP8, SupportsFP4: g.SupportsFP4,
+		Interconnect: g.Interconnect, NVLinkGBps: g.NVLinkGBs, NVLinkDomain: g.NVLinkDomain, PCIeGen: g.PCIeGen,
+		MIGSlices: g.MIGSlices, MIGProfiles: g.MIGProfiles, TDPWatts: g.TDPW, Source: g.Source, AsOf: g.AsOf, Notes: g.Notes,
 	}
 
 	n := 0
@@ -152,14 +123,21 @@ func convertGPU(v *validator, i int, g gpuJSON) catalog.GPU {
 		field string
 		x     float64
 	}{{"fp32_tflops", g.FP32TFLOPS}, {"tf32_tflops_dense", g.TF32TFLOPSDense}, {"bf16_tflops_dense", g.BF16TFLOPSDense},
-		{"fp16_tflops_dense", g.FP16TFLOPSDense}, {"fp8_tflops_dense", g.FP8TFLOPSDense}, {"int8_tops_dense", g.INT8TOPSDense}} {
-		v.rangeF(i, id, t.field, t.x, 0, 10000)
+		{"fp16_tflops_dense", g.FP16TFLOPSDense}, {"fp8_tflops_dense", g.FP8TFLOPSDense}, {"int8_tops_dense", g.INT8TOPSDense},
+		{"fp4_tflops_dense", g.FP4TFLOPSDense}} {
+		v.rangeF(i, id, t.field, t.x, 0, 40000)
 	}
 	if g.BF16TFLOPSDense > 0 && !g.SupportsBF16 {
 		v.add(i, id, "bf16_tflops_dense %v but supports_bf16 is false", g.BF16TFLOPSDense)
 	}
 	if g.FP8TFLOPSDense > 0 && !g.SupportsFP8 {
 		v.add(i, id, "fp8_tflops_dense %v but supports_fp8 is false", g.FP8TFLOPSDense)
+	}
+	if g.FP4TFLOPSDense > 0 && !g.SupportsFP4 {
+		v.add(i, id, "fp4_tflops_dense %v but supports_fp4 is false", g.FP4TFLOPSDense)
+	}
+	if g.SupportsFP4 && !g.SupportsFP8 {
+		v.add(i, id, "supports_fp4 without supports_fp8")
 	}
 	if g.FP16TFLOPSDense == 0 && g.FP32TFLOPS == 0 && g.Notes == "" {
 		v.add(i, id, "neither fp16_tflops_dense nor fp32_tflops is given (leave both out only with a note)")
@@ -170,6 +148,18 @@ func convertGPU(v *validator, i int, g gpuJSON) catalog.GPU {
 	v.rangeF(i, id, "nvlink_gb_s", g.NVLinkGBs, 0, 3600)
 	v.rangeF(i, id, "pcie_gen", float64(g.PCIeGen), 0, 6)
 	v.rangeF(i, id, "mig_slices", float64(g.MIGSlices), 0, 7)
+	v.rangeF(i, id, "nvlink_domain", float64(g.NVLinkDomain), 0, 576)
+	if g.NVLinkDomain > 1 && g.NVLinkGBs == 0 {
+		v.add(i, id, "nvlink_domain %d without nvlink_gb_s", g.NVLinkDomain)
+	}
+	if len(g.MIGProfiles) > 0 && g.MIGSlices == 0 {
+		v.add(i, id, "mig_profiles given but mig_slices is 0")
+	}
+	for _, p := range g.MIGProfiles {
+		if !migProfile(p) {
+			v.add(i, id, "mig_profiles: %q is not a profile name like 1g.10gb or 1g.10gb+me", p)
+		}
+	}
 	v.rangeF(i, id, "tdp_w", float64(g.TDPW), 0, 2000)
 	return out
 }
@@ -183,7 +173,7 @@ func convertModel(v *validator, i int, m modelJSON) catalog.Model {
 	v.nonEmpty(i, id, "config_source", m.ConfigSource)
 	v.date(i, id, "as_of", m.AsOf)
 	if !tasks[m.Task] {
-		v.add(i, id, "task %q is not one of text-generation, fill-mask, text2text, image-classification, image-generation, speech-recognition", m.Task)
+		v.add(i, id, "task %q is not one of text-generation, fill-mask, text2text, image-classification, image-generation, speech-recognition, sentence-embedding, text-ranking, text-to-video", m.Task)
 	}
 	// Image models may have no sequence at all; text models must say.
 	if m.ContextLength < 0 || m.ContextLength == 0 && (m.Task == "text-generation" || m.Task == "fill-mask" || m.Task == "text2text") {
@@ -200,46 +190,30 @@ func convertModel(v *validator, i int, m modelJSON) catalog.Model {
 		ContextLength: m.ContextLength, PublishedParams: m.PublishedParams, ActiveParams: m.ActiveParams,
 		ConfigSource: m.ConfigSource, Source: m.Source, AsOf: m.AsOf, Notes: m.Notes,
 	}
-	var cfg map[string]any
-	dec := json.NewDecoder(bytes.NewReader(m.Config))
-	dec.UseNumber()
 	if len(m.Config) == 0 {
 		v.add(i, id, "config is missing")
 		return out
 	}
-	if err := dec.Decode(&cfg); err != nil || cfg == nil {
-		v.add(i, id, "config must be a JSON object: %v", err)
+	// The estimator is the only judge of configs: what it cannot parse is
+	// not in the catalog, and its count must match the published one.
+	a, err := estimator.ParseConfig(m.Config)
+	if err != nil {
+		v.add(i, id, "config: %v", err)
 		return out
 	}
-	mt, _ := cfg["model_type"].(string)
-	if !ModelTypes[mt] {
-		v.add(i, id, "config.model_type %q is not supported", mt)
-		return out
-	}
-	out.ModelType = mt
-	for _, k := range requiredConfigKeys[mt] {
-		n, ok := cfg[k].(json.Number)
-		if !ok {
-			v.add(i, id, "config.%s is missing or not a number (required for model_type %s)", k, mt)
-			continue
+	out.ModelType = a.ModelType
+	if a.Generic() {
+		if a.Params() != m.PublishedParams {
+			v.add(i, id, "config.num_parameters %d must equal published_params %d", a.Params(), m.PublishedParams)
 		}
-		if x, err := n.Float64(); err != nil || x <= 0 {
-			v.add(i, id, "config.%s %s must be > 0", k, n)
+	} else {
+		checkCount(v, i, id, "published_params", m.PublishedParams, a.Params(), m.ParamsTolerance)
+		if m.ActiveParams > 0 {
+			checkCount(v, i, id, "active_params", m.ActiveParams, a.ActiveParams(), m.ParamsTolerance)
 		}
 	}
-	if mt == "rightsize-generic" {
-		for _, k := range []string{"hidden_size", "num_hidden_layers", "seq_len"} {
-			if x, ok := cfg[k]; ok {
-				if n, ok := x.(json.Number); !ok || n.String() == "0" || strings.HasPrefix(n.String(), "-") {
-					v.add(i, id, "config.%s must be a positive number when given", k)
-				}
-			}
-		}
-		if n, ok := cfg["num_parameters"].(json.Number); ok {
-			if x, err := n.Int64(); err != nil || x != m.PublishedParams {
-				v.add(i, id, "config.num_parameters %s must equal published_params %d", n, m.PublishedParams)
-			}
-		}
+	if m.ParamsTolerance != 0 && (m.ParamsTolerance < 0 || m.ParamsTolerance > 0.2 || m.Notes == "") {
+		v.add(i, id, "params_tolerance %v must be in (0, 0.2] and explained in notes", m.ParamsTolerance)
 	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, m.Config); err != nil {
@@ -268,9 +242,13 @@ func convertProvider(v *validator, i int, p providerJSON) catalog.Provider {
 	if !strings.HasPrefix(p.URL, "https://") {
 		v.add(i, id, "url %q must start with https://", p.URL)
 	}
+	v.rangeF(i, id, "vat_rate", p.VATRate, 0, 0.3)
+	if p.PricesIncludeVAT && p.VATRate == 0 {
+		v.add(i, id, "prices_include_vat needs vat_rate")
+	}
 	return catalog.Provider{
 		ID: p.ID, Name: p.Name, Kind: p.Kind, Country: p.Country, Currency: p.Currency, URL: p.URL,
-		Source: p.Source, AsOf: p.AsOf, AsOfEstimated: p.AsOfEstimated, Notes: p.Notes,
+		PricesIncludeVAT: p.PricesIncludeVAT, VATRate: p.VATRate, Source: p.Source, AsOf: p.AsOf, AsOfEstimated: p.AsOfEstimated, Notes: p.Notes,
 	}
 }
 
@@ -370,12 +348,26 @@ func convertOffer(v *validator, i int, o offerJSON, gpus map[string]catalog.GPU,
 			}
 		}
 	}
+	v.rangeF(i, id, "network_gbps", o.NetworkGbps, 0, 100000)
+	if o.NetworkFabric != "" && !fabrics[o.NetworkFabric] {
+		v.add(i, id, "network_fabric %q must be efa, infiniband, roce, ethernet or empty", o.NetworkFabric)
+	}
+	if o.SpotInterruption != "" {
+		if !spotBuckets[o.SpotInterruption] {
+			v.add(i, id, "spot_interruption %q must be <5%%, 5-10%%, 10-15%%, 15-20%% or >20%%", o.SpotInterruption)
+		}
+		if o.SpotInterruptionSource == "" {
+			v.add(i, id, "spot_interruption needs spot_interruption_source")
+		}
+	}
 	if o.SpotAboveOnDemand && o.Notes == "" {
 		v.add(i, id, "spot_above_on_demand needs a note")
 	}
 	return catalog.Offer{
 		ID: o.ID, Provider: o.Provider, InstanceType: o.InstanceType, GPU: o.GPU, GPUCount: o.GPUCount,
 		VCPUs: o.VCPUs, RAMGiB: math.Round(ram*100) / 100, Interconnect: o.Interconnect,
+		NetworkGbps: o.NetworkGbps, NetworkFabric: o.NetworkFabric,
+		SpotInterruption: o.SpotInterruption, SpotInterruptionSource: o.SpotInterruptionSource,
 		OnDemandPerHour: o.OnDemandPerHour, SpotPerHour: o.SpotPerHour,
 		Reserved1yPerHour: o.Reserved1yPerHour, Reserved3yPerHour: o.Reserved3yPerHour,
 		MonthlyPrice: o.MonthlyPrice, Currency: o.Currency, BillingGranularity: o.BillingGranularity,
@@ -385,3 +377,81 @@ func convertOffer(v *validator, i int, o offerJSON, gpus map[string]catalog.GPU,
 }
 
 var _ = fmt.Sprint
+
+// checkCount compares the estimator's parameter count with the published
+// one. A published count is as precise as its last significant digit:
+// "8B" allows 1e9 either way (publishers round and truncate), an exact
+// count like 8,030,261,248 allows 0.1% (the estimator's layer-by-layer count
+// must match the checkpoint's tensors). tol, when set, is a wider relative
+// tolerance the record explains in its notes.
+func checkCount(v *validator, i int, id, field string, published, parsed int64, tol float64) {
+	if published <= 0 {
+		return
+	}
+	unit := int64(1)
+	for p := published; p%10 == 0 && p > 0; p /= 10 {
+		unit *= 10
+	}
+	allowed := max(float64(unit), 0.001*float64(published), tol*float64(published))
+	if d := math.Abs(float64(parsed - published)); d > allowed {
+		v.add(i, id, "%s %d but estimator.ParseConfig counts %d (off by %.2f%%, allowed %.0f)",
+			field, published, parsed, 100*d/float64(published), allowed)
+	}
+}
+
+// migProfile reports whether p looks like an NVIDIA MIG profile name:
+// "<n>g.<m>gb", optionally with "+me" or "+gfx" suffixes.
+func migProfile(p string) bool {
+	base, _, _ := strings.Cut(p, "+")
+	g, mem, ok := strings.Cut(base, ".")
+	return ok && strings.HasSuffix(g, "g") && len(g) >= 2 && strings.HasSuffix(mem, "gb") && len(mem) >= 3
+}
+
+// spotBuckets are the AWS Spot Instance Advisor interruption buckets.
+var spotBuckets = map[string]bool{"<5%": true, "5-10%": true, "10-15%": true, "15-20%": true, ">20%": true}
+
+var fabrics = map[string]bool{"efa": true, "infiniband": true, "roce": true, "ethernet": true}
+
+func convertFX(v *validator, i int, r fxJSON, seen map[string]int) catalog.FXRate {
+	id := r.Currency
+	if !isUpper(r.Currency, 3) {
+		v.add(i, id, "currency %q must be an ISO 4217 code", r.Currency)
+	}
+	if j, dup := seen[r.Currency]; dup {
+		v.add(i, id, "duplicate currency (also entry %d)", j)
+	}
+	seen[r.Currency] = i
+	v.nonEmpty(i, id, "source", r.Source)
+	v.date(i, id, "as_of", r.AsOf)
+	if r.Currency == "USD" && r.PerUSD != 1 {
+		v.add(i, id, "per_usd must be 1 for USD")
+	}
+	if band, ok := currencyPerUSD[r.Currency]; ok && r.Currency != "USD" {
+		v.rangeF(i, id, "per_usd", r.PerUSD, band[0], band[1])
+	} else if !(r.PerUSD > 0 && r.PerUSD < 1e6) {
+		v.add(i, id, "per_usd %v must be > 0", r.PerUSD)
+	}
+	return catalog.FXRate{Currency: r.Currency, PerUSD: r.PerUSD, AsOf: r.AsOf, Source: r.Source}
+}
+
+func convertHosted(v *validator, i int, h hostedJSON, models map[string]bool) catalog.HostedAPIPrice {
+	id := h.ID
+	v.nonEmpty(i, id, "provider", h.Provider)
+	v.nonEmpty(i, id, "model", h.Model)
+	v.nonEmpty(i, id, "source", h.Source)
+	v.date(i, id, "as_of", h.AsOf)
+	if h.ModelID != "" && !models[h.ModelID] {
+		v.add(i, id, "model_id %q is not in %s", h.ModelID, ModelsFile)
+	}
+	if !isUpper(h.Currency, 3) {
+		v.add(i, id, "currency %q must be an ISO 4217 code", h.Currency)
+	}
+	v.rangeF(i, id, "input_per_million", h.InputPerMillion, 0, 1000)
+	v.rangeF(i, id, "output_per_million", h.OutputPerMillion, 0, 1000)
+	if h.InputPerMillion == 0 && h.OutputPerMillion == 0 {
+		v.add(i, id, "no price: input_per_million and output_per_million are both 0")
+	}
+	return catalog.HostedAPIPrice{ID: h.ID, Provider: h.Provider, Model: h.Model, ModelID: h.ModelID,
+		InputPerMillion: h.InputPerMillion, OutputPerMillion: h.OutputPerMillion, Currency: h.Currency,
+		AsOf: h.AsOf, Source: h.Source}
+}

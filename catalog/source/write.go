@@ -84,11 +84,13 @@ func (f *Files) OffersJSON() ([]byte, error) {
 // meaning unknown; models' "config" is the config.json text.
 func Export(c *catalog.Catalog) ([]byte, error) {
 	out := map[string]any{
-		"schema":    "rightsize-catalog/v1",
-		"gpus":      exportSlice(reflect.ValueOf(c.GPUs)),
-		"models":    exportSlice(reflect.ValueOf(c.Models)),
-		"providers": exportSlice(reflect.ValueOf(c.Providers)),
-		"offers":    exportSlice(reflect.ValueOf(c.Offers)),
+		"schema":      "rightsize-catalog/v1",
+		"gpus":        exportSlice(reflect.ValueOf(c.GPUs)),
+		"models":      exportSlice(reflect.ValueOf(c.Models)),
+		"providers":   exportSlice(reflect.ValueOf(c.Providers)),
+		"offers":      exportSlice(reflect.ValueOf(c.Offers)),
+		"fx_rates":    exportSlice(reflect.ValueOf(c.FXRates)),
+		"hosted_apis": exportSlice(reflect.ValueOf(c.HostedAPIs)),
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -131,7 +133,9 @@ func SnakeCase(name string) string {
 		"PCIeGen": "pcie_gen", "MIGSlices": "mig_slices", "TDPWatts": "tdp_watts", "RAMGiB": "ram_gib",
 		"VCPUs": "vcpus", "GPUCount": "gpu_count", "GPU": "gpu", "ID": "id", "URL": "url", "AsOf": "as_of",
 		"AsOfEstimated": "as_of_estimated", "Reserved1yPerHour": "reserved_1y_per_hour",
-		"Reserved3yPerHour": "reserved_3y_per_hour",
+		"Reserved3yPerHour": "reserved_3y_per_hour", "FP4TFLOPS": "fp4_tflops", "SupportsFP4": "supports_fp4",
+		"NVLinkDomain": "nvlink_domain", "MIGProfiles": "mig_profiles", "PerUSD": "per_usd", "ModelID": "model_id",
+		"PricesIncludeVAT": "prices_include_vat", "VATRate": "vat_rate",
 	}
 	if s, ok := special[name]; ok {
 		return s

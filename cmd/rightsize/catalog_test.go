@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	now = func() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) }
+	now = func() time.Time { return time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC) }
 }
 
 func runCLI(args ...string) (stdout, stderr string, code int) {
@@ -28,7 +28,7 @@ func runCLI(args ...string) (stdout, stderr string, code int) {
 func copyFixture(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, f := range []string{"gpus.json", "models.json", "providers.json", "offers.json"} {
+	for _, f := range []string{"gpus.json", "models.json", "providers.json", "offers.json", "fx.json", "hosted_apis.json"} {
 		b, err := os.ReadFile(filepath.Join("testdata/catalog", f))
 		if err != nil {
 			t.Fatal(err)

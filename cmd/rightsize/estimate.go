@@ -33,18 +33,28 @@ func runEstimate(args []string, stdout, stderr io.Writer) int {
 		model      = fs.String("model", "", "catalog model ID (e.g. llama-3.1-8b)")
 		config     = fs.String("config", "", "Hugging Face config.json or rightsize-generic config file")
 		task       = fs.String("task", "inference", "inference|train|finetune|lora|qlora")
-		precision  = fs.String("precision", "bf16", "weights: fp32|bf16|fp16|fp8|int8|int4")
+		precision  = fs.String("precision", "bf16", "weights: fp32|bf16|fp16|fp8|fp4|int8|int4 (training: the compute dtype; fp8 = Transformer Engine)")
 		kvDType    = fs.String("kv-dtype", "bf16", "KV cache: fp32|bf16|fp16|fp8|int8|int4")
 		quant      = fs.String("quant", "auto", "weight format: auto|int4-g128|nf4|q4_0|q4_k_m|q5_k_m|q6_k|q8_0")
 		batch      = fs.Int("batch", 1, "micro-batch (training) or concurrent sequences (inference)")
 		seq        = fs.Int("seq", 2048, "tokens per sequence")
-		optimizer  = fs.String("optimizer", "adamw", "adamw|adamw-8bit|sgd|sgd-momentum|adafactor")
+		optimizer  = fs.String("optimizer", "adamw", "adamw|adamw-8bit|paged-adamw|paged-adamw-8bit|sgd|sgd-momentum|adafactor")
+		pureBF16   = fs.Bool("pure-bf16", false, "full training in 16-bit only: no fp32 master copy, optimizer states in bf16 (torchtune's default)")
+		seqPar     = fs.Bool("sequence-parallel", true, "with TP in training, shard the LayerNorm/dropout activations too (Megatron-LM, NeMo)")
 		gc         = fs.Bool("grad-checkpointing", false, "full activation checkpointing")
 		selective  = fs.Bool("selective-recompute", false, "recompute attention scores only")
 		flash      = fs.Bool("flash-attention", true, "FlashAttention/SDPA (no s² score tensors)")
 		loraRank   = fs.Int("lora-rank", 16, "LoRA rank")
 		loraTarget = fs.String("lora-targets", "attention", "attention|all-linear")
-		engine     = fs.String("engine", "hf", "hf|vllm|llamacpp")
+		engine     = fs.String("engine", "hf", "hf|vllm|sglang|trtllm|llamacpp")
+		compiled   = fs.Bool("compile", false, "HF transformers with a static KV cache and torch.compile (CUDA graphs)")
+		mfu        = fs.Float64("mfu", 0, "training compute efficiency (share of peak FLOP/s) to use instead of the model's; 0: model")
+		infMFU     = fs.Float64("inference-mfu", 0, "share of peak FLOP/s for prefill; 0: model")
+		bwUtil     = fs.Float64("bandwidth-util", 0, "share of memory bandwidth while decoding; 0: model")
+		micro      = fs.Int("micro-batches", 0, "training: micro-batches (gradient accumulation steps) per optimizer step; 0: from --global-batch, else 4×PP")
+		global     = fs.Int("global-batch", 0, "training: sequences per optimizer step over all GPUs")
+		netGbps    = fs.Float64("network-gbps", 0, "inter-node network per node in Gbit/s (e.g. 3200 for 8×400G); 0: 200 Gbit/s per GPU")
+		gpusNode   = fs.Int("gpus-per-node", 8, "GPUs per node sharing --network-gbps and NVLink")
 		memUtil    = fs.Float64("gpu-mem-util", 0.9, "vLLM gpu_memory_utilization")
 		batched    = fs.Int("max-batched-tokens", 0, "vLLM max_num_batched_tokens (0: 8192)")
 		eager      = fs.Bool("enforce-eager", false, "vLLM without CUDA graphs")
@@ -127,6 +137,7 @@ func runEstimate(args []string, stdout, stderr io.Writer) int {
 	}
 	in.Batch, in.GradCheckpointing, in.SelectiveRecompute, in.FlashAttention = *batch, *gc, *selective, *flash
 	in.LoRARank, in.GPUMemUtil, in.MaxBatchedTokens, in.EnforceEager = *loraRank, *memUtil, *batched, *eager
+	in.Compiled, in.PureBF16, in.SequenceParallel = *compiled, *pureBF16, *seqPar
 	in.GPUs, in.ZeRO, in.TP, in.PP = *gpus, *zero, *tp, *pp
 
 	switch {
@@ -174,7 +185,29 @@ func runEstimate(args []string, stdout, stderr io.Writer) int {
 	// Speed needs the GPU's datasheet figures, so only with --gpu.
 	var perf *perfJSON
 	if hw, ok := gpuSpec.Hardware(in.Weights); ok {
-		p, err := estimator.Throughput(in, hw, estimator.Efficiency{}, estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok})
+		hw.Architecture = gpuSpec.Architecture
+		// FP4 weights compute in FP4 on Blackwell, whose FP4 peak the
+		// catalog does not carry yet: its FP8 peak is the floor used (an
+		// underestimate of prefill); elsewhere FP4 weights are
+		// dequantised to 16-bit (W4A16 kernels) and the BF16 peak applies.
+		if in.Weights == estimator.FP4 && strings.HasPrefix(strings.ToLower(gpuSpec.Architecture), "blackwell") {
+			if h8, ok := gpuSpec.Hardware(estimator.FP8); ok {
+				hw.PeakFLOPS = h8.PeakFLOPS
+			}
+		}
+		if *gpusNode < 1 {
+			return fail("--gpus-per-node: want ≥ 1")
+		}
+		if hw.LinkBandwidth > 0 {
+			hw.NVLinkDomain = *gpusNode
+		}
+		if *netGbps < 0 {
+			return fail("--network-gbps: want ≥ 0")
+		}
+		hw.NetworkBandwidth = *netGbps * 1e9 / 8 / float64(*gpusNode)
+		eff := estimator.Efficiency{MFU: *mfu, InferenceMFU: *infMFU, BandwidthUtil: *bwUtil}
+		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: *global}
+		p, err := estimator.Throughput(in, hw, eff, w)
 		if err != nil {
 			return fail("%v", err)
 		}
@@ -203,23 +236,42 @@ type perfJSON struct {
 	TokensPerSecond     float64 `json:"tokens_per_second"`
 	TokensPerSecondLow  float64 `json:"tokens_per_second_low"`
 	TokensPerSecondHigh float64 `json:"tokens_per_second_high"`
+	Uncertainty         float64 `json:"uncertainty"`
 	MFU                 float64 `json:"mfu"`
-	TrainTokens         float64 `json:"train_tokens,omitempty"`
-	JobSeconds          float64 `json:"job_seconds,omitempty"`
-	GPUHours            float64 `json:"gpu_hours,omitempty"`
-	TimeToFirstToken    float64 `json:"time_to_first_token_seconds,omitempty"`
-	DecodeTokenLatency  float64 `json:"decode_token_latency_seconds,omitempty"`
-	DecodeMemoryBound   bool    `json:"decode_memory_bound,omitempty"`
+	// ComputeEfficiency and BandwidthUtil are the shares of peak the
+	// model used (what --mfu / --inference-mfu and --bandwidth-util
+	// override); Bound is the regime that set the rate: "compute",
+	// "bandwidth", "host" or "communication".
+	ComputeEfficiency float64 `json:"compute_efficiency"`
+	BandwidthUtil     float64 `json:"bandwidth_util,omitempty"`
+	Bound             string  `json:"bound"`
+	// Training.
+	TrainTokens  float64 `json:"train_tokens,omitempty"`
+	JobSeconds   float64 `json:"job_seconds,omitempty"`
+	GPUHours     float64 `json:"gpu_hours,omitempty"`
+	StepSeconds  float64 `json:"step_seconds,omitempty"`
+	CommSeconds  float64 `json:"comm_seconds,omitempty"`
+	MicroBatches int     `json:"micro_batches,omitempty"`
+	// Inference.
+	TimeToFirstToken       float64 `json:"time_to_first_token_seconds,omitempty"`
+	DecodeTokenLatency     float64 `json:"decode_token_latency_seconds,omitempty"`
+	DecodeStepSeconds      float64 `json:"decode_step_seconds,omitempty"`
+	HostFloorSeconds       float64 `json:"host_floor_seconds,omitempty"`
+	PrefillTokensPerSecond float64 `json:"prefill_tokens_per_second,omitempty"`
+	DecodeMemoryBound      bool    `json:"decode_memory_bound,omitempty"`
 }
 
 func newPerfJSON(in estimator.Input, p estimator.Perf, tokens float64) *perfJSON {
 	j := &perfJSON{TokensPerSecond: p.TokensPerSecond, TokensPerSecondLow: p.TokensPerSecondLow,
-		TokensPerSecondHigh: p.TokensPerSecondHigh, MFU: p.MFU}
+		TokensPerSecondHigh: p.TokensPerSecondHigh, Uncertainty: p.Uncertainty, MFU: p.MFU,
+		ComputeEfficiency: p.ComputeEfficiency, BandwidthUtil: p.BandwidthUtil, Bound: p.Bound.String()}
 	if in.Task == estimator.Inference {
 		j.TimeToFirstToken, j.DecodeTokenLatency, j.DecodeMemoryBound = p.TimeToFirstToken, p.DecodeTokenLatency, p.DecodeMemoryBound
+		j.DecodeStepSeconds, j.HostFloorSeconds, j.PrefillTokensPerSecond = p.DecodeStepSeconds, p.HostFloorSeconds, p.PrefillTokensPerSecond
 		return j
 	}
 	j.TrainTokens, j.JobSeconds, j.GPUHours = tokens, estimator.JobTime(p, tokens), estimator.GPUHours(p, tokens)
+	j.StepSeconds, j.CommSeconds, j.MicroBatches = p.StepSeconds, p.CommSeconds, p.MicroBatches
 	return j
 }
 
@@ -227,7 +279,7 @@ func printPerf(w io.Writer, in estimator.Input, p *perfJSON) {
 	if p == nil {
 		return
 	}
-	fmt.Fprintf(w, "\nspeed (estimate, %.0f–%.0f tokens/s): %.0f tokens/s, MFU %.0f%%\n", p.TokensPerSecondLow, p.TokensPerSecondHigh, p.TokensPerSecond, 100*p.MFU)
+	fmt.Fprintf(w, "\nspeed (estimate, %.0f–%.0f tokens/s): %.0f tokens/s, MFU %.0f%%, %s-bound\n", p.TokensPerSecondLow, p.TokensPerSecondHigh, p.TokensPerSecond, 100*p.MFU, p.Bound)
 	if in.Task == estimator.Inference {
 		fmt.Fprintf(w, "time to first token %.3f s; %.1f tokens/s per request\n", p.TimeToFirstToken, 1/max(p.DecodeTokenLatency, 1e-12))
 		return
@@ -387,8 +439,8 @@ func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Res
 		fmt.Fprintf(w, ", min GPUs %d", minGPUs)
 	}
 	fmt.Fprintln(w)
-	if in.Engine == estimator.VLLM && r.KVPoolTokens > 0 {
-		fmt.Fprintf(w, "vLLM KV pool: %d tokens, %d concurrent sequences of %d tokens\n", r.KVPoolTokens, r.MaxConcurrentSeqs, in.Seq)
+	if in.Engine.Pooled() && r.KVPoolTokens > 0 {
+		fmt.Fprintf(w, "%s KV pool: %d tokens, %d concurrent sequences of %d tokens\n", in.Engine, r.KVPoolTokens, r.MaxConcurrentSeqs, in.Seq)
 	}
 	if r.HostOffload > 0 {
 		fmt.Fprintf(w, "host memory for offloaded state: %s per GPU\n", gib(r.HostOffload))

@@ -150,8 +150,10 @@ func TestEstimatePerformance(t *testing.T) {
 	if d := p.JobSeconds - 2e9/p.TokensPerSecond; d*d > 1e-6 || (p.GPUHours-8*p.JobSeconds/3600)*(p.GPUHours-8*p.JobSeconds/3600) > 1e-9 {
 		t.Errorf("job %v s, GPU-hours %v at %v tokens/s", p.JobSeconds, p.GPUHours, p.TokensPerSecond)
 	}
-	// Full training at the default 40% MFU (no recompute, no TP/PP).
-	if p.MFU < 0.39 || p.MFU > 0.41 {
+	// Full training on Hopper at Llama 3.1 8B's width: 0.44 / (1 + 1.5 ×
+	// (989.5e12 / 3.35e12) / 4096) ≈ 0.397 (no recompute, no TP/PP; the
+	// ZeRO-3 gathers hide under compute on NVLink).
+	if p.MFU < 0.38 || p.MFU > 0.41 {
 		t.Errorf("MFU %v", p.MFU)
 	}
 	_, out, _ = runEst(t, "--model", "llama-3.1-8b", "--vram", "80GiB", "--json")

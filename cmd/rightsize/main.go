@@ -3,6 +3,7 @@
 //
 //	rightsize estimate [flags]   per-GPU memory breakdown and fit
 //	rightsize catalog  <verb>    validate, stats, export, import-skypilot, import-prices
+//	rightsize validate [flags]   speed and memory against published measurements (docs/accuracy.md)
 //
 // Invalid flags or files print a one-line error on stderr and exit with code 2.
 package main
@@ -17,7 +18,7 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-const usage = "usage: rightsize estimate [flags] | rightsize catalog <validate|stats|export|import-skypilot|import-prices> [flags]"
+const usage = "usage: rightsize estimate [flags] | rightsize catalog <validate|stats|export|import-skypilot|import-prices> [flags] | rightsize validate [--format markdown|json]"
 
 // run dispatches a subcommand and returns the process exit code.
 func run(args []string, stdout, stderr io.Writer) int {
@@ -30,6 +31,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runEstimate(args[1:], stdout, stderr)
 	case "catalog":
 		return runCatalog(args[1:], stdout, stderr)
+	case "validate":
+		return runValidate(args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return 0

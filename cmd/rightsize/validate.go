@@ -1,0 +1,639 @@
+package main
+
+// "rightsize validate": replays the public measurements vendored under
+// estimator/testdata/calibration through the same path as "rightsize
+// estimate --json" and reports the error per group, split into the rows
+// the constants were fitted on, the test rows and the held-back slice
+// (testdata/calibration/README.md says which is which and why).
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Validation groups, in report order.
+var valGroups = []string{"memory", "decode", "prefill/TTFT", "serving TPOT", "serving throughput", "training time", "MFU"}
+
+// Splits: fit rows fixed a constant; test rows did not; held-back rows
+// were set aside before any fitting and never looked at while fitting.
+var valSplits = []string{"fit", "test", "heldback"}
+
+// valCase is one published measurement and the CLI arguments that
+// describe its setup.
+type valCase struct {
+	Group, Split string
+	Source       string // file under testdata/calibration
+	Engine       string // engine and version as the source states it
+	Setting      string // human description
+	Args         []string
+	Field        string  // JSON path in the estimate's output
+	Scale        float64 // estimate × Scale is in the measured unit
+	Measured     float64
+	Estimated    float64
+	Unit         string
+	Error        float64 // Estimated / Measured − 1
+}
+
+// runValidate implements "rightsize validate [--format markdown|json]
+// [--data DIR]".
+func runValidate(args []string, stdout, stderr io.Writer) int {
+	fail := func(format string, a ...any) int {
+		fmt.Fprintln(stderr, "rightsize validate: "+strings.ReplaceAll(fmt.Sprintf(format, a...), "\n", "; "))
+		return 2
+	}
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	format := fs.String("format", "markdown", "markdown|json")
+	data := fs.String("data", "", "calibration directory (default: estimator/testdata/calibration under the repository root)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stdout, "usage: rightsize validate [--format markdown|json] [--data DIR]")
+			return 0
+		}
+		return fail("%v", err)
+	}
+	if *format != "markdown" && *format != "json" {
+		return fail("--format %q: want markdown or json", *format)
+	}
+	dir := *data
+	if dir == "" {
+		dir = findCalibrationDir()
+	}
+	cases, err := validationCases(dir)
+	if err != nil {
+		return fail("%v", err)
+	}
+	var ran []valCase
+	var skipped []string
+	for _, c := range cases {
+		switch err := c.run(); {
+		case errors.Is(err, errNoSpeed):
+			skipped = append(skipped, c.Setting+" ("+c.Source+")")
+		case err != nil:
+			return fail("%s %s: %v", c.Source, c.Setting, err)
+		default:
+			ran = append(ran, c)
+		}
+	}
+	cases = ran
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(struct {
+			Summary []valSummary `json:"summary"`
+			Cases   []valCase    `json:"cases"`
+			Skipped []string     `json:"skipped"`
+		}{summarize(cases), cases, skipped}); err != nil {
+			return fail("%v", err)
+		}
+		return 0
+	}
+	writeAccuracy(stdout, cases, skipped)
+	return 0
+}
+
+// errNoSpeed: the catalog GPU lacks the datasheet figures a speed
+// estimate needs, so the row cannot be replayed.
+var errNoSpeed = errors.New("no speed estimate for this GPU")
+
+// findCalibrationDir looks for estimator/testdata/calibration from the
+// working directory up.
+func findCalibrationDir() string {
+	d, err := os.Getwd()
+	if err != nil {
+		return filepath.Join("estimator", "testdata", "calibration")
+	}
+	for range 6 {
+		p := filepath.Join(d, "estimator", "testdata", "calibration")
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			return p
+		}
+		d = filepath.Dir(d)
+	}
+	return filepath.Join("estimator", "testdata", "calibration")
+}
+
+// run replays c through "rightsize estimate --json".
+func (c *valCase) run() error {
+	v, err := estimateField(append(slices.Clone(c.Args), "--json"), c.Field)
+	if err != nil {
+		return err
+	}
+	c.Estimated = v * c.Scale
+	c.Error = c.Estimated/c.Measured - 1
+	return nil
+}
+
+// estimateField runs the estimate command and reads one JSON field.
+func estimateField(args []string, field string) (float64, error) {
+	var out, errb bytes.Buffer
+	if code := runEstimate(args, &out, &errb); code != 0 {
+		return 0, fmt.Errorf("estimate %s: %s", strings.Join(args, " "), strings.TrimSpace(errb.String()))
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+		return 0, err
+	}
+	var cur any = m
+	for _, k := range strings.Split(field, ".") {
+		obj, ok := cur.(map[string]any)
+		if !ok {
+			if strings.HasPrefix(field, "performance.") {
+				return 0, errNoSpeed
+			}
+			return 0, fmt.Errorf("no field %q in the estimate", field)
+		}
+		cur = obj[k]
+	}
+	f, ok := cur.(float64)
+	if !ok {
+		return 0, fmt.Errorf("field %q is %v, not a number", field, cur)
+	}
+	return f, nil
+}
+
+type valSummary struct {
+	Group   string   `json:"group"`
+	Split   string   `json:"split"`
+	N       int      `json:"n"`
+	Median  float64  `json:"median_abs_error"`
+	P90     float64  `json:"p90_abs_error"`
+	Signed  float64  `json:"median_signed_error"`
+	Engines []string `json:"engines"`
+	Sources []string `json:"sources"`
+}
+
+func summarize(cases []valCase) []valSummary {
+	var out []valSummary
+	for _, g := range valGroups {
+		for _, s := range valSplits {
+			var abs, signed []float64
+			engines, sources := map[string]bool{}, map[string]bool{}
+			for _, c := range cases {
+				if c.Group != g || c.Split != s {
+					continue
+				}
+				abs = append(abs, math.Abs(c.Error))
+				signed = append(signed, c.Error)
+				engines[c.Engine], sources[c.Source] = true, true
+			}
+			if len(abs) == 0 {
+				continue
+			}
+			out = append(out, valSummary{Group: g, Split: s, N: len(abs), Median: quantile(abs, 0.5), P90: quantile(abs, 0.9),
+				Signed: quantile(signed, 0.5), Engines: keys(engines), Sources: keys(sources)})
+		}
+	}
+	return out
+}
+
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// quantile is the q-quantile of v by linear interpolation between order
+// statistics (v is not modified).
+func quantile(v []float64, q float64) float64 {
+	s := slices.Clone(v)
+	sort.Float64s(s)
+	if len(s) == 0 {
+		return 0
+	}
+	pos := q * float64(len(s)-1)
+	lo := int(math.Floor(pos))
+	hi := min(lo+1, len(s)-1)
+	return s[lo] + (s[hi]-s[lo])*(pos-float64(lo))
+}
+
+var splitNames = map[string]string{"fit": "fit (in-sample)", "test": "test", "heldback": "held back"}
+
+// writeAccuracy prints the Markdown report committed as docs/accuracy.md.
+func writeAccuracy(w io.Writer, cases []valCase, skipped []string) {
+	fmt.Fprintln(w, "# Speed and memory accuracy")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Generated by `make validate` (`rightsize validate --format markdown`); do not edit by hand. Every row is a")
+	fmt.Fprintln(w, "published measurement replayed through `rightsize estimate --json` with the catalog's model and GPU. Error is")
+	fmt.Fprintln(w, "estimate / measured − 1. *Fit* rows fixed a constant of the model; *test* rows did not; *held back* rows were")
+	fmt.Fprintln(w, "set aside before fitting (estimator/testdata/calibration/README.md lists the sources, licences, dates and splits).")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| group | split | n | median \\|error\\| | p90 \\|error\\| | median error | engines | sources |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---|---|")
+	for _, s := range summarize(cases) {
+		fmt.Fprintf(w, "| %s | %s | %d | %.1f%% | %.1f%% | %+.1f%% | %s | %s |\n", s.Group, splitNames[s.Split], s.N, 100*s.Median, 100*s.P90,
+			100*s.Signed, strings.Join(s.Engines, "; "), strings.Join(s.Sources, ", "))
+	}
+	for _, g := range valGroups {
+		fmt.Fprintf(w, "\n## %s\n\n", g)
+		fmt.Fprintln(w, "| split | setting | measured | estimated | error | source |")
+		fmt.Fprintln(w, "|---|---|---:|---:|---:|---|")
+		for _, c := range cases {
+			if c.Group != g {
+				continue
+			}
+			fmt.Fprintf(w, "| %s | %s | %s %s | %s | %+.1f%% | %s |\n", c.Split, c.Setting, fmtNum(c.Measured), c.Unit, fmtNum(c.Estimated),
+				100*c.Error, c.Source)
+		}
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintf(w, "\n## Not replayed\n\nThe catalog lacks the tensor FLOP/s of these rows' GPU, so `rightsize estimate` gives no speed for them:\n\n")
+		for _, s := range skipped {
+			fmt.Fprintln(w, "- "+s)
+		}
+	}
+}
+
+func fmtNum(f float64) string { return strconv.FormatFloat(f, 'g', 4, 64) }
+
+// --- the cases -------------------------------------------------------
+
+func readRecords(dir, file string) (map[string]any, []map[string]any, error) {
+	data, err := os.ReadFile(filepath.Join(dir, file))
+	if err != nil {
+		return nil, nil, err
+	}
+	var f map[string]any
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", file, err)
+	}
+	raw, _ := f["records"].([]any)
+	recs := make([]map[string]any, 0, len(raw))
+	for _, r := range raw {
+		if m, ok := r.(map[string]any); ok {
+			recs = append(recs, m)
+		}
+	}
+	return f, recs, nil
+}
+
+func num(v any) float64 {
+	switch x := v.(type) {
+	case float64:
+		return x
+	case string:
+		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		if err == nil {
+			return f
+		}
+	}
+	return math.NaN()
+}
+
+func str(v any) string { s, _ := v.(string); return s }
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// validationCases builds every case from the files in dir.
+func validationCases(dir string) ([]valCase, error) {
+	var all []valCase
+	for _, f := range []func(string) ([]valCase, error){bnbCases, llamaCppCases, vllmBlogCases, sglangCases, trtllmCases,
+		foundryCases, llama2Cases, torchtuneCases} {
+		c, err := f(dir)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, c...)
+	}
+	return all, nil
+}
+
+// bnbCases: HF transformers 4.46.3 decode steps (bitsandbytes benchmark
+// table). BF16/FP16, NF4 with double quantisation (Rightsize's nf4) and
+// LLM.int8() with outlier decomposition (transformers' default int8);
+// NF4 without double quantisation and int8 without decomposition have no
+// Rightsize setting and are left out.
+func bnbCases(dir string) ([]valCase, error) {
+	const file = "bnb_optimum_benchmark.json"
+	_, recs, err := readRecords(dir, file)
+	if err != nil {
+		return nil, err
+	}
+	models := map[string]string{"qwen2.5-3b-instruct": "qwen2.5-3b", "llama-3.1-8b": "llama-3.1-8b", "qwen2.5-14b-instruct": "qwen2.5-14b",
+		"qwen2.5-32b-instruct": "qwen2.5-32b", "llama-3.1-70b": "llama-3.1-70b"}
+	gpus := map[string]string{"T4": "t4", "RTX 4090": "rtx-4090", "H100 SXM": "h100-sxm"}
+	var out []valCase
+	for _, r := range recs {
+		var prec []string
+		switch str(r["format"]) {
+		case "BF16":
+			prec = []string{"--precision", "bf16"}
+		case "FP16":
+			prec = []string{"--precision", "fp16"}
+		case "NF4+DQ":
+			prec = []string{"--precision", "int4", "--quant", "nf4"}
+		case "INT8+Decomp":
+			prec = []string{"--precision", "int8"}
+		default:
+			continue
+		}
+		b := int(num(r["batch_size"]))
+		args := append([]string{"--model", models[str(r["model"])], "--gpu", gpus[str(r["gpu"])], "--engine", "hf",
+			"--batch", itoa(b), "--seq", "320", "--prompt-tokens", "256", "--output-tokens", "64"}, prec...)
+		out = append(out, valCase{Group: "decode", Split: str(r["split"]), Source: file, Engine: "HF transformers 4.46.3 (bitsandbytes 0.45.0.dev)",
+			Setting: fmt.Sprintf("%s %s %s batch %d, decode step", r["model"], r["gpu"], r["format"], b), Args: args,
+			Field: "performance.decode_token_latency_seconds", Scale: 1000, Measured: 1000 * num(r["decode_latency_s"]), Unit: "ms"})
+	}
+	return out, nil
+}
+
+// llamaCppCases: llama-bench tg (batch-1 decode) and pp (prompt) rows on
+// catalog GPUs. Fit: builds from 2025 on (RTX 6000 Ada); test: the
+// early-2024 builds; held back: the RTX PRO 6000 Blackwell rows.
+func llamaCppCases(dir string) ([]valCase, error) {
+	const file = "public-2026-11/llama_cpp_llama_bench.json"
+	_, recs, err := readRecords(dir, file)
+	if err != nil {
+		return nil, err
+	}
+	type setup struct{ model, quant, prec string }
+	models := map[string]setup{
+		"llama 7B F16": {"llama-2-7b", "auto", "fp16"}, "llama 7B Q8_0": {"llama-2-7b", "q8_0", "int8"},
+		"llama 8B Q4_0": {"llama-3.1-8b", "q4_0", "int4"}, "llama 3B Q4_K_M": {"llama-3.2-3b", "q4_k_m", "int4"},
+		"qwen2 7B Q4_K - Medium": {"qwen2.5-7b", "q4_k_m", "int4"},
+	}
+	gpus := map[string]string{"NVIDIA GeForce RTX 4090": "rtx-4090", "NVIDIA RTX 6000 Ada Generation": "rtx-6000-ada",
+		"NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition": "rtx-pro-6000-ws"}
+	var out []valCase
+	for _, r := range recs {
+		s, ok := models[str(r["model_type_as_printed"])]
+		g, gok := gpus[str(r["gpu"])]
+		if !ok || !gok || num(r["num_gpus"]) != 1 {
+			continue
+		}
+		id := str(r["id"])
+		split := "test"
+		switch {
+		case strings.Contains(id, "blackwell"):
+			split = "heldback"
+		case strings.Contains(id, "pr19053"):
+			split = "fit"
+		}
+		test := strings.ReplaceAll(str(r["test"]), " ", "")
+		n, _ := strconv.Atoi(strings.TrimLeft(test, "pgt"))
+		if n == 0 {
+			continue
+		}
+		args := []string{"--model", s.model, "--gpu", g, "--engine", "llamacpp", "--precision", s.prec, "--quant", s.quant, "--batch", "1"}
+		tps := num(r["tokens_per_s"])
+		c := valCase{Split: split, Source: file, Engine: "llama.cpp " + orDash(str(r["build"])), Measured: tps, Unit: "tok/s"}
+		if strings.HasPrefix(test, "tg") {
+			c.Group, c.Setting = "decode", fmt.Sprintf("%s %s tg%d (batch 1)", r["model_type_as_printed"], g, n)
+			c.Args = append(args, "--seq", itoa(n+1), "--prompt-tokens", "1", "--output-tokens", itoa(n))
+			// tokens/s of one stream = 1 / time per token
+			c.Field, c.Scale, c.Measured, c.Unit = "performance.decode_token_latency_seconds", 1000, 1000/tps, "ms/token"
+		} else {
+			c.Group, c.Setting = "prefill/TTFT", fmt.Sprintf("%s %s pp%d", r["model_type_as_printed"], g, n)
+			c.Args = append(args, "--seq", itoa(n), "--prompt-tokens", itoa(n), "--output-tokens", "0")
+			c.Field, c.Scale = "performance.tokens_per_second", 1
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "(build not stated)"
+	}
+	return s
+}
+
+// vllmBlogCases: vLLM v0.19.1 on one H100, Llama-3.1-8B: the concurrency-1
+// inter-token latency line at a 1000-token prompt (decode), and the
+// concurrency-8 load test (~20k in, ~2k out): TTFT, ITL, output tok/s.
+// gpt-oss-20b is not in the catalog (its intercept fixed servingStepFloor).
+func vllmBlogCases(dir string) ([]valCase, error) {
+	const file = "public-2026-11/vllm_blog_fp8_kvcache.json"
+	_, recs, err := readRecords(dir, file)
+	if err != nil {
+		return nil, err
+	}
+	var out []valCase
+	for _, r := range recs {
+		id := str(r["id"])
+		if !strings.Contains(id, "llama3.1-8b") {
+			continue
+		}
+		kv := "bf16"
+		if str(r["kv_cache_dtype"]) == "FP8" {
+			kv = "fp8"
+		}
+		base := []string{"--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "vllm", "--kv-dtype", kv, "--gpu-mem-util", "0.9"}
+		eng := "vLLM v0.19.1"
+		switch {
+		case strings.Contains(id, "itl-fit"):
+			itl := num(r["itl_intercept_ms"]) + 1000*num(r["itl_slope_ms_per_input_token"])
+			out = append(out, valCase{Group: "decode", Split: "test", Source: file, Engine: eng,
+				Setting: "Llama-3.1-8B H100 " + kv + " KV, concurrency 1, prompt 1000, ITL",
+				Args:    append(base, "--batch", "1", "--seq", "1128", "--prompt-tokens", "1000", "--output-tokens", "128"),
+				Field:   "performance.decode_token_latency_seconds", Scale: 1000, Measured: itl, Unit: "ms"})
+		case strings.Contains(id, "load"):
+			args := append(base, "--batch", "8", "--seq", "22000", "--prompt-tokens", "20000", "--output-tokens", "2000")
+			set := "Llama-3.1-8B H100 " + kv + " KV, concurrency 8, 20k/2k, "
+			out = append(out,
+				valCase{Group: "prefill/TTFT", Split: "test", Source: file, Engine: eng, Setting: set + "median TTFT", Args: args,
+					Field: "performance.time_to_first_token_seconds", Scale: 1000, Measured: num(r["median_ttft_ms"]), Unit: "ms"},
+				valCase{Group: "serving TPOT", Split: "test", Source: file, Engine: eng, Setting: set + "median ITL", Args: args,
+					Field: "performance.decode_token_latency_seconds", Scale: 1000, Measured: num(r["median_itl_ms"]), Unit: "ms"},
+				valCase{Group: "serving throughput", Split: "test", Source: file, Engine: eng, Setting: set + "output tok/s", Args: args,
+					Field: "performance.tokens_per_second", Scale: 1, Measured: num(r["output_tokens_per_s"]), Unit: "tok/s"})
+		}
+	}
+	return out, nil
+}
+
+// sglangCases: SGLang v0.3.0 and vLLM v0.6.0 online serving of ShareGPT at
+// 4 and 8 requests/s. The concurrency is Little's law (rate × median
+// end-to-end latency); the output length is (E2E − TTFT) / TPOT + 1; the
+// prompt length is not published: 256 tokens assumed (ShareGPT prompts
+// are short), so TTFT rows carry that assumption. The 8B rows (A100) are
+// test rows, the 70B TP 4 rows (H100) held back.
+func sglangCases(dir string) ([]valCase, error) {
+	const file = "public-2026-11/sglang_benchmark_docs.json"
+	_, recs, err := readRecords(dir, file)
+	if err != nil {
+		return nil, err
+	}
+	var out []valCase
+	for _, r := range recs {
+		if str(r["kind"]) != "online" {
+			continue
+		}
+		e2e, ttft, tpot := num(r["median_e2e_latency_ms"]), num(r["median_ttft_ms"]), num(r["median_tpot_ms"])
+		conc := max(1, int(math.Round(num(r["request_rate_per_s"])*e2e/1000)))
+		outTok := max(1, int(math.Round((e2e-ttft)/tpot+1)))
+		model, gpu, split := "llama-3.1-8b", "a100-80gb-sxm", "test"
+		tp := int(num(r["tensor_parallel"]))
+		if tp == 4 {
+			model, gpu, split = "llama-3.1-70b", "h100-sxm", "heldback"
+		}
+		eng := "sglang"
+		ver := "SGLang v0.3.0"
+		if str(r["engine"]) == "vLLM" {
+			eng, ver = "vllm", "vLLM v0.6.0"
+		}
+		args := []string{"--model", model, "--gpu", gpu, "--engine", eng, "--tp", itoa(tp), "--gpus", itoa(tp), "--batch", itoa(conc),
+			"--seq", itoa(256 + outTok), "--prompt-tokens", "256", "--output-tokens", itoa(outTok)}
+		set := fmt.Sprintf("%s %s TP %d, %g req/s ≈ %d in flight, out %d, ", model, ver, tp, num(r["request_rate_per_s"]), conc, outTok)
+		out = append(out,
+			valCase{Group: "serving TPOT", Split: split, Source: file, Engine: ver, Setting: set + "median TPOT", Args: args,
+				Field: "performance.decode_token_latency_seconds", Scale: 1000, Measured: tpot, Unit: "ms"},
+			valCase{Group: "prefill/TTFT", Split: split, Source: file, Engine: ver, Setting: set + "median TTFT (prompt 256 assumed)", Args: args,
+				Field: "performance.time_to_first_token_seconds", Scale: 1000, Measured: ttft, Unit: "ms"})
+	}
+	return out, nil
+}
+
+// trtllmCases: TensorRT-LLM max-throughput rows on H100 SXM, FP8 weights
+// and KV: the engine picks the batch, taken as the KV pool's sequences at
+// 0.95 utilisation (capped at 2048, its default max_batch_size). The
+// serving constants were fitted to these rows.
+func trtllmCases(dir string) ([]valCase, error) {
+	const file = "inference_throughput.json"
+	_, recs, err := readRecords(dir, file)
+	if err != nil {
+		return nil, err
+	}
+	models := map[string]string{"Llama-3.1-8B-Instruct": "llama-3.1-8b", "Llama-3.3-70B-Instruct": "llama-3.3-70b", "Llama-3.1-405B-Instruct": "llama-3.1-405b"}
+	var out []valCase
+	for _, r := range recs {
+		if !strings.HasPrefix(str(r["id"]), "trtllm-") {
+			continue
+		}
+		isl, osl, tp := int(num(r["input_len"])), int(num(r["output_len"])), int(num(r["tensor_parallel"]))
+		base := []string{"--model", models[str(r["model"])], "--gpu", "h100-sxm", "--engine", "trtllm", "--precision", "fp8", "--kv-dtype", "fp8",
+			"--gpu-mem-util", "0.95", "--tp", itoa(tp), "--gpus", itoa(tp), "--seq", itoa(isl + osl)}
+		seqs, err := estimateField(append(slices.Clone(base), "--json"), "max_concurrent_seqs")
+		if err != nil {
+			return nil, err
+		}
+		b := int(min(max(seqs, 1), 2048))
+		out = append(out, valCase{Group: "serving throughput", Split: "fit", Source: file, Engine: "TensorRT-LLM (PyTorch backend)",
+			Setting: fmt.Sprintf("%s H100 TP %d fp8 %d/%d, batch %d", r["model"], tp, isl, osl, b),
+			Args:    append(base, "--batch", itoa(b), "--prompt-tokens", itoa(isl), "--output-tokens", itoa(osl)),
+			Field:   "performance.tokens_per_second", Scale: 1, Measured: num(r["total_output_tokens_per_s"]), Unit: "tok/s"})
+	}
+	return out, nil
+}
+
+// foundryCases: llm-foundry MPT training MFU, BF16 and FP8 (Transformer
+// Engine; its MFU is over the FP8 peak, as Rightsize's is). FSDP FULL_SHARD = ZeRO-3, SHARD_GRAD_OP =
+// ZeRO-2; the A100 rows ran over 1600 Gb/s RoCE per node, the H100 rows'
+// fabric is not stated (3200 Gb/s assumed, as on DGX H100). Fit: the
+// 8-GPU rows (one node); test: 16–512 GPUs.
+func foundryCases(dir string) ([]valCase, error) {
+	const file = "public-2026-11/llm_foundry_benchmarks.json"
+	_, recs, err := readRecords(dir, file)
+	if err != nil {
+		return nil, err
+	}
+	gpus := map[string]string{"a100_40gb": "a100-40gb-sxm", "a100_80gb": "a100-80gb-sxm", "h100_80gb": "h100-sxm"}
+	var out []valCase
+	for _, r := range recs {
+		g := str(r["gpu"])
+		prec := "bf16"
+		if strings.Contains(str(r["precision"]), "fp8") {
+			prec = "fp8"
+		}
+		n := int(num(r["num_gpus"]))
+		zero := "3"
+		if strings.HasPrefix(str(r["fsdp_sharding_strategy"]), "SHARD_GRAD_OP") {
+			zero = "2"
+		}
+		net := "1600"
+		if g == "h100_80gb" {
+			net = "3200"
+		}
+		args := []string{"--config", filepath.Join(dir, "mpt", "mpt-"+str(r["model"])+".json"), "--task", "train", "--gpu", gpus[g],
+			"--gpus", itoa(n), "--zero", zero, "--batch", itoa(int(num(r["micro_batch_size"]))), "--seq", itoa(int(num(r["seq_len_tokens"]))),
+			"--global-batch", itoa(int(num(r["global_batch_size_samples"]))), "--network-gbps", net, "--precision", prec}
+		if r["activation_checkpointing"] == true {
+			args = append(args, "--grad-checkpointing")
+		}
+		split := "fit"
+		if n > 8 || prec == "fp8" {
+			split = "test"
+		}
+		out = append(out, valCase{Group: "MFU", Split: split, Source: file, Engine: "MosaicML Composer/llm-foundry (FSDP)",
+			Setting: fmt.Sprintf("MPT-%s %s %s ×%d seq %d mb %d", r["model"], g, prec, n, int(num(r["seq_len_tokens"])), int(num(r["micro_batch_size"]))),
+			Args:    args, Field: "performance.mfu", Scale: 100, Measured: num(r["mfu_percent"]), Unit: "% MFU"})
+	}
+	return out, nil
+}
+
+// llama2Cases: Llama 2 pre-training GPU-hours (model card: 2.0T tokens,
+// 4096 context, A100-80GB). The card gives no GPU count or batch: 2048
+// GPUs with a 4M-token global batch (1024 sequences, the paper's §2.2) and
+// TP 8 for 70B are assumed; the fabric (Meta RSC, 200 Gb/s InfiniBand per
+// GPU) is the default network.
+func llama2Cases(dir string) ([]valCase, error) {
+	const file = "training_compute.json"
+	_, recs, err := readRecords(dir, file)
+	if err != nil {
+		return nil, err
+	}
+	models := map[string][]string{"llama2-7b": {"llama-2-7b", "1"}, "llama2-13b": {"llama-2-13b", "1"}, "llama2-70b": {"llama-2-70b", "8"}}
+	var out []valCase
+	for _, r := range recs {
+		m, ok := models[str(r["id"])]
+		if !ok {
+			continue
+		}
+		args := []string{"--model", m[0], "--task", "train", "--gpu", "a100-80gb-sxm", "--gpus", "2048", "--tp", m[1], "--zero", "1",
+			"--seq", "4096", "--batch", "1", "--global-batch", "1024", "--train-tokens", "2T"}
+		out = append(out, valCase{Group: "training time", Split: "test", Source: file, Engine: "Meta (model card)",
+			Setting: str(r["model"]) + " pre-training, 2.0T tokens, A100-80GB (2048 GPUs assumed)", Args: args,
+			Field: "performance.gpu_hours", Scale: 1, Measured: num(r["training_gpu_hours"]), Unit: "GPU-h"})
+	}
+	return out, nil
+}
+
+// torchtuneCases: torchtune's README fine-tuning table (Llama 3.1 8B on
+// one RTX 4090 / RTX A6000, batch 2 packed to 2048, torch.compile,
+// activation checkpointing as the recipes set it): tokens/s (training
+// time) and peak memory per GPU (memory) for LoRA and QLoRA. Full
+// fine-tuning there runs in pure bf16 with an 8-bit or paged optimizer,
+// which Rightsize cannot express yet: left out. Held back.
+func torchtuneCases(dir string) ([]valCase, error) {
+	const file = "public-2026-11/torchtune_readme.json"
+	_, recs, err := readRecords(dir, file)
+	if err != nil {
+		return nil, err
+	}
+	gpus := map[string]string{"NVIDIA GeForce RTX 4090": "rtx-4090", "NVIDIA RTX A6000": "rtx-a6000"}
+	var out []valCase
+	for _, r := range recs {
+		g, ok := gpus[str(r["gpu"])]
+		task := map[string]string{"LoRA": "lora", "QLoRA": "qlora"}[str(r["method"])]
+		if !ok || task == "" || str(r["model"]) != "Llama 3.1 8B" {
+			continue
+		}
+		args := []string{"--model", "llama-3.1-8b", "--task", task, "--gpu", g, "--batch", "2", "--seq", "2048", "--grad-checkpointing",
+			"--lora-targets", "attention", "--lora-rank", "8"}
+		if task == "qlora" {
+			args = append(args, "--precision", "int4")
+		}
+		set := fmt.Sprintf("Llama 3.1 8B %s %s batch 2 × 2048, ", r["method"], g)
+		out = append(out,
+			valCase{Group: "training time", Split: "heldback", Source: file, Engine: "torchtune (2024-09)", Setting: set + "tokens/s",
+				Args: args, Field: "performance.tokens_per_second", Scale: 1, Measured: num(r["tokens_per_sec"]), Unit: "tok/s"},
+			valCase{Group: "memory", Split: "heldback", Source: file, Engine: "torchtune (2024-09)", Setting: set + "peak memory",
+				Args: args, Field: "per_gpu.total_bytes", Scale: 1.0 / (1 << 30), Measured: num(r["peak_memory_per_gpu_gib"]), Unit: "GiB"})
+	}
+	return out, nil
+}

@@ -1,0 +1,114 @@
+package estimator
+
+// One forward pass of a serving replica on the device, and the decode step
+// built from it.
+
+import "math"
+
+// inferModel holds what every inference forward pass of one replica
+// shares; its methods are the phases.
+type inferModel struct {
+	in     Input
+	a      Arch
+	tp     float64
+	n      float64 // matmul parameters (matmulParams)
+	weight float64 // weight bytes one forward reads on the whole replica
+	// expertFrac is the routed experts' share of weight; E and k their
+	// count and top-k (0 for dense models).
+	expertFrac, E, k float64
+	kvShare, kvBits  float64
+	bw, flops        float64 // achieved bytes/s and FLOP/s per GPU
+	commPerToken     float64 // TP all-reduce seconds per token per forward
+	host, perLayer   float64 // stepFloor
+	layers           float64
+}
+
+func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
+	a := in.Arch
+	m := inferModel{in: in, a: a, tp: float64(in.TP), n: matmulParams(a), layers: math.Max(float64(a.Layers), 0)}
+	// Weight bytes a forward pass reads: every parameter at its storage
+	// width (the memory model's weightBits) except the input embedding,
+	// of which only the batch's rows are gathered (untied models).
+	linBits, otherBits, _ := weightBits(in)
+	readParams := float64(a.TotalParams)
+	if !a.TiedEmbeddings || a.Encoder {
+		readParams -= float64(a.EmbeddingParams)
+	}
+	lin := math.Min(float64(a.LinearParams), readParams)
+	m.weight = (lin*linBits + math.Max(readParams-lin, 0)*otherBits) / 8
+	// MoE: the routed experts are the difference between total and active
+	// parameters scaled by E/(E − k). With uniform routing a step of B
+	// tokens touches E·(1 − (1 − k/E)^B) experts of each layer (expected
+	// distinct draws), so decode at small batch reads only those.
+	m.E, m.k = float64(a.Experts), float64(a.ExpertsPerToken)
+	if a.IsMoE() && m.E > m.k && m.k > 0 {
+		expert := math.Min(float64(a.TotalParams-a.ActiveParamCount)*m.E/(m.E-m.k), readParams)
+		m.expertFrac = expert / math.Max(readParams, 1)
+	}
+	m.kvBits, m.kvShare = kvBitsPerElement(in), kvTPShare(a, m.tp)
+	if !a.IsMLA() && a.KVHeads == 0 {
+		m.kvShare = 1 / m.tp
+	}
+	m.bw = hw.MemBandwidth * eff.BandwidthUtil
+	m.flops = hw.PeakFLOPS * eff.InferenceMFU
+	// TP: 2 all-reduces per layer in the forward pass (Shoeybi et al. 2019
+	// §3), ring cost 2(t−1)/t of tokens·h activations per GPU.
+	if in.TP > 1 && a.Hidden > 0 {
+		elem := math.Max(2, in.Weights.BitsPerElement()/8) // activations in 16-bit (or fp32)
+		m.commPerToken = m.layers * 2 * 2 * (m.tp - 1) / m.tp * float64(a.Hidden) * elem / collectiveBandwidth(hw, in.TP)
+	}
+	m.host, m.perLayer = stepFloor(in)
+	return m
+}
+
+// touched is the share of the weights a forward over tokens reads.
+func (m *inferModel) touched(tokens float64) float64 {
+	if m.expertFrac == 0 {
+		return 1
+	}
+	return 1 - m.expertFrac*math.Pow(1-m.k/m.E, tokens)
+}
+
+// kvSeq is one sequence's KV bytes at ctx tokens on one TP rank.
+func (m *inferModel) kvSeq(ctx float64) float64 {
+	if !m.a.HasKVCache() {
+		return 0
+	}
+	return m.a.kvBytesPerSeq(int64(math.Ceil(ctx)), m.kvBits) * m.kvShare
+}
+
+// computeTime is the tensor-core seconds of tokens new tokens whose
+// attention spans sum to lctx per token, on the whole replica (PP stages
+// run in sequence, so PP does not divide it).
+func (m *inferModel) computeTime(tokens, lctx float64) float64 {
+	return tokens * (2*m.n + attnFLOPs(m.a, lctx)) / (m.tp * m.flops)
+}
+
+// device is the device seconds of one forward over tokens new tokens,
+// reading the weights once (dequantised copies included) and kvRead KV
+// bytes: the roofline of compute and memory (rooflineTime), the per-layer
+// cost under CUDA graphs and the TP all-reduces.
+func (m *inferModel) device(tokens, lctx, kvRead float64) (secs float64, memBound bool) {
+	c := m.computeTime(tokens, lctx)
+	mem := (m.weight/m.tp*m.touched(tokens)*dequantBytesFactor(m.in, tokens) + kvRead) / m.bw
+	return rooflineTime(c, mem) + m.layers*m.perLayer + tokens*m.commPerToken, mem > c
+}
+
+// step is one engine step: the longer of the host floor and the device.
+func (m *inferModel) step(tokens, lctx, kvRead float64) (secs float64, b Bound) {
+	d, memBound := m.device(tokens, lctx, kvRead)
+	switch {
+	case m.host >= d:
+		return m.host, BoundHost
+	case memBound:
+		return d, BoundBandwidth
+	}
+	return d, BoundCompute
+}
+
+// decodeStep is one decode step of batch sequences at context ctx.
+func (m *inferModel) decodeStep(batch, ctx float64) (secs float64, b Bound, memBound bool) {
+	secs, b = m.step(batch, attnLayerCtx(m.a, ctx), batch*m.kvSeq(ctx))
+	_, memBound = m.device(batch, attnLayerCtx(m.a, ctx), batch*m.kvSeq(ctx))
+	return secs, b, memBound
+}

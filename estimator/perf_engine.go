@@ -1,0 +1,146 @@
+package estimator
+
+// The engine's floor under each forward step. A GPU runs kernels behind
+// the host that launches them, so a step takes the longer of the host's
+// work (launching kernels, scheduling, sampling) and the device's; when
+// the host is longer the step is host-bound and a faster GPU does not help.
+
+import "math"
+
+// HF transformers eager decoding (host-bound at small batch).
+const (
+	// hfOpsPerLayer is the PyTorch ops one Llama-style decoder layer
+	// launches per eager forward, counted from transformers'
+	// modeling_llama.py (v4.46): RMSNorm 7 (to fp32, pow, mean, add,
+	// rsqrt, mul, weight mul) × 2; q, k, v, o projections 4; rotary
+	// embedding on q and k 10 (mul, rotate_half's slice/neg/cat, mul,
+	// add); KV-cache update 2 (cat); repeat_kv 2; SDPA 3; the transposed
+	// output's copy 1; MLP 5 (gate, up, SiLU, mul, down); residual adds 2.
+	// That is 43, of which 7 are linears (hfLinearsPerLayer).
+	hfOpsPerLayer     = 43
+	hfLinearsPerLayer = 7
+	// hfOpsPerStep: ops outside the layers per generate() step, counted
+	// the same way: rotary cos/sin 8, final RMSNorm 7, LM head 1, logits
+	// processing, argmax, stopping criteria and cache bookkeeping about
+	// 11. An estimate (generate()'s Python varies by version).
+	hfOpsPerStep = 27
+	// hfOpSeconds is the host time per eager op (Python, dispatcher,
+	// launch), fitted to the HF transformers 4.46.3 / torch 2.5.1 BF16
+	// decode step of Llama 3.1 8B on an H100 at batch 1 (24.4 ms over
+	// 32 × 43 + 27 ops = 17.4 µs; bitsandbytes benchmarking/README.md,
+	// testdata/calibration/bnb_optimum_benchmark.json, fit rows). The
+	// same rows at batch 8 and 32 (25.5, 26.1 ms) stay on this floor.
+	hfOpSeconds = 17.4e-6
+)
+
+// Extra host ops per linear for weight formats in HF transformers, fitted
+// to the same H100 Llama 3.1 8B rows: (format step − BF16 step) / (32
+// layers × 7 linears) / hfOpSeconds.
+const (
+	// hfOpsNF4: bitsandbytes NF4 with double quantisation (the QLoRA
+	// format, QuantNF4): (41.1 − 24.4) ms → 4.3 ops per linear. Without
+	// double quantisation it is 2.2 (33.1 ms).
+	hfOpsNF4 = 4
+	// hfOpsInt8: bitsandbytes LLM.int8() with outlier decomposition
+	// (transformers' default llm_int8_threshold 6.0): (81.7 − 24.4) ms →
+	// 14.7 ops per linear.
+	hfOpsInt8 = 15
+	// hfOpsInt4: GPTQ/AWQ group-128 kernels in transformers. Not
+	// calibrated: taken equal to bitsandbytes NF4 without double
+	// quantisation (2.2 ops), a single dequantising mat-vec kernel plus
+	// reshapes. An estimate.
+	hfOpsInt4 = 2
+	// hfOpsFP8: fp8 weights in transformers (activation quantisation and
+	// a scaled matmul per linear). Not calibrated: an estimate.
+	hfOpsFP8 = 2
+)
+
+// Serving engines (vLLM, SGLang, TensorRT-LLM) with CUDA graphs.
+const (
+	// servingStepFloor is the host's seconds per engine step that the
+	// device cannot go under at batch 1: scheduler, input preparation,
+	// sampler and output processing, overlapped with the GPU's work.
+	// Fitted to vLLM v0.19.1's decode inter-token latency at concurrency
+	// 1 for gpt-oss-20b on an H100, whose intercept (4.03–4.07 ms) is
+	// well above its weight read (~1.5 ms of MXFP4 experts and BF16
+	// attention): public-2026-11/vllm_blog_fp8_kvcache.json. Engines
+	// measured on larger models (the SGLang and TensorRT-LLM rows) sit
+	// above it. Not version-aware: one engine version measured.
+	servingStepFloor = 4.0e-3
+	// servingEagerOpsPerLayer: ops per layer when a serving engine runs
+	// without CUDA graphs (vLLM --enforce-eager): fused RMSNorm+residual
+	// 2, QKV 1, rotary 1, attention 1, o 1, gate-up 1, SiLU-and-mul 1,
+	// down 1, plus cache write 1: 10, each at hfOpSeconds. An estimate.
+	servingEagerOpsPerLayer = 10
+	// llamaCppLayerSeconds: llama.cpp's per-layer cost under its CUDA
+	// graphs, fitted with llamaCppBandwidthUtil to the 2025-on llama-bench
+	// tg128 rows (perf_hardware.go).
+	llamaCppLayerSeconds = 20e-6
+)
+
+// Pooled reports whether e pre-allocates a KV pool and batches requests
+// continuously (vLLM, SGLang, TensorRT-LLM).
+func (e Engine) Pooled() bool { return e == VLLM || e == SGLang || e == TRTLLM }
+
+// hfFormatOps is the extra host ops per linear for in's weight format in
+// HF transformers.
+func hfFormatOps(in Input) float64 {
+	switch {
+	case in.Task == QLoRA || in.Quant == QuantNF4:
+		return hfOpsNF4
+	case in.Weights == INT8:
+		return hfOpsInt8
+	case in.Weights == INT4:
+		return hfOpsInt4
+	case in.Weights == FP8:
+		return hfOpsFP8
+	}
+	return 0
+}
+
+// linearsPerLayer is the linears a token passes through in one layer: the
+// attention's 4 and the MLP's 3, or 3 per routed expert plus a router.
+func linearsPerLayer(a Arch) float64 {
+	if a.IsMoE() && a.ExpertsPerToken > 0 {
+		return 4 + 3*float64(a.ExpertsPerToken) + 1
+	}
+	return hfLinearsPerLayer
+}
+
+// stepFloor is the host's seconds under one forward step of a replica,
+// and the device-side seconds per layer that move no weights (added to the
+// device time). HF eager pays its launches on the host; CUDA-graph
+// engines (serving engines, HF with Input.Compiled) pay layerOverhead on
+// the device and a fixed host cost per step.
+func stepFloor(in Input) (host, perLayer float64) {
+	a := in.Arch
+	layers := math.Max(float64(a.Layers), 0)
+	switch {
+	case in.Engine == LlamaCpp:
+		return 0, llamaCppLayerSeconds
+	case in.Engine.Pooled() && in.EnforceEager:
+		return servingStepFloor + layers*servingEagerOpsPerLayer*hfOpSeconds, 0
+	case in.Engine.Pooled():
+		return servingStepFloor, layerOverhead
+	case in.Compiled:
+		// Static cache + torch.compile(mode="reduce-overhead") captures
+		// the step in CUDA graphs (transformers "LLM inference
+		// optimization" guide): the launches leave the host.
+		return 0, layerOverhead
+	}
+	ops := layers*(hfOpsPerLayer-hfLinearsPerLayer+linearsPerLayer(a)*(1+hfFormatOps(in))) + hfOpsPerStep
+	return ops * hfOpSeconds, 0
+}
+
+// dequantBytesFactor is how many bytes the device moves per byte of
+// stored linear weight in a forward over more than one token: bitsandbytes
+// 4-bit dequantises each linear to a 16-bit copy before the matmul (read
+// 4.127 bits, write and read 16: ×8.75) when the batch is above 1 (its
+// mat-vec kernel handles batch 1 directly: bitsandbytes
+// functional.gemv_4bit). Other formats read their stored bytes once.
+func dequantBytesFactor(in Input, tokens float64) float64 {
+	if in.Engine == HF && (in.Task == QLoRA || in.Quant == QuantNF4) && tokens > 1 {
+		return (4.127/8 + 4) / (4.127 / 8)
+	}
+	return 1
+}

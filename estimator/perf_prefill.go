@@ -1,0 +1,40 @@
+package estimator
+
+// Prompt processing: compute-bound forward passes over the prompt, with
+// causal attention FLOPs that grow with its length.
+
+// prefill is the seconds to prefill k prompts of length prompt together
+// on an idle replica: one forward over k·prompt tokens (causal attention
+// averages prompt/2 context per token) writing their KV cache, at least
+// the engine's floor.
+func (m *inferModel) prefill(k, prompt float64) (secs float64, b Bound) {
+	return m.step(k*prompt, attnLayerCtx(m.a, prompt/2), k*m.kvSeq(prompt))
+}
+
+// prefillMarginal is the extra seconds one prompt adds to a step that
+// already reads the weights (chunked prefill, Agrawal et al. 2024,
+// "Taming Throughput-Latency Tradeoff in LLM Inference with
+// Sarathi-Serve", OSDI: prompt chunks ride in decode steps): its compute
+// and its TP all-reduces.
+func (m *inferModel) prefillMarginal(prompt float64) float64 {
+	return m.computeTime(prompt, attnLayerCtx(m.a, prompt/2)) + prompt*m.commPerToken
+}
+
+// sampleLengths is the prompt and generated tokens per request: the
+// Workload's, or half of Input.Seq each; ViT runs one forward over its
+// fixed patches and encoders generate nothing.
+func sampleLengths(in Input, w Workload) (prompt, out float64) {
+	a := in.Arch
+	prompt, out = float64(w.PromptTokens), float64(w.OutputTokens)
+	if w.PromptTokens == 0 && w.OutputTokens == 0 {
+		out = float64(in.Seq / 2)
+		prompt = max(1, float64(in.Seq)-out)
+	}
+	if a.SeqLen > 0 && !a.Generic() {
+		return float64(a.SeqLen), 0
+	}
+	if a.Encoder {
+		out = 0
+	}
+	return prompt, out
+}

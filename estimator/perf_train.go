@@ -1,0 +1,234 @@
+package estimator
+
+// Training step: FLOPs per token, recomputation, the compute efficiency
+// of perf_hardware.go, tensor-parallel all-reduces, the 1F1B pipeline
+// bubble, the data-parallel and sharded collectives that compute does not
+// hide, CPU offload traffic and QLoRA's dequantisation.
+
+import "math"
+
+// trainFLOPs returns model and hardware FLOPs per trained token and the
+// all-reduces per layer per micro-batch under TP.
+func trainFLOPs(in Input, s float64) (model, hwFLOPs, allReduces float64) {
+	a := in.Arch
+	n := matmulParams(a)
+	// Attention at full (non-causal) context, as the MFU definitions count
+	// it (PaLM Appendix B; Megatron's s/6h term): forward 4·L·s·d_attn,
+	// backward twice that.
+	attn := 3 * attnFLOPs(a, attnLayerCtx(a, s))
+	switch in.Task {
+	case LoRA, QLoRA:
+		// Frozen base: forward 2N plus the activation gradients 2N; the
+		// weight gradients (the other 2N) are computed for the adapters
+		// only, which are < 1% of N (Hu et al. 2021 §4.2: "we do not need to
+		// calculate the gradients for the vast majority of the parameters";
+		// they report a 25% speedup on GPT-3 175B, against 33% fewer FLOPs).
+		model = 4*n + attn
+	default:
+		model = 6*n + attn // Kaplan et al. 2020 §2.1; Hoffmann et al. 2022 Appendix F
+	}
+	hwFLOPs = model
+	allReduces = 4 // per layer: 2 forward + 2 backward (Shoeybi et al. 2019 §3, Fig. 4)
+	switch {
+	case in.GradCheckpointing:
+		// Full recomputation runs every block's forward again in the
+		// backward pass: + 2N + 4·L·s·d_attn (Korthikanti et al. 2022 §6.3:
+		// HFU counts it, MFU does not; Table 4 measures +39% time for
+		// the 22B layer, against +33% FLOPs), and its 2 all-reduces.
+		hwFLOPs += 2*n + attnFLOPs(a, attnLayerCtx(a, s))
+		allReduces += 2
+	case in.SelectiveRecompute && a.Hidden > 0:
+		// Recomputing the attention core: hardware/model FLOPs ≈ 1 + s/6h
+		// (Korthikanti et al. 2022 §6.3; 2.7% for GPT-3 175B at s = 2048).
+		hwFLOPs *= 1 + s/(6*float64(a.Hidden))
+	}
+	return model, hwFLOPs, allReduces
+}
+
+// microBatches is the gradient-accumulation count per optimizer step.
+func microBatches(in Input, w Workload, replicas int) int {
+	switch {
+	case w.MicroBatches > 0:
+		return w.MicroBatches
+	case w.GlobalBatch > 0:
+		return max(1, w.GlobalBatch/(replicas*in.Batch))
+	case in.PP > 1:
+		return 4 * in.PP
+	}
+	return 1
+}
+
+// collectiveBandwidth is the per-GPU bytes/s of a collective among group
+// GPUs: the NVLink (or PCIe) link inside the NVLink domain, the network
+// per GPU beyond it (the ring crosses a node boundary, and its slowest hop
+// sets the rate: NCCL tests' bus bandwidth, PERFORMANCE.md).
+func collectiveBandwidth(hw Hardware, group int) float64 {
+	if group <= hw.NVLinkDomain {
+		return hw.LinkBandwidth
+	}
+	return math.Min(hw.LinkBandwidth, hw.NetworkBandwidth)
+}
+
+// trainAttnCost is the time of one attention FLOP relative to one GEMM
+// FLOP in 16-bit training. Fitted jointly with trainEffAmpere,
+// trainEffHopper and trainWidthK to the 8-GPU BF16 llm-foundry rows
+// (sequences 512–65536): 1 fits best (median 4.3%; 1.5 gives 6.8%, 2
+// gives 10.7%), so FlashAttention runs at the GEMMs' share there. Under
+// fp8 it costs twice that (16-bit attention at half the fp8 peak), which
+// the FP8 llm-foundry test rows confirm (+2..+9% at 512–32768 tokens,
+// against up to −54% if attention ran at the fp8 peak).
+const trainAttnCost = 1.0
+
+// trainPerf: FLOPs per token (PaLM Appendix B), time per micro-batch from
+// the compute efficiency, Megatron TP all-reduces and the 1F1B pipeline
+// bubble, then the data-parallel traffic compute does not hide.
+func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
+	a := in.Arch
+	eff = eff.resolve(in, hw)
+	tp, pp := float64(in.TP), float64(in.PP)
+	replicas := in.GPUs / (in.TP * in.PP)
+	b, s := float64(in.Batch), float64(in.Seq)
+	if a.SeqLen > 0 && !a.Generic() {
+		s = float64(a.SeqLen) // ViT: patches fixed by the architecture, as in Estimate
+	}
+	model, hwFLOPs, allReduces := trainFLOPs(in, s)
+
+	// One micro-batch on one pipeline stage: its share of the FLOPs over
+	// its TP group at the compute efficiency, plus the TP all-reduces of
+	// its layers, each of b·s·h activations in the compute dtype; a ring
+	// all-reduce sends 2(t−1)/t of the data from each GPU (NCCL tests'
+	// bus bandwidth, PERFORMANCE.md; Narayanan et al. 2021 §3.3).
+	// Attention's score and value products run in FlashAttention kernels
+	// at a lower share of peak than the large GEMMs (trainAttnCost), and
+	// in 16-bit under fp8 training (Transformer Engine casts only the
+	// linears to fp8), i.e. at half the fp8 peak.
+	attnShare := trainAttnCost
+	if in.Weights == FP8 || in.Weights == FP4 {
+		attnShare *= 2
+	}
+	attnHW := attnFLOPs(a, attnLayerCtx(a, s)) * 3
+	if in.GradCheckpointing {
+		attnHW += attnFLOPs(a, attnLayerCtx(a, s))
+	}
+	attnHW = math.Min(attnHW, hwFLOPs)
+	compute := b * s * (hwFLOPs + (attnShare-1)*attnHW) / (tp * pp * hw.PeakFLOPS * eff.MFU)
+	elem := 2.0
+	if in.Weights == FP32 {
+		elem = 4
+	}
+	var tpComm float64
+	if in.TP > 1 && a.Hidden > 0 {
+		layers := math.Ceil(float64(a.Layers) / pp)
+		tpComm = layers * allReduces * 2 * (tp - 1) / tp * b * s * float64(a.Hidden) * elem / collectiveBandwidth(hw, in.TP)
+	}
+	// QLoRA dequantises each NF4 base linear to 16-bit in the forward
+	// pass, again in the backward pass and in recomputation (bitsandbytes
+	// dequantize_4bit before the 16-bit matmul; Dettmers et al. 2023 §3):
+	// read 4.127 bits, write and read 16 bits per weight, at the decode
+	// bandwidth share.
+	if in.Task == QLoRA {
+		passes := 2.0
+		if in.GradCheckpointing {
+			passes = 3
+		}
+		lin := float64(a.LinearParams) / (tp * pp)
+		compute += passes * lin * (4.127/8 + 4) / (hw.MemBandwidth * defaultBandwidthUtil)
+	}
+	m := microBatches(in, w, replicas)
+	mf := float64(m)
+
+	// Data parallelism (Rajbhandari et al. 2020, ZeRO §7: plain DP and
+	// ZeRO-1/2 move 2Ψ per step, an all-reduce or reduce-scatter +
+	// all-gather of the gradients; ZeRO-3 3Ψ, the parameters gathered for
+	// forward and backward and the gradients reduce-scattered, on every
+	// micro-batch). Ψ is this GPU's model shard in the compute dtype;
+	// LoRA moves only the adapters' gradients. DDP, FSDP and DeepSpeed
+	// bucket the gradient traffic under the backward pass (PyTorch DDP,
+	// Li et al. 2020 §3.2.3), so only what outlasts it is exposed: the
+	// last micro-batch's backward (2/3 of its compute) for DP and ZeRO-1/2,
+	// each micro-batch's whole compute for ZeRO-3's prefetched gathers.
+	var exposed float64
+	if replicas > 1 {
+		psi := float64(a.TotalParams) / (tp * pp) * elem
+		if in.Task == LoRA || in.Task == QLoRA {
+			psi = float64(loraParams(in)) / (tp * pp) * elem
+		}
+		d := float64(replicas)
+		bw := collectiveBandwidth(hw, in.GPUs)
+		if in.ZeRO == 3 && in.Task != LoRA && in.Task != QLoRA {
+			perMicro := 3 * (d - 1) / d * psi / bw
+			exposed = mf * math.Max(0, perMicro-compute)
+		} else {
+			exposed = math.Max(0, 2*(d-1)/d*psi/bw-compute*2/3)
+		}
+	}
+	// CPU offload (ZeRO-Offload, Ren et al. 2021 §4.1): the 16-bit
+	// gradients go to the host and the updated 16-bit parameters come
+	// back every step, 4 bytes per parameter of this GPU's shard over the
+	// host link; offloading the parameters too (ZeRO-Infinity) streams
+	// them in for forward and backward on every micro-batch. Not overlapped
+	// (the host's Adam step is not modelled either: a lower bound).
+	if in.Offload != OffloadNone {
+		shard := float64(a.TotalParams) / (tp * pp * float64(max(1, replicasForZeRO(in, replicas))))
+		exposed += 2 * elem * shard / hw.HostLinkBandwidth
+		if in.Offload == OffloadAll {
+			exposed += mf * 2 * elem * shard / hw.HostLinkBandwidth
+		}
+	}
+
+	// 1F1B pipeline: m micro-batches take (m + p − 1) micro-batch times
+	// (Narayanan et al. 2021 §2.2.1: bubble fraction (p − 1)/m).
+	step := (mf+pp-1)*(compute+tpComm) + exposed
+	tokensPerStep := float64(replicas) * mf * b * s
+	tps := tokensPerStep / step
+
+	p := Perf{GPUs: in.GPUs, Replicas: replicas, FLOPsPerToken: model, HardwareFLOPsPerToken: hwFLOPs,
+		StepSeconds: step, TokensPerStep: tokensPerStep, TokensPerSecond: tps, MicroBatches: m,
+		CommSeconds: (mf+pp-1)*tpComm + exposed, ComputeEfficiency: eff.MFU}
+	p.MFU = tps * model / (float64(in.GPUs) * hw.PeakFLOPS)
+	p.Bound = BoundCompute
+	if p.CommSeconds > 0.3*step {
+		p.Bound = BoundCommunication
+	}
+	p.Uncertainty = trainUncertainty(in, hw, eff, p)
+	return p
+}
+
+// replicasForZeRO is the data-parallel degree ZeRO shards over (1 without ZeRO).
+func replicasForZeRO(in Input, replicas int) int {
+	if in.ZeRO == 0 {
+		return 1
+	}
+	return replicas
+}
+
+// loraParams is the adapters' parameter count (as the memory model counts it).
+func loraParams(in Input) int64 {
+	dims := in.Arch.LoRAAttnDims
+	if in.LoRATargets == LoRAAllLinear {
+		dims += in.Arch.LoRAMLPDims
+	}
+	return int64(in.LoRARank) * dims
+}
+
+// trainUncertainty: ±20% on a calibrated generation (the 8-GPU
+// llm-foundry rows fit within 4.4% median, 18% p90; the 16–512 GPU rows
+// are the test slice), ±30% otherwise; +20 points when the width, sequence
+// or scale is outside the calibrated range (h 768–8192, s ≤ 65536,
+// ≤ 512 GPUs), when communication bounds the step, for QLoRA and offload
+// (their host-side costs are lower bounds), and when the user's MFU
+// replaces the model's.
+func trainUncertainty(in Input, hw Hardware, eff Efficiency, p Perf) float64 {
+	u := 0.2
+	if !calibratedGeneration(hw.Architecture) {
+		u = 0.3
+	}
+	h := in.Arch.Hidden
+	if h < 768 || h > 8192 || in.Seq > 65536 || in.GPUs > 512 {
+		u += 0.2
+	}
+	if p.Bound == BoundCommunication || in.Task == QLoRA || in.Offload != OffloadNone {
+		u += 0.2
+	}
+	return math.Min(u, 0.8)
+}
