@@ -181,8 +181,9 @@ func contextLimit(j job) int {
 
 // hardwareWarnings: the selected GPU lacks units for the input's formats.
 // bf16 tensor cores arrived with Ampere (T4 is Turing, V100 Volta), fp8
-// with Ada and Hopper (NVIDIA H100 and L40S datasheets); the catalog
-// records both as GPU flags.
+// with Ada and Hopper (NVIDIA H100 and L40S datasheets), FP4 with
+// Blackwell (NVIDIA, "Introducing NVFP4", 2025); the catalog records each
+// as a GPU flag.
 func hardwareWarnings(in estimator.Input, g catalog.GPU) []msgKey {
 	var w []msgKey
 	uses := func(d estimator.DType) bool {
@@ -193,6 +194,9 @@ func hardwareWarnings(in estimator.Input, g catalog.GPU) []msgKey {
 	}
 	if uses(estimator.FP8) && !g.SupportsFP8 && g.ID != "" {
 		w = append(w, mHWNoFP8)
+	}
+	if uses(estimator.FP4) && !g.SupportsFP4 && g.ID != "" {
+		w = append(w, mHWNoFP4)
 	}
 	return w
 }

@@ -255,6 +255,7 @@ const (
 	mWarnPoolBelowOneSeq
 	mWarnNoKVCache
 	mWarnZeROWithoutDP
+	mHWNoFP4
 	nMsgs
 )
 
@@ -448,6 +449,7 @@ var messages = map[string]*[nMsgs]string{
 		mWarnPoolBelowOneSeq:   "the vLLM KV pool is smaller than one sequence",
 		mWarnNoKVCache:         "no KV cache for this architecture",
 		mWarnZeROWithoutDP:     "ZeRO has no effect with a data-parallel degree of 1",
+		mHWNoFP4:               "this GPU has no FP4 tensor cores (they start with Blackwell): FP4 weights are dequantized, no FP4 speed-up",
 	},
 	"ru": {
 		mTagline: "Сколько видеопамяти нужно модели, какие GPU подходят и где их арендовать.",
@@ -638,6 +640,7 @@ var messages = map[string]*[nMsgs]string{
 		mWarnPoolBelowOneSeq:   "пул KV vLLM меньше одной последовательности",
 		mWarnNoKVCache:         "у этой архитектуры нет KV-кэша",
 		mWarnZeROWithoutDP:     "ZeRO не действует при степени параллелизма по данным 1",
+		mHWNoFP4:               "у этого GPU нет тензорных ядер FP4 (они появились в Blackwell): веса FP4 распаковываются, ускорения FP4 нет",
 	},
 	"zh": {
 		mTagline: "模型需要多少显存、哪些 GPU 装得下、去哪里租。",
@@ -828,6 +831,7 @@ var messages = map[string]*[nMsgs]string{
 		mWarnPoolBelowOneSeq:   "vLLM KV 池小于一个序列",
 		mWarnNoKVCache:         "此架构没有 KV 缓存",
 		mWarnZeROWithoutDP:     "数据并行度为 1 时 ZeRO 无效",
+		mHWNoFP4:               "此 GPU 没有 FP4 张量核心（从 Blackwell 开始才有）：FP4 权重会被反量化，没有 FP4 加速",
 	},
 }
 
