@@ -11,7 +11,7 @@ SUB_PREFIX := /tools/rightsize/
 WASM_FLAGS := -trimpath -ldflags="-s -w"
 export CI
 
-.PHONY: all run dist wasm test deps vet test-native test-wasm test-e2e repro size bench fuzz clean validate
+.PHONY: all run dist wasm test deps vet test-native test-wasm test-e2e repro size bench hello fuzz clean validate
 
 all: dist
 
@@ -74,7 +74,14 @@ test: deps vet test-native test-wasm test-e2e repro
 size: dist
 	@printf "app.wasm  raw %10d B\n" $$(stat -c %s dist/web/app.wasm)
 	@printf "app.wasm gzip %10d B\n" $$(stat -c %s dist/web/app.wasm.gz)
-	@printf "app.wasm   br %10d B  (budget 2000000)\n" $$(stat -c %s dist/web/app.wasm.br)
+	@printf "app.wasm   br %10d B  (budget 1600000)\n" $$(stat -c %s dist/web/app.wasm.br)
+
+# hello: go-app's hello world, built and generated exactly like Rightsize,
+# the baseline make bench compares load times with.
+hello:
+	@mkdir -p build/hello
+	GOOS=js GOARCH=wasm $(GO) build $(WASM_FLAGS) -o build/hello/app.wasm ./cmd/serve/testdata/hello
+	$(GO) run ./cmd/build -hello -wasm build/hello/app.wasm -out build/hello/dist -prefix /
 
 # Each fuzz target for FUZZTIME (go test runs one -fuzz target at a time);
 # the seed corpora also run as plain tests under make test.
@@ -87,12 +94,15 @@ fuzz:
 	$(GO) test ./catalog -run '^$$' -fuzz '^FuzzParsePriceSheet$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./app -run '^$$' -fuzz '^FuzzFragment$$' -fuzztime $(FUZZTIME)
 
-bench: deps dist
+bench: deps dist hello
 	$(GO) test -run '^$$' -bench . -benchmem ./estimator/... ./catalog/... ./app
 	@echo "--- the same page benchmarks compiled to WebAssembly, in headless Chromium:"
 	WBT="$$($(GO) tool -n wasmbrowsertest)" && \
 	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem -exec="$$WBT" ./app
-	RIGHTSIZE_DIST=$(CURDIR)/dist RIGHTSIZE_COLDLOAD=5 $(GO) test -count=1 -v -run ColdLoad ./cmd/serve
+	@echo "--- time to interactive, cold and warm, against go-app's hello world; input → updated tables:"
+	RIGHTSIZE_DIST=$(CURDIR)/dist RIGHTSIZE_HELLO_DIST=$(CURDIR)/build/hello/dist RIGHTSIZE_COLDLOAD=5 \
+		$(GO) test -count=1 -v -run 'ColdLoad|E2EInputUpdate' ./cmd/serve 2>&1 | grep -E 'cold|warm|ratio|input|ok|FAIL'
+	@$(MAKE) --no-print-directory size
 
 # validate: replay the public measurements in estimator/testdata/calibration
 # through the estimate command and regenerate docs/accuracy.md (a test fails

@@ -256,6 +256,7 @@ const (
 	mWarnNoKVCache
 	mWarnZeROWithoutDP
 	mHWNoFP4
+	mHowAccurate
 	nMsgs
 )
 
@@ -450,6 +451,7 @@ var messages = map[string]*[nMsgs]string{
 		mWarnNoKVCache:         "no KV cache for this architecture",
 		mWarnZeROWithoutDP:     "ZeRO has no effect with a data-parallel degree of 1",
 		mHWNoFP4:               "this GPU has no FP4 tensor cores (they start with Blackwell): FP4 weights are dequantized, no FP4 speed-up",
+		mHowAccurate:           "How accurate is this?",
 	},
 	"ru": {
 		mTagline: "Сколько видеопамяти нужно модели, какие GPU подходят и где их арендовать.",
@@ -641,6 +643,7 @@ var messages = map[string]*[nMsgs]string{
 		mWarnNoKVCache:         "у этой архитектуры нет KV-кэша",
 		mWarnZeROWithoutDP:     "ZeRO не действует при степени параллелизма по данным 1",
 		mHWNoFP4:               "у этого GPU нет тензорных ядер FP4 (они появились в Blackwell): веса FP4 распаковываются, ускорения FP4 нет",
+		mHowAccurate:           "Насколько это точно?",
 	},
 	"zh": {
 		mTagline: "模型需要多少显存、哪些 GPU 装得下、去哪里租。",
@@ -832,6 +835,7 @@ var messages = map[string]*[nMsgs]string{
 		mWarnNoKVCache:         "此架构没有 KV 缓存",
 		mWarnZeROWithoutDP:     "数据并行度为 1 时 ZeRO 无效",
 		mHWNoFP4:               "此 GPU 没有 FP4 张量核心（从 Blackwell 开始才有）：FP4 权重会被反量化，没有 FP4 加速",
+		mHowAccurate:           "这有多准确？",
 	},
 }
 

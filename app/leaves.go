@@ -36,7 +36,14 @@ func renderBasis(lang string, b basisView) app.UI {
 			row(mBasisFormula, b.Formula), row(mBasisInputs, b.Inputs), row(mBasisEfficiency, b.Efficiency),
 			row(mBasisBand, b.Band), row(mBasisBound, b.Bound), row(mBasisVerify, b.Verify),
 		),
+		accuracyLink(lang),
 	)
+}
+
+// accuracyLink opens the validation report (cmd/build renders
+// docs/accuracy.md to accuracy.html next to the page, precached).
+func accuracyLink(lang string) app.UI {
+	return app.A().Class("rs-accuracy").Href("accuracy.html").Text(tr(lang, mHowAccurate))
 }
 
 // factView is one labelled number.
@@ -118,6 +125,7 @@ func (b *breakdownView) Render() app.UI {
 									app.Div().Class("rs-fact").Body(app.Dt().Text(t(mBasisBand)), app.Dd().Text(p.Band)),
 									app.Div().Class("rs-fact").Body(app.Dt().Text(t(mBasisVerify)), app.Dd().Text(verify)),
 								),
+								accuracyLink(b.Lang),
 							),
 						),
 						app.Td().Class("num").ID(p.ID).Text(p.Value),
@@ -129,7 +137,7 @@ func (b *breakdownView) Render() app.UI {
 					app.Td().Text(t(mTotal)),
 					app.Td().Class("num").ID("rs-total").Text(b.Total),
 					app.Td().Class("num").Text("100%"),
-					app.Td().Class("num rs-band").Text(b.Band),
+					app.Td().Class("num rs-band").Body(app.Text(b.Band+" "), app.A().ID("rs-accuracy-link").Href("accuracy.html").Text("ⓘ").Aria("label", t(mHowAccurate)).Title(t(mHowAccurate))),
 				),
 				app.Tr().Body(
 					app.Td().Text(t(mUsable)),

@@ -419,7 +419,7 @@ func (c *Calculator) renderPerf() app.UI {
 	return app.Section().Class("rs-perf").Body(
 		app.H2().Text(c.t(mSpeedTitle)),
 		&factList{Facts: facts, Lang: c.lang()},
-		app.P().Class("rs-sub").Text(c.t(mSpeedNote)),
+		app.P().Class("rs-sub").Body(app.Text(c.t(mSpeedNote)+" "), accuracyLink(c.lang())),
 	)
 }
 

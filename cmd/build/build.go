@@ -22,6 +22,7 @@ import (
 
 type options struct {
 	wasm, web, out, prefix string
+	accuracy               string // docs/accuracy.md, rendered to accuracy.html
 	hello                  bool
 }
 
@@ -45,11 +46,14 @@ func build(o options) error {
 	if err != nil {
 		return err
 	}
-	version, err := contentVersion(wasm, o.web)
+	version, err := contentVersion(wasm, o.web, o.accuracy)
 	if err != nil {
 		return err
 	}
 	h := handler(version, prefix, len(wasm))
+	if o.hello {
+		h.CacheableResources = []string{"/web/icon.svg"}
+	}
 
 	if err := os.RemoveAll(o.out); err != nil {
 		return err
@@ -64,6 +68,11 @@ func build(o options) error {
 	}
 	if err := goapp.GenerateStaticWebsite(o.out, h); err != nil {
 		return fmt.Errorf("generating pages: %w", err)
+	}
+	if !o.hello {
+		if err := writeAccuracy(o.accuracy, o.out, prefix); err != nil {
+			return err
+		}
 	}
 	if err := canonicalizePages(o.out); err != nil {
 		return fmt.Errorf("canonicalizing pages: %w", err)
@@ -105,7 +114,7 @@ func handler(version, prefix string, wasmSize int) *goapp.Handler {
 		// from a meta tag: embedding stays open to docs pages.
 		RawHeaders: []string{`<meta http-equiv="Content-Security-Policy" content="` + csp + `">`},
 		// go-app precaches the PNG icons but not the SVG favicon.
-		CacheableResources: []string{"/web/icon.svg"},
+		CacheableResources: []string{"/web/icon.svg", "/" + accuracyPage},
 		Version:            version,
 		// The precompressed app.wasm.br is smaller than the real body; this
 		// keeps go-app's loading percentage right.
@@ -123,9 +132,12 @@ const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src
 
 // contentVersion hashes app.wasm and every file of web/ so that the service
 // worker's cache changes exactly when the content does.
-func contentVersion(wasm []byte, webDir string) (string, error) {
+func contentVersion(wasm []byte, webDir, accuracy string) (string, error) {
 	sum := sha256.New()
 	sum.Write(wasm)
+	if md, err := os.ReadFile(accuracy); err == nil {
+		sum.Write(md)
+	}
 	err := walkFiles(webDir, func(rel string, data []byte) error {
 		fmt.Fprintf(sum, "\x00%s\x00%d\x00", rel, len(data))
 		sum.Write(data)

@@ -53,7 +53,7 @@ func TestBuildReproducible(t *testing.T) {
 	}
 	build2 := func(prefix string) (string, map[string][]byte) {
 		out := filepath.Join(t.TempDir(), "dist")
-		if err := build(options{wasm: wasm, web: "../../web", out: out, prefix: prefix}); err != nil {
+		if err := build(options{wasm: wasm, web: "../../web", out: out, prefix: prefix, accuracy: "../../docs/accuracy.md"}); err != nil {
 			t.Fatal(err)
 		}
 		files := map[string][]byte{}
@@ -125,7 +125,7 @@ func TestContentSecurityPolicy(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "dist")
-	if err := build(options{wasm: wasm, web: "../../web", out: out, prefix: "/"}); err != nil {
+	if err := build(options{wasm: wasm, web: "../../web", out: out, prefix: "/", accuracy: "../../docs/accuracy.md"}); err != nil {
 		t.Fatal(err)
 	}
 	page, err := os.ReadFile(filepath.Join(out, "index.html"))
@@ -158,5 +158,18 @@ func TestContentSecurityPolicy(t *testing.T) {
 				t.Errorf("a URL of another origin: %s%s", s, rest[:min(len(rest), 60)])
 			}
 		}
+	}
+}
+
+// The validation report becomes a static page with tables, precached.
+func TestAccuracyPage(t *testing.T) {
+	got := markdownHTML("# Speed\n\nError is *estimate* / `measured`.\n\n| group | n | median \\|error\\| |\n|---|---:|---:|\n| decode | 28 | 27.4% |\n")
+	for _, want := range []string{"<h1>Speed</h1>", "<em>estimate</em>", "<code>measured</code>", "<th>median |error|</th>", "<td>27.4%</td>"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %s in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "---") {
+		t.Errorf("the rule row was rendered:\n%s", got)
 	}
 }

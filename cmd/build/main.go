@@ -20,6 +20,7 @@ func main() {
 	flag.StringVar(&o.web, "web", "web", "folder of static assets (icons, CSS)")
 	flag.StringVar(&o.out, "out", "dist", "output folder (replaced)")
 	flag.StringVar(&o.prefix, "prefix", "/", "URL path the site will be served under, e.g. /tools/rightsize")
+	flag.StringVar(&o.accuracy, "accuracy", "docs/accuracy.md", "validation report rendered as the \"How accurate is this?\" page")
 	flag.BoolVar(&o.hello, "hello", false, "generate go-app's hello world instead (the baseline of make bench; -wasm from ./cmd/serve/testdata/hello)")
 	flag.Parse()
 	if err := build(o); err != nil {

@@ -1,0 +1,213 @@
+//go:build !js
+
+package main
+
+// End-to-end checks of the answer-first page: recommendation, chart,
+// plan applied from a fit row, compare by link, embed mode, Russian and
+// Chinese formats, a pasted config.json, the Content-Security-Policy and
+// screenshots at desktop and 360 px in every language.
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// watchCSP records Content-Security-Policy violations from the first byte
+// of every document (a script added by the browser's debugger, which the
+// policy does not apply to).
+func (s *site) watchCSP() {
+	s.t.Helper()
+	s.do("watching CSP violations", chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := page.AddScriptToEvaluateOnNewDocument(`window.__csp = [];
+			document.addEventListener("securitypolicyviolation", e => window.__csp.push(e.violatedDirective + " " + e.blockedURI));`).Do(ctx)
+		return err
+	}))
+}
+
+func (s *site) checkNoCSPViolation() {
+	s.t.Helper()
+	if v := s.eval(`JSON.stringify(window.__csp || [])`); v != "[]" {
+		s.t.Errorf("Content-Security-Policy violations: %s", v)
+	}
+}
+
+func (s *site) count(sel string) string {
+	s.t.Helper()
+	return s.eval(`String(document.querySelectorAll(` + jsString(sel) + `).length)`)
+}
+
+func TestE2EAnswers(t *testing.T) {
+	dir := distDir(t, "RIGHTSIZE_DIST")
+	s := newSite(t, dir, "/")
+	s.watchCSP()
+	s.do("loading the page", chromedp.Navigate(s.base))
+	s.waitLive()
+
+	// The policy is the first tag of <head> and names only the page's origin.
+	if v := s.eval(`document.head.firstElementChild.getAttribute("http-equiv") + " | " + document.head.firstElementChild.content`); !strings.HasPrefix(v, "Content-Security-Policy | default-src 'self'") {
+		t.Errorf("first head tag: %s", v)
+	}
+	// The answer first: three picks, and the chart with one circle per offer.
+	if n := s.count("#rs-recommendation > [data-kind]"); n != "3" {
+		t.Fatalf("%s picks in #rs-recommendation", n)
+	}
+	if kinds := s.eval(`[...document.querySelectorAll("#rs-recommendation > [data-kind]")].map(e => e.dataset.kind).join(",")`); kinds != "cheapest,fastest,value" {
+		t.Errorf("picks: %s", kinds)
+	}
+	if n := s.count("svg#rs-pareto circle"); n == "0" {
+		t.Error("no points on the Pareto chart")
+	}
+	s.screenshot("answer-en-desktop.png", 1280)
+	s.screenshot("answer-en-360.png", 360)
+	if w := s.eval(`String(document.documentElement.scrollWidth)`); w != "360" {
+		t.Errorf("at 360 px the page is %s px wide", w)
+	}
+	s.do("back to desktop", chromedp.EmulateViewport(1280, 900))
+
+	// Every control has a label a screen reader can say.
+	if v := s.eval(`[...document.querySelectorAll("input, select, textarea")].filter(e => !(e.labels && e.labels.length) && !e.getAttribute("aria-label")).map(e => e.id || e.type).join(",")`); v != "" {
+		t.Errorf("controls without a label: %s", v)
+	}
+
+	// Input change → updated tables: time it in the page.
+	ms := s.eval(`(async () => {
+		const e = document.getElementById("rs-batch"), w = document.getElementById("rs-total");
+		const before = w.textContent, t0 = performance.now();
+		e.value = "8"; e.dispatchEvent(new Event("change", {bubbles: true}));
+		while (w.textContent === before) await new Promise(r => setTimeout(r, 0));
+		return String(performance.now() - t0);
+	})()`)
+	t.Logf("input → updated tables: %s ms", ms)
+	s.setField("rs-batch", "1")
+
+	// A fit-table row applies the whole plan: two T4s split into two
+	// pipeline stages for Llama 3.1 8B in bf16.
+	row := `#rs-fit tr[data-gpu="t4"]`
+	if g := s.eval(`document.querySelector(` + jsString(row) + `).dataset.gpus`); g != "2" {
+		t.Errorf("T4 row data-gpus = %s", g)
+	}
+	s.clickRow("t4")
+	for id, want := range map[string]string{"rs-gpu": "t4", "rs-gpus": "2", "rs-pp": "2", "rs-tp": "1"} {
+		if v := s.eval(`document.getElementById("` + id + `").value`); v != want {
+			t.Errorf("after clicking the T4 row, %s = %q, want %q", id, v, want)
+		}
+	}
+	if v := s.text("#rs-verdict"); !strings.HasPrefix(v, "Fits") {
+		t.Errorf("after applying the T4 plan the verdict reads %q", v)
+	}
+	// bf16 on a T4 is flagged.
+	if v := s.text("#rs-warnings"); !strings.Contains(v, "bf16") {
+		t.Errorf("no bf16 warning on T4: %q", v)
+	}
+	// A pick applies its GPU and instance.
+	s.do("using the cheapest pick", chromedp.Click(`#rs-recommendation [data-kind="cheapest"] button`, chromedp.ByQuery))
+	want := s.eval(`document.querySelector('#rs-recommendation [data-kind="cheapest"]').dataset.gpu`)
+	s.do("waiting for the pick", chromedp.WaitVisible(`#rs-fit tr.rs-selected[data-gpu="`+want+`"]`, chromedp.ByQuery))
+
+	// Pin, change, compare; the pin is in the link.
+	s.do("pinning", chromedp.Click("#rs-pin", chromedp.ByQuery), chromedp.WaitVisible("#rs-compare", chromedp.ByQuery))
+	s.setField("rs-precision", "int8")
+	if h := s.eval(`location.hash`); !strings.Contains(h, "pin=") {
+		t.Errorf("the pin is not in the link: %s", h)
+	}
+	s.screenshot("compare-en-desktop.png", 1280)
+
+	// Compare opened from a link.
+	s.do("opening a compare link", chromedp.Navigate(s.base+"#g=a100-80gb-sxm&pin=g%3Dt4%26p%3Dint8%26m%3Dllama-3.1-8b&m=llama-3.1-8b"), chromedp.Reload())
+	s.waitLive()
+	if v := s.text("#rs-compare"); !strings.Contains(v, "T4") || !strings.Contains(v, "A100") {
+		t.Errorf("compare table from a link: %q", v)
+	}
+
+	// A pasted config.json becomes the model, and the link carries it.
+	cfg, err := os.ReadFile("../../estimator/testdata/configs/qwen2.5-7b.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.do("opening the default page", chromedp.Navigate(s.base+"#m=llama-3.1-8b"), chromedp.Reload())
+	s.waitLive()
+	s.setField("rs-config-paste", string(cfg))
+	s.do("waiting for the pasted model", chromedp.WaitVisible("//dd[@id='rs-params'][contains(., '7,615,616,512')]", chromedp.BySearch))
+	if h := s.eval(`location.hash`); !strings.Contains(h, "cfg=") || !strings.Contains(h, "m=custom") {
+		t.Errorf("the link does not carry the pasted config: %s", h)
+	}
+	link := s.eval(`location.href`)
+
+	// Russian and Chinese: numbers, units and dates per locale.
+	s.setField("rs-lang", "ru")
+	s.do("waiting for Russian", chromedp.WaitVisible("//dd[@id='rs-params'][contains(., '7 615 616 512')]", chromedp.BySearch))
+	if v := s.text("#rs-weights"); !strings.HasSuffix(v, " ГиБ") || !strings.Contains(v, ",") {
+		t.Errorf("ru weights read %q", v)
+	}
+	s.screenshot("answer-ru-desktop.png", 1280)
+	s.screenshot("answer-ru-360.png", 360)
+	s.do("back to desktop", chromedp.EmulateViewport(1280, 900))
+	s.setField("rs-lang", "zh")
+	s.do("waiting for Chinese", chromedp.WaitVisible("//h2[contains(., '租什么')]", chromedp.BySearch))
+	s.setField("rs-gpu", "a10") // Chinese clouds list A10s in CNY
+	s.do("showing every A10 offer", chromedp.WaitVisible("#rs-more-offers", chromedp.ByQuery), chromedp.Click("#rs-more-offers", chromedp.ByQuery),
+		chromedp.WaitNotPresent("#rs-more-offers", chromedp.ByQuery))
+	if v := s.text("#rs-offers"); !strings.Contains(v, "¥") {
+		t.Errorf("zh A10 offers show no ¥ price")
+	}
+	s.screenshot("answer-zh-desktop.png", 1280)
+	s.screenshot("answer-zh-360.png", 360)
+	s.do("back to desktop", chromedp.EmulateViewport(1280, 900))
+
+	// Another browser opening the link gets the pasted model.
+	o := newSite(t, dir, "/")
+	o.do("opening the link elsewhere", chromedp.Navigate(strings.Replace(link, s.base, o.base, 1)))
+	o.waitLive()
+	if v := o.text("#rs-params"); !strings.Contains(v, "7,615,616,512") {
+		t.Errorf("the link's config on a fresh browser: params %q", v)
+	}
+
+	// Embed: results only, a link to the full page, the height sent to the parent.
+	s.do("opening the embed", chromedp.Navigate(s.base+"#embed=1&m=qwen2.5-7b"), chromedp.Reload())
+	s.waitLive()
+	if s.count("#rs-model") != "0" || s.count("#rs-recommendation") != "1" || s.count("#rs-open-full") != "1" {
+		t.Error("embed mode: want the answer and the open link, no inputs")
+	}
+	h := s.eval(`new Promise(r => {
+		addEventListener("message", e => { if (e.data && e.data.type === "rightsize:height") r(String(e.data.height)); });
+		const d = document.createElement("div"); d.textContent = "x"; document.body.append(d);
+		setTimeout(() => r("none"), 3000);
+	})`)
+	if h == "none" || h == "0" {
+		t.Errorf("embed: height message %s", h)
+	}
+	s.screenshot("embed-360.png", 360)
+	time.Sleep(100 * time.Millisecond)
+	s.checkNoCSPViolation()
+	s.checkSameOrigin()
+}
+
+// TestE2EInputUpdate times one input change to updated tables in the page
+// (full catalog: fit table over every GPU, offers, picks and chart),
+// median of 15 changes. It measures; make bench prints it.
+func TestE2EInputUpdate(t *testing.T) {
+	dir := distDir(t, "RIGHTSIZE_DIST")
+	s := newSite(t, dir, "/")
+	s.do("loading the page", chromedp.Navigate(s.base))
+	s.waitLive()
+	ms := s.eval(`(async () => {
+		const e = document.getElementById("rs-batch"), w = document.getElementById("rs-total");
+		const times = [];
+		for (let i = 0; i < 15; i++) {
+			const before = w.textContent, t0 = performance.now();
+			e.value = String(2 + (i % 2) * 6); e.dispatchEvent(new Event("change", {bubbles: true}));
+			while (w.textContent === before) await new Promise(r => setTimeout(r, 0));
+			times.push(performance.now() - t0);
+			await new Promise(r => setTimeout(r, 20));
+		}
+		times.sort((a, b) => a - b);
+		return times[7].toFixed(1);
+	})()`)
+	t.Logf("input → updated tables: median %s ms over 15 changes", ms)
+}
