@@ -863,3 +863,45 @@ func TestHardwareWarnings(t *testing.T) {
 		t.Errorf("fp4 on a B200: warnings %v", c.r.HWWarn)
 	}
 }
+
+// Serving: a request rate under TTFT/TPOT targets gives replicas and a
+// monthly bill; the concurrency chosen meets the targets and one more
+// request would not; the bill is GPUs × cheapest GPU-hour × 730 h.
+func TestServing(t *testing.T) {
+	c, _ := load(t)
+	c.set(fEngine, estimator.VLLM.String())
+	c.set(fRPS, "20")
+	v := c.r.Serve
+	if !v.OK || !v.Meets || v.Replicas < 1 {
+		t.Fatalf("serving 20 req/s: %+v (%v %v)", v, c.errs, c.general)
+	}
+	if v.Point.TTFTSeconds > c.job.TTFT || v.Point.TPOTSeconds > c.job.TPOT {
+		t.Errorf("chosen point misses the targets: %+v", v.Point)
+	}
+	if float64(v.Replicas)*v.Point.RequestsPerSecond < 20 || float64(v.Replicas-1)*v.Point.RequestsPerSecond >= 20 {
+		t.Errorf("%d replicas at %.2f req/s each for 20 req/s", v.Replicas, v.Point.RequestsPerSecond)
+	}
+	hw, _ := c.job.GPU.Hardware(c.job.In.Weights)
+	if int64(v.Point.Concurrency) < v.Point.MaxConcurrency {
+		if next, err := estimator.ServingPoint(c.job.In, hw, estimator.Efficiency{}, c.job.Work, v.Point.Concurrency+1); err == nil &&
+			next.TTFTSeconds <= c.job.TTFT && next.TPOTSeconds <= c.job.TPOT {
+			t.Errorf("concurrency %d meets the targets too, %d chosen", v.Point.Concurrency+1, v.Point.Concurrency)
+		}
+	}
+	if want := float64(v.GPUs) * c.pr.cheapest["h100-sxm"].perGPUHour * 730; math.Abs(v.Monthly-want) > 1e-9*want {
+		t.Errorf("monthly %v, want %v", v.Monthly, want)
+	}
+	html := app.HTMLString(c.Render())
+	if !strings.Contains(html, `id="rs-replicas"`) || !strings.Contains(html, `id="rs-monthly"`) || !strings.Contains(html, `id="rs-requests-per-second"`) {
+		t.Error("the serving section or its input is missing")
+	}
+	c.set(fTTFT, "abc")
+	if c.errs[fTTFT].Key != mNotNumber {
+		t.Errorf("ttft abc: %v", c.errs[fTTFT])
+	}
+	c.set(fTTFT, "2000")
+	c.set(fRPS, "")
+	if c.r.Serve.OK {
+		t.Error("serving shown without a request rate")
+	}
+}

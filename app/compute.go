@@ -7,6 +7,7 @@ package app
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"rightsize/catalog"
@@ -52,6 +53,7 @@ type results struct {
 	HWWarn     []msgKey // the GPU disagrees with the input (bf16 on T4, ...)
 	Picks      []pick
 	Points     []candidate // Pareto chart, cheapest first
+	Serve      serveResult
 	// PerfErr is the estimator's objection to the speed inputs (a workload
 	// with no prompt left), for the page to place next to its field.
 	PerfErr error
@@ -163,6 +165,9 @@ func compute(j job, pr prices) (r results, general []fieldErr) {
 	r.Offers, r.OffersMore = offerResults(j, pr, &sp, r.Need, &r.Perf)
 	if rules, n, err := estimator.RuleChecks(in); err == nil {
 		r.Rules = slices.Clone(rules[:n])
+	}
+	if j.RPS > 0 && r.Perf.OK {
+		r.Serve = serving(j, pr)
 	}
 	cands := candidates(j, pr, r.Fit, &sp)
 	r.Picks = picks(cands)
@@ -493,4 +498,61 @@ func cheapestUSD(cat *catalog.Catalog) map[string]offerPrice {
 		}
 	}
 	return m
+}
+
+// hoursPerMonth is 365 × 24 / 12: the average month cloud bills use
+// (AWS and GCP price pages quote 730 hours).
+const hoursPerMonth = 730
+
+// serveResult is the serving fleet for a request rate under latency
+// targets on the selected GPU.
+type serveResult struct {
+	OK       bool
+	Point    estimator.ServePoint // one replica at the chosen concurrency
+	Meets    bool                 // the targets hold (false: even one request at a time misses them)
+	Replicas int
+	GPUs     int     // all replicas
+	PerHour  float64 // USD, cheapest on-demand GPU-hour × GPUs
+	Monthly  float64 // USD, PerHour × hoursPerMonth
+}
+
+// serving finds the most concurrent requests one replica (TP × PP GPUs)
+// serves within the TTFT and TPOT targets (estimator.ServingPoint;
+// latencies grow with concurrency, so a binary search), then the
+// replicas the request rate needs and their monthly bill at the GPU's
+// cheapest USD on-demand price.
+func serving(j job, pr prices) serveResult {
+	hw, ok := j.GPU.Hardware(j.In.Weights)
+	if !ok {
+		return serveResult{}
+	}
+	at := func(c int) (estimator.ServePoint, bool) {
+		p, err := estimator.ServingPoint(j.In, hw, estimator.Efficiency{}, j.Work, c)
+		return p, err == nil
+	}
+	one, ok := at(1)
+	if !ok || one.MaxConcurrency < 1 || one.RequestsPerSecond <= 0 {
+		return serveResult{}
+	}
+	meets := func(p estimator.ServePoint) bool { return p.TTFTSeconds <= j.TTFT && p.TPOTSeconds <= j.TPOT }
+	best, r := one, serveResult{OK: true, Meets: meets(one)}
+	if r.Meets {
+		lo, hi := 1, int(min(one.MaxConcurrency, 1<<16))
+		for lo < hi {
+			mid := lo + (hi-lo+1)/2
+			if p, ok := at(mid); ok && meets(p) {
+				lo, best = mid, p
+			} else {
+				hi = mid - 1
+			}
+		}
+	}
+	r.Point = best
+	r.Replicas = int(math.Ceil(j.RPS / best.RequestsPerSecond))
+	r.GPUs = r.Replicas * max(1, j.In.TP*j.In.PP)
+	if p, ok := pr.cheapest[j.GPU.ID]; ok {
+		r.PerHour = p.perGPUHour * float64(r.GPUs)
+		r.Monthly = r.PerHour * hoursPerMonth
+	}
+	return r
 }

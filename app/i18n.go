@@ -257,6 +257,20 @@ const (
 	mWarnZeROWithoutDP
 	mHWNoFP4
 	mHowAccurate
+	mRPS
+	mTTFTTarget
+	mTPOTTarget
+	mGlobalBatch
+	mOptimizerSteps
+	mServeTitle
+	mConcurrency
+	mReplicas
+	mFleetGPUs
+	mMonthly
+	mTargetsMissed
+	mTPOT
+	mBoundHost
+	mBoundComm
 	nMsgs
 )
 
@@ -452,6 +466,20 @@ var messages = map[string]*[nMsgs]string{
 		mWarnZeROWithoutDP:     "ZeRO has no effect with a data-parallel degree of 1",
 		mHWNoFP4:               "this GPU has no FP4 tensor cores (they start with Blackwell): FP4 weights are dequantized, no FP4 speed-up",
 		mHowAccurate:           "How accurate is this?",
+		mRPS:                   "Requests per second (serving; empty = off)",
+		mTTFTTarget:            "Time to first token target, ms",
+		mTPOTTarget:            "Time per output token target, ms",
+		mGlobalBatch:           "Global batch (sequences per step; empty = one micro-batch per replica)",
+		mOptimizerSteps:        "Optimizer steps",
+		mServeTitle:            "Serving fleet (estimate)",
+		mConcurrency:           "Requests in flight per replica",
+		mReplicas:              "Replicas",
+		mFleetGPUs:             "GPUs in all",
+		mMonthly:               "Monthly bill (on-demand, 730 h)",
+		mTargetsMissed:         "Even one request at a time misses the latency targets on this GPU: the figures are for one request per replica.",
+		mTPOT:                  "Time per output token",
+		mBoundHost:             "host (kernel launches, scheduler)",
+		mBoundComm:             "communication",
 	},
 	"ru": {
 		mTagline: "Сколько видеопамяти нужно модели, какие GPU подходят и где их арендовать.",
@@ -644,6 +672,20 @@ var messages = map[string]*[nMsgs]string{
 		mWarnZeROWithoutDP:     "ZeRO не действует при степени параллелизма по данным 1",
 		mHWNoFP4:               "у этого GPU нет тензорных ядер FP4 (они появились в Blackwell): веса FP4 распаковываются, ускорения FP4 нет",
 		mHowAccurate:           "Насколько это точно?",
+		mRPS:                   "Запросов в секунду (сервинг; пусто — выкл.)",
+		mTTFTTarget:            "Цель по времени до первого токена, мс",
+		mTPOTTarget:            "Цель по времени на токен ответа, мс",
+		mGlobalBatch:           "Глобальный пакет (последовательностей за шаг; пусто — один микропакет на реплику)",
+		mOptimizerSteps:        "Шагов оптимизатора",
+		mServeTitle:            "Парк для сервинга (оценка)",
+		mConcurrency:           "Одновременных запросов на реплику",
+		mReplicas:              "Реплик",
+		mFleetGPUs:             "Всего GPU",
+		mMonthly:               "Счёт за месяц (по требованию, 730 ч)",
+		mTargetsMissed:         "Даже один запрос за раз не укладывается в цели по задержке на этом GPU: показано для одного запроса на реплику.",
+		mTPOT:                  "Время на токен ответа",
+		mBoundHost:             "хост (запуск ядер, планировщик)",
+		mBoundComm:             "обмен данными",
 	},
 	"zh": {
 		mTagline: "模型需要多少显存、哪些 GPU 装得下、去哪里租。",
@@ -836,6 +878,20 @@ var messages = map[string]*[nMsgs]string{
 		mWarnZeROWithoutDP:     "数据并行度为 1 时 ZeRO 无效",
 		mHWNoFP4:               "此 GPU 没有 FP4 张量核心（从 Blackwell 开始才有）：FP4 权重会被反量化，没有 FP4 加速",
 		mHowAccurate:           "这有多准确？",
+		mRPS:                   "每秒请求数（推理服务；留空为关闭）",
+		mTTFTTarget:            "首 token 时间目标（毫秒）",
+		mTPOTTarget:            "每个输出 token 时间目标（毫秒）",
+		mGlobalBatch:           "全局批量（每步序列数；留空为每副本一个微批）",
+		mOptimizerSteps:        "优化器步数",
+		mServeTitle:            "推理服务集群（估算）",
+		mConcurrency:           "每副本并发请求数",
+		mReplicas:              "副本数",
+		mFleetGPUs:             "GPU 总数",
+		mMonthly:               "每月费用（按需，730 小时）",
+		mTargetsMissed:         "在此 GPU 上即使一次只处理一个请求也达不到延迟目标：以下按每副本一个请求计算。",
+		mTPOT:                  "每个输出 token 用时",
+		mBoundHost:             "主机（内核启动、调度）",
+		mBoundComm:             "通信",
 	},
 }
 

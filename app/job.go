@@ -77,6 +77,8 @@ type job struct {
 	Units  unit
 	// AllOffers lists every offer instead of the first offersShown.
 	AllOffers bool
+	// Serving: a request rate (0: not set) and latency targets in seconds.
+	RPS, TTFT, TPOT float64
 }
 
 // archs memoizes parsed catalog model configs (the catalog is immutable).
@@ -190,6 +192,20 @@ func (p *parser) parse() (job, bool) {
 			j.Work = estimator.Workload{PromptTokens: in.Seq - out, OutputTokens: out}
 		}
 	}
+	if s.shown(fGlobalBatch) && strings.TrimSpace(s[fGlobalBatch]) != "" {
+		p.intField(fGlobalBatch, &j.Work.GlobalBatch)
+		if p.errs[fGlobalBatch].ok() && j.Work.GlobalBatch < 1 {
+			p.fail(fGlobalBatch, mRange)
+		}
+	}
+	if s.shown(fRPS) && strings.TrimSpace(s[fRPS]) != "" {
+		p.positive(fRPS, &j.RPS)
+		var ms float64
+		p.positive(fTTFT, &ms)
+		j.TTFT = ms / 1000
+		p.positive(fTPOT, &ms)
+		j.TPOT = ms / 1000
+	}
 	var usable estimator.OptionalBytes
 	p.sizeField(fUsable, &usable)
 	in.UsableVRAM = usable.Value
@@ -254,6 +270,19 @@ func (p *parser) sizeField(f field, dst *estimator.OptionalBytes) {
 		return
 	}
 	*dst = estimator.OptionalBytes{Set: true, Value: b}
+}
+
+// positive reads a finite number > 0.
+func (p *parser) positive(f field, dst *float64) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(p.s[f]), 64)
+	switch {
+	case err != nil:
+		p.fail(f, mNotNumber)
+	case !(v > 0) || v > 1e9:
+		p.fail(f, mRange)
+	default:
+		*dst = v
+	}
 }
 
 func (p *parser) intField(f field, dst *int) {

@@ -46,6 +46,10 @@ const (
 	fTrainTokens
 	fOutput
 	fSort
+	fRPS
+	fTTFT
+	fTPOT
+	fGlobalBatch
 	nFields
 )
 
@@ -58,6 +62,7 @@ var fieldKeys = [nFields]string{
 	fQuant: "q", fLoRATargets: "lt", fSelective: "sr", fMaxBatched: "mbt", fEager: "ee",
 	fCtx: "oc", fAlloc: "oa", fNCCL: "on", fGraphs: "og", fUsable: "uv",
 	fTrainTokens: "tok", fOutput: "out", fSort: "sort",
+	fRPS: "rps", fTTFT: "ttft", fTPOT: "tpot", fGlobalBatch: "gb",
 }
 
 // fieldNames name each input: its element id is "rs-"+name, and for the
@@ -71,7 +76,8 @@ var fieldNames = [nFields]string{
 	fQuant: "quant", fLoRATargets: "lora-targets", fSelective: "selective-recompute",
 	fMaxBatched: "max-batched-tokens", fEager: "enforce-eager", fCtx: "cuda-context",
 	fAlloc: "allocator-reserve", fNCCL: "nccl", fGraphs: "cuda-graphs", fUsable: "usable-vram",
-	fTrainTokens: "train-tokens", fOutput: "output", fSort: "sort",
+	fTrainTokens: "train-tokens", fOutput: "output-tokens", fSort: "sort",
+	fRPS: "requests-per-second", fTTFT: "ttft-ms", fTPOT: "tpot-ms", fGlobalBatch: "global-batch",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker
@@ -107,6 +113,9 @@ var defaultState = viewState{
 	// fCtx … fUsable empty: the estimator's own figure
 	// A 1B-token fine-tune; requests that generate 512 of their tokens.
 	fTrainTokens: "1B", fOutput: "512", fSort: "vram",
+	// Serving targets (used once a request rate is set): first token within
+	// 2 s, then 10 tokens/s per user or better.
+	fRPS: "", fTTFT: "2000", fTPOT: "100", fGlobalBatch: "",
 }
 
 // overrideFields are the measured-overhead inputs, folded by default.
@@ -121,8 +130,10 @@ func (s *viewState) shown(f field) bool {
 	switch f {
 	case fOptimizer, fCheckpointing, fSelective, fZeRO, fOffload, fTrainTokens:
 		return train
-	case fOutput:
+	case fOutput, fRPS, fTTFT, fTPOT:
 		return !train
+	case fGlobalBatch:
+		return train
 	case fLoRARank, fLoRATargets:
 		return task == "lora" || task == "qlora"
 	case fQuant:

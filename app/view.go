@@ -1,6 +1,7 @@
 package app
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -21,6 +22,7 @@ func (c *Calculator) Render() app.UI {
 			c.renderAnswer(),
 			c.renderResult(),
 			c.renderPerf(),
+			c.renderServe(),
 			app.P().Class("rs-open").Body(app.A().ID("rs-open-full").Href("#"+c.fullLink()).Target("_blank").
 				Rel("noopener").Text(c.t(mOpenInRightsize))),
 		)
@@ -54,6 +56,7 @@ func (c *Calculator) Render() app.UI {
 		c.renderInputs(),
 		c.renderResult(),
 		c.renderPerf(),
+		c.renderServe(),
 		c.renderRules(),
 		c.renderFit(),
 		c.renderOffers(),
@@ -114,6 +117,10 @@ func (c *Calculator) renderInputs() app.UI {
 		c.textField(fGPUs, mGPUs, "numeric"),
 		c.textField(fTrainTokens, mTrainTokens, "text"),
 		c.textField(fOutput, mOutputTokens, "numeric"),
+		c.textField(fRPS, mRPS, "decimal"),
+		c.textField(fTTFT, mTTFTTarget, "decimal"),
+		c.textField(fTPOT, mTPOTTarget, "decimal"),
+		c.textField(fGlobalBatch, mGlobalBatch, "numeric"),
 		c.selectField(fOptimizer, mOptimizer, enumOptions(estimator.Optimizers)),
 		c.checkField(fCheckpointing, mCheckpointing),
 		c.checkField(fSelective, mSelective),
@@ -382,10 +389,7 @@ func (c *Calculator) renderPerf() app.UI {
 	}
 	p := v.P
 	band := l.percent(p.Uncertainty)
-	bound := c.t(mBoundCompute)
-	if c.job.In.Task == estimator.Inference && p.DecodeMemoryBound {
-		bound = c.t(mBoundBandwidth)
-	}
+	bound := c.t(boundKeys[p.Bound])
 	eff := c.t(mEffMFU) + " " + l.fixed(v.Eff.MFU*100, 0) + "%"
 	if c.job.In.Task == estimator.Inference {
 		eff = c.t(mEffBandwidth) + " " + l.fixed(v.Eff.BandwidthUtil*100, 0) + "% · " + c.t(mEffMFU) + " " + l.fixed(v.Eff.InferenceMFU*100, 0) + "%"
@@ -412,6 +416,7 @@ func (c *Calculator) renderPerf() app.UI {
 			{ID: "rs-throughput", Label: c.t(mThroughputTrain), Value: l.rate(p.TokensPerSecond) + " " + band, Basis: basis(mFTrain, mVerifyTrain)},
 			{ID: "rs-job-time", Label: c.t(mJobTime), Value: l.duration(v.Seconds), Basis: basis(mFJobTime, mVerifyTrain)},
 			{ID: "rs-gpu-hours", Label: c.t(mGPUHours), Value: l.rate(v.GPUHours), Basis: basis(mFJobTime, mVerifyTrain)},
+			{ID: "rs-steps", Label: c.t(mOptimizerSteps), Value: l.countOrNone(int(safeDiv(c.job.Tokens, p.TokensPerStep)))},
 			{ID: "rs-cheapest", Label: c.t(mCheapestJob), Value: cheapest, Basis: basis(mFJobCost, mVerifyTrain)},
 		}
 	}
@@ -420,6 +425,42 @@ func (c *Calculator) renderPerf() app.UI {
 		app.H2().Text(c.t(mSpeedTitle)),
 		&factList{Facts: facts, Lang: c.lang()},
 		app.P().Class("rs-sub").Body(app.Text(c.t(mSpeedNote)+" "), accuracyLink(c.lang())),
+	)
+}
+
+// boundKeys name what bounded a phase, by estimator.Bound.
+var boundKeys = map[estimator.Bound]msgKey{
+	estimator.BoundNone: mNone, estimator.BoundCompute: mBoundCompute, estimator.BoundBandwidth: mBoundBandwidth,
+	estimator.BoundHost: mBoundHost, estimator.BoundCommunication: mBoundComm,
+}
+
+func safeDiv(a, b float64) float64 {
+	if b <= 0 {
+		return 0
+	}
+	return math.Ceil(a / b)
+}
+
+// renderServe shows the fleet a request rate needs under the targets.
+func (c *Calculator) renderServe() app.UI {
+	v := c.r.Serve
+	if !c.r.OK || !v.OK {
+		return app.Text("")
+	}
+	l := c.loc()
+	p := v.Point
+	facts := []factView{
+		{ID: "rs-concurrency", Label: c.t(mConcurrency), Value: strconv.Itoa(p.Concurrency)},
+		{ID: "rs-serve-ttft", Label: c.t(mTTFT), Value: l.duration(p.TTFTSeconds)},
+		{ID: "rs-serve-tpot", Label: c.t(mTPOT), Value: l.duration(p.TPOTSeconds)},
+		{ID: "rs-replicas", Label: c.t(mReplicas), Value: l.count(int64(v.Replicas))},
+		{ID: "rs-fleet-gpus", Label: c.t(mFleetGPUs), Value: l.count(int64(v.GPUs)) + " × " + c.job.GPU.Name},
+		{ID: "rs-monthly", Label: c.t(mMonthly), Value: l.money(v.Monthly, "USD")},
+	}
+	return app.Section().Class("rs-serve").Body(
+		app.H2().Text(c.t(mServeTitle)),
+		app.If(!v.Meets, func() app.UI { return app.P().Class("rs-warn").ID("rs-targets-missed").Text(c.t(mTargetsMissed)) }),
+		&factList{Facts: facts, Lang: c.lang()},
 	)
 }
 
