@@ -29,7 +29,7 @@ func (c *Calculator) pickViews() []pickView {
 		out[i] = pickView{
 			Kind: p.Kind.String(), Title: c.t(pickTitles[p.Kind]),
 			What:   strconv.Itoa(p.Plan.GPUs) + " × " + c.gpuName(p.Offer.GPU) + planSuffix(p.Plan),
-			Where:  cmpOr(p.Provider.Name, p.Offer.Provider) + " · " + p.Offer.InstanceType,
+			Where:  c.providerName(p.Offer.Provider) + " · " + p.Offer.InstanceType,
 			Cost:   l.money(p.Cost, "USD"),
 			Time:   l.duration(p.Seconds),
 			Reason: c.t(pickReasons[p.Kind]),
@@ -44,6 +44,13 @@ func planSuffix(p plan) string {
 		return " (" + s + ")"
 	}
 	return ""
+}
+
+func (c *Calculator) providerName(id string) string {
+	if p, ok := c.pr.cat.Provider(id); ok && p.Name != "" {
+		return p.Name
+	}
+	return id
 }
 
 func (c *Calculator) gpuName(id string) string {
@@ -155,7 +162,7 @@ func (c *Calculator) paretoChart() app.UI {
 			ID: p.Offer.ID, GPU: p.Offer.GPU, Plan: p.Plan, Front: p.Front, Picked: picked[p.Offer.ID],
 			X:     chartLeft + scale(p.Cost, minC, maxC, w),
 			Y:     chartTop + h - scale(p.Seconds, minT, maxT, h),
-			Label: strconv.Itoa(p.Plan.GPUs) + " × " + c.gpuName(p.Offer.GPU) + " · " + cmpOr(p.Provider.Name, p.Offer.Provider) + " " + p.Offer.InstanceType + " · " + l.money(p.Cost, "USD") + " · " + l.duration(p.Seconds),
+			Label: strconv.Itoa(p.Plan.GPUs) + " × " + c.gpuName(p.Offer.GPU) + " · " + c.providerName(p.Offer.Provider) + " " + p.Offer.InstanceType + " · " + l.money(p.Cost, "USD") + " · " + l.duration(p.Seconds),
 		}
 	}
 	return &pareto{

@@ -98,8 +98,7 @@ type offerResult struct {
 // candidate is one offer able to run the job, for the recommendation and
 // the chart: cost and time in USD and seconds (inference: per 1M tokens).
 type candidate struct {
-	Offer    catalog.Offer
-	Provider catalog.Provider
+	Offer    *catalog.Offer // into the catalog (immutable); a pointer keeps sorting cheap
 	Plan     plan
 	Cost     float64
 	Seconds  float64
@@ -404,7 +403,8 @@ func candidates(j job, pr prices, fit []fitResult, sp *speeds) []candidate {
 		}
 	}
 	var out []candidate
-	for _, o := range pr.cat.Offers {
+	for i := range pr.cat.Offers {
+		o := &pr.cat.Offers[i]
 		f, ok := plans[o.GPU]
 		if !ok || o.Currency != "USD" || o.OnDemandPerHour <= 0 {
 			continue
@@ -421,10 +421,9 @@ func candidates(j job, pr prices, fit []fitResult, sp *speeds) []candidate {
 		if cost <= 0 || sec <= 0 {
 			continue
 		}
-		prov, _ := pr.cat.Provider(o.Provider)
-		out = append(out, candidate{Offer: o, Provider: prov, Plan: q, Cost: cost, Seconds: sec})
+		out = append(out, candidate{Offer: o, Plan: q, Cost: cost, Seconds: sec})
 	}
-	slices.SortStableFunc(out, func(a, b candidate) int {
+	slices.SortFunc(out, func(a, b candidate) int {
 		return cmp.Or(cmp.Compare(a.Cost, b.Cost), cmp.Compare(a.Seconds, b.Seconds), cmp.Compare(a.Offer.ID, b.Offer.ID))
 	})
 	// Sorted by cost, a point is on the front when it is faster than every
