@@ -128,7 +128,7 @@ type pointView struct {
 
 // chart geometry (SVG user units).
 const (
-	chartW, chartH       = 640, 300
+	chartW, chartH       = 900, 280
 	chartLeft, chartBot  = 56, 36
 	chartTop, chartRight = 12, 12
 )

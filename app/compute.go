@@ -79,7 +79,7 @@ type fitResult struct {
 	Fits     bool // with the user's own GPU count and split
 	Headroom estimator.Bytes
 	Found    bool // some count up to maxGPUsSearched holds the job
-	Plan     plan // the user's setup when it fits, else the fewest GPUs that hold it
+	Plan     plan // the user's setup when it fits (or nothing holds it), else the fewest GPUs that hold it
 	From     offerPrice
 	Cost     float64 // USD; job cost or per 1M tokens; 0 = none
 	Cheapest bool
@@ -295,7 +295,8 @@ func fitResults(j job, pr prices, sp *speeds) ([]fitResult, int) {
 		}
 		x := j.In
 		x.VRAM, x.UsableVRAM = g.Memory, 0
-		r := fitResult{GPU: g}
+		// Without a count that holds the job, a pick keeps the user's setup.
+		r := fitResult{GPU: g, Plan: planOf(x)}
 		if res, err := estimator.Estimate(x); err == nil {
 			r.Fits, r.Headroom = res.Fits, res.Headroom
 		}
@@ -437,19 +438,28 @@ func candidates(j job, pr prices, fit []fitResult, sp *speeds) []candidate {
 	return out
 }
 
-// picks are the cheapest, the fastest and the best value (the front point
-// with the smallest cost × time, which does not depend on the units).
+// picks are the cheapest, the fastest and the best value: the front point
+// with the smallest cost × time (which does not depend on the units),
+// other than the two ends when the front has a point between them.
 func picks(c []candidate) []pick {
 	if len(c) == 0 {
 		return nil
 	}
-	cheap, fast, value := 0, 0, -1
+	cheap, fast := 0, 0
 	for i, x := range c {
 		if x.Seconds < c[fast].Seconds || (x.Seconds == c[fast].Seconds && x.Cost < c[fast].Cost) {
 			fast = i
 		}
-		if x.Front && (value < 0 || x.Cost*x.Seconds < c[value].Cost*c[value].Seconds) {
-			value = i
+	}
+	value := -1
+	for pass := 0; pass < 2 && value < 0; pass++ {
+		for i, x := range c {
+			if !x.Front || (pass == 0 && (i == cheap || i == fast)) {
+				continue
+			}
+			if value < 0 || x.Cost*x.Seconds < c[value].Cost*c[value].Seconds {
+				value = i
+			}
 		}
 	}
 	return []pick{{pickCheapest, c[cheap]}, {pickFastest, c[fast]}, {pickValue, c[value]}}
