@@ -209,10 +209,10 @@ func (p *pareto) Render() app.UI {
 		if pt.Picked {
 			cls += " rs-pt-picked"
 		}
+		// No handler per point: the chart listens once (event delegation).
 		body = append(body, svg("circle").Class(cls).Attr("cx", pt.X).Attr("cy", pt.Y).Attr("r", 5).
-			DataSet("i", i).DataSet("offer", pt.ID).DataSet("gpu", pt.GPU).DataSet("gpus", pt.Plan.GPUs).
-			Attr("tabindex", 0).Attr("role", "button").Aria("label", pt.Label).
-			OnMouseOver(p.onShow).OnFocus(p.onShow).OnClick(p.onPick).Body(svg("title").Text(pt.Label)))
+			DataSet("i", i).DataSet("gpu", pt.GPU).DataSet("gpus", pt.Plan.GPUs).
+			Attr("tabindex", 0).Attr("role", "button").Aria("label", pt.Label))
 	}
 	info := p.Hint
 	if p.shown > 0 && p.shown <= len(p.Points) {
@@ -220,26 +220,39 @@ func (p *pareto) Render() app.UI {
 	}
 	return app.Figure().Class("rs-pareto").Body(
 		svg("svg").ID("rs-pareto").Attr("viewBox", "0 0 "+strconv.Itoa(chartW)+" "+strconv.Itoa(chartH)).
-			Attr("role", "img").Aria("label", p.Title).Body(body...),
+			Attr("role", "group").Aria("label", p.Title).
+			On("mouseover", p.onShow).On("focusin", p.onShow).OnClick(p.onPick).OnKeyDown(p.onKey).Body(body...),
 		app.FigCaption().ID("rs-pareto-info").Aria("live", "polite").Text(info),
 	)
 }
 
-func (p *pareto) point(ctx app.Context) (int, bool) {
-	i, err := strconv.Atoi(ctx.JSSrc().Get("dataset").Get("i").String())
+// point is the chart point an event happened on.
+func (p *pareto) point(e app.Event) (int, bool) {
+	d := e.Get("target").Get("dataset")
+	if !d.Truthy() {
+		return 0, false
+	}
+	i, err := strconv.Atoi(d.Get("i").String())
 	return i, err == nil && i >= 0 && i < len(p.Points)
 }
 
 func (p *pareto) onShow(ctx app.Context, e app.Event) {
-	if i, ok := p.point(ctx); ok {
+	if i, ok := p.point(e); ok {
 		p.shown = i + 1
 	}
 }
 
 func (p *pareto) onPick(ctx app.Context, e app.Event) {
-	if i, ok := p.point(ctx); ok {
+	if i, ok := p.point(e); ok {
 		p.shown = i + 1
 		ctx.NewActionWithValue(actionApply, applyPlan{GPU: p.Points[i].GPU, Plan: p.Points[i].Plan})
+	}
+}
+
+func (p *pareto) onKey(ctx app.Context, e app.Event) {
+	if k := e.Get("key").String(); k == "Enter" || k == " " {
+		e.PreventDefault()
+		p.onPick(ctx, e)
 	}
 }
 

@@ -3,6 +3,8 @@ package app
 import (
 	"testing"
 
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
 	"rightsize/catalog"
 )
 
@@ -37,5 +39,82 @@ func BenchmarkRecompute(b *testing.B) {
 	c.OnInit()
 	for b.Loop() {
 		c.recompute()
+	}
+}
+
+// BenchmarkMount renders and mounts the whole page in go-app's engine:
+// the first DOM the app builds when it starts (in the browser, through
+// syscall/js).
+func BenchmarkMount(b *testing.B) {
+	for b.Loop() {
+		e := app.NewTestEngine()
+		c := &Calculator{}
+		if err := e.Load(c); err != nil {
+			b.Fatal(err)
+		}
+		e.ConsumeAll()
+	}
+}
+
+// benchPage keeps the engine's context so a benchmark can drive updates.
+type benchPage struct {
+	Calculator
+	ctx app.Context
+}
+
+func (p *benchPage) OnMount(ctx app.Context) { p.ctx = ctx; p.Calculator.OnMount(ctx) }
+
+// BenchmarkUpdate is one input change through the engine: compute and the
+// DOM update (in the browser, through syscall/js). Run it in Chromium with
+// make bench.
+func BenchmarkUpdate(b *testing.B) {
+	e := app.NewTestEngine()
+	p := &benchPage{}
+	if err := e.Load(p); err != nil {
+		b.Fatal(err)
+	}
+	e.ConsumeAll()
+	if !app.IsClient {
+		b.Skip("OnMount runs only in the browser")
+	}
+	i := 0
+	for b.Loop() {
+		i++
+		v := []string{"2", "8"}[i%2]
+		p.ctx.Dispatch(func(ctx app.Context) { p.set(fBatch, v) })
+		e.ConsumeAll()
+	}
+}
+
+// uiHost mounts one part of the page.
+type uiHost struct {
+	app.Compo
+	ui func() app.UI
+}
+
+func (h *uiHost) Render() app.UI { return app.Div().Body(h.ui()) }
+
+// BenchmarkMountParts mounts each part of the default page alone, to see
+// where the first render's time goes.
+func BenchmarkMountParts(b *testing.B) {
+	c := &Calculator{}
+	c.OnInit()
+	for _, part := range []struct {
+		name string
+		ui   func() app.UI
+	}{
+		{"answer", c.renderAnswer}, {"inputs", c.renderInputs}, {"result", c.renderResult}, {"perf", c.renderPerf},
+		{"rules", c.renderRules}, {"fit", c.renderFit}, {"offers", c.renderOffers}, {"export", c.renderExport},
+		{"prices", c.renderPrices}, {"custom", c.renderCustomModel},
+	} {
+		b.Run(part.name, func(b *testing.B) {
+			for b.Loop() {
+				e := app.NewTestEngine()
+				if err := e.Load(&uiHost{ui: part.ui}); err != nil {
+					b.Fatal(err)
+				}
+				e.ConsumeAll()
+			}
+		})
 	}
 }

@@ -98,11 +98,11 @@ type offerResult struct {
 // candidate is one offer able to run the job, for the recommendation and
 // the chart: cost and time in USD and seconds (inference: per 1M tokens).
 type candidate struct {
-	Offer    *catalog.Offer // into the catalog (immutable); a pointer keeps sorting cheap
-	Plan     plan
-	Cost     float64
-	Seconds  float64
-	Front    bool // on the cost-vs-time Pareto front
+	Offer   *catalog.Offer // into the catalog (immutable); a pointer keeps sorting cheap
+	Plan    plan
+	Cost    float64
+	Seconds float64
+	Front   bool // on the cost-vs-time Pareto front
 }
 
 // pickKind names a recommendation.

@@ -172,29 +172,53 @@ func (f *fitTable) Render() app.UI {
 			app.Th().Class("num").Text(t(mFromPrice)),
 			app.Th().Class("num").Text(f.CostHeader),
 		)),
-		app.TBody().Body(app.Range(f.Rows).Slice(func(i int) app.UI {
+		// One click and one key handler for all rows: each row carries its
+		// plan in data attributes, so a handler never goes stale after a
+		// re-sort, and the page binds two listeners instead of two per row.
+		app.TBody().OnClick(onPickRow).OnKeyDown(onPickRow).Body(app.Range(f.Rows).Slice(func(i int) app.UI {
 			return &fitRow{R: f.Rows[i], Lang: f.Lang}
 		})),
 	))
 }
 
-// fitRow is a clickable row: a click (or Enter or Space) applies its GPU,
-// count and split. The handler reads the row's own props, so it stays
-// right after the table is re-sorted.
-type fitRow struct {
-	app.Compo
-	R    fitRowView
-	Lang string
-}
-
-func (r *fitRow) onPick(ctx app.Context, e app.Event) {
+// onPickRow applies the plan of the clicked row (or the focused one, on
+// Enter or Space): data-gpu, data-gpus, data-tp, data-pp, data-zero.
+func onPickRow(ctx app.Context, e app.Event) {
 	if e.Get("type").String() == "keydown" {
 		if k := e.Get("key").String(); k != "Enter" && k != " " {
 			return
 		}
 		e.PreventDefault()
 	}
-	ctx.NewActionWithValue(actionApply, applyPlan{GPU: r.R.GPU, Plan: r.R.Plan})
+	row := e.Get("target").Call("closest", "tr[data-gpu]")
+	if !row.Truthy() {
+		return
+	}
+	if p, ok := planFromData(row.Get("dataset")); ok {
+		ctx.NewActionWithValue(actionApply, p)
+	}
+}
+
+// planFromData reads a pick from an element's dataset.
+func planFromData(d app.Value) (applyPlan, bool) {
+	num := func(k string) int {
+		n, _ := strconv.Atoi(d.Get(k).String())
+		return n
+	}
+	p := applyPlan{GPU: d.Get("gpu").String(), Plan: plan{GPUs: num("gpus"), TP: num("tp"), PP: num("pp"), ZeRO: num("zero")}}
+	return p, p.GPU != "" && p.Plan.GPUs > 0
+}
+
+// withPlan puts a plan in an element's data attributes.
+func withPlan(e app.HTMLTr, gpu string, p plan) app.HTMLTr {
+	return e.DataSet("gpu", gpu).DataSet("gpus", p.GPUs).DataSet("tp", p.TP).DataSet("pp", p.PP).DataSet("zero", p.ZeRO)
+}
+
+// fitRow is one row; its picks are handled by the table.
+type fitRow struct {
+	app.Compo
+	R    fitRowView
+	Lang string
 }
 
 func (r *fitRow) Render() app.UI {
@@ -211,8 +235,7 @@ func (r *fitRow) Render() app.UI {
 	if x.Cheapest {
 		cost = app.Td().Class("num").Body(app.Span().Class("rs-badge").Text(tr(r.Lang, mCheapest)), app.Text(" "+x.Cost))
 	}
-	return app.Tr().Class(cls).DataSet("gpu", x.GPU).DataSet("gpus", x.Plan.GPUs).TabIndex(0).
-		Aria("selected", x.Selected).OnClick(r.onPick).OnKeyDown(r.onPick).Body(
+	return withPlan(app.Tr().Class(cls), x.GPU, x.Plan).TabIndex(0).Aria("selected", x.Selected).Body(
 		app.Td().Text(x.Name), app.Td().Class("num").Text(x.VRAM),
 		app.Td().Body(verdict), app.Td().Class("num").Body(
 			app.Text(x.Need),
@@ -247,27 +270,18 @@ func (o *offerTable) Render() app.UI {
 			app.Th().Class("num").Text(t(mReserved)), app.Th().Class("num").Text(o.CostHeader),
 			app.Th().Text(t(mRegion)), app.Th().Text(t(mAsOfSource)),
 		)),
-		app.TBody().Body(app.Range(o.Rows).Slice(func(i int) app.UI {
+		app.TBody().OnClick(onPickRow).OnKeyDown(onPickRow).Body(app.Range(o.Rows).Slice(func(i int) app.UI {
 			return &offerRow{R: o.Rows[i], Lang: o.Lang}
 		})),
 	))
 }
 
-// offerRow: a click applies the offer's GPU and its whole instance.
+// offerRow is one offer; a click (handled by the table) applies its GPU
+// and its whole instance.
 type offerRow struct {
 	app.Compo
 	R    offerRowView
 	Lang string
-}
-
-func (r *offerRow) onPick(ctx app.Context, e app.Event) {
-	if e.Get("type").String() == "keydown" {
-		if k := e.Get("key").String(); k != "Enter" && k != " " {
-			return
-		}
-		e.PreventDefault()
-	}
-	ctx.NewActionWithValue(actionApply, applyPlan{GPU: r.R.GPU, Plan: r.R.Plan})
 }
 
 var ageKeys = [...]msgKey{ageUnknown: 0, ageFresh: mAgeFresh, ageAging: mAgeAging, ageOld: mAgeOld}
@@ -285,8 +299,7 @@ func (r *offerRow) Render() app.UI {
 		date += " (" + t(mEstimatedDate) + ")"
 	}
 	a := age(o.Age)
-	return app.Tr().Class("rs-row").DataSet("offer", o.ID).DataSet("gpu", o.GPU).DataSet("gpus", o.Plan.GPUs).
-		TabIndex(0).OnClick(r.onPick).OnKeyDown(r.onPick).Body(
+	return withPlan(app.Tr().Class("rs-row").DataSet("offer", o.ID), o.GPU, o.Plan).TabIndex(0).Body(
 		provider, app.Td().Text(o.Instance), app.Td().Class("num").Text(o.GPUs),
 		app.Td().Class("num").Text(o.OnDemand), app.Td().Class("num").Text(o.Spot),
 		app.Td().Class("num").Text(o.Reserved),

@@ -215,7 +215,13 @@ func (c *Calculator) selectField(f field, label msgKey, opts []option) app.UI {
 		body = append(body, app.Option().Value(cur).Text(cur).Selected(true))
 	}
 	for _, o := range opts {
-		body = append(body, app.Option().Value(o.value).Text(o.label).Selected(o.value == cur))
+		// Only the chosen option carries "selected": in the prerendered
+		// HTML, selected="false" would select it too.
+		opt := app.Option().Value(o.value).Text(o.label)
+		if o.value == cur {
+			opt = opt.Selected(true)
+		}
+		body = append(body, opt)
 	}
 	return app.Div().Class("rs-field").Body(
 		app.Label().For(fieldID(f)).Text(c.t(label)),
