@@ -211,8 +211,7 @@ func (p *pareto) Render() app.UI {
 		}
 		// No handler per point: the chart listens once (event delegation).
 		body = append(body, svg("circle").Class(cls).Attr("cx", pt.X).Attr("cy", pt.Y).Attr("r", 5).
-			DataSet("i", i).DataSet("gpu", pt.GPU).DataSet("gpus", pt.Plan.GPUs).
-			Attr("tabindex", 0).Attr("role", "button").Aria("label", pt.Label))
+			DataSet("i", i).Attr("tabindex", 0).Attr("role", "button").Aria("label", pt.Label))
 	}
 	info := p.Hint
 	if p.shown > 0 && p.shown <= len(p.Points) {

@@ -22,8 +22,9 @@ const maxGPUsSearched = 64
 const offersShown = 12
 
 // paretoPoints bounds the points of the cost-vs-time chart: the cheapest
-// candidates plus every point of the Pareto front.
-const paretoPoints = 60
+// candidates plus every point of the Pareto front (each point costs the
+// page DOM work on every input change; the export lists them all).
+const paretoPoints = 40
 
 // plan is how a job uses its GPUs: the count and the split.
 type plan struct {
@@ -52,7 +53,8 @@ type results struct {
 	Perf       perfResult
 	HWWarn     []msgKey // the GPU disagrees with the input (bf16 on T4, ...)
 	Picks      []pick
-	Points     []candidate // Pareto chart, cheapest first
+	Cands      []candidate // every offer able to run the job, cheapest first
+	Points     []candidate // Pareto chart: the cheapest and the front
 	Serve      serveResult
 	// PerfErr is the estimator's objection to the speed inputs (a workload
 	// with no prompt left), for the page to place next to its field.
@@ -170,7 +172,7 @@ func compute(j job, pr prices) (r results, general []fieldErr) {
 	}
 	cands := candidates(j, pr, r.Fit, &sp)
 	r.Picks = picks(cands)
-	r.Points = chartPoints(cands)
+	r.Cands, r.Points = cands, chartPoints(cands)
 	return r, nil
 }
 

@@ -64,7 +64,7 @@ func (c *Calculator) exportRows() []exportOffer {
 	for _, p := range c.r.Picks {
 		out = append(out, row(p.Kind.String(), p.candidate))
 	}
-	for _, x := range c.r.Points {
+	for _, x := range c.r.Cands {
 		out = append(out, row("", x))
 	}
 	return out
