@@ -81,6 +81,7 @@ func newSite(t testing.TB, dir, prefix string) *site {
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.offline.Load() {
 			s.offlineHits.Add(1)
+			t.Logf("request while offline: %s", r.URL.Path)
 			http.Error(w, "offline", http.StatusServiceUnavailable)
 			return
 		}
