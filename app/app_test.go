@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -157,7 +158,7 @@ func TestCalculatorDefault(t *testing.T) {
 	if !h100.Fits || h100.Plan.GPUs != 1 {
 		t.Errorf("h100: %+v", h100)
 	}
-	if !strings.Contains(html, `data-gpu="t4" data-gpus="2"`) {
+	if i := strings.Index(html, `data-gpu="t4"`); i < 0 || !strings.Contains(html[strings.LastIndex(html[:i], "<"):i+strings.Index(html[i:], ">")], `data-gpus="2"`) {
 		t.Error("the T4 row does not carry data-gpus=2")
 	}
 	if len(c.r.Offers) == 0 {
@@ -773,7 +774,8 @@ func TestRecommendation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := estimator.CostPerMillionTokens(cheap.Offer.OnDemandPerHour, p.TokensPerSecond); math.Abs(cheap.Cost-want) > 1e-9*want {
+	fx, _ := c.pr.cat.FX(cheap.Offer.Currency)
+	if want := estimator.CostPerMillionTokens(cheap.Offer.OnDemandPerHour/fx.PerUSD, p.TokensPerSecond); math.Abs(cheap.Cost-want) > 1e-9*want {
 		t.Errorf("cheapest cost %v, want %v", cheap.Cost, want)
 	}
 	html := app.HTMLString(c.Render())
@@ -903,5 +905,30 @@ func TestServing(t *testing.T) {
 	c.set(fRPS, "")
 	if c.r.Serve.OK {
 		t.Error("serving shown without a request rate")
+	}
+}
+
+// Assumptions: an MFU override changes the training speed in proportion
+// (compute-bound), and a share above 1 is refused.
+func TestAssumptions(t *testing.T) {
+	c, _ := load(t)
+	c.set(fTask, estimator.FullFinetune.String())
+	c.set(fGPUs, "8")
+	c.set(fZeRO, "3")
+	base := c.r.Perf
+	if !base.OK {
+		t.Fatalf("no speed: %v %v", c.errs, c.general)
+	}
+	c.set(fMFU, strconv.FormatFloat(base.Eff.MFU/2, 'f', -1, 64))
+	if c.r.Perf.Eff.MFU != base.Eff.MFU/2 || c.r.Perf.P.TokensPerSecond >= base.P.TokensPerSecond {
+		t.Errorf("half the MFU: %v tokens/s (was %v), MFU %v", c.r.Perf.P.TokensPerSecond, base.P.TokensPerSecond, c.r.Perf.Eff.MFU)
+	}
+	c.set(fMFU, "1.5")
+	if c.r.OK || c.errs[fMFU].Key != mRange {
+		t.Errorf("MFU 1.5: %v", c.errs[fMFU])
+	}
+	c.set(fMFU, "")
+	if html := app.HTMLString(c.Render()); !strings.Contains(html, `id="rs-fx"`) || !strings.Contains(html, "RUB") {
+		t.Error("the Assumptions box lacks the exchange rates")
 	}
 }

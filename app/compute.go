@@ -237,7 +237,7 @@ func (s *speeds) of(g catalog.GPU, p plan) (estimator.Perf, bool) {
 		if g.ID == s.j.GPU.ID {
 			x.UsableVRAM = s.j.In.UsableVRAM
 		}
-		perf, err := estimator.Throughput(x, hw, estimator.Efficiency{}, s.j.Work)
+		perf, err := estimator.Throughput(x, hw, s.j.Eff, s.j.Work)
 		v = speedVal{perf, err == nil}
 	}
 	s.cache[k] = v
@@ -270,16 +270,32 @@ func perfOf(j job) (perfResult, error) {
 	if err != nil || !res.Fits {
 		return perfResult{}, nil
 	}
-	p, err := estimator.Throughput(j.In, hw, estimator.Efficiency{}, j.Work)
+	p, err := estimator.Throughput(j.In, hw, j.Eff, j.Work)
 	if err != nil {
 		return perfResult{}, err
 	}
-	r := perfResult{OK: true, P: p, HW: hw, Eff: estimator.DefaultEfficiency(j.In)}
+	r := perfResult{OK: true, P: p, HW: hw, Eff: effective(j)}
 	if j.In.Task.Training() {
 		r.Seconds = estimator.JobTime(p, j.Tokens)
 		r.GPUHours = estimator.GPUHours(p, j.Tokens)
 	}
 	return r, nil
+}
+
+// effective is the efficiency used: the user's overrides over the
+// estimator's defaults for this job.
+func effective(j job) estimator.Efficiency {
+	e := estimator.DefaultEfficiency(j.In)
+	if j.Eff.MFU > 0 {
+		e.MFU = j.Eff.MFU
+	}
+	if j.Eff.InferenceMFU > 0 {
+		e.InferenceMFU = j.Eff.InferenceMFU
+	}
+	if j.Eff.BandwidthUtil > 0 {
+		e.BandwidthUtil = j.Eff.BandwidthUtil
+	}
+	return e
 }
 
 // fitResults estimates the job on every catalog GPU, smallest memory
@@ -394,10 +410,10 @@ func offerResults(j job, pr prices, sp *speeds, need int, perf *perfResult) ([]o
 	return rows, more
 }
 
-// candidates are the USD on-demand offers of every GPU that holds the job
+// candidates are the on-demand offers of every GPU that holds the job
 // (with the fit table's plan, widened to the whole instance), with the
-// job's cost and time on each. Prices in other currencies wait for FX
-// rates in the catalog, so they are not compared here.
+// job's cost in USD (other currencies at the catalog's dated reference
+// rate, catalog.FXRates) and its time on each.
 func candidates(j job, pr prices, fit []fitResult, sp *speeds) []candidate {
 	plans := make(map[string]fitResult, len(fit))
 	for _, f := range fit {
@@ -409,7 +425,11 @@ func candidates(j job, pr prices, fit []fitResult, sp *speeds) []candidate {
 	for i := range pr.cat.Offers {
 		o := &pr.cat.Offers[i]
 		f, ok := plans[o.GPU]
-		if !ok || o.Currency != "USD" || o.OnDemandPerHour <= 0 {
+		if !ok || o.OnDemandPerHour <= 0 {
+			continue
+		}
+		fx, ok := pr.cat.FX(o.Currency)
+		if !ok || fx.PerUSD <= 0 {
 			continue
 		}
 		q, ok := instancePlan(f.Plan, o.GPUCount)
@@ -420,7 +440,7 @@ func candidates(j job, pr prices, fit []fitResult, sp *speeds) []candidate {
 		if !ok {
 			continue
 		}
-		cost, sec := j.costAt(p, o.OnDemandPerHour)
+		cost, sec := j.costAt(p, o.OnDemandPerHour/fx.PerUSD)
 		if cost <= 0 || sec <= 0 {
 			continue
 		}
@@ -538,7 +558,7 @@ func serving(j job, pr prices) serveResult {
 		return serveResult{}
 	}
 	at := func(c int) (estimator.ServePoint, bool) {
-		p, err := estimator.ServingPoint(j.In, hw, estimator.Efficiency{}, j.Work, c)
+		p, err := estimator.ServingPoint(j.In, hw, j.Eff, j.Work, c)
 		return p, err == nil
 	}
 	one, ok := at(1)

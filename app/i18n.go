@@ -271,6 +271,14 @@ const (
 	mTPOT
 	mBoundHost
 	mBoundComm
+	mAssumptions
+	mAssumptionsNote
+	mMFUField
+	mInfMFUField
+	mBWField
+	mFXTitle
+	mCurrency
+	mPerUSD
 	nMsgs
 )
 
@@ -480,6 +488,14 @@ var messages = map[string]*[nMsgs]string{
 		mTPOT:                  "Time per output token",
 		mBoundHost:             "host (kernel launches, scheduler)",
 		mBoundComm:             "communication",
+		mAssumptions:           "Assumptions",
+		mAssumptionsNote:       "Efficiencies the speed model assumes; empty uses the estimator's figure for this GPU and job (shown greyed), fitted on public measurements (see “How accurate is this?”). Shares of the datasheet peak, 0–1.",
+		mMFUField:              "Training MFU (share of peak FLOP/s)",
+		mInfMFUField:           "Prefill MFU (share of peak FLOP/s)",
+		mBWField:               "Decode bandwidth use (share of peak)",
+		mFXTitle:               "Exchange rates used to compare prices in other currencies",
+		mCurrency:              "Currency",
+		mPerUSD:                "per 1 USD",
 	},
 	"ru": {
 		mTagline: "Сколько видеопамяти нужно модели, какие GPU подходят и где их арендовать.",
@@ -686,6 +702,14 @@ var messages = map[string]*[nMsgs]string{
 		mTPOT:                  "Время на токен ответа",
 		mBoundHost:             "хост (запуск ядер, планировщик)",
 		mBoundComm:             "обмен данными",
+		mAssumptions:           "Допущения",
+		mAssumptionsNote:       "Эффективности, которые принимает модель скорости; пусто — значение оценщика для этого GPU и задачи (показано серым), подобранное по публичным измерениям (см. «Насколько это точно?»). Доли от пика по спецификации, 0–1.",
+		mMFUField:              "MFU обучения (доля пиковых FLOP/s)",
+		mInfMFUField:           "MFU префилла (доля пиковых FLOP/s)",
+		mBWField:               "Использование полосы при декодировании (доля пика)",
+		mFXTitle:               "Курсы валют для сравнения цен в других валютах",
+		mCurrency:              "Валюта",
+		mPerUSD:                "за 1 USD",
 	},
 	"zh": {
 		mTagline: "模型需要多少显存、哪些 GPU 装得下、去哪里租。",
@@ -892,6 +916,14 @@ var messages = map[string]*[nMsgs]string{
 		mTPOT:                  "每个输出 token 用时",
 		mBoundHost:             "主机（内核启动、调度）",
 		mBoundComm:             "通信",
+		mAssumptions:           "假设",
+		mAssumptionsNote:       "速度模型假设的效率；留空则使用估算器针对此 GPU 和任务的数值（灰色显示），该数值基于公开测量拟合（见“这有多准确？”）。为规格书峰值的比例，0–1。",
+		mMFUField:              "训练 MFU（峰值 FLOP/s 的比例）",
+		mInfMFUField:           "预填充 MFU（峰值 FLOP/s 的比例）",
+		mBWField:               "解码带宽利用率（峰值比例）",
+		mFXTitle:               "用于比较其他币种价格的汇率",
+		mCurrency:              "币种",
+		mPerUSD:                "每 1 美元",
 	},
 }
 

@@ -79,6 +79,8 @@ type job struct {
 	AllOffers bool
 	// Serving: a request rate (0: not set) and latency targets in seconds.
 	RPS, TTFT, TPOT float64
+	// Eff overrides the estimator's efficiencies (zero fields: its own).
+	Eff estimator.Efficiency
 }
 
 // archs memoizes parsed catalog model configs (the catalog is immutable).
@@ -206,6 +208,9 @@ func (p *parser) parse() (job, bool) {
 		p.positive(fTPOT, &ms)
 		j.TPOT = ms / 1000
 	}
+	p.fraction(fMFU, &j.Eff.MFU)
+	p.fraction(fInfMFU, &j.Eff.InferenceMFU)
+	p.fraction(fBWUtil, &j.Eff.BandwidthUtil)
 	var usable estimator.OptionalBytes
 	p.sizeField(fUsable, &usable)
 	in.UsableVRAM = usable.Value
@@ -270,6 +275,23 @@ func (p *parser) sizeField(f field, dst *estimator.OptionalBytes) {
 		return
 	}
 	*dst = estimator.OptionalBytes{Set: true, Value: b}
+}
+
+// fraction reads an optional share in (0, 1]; empty leaves 0 (the
+// estimator's own figure).
+func (p *parser) fraction(f field, dst *float64) {
+	if !p.s.shown(f) || strings.TrimSpace(p.s[f]) == "" {
+		return
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(p.s[f]), 64)
+	switch {
+	case err != nil:
+		p.fail(f, mNotNumber)
+	case !(v > 0) || v > 1:
+		p.fail(f, mRange)
+	default:
+		*dst = v
+	}
 }
 
 // positive reads a finite number > 0.

@@ -50,6 +50,9 @@ const (
 	fTTFT
 	fTPOT
 	fGlobalBatch
+	fMFU
+	fInfMFU
+	fBWUtil
 	nFields
 )
 
@@ -63,6 +66,7 @@ var fieldKeys = [nFields]string{
 	fCtx: "oc", fAlloc: "oa", fNCCL: "on", fGraphs: "og", fUsable: "uv",
 	fTrainTokens: "tok", fOutput: "out", fSort: "sort",
 	fRPS: "rps", fTTFT: "ttft", fTPOT: "tpot", fGlobalBatch: "gb",
+	fMFU: "mfu", fInfMFU: "imfu", fBWUtil: "bw",
 }
 
 // fieldNames name each input: its element id is "rs-"+name, and for the
@@ -78,6 +82,7 @@ var fieldNames = [nFields]string{
 	fAlloc: "allocator-reserve", fNCCL: "nccl", fGraphs: "cuda-graphs", fUsable: "usable-vram",
 	fTrainTokens: "train-tokens", fOutput: "output-tokens", fSort: "sort",
 	fRPS: "requests-per-second", fTTFT: "ttft-ms", fTPOT: "tpot-ms", fGlobalBatch: "global-batch",
+	fMFU: "mfu", fInfMFU: "inference-mfu", fBWUtil: "bandwidth-util",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker
@@ -121,6 +126,10 @@ var defaultState = viewState{
 // overrideFields are the measured-overhead inputs, folded by default.
 var overrideFields = []field{fUsable, fCtx, fAlloc, fNCCL, fGraphs}
 
+// assumptionFields are the efficiencies in the Assumptions box, folded
+// by default; empty means the estimator's own figure.
+var assumptionFields = []field{fMFU, fInfMFU, fBWUtil}
+
 // shown reports whether a field is on the page for the current task and
 // engine. Hidden fields keep their text (a link round-trips) but are not
 // parsed, so a stale value in a hidden field never blocks the estimate.
@@ -132,8 +141,10 @@ func (s *viewState) shown(f field) bool {
 		return train
 	case fOutput, fRPS, fTTFT, fTPOT:
 		return !train
-	case fGlobalBatch:
+	case fGlobalBatch, fMFU:
 		return train
+	case fInfMFU, fBWUtil:
+		return !train
 	case fLoRARank, fLoRATargets:
 		return task == "lora" || task == "qlora"
 	case fQuant:

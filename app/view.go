@@ -159,6 +159,7 @@ func (c *Calculator) renderInputs() app.UI {
 		// Open when a link carries an override, one is wrong or the user
 		// has typed one (so clearing it does not fold the box mid-edit).
 		app.Details().Class("rs-overrides").ID("rs-overrides").Open(open).Body(overrides...),
+		c.renderAssumptions(),
 	)
 }
 
@@ -662,4 +663,49 @@ func (c *Calculator) reservedText(r1, r3 float64, cur string) string {
 		return "—"
 	}
 	return s
+}
+
+// renderAssumptions is the box of editable efficiencies (each with the
+// estimator's figure as placeholder) and the dated exchange rates.
+func (c *Calculator) renderAssumptions() app.UI {
+	l := c.loc()
+	eff := effective(c.job)
+	def := func(v float64) float64 { return v }
+	open := c.overridesOpen
+	for _, f := range assumptionFields {
+		open = open || c.state[f] != "" || !c.errs[f].ok()
+	}
+	field := func(f field, label msgKey, v float64) app.UI {
+		if !c.state.shown(f) {
+			return app.Text("")
+		}
+		return app.Div().Class("rs-field").Body(
+			app.Label().For(fieldID(f)).Text(c.t(label)),
+			app.Input().Type("text").ID(fieldID(f)).DataSet("f", int(f)).Attr("inputmode", "decimal").
+				Placeholder(l.fixed(def(v), 2)).Value(c.state[f]).Aria("invalid", !c.errs[f].ok()).OnChange(c.onField),
+			c.fieldError(f),
+		)
+	}
+	rates := c.pr.cat.FXRates
+	return app.Details().Class("rs-overrides").ID("rs-assumptions").Open(open).Body(
+		app.Summary().Text(c.t(mAssumptions)),
+		app.P().Class("rs-sub").Text(c.t(mAssumptionsNote)),
+		app.Div().Class("rs-fields").Body(
+			field(fMFU, mMFUField, eff.MFU),
+			field(fInfMFU, mInfMFUField, eff.InferenceMFU),
+			field(fBWUtil, mBWField, eff.BandwidthUtil),
+		),
+		app.If(len(rates) > 0, func() app.UI {
+			return app.Div().Class("rs-scroll").Body(app.Table().ID("rs-fx").Body(
+				app.Caption().Text(c.t(mFXTitle)),
+				app.THead().Body(app.Tr().Body(app.Th().Text(c.t(mCurrency)), app.Th().Class("num").Text(c.t(mPerUSD)),
+					app.Th().Text(c.t(mAsOfSource)))),
+				app.TBody().Body(app.Range(rates).Slice(func(i int) app.UI {
+					r := rates[i]
+					return app.Tr().Body(app.Td().Text(r.Currency), app.Td().Class("num").Text(l.fixed(r.PerUSD, 4)),
+						app.Td().Class("rs-asof").Body(app.Text(l.date(r.AsOf)), app.Div().Class("rs-where rs-src").Text(r.Source)))
+				})),
+			))
+		}),
+	)
 }
