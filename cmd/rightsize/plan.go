@@ -438,10 +438,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		if r.Host.Reason.Key == "" {
 			j.HostCheck.Reason = ""
 		}
-		why := r.Why
-		if !r.Fits {
-			why = r.FitReason
-		}
+		why := res.WhyNot(i)
 		if why.Key != "" {
 			j.Why, j.WhyKey, j.WhyArgs = why.String(), why.Key, why.Args
 			if j.WhyArgs == nil {

@@ -192,9 +192,11 @@ type planner struct {
 	prompt   float64
 	output   float64
 	disp     FXRate
-	fits     map[fitKey]estimator.Result
+	fits     map[fitKey]fitOut
 	perfs    map[perfKey]perfOut
 	serves   map[perfKey]serveCurve
+	techs    map[techKey]*Row
+	shapes   map[shapeKey]shapeOut
 	ckpt     float64
 	maxInst  int
 	notes    []Reason
@@ -242,7 +244,7 @@ func Plan(req Request, offers []Offer, opts Options) (Result, error) {
 		}
 		rows = append(rows, r)
 	}
-	rank(rows)
+	rows = rank(rows)
 	for i := range rows {
 		if rows[i].Fits {
 			res.Fitting++
@@ -259,8 +261,8 @@ func Plan(req Request, offers []Offer, opts Options) (Result, error) {
 }
 
 func newPlanner(req Request, opts Options) *planner {
-	p := &planner{req: req, opts: opts, fits: map[fitKey]estimator.Result{}, perfs: map[perfKey]perfOut{},
-		serves: map[perfKey]serveCurve{}, noteSeen: map[string]bool{}}
+	p := &planner{req: req, opts: opts, fits: make(map[fitKey]fitOut, 64), perfs: make(map[perfKey]perfOut, 64),
+		serves: map[perfKey]serveCurve{}, techs: make(map[techKey]*Row, 64), shapes: make(map[shapeKey]shapeOut, 64), noteSeen: map[string]bool{}}
 	p.disp, _ = req.rate(req.currency())
 	p.maxInst = opts.MaxInstances
 	if p.maxInst <= 0 {
@@ -393,16 +395,22 @@ func (p *planner) row(o *Offer) Row {
 			r.Notes = append(r.Notes, Reason{Key: "note.vat_included", Args: []any{100 * o.VATRate}})
 		}
 	}
-	switch p.req.Workload.Kind {
-	case Training:
-		p.planTraining(o, &r)
-	case Batch:
-		p.planBatch(o, &r)
-	case Serving:
-		p.planServing(o, &r)
-	}
+	t := p.tech(o)
+	notes := r.Notes
+	r = *t
+	r.Offer, r.Pricing = o, p.req.Pricing
+	r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
+	r.Notes = append(slices.Clip(t.Notes), notes...)
 	if !r.Fits {
 		return r
+	}
+	switch p.req.Workload.Kind {
+	case Training:
+		p.trainMoney(o, &r)
+	case Batch:
+		p.batchMoney(o, &r)
+	case Serving:
+		p.servingMoney(o, &r)
 	}
 	p.reserved(o, &r)
 	p.hostCheck(o, &r)
@@ -424,6 +432,38 @@ func (p *planner) row(o *Offer) Row {
 	return r
 }
 
+// techKey is what a plan's shape and speed depend on: offers that share it
+// (the same GPU sold by many providers in the same shape) share one plan
+// and differ only in price.
+type techKey struct {
+	gpu          string
+	hw           estimator.Hardware
+	mem          estimator.Bytes
+	count        float64
+	interconnect string
+	nvlink       int
+	network      float64
+}
+
+// tech returns the price-free part of o's plan, computed once per techKey.
+func (p *planner) tech(o *Offer) *Row {
+	k := techKey{o.GPU, o.Hardware, o.GPUMemory, o.GPUCount, o.Interconnect, o.NVLinkDomain, o.NetworkGbps}
+	if r, ok := p.techs[k]; ok {
+		return r
+	}
+	r := &Row{Pricing: p.req.Pricing}
+	switch p.req.Workload.Kind {
+	case Training:
+		p.trainTech(o, r)
+	case Batch:
+		p.batchTech(o, r)
+	case Serving:
+		p.servingTech(o, r)
+	}
+	p.techs[k] = r
+	return r
+}
+
 // network is the inter-node bandwidth of o in bytes/s, noting when the
 // default is assumed.
 func (p *planner) network(o *Offer) float64 {
@@ -438,18 +478,27 @@ func (p *planner) network(o *Offer) float64 {
 	return g * 1e9 / 8
 }
 
-// estimate memoises estimator.Estimate over the fields the planner varies.
-func (p *planner) estimate(in estimator.Input) estimator.Result {
+// fitOut is the part of an estimator.Result the planner reads (the whole
+// Result is large, and the memo tables hold hundreds of them per plan).
+type fitOut struct {
+	Fits                                       bool
+	Headroom, HostOffload                      estimator.Bytes
+	MaxConcurrentSeqs, TrainableParams, Params int64
+}
+
+// estimate memoises estimator.Estimate over the fields the planner varies;
+// an invalid setup does not fit.
+func (p *planner) estimate(in estimator.Input) fitOut {
 	k := fitKey{in.VRAM, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch}
 	if r, ok := p.fits[k]; ok {
 		return r
 	}
-	r, err := estimator.Estimate(in)
-	if err != nil {
-		r = estimator.Result{}
+	var f fitOut
+	if r, err := estimator.Estimate(in); err == nil {
+		f = fitOut{r.Fits, r.Headroom, r.HostOffload, r.MaxConcurrentSeqs, r.TrainableParams, r.Params}
 	}
-	p.fits[k] = r
-	return r
+	p.fits[k] = f
+	return f
 }
 
 // perf memoises estimator.Throughput.
@@ -499,9 +548,15 @@ func slice(o *Offer) (estimator.Bytes, estimator.Hardware) {
 }
 
 // rank orders fitting rows by cost, then time, then hourly price, then
-// offer ID; unfit rows follow in offer ID order.
-func rank(rows []Row) {
-	slices.SortStableFunc(rows, func(a, b Row) int {
+// offer ID; unfit rows follow in offer ID order. It sorts indexes and
+// moves each row once (rows are large).
+func rank(rows []Row) []Row {
+	order := make([]int, len(rows))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int {
+		a, b := &rows[i], &rows[j]
 		if a.Fits != b.Fits {
 			if a.Fits {
 				return -1
@@ -521,6 +576,25 @@ func rank(rows []Row) {
 		}
 		return cmp.Compare(a.Offer.ID, b.Offer.ID)
 	})
+	// Apply the permutation in place, cycle by cycle.
+	for k := range order {
+		if order[k] < 0 {
+			continue
+		}
+		tmp := rows[k]
+		j := k
+		for {
+			next := order[j]
+			order[j] = -1
+			if next == k {
+				rows[j] = tmp
+				break
+			}
+			rows[j] = rows[next]
+			j = next
+		}
+	}
+	return rows
 }
 
 // finite maps NaN and negatives to 0 and +Inf to MaxFloat64.

@@ -97,18 +97,31 @@ func recommend(res *Result, kind Kind) {
 		vr.Why = Reason{Key: "reason.value", Args: []any{label(vr), ratio(vr.cost, cr.cost), ratio(cr.time, vr.time)}}
 		vr.Recommendation = RecValue
 	}
-	for _, i := range fit {
-		if rows[i].Recommendation != RecNone {
-			continue
-		}
-		// The first front row (in cost order) that dominates it.
-		for _, j := range res.Pareto {
-			if rows[j].cost <= rows[i].cost && rows[j].time <= rows[i].time {
-				rows[i].Why = Reason{Key: "reason.none", Args: []any{label(&rows[i]), label(&rows[j])}}
-				break
-			}
+}
+
+// WhyNot explains row i when it is not recommended: the first plan on the
+// Pareto front that is at least as cheap and as fast. Rows carry no such
+// sentence by default, so that re-planning a thousand offers stays cheap;
+// callers ask for the rows they show. It returns the row's own Why when it
+// has one, and its fit reason when it does not fit.
+func (res *Result) WhyNot(i int) Reason {
+	if i < 0 || i >= len(res.Rows) {
+		return Reason{}
+	}
+	r := &res.Rows[i]
+	if !r.Fits {
+		return r.FitReason
+	}
+	if r.Why.Key != "" {
+		return r.Why
+	}
+	for _, j := range res.Pareto {
+		f := &res.Rows[j]
+		if j != i && f.cost <= r.cost && f.time <= r.time {
+			return Reason{Key: "reason.none", Args: []any{label(r), label(f)}}
 		}
 	}
+	return Reason{}
 }
 
 // ratio is a/b, or 0 when b is 0.

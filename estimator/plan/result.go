@@ -197,6 +197,7 @@ type Row struct {
 
 	cost, time     float64 // ranking keys (USD, seconds)
 	hostOffloadGiB float64 // per GPU
+	prefillShare   float64 // inference: prefill's share of GPU time
 }
 
 // HostedComparison sets a hosted API against the best self-hosted row.

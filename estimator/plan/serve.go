@@ -47,6 +47,9 @@ type serveCurve struct {
 	prefillW float64 // GPU-seconds per prompt when prefills are batched
 	memBound bool    // decode at c = 1 is bandwidth-bound
 	headroom estimator.Bytes
+	mu       float64 // sustainable requests/s of one copy (sustainable)
+	why      Reason  // why mu is 0
+	fitOK    Reason
 }
 
 // s is the decode step time at concurrency c.
@@ -99,7 +102,7 @@ func (sc *serveCurve) at(lam float64, k int, out float64) load {
 	}
 	c := per * (sc.prefill0 + out*sc.step[0])
 	var tpot, ttft float64
-	for range 12 {
+	for range 20 {
 		s := sc.s(math.Max(c, 1))
 		tpot = s / (1 - rho)
 		ttft = sc.prefill0 + meanWait + s/2
@@ -177,7 +180,7 @@ func (p *planner) sustainable(sc *serveCurve) (float64, Reason) {
 		} else {
 			hi = mid
 		}
-		if hi-lo < 1e-4*hi {
+		if hi-lo < 1e-3*hi {
 			break
 		}
 	}
@@ -187,9 +190,20 @@ func (p *planner) sustainable(sc *serveCurve) (float64, Reason) {
 // copyShape is one engine copy: TP × PP GPUs, how many fit in an instance
 // (perInstance ≥ 1), or how many instances one spans.
 type copyShape struct {
-	in           estimator.Input
-	perInstance  int
-	instancesPer int
+	vram                      estimator.Bytes
+	gpus, tp, pp              int
+	perInstance, instancesPer int
+}
+
+// input is the estimator input of one copy.
+func (p *planner) input(cs copyShape) estimator.Input {
+	in := withGPUs(p.in, cs.gpus, cs.tp, cs.pp, 0)
+	in.VRAM, in.Batch = cs.vram, 1
+	return in
+}
+
+func shapeOf(in estimator.Input, perInstance, instancesPer int) copyShape {
+	return copyShape{in.VRAM, in.GPUs, in.TP, in.PP, perInstance, instancesPer}
 }
 
 // inferShapes lists the engine-copy shapes to try on o: the smallest TP
@@ -203,14 +217,14 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 	if p.req.FixedParallelism {
 		gpus := max(int(o.GPUCount), 1)
 		if in.GPUs <= gpus {
-			return []copyShape{{in, max(gpus/(in.GPUs), 1), 1}}
+			return []copyShape{shapeOf(in, max(gpus/(in.GPUs), 1), 1)}
 		}
-		return []copyShape{{in, 1, (in.GPUs + gpus - 1) / gpus}}
+		return []copyShape{shapeOf(in, 1, (in.GPUs+gpus-1)/gpus)}
 	}
 	if o.GPUCount < 1 {
 		c := withGPUs(in, 1, 1, 1, 0)
 		if p.estimate(c).Fits {
-			return []copyShape{{c, 1, 1}}
+			return []copyShape{shapeOf(c, 1, 1)}
 		}
 		return nil
 	}
@@ -223,7 +237,7 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 			continue
 		}
 		if len(out) > 0 || p.estimate(c).Fits {
-			out = append(out, copyShape{c, gpus / tp, 1})
+			out = append(out, shapeOf(c, gpus/tp, 1))
 		}
 	}
 	if len(out) > 0 {
@@ -238,7 +252,7 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 		if c.Validate() != nil {
 			return copyShape{}, false
 		}
-		return copyShape{c, 1, n}, p.estimate(c).Fits
+		return shapeOf(c, 1, n), p.estimate(c).Fits
 	})
 	if !ok {
 		return nil
@@ -248,7 +262,10 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 
 // curve builds (or recalls) the serving curve of one copy shape.
 func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
-	in := cs.in
+	in := p.input(cs)
+	if in.TP == 1 {
+		hw.LinkBandwidth = 0 // no tensor-parallel traffic: the link does not matter
+	}
 	k := perfKey{hw: hw, vram: in.VRAM, gpus: in.GPUs, tp: in.TP, pp: in.PP}
 	if sc, ok := p.serves[k]; ok {
 		return sc
@@ -263,19 +280,20 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	}
 	if sc.kvMax >= 1 {
 		limit := sc.kvMax
-		for c := 1.0; ; c *= 4 {
+		for c := 1.0; ; c *= 8 {
 			c = math.Min(c, limit)
 			x := in
 			x.Batch = int(c)
-			pf, ok := p.perf(x, hw, p.work)
-			if !ok {
+			// Samples are not shared between curves: no memo.
+			pf, err := estimator.Throughput(x, hw, p.req.Assumptions.Efficiency, p.work)
+			if err != nil {
 				break
 			}
 			if c == 1 {
 				sc.prefill0 = pf.TimeToFirstToken
 				sc.memBound = pf.DecodeMemoryBound
 			}
-			if c == math.Min(16, limit) && pf.PrefillTokensPerSecond > 0 {
+			if c == math.Min(8, limit) && pf.PrefillTokensPerSecond > 0 {
 				sc.prefillW = p.prompt / pf.PrefillTokensPerSecond
 			}
 			step := pf.DecodeStepSeconds
@@ -290,22 +308,26 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 		}
 		sc.ok = len(sc.c) > 0 && sc.prefillW > 0
 	}
+	sc.fitOK = Reason{Key: "fit.ok", Args: []any{formatGiB(sc.headroom)}}
+	if sc.ok && p.req.Workload.Kind == Serving {
+		sc.mu, sc.why = p.sustainable(&sc)
+	}
 	p.serves[k] = sc
 	return sc
 }
 
-// planServing sizes a deployment on o for the target rate and SLOs: per
+// servingTech sizes a deployment on o for the target rate and SLOs: per
 // copy shape, the sustainable rate per replica, the replicas needed and
-// the monthly bill; the cheapest shape wins (ties: lower p95 latency).
-func (p *planner) planServing(o *Offer, r *Row) {
+// the latencies at the target; the shape renting the fewest instances
+// wins (ties: lower p95 latency), which is the cheapest at any price.
+func (p *planner) servingTech(o *Offer, r *Row) {
 	shapes := p.inferShapes(o)
 	if len(shapes) == 0 {
 		r.FitReason = Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}
 		return
 	}
 	_, hw := slice(o)
-	w := p.req.Workload
-	lam := w.RequestsPerSecond
+	lam := p.req.Workload.RequestsPerSecond
 	var best Row
 	var why Reason
 	for _, cs := range shapes {
@@ -313,7 +335,7 @@ func (p *planner) planServing(o *Offer, r *Row) {
 		if !sc.ok {
 			continue
 		}
-		mu, reason := p.sustainable(&sc)
+		mu, reason := sc.mu, sc.why
 		if !(mu > 0) {
 			if why.Key == "" {
 				why = reason
@@ -322,22 +344,21 @@ func (p *planner) planServing(o *Offer, r *Row) {
 		}
 		copies := int(math.Ceil(lam/mu - 1e-9))
 		units := (copies + cs.perInstance - 1) / cs.perInstance
-		c := *r
 		if r.Pricing == Spot {
 			units++ // a spare replica absorbs a reclaim (PLANNING.md)
-			c.Notes = append(c.Notes, Reason{Key: "spot.serving"})
 		}
-		if units*cs.instancesPer > p.maxInst*max(1, cs.instancesPer) && units > p.maxInst {
+		if units*cs.instancesPer > p.maxInst {
 			continue
 		}
 		k := units * cs.perInstance
 		l := sc.at(lam, k, p.output)
-		c.Fits, c.FitReason = true, Reason{Key: "fit.ok", Args: []any{formatGiB(sc.headroom)}}
+		c := *r
+		c.Fits, c.FitReason = true, sc.fitOK
 		c.HeadroomGiB = sc.headroom.GiB()
 		c.Replicas, c.InstancesPerReplica = units, cs.instancesPer
 		c.Instances = units * cs.instancesPer
 		c.GPUs = float64(c.Instances) * o.GPUCount
-		c.TP, c.PP, c.DP, c.ZeRO = cs.in.TP, cs.in.PP, cs.perInstance, 0
+		c.TP, c.PP, c.DP, c.ZeRO = cs.tp, cs.pp, cs.perInstance, 0
 		c.SustainableRPSPerReplica = mu * float64(cs.perInstance)
 		c.Concurrency = l.c
 		c.TPOTSeconds = l.tpot
@@ -345,24 +366,10 @@ func (p *planner) planServing(o *Offer, r *Row) {
 		tail := math.Max(p.output-1, 0) * l.tpot
 		c.E2EP50Seconds, c.E2EP95Seconds = l.ttft50+tail, l.ttft95+tail
 		c.Utilisation = lam / float64(k) / sc.rawRate(p.output)
-		// Monthly bill = replicas × instances per replica × hourly × 730.
-		c.MonthlyCostUSD = float64(units*cs.instancesPer) * c.PricePerHourUSD * HoursPerMonth
-		c.MonthlyCostDisp = p.display(c.MonthlyCostUSD)
-		perSec := c.MonthlyCostUSD / (HoursPerMonth * 3600)
-		p.tokenPrices(&c, perSec, lam, sc.prefillW, sc.s(math.Max(l.c, 1))/math.Max(l.c, 1))
 		c.TokensPerSecond = lam * p.output
-		c.TokensPerUSD = finite(lam * p.output / perSec)
-		c.cost, c.time = c.MonthlyCostUSD, c.E2EP95Seconds
-		if o.SpotPerHour > 0 {
-			if spot, ok := p.usd(o, p.vat(o, o.SpotPerHour)); ok {
-				n := units * cs.instancesPer
-				if r.Pricing != Spot {
-					n += cs.instancesPer
-				}
-				c.SpotExpectedCostUSD = float64(n) * spot * HoursPerMonth
-			}
-		}
-		if !best.Fits || c.cost < best.cost || (c.cost == best.cost && c.time < best.time) {
+		c.prefillShare = sc.prefillW / (sc.prefillW + p.output*sc.s(math.Max(l.c, 1))/math.Max(l.c, 1))
+		c.time = c.E2EP95Seconds
+		if !best.Fits || c.Instances < best.Instances || (c.Instances == best.Instances && c.time < best.time) {
 			best = c
 		}
 	}
@@ -376,28 +383,49 @@ func (p *planner) planServing(o *Offer, r *Row) {
 	*r = best
 }
 
-// tokenPrices splits a cost per second between input and output tokens by
-// their share of GPU time (PLANNING.md: price prompt tokens by prefill
-// seconds, not at zero): per request, prefill takes prefillW and decoding
-// out tokens takes out × (step / c) of the replica.
-func (p *planner) tokenPrices(r *Row, perSec, lam, prefillW, decodePerToken float64) {
-	in := prefillW
-	dec := p.output * decodePerToken
-	if !(in+dec > 0) || !(lam > 0) {
-		return
+// servingMoney prices the serving row on o: monthly bill = replicas ×
+// instances per replica × hourly × 730.
+func (p *planner) servingMoney(o *Offer, r *Row) {
+	lam := p.req.Workload.RequestsPerSecond
+	r.MonthlyCostUSD = float64(r.Instances) * r.PricePerHourUSD * HoursPerMonth
+	r.MonthlyCostDisp = p.display(r.MonthlyCostUSD)
+	perSec := r.MonthlyCostUSD / (HoursPerMonth * 3600)
+	p.tokenPrices(r, perSec, lam)
+	r.TokensPerUSD = finite(lam * p.output / perSec)
+	r.cost = r.MonthlyCostUSD
+	if r.Pricing == Spot {
+		r.Notes = append(r.Notes, Reason{Key: "spot.serving"})
 	}
-	if p.prompt > 0 {
-		r.USDPerMillionInput = finite(perSec * in / (in + dec) / (lam * p.prompt) * 1e6)
-	}
-	if p.output > 0 {
-		r.USDPerMillionOutput = finite(perSec * dec / (in + dec) / (lam * p.output) * 1e6)
+	if o.SpotPerHour > 0 {
+		if spot, ok := p.usd(o, p.vat(o, o.SpotPerHour)); ok {
+			n := r.Instances
+			if r.Pricing != Spot {
+				n += r.InstancesPerReplica // the spare replica
+			}
+			r.SpotExpectedCostUSD = float64(n) * spot * HoursPerMonth
+		}
 	}
 }
 
-// planBatch prices an offline job of Workload.Requests requests on one
+// tokenPrices splits a cost per second between input and output tokens by
+// their share of GPU time (PLANNING.md: price prompt tokens by prefill
+// seconds, not at zero), at lam requests/s.
+func (p *planner) tokenPrices(r *Row, perSec, lam float64) {
+	if !(lam > 0) {
+		return
+	}
+	if p.prompt > 0 {
+		r.USDPerMillionInput = finite(perSec * r.prefillShare / (lam * p.prompt) * 1e6)
+	}
+	if p.output > 0 {
+		r.USDPerMillionOutput = finite(perSec * (1 - r.prefillShare) / (lam * p.output) * 1e6)
+	}
+}
+
+// batchTech sizes an offline job of Workload.Requests requests on one
 // serving unit of o (more when a deadline asks), every engine copy running
 // as many requests at once as its memory holds.
-func (p *planner) planBatch(o *Offer, r *Row) {
+func (p *planner) batchTech(o *Offer, r *Row) {
 	shapes := p.inferShapes(o)
 	if len(shapes) == 0 {
 		r.FitReason = Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}
@@ -412,12 +440,11 @@ func (p *planner) planBatch(o *Offer, r *Row) {
 	}
 	reqs := p.req.Workload.Requests
 	units := 1
-	var tps, share float64
-	var c float64
+	var tps, share, c float64
 	eval := func(units int) float64 {
 		copies := float64(units * cs.perInstance)
 		c = math.Max(1, math.Min(sc.kvMax, math.Ceil(reqs/copies)))
-		x := cs.in
+		x := p.input(cs)
 		x.Batch = int(c)
 		pf, ok := p.perf(x, hw, p.work)
 		if !ok || !(pf.TokensPerSecond > 0) {
@@ -433,25 +460,36 @@ func (p *planner) planBatch(o *Offer, r *Row) {
 		r.FitReason = Reason{Key: "fit.no_hardware"}
 		return
 	}
-	tokens := reqs * p.output
-	if p.output == 0 {
-		tokens = reqs * p.prompt
-	}
+	tokens := p.batchTokens()
 	if dl := p.req.Filters.DeadlineSeconds; dl > 0 {
-		for tokens/tps > dl && (units+1)*cs.instancesPer <= p.maxInst {
-			units = min(units*2, p.maxInst/cs.instancesPer)
+		for tokens/tps > dl && units*2*cs.instancesPer <= p.maxInst {
+			units *= 2
 			eval(units)
 		}
 	}
-	r.Fits, r.FitReason = true, Reason{Key: "fit.ok", Args: []any{formatGiB(sc.headroom)}}
+	r.Fits, r.FitReason = true, sc.fitOK
 	r.HeadroomGiB = sc.headroom.GiB()
 	r.Replicas, r.InstancesPerReplica = units, cs.instancesPer
 	r.Instances = units * cs.instancesPer
 	r.GPUs = float64(r.Instances) * o.GPUCount
-	r.TP, r.PP, r.DP = cs.in.TP, cs.in.PP, cs.perInstance
+	r.TP, r.PP, r.DP = cs.tp, cs.pp, cs.perInstance
 	r.Concurrency = c
 	r.TokensPerSecond = tps
+	r.prefillShare = share
 	r.JobSeconds = finite(tokens / tps)
+}
+
+// batchTokens is the tokens a batch job produces: generated tokens, or
+// prompt tokens for prefill-only jobs (embeddings, scoring).
+func (p *planner) batchTokens() float64 {
+	if p.output == 0 {
+		return p.req.Workload.Requests * p.prompt
+	}
+	return p.req.Workload.Requests * p.output
+}
+
+// batchMoney prices the batch row on o.
+func (p *planner) batchMoney(o *Offer, r *Row) {
 	if o.SpotPerHour > 0 {
 		// Requests are independent: a reclaim loses the batch in flight
 		// and the restart; Daly's T_w with δ → 0 is T_s·e^{R/M}.
@@ -463,11 +501,6 @@ func (p *planner) planBatch(o *Offer, r *Row) {
 	}
 	p.jobMoney(r)
 	perSec := r.JobCostUSD / math.Max(r.JobSeconds, 1e-300)
-	lam := reqs / r.JobSeconds
-	if r.Pricing == Spot {
-		lam = reqs / r.JobSeconds
-	}
-	inSec := share
-	p.tokenPrices(r, perSec, lam, inSec, (1-share)/math.Max(p.output, 1))
-	r.TokensPerUSD = finite(tokens / r.JobCostUSD)
+	p.tokenPrices(r, perSec, p.req.Workload.Requests/math.Max(r.JobSeconds, 1e-300))
+	r.TokensPerUSD = finite(p.batchTokens() / r.JobCostUSD)
 }

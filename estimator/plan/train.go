@@ -47,7 +47,14 @@ func withGPUs(in estimator.Input, gpus, tp, pp, zero int) estimator.Input {
 type trainShape struct {
 	in        estimator.Input
 	instances int
-	res       estimator.Result
+	res       fitOut
+}
+
+// shapeOut is a memoised searchShape result.
+type shapeOut struct {
+	tp, pp, zero int
+	res          fitOut
+	ok           bool
 }
 
 // fitTraining finds the fewest instances of o on which the job fits and the
@@ -69,6 +76,33 @@ func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 	tps := tpDegrees(o, gpus)
 	at := func(n int) (trainShape, bool) {
 		total := n * gpus
+		// Offers of other shapes reach the same GPU total (2 × 8 and
+		// 4 × 4 GPUs): the search result depends only on the memory,
+		// the total and the largest TP inside an instance.
+		k := shapeKey{vram, total, tps[len(tps)-1]}
+		so, seen := p.shapes[k]
+		if !seen {
+			s, ok := p.searchShape(in, total, tps)
+			so = shapeOut{s.in.TP, s.in.PP, s.in.ZeRO, s.res, ok}
+			p.shapes[k] = so
+		}
+		if !so.ok {
+			return trainShape{}, false
+		}
+		return trainShape{withGPUs(in, total, so.tp, so.pp, so.zero), n, so.res}, true
+	}
+	return searchInstances(p.maxInst, at)
+}
+
+// shapeKey memoises searchShape.
+type shapeKey struct {
+	vram         estimator.Bytes
+	total, maxTP int
+}
+
+// searchShape finds the preferred parallelism for total GPUs.
+func (p *planner) searchShape(in estimator.Input, total int, tps []int) (trainShape, bool) {
+	{
 		for pp := 1; pp <= total && pp <= max(in.Arch.Layers, 1); pp *= 2 {
 			for _, tp := range tps {
 				if total%(tp*pp) != 0 {
@@ -80,11 +114,8 @@ func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 						break // nothing to shard over
 					}
 					c := withGPUs(in, total, tp, pp, z)
-					if c.Validate() != nil {
-						continue
-					}
 					if r := p.estimate(c); r.Fits {
-						return trainShape{c, n, r}, true
+						return trainShape{c, 0, r}, true
 					}
 				}
 			}
@@ -94,7 +125,6 @@ func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 		}
 		return trainShape{}, false
 	}
-	return searchInstances(p.maxInst, at)
 }
 
 // searchInstances returns the smallest n in [1, limit] with at(n) true,
@@ -135,8 +165,9 @@ func searchInstances[T any](limit int, at func(int) (T, bool)) (T, bool) {
 	return best, true
 }
 
-// planTraining fills r for a training job on o.
-func (p *planner) planTraining(o *Offer, r *Row) {
+// trainTech finds the shape and time of the training job on o (no
+// prices: offers with the same hardware share it).
+func (p *planner) trainTech(o *Offer, r *Row) {
 	if o.GPUCount < 1 {
 		r.FitReason = Reason{Key: "fit.fraction_training"}
 		return
@@ -162,7 +193,7 @@ func (p *planner) planTraining(o *Offer, r *Row) {
 			if !bigger.res.Fits {
 				break
 			}
-			var nr Row = *r
+			nr := *r
 			p.trainTime(o, hw, bigger, &nr)
 			if !(nr.JobSeconds < r.JobSeconds) {
 				break
@@ -172,7 +203,7 @@ func (p *planner) planTraining(o *Offer, r *Row) {
 	}
 }
 
-// trainTime prices shape s on o into r.
+// trainTime fills r with shape s on o: parallelism, speed, job time.
 func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Row) {
 	in := s.in
 	dp := in.GPUs / (in.TP * in.PP)
@@ -191,6 +222,7 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 		return
 	}
 	step := pf.StepSeconds
+	r.InterNodeSeconds = 0
 	if s.instances > 1 {
 		r.InterNodeSeconds = p.interNodeBytes(in, int(o.GPUCount), s.instances, s.res) / p.network(o)
 		// Data-parallel gradient traffic overlaps the backward pass
@@ -211,12 +243,16 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 	r.TokensPerSecond = tps
 	r.OptimizerSteps = tokens / pf.TokensPerStep
 	r.JobSeconds = finite(tokens / tps)
-	p.spotTraining(o, r, s.instances)
+}
+
+// trainMoney prices the training row on o.
+func (p *planner) trainMoney(o *Offer, r *Row) {
+	p.spotTraining(o, r, r.Instances)
 	if r.Pricing == Spot {
 		r.JobSeconds = r.SpotExpectedSeconds
 	}
 	p.jobMoney(r)
-	r.TokensPerUSD = finite(tokens / r.JobCostUSD)
+	r.TokensPerUSD = finite(p.req.Workload.TrainTokens / r.JobCostUSD)
 }
 
 // jobMoney fills the job's cost fields from JobSeconds: job cost =
@@ -243,7 +279,7 @@ func (p *planner) jobMoney(r *Row) {
 // fp32 training); LoRA reduces only the adapters' gradients but ZeRO-3
 // still gathers the frozen weights. When a model copy spans instances
 // (pipeline stages across them), each instance carries its share.
-func (p *planner) interNodeBytes(in estimator.Input, gpusPerInstance, instances int, res estimator.Result) float64 {
+func (p *planner) interNodeBytes(in estimator.Input, gpusPerInstance, instances int, res fitOut) float64 {
 	elem := 2.0
 	if in.Weights == estimator.FP32 {
 		elem = 4
