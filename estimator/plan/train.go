@@ -313,25 +313,42 @@ func (p *planner) spotTraining(o *Offer, r *Row, n int) {
 	if !(o.SpotPerHour > 0) {
 		return
 	}
-	m, delta, restart := p.spotParams(o, r, n)
-	delta = p.ckpt / (float64(n) * delta)
-	ts := r.JobSeconds
-	var tau float64
-	if delta < 2*m {
-		x := delta / (2 * m)
-		tau = math.Sqrt(2*delta*m)*(1+math.Sqrt(x)/3+x/9) - delta
-	} else {
-		tau = m
+	m, rate, restart := p.spotParams(o, r, n)
+	delta := p.ckpt / (float64(n) * rate)
+	tau := dalyInterval(delta, m)
+	if !math.IsInf(tau, 1) {
+		r.CheckpointIntervalSeconds = tau
 	}
-	if !(tau > 0) {
-		tau = math.Sqrt(2 * delta * m)
+	p.spotCost(o, r, n, dalyWallTime(r.JobSeconds, tau, delta, restart, m))
+}
+
+// dalyInterval is Daly's higher-order optimum checkpoint interval for
+// checkpoint time delta and mean time between interruptions m (seconds).
+func dalyInterval(delta, m float64) float64 {
+	if math.IsInf(m, 1) || !(delta > 0) {
+		return math.Inf(1)
 	}
-	tw := ts
-	if tau > 0 && m > 0 {
-		tw = m * math.Exp(restart/m) * math.Expm1((tau+delta)/m) * ts / tau
+	if delta >= 2*m {
+		return m
 	}
-	r.CheckpointIntervalSeconds = finite(tau)
-	p.spotCost(o, r, n, tw)
+	x := delta / (2 * m)
+	return math.Sqrt(2*delta*m)*(1+math.Sqrt(x)/3+x/9) - delta
+}
+
+// dalyWallTime is Daly's expected wall time for ts seconds of work,
+// checkpointing every tau seconds: M·e^{R/M}·(e^{(τ+δ)/M} − 1)·T_s/τ.
+// Without interruptions it is ts plus the checkpoints' own time.
+func dalyWallTime(ts, tau, delta, restart, m float64) float64 {
+	if math.IsInf(m, 1) || !(m > 0) {
+		if math.IsInf(tau, 1) {
+			return ts
+		}
+		return ts * (1 + delta/tau)
+	}
+	if math.IsInf(tau, 1) || !(tau > 0) {
+		return ts * math.Exp(restart/m)
+	}
+	return m * math.Exp(restart/m) * math.Expm1((tau+delta)/m) * ts / tau
 }
 
 // spotParams returns M (seconds), the checkpoint write rate and the
