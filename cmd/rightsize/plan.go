@@ -74,6 +74,7 @@ type estimateJob struct {
 //	utilisation         serving, at the target rate
 //	usd_per_million_input_tokens, usd_per_million_output_tokens
 //	                    inference: GPU time split between prefill and decode
+//	on_demand_job_cost_usd  training/batch: the job at the on-demand price
 //	spot_expected_cost_usd  expected cost on spot (training: Young/Daly
 //	                    checkpointing; serving: a month with a spare replica)
 //	checkpoint_interval_seconds  spot training: Daly's optimum
@@ -363,6 +364,7 @@ type planRowJSON struct {
 	Utilisation                  float64         `json:"utilisation"`
 	USDPerMillionInput           float64         `json:"usd_per_million_input_tokens"`
 	USDPerMillionOutput          float64         `json:"usd_per_million_output_tokens"`
+	OnDemandJobCostUSD           float64         `json:"on_demand_job_cost_usd"`
 	SpotExpectedCostUSD          float64         `json:"spot_expected_cost_usd"`
 	CheckpointIntervalSeconds    float64         `json:"checkpoint_interval_seconds,omitempty"`
 	SpotInterruptionsPerMonth    float64         `json:"spot_interruptions_per_month,omitempty"`
@@ -428,7 +430,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 			TTFTP50Seconds: r.TTFTP50Seconds, TTFTP95Seconds: r.TTFTP95Seconds, TPOTSeconds: r.TPOTSeconds,
 			E2EP95Seconds: r.E2EP95Seconds, Utilisation: r.Utilisation,
 			USDPerMillionInput: r.USDPerMillionInput, USDPerMillionOutput: r.USDPerMillionOutput,
-			SpotExpectedCostUSD: r.SpotExpectedCostUSD, CheckpointIntervalSeconds: r.CheckpointIntervalSeconds,
+			OnDemandJobCostUSD: r.OnDemandJobCostUSD, SpotExpectedCostUSD: r.SpotExpectedCostUSD, CheckpointIntervalSeconds: r.CheckpointIntervalSeconds,
 			SpotInterruptionsPerMonth:    r.SpotInterruptionsPerMonth,
 			ReservedBreakEvenUtilisation: r.ReservedBreakEvenUtilisation, ReservedMonthlyCommitmentUSD: r.ReservedMonthlyCommitmentUSD,
 			USDPerDenseTFLOPSHour: r.USDPerDenseTFLOPSHour, TokensPerUSD: r.TokensPerUSD,
@@ -474,9 +476,9 @@ func columns(p planJSON) ([]string, func(r planRowJSON) []string) {
 				f(r.TTFTP95Seconds, 3), f(1000*r.TPOTSeconds, 1), f(r.Utilisation, 2), f(r.USDPerMillionOutput, 3), r.HostCheck.Status, r.Why)
 		}
 	}
-	head = append(head, "hours", "gpu-hours", "job ("+p.Currency+")", "spot exp. $", "host", "why")
+	head = append(head, "hours", "gpu-hours", "job ("+p.Currency+")", "on-demand $", "spot exp. $", "host", "why")
 	return head, func(r planRowJSON) []string {
-		return append(base(r), f(r.JobHours, 2), f(r.GPUHours, 1), f(r.JobCostDisp, 2), f(r.SpotExpectedCostUSD, 2), r.HostCheck.Status, r.Why)
+		return append(base(r), f(r.JobHours, 2), f(r.GPUHours, 1), f(r.JobCostDisp, 2), f(r.OnDemandJobCostUSD, 2), f(r.SpotExpectedCostUSD, 2), r.HostCheck.Status, r.Why)
 	}
 }
 

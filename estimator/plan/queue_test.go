@@ -13,11 +13,11 @@ func TestErlangC(t *testing.T) {
 		a    float64
 		want float64
 	}{
-		{1, 0.5, 0.5},                  // M/M/1: P(wait) = ρ
-		{2, 1, 1.0 / 3},                // (a²/2!)·2/(2−1) / (1 + a + a²/2!·2) = 1/3
-		{3, 2, 4.0 / 9},                // (8/6)·3 / (1 + 2 + 2 + 4) = 4/9
-		{10, 0, 0},                     // no load, no wait
-		{4, 4, 1},                      // saturated
+		{1, 0.5, 0.5},   // M/M/1: P(wait) = ρ
+		{2, 1, 1.0 / 3}, // (a²/2!)·2/(2−1) / (1 + a + a²/2!·2) = 1/3
+		{3, 2, 4.0 / 9}, // (8/6)·3 / (1 + 2 + 2 + 4) = 4/9
+		{10, 0, 0},      // no load, no wait
+		{4, 4, 1},       // saturated
 		{200, 150, erlangCDirect(200, 150)},
 	} {
 		if got := erlangC(c.k, c.a); !near(got, c.want, 1e-9) && !(c.want == 0 && got == 0) {

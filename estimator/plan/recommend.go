@@ -78,12 +78,15 @@ func recommend(res *Result, kind Kind) {
 	if fast != cheap {
 		fr := &rows[fast]
 		// Runner-up on time: the fastest other fitting row.
+		// Prefer a runner-up that is slower, not a twin of the same
+		// hardware at another price.
 		ru := -1
 		for _, i := range fit {
 			if i == fast {
 				continue
 			}
-			if ru < 0 || rows[i].time < rows[ru].time {
+			slower := rows[i].time > fr.time
+			if ru < 0 || (slower && !(rows[ru].time > fr.time)) || (slower == (rows[ru].time > fr.time) && rows[i].time < rows[ru].time) {
 				ru = i
 			}
 		}

@@ -177,6 +177,10 @@ type Row struct {
 	// Inference jobs and serving.
 	USDPerMillionInput, USDPerMillionOutput float64
 
+	// OnDemandJobCostUSD is the job at the on-demand price (training and
+	// batch), next to SpotExpectedCostUSD whatever the pricing.
+	OnDemandJobCostUSD float64
+
 	// Spot.
 	SpotExpectedSeconds       float64
 	SpotExpectedCostUSD       float64
@@ -195,9 +199,10 @@ type Row struct {
 	Recommendation Recommendation
 	Why            Reason
 
-	cost, time     float64 // ranking keys (USD, seconds)
-	hostOffloadGiB float64 // per GPU
-	prefillShare   float64 // inference: prefill's share of GPU time
+	cost, time      float64 // ranking keys (USD, seconds)
+	hostOffloadGiB  float64 // per GPU
+	prefillShare    float64 // inference: prefill's share of GPU time
+	onDemandSeconds float64 // job time without spot interruptions
 }
 
 // HostedComparison sets a hosted API against the best self-hosted row.

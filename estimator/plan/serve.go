@@ -490,6 +490,7 @@ func (p *planner) batchTokens() float64 {
 
 // batchMoney prices the batch row on o.
 func (p *planner) batchMoney(o *Offer, r *Row) {
+	r.onDemandSeconds = r.JobSeconds
 	if o.SpotPerHour > 0 {
 		// Requests are independent: a reclaim loses the batch in flight
 		// and the restart; Daly's T_w with δ → 0 is T_s·e^{R/M}.

@@ -73,13 +73,13 @@ func TestServingVLLMCurves(t *testing.T) {
 	h100 := gpuOffer(t, "h100-sxm", 4, estimator.BF16)
 	const out = 194
 	for _, c := range []struct {
-		name          string
-		in            estimator.Input
-		o             plan.Offer
-		fixed         bool
-		rps           float64
-		tpotMs        float64 // vLLM median TPOT
-		offlineReqPS  float64 // vLLM offline request throughput
+		name         string
+		in           estimator.Input
+		o            plan.Offer
+		fixed        bool
+		rps          float64
+		tpotMs       float64 // vLLM median TPOT
+		offlineReqPS float64 // vLLM offline request throughput
 	}{
 		{"llama-3.1-8b a100 4 req/s", in8, a100, false, 4, 14.14, 21.27},
 		{"llama-3.1-8b a100 8 req/s", in8, a100, false, 8, 17.09, 21.27},

@@ -247,6 +247,7 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 
 // trainMoney prices the training row on o.
 func (p *planner) trainMoney(o *Offer, r *Row) {
+	r.onDemandSeconds = r.JobSeconds
 	p.spotTraining(o, r, r.Instances)
 	if r.Pricing == Spot {
 		r.JobSeconds = r.SpotExpectedSeconds
@@ -261,6 +262,13 @@ func (p *planner) trainMoney(o *Offer, r *Row) {
 func (p *planner) jobMoney(r *Row) {
 	h := r.JobSeconds / 3600
 	inst := float64(r.Instances)
+	if od, ok := p.usd(r.Offer, p.vat(r.Offer, r.Offer.OnDemandPerHour)); ok && od > 0 {
+		hours := h
+		if r.Pricing == Spot {
+			hours = r.onDemandSeconds / 3600
+		}
+		r.OnDemandJobCostUSD = finite(inst * od * hours)
+	}
 	r.GPUHours = r.GPUs * h
 	r.JobCost = finite(inst * r.PricePerHour * h)
 	r.JobCostUSD = finite(inst * r.PricePerHourUSD * h)
