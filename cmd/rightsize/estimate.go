@@ -21,13 +21,20 @@ const minGPUsLimit = 1024
 // model and GPU, estimate, and print a table or JSON. Invalid flags, files
 // or inputs print one line on stderr and return 2.
 func runEstimate(args []string, stdout, stderr io.Writer) int {
+	return estimateCommand("estimate", args, stdout, stderr, nil)
+}
+
+// estimateCommand parses the estimate flags. With a nil sub it prints the
+// estimate; otherwise sub adds its own flags to the set and receives the
+// parsed job (rightsize plan).
+func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub subcommand) int {
 	fail := func(format string, a ...any) int {
 		msg := fmt.Sprintf(format, a...)
 		msg = strings.ReplaceAll(msg, "\n", "; ")
-		fmt.Fprintln(stderr, "rightsize estimate: "+msg)
+		fmt.Fprintln(stderr, "rightsize "+cmd+": "+msg)
 		return 2
 	}
-	fs := flag.NewFlagSet("estimate", flag.ContinueOnError)
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var (
 		model      = fs.String("model", "", "catalog model ID (e.g. llama-3.1-8b)")
@@ -75,10 +82,13 @@ func runEstimate(args []string, stdout, stderr io.Writer) int {
 		promptTok  = fs.Int("prompt-tokens", 0, "inference: prompt tokens per request (0 with --output-tokens 0: half of --seq)")
 		outputTok  = fs.Int("output-tokens", 0, "inference: generated tokens per request")
 	)
+	if sub != nil {
+		sub.define(fs)
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stdout)
-			fmt.Fprintln(stdout, "usage: rightsize estimate (--model ID | --config FILE) [flags]")
+			fmt.Fprintln(stdout, "usage: rightsize "+cmd+" (--model ID | --config FILE) [flags]")
 			fs.PrintDefaults()
 			return 0
 		}
@@ -175,6 +185,10 @@ func runEstimate(args []string, stdout, stderr io.Writer) int {
 	parse("train-tokens", func() (err error) { tokens, err = estimator.ParseCount(*trainTok); return })
 	if len(errs) > 0 {
 		return fail("%v", errors.Join(errs...))
+	}
+	if sub != nil {
+		return sub.run(estimateJob{in: in, name: name, gpu: gpuSpec, trainTokens: tokens,
+			prompt: *promptTok, output: *outputTok, set: set}, stdout, fail)
 	}
 	r, err := estimator.Estimate(in)
 	if err != nil {
