@@ -545,9 +545,9 @@ func TestPerfAndCost(t *testing.T) {
 		t.Error("generating the whole sequence left no prompt but no error")
 	}
 	c.set(fOutput, "512")
-	c.set(fGPU, "rtx-pro-6000") // the catalog has only its memory
-	if c.perf.OK || !strings.Contains(app.HTMLString(c.Render()), `id="rs-no-perf"`) {
-		t.Error("a GPU without datasheet FLOPS got a speed estimate")
+	c.set(fGPU, "rtx-pro-6000")
+	if !c.perf.OK || strings.Contains(app.HTMLString(c.Render()), `id="rs-no-perf"`) {
+		t.Error("the RTX PRO 6000, now with datasheet figures, got no speed estimate")
 	}
 }
 
