@@ -301,7 +301,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // validationCases builds every case from the files in dir.
 func validationCases(dir string) ([]valCase, error) {
 	var all []valCase
-	for _, f := range []func(string) ([]valCase, error){bnbCases, llamaCppCases, vllmBlogCases, sglangCases, trtllmCases,
+	for _, f := range []func(string) ([]valCase, error){memoryCases, bnbCases, llamaCppCases, vllmBlogCases, sglangCases, trtllmCases,
 		foundryCases, llama2Cases, torchtuneCases} {
 		c, err := f(dir)
 		if err != nil {
@@ -634,6 +634,57 @@ func torchtuneCases(dir string) ([]valCase, error) {
 				Args: args, Field: "performance.tokens_per_second", Scale: 1, Measured: num(r["tokens_per_sec"]), Unit: "tok/s"},
 			valCase{Group: "memory", Split: "heldback", Source: file, Engine: "torchtune (2024-09)", Setting: set + "peak memory",
 				Args: args, Field: "per_gpu.total_bytes", Scale: 1.0 / (1 << 30), Measured: num(r["peak_memory_per_gpu_gib"]), Unit: "GiB"})
+	}
+	return out, nil
+}
+
+// memoryCases: the memory rows the memory model was calibrated on (fit):
+// HF's bert-large-uncased training series on a V100 16 GB (nvidia-smi MiB,
+// CUDA context 1343 MiB as the series measured it, 2021-era eager
+// attention) and vLLM v0.19's KV pools on an H100 (79.19 GiB usable,
+// utilisation 0.95, max_model_len 8192; llm-d planner accuracy report).
+func memoryCases(dir string) ([]valCase, error) {
+	const file = "memory_measurements.json"
+	_, recs, err := readRecords(dir, file)
+	if err != nil {
+		return nil, err
+	}
+	var out []valCase
+	for _, r := range recs {
+		id := str(r["id"])
+		if !strings.HasPrefix(id, "hf-bert-large-train") {
+			continue
+		}
+		prec, opt := "fp32", "adamw"
+		if strings.HasPrefix(str(r["precision"]), "fp16") {
+			prec = "fp16"
+		}
+		switch o := str(r["optimizer"]); {
+		case strings.Contains(o, "Adafactor"):
+			opt = "adafactor"
+		case strings.Contains(o, "8bit"):
+			opt = "adamw-8bit"
+		}
+		b, sq := int(num(r["batch_size"])), int(num(r["seq_len"]))
+		args := []string{"--model", "bert-large-uncased", "--task", "finetune", "--vram", "16GiB", "--usable-vram", "16160MiB",
+			"--cuda-context", "1343MiB", "--flash-attention=false", "--precision", prec, "--optimizer", opt, "--batch", itoa(b), "--seq", itoa(sq)}
+		gc := r["gradient_checkpointing"] == true
+		if gc {
+			args = append(args, "--grad-checkpointing")
+		}
+		out = append(out, valCase{Group: "memory", Split: "fit", Source: file, Engine: "HF transformers (2021)",
+			Setting: fmt.Sprintf("bert-large train %s %s bs%d s%d gc=%v (V100, nvidia-smi)", prec, opt, b, sq, gc), Args: args,
+			Field: "per_gpu.total_bytes", Scale: 1.0 / (1 << 20), Measured: num(r["measured_gpu_memory"]), Unit: "MiB"})
+	}
+	for _, c := range []struct {
+		model, kv string
+		tokens    float64
+	}{{"llama-3.1-8b", "bf16", 476016}, {"qwen2.5-7b", "bf16", 1096000}, {"qwen2.5-7b", "fp8", 2192000}} {
+		out = append(out, valCase{Group: "memory", Split: "fit", Source: "engine_observations.md", Engine: "vLLM v0.19.0",
+			Setting: c.model + " H100 util 0.95 KV " + c.kv + ", KV pool tokens",
+			Args: []string{"--model", c.model, "--engine", "vllm", "--vram", "80GiB", "--usable-vram", "79.19GiB", "--gpu-mem-util", "0.95",
+				"--seq", "8192", "--kv-dtype", c.kv},
+			Field: "kv_pool_tokens", Scale: 1, Measured: c.tokens, Unit: "tokens"})
 	}
 	return out, nil
 }
