@@ -302,7 +302,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 func validationCases(dir string) ([]valCase, error) {
 	var all []valCase
 	for _, f := range []func(string) ([]valCase, error){memoryCases, bnbCases, llamaCppCases, vllmBlogCases, sglangCases, trtllmCases,
-		foundryCases, llama2Cases, torchtuneCases} {
+		foundryCases, llama2Cases, megatronCases, torchtuneCases} {
 		c, err := f(dir)
 		if err != nil {
 			return nil, err
@@ -685,6 +685,44 @@ func memoryCases(dir string) ([]valCase, error) {
 			Args: []string{"--model", c.model, "--engine", "vllm", "--vram", "80GiB", "--usable-vram", "79.19GiB", "--gpu-mem-util", "0.95",
 				"--seq", "8192", "--kv-dtype", c.kv},
 			Field: "kv_pool_tokens", Scale: 1, Measured: c.tokens, Unit: "tokens"})
+	}
+	return out, nil
+}
+
+// megatronCases: Megatron-LM iteration times on A100 80GB (Selene: NVLink
+// in the node, 8 × 200 Gb/s HDR InfiniBand per node) from Korthikanti et
+// al. 2022 Table 5, with selective recomputation and sequence parallelism
+// ("present work") and with full recomputation; TP 8, PP and micro-batch
+// as printed (training_compute.json). Test rows.
+func megatronCases(dir string) ([]valCase, error) {
+	const file = "training_compute.json"
+	_, recs, err := readRecords(dir, file)
+	if err != nil {
+		return nil, err
+	}
+	var out []valCase
+	for _, r := range recs {
+		id := str(r["id"])
+		if !strings.HasPrefix(id, "korthikanti2022-mfu-") || strings.HasSuffix(id, "gpu") {
+			continue
+		}
+		mc, _ := r["model_config"].(map[string]any)
+		it, _ := r["iteration_time_s"].(map[string]any)
+		if mc == nil || it == nil {
+			continue
+		}
+		name := strings.TrimPrefix(id, "korthikanti2022-mfu-")
+		args := []string{"--config", filepath.Join(dir, "megatron", "gpt-"+name+".json"), "--task", "train", "--gpu", "a100-80gb-sxm",
+			"--gpus", itoa(int(num(r["num_gpus"]))), "--tp", itoa(int(num(mc["tensor_parallel"]))), "--pp", itoa(int(num(mc["pipeline_parallel"]))),
+			"--batch", itoa(int(num(mc["micro_batch"]))), "--seq", itoa(int(num(mc["seq_len"]))),
+			"--global-batch", itoa(int(num(mc["global_batch"]))), "--network-gbps", "1600"}
+		for _, v := range []struct{ key, flag, what string }{{"present_work", "--selective-recompute", "selective recompute + SP"},
+			{"full_recompute", "--grad-checkpointing", "full recompute"}} {
+			out = append(out, valCase{Group: "training time", Split: "test", Source: file, Engine: "Megatron-LM (2022)",
+				Setting: fmt.Sprintf("GPT %s, %d×A100, TP %v PP %v, %s, iteration", name, int(num(r["num_gpus"])), mc["tensor_parallel"],
+					mc["pipeline_parallel"], v.what),
+				Args: append(slices.Clone(args), v.flag), Field: "performance.step_seconds", Scale: 1, Measured: num(it[v.key]), Unit: "s"})
+		}
 	}
 	return out, nil
 }
