@@ -19,8 +19,8 @@ import (
 // (nvidia.com/en-us/data-center/h100 spec table). Link figures are halved
 // to one direction, as Hardware.LinkBandwidth wants.
 var (
-	a100SXM    = Hardware{PeakFLOPS: 312e12, MemBandwidth: 2039e9, LinkBandwidth: 300e9}
-	h100SXMFP8 = Hardware{PeakFLOPS: 1979e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9}
+	a100SXM    = Hardware{PeakFLOPS: 312e12, MemBandwidth: 2039e9, LinkBandwidth: 300e9, Architecture: "Ampere"}
+	h100SXMFP8 = Hardware{PeakFLOPS: 1979e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, Architecture: "Hopper"}
 )
 
 // perfArch loads a config from testdata/configs or, by id, from
@@ -129,10 +129,10 @@ func TestPerfCalibration(t *testing.T) {
 }
 
 // llama2Rows: pretraining GPU-hours from the Llama 2 model card (2.0T
-// tokens, 4096 context, A100-80GB) at the default MFU, data parallel.
-// The default MFU (0.40) was chosen knowing these rows imply 0.43–0.46,
-// so they check the FLOP count more than they validate the MFU.
-// Tolerance ±25%.
+// tokens, 4096 context, A100-80GB) with the modelled training efficiency
+// (fitted to llm-foundry, not to these rows), 2048 GPUs data parallel
+// with one sequence per GPU per step over the default network. Test rows,
+// held to ±25%.
 func llama2Rows(t *testing.T) []calRow {
 	recs := readRecords(t, "training_compute.json")
 	var rows []calRow
@@ -143,7 +143,7 @@ func llama2Rows(t *testing.T) []calRow {
 		in := DefaultInput(perfArch(t, c.arch))
 		in.Task, in.Seq, in.Batch, in.GPUs = Pretrain, int(num(t, rec["context_length"])), 1, 2048
 		p := mustPerf(t, in, a100SXM, Efficiency{}, Workload{})
-		rows = append(rows, calRow{model: rec["model"].(string), setting: "pretrain 2.0T tokens, A100 SXM, MFU 0.40",
+		rows = append(rows, calRow{model: rec["model"].(string), setting: "pretrain 2.0T tokens, 2048 A100 SXM",
 			measured: num(t, rec["training_gpu_hours"]), estimated: GPUHours(p, 2.0e12), unit: "GPU-h", tol: 0.25})
 	}
 	return rows
@@ -152,12 +152,12 @@ func llama2Rows(t *testing.T) []calRow {
 // megatronRows: Korthikanti et al. 2022 Table 3/5 iteration times on A100
 // 80GB (Selene), with selective recompute + sequence parallelism ("present
 // work") and with full recompute, TP all-reduces and the pipeline bubble
-// (global/micro batch = micro-batches) as modelled. The times at the
-// default MFU are logged: these tuned runs reach MFU 41.5–56.3%, above the
-// default 0.40, so the estimate is 20–65% slow. Asserted (±10%): the
-// ratio of full-recompute to selective-recompute time, which tests the
-// recompute FLOPs and all-reduces independently of MFU. Sequence
-// parallelism replaces each all-reduce by a reduce-scatter and an
+// (global/micro batch = micro-batches) as modelled, at the modelled
+// training efficiency (fitted to llm-foundry, not to these rows): test
+// rows held to ±25% (22B −18%, 175B–1T +0..+8%). Also asserted (±10%):
+// the ratio of full-recompute to selective-recompute time, which tests the
+// recompute FLOPs and all-reduces independently of the efficiency.
+// Sequence parallelism replaces each all-reduce by a reduce-scatter and an
 // all-gather of the same volume (their §4.2.2): the TP cost is unchanged.
 func megatronRows(t *testing.T) []calRow {
 	recs := readRecords(t, "training_compute.json")
@@ -180,18 +180,17 @@ func megatronRows(t *testing.T) []calRow {
 		full := mustPerf(t, in, a100SXM, Efficiency{}, w)
 		ms, mf := num(t, it["present_work"]), num(t, it["full_recompute"])
 		rows = append(rows,
-			calRow{model: name, setting: "iteration, selective, " + cfg, measured: ms, estimated: sel.StepSeconds, unit: "s",
-				note: fmt.Sprintf("tuned MFU %.1f%% vs default 40%%", num(t, rec["mfu_percent"]))},
-			calRow{model: name, setting: "iteration, full recompute, " + cfg, measured: mf, estimated: full.StepSeconds, unit: "s",
-				note: "default MFU"},
+			calRow{model: name, setting: "iteration, selective, " + cfg, measured: ms, estimated: sel.StepSeconds, unit: "s", tol: 0.25,
+				note: fmt.Sprintf("published MFU %.1f%%", num(t, rec["mfu_percent"]))},
+			calRow{model: name, setting: "iteration, full recompute, " + cfg, measured: mf, estimated: full.StepSeconds, unit: "s", tol: 0.25},
 			calRow{model: name, setting: "time full / selective recompute", measured: mf / ms, estimated: full.StepSeconds / sel.StepSeconds,
 				unit: "×", tol: 0.10})
 	}
 	return rows
 }
 
-// largeRunRows: OPT-175B's and BLOOM's reported TFLOP/s per GPU (logged:
-// they are part of the range the default MFU was chosen from), and
+// largeRunRows: BLOOM's reported TFLOP/s per GPU (logged: its Jean Zay
+// fabric, 4 Omni-Path links per node, is slower than the default), and
 // BLOOM's GPU-hours from its dates (logged: wall time includes restarts).
 func largeRunRows(t *testing.T) []calRow {
 	recs := readRecords(t, "training_compute.json")
@@ -202,7 +201,7 @@ func largeRunRows(t *testing.T) []calRow {
 	in.SelectiveRecompute = false
 	p := mustPerf(t, in, a100SXM, Efficiency{}, Workload{MicroBatches: 2048 / 8})
 	rows = append(rows, calRow{model: "BLOOM 176B", setting: "achieved TFLOP/s per GPU, tp4 pp12 dp8",
-		measured: 150, estimated: p.MFU * 312, unit: "TFLOP/s", note: "the default MFU's range"})
+		measured: 150, estimated: p.MFU * 312, unit: "TFLOP/s", note: "network not given"})
 	// 11 Mar 2022 11:42 to 5 Jul 2022 (estimated end): 115.5 days × 384 GPUs.
 	rec := record(t, recs, "bloom-176b-training")
 	_ = rec
@@ -364,10 +363,12 @@ func TestThroughputProperties(t *testing.T) {
 			}
 			var last Perf
 			for i, s := range []float64{0.5, 1, 2, 4} {
-				hw := Hardware{PeakFLOPS: 312e12 * s, MemBandwidth: 2039e9 * s, LinkBandwidth: 300e9 * s}
-				for j, h := range []Hardware{hw, {PeakFLOPS: hw.PeakFLOPS, MemBandwidth: 2039e9, LinkBandwidth: 300e9}, {PeakFLOPS: 312e12, MemBandwidth: hw.MemBandwidth, LinkBandwidth: 300e9}, {PeakFLOPS: 312e12, MemBandwidth: 2039e9, LinkBandwidth: hw.LinkBandwidth}} {
+				hw := Hardware{PeakFLOPS: 312e12 * s, MemBandwidth: 2039e9 * s, LinkBandwidth: 300e9 * s, Architecture: "Ampere"}
+				for j, h := range []Hardware{hw, {PeakFLOPS: hw.PeakFLOPS, MemBandwidth: 2039e9, LinkBandwidth: 300e9, Architecture: "Ampere"},
+					{PeakFLOPS: 312e12, MemBandwidth: hw.MemBandwidth, LinkBandwidth: 300e9, Architecture: "Ampere"},
+					{PeakFLOPS: 312e12, MemBandwidth: 2039e9, LinkBandwidth: hw.LinkBandwidth, Architecture: "Ampere"}} {
 					q := mustPerf(t, in, h, Efficiency{}, Workload{})
-					base := mustPerf(t, in, Hardware{PeakFLOPS: 312e12 * 0.5, MemBandwidth: 2039e9 * 0.5, LinkBandwidth: 300e9 * 0.5}, Efficiency{}, Workload{})
+					base := mustPerf(t, in, Hardware{PeakFLOPS: 312e12 * 0.5, MemBandwidth: 2039e9 * 0.5, LinkBandwidth: 300e9 * 0.5, Architecture: "Ampere"}, Efficiency{}, Workload{})
 					if j > 0 {
 						base = mustPerf(t, in, a100SXM, Efficiency{}, Workload{})
 						if s < 1 {
