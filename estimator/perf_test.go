@@ -577,6 +577,15 @@ func FuzzThroughput(f *testing.F) {
 		}
 		checkPerf(t, "fuzz", p)
 		_ = JobTime(p, 1e12)
+		if !in.Task.Training() {
+			sp, err := ServingPoint(in, Hardware{PeakFLOPS: peak, MemBandwidth: bw, LinkBandwidth: link}, Efficiency{mfu, imfu, util},
+				Workload{PromptTokens: prompt, OutputTokens: out}, batch)
+			for _, v := range []float64{sp.TTFTSeconds, sp.TPOTSeconds, sp.TokensPerSecond, sp.RequestsPerSecond} {
+				if err == nil && (math.IsNaN(v) || math.IsInf(v, 0) || v < 0) {
+					t.Fatalf("ServingPoint: %+v", sp)
+				}
+			}
+		}
 	})
 }
 
@@ -752,3 +761,40 @@ func TestTrainComm(t *testing.T) {
 		t.Errorf("MFU override: %g", p.ComputeEfficiency)
 	}
 }
+
+// llamaCppRows: llama-bench tg128 (batch-1 decode) rows
+// (public-2026-11/llama_cpp_llama_bench.json) on GPUs whose bandwidth the
+// catalog gives (RTX 6000 Ada 960 GB/s, RTX 4090 1008 GB/s; gpus.json).
+// Decode at batch 1 does not depend on the FLOP/s figure (checked below),
+// so a placeholder peak is used. The 2025 RTX 6000 Ada row is a fit row of
+// llamaCppBandwidthUtil and llamaCppLayerSeconds (±10%); the early-2024
+// RTX 4090 rows are test rows (±20%).
+func llamaCppRows(t *testing.T) []calRow {
+	recs := readRecords(t, "public-2026-11/llama_cpp_llama_bench.json")
+	var rows []calRow
+	for _, c := range []struct {
+		id, arch string
+		bw       float64
+		w        DType
+		q        Quant
+		tol      float64
+	}{
+		{"llamacpp-pr19053-rtx-6000-ada-generation-llama-8b-q4-0-tg128", "llama-3.1-8b.json", 960e9, INT4, QuantQ4_0, 0.10},
+		{"llamacpp-pr4766-rtx4090-codellama7b-f16-tg128", "llama-2-7b-hf.json", 1008e9, FP16, QuantAuto, 0.20},
+		{"llamacpp-pr4766-rtx4090-codellama7b-q8_0-tg128", "llama-2-7b-hf.json", 1008e9, INT8, QuantQ8_0, 0.20},
+	} {
+		rec := record(t, recs, c.id)
+		in := DefaultInput(loadArch(t, c.arch))
+		in.Engine, in.Weights, in.Quant, in.Seq = LlamaCpp, c.w, c.q, 129
+		w := Workload{PromptTokens: 1, OutputTokens: 128}
+		p := mustPerf(t, in, Hardware{PeakFLOPS: 100e12, MemBandwidth: c.bw}, Efficiency{}, w)
+		if q := mustPerf(t, in, Hardware{PeakFLOPS: 200e12, MemBandwidth: c.bw}, Efficiency{}, w); math.Abs(relErr(q.DecodeTokenLatency, p.DecodeTokenLatency)) > 0.01 {
+			t.Errorf("%s: batch-1 decode moved %g → %g s with the peak", c.id, p.DecodeTokenLatency, q.DecodeTokenLatency)
+		}
+		rows = append(rows, calRow{model: c.arch, setting: "llama.cpp tg128 " + rec["model_type_as_printed"].(string),
+			measured: num(t, rec["tokens_per_s"]), estimated: 1 / p.DecodeTokenLatency, unit: "tok/s", tol: c.tol})
+	}
+	return rows
+}
+
+func TestLlamaCppDecodeCalibration(t *testing.T) { reportCalibration(t, llamaCppRows(t)) }
