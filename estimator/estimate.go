@@ -462,7 +462,11 @@ func overheads(in Input, b *Breakdown) {
 }
 
 // kvPool: a pooled engine pre-allocates GPUMemUtil of the memory and gives
-// what the rest leaves to the KV cache.
+// what the rest leaves to the KV cache (vLLM gpu_memory_utilization,
+// SGLang mem_fraction_static). TensorRT-LLM instead takes GPUMemUtil of
+// the memory still free once the model is loaded (its
+// kv_cache_free_gpu_mem_fraction, "the fraction of free GPU memory"
+// after loading: TensorRT-LLM KvCacheConfig documentation).
 func kvPool(in Input, seqKV, tokKV float64, r *Result, out *stageOut) {
 	a := in.Arch
 	b := &out.b
@@ -471,6 +475,10 @@ func kvPool(in Input, seqKV, tokKV float64, r *Result, out *stageOut) {
 	if in.Engine.Pooled() && !in.Task.Training() {
 		budget := in.GPUMemUtil * float64(r.Usable)
 		static := float64(b.Weights + b.Activations + b.Logits + b.CUDAContext + b.NCCL + b.QuantState)
+		if in.Engine == TRTLLM {
+			free := float64(r.Usable) - static - float64(b.CUDAGraphs)
+			budget = static + in.GPUMemUtil*math.Max(free, 0)
+		}
 		pool := budget - static
 		if pool < 0 {
 			pool = 0
