@@ -798,3 +798,19 @@ func llamaCppRows(t *testing.T) []calRow {
 }
 
 func TestLlamaCppDecodeCalibration(t *testing.T) { reportCalibration(t, llamaCppRows(t)) }
+
+// TensorRT-LLM sizes its KV pool from the memory free after loading, so
+// DeepSeek-V3 in FP8 on 4 × B200 (180 GB each) keeps a pool of hundreds
+// of thousands of tokens (134K at 180 GB) where vLLM's 0.9 of the whole memory leaves less
+// than one 8K sequence.
+func TestTRTLLMPool(t *testing.T) {
+	in := DefaultInput(loadArch(t, "deepseek-v3.json"))
+	in.Weights, in.KV, in.TP, in.GPUs, in.Seq, in.Batch, in.VRAM = FP8, FP8, 4, 4, 8192, 16, 180*GB
+	in.Engine = TRTLLM
+	trt := mustEstimate(t, in)
+	in.Engine = VLLM
+	vl := mustEstimate(t, in)
+	if !trt.Fits || trt.KVPoolTokens < 100000 || vl.MaxConcurrentSeqs != 0 {
+		t.Errorf("TensorRT-LLM pool %d tokens (fits %v), vLLM %d sequences", trt.KVPoolTokens, trt.Fits, vl.MaxConcurrentSeqs)
+	}
+}
