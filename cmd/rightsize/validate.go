@@ -312,7 +312,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 func validationCases(dir string) ([]valCase, error) {
 	var all []valCase
 	for _, f := range []func(string) ([]valCase, error){memoryCases, bnbCases, llamaCppCases, vllmBlogCases, sglangCases, trtllmCases,
-		foundryCases, llama2Cases, megatronCases, torchtuneCases} {
+		foundryCases, llama2Cases, megatronCases, nemoCases, torchtuneCases} {
 		c, err := f(dir)
 		if err != nil {
 			return nil, err
@@ -733,6 +733,44 @@ func megatronCases(dir string) ([]valCase, error) {
 					mc["pipeline_parallel"], v.what),
 				Args: append(slices.Clone(args), v.flag), Field: "performance.step_seconds", Scale: 1, Measured: num(it[v.key]), Unit: "s"})
 		}
+	}
+	return out, nil
+}
+
+// nemoCases: NVIDIA NeMo 24.07's performance summary on DGX-H100 (8 GPUs
+// per node, 8 × 400 Gb/s InfiniBand), FP8 (Transformer Engine), Llama 2
+// and Llama 3 pre-training, SFT and LoRA: tokens/s per GPU with the
+// printed GBS, MBS, TP and PP and Megatron's distributed optimizer (ZeRO
+// 1). Context parallelism (CP 2 on the Llama 3 rows) is counted as data
+// parallelism and the interleaved pipeline (VP) is not modelled, so the
+// bubble is the plain 1F1B one. Held back.
+func nemoCases(dir string) ([]valCase, error) {
+	const file = "public-2026-11/nemo_performance_summary.json"
+	_, recs, err := readRecords(dir, file)
+	if err != nil {
+		return nil, err
+	}
+	models := map[string]string{"LLAMA2-7B": "llama-2-7b", "LLAMA2-13B": "llama-2-13b", "LLAMA2-70B": "llama-2-70b",
+		"LLAMA3-8B": "llama-3-8b", "LLAMA3-70B": "llama-3-70b"}
+	tasks := map[string]string{"pretraining": "train", "SFT": "finetune", "LoRA": "lora"}
+	var out []valCase
+	for _, r := range recs {
+		m, ok := models[str(r["model"])]
+		task := tasks[str(r["task"])]
+		if !ok || task == "" || str(r["container"]) != "NeMo 24.07" {
+			continue
+		}
+		n := int(num(r["num_gpus"]))
+		tp, pp := max(1, int(num(r["tp"]))), max(1, int(num(r["pp"])))
+		args := []string{"--model", m, "--task", task, "--precision", "fp8", "--gpu", "h100-sxm", "--gpus", itoa(n), "--tp", itoa(tp), "--pp", itoa(pp),
+			"--batch", itoa(int(num(r["micro_batch_size"]))), "--seq", itoa(int(num(r["seq_len_tokens"]))),
+			"--global-batch", itoa(int(num(r["global_batch_size"]))), "--network-gbps", "3200"}
+		if task != "lora" {
+			args = append(args, "--zero", "1")
+		}
+		out = append(out, valCase{Group: "training time", Split: "heldback", Source: file, Engine: "NeMo 24.07 (Megatron-Core, FP8)",
+			Setting: fmt.Sprintf("%s %s, %d×H100, TP %d PP %d, GBS %v, tokens/s/GPU", r["model"], r["task"], n, tp, pp, r["global_batch_size"]),
+			Args:    args, Field: "performance.tokens_per_second", Scale: 1 / float64(n), Measured: num(r["tokens_per_sec_per_gpu"]), Unit: "tok/s/GPU"})
 	}
 	return out, nil
 }
