@@ -47,8 +47,9 @@ type Hardware struct {
 	// "" is unknown: the mean of the calibrated generations.
 	Architecture string
 	// NVLinkDomain is how many GPUs share LinkBandwidth (8 on HGX boards,
-	// 72 in a GB200 NVL72 rack). 0: 8 when LinkBandwidth > 0, else 1.
-	// Collectives among more GPUs than this cross the network.
+	// 72 in a GB200 NVL72 rack; for PCIe cards, the GPUs of one node, which
+	// talk over PCIe). 0: 8. Collectives among more GPUs than this cross
+	// the network.
 	NVLinkDomain int
 	// NetworkBandwidth is the bytes/s per GPU between nodes, one
 	// direction (e.g. 8 × 400 Gb/s InfiniBand NDR on a DGX H100 = 50e9
@@ -221,10 +222,7 @@ func Throughput(in Input, hw Hardware, eff Efficiency, w Workload) (Perf, error)
 // withDefaults fills the zero link figures.
 func (hw Hardware) withDefaults() Hardware {
 	if hw.NVLinkDomain == 0 {
-		hw.NVLinkDomain = 1
-		if hw.LinkBandwidth > 0 {
-			hw.NVLinkDomain = 8
-		}
+		hw.NVLinkDomain = 8
 	}
 	if hw.LinkBandwidth == 0 {
 		hw.LinkBandwidth = PCIeBandwidth

@@ -54,7 +54,7 @@ func runEstimate(args []string, stdout, stderr io.Writer) int {
 		micro      = fs.Int("micro-batches", 0, "training: micro-batches (gradient accumulation steps) per optimizer step; 0: from --global-batch, else 4×PP")
 		global     = fs.Int("global-batch", 0, "training: sequences per optimizer step over all GPUs")
 		netGbps    = fs.Float64("network-gbps", 0, "inter-node network per node in Gbit/s (e.g. 3200 for 8×400G); 0: 200 Gbit/s per GPU")
-		gpusNode   = fs.Int("gpus-per-node", 8, "GPUs per node sharing --network-gbps and NVLink")
+		gpusNode   = fs.Int("gpus-per-node", 8, "GPUs per node: they share NVLink (or PCIe) and --network-gbps")
 		memUtil    = fs.Float64("gpu-mem-util", 0.9, "vLLM gpu_memory_utilization")
 		batched    = fs.Int("max-batched-tokens", 0, "vLLM max_num_batched_tokens (0: 8192)")
 		eager      = fs.Bool("enforce-eager", false, "vLLM without CUDA graphs")
@@ -198,9 +198,7 @@ func runEstimate(args []string, stdout, stderr io.Writer) int {
 		if *gpusNode < 1 {
 			return fail("--gpus-per-node: want ≥ 1")
 		}
-		if hw.LinkBandwidth > 0 {
-			hw.NVLinkDomain = *gpusNode
-		}
+		hw.NVLinkDomain = *gpusNode
 		if *netGbps < 0 {
 			return fail("--network-gbps: want ≥ 0")
 		}
