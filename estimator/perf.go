@@ -105,6 +105,9 @@ type Workload struct {
 	// (training). When set and MicroBatches is 0, MicroBatches is
 	// GlobalBatch / (replicas × Input.Batch), at least 1.
 	GlobalBatch int
+	// VirtualStages is the model chunks per pipeline stage of Megatron's
+	// interleaved 1F1B schedule (training with PP > 1); 0 or 1: plain 1F1B.
+	VirtualStages int
 }
 
 // Bound is what limits a phase: the regime that decided its time.
@@ -271,6 +274,9 @@ func validatePerf(l *errList, hw Hardware, eff Efficiency, w Workload) {
 	}
 	if w.MicroBatches < 0 || w.MicroBatches > maxBatch {
 		l.add("micro-batches", w.MicroBatches, ErrRange, "want 0..%d", maxBatch)
+	}
+	if w.VirtualStages < 0 || w.VirtualStages > maxBatch {
+		l.add("virtual-stages", w.VirtualStages, ErrRange, "want 0..%d", maxBatch)
 	}
 	if w.GlobalBatch < 0 || w.GlobalBatch > maxBatch*maxGPUs {
 		l.add("global-batch", w.GlobalBatch, ErrRange, "want 0..%d", maxBatch*maxGPUs)

@@ -756,6 +756,13 @@ func TestTrainComm(t *testing.T) {
 	if m16.MicroBatches != 16 || !(m16.TokensPerSecond > m1.TokensPerSecond) {
 		t.Errorf("16 micro-batches %g tok/s (m=%d), 1: %g", m16.TokensPerSecond, m16.MicroBatches, m1.TokensPerSecond)
 	}
+	// The interleaved schedule shrinks the bubble (p − 1)/m to (p − 1)/(v·m).
+	in.GPUs, in.PP, in.Offload = 4, 4, OffloadNone
+	plain := mustPerf(t, in, sxm, Efficiency{}, Workload{MicroBatches: 8})
+	inter := mustPerf(t, in, sxm, Efficiency{}, Workload{MicroBatches: 8, VirtualStages: 3})
+	if r := inter.StepSeconds / plain.StepSeconds; math.Abs(r-(8+1.0)/(8+3)) > 1e-9 {
+		t.Errorf("interleaved/plain step %g, want (8 + 3/3)/(8 + 3)", r)
+	}
 	// A user's MFU replaces the model's.
 	if p := mustPerf(t, in, sxm, Efficiency{MFU: 0.3}, Workload{}); p.ComputeEfficiency != 0.3 {
 		t.Errorf("MFU override: %g", p.ComputeEfficiency)

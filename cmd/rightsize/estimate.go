@@ -53,6 +53,7 @@ func runEstimate(args []string, stdout, stderr io.Writer) int {
 		bwUtil     = fs.Float64("bandwidth-util", 0, "share of memory bandwidth while decoding; 0: model")
 		micro      = fs.Int("micro-batches", 0, "training: micro-batches (gradient accumulation steps) per optimizer step; 0: from --global-batch, else 4×PP")
 		global     = fs.Int("global-batch", 0, "training: sequences per optimizer step over all GPUs")
+		vp         = fs.Int("virtual-stages", 0, "training with --pp: model chunks per stage (Megatron interleaved 1F1B); 0: plain 1F1B")
 		netGbps    = fs.Float64("network-gbps", 0, "inter-node network per node in Gbit/s (e.g. 3200 for 8×400G); 0: 200 Gbit/s per GPU")
 		gpusNode   = fs.Int("gpus-per-node", 8, "GPUs per node: they share NVLink (or PCIe) and --network-gbps")
 		memUtil    = fs.Float64("gpu-mem-util", 0.9, "vLLM gpu_memory_utilization")
@@ -204,7 +205,7 @@ func runEstimate(args []string, stdout, stderr io.Writer) int {
 		}
 		hw.NetworkBandwidth = *netGbps * 1e9 / 8 / float64(*gpusNode)
 		eff := estimator.Efficiency{MFU: *mfu, InferenceMFU: *infMFU, BandwidthUtil: *bwUtil}
-		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: *global}
+		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: *global, VirtualStages: *vp}
 		p, err := estimator.Throughput(in, hw, eff, w)
 		if err != nil {
 			return fail("%v", err)

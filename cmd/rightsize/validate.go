@@ -741,9 +741,9 @@ func megatronCases(dir string) ([]valCase, error) {
 // per node, 8 × 400 Gb/s InfiniBand), FP8 (Transformer Engine), Llama 2
 // and Llama 3 pre-training, SFT and LoRA: tokens/s per GPU with the
 // printed GBS, MBS, TP and PP and Megatron's distributed optimizer (ZeRO
-// 1). Context parallelism (CP 2 on the Llama 3 rows) is counted as data
-// parallelism and the interleaved pipeline (VP) is not modelled, so the
-// bubble is the plain 1F1B one. Held back.
+// 1) and the interleaved pipeline's virtual stages (VP). Context
+// parallelism (CP 2 on the Llama 3 rows) is counted as data parallelism.
+// Held back.
 func nemoCases(dir string) ([]valCase, error) {
 	const file = "public-2026-11/nemo_performance_summary.json"
 	_, recs, err := readRecords(dir, file)
@@ -767,6 +767,9 @@ func nemoCases(dir string) ([]valCase, error) {
 			"--global-batch", itoa(int(num(r["global_batch_size"]))), "--network-gbps", "3200"}
 		if task != "lora" {
 			args = append(args, "--zero", "1")
+		}
+		if vp := int(num(r["vp"])); vp > 1 {
+			args = append(args, "--virtual-stages", itoa(vp))
 		}
 		out = append(out, valCase{Group: "training time", Split: "heldback", Source: file, Engine: "NeMo 24.07 (Megatron-Core, FP8)",
 			Setting: fmt.Sprintf("%s %s, %d×H100, TP %d PP %d, GBS %v, tokens/s/GPU", r["model"], r["task"], n, tp, pp, r["global_batch_size"]),
