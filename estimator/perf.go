@@ -58,6 +58,11 @@ type Hardware struct {
 	// HostLinkBandwidth is the bytes/s between a GPU and host memory, one
 	// direction (CPU offload). 0: PCIeBandwidth.
 	HostLinkBandwidth float64
+	// HostOpSeconds is the host's time to dispatch one eager PyTorch op
+	// (HF transformers decoding is bound by it at small batch). 0:
+	// hfOpSeconds, fitted on an H100 host; a fast desktop CPU is about
+	// half that.
+	HostOpSeconds float64
 }
 
 // PCIeBandwidth is PCIe 4.0 x16 per direction: 16 GT/s × 16 lanes ×
@@ -236,6 +241,9 @@ func (hw Hardware) withDefaults() Hardware {
 	if hw.HostLinkBandwidth == 0 {
 		hw.HostLinkBandwidth = PCIeBandwidth
 	}
+	if hw.HostOpSeconds == 0 {
+		hw.HostOpSeconds = hfOpSeconds
+	}
 	return hw
 }
 
@@ -253,6 +261,9 @@ func validatePerf(l *errList, hw Hardware, eff Efficiency, w Workload) {
 		if !(f.v >= 0 && f.v <= maxBandwidth) {
 			l.add(f.name, f.v, ErrRange, "want bytes/s in [0, 1e15] (0: default)")
 		}
+	}
+	if !(hw.HostOpSeconds >= 0 && hw.HostOpSeconds <= 1) {
+		l.add("host-op-seconds", hw.HostOpSeconds, ErrRange, "want seconds in [0, 1] (0: default)")
 	}
 	if hw.NVLinkDomain < 0 || hw.NVLinkDomain > maxGPUs {
 		l.add("nvlink-domain", hw.NVLinkDomain, ErrRange, "want 0..%d GPUs (0: default)", maxGPUs)

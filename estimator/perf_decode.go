@@ -57,7 +57,7 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 		elem := math.Max(2, in.Weights.BitsPerElement()/8) // activations in 16-bit (or fp32)
 		m.commPerToken = m.layers * 2 * 2 * (m.tp - 1) / m.tp * float64(a.Hidden) * elem / collectiveBandwidth(hw, in.TP)
 	}
-	m.host, m.perLayer = stepFloor(in)
+	m.host, m.perLayer = stepFloor(in, hw)
 	// Each all-reduce also pays a latency that does not shrink with the
 	// message: a ring passes t − 1 hops (NCCL's ring algorithm), which
 	// dominates at decode's small messages.

@@ -112,14 +112,15 @@ func linearsPerLayer(a Arch) float64 {
 // device time). HF eager pays its launches on the host; CUDA-graph
 // engines (serving engines, HF with Input.Compiled) pay layerOverhead on
 // the device and a fixed host cost per step.
-func stepFloor(in Input) (host, perLayer float64) {
+func stepFloor(in Input, hw Hardware) (host, perLayer float64) {
+	op := hw.HostOpSeconds
 	a := in.Arch
 	layers := math.Max(float64(a.Layers), 0)
 	switch {
 	case in.Engine == LlamaCpp:
 		return 0, llamaCppLayerSeconds
 	case in.Engine.Pooled() && in.EnforceEager:
-		return servingStepFloor + layers*servingEagerOpsPerLayer*hfOpSeconds, 0
+		return servingStepFloor + layers*servingEagerOpsPerLayer*op, 0
 	case in.Engine.Pooled():
 		return servingStepFloor, layerOverhead
 	case in.Compiled:
@@ -129,7 +130,7 @@ func stepFloor(in Input) (host, perLayer float64) {
 		return 0, layerOverhead
 	}
 	ops := layers*(hfOpsPerLayer-hfLinearsPerLayer+linearsPerLayer(a)*(1+hfFormatOps(in))) + hfOpsPerStep
-	return ops * hfOpSeconds, 0
+	return ops * op, 0
 }
 
 // dequantBytesFactor is how many bytes the device moves per byte of
