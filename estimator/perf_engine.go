@@ -50,8 +50,9 @@ const (
 	// quantisation (2.2 ops), a single dequantising mat-vec kernel plus
 	// reshapes. An estimate.
 	hfOpsInt4 = 2
-	// hfOpsFP8: fp8 weights in transformers (activation quantisation and
-	// a scaled matmul per linear). Not calibrated: an estimate.
+	// hfOpsFP8: fp8 (and fp4) weights in transformers (activation
+	// quantisation and a scaled matmul per linear). Not calibrated: an
+	// estimate.
 	hfOpsFP8 = 2
 )
 
@@ -92,7 +93,7 @@ func hfFormatOps(in Input) float64 {
 		return hfOpsInt8
 	case in.Weights == INT4:
 		return hfOpsInt4
-	case in.Weights == FP8:
+	case in.Weights == FP8 || in.Weights == FP4:
 		return hfOpsFP8
 	}
 	return 0
