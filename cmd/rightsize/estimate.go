@@ -58,10 +58,12 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		mfu        = fs.Float64("mfu", 0, "training compute efficiency (share of peak FLOP/s) to use instead of the model's; 0: model")
 		infMFU     = fs.Float64("inference-mfu", 0, "share of peak FLOP/s for prefill; 0: model")
 		bwUtil     = fs.Float64("bandwidth-util", 0, "share of memory bandwidth while decoding; 0: model")
+		hostOp     = fs.Float64("host-op-us", 0, "HF eager: host microseconds per PyTorch op (0: 17.4, fitted on an H100 host)")
 		micro      = fs.Int("micro-batches", 0, "training: micro-batches (gradient accumulation steps) per optimizer step; 0: from --global-batch, else 4×PP")
 		global     = fs.Int("global-batch", 0, "training: sequences per optimizer step over all GPUs")
+		vp         = fs.Int("virtual-stages", 0, "training with --pp: model chunks per stage (Megatron interleaved 1F1B); 0: plain 1F1B")
 		netGbps    = fs.Float64("network-gbps", 0, "inter-node network per node in Gbit/s (e.g. 3200 for 8×400G); 0: 200 Gbit/s per GPU")
-		gpusNode   = fs.Int("gpus-per-node", 8, "GPUs per node sharing --network-gbps and NVLink")
+		gpusNode   = fs.Int("gpus-per-node", 8, "GPUs per node: they share NVLink (or PCIe) and --network-gbps")
 		memUtil    = fs.Float64("gpu-mem-util", 0.9, "vLLM gpu_memory_utilization")
 		batched    = fs.Int("max-batched-tokens", 0, "vLLM max_num_batched_tokens (0: 8192)")
 		eager      = fs.Bool("enforce-eager", false, "vLLM without CUDA graphs")
@@ -212,15 +214,14 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		if *gpusNode < 1 {
 			return fail("--gpus-per-node: want ≥ 1")
 		}
-		if hw.LinkBandwidth > 0 {
-			hw.NVLinkDomain = *gpusNode
-		}
+		hw.NVLinkDomain = *gpusNode
 		if *netGbps < 0 {
 			return fail("--network-gbps: want ≥ 0")
 		}
 		hw.NetworkBandwidth = *netGbps * 1e9 / 8 / float64(*gpusNode)
+		hw.HostOpSeconds = *hostOp * 1e-6
 		eff := estimator.Efficiency{MFU: *mfu, InferenceMFU: *infMFU, BandwidthUtil: *bwUtil}
-		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: *global}
+		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: *global, VirtualStages: *vp}
 		p, err := estimator.Throughput(in, hw, eff, w)
 		if err != nil {
 			return fail("%v", err)
