@@ -168,7 +168,8 @@ func parseMap(m map[string]any, prefix string) (Arch, error) {
 	var s spec
 	switch mt {
 	case "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "qwen3_next", "phi3", "gemma", "gemma2", "gemma3_text",
-		"deepseek_v2", "deepseek_v3", "kimi_k2", "gpt_oss", "llama4_text", "glm4_moe", "granite", "olmo2":
+		"deepseek_v2", "deepseek_v3", "kimi_k2", "gpt_oss", "llama4_text", "glm4_moe", "granite", "olmo2",
+		"qwen3_5_text", "qwen3_5_moe_text":
 		s = llamaLike(r, mt)
 	case "falcon", "RefinedWeb", "RefinedWebModel":
 		s = falcon(r)
@@ -248,7 +249,12 @@ func llamaLike(r *reader, mt string) spec {
 		s.vocab = r.need("vocab_size")
 		s.kv = r.dim(s.nh, "num_key_value_heads")
 	}
-	s.inter = r.need("intermediate_size")
+	if mt == "qwen3_5_moe_text" || mt == "qwen3_next" {
+		// All-MoE hybrids may leave out the dense width (no dense layer).
+		s.inter = r.dim(0, "intermediate_size")
+	} else {
+		s.inter = r.need("intermediate_size")
+	}
 	s.tied = r.flag(mt == "gemma" || mt == "gemma2" || mt == "gemma3_text", "tie_word_embeddings")
 	attnBias := r.flag(false, "attention_bias")
 	s.qkvBias, s.oBias = attnBias, attnBias
@@ -309,8 +315,8 @@ func llamaLike(r *reader, mt string) spec {
 		llama4(r, &s)
 	case "glm4_moe":
 		glm4MoE(r, &s)
-	case "qwen3_next":
-		qwen3Next(r, &s)
+	case "qwen3_next", "qwen3_5_text", "qwen3_5_moe_text":
+		qwen3Next(r, &s, mt)
 	}
 	if mt == "deepseek_v2" || mt == "deepseek_v3" || mt == "kimi_k2" {
 		s.experts = r.dim(0, "n_routed_experts")
@@ -331,15 +337,15 @@ func llamaLike(r *reader, mt string) spec {
 		s.kv = s.nh
 		s.mtp = r.dim(0, "num_nextn_predict_layers")
 	}
-	if mt == "qwen2_moe" || mt == "qwen3_moe" || mt == "qwen3_next" {
+	if mt == "qwen2_moe" || mt == "qwen3_moe" || mt == "qwen3_next" || mt == "qwen3_5_moe_text" {
 		qwenMoE(r, mt, &s)
 	}
 	if s.experts > 0 {
 		s.topk = r.need("num_experts_per_tok")
 	}
 	s.hd = r.dim(0, "head_dim")
-	if mt == "gemma3_text" && s.hd == 0 {
-		s.hd = 256
+	if (mt == "gemma3_text" || mt == "qwen3_5_text" || mt == "qwen3_5_moe_text") && s.hd == 0 {
+		s.hd = 256 // Gemma3TextConfig and Qwen3.5 config defaults
 	}
 	// Gemma-family and layer_types lists.
 	if lt, ok := r.m["layer_types"].([]any); ok && len(lt) > 0 {
@@ -361,7 +367,7 @@ func llamaLike(r *reader, mt string) spec {
 		if s.slidingLayers > 0 {
 			s.window = r.dim(0, "sliding_window")
 		}
-		if mt == "qwen3_next" {
+		if mt == "qwen3_next" || mt == "qwen3_5_text" || mt == "qwen3_5_moe_text" {
 			s.linLayers = lin
 		}
 		if mt == "llama4_text" {
@@ -458,13 +464,34 @@ func glm4MoE(r *reader, s *spec) {
 // (full_attention_interval) are Gated DeltaNet linear attention, the rest
 // gated full attention (q_proj emits query and gate, 2× wide) with q/k norms;
 // MoE as Qwen2-MoE (routed experts, a gated shared expert).
-func qwen3Next(r *reader, s *spec) {
-	s.qkNorm, s.qGate = true, true
-	s.linKHeads = r.need("linear_num_key_heads")
-	s.linVHeads = r.need("linear_num_value_heads")
-	s.linKD = r.need("linear_key_head_dim")
-	s.linVD = r.need("linear_value_head_dim")
-	s.linKernel = r.need("linear_conv_kernel_dim")
+//
+// Qwen3.5 (qwen3_5_text, qwen3_5_moe_text; transformers models/qwen3_5*)
+// keeps this layout (its in_proj_qkv/in_proj_z/in_proj_b/in_proj_a split the
+// same widths) and gates attention per attn_output_gate; its config classes
+// default to 16 key and 32 value heads of 128, kernel 4 and head_dim 256.
+func qwen3Next(r *reader, s *spec, mt string) {
+	s.qkNorm = true
+	s.qGate = r.flag(true, "attn_output_gate")
+	if mt == "qwen3_next" {
+		s.linKHeads = r.need("linear_num_key_heads")
+		s.linVHeads = r.need("linear_num_value_heads")
+		s.linKD = r.need("linear_key_head_dim")
+		s.linVD = r.need("linear_value_head_dim")
+		s.linKernel = r.need("linear_conv_kernel_dim")
+	} else {
+		s.linKHeads = r.dim(16, "linear_num_key_heads")
+		s.linVHeads = r.dim(32, "linear_num_value_heads")
+		s.linKD = r.dim(128, "linear_key_head_dim")
+		s.linVD = r.dim(128, "linear_value_head_dim")
+		s.linKernel = r.dim(4, "linear_conv_kernel_dim")
+		if s.hd == 0 {
+			s.hd = r.dim(256, "head_dim")
+		}
+	}
+	if s.linKHeads == 0 || s.linVHeads == 0 || s.linKernel == 0 {
+		r.fail("%slinear attention needs key heads, value heads and a conv kernel > 0", r.prefix)
+		return
+	}
 	if _, ok := r.m["layer_types"]; !ok {
 		iv := r.dim(4, "full_attention_interval")
 		if iv == 0 {
@@ -486,8 +513,11 @@ func qwen3Next(r *reader, s *spec) {
 // (shared_expert_gate: Linear(hidden, 1, bias=False)), both always on.
 func qwenMoE(r *reader, mt string, s *spec) {
 	s.experts = r.dim(0, "num_experts")
+	if mt == "qwen3_5_moe_text" {
+		s.experts = r.dim(256, "num_experts")
+	}
 	s.moeI = r.dim(s.inter, "moe_intermediate_size")
-	if mt == "qwen2_moe" || mt == "qwen3_next" {
+	if mt == "qwen2_moe" || mt == "qwen3_next" || mt == "qwen3_5_moe_text" {
 		s.sharedI = r.dim(0, "shared_expert_intermediate_size")
 		s.sharedGate = s.sharedI > 0
 	}
@@ -719,7 +749,7 @@ func parseVLM(r *reader, tc any) (Arch, error) {
 	// approximation: towers differ in pre/post norms and pooling heads.
 	v := &reader{m: vc, prefix: "vision_config."}
 	h := v.dim(0, "hidden_size")
-	l := v.dim(0, "num_hidden_layers")
+	l := v.dim(0, "num_hidden_layers", "depth") // depth: Qwen2-VL/Qwen3.5 vision
 	in := v.dim(4*h, "intermediate_size")
 	img := v.dim(224, "image_size")
 	p := v.dim(14, "patch_size")

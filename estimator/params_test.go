@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -254,5 +255,20 @@ func TestNewAttentionLayouts(t *testing.T) {
 	}
 	if glm := read("glm-4.5.json"); glm.MTPLayers != 1 || glm.MTPParams <= 0 || glm.DenseLayers != 3 {
 		t.Errorf("glm-4.5: mtp %d (%d params), dense %d", glm.MTPLayers, glm.MTPParams, glm.DenseLayers)
+	}
+	// Qwen3.5 nests a qwen3_5_moe_text config (no intermediate_size) under
+	// text_config; its layer_types mark the Gated DeltaNet layers.
+	lt := strings.Repeat(`"linear_attention","linear_attention","linear_attention","full_attention",`, 4)
+	q35, err := ParseConfig([]byte(`{"model_type":"qwen3_5_moe","text_config":{"model_type":"qwen3_5_moe_text",
+		"hidden_size":256,"num_hidden_layers":16,"layer_types":[` + strings.TrimSuffix(lt, ",") + `],
+		"num_attention_heads":4,"num_key_value_heads":2,"head_dim":64,"num_experts":8,"num_experts_per_tok":2,
+		"moe_intermediate_size":64,"shared_expert_intermediate_size":64,"vocab_size":1000,
+		"linear_num_key_heads":2,"linear_num_value_heads":4,"linear_key_head_dim":32,"linear_value_head_dim":32}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// conv_dim = 2·2·32 + 4·32 = 256, ×(4−1) (kernel default 4); recurrent 4·32·32.
+	if q35.LinearAttnLayers != 12 || q35.KVCacheLayers() != 4 || q35.LinearStateElems != 256*3+4*32*32 || q35.Experts != 8 {
+		t.Errorf("qwen3.5: linear %d, KV layers %d, state %d, experts %d", q35.LinearAttnLayers, q35.KVCacheLayers(), q35.LinearStateElems, q35.Experts)
 	}
 }
