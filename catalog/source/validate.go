@@ -407,10 +407,16 @@ func migProfile(p string) bool {
 	return ok && strings.HasSuffix(g, "g") && len(g) >= 2 && strings.HasSuffix(mem, "gb") && len(mem) >= 3
 }
 
-// spotBuckets are the AWS Spot Instance Advisor interruption buckets.
-var spotBuckets = map[string]bool{"<5%": true, "5-10%": true, "10-15%": true, "15-20%": true, ">20%": true}
+// spotBuckets and fabrics are catalog.SpotBuckets and catalog.NetworkFabrics as sets.
+var spotBuckets, fabrics = set(catalog.SpotBuckets), set(catalog.NetworkFabrics)
 
-var fabrics = map[string]bool{"efa": true, "infiniband": true, "roce": true, "ethernet": true}
+func set(xs []string) map[string]bool {
+	m := map[string]bool{}
+	for _, x := range xs {
+		m[x] = true
+	}
+	return m
+}
 
 func convertFX(v *validator, i int, r fxJSON, seen map[string]int) catalog.FXRate {
 	id := r.Currency
