@@ -229,6 +229,14 @@ func TestNewAttentionLayouts(t *testing.T) {
 	if got, want := g.kvBytesPerSeq(seq, 16), 1024.0*2*(12*seq+12*128); got != want {
 		t.Errorf("gpt-oss-20b KV per sequence %v, want %v", got, want)
 	}
+	if got, want := g.AttendedContext(seq), 12.0*seq+12*128; got != want {
+		t.Errorf("gpt-oss-20b attended context %v, want %v", got, want)
+	}
+	// 19.11B MXFP4 expert weights at 4.25 bits + 1.80B others at 16 bits:
+	// 10.15e9 + 3.61e9 bytes (the published checkpoint is about 13.8 GB).
+	if got := g.CheckpointWeightBytes(16); math.Abs(got-(19_110_297_600*4.25/8+1_804_459_584*2)) > 1 {
+		t.Errorf("gpt-oss-20b checkpoint bytes %v", got)
+	}
 	l := read("llama-4-scout.json")
 	if l.ChunkedLayers != 36 || l.AttentionChunk != 8192 || l.Experts != 16 || l.SharedExperts != 1 || l.DenseLayers != 0 {
 		t.Errorf("llama-4-scout: chunked %d/%d experts %d shared %d dense %d", l.ChunkedLayers, l.AttentionChunk, l.Experts, l.SharedExperts, l.DenseLayers)
@@ -246,6 +254,9 @@ func TestNewAttentionLayouts(t *testing.T) {
 	}
 	if got, want := q.KVBytesPerToken(BF16), Bytes(12*2*2*256*2); got != want {
 		t.Errorf("qwen3-next KV per token %d, want %d (12 full-attention layers)", got, want)
+	}
+	if got := q.AttendedContext(seq); got != 12*seq {
+		t.Errorf("qwen3-next attended context %v, want %v (linear layers attend to nothing)", got, 12*seq)
 	}
 	if got, want := q.kvBytesPerSeq(seq, 16), 1024.0*2*12*seq+36*548864*2; got != want {
 		t.Errorf("qwen3-next per sequence %v, want %v", got, want)
