@@ -2,7 +2,6 @@ package source
 
 import (
 	"bytes"
-	"fmt"
 	"math"
 	"strings"
 
@@ -376,7 +375,6 @@ func convertOffer(v *validator, i int, o offerJSON, gpus map[string]catalog.GPU,
 	}
 }
 
-var _ = fmt.Sprint
 
 // checkCount compares the estimator's parameter count with the published
 // one. A published count is as precise as its last significant digit:
