@@ -375,7 +375,6 @@ func convertOffer(v *validator, i int, o offerJSON, gpus map[string]catalog.GPU,
 	}
 }
 
-
 // checkCount compares the estimator's parameter count with the published
 // one. A published count is as precise as its last significant digit:
 // "8B" allows 1e9 either way (publishers round and truncate), an exact
