@@ -166,10 +166,14 @@ func parseMap(m map[string]any, prefix string) (Arch, error) {
 		return parseDeepSeekNative(r)
 	}
 	var s spec
+	reported := mt
+	if a, ok := textAliases[mt]; ok {
+		mt = a
+	}
 	switch mt {
 	case "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "qwen3_next", "phi3", "gemma", "gemma2", "gemma3_text",
-		"deepseek_v2", "deepseek_v3", "kimi_k2", "gpt_oss", "llama4_text", "glm4_moe", "granite", "olmo2",
-		"qwen3_5_text", "qwen3_5_moe_text":
+		"deepseek_v2", "deepseek_v3", "deepseek_v32", "kimi_k2", "gpt_oss", "llama4_text", "glm4_moe", "granite", "olmo2",
+		"qwen3_5_text", "qwen3_5_moe_text", "minimax_m2":
 		s = llamaLike(r, mt)
 	case "falcon", "RefinedWeb", "RefinedWebModel":
 		s = falcon(r)
@@ -189,8 +193,25 @@ func parseMap(m map[string]any, prefix string) (Arch, error) {
 	if r.err != nil {
 		return Arch{}, r.err
 	}
-	s.modelType = mt
-	return s.build(prefix)
+	s.modelType = reported
+	a, err := s.build(prefix)
+	if err != nil || prefix != "" {
+		return a, err
+	}
+	// Flat VLM configs (Qwen2-VL, Qwen2.5-VL) carry the text model at the
+	// top level and the tower in vision_config.
+	if vc, ok := m["vision_config"].(map[string]any); ok {
+		return addVision(a, vc)
+	}
+	return a, nil
+}
+
+// textAliases map VLM and renamed text model types to the family whose
+// text model they use (transformers models/qwen2_vl, qwen2_5_vl, qwen3_vl,
+// qwen3_vl_moe: the language model is Qwen2 / Qwen3 / Qwen3-MoE).
+var textAliases = map[string]string{
+	"qwen2_vl": "qwen2", "qwen2_5_vl": "qwen2", "qwen2_vl_text": "qwen2", "qwen2_5_vl_text": "qwen2",
+	"qwen3_vl_text": "qwen3", "qwen3_vl_moe_text": "qwen3_moe",
 }
 
 // spec is a normalised block-structured architecture to count.
@@ -221,11 +242,12 @@ type spec struct {
 	window, slidingLayers int64
 	// chunked local attention (Llama 4)
 	chunk, chunkedLayers int64
-	sinks                bool // one learned sink logit per head per layer (gpt-oss)
-	expertBias           bool // expert linears carry biases (gpt-oss)
-	qGate                bool // q_proj also emits an output gate, 2× wide (Qwen3-Next)
-	qkNormFull           bool // q_norm/k_norm over the full q and k widths (OLMo 2)
-	mxfp4                bool // expert weights stored as MXFP4 (gpt-oss)
+	sinks                bool  // one learned sink logit per head per layer (gpt-oss)
+	expertBias           bool  // expert linears carry biases (gpt-oss)
+	qGate                bool  // q_proj also emits an output gate, 2× wide (Qwen3-Next)
+	qkNormFull           bool  // q_norm/k_norm over the full q and k widths (OLMo 2, MiniMax-M2)
+	idxHeads, idxDim     int64 // DeepSeek-V3.2 indexer heads and head width
+	mxfp4                bool  // expert weights stored as MXFP4 (gpt-oss)
 	mtp                  int64
 	// linear attention (Qwen3-Next Gated DeltaNet)
 	linLayers                          int64
@@ -317,8 +339,16 @@ func llamaLike(r *reader, mt string) spec {
 		glm4MoE(r, &s)
 	case "qwen3_next", "qwen3_5_text", "qwen3_5_moe_text":
 		qwen3Next(r, &s, mt)
+	case "minimax_m2":
+		// MiniMax-M2 (vLLM model_executor/models/minimax_m2.py): q_norm and
+		// k_norm over the full q and k widths (qk_norm_type "per_layer"),
+		// num_local_experts SwiGLU experts of intermediate_size, a sigmoid
+		// router with a score-correction bias; no dense layer.
+		s.qkNormFull = r.flag(true, "use_qk_norm") && r.str("qk_norm_type") != "per_head"
+		s.qkNorm = r.flag(true, "use_qk_norm") && r.str("qk_norm_type") == "per_head"
+		s.routerBias = true
 	}
-	if mt == "deepseek_v2" || mt == "deepseek_v3" || mt == "kimi_k2" {
+	if mt == "deepseek_v2" || mt == "deepseek_v3" || mt == "deepseek_v32" || mt == "kimi_k2" {
 		s.experts = r.dim(0, "n_routed_experts")
 		s.shared = r.dim(0, "n_shared_experts")
 		s.moeI = r.dim(s.inter, "moe_intermediate_size")
@@ -336,6 +366,14 @@ func llamaLike(r *reader, mt string) spec {
 		s.vhd = r.need("v_head_dim")
 		s.kv = s.nh
 		s.mtp = r.dim(0, "num_nextn_predict_layers")
+		if mt == "deepseek_v32" {
+			// DeepSeek-V3.2 sparse attention's lightning indexer per layer
+			// (DeepSeek-V3.2-Exp inference/model.py Indexer): wq_b
+			// q_lora_rank→index_n_heads·index_head_dim, wk h→index_head_dim,
+			// k_norm (LayerNorm, weight and bias), weights_proj h→index_n_heads.
+			s.idxHeads = r.need("index_n_heads")
+			s.idxDim = r.need("index_head_dim")
+		}
 	}
 	if mt == "qwen2_moe" || mt == "qwen3_moe" || mt == "qwen3_next" || mt == "qwen3_5_moe_text" {
 		qwenMoE(r, mt, &s)
@@ -743,12 +781,19 @@ func parseVLM(r *reader, tc any) (Arch, error) {
 	if !ok {
 		return a, nil
 	}
+	return addVision(a, vc)
+}
+
+// addVision adds an approximate vision tower and projector to a.
+func addVision(a Arch, vc map[string]any) (Arch, error) {
 	// Vision tower counted as a ViT/CLIP/SigLIP encoder (q,k,v,o with
 	// biases, fc1/fc2, two LayerNorms, patch conv, positions) plus a
 	// two-layer projector to the text width (LLaVA's mlp2x_gelu). This is an
 	// approximation: towers differ in pre/post norms and pooling heads.
 	v := &reader{m: vc, prefix: "vision_config."}
-	h := v.dim(0, "hidden_size")
+	// Qwen2-VL names the tower width embed_dim (its hidden_size is the
+	// merger's output width, the text model's).
+	h := v.dim(0, "embed_dim", "hidden_size")
 	l := v.dim(0, "num_hidden_layers", "depth") // depth: Qwen2-VL/Qwen3.5 vision
 	in := v.dim(4*h, "intermediate_size")
 	img := v.dim(224, "image_size")
@@ -879,6 +924,13 @@ func (s spec) build(prefix string) (Arch, error) {
 			mat(s.qLoRA, c.mul(s.nh, qk), false)
 		} else {
 			mat(h, c.mul(s.nh, qk), false)
+		}
+		if s.idxHeads > 0 {
+			mat(max(s.qLoRA, 1), c.mul(s.idxHeads, s.idxDim), false) // indexer wq_b
+			mat(h, s.idxDim, false)                                  // indexer wk
+			mat(h, s.idxHeads, false)                                // indexer weights_proj
+			attn += 2 * s.idxDim                                     // indexer k_norm
+			attnFact += 2 * s.idxDim
 		}
 		mat(h, s.kvLoRA+s.rope, false) // kv_a_proj_with_mqa
 		attn += s.kvLoRA               // kv_a_layernorm

@@ -283,3 +283,44 @@ func TestNewAttentionLayouts(t *testing.T) {
 		t.Errorf("qwen3.5: linear %d, KV layers %d, state %d, experts %d", q35.LinearAttnLayers, q35.KVCacheLayers(), q35.LinearStateElems, q35.Experts)
 	}
 }
+
+// TestMoreFamilies checks MiniMax-M2 (full-width q/k norms, biased sigmoid
+// router), DeepSeek-V3.2's indexer and the Qwen VLM aliases by hand counts.
+func TestMoreFamilies(t *testing.T) {
+	// h 8, 1 layer, 2 heads of 4, 1 KV head, 2 experts of 4, vocab 10:
+	// attention 64+32+32+64 + q/k norms 8+4, norms 16, experts 2·3·8·4,
+	// router 8·2+2; embedding 80 + head 80 + final norm 8.
+	mm, err := ParseConfig([]byte(`{"model_type":"minimax_m2","hidden_size":8,"num_hidden_layers":1,"num_attention_heads":2,
+		"num_key_value_heads":1,"head_dim":4,"intermediate_size":4,"num_local_experts":2,"num_experts_per_tok":1,"vocab_size":10,
+		"use_qk_norm":true,"qk_norm_type":"per_layer","tie_word_embeddings":false}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(192 + 12 + 16 + 192 + 18 + 168); mm.Params() != want {
+		t.Errorf("minimax_m2 tiny: %d params, want %d", mm.Params(), want)
+	}
+	v3, err := os.ReadFile(filepath.Join("testdata", "configs", "deepseek-v3.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a3, _ := ParseConfig(v3)
+	v32 := strings.Replace(string(v3), `"model_type": "deepseek_v3"`, `"model_type": "deepseek_v32", "index_n_heads": 64, "index_head_dim": 128`, 1)
+	a32, err := ParseConfig([]byte(v32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 61 layers × (1536·64·128 + 7168·128 + 7168·64 + 2·128).
+	if got, want := a32.Params()-a3.Params(), int64(61*(1536*64*128+7168*128+7168*64+2*128)); got != want {
+		t.Errorf("deepseek_v32 indexer adds %d params, want %d", got, want)
+	}
+	vl, err := ParseConfig([]byte(`{"model_type":"qwen2_5_vl","hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,
+		"num_attention_heads":4,"num_key_value_heads":2,"vocab_size":100,"vision_config":{"depth":2,"hidden_size":32,"intermediate_size":64,"patch_size":14}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	txt, _ := ParseConfig([]byte(`{"model_type":"qwen2","hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,
+		"num_attention_heads":4,"num_key_value_heads":2,"vocab_size":100}`))
+	if vl.ModelType != "qwen2_5_vl" || vl.VisionParams <= 0 || vl.Params() != txt.Params()+vl.VisionParams {
+		t.Errorf("qwen2_5_vl: type %s, vision %d, total %d (text %d)", vl.ModelType, vl.VisionParams, vl.Params(), txt.Params())
+	}
+}
