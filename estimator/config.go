@@ -35,12 +35,15 @@ const GenericModelType = "rightsize-generic"
 // ParseConfig reads a Hugging Face config.json (or a rightsize-generic
 // config, see GenericModelType) and returns the architecture with exact
 // parameter counts. Supported model_type values: llama, mistral, mixtral,
-// qwen2, qwen2_moe, qwen3, qwen3_moe, qwen3_next, phi3, gemma, gemma2,
-// gemma3_text, gpt_oss, llama4_text, glm4_moe, kimi_k2, falcon, gpt2,
-// gpt_bigcode, bert, roberta, deepseek_v2, deepseek_v3, vit,
-// rightsize-generic; a config with a text_config (VLMs such as LLaVA,
-// Gemma 3, Llama 4) is read through its text model plus an approximate
-// vision tower (Arch.VisionParams, included in TotalParams); DeepSeek's own
+// qwen2, qwen2_moe, qwen3, qwen3_moe, qwen3_next, qwen3_5_text,
+// qwen3_5_moe_text, phi3, gemma, gemma2, gemma3_text, gpt_oss, llama4_text,
+// glm4_moe, kimi_k2, minimax_m2, granite, olmo2, falcon, gpt2, gpt_bigcode,
+// bert, roberta, xlm-roberta, deepseek_v2, deepseek_v3, deepseek_v32, vit,
+// rightsize-generic, and the VLM text models qwen2_vl, qwen2_5_vl,
+// qwen3_vl_text, qwen3_vl_moe_text. A config with a text_config (LLaVA,
+// Gemma 3, Llama 4, Qwen3.5, Mistral 3) or a flat VLM config with a
+// vision_config is read through its text model plus an approximate vision
+// tower (Arch.VisionParams, included in TotalParams); DeepSeek's own
 // inference config (keys dim, n_layers, ...) is accepted too.
 //
 // Errors name the offending field, e.g.
