@@ -109,6 +109,12 @@ func (p *planner) searchShape(in estimator.Input, total int, tps []int) (trainSh
 					continue
 				}
 				dp := total / (tp * pp)
+				// ZeRO-3 holds the least per GPU (Rajbhandari et al. 2020,
+				// Fig. 1: 2Ψ+2Ψ+KΨ sharded stage by stage): when it does
+				// not fit, no lower stage does, so try it first.
+				if dp > 1 && in.ZeRO < 3 && !p.estimate(withGPUs(in, total, tp, pp, 3)).Fits {
+					continue
+				}
 				for z := in.ZeRO; z <= 3; z++ {
 					if dp == 1 && z > in.ZeRO {
 						break // nothing to shard over
@@ -133,6 +139,13 @@ func searchInstances[T any](limit int, at func(int) (T, bool)) (T, bool) {
 	var zero T
 	if s, ok := at(1); ok {
 		return s, true
+	}
+	// Most offers of small GPUs never hold a large job: one look at the
+	// limit spares the doubling.
+	if limit > 1 {
+		if _, ok := at(limit); !ok {
+			return zero, false
+		}
 	}
 	lo, hi := 1, 2
 	var best T
