@@ -62,7 +62,8 @@ type estimateJob struct {
 //	pricing             on-demand | spot | reserved-1y | reserved-3y
 //	currency            the offer's own currency; price_per_hour is in it,
 //	                    per instance (VAT removed with --exclude-vat)
-//	price_per_hour_usd  the same converted to USD at the FX table
+//	price_per_hour_usd  the same converted to USD at the FX table, whose
+//	                    date for the offer's currency is fx_as_of
 //	job_hours           training/batch: wall-clock hours (spot: expected)
 //	gpu_hours           gpus × job_hours
 //	job_cost            native currency: instances × price_per_hour × job_hours
@@ -346,6 +347,7 @@ type planRowJSON struct {
 	PricePerHour                 float64         `json:"price_per_hour"`
 	PricePerHourUSD              float64         `json:"price_per_hour_usd"`
 	PricePerHourDisp             float64         `json:"price_per_hour_disp"`
+	FXAsOf                       string          `json:"fx_as_of"`
 	JobHours                     float64         `json:"job_hours"`
 	GPUHours                     float64         `json:"gpu_hours"`
 	JobCost                      float64         `json:"job_cost"`
@@ -423,7 +425,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 			GPUsPerInstance: o.GPUCount, Instances: r.Instances, GPUs: r.GPUs,
 			Parallelism: parallelismJSON{r.TP, r.PP, r.DP, r.ZeRO}, Replicas: r.Replicas, InstancesPerReplica: r.InstancesPerReplica,
 			Pricing: r.Pricing.String(), Currency: o.Currency, PricePerHour: r.PricePerHour, PricePerHourUSD: r.PricePerHourUSD,
-			PricePerHourDisp: r.PricePerHourDisp, JobHours: r.JobSeconds / 3600, GPUHours: r.GPUHours,
+			PricePerHourDisp: r.PricePerHourDisp, FXAsOf: r.FXAsOf, JobHours: r.JobSeconds / 3600, GPUHours: r.GPUHours,
 			JobCost: r.JobCost, JobCostUSD: r.JobCostUSD, JobCostDisp: r.JobCostDisp, OptimizerSteps: r.OptimizerSteps,
 			TokensPerSecond: r.TokensPerSecond, InterNodeSecondsPerStep: r.InterNodeSeconds,
 			MonthlyCostUSD: r.MonthlyCostUSD, MonthlyCostDisp: r.MonthlyCostDisp, SustainableRPSPerReplica: r.SustainableRPSPerReplica,

@@ -400,6 +400,9 @@ func (p *planner) row(o *Offer) Row {
 	r = *t
 	r.Offer, r.Pricing = o, p.req.Pricing
 	r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
+	if x, ok := p.req.rate(o.Currency); ok {
+		r.FXAsOf = x.AsOf
+	}
 	r.Notes = append(slices.Clip(t.Notes), notes...)
 	if !r.Fits {
 		return r
@@ -564,7 +567,9 @@ func rank(rows []Row) []Row {
 			return 1
 		}
 		if a.Fits {
-			if c := cmp.Compare(a.cost, b.cost); c != 0 {
+			// Costs equal to the cent are a tie (two instance sizes at
+			// the same per-GPU price): the faster plan ranks first.
+			if c := cmp.Compare(math.Round(a.cost*100), math.Round(b.cost*100)); c != 0 {
 				return c
 			}
 			if c := cmp.Compare(a.time, b.time); c != 0 {

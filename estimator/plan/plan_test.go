@@ -82,11 +82,12 @@ func TestCatalogPlansAddUp(t *testing.T) {
 }
 
 // cost and time as the ranking sees them.
+// Costs are compared in cents, as the ranking does.
 func costTime(r *plan.Row) (float64, float64) {
 	if r.MonthlyCostUSD > 0 {
-		return r.MonthlyCostUSD, r.E2EP95Seconds
+		return math.Round(100 * r.MonthlyCostUSD), r.E2EP95Seconds
 	}
-	return r.JobCostUSD, r.JobSeconds
+	return math.Round(100 * r.JobCostUSD), r.JobSeconds
 }
 
 func checkRecommendations(t *testing.T, res *plan.Result) {

@@ -103,7 +103,8 @@ func recommend(res *Result, kind Kind) {
 }
 
 // WhyNot explains row i when it is not recommended: the first plan on the
-// Pareto front that is at least as cheap and as fast. Rows carry no such
+// Pareto front that ranks before it (at least as cheap, to the cent) and is
+// at least as fast. Rows carry no such
 // sentence by default, so that re-planning a thousand offers stays cheap;
 // callers ask for the rows they show. It returns the row's own Why when it
 // has one, and its fit reason when it does not fit.
@@ -120,7 +121,7 @@ func (res *Result) WhyNot(i int) Reason {
 	}
 	for _, j := range res.Pareto {
 		f := &res.Rows[j]
-		if j != i && f.cost <= r.cost && f.time <= r.time {
+		if j < i && f.time <= r.time { // ranked before: no dearer to the cent
 			return Reason{Key: "reason.none", Args: []any{label(r), label(f)}}
 		}
 	}

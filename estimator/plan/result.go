@@ -153,6 +153,7 @@ type Row struct {
 	PricePerHour     float64 // native, per instance, after VAT normalisation
 	PricePerHourUSD  float64
 	PricePerHourDisp float64
+	FXAsOf           string // date of the rate that converted the offer's currency ("" for USD)
 
 	// Training and batch jobs.
 	JobSeconds       float64
