@@ -190,6 +190,8 @@ func TestPlanBadFlags(t *testing.T) {
 		{"--model", "mistral-7b-v0.1", "--requests", "NaN"},
 		{"--model", "mistral-7b-v0.1", "--requests-per-second", "2", "--top", "-1"},
 		{"--model", "nope", "--requests", "5"},
+		{"--model", "mistral-7b-v0.1", "--train-tokens", "1B", "--mfu", "1.5"},
+		{"--model", "mistral-7b-v0.1", "--train-tokens", "1B", "--min-vcpus", "many"},
 	} {
 		code, out, errs := runPlanArgs(t, args...)
 		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "rightsize plan: ") {

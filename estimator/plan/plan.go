@@ -133,6 +133,14 @@ func (r Request) Validate() error {
 			errs = append(errs, bad(f.name, f.v, "want a value ≥ 0 (0: default)"))
 		}
 	}
+	for _, e := range []struct {
+		name string
+		v    float64
+	}{{"mfu", a.Efficiency.MFU}, {"inference-mfu", a.Efficiency.InferenceMFU}, {"bandwidth-util", a.Efficiency.BandwidthUtil}} {
+		if !(e.v >= 0 && e.v <= 1) {
+			errs = append(errs, bad(e.name, e.v, "want a fraction in (0, 1] (0: default)"))
+		}
+	}
 	f := r.Filters
 	if !okNonNeg(f.BudgetUSD) {
 		errs = append(errs, bad("budget", f.BudgetUSD, "want an amount ≥ 0"))
