@@ -240,10 +240,7 @@ func Plan(req Request, offers []Offer, opts Options) (Result, error) {
 	for i := range offers {
 		o := &offers[i]
 		if !p.passes(o) {
-			if opts.KeepUnfit {
-				rows = append(rows, Row{Offer: o, Pricing: req.Pricing, FitReason: Reason{Key: "fit.filtered", Args: []any{"filters"}}})
-			}
-			continue
+			continue // filtered out: not a candidate, not listed
 		}
 		res.Considered++
 		r := p.row(o)

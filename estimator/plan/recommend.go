@@ -172,15 +172,20 @@ func knee(rows []Row, front []int) int {
 	return best
 }
 
-// trim keeps the Top best fitting rows plus the recommended ones, keeping
-// the indexes right.
+// trim keeps the Top best fitting rows plus the recommended ones, and the
+// first Top unfit rows when they were kept (Options.KeepUnfit), keeping the
+// indexes right.
 func (res *Result) trim(top int) {
 	keep := make([]bool, len(res.Rows))
-	n := 0
+	n, unfit := 0, 0
 	for i := range res.Rows {
-		if res.Rows[i].Fits && n < top {
+		switch {
+		case res.Rows[i].Fits && n < top:
 			keep[i] = true
 			n++
+		case !res.Rows[i].Fits && unfit < top:
+			keep[i] = true
+			unfit++
 		}
 	}
 	for _, i := range []int{res.Cheapest, res.Fastest, res.Value} {

@@ -216,6 +216,9 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 	in.VRAM, in.Batch, in.ZeRO = vram, 1, 0
 	if p.req.FixedParallelism {
 		gpus := max(int(o.GPUCount), 1)
+		if !p.estimate(in).Fits {
+			return nil
+		}
 		if in.GPUs <= gpus {
 			return []copyShape{shapeOf(in, max(gpus/(in.GPUs), 1), 1)}
 		}
@@ -348,6 +351,9 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 			units++ // a spare replica absorbs a reclaim (PLANNING.md)
 		}
 		if units*cs.instancesPer > p.maxInst {
+			if why.Key == "" {
+				why = Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}
+			}
 			continue
 		}
 		k := units * cs.perInstance
