@@ -247,7 +247,9 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 		return out
 	}
 	tp := tps[len(tps)-1]
-	s, ok := searchInstances(p.maxInst, func(n int) (copyShape, bool) {
+	// Pipeline stages across instances: no more stages than layers.
+	limit := min(p.maxInst, max(in.Arch.Layers*tp/gpus, 1))
+	s, ok := searchInstances(limit, func(n int) (copyShape, bool) {
 		if n == 1 {
 			return copyShape{}, false
 		}
