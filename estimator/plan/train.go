@@ -192,28 +192,39 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 	}
 	_, hw := slice(o)
 	p.trainTime(o, hw, s, r)
+	if p.req.FixedParallelism {
+		return
+	}
 	// A deadline may need more instances than the fewest that fit:
 	// double them while the job is late and the time still improves.
-	if dl := p.req.Filters.DeadlineSeconds; dl > 0 && !p.req.FixedParallelism {
-		for r.JobSeconds > dl && s.instances*2 <= p.maxInst {
-			bigger := s
-			bigger.instances *= 2
-			bigger.in.GPUs *= 2
-			if bigger.in.Validate() != nil {
-				break
-			}
-			bigger.res = p.estimate(bigger.in)
-			if !bigger.res.Fits {
-				break
-			}
-			nr := *r
-			p.trainTime(o, hw, bigger, &nr)
-			if !(nr.JobSeconds < r.JobSeconds) {
-				break
-			}
-			*r, s = nr, bigger
+	for dl := p.req.Filters.DeadlineSeconds; dl > 0 && r.JobSeconds > dl; {
+		if !p.grow(o, hw, &s, r, true) {
+			break
 		}
 	}
+}
+
+// grow doubles the instances of shape s, keeping its parallelism, and
+// reports whether it did (within the instance limit, still fitting, and
+// faster when faster is set).
+func (p *planner) grow(o *Offer, hw estimator.Hardware, s *trainShape, r *Row, faster bool) bool {
+	if s.instances*2 > p.maxInst {
+		return false
+	}
+	bigger := *s
+	bigger.instances *= 2
+	bigger.in.GPUs *= 2
+	bigger.res = p.estimate(bigger.in)
+	if !bigger.res.Fits {
+		return false
+	}
+	nr := *r
+	p.trainTime(o, hw, bigger, &nr)
+	if !nr.Fits || (faster && !(nr.JobSeconds < r.JobSeconds)) {
+		return false
+	}
+	*r, *s = nr, bigger
+	return true
 }
 
 // trainTime fills r with shape s on o: parallelism, speed, job time.
