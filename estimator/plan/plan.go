@@ -55,11 +55,9 @@ func SpotInterruptionsPerMonth(bucket string) (float64, bool) {
 	return f, true
 }
 
-// Errors Plan returns for a bad request, wrapped in *estimator.InputError.
-var errWorkload = estimator.ErrRange
-
+// bad is an out-of-range request field.
 func bad(field string, v float64, reason string) error {
-	return &estimator.InputError{Field: field, Value: formatNumber(v), Err: errWorkload, Reason: reason}
+	return &estimator.InputError{Field: field, Value: formatNumber(v), Err: estimator.ErrRange, Reason: reason}
 }
 
 const maxValue = 1e18
