@@ -486,3 +486,37 @@ func FuzzPlan(f *testing.F) {
 		}
 	})
 }
+
+// TestBillGrowsWithRate: across the catalog, a higher request rate never
+// makes an offer's monthly bill smaller.
+func TestBillGrowsWithRate(t *testing.T) {
+	req, offers := servingRequest(t)
+	prev := map[string]float64{}
+	for _, rate := range []float64{1, 5, 20, 80} {
+		req.Workload.RequestsPerSecond = rate
+		for _, r := range mustPlan(t, req, offers, plan.Options{}).Rows {
+			if p, ok := prev[r.Offer.ID]; ok && r.MonthlyCostUSD < p {
+				t.Errorf("%s: %v USD/month at %v req/s, %v at a lower rate", r.Offer.ID, r.MonthlyCostUSD, rate, p)
+			}
+			prev[r.Offer.ID] = r.MonthlyCostUSD
+		}
+	}
+}
+
+// TestDisplayCurrencyOnlyConverts: the display currency changes the
+// displayed amounts by the FX rate and nothing else.
+func TestDisplayCurrencyOnlyConverts(t *testing.T) {
+	req, offers := trainingRequest(t)
+	usd := mustPlan(t, req, offers, plan.Options{})
+	req.Currency = "RUB"
+	rub := mustPlan(t, req, offers, plan.Options{})
+	if len(usd.Rows) != len(rub.Rows) || usd.Cheapest != rub.Cheapest || usd.Value != rub.Value {
+		t.Fatalf("rows %d vs %d", len(usd.Rows), len(rub.Rows))
+	}
+	for i := range usd.Rows {
+		a, b := &usd.Rows[i], &rub.Rows[i]
+		if a.Offer.ID != b.Offer.ID || a.JobCostUSD != b.JobCostUSD || !closeTo(b.JobCostDisp, a.JobCostUSD*82.9211) {
+			t.Fatalf("row %d: %s %v vs %s %v (%v RUB)", i, a.Offer.ID, a.JobCostUSD, b.Offer.ID, b.JobCostUSD, b.JobCostDisp)
+		}
+	}
+}
