@@ -81,7 +81,9 @@ type estimateJob struct {
 //	checkpoint_interval_seconds  spot training: Daly's optimum
 //	spot_interruptions_per_month  share of instances reclaimed per month assumed
 //	reserved_break_even_utilisation  reserved rate / on-demand rate (0: no reservation price)
-//	reserved_monthly_commitment_usd
+//	reserved_monthly_commitment_usd  reserved rate × 730 × instances
+//	reserved_term_years the reservation those two describe (1 or 3; the
+//	                    1-year one unless only the 3-year one is known)
 //	usd_per_dense_tflops_hour, tokens_per_usd
 //	host_check          {status: ok|unknown|warn|fail, reason}
 //	fits                whether the offer runs the job (and passes the host check, budget, deadline)
@@ -402,6 +404,7 @@ type planRowJSON struct {
 	SpotInterruptionsPerMonth    float64         `json:"spot_interruptions_per_month,omitempty"`
 	ReservedBreakEvenUtilisation float64         `json:"reserved_break_even_utilisation"`
 	ReservedMonthlyCommitmentUSD float64         `json:"reserved_monthly_commitment_usd"`
+	ReservedTermYears            int             `json:"reserved_term_years,omitempty"`
 	USDPerDenseTFLOPSHour        float64         `json:"usd_per_dense_tflops_hour"`
 	TokensPerUSD                 float64         `json:"tokens_per_usd"`
 	HostCheck                    hostJSON        `json:"host_check"`
@@ -464,7 +467,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 			USDPerMillionInput: r.USDPerMillionInput, USDPerMillionOutput: r.USDPerMillionOutput,
 			OnDemandJobCostUSD: r.OnDemandJobCostUSD, SpotExpectedCostUSD: r.SpotExpectedCostUSD, CheckpointIntervalSeconds: r.CheckpointIntervalSeconds,
 			SpotInterruptionsPerMonth:    r.SpotInterruptionsPerMonth,
-			ReservedBreakEvenUtilisation: r.ReservedBreakEvenUtilisation, ReservedMonthlyCommitmentUSD: r.ReservedMonthlyCommitmentUSD,
+			ReservedBreakEvenUtilisation: r.ReservedBreakEvenUtilisation, ReservedMonthlyCommitmentUSD: r.ReservedMonthlyCommitmentUSD, ReservedTermYears: r.ReservedTermYears,
 			USDPerDenseTFLOPSHour: r.USDPerDenseTFLOPSHour, TokensPerUSD: r.TokensPerUSD,
 			HostCheck: hostJSON{r.Host.Status.String(), r.Host.Reason.String()}, Fits: r.Fits,
 			Recommendation: r.Recommendation.String(), AsOf: o.AsOf, Notes: []string{}, WhyArgs: []any{},

@@ -195,6 +195,7 @@ type Row struct {
 
 	// Reserved.
 	ReservedBreakEvenUtilisation float64
+	ReservedTermYears            int // the reservation the two fields above describe: 1 or 3
 	ReservedMonthlyCommitmentUSD float64
 
 	USDPerDenseTFLOPSHour float64

@@ -421,21 +421,22 @@ func (p *planner) spotCost(o *Offer, r *Row, n int, seconds float64) {
 }
 
 // reserved fills the break-even utilisation of the request's reservation
-// (or of the 1-year one when pricing on demand or spot): the commitment is
+// (or of the 1-year one, else the 3-year one, when pricing on demand or
+// spot): the commitment is
 // paid for every hour, so it wins when the share of hours used exceeds
 // u* = r/o (PLANNING.md, "Reserved and committed prices"); the monthly
 // commitment is r × 730 per instance.
 func (p *planner) reserved(o *Offer, r *Row) {
-	rate := o.Reserved1yPerHour
-	if r.Pricing == Reserved3y {
-		rate = o.Reserved3yPerHour
+	rate, years := o.Reserved1yPerHour, 1
+	if r.Pricing == Reserved3y || (r.Pricing != Reserved1y && rate == 0) {
+		rate, years = o.Reserved3yPerHour, 3
 	}
 	rate = p.vat(o, rate)
 	od := p.vat(o, o.OnDemandPerHour)
 	if !(rate > 0) || !(od > 0) {
 		return
 	}
-	r.ReservedBreakEvenUtilisation = rate / od
+	r.ReservedBreakEvenUtilisation, r.ReservedTermYears = rate/od, years
 	if usd, ok := p.usd(o, rate); ok {
 		r.ReservedMonthlyCommitmentUSD = usd * HoursPerMonth * float64(max(r.Instances, 1))
 	}
