@@ -557,33 +557,50 @@ func slice(o *Offer) (estimator.Bytes, estimator.Hardware) {
 // offer ID; unfit rows follow in offer ID order. It sorts indexes and
 // moves each row once (rows are large).
 func rank(rows []Row) []Row {
-	order := make([]int, len(rows))
-	for i := range order {
-		order[i] = i
+	// Sort compact keys, not the large rows.
+	type key struct {
+		unfit      bool
+		cents      float64
+		time, hour float64
+		id         string
+		i          int
 	}
-	slices.SortStableFunc(order, func(i, j int) int {
-		a, b := &rows[i], &rows[j]
-		if a.Fits != b.Fits {
-			if a.Fits {
+	keys := make([]key, len(rows))
+	for i := range rows {
+		r := &rows[i]
+		k := key{unfit: !r.Fits, id: r.Offer.ID, i: i}
+		if r.Fits {
+			// Costs equal to the cent are a tie (two instance sizes at
+			// the same per-GPU price): the faster plan ranks first.
+			k.cents, k.time, k.hour = math.Round(r.cost*100), r.time, r.PricePerHourUSD
+		}
+		keys[i] = k
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if a.unfit != b.unfit {
+			if b.unfit {
 				return -1
 			}
 			return 1
 		}
-		if a.Fits {
-			// Costs equal to the cent are a tie (two instance sizes at
-			// the same per-GPU price): the faster plan ranks first.
-			if c := cmp.Compare(math.Round(a.cost*100), math.Round(b.cost*100)); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(a.time, b.time); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(a.PricePerHourUSD, b.PricePerHourUSD); c != 0 {
-				return c
-			}
+		if c := cmp.Compare(a.cents, b.cents); c != 0 {
+			return c
 		}
-		return cmp.Compare(a.Offer.ID, b.Offer.ID)
+		if c := cmp.Compare(a.time, b.time); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.hour, b.hour); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.id, b.id); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
 	})
+	order := make([]int, len(rows))
+	for k := range keys {
+		order[k] = keys[k].i
+	}
 	// Apply the permutation in place, cycle by cycle.
 	for k := range order {
 		if order[k] < 0 {
