@@ -203,6 +203,7 @@ type planner struct {
 	serves   map[perfKey]serveCurve
 	techs    map[techKey]*Row
 	shapes   map[shapeKey]shapeOut
+	hints    map[estimator.Bytes]int // GPUs the last training plan on this memory size needed
 	ckpt     float64
 	maxInst  int
 	notes    []Reason
@@ -265,7 +266,7 @@ func Plan(req Request, offers []Offer, opts Options) (Result, error) {
 
 func newPlanner(req Request, opts Options) *planner {
 	p := &planner{req: req, opts: opts, fits: make(map[fitKey]fitOut, 64), perfs: make(map[perfKey]perfOut, 64),
-		serves: map[perfKey]serveCurve{}, techs: make(map[techKey]*Row, 64), shapes: make(map[shapeKey]shapeOut, 64), noteSeen: map[string]bool{}}
+		serves: map[perfKey]serveCurve{}, techs: make(map[techKey]*Row, 64), shapes: make(map[shapeKey]shapeOut, 64), hints: map[estimator.Bytes]int{}, noteSeen: map[string]bool{}}
 	p.disp, _ = req.rate(req.currency())
 	p.maxInst = opts.MaxInstances
 	if p.maxInst <= 0 {

@@ -249,7 +249,7 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 	tp := tps[len(tps)-1]
 	// Pipeline stages across instances: no more stages than layers.
 	limit := min(p.maxInst, max(in.Arch.Layers*tp/gpus, 1))
-	s, ok := searchInstances(limit, func(n int) (copyShape, bool) {
+	s, ok := searchInstances(limit, 0, func(n int) (copyShape, bool) {
 		if n == 1 {
 			return copyShape{}, false
 		}

@@ -91,7 +91,15 @@ func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 		}
 		return trainShape{withGPUs(in, total, so.tp, so.pp, so.zero), n, so.res}, true
 	}
-	return searchInstances(p.maxInst, at)
+	guess := 0
+	if t, ok := p.hints[vram]; ok {
+		guess = (t + gpus - 1) / gpus
+	}
+	s, ok := searchInstances(p.maxInst, guess, at)
+	if ok {
+		p.hints[vram] = s.in.GPUs
+	}
+	return s, ok
 }
 
 // shapeKey memoises searchShape.
@@ -134,38 +142,59 @@ func (p *planner) searchShape(in estimator.Input, total int, tps []int) (trainSh
 }
 
 // searchInstances returns the smallest n in [1, limit] with at(n) true,
-// assuming monotonicity.
-func searchInstances[T any](limit int, at func(int) (T, bool)) (T, bool) {
+// assuming monotonicity (more instances never hurt). guess, when > 1, is
+// where to look first (what an offer of the same GPU in another size
+// needed): a right guess costs two looks.
+func searchInstances[T any](limit, guess int, at func(int) (T, bool)) (T, bool) {
 	var zero T
-	if s, ok := at(1); ok {
-		return s, true
-	}
-	// Most offers of small GPUs never hold a large job: one look at the
-	// limit spares the doubling.
-	if limit > 1 {
-		if _, ok := at(limit); !ok {
-			return zero, false
-		}
-	}
-	lo, hi := 1, 2
+	guess = min(guess, limit)
+	lo, hi := 0, 0 // at(lo) false (0: none tried), at(hi) true (0: none found)
 	var best T
-	found := false
-	for hi <= limit {
-		if s, ok := at(hi); ok {
-			best, found = s, true
-			break
+	if guess > 1 {
+		if s, ok := at(guess); ok {
+			best, hi = s, guess
+		} else {
+			lo = guess
 		}
-		lo, hi = hi, hi*2
 	}
-	if !found {
-		if hi/2 < limit {
-			if s, ok := at(limit); ok {
-				best, found, hi = s, true, limit
+	if hi == 0 {
+		if lo == 0 {
+			if s, ok := at(1); ok {
+				return s, true
 			}
+			lo = 1
 		}
-		if !found {
+		// Most offers of small GPUs never hold a large job: one look at
+		// the limit spares the doubling.
+		if lo < limit {
+			if _, ok := at(limit); !ok {
+				return zero, false
+			}
+		} else {
 			return zero, false
 		}
+		for n := lo * 2; ; n *= 2 {
+			n = min(n, limit)
+			if s, ok := at(n); ok {
+				best, hi = s, n
+				break
+			}
+			lo = n
+		}
+	} else if lo == 0 {
+		// The guess fits: is one instance fewer enough?
+		if hi == 1 {
+			return best, true
+		}
+		if s, ok := at(hi - 1); !ok {
+			return best, true
+		} else {
+			best, hi = s, hi-1
+		}
+		if s, ok := at(1); ok {
+			return s, true
+		}
+		lo = 1
 	}
 	for hi-lo > 1 {
 		mid := lo + (hi-lo)/2
