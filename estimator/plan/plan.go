@@ -204,6 +204,7 @@ type planner struct {
 	techs    map[techKey]*Row
 	shapes   map[shapeKey]shapeOut
 	hints    map[estimator.Bytes]int // GPUs the last training plan on this memory size needed
+	rates    map[string]FXRate
 	ckpt     float64
 	maxInst  int
 	notes    []Reason
@@ -266,7 +267,7 @@ func Plan(req Request, offers []Offer, opts Options) (Result, error) {
 
 func newPlanner(req Request, opts Options) *planner {
 	p := &planner{req: req, opts: opts, fits: make(map[fitKey]fitOut, 64), perfs: make(map[perfKey]perfOut, 64),
-		serves: map[perfKey]serveCurve{}, techs: make(map[techKey]*Row, 64), shapes: make(map[shapeKey]shapeOut, 64), hints: map[estimator.Bytes]int{}, noteSeen: map[string]bool{}}
+		serves: map[perfKey]serveCurve{}, techs: make(map[techKey]*Row, 64), shapes: make(map[shapeKey]shapeOut, 64), hints: map[estimator.Bytes]int{}, rates: map[string]FXRate{}, noteSeen: map[string]bool{}}
 	p.disp, _ = req.rate(req.currency())
 	p.maxInst = opts.MaxInstances
 	if p.maxInst <= 0 {
@@ -363,9 +364,19 @@ func (p *planner) vat(o *Offer, v float64) float64 {
 	return v
 }
 
+// rate is Request.rate memoised per currency (offers repeat a handful).
+func (p *planner) rate(currency string) (FXRate, bool) {
+	if x, ok := p.rates[currency]; ok {
+		return x, x.PerUSD > 0
+	}
+	x, ok := p.req.rate(currency)
+	p.rates[currency] = x
+	return x, ok
+}
+
 // usd converts a native amount to USD; ok is false without a rate.
 func (p *planner) usd(o *Offer, v float64) (float64, bool) {
-	x, ok := p.req.rate(o.Currency)
+	x, ok := p.rate(o.Currency)
 	if !ok {
 		return 0, false
 	}
@@ -404,7 +415,7 @@ func (p *planner) row(o *Offer) Row {
 	r = *t
 	r.Offer, r.Pricing = o, p.req.Pricing
 	r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
-	if x, ok := p.req.rate(o.Currency); ok {
+	if x, ok := p.rate(o.Currency); ok {
 		r.FXAsOf = x.AsOf
 	}
 	r.Notes = append(slices.Clip(t.Notes), notes...)
