@@ -64,7 +64,7 @@ type estimateJob struct {
 //	                    per instance (VAT removed with --exclude-vat)
 //	price_per_hour_usd  the same converted to USD at the FX table, whose
 //	                    date for the offer's currency is fx_as_of
-//	job_hours           training/batch: wall-clock hours (spot: expected)
+//	job_hours           training/batch: wall-clock hours without interruptions
 //	gpu_hours           gpus × job_hours
 //	job_cost            native currency: instances × price_per_hour × job_hours
 //	job_cost_usd        the same in USD; job_cost_disp in the display currency
@@ -77,7 +77,10 @@ type estimateJob struct {
 //	                    inference: GPU time split between prefill and decode
 //	on_demand_job_cost_usd  training/batch: the job at the on-demand price
 //	spot_expected_cost_usd  expected cost on spot (training: Young/Daly
-//	                    checkpointing; serving: a month with a spare replica)
+//	                    checkpointing, lost work and restarts, so above spot
+//	                    price × job_hours; serving: a month with a spare
+//	                    replica); with --pricing spot the ranking uses it
+//	spot_expected_hours training/batch: expected hours on spot
 //	checkpoint_interval_seconds  spot training: Daly's optimum
 //	spot_interruptions_per_month  share of instances reclaimed per month assumed
 //	reserved_break_even_utilisation  reserved rate / on-demand rate (0: no reservation price)
@@ -400,6 +403,7 @@ type planRowJSON struct {
 	USDPerMillionOutput          float64         `json:"usd_per_million_output_tokens"`
 	OnDemandJobCostUSD           float64         `json:"on_demand_job_cost_usd"`
 	SpotExpectedCostUSD          float64         `json:"spot_expected_cost_usd"`
+	SpotExpectedHours            float64         `json:"spot_expected_hours,omitempty"`
 	CheckpointIntervalSeconds    float64         `json:"checkpoint_interval_seconds,omitempty"`
 	SpotInterruptionsPerMonth    float64         `json:"spot_interruptions_per_month,omitempty"`
 	ReservedBreakEvenUtilisation float64         `json:"reserved_break_even_utilisation"`
@@ -465,7 +469,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 			TTFTP50Seconds: r.TTFTP50Seconds, TTFTP95Seconds: r.TTFTP95Seconds, TPOTSeconds: r.TPOTSeconds,
 			E2EP95Seconds: r.E2EP95Seconds, Utilisation: r.Utilisation,
 			USDPerMillionInput: r.USDPerMillionInput, USDPerMillionOutput: r.USDPerMillionOutput,
-			OnDemandJobCostUSD: r.OnDemandJobCostUSD, SpotExpectedCostUSD: r.SpotExpectedCostUSD, CheckpointIntervalSeconds: r.CheckpointIntervalSeconds,
+			OnDemandJobCostUSD: r.OnDemandJobCostUSD, SpotExpectedCostUSD: r.SpotExpectedCostUSD, SpotExpectedHours: r.SpotExpectedSeconds / 3600, CheckpointIntervalSeconds: r.CheckpointIntervalSeconds,
 			SpotInterruptionsPerMonth:    r.SpotInterruptionsPerMonth,
 			ReservedBreakEvenUtilisation: r.ReservedBreakEvenUtilisation, ReservedMonthlyCommitmentUSD: r.ReservedMonthlyCommitmentUSD, ReservedTermYears: r.ReservedTermYears,
 			USDPerDenseTFLOPSHour: r.USDPerDenseTFLOPSHour, TokensPerUSD: r.TokensPerUSD,

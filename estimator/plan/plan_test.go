@@ -258,11 +258,13 @@ func TestSpotCostsMoreThanItsSticker(t *testing.T) {
 		}
 		prev = x.SpotExpectedCostUSD
 	}
-	// Pricing on spot bills the expected time.
+	// Priced on spot, the job cost is the sticker (instances × spot price
+	// × uninterrupted hours); the expected cost exceeds it.
 	req.Pricing = plan.Spot
 	s := mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows[0]
-	if !closeTo(s.JobCostUSD, s.SpotExpectedCostUSD) || !closeTo(s.JobSeconds, s.SpotExpectedSeconds) {
-		t.Errorf("spot pricing: job %v USD vs expected %v", s.JobCostUSD, s.SpotExpectedCostUSD)
+	if !closeTo(s.JobCostUSD, float64(s.Instances)*o.SpotPerHour*s.JobSeconds/3600) || !(s.SpotExpectedCostUSD > s.JobCostUSD) ||
+		!closeTo(s.JobSeconds, r.JobSeconds) {
+		t.Errorf("spot pricing: job %v USD over %v s, expected %v", s.JobCostUSD, s.JobSeconds, s.SpotExpectedCostUSD)
 	}
 	// Serving on spot adds a spare replica and says so.
 	sv, _ := servingRequest(t)

@@ -16,11 +16,12 @@ func label(r *Row) string {
 }
 
 // costText is the row's ranking cost as text for a reason.
+// It is the expected cost on spot.
 func costText(r *Row, kind Kind, res *Result) string {
-	v := r.JobCostDisp
+	v := r.cost * r.PricePerHourDisp / math.Max(r.PricePerHourUSD, 1e-300)
 	suffix := ""
 	if kind == Serving {
-		v, suffix = r.MonthlyCostDisp, "/month"
+		suffix = "/month"
 	}
 	return formatNumber(v) + " " + res.Currency + suffix
 }
@@ -29,7 +30,7 @@ func timeText(r *Row, kind Kind) string {
 	if kind == Serving {
 		return "p95 " + formatNumber(r.E2EP95Seconds) + " s per request"
 	}
-	return formatNumber(r.JobSeconds/3600) + " h"
+	return formatNumber(r.time/3600) + " h"
 }
 
 // recommend marks the cheapest, the fastest, the best value (the knee of

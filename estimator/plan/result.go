@@ -206,10 +206,9 @@ type Row struct {
 	Recommendation Recommendation
 	Why            Reason
 
-	cost, time      float64 // ranking keys (USD, seconds)
-	hostOffloadGiB  float64 // per GPU
-	prefillShare    float64 // inference: prefill's share of GPU time
-	onDemandSeconds float64 // job time without spot interruptions
+	cost, time     float64 // ranking keys (USD, seconds)
+	hostOffloadGiB float64 // per GPU
+	prefillShare   float64 // inference: prefill's share of GPU time
 }
 
 // HostedComparison sets a hosted API against the best self-hosted row.

@@ -498,18 +498,14 @@ func (p *planner) batchTokens() float64 {
 
 // batchMoney prices the batch row on o.
 func (p *planner) batchMoney(o *Offer, r *Row) {
-	r.onDemandSeconds = r.JobSeconds
 	if o.SpotPerHour > 0 {
 		// Requests are independent: a reclaim loses the batch in flight
 		// and the restart; Daly's T_w with δ → 0 is T_s·e^{R/M}.
 		m, _, restart := p.spotParams(o, r, r.Instances)
 		p.spotCost(o, r, r.Instances, r.JobSeconds*math.Exp(restart/m))
-		if r.Pricing == Spot {
-			r.JobSeconds = r.SpotExpectedSeconds
-		}
 	}
 	p.jobMoney(r)
-	perSec := r.JobCostUSD / math.Max(r.JobSeconds, 1e-300)
-	p.tokenPrices(r, perSec, p.req.Workload.Requests/math.Max(r.JobSeconds, 1e-300))
-	r.TokensPerUSD = finite(p.batchTokens() / r.JobCostUSD)
+	perSec := r.cost / math.Max(r.time, 1e-300)
+	p.tokenPrices(r, perSec, p.req.Workload.Requests/math.Max(r.time, 1e-300))
+	r.TokensPerUSD = finite(p.batchTokens() / r.cost)
 }

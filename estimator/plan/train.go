@@ -300,33 +300,30 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 
 // trainMoney prices the training row on o.
 func (p *planner) trainMoney(o *Offer, r *Row) {
-	r.onDemandSeconds = r.JobSeconds
 	p.spotTraining(o, r, r.Instances)
-	if r.Pricing == Spot {
-		r.JobSeconds = r.SpotExpectedSeconds
-	}
 	p.jobMoney(r)
-	r.TokensPerUSD = finite(p.req.Workload.TrainTokens / r.JobCostUSD)
+	r.TokensPerUSD = finite(p.req.Workload.TrainTokens / r.cost)
 }
 
-// jobMoney fills the job's cost fields from JobSeconds: job cost =
-// instances × hourly price × hours (PLANNING.md; the whole instance is
-// billed even where the plan leaves GPUs idle).
+// jobMoney fills the job's cost fields from JobSeconds, the job's time
+// without interruptions: job cost = instances × hourly price × hours
+// (PLANNING.md; the whole instance is billed even where the plan leaves
+// GPUs idle). On spot the ranking uses the expected cost and time
+// (SpotExpectedCostUSD, SpotExpectedSeconds), which exceed them.
 func (p *planner) jobMoney(r *Row) {
 	h := r.JobSeconds / 3600
 	inst := float64(r.Instances)
 	if od, ok := p.usd(r.Offer, p.vat(r.Offer, r.Offer.OnDemandPerHour)); ok && od > 0 {
-		hours := h
-		if r.Pricing == Spot {
-			hours = r.onDemandSeconds / 3600
-		}
-		r.OnDemandJobCostUSD = finite(inst * od * hours)
+		r.OnDemandJobCostUSD = finite(inst * od * h)
 	}
 	r.GPUHours = r.GPUs * h
 	r.JobCost = finite(inst * r.PricePerHour * h)
 	r.JobCostUSD = finite(inst * r.PricePerHourUSD * h)
 	r.JobCostDisp = p.display(r.JobCostUSD)
 	r.cost, r.time = r.JobCostUSD, r.JobSeconds
+	if r.Pricing == Spot && r.SpotExpectedSeconds > 0 {
+		r.cost, r.time = r.SpotExpectedCostUSD, r.SpotExpectedSeconds
+	}
 }
 
 // interNodeBytes is what one instance sends to the others per optimizer
