@@ -62,8 +62,9 @@ type estimateJob struct {
 //	pricing             on-demand | spot | reserved-1y | reserved-3y
 //	currency            the offer's own currency; price_per_hour is in it,
 //	                    per instance (VAT removed with --exclude-vat)
-//	price_per_hour_usd  the same converted to USD at the FX table
-//	job_hours           training/batch: wall-clock hours (spot: expected)
+//	price_per_hour_usd  the same converted to USD at the FX table, whose
+//	                    date for the offer's currency is fx_as_of
+//	job_hours           training/batch: wall-clock hours without interruptions
 //	gpu_hours           gpus × job_hours
 //	job_cost            native currency: instances × price_per_hour × job_hours
 //	job_cost_usd        the same in USD; job_cost_disp in the display currency
@@ -76,11 +77,16 @@ type estimateJob struct {
 //	                    inference: GPU time split between prefill and decode
 //	on_demand_job_cost_usd  training/batch: the job at the on-demand price
 //	spot_expected_cost_usd  expected cost on spot (training: Young/Daly
-//	                    checkpointing; serving: a month with a spare replica)
+//	                    checkpointing, lost work and restarts, so above spot
+//	                    price × job_hours; serving: a month with a spare
+//	                    replica); with --pricing spot the ranking uses it
+//	spot_expected_hours training/batch: expected hours on spot
 //	checkpoint_interval_seconds  spot training: Daly's optimum
 //	spot_interruptions_per_month  share of instances reclaimed per month assumed
 //	reserved_break_even_utilisation  reserved rate / on-demand rate (0: no reservation price)
-//	reserved_monthly_commitment_usd
+//	reserved_monthly_commitment_usd  reserved rate × 730 × instances
+//	reserved_term_years the reservation those two describe (1 or 3; the
+//	                    1-year one unless only the 3-year one is known)
 //	usd_per_dense_tflops_hour, tokens_per_usd
 //	host_check          {status: ok|unknown|warn|fail, reason}
 //	fits                whether the offer runs the job (and passes the host check, budget, deadline)
@@ -90,48 +96,61 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	return estimateCommand("plan", args, stdout, stderr, &planCmd{})
 }
 
-type planCmd struct {
-	epochs, datasetTokens, globalBatch, requests, rps, ttft, tpot        *string
-	pricing, currency, provider, kind, country, budget, deadline, format *string
-	minVCPUs, top, maxInstances                                          *int
-	minRAM, spotRate, apiIn, apiOut, maxUtil                             *float64
-	fs                                                                   *flag.FlagSet
-	ckptWrite, restart                                                   *string
-	excludeVAT, all                                                      *bool
+// planCmd reads its flags by name after parsing: a flag that the estimate
+// command defines too (say, a future --network-gbps) is shared, not
+// redefined (flag.FlagSet panics on redefinition).
+type planCmd struct{ fs *flag.FlagSet }
+
+// planFlags are the plan's own flags; every value is parsed by request,
+// so a bad one is a one-line error naming the flag.
+var planFlags = []struct{ name, def, usage string }{
+	{"epochs", "", "training: passes over --dataset-tokens"},
+	{"dataset-tokens", "", "training: tokens in the dataset, e.g. 2B"},
+	{"global-batch-tokens", "", "training: tokens per optimizer step, e.g. 4M (default: 4 micro-batches per replica)"},
+	{"requests", "", "batch inference: requests in the job, e.g. 1M"},
+	{"requests-per-second", "", "online serving: target request rate"},
+	{"ttft-p95", "", "serving SLO: p95 time to first token, e.g. 1s, 800ms"},
+	{"tpot", "", "serving SLO: time per output token, e.g. 50ms"},
+	{"max-utilisation", "0", "serving: cap on each replica's load (0: 0.8)"},
+	{"pricing", "on-demand", "on-demand|spot|reserved-1y|reserved-3y"},
+	{"currency", "USD", "display currency: USD|EUR|RUB|CNY"},
+	{"provider", "", "comma-separated provider IDs"},
+	{"kind", "", "comma-separated provider kinds: hyperscaler,gpu-cloud,marketplace,broker,decentralized"},
+	{"country", "", "comma-separated provider countries (ISO codes) or region prefixes"},
+	{"min-vcpus", "0", "minimum vCPUs per instance"},
+	{"min-ram", "0", "minimum host RAM per instance, GiB"},
+	{"budget", "", "maximum job cost (serving: monthly bill) in --currency"},
+	{"deadline", "", "maximum job time, e.g. 72h, 3d"},
+	{"spot-interruptions", "0", "share of spot instances reclaimed per month (0: per-offer bucket, else 0.20)"},
+	{"checkpoint-write", "", "checkpoint write rate per instance per second, e.g. 2GB (default 1000MiB)"},
+	{"restart", "", "restart time after a spot reclaim (default 10m)"},
+	{"network-gbps", "0", "inter-node network where the catalog has none (0: 100)"},
+	{"mfu", "0", "training model-FLOPs utilisation (0: the estimator's default)"},
+	{"bandwidth-util", "0", "share of memory bandwidth decoding reaches (0: the estimator's default)"},
+	{"api-input-price", "0", "hosted API: USD per 1M input tokens, to compare with self-hosting"},
+	{"api-output-price", "0", "hosted API: USD per 1M output tokens"},
+	{"max-instances", "0", "most instances one plan may rent (0: 64)"},
+	{"top", "10", "rows to print (0: all fitting)"},
+	{"format", "table", "table|json|csv|markdown"},
 }
 
 func (c *planCmd) define(fs *flag.FlagSet) {
-	c.epochs = fs.String("epochs", "", "training: passes over --dataset-tokens")
-	c.datasetTokens = fs.String("dataset-tokens", "", "training: tokens in the dataset, e.g. 2B")
-	c.globalBatch = fs.String("global-batch-tokens", "", "training: tokens per optimizer step, e.g. 4M (default: 4 micro-batches per replica)")
-	c.requests = fs.String("requests", "", "batch inference: requests in the job, e.g. 1M")
-	c.rps = fs.String("requests-per-second", "", "online serving: target request rate")
-	c.ttft = fs.String("ttft-p95", "", "serving SLO: p95 time to first token, e.g. 1s, 800ms")
-	c.tpot = fs.String("tpot", "", "serving SLO: time per output token, e.g. 50ms")
-	c.maxUtil = fs.Float64("max-utilisation", 0, "serving: cap on each replica's load (0: 0.8)")
-	c.pricing = fs.String("pricing", "on-demand", "on-demand|spot|reserved-1y|reserved-3y")
-	c.currency = fs.String("currency", "USD", "display currency: USD|EUR|RUB|CNY")
-	c.excludeVAT = fs.Bool("exclude-vat", false, "normalise VAT-inclusive prices to exclude VAT")
-	c.provider = fs.String("provider", "", "comma-separated provider IDs")
-	c.kind = fs.String("kind", "", "comma-separated provider kinds: hyperscaler,gpu-cloud,marketplace,broker,decentralized")
-	c.country = fs.String("country", "", "comma-separated provider countries (ISO codes) or region prefixes")
-	c.minVCPUs = fs.Int("min-vcpus", 0, "minimum vCPUs per instance")
-	c.minRAM = fs.Float64("min-ram", 0, "minimum host RAM per instance, GiB")
-	c.budget = fs.String("budget", "", "maximum job cost (serving: monthly bill) in --currency")
-	c.deadline = fs.String("deadline", "", "maximum job time, e.g. 72h, 3d")
-	c.spotRate = fs.Float64("spot-interruptions", 0, "share of spot instances reclaimed per month (0: per-offer bucket, else 0.20)")
-	c.ckptWrite = fs.String("checkpoint-write", "", "checkpoint write rate per instance per second, e.g. 2GB (default 1000MiB)")
-	c.restart = fs.String("restart", "", "restart time after a spot reclaim (default 10m)")
-	// --network-gbps is the estimate command's flag: here it is the
-	// inter-node network assumed for offers the catalog has none for.
 	c.fs = fs
-	c.apiIn = fs.Float64("api-input-price", 0, "hosted API: USD per 1M input tokens, to compare with self-hosting")
-	c.apiOut = fs.Float64("api-output-price", 0, "hosted API: USD per 1M output tokens")
-	c.maxInstances = fs.Int("max-instances", 0, "most instances one plan may rent (0: 64)")
-	c.top = fs.Int("top", 10, "rows to print (0: all fitting)")
-	c.all = fs.Bool("all", false, "also print offers that do not fit, with the reason")
-	c.format = fs.String("format", "table", "table|json|csv|markdown")
+	for _, f := range planFlags {
+		if fs.Lookup(f.name) == nil {
+			fs.String(f.name, f.def, f.usage)
+		}
+	}
+	for _, b := range []struct{ name, usage string }{{"exclude-vat", "normalise VAT-inclusive prices to exclude VAT"},
+		{"all", "also print offers that do not fit, with the reason"}} {
+		if fs.Lookup(b.name) == nil {
+			fs.Bool(b.name, false, b.usage)
+		}
+	}
 }
+
+// s is a flag's value as text.
+func (c *planCmd) s(name string) string { return c.fs.Lookup(name).Value.String() }
 
 // parseDuration reads "1.5s", "800ms", "72h", "3d" or bare seconds.
 func parseDuration(s string) (float64, error) {
@@ -186,9 +205,9 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 			errs = append(errs, fmt.Errorf("--%s: %w", flagName, err))
 		}
 	}
-	req := plan.Request{Input: job.in, Currency: strings.ToUpper(*c.currency), FX: cat.PlanFX(), ExcludeVAT: *c.excludeVAT}
+	req := plan.Request{Input: job.in, Currency: strings.ToUpper(c.s("currency")), FX: cat.PlanFX(), ExcludeVAT: c.s("exclude-vat") == "true"}
 	var err error
-	req.Pricing, err = plan.ParsePricing(*c.pricing)
+	req.Pricing, err = plan.ParsePricing(c.s("pricing"))
 	add("pricing", err)
 	w := &req.Workload
 	w.PromptTokens, w.OutputTokens = job.prompt, job.output
@@ -200,6 +219,18 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 		add(name, err)
 		return x
 	}
+	num := func(name string) float64 {
+		x, err := parseAmount(c.s(name))
+		add(name, err)
+		return x
+	}
+	integer := func(name string) int {
+		x, err := strconv.Atoi(c.s(name))
+		if err != nil || x < 0 {
+			add(name, fmt.Errorf("%q: want a whole number ≥ 0", c.s(name)))
+		}
+		return max(x, 0)
+	}
 	dur := func(name, v string) float64 {
 		if v == "" {
 			return 0
@@ -208,11 +239,11 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 		add(name, err)
 		return x
 	}
-	epochs, dataset := count("epochs", *c.epochs), count("dataset-tokens", *c.datasetTokens)
-	requests, rps := count("requests", *c.requests), count("requests-per-second", *c.rps)
-	train := job.set["train-tokens"] || *c.datasetTokens != "" || *c.epochs != ""
+	epochs, dataset := count("epochs", c.s("epochs")), count("dataset-tokens", c.s("dataset-tokens"))
+	requests, rps := count("requests", c.s("requests")), count("requests-per-second", c.s("requests-per-second"))
+	train := job.set["train-tokens"] || c.s("dataset-tokens") != "" || c.s("epochs") != ""
 	kinds := 0
-	for _, b := range []bool{train, *c.requests != "", *c.rps != ""} {
+	for _, b := range []bool{train, c.s("requests") != "", c.s("requests-per-second") != ""} {
 		if b {
 			kinds++
 		}
@@ -225,31 +256,31 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	case train:
 		w.Kind = plan.Training
 		w.TrainTokens = job.trainTokens
-		if *c.datasetTokens != "" || *c.epochs != "" {
-			if *c.datasetTokens == "" || job.set["train-tokens"] {
+		if c.s("dataset-tokens") != "" || c.s("epochs") != "" {
+			if c.s("dataset-tokens") == "" || job.set["train-tokens"] {
 				errs = append(errs, errors.New("--epochs needs --dataset-tokens (and replaces --train-tokens)"))
 			}
-			if *c.epochs == "" {
+			if c.s("epochs") == "" {
 				epochs = 1
 			}
 			w.TrainTokens = epochs * dataset
 		}
-		w.GlobalBatchTokens = count("global-batch-tokens", *c.globalBatch)
+		w.GlobalBatchTokens = count("global-batch-tokens", c.s("global-batch-tokens"))
 		if !job.set["task"] {
 			req.Input.Task = estimator.FullFinetune
 		}
-	case *c.requests != "":
+	case c.s("requests") != "":
 		w.Kind, w.Requests = plan.Batch, requests
 	default:
 		w.Kind, w.RequestsPerSecond = plan.Serving, rps
-		w.TTFTP95Seconds, w.TPOTSeconds = dur("ttft-p95", *c.ttft), dur("tpot", *c.tpot)
-		w.MaxUtilisation = *c.maxUtil
+		w.TTFTP95Seconds, w.TPOTSeconds = dur("ttft-p95", c.s("ttft-p95")), dur("tpot", c.s("tpot"))
+		w.MaxUtilisation = num("max-utilisation")
 	}
 	f := &req.Filters
-	f.Providers, f.Kinds, f.Countries = splitList(*c.provider), splitList(*c.kind), splitList(*c.country)
-	f.MinVCPUs, f.MinRAMGiB = *c.minVCPUs, *c.minRAM
-	if *c.budget != "" {
-		b, err := parseAmount(*c.budget)
+	f.Providers, f.Kinds, f.Countries = splitList(c.s("provider")), splitList(c.s("kind")), splitList(c.s("country"))
+	f.MinVCPUs, f.MinRAMGiB = integer("min-vcpus"), num("min-ram")
+	if c.s("budget") != "" {
+		b, err := parseAmount(c.s("budget"))
 		add("budget", err)
 		for _, x := range req.FX {
 			if x.Currency == req.Currency {
@@ -257,7 +288,7 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 			}
 		}
 	}
-	f.DeadlineSeconds = dur("deadline", *c.deadline)
+	f.DeadlineSeconds = dur("deadline", c.s("deadline"))
 	if job.set["gpu"] {
 		f.GPU = job.gpu.ID
 		req.Input.VRAM = job.gpu.Memory
@@ -266,30 +297,27 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 		}
 	}
 	a := &req.Assumptions
-	a.SpotInterruptionsPerMonth = *c.spotRate
-	if f := c.fs.Lookup("network-gbps"); f != nil {
-		a.NetworkGbps, _ = f.Value.(flag.Getter).Get().(float64)
-	}
-	if *c.ckptWrite != "" {
-		b, err := estimator.ParseBytes(*c.ckptWrite)
+	a.SpotInterruptionsPerMonth, a.NetworkGbps = num("spot-interruptions"), num("network-gbps")
+	a.Efficiency.MFU, a.Efficiency.BandwidthUtil = num("mfu"), num("bandwidth-util")
+	if c.s("checkpoint-write") != "" {
+		b, err := estimator.ParseBytes(c.s("checkpoint-write"))
 		add("checkpoint-write", err)
 		if err == nil && b == 0 {
 			add("checkpoint-write", errors.New("want a rate > 0"))
 		}
 		a.CheckpointWriteBytesPerSecond = float64(b)
 	}
-	a.RestartSeconds = dur("restart", *c.restart)
-	if *c.apiIn > 0 || *c.apiOut > 0 {
-		req.HostedAPIs = []plan.HostedAPI{{ID: "api", Provider: "hosted API", InputUSDPerMillion: *c.apiIn, OutputUSDPerMillion: *c.apiOut}}
+	a.RestartSeconds = dur("restart", c.s("restart"))
+	if in, out := num("api-input-price"), num("api-output-price"); in > 0 || out > 0 {
+		req.HostedAPIs = []plan.HostedAPI{{ID: "api", Provider: "hosted API", InputUSDPerMillion: in, OutputUSDPerMillion: out}}
 	}
-	switch *c.format {
+	switch c.s("format") {
 	case "table", "json", "csv", "markdown":
 	default:
-		errs = append(errs, fmt.Errorf("--format %q: want table, json, csv or markdown", *c.format))
+		errs = append(errs, fmt.Errorf("--format %q: want table, json, csv or markdown", c.s("format")))
 	}
-	if *c.top < 0 || *c.maxInstances < 0 || *c.minVCPUs < 0 {
-		errs = append(errs, errors.New("--top, --max-instances and --min-vcpus must be ≥ 0"))
-	}
+	integer("top")
+	integer("max-instances")
 	if len(errs) > 0 {
 		return req, errors.Join(errs...)
 	}
@@ -302,12 +330,14 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 	if err != nil {
 		return fail("%v", err)
 	}
-	res, err := plan.Plan(req, cat.PlanOffers(req.Input.Weights), plan.Options{Top: *c.top, KeepUnfit: *c.all, MaxInstances: *c.maxInstances})
+	top, _ := strconv.Atoi(c.s("top"))
+	maxInst, _ := strconv.Atoi(c.s("max-instances"))
+	res, err := plan.Plan(req, cat.PlanOffers(req.Input.Weights), plan.Options{Top: top, KeepUnfit: c.s("all") == "true", MaxInstances: maxInst})
 	if err != nil {
 		return fail("%v", err)
 	}
 	out := newPlanJSON(req, res, cat)
-	switch *c.format {
+	switch c.s("format") {
 	case "json":
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -352,6 +382,7 @@ type planRowJSON struct {
 	PricePerHour                 float64         `json:"price_per_hour"`
 	PricePerHourUSD              float64         `json:"price_per_hour_usd"`
 	PricePerHourDisp             float64         `json:"price_per_hour_disp"`
+	FXAsOf                       string          `json:"fx_as_of"`
 	JobHours                     float64         `json:"job_hours"`
 	GPUHours                     float64         `json:"gpu_hours"`
 	JobCost                      float64         `json:"job_cost"`
@@ -372,10 +403,12 @@ type planRowJSON struct {
 	USDPerMillionOutput          float64         `json:"usd_per_million_output_tokens"`
 	OnDemandJobCostUSD           float64         `json:"on_demand_job_cost_usd"`
 	SpotExpectedCostUSD          float64         `json:"spot_expected_cost_usd"`
+	SpotExpectedHours            float64         `json:"spot_expected_hours,omitempty"`
 	CheckpointIntervalSeconds    float64         `json:"checkpoint_interval_seconds,omitempty"`
 	SpotInterruptionsPerMonth    float64         `json:"spot_interruptions_per_month,omitempty"`
 	ReservedBreakEvenUtilisation float64         `json:"reserved_break_even_utilisation"`
 	ReservedMonthlyCommitmentUSD float64         `json:"reserved_monthly_commitment_usd"`
+	ReservedTermYears            int             `json:"reserved_term_years,omitempty"`
 	USDPerDenseTFLOPSHour        float64         `json:"usd_per_dense_tflops_hour"`
 	TokensPerUSD                 float64         `json:"tokens_per_usd"`
 	HostCheck                    hostJSON        `json:"host_check"`
@@ -429,16 +462,16 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 			GPUsPerInstance: o.GPUCount, Instances: r.Instances, GPUs: r.GPUs,
 			Parallelism: parallelismJSON{r.TP, r.PP, r.DP, r.ZeRO}, Replicas: r.Replicas, InstancesPerReplica: r.InstancesPerReplica,
 			Pricing: r.Pricing.String(), Currency: o.Currency, PricePerHour: r.PricePerHour, PricePerHourUSD: r.PricePerHourUSD,
-			PricePerHourDisp: r.PricePerHourDisp, JobHours: r.JobSeconds / 3600, GPUHours: r.GPUHours,
+			PricePerHourDisp: r.PricePerHourDisp, FXAsOf: r.FXAsOf, JobHours: r.JobSeconds / 3600, GPUHours: r.GPUHours,
 			JobCost: r.JobCost, JobCostUSD: r.JobCostUSD, JobCostDisp: r.JobCostDisp, OptimizerSteps: r.OptimizerSteps,
 			TokensPerSecond: r.TokensPerSecond, InterNodeSecondsPerStep: r.InterNodeSeconds,
 			MonthlyCostUSD: r.MonthlyCostUSD, MonthlyCostDisp: r.MonthlyCostDisp, SustainableRPSPerReplica: r.SustainableRPSPerReplica,
 			TTFTP50Seconds: r.TTFTP50Seconds, TTFTP95Seconds: r.TTFTP95Seconds, TPOTSeconds: r.TPOTSeconds,
 			E2EP95Seconds: r.E2EP95Seconds, Utilisation: r.Utilisation,
 			USDPerMillionInput: r.USDPerMillionInput, USDPerMillionOutput: r.USDPerMillionOutput,
-			OnDemandJobCostUSD: r.OnDemandJobCostUSD, SpotExpectedCostUSD: r.SpotExpectedCostUSD, CheckpointIntervalSeconds: r.CheckpointIntervalSeconds,
+			OnDemandJobCostUSD: r.OnDemandJobCostUSD, SpotExpectedCostUSD: r.SpotExpectedCostUSD, SpotExpectedHours: r.SpotExpectedSeconds / 3600, CheckpointIntervalSeconds: r.CheckpointIntervalSeconds,
 			SpotInterruptionsPerMonth:    r.SpotInterruptionsPerMonth,
-			ReservedBreakEvenUtilisation: r.ReservedBreakEvenUtilisation, ReservedMonthlyCommitmentUSD: r.ReservedMonthlyCommitmentUSD,
+			ReservedBreakEvenUtilisation: r.ReservedBreakEvenUtilisation, ReservedMonthlyCommitmentUSD: r.ReservedMonthlyCommitmentUSD, ReservedTermYears: r.ReservedTermYears,
 			USDPerDenseTFLOPSHour: r.USDPerDenseTFLOPSHour, TokensPerUSD: r.TokensPerUSD,
 			HostCheck: hostJSON{r.Host.Status.String(), r.Host.Reason.String()}, Fits: r.Fits,
 			Recommendation: r.Recommendation.String(), AsOf: o.AsOf, Notes: []string{}, WhyArgs: []any{},

@@ -55,11 +55,9 @@ func SpotInterruptionsPerMonth(bucket string) (float64, bool) {
 	return f, true
 }
 
-// Errors Plan returns for a bad request, wrapped in *estimator.InputError.
-var errWorkload = estimator.ErrRange
-
+// bad is an out-of-range request field.
 func bad(field string, v float64, reason string) error {
-	return &estimator.InputError{Field: field, Value: formatNumber(v), Err: errWorkload, Reason: reason}
+	return &estimator.InputError{Field: field, Value: formatNumber(v), Err: estimator.ErrRange, Reason: reason}
 }
 
 const maxValue = 1e18
@@ -133,6 +131,14 @@ func (r Request) Validate() error {
 			errs = append(errs, bad(f.name, f.v, "want a value ≥ 0 (0: default)"))
 		}
 	}
+	for _, e := range []struct {
+		name string
+		v    float64
+	}{{"mfu", a.Efficiency.MFU}, {"inference-mfu", a.Efficiency.InferenceMFU}, {"bandwidth-util", a.Efficiency.BandwidthUtil}} {
+		if !(e.v >= 0 && e.v <= 1) {
+			errs = append(errs, bad(e.name, e.v, "want a fraction in (0, 1] (0: default)"))
+		}
+	}
 	f := r.Filters
 	if !okNonNeg(f.BudgetUSD) {
 		errs = append(errs, bad("budget", f.BudgetUSD, "want an amount ≥ 0"))
@@ -197,6 +203,8 @@ type planner struct {
 	serves   map[perfKey]serveCurve
 	techs    map[techKey]*Row
 	shapes   map[shapeKey]shapeOut
+	hints    map[estimator.Bytes]int // GPUs the last training plan on this memory size needed
+	rates    map[string]FXRate
 	ckpt     float64
 	maxInst  int
 	notes    []Reason
@@ -232,10 +240,7 @@ func Plan(req Request, offers []Offer, opts Options) (Result, error) {
 	for i := range offers {
 		o := &offers[i]
 		if !p.passes(o) {
-			if opts.KeepUnfit {
-				rows = append(rows, Row{Offer: o, Pricing: req.Pricing, FitReason: Reason{Key: "fit.filtered", Args: []any{"filters"}}})
-			}
-			continue
+			continue // filtered out: not a candidate, not listed
 		}
 		res.Considered++
 		r := p.row(o)
@@ -262,7 +267,7 @@ func Plan(req Request, offers []Offer, opts Options) (Result, error) {
 
 func newPlanner(req Request, opts Options) *planner {
 	p := &planner{req: req, opts: opts, fits: make(map[fitKey]fitOut, 64), perfs: make(map[perfKey]perfOut, 64),
-		serves: map[perfKey]serveCurve{}, techs: make(map[techKey]*Row, 64), shapes: make(map[shapeKey]shapeOut, 64), noteSeen: map[string]bool{}}
+		serves: map[perfKey]serveCurve{}, techs: make(map[techKey]*Row, 64), shapes: make(map[shapeKey]shapeOut, 64), hints: map[estimator.Bytes]int{}, rates: map[string]FXRate{}, noteSeen: map[string]bool{}}
 	p.disp, _ = req.rate(req.currency())
 	p.maxInst = opts.MaxInstances
 	if p.maxInst <= 0 {
@@ -359,9 +364,19 @@ func (p *planner) vat(o *Offer, v float64) float64 {
 	return v
 }
 
+// rate is Request.rate memoised per currency (offers repeat a handful).
+func (p *planner) rate(currency string) (FXRate, bool) {
+	if x, ok := p.rates[currency]; ok {
+		return x, x.PerUSD > 0
+	}
+	x, ok := p.req.rate(currency)
+	p.rates[currency] = x
+	return x, ok
+}
+
 // usd converts a native amount to USD; ok is false without a rate.
 func (p *planner) usd(o *Offer, v float64) (float64, bool) {
-	x, ok := p.req.rate(o.Currency)
+	x, ok := p.rate(o.Currency)
 	if !ok {
 		return 0, false
 	}
@@ -400,6 +415,9 @@ func (p *planner) row(o *Offer) Row {
 	r = *t
 	r.Offer, r.Pricing = o, p.req.Pricing
 	r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
+	if x, ok := p.rate(o.Currency); ok {
+		r.FXAsOf = x.AsOf
+	}
 	r.Notes = append(slices.Clip(t.Notes), notes...)
 	if !r.Fits {
 		return r
@@ -551,31 +569,50 @@ func slice(o *Offer) (estimator.Bytes, estimator.Hardware) {
 // offer ID; unfit rows follow in offer ID order. It sorts indexes and
 // moves each row once (rows are large).
 func rank(rows []Row) []Row {
-	order := make([]int, len(rows))
-	for i := range order {
-		order[i] = i
+	// Sort compact keys, not the large rows.
+	type key struct {
+		unfit      bool
+		cents      float64
+		time, hour float64
+		id         string
+		i          int
 	}
-	slices.SortStableFunc(order, func(i, j int) int {
-		a, b := &rows[i], &rows[j]
-		if a.Fits != b.Fits {
-			if a.Fits {
+	keys := make([]key, len(rows))
+	for i := range rows {
+		r := &rows[i]
+		k := key{unfit: !r.Fits, id: r.Offer.ID, i: i}
+		if r.Fits {
+			// Costs equal to the cent are a tie (two instance sizes at
+			// the same per-GPU price): the faster plan ranks first.
+			k.cents, k.time, k.hour = math.Round(r.cost*100), r.time, r.PricePerHourUSD
+		}
+		keys[i] = k
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if a.unfit != b.unfit {
+			if b.unfit {
 				return -1
 			}
 			return 1
 		}
-		if a.Fits {
-			if c := cmp.Compare(a.cost, b.cost); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(a.time, b.time); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(a.PricePerHourUSD, b.PricePerHourUSD); c != 0 {
-				return c
-			}
+		if c := cmp.Compare(a.cents, b.cents); c != 0 {
+			return c
 		}
-		return cmp.Compare(a.Offer.ID, b.Offer.ID)
+		if c := cmp.Compare(a.time, b.time); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.hour, b.hour); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.id, b.id); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
 	})
+	order := make([]int, len(rows))
+	for k := range keys {
+		order[k] = keys[k].i
+	}
 	// Apply the permutation in place, cycle by cycle.
 	for k := range order {
 		if order[k] < 0 {

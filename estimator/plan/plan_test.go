@@ -82,11 +82,12 @@ func TestCatalogPlansAddUp(t *testing.T) {
 }
 
 // cost and time as the ranking sees them.
+// Costs are compared in cents, as the ranking does.
 func costTime(r *plan.Row) (float64, float64) {
 	if r.MonthlyCostUSD > 0 {
-		return r.MonthlyCostUSD, r.E2EP95Seconds
+		return math.Round(100 * r.MonthlyCostUSD), r.E2EP95Seconds
 	}
-	return r.JobCostUSD, r.JobSeconds
+	return math.Round(100 * r.JobCostUSD), r.JobSeconds
 }
 
 func checkRecommendations(t *testing.T, res *plan.Result) {
@@ -257,11 +258,13 @@ func TestSpotCostsMoreThanItsSticker(t *testing.T) {
 		}
 		prev = x.SpotExpectedCostUSD
 	}
-	// Pricing on spot bills the expected time.
+	// Priced on spot, the job cost is the sticker (instances × spot price
+	// × uninterrupted hours); the expected cost exceeds it.
 	req.Pricing = plan.Spot
 	s := mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows[0]
-	if !closeTo(s.JobCostUSD, s.SpotExpectedCostUSD) || !closeTo(s.JobSeconds, s.SpotExpectedSeconds) {
-		t.Errorf("spot pricing: job %v USD vs expected %v", s.JobCostUSD, s.SpotExpectedCostUSD)
+	if !closeTo(s.JobCostUSD, float64(s.Instances)*o.SpotPerHour*s.JobSeconds/3600) || !(s.SpotExpectedCostUSD > s.JobCostUSD) ||
+		!closeTo(s.JobSeconds, r.JobSeconds) {
+		t.Errorf("spot pricing: job %v USD over %v s, expected %v", s.JobCostUSD, s.JobSeconds, s.SpotExpectedCostUSD)
 	}
 	// Serving on spot adds a spare replica and says so.
 	sv, _ := servingRequest(t)
@@ -487,4 +490,39 @@ func FuzzPlan(f *testing.F) {
 			checkRow(t, req.Workload.Kind, &res.Rows[i])
 		}
 	})
+}
+
+// TestBillGrowsWithRate: across the catalog, a higher request rate never
+// makes an offer's monthly bill smaller.
+func TestBillGrowsWithRate(t *testing.T) {
+	req, offers := servingRequest(t)
+	prev := map[string]float64{}
+	for _, rate := range []float64{1, 5, 20, 80} {
+		req.Workload.RequestsPerSecond = rate
+		for _, r := range mustPlan(t, req, offers, plan.Options{}).Rows {
+			if p, ok := prev[r.Offer.ID]; ok && r.MonthlyCostUSD < p {
+				t.Errorf("%s: %v USD/month at %v req/s, %v at a lower rate", r.Offer.ID, r.MonthlyCostUSD, rate, p)
+			}
+			prev[r.Offer.ID] = r.MonthlyCostUSD
+		}
+	}
+}
+
+// TestDisplayCurrencyOnlyConverts: the display currency changes the
+// displayed amounts by the FX rate and nothing else.
+func TestDisplayCurrencyOnlyConverts(t *testing.T) {
+	req, offers := trainingRequest(t)
+	usd := mustPlan(t, req, offers, plan.Options{})
+	req.Currency = "RUB"
+	rub := mustPlan(t, req, offers, plan.Options{})
+	rubFX, _ := catalog.Default().FX("RUB")
+	if len(usd.Rows) != len(rub.Rows) || usd.Cheapest != rub.Cheapest || usd.Value != rub.Value {
+		t.Fatalf("rows %d vs %d", len(usd.Rows), len(rub.Rows))
+	}
+	for i := range usd.Rows {
+		a, b := &usd.Rows[i], &rub.Rows[i]
+		if a.Offer.ID != b.Offer.ID || a.JobCostUSD != b.JobCostUSD || !closeTo(b.JobCostDisp, a.JobCostUSD*rubFX.PerUSD) {
+			t.Fatalf("row %d: %s %v vs %s %v (%v RUB)", i, a.Offer.ID, a.JobCostUSD, b.Offer.ID, b.JobCostUSD, b.JobCostDisp)
+		}
+	}
 }

@@ -83,3 +83,28 @@ func TestServeCurveInterpolates(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchInstances: for every threshold and guess, the search finds
+// the smallest n that fits, or none.
+func TestSearchInstances(t *testing.T) {
+	for limit := 1; limit <= 70; limit++ {
+		for need := 1; need <= limit+2; need++ {
+			for guess := 0; guess <= limit+3; guess++ {
+				looks := 0
+				n, ok := searchInstances(limit, guess, func(n int) (int, bool) {
+					looks++
+					if n < 1 || n > limit {
+						t.Fatalf("limit %d: looked at %d", limit, n)
+					}
+					return n, n >= need
+				})
+				if want := need <= limit; ok != want || (ok && n != need) {
+					t.Fatalf("limit %d need %d guess %d: %d %v", limit, need, guess, n, ok)
+				}
+				if guess == need && need > 1 && need <= limit && looks > 2 {
+					t.Errorf("right guess %d took %d looks", guess, looks)
+				}
+			}
+		}
+	}
+}

@@ -16,11 +16,12 @@ func label(r *Row) string {
 }
 
 // costText is the row's ranking cost as text for a reason.
+// It is the expected cost on spot.
 func costText(r *Row, kind Kind, res *Result) string {
-	v := r.JobCostDisp
+	v := r.cost * r.PricePerHourDisp / math.Max(r.PricePerHourUSD, 1e-300)
 	suffix := ""
 	if kind == Serving {
-		v, suffix = r.MonthlyCostDisp, "/month"
+		suffix = "/month"
 	}
 	return formatNumber(v) + " " + res.Currency + suffix
 }
@@ -29,7 +30,7 @@ func timeText(r *Row, kind Kind) string {
 	if kind == Serving {
 		return "p95 " + formatNumber(r.E2EP95Seconds) + " s per request"
 	}
-	return formatNumber(r.JobSeconds/3600) + " h"
+	return formatNumber(r.time/3600) + " h"
 }
 
 // recommend marks the cheapest, the fastest, the best value (the knee of
@@ -103,7 +104,8 @@ func recommend(res *Result, kind Kind) {
 }
 
 // WhyNot explains row i when it is not recommended: the first plan on the
-// Pareto front that is at least as cheap and as fast. Rows carry no such
+// Pareto front that ranks before it (at least as cheap, to the cent) and is
+// at least as fast. Rows carry no such
 // sentence by default, so that re-planning a thousand offers stays cheap;
 // callers ask for the rows they show. It returns the row's own Why when it
 // has one, and its fit reason when it does not fit.
@@ -120,7 +122,7 @@ func (res *Result) WhyNot(i int) Reason {
 	}
 	for _, j := range res.Pareto {
 		f := &res.Rows[j]
-		if j != i && f.cost <= r.cost && f.time <= r.time {
+		if j < i && f.time <= r.time { // ranked before: no dearer to the cent
 			return Reason{Key: "reason.none", Args: []any{label(r), label(f)}}
 		}
 	}
@@ -171,15 +173,20 @@ func knee(rows []Row, front []int) int {
 	return best
 }
 
-// trim keeps the Top best fitting rows plus the recommended ones, keeping
-// the indexes right.
+// trim keeps the Top best fitting rows plus the recommended ones, and the
+// first Top unfit rows when they were kept (Options.KeepUnfit), keeping the
+// indexes right.
 func (res *Result) trim(top int) {
 	keep := make([]bool, len(res.Rows))
-	n := 0
+	n, unfit := 0, 0
 	for i := range res.Rows {
-		if res.Rows[i].Fits && n < top {
+		switch {
+		case res.Rows[i].Fits && n < top:
 			keep[i] = true
 			n++
+		case !res.Rows[i].Fits && unfit < top:
+			keep[i] = true
+			unfit++
 		}
 	}
 	for _, i := range []int{res.Cheapest, res.Fastest, res.Value} {

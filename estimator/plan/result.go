@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -30,13 +31,15 @@ func (r Recommendation) String() string {
 type HostStatus int
 
 const (
-	HostOK HostStatus = iota
-	HostUnknown
+	// HostUnknown: not checked (the offer does not fit) or the offer
+	// lists no vCPUs or RAM.
+	HostUnknown HostStatus = iota
+	HostOK
 	HostWarn
 	HostFail
 )
 
-var hostNames = [...]string{HostOK: "ok", HostUnknown: "unknown", HostWarn: "warn", HostFail: "fail"}
+var hostNames = [...]string{HostUnknown: "unknown", HostOK: "ok", HostWarn: "warn", HostFail: "fail"}
 
 func (h HostStatus) String() string {
 	if h >= 0 && int(h) < len(hostNames) {
@@ -61,7 +64,7 @@ var English = map[string]string{
 	"fit.no_price":             "no %s price",
 	"fit.no_fx":                "no exchange rate for %s",
 	"fit.fraction_training":    "a GPU slice is for inference only",
-	"fit.too_big":              "does not fit on %s instances",
+	"fit.too_big":              "needs more than %s instances",
 	"fit.filtered":             "filtered out: %s",
 	"fit.over_budget":          "over budget",
 	"fit.past_deadline":        "misses the deadline",
@@ -114,6 +117,8 @@ func (r Reason) String() string {
 // most for numbers ≥ 1).
 func formatNumber(v float64) string {
 	switch {
+	case v >= 10 && v == math.Trunc(v) && v < 1e15:
+		return strconv.FormatFloat(v, 'f', 0, 64)
 	case v >= 1000:
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	case v >= 10:
@@ -153,6 +158,7 @@ type Row struct {
 	PricePerHour     float64 // native, per instance, after VAT normalisation
 	PricePerHourUSD  float64
 	PricePerHourDisp float64
+	FXAsOf           string // date of the rate that converted the offer's currency ("" for USD)
 
 	// Training and batch jobs.
 	JobSeconds       float64
@@ -189,6 +195,7 @@ type Row struct {
 
 	// Reserved.
 	ReservedBreakEvenUtilisation float64
+	ReservedTermYears            int // the reservation the two fields above describe: 1 or 3
 	ReservedMonthlyCommitmentUSD float64
 
 	USDPerDenseTFLOPSHour float64
@@ -199,10 +206,9 @@ type Row struct {
 	Recommendation Recommendation
 	Why            Reason
 
-	cost, time      float64 // ranking keys (USD, seconds)
-	hostOffloadGiB  float64 // per GPU
-	prefillShare    float64 // inference: prefill's share of GPU time
-	onDemandSeconds float64 // job time without spot interruptions
+	cost, time     float64 // ranking keys (USD, seconds)
+	hostOffloadGiB float64 // per GPU
+	prefillShare   float64 // inference: prefill's share of GPU time
 }
 
 // HostedComparison sets a hosted API against the best self-hosted row.

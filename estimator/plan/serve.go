@@ -216,6 +216,9 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 	in.VRAM, in.Batch, in.ZeRO = vram, 1, 0
 	if p.req.FixedParallelism {
 		gpus := max(int(o.GPUCount), 1)
+		if !p.estimate(in).Fits {
+			return nil
+		}
 		if in.GPUs <= gpus {
 			return []copyShape{shapeOf(in, max(gpus/(in.GPUs), 1), 1)}
 		}
@@ -244,7 +247,9 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 		return out
 	}
 	tp := tps[len(tps)-1]
-	s, ok := searchInstances(p.maxInst, func(n int) (copyShape, bool) {
+	// Pipeline stages across instances: no more stages than layers.
+	limit := min(p.maxInst, max(in.Arch.Layers*tp/gpus, 1))
+	s, ok := searchInstances(limit, 0, func(n int) (copyShape, bool) {
 		if n == 1 {
 			return copyShape{}, false
 		}
@@ -348,6 +353,9 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 			units++ // a spare replica absorbs a reclaim (PLANNING.md)
 		}
 		if units*cs.instancesPer > p.maxInst {
+			if why.Key == "" {
+				why = Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}
+			}
 			continue
 		}
 		k := units * cs.perInstance
@@ -490,18 +498,14 @@ func (p *planner) batchTokens() float64 {
 
 // batchMoney prices the batch row on o.
 func (p *planner) batchMoney(o *Offer, r *Row) {
-	r.onDemandSeconds = r.JobSeconds
 	if o.SpotPerHour > 0 {
 		// Requests are independent: a reclaim loses the batch in flight
 		// and the restart; Daly's T_w with δ → 0 is T_s·e^{R/M}.
 		m, _, restart := p.spotParams(o, r, r.Instances)
 		p.spotCost(o, r, r.Instances, r.JobSeconds*math.Exp(restart/m))
-		if r.Pricing == Spot {
-			r.JobSeconds = r.SpotExpectedSeconds
-		}
 	}
 	p.jobMoney(r)
-	perSec := r.JobCostUSD / math.Max(r.JobSeconds, 1e-300)
-	p.tokenPrices(r, perSec, p.req.Workload.Requests/math.Max(r.JobSeconds, 1e-300))
-	r.TokensPerUSD = finite(p.batchTokens() / r.JobCostUSD)
+	perSec := r.cost / math.Max(r.time, 1e-300)
+	p.tokenPrices(r, perSec, p.req.Workload.Requests/math.Max(r.time, 1e-300))
+	r.TokensPerUSD = finite(p.batchTokens() / r.cost)
 }

@@ -152,3 +152,15 @@ func TestServingSLOReasons(t *testing.T) {
 		}
 	}
 }
+
+// TestPipelineAcrossInstances: Mistral-7B in bf16 does not fit one 16 GB
+// T4, so each replica spans two single-T4 instances as pipeline stages
+// (never "no offer").
+func TestPipelineAcrossInstances(t *testing.T) {
+	in := modelInput(t, "mistral-7b-v0.1")
+	o := gpuOffer(t, "t4", 1, estimator.FP16)
+	r := serveOne(t, in, o, plan.Workload{RequestsPerSecond: 2, PromptTokens: 500, OutputTokens: 200}, false)
+	if !r.Fits || r.PP != 2 || r.TP != 1 || r.InstancesPerReplica != 2 || r.Instances != 2*r.Replicas {
+		t.Errorf("fits %v, TP %d PP %d, %d instances per replica, %d instances (%v)", r.Fits, r.TP, r.PP, r.InstancesPerReplica, r.Instances, r.FitReason)
+	}
+}

@@ -91,7 +91,15 @@ func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 		}
 		return trainShape{withGPUs(in, total, so.tp, so.pp, so.zero), n, so.res}, true
 	}
-	return searchInstances(p.maxInst, at)
+	guess := 0
+	if t, ok := p.hints[vram]; ok {
+		guess = (t + gpus - 1) / gpus
+	}
+	s, ok := searchInstances(p.maxInst, guess, at)
+	if ok {
+		p.hints[vram] = s.in.GPUs
+	}
+	return s, ok
 }
 
 // shapeKey memoises searchShape.
@@ -109,6 +117,12 @@ func (p *planner) searchShape(in estimator.Input, total int, tps []int) (trainSh
 					continue
 				}
 				dp := total / (tp * pp)
+				// ZeRO-3 holds the least per GPU (Rajbhandari et al. 2020,
+				// Fig. 1: 2Ψ+2Ψ+KΨ sharded stage by stage): when it does
+				// not fit, no lower stage does, so try it first.
+				if dp > 1 && in.ZeRO < 3 && !p.estimate(withGPUs(in, total, tp, pp, 3)).Fits {
+					continue
+				}
 				for z := in.ZeRO; z <= 3; z++ {
 					if dp == 1 && z > in.ZeRO {
 						break // nothing to shard over
@@ -128,31 +142,59 @@ func (p *planner) searchShape(in estimator.Input, total int, tps []int) (trainSh
 }
 
 // searchInstances returns the smallest n in [1, limit] with at(n) true,
-// assuming monotonicity.
-func searchInstances[T any](limit int, at func(int) (T, bool)) (T, bool) {
+// assuming monotonicity (more instances never hurt). guess, when > 1, is
+// where to look first (what an offer of the same GPU in another size
+// needed): a right guess costs two looks.
+func searchInstances[T any](limit, guess int, at func(int) (T, bool)) (T, bool) {
 	var zero T
-	if s, ok := at(1); ok {
-		return s, true
-	}
-	lo, hi := 1, 2
+	guess = min(guess, limit)
+	lo, hi := 0, 0 // at(lo) false (0: none tried), at(hi) true (0: none found)
 	var best T
-	found := false
-	for hi <= limit {
-		if s, ok := at(hi); ok {
-			best, found = s, true
-			break
+	if guess > 1 {
+		if s, ok := at(guess); ok {
+			best, hi = s, guess
+		} else {
+			lo = guess
 		}
-		lo, hi = hi, hi*2
 	}
-	if !found {
-		if hi/2 < limit {
-			if s, ok := at(limit); ok {
-				best, found, hi = s, true, limit
+	if hi == 0 {
+		if lo == 0 {
+			if s, ok := at(1); ok {
+				return s, true
 			}
+			lo = 1
 		}
-		if !found {
+		// Most offers of small GPUs never hold a large job: one look at
+		// the limit spares the doubling.
+		if lo < limit {
+			if _, ok := at(limit); !ok {
+				return zero, false
+			}
+		} else {
 			return zero, false
 		}
+		for n := lo * 2; ; n *= 2 {
+			n = min(n, limit)
+			if s, ok := at(n); ok {
+				best, hi = s, n
+				break
+			}
+			lo = n
+		}
+	} else if lo == 0 {
+		// The guess fits: is one instance fewer enough?
+		if hi == 1 {
+			return best, true
+		}
+		if s, ok := at(hi - 1); !ok {
+			return best, true
+		} else {
+			best, hi = s, hi-1
+		}
+		if s, ok := at(1); ok {
+			return s, true
+		}
+		lo = 1
 	}
 	for hi-lo > 1 {
 		mid := lo + (hi-lo)/2
@@ -179,28 +221,39 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 	}
 	_, hw := slice(o)
 	p.trainTime(o, hw, s, r)
+	if p.req.FixedParallelism {
+		return
+	}
 	// A deadline may need more instances than the fewest that fit:
 	// double them while the job is late and the time still improves.
-	if dl := p.req.Filters.DeadlineSeconds; dl > 0 && !p.req.FixedParallelism {
-		for r.JobSeconds > dl && s.instances*2 <= p.maxInst {
-			bigger := s
-			bigger.instances *= 2
-			bigger.in.GPUs *= 2
-			if bigger.in.Validate() != nil {
-				break
-			}
-			bigger.res = p.estimate(bigger.in)
-			if !bigger.res.Fits {
-				break
-			}
-			nr := *r
-			p.trainTime(o, hw, bigger, &nr)
-			if !(nr.JobSeconds < r.JobSeconds) {
-				break
-			}
-			*r, s = nr, bigger
+	for dl := p.req.Filters.DeadlineSeconds; dl > 0 && r.JobSeconds > dl; {
+		if !p.grow(o, hw, &s, r, true) {
+			break
 		}
 	}
+}
+
+// grow doubles the instances of shape s, keeping its parallelism, and
+// reports whether it did (within the instance limit, still fitting, and
+// faster when faster is set).
+func (p *planner) grow(o *Offer, hw estimator.Hardware, s *trainShape, r *Row, faster bool) bool {
+	if s.instances*2 > p.maxInst {
+		return false
+	}
+	bigger := *s
+	bigger.instances *= 2
+	bigger.in.GPUs *= 2
+	bigger.res = p.estimate(bigger.in)
+	if !bigger.res.Fits {
+		return false
+	}
+	nr := *r
+	p.trainTime(o, hw, bigger, &nr)
+	if !nr.Fits || (faster && !(nr.JobSeconds < r.JobSeconds)) {
+		return false
+	}
+	*r, *s = nr, bigger
+	return true
 }
 
 // trainTime fills r with shape s on o: parallelism, speed, job time.
@@ -247,33 +300,30 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 
 // trainMoney prices the training row on o.
 func (p *planner) trainMoney(o *Offer, r *Row) {
-	r.onDemandSeconds = r.JobSeconds
 	p.spotTraining(o, r, r.Instances)
-	if r.Pricing == Spot {
-		r.JobSeconds = r.SpotExpectedSeconds
-	}
 	p.jobMoney(r)
-	r.TokensPerUSD = finite(p.req.Workload.TrainTokens / r.JobCostUSD)
+	r.TokensPerUSD = finite(p.req.Workload.TrainTokens / r.cost)
 }
 
-// jobMoney fills the job's cost fields from JobSeconds: job cost =
-// instances × hourly price × hours (PLANNING.md; the whole instance is
-// billed even where the plan leaves GPUs idle).
+// jobMoney fills the job's cost fields from JobSeconds, the job's time
+// without interruptions: job cost = instances × hourly price × hours
+// (PLANNING.md; the whole instance is billed even where the plan leaves
+// GPUs idle). On spot the ranking uses the expected cost and time
+// (SpotExpectedCostUSD, SpotExpectedSeconds), which exceed them.
 func (p *planner) jobMoney(r *Row) {
 	h := r.JobSeconds / 3600
 	inst := float64(r.Instances)
 	if od, ok := p.usd(r.Offer, p.vat(r.Offer, r.Offer.OnDemandPerHour)); ok && od > 0 {
-		hours := h
-		if r.Pricing == Spot {
-			hours = r.onDemandSeconds / 3600
-		}
-		r.OnDemandJobCostUSD = finite(inst * od * hours)
+		r.OnDemandJobCostUSD = finite(inst * od * h)
 	}
 	r.GPUHours = r.GPUs * h
 	r.JobCost = finite(inst * r.PricePerHour * h)
 	r.JobCostUSD = finite(inst * r.PricePerHourUSD * h)
 	r.JobCostDisp = p.display(r.JobCostUSD)
 	r.cost, r.time = r.JobCostUSD, r.JobSeconds
+	if r.Pricing == Spot && r.SpotExpectedSeconds > 0 {
+		r.cost, r.time = r.SpotExpectedCostUSD, r.SpotExpectedSeconds
+	}
 }
 
 // interNodeBytes is what one instance sends to the others per optimizer
@@ -397,21 +447,22 @@ func (p *planner) spotCost(o *Offer, r *Row, n int, seconds float64) {
 }
 
 // reserved fills the break-even utilisation of the request's reservation
-// (or of the 1-year one when pricing on demand or spot): the commitment is
+// (or of the 1-year one, else the 3-year one, when pricing on demand or
+// spot): the commitment is
 // paid for every hour, so it wins when the share of hours used exceeds
 // u* = r/o (PLANNING.md, "Reserved and committed prices"); the monthly
 // commitment is r × 730 per instance.
 func (p *planner) reserved(o *Offer, r *Row) {
-	rate := o.Reserved1yPerHour
-	if r.Pricing == Reserved3y {
-		rate = o.Reserved3yPerHour
+	rate, years := o.Reserved1yPerHour, 1
+	if r.Pricing == Reserved3y || (r.Pricing != Reserved1y && rate == 0) {
+		rate, years = o.Reserved3yPerHour, 3
 	}
 	rate = p.vat(o, rate)
 	od := p.vat(o, o.OnDemandPerHour)
 	if !(rate > 0) || !(od > 0) {
 		return
 	}
-	r.ReservedBreakEvenUtilisation = rate / od
+	r.ReservedBreakEvenUtilisation, r.ReservedTermYears = rate/od, years
 	if usd, ok := p.usd(o, rate); ok {
 		r.ReservedMonthlyCommitmentUSD = usd * HoursPerMonth * float64(max(r.Instances, 1))
 	}

@@ -209,7 +209,8 @@ type Options struct {
 	MaxInstances int
 	// Top keeps only the best Top fitting rows (0: all).
 	Top int
-	// KeepUnfit keeps rows that do not fit or are filtered out, with
+	// KeepUnfit keeps the rows of offers that pass the filters but do
+	// not fit (or are over budget, past the deadline, unpriced), with
 	// their reasons, after the fitting ones.
 	KeepUnfit bool
 }
