@@ -50,6 +50,20 @@ func TestEstimatorImportsOnlyStd(t *testing.T) {
 	}
 }
 
+// TestPlanImportsOnlyStdAndEstimator keeps the planner as portable as the
+// estimator: the page and the CLI both call it.
+func TestPlanImportsOnlyStdAndEstimator(t *testing.T) {
+	deps := goList(t, true, nil, "./estimator/plan")
+	if _, ok := deps["rightsize/estimator/plan"]; !ok {
+		t.Fatalf("go list found no rightsize/estimator/plan: %v", deps)
+	}
+	for p := range deps {
+		if p != "rightsize/estimator/plan" && p != "rightsize/estimator" {
+			t.Errorf("estimator/plan depends on non-standard package %s", p)
+		}
+	}
+}
+
 func TestLayering(t *testing.T) {
 	pkgs := goList(t, false, nil, "./...")
 	if len(pkgs) < 5 {
@@ -65,6 +79,8 @@ func TestLayering(t *testing.T) {
 				t.Errorf("%s imports %s: nothing imports a main", p, imp)
 			case strings.HasPrefix(p, "rightsize/catalog") && imp == "rightsize/app":
 				t.Errorf("%s imports rightsize/app: catalog sits below app", p)
+			case p == "rightsize/estimator/plan" && imp == "rightsize/estimator":
+				// the planner sits on the estimator and below everything else
 			case strings.HasPrefix(p, "rightsize/estimator") && strings.HasPrefix(imp, "rightsize/"):
 				t.Errorf("%s imports %s: estimator sits below everything", p, imp)
 			}

@@ -653,6 +653,10 @@ func TestPerfAndCost(t *testing.T) {
 		t.Error("generating the whole sequence left no prompt but no error")
 	}
 	c.set(fOutput, "512")
+	c.set(fGPU, "rtx-pro-6000") // now with datasheet figures
+	if !c.r.Perf.OK || strings.Contains(app.HTMLString(c.Render()), `id="rs-no-perf"`) {
+		t.Error("the RTX PRO 6000, with datasheet figures, got no speed estimate")
+	}
 	c.set(fGPU, "t4") // 16 GiB of weights do not fit one T4: no speed for a job that cannot run
 	if c.r.Perf.OK || !strings.Contains(app.HTMLString(c.Render()), `id="rs-no-perf"`) {
 		t.Error("a job that does not fit got a speed estimate")

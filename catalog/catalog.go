@@ -137,17 +137,21 @@ type Model struct {
 	License string
 	// Task is what the model is for: "text-generation", "fill-mask",
 	// "text2text", "image-classification", "image-generation",
-	// "speech-recognition".
+	// "speech-recognition", "sentence-embedding", "text-ranking",
+	// "text-to-video".
 	Task          string
 	ContextLength int
 	// PublishedParams is the parameter count from the model card or paper
-	// (total parameters for mixture-of-experts models).
+	// (total parameters for mixture-of-experts models; for multimodal
+	// configs the text model plus the vision tower). Validation checks it
+	// against estimator.ParseConfig's count of Config.
 	PublishedParams int64
 	// ActiveParams is the parameters used per token for mixture-of-experts
 	// models, from the model card; 0 for dense models.
 	ActiveParams int64
-	// ModelType is the config's "model_type" ("llama", "qwen2", ...,
-	// or "rightsize-generic").
+	// ModelType is the model_type estimator.ParseConfig reports ("llama",
+	// "qwen2", ..., the text model's for multimodal configs, or
+	// "rightsize-generic").
 	ModelType string
 	// Config is the Hugging Face config.json text (compact JSON), or a
 	// rightsize-generic config for architectures the estimator does not

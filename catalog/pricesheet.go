@@ -20,8 +20,10 @@ import (
 // CSV: a header row, then one row per offer; columns in any order, unknown
 // columns are errors, empty cells mean "no change":
 //
-//	offer_id,provider,instance_type,gpu,gpu_count,on_demand_per_hour,spot_per_hour,reserved_1y_per_hour,reserved_3y_per_hour,monthly_price,currency,region,as_of,source,notes
+//	offer_id,provider,instance_type,gpu,gpu_count,on_demand_per_hour,spot_per_hour,reserved_1y_per_hour,reserved_3y_per_hour,monthly_price,currency,region,network_gbps,network_fabric,spot_interruption,as_of,source,notes
 //
+// network_gbps, network_fabric and spot_interruption set the offer's
+// inter-node network and spot-risk bucket (see Offer), sourced by the row.
 // JSON: {"prices": [{...}]} or a bare array, with the same keys (numbers as
 // JSON numbers).
 //
@@ -44,6 +46,9 @@ type PriceRow struct {
 	MonthlyPrice      float64 `json:"monthly_price,omitempty"`
 	Currency          string  `json:"currency,omitempty"`
 	Region            string  `json:"region,omitempty"`
+	NetworkGbps       float64 `json:"network_gbps,omitempty"`
+	NetworkFabric     string  `json:"network_fabric,omitempty"`
+	SpotInterruption  string  `json:"spot_interruption,omitempty"`
 	AsOf              string  `json:"as_of,omitempty"`
 	Source            string  `json:"source,omitempty"`
 	Notes             string  `json:"notes,omitempty"`
@@ -55,8 +60,15 @@ type PriceRow struct {
 var PriceSheetColumns = []string{
 	"offer_id", "provider", "instance_type", "gpu", "gpu_count",
 	"on_demand_per_hour", "spot_per_hour", "reserved_1y_per_hour", "reserved_3y_per_hour", "monthly_price",
-	"currency", "region", "as_of", "source", "notes",
+	"currency", "region", "network_gbps", "network_fabric", "spot_interruption", "as_of", "source", "notes",
 }
+
+// SpotBuckets are the AWS Spot Instance Advisor interruption buckets
+// (monthly share of capacity reclaimed) Offer.SpotInterruption may hold.
+var SpotBuckets = []string{"<5%", "5-10%", "10-15%", "15-20%", ">20%"}
+
+// NetworkFabrics are the values Offer.NetworkFabric may hold besides "".
+var NetworkFabrics = []string{"efa", "infiniband", "roce", "ethernet"}
 
 // ParsePriceSheet reads a CSV or JSON price sheet (JSON when the first
 // non-space byte is '{' or '['). Errors name the row and column.
@@ -145,6 +157,12 @@ func parsePriceCSV(data []byte) ([]PriceRow, error) {
 				row.Currency = cell
 			case "region":
 				row.Region = cell
+			case "network_fabric":
+				row.NetworkFabric = cell
+			case "spot_interruption":
+				row.SpotInterruption = cell
+			case "network_gbps":
+				f = &row.NetworkGbps
 			case "as_of":
 				row.AsOf = cell
 			case "source":
@@ -267,6 +285,21 @@ func ApplyPriceRow(o *Offer, row PriceRow) ([]PriceChange, error) {
 	set("reserved_1y_per_hour", &o.Reserved1yPerHour, row.Reserved1yPerHour)
 	set("reserved_3y_per_hour", &o.Reserved3yPerHour, row.Reserved3yPerHour)
 	set("monthly_price", &o.MonthlyPrice, row.MonthlyPrice)
+	set("network_gbps", &o.NetworkGbps, row.NetworkGbps)
+	if row.NetworkFabric != "" && row.NetworkFabric != o.NetworkFabric {
+		if !slices.Contains(NetworkFabrics, row.NetworkFabric) {
+			return nil, fmt.Errorf("%s: network_fabric %q is not one of %s", where, row.NetworkFabric, strings.Join(NetworkFabrics, ", "))
+		}
+		changes = append(changes, PriceChange{OfferID: o.ID, Field: "network_fabric", Old: o.NetworkFabric, New: row.NetworkFabric})
+		o.NetworkFabric = row.NetworkFabric
+	}
+	if row.SpotInterruption != "" && row.SpotInterruption != o.SpotInterruption {
+		if !slices.Contains(SpotBuckets, row.SpotInterruption) {
+			return nil, fmt.Errorf("%s: spot_interruption %q is not one of %s", where, row.SpotInterruption, strings.Join(SpotBuckets, ", "))
+		}
+		changes = append(changes, PriceChange{OfferID: o.ID, Field: "spot_interruption", Old: o.SpotInterruption, New: row.SpotInterruption})
+		o.SpotInterruption, o.SpotInterruptionSource = row.SpotInterruption, row.Source
+	}
 	if o.OnDemandPerHour > 0 && o.SpotPerHour > o.OnDemandPerHour {
 		return nil, fmt.Errorf("%s (%s): spot_per_hour %v > on_demand_per_hour %v", where, o.ID, o.SpotPerHour, o.OnDemandPerHour)
 	}

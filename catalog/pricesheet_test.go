@@ -53,3 +53,33 @@ func TestOfferIDFor(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// A sheet sets the inter-node network and the spot-risk bucket, sourced by
+// the row; values outside the lists are refused.
+func TestPriceSheetNetworkAndSpotRisk(t *testing.T) {
+	in := "offer_id,network_gbps,network_fabric,spot_interruption,as_of,source\naws-g4dn.xlarge,25,ethernet,10-15%,2026-11-01,our measurements\n"
+	rows, err := catalog.ParsePriceSheet(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _, err := catalog.Default().WithPrices(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _ := c.Offer("aws-g4dn.xlarge")
+	if o.NetworkGbps != 25 || o.NetworkFabric != "ethernet" || o.SpotInterruption != "10-15%" || o.SpotInterruptionSource != "our measurements" {
+		t.Errorf("offer %+v", o)
+	}
+	for _, bad := range []string{
+		"offer_id,spot_interruption,as_of,source\naws-g4dn.xlarge,rare,2026-11-01,q\n",
+		"offer_id,network_fabric,as_of,source\naws-g4dn.xlarge,carrier-pigeon,2026-11-01,q\n",
+	} {
+		rows, err := catalog.ParsePriceSheet(strings.NewReader(bad))
+		if err == nil {
+			_, _, err = catalog.Default().WithPrices(rows)
+		}
+		if err == nil || !strings.Contains(err.Error(), "is not one of") {
+			t.Errorf("%q: error %v", bad, err)
+		}
+	}
+}

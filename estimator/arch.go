@@ -237,3 +237,33 @@ func (a Arch) activeMLPWidth() int64 {
 // Generic reports whether a is a rightsize-generic description (parameter
 // count plus optional shape numbers) rather than a layer-by-layer model.
 func (a Arch) Generic() bool { return a.ModelType == GenericModelType }
+
+// AttendedContext is Σ over the attention layers of the context each one
+// attends to for a token that sees ctx previous tokens: full layers see ctx,
+// sliding-window layers at most SlidingWindow, chunked layers at most
+// AttentionChunk (their chunk holds between 1 and AttentionChunk tokens; the
+// cap is the worst case), and linear-attention layers none (their cost is
+// per token, not per context). It is the sum perf.go's attnLayerCtx needs
+// for the new layouts.
+func (a Arch) AttendedContext(ctx float64) float64 {
+	capped := func(n int) float64 {
+		if n > 0 && float64(n) < ctx {
+			return float64(n)
+		}
+		return ctx
+	}
+	full := max(a.KVCacheLayers()-a.SlidingLayers-a.ChunkedLayers, 0)
+	return float64(full)*ctx + float64(a.SlidingLayers)*capped(a.SlidingWindow) + float64(a.ChunkedLayers)*capped(a.AttentionChunk)
+}
+
+// MXFP4BitsPerParam is the storage of one MXFP4 element: 4 bits plus one
+// shared 8-bit E8M0 scale per block of 32 (OCP Microscaling Formats v1.0,
+// §5.2), 4.25 bits.
+const MXFP4BitsPerParam = 4 + 8.0/32
+
+// CheckpointWeightBytes is the weight memory of the model as published:
+// MXFP4Params at MXFP4BitsPerParam and the rest at bits per parameter (the
+// checkpoint's 16 bits for gpt-oss's attention, router, embeddings).
+func (a Arch) CheckpointWeightBytes(bits float64) float64 {
+	return float64(a.MXFP4Params)*MXFP4BitsPerParam/8 + float64(a.TotalParams-a.MXFP4Params)*bits/8
+}

@@ -35,12 +35,15 @@ const GenericModelType = "rightsize-generic"
 // ParseConfig reads a Hugging Face config.json (or a rightsize-generic
 // config, see GenericModelType) and returns the architecture with exact
 // parameter counts. Supported model_type values: llama, mistral, mixtral,
-// qwen2, qwen2_moe, qwen3, qwen3_moe, qwen3_next, phi3, gemma, gemma2,
-// gemma3_text, gpt_oss, llama4_text, glm4_moe, kimi_k2, falcon, gpt2,
-// gpt_bigcode, bert, roberta, deepseek_v2, deepseek_v3, vit,
-// rightsize-generic; a config with a text_config (VLMs such as LLaVA,
-// Gemma 3, Llama 4) is read through its text model plus an approximate
-// vision tower (Arch.VisionParams, included in TotalParams); DeepSeek's own
+// qwen2, qwen2_moe, qwen3, qwen3_moe, qwen3_next, qwen3_5_text,
+// qwen3_5_moe_text, phi3, gemma, gemma2, gemma3_text, gpt_oss, llama4_text,
+// glm4_moe, kimi_k2, minimax_m2, granite, olmo2, falcon, gpt2, gpt_bigcode,
+// bert, roberta, xlm-roberta, deepseek_v2, deepseek_v3, deepseek_v32, vit,
+// rightsize-generic, and the VLM text models qwen2_vl, qwen2_5_vl,
+// qwen3_vl_text, qwen3_vl_moe_text. A config with a text_config (LLaVA,
+// Gemma 3, Llama 4, Qwen3.5, Mistral 3) or a flat VLM config with a
+// vision_config is read through its text model plus an approximate vision
+// tower (Arch.VisionParams, included in TotalParams); DeepSeek's own
 // inference config (keys dim, n_layers, ...) is accepted too.
 //
 // Errors name the offending field, e.g.
@@ -166,9 +169,14 @@ func parseMap(m map[string]any, prefix string) (Arch, error) {
 		return parseDeepSeekNative(r)
 	}
 	var s spec
+	reported := mt
+	if a, ok := textAliases[mt]; ok {
+		mt = a
+	}
 	switch mt {
 	case "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "qwen3_next", "phi3", "gemma", "gemma2", "gemma3_text",
-		"deepseek_v2", "deepseek_v3", "kimi_k2", "gpt_oss", "llama4_text", "glm4_moe", "granite", "olmo2":
+		"deepseek_v2", "deepseek_v3", "deepseek_v32", "kimi_k2", "gpt_oss", "llama4_text", "glm4_moe", "granite", "olmo2",
+		"qwen3_5_text", "qwen3_5_moe_text", "minimax_m2":
 		s = llamaLike(r, mt)
 	case "falcon", "RefinedWeb", "RefinedWebModel":
 		s = falcon(r)
@@ -188,8 +196,25 @@ func parseMap(m map[string]any, prefix string) (Arch, error) {
 	if r.err != nil {
 		return Arch{}, r.err
 	}
-	s.modelType = mt
-	return s.build(prefix)
+	s.modelType = reported
+	a, err := s.build(prefix)
+	if err != nil || prefix != "" {
+		return a, err
+	}
+	// Flat VLM configs (Qwen2-VL, Qwen2.5-VL) carry the text model at the
+	// top level and the tower in vision_config.
+	if vc, ok := m["vision_config"].(map[string]any); ok {
+		return addVision(a, vc)
+	}
+	return a, nil
+}
+
+// textAliases map VLM and renamed text model types to the family whose
+// text model they use (transformers models/qwen2_vl, qwen2_5_vl, qwen3_vl,
+// qwen3_vl_moe: the language model is Qwen2 / Qwen3 / Qwen3-MoE).
+var textAliases = map[string]string{
+	"qwen2_vl": "qwen2", "qwen2_5_vl": "qwen2", "qwen2_vl_text": "qwen2", "qwen2_5_vl_text": "qwen2",
+	"qwen3_vl_text": "qwen3", "qwen3_vl_moe_text": "qwen3_moe",
 }
 
 // spec is a normalised block-structured architecture to count.
@@ -220,11 +245,12 @@ type spec struct {
 	window, slidingLayers int64
 	// chunked local attention (Llama 4)
 	chunk, chunkedLayers int64
-	sinks                bool // one learned sink logit per head per layer (gpt-oss)
-	expertBias           bool // expert linears carry biases (gpt-oss)
-	qGate                bool // q_proj also emits an output gate, 2× wide (Qwen3-Next)
-	qkNormFull           bool // q_norm/k_norm over the full q and k widths (OLMo 2)
-	mxfp4                bool // expert weights stored as MXFP4 (gpt-oss)
+	sinks                bool  // one learned sink logit per head per layer (gpt-oss)
+	expertBias           bool  // expert linears carry biases (gpt-oss)
+	qGate                bool  // q_proj also emits an output gate, 2× wide (Qwen3-Next)
+	qkNormFull           bool  // q_norm/k_norm over the full q and k widths (OLMo 2, MiniMax-M2)
+	idxHeads, idxDim     int64 // DeepSeek-V3.2 indexer heads and head width
+	mxfp4                bool  // expert weights stored as MXFP4 (gpt-oss)
 	mtp                  int64
 	// linear attention (Qwen3-Next Gated DeltaNet)
 	linLayers                          int64
@@ -248,7 +274,12 @@ func llamaLike(r *reader, mt string) spec {
 		s.vocab = r.need("vocab_size")
 		s.kv = r.dim(s.nh, "num_key_value_heads")
 	}
-	s.inter = r.need("intermediate_size")
+	if mt == "qwen3_5_moe_text" || mt == "qwen3_next" {
+		// All-MoE hybrids may leave out the dense width (no dense layer).
+		s.inter = r.dim(0, "intermediate_size")
+	} else {
+		s.inter = r.need("intermediate_size")
+	}
 	s.tied = r.flag(mt == "gemma" || mt == "gemma2" || mt == "gemma3_text", "tie_word_embeddings")
 	attnBias := r.flag(false, "attention_bias")
 	s.qkvBias, s.oBias = attnBias, attnBias
@@ -309,10 +340,18 @@ func llamaLike(r *reader, mt string) spec {
 		llama4(r, &s)
 	case "glm4_moe":
 		glm4MoE(r, &s)
-	case "qwen3_next":
-		qwen3Next(r, &s)
+	case "qwen3_next", "qwen3_5_text", "qwen3_5_moe_text":
+		qwen3Next(r, &s, mt)
+	case "minimax_m2":
+		// MiniMax-M2 (vLLM model_executor/models/minimax_m2.py): q_norm and
+		// k_norm over the full q and k widths (qk_norm_type "per_layer"),
+		// num_local_experts SwiGLU experts of intermediate_size, a sigmoid
+		// router with a score-correction bias; no dense layer.
+		s.qkNormFull = r.flag(true, "use_qk_norm") && r.str("qk_norm_type") != "per_head"
+		s.qkNorm = r.flag(true, "use_qk_norm") && r.str("qk_norm_type") == "per_head"
+		s.routerBias = true
 	}
-	if mt == "deepseek_v2" || mt == "deepseek_v3" || mt == "kimi_k2" {
+	if mt == "deepseek_v2" || mt == "deepseek_v3" || mt == "deepseek_v32" || mt == "kimi_k2" {
 		s.experts = r.dim(0, "n_routed_experts")
 		s.shared = r.dim(0, "n_shared_experts")
 		s.moeI = r.dim(s.inter, "moe_intermediate_size")
@@ -330,16 +369,24 @@ func llamaLike(r *reader, mt string) spec {
 		s.vhd = r.need("v_head_dim")
 		s.kv = s.nh
 		s.mtp = r.dim(0, "num_nextn_predict_layers")
+		if mt == "deepseek_v32" {
+			// DeepSeek-V3.2 sparse attention's lightning indexer per layer
+			// (DeepSeek-V3.2-Exp inference/model.py Indexer): wq_b
+			// q_lora_rank→index_n_heads·index_head_dim, wk h→index_head_dim,
+			// k_norm (LayerNorm, weight and bias), weights_proj h→index_n_heads.
+			s.idxHeads = r.need("index_n_heads")
+			s.idxDim = r.need("index_head_dim")
+		}
 	}
-	if mt == "qwen2_moe" || mt == "qwen3_moe" || mt == "qwen3_next" {
+	if mt == "qwen2_moe" || mt == "qwen3_moe" || mt == "qwen3_next" || mt == "qwen3_5_moe_text" {
 		qwenMoE(r, mt, &s)
 	}
 	if s.experts > 0 {
 		s.topk = r.need("num_experts_per_tok")
 	}
 	s.hd = r.dim(0, "head_dim")
-	if mt == "gemma3_text" && s.hd == 0 {
-		s.hd = 256
+	if (mt == "gemma3_text" || mt == "qwen3_5_text" || mt == "qwen3_5_moe_text") && s.hd == 0 {
+		s.hd = 256 // Gemma3TextConfig and Qwen3.5 config defaults
 	}
 	// Gemma-family and layer_types lists.
 	if lt, ok := r.m["layer_types"].([]any); ok && len(lt) > 0 {
@@ -361,7 +408,7 @@ func llamaLike(r *reader, mt string) spec {
 		if s.slidingLayers > 0 {
 			s.window = r.dim(0, "sliding_window")
 		}
-		if mt == "qwen3_next" {
+		if mt == "qwen3_next" || mt == "qwen3_5_text" || mt == "qwen3_5_moe_text" {
 			s.linLayers = lin
 		}
 		if mt == "llama4_text" {
@@ -458,13 +505,34 @@ func glm4MoE(r *reader, s *spec) {
 // (full_attention_interval) are Gated DeltaNet linear attention, the rest
 // gated full attention (q_proj emits query and gate, 2× wide) with q/k norms;
 // MoE as Qwen2-MoE (routed experts, a gated shared expert).
-func qwen3Next(r *reader, s *spec) {
-	s.qkNorm, s.qGate = true, true
-	s.linKHeads = r.need("linear_num_key_heads")
-	s.linVHeads = r.need("linear_num_value_heads")
-	s.linKD = r.need("linear_key_head_dim")
-	s.linVD = r.need("linear_value_head_dim")
-	s.linKernel = r.need("linear_conv_kernel_dim")
+//
+// Qwen3.5 (qwen3_5_text, qwen3_5_moe_text; transformers models/qwen3_5*)
+// keeps this layout (its in_proj_qkv/in_proj_z/in_proj_b/in_proj_a split the
+// same widths) and gates attention per attn_output_gate; its config classes
+// default to 16 key and 32 value heads of 128, kernel 4 and head_dim 256.
+func qwen3Next(r *reader, s *spec, mt string) {
+	s.qkNorm = true
+	s.qGate = r.flag(true, "attn_output_gate")
+	if mt == "qwen3_next" {
+		s.linKHeads = r.need("linear_num_key_heads")
+		s.linVHeads = r.need("linear_num_value_heads")
+		s.linKD = r.need("linear_key_head_dim")
+		s.linVD = r.need("linear_value_head_dim")
+		s.linKernel = r.need("linear_conv_kernel_dim")
+	} else {
+		s.linKHeads = r.dim(16, "linear_num_key_heads")
+		s.linVHeads = r.dim(32, "linear_num_value_heads")
+		s.linKD = r.dim(128, "linear_key_head_dim")
+		s.linVD = r.dim(128, "linear_value_head_dim")
+		s.linKernel = r.dim(4, "linear_conv_kernel_dim")
+		if s.hd == 0 {
+			s.hd = r.dim(256, "head_dim")
+		}
+	}
+	if s.linKHeads == 0 || s.linVHeads == 0 || s.linKernel == 0 {
+		r.fail("%slinear attention needs key heads, value heads and a conv kernel > 0", r.prefix)
+		return
+	}
 	if _, ok := r.m["layer_types"]; !ok {
 		iv := r.dim(4, "full_attention_interval")
 		if iv == 0 {
@@ -486,8 +554,11 @@ func qwen3Next(r *reader, s *spec) {
 // (shared_expert_gate: Linear(hidden, 1, bias=False)), both always on.
 func qwenMoE(r *reader, mt string, s *spec) {
 	s.experts = r.dim(0, "num_experts")
+	if mt == "qwen3_5_moe_text" {
+		s.experts = r.dim(256, "num_experts")
+	}
 	s.moeI = r.dim(s.inter, "moe_intermediate_size")
-	if mt == "qwen2_moe" || mt == "qwen3_next" {
+	if mt == "qwen2_moe" || mt == "qwen3_next" || mt == "qwen3_5_moe_text" {
 		s.sharedI = r.dim(0, "shared_expert_intermediate_size")
 		s.sharedGate = s.sharedI > 0
 	}
@@ -713,13 +784,20 @@ func parseVLM(r *reader, tc any) (Arch, error) {
 	if !ok {
 		return a, nil
 	}
+	return addVision(a, vc)
+}
+
+// addVision adds an approximate vision tower and projector to a.
+func addVision(a Arch, vc map[string]any) (Arch, error) {
 	// Vision tower counted as a ViT/CLIP/SigLIP encoder (q,k,v,o with
 	// biases, fc1/fc2, two LayerNorms, patch conv, positions) plus a
 	// two-layer projector to the text width (LLaVA's mlp2x_gelu). This is an
 	// approximation: towers differ in pre/post norms and pooling heads.
 	v := &reader{m: vc, prefix: "vision_config."}
-	h := v.dim(0, "hidden_size")
-	l := v.dim(0, "num_hidden_layers")
+	// Qwen2-VL names the tower width embed_dim (its hidden_size is the
+	// merger's output width, the text model's).
+	h := v.dim(0, "embed_dim", "hidden_size")
+	l := v.dim(0, "num_hidden_layers", "depth") // depth: Qwen2-VL/Qwen3.5 vision
 	in := v.dim(4*h, "intermediate_size")
 	img := v.dim(224, "image_size")
 	p := v.dim(14, "patch_size")
@@ -849,6 +927,13 @@ func (s spec) build(prefix string) (Arch, error) {
 			mat(s.qLoRA, c.mul(s.nh, qk), false)
 		} else {
 			mat(h, c.mul(s.nh, qk), false)
+		}
+		if s.idxHeads > 0 {
+			mat(max(s.qLoRA, 1), c.mul(s.idxHeads, s.idxDim), false) // indexer wq_b
+			mat(h, s.idxDim, false)                                  // indexer wk
+			mat(h, s.idxHeads, false)                                // indexer weights_proj
+			attn += 2 * s.idxDim                                     // indexer k_norm
+			attnFact += 2 * s.idxDim
 		}
 		mat(h, s.kvLoRA+s.rope, false) // kv_a_proj_with_mqa
 		attn += s.kvLoRA               // kv_a_layernorm

@@ -213,14 +213,30 @@ func optimizerBytesPerParam(o Optimizer) float64 {
 	return 0 // SGD; Adafactor is computed from its factored size
 }
 
-// stage computes one pipeline stage's per-GPU breakdown.
+// stage computes one pipeline stage's per-GPU breakdown: its share of the
+// parameters, the model states, the working memory (activations, logits,
+// KV cache), the overheads and, for pooled engines, the KV pool.
 func stage(in Input, first, last bool, r *Result) stageOut {
+	var out stageOut
+	sh := stageParams(in, first, last)
+	out.host = modelStates(in, sh, &out.b, r)
+	seqKV, tokKV := workingMemory(in, sh, first, last, &out.b)
+	overheads(in, &out.b)
+	kvPool(in, seqKV, tokKV, r, &out)
+	return out
+}
+
+// stageShape is one stage's share of the model on one GPU.
+type stageShape struct {
+	frac, k          float64 // share of the layers, and their count
+	params           float64 // parameters on this GPU
+	linGPU, otherGPU float64 // of which block linears, and the rest
+}
+
+// stageParams: the stage's layers and ends, sharded over TP.
+func stageParams(in Input, first, last bool) stageShape {
 	a := in.Arch
 	tp := float64(in.TP)
-	dp := float64(in.GPUs / (in.TP * in.PP))
-	var out stageOut
-	b := &out.b
-
 	// Layers on this stage: the largest share when they do not divide.
 	frac, k := 1.0, float64(a.Layers)
 	if a.Layers > 0 && in.PP > 1 {
@@ -249,12 +265,19 @@ func stage(in Input, first, last bool, r *Result) stageOut {
 	}
 	params := (ends+body-kvp)/tp + kvp*kvShare
 	linGPU := lin / tp
-	otherGPU := params - linGPU
+	return stageShape{frac: frac, k: k, params: params, linGPU: linGPU, otherGPU: params - linGPU}
+}
 
+// modelStates: weights, gradients and optimizer states on this GPU after
+// ZeRO sharding and offload; it returns the bytes held on the host.
+func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
+	a := in.Arch
+	tp := float64(in.TP)
+	dp := float64(in.GPUs / (in.TP * in.PP))
+	frac, params, linGPU, otherGPU := sh.frac, sh.params, sh.linGPU, sh.otherGPU
 	linBits, otherBits, _ := weightBits(in)
 	r.WeightBitsPerParam = (float64(a.LinearParams)*linBits + float64(a.TotalParams-a.LinearParams)*otherBits) / float64(a.TotalParams)
 
-	// Model states.
 	var W, G, O, host float64
 	wide := 2.0 // bytes of a 16-bit element; 4 in fp32 training
 	if in.Weights == FP32 {
@@ -343,13 +366,20 @@ func stage(in Input, first, last bool, r *Result) stageOut {
 		}
 	}
 	b.Weights, b.Gradients, b.Optimizer = toBytes(W), toBytes(G), toBytes(O)
-	out.host = toBytes(host)
+	return toBytes(host)
 
-	// KV cache for this stage's layers on this GPU.
+}
+
+// workingMemory: activations, logits and the KV cache of this stage's
+// layers on this GPU; it returns one sequence's and one token's KV bytes.
+func workingMemory(in Input, sh stageShape, first, last bool, b *Breakdown) (seqKV, tokKV float64) {
+	a := in.Arch
+	tp := float64(in.TP)
+	frac, k := sh.frac, sh.k
 	kvBits := kvBitsPerElement(in)
 	kvHeadShare := kvTPShare(a, tp)
-	seqKV := a.kvBytesPerSeq(int64(in.Seq), kvBits) * frac * kvHeadShare
-	tokKV := float64(a.kvElemsPerTokenLayer()) * kvBits / 8 * k * kvHeadShare
+	seqKV = a.kvBytesPerSeq(int64(in.Seq), kvBits) * frac * kvHeadShare
+	tokKV = float64(a.kvElemsPerTokenLayer()) * kvBits / 8 * k * kvHeadShare
 
 	seq, batch := float64(in.Seq), float64(in.Batch)
 	switch {
@@ -392,7 +422,14 @@ func stage(in Input, first, last bool, r *Result) stageOut {
 		b.KVCache = toBytes(batch * seqKV)
 	}
 
-	// Overheads.
+	return seqKV, tokKV
+}
+
+// overheads: CUDA context, NCCL buffers, CUDA graphs, allocator reserve
+// and bitsandbytes' dequantisation buffer, each overridable.
+func overheads(in Input, b *Breakdown) {
+	a := in.Arch
+	tp := float64(in.TP)
 	ctx := Bytes(defaultCUDAContext)
 	if in.Engine.Pooled() && !in.Task.Training() {
 		ctx = vllmNonTorch
@@ -422,10 +459,26 @@ func stage(in Input, first, last bool, r *Result) stageOut {
 		b.QuantState = toBytes(largestLinear(a) / tp * 2)
 	}
 
+}
+
+// kvPool: a pooled engine pre-allocates GPUMemUtil of the memory and gives
+// what the rest leaves to the KV cache (vLLM gpu_memory_utilization,
+// SGLang mem_fraction_static). TensorRT-LLM instead takes GPUMemUtil of
+// the memory still free once the model is loaded (its
+// kv_cache_free_gpu_mem_fraction, "the fraction of free GPU memory"
+// after loading: TensorRT-LLM KvCacheConfig documentation).
+func kvPool(in Input, seqKV, tokKV float64, r *Result, out *stageOut) {
+	a := in.Arch
+	b := &out.b
+	batch := float64(in.Batch)
 	out.kvFits = true
 	if in.Engine.Pooled() && !in.Task.Training() {
 		budget := in.GPUMemUtil * float64(r.Usable)
 		static := float64(b.Weights + b.Activations + b.Logits + b.CUDAContext + b.NCCL + b.QuantState)
+		if in.Engine == TRTLLM {
+			free := float64(r.Usable) - static - float64(b.CUDAGraphs)
+			budget = static + in.GPUMemUtil*math.Max(free, 0)
+		}
 		pool := budget - static
 		if pool < 0 {
 			pool = 0
@@ -442,7 +495,6 @@ func stage(in Input, first, last bool, r *Result) stageOut {
 			out.kvFits = static <= budget
 		}
 	}
-	return out
 }
 
 // largestLinear is the biggest weight matrix inside a block.

@@ -91,3 +91,25 @@ func TestParseCount(t *testing.T) {
 		}
 	}
 }
+
+// The parsers answer with *InputError, like Validate, so a page can mark
+// the field and translate the message.
+func TestParseErrorsTyped(t *testing.T) {
+	for _, c := range []struct {
+		err   error
+		field string
+	}{
+		{func() error { _, err := ParseDType("fp3"); return err }(), "dtype"},
+		{func() error { _, err := ParseBytes("80"); return err }(), "size"},
+		{func() error { _, err := ParseBytes("-1GB"); return err }(), "size"},
+		{func() error { _, err := ParseCount("lots"); return err }(), "count"},
+	} {
+		var ie *InputError
+		if !errors.As(c.err, &ie) || ie.Field != c.field {
+			t.Errorf("%v: not an InputError for %q", c.err, c.field)
+		}
+	}
+	if d, err := ParseDType("fp4"); err != nil || d != FP4 || d.BitsPerElement() != 4 {
+		t.Errorf("fp4: %v %v", d, err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -228,6 +229,14 @@ func TestNewAttentionLayouts(t *testing.T) {
 	if got, want := g.kvBytesPerSeq(seq, 16), 1024.0*2*(12*seq+12*128); got != want {
 		t.Errorf("gpt-oss-20b KV per sequence %v, want %v", got, want)
 	}
+	if got, want := g.AttendedContext(seq), 12.0*seq+12*128; got != want {
+		t.Errorf("gpt-oss-20b attended context %v, want %v", got, want)
+	}
+	// 19.11B MXFP4 expert weights at 4.25 bits + 1.80B others at 16 bits:
+	// 10.15e9 + 3.61e9 bytes (the published checkpoint is about 13.8 GB).
+	if got := g.CheckpointWeightBytes(16); math.Abs(got-(19_110_297_600*4.25/8+1_804_459_584*2)) > 1 {
+		t.Errorf("gpt-oss-20b checkpoint bytes %v", got)
+	}
 	l := read("llama-4-scout.json")
 	if l.ChunkedLayers != 36 || l.AttentionChunk != 8192 || l.Experts != 16 || l.SharedExperts != 1 || l.DenseLayers != 0 {
 		t.Errorf("llama-4-scout: chunked %d/%d experts %d shared %d dense %d", l.ChunkedLayers, l.AttentionChunk, l.Experts, l.SharedExperts, l.DenseLayers)
@@ -246,6 +255,9 @@ func TestNewAttentionLayouts(t *testing.T) {
 	if got, want := q.KVBytesPerToken(BF16), Bytes(12*2*2*256*2); got != want {
 		t.Errorf("qwen3-next KV per token %d, want %d (12 full-attention layers)", got, want)
 	}
+	if got := q.AttendedContext(seq); got != 12*seq {
+		t.Errorf("qwen3-next attended context %v, want %v (linear layers attend to nothing)", got, 12*seq)
+	}
 	if got, want := q.kvBytesPerSeq(seq, 16), 1024.0*2*12*seq+36*548864*2; got != want {
 		t.Errorf("qwen3-next per sequence %v, want %v", got, want)
 	}
@@ -254,5 +266,61 @@ func TestNewAttentionLayouts(t *testing.T) {
 	}
 	if glm := read("glm-4.5.json"); glm.MTPLayers != 1 || glm.MTPParams <= 0 || glm.DenseLayers != 3 {
 		t.Errorf("glm-4.5: mtp %d (%d params), dense %d", glm.MTPLayers, glm.MTPParams, glm.DenseLayers)
+	}
+	// Qwen3.5 nests a qwen3_5_moe_text config (no intermediate_size) under
+	// text_config; its layer_types mark the Gated DeltaNet layers.
+	lt := strings.Repeat(`"linear_attention","linear_attention","linear_attention","full_attention",`, 4)
+	q35, err := ParseConfig([]byte(`{"model_type":"qwen3_5_moe","text_config":{"model_type":"qwen3_5_moe_text",
+		"hidden_size":256,"num_hidden_layers":16,"layer_types":[` + strings.TrimSuffix(lt, ",") + `],
+		"num_attention_heads":4,"num_key_value_heads":2,"head_dim":64,"num_experts":8,"num_experts_per_tok":2,
+		"moe_intermediate_size":64,"shared_expert_intermediate_size":64,"vocab_size":1000,
+		"linear_num_key_heads":2,"linear_num_value_heads":4,"linear_key_head_dim":32,"linear_value_head_dim":32}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// conv_dim = 2·2·32 + 4·32 = 256, ×(4−1) (kernel default 4); recurrent 4·32·32.
+	if q35.LinearAttnLayers != 12 || q35.KVCacheLayers() != 4 || q35.LinearStateElems != 256*3+4*32*32 || q35.Experts != 8 {
+		t.Errorf("qwen3.5: linear %d, KV layers %d, state %d, experts %d", q35.LinearAttnLayers, q35.KVCacheLayers(), q35.LinearStateElems, q35.Experts)
+	}
+}
+
+// TestMoreFamilies checks MiniMax-M2 (full-width q/k norms, biased sigmoid
+// router), DeepSeek-V3.2's indexer and the Qwen VLM aliases by hand counts.
+func TestMoreFamilies(t *testing.T) {
+	// h 8, 1 layer, 2 heads of 4, 1 KV head, 2 experts of 4, vocab 10:
+	// attention 64+32+32+64 + q/k norms 8+4, norms 16, experts 2·3·8·4,
+	// router 8·2+2; embedding 80 + head 80 + final norm 8.
+	mm, err := ParseConfig([]byte(`{"model_type":"minimax_m2","hidden_size":8,"num_hidden_layers":1,"num_attention_heads":2,
+		"num_key_value_heads":1,"head_dim":4,"intermediate_size":4,"num_local_experts":2,"num_experts_per_tok":1,"vocab_size":10,
+		"use_qk_norm":true,"qk_norm_type":"per_layer","tie_word_embeddings":false}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(192 + 12 + 16 + 192 + 18 + 168); mm.Params() != want {
+		t.Errorf("minimax_m2 tiny: %d params, want %d", mm.Params(), want)
+	}
+	v3, err := os.ReadFile(filepath.Join("testdata", "configs", "deepseek-v3.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a3, _ := ParseConfig(v3)
+	v32 := strings.Replace(string(v3), `"model_type": "deepseek_v3"`, `"model_type": "deepseek_v32", "index_n_heads": 64, "index_head_dim": 128`, 1)
+	a32, err := ParseConfig([]byte(v32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 61 layers × (1536·64·128 + 7168·128 + 7168·64 + 2·128).
+	if got, want := a32.Params()-a3.Params(), int64(61*(1536*64*128+7168*128+7168*64+2*128)); got != want {
+		t.Errorf("deepseek_v32 indexer adds %d params, want %d", got, want)
+	}
+	vl, err := ParseConfig([]byte(`{"model_type":"qwen2_5_vl","hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,
+		"num_attention_heads":4,"num_key_value_heads":2,"vocab_size":100,"vision_config":{"depth":2,"hidden_size":32,"intermediate_size":64,"patch_size":14}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	txt, _ := ParseConfig([]byte(`{"model_type":"qwen2","hidden_size":64,"intermediate_size":128,"num_hidden_layers":2,
+		"num_attention_heads":4,"num_key_value_heads":2,"vocab_size":100}`))
+	if vl.ModelType != "qwen2_5_vl" || vl.VisionParams <= 0 || vl.Params() != txt.Params()+vl.VisionParams {
+		t.Errorf("qwen2_5_vl: type %s, vision %d, total %d (text %d)", vl.ModelType, vl.VisionParams, vl.Params(), txt.Params())
 	}
 }

@@ -47,8 +47,9 @@ type Hardware struct {
 	// "" is unknown: the mean of the calibrated generations.
 	Architecture string
 	// NVLinkDomain is how many GPUs share LinkBandwidth (8 on HGX boards,
-	// 72 in a GB200 NVL72 rack). 0: 8 when LinkBandwidth > 0, else 1.
-	// Collectives among more GPUs than this cross the network.
+	// 72 in a GB200 NVL72 rack; for PCIe cards, the GPUs of one node, which
+	// talk over PCIe). 0: 8. Collectives among more GPUs than this cross
+	// the network.
 	NVLinkDomain int
 	// NetworkBandwidth is the bytes/s per GPU between nodes, one
 	// direction (e.g. 8 × 400 Gb/s InfiniBand NDR on a DGX H100 = 50e9
@@ -57,6 +58,11 @@ type Hardware struct {
 	// HostLinkBandwidth is the bytes/s between a GPU and host memory, one
 	// direction (CPU offload). 0: PCIeBandwidth.
 	HostLinkBandwidth float64
+	// HostOpSeconds is the host's time to dispatch one eager PyTorch op
+	// (HF transformers decoding is bound by it at small batch). 0:
+	// hfOpSeconds, fitted on an H100 host; a fast desktop CPU is about
+	// half that.
+	HostOpSeconds float64
 }
 
 // PCIeBandwidth is PCIe 4.0 x16 per direction: 16 GT/s × 16 lanes ×
@@ -104,6 +110,9 @@ type Workload struct {
 	// (training). When set and MicroBatches is 0, MicroBatches is
 	// GlobalBatch / (replicas × Input.Batch), at least 1.
 	GlobalBatch int
+	// VirtualStages is the model chunks per pipeline stage of Megatron's
+	// interleaved 1F1B schedule (training with PP > 1); 0 or 1: plain 1F1B.
+	VirtualStages int
 }
 
 // Bound is what limits a phase: the regime that decided its time.
@@ -221,10 +230,7 @@ func Throughput(in Input, hw Hardware, eff Efficiency, w Workload) (Perf, error)
 // withDefaults fills the zero link figures.
 func (hw Hardware) withDefaults() Hardware {
 	if hw.NVLinkDomain == 0 {
-		hw.NVLinkDomain = 1
-		if hw.LinkBandwidth > 0 {
-			hw.NVLinkDomain = 8
-		}
+		hw.NVLinkDomain = 8
 	}
 	if hw.LinkBandwidth == 0 {
 		hw.LinkBandwidth = PCIeBandwidth
@@ -234,6 +240,9 @@ func (hw Hardware) withDefaults() Hardware {
 	}
 	if hw.HostLinkBandwidth == 0 {
 		hw.HostLinkBandwidth = PCIeBandwidth
+	}
+	if hw.HostOpSeconds == 0 {
+		hw.HostOpSeconds = hfOpSeconds
 	}
 	return hw
 }
@@ -252,6 +261,9 @@ func validatePerf(l *errList, hw Hardware, eff Efficiency, w Workload) {
 		if !(f.v >= 0 && f.v <= maxBandwidth) {
 			l.add(f.name, f.v, ErrRange, "want bytes/s in [0, 1e15] (0: default)")
 		}
+	}
+	if !(hw.HostOpSeconds >= 0 && hw.HostOpSeconds <= 1) {
+		l.add("host-op-seconds", hw.HostOpSeconds, ErrRange, "want seconds in [0, 1] (0: default)")
 	}
 	if hw.NVLinkDomain < 0 || hw.NVLinkDomain > maxGPUs {
 		l.add("nvlink-domain", hw.NVLinkDomain, ErrRange, "want 0..%d GPUs (0: default)", maxGPUs)
@@ -273,6 +285,9 @@ func validatePerf(l *errList, hw Hardware, eff Efficiency, w Workload) {
 	}
 	if w.MicroBatches < 0 || w.MicroBatches > maxBatch {
 		l.add("micro-batches", w.MicroBatches, ErrRange, "want 0..%d", maxBatch)
+	}
+	if w.VirtualStages < 0 || w.VirtualStages > maxBatch {
+		l.add("virtual-stages", w.VirtualStages, ErrRange, "want 0..%d", maxBatch)
 	}
 	if w.GlobalBatch < 0 || w.GlobalBatch > maxBatch*maxGPUs {
 		l.add("global-batch", w.GlobalBatch, ErrRange, "want 0..%d", maxBatch*maxGPUs)

@@ -50,8 +50,9 @@ const (
 	// quantisation (2.2 ops), a single dequantising mat-vec kernel plus
 	// reshapes. An estimate.
 	hfOpsInt4 = 2
-	// hfOpsFP8: fp8 weights in transformers (activation quantisation and
-	// a scaled matmul per linear). Not calibrated: an estimate.
+	// hfOpsFP8: fp8 (and fp4) weights in transformers (activation
+	// quantisation and a scaled matmul per linear). Not calibrated: an
+	// estimate.
 	hfOpsFP8 = 2
 )
 
@@ -92,7 +93,7 @@ func hfFormatOps(in Input) float64 {
 		return hfOpsInt8
 	case in.Weights == INT4:
 		return hfOpsInt4
-	case in.Weights == FP8:
+	case in.Weights == FP8 || in.Weights == FP4:
 		return hfOpsFP8
 	}
 	return 0
@@ -112,14 +113,15 @@ func linearsPerLayer(a Arch) float64 {
 // device time). HF eager pays its launches on the host; CUDA-graph
 // engines (serving engines, HF with Input.Compiled) pay layerOverhead on
 // the device and a fixed host cost per step.
-func stepFloor(in Input) (host, perLayer float64) {
+func stepFloor(in Input, hw Hardware) (host, perLayer float64) {
+	op := hw.HostOpSeconds
 	a := in.Arch
 	layers := math.Max(float64(a.Layers), 0)
 	switch {
 	case in.Engine == LlamaCpp:
 		return 0, llamaCppLayerSeconds
 	case in.Engine.Pooled() && in.EnforceEager:
-		return servingStepFloor + layers*servingEagerOpsPerLayer*hfOpSeconds, 0
+		return servingStepFloor + layers*servingEagerOpsPerLayer*op, 0
 	case in.Engine.Pooled():
 		return servingStepFloor, layerOverhead
 	case in.Compiled:
@@ -129,7 +131,7 @@ func stepFloor(in Input) (host, perLayer float64) {
 		return 0, layerOverhead
 	}
 	ops := layers*(hfOpsPerLayer-hfLinearsPerLayer+linearsPerLayer(a)*(1+hfFormatOps(in))) + hfOpsPerStep
-	return ops * hfOpSeconds, 0
+	return ops * op, 0
 }
 
 // dequantBytesFactor is how many bytes the device moves per byte of

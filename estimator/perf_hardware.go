@@ -108,20 +108,24 @@ const (
 )
 
 func gpuGeneration(arch string) generation {
-	switch a := strings.ToLower(arch); {
-	case a == "ampere":
+	switch {
+	case strings.EqualFold(arch, "ampere"):
 		return genAmpere
-	case a == "hopper" || strings.HasPrefix(a, "blackwell"):
+	case strings.EqualFold(arch, "hopper") || hasPrefixFold(arch, "blackwell"):
 		return genHopper
 	}
 	return genUnknown
 }
 
+// hasPrefixFold is strings.HasPrefix ignoring case, without allocating.
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
 // calibratedGeneration reports whether arch is one the training model was
 // fitted on (Blackwell is not: it is assumed like Hopper).
 func calibratedGeneration(arch string) bool {
-	a := strings.ToLower(arch)
-	return a == "ampere" || a == "hopper"
+	return strings.EqualFold(arch, "ampere") || strings.EqualFold(arch, "hopper")
 }
 
 // trainEfficiency is the modelled training compute efficiency for in on

@@ -19,8 +19,8 @@ import (
 // (nvidia.com/en-us/data-center/h100 spec table). Link figures are halved
 // to one direction, as Hardware.LinkBandwidth wants.
 var (
-	a100SXM    = Hardware{PeakFLOPS: 312e12, MemBandwidth: 2039e9, LinkBandwidth: 300e9}
-	h100SXMFP8 = Hardware{PeakFLOPS: 1979e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9}
+	a100SXM    = Hardware{PeakFLOPS: 312e12, MemBandwidth: 2039e9, LinkBandwidth: 300e9, Architecture: "Ampere"}
+	h100SXMFP8 = Hardware{PeakFLOPS: 1979e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, Architecture: "Hopper"}
 )
 
 // perfArch loads a config from testdata/configs or, by id, from
@@ -129,10 +129,10 @@ func TestPerfCalibration(t *testing.T) {
 }
 
 // llama2Rows: pretraining GPU-hours from the Llama 2 model card (2.0T
-// tokens, 4096 context, A100-80GB) at the default MFU, data parallel.
-// The default MFU (0.40) was chosen knowing these rows imply 0.43–0.46,
-// so they check the FLOP count more than they validate the MFU.
-// Tolerance ±25%.
+// tokens, 4096 context, A100-80GB) with the modelled training efficiency
+// (fitted to llm-foundry, not to these rows), 2048 GPUs data parallel
+// with one sequence per GPU per step over the default network. Test rows,
+// held to ±25%.
 func llama2Rows(t *testing.T) []calRow {
 	recs := readRecords(t, "training_compute.json")
 	var rows []calRow
@@ -143,7 +143,7 @@ func llama2Rows(t *testing.T) []calRow {
 		in := DefaultInput(perfArch(t, c.arch))
 		in.Task, in.Seq, in.Batch, in.GPUs = Pretrain, int(num(t, rec["context_length"])), 1, 2048
 		p := mustPerf(t, in, a100SXM, Efficiency{}, Workload{})
-		rows = append(rows, calRow{model: rec["model"].(string), setting: "pretrain 2.0T tokens, A100 SXM, MFU 0.40",
+		rows = append(rows, calRow{model: rec["model"].(string), setting: "pretrain 2.0T tokens, 2048 A100 SXM",
 			measured: num(t, rec["training_gpu_hours"]), estimated: GPUHours(p, 2.0e12), unit: "GPU-h", tol: 0.25})
 	}
 	return rows
@@ -152,12 +152,12 @@ func llama2Rows(t *testing.T) []calRow {
 // megatronRows: Korthikanti et al. 2022 Table 3/5 iteration times on A100
 // 80GB (Selene), with selective recompute + sequence parallelism ("present
 // work") and with full recompute, TP all-reduces and the pipeline bubble
-// (global/micro batch = micro-batches) as modelled. The times at the
-// default MFU are logged: these tuned runs reach MFU 41.5–56.3%, above the
-// default 0.40, so the estimate is 20–65% slow. Asserted (±10%): the
-// ratio of full-recompute to selective-recompute time, which tests the
-// recompute FLOPs and all-reduces independently of MFU. Sequence
-// parallelism replaces each all-reduce by a reduce-scatter and an
+// (global/micro batch = micro-batches) as modelled, at the modelled
+// training efficiency (fitted to llm-foundry, not to these rows): test
+// rows held to ±25% (22B −18%, 175B–1T +0..+8%). Also asserted (±10%):
+// the ratio of full-recompute to selective-recompute time, which tests the
+// recompute FLOPs and all-reduces independently of the efficiency.
+// Sequence parallelism replaces each all-reduce by a reduce-scatter and an
 // all-gather of the same volume (their §4.2.2): the TP cost is unchanged.
 func megatronRows(t *testing.T) []calRow {
 	recs := readRecords(t, "training_compute.json")
@@ -180,18 +180,17 @@ func megatronRows(t *testing.T) []calRow {
 		full := mustPerf(t, in, a100SXM, Efficiency{}, w)
 		ms, mf := num(t, it["present_work"]), num(t, it["full_recompute"])
 		rows = append(rows,
-			calRow{model: name, setting: "iteration, selective, " + cfg, measured: ms, estimated: sel.StepSeconds, unit: "s",
-				note: fmt.Sprintf("tuned MFU %.1f%% vs default 40%%", num(t, rec["mfu_percent"]))},
-			calRow{model: name, setting: "iteration, full recompute, " + cfg, measured: mf, estimated: full.StepSeconds, unit: "s",
-				note: "default MFU"},
+			calRow{model: name, setting: "iteration, selective, " + cfg, measured: ms, estimated: sel.StepSeconds, unit: "s", tol: 0.25,
+				note: fmt.Sprintf("published MFU %.1f%%", num(t, rec["mfu_percent"]))},
+			calRow{model: name, setting: "iteration, full recompute, " + cfg, measured: mf, estimated: full.StepSeconds, unit: "s", tol: 0.25},
 			calRow{model: name, setting: "time full / selective recompute", measured: mf / ms, estimated: full.StepSeconds / sel.StepSeconds,
 				unit: "×", tol: 0.10})
 	}
 	return rows
 }
 
-// largeRunRows: OPT-175B's and BLOOM's reported TFLOP/s per GPU (logged:
-// they are part of the range the default MFU was chosen from), and
+// largeRunRows: BLOOM's reported TFLOP/s per GPU (logged: its Jean Zay
+// fabric, 4 Omni-Path links per node, is slower than the default), and
 // BLOOM's GPU-hours from its dates (logged: wall time includes restarts).
 func largeRunRows(t *testing.T) []calRow {
 	recs := readRecords(t, "training_compute.json")
@@ -202,7 +201,7 @@ func largeRunRows(t *testing.T) []calRow {
 	in.SelectiveRecompute = false
 	p := mustPerf(t, in, a100SXM, Efficiency{}, Workload{MicroBatches: 2048 / 8})
 	rows = append(rows, calRow{model: "BLOOM 176B", setting: "achieved TFLOP/s per GPU, tp4 pp12 dp8",
-		measured: 150, estimated: p.MFU * 312, unit: "TFLOP/s", note: "the default MFU's range"})
+		measured: 150, estimated: p.MFU * 312, unit: "TFLOP/s", note: "network not given"})
 	// 11 Mar 2022 11:42 to 5 Jul 2022 (estimated end): 115.5 days × 384 GPUs.
 	rec := record(t, recs, "bloom-176b-training")
 	_ = rec
@@ -364,10 +363,12 @@ func TestThroughputProperties(t *testing.T) {
 			}
 			var last Perf
 			for i, s := range []float64{0.5, 1, 2, 4} {
-				hw := Hardware{PeakFLOPS: 312e12 * s, MemBandwidth: 2039e9 * s, LinkBandwidth: 300e9 * s}
-				for j, h := range []Hardware{hw, {PeakFLOPS: hw.PeakFLOPS, MemBandwidth: 2039e9, LinkBandwidth: 300e9}, {PeakFLOPS: 312e12, MemBandwidth: hw.MemBandwidth, LinkBandwidth: 300e9}, {PeakFLOPS: 312e12, MemBandwidth: 2039e9, LinkBandwidth: hw.LinkBandwidth}} {
+				hw := Hardware{PeakFLOPS: 312e12 * s, MemBandwidth: 2039e9 * s, LinkBandwidth: 300e9 * s, Architecture: "Ampere"}
+				for j, h := range []Hardware{hw, {PeakFLOPS: hw.PeakFLOPS, MemBandwidth: 2039e9, LinkBandwidth: 300e9, Architecture: "Ampere"},
+					{PeakFLOPS: 312e12, MemBandwidth: hw.MemBandwidth, LinkBandwidth: 300e9, Architecture: "Ampere"},
+					{PeakFLOPS: 312e12, MemBandwidth: 2039e9, LinkBandwidth: hw.LinkBandwidth, Architecture: "Ampere"}} {
 					q := mustPerf(t, in, h, Efficiency{}, Workload{})
-					base := mustPerf(t, in, Hardware{PeakFLOPS: 312e12 * 0.5, MemBandwidth: 2039e9 * 0.5, LinkBandwidth: 300e9 * 0.5}, Efficiency{}, Workload{})
+					base := mustPerf(t, in, Hardware{PeakFLOPS: 312e12 * 0.5, MemBandwidth: 2039e9 * 0.5, LinkBandwidth: 300e9 * 0.5, Architecture: "Ampere"}, Efficiency{}, Workload{})
 					if j > 0 {
 						base = mustPerf(t, in, a100SXM, Efficiency{}, Workload{})
 						if s < 1 {
@@ -576,6 +577,15 @@ func FuzzThroughput(f *testing.F) {
 		}
 		checkPerf(t, "fuzz", p)
 		_ = JobTime(p, 1e12)
+		if !in.Task.Training() {
+			sp, err := ServingPoint(in, Hardware{PeakFLOPS: peak, MemBandwidth: bw, LinkBandwidth: link}, Efficiency{mfu, imfu, util},
+				Workload{PromptTokens: prompt, OutputTokens: out}, batch)
+			for _, v := range []float64{sp.TTFTSeconds, sp.TPOTSeconds, sp.TokensPerSecond, sp.RequestsPerSecond} {
+				if err == nil && (math.IsNaN(v) || math.IsInf(v, 0) || v < 0) {
+					t.Fatalf("ServingPoint: %+v", sp)
+				}
+			}
+		}
 	})
 }
 
@@ -746,8 +756,68 @@ func TestTrainComm(t *testing.T) {
 	if m16.MicroBatches != 16 || !(m16.TokensPerSecond > m1.TokensPerSecond) {
 		t.Errorf("16 micro-batches %g tok/s (m=%d), 1: %g", m16.TokensPerSecond, m16.MicroBatches, m1.TokensPerSecond)
 	}
+	// The interleaved schedule shrinks the bubble (p − 1)/m to (p − 1)/(v·m).
+	in.GPUs, in.PP, in.Offload = 4, 4, OffloadNone
+	plain := mustPerf(t, in, sxm, Efficiency{}, Workload{MicroBatches: 8})
+	inter := mustPerf(t, in, sxm, Efficiency{}, Workload{MicroBatches: 8, VirtualStages: 3})
+	if r := inter.StepSeconds / plain.StepSeconds; math.Abs(r-(8+1.0)/(8+3)) > 1e-9 {
+		t.Errorf("interleaved/plain step %g, want (8 + 3/3)/(8 + 3)", r)
+	}
 	// A user's MFU replaces the model's.
 	if p := mustPerf(t, in, sxm, Efficiency{MFU: 0.3}, Workload{}); p.ComputeEfficiency != 0.3 {
 		t.Errorf("MFU override: %g", p.ComputeEfficiency)
+	}
+}
+
+// llamaCppRows: llama-bench tg128 (batch-1 decode) rows
+// (public-2026-11/llama_cpp_llama_bench.json) on GPUs whose bandwidth the
+// catalog gives (RTX 6000 Ada 960 GB/s, RTX 4090 1008 GB/s; gpus.json).
+// Decode at batch 1 does not depend on the FLOP/s figure (checked below),
+// so a placeholder peak is used. The 2025 RTX 6000 Ada row is a fit row of
+// llamaCppBandwidthUtil and llamaCppLayerSeconds (±10%); the early-2024
+// RTX 4090 rows are test rows (±20%).
+func llamaCppRows(t *testing.T) []calRow {
+	recs := readRecords(t, "public-2026-11/llama_cpp_llama_bench.json")
+	var rows []calRow
+	for _, c := range []struct {
+		id, arch string
+		bw       float64
+		w        DType
+		q        Quant
+		tol      float64
+	}{
+		{"llamacpp-pr19053-rtx-6000-ada-generation-llama-8b-q4-0-tg128", "llama-3.1-8b.json", 960e9, INT4, QuantQ4_0, 0.10},
+		{"llamacpp-pr4766-rtx4090-codellama7b-f16-tg128", "llama-2-7b-hf.json", 1008e9, FP16, QuantAuto, 0.20},
+		{"llamacpp-pr4766-rtx4090-codellama7b-q8_0-tg128", "llama-2-7b-hf.json", 1008e9, INT8, QuantQ8_0, 0.20},
+	} {
+		rec := record(t, recs, c.id)
+		in := DefaultInput(loadArch(t, c.arch))
+		in.Engine, in.Weights, in.Quant, in.Seq = LlamaCpp, c.w, c.q, 129
+		w := Workload{PromptTokens: 1, OutputTokens: 128}
+		p := mustPerf(t, in, Hardware{PeakFLOPS: 100e12, MemBandwidth: c.bw}, Efficiency{}, w)
+		if q := mustPerf(t, in, Hardware{PeakFLOPS: 200e12, MemBandwidth: c.bw}, Efficiency{}, w); math.Abs(relErr(q.DecodeTokenLatency, p.DecodeTokenLatency)) > 0.01 {
+			t.Errorf("%s: batch-1 decode moved %g → %g s with the peak", c.id, p.DecodeTokenLatency, q.DecodeTokenLatency)
+		}
+		rows = append(rows, calRow{model: c.arch, setting: "llama.cpp tg128 " + rec["model_type_as_printed"].(string),
+			measured: num(t, rec["tokens_per_s"]), estimated: 1 / p.DecodeTokenLatency, unit: "tok/s", tol: c.tol})
+	}
+	return rows
+}
+
+func TestLlamaCppDecodeCalibration(t *testing.T) { reportCalibration(t, llamaCppRows(t)) }
+
+// TensorRT-LLM sizes its KV pool from the memory free after loading, so
+// DeepSeek-V3 in FP8 on 4 × B200 (180 GB each) keeps a pool of hundreds
+// of thousands of tokens (134K at 180 GB) where vLLM's 0.9 of the whole memory leaves less
+// than one 8K sequence.
+func TestTRTLLMPool(t *testing.T) {
+	in := DefaultInput(loadArch(t, "deepseek-v3.json"))
+	in.Weights, in.KV, in.TP, in.GPUs, in.Seq, in.Batch, in.VRAM = FP8, FP8, 4, 4, 8192, 16, 180*GB
+	in.Engine = TRTLLM
+	trt := mustEstimate(t, in)
+	in.Engine = VLLM
+	vl := mustEstimate(t, in)
+	if !trt.Fits || trt.KVPoolTokens < 100000 || vl.MaxConcurrentSeqs != 0 {
+		t.Errorf("TensorRT-LLM pool %d tokens (fits %v), vLLM %d sequences", trt.KVPoolTokens, trt.Fits, vl.MaxConcurrentSeqs)
 	}
 }

@@ -177,14 +177,17 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 	}
 
 	// 1F1B pipeline: m micro-batches take (m + p − 1) micro-batch times
-	// (Narayanan et al. 2021 §2.2.1: bubble fraction (p − 1)/m).
-	step := (mf+pp-1)*(compute+tpComm) + exposed
+	// (Narayanan et al. 2021 §2.2.1: bubble fraction (p − 1)/m); the
+	// interleaved schedule with v chunks per stage shrinks the bubble to
+	// (p − 1)/(v·m) (§2.2.2).
+	v := math.Max(1, float64(w.VirtualStages))
+	step := (mf+(pp-1)/v)*(compute+tpComm) + exposed
 	tokensPerStep := float64(replicas) * mf * b * s
 	tps := tokensPerStep / step
 
 	p := Perf{GPUs: in.GPUs, Replicas: replicas, FLOPsPerToken: model, HardwareFLOPsPerToken: hwFLOPs,
 		StepSeconds: step, TokensPerStep: tokensPerStep, TokensPerSecond: tps, MicroBatches: m,
-		CommSeconds: (mf+pp-1)*tpComm + exposed, ComputeEfficiency: eff.MFU}
+		CommSeconds: (mf+(pp-1)/v)*tpComm + exposed, ComputeEfficiency: eff.MFU}
 	p.MFU = tps * model / (float64(in.GPUs) * hw.PeakFLOPS)
 	p.Bound = BoundCompute
 	if p.CommSeconds > 0.3*step {

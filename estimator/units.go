@@ -4,7 +4,6 @@
 package estimator
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -60,11 +59,11 @@ func ParseBytes(s string) (Bytes, error) {
 		}
 		f, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
 		if err != nil || math.IsNaN(f) || f < 0 || f*float64(u.unit) > maxVRAM {
-			return 0, fmt.Errorf("estimator: size %q: want a non-negative number below 1 PiB with a unit (e.g. 24GB, 80GiB)", s)
+			return 0, &InputError{Field: "size", Value: s, Reason: "want a non-negative number below 1 PiB with a unit (e.g. 24GB, 80GiB)", Err: ErrRange}
 		}
 		return Bytes(math.Round(f * float64(u.unit))), nil
 	}
-	return 0, fmt.Errorf("estimator: size %q: missing unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)", s)
+	return 0, &InputError{Field: "size", Value: s, Reason: "missing unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)", Err: ErrUnknown}
 }
 
 // countSuffixes are the multipliers ParseCount accepts: thousand, million,
@@ -91,7 +90,7 @@ func ParseCount(s string) (float64, error) {
 	}
 	f, err := strconv.ParseFloat(t, 64)
 	if err != nil || math.IsNaN(f) || f < 0 || f*mul > maxCount {
-		return 0, fmt.Errorf("estimator: count %q: want a number ≥ 0 up to 10^18, optionally with K, M, B or T", s)
+		return 0, &InputError{Field: "count", Value: s, Reason: "want a number ≥ 0 up to 10^18, optionally with K, M, B or T", Err: ErrRange}
 	}
 	return f * mul, nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"rightsize/catalog"
 	"rightsize/catalog/data"
 	"rightsize/catalog/source"
 )
@@ -23,21 +24,26 @@ func TestGenerated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := source.Generate(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile("../zz_generated.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		if *fix {
-			if err := os.WriteFile("../zz_generated.go", want, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return
+	for _, f := range []struct {
+		name string
+		gen  func(*catalog.Catalog) ([]byte, error)
+	}{{"../zz_generated.go", source.Generate}, {"../zz_generated_notes.go", source.GenerateNotes}} {
+		want, err := f.gen(c)
+		if err != nil {
+			t.Fatal(err)
 		}
-		t.Errorf("catalog/zz_generated.go is stale: run go generate ./catalog")
+		got, err := os.ReadFile(f.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			if *fix {
+				if err := os.WriteFile(f.name, want, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			t.Errorf("catalog/%s is stale: run go generate ./catalog", f.name[3:])
+		}
 	}
 }

@@ -58,7 +58,8 @@ func offerOf(o offerJSON) catalog.Offer {
 		OnDemandPerHour: o.OnDemandPerHour, SpotPerHour: o.SpotPerHour,
 		Reserved1yPerHour: o.Reserved1yPerHour, Reserved3yPerHour: o.Reserved3yPerHour, MonthlyPrice: o.MonthlyPrice,
 		Currency: o.Currency, Regions: slices.Clone(o.Regions), AsOf: o.AsOf, AsOfEstimated: o.AsOfEstimated,
-		Source: o.Source, Notes: o.Notes,
+		Source: o.Source, Notes: o.Notes, NetworkGbps: o.NetworkGbps, NetworkFabric: o.NetworkFabric,
+		SpotInterruption: o.SpotInterruption, SpotInterruptionSource: o.SpotInterruptionSource,
 	}
 }
 
@@ -66,6 +67,8 @@ func setOffer(dst *offerJSON, o catalog.Offer) {
 	dst.OnDemandPerHour, dst.SpotPerHour = o.OnDemandPerHour, o.SpotPerHour
 	dst.Reserved1yPerHour, dst.Reserved3yPerHour, dst.MonthlyPrice = o.Reserved1yPerHour, o.Reserved3yPerHour, o.MonthlyPrice
 	dst.Regions, dst.AsOf, dst.AsOfEstimated, dst.Source, dst.Notes = o.Regions, o.AsOf, o.AsOfEstimated, o.Source, o.Notes
+	dst.NetworkGbps, dst.NetworkFabric = o.NetworkGbps, o.NetworkFabric
+	dst.SpotInterruption, dst.SpotInterruptionSource = o.SpotInterruption, o.SpotInterruptionSource
 }
 
 // bumpProviders sets each provider's as_of to its newest offer's.

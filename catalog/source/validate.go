@@ -2,7 +2,6 @@ package source
 
 import (
 	"bytes"
-	"fmt"
 	"math"
 	"strings"
 
@@ -376,8 +375,6 @@ func convertOffer(v *validator, i int, o offerJSON, gpus map[string]catalog.GPU,
 	}
 }
 
-var _ = fmt.Sprint
-
 // checkCount compares the estimator's parameter count with the published
 // one. A published count is as precise as its last significant digit:
 // "8B" allows 1e9 either way (publishers round and truncate), an exact
@@ -407,10 +404,16 @@ func migProfile(p string) bool {
 	return ok && strings.HasSuffix(g, "g") && len(g) >= 2 && strings.HasSuffix(mem, "gb") && len(mem) >= 3
 }
 
-// spotBuckets are the AWS Spot Instance Advisor interruption buckets.
-var spotBuckets = map[string]bool{"<5%": true, "5-10%": true, "10-15%": true, "15-20%": true, ">20%": true}
+// spotBuckets and fabrics are catalog.SpotBuckets and catalog.NetworkFabrics as sets.
+var spotBuckets, fabrics = set(catalog.SpotBuckets), set(catalog.NetworkFabrics)
 
-var fabrics = map[string]bool{"efa": true, "infiniband": true, "roce": true, "ethernet": true}
+func set(xs []string) map[string]bool {
+	m := map[string]bool{}
+	for _, x := range xs {
+		m[x] = true
+	}
+	return m
+}
 
 func convertFX(v *validator, i int, r fxJSON, seen map[string]int) catalog.FXRate {
 	id := r.Currency

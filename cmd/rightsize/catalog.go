@@ -181,28 +181,60 @@ func printErrors(stderr io.Writer, err error) int {
 	return 2
 }
 
+type providerStatsJSON struct {
+	ID                  string         `json:"id"`
+	Kind                string         `json:"kind"`
+	Country             string         `json:"country"`
+	Currency            string         `json:"currency"`
+	AsOf                string         `json:"as_of"`
+	AsOfEstimated       bool           `json:"as_of_estimated"`
+	AgeBucket           string         `json:"age_bucket"`
+	Offers              int            `json:"offers"`
+	OffersAsOfEstimated int            `json:"offers_with_estimated_as_of"`
+	OffersByAge         map[string]int `json:"offers_by_age"`
+	Reserved1y          int            `json:"reserved_1y"`
+	Reserved3y          int            `json:"reserved_3y"`
+	Spot                int            `json:"spot"`
+	SpotInterruption    int            `json:"spot_interruption"`
+	Network             int            `json:"network"`
+}
+
 type catalogStats struct {
-	GPUs             int               `json:"gpus"`
-	Models           int               `json:"models"`
-	Providers        int               `json:"providers"`
-	Offers           int               `json:"offers"`
-	OldestAsOf       string            `json:"oldest_as_of"`
-	NewestAsOf       string            `json:"newest_as_of"`
-	EstimatedAsOf    int               `json:"offers_with_estimated_as_of"`
-	StaleProviders   []string          `json:"stale_providers"`
-	OffersByCurrency map[string]int    `json:"offers_by_currency"`
-	ProviderAsOf     map[string]string `json:"provider_as_of"`
+	GPUs                    int                 `json:"gpus"`
+	GPUsWithSpeed           int                 `json:"gpus_with_speed"`
+	Models                  int                 `json:"models"`
+	Providers               int                 `json:"providers"`
+	Offers                  int                 `json:"offers"`
+	HostedAPIs              int                 `json:"hosted_apis"`
+	OldestAsOf              string              `json:"oldest_as_of"`
+	NewestAsOf              string              `json:"newest_as_of"`
+	EstimatedAsOf           int                 `json:"offers_with_estimated_as_of"`
+	OffersByAge             map[string]int      `json:"offers_by_age"`
+	StaleProviders          []string            `json:"stale_providers"`
+	OffersByCurrency        map[string]int      `json:"offers_by_currency"`
+	ProviderAsOf            map[string]string   `json:"provider_as_of"`
+	Reserved1y              int                 `json:"offers_with_reserved_1y"`
+	Reserved3y              int                 `json:"offers_with_reserved_3y"`
+	ProvidersWithReserved1y []string            `json:"providers_with_reserved_1y"`
+	ProvidersWithReserved3y []string            `json:"providers_with_reserved_3y"`
+	FXAsOf                  string              `json:"fx_as_of"`
+	FX                      map[string]float64  `json:"fx_per_usd"`
+	ProvidersByCountry      map[string]int      `json:"providers_by_country"`
+	ByProvider              []providerStatsJSON `json:"by_provider"`
 }
 
 func printStats(w io.Writer, c *catalog.Catalog, asJSON bool) int {
-	s := catalogStats{GPUs: len(c.GPUs), Models: len(c.Models), Providers: len(c.Providers), Offers: len(c.Offers),
-		OldestAsOf: c.OldestAsOf(), NewestAsOf: c.NewestAsOf(), StaleProviders: []string{},
-		OffersByCurrency: map[string]int{}, ProviderAsOf: map[string]string{}}
+	cs := c.Stats(now())
+	s := catalogStats{GPUs: cs.GPUs, GPUsWithSpeed: cs.GPUsWithSpeed, Models: cs.Models, Providers: cs.Providers,
+		Offers: cs.Offers, HostedAPIs: cs.HostedAPIs, OldestAsOf: c.OldestAsOf(), NewestAsOf: c.NewestAsOf(),
+		EstimatedAsOf: cs.OffersAsOfEstimated, OffersByAge: cs.OffersByAge, StaleProviders: []string{},
+		OffersByCurrency: map[string]int{}, ProviderAsOf: map[string]string{},
+		Reserved1y: cs.Reserved1y, Reserved3y: cs.Reserved3y,
+		ProvidersWithReserved1y: append([]string{}, cs.ProvidersWithReserved1y...),
+		ProvidersWithReserved3y: append([]string{}, cs.ProvidersWithReserved3y...),
+		FXAsOf:                  cs.FXAsOf, FX: cs.FX, ProvidersByCountry: cs.ProvidersByCountry}
 	for _, o := range c.Offers {
 		s.OffersByCurrency[o.Currency]++
-		if o.AsOfEstimated {
-			s.EstimatedAsOf++
-		}
 	}
 	for _, p := range c.Providers {
 		s.ProviderAsOf[p.ID] = p.AsOf
@@ -210,13 +242,24 @@ func printStats(w io.Writer, c *catalog.Catalog, asJSON bool) int {
 			s.StaleProviders = append(s.StaleProviders, p.ID)
 		}
 	}
+	for _, p := range cs.ByProvider {
+		s.ByProvider = append(s.ByProvider, providerStatsJSON{ID: p.ID, Kind: p.Kind, Country: p.Country, Currency: p.Currency,
+			AsOf: p.AsOf, AsOfEstimated: p.AsOfEstimated, AgeBucket: p.AgeBucket, Offers: p.Offers,
+			OffersAsOfEstimated: p.OffersAsOfEstimated, OffersByAge: p.OffersByAge, Reserved1y: p.Reserved1y,
+			Reserved3y: p.Reserved3y, Spot: p.Spot, SpotInterruption: p.SpotRisk, Network: p.Network})
+	}
 	if asJSON {
 		b, _ := json.MarshalIndent(s, "", "  ")
 		fmt.Fprintf(w, "%s\n", b)
 		return 0
 	}
-	fmt.Fprintf(w, "gpus %d\nmodels %d\nproviders %d\noffers %d\noldest as_of %s\nnewest as_of %s\noffers with estimated as_of %d\n",
-		s.GPUs, s.Models, s.Providers, s.Offers, s.OldestAsOf, s.NewestAsOf, s.EstimatedAsOf)
+	fmt.Fprintf(w, "gpus %d (%d with speed figures)\nmodels %d\nproviders %d\noffers %d\nhosted APIs %d\noldest as_of %s\nnewest as_of %s\noffers with estimated as_of %d\n",
+		s.GPUs, s.GPUsWithSpeed, s.Models, s.Providers, s.Offers, s.HostedAPIs, s.OldestAsOf, s.NewestAsOf, s.EstimatedAsOf)
+	fmt.Fprintf(w, "offers by age:")
+	for _, b := range catalog.AgeBuckets {
+		fmt.Fprintf(w, " %s %d", b, s.OffersByAge[b])
+	}
+	fmt.Fprintln(w)
 	cur := make([]string, 0, len(s.OffersByCurrency))
 	for k := range s.OffersByCurrency {
 		cur = append(cur, k)
@@ -224,6 +267,34 @@ func printStats(w io.Writer, c *catalog.Catalog, asJSON bool) int {
 	sort.Strings(cur)
 	for _, k := range cur {
 		fmt.Fprintf(w, "offers in %s %d\n", k, s.OffersByCurrency[k])
+	}
+	fmt.Fprintf(w, "FX rates of %s:", s.FXAsOf)
+	fx := make([]string, 0, len(s.FX))
+	for k := range s.FX {
+		fx = append(fx, k)
+	}
+	sort.Strings(fx)
+	for _, k := range fx {
+		fmt.Fprintf(w, " %s %g", k, s.FX[k])
+	}
+	fmt.Fprintf(w, " per USD\nreserved 1y: %d offers from %s\nreserved 3y: %d offers from %s\n",
+		s.Reserved1y, strings.Join(s.ProvidersWithReserved1y, " "), s.Reserved3y, strings.Join(s.ProvidersWithReserved3y, " "))
+	fmt.Fprintf(w, "%-16s %-13s %-2s %-3s %-10s %-8s %6s %5s %4s %4s %4s", "provider", "kind", "cc", "cur", "as_of", "age", "offers", "est", "1y", "3y", "risk")
+	for _, b := range catalog.AgeBuckets {
+		fmt.Fprintf(w, " %8s", b)
+	}
+	fmt.Fprintln(w)
+	for _, p := range s.ByProvider {
+		est := ""
+		if p.AsOfEstimated {
+			est = "~"
+		}
+		fmt.Fprintf(w, "%-16s %-13s %-2s %-3s %-10s %-8s %6d %5d %4d %4d %4d", p.ID, p.Kind, p.Country, p.Currency, est+p.AsOf, p.AgeBucket,
+			p.Offers, p.OffersAsOfEstimated, p.Reserved1y, p.Reserved3y, p.SpotInterruption)
+		for _, b := range catalog.AgeBuckets {
+			fmt.Fprintf(w, " %8d", p.OffersByAge[b])
+		}
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "providers with prices older than 90 days: %s\n", strings.Join(s.StaleProviders, " "))
 	return 0

@@ -64,8 +64,16 @@ func TestCatalogStatsJSON(t *testing.T) {
 	out, _, code := runCLI("catalog", "stats", "--json")
 	var s struct {
 		GPUs, Models, Providers, Offers int
-		Oldest                          string `json:"oldest_as_of"`
-		Newest                          string `json:"newest_as_of"`
+		Oldest                          string         `json:"oldest_as_of"`
+		Newest                          string         `json:"newest_as_of"`
+		FXAsOf                          string         `json:"fx_as_of"`
+		Reserved3y                      []string       `json:"providers_with_reserved_3y"`
+		ByAge                           map[string]int `json:"offers_by_age"`
+		ByProvider                      []struct {
+			ID          string         `json:"id"`
+			Offers      int            `json:"offers"`
+			OffersByAge map[string]int `json:"offers_by_age"`
+		} `json:"by_provider"`
 	}
 	if code != 0 || json.Unmarshal([]byte(out), &s) != nil {
 		t.Fatalf("code %d, output %q", code, out)
@@ -74,6 +82,18 @@ func TestCatalogStatsJSON(t *testing.T) {
 	if s.GPUs != len(c.GPUs) || s.Models != len(c.Models) || s.Providers != len(c.Providers) || s.Offers != len(c.Offers) ||
 		s.Oldest != c.OldestAsOf() || s.Newest != c.NewestAsOf() {
 		t.Errorf("stats %+v disagree with the embedded tables", s)
+	}
+	if s.FXAsOf == "" || len(s.Reserved3y) < 3 || len(s.ByProvider) != len(c.Providers) {
+		t.Errorf("stats: fx %q, 3-year commitments from %v, %d providers", s.FXAsOf, s.Reserved3y, len(s.ByProvider))
+	}
+	n := 0
+	for _, p := range s.ByProvider {
+		for _, k := range p.OffersByAge {
+			n += k
+		}
+	}
+	if n != s.Offers {
+		t.Errorf("per-provider age buckets hold %d of %d offers", n, s.Offers)
 	}
 }
 

@@ -21,13 +21,20 @@ const minGPUsLimit = 1024
 // model and GPU, estimate, and print a table or JSON. Invalid flags, files
 // or inputs print one line on stderr and return 2.
 func runEstimate(args []string, stdout, stderr io.Writer) int {
+	return estimateCommand("estimate", args, stdout, stderr, nil)
+}
+
+// estimateCommand parses the estimate flags. With a nil sub it prints the
+// estimate; otherwise sub adds its own flags to the set and receives the
+// parsed job (rightsize plan).
+func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub subcommand) int {
 	fail := func(format string, a ...any) int {
 		msg := fmt.Sprintf(format, a...)
 		msg = strings.ReplaceAll(msg, "\n", "; ")
-		fmt.Fprintln(stderr, "rightsize estimate: "+msg)
+		fmt.Fprintln(stderr, "rightsize "+cmd+": "+msg)
 		return 2
 	}
-	fs := flag.NewFlagSet("estimate", flag.ContinueOnError)
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var (
 		model      = fs.String("model", "", "catalog model ID (e.g. llama-3.1-8b)")
@@ -51,10 +58,12 @@ func runEstimate(args []string, stdout, stderr io.Writer) int {
 		mfu        = fs.Float64("mfu", 0, "training compute efficiency (share of peak FLOP/s) to use instead of the model's; 0: model")
 		infMFU     = fs.Float64("inference-mfu", 0, "share of peak FLOP/s for prefill; 0: model")
 		bwUtil     = fs.Float64("bandwidth-util", 0, "share of memory bandwidth while decoding; 0: model")
+		hostOp     = fs.Float64("host-op-us", 0, "HF eager: host microseconds per PyTorch op (0: 17.4, fitted on an H100 host)")
 		micro      = fs.Int("micro-batches", 0, "training: micro-batches (gradient accumulation steps) per optimizer step; 0: from --global-batch, else 4×PP")
 		global     = fs.Int("global-batch", 0, "training: sequences per optimizer step over all GPUs")
+		vp         = fs.Int("virtual-stages", 0, "training with --pp: model chunks per stage (Megatron interleaved 1F1B); 0: plain 1F1B")
 		netGbps    = fs.Float64("network-gbps", 0, "inter-node network per node in Gbit/s (e.g. 3200 for 8×400G); 0: 200 Gbit/s per GPU")
-		gpusNode   = fs.Int("gpus-per-node", 8, "GPUs per node sharing --network-gbps and NVLink")
+		gpusNode   = fs.Int("gpus-per-node", 8, "GPUs per node: they share NVLink (or PCIe) and --network-gbps")
 		memUtil    = fs.Float64("gpu-mem-util", 0.9, "vLLM gpu_memory_utilization")
 		batched    = fs.Int("max-batched-tokens", 0, "vLLM max_num_batched_tokens (0: 8192)")
 		eager      = fs.Bool("enforce-eager", false, "vLLM without CUDA graphs")
@@ -75,10 +84,13 @@ func runEstimate(args []string, stdout, stderr io.Writer) int {
 		promptTok  = fs.Int("prompt-tokens", 0, "inference: prompt tokens per request (0 with --output-tokens 0: half of --seq)")
 		outputTok  = fs.Int("output-tokens", 0, "inference: generated tokens per request")
 	)
+	if sub != nil {
+		sub.define(fs)
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stdout)
-			fmt.Fprintln(stdout, "usage: rightsize estimate (--model ID | --config FILE) [flags]")
+			fmt.Fprintln(stdout, "usage: rightsize "+cmd+" (--model ID | --config FILE) [flags]")
 			fs.PrintDefaults()
 			return 0
 		}
@@ -176,6 +188,10 @@ func runEstimate(args []string, stdout, stderr io.Writer) int {
 	if len(errs) > 0 {
 		return fail("%v", errors.Join(errs...))
 	}
+	if sub != nil {
+		return sub.run(estimateJob{in: in, name: name, gpu: gpuSpec, trainTokens: tokens,
+			prompt: *promptTok, output: *outputTok, set: set}, stdout, fail)
+	}
 	r, err := estimator.Estimate(in)
 	if err != nil {
 		return fail("%v", err)
@@ -198,15 +214,14 @@ func runEstimate(args []string, stdout, stderr io.Writer) int {
 		if *gpusNode < 1 {
 			return fail("--gpus-per-node: want ≥ 1")
 		}
-		if hw.LinkBandwidth > 0 {
-			hw.NVLinkDomain = *gpusNode
-		}
+		hw.NVLinkDomain = *gpusNode
 		if *netGbps < 0 {
 			return fail("--network-gbps: want ≥ 0")
 		}
 		hw.NetworkBandwidth = *netGbps * 1e9 / 8 / float64(*gpusNode)
+		hw.HostOpSeconds = *hostOp * 1e-6
 		eff := estimator.Efficiency{MFU: *mfu, InferenceMFU: *infMFU, BandwidthUtil: *bwUtil}
-		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: *global}
+		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: *global, VirtualStages: *vp}
 		p, err := estimator.Throughput(in, hw, eff, w)
 		if err != nil {
 			return fail("%v", err)

@@ -2,6 +2,7 @@
 // tools for scripts and docs pipelines.
 //
 //	rightsize estimate [flags]   per-GPU memory breakdown and fit
+//	rightsize plan [flags]       what to rent for a job, what it costs, and why (see runPlan)
 //	rightsize catalog  <verb>    validate, stats, export, import-skypilot, import-prices
 //	rightsize validate [flags]   speed and memory against published measurements (docs/accuracy.md)
 //
@@ -18,7 +19,7 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-const usage = "usage: rightsize estimate [flags] | rightsize catalog <validate|stats|export|import-skypilot|import-prices> [flags] | rightsize validate [--format markdown|json]"
+const usage = "usage: rightsize estimate [flags] | rightsize plan [flags] | rightsize catalog <validate|stats|export|import-skypilot|import-prices> [flags] | rightsize validate [--format markdown|json]"
 
 // run dispatches a subcommand and returns the process exit code.
 func run(args []string, stdout, stderr io.Writer) int {
@@ -29,6 +30,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "estimate":
 		return runEstimate(args[1:], stdout, stderr)
+	case "plan":
+		return runPlan(args[1:], stdout, stderr)
 	case "catalog":
 		return runCatalog(args[1:], stdout, stderr)
 	case "validate":

@@ -169,3 +169,57 @@ with open(f"{DATA}/hosted_apis.json", "w") as f:
     f.write(",\n".join("    " + json.dumps(x, ensure_ascii=False) for x in out))
     f.write("\n  ]\n}\n")
 print(f"hosted API rows: {len(out)} ({sum(1 for x in out if x['model_id'])} mapped)")
+
+# ---- Azure: Microsoft retail pay-as-you-go and spot prices in EU regions
+# (azure-pricing-radar snapshot 2026-08-22). The shipped Azure offers come
+# from an undated 2024-25 SkyPilot fork; where the EU snapshot lists the same
+# VM size, its cheapest EU region replaces them (prices, region, date).
+AZ_SRC = "Azure Retail Prices API (Consumption, EU regions) via github.com/andy-diericks/azure-pricing-radar data/latest@cf741f25 (2026-08-22)"
+offers_doc = json.load(open("/tmp/offers_market.json"))
+offers = offers_doc["offers"]
+def azkey(s):
+    return re.sub(r"[^a-z0-9]", "", s.lower().replace("standard_", ""))
+od, sp = {}, {}
+for r in rows("azure_eu_gpu_payg.csv"):
+    name = r["sku_name"].replace(" Low Priority", "").replace(" Spot", "")
+    k, p = azkey(name), float(r["usd_per_hour"])
+    if p <= 0:
+        continue
+    tgt = od if r["price_type"] == "on_demand" else sp if r["price_type"] == "spot" else None
+    if tgt is not None and (k not in tgt or p < tgt[k][0]):
+        tgt[k] = (p, r["region"])
+n_az = 0
+for o in offers:
+    if o["provider"] != "azure":
+        continue
+    k = azkey(o["instance_type"])
+    if k not in od:
+        continue
+    o["on_demand_per_hour"], o["regions"] = od[k][0], [od[k][1]]
+    o.pop("spot_per_hour", None); o.pop("spot_region", None); o.pop("spot_above_on_demand", None)
+    if k in sp and sp[k][0] <= od[k][0]:
+        o["spot_per_hour"], o["spot_region"] = sp[k][0], sp[k][1]
+    o["as_of"] = "2026-08-22"; o.pop("as_of_estimated", None)
+    o["source"] = AZ_SRC
+    o["notes"] = "cheapest of the EU regions in the snapshot (westeurope, northeurope, francecentral, swedencentral); Linux pay-as-you-go; spot is Azure Spot, low-priority left out"
+    n_az += 1
+have = {o["id"] for o in offers}
+# VM sizes the old snapshot lacked: GPU count, vCPUs and memory from the
+# Microsoft Learn size pages (ND H200 v5, ND MI300X v5: 8 GPUs, 96 vCPUs, 1850 GiB).
+for it, gpu, k in [("Standard_ND96isr_H200_v5", "h200-sxm", "nd96isrh200v5"), ("Standard_ND96isr_MI300X_v5", "mi300x", "nd96isrmi300xv5")]:
+    oid = "azure-" + it.lower()
+    if oid in have or k not in od:
+        continue
+    o = {"id": oid, "provider": "azure", "instance_type": it, "gpu": gpu, "gpu_count": 8, "vcpus": 96, "ram_gib": 1850,
+         "interconnect": "nvlink" if gpu.startswith("h") else "infinity-fabric", "on_demand_per_hour": od[k][0], "currency": "USD",
+         "billing_granularity": "second", "regions": [od[k][1]], "as_of": "2026-08-22", "source": AZ_SRC,
+         "notes": "size facts (8 GPUs, 96 vCPUs, 1850 GiB) from Microsoft Learn GPU-accelerated VM size pages; cheapest EU region"}
+    if k in sp and sp[k][0] < od[k][0]:
+        o["spot_per_hour"], o["spot_region"] = sp[k][0], sp[k][1]
+    r = net.get(("azure", it))
+    if r:
+        o["network_gbps"], o["network_fabric"] = float(r["gbps_per_node"]), fabric(r)
+    offers.append(o); n_az += 1
+offers.sort(key=lambda o: o["id"])
+json.dump(offers_doc, open("/tmp/offers_market.json", "w"))
+print(f"azure offers from the EU snapshot: {n_az}")

@@ -1,5 +1,5 @@
 // Command gen strictly loads and validates catalog/data/*.json and writes
-// catalog/zz_generated.go. Run it with "go generate ./catalog".
+// catalog/zz_generated.go and catalog/zz_generated_notes.go. Run it with "go generate ./catalog".
 package main
 
 import (
@@ -27,6 +27,14 @@ func main() {
 		os.Exit(1)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "zz_generated.go"), out, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	notes, err := source.GenerateNotes(c)
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, "zz_generated_notes.go"), notes, 0o644)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

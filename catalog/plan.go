@@ -1,0 +1,64 @@
+package catalog
+
+import (
+	"rightsize/estimator"
+	"rightsize/estimator/plan"
+)
+
+// PlanOffers returns every offer as the planner's plain values, with its
+// GPU's figures for weights stored as w and its provider's kind and
+// country. Offers whose GPU lacks speed figures come back with
+// HasHardware false (the planner says so rather than dropping them).
+//
+// Zero fields are unknown to the planner: NetworkGbps (inter-node network;
+// Assumptions.NetworkGbps is used), SpotInterruption (no AWS Spot Advisor
+// bucket; a stated default is used) and NVLinkDomain (the whole instance
+// when its GPUs are NVLink-connected).
+func (c *Catalog) PlanOffers(w estimator.DType) []plan.Offer {
+	gpus := make(map[string]GPU, len(c.GPUs))
+	for _, g := range c.GPUs {
+		gpus[g.ID] = g
+	}
+	provs := make(map[string]Provider, len(c.Providers))
+	for _, p := range c.Providers {
+		provs[p.ID] = p
+	}
+	out := make([]plan.Offer, 0, len(c.Offers))
+	for _, o := range c.Offers {
+		g := gpus[o.GPU]
+		p := provs[o.Provider]
+		hw, ok := g.Hardware(w)
+		po := plan.Offer{
+			ID: o.ID, Provider: o.Provider, ProviderKind: p.Kind, Country: p.Country, InstanceType: o.InstanceType,
+			GPU: o.GPU, GPUCount: o.GPUCount, VCPUs: o.VCPUs, RAMGiB: o.RAMGiB,
+			Interconnect:    o.Interconnect,
+			OnDemandPerHour: o.OnDemandPerHour, SpotPerHour: o.SpotPerHour,
+			Reserved1yPerHour: o.Reserved1yPerHour, Reserved3yPerHour: o.Reserved3yPerHour, MonthlyPrice: o.MonthlyPrice,
+			Currency: o.Currency, BillingGranularity: o.BillingGranularity,
+			NetworkGbps: o.NetworkGbps, NetworkFabric: o.NetworkFabric, SpotInterruption: o.SpotInterruption,
+			PricesIncludeVAT: p.PricesIncludeVAT, VATRate: p.VATRate, NVLinkDomain: g.NVLinkDomain,
+			AsOf: o.AsOf, AsOfEstimated: o.AsOfEstimated, Source: o.Source,
+			Hardware: hw, HasHardware: ok, GPUMemory: g.Memory,
+		}
+		if len(o.Regions) > 0 {
+			po.Region = o.Regions[0]
+		}
+		// Single-GPU offers and multi-GPU offers without a listed
+		// interconnect inherit the GPU's: an SXM part sits on NVLink.
+		if po.Interconnect == "" && o.GPUCount > 1 {
+			po.Interconnect = g.Interconnect
+		}
+		out = append(out, po)
+	}
+	return out
+}
+
+// PlanFX is the catalog's dated FX table as the planner's plain values:
+// units of each currency per USD.
+func (c *Catalog) PlanFX() []plan.FXRate {
+	out := make([]plan.FXRate, 0, len(c.FXRates))
+	for _, r := range c.FXRates {
+		out = append(out, plan.FXRate{Currency: r.Currency, PerUSD: r.PerUSD, AsOf: r.AsOf, Source: r.Source})
+	}
+	return out
+}

@@ -1,0 +1,51 @@
+package catalog
+
+import (
+	"testing"
+	"time"
+)
+
+func TestAgeBucket(t *testing.T) {
+	now := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
+	for asOf, want := range map[string]string{
+		"2026-11-01": "<30d", "2026-09-01": "30-90d", "2026-07-30": "90-180d", "2026-01-28": "180-365d",
+		"2020-09-01": ">365d", "soon": "undated",
+	} {
+		if got := AgeBucket(asOf, now); got != want {
+			t.Errorf("AgeBucket(%s) = %s, want %s", asOf, got, want)
+		}
+	}
+}
+
+func TestStats(t *testing.T) {
+	c := Default()
+	s := c.Stats(time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC))
+	if s.GPUs != len(c.GPUs) || s.GPUsWithSpeed != s.GPUs || s.Offers != len(c.Offers) || s.Models < 80 {
+		t.Errorf("counts: %d GPUs (%d with speed), %d models, %d offers", s.GPUs, s.GPUsWithSpeed, s.Models, s.Offers)
+	}
+	n := 0
+	for _, b := range AgeBuckets {
+		n += s.OffersByAge[b]
+	}
+	if n != s.Offers {
+		t.Errorf("age buckets hold %d of %d offers", n, s.Offers)
+	}
+	if len(s.ProvidersWithReserved3y) < 3 {
+		t.Errorf("3-year commitments from %v, want at least 3 providers", s.ProvidersWithReserved3y)
+	}
+	if s.FXAsOf == "" || s.FX["RUB"] < 40 || s.FX["USD"] != 1 {
+		t.Errorf("FX %s %v", s.FXAsOf, s.FX)
+	}
+	// GCP's a3-highgpu-8g is Google's list price, not the DWS-level composite.
+	o, _ := c.Offer("gcp-a3-highgpu-8g")
+	if o.OnDemandPerHour < 80 || o.Reserved1yPerHour == 0 || o.Reserved3yPerHour >= o.Reserved1yPerHour || o.AsOfEstimated {
+		t.Errorf("gcp-a3-highgpu-8g: %+v", o)
+	}
+	p5, _ := c.Offer("aws-p5.48xlarge")
+	if p5.NetworkGbps != 3200 || p5.NetworkFabric != "efa" {
+		t.Errorf("aws-p5.48xlarge network %v %q", p5.NetworkGbps, p5.NetworkFabric)
+	}
+	if usd, r, ok := c.ToUSD(82.9211, "RUB"); !ok || usd < 0.999 || usd > 1.001 || r.AsOf == "" {
+		t.Errorf("82.9211 RUB = %v USD (%+v)", usd, r)
+	}
+}

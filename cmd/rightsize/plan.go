@@ -1,0 +1,576 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"rightsize/catalog"
+	"rightsize/estimator"
+	"rightsize/estimator/plan"
+)
+
+// subcommand extends the estimate flags with a verb of its own.
+type subcommand interface {
+	define(fs *flag.FlagSet)
+	run(job estimateJob, stdout io.Writer, fail func(string, ...any) int) int
+}
+
+// estimateJob is the parsed estimate flags.
+type estimateJob struct {
+	in             estimator.Input
+	name           string
+	gpu            catalog.GPU
+	trainTokens    float64
+	prompt, output int
+	set            map[string]bool
+}
+
+// runPlan implements "rightsize plan": the estimate flags plus a workload,
+// pricing, currency and filters; it prints the ranked offers.
+//
+// JSON output (--format json) is one object:
+//
+//	currency            display currency (ISO 4217); *_disp fields are in it
+//	fx_as_of            date of the display currency's rate ("" for USD)
+//	fx_source           where that rate comes from
+//	workload            "training", "batch" or "serving"
+//	checkpoint_bytes    training: weights + optimizer states, bytes
+//	considered, fitting offers planned after the filters, and those that fit
+//	notes               assumptions the plan used, English
+//	rows                one per offer, best first (fields below)
+//	hosted              serving: hosted APIs against the cheapest row
+//
+// Each row:
+//
+//	offer_id, provider, instance_type, gpu    the offer
+//	gpus_per_instance   GPUs per instance (fractional for slices)
+//	instances           instances rented; gpus = instances × gpus_per_instance
+//	parallelism         {tp, pp, dp, zero}: TP × PP GPUs per model copy; dp
+//	                    copies (training: data-parallel degree; serving and
+//	                    batch: engine copies per replica)
+//	replicas            serving: replicas of instances_per_replica instances
+//	instances_per_replica
+//	pricing             on-demand | spot | reserved-1y | reserved-3y
+//	currency            the offer's own currency; price_per_hour is in it,
+//	                    per instance (VAT removed with --exclude-vat)
+//	price_per_hour_usd  the same converted to USD at the FX table, whose
+//	                    date for the offer's currency is fx_as_of
+//	job_hours           training/batch: wall-clock hours without interruptions
+//	gpu_hours           gpus × job_hours
+//	job_cost            native currency: instances × price_per_hour × job_hours
+//	job_cost_usd        the same in USD; job_cost_disp in the display currency
+//	monthly_cost_usd    serving: replicas × instances_per_replica ×
+//	                    price_per_hour_usd × 730
+//	sustainable_rps_per_replica  serving: requests/s one replica serves within the SLOs
+//	ttft_p50_seconds, ttft_p95_seconds, tpot_seconds, e2e_p95_seconds,
+//	utilisation         serving, at the target rate
+//	usd_per_million_input_tokens, usd_per_million_output_tokens
+//	                    inference: GPU time split between prefill and decode
+//	on_demand_job_cost_usd  training/batch: the job at the on-demand price
+//	spot_expected_cost_usd  expected cost on spot (training: Young/Daly
+//	                    checkpointing, lost work and restarts, so above spot
+//	                    price × job_hours; serving: a month with a spare
+//	                    replica); with --pricing spot the ranking uses it
+//	spot_expected_hours training/batch: expected hours on spot
+//	checkpoint_interval_seconds  spot training: Daly's optimum
+//	spot_interruptions_per_month  share of instances reclaimed per month assumed
+//	reserved_break_even_utilisation  reserved rate / on-demand rate (0: no reservation price)
+//	reserved_monthly_commitment_usd  reserved rate × 730 × instances
+//	reserved_term_years the reservation those two describe (1 or 3; the
+//	                    1-year one unless only the 3-year one is known)
+//	usd_per_dense_tflops_hour, tokens_per_usd
+//	host_check          {status: ok|unknown|warn|fail, reason}
+//	fits                whether the offer runs the job (and passes the host check, budget, deadline)
+//	recommendation      cheapest | fastest | value | pareto | none
+//	why                 one English sentence; why_key and why_args for translation
+func runPlan(args []string, stdout, stderr io.Writer) int {
+	return estimateCommand("plan", args, stdout, stderr, &planCmd{})
+}
+
+// planCmd reads its flags by name after parsing: a flag that the estimate
+// command defines too (say, a future --network-gbps) is shared, not
+// redefined (flag.FlagSet panics on redefinition).
+type planCmd struct{ fs *flag.FlagSet }
+
+// planFlags are the plan's own flags; every value is parsed by request,
+// so a bad one is a one-line error naming the flag.
+var planFlags = []struct{ name, def, usage string }{
+	{"epochs", "", "training: passes over --dataset-tokens"},
+	{"dataset-tokens", "", "training: tokens in the dataset, e.g. 2B"},
+	{"global-batch-tokens", "", "training: tokens per optimizer step, e.g. 4M (default: 4 micro-batches per replica)"},
+	{"requests", "", "batch inference: requests in the job, e.g. 1M"},
+	{"requests-per-second", "", "online serving: target request rate"},
+	{"ttft-p95", "", "serving SLO: p95 time to first token, e.g. 1s, 800ms"},
+	{"tpot", "", "serving SLO: time per output token, e.g. 50ms"},
+	{"max-utilisation", "0", "serving: cap on each replica's load (0: 0.8)"},
+	{"pricing", "on-demand", "on-demand|spot|reserved-1y|reserved-3y"},
+	{"currency", "USD", "display currency: USD|EUR|RUB|CNY"},
+	{"provider", "", "comma-separated provider IDs"},
+	{"kind", "", "comma-separated provider kinds: hyperscaler,gpu-cloud,marketplace,broker,decentralized"},
+	{"country", "", "comma-separated provider countries (ISO codes) or region prefixes"},
+	{"min-vcpus", "0", "minimum vCPUs per instance"},
+	{"min-ram", "0", "minimum host RAM per instance, GiB"},
+	{"budget", "", "maximum job cost (serving: monthly bill) in --currency"},
+	{"deadline", "", "maximum job time, e.g. 72h, 3d"},
+	{"spot-interruptions", "0", "share of spot instances reclaimed per month (0: per-offer bucket, else 0.20)"},
+	{"checkpoint-write", "", "checkpoint write rate per instance per second, e.g. 2GB (default 1000MiB)"},
+	{"restart", "", "restart time after a spot reclaim (default 10m)"},
+	{"network-gbps", "0", "inter-node network where the catalog has none (0: 100)"},
+	{"mfu", "0", "training model-FLOPs utilisation (0: the estimator's default)"},
+	{"bandwidth-util", "0", "share of memory bandwidth decoding reaches (0: the estimator's default)"},
+	{"api-input-price", "0", "hosted API: USD per 1M input tokens, to compare with self-hosting"},
+	{"api-output-price", "0", "hosted API: USD per 1M output tokens"},
+	{"max-instances", "0", "most instances one plan may rent (0: 64)"},
+	{"top", "10", "rows to print (0: all fitting)"},
+	{"format", "table", "table|json|csv|markdown"},
+}
+
+func (c *planCmd) define(fs *flag.FlagSet) {
+	c.fs = fs
+	for _, f := range planFlags {
+		if fs.Lookup(f.name) == nil {
+			fs.String(f.name, f.def, f.usage)
+		}
+	}
+	for _, b := range []struct{ name, usage string }{{"exclude-vat", "normalise VAT-inclusive prices to exclude VAT"},
+		{"all", "also print offers that do not fit, with the reason"}} {
+		if fs.Lookup(b.name) == nil {
+			fs.Bool(b.name, false, b.usage)
+		}
+	}
+}
+
+// s is a flag's value as text.
+func (c *planCmd) s(name string) string { return c.fs.Lookup(name).Value.String() }
+
+// parseDuration reads "1.5s", "800ms", "72h", "3d" or bare seconds.
+func parseDuration(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, errors.New("empty duration")
+	}
+	if v, err := strconv.ParseFloat(s, 64); err == nil {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			return 0, fmt.Errorf("duration %q: want seconds ≥ 0", s)
+		}
+		return v, nil
+	}
+	if d, ok := strings.CutSuffix(s, "d"); ok {
+		v, err := strconv.ParseFloat(d, 64)
+		if err != nil || !(v >= 0) || math.IsInf(v, 0) || v > 1e9 {
+			return 0, fmt.Errorf("duration %q: want e.g. 3d, 72h, 800ms", s)
+		}
+		return v * 86400, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("duration %q: want e.g. 3d, 72h, 800ms", s)
+	}
+	return d.Seconds(), nil
+}
+
+// parseAmount reads a non-negative finite number.
+func parseAmount(s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || !(v >= 0) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%q: want a number ≥ 0", s)
+	}
+	return v, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// request turns the flags into a plan request.
+func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, error) {
+	var errs []error
+	add := func(flagName string, err error) {
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--%s: %w", flagName, err))
+		}
+	}
+	req := plan.Request{Input: job.in, Currency: strings.ToUpper(c.s("currency")), FX: cat.PlanFX(), ExcludeVAT: c.s("exclude-vat") == "true"}
+	var err error
+	req.Pricing, err = plan.ParsePricing(c.s("pricing"))
+	add("pricing", err)
+	w := &req.Workload
+	w.PromptTokens, w.OutputTokens = job.prompt, job.output
+	count := func(name, v string) float64 {
+		if v == "" {
+			return 0
+		}
+		x, err := estimator.ParseCount(v)
+		add(name, err)
+		return x
+	}
+	num := func(name string) float64 {
+		x, err := parseAmount(c.s(name))
+		add(name, err)
+		return x
+	}
+	integer := func(name string) int {
+		x, err := strconv.Atoi(c.s(name))
+		if err != nil || x < 0 {
+			add(name, fmt.Errorf("%q: want a whole number ≥ 0", c.s(name)))
+		}
+		return max(x, 0)
+	}
+	dur := func(name, v string) float64 {
+		if v == "" {
+			return 0
+		}
+		x, err := parseDuration(v)
+		add(name, err)
+		return x
+	}
+	epochs, dataset := count("epochs", c.s("epochs")), count("dataset-tokens", c.s("dataset-tokens"))
+	requests, rps := count("requests", c.s("requests")), count("requests-per-second", c.s("requests-per-second"))
+	train := job.set["train-tokens"] || c.s("dataset-tokens") != "" || c.s("epochs") != ""
+	kinds := 0
+	for _, b := range []bool{train, c.s("requests") != "", c.s("requests-per-second") != ""} {
+		if b {
+			kinds++
+		}
+	}
+	switch {
+	case kinds == 0:
+		errs = append(errs, errors.New("need a workload: --train-tokens N, --epochs E --dataset-tokens N, --requests N or --requests-per-second R"))
+	case kinds > 1:
+		errs = append(errs, errors.New("--train-tokens/--epochs, --requests and --requests-per-second are exclusive"))
+	case train:
+		w.Kind = plan.Training
+		w.TrainTokens = job.trainTokens
+		if c.s("dataset-tokens") != "" || c.s("epochs") != "" {
+			if c.s("dataset-tokens") == "" || job.set["train-tokens"] {
+				errs = append(errs, errors.New("--epochs needs --dataset-tokens (and replaces --train-tokens)"))
+			}
+			if c.s("epochs") == "" {
+				epochs = 1
+			}
+			w.TrainTokens = epochs * dataset
+		}
+		w.GlobalBatchTokens = count("global-batch-tokens", c.s("global-batch-tokens"))
+		if !job.set["task"] {
+			req.Input.Task = estimator.FullFinetune
+		}
+	case c.s("requests") != "":
+		w.Kind, w.Requests = plan.Batch, requests
+	default:
+		w.Kind, w.RequestsPerSecond = plan.Serving, rps
+		w.TTFTP95Seconds, w.TPOTSeconds = dur("ttft-p95", c.s("ttft-p95")), dur("tpot", c.s("tpot"))
+		w.MaxUtilisation = num("max-utilisation")
+	}
+	f := &req.Filters
+	f.Providers, f.Kinds, f.Countries = splitList(c.s("provider")), splitList(c.s("kind")), splitList(c.s("country"))
+	f.MinVCPUs, f.MinRAMGiB = integer("min-vcpus"), num("min-ram")
+	if c.s("budget") != "" {
+		b, err := parseAmount(c.s("budget"))
+		add("budget", err)
+		for _, x := range req.FX {
+			if x.Currency == req.Currency {
+				f.BudgetUSD = b / x.PerUSD
+			}
+		}
+	}
+	f.DeadlineSeconds = dur("deadline", c.s("deadline"))
+	if job.set["gpu"] {
+		f.GPU = job.gpu.ID
+		req.Input.VRAM = job.gpu.Memory
+		if job.set["gpus"] {
+			req.FixedParallelism = true
+		}
+	}
+	a := &req.Assumptions
+	a.SpotInterruptionsPerMonth, a.NetworkGbps = num("spot-interruptions"), num("network-gbps")
+	a.Efficiency.MFU, a.Efficiency.BandwidthUtil = num("mfu"), num("bandwidth-util")
+	if c.s("checkpoint-write") != "" {
+		b, err := estimator.ParseBytes(c.s("checkpoint-write"))
+		add("checkpoint-write", err)
+		if err == nil && b == 0 {
+			add("checkpoint-write", errors.New("want a rate > 0"))
+		}
+		a.CheckpointWriteBytesPerSecond = float64(b)
+	}
+	a.RestartSeconds = dur("restart", c.s("restart"))
+	if in, out := num("api-input-price"), num("api-output-price"); in > 0 || out > 0 {
+		req.HostedAPIs = []plan.HostedAPI{{ID: "api", Provider: "hosted API", InputUSDPerMillion: in, OutputUSDPerMillion: out}}
+	}
+	switch c.s("format") {
+	case "table", "json", "csv", "markdown":
+	default:
+		errs = append(errs, fmt.Errorf("--format %q: want table, json, csv or markdown", c.s("format")))
+	}
+	integer("top")
+	integer("max-instances")
+	if len(errs) > 0 {
+		return req, errors.Join(errs...)
+	}
+	return req, req.Validate()
+}
+
+func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...any) int) int {
+	cat := catalog.Default()
+	req, err := c.request(job, cat)
+	if err != nil {
+		return fail("%v", err)
+	}
+	top, _ := strconv.Atoi(c.s("top"))
+	maxInst, _ := strconv.Atoi(c.s("max-instances"))
+	res, err := plan.Plan(req, cat.PlanOffers(req.Input.Weights), plan.Options{Top: top, KeepUnfit: c.s("all") == "true", MaxInstances: maxInst})
+	if err != nil {
+		return fail("%v", err)
+	}
+	out := newPlanJSON(req, res, cat)
+	switch c.s("format") {
+	case "json":
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return fail("%v", err)
+		}
+	case "csv":
+		writeCSV(stdout, out)
+	case "markdown":
+		writeMarkdown(stdout, out)
+	default:
+		writeTable(stdout, out)
+	}
+	return 0
+}
+
+type parallelismJSON struct {
+	TP   int `json:"tp"`
+	PP   int `json:"pp"`
+	DP   int `json:"dp"`
+	ZeRO int `json:"zero"`
+}
+
+type hostJSON struct {
+	Status string `json:"status"`
+	Reason string `json:"reason"`
+}
+
+type planRowJSON struct {
+	OfferID                      string          `json:"offer_id"`
+	Provider                     string          `json:"provider"`
+	InstanceType                 string          `json:"instance_type"`
+	GPU                          string          `json:"gpu"`
+	GPUsPerInstance              float64         `json:"gpus_per_instance"`
+	Instances                    int             `json:"instances"`
+	GPUs                         float64         `json:"gpus"`
+	Parallelism                  parallelismJSON `json:"parallelism"`
+	Replicas                     int             `json:"replicas"`
+	InstancesPerReplica          int             `json:"instances_per_replica"`
+	Pricing                      string          `json:"pricing"`
+	Currency                     string          `json:"currency"`
+	PricePerHour                 float64         `json:"price_per_hour"`
+	PricePerHourUSD              float64         `json:"price_per_hour_usd"`
+	PricePerHourDisp             float64         `json:"price_per_hour_disp"`
+	FXAsOf                       string          `json:"fx_as_of"`
+	JobHours                     float64         `json:"job_hours"`
+	GPUHours                     float64         `json:"gpu_hours"`
+	JobCost                      float64         `json:"job_cost"`
+	JobCostUSD                   float64         `json:"job_cost_usd"`
+	JobCostDisp                  float64         `json:"job_cost_disp"`
+	OptimizerSteps               float64         `json:"optimizer_steps,omitempty"`
+	TokensPerSecond              float64         `json:"tokens_per_second"`
+	InterNodeSecondsPerStep      float64         `json:"inter_node_seconds_per_step,omitempty"`
+	MonthlyCostUSD               float64         `json:"monthly_cost_usd"`
+	MonthlyCostDisp              float64         `json:"monthly_cost_disp"`
+	SustainableRPSPerReplica     float64         `json:"sustainable_rps_per_replica"`
+	TTFTP50Seconds               float64         `json:"ttft_p50_seconds"`
+	TTFTP95Seconds               float64         `json:"ttft_p95_seconds"`
+	TPOTSeconds                  float64         `json:"tpot_seconds"`
+	E2EP95Seconds                float64         `json:"e2e_p95_seconds"`
+	Utilisation                  float64         `json:"utilisation"`
+	USDPerMillionInput           float64         `json:"usd_per_million_input_tokens"`
+	USDPerMillionOutput          float64         `json:"usd_per_million_output_tokens"`
+	OnDemandJobCostUSD           float64         `json:"on_demand_job_cost_usd"`
+	SpotExpectedCostUSD          float64         `json:"spot_expected_cost_usd"`
+	SpotExpectedHours            float64         `json:"spot_expected_hours,omitempty"`
+	CheckpointIntervalSeconds    float64         `json:"checkpoint_interval_seconds,omitempty"`
+	SpotInterruptionsPerMonth    float64         `json:"spot_interruptions_per_month,omitempty"`
+	ReservedBreakEvenUtilisation float64         `json:"reserved_break_even_utilisation"`
+	ReservedMonthlyCommitmentUSD float64         `json:"reserved_monthly_commitment_usd"`
+	ReservedTermYears            int             `json:"reserved_term_years,omitempty"`
+	USDPerDenseTFLOPSHour        float64         `json:"usd_per_dense_tflops_hour"`
+	TokensPerUSD                 float64         `json:"tokens_per_usd"`
+	HostCheck                    hostJSON        `json:"host_check"`
+	Fits                         bool            `json:"fits"`
+	Recommendation               string          `json:"recommendation"`
+	Why                          string          `json:"why"`
+	WhyKey                       string          `json:"why_key"`
+	WhyArgs                      []any           `json:"why_args"`
+	Notes                        []string        `json:"notes"`
+	AsOf                         string          `json:"as_of"`
+}
+
+type hostedJSON struct {
+	API                 string  `json:"api"`
+	InputUSDPerMillion  float64 `json:"input_usd_per_million"`
+	OutputUSDPerMillion float64 `json:"output_usd_per_million"`
+	MonthlyCostUSD      float64 `json:"monthly_cost_usd"`
+	SelfHostedUSD       float64 `json:"self_hosted_monthly_cost_usd"`
+	BreakEvenRPS        float64 `json:"break_even_requests_per_second"`
+	Why                 string  `json:"why"`
+}
+
+type planJSON struct {
+	Currency        string        `json:"currency"`
+	FXAsOf          string        `json:"fx_as_of"`
+	FXSource        string        `json:"fx_source"`
+	Workload        string        `json:"workload"`
+	CheckpointBytes float64       `json:"checkpoint_bytes,omitempty"`
+	Considered      int           `json:"considered"`
+	Fitting         int           `json:"fitting"`
+	Notes           []string      `json:"notes"`
+	Rows            []planRowJSON `json:"rows"`
+	Hosted          []hostedJSON  `json:"hosted,omitempty"`
+}
+
+func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJSON {
+	out := planJSON{Currency: res.Currency, FXAsOf: res.FXAsOf, Workload: req.Workload.Kind.String(),
+		CheckpointBytes: res.CheckpointBytes, Considered: res.Considered, Fitting: res.Fitting, Notes: []string{}, Rows: []planRowJSON{}}
+	for _, x := range req.FX {
+		if x.Currency == res.Currency && x.Currency != "USD" {
+			out.FXSource = x.Source
+		}
+	}
+	for _, n := range res.Notes {
+		out.Notes = append(out.Notes, n.String())
+	}
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		o := r.Offer
+		j := planRowJSON{OfferID: o.ID, Provider: o.Provider, InstanceType: o.InstanceType, GPU: o.GPU,
+			GPUsPerInstance: o.GPUCount, Instances: r.Instances, GPUs: r.GPUs,
+			Parallelism: parallelismJSON{r.TP, r.PP, r.DP, r.ZeRO}, Replicas: r.Replicas, InstancesPerReplica: r.InstancesPerReplica,
+			Pricing: r.Pricing.String(), Currency: o.Currency, PricePerHour: r.PricePerHour, PricePerHourUSD: r.PricePerHourUSD,
+			PricePerHourDisp: r.PricePerHourDisp, FXAsOf: r.FXAsOf, JobHours: r.JobSeconds / 3600, GPUHours: r.GPUHours,
+			JobCost: r.JobCost, JobCostUSD: r.JobCostUSD, JobCostDisp: r.JobCostDisp, OptimizerSteps: r.OptimizerSteps,
+			TokensPerSecond: r.TokensPerSecond, InterNodeSecondsPerStep: r.InterNodeSeconds,
+			MonthlyCostUSD: r.MonthlyCostUSD, MonthlyCostDisp: r.MonthlyCostDisp, SustainableRPSPerReplica: r.SustainableRPSPerReplica,
+			TTFTP50Seconds: r.TTFTP50Seconds, TTFTP95Seconds: r.TTFTP95Seconds, TPOTSeconds: r.TPOTSeconds,
+			E2EP95Seconds: r.E2EP95Seconds, Utilisation: r.Utilisation,
+			USDPerMillionInput: r.USDPerMillionInput, USDPerMillionOutput: r.USDPerMillionOutput,
+			OnDemandJobCostUSD: r.OnDemandJobCostUSD, SpotExpectedCostUSD: r.SpotExpectedCostUSD, SpotExpectedHours: r.SpotExpectedSeconds / 3600, CheckpointIntervalSeconds: r.CheckpointIntervalSeconds,
+			SpotInterruptionsPerMonth:    r.SpotInterruptionsPerMonth,
+			ReservedBreakEvenUtilisation: r.ReservedBreakEvenUtilisation, ReservedMonthlyCommitmentUSD: r.ReservedMonthlyCommitmentUSD, ReservedTermYears: r.ReservedTermYears,
+			USDPerDenseTFLOPSHour: r.USDPerDenseTFLOPSHour, TokensPerUSD: r.TokensPerUSD,
+			HostCheck: hostJSON{r.Host.Status.String(), r.Host.Reason.String()}, Fits: r.Fits,
+			Recommendation: r.Recommendation.String(), AsOf: o.AsOf, Notes: []string{}, WhyArgs: []any{},
+		}
+		if r.Host.Reason.Key == "" {
+			j.HostCheck.Reason = ""
+		}
+		why := res.WhyNot(i)
+		if why.Key != "" {
+			j.Why, j.WhyKey, j.WhyArgs = why.String(), why.Key, why.Args
+			if j.WhyArgs == nil {
+				j.WhyArgs = []any{}
+			}
+		}
+		for _, n := range r.Notes {
+			j.Notes = append(j.Notes, n.String())
+		}
+		out.Rows = append(out.Rows, j)
+	}
+	for _, h := range res.Hosted {
+		out.Hosted = append(out.Hosted, hostedJSON{API: h.API.ID, InputUSDPerMillion: h.API.InputUSDPerMillion,
+			OutputUSDPerMillion: h.API.OutputUSDPerMillion, MonthlyCostUSD: h.MonthlyCostUSD, SelfHostedUSD: h.SelfHostedUSD,
+			BreakEvenRPS: h.BreakEvenRPS, Why: h.Why.String()})
+	}
+	return out
+}
+
+// columns are the table, CSV and Markdown columns for a workload.
+func columns(p planJSON) ([]string, func(r planRowJSON) []string) {
+	f := func(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
+	head := []string{"rec", "provider", "instance", "gpu", "instances", "gpus", "tp/pp/dp/zero", "pricing", "price/h (" + p.Currency + ")"}
+	base := func(r planRowJSON) []string {
+		return []string{r.Recommendation, r.Provider, r.InstanceType, r.GPU, strconv.Itoa(r.Instances), f(r.GPUs, 3),
+			fmt.Sprintf("%d/%d/%d/%d", r.Parallelism.TP, r.Parallelism.PP, r.Parallelism.DP, r.Parallelism.ZeRO), r.Pricing, f(r.PricePerHourDisp, 2)}
+	}
+	switch p.Workload {
+	case "serving":
+		head = append(head, "replicas", "monthly ("+p.Currency+")", "rps/replica", "ttft p95 s", "tpot ms", "util", "$/1M out", "host", "why")
+		return head, func(r planRowJSON) []string {
+			return append(base(r), strconv.Itoa(r.Replicas), f(r.MonthlyCostDisp, 0), f(r.SustainableRPSPerReplica, 2),
+				f(r.TTFTP95Seconds, 3), f(1000*r.TPOTSeconds, 1), f(r.Utilisation, 2), f(r.USDPerMillionOutput, 3), r.HostCheck.Status, r.Why)
+		}
+	}
+	head = append(head, "hours", "gpu-hours", "job ("+p.Currency+")", "on-demand $", "spot exp. $", "host", "why")
+	return head, func(r planRowJSON) []string {
+		return append(base(r), f(r.JobHours, 2), f(r.GPUHours, 1), f(r.JobCostDisp, 2), f(r.OnDemandJobCostUSD, 2), f(r.SpotExpectedCostUSD, 2), r.HostCheck.Status, r.Why)
+	}
+}
+
+func writeTable(w io.Writer, p planJSON) {
+	fmt.Fprintf(w, "%s plan: %d offers considered, %d fit; prices in %s", p.Workload, p.Considered, p.Fitting, p.Currency)
+	if p.FXAsOf != "" {
+		fmt.Fprintf(w, " (FX as of %s)", p.FXAsOf)
+	}
+	fmt.Fprintln(w)
+	if p.CheckpointBytes > 0 {
+		fmt.Fprintf(w, "checkpoint: %.1f GB (weights + optimizer states)\n", p.CheckpointBytes/1e9)
+	}
+	for _, n := range p.Notes {
+		fmt.Fprintln(w, "note: "+n)
+	}
+	head, cells := columns(p)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	for _, r := range p.Rows {
+		fmt.Fprintln(tw, strings.Join(cells(r), "\t"))
+	}
+	tw.Flush()
+	for _, h := range p.Hosted {
+		fmt.Fprintf(w, "hosted API %s: %.0f USD/month at the target rate against %.0f self-hosted; %s\n", h.API, h.MonthlyCostUSD, h.SelfHostedUSD, h.Why)
+	}
+}
+
+func writeCSV(w io.Writer, p planJSON) {
+	head, cells := columns(p)
+	cw := csv.NewWriter(w)
+	cw.Write(head)
+	for _, r := range p.Rows {
+		cw.Write(cells(r))
+	}
+	cw.Flush()
+}
+
+// writeMarkdown writes a GitHub-flavoured table; pipes in cells are escaped.
+func writeMarkdown(w io.Writer, p planJSON) {
+	head, cells := columns(p)
+	esc := func(s []string) string {
+		for i := range s {
+			s[i] = strings.ReplaceAll(s[i], "|", `\|`)
+		}
+		return "| " + strings.Join(s, " | ") + " |"
+	}
+	fmt.Fprintln(w, esc(head))
+	sep := make([]string, len(head))
+	for i := range sep {
+		sep[i] = "---"
+	}
+	fmt.Fprintln(w, "|"+strings.Join(sep, "|")+"|")
+	for _, r := range p.Rows {
+		fmt.Fprintln(w, esc(cells(r)))
+	}
+}

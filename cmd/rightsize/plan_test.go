@@ -1,0 +1,307 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"rightsize/catalog"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/plan/*.golden")
+
+func runPlanArgs(t testing.TB, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(append([]string{"plan"}, args...), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func planJSONOf(t *testing.T, args ...string) planJSON {
+	t.Helper()
+	code, out, errs := runPlanArgs(t, append(args, "--format", "json")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var p planJSON
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// The three questions users could not answer (issue: "The planner").
+var (
+	servingArgs = []string{"--model", "mistral-7b-v0.1", "--requests-per-second", "20", "--prompt-tokens", "500",
+		"--output-tokens", "200", "--ttft-p95", "1s"}
+	fsdpArgs = []string{"--model", "llama-3.1-70b", "--task", "finetune", "--zero", "3", "--grad-checkpointing",
+		"--seq", "2048", "--train-tokens", "1B", "--gpu", "h100-sxm"}
+	spotArgs = []string{"--model", "llama-3.1-8b", "--task", "finetune", "--zero", "3", "--grad-checkpointing",
+		"--seq", "4096", "--train-tokens", "17B", "--gpu", "h100-sxm", "--pricing", "spot"}
+)
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-6*math.Max(math.Abs(a), math.Abs(b)) }
+
+func TestPlanServingJSON(t *testing.T) {
+	p := planJSONOf(t, append(servingArgs, "--top", "0")...)
+	if p.Workload != "serving" || p.Fitting < 100 || len(p.Rows) != p.Fitting {
+		t.Fatalf("workload %s, %d fit, %d rows", p.Workload, p.Fitting, len(p.Rows))
+	}
+	recs := map[string]int{}
+	for _, r := range p.Rows {
+		recs[r.Recommendation]++
+		want := float64(r.Replicas*r.InstancesPerReplica) * r.PricePerHourUSD * 730
+		if !near(r.MonthlyCostUSD, want) || r.Instances != r.Replicas*r.InstancesPerReplica || !near(r.GPUs, float64(r.Instances)*r.GPUsPerInstance) {
+			t.Errorf("%s: monthly %v, want %v; %d instances, %v GPUs", r.OfferID, r.MonthlyCostUSD, want, r.Instances, r.GPUs)
+		}
+		if r.TTFTP95Seconds > 1 || r.TTFTP95Seconds <= 0 || r.USDPerMillionOutput <= 0 || r.USDPerMillionInput <= 0 || !r.Fits {
+			t.Errorf("%s: TTFT p95 %v over the 1 s SLO, or no token prices", r.OfferID, r.TTFTP95Seconds)
+		}
+		if r.Why == "" || r.WhyKey == "" {
+			t.Errorf("%s: no reason", r.OfferID)
+		}
+	}
+	if recs["cheapest"] != 1 || recs["fastest"] != 1 || recs["cheapest"]+recs["fastest"]+recs["value"]+recs["pareto"]+recs["none"] != len(p.Rows) {
+		t.Errorf("recommendations %v", recs)
+	}
+	if p.Rows[0].Recommendation != "cheapest" {
+		t.Errorf("first row is %s", p.Rows[0].Recommendation)
+	}
+	// Every key the issue lists is present in the JSON.
+	code, out, _ := runPlanArgs(t, append(servingArgs, "--top", "1", "--format", "json")...)
+	if code != 0 {
+		t.Fatal(code)
+	}
+	var raw struct{ Rows []map[string]any }
+	if err := json.Unmarshal([]byte(out), &raw); err != nil || len(raw.Rows) == 0 {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"provider", "instance_type", "gpu", "gpus_per_instance", "instances", "gpus", "parallelism", "pricing",
+		"currency", "price_per_hour", "price_per_hour_usd", "job_hours", "gpu_hours", "job_cost", "job_cost_usd", "monthly_cost_usd",
+		"replicas", "ttft_p95_seconds", "tpot_seconds", "usd_per_million_output_tokens", "usd_per_million_input_tokens",
+		"spot_expected_cost_usd", "reserved_break_even_utilisation", "host_check", "fits", "recommendation", "why"} {
+		if _, ok := raw.Rows[0][k]; !ok {
+			t.Errorf("row lacks %q", k)
+		}
+	}
+	par := raw.Rows[0]["parallelism"].(map[string]any)
+	for _, k := range []string{"tp", "pp", "dp", "zero"} {
+		if _, ok := par[k]; !ok {
+			t.Errorf("parallelism lacks %q", k)
+		}
+	}
+}
+
+func TestPlanMultiInstanceTraining(t *testing.T) {
+	p := planJSONOf(t, append(fsdpArgs, "--top", "0")...)
+	eight := 0
+	for _, r := range p.Rows {
+		if !near(r.JobCostUSD, float64(r.Instances)*r.PricePerHourUSD*r.JobHours) || !near(r.JobCost, float64(r.Instances)*r.PricePerHour*r.JobHours) {
+			t.Errorf("%s: job %v USD for %d × %v × %v h", r.OfferID, r.JobCostUSD, r.Instances, r.PricePerHourUSD, r.JobHours)
+		}
+		if r.GPU != "h100-sxm" {
+			t.Errorf("--gpu h100-sxm let %s through", r.GPU)
+		}
+		if r.GPUsPerInstance == 8 {
+			eight++
+			if r.Instances != 2 || r.GPUs != 16 || r.Parallelism.ZeRO != 3 {
+				t.Errorf("%s: %d instances, %v GPUs, %+v", r.OfferID, r.Instances, r.GPUs, r.Parallelism)
+			}
+		}
+	}
+	if eight < 5 || p.CheckpointBytes < 0.98e12 || p.CheckpointBytes > 0.995e12 {
+		t.Errorf("%d 8-GPU plans; checkpoint %v bytes (70.6B × 14 B ≈ 0.99 TB)", eight, p.CheckpointBytes)
+	}
+}
+
+func TestPlanSpotAndCurrency(t *testing.T) {
+	rubPerUSD, cnyPerUSD := fxRate(t, "RUB"), fxRate(t, "CNY")
+	p := planJSONOf(t, append(spotArgs, "--top", "0", "--currency", "RUB")...)
+	if p.Currency != "RUB" || p.FXAsOf == "" || p.FXSource == "" || len(p.Rows) == 0 {
+		t.Fatalf("currency %s as of %q (%q), %d rows", p.Currency, p.FXAsOf, p.FXSource, len(p.Rows))
+	}
+	for _, r := range p.Rows {
+		if r.Pricing != "spot" || !near(r.JobCostDisp, r.JobCostUSD*rubPerUSD) {
+			t.Errorf("%s: %s job %v USD, %v RUB", r.OfferID, r.Pricing, r.JobCostUSD, r.JobCostDisp)
+		}
+		// The sticker: spot price × instances × hours without
+		// interruptions; the expected cost of lost work and restarts
+		// exceeds it.
+		naive := float64(r.Instances) * r.PricePerHourUSD * r.JobHours
+		if !near(r.JobCostUSD, naive) || !(r.SpotExpectedCostUSD > naive) || !(r.SpotExpectedHours > r.JobHours) {
+			t.Errorf("%s: spot expected %v USD over %v h, naive %v over %v h", r.OfferID, r.SpotExpectedCostUSD, r.SpotExpectedHours, naive, r.JobHours)
+		}
+		if r.CheckpointIntervalSeconds <= 0 {
+			t.Errorf("%s: no checkpoint interval", r.OfferID)
+		}
+	}
+	// A rouble offer keeps its price and converts it.
+	q := planJSONOf(t, "--model", "qwen2.5-7b", "--requests", "10000", "--prompt-tokens", "500", "--output-tokens", "200",
+		"--provider", "yandex", "--currency", "CNY", "--top", "0")
+	if len(q.Rows) == 0 {
+		t.Fatal("no yandex rows")
+	}
+	for _, r := range q.Rows {
+		if r.Currency != "RUB" || !near(r.PricePerHourUSD, r.PricePerHour/rubPerUSD) || !near(r.PricePerHourDisp, r.PricePerHourUSD*cnyPerUSD) {
+			t.Errorf("%s: %v %s = %v USD = %v CNY", r.OfferID, r.PricePerHour, r.Currency, r.PricePerHourUSD, r.PricePerHourDisp)
+		}
+	}
+}
+
+func TestPlanCSVAndMarkdownParse(t *testing.T) {
+	for _, args := range [][]string{servingArgs, fsdpArgs} {
+		code, out, errs := runPlanArgs(t, append(args, "--format", "csv", "--top", "5")...)
+		if code != 0 {
+			t.Fatal(errs)
+		}
+		recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+		if err != nil || len(recs) < 2 {
+			t.Fatalf("csv: %v, %d records", err, len(recs))
+		}
+		code, out, _ = runPlanArgs(t, append(args, "--format", "markdown", "--top", "5")...)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if code != 0 || len(lines) != len(recs)+1 || !strings.HasPrefix(lines[1], "|---") {
+			t.Fatalf("markdown: %d lines for %d csv records", len(lines), len(recs))
+		}
+		cols := len(recs[0])
+		for _, l := range lines {
+			// Cells hold no unescaped pipe: columns + 1 separators.
+			if n := strings.Count(strings.ReplaceAll(l, `\|`, ""), "|"); n != cols+1 {
+				t.Errorf("markdown line has %d pipes, want %d: %s", n, cols+1, l)
+			}
+		}
+	}
+}
+
+func TestPlanBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"--model", "mistral-7b-v0.1"}, // no workload
+		{"--model", "mistral-7b-v0.1", "--requests", "10", "--requests-per-second", "2"},
+		{"--model", "mistral-7b-v0.1", "--requests-per-second", "-2"},
+		{"--model", "mistral-7b-v0.1", "--requests-per-second", "2", "--ttft-p95", "soon"},
+		{"--model", "mistral-7b-v0.1", "--requests-per-second", "2", "--pricing", "weekly"},
+		{"--model", "mistral-7b-v0.1", "--requests-per-second", "2", "--currency", "XYZ"},
+		{"--model", "mistral-7b-v0.1", "--requests-per-second", "2", "--format", "yaml"},
+		{"--model", "mistral-7b-v0.1", "--requests-per-second", "2", "--budget", "lots"},
+		{"--model", "mistral-7b-v0.1", "--train-tokens", "1B", "--deadline", "-3d"},
+		{"--model", "mistral-7b-v0.1", "--epochs", "2"},
+		{"--model", "mistral-7b-v0.1", "--requests", "NaN"},
+		{"--model", "mistral-7b-v0.1", "--requests-per-second", "2", "--top", "-1"},
+		{"--model", "nope", "--requests", "5"},
+		{"--model", "mistral-7b-v0.1", "--train-tokens", "1B", "--mfu", "1.5"},
+		{"--model", "mistral-7b-v0.1", "--train-tokens", "1B", "--min-vcpus", "many"},
+	} {
+		code, out, errs := runPlanArgs(t, args...)
+		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "rightsize plan: ") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errs)
+		}
+	}
+}
+
+func TestParseDuration(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want float64
+	}{{"1s", 1}, {"800ms", 0.8}, {"72h", 259200}, {"3d", 259200}, {"1.5", 1.5}, {"0.5d", 43200}} {
+		if got, err := parseDuration(c.in); err != nil || math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("parseDuration(%q) = %v, %v; want %v", c.in, got, err, c.want)
+		}
+	}
+	for _, s := range []string{"", "soon", "-1s", "-2", "NaN", "Inf", "1e400d", "3dd"} {
+		if _, err := parseDuration(s); err == nil {
+			t.Errorf("parseDuration(%q) accepted", s)
+		}
+	}
+}
+
+func FuzzParseDuration(f *testing.F) {
+	for _, s := range []string{"1s", "3d", "72h", "1.5", "-1", "NaN", "1e308d"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := parseDuration(s)
+		if err == nil && (!(v >= 0) || math.IsInf(v, 0)) {
+			t.Fatalf("parseDuration(%q) = %v", s, v)
+		}
+	})
+}
+
+// FuzzPlanFlags: any value of the plan's own flags gives exit 0 with
+// output, or exit 2 with one line on stderr.
+func FuzzPlanFlags(f *testing.F) {
+	f.Add("2", "1s", "on-demand", "USD", "aws", "100", "3d", "json")
+	f.Add("x", "", "spot", "RUB", "", "-1", "", "csv")
+	f.Fuzz(func(t *testing.T, rps, ttft, pricing, currency, provider, budget, deadline, format string) {
+		args := []string{"--model", "qwen2.5-0.5b", "--requests-per-second", rps, "--pricing", pricing, "--currency", currency,
+			"--provider", provider, "--format", format, "--top", "3", "--max-instances", "2"}
+		for _, kv := range [][2]string{{"--ttft-p95", ttft}, {"--budget", budget}, {"--deadline", deadline}} {
+			if kv[1] != "" {
+				args = append(args, kv[0], kv[1])
+			}
+		}
+		code, out, errs := runPlanArgs(t, args...)
+		switch code {
+		case 0:
+			if out == "" || errs != "" {
+				t.Fatalf("exit 0 with stdout %q stderr %q", out, errs)
+			}
+		case 2:
+			if strings.Count(errs, "\n") != 1 {
+				t.Fatalf("exit 2 with stderr %q", errs)
+			}
+		default:
+			t.Fatalf("exit %d", code)
+		}
+	})
+}
+
+// TestPlanGolden keeps the answers to the three questions as golden
+// plans (go test ./cmd/rightsize -run PlanGolden -update rewrites them).
+func TestPlanGolden(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"serving-mistral-7b-20rps.md", append(servingArgs, "--format", "markdown", "--top", "5")},
+		{"fsdp-llama-3.1-70b-h100.json", append(fsdpArgs, "--format", "json", "--top", "3")},
+		{"spot-llama-3.1-8b-17b-tokens.txt", append(spotArgs, "--top", "5")},
+	} {
+		code, out, errs := runPlanArgs(t, c.args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.name, code, errs)
+		}
+		path := filepath.Join("testdata", "plan", c.name)
+		if *update {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(want) != out {
+			t.Errorf("%s differs from the golden plan (rerun with -update and review the diff):\n%s", c.name, out)
+		}
+	}
+}
+
+// fxRate is the catalog's units of currency per USD.
+func fxRate(t *testing.T, currency string) float64 {
+	t.Helper()
+	r, ok := catalog.Default().FX(currency)
+	if !ok || !(r.PerUSD > 0) {
+		t.Fatalf("no FX rate for %s", currency)
+	}
+	return r.PerUSD
+}

@@ -1,0 +1,646 @@
+package plan
+
+import (
+	"cmp"
+	"errors"
+	"math"
+	"slices"
+	"strings"
+
+	"rightsize/estimator"
+)
+
+// HoursPerMonth is the billing month cloud price lists use: 8,760 h / 12
+// (AWS, GCP and Azure monthly estimates use 730 h).
+const HoursPerMonth = 730
+
+// Defaults for the Assumptions and Workload fields left at zero. Each is an
+// assumption, shown next to the plan and editable.
+const (
+	// DefaultMaxUtilisation: PLANNING.md (Erlang C section): real arrivals
+	// are burstier than Poisson, keep target utilisation below ~0.7–0.8.
+	DefaultMaxUtilisation = 0.8
+	// DefaultCheckpointWriteBytesPerSecond: assumption, one cloud block
+	// volume's write throughput (AWS EBS gp3 volumes are provisioned up
+	// to 1,000 MiB/s, AWS EBS User Guide, "General Purpose SSD volumes").
+	DefaultCheckpointWriteBytesPerSecond = 1000 * float64(estimator.MiB)
+	// DefaultRestartSeconds: assumption, re-provisioning an instance and
+	// reloading weights and optimizer state after a reclaim; editable.
+	DefaultRestartSeconds = 600
+	// DefaultNetworkGbps: assumption for offers whose inter-node network
+	// the catalog does not give: a 100 Gbit/s Ethernet NIC; editable.
+	DefaultNetworkGbps = 100
+	// DefaultSpotInterruptionsPerMonth: assumption for offers without an
+	// AWS Spot Advisor bucket: 20% of instances reclaimed per month, the
+	// lower edge of the Advisor's worst bucket (">20%"); editable.
+	DefaultSpotInterruptionsPerMonth = 0.20
+	// defaultMaxInstances bounds a plan's instances.
+	defaultMaxInstances = 64
+)
+
+// spotBuckets turns AWS Spot Advisor buckets ("frequency of interruption:
+// the rate at which Spot has reclaimed capacity during the trailing month",
+// ../shared/data/market/spot_preemption_statements.md) into a monthly
+// share: the bucket's midpoint, and 25% for ">20%". An assumption: the
+// bucket is a range, not a rate.
+var spotBuckets = map[string]float64{"<5%": 0.025, "5-10%": 0.075, "10-15%": 0.125, "15-20%": 0.175, ">20%": 0.25}
+
+// SpotInterruptionsPerMonth is the monthly reclaim share assumed for a
+// bucket, and whether the bucket is known.
+func SpotInterruptionsPerMonth(bucket string) (float64, bool) {
+	f, ok := spotBuckets[bucket]
+	if !ok {
+		return DefaultSpotInterruptionsPerMonth, false
+	}
+	return f, true
+}
+
+// bad is an out-of-range request field.
+func bad(field string, v float64, reason string) error {
+	return &estimator.InputError{Field: field, Value: formatNumber(v), Err: estimator.ErrRange, Reason: reason}
+}
+
+const maxValue = 1e18
+
+func okPos(v float64) bool    { return v > 0 && v <= maxValue }
+func okNonNeg(v float64) bool { return v >= 0 && v <= maxValue }
+
+// Validate checks the request: the estimator input, the workload for its
+// kind, the assumptions and the FX table. It returns errors.Join of
+// *estimator.InputError values, one per bad field.
+func (r Request) Validate() error {
+	var errs []error
+	in := r.Input
+	if in.GPUs == 0 {
+		in.GPUs, in.TP, in.PP = 1, 1, 1
+	}
+	if err := in.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	w := r.Workload
+	switch w.Kind {
+	case Training:
+		if !r.Input.Task.Training() {
+			errs = append(errs, &estimator.InputError{Field: "task", Value: r.Input.Task.String(), Err: estimator.ErrIncompatible, Reason: "a training plan needs a training task"})
+		}
+		if !okPos(w.TrainTokens) {
+			errs = append(errs, bad("train-tokens", w.TrainTokens, "want tokens > 0"))
+		}
+		if !okNonNeg(w.GlobalBatchTokens) {
+			errs = append(errs, bad("global-batch-tokens", w.GlobalBatchTokens, "want tokens ≥ 0"))
+		}
+	case Batch, Serving:
+		if r.Input.Task.Training() {
+			errs = append(errs, &estimator.InputError{Field: "task", Value: r.Input.Task.String(), Err: estimator.ErrIncompatible, Reason: "an inference plan needs --task inference"})
+		}
+		if w.PromptTokens < 0 || w.PromptTokens > 1<<24 || (w.PromptTokens == 0 && w.OutputTokens != 0) {
+			errs = append(errs, bad("prompt-tokens", float64(w.PromptTokens), "want 1..16777216"))
+		}
+		if w.OutputTokens < 0 || w.OutputTokens > 1<<24 {
+			errs = append(errs, bad("output-tokens", float64(w.OutputTokens), "want 0..16777216"))
+		}
+		if w.Kind == Batch && !okPos(w.Requests) {
+			errs = append(errs, bad("requests", w.Requests, "want requests > 0"))
+		}
+		if w.Kind == Serving {
+			if !okPos(w.RequestsPerSecond) {
+				errs = append(errs, bad("requests-per-second", w.RequestsPerSecond, "want a rate > 0"))
+			}
+			if !okNonNeg(w.TTFTP95Seconds) {
+				errs = append(errs, bad("ttft-p95", w.TTFTP95Seconds, "want seconds ≥ 0"))
+			}
+			if !okNonNeg(w.TPOTSeconds) {
+				errs = append(errs, bad("tpot", w.TPOTSeconds, "want seconds ≥ 0"))
+			}
+			if !(w.MaxUtilisation >= 0 && w.MaxUtilisation <= 1) {
+				errs = append(errs, bad("max-utilisation", w.MaxUtilisation, "want a fraction in (0, 1] (0: default)"))
+			}
+		}
+	default:
+		errs = append(errs, bad("workload", float64(w.Kind), "unknown workload kind"))
+	}
+	a := r.Assumptions
+	if !(a.SpotInterruptionsPerMonth >= 0 && a.SpotInterruptionsPerMonth <= 1000) {
+		errs = append(errs, bad("spot-interruptions", a.SpotInterruptionsPerMonth, "want a monthly share ≥ 0"))
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"checkpoint-write", a.CheckpointWriteBytesPerSecond}, {"restart", a.RestartSeconds}, {"network-gbps", a.NetworkGbps}} {
+		if !okNonNeg(f.v) {
+			errs = append(errs, bad(f.name, f.v, "want a value ≥ 0 (0: default)"))
+		}
+	}
+	for _, e := range []struct {
+		name string
+		v    float64
+	}{{"mfu", a.Efficiency.MFU}, {"inference-mfu", a.Efficiency.InferenceMFU}, {"bandwidth-util", a.Efficiency.BandwidthUtil}} {
+		if !(e.v >= 0 && e.v <= 1) {
+			errs = append(errs, bad(e.name, e.v, "want a fraction in (0, 1] (0: default)"))
+		}
+	}
+	f := r.Filters
+	if !okNonNeg(f.BudgetUSD) {
+		errs = append(errs, bad("budget", f.BudgetUSD, "want an amount ≥ 0"))
+	}
+	if !okNonNeg(f.DeadlineSeconds) {
+		errs = append(errs, bad("deadline", f.DeadlineSeconds, "want a duration ≥ 0"))
+	}
+	if !okNonNeg(f.MinRAMGiB) || f.MinVCPUs < 0 {
+		errs = append(errs, bad("min-ram", f.MinRAMGiB, "want ≥ 0"))
+	}
+	for _, x := range r.FX {
+		if !okPos(x.PerUSD) {
+			errs = append(errs, bad("fx", x.PerUSD, x.Currency+": want a rate > 0"))
+		}
+	}
+	if c := r.currency(); c != "USD" {
+		if _, ok := r.rate(c); !ok {
+			errs = append(errs, &estimator.InputError{Field: "currency", Value: c, Err: estimator.ErrUnknown, Reason: "no exchange rate"})
+		}
+	}
+	for _, h := range r.HostedAPIs {
+		if !okNonNeg(h.InputUSDPerMillion) || !okNonNeg(h.OutputUSDPerMillion) {
+			errs = append(errs, bad("api-price", h.OutputUSDPerMillion, h.ID+": want prices ≥ 0"))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (r Request) currency() string {
+	if r.Currency == "" {
+		return "USD"
+	}
+	return strings.ToUpper(r.Currency)
+}
+
+// rate is units of currency per USD.
+func (r Request) rate(currency string) (FXRate, bool) {
+	if strings.EqualFold(currency, "USD") {
+		return FXRate{Currency: "USD", PerUSD: 1}, true
+	}
+	for _, x := range r.FX {
+		if strings.EqualFold(x.Currency, currency) && x.PerUSD > 0 {
+			return x, true
+		}
+	}
+	return FXRate{}, false
+}
+
+// planner holds one Plan call's settings and memo tables: offers share
+// GPUs and shapes, so each memory estimate and speed estimate is computed
+// once per distinct setup.
+type planner struct {
+	req      Request
+	opts     Options
+	in       estimator.Input // the job with the workload's sequence and engine
+	work     estimator.Workload
+	prompt   float64
+	output   float64
+	disp     FXRate
+	fits     map[fitKey]fitOut
+	perfs    map[perfKey]perfOut
+	serves   map[perfKey]serveCurve
+	techs    map[techKey]*Row
+	shapes   map[shapeKey]shapeOut
+	hints    map[estimator.Bytes]int // GPUs the last training plan on this memory size needed
+	rates    map[string]FXRate
+	ckpt     float64
+	maxInst  int
+	notes    []Reason
+	noteSeen map[string]bool
+}
+
+type fitKey struct {
+	vram                      estimator.Bytes
+	gpus, tp, pp, zero, batch int
+}
+
+type perfKey struct {
+	hw                            estimator.Hardware
+	vram                          estimator.Bytes
+	gpus, tp, pp, zero, batch, mb int
+}
+
+type perfOut struct {
+	p   estimator.Perf
+	err bool
+}
+
+// Plan plans req on every offer and ranks the results. It returns an
+// error only for an invalid request; offers that cannot run the job come
+// back as unfit rows with their reasons (Options.KeepUnfit).
+func Plan(req Request, offers []Offer, opts Options) (Result, error) {
+	if err := req.Validate(); err != nil {
+		return Result{}, err
+	}
+	p := newPlanner(req, opts)
+	res := Result{Cheapest: -1, Fastest: -1, Value: -1, Currency: req.currency(), FXAsOf: p.disp.AsOf, CheckpointBytes: p.ckpt}
+	rows := make([]Row, 0, len(offers))
+	for i := range offers {
+		o := &offers[i]
+		if !p.passes(o) {
+			continue // filtered out: not a candidate, not listed
+		}
+		res.Considered++
+		r := p.row(o)
+		if !r.Fits && !opts.KeepUnfit {
+			continue
+		}
+		rows = append(rows, r)
+	}
+	rows = rank(rows)
+	for i := range rows {
+		if rows[i].Fits {
+			res.Fitting++
+		}
+	}
+	res.Rows = rows
+	recommend(&res, req.Workload.Kind)
+	if opts.Top > 0 {
+		res.trim(opts.Top)
+	}
+	res.Hosted = p.hosted(res)
+	res.Notes = p.notes
+	return res, nil
+}
+
+func newPlanner(req Request, opts Options) *planner {
+	p := &planner{req: req, opts: opts, fits: make(map[fitKey]fitOut, 64), perfs: make(map[perfKey]perfOut, 64),
+		serves: map[perfKey]serveCurve{}, techs: make(map[techKey]*Row, 64), shapes: make(map[shapeKey]shapeOut, 64), hints: map[estimator.Bytes]int{}, rates: map[string]FXRate{}, noteSeen: map[string]bool{}}
+	p.disp, _ = req.rate(req.currency())
+	p.maxInst = opts.MaxInstances
+	if p.maxInst <= 0 {
+		p.maxInst = defaultMaxInstances
+	}
+	in := req.Input
+	w := req.Workload
+	if w.Kind != Training {
+		prompt, out := w.PromptTokens, w.OutputTokens
+		if prompt == 0 && out == 0 {
+			out = in.Seq / 2
+			prompt = max(1, in.Seq-out)
+		}
+		p.prompt, p.output = float64(prompt), float64(out)
+		p.work = estimator.Workload{PromptTokens: prompt, OutputTokens: out}
+		if in.Arch.SeqLen == 0 || in.Arch.Generic() {
+			in.Seq = prompt + out
+		}
+	}
+	if w.Kind == Serving && in.Engine != estimator.VLLM {
+		// Serving at a request rate means continuous batching; the KV
+		// pool and admission are vLLM's (PagedAttention, Kwon et al.,
+		// SOSP 2023).
+		in.Engine = estimator.VLLM
+		p.note(Reason{Key: "note.serving_engine"})
+	}
+	p.in = in
+	if w.Kind == Training {
+		p.ckpt = checkpointBytes(in)
+	}
+	return p
+}
+
+func (p *planner) note(r Reason) {
+	if p.noteSeen[r.Key] {
+		return
+	}
+	p.noteSeen[r.Key] = true
+	p.notes = append(p.notes, r)
+}
+
+// passes applies the filters that do not need a plan.
+func (p *planner) passes(o *Offer) bool {
+	f := p.req.Filters
+	if f.GPU != "" && o.GPU != f.GPU {
+		return false
+	}
+	if len(f.Providers) > 0 && !slices.ContainsFunc(f.Providers, func(s string) bool { return strings.EqualFold(s, o.Provider) }) {
+		return false
+	}
+	if len(f.Kinds) > 0 && !slices.ContainsFunc(f.Kinds, func(s string) bool { return strings.EqualFold(s, o.ProviderKind) }) {
+		return false
+	}
+	if len(f.Countries) > 0 && !slices.ContainsFunc(f.Countries, func(s string) bool {
+		return strings.EqualFold(s, o.Country) || (o.Region != "" && strings.HasPrefix(strings.ToLower(o.Region), strings.ToLower(s)))
+	}) {
+		return false
+	}
+	if f.MinVCPUs > 0 && o.VCPUs < f.MinVCPUs {
+		return false
+	}
+	if f.MinRAMGiB > 0 && o.RAMGiB < f.MinRAMGiB {
+		return false
+	}
+	return true
+}
+
+// price is the offer's hourly price under the request's pricing, native
+// currency, with VAT removed when asked.
+func (p *planner) price(o *Offer, pr Pricing) float64 {
+	var v float64
+	switch pr {
+	case OnDemand:
+		v = o.OnDemandPerHour
+		if v == 0 && o.MonthlyPrice > 0 {
+			v = o.MonthlyPrice / HoursPerMonth
+		}
+	case Spot:
+		v = o.SpotPerHour
+	case Reserved1y:
+		v = o.Reserved1yPerHour
+	case Reserved3y:
+		v = o.Reserved3yPerHour
+	}
+	return p.vat(o, v)
+}
+
+// vat normalises a VAT-inclusive price: price_excl = price_incl / (1 +
+// VAT) (PLANNING.md, "Currency and tax").
+func (p *planner) vat(o *Offer, v float64) float64 {
+	if p.req.ExcludeVAT && o.PricesIncludeVAT && o.VATRate > 0 {
+		return v / (1 + o.VATRate)
+	}
+	return v
+}
+
+// rate is Request.rate memoised per currency (offers repeat a handful).
+func (p *planner) rate(currency string) (FXRate, bool) {
+	if x, ok := p.rates[currency]; ok {
+		return x, x.PerUSD > 0
+	}
+	x, ok := p.req.rate(currency)
+	p.rates[currency] = x
+	return x, ok
+}
+
+// usd converts a native amount to USD; ok is false without a rate.
+func (p *planner) usd(o *Offer, v float64) (float64, bool) {
+	x, ok := p.rate(o.Currency)
+	if !ok {
+		return 0, false
+	}
+	return v / x.PerUSD, true
+}
+
+func (p *planner) display(usd float64) float64 { return usd * p.disp.PerUSD }
+
+// row plans one offer.
+func (p *planner) row(o *Offer) Row {
+	r := Row{Offer: o, Pricing: p.req.Pricing}
+	price := p.price(o, r.Pricing)
+	if !(price > 0) {
+		r.FitReason = Reason{Key: "fit.no_price", Args: []any{r.Pricing.String()}}
+		return r
+	}
+	priceUSD, ok := p.usd(o, price)
+	if !ok {
+		r.FitReason = Reason{Key: "fit.no_fx", Args: []any{o.Currency}}
+		return r
+	}
+	r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
+	if !o.HasHardware || !(o.GPUCount > 0) || o.GPUMemory <= 0 {
+		r.FitReason = Reason{Key: "fit.no_hardware"}
+		return r
+	}
+	if o.PricesIncludeVAT && o.VATRate > 0 {
+		if p.req.ExcludeVAT {
+			r.Notes = append(r.Notes, Reason{Key: "note.vat_excluded", Args: []any{100 * o.VATRate}})
+		} else {
+			r.Notes = append(r.Notes, Reason{Key: "note.vat_included", Args: []any{100 * o.VATRate}})
+		}
+	}
+	t := p.tech(o)
+	notes := r.Notes
+	r = *t
+	r.Offer, r.Pricing = o, p.req.Pricing
+	r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
+	if x, ok := p.rate(o.Currency); ok {
+		r.FXAsOf = x.AsOf
+	}
+	r.Notes = append(slices.Clip(t.Notes), notes...)
+	if !r.Fits {
+		return r
+	}
+	switch p.req.Workload.Kind {
+	case Training:
+		p.trainMoney(o, &r)
+	case Batch:
+		p.batchMoney(o, &r)
+	case Serving:
+		p.servingMoney(o, &r)
+	}
+	p.reserved(o, &r)
+	p.hostCheck(o, &r)
+	if r.Host.Status == HostFail {
+		r.Fits = false
+		r.FitReason = r.Host.Reason
+	}
+	if peak := o.Hardware.PeakFLOPS * o.GPUCount / 1e12; peak > 0 {
+		r.USDPerDenseTFLOPSHour = r.PricePerHourUSD / peak
+	}
+	// Budget and deadline.
+	f := p.req.Filters
+	if r.Fits && f.BudgetUSD > 0 && r.cost > f.BudgetUSD {
+		r.Fits, r.FitReason = false, Reason{Key: "fit.over_budget"}
+	}
+	if r.Fits && f.DeadlineSeconds > 0 && p.req.Workload.Kind != Serving && r.JobSeconds > f.DeadlineSeconds {
+		r.Fits, r.FitReason = false, Reason{Key: "fit.past_deadline"}
+	}
+	return r
+}
+
+// techKey is what a plan's shape and speed depend on: offers that share it
+// (the same GPU sold by many providers in the same shape) share one plan
+// and differ only in price.
+type techKey struct {
+	gpu          string
+	hw           estimator.Hardware
+	mem          estimator.Bytes
+	count        float64
+	interconnect string
+	nvlink       int
+	network      float64
+}
+
+// tech returns the price-free part of o's plan, computed once per techKey.
+func (p *planner) tech(o *Offer) *Row {
+	k := techKey{o.GPU, o.Hardware, o.GPUMemory, o.GPUCount, o.Interconnect, o.NVLinkDomain, o.NetworkGbps}
+	if r, ok := p.techs[k]; ok {
+		return r
+	}
+	r := &Row{Pricing: p.req.Pricing}
+	switch p.req.Workload.Kind {
+	case Training:
+		p.trainTech(o, r)
+	case Batch:
+		p.batchTech(o, r)
+	case Serving:
+		p.servingTech(o, r)
+	}
+	p.techs[k] = r
+	return r
+}
+
+// network is the inter-node bandwidth of o in bytes/s, noting when the
+// default is assumed.
+func (p *planner) network(o *Offer) float64 {
+	g := o.NetworkGbps
+	if !(g > 0) {
+		g = p.req.Assumptions.NetworkGbps
+		if !(g > 0) {
+			g = DefaultNetworkGbps
+		}
+		p.note(Reason{Key: "note.network_assumed", Args: []any{g}})
+	}
+	return g * 1e9 / 8
+}
+
+// fitOut is the part of an estimator.Result the planner reads (the whole
+// Result is large, and the memo tables hold hundreds of them per plan).
+type fitOut struct {
+	Fits                                       bool
+	Headroom, HostOffload                      estimator.Bytes
+	MaxConcurrentSeqs, TrainableParams, Params int64
+}
+
+// estimate memoises estimator.Estimate over the fields the planner varies;
+// an invalid setup does not fit.
+func (p *planner) estimate(in estimator.Input) fitOut {
+	k := fitKey{in.VRAM, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch}
+	if r, ok := p.fits[k]; ok {
+		return r
+	}
+	var f fitOut
+	if r, err := estimator.Estimate(in); err == nil {
+		f = fitOut{r.Fits, r.Headroom, r.HostOffload, r.MaxConcurrentSeqs, r.TrainableParams, r.Params}
+	}
+	p.fits[k] = f
+	return f
+}
+
+// perf memoises estimator.Throughput.
+func (p *planner) perf(in estimator.Input, hw estimator.Hardware, w estimator.Workload) (estimator.Perf, bool) {
+	k := perfKey{hw, in.VRAM, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch, w.MicroBatches}
+	if r, ok := p.perfs[k]; ok {
+		return r.p, !r.err
+	}
+	pf, err := estimator.Throughput(in, hw, p.req.Assumptions.Efficiency, w)
+	p.perfs[k] = perfOut{pf, err != nil}
+	return pf, err == nil
+}
+
+// tpDegrees lists the tensor-parallel degrees to try inside one instance of
+// gpus GPUs: powers of two up to the NVLink domain (or the whole instance
+// over PCIe), smallest first: TP stays inside the instance, as Megatron-LM
+// places it (Narayanan et al. 2021 §3.3: tensor parallelism within a
+// multi-GPU server, pipeline parallelism across servers).
+func tpDegrees(o *Offer, gpus int) []int {
+	dom := gpus
+	if o.Interconnect == "nvlink" && o.NVLinkDomain > 0 {
+		dom = min(dom, o.NVLinkDomain)
+	}
+	var out []int
+	for t := 1; t <= dom; t *= 2 {
+		out = append(out, t)
+	}
+	return out
+}
+
+// slice returns the setup of one GPU (or slice) of o: its memory and speed
+// figures scaled by a fractional GPU count (a 1/8 L4 has 3 GB and an
+// eighth of the compute and bandwidth; AWS g6f and Azure NVadsA10 v5 list
+// the slice's memory that way).
+func slice(o *Offer) (estimator.Bytes, estimator.Hardware) {
+	hw := o.Hardware
+	if o.Interconnect != "nvlink" {
+		hw.LinkBandwidth = 0 // PCIe between the instance's GPUs
+	}
+	if o.GPUCount >= 1 {
+		return o.GPUMemory, hw
+	}
+	f := o.GPUCount
+	hw.PeakFLOPS *= f
+	hw.MemBandwidth *= f
+	return estimator.Bytes(float64(o.GPUMemory) * f), hw
+}
+
+// rank orders fitting rows by cost, then time, then hourly price, then
+// offer ID; unfit rows follow in offer ID order. It sorts indexes and
+// moves each row once (rows are large).
+func rank(rows []Row) []Row {
+	// Sort compact keys, not the large rows.
+	type key struct {
+		unfit      bool
+		cents      float64
+		time, hour float64
+		id         string
+		i          int
+	}
+	keys := make([]key, len(rows))
+	for i := range rows {
+		r := &rows[i]
+		k := key{unfit: !r.Fits, id: r.Offer.ID, i: i}
+		if r.Fits {
+			// Costs equal to the cent are a tie (two instance sizes at
+			// the same per-GPU price): the faster plan ranks first.
+			k.cents, k.time, k.hour = math.Round(r.cost*100), r.time, r.PricePerHourUSD
+		}
+		keys[i] = k
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if a.unfit != b.unfit {
+			if b.unfit {
+				return -1
+			}
+			return 1
+		}
+		if c := cmp.Compare(a.cents, b.cents); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.time, b.time); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.hour, b.hour); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.id, b.id); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	order := make([]int, len(rows))
+	for k := range keys {
+		order[k] = keys[k].i
+	}
+	// Apply the permutation in place, cycle by cycle.
+	for k := range order {
+		if order[k] < 0 {
+			continue
+		}
+		tmp := rows[k]
+		j := k
+		for {
+			next := order[j]
+			order[j] = -1
+			if next == k {
+				rows[j] = tmp
+				break
+			}
+			rows[j] = rows[next]
+			j = next
+		}
+	}
+	return rows
+}
+
+// finite maps NaN and negatives to 0 and +Inf to MaxFloat64.
+func finite(f float64) float64 {
+	switch {
+	case f != f || f < 0:
+		return 0
+	case f > math.MaxFloat64:
+		return math.MaxFloat64
+	}
+	return f
+}

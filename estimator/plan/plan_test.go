@@ -1,0 +1,528 @@
+package plan_test
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"rightsize/catalog"
+	"rightsize/estimator"
+	"rightsize/estimator/plan"
+)
+
+func mustPlan(t testing.TB, req plan.Request, offers []plan.Offer, opts plan.Options) plan.Result {
+	t.Helper()
+	res, err := plan.Plan(req, offers, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func closeTo(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
+
+// checkRow asserts the bill's arithmetic on one row: every number finite
+// and ≥ 0; GPUs = instances × GPUs per instance; a job costs instances ×
+// hourly × hours; a month of serving costs replicas × instances per
+// replica × hourly × 730.
+func checkRow(t *testing.T, kind plan.Kind, r *plan.Row) {
+	t.Helper()
+	for _, v := range []float64{r.GPUs, r.PricePerHour, r.PricePerHourUSD, r.JobSeconds, r.GPUHours, r.JobCost, r.JobCostUSD,
+		r.MonthlyCostUSD, r.TTFTP95Seconds, r.TPOTSeconds, r.USDPerMillionInput, r.USDPerMillionOutput, r.SpotExpectedCostUSD,
+		r.ReservedBreakEvenUtilisation, r.USDPerDenseTFLOPSHour, r.TokensPerUSD, r.Utilisation} {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			t.Fatalf("%s: non-finite or negative field in %+v", r.Offer.ID, *r)
+		}
+	}
+	if !r.Fits {
+		return
+	}
+	if !closeTo(r.GPUs, float64(r.Instances)*r.Offer.GPUCount) || r.Instances != r.Replicas*r.InstancesPerReplica {
+		t.Errorf("%s: %v GPUs on %d instances of %v; %d replicas × %d", r.Offer.ID, r.GPUs, r.Instances, r.Offer.GPUCount, r.Replicas, r.InstancesPerReplica)
+	}
+	if kind == plan.Serving {
+		want := float64(r.Replicas*r.InstancesPerReplica) * r.PricePerHourUSD * plan.HoursPerMonth
+		if !closeTo(r.MonthlyCostUSD, want) || !(r.MonthlyCostUSD > 0) {
+			t.Errorf("%s: monthly %v, want %v", r.Offer.ID, r.MonthlyCostUSD, want)
+		}
+		if !(r.TTFTP95Seconds >= r.TTFTP50Seconds) || !(r.TPOTSeconds > 0 || r.USDPerMillionOutput == 0) || !(r.SustainableRPSPerReplica > 0) {
+			t.Errorf("%s: latencies %v %v %v", r.Offer.ID, r.TTFTP50Seconds, r.TTFTP95Seconds, r.TPOTSeconds)
+		}
+		return
+	}
+	h := r.JobSeconds / 3600
+	if !closeTo(r.JobCostUSD, float64(r.Instances)*r.PricePerHourUSD*h) || !closeTo(r.JobCost, float64(r.Instances)*r.PricePerHour*h) ||
+		!closeTo(r.GPUHours, r.GPUs*h) || !(r.JobCostUSD > 0) {
+		t.Errorf("%s: job %v USD (%v native), %v GPU-h for %d × %v/h × %v h", r.Offer.ID, r.JobCostUSD, r.JobCost, r.GPUHours, r.Instances, r.PricePerHourUSD, h)
+	}
+}
+
+// TestCatalogPlansAddUp plans the three workloads over the whole catalog
+// and checks every row's arithmetic and the recommendations.
+func TestCatalogPlansAddUp(t *testing.T) {
+	batchReq, offers := catalogRequest(t, "qwen2.5-7b")
+	batchReq.Workload = plan.Workload{Kind: plan.Batch, Requests: 1e5, PromptTokens: 800, OutputTokens: 300}
+	tr, _ := trainingRequest(t)
+	sv, _ := servingRequest(t)
+	for _, req := range []plan.Request{tr, sv, batchReq} {
+		res := mustPlan(t, req, offers, plan.Options{KeepUnfit: true})
+		if len(res.Rows) != len(offers) || res.Fitting < 50 {
+			t.Fatalf("%v: %d rows for %d offers, %d fit", req.Workload.Kind, len(res.Rows), len(offers), res.Fitting)
+		}
+		for i := range res.Rows {
+			checkRow(t, req.Workload.Kind, &res.Rows[i])
+			if i > 0 && res.Rows[i].Fits && !res.Rows[i-1].Fits {
+				t.Fatalf("%v: a fitting row after an unfit one at %d", req.Workload.Kind, i)
+			}
+		}
+		checkRecommendations(t, &res)
+	}
+}
+
+// cost and time as the ranking sees them.
+// Costs are compared in cents, as the ranking does.
+func costTime(r *plan.Row) (float64, float64) {
+	if r.MonthlyCostUSD > 0 {
+		return math.Round(100 * r.MonthlyCostUSD), r.E2EP95Seconds
+	}
+	return math.Round(100 * r.JobCostUSD), r.JobSeconds
+}
+
+func checkRecommendations(t *testing.T, res *plan.Result) {
+	t.Helper()
+	if res.Fitting == 0 {
+		return
+	}
+	ch, ft := &res.Rows[res.Cheapest], &res.Rows[res.Fastest]
+	cc, _ := costTime(ch)
+	_, ftime := costTime(ft)
+	for i := range res.Rows[:res.Fitting] {
+		c, tm := costTime(&res.Rows[i])
+		if c < cc || tm < ftime {
+			t.Errorf("row %d (%v, %v) beats cheapest %v or fastest %v", i, c, tm, cc, ftime)
+		}
+	}
+	if ch.Recommendation != plan.RecCheapest || ch.Why.Key == "" || ch.Why.String() == ch.Why.Key {
+		t.Errorf("cheapest row: %v %v", ch.Recommendation, ch.Why)
+	}
+	if res.Value >= 0 && !slices.Contains(res.Pareto, res.Value) {
+		t.Errorf("value row %d not on the front %v", res.Value, res.Pareto)
+	}
+	// No front row is dominated.
+	for _, i := range res.Pareto {
+		ci, ti := costTime(&res.Rows[i])
+		for j := range res.Rows[:res.Fitting] {
+			cj, tj := costTime(&res.Rows[j])
+			if cj <= ci && tj <= ti && (cj < ci || tj < ti) {
+				t.Errorf("front row %d (%v, %v) dominated by %d (%v, %v)", i, ci, ti, j, cj, tj)
+			}
+		}
+	}
+	for i := range res.Rows[:min(res.Fitting, 20)] {
+		if w := res.WhyNot(i); w.Key == "" {
+			t.Errorf("row %d has no reason", i)
+		}
+	}
+}
+
+// TestPlanIsDeterministic: the same offers in another order give the same
+// plan.
+func TestPlanIsDeterministic(t *testing.T) {
+	req, offers := servingRequest(t)
+	a := mustPlan(t, req, offers, plan.Options{})
+	shuffled := slices.Clone(offers)
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	b := mustPlan(t, req, shuffled, plan.Options{})
+	if len(a.Rows) != len(b.Rows) || a.Cheapest != b.Cheapest || a.Fastest != b.Fastest || a.Value != b.Value || !slices.Equal(a.Pareto, b.Pareto) {
+		t.Fatalf("plans differ: %d/%d rows, recs %d %d %d vs %d %d %d", len(a.Rows), len(b.Rows), a.Cheapest, a.Fastest, a.Value, b.Cheapest, b.Fastest, b.Value)
+	}
+	for i := range a.Rows {
+		if a.Rows[i].Offer.ID != b.Rows[i].Offer.ID || a.Rows[i].Why.String() != b.Rows[i].Why.String() {
+			t.Fatalf("row %d: %s vs %s", i, a.Rows[i].Offer.ID, b.Rows[i].Offer.ID)
+		}
+	}
+}
+
+// TestSixteenGPUsAreTwoInstances: Llama-3.1-70B fine-tuned with FSDP needs
+// 16 H100s at 2048 tokens with checkpointing; every 8-GPU H100 instance
+// comes back as two of them, never as "no offer".
+func TestSixteenGPUsAreTwoInstances(t *testing.T) {
+	req, offers := trainingRequest(t)
+	req.Filters.GPU = "h100-sxm"
+	res := mustPlan(t, req, offers, plan.Options{KeepUnfit: true})
+	eight := 0
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		if r.Offer.GPU != "h100-sxm" || r.Offer.GPUCount != 8 || r.Offer.OnDemandPerHour == 0 {
+			continue
+		}
+		eight++
+		if !r.Fits || r.Instances != 2 || r.GPUs != 16 || r.TP*r.PP*r.DP != 16 || r.ZeRO != 3 {
+			t.Errorf("%s: fits %v, %d instances, %v GPUs, TP %d PP %d DP %d ZeRO %d (%v)", r.Offer.ID, r.Fits, r.Instances, r.GPUs, r.TP, r.PP, r.DP, r.ZeRO, r.FitReason)
+		}
+		if r.InterNodeSeconds <= 0 {
+			t.Errorf("%s: no inter-node traffic on two instances", r.Offer.ID)
+		}
+	}
+	if eight < 5 {
+		t.Fatalf("only %d priced 8×H100 offers", eight)
+	}
+	// One instance of 8 does not hold it: the estimator agrees.
+	in := req.Input
+	in.GPUs, in.VRAM = 8, 80*estimator.GiB
+	if r, err := estimator.Estimate(in); err != nil || r.Fits {
+		t.Errorf("70B FSDP on 8 GPUs: fits %v, %v", r.Fits, err)
+	}
+}
+
+// TestNetworkSlowsMultiInstanceTraining: the same two instances train
+// slower on a slower network, and a faster one never hurts.
+func TestNetworkSlowsMultiInstanceTraining(t *testing.T) {
+	req, _ := trainingRequest(t)
+	o := gpuOffer(t, "h100-sxm", 8, estimator.BF16)
+	var prev float64
+	for i, gbps := range []float64{3200, 400, 100, 25} {
+		o.NetworkGbps = gbps
+		r := mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows[0]
+		if i > 0 && !(r.JobSeconds >= prev) {
+			t.Errorf("%v Gbit/s: %v s, faster than %v", gbps, r.JobSeconds, prev)
+		}
+		prev = r.JobSeconds
+	}
+	// ZeRO-3 sends 3Ψ per step over the network: at 25 Gbit/s for 70B
+	// params in bf16, (2−1)/2 × 3 × 70.6e9 × 2 B / 3.125e9 B/s ≈ 68 s.
+	o.NetworkGbps = 25
+	r := mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows[0]
+	if r.InterNodeSeconds < 60 || r.InterNodeSeconds > 75 {
+		t.Errorf("inter-node step time %v s, want ≈ 68", r.InterNodeSeconds)
+	}
+}
+
+// TestOffloadNeedsHostRAM: CPU-offloaded state that does not fit in the
+// host's RAM fails the host check and the offer; soft rules only warn.
+func TestOffloadNeedsHostRAM(t *testing.T) {
+	in := modelInput(t, "llama-3.1-8b")
+	in.Task, in.ZeRO, in.Offload, in.GradCheckpointing = estimator.FullFinetune, 3, estimator.OffloadAll, true
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e8}}
+	small := gpuOffer(t, "a100-80gb-sxm", 1, estimator.BF16)
+	small.ID, small.VCPUs, small.RAMGiB = "small", 4, 16
+	big := small
+	big.ID, big.VCPUs, big.RAMGiB = "big", 16, 256
+	res := mustPlan(t, req, []plan.Offer{small, big}, plan.Options{KeepUnfit: true})
+	for _, r := range res.Rows {
+		switch r.Offer.ID {
+		case "small":
+			if r.Fits || r.Host.Status != plan.HostFail || r.Host.Reason.Key != "host.offload_ram" {
+				t.Errorf("small host: fits %v, host %v %v", r.Fits, r.Host.Status, r.Host.Reason)
+			}
+		case "big":
+			// 16 vCPUs per GPU and 256 GiB pass the 8-core / 64 GB rule.
+			if !r.Fits || r.Host.Status != plan.HostOK {
+				t.Errorf("big host: fits %v, host %v %v", r.Fits, r.Host.Status, r.Host.Reason)
+			}
+		}
+	}
+	// Without offload the same small host only warns (4 vCPUs < 8).
+	req.Input.Offload = estimator.OffloadNone
+	req.Input.ZeRO = 0
+	req.Input.Task = estimator.LoRA
+	r := mustPlan(t, req, []plan.Offer{small}, plan.Options{KeepUnfit: true}).Rows[0]
+	if !r.Fits || r.Host.Status != plan.HostWarn || r.Host.Reason.Key != "host.few_vcpus" {
+		t.Errorf("small host without offload: fits %v, host %v %v", r.Fits, r.Host.Status, r.Host.Reason)
+	}
+}
+
+// TestSpotCostsMoreThanItsSticker: a 3-day job on spot loses work and
+// restarts; its expected cost exceeds spot price × hours, and grows with
+// the interruption rate.
+func TestSpotCostsMoreThanItsSticker(t *testing.T) {
+	req, _ := trainingRequest(t)
+	o := gpuOffer(t, "h100-sxm", 8, estimator.BF16)
+	o.OnDemandPerHour, o.SpotPerHour, o.NetworkGbps, o.SpotInterruption = 24, 10, 3200, "10-15%"
+	r := mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows[0]
+	naive := float64(r.Instances) * o.SpotPerHour * r.JobSeconds / 3600
+	if !(r.SpotExpectedCostUSD > naive) || !(r.SpotExpectedSeconds > r.JobSeconds) {
+		t.Errorf("spot expected %v USD over %v s, naive %v USD over %v s", r.SpotExpectedCostUSD, r.SpotExpectedSeconds, naive, r.JobSeconds)
+	}
+	if r.SpotInterruptionsPerMonth != 0.125 || !(r.CheckpointIntervalSeconds > 0) {
+		t.Errorf("bucket 10-15%% → %v per month; interval %v", r.SpotInterruptionsPerMonth, r.CheckpointIntervalSeconds)
+	}
+	prev := r.SpotExpectedCostUSD
+	for _, rate := range []float64{0.5, 2, 10} {
+		req.Assumptions.SpotInterruptionsPerMonth = rate
+		x := mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows[0]
+		if !(x.SpotExpectedCostUSD > prev) {
+			t.Errorf("rate %v: %v not above %v", rate, x.SpotExpectedCostUSD, prev)
+		}
+		prev = x.SpotExpectedCostUSD
+	}
+	// Priced on spot, the job cost is the sticker (instances × spot price
+	// × uninterrupted hours); the expected cost exceeds it.
+	req.Pricing = plan.Spot
+	s := mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows[0]
+	if !closeTo(s.JobCostUSD, float64(s.Instances)*o.SpotPerHour*s.JobSeconds/3600) || !(s.SpotExpectedCostUSD > s.JobCostUSD) ||
+		!closeTo(s.JobSeconds, r.JobSeconds) {
+		t.Errorf("spot pricing: job %v USD over %v s, expected %v", s.JobCostUSD, s.JobSeconds, s.SpotExpectedCostUSD)
+	}
+	// Serving on spot adds a spare replica and says so.
+	sv, _ := servingRequest(t)
+	sv.Pricing = plan.Spot
+	od := sv
+	od.Pricing = plan.OnDemand
+	a := mustPlan(t, od, []plan.Offer{o}, plan.Options{}).Rows[0]
+	b := mustPlan(t, sv, []plan.Offer{o}, plan.Options{}).Rows[0]
+	if b.Replicas != a.Replicas+1 || !slices.ContainsFunc(b.Notes, func(r plan.Reason) bool { return r.Key == "spot.serving" }) {
+		t.Errorf("spot serving: %d replicas vs %d on demand, notes %v", b.Replicas, a.Replicas, b.Notes)
+	}
+}
+
+// TestReservedAndCurrency: break-even utilisation r/o, the monthly
+// commitment, VAT normalisation and FX conversion.
+func TestReservedAndCurrency(t *testing.T) {
+	req, _ := servingRequest(t)
+	req.FX = catalog.Default().PlanFX()
+	rubFX, _ := catalog.Default().FX("RUB")
+	cnyFX, _ := catalog.Default().FX("CNY")
+	rubPerUSD, cnyPerUSD := rubFX.PerUSD, cnyFX.PerUSD
+	o := gpuOffer(t, "l40s", 1, estimator.BF16)
+	o.OnDemandPerHour, o.Reserved1yPerHour, o.Reserved3yPerHour = 2, 1.3, 0.9
+	r := mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows[0]
+	if !closeTo(r.ReservedBreakEvenUtilisation, 0.65) || !closeTo(r.ReservedMonthlyCommitmentUSD, 1.3*730*float64(r.Instances)) {
+		t.Errorf("1y: break-even %v, commitment %v", r.ReservedBreakEvenUtilisation, r.ReservedMonthlyCommitmentUSD)
+	}
+	req.Pricing = plan.Reserved3y
+	r3 := mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows[0]
+	if !closeTo(r3.ReservedBreakEvenUtilisation, 0.45) || !closeTo(r3.PricePerHourUSD, 0.9) || !closeTo(r3.MonthlyCostUSD, 0.9*730*float64(r3.Instances)) {
+		t.Errorf("3y: %v %v %v", r3.ReservedBreakEvenUtilisation, r3.PricePerHourUSD, r3.MonthlyCostUSD)
+	}
+
+	// A rouble price with 20% VAT, shown in yuan.
+	req.Pricing = plan.OnDemand
+	rub := o
+	rub.Currency, rub.OnDemandPerHour, rub.PricesIncludeVAT, rub.VATRate = "RUB", 240, true, 0.20
+	req.Currency = "CNY"
+	with := mustPlan(t, req, []plan.Offer{rub}, plan.Options{}).Rows[0]
+	if !closeTo(with.PricePerHourUSD, 240/rubPerUSD) || !closeTo(with.PricePerHourDisp, 240/rubPerUSD*cnyPerUSD) {
+		t.Errorf("RUB → USD %v, → CNY %v", with.PricePerHourUSD, with.PricePerHourDisp)
+	}
+	req.ExcludeVAT = true
+	without := mustPlan(t, req, []plan.Offer{rub}, plan.Options{}).Rows[0]
+	if !closeTo(without.PricePerHour, 200) || !closeTo(without.MonthlyCostUSD*1.2, with.MonthlyCostUSD) {
+		t.Errorf("VAT excluded: %v RUB/h, monthly %v vs %v", without.PricePerHour, without.MonthlyCostUSD, with.MonthlyCostUSD)
+	}
+	// No rate for the offer's currency: not ranked, and said why.
+	req.FX = nil
+	req.Currency = ""
+	x := mustPlan(t, req, []plan.Offer{rub}, plan.Options{KeepUnfit: true}).Rows[0]
+	if x.Fits || x.FitReason.Key != "fit.no_fx" {
+		t.Errorf("no FX: fits %v %v", x.Fits, x.FitReason)
+	}
+}
+
+// TestSlicesServeSmallModels: half an L4 (12 GB, AWS g6f.4xlarge)
+// serves a 0.5B model but does not train, and cannot hold an 8B one.
+func TestSlicesServeSmallModels(t *testing.T) {
+	o := gpuOffer(t, "l4", 0.5, estimator.BF16)
+	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 0.5, PromptTokens: 200, OutputTokens: 100}
+	small := modelInput(t, "qwen2.5-0.5b")
+	r := mustPlan(t, plan.Request{Input: small, Workload: w}, []plan.Offer{o}, plan.Options{KeepUnfit: true}).Rows[0]
+	if !r.Fits || r.GPUs != 0.5 {
+		t.Errorf("0.5B on 1/2 L4: fits %v, GPUs %v (%v)", r.Fits, r.GPUs, r.FitReason)
+	}
+	big := modelInput(t, "llama-3.1-8b")
+	if r := mustPlan(t, plan.Request{Input: big, Workload: w}, []plan.Offer{o}, plan.Options{KeepUnfit: true}).Rows[0]; r.Fits {
+		t.Errorf("8B fits on a 3 GB slice")
+	}
+	small.Task = estimator.LoRA
+	tr := plan.Request{Input: small, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e6}}
+	if r := mustPlan(t, tr, []plan.Offer{o}, plan.Options{KeepUnfit: true}).Rows[0]; r.Fits || r.FitReason.Key != "fit.fraction_training" {
+		t.Errorf("training on a slice: %v %v", r.Fits, r.FitReason)
+	}
+}
+
+// TestBudgetDeadlineAndFilters.
+func TestBudgetDeadlineAndFilters(t *testing.T) {
+	req, offers := trainingRequest(t)
+	base := mustPlan(t, req, offers, plan.Options{})
+	cheapest := base.Rows[base.Cheapest]
+	req.Filters.BudgetUSD = cheapest.JobCostUSD * 1.01
+	b := mustPlan(t, req, offers, plan.Options{})
+	for _, r := range b.Rows {
+		if r.Fits && r.JobCostUSD > req.Filters.BudgetUSD {
+			t.Errorf("%s over budget", r.Offer.ID)
+		}
+	}
+	if b.Fitting == 0 || b.Fitting >= base.Fitting {
+		t.Errorf("budget kept %d of %d", b.Fitting, base.Fitting)
+	}
+	// A deadline below the fewest instances' time buys more instances.
+	req.Filters.BudgetUSD = 0
+	o := gpuOffer(t, "h100-sxm", 8, estimator.BF16)
+	o.NetworkGbps = 3200
+	slow := mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows[0]
+	req.Filters.DeadlineSeconds = slow.JobSeconds / 3
+	fast := mustPlan(t, req, []plan.Offer{o}, plan.Options{KeepUnfit: true}).Rows[0]
+	if !fast.Fits || fast.Instances <= slow.Instances || fast.JobSeconds > req.Filters.DeadlineSeconds {
+		t.Errorf("deadline %v s: %d instances, %v s (was %d, %v s)", req.Filters.DeadlineSeconds, fast.Instances, fast.JobSeconds, slow.Instances, slow.JobSeconds)
+	}
+	// Filters.
+	req.Filters = plan.Filters{Providers: []string{"aws"}, Kinds: []string{"hyperscaler"}}
+	for _, r := range mustPlan(t, req, offers, plan.Options{}).Rows {
+		if r.Offer.Provider != "aws" {
+			t.Errorf("provider filter let %s through", r.Offer.ID)
+		}
+	}
+}
+
+// TestHostedBreakEven: the API bills tokens; self-hosting bills replicas.
+func TestHostedBreakEven(t *testing.T) {
+	req, _ := servingRequest(t)
+	o := gpuOffer(t, "l40s", 1, estimator.BF16)
+	req.HostedAPIs = []plan.HostedAPI{{ID: "cheap", InputUSDPerMillion: 0.01, OutputUSDPerMillion: 0.01}, {ID: "dear", InputUSDPerMillion: 2, OutputUSDPerMillion: 6}}
+	res := mustPlan(t, req, []plan.Offer{o}, plan.Options{})
+	best := res.Rows[res.Cheapest]
+	for _, h := range res.Hosted {
+		perReq := (500*h.API.InputUSDPerMillion + 200*h.API.OutputUSDPerMillion) / 1e6
+		if !closeTo(h.MonthlyCostUSD, 20*730*3600*perReq) {
+			t.Errorf("%s: %v USD/month", h.API.ID, h.MonthlyCostUSD)
+		}
+		switch h.API.ID {
+		case "cheap":
+			if h.BreakEvenRPS != 0 || h.Why.Key != "hosted.never" {
+				t.Errorf("cheap API: break-even %v, %v", h.BreakEvenRPS, h.Why)
+			}
+		case "dear":
+			want := best.MonthlyCostUSD / float64(best.Replicas) / (730 * 3600 * perReq)
+			if !closeTo(h.BreakEvenRPS, want) || h.Why.Key != "hosted.cheaper_than_api" {
+				t.Errorf("dear API: break-even %v, want %v (%v)", h.BreakEvenRPS, want, h.Why)
+			}
+		}
+	}
+}
+
+// TestBadRequests: every bad field is an *estimator.InputError naming it.
+func TestBadRequests(t *testing.T) {
+	good, offers := servingRequest(t)
+	for _, c := range []struct {
+		field string
+		mod   func(*plan.Request)
+	}{
+		{"requests-per-second", func(r *plan.Request) { r.Workload.RequestsPerSecond = 0 }},
+		{"requests-per-second", func(r *plan.Request) { r.Workload.RequestsPerSecond = math.NaN() }},
+		{"ttft-p95", func(r *plan.Request) { r.Workload.TTFTP95Seconds = -1 }},
+		{"train-tokens", func(r *plan.Request) { r.Workload.Kind = plan.Training; r.Input.Task = estimator.LoRA }},
+		{"task", func(r *plan.Request) { r.Workload.Kind = plan.Training; r.Workload.TrainTokens = 1 }},
+		{"currency", func(r *plan.Request) { r.Currency = "XYZ" }},
+		{"budget", func(r *plan.Request) { r.Filters.BudgetUSD = math.Inf(1) }},
+		{"fx", func(r *plan.Request) { r.FX = []plan.FXRate{{Currency: "EUR", PerUSD: -1}} }},
+		{"batch", func(r *plan.Request) { r.Input.Batch = 0 }},
+	} {
+		req := good
+		c.mod(&req)
+		_, err := plan.Plan(req, offers, plan.Options{})
+		var ie *estimator.InputError
+		if !errors.As(err, &ie) {
+			t.Errorf("%s: error %v", c.field, err)
+			continue
+		}
+		found := false
+		for _, e := range flatten(err) {
+			if errors.As(e, &ie) && ie.Field == c.field {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: %v", c.field, err)
+		}
+	}
+	if _, err := plan.ParsePricing("weekly"); err == nil {
+		t.Error("ParsePricing accepted weekly")
+	}
+	for _, p := range plan.Pricings {
+		if q, err := plan.ParsePricing(p.String()); err != nil || q != p {
+			t.Errorf("round trip %v: %v %v", p, q, err)
+		}
+	}
+}
+
+func flatten(err error) []error {
+	if u, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range u.Unwrap() {
+			out = append(out, flatten(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
+
+// FuzzPlan: any request either errors or plans with finite, consistent
+// rows; it never panics.
+func FuzzPlan(f *testing.F) {
+	f.Add(uint8(2), 20.0, 500, 200, 1.0, 0.05, 1e9, 0.1, 100.0)
+	f.Add(uint8(0), 0.0, 0, 0, 0.0, 0.0, 1e12, 5.0, 0.0)
+	f.Add(uint8(1), 1e6, 1, 0, 0.0, 0.0, 0.0, 0.0, 3200.0)
+	cat := catalog.Default()
+	in := modelInput(f, "qwen2.5-1.5b")
+	all := cat.PlanOffers(estimator.BF16)
+	offers := all[:0:0]
+	for i := 0; i < len(all); i += 20 {
+		offers = append(offers, all[i])
+	}
+	f.Fuzz(func(t *testing.T, kind uint8, rate float64, prompt, output int, ttft, tpot, tokens, spot, gbps float64) {
+		req := plan.Request{Input: in, FX: cat.PlanFX(), Workload: plan.Workload{Kind: plan.Kind(kind % 4), RequestsPerSecond: rate,
+			Requests: rate, PromptTokens: prompt, OutputTokens: output, TTFTP95Seconds: ttft, TPOTSeconds: tpot, TrainTokens: tokens},
+			Assumptions: plan.Assumptions{SpotInterruptionsPerMonth: spot, NetworkGbps: gbps}}
+		if req.Workload.Kind == plan.Training {
+			req.Input.Task = estimator.LoRA
+		}
+		res, err := plan.Plan(req, offers, plan.Options{KeepUnfit: true, MaxInstances: 4})
+		if err != nil {
+			var ie *estimator.InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %v is not an InputError", err)
+			}
+			return
+		}
+		for i := range res.Rows {
+			checkRow(t, req.Workload.Kind, &res.Rows[i])
+		}
+	})
+}
+
+// TestBillGrowsWithRate: across the catalog, a higher request rate never
+// makes an offer's monthly bill smaller.
+func TestBillGrowsWithRate(t *testing.T) {
+	req, offers := servingRequest(t)
+	prev := map[string]float64{}
+	for _, rate := range []float64{1, 5, 20, 80} {
+		req.Workload.RequestsPerSecond = rate
+		for _, r := range mustPlan(t, req, offers, plan.Options{}).Rows {
+			if p, ok := prev[r.Offer.ID]; ok && r.MonthlyCostUSD < p {
+				t.Errorf("%s: %v USD/month at %v req/s, %v at a lower rate", r.Offer.ID, r.MonthlyCostUSD, rate, p)
+			}
+			prev[r.Offer.ID] = r.MonthlyCostUSD
+		}
+	}
+}
+
+// TestDisplayCurrencyOnlyConverts: the display currency changes the
+// displayed amounts by the FX rate and nothing else.
+func TestDisplayCurrencyOnlyConverts(t *testing.T) {
+	req, offers := trainingRequest(t)
+	usd := mustPlan(t, req, offers, plan.Options{})
+	req.Currency = "RUB"
+	rub := mustPlan(t, req, offers, plan.Options{})
+	rubFX, _ := catalog.Default().FX("RUB")
+	if len(usd.Rows) != len(rub.Rows) || usd.Cheapest != rub.Cheapest || usd.Value != rub.Value {
+		t.Fatalf("rows %d vs %d", len(usd.Rows), len(rub.Rows))
+	}
+	for i := range usd.Rows {
+		a, b := &usd.Rows[i], &rub.Rows[i]
+		if a.Offer.ID != b.Offer.ID || a.JobCostUSD != b.JobCostUSD || !closeTo(b.JobCostDisp, a.JobCostUSD*rubFX.PerUSD) {
+			t.Fatalf("row %d: %s %v vs %s %v (%v RUB)", i, a.Offer.ID, a.JobCostUSD, b.Offer.ID, b.JobCostUSD, b.JobCostDisp)
+		}
+	}
+}

@@ -1,0 +1,256 @@
+package plan
+
+import (
+	"math"
+	"strconv"
+)
+
+// label names a row in a reason: "8× H100 on aws p5.48xlarge ×2".
+func label(r *Row) string {
+	o := r.Offer
+	s := o.Provider + " " + o.InstanceType
+	if r.Instances > 1 {
+		s += " ×" + strconv.Itoa(r.Instances)
+	}
+	return s
+}
+
+// costText is the row's ranking cost as text for a reason.
+// It is the expected cost on spot.
+func costText(r *Row, kind Kind, res *Result) string {
+	v := r.cost * r.PricePerHourDisp / math.Max(r.PricePerHourUSD, 1e-300)
+	suffix := ""
+	if kind == Serving {
+		suffix = "/month"
+	}
+	return formatNumber(v) + " " + res.Currency + suffix
+}
+
+func timeText(r *Row, kind Kind) string {
+	if kind == Serving {
+		return "p95 " + formatNumber(r.E2EP95Seconds) + " s per request"
+	}
+	return formatNumber(r.time/3600) + " h"
+}
+
+// recommend marks the cheapest, the fastest, the best value (the knee of
+// the cost–time Pareto front) and the rest of the front, each with a
+// sentence comparing it with its runner-up. Rows are already ranked by
+// cost (ties: time, hourly price, offer ID), so every choice below is
+// deterministic.
+func recommend(res *Result, kind Kind) {
+	rows := res.Rows
+	var fit []int
+	for i := range rows {
+		if rows[i].Fits {
+			fit = append(fit, i)
+		}
+	}
+	if len(fit) == 0 {
+		return
+	}
+	// Pareto front: walking in cost order, a row is on the front when it
+	// is strictly faster than every cheaper row.
+	bestTime := math.Inf(1)
+	for _, i := range fit {
+		if rows[i].time < bestTime {
+			bestTime = rows[i].time
+			res.Pareto = append(res.Pareto, i)
+			rows[i].Recommendation = RecPareto
+			rows[i].Why = Reason{Key: "reason.pareto", Args: []any{label(&rows[i])}}
+		}
+	}
+	cheap := fit[0]
+	fast := res.Pareto[len(res.Pareto)-1]
+	res.Cheapest, res.Fastest = cheap, fast
+	value := knee(rows, res.Pareto)
+	res.Value = value
+
+	// Runner-up: the next fitting row in the same order.
+	cr := &rows[cheap]
+	if len(fit) > 1 {
+		ru := &rows[fit[1]]
+		cr.Why = Reason{Key: "reason.cheapest", Args: []any{label(cr), costText(cr, kind, res), label(ru),
+			ratio(ru.cost, cr.cost), ratio(cr.time, ru.time)}}
+	} else {
+		cr.Why = Reason{Key: "reason.cheapest_alone", Args: []any{label(cr), costText(cr, kind, res)}}
+	}
+	cr.Recommendation = RecCheapest
+	if fast != cheap {
+		fr := &rows[fast]
+		// Runner-up on time: the fastest other fitting row.
+		// Prefer a runner-up that is slower, not a twin of the same
+		// hardware at another price.
+		ru := -1
+		for _, i := range fit {
+			if i == fast {
+				continue
+			}
+			slower := rows[i].time > fr.time
+			if ru < 0 || (slower && !(rows[ru].time > fr.time)) || (slower == (rows[ru].time > fr.time) && rows[i].time < rows[ru].time) {
+				ru = i
+			}
+		}
+		u := &rows[ru]
+		fr.Why = Reason{Key: "reason.fastest", Args: []any{label(fr), timeText(fr, kind), label(u),
+			ratio(u.time, fr.time), ratio(u.cost, fr.cost)}}
+		fr.Recommendation = RecFastest
+	}
+	if value != cheap && value != fast && value >= 0 {
+		vr := &rows[value]
+		vr.Why = Reason{Key: "reason.value", Args: []any{label(vr), ratio(vr.cost, cr.cost), ratio(cr.time, vr.time)}}
+		vr.Recommendation = RecValue
+	}
+}
+
+// WhyNot explains row i when it is not recommended: the first plan on the
+// Pareto front that ranks before it (at least as cheap, to the cent) and is
+// at least as fast. Rows carry no such
+// sentence by default, so that re-planning a thousand offers stays cheap;
+// callers ask for the rows they show. It returns the row's own Why when it
+// has one, and its fit reason when it does not fit.
+func (res *Result) WhyNot(i int) Reason {
+	if i < 0 || i >= len(res.Rows) {
+		return Reason{}
+	}
+	r := &res.Rows[i]
+	if !r.Fits {
+		return r.FitReason
+	}
+	if r.Why.Key != "" {
+		return r.Why
+	}
+	for _, j := range res.Pareto {
+		f := &res.Rows[j]
+		if j < i && f.time <= r.time { // ranked before: no dearer to the cent
+			return Reason{Key: "reason.none", Args: []any{label(r), label(f)}}
+		}
+	}
+	return Reason{}
+}
+
+// ratio is a/b, or 0 when b is 0.
+func ratio(a, b float64) float64 {
+	if !(b > 0) {
+		return 0
+	}
+	return a / b
+}
+
+// knee is the front's point farthest below the chord from the cheapest to
+// the fastest point, in log cost and log time (Satopää et al. 2011,
+// "Finding a 'Kneedle' in a Haystack", ICDCS workshops: the knee is the
+// point of maximum distance from the line joining the curve's ends). Log
+// scales make a 2× saving count the same at any price. Ties keep the
+// cheaper point; a front of one or two points has the cheapest as knee.
+func knee(rows []Row, front []int) int {
+	if len(front) == 0 {
+		return -1
+	}
+	if len(front) < 3 {
+		return front[0]
+	}
+	a, b := &rows[front[0]], &rows[front[len(front)-1]]
+	x0, y0 := math.Log(math.Max(a.cost, 1e-300)), math.Log(math.Max(a.time, 1e-300))
+	x1, y1 := math.Log(math.Max(b.cost, 1e-300)), math.Log(math.Max(b.time, 1e-300))
+	dx, dy := x1-x0, y1-y0
+	norm := math.Hypot(dx, dy)
+	if !(norm > 0) {
+		return front[0]
+	}
+	best, bestD := front[0], 0.0
+	for _, i := range front[1 : len(front)-1] {
+		x, y := math.Log(math.Max(rows[i].cost, 1e-300)), math.Log(math.Max(rows[i].time, 1e-300))
+		// Signed distance below the chord (towards lower cost and time).
+		d := (dx*(y-y0) - dy*(x-x0)) / norm
+		if dx > 0 {
+			d = -d
+		}
+		if d > bestD {
+			best, bestD = i, d
+		}
+	}
+	return best
+}
+
+// trim keeps the Top best fitting rows plus the recommended ones, and the
+// first Top unfit rows when they were kept (Options.KeepUnfit), keeping the
+// indexes right.
+func (res *Result) trim(top int) {
+	keep := make([]bool, len(res.Rows))
+	n, unfit := 0, 0
+	for i := range res.Rows {
+		switch {
+		case res.Rows[i].Fits && n < top:
+			keep[i] = true
+			n++
+		case !res.Rows[i].Fits && unfit < top:
+			keep[i] = true
+			unfit++
+		}
+	}
+	for _, i := range []int{res.Cheapest, res.Fastest, res.Value} {
+		if i >= 0 {
+			keep[i] = true
+		}
+	}
+	idx := make([]int, len(res.Rows))
+	var rows []Row
+	for i := range res.Rows {
+		idx[i] = -1
+		if keep[i] {
+			idx[i] = len(rows)
+			rows = append(rows, res.Rows[i])
+		}
+	}
+	re := func(i int) int {
+		if i < 0 {
+			return -1
+		}
+		return idx[i]
+	}
+	res.Cheapest, res.Fastest, res.Value = re(res.Cheapest), re(res.Fastest), re(res.Value)
+	var front []int
+	for _, i := range res.Pareto {
+		if j := re(i); j >= 0 {
+			front = append(front, j)
+		}
+	}
+	res.Pareto = front
+	res.Rows = rows
+}
+
+// hosted compares each hosted API with the cheapest self-hosted row at the
+// target rate. The API bills tokens: λ × 730 h × 3,600 s × (prompt × in +
+// output × out) / 10⁶ per month. Self-hosting bills whole replicas, so at
+// rates one replica sustains it costs one replica's month; the break-even
+// rate is where the API's bill reaches that (PLANNING.md, "Cost per token
+// and per job").
+func (p *planner) hosted(res Result) []HostedComparison {
+	if p.req.Workload.Kind != Serving || len(p.req.HostedAPIs) == 0 {
+		return nil
+	}
+	var best *Row
+	if res.Cheapest >= 0 {
+		best = &res.Rows[res.Cheapest]
+	}
+	lam := p.req.Workload.RequestsPerSecond
+	out := make([]HostedComparison, 0, len(p.req.HostedAPIs))
+	for _, h := range p.req.HostedAPIs {
+		perReq := (p.prompt*h.InputUSDPerMillion + p.output*h.OutputUSDPerMillion) / 1e6
+		hc := HostedComparison{API: h, MonthlyCostUSD: lam * HoursPerMonth * 3600 * perReq}
+		if best != nil {
+			hc.SelfHostedUSD = best.MonthlyCostUSD
+			unit := best.MonthlyCostUSD / float64(max(best.Replicas, 1))
+			be := unit / (HoursPerMonth * 3600 * perReq)
+			if perReq > 0 && be <= best.SustainableRPSPerReplica {
+				hc.BreakEvenRPS = be
+				hc.Why = Reason{Key: "hosted.cheaper_than_api", Args: []any{label(best), h.ID, be}}
+			} else {
+				hc.Why = Reason{Key: "hosted.never", Args: []any{h.ID}}
+			}
+		}
+		out = append(out, hc)
+	}
+	return out
+}

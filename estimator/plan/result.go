@@ -1,0 +1,238 @@
+package plan
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Recommendation marks a row.
+type Recommendation int
+
+const (
+	RecNone Recommendation = iota
+	RecCheapest
+	RecFastest
+	RecValue
+	RecPareto
+)
+
+var recNames = [...]string{RecNone: "none", RecCheapest: "cheapest", RecFastest: "fastest", RecValue: "value", RecPareto: "pareto"}
+
+func (r Recommendation) String() string {
+	if r >= 0 && int(r) < len(recNames) {
+		return recNames[r]
+	}
+	return "Recommendation(?)"
+}
+
+// HostStatus is the verdict of the host checks.
+type HostStatus int
+
+const (
+	// HostUnknown: not checked (the offer does not fit) or the offer
+	// lists no vCPUs or RAM.
+	HostUnknown HostStatus = iota
+	HostOK
+	HostWarn
+	HostFail
+)
+
+var hostNames = [...]string{HostUnknown: "unknown", HostOK: "ok", HostWarn: "warn", HostFail: "fail"}
+
+func (h HostStatus) String() string {
+	if h >= 0 && int(h) < len(hostNames) {
+		return hostNames[h]
+	}
+	return "HostStatus(?)"
+}
+
+// Reason is a sentence as a message key and its arguments, so the page can
+// translate it; English renders it for the command line. Args are strings
+// (names) and float64 (numbers) in the order the key's message uses them.
+type Reason struct {
+	Key  string
+	Args []any
+}
+
+// Message keys and their English text. A translation supplies the same
+// keys with the same argument order.
+var English = map[string]string{
+	"fit.ok":                   "fits with %s headroom per GPU",
+	"fit.no_hardware":          "the catalog lacks this GPU's speed figures",
+	"fit.no_price":             "no %s price",
+	"fit.no_fx":                "no exchange rate for %s",
+	"fit.fraction_training":    "a GPU slice is for inference only",
+	"fit.too_big":              "needs more than %s instances",
+	"fit.filtered":             "filtered out: %s",
+	"fit.over_budget":          "over budget",
+	"fit.past_deadline":        "misses the deadline",
+	"host.ok":                  "host sized to the guides' rule",
+	"host.unknown":             "the offer does not list vCPUs or RAM",
+	"host.few_vcpus":           "%s vCPUs per GPU, below the %s the guides ask for this task",
+	"host.little_ram":          "%s GiB RAM per GPU, below the %s GiB the guides ask for this task",
+	"host.offload_ram":         "CPU offload needs %s GiB of host RAM, the instance has %s GiB",
+	"slo.ttft_prefill":         "TTFT is bound by prefill: %s s for one prompt on an idle replica",
+	"slo.tpot_bandwidth":       "TPOT is bound by memory bandwidth: %s s per token even alone",
+	"slo.tpot_compute":         "TPOT is bound by compute: %s s per token even alone",
+	"slo.kv_pool":              "the KV pool cannot hold one request",
+	"spot.serving":             "spot reclaims break serving SLOs unless a spare replica covers them; one is added",
+	"reason.cheapest":          "%s: cheapest that fits at %s; the runner-up, %s, costs %s× as much for %s× the speed",
+	"reason.cheapest_alone":    "%s: the only plan that fits, at %s",
+	"reason.fastest":           "%s: fastest, %s; the runner-up, %s, takes %s× as long for %s× the cost",
+	"reason.fastest_alone":     "%s: the only plan that fits, %s",
+	"reason.value":             "%s: the knee of cost against time, %s× the cheapest plan's cost for %s× its speed",
+	"reason.pareto":            "%s: no other plan is both cheaper and faster",
+	"reason.none":              "%s: another plan is both cheaper and faster (%s)",
+	"note.network_assumed":     "inter-node network unknown: %s Gbit/s assumed",
+	"note.spot_default_rate":   "spot interruption rate unknown: %s%% of instances per month assumed",
+	"note.reserved_commitment": "a reservation bills every hour of its term",
+	"note.vat_excluded":        "prices normalised to exclude %s%% VAT",
+	"note.vat_included":        "prices include %s%% VAT",
+	"note.serving_engine":      "serving assumes continuous batching (vLLM)",
+	"hosted.cheaper_than_api":  "self-hosting on %s beats %s above %s requests/s",
+	"hosted.never":             "%s stays cheaper than self-hosting at any rate one replica sustains",
+}
+
+// String renders r in English.
+func (r Reason) String() string {
+	f, ok := English[r.Key]
+	if !ok {
+		return r.Key
+	}
+	args := make([]any, len(r.Args))
+	for i, a := range r.Args {
+		switch v := a.(type) {
+		case float64:
+			args[i] = formatNumber(v)
+		default:
+			args[i] = v
+		}
+	}
+	return fmt.Sprintf(f, args...)
+}
+
+// formatNumber writes v with three significant digits (two decimals at
+// most for numbers ≥ 1).
+func formatNumber(v float64) string {
+	switch {
+	case v >= 10 && v == math.Trunc(v) && v < 1e15:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case v >= 1000:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case v >= 10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	case v >= 1:
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	}
+	return strings.TrimRight(strconv.FormatFloat(v, 'g', 3, 64), ".")
+}
+
+// HostCheck is the host's verdict and why.
+type HostCheck struct {
+	Status HostStatus
+	Reason Reason
+}
+
+// Row is one offer's plan. Money fields ending in USD are converted at the
+// request's FX table; fields without a currency suffix are in the offer's
+// native Currency, and Display fields in Request.Currency.
+type Row struct {
+	Offer *Offer
+
+	// Shape: instances rented, GPUs used, parallelism. For serving, a
+	// replica is InstancesPerReplica instances running DP engine copies
+	// of TP × PP GPUs each.
+	Instances           int
+	GPUs                float64 // Instances × GPUCount
+	TP, PP, DP, ZeRO    int
+	Replicas            int
+	InstancesPerReplica int
+
+	Fits        bool
+	FitReason   Reason
+	HeadroomGiB float64 // per GPU
+
+	Pricing          Pricing
+	PricePerHour     float64 // native, per instance, after VAT normalisation
+	PricePerHourUSD  float64
+	PricePerHourDisp float64
+	FXAsOf           string // date of the rate that converted the offer's currency ("" for USD)
+
+	// Training and batch jobs.
+	JobSeconds       float64
+	GPUHours         float64
+	JobCost          float64 // native
+	JobCostUSD       float64
+	JobCostDisp      float64
+	TokensPerSecond  float64
+	OptimizerSteps   float64
+	InterNodeSeconds float64 // per optimizer step, inter-node traffic (0 on one instance)
+
+	// Serving.
+	MonthlyCostUSD                 float64
+	MonthlyCostDisp                float64
+	SustainableRPSPerReplica       float64
+	TTFTP50Seconds, TTFTP95Seconds float64
+	TPOTSeconds                    float64
+	E2EP50Seconds, E2EP95Seconds   float64
+	Utilisation                    float64
+	Concurrency                    float64 // sequences in flight per engine copy at the target
+
+	// Inference jobs and serving.
+	USDPerMillionInput, USDPerMillionOutput float64
+
+	// OnDemandJobCostUSD is the job at the on-demand price (training and
+	// batch), next to SpotExpectedCostUSD whatever the pricing.
+	OnDemandJobCostUSD float64
+
+	// Spot.
+	SpotExpectedSeconds       float64
+	SpotExpectedCostUSD       float64
+	SpotInterruptionsPerMonth float64
+	CheckpointIntervalSeconds float64
+
+	// Reserved.
+	ReservedBreakEvenUtilisation float64
+	ReservedTermYears            int // the reservation the two fields above describe: 1 or 3
+	ReservedMonthlyCommitmentUSD float64
+
+	USDPerDenseTFLOPSHour float64
+	TokensPerUSD          float64
+
+	Host           HostCheck
+	Notes          []Reason
+	Recommendation Recommendation
+	Why            Reason
+
+	cost, time     float64 // ranking keys (USD, seconds)
+	hostOffloadGiB float64 // per GPU
+	prefillShare   float64 // inference: prefill's share of GPU time
+}
+
+// HostedComparison sets a hosted API against the best self-hosted row.
+type HostedComparison struct {
+	API            HostedAPI
+	MonthlyCostUSD float64 // the API at the target rate
+	SelfHostedUSD  float64 // the cheapest row's monthly bill
+	BreakEvenRPS   float64 // rate above which self-hosting wins; 0: never within one replica
+	Why            Reason
+}
+
+// Result is a ranked plan.
+type Result struct {
+	Rows []Row // fitting rows by cost, then time; unfit rows after (Options.KeepUnfit)
+
+	// Indexes into Rows; -1 when none.
+	Cheapest, Fastest, Value int
+	Pareto                   []int
+
+	Considered, Fitting int
+
+	CheckpointBytes float64 // training: weights + optimizer states
+	Currency        string
+	FXAsOf          string
+	Hosted          []HostedComparison
+	Notes           []Reason
+}

@@ -1,0 +1,511 @@
+package plan
+
+import (
+	"math"
+	"slices"
+
+	"rightsize/estimator"
+)
+
+// Serving model. A replica ("engine copy") runs continuous batching
+// (Orca, Yu et al., OSDI 2022; vLLM): requests join the running batch as
+// soon as the KV pool admits them (PagedAttention, Kwon et al., SOSP
+// 2023), each decode step produces one token for every sequence in flight,
+// and prefills of new requests take GPU time away from the decode steps.
+//
+// Why a queueing model rather than a discrete-event simulation: the page
+// re-plans on every keystroke over a thousand offers, so each offer gets a
+// closed form evaluated a few dozen times. The pieces:
+//   - decode step time s(c) at c sequences in flight comes from the
+//     estimator's roofline (estimator.Throughput at Batch = c), sampled at
+//     c = 1, 4, 16, … and the KV pool's limit, and interpolated linearly;
+//     it grows with c as the KV reads and FLOPs grow;
+//   - prefill takes P_w GPU-seconds per prompt (prompt tokens at the
+//     batched prefill rate); at λ req/s prefills occupy ρ = λ·P_w of the
+//     GPU and stretch every decode step: TPOT = s(c) / (1 − ρ) (prefill
+//     stalls decode, as in vLLM without chunked prefill: Agrawal et al.,
+//     "Sarathi-Serve", OSDI 2024 §2.3, the conservative end);
+//   - requests in flight follow Little's law, c = λ·(TTFT + (out − 1)·TPOT),
+//     solved by fixed-point iteration; c must fit the KV pool;
+//   - prefills queue FCFS for the GPU: Erlang C (M/M/k) gives the waiting
+//     time's tail, P(W > t) = C(k, A)·e^{−(kμ − λ)t} with μ = 1/P_w and
+//     A = λ·P_w (PLANNING.md). Exponential service overstates the wait of
+//     near-constant prefills (M/D/k waits about half as long), and Poisson
+//     arrivals understate bursts; the utilisation cap (DefaultMaxUtilisation)
+//     keeps the headroom PLANNING.md asks for. One replica's sustainable
+//     rate is found with k = 1; at the target rate the replicas behind a
+//     least-loaded router share one queue (k = replicas).
+//
+// serve_test.go checks it against the SGLang team's published vLLM v0.6.0
+// request-rate runs (Llama 3.1 8B on one A100, 70B on four H100s).
+type serveCurve struct {
+	ok       bool
+	kvMax    float64 // sequences the KV pool holds at prompt + output tokens
+	c        []float64
+	step     []float64
+	prefill0 float64 // TTFT of one prompt on an idle replica, seconds
+	prefillW float64 // GPU-seconds per prompt when prefills are batched
+	memBound bool    // decode at c = 1 is bandwidth-bound
+	headroom estimator.Bytes
+	mu       float64 // sustainable requests/s of one copy (sustainable)
+	why      Reason  // why mu is 0
+	fitOK    Reason
+}
+
+// s is the decode step time at concurrency c.
+func (sc *serveCurve) s(c float64) float64 {
+	if c <= sc.c[0] {
+		return sc.step[0]
+	}
+	i, _ := slices.BinarySearch(sc.c, c)
+	if i >= len(sc.c) {
+		n := len(sc.c) - 1
+		if n == 0 {
+			return sc.step[0]
+		}
+		// Extrapolate the last segment's slope.
+		return sc.step[n] + (c-sc.c[n])*(sc.step[n]-sc.step[n-1])/(sc.c[n]-sc.c[n-1])
+	}
+	c0, c1 := sc.c[i-1], sc.c[i]
+	return sc.step[i-1] + (c-c0)*(sc.step[i]-sc.step[i-1])/(c1-c0)
+}
+
+// load is one replica's state at λ req/s when k replicas share the
+// prefill queue (each at λ/k).
+type load struct {
+	c, tpot        float64
+	ttft50, ttft95 float64
+	ok             bool
+}
+
+// at evaluates k replicas at a total rate lam.
+func (sc *serveCurve) at(lam float64, k int, out float64) load {
+	kf := float64(k)
+	per := lam / kf
+	rho := per * sc.prefillW
+	if !(rho < 1) {
+		return load{}
+	}
+	// Erlang C with k servers of rate 1/P_w.
+	a := lam * sc.prefillW
+	pw := erlangC(k, a)
+	drain := (kf - a) / sc.prefillW // kμ − λ
+	quant := func(q float64) float64 {
+		if pw <= 1-q || !(drain > 0) {
+			return 0
+		}
+		return math.Log(pw/(1-q)) / drain
+	}
+	meanWait := 0.0
+	if drain > 0 {
+		meanWait = pw / drain
+	}
+	c := per * (sc.prefill0 + out*sc.step[0])
+	var tpot, ttft float64
+	for range 20 {
+		s := sc.s(math.Max(c, 1))
+		tpot = s / (1 - rho)
+		ttft = sc.prefill0 + meanWait + s/2
+		next := per * (ttft + math.Max(out-1, 0)*tpot)
+		if math.Abs(next-c) < 1e-3*math.Max(c, 1) {
+			c = next
+			break
+		}
+		c = next
+	}
+	s := sc.s(math.Max(c, 1))
+	return load{c: c, tpot: tpot, ttft50: sc.prefill0 + quant(0.5) + s/2, ttft95: sc.prefill0 + quant(0.95) + s,
+		ok: c <= sc.kvMax}
+}
+
+// erlangC is the probability that an arrival waits in M/M/k at offered
+// load a = λ/μ < k, by the Erlang B recursion B(j) = a·B(j−1)/(j + a·B(j−1))
+// and C = k·B/(k − a·(1 − B)) (Cooper, "Introduction to Queueing Theory",
+// 2nd ed., §4.4), which stays finite for large k.
+func erlangC(k int, a float64) float64 {
+	if !(a > 0) {
+		return 0
+	}
+	if a >= float64(k) {
+		return 1
+	}
+	b := 1.0
+	for j := 1; j <= k; j++ {
+		b = a * b / (float64(j) + a*b)
+	}
+	return float64(k) * b / (float64(k) - a*(1-b))
+}
+
+// rawRate is one replica's throughput with the KV pool full.
+func (sc *serveCurve) rawRate(out float64) float64 {
+	k := math.Max(sc.kvMax, 1)
+	return 1 / (sc.prefillW + out*sc.s(k)/k)
+}
+
+// sustainable is the highest rate one replica serves within the SLOs and
+// the utilisation cap, and the reason when it serves none.
+func (p *planner) sustainable(sc *serveCurve) (float64, Reason) {
+	w := p.req.Workload
+	out := p.output
+	meets := func(l load) bool {
+		return l.ok && (w.TPOTSeconds == 0 || l.tpot <= w.TPOTSeconds) && (w.TTFTP95Seconds == 0 || l.ttft95 <= w.TTFTP95Seconds)
+	}
+	cap := w.MaxUtilisation
+	if cap == 0 {
+		cap = DefaultMaxUtilisation
+	}
+	hi := sc.rawRate(out) * cap
+	tiny := hi * 1e-6
+	if sc.kvMax < 1 {
+		return 0, Reason{Key: "slo.kv_pool"}
+	}
+	if l := sc.at(tiny, 1, out); !meets(l) {
+		switch {
+		case w.TTFTP95Seconds > 0 && l.ttft95 > w.TTFTP95Seconds:
+			return 0, Reason{Key: "slo.ttft_prefill", Args: []any{sc.prefill0}}
+		case sc.memBound:
+			return 0, Reason{Key: "slo.tpot_bandwidth", Args: []any{sc.step[0]}}
+		default:
+			return 0, Reason{Key: "slo.tpot_compute", Args: []any{sc.step[0]}}
+		}
+	}
+	if meets(sc.at(hi, 1, out)) {
+		return hi, Reason{}
+	}
+	lo := tiny
+	for range 40 {
+		mid := (lo + hi) / 2
+		if meets(sc.at(mid, 1, out)) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+		if hi-lo < 1e-3*hi {
+			break
+		}
+	}
+	return lo, Reason{}
+}
+
+// copyShape is one engine copy: TP × PP GPUs, how many fit in an instance
+// (perInstance ≥ 1), or how many instances one spans.
+type copyShape struct {
+	vram                      estimator.Bytes
+	gpus, tp, pp              int
+	perInstance, instancesPer int
+}
+
+// input is the estimator input of one copy.
+func (p *planner) input(cs copyShape) estimator.Input {
+	in := withGPUs(p.in, cs.gpus, cs.tp, cs.pp, 0)
+	in.VRAM, in.Batch = cs.vram, 1
+	return in
+}
+
+func shapeOf(in estimator.Input, perInstance, instancesPer int) copyShape {
+	return copyShape{in.VRAM, in.GPUs, in.TP, in.PP, perInstance, instancesPer}
+}
+
+// inferShapes lists the engine-copy shapes to try on o: the smallest TP
+// that fits one instance, then each larger TP up to the instance or NVLink
+// domain; a model too large for one instance spans the fewest instances,
+// TP inside each and pipeline stages across them.
+func (p *planner) inferShapes(o *Offer) []copyShape {
+	vram, _ := slice(o)
+	in := p.in
+	in.VRAM, in.Batch, in.ZeRO = vram, 1, 0
+	if p.req.FixedParallelism {
+		gpus := max(int(o.GPUCount), 1)
+		if !p.estimate(in).Fits {
+			return nil
+		}
+		if in.GPUs <= gpus {
+			return []copyShape{shapeOf(in, max(gpus/(in.GPUs), 1), 1)}
+		}
+		return []copyShape{shapeOf(in, 1, (in.GPUs+gpus-1)/gpus)}
+	}
+	if o.GPUCount < 1 {
+		c := withGPUs(in, 1, 1, 1, 0)
+		if p.estimate(c).Fits {
+			return []copyShape{shapeOf(c, 1, 1)}
+		}
+		return nil
+	}
+	gpus := int(o.GPUCount)
+	tps := tpDegrees(o, gpus)
+	var out []copyShape
+	for _, tp := range tps {
+		c := withGPUs(in, tp, tp, 1, 0)
+		if c.Validate() != nil {
+			continue
+		}
+		if len(out) > 0 || p.estimate(c).Fits {
+			out = append(out, shapeOf(c, gpus/tp, 1))
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	tp := tps[len(tps)-1]
+	// Pipeline stages across instances: no more stages than layers.
+	limit := min(p.maxInst, max(in.Arch.Layers*tp/gpus, 1))
+	s, ok := searchInstances(limit, 0, func(n int) (copyShape, bool) {
+		if n == 1 {
+			return copyShape{}, false
+		}
+		c := withGPUs(in, n*gpus, tp, n*gpus/tp, 0)
+		if c.Validate() != nil {
+			return copyShape{}, false
+		}
+		return shapeOf(c, 1, n), p.estimate(c).Fits
+	})
+	if !ok {
+		return nil
+	}
+	return []copyShape{s}
+}
+
+// curve builds (or recalls) the serving curve of one copy shape.
+func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
+	in := p.input(cs)
+	if in.TP == 1 {
+		hw.LinkBandwidth = 0 // no tensor-parallel traffic: the link does not matter
+	}
+	k := perfKey{hw: hw, vram: in.VRAM, gpus: in.GPUs, tp: in.TP, pp: in.PP}
+	if sc, ok := p.serves[k]; ok {
+		return sc
+	}
+	sc := serveCurve{}
+	res := p.estimate(in)
+	sc.headroom = res.Headroom
+	if in.Engine == estimator.VLLM {
+		sc.kvMax = float64(res.MaxConcurrentSeqs)
+	} else {
+		sc.kvMax = float64(estimator.MaxBatch(in))
+	}
+	if sc.kvMax >= 1 {
+		limit := sc.kvMax
+		for c := 1.0; ; c *= 8 {
+			c = math.Min(c, limit)
+			x := in
+			x.Batch = int(c)
+			// Samples are not shared between curves: no memo.
+			pf, err := estimator.Throughput(x, hw, p.req.Assumptions.Efficiency, p.work)
+			if err != nil {
+				break
+			}
+			if c == 1 {
+				sc.prefill0 = pf.TimeToFirstToken
+				sc.memBound = pf.DecodeMemoryBound
+			}
+			if c == math.Min(8, limit) && pf.PrefillTokensPerSecond > 0 {
+				sc.prefillW = p.prompt / pf.PrefillTokensPerSecond
+			}
+			step := pf.DecodeStepSeconds
+			if p.output == 0 {
+				step = 0
+			}
+			sc.c = append(sc.c, c)
+			sc.step = append(sc.step, step)
+			if c >= limit {
+				break
+			}
+		}
+		sc.ok = len(sc.c) > 0 && sc.prefillW > 0
+	}
+	sc.fitOK = Reason{Key: "fit.ok", Args: []any{formatGiB(sc.headroom)}}
+	if sc.ok && p.req.Workload.Kind == Serving {
+		sc.mu, sc.why = p.sustainable(&sc)
+	}
+	p.serves[k] = sc
+	return sc
+}
+
+// servingTech sizes a deployment on o for the target rate and SLOs: per
+// copy shape, the sustainable rate per replica, the replicas needed and
+// the latencies at the target; the shape renting the fewest instances
+// wins (ties: lower p95 latency), which is the cheapest at any price.
+func (p *planner) servingTech(o *Offer, r *Row) {
+	shapes := p.inferShapes(o)
+	if len(shapes) == 0 {
+		r.FitReason = Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}
+		return
+	}
+	_, hw := slice(o)
+	lam := p.req.Workload.RequestsPerSecond
+	var best Row
+	var why Reason
+	for _, cs := range shapes {
+		sc := p.curve(cs, hw)
+		if !sc.ok {
+			continue
+		}
+		mu, reason := sc.mu, sc.why
+		if !(mu > 0) {
+			if why.Key == "" {
+				why = reason
+			}
+			continue
+		}
+		copies := int(math.Ceil(lam/mu - 1e-9))
+		units := (copies + cs.perInstance - 1) / cs.perInstance
+		if r.Pricing == Spot {
+			units++ // a spare replica absorbs a reclaim (PLANNING.md)
+		}
+		if units*cs.instancesPer > p.maxInst {
+			if why.Key == "" {
+				why = Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}
+			}
+			continue
+		}
+		k := units * cs.perInstance
+		l := sc.at(lam, k, p.output)
+		c := *r
+		c.Fits, c.FitReason = true, sc.fitOK
+		c.HeadroomGiB = sc.headroom.GiB()
+		c.Replicas, c.InstancesPerReplica = units, cs.instancesPer
+		c.Instances = units * cs.instancesPer
+		c.GPUs = float64(c.Instances) * o.GPUCount
+		c.TP, c.PP, c.DP, c.ZeRO = cs.tp, cs.pp, cs.perInstance, 0
+		c.SustainableRPSPerReplica = mu * float64(cs.perInstance)
+		c.Concurrency = l.c
+		c.TPOTSeconds = l.tpot
+		c.TTFTP50Seconds, c.TTFTP95Seconds = l.ttft50, l.ttft95
+		tail := math.Max(p.output-1, 0) * l.tpot
+		c.E2EP50Seconds, c.E2EP95Seconds = l.ttft50+tail, l.ttft95+tail
+		c.Utilisation = lam / float64(k) / sc.rawRate(p.output)
+		c.TokensPerSecond = lam * p.output
+		c.prefillShare = sc.prefillW / (sc.prefillW + p.output*sc.s(math.Max(l.c, 1))/math.Max(l.c, 1))
+		c.time = c.E2EP95Seconds
+		if !best.Fits || c.Instances < best.Instances || (c.Instances == best.Instances && c.time < best.time) {
+			best = c
+		}
+	}
+	if !best.Fits {
+		if why.Key == "" {
+			why = Reason{Key: "slo.kv_pool"}
+		}
+		r.FitReason = why
+		return
+	}
+	*r = best
+}
+
+// servingMoney prices the serving row on o: monthly bill = replicas ×
+// instances per replica × hourly × 730.
+func (p *planner) servingMoney(o *Offer, r *Row) {
+	lam := p.req.Workload.RequestsPerSecond
+	r.MonthlyCostUSD = float64(r.Instances) * r.PricePerHourUSD * HoursPerMonth
+	r.MonthlyCostDisp = p.display(r.MonthlyCostUSD)
+	perSec := r.MonthlyCostUSD / (HoursPerMonth * 3600)
+	p.tokenPrices(r, perSec, lam)
+	r.TokensPerUSD = finite(lam * p.output / perSec)
+	r.cost = r.MonthlyCostUSD
+	if r.Pricing == Spot {
+		r.Notes = append(r.Notes, Reason{Key: "spot.serving"})
+	}
+	if o.SpotPerHour > 0 {
+		if spot, ok := p.usd(o, p.vat(o, o.SpotPerHour)); ok {
+			n := r.Instances
+			if r.Pricing != Spot {
+				n += r.InstancesPerReplica // the spare replica
+			}
+			r.SpotExpectedCostUSD = float64(n) * spot * HoursPerMonth
+		}
+	}
+}
+
+// tokenPrices splits a cost per second between input and output tokens by
+// their share of GPU time (PLANNING.md: price prompt tokens by prefill
+// seconds, not at zero), at lam requests/s.
+func (p *planner) tokenPrices(r *Row, perSec, lam float64) {
+	if !(lam > 0) {
+		return
+	}
+	if p.prompt > 0 {
+		r.USDPerMillionInput = finite(perSec * r.prefillShare / (lam * p.prompt) * 1e6)
+	}
+	if p.output > 0 {
+		r.USDPerMillionOutput = finite(perSec * (1 - r.prefillShare) / (lam * p.output) * 1e6)
+	}
+}
+
+// batchTech sizes an offline job of Workload.Requests requests on one
+// serving unit of o (more when a deadline asks), every engine copy running
+// as many requests at once as its memory holds.
+func (p *planner) batchTech(o *Offer, r *Row) {
+	shapes := p.inferShapes(o)
+	if len(shapes) == 0 {
+		r.FitReason = Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}
+		return
+	}
+	cs := shapes[0] // smallest TP: most copies, the best throughput per GPU
+	_, hw := slice(o)
+	sc := p.curve(cs, hw)
+	if !sc.ok {
+		r.FitReason = Reason{Key: "slo.kv_pool"}
+		return
+	}
+	reqs := p.req.Workload.Requests
+	units := 1
+	var tps, share, c float64
+	eval := func(units int) float64 {
+		copies := float64(units * cs.perInstance)
+		c = math.Max(1, math.Min(sc.kvMax, math.Ceil(reqs/copies)))
+		x := p.input(cs)
+		x.Batch = int(c)
+		pf, ok := p.perf(x, hw, p.work)
+		if !ok || !(pf.TokensPerSecond > 0) {
+			return 0
+		}
+		prefill := c * p.prompt / math.Max(pf.PrefillTokensPerSecond, 1e-300)
+		dec := p.output * pf.DecodeStepSeconds
+		share = prefill / (prefill + dec)
+		tps = pf.TokensPerSecond * copies
+		return tps
+	}
+	if eval(units) == 0 {
+		r.FitReason = Reason{Key: "fit.no_hardware"}
+		return
+	}
+	tokens := p.batchTokens()
+	if dl := p.req.Filters.DeadlineSeconds; dl > 0 {
+		for tokens/tps > dl && units*2*cs.instancesPer <= p.maxInst {
+			units *= 2
+			eval(units)
+		}
+	}
+	r.Fits, r.FitReason = true, sc.fitOK
+	r.HeadroomGiB = sc.headroom.GiB()
+	r.Replicas, r.InstancesPerReplica = units, cs.instancesPer
+	r.Instances = units * cs.instancesPer
+	r.GPUs = float64(r.Instances) * o.GPUCount
+	r.TP, r.PP, r.DP = cs.tp, cs.pp, cs.perInstance
+	r.Concurrency = c
+	r.TokensPerSecond = tps
+	r.prefillShare = share
+	r.JobSeconds = finite(tokens / tps)
+}
+
+// batchTokens is the tokens a batch job produces: generated tokens, or
+// prompt tokens for prefill-only jobs (embeddings, scoring).
+func (p *planner) batchTokens() float64 {
+	if p.output == 0 {
+		return p.req.Workload.Requests * p.prompt
+	}
+	return p.req.Workload.Requests * p.output
+}
+
+// batchMoney prices the batch row on o.
+func (p *planner) batchMoney(o *Offer, r *Row) {
+	if o.SpotPerHour > 0 {
+		// Requests are independent: a reclaim loses the batch in flight
+		// and the restart; Daly's T_w with δ → 0 is T_s·e^{R/M}.
+		m, _, restart := p.spotParams(o, r, r.Instances)
+		p.spotCost(o, r, r.Instances, r.JobSeconds*math.Exp(restart/m))
+	}
+	p.jobMoney(r)
+	perSec := r.cost / math.Max(r.time, 1e-300)
+	p.tokenPrices(r, perSec, p.req.Workload.Requests/math.Max(r.time, 1e-300))
+	r.TokensPerUSD = finite(p.batchTokens() / r.cost)
+}

@@ -1,0 +1,515 @@
+package plan
+
+import (
+	"math"
+
+	"rightsize/estimator"
+)
+
+// checkpointBytes is a training checkpoint: the trainable weights plus
+// their optimizer states. Mixed-precision AdamW keeps fp32 master weights
+// and two fp32 moments, 12 bytes/param on top of the 16-bit weights
+// (Rajbhandari et al. 2020, "ZeRO", §3.1: 2Ψ + 2Ψ + 12Ψ with gradients,
+// which a checkpoint does not hold); ZeRO shards them, but the checkpoint
+// as a whole is still that size (PLANNING.md). LoRA adapters train in fp32
+// (PEFT's default), so they carry no separate master copy.
+func checkpointBytes(in estimator.Input) float64 {
+	r, err := estimator.Estimate(withGPUs(in, 1, 1, 1, 0))
+	if err != nil {
+		return 0
+	}
+	n := float64(r.TrainableParams)
+	weight := 2.0
+	master := 4.0
+	if in.Weights == estimator.FP32 || in.Task == estimator.LoRA || in.Task == estimator.QLoRA {
+		weight, master = 4, 0
+	}
+	var moments float64
+	switch in.Optimizer {
+	case estimator.AdamW:
+		moments = 8 // two fp32 moments (Loshchilov & Hutter 2019)
+	case estimator.AdamW8bit:
+		moments = 2 // two 8-bit moments (Dettmers et al. 2022, "8-bit Optimizers")
+	case estimator.SGDMomentum:
+		moments = 4
+	case estimator.Adafactor:
+		moments = 0 // factored second moment: rows + columns, negligible (Shazeer & Stern 2018)
+	}
+	return n * (weight + master + moments)
+}
+
+func withGPUs(in estimator.Input, gpus, tp, pp, zero int) estimator.Input {
+	in.GPUs, in.TP, in.PP, in.ZeRO = gpus, tp, pp, zero
+	return in
+}
+
+// trainShape is one way to run the job on n instances.
+type trainShape struct {
+	in        estimator.Input
+	instances int
+	res       fitOut
+}
+
+// shapeOut is a memoised searchShape result.
+type shapeOut struct {
+	tp, pp, zero int
+	res          fitOut
+	ok           bool
+}
+
+// fitTraining finds the fewest instances of o on which the job fits and the
+// parallelism that holds it there, preferring (in order) no pipeline
+// stages, the smallest TP inside the instance, and the lowest ZeRO stage
+// at or above the request's. Fitting is monotone in the instance count
+// (more GPUs shard more), so the count is found by doubling, then
+// bisection.
+func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
+	gpus := int(o.GPUCount)
+	vram, _ := slice(o)
+	in := p.in
+	in.VRAM = vram
+	if p.req.FixedParallelism {
+		n := (in.GPUs + gpus - 1) / gpus
+		res := p.estimate(in)
+		return trainShape{in, n, res}, res.Fits && n <= p.maxInst
+	}
+	tps := tpDegrees(o, gpus)
+	at := func(n int) (trainShape, bool) {
+		total := n * gpus
+		// Offers of other shapes reach the same GPU total (2 × 8 and
+		// 4 × 4 GPUs): the search result depends only on the memory,
+		// the total and the largest TP inside an instance.
+		k := shapeKey{vram, total, tps[len(tps)-1]}
+		so, seen := p.shapes[k]
+		if !seen {
+			s, ok := p.searchShape(in, total, tps)
+			so = shapeOut{s.in.TP, s.in.PP, s.in.ZeRO, s.res, ok}
+			p.shapes[k] = so
+		}
+		if !so.ok {
+			return trainShape{}, false
+		}
+		return trainShape{withGPUs(in, total, so.tp, so.pp, so.zero), n, so.res}, true
+	}
+	guess := 0
+	if t, ok := p.hints[vram]; ok {
+		guess = (t + gpus - 1) / gpus
+	}
+	s, ok := searchInstances(p.maxInst, guess, at)
+	if ok {
+		p.hints[vram] = s.in.GPUs
+	}
+	return s, ok
+}
+
+// shapeKey memoises searchShape.
+type shapeKey struct {
+	vram         estimator.Bytes
+	total, maxTP int
+}
+
+// searchShape finds the preferred parallelism for total GPUs.
+func (p *planner) searchShape(in estimator.Input, total int, tps []int) (trainShape, bool) {
+	{
+		for pp := 1; pp <= total && pp <= max(in.Arch.Layers, 1); pp *= 2 {
+			for _, tp := range tps {
+				if total%(tp*pp) != 0 {
+					continue
+				}
+				dp := total / (tp * pp)
+				// ZeRO-3 holds the least per GPU (Rajbhandari et al. 2020,
+				// Fig. 1: 2Ψ+2Ψ+KΨ sharded stage by stage): when it does
+				// not fit, no lower stage does, so try it first.
+				if dp > 1 && in.ZeRO < 3 && !p.estimate(withGPUs(in, total, tp, pp, 3)).Fits {
+					continue
+				}
+				for z := in.ZeRO; z <= 3; z++ {
+					if dp == 1 && z > in.ZeRO {
+						break // nothing to shard over
+					}
+					c := withGPUs(in, total, tp, pp, z)
+					if r := p.estimate(c); r.Fits {
+						return trainShape{c, 0, r}, true
+					}
+				}
+			}
+			if pp*tps[len(tps)-1] >= total {
+				break
+			}
+		}
+		return trainShape{}, false
+	}
+}
+
+// searchInstances returns the smallest n in [1, limit] with at(n) true,
+// assuming monotonicity (more instances never hurt). guess, when > 1, is
+// where to look first (what an offer of the same GPU in another size
+// needed): a right guess costs two looks.
+func searchInstances[T any](limit, guess int, at func(int) (T, bool)) (T, bool) {
+	var zero T
+	guess = min(guess, limit)
+	lo, hi := 0, 0 // at(lo) false (0: none tried), at(hi) true (0: none found)
+	var best T
+	if guess > 1 {
+		if s, ok := at(guess); ok {
+			best, hi = s, guess
+		} else {
+			lo = guess
+		}
+	}
+	if hi == 0 {
+		if lo == 0 {
+			if s, ok := at(1); ok {
+				return s, true
+			}
+			lo = 1
+		}
+		// Most offers of small GPUs never hold a large job: one look at
+		// the limit spares the doubling.
+		if lo < limit {
+			if _, ok := at(limit); !ok {
+				return zero, false
+			}
+		} else {
+			return zero, false
+		}
+		for n := lo * 2; ; n *= 2 {
+			n = min(n, limit)
+			if s, ok := at(n); ok {
+				best, hi = s, n
+				break
+			}
+			lo = n
+		}
+	} else if lo == 0 {
+		// The guess fits: is one instance fewer enough?
+		if hi == 1 {
+			return best, true
+		}
+		if s, ok := at(hi - 1); !ok {
+			return best, true
+		} else {
+			best, hi = s, hi-1
+		}
+		if s, ok := at(1); ok {
+			return s, true
+		}
+		lo = 1
+	}
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if s, ok := at(mid); ok {
+			best, hi = s, mid
+		} else {
+			lo = mid
+		}
+	}
+	return best, true
+}
+
+// trainTech finds the shape and time of the training job on o (no
+// prices: offers with the same hardware share it).
+func (p *planner) trainTech(o *Offer, r *Row) {
+	if o.GPUCount < 1 {
+		r.FitReason = Reason{Key: "fit.fraction_training"}
+		return
+	}
+	s, ok := p.fitTraining(o)
+	if !ok {
+		r.FitReason = Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}
+		return
+	}
+	_, hw := slice(o)
+	p.trainTime(o, hw, s, r)
+	if p.req.FixedParallelism {
+		return
+	}
+	// A deadline may need more instances than the fewest that fit:
+	// double them while the job is late and the time still improves.
+	for dl := p.req.Filters.DeadlineSeconds; dl > 0 && r.JobSeconds > dl; {
+		if !p.grow(o, hw, &s, r, true) {
+			break
+		}
+	}
+}
+
+// grow doubles the instances of shape s, keeping its parallelism, and
+// reports whether it did (within the instance limit, still fitting, and
+// faster when faster is set).
+func (p *planner) grow(o *Offer, hw estimator.Hardware, s *trainShape, r *Row, faster bool) bool {
+	if s.instances*2 > p.maxInst {
+		return false
+	}
+	bigger := *s
+	bigger.instances *= 2
+	bigger.in.GPUs *= 2
+	bigger.res = p.estimate(bigger.in)
+	if !bigger.res.Fits {
+		return false
+	}
+	nr := *r
+	p.trainTime(o, hw, bigger, &nr)
+	if !nr.Fits || (faster && !(nr.JobSeconds < r.JobSeconds)) {
+		return false
+	}
+	*r, *s = nr, bigger
+	return true
+}
+
+// trainTime fills r with shape s on o: parallelism, speed, job time.
+func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Row) {
+	in := s.in
+	dp := in.GPUs / (in.TP * in.PP)
+	seq := float64(in.Seq)
+	if in.Arch.SeqLen > 0 && !in.Arch.Generic() {
+		seq = float64(in.Arch.SeqLen)
+	}
+	w := estimator.Workload{}
+	if g := p.req.Workload.GlobalBatchTokens; g > 0 {
+		// Gradient accumulation: micro-batches per replica per step.
+		w.MicroBatches = max(1, int(math.Round(g/(float64(dp)*float64(in.Batch)*seq))))
+	}
+	pf, ok := p.perf(in, hw, w)
+	if !ok || !(pf.StepSeconds > 0) {
+		r.FitReason = Reason{Key: "fit.no_hardware"}
+		return
+	}
+	step := pf.StepSeconds
+	r.InterNodeSeconds = 0
+	if s.instances > 1 {
+		r.InterNodeSeconds = p.interNodeBytes(in, int(o.GPUCount), s.instances, s.res) / p.network(o)
+		// Data-parallel gradient traffic overlaps the backward pass
+		// (PyTorch DDP buckets and FSDP prefetch: Li et al. 2020, "PyTorch
+		// Distributed", VLDB 13(12) §3.2.3; Zhao et al. 2023, "PyTorch
+		// FSDP", VLDB 16(12) §3.3), so a step takes the longer of the two.
+		step = math.Max(step, r.InterNodeSeconds)
+	}
+	tps := pf.TokensPerStep / step
+	tokens := p.req.Workload.TrainTokens
+	r.Fits, r.FitReason = true, Reason{Key: "fit.ok", Args: []any{formatGiB(s.res.Headroom)}}
+	r.HeadroomGiB = s.res.Headroom.GiB()
+	r.hostOffloadGiB = s.res.HostOffload.GiB()
+	r.Instances = s.instances
+	r.GPUs = float64(s.instances) * o.GPUCount
+	r.TP, r.PP, r.DP, r.ZeRO = in.TP, in.PP, dp, in.ZeRO
+	r.Replicas, r.InstancesPerReplica = 1, s.instances
+	r.TokensPerSecond = tps
+	r.OptimizerSteps = tokens / pf.TokensPerStep
+	r.JobSeconds = finite(tokens / tps)
+}
+
+// trainMoney prices the training row on o.
+func (p *planner) trainMoney(o *Offer, r *Row) {
+	p.spotTraining(o, r, r.Instances)
+	p.jobMoney(r)
+	r.TokensPerUSD = finite(p.req.Workload.TrainTokens / r.cost)
+}
+
+// jobMoney fills the job's cost fields from JobSeconds, the job's time
+// without interruptions: job cost = instances × hourly price × hours
+// (PLANNING.md; the whole instance is billed even where the plan leaves
+// GPUs idle). On spot the ranking uses the expected cost and time
+// (SpotExpectedCostUSD, SpotExpectedSeconds), which exceed them.
+func (p *planner) jobMoney(r *Row) {
+	h := r.JobSeconds / 3600
+	inst := float64(r.Instances)
+	if od, ok := p.usd(r.Offer, p.vat(r.Offer, r.Offer.OnDemandPerHour)); ok && od > 0 {
+		r.OnDemandJobCostUSD = finite(inst * od * h)
+	}
+	r.GPUHours = r.GPUs * h
+	r.JobCost = finite(inst * r.PricePerHour * h)
+	r.JobCostUSD = finite(inst * r.PricePerHourUSD * h)
+	r.JobCostDisp = p.display(r.JobCostUSD)
+	r.cost, r.time = r.JobCostUSD, r.JobSeconds
+	if r.Pricing == Spot && r.SpotExpectedSeconds > 0 {
+		r.cost, r.time = r.SpotExpectedCostUSD, r.SpotExpectedSeconds
+	}
+}
+
+// interNodeBytes is what one instance sends to the others per optimizer
+// step. Within an instance the gradients are first reduced over NVLink or
+// PCIe; across the n instances of a data-parallel group a ring moves
+// (d − 1)/d of the data from each node (NCCL's bus bandwidth,
+// nccl-tests PERFORMANCE.md). Data parallelism and ZeRO-1/2 all-reduce the
+// gradients: 2Ψ; ZeRO-3/FSDP all-gathers the parameters in the forward and
+// backward passes and reduce-scatters the gradients: 3Ψ (Rajbhandari et
+// al. 2020, "ZeRO", §7.2). Ψ is in the 16-bit compute dtype (fp32 for
+// fp32 training); LoRA reduces only the adapters' gradients but ZeRO-3
+// still gathers the frozen weights. When a model copy spans instances
+// (pipeline stages across them), each instance carries its share.
+func (p *planner) interNodeBytes(in estimator.Input, gpusPerInstance, instances int, res fitOut) float64 {
+	elem := 2.0
+	if in.Weights == estimator.FP32 {
+		elem = 4
+	}
+	replicaGPUs := in.TP * in.PP
+	share := math.Min(1, float64(gpusPerInstance)/float64(replicaGPUs))
+	dp := in.GPUs / replicaGPUs
+	d := float64(min(instances, dp))
+	if d <= 1 {
+		return 0
+	}
+	train := float64(res.TrainableParams)
+	psi := 2 * train
+	if in.ZeRO == 3 {
+		psi = 2*float64(res.Params) + train
+	}
+	return (d - 1) / d * psi * elem * share
+}
+
+// spotTraining is the expected time and cost of the job on spot instances
+// that are reclaimed as a Poisson process, checkpointing at the optimum
+// interval. Daly (2006), "A higher order estimate of the optimum
+// checkpoint interval for restart dumps", FGCS 22(3): with mean time
+// between interruptions M, checkpoint write δ, restart R and work T_s,
+// T_w = M·e^{R/M}·(e^{(τ+δ)/M} − 1)·T_s/τ, at
+// τ = sqrt(2δM)·[1 + (1/3)·sqrt(δ/(2M)) + (1/9)·(δ/(2M))] − δ for δ < 2M
+// (τ = M beyond); Young (1974) is its first term. Any of n instances
+// being reclaimed stops the job, so M = 730 h / (n × monthly share).
+// Sharded checkpoints are written by every instance at once.
+func (p *planner) spotTraining(o *Offer, r *Row, n int) {
+	if !(o.SpotPerHour > 0) {
+		return
+	}
+	m, rate, restart := p.spotParams(o, r, n)
+	delta := p.ckpt / (float64(n) * rate)
+	tau := dalyInterval(delta, m)
+	if !math.IsInf(tau, 1) {
+		r.CheckpointIntervalSeconds = tau
+	}
+	p.spotCost(o, r, n, dalyWallTime(r.JobSeconds, tau, delta, restart, m))
+}
+
+// dalyInterval is Daly's higher-order optimum checkpoint interval for
+// checkpoint time delta and mean time between interruptions m (seconds).
+func dalyInterval(delta, m float64) float64 {
+	if math.IsInf(m, 1) || !(delta > 0) {
+		return math.Inf(1)
+	}
+	if delta >= 2*m {
+		return m
+	}
+	x := delta / (2 * m)
+	return math.Sqrt(2*delta*m)*(1+math.Sqrt(x)/3+x/9) - delta
+}
+
+// dalyWallTime is Daly's expected wall time for ts seconds of work,
+// checkpointing every tau seconds: M·e^{R/M}·(e^{(τ+δ)/M} − 1)·T_s/τ.
+// Without interruptions it is ts plus the checkpoints' own time.
+func dalyWallTime(ts, tau, delta, restart, m float64) float64 {
+	if math.IsInf(m, 1) || !(m > 0) {
+		if math.IsInf(tau, 1) {
+			return ts
+		}
+		return ts * (1 + delta/tau)
+	}
+	if math.IsInf(tau, 1) || !(tau > 0) {
+		return ts * math.Exp(restart/m)
+	}
+	return m * math.Exp(restart/m) * math.Expm1((tau+delta)/m) * ts / tau
+}
+
+// spotParams returns M (seconds), the checkpoint write rate and the
+// restart time.
+func (p *planner) spotParams(o *Offer, r *Row, n int) (m, writeRate, restart float64) {
+	a := p.req.Assumptions
+	month := a.SpotInterruptionsPerMonth
+	if month == 0 {
+		var known bool
+		month, known = SpotInterruptionsPerMonth(o.SpotInterruption)
+		if !known {
+			p.note(Reason{Key: "note.spot_default_rate", Args: []any{100 * month}})
+		}
+	}
+	r.SpotInterruptionsPerMonth = month
+	m = math.Inf(1)
+	if month > 0 {
+		m = HoursPerMonth * 3600 / (float64(n) * month)
+	}
+	writeRate = a.CheckpointWriteBytesPerSecond
+	if writeRate == 0 {
+		writeRate = DefaultCheckpointWriteBytesPerSecond
+	}
+	restart = a.RestartSeconds
+	if restart == 0 {
+		restart = DefaultRestartSeconds
+	}
+	return m, writeRate, restart
+}
+
+func (p *planner) spotCost(o *Offer, r *Row, n int, seconds float64) {
+	spot, ok := p.usd(o, p.vat(o, o.SpotPerHour))
+	if !ok {
+		return
+	}
+	r.SpotExpectedSeconds = finite(seconds)
+	r.SpotExpectedCostUSD = finite(float64(n) * spot * seconds / 3600)
+}
+
+// reserved fills the break-even utilisation of the request's reservation
+// (or of the 1-year one, else the 3-year one, when pricing on demand or
+// spot): the commitment is
+// paid for every hour, so it wins when the share of hours used exceeds
+// u* = r/o (PLANNING.md, "Reserved and committed prices"); the monthly
+// commitment is r × 730 per instance.
+func (p *planner) reserved(o *Offer, r *Row) {
+	rate, years := o.Reserved1yPerHour, 1
+	if r.Pricing == Reserved3y || (r.Pricing != Reserved1y && rate == 0) {
+		rate, years = o.Reserved3yPerHour, 3
+	}
+	rate = p.vat(o, rate)
+	od := p.vat(o, o.OnDemandPerHour)
+	if !(rate > 0) || !(od > 0) {
+		return
+	}
+	r.ReservedBreakEvenUtilisation, r.ReservedTermYears = rate/od, years
+	if usd, ok := p.usd(o, rate); ok {
+		r.ReservedMonthlyCommitmentUSD = usd * HoursPerMonth * float64(max(r.Instances, 1))
+	}
+	if r.Pricing == Reserved1y || r.Pricing == Reserved3y {
+		r.Notes = append(r.Notes, Reason{Key: "note.reserved_commitment"})
+	}
+}
+
+// Host sizing rules from the users' guides (DOMAIN.md, "Multi-GPU"):
+// training wants ≥ 8 CPU cores and ≥ 64 GB RAM per high-end GPU;
+// inference 2–4 cores and 8–16 GB per GPU (the lower ends are checked).
+const (
+	trainVCPUsPerGPU = 8
+	trainRAMGBPerGPU = 64
+	inferVCPUsPerGPU = 2
+	inferRAMGBPerGPU = 8
+)
+
+// hostCheck applies the host rules. Offloaded state that does not fit in
+// host RAM is a hard failure; the sizing rules are soft.
+func (p *planner) hostCheck(o *Offer, r *Row) {
+	gpus := math.Max(o.GPUCount, 1)
+	if off := r.hostOffloadGiB; off > 0 && o.RAMGiB > 0 {
+		need := off * o.GPUCount
+		if need > o.RAMGiB {
+			r.Host = HostCheck{HostFail, Reason{Key: "host.offload_ram", Args: []any{need, o.RAMGiB}}}
+			return
+		}
+	}
+	if o.VCPUs == 0 || o.RAMGiB == 0 {
+		r.Host = HostCheck{HostUnknown, Reason{Key: "host.unknown"}}
+		return
+	}
+	cpu, ram := float64(inferVCPUsPerGPU), float64(inferRAMGBPerGPU)
+	if p.req.Workload.Kind == Training {
+		cpu, ram = trainVCPUsPerGPU, trainRAMGBPerGPU
+	}
+	perCPU := float64(o.VCPUs) / gpus
+	perRAM := o.RAMGiB * float64(estimator.GiB) / float64(estimator.GB) / gpus
+	switch {
+	case perCPU < cpu:
+		r.Host = HostCheck{HostWarn, Reason{Key: "host.few_vcpus", Args: []any{perCPU, cpu}}}
+	case perRAM < ram:
+		r.Host = HostCheck{HostWarn, Reason{Key: "host.little_ram", Args: []any{o.RAMGiB / gpus, ram * float64(estimator.GB) / float64(estimator.GiB)}}}
+	default:
+		r.Host = HostCheck{HostOK, Reason{Key: "host.ok"}}
+	}
+}
+
+func formatGiB(b estimator.Bytes) string { return formatNumber(b.GiB()) + " GiB" }

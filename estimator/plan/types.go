@@ -1,0 +1,216 @@
+// Package plan turns "it fits" into "rent this, here is the bill, and here
+// is why": for every offer it finds the parallelism that fits on whole
+// instances, estimates the job's time (or a serving deployment's capacity
+// at its latency targets), prices it in the offer's currency and in a
+// chosen one, checks the host, and ranks the offers with one-sentence
+// reasons built from message keys.
+//
+// The package is pure and deterministic: Plan takes plain values (offers,
+// FX rates, assumptions) and returns plain values, imports only the
+// standard library and rightsize/estimator, and is called by both the page
+// and the command line. Every formula cites its source where it is used.
+package plan
+
+import "rightsize/estimator"
+
+// Pricing is the price model a plan is billed at.
+type Pricing int
+
+const (
+	OnDemand Pricing = iota
+	Spot
+	Reserved1y
+	Reserved3y
+)
+
+var pricingNames = [...]string{OnDemand: "on-demand", Spot: "spot", Reserved1y: "reserved-1y", Reserved3y: "reserved-3y"}
+
+// Pricings lists the price models in order.
+var Pricings = []Pricing{OnDemand, Spot, Reserved1y, Reserved3y}
+
+func (p Pricing) String() string {
+	if p >= 0 && int(p) < len(pricingNames) {
+		return pricingNames[p]
+	}
+	return "Pricing(?)"
+}
+
+// ParsePricing parses "on-demand", "spot", "reserved-1y" or "reserved-3y".
+func ParsePricing(s string) (Pricing, error) {
+	for i, n := range pricingNames {
+		if n == s {
+			return Pricing(i), nil
+		}
+	}
+	return 0, &estimator.InputError{Field: "pricing", Value: s, Err: estimator.ErrUnknown,
+		Reason: "want on-demand, spot, reserved-1y or reserved-3y"}
+}
+
+// Kind is what the plan is for.
+type Kind int
+
+const (
+	// Training is a training or fine-tuning job of Workload.TrainTokens.
+	Training Kind = iota
+	// Batch is an offline inference job of Workload.Requests requests.
+	Batch
+	// Serving is an online deployment at Workload.RequestsPerSecond.
+	Serving
+)
+
+var kindNames = [...]string{Training: "training", Batch: "batch", Serving: "serving"}
+
+func (k Kind) String() string {
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "Kind(?)"
+}
+
+// Offer is one instance type at one provider, as plain values (the catalog
+// adapter fills it). Prices are per hour for the whole instance in
+// Currency; 0 means not offered or unknown.
+type Offer struct {
+	ID, Provider, ProviderKind, Country, Region, InstanceType string
+
+	GPU      string
+	GPUCount float64 // GPUs per instance; fractional for vGPU/MIG slices (0.125 of an L4)
+	VCPUs    int     // 0: unknown
+	RAMGiB   float64 // host memory, GiB; 0: unknown
+
+	Interconnect string // between the instance's GPUs: "nvlink", "pcie", ...
+	// NVLinkDomain is the GPUs in one NVLink domain (8 for HGX, 72 for
+	// GB200 NVL72); 0 = the whole instance when Interconnect is "nvlink".
+	NVLinkDomain int
+	// NetworkGbps is the instance's inter-node network in Gbit/s (AWS p5
+	// EFA 3200); 0 = unknown (Assumptions.NetworkGbps is used).
+	NetworkGbps   float64
+	NetworkFabric string // "efa", "infiniband", "roce", "ethernet", "" unknown
+
+	OnDemandPerHour, SpotPerHour, Reserved1yPerHour, Reserved3yPerHour, MonthlyPrice float64
+
+	Currency         string
+	PricesIncludeVAT bool
+	VATRate          float64 // fraction, 0.20 for 20%
+
+	// SpotInterruption is the AWS Spot Advisor monthly frequency bucket:
+	// "<5%", "5-10%", "10-15%", "15-20%", ">20%"; "" unknown.
+	SpotInterruption   string
+	BillingGranularity string
+
+	AsOf          string
+	AsOfEstimated bool
+	Source        string
+
+	// Hardware is one whole GPU's figures for the job's dtype
+	// (HasHardware false when the catalog lacks them); GPUMemory is one
+	// whole GPU's memory.
+	Hardware    estimator.Hardware
+	HasHardware bool
+	GPUMemory   estimator.Bytes
+}
+
+// Workload is the job being planned.
+type Workload struct {
+	Kind Kind
+
+	// Training: tokens processed (dataset tokens × epochs), and the
+	// global batch in tokens per optimizer step (0: the estimator's
+	// default of 4 × PP micro-batches per replica).
+	TrainTokens       float64
+	GlobalBatchTokens float64
+
+	// Inference: tokens per request. Both 0: half of Input.Seq each.
+	PromptTokens, OutputTokens int
+
+	// Batch: requests in the job.
+	Requests float64
+
+	// Serving: target rate and SLOs (0: no target on that metric).
+	RequestsPerSecond float64
+	TTFTP95Seconds    float64
+	TPOTSeconds       float64
+	// MaxUtilisation caps each replica's load as a share of its raw
+	// capacity (0: DefaultMaxUtilisation).
+	MaxUtilisation float64
+}
+
+// HostedAPI is a hosted API's token prices, to compare with self-hosting.
+type HostedAPI struct {
+	ID, Provider, Model                     string
+	InputUSDPerMillion, OutputUSDPerMillion float64
+	AsOf, Source                            string
+}
+
+// FXRate is a dated conversion: PerUSD units of Currency buy one USD.
+type FXRate struct {
+	Currency string
+	PerUSD   float64
+	AsOf     string
+	Source   string
+}
+
+// Filters narrow the offers; zero values filter nothing.
+type Filters struct {
+	Providers []string // provider IDs
+	Kinds     []string // provider kinds: "hyperscaler", "gpu-cloud", "marketplace", ...
+	Countries []string // ISO country codes of the provider, or region prefixes
+	GPU       string   // GPU ID
+	MinVCPUs  int      // per instance
+	MinRAMGiB float64  // per instance
+	// BudgetUSD caps job cost (training, batch) or the monthly bill
+	// (serving); DeadlineSeconds caps job time (training, batch).
+	BudgetUSD       float64
+	DeadlineSeconds float64
+}
+
+// Assumptions are the editable constants; a zero field takes the default
+// named next to it.
+type Assumptions struct {
+	// SpotInterruptionsPerMonth overrides every offer's spot reclaim
+	// frequency (share of instances reclaimed per 730 h).
+	SpotInterruptionsPerMonth float64
+	// CheckpointWriteBytesPerSecond: DefaultCheckpointWriteBytesPerSecond.
+	CheckpointWriteBytesPerSecond float64
+	// RestartSeconds after an interruption: DefaultRestartSeconds.
+	RestartSeconds float64
+	// NetworkGbps for offers whose inter-node network is unknown:
+	// DefaultNetworkGbps.
+	NetworkGbps float64
+	// Efficiency overrides the estimator's MFU and bandwidth shares.
+	Efficiency estimator.Efficiency
+}
+
+// Request is one planning question.
+type Request struct {
+	// Input is the job as the estimator sees it (model, task, precision,
+	// batch, sequence, engine, ZeRO floor). Its GPUs, TP, PP and VRAM are
+	// chosen per offer unless FixedParallelism is set.
+	Input            estimator.Input
+	FixedParallelism bool
+
+	Workload Workload
+	Pricing  Pricing
+
+	// Currency to rank and show in ("" or "USD": dollars); FX converts.
+	Currency string
+	FX       []FXRate
+	// ExcludeVAT normalises prices quoted with VAT to prices without it.
+	ExcludeVAT bool
+
+	Filters     Filters
+	Assumptions Assumptions
+	HostedAPIs  []HostedAPI
+}
+
+// Options tune the search.
+type Options struct {
+	// MaxInstances bounds the instances one plan may rent (0: 64).
+	MaxInstances int
+	// Top keeps only the best Top fitting rows (0: all).
+	Top int
+	// KeepUnfit keeps the rows of offers that pass the filters but do
+	// not fit (or are over budget, past the deadline, unpriced), with
+	// their reasons, after the fitting ones.
+	KeepUnfit bool
+}
