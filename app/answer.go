@@ -7,6 +7,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"rightsize/estimator"
+	planner "rightsize/estimator/plan"
 )
 
 // The answer first: what to rent (cheapest, fastest, best value), why, and
@@ -24,19 +25,26 @@ var pickReasons = [...]msgKey{pickCheapest: mReasonCheapest, pickFastest: mReaso
 
 func (c *Calculator) pickViews() []pickView {
 	l := c.loc()
-	out := make([]pickView, len(c.r.Picks))
-	for i, p := range c.r.Picks {
+	out := make([]pickView, len(c.plan.Picks))
+	for i, p := range c.plan.Picks {
 		out[i] = pickView{
 			Kind: p.Kind.String(), Title: c.t(pickTitles[p.Kind]),
 			What:   strconv.Itoa(p.Plan.GPUs) + " × " + c.gpuName(p.Offer.GPU) + planSuffix(p.Plan),
-			Where:  c.providerName(p.Offer.Provider) + " · " + p.Offer.InstanceType,
-			Cost:   l.money(p.Cost, "USD"),
+			Where:  c.providerName(p.Offer.Provider) + " · " + p.Offer.InstanceType + instances(p.Instances),
+			Cost:   l.money(p.Cost, c.plan.Currency),
 			Time:   l.duration(p.Seconds),
-			Reason: c.t(pickReasons[p.Kind]),
+			Reason: l.reason(p.Why),
 			GPU:    p.Offer.GPU, Plan: p.Plan,
 		}
 	}
 	return out
+}
+
+func instances(n int) string {
+	if n > 1 {
+		return " ×" + strconv.Itoa(n)
+	}
+	return ""
 }
 
 func planSuffix(p plan) string {
@@ -64,7 +72,13 @@ func (c *Calculator) renderAnswer() app.UI {
 	if !c.r.OK {
 		return app.Text("")
 	}
-	if len(c.r.Picks) == 0 {
+	if !c.plan.OK && c.planPending {
+		return app.Section().Class("rs-answer").Body(
+			app.H2().Text(c.t(mAnswerTitle)),
+			app.P().Class("rs-sub").ID("rs-planning").Text(c.t(mPlanning)),
+		)
+	}
+	if len(c.plan.Picks) == 0 {
 		return app.Section().Class("rs-answer").Body(
 			app.H2().Text(c.t(mAnswerTitle)),
 			app.P().Class("rs-sub").ID("rs-no-answer").Text(c.t(mNoAnswer)),
@@ -73,7 +87,7 @@ func (c *Calculator) renderAnswer() app.UI {
 	return app.Section().Class("rs-answer").Body(
 		app.H2().Text(c.t(mAnswerTitle)),
 		app.P().Class("rs-sub").Text(c.t(mAnswerNote)),
-		&recommendation{Picks: c.pickViews(), Lang: c.lang(), CostLabel: c.costHeader(), TimeLabel: c.timeHeader()},
+		&recommendation{Picks: c.pickViews(), Lang: c.lang(), CostLabel: c.planCostHeader(), TimeLabel: c.planTimeHeader()},
 		c.paretoChart(),
 	)
 }
@@ -135,7 +149,7 @@ const (
 
 // paretoChart places the candidates on log axes: cost (x) and time (y).
 func (c *Calculator) paretoChart() app.UI {
-	pts := c.r.Points
+	pts := c.plan.Points
 	if len(pts) == 0 {
 		return app.Text("")
 	}
@@ -153,7 +167,7 @@ func (c *Calculator) paretoChart() app.UI {
 	}
 	w, h := chartW-chartLeft-chartRight, chartH-chartTop-chartBot
 	picked := map[string]bool{}
-	for _, p := range c.r.Picks {
+	for _, p := range c.plan.Picks {
 		picked[p.Offer.ID] = true
 	}
 	views := make([]pointView, len(pts))
@@ -162,13 +176,13 @@ func (c *Calculator) paretoChart() app.UI {
 			ID: p.Offer.ID, GPU: p.Offer.GPU, Plan: p.Plan, Front: p.Front, Picked: picked[p.Offer.ID],
 			X:     chartLeft + scale(p.Cost, minC, maxC, w),
 			Y:     chartTop + h - scale(p.Seconds, minT, maxT, h),
-			Label: strconv.Itoa(p.Plan.GPUs) + " × " + c.gpuName(p.Offer.GPU) + " · " + c.providerName(p.Offer.Provider) + " " + p.Offer.InstanceType + " · " + l.money(p.Cost, "USD") + " · " + l.duration(p.Seconds),
+			Label: strconv.Itoa(p.Plan.GPUs) + " × " + c.gpuName(p.Offer.GPU) + " · " + c.providerName(p.Offer.Provider) + " " + p.Offer.InstanceType + instances(p.Instances) + " · " + l.money(p.Cost, c.plan.Currency) + " · " + l.duration(p.Seconds),
 		}
 	}
 	return &pareto{
 		Points: views, Title: c.t(mParetoTitle),
-		XLabel: c.costHeader() + " (" + l.money(minC, "USD") + " … " + l.money(maxC, "USD") + ")",
-		YLabel: c.timeHeader() + " (" + l.duration(minT) + " … " + l.duration(maxT) + ")",
+		XLabel: c.planCostHeader() + " (" + l.money(minC, c.plan.Currency) + " … " + l.money(maxC, c.plan.Currency) + ")",
+		YLabel: c.planTimeHeader() + " (" + l.duration(minT) + " … " + l.duration(maxT) + ")",
 		Hint:   c.t(mParetoHint),
 	}
 }
@@ -253,6 +267,27 @@ func (p *pareto) onKey(ctx app.Context, e app.Event) {
 		e.PreventDefault()
 		p.onPick(ctx, e)
 	}
+}
+
+// planCostHeader and planTimeHeader name the planner's cost and time.
+func (c *Calculator) planCostHeader() string {
+	switch c.plan.Kind {
+	case planner.Serving:
+		return c.t(mMonthlyShort)
+	case planner.Batch:
+		return c.t(mBatchCost)
+	}
+	return c.t(mJobCost)
+}
+
+func (c *Calculator) planTimeHeader() string {
+	switch c.plan.Kind {
+	case planner.Serving:
+		return c.t(mE2EP95)
+	case planner.Batch:
+		return c.t(mBatchTime)
+	}
+	return c.t(mJobTime)
 }
 
 // pinButton keeps the current configuration for a side-by-side comparison.

@@ -11,6 +11,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"rightsize/estimator"
+	planner "rightsize/estimator/plan"
 )
 
 func TestParseFragment(t *testing.T) {
@@ -745,52 +746,69 @@ func TestSortByCostAndSpot(t *testing.T) {
 	}
 }
 
-// The answer first: three picks over every GPU's USD offers, each one
-// that runs the job; cheapest has the lowest cost, fastest the shortest
-// time, value sits on the Pareto front; the chart has one circle per point.
+// The answer first: the planner's three picks, each one that runs the
+// job; cheapest has the lowest cost, fastest the shortest time, and no
+// plan is both cheaper and faster than the value pick; the chart has one
+// circle per point; reasons come from the planner's keys, translated.
 func TestRecommendation(t *testing.T) {
 	c, _ := load(t)
-	if len(c.r.Picks) != 3 {
-		t.Fatalf("%d picks", len(c.r.Picks))
+	if !c.plan.OK || len(c.plan.Picks) != 3 {
+		t.Fatalf("plan %v: %d picks (%v)", c.plan.OK, len(c.plan.Picks), c.plan.Err)
 	}
-	cheap, fast, value := c.r.Picks[0], c.r.Picks[1], c.r.Picks[2]
-	for _, x := range c.r.Points {
+	cheap, fast, value := c.plan.Picks[0], c.plan.Picks[1], c.plan.Picks[2]
+	for _, x := range c.plan.Cands {
 		if x.Cost < cheap.Cost {
 			t.Errorf("%s costs %v, less than the cheapest pick %v", x.Offer.ID, x.Cost, cheap.Cost)
 		}
 		if x.Seconds < fast.Seconds {
 			t.Errorf("%s takes %v, less than the fastest pick %v", x.Offer.ID, x.Seconds, fast.Seconds)
 		}
-		// No point is both cheaper and faster than a front point.
 		if x.Cost < value.Cost && x.Seconds < value.Seconds {
 			t.Errorf("%s dominates the value pick %s", x.Offer.ID, value.Offer.ID)
 		}
 	}
-	if cheap.Kind != pickCheapest || fast.Kind != pickFastest || value.Kind != pickValue || !value.Front {
-		t.Errorf("picks: %v %v %v (value on front %v)", cheap.Kind, fast.Kind, value.Kind, value.Front)
+	if cheap.Kind != pickCheapest || fast.Kind != pickFastest || value.Kind != pickValue {
+		t.Errorf("picks: %v %v %v", cheap.Kind, fast.Kind, value.Kind)
 	}
-	// The cheapest pick's cost is the estimator's, on its plan.
-	g, _ := c.pr.cat.GPU(cheap.Offer.GPU)
-	hw, _ := g.Hardware(c.job.In.Weights)
-	x := cheap.Plan.apply(c.job.In)
-	x.VRAM = g.Memory
-	p, err := estimator.Throughput(x, hw, estimator.Efficiency{}, c.job.Work)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fx, _ := c.pr.cat.FX(cheap.Offer.Currency)
-	if want := estimator.CostPerMillionTokens(cheap.Offer.OnDemandPerHour/fx.PerUSD, p.TokensPerSecond); math.Abs(cheap.Cost-want) > 1e-9*want {
-		t.Errorf("cheapest cost %v, want %v", cheap.Cost, want)
+	if c.plan.Kind != planner.Batch || !strings.HasPrefix(cheap.Why.Key, "reason.cheapest") {
+		t.Errorf("default page: kind %v, cheapest reason %q", c.plan.Kind, cheap.Why.Key)
 	}
 	html := app.HTMLString(c.Render())
 	if n := strings.Count(html, `data-kind="`); n != 3 {
 		t.Errorf("%d picks on the page", n)
 	}
-	if n := strings.Count(html, "<circle"); n != len(c.r.Points) || n == 0 {
-		t.Errorf("%d circles for %d points", n, len(c.r.Points))
+	if n := strings.Count(html, "<circle"); n != len(c.plan.Points) || n == 0 {
+		t.Errorf("%d circles for %d points", n, len(c.plan.Points))
 	}
 	if strings.Contains(html, "style=") {
 		t.Error("an inline style attribute: the Content-Security-Policy refuses it")
+	}
+	ru, en := locale{lang: "ru"}.reason(cheap.Why), locale{lang: "en"}.reason(cheap.Why)
+	if ru == en || !strings.Contains(ru, "самый дешёвый") && !strings.Contains(ru, "единственный") {
+		t.Errorf("the cheapest reason in Russian: %q", ru)
+	}
+	// Applying a pick sets its GPU, count and split.
+	c.apply(applyPlan{GPU: cheap.Offer.GPU, Plan: cheap.Plan})
+	if c.state[fGPU] != cheap.Offer.GPU || c.state[fGPUs] != strconv.Itoa(cheap.Plan.GPUs) {
+		t.Errorf("after applying the cheapest pick: %s × %s", c.state[fGPUs], c.state[fGPU])
+	}
+}
+
+// Every sentence the planner can say has a Russian and a Chinese version
+// with the same arguments.
+func TestPlanMessages(t *testing.T) {
+	for key, en := range planner.English {
+		for _, lang := range []string{"ru", "zh"} {
+			m, ok := planMessages[lang][key]
+			if !ok {
+				t.Errorf("%s: planner message %q not translated", lang, key)
+				continue
+			}
+			verbs := func(s string) int { return strings.Count(s, "%s") + strings.Count(s, "%[") }
+			if verbs(m) != verbs(en) {
+				t.Errorf("%s %q: %d arguments, English has %d", lang, key, verbs(m), verbs(en))
+			}
+		}
 	}
 }
 
@@ -837,7 +855,7 @@ func TestEmbed(t *testing.T) {
 func TestExport(t *testing.T) {
 	c, _ := load(t)
 	rows := strings.Split(strings.TrimSpace(c.exportCSV()), "\n")
-	if len(rows) != 1+3+len(c.r.Cands) || len(c.r.Cands) < len(c.r.Points) || !strings.HasPrefix(rows[1], "cheapest,") {
+	if len(rows) != 1+3+len(c.plan.Cands) || len(c.plan.Cands) < len(c.plan.Points) || !strings.HasPrefix(rows[1], "cheapest,") {
 		t.Errorf("CSV: %d rows, first %q", len(rows), rows[1])
 	}
 	if js := c.exportJSON(); !strings.Contains(js, `"pick": "value"`) || !strings.Contains(js, `"memory_per_gpu_bytes"`) {
@@ -870,32 +888,21 @@ func TestHardwareWarnings(t *testing.T) {
 	}
 }
 
-// Serving: a request rate under TTFT/TPOT targets gives replicas and a
-// monthly bill; the concurrency chosen meets the targets and one more
-// request would not; the bill is GPUs × cheapest GPU-hour × 730 h.
+// Serving: a request rate under TTFT/TPOT targets gives the planner's
+// replicas and monthly bill for the cheapest plan.
 func TestServing(t *testing.T) {
 	c, _ := load(t)
 	c.set(fEngine, estimator.VLLM.String())
 	c.set(fRPS, "20")
-	v := c.r.Serve
-	if !v.OK || !v.Meets || v.Replicas < 1 {
-		t.Fatalf("serving 20 req/s: %+v (%v %v)", v, c.errs, c.general)
+	v := c.plan.Serve
+	if c.plan.Kind != planner.Serving || !v.OK || v.Replicas < 1 || v.Monthly <= 0 {
+		t.Fatalf("serving 20 req/s: %+v (%v %v %v)", v, c.errs, c.general, c.plan.Err)
 	}
-	if v.Point.TTFTSeconds > c.job.TTFT || v.Point.TPOTSeconds > c.job.TPOT {
-		t.Errorf("chosen point misses the targets: %+v", v.Point)
+	if v.TTFTP95 > c.job.TTFT || v.TPOT > c.job.TPOT {
+		t.Errorf("the cheapest plan misses the targets: %+v", v)
 	}
-	if float64(v.Replicas)*v.Point.RequestsPerSecond < 20 || float64(v.Replicas-1)*v.Point.RequestsPerSecond >= 20 {
-		t.Errorf("%d replicas at %.2f req/s each for 20 req/s", v.Replicas, v.Point.RequestsPerSecond)
-	}
-	hw, _ := c.job.GPU.Hardware(c.job.In.Weights)
-	if int64(v.Point.Concurrency) < v.Point.MaxConcurrency {
-		if next, err := estimator.ServingPoint(c.job.In, hw, estimator.Efficiency{}, c.job.Work, v.Point.Concurrency+1); err == nil &&
-			next.TTFTSeconds <= c.job.TTFT && next.TPOTSeconds <= c.job.TPOT {
-			t.Errorf("concurrency %d meets the targets too, %d chosen", v.Point.Concurrency+1, v.Point.Concurrency)
-		}
-	}
-	if want := float64(v.GPUs) * c.pr.cheapest["h100-sxm"].perGPUHour * 730; math.Abs(v.Monthly-want) > 1e-9*want {
-		t.Errorf("monthly %v, want %v", v.Monthly, want)
+	if v.Monthly != c.plan.Picks[0].Cost {
+		t.Errorf("monthly bill %v, cheapest pick %v", v.Monthly, c.plan.Picks[0].Cost)
 	}
 	html := app.HTMLString(c.Render())
 	if !strings.Contains(html, `id="rs-replicas"`) || !strings.Contains(html, `id="rs-monthly"`) || !strings.Contains(html, `id="rs-requests-per-second"`) {
@@ -907,8 +914,17 @@ func TestServing(t *testing.T) {
 	}
 	c.set(fTTFT, "2000")
 	c.set(fRPS, "")
-	if c.r.Serve.OK {
+	if c.plan.Serve.OK || c.plan.Kind != planner.Batch {
 		t.Error("serving shown without a request rate")
+	}
+	// A currency other than USD shows the bill in it.
+	c.set(fCurrency, "EUR")
+	if c.plan.Currency != "EUR" {
+		t.Errorf("currency %q", c.plan.Currency)
+	}
+	c.set(fCurrency, "XXX")
+	if c.errs[fCurrency].ok() {
+		t.Error("an unknown currency was accepted")
 	}
 }
 

@@ -58,6 +58,15 @@ type Calculator struct {
 	r       results
 	pinned  results // the pin's results, when pin is set
 	pinJob  job
+
+	// plan is the planner's answer. In the browser it runs after the
+	// tables are on screen (planPending meanwhile); natively and in the
+	// prerendered page it runs with the rest.
+	plan        planOut
+	planPending bool
+	planSeq     int
+	ctx         app.Context
+	hasCtx      bool
 }
 
 // OnInit sets defaults; it runs natively, in the browser and during static
@@ -78,6 +87,8 @@ func (c *Calculator) OnInit() {
 // end-to-end tests wait for.
 func (c *Calculator) OnMount(ctx app.Context) {
 	ctx.Handle(actionApply, c.onApply)
+	c.ctx, c.hasCtx = ctx, true
+	c.replan()
 	c.loadSavedConfig(ctx)
 	c.loadSavedSheet(ctx)
 	c.live = true
@@ -272,6 +283,7 @@ func (c *Calculator) recompute() {
 			placeErrors(c.r.PerfErr, &c.state, &c.errs, &c.general)
 		}
 	}
+	c.replan()
 	if c.pin != nil {
 		if j, _, _, ok := parseJob(*c.pin, c.pr.cat, c.archs, c.custom, c.customName); ok {
 			c.pinJob = j
@@ -294,3 +306,45 @@ func (c *Calculator) errText(e fieldErr) string {
 	}
 	return s
 }
+
+// replan runs the planner for the current job: at once natively (tests,
+// the prerendered page), and in the browser after the updated tables have
+// been painted, so typing never waits for it; an answer for an older job
+// is dropped.
+func (c *Calculator) replan() {
+	c.planSeq++
+	if !c.r.OK {
+		c.plan, c.planPending = planOut{}, false
+		return
+	}
+	if !c.hasCtx {
+		if app.IsClient {
+			// Starting in the browser: OnMount plans once the page is up.
+			c.planPending = true
+			return
+		}
+		c.plan, c.planPending = runPlan(c.job, c.pr), false
+		return
+	}
+	seq, j, pr, ctx := c.planSeq, c.job, c.pr, c.ctx
+	c.planPending = true
+	ctx.Async(func() {
+		// Let the engine render the tables and the browser paint them.
+		time.Sleep(planDelay)
+		stale := make(chan bool, 1)
+		ctx.Dispatch(func(ctx app.Context) { stale <- seq != c.planSeq })
+		if <-stale {
+			return
+		}
+		out := runPlan(j, pr)
+		ctx.Dispatch(func(ctx app.Context) {
+			if seq == c.planSeq {
+				c.plan, c.planPending = out, false
+			}
+		})
+	})
+}
+
+// planDelay is how long the planner waits after an input change: more
+// than one frame of go-app's engine (1/120 s), so the tables come first.
+const planDelay = 30 * time.Millisecond

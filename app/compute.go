@@ -7,11 +7,11 @@ package app
 
 import (
 	"cmp"
-	"math"
 	"slices"
 
 	"rightsize/catalog"
 	"rightsize/estimator"
+	planner "rightsize/estimator/plan"
 )
 
 // maxGPUsSearched bounds the "GPUs needed" search: 64 GPUs is eight 8-GPU
@@ -52,10 +52,6 @@ type results struct {
 	Rules      []estimator.RuleCheck
 	Perf       perfResult
 	HWWarn     []msgKey // the GPU disagrees with the input (bf16 on T4, ...)
-	Picks      []pick
-	Cands      []candidate // every offer able to run the job, cheapest first
-	Points     []candidate // Pareto chart: the cheapest and the front
-	Serve      serveResult
 	// PerfErr is the estimator's objection to the speed inputs (a workload
 	// with no prompt left), for the page to place next to its field.
 	PerfErr error
@@ -97,34 +93,6 @@ type offerResult struct {
 	Own      bool // the user's price sheet set this price
 }
 
-// candidate is one offer able to run the job, for the recommendation and
-// the chart: cost and time in USD and seconds (inference: per 1M tokens).
-type candidate struct {
-	Offer   *catalog.Offer // into the catalog (immutable); a pointer keeps sorting cheap
-	Plan    plan
-	Cost    float64
-	Seconds float64
-	Front   bool // on the cost-vs-time Pareto front
-}
-
-// pickKind names a recommendation.
-type pickKind int
-
-const (
-	pickCheapest pickKind = iota
-	pickFastest
-	pickValue
-)
-
-var pickNames = [...]string{pickCheapest: "cheapest", pickFastest: "fastest", pickValue: "value"}
-
-func (k pickKind) String() string { return pickNames[k] }
-
-type pick struct {
-	Kind pickKind
-	candidate
-}
-
 // offerPrice is the cheapest on-demand price per GPU-hour of one GPU in one currency.
 type offerPrice struct {
 	perGPUHour float64
@@ -137,10 +105,22 @@ type prices struct {
 	cat      *catalog.Catalog
 	cheapest map[string]offerPrice
 	own      map[string]bool
+	offers   map[estimator.DType][]planner.Offer // the planner's view of the offers, by weight dtype
 }
 
 func newPrices(cat *catalog.Catalog, own map[string]bool) prices {
-	return prices{cat: cat, cheapest: cheapestUSD(cat), own: own}
+	return prices{cat: cat, cheapest: cheapestUSD(cat), own: own, offers: map[estimator.DType][]planner.Offer{}}
+}
+
+// planOffers is the catalog's offers for the planner (catalog.PlanOffers),
+// made once per weight dtype.
+func (pr prices) planOffers(d estimator.DType) []planner.Offer {
+	o, ok := pr.offers[d]
+	if !ok {
+		o = pr.cat.PlanOffers(d)
+		pr.offers[d] = o
+	}
+	return o
 }
 
 // compute estimates j and prices it on every GPU and offer.
@@ -167,12 +147,6 @@ func compute(j job, pr prices) (r results, general []fieldErr) {
 	if rules, n, err := estimator.RuleChecks(in); err == nil {
 		r.Rules = slices.Clone(rules[:n])
 	}
-	if j.RPS > 0 && r.Perf.OK {
-		r.Serve = serving(j, pr)
-	}
-	cands := candidates(j, pr, r.Fit, &sp)
-	r.Picks = picks(cands)
-	r.Cands, r.Points = cands, chartPoints(cands)
 	return r, nil
 }
 
@@ -410,94 +384,6 @@ func offerResults(j job, pr prices, sp *speeds, need int, perf *perfResult) ([]o
 	return rows, more
 }
 
-// candidates are the on-demand offers of every GPU that holds the job
-// (with the fit table's plan, widened to the whole instance), with the
-// job's cost in USD (other currencies at the catalog's dated reference
-// rate, catalog.FXRates) and its time on each.
-func candidates(j job, pr prices, fit []fitResult, sp *speeds) []candidate {
-	plans := make(map[string]fitResult, len(fit))
-	for _, f := range fit {
-		if f.Found {
-			plans[f.GPU.ID] = f
-		}
-	}
-	var out []candidate
-	for i := range pr.cat.Offers {
-		o := &pr.cat.Offers[i]
-		f, ok := plans[o.GPU]
-		if !ok || o.OnDemandPerHour <= 0 {
-			continue
-		}
-		fx, ok := pr.cat.FX(o.Currency)
-		if !ok || fx.PerUSD <= 0 {
-			continue
-		}
-		q, ok := instancePlan(f.Plan, o.GPUCount)
-		if !ok {
-			continue
-		}
-		p, ok := sp.of(f.GPU, q)
-		if !ok {
-			continue
-		}
-		cost, sec := j.costAt(p, o.OnDemandPerHour/fx.PerUSD)
-		if cost <= 0 || sec <= 0 {
-			continue
-		}
-		out = append(out, candidate{Offer: o, Plan: q, Cost: cost, Seconds: sec})
-	}
-	slices.SortFunc(out, func(a, b candidate) int {
-		return cmp.Or(cmp.Compare(a.Cost, b.Cost), cmp.Compare(a.Seconds, b.Seconds), cmp.Compare(a.Offer.ID, b.Offer.ID))
-	})
-	// Sorted by cost, a point is on the front when it is faster than every
-	// cheaper one.
-	best := 0.0
-	for i := range out {
-		if best == 0 || out[i].Seconds < best {
-			out[i].Front, best = true, out[i].Seconds
-		}
-	}
-	return out
-}
-
-// picks are the cheapest, the fastest and the best value: the front point
-// with the smallest cost × time (which does not depend on the units),
-// other than the two ends when the front has a point between them.
-func picks(c []candidate) []pick {
-	if len(c) == 0 {
-		return nil
-	}
-	cheap, fast := 0, 0
-	for i, x := range c {
-		if x.Seconds < c[fast].Seconds || (x.Seconds == c[fast].Seconds && x.Cost < c[fast].Cost) {
-			fast = i
-		}
-	}
-	value := -1
-	for pass := 0; pass < 2 && value < 0; pass++ {
-		for i, x := range c {
-			if !x.Front || (pass == 0 && (i == cheap || i == fast)) {
-				continue
-			}
-			if value < 0 || x.Cost*x.Seconds < c[value].Cost*c[value].Seconds {
-				value = i
-			}
-		}
-	}
-	return []pick{{pickCheapest, c[cheap]}, {pickFastest, c[fast]}, {pickValue, c[value]}}
-}
-
-// chartPoints keeps the cheapest paretoPoints candidates and every front point.
-func chartPoints(c []candidate) []candidate {
-	var out []candidate
-	for i, x := range c {
-		if i < paretoPoints || x.Front {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
 func currencyRank(cur string) int {
 	if cur == "USD" {
 		return 0
@@ -529,61 +415,4 @@ func cheapestUSD(cat *catalog.Catalog) map[string]offerPrice {
 		}
 	}
 	return m
-}
-
-// hoursPerMonth is 365 × 24 / 12: the average month cloud bills use
-// (AWS and GCP price pages quote 730 hours).
-const hoursPerMonth = 730
-
-// serveResult is the serving fleet for a request rate under latency
-// targets on the selected GPU.
-type serveResult struct {
-	OK       bool
-	Point    estimator.ServePoint // one replica at the chosen concurrency
-	Meets    bool                 // the targets hold (false: even one request at a time misses them)
-	Replicas int
-	GPUs     int     // all replicas
-	PerHour  float64 // USD, cheapest on-demand GPU-hour × GPUs
-	Monthly  float64 // USD, PerHour × hoursPerMonth
-}
-
-// serving finds the most concurrent requests one replica (TP × PP GPUs)
-// serves within the TTFT and TPOT targets (estimator.ServingPoint;
-// latencies grow with concurrency, so a binary search), then the
-// replicas the request rate needs and their monthly bill at the GPU's
-// cheapest USD on-demand price.
-func serving(j job, pr prices) serveResult {
-	hw, ok := j.GPU.Hardware(j.In.Weights)
-	if !ok {
-		return serveResult{}
-	}
-	at := func(c int) (estimator.ServePoint, bool) {
-		p, err := estimator.ServingPoint(j.In, hw, j.Eff, j.Work, c)
-		return p, err == nil
-	}
-	one, ok := at(1)
-	if !ok || one.MaxConcurrency < 1 || one.RequestsPerSecond <= 0 {
-		return serveResult{}
-	}
-	meets := func(p estimator.ServePoint) bool { return p.TTFTSeconds <= j.TTFT && p.TPOTSeconds <= j.TPOT }
-	best, r := one, serveResult{OK: true, Meets: meets(one)}
-	if r.Meets {
-		lo, hi := 1, int(min(one.MaxConcurrency, 1<<16))
-		for lo < hi {
-			mid := lo + (hi-lo+1)/2
-			if p, ok := at(mid); ok && meets(p) {
-				lo, best = mid, p
-			} else {
-				hi = mid - 1
-			}
-		}
-	}
-	r.Point = best
-	r.Replicas = int(math.Ceil(j.RPS / best.RequestsPerSecond))
-	r.GPUs = r.Replicas * max(1, j.In.TP*j.In.PP)
-	if p, ok := pr.cheapest[j.GPU.ID]; ok {
-		r.PerHour = p.perGPUHour * float64(r.GPUs)
-		r.Monthly = r.PerHour * hoursPerMonth
-	}
-	return r
 }

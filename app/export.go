@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	planner "rightsize/estimator/plan"
 )
 
 // Export: the plan and the offers as CSV and JSON downloads, and a
@@ -48,9 +50,9 @@ type exportDoc struct {
 
 // exportRows are the recommendation's picks, then every candidate offer.
 func (c *Calculator) exportRows() []exportOffer {
-	unit := "USD per job"
-	if !c.job.In.Task.Training() {
-		unit = "USD per 1M generated tokens"
+	unit := c.plan.Currency + " per job"
+	if c.plan.Kind == planner.Serving {
+		unit = c.plan.Currency + " per month"
 	}
 	row := func(kind string, x candidate) exportOffer {
 		return exportOffer{
@@ -61,10 +63,10 @@ func (c *Calculator) exportRows() []exportOffer {
 		}
 	}
 	var out []exportOffer
-	for _, p := range c.r.Picks {
+	for _, p := range c.plan.Picks {
 		out = append(out, row(p.Kind.String(), p.candidate))
 	}
-	for _, x := range c.r.Cands {
+	for _, x := range c.plan.Cands {
 		out = append(out, row("", x))
 	}
 	return out
@@ -111,7 +113,7 @@ func (c *Calculator) exportMarkdown() string {
 	}
 	b.WriteString("| **" + c.t(mTotal) + "** | **" + l.bytes(c.r.Res.PerGPU.Total()) + "** | " +
 		l.bytesRange(c.r.Res.Confidence.Low, c.r.Res.Confidence.High) + " |\n\n")
-	if len(c.r.Picks) > 0 {
+	if len(c.plan.Picks) > 0 {
 		b.WriteString("| | " + c.t(mGPU) + " | " + c.t(mProvider) + " | " + c.costHeader() + " | " + c.timeHeader() + " |\n|---|---|---|---:|---:|\n")
 		for _, p := range c.pickViews() {
 			b.WriteString("| " + p.Title + " | " + p.What + " | " + p.Where + " | " + p.Cost + " | " + p.Time + " |\n")

@@ -279,6 +279,23 @@ const (
 	mFXTitle
 	mCurrency
 	mPerUSD
+	mPlanning
+	mMonthlyShort
+	mBatchCost
+	mBatchTime
+	mE2EP95
+	mRequests
+	mPricing
+	mCurrencyField
+	mProviderKind
+	mCountry
+	mBudget
+	mDeadline
+	mMinVCPU
+	mMinRAM
+	mAny
+	mFilters
+	mPlanNotes
 	nMsgs
 )
 
@@ -496,6 +513,23 @@ var messages = map[string]*[nMsgs]string{
 		mFXTitle:               "Exchange rates used to compare prices in other currencies",
 		mCurrency:              "Currency",
 		mPerUSD:                "per 1 USD",
+		mPlanning:              "Planning every offer…",
+		mMonthlyShort:          "Per month",
+		mBatchCost:             "Batch job cost",
+		mBatchTime:             "Batch job time",
+		mE2EP95:                "Request latency (p95)",
+		mRequests:              "Requests in the batch job (when no rate is set)",
+		mPricing:               "Pricing",
+		mCurrencyField:         "Currency",
+		mProviderKind:          "Provider kind",
+		mCountry:               "Country or region (e.g. US, eu-)",
+		mBudget:                "Budget, USD (job, or month for serving)",
+		mDeadline:              "Deadline, hours",
+		mMinVCPU:               "Minimum vCPUs per instance",
+		mMinRAM:                "Minimum RAM per instance, GiB",
+		mAny:                   "any",
+		mFilters:               "Pricing and filters",
+		mPlanNotes:             "Planner notes",
 	},
 	"ru": {
 		mTagline: "Сколько видеопамяти нужно модели, какие GPU подходят и где их арендовать.",
@@ -710,6 +744,23 @@ var messages = map[string]*[nMsgs]string{
 		mFXTitle:               "Курсы валют для сравнения цен в других валютах",
 		mCurrency:              "Валюта",
 		mPerUSD:                "за 1 USD",
+		mPlanning:              "Планирование по всем предложениям…",
+		mMonthlyShort:          "В месяц",
+		mBatchCost:             "Стоимость пакетной задачи",
+		mBatchTime:             "Время пакетной задачи",
+		mE2EP95:                "Задержка запроса (p95)",
+		mRequests:              "Запросов в пакетной задаче (если темп не задан)",
+		mPricing:               "Тарификация",
+		mCurrencyField:         "Валюта",
+		mProviderKind:          "Тип провайдера",
+		mCountry:               "Страна или регион (например, US, eu-)",
+		mBudget:                "Бюджет, USD (задача или месяц сервинга)",
+		mDeadline:              "Срок, часы",
+		mMinVCPU:               "Минимум vCPU на инстанс",
+		mMinRAM:                "Минимум RAM на инстанс, ГиБ",
+		mAny:                   "любой",
+		mFilters:               "Тарификация и фильтры",
+		mPlanNotes:             "Заметки планировщика",
 	},
 	"zh": {
 		mTagline: "模型需要多少显存、哪些 GPU 装得下、去哪里租。",
@@ -924,6 +975,23 @@ var messages = map[string]*[nMsgs]string{
 		mFXTitle:               "用于比较其他币种价格的汇率",
 		mCurrency:              "币种",
 		mPerUSD:                "每 1 美元",
+		mPlanning:              "正在为所有报价规划……",
+		mMonthlyShort:          "每月",
+		mBatchCost:             "批处理任务成本",
+		mBatchTime:             "批处理任务用时",
+		mE2EP95:                "请求延迟（p95）",
+		mRequests:              "批处理任务的请求数（未设请求率时）",
+		mPricing:               "计费方式",
+		mCurrencyField:         "币种",
+		mProviderKind:          "服务商类型",
+		mCountry:               "国家或地区（如 US、eu-）",
+		mBudget:                "预算（美元，按任务或服务每月）",
+		mDeadline:              "截止时间（小时）",
+		mMinVCPU:               "每实例最少 vCPU",
+		mMinRAM:                "每实例最少内存（GiB）",
+		mAny:                   "任意",
+		mFilters:               "计费与筛选",
+		mPlanNotes:             "规划说明",
 	},
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"rightsize/catalog"
 	"rightsize/estimator"
+	planner "rightsize/estimator/plan"
 )
 
 // sortOrder is the fit table's order.
@@ -81,6 +82,12 @@ type job struct {
 	RPS, TTFT, TPOT float64
 	// Eff overrides the estimator's efficiencies (zero fields: its own).
 	Eff estimator.Efficiency
+	// The planner's question: requests of a batch job, price model,
+	// currency and filters (budget in USD, deadline in seconds).
+	Requests float64
+	Pricing  planner.Pricing
+	Currency string
+	Filters  planner.Filters
 }
 
 // archs memoizes parsed catalog model configs (the catalog is immutable).
@@ -208,6 +215,30 @@ func (p *parser) parse() (job, bool) {
 		p.positive(fTPOT, &ms)
 		j.TPOT = ms / 1000
 	}
+	if s.shown(fRequests) {
+		p.positive(fRequests, &j.Requests)
+	}
+	choice(p, fPricing, planner.ParsePricing, &j.Pricing)
+	j.Currency = "USD"
+	if _, ok := p.cat.FX(s[fCurrency]); ok {
+		j.Currency = s[fCurrency]
+	} else {
+		p.fail(fCurrency, mUnknownChoice)
+	}
+	if k := strings.TrimSpace(s[fProviderKind]); k != "" {
+		j.Filters.Kinds = []string{k}
+	}
+	if cc := strings.TrimSpace(s[fCountry]); cc != "" {
+		j.Filters.Countries = strings.FieldsFunc(cc, func(r rune) bool { return r == ',' || r == ' ' })
+	}
+	p.optional(fBudget, &j.Filters.BudgetUSD)
+	var hours float64
+	p.optional(fDeadline, &hours)
+	j.Filters.DeadlineSeconds = hours * 3600
+	var vcpus float64
+	p.optional(fMinVCPU, &vcpus)
+	j.Filters.MinVCPUs = int(vcpus)
+	p.optional(fMinRAM, &j.Filters.MinRAMGiB)
 	p.fraction(fMFU, &j.Eff.MFU)
 	p.fraction(fInfMFU, &j.Eff.InferenceMFU)
 	p.fraction(fBWUtil, &j.Eff.BandwidthUtil)
@@ -292,6 +323,14 @@ func (p *parser) fraction(f field, dst *float64) {
 	default:
 		*dst = v
 	}
+}
+
+// optional reads a number > 0, or leaves 0 for an empty field.
+func (p *parser) optional(f field, dst *float64) {
+	if !p.s.shown(f) || strings.TrimSpace(p.s[f]) == "" {
+		return
+	}
+	p.positive(f, dst)
 }
 
 // positive reads a finite number > 0.

@@ -53,6 +53,15 @@ const (
 	fMFU
 	fInfMFU
 	fBWUtil
+	fRequests
+	fPricing
+	fCurrency
+	fProviderKind
+	fCountry
+	fBudget
+	fDeadline
+	fMinVCPU
+	fMinRAM
 	nFields
 )
 
@@ -67,6 +76,8 @@ var fieldKeys = [nFields]string{
 	fTrainTokens: "tok", fOutput: "out", fSort: "sort",
 	fRPS: "rps", fTTFT: "ttft", fTPOT: "tpot", fGlobalBatch: "gb",
 	fMFU: "mfu", fInfMFU: "imfu", fBWUtil: "bw",
+	fRequests: "req", fPricing: "pr", fCurrency: "cur", fProviderKind: "pk", fCountry: "cc",
+	fBudget: "bud", fDeadline: "dl", fMinVCPU: "vc", fMinRAM: "ram",
 }
 
 // fieldNames name each input: its element id is "rs-"+name, and for the
@@ -83,6 +94,8 @@ var fieldNames = [nFields]string{
 	fTrainTokens: "train-tokens", fOutput: "output-tokens", fSort: "sort",
 	fRPS: "requests-per-second", fTTFT: "ttft-ms", fTPOT: "tpot-ms", fGlobalBatch: "global-batch",
 	fMFU: "mfu", fInfMFU: "inference-mfu", fBWUtil: "bandwidth-util",
+	fRequests: "requests", fPricing: "pricing", fCurrency: "currency", fProviderKind: "provider-kind",
+	fCountry: "country", fBudget: "budget-usd", fDeadline: "deadline-hours", fMinVCPU: "min-vcpus", fMinRAM: "min-ram-gib",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker
@@ -121,6 +134,9 @@ var defaultState = viewState{
 	// Serving targets (used once a request rate is set): first token within
 	// 2 s, then 10 tokens/s per user or better.
 	fRPS: "", fTTFT: "2000", fTPOT: "100", fGlobalBatch: "",
+	// A batch job of 100,000 requests when no request rate is set; every
+	// pricing model and filter at "anything".
+	fRequests: "100000", fPricing: "on-demand", fCurrency: "USD",
 }
 
 // overrideFields are the measured-overhead inputs, folded by default.
@@ -139,8 +155,10 @@ func (s *viewState) shown(f field) bool {
 	switch f {
 	case fOptimizer, fCheckpointing, fSelective, fZeRO, fOffload, fTrainTokens:
 		return train
-	case fOutput, fRPS, fTTFT, fTPOT:
+	case fOutput, fRPS, fTTFT, fTPOT, fRequests:
 		return !train
+	case fDeadline:
+		return train || s[fRPS] == ""
 	case fGlobalBatch, fMFU:
 		return train
 	case fInfMFU, fBWUtil:

@@ -6,7 +6,9 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"rightsize/catalog"
 	"rightsize/estimator"
+	planner "rightsize/estimator/plan"
 )
 
 // Render formats the current state through leaf components; it computes
@@ -118,6 +120,7 @@ func (c *Calculator) renderInputs() app.UI {
 		c.textField(fTrainTokens, mTrainTokens, "text"),
 		c.textField(fOutput, mOutputTokens, "numeric"),
 		c.textField(fRPS, mRPS, "decimal"),
+		c.textField(fRequests, mRequests, "numeric"),
 		c.textField(fTTFT, mTTFTTarget, "decimal"),
 		c.textField(fTPOT, mTPOTTarget, "decimal"),
 		c.textField(fGlobalBatch, mGlobalBatch, "numeric"),
@@ -159,6 +162,7 @@ func (c *Calculator) renderInputs() app.UI {
 		// Open when a link carries an override, one is wrong or the user
 		// has typed one (so clearing it does not fold the box mid-edit).
 		app.Details().Class("rs-overrides").ID("rs-overrides").Open(open).Body(overrides...),
+		c.renderFilters(),
 		c.renderAssumptions(),
 	)
 }
@@ -448,25 +452,24 @@ func safeDiv(a, b float64) float64 {
 	return math.Ceil(a / b)
 }
 
-// renderServe shows the fleet a request rate needs under the targets.
+// renderServe shows the fleet the planner's cheapest plan needs for the
+// request rate under the targets.
 func (c *Calculator) renderServe() app.UI {
-	v := c.r.Serve
+	v := c.plan.Serve
 	if !c.r.OK || !v.OK {
 		return app.Text("")
 	}
 	l := c.loc()
-	p := v.Point
 	facts := []factView{
-		{ID: "rs-concurrency", Label: c.t(mConcurrency), Value: strconv.Itoa(p.Concurrency)},
-		{ID: "rs-serve-ttft", Label: c.t(mTTFT), Value: l.duration(p.TTFTSeconds)},
-		{ID: "rs-serve-tpot", Label: c.t(mTPOT), Value: l.duration(p.TPOTSeconds)},
+		{ID: "rs-concurrency", Label: c.t(mConcurrency), Value: l.sig3(v.Concurrency)},
+		{ID: "rs-serve-ttft", Label: c.t(mTTFT) + " (p95)", Value: l.duration(v.TTFTP95)},
+		{ID: "rs-serve-tpot", Label: c.t(mTPOT), Value: l.duration(v.TPOT)},
 		{ID: "rs-replicas", Label: c.t(mReplicas), Value: l.count(int64(v.Replicas))},
-		{ID: "rs-fleet-gpus", Label: c.t(mFleetGPUs), Value: l.count(int64(v.GPUs)) + " × " + c.job.GPU.Name},
-		{ID: "rs-monthly", Label: c.t(mMonthly), Value: l.money(v.Monthly, "USD")},
+		{ID: "rs-fleet-gpus", Label: c.t(mFleetGPUs), Value: l.count(int64(v.GPUs))},
+		{ID: "rs-monthly", Label: c.t(mMonthly), Value: l.money(v.Monthly, c.plan.Currency)},
 	}
 	return app.Section().Class("rs-serve").Body(
 		app.H2().Text(c.t(mServeTitle)),
-		app.If(!v.Meets, func() app.UI { return app.P().Class("rs-warn").ID("rs-targets-missed").Text(c.t(mTargetsMissed)) }),
 		&factList{Facts: facts, Lang: c.lang()},
 	)
 }
@@ -707,5 +710,40 @@ func (c *Calculator) renderAssumptions() app.UI {
 				})),
 			))
 		}),
+	)
+}
+
+// renderFilters is the planner's price model, currency and filters.
+func (c *Calculator) renderFilters() app.UI {
+	pricing := make([]option, len(planner.Pricings))
+	for i, p := range planner.Pricings {
+		pricing[i] = option{p.String(), p.String()}
+	}
+	currencies := []option{{"USD", "USD"}}
+	for _, r := range c.pr.cat.FXRates {
+		if r.Currency != "USD" {
+			currencies = append(currencies, option{r.Currency, r.Currency})
+		}
+	}
+	kinds := []option{{"", c.t(mAny)}}
+	for _, k := range []string{catalog.KindHyperscaler, catalog.KindGPUCloud, catalog.KindMarketplace, catalog.KindBroker, catalog.KindDecentralized} {
+		kinds = append(kinds, option{k, k})
+	}
+	open := false
+	for _, f := range []field{fPricing, fCurrency, fProviderKind, fCountry, fBudget, fDeadline, fMinVCPU, fMinRAM} {
+		open = open || c.state[f] != defaultState[f] || !c.errs[f].ok()
+	}
+	return app.Details().Class("rs-overrides").ID("rs-filters").Open(open).Body(
+		app.Summary().Text(c.t(mFilters)),
+		app.Div().Class("rs-fields").Body(
+			c.selectField(fPricing, mPricing, pricing),
+			c.selectField(fCurrency, mCurrencyField, currencies),
+			c.selectField(fProviderKind, mProviderKind, kinds),
+			c.textField(fCountry, mCountry, "text"),
+			c.textField(fBudget, mBudget, "decimal"),
+			c.textField(fDeadline, mDeadline, "decimal"),
+			c.textField(fMinVCPU, mMinVCPU, "numeric"),
+			c.textField(fMinRAM, mMinRAM, "decimal"),
+		),
 	)
 }

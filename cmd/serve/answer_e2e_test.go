@@ -37,6 +37,12 @@ func (s *site) checkNoCSPViolation() {
 	}
 }
 
+// waitPlan waits for the planner's three picks.
+func (s *site) waitPlan() {
+	s.t.Helper()
+	s.do("waiting for the plan", chromedp.WaitVisible(`#rs-recommendation [data-kind="value"]`, chromedp.ByQuery))
+}
+
 func (s *site) count(sel string) string {
 	s.t.Helper()
 	return s.eval(`String(document.querySelectorAll(` + jsString(sel) + `).length)`)
@@ -53,7 +59,9 @@ func TestE2EAnswers(t *testing.T) {
 	if v := s.eval(`document.head.firstElementChild.getAttribute("http-equiv") + " | " + document.head.firstElementChild.content`); !strings.HasPrefix(v, "Content-Security-Policy | default-src 'self'") {
 		t.Errorf("first head tag: %s", v)
 	}
-	// The answer first: three picks, and the chart with one circle per offer.
+	// The answer first: three picks (the planner runs once the page is
+	// up), and the chart with one circle per offer.
+	s.waitPlan()
 	if n := s.count("#rs-recommendation > [data-kind]"); n != "3" {
 		t.Fatalf("%s picks in #rs-recommendation", n)
 	}
@@ -106,6 +114,7 @@ func TestE2EAnswers(t *testing.T) {
 		t.Errorf("no bf16 warning on T4: %q", v)
 	}
 	// A pick applies its GPU and instance.
+	s.waitPlan()
 	s.do("using the cheapest pick", chromedp.Click(`#rs-recommendation [data-kind="cheapest"] button`, chromedp.ByQuery))
 	want := s.eval(`document.querySelector('#rs-recommendation [data-kind="cheapest"]').dataset.gpu`)
 	s.do("waiting for the pick", chromedp.WaitVisible(`#rs-fit tr.rs-selected[data-gpu="`+want+`"]`, chromedp.ByQuery))
@@ -117,6 +126,17 @@ func TestE2EAnswers(t *testing.T) {
 		t.Errorf("the pin is not in the link: %s", h)
 	}
 	s.screenshot("compare-en-desktop.png", 1280)
+
+	// A serving workload: replicas and a monthly bill.
+	s.setField("rs-engine", "vllm")
+	s.setField("rs-requests-per-second", "20")
+	s.do("waiting for the serving plan", chromedp.WaitVisible("#rs-replicas", chromedp.ByQuery), chromedp.WaitVisible("#rs-monthly", chromedp.ByQuery))
+	if v := s.text("#rs-monthly"); !strings.HasPrefix(v, "$") {
+		t.Errorf("monthly bill reads %q", v)
+	}
+	t.Logf("serving 20 req/s: %s replicas, %s a month", s.text("#rs-replicas"), s.text("#rs-monthly"))
+	s.screenshot("serving-en-desktop.png", 1280)
+	s.setField("rs-requests-per-second", "")
 
 	// Compare opened from a link.
 	s.do("opening a compare link", chromedp.Navigate(s.base+"#g=a100-80gb-sxm&pin=g%3Dt4%26p%3Dint8%26m%3Dllama-3.1-8b&m=llama-3.1-8b"), chromedp.Reload())
@@ -171,6 +191,7 @@ func TestE2EAnswers(t *testing.T) {
 	// Embed: results only, a link to the full page, the height sent to the parent.
 	s.do("opening the embed", chromedp.Navigate(s.base+"#embed=1&m=qwen2.5-7b"), chromedp.Reload())
 	s.waitLive()
+	s.waitPlan()
 	if s.count("#rs-model") != "0" || s.count("#rs-recommendation") != "1" || s.count("#rs-open-full") != "1" {
 		t.Error("embed mode: want the answer and the open link, no inputs")
 	}

@@ -1,0 +1,155 @@
+package app
+
+// The planner's sentences (planner.Reason: a message key and its arguments)
+// in the page's languages. English comes from the planner itself
+// (planner.English); Russian and Chinese take the same keys with the same
+// arguments in the same order. A test fails when a key is missing here.
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	planner "rightsize/estimator/plan"
+)
+
+var planMessages = map[string]map[string]string{
+	"ru": {
+		"fit.ok":                   "помещается с запасом %s на GPU",
+		"fit.no_hardware":          "в каталоге нет скоростных характеристик этого GPU",
+		"fit.no_price":             "нет цены %s",
+		"fit.no_fx":                "нет курса для %s",
+		"fit.fraction_training":    "доля GPU годится только для инференса",
+		"fit.too_big":              "нужно больше %s инстансов",
+		"fit.filtered":             "отфильтровано: %s",
+		"fit.over_budget":          "дороже бюджета",
+		"fit.past_deadline":        "не успевает к сроку",
+		"host.ok":                  "хост соответствует правилу из руководств",
+		"host.unknown":             "у предложения не указаны vCPU или RAM",
+		"host.few_vcpus":           "%s vCPU на GPU — меньше %s, которые руководства советуют для этой задачи",
+		"host.little_ram":          "%s ГиБ RAM на GPU — меньше %s ГиБ, которые руководства советуют для этой задачи",
+		"host.offload_ram":         "выгрузке на CPU нужно %s ГиБ RAM хоста, у инстанса %s ГиБ",
+		"slo.ttft_prefill":         "TTFT ограничен префиллом: %s с на один промпт на свободной реплике",
+		"slo.tpot_bandwidth":       "TPOT ограничен полосой памяти: %s с на токен даже для одного запроса",
+		"slo.tpot_compute":         "TPOT ограничен вычислениями: %s с на токен даже для одного запроса",
+		"slo.kv_pool":              "пул KV не вмещает ни одного запроса",
+		"spot.serving":             "вытеснение спот-инстансов нарушает SLO, если нет запасной реплики; она добавлена",
+		"reason.cheapest":          "%s: самый дешёвый подходящий вариант, %s; следующий, %s, стоит в %s× больше при скорости %s×",
+		"reason.cheapest_alone":    "%s: единственный подходящий вариант, %s",
+		"reason.fastest":           "%s: самый быстрый, %s; следующий, %s, идёт в %s× дольше при стоимости %s×",
+		"reason.fastest_alone":     "%s: единственный подходящий вариант, %s",
+		"reason.value":             "%s: излом кривой «цена—время», %s× стоимости самого дешёвого при %s× его скорости",
+		"reason.pareto":            "%s: нет варианта одновременно дешевле и быстрее",
+		"reason.none":              "%s: есть вариант и дешевле, и быстрее (%s)",
+		"note.network_assumed":     "сеть между узлами неизвестна: принято %s Гбит/с",
+		"note.spot_default_rate":   "частота вытеснения спота неизвестна: принято %s%% инстансов в месяц",
+		"note.reserved_commitment": "резервирование оплачивается за каждый час срока",
+		"note.vat_excluded":        "цены приведены без НДС %s%%",
+		"note.vat_included":        "цены включают НДС %s%%",
+		"note.serving_engine":      "для сервинга принят непрерывный батчинг (vLLM)",
+		"hosted.cheaper_than_api":  "свой сервер на %s выгоднее %s при нагрузке выше %s запросов/с",
+		"hosted.never":             "%s остаётся дешевле своего сервера при любой нагрузке, которую держит одна реплика",
+	},
+	"zh": {
+		"fit.ok":                   "装得下，每张 GPU 余量 %s",
+		"fit.no_hardware":          "目录缺少此 GPU 的速度参数",
+		"fit.no_price":             "没有%s价格",
+		"fit.no_fx":                "没有 %s 的汇率",
+		"fit.fraction_training":    "GPU 切片仅用于推理",
+		"fit.too_big":              "需要超过 %s 个实例",
+		"fit.filtered":             "已筛除：%s",
+		"fit.over_budget":          "超出预算",
+		"fit.past_deadline":        "赶不上截止时间",
+		"host.ok":                  "主机配置符合指南的经验法则",
+		"host.unknown":             "报价未列出 vCPU 或内存",
+		"host.few_vcpus":           "每张 GPU %s 个 vCPU，低于指南对此任务建议的 %s 个",
+		"host.little_ram":          "每张 GPU %s GiB 内存，低于指南对此任务建议的 %s GiB",
+		"host.offload_ram":         "CPU 卸载需要 %s GiB 主机内存，实例只有 %s GiB",
+		"slo.ttft_prefill":         "TTFT 受预填充限制：空闲副本上一个提示词需 %s 秒",
+		"slo.tpot_bandwidth":       "TPOT 受显存带宽限制：即使单个请求每 token 也需 %s 秒",
+		"slo.tpot_compute":         "TPOT 受算力限制：即使单个请求每 token 也需 %s 秒",
+		"slo.kv_pool":              "KV 池连一个请求都放不下",
+		"spot.serving":             "竞价实例回收会破坏 SLO，除非有备用副本；已加一个",
+		"reason.cheapest":          "%s：装得下的方案中最便宜，%s；次优的 %s 成本是其 %s× ，速度是其 %s×",
+		"reason.cheapest_alone":    "%s：唯一装得下的方案，%s",
+		"reason.fastest":           "%s：最快，%s；次优的 %s 用时是其 %s× ，成本是其 %s×",
+		"reason.fastest_alone":     "%s：唯一装得下的方案，%s",
+		"reason.value":             "%s：成本-时间曲线的拐点，成本为最便宜方案的 %s× ，速度为其 %s×",
+		"reason.pareto":            "%s：没有其他方案同时更便宜且更快",
+		"reason.none":              "%s：另有方案既更便宜又更快（%s）",
+		"note.network_assumed":     "节点间网络未知：按 %s Gbit/s 计算",
+		"note.spot_default_rate":   "竞价回收率未知：按每月 %s%% 的实例计算",
+		"note.reserved_commitment": "预留实例按整个期限的每小时计费",
+		"note.vat_excluded":        "价格已扣除 %s%% 增值税",
+		"note.vat_included":        "价格含 %s%% 增值税",
+		"note.serving_engine":      "推理服务按连续批处理（vLLM）计算",
+		"hosted.cheaper_than_api":  "请求率高于 %[3]s 次/秒时，在 %[1]s 上自建比 %[2]s 更便宜",
+		"hosted.never":             "在单个副本能承受的任何请求率下，%s 都比自建更便宜",
+	},
+}
+
+// planWords translate the English words the planner puts into its
+// arguments (a cost "12.3 USD/month", a time "4.1 h", "p95 0.8 s per
+// request").
+var planWords = map[string][][2]string{
+	"ru": {{"/month", "/мес."}, {" s per request", " с на запрос"}, {" h", " ч"}},
+	"zh": {{"/month", "/月"}, {" s per request", " 秒/请求"}, {" h", " 小时"}},
+}
+
+// reason renders a planner sentence in the page's language.
+func (l locale) reason(r planner.Reason) string {
+	tmpl, ok := planMessages[l.lang][r.Key]
+	if !ok {
+		tmpl, ok = planner.English[r.Key]
+	}
+	if !ok {
+		return r.Key
+	}
+	args := make([]any, len(r.Args))
+	for i, a := range r.Args {
+		switch v := a.(type) {
+		case float64:
+			args[i] = l.sig3(v)
+		case string:
+			for _, w := range planWords[l.lang] {
+				if strings.HasSuffix(v, w[0]) || strings.Contains(v, w[0]+" ") {
+					v = strings.Replace(v, w[0], w[1], 1)
+				}
+			}
+			args[i] = l.decimals(v)
+		default:
+			args[i] = fmt.Sprint(v)
+		}
+	}
+	return fmt.Sprintf(tmpl, args...)
+}
+
+// sig3 writes v with three significant digits, in the locale.
+func (l locale) sig3(v float64) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "—"
+	case math.Abs(v) >= 1000:
+		return l.fixed(v, 0)
+	case math.Abs(v) >= 10:
+		return l.fixed(v, 1)
+	case math.Abs(v) >= 1:
+		return l.fixed(v, 2)
+	}
+	return l.decimals(strconv.FormatFloat(v, 'g', 3, 64))
+}
+
+// decimals swaps the decimal point of numbers inside s for the locale's.
+func (l locale) decimals(s string) string {
+	if !l.ru() {
+		return s
+	}
+	b := []byte(s)
+	for i := 1; i+1 < len(b); i++ {
+		if b[i] == '.' && b[i-1] >= '0' && b[i-1] <= '9' && b[i+1] >= '0' && b[i+1] <= '9' {
+			b[i] = ','
+		}
+	}
+	return string(b)
+}

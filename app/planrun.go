@@ -1,0 +1,140 @@
+package app
+
+// The answer: the planner (rightsize/estimator/plan) plans the job on every
+// offer of the catalog and ranks them; this file asks it the page's
+// question and keeps what the page shows. Pure, like compute.
+
+import (
+	"cmp"
+	"slices"
+
+	planner "rightsize/estimator/plan"
+)
+
+// candidate is one offer the planner found able to run the job: cost in
+// the chosen currency (the job, or the month for serving) and time (the
+// job, or a request's p95 end-to-end latency for serving).
+type candidate struct {
+	Offer     *planner.Offer
+	Plan      plan // GPUs rented and their split
+	Instances int
+	Cost      float64
+	Seconds   float64
+	Front     bool // on the cost-vs-time Pareto front
+	Why       planner.Reason
+}
+
+// pickKind names a recommendation.
+type pickKind int
+
+const (
+	pickCheapest pickKind = iota
+	pickFastest
+	pickValue
+)
+
+var pickNames = [...]string{pickCheapest: "cheapest", pickFastest: "fastest", pickValue: "value"}
+
+func (k pickKind) String() string { return pickNames[k] }
+
+type pick struct {
+	Kind pickKind
+	candidate
+}
+
+// serveResult is the serving fleet of the cheapest plan.
+type serveResult struct {
+	OK                      bool
+	Replicas, GPUs          int
+	Concurrency             float64
+	TTFTP95, TPOT, Utilised float64
+	Monthly                 float64 // in planOut.Currency
+}
+
+// planOut is the planner's answer as the page shows it.
+type planOut struct {
+	OK       bool
+	Kind     planner.Kind
+	Currency string
+	Picks    []pick
+	Cands    []candidate // every plan that fits, cheapest first
+	Points   []candidate // the chart: the cheapest paretoPoints and the whole front
+	Serve    serveResult
+	Notes    []planner.Reason
+	Err      error
+}
+
+// planRequest is the page's question to the planner.
+func planRequest(j job) planner.Request {
+	w := planner.Workload{PromptTokens: j.Work.PromptTokens, OutputTokens: j.Work.OutputTokens}
+	switch {
+	case j.In.Task.Training():
+		w = planner.Workload{Kind: planner.Training, TrainTokens: j.Tokens}
+		if j.Work.GlobalBatch > 0 {
+			w.GlobalBatchTokens = float64(j.Work.GlobalBatch) * float64(j.In.Seq)
+		}
+	case j.RPS > 0:
+		w.Kind, w.RequestsPerSecond, w.TTFTP95Seconds, w.TPOTSeconds = planner.Serving, j.RPS, j.TTFT, j.TPOT
+	default:
+		w.Kind, w.Requests = planner.Batch, j.Requests
+	}
+	return planner.Request{
+		Input: j.In, Workload: w, Pricing: j.Pricing, Currency: j.Currency,
+		Filters: j.Filters, Assumptions: planner.Assumptions{Efficiency: j.Eff},
+	}
+}
+
+// runPlan plans j on every offer.
+func runPlan(j job, pr prices) planOut {
+	req := planRequest(j)
+	req.FX = pr.cat.PlanFX()
+	res, err := planner.Plan(req, pr.planOffers(j.In.Weights), planner.Options{})
+	if err != nil {
+		return planOut{Err: err}
+	}
+	out := planOut{OK: true, Kind: req.Workload.Kind, Currency: res.Currency, Notes: res.Notes}
+	front := map[int]bool{}
+	for _, i := range res.Pareto {
+		front[i] = true
+	}
+	idx := map[int]int{} // row → candidate
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		if !r.Fits {
+			continue
+		}
+		c := candidate{
+			Offer: r.Offer, Instances: r.Instances, Why: r.Why,
+			Plan: plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO},
+			Cost: r.JobCostDisp, Seconds: r.JobSeconds,
+			Front: front[i] || i == res.Cheapest || i == res.Fastest || i == res.Value,
+		}
+		if out.Kind == planner.Serving {
+			c.Cost, c.Seconds = r.MonthlyCostDisp, r.E2EP95Seconds
+		}
+		idx[i] = len(out.Cands)
+		out.Cands = append(out.Cands, c)
+	}
+	for _, k := range []struct {
+		kind pickKind
+		row  int
+	}{{pickCheapest, res.Cheapest}, {pickFastest, res.Fastest}, {pickValue, res.Value}} {
+		if i, ok := idx[k.row]; ok {
+			out.Picks = append(out.Picks, pick{k.kind, out.Cands[i]})
+		}
+	}
+	for i, c := range out.Cands {
+		if i < paretoPoints || c.Front {
+			out.Points = append(out.Points, c)
+		}
+	}
+	if out.Kind == planner.Serving && res.Cheapest >= 0 {
+		r := res.Rows[res.Cheapest]
+		out.Serve = serveResult{
+			OK: true, Replicas: r.Replicas, GPUs: int(r.GPUs), Concurrency: r.Concurrency,
+			TTFTP95: r.TTFTP95Seconds, TPOT: r.TPOTSeconds, Utilised: r.Utilisation, Monthly: r.MonthlyCostDisp,
+		}
+	}
+	slices.SortStableFunc(out.Points, func(a, b candidate) int { return cmp.Compare(a.Cost, b.Cost) })
+	return out
+}
