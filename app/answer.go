@@ -21,7 +21,6 @@ type pickView struct {
 }
 
 var pickTitles = [...]msgKey{pickCheapest: mPickCheapest, pickFastest: mPickFastest, pickValue: mPickValue}
-var pickReasons = [...]msgKey{pickCheapest: mReasonCheapest, pickFastest: mReasonFastest, pickValue: mReasonValue}
 
 func (c *Calculator) pickViews() []pickView {
 	l := c.loc()

@@ -218,9 +218,6 @@ const (
 	mPickCheapest
 	mPickFastest
 	mPickValue
-	mReasonCheapest
-	mReasonFastest
-	mReasonValue
 	mAnswerTitle
 	mNoAnswer
 	mAnswerNote
@@ -452,12 +449,9 @@ var messages = map[string]*[nMsgs]string{
 		mPickCheapest:          "Cheapest",
 		mPickFastest:           "Fastest",
 		mPickValue:             "Best value",
-		mReasonCheapest:        "The lowest on-demand cost for this job among the catalog's USD offers.",
-		mReasonFastest:         "The shortest time for this job; it costs more than the cheapest.",
-		mReasonValue:           "On the cost-vs-time front with the smallest cost × time: little slower than the fastest, little dearer than the cheapest.",
 		mAnswerTitle:           "What to rent",
 		mNoAnswer:              "No priced offer can run this job as set: change the GPU count, precision or model.",
-		mAnswerNote:            "Ranked over every GPU in the catalog with USD on-demand prices; each pick uses the whole instance. Estimates, not quotes.",
+		mAnswerNote:            "Planned over every offer in the catalog at the chosen price model and currency (other currencies converted at the dated rates under Assumptions). Estimates, not quotes.",
 		mUseThis:               "Use this",
 		mParetoTitle:           "Cost vs time of every offer that can run the job (log scales); the line is the Pareto front",
 		mParetoHint:            "Point at a dot to see the offer; click it to use it.",
@@ -683,12 +677,9 @@ var messages = map[string]*[nMsgs]string{
 		mPickCheapest:          "Дешевле всего",
 		mPickFastest:           "Быстрее всего",
 		mPickValue:             "Лучшее соотношение",
-		mReasonCheapest:        "Наименьшая стоимость этой задачи по требованию среди предложений каталога в USD.",
-		mReasonFastest:         "Самое короткое время для этой задачи; дороже самого дешёвого варианта.",
-		mReasonValue:           "На фронте «цена—время» с наименьшим произведением цены на время: чуть медленнее самого быстрого и чуть дороже самого дешёвого.",
 		mAnswerTitle:           "Что арендовать",
 		mNoAnswer:              "Ни одно предложение с ценой не может выполнить эту задачу: измените число GPU, точность или модель.",
-		mAnswerNote:            "Выбор по всем GPU каталога с ценами по требованию в USD; каждый вариант использует весь инстанс. Оценки, не коммерческие предложения.",
+		mAnswerNote:            "План по всем предложениям каталога для выбранной тарификации и валюты (другие валюты пересчитаны по датированным курсам из «Допущений»). Оценки, не коммерческие предложения.",
 		mUseThis:               "Выбрать",
 		mParetoTitle:           "Цена и время каждого предложения, способного выполнить задачу (логарифмические шкалы); линия — фронт Парето",
 		mParetoHint:            "Наведите на точку, чтобы увидеть предложение; нажмите, чтобы выбрать его.",
@@ -914,12 +905,9 @@ var messages = map[string]*[nMsgs]string{
 		mPickCheapest:          "最便宜",
 		mPickFastest:           "最快",
 		mPickValue:             "最划算",
-		mReasonCheapest:        "在目录的美元报价中，此任务按需成本最低。",
-		mReasonFastest:         "此任务用时最短；比最便宜的方案贵。",
-		mReasonValue:           "位于成本-时间前沿上，成本 × 时间最小：比最快的稍慢，比最便宜的稍贵。",
 		mAnswerTitle:           "租什么",
 		mNoAnswer:              "没有带价格的报价能运行此任务：请更改 GPU 数量、精度或模型。",
-		mAnswerNote:            "在目录中所有带美元按需价格的 GPU 中排序；每个方案使用整个实例。仅为估算，不是报价。",
+		mAnswerNote:            "按所选计费方式和币种对目录中的所有报价进行规划（其他币种按“假设”中注明日期的汇率换算）。仅为估算，不是报价。",
 		mUseThis:               "使用此方案",
 		mParetoTitle:           "每个能运行此任务的报价的成本与时间（对数坐标）；折线为帕累托前沿",
 		mParetoHint:            "指向圆点查看报价；点击即可使用。",
