@@ -19,7 +19,12 @@ type Calculator struct {
 
 	state viewState
 	archs archs
-	live  bool      // set in the browser once the app has taken over the prerendered page
+	live  bool // set in the browser once the app has taken over the prerendered page
+	// rest renders the sections below the first screen (fit table, offers,
+	// rules, export, files). The prerendered page has them; in the browser
+	// they follow one frame after the app is live, so the first render
+	// (the start-up cost users wait for) stays small.
+	rest  bool
 	now   time.Time // zero outside the browser, so the static page carries no staleness flags
 	embed bool      // #embed=1: results only, for an iframe in a docs page
 	// overridesOpen keeps the overheads box open once the user typed in it.
@@ -76,6 +81,7 @@ func (c *Calculator) OnInit() {
 	c.pr = newPrices(c.base, nil)
 	c.archs = archs{}
 	c.state = defaultState
+	c.rest = !app.IsClient
 	if app.IsClient {
 		c.now = time.Now() // staleness grades only in the browser, never in the prerendered page
 	}
@@ -95,7 +101,15 @@ func (c *Calculator) OnMount(ctx app.Context) {
 	if c.embed {
 		c.watchHeight(ctx)
 	}
+	ctx.Async(func() {
+		time.Sleep(restDelay) // let the first screen render and paint
+		ctx.Dispatch(func(ctx app.Context) { c.rest = true })
+	})
 }
+
+// restDelay is how long after mount the rest of the page is rendered:
+// more than one frame of go-app's engine (1/120 s).
+const restDelay = 20 * time.Millisecond
 
 // OnAppUpdate is called by go-app when the service worker has fetched a
 // newer build; the page offers a reload instead of switching under the user.

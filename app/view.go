@@ -18,6 +18,9 @@ func (c *Calculator) Render() app.UI {
 	if c.live {
 		cls += " rs-live"
 	}
+	if c.live && c.rest {
+		cls += " rs-complete"
+	}
 	if c.embed {
 		cls += " rs-embed"
 		return app.Main().Class(cls).Body(
@@ -59,13 +62,17 @@ func (c *Calculator) Render() app.UI {
 		c.renderResult(),
 		c.renderPerf(),
 		c.renderServe(),
-		c.renderRules(),
-		c.renderFit(),
-		c.renderOffers(),
-		c.renderExport(),
-		c.renderPrices(),
-		c.renderCustomModel(),
-		app.Footer().Class("rs-footer").Body(app.P().Class("rs-sub").Text(c.t(mFooter))),
+		app.If(c.rest, func() app.UI {
+			return app.Div().Class("rs-rest").Body(
+				c.renderRules(),
+				c.renderFit(),
+				c.renderOffers(),
+				c.renderExport(),
+				c.renderPrices(),
+				c.renderCustomModel(),
+				app.Footer().Class("rs-footer").Body(app.P().Class("rs-sub").Text(c.t(mFooter))),
+			)
+		}),
 	)
 }
 

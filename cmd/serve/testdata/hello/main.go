@@ -17,7 +17,7 @@ func (h *hello) OnMount(ctx app.Context) { h.live = true }
 func (h *hello) Render() app.UI {
 	cls := "rs-page"
 	if h.live {
-		cls += " rs-live"
+		cls += " rs-live rs-complete"
 	}
 	return app.Main().Class(cls).Body(app.H1().Text("Hello"))
 }
