@@ -45,6 +45,18 @@ func TestStats(t *testing.T) {
 	if p5.NetworkGbps != 3200 || p5.NetworkFabric != "efa" {
 		t.Errorf("aws-p5.48xlarge network %v %q", p5.NetworkGbps, p5.NetworkFabric)
 	}
+	// Azure's 1-year savings plan for compute, from the same retail snapshot and
+	// meter as the pay-as-you-go price (swedencentral 1.276 → 0.86768 $/h).
+	t4, _ := c.Offer("azure-standard_nc16as_t4_v3")
+	if t4.OnDemandPerHour != 1.276 || t4.Reserved1yPerHour != 0.86768 || t4.Regions[0] != "swedencentral" {
+		t.Errorf("azure-standard_nc16as_t4_v3: on-demand %v, 1-year %v, %v", t4.OnDemandPerHour, t4.Reserved1yPerHour, t4.Regions)
+	}
+	if len(s.ProvidersWithReserved1y) < 2 {
+		t.Errorf("1-year commitments from %v, want at least gcp and azure", s.ProvidersWithReserved1y)
+	}
+	if y, ok := c.Provider("yandex"); !ok || !y.PricesIncludeVAT || y.VATRate != 0.22 {
+		t.Errorf("yandex VAT basis: %+v", y)
+	}
 	if usd, r, ok := c.ToUSD(82.9211, "RUB"); !ok || usd < 0.999 || usd > 1.001 || r.AsOf == "" {
 		t.Errorf("82.9211 RUB = %v USD (%+v)", usd, r)
 	}
