@@ -77,6 +77,7 @@ type Calculator struct {
 // OnInit sets defaults; it runs natively, in the browser and during static
 // prerendering, so the generated index.html already shows an estimate.
 func (c *Calculator) OnInit() {
+	Mark("rightsize:init")
 	c.base = catalog.Default()
 	c.pr = newPrices(c.base, nil)
 	c.archs = archs{}
@@ -86,12 +87,14 @@ func (c *Calculator) OnInit() {
 		c.now = time.Now() // staleness grades only in the browser, never in the prerendered page
 	}
 	c.recompute()
+	Mark("rightsize:computed")
 }
 
 // OnMount runs only in the browser: it restores saved files, listens for
 // picks from the leaf components and marks the page live, which the
 // end-to-end tests wait for.
 func (c *Calculator) OnMount(ctx app.Context) {
+	Mark("rightsize:mounted")
 	ctx.Handle(actionApply, c.onApply)
 	c.ctx, c.hasCtx = ctx, true
 	c.replan()

@@ -11,3 +11,13 @@ import "github.com/maxence-charriere/go-app/v10/pkg/app"
 func Routes() {
 	app.Route("/", func() app.Composer { return &Calculator{} })
 }
+
+// Mark records a User Timing mark (performance.mark) in the browser, so
+// start-up can be split into download, compile, Go init, the first
+// estimate and the first render (make bench prints them); natively it
+// does nothing.
+func Mark(name string) {
+	if app.IsClient {
+		app.Window().Get("performance").Call("mark", name)
+	}
+}

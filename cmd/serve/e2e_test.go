@@ -599,13 +599,23 @@ func TestColdLoadTimes(t *testing.T) {
 	// whole page, rs-complete, is logged too.
 	measure := func(dir string, wait func(*site)) (cold, warm time.Duration) {
 		var colds, warms, completes []time.Duration
-		for range n {
+		for i := range n {
 			s := newSite(t, dir, "/")
 			s.do("starting the browser", chromedp.Navigate("about:blank"))
 			start := time.Now()
 			s.do("loading", chromedp.Navigate(s.base))
 			wait(s)
 			colds = append(colds, time.Since(start))
+			if i == 0 {
+				// Where the time went, from the page's own timings (ms since navigation).
+				t.Logf("%s start-up: %s", filepath.Base(dir), s.eval(`(() => {
+					const r = performance.getEntriesByType("resource").find(e => e.name.endsWith("app.wasm"));
+					const m = Object.fromEntries(performance.getEntriesByType("mark").map(e => [e.name, Math.round(e.startTime)]));
+					const n = performance.getEntriesByType("navigation")[0];
+					return JSON.stringify({html: Math.round(n.responseEnd), domContentLoaded: Math.round(n.domContentLoadedEventEnd),
+						wasmFetchStart: r && Math.round(r.startTime), wasmFetchEnd: r && Math.round(r.responseEnd), ...m, interactive: Math.round(performance.now())});
+				})()`))
+			}
 			s.waitLive()
 			completes = append(completes, time.Since(start))
 			s.waitCached()

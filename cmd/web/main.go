@@ -10,6 +10,7 @@ import (
 )
 
 func main() {
+	app.Mark("rightsize:main") // Go runtime and package initialisation done
 	app.Routes()
 	goapp.RunWhenOnBrowser()
 }

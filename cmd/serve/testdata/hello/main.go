@@ -12,7 +12,10 @@ type hello struct {
 	live bool
 }
 
-func (h *hello) OnMount(ctx app.Context) { h.live = true }
+func (h *hello) OnMount(ctx app.Context) {
+	app.Window().Get("performance").Call("mark", "hello:mounted")
+	h.live = true
+}
 
 func (h *hello) Render() app.UI {
 	cls := "rs-page"
@@ -23,6 +26,9 @@ func (h *hello) Render() app.UI {
 }
 
 func main() {
+	if app.IsClient {
+		app.Window().Get("performance").Call("mark", "hello:main")
+	}
 	app.Route("/", func() app.Composer { return &hello{} })
 	app.RunWhenOnBrowser()
 }
