@@ -357,11 +357,16 @@ func (c *Calculator) replan() {
 		ctx.Dispatch(func(ctx app.Context) {
 			if seq == c.planSeq {
 				c.plan, c.planPending = out, false
+				Mark("rightsize:planned")
 			}
 		})
 	})
 }
 
-// planDelay is how long the planner waits after an input change: more
-// than one frame of go-app's engine (1/120 s), so the tables come first.
-const planDelay = 30 * time.Millisecond
+// planDelay is how long the planner waits after an input change: well
+// past one frame of go-app's engine (1/120 s) and the render of the rest
+// of the page, so the tables are on screen and the page answers input
+// before the planner (hundreds of milliseconds in WebAssembly for the
+// whole catalog) holds the main thread; a change within the delay
+// replaces the pending plan instead of queuing another.
+const planDelay = 250 * time.Millisecond

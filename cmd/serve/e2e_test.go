@@ -618,6 +618,11 @@ func TestColdLoadTimes(t *testing.T) {
 			}
 			s.waitLive()
 			completes = append(completes, time.Since(start))
+			if i == 0 {
+				if v := s.eval(`new Promise(r => { const f = () => { const m = performance.getEntriesByName("rightsize:planned"); if (m.length) r(String(Math.round(m[0].startTime))); else setTimeout(f, 50); }; f(); setTimeout(() => r("none"), 10000); })`); v != "none" {
+					t.Logf("%s: the planner's answer on screen at %s ms", filepath.Base(dir), v)
+				}
+			}
 			s.waitCached()
 			s.do("leaving", chromedp.Navigate("about:blank"))
 			start = time.Now()
