@@ -66,6 +66,10 @@ type estimateJob struct {
 //	                    date for the offer's currency is fx_as_of
 //	job_hours           training/batch: wall-clock hours without interruptions
 //	gpu_hours           gpus × job_hours
+//	comm_seconds_per_step  training: communication per optimizer step that
+//	                    compute does not hide (TP, DP/ZeRO/FSDP over NVLink,
+//	                    PCIe or the instance's network, offload)
+//	bound               training: what limits the step (compute | communication)
 //	job_cost            native currency: instances × price_per_hour × job_hours
 //	job_cost_usd        the same in USD; job_cost_disp in the display currency
 //	monthly_cost_usd    serving: replicas × instances_per_replica ×
@@ -390,7 +394,8 @@ type planRowJSON struct {
 	JobCostDisp                  float64         `json:"job_cost_disp"`
 	OptimizerSteps               float64         `json:"optimizer_steps,omitempty"`
 	TokensPerSecond              float64         `json:"tokens_per_second"`
-	InterNodeSecondsPerStep      float64         `json:"inter_node_seconds_per_step,omitempty"`
+	CommSecondsPerStep           float64         `json:"comm_seconds_per_step,omitempty"`
+	Bound                        string          `json:"bound,omitempty"`
 	MonthlyCostUSD               float64         `json:"monthly_cost_usd"`
 	MonthlyCostDisp              float64         `json:"monthly_cost_disp"`
 	SustainableRPSPerReplica     float64         `json:"sustainable_rps_per_replica"`
@@ -464,7 +469,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 			Pricing: r.Pricing.String(), Currency: o.Currency, PricePerHour: r.PricePerHour, PricePerHourUSD: r.PricePerHourUSD,
 			PricePerHourDisp: r.PricePerHourDisp, FXAsOf: r.FXAsOf, JobHours: r.JobSeconds / 3600, GPUHours: r.GPUHours,
 			JobCost: r.JobCost, JobCostUSD: r.JobCostUSD, JobCostDisp: r.JobCostDisp, OptimizerSteps: r.OptimizerSteps,
-			TokensPerSecond: r.TokensPerSecond, InterNodeSecondsPerStep: r.InterNodeSeconds,
+			TokensPerSecond: r.TokensPerSecond, CommSecondsPerStep: r.CommSeconds, Bound: r.Bound.String(),
 			MonthlyCostUSD: r.MonthlyCostUSD, MonthlyCostDisp: r.MonthlyCostDisp, SustainableRPSPerReplica: r.SustainableRPSPerReplica,
 			TTFTP50Seconds: r.TTFTP50Seconds, TTFTP95Seconds: r.TTFTP95Seconds, TPOTSeconds: r.TPOTSeconds,
 			E2EP95Seconds: r.E2EP95Seconds, Utilisation: r.Utilisation,

@@ -482,18 +482,17 @@ func (p *planner) tech(o *Offer) *Row {
 	return r
 }
 
-// network is the inter-node bandwidth of o in bytes/s, noting when the
-// default is assumed.
-func (p *planner) network(o *Offer) float64 {
-	g := o.NetworkGbps
-	if !(g > 0) {
-		g = p.req.Assumptions.NetworkGbps
-		if !(g > 0) {
-			g = DefaultNetworkGbps
-		}
-		p.note(Reason{Key: "note.network_assumed", Args: []any{g}})
+// networkGbps is the inter-node network of o in Gbit/s per instance, and
+// whether it is the assumption (Assumptions.NetworkGbps, else
+// DefaultNetworkGbps) rather than the catalog's figure.
+func (p *planner) networkGbps(o *Offer) (float64, bool) {
+	if g := o.NetworkGbps; g > 0 {
+		return g, false
 	}
-	return g * 1e9 / 8
+	if g := p.req.Assumptions.NetworkGbps; g > 0 {
+		return g, true
+	}
+	return DefaultNetworkGbps, true
 }
 
 // fitOut is the part of an estimator.Result the planner reads (the whole
@@ -521,6 +520,11 @@ func (p *planner) estimate(in estimator.Input) fitOut {
 
 // perf memoises estimator.Throughput.
 func (p *planner) perf(in estimator.Input, hw estimator.Hardware, w estimator.Workload) (estimator.Perf, bool) {
+	if in.GPUs <= hw.NVLinkDomain {
+		// Nothing crosses the network: offers that differ only in it
+		// share the estimate.
+		hw.NetworkBandwidth = 0
+	}
 	k := perfKey{hw, in.VRAM, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch, w.MicroBatches}
 	if r, ok := p.perfs[k]; ok {
 		return r.p, !r.err
@@ -547,15 +551,34 @@ func tpDegrees(o *Offer, gpus int) []int {
 	return out
 }
 
-// slice returns the setup of one GPU (or slice) of o: its memory and speed
-// figures scaled by a fractional GPU count (a 1/8 L4 has 3 GB and an
-// eighth of the compute and bandwidth; AWS g6f and Azure NVadsA10 v5 list
-// the slice's memory that way).
-func slice(o *Offer) (estimator.Bytes, estimator.Hardware) {
+// slice returns the setup of one GPU (or slice) of o: its memory, and the
+// speed figures the estimator prices the job with.
+//   - A fractional GPU count scales memory, compute and bandwidth (a 1/8 L4
+//     has 3 GB and an eighth of the compute and bandwidth; AWS g6f and
+//     Azure NVadsA10 v5 list the slice's memory that way).
+//   - The NVLink domain is the instance's NVLink-connected GPUs (the GPU's
+//     domain, at most the instance: two 4-GPU instances of an 8-GPU board
+//     do not share NVLink); PCIe instances talk over PCIe inside the
+//     instance (LinkBandwidth 0), which is their domain.
+//   - NetworkBandwidth is the instance's inter-node network shared by its
+//     GPUs: Gbit/s × 10⁹ / 8 / GPUs per instance (AWS p5.48xlarge: 3,200
+//     Gbit/s EFA over 8 H100s = 50 GB/s per GPU). The estimator prices the
+//     data-parallel, ZeRO and FSDP collectives that cross it
+//     (estimator/perf_train.go), so the planner adds no traffic of its own.
+func (p *planner) slice(o *Offer) (estimator.Bytes, estimator.Hardware) {
 	hw := o.Hardware
-	if o.Interconnect != "nvlink" {
+	per := math.Max(o.GPUCount, 1)
+	gbps, _ := p.networkGbps(o)
+	hw.NetworkBandwidth = gbps * 1e9 / 8 / per
+	dom := int(per)
+	if o.Interconnect == "nvlink" {
+		if d := o.NVLinkDomain; d > 0 && d < dom {
+			dom = d
+		}
+	} else {
 		hw.LinkBandwidth = 0 // PCIe between the instance's GPUs
 	}
+	hw.NVLinkDomain = max(dom, 1)
 	if o.GPUCount >= 1 {
 		return o.GPUMemory, hw
 	}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"rightsize/estimator"
 )
 
 // Recommendation marks a row.
@@ -161,14 +163,19 @@ type Row struct {
 	FXAsOf           string // date of the rate that converted the offer's currency ("" for USD)
 
 	// Training and batch jobs.
-	JobSeconds       float64
-	GPUHours         float64
-	JobCost          float64 // native
-	JobCostUSD       float64
-	JobCostDisp      float64
-	TokensPerSecond  float64
-	OptimizerSteps   float64
-	InterNodeSeconds float64 // per optimizer step, inter-node traffic (0 on one instance)
+	JobSeconds      float64
+	GPUHours        float64
+	JobCost         float64 // native
+	JobCostUSD      float64
+	JobCostDisp     float64
+	TokensPerSecond float64
+	OptimizerSteps  float64
+	// CommSeconds is the communication per optimizer step that compute
+	// does not hide (tensor-parallel all-reduces, data-parallel and
+	// ZeRO/FSDP collectives over NVLink, PCIe or the network, offload
+	// traffic: estimator.Perf.CommSeconds); Bound is what limits the step.
+	CommSeconds float64
+	Bound       estimator.Bound
 
 	// Serving.
 	MonthlyCostUSD                 float64

@@ -211,7 +211,7 @@ func shapeOf(in estimator.Input, perInstance, instancesPer int) copyShape {
 // domain; a model too large for one instance spans the fewest instances,
 // TP inside each and pipeline stages across them.
 func (p *planner) inferShapes(o *Offer) []copyShape {
-	vram, _ := slice(o)
+	vram, _ := p.slice(o)
 	in := p.in
 	in.VRAM, in.Batch, in.ZeRO = vram, 1, 0
 	if p.req.FixedParallelism {
@@ -271,6 +271,10 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	if in.TP == 1 {
 		hw.LinkBandwidth = 0 // no tensor-parallel traffic: the link does not matter
 	}
+	// Tensor parallelism stays inside the NVLink domain and the
+	// estimator's inference model sends nothing across instances
+	// (pipeline stages pass activations of a few kB per token).
+	hw.NetworkBandwidth = 0
 	k := perfKey{hw: hw, vram: in.VRAM, gpus: in.GPUs, tp: in.TP, pp: in.PP}
 	if sc, ok := p.serves[k]; ok {
 		return sc
@@ -331,7 +335,7 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 		r.FitReason = Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}
 		return
 	}
-	_, hw := slice(o)
+	_, hw := p.slice(o)
 	lam := p.req.Workload.RequestsPerSecond
 	var best Row
 	var why Reason
@@ -440,7 +444,7 @@ func (p *planner) batchTech(o *Offer, r *Row) {
 		return
 	}
 	cs := shapes[0] // smallest TP: most copies, the best throughput per GPU
-	_, hw := slice(o)
+	_, hw := p.slice(o)
 	sc := p.curve(cs, hw)
 	if !sc.ok {
 		r.FitReason = Reason{Key: "slo.kv_pool"}

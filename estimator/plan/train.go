@@ -65,7 +65,7 @@ type shapeOut struct {
 // bisection.
 func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 	gpus := int(o.GPUCount)
-	vram, _ := slice(o)
+	vram, _ := p.slice(o)
 	in := p.in
 	in.VRAM = vram
 	if p.req.FixedParallelism {
@@ -219,7 +219,7 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 		r.FitReason = Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}
 		return
 	}
-	_, hw := slice(o)
+	_, hw := p.slice(o)
 	p.trainTime(o, hw, s, r)
 	if p.req.FixedParallelism {
 		return
@@ -275,14 +275,11 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 		return
 	}
 	step := pf.StepSeconds
-	r.InterNodeSeconds = 0
+	r.CommSeconds, r.Bound = pf.CommSeconds, pf.Bound
 	if s.instances > 1 {
-		r.InterNodeSeconds = p.interNodeBytes(in, int(o.GPUCount), s.instances, s.res) / p.network(o)
-		// Data-parallel gradient traffic overlaps the backward pass
-		// (PyTorch DDP buckets and FSDP prefetch: Li et al. 2020, "PyTorch
-		// Distributed", VLDB 13(12) §3.2.3; Zhao et al. 2023, "PyTorch
-		// FSDP", VLDB 16(12) §3.3), so a step takes the longer of the two.
-		step = math.Max(step, r.InterNodeSeconds)
+		if g, assumed := p.networkGbps(o); assumed {
+			p.note(Reason{Key: "note.network_assumed", Args: []any{g}})
+		}
 	}
 	tps := pf.TokensPerStep / step
 	tokens := p.req.Workload.TrainTokens
@@ -324,37 +321,6 @@ func (p *planner) jobMoney(r *Row) {
 	if r.Pricing == Spot && r.SpotExpectedSeconds > 0 {
 		r.cost, r.time = r.SpotExpectedCostUSD, r.SpotExpectedSeconds
 	}
-}
-
-// interNodeBytes is what one instance sends to the others per optimizer
-// step. Within an instance the gradients are first reduced over NVLink or
-// PCIe; across the n instances of a data-parallel group a ring moves
-// (d − 1)/d of the data from each node (NCCL's bus bandwidth,
-// nccl-tests PERFORMANCE.md). Data parallelism and ZeRO-1/2 all-reduce the
-// gradients: 2Ψ; ZeRO-3/FSDP all-gathers the parameters in the forward and
-// backward passes and reduce-scatters the gradients: 3Ψ (Rajbhandari et
-// al. 2020, "ZeRO", §7.2). Ψ is in the 16-bit compute dtype (fp32 for
-// fp32 training); LoRA reduces only the adapters' gradients but ZeRO-3
-// still gathers the frozen weights. When a model copy spans instances
-// (pipeline stages across them), each instance carries its share.
-func (p *planner) interNodeBytes(in estimator.Input, gpusPerInstance, instances int, res fitOut) float64 {
-	elem := 2.0
-	if in.Weights == estimator.FP32 {
-		elem = 4
-	}
-	replicaGPUs := in.TP * in.PP
-	share := math.Min(1, float64(gpusPerInstance)/float64(replicaGPUs))
-	dp := in.GPUs / replicaGPUs
-	d := float64(min(instances, dp))
-	if d <= 1 {
-		return 0
-	}
-	train := float64(res.TrainableParams)
-	psi := 2 * train
-	if in.ZeRO == 3 {
-		psi = 2*float64(res.Params) + train
-	}
-	return (d - 1) / d * psi * elem * share
 }
 
 // spotTraining is the expected time and cost of the job on spot instances
