@@ -78,6 +78,8 @@ var English = map[string]string{
 	"slo.ttft_prefill":         "TTFT is bound by prefill: %s s for one prompt on an idle replica",
 	"slo.tpot_bandwidth":       "TPOT is bound by memory bandwidth: %s s per token even alone",
 	"slo.tpot_compute":         "TPOT is bound by compute: %s s per token even alone",
+	"slo.tpot_host":            "TPOT is bound by the host and engine overhead: %s s per token even alone",
+	"slo.tpot_communication":   "TPOT is bound by tensor-parallel communication: %s s per token even alone",
 	"slo.kv_pool":              "the KV pool cannot hold one request",
 	"spot.serving":             "spot reclaims break serving SLOs unless a spare replica covers them; one is added",
 	"reason.cheapest":          "%s: cheapest that fits at %s; the runner-up, %s, costs %s× as much for %s× the speed",
