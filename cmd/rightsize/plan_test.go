@@ -271,6 +271,8 @@ func TestPlanGolden(t *testing.T) {
 		{"serving-mistral-7b-20rps.md", append(servingArgs, "--format", "markdown", "--top", "5")},
 		{"fsdp-llama-3.1-70b-h100.json", append(fsdpArgs, "--format", "json", "--top", "3")},
 		{"spot-llama-3.1-8b-17b-tokens.txt", append(spotArgs, "--top", "5")},
+		{"serving-llama-3.1-8b-hosted.txt", []string{"--model", "llama-3.1-8b", "--requests-per-second", "20", "--prompt-tokens", "500",
+			"--output-tokens", "200", "--ttft-p95", "1s", "--top", "3"}},
 	} {
 		code, out, errs := runPlanArgs(t, c.args...)
 		if code != 0 {
@@ -304,4 +306,48 @@ func fxRate(t *testing.T, currency string) float64 {
 		t.Fatalf("no FX rate for %s", currency)
 	}
 	return r.PerUSD
+}
+
+// TestPlanHostedDefaults: without --api-*-price a serving plan carries
+// the catalog's dated, sourced list prices for the model, each priced at
+// the target rate and with a break-even rate consistent with the cheapest
+// row; with the flags, only the user's price.
+func TestPlanHostedDefaults(t *testing.T) {
+	args := []string{"--model", "llama-3.1-8b", "--requests-per-second", "20", "--prompt-tokens", "500", "--output-tokens", "200", "--ttft-p95", "1s"}
+	p := planJSONOf(t, args...)
+	want := catalog.Default().PlanHostedAPIs("llama-3.1-8b")
+	if len(p.Hosted) != len(want) || len(want) < 3 {
+		t.Fatalf("%d hosted entries, the catalog has %d for llama-3.1-8b", len(p.Hosted), len(want))
+	}
+	cheapest := p.Rows[0]
+	if cheapest.Recommendation != "cheapest" {
+		t.Fatalf("first row is %s", cheapest.Recommendation)
+	}
+	for i, h := range p.Hosted {
+		perReq := (500*h.InputUSDPerMillion + 200*h.OutputUSDPerMillion) / 1e6
+		if h.AsOf == "" || h.Source == "" || h.Provider == "" || h.Currency != "USD" || !near(h.MonthlyCostUSD, 20*730*3600*perReq) ||
+			!near(h.SelfHostedUSD, cheapest.MonthlyCostUSD) {
+			t.Errorf("%+v", h)
+		}
+		if i > 0 && p.Hosted[i-1].MonthlyCostUSD > h.MonthlyCostUSD {
+			t.Errorf("%s after %s: not cheapest first", h.API, p.Hosted[i-1].API)
+		}
+		// At the break-even rate the API's month costs one replica's month.
+		unit := cheapest.MonthlyCostUSD / float64(cheapest.Replicas)
+		if h.BreakEvenRPS > 0 && (!near(h.BreakEvenRPS*730*3600*perReq, unit) || h.BreakEvenRPS > cheapest.SustainableRPSPerReplica) {
+			t.Errorf("%s: break-even %v req/s, one replica %v USD/month, serves %v req/s", h.API, h.BreakEvenRPS, unit, cheapest.SustainableRPSPerReplica)
+		}
+		if h.WhyKey == "" {
+			t.Errorf("%s: no reason", h.API)
+		}
+	}
+	q := planJSONOf(t, append(args, "--api-input-price", "0.2", "--api-output-price", "0.6")...)
+	if len(q.Hosted) != 1 || q.Hosted[0].API != "api" || q.Hosted[0].InputUSDPerMillion != 0.2 || q.Hosted[0].OutputUSDPerMillion != 0.6 {
+		t.Errorf("user's price: %+v", q.Hosted)
+	}
+	// The table shows the list date and source.
+	_, out, _ := runPlanArgs(t, append(args, "--top", "1")...)
+	if !strings.Contains(out, "list price as of "+want[0].AsOf) || !strings.Contains(out, "hosted API prices: "+want[0].Source) {
+		t.Errorf("table lacks the hosted prices' date or source:\n%s", out)
+	}
 }
