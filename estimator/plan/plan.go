@@ -199,6 +199,10 @@ type planner struct {
 	output   float64
 	disp     FXRate
 	fits     map[fitKey]fitOut
+	needs    map[fitKey]needOut
+	hosts    map[hostKey]HostCheck
+	shapeBuf []copyShape
+	slab     []Row // tech rows are carved from it
 	perfs    map[perfKey]perfOut
 	serves   map[perfKey]serveCurve
 	techs    map[techKey]*Row
@@ -266,8 +270,8 @@ func Plan(req Request, offers []Offer, opts Options) (Result, error) {
 }
 
 func newPlanner(req Request, opts Options) *planner {
-	p := &planner{req: req, opts: opts, fits: make(map[fitKey]fitOut, 64), perfs: make(map[perfKey]perfOut, 64),
-		serves: map[perfKey]serveCurve{}, techs: make(map[techKey]*Row, 64), shapes: make(map[shapeKey]shapeOut, 64), hints: map[estimator.Bytes]int{}, rates: map[string]FXRate{}, noteSeen: map[string]bool{}}
+	p := &planner{req: req, opts: opts, fits: make(map[fitKey]fitOut, 64), needs: make(map[fitKey]needOut, 512), hosts: make(map[hostKey]HostCheck, 256), perfs: make(map[perfKey]perfOut, 256),
+		serves: map[perfKey]serveCurve{}, techs: make(map[techKey]*Row, 512), shapes: make(map[shapeKey]shapeOut, 512), hints: map[estimator.Bytes]int{}, rates: map[string]FXRate{}, noteSeen: map[string]bool{}}
 	p.disp, _ = req.rate(req.currency())
 	p.maxInst = opts.MaxInstances
 	if p.maxInst <= 0 {
@@ -308,6 +312,10 @@ func (p *planner) note(r Reason) {
 	p.noteSeen[r.Key] = true
 	p.notes = append(p.notes, r)
 }
+
+// noted reports whether the note key is already in the plan's notes (so
+// callers need not build its arguments again).
+func (p *planner) noted(key string) bool { return p.noteSeen[key] }
 
 // passes applies the filters that do not need a plan.
 func (p *planner) passes(o *Offer) bool {
@@ -469,7 +477,12 @@ func (p *planner) tech(o *Offer) *Row {
 	if r, ok := p.techs[k]; ok {
 		return r
 	}
-	r := &Row{Pricing: p.req.Pricing}
+	if len(p.slab) == 0 {
+		p.slab = make([]Row, 64)
+	}
+	r := &p.slab[0]
+	p.slab = p.slab[1:]
+	r.Pricing = p.req.Pricing
 	switch p.req.Workload.Kind {
 	case Training:
 		p.trainTech(o, r)
@@ -503,9 +516,32 @@ type fitOut struct {
 	MaxConcurrentSeqs, TrainableParams, Params int64
 }
 
+// needOut is a training setup's memory per GPU, whatever the GPU.
+type needOut struct {
+	ok                      bool
+	total, hostOffload      estimator.Bytes
+	trainableParams, params int64
+}
+
 // estimate memoises estimator.Estimate over the fields the planner varies;
-// an invalid setup does not fit.
+// an invalid setup does not fit. Training needs the same memory per GPU
+// on any GPU and fits where PerGPU.Total ≤ Usable (estimator.Result.Fits),
+// so its estimates are shared by every memory size.
 func (p *planner) estimate(in estimator.Input) fitOut {
+	if p.in.Task.Training() {
+		k := fitKey{0, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch}
+		n, ok := p.needs[k]
+		if !ok {
+			r, err := estimator.Estimate(in)
+			n = needOut{err == nil, r.PerGPU.Total(), r.HostOffload, r.TrainableParams, r.Params}
+			p.needs[k] = n
+		}
+		if !n.ok {
+			return fitOut{}
+		}
+		usable := in.UsableBytes()
+		return fitOut{n.total <= usable, usable - n.total, n.hostOffload, 0, n.trainableParams, n.params}
+	}
 	k := fitKey{in.VRAM, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch}
 	if r, ok := p.fits[k]; ok {
 		return r
@@ -534,21 +570,22 @@ func (p *planner) perf(in estimator.Input, hw estimator.Hardware, w estimator.Wo
 	return pf, err == nil
 }
 
-// tpDegrees lists the tensor-parallel degrees to try inside one instance of
-// gpus GPUs: powers of two up to the NVLink domain (or the whole instance
-// over PCIe), smallest first: TP stays inside the instance, as Megatron-LM
-// places it (Narayanan et al. 2021 §3.3: tensor parallelism within a
-// multi-GPU server, pipeline parallelism across servers).
-func tpDegrees(o *Offer, gpus int) []int {
+// maxTP is the largest tensor-parallel degree to try inside one instance
+// of gpus GPUs; the degrees tried are the powers of two up to it, smallest
+// first, inside the NVLink domain (or the whole instance over PCIe): TP
+// stays inside the instance, as Megatron-LM places it (Narayanan et al.
+// 2021 §3.3: tensor parallelism within a multi-GPU server, pipeline
+// parallelism across servers).
+func maxTP(o *Offer, gpus int) int {
 	dom := gpus
 	if o.Interconnect == "nvlink" && o.NVLinkDomain > 0 {
 		dom = min(dom, o.NVLinkDomain)
 	}
-	var out []int
-	for t := 1; t <= dom; t *= 2 {
-		out = append(out, t)
+	t := 1
+	for t*2 <= dom {
+		t *= 2
 	}
-	return out
+	return t
 }
 
 // slice returns the setup of one GPU (or slice) of o: its memory, and the

@@ -61,7 +61,7 @@ type Reason struct {
 // Message keys and their English text. A translation supplies the same
 // keys with the same argument order.
 var English = map[string]string{
-	"fit.ok":                   "fits with %s headroom per GPU",
+	"fit.ok":                   "fits with %s GiB headroom per GPU",
 	"fit.no_hardware":          "the catalog lacks this GPU's speed figures",
 	"fit.no_price":             "no %s price",
 	"fit.no_fx":                "no exchange rate for %s",

@@ -85,11 +85,24 @@ func (sc *serveCurve) concurrency(per, out float64) (float64, bool) {
 		return per / x1, true
 	}
 	// X grows with c (batching) but need not be monotone between
-	// samples: take the first segment that reaches per, then bisect it.
+	// samples: take the first segment that reaches per. On it TTFT and
+	// TPOT are linear, a + b·c, so X(c) = c / (A + B·c) with A = a_TTFT +
+	// out·a_TPOT, B = b_TTFT + out·b_TPOT, and X(c) = per at
+	// c = per·A / (1 − per·B); bisect where that form fails.
 	lo := 1.0
-	for _, hi := range sc.c[1:] {
+	for i, hi := range sc.c[1:] {
 		hi = math.Min(hi, sc.kvMax)
 		if sc.x(hi, out) >= per {
+			c0, c1 := sc.c[i], sc.c[i+1]
+			bT := (sc.ttft[i+1] - sc.ttft[i]) / (c1 - c0)
+			bP := (sc.tpot[i+1] - sc.tpot[i]) / (c1 - c0)
+			A := sc.ttft[i] - bT*c0 + out*(sc.tpot[i]-bP*c0)
+			B := bT + out*bP
+			if d := 1 - per*B; A > 0 && d > 0 {
+				if c := per * A / d; c >= lo*(1-1e-9) && c <= hi*(1+1e-9) {
+					return math.Min(math.Max(c, lo), hi), true
+				}
+			}
 			for range 50 {
 				mid := (lo + hi) / 2
 				if sc.x(mid, out) >= per {
@@ -262,9 +275,10 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 		return nil
 	}
 	gpus := int(o.GPUCount)
-	tps := tpDegrees(o, gpus)
-	var out []copyShape
-	for _, tp := range tps {
+	top := maxTP(o, gpus)
+	out := p.shapeBuf[:0]
+	defer func() { p.shapeBuf = out[:0] }()
+	for tp := 1; tp <= top; tp *= 2 {
 		c := withGPUs(in, tp, tp, 1, 0)
 		if c.Validate() != nil {
 			continue
@@ -276,7 +290,7 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 	if len(out) > 0 {
 		return out
 	}
-	tp := tps[len(tps)-1]
+	tp := top
 	// Pipeline stages across instances: no more stages than layers.
 	limit := min(p.maxInst, max(in.Arch.Layers*tp/gpus, 1))
 	s, ok := searchInstances(limit, 0, func(n int) (copyShape, bool) {
@@ -306,6 +320,13 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	// estimator's inference model sends nothing across instances
 	// (pipeline stages pass activations of a few kB per token).
 	hw.NetworkBandwidth = 0
+	// Nor does it read the host link (offload traffic is a training cost)
+	// or the domain beyond the TP group: offers that differ only there
+	// share the curve.
+	hw.HostLinkBandwidth = 0
+	if in.TP <= hw.NVLinkDomain {
+		hw.NVLinkDomain = in.TP
+	}
 	k := perfKey{hw: hw, vram: in.VRAM, gpus: in.GPUs, tp: in.TP, pp: in.PP}
 	if sc, ok := p.serves[k]; ok {
 		return sc
@@ -315,7 +336,7 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	sp, err := estimator.ServingPoint(in, hw, eff, p.work, 1)
 	res := p.estimate(in)
 	sc.headroom = res.Headroom
-	sc.fitOK = Reason{Key: "fit.ok", Args: []any{formatGiB(sc.headroom)}}
+	sc.fitOK = Reason{Key: "fit.ok", Args: []any{sc.headroom.GiB()}}
 	if err != nil || sp.MaxConcurrency < 1 {
 		p.serves[k] = sc
 		return sc

@@ -73,16 +73,16 @@ func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 		res := p.estimate(in)
 		return trainShape{in, n, res}, res.Fits && n <= p.maxInst
 	}
-	tps := tpDegrees(o, gpus)
+	top := maxTP(o, gpus)
 	at := func(n int) (trainShape, bool) {
 		total := n * gpus
 		// Offers of other shapes reach the same GPU total (2 × 8 and
 		// 4 × 4 GPUs): the search result depends only on the memory,
 		// the total and the largest TP inside an instance.
-		k := shapeKey{vram, total, tps[len(tps)-1]}
+		k := shapeKey{vram, total, top}
 		so, seen := p.shapes[k]
 		if !seen {
-			s, ok := p.searchShape(in, total, tps)
+			s, ok := p.searchShape(in, total, top)
 			so = shapeOut{s.in.TP, s.in.PP, s.in.ZeRO, s.res, ok}
 			p.shapes[k] = so
 		}
@@ -109,10 +109,10 @@ type shapeKey struct {
 }
 
 // searchShape finds the preferred parallelism for total GPUs.
-func (p *planner) searchShape(in estimator.Input, total int, tps []int) (trainShape, bool) {
+func (p *planner) searchShape(in estimator.Input, total int, top int) (trainShape, bool) {
 	{
 		for pp := 1; pp <= total && pp <= max(in.Arch.Layers, 1); pp *= 2 {
-			for _, tp := range tps {
+			for tp := 1; tp <= top; tp *= 2 {
 				if total%(tp*pp) != 0 {
 					continue
 				}
@@ -133,7 +133,7 @@ func (p *planner) searchShape(in estimator.Input, total int, tps []int) (trainSh
 					}
 				}
 			}
-			if pp*tps[len(tps)-1] >= total {
+			if pp*top >= total {
 				break
 			}
 		}
@@ -277,13 +277,13 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 	step := pf.StepSeconds
 	r.CommSeconds, r.Bound = pf.CommSeconds, pf.Bound
 	if s.instances > 1 {
-		if g, assumed := p.networkGbps(o); assumed {
+		if g, assumed := p.networkGbps(o); assumed && !p.noted("note.network_assumed") {
 			p.note(Reason{Key: "note.network_assumed", Args: []any{g}})
 		}
 	}
 	tps := pf.TokensPerStep / step
 	tokens := p.req.Workload.TrainTokens
-	r.Fits, r.FitReason = true, Reason{Key: "fit.ok", Args: []any{formatGiB(s.res.Headroom)}}
+	r.Fits, r.FitReason = true, Reason{Key: "fit.ok", Args: []any{s.res.Headroom.GiB()}}
 	r.HeadroomGiB = s.res.Headroom.GiB()
 	r.hostOffloadGiB = s.res.HostOffload.GiB()
 	r.Instances = s.instances
@@ -383,7 +383,7 @@ func (p *planner) spotParams(o *Offer, r *Row, n int) (m, writeRate, restart flo
 	if month == 0 {
 		var known bool
 		month, known = SpotInterruptionsPerMonth(o.SpotInterruption)
-		if !known {
+		if !known && !p.noted("note.spot_default_rate") {
 			p.note(Reason{Key: "note.spot_default_rate", Args: []any{100 * month}})
 		}
 	}
@@ -447,8 +447,15 @@ const (
 	inferRAMGBPerGPU = 8
 )
 
+// hostKey is what the soft host rules look at.
+type hostKey struct {
+	vcpus     int
+	ram, gpus float64
+}
+
 // hostCheck applies the host rules. Offloaded state that does not fit in
-// host RAM is a hard failure; the sizing rules are soft.
+// host RAM is a hard failure; the sizing rules are soft (and their
+// verdict is shared by offers of the same host shape).
 func (p *planner) hostCheck(o *Offer, r *Row) {
 	gpus := math.Max(o.GPUCount, 1)
 	if off := r.hostOffloadGiB; off > 0 && o.RAMGiB > 0 {
@@ -462,6 +469,12 @@ func (p *planner) hostCheck(o *Offer, r *Row) {
 		r.Host = HostCheck{HostUnknown, Reason{Key: "host.unknown"}}
 		return
 	}
+	k := hostKey{o.VCPUs, o.RAMGiB, gpus}
+	if h, ok := p.hosts[k]; ok {
+		r.Host = h
+		return
+	}
+	defer func() { p.hosts[k] = r.Host }()
 	cpu, ram := float64(inferVCPUsPerGPU), float64(inferRAMGBPerGPU)
 	if p.req.Workload.Kind == Training {
 		cpu, ram = trainVCPUsPerGPU, trainRAMGBPerGPU
@@ -477,5 +490,3 @@ func (p *planner) hostCheck(o *Offer, r *Row) {
 		r.Host = HostCheck{HostOK, Reason{Key: "host.ok"}}
 	}
 }
-
-func formatGiB(b estimator.Bytes) string { return formatNumber(b.GiB()) + " GiB" }
