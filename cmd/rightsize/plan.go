@@ -94,7 +94,11 @@ type estimateJob struct {
 //	reserved_term_years the reservation those two describe (1 or 3; the
 //	                    1-year one unless only the 3-year one is known)
 //	usd_per_dense_tflops_hour, tokens_per_usd
-//	host_check          {status: ok|unknown|warn|fail, reason}
+//	vcpus, ram_gib      the instance's host (0: not listed)
+//	host_offload_gib    CPU-offloaded state the instance's RAM must hold
+//	                    (--offload; 0 without)
+//	host_check          {status: ok|unknown|warn|fail, reason}; fail (offload
+//	                    beyond ram_gib) also makes fits false
 //	fits                whether the offer runs the job (and passes the host check, budget, deadline)
 //	recommendation      cheapest | fastest | value | pareto | none
 //	why                 one English sentence; why_key and why_args for translation
@@ -441,6 +445,9 @@ type planRowJSON struct {
 	ReservedTermYears            int             `json:"reserved_term_years,omitempty"`
 	USDPerDenseTFLOPSHour        float64         `json:"usd_per_dense_tflops_hour"`
 	TokensPerUSD                 float64         `json:"tokens_per_usd"`
+	VCPUs                        int             `json:"vcpus"`
+	RAMGiB                       float64         `json:"ram_gib"`
+	HostOffloadGiB               float64         `json:"host_offload_gib"`
 	HostCheck                    hostJSON        `json:"host_check"`
 	Fits                         bool            `json:"fits"`
 	Recommendation               string          `json:"recommendation"`
@@ -510,6 +517,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 			SpotInterruptionsPerMonth:    r.SpotInterruptionsPerMonth,
 			ReservedBreakEvenUtilisation: r.ReservedBreakEvenUtilisation, ReservedMonthlyCommitmentUSD: r.ReservedMonthlyCommitmentUSD, ReservedTermYears: r.ReservedTermYears,
 			USDPerDenseTFLOPSHour: r.USDPerDenseTFLOPSHour, TokensPerUSD: r.TokensPerUSD,
+			VCPUs: o.VCPUs, RAMGiB: o.RAMGiB, HostOffloadGiB: r.HostOffloadGiB,
 			HostCheck: hostJSON{r.Host.Status.String(), r.Host.Reason.String()}, Fits: r.Fits,
 			Recommendation: r.Recommendation.String(), AsOf: o.AsOf, Notes: []string{}, WhyArgs: []any{},
 		}

@@ -351,3 +351,67 @@ func TestPlanHostedDefaults(t *testing.T) {
 		t.Errorf("table lacks the hosted prices' date or source:\n%s", out)
 	}
 }
+
+// TestPlanOffloadFailsSmallHosts: with the optimizer and weights offloaded
+// to the CPU, an instance whose RAM cannot hold the offloaded state fails
+// the host check and does not fit; every plan that fits holds it.
+func TestPlanOffloadFailsSmallHosts(t *testing.T) {
+	p := planJSONOf(t, "--model", "llama-3.1-8b", "--task", "finetune", "--zero", "3", "--offload", "all", "--grad-checkpointing",
+		"--train-tokens", "100M", "--all", "--top", "0")
+	failed, fit := 0, 0
+	for _, r := range p.Rows {
+		small := r.RAMGiB > 0 && r.HostOffloadGiB > r.RAMGiB
+		switch {
+		case small:
+			failed++
+			if r.Fits || r.HostCheck.Status != "fail" || !strings.Contains(r.HostCheck.Reason, "offload") {
+				t.Errorf("%s: %v GiB offloaded into %v GiB of RAM: fits %v, host %+v", r.OfferID, r.HostOffloadGiB, r.RAMGiB, r.Fits, r.HostCheck)
+			}
+		case r.Fits:
+			fit++
+			if r.HostOffloadGiB <= 0 || r.HostCheck.Status == "fail" {
+				t.Errorf("%s: fits with %v GiB offloaded, host %+v", r.OfferID, r.HostOffloadGiB, r.HostCheck)
+			}
+		}
+	}
+	// 8B with AdamW offloaded holds ~16 B/param ≈ 128 GB on the host:
+	// small single-GPU hosts fail, large ones fit.
+	if failed < 10 || fit < 10 {
+		t.Errorf("%d offers failed the host check, %d fit; want both ≥ 10", failed, fit)
+	}
+}
+
+// TestPlanSixteenGPUsEverywhere: a job that needs 16 GPUs comes back as
+// real multi-instance plans on every shape sold (1, 2, 4 and 8 GPUs per
+// instance), each billed for whole instances, never as "no offer".
+func TestPlanSixteenGPUsEverywhere(t *testing.T) {
+	p := planJSONOf(t, append(fsdpArgs, "--top", "0")...)
+	shapes := map[float64]bool{}
+	for _, r := range p.Rows {
+		if !r.Fits || r.Instances < 2 || !near(r.GPUs, float64(r.Instances)*r.GPUsPerInstance) || r.GPUs < 16 ||
+			r.Parallelism.TP*r.Parallelism.PP*r.Parallelism.DP != int(r.GPUs) {
+			t.Errorf("%s: fits %v, %d × %v GPUs, %+v", r.OfferID, r.Fits, r.Instances, r.GPUsPerInstance, r.Parallelism)
+		}
+		shapes[r.GPUsPerInstance] = true
+	}
+	for _, n := range []float64{1, 2, 4, 8} {
+		if !shapes[n] {
+			t.Errorf("no plan on %v-GPU instances", n)
+		}
+	}
+}
+
+// TestPlanServingInRoubles: a serving plan shown in RUB keeps the dollar
+// figures and converts them at the dated rate it names.
+func TestPlanServingInRoubles(t *testing.T) {
+	rub := fxRate(t, "RUB")
+	p := planJSONOf(t, append(servingArgs, "--currency", "RUB", "--top", "5")...)
+	if p.Currency != "RUB" || p.FXAsOf == "" || p.FXSource == "" || len(p.Rows) == 0 {
+		t.Fatalf("currency %s as of %q (%q), %d rows", p.Currency, p.FXAsOf, p.FXSource, len(p.Rows))
+	}
+	for _, r := range p.Rows {
+		if !(r.MonthlyCostUSD > 0) || !near(r.MonthlyCostDisp, r.MonthlyCostUSD*rub) || !near(r.PricePerHourDisp, r.PricePerHourUSD*rub) {
+			t.Errorf("%s: %v USD/month shown as %v RUB; %v USD/h as %v RUB", r.OfferID, r.MonthlyCostUSD, r.MonthlyCostDisp, r.PricePerHourUSD, r.PricePerHourDisp)
+		}
+	}
+}

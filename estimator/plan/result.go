@@ -210,14 +210,18 @@ type Row struct {
 	USDPerDenseTFLOPSHour float64
 	TokensPerUSD          float64
 
+	// HostOffloadGiB is the CPU-offloaded state one instance's host RAM
+	// must hold (per-GPU offload × GPUs per instance; 0 without offload),
+	// next to Offer.RAMGiB in the host check.
+	HostOffloadGiB float64
+
 	Host           HostCheck
 	Notes          []Reason
 	Recommendation Recommendation
 	Why            Reason
 
-	cost, time     float64 // ranking keys (USD, seconds)
-	hostOffloadGiB float64 // per GPU
-	prefillShare   float64 // inference: prefill's share of GPU time
+	cost, time   float64 // ranking keys (USD, seconds)
+	prefillShare float64 // inference: prefill's share of GPU time
 }
 
 // HostedComparison sets a hosted API against the best self-hosted row.

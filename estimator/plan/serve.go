@@ -21,7 +21,7 @@ import (
 //     estimator.ServingPoint: mean TTFT(c) (own prefill, the prompts
 //     admitted with it, the step in flight), TPOT(c) (the decode step plus
 //     the prompt chunks sharing it) and the KV pool's limit; sampled at
-//     c = 1, 4, 16, … and the pool's limit, interpolated linearly in c;
+//     c = 1, 8, 64, … and the pool's limit, interpolated linearly in c;
 //   - Little's law fixes the concurrency at a rate: λ = c / (TTFT(c) +
 //     out·TPOT(c)), the replica's completion rate X(c) at c in flight, so
 //     c at λ solves X(c) = λ; a rate above X at the pool's limit is more
@@ -310,7 +310,7 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 }
 
 // curve builds (or recalls) the serving curve of one copy shape from
-// estimator.ServingPoint at c = 1, 4, 16, … and the KV pool's limit.
+// estimator.ServingPoint at c = 1, 8, 64, … and the KV pool's limit.
 func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	in := p.input(cs)
 	if in.TP == 1 {
@@ -344,11 +344,11 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	sc.kvMax = float64(sp.MaxConcurrency)
 	sc.bound = sp.Bound
 	n := 2
-	for c := 4.0; c < sc.kvMax; c *= 4 {
+	for c := 8.0; c < sc.kvMax; c *= 8 {
 		n++
 	}
 	sc.c, sc.ttft, sc.tpot = make([]float64, 0, n), make([]float64, 0, n), make([]float64, 0, n)
-	for c := 1.0; ; c *= 4 {
+	for c := 1.0; ; c *= 8 {
 		c = math.Min(c, sc.kvMax)
 		if c > 1 {
 			sp, err = estimator.ServingPoint(in, hw, eff, p.work, int(c))

@@ -285,7 +285,7 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 	tokens := p.req.Workload.TrainTokens
 	r.Fits, r.FitReason = true, Reason{Key: "fit.ok", Args: []any{s.res.Headroom.GiB()}}
 	r.HeadroomGiB = s.res.Headroom.GiB()
-	r.hostOffloadGiB = s.res.HostOffload.GiB()
+	r.HostOffloadGiB = s.res.HostOffload.GiB() * o.GPUCount
 	r.Instances = s.instances
 	r.GPUs = float64(s.instances) * o.GPUCount
 	r.TP, r.PP, r.DP, r.ZeRO = in.TP, in.PP, dp, in.ZeRO
@@ -458,8 +458,7 @@ type hostKey struct {
 // verdict is shared by offers of the same host shape).
 func (p *planner) hostCheck(o *Offer, r *Row) {
 	gpus := math.Max(o.GPUCount, 1)
-	if off := r.hostOffloadGiB; off > 0 && o.RAMGiB > 0 {
-		need := off * o.GPUCount
+	if need := r.HostOffloadGiB; need > 0 && o.RAMGiB > 0 {
 		if need > o.RAMGiB {
 			r.Host = HostCheck{HostFail, Reason{Key: "host.offload_ram", Args: []any{need, o.RAMGiB}}}
 			return
