@@ -343,13 +343,17 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	}
 	sc.kvMax = float64(sp.MaxConcurrency)
 	sc.bound = sp.Bound
+	// Samples at 1, 8, 64, … and the pool's limit; one within 2× of the
+	// limit is dropped (the limit's own sample covers it).
 	n := 2
-	for c := 8.0; c < sc.kvMax; c *= 8 {
+	for c := 8.0; 2*c <= sc.kvMax; c *= 8 {
 		n++
 	}
 	sc.c, sc.ttft, sc.tpot = make([]float64, 0, n), make([]float64, 0, n), make([]float64, 0, n)
 	for c := 1.0; ; c *= 8 {
-		c = math.Min(c, sc.kvMax)
+		if 2*c > sc.kvMax {
+			c = sc.kvMax
+		}
 		if c > 1 {
 			sp, err = estimator.ServingPoint(in, hw, eff, p.work, int(c))
 			if err != nil {
