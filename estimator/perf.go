@@ -59,10 +59,14 @@ type Hardware struct {
 	// direction (CPU offload). 0: PCIeBandwidth.
 	HostLinkBandwidth float64
 	// HostOpSeconds is the host's time to dispatch one eager PyTorch op
-	// (HF transformers decoding is bound by it at small batch). 0:
-	// hfOpSeconds, fitted on an H100 host; a fast desktop CPU is about
-	// half that.
+	// (HF transformers decoding is bound by it at small batch). 0: the
+	// host class's fitted figure (HostOpSecondsFor with Architecture and
+	// FormFactor).
 	HostOpSeconds float64
+	// FormFactor is the card's form factor as the catalog names it
+	// ("SXM5", "PCIe consumer", ...); it selects the host class of
+	// HostOpSecondsFor (a consumer card sits in a desktop). "": a server.
+	FormFactor string
 }
 
 // PCIeBandwidth is PCIe 4.0 x16 per direction: 16 GT/s × 16 lanes ×
@@ -242,7 +246,7 @@ func (hw Hardware) withDefaults() Hardware {
 		hw.HostLinkBandwidth = PCIeBandwidth
 	}
 	if hw.HostOpSeconds == 0 {
-		hw.HostOpSeconds = hfOpSeconds
+		hw.HostOpSeconds = HostOpSecondsFor(hw.Architecture, hw.FormFactor)
 	}
 	return hw
 }

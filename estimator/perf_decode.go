@@ -108,9 +108,16 @@ func (m *inferModel) device(tokens, lctx, kvRead float64) (secs float64, memBoun
 	return rooflineTime(c, mem) + m.layers*m.perLayer + tokens*m.commPerToken, mem > c
 }
 
-// step is one engine step: the longer of the host floor and the device.
+// step is one engine step: the longer of the host floor and the device,
+// or their sum where the device's work waits on the host (hostSerial).
 func (m *inferModel) step(tokens, lctx, kvRead float64) (secs float64, b Bound) {
 	d, memBound := m.device(tokens, lctx, kvRead)
+	if hostSerial(m.in, tokens) {
+		if m.host >= d {
+			return m.host + d, BoundHost
+		}
+		return m.host + d, BoundBandwidth
+	}
 	switch {
 	case m.host >= d:
 		return m.host, BoundHost

@@ -5,7 +5,10 @@ package estimator
 // work (launching kernels, scheduling, sampling) and the device's; when
 // the host is longer the step is host-bound and a faster GPU does not help.
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 // HF transformers eager decoding (host-bound at small batch).
 const (
@@ -31,7 +34,51 @@ const (
 	// testdata/calibration/bnb_optimum_benchmark.json, fit rows). The
 	// same rows at batch 8 and 32 (25.5, 26.1 ms) stay on this floor.
 	hfOpSeconds = 17.4e-6
+	// hfOpSecondsDesktop is the same cost on a desktop host (consumer
+	// GeForce cards): fitted to the RTX 4090 Llama 3.1 8B rows of the
+	// same table, where the BF16 step is bound by the device but NF4 and
+	// LLM.int8() are bound by the host: (step) / (ops) = 7.6 µs (NF4 b1),
+	// 9.4, 10.0, 10.7 µs (int8 b1, b8, b32); 9 µs leaves them at +18%,
+	// −5%, −10%, −16%. The host is not named in that table; AutoAWQ's
+	// README measures its RTX 4090 with a Ryzen 9 7950X, a desktop CPU of
+	// about twice the single-thread speed of an H100 server's Xeon.
+	hfOpSecondsDesktop = 9e-6
+	// hfOpSecondsLegacy is the cost on the hosts of pre-Ampere datacenter
+	// cards (T4, V100, P100, ...: cloud VMs of Skylake/Cascade Lake
+	// Xeons at 2.0–2.5 GHz): fitted to the T4 Qwen 2.5 3B rows of the
+	// same table, host-bound at batch 1: 24.8 µs (FP16), 28.5 (NF4),
+	// 31.2 (int8); 28 µs leaves them at +13%, −2%, −10%.
+	hfOpSecondsLegacy = 28e-6
 )
+
+// HostOpSecondsFor is the modelled host seconds per eager PyTorch op for a
+// GPU of the catalog's architecture and form factor: a desktop CPU for
+// consumer cards (hfOpSecondsDesktop), an older cloud Xeon for pre-Ampere
+// datacenter cards (hfOpSecondsLegacy), and an H100-class server for the
+// rest (hfOpSeconds: Ampere and later datacenter and workstation cards;
+// their hosts are not calibrated apart from the H100's). It allocates
+// nothing.
+func HostOpSecondsFor(architecture, formFactor string) float64 {
+	switch {
+	case containsFold(formFactor, "consumer"):
+		return hfOpSecondsDesktop
+	case strings.EqualFold(architecture, "turing") || strings.EqualFold(architecture, "volta") ||
+		strings.EqualFold(architecture, "pascal"):
+		return hfOpSecondsLegacy
+	}
+	return hfOpSeconds
+}
+
+// containsFold reports whether sub is in s, ignoring ASCII case, without
+// allocating.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
 
 // Extra host ops per linear for weight formats in HF transformers, fitted
 // to the same H100 Llama 3.1 8B rows: (format step − BF16 step) / (32
@@ -145,4 +192,19 @@ func dequantBytesFactor(in Input, tokens float64) float64 {
 		return (4.127/8 + 4) / (4.127 / 8)
 	}
 	return 1
+}
+
+// hostSerial reports whether a forward over tokens runs its device work
+// after the host's launches instead of under them: bitsandbytes 4-bit in
+// HF transformers at batch > 1, which dequantises every linear to a
+// 16-bit copy before its matmul (dequantBytesFactor). Its H100 Llama 3.1
+// 8B fit rows at batch 8 and 32 (56.6, 57.7 ms) sit at the host floor
+// (40.0 ms) plus the dequantisation's device time (14.3 ms), −4% and −6%,
+// not at the longer of the two (−29%, −31%); the T4 Qwen 2.5 3B rows, fit
+// rows of the host classes, land at +22% and the held-back H100 Qwen 2.5
+// 32B at +12% (the longer: −31%, −34%). The RTX 4090 rows come out
+// +54..+60% (the longer: +23..+37%): its 72 MB L2 cache, larger than
+// the H100's 50 MB, probably serves much of the 16-bit copy's read-back.
+func hostSerial(in Input, tokens float64) bool {
+	return dequantBytesFactor(in, tokens) > 1
 }
