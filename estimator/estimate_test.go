@@ -417,7 +417,11 @@ func TestLoRAActivations(t *testing.T) {
 // go test ./estimator -run Golden -update and review the diff.
 func TestGolden(t *testing.T) {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "# model task engine weights kv batch seq gpus tp pp zero | weights grads optim act logits kv ctx alloc nccl graphs quant | total usable fits pool_tokens (MiB unless noted)\n")
+	sb.WriteString("# model task engine weights kv batch seq gpus tp pp zero |")
+	for p := Part(0); p < NumParts; p++ {
+		sb.WriteString(" " + strings.ReplaceAll(p.String(), " ", "_"))
+	}
+	sb.WriteString(" | total usable fits pool_tokens (MiB unless noted)\n")
 	mib := func(b Bytes) string { return fmt.Sprintf("%.0f", float64(b)/float64(MiB)) }
 	cases := []func(Input) Input{
 		func(in Input) Input { return in },
@@ -443,11 +447,12 @@ func TestGolden(t *testing.T) {
 			}
 			r := mustEstimate(t, in)
 			b := r.PerGPU
-			fmt.Fprintf(&sb, "%s %v %v %v %v %d %d %d %d %d %d | %s %s %s %s %s %s %s %s %s %s %s | %s %s %v %d\n",
-				strings.TrimSuffix(f, ".json"), in.Task, in.Engine, in.Weights, in.KV, in.Batch, in.Seq, in.GPUs, in.TP, in.PP, in.ZeRO,
-				mib(b.Weights), mib(b.Gradients), mib(b.Optimizer), mib(b.Activations), mib(b.Logits), mib(b.KVCache),
-				mib(b.CUDAContext), mib(b.AllocatorReserve), mib(b.NCCL), mib(b.CUDAGraphs), mib(b.QuantState),
-				mib(b.Total()), mib(r.Usable), r.Fits, r.KVPoolTokens)
+			fmt.Fprintf(&sb, "%s %v %v %v %v %d %d %d %d %d %d |",
+				strings.TrimSuffix(f, ".json"), in.Task, in.Engine, in.Weights, in.KV, in.Batch, in.Seq, in.GPUs, in.TP, in.PP, in.ZeRO)
+			for _, v := range b.Parts() {
+				sb.WriteString(" " + mib(v))
+			}
+			fmt.Fprintf(&sb, " | %s %s %v %d\n", mib(b.Total()), mib(r.Usable), r.Fits, r.KVPoolTokens)
 		}
 	}
 	path := filepath.Join("testdata", "breakdown.golden")
@@ -485,3 +490,53 @@ var (
 	_ = Input{} == Input{}
 	_ = Result{} == Result{}
 )
+
+// TestParts: the parts are the breakdown's lines in order, each once, with
+// one name each, and they sum to Total; Parts allocates nothing.
+func TestParts(t *testing.T) {
+	in := DefaultInput(loadArch(t, "llama-3.1-8b.json"))
+	in.Task, in.GPUs, in.TP, in.PP, in.ZeRO = Pretrain, 8, 2, 2, 1
+	r := mustEstimate(t, in)
+	b := r.PerGPU
+	want := []Bytes{b.Weights, b.Gradients, b.Optimizer, b.Activations, b.Logits, b.KVCache,
+		b.CUDAContext, b.AllocatorReserve, b.NCCL, b.CUDAGraphs, b.QuantState}
+	if int(NumParts) != len(want) {
+		t.Fatalf("NumParts %d, want %d", NumParts, len(want))
+	}
+	names := map[string]bool{}
+	var sum, over Bytes
+	i := 0
+	for p, v := range b.Parts() {
+		if p != Part(i) || v != want[i] {
+			t.Errorf("part %d: got %v %d, want %v %d", i, p, v, Part(i), want[i])
+		}
+		if names[p.String()] || strings.HasPrefix(p.String(), "Part(") {
+			t.Errorf("part %d: name %q repeated or missing", i, p)
+		}
+		names[p.String()] = true
+		sum += v
+		if p.Overhead() {
+			over += v
+			if r.Confidence.Of(p) != r.Confidence.Overhead {
+				t.Errorf("%v: confidence %g, want the overhead's %g", p, r.Confidence.Of(p), r.Confidence.Overhead)
+			}
+		}
+		i++
+	}
+	if sum != b.Total() || over != b.Overhead() || over == 0 {
+		t.Errorf("parts sum %d (overhead %d), Total %d, Overhead %d", sum, over, b.Total(), b.Overhead())
+	}
+	if b.Part(NumParts) != 0 || b.Part(-1) != 0 || NumParts.String() != "Part(11)" {
+		t.Errorf("unknown parts: %d %d %q", b.Part(NumParts), b.Part(-1), NumParts.String())
+	}
+	if r.Confidence.Of(PartWeights) != r.Confidence.Weights || r.Confidence.Of(PartKVCache) != r.Confidence.KVCache {
+		t.Error("Confidence.Of does not match its fields")
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		for range b.Parts() {
+		}
+		_ = b.Total()
+	}); n != 0 {
+		t.Errorf("Parts allocates %v times", n)
+	}
+}

@@ -427,20 +427,11 @@ func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Res
 		in.Task, in.Engine, in.Weights, r.WeightBitsPerParam, in.KV, in.Batch, in.Seq, in.GPUs, in.TP, in.PP, in.ZeRO)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	b, c := r.PerGPU, r.Confidence
-	for _, row := range []struct {
-		name string
-		v    estimator.Bytes
-		band float64
-	}{
-		{"weights", b.Weights, c.Weights}, {"gradients", b.Gradients, c.Gradients}, {"optimizer", b.Optimizer, c.Optimizer},
-		{"activations", b.Activations, c.Activations}, {"logits", b.Logits, c.Logits}, {"kv cache", b.KVCache, c.KVCache},
-		{"cuda context", b.CUDAContext, c.Overhead}, {"allocator reserve", b.AllocatorReserve, c.Overhead},
-		{"nccl", b.NCCL, c.Overhead}, {"cuda graphs", b.CUDAGraphs, c.Overhead}, {"quant state", b.QuantState, c.Overhead},
-	} {
-		if row.v == 0 {
+	for part, v := range b.Parts() {
+		if v == 0 {
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t±%.0f%%\t\n", row.name, gib(row.v), 100*row.band)
+		fmt.Fprintf(tw, "%s\t%s\t±%.0f%%\t\n", part, gib(v), 100*c.Of(part))
 	}
 	fmt.Fprintf(tw, "total per GPU\t%s\t%s – %s\t\n", gib(b.Total()), gib(c.Low), gib(c.High))
 	fmt.Fprintf(tw, "usable per GPU\t%s\t\t\n", gib(r.Usable))
