@@ -317,6 +317,11 @@ func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 			st /= 2
 		}
 		W, G, O = params*wB, params*gB, params*(master+st)
+		if in.OptimizerInBackward {
+			// One parameter's gradient at a time: the largest tensor, the
+			// embedding (or LM head) V·h or an MLP matrix h·I.
+			G = math.Min(params, math.Max(float64(a.Vocab), float64(a.Intermediate))*float64(a.Hidden)) * gB
+		}
 		if in.Optimizer.Paged() {
 			host += params * st // states page out to the host
 			O = params * master
@@ -329,12 +334,20 @@ func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 		trainable := float64(in.LoRARank) * dims
 		r.TrainableParams = int64(trainable)
 		ad := trainable * frac / tp
-		// Adapters in fp32 (PEFT autocast_adapter_dtype), fp32 grads.
-		W = linGPU*linBits/8 + otherGPU*otherBits/8 + ad*4
-		G = ad * 4
+		// Adapters in fp32 (PEFT autocast_adapter_dtype), fp32 grads;
+		// in 16-bit with PureBF16 (torchtune's dtype: bf16).
+		adB := 4.0
+		if in.PureBF16 {
+			adB = 2
+		}
+		W = linGPU*linBits/8 + otherGPU*otherBits/8 + ad*adB
+		G = ad * adB
 		st := optimizerBytesPerParam(in.Optimizer)
 		if in.Optimizer == Adafactor {
 			st = 4 / float64(in.LoRARank) // A (r×in) factors to r+in ≈ in: 1/r of its size
+		}
+		if in.PureBF16 && in.Optimizer != AdamW8bit && in.Optimizer != PagedAdamW8bit {
+			st /= 2 // states follow the 16-bit adapters
 		}
 		O = ad * st
 		if in.Optimizer.Paged() {
@@ -391,10 +404,16 @@ func workingMemory(in Input, sh stageShape, first, last bool, b *Breakdown) (seq
 		b.Activations = toBytes(trainActivations(in, k) * inflight)
 		if last && a.Vocab > 0 && !a.Encoder {
 			// Cross-entropy on b·s·V logits: 16-bit logits, fp32 upcast,
-			// fp32 gradient (fp32 training: logits + gradient).
-			per := 10.0
+			// fp32 gradient (fp32 training: logits + gradient). Chunked
+			// (LossChunks), the upcast and gradient exist for one chunk
+			// at a time (torchtune CEWithChunkedOutputLoss).
+			keep, fp32 := 2.0, 8.0
 			if in.Weights == FP32 {
-				per = 8
+				keep, fp32 = 4, 4
+			}
+			per := keep + fp32
+			if in.LossChunks > 1 {
+				per = keep + fp32/float64(in.LossChunks)
 			}
 			b.Logits = toBytes(batch * seq * float64(a.Vocab) / tp * per)
 		}
@@ -623,7 +642,7 @@ func trainActivations(in Input, k float64) float64 {
 		// Korthikanti §5; fp32 residual under autocast) and re-runs one
 		// block at a time during backward.
 		inElem := elem
-		if in.Weights != FP32 && in.ZeRO == 0 {
+		if in.Weights != FP32 && in.ZeRO == 0 && !in.PureBF16 {
 			inElem = 4
 		}
 		return b*s*float64(a.Hidden)*inElem*k/sp + layer

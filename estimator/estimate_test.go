@@ -106,9 +106,23 @@ func TestPureBF16AndPagedOptimizer(t *testing.T) {
 	if paged.PerGPU.Optimizer != 0 || !(paged.HostOffload > Bytes(1.9*p)) {
 		t.Errorf("paged 8-bit AdamW: %v on the GPU, %v on the host", paged.PerGPU.Optimizer, paged.HostOffload)
 	}
-	in.Task = LoRA
+	// Pure bf16 LoRA (torchtune): adapters, their gradients and AdamW
+	// states in 16-bit, half of PEFT's fp32 adapters, and a 16-bit
+	// checkpointed block input instead of autocast's fp32 residual.
+	in.Task, in.Optimizer, in.GradCheckpointing = LoRA, AdamW, true
+	lpure := mustEstimate(t, in)
+	in.PureBF16 = false
+	lmixed := mustEstimate(t, in)
+	if g, o := lpure.PerGPU.Gradients, lpure.PerGPU.Optimizer; 2*g != lmixed.PerGPU.Gradients || 2*o != lmixed.PerGPU.Optimizer || g == 0 {
+		t.Errorf("pure bf16 LoRA grads %v optimizer %v, want half of %v, %v", g, o, lmixed.PerGPU.Gradients, lmixed.PerGPU.Optimizer)
+	}
+	saved := float64(in.Batch) * float64(in.Seq) * float64(a.Hidden) * 2 * float64(a.Layers) // 2 B less per block input element
+	if d := float64(lmixed.PerGPU.Activations - lpure.PerGPU.Activations); math.Abs(d-saved) > 1e-6*saved {
+		t.Errorf("pure bf16 LoRA activations %.0f B below autocast's, want %.0f", d, saved)
+	}
+	in.Task, in.PureBF16 = Inference, true
 	if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "pure-bf16") {
-		t.Errorf("pure bf16 LoRA accepted: %v", err)
+		t.Errorf("pure bf16 inference accepted: %v", err)
 	}
 }
 
@@ -271,8 +285,9 @@ func checkResult(t *testing.T, name string, r Result, e Engine) {
 	if sum != b.Total() {
 		t.Errorf("%s: total %d ≠ sum of parts %d", name, b.Total(), sum)
 	}
-	// vLLM may also fail for want of KV pool with memory to spare.
-	if r.Fits && r.Headroom < 0 || e != VLLM && r.Fits != (r.Headroom >= 0) {
+	// Pooled engines (vLLM, SGLang, TensorRT-LLM) may also fail for want of
+	// KV pool with memory to spare.
+	if r.Fits && r.Headroom < 0 || !e.Pooled() && r.Fits != (r.Headroom >= 0) {
 		t.Errorf("%s: Fits=%v but headroom %d", name, r.Fits, r.Headroom)
 	}
 	if math.IsNaN(r.WeightBitsPerParam) || math.IsInf(r.WeightBitsPerParam, 0) {
@@ -538,5 +553,49 @@ func TestParts(t *testing.T) {
 		_ = b.Total()
 	}); n != 0 {
 		t.Errorf("Parts allocates %v times", n)
+	}
+}
+
+// TestChunkedLossAndOptimizerInBackward: torchtune's memory options. The
+// chunked cross-entropy keeps the 16-bit logits (2 B per element) and one
+// chunk's fp32 upcast and gradient (8/chunks B); optimizer-in-backward
+// holds one parameter's gradient, Llama 3.1 8B's V·h embedding in bf16.
+func TestChunkedLossAndOptimizerInBackward(t *testing.T) {
+	a := loadArch(t, "llama-3.1-8b.json")
+	in := DefaultInput(a)
+	in.Task, in.Batch, in.Seq, in.PureBF16, in.GradCheckpointing = FullFinetune, 2, 2048, true, true
+	elems := 2.0 * 2048 * float64(a.Vocab)
+	whole := mustEstimate(t, in)
+	in.LossChunks = 8
+	chunked := mustEstimate(t, in)
+	if got, want := float64(whole.PerGPU.Logits), elems*10; math.Abs(got-want) > 1 {
+		t.Errorf("whole logits %.0f, want %.0f", got, want)
+	}
+	if got, want := float64(chunked.PerGPU.Logits), elems*3; math.Abs(got-want) > 1 {
+		t.Errorf("8-chunk logits %.0f, want %.0f", got, want)
+	}
+	in.OptimizerInBackward = true
+	ob := mustEstimate(t, in)
+	if got, want := float64(ob.PerGPU.Gradients), float64(a.Vocab)*float64(a.Hidden)*2; math.Abs(got-want) > 1 {
+		t.Errorf("optimizer-in-backward gradients %.0f, want one V·h bf16 tensor %.0f", got, want)
+	}
+	if ob.PerGPU.Weights != chunked.PerGPU.Weights || ob.PerGPU.Optimizer != chunked.PerGPU.Optimizer {
+		t.Error("optimizer-in-backward changed weights or optimizer states")
+	}
+	for _, bad := range []func(Input) Input{
+		func(in Input) Input { in.GPUs, in.ZeRO = 2, 3; return in },
+		func(in Input) Input { in.Task, in.OptimizerInBackward = LoRA, true; return in },
+	} {
+		if err := bad(in).Validate(); err == nil || !strings.Contains(err.Error(), "optimizer-in-backward") {
+			t.Errorf("bad optimizer-in-backward accepted: %v", err)
+		}
+	}
+	in.OptimizerInBackward, in.LossChunks = false, -1
+	if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "loss-chunks") {
+		t.Errorf("negative loss chunks accepted: %v", err)
+	}
+	in.Task, in.LossChunks, in.PureBF16 = Inference, 8, false
+	if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "loss-chunks") {
+		t.Errorf("chunked loss at inference accepted: %v", err)
 	}
 }

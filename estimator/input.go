@@ -284,14 +284,29 @@ type Input struct {
 	Offload Offload // --offload
 
 	// PureBF16 trains in 16-bit only (--pure-bf16): weights, gradients and
-	// optimizer states in the compute dtype, no fp32 master copy, as
-	// torchtune's recipes do by default (dtype: bf16). Full training only.
+	// optimizer states in the compute dtype, no fp32 master copy and no
+	// autocast (the checkpointed block inputs stay 16-bit), as torchtune's
+	// recipes do by default (dtype: bf16). With LoRA/QLoRA the adapters,
+	// their gradients and states are 16-bit too. Training with bf16/fp16
+	// weights (QLoRA: any storage format).
 	PureBF16 bool
 	// SequenceParallel shards the activations that tensor parallelism
 	// replicates (LayerNorm, dropout, residual) over the TP group
 	// (--sequence-parallel; Korthikanti et al. 2022 §4.2.2; Megatron-LM and
 	// NeMo turn it on with TP). Training with TP > 1 only.
 	SequenceParallel bool
+	// LossChunks splits the training cross-entropy into this many chunks
+	// along the sequence (--loss-chunks; torchtune's
+	// CEWithChunkedOutputLoss, num_output_chunks 8 in its recipes): the
+	// 16-bit logits are kept whole, the fp32 upcast and its gradient
+	// exist one chunk at a time. 0 or 1: one piece. Training only.
+	LossChunks int
+	// OptimizerInBackward steps the optimizer on each parameter as soon as
+	// its gradient is ready and frees the gradient (--optimizer-in-backward;
+	// torchtune's optimizer_in_bwd): the GPU holds one parameter's
+	// gradient, not the whole model's. Full training on one GPU (no ZeRO,
+	// PP or TP) only.
+	OptimizerInBackward bool
 
 	Overheads Overheads // --cuda-context etc.
 }
@@ -455,8 +470,16 @@ func (in Input) validate(l *errList) {
 			l.add("lora-rank", in.LoRARank, ErrIncompatible, "the config gives no layer shapes (hidden_size, num_hidden_layers) to place adapters")
 		}
 	}
-	if in.PureBF16 && (in.Task != Pretrain && in.Task != FullFinetune || in.Weights != BF16 && in.Weights != FP16) {
-		l.add("pure-bf16", in.PureBF16, ErrIncompatible, "pure 16-bit training needs train or finetune with bf16 or fp16")
+	if in.PureBF16 && (!train || in.Task != QLoRA && in.Weights != BF16 && in.Weights != FP16) {
+		l.add("pure-bf16", in.PureBF16, ErrIncompatible, "pure 16-bit training needs a training task with bf16 or fp16 weights")
+	}
+	if in.LossChunks < 0 || in.LossChunks > maxSeq {
+		l.add("loss-chunks", in.LossChunks, ErrRange, "want 0..%d", maxSeq)
+	} else if in.LossChunks > 1 && !train {
+		l.add("loss-chunks", in.LossChunks, ErrIncompatible, "chunked cross-entropy is a training option")
+	}
+	if in.OptimizerInBackward && (in.Task != Pretrain && in.Task != FullFinetune || in.GPUs != 1) {
+		l.add("optimizer-in-backward", in.OptimizerInBackward, ErrIncompatible, "optimizer in backward needs full training on one GPU")
 	}
 	if in.Quant.GGUF() && in.Engine != LlamaCpp {
 		l.add("quant", in.Quant, ErrIncompatible, "GGUF formats run on llamacpp")

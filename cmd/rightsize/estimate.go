@@ -48,6 +48,8 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		optimizer  = fs.String("optimizer", "adamw", "adamw|adamw-8bit|paged-adamw|paged-adamw-8bit|sgd|sgd-momentum|adafactor")
 		pureBF16   = fs.Bool("pure-bf16", false, "full training in 16-bit only: no fp32 master copy, optimizer states in bf16 (torchtune's default)")
 		seqPar     = fs.Bool("sequence-parallel", true, "with TP in training, shard the LayerNorm/dropout activations too (Megatron-LM, NeMo)")
+		optInBwd   = fs.Bool("optimizer-in-backward", false, "full training on one GPU: step each parameter in the backward pass and free its gradient (torchtune optimizer_in_bwd)")
+		lossChunks = fs.Int("loss-chunks", 0, "training: cross-entropy in this many chunks (torchtune's chunked loss uses 8); 0: one piece")
 		gc         = fs.Bool("grad-checkpointing", false, "full activation checkpointing")
 		selective  = fs.Bool("selective-recompute", false, "recompute attention scores only")
 		flash      = fs.Bool("flash-attention", true, "FlashAttention/SDPA (no s² score tensors)")
@@ -149,7 +151,8 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	}
 	in.Batch, in.GradCheckpointing, in.SelectiveRecompute, in.FlashAttention = *batch, *gc, *selective, *flash
 	in.LoRARank, in.GPUMemUtil, in.MaxBatchedTokens, in.EnforceEager = *loraRank, *memUtil, *batched, *eager
-	in.Compiled, in.PureBF16, in.SequenceParallel = *compiled, *pureBF16, *seqPar
+	in.Compiled, in.PureBF16, in.SequenceParallel, in.LossChunks = *compiled, *pureBF16, *seqPar, *lossChunks
+	in.OptimizerInBackward = *optInBwd
 	in.GPUs, in.ZeRO, in.TP, in.PP = *gpus, *zero, *tp, *pp
 
 	switch {
@@ -316,6 +319,11 @@ type perGPUJSON struct {
 	QuantStateBytes       int64 `json:"quant_state_bytes"`
 	OverheadBytes         int64 `json:"overhead_bytes"`
 	TotalBytes            int64 `json:"total_bytes"`
+	// AllocatedBytes is what PyTorch's allocator holds at the peak
+	// (torch.cuda.max_memory_allocated, the "peak memory active" of
+	// fine-tuning frameworks' logs): the total without the CUDA context,
+	// the allocator's reserve, NCCL's buffers and CUDA graphs.
+	AllocatedBytes int64 `json:"allocated_bytes"`
 }
 
 type confidenceJSON struct {
@@ -405,6 +413,7 @@ func newEstimateJSON(name string, in estimator.Input, r estimator.Result, maxBat
 			CUDAContextBytes: int64(b.CUDAContext), AllocatorReserveBytes: int64(b.AllocatorReserve),
 			NCCLBytes: int64(b.NCCL), CUDAGraphsBytes: int64(b.CUDAGraphs), QuantStateBytes: int64(b.QuantState),
 			OverheadBytes: int64(b.Overhead()), TotalBytes: int64(b.Total()),
+			AllocatedBytes: int64(b.Total() - b.CUDAContext - b.AllocatorReserve - b.NCCL - b.CUDAGraphs),
 		},
 		VRAMBytes: int64(in.VRAM), UsableBytes: int64(r.Usable), HeadroomBytes: int64(r.Headroom), Fits: r.Fits,
 		MaxBatchThatFits: maxBatch, MaxSeqThatFits: maxSeq, MinGPUsThatFit: minGPUs,
