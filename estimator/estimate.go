@@ -171,6 +171,30 @@ func kvBitsPerElement(in Input) float64 {
 	return in.KV.BitsPerElement()
 }
 
+// attnTP is the tensor-parallel degree of attention and the other
+// non-expert weights: TP, or TP/DP with attention data parallelism.
+func attnTP(in Input) float64 {
+	if in.DP > 1 && in.TP >= in.DP {
+		return float64(in.TP / in.DP)
+	}
+	return float64(max(in.TP, 1))
+}
+
+// dpRanks is the attention data-parallel ranks of a replica (≥ 1); each
+// holds the KV cache of its own share of the sequences.
+func dpRanks(in Input) float64 { return float64(max(in.DP, 1)) }
+
+// expertParams is the routed experts' parameters: the difference between
+// total and active parameters scaled by E/(E − k) (each token uses k of E
+// experts); 0 for dense models.
+func expertParams(a Arch) float64 {
+	e, k := float64(a.Experts), float64(a.ExpertsPerToken)
+	if !a.IsMoE() || e <= k || k <= 0 {
+		return 0
+	}
+	return math.Max(float64(a.TotalParams-a.ActiveParamCount)*e/(e-k), 0)
+}
+
 // kvTPShare is the share of a sequence's KV cache one TP rank holds: K/V
 // heads are split over TP down to one head per rank (replicated beyond);
 // MLA's latent is replicated on every rank (vLLM). Memory and speed share it.
@@ -246,6 +270,8 @@ func stageParams(in Input, first, last bool) stageShape {
 	body := float64(a.LayerParams) * frac
 	lin := float64(a.LinearParams) * frac
 	kvp := float64(a.KVProjParams) * frac
+	ex := math.Min(expertParams(a)*frac, lin) // routed experts: sharded over the whole TP group
+	atp := attnTP(in)
 	var ends float64
 	if first {
 		ends += float64(a.EmbeddingParams)
@@ -258,13 +284,14 @@ func stageParams(in Input, first, last bool) stageShape {
 	}
 	// Tensor parallelism shards everything (Megatron and vLLM shard the
 	// vocabulary too) except K/V heads when TP exceeds them: each rank then
-	// holds one whole KV head.
-	kvShare := 1 / tp
-	if in.TP > 1 && !a.IsMLA() && a.KVHeads > 0 && in.TP > a.KVHeads {
+	// holds one whole KV head. With attention data parallelism (Input.DP)
+	// the non-expert weights are sharded TP/DP ways only.
+	kvShare := 1 / atp
+	if atp > 1 && !a.IsMLA() && a.KVHeads > 0 && atp > float64(a.KVHeads) {
 		kvShare = 1 / float64(a.KVHeads)
 	}
-	params := (ends+body-kvp)/tp + kvp*kvShare
-	linGPU := lin / tp
+	params := ex/tp + (ends+body-ex-kvp)/atp + kvp*kvShare
+	linGPU := ex/tp + (lin-ex)/atp
 	return stageShape{frac: frac, k: k, params: params, linGPU: linGPU, otherGPU: params - linGPU}
 }
 
@@ -390,7 +417,7 @@ func workingMemory(in Input, sh stageShape, first, last bool, b *Breakdown) (seq
 	tp := float64(in.TP)
 	frac, k := sh.frac, sh.k
 	kvBits := kvBitsPerElement(in)
-	kvHeadShare := kvTPShare(a, tp)
+	kvHeadShare := kvTPShare(a, attnTP(in))
 	seqKV = a.kvBytesPerSeq(int64(in.Seq), kvBits) * frac * kvHeadShare
 	tokKV = float64(a.kvElemsPerTokenLayer()) * kvBits / 8 * k * kvHeadShare
 
@@ -505,8 +532,9 @@ func kvPool(in Input, seqKV, tokKV float64, r *Result, out *stageOut) {
 		b.KVCache = toBytes(pool)
 		if a.HasKVCache() && tokKV > 0 {
 			out.poolTokens = int64(pool / tokKV)
-			out.maxSeqs = int64(pool / seqKV)
-			out.kvFits = pool >= batch*seqKV && pool > 0
+			// Each attention data-parallel rank holds its own sequences.
+			out.maxSeqs = int64(math.Min(pool/seqKV*dpRanks(in), math.MaxInt64/2))
+			out.kvFits = pool >= math.Ceil(batch/dpRanks(in))*seqKV && pool > 0
 			if pool < seqKV {
 				r.Warnings.add(WarnPoolBelowOneSeq)
 			}

@@ -307,6 +307,19 @@ type Input struct {
 	// gradient, not the whole model's. Full training on one GPU (no ZeRO,
 	// PP or TP) only.
 	OptimizerInBackward bool
+	// EP and DP are expert parallelism and attention data parallelism
+	// inside one TP group of a serving replica (--ep, --dp; SGLang's
+	// --ep-size and --dp-size with --enable-dp-attention; vLLM's
+	// --data-parallel-size D --enable-expert-parallel with TP t is TP
+	// t·D, DP D, EP t·D here). Both divide TP; 0 or 1: none. Experts are
+	// sharded over the TP group either way (EP: whole experts per GPU,
+	// exchanged by all-to-all; otherwise each expert split by TP). With DP
+	// the attention and other non-expert weights are split TP/DP ways
+	// and replicated DP times, and each DP rank holds the KV cache of its
+	// own Batch/DP sequences (MLA's latent cache, which TP replicates, is
+	// then no longer repeated on every GPU). Inference on vLLM, SGLang or
+	// TensorRT-LLM; EP needs a mixture-of-experts model.
+	EP, DP int
 
 	Overheads Overheads // --cuda-context etc.
 }
@@ -480,6 +493,21 @@ func (in Input) validate(l *errList) {
 	}
 	if in.OptimizerInBackward && (in.Task != Pretrain && in.Task != FullFinetune || in.GPUs != 1) {
 		l.add("optimizer-in-backward", in.OptimizerInBackward, ErrIncompatible, "optimizer in backward needs full training on one GPU")
+	}
+	for _, f := range [...]struct {
+		name string
+		v    int
+	}{{"ep", in.EP}, {"dp", in.DP}} {
+		switch {
+		case f.v < 0 || f.v > maxGPUs:
+			l.add(f.name, f.v, ErrRange, "want 0..%d", maxGPUs)
+		case f.v > 1 && (train || !in.Engine.Pooled()):
+			l.add(f.name, f.v, ErrIncompatible, "expert and attention data parallelism are serving options (vllm, sglang, trtllm)")
+		case f.v > 1 && in.TP >= 1 && in.TP%f.v != 0:
+			l.add(f.name, f.v, ErrIncompatible, "does not divide tp=%d (the GPUs it spans are the TP group's)", in.TP)
+		case f.v > 1 && f.name == "ep" && !a.IsMoE():
+			l.add(f.name, f.v, ErrIncompatible, "expert parallelism needs a mixture-of-experts model")
+		}
 	}
 	if in.Quant.GGUF() && in.Engine != LlamaCpp {
 		l.add("quant", in.Quant, ErrIncompatible, "GGUF formats run on llamacpp")

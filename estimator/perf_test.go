@@ -872,3 +872,52 @@ func TestTRTLLMPool(t *testing.T) {
 		t.Errorf("TensorRT-LLM pool %d tokens (fits %v), vLLM %d sequences", trt.KVPoolTokens, trt.Fits, vl.MaxConcurrentSeqs)
 	}
 }
+
+// TestExpertAndAttentionDataParallel: DeepSeek-V3 (MLA, 256 experts) FP8
+// on 8 H200s with SGLang. Attention data parallelism (--dp 8) replicates
+// the non-expert weights (more weight per GPU) but stops repeating the
+// MLA latent cache on every GPU, so the replica holds several times the
+// sequences and decodes a batch with less KV read per GPU; experts stay
+// sharded over all 8 GPUs either way. EP without DP pays an all-to-all
+// of k copies of each token, more than TP's all-reduce.
+func TestExpertAndAttentionDataParallel(t *testing.T) {
+	a := loadArch(t, "deepseek-v3.json")
+	in := DefaultInput(a)
+	in.Engine, in.Weights, in.GPUs, in.TP, in.Batch, in.Seq, in.VRAM = SGLang, FP8, 8, 8, 64, 4096, 141*GB
+	hw := Hardware{PeakFLOPS: 1979e12, MemBandwidth: 4.8e12, LinkBandwidth: 450e9, Architecture: "Hopper"}
+	w := Workload{PromptTokens: 2000, OutputTokens: 1000}
+	tp := mustEstimate(t, in)
+	tpPerf := mustPerf(t, in, hw, Efficiency{}, w)
+	in.DP, in.EP = 8, 8
+	dp := mustEstimate(t, in)
+	dpPerf := mustPerf(t, in, hw, Efficiency{}, w)
+	if !(dp.PerGPU.Weights > tp.PerGPU.Weights) {
+		t.Errorf("DP weights %v not above TP's %v", dp.PerGPU.Weights, tp.PerGPU.Weights)
+	}
+	// The experts are most of DeepSeek-V3: replicating the rest adds
+	// less than a quarter.
+	if r := float64(dp.PerGPU.Weights) / float64(tp.PerGPU.Weights); r > 1.25 {
+		t.Errorf("DP/TP weights %.2f, want ≤ 1.25", r)
+	}
+	if !(dp.MaxConcurrentSeqs > 3*tp.MaxConcurrentSeqs) {
+		t.Errorf("DP holds %d sequences, TP %d: want > 3×", dp.MaxConcurrentSeqs, tp.MaxConcurrentSeqs)
+	}
+	if !(dpPerf.DecodeStepSeconds < tpPerf.DecodeStepSeconds) {
+		t.Errorf("DP decode step %g s not below TP's %g s at batch 64", dpPerf.DecodeStepSeconds, tpPerf.DecodeStepSeconds)
+	}
+	in.DP = 1
+	epPerf := mustPerf(t, in, hw, Efficiency{}, w)
+	if !(epPerf.DecodeStepSeconds > tpPerf.DecodeStepSeconds) {
+		t.Errorf("EP without DP step %g s not above TP's %g s", epPerf.DecodeStepSeconds, tpPerf.DecodeStepSeconds)
+	}
+	for _, bad := range []func(Input) Input{
+		func(in Input) Input { in.EP = 3; return in },                                  // does not divide TP
+		func(in Input) Input { in.DP, in.Engine = 8, HF; return in },                   // not a serving engine
+		func(in Input) Input { in.Arch = loadArch(t, "llama-3.1-8b.json"); return in }, // dense: no experts
+	} {
+		b := bad(in)
+		if err := b.Validate(); err == nil || !(strings.Contains(err.Error(), "ep") || strings.Contains(err.Error(), "dp")) {
+			t.Errorf("bad EP/DP accepted: %v", err)
+		}
+	}
+}

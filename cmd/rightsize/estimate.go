@@ -77,6 +77,8 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		offload    = fs.String("offload", "none", "none|optimizer|all")
 		tp         = fs.Int("tp", 1, "tensor-parallel degree")
 		pp         = fs.Int("pp", 1, "pipeline-parallel stages")
+		ep         = fs.Int("ep", 1, "serving MoE: expert-parallel degree inside the TP group (divides --tp; vLLM -dp D --enable-expert-parallel with -tp t is --tp t·D --dp D --ep t·D)")
+		dp         = fs.Int("dp", 1, "serving: attention data-parallel ranks inside the TP group (divides --tp; SGLang --enable-dp-attention --dp-size)")
 		cudaCtx    = fs.String("cuda-context", "", "override the CUDA context line, e.g. 1343MiB")
 		allocRes   = fs.String("allocator-reserve", "", "override the allocator reserve line")
 		nccl       = fs.String("nccl", "", "override the NCCL buffers line")
@@ -153,7 +155,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	in.LoRARank, in.GPUMemUtil, in.MaxBatchedTokens, in.EnforceEager = *loraRank, *memUtil, *batched, *eager
 	in.Compiled, in.PureBF16, in.SequenceParallel, in.LossChunks = *compiled, *pureBF16, *seqPar, *lossChunks
 	in.OptimizerInBackward = *optInBwd
-	in.GPUs, in.ZeRO, in.TP, in.PP = *gpus, *zero, *tp, *pp
+	in.GPUs, in.ZeRO, in.TP, in.PP, in.EP, in.DP = *gpus, *zero, *tp, *pp, *ep, *dp
 
 	switch {
 	case *gpu != "" && *vram != "":
