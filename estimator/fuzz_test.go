@@ -60,6 +60,7 @@ func FuzzEstimate(f *testing.F) {
 		// The high bits drive the training-memory options.
 		in.PureBF16, in.OptimizerInBackward, in.LossChunks = opt&64 != 0, opt&128 != 0, int(quant>>4)
 		in.EP, in.DP = 1<<(offload>>5), 1<<(kv>>5) // serving parallelism: 1..128
+		in.SchedulerSteps = int(engine >> 4)
 		if in.Validate() != nil {
 			if _, err := Estimate(in); err == nil {
 				t.Fatal("Estimate accepted what Validate rejects")

@@ -320,6 +320,12 @@ type Input struct {
 	// then no longer repeated on every GPU). Inference on vLLM, SGLang or
 	// TensorRT-LLM; EP needs a mixture-of-experts model.
 	EP, DP int
+	// SchedulerSteps is vLLM's multi-step scheduling (--scheduler-steps;
+	// vLLM v0.6's --num-scheduler-steps): the engine runs this many decode
+	// steps per scheduling pass, so a new request waits for the pass in
+	// flight before its prefill. 0 or 1: every step (vLLM's default). vLLM
+	// only.
+	SchedulerSteps int
 
 	Overheads Overheads // --cuda-context etc.
 }
@@ -508,6 +514,11 @@ func (in Input) validate(l *errList) {
 		case f.v > 1 && f.name == "ep" && !a.IsMoE():
 			l.add(f.name, f.v, ErrIncompatible, "expert parallelism needs a mixture-of-experts model")
 		}
+	}
+	if in.SchedulerSteps < 0 || in.SchedulerSteps > maxBatch {
+		l.add("scheduler-steps", in.SchedulerSteps, ErrRange, "want 0..%d", maxBatch)
+	} else if in.SchedulerSteps > 1 && (in.Engine != VLLM || train) {
+		l.add("scheduler-steps", in.SchedulerSteps, ErrIncompatible, "multi-step scheduling is a vLLM serving option")
 	}
 	if in.Quant.GGUF() && in.Engine != LlamaCpp {
 		l.add("quant", in.Quant, ErrIncompatible, "GGUF formats run on llamacpp")

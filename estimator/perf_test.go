@@ -921,3 +921,24 @@ func TestExpertAndAttentionDataParallel(t *testing.T) {
 		}
 	}
 }
+
+// TestMultiStepScheduling: with vLLM's multi-step scheduling a new request
+// waits for half a pass of N steps instead of half a step, so TTFT grows by
+// (c−1)/c · (N−1) · step/2 and nothing else moves; other engines refuse it.
+func TestMultiStepScheduling(t *testing.T) {
+	in := DefaultInput(loadArch(t, "llama-3.1-8b.json"))
+	in.Engine, in.Batch, in.Seq = VLLM, 8, 512
+	hw := Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, Architecture: "Hopper"}
+	w := Workload{PromptTokens: 256, OutputTokens: 128}
+	one := mustPerf(t, in, hw, Efficiency{}, w)
+	in.SchedulerSteps = 10
+	ten := mustPerf(t, in, hw, Efficiency{}, w)
+	want := one.TimeToFirstToken + 7.0/8*9*one.DecodeStepSeconds/2
+	if math.Abs(relErr(ten.TimeToFirstToken, want)) > 1e-9 || ten.DecodeTokenLatency != one.DecodeTokenLatency {
+		t.Errorf("10-step TTFT %g s (TPOT %g), want %g s (TPOT %g)", ten.TimeToFirstToken, ten.DecodeTokenLatency, want, one.DecodeTokenLatency)
+	}
+	in.Engine = SGLang
+	if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "scheduler-steps") {
+		t.Errorf("multi-step on SGLang accepted: %v", err)
+	}
+}

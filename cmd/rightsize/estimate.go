@@ -69,6 +69,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		memUtil    = fs.Float64("gpu-mem-util", 0.9, "vLLM gpu_memory_utilization")
 		batched    = fs.Int("max-batched-tokens", 0, "vLLM max_num_batched_tokens (0: 8192)")
 		eager      = fs.Bool("enforce-eager", false, "vLLM without CUDA graphs")
+		schedSteps = fs.Int("scheduler-steps", 0, "vLLM multi-step scheduling (--num-scheduler-steps); 0: every step")
 		gpu        = fs.String("gpu", "", "catalog GPU ID (e.g. h100-sxm)")
 		vram       = fs.String("vram", "", "memory per GPU with unit, e.g. 24GB or 80GiB (default 80GiB)")
 		usable     = fs.String("usable-vram", "", "measured usable memory per GPU (default 0.99 × vram)")
@@ -154,7 +155,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	in.Batch, in.GradCheckpointing, in.SelectiveRecompute, in.FlashAttention = *batch, *gc, *selective, *flash
 	in.LoRARank, in.GPUMemUtil, in.MaxBatchedTokens, in.EnforceEager = *loraRank, *memUtil, *batched, *eager
 	in.Compiled, in.PureBF16, in.SequenceParallel, in.LossChunks = *compiled, *pureBF16, *seqPar, *lossChunks
-	in.OptimizerInBackward = *optInBwd
+	in.OptimizerInBackward, in.SchedulerSteps = *optInBwd, *schedSteps
 	in.GPUs, in.ZeRO, in.TP, in.PP, in.EP, in.DP = *gpus, *zero, *tp, *pp, *ep, *dp
 
 	switch {
