@@ -133,10 +133,13 @@ func (m *inferModel) device(tokens, lctx, kvRead float64) (secs float64, memBoun
 func (m *inferModel) step(tokens, lctx, kvRead float64) (secs float64, b Bound) {
 	d, memBound := m.device(tokens, lctx, kvRead)
 	if hostSerial(m.in, tokens) {
-		if m.host >= d {
+		switch {
+		case m.host >= d:
 			return m.host + d, BoundHost
+		case memBound:
+			return m.host + d, BoundBandwidth
 		}
-		return m.host + d, BoundBandwidth
+		return m.host + d, BoundCompute
 	}
 	switch {
 	case m.host >= d:
