@@ -186,9 +186,11 @@ func stepFloor(in Input, hw Hardware) (host, perLayer float64) {
 // 4-bit dequantises each linear to a 16-bit copy before the matmul (read
 // 4.127 bits, write and read 16: ×8.75) when the batch is above 1 (its
 // mat-vec kernel handles batch 1 directly: bitsandbytes
-// functional.gemv_4bit). Other formats read their stored bytes once.
+// functional.gemv_4bit). vLLM's bitsandbytes method calls the same
+// matmul_4bit, so it pays the same copies. Other formats read their stored
+// bytes once.
 func dequantBytesFactor(in Input, tokens float64) float64 {
-	if in.Engine == HF && (in.Task == QLoRA || in.Quant == QuantNF4) && tokens > 1 {
+	if (in.Task == QLoRA || in.Quant == QuantNF4) && tokens > 1 {
 		return (4.127/8 + 4) / (4.127 / 8)
 	}
 	return 1
@@ -206,5 +208,5 @@ func dequantBytesFactor(in Input, tokens float64) float64 {
 // +54..+60% (the longer: +23..+37%): its 72 MB L2 cache, larger than
 // the H100's 50 MB, probably serves much of the 16-bit copy's read-back.
 func hostSerial(in Input, tokens float64) bool {
-	return dequantBytesFactor(in, tokens) > 1
+	return in.Engine == HF && dequantBytesFactor(in, tokens) > 1
 }

@@ -942,3 +942,24 @@ func TestMultiStepScheduling(t *testing.T) {
 		t.Errorf("multi-step on SGLang accepted: %v", err)
 	}
 }
+
+// TestVLLMBitsandbytes: vLLM's bitsandbytes 4-bit runs bitsandbytes'
+// matmul_4bit, which dequantises to a 16-bit copy above one token: at
+// batch 8 its memory-bound step reads several times GPTQ's bytes, at
+// batch 1 about the same.
+func TestVLLMBitsandbytes(t *testing.T) {
+	in := DefaultInput(loadArch(t, "llama-3.1-8b.json"))
+	in.Engine, in.Weights, in.Seq = VLLM, INT4, 640
+	hw := Hardware{PeakFLOPS: 165.2e12, MemBandwidth: 1008e9, Architecture: "Ada Lovelace", FormFactor: "PCIe consumer"}
+	w := Workload{PromptTokens: 128, OutputTokens: 512}
+	step := func(q Quant, b int) float64 {
+		in.Quant, in.Batch = q, b
+		return mustPerf(t, in, hw, Efficiency{}, w).DecodeStepSeconds
+	}
+	if r := step(QuantNF4, 1) / step(QuantGroup128, 1); r < 0.9 || r > 1.1 {
+		t.Errorf("batch 1: NF4/GPTQ step %.2f, want about 1", r)
+	}
+	if r := step(QuantNF4, 8) / step(QuantGroup128, 8); r < 3 {
+		t.Errorf("batch 8: NF4/GPTQ step %.2f, want ≥ 3 (16-bit copies)", r)
+	}
+}
