@@ -208,12 +208,15 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	var perf *perfJSON
 	if hw, ok := gpuSpec.Hardware(in.Weights); ok {
 		hw.Architecture, hw.FormFactor = gpuSpec.Architecture, gpuSpec.FormFactor
-		// FP4 weights compute in FP4 on Blackwell, whose FP4 peak the
-		// catalog does not carry yet: its FP8 peak is the floor used (an
-		// underestimate of prefill); elsewhere FP4 weights are
-		// dequantised to 16-bit (W4A16 kernels) and the BF16 peak applies.
+		// FP4 weights compute in FP4 on Blackwell (NVFP4/MXFP4 tensor
+		// cores): its dense FP4 peak from the catalog, or its FP8 peak
+		// where the catalog has none (an underestimate of prefill);
+		// elsewhere FP4 weights are dequantised to 16-bit (W4A16
+		// kernels) and the BF16 peak applies.
 		if in.Weights == estimator.FP4 && strings.HasPrefix(strings.ToLower(gpuSpec.Architecture), "blackwell") {
-			if h8, ok := gpuSpec.Hardware(estimator.FP8); ok {
+			if gpuSpec.SupportsFP4 && gpuSpec.FP4TFLOPS > 0 {
+				hw.PeakFLOPS = gpuSpec.FP4TFLOPS * 1e12
+			} else if h8, ok := gpuSpec.Hardware(estimator.FP8); ok {
 				hw.PeakFLOPS = h8.PeakFLOPS
 			}
 		}
