@@ -43,27 +43,32 @@ const (
 	// README measures its RTX 4090 with a Ryzen 9 7950X, a desktop CPU of
 	// about twice the single-thread speed of an H100 server's Xeon.
 	hfOpSecondsDesktop = 9e-6
-	// hfOpSecondsLegacy is the cost on the hosts of pre-Ampere datacenter
-	// cards (T4, V100, P100, ...: cloud VMs of Skylake/Cascade Lake
-	// Xeons at 2.0–2.5 GHz): fitted to the T4 Qwen 2.5 3B rows of the
-	// same table, host-bound at batch 1: 24.8 µs (FP16), 28.5 (NF4),
-	// 31.2 (int8); 28 µs leaves them at +13%, −2%, −10%.
+	// hfOpSecondsLegacy is the cost on the hosts of datacenter cards up
+	// to Ampere (T4, V100, A100, A10G, ...: the cloud instances that carry
+	// them run Skylake/Cascade Lake Xeons or Rome EPYCs): fitted to the T4
+	// Qwen 2.5 3B rows of the same table, host-bound at batch 1: 24.8 µs
+	// (FP16), 28.5 (NF4), 31.2 (int8); 28 µs leaves them at +13%, −2%,
+	// −10%. The PyTorch team's eager gpt-fast Llama-2-7B on an A100
+	// (25.5 tok/s, "heavily CPU overhead bound": pytorch.org/blog/
+	// accelerating-generative-ai-2, testdata/calibration/
+	// pytorch_gpt_fast_blog.json) implies about 24 µs over its ~50
+	// kernels per layer, and lands within 1% on transformers' 43 at 28 µs
+	// (at the server figure it is −38%).
 	hfOpSecondsLegacy = 28e-6
 )
 
 // HostOpSecondsFor is the modelled host seconds per eager PyTorch op for a
 // GPU of the catalog's architecture and form factor: a desktop CPU for
-// consumer cards (hfOpSecondsDesktop), an older cloud Xeon for pre-Ampere
-// datacenter cards (hfOpSecondsLegacy), and an H100-class server for the
-// rest (hfOpSeconds: Ampere and later datacenter and workstation cards;
-// their hosts are not calibrated apart from the H100's). It allocates
-// nothing.
+// consumer cards (hfOpSecondsDesktop), an older cloud server for the
+// other cards up to Ampere (hfOpSecondsLegacy), and an H100-class server
+// for Ada, Hopper, Blackwell and unknown cards (hfOpSeconds; only the
+// H100's host is calibrated among them). It allocates nothing.
 func HostOpSecondsFor(architecture, formFactor string) float64 {
 	switch {
 	case containsFold(formFactor, "consumer"):
 		return hfOpSecondsDesktop
-	case strings.EqualFold(architecture, "turing") || strings.EqualFold(architecture, "volta") ||
-		strings.EqualFold(architecture, "pascal"):
+	case strings.EqualFold(architecture, "ampere") || strings.EqualFold(architecture, "turing") ||
+		strings.EqualFold(architecture, "volta") || strings.EqualFold(architecture, "pascal"):
 		return hfOpSecondsLegacy
 	}
 	return hfOpSeconds

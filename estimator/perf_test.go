@@ -468,10 +468,10 @@ func TestPerfFormulas(t *testing.T) {
 		t.Errorf("batch-1 decode: %+v", p)
 	}
 	// Under HF eager the host bounds it: 43 ops per layer plus 27 per
-	// step at hfOpSeconds each.
+	// step at the A100 host class's cost each.
 	in.Engine = HF
 	p = mustPerf(t, in, a100SXM, Efficiency{}, Workload{PromptTokens: 1, OutputTokens: 1})
-	if host := (43*float64(a.Layers) + 27) * hfOpSeconds; math.Abs(relErr(p.DecodeStepSeconds, host)) > 1e-12 || p.Bound != BoundHost ||
+	if host := (43*float64(a.Layers) + 27) * hfOpSecondsLegacy; math.Abs(relErr(p.DecodeStepSeconds, host)) > 1e-12 || p.Bound != BoundHost ||
 		p.DecodeTokenLatency != p.DecodeStepSeconds {
 		t.Errorf("HF batch-1 decode step %g s, want the host floor %g s: %+v", p.DecodeStepSeconds, host, p)
 	}

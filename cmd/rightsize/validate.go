@@ -254,8 +254,8 @@ func writeAccuracy(w io.Writer, cases []valCase, skipped []string) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "- **The host CPU itself.** HF transformers decoding at small batch is bound by the host's per-op launch cost. It is")
 	fmt.Fprintln(w, "  modelled by host class, from the GPU's catalog entry: server (17.4 µs per op, the bitsandbytes table's H100 host),")
-	fmt.Fprintln(w, "  desktop for consumer cards (9 µs, its RTX 4090 host), older cloud VMs for pre-Ampere cards (28 µs, its T4 host).")
-	fmt.Fprintln(w, "  Ampere-era server hosts and workstation cards are assumed like the H100's; `--host-op-us` sets a measured figure.")
+	fmt.Fprintln(w, "  desktop for consumer cards (9 µs, its RTX 4090 host), older cloud servers for other cards up to Ampere (28 µs, its")
+	fmt.Fprintln(w, "  T4 host, and gpt-fast's A100). Ada datacenter hosts are assumed like the H100's; `--host-op-us` sets a measured figure.")
 	fmt.Fprintln(w, "- **Engine versions.** One step floor serves vLLM, SGLang and TensorRT-LLM; of version-specific behaviour only vLLM")
 	fmt.Fprintln(w, "  v0.6's multi-step scheduling (`--scheduler-steps`), which delays first tokens, is modelled.")
 	fmt.Fprintln(w, "- **Measured expert and attention data parallelism.** `--ep` and `--dp` (DeepSeek-class serving) are modelled from")
@@ -314,7 +314,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // validationCases builds every case from the files in dir.
 func validationCases(dir string) ([]valCase, error) {
 	var all []valCase
-	for _, f := range []func(string) ([]valCase, error){memoryCases, bnbCases, llamaCppCases, vllmBlogCases, sglangCases, trtllmCases,
+	for _, f := range []func(string) ([]valCase, error){memoryCases, bnbCases, gptFastCases, llamaCppCases, vllmBlogCases, sglangCases, trtllmCases,
 		foundryCases, llama2Cases, megatronCases, nemoCases, torchtuneCases} {
 		c, err := f(dir)
 		if err != nil {
@@ -323,6 +323,33 @@ func validationCases(dir string) ([]valCase, error) {
 		all = append(all, c...)
 	}
 	return all, nil
+}
+
+// gptFastCases: the PyTorch team's gpt-fast Llama-2-7B decode on an
+// A100-80GB at batch 1 (eager, then compiled with CUDA graphs, int8 and
+// int4 weight-only), replayed as HF eager and HF --compile.
+func gptFastCases(dir string) ([]valCase, error) {
+	const file = "pytorch_gpt_fast_blog.json"
+	_, recs, err := readRecords(dir, file)
+	if err != nil {
+		return nil, err
+	}
+	var out []valCase
+	for _, r := range recs {
+		args := []string{"--model", "llama-2-7b", "--gpu", "a100-80gb-sxm", "--engine", "hf", "--batch", "1",
+			"--seq", "400", "--prompt-tokens", "200", "--output-tokens", "200", "--precision", str(r["precision"])}
+		if str(r["precision"]) == "int4" {
+			args = append(args, "--quant", "int4-g128")
+		}
+		if r["compiled"] == true {
+			args = append(args, "--compile")
+		}
+		tps := num(r["tokens_per_s"])
+		out = append(out, valCase{Group: "decode", Split: str(r["split"]), Source: file, Engine: "gpt-fast (PyTorch, 2023-11)",
+			Setting: "Llama-2-7B A100-80GB (330 W) " + str(r["setting"]) + ", batch 1", Args: args,
+			Field: "performance.decode_token_latency_seconds", Scale: 1000, Measured: 1000 / tps, Unit: "ms/token"})
+	}
+	return out, nil
 }
 
 // bnbCases: HF transformers 4.46.3 decode steps (bitsandbytes benchmark
