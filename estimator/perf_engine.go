@@ -195,11 +195,25 @@ func stepFloor(in Input, hw Hardware) (host, perLayer float64) {
 // matmul_4bit, so it pays the same copies. Other formats read their stored
 // bytes once.
 func dequantBytesFactor(in Input, tokens float64) float64 {
-	if (in.Task == QLoRA || in.Quant == QuantNF4) && tokens > 1 {
+	switch {
+	case (in.Task == QLoRA || in.Quant == QuantNF4) && tokens > 1:
 		return (4.127/8 + 4) / (4.127 / 8)
+	case in.Engine == HF && in.Weights == INT4 && !in.Quant.GGUF() && in.Quant != QuantNF4:
+		return 1 / hfInt4BandwidthShare
 	}
 	return 1
 }
+
+// hfInt4BandwidthShare is the share of BF16's achieved bandwidth that the
+// group-wise int4 mat-vec kernels of the PyTorch stack reach (GPTQ/AWQ
+// kernels in transformers, torch's int4 tinygemm): unpacking and scaling
+// in the inner loop leave them short of the byte ratio, unlike Marlin-class
+// kernels in the serving engines, which reach it at small batch (Frantar
+// et al. 2024, "MARLIN: Mixed-Precision Auto-Regressive Parallel
+// Inference", arXiv:2408.11743). Fitted to gpt-fast's compiled int4 Llama-2-7B
+// row on an A100 (4.95 ms against 3.83 ms at BF16's share: 0.72;
+// testdata/calibration/pytorch_gpt_fast_blog.json).
+const hfInt4BandwidthShare = 0.72
 
 // hostSerial reports whether a forward over tokens runs its device work
 // after the host's launches instead of under them: bitsandbytes 4-bit in
@@ -213,5 +227,5 @@ func dequantBytesFactor(in Input, tokens float64) float64 {
 // +54..+60% (the longer: +23..+37%): its 72 MB L2 cache, larger than
 // the H100's 50 MB, probably serves much of the 16-bit copy's read-back.
 func hostSerial(in Input, tokens float64) bool {
-	return in.Engine == HF && dequantBytesFactor(in, tokens) > 1
+	return in.Engine == HF && (in.Task == QLoRA || in.Quant == QuantNF4) && tokens > 1
 }
