@@ -568,7 +568,13 @@ func FuzzThroughput(f *testing.F) {
 		in.Task, in.Weights, in.KV, in.Engine = Task(task%6), DType(weights%7), DType(kv%7), Engine(engine%6)
 		in.Batch, in.Seq, in.GPUs, in.TP, in.PP = batch, seq, gpus, tp, pp
 		in.GradCheckpointing, in.SelectiveRecompute = gc, sel
-		p, err := Throughput(in, Hardware{PeakFLOPS: peak, MemBandwidth: bw, LinkBandwidth: link}, Efficiency{mfu, imfu, util}, Workload{PromptTokens: prompt, OutputTokens: out, MicroBatches: micro})
+		// The high bits drive the serving and host options.
+		in.EP, in.DP, in.SchedulerSteps = 1<<(kv>>5), 1<<(weights>>5), int(engine>>4)
+		form := ""
+		if model&128 != 0 {
+			form = "PCIe consumer"
+		}
+		p, err := Throughput(in, Hardware{PeakFLOPS: peak, MemBandwidth: bw, LinkBandwidth: link, FormFactor: form}, Efficiency{mfu, imfu, util}, Workload{PromptTokens: prompt, OutputTokens: out, MicroBatches: micro})
 		if err != nil {
 			if p != (Perf{}) {
 				t.Fatal("error with a non-zero Perf")
