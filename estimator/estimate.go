@@ -180,6 +180,15 @@ func attnTP(in Input) float64 {
 	return float64(max(in.TP, 1))
 }
 
+// trainEP is the expert-parallel degree of a training job (1 for
+// inference, whose EP lives inside the TP group).
+func trainEP(in Input) float64 {
+	if in.Task.Training() && in.EP > 1 {
+		return float64(in.EP)
+	}
+	return 1
+}
+
 // dpRanks is the attention data-parallel ranks of a replica (≥ 1); each
 // holds the KV cache of its own share of the sequences.
 func dpRanks(in Input) float64 { return float64(max(in.DP, 1)) }
@@ -255,6 +264,7 @@ type stageShape struct {
 	frac, k          float64 // share of the layers, and their count
 	params           float64 // parameters on this GPU
 	linGPU, otherGPU float64 // of which block linears, and the rest
+	exGPU            float64 // of which routed experts
 }
 
 // stageParams: the stage's layers and ends, sharded over TP.
@@ -272,6 +282,7 @@ func stageParams(in Input, first, last bool) stageShape {
 	kvp := float64(a.KVProjParams) * frac
 	ex := math.Min(expertParams(a)*frac, lin) // routed experts: sharded over the whole TP group
 	atp := attnTP(in)
+	exShard := tp * trainEP(in) // and over EP data-parallel ranks in training
 	var ends float64
 	if first {
 		ends += float64(a.EmbeddingParams)
@@ -290,9 +301,9 @@ func stageParams(in Input, first, last bool) stageShape {
 	if atp > 1 && !a.IsMLA() && a.KVHeads > 0 && atp > float64(a.KVHeads) {
 		kvShare = 1 / float64(a.KVHeads)
 	}
-	params := ex/tp + (ends+body-ex-kvp)/atp + kvp*kvShare
-	linGPU := ex/tp + (lin-ex)/atp
-	return stageShape{frac: frac, k: k, params: params, linGPU: linGPU, otherGPU: params - linGPU}
+	params := ex/exShard + (ends+body-ex-kvp)/atp + kvp*kvShare
+	linGPU := ex/exShard + (lin-ex)/atp
+	return stageShape{frac: frac, k: k, params: params, linGPU: linGPU, otherGPU: params - linGPU, exGPU: ex / exShard}
 }
 
 // modelStates: weights, gradients and optimizer states on this GPU after
@@ -383,18 +394,26 @@ func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 		}
 	}
 	if in.Task.Training() {
+		// ZeRO shards over the data-parallel ranks; the routed experts,
+		// already split over EP of them, over the other dp/EP
+		// (Megatron-Core's expert data-parallel group).
+		shard := dp
+		if ep := trainEP(in); ep > 1 && params > 0 {
+			f := sh.exGPU / params
+			shard = dp / (1 - f + f*ep)
+		}
 		if in.ZeRO >= 1 {
-			O /= dp
+			O /= shard
 		}
 		if in.ZeRO >= 2 {
-			G /= dp
+			G /= shard
 		}
 		gather := 0.0
 		if in.ZeRO == 3 {
 			// FSDP/ZeRO-3 all-gather the current block and prefetch the
 			// next one, in the compute dtype.
 			gather = 2 * float64(a.MaxLayerParams) / tp * wide
-			W = W/dp + gather
+			W = W/shard + gather
 		}
 		switch in.Offload {
 		case OffloadOptimizer:

@@ -308,7 +308,11 @@ type Input struct {
 	// PP or TP) only.
 	OptimizerInBackward bool
 	// EP and DP are expert parallelism and attention data parallelism
-	// inside one TP group of a serving replica (--ep, --dp; SGLang's
+	// (--ep, --dp). In training, EP takes its ranks from the data-parallel
+	// degree, as Megatron-Core's expert model parallelism does: each GPU
+	// holds 1/EP of the routed experts (and ZeRO shards their states over
+	// the remaining DP/EP ranks), and every MoE layer exchanges tokens by
+	// all-to-all. In serving they work inside one TP group (SGLang's
 	// --ep-size and --dp-size with --enable-dp-attention; vLLM's
 	// --data-parallel-size D --enable-expert-parallel with TP t is TP
 	// t·D, DP D, EP t·D here). Both divide TP; 0 or 1: none. Experts are
@@ -504,15 +508,22 @@ func (in Input) validate(l *errList) {
 		name string
 		v    int
 	}{{"ep", in.EP}, {"dp", in.DP}} {
+		trainEP := train && f.name == "ep"
 		switch {
 		case f.v < 0 || f.v > maxGPUs:
 			l.add(f.name, f.v, ErrRange, "want 0..%d", maxGPUs)
-		case f.v > 1 && (train || !in.Engine.Pooled()):
-			l.add(f.name, f.v, ErrIncompatible, "expert and attention data parallelism are serving options (vllm, sglang, trtllm)")
-		case f.v > 1 && in.TP >= 1 && in.TP%f.v != 0:
-			l.add(f.name, f.v, ErrIncompatible, "does not divide tp=%d (the GPUs it spans are the TP group's)", in.TP)
-		case f.v > 1 && f.name == "ep" && !a.IsMoE():
+		case f.v <= 1:
+		case f.name == "ep" && !a.IsMoE():
 			l.add(f.name, f.v, ErrIncompatible, "expert parallelism needs a mixture-of-experts model")
+		case trainEP && in.Task != Pretrain && in.Task != FullFinetune:
+			l.add(f.name, f.v, ErrIncompatible, "expert parallelism in training needs full training (train or finetune)")
+		case trainEP && in.TP >= 1 && in.PP >= 1 && in.GPUs%(in.TP*in.PP) == 0 && (in.GPUs/(in.TP*in.PP))%f.v != 0:
+			l.add(f.name, f.v, ErrIncompatible, "does not divide the data-parallel degree %d (training takes its expert ranks from it)", in.GPUs/(in.TP*in.PP))
+		case trainEP:
+		case train || !in.Engine.Pooled():
+			l.add(f.name, f.v, ErrIncompatible, "attention data parallelism is a serving option, and serving EP needs vllm, sglang or trtllm")
+		case in.TP >= 1 && in.TP%f.v != 0:
+			l.add(f.name, f.v, ErrIncompatible, "does not divide tp=%d (the GPUs it spans are the TP group's)", in.TP)
 		}
 	}
 	if in.SchedulerSteps < 0 || in.SchedulerSteps > maxBatch {

@@ -53,7 +53,8 @@ type Hardware struct {
 	NVLinkDomain int
 	// NetworkBandwidth is the bytes/s per GPU between nodes, one
 	// direction (e.g. 8 × 400 Gb/s InfiniBand NDR on a DGX H100 = 50e9
-	// per GPU). 0: defaultNetworkBandwidth.
+	// per GPU). 0: defaultNetworkBandwidth, hopperNetworkBandwidth for
+	// Hopper and Blackwell.
 	NetworkBandwidth float64
 	// HostLinkBandwidth is the bytes/s between a GPU and host memory, one
 	// direction (CPU offload). 0: PCIeBandwidth.
@@ -80,6 +81,13 @@ const PCIeBandwidth = 31.5e9
 // DGX SuperPOD fabric: NVIDIA DGX A100 user guide, 8 × ConnectX-6 200 Gb/s
 // for compute), 25e9 bytes/s. An estimate for clusters that do not say.
 const defaultNetworkBandwidth = 25e9
+
+// hopperNetworkBandwidth is the same default for Hopper and Blackwell
+// GPUs: one 400 Gb/s port per GPU (NDR InfiniBand, 8 × ConnectX-7 in a
+// DGX H100 and DGX B200: NVIDIA DGX H100/B200 user guides; AWS p5's 3200
+// Gb/s EFA per 8 GPUs), 50e9 bytes/s. An estimate for clusters that do
+// not say.
+const hopperNetworkBandwidth = 50e9
 
 // Efficiency is the share of the datasheet peaks a job achieves. A zero
 // field takes the model's value (DefaultEfficiency, trainEfficiency); a
@@ -241,6 +249,9 @@ func (hw Hardware) withDefaults() Hardware {
 	}
 	if hw.NetworkBandwidth == 0 {
 		hw.NetworkBandwidth = defaultNetworkBandwidth
+		if gpuGeneration(hw.Architecture) == genHopper {
+			hw.NetworkBandwidth = hopperNetworkBandwidth
+		}
 	}
 	if hw.HostLinkBandwidth == 0 {
 		hw.HostLinkBandwidth = PCIeBandwidth

@@ -1001,3 +1001,48 @@ func TestHFInt4Kernels(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainingExpertParallel: Qwen3-30B-A3B (128 experts, top 8)
+// pre-trained on 16 GPUs with ZeRO-1 and EP 8: each GPU holds 1/8 of the
+// routed experts, ZeRO shards their states over the other 2 ranks, so the
+// optimizer bytes per GPU do not change while the weights drop by 7/8 of
+// the experts; the all-to-all stays inside the NVLink domain, and the
+// gradients each GPU all-reduces across the two nodes shrink with its
+// expert share, so the job runs faster than at EP 1.
+func TestTrainingExpertParallel(t *testing.T) {
+	a := loadArch(t, "qwen3-30b-a3b.json")
+	in := DefaultInput(a)
+	in.Task, in.GPUs, in.ZeRO, in.Seq, in.GradCheckpointing = Pretrain, 16, 1, 4096, true
+	hw := Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, Architecture: "Hopper"}
+	one := mustEstimate(t, in)
+	onePerf := mustPerf(t, in, hw, Efficiency{}, Workload{GlobalBatch: 256})
+	in.EP = 8
+	ep := mustEstimate(t, in)
+	epPerf := mustPerf(t, in, hw, Efficiency{}, Workload{GlobalBatch: 256})
+	ex := expertParams(a)
+	if got, want := float64(one.PerGPU.Weights-ep.PerGPU.Weights), ex*7/8*2; math.Abs(relErr(got, want)) > 0.01 {
+		t.Errorf("EP 8 saves %.3g weight bytes, want 7/8 of the experts in bf16 %.3g", got, want)
+	}
+	if math.Abs(relErr(float64(ep.PerGPU.Optimizer), float64(one.PerGPU.Optimizer))) > 1e-6 {
+		t.Errorf("ZeRO-1 optimizer %v with EP 8, %v without: want equal", ep.PerGPU.Optimizer, one.PerGPU.Optimizer)
+	}
+	if !(epPerf.TokensPerSecond > onePerf.TokensPerSecond) || !(epPerf.CommSeconds < onePerf.CommSeconds) {
+		t.Errorf("EP 8 inside a node: %.3g tok/s (comm %.3g s) against %.3g (%.3g s)", epPerf.TokensPerSecond, epPerf.CommSeconds,
+			onePerf.TokensPerSecond, onePerf.CommSeconds)
+	}
+	// Across nodes at a slow network the all-to-all outlasts the compute.
+	in.GPUs, in.EP = 64, 64
+	slow := mustPerf(t, in, Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, Architecture: "Hopper", NetworkBandwidth: 5e9}, Efficiency{}, Workload{GlobalBatch: 256})
+	if !(slow.CommSeconds > 0) {
+		t.Errorf("EP 64 over a 40 Gb/s network: no exposed communication: %+v", slow)
+	}
+	for _, bad := range []func(Input) Input{
+		func(in Input) Input { in.EP = 3; return in },
+		func(in Input) Input { in.Task = LoRA; return in },
+		func(in Input) Input { in.DP = 2; return in },
+	} {
+		if err := bad(in).Validate(); err == nil || !(strings.Contains(err.Error(), "ep") || strings.Contains(err.Error(), "dp")) {
+			t.Errorf("bad training EP/DP accepted: %v", err)
+		}
+	}
+}

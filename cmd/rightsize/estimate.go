@@ -78,7 +78,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		offload    = fs.String("offload", "none", "none|optimizer|all")
 		tp         = fs.Int("tp", 1, "tensor-parallel degree")
 		pp         = fs.Int("pp", 1, "pipeline-parallel stages")
-		ep         = fs.Int("ep", 1, "serving MoE: expert-parallel degree inside the TP group (divides --tp; vLLM -dp D --enable-expert-parallel with -tp t is --tp t·D --dp D --ep t·D)")
+		ep         = fs.Int("ep", 1, "MoE expert-parallel degree: training, taken from the data-parallel ranks (Megatron); serving, inside the TP group (divides --tp; vLLM -dp D --enable-expert-parallel with -tp t is --tp t·D --dp D --ep t·D)")
 		dp         = fs.Int("dp", 1, "serving: attention data-parallel ranks inside the TP group (divides --tp; SGLang --enable-dp-attention --dp-size)")
 		cudaCtx    = fs.String("cuda-context", "", "override the CUDA context line, e.g. 1343MiB")
 		allocRes   = fs.String("allocator-reserve", "", "override the allocator reserve line")
