@@ -121,6 +121,25 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 		layers := math.Ceil(float64(a.Layers) / pp)
 		tpComm = layers * allReduces * 2 * (tp - 1) / tp * b * s * float64(a.Hidden) * elem / collectiveBandwidth(hw, in.TP)
 	}
+	// Expert parallelism: every MoE layer sends each token's hidden state
+	// to its k experts and back, in the forward and the backward pass (and
+	// again when recomputing), (EP − 1)/EP of them to other GPUs of the
+	// EP × TP group (Megatron-Core MoE token dispatcher; DeepSeek-V3
+	// report §3.2). MoE training schedules overlap these all-to-alls with
+	// the computation of other micro-batches or chunks (DeepSeek-V3's
+	// DualPipe hides them fully, §3.2.1; Megatron-Core's
+	// overlap_moe_expert_parallel_comm), so only what outlasts a
+	// micro-batch's compute is exposed, with the TP traffic.
+	if ep := trainEP(in); ep > 1 && a.Hidden > 0 {
+		passes := 4.0
+		if in.GradCheckpointing {
+			passes = 6
+		}
+		moeLayers := math.Ceil(math.Max(float64(a.Layers-a.DenseLayers), 0) / pp)
+		a2a := moeLayers * passes * float64(a.ExpertsPerToken) * (ep - 1) / ep * b * s * float64(a.Hidden) * elem /
+			collectiveBandwidth(hw, in.EP*in.TP)
+		tpComm += math.Max(0, a2a-compute)
+	}
 	// QLoRA dequantises each NF4 base linear to 16-bit in the forward
 	// pass, again in the backward pass and in recomputation (bitsandbytes
 	// dequantize_4bit before the 16-bit matmul; Dettmers et al. 2023 §3):
@@ -149,7 +168,8 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 	// each micro-batch's whole compute for ZeRO-3's prefetched gathers.
 	var exposed float64
 	if replicas > 1 {
-		psi := float64(a.TotalParams) / (tp * pp) * elem
+		// With EP, each GPU holds and all-reduces 1/EP of the experts.
+		psi := (float64(a.TotalParams) - expertParams(a)*(1-1/trainEP(in))) / (tp * pp) * elem
 		if in.Task == LoRA || in.Task == QLoRA {
 			psi = float64(loraParams(in)) / (tp * pp) * elem
 		}
