@@ -71,7 +71,7 @@ func estimate(in Input) Result {
 	r := Result{Params: a.TotalParams, ActiveParams: a.ActiveParamCount, Usable: in.UsableBytes()}
 	r.KVBytesPerToken = a.KVBytesPerToken(in.KV)
 	if in.Engine == LlamaCpp && in.KV != FP32 && in.KV != BF16 && in.KV != FP16 {
-		r.KVBytesPerToken = Bytes(float64(a.kvElemsPerTokenLayer()*int64(a.Layers)) * llamaCppKVBits(in.KV) / 8)
+		r.KVBytesPerToken = Bytes(float64(a.kvElemsPerTokenLayer()*int64(a.KVCacheLayers())) * llamaCppKVBits(in.KV) / 8)
 	}
 	if a.SeqLen > 0 && !a.Generic() {
 		in.Seq = a.SeqLen // ViT: patches per image are fixed by the architecture

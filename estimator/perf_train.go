@@ -58,15 +58,29 @@ func microBatches(in Input, w Workload, replicas int) int {
 	return 1
 }
 
-// collectiveBandwidth is the per-GPU bytes/s of a collective among group
-// GPUs: the NVLink (or PCIe) link inside the NVLink domain, the network
-// per GPU beyond it (the ring crosses a node boundary, and its slowest hop
-// sets the rate: NCCL tests' bus bandwidth, PERFORMANCE.md).
+// collectiveBandwidth is the bus bandwidth (NCCL tests' busbw,
+// PERFORMANCE.md: the per-GPU bytes/s in a ring's 2(n−1)/n·S accounting)
+// of a collective among group GPUs. Inside the NVLink domain it is the
+// link. Beyond it NCCL works hierarchically, one channel per NIC: the k GPUs
+// of a node reduce-scatter over NVLink, the nodes all-reduce their 1/k
+// shards in parallel over the k NICs, then all-gather over NVLink, with the
+// phases pipelined (NCCL's ring and tree channels). The time is the slower
+// phase: 2(k−1)/k·S/link against 2(m−1)/m·S/(k·net) for m nodes. Checked
+// against a public nccl-tests all_reduce_perf run on 2 × 8 H100 (GCP A3
+// Mega, 8 × 200 Gbit/s per node; github.com/lessizzmore/create-a3mega-ztan-fork,
+// file ztan-NCCL-test-result): 339 GB/s busbw measured at large sizes,
+// 375 GB/s from this formula (+11%); the flat ring over the per-GPU
+// network share gave 25 GB/s.
 func collectiveBandwidth(hw Hardware, group int) float64 {
 	if group <= hw.NVLinkDomain {
 		return hw.LinkBandwidth
 	}
-	return math.Min(hw.LinkBandwidth, hw.NetworkBandwidth)
+	g := float64(group)
+	k := float64(max(1, hw.NVLinkDomain))
+	nodes := math.Ceil(g / k)
+	intra := 2 * (k - 1) / k / hw.LinkBandwidth
+	inter := 2 * (nodes - 1) / nodes / (k * hw.NetworkBandwidth)
+	return 2 * (g - 1) / g / math.Max(intra, inter)
 }
 
 // trainAttnCost is the time of one attention FLOP relative to one GEMM

@@ -162,8 +162,11 @@ func TestSixteenGPUsAreTwoInstances(t *testing.T) {
 		if !r.Fits || r.Instances != 2 || r.GPUs != 16 || r.TP*r.PP*r.DP != 16 || r.ZeRO != 3 {
 			t.Errorf("%s: fits %v, %d instances, %v GPUs, TP %d PP %d DP %d ZeRO %d (%v)", r.Offer.ID, r.Fits, r.Instances, r.GPUs, r.TP, r.PP, r.DP, r.ZeRO, r.FitReason)
 		}
-		if r.CommSeconds <= 0 {
-			t.Errorf("%s: no communication on two instances", r.Offer.ID)
+		// ZeRO-3's traffic over these instances' 800–3,200 Gbit/s hides
+		// under the compute (CommSeconds counts only what is exposed);
+		// TestNetworkSlowsMultiInstanceTraining shows a slower network exposing it.
+		if r.CommSeconds < 0 {
+			t.Errorf("%s: communication %v s", r.Offer.ID, r.CommSeconds)
 		}
 	}
 	if eight < 5 {
