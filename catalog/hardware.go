@@ -42,7 +42,7 @@ func (g GPU) Hardware(w estimator.DType) (hw estimator.Hardware, ok bool) {
 		hw.LinkBandwidth = g.NVLinkGBps * 1e9 / 2
 		hw.NVLinkDomain = g.NVLinkDomain
 	}
-	hw.Architecture = g.Architecture
+	hw.Architecture, hw.FormFactor = g.Architecture, g.FormFactor
 	hw.HostLinkBandwidth = pcieBytesPerSecond(g.PCIeGen)
 	return hw, hw.PeakFLOPS > 0 && hw.MemBandwidth > 0
 }

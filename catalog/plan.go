@@ -1,6 +1,9 @@
 package catalog
 
 import (
+	"cmp"
+	"slices"
+
 	"rightsize/estimator"
 	"rightsize/estimator/plan"
 )
@@ -60,5 +63,35 @@ func (c *Catalog) PlanFX() []plan.FXRate {
 	for _, r := range c.FXRates {
 		out = append(out, plan.FXRate{Currency: r.Currency, PerUSD: r.PerUSD, AsOf: r.AsOf, Source: r.Source})
 	}
+	return out
+}
+
+// PlanHostedAPIs returns the hosted API list prices of catalog model
+// modelID as the planner's values, in USD per million tokens: prices in
+// another currency are converted at the catalog's FX table (and left out
+// when it has no rate for it). They come cheapest first (output price,
+// then input price, then ID), with the list price's date and source.
+func (c *Catalog) PlanHostedAPIs(modelID string) []plan.HostedAPI {
+	var out []plan.HostedAPI
+	for _, h := range c.HostedAPIs {
+		if h.ModelID == "" || h.ModelID != modelID {
+			continue
+		}
+		cur := h.Currency
+		if cur == "" {
+			cur = "USD"
+		}
+		fx, ok := c.FX(cur)
+		if !ok || !(fx.PerUSD > 0) {
+			continue
+		}
+		out = append(out, plan.HostedAPI{ID: h.ID, Provider: h.Provider, Model: h.Model,
+			InputUSDPerMillion: h.InputPerMillion / fx.PerUSD, OutputUSDPerMillion: h.OutputPerMillion / fx.PerUSD,
+			Currency: cur, AsOf: h.AsOf, Source: h.Source})
+	}
+	slices.SortFunc(out, func(a, b plan.HostedAPI) int {
+		return cmp.Or(cmp.Compare(a.OutputUSDPerMillion, b.OutputUSDPerMillion),
+			cmp.Compare(a.InputUSDPerMillion, b.InputUSDPerMillion), cmp.Compare(a.ID, b.ID))
+	})
 	return out
 }

@@ -58,3 +58,57 @@ func TestPlanFX(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanHostedAPIs: a catalog model's hosted prices come dated and
+// sourced, cheapest output first, and other models' prices stay out.
+func TestPlanHostedAPIs(t *testing.T) {
+	c := catalog.Default()
+	apis := c.PlanHostedAPIs("llama-3.1-8b")
+	if len(apis) < 3 {
+		t.Fatalf("%d hosted prices for llama-3.1-8b, the catalog lists ≥ 3", len(apis))
+	}
+	want := map[string]catalog.HostedAPIPrice{}
+	for _, h := range c.HostedAPIs {
+		if h.ModelID == "llama-3.1-8b" {
+			want[h.ID] = h
+		}
+	}
+	if len(apis) != len(want) {
+		t.Errorf("%d hosted prices, the catalog has %d for the model", len(apis), len(want))
+	}
+	for i, a := range apis {
+		h, ok := want[a.ID]
+		if !ok || a.AsOf == "" || a.Source == "" || h.Currency != "USD" ||
+			a.InputUSDPerMillion != h.InputPerMillion || a.OutputUSDPerMillion != h.OutputPerMillion {
+			t.Errorf("%+v against %+v", a, h)
+		}
+		if i > 0 && apis[i-1].OutputUSDPerMillion > a.OutputUSDPerMillion {
+			t.Errorf("%s before %s: not cheapest output first", apis[i-1].ID, a.ID)
+		}
+	}
+	if got := c.PlanHostedAPIs("no-such-model"); len(got) != 0 {
+		t.Errorf("%d prices for an unknown model", len(got))
+	}
+	if got := c.PlanHostedAPIs(""); len(got) != 0 {
+		t.Errorf("%d prices for the empty model ID (proprietary models)", len(got))
+	}
+}
+
+// TestPlanHostedAPIsConvert: a price in another currency is converted at
+// the FX table, and one without a rate is left out.
+func TestPlanHostedAPIsConvert(t *testing.T) {
+	c := catalog.Catalog{
+		FXRates: []catalog.FXRate{{Currency: "EUR", PerUSD: 0.8, AsOf: "2026-08-01", Source: "test"}},
+		HostedAPIs: []catalog.HostedAPIPrice{
+			{ID: "eu", ModelID: "m", InputPerMillion: 0.4, OutputPerMillion: 0.8, Currency: "EUR", AsOf: "2026-08-01", Source: "s"},
+			{ID: "us", ModelID: "m", InputPerMillion: 0.3, OutputPerMillion: 0.9, Currency: "USD", AsOf: "2026-08-01", Source: "s"},
+			{ID: "jp", ModelID: "m", InputPerMillion: 10, OutputPerMillion: 20, Currency: "JPY", AsOf: "2026-08-01", Source: "s"},
+		},
+	}
+	got := c.PlanHostedAPIs("m")
+	// 0.8 EUR is 1 USD, dearer than 0.9 USD: the dollar price comes first.
+	if len(got) != 2 || got[1].ID != "eu" || got[1].InputUSDPerMillion != 0.5 || got[1].OutputUSDPerMillion != 1 || got[1].Currency != "EUR" ||
+		got[0].ID != "us" || got[0].OutputUSDPerMillion != 0.9 {
+		t.Errorf("%+v", got)
+	}
+}

@@ -71,7 +71,7 @@ func estimate(in Input) Result {
 	r := Result{Params: a.TotalParams, ActiveParams: a.ActiveParamCount, Usable: in.UsableBytes()}
 	r.KVBytesPerToken = a.KVBytesPerToken(in.KV)
 	if in.Engine == LlamaCpp && in.KV != FP32 && in.KV != BF16 && in.KV != FP16 {
-		r.KVBytesPerToken = Bytes(float64(a.kvElemsPerTokenLayer()*int64(a.Layers)) * llamaCppKVBits(in.KV) / 8)
+		r.KVBytesPerToken = Bytes(float64(a.kvElemsPerTokenLayer()*int64(a.KVCacheLayers())) * llamaCppKVBits(in.KV) / 8)
 	}
 	if a.SeqLen > 0 && !a.Generic() {
 		in.Seq = a.SeqLen // ViT: patches per image are fixed by the architecture
@@ -171,6 +171,39 @@ func kvBitsPerElement(in Input) float64 {
 	return in.KV.BitsPerElement()
 }
 
+// attnTP is the tensor-parallel degree of attention and the other
+// non-expert weights: TP, or TP/DP with attention data parallelism.
+func attnTP(in Input) float64 {
+	if in.DP > 1 && in.TP >= in.DP {
+		return float64(in.TP / in.DP)
+	}
+	return float64(max(in.TP, 1))
+}
+
+// trainEP is the expert-parallel degree of a training job (1 for
+// inference, whose EP lives inside the TP group).
+func trainEP(in Input) float64 {
+	if in.Task.Training() && in.EP > 1 {
+		return float64(in.EP)
+	}
+	return 1
+}
+
+// dpRanks is the attention data-parallel ranks of a replica (≥ 1); each
+// holds the KV cache of its own share of the sequences.
+func dpRanks(in Input) float64 { return float64(max(in.DP, 1)) }
+
+// expertParams is the routed experts' parameters: the difference between
+// total and active parameters scaled by E/(E − k) (each token uses k of E
+// experts); 0 for dense models.
+func expertParams(a Arch) float64 {
+	e, k := float64(a.Experts), float64(a.ExpertsPerToken)
+	if !a.IsMoE() || e <= k || k <= 0 {
+		return 0
+	}
+	return math.Max(float64(a.TotalParams-a.ActiveParamCount)*e/(e-k), 0)
+}
+
 // kvTPShare is the share of a sequence's KV cache one TP rank holds: K/V
 // heads are split over TP down to one head per rank (replicated beyond);
 // MLA's latent is replicated on every rank (vLLM). Memory and speed share it.
@@ -231,6 +264,7 @@ type stageShape struct {
 	frac, k          float64 // share of the layers, and their count
 	params           float64 // parameters on this GPU
 	linGPU, otherGPU float64 // of which block linears, and the rest
+	exGPU            float64 // of which routed experts
 }
 
 // stageParams: the stage's layers and ends, sharded over TP.
@@ -246,6 +280,9 @@ func stageParams(in Input, first, last bool) stageShape {
 	body := float64(a.LayerParams) * frac
 	lin := float64(a.LinearParams) * frac
 	kvp := float64(a.KVProjParams) * frac
+	ex := math.Min(expertParams(a)*frac, lin) // routed experts: sharded over the whole TP group
+	atp := attnTP(in)
+	exShard := tp * trainEP(in) // and over EP data-parallel ranks in training
 	var ends float64
 	if first {
 		ends += float64(a.EmbeddingParams)
@@ -258,14 +295,15 @@ func stageParams(in Input, first, last bool) stageShape {
 	}
 	// Tensor parallelism shards everything (Megatron and vLLM shard the
 	// vocabulary too) except K/V heads when TP exceeds them: each rank then
-	// holds one whole KV head.
-	kvShare := 1 / tp
-	if in.TP > 1 && !a.IsMLA() && a.KVHeads > 0 && in.TP > a.KVHeads {
+	// holds one whole KV head. With attention data parallelism (Input.DP)
+	// the non-expert weights are sharded TP/DP ways only.
+	kvShare := 1 / atp
+	if atp > 1 && !a.IsMLA() && a.KVHeads > 0 && atp > float64(a.KVHeads) {
 		kvShare = 1 / float64(a.KVHeads)
 	}
-	params := (ends+body-kvp)/tp + kvp*kvShare
-	linGPU := lin / tp
-	return stageShape{frac: frac, k: k, params: params, linGPU: linGPU, otherGPU: params - linGPU}
+	params := ex/exShard + (ends+body-ex-kvp)/atp + kvp*kvShare
+	linGPU := ex/exShard + (lin-ex)/atp
+	return stageShape{frac: frac, k: k, params: params, linGPU: linGPU, otherGPU: params - linGPU, exGPU: ex / exShard}
 }
 
 // modelStates: weights, gradients and optimizer states on this GPU after
@@ -317,6 +355,11 @@ func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 			st /= 2
 		}
 		W, G, O = params*wB, params*gB, params*(master+st)
+		if in.OptimizerInBackward {
+			// One parameter's gradient at a time: the largest tensor, the
+			// embedding (or LM head) V·h or an MLP matrix h·I.
+			G = math.Min(params, math.Max(float64(a.Vocab), float64(a.Intermediate))*float64(a.Hidden)) * gB
+		}
 		if in.Optimizer.Paged() {
 			host += params * st // states page out to the host
 			O = params * master
@@ -329,12 +372,20 @@ func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 		trainable := float64(in.LoRARank) * dims
 		r.TrainableParams = int64(trainable)
 		ad := trainable * frac / tp
-		// Adapters in fp32 (PEFT autocast_adapter_dtype), fp32 grads.
-		W = linGPU*linBits/8 + otherGPU*otherBits/8 + ad*4
-		G = ad * 4
+		// Adapters in fp32 (PEFT autocast_adapter_dtype), fp32 grads;
+		// in 16-bit with PureBF16 (torchtune's dtype: bf16).
+		adB := 4.0
+		if in.PureBF16 {
+			adB = 2
+		}
+		W = linGPU*linBits/8 + otherGPU*otherBits/8 + ad*adB
+		G = ad * adB
 		st := optimizerBytesPerParam(in.Optimizer)
 		if in.Optimizer == Adafactor {
 			st = 4 / float64(in.LoRARank) // A (r×in) factors to r+in ≈ in: 1/r of its size
+		}
+		if in.PureBF16 && in.Optimizer != AdamW8bit && in.Optimizer != PagedAdamW8bit {
+			st /= 2 // states follow the 16-bit adapters
 		}
 		O = ad * st
 		if in.Optimizer.Paged() {
@@ -343,18 +394,26 @@ func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 		}
 	}
 	if in.Task.Training() {
+		// ZeRO shards over the data-parallel ranks; the routed experts,
+		// already split over EP of them, over the other dp/EP
+		// (Megatron-Core's expert data-parallel group).
+		shard := dp
+		if ep := trainEP(in); ep > 1 && params > 0 {
+			f := sh.exGPU / params
+			shard = dp / (1 - f + f*ep)
+		}
 		if in.ZeRO >= 1 {
-			O /= dp
+			O /= shard
 		}
 		if in.ZeRO >= 2 {
-			G /= dp
+			G /= shard
 		}
 		gather := 0.0
 		if in.ZeRO == 3 {
 			// FSDP/ZeRO-3 all-gather the current block and prefetch the
 			// next one, in the compute dtype.
 			gather = 2 * float64(a.MaxLayerParams) / tp * wide
-			W = W/dp + gather
+			W = W/shard + gather
 		}
 		switch in.Offload {
 		case OffloadOptimizer:
@@ -377,7 +436,7 @@ func workingMemory(in Input, sh stageShape, first, last bool, b *Breakdown) (seq
 	tp := float64(in.TP)
 	frac, k := sh.frac, sh.k
 	kvBits := kvBitsPerElement(in)
-	kvHeadShare := kvTPShare(a, tp)
+	kvHeadShare := kvTPShare(a, attnTP(in))
 	seqKV = a.kvBytesPerSeq(int64(in.Seq), kvBits) * frac * kvHeadShare
 	tokKV = float64(a.kvElemsPerTokenLayer()) * kvBits / 8 * k * kvHeadShare
 
@@ -391,10 +450,16 @@ func workingMemory(in Input, sh stageShape, first, last bool, b *Breakdown) (seq
 		b.Activations = toBytes(trainActivations(in, k) * inflight)
 		if last && a.Vocab > 0 && !a.Encoder {
 			// Cross-entropy on b·s·V logits: 16-bit logits, fp32 upcast,
-			// fp32 gradient (fp32 training: logits + gradient).
-			per := 10.0
+			// fp32 gradient (fp32 training: logits + gradient). Chunked
+			// (LossChunks), the upcast and gradient exist for one chunk
+			// at a time (torchtune CEWithChunkedOutputLoss).
+			keep, fp32 := 2.0, 8.0
 			if in.Weights == FP32 {
-				per = 8
+				keep, fp32 = 4, 4
+			}
+			per := keep + fp32
+			if in.LossChunks > 1 {
+				per = keep + fp32/float64(in.LossChunks)
 			}
 			b.Logits = toBytes(batch * seq * float64(a.Vocab) / tp * per)
 		}
@@ -486,8 +551,9 @@ func kvPool(in Input, seqKV, tokKV float64, r *Result, out *stageOut) {
 		b.KVCache = toBytes(pool)
 		if a.HasKVCache() && tokKV > 0 {
 			out.poolTokens = int64(pool / tokKV)
-			out.maxSeqs = int64(pool / seqKV)
-			out.kvFits = pool >= batch*seqKV && pool > 0
+			// Each attention data-parallel rank holds its own sequences.
+			out.maxSeqs = int64(math.Min(pool/seqKV*dpRanks(in), math.MaxInt64/2))
+			out.kvFits = pool >= math.Ceil(batch/dpRanks(in))*seqKV && pool > 0
 			if pool < seqKV {
 				r.Warnings.add(WarnPoolBelowOneSeq)
 			}
@@ -623,7 +689,7 @@ func trainActivations(in Input, k float64) float64 {
 		// Korthikanti §5; fp32 residual under autocast) and re-runs one
 		// block at a time during backward.
 		inElem := elem
-		if in.Weights != FP32 && in.ZeRO == 0 {
+		if in.Weights != FP32 && in.ZeRO == 0 && !in.PureBF16 {
 			inElem = 4
 		}
 		return b*s*float64(a.Hidden)*inElem*k/sp + layer

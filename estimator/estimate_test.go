@@ -106,9 +106,23 @@ func TestPureBF16AndPagedOptimizer(t *testing.T) {
 	if paged.PerGPU.Optimizer != 0 || !(paged.HostOffload > Bytes(1.9*p)) {
 		t.Errorf("paged 8-bit AdamW: %v on the GPU, %v on the host", paged.PerGPU.Optimizer, paged.HostOffload)
 	}
-	in.Task = LoRA
+	// Pure bf16 LoRA (torchtune): adapters, their gradients and AdamW
+	// states in 16-bit, half of PEFT's fp32 adapters, and a 16-bit
+	// checkpointed block input instead of autocast's fp32 residual.
+	in.Task, in.Optimizer, in.GradCheckpointing = LoRA, AdamW, true
+	lpure := mustEstimate(t, in)
+	in.PureBF16 = false
+	lmixed := mustEstimate(t, in)
+	if g, o := lpure.PerGPU.Gradients, lpure.PerGPU.Optimizer; 2*g != lmixed.PerGPU.Gradients || 2*o != lmixed.PerGPU.Optimizer || g == 0 {
+		t.Errorf("pure bf16 LoRA grads %v optimizer %v, want half of %v, %v", g, o, lmixed.PerGPU.Gradients, lmixed.PerGPU.Optimizer)
+	}
+	saved := float64(in.Batch) * float64(in.Seq) * float64(a.Hidden) * 2 * float64(a.Layers) // 2 B less per block input element
+	if d := float64(lmixed.PerGPU.Activations - lpure.PerGPU.Activations); math.Abs(d-saved) > 1e-6*saved {
+		t.Errorf("pure bf16 LoRA activations %.0f B below autocast's, want %.0f", d, saved)
+	}
+	in.Task, in.PureBF16 = Inference, true
 	if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "pure-bf16") {
-		t.Errorf("pure bf16 LoRA accepted: %v", err)
+		t.Errorf("pure bf16 inference accepted: %v", err)
 	}
 }
 
@@ -271,8 +285,9 @@ func checkResult(t *testing.T, name string, r Result, e Engine) {
 	if sum != b.Total() {
 		t.Errorf("%s: total %d ≠ sum of parts %d", name, b.Total(), sum)
 	}
-	// vLLM may also fail for want of KV pool with memory to spare.
-	if r.Fits && r.Headroom < 0 || e != VLLM && r.Fits != (r.Headroom >= 0) {
+	// Pooled engines (vLLM, SGLang, TensorRT-LLM) may also fail for want of
+	// KV pool with memory to spare.
+	if r.Fits && r.Headroom < 0 || !e.Pooled() && r.Fits != (r.Headroom >= 0) {
 		t.Errorf("%s: Fits=%v but headroom %d", name, r.Fits, r.Headroom)
 	}
 	if math.IsNaN(r.WeightBitsPerParam) || math.IsInf(r.WeightBitsPerParam, 0) {
@@ -417,7 +432,11 @@ func TestLoRAActivations(t *testing.T) {
 // go test ./estimator -run Golden -update and review the diff.
 func TestGolden(t *testing.T) {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "# model task engine weights kv batch seq gpus tp pp zero | weights grads optim act logits kv ctx alloc nccl graphs quant | total usable fits pool_tokens (MiB unless noted)\n")
+	sb.WriteString("# model task engine weights kv batch seq gpus tp pp zero |")
+	for p := Part(0); p < NumParts; p++ {
+		sb.WriteString(" " + strings.ReplaceAll(p.String(), " ", "_"))
+	}
+	sb.WriteString(" | total usable fits pool_tokens (MiB unless noted)\n")
 	mib := func(b Bytes) string { return fmt.Sprintf("%.0f", float64(b)/float64(MiB)) }
 	cases := []func(Input) Input{
 		func(in Input) Input { return in },
@@ -443,11 +462,12 @@ func TestGolden(t *testing.T) {
 			}
 			r := mustEstimate(t, in)
 			b := r.PerGPU
-			fmt.Fprintf(&sb, "%s %v %v %v %v %d %d %d %d %d %d | %s %s %s %s %s %s %s %s %s %s %s | %s %s %v %d\n",
-				strings.TrimSuffix(f, ".json"), in.Task, in.Engine, in.Weights, in.KV, in.Batch, in.Seq, in.GPUs, in.TP, in.PP, in.ZeRO,
-				mib(b.Weights), mib(b.Gradients), mib(b.Optimizer), mib(b.Activations), mib(b.Logits), mib(b.KVCache),
-				mib(b.CUDAContext), mib(b.AllocatorReserve), mib(b.NCCL), mib(b.CUDAGraphs), mib(b.QuantState),
-				mib(b.Total()), mib(r.Usable), r.Fits, r.KVPoolTokens)
+			fmt.Fprintf(&sb, "%s %v %v %v %v %d %d %d %d %d %d |",
+				strings.TrimSuffix(f, ".json"), in.Task, in.Engine, in.Weights, in.KV, in.Batch, in.Seq, in.GPUs, in.TP, in.PP, in.ZeRO)
+			for _, v := range b.Parts() {
+				sb.WriteString(" " + mib(v))
+			}
+			fmt.Fprintf(&sb, " | %s %s %v %d\n", mib(b.Total()), mib(r.Usable), r.Fits, r.KVPoolTokens)
 		}
 	}
 	path := filepath.Join("testdata", "breakdown.golden")
@@ -485,3 +505,97 @@ var (
 	_ = Input{} == Input{}
 	_ = Result{} == Result{}
 )
+
+// TestParts: the parts are the breakdown's lines in order, each once, with
+// one name each, and they sum to Total; Parts allocates nothing.
+func TestParts(t *testing.T) {
+	in := DefaultInput(loadArch(t, "llama-3.1-8b.json"))
+	in.Task, in.GPUs, in.TP, in.PP, in.ZeRO = Pretrain, 8, 2, 2, 1
+	r := mustEstimate(t, in)
+	b := r.PerGPU
+	want := []Bytes{b.Weights, b.Gradients, b.Optimizer, b.Activations, b.Logits, b.KVCache,
+		b.CUDAContext, b.AllocatorReserve, b.NCCL, b.CUDAGraphs, b.QuantState}
+	if int(NumParts) != len(want) {
+		t.Fatalf("NumParts %d, want %d", NumParts, len(want))
+	}
+	names := map[string]bool{}
+	var sum, over Bytes
+	i := 0
+	for p, v := range b.Parts() {
+		if p != Part(i) || v != want[i] {
+			t.Errorf("part %d: got %v %d, want %v %d", i, p, v, Part(i), want[i])
+		}
+		if names[p.String()] || strings.HasPrefix(p.String(), "Part(") {
+			t.Errorf("part %d: name %q repeated or missing", i, p)
+		}
+		names[p.String()] = true
+		sum += v
+		if p.Overhead() {
+			over += v
+			if r.Confidence.Of(p) != r.Confidence.Overhead {
+				t.Errorf("%v: confidence %g, want the overhead's %g", p, r.Confidence.Of(p), r.Confidence.Overhead)
+			}
+		}
+		i++
+	}
+	if sum != b.Total() || over != b.Overhead() || over == 0 {
+		t.Errorf("parts sum %d (overhead %d), Total %d, Overhead %d", sum, over, b.Total(), b.Overhead())
+	}
+	if b.Part(NumParts) != 0 || b.Part(-1) != 0 || NumParts.String() != "Part(11)" {
+		t.Errorf("unknown parts: %d %d %q", b.Part(NumParts), b.Part(-1), NumParts.String())
+	}
+	if r.Confidence.Of(PartWeights) != r.Confidence.Weights || r.Confidence.Of(PartKVCache) != r.Confidence.KVCache {
+		t.Error("Confidence.Of does not match its fields")
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		for range b.Parts() {
+		}
+		_ = b.Total()
+	}); n != 0 {
+		t.Errorf("Parts allocates %v times", n)
+	}
+}
+
+// TestChunkedLossAndOptimizerInBackward: torchtune's memory options. The
+// chunked cross-entropy keeps the 16-bit logits (2 B per element) and one
+// chunk's fp32 upcast and gradient (8/chunks B); optimizer-in-backward
+// holds one parameter's gradient, Llama 3.1 8B's V·h embedding in bf16.
+func TestChunkedLossAndOptimizerInBackward(t *testing.T) {
+	a := loadArch(t, "llama-3.1-8b.json")
+	in := DefaultInput(a)
+	in.Task, in.Batch, in.Seq, in.PureBF16, in.GradCheckpointing = FullFinetune, 2, 2048, true, true
+	elems := 2.0 * 2048 * float64(a.Vocab)
+	whole := mustEstimate(t, in)
+	in.LossChunks = 8
+	chunked := mustEstimate(t, in)
+	if got, want := float64(whole.PerGPU.Logits), elems*10; math.Abs(got-want) > 1 {
+		t.Errorf("whole logits %.0f, want %.0f", got, want)
+	}
+	if got, want := float64(chunked.PerGPU.Logits), elems*3; math.Abs(got-want) > 1 {
+		t.Errorf("8-chunk logits %.0f, want %.0f", got, want)
+	}
+	in.OptimizerInBackward = true
+	ob := mustEstimate(t, in)
+	if got, want := float64(ob.PerGPU.Gradients), float64(a.Vocab)*float64(a.Hidden)*2; math.Abs(got-want) > 1 {
+		t.Errorf("optimizer-in-backward gradients %.0f, want one V·h bf16 tensor %.0f", got, want)
+	}
+	if ob.PerGPU.Weights != chunked.PerGPU.Weights || ob.PerGPU.Optimizer != chunked.PerGPU.Optimizer {
+		t.Error("optimizer-in-backward changed weights or optimizer states")
+	}
+	for _, bad := range []func(Input) Input{
+		func(in Input) Input { in.GPUs, in.ZeRO = 2, 3; return in },
+		func(in Input) Input { in.Task, in.OptimizerInBackward = LoRA, true; return in },
+	} {
+		if err := bad(in).Validate(); err == nil || !strings.Contains(err.Error(), "optimizer-in-backward") {
+			t.Errorf("bad optimizer-in-backward accepted: %v", err)
+		}
+	}
+	in.OptimizerInBackward, in.LossChunks = false, -1
+	if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "loss-chunks") {
+		t.Errorf("negative loss chunks accepted: %v", err)
+	}
+	in.Task, in.LossChunks, in.PureBF16 = Inference, 8, false
+	if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "loss-chunks") {
+		t.Errorf("chunked loss at inference accepted: %v", err)
+	}
+}

@@ -57,6 +57,10 @@ func FuzzEstimate(f *testing.F) {
 		in.Batch, in.Seq, in.Optimizer, in.Engine, in.LoRARank = batch, seq, Optimizer(opt%6), Engine(engine%4), rank
 		in.GPUMemUtil, in.VRAM, in.GPUs, in.ZeRO, in.TP, in.PP = util, Bytes(vram), gpus, zero, tp, pp
 		in.Offload, in.Quant, in.FlashAttention, in.GradCheckpointing = Offload(offload%4), Quant(quant%9), flash, gc
+		// The high bits drive the training-memory options.
+		in.PureBF16, in.OptimizerInBackward, in.LossChunks = opt&64 != 0, opt&128 != 0, int(quant>>4)
+		in.EP, in.DP = 1<<(offload>>5), 1<<(kv>>5) // serving parallelism: 1..128
+		in.SchedulerSteps = int(engine >> 4)
 		if in.Validate() != nil {
 			if _, err := Estimate(in); err == nil {
 				t.Fatal("Estimate accepted what Validate rejects")

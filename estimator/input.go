@@ -284,14 +284,52 @@ type Input struct {
 	Offload Offload // --offload
 
 	// PureBF16 trains in 16-bit only (--pure-bf16): weights, gradients and
-	// optimizer states in the compute dtype, no fp32 master copy, as
-	// torchtune's recipes do by default (dtype: bf16). Full training only.
+	// optimizer states in the compute dtype, no fp32 master copy and no
+	// autocast (the checkpointed block inputs stay 16-bit), as torchtune's
+	// recipes do by default (dtype: bf16). With LoRA/QLoRA the adapters,
+	// their gradients and states are 16-bit too. Training with bf16/fp16
+	// weights (QLoRA: any storage format).
 	PureBF16 bool
 	// SequenceParallel shards the activations that tensor parallelism
 	// replicates (LayerNorm, dropout, residual) over the TP group
 	// (--sequence-parallel; Korthikanti et al. 2022 §4.2.2; Megatron-LM and
 	// NeMo turn it on with TP). Training with TP > 1 only.
 	SequenceParallel bool
+	// LossChunks splits the training cross-entropy into this many chunks
+	// along the sequence (--loss-chunks; torchtune's
+	// CEWithChunkedOutputLoss, num_output_chunks 8 in its recipes): the
+	// 16-bit logits are kept whole, the fp32 upcast and its gradient
+	// exist one chunk at a time. 0 or 1: one piece. Training only.
+	LossChunks int
+	// OptimizerInBackward steps the optimizer on each parameter as soon as
+	// its gradient is ready and frees the gradient (--optimizer-in-backward;
+	// torchtune's optimizer_in_bwd): the GPU holds one parameter's
+	// gradient, not the whole model's. Full training on one GPU (no ZeRO,
+	// PP or TP) only.
+	OptimizerInBackward bool
+	// EP and DP are expert parallelism and attention data parallelism
+	// (--ep, --dp). In training, EP takes its ranks from the data-parallel
+	// degree, as Megatron-Core's expert model parallelism does: each GPU
+	// holds 1/EP of the routed experts (and ZeRO shards their states over
+	// the remaining DP/EP ranks), and every MoE layer exchanges tokens by
+	// all-to-all. In serving they work inside one TP group (SGLang's
+	// --ep-size and --dp-size with --enable-dp-attention; vLLM's
+	// --data-parallel-size D --enable-expert-parallel with TP t is TP
+	// t·D, DP D, EP t·D here). Both divide TP; 0 or 1: none. Experts are
+	// sharded over the TP group either way (EP: whole experts per GPU,
+	// exchanged by all-to-all; otherwise each expert split by TP). With DP
+	// the attention and other non-expert weights are split TP/DP ways
+	// and replicated DP times, and each DP rank holds the KV cache of its
+	// own Batch/DP sequences (MLA's latent cache, which TP replicates, is
+	// then no longer repeated on every GPU). Inference on vLLM, SGLang or
+	// TensorRT-LLM; EP needs a mixture-of-experts model.
+	EP, DP int
+	// SchedulerSteps is vLLM's multi-step scheduling (--scheduler-steps;
+	// vLLM v0.6's --num-scheduler-steps): the engine runs this many decode
+	// steps per scheduling pass, so a new request waits for the pass in
+	// flight before its prefill. 0 or 1: every step (vLLM's default). vLLM
+	// only.
+	SchedulerSteps int
 
 	Overheads Overheads // --cuda-context etc.
 }
@@ -455,8 +493,43 @@ func (in Input) validate(l *errList) {
 			l.add("lora-rank", in.LoRARank, ErrIncompatible, "the config gives no layer shapes (hidden_size, num_hidden_layers) to place adapters")
 		}
 	}
-	if in.PureBF16 && (in.Task != Pretrain && in.Task != FullFinetune || in.Weights != BF16 && in.Weights != FP16) {
-		l.add("pure-bf16", in.PureBF16, ErrIncompatible, "pure 16-bit training needs train or finetune with bf16 or fp16")
+	if in.PureBF16 && (!train || in.Task != QLoRA && in.Weights != BF16 && in.Weights != FP16) {
+		l.add("pure-bf16", in.PureBF16, ErrIncompatible, "pure 16-bit training needs a training task with bf16 or fp16 weights")
+	}
+	if in.LossChunks < 0 || in.LossChunks > maxSeq {
+		l.add("loss-chunks", in.LossChunks, ErrRange, "want 0..%d", maxSeq)
+	} else if in.LossChunks > 1 && !train {
+		l.add("loss-chunks", in.LossChunks, ErrIncompatible, "chunked cross-entropy is a training option")
+	}
+	if in.OptimizerInBackward && (in.Task != Pretrain && in.Task != FullFinetune || in.GPUs != 1) {
+		l.add("optimizer-in-backward", in.OptimizerInBackward, ErrIncompatible, "optimizer in backward needs full training on one GPU")
+	}
+	for _, f := range [...]struct {
+		name string
+		v    int
+	}{{"ep", in.EP}, {"dp", in.DP}} {
+		trainEP := train && f.name == "ep"
+		switch {
+		case f.v < 0 || f.v > maxGPUs:
+			l.add(f.name, f.v, ErrRange, "want 0..%d", maxGPUs)
+		case f.v <= 1:
+		case f.name == "ep" && !a.IsMoE():
+			l.add(f.name, f.v, ErrIncompatible, "expert parallelism needs a mixture-of-experts model")
+		case trainEP && in.Task != Pretrain && in.Task != FullFinetune:
+			l.add(f.name, f.v, ErrIncompatible, "expert parallelism in training needs full training (train or finetune)")
+		case trainEP && in.TP >= 1 && in.PP >= 1 && in.GPUs%(in.TP*in.PP) == 0 && (in.GPUs/(in.TP*in.PP))%f.v != 0:
+			l.add(f.name, f.v, ErrIncompatible, "does not divide the data-parallel degree %d (training takes its expert ranks from it)", in.GPUs/(in.TP*in.PP))
+		case trainEP:
+		case train || !in.Engine.Pooled():
+			l.add(f.name, f.v, ErrIncompatible, "attention data parallelism is a serving option, and serving EP needs vllm, sglang or trtllm")
+		case in.TP >= 1 && in.TP%f.v != 0:
+			l.add(f.name, f.v, ErrIncompatible, "does not divide tp=%d (the GPUs it spans are the TP group's)", in.TP)
+		}
+	}
+	if in.SchedulerSteps < 0 || in.SchedulerSteps > maxBatch {
+		l.add("scheduler-steps", in.SchedulerSteps, ErrRange, "want 0..%d", maxBatch)
+	} else if in.SchedulerSteps > 1 && (in.Engine != VLLM || train) {
+		l.add("scheduler-steps", in.SchedulerSteps, ErrIncompatible, "multi-step scheduling is a vLLM serving option")
 	}
 	if in.Quant.GGUF() && in.Engine != LlamaCpp {
 		l.add("quant", in.Quant, ErrIncompatible, "GGUF formats run on llamacpp")

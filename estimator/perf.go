@@ -53,16 +53,21 @@ type Hardware struct {
 	NVLinkDomain int
 	// NetworkBandwidth is the bytes/s per GPU between nodes, one
 	// direction (e.g. 8 × 400 Gb/s InfiniBand NDR on a DGX H100 = 50e9
-	// per GPU). 0: defaultNetworkBandwidth.
+	// per GPU). 0: defaultNetworkBandwidth, hopperNetworkBandwidth for
+	// Hopper and Blackwell.
 	NetworkBandwidth float64
 	// HostLinkBandwidth is the bytes/s between a GPU and host memory, one
 	// direction (CPU offload). 0: PCIeBandwidth.
 	HostLinkBandwidth float64
 	// HostOpSeconds is the host's time to dispatch one eager PyTorch op
-	// (HF transformers decoding is bound by it at small batch). 0:
-	// hfOpSeconds, fitted on an H100 host; a fast desktop CPU is about
-	// half that.
+	// (HF transformers decoding is bound by it at small batch). 0: the
+	// host class's fitted figure (HostOpSecondsFor with Architecture and
+	// FormFactor).
 	HostOpSeconds float64
+	// FormFactor is the card's form factor as the catalog names it
+	// ("SXM5", "PCIe consumer", ...); it selects the host class of
+	// HostOpSecondsFor (a consumer card sits in a desktop). "": a server.
+	FormFactor string
 }
 
 // PCIeBandwidth is PCIe 4.0 x16 per direction: 16 GT/s × 16 lanes ×
@@ -76,6 +81,13 @@ const PCIeBandwidth = 31.5e9
 // DGX SuperPOD fabric: NVIDIA DGX A100 user guide, 8 × ConnectX-6 200 Gb/s
 // for compute), 25e9 bytes/s. An estimate for clusters that do not say.
 const defaultNetworkBandwidth = 25e9
+
+// hopperNetworkBandwidth is the same default for Hopper and Blackwell
+// GPUs: one 400 Gb/s port per GPU (NDR InfiniBand, 8 × ConnectX-7 in a
+// DGX H100 and DGX B200: NVIDIA DGX H100/B200 user guides; AWS p5's 3200
+// Gb/s EFA per 8 GPUs), 50e9 bytes/s. An estimate for clusters that do
+// not say.
+const hopperNetworkBandwidth = 50e9
 
 // Efficiency is the share of the datasheet peaks a job achieves. A zero
 // field takes the model's value (DefaultEfficiency, trainEfficiency); a
@@ -237,12 +249,15 @@ func (hw Hardware) withDefaults() Hardware {
 	}
 	if hw.NetworkBandwidth == 0 {
 		hw.NetworkBandwidth = defaultNetworkBandwidth
+		if gpuGeneration(hw.Architecture) == genHopper {
+			hw.NetworkBandwidth = hopperNetworkBandwidth
+		}
 	}
 	if hw.HostLinkBandwidth == 0 {
 		hw.HostLinkBandwidth = PCIeBandwidth
 	}
 	if hw.HostOpSeconds == 0 {
-		hw.HostOpSeconds = hfOpSeconds
+		hw.HostOpSeconds = HostOpSecondsFor(hw.Architecture, hw.FormFactor)
 	}
 	return hw
 }

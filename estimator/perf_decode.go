@@ -11,6 +11,7 @@ type inferModel struct {
 	in     Input
 	a      Arch
 	tp     float64
+	atp    float64 // attention's TP degree: tp, or tp/DP (attnTP)
 	n      float64 // matmul parameters (matmulParams)
 	weight float64 // weight bytes one forward reads on the whole replica
 	// expertFrac is the routed experts' share of weight; E and k their
@@ -25,7 +26,7 @@ type inferModel struct {
 
 func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	a := in.Arch
-	m := inferModel{in: in, a: a, tp: float64(in.TP), n: matmulParams(a), layers: math.Max(float64(a.Layers), 0)}
+	m := inferModel{in: in, a: a, tp: float64(in.TP), atp: attnTP(in), n: matmulParams(a), layers: math.Max(float64(a.Layers), 0)}
 	// Weight bytes a forward pass reads: every parameter at its storage
 	// width (the memory model's weightBits) except the input embedding,
 	// of which only the batch's rows are gathered (untied models).
@@ -41,11 +42,13 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	// tokens touches E·(1 − (1 − k/E)^B) experts of each layer (expected
 	// distinct draws), so decode at small batch reads only those.
 	m.E, m.k = float64(a.Experts), float64(a.ExpertsPerToken)
-	if a.IsMoE() && m.E > m.k && m.k > 0 {
-		expert := math.Min(float64(a.TotalParams-a.ActiveParamCount)*m.E/(m.E-m.k), readParams)
-		m.expertFrac = expert / math.Max(readParams, 1)
+	if ex := expertParams(a); ex > 0 {
+		m.expertFrac = math.Min(ex, readParams) / math.Max(readParams, 1)
 	}
-	m.kvBits, m.kvShare = kvBitsPerElement(in), kvTPShare(a, m.tp)
+	// One GPU holds its attention rank's share of each of its own
+	// sequences: kvTPShare at attention's TP, and 1/DP of the replica's
+	// sequences (kvShare averages over the replica's sequences).
+	m.kvBits, m.kvShare = kvBitsPerElement(in), kvTPShare(a, m.atp)/dpRanks(in)
 	if !a.IsMLA() && a.KVHeads == 0 {
 		m.kvShare = 1 / m.tp
 	}
@@ -55,14 +58,26 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	// §3), ring cost 2(t−1)/t of tokens·h activations per GPU.
 	if in.TP > 1 && a.Hidden > 0 {
 		elem := math.Max(2, in.Weights.BitsPerElement()/8) // activations in 16-bit (or fp32)
-		m.commPerToken = m.layers * 2 * 2 * (m.tp - 1) / m.tp * float64(a.Hidden) * elem / collectiveBandwidth(hw, in.TP)
+		h, bw := float64(a.Hidden), collectiveBandwidth(hw, in.TP)
+		ring := func(t float64) float64 { return 2 * (t - 1) / t * h * elem / bw }
+		mlp := ring(m.tp)
+		if in.EP > 1 && a.IsMoE() {
+			// Expert parallelism: all-to-all dispatch and combine of each
+			// token's hidden state to its k experts, (EP−1)/EP of them on
+			// other GPUs (DeepSeek-V3 report §3.2; DeepEP), each GPU
+			// sending its own attention rank's tokens.
+			ep := float64(in.EP)
+			mlp = 2 * m.k * h * elem * (ep - 1) / ep / bw / dpRanks(in)
+		}
+		m.commPerToken = m.layers * (ring(m.atp) + mlp)
 	}
 	m.host, m.perLayer = stepFloor(in, hw)
 	// Each all-reduce also pays a latency that does not shrink with the
 	// message: a ring passes t − 1 hops (NCCL's ring algorithm), which
-	// dominates at decode's small messages.
+	// dominates at decode's small messages; one collective for attention
+	// (over its TP ranks) and one for the MLP or experts per layer.
 	if in.TP > 1 {
-		m.perLayer += 2 * (m.tp - 1) * allReduceHopSeconds
+		m.perLayer += (m.atp - 1 + m.tp - 1) * allReduceHopSeconds
 	}
 	return m
 }
@@ -75,12 +90,17 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 // Llama-3.1-70B TP 4 TPOT rows from −22..−17% to −19..−5%.
 const allReduceHopSeconds = 6e-6
 
-// touched is the share of the weights a forward over tokens reads.
-func (m *inferModel) touched(tokens float64) float64 {
+// gpuWeightRead is the weight bytes one GPU reads in a forward over
+// tokens: the non-expert weights at attention's TP share and, of the
+// routed experts (sharded over the whole TP group), those the tokens
+// touch: with uniform routing a step of B tokens touches E·(1 − (1 −
+// k/E)^B) experts of each layer (expected distinct draws).
+func (m *inferModel) gpuWeightRead(tokens float64) float64 {
+	dense := m.weight * (1 - m.expertFrac) / m.atp
 	if m.expertFrac == 0 {
-		return 1
+		return dense
 	}
-	return 1 - m.expertFrac*math.Pow(1-m.k/m.E, tokens)
+	return dense + m.weight*m.expertFrac/m.tp*(1-math.Pow(1-m.k/m.E, tokens))
 }
 
 // kvSeq is one sequence's KV bytes at ctx tokens on one TP rank.
@@ -104,13 +124,23 @@ func (m *inferModel) computeTime(tokens, lctx float64) float64 {
 // cost under CUDA graphs and the TP all-reduces.
 func (m *inferModel) device(tokens, lctx, kvRead float64) (secs float64, memBound bool) {
 	c := m.computeTime(tokens, lctx)
-	mem := (m.weight/m.tp*m.touched(tokens)*dequantBytesFactor(m.in, tokens) + kvRead) / m.bw
+	mem := (m.gpuWeightRead(tokens)*dequantBytesFactor(m.in, tokens) + kvRead) / m.bw
 	return rooflineTime(c, mem) + m.layers*m.perLayer + tokens*m.commPerToken, mem > c
 }
 
-// step is one engine step: the longer of the host floor and the device.
+// step is one engine step: the longer of the host floor and the device,
+// or their sum where the device's work waits on the host (hostSerial).
 func (m *inferModel) step(tokens, lctx, kvRead float64) (secs float64, b Bound) {
 	d, memBound := m.device(tokens, lctx, kvRead)
+	if hostSerial(m.in, tokens) {
+		switch {
+		case m.host >= d:
+			return m.host + d, BoundHost
+		case memBound:
+			return m.host + d, BoundBandwidth
+		}
+		return m.host + d, BoundCompute
+	}
 	switch {
 	case m.host >= d:
 		return m.host, BoundHost

@@ -5,7 +5,10 @@ package estimator
 // work (launching kernels, scheduling, sampling) and the device's; when
 // the host is longer the step is host-bound and a faster GPU does not help.
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 // HF transformers eager decoding (host-bound at small batch).
 const (
@@ -31,7 +34,56 @@ const (
 	// testdata/calibration/bnb_optimum_benchmark.json, fit rows). The
 	// same rows at batch 8 and 32 (25.5, 26.1 ms) stay on this floor.
 	hfOpSeconds = 17.4e-6
+	// hfOpSecondsDesktop is the same cost on a desktop host (consumer
+	// GeForce cards): fitted to the RTX 4090 Llama 3.1 8B rows of the
+	// same table, where the BF16 step is bound by the device but NF4 and
+	// LLM.int8() are bound by the host: (step) / (ops) = 7.6 µs (NF4 b1),
+	// 9.4, 10.0, 10.7 µs (int8 b1, b8, b32); 9 µs leaves them at +18%,
+	// −5%, −10%, −16%. The host is not named in that table; AutoAWQ's
+	// README measures its RTX 4090 with a Ryzen 9 7950X, a desktop CPU of
+	// about twice the single-thread speed of an H100 server's Xeon.
+	hfOpSecondsDesktop = 9e-6
+	// hfOpSecondsLegacy is the cost on the hosts of datacenter cards up
+	// to Ampere (T4, V100, A100, A10G, ...: the cloud instances that carry
+	// them run Skylake/Cascade Lake Xeons or Rome EPYCs): fitted to the T4
+	// Qwen 2.5 3B rows of the same table, host-bound at batch 1: 24.8 µs
+	// (FP16), 28.5 (NF4), 31.2 (int8); 28 µs leaves them at +13%, −2%,
+	// −10%. The PyTorch team's eager gpt-fast Llama-2-7B on an A100
+	// (25.5 tok/s, "heavily CPU overhead bound": pytorch.org/blog/
+	// accelerating-generative-ai-2, testdata/calibration/
+	// pytorch_gpt_fast_blog.json) implies about 24 µs over its ~50
+	// kernels per layer, and lands within 1% on transformers' 43 at 28 µs
+	// (at the server figure it is −38%).
+	hfOpSecondsLegacy = 28e-6
 )
+
+// HostOpSecondsFor is the modelled host seconds per eager PyTorch op for a
+// GPU of the catalog's architecture and form factor: a desktop CPU for
+// consumer cards (hfOpSecondsDesktop), an older cloud server for the
+// other cards up to Ampere (hfOpSecondsLegacy), and an H100-class server
+// for Ada, Hopper, Blackwell and unknown cards (hfOpSeconds; only the
+// H100's host is calibrated among them). It allocates nothing.
+func HostOpSecondsFor(architecture, formFactor string) float64 {
+	switch {
+	case containsFold(formFactor, "consumer"):
+		return hfOpSecondsDesktop
+	case strings.EqualFold(architecture, "ampere") || strings.EqualFold(architecture, "turing") ||
+		strings.EqualFold(architecture, "volta") || strings.EqualFold(architecture, "pascal"):
+		return hfOpSecondsLegacy
+	}
+	return hfOpSeconds
+}
+
+// containsFold reports whether sub is in s, ignoring ASCII case, without
+// allocating.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
 
 // Extra host ops per linear for weight formats in HF transformers, fitted
 // to the same H100 Llama 3.1 8B rows: (format step − BF16 step) / (32
@@ -139,10 +191,41 @@ func stepFloor(in Input, hw Hardware) (host, perLayer float64) {
 // 4-bit dequantises each linear to a 16-bit copy before the matmul (read
 // 4.127 bits, write and read 16: ×8.75) when the batch is above 1 (its
 // mat-vec kernel handles batch 1 directly: bitsandbytes
-// functional.gemv_4bit). Other formats read their stored bytes once.
+// functional.gemv_4bit). vLLM's bitsandbytes method calls the same
+// matmul_4bit, so it pays the same copies. Other formats read their stored
+// bytes once.
 func dequantBytesFactor(in Input, tokens float64) float64 {
-	if in.Engine == HF && (in.Task == QLoRA || in.Quant == QuantNF4) && tokens > 1 {
+	switch {
+	case (in.Task == QLoRA || in.Quant == QuantNF4) && tokens > 1:
 		return (4.127/8 + 4) / (4.127 / 8)
+	case in.Engine == HF && in.Weights == INT4 && !in.Quant.GGUF() && in.Quant != QuantNF4:
+		return 1 / hfInt4BandwidthShare
 	}
 	return 1
+}
+
+// hfInt4BandwidthShare is the share of BF16's achieved bandwidth that the
+// group-wise int4 mat-vec kernels of the PyTorch stack reach (GPTQ/AWQ
+// kernels in transformers, torch's int4 tinygemm): unpacking and scaling
+// in the inner loop leave them short of the byte ratio, unlike Marlin-class
+// kernels in the serving engines, which reach it at small batch (Frantar
+// et al. 2024, "MARLIN: Mixed-Precision Auto-Regressive Parallel
+// Inference", arXiv:2408.11743). Fitted to gpt-fast's compiled int4 Llama-2-7B
+// row on an A100 (4.95 ms against 3.83 ms at BF16's share: 0.72;
+// testdata/calibration/pytorch_gpt_fast_blog.json).
+const hfInt4BandwidthShare = 0.72
+
+// hostSerial reports whether a forward over tokens runs its device work
+// after the host's launches instead of under them: bitsandbytes 4-bit in
+// HF transformers at batch > 1, which dequantises every linear to a
+// 16-bit copy before its matmul (dequantBytesFactor). Its H100 Llama 3.1
+// 8B fit rows at batch 8 and 32 (56.6, 57.7 ms) sit at the host floor
+// (40.0 ms) plus the dequantisation's device time (14.3 ms), −4% and −6%,
+// not at the longer of the two (−29%, −31%); the T4 Qwen 2.5 3B rows, fit
+// rows of the host classes, land at +22% and the held-back H100 Qwen 2.5
+// 32B at +12% (the longer: −31%, −34%). The RTX 4090 rows come out
+// +54..+60% (the longer: +23..+37%): its 72 MB L2 cache, larger than
+// the H100's 50 MB, probably serves much of the 16-bit copy's read-back.
+func hostSerial(in Input, tokens float64) bool {
+	return in.Engine == HF && (in.Task == QLoRA || in.Quant == QuantNF4) && tokens > 1
 }

@@ -204,14 +204,7 @@ func matmulParams(a Arch) float64 {
 // attnLayerCtx is Σ over layers of the context each attends to, for a
 // token that sees ctx previous tokens: sliding-window layers see at most
 // their window.
-func attnLayerCtx(a Arch, ctx float64) float64 {
-	full := float64(a.Layers - a.SlidingLayers)
-	win := ctx
-	if a.SlidingWindow > 0 && float64(a.SlidingWindow) < win {
-		win = float64(a.SlidingWindow)
-	}
-	return math.Max(full, 0)*ctx + float64(a.SlidingLayers)*win
-}
+func attnLayerCtx(a Arch, ctx float64) float64 { return a.AttendedContext(ctx) }
 
 // attnFLOPs is the forward FLOPs of the attention scores and the weighted
 // sum of values for one token over contexts summing to lctx (Σ layers of

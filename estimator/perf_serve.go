@@ -132,11 +132,16 @@ func inferPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 		// decodes, so the steps of the other requests slow down by the
 		// prompts' compute). A new request prefills its own prompt
 		// (reading the weights), the prompts of requests being admitted
-		// with it, and waits for the step in flight.
+		// with it, and waits for the step in flight: on average half of
+		// it, or half of a multi-step pass of SchedulerSteps steps (vLLM
+		// v0.6 multi-step scheduling admits new requests only between
+		// passes; vLLM blog 2024-09-05 "vLLM v0.6.0: 2.7x throughput
+		// improvement and 5x latency reduction").
 		tpot = step + c/out*m.prefillMarginal(prompt)
 		own, _ := m.prefill(1, prompt)
 		co := (c - 1) * own / (own + out*tpot)
-		ttft = own + co*m.prefillMarginal(prompt) + (c-1)/c*step/2
+		pass := float64(max(in.SchedulerSteps, 1)) * step
+		ttft = own + co*m.prefillMarginal(prompt) + (c-1)/c*pass/2
 	} else {
 		// Static batch (HF generate(), llama.cpp): the c prompts prefill
 		// together, then out steps.
@@ -157,17 +162,18 @@ func inferPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 // −16..−2%; the 2025-on llama.cpp rows), ±50% at larger TP
 // (Llama-3.1-405B TP 8 is −9..+5%, one model on one engine; 2022
 // DeepSpeed-Inference BLOOM TP 8 −25..−29%) and for HF transformers,
-// whose host-bound steps depend on the host CPU the estimate does not
-// know (the bitsandbytes rows imply at most 8.4 µs per op on the RTX 4090
-// host, 17.4 µs on the H100 host, about 25 µs on the T4 host); +20 points beyond
+// whose host-bound steps depend on a host CPU the estimate knows only by
+// class (the bitsandbytes rows put the RTX 4090 desktop at 7.6–10.7 µs
+// per op, the H100 server at 17.4, the T4 VM at 25–31); +20 points beyond
 // the calibrated lengths and batches (sequences over 128K tokens, batches
-// over 2048).
+// over 2048) and for expert or attention data parallelism, which no
+// replayed row measures.
 func inferUncertainty(in Input, prompt, out float64) float64 {
 	u := 0.3
 	if in.TP > 2 || in.Engine == HF {
 		u = 0.5
 	}
-	if prompt+out > 131072 || in.Batch > 2048 {
+	if prompt+out > 131072 || in.Batch > 2048 || in.EP > 1 || in.DP > 1 {
 		u += 0.2
 	}
 	return math.Min(u, 0.8)

@@ -58,15 +58,29 @@ func microBatches(in Input, w Workload, replicas int) int {
 	return 1
 }
 
-// collectiveBandwidth is the per-GPU bytes/s of a collective among group
-// GPUs: the NVLink (or PCIe) link inside the NVLink domain, the network
-// per GPU beyond it (the ring crosses a node boundary, and its slowest hop
-// sets the rate: NCCL tests' bus bandwidth, PERFORMANCE.md).
+// collectiveBandwidth is the bus bandwidth (NCCL tests' busbw,
+// PERFORMANCE.md: the per-GPU bytes/s in a ring's 2(n−1)/n·S accounting)
+// of a collective among group GPUs. Inside the NVLink domain it is the
+// link. Beyond it NCCL works hierarchically, one channel per NIC: the k GPUs
+// of a node reduce-scatter over NVLink, the nodes all-reduce their 1/k
+// shards in parallel over the k NICs, then all-gather over NVLink, with the
+// phases pipelined (NCCL's ring and tree channels). The time is the slower
+// phase: 2(k−1)/k·S/link against 2(m−1)/m·S/(k·net) for m nodes. Checked
+// against a public nccl-tests all_reduce_perf run on 2 × 8 H100 (GCP A3
+// Mega, 8 × 200 Gbit/s per node; github.com/lessizzmore/create-a3mega-ztan-fork,
+// file ztan-NCCL-test-result): 339 GB/s busbw measured at large sizes,
+// 375 GB/s from this formula (+11%); the flat ring over the per-GPU
+// network share gave 25 GB/s.
 func collectiveBandwidth(hw Hardware, group int) float64 {
 	if group <= hw.NVLinkDomain {
 		return hw.LinkBandwidth
 	}
-	return math.Min(hw.LinkBandwidth, hw.NetworkBandwidth)
+	g := float64(group)
+	k := float64(max(1, hw.NVLinkDomain))
+	nodes := math.Ceil(g / k)
+	intra := 2 * (k - 1) / k / hw.LinkBandwidth
+	inter := 2 * (nodes - 1) / nodes / (k * hw.NetworkBandwidth)
+	return 2 * (g - 1) / g / math.Max(intra, inter)
 }
 
 // trainAttnCost is the time of one attention FLOP relative to one GEMM
@@ -121,6 +135,25 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 		layers := math.Ceil(float64(a.Layers) / pp)
 		tpComm = layers * allReduces * 2 * (tp - 1) / tp * b * s * float64(a.Hidden) * elem / collectiveBandwidth(hw, in.TP)
 	}
+	// Expert parallelism: every MoE layer sends each token's hidden state
+	// to its k experts and back, in the forward and the backward pass (and
+	// again when recomputing), (EP − 1)/EP of them to other GPUs of the
+	// EP × TP group (Megatron-Core MoE token dispatcher; DeepSeek-V3
+	// report §3.2). MoE training schedules overlap these all-to-alls with
+	// the computation of other micro-batches or chunks (DeepSeek-V3's
+	// DualPipe hides them fully, §3.2.1; Megatron-Core's
+	// overlap_moe_expert_parallel_comm), so only what outlasts a
+	// micro-batch's compute is exposed, with the TP traffic.
+	if ep := trainEP(in); ep > 1 && a.Hidden > 0 {
+		passes := 4.0
+		if in.GradCheckpointing {
+			passes = 6
+		}
+		moeLayers := math.Ceil(math.Max(float64(a.Layers-a.DenseLayers), 0) / pp)
+		a2a := moeLayers * passes * float64(a.ExpertsPerToken) * (ep - 1) / ep * b * s * float64(a.Hidden) * elem /
+			collectiveBandwidth(hw, in.EP*in.TP)
+		tpComm += math.Max(0, a2a-compute)
+	}
 	// QLoRA dequantises each NF4 base linear to 16-bit in the forward
 	// pass, again in the backward pass and in recomputation (bitsandbytes
 	// dequantize_4bit before the 16-bit matmul; Dettmers et al. 2023 §3):
@@ -149,7 +182,8 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 	// each micro-batch's whole compute for ZeRO-3's prefetched gathers.
 	var exposed float64
 	if replicas > 1 {
-		psi := float64(a.TotalParams) / (tp * pp) * elem
+		// With EP, each GPU holds and all-reduces 1/EP of the experts.
+		psi := (float64(a.TotalParams) - expertParams(a)*(1-1/trainEP(in))) / (tp * pp) * elem
 		if in.Task == LoRA || in.Task == QLoRA {
 			psi = float64(loraParams(in)) / (tp * pp) * elem
 		}

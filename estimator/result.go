@@ -55,14 +55,96 @@ type Breakdown struct {
 	QuantState Bytes
 }
 
+// Part names one line of a Breakdown. Parts are ordered as a breakdown is
+// shown: the model's state, then the working memory, then the overheads.
+type Part int
+
+const (
+	PartWeights Part = iota
+	PartGradients
+	PartOptimizer
+	PartActivations
+	PartLogits
+	PartKVCache
+	PartCUDAContext
+	PartAllocatorReserve
+	PartNCCL
+	PartCUDAGraphs
+	PartQuantState
+	NumParts // the number of parts; not a part
+)
+
+var partNames = [NumParts]string{
+	PartWeights: "weights", PartGradients: "gradients", PartOptimizer: "optimizer", PartActivations: "activations",
+	PartLogits: "logits", PartKVCache: "kv cache", PartCUDAContext: "cuda context", PartAllocatorReserve: "allocator reserve",
+	PartNCCL: "nccl", PartCUDAGraphs: "cuda graphs", PartQuantState: "quant state",
+}
+
+// String returns the part's name as the CLI prints it ("weights", "kv
+// cache", "allocator reserve", ...).
+func (p Part) String() string { return enumName(partNames[:], int(p), "Part") }
+
+// Overhead reports whether p is one of the overhead lines (CUDA context
+// and after), whose confidence is Confidence.Overhead.
+func (p Part) Overhead() bool { return p >= PartCUDAContext && p < NumParts }
+
+// Part returns the bytes of one part (0 for an unknown part).
+func (b Breakdown) Part(p Part) Bytes {
+	switch p {
+	case PartWeights:
+		return b.Weights
+	case PartGradients:
+		return b.Gradients
+	case PartOptimizer:
+		return b.Optimizer
+	case PartActivations:
+		return b.Activations
+	case PartLogits:
+		return b.Logits
+	case PartKVCache:
+		return b.KVCache
+	case PartCUDAContext:
+		return b.CUDAContext
+	case PartAllocatorReserve:
+		return b.AllocatorReserve
+	case PartNCCL:
+		return b.NCCL
+	case PartCUDAGraphs:
+		return b.CUDAGraphs
+	case PartQuantState:
+		return b.QuantState
+	}
+	return 0
+}
+
+// Parts yields every part in order with its bytes, zero parts included,
+// without allocating.
+func (b Breakdown) Parts() iter.Seq2[Part, Bytes] {
+	return func(yield func(Part, Bytes) bool) {
+		for p := Part(0); p < NumParts; p++ {
+			if !yield(p, b.Part(p)) {
+				return
+			}
+		}
+	}
+}
+
 // Overhead is the sum of the overhead lines.
 func (b Breakdown) Overhead() Bytes {
-	return b.CUDAContext + b.AllocatorReserve + b.NCCL + b.CUDAGraphs + b.QuantState
+	var sum Bytes
+	for p := PartCUDAContext; p < NumParts; p++ {
+		sum += b.Part(p)
+	}
+	return sum
 }
 
 // Total is the sum of every part.
 func (b Breakdown) Total() Bytes {
-	return b.Weights + b.Gradients + b.Optimizer + b.Activations + b.Logits + b.KVCache + b.Overhead()
+	var sum Bytes
+	for p := Part(0); p < NumParts; p++ {
+		sum += b.Part(p)
+	}
+	return sum
 }
 
 // Confidence is the relative half-width of each part's uncertainty
@@ -71,6 +153,28 @@ func (b Breakdown) Total() Bytes {
 type Confidence struct {
 	Weights, Gradients, Optimizer, Activations, Logits, KVCache, Overhead float64
 	Low, High                                                             Bytes // total at the low and high ends
+}
+
+// Of is the relative half-width of part p (the overhead lines share
+// Overhead; 0 for an unknown part).
+func (c Confidence) Of(p Part) float64 {
+	switch {
+	case p == PartWeights:
+		return c.Weights
+	case p == PartGradients:
+		return c.Gradients
+	case p == PartOptimizer:
+		return c.Optimizer
+	case p == PartActivations:
+		return c.Activations
+	case p == PartLogits:
+		return c.Logits
+	case p == PartKVCache:
+		return c.KVCache
+	case p.Overhead():
+		return c.Overhead
+	}
+	return 0
 }
 
 // Warning is one soft problem with an estimate: the numbers are valid but

@@ -48,6 +48,8 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		optimizer  = fs.String("optimizer", "adamw", "adamw|adamw-8bit|paged-adamw|paged-adamw-8bit|sgd|sgd-momentum|adafactor")
 		pureBF16   = fs.Bool("pure-bf16", false, "full training in 16-bit only: no fp32 master copy, optimizer states in bf16 (torchtune's default)")
 		seqPar     = fs.Bool("sequence-parallel", true, "with TP in training, shard the LayerNorm/dropout activations too (Megatron-LM, NeMo)")
+		optInBwd   = fs.Bool("optimizer-in-backward", false, "full training on one GPU: step each parameter in the backward pass and free its gradient (torchtune optimizer_in_bwd)")
+		lossChunks = fs.Int("loss-chunks", 0, "training: cross-entropy in this many chunks (torchtune's chunked loss uses 8); 0: one piece")
 		gc         = fs.Bool("grad-checkpointing", false, "full activation checkpointing")
 		selective  = fs.Bool("selective-recompute", false, "recompute attention scores only")
 		flash      = fs.Bool("flash-attention", true, "FlashAttention/SDPA (no s² score tensors)")
@@ -58,7 +60,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		mfu        = fs.Float64("mfu", 0, "training compute efficiency (share of peak FLOP/s) to use instead of the model's; 0: model")
 		infMFU     = fs.Float64("inference-mfu", 0, "share of peak FLOP/s for prefill; 0: model")
 		bwUtil     = fs.Float64("bandwidth-util", 0, "share of memory bandwidth while decoding; 0: model")
-		hostOp     = fs.Float64("host-op-us", 0, "HF eager: host microseconds per PyTorch op (0: 17.4, fitted on an H100 host)")
+		hostOp     = fs.Float64("host-op-us", 0, "HF eager: host microseconds per PyTorch op (0: by host class: 17.4 server, 9 desktop for consumer cards, 28 for other datacenter cards up to Ampere)")
 		micro      = fs.Int("micro-batches", 0, "training: micro-batches (gradient accumulation steps) per optimizer step; 0: from --global-batch, else 4×PP")
 		global     = fs.Int("global-batch", 0, "training: sequences per optimizer step over all GPUs")
 		vp         = fs.Int("virtual-stages", 0, "training with --pp: model chunks per stage (Megatron interleaved 1F1B); 0: plain 1F1B")
@@ -67,6 +69,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		memUtil    = fs.Float64("gpu-mem-util", 0.9, "vLLM gpu_memory_utilization")
 		batched    = fs.Int("max-batched-tokens", 0, "vLLM max_num_batched_tokens (0: 8192)")
 		eager      = fs.Bool("enforce-eager", false, "vLLM without CUDA graphs")
+		schedSteps = fs.Int("scheduler-steps", 0, "vLLM multi-step scheduling (--num-scheduler-steps); 0: every step")
 		gpu        = fs.String("gpu", "", "catalog GPU ID (e.g. h100-sxm)")
 		vram       = fs.String("vram", "", "memory per GPU with unit, e.g. 24GB or 80GiB (default 80GiB)")
 		usable     = fs.String("usable-vram", "", "measured usable memory per GPU (default 0.99 × vram)")
@@ -75,6 +78,8 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		offload    = fs.String("offload", "none", "none|optimizer|all")
 		tp         = fs.Int("tp", 1, "tensor-parallel degree")
 		pp         = fs.Int("pp", 1, "pipeline-parallel stages")
+		ep         = fs.Int("ep", 1, "MoE expert-parallel degree: training, taken from the data-parallel ranks (Megatron); serving, inside the TP group (divides --tp; vLLM -dp D --enable-expert-parallel with -tp t is --tp t·D --dp D --ep t·D)")
+		dp         = fs.Int("dp", 1, "serving: attention data-parallel ranks inside the TP group (divides --tp; SGLang --enable-dp-attention --dp-size)")
 		cudaCtx    = fs.String("cuda-context", "", "override the CUDA context line, e.g. 1343MiB")
 		allocRes   = fs.String("allocator-reserve", "", "override the allocator reserve line")
 		nccl       = fs.String("nccl", "", "override the NCCL buffers line")
@@ -149,8 +154,9 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	}
 	in.Batch, in.GradCheckpointing, in.SelectiveRecompute, in.FlashAttention = *batch, *gc, *selective, *flash
 	in.LoRARank, in.GPUMemUtil, in.MaxBatchedTokens, in.EnforceEager = *loraRank, *memUtil, *batched, *eager
-	in.Compiled, in.PureBF16, in.SequenceParallel = *compiled, *pureBF16, *seqPar
-	in.GPUs, in.ZeRO, in.TP, in.PP = *gpus, *zero, *tp, *pp
+	in.Compiled, in.PureBF16, in.SequenceParallel, in.LossChunks = *compiled, *pureBF16, *seqPar, *lossChunks
+	in.OptimizerInBackward, in.SchedulerSteps = *optInBwd, *schedSteps
+	in.GPUs, in.ZeRO, in.TP, in.PP, in.EP, in.DP = *gpus, *zero, *tp, *pp, *ep, *dp
 
 	switch {
 	case *gpu != "" && *vram != "":
@@ -201,13 +207,16 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	// Speed needs the GPU's datasheet figures, so only with --gpu.
 	var perf *perfJSON
 	if hw, ok := gpuSpec.Hardware(in.Weights); ok {
-		hw.Architecture = gpuSpec.Architecture
-		// FP4 weights compute in FP4 on Blackwell, whose FP4 peak the
-		// catalog does not carry yet: its FP8 peak is the floor used (an
-		// underestimate of prefill); elsewhere FP4 weights are
-		// dequantised to 16-bit (W4A16 kernels) and the BF16 peak applies.
+		hw.Architecture, hw.FormFactor = gpuSpec.Architecture, gpuSpec.FormFactor
+		// FP4 weights compute in FP4 on Blackwell (NVFP4/MXFP4 tensor
+		// cores): its dense FP4 peak from the catalog, or its FP8 peak
+		// where the catalog has none (an underestimate of prefill);
+		// elsewhere FP4 weights are dequantised to 16-bit (W4A16
+		// kernels) and the BF16 peak applies.
 		if in.Weights == estimator.FP4 && strings.HasPrefix(strings.ToLower(gpuSpec.Architecture), "blackwell") {
-			if h8, ok := gpuSpec.Hardware(estimator.FP8); ok {
+			if gpuSpec.SupportsFP4 && gpuSpec.FP4TFLOPS > 0 {
+				hw.PeakFLOPS = gpuSpec.FP4TFLOPS * 1e12
+			} else if h8, ok := gpuSpec.Hardware(estimator.FP8); ok {
 				hw.PeakFLOPS = h8.PeakFLOPS
 			}
 		}
@@ -316,6 +325,11 @@ type perGPUJSON struct {
 	QuantStateBytes       int64 `json:"quant_state_bytes"`
 	OverheadBytes         int64 `json:"overhead_bytes"`
 	TotalBytes            int64 `json:"total_bytes"`
+	// AllocatedBytes is what PyTorch's allocator holds at the peak
+	// (torch.cuda.max_memory_allocated, the "peak memory active" of
+	// fine-tuning frameworks' logs): the total without the CUDA context,
+	// the allocator's reserve, NCCL's buffers and CUDA graphs.
+	AllocatedBytes int64 `json:"allocated_bytes"`
 }
 
 type confidenceJSON struct {
@@ -405,6 +419,7 @@ func newEstimateJSON(name string, in estimator.Input, r estimator.Result, maxBat
 			CUDAContextBytes: int64(b.CUDAContext), AllocatorReserveBytes: int64(b.AllocatorReserve),
 			NCCLBytes: int64(b.NCCL), CUDAGraphsBytes: int64(b.CUDAGraphs), QuantStateBytes: int64(b.QuantState),
 			OverheadBytes: int64(b.Overhead()), TotalBytes: int64(b.Total()),
+			AllocatedBytes: int64(b.Total() - b.CUDAContext - b.AllocatorReserve - b.NCCL - b.CUDAGraphs),
 		},
 		VRAMBytes: int64(in.VRAM), UsableBytes: int64(r.Usable), HeadroomBytes: int64(r.Headroom), Fits: r.Fits,
 		MaxBatchThatFits: maxBatch, MaxSeqThatFits: maxSeq, MinGPUsThatFit: minGPUs,
@@ -427,20 +442,11 @@ func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Res
 		in.Task, in.Engine, in.Weights, r.WeightBitsPerParam, in.KV, in.Batch, in.Seq, in.GPUs, in.TP, in.PP, in.ZeRO)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	b, c := r.PerGPU, r.Confidence
-	for _, row := range []struct {
-		name string
-		v    estimator.Bytes
-		band float64
-	}{
-		{"weights", b.Weights, c.Weights}, {"gradients", b.Gradients, c.Gradients}, {"optimizer", b.Optimizer, c.Optimizer},
-		{"activations", b.Activations, c.Activations}, {"logits", b.Logits, c.Logits}, {"kv cache", b.KVCache, c.KVCache},
-		{"cuda context", b.CUDAContext, c.Overhead}, {"allocator reserve", b.AllocatorReserve, c.Overhead},
-		{"nccl", b.NCCL, c.Overhead}, {"cuda graphs", b.CUDAGraphs, c.Overhead}, {"quant state", b.QuantState, c.Overhead},
-	} {
-		if row.v == 0 {
+	for part, v := range b.Parts() {
+		if v == 0 {
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t±%.0f%%\t\n", row.name, gib(row.v), 100*row.band)
+		fmt.Fprintf(tw, "%s\t%s\t±%.0f%%\t\n", part, gib(v), 100*c.Of(part))
 	}
 	fmt.Fprintf(tw, "total per GPU\t%s\t%s – %s\t\n", gib(b.Total()), gib(c.Low), gib(c.High))
 	fmt.Fprintf(tw, "usable per GPU\t%s\t\t\n", gib(r.Usable))

@@ -164,3 +164,36 @@ func TestEstimatePerformance(t *testing.T) {
 		t.Errorf("bad --train-tokens: exit %d, %q", code, errs)
 	}
 }
+
+// TestEstimateTrainingMemoryFlags: torchtune's full fine-tune of Llama 3.1
+// 8B on one RTX 4090 (pure bf16, paged 8-bit AdamW in the backward pass,
+// chunked loss, activation checkpointing) reports 18.9 GiB peak active
+// memory in its README; allocated_bytes is the comparable figure and must
+// land within 10%, and leave out the context and allocator cache.
+func TestEstimateTrainingMemoryFlags(t *testing.T) {
+	code, out, errs := runEst(t, "--model", "llama-3.1-8b", "--task", "finetune", "--gpu", "rtx-4090", "--batch", "2", "--seq", "2048",
+		"--grad-checkpointing", "--pure-bf16", "--optimizer", "paged-adamw-8bit", "--optimizer-in-backward", "--loss-chunks", "8", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r struct {
+		PerGPU map[string]float64 `json:"per_gpu"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	alloc, total := r.PerGPU["allocated_bytes"], r.PerGPU["total_bytes"]
+	if gib := alloc / (1 << 30); gib < 18.9*0.9 || gib > 18.9*1.1 {
+		t.Errorf("allocated %.2f GiB, want 18.9 ± 10%%", gib)
+	}
+	if want := total - r.PerGPU["cuda_context_bytes"] - r.PerGPU["allocator_reserve_bytes"] - r.PerGPU["nccl_bytes"] - r.PerGPU["cuda_graphs_bytes"]; alloc != want {
+		t.Errorf("allocated %v, want total less overheads %v", alloc, want)
+	}
+	// Serving flags reach the estimator's validation.
+	for _, c := range [][]string{{"--ep", "3", "--tp", "4", "--engine", "vllm"}, {"--dp", "2", "--engine", "hf"}, {"--scheduler-steps", "4", "--engine", "sglang"}} {
+		args := append([]string{"--model", "llama-3.1-8b", "--gpus", "4"}, c...)
+		if code, _, errs := runEst(t, args...); code != 2 || !strings.Contains(errs, strings.TrimPrefix(c[0], "--")) {
+			t.Errorf("%v: exit %d, %q", c, code, errs)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -48,6 +49,7 @@ type estimateJob struct {
 //	notes               assumptions the plan used, English
 //	rows                one per offer, best first (fields below)
 //	hosted              serving: hosted APIs against the cheapest row
+//	                    (fields below)
 //
 // Each row:
 //
@@ -66,6 +68,10 @@ type estimateJob struct {
 //	                    date for the offer's currency is fx_as_of
 //	job_hours           training/batch: wall-clock hours without interruptions
 //	gpu_hours           gpus × job_hours
+//	comm_seconds_per_step  training: communication per optimizer step that
+//	                    compute does not hide (TP, DP/ZeRO/FSDP over NVLink,
+//	                    PCIe or the instance's network, offload)
+//	bound               training: what limits the step (compute | communication)
 //	job_cost            native currency: instances × price_per_hour × job_hours
 //	job_cost_usd        the same in USD; job_cost_disp in the display currency
 //	monthly_cost_usd    serving: replicas × instances_per_replica ×
@@ -88,10 +94,33 @@ type estimateJob struct {
 //	reserved_term_years the reservation those two describe (1 or 3; the
 //	                    1-year one unless only the 3-year one is known)
 //	usd_per_dense_tflops_hour, tokens_per_usd
-//	host_check          {status: ok|unknown|warn|fail, reason}
+//	vcpus, ram_gib      the instance's host (0: not listed)
+//	host_offload_gib    CPU-offloaded state the instance's RAM must hold
+//	                    (--offload; 0 without)
+//	host_check          {status: ok|unknown|warn|fail, reason}; fail (offload
+//	                    beyond ram_gib) also makes fits false
 //	fits                whether the offer runs the job (and passes the host check, budget, deadline)
 //	recommendation      cheapest | fastest | value | pareto | none
 //	why                 one English sentence; why_key and why_args for translation
+//
+// Each hosted entry (--api-input-price/--api-output-price when given,
+// else the catalog's list prices for --model), cheapest at the target
+// rate first:
+//
+//	api, provider, model   the hosted API (catalog ID, "api" for the flags)
+//	input_usd_per_million, output_usd_per_million
+//	                    its price per 1M prompt and generated tokens, USD
+//	                    (converted at the FX table when listed otherwise)
+//	list_currency       the currency the list price is in
+//	as_of, source       the list price's date and where it comes from
+//	monthly_cost_usd    the API at the target rate: requests/s × 730 h ×
+//	                    3,600 s × (prompt × input + output × output price) / 10⁶
+//	self_hosted_monthly_cost_usd  the cheapest row's monthly_cost_usd
+//	break_even_requests_per_second  the rate above which self-hosting on
+//	                    the cheapest row's replica costs less than the API
+//	                    (one replica's month / the API's price per request-
+//	                    second); 0 when one replica never gets there
+//	why, why_key, why_args  the comparison as a sentence and message key
 func runPlan(args []string, stdout, stderr io.Writer) int {
 	return estimateCommand("plan", args, stdout, stderr, &planCmd{})
 }
@@ -127,8 +156,8 @@ var planFlags = []struct{ name, def, usage string }{
 	{"network-gbps", "0", "inter-node network where the catalog has none (0: 100)"},
 	{"mfu", "0", "training model-FLOPs utilisation (0: the estimator's default)"},
 	{"bandwidth-util", "0", "share of memory bandwidth decoding reaches (0: the estimator's default)"},
-	{"api-input-price", "0", "hosted API: USD per 1M input tokens, to compare with self-hosting"},
-	{"api-output-price", "0", "hosted API: USD per 1M output tokens"},
+	{"api-input-price", "0", "hosted API: USD per 1M input tokens, to compare with self-hosting (default: the catalog's list prices for --model)"},
+	{"api-output-price", "0", "hosted API: USD per 1M output tokens (default: the catalog's list prices for --model)"},
 	{"max-instances", "0", "most instances one plan may rent (0: 64)"},
 	{"top", "10", "rows to print (0: all fitting)"},
 	{"format", "table", "table|json|csv|markdown"},
@@ -308,8 +337,12 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 		a.CheckpointWriteBytesPerSecond = float64(b)
 	}
 	a.RestartSeconds = dur("restart", c.s("restart"))
-	if in, out := num("api-input-price"), num("api-output-price"); in > 0 || out > 0 {
-		req.HostedAPIs = []plan.HostedAPI{{ID: "api", Provider: "hosted API", InputUSDPerMillion: in, OutputUSDPerMillion: out}}
+	// Hosted APIs: the user's price when given, else the catalog's dated,
+	// sourced list prices for the model.
+	if in, out := num("api-input-price"), num("api-output-price"); in > 0 || out > 0 || job.set["api-input-price"] || job.set["api-output-price"] {
+		req.HostedAPIs = []plan.HostedAPI{{ID: "api", Provider: "hosted API", InputUSDPerMillion: in, OutputUSDPerMillion: out, Currency: "USD"}}
+	} else {
+		req.HostedAPIs = cat.PlanHostedAPIs(job.name)
 	}
 	switch c.s("format") {
 	case "table", "json", "csv", "markdown":
@@ -390,7 +423,8 @@ type planRowJSON struct {
 	JobCostDisp                  float64         `json:"job_cost_disp"`
 	OptimizerSteps               float64         `json:"optimizer_steps,omitempty"`
 	TokensPerSecond              float64         `json:"tokens_per_second"`
-	InterNodeSecondsPerStep      float64         `json:"inter_node_seconds_per_step,omitempty"`
+	CommSecondsPerStep           float64         `json:"comm_seconds_per_step,omitempty"`
+	Bound                        string          `json:"bound,omitempty"`
 	MonthlyCostUSD               float64         `json:"monthly_cost_usd"`
 	MonthlyCostDisp              float64         `json:"monthly_cost_disp"`
 	SustainableRPSPerReplica     float64         `json:"sustainable_rps_per_replica"`
@@ -411,6 +445,9 @@ type planRowJSON struct {
 	ReservedTermYears            int             `json:"reserved_term_years,omitempty"`
 	USDPerDenseTFLOPSHour        float64         `json:"usd_per_dense_tflops_hour"`
 	TokensPerUSD                 float64         `json:"tokens_per_usd"`
+	VCPUs                        int             `json:"vcpus"`
+	RAMGiB                       float64         `json:"ram_gib"`
+	HostOffloadGiB               float64         `json:"host_offload_gib"`
 	HostCheck                    hostJSON        `json:"host_check"`
 	Fits                         bool            `json:"fits"`
 	Recommendation               string          `json:"recommendation"`
@@ -423,12 +460,19 @@ type planRowJSON struct {
 
 type hostedJSON struct {
 	API                 string  `json:"api"`
+	Provider            string  `json:"provider"`
+	Model               string  `json:"model"`
 	InputUSDPerMillion  float64 `json:"input_usd_per_million"`
 	OutputUSDPerMillion float64 `json:"output_usd_per_million"`
+	Currency            string  `json:"list_currency"`
+	AsOf                string  `json:"as_of"`
+	Source              string  `json:"source"`
 	MonthlyCostUSD      float64 `json:"monthly_cost_usd"`
 	SelfHostedUSD       float64 `json:"self_hosted_monthly_cost_usd"`
 	BreakEvenRPS        float64 `json:"break_even_requests_per_second"`
 	Why                 string  `json:"why"`
+	WhyKey              string  `json:"why_key"`
+	WhyArgs             []any   `json:"why_args"`
 }
 
 type planJSON struct {
@@ -464,7 +508,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 			Pricing: r.Pricing.String(), Currency: o.Currency, PricePerHour: r.PricePerHour, PricePerHourUSD: r.PricePerHourUSD,
 			PricePerHourDisp: r.PricePerHourDisp, FXAsOf: r.FXAsOf, JobHours: r.JobSeconds / 3600, GPUHours: r.GPUHours,
 			JobCost: r.JobCost, JobCostUSD: r.JobCostUSD, JobCostDisp: r.JobCostDisp, OptimizerSteps: r.OptimizerSteps,
-			TokensPerSecond: r.TokensPerSecond, InterNodeSecondsPerStep: r.InterNodeSeconds,
+			TokensPerSecond: r.TokensPerSecond, CommSecondsPerStep: r.CommSeconds, Bound: r.Bound.String(),
 			MonthlyCostUSD: r.MonthlyCostUSD, MonthlyCostDisp: r.MonthlyCostDisp, SustainableRPSPerReplica: r.SustainableRPSPerReplica,
 			TTFTP50Seconds: r.TTFTP50Seconds, TTFTP95Seconds: r.TTFTP95Seconds, TPOTSeconds: r.TPOTSeconds,
 			E2EP95Seconds: r.E2EP95Seconds, Utilisation: r.Utilisation,
@@ -473,6 +517,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 			SpotInterruptionsPerMonth:    r.SpotInterruptionsPerMonth,
 			ReservedBreakEvenUtilisation: r.ReservedBreakEvenUtilisation, ReservedMonthlyCommitmentUSD: r.ReservedMonthlyCommitmentUSD, ReservedTermYears: r.ReservedTermYears,
 			USDPerDenseTFLOPSHour: r.USDPerDenseTFLOPSHour, TokensPerUSD: r.TokensPerUSD,
+			VCPUs: o.VCPUs, RAMGiB: o.RAMGiB, HostOffloadGiB: r.HostOffloadGiB,
 			HostCheck: hostJSON{r.Host.Status.String(), r.Host.Reason.String()}, Fits: r.Fits,
 			Recommendation: r.Recommendation.String(), AsOf: o.AsOf, Notes: []string{}, WhyArgs: []any{},
 		}
@@ -492,9 +537,14 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		out.Rows = append(out.Rows, j)
 	}
 	for _, h := range res.Hosted {
-		out.Hosted = append(out.Hosted, hostedJSON{API: h.API.ID, InputUSDPerMillion: h.API.InputUSDPerMillion,
-			OutputUSDPerMillion: h.API.OutputUSDPerMillion, MonthlyCostUSD: h.MonthlyCostUSD, SelfHostedUSD: h.SelfHostedUSD,
-			BreakEvenRPS: h.BreakEvenRPS, Why: h.Why.String()})
+		j := hostedJSON{API: h.API.ID, Provider: h.API.Provider, Model: h.API.Model, InputUSDPerMillion: h.API.InputUSDPerMillion,
+			OutputUSDPerMillion: h.API.OutputUSDPerMillion, Currency: h.API.Currency, AsOf: h.API.AsOf, Source: h.API.Source,
+			MonthlyCostUSD: h.MonthlyCostUSD, SelfHostedUSD: h.SelfHostedUSD,
+			BreakEvenRPS: h.BreakEvenRPS, Why: h.Why.String(), WhyKey: h.Why.Key, WhyArgs: h.Why.Args}
+		if j.WhyArgs == nil {
+			j.WhyArgs = []any{}
+		}
+		out.Hosted = append(out.Hosted, j)
 	}
 	return out
 }
@@ -540,8 +590,21 @@ func writeTable(w io.Writer, p planJSON) {
 		fmt.Fprintln(tw, strings.Join(cells(r), "\t"))
 	}
 	tw.Flush()
+	var sources []string
 	for _, h := range p.Hosted {
-		fmt.Fprintf(w, "hosted API %s: %.0f USD/month at the target rate against %.0f self-hosted; %s\n", h.API, h.MonthlyCostUSD, h.SelfHostedUSD, h.Why)
+		dated := ""
+		if h.AsOf != "" {
+			dated = ", list price as of " + h.AsOf
+		}
+		fmt.Fprintf(w, "hosted API %s: %s/%s USD per 1M input/output tokens%s: %.0f USD/month at the target rate against %.0f self-hosted; %s\n",
+			h.API, strconv.FormatFloat(h.InputUSDPerMillion, 'f', -1, 64), strconv.FormatFloat(h.OutputUSDPerMillion, 'f', -1, 64), dated,
+			h.MonthlyCostUSD, h.SelfHostedUSD, h.Why)
+		if h.Source != "" && !slices.Contains(sources, h.Source) {
+			sources = append(sources, h.Source)
+		}
+	}
+	for _, s := range sources {
+		fmt.Fprintln(w, "hosted API prices: "+s)
 	}
 }
 

@@ -271,6 +271,8 @@ func TestPlanGolden(t *testing.T) {
 		{"serving-mistral-7b-20rps.md", append(servingArgs, "--format", "markdown", "--top", "5")},
 		{"fsdp-llama-3.1-70b-h100.json", append(fsdpArgs, "--format", "json", "--top", "3")},
 		{"spot-llama-3.1-8b-17b-tokens.txt", append(spotArgs, "--top", "5")},
+		{"serving-llama-3.1-8b-hosted.txt", []string{"--model", "llama-3.1-8b", "--requests-per-second", "20", "--prompt-tokens", "500",
+			"--output-tokens", "200", "--ttft-p95", "1s", "--top", "3"}},
 	} {
 		code, out, errs := runPlanArgs(t, c.args...)
 		if code != 0 {
@@ -304,4 +306,112 @@ func fxRate(t *testing.T, currency string) float64 {
 		t.Fatalf("no FX rate for %s", currency)
 	}
 	return r.PerUSD
+}
+
+// TestPlanHostedDefaults: without --api-*-price a serving plan carries
+// the catalog's dated, sourced list prices for the model, each priced at
+// the target rate and with a break-even rate consistent with the cheapest
+// row; with the flags, only the user's price.
+func TestPlanHostedDefaults(t *testing.T) {
+	args := []string{"--model", "llama-3.1-8b", "--requests-per-second", "20", "--prompt-tokens", "500", "--output-tokens", "200", "--ttft-p95", "1s"}
+	p := planJSONOf(t, args...)
+	want := catalog.Default().PlanHostedAPIs("llama-3.1-8b")
+	if len(p.Hosted) != len(want) || len(want) < 3 {
+		t.Fatalf("%d hosted entries, the catalog has %d for llama-3.1-8b", len(p.Hosted), len(want))
+	}
+	cheapest := p.Rows[0]
+	if cheapest.Recommendation != "cheapest" {
+		t.Fatalf("first row is %s", cheapest.Recommendation)
+	}
+	for i, h := range p.Hosted {
+		perReq := (500*h.InputUSDPerMillion + 200*h.OutputUSDPerMillion) / 1e6
+		if h.AsOf == "" || h.Source == "" || h.Provider == "" || h.Currency != "USD" || !near(h.MonthlyCostUSD, 20*730*3600*perReq) ||
+			!near(h.SelfHostedUSD, cheapest.MonthlyCostUSD) {
+			t.Errorf("%+v", h)
+		}
+		if i > 0 && p.Hosted[i-1].MonthlyCostUSD > h.MonthlyCostUSD {
+			t.Errorf("%s after %s: not cheapest first", h.API, p.Hosted[i-1].API)
+		}
+		// At the break-even rate the API's month costs one replica's month.
+		unit := cheapest.MonthlyCostUSD / float64(cheapest.Replicas)
+		if h.BreakEvenRPS > 0 && (!near(h.BreakEvenRPS*730*3600*perReq, unit) || h.BreakEvenRPS > cheapest.SustainableRPSPerReplica) {
+			t.Errorf("%s: break-even %v req/s, one replica %v USD/month, serves %v req/s", h.API, h.BreakEvenRPS, unit, cheapest.SustainableRPSPerReplica)
+		}
+		if h.WhyKey == "" {
+			t.Errorf("%s: no reason", h.API)
+		}
+	}
+	q := planJSONOf(t, append(args, "--api-input-price", "0.2", "--api-output-price", "0.6")...)
+	if len(q.Hosted) != 1 || q.Hosted[0].API != "api" || q.Hosted[0].InputUSDPerMillion != 0.2 || q.Hosted[0].OutputUSDPerMillion != 0.6 {
+		t.Errorf("user's price: %+v", q.Hosted)
+	}
+	// The table shows the list date and source.
+	_, out, _ := runPlanArgs(t, append(args, "--top", "1")...)
+	if !strings.Contains(out, "list price as of "+want[0].AsOf) || !strings.Contains(out, "hosted API prices: "+want[0].Source) {
+		t.Errorf("table lacks the hosted prices' date or source:\n%s", out)
+	}
+}
+
+// TestPlanOffloadFailsSmallHosts: with the optimizer and weights offloaded
+// to the CPU, an instance whose RAM cannot hold the offloaded state fails
+// the host check and does not fit; every plan that fits holds it.
+func TestPlanOffloadFailsSmallHosts(t *testing.T) {
+	p := planJSONOf(t, "--model", "llama-3.1-8b", "--task", "finetune", "--zero", "3", "--offload", "all", "--grad-checkpointing",
+		"--train-tokens", "100M", "--all", "--top", "0")
+	failed, fit := 0, 0
+	for _, r := range p.Rows {
+		small := r.RAMGiB > 0 && r.HostOffloadGiB > r.RAMGiB
+		switch {
+		case small:
+			failed++
+			if r.Fits || r.HostCheck.Status != "fail" || !strings.Contains(r.HostCheck.Reason, "offload") {
+				t.Errorf("%s: %v GiB offloaded into %v GiB of RAM: fits %v, host %+v", r.OfferID, r.HostOffloadGiB, r.RAMGiB, r.Fits, r.HostCheck)
+			}
+		case r.Fits:
+			fit++
+			if r.HostOffloadGiB <= 0 || r.HostCheck.Status == "fail" {
+				t.Errorf("%s: fits with %v GiB offloaded, host %+v", r.OfferID, r.HostOffloadGiB, r.HostCheck)
+			}
+		}
+	}
+	// 8B with AdamW offloaded holds ~16 B/param ≈ 128 GB on the host:
+	// small single-GPU hosts fail, large ones fit.
+	if failed < 10 || fit < 10 {
+		t.Errorf("%d offers failed the host check, %d fit; want both ≥ 10", failed, fit)
+	}
+}
+
+// TestPlanSixteenGPUsEverywhere: a job that needs 16 GPUs comes back as
+// real multi-instance plans on every shape sold (1, 2, 4 and 8 GPUs per
+// instance), each billed for whole instances, never as "no offer".
+func TestPlanSixteenGPUsEverywhere(t *testing.T) {
+	p := planJSONOf(t, append(fsdpArgs, "--top", "0")...)
+	shapes := map[float64]bool{}
+	for _, r := range p.Rows {
+		if !r.Fits || r.Instances < 2 || !near(r.GPUs, float64(r.Instances)*r.GPUsPerInstance) || r.GPUs < 16 ||
+			r.Parallelism.TP*r.Parallelism.PP*r.Parallelism.DP != int(r.GPUs) {
+			t.Errorf("%s: fits %v, %d × %v GPUs, %+v", r.OfferID, r.Fits, r.Instances, r.GPUsPerInstance, r.Parallelism)
+		}
+		shapes[r.GPUsPerInstance] = true
+	}
+	for _, n := range []float64{1, 2, 4, 8} {
+		if !shapes[n] {
+			t.Errorf("no plan on %v-GPU instances", n)
+		}
+	}
+}
+
+// TestPlanServingInRoubles: a serving plan shown in RUB keeps the dollar
+// figures and converts them at the dated rate it names.
+func TestPlanServingInRoubles(t *testing.T) {
+	rub := fxRate(t, "RUB")
+	p := planJSONOf(t, append(servingArgs, "--currency", "RUB", "--top", "5")...)
+	if p.Currency != "RUB" || p.FXAsOf == "" || p.FXSource == "" || len(p.Rows) == 0 {
+		t.Fatalf("currency %s as of %q (%q), %d rows", p.Currency, p.FXAsOf, p.FXSource, len(p.Rows))
+	}
+	for _, r := range p.Rows {
+		if !(r.MonthlyCostUSD > 0) || !near(r.MonthlyCostDisp, r.MonthlyCostUSD*rub) || !near(r.PricePerHourDisp, r.PricePerHourUSD*rub) {
+			t.Errorf("%s: %v USD/month shown as %v RUB; %v USD/h as %v RUB", r.OfferID, r.MonthlyCostUSD, r.MonthlyCostDisp, r.PricePerHourUSD, r.PricePerHourDisp)
+		}
+	}
 }

@@ -199,6 +199,10 @@ type planner struct {
 	output   float64
 	disp     FXRate
 	fits     map[fitKey]fitOut
+	needs    map[fitKey]needOut
+	hosts    map[hostKey]HostCheck
+	shapeBuf []copyShape
+	slab     []Row // tech rows are carved from it
 	perfs    map[perfKey]perfOut
 	serves   map[perfKey]serveCurve
 	techs    map[techKey]*Row
@@ -266,8 +270,8 @@ func Plan(req Request, offers []Offer, opts Options) (Result, error) {
 }
 
 func newPlanner(req Request, opts Options) *planner {
-	p := &planner{req: req, opts: opts, fits: make(map[fitKey]fitOut, 64), perfs: make(map[perfKey]perfOut, 64),
-		serves: map[perfKey]serveCurve{}, techs: make(map[techKey]*Row, 64), shapes: make(map[shapeKey]shapeOut, 64), hints: map[estimator.Bytes]int{}, rates: map[string]FXRate{}, noteSeen: map[string]bool{}}
+	p := &planner{req: req, opts: opts, fits: make(map[fitKey]fitOut, 64), needs: make(map[fitKey]needOut, 512), hosts: make(map[hostKey]HostCheck, 256), perfs: make(map[perfKey]perfOut, 256),
+		serves: map[perfKey]serveCurve{}, techs: make(map[techKey]*Row, 512), shapes: make(map[shapeKey]shapeOut, 512), hints: map[estimator.Bytes]int{}, rates: map[string]FXRate{}, noteSeen: map[string]bool{}}
 	p.disp, _ = req.rate(req.currency())
 	p.maxInst = opts.MaxInstances
 	if p.maxInst <= 0 {
@@ -308,6 +312,10 @@ func (p *planner) note(r Reason) {
 	p.noteSeen[r.Key] = true
 	p.notes = append(p.notes, r)
 }
+
+// noted reports whether the note key is already in the plan's notes (so
+// callers need not build its arguments again).
+func (p *planner) noted(key string) bool { return p.noteSeen[key] }
 
 // passes applies the filters that do not need a plan.
 func (p *planner) passes(o *Offer) bool {
@@ -469,7 +477,12 @@ func (p *planner) tech(o *Offer) *Row {
 	if r, ok := p.techs[k]; ok {
 		return r
 	}
-	r := &Row{Pricing: p.req.Pricing}
+	if len(p.slab) == 0 {
+		p.slab = make([]Row, 64)
+	}
+	r := &p.slab[0]
+	p.slab = p.slab[1:]
+	r.Pricing = p.req.Pricing
 	switch p.req.Workload.Kind {
 	case Training:
 		p.trainTech(o, r)
@@ -482,18 +495,17 @@ func (p *planner) tech(o *Offer) *Row {
 	return r
 }
 
-// network is the inter-node bandwidth of o in bytes/s, noting when the
-// default is assumed.
-func (p *planner) network(o *Offer) float64 {
-	g := o.NetworkGbps
-	if !(g > 0) {
-		g = p.req.Assumptions.NetworkGbps
-		if !(g > 0) {
-			g = DefaultNetworkGbps
-		}
-		p.note(Reason{Key: "note.network_assumed", Args: []any{g}})
+// networkGbps is the inter-node network of o in Gbit/s per instance, and
+// whether it is the assumption (Assumptions.NetworkGbps, else
+// DefaultNetworkGbps) rather than the catalog's figure.
+func (p *planner) networkGbps(o *Offer) (float64, bool) {
+	if g := o.NetworkGbps; g > 0 {
+		return g, false
 	}
-	return g * 1e9 / 8
+	if g := p.req.Assumptions.NetworkGbps; g > 0 {
+		return g, true
+	}
+	return DefaultNetworkGbps, true
 }
 
 // fitOut is the part of an estimator.Result the planner reads (the whole
@@ -504,9 +516,32 @@ type fitOut struct {
 	MaxConcurrentSeqs, TrainableParams, Params int64
 }
 
+// needOut is a training setup's memory per GPU, whatever the GPU.
+type needOut struct {
+	ok                      bool
+	total, hostOffload      estimator.Bytes
+	trainableParams, params int64
+}
+
 // estimate memoises estimator.Estimate over the fields the planner varies;
-// an invalid setup does not fit.
+// an invalid setup does not fit. Training needs the same memory per GPU
+// on any GPU and fits where PerGPU.Total ≤ Usable (estimator.Result.Fits),
+// so its estimates are shared by every memory size.
 func (p *planner) estimate(in estimator.Input) fitOut {
+	if p.in.Task.Training() {
+		k := fitKey{0, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch}
+		n, ok := p.needs[k]
+		if !ok {
+			r, err := estimator.Estimate(in)
+			n = needOut{err == nil, r.PerGPU.Total(), r.HostOffload, r.TrainableParams, r.Params}
+			p.needs[k] = n
+		}
+		if !n.ok {
+			return fitOut{}
+		}
+		usable := in.UsableBytes()
+		return fitOut{n.total <= usable, usable - n.total, n.hostOffload, 0, n.trainableParams, n.params}
+	}
 	k := fitKey{in.VRAM, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch}
 	if r, ok := p.fits[k]; ok {
 		return r
@@ -521,6 +556,11 @@ func (p *planner) estimate(in estimator.Input) fitOut {
 
 // perf memoises estimator.Throughput.
 func (p *planner) perf(in estimator.Input, hw estimator.Hardware, w estimator.Workload) (estimator.Perf, bool) {
+	if in.GPUs <= hw.NVLinkDomain {
+		// Nothing crosses the network: offers that differ only in it
+		// share the estimate.
+		hw.NetworkBandwidth = 0
+	}
 	k := perfKey{hw, in.VRAM, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch, w.MicroBatches}
 	if r, ok := p.perfs[k]; ok {
 		return r.p, !r.err
@@ -530,32 +570,52 @@ func (p *planner) perf(in estimator.Input, hw estimator.Hardware, w estimator.Wo
 	return pf, err == nil
 }
 
-// tpDegrees lists the tensor-parallel degrees to try inside one instance of
-// gpus GPUs: powers of two up to the NVLink domain (or the whole instance
-// over PCIe), smallest first: TP stays inside the instance, as Megatron-LM
-// places it (Narayanan et al. 2021 §3.3: tensor parallelism within a
-// multi-GPU server, pipeline parallelism across servers).
-func tpDegrees(o *Offer, gpus int) []int {
+// maxTP is the largest tensor-parallel degree to try inside one instance
+// of gpus GPUs; the degrees tried are the powers of two up to it, smallest
+// first, inside the NVLink domain (or the whole instance over PCIe): TP
+// stays inside the instance, as Megatron-LM places it (Narayanan et al.
+// 2021 §3.3: tensor parallelism within a multi-GPU server, pipeline
+// parallelism across servers).
+func maxTP(o *Offer, gpus int) int {
 	dom := gpus
 	if o.Interconnect == "nvlink" && o.NVLinkDomain > 0 {
 		dom = min(dom, o.NVLinkDomain)
 	}
-	var out []int
-	for t := 1; t <= dom; t *= 2 {
-		out = append(out, t)
+	t := 1
+	for t*2 <= dom {
+		t *= 2
 	}
-	return out
+	return t
 }
 
-// slice returns the setup of one GPU (or slice) of o: its memory and speed
-// figures scaled by a fractional GPU count (a 1/8 L4 has 3 GB and an
-// eighth of the compute and bandwidth; AWS g6f and Azure NVadsA10 v5 list
-// the slice's memory that way).
-func slice(o *Offer) (estimator.Bytes, estimator.Hardware) {
+// slice returns the setup of one GPU (or slice) of o: its memory, and the
+// speed figures the estimator prices the job with.
+//   - A fractional GPU count scales memory, compute and bandwidth (a 1/8 L4
+//     has 3 GB and an eighth of the compute and bandwidth; AWS g6f and
+//     Azure NVadsA10 v5 list the slice's memory that way).
+//   - The NVLink domain is the instance's NVLink-connected GPUs (the GPU's
+//     domain, at most the instance: two 4-GPU instances of an 8-GPU board
+//     do not share NVLink); PCIe instances talk over PCIe inside the
+//     instance (LinkBandwidth 0), which is their domain.
+//   - NetworkBandwidth is the instance's inter-node network shared by its
+//     GPUs: Gbit/s × 10⁹ / 8 / GPUs per instance (AWS p5.48xlarge: 3,200
+//     Gbit/s EFA over 8 H100s = 50 GB/s per GPU). The estimator prices the
+//     data-parallel, ZeRO and FSDP collectives that cross it
+//     (estimator/perf_train.go), so the planner adds no traffic of its own.
+func (p *planner) slice(o *Offer) (estimator.Bytes, estimator.Hardware) {
 	hw := o.Hardware
-	if o.Interconnect != "nvlink" {
+	per := math.Max(o.GPUCount, 1)
+	gbps, _ := p.networkGbps(o)
+	hw.NetworkBandwidth = gbps * 1e9 / 8 / per
+	dom := int(per)
+	if o.Interconnect == "nvlink" {
+		if d := o.NVLinkDomain; d > 0 && d < dom {
+			dom = d
+		}
+	} else {
 		hw.LinkBandwidth = 0 // PCIe between the instance's GPUs
 	}
+	hw.NVLinkDomain = max(dom, 1)
 	if o.GPUCount >= 1 {
 		return o.GPUMemory, hw
 	}

@@ -76,11 +76,27 @@ func TestDaly(t *testing.T) {
 }
 
 func TestServeCurveInterpolates(t *testing.T) {
-	sc := serveCurve{c: []float64{1, 8, 64}, step: []float64{0.010, 0.012, 0.030}}
+	sc := serveCurve{c: []float64{1, 8, 64}, tpot: []float64{0.010, 0.012, 0.030}, ttft: []float64{0.1, 0.1, 0.1}, kvMax: 64}
 	for _, c := range []struct{ c, want float64 }{{0.5, 0.010}, {1, 0.010}, {4.5, 0.011}, {36, 0.021}, {128, 0.030 + 64*0.018/56}} {
-		if got := sc.s(c.c); !near(got, c.want, 1e-9) {
-			t.Errorf("s(%v) = %v, want %v", c.c, got, c.want)
+		if got := sc.interp(sc.tpot, c.c); !near(got, c.want, 1e-9) {
+			t.Errorf("tpot(%v) = %v, want %v", c.c, got, c.want)
 		}
+	}
+	// Little's law: at the concurrency found for a rate, c / (TTFT +
+	// out·TPOT) is that rate; beyond the pool's throughput there is none.
+	const out = 100
+	for _, lam := range []float64{0.5, 3, 8, 15} {
+		c, ok := sc.concurrency(lam, out)
+		if !ok {
+			t.Fatalf("%v req/s: not served", lam)
+		}
+		cc := math.Max(c, 1)
+		if got := c / (sc.interp(sc.ttft, cc) + out*sc.interp(sc.tpot, cc)); !near(got, lam, 2e-3) {
+			t.Errorf("%v req/s: c = %v completes %v req/s", lam, c, got)
+		}
+	}
+	if _, ok := sc.concurrency(1.01*sc.rawRate(out), out); ok {
+		t.Errorf("a rate above the full pool's %v req/s was served", sc.rawRate(out))
 	}
 }
 

@@ -1,7 +1,9 @@
 package plan
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -221,7 +223,7 @@ func (res *Result) trim(top int) {
 }
 
 // hosted compares each hosted API with the cheapest self-hosted row at the
-// target rate. The API bills tokens: λ × 730 h × 3,600 s × (prompt × in +
+// target rate, cheapest API at that rate first. The API bills tokens: λ × 730 h × 3,600 s × (prompt × in +
 // output × out) / 10⁶ per month. Self-hosting bills whole replicas, so at
 // rates one replica sustains it costs one replica's month; the break-even
 // rate is where the API's bill reaches that (PLANNING.md, "Cost per token
@@ -252,5 +254,9 @@ func (p *planner) hosted(res Result) []HostedComparison {
 		}
 		out = append(out, hc)
 	}
+	// Cheapest at the target rate first; ties keep the API's ID order.
+	slices.SortStableFunc(out, func(a, b HostedComparison) int {
+		return cmp.Or(cmp.Compare(a.MonthlyCostUSD, b.MonthlyCostUSD), cmp.Compare(a.API.ID, b.API.ID))
+	})
 	return out
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"rightsize/estimator"
 )
 
 // Recommendation marks a row.
@@ -59,7 +61,7 @@ type Reason struct {
 // Message keys and their English text. A translation supplies the same
 // keys with the same argument order.
 var English = map[string]string{
-	"fit.ok":                   "fits with %s headroom per GPU",
+	"fit.ok":                   "fits with %s GiB headroom per GPU",
 	"fit.no_hardware":          "the catalog lacks this GPU's speed figures",
 	"fit.no_price":             "no %s price",
 	"fit.no_fx":                "no exchange rate for %s",
@@ -76,6 +78,8 @@ var English = map[string]string{
 	"slo.ttft_prefill":         "TTFT is bound by prefill: %s s for one prompt on an idle replica",
 	"slo.tpot_bandwidth":       "TPOT is bound by memory bandwidth: %s s per token even alone",
 	"slo.tpot_compute":         "TPOT is bound by compute: %s s per token even alone",
+	"slo.tpot_host":            "TPOT is bound by the host and engine overhead: %s s per token even alone",
+	"slo.tpot_communication":   "TPOT is bound by tensor-parallel communication: %s s per token even alone",
 	"slo.kv_pool":              "the KV pool cannot hold one request",
 	"spot.serving":             "spot reclaims break serving SLOs unless a spare replica covers them; one is added",
 	"reason.cheapest":          "%s: cheapest that fits at %s; the runner-up, %s, costs %s× as much for %s× the speed",
@@ -161,14 +165,19 @@ type Row struct {
 	FXAsOf           string // date of the rate that converted the offer's currency ("" for USD)
 
 	// Training and batch jobs.
-	JobSeconds       float64
-	GPUHours         float64
-	JobCost          float64 // native
-	JobCostUSD       float64
-	JobCostDisp      float64
-	TokensPerSecond  float64
-	OptimizerSteps   float64
-	InterNodeSeconds float64 // per optimizer step, inter-node traffic (0 on one instance)
+	JobSeconds      float64
+	GPUHours        float64
+	JobCost         float64 // native
+	JobCostUSD      float64
+	JobCostDisp     float64
+	TokensPerSecond float64
+	OptimizerSteps  float64
+	// CommSeconds is the communication per optimizer step that compute
+	// does not hide (tensor-parallel all-reduces, data-parallel and
+	// ZeRO/FSDP collectives over NVLink, PCIe or the network, offload
+	// traffic: estimator.Perf.CommSeconds); Bound is what limits the step.
+	CommSeconds float64
+	Bound       estimator.Bound
 
 	// Serving.
 	MonthlyCostUSD                 float64
@@ -201,14 +210,18 @@ type Row struct {
 	USDPerDenseTFLOPSHour float64
 	TokensPerUSD          float64
 
+	// HostOffloadGiB is the CPU-offloaded state one instance's host RAM
+	// must hold (per-GPU offload × GPUs per instance; 0 without offload),
+	// next to Offer.RAMGiB in the host check.
+	HostOffloadGiB float64
+
 	Host           HostCheck
 	Notes          []Reason
 	Recommendation Recommendation
 	Why            Reason
 
-	cost, time     float64 // ranking keys (USD, seconds)
-	hostOffloadGiB float64 // per GPU
-	prefillShare   float64 // inference: prefill's share of GPU time
+	cost, time   float64 // ranking keys (USD, seconds)
+	prefillShare float64 // inference: prefill's share of GPU time
 }
 
 // HostedComparison sets a hosted API against the best self-hosted row.

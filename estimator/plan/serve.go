@@ -11,63 +11,117 @@ import (
 // (Orca, Yu et al., OSDI 2022; vLLM): requests join the running batch as
 // soon as the KV pool admits them (PagedAttention, Kwon et al., SOSP
 // 2023), each decode step produces one token for every sequence in flight,
-// and prefills of new requests take GPU time away from the decode steps.
+// and the prompts of newly admitted requests share the steps (chunked
+// prefill: Agrawal et al., "Sarathi-Serve", OSDI 2024).
 //
 // Why a queueing model rather than a discrete-event simulation: the page
 // re-plans on every keystroke over a thousand offers, so each offer gets a
 // closed form evaluated a few dozen times. The pieces:
-//   - decode step time s(c) at c sequences in flight comes from the
-//     estimator's roofline (estimator.Throughput at Batch = c), sampled at
-//     c = 1, 4, 16, … and the KV pool's limit, and interpolated linearly;
-//     it grows with c as the KV reads and FLOPs grow;
-//   - prefill takes P_w GPU-seconds per prompt (prompt tokens at the
-//     batched prefill rate); at λ req/s prefills occupy ρ = λ·P_w of the
-//     GPU and stretch every decode step: TPOT = s(c) / (1 − ρ) (prefill
-//     stalls decode, as in vLLM without chunked prefill: Agrawal et al.,
-//     "Sarathi-Serve", OSDI 2024 §2.3, the conservative end);
-//   - requests in flight follow Little's law, c = λ·(TTFT + (out − 1)·TPOT),
-//     solved by fixed-point iteration; c must fit the KV pool;
-//   - prefills queue FCFS for the GPU: Erlang C (M/M/k) gives the waiting
-//     time's tail, P(W > t) = C(k, A)·e^{−(kμ − λ)t} with μ = 1/P_w and
-//     A = λ·P_w (PLANNING.md). Exponential service overstates the wait of
-//     near-constant prefills (M/D/k waits about half as long), and Poisson
-//     arrivals understate bursts; the utilisation cap (DefaultMaxUtilisation)
-//     keeps the headroom PLANNING.md asks for. One replica's sustainable
-//     rate is found with k = 1; at the target rate the replicas behind a
-//     least-loaded router share one queue (k = replicas).
+//   - the replica at c requests in flight is the speed model's
+//     estimator.ServingPoint: mean TTFT(c) (own prefill, the prompts
+//     admitted with it, the step in flight), TPOT(c) (the decode step plus
+//     the prompt chunks sharing it) and the KV pool's limit; sampled at
+//     c = 1, 8, 64, … and the pool's limit, interpolated linearly in c;
+//   - Little's law fixes the concurrency at a rate: λ = c / (TTFT(c) +
+//     out·TPOT(c)), the replica's completion rate X(c) at c in flight, so
+//     c at λ solves X(c) = λ; a rate above X at the pool's limit is more
+//     than the replica serves;
+//   - bursts of arrivals queue before admission for the prefill budget
+//     (one prompt at a time at the batched prefill rate, P_w seconds):
+//     Erlang C (M/M/k) gives the wait's tail, P(W > t) = C(k, A)·
+//     e^{−(kμ − λ)t} with μ = 1/P_w and A = λ·P_w (PLANNING.md), added to
+//     the speed model's mean TTFT. The mean already holds the first-order
+//     contention of the prompts admitted together, so the sum leans
+//     conservative; exponential service overstates the wait of
+//     near-constant prefills (M/D/k waits about half as long) and Poisson
+//     arrivals understate bursts; the utilisation cap
+//     (DefaultMaxUtilisation) keeps the headroom PLANNING.md asks for. One
+//     replica's sustainable rate is found with k = 1; at the target rate
+//     the replicas behind a least-loaded router share one queue
+//     (k = replicas).
 //
 // serve_test.go checks it against the SGLang team's published vLLM v0.6.0
 // request-rate runs (Llama 3.1 8B on one A100, 70B on four H100s).
 type serveCurve struct {
 	ok       bool
-	kvMax    float64 // sequences the KV pool holds at prompt + output tokens
-	c        []float64
-	step     []float64
-	prefill0 float64 // TTFT of one prompt on an idle replica, seconds
-	prefillW float64 // GPU-seconds per prompt when prefills are batched
-	memBound bool    // decode at c = 1 is bandwidth-bound
+	kvMax    float64   // requests the KV pool holds at prompt + output tokens (ServePoint.MaxConcurrency)
+	c        []float64 // sampled concurrencies, increasing from 1
+	ttft     []float64 // mean TTFT at c, seconds
+	tpot     []float64 // mean TPOT at c, seconds
+	prefillW float64   // GPU-seconds per prompt when prefills are batched
+	bound    estimator.Bound
 	headroom estimator.Bytes
-	mu       float64 // sustainable requests/s of one copy (sustainable)
+	mu       float64 // sustainable requests/s of one copy
 	why      Reason  // why mu is 0
 	fitOK    Reason
 }
 
-// s is the decode step time at concurrency c.
-func (sc *serveCurve) s(c float64) float64 {
-	if c <= sc.c[0] {
-		return sc.step[0]
+// interp is the piecewise-linear value of ys at c (flat below the first
+// sample, the last segment's slope beyond the last).
+func (sc *serveCurve) interp(ys []float64, c float64) float64 {
+	n := len(sc.c) - 1
+	if c <= sc.c[0] || n == 0 {
+		return ys[0]
 	}
 	i, _ := slices.BinarySearch(sc.c, c)
-	if i >= len(sc.c) {
-		n := len(sc.c) - 1
-		if n == 0 {
-			return sc.step[0]
-		}
-		// Extrapolate the last segment's slope.
-		return sc.step[n] + (c-sc.c[n])*(sc.step[n]-sc.step[n-1])/(sc.c[n]-sc.c[n-1])
+	if i > n {
+		i = n
 	}
 	c0, c1 := sc.c[i-1], sc.c[i]
-	return sc.step[i-1] + (c-c0)*(sc.step[i]-sc.step[i-1])/(c1-c0)
+	return ys[i-1] + (c-c0)*(ys[i]-ys[i-1])/(c1-c0)
+}
+
+// x is the replica's completion rate at c requests in flight (Little's
+// law), out output tokens each.
+func (sc *serveCurve) x(c, out float64) float64 {
+	return c / (sc.interp(sc.ttft, c) + out*sc.interp(sc.tpot, c))
+}
+
+// concurrency solves X(c) = per for c in (0, kvMax]; ok is false when
+// the replica cannot complete per requests/s. Below one request in flight
+// the replica is mostly idle: c = per × (TTFT(1) + out·TPOT(1)).
+func (sc *serveCurve) concurrency(per, out float64) (float64, bool) {
+	if x1 := sc.x(1, out); per <= x1 {
+		return per / x1, true
+	}
+	// X grows with c (batching) but need not be monotone between
+	// samples: take the first segment that reaches per. On it TTFT and
+	// TPOT are linear, a + b·c, so X(c) = c / (A + B·c) with A = a_TTFT +
+	// out·a_TPOT, B = b_TTFT + out·b_TPOT, and X(c) = per at
+	// c = per·A / (1 − per·B); bisect where that form fails.
+	lo := 1.0
+	for i, hi := range sc.c[1:] {
+		hi = math.Min(hi, sc.kvMax)
+		if sc.x(hi, out) >= per {
+			c0, c1 := sc.c[i], sc.c[i+1]
+			bT := (sc.ttft[i+1] - sc.ttft[i]) / (c1 - c0)
+			bP := (sc.tpot[i+1] - sc.tpot[i]) / (c1 - c0)
+			A := sc.ttft[i] - bT*c0 + out*(sc.tpot[i]-bP*c0)
+			B := bT + out*bP
+			if d := 1 - per*B; A > 0 && d > 0 {
+				if c := per * A / d; c >= lo*(1-1e-9) && c <= hi*(1+1e-9) {
+					return math.Min(math.Max(c, lo), hi), true
+				}
+			}
+			for range 50 {
+				mid := (lo + hi) / 2
+				if sc.x(mid, out) >= per {
+					hi = mid
+				} else {
+					lo = mid
+				}
+				if hi-lo < 1e-3*hi {
+					break
+				}
+			}
+			return hi, true
+		}
+		lo = hi
+		if hi >= sc.kvMax {
+			break
+		}
+	}
+	return 0, false
 }
 
 // load is one replica's state at λ req/s when k replicas share the
@@ -82,12 +136,15 @@ type load struct {
 func (sc *serveCurve) at(lam float64, k int, out float64) load {
 	kf := float64(k)
 	per := lam / kf
-	rho := per * sc.prefillW
-	if !(rho < 1) {
+	a := lam * sc.prefillW
+	if !(a < kf) {
+		return load{}
+	}
+	c, ok := sc.concurrency(per, out)
+	if !ok {
 		return load{}
 	}
 	// Erlang C with k servers of rate 1/P_w.
-	a := lam * sc.prefillW
 	pw := erlangC(k, a)
 	drain := (kf - a) / sc.prefillW // kμ − λ
 	quant := func(q float64) float64 {
@@ -96,26 +153,9 @@ func (sc *serveCurve) at(lam float64, k int, out float64) load {
 		}
 		return math.Log(pw/(1-q)) / drain
 	}
-	meanWait := 0.0
-	if drain > 0 {
-		meanWait = pw / drain
-	}
-	c := per * (sc.prefill0 + out*sc.step[0])
-	var tpot, ttft float64
-	for range 20 {
-		s := sc.s(math.Max(c, 1))
-		tpot = s / (1 - rho)
-		ttft = sc.prefill0 + meanWait + s/2
-		next := per * (ttft + math.Max(out-1, 0)*tpot)
-		if math.Abs(next-c) < 1e-3*math.Max(c, 1) {
-			c = next
-			break
-		}
-		c = next
-	}
-	s := sc.s(math.Max(c, 1))
-	return load{c: c, tpot: tpot, ttft50: sc.prefill0 + quant(0.5) + s/2, ttft95: sc.prefill0 + quant(0.95) + s,
-		ok: c <= sc.kvMax}
+	cc := math.Max(c, 1)
+	ttft := sc.interp(sc.ttft, cc)
+	return load{c: c, tpot: sc.interp(sc.tpot, cc), ttft50: ttft + quant(0.5), ttft95: ttft + quant(0.95), ok: true}
 }
 
 // erlangC is the probability that an arrival waits in M/M/k at offered
@@ -138,8 +178,7 @@ func erlangC(k int, a float64) float64 {
 
 // rawRate is one replica's throughput with the KV pool full.
 func (sc *serveCurve) rawRate(out float64) float64 {
-	k := math.Max(sc.kvMax, 1)
-	return 1 / (sc.prefillW + out*sc.s(k)/k)
+	return sc.x(math.Max(sc.kvMax, 1), out)
 }
 
 // sustainable is the highest rate one replica serves within the SLOs and
@@ -162,11 +201,15 @@ func (p *planner) sustainable(sc *serveCurve) (float64, Reason) {
 	if l := sc.at(tiny, 1, out); !meets(l) {
 		switch {
 		case w.TTFTP95Seconds > 0 && l.ttft95 > w.TTFTP95Seconds:
-			return 0, Reason{Key: "slo.ttft_prefill", Args: []any{sc.prefill0}}
-		case sc.memBound:
-			return 0, Reason{Key: "slo.tpot_bandwidth", Args: []any{sc.step[0]}}
+			return 0, Reason{Key: "slo.ttft_prefill", Args: []any{sc.ttft[0]}}
+		case sc.bound == estimator.BoundBandwidth:
+			return 0, Reason{Key: "slo.tpot_bandwidth", Args: []any{sc.tpot[0]}}
+		case sc.bound == estimator.BoundHost:
+			return 0, Reason{Key: "slo.tpot_host", Args: []any{sc.tpot[0]}}
+		case sc.bound == estimator.BoundCommunication:
+			return 0, Reason{Key: "slo.tpot_communication", Args: []any{sc.tpot[0]}}
 		default:
-			return 0, Reason{Key: "slo.tpot_compute", Args: []any{sc.step[0]}}
+			return 0, Reason{Key: "slo.tpot_compute", Args: []any{sc.tpot[0]}}
 		}
 	}
 	if meets(sc.at(hi, 1, out)) {
@@ -211,7 +254,7 @@ func shapeOf(in estimator.Input, perInstance, instancesPer int) copyShape {
 // domain; a model too large for one instance spans the fewest instances,
 // TP inside each and pipeline stages across them.
 func (p *planner) inferShapes(o *Offer) []copyShape {
-	vram, _ := slice(o)
+	vram, _ := p.slice(o)
 	in := p.in
 	in.VRAM, in.Batch, in.ZeRO = vram, 1, 0
 	if p.req.FixedParallelism {
@@ -232,9 +275,10 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 		return nil
 	}
 	gpus := int(o.GPUCount)
-	tps := tpDegrees(o, gpus)
-	var out []copyShape
-	for _, tp := range tps {
+	top := maxTP(o, gpus)
+	out := p.shapeBuf[:0]
+	defer func() { p.shapeBuf = out[:0] }()
+	for tp := 1; tp <= top; tp *= 2 {
 		c := withGPUs(in, tp, tp, 1, 0)
 		if c.Validate() != nil {
 			continue
@@ -246,7 +290,7 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 	if len(out) > 0 {
 		return out
 	}
-	tp := tps[len(tps)-1]
+	tp := top
 	// Pipeline stages across instances: no more stages than layers.
 	limit := min(p.maxInst, max(in.Arch.Layers*tp/gpus, 1))
 	s, ok := searchInstances(limit, 0, func(n int) (copyShape, bool) {
@@ -265,55 +309,72 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 	return []copyShape{s}
 }
 
-// curve builds (or recalls) the serving curve of one copy shape.
+// curve builds (or recalls) the serving curve of one copy shape from
+// estimator.ServingPoint at c = 1, 8, 64, … and the KV pool's limit.
 func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	in := p.input(cs)
 	if in.TP == 1 {
 		hw.LinkBandwidth = 0 // no tensor-parallel traffic: the link does not matter
+	}
+	// Tensor parallelism stays inside the NVLink domain and the
+	// estimator's inference model sends nothing across instances
+	// (pipeline stages pass activations of a few kB per token).
+	hw.NetworkBandwidth = 0
+	// Nor does it read the host link (offload traffic is a training cost)
+	// or the domain beyond the TP group: offers that differ only there
+	// share the curve.
+	hw.HostLinkBandwidth = 0
+	if in.TP <= hw.NVLinkDomain {
+		hw.NVLinkDomain = in.TP
 	}
 	k := perfKey{hw: hw, vram: in.VRAM, gpus: in.GPUs, tp: in.TP, pp: in.PP}
 	if sc, ok := p.serves[k]; ok {
 		return sc
 	}
 	sc := serveCurve{}
+	eff := p.req.Assumptions.Efficiency
+	sp, err := estimator.ServingPoint(in, hw, eff, p.work, 1)
 	res := p.estimate(in)
 	sc.headroom = res.Headroom
-	if in.Engine == estimator.VLLM {
-		sc.kvMax = float64(res.MaxConcurrentSeqs)
-	} else {
-		sc.kvMax = float64(estimator.MaxBatch(in))
+	sc.fitOK = Reason{Key: "fit.ok", Args: []any{sc.headroom.GiB()}}
+	if err != nil || sp.MaxConcurrency < 1 {
+		p.serves[k] = sc
+		return sc
 	}
-	if sc.kvMax >= 1 {
-		limit := sc.kvMax
-		for c := 1.0; ; c *= 8 {
-			c = math.Min(c, limit)
-			x := in
-			x.Batch = int(c)
-			// Samples are not shared between curves: no memo.
-			pf, err := estimator.Throughput(x, hw, p.req.Assumptions.Efficiency, p.work)
+	sc.kvMax = float64(sp.MaxConcurrency)
+	sc.bound = sp.Bound
+	// Samples at 1, 8, 64, … and the pool's limit; one within 2× of the
+	// limit is dropped (the limit's own sample covers it).
+	n := 2
+	for c := 8.0; 2*c <= sc.kvMax; c *= 8 {
+		n++
+	}
+	sc.c, sc.ttft, sc.tpot = make([]float64, 0, n), make([]float64, 0, n), make([]float64, 0, n)
+	for c := 1.0; ; c *= 8 {
+		if 2*c > sc.kvMax {
+			c = sc.kvMax
+		}
+		if c > 1 {
+			sp, err = estimator.ServingPoint(in, hw, eff, p.work, int(c))
 			if err != nil {
 				break
 			}
-			if c == 1 {
-				sc.prefill0 = pf.TimeToFirstToken
-				sc.memBound = pf.DecodeMemoryBound
-			}
-			if c == math.Min(8, limit) && pf.PrefillTokensPerSecond > 0 {
-				sc.prefillW = p.prompt / pf.PrefillTokensPerSecond
-			}
-			step := pf.DecodeStepSeconds
-			if p.output == 0 {
-				step = 0
-			}
-			sc.c = append(sc.c, c)
-			sc.step = append(sc.step, step)
-			if c >= limit {
-				break
-			}
 		}
-		sc.ok = len(sc.c) > 0 && sc.prefillW > 0
+		sc.c = append(sc.c, c)
+		sc.ttft = append(sc.ttft, sp.TTFTSeconds)
+		sc.tpot = append(sc.tpot, sp.TPOTSeconds)
+		if c >= sc.kvMax {
+			break
+		}
 	}
-	sc.fitOK = Reason{Key: "fit.ok", Args: []any{formatGiB(sc.headroom)}}
+	// The batched prefill rate: prompts of a few requests prefilled
+	// together, past the weight reads of a lone prompt.
+	x := in
+	x.Batch = int(math.Min(8, sc.kvMax))
+	if pf, err := estimator.Throughput(x, hw, eff, p.work); err == nil && pf.PrefillTokensPerSecond > 0 {
+		sc.prefillW = p.prompt / pf.PrefillTokensPerSecond
+	}
+	sc.ok = len(sc.c) > 0 && sc.prefillW > 0 && sc.ttft[0] > 0
 	if sc.ok && p.req.Workload.Kind == Serving {
 		sc.mu, sc.why = p.sustainable(&sc)
 	}
@@ -331,7 +392,7 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 		r.FitReason = Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}
 		return
 	}
-	_, hw := slice(o)
+	_, hw := p.slice(o)
 	lam := p.req.Workload.RequestsPerSecond
 	var best Row
 	var why Reason
@@ -375,7 +436,9 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 		c.E2EP50Seconds, c.E2EP95Seconds = l.ttft50+tail, l.ttft95+tail
 		c.Utilisation = lam / float64(k) / sc.rawRate(p.output)
 		c.TokensPerSecond = lam * p.output
-		c.prefillShare = sc.prefillW / (sc.prefillW + p.output*sc.s(math.Max(l.c, 1))/math.Max(l.c, 1))
+		// Prefill's share of the busy replica's time: P_w of every
+		// 1/X(c) seconds per completed request.
+		c.prefillShare = math.Min(1, sc.prefillW*sc.x(math.Max(l.c, 1), p.output))
 		c.time = c.E2EP95Seconds
 		if !best.Fits || c.Instances < best.Instances || (c.Instances == best.Instances && c.time < best.time) {
 			best = c
@@ -440,7 +503,7 @@ func (p *planner) batchTech(o *Offer, r *Row) {
 		return
 	}
 	cs := shapes[0] // smallest TP: most copies, the best throughput per GPU
-	_, hw := slice(o)
+	_, hw := p.slice(o)
 	sc := p.curve(cs, hw)
 	if !sc.ok {
 		r.FitReason = Reason{Key: "slo.kv_pool"}

@@ -164,3 +164,32 @@ func TestPipelineAcrossInstances(t *testing.T) {
 		t.Errorf("fits %v, TP %d PP %d, %d instances per replica, %d instances (%v)", r.Fits, r.TP, r.PP, r.InstancesPerReplica, r.Instances, r.FitReason)
 	}
 }
+
+// TestServingIsTheSpeedModel: a serving row is the speed model's replica
+// at the row's concurrency: its TPOT is estimator.ServingPoint's there
+// (the curve interpolates samples, so within a few per cent), and the
+// concurrency obeys Little's law, c = λ × (TTFT + out × TPOT).
+func TestServingIsTheSpeedModel(t *testing.T) {
+	in := modelInput(t, "llama-3.1-8b")
+	in.Engine = estimator.VLLM
+	o := gpuOffer(t, "a100-80gb-sxm", 1, estimator.BF16)
+	for _, rps := range []float64{1, 4, 8} {
+		w := plan.Workload{RequestsPerSecond: rps, PromptTokens: 256, OutputTokens: 194}
+		r := serveOne(t, in, o, w, false)
+		if !r.Fits || r.Replicas != 1 {
+			t.Fatalf("%v req/s: fits %v, %d replicas", rps, r.Fits, r.Replicas)
+		}
+		if got := rps * (r.TTFTP50Seconds + 194*r.TPOTSeconds); math.Abs(got/r.Concurrency-1) > 0.01 {
+			t.Errorf("%v req/s: λ(TTFT + out·TPOT) = %v in flight, row says %v", rps, got, r.Concurrency)
+		}
+		x := in
+		x.GPUs, x.TP, x.PP, x.VRAM = 1, 1, 1, o.GPUMemory
+		sp, err := estimator.ServingPoint(x, o.Hardware, estimator.Efficiency{}, estimator.Workload{PromptTokens: 256, OutputTokens: 194}, int(math.Round(r.Concurrency)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(r.TPOTSeconds/sp.TPOTSeconds-1) > 0.05 {
+			t.Errorf("%v req/s at %.1f in flight: TPOT %v s, ServingPoint %v s", rps, r.Concurrency, r.TPOTSeconds, sp.TPOTSeconds)
+		}
+	}
+}

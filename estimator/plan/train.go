@@ -65,7 +65,7 @@ type shapeOut struct {
 // bisection.
 func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 	gpus := int(o.GPUCount)
-	vram, _ := slice(o)
+	vram, _ := p.slice(o)
 	in := p.in
 	in.VRAM = vram
 	if p.req.FixedParallelism {
@@ -73,16 +73,16 @@ func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 		res := p.estimate(in)
 		return trainShape{in, n, res}, res.Fits && n <= p.maxInst
 	}
-	tps := tpDegrees(o, gpus)
+	top := maxTP(o, gpus)
 	at := func(n int) (trainShape, bool) {
 		total := n * gpus
 		// Offers of other shapes reach the same GPU total (2 × 8 and
 		// 4 × 4 GPUs): the search result depends only on the memory,
 		// the total and the largest TP inside an instance.
-		k := shapeKey{vram, total, tps[len(tps)-1]}
+		k := shapeKey{vram, total, top}
 		so, seen := p.shapes[k]
 		if !seen {
-			s, ok := p.searchShape(in, total, tps)
+			s, ok := p.searchShape(in, total, top)
 			so = shapeOut{s.in.TP, s.in.PP, s.in.ZeRO, s.res, ok}
 			p.shapes[k] = so
 		}
@@ -109,10 +109,10 @@ type shapeKey struct {
 }
 
 // searchShape finds the preferred parallelism for total GPUs.
-func (p *planner) searchShape(in estimator.Input, total int, tps []int) (trainShape, bool) {
+func (p *planner) searchShape(in estimator.Input, total int, top int) (trainShape, bool) {
 	{
 		for pp := 1; pp <= total && pp <= max(in.Arch.Layers, 1); pp *= 2 {
-			for _, tp := range tps {
+			for tp := 1; tp <= top; tp *= 2 {
 				if total%(tp*pp) != 0 {
 					continue
 				}
@@ -133,7 +133,7 @@ func (p *planner) searchShape(in estimator.Input, total int, tps []int) (trainSh
 					}
 				}
 			}
-			if pp*tps[len(tps)-1] >= total {
+			if pp*top >= total {
 				break
 			}
 		}
@@ -219,7 +219,7 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 		r.FitReason = Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}
 		return
 	}
-	_, hw := slice(o)
+	_, hw := p.slice(o)
 	p.trainTime(o, hw, s, r)
 	if p.req.FixedParallelism {
 		return
@@ -275,20 +275,17 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 		return
 	}
 	step := pf.StepSeconds
-	r.InterNodeSeconds = 0
+	r.CommSeconds, r.Bound = pf.CommSeconds, pf.Bound
 	if s.instances > 1 {
-		r.InterNodeSeconds = p.interNodeBytes(in, int(o.GPUCount), s.instances, s.res) / p.network(o)
-		// Data-parallel gradient traffic overlaps the backward pass
-		// (PyTorch DDP buckets and FSDP prefetch: Li et al. 2020, "PyTorch
-		// Distributed", VLDB 13(12) §3.2.3; Zhao et al. 2023, "PyTorch
-		// FSDP", VLDB 16(12) §3.3), so a step takes the longer of the two.
-		step = math.Max(step, r.InterNodeSeconds)
+		if g, assumed := p.networkGbps(o); assumed && !p.noted("note.network_assumed") {
+			p.note(Reason{Key: "note.network_assumed", Args: []any{g}})
+		}
 	}
 	tps := pf.TokensPerStep / step
 	tokens := p.req.Workload.TrainTokens
-	r.Fits, r.FitReason = true, Reason{Key: "fit.ok", Args: []any{formatGiB(s.res.Headroom)}}
+	r.Fits, r.FitReason = true, Reason{Key: "fit.ok", Args: []any{s.res.Headroom.GiB()}}
 	r.HeadroomGiB = s.res.Headroom.GiB()
-	r.hostOffloadGiB = s.res.HostOffload.GiB()
+	r.HostOffloadGiB = s.res.HostOffload.GiB() * o.GPUCount
 	r.Instances = s.instances
 	r.GPUs = float64(s.instances) * o.GPUCount
 	r.TP, r.PP, r.DP, r.ZeRO = in.TP, in.PP, dp, in.ZeRO
@@ -324,37 +321,6 @@ func (p *planner) jobMoney(r *Row) {
 	if r.Pricing == Spot && r.SpotExpectedSeconds > 0 {
 		r.cost, r.time = r.SpotExpectedCostUSD, r.SpotExpectedSeconds
 	}
-}
-
-// interNodeBytes is what one instance sends to the others per optimizer
-// step. Within an instance the gradients are first reduced over NVLink or
-// PCIe; across the n instances of a data-parallel group a ring moves
-// (d − 1)/d of the data from each node (NCCL's bus bandwidth,
-// nccl-tests PERFORMANCE.md). Data parallelism and ZeRO-1/2 all-reduce the
-// gradients: 2Ψ; ZeRO-3/FSDP all-gathers the parameters in the forward and
-// backward passes and reduce-scatters the gradients: 3Ψ (Rajbhandari et
-// al. 2020, "ZeRO", §7.2). Ψ is in the 16-bit compute dtype (fp32 for
-// fp32 training); LoRA reduces only the adapters' gradients but ZeRO-3
-// still gathers the frozen weights. When a model copy spans instances
-// (pipeline stages across them), each instance carries its share.
-func (p *planner) interNodeBytes(in estimator.Input, gpusPerInstance, instances int, res fitOut) float64 {
-	elem := 2.0
-	if in.Weights == estimator.FP32 {
-		elem = 4
-	}
-	replicaGPUs := in.TP * in.PP
-	share := math.Min(1, float64(gpusPerInstance)/float64(replicaGPUs))
-	dp := in.GPUs / replicaGPUs
-	d := float64(min(instances, dp))
-	if d <= 1 {
-		return 0
-	}
-	train := float64(res.TrainableParams)
-	psi := 2 * train
-	if in.ZeRO == 3 {
-		psi = 2*float64(res.Params) + train
-	}
-	return (d - 1) / d * psi * elem * share
 }
 
 // spotTraining is the expected time and cost of the job on spot instances
@@ -417,7 +383,7 @@ func (p *planner) spotParams(o *Offer, r *Row, n int) (m, writeRate, restart flo
 	if month == 0 {
 		var known bool
 		month, known = SpotInterruptionsPerMonth(o.SpotInterruption)
-		if !known {
+		if !known && !p.noted("note.spot_default_rate") {
 			p.note(Reason{Key: "note.spot_default_rate", Args: []any{100 * month}})
 		}
 	}
@@ -481,12 +447,18 @@ const (
 	inferRAMGBPerGPU = 8
 )
 
+// hostKey is what the soft host rules look at.
+type hostKey struct {
+	vcpus     int
+	ram, gpus float64
+}
+
 // hostCheck applies the host rules. Offloaded state that does not fit in
-// host RAM is a hard failure; the sizing rules are soft.
+// host RAM is a hard failure; the sizing rules are soft (and their
+// verdict is shared by offers of the same host shape).
 func (p *planner) hostCheck(o *Offer, r *Row) {
 	gpus := math.Max(o.GPUCount, 1)
-	if off := r.hostOffloadGiB; off > 0 && o.RAMGiB > 0 {
-		need := off * o.GPUCount
+	if need := r.HostOffloadGiB; need > 0 && o.RAMGiB > 0 {
 		if need > o.RAMGiB {
 			r.Host = HostCheck{HostFail, Reason{Key: "host.offload_ram", Args: []any{need, o.RAMGiB}}}
 			return
@@ -496,6 +468,12 @@ func (p *planner) hostCheck(o *Offer, r *Row) {
 		r.Host = HostCheck{HostUnknown, Reason{Key: "host.unknown"}}
 		return
 	}
+	k := hostKey{o.VCPUs, o.RAMGiB, gpus}
+	if h, ok := p.hosts[k]; ok {
+		r.Host = h
+		return
+	}
+	defer func() { p.hosts[k] = r.Host }()
 	cpu, ram := float64(inferVCPUsPerGPU), float64(inferRAMGBPerGPU)
 	if p.req.Workload.Kind == Training {
 		cpu, ram = trainVCPUsPerGPU, trainRAMGBPerGPU
@@ -511,5 +489,3 @@ func (p *planner) hostCheck(o *Offer, r *Row) {
 		r.Host = HostCheck{HostOK, Reason{Key: "host.ok"}}
 	}
 }
-
-func formatGiB(b estimator.Bytes) string { return formatNumber(b.GiB()) + " GiB" }

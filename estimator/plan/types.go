@@ -135,10 +135,14 @@ type Workload struct {
 	MaxUtilisation float64
 }
 
-// HostedAPI is a hosted API's token prices, to compare with self-hosting.
+// HostedAPI is a hosted API's token prices, to compare with self-hosting:
+// USD per million input (prompt) and output tokens, converted from the
+// list price's Currency at the FX table where it is not USD; AsOf and
+// Source date and name the list price.
 type HostedAPI struct {
 	ID, Provider, Model                     string
 	InputUSDPerMillion, OutputUSDPerMillion float64
+	Currency                                string // the list price's currency ("" or "USD": dollars)
 	AsOf, Source                            string
 }
 
