@@ -97,6 +97,9 @@ func TestFormat(t *testing.T) {
 	}
 }
 
+// Component tests read the plan right after an input change.
+func init() { planSync = true }
+
 func load(t *testing.T) (*Calculator, app.TestEngine) {
 	t.Helper()
 	e := app.NewTestEngine()

@@ -2,6 +2,7 @@ package app
 
 import (
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -69,7 +70,7 @@ type Calculator struct {
 	// prerendered page it runs with the rest.
 	plan        planOut
 	planPending bool
-	planSeq     int
+	planSeq     atomic.Int64 // the newest replan; read by the pending plan's goroutine
 	ctx         app.Context
 	hasCtx      bool
 }
@@ -329,9 +330,13 @@ func (c *Calculator) errText(e fieldErr) string {
 // been painted, so typing never waits for it; an answer for an older job
 // is dropped.
 func (c *Calculator) replan() {
-	c.planSeq++
+	c.planSeq.Add(1)
 	if !c.r.OK {
 		c.plan, c.planPending = planOut{}, false
+		return
+	}
+	if planSync {
+		c.plan, c.planPending = runPlan(c.job, c.pr), false
 		return
 	}
 	if !c.hasCtx {
@@ -343,25 +348,31 @@ func (c *Calculator) replan() {
 		c.plan, c.planPending = runPlan(c.job, c.pr), false
 		return
 	}
-	seq, j, pr, ctx := c.planSeq, c.job, c.pr, c.ctx
+	seq, j, pr, ctx := c.planSeq.Load(), c.job, c.pr, c.ctx
 	c.planPending = true
 	ctx.Async(func() {
 		// Let the engine render the tables and the browser paint them.
 		time.Sleep(planDelay)
-		stale := make(chan bool, 1)
-		ctx.Dispatch(func(ctx app.Context) { stale <- seq != c.planSeq })
-		if <-stale {
+		// A newer change replaced this plan. Read atomically: waiting
+		// here on a Dispatch would deadlock an engine that consumes its
+		// dispatches only after its async work (go-app's TestEngine).
+		if seq != c.planSeq.Load() {
 			return
 		}
 		out := runPlan(j, pr)
 		ctx.Dispatch(func(ctx app.Context) {
-			if seq == c.planSeq {
+			if seq == c.planSeq.Load() {
 				c.plan, c.planPending = out, false
 				Mark("rightsize:planned")
 			}
 		})
 	})
 }
+
+// planSync makes replan plan at once, for component tests that read the
+// plan right after an input change (the deferred path runs in the
+// end-to-end tests).
+var planSync bool
 
 // planDelay is how long the planner waits after an input change: well
 // past one frame of go-app's engine (1/120 s) and the render of the rest
