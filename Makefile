@@ -93,6 +93,9 @@ fuzz:
 	$(GO) test ./estimator -run '^$$' -fuzz '^FuzzParseCount$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./catalog -run '^$$' -fuzz '^FuzzParsePriceSheet$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./app -run '^$$' -fuzz '^FuzzFragment$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./estimator/plan -run '^$$' -fuzz '^FuzzPlan$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./cmd/rightsize -run '^$$' -fuzz '^FuzzParseDuration$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./cmd/rightsize -run '^$$' -fuzz '^FuzzPlanFlags$$' -fuzztime $(FUZZTIME)
 
 bench: deps dist hello
 	$(GO) test -run '^$$' -bench . -benchmem ./estimator/... ./catalog/... ./app
