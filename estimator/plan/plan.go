@@ -200,7 +200,7 @@ type planner struct {
 	disp     FXRate
 	fits     map[fitKey]fitOut
 	needs    map[fitKey]needOut
-	hosts    map[hostKey]HostCheck
+	hostWarn map[hostKey]HostCheck // the sizing rules' warnings, per host shape
 	shapeBuf []copyShape
 	slab     []Row // tech rows are carved from it
 	perfs    map[perfKey]perfOut
@@ -208,7 +208,7 @@ type planner struct {
 	techs    map[techKey]*Row
 	shapes   map[shapeKey]shapeOut
 	hints    map[estimator.Bytes]int // GPUs the last training plan on this memory size needed
-	rates    map[string]FXRate
+	rates    []rateMemo
 	ckpt     float64
 	maxInst  int
 	notes    []Reason
@@ -226,9 +226,12 @@ type perfKey struct {
 	gpus, tp, pp, zero, batch, mb int
 }
 
+// perfOut is the part of an estimator.Perf the planner reads.
 type perfOut struct {
-	p   estimator.Perf
-	err bool
+	stepSeconds, commSeconds, tokensPerStep             float64 // training
+	tokensPerSecond, prefillTokensPerSecond, decodeStep float64
+	bound                                               estimator.Bound
+	ok                                                  bool
 }
 
 // Plan plans req on every offer and ranks the results. It returns an
@@ -238,21 +241,26 @@ func Plan(req Request, offers []Offer, opts Options) (Result, error) {
 	if err := req.Validate(); err != nil {
 		return Result{}, err
 	}
-	p := newPlanner(req, opts)
+	p := newPlanner(req, opts, len(offers))
 	res := Result{Cheapest: -1, Fastest: -1, Value: -1, Currency: req.currency(), FXAsOf: p.disp.AsOf, CheckpointBytes: p.ckpt}
-	rows := make([]Row, 0, len(offers))
+	rows := make([]Row, len(offers))
+	n := 0
 	for i := range offers {
 		o := &offers[i]
 		if !p.passes(o) {
 			continue // filtered out: not a candidate, not listed
 		}
 		res.Considered++
-		r := p.row(o)
+		// Planned in place: a row is large, and most are kept.
+		r := &rows[n]
+		p.row(o, r)
 		if !r.Fits && !opts.KeepUnfit {
 			continue
 		}
-		rows = append(rows, r)
+		n++
 	}
+	clear(rows[n:])
+	rows = rows[:n]
 	rows = rank(rows)
 	for i := range rows {
 		if rows[i].Fits {
@@ -269,9 +277,19 @@ func Plan(req Request, offers []Offer, opts Options) (Result, error) {
 	return res, nil
 }
 
-func newPlanner(req Request, opts Options) *planner {
-	p := &planner{req: req, opts: opts, fits: make(map[fitKey]fitOut, 64), needs: make(map[fitKey]needOut, 512), hosts: make(map[hostKey]HostCheck, 256), perfs: make(map[perfKey]perfOut, 256),
-		serves: map[perfKey]serveCurve{}, techs: make(map[techKey]*Row, 512), shapes: make(map[shapeKey]shapeOut, 512), hints: map[estimator.Bytes]int{}, rates: map[string]FXRate{}, noteSeen: map[string]bool{}}
+func newPlanner(req Request, opts Options, offers int) *planner {
+	// The memo tables each kind of plan reads, sized for a catalog of
+	// offers that share a few hundred shapes.
+	p := &planner{req: req, opts: opts, techs: make(map[techKey]*Row, min(offers, 512)), noteSeen: map[string]bool{}}
+	switch req.Workload.Kind {
+	case Training:
+		p.needs, p.shapes, p.perfs = make(map[fitKey]needOut, 512), make(map[shapeKey]shapeOut, 512), make(map[perfKey]perfOut, 256)
+		p.hints = map[estimator.Bytes]int{}
+	case Batch:
+		p.fits, p.serves, p.perfs = make(map[fitKey]fitOut, 64), make(map[perfKey]serveCurve, 256), make(map[perfKey]perfOut, 64)
+	default:
+		p.fits, p.serves = make(map[fitKey]fitOut, 64), make(map[perfKey]serveCurve, 256)
+	}
 	p.disp, _ = req.rate(req.currency())
 	p.maxInst = opts.MaxInstances
 	if p.maxInst <= 0 {
@@ -372,14 +390,24 @@ func (p *planner) vat(o *Offer, v float64) float64 {
 	return v
 }
 
-// rate is Request.rate memoised per currency (offers repeat a handful).
+// rate is Request.rate memoised per currency (offers repeat a handful:
+// a short list beats a map).
 func (p *planner) rate(currency string) (FXRate, bool) {
-	if x, ok := p.rates[currency]; ok {
-		return x, x.PerUSD > 0
+	for i := range p.rates {
+		if p.rates[i].Currency == currency {
+			x := p.rates[i].x
+			return x, x.PerUSD > 0
+		}
 	}
 	x, ok := p.req.rate(currency)
-	p.rates[currency] = x
+	p.rates = append(p.rates, rateMemo{currency, x})
 	return x, ok
+}
+
+// rateMemo is one currency's rate (x.PerUSD 0: none).
+type rateMemo struct {
+	Currency string
+	x        FXRate
 }
 
 // usd converts a native amount to USD; ok is false without a rate.
@@ -393,53 +421,53 @@ func (p *planner) usd(o *Offer, v float64) (float64, bool) {
 
 func (p *planner) display(usd float64) float64 { return usd * p.disp.PerUSD }
 
-// row plans one offer.
-func (p *planner) row(o *Offer) Row {
-	r := Row{Offer: o, Pricing: p.req.Pricing}
-	price := p.price(o, r.Pricing)
+// row plans one offer into r, whatever r held.
+func (p *planner) row(o *Offer, r *Row) {
+	price := p.price(o, p.req.Pricing)
 	if !(price > 0) {
-		r.FitReason = Reason{Key: "fit.no_price", Args: []any{r.Pricing.String()}}
-		return r
+		*r = Row{Offer: o, Pricing: p.req.Pricing, FitReason: Reason{Key: "fit.no_price", Args: []any{p.req.Pricing.String()}}}
+		return
 	}
-	priceUSD, ok := p.usd(o, price)
+	x, ok := p.rate(o.Currency)
 	if !ok {
-		r.FitReason = Reason{Key: "fit.no_fx", Args: []any{o.Currency}}
-		return r
+		*r = Row{Offer: o, Pricing: p.req.Pricing, FitReason: Reason{Key: "fit.no_fx", Args: []any{o.Currency}}}
+		return
 	}
-	r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
+	priceUSD := price / x.PerUSD // usd
 	if !o.HasHardware || !(o.GPUCount > 0) || o.GPUMemory <= 0 {
-		r.FitReason = Reason{Key: "fit.no_hardware"}
-		return r
+		*r = Row{Offer: o, Pricing: p.req.Pricing, FitReason: Reason{Key: "fit.no_hardware"}}
+		r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
+		return
 	}
+	var notes []Reason
 	if o.PricesIncludeVAT && o.VATRate > 0 {
 		if p.req.ExcludeVAT {
-			r.Notes = append(r.Notes, Reason{Key: "note.vat_excluded", Args: []any{100 * o.VATRate}})
+			notes = []Reason{{Key: "note.vat_excluded", Args: []any{100 * o.VATRate}}}
 		} else {
-			r.Notes = append(r.Notes, Reason{Key: "note.vat_included", Args: []any{100 * o.VATRate}})
+			notes = []Reason{{Key: "note.vat_included", Args: []any{100 * o.VATRate}}}
 		}
 	}
 	t := p.tech(o)
-	notes := r.Notes
-	r = *t
+	*r = *t
 	r.Offer, r.Pricing = o, p.req.Pricing
 	r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
-	if x, ok := p.rate(o.Currency); ok {
-		r.FXAsOf = x.AsOf
+	r.FXAsOf = x.AsOf
+	if len(t.Notes) > 0 || len(notes) > 0 {
+		r.Notes = append(slices.Clip(t.Notes), notes...)
 	}
-	r.Notes = append(slices.Clip(t.Notes), notes...)
 	if !r.Fits {
-		return r
+		return
 	}
 	switch p.req.Workload.Kind {
 	case Training:
-		p.trainMoney(o, &r)
+		p.trainMoney(o, r)
 	case Batch:
-		p.batchMoney(o, &r)
+		p.batchMoney(o, r)
 	case Serving:
-		p.servingMoney(o, &r)
+		p.servingMoney(o, r)
 	}
-	p.reserved(o, &r)
-	p.hostCheck(o, &r)
+	p.reserved(o, r)
+	p.hostCheck(o, r)
 	if r.Host.Status == HostFail {
 		r.Fits = false
 		r.FitReason = r.Host.Reason
@@ -455,7 +483,6 @@ func (p *planner) row(o *Offer) Row {
 	if r.Fits && f.DeadlineSeconds > 0 && p.req.Workload.Kind != Serving && r.JobSeconds > f.DeadlineSeconds {
 		r.Fits, r.FitReason = false, Reason{Key: "fit.past_deadline"}
 	}
-	return r
 }
 
 // techKey is what a plan's shape and speed depend on: offers that share it
@@ -555,7 +582,7 @@ func (p *planner) estimate(in estimator.Input) fitOut {
 }
 
 // perf memoises estimator.Throughput.
-func (p *planner) perf(in estimator.Input, hw estimator.Hardware, w estimator.Workload) (estimator.Perf, bool) {
+func (p *planner) perf(in estimator.Input, hw estimator.Hardware, w estimator.Workload) perfOut {
 	if in.GPUs <= hw.NVLinkDomain {
 		// Nothing crosses the network: offers that differ only in it
 		// share the estimate.
@@ -563,11 +590,15 @@ func (p *planner) perf(in estimator.Input, hw estimator.Hardware, w estimator.Wo
 	}
 	k := perfKey{hw, in.VRAM, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch, w.MicroBatches}
 	if r, ok := p.perfs[k]; ok {
-		return r.p, !r.err
+		return r
 	}
-	pf, err := estimator.Throughput(in, hw, p.req.Assumptions.Efficiency, w)
-	p.perfs[k] = perfOut{pf, err != nil}
-	return pf, err == nil
+	var r perfOut
+	if pf, err := estimator.Throughput(in, hw, p.req.Assumptions.Efficiency, w); err == nil {
+		r = perfOut{pf.StepSeconds, pf.CommSeconds, pf.TokensPerStep, pf.TokensPerSecond, pf.PrefillTokensPerSecond,
+			pf.DecodeStepSeconds, pf.Bound, true}
+	}
+	p.perfs[k] = r
+	return r
 }
 
 // maxTP is the largest tensor-parallel degree to try inside one instance

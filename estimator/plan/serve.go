@@ -539,14 +539,14 @@ func (p *planner) batchTech(o *Offer, r *Row) {
 		c = math.Max(1, math.Min(sc.kvMax, math.Ceil(reqs/copies)))
 		x := p.input(cs)
 		x.Batch = int(c)
-		pf, ok := p.perf(x, hw, p.work)
-		if !ok || !(pf.TokensPerSecond > 0) {
+		pf := p.perf(x, hw, p.work)
+		if !pf.ok || !(pf.tokensPerSecond > 0) {
 			return 0
 		}
-		prefill := c * p.prompt / math.Max(pf.PrefillTokensPerSecond, 1e-300)
-		dec := p.output * pf.DecodeStepSeconds
+		prefill := c * p.prompt / math.Max(pf.prefillTokensPerSecond, 1e-300)
+		dec := p.output * pf.decodeStep
 		share = prefill / (prefill + dec)
-		tps = pf.TokensPerSecond * copies
+		tps = pf.tokensPerSecond * copies
 		return tps
 	}
 	if eval(units) == 0 {
