@@ -657,29 +657,48 @@ func (p *planner) slice(o *Offer) (estimator.Bytes, estimator.Hardware) {
 }
 
 // rank orders fitting rows by cost, then time, then hourly price, then
-// offer ID; unfit rows follow in offer ID order. It sorts indexes and
-// moves each row once (rows are large).
+// offer ID; unfit rows follow in offer ID order. It sorts compact keys
+// and moves each row once (rows are large).
 func rank(rows []Row) []Row {
-	// Sort compact keys, not the large rows.
 	type key struct {
-		unfit      bool
-		cents      float64
-		time, hour float64
-		id         string
-		i          int
+		cents, time, hour float64
+		id                string
+		unfit             bool
+	}
+	// The sort moves 16-byte entries. prim orders them by (fit first,
+	// cost in cents) wherever the full order agrees: a fitting row's
+	// non-negative cents as IEEE bits (their order is the numbers'),
+	// unfit rows after every fitting one; equal prims (and NaN or
+	// negative cents, at 0) fall back to the full comparison.
+	type entry struct {
+		prim uint64
+		i    int
 	}
 	keys := make([]key, len(rows))
+	order := make([]entry, len(rows))
 	for i := range rows {
 		r := &rows[i]
-		k := key{unfit: !r.Fits, id: r.Offer.ID, i: i}
+		k := key{unfit: !r.Fits, id: r.Offer.ID}
+		e := entry{prim: math.MaxUint64, i: i}
 		if r.Fits {
 			// Costs equal to the cent are a tie (two instance sizes at
 			// the same per-GPU price): the faster plan ranks first.
 			k.cents, k.time, k.hour = math.Round(r.cost*100), r.time, r.PricePerHourUSD
+			e.prim = 0
+			if k.cents > 0 {
+				e.prim = math.Float64bits(k.cents)
+			}
 		}
-		keys[i] = k
+		keys[i], order[i] = k, e
 	}
-	slices.SortFunc(keys, func(a, b key) int {
+	slices.SortFunc(order, func(x, y entry) int {
+		if x.prim != y.prim {
+			if x.prim < y.prim {
+				return -1
+			}
+			return 1
+		}
+		a, b := &keys[x.i], &keys[y.i]
 		if a.unfit != b.unfit {
 			if b.unfit {
 				return -1
@@ -698,22 +717,19 @@ func rank(rows []Row) []Row {
 		if c := cmp.Compare(a.id, b.id); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.i, b.i)
+		return cmp.Compare(x.i, y.i)
 	})
-	order := make([]int, len(rows))
-	for k := range keys {
-		order[k] = keys[k].i
-	}
-	// Apply the permutation in place, cycle by cycle.
+	// Apply the permutation in place, cycle by cycle: row k takes the
+	// row at order[k].i.
 	for k := range order {
-		if order[k] < 0 {
+		if order[k].i < 0 {
 			continue
 		}
 		tmp := rows[k]
 		j := k
 		for {
-			next := order[j]
-			order[j] = -1
+			next := order[j].i
+			order[j].i = -1
 			if next == k {
 				rows[j] = tmp
 				break
