@@ -191,28 +191,30 @@ func (r Request) rate(currency string) (FXRate, bool) {
 // GPUs and shapes, so each memory estimate and speed estimate is computed
 // once per distinct setup.
 type planner struct {
-	req      Request
-	opts     Options
-	in       estimator.Input // the job with the workload's sequence and engine
-	work     estimator.Workload
-	prompt   float64
-	output   float64
-	disp     FXRate
-	fits     map[fitKey]fitOut
-	needs    map[fitKey]needOut
-	hostWarn map[hostKey]HostCheck // the sizing rules' warnings, per host shape
-	shapeBuf []copyShape
-	slab     []Row // tech rows are carved from it
-	perfs    map[perfKey]perfOut
-	serves   map[perfKey]serveCurve
-	techs    map[techKey]*Row
-	shapes   map[shapeKey]shapeOut
-	hints    map[estimator.Bytes]int // GPUs the last training plan on this memory size needed
-	rates    []rateMemo
-	ckpt     float64
-	maxInst  int
-	notes    []Reason
-	noteSeen map[string]bool
+	req       Request
+	opts      Options
+	in        estimator.Input // the job with the workload's sequence and engine
+	work      estimator.Workload
+	prompt    float64
+	output    float64
+	disp      FXRate
+	fits      map[fitKey]fitOut
+	needs     map[fitKey]needOut
+	hostWarn  map[hostKey]HostCheck // the sizing rules' warnings, per host shape
+	shapeBuf  []copyShape
+	slab      []Row // tech rows are carved from it
+	perfs     map[perfKey]perfOut
+	serves    map[perfKey]*serveCurve // curves live in curveSlab
+	curveSlab []serveCurve
+	techs     map[techNum]int32 // index into techSlots: the last slot with those numbers
+	techSlots []techSlot
+	shapes    map[shapeKey]shapeOut
+	hints     map[estimator.Bytes]int // GPUs the last training plan on this memory size needed
+	rates     []rateMemo
+	ckpt      float64
+	maxInst   int
+	notes     []Reason
+	noteSeen  map[string]bool
 }
 
 type fitKey struct {
@@ -280,15 +282,15 @@ func Plan(req Request, offers []Offer, opts Options) (Result, error) {
 func newPlanner(req Request, opts Options, offers int) *planner {
 	// The memo tables each kind of plan reads, sized for a catalog of
 	// offers that share a few hundred shapes.
-	p := &planner{req: req, opts: opts, techs: make(map[techKey]*Row, min(offers, 512)), noteSeen: map[string]bool{}}
+	p := &planner{req: req, opts: opts, techs: make(map[techNum]int32, min(offers, 256)), techSlots: make([]techSlot, 0, min(offers, 256)), noteSeen: map[string]bool{}}
 	switch req.Workload.Kind {
 	case Training:
 		p.needs, p.shapes, p.perfs = make(map[fitKey]needOut, 512), make(map[shapeKey]shapeOut, 512), make(map[perfKey]perfOut, 256)
 		p.hints = map[estimator.Bytes]int{}
 	case Batch:
-		p.fits, p.serves, p.perfs = make(map[fitKey]fitOut, 64), make(map[perfKey]serveCurve, 256), make(map[perfKey]perfOut, 64)
+		p.fits, p.serves, p.perfs = make(map[fitKey]fitOut, 64), make(map[perfKey]*serveCurve, 256), make(map[perfKey]perfOut, 64)
 	default:
-		p.fits, p.serves = make(map[fitKey]fitOut, 64), make(map[perfKey]serveCurve, 256)
+		p.fits, p.serves = make(map[fitKey]fitOut, 64), make(map[perfKey]*serveCurve, 256)
 	}
 	p.disp, _ = req.rate(req.currency())
 	p.maxInst = opts.MaxInstances
@@ -498,14 +500,56 @@ type techKey struct {
 	network      float64
 }
 
+// techNum is techKey's numbers, the key of the techs index: plain
+// memory hashes fast, where the full key's strings and floats (hashed one
+// field at a time) cost more than the rest of a row. Floats are their
+// bits with −0 as +0, so equal keys have equal numbers.
+type techNum struct {
+	mem                                                  estimator.Bytes
+	nvlink                                               int
+	count, network, peak, bw, link, netBW, hostLink, hop uint64
+	domain                                               int
+}
+
+func fbits(f float64) uint64 {
+	if f == 0 {
+		return 0
+	}
+	return math.Float64bits(f)
+}
+
+// techSlot is one distinct techKey (that of its first offer) and its
+// plan; next chains the slots whose keys share numbers (-1 ends the
+// chain).
+type techSlot struct {
+	o    *Offer
+	row  *Row
+	next int32
+}
+
+// keyOf is o's techKey.
+func keyOf(o *Offer) techKey {
+	return techKey{o.GPU, o.Hardware, o.GPUMemory, o.GPUCount, o.Interconnect, o.NVLinkDomain, o.NetworkGbps}
+}
+
 // tech returns the price-free part of o's plan, computed once per techKey.
 func (p *planner) tech(o *Offer) *Row {
-	k := techKey{o.GPU, o.Hardware, o.GPUMemory, o.GPUCount, o.Interconnect, o.NVLinkDomain, o.NetworkGbps}
-	if r, ok := p.techs[k]; ok {
-		return r
+	k := keyOf(o)
+	h := &o.Hardware
+	num := techNum{o.GPUMemory, o.NVLinkDomain, fbits(o.GPUCount), fbits(o.NetworkGbps), fbits(h.PeakFLOPS), fbits(h.MemBandwidth),
+		fbits(h.LinkBandwidth), fbits(h.NetworkBandwidth), fbits(h.HostLinkBandwidth), fbits(h.HostOpSeconds), h.NVLinkDomain}
+	head, seen := p.techs[num]
+	if seen {
+		for i := head; i >= 0; i = p.techSlots[i].next {
+			if keyOf(p.techSlots[i].o) == k {
+				return p.techSlots[i].row
+			}
+		}
+	} else {
+		head = -1
 	}
 	if len(p.slab) == 0 {
-		p.slab = make([]Row, 64)
+		p.slab = make([]Row, 32)
 	}
 	r := &p.slab[0]
 	p.slab = p.slab[1:]
@@ -518,7 +562,8 @@ func (p *planner) tech(o *Offer) *Row {
 	case Serving:
 		p.servingTech(o, r)
 	}
-	p.techs[k] = r
+	p.techs[num] = int32(len(p.techSlots))
+	p.techSlots = append(p.techSlots, techSlot{o, r, head})
 	return r
 }
 

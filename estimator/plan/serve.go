@@ -329,7 +329,7 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	}
 	k := perfKey{hw: hw, vram: in.VRAM, gpus: in.GPUs, tp: in.TP, pp: in.PP}
 	if sc, ok := p.serves[k]; ok {
-		return sc
+		return *sc
 	}
 	sc := serveCurve{}
 	eff := p.req.Assumptions.Efficiency
@@ -341,7 +341,7 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	sc.headroom = res.Headroom
 	sc.fitOK = Reason{Key: "fit.ok", Args: []any{sc.headroom.GiB()}}
 	if err != nil || sm.MaxConcurrency() < 1 {
-		p.serves[k] = sc
+		p.keepCurve(k, sc)
 		return sc
 	}
 	sc.kvMax = float64(sm.MaxConcurrency())
@@ -400,8 +400,20 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	if sc.ok && p.req.Workload.Kind == Serving {
 		sc.mu, sc.why = p.sustainable(&sc)
 	}
-	p.serves[k] = sc
+	p.keepCurve(k, sc)
 	return sc
+}
+
+// keepCurve memoises sc under k (map values stay small; the curves are
+// carved from a slab).
+func (p *planner) keepCurve(k perfKey, sc serveCurve) {
+	if len(p.curveSlab) == 0 {
+		p.curveSlab = make([]serveCurve, 32)
+	}
+	c := &p.curveSlab[0]
+	p.curveSlab = p.curveSlab[1:]
+	*c = sc
+	p.serves[k] = c
 }
 
 // servingTech sizes a deployment on o for the target rate and SLOs: per
