@@ -281,16 +281,18 @@ func Plan(req Request, offers []Offer, opts Options) (Result, error) {
 
 func newPlanner(req Request, opts Options, offers int) *planner {
 	// The memo tables each kind of plan reads, sized for a catalog of
-	// offers that share a few hundred shapes.
+	// offers that share a few hundred shapes (a hint of h holds 8h/7
+	// slots rounded up to a power of two: 448 fills 512 slots, where
+	// 512 would take 1024; a larger catalog only grows the maps).
 	p := &planner{req: req, opts: opts, techs: make(map[techNum]int32, min(offers, 256)), techSlots: make([]techSlot, 0, min(offers, 256)), noteSeen: map[string]bool{}}
 	switch req.Workload.Kind {
 	case Training:
-		p.needs, p.shapes, p.perfs = make(map[fitKey]needOut, 512), make(map[shapeKey]shapeOut, 512), make(map[perfKey]perfOut, 256)
+		p.needs, p.shapes, p.perfs = make(map[fitKey]needOut, 448), make(map[shapeKey]shapeOut, 448), make(map[perfKey]perfOut, 224)
 		p.hints = map[estimator.Bytes]int{}
 	case Batch:
-		p.fits, p.serves, p.perfs = make(map[fitKey]fitOut, 64), make(map[perfKey]*serveCurve, 256), make(map[perfKey]perfOut, 64)
+		p.fits, p.serves, p.perfs = make(map[fitKey]fitOut, 64), make(map[perfKey]*serveCurve, 224), make(map[perfKey]perfOut, 64)
 	default:
-		p.fits, p.serves = make(map[fitKey]fitOut, 64), make(map[perfKey]*serveCurve, 256)
+		p.fits, p.serves = make(map[fitKey]fitOut, 64), make(map[perfKey]*serveCurve, 224)
 	}
 	p.disp, _ = req.rate(req.currency())
 	p.maxInst = opts.MaxInstances
