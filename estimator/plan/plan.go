@@ -222,10 +222,26 @@ type fitKey struct {
 	gpus, tp, pp, zero, batch int
 }
 
+// perfKey is a speed memo's key. It stays within 128 bytes, which Go
+// maps store inline (a larger key is allocated per entry): the counts are
+// int32, and settings beyond that range are not memoised (mkPerfKey).
 type perfKey struct {
 	hw                            estimator.Hardware
 	vram                          estimator.Bytes
-	gpus, tp, pp, zero, batch, mb int
+	gpus, tp, pp, zero, batch, mb int32
+}
+
+// mkPerfKey is the key of a setup, and false when a count does not fit
+// in an int32.
+func mkPerfKey(hw estimator.Hardware, vram estimator.Bytes, counts ...int) (perfKey, bool) {
+	var c [6]int32
+	for i, v := range counts {
+		if v < math.MinInt32 || v > math.MaxInt32 {
+			return perfKey{}, false
+		}
+		c[i] = int32(v)
+	}
+	return perfKey{hw, vram, c[0], c[1], c[2], c[3], c[4], c[5]}, true
 }
 
 // perfOut is the part of an estimator.Perf the planner reads.
@@ -635,8 +651,8 @@ func (p *planner) perf(in estimator.Input, hw estimator.Hardware, w estimator.Wo
 		// share the estimate.
 		hw.NetworkBandwidth = 0
 	}
-	k := perfKey{hw, in.VRAM, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch, w.MicroBatches}
-	if r, ok := p.perfs[k]; ok {
+	k, memo := mkPerfKey(hw, in.VRAM, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch, w.MicroBatches)
+	if r, ok := p.perfs[k]; ok && memo {
 		return r
 	}
 	var r perfOut
@@ -644,7 +660,9 @@ func (p *planner) perf(in estimator.Input, hw estimator.Hardware, w estimator.Wo
 		r = perfOut{pf.StepSeconds, pf.CommSeconds, pf.TokensPerStep, pf.TokensPerSecond, pf.PrefillTokensPerSecond,
 			pf.DecodeStepSeconds, pf.Bound, true}
 	}
-	p.perfs[k] = r
+	if memo {
+		p.perfs[k] = r
+	}
 	return r
 }
 

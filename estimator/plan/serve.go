@@ -327,8 +327,8 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	if in.TP <= hw.NVLinkDomain {
 		hw.NVLinkDomain = in.TP
 	}
-	k := perfKey{hw: hw, vram: in.VRAM, gpus: in.GPUs, tp: in.TP, pp: in.PP}
-	if sc, ok := p.serves[k]; ok {
+	k, memo := mkPerfKey(hw, in.VRAM, in.GPUs, in.TP, in.PP, 0, 0, 0)
+	if sc, ok := p.serves[k]; ok && memo {
 		return *sc
 	}
 	sc := serveCurve{}
@@ -341,7 +341,7 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	sc.headroom = res.Headroom
 	sc.fitOK = Reason{Key: "fit.ok", Args: []any{sc.headroom.GiB()}}
 	if err != nil || sm.MaxConcurrency() < 1 {
-		p.keepCurve(k, sc)
+		p.keepCurve(k, memo, sc)
 		return sc
 	}
 	sc.kvMax = float64(sm.MaxConcurrency())
@@ -400,13 +400,16 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	if sc.ok && p.req.Workload.Kind == Serving {
 		sc.mu, sc.why = p.sustainable(&sc)
 	}
-	p.keepCurve(k, sc)
+	p.keepCurve(k, memo, sc)
 	return sc
 }
 
-// keepCurve memoises sc under k (map values stay small; the curves are
-// carved from a slab).
-func (p *planner) keepCurve(k perfKey, sc serveCurve) {
+// keepCurve memoises sc under k when memo is set (map values stay small;
+// the curves are carved from a slab).
+func (p *planner) keepCurve(k perfKey, memo bool, sc serveCurve) {
+	if !memo {
+		return
+	}
 	if len(p.curveSlab) == 0 {
 		p.curveSlab = make([]serveCurve, 32)
 	}
