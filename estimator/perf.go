@@ -221,11 +221,8 @@ const (
 // values naming each bad field; it never panics, allocates nothing on
 // valid input, and every field of a valid result is finite and ≥ 0.
 func Throughput(in Input, hw Hardware, eff Efficiency, w Workload) (Perf, error) {
-	var l errList
-	in.validate(&l)
-	validatePerf(&l, hw, eff, w)
-	if l.n > 0 {
-		return Perf{}, errors.Join(l.errs[:l.n]...)
+	if err := validateThroughput(in, hw, eff, w); err != nil {
+		return Perf{}, err
 	}
 	hw = hw.withDefaults()
 	var p Perf
@@ -234,9 +231,25 @@ func Throughput(in Input, hw Hardware, eff Efficiency, w Workload) (Perf, error)
 	} else {
 		p = inferPerf(in, hw, eff, w)
 	}
+	return finish(p), nil
+}
+
+// validateThroughput is Throughput's validation.
+func validateThroughput(in Input, hw Hardware, eff Efficiency, w Workload) error {
+	var l errList
+	in.validate(&l)
+	validatePerf(&l, hw, eff, w)
+	if l.n > 0 {
+		return errors.Join(l.errs[:l.n]...)
+	}
+	return nil
+}
+
+// finish fills the band's ends and sanitizes p.
+func finish(p Perf) Perf {
 	p.TokensPerSecondLow = p.TokensPerSecond * (1 - p.Uncertainty)
 	p.TokensPerSecondHigh = p.TokensPerSecond * (1 + p.Uncertainty)
-	return sanitize(p), nil
+	return sanitize(p)
 }
 
 // withDefaults fills the zero link figures.

@@ -22,6 +22,10 @@ type inferModel struct {
 	commPerToken     float64 // TP all-reduce seconds per token per forward
 	host, perLayer   float64 // stepFloor
 	layers           float64
+	// admission's memo: own prefill and marginal prompt seconds at
+	// admitPrompt.
+	admitted                   bool
+	admitPrompt, own, marginal float64
 }
 
 func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
@@ -129,30 +133,30 @@ func (m *inferModel) device(tokens, lctx, kvRead float64) (secs float64, memBoun
 }
 
 // step is one engine step: the longer of the host floor and the device,
-// or their sum where the device's work waits on the host (hostSerial).
-func (m *inferModel) step(tokens, lctx, kvRead float64) (secs float64, b Bound) {
+// or their sum where the device's work waits on the host (hostSerial);
+// memBound reports whether the device's part was limited by memory
+// bandwidth rather than FLOPs.
+func (m *inferModel) step(tokens, lctx, kvRead float64) (secs float64, b Bound, memBound bool) {
 	d, memBound := m.device(tokens, lctx, kvRead)
 	if hostSerial(m.in, tokens) {
 		switch {
 		case m.host >= d:
-			return m.host + d, BoundHost
+			return m.host + d, BoundHost, memBound
 		case memBound:
-			return m.host + d, BoundBandwidth
+			return m.host + d, BoundBandwidth, memBound
 		}
-		return m.host + d, BoundCompute
+		return m.host + d, BoundCompute, memBound
 	}
 	switch {
 	case m.host >= d:
-		return m.host, BoundHost
+		return m.host, BoundHost, memBound
 	case memBound:
-		return d, BoundBandwidth
+		return d, BoundBandwidth, memBound
 	}
-	return d, BoundCompute
+	return d, BoundCompute, memBound
 }
 
 // decodeStep is one decode step of batch sequences at context ctx.
 func (m *inferModel) decodeStep(batch, ctx float64) (secs float64, b Bound, memBound bool) {
-	secs, b = m.step(batch, attnLayerCtx(m.a, ctx), batch*m.kvSeq(ctx))
-	_, memBound = m.device(batch, attnLayerCtx(m.a, ctx), batch*m.kvSeq(ctx))
-	return secs, b, memBound
+	return m.step(batch, attnLayerCtx(m.a, ctx), batch*m.kvSeq(ctx))
 }

@@ -8,7 +8,8 @@ package estimator
 // averages prompt/2 context per token) writing their KV cache, at least
 // the engine's floor.
 func (m *inferModel) prefill(k, prompt float64) (secs float64, b Bound) {
-	return m.step(k*prompt, attnLayerCtx(m.a, prompt/2), k*m.kvSeq(prompt))
+	secs, b, _ = m.step(k*prompt, attnLayerCtx(m.a, prompt/2), k*m.kvSeq(prompt))
+	return secs, b
 }
 
 // prefillMarginal is the extra seconds one prompt adds to a step that

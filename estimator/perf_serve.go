@@ -36,40 +36,124 @@ type ServePoint struct {
 // GPUs like hw. It returns the same errors as Throughput, and an
 // *InputError for "concurrency" outside 1..2^20.
 func ServingPoint(in Input, hw Hardware, eff Efficiency, w Workload, concurrency int) (ServePoint, error) {
-	if concurrency < 1 || concurrency > maxBatch {
-		return ServePoint{}, &InputError{Field: "concurrency", Value: itoa(concurrency), Reason: "want 1..1048576", Err: ErrRange}
+	if err := checkConcurrency(concurrency); err != nil {
+		return ServePoint{}, err
 	}
+	m := NewServingModel(in, hw, eff, w)
+	return m.Point(concurrency)
+}
+
+// ServingModel is ServingPoint set up once for many concurrencies: the
+// validation, the replica's speed model and its memory estimate do not
+// depend on the concurrency (in.Batch is the only field a point changes,
+// and neither reads it), so a serving curve sampled at several
+// concurrencies computes them once. Point(c) returns exactly what
+// ServingPoint(in, hw, eff, w, c) returns. The zero value is not valid:
+// build it with NewServingModel.
+type ServingModel struct {
+	in      Input // ServingPoint's input: GPUs = TP × PP, Seq = prompt + output
+	w       Workload
+	prompt  float64 // sampleLengths of the input as given
+	out     float64
+	err     error // Throughput's error, or the memory estimate's
+	m       inferModel
+	hw      Hardware   // as given (a training task's point is Throughput's)
+	rawEff  Efficiency // as given
+	eff     Efficiency // resolved
+	peak    float64    // hw.PeakFLOPS
+	maxConc int64
+}
+
+// NewServingModel sets up one replica of in serving w on GPUs like hw,
+// as ServingPoint reads them. Invalid inputs are reported by Point and
+// Perf, with the errors ServingPoint returns.
+func NewServingModel(in Input, hw Hardware, eff Efficiency, w Workload) ServingModel {
 	if in.TP >= 1 && in.PP >= 1 && in.TP <= maxGPUs && in.PP <= maxGPUs {
 		in.GPUs = in.TP * in.PP
 	}
-	in.Batch = concurrency
+	// Any valid concurrency: validation reads Batch only for its range,
+	// and the memory estimate is the one at a single request.
+	in.Batch = 1
 	prompt, out := sampleLengths(in, w)
 	if p, o := int(prompt), int(out); p+o >= 1 && p+o <= maxSeq {
 		in.Seq = p + o
 	}
-	p, err := Throughput(in, hw, eff, w)
+	s := ServingModel{in: in, w: w, prompt: prompt, out: out, hw: hw, rawEff: eff}
+	if s.err = validateThroughput(in, hw, eff, w); s.err != nil {
+		return s
+	}
+	if !in.Task.Training() {
+		hw = hw.withDefaults()
+		s.eff = eff.resolve(in, hw)
+		s.m = newInferModel(in, hw, s.eff)
+		s.peak = hw.PeakFLOPS
+	}
+	if r, err := Estimate(in); err == nil {
+		if in.Engine.Pooled() {
+			s.maxConc = r.MaxConcurrentSeqs
+		} else if r.Fits {
+			s.maxConc = int64(MaxBatch(in))
+		}
+	} else if !errors.Is(err, ErrRange) {
+		s.err = err
+	}
+	return s
+}
+
+// MaxConcurrency is every point's ServePoint.MaxConcurrency; 0 when the
+// inputs are invalid.
+func (s *ServingModel) MaxConcurrency() int64 {
+	if s.err != nil {
+		return 0
+	}
+	return s.maxConc
+}
+
+// Input is the replica's input as ServingPoint reads it: GPUs = TP × PP,
+// Seq = prompt + output tokens, Batch 1 (Perf sets it).
+func (s *ServingModel) Input() Input { return s.in }
+
+// Perf is Throughput of the replica's input (ServingPoint's: GPUs = TP
+// × PP, Seq = prompt + output) at Batch = concurrency; ServePoint's
+// latencies are its TimeToFirstToken and DecodeTokenLatency, its Bound
+// the Perf's.
+func (s *ServingModel) Perf(concurrency int) (Perf, error) {
+	if err := checkConcurrency(concurrency); err != nil {
+		return Perf{}, err
+	}
+	if s.err != nil {
+		return Perf{}, s.err
+	}
+	in := s.in
+	in.Batch = concurrency
+	if in.Task.Training() {
+		return Throughput(in, s.hw, s.rawEff, s.w)
+	}
+	return finish(s.m.perf(in, s.eff, s.peak, s.w)), nil
+}
+
+// Point is ServingPoint(in, hw, eff, w, concurrency).
+func (s *ServingModel) Point(concurrency int) (ServePoint, error) {
+	p, err := s.Perf(concurrency)
 	if err != nil {
 		return ServePoint{}, err
 	}
+	prompt, out := s.prompt, s.out
 	sp := ServePoint{Concurrency: concurrency, TTFTSeconds: p.TimeToFirstToken, TPOTSeconds: p.DecodeTokenLatency,
-		TokensPerSecond: p.TokensPerSecond, Bound: p.Bound}
+		TokensPerSecond: p.TokensPerSecond, Bound: p.Bound, MaxConcurrency: s.maxConc}
 	if out > 0 {
 		sp.RequestsPerSecond = p.TokensPerSecond / out
 	} else {
 		sp.RequestsPerSecond = p.TokensPerSecond / math.Max(prompt, 1)
 	}
-	one := in
-	one.Batch = 1
-	if r, err := Estimate(one); err == nil {
-		if in.Engine.Pooled() {
-			sp.MaxConcurrency = r.MaxConcurrentSeqs
-		} else if r.Fits {
-			sp.MaxConcurrency = int64(MaxBatch(one))
-		}
-	} else if !errors.Is(err, ErrRange) {
-		return ServePoint{}, err
-	}
 	return sp, nil
+}
+
+func checkConcurrency(concurrency int) error {
+	if concurrency < 1 || concurrency > maxBatch {
+		return &InputError{Field: "concurrency", Value: itoa(concurrency), Reason: "want 1..1048576", Err: ErrRange}
+	}
+	return nil
 }
 
 func itoa(i int) string {
@@ -100,6 +184,13 @@ func itoa(i int) string {
 func inferPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 	eff = eff.resolve(in, hw)
 	m := newInferModel(in, hw, eff)
+	return m.perf(in, eff, hw.PeakFLOPS, w)
+}
+
+// perf is inferPerf on the replica's model m (built from in with any
+// Batch: the model does not read it) at in.Batch, with eff resolved and
+// peak the hardware's PeakFLOPS.
+func (m *inferModel) perf(in Input, eff Efficiency, peak float64, w Workload) Perf {
 	replicas := in.GPUs / (in.TP * in.PP)
 	r := float64(replicas)
 	c := float64(in.Batch)
@@ -112,7 +203,7 @@ func inferPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 	if out == 0 {
 		p.TimeToFirstToken = prefillB
 		p.TokensPerSecond = p.PrefillTokensPerSecond
-		p.MFU = p.TokensPerSecond * 2 * m.n / (float64(in.GPUs) * hw.PeakFLOPS)
+		p.MFU = p.TokensPerSecond * 2 * m.n / (float64(in.GPUs) * peak)
 		p.Bound = prefillBound
 		p.Uncertainty = inferUncertainty(in, prompt, out)
 		return p
@@ -137,11 +228,11 @@ func inferPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 		// v0.6 multi-step scheduling admits new requests only between
 		// passes; vLLM blog 2024-09-05 "vLLM v0.6.0: 2.7x throughput
 		// improvement and 5x latency reduction").
-		tpot = step + c/out*m.prefillMarginal(prompt)
-		own, _ := m.prefill(1, prompt)
+		own, marginal := m.admission(prompt)
+		tpot = step + c/out*marginal
 		co := (c - 1) * own / (own + out*tpot)
 		pass := float64(max(in.SchedulerSteps, 1)) * step
-		ttft = own + co*m.prefillMarginal(prompt) + (c-1)/c*pass/2
+		ttft = own + co*marginal + (c-1)/c*pass/2
 	} else {
 		// Static batch (HF generate(), llama.cpp): the c prompts prefill
 		// together, then out steps.
@@ -149,12 +240,26 @@ func inferPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 	}
 	p.TimeToFirstToken, p.DecodeTokenLatency = ttft, tpot
 	p.TokensPerSecond = r * c * out / (ttft + out*tpot)
-	p.MFU = p.TokensPerSecond / out * (prompt + out) * 2 * m.n / (float64(in.GPUs) * hw.PeakFLOPS)
+	p.MFU = p.TokensPerSecond / out * (prompt + out) * 2 * m.n / (float64(in.GPUs) * peak)
 	if in.TP > 1 && c*m.commPerToken > 0.5*step {
 		p.Bound = BoundCommunication
 	}
 	p.Uncertainty = inferUncertainty(in, prompt, out)
 	return p
+}
+
+// admission is a lone prompt's prefill on an idle replica and the
+// seconds one prompt adds to a step that already reads the weights
+// (prefill, prefillMarginal), kept for the next call with the same
+// prompt: they do not depend on the concurrency.
+func (m *inferModel) admission(prompt float64) (own, marginal float64) {
+	if m.admitted && m.admitPrompt == prompt {
+		return m.own, m.marginal
+	}
+	m.own, _ = m.prefill(1, prompt)
+	m.marginal = m.prefillMarginal(prompt)
+	m.admitted, m.admitPrompt = true, prompt
+	return m.own, m.marginal
 }
 
 // inferUncertainty: ±30% where the calibration rows hold (serving

@@ -191,28 +191,30 @@ func (r Request) rate(currency string) (FXRate, bool) {
 // GPUs and shapes, so each memory estimate and speed estimate is computed
 // once per distinct setup.
 type planner struct {
-	req      Request
-	opts     Options
-	in       estimator.Input // the job with the workload's sequence and engine
-	work     estimator.Workload
-	prompt   float64
-	output   float64
-	disp     FXRate
-	fits     map[fitKey]fitOut
-	needs    map[fitKey]needOut
-	hosts    map[hostKey]HostCheck
-	shapeBuf []copyShape
-	slab     []Row // tech rows are carved from it
-	perfs    map[perfKey]perfOut
-	serves   map[perfKey]serveCurve
-	techs    map[techKey]*Row
-	shapes   map[shapeKey]shapeOut
-	hints    map[estimator.Bytes]int // GPUs the last training plan on this memory size needed
-	rates    map[string]FXRate
-	ckpt     float64
-	maxInst  int
-	notes    []Reason
-	noteSeen map[string]bool
+	req       Request
+	opts      Options
+	in        estimator.Input // the job with the workload's sequence and engine
+	work      estimator.Workload
+	prompt    float64
+	output    float64
+	disp      FXRate
+	fits      map[fitKey]fitOut
+	needs     map[fitKey]needOut
+	hostWarn  map[hostKey]HostCheck // the sizing rules' warnings, per host shape
+	shapeBuf  []copyShape
+	slab      []Row // tech rows are carved from it
+	perfs     map[perfKey]perfOut
+	serves    map[perfKey]*serveCurve // curves live in curveSlab
+	curveSlab []serveCurve
+	techs     map[techNum]int32 // index into techSlots: the last slot with those numbers
+	techSlots []techSlot
+	shapes    map[shapeKey]shapeOut
+	hints     map[estimator.Bytes]int // GPUs the last training plan on this memory size needed
+	rates     []rateMemo
+	ckpt      float64
+	maxInst   int
+	notes     []Reason
+	noteSeen  map[string]bool
 }
 
 type fitKey struct {
@@ -220,15 +222,34 @@ type fitKey struct {
 	gpus, tp, pp, zero, batch int
 }
 
+// perfKey is a speed memo's key. It stays within 128 bytes, which Go
+// maps store inline (a larger key is allocated per entry): the counts are
+// int32, and settings beyond that range are not memoised (mkPerfKey).
 type perfKey struct {
 	hw                            estimator.Hardware
 	vram                          estimator.Bytes
-	gpus, tp, pp, zero, batch, mb int
+	gpus, tp, pp, zero, batch, mb int32
 }
 
+// mkPerfKey is the key of a setup, and false when a count does not fit
+// in an int32.
+func mkPerfKey(hw estimator.Hardware, vram estimator.Bytes, counts ...int) (perfKey, bool) {
+	var c [6]int32
+	for i, v := range counts {
+		if v < math.MinInt32 || v > math.MaxInt32 {
+			return perfKey{}, false
+		}
+		c[i] = int32(v)
+	}
+	return perfKey{hw, vram, c[0], c[1], c[2], c[3], c[4], c[5]}, true
+}
+
+// perfOut is the part of an estimator.Perf the planner reads.
 type perfOut struct {
-	p   estimator.Perf
-	err bool
+	stepSeconds, commSeconds, tokensPerStep             float64 // training
+	tokensPerSecond, prefillTokensPerSecond, decodeStep float64
+	bound                                               estimator.Bound
+	ok                                                  bool
 }
 
 // Plan plans req on every offer and ranks the results. It returns an
@@ -238,21 +259,26 @@ func Plan(req Request, offers []Offer, opts Options) (Result, error) {
 	if err := req.Validate(); err != nil {
 		return Result{}, err
 	}
-	p := newPlanner(req, opts)
+	p := newPlanner(req, opts, len(offers))
 	res := Result{Cheapest: -1, Fastest: -1, Value: -1, Currency: req.currency(), FXAsOf: p.disp.AsOf, CheckpointBytes: p.ckpt}
-	rows := make([]Row, 0, len(offers))
+	rows := make([]Row, len(offers))
+	n := 0
 	for i := range offers {
 		o := &offers[i]
 		if !p.passes(o) {
 			continue // filtered out: not a candidate, not listed
 		}
 		res.Considered++
-		r := p.row(o)
+		// Planned in place: a row is large, and most are kept.
+		r := &rows[n]
+		p.row(o, r)
 		if !r.Fits && !opts.KeepUnfit {
 			continue
 		}
-		rows = append(rows, r)
+		n++
 	}
+	clear(rows[n:])
+	rows = rows[:n]
 	rows = rank(rows)
 	for i := range rows {
 		if rows[i].Fits {
@@ -269,9 +295,21 @@ func Plan(req Request, offers []Offer, opts Options) (Result, error) {
 	return res, nil
 }
 
-func newPlanner(req Request, opts Options) *planner {
-	p := &planner{req: req, opts: opts, fits: make(map[fitKey]fitOut, 64), needs: make(map[fitKey]needOut, 512), hosts: make(map[hostKey]HostCheck, 256), perfs: make(map[perfKey]perfOut, 256),
-		serves: map[perfKey]serveCurve{}, techs: make(map[techKey]*Row, 512), shapes: make(map[shapeKey]shapeOut, 512), hints: map[estimator.Bytes]int{}, rates: map[string]FXRate{}, noteSeen: map[string]bool{}}
+func newPlanner(req Request, opts Options, offers int) *planner {
+	// The memo tables each kind of plan reads, sized for a catalog of
+	// offers that share a few hundred shapes (a hint of h holds 8h/7
+	// slots rounded up to a power of two: 448 fills 512 slots, where
+	// 512 would take 1024; a larger catalog only grows the maps).
+	p := &planner{req: req, opts: opts, techs: make(map[techNum]int32, min(offers, 256)), techSlots: make([]techSlot, 0, min(offers, 256)), noteSeen: map[string]bool{}}
+	switch req.Workload.Kind {
+	case Training:
+		p.needs, p.shapes, p.perfs = make(map[fitKey]needOut, 448), make(map[shapeKey]shapeOut, 448), make(map[perfKey]perfOut, 224)
+		p.hints = map[estimator.Bytes]int{}
+	case Batch:
+		p.fits, p.serves, p.perfs = make(map[fitKey]fitOut, 64), make(map[perfKey]*serveCurve, 224), make(map[perfKey]perfOut, 64)
+	default:
+		p.fits, p.serves = make(map[fitKey]fitOut, 64), make(map[perfKey]*serveCurve, 224)
+	}
 	p.disp, _ = req.rate(req.currency())
 	p.maxInst = opts.MaxInstances
 	if p.maxInst <= 0 {
@@ -372,14 +410,24 @@ func (p *planner) vat(o *Offer, v float64) float64 {
 	return v
 }
 
-// rate is Request.rate memoised per currency (offers repeat a handful).
+// rate is Request.rate memoised per currency (offers repeat a handful:
+// a short list beats a map).
 func (p *planner) rate(currency string) (FXRate, bool) {
-	if x, ok := p.rates[currency]; ok {
-		return x, x.PerUSD > 0
+	for i := range p.rates {
+		if p.rates[i].Currency == currency {
+			x := p.rates[i].x
+			return x, x.PerUSD > 0
+		}
 	}
 	x, ok := p.req.rate(currency)
-	p.rates[currency] = x
+	p.rates = append(p.rates, rateMemo{currency, x})
 	return x, ok
+}
+
+// rateMemo is one currency's rate (x.PerUSD 0: none).
+type rateMemo struct {
+	Currency string
+	x        FXRate
 }
 
 // usd converts a native amount to USD; ok is false without a rate.
@@ -393,53 +441,53 @@ func (p *planner) usd(o *Offer, v float64) (float64, bool) {
 
 func (p *planner) display(usd float64) float64 { return usd * p.disp.PerUSD }
 
-// row plans one offer.
-func (p *planner) row(o *Offer) Row {
-	r := Row{Offer: o, Pricing: p.req.Pricing}
-	price := p.price(o, r.Pricing)
+// row plans one offer into r, whatever r held.
+func (p *planner) row(o *Offer, r *Row) {
+	price := p.price(o, p.req.Pricing)
 	if !(price > 0) {
-		r.FitReason = Reason{Key: "fit.no_price", Args: []any{r.Pricing.String()}}
-		return r
+		*r = Row{Offer: o, Pricing: p.req.Pricing, FitReason: Reason{Key: "fit.no_price", Args: []any{p.req.Pricing.String()}}}
+		return
 	}
-	priceUSD, ok := p.usd(o, price)
+	x, ok := p.rate(o.Currency)
 	if !ok {
-		r.FitReason = Reason{Key: "fit.no_fx", Args: []any{o.Currency}}
-		return r
+		*r = Row{Offer: o, Pricing: p.req.Pricing, FitReason: Reason{Key: "fit.no_fx", Args: []any{o.Currency}}}
+		return
 	}
-	r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
+	priceUSD := price / x.PerUSD // usd
 	if !o.HasHardware || !(o.GPUCount > 0) || o.GPUMemory <= 0 {
-		r.FitReason = Reason{Key: "fit.no_hardware"}
-		return r
+		*r = Row{Offer: o, Pricing: p.req.Pricing, FitReason: Reason{Key: "fit.no_hardware"}}
+		r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
+		return
 	}
+	var notes []Reason
 	if o.PricesIncludeVAT && o.VATRate > 0 {
 		if p.req.ExcludeVAT {
-			r.Notes = append(r.Notes, Reason{Key: "note.vat_excluded", Args: []any{100 * o.VATRate}})
+			notes = []Reason{{Key: "note.vat_excluded", Args: []any{100 * o.VATRate}}}
 		} else {
-			r.Notes = append(r.Notes, Reason{Key: "note.vat_included", Args: []any{100 * o.VATRate}})
+			notes = []Reason{{Key: "note.vat_included", Args: []any{100 * o.VATRate}}}
 		}
 	}
 	t := p.tech(o)
-	notes := r.Notes
-	r = *t
+	*r = *t
 	r.Offer, r.Pricing = o, p.req.Pricing
 	r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
-	if x, ok := p.rate(o.Currency); ok {
-		r.FXAsOf = x.AsOf
+	r.FXAsOf = x.AsOf
+	if len(t.Notes) > 0 || len(notes) > 0 {
+		r.Notes = append(slices.Clip(t.Notes), notes...)
 	}
-	r.Notes = append(slices.Clip(t.Notes), notes...)
 	if !r.Fits {
-		return r
+		return
 	}
 	switch p.req.Workload.Kind {
 	case Training:
-		p.trainMoney(o, &r)
+		p.trainMoney(o, r)
 	case Batch:
-		p.batchMoney(o, &r)
+		p.batchMoney(o, r)
 	case Serving:
-		p.servingMoney(o, &r)
+		p.servingMoney(o, r)
 	}
-	p.reserved(o, &r)
-	p.hostCheck(o, &r)
+	p.reserved(o, r)
+	p.hostCheck(o, r)
 	if r.Host.Status == HostFail {
 		r.Fits = false
 		r.FitReason = r.Host.Reason
@@ -455,7 +503,6 @@ func (p *planner) row(o *Offer) Row {
 	if r.Fits && f.DeadlineSeconds > 0 && p.req.Workload.Kind != Serving && r.JobSeconds > f.DeadlineSeconds {
 		r.Fits, r.FitReason = false, Reason{Key: "fit.past_deadline"}
 	}
-	return r
 }
 
 // techKey is what a plan's shape and speed depend on: offers that share it
@@ -471,14 +518,56 @@ type techKey struct {
 	network      float64
 }
 
+// techNum is techKey's numbers, the key of the techs index: plain
+// memory hashes fast, where the full key's strings and floats (hashed one
+// field at a time) cost more than the rest of a row. Floats are their
+// bits with −0 as +0, so equal keys have equal numbers.
+type techNum struct {
+	mem                                                  estimator.Bytes
+	nvlink                                               int
+	count, network, peak, bw, link, netBW, hostLink, hop uint64
+	domain                                               int
+}
+
+func fbits(f float64) uint64 {
+	if f == 0 {
+		return 0
+	}
+	return math.Float64bits(f)
+}
+
+// techSlot is one distinct techKey (that of its first offer) and its
+// plan; next chains the slots whose keys share numbers (-1 ends the
+// chain).
+type techSlot struct {
+	o    *Offer
+	row  *Row
+	next int32
+}
+
+// keyOf is o's techKey.
+func keyOf(o *Offer) techKey {
+	return techKey{o.GPU, o.Hardware, o.GPUMemory, o.GPUCount, o.Interconnect, o.NVLinkDomain, o.NetworkGbps}
+}
+
 // tech returns the price-free part of o's plan, computed once per techKey.
 func (p *planner) tech(o *Offer) *Row {
-	k := techKey{o.GPU, o.Hardware, o.GPUMemory, o.GPUCount, o.Interconnect, o.NVLinkDomain, o.NetworkGbps}
-	if r, ok := p.techs[k]; ok {
-		return r
+	k := keyOf(o)
+	h := &o.Hardware
+	num := techNum{o.GPUMemory, o.NVLinkDomain, fbits(o.GPUCount), fbits(o.NetworkGbps), fbits(h.PeakFLOPS), fbits(h.MemBandwidth),
+		fbits(h.LinkBandwidth), fbits(h.NetworkBandwidth), fbits(h.HostLinkBandwidth), fbits(h.HostOpSeconds), h.NVLinkDomain}
+	head, seen := p.techs[num]
+	if seen {
+		for i := head; i >= 0; i = p.techSlots[i].next {
+			if keyOf(p.techSlots[i].o) == k {
+				return p.techSlots[i].row
+			}
+		}
+	} else {
+		head = -1
 	}
 	if len(p.slab) == 0 {
-		p.slab = make([]Row, 64)
+		p.slab = make([]Row, 32)
 	}
 	r := &p.slab[0]
 	p.slab = p.slab[1:]
@@ -491,7 +580,8 @@ func (p *planner) tech(o *Offer) *Row {
 	case Serving:
 		p.servingTech(o, r)
 	}
-	p.techs[k] = r
+	p.techs[num] = int32(len(p.techSlots))
+	p.techSlots = append(p.techSlots, techSlot{o, r, head})
 	return r
 }
 
@@ -555,19 +645,25 @@ func (p *planner) estimate(in estimator.Input) fitOut {
 }
 
 // perf memoises estimator.Throughput.
-func (p *planner) perf(in estimator.Input, hw estimator.Hardware, w estimator.Workload) (estimator.Perf, bool) {
+func (p *planner) perf(in estimator.Input, hw estimator.Hardware, w estimator.Workload) perfOut {
 	if in.GPUs <= hw.NVLinkDomain {
 		// Nothing crosses the network: offers that differ only in it
 		// share the estimate.
 		hw.NetworkBandwidth = 0
 	}
-	k := perfKey{hw, in.VRAM, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch, w.MicroBatches}
-	if r, ok := p.perfs[k]; ok {
-		return r.p, !r.err
+	k, memo := mkPerfKey(hw, in.VRAM, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch, w.MicroBatches)
+	if r, ok := p.perfs[k]; ok && memo {
+		return r
 	}
-	pf, err := estimator.Throughput(in, hw, p.req.Assumptions.Efficiency, w)
-	p.perfs[k] = perfOut{pf, err != nil}
-	return pf, err == nil
+	var r perfOut
+	if pf, err := estimator.Throughput(in, hw, p.req.Assumptions.Efficiency, w); err == nil {
+		r = perfOut{pf.StepSeconds, pf.CommSeconds, pf.TokensPerStep, pf.TokensPerSecond, pf.PrefillTokensPerSecond,
+			pf.DecodeStepSeconds, pf.Bound, true}
+	}
+	if memo {
+		p.perfs[k] = r
+	}
+	return r
 }
 
 // maxTP is the largest tensor-parallel degree to try inside one instance
@@ -626,29 +722,48 @@ func (p *planner) slice(o *Offer) (estimator.Bytes, estimator.Hardware) {
 }
 
 // rank orders fitting rows by cost, then time, then hourly price, then
-// offer ID; unfit rows follow in offer ID order. It sorts indexes and
-// moves each row once (rows are large).
+// offer ID; unfit rows follow in offer ID order. It sorts compact keys
+// and moves each row once (rows are large).
 func rank(rows []Row) []Row {
-	// Sort compact keys, not the large rows.
 	type key struct {
-		unfit      bool
-		cents      float64
-		time, hour float64
-		id         string
-		i          int
+		cents, time, hour float64
+		id                string
+		unfit             bool
+	}
+	// The sort moves 16-byte entries. prim orders them by (fit first,
+	// cost in cents) wherever the full order agrees: a fitting row's
+	// non-negative cents as IEEE bits (their order is the numbers'),
+	// unfit rows after every fitting one; equal prims (and NaN or
+	// negative cents, at 0) fall back to the full comparison.
+	type entry struct {
+		prim uint64
+		i    int
 	}
 	keys := make([]key, len(rows))
+	order := make([]entry, len(rows))
 	for i := range rows {
 		r := &rows[i]
-		k := key{unfit: !r.Fits, id: r.Offer.ID, i: i}
+		k := key{unfit: !r.Fits, id: r.Offer.ID}
+		e := entry{prim: math.MaxUint64, i: i}
 		if r.Fits {
 			// Costs equal to the cent are a tie (two instance sizes at
 			// the same per-GPU price): the faster plan ranks first.
 			k.cents, k.time, k.hour = math.Round(r.cost*100), r.time, r.PricePerHourUSD
+			e.prim = 0
+			if k.cents > 0 {
+				e.prim = math.Float64bits(k.cents)
+			}
 		}
-		keys[i] = k
+		keys[i], order[i] = k, e
 	}
-	slices.SortFunc(keys, func(a, b key) int {
+	slices.SortFunc(order, func(x, y entry) int {
+		if x.prim != y.prim {
+			if x.prim < y.prim {
+				return -1
+			}
+			return 1
+		}
+		a, b := &keys[x.i], &keys[y.i]
 		if a.unfit != b.unfit {
 			if b.unfit {
 				return -1
@@ -667,22 +782,19 @@ func rank(rows []Row) []Row {
 		if c := cmp.Compare(a.id, b.id); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.i, b.i)
+		return cmp.Compare(x.i, y.i)
 	})
-	order := make([]int, len(rows))
-	for k := range keys {
-		order[k] = keys[k].i
-	}
-	// Apply the permutation in place, cycle by cycle.
+	// Apply the permutation in place, cycle by cycle: row k takes the
+	// row at order[k].i.
 	for k := range order {
-		if order[k] < 0 {
+		if order[k].i < 0 {
 			continue
 		}
 		tmp := rows[k]
 		j := k
 		for {
-			next := order[j]
-			order[j] = -1
+			next := order[j].i
+			order[j].i = -1
 			if next == k {
 				rows[j] = tmp
 				break

@@ -42,7 +42,7 @@ func timeText(r *Row, kind Kind) string {
 // deterministic.
 func recommend(res *Result, kind Kind) {
 	rows := res.Rows
-	var fit []int
+	fit := make([]int, 0, len(rows))
 	for i := range rows {
 		if rows[i].Fits {
 			fit = append(fit, i)

@@ -327,59 +327,96 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	if in.TP <= hw.NVLinkDomain {
 		hw.NVLinkDomain = in.TP
 	}
-	k := perfKey{hw: hw, vram: in.VRAM, gpus: in.GPUs, tp: in.TP, pp: in.PP}
-	if sc, ok := p.serves[k]; ok {
-		return sc
+	k, memo := mkPerfKey(hw, in.VRAM, in.GPUs, in.TP, in.PP, 0, 0, 0)
+	if sc, ok := p.serves[k]; ok && memo {
+		return *sc
 	}
 	sc := serveCurve{}
 	eff := p.req.Assumptions.Efficiency
-	sp, err := estimator.ServingPoint(in, hw, eff, p.work, 1)
+	// One serving model per shape: its points are ServingPoint's without
+	// repeating the setup every concurrency shares.
+	sm := estimator.NewServingModel(in, hw, eff, p.work)
+	pf, err := sm.Perf(1)
 	res := p.estimate(in)
 	sc.headroom = res.Headroom
 	sc.fitOK = Reason{Key: "fit.ok", Args: []any{sc.headroom.GiB()}}
-	if err != nil || sp.MaxConcurrency < 1 {
-		p.serves[k] = sc
+	if err != nil || sm.MaxConcurrency() < 1 {
+		p.keepCurve(k, memo, sc)
 		return sc
 	}
-	sc.kvMax = float64(sp.MaxConcurrency)
-	sc.bound = sp.Bound
+	sc.kvMax = float64(sm.MaxConcurrency())
+	sc.bound = pf.Bound
+	// The batched prefill rate is read at min(8, the pool's limit)
+	// prompts: prompts of a few requests prefilled together, past the
+	// weight reads of a lone prompt.
+	batch := int(math.Min(8, sc.kvMax))
+	var batchPerf estimator.Perf
+	haveBatch := false
 	// Samples at 1, 8, 64, … and the pool's limit; one within 2× of the
 	// limit is dropped (the limit's own sample covers it).
 	n := 2
 	for c := 8.0; 2*c <= sc.kvMax; c *= 8 {
 		n++
 	}
-	sc.c, sc.ttft, sc.tpot = make([]float64, 0, n), make([]float64, 0, n), make([]float64, 0, n)
+	buf := make([]float64, 3*n)
+	sc.c, sc.ttft, sc.tpot = buf[:0:n], buf[n:n:2*n], buf[2*n:2*n:3*n]
 	for c := 1.0; ; c *= 8 {
 		if 2*c > sc.kvMax {
 			c = sc.kvMax
 		}
 		if c > 1 {
-			sp, err = estimator.ServingPoint(in, hw, eff, p.work, int(c))
+			pf, err = sm.Perf(int(c))
 			if err != nil {
 				break
 			}
 		}
+		if int(c) == batch {
+			batchPerf, haveBatch = pf, true
+		}
 		sc.c = append(sc.c, c)
-		sc.ttft = append(sc.ttft, sp.TTFTSeconds)
-		sc.tpot = append(sc.tpot, sp.TPOTSeconds)
+		sc.ttft = append(sc.ttft, pf.TimeToFirstToken)
+		sc.tpot = append(sc.tpot, pf.DecodeTokenLatency)
 		if c >= sc.kvMax {
 			break
 		}
 	}
-	// The batched prefill rate: prompts of a few requests prefilled
-	// together, past the weight reads of a lone prompt.
 	x := in
-	x.Batch = int(math.Min(8, sc.kvMax))
-	if pf, err := estimator.Throughput(x, hw, eff, p.work); err == nil && pf.PrefillTokensPerSecond > 0 {
-		sc.prefillW = p.prompt / pf.PrefillTokensPerSecond
+	x.Batch = batch
+	// The model's Perf is Throughput of its own input (GPUs = TP × PP,
+	// Seq = prompt + output); the planner's copy input matches it
+	// unless the request fixed more GPUs or a sequence of its own.
+	if mi := sm.Input(); mi.GPUs != x.GPUs || mi.Seq != x.Seq {
+		haveBatch = false
+		batchPerf, err = estimator.Throughput(x, hw, eff, p.work)
+	} else if !haveBatch {
+		batchPerf, err = sm.Perf(batch)
+	} else {
+		err = nil
+	}
+	if err == nil && batchPerf.PrefillTokensPerSecond > 0 {
+		sc.prefillW = p.prompt / batchPerf.PrefillTokensPerSecond
 	}
 	sc.ok = len(sc.c) > 0 && sc.prefillW > 0 && sc.ttft[0] > 0
 	if sc.ok && p.req.Workload.Kind == Serving {
 		sc.mu, sc.why = p.sustainable(&sc)
 	}
-	p.serves[k] = sc
+	p.keepCurve(k, memo, sc)
 	return sc
+}
+
+// keepCurve memoises sc under k when memo is set (map values stay small;
+// the curves are carved from a slab).
+func (p *planner) keepCurve(k perfKey, memo bool, sc serveCurve) {
+	if !memo {
+		return
+	}
+	if len(p.curveSlab) == 0 {
+		p.curveSlab = make([]serveCurve, 32)
+	}
+	c := &p.curveSlab[0]
+	p.curveSlab = p.curveSlab[1:]
+	*c = sc
+	p.serves[k] = c
 }
 
 // servingTech sizes a deployment on o for the target rate and SLOs: per
@@ -517,14 +554,14 @@ func (p *planner) batchTech(o *Offer, r *Row) {
 		c = math.Max(1, math.Min(sc.kvMax, math.Ceil(reqs/copies)))
 		x := p.input(cs)
 		x.Batch = int(c)
-		pf, ok := p.perf(x, hw, p.work)
-		if !ok || !(pf.TokensPerSecond > 0) {
+		pf := p.perf(x, hw, p.work)
+		if !pf.ok || !(pf.tokensPerSecond > 0) {
 			return 0
 		}
-		prefill := c * p.prompt / math.Max(pf.PrefillTokensPerSecond, 1e-300)
-		dec := p.output * pf.DecodeStepSeconds
+		prefill := c * p.prompt / math.Max(pf.prefillTokensPerSecond, 1e-300)
+		dec := p.output * pf.decodeStep
 		share = prefill / (prefill + dec)
-		tps = pf.TokensPerSecond * copies
+		tps = pf.tokensPerSecond * copies
 		return tps
 	}
 	if eval(units) == 0 {

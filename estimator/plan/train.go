@@ -269,19 +269,19 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 		// Gradient accumulation: micro-batches per replica per step.
 		w.MicroBatches = max(1, int(math.Round(g/(float64(dp)*float64(in.Batch)*seq))))
 	}
-	pf, ok := p.perf(in, hw, w)
-	if !ok || !(pf.StepSeconds > 0) {
+	pf := p.perf(in, hw, w)
+	if !pf.ok || !(pf.stepSeconds > 0) {
 		r.FitReason = Reason{Key: "fit.no_hardware"}
 		return
 	}
-	step := pf.StepSeconds
-	r.CommSeconds, r.Bound = pf.CommSeconds, pf.Bound
+	step := pf.stepSeconds
+	r.CommSeconds, r.Bound = pf.commSeconds, pf.bound
 	if s.instances > 1 {
 		if g, assumed := p.networkGbps(o); assumed && !p.noted("note.network_assumed") {
 			p.note(Reason{Key: "note.network_assumed", Args: []any{g}})
 		}
 	}
-	tps := pf.TokensPerStep / step
+	tps := pf.tokensPerStep / step
 	tokens := p.req.Workload.TrainTokens
 	r.Fits, r.FitReason = true, Reason{Key: "fit.ok", Args: []any{s.res.Headroom.GiB()}}
 	r.HeadroomGiB = s.res.Headroom.GiB()
@@ -291,7 +291,7 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 	r.TP, r.PP, r.DP, r.ZeRO = in.TP, in.PP, dp, in.ZeRO
 	r.Replicas, r.InstancesPerReplica = 1, s.instances
 	r.TokensPerSecond = tps
-	r.OptimizerSteps = tokens / pf.TokensPerStep
+	r.OptimizerSteps = tokens / pf.tokensPerStep
 	r.JobSeconds = finite(tokens / tps)
 }
 
@@ -468,24 +468,29 @@ func (p *planner) hostCheck(o *Offer, r *Row) {
 		r.Host = HostCheck{HostUnknown, Reason{Key: "host.unknown"}}
 		return
 	}
-	k := hostKey{o.VCPUs, o.RAMGiB, gpus}
-	if h, ok := p.hosts[k]; ok {
-		r.Host = h
-		return
-	}
-	defer func() { p.hosts[k] = r.Host }()
 	cpu, ram := float64(inferVCPUsPerGPU), float64(inferRAMGBPerGPU)
 	if p.req.Workload.Kind == Training {
 		cpu, ram = trainVCPUsPerGPU, trainRAMGBPerGPU
 	}
 	perCPU := float64(o.VCPUs) / gpus
 	perRAM := o.RAMGiB * float64(estimator.GiB) / float64(estimator.GB) / gpus
-	switch {
-	case perCPU < cpu:
-		r.Host = HostCheck{HostWarn, Reason{Key: "host.few_vcpus", Args: []any{perCPU, cpu}}}
-	case perRAM < ram:
-		r.Host = HostCheck{HostWarn, Reason{Key: "host.little_ram", Args: []any{o.RAMGiB / gpus, ram * float64(estimator.GB) / float64(estimator.GiB)}}}
-	default:
+	if !(perCPU < cpu) && !(perRAM < ram) {
 		r.Host = HostCheck{HostOK, Reason{Key: "host.ok"}}
+		return
 	}
+	// A warning's arguments are built once per host shape.
+	k := hostKey{o.VCPUs, o.RAMGiB, gpus}
+	if h, ok := p.hostWarn[k]; ok {
+		r.Host = h
+		return
+	}
+	if perCPU < cpu {
+		r.Host = HostCheck{HostWarn, Reason{Key: "host.few_vcpus", Args: []any{perCPU, cpu}}}
+	} else {
+		r.Host = HostCheck{HostWarn, Reason{Key: "host.little_ram", Args: []any{o.RAMGiB / gpus, ram * float64(estimator.GB) / float64(estimator.GiB)}}}
+	}
+	if p.hostWarn == nil {
+		p.hostWarn = make(map[hostKey]HostCheck, 64)
+	}
+	p.hostWarn[k] = r.Host
 }
