@@ -952,3 +952,33 @@ func TestAssumptions(t *testing.T) {
 		t.Error("the Assumptions box lacks the exchange rates")
 	}
 }
+
+// A planner sentence formats its numbers in the locale and never the names
+// around them: the instance "8B300.240V" keeps its point in Russian and
+// Chinese while the amounts and ratios take the locale's marks.
+func TestPlanReasonNamesKeepTheirDots(t *testing.T) {
+	why := planner.Reason{Key: "reason.cheapest", Args: []any{
+		"verda 8B300.240V", "12345.5 USD", "aws p5.48xlarge ×2", 1.5, 0.8,
+	}}
+	for _, tc := range []struct{ lang, want string }{
+		{"ru", "verda 8B300.240V: самый дешёвый подходящий вариант, 12 345,5 USD; следующий, aws p5.48xlarge ×2, стоит в 1,50× больше при скорости 0,8×"},
+		{"zh", "verda 8B300.240V：装得下的方案中最便宜，12,345.5 USD；次优的 aws p5.48xlarge ×2 成本是其 1.50× ，速度是其 0.8×"},
+		{"en", "verda 8B300.240V: cheapest that fits at 12,345.5 USD; the runner-up, aws p5.48xlarge ×2, costs 1.50× as much for 0.8× the speed"},
+	} {
+		if got := (locale{lang: tc.lang}).reason(why); got != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.lang, got, tc.want)
+		}
+	}
+	// A serving time with its unit words, and a hosted-API ID with a dot.
+	fast := planner.Reason{Key: "reason.fastest_alone", Args: []any{"yandex gpu-standard-v3.1", "p95 0.85 s per request"}}
+	if got, want := (locale{lang: "ru"}).reason(fast), "yandex gpu-standard-v3.1: единственный подходящий вариант, p95 0,85 с на запрос"; got != want {
+		t.Errorf("ru serving:\n got %q\nwant %q", got, want)
+	}
+	api := planner.Reason{Key: "hosted.cheaper_than_api", Args: []any{"verda 8B300.240V", "openai-gpt-4.1-mini", 2.5}}
+	if got, want := (locale{lang: "zh"}).reason(api), "请求率高于 2.50 次/秒时，在 verda 8B300.240V 上自建比 openai-gpt-4.1-mini 更便宜"; got != want {
+		t.Errorf("zh hosted:\n got %q\nwant %q", got, want)
+	}
+	if got := (locale{lang: "ru"}).reason(api); !strings.Contains(got, "verda 8B300.240V") || !strings.Contains(got, "openai-gpt-4.1-mini") || !strings.Contains(got, "2,50") {
+		t.Errorf("ru hosted: %q", got)
+	}
+}
