@@ -336,26 +336,31 @@ func (c *Calculator) renderCompare() app.UI {
 		}
 		return l.rate(r.Perf.P.TokensPerSecond)
 	}
-	cost := func(j job, r results) string {
-		if !r.Perf.OK || r.Perf.Cheapest == 0 {
+	// The costs are the planner's: its cheapest plan on each side's GPU.
+	cost := func(j job, o *planOut) string {
+		x, ok := o.best(j.GPU.ID)
+		if !ok || c.planPending {
 			return "—"
 		}
-		return l.money(r.Perf.Cheapest, "USD")
+		return l.money(x.Cost, o.Currency)
 	}
-	perM := func(j job, r results) string {
-		if !r.Perf.OK || r.Perf.Cheapest == 0 {
+	perM := func(j job, o *planOut) string {
+		x, ok := o.best(j.GPU.ID)
+		switch {
+		case !ok || c.planPending:
+			return "—"
+		case j.In.Task == estimator.Inference:
+			return l.money(x.PerMOutUSD, "USD")
+		case o.Kind != planner.Training || !(j.Tokens > 0):
 			return "—"
 		}
-		if j.In.Task == estimator.Inference {
-			return l.money(r.Perf.Cheapest, "USD")
-		}
-		return l.money(r.Perf.Cheapest/j.Tokens*1e6, "USD")
+		return l.money(x.Cost/j.Tokens*1e6, o.Currency)
 	}
 	add(mMemory, mem(pr), mem(lr))
 	add(mVerdict, verdict(pr), verdict(lr))
 	add(mTokensPerSec, speed(pr), speed(lr))
-	add(mCheapestCost, cost(pj, pr), cost(lj, lr))
-	add(mPerMTokens, perM(pj, pr), perM(lj, lr))
+	add(mCheapestCost, cost(pj, &c.pinPlan), cost(lj, &c.plan))
+	add(mPerMTokens, perM(pj, &c.pinPlan), perM(lj, &c.plan))
 	return app.Section().Class("rs-compare-box").Body(
 		app.H2().Text(c.t(mCompareTitle)),
 		app.Div().Class("rs-scroll").Body(app.Table().ID("rs-compare").Body(

@@ -68,6 +68,7 @@ type Calculator struct {
 	// tables are on screen (planPending meanwhile); natively and in the
 	// prerendered page it runs with the rest.
 	plan        planOut
+	pinPlan     planOut // the pin's, for the comparison
 	planPending bool
 	planSeq     int
 	ctx         app.Context
@@ -300,13 +301,13 @@ func (c *Calculator) recompute() {
 			placeErrors(c.r.PerfErr, &c.state, &c.errs, &c.general)
 		}
 	}
-	c.replan()
 	if c.pin != nil {
 		if j, _, _, ok := parseJob(*c.pin, c.pr.cat, c.archs, c.custom, c.customName); ok {
 			c.pinJob = j
 			c.pinned, _ = compute(j, c.pr)
 		}
 	}
+	c.replan()
 }
 
 // errText translates a field problem.
@@ -340,10 +341,11 @@ func (c *Calculator) replan() {
 			c.planPending = true
 			return
 		}
-		c.plan, c.planPending = runPlan(c.job, c.pr), false
+		c.plan, c.pinPlan, c.planPending = runPlan(c.job, c.pr), c.planPin(), false
 		return
 	}
 	seq, j, pr, ctx := c.planSeq, c.job, c.pr, c.ctx
+	pin, pinJob := c.pin != nil && c.pinned.OK, c.pinJob
 	c.planPending = true
 	ctx.Async(func() {
 		// Let the engine render the tables and the browser paint them.
@@ -354,13 +356,25 @@ func (c *Calculator) replan() {
 			return
 		}
 		out := runPlan(j, pr)
+		var pinOut planOut
+		if pin {
+			pinOut = runPlan(pinJob, pr)
+		}
 		ctx.Dispatch(func(ctx app.Context) {
 			if seq == c.planSeq {
-				c.plan, c.planPending = out, false
+				c.plan, c.pinPlan, c.planPending = out, pinOut, false
 				Mark("rightsize:planned")
 			}
 		})
 	})
+}
+
+// planPin plans the pinned configuration, when there is one.
+func (c *Calculator) planPin() planOut {
+	if c.pin == nil || !c.pinned.OK {
+		return planOut{}
+	}
+	return runPlan(c.pinJob, c.pr)
 }
 
 // planDelay is how long the planner waits after an input change: well

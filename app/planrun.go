@@ -20,8 +20,10 @@ type candidate struct {
 	Instances int
 	Cost      float64
 	Seconds   float64
-	Front     bool // on the cost-vs-time Pareto front
-	Why       planner.Reason
+	// PerMOutUSD is the cost of a million generated tokens (inference).
+	PerMOutUSD float64
+	Front      bool // on the cost-vs-time Pareto front
+	Why        planner.Reason
 }
 
 // pickKind names a recommendation.
@@ -51,6 +53,15 @@ type serveResult struct {
 	Monthly                 float64 // in planOut.Currency
 }
 
+// best is the cheapest candidate on GPU gpu, if any.
+func (o *planOut) best(gpu string) (candidate, bool) {
+	i, ok := o.ByGPU[gpu]
+	if !ok {
+		return candidate{}, false
+	}
+	return o.Cands[i], true
+}
+
 // planOut is the planner's answer as the page shows it.
 type planOut struct {
 	OK       bool
@@ -62,6 +73,10 @@ type planOut struct {
 	Serve    serveResult
 	Notes    []planner.Reason
 	Err      error
+	// ByGPU and ByOffer index the cheapest candidate per GPU and per
+	// offer: the fit table and the offers table show these rows, so
+	// every table agrees with the recommendation.
+	ByGPU, ByOffer map[string]int
 }
 
 // planRequest is the page's question to the planner.
@@ -92,7 +107,8 @@ func runPlan(j job, pr prices) planOut {
 	if err != nil {
 		return planOut{Err: err}
 	}
-	out := planOut{OK: true, Kind: req.Workload.Kind, Currency: res.Currency, Notes: res.Notes}
+	out := planOut{OK: true, Kind: req.Workload.Kind, Currency: res.Currency, Notes: res.Notes,
+		ByGPU: map[string]int{}, ByOffer: map[string]int{}}
 	front := map[int]bool{}
 	for _, i := range res.Pareto {
 		front[i] = true
@@ -106,13 +122,20 @@ func runPlan(j job, pr prices) planOut {
 		c := candidate{
 			Offer: r.Offer, Instances: r.Instances, Why: r.Why,
 			Plan: plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO},
-			Cost: r.JobCostDisp, Seconds: r.JobSeconds,
+			Cost: r.JobCostDisp, Seconds: r.JobSeconds, PerMOutUSD: r.USDPerMillionOutput,
 			Front: front[i] || i == res.Cheapest || i == res.Fastest || i == res.Value,
 		}
 		if out.Kind == planner.Serving {
 			c.Cost, c.Seconds = r.MonthlyCostDisp, r.E2EP95Seconds
 		}
 		idx[i] = len(out.Cands)
+		// Rows come cheapest first: the first row of a GPU or an offer is its best.
+		if _, ok := out.ByGPU[r.Offer.GPU]; !ok {
+			out.ByGPU[r.Offer.GPU] = len(out.Cands)
+		}
+		if _, ok := out.ByOffer[r.Offer.ID]; !ok {
+			out.ByOffer[r.Offer.ID] = len(out.Cands)
+		}
 		out.Cands = append(out.Cands, c)
 	}
 	for _, k := range []struct {

@@ -1,7 +1,9 @@
 package app
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -20,6 +22,9 @@ func (c *Calculator) Render() app.UI {
 	}
 	if c.live && c.rest {
 		cls += " rs-complete"
+	}
+	if c.planPending {
+		cls += " rs-plan-pending" // the tables' costs wait for the planner
 	}
 	if c.embed {
 		cls += " rs-embed"
@@ -416,10 +421,16 @@ func (c *Calculator) renderPerf() app.UI {
 	basis := func(formula, verify msgKey) basisView {
 		return basisView{Formula: c.t(formula), Inputs: hw, Efficiency: eff, Band: band, Bound: bound, Verify: c.t(verify)}
 	}
-	cheapest := l.money(v.Cheapest, "USD")
-	if o, ok := c.pr.cat.Offer(v.CheapestOffer); ok {
-		prov, _ := c.pr.cat.Provider(o.Provider)
-		cheapest += " · " + prov.Name + " " + o.InstanceType
+	// The cheapest plan on this GPU is the planner's, as in the tables.
+	cheapest := "…"
+	if x, ok := c.plan.best(c.job.GPU.ID); ok && !c.planPending {
+		cheapest = l.money(x.Cost, c.plan.Currency)
+		if c.job.In.Task == estimator.Inference {
+			cheapest = l.money(x.PerMOutUSD, "USD")
+		}
+		cheapest += " · " + c.providerName(x.Offer.Provider) + " " + x.Offer.InstanceType + instances(x.Instances)
+	} else if !c.planPending {
+		cheapest = "—"
 	}
 	var facts []factView
 	if c.job.In.Task == estimator.Inference {
@@ -549,11 +560,18 @@ func (c *Calculator) renderFit() app.UI {
 		return app.Text("")
 	}
 	l := c.loc()
+	cheapestGPU := ""
+	for _, p := range c.plan.Picks {
+		if p.Kind == pickCheapest {
+			cheapestGPU = p.Offer.GPU
+		}
+	}
 	rows := make([]fitRowView, len(c.r.Fit))
+	costs := make([]float64, len(c.r.Fit))
 	for i, f := range c.r.Fit {
 		v := fitRowView{
 			GPU: f.GPU.ID, Name: f.GPU.Name, VRAM: l.bytes(f.GPU.Memory), Fits: f.Fits,
-			Selected: f.GPU.ID == c.job.GPU.ID, Cheapest: f.Cheapest, Need: c.t(mNone), From: c.t(mNone), Cost: c.t(mNone),
+			Selected: f.GPU.ID == c.job.GPU.ID, Need: c.t(mNone), From: c.t(mNone), Cost: c.t(mNone),
 			Plan: f.Plan,
 		}
 		if f.Fits {
@@ -568,9 +586,32 @@ func (c *Calculator) renderFit() app.UI {
 		}
 		if f.From.perGPUHour > 0 {
 			v.From = l.money(f.From.perGPUHour, f.From.currency) + "/" + c.t(mGPUHour)
-			v.Cost = l.money(f.Cost, f.From.currency)
+		}
+		// The cost is the planner's best row on this GPU, and a click
+		// applies that whole plan (count, split), as a pick does.
+		switch x, ok := c.plan.best(f.GPU.ID); {
+		case c.planPending:
+			v.Cost = "…"
+		case ok:
+			v.Cost, v.Plan = l.money(x.Cost, c.plan.Currency), x.Plan
+			v.Where = strconv.Itoa(x.Plan.GPUs) + "× · " + c.providerName(x.Offer.Provider) + " " + x.Offer.InstanceType + instances(x.Instances)
+			v.Cheapest = f.GPU.ID == cheapestGPU
+			costs[i] = x.Cost
 		}
 		rows[i] = v
+	}
+	if c.job.Sort == sortCost {
+		// Cheapest plan first; GPUs without one keep memory order after them.
+		idx := make([]int, len(rows))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(priceKey(costs[a]), priceKey(costs[b])) })
+		sorted := make([]fitRowView, len(rows))
+		for i, k := range idx {
+			sorted[i] = rows[k]
+		}
+		rows = sorted
 	}
 	return app.Section().Class("rs-fit").Body(
 		app.H2().Text(c.t(mGPUFit)),
@@ -579,7 +620,7 @@ func (c *Calculator) renderFit() app.UI {
 			c.selectField(fSort, mSortBy, []option{{sortVRAM.String(), c.t(mSortVRAM)}, {sortCost.String(), c.t(mSortCost)}}),
 		),
 		&fitTable{
-			Rows: rows, Lang: c.lang(), CostHeader: c.costHeader() + " · " + c.t(mFrom),
+			Rows: rows, Lang: c.lang(), CostHeader: c.planCostHeader() + " · " + c.pricingName(),
 		},
 	)
 }
@@ -615,19 +656,43 @@ func (c *Calculator) renderOffers() app.UI {
 		return app.Text("")
 	}
 	l := c.loc()
-	rows := make([]offerRowView, len(c.r.Offers))
-	for i, o := range c.r.Offers {
+	// The planner's row prices each offer; offers it priced come first,
+	// cheapest first, then the rest in catalog order (USD, price per GPU-hour).
+	offers := make([]offerResult, 0, len(c.r.Offers))
+	for _, o := range c.r.Offers {
+		if _, planned := c.plan.ByOffer[o.Offer.ID]; o.Holds || planned && !c.planPending {
+			offers = append(offers, o)
+		}
+	}
+	cost := func(o offerResult) float64 {
+		if i, ok := c.plan.ByOffer[o.Offer.ID]; ok && !c.planPending {
+			return c.plan.Cands[i].Cost
+		}
+		return 0
+	}
+	slices.SortStableFunc(offers, func(a, b offerResult) int { return cmp.Compare(priceKey(cost(a)), priceKey(cost(b))) })
+	more := 0
+	if !c.allOffers && len(offers) > offersShown {
+		more = len(offers) - offersShown
+		offers = offers[:offersShown]
+	}
+	rows := make([]offerRowView, len(offers))
+	for i, o := range offers {
 		rows[i] = offerRowView{
 			ID: o.Offer.ID, GPU: o.Offer.GPU, Plan: o.Plan,
 			Provider: cmpOr(o.Provider.Name, o.Offer.Provider), Instance: o.Offer.InstanceType,
 			GPUs:     strconv.FormatFloat(o.Offer.GPUCount, 'f', -1, 64) + "×",
 			OnDemand: l.money(o.Offer.OnDemandPerHour, o.Offer.Currency), Spot: l.money(o.Offer.SpotPerHour, o.Offer.Currency),
 			Reserved: c.reservedText(o.Offer.Reserved1yPerHour, o.Offer.Reserved3yPerHour, o.Offer.Currency),
-			Cost:     l.money(o.Cost, o.Offer.Currency), AsOf: l.date(o.Offer.AsOf), Source: o.Offer.Source,
+			Cost:     c.t(mNone), AsOf: l.date(o.Offer.AsOf), Source: o.Offer.Source,
 			Estimated: o.Offer.AsOfEstimated, Age: int(ageOf(o.Offer.AsOf, c.now)), Own: o.Own,
 		}
-		if o.SpotCost > 0 {
-			rows[i].SpotCost = l.money(o.SpotCost, o.Offer.Currency)
+		if k, ok := c.plan.ByOffer[o.Offer.ID]; ok && !c.planPending {
+			x := c.plan.Cands[k]
+			rows[i].Cost, rows[i].Plan = l.money(x.Cost, c.plan.Currency), x.Plan
+			rows[i].Where = splitText(x.Plan) + instances(x.Instances)
+		} else if c.planPending {
+			rows[i].Cost = "…"
 		}
 		if len(o.Offer.Regions) > 0 {
 			rows[i].Region = o.Offer.Regions[0]
@@ -639,11 +704,11 @@ func (c *Calculator) renderOffers() app.UI {
 		app.If(len(rows) == 0, func() app.UI {
 			return app.P().Class("rs-sub").Text(c.t(mNoOffers))
 		}).Else(func() app.UI {
-			return &offerTable{Rows: rows, Lang: c.lang(), CostHeader: c.costHeader()}
+			return &offerTable{Rows: rows, Lang: c.lang(), CostHeader: c.planCostHeader() + " · " + c.pricingName()}
 		}),
-		app.If(c.r.OffersMore > 0, func() app.UI {
+		app.If(more > 0, func() app.UI {
 			return app.Button().Class("rs-more").ID("rs-more-offers").OnClick(c.onShowAllOffers).
-				Text(c.t(mShowAll) + " (+" + strconv.Itoa(c.r.OffersMore) + ")")
+				Text(c.t(mShowAll) + " (+" + strconv.Itoa(more) + ")")
 		}),
 	)
 }
@@ -754,3 +819,7 @@ func (c *Calculator) renderFilters() app.UI {
 		),
 	)
 }
+
+// pricingName is the price model the planner prices with (on-demand,
+// spot, reserved), as the pricing field shows it.
+func (c *Calculator) pricingName() string { return c.job.Pricing.String() }

@@ -296,6 +296,7 @@ func TestE2ESlice(t *testing.T) {
 	if v := s.text("#rs-ttft"); !strings.HasSuffix(v, " ms") && !strings.HasSuffix(v, " s") {
 		t.Errorf("time to first token reads %q", v)
 	}
+	s.waitPlan()
 	if v := s.text("#rs-cheapest"); !strings.HasPrefix(v, "$") {
 		t.Errorf("cheapest cost per 1M tokens reads %q", v)
 	}
@@ -405,10 +406,12 @@ func TestE2EInteractions(t *testing.T) {
 	// Re-sort the table by job cost: rows move, and a click still picks the
 	// row's own GPU.
 	s.setField("rs-sort", "cost")
+	s.waitPlan()
 	s.clickRow("h100-sxm")
 	if v := s.eval(`document.getElementById("rs-gpu").value`); v != "h100-sxm" {
 		t.Errorf("after sorting by cost, clicking the H100 SXM row picked %q", v)
 	}
+	s.waitPlan()
 	if first := s.eval(`document.querySelector("#rs-fit tbody tr").dataset.gpu`); first == "t4" || first == "" {
 		t.Errorf("sorting by cost left %q first", first)
 	}
