@@ -987,3 +987,64 @@ func TestPlanReasonNamesKeepTheirDots(t *testing.T) {
 		t.Errorf("ru hosted: %q", got)
 	}
 }
+
+// The Assumptions box carries the planner's assumptions, each editable
+// with its default and source shown: spot reclaims, checkpoint write rate,
+// restart time, a hosted API's prices; the values reach the planner.
+func TestPlannerAssumptions(t *testing.T) {
+	c, _ := load(t)
+	html := app.HTMLString(c.renderAssumptions())
+	for _, id := range []string{"rs-spot-interruptions", "rs-checkpoint-write", "rs-restart", "rs-api-input-price", "rs-api-output-price", "rs-fx"} {
+		if !strings.Contains(html, `id="`+id+`"`) {
+			t.Errorf("assumptions box lacks #%s", id)
+		}
+	}
+	for _, want := range []string{`placeholder="0.20"`, `placeholder="1000MiB"`, `placeholder="10m"`, "AWS Spot Advisor", "gp3"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("assumptions box lacks %q", want)
+		}
+	}
+	// Training on spot: the user's reclaim rate reaches the planner and
+	// the Young/Daly interval of the cheapest plan is shown.
+	c.set(fTask, estimator.FullFinetune.String())
+	c.set(fGPUs, "8")
+	c.set(fZeRO, "3")
+	c.set(fPricing, "spot")
+	c.set(fSpotRate, "0.3")
+	c.set(fCkptWrite, "2GB")
+	c.set(fRestart, "15m")
+	a := planRequest(c.job).Assumptions
+	if a.SpotInterruptionsPerMonth != 0.3 || a.CheckpointWriteBytesPerSecond != 2e9 || a.RestartSeconds != 900 {
+		t.Errorf("assumptions sent to the planner: %+v", a)
+	}
+	x, ok := c.plan.best(c.job.GPU.ID)
+	if !ok || x.CheckpointEvery <= 0 || x.SpotPerMonth != 0.3 {
+		t.Fatalf("spot plan on H100: ok %v, checkpoint every %v s, %v reclaims/month", ok, x.CheckpointEvery, x.SpotPerMonth)
+	}
+	if html := app.HTMLString(c.renderAssumptions()); !strings.Contains(html, `id="rs-checkpoint-interval"`) || !strings.Contains(html, c.loc().duration(x.CheckpointEvery)) {
+		t.Error("no Young/Daly checkpoint interval shown for a spot plan")
+	}
+	for f, bad := range map[field]string{fSpotRate: "1.5", fCkptWrite: "fast", fRestart: "soon"} {
+		c.set(f, bad)
+		if c.errs[f].ok() {
+			t.Errorf("%s %q accepted", fieldNames[f], bad)
+		}
+		c.set(f, "")
+	}
+	// Serving: the hosted API at the user's prices against self-hosting.
+	c.set(fTask, estimator.Inference.String())
+	c.set(fGPUs, "1")
+	c.set(fZeRO, "0")
+	c.set(fPricing, "on-demand")
+	c.set(fRPS, "2")
+	c.set(fAPIIn, "0.2")
+	c.set(fAPIOut, "0.6")
+	if len(c.plan.Hosted) != 1 || c.plan.Hosted[0].API.InputUSDPerMillion != 0.2 || c.plan.Hosted[0].API.OutputUSDPerMillion != 0.6 {
+		t.Fatalf("hosted comparison at the user's prices: %+v", c.plan.Hosted)
+	}
+	h := c.plan.Hosted[0]
+	html = app.HTMLString(c.renderAssumptions())
+	if !strings.Contains(html, `id="rs-hosted-table"`) || !strings.Contains(html, c.loc().money(h.MonthlyCostUSD, "USD")) || !strings.Contains(html, c.loc().money(h.SelfHostedUSD, "USD")) {
+		t.Errorf("hosted table lacks the API's month %v or the self-hosted month %v", h.MonthlyCostUSD, h.SelfHostedUSD)
+	}
+}

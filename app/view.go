@@ -750,7 +750,7 @@ func (c *Calculator) renderAssumptions() app.UI {
 	for _, f := range assumptionFields {
 		open = open || c.state[f] != "" || !c.errs[f].ok()
 	}
-	field := func(f field, label msgKey, v float64) app.UI {
+	effField := func(f field, label msgKey, v float64) app.UI {
 		if !c.state.shown(f) {
 			return app.Text("")
 		}
@@ -761,15 +761,40 @@ func (c *Calculator) renderAssumptions() app.UI {
 			c.fieldError(f),
 		)
 	}
+	// The planner's assumptions: each field shows its default as its
+	// placeholder and where the default comes from below it.
+	planField := func(f field, label msgKey, placeholder string, source string) app.UI {
+		return app.Div().Class("rs-field").Body(
+			app.Label().For(fieldID(f)).Text(c.t(label)),
+			app.Input().Type("text").ID(fieldID(f)).DataSet("f", int(f)).
+				Placeholder(placeholder).Value(c.state[f]).Aria("invalid", !c.errs[f].ok()).OnChange(c.onField),
+			app.Div().Class("rs-where rs-src").Text(c.t(mDefaultIs)+" "+placeholder+" · "+source),
+			c.fieldError(f),
+		)
+	}
+	spotDefault := l.fixed(planner.DefaultSpotInterruptionsPerMonth, 2)
+	var spotNow string
+	if x, ok := c.plan.best(c.job.GPU.ID); ok && !c.planPending && x.CheckpointEvery > 0 {
+		spotNow = c.t(mSpotNow) + " " + l.fixed(x.SpotPerMonth, 3) + " · " + c.t(mYoungDaly) + " " + l.duration(x.CheckpointEvery) +
+			" · " + c.providerName(x.Offer.Provider) + " " + x.Offer.InstanceType
+	}
 	rates := c.pr.cat.FXRates
 	return app.Details().Class("rs-overrides").ID("rs-assumptions").Open(open).Body(
 		app.Summary().Text(c.t(mAssumptions)),
 		app.P().Class("rs-sub").Text(c.t(mAssumptionsNote)),
 		app.Div().Class("rs-fields").Body(
-			field(fMFU, mMFUField, eff.MFU),
-			field(fInfMFU, mInfMFUField, eff.InferenceMFU),
-			field(fBWUtil, mBWField, eff.BandwidthUtil),
+			effField(fMFU, mMFUField, eff.MFU),
+			effField(fInfMFU, mInfMFUField, eff.InferenceMFU),
+			effField(fBWUtil, mBWField, eff.BandwidthUtil),
 		),
+		app.P().Class("rs-sub").Text(c.t(mPlanAssumptionsNote)),
+		app.Div().Class("rs-fields").Body(
+			planField(fSpotRate, mSpotRateField, spotDefault, c.t(mSrcSpot)),
+			planField(fCkptWrite, mCkptWriteField, "1000MiB", c.t(mSrcCkpt)),
+			planField(fRestart, mRestartField, l.fixed(planner.DefaultRestartSeconds/60, 0)+"m", c.t(mSrcRestart)),
+		),
+		app.If(spotNow != "", func() app.UI { return app.P().Class("rs-sub").ID("rs-checkpoint-interval").Text(spotNow) }),
+		c.renderHosted(),
 		app.If(len(rates) > 0, func() app.UI {
 			return app.Div().Class("rs-scroll").Body(app.Table().ID("rs-fx").Body(
 				app.Caption().Text(c.t(mFXTitle)),
@@ -779,6 +804,76 @@ func (c *Calculator) renderAssumptions() app.UI {
 					r := rates[i]
 					return app.Tr().Body(app.Td().Text(r.Currency), app.Td().Class("num").Text(l.fixed(r.PerUSD, 4)),
 						app.Td().Class("rs-asof").Body(app.Text(l.date(r.AsOf)), app.Div().Class("rs-where rs-src").Text(r.Source)))
+				})),
+			))
+		}),
+	)
+}
+
+// renderHosted sets hosted APIs against the serving plan: the user's
+// prices (rs-api-input-price, rs-api-output-price) or the catalog's dated
+// list prices for the model, the API's month at the target rate next to
+// the cheapest self-hosted month, and the break-even request rate.
+func (c *Calculator) renderHosted() app.UI {
+	l := c.loc()
+	apis := c.pr.cat.PlanHostedAPIs(c.job.Model.ID)
+	src := c.t(mSrcAPINone)
+	if len(apis) > 0 {
+		a := apis[0]
+		src = a.Provider + " " + a.Model + " · " + l.date(a.AsOf) + " · " + a.Source
+	}
+	in, out := "—", "—"
+	if len(apis) > 0 {
+		in, out = l.money(apis[0].InputUSDPerMillion, "USD"), l.money(apis[0].OutputUSDPerMillion, "USD")
+	}
+	apiField := func(f field, label msgKey, placeholder string) app.UI {
+		return app.Div().Class("rs-field").Body(
+			app.Label().For(fieldID(f)).Text(c.t(label)),
+			app.Input().Type("text").ID(fieldID(f)).DataSet("f", int(f)).Attr("inputmode", "decimal").
+				Placeholder(placeholder).Value(c.state[f]).Aria("invalid", !c.errs[f].ok()).OnChange(c.onField),
+			app.Div().Class("rs-where rs-src").Text(c.t(mDefaultIs)+" "+placeholder+" · "+src),
+			c.fieldError(f),
+		)
+	}
+	type hostedRow struct{ API, Prices, Source, API730, Self, BreakEven, Why string }
+	var rows []hostedRow
+	if !c.planPending && c.plan.Kind == planner.Serving {
+		for _, h := range c.plan.Hosted {
+			r := hostedRow{
+				API:    cmpOr(h.API.Provider+" "+h.API.Model, h.API.ID),
+				Prices: l.money(h.API.InputUSDPerMillion, "USD") + " / " + l.money(h.API.OutputUSDPerMillion, "USD"),
+				Source: l.date(h.API.AsOf) + " · " + h.API.Source,
+				API730: l.money(h.MonthlyCostUSD, "USD"), Self: l.money(h.SelfHostedUSD, "USD"),
+				BreakEven: "—", Why: l.reason(h.Why),
+			}
+			if h.BreakEvenRPS > 0 {
+				r.BreakEven = l.rate(h.BreakEvenRPS) + " " + c.t(mPerSecond)
+			}
+			rows = append(rows, r)
+		}
+	}
+	return app.Div().ID("rs-hosted").Body(
+		app.P().Class("rs-sub").Text(c.t(mHostedNote)),
+		app.Div().Class("rs-fields").Body(
+			apiField(fAPIIn, mAPIInField, in),
+			apiField(fAPIOut, mAPIOutField, out),
+		),
+		app.If(len(rows) > 0, func() app.UI {
+			return app.Div().Class("rs-scroll").Body(app.Table().ID("rs-hosted-table").Body(
+				app.Caption().Text(c.t(mHostedTitle)),
+				app.THead().Body(app.Tr().Body(
+					app.Th().Text(c.t(mHostedAPI)), app.Th().Class("num").Text(c.t(mAPIPrices)),
+					app.Th().Class("num").Text(c.t(mAPIMonthly)), app.Th().Class("num").Text(c.t(mSelfHosted)),
+					app.Th().Class("num").Text(c.t(mBreakEven)), app.Th().Text(c.t(mAsOfSource)),
+				)),
+				app.TBody().Body(app.Range(rows).Slice(func(i int) app.UI {
+					r := rows[i]
+					return app.Tr().Body(
+						app.Td().Body(app.Text(r.API), app.Div().Class("rs-where").Text(r.Why)),
+						app.Td().Class("num").Text(r.Prices), app.Td().Class("num").Text(r.API730),
+						app.Td().Class("num").Text(r.Self), app.Td().Class("num").Text(r.BreakEven),
+						app.Td().Class("rs-asof rs-src").Text(r.Source),
+					)
 				})),
 			))
 		}),
