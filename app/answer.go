@@ -142,7 +142,7 @@ type pointView struct {
 // chart geometry (SVG user units).
 const (
 	chartW, chartH       = 900, 280
-	chartLeft, chartBot  = 56, 36
+	chartLeft, chartBot  = 16, 12
 	chartTop, chartRight = 12, 12
 )
 
@@ -198,8 +198,6 @@ func (p *pareto) Render() app.UI {
 		svg("title").Text(p.Title),
 		svg("line").Class("rs-axis").Attr("x1", chartLeft).Attr("y1", chartH-chartBot).Attr("x2", chartW-chartRight).Attr("y2", chartH-chartBot),
 		svg("line").Class("rs-axis").Attr("x1", chartLeft).Attr("y1", chartTop).Attr("x2", chartLeft).Attr("y2", chartH-chartBot),
-		svg("text").Class("rs-axis-label").Attr("x", chartLeft).Attr("y", chartH-8).Text(p.XLabel),
-		svg("text").Class("rs-axis-label").Attr("x", 4).Attr("y", chartTop+4).Attr("transform", "rotate(90 4 "+strconv.Itoa(chartTop+4)+")").Text(p.YLabel),
 	}
 	// The front as a step line, cheapest to fastest.
 	var front string
@@ -230,10 +228,16 @@ func (p *pareto) Render() app.UI {
 	if p.shown > 0 && p.shown <= len(p.Points) {
 		info = p.Points[p.shown-1].Label
 	}
+	// The axis names are HTML text around the chart, not SVG text: the SVG
+	// scales with the page's width (to about 0.37 of its size on a 360 px
+	// phone), which shrank Chinese labels below legibility; HTML text keeps
+	// the page's font size on every screen.
 	return app.Figure().Class("rs-pareto").Body(
+		app.Div().Class("rs-axis-label rs-axis-y").Aria("hidden", true).Text("↑ "+p.YLabel),
 		svg("svg").ID("rs-pareto").Attr("viewBox", "0 0 "+strconv.Itoa(chartW)+" "+strconv.Itoa(chartH)).
 			Attr("role", "group").Aria("label", p.Title).
 			On("mouseover", p.onShow).On("focusin", p.onShow).OnClick(p.onPick).OnKeyDown(p.onKey).Body(body...),
+		app.Div().Class("rs-axis-label rs-axis-x").Aria("hidden", true).Text(p.XLabel+" →"),
 		app.FigCaption().ID("rs-pareto-info").Aria("live", "polite").Text(info),
 	)
 }
