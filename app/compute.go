@@ -82,8 +82,8 @@ type fitResult struct {
 // planner's row for it (planOut.ByOffer); Plan is the instance used whole,
 // the pick until the planner has answered.
 type offerResult struct {
-	Offer    catalog.Offer
-	Provider catalog.Provider
+	Offer    *catalog.Offer // in the catalog's table: a sort moves a pointer, not the offer
+	Provider string         // the provider's name
 	Plan     plan
 	Holds    bool // one instance holds the job as set (else only the planner's multi-instance plan may run it)
 	Own      bool // the user's price sheet set this price
@@ -270,13 +270,19 @@ func offerResults(j job, pr prices, need int) []offerResult {
 		}
 	}
 	var rows []offerResult
-	for _, o := range pr.cat.OffersForGPU(j.GPU.ID) {
+	for i := range pr.cat.Offers {
+		o := &pr.cat.Offers[i]
+		if o.GPU != j.GPU.ID {
+			continue
+		}
 		q, ok := instancePlan(base, o.GPUCount)
 		if !ok {
 			q = base
 		}
-		r := offerResult{Offer: o, Plan: q, Holds: ok, Own: pr.own[o.ID]}
-		r.Provider, _ = pr.cat.Provider(o.Provider)
+		r := offerResult{Offer: o, Provider: o.Provider, Plan: q, Holds: ok, Own: pr.own[o.ID]}
+		if p, ok := pr.cat.Provider(o.Provider); ok && p.Name != "" {
+			r.Provider = p.Name
+		}
 		rows = append(rows, r)
 	}
 	slices.SortStableFunc(rows, func(a, b offerResult) int {

@@ -680,7 +680,7 @@ func (c *Calculator) renderOffers() app.UI {
 	for i, o := range offers {
 		rows[i] = offerRowView{
 			ID: o.Offer.ID, GPU: o.Offer.GPU, Plan: o.Plan,
-			Provider: cmpOr(o.Provider.Name, o.Offer.Provider), Instance: o.Offer.InstanceType,
+			Provider: o.Provider, Instance: o.Offer.InstanceType,
 			GPUs:     strconv.FormatFloat(o.Offer.GPUCount, 'f', -1, 64) + "×",
 			OnDemand: l.money(o.Offer.OnDemandPerHour, o.Offer.Currency), Spot: l.money(o.Offer.SpotPerHour, o.Offer.Currency),
 			Reserved: c.reservedText(o.Offer.Reserved1yPerHour, o.Offer.Reserved3yPerHour, o.Offer.Currency),
