@@ -97,6 +97,7 @@ func (c *Calculator) OnInit() {
 func (c *Calculator) OnMount(ctx app.Context) {
 	Mark("rightsize:mounted")
 	ctx.Handle(actionApply, c.onApply)
+	ctx.Handle(actionField, c.onFieldAction)
 	c.ctx, c.hasCtx = ctx, true
 	c.replan()
 	c.loadSavedConfig(ctx)
@@ -164,12 +165,25 @@ func (c *Calculator) onField(ctx app.Context, e app.Event) {
 			v = "1"
 		}
 	}
-	for _, o := range overrideFields {
-		c.overridesOpen = c.overridesOpen || o == field(f)
+	c.change(ctx, field(f), v)
+}
+
+// onFieldAction is a change from a leaf component (selectBox).
+func (c *Calculator) onFieldAction(ctx app.Context, a app.Action) {
+	if ch, ok := a.Value.(fieldChange); ok && ch.F >= 0 && ch.F < nFields {
+		c.change(ctx, ch.F, ch.V)
 	}
-	c.set(field(f), v)
+}
+
+// change applies one input's new text, keeps the link in step and the
+// document's language.
+func (c *Calculator) change(ctx app.Context, f field, v string) {
+	for _, o := range overrideFields {
+		c.overridesOpen = c.overridesOpen || o == f
+	}
+	c.set(f, v)
 	c.syncURL(ctx)
-	if field(f) == fLang {
+	if f == fLang {
 		c.setDocumentLang()
 	}
 }

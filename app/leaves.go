@@ -231,7 +231,7 @@ func (r *fitRow) Render() app.UI {
 	if !x.Fits {
 		verdict = app.Span().Class("rs-bad").Text(x.Verdict)
 	}
-	cost := app.Td().Class("num").Body(
+	cost := app.Td().Class("num rs-cost").Body(
 		app.If(x.Cheapest, func() app.UI { return app.Span().Class("rs-badge").Text(tr(r.Lang, mCheapest) + " ") }),
 		app.Text(x.Cost),
 		app.If(x.Where != "", func() app.UI { return app.Div().Class("rs-where").Text(x.Where) }),
@@ -304,7 +304,7 @@ func (r *offerRow) Render() app.UI {
 		provider, app.Td().Text(o.Instance), app.Td().Class("num").Text(o.GPUs),
 		app.Td().Class("num").Text(o.OnDemand), app.Td().Class("num").Text(o.Spot),
 		app.Td().Class("num").Text(o.Reserved),
-		app.Td().Class("num").Body(
+		app.Td().Class("num rs-cost").Body(
 			app.Text(o.Cost),
 			app.If(o.Where != "", func() app.UI { return app.Div().Class("rs-where").Text(o.Where) }),
 		),

@@ -221,31 +221,63 @@ func (c *Calculator) selectField(f field, label msgKey, opts []option) app.UI {
 	if !c.state.shown(f) {
 		return app.Text("")
 	}
-	cur := c.state[f]
-	known := false
-	for _, o := range opts {
-		known = known || o.value == cur
+	s := &selectBox{F: int(f), Label: c.t(label), Cur: c.state[f], Opts: opts}
+	if !c.errs[f].ok() {
+		s.Err = c.errText(c.errs[f])
 	}
-	body := make([]app.UI, 0, len(opts)+1)
+	return s
+}
+
+// selectBox is one drop-down as a leaf component: its props are
+// comparable values, so on an input change go-app skips every select
+// whose value, options and error did not change (the page's selects hold
+// about 200 options, which it would otherwise rebuild and compare on
+// every keystroke). A change travels up as actionField.
+type selectBox struct {
+	app.Compo
+	F          int
+	Label, Cur string
+	Err        string
+	Opts       []option
+}
+
+func (s *selectBox) Render() app.UI {
+	id := fieldID(field(s.F))
+	known := false
+	for _, o := range s.Opts {
+		known = known || o.value == s.Cur
+	}
+	body := make([]app.UI, 0, len(s.Opts)+1)
 	if !known {
 		// Keep a bad value from a link visible so the error has context.
-		body = append(body, app.Option().Value(cur).Text(cur).Selected(true))
+		body = append(body, app.Option().Value(s.Cur).Text(s.Cur).Selected(true))
 	}
-	for _, o := range opts {
+	for _, o := range s.Opts {
 		// Only the chosen option carries "selected": in the prerendered
 		// HTML, selected="false" would select it too.
 		opt := app.Option().Value(o.value).Text(o.label)
-		if o.value == cur {
+		if o.value == s.Cur {
 			opt = opt.Selected(true)
 		}
 		body = append(body, opt)
 	}
 	return app.Div().Class("rs-field").Body(
-		app.Label().For(fieldID(f)).Text(c.t(label)),
-		app.Select().ID(fieldID(f)).DataSet("f", int(f)).
-			Aria("invalid", !c.errs[f].ok()).OnChange(c.onField).Body(body...),
-		c.fieldError(f),
+		app.Label().For(id).Text(s.Label),
+		app.Select().ID(id).DataSet("f", s.F).Aria("invalid", s.Err != "").OnChange(s.onChange).Body(body...),
+		app.If(s.Err != "", func() app.UI { return app.P().Class("rs-error").ID(id + "-error").Text(s.Err) }),
 	)
+}
+
+func (s *selectBox) onChange(ctx app.Context, e app.Event) {
+	ctx.NewActionWithValue(actionField, fieldChange{F: field(s.F), V: ctx.JSSrc().Get("value").String()})
+}
+
+// actionField carries a leaf component's input change to the page.
+const actionField = "rs/field"
+
+type fieldChange struct {
+	F field
+	V string
 }
 
 func (c *Calculator) textField(f field, label msgKey, mode string) app.UI {
@@ -589,9 +621,11 @@ func (c *Calculator) renderFit() app.UI {
 		}
 		// The cost is the planner's best row on this GPU, and a click
 		// applies that whole plan (count, split), as a pick does.
+		// While the planner works on a change, the last answer stays, greyed
+		// by the page's rs-plan-pending class like the recommendation it
+		// agrees with: rewriting every cost twice per keystroke is most of
+		// an input change's DOM work.
 		switch x, ok := c.plan.best(f.GPU.ID); {
-		case c.planPending:
-			v.Cost = "…"
 		case ok:
 			v.Cost, v.Plan = l.money(x.Cost, c.plan.Currency), x.Plan
 			v.Where = strconv.Itoa(x.Plan.GPUs) + "× · " + c.providerName(x.Offer.Provider) + " " + x.Offer.InstanceType + instances(x.Instances)
@@ -660,12 +694,12 @@ func (c *Calculator) renderOffers() app.UI {
 	// cheapest first, then the rest in catalog order (USD, price per GPU-hour).
 	offers := make([]offerResult, 0, len(c.r.Offers))
 	for _, o := range c.r.Offers {
-		if _, planned := c.plan.ByOffer[o.Offer.ID]; o.Holds || planned && !c.planPending {
+		if _, planned := c.plan.ByOffer[o.Offer.ID]; o.Holds || planned {
 			offers = append(offers, o)
 		}
 	}
 	cost := func(o offerResult) float64 {
-		if i, ok := c.plan.ByOffer[o.Offer.ID]; ok && !c.planPending {
+		if i, ok := c.plan.ByOffer[o.Offer.ID]; ok {
 			return c.plan.Cands[i].Cost
 		}
 		return 0
@@ -687,12 +721,10 @@ func (c *Calculator) renderOffers() app.UI {
 			Cost:     c.t(mNone), AsOf: l.date(o.Offer.AsOf), Source: o.Offer.Source,
 			Estimated: o.Offer.AsOfEstimated, Age: int(ageOf(o.Offer.AsOf, c.now)), Own: o.Own,
 		}
-		if k, ok := c.plan.ByOffer[o.Offer.ID]; ok && !c.planPending {
+		if k, ok := c.plan.ByOffer[o.Offer.ID]; ok {
 			x := c.plan.Cands[k]
 			rows[i].Cost, rows[i].Plan = l.money(x.Cost, c.plan.Currency), x.Plan
 			rows[i].Where = splitText(x.Plan) + instances(x.Instances)
-		} else if c.planPending {
-			rows[i].Cost = "…"
 		}
 		if len(o.Offer.Regions) > 0 {
 			rows[i].Region = o.Offer.Regions[0]
