@@ -114,7 +114,11 @@ func TestE2EAnswers(t *testing.T) {
 		t.Errorf("T4 row data-gpus = %s; the job needs at least two T4s", data["gpus"])
 	}
 	s.clickRow("t4")
-	for id, want := range map[string]string{"rs-gpu": "t4", "rs-gpus": data["gpus"], "rs-pp": data["pp"], "rs-tp": data["tp"], "rs-zero": data["zero"]} {
+	// (ZeRO is a training field: for this inference job it is hidden and 0.)
+	if data["zero"] != "0" {
+		t.Errorf("T4 row for an inference job carries data-zero = %s", data["zero"])
+	}
+	for id, want := range map[string]string{"rs-gpu": "t4", "rs-gpus": data["gpus"], "rs-pp": data["pp"], "rs-tp": data["tp"]} {
 		if v := s.eval(`document.getElementById("` + id + `").value`); v != want {
 			t.Errorf("after clicking the T4 row, %s = %q, want %q", id, v, want)
 		}

@@ -332,6 +332,8 @@ func TestE2ESlice(t *testing.T) {
 	if msg := s.eval(`(document.getElementById("rs-prices-file-error") || {}).textContent || ""`); msg != "" {
 		t.Fatalf("price sheet refused: %s", msg)
 	}
+	// The offers are ranked by the planner's cost: wait for its answer at the new price.
+	s.waitPlan()
 	if tbl := s.text("#rs-offers"); !strings.Contains(tbl, "$0.99") || !strings.Contains(tbl, "your price") {
 		t.Errorf("offers table after the sheet lacks the $0.99 price or its mark:\n%s", tbl)
 	}
@@ -353,6 +355,7 @@ func TestE2ESlice(t *testing.T) {
 	if v := s.waitTextChange("#rs-weights", fp32); v != before {
 		t.Errorf("offline: llama-3.1-8b bf16 reads %q, online it read %q", v, before)
 	}
+	s.waitPlan()
 	if tbl := s.text("#rs-offers"); !strings.Contains(tbl, "$0.99") {
 		t.Errorf("offline reload lost the loaded price sheet")
 	}
