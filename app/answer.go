@@ -346,7 +346,14 @@ func (c *Calculator) renderCompare() app.UI {
 		if !ok || c.planPending {
 			return "—"
 		}
-		return l.money(x.Cost, o.Currency)
+		unit := mJobCost
+		switch o.Kind {
+		case planner.Serving:
+			unit = mMonthlyShort
+		case planner.Batch:
+			unit = mBatchCost
+		}
+		return l.money(x.Cost, o.Currency) + " (" + c.t(unit) + ")"
 	}
 	perM := func(j job, o *planOut) string {
 		x, ok := o.best(j.GPU.ID)

@@ -153,6 +153,26 @@ func TestE2EAnswers(t *testing.T) {
 	}
 	t.Logf("serving 20 req/s: %s replicas, %s a month", s.text("#rs-replicas"), s.text("#rs-monthly"))
 	s.screenshot("serving-en-desktop.png", 1280)
+	// The Assumptions box: a hosted API's prices typed in are set against
+	// the self-hosted month, with the break-even rate.
+	s.do("opening the assumptions", chromedp.Click("#rs-assumptions > summary", chromedp.ByQuery),
+		chromedp.WaitVisible("#rs-api-input-price", chromedp.ByQuery))
+	s.setField("rs-api-input-price", "0.2")
+	s.setField("rs-api-output-price", "0.6")
+	s.waitPlan()
+	if v := s.text("#rs-hosted-table"); !strings.Contains(v, "$0.20 / $0.60") {
+		t.Errorf("hosted API table at $0.20/$0.60 per 1M reads %q", v)
+	}
+	for _, id := range []string{"rs-spot-interruptions", "rs-checkpoint-write", "rs-restart"} {
+		if s.count("#"+id) != "1" {
+			t.Errorf("no #%s in the Assumptions box", id)
+		}
+	}
+	s.do("scrolling to the assumptions", chromedp.ScrollIntoView("#rs-assumptions", chromedp.ByQuery))
+	s.screenshot("assumptions-en-desktop.png", 1280)
+	s.screenshot("assumptions-en-360.png", 360)
+	s.setField("rs-api-input-price", "")
+	s.setField("rs-api-output-price", "")
 	s.setField("rs-requests-per-second", "")
 
 	// Compare opened from a link.
