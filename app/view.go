@@ -874,9 +874,12 @@ func (c *Calculator) renderHosted() app.UI {
 			r := hostedRow{
 				API:    cmpOr(h.API.Provider+" "+h.API.Model, h.API.ID),
 				Prices: l.money(h.API.InputUSDPerMillion, "USD") + " / " + l.money(h.API.OutputUSDPerMillion, "USD"),
-				Source: l.date(h.API.AsOf) + " · " + h.API.Source,
+				Source: c.t(mYourPrice),
 				API730: l.money(h.MonthlyCostUSD, "USD"), Self: l.money(h.SelfHostedUSD, "USD"),
 				BreakEven: "—", Why: l.reason(h.Why),
+			}
+			if h.API.AsOf != "" {
+				r.Source = l.date(h.API.AsOf) + " · " + h.API.Source
 			}
 			if h.BreakEvenRPS > 0 {
 				r.BreakEven = l.rate(h.BreakEvenRPS) + " " + c.t(mPerSecond)
