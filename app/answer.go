@@ -142,7 +142,7 @@ type pointView struct {
 // chart geometry (SVG user units).
 const (
 	chartW, chartH       = 900, 280
-	chartLeft, chartBot  = 56, 36
+	chartLeft, chartBot  = 16, 12
 	chartTop, chartRight = 12, 12
 )
 
@@ -198,8 +198,6 @@ func (p *pareto) Render() app.UI {
 		svg("title").Text(p.Title),
 		svg("line").Class("rs-axis").Attr("x1", chartLeft).Attr("y1", chartH-chartBot).Attr("x2", chartW-chartRight).Attr("y2", chartH-chartBot),
 		svg("line").Class("rs-axis").Attr("x1", chartLeft).Attr("y1", chartTop).Attr("x2", chartLeft).Attr("y2", chartH-chartBot),
-		svg("text").Class("rs-axis-label").Attr("x", chartLeft).Attr("y", chartH-8).Text(p.XLabel),
-		svg("text").Class("rs-axis-label").Attr("x", 4).Attr("y", chartTop+4).Attr("transform", "rotate(90 4 "+strconv.Itoa(chartTop+4)+")").Text(p.YLabel),
 	}
 	// The front as a step line, cheapest to fastest.
 	var front string
@@ -230,10 +228,16 @@ func (p *pareto) Render() app.UI {
 	if p.shown > 0 && p.shown <= len(p.Points) {
 		info = p.Points[p.shown-1].Label
 	}
+	// The axis names are HTML text around the chart, not SVG text: the SVG
+	// scales with the page's width (to about 0.37 of its size on a 360 px
+	// phone), which shrank Chinese labels below legibility; HTML text keeps
+	// the page's font size on every screen.
 	return app.Figure().Class("rs-pareto").Body(
+		app.Div().Class("rs-axis-label rs-axis-y").Aria("hidden", true).Text("↑ "+p.YLabel),
 		svg("svg").ID("rs-pareto").Attr("viewBox", "0 0 "+strconv.Itoa(chartW)+" "+strconv.Itoa(chartH)).
 			Attr("role", "group").Aria("label", p.Title).
 			On("mouseover", p.onShow).On("focusin", p.onShow).OnClick(p.onPick).OnKeyDown(p.onKey).Body(body...),
+		app.Div().Class("rs-axis-label rs-axis-x").Aria("hidden", true).Text(p.XLabel+" →"),
 		app.FigCaption().ID("rs-pareto-info").Aria("live", "polite").Text(info),
 	)
 }
@@ -336,26 +340,38 @@ func (c *Calculator) renderCompare() app.UI {
 		}
 		return l.rate(r.Perf.P.TokensPerSecond)
 	}
-	cost := func(j job, r results) string {
-		if !r.Perf.OK || r.Perf.Cheapest == 0 {
+	// The costs are the planner's: its cheapest plan on each side's GPU.
+	cost := func(j job, o *planOut) string {
+		x, ok := o.best(j.GPU.ID)
+		if !ok || c.planPending {
 			return "—"
 		}
-		return l.money(r.Perf.Cheapest, "USD")
+		unit := mJobCost
+		switch o.Kind {
+		case planner.Serving:
+			unit = mMonthlyShort
+		case planner.Batch:
+			unit = mBatchCost
+		}
+		return l.money(x.Cost, o.Currency) + " (" + c.t(unit) + ")"
 	}
-	perM := func(j job, r results) string {
-		if !r.Perf.OK || r.Perf.Cheapest == 0 {
+	perM := func(j job, o *planOut) string {
+		x, ok := o.best(j.GPU.ID)
+		switch {
+		case !ok || c.planPending:
+			return "—"
+		case j.In.Task == estimator.Inference:
+			return l.money(x.PerMOutUSD, "USD")
+		case o.Kind != planner.Training || !(j.Tokens > 0):
 			return "—"
 		}
-		if j.In.Task == estimator.Inference {
-			return l.money(r.Perf.Cheapest, "USD")
-		}
-		return l.money(r.Perf.Cheapest/j.Tokens*1e6, "USD")
+		return l.money(x.Cost/j.Tokens*1e6, o.Currency)
 	}
 	add(mMemory, mem(pr), mem(lr))
 	add(mVerdict, verdict(pr), verdict(lr))
 	add(mTokensPerSec, speed(pr), speed(lr))
-	add(mCheapestCost, cost(pj, pr), cost(lj, lr))
-	add(mPerMTokens, perM(pj, pr), perM(lj, lr))
+	add(mCheapestCost, cost(pj, &c.pinPlan), cost(lj, &c.plan))
+	add(mPerMTokens, perM(pj, &c.pinPlan), perM(lj, &c.plan))
 	return app.Section().Class("rs-compare-box").Body(
 		app.H2().Text(c.t(mCompareTitle)),
 		app.Div().Class("rs-scroll").Body(app.Table().ID("rs-compare").Body(

@@ -169,7 +169,9 @@ func TestCalculatorDefault(t *testing.T) {
 		t.Error("no H100 offers listed")
 	}
 
-	// On T4s the job needs two GPUs, so only instances with ≥ 2 are offered.
+	// On T4s the job needs two GPUs, so only instances with ≥ 2 hold it
+	// alone (single-T4 instances are listed only where the planner runs
+	// the job across several of them).
 	c.set(fGPU, "t4")
 	if c.r.Res.Fits || c.r.Need != 2 {
 		t.Fatalf("t4: fits %v, need %d; want no fit, 2", c.r.Res.Fits, c.r.Need)
@@ -178,8 +180,11 @@ func TestCalculatorDefault(t *testing.T) {
 		t.Fatal("no multi-T4 offers listed")
 	}
 	for _, o := range c.r.Offers {
-		if o.Offer.GPUCount < 2 {
-			t.Errorf("single-T4 offer %s listed for a two-GPU job", o.Offer.ID)
+		if o.Offer.GPUCount < 2 && o.Holds {
+			t.Errorf("single-T4 offer %s holds a two-GPU job", o.Offer.ID)
+		}
+		if _, planned := c.plan.ByOffer[o.Offer.ID]; o.Offer.GPUCount < 2 && !planned && strings.Contains(app.HTMLString(c.renderOffers()), `data-offer="`+o.Offer.ID+`"`) {
+			t.Errorf("single-T4 offer %s listed for a two-GPU job without a plan", o.Offer.ID)
 		}
 	}
 	// bf16 on a T4 (Turing, no bf16 units) is flagged.
@@ -610,7 +615,7 @@ func TestUpdateBanner(t *testing.T) {
 // selected GPU's datasheet figures and prices every listed offer.
 func TestPerfAndCost(t *testing.T) {
 	c, _ := load(t)
-	if !c.r.Perf.OK || c.r.Perf.P.TimeToFirstToken <= 0 || c.r.Perf.Cheapest <= 0 {
+	if !c.r.Perf.OK || c.r.Perf.P.TimeToFirstToken <= 0 {
 		t.Fatalf("default inference: %+v", c.r.Perf)
 	}
 	c.set(fTask, estimator.FullFinetune.String())
@@ -627,24 +632,14 @@ func TestPerfAndCost(t *testing.T) {
 	if got, want := c.r.Perf.Seconds, estimator.JobTime(p, 1e9); got != want {
 		t.Errorf("job time %v, want %v", got, want)
 	}
-	// An 8-GPU instance runs this 8-GPU job: its cost is price × time.
-	var row *offerResult
-	for i := range c.r.Offers {
-		if c.r.Offers[i].Offer.GPUCount == 8 && c.r.Offers[i].Offer.OnDemandPerHour > 0 {
-			row = &c.r.Offers[i]
-			break
-		}
+	// Twice the tokens: the planner's cheapest plan on this GPU costs twice as much.
+	one, ok := c.plan.best(c.job.GPU.ID)
+	if !ok || one.Cost <= 0 {
+		t.Fatalf("no planned H100 cost: %+v", c.plan.Err)
 	}
-	if row == nil {
-		t.Fatal("no 8-GPU H100 offer")
-	}
-	if want := estimator.JobCost(row.Offer.OnDemandPerHour, estimator.JobTime(p, 1e9)); math.Abs(row.Cost-want) > 1e-9*want {
-		t.Errorf("%s: cost %v, want %v", row.Offer.ID, row.Cost, want)
-	}
-	one := c.r.Perf.Cheapest
 	c.set(fTrainTokens, "2B")
-	if r := c.r.Perf.Cheapest / one; math.Abs(r-2) > 1e-9 {
-		t.Errorf("twice the tokens cost %.3f× as much", r)
+	if two, _ := c.plan.best(c.job.GPU.ID); math.Abs(two.Cost/one.Cost-2) > 0.02 {
+		t.Errorf("twice the tokens cost %.3f× as much", two.Cost/one.Cost)
 	}
 	c.set(fTrainTokens, "lots")
 	if c.errs[fTrainTokens].Key != mNotCount {
@@ -667,85 +662,95 @@ func TestPerfAndCost(t *testing.T) {
 	}
 }
 
-// Ranking: the fit table prices the job on every GPU (cheapest USD offer
-// per GPU-hour × GPUs × time) and marks the cheapest; the offers table is
-// ordered by what the job costs on each offer, not by the hourly price.
-func TestCostRanking(t *testing.T) {
+// Every table agrees with the recommendation: the fit table's cost for a
+// GPU is the planner's cheapest row on it, the offers table's cost for an
+// offer is the planner's row for it, the cheapest badge sits on the
+// cheapest pick's GPU, and clicking either row applies that row's plan.
+func TestTablesAgreeWithPlan(t *testing.T) {
 	c, _ := load(t)
 	c.set(fTask, estimator.FullFinetune.String())
 	c.set(fZeRO, "3")
 	c.set(fGPUs, "8")
-	cheapest, priced := 0, 0
-	var min float64
-	for _, r := range c.r.Fit {
-		if r.Cost > 0 {
-			priced++
-			if min == 0 || r.Cost < min {
-				min = r.Cost
-			}
-		}
-		if r.Cheapest {
-			cheapest++
+	var cheap pick
+	for _, p := range c.plan.Picks {
+		if p.Kind == pickCheapest {
+			cheap = p
 		}
 	}
-	if priced < 10 || cheapest != 1 {
-		t.Fatalf("%d GPUs priced, %d marked cheapest", priced, cheapest)
+	if cheap.Offer == nil {
+		t.Fatalf("no cheapest pick: %v", c.plan.Err)
 	}
-	for _, r := range c.r.Fit {
-		if r.Cheapest && r.Cost != min {
-			t.Errorf("%s marked cheapest at %v, the minimum is %v", r.GPU.ID, r.Cost, min)
-		}
-		if r.GPU.ID == "h100-sxm" {
-			hw, _ := r.GPU.Hardware(c.job.In.Weights)
-			p, _ := estimator.Throughput(r.Plan.apply(c.job.In), hw, estimator.Efficiency{}, estimator.Workload{})
-			if want, _ := c.job.costAt(p, c.pr.cheapest["h100-sxm"].perGPUHour*8); r.Cost != want || want <= 0 {
-				t.Errorf("h100-sxm job cost %v, want %v", r.Cost, want)
-			}
-		}
+	l := c.loc()
+	html := app.HTMLString(c.renderFit())
+	row := rowOf(t, html, `data-gpu="`+cheap.Offer.GPU+`"`)
+	if !strings.Contains(row, l.money(cheap.Cost, c.plan.Currency)) || !strings.Contains(row, c.t(mCheapest)) {
+		t.Errorf("fit row of the cheapest pick's GPU lacks its cost %s and badge: %s", l.money(cheap.Cost, c.plan.Currency), row)
 	}
-	prev := 0.0
+	if !strings.Contains(row, `data-gpus="`+strconv.Itoa(cheap.Plan.GPUs)+`"`) || !strings.Contains(row, `data-zero="`+strconv.Itoa(cheap.Plan.ZeRO)+`"`) {
+		t.Errorf("fit row does not carry the pick's plan %+v: %s", cheap.Plan, row)
+	}
+	if n := strings.Count(html, c.t(mCheapest)+" "); n != 1 {
+		t.Errorf("%d rows marked cheapest", n)
+	}
+	// Sorted by cost, the cheapest pick's GPU is first.
+	c.set(fSort, sortCost.String())
+	html = app.HTMLString(c.renderFit())
+	first := html[strings.Index(html, "<tbody"):]
+	if i := strings.Index(first, "data-gpu="); i < 0 || !strings.HasPrefix(first[i:], `data-gpu="`+cheap.Offer.GPU+`"`) {
+		t.Errorf("sorted by cost, the first row is not %s", cheap.Offer.GPU)
+	}
+	// The offers table of the pick's GPU prices the pick's offer as the pick.
+	c.apply(applyPlan{GPU: cheap.Offer.GPU, Plan: cheap.Plan})
 	c.allOffers = true
 	c.recompute()
-	for _, o := range c.r.Offers {
-		if o.Offer.Currency != "USD" || o.Cost <= 0 {
+	x, ok := c.plan.ByOffer[cheap.Offer.ID]
+	if !ok {
+		t.Fatalf("offer %s not planned after applying its plan", cheap.Offer.ID)
+	}
+	want := c.plan.Cands[x]
+	html = app.HTMLString(c.renderOffers())
+	row = rowOf(t, html, `data-offer="`+cheap.Offer.ID+`"`)
+	if !strings.Contains(row, l.money(want.Cost, c.plan.Currency)) || !strings.Contains(row, `data-gpus="`+strconv.Itoa(want.Plan.GPUs)+`"`) {
+		t.Errorf("offer row of %s lacks the planner's cost %s or plan %+v: %s", cheap.Offer.ID, l.money(want.Cost, c.plan.Currency), want.Plan, row)
+	}
+	// Offers the planner priced are listed cheapest first.
+	prev := 0.0
+	for _, id := range offerIDs(html) {
+		i, ok := c.plan.ByOffer[id]
+		if !ok {
+			prev = math.Inf(1)
 			continue
 		}
-		if o.Cost < prev {
-			t.Errorf("offers not ordered by job cost: %s %v after %v", o.Offer.ID, o.Cost, prev)
+		if cost := c.plan.Cands[i].Cost; cost < prev {
+			t.Errorf("offer %s (%v) listed after a dearer or unpriced one (%v)", id, cost, prev)
+		} else {
+			prev = cost
 		}
-		prev = o.Cost
 	}
 }
 
-// Sorting the fit table by job cost puts priced GPUs first, cheapest
-// first; spot costs scale with the spot price.
-func TestSortByCostAndSpot(t *testing.T) {
-	c, _ := load(t)
-	c.set(fSort, sortCost.String())
-	if !c.r.Fit[0].Cheapest || c.r.Fit[0].Cost <= 0 {
-		t.Fatalf("first row after sorting by cost: %+v", c.r.Fit[0])
+// rowOf is the <tr> of html holding attr.
+func rowOf(t *testing.T, html, attr string) string {
+	t.Helper()
+	i := strings.Index(html, attr)
+	if i < 0 {
+		t.Fatalf("no row with %s", attr)
 	}
-	for i := 1; i < len(c.r.Fit); i++ {
-		if a, b := c.r.Fit[i-1].Cost, c.r.Fit[i].Cost; b > 0 && (a <= 0 || a > b) {
-			t.Fatalf("row %d (%s, %v) after %v", i, c.r.Fit[i].GPU.ID, b, a)
+	start := strings.LastIndex(html[:i], "<tr")
+	end := strings.Index(html[i:], "</tr>")
+	return html[start : i+end]
+}
+
+// offerIDs are the offers' IDs in table order.
+func offerIDs(html string) []string {
+	var ids []string
+	for {
+		i := strings.Index(html, `data-offer="`)
+		if i < 0 {
+			return ids
 		}
-	}
-	c.set(fSort, sortVRAM.String())
-	c.allOffers = true
-	c.recompute()
-	checked := 0
-	for _, o := range c.r.Offers {
-		if o.SpotCost <= 0 || o.Cost <= 0 {
-			continue
-		}
-		// Same job, same speed: the costs are in the ratio of the prices.
-		if want := o.Cost * o.Offer.SpotPerHour / o.Offer.OnDemandPerHour; math.Abs(o.SpotCost-want) > 1e-9*want {
-			t.Errorf("%s: spot cost %v, want %v", o.Offer.ID, o.SpotCost, want)
-		}
-		checked++
-	}
-	if checked == 0 {
-		t.Error("no H100 offer with a spot price got a spot cost")
+		html = html[i+len(`data-offer="`):]
+		ids = append(ids, html[:strings.IndexByte(html, '"')])
 	}
 }
 
@@ -953,5 +958,96 @@ func TestAssumptions(t *testing.T) {
 	c.set(fMFU, "")
 	if html := app.HTMLString(c.Render()); !strings.Contains(html, `id="rs-fx"`) || !strings.Contains(html, "RUB") {
 		t.Error("the Assumptions box lacks the exchange rates")
+	}
+}
+
+// A planner sentence formats its numbers in the locale and never the names
+// around them: the instance "8B300.240V" keeps its point in Russian and
+// Chinese while the amounts and ratios take the locale's marks.
+func TestPlanReasonNamesKeepTheirDots(t *testing.T) {
+	why := planner.Reason{Key: "reason.cheapest", Args: []any{
+		"verda 8B300.240V", "12345.5 USD", "aws p5.48xlarge ×2", 1.5, 0.8,
+	}}
+	for _, tc := range []struct{ lang, want string }{
+		{"ru", "verda 8B300.240V: самый дешёвый подходящий вариант, 12 345,5 USD; следующий, aws p5.48xlarge ×2, стоит в 1,50× больше при скорости 0,8×"},
+		{"zh", "verda 8B300.240V：装得下的方案中最便宜，12,345.5 USD；次优的 aws p5.48xlarge ×2 成本是其 1.50× ，速度是其 0.8×"},
+		{"en", "verda 8B300.240V: cheapest that fits at 12,345.5 USD; the runner-up, aws p5.48xlarge ×2, costs 1.50× as much for 0.8× the speed"},
+	} {
+		if got := (locale{lang: tc.lang}).reason(why); got != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.lang, got, tc.want)
+		}
+	}
+	// A serving time with its unit words, and a hosted-API ID with a dot.
+	fast := planner.Reason{Key: "reason.fastest_alone", Args: []any{"yandex gpu-standard-v3.1", "p95 0.85 s per request"}}
+	if got, want := (locale{lang: "ru"}).reason(fast), "yandex gpu-standard-v3.1: единственный подходящий вариант, p95 0,85 с на запрос"; got != want {
+		t.Errorf("ru serving:\n got %q\nwant %q", got, want)
+	}
+	api := planner.Reason{Key: "hosted.cheaper_than_api", Args: []any{"verda 8B300.240V", "openai-gpt-4.1-mini", 2.5}}
+	if got, want := (locale{lang: "zh"}).reason(api), "请求率高于 2.50 次/秒时，在 verda 8B300.240V 上自建比 openai-gpt-4.1-mini 更便宜"; got != want {
+		t.Errorf("zh hosted:\n got %q\nwant %q", got, want)
+	}
+	if got := (locale{lang: "ru"}).reason(api); !strings.Contains(got, "verda 8B300.240V") || !strings.Contains(got, "openai-gpt-4.1-mini") || !strings.Contains(got, "2,50") {
+		t.Errorf("ru hosted: %q", got)
+	}
+}
+
+// The Assumptions box carries the planner's assumptions, each editable
+// with its default and source shown: spot reclaims, checkpoint write rate,
+// restart time, a hosted API's prices; the values reach the planner.
+func TestPlannerAssumptions(t *testing.T) {
+	c, _ := load(t)
+	html := app.HTMLString(c.renderAssumptions())
+	for _, id := range []string{"rs-spot-interruptions", "rs-checkpoint-write", "rs-restart", "rs-api-input-price", "rs-api-output-price", "rs-fx"} {
+		if !strings.Contains(html, `id="`+id+`"`) {
+			t.Errorf("assumptions box lacks #%s", id)
+		}
+	}
+	for _, want := range []string{`placeholder="0.20"`, `placeholder="1000MiB"`, `placeholder="10m"`, "AWS Spot Advisor", "gp3"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("assumptions box lacks %q", want)
+		}
+	}
+	// Training on spot: the user's reclaim rate reaches the planner and
+	// the Young/Daly interval of the cheapest plan is shown.
+	c.set(fTask, estimator.FullFinetune.String())
+	c.set(fGPUs, "8")
+	c.set(fZeRO, "3")
+	c.set(fPricing, "spot")
+	c.set(fSpotRate, "0.3")
+	c.set(fCkptWrite, "2GB")
+	c.set(fRestart, "15m")
+	a := planRequest(c.job).Assumptions
+	if a.SpotInterruptionsPerMonth != 0.3 || a.CheckpointWriteBytesPerSecond != 2e9 || a.RestartSeconds != 900 {
+		t.Errorf("assumptions sent to the planner: %+v", a)
+	}
+	x, ok := c.plan.best(c.job.GPU.ID)
+	if !ok || x.CheckpointEvery <= 0 || x.SpotPerMonth != 0.3 {
+		t.Fatalf("spot plan on H100: ok %v, checkpoint every %v s, %v reclaims/month", ok, x.CheckpointEvery, x.SpotPerMonth)
+	}
+	if html := app.HTMLString(c.renderAssumptions()); !strings.Contains(html, `id="rs-checkpoint-interval"`) || !strings.Contains(html, c.loc().duration(x.CheckpointEvery)) {
+		t.Error("no Young/Daly checkpoint interval shown for a spot plan")
+	}
+	for f, bad := range map[field]string{fSpotRate: "1.5", fCkptWrite: "fast", fRestart: "soon"} {
+		c.set(f, bad)
+		if c.errs[f].ok() {
+			t.Errorf("%s %q accepted", fieldNames[f], bad)
+		}
+		c.set(f, "")
+	}
+	// Serving: the hosted API at the user's prices against self-hosting.
+	c.set(fTask, estimator.Inference.String())
+	c.set(fGPUs, "1")
+	c.set(fZeRO, "0")
+	c.set(fPricing, "on-demand")
+	c.set(fRPS, "2")
+	c.set(fAPIIn, "0.2")
+	c.set(fAPIOut, "0.6")
+	if len(c.plan.Hosted) != 1 || c.plan.Hosted[0].API.InputUSDPerMillion != 0.2 || c.plan.Hosted[0].API.OutputUSDPerMillion != 0.6 {
+		t.Fatalf("hosted comparison at the user's prices: %+v", c.plan.Hosted)
+	}
+	h := c.plan.Hosted[0]
+	html = app.HTMLString(c.renderAssumptions())
+	if !strings.Contains(html, `id="rs-hosted-table"`) || !strings.Contains(html, c.loc().money(h.MonthlyCostUSD, "USD")) || !strings.Contains(html, c.loc().money(h.SelfHostedUSD, "USD")) {
+		t.Errorf("hosted table lacks the API's month %v or the self-hosted month %v", h.MonthlyCostUSD, h.SelfHostedUSD)
 	}
 }

@@ -69,6 +69,7 @@ type Calculator struct {
 	// tables are on screen (planPending meanwhile); natively and in the
 	// prerendered page it runs with the rest.
 	plan        planOut
+	pinPlan     planOut // the pin's, for the comparison
 	planPending bool
 	planSeq     atomic.Int64 // the newest replan; read by the pending plan's goroutine
 	ctx         app.Context
@@ -97,6 +98,7 @@ func (c *Calculator) OnInit() {
 func (c *Calculator) OnMount(ctx app.Context) {
 	Mark("rightsize:mounted")
 	ctx.Handle(actionApply, c.onApply)
+	ctx.Handle(actionField, c.onFieldAction)
 	c.ctx, c.hasCtx = ctx, true
 	c.replan()
 	c.loadSavedConfig(ctx)
@@ -164,12 +166,25 @@ func (c *Calculator) onField(ctx app.Context, e app.Event) {
 			v = "1"
 		}
 	}
-	for _, o := range overrideFields {
-		c.overridesOpen = c.overridesOpen || o == field(f)
+	c.change(ctx, field(f), v)
+}
+
+// onFieldAction is a change from a leaf component (selectBox).
+func (c *Calculator) onFieldAction(ctx app.Context, a app.Action) {
+	if ch, ok := a.Value.(fieldChange); ok && ch.F >= 0 && ch.F < nFields {
+		c.change(ctx, ch.F, ch.V)
 	}
-	c.set(field(f), v)
+}
+
+// change applies one input's new text, keeps the link in step and the
+// document's language.
+func (c *Calculator) change(ctx app.Context, f field, v string) {
+	for _, o := range overrideFields {
+		c.overridesOpen = c.overridesOpen || o == f
+	}
+	c.set(f, v)
 	c.syncURL(ctx)
-	if field(f) == fLang {
+	if f == fLang {
 		c.setDocumentLang()
 	}
 }
@@ -301,13 +316,13 @@ func (c *Calculator) recompute() {
 			placeErrors(c.r.PerfErr, &c.state, &c.errs, &c.general)
 		}
 	}
-	c.replan()
 	if c.pin != nil {
 		if j, _, _, ok := parseJob(*c.pin, c.pr.cat, c.archs, c.custom, c.customName); ok {
 			c.pinJob = j
 			c.pinned, _ = compute(j, c.pr)
 		}
 	}
+	c.replan()
 }
 
 // errText translates a field problem.
@@ -336,7 +351,7 @@ func (c *Calculator) replan() {
 		return
 	}
 	if planSync {
-		c.plan, c.planPending = runPlan(c.job, c.pr), false
+		c.plan, c.pinPlan, c.planPending = runPlan(c.job, c.pr), c.planPin(), false
 		return
 	}
 	if !c.hasCtx {
@@ -345,10 +360,11 @@ func (c *Calculator) replan() {
 			c.planPending = true
 			return
 		}
-		c.plan, c.planPending = runPlan(c.job, c.pr), false
+		c.plan, c.pinPlan, c.planPending = runPlan(c.job, c.pr), c.planPin(), false
 		return
 	}
 	seq, j, pr, ctx := c.planSeq.Load(), c.job, c.pr, c.ctx
+	pin, pinJob := c.pin != nil && c.pinned.OK, c.pinJob
 	c.planPending = true
 	ctx.Async(func() {
 		// Let the engine render the tables and the browser paint them.
@@ -360,9 +376,13 @@ func (c *Calculator) replan() {
 			return
 		}
 		out := runPlan(j, pr)
+		var pinOut planOut
+		if pin {
+			pinOut = runPlan(pinJob, pr)
+		}
 		ctx.Dispatch(func(ctx app.Context) {
 			if seq == c.planSeq.Load() {
-				c.plan, c.planPending = out, false
+				c.plan, c.pinPlan, c.planPending = out, pinOut, false
 				Mark("rightsize:planned")
 			}
 		})
@@ -373,6 +393,14 @@ func (c *Calculator) replan() {
 // plan right after an input change (the deferred path runs in the
 // end-to-end tests).
 var planSync bool
+
+// planPin plans the pinned configuration, when there is one.
+func (c *Calculator) planPin() planOut {
+	if c.pin == nil || !c.pinned.OK {
+		return planOut{}
+	}
+	return runPlan(c.pinJob, c.pr)
+}
 
 // planDelay is how long the planner waits after an input change: well
 // past one frame of go-app's engine (1/120 s) and the render of the rest

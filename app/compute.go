@@ -40,18 +40,17 @@ func (p plan) apply(in estimator.Input) estimator.Input {
 
 // results is everything the page shows for one job, as numbers.
 type results struct {
-	OK         bool
-	Res        estimator.Result
-	MaxBatch   int
-	MaxSeq     int
-	SeqCapped  bool // MaxSeq stopped at the model's context length
-	Need       int  // GPUs of the selected kind the job needs (0: more than maxGPUsSearched)
-	Fit        []fitResult
-	Offers     []offerResult
-	OffersMore int
-	Rules      []estimator.RuleCheck
-	Perf       perfResult
-	HWWarn     []msgKey // the GPU disagrees with the input (bf16 on T4, ...)
+	OK        bool
+	Res       estimator.Result
+	MaxBatch  int
+	MaxSeq    int
+	SeqCapped bool // MaxSeq stopped at the model's context length
+	Need      int  // GPUs of the selected kind the job needs (0: more than maxGPUsSearched)
+	Fit       []fitResult
+	Offers    []offerResult // the selected GPU's offers able to hold the job; the planner prices them
+	Rules     []estimator.RuleCheck
+	Perf      perfResult
+	HWWarn    []msgKey // the GPU disagrees with the input (bf16 on T4, ...)
 	// PerfErr is the estimator's objection to the speed inputs (a workload
 	// with no prompt left), for the page to place next to its field.
 	PerfErr error
@@ -65,13 +64,11 @@ type perfResult struct {
 	Eff      estimator.Efficiency
 	Seconds  float64 // training: the whole job
 	GPUHours float64
-	// Cheapest is the lowest USD on-demand cost among the selected GPU's
-	// offers (job cost, or per 1M tokens for inference), 0 if none.
-	Cheapest      float64
-	CheapestOffer string // offer ID
 }
 
-// fitResult is one GPU of the fit table.
+// fitResult is one GPU of the fit table: memory only. What the job costs
+// on the GPU is the planner's (planOut.ByGPU), so the table agrees with
+// the recommendation.
 type fitResult struct {
 	GPU      catalog.GPU
 	Fits     bool // with the user's own GPU count and split
@@ -79,17 +76,16 @@ type fitResult struct {
 	Found    bool // some count up to maxGPUsSearched holds the job
 	Plan     plan // the user's setup when it fits (or nothing holds it), else the fewest GPUs that hold it
 	From     offerPrice
-	Cost     float64 // USD; job cost or per 1M tokens; 0 = none
-	Cheapest bool
 }
 
-// offerResult is one offer of the selected GPU.
+// offerResult is one offer of the selected GPU. Its cost is the
+// planner's row for it (planOut.ByOffer); Plan is the instance used whole,
+// the pick until the planner has answered.
 type offerResult struct {
-	Offer    catalog.Offer
-	Provider catalog.Provider
+	Offer    *catalog.Offer // in the catalog's table: a sort moves a pointer, not the offer
+	Provider string         // the provider's name
 	Plan     plan
-	Cost     float64 // on-demand, in the offer's currency
-	SpotCost float64
+	Holds    bool // one instance holds the job as set (else only the planner's multi-instance plan may run it)
 	Own      bool // the user's price sheet set this price
 }
 
@@ -140,10 +136,9 @@ func compute(j job, pr prices) (r results, general []fieldErr) {
 		r.MaxSeq, r.SeqCapped = limit, true
 	}
 	r.HWWarn = hardwareWarnings(in, j.GPU)
-	sp := speeds{j: j, cache: map[speedKey]speedVal{}}
-	r.Fit, r.Need = fitResults(j, pr, &sp)
+	r.Fit, r.Need = fitResults(j, pr)
 	r.Perf, r.PerfErr = perfOf(j)
-	r.Offers, r.OffersMore = offerResults(j, pr, &sp, r.Need, &r.Perf)
+	r.Offers = offerResults(j, pr, r.Need)
 	if rules, n, err := estimator.RuleChecks(in); err == nil {
 		r.Rules = slices.Clone(rules[:n])
 	}
@@ -179,58 +174,6 @@ func hardwareWarnings(in estimator.Input, g catalog.GPU) []msgKey {
 		w = append(w, mHWNoFP4)
 	}
 	return w
-}
-
-// speeds memoizes estimator.Throughput per GPU and setup: many offers
-// share a GPU and a count.
-type speedKey struct {
-	gpu string
-	p   plan
-}
-
-type speedVal struct {
-	p  estimator.Perf
-	ok bool
-}
-
-type speeds struct {
-	j     job
-	cache map[speedKey]speedVal
-}
-
-// of is the speed of j on GPU g set up as p.
-func (s *speeds) of(g catalog.GPU, p plan) (estimator.Perf, bool) {
-	k := speedKey{g.ID, p}
-	if v, ok := s.cache[k]; ok {
-		return v.p, v.ok
-	}
-	var v speedVal
-	if hw, ok := g.Hardware(s.j.In.Weights); ok {
-		x := p.apply(s.j.In)
-		x.VRAM, x.UsableVRAM = g.Memory, 0
-		if g.ID == s.j.GPU.ID {
-			x.UsableVRAM = s.j.In.UsableVRAM
-		}
-		perf, err := estimator.Throughput(x, hw, s.j.Eff, s.j.Work)
-		v = speedVal{perf, err == nil}
-	}
-	s.cache[k] = v
-	return v.p, v.ok
-}
-
-// costAt prices a speed estimate at hourly (per whole rental, in its
-// currency): the training job's cost, or the cost of a million generated
-// tokens for inference; and the time it takes (seconds per 1M tokens for
-// inference). 0 for a price or speed of 0.
-func (j job) costAt(p estimator.Perf, hourly float64) (cost, seconds float64) {
-	if j.In.Task == estimator.Inference {
-		if p.TokensPerSecond > 0 {
-			seconds = 1e6 / p.TokensPerSecond
-		}
-		return estimator.CostPerMillionTokens(hourly, p.TokensPerSecond), seconds
-	}
-	seconds = estimator.JobTime(p, j.Tokens)
-	return estimator.JobCost(hourly, seconds), seconds
 }
 
 // perfOf is the speed of the job as set on the selected GPU. Not OK when
@@ -272,9 +215,9 @@ func effective(j job) estimator.Efficiency {
 	return e
 }
 
-// fitResults estimates the job on every catalog GPU, smallest memory
-// first (or cheapest job first), and how many of the selected GPU it needs.
-func fitResults(j job, pr prices, sp *speeds) ([]fitResult, int) {
+// fitResults estimates the job's memory on every catalog GPU, smallest
+// memory first, and how many of the selected GPU it needs.
+func fitResults(j job, pr prices) ([]fitResult, int) {
 	gpus := slices.Clone(pr.cat.GPUs)
 	slices.SortStableFunc(gpus, func(a, b catalog.GPU) int {
 		return cmp.Or(cmp.Compare(a.Memory, b.Memory), cmp.Compare(a.ID, b.ID))
@@ -288,7 +231,7 @@ func fitResults(j job, pr prices, sp *speeds) ([]fitResult, int) {
 		x := j.In
 		x.VRAM, x.UsableVRAM = g.Memory, 0
 		// Without a count that holds the job, a pick keeps the user's setup.
-		r := fitResult{GPU: g, Plan: planOf(x)}
+		r := fitResult{GPU: g, Plan: planOf(x), From: pr.cheapest[g.ID]}
 		if res, err := estimator.Estimate(x); err == nil {
 			r.Fits, r.Headroom = res.Fits, res.Headroom
 		}
@@ -298,31 +241,10 @@ func fitResults(j job, pr prices, sp *speeds) ([]fitResult, int) {
 				need = min.GPUs
 			}
 			if r.Fits {
-				r.Plan = planOf(x) // the user's own GPU count and parallelism fit: price that
-			}
-		}
-		if p, ok := pr.cheapest[g.ID]; ok {
-			r.From = p
-			if r.Found {
-				if perf, ok := sp.of(g, r.Plan); ok {
-					r.Cost, _ = j.costAt(perf, p.perGPUHour*float64(r.Plan.GPUs))
-				}
+				r.Plan = planOf(x) // the user's own GPU count and parallelism fit
 			}
 		}
 		rows = append(rows, r)
-	}
-	if j.Sort == sortCost {
-		// Cheapest job first; GPUs without a price or a fit keep memory order after them.
-		slices.SortStableFunc(rows, func(a, b fitResult) int { return cmp.Compare(priceKey(a.Cost), priceKey(b.Cost)) })
-	}
-	best := -1
-	for i, r := range rows {
-		if r.Cost > 0 && (best < 0 || r.Cost < rows[best].Cost) {
-			best = i
-		}
-	}
-	if best >= 0 {
-		rows[best].Cheapest = true
 	}
 	return rows, need
 }
@@ -337,11 +259,10 @@ func instancePlan(p plan, n float64) (plan, bool) {
 	return q, q.GPUs >= p.GPUs && q.GPUs >= 1
 }
 
-// offerResults lists the selected GPU's offers with enough GPUs in one
-// instance for this job, ranked by what the job costs on each (all the
-// instance's GPUs at work), USD first; offers without a cost follow by
-// price per GPU-hour.
-func offerResults(j job, pr prices, sp *speeds, need int, perf *perfResult) ([]offerResult, int) {
+// offerResults lists the selected GPU's offers, marking those with enough
+// GPUs in one instance for this job, USD first, then by price per GPU-hour (the page
+// orders them by the planner's cost once it has answered).
+func offerResults(j job, pr prices, need int) []offerResult {
 	base := planOf(j.In)
 	if res, err := estimator.Estimate(j.In); err == nil && !res.Fits && need > 0 {
 		if min, ok := estimator.MinGPUsInput(j.In, maxGPUsSearched); ok {
@@ -349,21 +270,18 @@ func offerResults(j job, pr prices, sp *speeds, need int, perf *perfResult) ([]o
 		}
 	}
 	var rows []offerResult
-	for _, o := range pr.cat.OffersForGPU(j.GPU.ID) {
-		q, ok := instancePlan(base, o.GPUCount)
-		if !ok {
+	for i := range pr.cat.Offers {
+		o := &pr.cat.Offers[i]
+		if o.GPU != j.GPU.ID {
 			continue
 		}
-		r := offerResult{Offer: o, Plan: q, Own: pr.own[o.ID]}
-		r.Provider, _ = pr.cat.Provider(o.Provider)
-		if perf.OK {
-			if p, ok := sp.of(j.GPU, q); ok {
-				r.Cost, _ = j.costAt(p, o.OnDemandPerHour)
-				r.SpotCost, _ = j.costAt(p, o.SpotPerHour)
-			}
+		q, ok := instancePlan(base, o.GPUCount)
+		if !ok {
+			q = base
 		}
-		if r.Cost > 0 && o.Currency == "USD" && (perf.Cheapest == 0 || r.Cost < perf.Cheapest) {
-			perf.Cheapest, perf.CheapestOffer = r.Cost, o.ID
+		r := offerResult{Offer: o, Provider: o.Provider, Plan: q, Holds: ok, Own: pr.own[o.ID]}
+		if p, ok := pr.cat.Provider(o.Provider); ok && p.Name != "" {
+			r.Provider = p.Name
 		}
 		rows = append(rows, r)
 	}
@@ -371,17 +289,11 @@ func offerResults(j job, pr prices, sp *speeds, need int, perf *perfResult) ([]o
 		return cmp.Or(
 			cmp.Compare(currencyRank(a.Offer.Currency), currencyRank(b.Offer.Currency)),
 			cmp.Compare(a.Offer.Currency, b.Offer.Currency),
-			cmp.Compare(priceKey(a.Cost), priceKey(b.Cost)),
 			cmp.Compare(priceKey(a.Offer.OnDemandPerGPUHour()), priceKey(b.Offer.OnDemandPerGPUHour())),
 			cmp.Compare(a.Offer.ID, b.Offer.ID),
 		)
 	})
-	more := 0
-	if !j.AllOffers && len(rows) > offersShown {
-		more = len(rows) - offersShown
-		rows = rows[:offersShown]
-	}
-	return rows, more
+	return rows
 }
 
 func currencyRank(cur string) int {

@@ -293,6 +293,27 @@ const (
 	mAny
 	mFilters
 	mPlanNotes
+	mDefaultIs
+	mPlanAssumptionsNote
+	mSpotRateField
+	mCkptWriteField
+	mRestartField
+	mSrcSpot
+	mSrcCkpt
+	mSrcRestart
+	mSpotNow
+	mYoungDaly
+	mSrcAPINone
+	mHostedNote
+	mAPIInField
+	mAPIOutField
+	mHostedTitle
+	mHostedAPI
+	mAPIPrices
+	mAPIMonthly
+	mSelfHosted
+	mBreakEven
+	mPerSecond
 	nMsgs
 )
 
@@ -524,6 +545,27 @@ var messages = map[string]*[nMsgs]string{
 		mAny:                   "any",
 		mFilters:               "Pricing and filters",
 		mPlanNotes:             "Planner notes",
+		mDefaultIs:             "default",
+		mPlanAssumptionsNote:   "What the planner assumes about spot instances and checkpoints; empty uses the default shown under each field.",
+		mSpotRateField:         "Spot interruptions (share of instances reclaimed per month, 0–1)",
+		mCkptWriteField:        "Checkpoint write rate per instance per second (e.g. 2GB)",
+		mRestartField:          "Restart time after a spot reclaim (e.g. 10m, 600)",
+		mSrcSpot:               "per offer: the midpoint of its AWS Spot Advisor bucket (25% for “>20%”); offers without a bucket: 20%, the worst bucket’s lower edge (assumption)",
+		mSrcCkpt:               "one cloud block volume’s write throughput: AWS EBS gp3 is provisioned up to 1,000 MiB/s (AWS EBS User Guide; assumption)",
+		mSrcRestart:            "re-provisioning an instance and reloading weights and optimizer state (assumption)",
+		mSpotNow:               "Spot on the cheapest plan for this GPU: reclaims per month",
+		mYoungDaly:             "checkpoint every (Young/Daly)",
+		mSrcAPINone:            "the catalog lists no hosted API for this model",
+		mHostedNote:            "Serving: a hosted API to compare with self-hosting, USD per 1M input and output tokens; empty uses the catalog’s dated list price for the model.",
+		mAPIInField:            "Hosted API: USD per 1M input tokens",
+		mAPIOutField:           "Hosted API: USD per 1M output tokens",
+		mHostedTitle:           "Hosted API against self-hosting at the target request rate",
+		mHostedAPI:             "Hosted API",
+		mAPIPrices:             "Input / output per 1M",
+		mAPIMonthly:            "API per month",
+		mSelfHosted:            "Self-hosted per month",
+		mBreakEven:             "Break-even rate",
+		mPerSecond:             "req/s",
 	},
 	"ru": {
 		mTagline: "Сколько видеопамяти нужно модели, какие GPU подходят и где их арендовать.",
@@ -752,6 +794,27 @@ var messages = map[string]*[nMsgs]string{
 		mAny:                   "любой",
 		mFilters:               "Тарификация и фильтры",
 		mPlanNotes:             "Заметки планировщика",
+		mDefaultIs:             "по умолчанию",
+		mPlanAssumptionsNote:   "Что планировщик принимает о спот-инстансах и чекпойнтах; пусто — значение по умолчанию под полем.",
+		mSpotRateField:         "Вытеснения спота (доля инстансов в месяц, 0–1)",
+		mCkptWriteField:        "Скорость записи чекпойнта на инстанс в секунду (напр. 2GB)",
+		mRestartField:          "Время перезапуска после вытеснения (напр. 10m, 600)",
+		mSrcSpot:               "для предложения — середина его диапазона AWS Spot Advisor (25% для «>20%»); без диапазона — 20%, нижняя граница худшего диапазона (допущение)",
+		mSrcCkpt:               "пропускная способность записи одного облачного тома: AWS EBS gp3 — до 1000 МиБ/с (AWS EBS User Guide; допущение)",
+		mSrcRestart:            "новый инстанс и перезагрузка весов и состояния оптимизатора (допущение)",
+		mSpotNow:               "Спот в самом дешёвом плане на этом GPU: вытеснений в месяц",
+		mYoungDaly:             "чекпойнт каждые (Янг/Дейли)",
+		mSrcAPINone:            "в каталоге нет API для этой модели",
+		mHostedNote:            "Сервинг: API для сравнения со своим сервером, USD за 1 млн входных и выходных токенов; пусто — датированная цена из каталога для модели.",
+		mAPIInField:            "API: USD за 1 млн входных токенов",
+		mAPIOutField:           "API: USD за 1 млн выходных токенов",
+		mHostedTitle:           "API против своего сервера при целевой нагрузке",
+		mHostedAPI:             "API",
+		mAPIPrices:             "Вход / выход за 1 млн",
+		mAPIMonthly:            "API в месяц",
+		mSelfHosted:            "Свой сервер в месяц",
+		mBreakEven:             "Точка безубыточности",
+		mPerSecond:             "запр./с",
 	},
 	"zh": {
 		mTagline: "模型需要多少显存、哪些 GPU 装得下、去哪里租。",
@@ -980,6 +1043,27 @@ var messages = map[string]*[nMsgs]string{
 		mAny:                   "任意",
 		mFilters:               "计费与筛选",
 		mPlanNotes:             "规划说明",
+		mDefaultIs:             "默认",
+		mPlanAssumptionsNote:   "规划器对竞价实例和检查点的假设；留空则使用各字段下方所示的默认值。",
+		mSpotRateField:         "竞价回收率（每月被回收的实例比例，0–1）",
+		mCkptWriteField:        "每实例每秒检查点写入速率（如 2GB）",
+		mRestartField:          "竞价回收后的重启时间（如 10m、600）",
+		mSrcSpot:               "按报价：其 AWS Spot Advisor 区间的中点（“>20%” 取 25%）；无区间的报价：20%，最差区间的下沿（假设）",
+		mSrcCkpt:               "单个云块存储卷的写入吞吐：AWS EBS gp3 最高 1,000 MiB/s（AWS EBS 用户指南；假设）",
+		mSrcRestart:            "重新开通实例并重新加载权重和优化器状态（假设）",
+		mSpotNow:               "此 GPU 最便宜方案的竞价：每月回收次数",
+		mYoungDaly:             "检查点间隔（Young/Daly）",
+		mSrcAPINone:            "目录中没有此模型的托管 API",
+		mHostedNote:            "推理服务：与自建比较的托管 API，每 1M 输入和输出 token 的美元价格；留空则使用目录中该模型带日期的标价。",
+		mAPIInField:            "托管 API：每 1M 输入 token 美元",
+		mAPIOutField:           "托管 API：每 1M 输出 token 美元",
+		mHostedTitle:           "目标请求率下托管 API 与自建对比",
+		mHostedAPI:             "托管 API",
+		mAPIPrices:             "每 1M 输入 / 输出",
+		mAPIMonthly:            "API 每月",
+		mSelfHosted:            "自建每月",
+		mBreakEven:             "盈亏平衡请求率",
+		mPerSecond:             "次/秒",
 	},
 }
 

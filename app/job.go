@@ -9,6 +9,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"time"
 
 	"rightsize/catalog"
 	"rightsize/estimator"
@@ -88,6 +89,12 @@ type job struct {
 	Pricing  planner.Pricing
 	Currency string
 	Filters  planner.Filters
+	// Assumptions the planner prices with (zero: its defaults): spot
+	// reclaims per month, checkpoint write rate (bytes/s), restart time
+	// (seconds); and a hosted API's prices (USD per 1M tokens) to compare
+	// with self-hosting instead of the catalog's list prices.
+	SpotRate, CkptWriteBytesPerSecond, RestartSeconds float64
+	APIInUSDPerM, APIOutUSDPerM                       float64
 }
 
 // archs memoizes parsed catalog model configs (the catalog is immutable).
@@ -242,6 +249,25 @@ func (p *parser) parse() (job, bool) {
 	p.fraction(fMFU, &j.Eff.MFU)
 	p.fraction(fInfMFU, &j.Eff.InferenceMFU)
 	p.fraction(fBWUtil, &j.Eff.BandwidthUtil)
+	p.fraction(fSpotRate, &j.SpotRate)
+	if v := strings.TrimSpace(s[fCkptWrite]); v != "" {
+		if b, err := estimator.ParseBytes(v); err != nil {
+			p.fail(fCkptWrite, mNotSize)
+		} else if b <= 0 {
+			p.fail(fCkptWrite, mRange)
+		} else {
+			j.CkptWriteBytesPerSecond = float64(b)
+		}
+	}
+	if v := strings.TrimSpace(s[fRestart]); v != "" {
+		if d, ok := parseSeconds(v); ok {
+			j.RestartSeconds = d
+		} else {
+			p.fail(fRestart, mNotNumber)
+		}
+	}
+	p.optional(fAPIIn, &j.APIInUSDPerM)
+	p.optional(fAPIOut, &j.APIOutUSDPerM)
 	var usable estimator.OptionalBytes
 	p.sizeField(fUsable, &usable)
 	in.UsableVRAM = usable.Value
@@ -409,4 +435,18 @@ func inputErrKey(err error) msgKey {
 		return mNoModel
 	}
 	return mRange
+}
+
+// parseSeconds reads a duration as the CLI's --restart does: seconds
+// ("600"), or with a unit ("10m", "1h30m", "2d").
+func parseSeconds(v string) (float64, bool) {
+	if x, err := strconv.ParseFloat(v, 64); err == nil {
+		return x, x >= 0 && x <= 1e9
+	}
+	if d, ok := strings.CutSuffix(v, "d"); ok {
+		x, err := strconv.ParseFloat(d, 64)
+		return x * 86400, err == nil && x >= 0 && x <= 1e4
+	}
+	d, err := time.ParseDuration(v)
+	return d.Seconds(), err == nil && d >= 0
 }

@@ -151,9 +151,9 @@ func (b *breakdownView) Render() app.UI {
 
 // fitRowView is one GPU of the fit table, formatted.
 type fitRowView struct {
-	GPU, Name, VRAM, Verdict, Need, Split, From, Cost string
-	Fits, Selected, Cheapest                          bool
-	Plan                                              plan
+	GPU, Name, VRAM, Verdict, Need, Split, From, Cost, Where string
+	Fits, Selected, Cheapest                                 bool
+	Plan                                                     plan
 }
 
 type fitTable struct {
@@ -231,10 +231,11 @@ func (r *fitRow) Render() app.UI {
 	if !x.Fits {
 		verdict = app.Span().Class("rs-bad").Text(x.Verdict)
 	}
-	cost := app.Td().Class("num").Text(x.Cost)
-	if x.Cheapest {
-		cost = app.Td().Class("num").Body(app.Span().Class("rs-badge").Text(tr(r.Lang, mCheapest)), app.Text(" "+x.Cost))
-	}
+	cost := app.Td().Class("num rs-cost").Body(
+		app.If(x.Cheapest, func() app.UI { return app.Span().Class("rs-badge").Text(tr(r.Lang, mCheapest) + " ") }),
+		app.Text(x.Cost),
+		app.If(x.Where != "", func() app.UI { return app.Div().Class("rs-where").Text(x.Where) }),
+	)
 	return withPlan(app.Tr().Class(cls), x.GPU, x.Plan).TabIndex(0).Aria("selected", x.Selected).Body(
 		app.Td().Text(x.Name), app.Td().Class("num").Text(x.VRAM),
 		app.Td().Body(verdict), app.Td().Class("num").Body(
@@ -248,10 +249,10 @@ func (r *fitRow) Render() app.UI {
 
 // offerRowView is one offer, formatted.
 type offerRowView struct {
-	ID, GPU, Provider, Instance, GPUs, OnDemand, Spot, Reserved, Cost, SpotCost, Region, AsOf, Source string
-	Estimated, Own                                                                                    bool
-	Age                                                                                               int // an age value
-	Plan                                                                                              plan
+	ID, GPU, Provider, Instance, GPUs, OnDemand, Spot, Reserved, Cost, Where, Region, AsOf, Source string
+	Estimated, Own                                                                                 bool
+	Age                                                                                            int // an age value
+	Plan                                                                                           plan
 }
 
 type offerTable struct {
@@ -303,9 +304,9 @@ func (r *offerRow) Render() app.UI {
 		provider, app.Td().Text(o.Instance), app.Td().Class("num").Text(o.GPUs),
 		app.Td().Class("num").Text(o.OnDemand), app.Td().Class("num").Text(o.Spot),
 		app.Td().Class("num").Text(o.Reserved),
-		app.Td().Class("num").Body(
+		app.Td().Class("num rs-cost").Body(
 			app.Text(o.Cost),
-			app.If(o.SpotCost != "", func() app.UI { return app.Div().Class("rs-where").Text(t(mSpotShort) + " " + o.SpotCost) }),
+			app.If(o.Where != "", func() app.UI { return app.Div().Class("rs-where").Text(o.Where) }),
 		),
 		app.Td().Text(o.Region),
 		app.Td().Class("rs-asof").Body(

@@ -8,6 +8,7 @@ package app
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -101,6 +102,19 @@ var planWords = map[string][][2]string{
 	"zh": {{"/month", "/月"}, {" s per request", " 秒/请求"}, {" h", " 小时"}},
 }
 
+// planQuantities lists, per message key, the string arguments that are
+// quantities written as text by the planner ("1234.5 USD/month", "4.1 h",
+// "p95 0.8 s per request"). Every other string argument is a name (a
+// provider and instance such as "verda 8B300.240V", a hosted API's ID, a
+// currency, a pricing model) and is shown exactly as the planner wrote it:
+// a locale never reaches inside a name. Float arguments are numbers.
+var planQuantities = map[string][]int{
+	"reason.cheapest":       {1},
+	"reason.cheapest_alone": {1},
+	"reason.fastest":        {1},
+	"reason.fastest_alone":  {1},
+}
+
 // reason renders a planner sentence in the page's language.
 func (l locale) reason(r planner.Reason) string {
 	tmpl, ok := planMessages[l.lang][r.Key]
@@ -115,18 +129,44 @@ func (l locale) reason(r planner.Reason) string {
 		switch v := a.(type) {
 		case float64:
 			args[i] = l.sig3(v)
+		case int:
+			args[i] = l.count(int64(v))
 		case string:
-			for _, w := range planWords[l.lang] {
-				if strings.HasSuffix(v, w[0]) || strings.Contains(v, w[0]+" ") {
-					v = strings.Replace(v, w[0], w[1], 1)
-				}
+			if slices.Contains(planQuantities[r.Key], i) {
+				v = l.quantityText(v)
 			}
-			args[i] = l.decimals(v)
+			args[i] = v
 		default:
 			args[i] = fmt.Sprint(v)
 		}
 	}
 	return fmt.Sprintf(tmpl, args...)
+}
+
+// quantityText rewrites a quantity the planner wrote as text ("1234.5
+// USD/month", "p95 0.8 s per request") in the locale: each word that is a
+// whole number is regrouped with the locale's separators and decimal
+// mark, keeping its digits after the point; the unit words are
+// translated. Words that are not numbers are left as they are.
+func (l locale) quantityText(s string) string {
+	for _, w := range planWords[l.lang] {
+		if strings.HasSuffix(s, w[0]) || strings.Contains(s, w[0]+" ") {
+			s = strings.Replace(s, w[0], w[1], 1)
+		}
+	}
+	words := strings.Split(s, " ")
+	for i, w := range words {
+		v, err := strconv.ParseFloat(w, 64)
+		if err != nil || strings.ContainsAny(w, "eEnNiI+") {
+			continue
+		}
+		digits := 0
+		if _, frac, ok := strings.Cut(w, "."); ok {
+			digits = len(frac)
+		}
+		words[i] = l.fixed(v, digits)
+	}
+	return strings.Join(words, " ")
 }
 
 // sig3 writes v with three significant digits, in the locale.

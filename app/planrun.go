@@ -20,8 +20,13 @@ type candidate struct {
 	Instances int
 	Cost      float64
 	Seconds   float64
-	Front     bool // on the cost-vs-time Pareto front
-	Why       planner.Reason
+	// PerMOutUSD is the cost of a million generated tokens (inference).
+	PerMOutUSD float64
+	// Spot: reclaims per month assumed for the offer and the Young/Daly
+	// checkpoint interval the planner chose (seconds; 0 when not on spot).
+	SpotPerMonth, CheckpointEvery float64
+	Front                         bool // on the cost-vs-time Pareto front
+	Why                           planner.Reason
 }
 
 // pickKind names a recommendation.
@@ -51,6 +56,15 @@ type serveResult struct {
 	Monthly                 float64 // in planOut.Currency
 }
 
+// best is the cheapest candidate on GPU gpu, if any.
+func (o *planOut) best(gpu string) (candidate, bool) {
+	i, ok := o.ByGPU[gpu]
+	if !ok {
+		return candidate{}, false
+	}
+	return o.Cands[i], true
+}
+
 // planOut is the planner's answer as the page shows it.
 type planOut struct {
 	OK       bool
@@ -60,8 +74,13 @@ type planOut struct {
 	Cands    []candidate // every plan that fits, cheapest first
 	Points   []candidate // the chart: the cheapest paretoPoints and the whole front
 	Serve    serveResult
+	Hosted   []planner.HostedComparison
 	Notes    []planner.Reason
 	Err      error
+	// ByGPU and ByOffer index the cheapest candidate per GPU and per
+	// offer: the fit table and the offers table show these rows, so
+	// every table agrees with the recommendation.
+	ByGPU, ByOffer map[string]int
 }
 
 // planRequest is the page's question to the planner.
@@ -80,19 +99,36 @@ func planRequest(j job) planner.Request {
 	}
 	return planner.Request{
 		Input: j.In, Workload: w, Pricing: j.Pricing, Currency: j.Currency,
-		Filters: j.Filters, Assumptions: planner.Assumptions{Efficiency: j.Eff},
+		Filters: j.Filters, Assumptions: planner.Assumptions{
+			Efficiency: j.Eff, SpotInterruptionsPerMonth: j.SpotRate,
+			CheckpointWriteBytesPerSecond: j.CkptWriteBytesPerSecond, RestartSeconds: j.RestartSeconds,
+		},
 	}
+}
+
+// hostedAPIs are the hosted APIs to compare a serving plan with: the
+// user's prices when given (as the CLI's --api-input-price and
+// --api-output-price), else the catalog's dated list prices for the model.
+func hostedAPIs(j job, pr prices) []planner.HostedAPI {
+	if j.APIInUSDPerM > 0 || j.APIOutUSDPerM > 0 {
+		return []planner.HostedAPI{{ID: "api", Provider: "hosted API", InputUSDPerMillion: j.APIInUSDPerM, OutputUSDPerMillion: j.APIOutUSDPerM, Currency: "USD"}}
+	}
+	return pr.cat.PlanHostedAPIs(j.Model.ID)
 }
 
 // runPlan plans j on every offer.
 func runPlan(j job, pr prices) planOut {
 	req := planRequest(j)
 	req.FX = pr.cat.PlanFX()
+	if req.Workload.Kind == planner.Serving {
+		req.HostedAPIs = hostedAPIs(j, pr)
+	}
 	res, err := planner.Plan(req, pr.planOffers(j.In.Weights), planner.Options{})
 	if err != nil {
 		return planOut{Err: err}
 	}
-	out := planOut{OK: true, Kind: req.Workload.Kind, Currency: res.Currency, Notes: res.Notes}
+	out := planOut{OK: true, Kind: req.Workload.Kind, Currency: res.Currency, Notes: res.Notes, Hosted: res.Hosted,
+		ByGPU: map[string]int{}, ByOffer: map[string]int{}}
 	front := map[int]bool{}
 	for _, i := range res.Pareto {
 		front[i] = true
@@ -106,13 +142,21 @@ func runPlan(j job, pr prices) planOut {
 		c := candidate{
 			Offer: r.Offer, Instances: r.Instances, Why: r.Why,
 			Plan: plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO},
-			Cost: r.JobCostDisp, Seconds: r.JobSeconds,
+			Cost: r.JobCostDisp, Seconds: r.JobSeconds, PerMOutUSD: r.USDPerMillionOutput,
+			SpotPerMonth: r.SpotInterruptionsPerMonth, CheckpointEvery: r.CheckpointIntervalSeconds,
 			Front: front[i] || i == res.Cheapest || i == res.Fastest || i == res.Value,
 		}
 		if out.Kind == planner.Serving {
 			c.Cost, c.Seconds = r.MonthlyCostDisp, r.E2EP95Seconds
 		}
 		idx[i] = len(out.Cands)
+		// Rows come cheapest first: the first row of a GPU or an offer is its best.
+		if _, ok := out.ByGPU[r.Offer.GPU]; !ok {
+			out.ByGPU[r.Offer.GPU] = len(out.Cands)
+		}
+		if _, ok := out.ByOffer[r.Offer.ID]; !ok {
+			out.ByOffer[r.Offer.ID] = len(out.Cands)
+		}
 		out.Cands = append(out.Cands, c)
 	}
 	for _, k := range []struct {

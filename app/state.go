@@ -62,6 +62,11 @@ const (
 	fDeadline
 	fMinVCPU
 	fMinRAM
+	fSpotRate
+	fCkptWrite
+	fRestart
+	fAPIIn
+	fAPIOut
 	nFields
 )
 
@@ -78,6 +83,7 @@ var fieldKeys = [nFields]string{
 	fMFU: "mfu", fInfMFU: "imfu", fBWUtil: "bw",
 	fRequests: "req", fPricing: "pr", fCurrency: "cur", fProviderKind: "pk", fCountry: "cc",
 	fBudget: "bud", fDeadline: "dl", fMinVCPU: "vc", fMinRAM: "ram",
+	fSpotRate: "spot", fCkptWrite: "ckw", fRestart: "rst", fAPIIn: "api-in", fAPIOut: "api-out",
 }
 
 // fieldNames name each input: its element id is "rs-"+name, and for the
@@ -96,6 +102,8 @@ var fieldNames = [nFields]string{
 	fMFU: "mfu", fInfMFU: "inference-mfu", fBWUtil: "bandwidth-util",
 	fRequests: "requests", fPricing: "pricing", fCurrency: "currency", fProviderKind: "provider-kind",
 	fCountry: "country", fBudget: "budget-usd", fDeadline: "deadline-hours", fMinVCPU: "min-vcpus", fMinRAM: "min-ram-gib",
+	fSpotRate: "spot-interruptions", fCkptWrite: "checkpoint-write", fRestart: "restart",
+	fAPIIn: "api-input-price", fAPIOut: "api-output-price",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker
@@ -144,7 +152,7 @@ var overrideFields = []field{fUsable, fCtx, fAlloc, fNCCL, fGraphs}
 
 // assumptionFields are the efficiencies in the Assumptions box, folded
 // by default; empty means the estimator's own figure.
-var assumptionFields = []field{fMFU, fInfMFU, fBWUtil}
+var assumptionFields = []field{fMFU, fInfMFU, fBWUtil, fSpotRate, fCkptWrite, fRestart, fAPIIn, fAPIOut}
 
 // shown reports whether a field is on the page for the current task and
 // engine. Hidden fields keep their text (a link round-trips) but are not

@@ -1,7 +1,9 @@
 package app
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -20,6 +22,9 @@ func (c *Calculator) Render() app.UI {
 	}
 	if c.live && c.rest {
 		cls += " rs-complete"
+	}
+	if c.planPending {
+		cls += " rs-plan-pending" // the tables' costs wait for the planner
 	}
 	if c.embed {
 		cls += " rs-embed"
@@ -216,31 +221,63 @@ func (c *Calculator) selectField(f field, label msgKey, opts []option) app.UI {
 	if !c.state.shown(f) {
 		return app.Text("")
 	}
-	cur := c.state[f]
-	known := false
-	for _, o := range opts {
-		known = known || o.value == cur
+	s := &selectBox{F: int(f), Label: c.t(label), Cur: c.state[f], Opts: opts}
+	if !c.errs[f].ok() {
+		s.Err = c.errText(c.errs[f])
 	}
-	body := make([]app.UI, 0, len(opts)+1)
+	return s
+}
+
+// selectBox is one drop-down as a leaf component: its props are
+// comparable values, so on an input change go-app skips every select
+// whose value, options and error did not change (the page's selects hold
+// about 200 options, which it would otherwise rebuild and compare on
+// every keystroke). A change travels up as actionField.
+type selectBox struct {
+	app.Compo
+	F          int
+	Label, Cur string
+	Err        string
+	Opts       []option
+}
+
+func (s *selectBox) Render() app.UI {
+	id := fieldID(field(s.F))
+	known := false
+	for _, o := range s.Opts {
+		known = known || o.value == s.Cur
+	}
+	body := make([]app.UI, 0, len(s.Opts)+1)
 	if !known {
 		// Keep a bad value from a link visible so the error has context.
-		body = append(body, app.Option().Value(cur).Text(cur).Selected(true))
+		body = append(body, app.Option().Value(s.Cur).Text(s.Cur).Selected(true))
 	}
-	for _, o := range opts {
+	for _, o := range s.Opts {
 		// Only the chosen option carries "selected": in the prerendered
 		// HTML, selected="false" would select it too.
 		opt := app.Option().Value(o.value).Text(o.label)
-		if o.value == cur {
+		if o.value == s.Cur {
 			opt = opt.Selected(true)
 		}
 		body = append(body, opt)
 	}
 	return app.Div().Class("rs-field").Body(
-		app.Label().For(fieldID(f)).Text(c.t(label)),
-		app.Select().ID(fieldID(f)).DataSet("f", int(f)).
-			Aria("invalid", !c.errs[f].ok()).OnChange(c.onField).Body(body...),
-		c.fieldError(f),
+		app.Label().For(id).Text(s.Label),
+		app.Select().ID(id).DataSet("f", s.F).Aria("invalid", s.Err != "").OnChange(s.onChange).Body(body...),
+		app.If(s.Err != "", func() app.UI { return app.P().Class("rs-error").ID(id + "-error").Text(s.Err) }),
 	)
+}
+
+func (s *selectBox) onChange(ctx app.Context, e app.Event) {
+	ctx.NewActionWithValue(actionField, fieldChange{F: field(s.F), V: ctx.JSSrc().Get("value").String()})
+}
+
+// actionField carries a leaf component's input change to the page.
+const actionField = "rs/field"
+
+type fieldChange struct {
+	F field
+	V string
 }
 
 func (c *Calculator) textField(f field, label msgKey, mode string) app.UI {
@@ -416,10 +453,16 @@ func (c *Calculator) renderPerf() app.UI {
 	basis := func(formula, verify msgKey) basisView {
 		return basisView{Formula: c.t(formula), Inputs: hw, Efficiency: eff, Band: band, Bound: bound, Verify: c.t(verify)}
 	}
-	cheapest := l.money(v.Cheapest, "USD")
-	if o, ok := c.pr.cat.Offer(v.CheapestOffer); ok {
-		prov, _ := c.pr.cat.Provider(o.Provider)
-		cheapest += " · " + prov.Name + " " + o.InstanceType
+	// The cheapest plan on this GPU is the planner's, as in the tables.
+	cheapest := "…"
+	if x, ok := c.plan.best(c.job.GPU.ID); ok && !c.planPending {
+		cheapest = l.money(x.Cost, c.plan.Currency)
+		if c.job.In.Task == estimator.Inference {
+			cheapest = l.money(x.PerMOutUSD, "USD")
+		}
+		cheapest += " · " + c.providerName(x.Offer.Provider) + " " + x.Offer.InstanceType + instances(x.Instances)
+	} else if !c.planPending {
+		cheapest = "—"
 	}
 	var facts []factView
 	if c.job.In.Task == estimator.Inference {
@@ -549,11 +592,18 @@ func (c *Calculator) renderFit() app.UI {
 		return app.Text("")
 	}
 	l := c.loc()
+	cheapestGPU := ""
+	for _, p := range c.plan.Picks {
+		if p.Kind == pickCheapest {
+			cheapestGPU = p.Offer.GPU
+		}
+	}
 	rows := make([]fitRowView, len(c.r.Fit))
+	costs := make([]float64, len(c.r.Fit))
 	for i, f := range c.r.Fit {
 		v := fitRowView{
 			GPU: f.GPU.ID, Name: f.GPU.Name, VRAM: l.bytes(f.GPU.Memory), Fits: f.Fits,
-			Selected: f.GPU.ID == c.job.GPU.ID, Cheapest: f.Cheapest, Need: c.t(mNone), From: c.t(mNone), Cost: c.t(mNone),
+			Selected: f.GPU.ID == c.job.GPU.ID, Need: c.t(mNone), From: c.t(mNone), Cost: c.t(mNone),
 			Plan: f.Plan,
 		}
 		if f.Fits {
@@ -568,9 +618,34 @@ func (c *Calculator) renderFit() app.UI {
 		}
 		if f.From.perGPUHour > 0 {
 			v.From = l.money(f.From.perGPUHour, f.From.currency) + "/" + c.t(mGPUHour)
-			v.Cost = l.money(f.Cost, f.From.currency)
+		}
+		// The cost is the planner's best row on this GPU, and a click
+		// applies that whole plan (count, split), as a pick does.
+		// While the planner works on a change, the last answer stays, greyed
+		// by the page's rs-plan-pending class like the recommendation it
+		// agrees with: rewriting every cost twice per keystroke is most of
+		// an input change's DOM work.
+		switch x, ok := c.plan.best(f.GPU.ID); {
+		case ok:
+			v.Cost, v.Plan = l.money(x.Cost, c.plan.Currency), x.Plan
+			v.Where = strconv.Itoa(x.Plan.GPUs) + "× · " + c.providerName(x.Offer.Provider) + " " + x.Offer.InstanceType + instances(x.Instances)
+			v.Cheapest = f.GPU.ID == cheapestGPU
+			costs[i] = x.Cost
 		}
 		rows[i] = v
+	}
+	if c.job.Sort == sortCost {
+		// Cheapest plan first; GPUs without one keep memory order after them.
+		idx := make([]int, len(rows))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(priceKey(costs[a]), priceKey(costs[b])) })
+		sorted := make([]fitRowView, len(rows))
+		for i, k := range idx {
+			sorted[i] = rows[k]
+		}
+		rows = sorted
 	}
 	return app.Section().Class("rs-fit").Body(
 		app.H2().Text(c.t(mGPUFit)),
@@ -579,7 +654,7 @@ func (c *Calculator) renderFit() app.UI {
 			c.selectField(fSort, mSortBy, []option{{sortVRAM.String(), c.t(mSortVRAM)}, {sortCost.String(), c.t(mSortCost)}}),
 		),
 		&fitTable{
-			Rows: rows, Lang: c.lang(), CostHeader: c.costHeader() + " · " + c.t(mFrom),
+			Rows: rows, Lang: c.lang(), CostHeader: c.planCostHeader() + " · " + c.pricingName(),
 		},
 	)
 }
@@ -615,19 +690,41 @@ func (c *Calculator) renderOffers() app.UI {
 		return app.Text("")
 	}
 	l := c.loc()
-	rows := make([]offerRowView, len(c.r.Offers))
-	for i, o := range c.r.Offers {
+	// The planner's row prices each offer; offers it priced come first,
+	// cheapest first, then the rest in catalog order (USD, price per GPU-hour).
+	offers := make([]offerResult, 0, len(c.r.Offers))
+	for _, o := range c.r.Offers {
+		if _, planned := c.plan.ByOffer[o.Offer.ID]; o.Holds || planned {
+			offers = append(offers, o)
+		}
+	}
+	cost := func(o offerResult) float64 {
+		if i, ok := c.plan.ByOffer[o.Offer.ID]; ok {
+			return c.plan.Cands[i].Cost
+		}
+		return 0
+	}
+	slices.SortStableFunc(offers, func(a, b offerResult) int { return cmp.Compare(priceKey(cost(a)), priceKey(cost(b))) })
+	more := 0
+	if !c.allOffers && len(offers) > offersShown {
+		more = len(offers) - offersShown
+		offers = offers[:offersShown]
+	}
+	rows := make([]offerRowView, len(offers))
+	for i, o := range offers {
 		rows[i] = offerRowView{
 			ID: o.Offer.ID, GPU: o.Offer.GPU, Plan: o.Plan,
-			Provider: cmpOr(o.Provider.Name, o.Offer.Provider), Instance: o.Offer.InstanceType,
+			Provider: o.Provider, Instance: o.Offer.InstanceType,
 			GPUs:     strconv.FormatFloat(o.Offer.GPUCount, 'f', -1, 64) + "×",
 			OnDemand: l.money(o.Offer.OnDemandPerHour, o.Offer.Currency), Spot: l.money(o.Offer.SpotPerHour, o.Offer.Currency),
 			Reserved: c.reservedText(o.Offer.Reserved1yPerHour, o.Offer.Reserved3yPerHour, o.Offer.Currency),
-			Cost:     l.money(o.Cost, o.Offer.Currency), AsOf: l.date(o.Offer.AsOf), Source: o.Offer.Source,
+			Cost:     c.t(mNone), AsOf: l.date(o.Offer.AsOf), Source: o.Offer.Source,
 			Estimated: o.Offer.AsOfEstimated, Age: int(ageOf(o.Offer.AsOf, c.now)), Own: o.Own,
 		}
-		if o.SpotCost > 0 {
-			rows[i].SpotCost = l.money(o.SpotCost, o.Offer.Currency)
+		if k, ok := c.plan.ByOffer[o.Offer.ID]; ok {
+			x := c.plan.Cands[k]
+			rows[i].Cost, rows[i].Plan = l.money(x.Cost, c.plan.Currency), x.Plan
+			rows[i].Where = splitText(x.Plan) + instances(x.Instances)
 		}
 		if len(o.Offer.Regions) > 0 {
 			rows[i].Region = o.Offer.Regions[0]
@@ -639,11 +736,11 @@ func (c *Calculator) renderOffers() app.UI {
 		app.If(len(rows) == 0, func() app.UI {
 			return app.P().Class("rs-sub").Text(c.t(mNoOffers))
 		}).Else(func() app.UI {
-			return &offerTable{Rows: rows, Lang: c.lang(), CostHeader: c.costHeader()}
+			return &offerTable{Rows: rows, Lang: c.lang(), CostHeader: c.planCostHeader() + " · " + c.pricingName()}
 		}),
-		app.If(c.r.OffersMore > 0, func() app.UI {
+		app.If(more > 0, func() app.UI {
 			return app.Button().Class("rs-more").ID("rs-more-offers").OnClick(c.onShowAllOffers).
-				Text(c.t(mShowAll) + " (+" + strconv.Itoa(c.r.OffersMore) + ")")
+				Text(c.t(mShowAll) + " (+" + strconv.Itoa(more) + ")")
 		}),
 	)
 }
@@ -685,7 +782,7 @@ func (c *Calculator) renderAssumptions() app.UI {
 	for _, f := range assumptionFields {
 		open = open || c.state[f] != "" || !c.errs[f].ok()
 	}
-	field := func(f field, label msgKey, v float64) app.UI {
+	effField := func(f field, label msgKey, v float64) app.UI {
 		if !c.state.shown(f) {
 			return app.Text("")
 		}
@@ -696,15 +793,40 @@ func (c *Calculator) renderAssumptions() app.UI {
 			c.fieldError(f),
 		)
 	}
+	// The planner's assumptions: each field shows its default as its
+	// placeholder and where the default comes from below it.
+	planField := func(f field, label msgKey, placeholder string, source string) app.UI {
+		return app.Div().Class("rs-field").Body(
+			app.Label().For(fieldID(f)).Text(c.t(label)),
+			app.Input().Type("text").ID(fieldID(f)).DataSet("f", int(f)).
+				Placeholder(placeholder).Value(c.state[f]).Aria("invalid", !c.errs[f].ok()).OnChange(c.onField),
+			app.Div().Class("rs-where rs-src").Text(c.t(mDefaultIs)+" "+placeholder+" · "+source),
+			c.fieldError(f),
+		)
+	}
+	spotDefault := l.fixed(planner.DefaultSpotInterruptionsPerMonth, 2)
+	var spotNow string
+	if x, ok := c.plan.best(c.job.GPU.ID); ok && !c.planPending && x.CheckpointEvery > 0 {
+		spotNow = c.t(mSpotNow) + " " + l.fixed(x.SpotPerMonth, 3) + " · " + c.t(mYoungDaly) + " " + l.duration(x.CheckpointEvery) +
+			" · " + c.providerName(x.Offer.Provider) + " " + x.Offer.InstanceType
+	}
 	rates := c.pr.cat.FXRates
 	return app.Details().Class("rs-overrides").ID("rs-assumptions").Open(open).Body(
 		app.Summary().Text(c.t(mAssumptions)),
 		app.P().Class("rs-sub").Text(c.t(mAssumptionsNote)),
 		app.Div().Class("rs-fields").Body(
-			field(fMFU, mMFUField, eff.MFU),
-			field(fInfMFU, mInfMFUField, eff.InferenceMFU),
-			field(fBWUtil, mBWField, eff.BandwidthUtil),
+			effField(fMFU, mMFUField, eff.MFU),
+			effField(fInfMFU, mInfMFUField, eff.InferenceMFU),
+			effField(fBWUtil, mBWField, eff.BandwidthUtil),
 		),
+		app.P().Class("rs-sub").Text(c.t(mPlanAssumptionsNote)),
+		app.Div().Class("rs-fields").Body(
+			planField(fSpotRate, mSpotRateField, spotDefault, c.t(mSrcSpot)),
+			planField(fCkptWrite, mCkptWriteField, "1000MiB", c.t(mSrcCkpt)),
+			planField(fRestart, mRestartField, l.fixed(planner.DefaultRestartSeconds/60, 0)+"m", c.t(mSrcRestart)),
+		),
+		app.If(spotNow != "", func() app.UI { return app.P().Class("rs-sub").ID("rs-checkpoint-interval").Text(spotNow) }),
+		c.renderHosted(),
 		app.If(len(rates) > 0, func() app.UI {
 			return app.Div().Class("rs-scroll").Body(app.Table().ID("rs-fx").Body(
 				app.Caption().Text(c.t(mFXTitle)),
@@ -714,6 +836,79 @@ func (c *Calculator) renderAssumptions() app.UI {
 					r := rates[i]
 					return app.Tr().Body(app.Td().Text(r.Currency), app.Td().Class("num").Text(l.fixed(r.PerUSD, 4)),
 						app.Td().Class("rs-asof").Body(app.Text(l.date(r.AsOf)), app.Div().Class("rs-where rs-src").Text(r.Source)))
+				})),
+			))
+		}),
+	)
+}
+
+// renderHosted sets hosted APIs against the serving plan: the user's
+// prices (rs-api-input-price, rs-api-output-price) or the catalog's dated
+// list prices for the model, the API's month at the target rate next to
+// the cheapest self-hosted month, and the break-even request rate.
+func (c *Calculator) renderHosted() app.UI {
+	l := c.loc()
+	apis := c.pr.cat.PlanHostedAPIs(c.job.Model.ID)
+	src := c.t(mSrcAPINone)
+	if len(apis) > 0 {
+		a := apis[0]
+		src = a.Provider + " " + a.Model + " · " + l.date(a.AsOf) + " · " + a.Source
+	}
+	in, out := "—", "—"
+	if len(apis) > 0 {
+		in, out = l.money(apis[0].InputUSDPerMillion, "USD"), l.money(apis[0].OutputUSDPerMillion, "USD")
+	}
+	apiField := func(f field, label msgKey, placeholder string) app.UI {
+		return app.Div().Class("rs-field").Body(
+			app.Label().For(fieldID(f)).Text(c.t(label)),
+			app.Input().Type("text").ID(fieldID(f)).DataSet("f", int(f)).Attr("inputmode", "decimal").
+				Placeholder(placeholder).Value(c.state[f]).Aria("invalid", !c.errs[f].ok()).OnChange(c.onField),
+			app.Div().Class("rs-where rs-src").Text(c.t(mDefaultIs)+" "+placeholder+" · "+src),
+			c.fieldError(f),
+		)
+	}
+	type hostedRow struct{ API, Prices, Source, API730, Self, BreakEven, Why string }
+	var rows []hostedRow
+	if !c.planPending && c.plan.Kind == planner.Serving {
+		for _, h := range c.plan.Hosted {
+			r := hostedRow{
+				API:    cmpOr(h.API.Provider+" "+h.API.Model, h.API.ID),
+				Prices: l.money(h.API.InputUSDPerMillion, "USD") + " / " + l.money(h.API.OutputUSDPerMillion, "USD"),
+				Source: c.t(mYourPrice),
+				API730: l.money(h.MonthlyCostUSD, "USD"), Self: l.money(h.SelfHostedUSD, "USD"),
+				BreakEven: "—", Why: l.reason(h.Why),
+			}
+			if h.API.AsOf != "" {
+				r.Source = l.date(h.API.AsOf) + " · " + h.API.Source
+			}
+			if h.BreakEvenRPS > 0 {
+				r.BreakEven = l.rate(h.BreakEvenRPS) + " " + c.t(mPerSecond)
+			}
+			rows = append(rows, r)
+		}
+	}
+	return app.Div().ID("rs-hosted").Body(
+		app.P().Class("rs-sub").Text(c.t(mHostedNote)),
+		app.Div().Class("rs-fields").Body(
+			apiField(fAPIIn, mAPIInField, in),
+			apiField(fAPIOut, mAPIOutField, out),
+		),
+		app.If(len(rows) > 0, func() app.UI {
+			return app.Div().Class("rs-scroll").Body(app.Table().ID("rs-hosted-table").Body(
+				app.Caption().Text(c.t(mHostedTitle)),
+				app.THead().Body(app.Tr().Body(
+					app.Th().Text(c.t(mHostedAPI)), app.Th().Class("num").Text(c.t(mAPIPrices)),
+					app.Th().Class("num").Text(c.t(mAPIMonthly)), app.Th().Class("num").Text(c.t(mSelfHosted)),
+					app.Th().Class("num").Text(c.t(mBreakEven)), app.Th().Text(c.t(mAsOfSource)),
+				)),
+				app.TBody().Body(app.Range(rows).Slice(func(i int) app.UI {
+					r := rows[i]
+					return app.Tr().Body(
+						app.Td().Body(app.Text(r.API), app.Div().Class("rs-where").Text(r.Why)),
+						app.Td().Class("num").Text(r.Prices), app.Td().Class("num").Text(r.API730),
+						app.Td().Class("num").Text(r.Self), app.Td().Class("num").Text(r.BreakEven),
+						app.Td().Class("rs-asof rs-src").Text(r.Source),
+					)
 				})),
 			))
 		}),
@@ -754,3 +949,7 @@ func (c *Calculator) renderFilters() app.UI {
 		),
 	)
 }
+
+// pricingName is the price model the planner prices with (on-demand,
+// spot, reserved), as the pricing field shows it.
+func (c *Calculator) pricingName() string { return c.job.Pricing.String() }

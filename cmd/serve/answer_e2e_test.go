@@ -10,6 +10,7 @@ package main
 import (
 	"context"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -38,9 +39,15 @@ func (s *site) checkNoCSPViolation() {
 }
 
 // waitPlan waits for the planner's three picks.
+// waitPlan waits for the planner's answer to the current inputs: the page
+// marks itself pending for at least 250 ms after a change (the planner's
+// delay), so after 100 ms a change has shown it, and the answer has come
+// once the mark is gone.
 func (s *site) waitPlan() {
 	s.t.Helper()
-	s.do("waiting for the plan", chromedp.WaitVisible(`#rs-recommendation [data-kind="value"]`, chromedp.ByQuery))
+	time.Sleep(100 * time.Millisecond)
+	s.do("waiting for the plan", chromedp.WaitNotPresent(`.rs-plan-pending`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#rs-recommendation [data-kind="value"]`, chromedp.ByQuery))
 }
 
 func (s *site) count(sel string) string {
@@ -94,14 +101,24 @@ func TestE2EAnswers(t *testing.T) {
 	t.Logf("input → updated tables: %s ms", ms)
 	s.setField("rs-batch", "1")
 
-	// A fit-table row applies the whole plan: two T4s split into two
-	// pipeline stages for Llama 3.1 8B in bf16.
+	// A fit-table row applies the whole plan: on Llama 3.1 8B in bf16 the
+	// T4 row carries the planner's cheapest T4 plan (count and split),
+	// and a click sets every one of them.
+	s.waitPlan()
 	row := `#rs-fit tr[data-gpu="t4"]`
-	if g := s.eval(`document.querySelector(` + jsString(row) + `).dataset.gpus`); g != "2" {
-		t.Errorf("T4 row data-gpus = %s", g)
+	data := map[string]string{}
+	for _, k := range []string{"gpus", "tp", "pp", "zero"} {
+		data[k] = s.eval(`document.querySelector(` + jsString(row) + `).dataset.` + k)
+	}
+	if g, _ := strconv.Atoi(data["gpus"]); g < 2 {
+		t.Errorf("T4 row data-gpus = %s; the job needs at least two T4s", data["gpus"])
 	}
 	s.clickRow("t4")
-	for id, want := range map[string]string{"rs-gpu": "t4", "rs-gpus": "2", "rs-pp": "2", "rs-tp": "1"} {
+	// (ZeRO is a training field: for this inference job it is hidden and 0.)
+	if data["zero"] != "0" {
+		t.Errorf("T4 row for an inference job carries data-zero = %s", data["zero"])
+	}
+	for id, want := range map[string]string{"rs-gpu": "t4", "rs-gpus": data["gpus"], "rs-pp": data["pp"], "rs-tp": data["tp"]} {
 		if v := s.eval(`document.getElementById("` + id + `").value`); v != want {
 			t.Errorf("after clicking the T4 row, %s = %q, want %q", id, v, want)
 		}
@@ -136,6 +153,26 @@ func TestE2EAnswers(t *testing.T) {
 	}
 	t.Logf("serving 20 req/s: %s replicas, %s a month", s.text("#rs-replicas"), s.text("#rs-monthly"))
 	s.screenshot("serving-en-desktop.png", 1280)
+	// The Assumptions box: a hosted API's prices typed in are set against
+	// the self-hosted month, with the break-even rate.
+	s.do("opening the assumptions", chromedp.Click("#rs-assumptions > summary", chromedp.ByQuery),
+		chromedp.WaitVisible("#rs-api-input-price", chromedp.ByQuery))
+	s.setField("rs-api-input-price", "0.2")
+	s.setField("rs-api-output-price", "0.6")
+	s.waitPlan()
+	if v := s.text("#rs-hosted-table"); !strings.Contains(v, "$0.20 / $0.60") {
+		t.Errorf("hosted API table at $0.20/$0.60 per 1M reads %q", v)
+	}
+	for _, id := range []string{"rs-spot-interruptions", "rs-checkpoint-write", "rs-restart"} {
+		if s.count("#"+id) != "1" {
+			t.Errorf("no #%s in the Assumptions box", id)
+		}
+	}
+	s.do("scrolling to the assumptions", chromedp.ScrollIntoView("#rs-assumptions", chromedp.ByQuery))
+	s.screenshot("assumptions-en-desktop.png", 1280)
+	s.screenshot("assumptions-en-360.png", 360)
+	s.setField("rs-api-input-price", "")
+	s.setField("rs-api-output-price", "")
 	s.setField("rs-requests-per-second", "")
 
 	// Compare opened from a link.
