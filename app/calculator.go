@@ -21,13 +21,15 @@ type Calculator struct {
 	state viewState
 	archs archs
 	live  bool // set in the browser once the app has taken over the prerendered page
-	// rest renders the sections below the first screen (fit table, offers,
-	// rules, export, files). The prerendered page has them; in the browser
-	// they follow one frame after the app is live, so the first render
-	// (the start-up cost users wait for) stays small.
-	rest  bool
-	now   time.Time // zero outside the browser, so the static page carries no staleness flags
-	embed bool      // #embed=1: results only, for an iframe in a docs page
+	// restShown is how many of the sections below the first screen
+	// (restSections: rules, fit table, offers, export, files) are
+	// rendered. The prerendered page has them all; in the browser they
+	// follow one at a time after the app is live, with the main thread
+	// free between them, so the first render (the start-up cost users
+	// wait for) stays small and inputs answer while the rest arrives.
+	restShown int
+	now       time.Time // zero outside the browser, so the static page carries no staleness flags
+	embed     bool      // #embed=1: results only, for an iframe in a docs page
 	// overridesOpen keeps the overheads box open once the user typed in it.
 	overridesOpen bool
 	allOffers     bool
@@ -84,7 +86,9 @@ func (c *Calculator) OnInit() {
 	c.pr = newPrices(c.base, nil)
 	c.archs = archs{}
 	c.state = defaultState
-	c.rest = !app.IsClient
+	if !app.IsClient {
+		c.restShown = len(c.restSections())
+	}
 	if app.IsClient {
 		c.now = time.Now() // staleness grades only in the browser, never in the prerendered page
 	}
@@ -107,15 +111,44 @@ func (c *Calculator) OnMount(ctx app.Context) {
 	if c.embed {
 		c.watchHeight(ctx)
 	}
-	ctx.Async(func() {
-		time.Sleep(restDelay) // let the first screen render and paint
-		ctx.Dispatch(func(ctx app.Context) { c.rest = true })
+	c.showRest(ctx)
+}
+
+// showRest renders the next section below the first screen restDelay
+// after the current render has finished, until all are shown. Rendering
+// them in one update held WebAssembly's single thread for about a second
+// after mount (the fit and offers tables' first DOM): the page looked
+// live but answered no input, and the planner's first run waited behind it.
+func (c *Calculator) showRest(ctx app.Context) {
+	if c.restShown >= len(c.restSections()) {
+		return
+	}
+	// Defer: count the delay from the end of this update, so the browser
+	// gets the main thread (paint, input) between two sections.
+	ctx.Defer(func(ctx app.Context) {
+		ctx.After(restDelay, func(ctx app.Context) {
+			for _, n := range restStages {
+				if n > c.restShown {
+					c.restShown = n
+					break
+				}
+			}
+			c.showRest(ctx)
+		})
 	})
 }
 
-// restDelay is how long after mount the rest of the page is rendered:
-// more than one frame of go-app's engine (1/120 s).
-const restDelay = 20 * time.Millisecond
+// restStages are the counts of restSections shown after each step: the
+// rules and the fit table, then the offers table (the largest), then the
+// small forms and the footer. Each step re-renders the whole page, so
+// fewer, evenly sized steps beat one per section.
+var restStages = []int{2, 3, 7}
+
+// restDelay is the pause before each step of the sections below the
+// first screen: several frames of go-app's engine (1/120 s), so the
+// browser paints and handles pending input (and a test driver's queries)
+// in between.
+const restDelay = 50 * time.Millisecond
 
 // OnAppUpdate is called by go-app when the service worker has fetched a
 // newer build; the page offers a reload instead of switching under the user.

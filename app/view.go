@@ -20,7 +20,7 @@ func (c *Calculator) Render() app.UI {
 	if c.live {
 		cls += " rs-live"
 	}
-	if c.live && c.rest {
+	if c.live && c.restShown == len(c.restSections()) {
 		cls += " rs-complete"
 	}
 	if c.planPending {
@@ -67,18 +67,30 @@ func (c *Calculator) Render() app.UI {
 		c.renderResult(),
 		c.renderPerf(),
 		c.renderServe(),
-		app.If(c.rest, func() app.UI {
-			return app.Div().Class("rs-rest").Body(
-				c.renderRules(),
-				c.renderFit(),
-				c.renderOffers(),
-				c.renderExport(),
-				c.renderPrices(),
-				c.renderCustomModel(),
-				app.Footer().Class("rs-footer").Body(app.P().Class("rs-sub").Text(c.t(mFooter))),
-			)
+		app.If(c.restShown > 0, func() app.UI {
+			secs := c.restSections()
+			body := make([]app.UI, 0, len(secs))
+			for _, f := range secs[:min(c.restShown, len(secs))] {
+				body = append(body, f())
+			}
+			return app.Div().Class("rs-rest").Body(body...)
 		}),
 	)
+}
+
+// restSections are the sections below the first screen, in page order.
+// In the browser they are rendered one at a time after mount (see
+// showRest), so no single render holds the main thread for long.
+func (c *Calculator) restSections() []func() app.UI {
+	return []func() app.UI{
+		c.renderRules,
+		c.renderFit,
+		c.renderOffers,
+		c.renderExport,
+		c.renderPrices,
+		c.renderCustomModel,
+		func() app.UI { return app.Footer().Class("rs-footer").Body(app.P().Class("rs-sub").Text(c.t(mFooter))) },
+	}
 }
 
 // fullLink is the fragment of this view without the embed flag.
