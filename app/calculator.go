@@ -125,8 +125,12 @@ func (c *Calculator) showRest(ctx app.Context) {
 	}
 	// Defer: count the delay from the end of this update, so the browser
 	// gets the main thread (paint, input) between two sections.
+	d := restDelay
+	if c.restShown == 0 {
+		d = restFirstDelay
+	}
 	ctx.Defer(func(ctx app.Context) {
-		ctx.After(restDelay, func(ctx app.Context) {
+		ctx.After(d, func(ctx app.Context) {
 			for _, n := range restStages {
 				if n > c.restShown {
 					c.restShown = n
@@ -143,6 +147,12 @@ func (c *Calculator) showRest(ctx app.Context) {
 // small forms and the footer. Each step re-renders the whole page, so
 // fewer, evenly sized steps beat one per section.
 var restStages = []int{2, 3, 7}
+
+// restFirstDelay is the pause between the first screen going live and the
+// first step below it: long enough for a first input (or a test driver's
+// query for the live page) to be answered on a loaded machine, short of
+// the planner's start (planDelay).
+const restFirstDelay = 150 * time.Millisecond
 
 // restDelay is the pause before each step of the sections below the
 // first screen: several frames of go-app's engine (1/120 s), so the
