@@ -1,6 +1,7 @@
 package app
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -116,5 +117,41 @@ func BenchmarkMountParts(b *testing.B) {
 				e.ConsumeAll()
 			}
 		})
+	}
+}
+
+// TestRestShownInSteps: in the browser the sections below the first screen
+// arrive in restStages steps after mount and the page ends complete, with
+// every section rendered once.
+func TestRestShownInSteps(t *testing.T) {
+	if !app.IsClient {
+		t.Skip("OnMount runs only in the browser")
+	}
+	e := app.NewTestEngine()
+	p := &benchPage{}
+	if err := e.Load(p); err != nil {
+		t.Fatal(err)
+	}
+	if p.restShown != 0 {
+		t.Fatalf("before mount: %d sections below the first screen, want 0", p.restShown)
+	}
+	var seen []int
+	for range 20 {
+		e.ConsumeNext()
+		if n := p.restShown; n > 0 && (len(seen) == 0 || seen[len(seen)-1] != n) {
+			seen = append(seen, n)
+		}
+		if p.restShown == len(p.restSections()) && !p.planPending {
+			break
+		}
+	}
+	if !slices.Equal(seen, restStages) {
+		t.Errorf("sections shown in steps %v, want %v", seen, restStages)
+	}
+	if n := len(p.restSections()); restStages[len(restStages)-1] != n {
+		t.Errorf("last step shows %d sections, the page has %d", restStages[len(restStages)-1], n)
+	}
+	if !p.live || p.planPending {
+		t.Errorf("after the steps: live %v, plan pending %v", p.live, p.planPending)
 	}
 }
