@@ -33,11 +33,6 @@ type plan struct {
 
 func planOf(in estimator.Input) plan { return plan{in.GPUs, in.TP, in.PP, in.ZeRO} }
 
-func (p plan) apply(in estimator.Input) estimator.Input {
-	in.GPUs, in.TP, in.PP, in.ZeRO = p.GPUs, p.TP, p.PP, p.ZeRO
-	return in
-}
-
 // results is everything the page shows for one job, as numbers.
 type results struct {
 	OK        bool

@@ -43,25 +43,6 @@ func (g GPU) Hardware(w estimator.DType) (hw estimator.Hardware, ok bool) {
 		hw.NVLinkDomain = g.NVLinkDomain
 	}
 	hw.Architecture, hw.FormFactor = g.Architecture, g.FormFactor
-	hw.HostLinkBandwidth = pcieBytesPerSecond(g.PCIeGen)
+	hw.HostLinkBandwidth = estimator.PCIeX16Bandwidth(g.PCIeGen)
 	return hw, hw.PeakFLOPS > 0 && hw.MemBandwidth > 0
-}
-
-// pcieBytesPerSecond is one direction of a x16 link of PCIe generation gen:
-// 8 GT/s (gen 3), 16 (gen 4), 32 (gen 5) with 128b/130b encoding, and 64 GT/s
-// (gen 6, PAM4 with FLIT encoding, ~121 GB/s), × 16 lanes / 8 bits (PCI-SIG
-// base specifications 3.0–6.0). 0 for an unknown generation: the estimator
-// then assumes PCIe 4.0.
-func pcieBytesPerSecond(gen int) float64 {
-	switch gen {
-	case 3:
-		return 8e9 * 16 * 128 / 130 / 8
-	case 4:
-		return 16e9 * 16 * 128 / 130 / 8
-	case 5:
-		return 32e9 * 16 * 128 / 130 / 8
-	case 6:
-		return 121e9
-	}
-	return 0
 }

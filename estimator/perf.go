@@ -76,6 +76,25 @@ type Hardware struct {
 // Hardware.HostLinkBandwidth is 0.
 const PCIeBandwidth = 31.5e9
 
+// PCIeX16Bandwidth is one direction of a x16 link of PCIe generation gen,
+// in bytes/s: 8 GT/s (gen 3), 16 (gen 4), 32 (gen 5) with 128b/130b
+// encoding, and 64 GT/s (gen 6, PAM4 with FLIT encoding, ~121 GB/s), × 16
+// lanes / 8 bits (PCI-SIG base specifications 3.0–6.0). 0 for an unknown
+// generation: Hardware.HostLinkBandwidth 0 means PCIeBandwidth.
+func PCIeX16Bandwidth(gen int) float64 {
+	switch gen {
+	case 3:
+		return 8e9 * 16 * 128 / 130 / 8
+	case 4:
+		return 16e9 * 16 * 128 / 130 / 8
+	case 5:
+		return 32e9 * 16 * 128 / 130 / 8
+	case 6:
+		return 121e9
+	}
+	return 0
+}
+
 // defaultNetworkBandwidth is the inter-node bytes/s per GPU when Hardware
 // gives none: one 200 Gb/s port per GPU (HDR InfiniBand, the A100-era
 // DGX SuperPOD fabric: NVIDIA DGX A100 user guide, 8 × ConnectX-6 200 Gb/s

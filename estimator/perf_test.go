@@ -1053,3 +1053,17 @@ func TestTrainingExpertParallel(t *testing.T) {
 		}
 	}
 }
+
+// TestPCIeX16Bandwidth: the per-generation host link agrees with the PCIe
+// 4.0 default and doubles per generation up to 5.0.
+func TestPCIeX16Bandwidth(t *testing.T) {
+	if g4 := PCIeX16Bandwidth(4); math.Abs(g4/PCIeBandwidth-1) > 0.001 {
+		t.Errorf("PCIe 4.0 x16 %v B/s, PCIeBandwidth %v", g4, PCIeBandwidth)
+	}
+	if r := PCIeX16Bandwidth(5) / PCIeX16Bandwidth(4); r != 2 {
+		t.Errorf("PCIe 5.0 / 4.0 = %v, want 2", r)
+	}
+	if PCIeX16Bandwidth(0) != 0 || PCIeX16Bandwidth(7) != 0 {
+		t.Error("an unknown generation has a bandwidth")
+	}
+}
