@@ -24,20 +24,56 @@ type basisView struct {
 func (b basisView) empty() bool { return b.Formula == "" }
 
 func renderBasis(lang string, b basisView) app.UI {
-	row := func(k msgKey, v string) app.UI {
-		if v == "" {
-			return app.Text("")
-		}
-		return app.Div().Class("rs-fact").Body(app.Dt().Text(tr(lang, k)), app.Dd().Text(v))
+	return &basisBox{Lang: lang, Label: tr(lang, mBasis), Seg: -1, Facts: [6]basisFact{
+		{mBasisFormula, b.Formula}, {mBasisInputs, b.Inputs}, {mBasisEfficiency, b.Efficiency},
+		{mBasisBand, b.Band}, {mBasisBound, b.Bound}, {mBasisVerify, b.Verify},
+	}}
+}
+
+// basisFact is one line of a basis: what it is and its text ("" leaves it out).
+type basisFact struct {
+	Key   msgKey
+	Value string
+}
+
+// basisBox is one "how this number was made" fold. In the browser its
+// body is built only once the user opens it: the page has a fold per
+// number (about 200 elements on the first screen), which go-app would
+// otherwise create at start-up and compare on every input while nobody
+// reads them. The prerendered page carries every body, so the static
+// HTML stays complete.
+type basisBox struct {
+	app.Compo
+	Lang, Label string
+	Seg         int // colour key of a breakdown part; -1: none
+	Facts       [6]basisFact
+	open        bool
+}
+
+func (b *basisBox) Render() app.UI {
+	summary := app.Summary().Text(b.Label)
+	if b.Seg >= 0 {
+		summary = app.Summary().Body(app.Span().Class("rs-key rs-seg-"+strconv.Itoa(b.Seg)), app.Text(b.Label))
 	}
-	return app.Details().Class("rs-basis").Body(
-		app.Summary().Text(tr(lang, mBasis)),
-		app.Dl().Body(
-			row(mBasisFormula, b.Formula), row(mBasisInputs, b.Inputs), row(mBasisEfficiency, b.Efficiency),
-			row(mBasisBand, b.Band), row(mBasisBound, b.Bound), row(mBasisVerify, b.Verify),
-		),
-		accuracyLink(lang),
-	)
+	d := app.Details().Class("rs-basis").OnToggle(b.onToggle)
+	if app.IsClient && !b.open {
+		return d.Body(summary)
+	}
+	facts := make([]app.UI, 0, len(b.Facts))
+	for _, f := range b.Facts {
+		if f.Value != "" {
+			facts = append(facts, app.Div().Class("rs-fact").Body(app.Dt().Text(tr(b.Lang, f.Key)), app.Dd().Text(f.Value)))
+		}
+	}
+	if b.open {
+		d = d.Open(true) // never Open(false): the static HTML would read open="false", which is open
+	}
+	return d.Body(summary, app.Dl().Body(facts...), accuracyLink(b.Lang))
+}
+
+// onToggle builds the body when the fold opens (and drops it when it closes).
+func (b *basisBox) onToggle(ctx app.Context, e app.Event) {
+	b.open = ctx.JSSrc().Get("open").Bool()
 }
 
 // accuracyLink opens the validation report (cmd/build renders
@@ -118,15 +154,9 @@ func (b *breakdownView) Render() app.UI {
 					p := b.Parts[i]
 					return app.Tr().Body(
 						app.Td().Body(
-							app.Details().Class("rs-basis").Body(
-								app.Summary().Body(app.Span().Class("rs-key rs-seg-"+strconv.Itoa(p.Seg)), app.Text(p.Name)),
-								app.Dl().Body(
-									app.Div().Class("rs-fact").Body(app.Dt().Text(t(mBasisFormula)), app.Dd().Text(p.Formula)),
-									app.Div().Class("rs-fact").Body(app.Dt().Text(t(mBasisBand)), app.Dd().Text(p.Band)),
-									app.Div().Class("rs-fact").Body(app.Dt().Text(t(mBasisVerify)), app.Dd().Text(verify)),
-								),
-								accuracyLink(b.Lang),
-							),
+							&basisBox{Lang: b.Lang, Label: p.Name, Seg: p.Seg, Facts: [6]basisFact{
+								{mBasisFormula, p.Formula}, {mBasisBand, p.Band}, {mBasisVerify, verify},
+							}},
 						),
 						app.Td().Class("num").ID(p.ID).Text(p.Value),
 						app.Td().Class("num").Text(p.Share),

@@ -93,6 +93,11 @@ func (c *Calculator) restSections() []func() app.UI {
 	}
 }
 
+// firstScreenOnly is true for the browser's first render, before the
+// sections below the first screen arrive: start-up builds what the user
+// sees and types into, and the drop-downs' long option lists wait.
+func (c *Calculator) firstScreenOnly() bool { return app.IsClient && c.restShown == 0 }
+
 // fullLink is the fragment of this view without the embed flag.
 func (c *Calculator) fullLink() string {
 	l := c.link()
@@ -233,7 +238,7 @@ func (c *Calculator) selectField(f field, label msgKey, opts []option) app.UI {
 	if !c.state.shown(f) {
 		return app.Text("")
 	}
-	s := &selectBox{F: int(f), Label: c.t(label), Cur: c.state[f], Opts: opts}
+	s := &selectBox{F: int(f), Label: c.t(label), Cur: c.state[f], Opts: opts, Lazy: c.firstScreenOnly()}
 	if !c.errs[f].ok() {
 		s.Err = c.errText(c.errs[f])
 	}
@@ -245,12 +250,20 @@ func (c *Calculator) selectField(f field, label msgKey, opts []option) app.UI {
 // whose value, options and error did not change (the page's selects hold
 // about 200 options, which it would otherwise rebuild and compare on
 // every keystroke). A change travels up as actionField.
+//
+// While Lazy (the browser's first render, before the sections below the
+// first screen arrive) it holds only the chosen option: the page's
+// selects have about 200 options, a third of the first screen's DOM. The
+// rest follow with the first section below the first screen, about
+// 150 ms later, or at once when the user focuses or presses on it.
 type selectBox struct {
 	app.Compo
 	F          int
 	Label, Cur string
 	Err        string
 	Opts       []option
+	Lazy       bool
+	full       bool // the user reached for it while Lazy
 }
 
 func (s *selectBox) Render() app.UI {
@@ -264,7 +277,11 @@ func (s *selectBox) Render() app.UI {
 		// Keep a bad value from a link visible so the error has context.
 		body = append(body, app.Option().Value(s.Cur).Text(s.Cur).Selected(true))
 	}
+	lazy := s.Lazy && !s.full
 	for _, o := range s.Opts {
+		if lazy && o.value != s.Cur {
+			continue
+		}
 		// Only the chosen option carries "selected": in the prerendered
 		// HTML, selected="false" would select it too.
 		opt := app.Option().Value(o.value).Text(o.label)
@@ -273,12 +290,19 @@ func (s *selectBox) Render() app.UI {
 		}
 		body = append(body, opt)
 	}
+	sel := app.Select().ID(id).DataSet("f", s.F).Aria("invalid", s.Err != "").OnChange(s.onChange)
+	if lazy {
+		sel = sel.OnFocus(s.fill).OnMouseDown(s.fill)
+	}
 	return app.Div().Class("rs-field").Body(
 		app.Label().For(id).Text(s.Label),
-		app.Select().ID(id).DataSet("f", s.F).Aria("invalid", s.Err != "").OnChange(s.onChange).Body(body...),
+		sel.Body(body...),
 		app.If(s.Err != "", func() app.UI { return app.P().Class("rs-error").ID(id + "-error").Text(s.Err) }),
 	)
 }
+
+// fill renders every option of a Lazy select the user reached for.
+func (s *selectBox) fill(ctx app.Context, e app.Event) { s.full = true }
 
 func (s *selectBox) onChange(ctx app.Context, e app.Event) {
 	ctx.NewActionWithValue(actionField, fieldChange{F: field(s.F), V: ctx.JSSrc().Get("value").String()})

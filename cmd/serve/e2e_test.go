@@ -375,6 +375,32 @@ func TestE2EInteractions(t *testing.T) {
 	s.do("loading the page", chromedp.Navigate(s.base))
 	s.waitLive()
 
+	// The drop-downs start with their chosen option only; once the page is
+	// complete every option is there, with the choice kept.
+	if n, _ := strconv.Atoi(s.count("#rs-model option")); n < 90 {
+		t.Errorf("the model list holds %d options on the complete page", n)
+	}
+	if n, _ := strconv.Atoi(s.count("#rs-gpu option")); n < 50 {
+		t.Errorf("the GPU list holds %d options on the complete page", n)
+	}
+	if v := s.eval(`document.getElementById("rs-model").value`); v != "llama-3.1-8b" {
+		t.Errorf("model after the options arrived: %q", v)
+	}
+	// A number's basis fold is built when opened: the formula, the band
+	// and how to verify it, with the accuracy link.
+	if n := s.count(".rs-result details.rs-basis dd"); n != "0" {
+		t.Errorf("closed basis folds already hold %s facts", n)
+	}
+	s.do("opening the weights' basis", chromedp.Click(".rs-breakdown tbody tr:first-child details.rs-basis summary", chromedp.ByQuery))
+	s.do("waiting for its facts", chromedp.WaitVisible(".rs-breakdown tbody tr:first-child details.rs-basis dd", chromedp.ByQuery))
+	if v := s.text(".rs-breakdown tbody tr:first-child details.rs-basis dl"); !strings.Contains(v, "parameters") {
+		t.Errorf("the weights' basis reads %q", v)
+	}
+	if s.count(".rs-breakdown tbody tr:first-child details.rs-basis a.rs-accuracy") != "1" {
+		t.Error("the opened basis has no accuracy link")
+	}
+	s.screenshot("basis-open.png", 1280)
+
 	// Bad input: a message next to the field, no result, no crash.
 	s.setField("rs-batch", "abc")
 	s.do("waiting for the batch error", chromedp.WaitVisible("#rs-batch-error", chromedp.ByQuery))
