@@ -118,7 +118,7 @@ func (p *pickCard) onUse(ctx app.Context, e app.Event) {
 
 func (p *pickCard) Render() app.UI {
 	x := p.P
-	return app.Article().Class("rs-pick").DataSet("kind", x.Kind).DataSet("gpu", x.GPU).DataSet("gpus", x.Plan.GPUs).Body(
+	return app.Article().Class("rs-pick").Attr("data-kind", x.Kind).Attr("data-gpu", x.GPU).Attr("data-gpus", strconv.Itoa(x.Plan.GPUs)).Body(
 		app.H3().Text(x.Title),
 		app.P().Class("rs-pick-what").Text(x.What),
 		app.P().Class("rs-where").Text(x.Where),
@@ -222,7 +222,7 @@ func (p *pareto) Render() app.UI {
 		}
 		// No handler per point: the chart listens once (event delegation).
 		body = append(body, svg("circle").Class(cls).Attr("cx", pt.X).Attr("cy", pt.Y).Attr("r", 5).
-			DataSet("i", i).Attr("tabindex", 0).Attr("role", "button").Aria("label", pt.Label))
+			Attr("data-i", strconv.Itoa(i)).Attr("tabindex", 0).Attr("role", "button").Aria("label", pt.Label))
 	}
 	info := p.Hint
 	if p.shown > 0 && p.shown <= len(p.Points) {

@@ -74,6 +74,7 @@ type Calculator struct {
 	pinPlan     planOut // the pin's, for the comparison
 	planPending bool
 	planSeq     atomic.Int64 // the newest replan; read by the pending plan's goroutine
+	urlSeq      atomic.Int64 // the newest fragment write (syncURL)
 	ctx         app.Context
 	hasCtx      bool
 }
@@ -168,6 +169,7 @@ func (c *Calculator) onReload(ctx app.Context, e app.Event) { ctx.Reload() }
 
 // OnNav restores the state of a shared link from the URL fragment.
 func (c *Calculator) OnNav(ctx app.Context) {
+	c.urlSeq.Add(1) // a pending write of the old state must not replace the link opened
 	c.applyFragment(ctx.Page().URL().Fragment)
 	c.setDocumentLang()
 	if c.embed && c.live {
@@ -267,6 +269,7 @@ func (c *Calculator) apply(p applyPlan) {
 // onCopyLink copies the page's URL (its fragment holds the whole state)
 // to the clipboard; where that is refused, it shows the URL to copy.
 func (c *Calculator) onCopyLink(ctx app.Context, e app.Event) {
+	c.flushURL(ctx)
 	href := app.Window().Get("location").Get("href").String()
 	clip := app.Window().Get("navigator").Get("clipboard")
 	if !clip.Truthy() {
@@ -317,10 +320,37 @@ func (c *Calculator) link() link {
 	return l
 }
 
-// syncURL writes the state into the fragment without adding a history entry.
+// syncURL keeps the fragment in step with the state, without a history
+// entry. In the browser it writes once input pauses for urlDelay:
+// rewriting the address bar (history.replaceState, the og:url meta) costs
+// the main thread a few milliseconds that an input change spends on its
+// tables instead. Copy link flushes it first.
 func (c *Calculator) syncURL(ctx app.Context) {
+	seq, frag := c.urlSeq.Add(1), c.link().encode(defaultState)
+	if !app.IsClient {
+		writeURL(ctx, frag)
+		return
+	}
+	ctx.Async(func() {
+		time.Sleep(urlDelay)
+		if seq == c.urlSeq.Load() { // no newer change replaced it
+			writeURL(ctx, frag)
+		}
+	})
+}
+
+// flushURL writes the fragment now, dropping a pending write.
+func (c *Calculator) flushURL(ctx app.Context) {
+	c.urlSeq.Add(1)
+	writeURL(ctx, c.link().encode(defaultState))
+}
+
+// urlDelay is how long the address bar waits for input to pause.
+const urlDelay = 150 * time.Millisecond
+
+func writeURL(ctx app.Context, frag string) {
 	u := *ctx.Page().URL()
-	u.Fragment = c.link().encode(defaultState)
+	u.Fragment = frag
 	u.RawFragment = ""
 	ctx.Page().ReplaceURL(&u)
 }

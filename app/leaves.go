@@ -241,7 +241,7 @@ func planFromData(d app.Value) (applyPlan, bool) {
 
 // withPlan puts a plan in an element's data attributes.
 func withPlan(e app.HTMLTr, gpu string, p plan) app.HTMLTr {
-	return e.DataSet("gpu", gpu).DataSet("gpus", p.GPUs).DataSet("tp", p.TP).DataSet("pp", p.PP).DataSet("zero", p.ZeRO)
+	return e.Attr("data-gpu", gpu).Attr("data-gpus", strconv.Itoa(p.GPUs)).Attr("data-tp", strconv.Itoa(p.TP)).Attr("data-pp", strconv.Itoa(p.PP)).Attr("data-zero", strconv.Itoa(p.ZeRO))
 }
 
 // fitRow is one row; its picks are handled by the table.
@@ -330,7 +330,7 @@ func (r *offerRow) Render() app.UI {
 		date += " (" + t(mEstimatedDate) + ")"
 	}
 	a := age(o.Age)
-	return withPlan(app.Tr().Class("rs-row").DataSet("offer", o.ID), o.GPU, o.Plan).TabIndex(0).Body(
+	return withPlan(app.Tr().Class("rs-row").Attr("data-offer", o.ID), o.GPU, o.Plan).TabIndex(0).Body(
 		provider, app.Td().Text(o.Instance), app.Td().Class("num").Text(o.GPUs),
 		app.Td().Class("num").Text(o.OnDemand), app.Td().Class("num").Text(o.Spot),
 		app.Td().Class("num").Text(o.Reserved),

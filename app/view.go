@@ -290,7 +290,7 @@ func (s *selectBox) Render() app.UI {
 		}
 		body = append(body, opt)
 	}
-	sel := app.Select().ID(id).DataSet("f", s.F).Aria("invalid", s.Err != "").OnChange(s.onChange)
+	sel := app.Select().ID(id).Attr("data-f", strconv.Itoa(s.F)).Aria("invalid", s.Err != "").OnChange(s.onChange)
 	if lazy {
 		sel = sel.OnFocus(s.fill).OnMouseDown(s.fill)
 	}
@@ -322,7 +322,7 @@ func (c *Calculator) textField(f field, label msgKey, mode string) app.UI {
 	}
 	return app.Div().Class("rs-field").Body(
 		app.Label().For(fieldID(f)).Text(c.t(label)),
-		app.Input().Type("text").ID(fieldID(f)).DataSet("f", int(f)).Attr("inputmode", mode).
+		app.Input().Type("text").ID(fieldID(f)).Attr("data-f", strconv.Itoa(int(f))).Attr("inputmode", mode).
 			Value(c.state[f]).Aria("invalid", !c.errs[f].ok()).OnChange(c.onField),
 		c.fieldError(f),
 	)
@@ -340,7 +340,7 @@ func (c *Calculator) sizeInput(f field, label msgKey, est estimator.Bytes) app.U
 	}
 	return app.Div().Class("rs-field").Body(
 		app.Label().For(fieldID(f)).Text(c.t(label)),
-		app.Input().Type("text").ID(fieldID(f)).DataSet("f", int(f)).Placeholder(ph).
+		app.Input().Type("text").ID(fieldID(f)).Attr("data-f", strconv.Itoa(int(f))).Placeholder(ph).
 			Value(c.state[f]).Aria("invalid", !c.errs[f].ok()).OnChange(c.onField),
 		c.fieldError(f),
 	)
@@ -352,7 +352,7 @@ func (c *Calculator) checkField(f field, label msgKey) app.UI {
 	}
 	return app.Div().Class("rs-field rs-check").Body(
 		app.Label().For(fieldID(f)).Body(
-			app.Input().Type("checkbox").ID(fieldID(f)).DataSet("f", int(f)).
+			app.Input().Type("checkbox").ID(fieldID(f)).Attr("data-f", strconv.Itoa(int(f))).
 				Checked(c.state[f] == "1").OnChange(c.onField),
 			app.Text(" "+c.t(label)),
 		),
@@ -598,7 +598,7 @@ func (c *Calculator) renderRules() app.UI {
 				if e < -0.1 || e > 0.25 {
 					cls = "num rs-bad"
 				}
-				return app.Tr().DataSet("rule", r.Rule.String()).Body(
+				return app.Tr().Attr("data-rule", r.Rule.String()).Body(
 					app.Td().Text(c.t(ruleLabels[r.Rule])), app.Td().Class("num").Text(l.bytes(r.Bytes)),
 					app.Td().Class("num").Text(l.bytes(r.Estimate)), app.Td().Class(cls).Text(l.signedPercent(e)),
 				)
@@ -824,7 +824,7 @@ func (c *Calculator) renderAssumptions() app.UI {
 		}
 		return app.Div().Class("rs-field").Body(
 			app.Label().For(fieldID(f)).Text(c.t(label)),
-			app.Input().Type("text").ID(fieldID(f)).DataSet("f", int(f)).Attr("inputmode", "decimal").
+			app.Input().Type("text").ID(fieldID(f)).Attr("data-f", strconv.Itoa(int(f))).Attr("inputmode", "decimal").
 				Placeholder(l.fixed(def(v), 2)).Value(c.state[f]).Aria("invalid", !c.errs[f].ok()).OnChange(c.onField),
 			c.fieldError(f),
 		)
@@ -834,7 +834,7 @@ func (c *Calculator) renderAssumptions() app.UI {
 	planField := func(f field, label msgKey, placeholder string, source string) app.UI {
 		return app.Div().Class("rs-field").Body(
 			app.Label().For(fieldID(f)).Text(c.t(label)),
-			app.Input().Type("text").ID(fieldID(f)).DataSet("f", int(f)).
+			app.Input().Type("text").ID(fieldID(f)).Attr("data-f", strconv.Itoa(int(f))).
 				Placeholder(placeholder).Value(c.state[f]).Aria("invalid", !c.errs[f].ok()).OnChange(c.onField),
 			app.Div().Class("rs-where rs-src").Text(c.t(mDefaultIs)+" "+placeholder+" · "+source),
 			c.fieldError(f),
@@ -897,7 +897,7 @@ func (c *Calculator) renderHosted() app.UI {
 	apiField := func(f field, label msgKey, placeholder string) app.UI {
 		return app.Div().Class("rs-field").Body(
 			app.Label().For(fieldID(f)).Text(c.t(label)),
-			app.Input().Type("text").ID(fieldID(f)).DataSet("f", int(f)).Attr("inputmode", "decimal").
+			app.Input().Type("text").ID(fieldID(f)).Attr("data-f", strconv.Itoa(int(f))).Attr("inputmode", "decimal").
 				Placeholder(placeholder).Value(c.state[f]).Aria("invalid", !c.errs[f].ok()).OnChange(c.onField),
 			app.Div().Class("rs-where rs-src").Text(c.t(mDefaultIs)+" "+placeholder+" · "+src),
 			c.fieldError(f),

@@ -139,7 +139,7 @@ func TestE2EAnswers(t *testing.T) {
 	// Pin, change, compare; the pin is in the link.
 	s.do("pinning", chromedp.Click("#rs-pin", chromedp.ByQuery), chromedp.WaitVisible("#rs-compare", chromedp.ByQuery))
 	s.setField("rs-precision", "int8")
-	if h := s.eval(`location.hash`); !strings.Contains(h, "pin=") {
+	if h := s.waitHash("pin="); !strings.Contains(h, "pin=") {
 		t.Errorf("the pin is not in the link: %s", h)
 	}
 	s.screenshot("compare-en-desktop.png", 1280)
@@ -191,7 +191,7 @@ func TestE2EAnswers(t *testing.T) {
 	s.waitLive()
 	s.setField("rs-config-paste", string(cfg))
 	s.do("waiting for the pasted model", chromedp.WaitVisible("//dd[@id='rs-params'][contains(., '7,615,616,512')]", chromedp.BySearch))
-	if h := s.eval(`location.hash`); !strings.Contains(h, "cfg=") || !strings.Contains(h, "m=custom") {
+	if h := s.waitHash("cfg=", "m=custom"); !strings.Contains(h, "cfg=") || !strings.Contains(h, "m=custom") {
 		t.Errorf("the link does not carry the pasted config: %s", h)
 	}
 	link := s.eval(`location.href`)

@@ -202,6 +202,24 @@ func (s *site) setField(id, value string) {
 		e.value = ` + jsString(value) + `; e.dispatchEvent(new Event("change", {bubbles: true})); return e.value; })()`)
 }
 
+// waitHash polls until the URL fragment holds every part (the page writes
+// it once input pauses) and returns it; the caller reports a miss.
+func (s *site) waitHash(parts ...string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		h := s.eval(`location.hash`)
+		ok := true
+		for _, p := range parts {
+			ok = ok && strings.Contains(h, p)
+		}
+		if ok || time.Now().After(deadline) {
+			return h
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // waitText polls until the element's text differs from old.
 func (s *site) waitTextChange(sel, old string) string {
 	s.t.Helper()
@@ -288,7 +306,7 @@ func TestE2ESlice(t *testing.T) {
 	// Changing the model changes the number and the shareable fragment.
 	s.setField("rs-model", "qwen2.5-7b")
 	after := s.waitTextChange("#rs-weights", before)
-	if hash := s.eval(`location.hash`); !strings.Contains(hash, "m=qwen2.5-7b") {
+	if hash := s.waitHash("m=qwen2.5-7b"); !strings.Contains(hash, "m=qwen2.5-7b") {
 		t.Errorf("location.hash = %q after choosing qwen2.5-7b", hash)
 	}
 	t.Logf("llama-3.1-8b bf16: %s; qwen2.5-7b bf16: %s", before, after)
@@ -429,7 +447,7 @@ func TestE2EInteractions(t *testing.T) {
 	if v := s.eval(`document.getElementById("rs-gpu").value`); v != "a100-80gb-sxm" {
 		t.Errorf("after re-render, clicking the A100 80GB SXM row picked %q", v)
 	}
-	if h := s.eval(`location.hash`); !strings.Contains(h, "g=a100-80gb-sxm") || !strings.Contains(h, "t=finetune") {
+	if h := s.waitHash("g=a100-80gb-sxm", "t=finetune"); !strings.Contains(h, "g=a100-80gb-sxm") || !strings.Contains(h, "t=finetune") {
 		t.Errorf("fragment %q lacks the picked GPU and task", h)
 	}
 	// Re-sort the table by job cost: rows move, and a click still picks the
@@ -463,7 +481,7 @@ func TestE2EInteractions(t *testing.T) {
 	if v := s.waitTextChange("#rs-cuda", "0.49 GiB"); v != "3.00 GiB" {
 		t.Errorf("CUDA context line reads %q after entering 3GiB", v)
 	}
-	if h := s.eval(`location.hash`); !strings.Contains(h, "oc=3GiB") {
+	if h := s.waitHash("oc=3GiB"); !strings.Contains(h, "oc=3GiB") {
 		t.Errorf("fragment %q lacks the override", h)
 	}
 	s.refuseThenFix("rs-cuda-context", "3", "")
