@@ -74,6 +74,9 @@ type Calculator struct {
 	pinPlan     planOut // the pin's, for the comparison
 	planPending bool
 	planSeq     atomic.Int64 // the newest replan; read by the pending plan's goroutine
+	// prerendered is the static page's answer, shown until the first plan
+	// (keepsPrerenderedAnswer); nil once it no longer applies.
+	prerendered app.Value
 	urlSeq      atomic.Int64 // the newest fragment write (syncURL)
 	ctx         app.Context
 	hasCtx      bool
@@ -92,6 +95,7 @@ func (c *Calculator) OnInit() {
 	}
 	if app.IsClient {
 		c.now = time.Now() // staleness grades only in the browser, never in the prerendered page
+		c.prerendered = prerenderedAnswer
 	}
 	c.recompute()
 	Mark("rightsize:computed")
@@ -108,6 +112,7 @@ func (c *Calculator) OnMount(ctx app.Context) {
 	c.replan()
 	c.loadSavedConfig(ctx)
 	c.loadSavedSheet(ctx)
+	c.placePrerenderedAnswer()
 	c.live = true
 	if c.embed {
 		c.watchHeight(ctx)
@@ -395,6 +400,9 @@ func (c *Calculator) recompute() {
 			c.pinned, _ = compute(j, c.pr)
 		}
 	}
+	if !c.keepsPrerenderedAnswer() {
+		c.prerendered = nil // once the view leaves the default, the static answer never applies again
+	}
 	c.replan()
 }
 
@@ -456,6 +464,7 @@ func (c *Calculator) replan() {
 		ctx.Dispatch(func(ctx app.Context) {
 			if seq == c.planSeq.Load() {
 				c.plan, c.pinPlan, c.planPending = out, pinOut, false
+				c.prerendered = nil
 				Mark("rightsize:planned")
 			}
 		})

@@ -10,6 +10,7 @@ package main
 import (
 	"context"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -268,4 +269,57 @@ func TestE2EInputUpdate(t *testing.T) {
 		return times[7].toFixed(1);
 	})()`)
 	t.Logf("input → updated tables: median %s ms over 15 changes", ms)
+}
+
+// TestE2EStartupKeepsAnswer: on the default view the static page's
+// recommendation stays on screen while the browser plans, so nothing at
+// the top of the page disappears and the inputs never move; a link to
+// another view gets the "Planning…" line instead.
+func TestE2EStartupKeepsAnswer(t *testing.T) {
+	dir := distDir(t, "RIGHTSIZE_DIST")
+	s := newSite(t, dir, "/")
+	s.do("watching the start-up", chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := page.AddScriptToEvaluateOnNewDocument(`
+			window.__su = {planning: false, noAnswer: false, tops: []};
+			const look = () => {
+				if (document.getElementById("rs-planning")) __su.planning = true;
+				if (!document.querySelector("main .rs-answer")) __su.noAnswer = true;
+				const i = document.querySelector("main .rs-inputs");
+				if (i) __su.tops.push(Math.round(i.getBoundingClientRect().top + scrollY));
+			};
+			document.addEventListener("DOMContentLoaded", () => {
+				look();
+				new MutationObserver(look).observe(document.body, {subtree: true, childList: true});
+			});`).Do(ctx)
+		return err
+	}))
+	s.do("loading the page", chromedp.Navigate(s.base))
+	s.waitLive()
+	s.waitPlan()
+	var su struct {
+		Planning, NoAnswer bool
+		Tops               []int
+	}
+	if err := chromedp.Run(s.ctx, chromedp.Evaluate(`__su`, &su)); err != nil {
+		t.Fatal(err)
+	}
+	if su.Planning || su.NoAnswer {
+		t.Errorf("default view during start-up: planning line shown %v, answer missing %v", su.Planning, su.NoAnswer)
+	}
+	if len(su.Tops) < 2 || slices.Max(su.Tops)-slices.Min(su.Tops) > 4 {
+		t.Errorf("the inputs moved during start-up: their top went through %v", su.Tops)
+	}
+	if s.count("#rs-answer-slot") != "0" || s.count("#rs-recommendation [data-kind]") != "3" {
+		t.Error("after planning: the slot is still there or the three picks are missing")
+	}
+	// Another view: its own plan, never the default view's answer.
+	s.do("opening another view", chromedp.Navigate(s.base+"#m=qwen2.5-7b&g=a100-80gb-sxm"), chromedp.Reload())
+	s.waitLive()
+	s.waitPlan()
+	if v := s.count("main .rs-answer"); v != "1" {
+		t.Errorf("another view shows %s answer sections", v)
+	}
+	if v := s.eval(`String(__su.planning)`); v != "true" {
+		t.Errorf("another view: the planning line was not shown while planning (%s)", v)
+	}
 }
