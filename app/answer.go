@@ -69,7 +69,18 @@ func (c *Calculator) gpuName(id string) string {
 
 func (c *Calculator) renderAnswer() app.UI {
 	if !c.r.OK {
-		return app.Text("")
+		if !c.plan.OK || len(c.plan.Picks) == 0 {
+			return app.Text("")
+		}
+		// A field is invalid: the last answer stays, greyed, so the page
+		// does not lose (and later regain) the answer's height above the
+		// inputs while the user fixes it.
+		return app.Section().Class("rs-answer rs-stale").Body(
+			app.H2().Text(c.t(mAnswerTitle)),
+			app.P().Class("rs-sub").ID("rs-answer-stale").Text(c.t(mFixToUpdate)),
+			&recommendation{Picks: c.pickViews(), Lang: c.lang(), CostLabel: c.planCostHeader(), TimeLabel: c.planTimeHeader()},
+			c.paretoChart(),
+		)
 	}
 	if !c.plan.OK && c.planPending {
 		if c.keepsPrerenderedAnswer() {

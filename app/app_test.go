@@ -1051,3 +1051,27 @@ func TestPlannerAssumptions(t *testing.T) {
 		t.Errorf("hosted table lacks the API's month %v or the self-hosted month %v", h.MonthlyCostUSD, h.SelfHostedUSD)
 	}
 }
+
+// An invalid field keeps the last answer, greyed with a note, instead of
+// removing it (the page would lose and regain its height); a valid value
+// replaces it with a fresh plan.
+func TestAnswerKeptWhileFieldInvalid(t *testing.T) {
+	c, _ := load(t)
+	if !c.plan.OK || len(c.plan.Picks) != 3 {
+		t.Fatalf("no plan on the default page: %v", c.plan.Err)
+	}
+	c.set(fBatch, "abc")
+	if c.r.OK {
+		t.Fatal("batch abc gave a result")
+	}
+	html := app.HTMLString(c.Render())
+	if !strings.Contains(html, `id="rs-answer-stale"`) || strings.Count(html, `data-kind="`) != 3 {
+		t.Errorf("with batch abc the page lost its last answer: stale note %v, %d picks",
+			strings.Contains(html, `id="rs-answer-stale"`), strings.Count(html, `data-kind="`))
+	}
+	c.set(fBatch, "4")
+	html = app.HTMLString(c.Render())
+	if !c.r.OK || !c.plan.OK || strings.Contains(html, `id="rs-answer-stale"`) || strings.Count(html, `data-kind="`) != 3 {
+		t.Errorf("after batch 4: result %v, plan %v, stale note %v", c.r.OK, c.plan.OK, strings.Contains(html, `id="rs-answer-stale"`))
+	}
+}

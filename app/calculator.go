@@ -428,7 +428,9 @@ func (c *Calculator) errText(e fieldErr) string {
 func (c *Calculator) replan() {
 	c.planSeq.Add(1)
 	if !c.r.OK {
-		c.plan, c.planPending = planOut{}, false
+		// Nothing to plan; the last plan stays for the greyed answer
+		// (renderAnswer) until a valid input replaces it.
+		c.planPending = false
 		return
 	}
 	if planSync {

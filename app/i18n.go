@@ -277,6 +277,7 @@ const (
 	mCurrency
 	mPerUSD
 	mPlanning
+	mFixToUpdate
 	mMonthlyShort
 	mBatchCost
 	mBatchTime
@@ -534,6 +535,7 @@ var messagesEN = [nMsgs]string{
 	mCurrency:              "Currency",
 	mPerUSD:                "per 1 USD",
 	mPlanning:              "Planning every offer…",
+	mFixToUpdate:           "The last answer, kept until the field marked in red is fixed.",
 	mMonthlyShort:          "Per month",
 	mBatchCost:             "Batch job cost",
 	mBatchTime:             "Batch job time",
@@ -784,6 +786,7 @@ var messagesRU = [nMsgs]string{
 	mCurrency:              "Валюта",
 	mPerUSD:                "за 1 USD",
 	mPlanning:              "Планирование по всем предложениям…",
+	mFixToUpdate:           "Прежний ответ: он обновится, когда поле, отмеченное красным, будет исправлено.",
 	mMonthlyShort:          "В месяц",
 	mBatchCost:             "Стоимость пакетной задачи",
 	mBatchTime:             "Время пакетной задачи",
@@ -1034,6 +1037,7 @@ var messagesZH = [nMsgs]string{
 	mCurrency:              "币种",
 	mPerUSD:                "每 1 美元",
 	mPlanning:              "正在为所有报价规划……",
+	mFixToUpdate:           "上一次的答案：修正标红的字段后会更新。",
 	mMonthlyShort:          "每月",
 	mBatchCost:             "批处理任务成本",
 	mBatchTime:             "批处理任务用时",

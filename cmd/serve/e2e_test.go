@@ -583,6 +583,10 @@ func (s *site) refuseThenFix(id, bad, good string) {
 func (s *site) clickRow(gpu string) {
 	s.t.Helper()
 	sel := `#rs-fit tr[data-gpu="` + gpu + `"]`
+	// The planner's answer arrives a moment after an input change and
+	// rewrites the rows' costs; a click aimed before it lands may hit a
+	// row that has moved, so wait for it as a user sees it settle.
+	s.do("waiting for the plan before clicking", chromedp.WaitNotPresent(`.rs-plan-pending`, chromedp.ByQuery))
 	s.do("clicking "+gpu, chromedp.ScrollIntoView(sel, chromedp.ByQuery), chromedp.Click(sel, chromedp.ByQuery),
 		chromedp.WaitVisible(sel+`.rs-selected`, chromedp.ByQuery))
 }
