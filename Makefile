@@ -96,6 +96,7 @@ fuzz:
 	$(GO) test ./estimator -run '^$$' -fuzz '^FuzzThroughput$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator -run '^$$' -fuzz '^FuzzParseCount$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./catalog -run '^$$' -fuzz '^FuzzParsePriceSheet$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./catalog -run '^$$' -fuzz '^FuzzAsOfTime$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./app -run '^$$' -fuzz '^FuzzFragment$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator/plan -run '^$$' -fuzz '^FuzzPlan$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./cmd/rightsize -run '^$$' -fuzz '^FuzzParseDuration$$' -fuzztime $(FUZZTIME)

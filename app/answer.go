@@ -82,12 +82,10 @@ func (c *Calculator) renderAnswer() app.UI {
 			c.paretoChart(),
 		)
 	}
+	if c.keepsStatic(staticAnswer) {
+		return app.Div().ID(staticSlotIDs[staticAnswer]) // static.go
+	}
 	if !c.plan.OK && c.planPending {
-		if c.keepsPrerenderedAnswer() {
-			// OnMount moves the static page's answer in here; the planner's
-			// own answer replaces the whole slot.
-			return app.Div().ID("rs-answer-slot")
-		}
 		return app.Section().Class("rs-answer").Body(
 			app.H2().Text(c.t(mAnswerTitle)),
 			app.P().Class("rs-sub").ID("rs-planning").Text(c.t(mPlanning)),
@@ -105,26 +103,6 @@ func (c *Calculator) renderAnswer() app.UI {
 		&recommendation{Picks: c.pickViews(), Lang: c.lang(), CostLabel: c.planCostHeader(), TimeLabel: c.planTimeHeader()},
 		c.paretoChart(),
 	)
-}
-
-// keepsPrerenderedAnswer reports whether the static page's answer holds
-// for this view: the default view, no price sheet of the user's, no pin,
-// not embedded, and no plan of the browser's own yet.
-func (c *Calculator) keepsPrerenderedAnswer() bool {
-	return c.prerendered != nil && !c.plan.OK && c.state == defaultState && c.sheetRows == 0 && c.pin == nil && !c.embed
-}
-
-// placePrerenderedAnswer moves the static page's answer into its slot
-// (see keepsPrerenderedAnswer); go-app leaves the slot's foreign child
-// alone until the planner's answer replaces the slot.
-func (c *Calculator) placePrerenderedAnswer() {
-	if !c.keepsPrerenderedAnswer() {
-		c.prerendered = nil
-		return
-	}
-	if slot := app.Window().Get("document").Call("getElementById", "rs-answer-slot"); slot.Truthy() {
-		slot.Call("appendChild", c.prerendered)
-	}
 }
 
 type recommendation struct {

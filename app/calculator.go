@@ -74,9 +74,11 @@ type Calculator struct {
 	pinPlan     planOut // the pin's, for the comparison
 	planPending bool
 	planSeq     atomic.Int64 // the newest replan; read by the pending plan's goroutine
-	// prerendered is the static page's answer, shown until the first plan
-	// (keepsPrerenderedAnswer); nil once it no longer applies.
-	prerendered app.Value
+	// static holds the static page's sections standing in for the live
+	// ones on the default view (static.go); firstStepDone ends the first
+	// screen's.
+	static        [nStatic]app.Value
+	firstStepDone bool
 	urlSeq      atomic.Int64 // the newest fragment write (syncURL)
 	ctx         app.Context
 	hasCtx      bool
@@ -95,7 +97,7 @@ func (c *Calculator) OnInit() {
 	}
 	if app.IsClient {
 		c.now = time.Now() // staleness grades only in the browser, never in the prerendered page
-		c.prerendered = prerenderedAnswer
+		c.static = staticPage
 	}
 	c.recompute()
 	Mark("rightsize:computed")
@@ -112,7 +114,7 @@ func (c *Calculator) OnMount(ctx app.Context) {
 	c.replan()
 	c.loadSavedConfig(ctx)
 	c.loadSavedSheet(ctx)
-	c.placePrerenderedAnswer()
+	c.placeStatic()
 	c.live = true
 	if c.embed {
 		c.watchHeight(ctx)
@@ -132,11 +134,22 @@ func (c *Calculator) showRest(ctx app.Context) {
 	// Defer: count the delay from the end of this update, so the browser
 	// gets the main thread (paint, input) between two sections.
 	d := restDelay
-	if c.restShown == 0 {
+	if !c.firstStepDone {
 		d = restFirstDelay
 	}
 	ctx.Defer(func(ctx app.Context) {
 		ctx.After(d, func(ctx app.Context) {
+			if !c.firstStepDone {
+				c.firstStepDone = true
+				if c.keepsStatic(staticResult) {
+					// This step renders the live breakdown and summary in
+					// place of their static copies (static.go); the rest waits
+					// for the next.
+					c.dropStatic()
+					c.showRest(ctx)
+					return
+				}
+			}
 			for _, n := range restStages {
 				if n > c.restShown {
 					c.restShown = n
@@ -400,9 +413,7 @@ func (c *Calculator) recompute() {
 			c.pinned, _ = compute(j, c.pr)
 		}
 	}
-	if !c.keepsPrerenderedAnswer() {
-		c.prerendered = nil // once the view leaves the default, the static answer never applies again
-	}
+	c.dropStatic()
 	c.replan()
 }
 
@@ -466,7 +477,7 @@ func (c *Calculator) replan() {
 		ctx.Dispatch(func(ctx app.Context) {
 			if seq == c.planSeq.Load() {
 				c.plan, c.pinPlan, c.planPending = out, pinOut, false
-				c.prerendered = nil
+				c.dropStatic()
 				Mark("rightsize:planned")
 			}
 		})

@@ -170,13 +170,24 @@ func (l locale) date(asOf string) string {
 	if err != nil {
 		return asOf
 	}
+	// Formatted by hand: time.Format is large cold code in WebAssembly.
+	y, m, d := t.Date()
 	switch l.lang {
 	case "ru":
-		return t.Format("02.01.2006")
+		return zeroPad(d, 2) + "." + zeroPad(int(m), 2) + "." + zeroPad(y, 4)
 	case "zh":
-		return strconv.Itoa(t.Year()) + "年" + strconv.Itoa(int(t.Month())) + "月" + strconv.Itoa(t.Day()) + "日"
+		return strconv.Itoa(y) + "年" + strconv.Itoa(int(m)) + "月" + strconv.Itoa(d) + "日"
 	}
-	return t.Format(time.DateOnly)
+	return zeroPad(y, 4) + "-" + zeroPad(int(m), 2) + "-" + zeroPad(d, 2)
+}
+
+// zeroPad writes a non-negative n with at least width digits.
+func zeroPad(n, width int) string {
+	s := strconv.Itoa(n)
+	for len(s) < width {
+		s = "0" + s
+	}
+	return s
 }
 
 // age grades a date's staleness: fresh (< 90 days), aging (< 1 year),

@@ -9,22 +9,9 @@ import "github.com/maxence-charriere/go-app/v10/pkg/app"
 // lives in the URL fragment, which the service worker's precache of "/"
 // serves offline (a query string would miss the cache).
 func Routes() {
-	if app.IsClient {
-		// Taken before go-app replaces the prerendered DOM with its own.
-		if v := app.Window().Get("document").Call("querySelector", "main section.rs-answer"); v.Truthy() {
-			prerenderedAnswer = v
-		}
-	}
+	takeStaticPage() // before go-app replaces the prerendered DOM with its own
 	app.Route("/", func() app.Composer { return &Calculator{} })
 }
-
-// prerenderedAnswer is the static page's recommendation (the default
-// view's plan, computed when the site was built). While the browser's
-// first plan is pending, a visitor on the default view keeps seeing it
-// instead of a "Planning…" line: the answer is the top of the page, and
-// swapping it out and back moved every input by its height twice during
-// start-up.
-var prerenderedAnswer app.Value
 
 // Mark records a User Timing mark (performance.mark) in the browser, so
 // start-up can be split into download, compile, Go init, the first

@@ -64,8 +64,8 @@ func (c *Calculator) Render() app.UI {
 		c.renderAnswer(),
 		c.renderCompare(),
 		c.renderInputs(),
-		c.renderResult(),
-		c.renderPerf(),
+		c.staticOr(staticResult, c.renderResult),
+		c.staticOr(staticPerf, c.renderPerf),
 		c.renderServe(),
 		app.If(c.restShown > 0, func() app.UI {
 			secs := c.restSections()

@@ -340,8 +340,47 @@ func (c *Catalog) asOfRange() (oldest, newest string) {
 	return oldest, newest
 }
 
-// AsOfTime parses an AsOf date ("2006-01-02", UTC).
-func AsOfTime(asOf string) (time.Time, error) { return time.Parse(DateLayout, asOf) }
+// AsOfTime parses an AsOf date ("2006-01-02", UTC). A well-formed date
+// is read by hand: time.Parse is a large function, and its first call in
+// the page's WebAssembly (cold code) cost about 75 ms of start-up. Any
+// other text goes to time.Parse, for its exact error; FuzzAsOfTime holds
+// both paths to the same answers.
+func AsOfTime(asOf string) (time.Time, error) {
+	if y, m, d, ok := splitDate(asOf); ok {
+		return time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC), nil
+	}
+	return time.Parse(DateLayout, asOf)
+}
+
+// splitDate reads "YYYY-MM-DD" with a month of 1–12 and a day that exists
+// in that month; ok is false for anything else.
+func splitDate(s string) (y, m, d int, ok bool) {
+	if len(s) != len(DateLayout) || s[4] != '-' || s[7] != '-' {
+		return 0, 0, 0, false
+	}
+	num := func(a, b int) (int, bool) {
+		n := 0
+		for i := a; i < b; i++ {
+			c := s[i]
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			n = n*10 + int(c-'0')
+		}
+		return n, true
+	}
+	y, ok1 := num(0, 4)
+	m, ok2 := num(5, 7)
+	d, ok3 := num(8, 10)
+	if !ok1 || !ok2 || !ok3 || m < 1 || m > 12 || d < 1 {
+		return 0, 0, 0, false
+	}
+	// The month's last day: day 0 of the next month.
+	if d > time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day() {
+		return 0, 0, 0, false
+	}
+	return y, m, d, true
+}
 
 // Age returns how old the provider's prices are at now; 0 if AsOf is not a date.
 func (p Provider) Age(now time.Time) time.Duration {

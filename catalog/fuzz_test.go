@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"testing"
+	"time"
 )
 
 // FuzzParsePriceSheet: any bytes a user loads give rows or an error, never
@@ -31,6 +32,22 @@ func FuzzParsePriceSheet(f *testing.F) {
 		out, _, err := cat.WithPrices(rows)
 		if err == nil && out == nil {
 			t.Fatal("WithPrices returned neither a catalog nor an error")
+		}
+	})
+}
+
+// FuzzAsOfTime: the hand-read dates agree with time.Parse on every input,
+// the accepted dates and the refused ones alike.
+func FuzzAsOfTime(f *testing.F) {
+	for _, s := range []string{"2026-08-22", "2024-02-29", "2023-02-29", "2026-13-01", "2026-00-10", "2026-04-31",
+		"0000-01-01", "9999-12-31", "2026-1-01", "2026/01/01", "２０２６-01-01", "2026-01-01 ", "", "+026-01-01"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, gotErr := AsOfTime(s)
+		want, wantErr := time.Parse(DateLayout, s)
+		if (gotErr == nil) != (wantErr == nil) || !got.Equal(want) {
+			t.Fatalf("AsOfTime(%q) = %v, %v; time.Parse gives %v, %v", s, got, gotErr, want, wantErr)
 		}
 	})
 }

@@ -312,6 +312,20 @@ func TestE2EStartupKeepsAnswer(t *testing.T) {
 	if s.count("#rs-answer-slot") != "0" || s.count("#rs-recommendation [data-kind]") != "3" {
 		t.Error("after planning: the slot is still there or the three picks are missing")
 	}
+	// The breakdown and the summary are live (go-app's) once the page is
+	// complete: no slot, no static copy beside them.
+	for _, sel := range []string{"#rs-result-slot", "#rs-perf-slot"} {
+		if s.count(sel) != "0" {
+			t.Errorf("%s is still on the complete page", sel)
+		}
+	}
+	if s.count("#rs-total") != "1" || s.count("main .rs-result") != "1" || s.count("main .rs-perf") != "1" {
+		t.Errorf("complete page: %s totals, %s breakdowns, %s summaries", s.count("#rs-total"), s.count("main .rs-result"), s.count("main .rs-perf"))
+	}
+	s.setField("rs-batch", "8")
+	if v := s.waitTextChange("#rs-total", "15.97 GiB"); v == "" {
+		t.Error("the live breakdown did not follow the batch")
+	}
 	// Another view: its own plan, never the default view's answer.
 	s.do("opening another view", chromedp.Navigate(s.base+"#m=qwen2.5-7b&g=a100-80gb-sxm"), chromedp.Reload())
 	s.waitLive()

@@ -1,0 +1,100 @@
+package app
+
+import "github.com/maxence-charriere/go-app/v10/pkg/app"
+
+// Sections of the static page that stay on screen while the browser
+// catches up.
+//
+// The site generator prerenders the default view. In the browser go-app
+// replaces that DOM with its own at start-up, and building the first
+// screen is most of what users wait for before the page answers input
+// (cold WebAssembly: every render function runs for the first time). On
+// the default view the static copies of the recommendation, the memory
+// breakdown and the speed-and-cost summary are moved into empty slots
+// instead, so the first render builds only the header and the inputs:
+// the breakdown and the summary are rendered live in the first step
+// after the page is live (showRest), the recommendation when the
+// browser's first plan arrives. Any change of the view drops the copies
+// at once and renders the live sections. The copies are the same HTML
+// the live render produces for that view; their basis folds open
+// natively.
+
+type staticSection int
+
+const (
+	staticAnswer staticSection = iota
+	staticResult
+	staticPerf
+	nStatic
+)
+
+var (
+	staticSelectors = [nStatic]string{"main section.rs-answer", "main section.rs-result", "main section.rs-perf"}
+	staticSlotIDs   = [nStatic]string{"rs-answer-slot", "rs-result-slot", "rs-perf-slot"}
+)
+
+// staticPage holds the static page's sections, taken by Routes before
+// go-app replaces the prerendered DOM.
+var staticPage [nStatic]app.Value
+
+func takeStaticPage() {
+	if !app.IsClient {
+		return
+	}
+	doc := app.Window().Get("document")
+	for s, sel := range staticSelectors {
+		if v := doc.Call("querySelector", sel); v.Truthy() {
+			staticPage[s] = v
+		}
+	}
+}
+
+// keepsStatic reports whether the static copy of section s stands for
+// the live one now: the default view (no link state, no price sheet of
+// the user's, no pin, not embedded), and for the recommendation no plan
+// of the browser's own yet, for the others the first screen only.
+func (c *Calculator) keepsStatic(s staticSection) bool {
+	if c.static[s] == nil || c.state != defaultState || c.sheetRows != 0 || c.pin != nil || c.embed {
+		return false
+	}
+	if s == staticAnswer {
+		return !c.plan.OK
+	}
+	return !c.firstStepDone
+}
+
+// staticOr renders the slot for section s while its static copy stands
+// in (placeStatic moves the copy in), else the live section. The slot is
+// a div, the live section a section: go-app replaces one by the other
+// whole, the copy with it.
+func (c *Calculator) staticOr(s staticSection, render func() app.UI) app.UI {
+	if c.keepsStatic(s) {
+		return app.Div().ID(staticSlotIDs[s])
+	}
+	return render()
+}
+
+// placeStatic moves the static copies into their slots; go-app leaves a
+// slot's foreign child alone until the live section replaces the slot.
+func (c *Calculator) placeStatic() {
+	doc := app.Window().Get("document")
+	for s := range nStatic {
+		if !c.keepsStatic(s) {
+			c.static[s] = nil
+			continue
+		}
+		if slot := doc.Call("getElementById", staticSlotIDs[s]); slot.Truthy() {
+			slot.Call("appendChild", c.static[s])
+		}
+	}
+}
+
+// dropStatic forgets the copies that no longer stand for the view: once
+// dropped, a copy never returns.
+func (c *Calculator) dropStatic() {
+	for s := range nStatic {
+		if !c.keepsStatic(s) {
+			c.static[s] = nil
+		}
+	}
+}
