@@ -89,6 +89,15 @@ func TestFormat(t *testing.T) {
 			t.Errorf("%s date = %q, want %q", l.lang, got, want)
 		}
 	}
+	for _, tc := range []struct {
+		l    locale
+		f    float64
+		want string
+	}{{en, 0.45, "45%"}, {en, 0.042, "4.2%"}, {en, 0.0042, "0.42%"}, {ru, 0.0042, "0,42%"}, {en, 0.00001, "< 0.01%"}, {en, 0, "0%"}, {en, math.NaN(), "0%"}} {
+		if got := tc.l.smallPercent(tc.f); got != tc.want {
+			t.Errorf("%s smallPercent(%v) = %q, want %q", tc.l.lang, tc.f, got, tc.want)
+		}
+	}
 	if got := ru.duration(5400); got != "90 "+ru.t(mMin) {
 		t.Errorf("ru 5400 s = %q", got)
 	}

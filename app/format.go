@@ -95,6 +95,24 @@ func (l locale) billions(n int64) string {
 // percent writes a fraction as "±25%".
 func (l locale) percent(f float64) string { return "±" + l.fixed(f*100, 0) + "%" }
 
+// smallPercent writes a utilisation f (0.0042 = 0.42%) with enough
+// decimals to stay readable when small: decoding at batch 1 uses well
+// under 1% of a GPU's FLOPS, which a whole-number percent shows as "0%".
+func (l locale) smallPercent(f float64) string {
+	v := f * 100
+	switch {
+	case !(v > 0):
+		return "0%"
+	case v >= 10:
+		return l.fixed(v, 0) + "%"
+	case v >= 1:
+		return l.fixed(v, 1) + "%"
+	case v >= 0.01:
+		return l.fixed(v, 2) + "%"
+	}
+	return "< " + l.fixed(0.01, 2) + "%"
+}
+
 // signedPercent writes a relative error as "+87%" or "−23%".
 func (l locale) signedPercent(f float64) string {
 	v := math.Round(f * 100)

@@ -517,7 +517,7 @@ func (c *Calculator) renderPerf() app.UI {
 			{ID: "rs-cheapest", Label: c.t(mCheapestJob), Value: cheapest, Basis: basis(mFJobCost, mVerifyTrain)},
 		}
 	}
-	facts = append(facts, factView{ID: "rs-mfu", Label: c.t(mMFUImplied), Value: l.fixed(p.MFU*100, 0) + "%"})
+	facts = append(facts, factView{ID: "rs-mfu", Label: c.t(mMFUImplied), Value: l.smallPercent(p.MFU)})
 	return app.Section().Class("rs-perf").Body(
 		app.H2().Text(c.t(mSpeedTitle)),
 		&factList{Facts: facts, Lang: c.lang()},
