@@ -1084,3 +1084,25 @@ func TestAnswerKeptWhileFieldInvalid(t *testing.T) {
 		t.Errorf("after batch 4: result %v, plan %v, stale note %v", c.r.OK, c.plan.OK, strings.Contains(html, `id="rs-answer-stale"`))
 	}
 }
+
+// A link holding the view on screen changes nothing (OnNav then skips its
+// update); any difference in state, pin or embed flag applies.
+func TestApplyFragmentReportsChange(t *testing.T) {
+	c, _ := load(t)
+	if c.applyFragment("") {
+		t.Error("an empty fragment on the default view reported a change")
+	}
+	if c.applyFragment(c.link().encode(defaultState)) {
+		t.Error("the view's own link reported a change")
+	}
+	if !c.applyFragment("m=qwen2.5-7b") || c.state[fModel] != "qwen2.5-7b" {
+		t.Errorf("a link to another model: model %s", c.state[fModel])
+	}
+	own := c.link().encode(defaultState)
+	if c.applyFragment(own) {
+		t.Errorf("re-applying %q reported a change", own)
+	}
+	if !c.applyFragment(own+"&embed=1") || !c.embed {
+		t.Error("adding the embed flag was not applied")
+	}
+}

@@ -112,6 +112,7 @@ func (c *Calculator) OnMount(ctx app.Context) {
 	ctx.Handle(actionField, c.onFieldAction)
 	c.ctx, c.hasCtx = ctx, true
 	c.replan()
+	custom, sheet := c.custom, c.sheetRows
 	c.loadSavedConfig(ctx)
 	c.loadSavedSheet(ctx)
 	c.placeStatic()
@@ -120,6 +121,12 @@ func (c *Calculator) OnMount(ctx app.Context) {
 		c.watchHeight(ctx)
 	}
 	c.showRest(ctx)
+	if c.custom == custom && c.sheetRows == sheet {
+		// Nothing on screen changed (the plan was pending from the first
+		// render on): skip the update go-app schedules after OnMount, a
+		// second pass over the whole page in cold code at start-up.
+		ctx.PreventUpdate()
+	}
 }
 
 // showRest renders the next section below the first screen restDelay
@@ -188,17 +195,27 @@ func (c *Calculator) onReload(ctx app.Context, e app.Event) { ctx.Reload() }
 // OnNav restores the state of a shared link from the URL fragment.
 func (c *Calculator) OnNav(ctx app.Context) {
 	c.urlSeq.Add(1) // a pending write of the old state must not replace the link opened
-	c.applyFragment(ctx.Page().URL().Fragment)
+	changed := c.applyFragment(ctx.Page().URL().Fragment)
 	c.setDocumentLang()
 	if c.embed && c.live {
 		c.watchHeight(ctx)
 	}
+	if !changed {
+		// The link holds the view on screen (the start-up navigation to a
+		// plain URL): skip the update go-app schedules after OnNav.
+		ctx.PreventUpdate()
+	}
 }
 
 // applyFragment reads a link: the state, the pin, the embed flag and a
-// custom model carried in the link.
-func (c *Calculator) applyFragment(frag string) {
+// custom model carried in the link. It reports whether the view changed;
+// a link holding the current view changes nothing.
+func (c *Calculator) applyFragment(frag string) bool {
 	l := parseLink(frag, defaultState)
+	if l.state == c.state && l.embed == c.embed && l.pinned == (c.pin != nil) && (!l.pinned || l.pin == *c.pin) &&
+		(l.config == "" || l.config == c.customText) {
+		return false
+	}
 	c.state, c.embed = l.state, l.embed
 	c.pin = nil
 	if l.pinned {
@@ -212,6 +229,7 @@ func (c *Calculator) applyFragment(frag string) {
 		}
 	}
 	c.recompute()
+	return true
 }
 
 // onField handles every input: the element carries its field index in

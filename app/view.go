@@ -17,7 +17,10 @@ import (
 // nothing.
 func (c *Calculator) Render() app.UI {
 	cls := "rs-page"
-	if c.live {
+	if app.IsClient {
+		// Every render in the browser is the app's own DOM, with its
+		// handlers: the page answers input from the first one (the static
+		// page never carries rs-live).
 		cls += " rs-live"
 	}
 	if c.live && c.restShown == len(c.restSections()) {
