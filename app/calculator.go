@@ -79,9 +79,9 @@ type Calculator struct {
 	// screen's.
 	static        [nStatic]app.Value
 	firstStepDone bool
-	urlSeq      atomic.Int64 // the newest fragment write (syncURL)
-	ctx         app.Context
-	hasCtx      bool
+	urlSeq        atomic.Int64 // the newest fragment write (syncURL)
+	ctx           app.Context
+	hasCtx        bool
 }
 
 // OnInit sets defaults; it runs natively, in the browser and during static
