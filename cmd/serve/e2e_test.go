@@ -622,12 +622,13 @@ func TestE2ESubPath(t *testing.T) {
 //
 // The goal is 1,600,000 bytes; the budget enforced is the size with the
 // planner, the 2026-11 catalog and rightsize/app built without inlining
-// (1,867,901 in 2026-11) plus 0.5%, so that nothing grows unnoticed.
+// (1,867,901 in 2026-11) plus 1%, so that nothing grows unnoticed: a
+// few hundred bytes of new code move the brotli size by up to 0.5%.
 // Against hello, Rightsize adds about 230 KB of brotli code and 250 KB of
 // data (type and function tables, the catalog, the three languages).
 func TestWasmBrotliBudget(t *testing.T) {
 	dir := distDir(t, "RIGHTSIZE_DIST")
-	const budget = 1_877_240
+	const budget = 1_886_580
 	st, err := os.Stat(filepath.Join(dir, "web", "app.wasm.br"))
 	if err != nil {
 		t.Fatal(err)
