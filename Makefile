@@ -109,7 +109,7 @@ bench: deps dist hello
 	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem -exec="$$WBT" ./app
 	@echo "--- time to interactive, cold and warm, against go-app's hello world; input → updated tables:"
 	RIGHTSIZE_DIST=$(CURDIR)/dist RIGHTSIZE_HELLO_DIST=$(CURDIR)/build/hello/dist RIGHTSIZE_COLDLOAD=5 \
-		$(GO) test -count=1 -v -run 'ColdLoad|E2EInputUpdate' ./cmd/serve 2>&1 | grep -E 'cold|warm|ratio|input|ok|FAIL'
+		$(GO) test -count=1 -v -run 'ColdLoad|E2EInputUpdate' ./cmd/serve 2>&1 | grep -E 'start-up|cold|warm|ratio|input|ok|FAIL'
 	@$(MAKE) --no-print-directory size
 
 # validate: replay the public measurements in estimator/testdata/calibration

@@ -24,6 +24,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -664,6 +665,16 @@ func TestColdLoadTimes(t *testing.T) {
 		for i := range n {
 			s := newSite(t, dir, "/")
 			s.do("starting the browser", chromedp.Navigate("about:blank"))
+			if i == 0 {
+				// The main thread's long tasks (start ms, duration ms): before
+				// the page's first mark they are the module's compile and Go's
+				// start; one runs from main to the first screen.
+				s.do("watching long tasks", chromedp.ActionFunc(func(ctx context.Context) error {
+					_, err := page.AddScriptToEvaluateOnNewDocument(`window.__longTasks = [];
+						new PerformanceObserver(l => { for (const e of l.getEntries()) __longTasks.push([Math.round(e.startTime), Math.round(e.duration)]); }).observe({type: "longtask", buffered: true});`).Do(ctx)
+					return err
+				}))
+			}
 			start := time.Now()
 			s.do("loading", chromedp.Navigate(s.base))
 			wait(s)
@@ -675,7 +686,8 @@ func TestColdLoadTimes(t *testing.T) {
 					const m = Object.fromEntries(performance.getEntriesByType("mark").map(e => [e.name, Math.round(e.startTime)]));
 					const n = performance.getEntriesByType("navigation")[0];
 					return JSON.stringify({html: Math.round(n.responseEnd), domContentLoaded: Math.round(n.domContentLoadedEventEnd),
-						wasmFetchStart: r && Math.round(r.startTime), wasmFetchEnd: r && Math.round(r.responseEnd), ...m, interactive: Math.round(performance.now())});
+						wasmFetchStart: r && Math.round(r.startTime), wasmFetchEnd: r && Math.round(r.responseEnd), ...m, interactive: Math.round(performance.now()),
+						longTasks: window.__longTasks});
 				})()`))
 			}
 			s.waitLive()
