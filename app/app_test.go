@@ -1106,3 +1106,18 @@ func TestApplyFragmentReportsChange(t *testing.T) {
 		t.Error("adding the embed flag was not applied")
 	}
 }
+
+// A select's options written as HTML in the browser escape every value
+// and label (a custom model's label is the user's file name) and mark the
+// chosen one; a value that is not a choice comes first, chosen.
+func TestSelectOptionsHTML(t *testing.T) {
+	s := &selectBox{Cur: `b"1`, Opts: []option{{"a", "A & <b>"}, {`b"1`, `it's "x"`}}}
+	want := `<option value="a">A &amp; &lt;b&gt;</option><option value="b&quot;1" selected>it&#39;s &quot;x&quot;</option>`
+	if got := s.optionsHTML(); got != want {
+		t.Errorf("options HTML\n got %s\nwant %s", got, want)
+	}
+	s.Cur = "zz<"
+	if got := s.optionsHTML(); !strings.HasPrefix(got, `<option value="zz&lt;" selected>zz&lt;</option><option value="a">`) {
+		t.Errorf("unknown value: %s", got)
+	}
+}

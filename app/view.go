@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -95,11 +96,6 @@ func (c *Calculator) restSections() []func() app.UI {
 		func() app.UI { return app.Footer().Class("rs-footer").Body(app.P().Class("rs-sub").Text(c.t(mFooter))) },
 	}
 }
-
-// firstScreenOnly is true for the browser's first render, before the
-// sections below the first screen arrive: start-up builds what the user
-// sees and types into, and the drop-downs' long option lists wait.
-func (c *Calculator) firstScreenOnly() bool { return app.IsClient && c.restShown == 0 }
 
 // fullLink is the fragment of this view without the embed flag.
 func (c *Calculator) fullLink() string {
@@ -241,7 +237,7 @@ func (c *Calculator) selectField(f field, label msgKey, opts []option) app.UI {
 	if !c.state.shown(f) {
 		return app.Text("")
 	}
-	s := &selectBox{F: int(f), Label: c.t(label), Cur: c.state[f], Opts: opts, Lazy: c.firstScreenOnly()}
+	s := &selectBox{F: int(f), Label: c.t(label), Cur: c.state[f], Opts: opts}
 	if !c.errs[f].ok() {
 		s.Err = c.errText(c.errs[f])
 	}
@@ -250,62 +246,127 @@ func (c *Calculator) selectField(f field, label msgKey, opts []option) app.UI {
 
 // selectBox is one drop-down as a leaf component: its props are
 // comparable values, so on an input change go-app skips every select
-// whose value, options and error did not change (the page's selects hold
-// about 200 options, which it would otherwise rebuild and compare on
-// every keystroke). A change travels up as actionField.
+// whose value, options and error did not change. A change travels up as
+// actionField.
 //
-// While Lazy (the browser's first render, before the sections below the
-// first screen arrive) it holds only the chosen option: the page's
-// selects have about 200 options, a third of the first screen's DOM. The
-// rest follow with the first section below the first screen, about
-// 150 ms later, or at once when the user focuses or presses on it.
+// In the browser its options are one innerHTML write (writeOptions, on
+// mount and on a change of props), not go-app elements: the page's
+// selects hold about 200 options, which were a third of the elements the
+// first screen created one by one through syscall/js at start-up. The
+// static page renders them as children, so the HTML is the same.
 type selectBox struct {
 	app.Compo
 	F          int
 	Label, Cur string
 	Err        string
 	Opts       []option
-	Lazy       bool
-	full       bool // the user reached for it while Lazy
 }
 
 func (s *selectBox) Render() app.UI {
 	id := fieldID(field(s.F))
-	known := false
-	for _, o := range s.Opts {
-		known = known || o.value == s.Cur
-	}
-	body := make([]app.UI, 0, len(s.Opts)+1)
-	if !known {
-		// Keep a bad value from a link visible so the error has context.
-		body = append(body, app.Option().Value(s.Cur).Text(s.Cur).Selected(true))
-	}
-	lazy := s.Lazy && !s.full
-	for _, o := range s.Opts {
-		if lazy && o.value != s.Cur {
-			continue
-		}
-		// Only the chosen option carries "selected": in the prerendered
-		// HTML, selected="false" would select it too.
-		opt := app.Option().Value(o.value).Text(o.label)
-		if o.value == s.Cur {
-			opt = opt.Selected(true)
-		}
-		body = append(body, opt)
-	}
 	sel := app.Select().ID(id).Attr("data-f", strconv.Itoa(s.F)).Aria("invalid", s.Err != "").OnChange(s.onChange)
-	if lazy {
-		sel = sel.OnFocus(s.fill).OnMouseDown(s.fill)
+	if !app.IsClient {
+		sel = sel.Body(s.optionElems()...)
 	}
 	return app.Div().Class("rs-field").Body(
 		app.Label().For(id).Text(s.Label),
-		sel.Body(body...),
+		sel,
 		app.If(s.Err != "", func() app.UI { return app.P().Class("rs-error").ID(id + "-error").Text(s.Err) }),
 	)
 }
 
-// fill renders every option of a Lazy select the user reached for.
-func (s *selectBox) fill(ctx app.Context, e app.Event) { s.full = true }
+// OnMount and OnUpdate keep the browser's options in step with the props;
+// both run before the browser gets the main thread back, so no script or
+// user ever sees the select without its options. Writing them changes
+// nothing go-app renders: OnMount cancels the update go-app schedules
+// after it, for this select and for the page around it.
+func (s *selectBox) OnMount(ctx app.Context) {
+	s.writeOptions()
+	ctx.PreventUpdate()
+}
+
+func (s *selectBox) OnUpdate(ctx app.Context) { s.writeOptions() }
+
+// options lists what the select holds: a bad value from a link first (so
+// its error has context), then the choices; chosen marks the current one.
+func (s *selectBox) options() (opts []option, chosen int) {
+	chosen = -1
+	for i, o := range s.Opts {
+		if o.value == s.Cur {
+			chosen = i
+		}
+	}
+	if chosen < 0 {
+		return append([]option{{s.Cur, s.Cur}}, s.Opts...), 0
+	}
+	return s.Opts, chosen
+}
+
+func (s *selectBox) optionElems() []app.UI {
+	opts, chosen := s.options()
+	body := make([]app.UI, len(opts))
+	for i, o := range opts {
+		// Only the chosen option carries "selected": in the static HTML,
+		// selected="false" would select it too.
+		opt := app.Option().Value(o.value).Text(o.label)
+		if i == chosen {
+			opt = opt.Selected(true)
+		}
+		body[i] = opt
+	}
+	return body
+}
+
+// writeEscaped writes text for an HTML attribute or element body.
+func writeEscaped(b *strings.Builder, text string) {
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; c {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '"':
+			b.WriteString("&quot;")
+		case '\'':
+			b.WriteString("&#39;")
+		default:
+			b.WriteByte(c)
+		}
+	}
+}
+
+func (s *selectBox) writeOptions() {
+	if !app.IsClient || !s.Mounted() {
+		return
+	}
+	sel := s.JSValue().Call("querySelector", "select")
+	if !sel.Truthy() {
+		return
+	}
+	sel.Set("innerHTML", s.optionsHTML())
+	sel.Set("value", s.Cur)
+}
+
+// optionsHTML is the select's options as HTML, every value and label
+// escaped (a custom model's label is the user's file name).
+func (s *selectBox) optionsHTML() string {
+	opts, chosen := s.options()
+	var b strings.Builder
+	for i, o := range opts {
+		b.WriteString(`<option value="`)
+		writeEscaped(&b, o.value)
+		b.WriteByte('"')
+		if i == chosen {
+			b.WriteString(" selected")
+		}
+		b.WriteByte('>')
+		writeEscaped(&b, o.label)
+		b.WriteString("</option>")
+	}
+	return b.String()
+}
 
 func (s *selectBox) onChange(ctx app.Context, e app.Event) {
 	ctx.NewActionWithValue(actionField, fieldChange{F: field(s.F), V: ctx.JSSrc().Get("value").String()})
