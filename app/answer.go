@@ -75,15 +75,7 @@ func (c *Calculator) renderAnswer() app.UI {
 		// A field is invalid: the last answer stays, greyed, so the page
 		// does not lose (and later regain) the answer's height above the
 		// inputs while the user fixes it.
-		return app.Section().Class("rs-answer rs-stale").Body(
-			app.H2().Text(c.t(mAnswerTitle)),
-			app.P().Class("rs-sub").ID("rs-answer-stale").Text(c.t(mFixToUpdate)),
-			&recommendation{Picks: c.pickViews(), Lang: c.lang(), CostLabel: c.planCostHeader(), TimeLabel: c.planTimeHeader()},
-			c.paretoChart(),
-		)
-	}
-	if c.keepsStatic(staticAnswer) {
-		return app.Div().ID(staticSlotIDs[staticAnswer]) // static.go
+		return c.answerPicks("rs-answer rs-stale", app.P().Class("rs-sub").ID("rs-answer-stale").Text(c.t(mFixToUpdate)))
 	}
 	if !c.plan.OK && c.planPending {
 		return app.Section().Class("rs-answer").Body(
@@ -97,9 +89,14 @@ func (c *Calculator) renderAnswer() app.UI {
 			app.P().Class("rs-sub").ID("rs-no-answer").Text(c.t(mNoAnswer)),
 		)
 	}
-	return app.Section().Class("rs-answer").Body(
+	return c.answerPicks("rs-answer", app.P().Class("rs-sub").Text(c.t(mAnswerNote)))
+}
+
+// answerPicks is the answer with the plan's picks and chart under note.
+func (c *Calculator) answerPicks(class string, note app.UI) app.UI {
+	return app.Section().Class(class).Body(
 		app.H2().Text(c.t(mAnswerTitle)),
-		app.P().Class("rs-sub").Text(c.t(mAnswerNote)),
+		note,
 		&recommendation{Picks: c.pickViews(), Lang: c.lang(), CostLabel: c.planCostHeader(), TimeLabel: c.planTimeHeader()},
 		c.paretoChart(),
 	)

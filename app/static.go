@@ -77,14 +77,14 @@ func (c *Calculator) staticOr(s staticSection, render func() app.UI) app.UI {
 // placeStatic moves the static copies into their slots; go-app leaves a
 // slot's foreign child alone until the live section replaces the slot.
 func (c *Calculator) placeStatic() {
+	c.dropStatic()
 	doc := app.Window().Get("document")
-	for s := range nStatic {
-		if !c.keepsStatic(s) {
-			c.static[s] = nil
+	for s, v := range c.static {
+		if v == nil {
 			continue
 		}
 		if slot := doc.Call("getElementById", staticSlotIDs[s]); slot.Truthy() {
-			slot.Call("appendChild", c.static[s])
+			slot.Call("appendChild", v)
 		}
 	}
 }
