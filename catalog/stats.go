@@ -31,15 +31,13 @@ func AgeBucket(asOf string, now time.Time) string {
 	}
 }
 
-// ProviderStats is one provider's coverage and freshness.
-type ProviderStats struct {
-	ID, Kind, Country, Currency string
-	AsOf                        string
-	AsOfEstimated               bool
-	AgeBucket                   string
-	Offers                      int
-	OffersAsOfEstimated         int
-	// OffersByAge counts the provider's offers per AgeBuckets entry.
+// OfferCounts counts offers by the freshness of their price and by the
+// prices and facts they carry; Stats keeps one for the whole catalog and
+// one per provider.
+type OfferCounts struct {
+	Offers              int
+	OffersAsOfEstimated int
+	// OffersByAge counts offers per AgeBuckets entry ("undated" too).
 	OffersByAge map[string]int
 	Reserved1y  int // offers with a 1-year commitment price
 	Reserved3y  int // offers with a 3-year commitment price
@@ -48,23 +46,53 @@ type ProviderStats struct {
 	Network     int // offers with an inter-node network figure
 }
 
+// add counts one offer whose AsOf falls in bucket.
+func (n *OfferCounts) add(o *Offer, bucket string) {
+	if n.OffersByAge == nil {
+		n.OffersByAge = map[string]int{}
+	}
+	n.Offers++
+	n.OffersByAge[bucket]++
+	for _, c := range [...]struct {
+		has bool
+		n   *int
+	}{
+		{o.AsOfEstimated, &n.OffersAsOfEstimated}, {o.Reserved1yPerHour > 0, &n.Reserved1y},
+		{o.Reserved3yPerHour > 0, &n.Reserved3y}, {o.SpotPerHour > 0, &n.Spot},
+		{o.SpotInterruption != "", &n.SpotRisk}, {o.NetworkGbps > 0, &n.Network},
+	} {
+		if c.has {
+			*c.n++
+		}
+	}
+}
+
+// ProviderStats is one provider's coverage and freshness.
+type ProviderStats struct {
+	ID, Kind, Country, Currency string
+	AsOf                        string
+	AsOfEstimated               bool
+	AgeBucket                   string
+	OfferCounts
+}
+
 // Stats summarises the catalog's coverage and freshness at a time.
 type Stats struct {
-	GPUs, GPUsWithSpeed, Models, Providers, Offers, HostedAPIs int
-	OffersAsOfEstimated                                        int
-	OffersByAge                                                map[string]int // AgeBuckets → offers
-	ProvidersWithReserved1y, ProvidersWithReserved3y           []string
-	Reserved1y, Reserved3y                                     int // offers with such a price
-	FXAsOf                                                     string
-	FX                                                         map[string]float64 // currency → units per USD
-	ProvidersByCountry                                         map[string]int
-	ByProvider                                                 []ProviderStats
+	GPUs, GPUsWithSpeed, Models, Providers, HostedAPIs int
+	// OfferCounts counts every offer, also one whose provider is not in
+	// the catalog (validation rules that out; Stats does not rely on it).
+	OfferCounts
+	ProvidersWithReserved1y, ProvidersWithReserved3y []string
+	FXAsOf                                           string
+	FX                                               map[string]float64 // currency → units per USD
+	ProvidersByCountry                               map[string]int
+	ByProvider                                       []ProviderStats
 }
 
 // Stats computes coverage and staleness at now.
 func (c *Catalog) Stats(now time.Time) Stats {
-	s := Stats{GPUs: len(c.GPUs), Models: len(c.Models), Providers: len(c.Providers), Offers: len(c.Offers),
-		HostedAPIs: len(c.HostedAPIs), OffersByAge: map[string]int{}, FX: map[string]float64{},
+	s := Stats{GPUs: len(c.GPUs), Models: len(c.Models), Providers: len(c.Providers),
+		HostedAPIs: len(c.HostedAPIs), OfferCounts: OfferCounts{OffersByAge: map[string]int{}}, FX: map[string]float64{},
 		ProvidersByCountry: map[string]int{}}
 	for _, g := range c.GPUs {
 		if g.BF16TFLOPS > 0 || g.FP16TFLOPS > 0 || g.FP32TFLOPS > 0 {
@@ -82,44 +110,15 @@ func (c *Catalog) Stats(now time.Time) Stats {
 		idx[p.ID] = len(s.ByProvider)
 		s.ProvidersByCountry[p.Country]++
 		s.ByProvider = append(s.ByProvider, ProviderStats{ID: p.ID, Kind: p.Kind, Country: p.Country, Currency: p.Currency,
-			AsOf: p.AsOf, AsOfEstimated: p.AsOfEstimated, AgeBucket: AgeBucket(p.AsOf, now), OffersByAge: map[string]int{}})
+			AsOf: p.AsOf, AsOfEstimated: p.AsOfEstimated, AgeBucket: AgeBucket(p.AsOf, now),
+			OfferCounts: OfferCounts{OffersByAge: map[string]int{}}})
 	}
-	for _, o := range c.Offers {
+	for i := range c.Offers {
+		o := &c.Offers[i]
 		b := AgeBucket(o.AsOf, now)
-		s.OffersByAge[b]++
-		if o.AsOfEstimated {
-			s.OffersAsOfEstimated++
-		}
-		if o.Reserved1yPerHour > 0 {
-			s.Reserved1y++
-		}
-		if o.Reserved3yPerHour > 0 {
-			s.Reserved3y++
-		}
-		i, ok := idx[o.Provider]
-		if !ok {
-			continue
-		}
-		p := &s.ByProvider[i]
-		p.Offers++
-		p.OffersByAge[b]++
-		if o.AsOfEstimated {
-			p.OffersAsOfEstimated++
-		}
-		if o.Reserved1yPerHour > 0 {
-			p.Reserved1y++
-		}
-		if o.Reserved3yPerHour > 0 {
-			p.Reserved3y++
-		}
-		if o.SpotPerHour > 0 {
-			p.Spot++
-		}
-		if o.SpotInterruption != "" {
-			p.SpotRisk++
-		}
-		if o.NetworkGbps > 0 {
-			p.Network++
+		s.add(o, b)
+		if p, ok := idx[o.Provider]; ok {
+			s.ByProvider[p].add(o, b)
 		}
 	}
 	for _, p := range s.ByProvider {

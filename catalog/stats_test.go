@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"reflect"
 	"testing"
 	"time"
 )
@@ -29,6 +30,24 @@ func TestStats(t *testing.T) {
 	}
 	if n != s.Offers {
 		t.Errorf("age buckets hold %d of %d offers", n, s.Offers)
+	}
+	// Every offer's provider is in the catalog, so the providers' counts
+	// add up to the totals, property by property.
+	sum := OfferCounts{OffersByAge: map[string]int{}}
+	for _, p := range s.ByProvider {
+		for b, n := range p.OffersByAge {
+			sum.OffersByAge[b] += n
+		}
+		sum.Offers += p.Offers
+		sum.OffersAsOfEstimated += p.OffersAsOfEstimated
+		sum.Reserved1y += p.Reserved1y
+		sum.Reserved3y += p.Reserved3y
+		sum.Spot += p.Spot
+		sum.SpotRisk += p.SpotRisk
+		sum.Network += p.Network
+	}
+	if !reflect.DeepEqual(sum, s.OfferCounts) || s.Spot == 0 || s.SpotRisk == 0 || s.Network == 0 || s.Reserved1y == 0 {
+		t.Errorf("providers' counts %+v; totals %+v", sum, s.OfferCounts)
 	}
 	if len(s.ProvidersWithReserved3y) < 3 {
 		t.Errorf("3-year commitments from %v, want at least 3 providers", s.ProvidersWithReserved3y)
