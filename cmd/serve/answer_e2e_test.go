@@ -192,6 +192,7 @@ func TestE2EAnswers(t *testing.T) {
 	if v := s.text("#rs-weights"); !strings.HasSuffix(v, " ГиБ") || !strings.Contains(v, ",") {
 		t.Errorf("ru weights read %q", v)
 	}
+	s.waitPlan() // the screenshots show the settled answer, not the greyed one
 	s.screenshot("answer-ru-desktop.png", 1280)
 	s.screenshot("answer-ru-360.png", 360)
 	s.do("back to desktop", chromedp.EmulateViewport(1280, 900))
@@ -203,6 +204,7 @@ func TestE2EAnswers(t *testing.T) {
 	if v := s.text("#rs-offers"); !strings.Contains(v, "¥") {
 		t.Errorf("zh A10 offers show no ¥ price")
 	}
+	s.waitPlan()
 	s.screenshot("answer-zh-desktop.png", 1280)
 	s.screenshot("answer-zh-360.png", 360)
 	s.do("back to desktop", chromedp.EmulateViewport(1280, 900))
