@@ -132,6 +132,7 @@ func TestE2EAnswers(t *testing.T) {
 	if h := s.waitHash("pin="); !strings.Contains(h, "pin=") {
 		t.Errorf("the pin is not in the link: %s", h)
 	}
+	s.waitPlan()
 	s.screenshot("compare-en-desktop.png", 1280)
 
 	// A serving workload: replicas and a monthly bill.
@@ -142,6 +143,7 @@ func TestE2EAnswers(t *testing.T) {
 		t.Errorf("monthly bill reads %q", v)
 	}
 	t.Logf("serving 20 req/s: %s replicas, %s a month", s.text("#rs-replicas"), s.text("#rs-monthly"))
+	s.waitPlan()
 	s.screenshot("serving-en-desktop.png", 1280)
 	// The Assumptions box: a hosted API's prices typed in are set against
 	// the self-hosted month, with the break-even rate.

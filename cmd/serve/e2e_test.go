@@ -517,6 +517,7 @@ func TestE2EInteractions(t *testing.T) {
 	if l := s.eval(`document.documentElement.lang`); l != "zh" {
 		t.Errorf("html lang = %q after choosing Chinese", l)
 	}
+	s.waitPlan()
 	s.screenshot("zh-360.png", 360)
 	s.checkSameOrigin()
 }
