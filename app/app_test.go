@@ -10,9 +10,26 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"rightsize/catalog"
 	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
 )
+
+// TestDefaultStateParses: the browser's first screen of the default view
+// parses no job (Calculator.firstScreen) on the grounds that the default
+// state has no problem to show.
+func TestDefaultStateParses(t *testing.T) {
+	cat := catalog.Default()
+	j, errs, general, ok := parseJob(defaultState, cat, archs{}, nil, "")
+	if !ok || len(general) != 0 || j.Model.ID == "" {
+		t.Fatalf("default state: ok %v, general %v, model %q", ok, general, j.Model.ID)
+	}
+	for f, e := range errs {
+		if !e.ok() {
+			t.Errorf("default state: field %s: %v", fieldNames[f], e)
+		}
+	}
+}
 
 func TestParseFragment(t *testing.T) {
 	def := defaultState

@@ -111,7 +111,9 @@ func (c *Calculator) OnMount(ctx app.Context) {
 	ctx.Handle(actionApply, c.onApply)
 	ctx.Handle(actionField, c.onFieldAction)
 	c.ctx, c.hasCtx = ctx, true
-	c.replan()
+	if !c.firstScreen() {
+		c.replan() // on the first screen, the first step plans (showRest)
+	}
 	custom, sheet := c.custom, c.sheetRows
 	c.loadSavedConfig(ctx)
 	c.loadSavedSheet(ctx)
@@ -147,12 +149,14 @@ func (c *Calculator) showRest(ctx app.Context) {
 	ctx.Defer(func(ctx app.Context) {
 		ctx.After(d, func(ctx app.Context) {
 			if !c.firstStepDone {
+				first := c.firstScreen()
 				c.firstStepDone = true
-				if c.keepsStatic(staticResult) {
-					// This step renders the live breakdown and summary in
-					// place of their static copies (static.go); the rest waits
-					// for the next.
-					c.dropStatic()
+				if first {
+					// This step computes the job, and renders the live
+					// breakdown and summary in place of their static copies
+					// and the folded boxes (static.go); the planner starts
+					// from here. The rest waits for the next step.
+					c.recompute()
 					c.showRest(ctx)
 					return
 				}
@@ -414,6 +418,16 @@ func (c *Calculator) t(k msgKey) string { return tr(c.lang(), k) }
 // pin's, for the comparison).
 func (c *Calculator) recompute() {
 	c.r, c.pinned = results{}, results{}
+	if c.firstScreen() {
+		// The default view's first screen shows the static page's results
+		// and the inputs, which need no job: the default state parses
+		// without a problem (TestDefaultStateParses), so there is no error
+		// to show. The first step after the page is live computes, and
+		// plans (showRest); the static recommendation waits for that plan.
+		c.job, c.errs, c.general = job{}, [nFields]fieldErr{}, nil
+		c.planPending = true
+		return
+	}
 	var ok bool
 	c.job, c.errs, c.general, ok = parseJob(c.state, c.pr.cat, c.archs, c.custom, c.customName)
 	c.job.AllOffers = c.allOffers

@@ -63,6 +63,17 @@ func (c *Calculator) keepsStatic(s staticSection) bool {
 	return !c.firstStepDone
 }
 
+// firstScreen reports whether the default view's first screen is all the
+// browser has built: the static copies stand in for the breakdown and the
+// summary, so nothing on screen needs the job's results yet. The page
+// then computes nothing and leaves the folded Overheads and Assumptions
+// boxes empty until the first step after it is live (showRest): the
+// browser compiles WebAssembly lazily, function by function on first
+// call, and the estimator's code (with the JSON config parser) and those
+// boxes' render code were about 340 KB of the 700 KB compiled between
+// main and the page answering input. Any input computes at once.
+func (c *Calculator) firstScreen() bool { return c.keepsStatic(staticResult) }
+
 // staticOr renders the slot for section s while its static copy stands
 // in (placeStatic moves the copy in), else the live section. The slot is
 // a div, the live section a section: go-app replaces one by the other

@@ -66,11 +66,11 @@ func (c *Calculator) Render() app.UI {
 			}),
 		),
 		c.staticOr(staticAnswer, c.renderAnswer),
-		c.renderCompare(),
+		app.If(c.pin != nil, c.renderCompare),
 		c.renderInputs(),
 		c.staticOr(staticResult, c.renderResult),
 		c.staticOr(staticPerf, c.renderPerf),
-		c.renderServe(),
+		app.If(c.serving(), c.renderServe),
 		app.If(c.restShown > 0, func() app.UI {
 			secs := c.restSections()
 			body := make([]app.UI, 0, len(secs))
@@ -169,6 +169,19 @@ func (c *Calculator) renderInputs() app.UI {
 		c.textField(fPP, mPP, "numeric"),
 		c.selectField(fUnits, mUnits, []option{{unitGiB.String(), c.t(mUnitsGiB)}, {unitGB.String(), c.t(mUnitsGB)}}),
 	}
+	return app.Section().Class("rs-inputs").Aria("label", c.t(mInputs)).Body(
+		app.Div().Class("rs-fields").Body(fields...),
+		app.If(c.firstScreen(), func() app.UI { return foldStub("rs-overrides", c.t(mOverrides)) }).
+			Else(c.renderOverrides),
+		c.renderFilters(),
+		app.If(c.firstScreen(), func() app.UI { return foldStub("rs-assumptions", c.t(mAssumptions)) }).
+			Else(c.renderAssumptions),
+	)
+}
+
+// renderOverrides is the Overheads box: each overhead the estimator
+// assumed, as the placeholder of a field that replaces it.
+func (c *Calculator) renderOverrides() app.UI {
 	res := c.r.Res
 	overrides := []app.UI{
 		app.Summary().Text(c.t(mOverrides)),
@@ -181,18 +194,21 @@ func (c *Calculator) renderInputs() app.UI {
 			c.sizeInput(fGraphs, mCUDAGraphs, res.PerGPU.CUDAGraphs),
 		),
 	}
+	// Open when a link carries an override, one is wrong or the user has
+	// typed one (so clearing it does not fold the box mid-edit).
 	open := c.overridesOpen
 	for _, f := range overrideFields {
 		open = open || c.state[f] != "" || !c.errs[f].ok()
 	}
-	return app.Section().Class("rs-inputs").Aria("label", c.t(mInputs)).Body(
-		app.Div().Class("rs-fields").Body(fields...),
-		// Open when a link carries an override, one is wrong or the user
-		// has typed one (so clearing it does not fold the box mid-edit).
-		app.Details().Class("rs-overrides").ID("rs-overrides").Open(open).Body(overrides...),
-		c.renderFilters(),
-		c.renderAssumptions(),
-	)
+	return app.Details().Class("rs-overrides").ID("rs-overrides").Open(open).Body(overrides...)
+}
+
+// foldStub is a folded box with its summary only: the first screen's
+// stand-in for a box whose body the page renders from the first step
+// after it is live (Calculator.firstScreen). go-app keeps the element
+// and fills it in then.
+func foldStub(id, summary string) app.UI {
+	return app.Details().Class("rs-overrides").ID(id).Body(app.Summary().Text(summary))
 }
 
 // labelled gives enum values their translated labels, in order.
@@ -606,11 +622,16 @@ func safeDiv(a, b float64) float64 {
 
 // renderServe shows the fleet the planner's cheapest plan needs for the
 // request rate under the targets.
+// serving reports whether the page shows the serving plan (a request
+// rate was set and planned). The page calls the sections it hides only
+// when they show: WebAssembly code is compiled on a function's first call.
+func (c *Calculator) serving() bool { return c.r.OK && c.plan.Serve.OK }
+
 func (c *Calculator) renderServe() app.UI {
-	v := c.plan.Serve
-	if !c.r.OK || !v.OK {
+	if !c.serving() {
 		return app.Text("")
 	}
+	v := c.plan.Serve
 	l := c.loc()
 	facts := []factView{
 		{ID: "rs-concurrency", Label: c.t(mConcurrency), Value: l.sig3(v.Concurrency)},
