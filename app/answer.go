@@ -233,7 +233,7 @@ func (p *pareto) Render() app.UI {
 		}
 		// No handler per point: the chart listens once (event delegation).
 		body = append(body, svg("circle").Class(cls).Attr("cx", pt.X).Attr("cy", pt.Y).Attr("r", 5).
-			Attr("data-i", strconv.Itoa(i)).Attr("tabindex", 0).Attr("role", "button").Aria("label", pt.Label))
+			Attr("data-i", strconv.Itoa(i)).Attr("tabindex", 0).Attr("role", "button").Attr("aria-label", pt.Label))
 	}
 	info := p.Hint
 	if p.shown > 0 && p.shown <= len(p.Points) {
@@ -244,12 +244,12 @@ func (p *pareto) Render() app.UI {
 	// phone), which shrank Chinese labels below legibility; HTML text keeps
 	// the page's font size on every screen.
 	return app.Figure().Class("rs-pareto").Body(
-		app.Div().Class("rs-axis-label rs-axis-y").Aria("hidden", true).Text("↑ "+p.YLabel),
+		app.Div().Class("rs-axis-label rs-axis-y").Attr("aria-hidden", true).Text("↑ "+p.YLabel),
 		svg("svg").ID("rs-pareto").Attr("viewBox", "0 0 "+strconv.Itoa(chartW)+" "+strconv.Itoa(chartH)).
-			Attr("role", "group").Aria("label", p.Title).
+			Attr("role", "group").Attr("aria-label", p.Title).
 			On("mouseover", p.onShow).On("focusin", p.onShow).OnClick(p.onPick).OnKeyDown(p.onKey).Body(body...),
-		app.Div().Class("rs-axis-label rs-axis-x").Aria("hidden", true).Text(p.XLabel+" →"),
-		app.FigCaption().ID("rs-pareto-info").Aria("live", "polite").Text(info),
+		app.Div().Class("rs-axis-label rs-axis-x").Attr("aria-hidden", true).Text(p.XLabel+" →"),
+		app.FigCaption().ID("rs-pareto-info").Attr("aria-live", "polite").Text(info),
 	)
 }
 
@@ -310,7 +310,7 @@ func (c *Calculator) pinButton() app.UI {
 	if c.pin != nil {
 		label = c.t(mUnpin)
 	}
-	return app.Button().Class("rs-more").ID("rs-pin").Aria("pressed", c.pin != nil).OnClick(c.onPin).Text(label)
+	return app.Button().Class("rs-more").ID("rs-pin").Attr("aria-pressed", c.pin != nil).OnClick(c.onPin).Text(label)
 }
 
 // compareRow is one line of the comparison.

@@ -116,7 +116,7 @@ func (c *Calculator) renderCustomModel() app.UI {
 				Aria("invalid", c.configErr != "").OnChange(c.onConfigPaste),
 		),
 		app.If(c.configErr != "", func() app.UI {
-			return app.P().Class("rs-error").ID("rs-config-file-error").Aria("live", "polite").Text(c.configErr)
+			return app.P().Class("rs-error").ID("rs-config-file-error").Attr("aria-live", "polite").Text(c.configErr)
 		}),
 	)
 }

@@ -167,7 +167,7 @@ func (b *breakdownView) Render() app.UI {
 					app.Td().Text(t(mTotal)),
 					app.Td().Class("num").ID("rs-total").Text(b.Total),
 					app.Td().Class("num").Text("100%"),
-					app.Td().Class("num rs-band").Body(app.Text(b.Band+" "), app.A().ID("rs-accuracy-link").Href("accuracy.html").Text("ⓘ").Aria("label", t(mHowAccurate)).Title(t(mHowAccurate))),
+					app.Td().Class("num rs-band").Body(app.Text(b.Band+" "), app.A().ID("rs-accuracy-link").Href("accuracy.html").Text("ⓘ").Attr("aria-label", t(mHowAccurate)).Title(t(mHowAccurate))),
 				),
 				app.Tr().Body(
 					app.Td().Text(t(mUsable)),
@@ -266,7 +266,7 @@ func (r *fitRow) Render() app.UI {
 		app.Text(x.Cost),
 		app.If(x.Where != "", func() app.UI { return app.Div().Class("rs-where").Text(x.Where) }),
 	)
-	return withPlan(app.Tr().Class(cls), x.GPU, x.Plan).TabIndex(0).Aria("selected", x.Selected).Body(
+	return withPlan(app.Tr().Class(cls), x.GPU, x.Plan).TabIndex(0).Attr("aria-selected", x.Selected).Body(
 		app.Td().Text(x.Name), app.Td().Class("num").Text(x.VRAM),
 		app.Td().Body(verdict), app.Td().Class("num").Body(
 			app.Text(x.Need),

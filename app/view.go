@@ -62,7 +62,7 @@ func (c *Calculator) Render() app.UI {
 			),
 			app.If(c.linkCopied, func() app.UI { return app.P().Class("rs-ok").ID("rs-link-copied").Text(c.t(mLinkCopied)) }),
 			app.If(c.shareURL != "", func() app.UI {
-				return app.Input().Type("text").ID("rs-share-url").ReadOnly(true).Value(c.shareURL).Aria("label", c.t(mCopyLink))
+				return app.Input().Type("text").ID("rs-share-url").ReadOnly(true).Value(c.shareURL).Attr("aria-label", c.t(mCopyLink))
 			}),
 		),
 		c.staticOr(staticAnswer, c.renderAnswer),
@@ -169,7 +169,7 @@ func (c *Calculator) renderInputs() app.UI {
 		c.textField(fPP, mPP, "numeric"),
 		c.selectField(fUnits, mUnits, []option{{unitGiB.String(), c.t(mUnitsGiB)}, {unitGB.String(), c.t(mUnitsGB)}}),
 	}
-	return app.Section().Class("rs-inputs").Aria("label", c.t(mInputs)).Body(
+	return app.Section().Class("rs-inputs").Attr("aria-label", c.t(mInputs)).Body(
 		app.Div().Class("rs-fields").Body(fields...),
 		app.If(c.firstScreen(), func() app.UI { return foldStub("rs-overrides", c.t(mOverrides)) }).
 			Else(c.renderOverrides),
@@ -280,7 +280,7 @@ type selectBox struct {
 
 func (s *selectBox) Render() app.UI {
 	id := fieldID(field(s.F))
-	sel := app.Select().ID(id).Attr("data-f", strconv.Itoa(s.F)).Aria("invalid", s.Err != "").OnChange(s.onChange)
+	sel := app.Select().ID(id).Attr("data-f", strconv.Itoa(s.F)).Attr("aria-invalid", s.Err != "").OnChange(s.onChange)
 	if !app.IsClient {
 		sel = sel.Body(s.optionElems()...)
 	}
@@ -405,7 +405,7 @@ func (c *Calculator) textField(f field, label msgKey, mode string) app.UI {
 	return app.Div().Class("rs-field").Body(
 		app.Label().For(fieldID(f)).Text(c.t(label)),
 		app.Input().Type("text").ID(fieldID(f)).Attr("data-f", strconv.Itoa(int(f))).Attr("inputmode", mode).
-			Value(c.state[f]).Aria("invalid", !c.errs[f].ok()).OnChange(c.onField),
+			Value(c.state[f]).Attr("aria-invalid", !c.errs[f].ok()).OnChange(c.onField),
 		c.fieldError(f),
 	)
 }
@@ -423,7 +423,7 @@ func (c *Calculator) sizeInput(f field, label msgKey, est estimator.Bytes) app.U
 	return app.Div().Class("rs-field").Body(
 		app.Label().For(fieldID(f)).Text(c.t(label)),
 		app.Input().Type("text").ID(fieldID(f)).Attr("data-f", strconv.Itoa(int(f))).Placeholder(ph).
-			Value(c.state[f]).Aria("invalid", !c.errs[f].ok()).OnChange(c.onField),
+			Value(c.state[f]).Attr("aria-invalid", !c.errs[f].ok()).OnChange(c.onField),
 		c.fieldError(f),
 	)
 }
@@ -912,7 +912,7 @@ func (c *Calculator) renderAssumptions() app.UI {
 		return app.Div().Class("rs-field").Body(
 			app.Label().For(fieldID(f)).Text(c.t(label)),
 			app.Input().Type("text").ID(fieldID(f)).Attr("data-f", strconv.Itoa(int(f))).Attr("inputmode", "decimal").
-				Placeholder(l.fixed(def(v), 2)).Value(c.state[f]).Aria("invalid", !c.errs[f].ok()).OnChange(c.onField),
+				Placeholder(l.fixed(def(v), 2)).Value(c.state[f]).Attr("aria-invalid", !c.errs[f].ok()).OnChange(c.onField),
 			c.fieldError(f),
 		)
 	}
@@ -922,7 +922,7 @@ func (c *Calculator) renderAssumptions() app.UI {
 		return app.Div().Class("rs-field").Body(
 			app.Label().For(fieldID(f)).Text(c.t(label)),
 			app.Input().Type("text").ID(fieldID(f)).Attr("data-f", strconv.Itoa(int(f))).
-				Placeholder(placeholder).Value(c.state[f]).Aria("invalid", !c.errs[f].ok()).OnChange(c.onField),
+				Placeholder(placeholder).Value(c.state[f]).Attr("aria-invalid", !c.errs[f].ok()).OnChange(c.onField),
 			app.Div().Class("rs-where rs-src").Text(c.t(mDefaultIs)+" "+placeholder+" · "+source),
 			c.fieldError(f),
 		)
@@ -985,7 +985,7 @@ func (c *Calculator) renderHosted() app.UI {
 		return app.Div().Class("rs-field").Body(
 			app.Label().For(fieldID(f)).Text(c.t(label)),
 			app.Input().Type("text").ID(fieldID(f)).Attr("data-f", strconv.Itoa(int(f))).Attr("inputmode", "decimal").
-				Placeholder(placeholder).Value(c.state[f]).Aria("invalid", !c.errs[f].ok()).OnChange(c.onField),
+				Placeholder(placeholder).Value(c.state[f]).Attr("aria-invalid", !c.errs[f].ok()).OnChange(c.onField),
 			app.Div().Class("rs-where rs-src").Text(c.t(mDefaultIs)+" "+placeholder+" · "+src),
 			c.fieldError(f),
 		)
