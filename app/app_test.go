@@ -1138,3 +1138,43 @@ func TestSelectOptionsHTML(t *testing.T) {
 		t.Errorf("unknown value: %s", got)
 	}
 }
+
+// TestFirstScreenComputesNothing: while the static page's results stand in
+// on the default view's first screen, recompute parses and computes
+// nothing (the browser would compile the estimator for it before the page
+// answers input); the first step after the page is live computes and
+// plans, and an input before it computes at once.
+func TestFirstScreenComputesNothing(t *testing.T) {
+	newCalc := func() *Calculator {
+		c := &Calculator{base: catalog.Default(), state: defaultState, archs: archs{}}
+		c.pr = newPrices(c.base, nil)
+		c.static[staticResult] = app.Window().GetElementByID("rs-result") // a stand-in
+		return c
+	}
+	c := newCalc()
+	if !c.firstScreen() {
+		t.Fatal("default view with a static copy: not the first screen")
+	}
+	c.recompute()
+	if c.r.OK || c.job.Model.ID != "" || !c.planPending {
+		t.Fatalf("first screen: result %v, job model %q, plan pending %v", c.r.OK, c.job.Model.ID, c.planPending)
+	}
+	if html := app.HTMLString(c.renderInputs()); strings.Contains(html, `id="rs-spot-interruptions"`) || !strings.Contains(html, `id="rs-assumptions"`) {
+		t.Error("first screen: the Assumptions box is missing or already filled")
+	}
+	c.firstStepDone = true // what showRest's first step sets before it recomputes
+	c.recompute()
+	if !c.r.OK || c.job.Model.ID == "" || !c.plan.OK || c.firstScreen() {
+		t.Fatalf("first step: result %v, job model %q, plan %v", c.r.OK, c.job.Model.ID, c.plan.OK)
+	}
+	if html := app.HTMLString(c.renderInputs()); !strings.Contains(html, `id="rs-spot-interruptions"`) {
+		t.Error("after the first step the Assumptions box is still empty")
+	}
+
+	c = newCalc()
+	c.recompute()
+	c.set(fBatch, "4")
+	if !c.r.OK || c.firstScreen() {
+		t.Errorf("an input on the first screen: result %v", c.r.OK)
+	}
+}
