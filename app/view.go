@@ -206,9 +206,11 @@ func (c *Calculator) renderOverrides() app.UI {
 // foldStub is a folded box with its summary only: the first screen's
 // stand-in for a box whose body the page renders from the first step
 // after it is live (Calculator.firstScreen). go-app keeps the element
-// and fills it in then.
+// and fills it in then. It carries the full box's open="false" (the
+// default view opens neither), so go-app has no attribute to rewrite and
+// a box the user opened meanwhile stays open.
 func foldStub(id, summary string) app.UI {
-	return app.Details().Class("rs-overrides").ID(id).Body(app.Summary().Text(summary))
+	return app.Details().Class("rs-overrides").ID(id).Open(false).Body(app.Summary().Text(summary))
 }
 
 // labelled gives enum values their translated labels, in order.

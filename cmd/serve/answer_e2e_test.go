@@ -288,7 +288,12 @@ func TestE2EStartupKeepsAnswer(t *testing.T) {
 		_, err := page.AddScriptToEvaluateOnNewDocument(`
 			window.__su = {planning: false, noAnswer: false, tops: [], optionsAtLive: -1};
 			const look = () => {
-				if (__su.optionsAtLive < 0 && document.querySelector("main.rs-live")) __su.optionsAtLive = document.querySelectorAll("#rs-model option").length;
+				if (__su.optionsAtLive < 0 && document.querySelector("main.rs-live")) {
+					__su.optionsAtLive = document.querySelectorAll("#rs-model option").length;
+					// A user opens the Assumptions box as soon as the page answers.
+					const a = document.getElementById("rs-assumptions");
+					if (a) a.open = true;
+				}
 				if (document.getElementById("rs-planning")) __su.planning = true;
 				if (!document.querySelector("main .rs-answer")) __su.noAnswer = true;
 				const i = document.querySelector("main .rs-inputs");
@@ -318,6 +323,11 @@ func TestE2EStartupKeepsAnswer(t *testing.T) {
 	// live: every option is there from the first render.
 	if su.OptionsAtLive < 90 {
 		t.Errorf("the model list held %d options when the page went live", su.OptionsAtLive)
+	}
+	// The box opened on the first screen is still open, and filled, once
+	// the page is complete.
+	if v := s.eval(`(() => { const a = document.getElementById("rs-assumptions"); return String(a.open && !!a.querySelector("#rs-spot-interruptions")); })()`); v != "true" {
+		t.Errorf("the Assumptions box opened at start-up is closed or empty on the complete page")
 	}
 	if len(su.Tops) < 2 || slices.Max(su.Tops)-slices.Min(su.Tops) > 4 {
 		t.Errorf("the inputs moved during start-up: their top went through %v", su.Tops)
