@@ -69,9 +69,10 @@ func (c *Calculator) keepsStatic(s staticSection) bool {
 // then computes nothing and leaves the folded Overheads and Assumptions
 // boxes empty until the first step after it is live (showRest): the
 // browser compiles WebAssembly lazily, function by function on first
-// call, and the estimator's code (with the JSON config parser) and those
-// boxes' render code were about 340 KB of the 700 KB compiled between
-// main and the page answering input. Any input computes at once.
+// call: the estimator with its JSON config parser (about 330 KB of code
+// compiled in OnInit) and those boxes' render code (about 130 KB in the
+// first render) were half of the 980 KB compiled between main and the
+// page answering input. Any input computes at once.
 func (c *Calculator) firstScreen() bool { return c.keepsStatic(staticResult) }
 
 // staticOr renders the slot for section s while its static copy stands
