@@ -107,13 +107,13 @@ func (c *Calculator) renderCustomModel() app.UI {
 		app.Div().Class("rs-field rs-file").Body(
 			app.Label().For("rs-config-file").Text(c.t(mConfigPick)),
 			app.Input().Type("file").ID("rs-config-file").Accept(".json,application/json").
-				Aria("invalid", c.configErr != "").OnChange(c.onConfigFile),
+				Attr("aria-invalid", c.configErr != "").OnChange(c.onConfigFile),
 		),
 		app.Div().Class("rs-field rs-drop").OnDragOver(c.onDragOver).OnDrop(c.onConfigDrop).Body(
 			app.Label().For("rs-config-paste").Text(c.t(mConfigPaste)),
 			app.Textarea().ID("rs-config-paste").Rows(4).Attr("spellcheck", "false").
 				Placeholder(`{"model_type": "llama", "hidden_size": 4096, …}`).
-				Aria("invalid", c.configErr != "").OnChange(c.onConfigPaste),
+				Attr("aria-invalid", c.configErr != "").OnChange(c.onConfigPaste),
 		),
 		app.If(c.configErr != "", func() app.UI {
 			return app.P().Class("rs-error").ID("rs-config-file-error").Attr("aria-live", "polite").Text(c.configErr)

@@ -143,7 +143,7 @@ func (b *breakdownView) Render() app.UI {
 		app.H2().Text(b.Title),
 		app.P().Class(cls).ID("rs-verdict").Text(b.Verdict),
 		svg("svg").Class("rs-bar").Attr("viewBox", "0 0 1000 10").Attr("preserveAspectRatio", "none").
-			Aria("hidden", true).Body(bar...),
+			Attr("aria-hidden", true).Body(bar...),
 		app.Table().Class("rs-breakdown").Body(
 			app.THead().Body(app.Tr().Body(
 				app.Th().Text(t(mPart)), app.Th().Class("num").Text(t(mMemory)),

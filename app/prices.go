@@ -159,7 +159,7 @@ func (c *Calculator) renderPrices() app.UI {
 		app.Div().Class("rs-field rs-file").Body(
 			app.Label().For("rs-prices-file").Text(c.t(mSheetPick)),
 			app.Input().Type("file").ID("rs-prices-file").Accept(".csv,.json,text/csv,application/json").
-				Aria("invalid", c.sheetErr != "").OnChange(c.onPriceFile),
+				Attr("aria-invalid", c.sheetErr != "").OnChange(c.onPriceFile),
 			app.If(c.sheetErr != "", func() app.UI {
 				return app.P().Class("rs-error").ID("rs-prices-file-error").Text(c.sheetErr)
 			}),

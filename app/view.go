@@ -622,13 +622,13 @@ func safeDiv(a, b float64) float64 {
 	return math.Ceil(a / b)
 }
 
-// renderServe shows the fleet the planner's cheapest plan needs for the
-// request rate under the targets.
 // serving reports whether the page shows the serving plan (a request
 // rate was set and planned). The page calls the sections it hides only
 // when they show: WebAssembly code is compiled on a function's first call.
 func (c *Calculator) serving() bool { return c.r.OK && c.plan.Serve.OK }
 
+// renderServe shows the fleet the planner's cheapest plan needs for the
+// request rate under the targets.
 func (c *Calculator) renderServe() app.UI {
 	if !c.serving() {
 		return app.Text("")
