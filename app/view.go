@@ -406,10 +406,17 @@ func (c *Calculator) textField(f field, label msgKey, mode string) app.UI {
 	}
 	return app.Div().Class("rs-field").Body(
 		app.Label().For(fieldID(f)).Text(c.t(label)),
-		app.Input().Type("text").ID(fieldID(f)).Attr("data-f", strconv.Itoa(int(f))).Attr("inputmode", mode).
-			Value(c.state[f]).Attr("aria-invalid", !c.errs[f].ok()).OnChange(c.onField),
+		c.fieldInput(f).Attr("inputmode", mode),
 		c.fieldError(f),
 	)
+}
+
+// fieldInput is the text input of field f: its id, its index for
+// onField, the state's text and whether it is invalid. Callers add the
+// keyboard hint and the placeholder.
+func (c *Calculator) fieldInput(f field) app.HTMLInput {
+	return app.Input().Type("text").ID(fieldID(f)).Attr("data-f", strconv.Itoa(int(f))).
+		Value(c.state[f]).Attr("aria-invalid", !c.errs[f].ok()).OnChange(c.onField)
 }
 
 // sizeInput is an optional size field whose placeholder is the estimate
@@ -424,8 +431,7 @@ func (c *Calculator) sizeInput(f field, label msgKey, est estimator.Bytes) app.U
 	}
 	return app.Div().Class("rs-field").Body(
 		app.Label().For(fieldID(f)).Text(c.t(label)),
-		app.Input().Type("text").ID(fieldID(f)).Attr("data-f", strconv.Itoa(int(f))).Placeholder(ph).
-			Value(c.state[f]).Attr("aria-invalid", !c.errs[f].ok()).OnChange(c.onField),
+		c.fieldInput(f).Placeholder(ph),
 		c.fieldError(f),
 	)
 }
@@ -913,8 +919,7 @@ func (c *Calculator) renderAssumptions() app.UI {
 		}
 		return app.Div().Class("rs-field").Body(
 			app.Label().For(fieldID(f)).Text(c.t(label)),
-			app.Input().Type("text").ID(fieldID(f)).Attr("data-f", strconv.Itoa(int(f))).Attr("inputmode", "decimal").
-				Placeholder(l.fixed(def(v), 2)).Value(c.state[f]).Attr("aria-invalid", !c.errs[f].ok()).OnChange(c.onField),
+			c.fieldInput(f).Attr("inputmode", "decimal").Placeholder(l.fixed(def(v), 2)),
 			c.fieldError(f),
 		)
 	}
@@ -923,8 +928,7 @@ func (c *Calculator) renderAssumptions() app.UI {
 	planField := func(f field, label msgKey, placeholder string, source string) app.UI {
 		return app.Div().Class("rs-field").Body(
 			app.Label().For(fieldID(f)).Text(c.t(label)),
-			app.Input().Type("text").ID(fieldID(f)).Attr("data-f", strconv.Itoa(int(f))).
-				Placeholder(placeholder).Value(c.state[f]).Attr("aria-invalid", !c.errs[f].ok()).OnChange(c.onField),
+			c.fieldInput(f).Placeholder(placeholder),
 			app.Div().Class("rs-where rs-src").Text(c.t(mDefaultIs)+" "+placeholder+" · "+source),
 			c.fieldError(f),
 		)
@@ -986,8 +990,7 @@ func (c *Calculator) renderHosted() app.UI {
 	apiField := func(f field, label msgKey, placeholder string) app.UI {
 		return app.Div().Class("rs-field").Body(
 			app.Label().For(fieldID(f)).Text(c.t(label)),
-			app.Input().Type("text").ID(fieldID(f)).Attr("data-f", strconv.Itoa(int(f))).Attr("inputmode", "decimal").
-				Placeholder(placeholder).Value(c.state[f]).Attr("aria-invalid", !c.errs[f].ok()).OnChange(c.onField),
+			c.fieldInput(f).Attr("inputmode", "decimal").Placeholder(placeholder),
 			app.Div().Class("rs-where rs-src").Text(c.t(mDefaultIs)+" "+placeholder+" · "+src),
 			c.fieldError(f),
 		)
