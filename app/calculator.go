@@ -111,9 +111,7 @@ func (c *Calculator) OnMount(ctx app.Context) {
 	ctx.Handle(actionApply, c.onApply)
 	ctx.Handle(actionField, c.onFieldAction)
 	c.ctx, c.hasCtx = ctx, true
-	if !c.firstScreen() {
-		c.replan() // on the first screen, the first step plans (showRest)
-	}
+	c.replan()
 	custom, sheet := c.custom, c.sheetRows
 	c.loadSavedConfig(ctx)
 	c.loadSavedSheet(ctx)
@@ -422,10 +420,10 @@ func (c *Calculator) recompute() {
 		// The default view's first screen shows the static page's results
 		// and the inputs, which need no job: the default state parses
 		// without a problem (TestDefaultStateParses), so there is no error
-		// to show. The first step after the page is live computes, and
-		// plans (showRest); the static recommendation waits for that plan.
+		// to show. The first step after the page is live computes
+		// (showRest); replan leaves the plan to it.
 		c.job, c.errs, c.general = job{}, [nFields]fieldErr{}, nil
-		c.planPending = true
+		c.replan()
 		return
 	}
 	var ok bool
@@ -470,6 +468,13 @@ func (c *Calculator) errText(e fieldErr) string {
 // is dropped.
 func (c *Calculator) replan() {
 	c.planSeq.Add(1)
+	if c.firstScreen() {
+		// Nothing computed yet: the first step after the page is live
+		// computes and plans (showRest); the static recommendation stands
+		// until that plan arrives.
+		c.planPending = true
+		return
+	}
 	if !c.r.OK {
 		// Nothing to plan; the last plan stays for the greyed answer
 		// (renderAnswer) until a valid input replaces it.
