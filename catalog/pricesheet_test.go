@@ -55,9 +55,10 @@ func TestOfferIDFor(t *testing.T) {
 }
 
 // A sheet sets the inter-node network and the spot-risk bucket, sourced by
-// the row; values outside the lists are refused.
+// the row (a bucket other than the catalog's, so the row changes it);
+// values outside the lists are refused.
 func TestPriceSheetNetworkAndSpotRisk(t *testing.T) {
-	in := "offer_id,network_gbps,network_fabric,spot_interruption,as_of,source\naws-g4dn.xlarge,25,ethernet,10-15%,2026-11-01,our measurements\n"
+	in := "offer_id,network_gbps,network_fabric,spot_interruption,as_of,source\naws-g4dn.xlarge,25,ethernet,15-20%,2026-11-01,our measurements\n"
 	rows, err := catalog.ParsePriceSheet(strings.NewReader(in))
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +68,7 @@ func TestPriceSheetNetworkAndSpotRisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	o, _ := c.Offer("aws-g4dn.xlarge")
-	if o.NetworkGbps != 25 || o.NetworkFabric != "ethernet" || o.SpotInterruption != "10-15%" || o.SpotInterruptionSource != "our measurements" {
+	if o.NetworkGbps != 25 || o.NetworkFabric != "ethernet" || o.SpotInterruption != "15-20%" || o.SpotInterruptionSource != "our measurements" {
 		t.Errorf("offer %+v", o)
 	}
 	for _, bad := range []string{
