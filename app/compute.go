@@ -7,6 +7,7 @@ package app
 
 import (
 	"cmp"
+	"errors"
 	"slices"
 
 	"rightsize/catalog"
@@ -171,22 +172,24 @@ func hardwareWarnings(in estimator.Input, g catalog.GPU) []msgKey {
 	return w
 }
 
-// perfOf is the speed of the job as set on the selected GPU. Not OK when
-// the job does not fit or the catalog lacks the GPU's figures.
+// perfOf is the speed of the job as set on the selected GPU: the CLI's
+// path (catalog.GPU.Speed, the catalog's node figures). Not OK when the
+// job does not fit or the catalog lacks the GPU's figures.
 func perfOf(j job) (perfResult, error) {
-	hw, ok := j.GPU.Hardware(j.In.Weights)
-	if !ok {
-		return perfResult{}, nil
-	}
 	res, err := estimator.Estimate(j.In)
 	if err != nil || !res.Fits {
 		return perfResult{}, nil
 	}
-	p, err := estimator.Throughput(j.In, hw, j.Eff, j.Work)
+	p, hw, err := j.GPU.Speed(j.In, j.Eff, j.Work, catalog.Node{})
+	if errors.Is(err, catalog.ErrNoFigures) {
+		return perfResult{}, nil
+	}
 	if err != nil {
 		return perfResult{}, err
 	}
-	r := perfResult{OK: true, P: p, HW: hw, Eff: effective(j)}
+	// The efficiencies the estimate used (Perf.ComputeEfficiency): the
+	// page shows these, never a second default.
+	r := perfResult{OK: true, P: p, HW: hw, Eff: estimator.ResolveEfficiency(j.In, hw, j.Eff)}
 	if j.In.Task.Training() {
 		r.Seconds = estimator.JobTime(p, j.Tokens)
 		r.GPUHours = estimator.GPUHours(p, j.Tokens)
@@ -194,20 +197,14 @@ func perfOf(j job) (perfResult, error) {
 	return r, nil
 }
 
-// effective is the efficiency used: the user's overrides over the
-// estimator's defaults for this job.
-func effective(j job) estimator.Efficiency {
-	e := estimator.DefaultEfficiency(j.In)
-	if j.Eff.MFU > 0 {
-		e.MFU = j.Eff.MFU
+// assumedEfficiency is what the Assumptions box shows as each field's
+// default: the figures the estimate used on the selected GPU, or the
+// estimator's defaults when it has no speed.
+func assumedEfficiency(j job, r perfResult) estimator.Efficiency {
+	if r.OK {
+		return r.Eff
 	}
-	if j.Eff.InferenceMFU > 0 {
-		e.InferenceMFU = j.Eff.InferenceMFU
-	}
-	if j.Eff.BandwidthUtil > 0 {
-		e.BandwidthUtil = j.Eff.BandwidthUtil
-	}
-	return e
+	return estimator.ResolveEfficiency(j.In, estimator.Hardware{}, j.Eff)
 }
 
 // fitResults estimates the job's memory on every catalog GPU, smallest

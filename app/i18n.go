@@ -131,6 +131,7 @@ const (
 	mConfigHelp
 	mNoCustomModel
 	mUpdateReady
+	mLinkIgnored
 	mReload
 	mNotCount
 	mMs
@@ -389,6 +390,7 @@ var messagesEN = [nMsgs]string{
 	mConfigHelp:            "Not in the list? Load its Hugging Face config.json: parameters, GQA/MoE/MLA and KV cache are read from it. It stays in this browser.",
 	mNoCustomModel:         "your config.json is not loaded in this browser: load it under “Your model”",
 	mUpdateReady:           "A new version of Rightsize is ready.",
+	mLinkIgnored:           "Ignored in the link (not valid URL text)",
 	mReload:                "Reload",
 	mNotCount:              "not a count (e.g. 1B, 500M, 2T)",
 	mMs:                    "ms",
@@ -397,7 +399,7 @@ var messagesEN = [nMsgs]string{
 	mHours:                 "h",
 	mDays:                  "days",
 	mSpeedTitle:            "Speed and cost (estimate)",
-	mSpeedNote:             "Roofline estimate from the GPU's datasheet: training at 40% model-FLOPs utilisation, decoding at 75% of memory bandwidth. Real runs vary with the engine and kernels; the band says how far the public measurements were.",
+	mSpeedNote:             "Roofline estimate from the GPU's datasheet at the efficiencies in each figure's basis (the assumed MFU and bandwidth use; change them under Assumptions). Implied MFU is what is left after communication, bubbles and host overhead. Real runs vary with the engine and kernels; the band says how far the public measurements were.",
 	mThroughputTrain:       "Training throughput, tokens/s",
 	mThroughputInfer:       "Generated tokens/s, all requests",
 	mJobTime:               "Time for the training tokens",
@@ -446,7 +448,7 @@ var messagesEN = [nMsgs]string{
 	mFOverhead:             "measured runtime overheads (CUDA context, allocator, NCCL, CUDA graphs) from public measurements",
 	mBoundCompute:          "compute (tensor FLOPS)",
 	mBoundBandwidth:        "memory bandwidth",
-	mEffMFU:                "MFU",
+	mEffMFU:                "MFU assumed",
 	mEffBandwidth:          "bandwidth use",
 	mFTTFT:                 "prompt FLOPs ÷ (peak × MFU), or weights ÷ bandwidth when that is slower",
 	mFDecode:               "each step reads the weights and the KV cache: bytes ÷ (bandwidth × use), or FLOPs ÷ (peak × MFU) at large batches",
@@ -640,6 +642,7 @@ var messagesRU = [nMsgs]string{
 	mConfigHelp:            "Нет в списке? Загрузите её config.json с Hugging Face: параметры, GQA/MoE/MLA и KV-кэш берутся из него. Файл остаётся в этом браузере.",
 	mNoCustomModel:         "ваш config.json не загружен в этом браузере: загрузите его в разделе «Своя модель»",
 	mUpdateReady:           "Доступна новая версия Rightsize.",
+	mLinkIgnored:           "Пропущено в ссылке (не читается как URL)",
 	mReload:                "Обновить",
 	mNotCount:              "не число (например, 1B, 500M, 2T)",
 	mMs:                    "мс",
@@ -648,7 +651,7 @@ var messagesRU = [nMsgs]string{
 	mHours:                 "ч",
 	mDays:                  "дн.",
 	mSpeedTitle:            "Скорость и стоимость (оценка)",
-	mSpeedNote:             "Оценка по паспорту GPU (roofline): обучение при 40% MFU, декодирование при 75% пропускной способности памяти. Реальные запуски зависят от движка и ядер; диапазон показывает расхождение с публичными измерениями.",
+	mSpeedNote:             "Оценка по паспорту GPU (roofline) при эффективностях, указанных в основании каждой цифры (принятый MFU и использование полосы; их можно изменить в «Допущениях»). Итоговый MFU — то, что остаётся после обменов, простоев конвейера и накладных расходов хоста. Реальные запуски зависят от движка и ядер; диапазон показывает расхождение с публичными измерениями.",
 	mThroughputTrain:       "Скорость обучения, токенов/с",
 	mThroughputInfer:       "Сгенерированных токенов/с, все запросы",
 	mJobTime:               "Время на обучающие токены",
@@ -697,7 +700,7 @@ var messagesRU = [nMsgs]string{
 	mFOverhead:             "измеренные накладные расходы среды (контекст CUDA, аллокатор, NCCL, CUDA graphs) по публичным измерениям",
 	mBoundCompute:          "вычисления (тензорные FLOPS)",
 	mBoundBandwidth:        "пропускная способность памяти",
-	mEffMFU:                "MFU",
+	mEffMFU:                "принятый MFU",
 	mEffBandwidth:          "использование полосы",
 	mFTTFT:                 "FLOP промпта ÷ (пик × MFU), или веса ÷ полоса, если это дольше",
 	mFDecode:               "каждый шаг читает веса и KV-кэш: байты ÷ (полоса × использование), или FLOP ÷ (пик × MFU) при больших пакетах",
@@ -891,6 +894,7 @@ var messagesZH = [nMsgs]string{
 	mConfigHelp:            "列表里没有？加载它在 Hugging Face 上的 config.json：参数量、GQA/MoE/MLA 和 KV 缓存都从中读取。文件只保存在此浏览器中。",
 	mNoCustomModel:         "此浏览器中未加载您的 config.json：请在“您的模型”中加载",
 	mUpdateReady:           "Rightsize 有新版本可用。",
+	mLinkIgnored:           "链接中已忽略（不是有效的 URL 文本）",
 	mReload:                "重新加载",
 	mNotCount:              "不是数量（例如 1B、500M、2T）",
 	mMs:                    "毫秒",
@@ -899,7 +903,7 @@ var messagesZH = [nMsgs]string{
 	mHours:                 "小时",
 	mDays:                  "天",
 	mSpeedTitle:            "速度与成本（估算）",
-	mSpeedNote:             "按 GPU 规格书的 roofline 估算：训练按 40% MFU，解码按 75% 显存带宽。实际运行取决于引擎和内核；区间表示与公开测量的偏差。",
+	mSpeedNote:             "按 GPU 规格书的 roofline 估算，效率取各数字依据中所列的值（假定的 MFU 与带宽利用率，可在“假设”中修改）。实际 MFU 是扣除通信、流水线气泡和主机开销后的结果。实际运行取决于引擎和内核；区间表示与公开测量的偏差。",
 	mThroughputTrain:       "训练吞吐，token/秒",
 	mThroughputInfer:       "生成 token/秒，全部请求",
 	mJobTime:               "训练这些 token 的时间",
@@ -948,7 +952,7 @@ var messagesZH = [nMsgs]string{
 	mFOverhead:             "公开测量的运行时开销（CUDA 上下文、分配器、NCCL、CUDA graphs）",
 	mBoundCompute:          "算力（张量 FLOPS）",
 	mBoundBandwidth:        "显存带宽",
-	mEffMFU:                "MFU",
+	mEffMFU:                "假定 MFU",
 	mEffBandwidth:          "带宽利用率",
 	mFTTFT:                 "提示词 FLOPs ÷（峰值 × MFU），若读权重更慢则为 权重 ÷ 带宽",
 	mFDecode:               "每步读取权重和 KV 缓存：字节 ÷（带宽 × 利用率），大批量时为 FLOPs ÷（峰值 × MFU）",

@@ -7,6 +7,9 @@ import (
 	"errors"
 	"io"
 	"net/url"
+	"strconv"
+
+	"rightsize/estimator"
 )
 
 // field indexes one user input of the calculator.
@@ -129,22 +132,37 @@ func fieldOf(flag string) (field, bool) {
 type viewState [nFields]string
 
 // defaultState is what a visitor without a link sees: Llama 3.1 8B served
-// in bf16 with Hugging Face transformers on one H100.
-var defaultState = viewState{
-	fLang: "en", fModel: "llama-3.1-8b", fTask: "inference", fPrecision: "bf16", fKV: "bf16",
-	fBatch: "1", fSeq: "2048", fOptimizer: "adamw", fCheckpointing: "0", fFlash: "1",
-	fLoRARank: "16", fEngine: "hf", fMemUtil: "0.9", fGPU: "h100-sxm", fGPUs: "1",
-	fZeRO: "0", fTP: "1", fPP: "1", fOffload: "none", fUnits: "GiB",
-	fQuant: "auto", fLoRATargets: "attention", fSelective: "0", fMaxBatched: "0", fEager: "0",
-	// fCtx … fUsable empty: the estimator's own figure
-	// A 1B-token fine-tune; requests that generate 512 of their tokens.
-	fTrainTokens: "1B", fOutput: "512", fSort: "vram",
-	// Serving targets (used once a request rate is set): first token within
-	// 2 s, then 10 tokens/s per user or better.
-	fRPS: "", fTTFT: "2000", fTPOT: "100", fGlobalBatch: "",
-	// A batch job of 100,000 requests when no request rate is set; every
-	// pricing model and filter at "anything".
-	fRequests: "100000", fPricing: "on-demand", fCurrency: "USD",
+// in bf16 with Hugging Face transformers on one H100. The estimator's
+// inputs come from estimator.DefaultInput, as the CLI's flag defaults do.
+var defaultState = newDefaultState(estimator.DefaultInput(estimator.Arch{}))
+
+func newDefaultState(in estimator.Input) viewState {
+	itoa := strconv.Itoa
+	return viewState{
+		fLang: "en", fModel: "llama-3.1-8b", fTask: in.Task.String(), fPrecision: in.Weights.String(), fKV: in.KV.String(),
+		fBatch: itoa(in.Batch), fSeq: itoa(in.Seq), fOptimizer: in.Optimizer.String(), fCheckpointing: "0", fFlash: bit(in.FlashAttention),
+		fLoRARank: itoa(in.LoRARank), fEngine: in.Engine.String(), fMemUtil: strconv.FormatFloat(in.GPUMemUtil, 'g', -1, 64),
+		fGPU: "h100-sxm", fGPUs: itoa(in.GPUs),
+		fZeRO: itoa(in.ZeRO), fTP: itoa(in.TP), fPP: itoa(in.PP), fOffload: in.Offload.String(), fUnits: "GiB",
+		fQuant: in.Quant.String(), fLoRATargets: in.LoRATargets.String(), fSelective: "0", fMaxBatched: itoa(in.MaxBatchedTokens), fEager: bit(in.EnforceEager),
+		// fCtx … fUsable empty: the estimator's own figure
+		// A 1B-token fine-tune; requests that generate 512 of their tokens.
+		fTrainTokens: "1B", fOutput: "512", fSort: "vram",
+		// Serving targets (used once a request rate is set): first token within
+		// 2 s, then 10 tokens/s per user or better.
+		fRPS: "", fTTFT: "2000", fTPOT: "100", fGlobalBatch: "",
+		// A batch job of 100,000 requests when no request rate is set; every
+		// pricing model and filter at "anything".
+		fRequests: "100000", fPricing: "on-demand", fCurrency: "USD",
+	}
+}
+
+// bit is a checkbox field's text.
+func bit(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
 }
 
 // overrideFields are the measured-overhead inputs, folded by default.
@@ -158,8 +176,13 @@ var assumptionFields = []field{fMFU, fInfMFU, fBWUtil, fSpotRate, fCkptWrite, fR
 // engine. Hidden fields keep their text (a link round-trips) but are not
 // parsed, so a stale value in a hidden field never blocks the estimate.
 func (s *viewState) shown(f field) bool {
-	task, engine := s[fTask], s[fEngine]
+	task := s[fTask]
 	train := task != "inference"
+	// The pool and CUDA-graph fields belong to every engine that
+	// pre-allocates a KV pool (vLLM, SGLang, TensorRT-LLM), as the
+	// estimator decides (Engine.Pooled).
+	eng, err := estimator.ParseEngine(s[fEngine])
+	pooled := err == nil && eng.Pooled()
 	switch f {
 	case fOptimizer, fCheckpointing, fSelective, fZeRO, fOffload, fTrainTokens:
 		return train
@@ -177,22 +200,18 @@ func (s *viewState) shown(f field) bool {
 		return task == "inference" || task == "lora" || task == "qlora"
 	case fEngine, fKV:
 		return !train
-	case fMemUtil, fMaxBatched, fEager:
-		return !train && engine == "vllm"
-	case fGraphs:
-		return !train && engine == "vllm"
+	case fMemUtil, fMaxBatched, fEager, fGraphs:
+		return !train && pooled
 	}
 	return true
 }
 
 // parseFragment reads a URL fragment such as "m=llama-3.1-8b&p=int4" over
 // the defaults in def. Unknown keys are ignored (links from newer versions
-// keep working); a malformed fragment leaves the defaults in place.
+// keep working); a pair that does not decode is skipped (ignoredInLink
+// names it) and the rest of the link is read.
 func parseFragment(frag string, def viewState) viewState {
-	v, err := url.ParseQuery(frag)
-	if err != nil {
-		return def
-	}
+	v, _ := url.ParseQuery(frag) // holds every pair that decodes
 	s := def
 	for f, k := range fieldKeys {
 		if x, ok := v[k]; ok && len(x) > 0 {
@@ -231,10 +250,7 @@ const maxLinkConfig = 1 << 20
 // parseLink reads a fragment over the defaults in def.
 func parseLink(frag string, def viewState) link {
 	l := link{state: parseFragment(frag, def)}
-	v, err := url.ParseQuery(frag)
-	if err != nil {
-		return l
-	}
+	v, _ := url.ParseQuery(frag) // holds every pair that decodes
 	l.embed = v.Get("embed") == "1"
 	if p, ok := v["pin"]; ok && len(p) > 0 {
 		l.pin, l.pinned = parseFragment(p[0], def), true

@@ -33,6 +33,7 @@ func (c *Calculator) Render() app.UI {
 	if c.embed {
 		cls += " rs-embed"
 		return app.Main().Class(cls).Body(
+			c.renderLinkNote(),
 			c.renderAnswer(),
 			c.renderResult(),
 			c.renderPerf(),
@@ -42,6 +43,7 @@ func (c *Calculator) Render() app.UI {
 		)
 	}
 	return app.Main().Class(cls).Body(
+		c.renderLinkNote(),
 		app.If(c.updateReady, func() app.UI {
 			return app.Div().Class("rs-update").ID("rs-update").Body(
 				app.Text(c.t(mUpdateReady)+" "),
@@ -135,7 +137,10 @@ func (c *Calculator) renderInputs() app.UI {
 	for i, g := range c.pr.cat.GPUs {
 		gpus[i] = option{g.ID, g.Name + " · " + l.bytes(g.Memory)}
 	}
-	engines := []option{{estimator.HF.String(), "Hugging Face transformers"}, {estimator.VLLM.String(), "vLLM"}, {estimator.LlamaCpp.String(), "llama.cpp (GGUF)"}}
+	engines := make([]option, len(estimator.Engines))
+	for i, e := range estimator.Engines {
+		engines[i] = option{e.String(), engineLabels[e]}
+	}
 	fields := []app.UI{
 		c.selectField(fModel, mModel, models),
 		c.selectField(fTask, mTask, labelled(c, estimator.Tasks, mTaskInference, mTaskTrain, mTaskFinetune, mTaskLoRA, mTaskQLoRA)),
@@ -615,6 +620,12 @@ func (c *Calculator) renderPerf() app.UI {
 	)
 }
 
+// engineLabels are the engines' product names, one per estimator.Engines.
+var engineLabels = map[estimator.Engine]string{
+	estimator.HF: "Hugging Face transformers", estimator.VLLM: "vLLM", estimator.SGLang: "SGLang",
+	estimator.TRTLLM: "TensorRT-LLM", estimator.LlamaCpp: "llama.cpp (GGUF)",
+}
+
 // boundKeys name what bounded a phase, by estimator.Bound.
 var boundKeys = map[estimator.Bound]msgKey{
 	estimator.BoundNone: mNone, estimator.BoundCompute: mBoundCompute, estimator.BoundBandwidth: mBoundBandwidth,
@@ -907,7 +918,7 @@ func (c *Calculator) reservedText(r1, r3 float64, cur string) string {
 // estimator's figure as placeholder) and the dated exchange rates.
 func (c *Calculator) renderAssumptions() app.UI {
 	l := c.loc()
-	eff := effective(c.job)
+	eff := assumedEfficiency(c.job, c.r.Perf)
 	def := func(v float64) float64 { return v }
 	open := c.overridesOpen
 	for _, f := range assumptionFields {

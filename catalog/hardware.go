@@ -1,6 +1,11 @@
 package catalog
 
-import "rightsize/estimator"
+import (
+	"errors"
+	"strings"
+
+	"rightsize/estimator"
+)
 
 // Hardware gives the estimator's performance figures for this GPU when its
 // weights are stored as w. The peak is the datasheet's dense tensor rate
@@ -12,9 +17,17 @@ import "rightsize/estimator"
 //   - bf16, fp16 and the weight-only formats (int8/int4/NF4/GGUF, which
 //     dequantise to 16-bit before the matmul): BF16, or FP16 on GPUs
 //     without BF16 (T4, V100);
+//   - fp4 on Blackwell: NVFP4/MXFP4 tensor cores compute in FP4 (NVIDIA,
+//     "Introducing NVFP4", 2025), so the dense FP4 peak, or the FP8 peak
+//     where the catalog has no FP4 figure (an underestimate of prefill);
+//     elsewhere FP4 weights are dequantised to 16-bit (W4A16 kernels) and
+//     the BF16 peak applies;
 //   - GPUs with no 16-bit rate in the catalog (Pascal P4/P40, whose FP16
 //     runs at 1/64 of FP32, and cards whose tensor rate is not sourced):
 //     the FP32 rate, as frameworks compute there in FP32.
+//
+// This is the one place a GPU's figures are chosen: the CLI, the page, the
+// planner (PlanOffers) and validate all call it.
 //
 // NVLink datasheets quote both directions together, so the link figure is
 // halved (H100 SXM: 900 GB/s → 450e9 B/s each way); PCIe-only GPUs leave
@@ -27,6 +40,13 @@ func (g GPU) Hardware(w estimator.DType) (hw estimator.Hardware, ok bool) {
 		tflops = g.FP32TFLOPS
 	case estimator.FP8:
 		tflops = g.FP8TFLOPS
+	case estimator.FP4:
+		if g.Blackwell() {
+			tflops = g.FP8TFLOPS
+			if g.SupportsFP4 && g.FP4TFLOPS > 0 {
+				tflops = g.FP4TFLOPS
+			}
+		}
 	}
 	if tflops == 0 {
 		tflops = g.BF16TFLOPS
@@ -45,4 +65,55 @@ func (g GPU) Hardware(w estimator.DType) (hw estimator.Hardware, ok bool) {
 	hw.Architecture, hw.FormFactor = g.Architecture, g.FormFactor
 	hw.HostLinkBandwidth = estimator.PCIeX16Bandwidth(g.PCIeGen)
 	return hw, hw.PeakFLOPS > 0 && hw.MemBandwidth > 0
+}
+
+// Blackwell reports whether the GPU is of NVIDIA's Blackwell generation
+// (B200, B300 "Blackwell Ultra", GB200, RTX PRO 6000 Blackwell, RTX 50xx),
+// as the catalog's architecture names it.
+func (g GPU) Blackwell() bool {
+	return len(g.Architecture) >= 9 && strings.EqualFold(g.Architecture[:9], "blackwell")
+}
+
+// Node is how the GPUs of a job are grouped into machines, where the user
+// says so; zero fields keep the catalog's figures (GPU.Hardware) and the
+// estimator's stated defaults.
+type Node struct {
+	// GPUsPerNode share NVLink (or PCIe) and the node's network; 0: the
+	// GPU's NVLink domain (72 on GB200 NVL72), else 8.
+	GPUsPerNode int
+	// NetworkGbps is the node's inter-node network, Gbit/s; 0: the
+	// estimator's default per GPU (estimator.Hardware.NetworkBandwidth).
+	NetworkGbps float64
+	// HostOpSeconds is the host's time per eager PyTorch op; 0: the host
+	// class's fitted figure.
+	HostOpSeconds float64
+}
+
+// ErrNoFigures: the catalog lacks the GPU's peak or bandwidth, so no speed
+// can be estimated on it.
+var ErrNoFigures = errors.New("the catalog has no speed figures for this GPU")
+
+// HardwareOn is GPU.Hardware with the node's figures applied.
+func (g GPU) HardwareOn(w estimator.DType, n Node) (estimator.Hardware, bool) {
+	hw, ok := g.Hardware(w)
+	if n.GPUsPerNode > 0 {
+		hw.NVLinkDomain = n.GPUsPerNode
+	}
+	hw.NetworkBandwidth = n.NetworkGbps * 1e9 / 8 / float64(hw.NodeGPUs())
+	hw.HostOpSeconds = n.HostOpSeconds
+	return hw, ok
+}
+
+// Speed is the job's speed on GPU g in node n: the one path from (GPU,
+// node, precision, engine) to the estimator's figures that the CLI and the
+// page both take, so they print the same numbers for the same input.
+// eff's zero fields are the estimator's defaults (Perf.ComputeEfficiency
+// and Perf.BandwidthUtil report the ones used).
+func (g GPU) Speed(in estimator.Input, eff estimator.Efficiency, w estimator.Workload, n Node) (estimator.Perf, estimator.Hardware, error) {
+	hw, ok := g.HardwareOn(in.Weights, n)
+	if !ok {
+		return estimator.Perf{}, hw, ErrNoFigures
+	}
+	p, err := estimator.Throughput(in, hw, eff, w)
+	return p, hw, err
 }

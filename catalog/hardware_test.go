@@ -44,3 +44,48 @@ func TestGPUHardware(t *testing.T) {
 		t.Errorf("gb200: NVLink domain %d, FP4 %v", gb.NVLinkDomain, gb.FP4TFLOPS)
 	}
 }
+
+// FP4 weights compute at the FP4 peak on Blackwell (B200: 9,000 dense
+// TFLOPS; B300: 15,000), and dequantise to 16-bit elsewhere (H100: the
+// BF16 peak): one rule for the CLI, the page and the planner.
+func TestGPUHardwareFP4(t *testing.T) {
+	c := Default()
+	for _, tc := range []struct {
+		id   string
+		peak float64
+	}{{"b200", 9000e12}, {"b300", 15000e12}, {"gb200", 10000e12}, {"h100-sxm", 989.5e12}} {
+		g, _ := c.GPU(tc.id)
+		hw, ok := g.Hardware(estimator.FP4)
+		if !ok || hw.PeakFLOPS != tc.peak {
+			t.Errorf("%s fp4 peak = %v (ok %v), want %v", tc.id, hw.PeakFLOPS, ok, tc.peak)
+		}
+	}
+	// A Blackwell GPU without an FP4 figure takes its FP8 peak.
+	for _, g := range c.GPUs {
+		if !g.Blackwell() || (g.SupportsFP4 && g.FP4TFLOPS > 0) || g.FP8TFLOPS == 0 {
+			continue
+		}
+		if hw, _ := g.Hardware(estimator.FP4); hw.PeakFLOPS != g.FP8TFLOPS*1e12 {
+			t.Errorf("%s fp4 peak %v, want its fp8 %v", g.ID, hw.PeakFLOPS, g.FP8TFLOPS*1e12)
+		}
+	}
+}
+
+// GPU.Speed keeps the GPU's own NVLink domain unless the node says
+// otherwise: a GB200 NVL72 job of 16 GPUs stays on NVLink.
+func TestGPUSpeedNode(t *testing.T) {
+	c := Default()
+	g, _ := c.GPU("gb200")
+	hw, ok := g.HardwareOn(estimator.BF16, Node{})
+	if !ok || hw.NVLinkDomain != 72 || hw.NetworkBandwidth != 0 {
+		t.Errorf("gb200 default node: domain %d network %v", hw.NVLinkDomain, hw.NetworkBandwidth)
+	}
+	hw, _ = g.HardwareOn(estimator.BF16, Node{GPUsPerNode: 4, NetworkGbps: 3200})
+	if hw.NVLinkDomain != 4 || hw.NetworkBandwidth != 100e9 {
+		t.Errorf("gb200 4-GPU node at 3200 Gbit/s: domain %d network %v, want 4 and 100e9", hw.NVLinkDomain, hw.NetworkBandwidth)
+	}
+	var none GPU
+	if _, _, err := none.Speed(estimator.DefaultInput(estimator.Arch{}), estimator.Efficiency{}, estimator.Workload{}, Node{}); err != ErrNoFigures {
+		t.Errorf("GPU without figures: err %v, want ErrNoFigures", err)
+	}
+}

@@ -214,3 +214,19 @@ func attnLayerCtx(a Arch, ctx float64) float64 { return a.AttendedContext(ctx) }
 func attnFLOPs(a Arch, lctx float64) float64 {
 	return 4 * lctx * float64(a.qDim())
 }
+
+// NodeGPUs is how many GPUs share one node's network: the NVLink domain,
+// or 8 (an HGX board) when it is not set, as withDefaults assumes.
+func (hw Hardware) NodeGPUs() int {
+	if hw.NVLinkDomain > 0 {
+		return hw.NVLinkDomain
+	}
+	return 8
+}
+
+// ResolveEfficiency is the efficiency Throughput uses for in on hw: eff's
+// zero fields filled from the model (trainEfficiency refines the training
+// MFU by hw's generation and FLOP-per-byte ratio). Perf.ComputeEfficiency
+// and Perf.BandwidthUtil report the same figures; a page that shows "the
+// MFU assumed" shows this one.
+func ResolveEfficiency(in Input, hw Hardware, eff Efficiency) Efficiency { return eff.resolve(in, hw) }

@@ -36,16 +36,18 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	}
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	// Defaults and choices are the estimator's, as on the page.
+	def := estimator.DefaultInput(estimator.Arch{})
 	var (
 		model      = fs.String("model", "", "catalog model ID (e.g. llama-3.1-8b)")
 		config     = fs.String("config", "", "Hugging Face config.json or rightsize-generic config file")
-		task       = fs.String("task", "inference", "inference|train|finetune|lora|qlora")
-		precision  = fs.String("precision", "bf16", "weights: fp32|bf16|fp16|fp8|fp4|int8|int4 (training: the compute dtype; fp8 = Transformer Engine)")
-		kvDType    = fs.String("kv-dtype", "bf16", "KV cache: fp32|bf16|fp16|fp8|int8|int4")
-		quant      = fs.String("quant", "auto", "weight format: auto|int4-g128|nf4|q4_0|q4_k_m|q5_k_m|q6_k|q8_0")
-		batch      = fs.Int("batch", 1, "micro-batch (training) or concurrent sequences (inference)")
-		seq        = fs.Int("seq", 2048, "tokens per sequence")
-		optimizer  = fs.String("optimizer", "adamw", "adamw|adamw-8bit|paged-adamw|paged-adamw-8bit|sgd|sgd-momentum|adafactor")
+		task       = fs.String("task", def.Task.String(), choices(estimator.Tasks))
+		precision  = fs.String("precision", def.Weights.String(), "weights: "+choices(estimator.DTypes)+" (training: the compute dtype; fp8 = Transformer Engine)")
+		kvDType    = fs.String("kv-dtype", def.KV.String(), "KV cache: "+choices(estimator.DTypes))
+		quant      = fs.String("quant", def.Quant.String(), "weight format: "+choices(estimator.Quants))
+		batch      = fs.Int("batch", def.Batch, "micro-batch (training) or concurrent sequences (inference)")
+		seq        = fs.Int("seq", def.Seq, "tokens per sequence")
+		optimizer  = fs.String("optimizer", def.Optimizer.String(), choices(estimator.Optimizers))
 		pureBF16   = fs.Bool("pure-bf16", false, "full training in 16-bit only: no fp32 master copy, optimizer states in bf16 (torchtune's default)")
 		seqPar     = fs.Bool("sequence-parallel", true, "with TP in training, shard the LayerNorm/dropout activations too (Megatron-LM, NeMo)")
 		optInBwd   = fs.Bool("optimizer-in-backward", false, "full training on one GPU: step each parameter in the backward pass and free its gradient (torchtune optimizer_in_bwd)")
@@ -53,9 +55,9 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		gc         = fs.Bool("grad-checkpointing", false, "full activation checkpointing")
 		selective  = fs.Bool("selective-recompute", false, "recompute attention scores only")
 		flash      = fs.Bool("flash-attention", true, "FlashAttention/SDPA (no s² score tensors)")
-		loraRank   = fs.Int("lora-rank", 16, "LoRA rank")
+		loraRank   = fs.Int("lora-rank", def.LoRARank, "LoRA rank")
 		loraTarget = fs.String("lora-targets", "attention", "attention|all-linear")
-		engine     = fs.String("engine", "hf", "hf|vllm|sglang|trtllm|llamacpp")
+		engine     = fs.String("engine", def.Engine.String(), choices(estimator.Engines))
 		compiled   = fs.Bool("compile", false, "HF transformers with a static KV cache and torch.compile (CUDA graphs)")
 		mfu        = fs.Float64("mfu", 0, "training compute efficiency (share of peak FLOP/s) to use instead of the model's; 0: model")
 		infMFU     = fs.Float64("inference-mfu", 0, "share of peak FLOP/s for prefill; 0: model")
@@ -65,8 +67,8 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		global     = fs.Int("global-batch", 0, "training: sequences per optimizer step over all GPUs")
 		vp         = fs.Int("virtual-stages", 0, "training with --pp: model chunks per stage (Megatron interleaved 1F1B); 0: plain 1F1B")
 		netGbps    = fs.Float64("network-gbps", 0, "inter-node network per node in Gbit/s (e.g. 3200 for 8×400G); 0: 200 Gbit/s per GPU")
-		gpusNode   = fs.Int("gpus-per-node", 8, "GPUs per node: they share NVLink (or PCIe) and --network-gbps")
-		memUtil    = fs.Float64("gpu-mem-util", 0.9, "vLLM gpu_memory_utilization")
+		gpusNode   = fs.Int("gpus-per-node", 0, "GPUs per node: they share NVLink (or PCIe) and --network-gbps; 0: the GPU's NVLink domain (72 on GB200 NVL72), else 8")
+		memUtil    = fs.Float64("gpu-mem-util", def.GPUMemUtil, "vLLM gpu_memory_utilization")
 		batched    = fs.Int("max-batched-tokens", 0, "vLLM max_num_batched_tokens (0: 8192)")
 		eager      = fs.Bool("enforce-eager", false, "vLLM without CUDA graphs")
 		schedSteps = fs.Int("scheduler-steps", 0, "vLLM multi-step scheduling (--num-scheduler-steps); 0: every step")
@@ -75,7 +77,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		usable     = fs.String("usable-vram", "", "measured usable memory per GPU (default 0.99 × vram)")
 		gpus       = fs.Int("gpus", 1, "total GPUs")
 		zero       = fs.Int("zero", 0, "DeepSpeed ZeRO stage 0..3 (FSDP full shard = 3)")
-		offload    = fs.String("offload", "none", "none|optimizer|all")
+		offload    = fs.String("offload", def.Offload.String(), choices(estimator.Offloads))
 		tp         = fs.Int("tp", 1, "tensor-parallel degree")
 		pp         = fs.Int("pp", 1, "pipeline-parallel stages")
 		ep         = fs.Int("ep", 1, "MoE expert-parallel degree: training, taken from the data-parallel ranks (Megatron); serving, inside the TP group (divides --tp; vLLM -dp D --enable-expert-parallel with -tp t is --tp t·D --dp D --ep t·D)")
@@ -206,32 +208,20 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	minGPUs, _ := estimator.MinGPUs(in, minGPUsLimit)
 	// Speed needs the GPU's datasheet figures, so only with --gpu.
 	var perf *perfJSON
-	if hw, ok := gpuSpec.Hardware(in.Weights); ok {
-		hw.Architecture, hw.FormFactor = gpuSpec.Architecture, gpuSpec.FormFactor
-		// FP4 weights compute in FP4 on Blackwell (NVFP4/MXFP4 tensor
-		// cores): its dense FP4 peak from the catalog, or its FP8 peak
-		// where the catalog has none (an underestimate of prefill);
-		// elsewhere FP4 weights are dequantised to 16-bit (W4A16
-		// kernels) and the BF16 peak applies.
-		if in.Weights == estimator.FP4 && strings.HasPrefix(strings.ToLower(gpuSpec.Architecture), "blackwell") {
-			if gpuSpec.SupportsFP4 && gpuSpec.FP4TFLOPS > 0 {
-				hw.PeakFLOPS = gpuSpec.FP4TFLOPS * 1e12
-			} else if h8, ok := gpuSpec.Hardware(estimator.FP8); ok {
-				hw.PeakFLOPS = h8.PeakFLOPS
-			}
-		}
-		if *gpusNode < 1 {
-			return fail("--gpus-per-node: want ≥ 1")
-		}
-		hw.NVLinkDomain = *gpusNode
-		if *netGbps < 0 {
-			return fail("--network-gbps: want ≥ 0")
-		}
-		hw.NetworkBandwidth = *netGbps * 1e9 / 8 / float64(*gpusNode)
-		hw.HostOpSeconds = *hostOp * 1e-6
+	if *gpusNode < 0 {
+		return fail("--gpus-per-node: want ≥ 1 (0: the GPU's own)")
+	}
+	if *netGbps < 0 {
+		return fail("--network-gbps: want ≥ 0")
+	}
+	// The node flags override the catalog's figures only when given (a
+	// GB200 keeps its 72-GPU NVLink domain); catalog.GPU.Speed is the
+	// page's path too.
+	node := catalog.Node{GPUsPerNode: *gpusNode, NetworkGbps: *netGbps, HostOpSeconds: *hostOp * 1e-6}
+	if _, ok := gpuSpec.HardwareOn(in.Weights, node); ok {
 		eff := estimator.Efficiency{MFU: *mfu, InferenceMFU: *infMFU, BandwidthUtil: *bwUtil}
 		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: *global, VirtualStages: *vp}
-		p, err := estimator.Throughput(in, hw, eff, w)
+		p, _, err := gpuSpec.Speed(in, eff, w, node)
 		if err != nil {
 			return fail("%v", err)
 		}
@@ -475,4 +465,13 @@ func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Res
 			fmt.Fprintf(w, "  %-22s %10s  %+4.0f%%\n", r.Rule, gib(estimator.Bytes(r.Bytes)), 100*r.Error)
 		}
 	}
+}
+
+// choices lists an enum's CLI names, "a|b|c", in the estimator's order.
+func choices[T fmt.Stringer](xs []T) string {
+	names := make([]string, len(xs))
+	for i, x := range xs {
+		names[i] = x.String()
+	}
+	return strings.Join(names, "|")
 }
