@@ -58,6 +58,8 @@ type Calculator struct {
 
 	// pin is the configuration kept for comparison ("Pin"), or nil.
 	pin *viewState
+	// linkIgnored: the parts of the opened link that do not decode (routes.go).
+	linkIgnored []string
 
 	// derived by recompute
 	job     job
@@ -213,6 +215,7 @@ func (c *Calculator) OnNav(ctx app.Context) {
 // custom model carried in the link. It reports whether the view changed;
 // a link holding the current view changes nothing.
 func (c *Calculator) applyFragment(frag string) bool {
+	c.linkIgnored = ignoredInLink(frag)
 	l := parseLink(frag, defaultState)
 	if l.state == c.state && l.embed == c.embed && l.pinned == (c.pin != nil) && (!l.pinned || l.pin == *c.pin) &&
 		(l.config == "" || l.config == c.customText) {

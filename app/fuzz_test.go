@@ -1,16 +1,67 @@
 package app
 
 import (
+	"fmt"
 	"math"
+	"net/url"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"rightsize/catalog"
 )
 
+// pageOrigin is the address the fuzzed fragments are appended to.
+const pageOrigin = "http://127.0.0.1:8000/"
+
+// browserHref is location.href once a user has typed "#"+frag into the
+// address bar. In the browser (GOOS=js) the browser itself writes it (new
+// URL); natively it follows the URL Standard's fragment percent-encode
+// set: C0 controls, space, ", <, >, ` and every non-ASCII character are
+// percent-encoded as UTF-8, and "%" is kept as typed. A Go string that is
+// not UTF-8 reaches JavaScript with U+FFFD in place of the bad bytes.
+func browserHref(frag string) string {
+	if app.IsClient {
+		return app.Window().Get("URL").New("#"+frag, pageOrigin).Get("href").String()
+	}
+	var b strings.Builder
+	b.WriteString(pageOrigin + "#")
+	for _, r := range strings.ToValidUTF8(frag, "\uFFFD") {
+		switch {
+		case r < 0x20 || r == 0x7f || r == ' ' || r == '"' || r == '<' || r == '>' || r == '`':
+			fmt.Fprintf(&b, "%%%02X", r)
+		case r >= 0x80:
+			var buf [utf8.UTFMax]byte
+			for _, c := range buf[:utf8.EncodeRune(buf[:], r)] {
+				fmt.Fprintf(&b, "%%%02X", c)
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// openLink follows go-app's own path from the address bar to OnNav: the
+// loader's guard (cleanHref), url.Parse of location.href (go-app's
+// Window().URL(), which drops the error), and the URL's decoded Fragment
+// handed to the page. It fails the test where go-app would get a nil URL.
+func openLink(t *testing.T, c *Calculator, frag string) {
+	t.Helper()
+	href, _ := cleanHref(browserHref(frag))
+	u, err := url.Parse(href)
+	if err != nil {
+		t.Fatalf("%q: go-app would read a nil URL from %q: %v", frag, href, err)
+	}
+	c.applyFragment(u.Fragment)
+}
+
 // FuzzFragment: whatever a pasted or hand-edited link carries, the page
-// computes without panicking (a panic kills the WebAssembly page), and it
-// either shows finite, non-negative numbers or names a problem.
+// reads it through the browser's and go-app's parse path without panicking
+// (a panic kills the WebAssembly page), and it either shows finite,
+// non-negative numbers or names a problem.
 func FuzzFragment(f *testing.F) {
 	f.Add("m=llama-3.1-8b&p=int4&b=8")
 	f.Add("m=deepseek-v3&t=train&n=64&z=3&tp=8&pp=8&gc=1")
@@ -21,10 +72,20 @@ func FuzzFragment(f *testing.F) {
 	f.Add("m=sdxl-unet&t=finetune&off=all&z=3&n=2")
 	f.Add("m=custom&cfg=!!!&pin=m%3Dgpt2%26b%3Dx&embed=1")
 	f.Add("pin=%zz&cfg=eJyrVkrLz1eyUlAqSsxLSVWqBQA")
+	f.Add("t=finetune&mfu=40%")
+	f.Add("%")
+	f.Add("m=%E0%A4%A")
+	f.Add("m=a;b&mfu=1e-300&%%%")
+	f.Add("m=\x00\xff<script>&b=8#x%2")
 	cat := catalog.Default()
 	f.Fuzz(func(t *testing.T, frag string) {
 		c := &Calculator{pr: newPrices(cat, nil), archs: archs{}}
-		c.applyFragment(frag)
+		openLink(t, c, frag)
+		for _, s := range c.linkIgnored {
+			if !utf8.ValidString(s) || len(s) > maxIgnoredShown+len("…") {
+				t.Fatalf("%q: ignored part shown as %q", frag, s)
+			}
+		}
 		if !c.r.OK {
 			for _, e := range c.errs {
 				if !e.ok() {
@@ -48,4 +109,36 @@ func FuzzFragment(f *testing.F) {
 		}
 		_ = c.Render()
 	})
+}
+
+// TestHostileLinks: the links that killed the page load, read what they
+// can and name what they ignored.
+func TestHostileLinks(t *testing.T) {
+	for _, tc := range []struct {
+		frag    string
+		ignored []string
+		kept    field // a field the link sets readably, or -1
+		value   string
+	}{
+		{"t=finetune&mfu=40%", []string{"mfu=40%"}, fTask, "finetune"},
+		{"%", []string{"%"}, -1, ""},
+		{"m=%E0%A4%A", []string{"m=\uFFFD%A"}, -1, ""},
+		{"m=qwen2.5-7b&b=%zz", []string{"b=%zz"}, fModel, "qwen2.5-7b"},
+	} {
+		href := browserHref(tc.frag)
+		if _, err := url.Parse(href); err == nil {
+			t.Errorf("%q: url.Parse accepts %q; the case tests nothing", tc.frag, href)
+		}
+		c := &Calculator{pr: newPrices(catalog.Default(), nil), archs: archs{}}
+		openLink(t, c, tc.frag)
+		if strings.Join(c.linkIgnored, "|") != strings.Join(tc.ignored, "|") {
+			t.Errorf("%q: ignored %q, want %q", tc.frag, c.linkIgnored, tc.ignored)
+		}
+		if !strings.Contains(app.HTMLString(c.Render()), `id="rs-link-ignored"`) {
+			t.Errorf("%q: the page does not say what it ignored", tc.frag)
+		}
+		if tc.kept >= 0 && c.state[tc.kept] != tc.value {
+			t.Errorf("%q: %s = %q, want %q: the readable part of the link was dropped too", tc.frag, fieldNames[tc.kept], c.state[tc.kept], tc.value)
+		}
+	}
 }

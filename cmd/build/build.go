@@ -77,6 +77,9 @@ func build(o options) error {
 	if err := canonicalizePages(o.out); err != nil {
 		return fmt.Errorf("canonicalizing pages: %w", err)
 	}
+	if err := patchLoader(o.out); err != nil {
+		return err
+	}
 	if err := copyDir(o.web, filepath.Join(o.out, "web")); err != nil {
 		return err
 	}
@@ -124,6 +127,62 @@ func handler(version, prefix string, wasmSize int) *goapp.Handler {
 		h.Resources = goapp.PrefixedLocation(prefix)
 	}
 	return h
+}
+
+// linkGuardJS runs first in go-app's loader (app.js), before the
+// WebAssembly starts and on every history change before go-app's own
+// popstate handler: it writes a "%" of the address that starts no escape
+// ("#mfu=40%", "#%") as "%25". go-app reads location.href with url.Parse
+// and drops its error; the nil URL panics in Navigate and the page dies.
+// rightsize/app's guardLink applies the same rule (cleanHref) in Go, and
+// the page names what it could not read.
+const linkGuardJS = `(function () {
+  function rightsizeCleanLink() {
+    var h = location.href, c = h.replace(/%(?![0-9A-Fa-f]{2})/g, "%25");
+    if (c !== h) history.replaceState(history.state, "", c);
+  }
+  rightsizeCleanLink();
+  addEventListener("popstate", rightsizeCleanLink);
+})();
+`
+
+// workerFetchFrom is the line of go-app's service worker that fills the
+// cache of a new version, and workerFetchTo its replacement: cache.addAll
+// fetches through the browser's HTTP cache, which may answer from a copy
+// of the previous build it holds as heuristically fresh (a Last-Modified
+// and no Cache-Control); cache: "reload" always asks the server.
+const (
+	workerFetchFrom = "await cache.addAll(resourcesToCache);"
+	workerFetchTo   = `await cache.addAll(resourcesToCache.map((url) => new Request(url, { cache: "reload" })));`
+)
+
+// patchLoader prepends linkGuardJS to app.js and makes the service worker
+// bypass the HTTP cache when it fetches a new version. It fails if
+// go-app's files no longer hold what it rewrites.
+func patchLoader(dir string) error {
+	edits := []struct{ name, from, to string }{
+		{"app.js", "", linkGuardJS},
+		{"app-worker.js", workerFetchFrom, workerFetchTo},
+	}
+	for _, e := range edits {
+		p := filepath.Join(dir, e.name)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		s := string(data)
+		if e.from == "" {
+			s = e.to + s
+		} else if strings.Count(s, e.from) != 1 {
+			return fmt.Errorf("%s: go-app's %q not found once; update patchLoader", e.name, e.from)
+		} else {
+			s = strings.Replace(s, e.from, e.to, 1)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // csp is the page's Content-Security-Policy.

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestLoaderPatched: the built loader cleans a hostile address before
+// go-app reads it, and the service worker fills a new version's cache from
+// the server, not from the browser's HTTP cache.
+func TestLoaderPatched(t *testing.T) {
+	wasm := filepath.Join(t.TempDir(), "app.wasm")
+	if err := os.WriteFile(wasm, []byte("\x00asm"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "dist")
+	if err := build(options{wasm: wasm, web: "../../web", out: out, prefix: "/", accuracy: "../../docs/accuracy.md"}); err != nil {
+		t.Fatal(err)
+	}
+	js, err := os.ReadFile(filepath.Join(out, "app.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(js, []byte(linkGuardJS)) || !bytes.Contains(js, []byte("goappInitWebAssembly();")) {
+		t.Error("app.js does not start with the link guard, or lost go-app's loader")
+	}
+	worker, err := os.ReadFile(filepath.Join(out, "app-worker.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := string(worker); strings.Contains(w, workerFetchFrom) || !strings.Contains(w, `cache: "reload"`) {
+		t.Error("app-worker.js fills its cache through the HTTP cache")
+	}
+}
