@@ -62,6 +62,7 @@ type ServingModel struct {
 	eff     Efficiency // resolved
 	peak    float64    // hw.PeakFLOPS
 	maxConc int64
+	pool    int64 // Result.KVPoolTokens of the replica (pooled engines)
 }
 
 // NewServingModel sets up one replica of in serving w on GPUs like hw,
@@ -90,7 +91,7 @@ func NewServingModel(in Input, hw Hardware, eff Efficiency, w Workload) ServingM
 	}
 	if r, err := Estimate(in); err == nil {
 		if in.Engine.Pooled() {
-			s.maxConc = r.MaxConcurrentSeqs
+			s.maxConc, s.pool = r.MaxConcurrentSeqs, r.KVPoolTokens
 		} else if r.Fits {
 			s.maxConc = int64(MaxBatch(in))
 		}
@@ -107,6 +108,70 @@ func (s *ServingModel) MaxConcurrency() int64 {
 		return 0
 	}
 	return s.maxConc
+}
+
+// Err is the error every point of the model returns: the inputs'
+// validation or the memory estimate's; nil when the model is usable.
+func (s *ServingModel) Err() error { return s.err }
+
+// KVPoolTokens is the tokens of KV cache the replica's engine holds
+// (Result.KVPoolTokens: what vLLM logs as "GPU KV cache size"); 0 for
+// engines without a pool or invalid inputs.
+func (s *ServingModel) KVPoolTokens() int64 {
+	if s.err != nil {
+		return 0
+	}
+	return s.pool
+}
+
+// Step is the work of one engine step on the replica, as a scheduler
+// forms it: prompt tokens to prefill (whole prompts or chunks of them,
+// Agrawal et al. 2024 "Sarathi-Serve": chunks ride with decodes) and
+// sequences that each decode one token.
+type Step struct {
+	PrefillTokens int // prompt tokens computed in the step
+	PrefillSeqs   int // requests those tokens belong to
+	// PrefillContext is Σ over the prefill tokens of the context each
+	// attends to (a chunk of tokens a+1..b of a prompt sums a·(b−a) +
+	// (b−a)(b−a+1)/2); PrefillKV is Σ over the prefill requests of the
+	// KV tokens the step reads and writes for them (the chunk's end b).
+	PrefillContext, PrefillKV float64
+	DecodeSeqs                int     // sequences decoding one token each
+	DecodeContext             float64 // Σ over them of their context (prompt + generated)
+}
+
+// StepSeconds is the time of one engine step doing st on the replica:
+// the same forward pass as the closed-form model's prefill and decode
+// steps (step: the roofline of the tokens' FLOPs and the weights and KV
+// read, the per-layer cost, TP collectives and the engine's floor), for a
+// batch that mixes prompt chunks and decodes. A decode-only step of c
+// sequences at context x each is Perf's DecodeStepSeconds at that
+// context; k whole prompts of p tokens are prefill(k, p). It returns 0
+// for an empty step, a training input or a model with an error, and
+// allocates nothing.
+func (s *ServingModel) StepSeconds(st Step) float64 {
+	if s.err != nil || s.in.Task.Training() {
+		return 0
+	}
+	p, d := float64(max(st.PrefillTokens, 0)), float64(max(st.DecodeSeqs, 0))
+	tokens := p + d
+	if tokens == 0 {
+		return 0
+	}
+	m := &s.m
+	var lctx, kv float64
+	if p > 0 {
+		lctx += p * attnLayerCtx(m.a, math.Max(st.PrefillContext, 0)/p)
+		k := float64(max(st.PrefillSeqs, 1))
+		kv += k * m.kvSeq(math.Max(st.PrefillKV, 0)/k)
+	}
+	if d > 0 {
+		ctx := math.Max(st.DecodeContext, 0) / d
+		lctx += d * attnLayerCtx(m.a, ctx)
+		kv += d * m.kvSeq(ctx)
+	}
+	secs, _, _ := m.step(tokens, lctx/tokens, kv)
+	return finite(secs)
 }
 
 // Input is the replica's input as ServingPoint reads it: GPUs = TP × PP,

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -90,7 +91,18 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		trainTok   = fs.String("train-tokens", "1B", "tokens the training job processes, e.g. 500M, 2T (speed estimate with --gpu)")
 		promptTok  = fs.Int("prompt-tokens", 0, "inference: prompt tokens per request (0 with --output-tokens 0: half of --seq)")
 		outputTok  = fs.Int("output-tokens", 0, "inference: generated tokens per request")
+		numReq     = fs.Int("num-requests", 0, "serving engines: requests in the simulated benchmark (0: 10 × --batch, at least 64)")
+		noSim      = fs.Bool("steady-state", false, "serving engines: report the closed-form steady state instead of the simulated benchmark")
 	)
+	// --concurrency is --batch for serving: the client's requests in
+	// flight per replica (vllm bench serve --max-concurrency).
+	fs.Func("concurrency", "serving: requests in flight per replica (the same as --batch)", func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err == nil {
+			*batch = n
+		}
+		return err
+	})
 	if sub != nil {
 		sub.define(fs)
 	}
@@ -159,6 +171,9 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	in.Compiled, in.PureBF16, in.SequenceParallel, in.LossChunks = *compiled, *pureBF16, *seqPar, *lossChunks
 	in.OptimizerInBackward, in.SchedulerSteps = *optInBwd, *schedSteps
 	in.GPUs, in.ZeRO, in.TP, in.PP, in.EP, in.DP = *gpus, *zero, *tp, *pp, *ep, *dp
+	if !set["gpus"] && *tp >= 1 && *pp >= 1 && *tp**pp <= 1<<16 {
+		in.GPUs = *tp * *pp // one model copy unless --gpus says more
+	}
 
 	switch {
 	case *gpu != "" && *vram != "":
@@ -218,7 +233,8 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	// GB200 keeps its 72-GPU NVLink domain); catalog.GPU.Speed is the
 	// page's path too.
 	node := catalog.Node{GPUsPerNode: *gpusNode, NetworkGbps: *netGbps, HostOpSeconds: *hostOp * 1e-6}
-	if _, ok := gpuSpec.HardwareOn(in.Weights, node); ok {
+	// Speed only for a job that runs (Result.Runs), as on the page.
+	if _, ok := gpuSpec.HardwareOn(in.Weights, node); ok && r.Runs(in) {
 		eff := estimator.Efficiency{MFU: *mfu, InferenceMFU: *infMFU, BandwidthUtil: *bwUtil}
 		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: *global, VirtualStages: *vp}
 		p, _, err := gpuSpec.Speed(in, eff, w, node)
@@ -226,6 +242,18 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 			return fail("%v", err)
 		}
 		perf = newPerfJSON(in, p, tokens)
+	}
+	// Serving engines: the figures are a simulated closed-loop benchmark
+	// at --batch requests in flight per replica (see perfJSON).
+	if w := (estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok}); perf != nil && !*noSim && simulatable(in, w) {
+		if hw, ok := gpuSpec.HardwareOn(in.Weights, node); ok {
+			eff := estimator.Efficiency{InferenceMFU: *infMFU, BandwidthUtil: *bwUtil}
+			cfg, res, err := simulateEstimate(in, hw, eff, w, *numReq)
+			if err != nil {
+				return fail("%v", err)
+			}
+			perf.applySim(cfg, res, max(in.GPUs/max(in.TP*in.PP, 1), 1))
+		}
 	}
 
 	if *asJSON {
@@ -246,6 +274,17 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 // perfJSON is the speed estimate (estimator.Throughput with the catalog
 // GPU's datasheet figures); absent without --gpu or when the catalog lacks
 // the GPU's FLOPS or bandwidth.
+//
+// For serving engines (vllm, sglang, trtllm) generating tokens, the
+// serving figures are a simulated closed-loop benchmark (estimator/sim)
+// unless --steady-state: --batch requests in flight per replica,
+// --num-requests requests, the engine's default scheduler.
+// time_to_first_token_seconds and decode_token_latency_seconds are then
+// the means over the run's requests (TTFT from send to first token,
+// fixed per-request cost included; TPOT = (E2E − TTFT)/(output − 1) per
+// request, as benchmark clients compute it), tokens_per_second the
+// generated tokens/s of all replicas over the run, and "serving" holds
+// the percentiles and the closed-form figures.
 type perfJSON struct {
 	TokensPerSecond     float64 `json:"tokens_per_second"`
 	TokensPerSecondLow  float64 `json:"tokens_per_second_low"`
@@ -273,6 +312,8 @@ type perfJSON struct {
 	HostFloorSeconds       float64 `json:"host_floor_seconds,omitempty"`
 	PrefillTokensPerSecond float64 `json:"prefill_tokens_per_second,omitempty"`
 	DecodeMemoryBound      bool    `json:"decode_memory_bound,omitempty"`
+	// Serving is the simulated benchmark behind the serving figures.
+	Serving *simJSON `json:"serving,omitempty"`
 }
 
 func newPerfJSON(in estimator.Input, p estimator.Perf, tokens float64) *perfJSON {

@@ -5,6 +5,7 @@
 //	rightsize plan [flags]       what to rent for a job, what it costs, and why (see runPlan)
 //	rightsize catalog  <verb>    validate, stats, export, import-skypilot, import-prices
 //	rightsize validate [flags]   speed and memory against published measurements (docs/accuracy.md)
+//	rightsize simulate [flags]   a serving replica's latency against load (simulated engine scheduler)
 //
 // Invalid flags or files print a one-line error on stderr and exit with code 2.
 package main
@@ -19,7 +20,7 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-const usage = "usage: rightsize estimate [flags] | rightsize plan [flags] | rightsize catalog <validate|stats|export|import-skypilot|import-prices> [flags] | rightsize validate [--format markdown|json]"
+const usage = "usage: rightsize estimate [flags] | rightsize plan [flags] | rightsize catalog <validate|stats|export|import-skypilot|import-prices> [flags] | rightsize validate [--format markdown|json] | rightsize simulate [flags]"
 
 // run dispatches a subcommand and returns the process exit code.
 func run(args []string, stdout, stderr io.Writer) int {
@@ -36,6 +37,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runCatalog(args[1:], stdout, stderr)
 	case "validate":
 		return runValidate(args[1:], stdout, stderr)
+	case "simulate":
+		return runSimulate(args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return 0

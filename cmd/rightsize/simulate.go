@@ -1,0 +1,283 @@
+package main
+
+// The serving simulation behind "rightsize estimate" for serving engines
+// and "rightsize simulate": estimator/sim run on the replica the speed
+// estimate describes.
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"rightsize/catalog"
+	"rightsize/estimator"
+	"rightsize/estimator/sim"
+)
+
+// benchRequestsPerConcurrency is the requests a simulated benchmark sends
+// per unit of concurrency when --num-requests is 0: InferenceX's
+// single-node recipes pass --num-prompts $((CONC * 10))
+// (SemiAnalysisAI/InferenceX benchmarks/single_node/fixed_seq_len/*.sh).
+const benchRequestsPerConcurrency = 10
+
+// minBenchRequests keeps low-concurrency runs long enough for stable
+// percentiles (an estimate: 10 × concurrency gives 10 requests at 1).
+const minBenchRequests = 64
+
+// servingLengths is the prompt and output tokens per request as the speed
+// estimate reads them: the workload's, or half of --seq each.
+func servingLengths(in estimator.Input, w estimator.Workload) (prompt, output int) {
+	if w.PromptTokens == 0 && w.OutputTokens == 0 {
+		output = in.Seq / 2
+		return max(1, in.Seq-output), output
+	}
+	return w.PromptTokens, w.OutputTokens
+}
+
+// servingSim sets up the simulation of one replica of in (TP × PP GPUs
+// like hw) under its engine's default scheduler; --max-batched-tokens
+// overrides the engine's token budget.
+func servingSim(in estimator.Input, hw estimator.Hardware, eff estimator.Efficiency, w estimator.Workload) (sim.Config, error) {
+	pol, err := sim.DefaultPolicy(in.Engine, in.VRAM)
+	if err != nil {
+		return sim.Config{}, err
+	}
+	if in.MaxBatchedTokens > 0 {
+		pol.TokenBudget = in.MaxBatchedTokens
+	}
+	prompt, output := servingLengths(in, w)
+	w.PromptTokens, w.OutputTokens = prompt, output
+	m := estimator.NewServingModel(in, hw, eff, w)
+	if err := m.Err(); err != nil {
+		return sim.Config{}, err
+	}
+	return sim.Config{Model: &m, Policy: pol, Load: sim.Load{PromptTokens: prompt, OutputTokens: output}}, nil
+}
+
+// benchRequests is --num-requests, or 10 × concurrency (at least 64).
+func benchRequests(n, concurrency int) int {
+	if n > 0 {
+		return n
+	}
+	return min(max(benchRequestsPerConcurrency*concurrency, minBenchRequests), 1<<20)
+}
+
+// simulatable reports whether estimate replaces its closed-form serving
+// figures with a simulated benchmark: inference on a continuously
+// batching engine that generates tokens.
+func simulatable(in estimator.Input, w estimator.Workload) bool {
+	_, out := servingLengths(in, w)
+	return in.Task == estimator.Inference && in.Engine.Pooled() && out >= 1 && !in.Arch.Encoder
+}
+
+// simJSON is the simulated closed-loop benchmark behind the serving
+// figures: --batch requests in flight per replica (the client's
+// --max-concurrency), --num-requests requests. Latencies in seconds.
+type simJSON struct {
+	Concurrency int    `json:"concurrency"`
+	Requests    int    `json:"requests"`
+	Limit       string `json:"limit"` // what held queued requests back: none, max-seqs, kv-cache, token-budget
+	// Percentiles over the requests (the means are the performance
+	// fields time_to_first_token_seconds and decode_token_latency_seconds).
+	TTFTP50 float64 `json:"time_to_first_token_p50_seconds"`
+	TTFTP90 float64 `json:"time_to_first_token_p90_seconds"`
+	TTFTP99 float64 `json:"time_to_first_token_p99_seconds"`
+	TPOTP50 float64 `json:"decode_token_latency_p50_seconds"`
+	TPOTP90 float64 `json:"decode_token_latency_p90_seconds"`
+	TPOTP99 float64 `json:"decode_token_latency_p99_seconds"`
+	E2EMean float64 `json:"e2e_latency_seconds"`
+	E2EP99  float64 `json:"e2e_latency_p99_seconds"`
+	// QueueMean is the mean wait at the engine before a request's first
+	// step; RequestSeconds the engine's fixed cost per request (in TTFT).
+	QueueMean         float64 `json:"queue_seconds"`
+	RequestSeconds    float64 `json:"request_overhead_seconds"`
+	RequestsPerSecond float64 `json:"requests_per_second"`
+	Preemptions       int     `json:"preemptions"`
+	// ClosedForm* are the steady-state figures of the closed-form model
+	// (estimator.Throughput) for the same inputs.
+	ClosedFormTTFT float64 `json:"closed_form_time_to_first_token_seconds"`
+	ClosedFormTPOT float64 `json:"closed_form_decode_token_latency_seconds"`
+	ClosedFormTPS  float64 `json:"closed_form_tokens_per_second"`
+}
+
+// applySim replaces the serving figures of p with the simulated
+// benchmark's means: time_to_first_token_seconds and
+// decode_token_latency_seconds are the means over the run's requests,
+// tokens_per_second the generated tokens/s of all replicas.
+func (p *perfJSON) applySim(cfg sim.Config, res sim.Result, replicas int) {
+	s := &simJSON{Concurrency: cfg.Load.Concurrency, Requests: res.Requests, Limit: res.Limit.String(),
+		TTFTP50: res.TTFT.P50, TTFTP90: res.TTFT.P90, TTFTP99: res.TTFT.P99,
+		TPOTP50: res.TPOT.P50, TPOTP90: res.TPOT.P90, TPOTP99: res.TPOT.P99, E2EMean: res.E2E.Mean, E2EP99: res.E2E.P99,
+		QueueMean: res.Queue.Mean, RequestSeconds: cfg.Policy.RequestSeconds, RequestsPerSecond: res.RequestsPerSecond * float64(replicas),
+		Preemptions: res.Preemptions, ClosedFormTTFT: p.TimeToFirstToken, ClosedFormTPOT: p.DecodeTokenLatency, ClosedFormTPS: p.TokensPerSecond}
+	scale := res.OutputTokensPerSecond * float64(replicas) / max(p.TokensPerSecond, 1e-300)
+	p.TokensPerSecond = res.OutputTokensPerSecond * float64(replicas)
+	p.TokensPerSecondLow *= scale
+	p.TokensPerSecondHigh *= scale
+	p.MFU *= scale
+	p.TimeToFirstToken, p.DecodeTokenLatency = res.TTFT.Mean, res.TPOT.Mean
+	p.Serving = s
+}
+
+// simulateEstimate runs the closed-loop benchmark estimate reports:
+// in.Batch requests in flight on each replica, n requests (0: 10 × the
+// concurrency).
+func simulateEstimate(in estimator.Input, hw estimator.Hardware, eff estimator.Efficiency, w estimator.Workload, n int) (sim.Config, sim.Result, error) {
+	cfg, err := servingSim(in, hw, eff, w)
+	if err != nil {
+		return cfg, sim.Result{}, err
+	}
+	cfg.Load.Concurrency = in.Batch
+	cfg.Load.Requests = benchRequests(n, in.Batch)
+	res, err := sim.Run(cfg)
+	return cfg, res, err
+}
+
+// simulateCmd is "rightsize simulate": the estimate flags for one replica
+// and a list of loads; it prints latency against load.
+type simulateCmd struct {
+	conc, rates *string
+	n           *int
+	ttft, tpot  *float64
+	format      *string
+	seed        *uint64
+}
+
+// runSimulate implements "rightsize simulate": a serving replica's TTFT,
+// TPOT and throughput against the load (closed-loop concurrencies with
+// --concurrencies, or Poisson request rates with --rates), with the SLO's
+// goodput and the saturation point.
+func runSimulate(args []string, stdout, stderr io.Writer) int {
+	return estimateCommand("simulate", args, stdout, stderr, &simulateCmd{})
+}
+
+func (c *simulateCmd) define(fs *flag.FlagSet) {
+	c.conc = fs.String("concurrencies", "1,2,4,8,16,32,64,128,256", "closed loop: comma-separated requests in flight per replica")
+	c.rates = fs.String("rates", "", "open loop: comma-separated Poisson request rates per replica (requests/s); replaces --concurrencies")
+	c.n = fs.Int("num-requests", 0, "requests per load point (0: 10 × concurrency, at least 64; open loop 1000)")
+	c.ttft = fs.Float64("slo-ttft", 0, "SLO on time to first token, seconds (0: none)")
+	c.tpot = fs.Float64("slo-tpot", 0, "SLO on time per output token, seconds (0: none)")
+	c.format = fs.String("format", "table", "table|json")
+	c.seed = fs.Uint64("seed", 1, "open loop: seed of the arrival process")
+}
+
+// simPoint is one load of the curve.
+type simPoint struct {
+	Concurrency   int     `json:"concurrency,omitempty"`
+	RatePerSecond float64 `json:"rate_per_second,omitempty"`
+	sim.Result
+}
+
+func (c *simulateCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...any) int) int {
+	in := job.in
+	if *c.format != "table" && *c.format != "json" {
+		return fail("--format %q: want table or json", *c.format)
+	}
+	if job.gpu.ID == "" {
+		return fail("need --gpu: the simulation steps the GPU's speed model")
+	}
+	hw, ok := job.gpu.HardwareOn(in.Weights, catalog.Node{})
+	if !ok {
+		return fail("--gpu %s: the catalog lacks its FLOP/s or bandwidth", job.gpu.ID)
+	}
+	if in.TP >= 1 && in.PP >= 1 && !job.set["gpus"] {
+		in.GPUs = in.TP * in.PP
+	}
+	w := estimator.Workload{PromptTokens: job.prompt, OutputTokens: job.output}
+	cfg, err := servingSim(in, hw, estimator.Efficiency{}, w)
+	if err != nil {
+		return fail("%v", err)
+	}
+	cfg.SLO = sim.SLO{TTFTSeconds: *c.ttft, TPOTSeconds: *c.tpot}
+	var points []simPoint
+	if *c.rates != "" {
+		rates, err := parseList(*c.rates, func(s string) (float64, error) { return strconv.ParseFloat(s, 64) })
+		if err != nil {
+			return fail("--rates: %v", err)
+		}
+		for _, r := range rates {
+			cfg.Load.Concurrency, cfg.Load.RatePerSecond, cfg.Load.Seed = 0, r, *c.seed
+			cfg.Load.Requests = *c.n
+			if cfg.Load.Requests == 0 {
+				cfg.Load.Requests = 1000
+			}
+			res, err := sim.Run(cfg)
+			if err != nil {
+				return fail("%v", err)
+			}
+			points = append(points, simPoint{RatePerSecond: r, Result: res})
+		}
+	} else {
+		concs, err := parseList(*c.conc, strconv.Atoi)
+		if err != nil {
+			return fail("--concurrencies: %v", err)
+		}
+		for _, k := range concs {
+			cfg.Load.Concurrency, cfg.Load.Requests = k, benchRequests(*c.n, k)
+			res, err := sim.Run(cfg)
+			if err != nil {
+				return fail("%v", err)
+			}
+			points = append(points, simPoint{Concurrency: k, Result: res})
+		}
+	}
+	satCfg := cfg
+	sat, satErr := sim.Saturation(satCfg)
+	if *c.format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		out := struct {
+			Engine         string     `json:"engine"`
+			RequestSeconds float64    `json:"request_overhead_seconds"`
+			TokenBudget    int        `json:"token_budget"`
+			MaxSeqs        int        `json:"max_seqs"`
+			KVPoolTokens   int64      `json:"kv_pool_tokens"`
+			Saturation     *sim.Point `json:"saturation,omitempty"`
+			Points         []simPoint `json:"points"`
+		}{in.Engine.String(), cfg.Policy.RequestSeconds, cfg.Policy.TokenBudget, cfg.Policy.MaxSeqs, cfg.Model.KVPoolTokens(), nil, points}
+		if satErr == nil {
+			out.Saturation = &sat
+		}
+		if err := enc.Encode(out); err != nil {
+			return fail("%v", err)
+		}
+		return 0
+	}
+	fmt.Fprintf(stdout, "%s on %s, TP %d, %d/%d tokens per request (simulated, estimate); %s scheduler: token budget %d, max seqs %d, KV pool %d tokens, %.0f ms per request outside the GPU\n\n",
+		job.name, job.gpu.ID, in.TP, cfg.Load.PromptTokens, cfg.Load.OutputTokens, in.Engine, cfg.Policy.TokenBudget, cfg.Policy.MaxSeqs,
+		cfg.Model.KVPoolTokens(), 1000*cfg.Policy.RequestSeconds)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "load\tTTFT mean\tp50\tp99\tTPOT mean\tp50\tp99\ttok/s\treq/s\tgoodput\tlimit\t")
+	for _, p := range points {
+		load := fmt.Sprintf("%d in flight", p.Concurrency)
+		if p.Concurrency == 0 {
+			load = fmt.Sprintf("%g req/s", p.RatePerSecond)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%.2f\t%.0f%%\t%s\t\n", load, ms(p.TTFT.Mean), ms(p.TTFT.P50), ms(p.TTFT.P99),
+			ms(p.TPOT.Mean), ms(p.TPOT.P50), ms(p.TPOT.P99), p.OutputTokensPerSecond, p.RequestsPerSecond, 100*p.SLOAttainment, p.Limit)
+	}
+	tw.Flush()
+	if satErr == nil {
+		fmt.Fprintf(stdout, "\nsaturation: %.2f requests/s (%.0f tokens/s) at %d in flight, bound by %s\n", sat.RequestsPerSecond,
+			sat.OutputTokensPerSecond, sat.Concurrency, sat.Limit)
+	}
+	return 0
+}
+
+func ms(s float64) string { return strconv.FormatFloat(1000*s, 'f', 0, 64) + " ms" }
+
+func parseList[T any](s string, parse func(string) (T, error)) ([]T, error) {
+	var out []T
+	for _, f := range strings.Split(s, ",") {
+		v, err := parse(strings.TrimSpace(f))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}

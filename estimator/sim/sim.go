@@ -1,0 +1,728 @@
+package sim
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+
+	"rightsize/estimator"
+)
+
+// Load is the traffic: a closed loop (Concurrency > 0: Requests requests,
+// at most Concurrency in flight, the next sent when one completes, all of
+// the first Concurrency at time 0, as `vllm bench serve --request-rate inf
+// --max-concurrency C` and the InferenceX client run) or an open loop
+// (Concurrency 0: Requests arrivals of a Poisson process at
+// RatePerSecond, drawn from a generator seeded with Seed).
+type Load struct {
+	Requests      int
+	Concurrency   int
+	RatePerSecond float64
+	Seed          uint64
+	// PromptTokens and OutputTokens of every request (OutputTokens ≥ 1).
+	PromptTokens, OutputTokens int
+}
+
+// SLO bounds a request's latency for goodput; a zero field is no bound.
+type SLO struct {
+	TTFTSeconds, TPOTSeconds float64
+}
+
+// Config is one simulation: the replica's step model, its engine's
+// scheduler, the traffic and the SLO.
+type Config struct {
+	Model  *estimator.ServingModel
+	Policy Policy
+	Load   Load
+	SLO    SLO
+	// KVTokens is the KV pool in tokens; 0: Model.KVPoolTokens().
+	KVTokens int64
+}
+
+// Dist is a latency distribution over the completed requests, in seconds:
+// the mean and percentiles by linear interpolation between order
+// statistics (numpy's default, which `vllm bench serve` reports).
+type Dist struct {
+	Mean, P50, P90, P95, P99, Max float64
+}
+
+// Limit is what held waiting requests back.
+type Limit int
+
+const (
+	LimitNone   Limit = iota // nothing waited
+	LimitSeqs                // the running-sequence cap (Policy.MaxSeqs)
+	LimitKV                  // the KV pool
+	LimitTokens              // the step's token budget (prefill throughput)
+)
+
+var limitNames = [...]string{"none", "max-seqs", "kv-cache", "token-budget"}
+
+// String returns "none", "max-seqs", "kv-cache" or "token-budget".
+func (l Limit) String() string {
+	if l < 0 || int(l) >= len(limitNames) {
+		return "Limit(" + strconv.Itoa(int(l)) + ")"
+	}
+	return limitNames[l]
+}
+
+// Result is a simulated run. Every float field is finite and ≥ 0.
+type Result struct {
+	Requests int // completed requests (Load.Requests)
+	// TTFT is the client's time to first token (send to first token: the
+	// fixed cost, the queue, the prefill); TPOT is (E2E − TTFT)/(output −
+	// 1) per request, as benchmark clients compute it; E2E is send to last
+	// token; Queue is the wait at the engine between arrival and the
+	// first step that schedules the request.
+	TTFT, TPOT, E2E, Queue Dist
+	// DurationSeconds is from the first send to the last token.
+	DurationSeconds float64
+	// Throughput over the run: completed requests/s, generated tokens/s,
+	// prompt + generated tokens/s.
+	RequestsPerSecond, OutputTokensPerSecond, TotalTokensPerSecond float64
+	// GoodputRequestsPerSecond counts the requests meeting the SLO;
+	// SLOAttainment is their share.
+	GoodputRequestsPerSecond, SLOAttainment float64
+	// MeanRunning is the time-weighted mean of requests running on the
+	// engine; Steps the engine steps; Preemptions the requests preempted
+	// (and recomputed) when the KV pool ran out.
+	MeanRunning float64
+	Steps       int
+	Preemptions int
+	// Limit is what held the waiting requests back for the longest time.
+	Limit Limit
+}
+
+const (
+	maxRequests = 1 << 20
+	maxRate     = 1e9
+)
+
+// request states
+const (
+	stPending = iota // not yet at the scheduler
+	stWaiting
+	stPrefill
+	stDecode
+	stDone
+)
+
+type request struct {
+	send, arrive float64 // client send; arrival at the scheduler (send + RequestSeconds)
+	sched, first float64 // first scheduled; first token
+	finish       float64
+	target, done int   // tokens to prefill (prompt, + generated after a preemption) and prefilled
+	gen          int   // tokens generated when it joined the decoding set
+	k0, fin      int64 // decode counter at the join, and at the last token
+	epoch        int32 // bumps on preemption: heap entries of older epochs are stale
+	state        uint8
+	scheduled    bool
+}
+
+type heapEntry struct {
+	fin   int64
+	idx   int32
+	epoch int32
+}
+
+// Run simulates cfg. It returns an *estimator.InputError for an invalid
+// load, policy or model (the model's own error as it is).
+func Run(cfg Config) (Result, error) {
+	var s state
+	if err := s.init(cfg); err != nil {
+		return Result{}, err
+	}
+	s.run()
+	return s.result(cfg.SLO), nil
+}
+
+func checkLoad(l Load) error {
+	bad := func(field string, v int, reason string) error {
+		return &estimator.InputError{Field: field, Value: itoa(v), Reason: reason, Err: estimator.ErrRange}
+	}
+	switch {
+	case l.Requests < 1 || l.Requests > maxRequests:
+		return bad("num-requests", l.Requests, "want 1..1048576")
+	case l.Concurrency < 0 || l.Concurrency > maxRequests:
+		return bad("concurrency", l.Concurrency, "want 0..1048576 (0: open loop at --rate)")
+	case l.Concurrency == 0 && !(l.RatePerSecond > 0 && l.RatePerSecond <= maxRate):
+		return &estimator.InputError{Field: "rate", Value: ftoa(l.RatePerSecond), Reason: "an open loop needs requests/s in (0, 1e9]", Err: estimator.ErrRange}
+	case l.PromptTokens < 1 || l.PromptTokens > 1<<24:
+		return bad("prompt-tokens", l.PromptTokens, "want 1..16777216")
+	case l.OutputTokens < 1 || l.OutputTokens > 1<<24:
+		return bad("output-tokens", l.OutputTokens, "want 1..16777216")
+	}
+	return nil
+}
+
+// state is one run in progress.
+type state struct {
+	m    *estimator.ServingModel
+	p    Policy
+	load Load
+	reqs []request
+	cap  float64 // KV pool tokens
+
+	t float64 // simulated time
+	k int64   // decode steps so far (every decoding request gains one token per decode step)
+
+	pending    int // next request to deliver to the scheduler (arrivals are in send order)
+	sent       int // requests sent by the client
+	waiting    []int32
+	wHead      int
+	running    []int32 // admission order; finished entries are dropped lazily
+	prefilling []int32 // admission order
+	heap       []heapEntry
+
+	nRun                 int     // running requests (prefilling + decoding)
+	nDec                 int     // decoding requests
+	decBase              float64 // Σ over decoding of (context at join − k0): their context is decBase + nDec·k
+	finSum               float64 // Σ over decoding of fin: their remaining output is finSum − nDec·k
+	prefHeld, prefOutSum float64 // Σ over prefilling of prefilled tokens and of remaining output
+
+	finished    int
+	steps       int
+	preemptions int
+	runArea     float64     // ∫ running dt
+	blocked     [4]float64  // seconds the head of the queue waited, by Limit
+	plan        []chunk     // this step's prompt chunks
+	rng         *rand.Rand  // open loop
+	stepMemo    stepMemoKey // last decode-only step time
+	stepMemoVal float64
+}
+
+type chunk struct {
+	idx    int32
+	tokens int
+}
+
+type stepMemoKey struct {
+	n   int
+	ctx float64
+}
+
+func (s *state) init(cfg Config) error {
+	if cfg.Model == nil {
+		return &estimator.InputError{Field: "model", Value: "nil", Reason: "no serving model", Err: estimator.ErrIncompatible}
+	}
+	if err := cfg.Model.Err(); err != nil {
+		return err
+	}
+	if err := cfg.Policy.validate(); err != nil {
+		return err
+	}
+	if err := checkLoad(cfg.Load); err != nil {
+		return err
+	}
+	if in := cfg.Model.Input(); in.Task.Training() {
+		return &estimator.InputError{Field: "task", Value: in.Task.String(), Reason: "the simulator serves inference", Err: estimator.ErrIncompatible}
+	}
+	s.m, s.p, s.load = cfg.Model, cfg.Policy, cfg.Load
+	s.cap = float64(cfg.KVTokens)
+	if cfg.KVTokens <= 0 {
+		s.cap = float64(cfg.Model.KVPoolTokens())
+	}
+	l := cfg.Load
+	if need := float64(l.PromptTokens + l.OutputTokens); !(need <= s.cap) {
+		return &estimator.InputError{Field: "prompt-tokens", Value: itoa(l.PromptTokens),
+			Reason: "a request of prompt + output tokens does not fit the KV pool of " + ftoa(s.cap) + " tokens", Err: estimator.ErrIncompatible}
+	}
+	if s.StepSeconds(estimator.Step{DecodeSeqs: 1, DecodeContext: 1}) <= 0 {
+		return &estimator.InputError{Field: "model", Value: "0", Reason: "the step model gives no step time", Err: estimator.ErrIncompatible}
+	}
+	s.reqs = make([]request, l.Requests)
+	s.waiting = make([]int32, 0, min(l.Requests, 4096))
+	s.running = make([]int32, 0, min(l.Requests, 4096))
+	s.heap = make([]heapEntry, 0, min(l.Requests, 4096))
+	for i := range s.reqs {
+		s.reqs[i].target = l.PromptTokens
+	}
+	if l.Concurrency > 0 {
+		for range min(l.Concurrency, l.Requests) {
+			s.send(0)
+		}
+	} else {
+		s.rng = rand.New(rand.NewPCG(l.Seed, l.Seed^0x9e3779b97f4a7c15))
+		t := 0.0
+		for range l.Requests {
+			s.send(t)
+			t += s.rng.ExpFloat64() / l.RatePerSecond
+		}
+	}
+	return nil
+}
+
+// StepSeconds is the model's step time.
+func (s *state) StepSeconds(st estimator.Step) float64 { return s.m.StepSeconds(st) }
+
+// send has the client send the next request at time t.
+func (s *state) send(t float64) {
+	r := &s.reqs[s.sent]
+	r.send, r.arrive = t, t+s.p.RequestSeconds
+	s.sent++
+}
+
+// deliver moves the requests that reached the scheduler by now to the
+// waiting queue.
+func (s *state) deliver() {
+	for s.pending < s.sent && s.reqs[s.pending].arrive <= s.t {
+		s.reqs[s.pending].state = stWaiting
+		s.waiting = append(s.waiting, int32(s.pending))
+		s.pending++
+	}
+}
+
+func (s *state) used() float64 {
+	return s.prefHeld + s.decBase + float64(s.nDec)*float64(s.k)
+}
+
+func (s *state) outLeft() float64 {
+	return s.prefOutSum + s.finSum - float64(s.nDec)*float64(s.k)
+}
+
+func (s *state) run() {
+	for s.finished < len(s.reqs) {
+		s.deliver()
+		if s.nRun == 0 && s.wHead == len(s.waiting) {
+			// Idle: jump to the next arrival.
+			s.t = math.Max(s.t, s.reqs[s.pending].arrive)
+			continue
+		}
+		s.preemptForGrowth()
+		limit := s.schedule()
+		s.advance(limit)
+	}
+}
+
+// preemptForGrowth preempts the most recently admitted running requests
+// while the pool cannot hold one more token for every decoding request
+// (vLLM v1's scheduler preempts from the end of its running queue when a
+// running request cannot get a block: vllm/v1/core/sched/scheduler.py).
+func (s *state) preemptForGrowth() {
+	if !s.p.Preempt {
+		return
+	}
+	for s.nRun > 1 && s.used()+float64(s.nDec) > s.cap {
+		s.preemptLast()
+	}
+}
+
+func (s *state) preemptLast() {
+	for len(s.running) > 0 {
+		i := s.running[len(s.running)-1]
+		s.running = s.running[:len(s.running)-1]
+		r := &s.reqs[i]
+		switch r.state {
+		case stDecode:
+			gen := r.gen + int(s.k-r.k0) // tokens generated so far
+			s.nDec--
+			s.decBase -= float64(r.target+1) - float64(r.k0)
+			s.finSum -= float64(r.fin)
+			s.nRun--
+			r.epoch++
+			// Recompute: the prompt and every token generated so far are
+			// prefilled again (vLLM's RECOMPUTE preemption).
+			r.target, r.gen, r.done = s.load.PromptTokens+gen, gen, 0
+		case stPrefill:
+			s.prefHeld -= float64(r.done)
+			s.prefOutSum -= float64(s.load.OutputTokens - r.gen)
+			s.nRun--
+			s.prefilling = slices.DeleteFunc(s.prefilling, func(j int32) bool { return j == i })
+			r.done = 0
+		default:
+			continue // finished: dropped lazily
+		}
+		r.state = stWaiting
+		s.preemptions++
+		// Back to the front of the queue.
+		if s.wHead > 0 {
+			s.wHead--
+			s.waiting[s.wHead] = i
+		} else {
+			s.waiting = slices.Insert(s.waiting, 0, i)
+		}
+		return
+	}
+}
+
+// schedule forms this step's prompt chunks in s.plan (the running
+// prefills first, then the waiting queue in arrival order) and returns
+// what stopped admission (LimitNone when the queue emptied).
+func (s *state) schedule() Limit {
+	s.plan = s.plan[:0]
+	budget := s.p.TokenBudget
+	if s.p.Mixed {
+		budget -= s.nDec // each decode is one token of the step's budget
+	}
+	planned := 0
+	free := s.cap - s.used() - float64(s.nDec)
+	// Running prefills continue.
+	for _, i := range s.prefilling {
+		r := &s.reqs[i]
+		n := r.target - r.done
+		if s.p.Chunked {
+			n = min(n, budget-planned)
+		} else if n > budget-planned && len(s.plan) > 0 {
+			break
+		}
+		if n <= 0 || float64(n) > free {
+			break
+		}
+		s.plan = append(s.plan, chunk{i, n})
+		planned += n
+		free -= float64(n)
+	}
+	// New requests.
+	limit := LimitNone
+	reserve := s.p.ReserveOutput * s.outLeft()
+	for s.wHead < len(s.waiting) {
+		i := s.waiting[s.wHead]
+		r := &s.reqs[i]
+		if s.p.MaxSeqs > 0 && s.nRun >= s.p.MaxSeqs {
+			limit = LimitSeqs
+			break
+		}
+		left := budget - planned
+		n := r.target
+		switch {
+		case left <= 0:
+			limit = LimitTokens
+		case s.p.Chunked:
+			n = min(n, left)
+		case n > left && len(s.plan) > 0:
+			// A whole prompt waits for a step with room for it; one over
+			// the whole budget runs alone.
+			limit = LimitTokens
+		}
+		if limit != LimitNone {
+			break
+		}
+		need := float64(n)
+		if s.p.ReserveOutput > 0 {
+			need = float64(r.target) + s.p.ReserveOutput*float64(s.load.OutputTokens-r.gen)
+		}
+		if need > free-reserve {
+			limit = LimitKV
+			break
+		}
+		s.wHead++
+		r.state = stPrefill
+		if !r.scheduled {
+			r.scheduled, r.sched = true, s.t
+		}
+		s.running = append(s.running, i)
+		s.prefilling = append(s.prefilling, i)
+		s.nRun++
+		s.prefOutSum += float64(s.load.OutputTokens - r.gen)
+		s.plan = append(s.plan, chunk{i, n})
+		planned += n
+		free -= float64(n)
+		reserve += s.p.ReserveOutput * float64(s.load.OutputTokens-r.gen)
+	}
+	if s.wHead > 1024 && s.wHead*2 > len(s.waiting) {
+		s.waiting = s.waiting[:copy(s.waiting, s.waiting[s.wHead:])]
+		s.wHead = 0
+	}
+	return limit
+}
+
+// advance runs the planned step (or a run of decode-only steps) and
+// applies its effects.
+func (s *state) advance(limit Limit) {
+	decodes := s.nDec
+	if !s.p.Mixed && len(s.plan) > 0 {
+		decodes = 0 // a prefill step pauses the decodes
+	}
+	ctx := s.decBase + float64(s.nDec)*float64(s.k) // Σ context of the decoding requests
+	var dt float64
+	steps := int64(1)
+	if len(s.plan) == 0 {
+		if decodes == 0 {
+			// Nothing runnable (cannot happen with a request that fits
+			// the pool); move to the next arrival to stay live.
+			s.t = math.Max(s.t, s.nextArrival())
+			return
+		}
+		steps = s.decodeRun()
+		n := float64(decodes)
+		dt = float64(steps) * s.decodeStep(decodes, ctx+n*float64(steps-1)/2)
+	} else {
+		st := estimator.Step{DecodeSeqs: decodes, DecodeContext: ctx}
+		if decodes == 0 {
+			st.DecodeContext = 0
+		}
+		for _, c := range s.plan {
+			r := &s.reqs[c.idx]
+			a, b := float64(r.done), float64(r.done+c.tokens)
+			st.PrefillTokens += c.tokens
+			st.PrefillSeqs++
+			st.PrefillContext += (b - a) * (a + b + 1) / 2
+			st.PrefillKV += b
+		}
+		dt = s.m.StepSeconds(st)
+	}
+	if s.wHead < len(s.waiting) {
+		s.blocked[limit] += dt
+	}
+	s.runArea += float64(s.nRun) * dt
+	s.t += dt
+	s.steps += int(steps)
+	if decodes > 0 {
+		s.k += steps
+	}
+	// Prompt chunks: a request whose prompt is complete samples its next
+	// token in the same step.
+	for _, c := range s.plan {
+		r := &s.reqs[c.idx]
+		r.done += c.tokens
+		s.prefHeld += float64(c.tokens)
+		if r.done < r.target {
+			continue
+		}
+		s.prefilling = slices.DeleteFunc(s.prefilling, func(j int32) bool { return j == c.idx })
+		s.prefHeld -= float64(r.done)
+		s.prefOutSum -= float64(s.load.OutputTokens - r.gen)
+		if r.gen == 0 {
+			r.first = s.t
+		}
+		r.gen++
+		if r.gen >= s.load.OutputTokens {
+			s.complete(c.idx)
+			continue
+		}
+		r.state = stDecode
+		r.k0 = s.k
+		r.fin = s.k + int64(s.load.OutputTokens-r.gen)
+		s.nDec++
+		s.decBase += float64(r.target+1) - float64(r.k0)
+		s.finSum += float64(r.fin)
+		s.push(heapEntry{r.fin, c.idx, r.epoch})
+	}
+	// Completions.
+	for len(s.heap) > 0 && s.heap[0].fin <= s.k {
+		e := s.pop()
+		r := &s.reqs[e.idx]
+		if e.epoch != r.epoch || r.state != stDecode {
+			continue
+		}
+		s.nDec--
+		s.decBase -= float64(r.target+1) - float64(r.k0)
+		s.finSum -= float64(r.fin)
+		s.complete(e.idx)
+	}
+	if len(s.running) > 64 && s.nRun*2 < len(s.running) {
+		s.running = slices.DeleteFunc(s.running, func(j int32) bool { return s.reqs[j].state == stDone })
+	}
+}
+
+// complete finishes request i at the current time; the closed loop's
+// client sends its next request.
+func (s *state) complete(i int32) {
+	r := &s.reqs[i]
+	r.state, r.finish = stDone, s.t
+	s.nRun--
+	s.finished++
+	if s.load.Concurrency > 0 && s.sent < len(s.reqs) {
+		s.send(s.t)
+	}
+}
+
+// decodeRun is how many decode-only steps run before something changes
+// the batch: a completion, an arrival the scheduler could admit, the KV
+// pool filling (with preemption).
+func (s *state) decodeRun() int64 {
+	k := int64(1)
+	if len(s.heap) > 0 {
+		k = max(s.heap[0].fin-s.k, 1)
+	}
+	// Stale heap entries only make the run shorter: still correct.
+	if s.wHead == len(s.waiting) && s.pending < s.sent {
+		// An arrival may be admitted: stop at the step in which it lands.
+		dt0 := s.decodeStep(s.nDec, s.decBase+float64(s.nDec)*float64(s.k))
+		if dt0 > 0 {
+			n := math.Ceil((s.reqs[s.pending].arrive - s.t) / dt0)
+			k = min(k, max(int64(n), 1))
+		}
+	}
+	if s.p.Preempt && s.nDec > 0 {
+		room := math.Floor((s.cap - s.used()) / float64(s.nDec))
+		k = min(k, max(int64(room), 1))
+	}
+	return k
+}
+
+// decodeStep is a decode-only step of n sequences whose contexts sum to
+// ctx, memoised for the repeated calls of a run.
+func (s *state) decodeStep(n int, ctx float64) float64 {
+	key := stepMemoKey{n, ctx}
+	if key == s.stepMemo && s.stepMemoVal > 0 {
+		return s.stepMemoVal
+	}
+	v := s.m.StepSeconds(estimator.Step{DecodeSeqs: n, DecodeContext: ctx})
+	s.stepMemo, s.stepMemoVal = key, v
+	return v
+}
+
+func (s *state) nextArrival() float64 {
+	if s.pending < s.sent {
+		return s.reqs[s.pending].arrive
+	}
+	return s.t
+}
+
+// heap of decoding requests by their last decode step.
+func (s *state) push(e heapEntry) {
+	s.heap = append(s.heap, e)
+	i := len(s.heap) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if s.heap[p].fin <= s.heap[i].fin {
+			break
+		}
+		s.heap[p], s.heap[i] = s.heap[i], s.heap[p]
+		i = p
+	}
+}
+
+func (s *state) pop() heapEntry {
+	top := s.heap[0]
+	n := len(s.heap) - 1
+	s.heap[0] = s.heap[n]
+	s.heap = s.heap[:n]
+	i := 0
+	for {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < n && s.heap[l].fin < s.heap[m].fin {
+			m = l
+		}
+		if r < n && s.heap[r].fin < s.heap[m].fin {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		s.heap[m], s.heap[i] = s.heap[i], s.heap[m]
+		i = m
+	}
+	return top
+}
+
+func (s *state) result(slo SLO) Result {
+	n := len(s.reqs)
+	buf := make([]float64, 4*n)
+	ttft, tpot, e2e, queue := buf[:n:n], buf[n:2*n:2*n], buf[2*n:3*n:3*n], buf[3*n:]
+	var first, last float64 = math.Inf(1), 0
+	good := 0
+	out := s.load.OutputTokens
+	for i := range s.reqs {
+		r := &s.reqs[i]
+		ttft[i] = r.first - r.send
+		e2e[i] = r.finish - r.send
+		queue[i] = r.sched - r.arrive
+		if out > 1 {
+			tpot[i] = (r.finish - r.first) / float64(out-1)
+		}
+		first, last = math.Min(first, r.send), math.Max(last, r.finish)
+		if (slo.TTFTSeconds <= 0 || ttft[i] <= slo.TTFTSeconds) && (slo.TPOTSeconds <= 0 || tpot[i] <= slo.TPOTSeconds) {
+			good++
+		}
+	}
+	res := Result{Requests: n, TTFT: dist(ttft), E2E: dist(e2e), Queue: dist(queue), Steps: s.steps, Preemptions: s.preemptions}
+	if out > 1 {
+		res.TPOT = dist(tpot)
+	}
+	if d := last - first; d > 0 {
+		res.DurationSeconds = d
+		res.RequestsPerSecond = float64(n) / d
+		res.OutputTokensPerSecond = float64(n*out) / d
+		res.TotalTokensPerSecond = float64(n*(out+s.load.PromptTokens)) / d
+		res.GoodputRequestsPerSecond = float64(good) / d
+		res.MeanRunning = s.runArea / d
+	}
+	res.SLOAttainment = float64(good) / float64(n)
+	for l := LimitSeqs; l <= LimitTokens; l++ {
+		if s.blocked[l] > s.blocked[res.Limit] {
+			res.Limit = l
+		}
+	}
+	return res
+}
+
+// dist sorts v and summarises it.
+func dist(v []float64) Dist {
+	slices.Sort(v)
+	var sum float64
+	for _, x := range v {
+		sum += x
+	}
+	d := Dist{Mean: sum / float64(len(v)), P50: quantile(v, 0.5), P90: quantile(v, 0.9), P95: quantile(v, 0.95),
+		P99: quantile(v, 0.99), Max: v[len(v)-1]}
+	for _, f := range [...]*float64{&d.Mean, &d.P50, &d.P90, &d.P95, &d.P99, &d.Max} {
+		if !(*f >= 0) || math.IsInf(*f, 1) {
+			*f = 0
+		}
+	}
+	return d
+}
+
+// quantile of sorted s by linear interpolation (numpy.percentile's
+// default).
+func quantile(s []float64, q float64) float64 {
+	pos := q * float64(len(s)-1)
+	lo := int(pos)
+	hi := min(lo+1, len(s)-1)
+	return s[lo] + (s[hi]-s[lo])*(pos-float64(lo))
+}
+
+func itoa(i int) string     { return strconv.Itoa(i) }
+func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// Point is a closed-loop load and its result.
+type Point struct {
+	Concurrency int `json:"concurrency"`
+	Result
+}
+
+// Capacity is the most requests the replica runs at once under cfg's
+// policy: its sequence cap and the KV pool's room for requests of the
+// load's prompt + output tokens (at least 1; 0 on invalid input).
+func Capacity(cfg Config) int {
+	if cfg.Model == nil || cfg.Model.Err() != nil {
+		return 0
+	}
+	pool := float64(cfg.KVTokens)
+	if pool <= 0 {
+		pool = float64(cfg.Model.KVPoolTokens())
+	}
+	per := float64(cfg.Load.PromptTokens + cfg.Load.OutputTokens)
+	if !(per >= 1) {
+		return 0
+	}
+	c := int(min(pool/per, maxRequests))
+	if cfg.Policy.MaxSeqs > 0 {
+		c = min(c, cfg.Policy.MaxSeqs)
+	}
+	return max(c, 1)
+}
+
+// Saturation is the replica's saturation point: the closed loop at its
+// Capacity, where every further request only queues. Its
+// RequestsPerSecond is the highest rate the replica sustains; an open
+// loop above it grows its queue without bound. Requests is cfg.Load's, or
+// 10 × the capacity when 0.
+func Saturation(cfg Config) (Point, error) {
+	c := Capacity(cfg)
+	if c == 0 {
+		if _, err := Run(cfg); err != nil {
+			return Point{}, err
+		}
+		return Point{}, &estimator.InputError{Field: "model", Value: "0", Reason: "no capacity", Err: estimator.ErrIncompatible}
+	}
+	cfg.Load.Concurrency, cfg.Load.RatePerSecond = c, 0
+	if cfg.Load.Requests == 0 {
+		cfg.Load.Requests = min(10*c, maxRequests)
+	}
+	res, err := Run(cfg)
+	return Point{Concurrency: c, Result: res}, err
+}

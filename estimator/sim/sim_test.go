@@ -1,0 +1,240 @@
+package sim
+
+import (
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"rightsize/estimator"
+)
+
+// h100SXM is the H100 SXM 80GB datasheet at BF16 (dense): 989.5 TFLOPS,
+// 3.35 TB/s, NVLink 900 GB/s both directions (nvidia.com/en-us/data-
+// center/h100 spec table; catalog/data/gpus.json), link halved to one
+// direction as estimator.Hardware wants.
+var h100SXM = estimator.Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, Architecture: "Hopper"}
+
+// llama8B is Llama-3.1-8B's config (estimator/testdata/configs).
+func llama8B(t testing.TB) estimator.Arch {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "configs", "llama-3.1-8b.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := estimator.ParseConfig(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// testConfig is Llama-3.1-8B BF16 on one H100 under engine e's defaults,
+// prompt/output tokens per request.
+func testConfig(t testing.TB, e estimator.Engine, prompt, output int) Config {
+	t.Helper()
+	in := estimator.DefaultInput(llama8B(t))
+	in.Engine, in.VRAM = e, 80*gib
+	m := estimator.NewServingModel(in, h100SXM, estimator.Efficiency{}, estimator.Workload{PromptTokens: prompt, OutputTokens: output})
+	if err := m.Err(); err != nil {
+		t.Fatal(err)
+	}
+	p, err := DefaultPolicy(e, in.VRAM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{Model: &m, Policy: p, Load: Load{PromptTokens: prompt, OutputTokens: output}}
+}
+
+func run(t testing.TB, cfg Config) Result {
+	t.Helper()
+	r, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// A lone request: TTFT is the fixed cost plus its prompt's prefill step,
+// TPOT the decode step at its context, as the step model gives them.
+func TestLoneRequest(t *testing.T) {
+	for _, e := range []estimator.Engine{estimator.VLLM, estimator.SGLang, estimator.TRTLLM} {
+		cfg := testConfig(t, e, 1000, 200)
+		cfg.Load.Concurrency, cfg.Load.Requests = 1, 5
+		r := run(t, cfg)
+		m := cfg.Model
+		prefill := m.StepSeconds(estimator.Step{PrefillTokens: 1000, PrefillSeqs: 1, PrefillContext: 1000 * 1001 / 2, PrefillKV: 1000})
+		if want := cfg.Policy.RequestSeconds + prefill; math.Abs(r.TTFT.Mean/want-1) > 1e-9 {
+			t.Errorf("%s: TTFT %.6f s, want fixed cost + prefill = %.6f", e, r.TTFT.Mean, want)
+		}
+		mid := m.StepSeconds(estimator.Step{DecodeSeqs: 1, DecodeContext: 1100})
+		if math.Abs(r.TPOT.Mean/mid-1) > 0.01 {
+			t.Errorf("%s: TPOT %.6f s, want the decode step at the mean context %.6f", e, r.TPOT.Mean, mid)
+		}
+		// The closed-form model's decode step at concurrency 1 is the
+		// same step (its TPOT adds the next prompt's share, which a lone
+		// client's requests never overlap).
+		p, err := m.Perf(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(r.TPOT.Mean/p.DecodeStepSeconds-1) > 0.005 {
+			t.Errorf("%s: simulated TPOT %.6f s, closed-form decode step %.6f", e, r.TPOT.Mean, p.DecodeStepSeconds)
+		}
+		if r.Queue.Max != 0 || r.Preemptions != 0 || r.Limit != LimitNone {
+			t.Errorf("%s: a lone request queued: %+v", e, r)
+		}
+	}
+}
+
+// With C requests sent at once, the prompts queue behind the engine's
+// token budget: TTFT grows with C, and the p99 request waits for the
+// prefill of (nearly) all others.
+func TestBurstQueuesPrefills(t *testing.T) {
+	cfg := testConfig(t, estimator.VLLM, 4000, 100)
+	var last float64
+	for _, c := range []int{1, 8, 64} {
+		cfg.Load.Concurrency, cfg.Load.Requests = c, c
+		r := run(t, cfg)
+		if r.TTFT.Mean <= last {
+			t.Errorf("concurrency %d: mean TTFT %.3f s not above %.3f s", c, r.TTFT.Mean, last)
+		}
+		last = r.TTFT.Mean
+		if c == 64 {
+			// 64 prompts of 4000 tokens at 8192 tokens a step: the last
+			// first token comes after ~32 prefill steps.
+			one := cfg.Model.StepSeconds(estimator.Step{PrefillTokens: 8192, PrefillSeqs: 2, PrefillContext: 2 * 4000 * 4001 / 2, PrefillKV: 8000})
+			if r.TTFT.Max < 25*one || r.Limit != LimitTokens {
+				t.Errorf("64 at once: max TTFT %.3f s, want ≥ 25 prefill steps of %.3f s; limit %s", r.TTFT.Max, one, r.Limit)
+			}
+		}
+	}
+}
+
+// SGLang pauses decodes for prefill steps (no mixed chunks), so its TPOT
+// under a stream of arrivals exceeds vLLM's, whose chunks ride with the
+// decodes.
+func TestSGLangPrefillStallsDecode(t *testing.T) {
+	v := testConfig(t, estimator.VLLM, 2000, 200)
+	g := testConfig(t, estimator.SGLang, 2000, 200)
+	g.Policy.RequestSeconds = v.Policy.RequestSeconds
+	for _, c := range []*Config{&v, &g} {
+		c.Load.Concurrency, c.Load.Requests = 32, 320
+	}
+	rv, rg := run(t, v), run(t, g)
+	if rg.TPOT.P99 <= rv.TPOT.P50 {
+		t.Errorf("SGLang TPOT p99 %.4f s not above vLLM's median %.4f s", rg.TPOT.P99, rv.TPOT.P50)
+	}
+}
+
+// The KV pool bounds the running requests: a concurrency beyond it
+// queues (TensorRT-LLM reserves each request's output) or preempts
+// (vLLM).
+func TestKVPoolBounds(t *testing.T) {
+	for _, e := range []estimator.Engine{estimator.VLLM, estimator.TRTLLM} {
+		cfg := testConfig(t, e, 1000, 1000)
+		cfg.KVTokens = 20000 // 10 requests of 2000 tokens
+		cfg.Load.Concurrency, cfg.Load.Requests = 40, 80
+		r := run(t, cfg)
+		if r.Queue.P90 <= 0 || r.Limit != LimitKV {
+			t.Errorf("%s: queue p90 %.3f s, limit %s at concurrency 40 over a pool of 10", e, r.Queue.P90, r.Limit)
+		}
+		switch e {
+		case estimator.TRTLLM: // admits only what it can finish
+			if r.MeanRunning > 10.01 || r.Preemptions != 0 {
+				t.Errorf("TensorRT-LLM: %.2f running, %d preemptions; want ≤ 10 and none", r.MeanRunning, r.Preemptions)
+			}
+		case estimator.VLLM: // admits prompts, preempts as outputs grow
+			if r.Preemptions == 0 || r.MeanRunning > 20 {
+				t.Errorf("vLLM: %.2f running, %d preemptions; want ≤ 20 and some", r.MeanRunning, r.Preemptions)
+			}
+		}
+	}
+}
+
+// Open loop: well below saturation nothing waits; above it the queue
+// grows with the run.
+func TestOpenLoopSaturation(t *testing.T) {
+	cfg := testConfig(t, estimator.VLLM, 1000, 200)
+	cfg.Load.Requests = 2000
+	sat, err := Saturation(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := min(1024, int(cfg.Model.KVPoolTokens()/1200)); sat.RequestsPerSecond <= 0 || sat.Concurrency != want {
+		t.Fatalf("saturation %+v", sat)
+	}
+	cfg.Load.RatePerSecond, cfg.Load.Seed = 0.2*sat.RequestsPerSecond, 7
+	low := run(t, cfg)
+	cfg.Load.RatePerSecond = 1.5 * sat.RequestsPerSecond
+	high := run(t, cfg)
+	if low.Queue.P50 > 0.05 || high.Queue.P90 < 10*low.Queue.P90+1 {
+		t.Errorf("queue p50/p90 at 20%% of saturation %.3f/%.3f s, at 150%% %.3f/%.3f s", low.Queue.P50, low.Queue.P90, high.Queue.P50, high.Queue.P90)
+	}
+	if high.RequestsPerSecond > 1.05*sat.RequestsPerSecond {
+		t.Errorf("served %.2f req/s above saturation %.2f", high.RequestsPerSecond, sat.RequestsPerSecond)
+	}
+	// Deterministic: the same seed gives the same run.
+	if again := run(t, cfg); again != high {
+		t.Errorf("two runs differ:\n%+v\n%+v", high, again)
+	}
+}
+
+// Goodput counts the requests within the SLO.
+func TestGoodput(t *testing.T) {
+	cfg := testConfig(t, estimator.VLLM, 1000, 200)
+	cfg.Load.Concurrency, cfg.Load.Requests = 64, 640
+	all := run(t, cfg)
+	cfg.SLO = SLO{TTFTSeconds: all.TTFT.P50}
+	half := run(t, cfg)
+	if half.SLOAttainment < 0.45 || half.SLOAttainment > 0.6 || all.SLOAttainment != 1 {
+		t.Errorf("attainment %.2f with the median TTFT as SLO (no SLO: %.2f)", half.SLOAttainment, all.SLOAttainment)
+	}
+	if math.Abs(half.GoodputRequestsPerSecond-half.SLOAttainment*half.RequestsPerSecond) > 1e-9 {
+		t.Errorf("goodput %.4f ≠ attainment × rate", half.GoodputRequestsPerSecond)
+	}
+}
+
+// Bad input gives typed errors, never a panic.
+func TestBadInput(t *testing.T) {
+	good := testConfig(t, estimator.VLLM, 100, 10)
+	good.Load.Concurrency, good.Load.Requests = 1, 1
+	cases := map[string]func(c *Config){
+		"nil model":      func(c *Config) { c.Model = nil },
+		"no requests":    func(c *Config) { c.Load.Requests = 0 },
+		"open, no rate":  func(c *Config) { c.Load.Concurrency = 0 },
+		"NaN rate":       func(c *Config) { c.Load.Concurrency, c.Load.RatePerSecond = 0, math.NaN() },
+		"no output":      func(c *Config) { c.Load.OutputTokens = 0 },
+		"no budget":      func(c *Config) { c.Policy.TokenBudget = 0 },
+		"hf":             func(c *Config) { c.Policy.Engine = estimator.HF },
+		"NaN cost":       func(c *Config) { c.Policy.RequestSeconds = math.NaN() },
+		"too long":       func(c *Config) { c.KVTokens = 50 },
+		"negative seqs":  func(c *Config) { c.Policy.MaxSeqs = -1 },
+		"reserve over 1": func(c *Config) { c.Policy.ReserveOutput = 2 },
+	}
+	for name, mod := range cases {
+		c := good
+		mod(&c)
+		_, err := Run(c)
+		var ie *estimator.InputError
+		if !errors.As(err, &ie) {
+			t.Errorf("%s: error %v, want *estimator.InputError", name, err)
+		}
+	}
+	if _, err := DefaultPolicy(estimator.LlamaCpp, 80*gib); err == nil {
+		t.Error("llama.cpp: no error")
+	}
+}
+
+// BenchmarkSimulate is 1,000 requests on one replica at 64 in flight.
+func BenchmarkSimulate(b *testing.B) {
+	cfg := testConfig(b, estimator.VLLM, 1000, 1000)
+	cfg.Load.Concurrency, cfg.Load.Requests = 64, 1000
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Run(cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
