@@ -1,13 +1,16 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -25,6 +28,8 @@ const catalogUsage = `usage: rightsize catalog <verb> [flags]
   import-skypilot [-dir DIR] [-as-of DATE] [-source NOTE] [-n] CHECKOUT
                                             update offers from CHECKOUT/catalogs/v*/<cloud>/vms.csv
   import-prices [-dir DIR] [-n] FILE        merge a CSV or JSON price sheet (format: catalog/README.md)
+  refresh [-dir DIR] [--dry-run] [--providers a,b] [--fx cbr|ecb|pboc|none] [--replay DIR]
+          [--from-skypilot DIR]               re-read the providers' public price sources (--help lists them)
 Without -dir, validate/stats/export read the catalog embedded in this binary; the import verbs
 and format default to -dir catalog/data.`
 
@@ -45,6 +50,11 @@ func runCatalog(args []string, stdout, stderr io.Writer) int {
 	asOf := fset.String("as-of", now().Format(catalog.DateLayout), "as_of date for imported prices (YYYY-MM-DD)")
 	note := fset.String("source", "", "extra source note for imported prices, e.g. the checkout's commit")
 	dryRun := fset.Bool("n", false, "print the changes without writing")
+	fset.BoolVar(dryRun, "dry-run", false, "print the diff summary without writing")
+	providers := fset.String("providers", "", "refresh: comma-separated adapters (default all)")
+	fxSource := fset.String("fx", "cbr", "refresh: FX source (cbr, ecb, pboc or none)")
+	replay := fset.String("replay", "", "refresh: answer requests from DIR/replay.json instead of the network")
+	fromSkyPilot := fset.String("from-skypilot", "", "refresh: also import a skypilot-catalog checkout (as import-skypilot)")
 
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "rightsize catalog %s: %s\n", verb, fmt.Sprintf(format, a...))
@@ -54,9 +64,13 @@ func runCatalog(args []string, stdout, stderr io.Writer) int {
 	case "help", "-h", "--help":
 		fmt.Fprintln(stdout, catalogUsage)
 		return 0
-	case "validate", "stats", "export", "format", "import-skypilot", "import-prices":
+	case "validate", "stats", "export", "format", "import-skypilot", "import-prices", "refresh":
 	default:
-		return fail("unknown verb; want validate, stats, export, format, import-skypilot or import-prices")
+		return fail("unknown verb; want validate, stats, export, format, import-skypilot, import-prices or refresh")
+	}
+	if verb == "refresh" && slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "-help" || a == "--help" }) {
+		fmt.Fprint(stdout, refreshUsage())
+		return 0
 	}
 	if err := fset.Parse(args); err != nil {
 		return fail("%v", err)
@@ -76,7 +90,7 @@ func runCatalog(args []string, stdout, stderr io.Writer) int {
 	writeDir := *dir
 	if *dir != "" {
 		fsys = os.DirFS(*dir)
-	} else if want == 1 || verb == "format" {
+	} else if want == 1 || verb == "format" || verb == "refresh" {
 		writeDir = "catalog/data"
 		fsys = os.DirFS(writeDir)
 	}
@@ -111,10 +125,14 @@ func runCatalog(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 
-	// format, import-skypilot, import-prices: edit the files, validate, write.
+	// format, import-skypilot, import-prices, refresh: edit the files, validate, write.
 	f, err := source.ReadFiles(fsys)
 	if err != nil {
 		return printErrors(stderr, err)
+	}
+	if verb == "refresh" {
+		return runRefresh(f, refreshOpts{dir: writeDir, dryRun: *dryRun, providers: *providers, fx: *fxSource,
+			replay: *replay, skypilot: *fromSkyPilot, asOf: *asOf, note: *note}, stdout, stderr)
 	}
 	before := len(f.Offers.Offers)
 	switch verb {
@@ -298,4 +316,138 @@ func printStats(w io.Writer, c *catalog.Catalog, asJSON bool) int {
 	}
 	fmt.Fprintf(w, "providers with prices older than 90 days: %s\n", strings.Join(s.StaleProviders, " "))
 	return 0
+}
+
+func refreshUsage() string {
+	var b strings.Builder
+	b.WriteString(`usage: rightsize catalog refresh [-dir DIR] [--dry-run] [--providers a,b] [--fx SOURCE] [--replay DIR] [--from-skypilot DIR]
+
+Re-reads each provider's public price source, dates every refreshed price with today's date
+(-as-of) and the source, merges provider by provider, validates, prints a diff summary
+(offers added, offers the source no longer lists, prices moved more than 10%) and writes
+providers.json, offers.json and fx.json (not with --dry-run). A provider whose source fails
+(network error, HTTP error, rate limit after retries, malformed or empty answer, rows that do
+not validate) keeps its previous data and gets one line saying why. Then run
+'go generate ./catalog' and the tests.
+
+providers (--providers NAME,...; default all):
+`)
+	for _, a := range source.Adapters {
+		env := ""
+		if a.Env != "" {
+			env = " [needs " + a.Env + "]"
+		}
+		fmt.Fprintf(&b, "  %-18s %s%s\n", a.Name, a.Doc, env)
+	}
+	b.WriteString("\nFX (--fx NAME; default cbr; none to skip):\n")
+	for _, s := range source.FXSources {
+		fmt.Fprintf(&b, "  %-18s %s\n", s.Name, s.Doc)
+	}
+	b.WriteString(`
+--from-skypilot DIR  also import a skypilot-catalog checkout (same as import-skypilot)
+--replay DIR         answer every request from DIR/replay.json (recorded responses; see
+                     catalog/source/testdata/refresh) instead of the network
+`)
+	return b.String()
+}
+
+type refreshOpts struct {
+	dir, providers, fx, replay, skypilot, asOf, note string
+	dryRun                                           bool
+}
+
+// runRefresh implements "rightsize catalog refresh". It exits 0 when the
+// result validates (some providers may have failed: the summary says which
+// and their data is unchanged), 2 on bad flags, 1 when every adapter failed.
+func runRefresh(f *source.Files, o refreshOpts, stdout, stderr io.Writer) int {
+	adapters := source.Adapters
+	if o.providers != "" {
+		adapters = nil
+		for _, name := range strings.Split(o.providers, ",") {
+			i := slices.IndexFunc(source.Adapters, func(a source.Adapter) bool { return a.Name == strings.TrimSpace(name) })
+			if i < 0 {
+				fmt.Fprintf(stderr, "rightsize catalog refresh: unknown provider %q; want one of %s\n", name, strings.Join(source.AdapterNames(), ", "))
+				return 2
+			}
+			adapters = append(adapters, source.Adapters[i])
+		}
+	}
+	var fxs *source.FXSource
+	if o.fx != "none" {
+		i := slices.IndexFunc(source.FXSources, func(s source.FXSource) bool { return s.Name == o.fx })
+		if i < 0 {
+			fmt.Fprintf(stderr, "rightsize catalog refresh: unknown --fx %q; want cbr, ecb, pboc or none\n", o.fx)
+			return 2
+		}
+		fxs = &source.FXSources[i]
+	}
+	today, _ := catalog.AsOfTime(o.asOf)
+	fetch := &source.Fetcher{Client: &http.Client{Timeout: 5 * time.Minute}, Today: today, Getenv: os.Getenv, Retries: 3,
+		Sleep: time.Sleep, MaxBytes: 8 << 30}
+	if o.replay != "" {
+		t, err := source.NewReplayTransport(o.replay)
+		if err != nil {
+			fmt.Fprintf(stderr, "rightsize catalog refresh: %v\n", err)
+			return 2
+		}
+		fetch.Client = &http.Client{Transport: t}
+		fetch.Sleep = func(time.Duration) {}
+	}
+	ctx := context.Background()
+	reports := f.Refresh(ctx, fetch, adapters, now())
+	if o.skypilot != "" {
+		res, err := f.ImportSkyPilot(os.DirFS(o.skypilot), o.asOf, o.note)
+		if err != nil {
+			fmt.Fprintf(stdout, "%-14s %-9s %v\n", "skypilot", "failed", err)
+		} else {
+			fmt.Fprintf(stdout, "%-14s %-9s %d changes, %d skipped, %d kept unchanged\n", "skypilot", "updated", len(res.Changes), len(res.Skipped), len(res.Missing))
+		}
+	}
+	source.WriteSummary(stdout, reports)
+	wroteFX := false
+	if fxs != nil {
+		r := f.RefreshFX(ctx, fetch, *fxs, now())
+		if r.Err != nil {
+			fmt.Fprintf(stdout, "fx %s: failed: %v\n", r.Source, r.Err)
+		} else {
+			wroteFX = true
+			fmt.Fprintf(stdout, "fx %s: rates of %s; changed: %s; kept: %s\n", r.Source, r.AsOf, orNone(r.Changed), orNone(r.Kept))
+		}
+	}
+	if _, err := f.Catalog(now()); err != nil {
+		fmt.Fprintln(stderr, "rightsize catalog refresh: result does not validate; nothing written")
+		return printErrors(stderr, err)
+	}
+	failed := 0
+	for _, r := range reports {
+		if r.Status == "failed" || r.Status == "skipped" {
+			failed++
+		}
+	}
+	if o.dryRun {
+		fmt.Fprintln(stdout, "dry run: nothing written")
+	} else {
+		if err := f.WriteFiles(o.dir); err != nil {
+			fmt.Fprintf(stderr, "rightsize catalog refresh: %v\n", err)
+			return 2
+		}
+		if wroteFX {
+			if err := f.WriteFX(o.dir); err != nil {
+				fmt.Fprintf(stderr, "rightsize catalog refresh: %v\n", err)
+				return 2
+			}
+		}
+		fmt.Fprintf(stdout, "wrote %s; run 'go generate ./catalog' to update the tables\n", o.dir)
+	}
+	if len(adapters) > 0 && failed == len(adapters) {
+		return 1
+	}
+	return 0
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
 }
