@@ -69,6 +69,9 @@ type site struct {
 	cancels     []context.CancelFunc
 	profile     string // Chromium's user-data directory
 	handler     atomic.Pointer[siteHandler]
+	// bareHost drops Cache-Control from every response, as a static host
+	// configured without it does (what README's deploy advice once gave).
+	bareHost atomic.Bool
 }
 
 func newSite(t testing.TB, dir, prefix string) *site {
@@ -90,6 +93,9 @@ func newSite(t testing.TB, dir, prefix string) *site {
 			t.Logf("request while offline: %s", r.URL.Path)
 			http.Error(w, "offline", http.StatusServiceUnavailable)
 			return
+		}
+		if s.bareHost.Load() {
+			w = bareWriter{w}
 		}
 		s.handler.Load().ServeHTTP(w, r)
 	}))

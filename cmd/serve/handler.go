@@ -41,6 +41,16 @@ var contentTypes = map[string]string{
 	".txt":         "text/plain; charset=utf-8",
 }
 
+// cacheControl is sent with every file. A build keeps its file names
+// (app.wasm, rightsize.css), so no file may be taken from an HTTP cache
+// without asking: with a Last-Modified and no Cache-Control a browser
+// holds a file as fresh for a tenth of its age (RFC 9111 §4.2.2), and a
+// new service worker filling its cache would get the previous build's
+// copy. "no-cache" revalidates (a 304 costs a round trip, no body); the
+// service worker serves the page offline and on repeat visits anyway.
+// README's "Deploy" section gives hosts the same rule.
+const cacheControl = "no-cache"
+
 // encodings in order of preference: brotli is ~20% smaller than gzip on app.wasm.
 var encodings = []struct{ name, ext string }{{"br", ".br"}, {"gzip", ".gz"}}
 
@@ -81,11 +91,8 @@ func (h *siteHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", ctype)
 	}
 	w.Header().Set("Vary", "Accept-Encoding")
-	switch ext {
-	case ".html", ".js", ".webmanifest":
-		// The service worker and the page must revalidate so a new build is seen.
-		w.Header().Set("Cache-Control", "no-cache")
-	}
+	w.Header().Set("Cache-Control", cacheControl)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	accept := r.Header.Get("Accept-Encoding")
 	for _, e := range encodings {
 		if !acceptsEncoding(accept, e.name) {

@@ -6,6 +6,11 @@ package main
 // hostile links, a deploy while a visitor has the previous build cached.
 
 import (
+	"io/fs"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -112,4 +117,87 @@ func TestE2EHostileLinks(t *testing.T) {
 		t.Errorf("exceptions in the page: %q", e)
 	}
 	s.screenshot("hostile-link.png", 1280)
+}
+
+// bareWriter drops Cache-Control from a response.
+type bareWriter struct{ http.ResponseWriter }
+
+func (w bareWriter) WriteHeader(code int) {
+	w.Header().Del("Cache-Control")
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w bareWriter) Write(b []byte) (int, error) {
+	w.Header().Del("Cache-Control")
+	return w.ResponseWriter.Write(b)
+}
+
+// TestE2EDeployServesNewBytes: build A is served by a host that sends no
+// Cache-Control and files a month old (so the browser's HTTP cache holds
+// them as fresh for days: RFC 9111 heuristic freshness), a visitor caches
+// it, build B (A's app.wasm, a changed stylesheet) is published, and after
+// the update the page runs on B's bytes. go-app's worker filled the new
+// cache through the HTTP cache and kept A's stylesheet under B's version.
+func TestE2EDeployServesNewBytes(t *testing.T) {
+	distA := distDir(t, "RIGHTSIZE_DIST")
+	tmp := t.TempDir()
+	a := filepath.Join(tmp, "a")
+	if err := os.CopyFS(a, os.DirFS(distA)); err != nil {
+		t.Fatal(err)
+	}
+	month := time.Now().Add(-30 * 24 * time.Hour)
+	err := filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+		if err == nil {
+			err = os.Chtimes(p, month, month)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// B: the same app.wasm, the stylesheet of a new release.
+	web := filepath.Join(tmp, "web")
+	if err := os.CopyFS(web, os.DirFS("../../web")); err != nil {
+		t.Fatal(err)
+	}
+	css := filepath.Join(web, "rightsize.css")
+	old, err := os.ReadFile(css)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const marker = "/* release B */"
+	if err := os.WriteFile(css, append(old, "\n"+marker+"\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := filepath.Join(tmp, "b")
+	cmd := exec.Command("go", "run", "../build", "-wasm", filepath.Join(distA, "web", "app.wasm"), "-web", web,
+		"-out", b, "-prefix", "/", "-accuracy", "../../docs/accuracy.md")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building B: %v\n%s", err, out)
+	}
+
+	s := newSite(t, a, "/")
+	s.bareHost.Store(true)
+	s.do("loading build A", chromedp.Navigate(s.base))
+	s.waitLive()
+	s.waitCached()
+	h, err := newSiteHandler(b, "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.handler.Store(h)
+	s.do("revisiting after build B is published", chromedp.Reload())
+	s.waitLive()
+	s.do("waiting for the update banner", chromedp.WaitVisible("#rs-update", chromedp.ByQuery))
+	s.do("reloading into build B", chromedp.Click("#rs-update button", chromedp.ByQuery))
+	s.waitLive()
+	got := s.eval(`(async () => {
+		const cached = await caches.match("web/rightsize.css");
+		const served = await fetch("web/rightsize.css");
+		const has = (t) => String(t.includes(` + jsString(marker) + `));
+		return "cached " + (cached ? has(await cached.text()) : "none") + ", served " + has(await served.text());
+	})()`)
+	if got != "cached true, served true" {
+		t.Errorf("after the update the page does not run on build B's stylesheet (B's bytes: %s)", got)
+	}
 }
