@@ -566,7 +566,7 @@ func ParseGCPPage(data []byte, into map[skuKey]float64) (next string, err error)
 		up := tr[len(tr)-1].UnitPrice
 		units, _ := strconv.ParseFloat(up.Units, 64)
 		price := units + float64(up.Nanos)/1e9
-		if price <= 0 || math.IsNaN(price) {
+		if !positive(price) {
 			continue
 		}
 		d := strings.ToLower(s.Description)

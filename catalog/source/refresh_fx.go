@@ -263,7 +263,7 @@ func (f *Files) RefreshFX(ctx context.Context, fetch *Fetcher, src FXSource, now
 			continue
 		}
 		n, ok := rates[x.Currency]
-		if !ok {
+		if !ok || !positive(n) {
 			r.Kept = append(r.Kept, fmt.Sprintf("%s %v (%s)", x.Currency, x.PerUSD, x.AsOf))
 			continue
 		}

@@ -336,7 +336,7 @@ type cudoDecimal struct {
 
 func (d cudoDecimal) f() float64 {
 	x, err := strconv.ParseFloat(d.Value, 64)
-	if err != nil || math.IsNaN(x) || x < 0 {
+	if err != nil || !positive(x) {
 		return 0
 	}
 	return x
@@ -450,7 +450,7 @@ func ParseGPUHuntCSV(r io.Reader) (map[string]*gpuhuntBest, error) {
 		price, err1 := strconv.ParseFloat(get("price"), 64)
 		count, err2 := strconv.ParseFloat(get("gpu_count"), 64)
 		mem, _ := strconv.ParseFloat(get("gpu_memory"), 64)
-		if err1 != nil || err2 != nil || !(price > 0) || !(count > 0) || math.IsInf(price, 0) {
+		if err1 != nil || err2 != nil || !positive(price) || !positive(count) || count > 64 {
 			continue
 		}
 		name := get("instance_name")
