@@ -60,6 +60,15 @@ type perfResult struct {
 	Eff      estimator.Efficiency
 	Seconds  float64 // training: the whole job
 	GPUHours float64
+	// Cost of the job as set at this speed: the selected GPU's cheapest
+	// on-demand price per GPU-hour (Price, in USD, converted to the page's
+	// currency at the catalog's rate) × the job's GPUs × its time. One
+	// plan with the speed beside it: per-1M = price × time / tokens.
+	Price      offerPrice
+	Currency   string  // of the two costs below
+	PerGPUHour float64 // Price in Currency
+	PerMOut    float64 // inference: per million generated tokens
+	JobCost    float64 // training: the whole job
 }
 
 // fitResult is one GPU of the fit table: memory only. What the job costs
@@ -85,10 +94,12 @@ type offerResult struct {
 	Own      bool // the user's price sheet set this price
 }
 
-// offerPrice is the cheapest on-demand price per GPU-hour of one GPU in one currency.
+// offerPrice is the cheapest on-demand price per GPU-hour of one GPU in one
+// currency, and the offer that asks it.
 type offerPrice struct {
 	perGPUHour float64
 	currency   string
+	offer      *catalog.Offer
 }
 
 // prices is the catalog with the user's sheet applied and the indexes
@@ -134,6 +145,7 @@ func compute(j job, pr prices) (r results, general []fieldErr) {
 	r.HWWarn = hardwareWarnings(in, j.GPU)
 	r.Fit, r.Need = fitResults(j, pr)
 	r.Perf, r.PerfErr = perfOf(j)
+	r.Perf.costAtSpeed(j, pr)
 	r.Offers = offerResults(j, pr, r.Need)
 	if rules, n, err := estimator.RuleChecks(in); err == nil {
 		r.Rules = slices.Clone(rules[:n])
@@ -174,10 +186,10 @@ func hardwareWarnings(in estimator.Input, g catalog.GPU) []msgKey {
 
 // perfOf is the speed of the job as set on the selected GPU: the CLI's
 // path (catalog.GPU.Speed, the catalog's node figures). Not OK when the
-// job does not fit or the catalog lacks the GPU's figures.
+// job does not run (Result.Runs) or the catalog lacks the GPU's figures.
 func perfOf(j job) (perfResult, error) {
 	res, err := estimator.Estimate(j.In)
-	if err != nil || !res.Fits {
+	if err != nil || !res.Runs(j.In) {
 		return perfResult{}, nil
 	}
 	p, hw, err := j.GPU.Speed(j.In, j.Eff, j.Work, catalog.Node{})
@@ -195,6 +207,29 @@ func perfOf(j job) (perfResult, error) {
 		r.GPUHours = estimator.GPUHours(p, j.Tokens)
 	}
 	return r, nil
+}
+
+// costAtSpeed prices the job as set at its own speed on the selected
+// GPU's cheapest on-demand offer (see perfResult.Price).
+func (r *perfResult) costAtSpeed(j job, pr prices) {
+	if !r.OK {
+		return
+	}
+	price, ok := pr.cheapest[j.GPU.ID]
+	fx, fxOK := pr.cat.FX(j.Currency)
+	if !ok || !fxOK || !(fx.PerUSD > 0) {
+		return
+	}
+	r.Price, r.Currency = price, j.Currency
+	r.PerGPUHour = price.perGPUHour * fx.PerUSD
+	perHour := r.PerGPUHour * float64(j.In.GPUs)
+	if j.In.Task.Training() {
+		r.JobCost = perHour * r.Seconds / 3600
+		return
+	}
+	if r.P.TokensPerSecond > 0 {
+		r.PerMOut = perHour / (r.P.TokensPerSecond * 3600) * 1e6
+	}
 }
 
 // assumedEfficiency is what the Assumptions box shows as each field's
@@ -306,7 +341,8 @@ func priceKey(p float64) float64 {
 // cheapestUSD finds, per GPU, the lowest on-demand USD price per GPU-hour.
 func cheapestUSD(cat *catalog.Catalog) map[string]offerPrice {
 	m := map[string]offerPrice{}
-	for _, o := range cat.Offers {
+	for i := range cat.Offers {
+		o := &cat.Offers[i]
 		if o.Currency != "USD" || o.GPUCount < 1 {
 			continue
 		}
@@ -315,7 +351,7 @@ func cheapestUSD(cat *catalog.Catalog) map[string]offerPrice {
 			continue
 		}
 		if cur, ok := m[o.GPU]; !ok || p < cur.perGPUHour {
-			m[o.GPU] = offerPrice{p, "USD"}
+			m[o.GPU] = offerPrice{p, "USD", &cat.Offers[i]}
 		}
 	}
 	return m

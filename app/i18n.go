@@ -145,10 +145,8 @@ const (
 	mThroughputInfer
 	mJobTime
 	mGPUHours
-	mCheapestJob
 	mTTFT
 	mPerSeq
-	mCheapestPerM
 	mJobCost
 	mPerMTokens
 	mTrainTokens
@@ -316,6 +314,19 @@ const (
 	mSelfHosted
 	mBreakEven
 	mPerSecond
+	mAsSet
+	mCostAtSpeed
+	mJobCostAtSpeed
+	mPlannerBest
+	mInFlight
+	mCheapestListed
+	mPrOnDemand
+	mPrSpot
+	mPrRes1
+	mPrRes3
+	mGPUsWord
+	mFleetOf
+	mFleetHere
 	nMsgs
 )
 
@@ -404,10 +415,8 @@ var messagesEN = [nMsgs]string{
 	mThroughputInfer:       "Generated tokens/s, all requests",
 	mJobTime:               "Time for the training tokens",
 	mGPUHours:              "GPU-hours",
-	mCheapestJob:           "Cheapest job, on-demand",
 	mTTFT:                  "Time to first token",
 	mPerSeq:                "Tokens/s per request",
-	mCheapestPerM:          "Cheapest per 1M generated tokens",
 	mJobCost:               "Job cost",
 	mPerMTokens:            "Per 1M tokens",
 	mTrainTokens:           "Training tokens (e.g. 1B, 2T)",
@@ -575,6 +584,19 @@ var messagesEN = [nMsgs]string{
 	mSelfHosted:            "Self-hosted per month",
 	mBreakEven:             "Break-even rate",
 	mPerSecond:             "req/s",
+	mAsSet:                 "As set",
+	mCostAtSpeed:           "Per 1M generated tokens at this speed",
+	mJobCostAtSpeed:        "Job cost at this speed",
+	mPlannerBest:           "Planner's cheapest plan on this GPU",
+	mInFlight:              "requests in flight",
+	mCheapestListed:        "cheapest listed",
+	mPrOnDemand:            "on-demand",
+	mPrSpot:                "spot",
+	mPrRes1:                "reserved 1 year",
+	mPrRes3:                "reserved 3 years",
+	mGPUsWord:              "GPUs",
+	mFleetOf:               "Fleet of the cheapest pick",
+	mFleetHere:             "The same load on the selected GPU",
 }
 
 var messagesRU = [nMsgs]string{
@@ -656,10 +678,8 @@ var messagesRU = [nMsgs]string{
 	mThroughputInfer:       "Сгенерированных токенов/с, все запросы",
 	mJobTime:               "Время на обучающие токены",
 	mGPUHours:              "GPU-часы",
-	mCheapestJob:           "Самая дешёвая задача, по требованию",
 	mTTFT:                  "Время до первого токена",
 	mPerSeq:                "Токенов/с на запрос",
-	mCheapestPerM:          "Дешевле всего за 1M сгенерированных токенов",
 	mJobCost:               "Стоимость задачи",
 	mPerMTokens:            "За 1M токенов",
 	mTrainTokens:           "Обучающие токены (например, 1B, 2T)",
@@ -827,6 +847,19 @@ var messagesRU = [nMsgs]string{
 	mSelfHosted:            "Свой сервер в месяц",
 	mBreakEven:             "Точка безубыточности",
 	mPerSecond:             "запр./с",
+	mAsSet:                 "Как задано",
+	mCostAtSpeed:           "За 1M сгенерированных токенов при этой скорости",
+	mJobCostAtSpeed:        "Стоимость задачи при этой скорости",
+	mPlannerBest:           "Самый дешёвый план на этом GPU (планировщик)",
+	mInFlight:              "запросов одновременно",
+	mCheapestListed:        "самая низкая цена в каталоге",
+	mPrOnDemand:            "по требованию",
+	mPrSpot:                "спот",
+	mPrRes1:                "резерв на 1 год",
+	mPrRes3:                "резерв на 3 года",
+	mGPUsWord:              "GPU",
+	mFleetOf:               "Парк самого дешёвого варианта",
+	mFleetHere:             "Та же нагрузка на выбранном GPU",
 }
 
 var messagesZH = [nMsgs]string{
@@ -908,10 +941,8 @@ var messagesZH = [nMsgs]string{
 	mThroughputInfer:       "生成 token/秒，全部请求",
 	mJobTime:               "训练这些 token 的时间",
 	mGPUHours:              "GPU 小时",
-	mCheapestJob:           "最便宜的任务成本（按需）",
 	mTTFT:                  "首 token 时间",
 	mPerSeq:                "每个请求的 token/秒",
-	mCheapestPerM:          "每 100 万生成 token 最低成本",
 	mJobCost:               "任务成本",
 	mPerMTokens:            "每 100 万 token",
 	mTrainTokens:           "训练 token 数（例如 1B、2T）",
@@ -1079,6 +1110,19 @@ var messagesZH = [nMsgs]string{
 	mSelfHosted:            "自建每月",
 	mBreakEven:             "盈亏平衡请求率",
 	mPerSecond:             "次/秒",
+	mAsSet:                 "按当前设置",
+	mCostAtSpeed:           "按此速度每 100 万生成 token 成本",
+	mJobCostAtSpeed:        "按此速度的任务成本",
+	mPlannerBest:           "规划器在此 GPU 上的最便宜方案",
+	mInFlight:              "个并发请求",
+	mCheapestListed:        "目录中最低价",
+	mPrOnDemand:            "按需",
+	mPrSpot:                "竞价",
+	mPrRes1:                "预留 1 年",
+	mPrRes3:                "预留 3 年",
+	mGPUsWord:              "个 GPU",
+	mFleetOf:               "最便宜方案的集群",
+	mFleetHere:             "同样负载在所选 GPU 上",
 }
 
 // tr returns the message for key in lang, falling back to English.

@@ -85,7 +85,10 @@ func accuracyLink(lang string) app.UI {
 // factView is one labelled number.
 type factView struct {
 	ID, Label, Value string
-	Basis            basisView
+	// Detail names what the value describes (the plan, the price), in
+	// smaller type under it.
+	Detail string
+	Basis  basisView
 }
 
 type factList struct {
@@ -103,6 +106,7 @@ func (f *factList) Render() app.UI {
 		}
 		return app.Div().Class("rs-fact").Body(
 			app.Dt().Text(x.Label), dd,
+			app.If(x.Detail != "", func() app.UI { return app.Div().Class("rs-where").Text(x.Detail) }),
 			app.If(!x.Basis.empty(), func() app.UI { return renderBasis(f.Lang, x.Basis) }),
 		)
 	}))

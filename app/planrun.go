@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"slices"
 
+	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
 )
 
@@ -22,6 +23,11 @@ type candidate struct {
 	Seconds   float64
 	// PerMOutUSD is the cost of a million generated tokens (inference).
 	PerMOutUSD float64
+	// What the plan runs: its price model, engine, and requests in flight
+	// per engine copy (inference); the page says them next to its figures.
+	Pricing     planner.Pricing
+	Engine      estimator.Engine
+	Concurrency float64
 	// Spot: reclaims per month assumed for the offer and the Young/Daly
 	// checkpoint interval the planner chose (seconds; 0 when not on spot).
 	SpotPerMonth, CheckpointEvery float64
@@ -47,13 +53,28 @@ type pick struct {
 	candidate
 }
 
-// serveResult is the serving fleet of the cheapest plan.
+// serveResult is the serving fleet of one plan, named: its offer, shape,
+// engine and price model.
 type serveResult struct {
 	OK                      bool
+	Offer                   *planner.Offer
+	Instances               int
+	Plan                    plan
+	Pricing                 planner.Pricing
+	Engine                  estimator.Engine
 	Replicas, GPUs          int
 	Concurrency             float64
 	TTFTP95, TPOT, Utilised float64
 	Monthly                 float64 // in planOut.Currency
+}
+
+// serveOf is row r's fleet.
+func serveOf(r *planner.Row) serveResult {
+	return serveResult{
+		OK: true, Offer: r.Offer, Instances: r.Instances, Plan: plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO},
+		Pricing: r.Pricing, Engine: r.Engine, Replicas: r.Replicas, GPUs: int(r.GPUs), Concurrency: r.Concurrency,
+		TTFTP95: r.TTFTP95Seconds, TPOT: r.TPOTSeconds, Utilised: r.Utilisation, Monthly: r.MonthlyCostDisp,
+	}
 }
 
 // best is the cheapest candidate on GPU gpu, if any.
@@ -73,10 +94,13 @@ type planOut struct {
 	Picks    []pick
 	Cands    []candidate // every plan that fits, cheapest first
 	Points   []candidate // the chart: the cheapest paretoPoints and the whole front
-	Serve    serveResult
-	Hosted   []planner.HostedComparison
-	Notes    []planner.Reason
-	Err      error
+	Serve    serveResult // the cheapest pick's fleet
+	// ServeHere is the selected GPU's cheapest fleet (OK false when none
+	// fits or it is the cheapest pick's GPU).
+	ServeHere serveResult
+	Hosted    []planner.HostedComparison
+	Notes     []planner.Reason
+	Err       error
 	// ByGPU and ByOffer index the cheapest candidate per GPU and per
 	// offer: the fit table and the offers table show these rows, so
 	// every table agrees with the recommendation.
@@ -143,6 +167,7 @@ func runPlan(j job, pr prices) planOut {
 			Offer: r.Offer, Instances: r.Instances, Why: r.Why,
 			Plan: plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO},
 			Cost: r.JobCostDisp, Seconds: r.JobSeconds, PerMOutUSD: r.USDPerMillionOutput,
+			Pricing: r.Pricing, Engine: r.Engine, Concurrency: r.Concurrency,
 			SpotPerMonth: r.SpotInterruptionsPerMonth, CheckpointEvery: r.CheckpointIntervalSeconds,
 			Front: front[i] || i == res.Cheapest || i == res.Fastest || i == res.Value,
 		}
@@ -173,10 +198,14 @@ func runPlan(j job, pr prices) planOut {
 		}
 	}
 	if out.Kind == planner.Serving && res.Cheapest >= 0 {
-		r := res.Rows[res.Cheapest]
-		out.Serve = serveResult{
-			OK: true, Replicas: r.Replicas, GPUs: int(r.GPUs), Concurrency: r.Concurrency,
-			TTFTP95: r.TTFTP95Seconds, TPOT: r.TPOTSeconds, Utilised: r.Utilisation, Monthly: r.MonthlyCostDisp,
+		out.Serve = serveOf(&res.Rows[res.Cheapest])
+		// The selected GPU's own fleet: its cheapest row (rows come
+		// cheapest first).
+		for i := range res.Rows {
+			if r := &res.Rows[i]; r.Fits && r.Offer.GPU == j.GPU.ID {
+				out.ServeHere = serveOf(r)
+				break
+			}
 		}
 	}
 	slices.SortStableFunc(out.Points, func(a, b candidate) int { return cmp.Compare(a.Cost, b.Cost) })

@@ -584,16 +584,32 @@ func (c *Calculator) renderPerf() app.UI {
 	basis := func(formula, verify msgKey) basisView {
 		return basisView{Formula: c.t(formula), Inputs: hw, Efficiency: eff, Band: band, Bound: bound, Verify: c.t(verify)}
 	}
-	// The cheapest plan on this GPU is the planner's, as in the tables.
-	cheapest := "…"
-	if x, ok := c.plan.best(c.job.GPU.ID); ok && !c.planPending {
-		cheapest = l.money(x.Cost, c.plan.Currency)
+	// Two plans, each named: the job as set (its speed, and its cost at
+	// that speed on the GPU's cheapest listed on-demand price), and the
+	// planner's cheapest plan on this GPU (its own count, engine, batch
+	// and price model), as in the tables.
+	atSpeed, atSpeedWhere := "—", ""
+	if v.Price.offer != nil {
+		atSpeedWhere = l.money(v.PerGPUHour, v.Currency) + "/" + c.t(mGPUHour) + " " + c.t(mPrOnDemand) + ", " + c.t(mCheapestListed) +
+			": " + c.providerName(v.Price.offer.Provider) + " " + v.Price.offer.InstanceType
+		atSpeed = l.money(v.JobCost, v.Currency)
 		if c.job.In.Task == estimator.Inference {
-			cheapest = l.money(x.PerMOutUSD, "USD")
+			atSpeed = l.money(v.PerMOut, v.Currency)
 		}
-		cheapest += " · " + c.providerName(x.Offer.Provider) + " " + x.Offer.InstanceType + instances(x.Instances)
+	}
+	planned, plannedWhat := "…", ""
+	if x, ok := c.plan.best(c.job.GPU.ID); ok && !c.planPending {
+		where := c.t(pricingKeys[x.Pricing]) + " · " + c.providerName(x.Offer.Provider) + " " + x.Offer.InstanceType + instances(x.Instances)
+		shape := l.count(int64(x.Plan.GPUs)) + " × " + c.job.GPU.Name + planSuffix(x.Plan)
+		if c.job.In.Task == estimator.Inference {
+			planned = l.money(x.PerMOutUSD, "USD")
+			plannedWhat = shape + " · " + engineLabels[x.Engine] + " · " + l.count(int64(math.Round(x.Concurrency))) + " " + c.t(mInFlight) + " · " + where
+		} else {
+			planned = l.money(x.Cost, c.plan.Currency)
+			plannedWhat = l.duration(x.Seconds) + " · " + shape + " · " + where
+		}
 	} else if !c.planPending {
-		cheapest = "—"
+		planned = "—"
 	}
 	var facts []factView
 	if c.job.In.Task == estimator.Inference {
@@ -601,7 +617,7 @@ func (c *Calculator) renderPerf() app.UI {
 			{ID: "rs-ttft", Label: c.t(mTTFT), Value: l.duration(p.TimeToFirstToken), Basis: basis(mFTTFT, mVerifyVLLM)},
 			{ID: "rs-per-seq", Label: c.t(mPerSeq), Value: l.rate(safeInv(p.DecodeTokenLatency)), Basis: basis(mFDecode, mVerifyVLLM)},
 			{ID: "rs-throughput", Label: c.t(mThroughputInfer), Value: l.rate(p.TokensPerSecond) + " " + band, Basis: basis(mFDecode, mVerifyVLLM)},
-			{ID: "rs-cheapest", Label: c.t(mCheapestPerM), Value: cheapest, Basis: basis(mFCostPerM, mVerifyVLLM)},
+			{ID: "rs-cost-at-speed", Label: c.t(mCostAtSpeed), Value: atSpeed, Detail: atSpeedWhere, Basis: basis(mFCostPerM, mVerifyVLLM)},
 		}
 	} else {
 		facts = []factView{
@@ -609,15 +625,33 @@ func (c *Calculator) renderPerf() app.UI {
 			{ID: "rs-job-time", Label: c.t(mJobTime), Value: l.duration(v.Seconds), Basis: basis(mFJobTime, mVerifyTrain)},
 			{ID: "rs-gpu-hours", Label: c.t(mGPUHours), Value: l.rate(v.GPUHours), Basis: basis(mFJobTime, mVerifyTrain)},
 			{ID: "rs-steps", Label: c.t(mOptimizerSteps), Value: l.countOrNone(int(safeDiv(c.job.Tokens, p.TokensPerStep)))},
-			{ID: "rs-cheapest", Label: c.t(mCheapestJob), Value: cheapest, Basis: basis(mFJobCost, mVerifyTrain)},
+			{ID: "rs-cost-at-speed", Label: c.t(mJobCostAtSpeed), Value: atSpeed, Detail: atSpeedWhere, Basis: basis(mFJobCost, mVerifyTrain)},
 		}
 	}
-	facts = append(facts, factView{ID: "rs-mfu", Label: c.t(mMFUImplied), Value: l.smallPercent(p.MFU)})
+	facts = append(facts, factView{ID: "rs-mfu", Label: c.t(mMFUImplied), Value: l.smallPercent(p.MFU)},
+		factView{ID: "rs-cheapest", Label: c.t(mPlannerBest), Value: planned, Detail: plannedWhat})
 	return app.Section().Class("rs-perf").Body(
 		app.H2().Text(c.t(mSpeedTitle)),
+		app.P().Class("rs-sub").ID("rs-perf-setup").Text(c.t(mAsSet)+": "+c.setupLine()),
 		&factList{Facts: facts, Lang: c.lang()},
 		app.P().Class("rs-sub").Body(app.Text(c.t(mSpeedNote)+" "), accuracyLink(c.lang())),
 	)
+}
+
+// pricingKeys name the price models, by planner.Pricing.
+var pricingKeys = map[planner.Pricing]msgKey{
+	planner.OnDemand: mPrOnDemand, planner.Spot: mPrSpot, planner.Reserved1y: mPrRes1, planner.Reserved3y: mPrRes3,
+}
+
+// setupLine says the job as set, which the speed box's figures describe:
+// "1 × NVIDIA H100 SXM 80GB · Hugging Face transformers · batch 1".
+func (c *Calculator) setupLine() string {
+	in := c.job.In
+	s := c.loc().count(int64(in.GPUs)) + " × " + c.job.GPU.Name + planSuffix(planOf(in))
+	if in.Task == estimator.Inference {
+		s += " · " + engineLabels[in.Engine]
+	}
+	return s + " · " + c.t(mBatch) + " " + strconv.Itoa(in.Batch)
 }
 
 // engineLabels are the engines' product names, one per estimator.Engines.
@@ -650,20 +684,35 @@ func (c *Calculator) renderServe() app.UI {
 	if !c.serving() {
 		return app.Text("")
 	}
-	v := c.plan.Serve
 	l := c.loc()
-	facts := []factView{
-		{ID: "rs-concurrency", Label: c.t(mConcurrency), Value: l.sig3(v.Concurrency)},
-		{ID: "rs-serve-ttft", Label: c.t(mTTFT) + " (p95)", Value: l.duration(v.TTFTP95)},
-		{ID: "rs-serve-tpot", Label: c.t(mTPOT), Value: l.duration(v.TPOT)},
-		{ID: "rs-replicas", Label: c.t(mReplicas), Value: l.count(int64(v.Replicas))},
-		{ID: "rs-fleet-gpus", Label: c.t(mFleetGPUs), Value: l.count(int64(v.GPUs))},
-		{ID: "rs-monthly", Label: c.t(mMonthly), Value: l.money(v.Monthly, c.plan.Currency)},
+	fleet := func(id string, v serveResult) app.UI {
+		facts := []factView{
+			{ID: id + "concurrency", Label: c.t(mConcurrency), Value: l.sig3(v.Concurrency)},
+			{ID: id + "serve-ttft", Label: c.t(mTTFT) + " (p95)", Value: l.duration(v.TTFTP95)},
+			{ID: id + "serve-tpot", Label: c.t(mTPOT), Value: l.duration(v.TPOT)},
+			{ID: id + "replicas", Label: c.t(mReplicas), Value: l.count(int64(v.Replicas))},
+			{ID: id + "fleet-gpus", Label: c.t(mFleetGPUs), Value: l.count(int64(v.GPUs))},
+			{ID: id + "monthly", Label: c.t(mMonthly), Value: l.money(v.Monthly, c.plan.Currency)},
+		}
+		return &factList{Facts: facts, Lang: c.lang()}
 	}
-	return app.Section().Class("rs-serve").Body(
+	// Each fleet names its plan: GPUs, engine, price model, offer.
+	named := func(v serveResult) string {
+		return l.count(int64(v.GPUs)) + " × " + c.gpuName(v.Offer.GPU) + planSuffix(v.Plan) + " · " + engineLabels[v.Engine] +
+			" · " + c.t(pricingKeys[v.Pricing]) + " · " + c.providerName(v.Offer.Provider) + " " + v.Offer.InstanceType + instances(v.Instances)
+	}
+	v := c.plan.Serve
+	body := []app.UI{
 		app.H2().Text(c.t(mServeTitle)),
-		&factList{Facts: facts, Lang: c.lang()},
-	)
+		app.P().Class("rs-sub").ID("rs-fleet-plan").Text(c.t(mFleetOf) + ": " + named(v)),
+		fleet("rs-", v),
+	}
+	if h := c.plan.ServeHere; h.OK && h.Offer.GPU != v.Offer.GPU {
+		body = append(body,
+			app.P().Class("rs-sub").ID("rs-fleet-here").Text(c.t(mFleetHere)+": "+named(h)),
+			fleet("rs-here-", h))
+	}
+	return app.Section().Class("rs-serve").Body(body...)
 }
 
 func safeInv(x float64) float64 {
@@ -773,6 +822,13 @@ func (c *Calculator) renderFit() app.UI {
 			v.Where = strconv.Itoa(x.Plan.GPUs) + "× · " + c.providerName(x.Offer.Provider) + " " + x.Offer.InstanceType + instances(x.Instances)
 			v.Cheapest = f.GPU.ID == cheapestGPU
 			costs[i] = x.Cost
+			// The planner's plan holds the job too: where the memory
+			// search stopped at maxGPUsSearched, or the planner's layout
+			// (ZeRO, TP, PP) needs fewer GPUs, the row says the planner's
+			// count, never "> 64" next to a priced plan.
+			if !f.Found || x.Plan.GPUs < f.Plan.GPUs {
+				v.Need, v.Split = strconv.Itoa(x.Plan.GPUs), splitText(x.Plan)
+			}
 		}
 		rows[i] = v
 	}
@@ -1058,7 +1114,7 @@ func (c *Calculator) renderHosted() app.UI {
 func (c *Calculator) renderFilters() app.UI {
 	pricing := make([]option, len(planner.Pricings))
 	for i, p := range planner.Pricings {
-		pricing[i] = option{p.String(), p.String()}
+		pricing[i] = option{p.String(), c.t(pricingKeys[p])}
 	}
 	currencies := []option{{"USD", "USD"}}
 	for _, r := range c.pr.cat.FXRates {

@@ -267,3 +267,16 @@ type Result struct {
 	Warnings   Warnings
 	Confidence Confidence
 }
+
+// Runs reports whether a speed estimate applies to in: the job fits, or,
+// for an engine with a pre-allocated KV pool serving requests, the engine
+// starts and its pool holds at least one sequence: a concurrency above
+// what the pool holds then queues (the engine admits what fits, as vLLM's
+// scheduler does) instead of failing. The CLI and the page print speed
+// only when it holds.
+func (r Result) Runs(in Input) bool {
+	if in.Task == Inference && in.Engine.Pooled() {
+		return r.MaxConcurrentSeqs >= 1
+	}
+	return r.Fits
+}

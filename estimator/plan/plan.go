@@ -469,7 +469,7 @@ func (p *planner) row(o *Offer, r *Row) {
 	}
 	t := p.tech(o)
 	*r = *t
-	r.Offer, r.Pricing = o, p.req.Pricing
+	r.Offer, r.Pricing, r.Engine = o, p.req.Pricing, p.in.Engine
 	r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
 	r.FXAsOf = x.AsOf
 	if len(t.Notes) > 0 || len(notes) > 0 {

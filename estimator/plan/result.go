@@ -158,6 +158,10 @@ type Row struct {
 	FitReason   Reason
 	HeadroomGiB float64 // per GPU
 
+	// Engine is the engine the row is planned on: the request's, or vLLM
+	// for serving at a rate (note.serving_engine).
+	Engine estimator.Engine
+
 	Pricing          Pricing
 	PricePerHour     float64 // native, per instance, after VAT normalisation
 	PricePerHourUSD  float64

@@ -1,0 +1,62 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+
+	"rightsize/catalog"
+)
+
+// Figures are the speed figures the page shows for the job a link
+// describes, on the link's GPU, as numbers: the page's own parse (link →
+// job) and compute (perfOf). The CLI's agreement test holds `rightsize
+// estimate --json` to them, so the page and the CLI print one story.
+type Figures struct {
+	OK                  bool // the job fits and the GPU has speed figures
+	TokensPerSecond     float64
+	MFU                 float64 // implied
+	ComputeEfficiency   float64 // assumed (the Assumptions box's default)
+	BandwidthUtil       float64
+	StepSeconds         float64 // training
+	CommSeconds         float64
+	JobSeconds          float64
+	TTFTSeconds         float64 // inference
+	TPOTSeconds         float64
+	PrefillTokensPerSec float64
+	TotalBytes          int64 // memory per GPU
+}
+
+// LinkFigures parses fragment (the part of a link after "#") as the page
+// does, over the page's defaults, and returns its figures. An input the
+// page would flag next to a field is an error naming the field.
+func LinkFigures(fragment string) (Figures, error) {
+	s := parseFragment(fragment, defaultState)
+	j, errs, general, ok := parseJob(s, catalog.Default(), archs{}, nil, "")
+	if !ok {
+		for f, e := range errs {
+			if !e.ok() {
+				return Figures{}, fmt.Errorf("%s %q: %s %s", fieldNames[f], e.Value, tr("en", e.Key), e.Detail)
+			}
+		}
+		if len(general) > 0 {
+			return Figures{}, fmt.Errorf("%s %s", tr("en", general[0].Key), general[0].Detail)
+		}
+		return Figures{}, errors.New("the link does not describe a job")
+	}
+	r, general := compute(j, newPrices(catalog.Default(), nil))
+	if !r.OK {
+		return Figures{}, errors.New("the estimate failed")
+	}
+	if r.PerfErr != nil {
+		return Figures{}, r.PerfErr
+	}
+	f := Figures{TotalBytes: int64(r.Res.PerGPU.Total())}
+	if v := r.Perf; v.OK {
+		p := v.P
+		f.OK = true
+		f.TokensPerSecond, f.MFU, f.ComputeEfficiency, f.BandwidthUtil = p.TokensPerSecond, p.MFU, p.ComputeEfficiency, p.BandwidthUtil
+		f.StepSeconds, f.CommSeconds, f.JobSeconds = p.StepSeconds, p.CommSeconds, v.Seconds
+		f.TTFTSeconds, f.TPOTSeconds, f.PrefillTokensPerSec = p.TimeToFirstToken, p.DecodeTokenLatency, p.PrefillTokensPerSecond
+	}
+	return f, nil
+}
