@@ -44,10 +44,15 @@ type OfferCounts struct {
 	Spot        int // offers with a spot price
 	SpotRisk    int // offers with a spot interruption bucket
 	Network     int // offers with an inter-node network figure
+	// Fresh counts offers whose price is dated (not estimated) and within
+	// DefaultFreshnessDays; FarBelowMedian those under half the other
+	// providers' median on-demand price per GPU-hour (PriceMedians).
+	Fresh          int
+	FarBelowMedian int
 }
 
 // add counts one offer whose AsOf falls in bucket.
-func (n *OfferCounts) add(o *Offer, bucket string) {
+func (n *OfferCounts) add(o *Offer, bucket string, fresh, far bool) {
 	if n.OffersByAge == nil {
 		n.OffersByAge = map[string]int{}
 	}
@@ -60,6 +65,7 @@ func (n *OfferCounts) add(o *Offer, bucket string) {
 		{o.AsOfEstimated, &n.OffersAsOfEstimated}, {o.Reserved1yPerHour > 0, &n.Reserved1y},
 		{o.Reserved3yPerHour > 0, &n.Reserved3y}, {o.SpotPerHour > 0, &n.Spot},
 		{o.SpotInterruption != "", &n.SpotRisk}, {o.NetworkGbps > 0, &n.Network},
+		{fresh, &n.Fresh}, {far, &n.FarBelowMedian},
 	} {
 		if c.has {
 			*c.n++
@@ -113,12 +119,14 @@ func (c *Catalog) Stats(now time.Time) Stats {
 			AsOf: p.AsOf, AsOfEstimated: p.AsOfEstimated, AgeBucket: AgeBucket(p.AsOf, now),
 			OfferCounts: OfferCounts{OffersByAge: map[string]int{}}})
 	}
+	m := c.Medians()
 	for i := range c.Offers {
 		o := &c.Offers[i]
 		b := AgeBucket(o.AsOf, now)
-		s.add(o, b)
+		fresh, far := o.FreshWithin(now, DefaultFreshnessDays), m.FarBelowMedian(c, *o)
+		s.add(o, b, fresh, far)
 		if p, ok := idx[o.Provider]; ok {
-			s.ByProvider[p].add(o, b)
+			s.ByProvider[p].add(o, b, fresh, far)
 		}
 	}
 	for _, p := range s.ByProvider {

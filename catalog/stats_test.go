@@ -45,12 +45,17 @@ func TestStats(t *testing.T) {
 		sum.Spot += p.Spot
 		sum.SpotRisk += p.SpotRisk
 		sum.Network += p.Network
+		sum.Fresh += p.Fresh
+		sum.FarBelowMedian += p.FarBelowMedian
 	}
-	if !reflect.DeepEqual(sum, s.OfferCounts) || s.Spot == 0 || s.SpotRisk == 0 || s.Network == 0 || s.Reserved1y == 0 {
+	if !reflect.DeepEqual(sum, s.OfferCounts) || s.Spot == 0 || s.SpotRisk == 0 || s.Network == 0 || s.Reserved1y == 0 || s.FarBelowMedian == 0 {
 		t.Errorf("providers' counts %+v; totals %+v", sum, s.OfferCounts)
 	}
-	if len(s.ProvidersWithReserved3y) < 3 {
-		t.Errorf("3-year commitments from %v, want at least 3 providers", s.ProvidersWithReserved3y)
+	if len(s.ProvidersWithReserved3y) < 3 || len(s.ProvidersWithReserved1y) < 3 {
+		t.Errorf("commitments from %v (3-year) and %v (1-year), want at least 3 providers each", s.ProvidersWithReserved3y, s.ProvidersWithReserved1y)
+	}
+	if s.Providers < 30 || s.ProvidersByCountry["CN"] < 3 {
+		t.Errorf("%d providers, %d in China; want at least 30 and 3", s.Providers, s.ProvidersByCountry["CN"])
 	}
 	if s.FXAsOf == "" || s.FX["RUB"] < 40 || s.FX["USD"] != 1 {
 		t.Errorf("FX %s %v", s.FXAsOf, s.FX)

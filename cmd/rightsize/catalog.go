@@ -22,7 +22,7 @@ import (
 
 const catalogUsage = `usage: rightsize catalog <verb> [flags]
   validate [-dir DIR]                       strictly load and check the catalog JSON (exit 0 ok, 2 invalid)
-  stats [-dir DIR] [--json]                 counts and the oldest/newest as_of
+  stats [-dir DIR] [--json]                 counts, offers by price age overall and per provider, fresh/far-below-median
   export [-dir DIR] --json                  the whole validated catalog (schema rightsize-catalog/v1)
   format [-dir DIR]                         rewrite providers.json and offers.json in canonical layout
   import-skypilot [-dir DIR] [-as-of DATE] [-source NOTE] [-n] CHECKOUT
@@ -215,6 +215,8 @@ type providerStatsJSON struct {
 	Spot                int            `json:"spot"`
 	SpotInterruption    int            `json:"spot_interruption"`
 	Network             int            `json:"network"`
+	Fresh               int            `json:"fresh"`
+	FarBelowMedian      int            `json:"far_below_median"`
 }
 
 type catalogStats struct {
@@ -228,6 +230,12 @@ type catalogStats struct {
 	NewestAsOf              string              `json:"newest_as_of"`
 	EstimatedAsOf           int                 `json:"offers_with_estimated_as_of"`
 	OffersByAge             map[string]int      `json:"offers_by_age"`
+	FreshnessWindowDays     int                 `json:"freshness_window_days"`
+	FreshOffers             int                 `json:"fresh_offers"`
+	FarBelowMedian          int                 `json:"offers_far_below_median"`
+	Offers8GPU              int                 `json:"offers_8_gpu"`
+	Offers8GPUWithNetwork   int                 `json:"offers_8_gpu_with_network"`
+	ChineseProviders        []string            `json:"chinese_providers"`
 	StaleProviders          []string            `json:"stale_providers"`
 	OffersByCurrency        map[string]int      `json:"offers_by_currency"`
 	ProviderAsOf            map[string]string   `json:"provider_as_of"`
@@ -250,12 +258,23 @@ func printStats(w io.Writer, c *catalog.Catalog, asJSON bool) int {
 		Reserved1y: cs.Reserved1y, Reserved3y: cs.Reserved3y,
 		ProvidersWithReserved1y: append([]string{}, cs.ProvidersWithReserved1y...),
 		ProvidersWithReserved3y: append([]string{}, cs.ProvidersWithReserved3y...),
-		FXAsOf:                  cs.FXAsOf, FX: cs.FX, ProvidersByCountry: cs.ProvidersByCountry}
+		FXAsOf:                  cs.FXAsOf, FX: cs.FX, ProvidersByCountry: cs.ProvidersByCountry,
+		FreshnessWindowDays: catalog.DefaultFreshnessDays, FreshOffers: cs.Fresh, FarBelowMedian: cs.FarBelowMedian,
+		ChineseProviders: []string{}}
 	for _, o := range c.Offers {
 		s.OffersByCurrency[o.Currency]++
+		if o.GPUCount == 8 {
+			s.Offers8GPU++
+			if o.NetworkGbps > 0 {
+				s.Offers8GPUWithNetwork++
+			}
+		}
 	}
 	for _, p := range c.Providers {
 		s.ProviderAsOf[p.ID] = p.AsOf
+		if p.Country == "CN" {
+			s.ChineseProviders = append(s.ChineseProviders, p.ID)
+		}
 		if p.StaleAt(now()) {
 			s.StaleProviders = append(s.StaleProviders, p.ID)
 		}
@@ -264,7 +283,8 @@ func printStats(w io.Writer, c *catalog.Catalog, asJSON bool) int {
 		s.ByProvider = append(s.ByProvider, providerStatsJSON{ID: p.ID, Kind: p.Kind, Country: p.Country, Currency: p.Currency,
 			AsOf: p.AsOf, AsOfEstimated: p.AsOfEstimated, AgeBucket: p.AgeBucket, Offers: p.Offers,
 			OffersAsOfEstimated: p.OffersAsOfEstimated, OffersByAge: p.OffersByAge, Reserved1y: p.Reserved1y,
-			Reserved3y: p.Reserved3y, Spot: p.Spot, SpotInterruption: p.SpotRisk, Network: p.Network})
+			Reserved3y: p.Reserved3y, Spot: p.Spot, SpotInterruption: p.SpotRisk, Network: p.Network,
+			Fresh: p.Fresh, FarBelowMedian: p.FarBelowMedian})
 	}
 	if asJSON {
 		b, _ := json.MarshalIndent(s, "", "  ")
@@ -277,7 +297,10 @@ func printStats(w io.Writer, c *catalog.Catalog, asJSON bool) int {
 	for _, b := range catalog.AgeBuckets {
 		fmt.Fprintf(w, " %s %d", b, s.OffersByAge[b])
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "\noffers with a dated price within %d days: %d of %d; under half the other providers' median per GPU-hour: %d\n",
+		s.FreshnessWindowDays, s.FreshOffers, s.Offers, s.FarBelowMedian)
+	fmt.Fprintf(w, "8-GPU offers with an inter-node network figure: %d of %d\nChinese providers and regions: %s\n",
+		s.Offers8GPUWithNetwork, s.Offers8GPU, strings.Join(s.ChineseProviders, " "))
 	cur := make([]string, 0, len(s.OffersByCurrency))
 	for k := range s.OffersByCurrency {
 		cur = append(cur, k)
@@ -297,7 +320,7 @@ func printStats(w io.Writer, c *catalog.Catalog, asJSON bool) int {
 	}
 	fmt.Fprintf(w, " per USD\nreserved 1y: %d offers from %s\nreserved 3y: %d offers from %s\n",
 		s.Reserved1y, strings.Join(s.ProvidersWithReserved1y, " "), s.Reserved3y, strings.Join(s.ProvidersWithReserved3y, " "))
-	fmt.Fprintf(w, "%-16s %-13s %-2s %-3s %-10s %-8s %6s %5s %4s %4s %4s", "provider", "kind", "cc", "cur", "as_of", "age", "offers", "est", "1y", "3y", "risk")
+	fmt.Fprintf(w, "%-16s %-13s %-2s %-3s %-11s %-8s %6s %5s %5s %4s %4s %4s %4s", "provider", "kind", "cc", "cur", "as_of", "age", "offers", "est", "fresh", "low", "1y", "3y", "risk")
 	for _, b := range catalog.AgeBuckets {
 		fmt.Fprintf(w, " %8s", b)
 	}
@@ -307,8 +330,8 @@ func printStats(w io.Writer, c *catalog.Catalog, asJSON bool) int {
 		if p.AsOfEstimated {
 			est = "~"
 		}
-		fmt.Fprintf(w, "%-16s %-13s %-2s %-3s %-10s %-8s %6d %5d %4d %4d %4d", p.ID, p.Kind, p.Country, p.Currency, est+p.AsOf, p.AgeBucket,
-			p.Offers, p.OffersAsOfEstimated, p.Reserved1y, p.Reserved3y, p.SpotInterruption)
+		fmt.Fprintf(w, "%-16s %-13s %-2s %-3s %-11s %-8s %6d %5d %5d %4d %4d %4d %4d", p.ID, p.Kind, p.Country, p.Currency, est+p.AsOf, p.AgeBucket,
+			p.Offers, p.OffersAsOfEstimated, p.Fresh, p.FarBelowMedian, p.Reserved1y, p.Reserved3y, p.SpotInterruption)
 		for _, b := range catalog.AgeBuckets {
 			fmt.Fprintf(w, " %8d", p.OffersByAge[b])
 		}
