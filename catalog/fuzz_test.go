@@ -16,6 +16,10 @@ func FuzzParsePriceSheet(f *testing.F) {
 	f.Add([]byte(`[{"offer_id":"x","gpu_count":-1,"on_demand_per_hour":1e309}]`))
 	f.Add([]byte("offer_id,bogus\n1,2\n"))
 	f.Add([]byte("\xef\xbb\xbfoffer_id,on_demand_per_hour\n\"a,1\n"))
+	f.Add([]byte("\xef\xbb\xbfoffer_id,on_demand_per_hour,as_of,source\r\naws-g4dn.xlarge,0.4,2026-11-01,q\r\n"))
+	f.Add([]byte(`[{"offer_id":"aws-g4dn.xlarge","on_demand_per_hour":-1,"network_gbps":-5,"as_of":"2026-11-01","source":"q"}]`))
+	f.Add([]byte("provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency,as_of,source\naws,x8,h100-sxm,8,0.01,USD,2026-01-01,q\naws,x8,h100-sxm,8,30,USD,2026-01-01,q\n"))
+	f.Add([]byte("offer_id,offer_id\na,b\n"))
 	cat := Default()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rows, err := ParsePriceSheet(bytes.NewReader(data))
@@ -23,7 +27,7 @@ func FuzzParsePriceSheet(f *testing.F) {
 			return
 		}
 		for _, r := range rows {
-			for _, v := range []float64{r.GPUCount, r.OnDemandPerHour, r.SpotPerHour, r.Reserved1yPerHour, r.Reserved3yPerHour, r.MonthlyPrice} {
+			for _, v := range []float64{r.GPUCount, r.OnDemandPerHour, r.SpotPerHour, r.Reserved1yPerHour, r.Reserved3yPerHour, r.MonthlyPrice, r.NetworkGbps} {
 				if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
 					t.Fatalf("accepted row %d with %v: %+v", r.Line, v, r)
 				}

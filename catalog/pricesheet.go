@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -70,21 +71,124 @@ var SpotBuckets = []string{"<5%", "5-10%", "10-15%", "15-20%", ">20%"}
 // NetworkFabrics are the values Offer.NetworkFabric may hold besides "".
 var NetworkFabrics = []string{"efa", "infiniband", "roce", "ethernet"}
 
+// MaxPriceSheetBytes and MaxPriceRows bound the work one price sheet can
+// cause, in the browser and in the CLI alike: a 4 MiB CSV of 100,000 new
+// offers is within them.
+const (
+	MaxPriceSheetBytes = 16 << 20
+	MaxPriceRows       = 250_000
+)
+
+// utf8BOM starts the CSV files Excel writes as "CSV UTF-8".
+const utf8BOM = "\ufeff"
+
 // ParsePriceSheet reads a CSV or JSON price sheet (JSON when the first
 // non-space byte is '{' or '['). Errors name the row and column.
 func ParsePriceSheet(r io.Reader) ([]PriceRow, error) {
-	data, err := io.ReadAll(r)
+	data, err := io.ReadAll(io.LimitReader(r, MaxPriceSheetBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("catalog: price sheet: %v", err)
 	}
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
-		return parsePriceJSON(trimmed)
+	sr, err := NewPriceSheetReader(data)
+	if err != nil {
+		return nil, err
 	}
-	return parsePriceCSV(data)
+	var rows []PriceRow
+	for {
+		row, err := sr.Next()
+		if err == io.EOF {
+			return rows, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row)
+	}
 }
 
-func parsePriceJSON(data []byte) ([]PriceRow, error) {
+// PriceSheetReader reads a price sheet one row at a time, so that a page
+// can apply a large sheet in slices and show its progress.
+type PriceSheetReader struct {
+	size   int
+	line   int
+	csv    *csv.Reader
+	header []string
+	json   []json.RawMessage
+}
+
+// NewPriceSheetReader checks a sheet's size, its header (CSV) or outer
+// structure (JSON); the rows are read by Next.
+func NewPriceSheetReader(data []byte) (*PriceSheetReader, error) {
+	if len(data) > MaxPriceSheetBytes {
+		return nil, fmt.Errorf("catalog: price sheet: larger than %d MiB", MaxPriceSheetBytes>>20)
+	}
+	data = bytes.TrimPrefix(data, []byte(utf8BOM))
+	r := &PriceSheetReader{size: len(data)}
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
+		raws, err := splitPriceJSON(trimmed)
+		if err != nil {
+			return nil, err
+		}
+		if len(raws) > MaxPriceRows {
+			return nil, fmt.Errorf("catalog: price sheet: %d rows, more than %d", len(raws), MaxPriceRows)
+		}
+		r.json = raws
+		return r, nil
+	}
+	r.csv = csv.NewReader(bytes.NewReader(data))
+	r.csv.TrimLeadingSpace = true
+	header, err := r.csv.Read()
+	if err == io.EOF {
+		return nil, errors.New("catalog: price sheet: empty")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("catalog: price sheet: %v", err)
+	}
+	for i, h := range header {
+		h = strings.TrimSpace(h)
+		if !slices.Contains(PriceSheetColumns, h) {
+			return nil, fmt.Errorf("catalog: price sheet: unknown column %q (known: %s)", h, strings.Join(PriceSheetColumns, ","))
+		}
+		if slices.Contains(header[:i], h) {
+			return nil, fmt.Errorf("catalog: price sheet: column %q twice", h)
+		}
+		header[i] = h
+	}
+	r.header = header
+	return r, nil
+}
+
+// Progress is the share of the sheet read so far, from 0 to 1.
+func (r *PriceSheetReader) Progress() float64 {
+	switch {
+	case r.csv != nil && r.size > 0:
+		return float64(r.csv.InputOffset()) / float64(r.size)
+	case len(r.json) > 0:
+		return float64(r.line) / float64(len(r.json))
+	}
+	return 1
+}
+
+// Next returns the next row, or io.EOF after the last.
+func (r *PriceSheetReader) Next() (PriceRow, error) {
+	if r.line >= MaxPriceRows {
+		return PriceRow{}, fmt.Errorf("catalog: price sheet: more than %d rows", MaxPriceRows)
+	}
+	var row PriceRow
+	var err error
+	if r.csv != nil {
+		row, err = r.nextCSV()
+	} else {
+		row, err = r.nextJSON()
+	}
+	if err != nil {
+		return PriceRow{}, err
+	}
+	return row, checkRowNumbers(row)
+}
+
+func splitPriceJSON(data []byte) ([]json.RawMessage, error) {
 	var raws []json.RawMessage
 	if data[0] == '{' {
 		var top map[string]json.RawMessage
@@ -104,95 +208,178 @@ func parsePriceJSON(data []byte) ([]PriceRow, error) {
 	if err := json.Unmarshal(data, &raws); err != nil {
 		return nil, fmt.Errorf("catalog: price sheet: %v", err)
 	}
-	rows := make([]PriceRow, 0, len(raws))
-	for i, raw := range raws {
-		var row PriceRow
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&row); err != nil {
-			return nil, fmt.Errorf("catalog: price sheet: row %d: %v", i+1, err)
-		}
-		row.Line = i + 1
-		rows = append(rows, row)
-	}
-	return rows, nil
+	return raws, nil
 }
 
-func parsePriceCSV(data []byte) ([]PriceRow, error) {
-	cr := csv.NewReader(bytes.NewReader(data))
-	cr.TrimLeadingSpace = true
-	records, err := cr.ReadAll()
+func (r *PriceSheetReader) nextJSON() (PriceRow, error) {
+	if r.line >= len(r.json) {
+		return PriceRow{}, io.EOF
+	}
+	raw := r.json[r.line]
+	r.json[r.line] = nil // read once
+	r.line++
+	var row PriceRow
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&row); err != nil {
+		return PriceRow{}, fmt.Errorf("catalog: price sheet: row %d: %v", r.line, err)
+	}
+	row.Line = r.line
+	return row, nil
+}
+
+func (r *PriceSheetReader) nextCSV() (PriceRow, error) {
+	rec, err := r.csv.Read()
+	if err == io.EOF {
+		return PriceRow{}, io.EOF
+	}
+	r.line++
 	if err != nil {
-		return nil, fmt.Errorf("catalog: price sheet: %v", err)
+		return PriceRow{}, fmt.Errorf("catalog: price sheet: %v", err)
 	}
-	if len(records) == 0 {
-		return nil, errors.New("catalog: price sheet: empty")
-	}
-	header := records[0]
-	for _, h := range header {
-		if !slices.Contains(PriceSheetColumns, strings.TrimSpace(h)) {
-			return nil, fmt.Errorf("catalog: price sheet: unknown column %q (known: %s)", h, strings.Join(PriceSheetColumns, ","))
+	row := PriceRow{Line: r.line}
+	for j, cell := range rec {
+		cell = strings.TrimSpace(cell)
+		if cell == "" {
+			continue
+		}
+		col := r.header[j]
+		var f *float64
+		switch col {
+		case "offer_id":
+			row.OfferID = cell
+		case "provider":
+			row.Provider = cell
+		case "instance_type":
+			row.InstanceType = cell
+		case "gpu":
+			row.GPU = cell
+		case "currency":
+			row.Currency = cell
+		case "region":
+			row.Region = cell
+		case "network_fabric":
+			row.NetworkFabric = cell
+		case "spot_interruption":
+			row.SpotInterruption = cell
+		case "network_gbps":
+			f = &row.NetworkGbps
+		case "as_of":
+			row.AsOf = cell
+		case "source":
+			row.Source = cell
+		case "notes":
+			row.Notes = cell
+		case "gpu_count":
+			f = &row.GPUCount
+		case "on_demand_per_hour":
+			f = &row.OnDemandPerHour
+		case "spot_per_hour":
+			f = &row.SpotPerHour
+		case "reserved_1y_per_hour":
+			f = &row.Reserved1yPerHour
+		case "reserved_3y_per_hour":
+			f = &row.Reserved3yPerHour
+		case "monthly_price":
+			f = &row.MonthlyPrice
+		}
+		if f != nil {
+			x, err := strconv.ParseFloat(cell, 64)
+			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+				return PriceRow{}, fmt.Errorf("catalog: price sheet: row %d: %s %q is not a non-negative number", r.line, col, cell)
+			}
+			*f = x
 		}
 	}
-	rows := make([]PriceRow, 0, len(records)-1)
-	for n, rec := range records[1:] {
-		row := PriceRow{Line: n + 1}
-		for j, cell := range rec {
-			cell = strings.TrimSpace(cell)
-			if cell == "" {
-				continue
-			}
-			col := strings.TrimSpace(header[j])
-			var f *float64
-			switch col {
-			case "offer_id":
-				row.OfferID = cell
-			case "provider":
-				row.Provider = cell
-			case "instance_type":
-				row.InstanceType = cell
-			case "gpu":
-				row.GPU = cell
-			case "currency":
-				row.Currency = cell
-			case "region":
-				row.Region = cell
-			case "network_fabric":
-				row.NetworkFabric = cell
-			case "spot_interruption":
-				row.SpotInterruption = cell
-			case "network_gbps":
-				f = &row.NetworkGbps
-			case "as_of":
-				row.AsOf = cell
-			case "source":
-				row.Source = cell
-			case "notes":
-				row.Notes = cell
-			case "gpu_count":
-				f = &row.GPUCount
-			case "on_demand_per_hour":
-				f = &row.OnDemandPerHour
-			case "spot_per_hour":
-				f = &row.SpotPerHour
-			case "reserved_1y_per_hour":
-				f = &row.Reserved1yPerHour
-			case "reserved_3y_per_hour":
-				f = &row.Reserved3yPerHour
-			case "monthly_price":
-				f = &row.MonthlyPrice
-			}
-			if f != nil {
-				x, err := strconv.ParseFloat(cell, 64)
-				if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
-					return nil, fmt.Errorf("catalog: price sheet: row %d: %s %q is not a non-negative number", n+1, col, cell)
-				}
-				*f = x
-			}
+	return row, nil
+}
+
+// checkRowNumbers refuses what no offer can hold, whatever the format: a
+// negative, infinite or NaN number (JSON has no NaN, but 1e309 overflows),
+// a GPU count outside (0, 16], a network faster than 100 Tb/s. Prices too
+// high or too low for the GPU are refused where the GPU is known
+// (CheckOfferPrices).
+func checkRowNumbers(row PriceRow) error {
+	for _, n := range []struct {
+		col string
+		x   float64
+	}{
+		{"gpu_count", row.GPUCount}, {"on_demand_per_hour", row.OnDemandPerHour}, {"spot_per_hour", row.SpotPerHour},
+		{"reserved_1y_per_hour", row.Reserved1yPerHour}, {"reserved_3y_per_hour", row.Reserved3yPerHour},
+		{"monthly_price", row.MonthlyPrice}, {"network_gbps", row.NetworkGbps},
+	} {
+		if math.IsNaN(n.x) || math.IsInf(n.x, 0) || n.x < 0 {
+			return fmt.Errorf("catalog: price sheet: row %d: %s %v is not a non-negative number", row.Line, n.col, n.x)
 		}
-		rows = append(rows, row)
 	}
-	return rows, nil
+	if row.GPUCount > MaxGPUsPerOffer {
+		return fmt.Errorf("catalog: price sheet: row %d: gpu_count %v out of range (0, %d]", row.Line, row.GPUCount, MaxGPUsPerOffer)
+	}
+	if row.NetworkGbps > MaxNetworkGbps {
+		return fmt.Errorf("catalog: price sheet: row %d: network_gbps %v out of range [0, %d]", row.Line, row.NetworkGbps, MaxNetworkGbps)
+	}
+	return nil
+}
+
+// Limits of an offer, checked for price-sheet rows and for the catalog's
+// own offers (catalog/source) alike.
+const (
+	MaxGPUsPerOffer = 16
+	MaxNetworkGbps  = 100_000
+)
+
+// CurrencyPerUSD is a deliberately wide band of units per US dollar, used
+// only to check that a price is plausible, never to convert or compare
+// prices (the catalog has no sourced FX table).
+var CurrencyPerUSD = map[string][2]float64{
+	"USD": {1, 1},
+	"EUR": {0.6, 1.4},
+	"CNY": {4, 12},
+	"RUB": {40, 200},
+}
+
+// PriceBoundsUSD is the plausible range of a per-GPU-hour price in USD for a
+// GPU, scaled by its memory as a proxy for its class: at least $0.002 and at
+// most $20 + $0.15 per GB of GPU memory per hour. A B200 (180 GB) must cost
+// at least $0.36/GPU-h and at most $47; a T4 between $0.032 and $22.4. The
+// floor is low on purpose: marketplace spot prices for old parts are real.
+func PriceBoundsUSD(g GPU) (lo, hi float64) {
+	gb := g.Memory.GB()
+	return 0.002 * gb, 20 + 0.15*gb
+}
+
+// OfferPrice is one price of an offer: its column and the hours it pays for.
+type OfferPrice struct {
+	Field string
+	X     float64
+	Hours float64
+}
+
+// Prices lists an offer's prices (monthly_price pays 730 hours).
+func (o Offer) Prices() []OfferPrice {
+	return []OfferPrice{
+		{"on_demand_per_hour", o.OnDemandPerHour, 1}, {"spot_per_hour", o.SpotPerHour, 1},
+		{"reserved_1y_per_hour", o.Reserved1yPerHour, 1}, {"reserved_3y_per_hour", o.Reserved3yPerHour, 1},
+		{"monthly_price", o.MonthlyPrice, 730},
+	}
+}
+
+// ImplausiblePrice checks one price of an offer of count GPUs g in
+// currency cur against PriceBoundsUSD; it returns "" when the price is
+// plausible or cannot be judged (an unknown currency, no GPU count).
+func ImplausiblePrice(p OfferPrice, g GPU, count float64, cur string) string {
+	band, ok := CurrencyPerUSD[cur]
+	if !ok || count <= 0 || p.X == 0 {
+		return ""
+	}
+	lo, hi := PriceBoundsUSD(g)
+	lo, hi = lo*band[0], hi*band[1]
+	perGPUHour := p.X / p.Hours / count
+	if perGPUHour >= lo && perGPUHour <= hi {
+		return ""
+	}
+	return fmt.Sprintf("%s %v is %.4g %s per GPU-hour, implausible for %s (expected %.3g to %.3g)",
+		p.Field, p.X, perGPUHour, cur, g.ID, lo, hi)
 }
 
 // PriceChange is one field changed (or an offer added) by a price sheet.
@@ -332,46 +519,138 @@ func fmtPrice(x float64) string {
 
 // WithPrices returns a copy of c with the price sheet applied (c is not
 // modified), and the list of changes. Rows that name an unknown GPU or
-// provider, change currency or make spot exceed on-demand are errors.
+// provider, change currency, make spot exceed on-demand or give a price
+// implausible for the GPU are errors. It takes time linear in the rows.
 func (c *Catalog) WithPrices(rows []PriceRow) (*Catalog, []PriceChange, error) {
-	out := *c
-	out.Offers = slices.Clone(c.Offers)
-	var all []PriceChange
+	if len(rows) > MaxPriceRows {
+		return nil, nil, fmt.Errorf("catalog: price sheet: %d rows, more than %d", len(rows), MaxPriceRows)
+	}
+	m := c.NewPriceMerge()
+	m.offers = slices.Grow(m.offers, len(rows))
 	for _, row := range rows {
-		i := -1
-		id := row.OfferID
-		if id == "" && row.Provider != "" && row.InstanceType != "" {
-			id = OfferIDFor(row.Provider, row.InstanceType)
-		}
-		for j := range out.Offers {
-			if out.Offers[j].ID == id || row.OfferID == "" && out.Offers[j].Provider == row.Provider && out.Offers[j].InstanceType == row.InstanceType {
-				i = j
-				break
-			}
-		}
-		var o Offer
-		if i >= 0 {
-			o = out.Offers[i]
-			o.Regions = slices.Clone(o.Regions)
-		} else {
-			if _, ok := c.GPU(row.GPU); !ok {
-				return nil, nil, fmt.Errorf("catalog: price sheet: row %d: gpu %q is not in the catalog", row.Line, row.GPU)
-			}
-			if _, ok := c.Provider(row.Provider); !ok {
-				return nil, nil, fmt.Errorf("catalog: price sheet: row %d: provider %q is not in the catalog", row.Line, row.Provider)
-			}
-		}
-		ch, err := ApplyPriceRow(&o, row)
-		if err != nil {
+		if err := m.Apply(row); err != nil {
 			return nil, nil, err
 		}
-		if i >= 0 {
-			out.Offers[i] = o
-		} else {
-			out.Offers = append(out.Offers, o)
-		}
-		all = append(all, ch...)
 	}
-	slices.SortStableFunc(out.Offers, func(a, b Offer) int { return strings.Compare(a.ID, b.ID) })
-	return &out, all, nil
+	out, changes := m.Done()
+	return out, changes, nil
+}
+
+// PriceMerge applies price-sheet rows to a copy of a catalog one at a time
+// (a page applies a large sheet in slices between frames). Each row costs
+// two map look-ups, whatever the number of offers.
+type PriceMerge struct {
+	base    *Catalog
+	offers  []Offer
+	byID    map[string]int
+	byInst  map[[2]string]int // provider, instance type
+	changes []PriceChange
+}
+
+// NewPriceMerge starts merging a price sheet into a copy of c.
+func (c *Catalog) NewPriceMerge() *PriceMerge {
+	m := &PriceMerge{
+		base:   c,
+		offers: slices.Clone(c.Offers),
+		byID:   make(map[string]int, len(c.Offers)),
+		byInst: make(map[[2]string]int, len(c.Offers)),
+	}
+	for i, o := range m.offers {
+		m.index(i, o)
+	}
+	return m
+}
+
+// index records offer i; the first offer with a key keeps it, as the
+// linear search this replaces found the first.
+func (m *PriceMerge) index(i int, o Offer) {
+	if _, ok := m.byID[o.ID]; !ok {
+		m.byID[o.ID] = i
+	}
+	k := [2]string{o.Provider, o.InstanceType}
+	if _, ok := m.byInst[k]; !ok {
+		m.byInst[k] = i
+	}
+}
+
+// find returns the index of the offer a row names, or -1: by offer_id, or
+// by provider + instance_type where the row has no offer_id.
+func (m *PriceMerge) find(row PriceRow) int {
+	id := row.OfferID
+	if id == "" && row.Provider != "" && row.InstanceType != "" {
+		id = OfferIDFor(row.Provider, row.InstanceType)
+	}
+	i, ok := m.byID[id]
+	if row.OfferID == "" {
+		if j, ok2 := m.byInst[[2]string{row.Provider, row.InstanceType}]; ok2 && (!ok || j < i) {
+			i, ok = j, true
+		}
+	}
+	if !ok {
+		return -1
+	}
+	return i
+}
+
+// Apply merges one row. On error nothing of the row is kept.
+func (m *PriceMerge) Apply(row PriceRow) error {
+	if err := checkRowNumbers(row); err != nil {
+		return err
+	}
+	i := m.find(row)
+	var o Offer
+	if i >= 0 {
+		o = m.offers[i]
+		o.Regions = slices.Clone(o.Regions)
+	} else {
+		where := fmt.Sprintf("catalog: price sheet: row %d", row.Line)
+		if row.OfferID != "" && row.Provider == "" && row.InstanceType == "" && row.GPU == "" {
+			return fmt.Errorf("%s: offer_id %q is not in the catalog (a new offer needs provider, instance_type, gpu, gpu_count and currency)", where, row.OfferID)
+		}
+		if _, ok := m.base.GPU(row.GPU); !ok {
+			return fmt.Errorf("%s: gpu %q is not in the catalog", where, row.GPU)
+		}
+		if _, ok := m.base.Provider(row.Provider); !ok {
+			return fmt.Errorf("%s: provider %q is not in the catalog", where, row.Provider)
+		}
+	}
+	ch, err := ApplyPriceRow(&o, row)
+	if err != nil {
+		return err
+	}
+	if g, ok := m.base.GPU(o.GPU); ok {
+		for _, p := range o.Prices() {
+			if why := ImplausiblePrice(p, g, o.GPUCount, o.Currency); why != "" {
+				return fmt.Errorf("catalog: price sheet: row %d (%s): %s", row.Line, o.ID, why)
+			}
+		}
+	}
+	if i >= 0 {
+		m.offers[i] = o
+	} else {
+		m.offers = append(m.offers, o)
+		m.index(len(m.offers)-1, o)
+	}
+	m.changes = append(m.changes, ch...)
+	return nil
+}
+
+// Done returns the merged catalog, offers sorted by ID, and the changes.
+func (m *PriceMerge) Done() (*Catalog, []PriceChange) {
+	// A stable sort of the 344-byte offers themselves moves them
+	// O(n log² n) times; sort their positions, then place each once.
+	order := make([]int, len(m.offers))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		return cmp.Or(strings.Compare(m.offers[a].ID, m.offers[b].ID), cmp.Compare(a, b))
+	})
+	out := *m.base
+	out.Offers = make([]Offer, len(order))
+	for i, j := range order {
+		out.Offers[i] = m.offers[j]
+	}
+	m.offers = nil
+	return &out, m.changes
 }

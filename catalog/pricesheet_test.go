@@ -1,8 +1,10 @@
 package catalog_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"rightsize/catalog"
 )
@@ -82,5 +84,82 @@ func TestPriceSheetNetworkAndSpotRisk(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "is not one of") {
 			t.Errorf("%q: error %v", bad, err)
 		}
+	}
+}
+
+// bigSheet is a CSV of n new offers (38 bytes a row: 100,000 rows are a
+// sheet just under the page's 4 MiB).
+func bigSheet(n int) string {
+	var b strings.Builder
+	b.WriteString("provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency,as_of,source\n")
+	for i := range n {
+		fmt.Fprintf(&b, "aws,x%06d,t4,1,%d.25,USD,2026-11-01,q\n", i, 1+i%9)
+	}
+	return b.String()
+}
+
+// TestLargeSheetLinear: a 4 MiB sheet of 100,000 new offers merges in
+// time linear in its rows (it compared every row with every offer: 5·10⁹
+// comparisons, over ten minutes in the browser), and a sheet over the
+// limits is refused before any work.
+func TestLargeSheetLinear(t *testing.T) {
+	sheet := bigSheet(100_000)
+	t.Logf("sheet: %d bytes", len(sheet))
+	start := time.Now()
+	rows, err := catalog.ParsePriceSheet(strings.NewReader(sheet))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed := time.Since(start)
+	c, changes, err := catalog.Default().WithPrices(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged := time.Since(start) - parsed
+	t.Logf("100,000 rows: parse %v, merge %v", parsed.Round(time.Millisecond), merged.Round(time.Millisecond))
+	if n := len(c.Offers) - len(catalog.Default().Offers); n != 100_000 || len(changes) < 100_000 {
+		t.Errorf("%d offers added, %d changes", n, len(changes))
+	}
+	if merged > 5*time.Second {
+		t.Errorf("merging 100,000 rows took %v", merged)
+	}
+	if _, err := catalog.ParsePriceSheet(strings.NewReader(strings.Repeat("x", catalog.MaxPriceSheetBytes+1))); err == nil {
+		t.Error("a sheet over MaxPriceSheetBytes was read")
+	}
+	if _, _, err := catalog.Default().WithPrices(make([]catalog.PriceRow, catalog.MaxPriceRows+1)); err == nil {
+		t.Error("more than MaxPriceRows rows were merged")
+	}
+}
+
+// TestPriceSheetOneValidation: the page's merge refuses what the CLI's
+// catalog validation refuses, in JSON as in CSV.
+func TestPriceSheetOneValidation(t *testing.T) {
+	for in, want := range map[string]string{
+		`[{"offer_id":"aws-g4dn.xlarge","on_demand_per_hour":-1,"as_of":"2026-11-01","source":"q"}]`:                               "on_demand_per_hour -1 is not a non-negative number",
+		`[{"offer_id":"aws-g4dn.xlarge","on_demand_per_hour":1e308,"as_of":"2026-11-01","source":"q"}]`:                            "implausible for t4",
+		`[{"offer_id":"aws-g4dn.xlarge","network_gbps":-25,"as_of":"2026-11-01","source":"q"}]`:                                    "network_gbps -25 is not a non-negative number",
+		`[{"offer_id":"aws-g4dn.xlarge","network_gbps":1e9,"as_of":"2026-11-01","source":"q"}]`:                                    "network_gbps 1e+09 out of range",
+		"provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency,as_of,source\naws,x8,h100-sxm,8,0.01,USD,2026-01-01,q\n": "implausible for h100-sxm",
+		"provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency,as_of,source\naws,x9,t4,64,1,USD,2026-01-01,q\n":         "gpu_count 64 out of range",
+		"offer_id,on_demand_per_hour,as_of,source\nno-such-offer,1,2026-11-01,q\n":                                                 `offer_id "no-such-offer" is not in the catalog`,
+	} {
+		rows, err := catalog.ParsePriceSheet(strings.NewReader(in))
+		if err == nil {
+			_, _, err = catalog.Default().WithPrices(rows)
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want %q", in, err, want)
+		}
+		if err != nil && strings.Contains(err.Error(), `gpu ""`) {
+			t.Errorf("%q: the message blames an empty gpu: %v", in, err)
+		}
+	}
+}
+
+// TestPriceSheetExcelBOM: Excel's "CSV UTF-8" starts with a byte-order mark.
+func TestPriceSheetExcelBOM(t *testing.T) {
+	rows, err := catalog.ParsePriceSheet(strings.NewReader("\ufeffoffer_id,on_demand_per_hour,as_of,source\r\naws-g4dn.xlarge,0.4,2026-11-01,quote 7\r\n"))
+	if err != nil || len(rows) != 1 || rows[0].OfferID != "aws-g4dn.xlarge" {
+		t.Fatalf("rows %v, error %v", rows, err)
 	}
 }

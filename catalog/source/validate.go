@@ -26,25 +26,12 @@ var kinds = map[string]bool{
 
 var billing = map[string]bool{"second": true, "minute": true, "hour": true, "month": true}
 
-// currencyPerUSD is a deliberately wide band of units per US dollar, used
-// only to check that a price is plausible, never to convert or compare
-// prices (the catalog has no sourced FX table).
-var currencyPerUSD = map[string][2]float64{
-	"USD": {1, 1},
-	"EUR": {0.6, 1.4},
-	"CNY": {4, 12},
-	"RUB": {40, 200},
-}
+// currencyPerUSD and PriceBoundsUSD are the catalog's plausibility rules,
+// which the page applies to a user's price sheet too.
+var currencyPerUSD = catalog.CurrencyPerUSD
 
-// PriceBoundsUSD is the plausible range of a per-GPU-hour price in USD for a
-// GPU, scaled by its memory as a proxy for its class: at least $0.002 and at
-// most $20 + $0.15 per GB of GPU memory per hour. A B200 (180 GB) must cost
-// at least $0.36/GPU-h and at most $47; a T4 between $0.032 and $22.4. The
-// floor is low on purpose: marketplace spot prices for old parts are real.
-func PriceBoundsUSD(g catalog.GPU) (lo, hi float64) {
-	gb := g.Memory.GB()
-	return 0.002 * gb, 20 + 0.15*gb
-}
+// PriceBoundsUSD is catalog.PriceBoundsUSD.
+func PriceBoundsUSD(g catalog.GPU) (lo, hi float64) { return catalog.PriceBoundsUSD(g) }
 
 func isUpper(s string, n int) bool {
 	if len(s) != n {
@@ -307,7 +294,7 @@ func convertOffer(v *validator, i int, o offerJSON, gpus map[string]catalog.GPU,
 		{"monthly_price", o.MonthlyPrice, 730},
 	}
 	any := false
-	band, knownCur := currencyPerUSD[o.Currency]
+	_, knownCur := currencyPerUSD[o.Currency]
 	if !knownCur && isUpper(o.Currency, 3) {
 		v.add(i, id, "currency %s has no plausibility range; add it to currencyPerUSD", o.Currency)
 	}
@@ -323,12 +310,9 @@ func convertOffer(v *validator, i int, o offerJSON, gpus map[string]catalog.GPU,
 		if !gpuOK || !knownCur || o.GPUCount <= 0 {
 			continue
 		}
-		lo, hi := PriceBoundsUSD(g)
-		lo, hi = lo*band[0], hi*band[1]
-		perGPUHour := p.x / p.hours / o.GPUCount
-		if perGPUHour < lo || perGPUHour > hi {
-			v.add(i, id, "%s %v is %.4g %s per GPU-hour, implausible for %s (expected %.3g to %.3g)",
-				p.field, p.x, perGPUHour, o.Currency, o.GPU, lo, hi)
+		// The page checks a user's price sheet with the same rule.
+		if why := catalog.ImplausiblePrice(catalog.OfferPrice{Field: p.field, X: p.x, Hours: p.hours}, g, o.GPUCount, o.Currency); why != "" {
+			v.add(i, id, "%s", why)
 		}
 	}
 	if !any {
