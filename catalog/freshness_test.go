@@ -41,7 +41,7 @@ func TestFarBelowMedian(t *testing.T) {
 		Providers: []catalog.Provider{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "m", Kind: catalog.KindMarketplace}, {ID: "r", Currency: "RUB"}},
 		FXRates:   []catalog.FXRate{{Currency: "RUB", PerUSD: 80}},
 		Offers: []catalog.Offer{
-			{ID: "a-1", Provider: "a", GPU: "h100", GPUCount: 8, OnDemandPerHour: 24, Currency: "USD"}, // 3.00/GPU-h
+			{ID: "a-1", Provider: "a", GPU: "h100", GPUCount: 8, OnDemandPerHour: 24, Currency: "USD"},  // 3.00/GPU-h
 			{ID: "a-2", Provider: "a", GPU: "h100", GPUCount: 1, OnDemandPerHour: 2.5, Currency: "USD"}, // a's cheapest: 2.50
 			{ID: "b-1", Provider: "b", GPU: "h100", GPUCount: 1, OnDemandPerHour: 3.5, Currency: "USD"},
 			{ID: "c-1", Provider: "c", GPU: "h100", GPUCount: 1, OnDemandPerHour: 4, Currency: "USD"},

@@ -85,6 +85,10 @@ type ProviderStats struct {
 // Stats summarises the catalog's coverage and freshness at a time.
 type Stats struct {
 	GPUs, GPUsWithSpeed, Models, Providers, HostedAPIs int
+	// ProvidersWithOffers counts providers with at least one offer (the
+	// catalog also lists providers whose prices could not be sourced, for
+	// users' price sheets).
+	ProvidersWithOffers int
 	// OfferCounts counts every offer, also one whose provider is not in
 	// the catalog (validation rules that out; Stats does not rely on it).
 	OfferCounts
@@ -130,6 +134,9 @@ func (c *Catalog) Stats(now time.Time) Stats {
 		}
 	}
 	for _, p := range s.ByProvider {
+		if p.Offers > 0 {
+			s.ProvidersWithOffers++
+		}
 		if p.Reserved1y > 0 {
 			s.ProvidersWithReserved1y = append(s.ProvidersWithReserved1y, p.ID)
 		}

@@ -54,8 +54,14 @@ func TestStats(t *testing.T) {
 	if len(s.ProvidersWithReserved3y) < 3 || len(s.ProvidersWithReserved1y) < 3 {
 		t.Errorf("commitments from %v (3-year) and %v (1-year), want at least 3 providers each", s.ProvidersWithReserved3y, s.ProvidersWithReserved1y)
 	}
-	if s.Providers < 30 || s.ProvidersByCountry["CN"] < 3 {
-		t.Errorf("%d providers, %d in China; want at least 30 and 3", s.Providers, s.ProvidersByCountry["CN"])
+	cn := 0
+	for _, p := range s.ByProvider {
+		if p.Country == "CN" && p.Offers > 0 {
+			cn++
+		}
+	}
+	if s.ProvidersWithOffers < 30 || cn < 3 {
+		t.Errorf("%d providers with offers, %d of them in China; want at least 30 and 3", s.ProvidersWithOffers, cn)
 	}
 	if s.FXAsOf == "" || s.FX["RUB"] < 40 || s.FX["USD"] != 1 {
 		t.Errorf("FX %s %v", s.FXAsOf, s.FX)

@@ -224,6 +224,7 @@ type catalogStats struct {
 	GPUsWithSpeed           int                 `json:"gpus_with_speed"`
 	Models                  int                 `json:"models"`
 	Providers               int                 `json:"providers"`
+	ProvidersWithOffers     int                 `json:"providers_with_offers"`
 	Offers                  int                 `json:"offers"`
 	HostedAPIs              int                 `json:"hosted_apis"`
 	OldestAsOf              string              `json:"oldest_as_of"`
@@ -251,7 +252,7 @@ type catalogStats struct {
 
 func printStats(w io.Writer, c *catalog.Catalog, asJSON bool) int {
 	cs := c.Stats(now())
-	s := catalogStats{GPUs: cs.GPUs, GPUsWithSpeed: cs.GPUsWithSpeed, Models: cs.Models, Providers: cs.Providers,
+	s := catalogStats{GPUs: cs.GPUs, GPUsWithSpeed: cs.GPUsWithSpeed, Models: cs.Models, Providers: cs.Providers, ProvidersWithOffers: cs.ProvidersWithOffers,
 		Offers: cs.Offers, HostedAPIs: cs.HostedAPIs, OldestAsOf: c.OldestAsOf(), NewestAsOf: c.NewestAsOf(),
 		EstimatedAsOf: cs.OffersAsOfEstimated, OffersByAge: cs.OffersByAge, StaleProviders: []string{},
 		OffersByCurrency: map[string]int{}, ProviderAsOf: map[string]string{},
@@ -272,7 +273,7 @@ func printStats(w io.Writer, c *catalog.Catalog, asJSON bool) int {
 	}
 	for _, p := range c.Providers {
 		s.ProviderAsOf[p.ID] = p.AsOf
-		if p.Country == "CN" {
+		if p.Country == "CN" && len(c.OffersByProvider(p.ID)) > 0 {
 			s.ChineseProviders = append(s.ChineseProviders, p.ID)
 		}
 		if p.StaleAt(now()) {
@@ -291,15 +292,15 @@ func printStats(w io.Writer, c *catalog.Catalog, asJSON bool) int {
 		fmt.Fprintf(w, "%s\n", b)
 		return 0
 	}
-	fmt.Fprintf(w, "gpus %d (%d with speed figures)\nmodels %d\nproviders %d\noffers %d\nhosted APIs %d\noldest as_of %s\nnewest as_of %s\noffers with estimated as_of %d\n",
-		s.GPUs, s.GPUsWithSpeed, s.Models, s.Providers, s.Offers, s.HostedAPIs, s.OldestAsOf, s.NewestAsOf, s.EstimatedAsOf)
+	fmt.Fprintf(w, "gpus %d (%d with speed figures)\nmodels %d\nproviders %d (%d with offers)\noffers %d\nhosted APIs %d\noldest as_of %s\nnewest as_of %s\noffers with estimated as_of %d\n",
+		s.GPUs, s.GPUsWithSpeed, s.Models, s.Providers, s.ProvidersWithOffers, s.Offers, s.HostedAPIs, s.OldestAsOf, s.NewestAsOf, s.EstimatedAsOf)
 	fmt.Fprintf(w, "offers by age:")
 	for _, b := range catalog.AgeBuckets {
 		fmt.Fprintf(w, " %s %d", b, s.OffersByAge[b])
 	}
 	fmt.Fprintf(w, "\noffers with a dated price within %d days: %d of %d; under half the other providers' median per GPU-hour: %d\n",
 		s.FreshnessWindowDays, s.FreshOffers, s.Offers, s.FarBelowMedian)
-	fmt.Fprintf(w, "8-GPU offers with an inter-node network figure: %d of %d\nChinese providers and regions: %s\n",
+	fmt.Fprintf(w, "8-GPU offers with an inter-node network figure: %d of %d\nChinese providers and regions with offers: %s\n",
 		s.Offers8GPUWithNetwork, s.Offers8GPU, strings.Join(s.ChineseProviders, " "))
 	cur := make([]string, 0, len(s.OffersByCurrency))
 	for k := range s.OffersByCurrency {
