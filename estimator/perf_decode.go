@@ -77,21 +77,53 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	}
 	m.host, m.perLayer = stepFloor(in, hw)
 	// Each all-reduce also pays a latency that does not shrink with the
-	// message: a ring passes t − 1 hops (NCCL's ring algorithm), which
-	// dominates at decode's small messages; one collective for attention
-	// (over its TP ranks) and one for the MLP or experts per layer.
+	// message: one collective for attention (over its TP ranks) and one
+	// for the MLP or experts per layer (allReduceLatency).
 	if in.TP > 1 {
-		m.perLayer += (m.atp - 1 + m.tp - 1) * allReduceHopSeconds
+		m.perLayer += allReduceLatency(hw, m.atp) + allReduceLatency(hw, m.tp)
 	}
 	return m
 }
 
+// allReduceLatency is the exposed latency of one decode-sized all-reduce
+// over t GPUs. Two GPUs exchange once (one hop, allReduceHopSeconds).
+// Across NVLink domains NCCL's ring passes t − 1 hops. Between 3 and the
+// domain's size the serving engines use one-shot or two-shot all-reduce
+// kernels (vLLM's custom_all_reduce, TensorRT-LLM's AllReduce with its
+// ONESHOT/TWOSHOT strategies, SGLang's custom and FlashInfer fused
+// all-reduce), in which every GPU reads its peers' buffers in one or two
+// steps: the latency stops growing with t (servingAllReduceSeconds).
+func allReduceLatency(hw Hardware, t float64) float64 {
+	switch {
+	case t <= 1:
+		return 0
+	case t <= 2:
+		return allReduceHopSeconds
+	case t <= float64(max(hw.NVLinkDomain, 1)):
+		return servingAllReduceSeconds
+	}
+	return (t - 1) * allReduceHopSeconds
+}
+
+// servingAllReduceSeconds is the exposed latency of one all-reduce over 3
+// to 72 GPUs of one NVLink domain: an effective figure (the collective,
+// its synchronisation and what the engine does not overlap with it).
+// Fitted to the TPOT of the InferenceX fit rows on NVIDIA GPUs
+// (DeepSeek-R1 TP 4 and 8, SGLang and TensorRT-LLM, concurrency 1–512;
+// testdata/calibration/inferencex, split "fit"): 12, 20, 30, 34, 38, 42
+// µs give median |error| 23.7, 14.1, 7.1, 7.9, 9.5, 13.1%, and 32 µs 7.9%
+// (median error −1.9%, against −3.6% at 30 µs). Their TPOT is
+// the same at TP 4 and TP 8 (B300 TP 4 and B200 TP 8 FP4 at concurrency
+// 1: 5.9 ms each), where a ring's latency put TP 8 at +37%.
+const servingAllReduceSeconds = 32e-6
+
 // allReduceHopSeconds is the latency of one hop of a ring all-reduce
-// between GPUs of one NVLink domain. Fitted to the TensorRT-LLM
-// Llama-3.1-405B TP 8 rows (median |error| 8.3% → 3.2%, the
-// decode-heavy rows +23% → +5%, against 2, 4, 6, 8 µs: 6.7, 5.2, 3.2,
-// 4.9%); the TP 2 rows move by −0.7 points and the held-back SGLang/vLLM
-// Llama-3.1-70B TP 4 TPOT rows from −22..−17% to −19..−5%.
+// (NCCL's ring algorithm): the whole latency at TP 2, and per hop across
+// NVLink domains. Fitted, as the latency per hop at every TP, to the
+// TensorRT-LLM Llama-3.1-405B TP 8 rows (median |error| 8.3% → 3.2%,
+// against 2, 4, 6, 8 µs: 6.7, 5.2, 3.2, 4.9%), before
+// servingAllReduceSeconds took over from 3 GPUs to the domain's size; it
+// keeps the TP 2 rows of the same table where they were.
 const allReduceHopSeconds = 6e-6
 
 // gpuWeightRead is the weight bytes one GPU reads in a forward over

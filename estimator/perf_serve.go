@@ -91,7 +91,10 @@ func NewServingModel(in Input, hw Hardware, eff Efficiency, w Workload) ServingM
 	}
 	if r, err := Estimate(in); err == nil {
 		if in.Engine.Pooled() {
-			s.maxConc, s.pool = r.MaxConcurrentSeqs, r.KVPoolTokens
+			// With attention data parallelism each DP rank keeps the KV
+			// of its own sequences: the replica holds DP pools (as
+			// MaxConcurrentSeqs counts them).
+			s.maxConc, s.pool = r.MaxConcurrentSeqs, r.KVPoolTokens*int64(dpRanks(in))
 		} else if r.Fits {
 			s.maxConc = int64(MaxBatch(in))
 		}
@@ -115,7 +118,8 @@ func (s *ServingModel) MaxConcurrency() int64 {
 func (s *ServingModel) Err() error { return s.err }
 
 // KVPoolTokens is the tokens of KV cache the replica's engine holds
-// (Result.KVPoolTokens: what vLLM logs as "GPU KV cache size"); 0 for
+// (Result.KVPoolTokens, what vLLM logs as "GPU KV cache size", times the
+// attention data-parallel ranks, each of which holds its own); 0 for
 // engines without a pool or invalid inputs.
 func (s *ServingModel) KVPoolTokens() int64 {
 	if s.err != nil {

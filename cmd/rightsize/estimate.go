@@ -13,6 +13,7 @@ import (
 
 	"rightsize/catalog"
 	"rightsize/estimator"
+	"rightsize/estimator/sim"
 )
 
 // minGPUsLimit bounds the MinGPUs search reported by estimate.
@@ -93,6 +94,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		outputTok  = fs.Int("output-tokens", 0, "inference: generated tokens per request")
 		numReq     = fs.Int("num-requests", 0, "serving engines: requests in the simulated benchmark (0: 10 × --batch, at least 64)")
 		noSim      = fs.Bool("steady-state", false, "serving engines: report the closed-form steady state instead of the simulated benchmark")
+		rangeRatio = fs.Float64("range-ratio", sim.DefaultRangeRatio, "serving engines: the simulated client draws each request's prompt and output lengths uniformly from [ratio × given, given] (benchmark_serving.py --random-range-ratio); 1: fixed lengths")
 	)
 	// --concurrency is --batch for serving: the client's requests in
 	// flight per replica (vllm bench serve --max-concurrency).
@@ -245,10 +247,10 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	}
 	// Serving engines: the figures are a simulated closed-loop benchmark
 	// at --batch requests in flight per replica (see perfJSON).
-	if w := (estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok}); perf != nil && !*noSim && simulatable(in, w) {
+	if w := (estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok}); perf != nil && !*noSim && sim.Simulatable(in, w) {
 		if hw, ok := gpuSpec.HardwareOn(in.Weights, node); ok {
 			eff := estimator.Efficiency{InferenceMFU: *infMFU, BandwidthUtil: *bwUtil}
-			cfg, res, err := simulateEstimate(in, hw, eff, w, *numReq)
+			cfg, res, err := sim.Benchmark(in, hw, eff, w, sim.Bench{Concurrency: in.Batch, Requests: *numReq, RangeRatio: *rangeRatio})
 			if err != nil {
 				return fail("%v", err)
 			}

@@ -18,62 +18,6 @@ import (
 	"rightsize/estimator/sim"
 )
 
-// benchRequestsPerConcurrency is the requests a simulated benchmark sends
-// per unit of concurrency when --num-requests is 0: InferenceX's
-// single-node recipes pass --num-prompts $((CONC * 10))
-// (SemiAnalysisAI/InferenceX benchmarks/single_node/fixed_seq_len/*.sh).
-const benchRequestsPerConcurrency = 10
-
-// minBenchRequests keeps low-concurrency runs long enough for stable
-// percentiles (an estimate: 10 × concurrency gives 10 requests at 1).
-const minBenchRequests = 64
-
-// servingLengths is the prompt and output tokens per request as the speed
-// estimate reads them: the workload's, or half of --seq each.
-func servingLengths(in estimator.Input, w estimator.Workload) (prompt, output int) {
-	if w.PromptTokens == 0 && w.OutputTokens == 0 {
-		output = in.Seq / 2
-		return max(1, in.Seq-output), output
-	}
-	return w.PromptTokens, w.OutputTokens
-}
-
-// servingSim sets up the simulation of one replica of in (TP × PP GPUs
-// like hw) under its engine's default scheduler; --max-batched-tokens
-// overrides the engine's token budget.
-func servingSim(in estimator.Input, hw estimator.Hardware, eff estimator.Efficiency, w estimator.Workload) (sim.Config, error) {
-	pol, err := sim.DefaultPolicy(in.Engine, in.VRAM)
-	if err != nil {
-		return sim.Config{}, err
-	}
-	if in.MaxBatchedTokens > 0 {
-		pol.TokenBudget = in.MaxBatchedTokens
-	}
-	prompt, output := servingLengths(in, w)
-	w.PromptTokens, w.OutputTokens = prompt, output
-	m := estimator.NewServingModel(in, hw, eff, w)
-	if err := m.Err(); err != nil {
-		return sim.Config{}, err
-	}
-	return sim.Config{Model: &m, Policy: pol, Load: sim.Load{PromptTokens: prompt, OutputTokens: output}}, nil
-}
-
-// benchRequests is --num-requests, or 10 × concurrency (at least 64).
-func benchRequests(n, concurrency int) int {
-	if n > 0 {
-		return n
-	}
-	return min(max(benchRequestsPerConcurrency*concurrency, minBenchRequests), 1<<20)
-}
-
-// simulatable reports whether estimate replaces its closed-form serving
-// figures with a simulated benchmark: inference on a continuously
-// batching engine that generates tokens.
-func simulatable(in estimator.Input, w estimator.Workload) bool {
-	_, out := servingLengths(in, w)
-	return in.Task == estimator.Inference && in.Engine.Pooled() && out >= 1 && !in.Arch.Encoder
-}
-
 // simJSON is the simulated closed-loop benchmark behind the serving
 // figures: --batch requests in flight per replica (the client's
 // --max-concurrency), --num-requests requests. Latencies in seconds.
@@ -97,6 +41,9 @@ type simJSON struct {
 	RequestSeconds    float64 `json:"request_overhead_seconds"`
 	RequestsPerSecond float64 `json:"requests_per_second"`
 	Preemptions       int     `json:"preemptions"`
+	// KVUnbounded: the memory estimate's KV pool cannot hold one request,
+	// so the steps were simulated without a KV bound.
+	KVUnbounded bool `json:"kv_unbounded,omitempty"`
 	// ClosedForm* are the steady-state figures of the closed-form model
 	// (estimator.Throughput) for the same inputs.
 	ClosedFormTTFT float64 `json:"closed_form_time_to_first_token_seconds"`
@@ -105,41 +52,26 @@ type simJSON struct {
 }
 
 // applySim replaces the serving figures of p with the simulated
-// benchmark's means: time_to_first_token_seconds and
-// decode_token_latency_seconds are the means over the run's requests,
-// tokens_per_second the generated tokens/s of all replicas.
+// benchmark's (sim.Result.Apply: the means over the run's requests, the
+// generated tokens/s of all replicas) and adds the percentiles.
 func (p *perfJSON) applySim(cfg sim.Config, res sim.Result, replicas int) {
 	s := &simJSON{Concurrency: cfg.Load.Concurrency, Requests: res.Requests, Limit: res.Limit.String(),
 		TTFTP50: res.TTFT.P50, TTFTP90: res.TTFT.P90, TTFTP99: res.TTFT.P99,
 		TPOTP50: res.TPOT.P50, TPOTP90: res.TPOT.P90, TPOTP99: res.TPOT.P99, E2EMean: res.E2E.Mean, E2EP99: res.E2E.P99,
 		QueueMean: res.Queue.Mean, RequestSeconds: cfg.Policy.RequestSeconds, RequestsPerSecond: res.RequestsPerSecond * float64(replicas),
-		Preemptions: res.Preemptions, ClosedFormTTFT: p.TimeToFirstToken, ClosedFormTPOT: p.DecodeTokenLatency, ClosedFormTPS: p.TokensPerSecond}
-	scale := res.OutputTokensPerSecond * float64(replicas) / max(p.TokensPerSecond, 1e-300)
-	p.TokensPerSecond = res.OutputTokensPerSecond * float64(replicas)
-	p.TokensPerSecondLow *= scale
-	p.TokensPerSecondHigh *= scale
-	p.MFU *= scale
-	p.TimeToFirstToken, p.DecodeTokenLatency = res.TTFT.Mean, res.TPOT.Mean
+		Preemptions: res.Preemptions, KVUnbounded: cfg.KVTokens == sim.KVUnbounded, ClosedFormTTFT: p.TimeToFirstToken,
+		ClosedFormTPOT: p.DecodeTokenLatency, ClosedFormTPS: p.TokensPerSecond}
+	q := res.Apply(estimator.Perf{TokensPerSecond: p.TokensPerSecond, TokensPerSecondLow: p.TokensPerSecondLow,
+		TokensPerSecondHigh: p.TokensPerSecondHigh, MFU: p.MFU}, replicas)
+	p.TokensPerSecond, p.TokensPerSecondLow, p.TokensPerSecondHigh, p.MFU = q.TokensPerSecond, q.TokensPerSecondLow, q.TokensPerSecondHigh, q.MFU
+	p.TimeToFirstToken, p.DecodeTokenLatency = q.TimeToFirstToken, q.DecodeTokenLatency
 	p.Serving = s
-}
-
-// simulateEstimate runs the closed-loop benchmark estimate reports:
-// in.Batch requests in flight on each replica, n requests (0: 10 × the
-// concurrency).
-func simulateEstimate(in estimator.Input, hw estimator.Hardware, eff estimator.Efficiency, w estimator.Workload, n int) (sim.Config, sim.Result, error) {
-	cfg, err := servingSim(in, hw, eff, w)
-	if err != nil {
-		return cfg, sim.Result{}, err
-	}
-	cfg.Load.Concurrency = in.Batch
-	cfg.Load.Requests = benchRequests(n, in.Batch)
-	res, err := sim.Run(cfg)
-	return cfg, res, err
 }
 
 // simulateCmd is "rightsize simulate": the estimate flags for one replica
 // and a list of loads; it prints latency against load.
 type simulateCmd struct {
+	fs          *flag.FlagSet
 	conc, rates *string
 	n           *int
 	ttft, tpot  *float64
@@ -156,13 +88,14 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 }
 
 func (c *simulateCmd) define(fs *flag.FlagSet) {
+	c.fs = fs
 	c.conc = fs.String("concurrencies", "1,2,4,8,16,32,64,128,256", "closed loop: comma-separated requests in flight per replica")
 	c.rates = fs.String("rates", "", "open loop: comma-separated Poisson request rates per replica (requests/s); replaces --concurrencies")
 	c.n = fs.Int("num-requests", 0, "requests per load point (0: 10 × concurrency, at least 64; open loop 1000)")
 	c.ttft = fs.Float64("slo-ttft", 0, "SLO on time to first token, seconds (0: none)")
 	c.tpot = fs.Float64("slo-tpot", 0, "SLO on time per output token, seconds (0: none)")
 	c.format = fs.String("format", "table", "table|json")
-	c.seed = fs.Uint64("seed", 1, "open loop: seed of the arrival process")
+	c.seed = fs.Uint64("seed", 0, "seed of the simulated client's lengths and arrivals")
 }
 
 // simPoint is one load of the curve.
@@ -188,11 +121,18 @@ func (c *simulateCmd) run(job estimateJob, stdout io.Writer, fail func(string, .
 		in.GPUs = in.TP * in.PP
 	}
 	w := estimator.Workload{PromptTokens: job.prompt, OutputTokens: job.output}
-	cfg, err := servingSim(in, hw, estimator.Efficiency{}, w)
+	cfg, err := sim.NewConfig(in, hw, estimator.Efficiency{}, w)
 	if err != nil {
 		return fail("%v", err)
 	}
+	cfg.Load.Seed = *c.seed
 	cfg.SLO = sim.SLO{TTFTSeconds: *c.ttft, TPOTSeconds: *c.tpot}
+	cfg.Load.RangeRatio = sim.DefaultRangeRatio
+	if f := c.fs.Lookup("range-ratio"); f != nil {
+		if v, err := strconv.ParseFloat(f.Value.String(), 64); err == nil {
+			cfg.Load.RangeRatio = v
+		}
+	}
 	var points []simPoint
 	if *c.rates != "" {
 		rates, err := parseList(*c.rates, func(s string) (float64, error) { return strconv.ParseFloat(s, 64) })
@@ -200,7 +140,7 @@ func (c *simulateCmd) run(job estimateJob, stdout io.Writer, fail func(string, .
 			return fail("--rates: %v", err)
 		}
 		for _, r := range rates {
-			cfg.Load.Concurrency, cfg.Load.RatePerSecond, cfg.Load.Seed = 0, r, *c.seed
+			cfg.Load.Concurrency, cfg.Load.RatePerSecond = 0, r
 			cfg.Load.Requests = *c.n
 			if cfg.Load.Requests == 0 {
 				cfg.Load.Requests = 1000
@@ -217,7 +157,10 @@ func (c *simulateCmd) run(job estimateJob, stdout io.Writer, fail func(string, .
 			return fail("--concurrencies: %v", err)
 		}
 		for _, k := range concs {
-			cfg.Load.Concurrency, cfg.Load.Requests = k, benchRequests(*c.n, k)
+			cfg.Load.Concurrency, cfg.Load.Requests = k, *c.n
+			if *c.n == 0 {
+				cfg.Load.Requests = sim.DefaultRequests(k)
+			}
 			res, err := sim.Run(cfg)
 			if err != nil {
 				return fail("%v", err)

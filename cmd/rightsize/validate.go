@@ -23,7 +23,9 @@ import (
 )
 
 // Validation groups, in report order.
-var valGroups = []string{"memory", "decode", "prefill/TTFT", "serving TPOT", "serving throughput", "training time", "MFU"}
+var valGroups = []string{"memory", "decode", "prefill/TTFT", "serving TPOT", "serving throughput",
+	"load TTFT", "load TTFT p50", "load TTFT p99", "load TPOT", "load TPOT p50", "load TPOT p99", "load throughput/GPU",
+	"training time", "MFU"}
 
 // Splits: fit rows fixed a constant; test rows did not; held-back rows
 // were set aside before any fitting and never looked at while fitting.
@@ -43,6 +45,11 @@ type valCase struct {
 	Estimated    float64
 	Unit         string
 	Error        float64 // Estimated / Measured − 1
+	// Serving under load (the InferenceX rows): the engine as Rightsize
+	// names it, the GPU, and the client's concurrency.
+	EngineID    string `json:",omitempty"`
+	GPU         string `json:",omitempty"`
+	Concurrency int    `json:",omitempty"`
 }
 
 // runValidate implements "rightsize validate [--format markdown|json]
@@ -135,15 +142,24 @@ func (c *valCase) run() error {
 	return nil
 }
 
+// estimateCache holds the parsed output of each estimate command run, so
+// the cases of one measured point (TTFT, TPOT, throughput, percentiles)
+// run its serving simulation once.
+var estimateCache = map[string]map[string]any{}
+
 // estimateField runs the estimate command and reads one JSON field.
 func estimateField(args []string, field string) (float64, error) {
-	var out, errb bytes.Buffer
-	if code := runEstimate(args, &out, &errb); code != 0 {
-		return 0, fmt.Errorf("estimate %s: %s", strings.Join(args, " "), strings.TrimSpace(errb.String()))
-	}
-	var m map[string]any
-	if err := json.Unmarshal(out.Bytes(), &m); err != nil {
-		return 0, err
+	key := strings.Join(args, "\x00")
+	m, ok := estimateCache[key]
+	if !ok {
+		var out, errb bytes.Buffer
+		if code := runEstimate(args, &out, &errb); code != 0 {
+			return 0, fmt.Errorf("estimate %s: %s", strings.Join(args, " "), strings.TrimSpace(errb.String()))
+		}
+		if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+			return 0, err
+		}
+		estimateCache[key] = m
 	}
 	var cur any = m
 	for _, k := range strings.Split(field, ".") {
@@ -239,6 +255,9 @@ func writeAccuracy(w io.Writer, cases []valCase, skipped []string) {
 			100*s.Signed, strings.Join(s.Engines, "; "), strings.Join(s.Sources, ", "))
 	}
 	for _, g := range valGroups {
+		if strings.HasPrefix(g, "load ") {
+			continue // a thousand points: by engine, GPU and concurrency below; each point in --format json
+		}
 		fmt.Fprintf(w, "\n## %s\n\n", g)
 		fmt.Fprintln(w, "| split | setting | measured | estimated | error | source |")
 		fmt.Fprintln(w, "|---|---|---:|---:|---:|---|")
@@ -250,6 +269,7 @@ func writeAccuracy(w io.Writer, cases []valCase, skipped []string) {
 				100*c.Error, c.Source)
 		}
 	}
+	writeLoadBreakdown(w, cases)
 	fmt.Fprintln(w, "\n## What the model leaves out")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "- **The host CPU itself.** HF transformers decoding at small batch is bound by the host's per-op launch cost. It is")
@@ -315,7 +335,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 func validationCases(dir string) ([]valCase, error) {
 	var all []valCase
 	for _, f := range []func(string) ([]valCase, error){memoryCases, bnbCases, gptFastCases, llamaCppCases, vllmBlogCases, sglangCases, trtllmCases,
-		foundryCases, llama2Cases, megatronCases, nemoCases, torchtuneCases} {
+		inferencexCases, foundryCases, llama2Cases, megatronCases, nemoCases, torchtuneCases} {
 		c, err := f(dir)
 		if err != nil {
 			return nil, err

@@ -138,9 +138,9 @@ func requestSeconds(e estimator.Engine) float64 {
 
 // Placeholders until calibration fits them.
 const (
-	sglangRequestSeconds = 0.1
-	trtllmRequestSeconds = 0.1
-	vllmRequestSeconds   = 0.1
+	sglangRequestSeconds = 0.106
+	trtllmRequestSeconds = 0.068
+	vllmRequestSeconds   = 0.016
 )
 
 func (p Policy) validate() error {
@@ -160,4 +160,115 @@ func (p Policy) validate() error {
 		return &estimator.InputError{Field: "request-seconds", Value: ftoa(p.RequestSeconds), Reason: "want seconds in [0, 3600]", Err: estimator.ErrRange}
 	}
 	return nil
+}
+
+// Bench is a closed-loop benchmark of one replica: Concurrency requests
+// in flight, Requests in all (0: DefaultRequests), lengths spread by
+// RangeRatio (Load.RangeRatio; use DefaultRangeRatio for a benchmark
+// client's), drawn from Seed.
+type Bench struct {
+	Concurrency, Requests int
+	RangeRatio            float64
+	Seed                  uint64
+}
+
+// DefaultRangeRatio is the benchmark client's length spread: InferenceX
+// runs benchmark_serving.py with --random-range-ratio 0.8 (its
+// .github/workflows/benchmark-tmpl.yml RANDOM_RANGE_RATIO default), so a
+// request's prompt and output are uniform in [0.8 L, L] for the lengths L
+// given. Without a spread a closed loop's requests finish in lockstep and
+// arrive in waves, which real clients' varied lengths break up.
+const DefaultRangeRatio = 0.8
+
+// DefaultRequests is the requests of a benchmark at concurrency c: 10 × c
+// as InferenceX's single-node recipes send (--num-prompts $((CONC * 10)),
+// SemiAnalysisAI/InferenceX benchmarks/single_node/fixed_seq_len/*.sh),
+// at least 64 so that low concurrencies give stable percentiles (an
+// estimate).
+func DefaultRequests(c int) int {
+	return min(max(10*c, 64), maxRequests)
+}
+
+// Simulatable reports whether Benchmark applies to in serving w: inference
+// on a continuously batching engine that generates tokens.
+func Simulatable(in estimator.Input, w estimator.Workload) bool {
+	_, out := lengths(in, w)
+	return !in.Task.Training() && in.Engine.Pooled() && out >= 1 && !in.Arch.Encoder && in.Arch.SeqLen == 0
+}
+
+// lengths is the prompt and output tokens per request as the speed
+// estimate reads them: the workload's, or half of Input.Seq each.
+func lengths(in estimator.Input, w estimator.Workload) (prompt, output int) {
+	if w.PromptTokens == 0 && w.OutputTokens == 0 {
+		output = in.Seq / 2
+		return max(1, in.Seq-output), output
+	}
+	return w.PromptTokens, w.OutputTokens
+}
+
+// NewConfig sets up the simulation of one replica of in (in.TP × in.PP
+// GPUs like hw; in.GPUs and in.Batch are ignored) serving w under its
+// engine's default scheduler (DefaultPolicy on in.VRAM; a non-zero
+// in.MaxBatchedTokens replaces the token budget). When the memory
+// estimate's KV pool cannot hold one request (a job that fits only with a
+// lower memory reserve or an fp8 KV cache), the pool bounds nothing and
+// KVUnbounded says so. Load's concurrency, rate and request count are
+// left to the caller.
+func NewConfig(in estimator.Input, hw estimator.Hardware, eff estimator.Efficiency, w estimator.Workload) (Config, error) {
+	pol, err := DefaultPolicy(in.Engine, in.VRAM)
+	if err != nil {
+		return Config{}, err
+	}
+	if in.MaxBatchedTokens > 0 {
+		pol.TokenBudget = in.MaxBatchedTokens
+	}
+	prompt, output := lengths(in, w)
+	w.PromptTokens, w.OutputTokens = prompt, output
+	m := estimator.NewServingModel(in, hw, eff, w)
+	if err := m.Err(); err != nil {
+		return Config{}, err
+	}
+	cfg := Config{Model: &m, Policy: pol, Load: Load{PromptTokens: prompt, OutputTokens: output}}
+	if m.KVPoolTokens() < int64(prompt+output) {
+		cfg.KVTokens = KVUnbounded
+	}
+	return cfg, nil
+}
+
+// KVUnbounded as Config.KVTokens is a pool that bounds nothing.
+const KVUnbounded = 1 << 50
+
+// Benchmark is the closed-loop benchmark that Rightsize reports for a
+// serving engine, the CLI's estimate and the page alike: NewConfig's
+// replica at b. Result.Apply puts it into the speed estimate.
+func Benchmark(in estimator.Input, hw estimator.Hardware, eff estimator.Efficiency, w estimator.Workload, b Bench) (Config, Result, error) {
+	cfg, err := NewConfig(in, hw, eff, w)
+	if err != nil {
+		return cfg, Result{}, err
+	}
+	cfg.Load.Concurrency, cfg.Load.Requests = b.Concurrency, b.Requests
+	if b.Requests == 0 {
+		cfg.Load.Requests = DefaultRequests(b.Concurrency)
+	}
+	cfg.Load.RangeRatio, cfg.Load.Seed = b.RangeRatio, b.Seed
+	res, err := Run(cfg)
+	return cfg, res, err
+}
+
+// Apply returns p (estimator.Throughput of the job, replicas copies of the
+// simulated replica) with its serving figures replaced by the benchmark's:
+// TimeToFirstToken and DecodeTokenLatency are the means over the run's
+// requests, TokensPerSecond the generated tokens/s of all replicas, and
+// the band and the implied MFU scale with it.
+func (r Result) Apply(p estimator.Perf, replicas int) estimator.Perf {
+	tps := r.OutputTokensPerSecond * float64(max(replicas, 1))
+	if p.TokensPerSecond > 0 {
+		scale := tps / p.TokensPerSecond
+		p.TokensPerSecondLow *= scale
+		p.TokensPerSecondHigh *= scale
+		p.MFU *= scale
+	}
+	p.TokensPerSecond = tps
+	p.TimeToFirstToken, p.DecodeTokenLatency = r.TTFT.Mean, r.TPOT.Mean
+	return p
 }

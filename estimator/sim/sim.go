@@ -20,8 +20,15 @@ type Load struct {
 	Concurrency   int
 	RatePerSecond float64
 	Seed          uint64
-	// PromptTokens and OutputTokens of every request (OutputTokens ≥ 1).
+	// PromptTokens and OutputTokens of a request (OutputTokens ≥ 1): with
+	// RangeRatio r in (0, 1), each request draws its lengths uniformly
+	// from [r·L, L], as the random-dataset client of vLLM's
+	// benchmark_serving.py does with --random-range-ratio r (the version
+	// InferenceX runs, with r = 0.8: its benchmark-tmpl.yml
+	// RANDOM_RANGE_RATIO); 0 or 1: every request has exactly these
+	// lengths.
 	PromptTokens, OutputTokens int
+	RangeRatio                 float64
 }
 
 // SLO bounds a request's latency for goodput; a zero field is no bound.
@@ -112,6 +119,7 @@ type request struct {
 	send, arrive float64 // client send; arrival at the scheduler (send + RequestSeconds)
 	sched, first float64 // first scheduled; first token
 	finish       float64
+	prompt, out  int   // the request's lengths
 	target, done int   // tokens to prefill (prompt, + generated after a preemption) and prefilled
 	gen          int   // tokens generated when it joined the decoding set
 	k0, fin      int64 // decode counter at the join, and at the last token
@@ -152,6 +160,8 @@ func checkLoad(l Load) error {
 		return bad("prompt-tokens", l.PromptTokens, "want 1..16777216")
 	case l.OutputTokens < 1 || l.OutputTokens > 1<<24:
 		return bad("output-tokens", l.OutputTokens, "want 1..16777216")
+	case !(l.RangeRatio >= 0 && l.RangeRatio <= 1):
+		return &estimator.InputError{Field: "range-ratio", Value: ftoa(l.RangeRatio), Reason: "want a share in [0, 1]", Err: estimator.ErrRange}
 	}
 	return nil
 }
@@ -235,15 +245,20 @@ func (s *state) init(cfg Config) error {
 	s.waiting = make([]int32, 0, min(l.Requests, 4096))
 	s.running = make([]int32, 0, min(l.Requests, 4096))
 	s.heap = make([]heapEntry, 0, min(l.Requests, 4096))
+	s.rng = rand.New(rand.NewPCG(l.Seed, l.Seed^0x9e3779b97f4a7c15))
 	for i := range s.reqs {
-		s.reqs[i].target = l.PromptTokens
+		r := &s.reqs[i]
+		r.prompt, r.out = l.PromptTokens, l.OutputTokens
+		if l.RangeRatio > 0 && l.RangeRatio < 1 {
+			r.prompt, r.out = s.draw(l.PromptTokens), s.draw(l.OutputTokens)
+		}
+		r.target = r.prompt
 	}
 	if l.Concurrency > 0 {
 		for range min(l.Concurrency, l.Requests) {
 			s.send(0)
 		}
 	} else {
-		s.rng = rand.New(rand.NewPCG(l.Seed, l.Seed^0x9e3779b97f4a7c15))
 		t := 0.0
 		for range l.Requests {
 			s.send(t)
@@ -251,6 +266,13 @@ func (s *state) init(cfg Config) error {
 		}
 	}
 	return nil
+}
+
+// draw is a length uniform on the integers of [r·n, n] (numpy's
+// randint(int(r·n), n + 1), as benchmark_serving.py samples).
+func (s *state) draw(n int) int {
+	lo := max(int(s.load.RangeRatio*float64(n)), 1)
+	return lo + s.rng.IntN(n-lo+1)
 }
 
 // StepSeconds is the model's step time.
@@ -323,10 +345,10 @@ func (s *state) preemptLast() {
 			r.epoch++
 			// Recompute: the prompt and every token generated so far are
 			// prefilled again (vLLM's RECOMPUTE preemption).
-			r.target, r.gen, r.done = s.load.PromptTokens+gen, gen, 0
+			r.target, r.gen, r.done = r.prompt+gen, gen, 0
 		case stPrefill:
 			s.prefHeld -= float64(r.done)
-			s.prefOutSum -= float64(s.load.OutputTokens - r.gen)
+			s.prefOutSum -= float64(r.out - r.gen)
 			s.nRun--
 			s.prefilling = slices.DeleteFunc(s.prefilling, func(j int32) bool { return j == i })
 			r.done = 0
@@ -400,7 +422,7 @@ func (s *state) schedule() Limit {
 		}
 		need := float64(n)
 		if s.p.ReserveOutput > 0 {
-			need = float64(r.target) + s.p.ReserveOutput*float64(s.load.OutputTokens-r.gen)
+			need = float64(r.target) + s.p.ReserveOutput*float64(r.out-r.gen)
 		}
 		if need > free-reserve {
 			limit = LimitKV
@@ -414,11 +436,11 @@ func (s *state) schedule() Limit {
 		s.running = append(s.running, i)
 		s.prefilling = append(s.prefilling, i)
 		s.nRun++
-		s.prefOutSum += float64(s.load.OutputTokens - r.gen)
+		s.prefOutSum += float64(r.out - r.gen)
 		s.plan = append(s.plan, chunk{i, n})
 		planned += n
 		free -= float64(n)
-		reserve += s.p.ReserveOutput * float64(s.load.OutputTokens-r.gen)
+		reserve += s.p.ReserveOutput * float64(r.out-r.gen)
 	}
 	if s.wHead > 1024 && s.wHead*2 > len(s.waiting) {
 		s.waiting = s.waiting[:copy(s.waiting, s.waiting[s.wHead:])]
@@ -482,18 +504,18 @@ func (s *state) advance(limit Limit) {
 		}
 		s.prefilling = slices.DeleteFunc(s.prefilling, func(j int32) bool { return j == c.idx })
 		s.prefHeld -= float64(r.done)
-		s.prefOutSum -= float64(s.load.OutputTokens - r.gen)
+		s.prefOutSum -= float64(r.out - r.gen)
 		if r.gen == 0 {
 			r.first = s.t
 		}
 		r.gen++
-		if r.gen >= s.load.OutputTokens {
+		if r.gen >= r.out {
 			s.complete(c.idx)
 			continue
 		}
 		r.state = stDecode
 		r.k0 = s.k
-		r.fin = s.k + int64(s.load.OutputTokens-r.gen)
+		r.fin = s.k + int64(r.out-r.gen)
 		s.nDec++
 		s.decBase += float64(r.target+1) - float64(r.k0)
 		s.finSum += float64(r.fin)
@@ -614,29 +636,37 @@ func (s *state) result(slo SLO) Result {
 	ttft, tpot, e2e, queue := buf[:n:n], buf[n:2*n:2*n], buf[2*n:3*n:3*n], buf[3*n:]
 	var first, last float64 = math.Inf(1), 0
 	good := 0
-	out := s.load.OutputTokens
+	var outTok, allTok, withTPOT int
 	for i := range s.reqs {
 		r := &s.reqs[i]
 		ttft[i] = r.first - r.send
 		e2e[i] = r.finish - r.send
 		queue[i] = r.sched - r.arrive
-		if out > 1 {
-			tpot[i] = (r.finish - r.first) / float64(out-1)
+		tpot[i] = 0
+		if r.out > 1 {
+			tpot[withTPOT] = (r.finish - r.first) / float64(r.out-1)
+			withTPOT++
 		}
+		outTok += r.out
+		allTok += r.out + r.prompt
 		first, last = math.Min(first, r.send), math.Max(last, r.finish)
-		if (slo.TTFTSeconds <= 0 || ttft[i] <= slo.TTFTSeconds) && (slo.TPOTSeconds <= 0 || tpot[i] <= slo.TPOTSeconds) {
+		tp := 0.0
+		if r.out > 1 {
+			tp = (r.finish - r.first) / float64(r.out-1)
+		}
+		if (slo.TTFTSeconds <= 0 || ttft[i] <= slo.TTFTSeconds) && (slo.TPOTSeconds <= 0 || tp <= slo.TPOTSeconds) {
 			good++
 		}
 	}
 	res := Result{Requests: n, TTFT: dist(ttft), E2E: dist(e2e), Queue: dist(queue), Steps: s.steps, Preemptions: s.preemptions}
-	if out > 1 {
-		res.TPOT = dist(tpot)
+	if withTPOT > 0 {
+		res.TPOT = dist(tpot[:withTPOT])
 	}
 	if d := last - first; d > 0 {
 		res.DurationSeconds = d
 		res.RequestsPerSecond = float64(n) / d
-		res.OutputTokensPerSecond = float64(n*out) / d
-		res.TotalTokensPerSecond = float64(n*(out+s.load.PromptTokens)) / d
+		res.OutputTokensPerSecond = float64(outTok) / d
+		res.TotalTokensPerSecond = float64(allTok) / d
 		res.GoodputRequestsPerSecond = float64(good) / d
 		res.MeanRunning = s.runArea / d
 	}

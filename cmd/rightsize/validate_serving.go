@@ -1,0 +1,222 @@
+package main
+
+// Serving under load: SemiAnalysis InferenceX's measured points at fixed
+// client concurrency (estimator/testdata/calibration/inferencex), replayed
+// through "rightsize estimate" as an independent replay runs them: the
+// point's own GPU, engine, precision, TP/EP/DP, concurrency (--batch) and
+// nominal prompt/output lengths, nothing else.
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+const inferencexFile = "inferencex/inferencex_serving_points.csv"
+
+// inferencexGPUs maps InferenceX hardware keys to catalog GPU IDs.
+var inferencexGPUs = map[string]string{"h100": "h100-sxm", "h200": "h200-sxm", "b200": "b200", "b300": "b300",
+	"mi300x": "mi300x", "mi325x": "mi325x", "mi355x": "mi355x"}
+
+// inferencexEngines maps InferenceX framework keys to Rightsize's engines.
+var inferencexEngines = map[string]string{"sglang": "sglang", "trt": "trtllm", "vllm": "vllm"}
+
+// inferencexModels maps the rows' model names to catalog IDs.
+var inferencexModels = map[string]string{"DeepSeek-R1-0528": "deepseek-r1", "nvidia/DeepSeek-R1-0528-FP4": "deepseek-r1",
+	"openai/gpt-oss-120b": "gpt-oss-120b"}
+
+// inferencexArgs is the estimate command of one measured point.
+func inferencexArgs(r map[string]string) ([]string, bool) {
+	model, ok1 := inferencexModels[r["model"]]
+	gpu, ok2 := inferencexGPUs[r["hardware"]]
+	engine, ok3 := inferencexEngines[r["framework"]]
+	if !ok1 || !ok2 || !ok3 {
+		return nil, false
+	}
+	tp := r["tp"]
+	dp := "1"
+	if r["dp_attention"] == "true" {
+		dp = tp // attention data parallelism over the TP group
+	}
+	ep := r["ep"]
+	if ep == "" || ep == "0" {
+		ep = "1"
+	}
+	return []string{"--model", model, "--gpu", gpu, "--engine", engine, "--precision", r["precision"], "--tp", tp, "--dp", dp,
+		"--ep", ep, "--batch", r["conc"], "--prompt-tokens", r["isl"], "--output-tokens", r["osl"]}, true
+}
+
+// inferencexCases: every row gives up to seven cases: the mean TTFT and
+// TPOT the estimate reports (against the measured means, or the medians
+// where a row keeps only those), their p50 and p99, and the output
+// tokens/s per GPU.
+func inferencexCases(dir string) ([]valCase, error) {
+	f, err := os.Open(filepath.Join(dir, inferencexFile))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rows, err := readCSV(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", inferencexFile, err)
+	}
+	var out []valCase
+	for _, r := range rows {
+		args, ok := inferencexArgs(r)
+		if !ok {
+			continue
+		}
+		conc, _ := strconv.Atoi(r["conc"])
+		tp, _ := strconv.Atoi(r["tp"])
+		eng := r["framework"] + " " + orDash(r["image"])
+		set := fmt.Sprintf("%s %s %s %s TP %s EP %s", r["model"], r["hardware"], r["framework"], r["precision"], r["tp"], r["ep"])
+		if r["dp_attention"] == "true" {
+			set += " DP-attn"
+		}
+		set += fmt.Sprintf(" %s/%s conc %d (%s)", r["isl"], r["osl"], conc, r["run_date"])
+		base := valCase{Split: r["split"], Source: inferencexFile, Engine: eng, Args: args, EngineID: inferencexEngines[r["framework"]],
+			GPU: r["hardware"], Concurrency: conc}
+		add := func(group, what, field, col string, scale float64, unit string) {
+			v := num(r[col])
+			if !(v > 0) {
+				return
+			}
+			c := base
+			c.Group, c.Setting, c.Field, c.Scale, c.Measured, c.Unit = group, set+", "+what, field, scale, v, unit
+			out = append(out, c)
+		}
+		const perf = "performance."
+		if num(r["ttft_mean_ms"]) > 0 {
+			add("load TTFT", "mean TTFT", perf+"time_to_first_token_seconds", "ttft_mean_ms", 1000, "ms")
+		} else {
+			add("load TTFT", "median TTFT (no mean kept)", perf+"time_to_first_token_seconds", "ttft_median_ms", 1000, "ms")
+		}
+		if num(r["tpot_mean_ms"]) > 0 {
+			add("load TPOT", "mean TPOT", perf+"decode_token_latency_seconds", "tpot_mean_ms", 1000, "ms")
+		} else {
+			add("load TPOT", "median TPOT (no mean kept)", perf+"decode_token_latency_seconds", "tpot_median_ms", 1000, "ms")
+		}
+		add("load TTFT p50", "median TTFT", perf+"serving.time_to_first_token_p50_seconds", "ttft_median_ms", 1000, "ms")
+		add("load TTFT p99", "p99 TTFT", perf+"serving.time_to_first_token_p99_seconds", "ttft_p99_ms", 1000, "ms")
+		add("load TPOT p50", "median TPOT", perf+"serving.decode_token_latency_p50_seconds", "tpot_median_ms", 1000, "ms")
+		add("load TPOT p99", "p99 TPOT", perf+"serving.decode_token_latency_p99_seconds", "tpot_p99_ms", 1000, "ms")
+		// InferenceX divides single-node throughput by TP (its
+		// process_result.py): per GPU of the one replica.
+		add("load throughput/GPU", "output tok/s per GPU", perf+"tokens_per_second", "tput_per_gpu_output_tok_s", 1/float64(max(tp, 1)), "tok/s/GPU")
+	}
+	return out, nil
+}
+
+// readCSV reads a CSV with a header into one map per row.
+func readCSV(r io.Reader) ([]map[string]string, error) {
+	cr := csv.NewReader(r)
+	recs, err := cr.ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) == 0 {
+		return nil, nil
+	}
+	var out []map[string]string
+	for _, rec := range recs[1:] {
+		m := make(map[string]string, len(rec))
+		for i, h := range recs[0] {
+			if i < len(rec) {
+				m[h] = rec[i]
+			}
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// concBucket names the concurrency bucket of the breakdown.
+func concBucket(c int) string {
+	switch {
+	case c <= 4:
+		return "1–4"
+	case c <= 16:
+		return "5–16"
+	case c <= 64:
+		return "17–64"
+	case c <= 256:
+		return "65–256"
+	}
+	return ">256"
+}
+
+// loadBreakdown is the median |error| of the serving-under-load cases by
+// group, engine (or GPU) and split.
+type loadBreakdown struct {
+	Group, Split, By, Key string
+	N                     int
+	Median, Signed        float64
+}
+
+func breakdowns(cases []valCase) []loadBreakdown {
+	type k struct{ g, s, by, key string }
+	abs, signed := map[k][]float64{}, map[k][]float64{}
+	for _, c := range cases {
+		if !strings.HasPrefix(c.Group, "load ") {
+			continue
+		}
+		for _, kk := range []k{{c.Group, c.Split, "engine", c.EngineID}, {c.Group, c.Split, "concurrency", concBucket(c.Concurrency)},
+			{c.Group, c.Split, "GPU", c.GPU}} {
+			abs[kk] = append(abs[kk], math.Abs(c.Error))
+			signed[kk] = append(signed[kk], c.Error)
+		}
+	}
+	var out []loadBreakdown
+	for kk, v := range abs {
+		out = append(out, loadBreakdown{kk.g, kk.s, kk.by, kk.key, len(v), quantile(v, 0.5), quantile(signed[kk], 0.5)})
+	}
+	gi := map[string]int{}
+	for i, g := range valGroups {
+		gi[g] = i
+	}
+	si := map[string]int{"fit": 0, "test": 1, "heldback": 2}
+	order := map[string]int{"1–4": 0, "5–16": 1, "17–64": 2, "65–256": 3, ">256": 4}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Group != b.Group {
+			return gi[a.Group] < gi[b.Group]
+		}
+		if a.By != b.By {
+			return a.By > b.By
+		}
+		if a.Key != b.Key {
+			if a.By == "concurrency" {
+				return order[a.Key] < order[b.Key]
+			}
+			return a.Key < b.Key
+		}
+		return si[a.Split] < si[b.Split]
+	})
+	return out
+}
+
+// writeLoadBreakdown prints the serving-under-load groups by engine, GPU
+// and concurrency bucket, each split apart.
+func writeLoadBreakdown(w io.Writer, cases []valCase) {
+	b := breakdowns(cases)
+	if len(b) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\n## Serving under load, by engine, GPU and concurrency")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "SemiAnalysis InferenceX's single-node DeepSeek-R1 points (SGLang, TensorRT-LLM) and vLLM gpt-oss-120b points, each")
+	fmt.Fprintln(w, "replayed as `rightsize estimate --gpu G --engine E --precision P --tp T --dp D --ep E --batch C --prompt-tokens I")
+	fmt.Fprintln(w, "--output-tokens O --json` (the simulated closed-loop benchmark). Median |error| and median signed error per cell.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| group | by | value | split | n | median \\|error\\| | median error |")
+	fmt.Fprintln(w, "|---|---|---|---|---:|---:|---:|")
+	for _, r := range b {
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %d | %.1f%% | %+.1f%% |\n", r.Group, r.By, r.Key, splitNames[r.Split], r.N, 100*r.Median, 100*r.Signed)
+	}
+}

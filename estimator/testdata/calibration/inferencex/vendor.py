@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Vendors the aggregated (single-node) serving points of SemiAnalysis
+InferenceX that Rightsize replays (see README.md): reads the shared extract's
+inferencex_dashboard_points.csv and inferencex_branch_result_points.csv and
+writes inferencex_serving_points.csv with the columns the replay reads and a
+deterministic fit/test/heldback split.
+
+    python3 vendor.py <dir of the shared extract> > inferencex_serving_points.csv
+"""
+import csv, sys
+
+SRC = sys.argv[1]
+COLS = ['split', 'source', 'source_commit', 'run_date', 'run_url', 'model', 'hardware', 'framework', 'image', 'precision',
+        'tp', 'ep', 'dp_attention', 'isl', 'osl', 'conc',
+        'ttft_mean_ms', 'ttft_median_ms', 'ttft_p99_ms', 'tpot_mean_ms', 'tpot_median_ms', 'tpot_p99_ms',
+        'tput_per_gpu_output_tok_s', 'tput_per_gpu_total_tok_s']
+
+
+def fnv1a(s):
+    h = 0x811c9dc5
+    for b in s.encode():
+        h = ((h ^ b) * 0x01000193) & 0xffffffff
+    return h
+
+
+def split(key):
+    # 40% fit, 40% test, 20% held back, by configuration (every date of
+    # one configuration lands in the same split).
+    r = fnv1a(key) % 10
+    return 'fit' if r < 4 else 'test' if r < 8 else 'heldback'
+
+
+w = csv.writer(sys.stdout, lineterminator='\n')
+w.writerow(COLS)
+for r in csv.DictReader(open(SRC + '/inferencex_dashboard_points.csv')):
+    if r['disagg'] != 'false' or r['spec_decoding'] != 'none' or r['framework'] not in ('sglang', 'trt'):
+        continue
+    tp, ep, dp = r['decode_tp'], r['decode_ep'], r['decode_dp_attention']
+    key = '|'.join([r['hardware'], r['framework'], r['precision'], tp, ep, dp, r['isl'], r['osl'], r['conc']])
+    w.writerow([split(key), 'dashboard', r['source_commit'], r['run_date'], r['run_url'], r['model'], r['hardware'], r['framework'],
+                r['image'], r['precision'], tp, ep, dp, r['isl'], r['osl'], r['conc']] + [r[c] for c in COLS[16:]])
+for r in csv.DictReader(open(SRC + '/inferencex_branch_result_points.csv')):
+    if r['hardware'] != 'b200':
+        continue
+    # vLLM has no dashboard row: its gpt-oss-120b rows fit its per-request
+    # cost; the SGLang DeepSeek-R1 rows are test rows.
+    s = 'fit' if r['framework'] == 'vllm' else 'test'
+    w.writerow([s, 'branch', r['source_commit'], r['run_date'], '', r['model'], r['hardware'], r['framework'], r['image'],
+                r['precision'], r['tp'], r['ep'] or '1', r['dp_attention'] or 'false', r['isl'], r['osl'], r['conc']] +
+               [r[c] for c in COLS[16:]])
