@@ -7,6 +7,8 @@ package source
 var Adapters = []Adapter{
 	{Name: "aws", Provider: "aws", Owns: allPrices, Fetch: fetchAWS,
 		Doc: "AWS Price List bulk API (EC2 offer files per region: on-demand, Standard RI 1y/3y All Upfront), spot.js spot prices, Spot Instance Advisor buckets"},
+	{Name: "aws-cn", Provider: "aws-cn", Owns: []string{"on_demand_per_hour", "reserved_1y_per_hour", "reserved_3y_per_hour"}, Fetch: fetchAWSChina,
+		Doc: "AWS China Price List bulk API (pricing.cn-north-1.amazonaws.com.cn, CNY): Beijing and Ningxia on-demand, Standard RI 1y/3y All Upfront"},
 	{Name: "azure", Provider: "azure", Owns: allPrices, Fetch: fetchAzure,
 		Doc: "Azure Retail Prices API (prices.azure.com, NextPageLink pagination): pay-as-you-go, spot, 1y/3y reservations, 1y savings plan"},
 	{Name: "gcp", Provider: "gcp", Env: "GCP_API_KEY", Owns: allPrices, Fetch: fetchGCP,

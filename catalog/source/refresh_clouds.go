@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/url"
@@ -148,7 +149,11 @@ func ParseAWSOffer(data []byte, src string) (region string, rates map[string]aws
 }
 
 func usd(p map[string]string) float64 {
-	x, err := strconv.ParseFloat(p["USD"], 64)
+	v, ok := p["USD"]
+	if !ok {
+		v = p["CNY"] // the AWS China price list
+	}
+	x, err := strconv.ParseFloat(v, 64)
 	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
 		return 0
 	}
@@ -246,6 +251,22 @@ func ParseAWSSpotAdvisor(data []byte) (map[string]map[string]string, error) {
 }
 
 func fetchAWS(ctx context.Context, f *Fetcher, known []catalog.Offer) ([]Quote, []string, error) {
+	return fetchAWSList(ctx, f, known, awsPricingHost, awsRegionIndex, AWSRegions, "RIGHTSIZE_AWS_REGIONS", true)
+}
+
+// AWS China publishes its price list in CNY from its own endpoint; the
+// spot feed and Spot Advisor cover the global regions only.
+const (
+	awsCNPricingHost = "https://pricing.cn-north-1.amazonaws.com.cn"
+	awsCNRegionIndex = awsCNPricingHost + "/offers/v1.0/cn/AmazonEC2/current/region_index.json"
+)
+
+func fetchAWSChina(ctx context.Context, f *Fetcher, known []catalog.Offer) ([]Quote, []string, error) {
+	return fetchAWSList(ctx, f, known, awsCNPricingHost, awsCNRegionIndex, []string{"cn-north-1", "cn-northwest-1"}, "", false)
+}
+
+func fetchAWSList(ctx context.Context, f *Fetcher, known []catalog.Offer, host, index string, defRegions []string, regionsEnv string, withSpot bool) ([]Quote, []string, error) {
+	awsRegionIndex, awsPricingHost := index, host
 	idx, err := f.Get(ctx, awsRegionIndex, nil)
 	if err != nil {
 		return nil, nil, err
@@ -258,8 +279,8 @@ func fetchAWS(ctx context.Context, f *Fetcher, known []catalog.Offer) ([]Quote, 
 	if err := json.Unmarshal(idx, &ri); err != nil || len(ri.Regions) == 0 {
 		return nil, nil, schemaErr(awsRegionIndex, "no regions (%v)", err)
 	}
-	regions := AWSRegions
-	if s := f.getenv("RIGHTSIZE_AWS_REGIONS"); s != "" {
+	regions := defRegions
+	if s := f.getenv(regionsEnv); regionsEnv != "" && s != "" {
 		regions = strings.Split(s, ",")
 	}
 	type best struct {
@@ -290,13 +311,16 @@ func fetchAWS(ctx context.Context, f *Fetcher, known []catalog.Offer) ([]Quote, 
 		}
 	}
 	spot, spotErr := map[string]map[string]float64{}, error(nil)
-	if b, err := f.Get(ctx, awsSpotPrices, nil); err == nil {
+	advisor := map[string]map[string]string{}
+	if !withSpot {
+		spotErr = errNoSpot
+	} else if b, err := f.Get(ctx, awsSpotPrices, nil); err == nil {
 		spot, spotErr = ParseAWSSpot(b)
 	} else {
 		spotErr = err
 	}
-	advisor := map[string]map[string]string{}
-	if b, err := f.Get(ctx, awsSpotAdvisor, nil); err == nil {
+	if !withSpot {
+	} else if b, err := f.Get(ctx, awsSpotAdvisor, nil); err == nil {
 		if a, err := ParseAWSSpotAdvisor(b); err == nil {
 			advisor = a
 		} else {
@@ -305,7 +329,7 @@ func fetchAWS(ctx context.Context, f *Fetcher, known []catalog.Offer) ([]Quote, 
 	} else {
 		skipped = append(skipped, "spot advisor: "+err.Error())
 	}
-	if spotErr != nil {
+	if spotErr != nil && withSpot {
 		skipped = append(skipped, "spot prices not refreshed: "+spotErr.Error())
 	}
 	var out []Quote
@@ -315,7 +339,7 @@ func fetchAWS(ctx context.Context, f *Fetcher, known []catalog.Offer) ([]Quote, 
 			continue
 		}
 		q := Quote{PriceRow: catalog.PriceRow{InstanceType: o.InstanceType, OnDemandPerHour: b.od, Region: b.region,
-			AsOf: f.AsOf(), Source: fmt.Sprintf("AWS Price List bulk API, AmazonEC2 offer files (%s), Linux shared tenancy, fetched %s", strings.Join(regions, ", "), f.AsOf()),
+			AsOf: f.AsOf(), Source: fmt.Sprintf("AWS Price List bulk API (%s), AmazonEC2 offer files (%s), Linux shared tenancy, fetched %s", host, strings.Join(regions, ", "), f.AsOf()),
 			Notes: "on-demand: cheapest of the regions read; reserved: Standard RI All Upfront effective hourly in the same region"}}
 		if b.y1 > 0 && b.y1 <= b.od {
 			q.Reserved1yPerHour = b.y1
@@ -339,7 +363,7 @@ func fetchAWS(ctx context.Context, f *Fetcher, known []catalog.Offer) ([]Quote, 
 	if len(byType) > 0 {
 		for it := range byType {
 			if !slices.ContainsFunc(known, func(o catalog.Offer) bool { return o.InstanceType == it }) {
-				skipped = append(skipped, "aws "+it+": GPU instance type not in the catalog (the offer files do not name the GPU model); add it by hand")
+				skipped = append(skipped, it+": GPU instance type not in the catalog (the offer files do not name the GPU model); add it by hand")
 			}
 		}
 	}
@@ -353,6 +377,8 @@ func (f *Fetcher) getenv(k string) string {
 	}
 	return f.Getenv(k)
 }
+
+var errNoSpot = errors.New("no spot feed")
 
 // ---- Azure ---------------------------------------------------------------
 

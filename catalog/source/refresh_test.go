@@ -80,6 +80,9 @@ func TestRefreshReplay(t *testing.T) {
 		// p5.48xlarge has a 1-year Convertible RI only; 3-year Standard All Upfront 543875.99 / 26280 h.
 		{"aws-p5.48xlarge", 55.04, 11.2276, 40.454452, 20.695053, "us-east-2", "5-10%", "AWS Price List"},
 		{"aws-g5.xlarge", 1.006, 0.3578, 0.591553, 0.378272, "ap-northeast-2", ">20%", "AWS Price List"},
+		// AWS China in CNY: Ningxia is cheaper than Beijing for g5.xlarge.
+		{"aws-cn-p4d.24xlarge", 172.873412, 0, 102.294635, 64.236492, "", "", "AWS Price List bulk API (https://pricing.cn-north-1"},
+		{"aws-cn-g5.xlarge", 6.70086, 0, 3.907306, 2.488014, "", "", "AWS Price List bulk API (https://pricing.cn-north-1"},
 		// Page 1 (T4, with its 1-year savings plan) and page 2 (H100).
 		{"azure-standard_nc4as_t4_v3", 0.558, 0.16182, 0.37944, 0, "swedencentral", "", "Azure Retail Prices API"},
 		{"azure-standard_nd96isr_h100_v5", 127.816, 23.620397, 0, 0, "swedencentral", "", "Azure Retail Prices API"},
