@@ -32,7 +32,7 @@ func (c *Calculator) pickViews() []pickView {
 			Where:  c.providerName(p.Offer.Provider) + " · " + p.Offer.InstanceType + instances(p.Instances),
 			Cost:   l.money(p.Cost, c.plan.Currency),
 			Time:   l.duration(p.Seconds),
-			Reason: l.reason(p.Why),
+			Reason: l.reasonWith(p.Why, c.providerName),
 			GPU:    p.Offer.GPU, Plan: p.Plan,
 		}
 	}

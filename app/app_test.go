@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"slices"
@@ -188,8 +189,15 @@ func TestCalculatorDefault(t *testing.T) {
 	if !h100.Fits || h100.Plan.GPUs != 1 {
 		t.Errorf("h100: %+v", h100)
 	}
-	if i := strings.Index(html, `data-gpu="t4"`); i < 0 || !strings.Contains(html[strings.LastIndex(html[:i], "<"):i+strings.Index(html[i:], ">")], `data-gpus="2"`) {
-		t.Error("the T4 row does not carry data-gpus=2")
+	// The T4 row applies the planner's cheapest T4 plan: at least the two
+	// GPUs that hold the job, in one instance (two single-T4 instances
+	// with no named network between them are no plan).
+	x, ok := c.plan.best("t4")
+	if !ok || x.Plan.GPUs < 2 || x.Instances != 1 {
+		t.Fatalf("the planner's T4 plan: %+v", x)
+	}
+	if i := strings.Index(html, `data-gpu="t4"`); i < 0 || !strings.Contains(html[strings.LastIndex(html[:i], "<"):i+strings.Index(html[i:], ">")], `data-gpus="`+strconv.Itoa(x.Plan.GPUs)+`"`) {
+		t.Errorf("the T4 row does not carry data-gpus=%d", x.Plan.GPUs)
 	}
 	if len(c.r.Offers) == 0 {
 		t.Error("no H100 offers listed")
@@ -989,26 +997,39 @@ func TestAssumptions(t *testing.T) {
 
 // A planner sentence formats its numbers in the locale and never the names
 // around them: the instance "8B300.240V" keeps its point in Russian and
-// Chinese while the amounts and ratios take the locale's marks.
+// Chinese while the ratios take the locale's marks, and its typed money and
+// times read exactly as the cards write the same figures (l.money,
+// l.duration), providers by name.
 func TestPlanReasonNamesKeepTheirDots(t *testing.T) {
-	why := planner.Reason{Key: "reason.cheapest", Args: []any{
-		"verda 8B300.240V", "12345.5 USD", "aws p5.48xlarge ×2", 1.5, 0.8,
-	}}
+	verda := planner.OfferRef{Provider: "verda", InstanceType: "8B300.240V", Instances: 1}
+	aws := planner.OfferRef{Provider: "aws", InstanceType: "p5.48xlarge", Instances: 2}
+	why := planner.Reason{Key: "reason.cheapest", Args: []any{verda, planner.Money{Amount: 12345.5, Currency: "USD"}, aws, 1.5, 0.8}}
 	for _, tc := range []struct{ lang, want string }{
-		{"ru", "verda 8B300.240V: самый дешёвый подходящий вариант, 12 345,5 USD; следующий, aws p5.48xlarge ×2, стоит в 1,50× больше при скорости 0,8×"},
-		{"zh", "verda 8B300.240V：装得下的方案中最便宜，12,345.5 USD；次优的 aws p5.48xlarge ×2 成本是其 1.50× ，速度是其 0.8×"},
-		{"en", "verda 8B300.240V: cheapest that fits at 12,345.5 USD; the runner-up, aws p5.48xlarge ×2, costs 1.50× as much for 0.8× the speed"},
+		{"ru", "verda 8B300.240V: самый дешёвый подходящий вариант, %s; следующий, aws p5.48xlarge ×2, стоит в 1,50× больше при скорости 0,8×"},
+		{"zh", "verda 8B300.240V：装得下的方案中最便宜，%s；次优的 aws p5.48xlarge ×2 成本是其 1.50× ，速度是其 0.8×"},
+		{"en", "verda 8B300.240V: cheapest that fits at %s; the runner-up, aws p5.48xlarge ×2, costs 1.50× as much for 0.8× the speed"},
 	} {
-		if got := (locale{lang: tc.lang}).reason(why); got != tc.want {
-			t.Errorf("%s:\n got %q\nwant %q", tc.lang, got, tc.want)
+		l := locale{lang: tc.lang}
+		want := fmt.Sprintf(tc.want, l.money(12345.5, "USD"))
+		if got := l.reason(why); got != want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.lang, got, want)
 		}
 	}
+	if got := (locale{lang: "en"}).reasonWith(why, func(id string) string {
+		if id == "aws" {
+			return "Amazon Web Services"
+		}
+		return id
+	}); !strings.Contains(got, "Amazon Web Services p5.48xlarge ×2") || !strings.Contains(got, "$12,345.50") {
+		t.Errorf("providers by name, money as on the cards: %q", got)
+	}
 	// A serving time with its unit words, and a hosted-API ID with a dot.
-	fast := planner.Reason{Key: "reason.fastest_alone", Args: []any{"yandex gpu-standard-v3.1", "p95 0.85 s per request"}}
-	if got, want := (locale{lang: "ru"}).reason(fast), "yandex gpu-standard-v3.1: единственный подходящий вариант, p95 0,85 с на запрос"; got != want {
+	fast := planner.Reason{Key: "reason.fastest_alone", Args: []any{planner.OfferRef{Provider: "yandex", InstanceType: "gpu-standard-v3.1"},
+		planner.Duration{Seconds: 0.85, P95PerRequest: true}}}
+	if got, want := (locale{lang: "ru"}).reason(fast), "yandex gpu-standard-v3.1: единственный подходящий вариант, p95 850 мс на запрос"; got != want {
 		t.Errorf("ru serving:\n got %q\nwant %q", got, want)
 	}
-	api := planner.Reason{Key: "hosted.cheaper_than_api", Args: []any{"verda 8B300.240V", "openai-gpt-4.1-mini", 2.5}}
+	api := planner.Reason{Key: "hosted.cheaper_than_api", Args: []any{verda, "openai-gpt-4.1-mini", 2.5}}
 	if got, want := (locale{lang: "zh"}).reason(api), "请求率高于 2.50 次/秒时，在 verda 8B300.240V 上自建比 openai-gpt-4.1-mini 更便宜"; got != want {
 		t.Errorf("zh hosted:\n got %q\nwant %q", got, want)
 	}

@@ -132,6 +132,10 @@ const (
 	mNoCustomModel
 	mUpdateReady
 	mLinkIgnored
+	mSheetApplying
+	mSavedKept
+	mNotKept
+	mConfigDrop
 	mReload
 	mNotCount
 	mMs
@@ -327,6 +331,9 @@ const (
 	mGPUsWord
 	mFleetOf
 	mFleetHere
+	mPerMonthUnit
+	mPerRequestP95
+	mUnknownNet
 	nMsgs
 )
 
@@ -402,6 +409,10 @@ var messagesEN = [nMsgs]string{
 	mNoCustomModel:         "your config.json is not loaded in this browser: load it under “Your model”",
 	mUpdateReady:           "A new version of Rightsize is ready.",
 	mLinkIgnored:           "Ignored in the link (not valid URL text)",
+	mSheetApplying:         "applying",
+	mSavedKept:             "Saved from your last visit, not applied (kept until you load a corrected file or remove it):",
+	mNotKept:               "Applied, but the browser's storage is full or refused it: it will not be kept for your next visit.",
+	mConfigDrop:            "Remove the saved config",
 	mReload:                "Reload",
 	mNotCount:              "not a count (e.g. 1B, 500M, 2T)",
 	mMs:                    "ms",
@@ -597,6 +608,9 @@ var messagesEN = [nMsgs]string{
 	mGPUsWord:              "GPUs",
 	mFleetOf:               "Fleet of the cheapest pick",
 	mFleetHere:             "The same load on the selected GPU",
+	mPerMonthUnit:          "/month",
+	mPerRequestP95:         "p95 %s per request",
+	mUnknownNet:            "Plan across instances whose provider names no network between them (assumed 100 Gbit/s)",
 }
 
 var messagesRU = [nMsgs]string{
@@ -665,6 +679,10 @@ var messagesRU = [nMsgs]string{
 	mNoCustomModel:         "ваш config.json не загружен в этом браузере: загрузите его в разделе «Своя модель»",
 	mUpdateReady:           "Доступна новая версия Rightsize.",
 	mLinkIgnored:           "Пропущено в ссылке (не читается как URL)",
+	mSheetApplying:         "применяется",
+	mSavedKept:             "Сохранён с прошлого визита, не применён (хранится, пока вы не загрузите исправленный файл или не удалите его):",
+	mNotKept:               "Применён, но хранилище браузера переполнено или недоступно: к следующему визиту он не сохранится.",
+	mConfigDrop:            "Удалить сохранённый config",
 	mReload:                "Обновить",
 	mNotCount:              "не число (например, 1B, 500M, 2T)",
 	mMs:                    "мс",
@@ -860,6 +878,9 @@ var messagesRU = [nMsgs]string{
 	mGPUsWord:              "GPU",
 	mFleetOf:               "Парк самого дешёвого варианта",
 	mFleetHere:             "Та же нагрузка на выбранном GPU",
+	mPerMonthUnit:          "/мес.",
+	mPerRequestP95:         "p95 %s на запрос",
+	mUnknownNet:            "Планировать на нескольких инстансах без указанной сети между ними (принять 100 Гбит/с)",
 }
 
 var messagesZH = [nMsgs]string{
@@ -928,6 +949,10 @@ var messagesZH = [nMsgs]string{
 	mNoCustomModel:         "此浏览器中未加载您的 config.json：请在“您的模型”中加载",
 	mUpdateReady:           "Rightsize 有新版本可用。",
 	mLinkIgnored:           "链接中已忽略（不是有效的 URL 文本）",
+	mSheetApplying:         "正在应用",
+	mSavedKept:             "上次访问保存的文件未能应用（已保留，直到您加载修正后的文件或将其删除）：",
+	mNotKept:               "已应用，但浏览器存储已满或被拒绝：下次访问时不会保留。",
+	mConfigDrop:            "删除已保存的 config",
 	mReload:                "重新加载",
 	mNotCount:              "不是数量（例如 1B、500M、2T）",
 	mMs:                    "毫秒",
@@ -1123,6 +1148,9 @@ var messagesZH = [nMsgs]string{
 	mGPUsWord:              "个 GPU",
 	mFleetOf:               "最便宜方案的集群",
 	mFleetHere:             "同样负载在所选 GPU 上",
+	mPerMonthUnit:          "/月",
+	mPerRequestP95:         "每请求 p95 %s",
+	mUnknownNet:            "允许跨未标明互联网络的实例规划（假定 100 Gbit/s）",
 }
 
 // tr returns the message for key in lang, falling back to English.

@@ -94,6 +94,7 @@ type job struct {
 	// (seconds); and a hosted API's prices (USD per 1M tokens) to compare
 	// with self-hosting instead of the catalog's list prices.
 	SpotRate, CkptWriteBytesPerSecond, RestartSeconds float64
+	UnknownNetworks                                   bool // plans may span instances with no named network
 	APIInUSDPerM, APIOutUSDPerM                       float64
 }
 
@@ -266,6 +267,7 @@ func (p *parser) parse() (job, bool) {
 			p.fail(fRestart, mNotNumber)
 		}
 	}
+	p.flag(fUnknownNet, &j.UnknownNetworks)
 	p.optional(fAPIIn, &j.APIInUSDPerM)
 	p.optional(fAPIOut, &j.APIOutUSDPerM)
 	var usable estimator.OptionalBytes

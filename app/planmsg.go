@@ -8,115 +8,111 @@ package app
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
-	"strings"
 
 	planner "rightsize/estimator/plan"
 )
 
 var planMessages = map[string]map[string]string{
 	"ru": {
-		"fit.ok":                   "помещается с запасом %s на GPU",
-		"fit.no_hardware":          "в каталоге нет скоростных характеристик этого GPU",
-		"fit.no_price":             "нет цены %s",
-		"fit.no_fx":                "нет курса для %s",
-		"fit.fraction_training":    "доля GPU годится только для инференса",
-		"fit.too_big":              "нужно больше %s инстансов",
-		"fit.filtered":             "отфильтровано: %s",
-		"fit.over_budget":          "дороже бюджета",
-		"fit.past_deadline":        "не успевает к сроку",
-		"host.ok":                  "хост соответствует правилу из руководств",
-		"host.unknown":             "у предложения не указаны vCPU или RAM",
-		"host.few_vcpus":           "%s vCPU на GPU — меньше %s, которые руководства советуют для этой задачи",
-		"host.little_ram":          "%s ГиБ RAM на GPU — меньше %s ГиБ, которые руководства советуют для этой задачи",
-		"host.offload_ram":         "выгрузке на CPU нужно %s ГиБ RAM хоста, у инстанса %s ГиБ",
-		"slo.ttft_prefill":         "TTFT ограничен префиллом: %s с на один промпт на свободной реплике",
-		"slo.tpot_bandwidth":       "TPOT ограничен полосой памяти: %s с на токен даже для одного запроса",
-		"slo.tpot_compute":         "TPOT ограничен вычислениями: %s с на токен даже для одного запроса",
-		"slo.tpot_host":            "TPOT ограничен хостом и накладными расходами движка: %s с на токен даже для одного запроса",
-		"slo.tpot_communication":   "TPOT ограничен обменом тензорного параллелизма: %s с на токен даже для одного запроса",
-		"slo.kv_pool":              "пул KV не вмещает ни одного запроса",
-		"spot.serving":             "вытеснение спот-инстансов нарушает SLO, если нет запасной реплики; она добавлена",
-		"reason.cheapest":          "%s: самый дешёвый подходящий вариант, %s; следующий, %s, стоит в %s× больше при скорости %s×",
-		"reason.cheapest_alone":    "%s: единственный подходящий вариант, %s",
-		"reason.fastest":           "%s: самый быстрый, %s; следующий, %s, идёт в %s× дольше при стоимости %s×",
-		"reason.fastest_alone":     "%s: единственный подходящий вариант, %s",
-		"reason.value":             "%s: излом кривой «цена—время», %s× стоимости самого дешёвого при %s× его скорости",
-		"reason.pareto":            "%s: нет варианта одновременно дешевле и быстрее",
-		"reason.none":              "%s: есть вариант и дешевле, и быстрее (%s)",
-		"note.network_assumed":     "сеть между узлами неизвестна: принято %s Гбит/с",
-		"note.spot_default_rate":   "частота вытеснения спота неизвестна: принято %s%% инстансов в месяц",
-		"note.reserved_commitment": "резервирование оплачивается за каждый час срока",
-		"note.vat_excluded":        "цены приведены без НДС %s%%",
-		"note.vat_included":        "цены включают НДС %s%%",
-		"note.serving_engine":      "для сервинга принят непрерывный батчинг (vLLM)",
-		"hosted.cheaper_than_api":  "свой сервер на %s выгоднее %s при нагрузке выше %s запросов/с",
-		"hosted.never":             "%s остаётся дешевле своего сервера при любой нагрузке, которую держит одна реплика",
+		"fit.ok":                     "помещается с запасом %s на GPU",
+		"fit.no_hardware":            "в каталоге нет скоростных характеристик этого GPU",
+		"fit.no_price":               "нет цены %s",
+		"fit.no_fx":                  "нет курса для %s",
+		"fit.fraction_training":      "доля GPU годится только для инференса",
+		"fit.too_big":                "нужно больше %s инстансов",
+		"fit.no_fabric":              "один инстанс не вмещает задачу, а провайдер не указывает кластерную сеть между инстансами (разрешите неизвестные сети, чтобы планировать на нескольких)",
+		"fit.filtered":               "отфильтровано: %s",
+		"fit.over_budget":            "дороже бюджета",
+		"fit.past_deadline":          "не успевает к сроку",
+		"host.ok":                    "хост соответствует правилу из руководств",
+		"host.unknown":               "у предложения не указаны vCPU или RAM",
+		"host.few_vcpus":             "%s vCPU на GPU — меньше %s, которые руководства советуют для этой задачи",
+		"host.little_ram":            "%s ГиБ RAM на GPU — меньше %s ГиБ, которые руководства советуют для этой задачи",
+		"host.offload_ram":           "выгрузке на CPU нужно %s ГиБ RAM хоста, у инстанса %s ГиБ",
+		"slo.ttft_prefill":           "TTFT ограничен префиллом: %s с на один промпт на свободной реплике",
+		"slo.tpot_bandwidth":         "TPOT ограничен полосой памяти: %s с на токен даже для одного запроса",
+		"slo.tpot_compute":           "TPOT ограничен вычислениями: %s с на токен даже для одного запроса",
+		"slo.tpot_host":              "TPOT ограничен хостом и накладными расходами движка: %s с на токен даже для одного запроса",
+		"slo.tpot_communication":     "TPOT ограничен обменом тензорного параллелизма: %s с на токен даже для одного запроса",
+		"slo.kv_pool":                "пул KV не вмещает ни одного запроса",
+		"spot.serving":               "вытеснение спот-инстансов нарушает SLO, если нет запасной реплики; она добавлена",
+		"reason.cheapest":            "%s: самый дешёвый подходящий вариант, %s; следующий, %s, стоит в %s× больше при скорости %s×",
+		"reason.cheapest_alone":      "%s: единственный подходящий вариант, %s",
+		"reason.fastest":             "%s: самый быстрый, %s; следующий, %s, идёт в %s× дольше при стоимости %s×",
+		"reason.fastest_alone":       "%s: единственный подходящий вариант, %s",
+		"reason.value":               "%s: излом кривой «цена—время», %s× стоимости самого дешёвого при %s× его скорости",
+		"reason.pareto":              "%s: нет варианта одновременно дешевле и быстрее",
+		"reason.none":                "%s: есть вариант и дешевле, и быстрее (%s)",
+		"note.network_assumed":       "сеть между узлами неизвестна: принято %s Гбит/с",
+		"note.spot_default_rate":     "частота вытеснения спота неизвестна: принято %s%% инстансов в месяц",
+		"note.reserved_commitment":   "резервирование оплачивается за каждый час срока",
+		"note.vat_excluded":          "цены приведены без НДС %s%%",
+		"note.vat_included":          "цены включают НДС %s%%",
+		"note.serving_engine":        "для сервинга принят непрерывный батчинг (vLLM)",
+		"hosted.cheaper_than_api":    "свой сервер на %s выгоднее %s при нагрузке выше %s запросов/с",
+		"hosted.never":               "%s остаётся дешевле своего сервера при любой нагрузке, которую держит одна реплика",
+		"reason.tie":                 "%s: не быстрее %s, который стоит не дороже, больше чем на %s%%",
+		"reason.fastest_is_cheapest": "%s: самый дешёвый вариант и самый быстрый, %s",
+		"reason.value_is_cheapest":   "%s: самый дешёвый вариант и есть лучшее соотношение цены и скорости: ни один более дорогой не окупает свою цену скоростью",
+		"reason.value_is_fastest":    "%s: самый быстрый вариант и есть лучшее соотношение, в %s× дороже самого дешёвого при скорости %s×",
 	},
 	"zh": {
-		"fit.ok":                   "装得下，每张 GPU 余量 %s",
-		"fit.no_hardware":          "目录缺少此 GPU 的速度参数",
-		"fit.no_price":             "没有%s价格",
-		"fit.no_fx":                "没有 %s 的汇率",
-		"fit.fraction_training":    "GPU 切片仅用于推理",
-		"fit.too_big":              "需要超过 %s 个实例",
-		"fit.filtered":             "已筛除：%s",
-		"fit.over_budget":          "超出预算",
-		"fit.past_deadline":        "赶不上截止时间",
-		"host.ok":                  "主机配置符合指南的经验法则",
-		"host.unknown":             "报价未列出 vCPU 或内存",
-		"host.few_vcpus":           "每张 GPU %s 个 vCPU，低于指南对此任务建议的 %s 个",
-		"host.little_ram":          "每张 GPU %s GiB 内存，低于指南对此任务建议的 %s GiB",
-		"host.offload_ram":         "CPU 卸载需要 %s GiB 主机内存，实例只有 %s GiB",
-		"slo.ttft_prefill":         "TTFT 受预填充限制：空闲副本上一个提示词需 %s 秒",
-		"slo.tpot_bandwidth":       "TPOT 受显存带宽限制：即使单个请求每 token 也需 %s 秒",
-		"slo.tpot_compute":         "TPOT 受算力限制：即使单个请求每 token 也需 %s 秒",
-		"slo.tpot_host":            "TPOT 受主机和引擎开销限制：即使单个请求每 token 也需 %s 秒",
-		"slo.tpot_communication":   "TPOT 受张量并行通信限制：即使单个请求每 token 也需 %s 秒",
-		"slo.kv_pool":              "KV 池连一个请求都放不下",
-		"spot.serving":             "竞价实例回收会破坏 SLO，除非有备用副本；已加一个",
-		"reason.cheapest":          "%s：装得下的方案中最便宜，%s；次优的 %s 成本是其 %s× ，速度是其 %s×",
-		"reason.cheapest_alone":    "%s：唯一装得下的方案，%s",
-		"reason.fastest":           "%s：最快，%s；次优的 %s 用时是其 %s× ，成本是其 %s×",
-		"reason.fastest_alone":     "%s：唯一装得下的方案，%s",
-		"reason.value":             "%s：成本-时间曲线的拐点，成本为最便宜方案的 %s× ，速度为其 %s×",
-		"reason.pareto":            "%s：没有其他方案同时更便宜且更快",
-		"reason.none":              "%s：另有方案既更便宜又更快（%s）",
-		"note.network_assumed":     "节点间网络未知：按 %s Gbit/s 计算",
-		"note.spot_default_rate":   "竞价回收率未知：按每月 %s%% 的实例计算",
-		"note.reserved_commitment": "预留实例按整个期限的每小时计费",
-		"note.vat_excluded":        "价格已扣除 %s%% 增值税",
-		"note.vat_included":        "价格含 %s%% 增值税",
-		"note.serving_engine":      "推理服务按连续批处理（vLLM）计算",
-		"hosted.cheaper_than_api":  "请求率高于 %[3]s 次/秒时，在 %[1]s 上自建比 %[2]s 更便宜",
-		"hosted.never":             "在单个副本能承受的任何请求率下，%s 都比自建更便宜",
+		"fit.ok":                     "装得下，每张 GPU 余量 %s",
+		"fit.no_hardware":            "目录缺少此 GPU 的速度参数",
+		"fit.no_price":               "没有%s价格",
+		"fit.no_fx":                  "没有 %s 的汇率",
+		"fit.fraction_training":      "GPU 切片仅用于推理",
+		"fit.too_big":                "需要超过 %s 个实例",
+		"fit.no_fabric":              "单个实例装不下，且提供商未标明实例之间的集群网络（允许未知网络后可跨实例规划）",
+		"fit.filtered":               "已筛除：%s",
+		"fit.over_budget":            "超出预算",
+		"fit.past_deadline":          "赶不上截止时间",
+		"host.ok":                    "主机配置符合指南的经验法则",
+		"host.unknown":               "报价未列出 vCPU 或内存",
+		"host.few_vcpus":             "每张 GPU %s 个 vCPU，低于指南对此任务建议的 %s 个",
+		"host.little_ram":            "每张 GPU %s GiB 内存，低于指南对此任务建议的 %s GiB",
+		"host.offload_ram":           "CPU 卸载需要 %s GiB 主机内存，实例只有 %s GiB",
+		"slo.ttft_prefill":           "TTFT 受预填充限制：空闲副本上一个提示词需 %s 秒",
+		"slo.tpot_bandwidth":         "TPOT 受显存带宽限制：即使单个请求每 token 也需 %s 秒",
+		"slo.tpot_compute":           "TPOT 受算力限制：即使单个请求每 token 也需 %s 秒",
+		"slo.tpot_host":              "TPOT 受主机和引擎开销限制：即使单个请求每 token 也需 %s 秒",
+		"slo.tpot_communication":     "TPOT 受张量并行通信限制：即使单个请求每 token 也需 %s 秒",
+		"slo.kv_pool":                "KV 池连一个请求都放不下",
+		"spot.serving":               "竞价实例回收会破坏 SLO，除非有备用副本；已加一个",
+		"reason.cheapest":            "%s：装得下的方案中最便宜，%s；次优的 %s 成本是其 %s× ，速度是其 %s×",
+		"reason.cheapest_alone":      "%s：唯一装得下的方案，%s",
+		"reason.fastest":             "%s：最快，%s；次优的 %s 用时是其 %s× ，成本是其 %s×",
+		"reason.fastest_alone":       "%s：唯一装得下的方案，%s",
+		"reason.value":               "%s：成本-时间曲线的拐点，成本为最便宜方案的 %s× ，速度为其 %s×",
+		"reason.pareto":              "%s：没有其他方案同时更便宜且更快",
+		"reason.none":                "%s：另有方案既更便宜又更快（%s）",
+		"note.network_assumed":       "节点间网络未知：按 %s Gbit/s 计算",
+		"note.spot_default_rate":     "竞价回收率未知：按每月 %s%% 的实例计算",
+		"note.reserved_commitment":   "预留实例按整个期限的每小时计费",
+		"note.vat_excluded":          "价格已扣除 %s%% 增值税",
+		"note.vat_included":          "价格含 %s%% 增值税",
+		"note.serving_engine":        "推理服务按连续批处理（vLLM）计算",
+		"hosted.cheaper_than_api":    "请求率高于 %[3]s 次/秒时，在 %[1]s 上自建比 %[2]s 更便宜",
+		"hosted.never":               "在单个副本能承受的任何请求率下，%s 都比自建更便宜",
+		"reason.tie":                 "%s：比不更贵的 %s 快不到 %s%%",
+		"reason.fastest_is_cheapest": "%s：最便宜的方案也是最快的，%s",
+		"reason.value_is_cheapest":   "%s：最便宜的方案也是性价比最高的：更贵的方案带来的速度不值其成本",
+		"reason.value_is_fastest":    "%s：最快的方案也是性价比最高的，成本为最便宜方案的 %s×，速度为其 %s×",
 	},
 }
 
-// planWords translate the English words the planner puts into its
-// arguments (a cost "12.3 USD/month", a time "4.1 h", "p95 0.8 s per
-// request").
-var planWords = map[string][][2]string{
-	"ru": {{"/month", "/мес."}, {" s per request", " с на запрос"}, {" h", " ч"}},
-	"zh": {{"/month", "/月"}, {" s per request", " 秒/请求"}, {" h", " 小时"}},
-}
+// reason renders a planner sentence in the page's language, naming
+// providers by their IDs (reasonWith names them).
+func (l locale) reason(r planner.Reason) string { return l.reasonWith(r, nil) }
 
-// planQuantities lists, per message key, the string arguments that are
-// quantities written as text by the planner ("1234.5 USD/month", "4.1 h",
-// "p95 0.8 s per request"). Every other string argument is a name (a
-// provider and instance such as "verda 8B300.240V", a hosted API's ID, a
-// currency, a pricing model) and is shown exactly as the planner wrote it:
-// a locale never reaches inside a name. Float arguments are numbers.
-var planQuantities = map[string][]int{
-	"reason.cheapest":       {1},
-	"reason.cheapest_alone": {1},
-	"reason.fastest":        {1},
-	"reason.fastest_alone":  {1},
-}
-
-// reason renders a planner sentence in the page's language.
-func (l locale) reason(r planner.Reason) string {
+// reasonWith renders a planner sentence in the page's language. Typed
+// arguments are formatted as the same figures are on the cards: money
+// with l.money, times with l.duration, plans with the provider's name
+// (names maps an ID to it; nil keeps the ID). Strings are names and are
+// shown as the planner wrote them: a locale never reaches inside a name
+// ("verda 8B300.240V" keeps its point in Russian).
+func (l locale) reasonWith(r planner.Reason, names func(string) string) string {
 	tmpl, ok := planMessages[l.lang][r.Key]
 	if !ok {
 		tmpl, ok = planner.English[r.Key]
@@ -131,42 +127,30 @@ func (l locale) reason(r planner.Reason) string {
 			args[i] = l.sig3(v)
 		case int:
 			args[i] = l.count(int64(v))
-		case string:
-			if slices.Contains(planQuantities[r.Key], i) {
-				v = l.quantityText(v)
+		case planner.Money:
+			s := l.money(v.Amount, v.Currency)
+			if v.PerMonth {
+				s += l.t(mPerMonthUnit)
 			}
+			args[i] = s
+		case planner.Duration:
+			if v.P95PerRequest {
+				args[i] = fmt.Sprintf(l.t(mPerRequestP95), l.duration(v.Seconds))
+			} else {
+				args[i] = l.duration(v.Seconds)
+			}
+		case planner.OfferRef:
+			if names != nil {
+				v.Provider = names(v.Provider)
+			}
+			args[i] = v.String()
+		case string:
 			args[i] = v
 		default:
 			args[i] = fmt.Sprint(v)
 		}
 	}
 	return fmt.Sprintf(tmpl, args...)
-}
-
-// quantityText rewrites a quantity the planner wrote as text ("1234.5
-// USD/month", "p95 0.8 s per request") in the locale: each word that is a
-// whole number is regrouped with the locale's separators and decimal
-// mark, keeping its digits after the point; the unit words are
-// translated. Words that are not numbers are left as they are.
-func (l locale) quantityText(s string) string {
-	for _, w := range planWords[l.lang] {
-		if strings.HasSuffix(s, w[0]) || strings.Contains(s, w[0]+" ") {
-			s = strings.Replace(s, w[0], w[1], 1)
-		}
-	}
-	words := strings.Split(s, " ")
-	for i, w := range words {
-		v, err := strconv.ParseFloat(w, 64)
-		if err != nil || strings.ContainsAny(w, "eEnNiI+") {
-			continue
-		}
-		digits := 0
-		if _, frac, ok := strings.Cut(w, "."); ok {
-			digits = len(frac)
-		}
-		words[i] = l.fixed(v, digits)
-	}
-	return strings.Join(words, " ")
 }
 
 // sig3 writes v with three significant digits, in the locale.

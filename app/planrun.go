@@ -126,6 +126,7 @@ func planRequest(j job) planner.Request {
 		Filters: j.Filters, Assumptions: planner.Assumptions{
 			Efficiency: j.Eff, SpotInterruptionsPerMonth: j.SpotRate,
 			CheckpointWriteBytesPerSecond: j.CkptWriteBytesPerSecond, RestartSeconds: j.RestartSeconds,
+			UnknownNetworks: j.UnknownNetworks,
 		},
 	}
 }
@@ -166,13 +167,10 @@ func runPlan(j job, pr prices) planOut {
 		c := candidate{
 			Offer: r.Offer, Instances: r.Instances, Why: r.Why,
 			Plan: plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO},
-			Cost: r.JobCostDisp, Seconds: r.JobSeconds, PerMOutUSD: r.USDPerMillionOutput,
+			Cost: r.RankedCostDisp, Seconds: r.RankedSeconds, PerMOutUSD: r.USDPerMillionOutput,
 			Pricing: r.Pricing, Engine: r.Engine, Concurrency: r.Concurrency,
 			SpotPerMonth: r.SpotInterruptionsPerMonth, CheckpointEvery: r.CheckpointIntervalSeconds,
 			Front: front[i] || i == res.Cheapest || i == res.Fastest || i == res.Value,
-		}
-		if out.Kind == planner.Serving {
-			c.Cost, c.Seconds = r.MonthlyCostDisp, r.E2EP95Seconds
 		}
 		idx[i] = len(out.Cands)
 		// Rows come cheapest first: the first row of a GPU or an offer is its best.
@@ -187,9 +185,16 @@ func runPlan(j job, pr prices) planOut {
 	for _, k := range []struct {
 		kind pickKind
 		row  int
-	}{{pickCheapest, res.Cheapest}, {pickFastest, res.Fastest}, {pickValue, res.Value}} {
+		why  planner.Reason
+	}{{pickCheapest, res.Cheapest, res.WhyCheapest}, {pickFastest, res.Fastest, res.WhyFastest}, {pickValue, res.Value, res.WhyValue}} {
 		if i, ok := idx[k.row]; ok {
-			out.Picks = append(out.Picks, pick{k.kind, out.Cands[i]})
+			// Each pick says its own sentence: a pick that is the
+			// cheapest row too says so, not the cheapest's sentence.
+			p := pick{k.kind, out.Cands[i]}
+			if k.why.Key != "" {
+				p.Why = k.why
+			}
+			out.Picks = append(out.Picks, p)
 		}
 	}
 	for i, c := range out.Cands {

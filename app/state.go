@@ -70,6 +70,7 @@ const (
 	fRestart
 	fAPIIn
 	fAPIOut
+	fUnknownNet
 	nFields
 )
 
@@ -86,7 +87,7 @@ var fieldKeys = [nFields]string{
 	fMFU: "mfu", fInfMFU: "imfu", fBWUtil: "bw",
 	fRequests: "req", fPricing: "pr", fCurrency: "cur", fProviderKind: "pk", fCountry: "cc",
 	fBudget: "bud", fDeadline: "dl", fMinVCPU: "vc", fMinRAM: "ram",
-	fSpotRate: "spot", fCkptWrite: "ckw", fRestart: "rst", fAPIIn: "api-in", fAPIOut: "api-out",
+	fSpotRate: "spot", fCkptWrite: "ckw", fRestart: "rst", fAPIIn: "api-in", fAPIOut: "api-out", fUnknownNet: "un",
 }
 
 // fieldNames name each input: its element id is "rs-"+name, and for the
@@ -106,7 +107,7 @@ var fieldNames = [nFields]string{
 	fRequests: "requests", fPricing: "pricing", fCurrency: "currency", fProviderKind: "provider-kind",
 	fCountry: "country", fBudget: "budget-usd", fDeadline: "deadline-hours", fMinVCPU: "min-vcpus", fMinRAM: "min-ram-gib",
 	fSpotRate: "spot-interruptions", fCkptWrite: "checkpoint-write", fRestart: "restart",
-	fAPIIn: "api-input-price", fAPIOut: "api-output-price",
+	fAPIIn: "api-input-price", fAPIOut: "api-output-price", fUnknownNet: "unknown-networks",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker
@@ -154,6 +155,9 @@ func newDefaultState(in estimator.Input) viewState {
 		// A batch job of 100,000 requests when no request rate is set; every
 		// pricing model and filter at "anything".
 		fRequests: "100000", fPricing: "on-demand", fCurrency: "USD",
+		// Plans span only instances whose provider names the network
+		// between them (planner.Assumptions.UnknownNetworks).
+		fUnknownNet: "0",
 	}
 }
 

@@ -1071,7 +1071,7 @@ func (c *Calculator) renderHosted() app.UI {
 				Prices: l.money(h.API.InputUSDPerMillion, "USD") + " / " + l.money(h.API.OutputUSDPerMillion, "USD"),
 				Source: c.t(mYourPrice),
 				API730: l.money(h.MonthlyCostUSD, "USD"), Self: l.money(h.SelfHostedUSD, "USD"),
-				BreakEven: "—", Why: l.reason(h.Why),
+				BreakEven: "—", Why: l.reasonWith(h.Why, c.providerName),
 			}
 			if h.API.AsOf != "" {
 				r.Source = l.date(h.API.AsOf) + " · " + h.API.Source
@@ -1127,7 +1127,7 @@ func (c *Calculator) renderFilters() app.UI {
 		kinds = append(kinds, option{k, k})
 	}
 	open := false
-	for _, f := range []field{fPricing, fCurrency, fProviderKind, fCountry, fBudget, fDeadline, fMinVCPU, fMinRAM} {
+	for _, f := range []field{fPricing, fCurrency, fProviderKind, fCountry, fBudget, fDeadline, fMinVCPU, fMinRAM, fUnknownNet} {
 		open = open || c.state[f] != defaultState[f] || !c.errs[f].ok()
 	}
 	return app.Details().Class("rs-overrides").ID("rs-filters").Open(open).Body(
@@ -1141,6 +1141,7 @@ func (c *Calculator) renderFilters() app.UI {
 			c.textField(fDeadline, mDeadline, "decimal"),
 			c.textField(fMinVCPU, mMinVCPU, "numeric"),
 			c.textField(fMinRAM, mMinRAM, "decimal"),
+			c.checkField(fUnknownNet, mUnknownNet),
 		),
 	)
 }

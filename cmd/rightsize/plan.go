@@ -171,7 +171,8 @@ func (c *planCmd) define(fs *flag.FlagSet) {
 		}
 	}
 	for _, b := range []struct{ name, usage string }{{"exclude-vat", "normalise VAT-inclusive prices to exclude VAT"},
-		{"all", "also print offers that do not fit, with the reason"}} {
+		{"all", "also print offers that do not fit, with the reason"},
+		{"unknown-networks", "let a plan span instances whose provider names no network between them (at --network-gbps, with a note); off: such offers run on one instance only"}} {
 		if fs.Lookup(b.name) == nil {
 			fs.Bool(b.name, false, b.usage)
 		}
@@ -327,6 +328,7 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	}
 	a := &req.Assumptions
 	a.SpotInterruptionsPerMonth, a.NetworkGbps = num("spot-interruptions"), num("network-gbps")
+	a.UnknownNetworks = c.s("unknown-networks") == "true"
 	a.Efficiency.MFU, a.Efficiency.BandwidthUtil = num("mfu"), num("bandwidth-util")
 	if c.s("checkpoint-write") != "" {
 		b, err := estimator.ParseBytes(c.s("checkpoint-write"))

@@ -281,9 +281,11 @@ func Plan(req Request, offers []Offer, opts Options) (Result, error) {
 	rows = rows[:n]
 	rows = rank(rows)
 	for i := range rows {
-		if rows[i].Fits {
+		r := &rows[i]
+		if r.Fits {
 			res.Fitting++
 		}
+		r.RankedCostDisp, r.RankedSeconds = p.display(r.cost), r.time
 	}
 	res.Rows = rows
 	recommend(&res, req.Workload.Kind)
@@ -596,6 +598,31 @@ func (p *planner) networkGbps(o *Offer) (float64, bool) {
 		return g, true
 	}
 	return DefaultNetworkGbps, true
+}
+
+// fabric reports whether a plan may span several instances of o: its
+// provider names the network between them (the catalog's NetworkGbps or
+// NetworkFabric, with its source), or the request allows unknown networks
+// (Assumptions.UnknownNetworks).
+func (p *planner) fabric(o *Offer) bool {
+	return o.NetworkGbps > 0 || o.NetworkFabric != "" || p.req.Assumptions.UnknownNetworks
+}
+
+// instLimit is how many instances of o one model copy (training: the job)
+// may span: p.maxInst over a known fabric, else one.
+func (p *planner) instLimit(o *Offer) int {
+	if p.fabric(o) {
+		return p.maxInst
+	}
+	return 1
+}
+
+// tooBig is the fit reason of a job that no allowed count of o holds.
+func (p *planner) tooBig(o *Offer) Reason {
+	if !p.fabric(o) {
+		return Reason{Key: "fit.no_fabric"}
+	}
+	return Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}
 }
 
 // fitOut is the part of an estimator.Result the planner reads (the whole

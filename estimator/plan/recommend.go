@@ -4,35 +4,25 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"strconv"
 )
 
-// label names a row in a reason: "8× H100 on aws p5.48xlarge ×2".
-func label(r *Row) string {
-	o := r.Offer
-	s := o.Provider + " " + o.InstanceType
-	if r.Instances > 1 {
-		s += " ×" + strconv.Itoa(r.Instances)
-	}
-	return s
+// label names a row in a reason: "aws p5.48xlarge ×2".
+func label(r *Row) OfferRef {
+	return OfferRef{Provider: r.Offer.Provider, InstanceType: r.Offer.InstanceType, Instances: r.Instances}
 }
 
-// costText is the row's ranking cost as text for a reason.
-// It is the expected cost on spot.
-func costText(r *Row, kind Kind, res *Result) string {
-	v := r.cost * r.PricePerHourDisp / math.Max(r.PricePerHourUSD, 1e-300)
-	suffix := ""
-	if kind == Serving {
-		suffix = "/month"
-	}
-	return formatNumber(v) + " " + res.Currency + suffix
+// costText is the row's ranking cost (on spot, the expected cost) in the
+// request's currency, as RankedCostDisp.
+func costText(r *Row, kind Kind, res *Result) Money {
+	return Money{Amount: r.RankedCostDisp, Currency: res.Currency, PerMonth: kind == Serving}
 }
 
-func timeText(r *Row, kind Kind) string {
+// timeText is the row's ranking time, as RankedSeconds.
+func timeText(r *Row, kind Kind) Duration {
 	if kind == Serving {
-		return "p95 " + formatNumber(r.E2EP95Seconds) + " s per request"
+		return Duration{Seconds: r.E2EP95Seconds, P95PerRequest: true}
 	}
-	return formatNumber(r.time/3600) + " h"
+	return Duration{Seconds: r.time}
 }
 
 // recommend marks the cheapest, the fastest, the best value (the knee of
@@ -55,7 +45,10 @@ func recommend(res *Result, kind Kind) {
 	// is strictly faster than every cheaper row.
 	bestTime := math.Inf(1)
 	for _, i := range fit {
-		if rows[i].time < bestTime {
+		// A dearer row joins the front only when it is faster by more
+		// than frontTolerance: a B300 0.3% faster than a B200 at 1.3×
+		// the cost is not "the fastest" but a tie the B200 wins.
+		if rows[i].time < bestTime*(1-frontTolerance) {
 			bestTime = rows[i].time
 			res.Pareto = append(res.Pareto, i)
 			rows[i].Recommendation = RecPareto
@@ -103,7 +96,28 @@ func recommend(res *Result, kind Kind) {
 		vr.Why = Reason{Key: "reason.value", Args: []any{label(vr), ratio(vr.cost, cr.cost), ratio(cr.time, vr.time)}}
 		vr.Recommendation = RecValue
 	}
+	// Each pick's own sentence: a pick that shares its row with the
+	// cheapest says so, instead of repeating the cheapest's sentence.
+	res.WhyCheapest, res.WhyFastest, res.WhyValue = cr.Why, rows[fast].Why, Reason{}
+	if value >= 0 {
+		res.WhyValue = rows[value].Why
+	}
+	if fast == cheap {
+		res.WhyFastest = Reason{Key: "reason.fastest_is_cheapest", Args: []any{label(cr), timeText(cr, kind)}}
+	}
+	switch {
+	case value == cheap:
+		res.WhyValue = Reason{Key: "reason.value_is_cheapest", Args: []any{label(cr)}}
+	case value == fast && fast != cheap:
+		res.WhyValue = Reason{Key: "reason.value_is_fastest", Args: []any{label(&rows[fast]), ratio(rows[fast].cost, cr.cost), ratio(cr.time, rows[fast].time)}}
+	}
 }
+
+// frontTolerance is how much faster a dearer plan must be to count as
+// faster on the cost–time front: 1%, well inside the speed model's own
+// uncertainty band (±10% and wider, estimator.Perf.Uncertainty), so a
+// plan that is "faster" by less is a tie, and the cheaper one wins it.
+const frontTolerance = 0.01
 
 // WhyNot explains row i when it is not recommended: the first plan on the
 // Pareto front that ranks before it (at least as cheap, to the cent) and is
@@ -122,13 +136,22 @@ func (res *Result) WhyNot(i int) Reason {
 	if r.Why.Key != "" {
 		return r.Why
 	}
+	// The fastest front row ranked before it (no dearer to the cent) is
+	// as fast (it dominates), or within frontTolerance of its time.
+	best := -1
 	for _, j := range res.Pareto {
-		f := &res.Rows[j]
-		if j < i && f.time <= r.time { // ranked before: no dearer to the cent
-			return Reason{Key: "reason.none", Args: []any{label(r), label(f)}}
+		if j < i && (best < 0 || res.Rows[j].time < res.Rows[best].time) {
+			best = j
 		}
 	}
-	return Reason{}
+	if best < 0 {
+		return Reason{}
+	}
+	f := &res.Rows[best]
+	if f.time <= r.time {
+		return Reason{Key: "reason.none", Args: []any{label(r), label(f)}}
+	}
+	return Reason{Key: "reason.tie", Args: []any{label(r), label(f), 100 * frontTolerance}}
 }
 
 // ratio is a/b, or 0 when b is 0.

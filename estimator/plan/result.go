@@ -55,48 +55,102 @@ func (h HostStatus) String() string {
 // (names) and float64 (numbers) in the order the key's message uses them.
 type Reason struct {
 	Key  string
-	Args []any
+	Args []any // float64 (a plain number), int, string (a name), Money, Duration, OfferRef
+}
+
+// Typed arguments of a Reason. Numbers and their units stay apart until a
+// formatter writes them (as golang.org/x/perf's benchunit keeps values and
+// units apart): String below for the CLI, the page's locale for the page,
+// so a figure in a sentence is formatted like the same figure on a card.
+
+// Money is an amount in Currency; PerMonth marks a monthly bill.
+type Money struct {
+	Amount   float64
+	Currency string
+	PerMonth bool
+}
+
+// Duration is a job's time in seconds; P95PerRequest marks a serving
+// plan's p95 end-to-end latency of one request.
+type Duration struct {
+	Seconds       float64
+	P95PerRequest bool
+}
+
+// OfferRef names a plan: its offer's provider (an ID: a formatter may
+// show the provider's name) and instance type, and the instances rented.
+type OfferRef struct {
+	Provider, InstanceType string
+	Instances              int
+}
+
+func (m Money) String() string {
+	s := formatNumber(m.Amount) + " " + m.Currency
+	if m.PerMonth {
+		s += "/month"
+	}
+	return s
+}
+
+func (d Duration) String() string {
+	if d.P95PerRequest {
+		return "p95 " + formatNumber(d.Seconds) + " s per request"
+	}
+	return formatNumber(d.Seconds/3600) + " h"
+}
+
+func (o OfferRef) String() string {
+	s := o.Provider + " " + o.InstanceType
+	if o.Instances > 1 {
+		s += " ×" + strconv.Itoa(o.Instances)
+	}
+	return s
 }
 
 // Message keys and their English text. A translation supplies the same
 // keys with the same argument order.
 var English = map[string]string{
-	"fit.ok":                   "fits with %s GiB headroom per GPU",
-	"fit.no_hardware":          "the catalog lacks this GPU's speed figures",
-	"fit.no_price":             "no %s price",
-	"fit.no_fx":                "no exchange rate for %s",
-	"fit.fraction_training":    "a GPU slice is for inference only",
-	"fit.too_big":              "needs more than %s instances",
-	"fit.filtered":             "filtered out: %s",
-	"fit.over_budget":          "over budget",
-	"fit.past_deadline":        "misses the deadline",
-	"host.ok":                  "host sized to the guides' rule",
-	"host.unknown":             "the offer does not list vCPUs or RAM",
-	"host.few_vcpus":           "%s vCPUs per GPU, below the %s the guides ask for this task",
-	"host.little_ram":          "%s GiB RAM per GPU, below the %s GiB the guides ask for this task",
-	"host.offload_ram":         "CPU offload needs %s GiB of host RAM, the instance has %s GiB",
-	"slo.ttft_prefill":         "TTFT is bound by prefill: %s s for one prompt on an idle replica",
-	"slo.tpot_bandwidth":       "TPOT is bound by memory bandwidth: %s s per token even alone",
-	"slo.tpot_compute":         "TPOT is bound by compute: %s s per token even alone",
-	"slo.tpot_host":            "TPOT is bound by the host and engine overhead: %s s per token even alone",
-	"slo.tpot_communication":   "TPOT is bound by tensor-parallel communication: %s s per token even alone",
-	"slo.kv_pool":              "the KV pool cannot hold one request",
-	"spot.serving":             "spot reclaims break serving SLOs unless a spare replica covers them; one is added",
-	"reason.cheapest":          "%s: cheapest that fits at %s; the runner-up, %s, costs %s× as much for %s× the speed",
-	"reason.cheapest_alone":    "%s: the only plan that fits, at %s",
-	"reason.fastest":           "%s: fastest, %s; the runner-up, %s, takes %s× as long for %s× the cost",
-	"reason.fastest_alone":     "%s: the only plan that fits, %s",
-	"reason.value":             "%s: the knee of cost against time, %s× the cheapest plan's cost for %s× its speed",
-	"reason.pareto":            "%s: no other plan is both cheaper and faster",
-	"reason.none":              "%s: another plan is both cheaper and faster (%s)",
-	"note.network_assumed":     "inter-node network unknown: %s Gbit/s assumed",
-	"note.spot_default_rate":   "spot interruption rate unknown: %s%% of instances per month assumed",
-	"note.reserved_commitment": "a reservation bills every hour of its term",
-	"note.vat_excluded":        "prices normalised to exclude %s%% VAT",
-	"note.vat_included":        "prices include %s%% VAT",
-	"note.serving_engine":      "serving assumes continuous batching (vLLM)",
-	"hosted.cheaper_than_api":  "self-hosting on %s beats %s above %s requests/s",
-	"hosted.never":             "%s stays cheaper than self-hosting at any rate one replica sustains",
+	"fit.ok":                     "fits with %s GiB headroom per GPU",
+	"fit.no_hardware":            "the catalog lacks this GPU's speed figures",
+	"fit.no_price":               "no %s price",
+	"fit.no_fx":                  "no exchange rate for %s",
+	"fit.fraction_training":      "a GPU slice is for inference only",
+	"fit.too_big":                "needs more than %s instances",
+	"fit.no_fabric":              "one instance does not hold it, and the provider names no cluster network between instances (allow unknown networks to plan across them)",
+	"fit.filtered":               "filtered out: %s",
+	"fit.over_budget":            "over budget",
+	"fit.past_deadline":          "misses the deadline",
+	"host.ok":                    "host sized to the guides' rule",
+	"host.unknown":               "the offer does not list vCPUs or RAM",
+	"host.few_vcpus":             "%s vCPUs per GPU, below the %s the guides ask for this task",
+	"host.little_ram":            "%s GiB RAM per GPU, below the %s GiB the guides ask for this task",
+	"host.offload_ram":           "CPU offload needs %s GiB of host RAM, the instance has %s GiB",
+	"slo.ttft_prefill":           "TTFT is bound by prefill: %s s for one prompt on an idle replica",
+	"slo.tpot_bandwidth":         "TPOT is bound by memory bandwidth: %s s per token even alone",
+	"slo.tpot_compute":           "TPOT is bound by compute: %s s per token even alone",
+	"slo.tpot_host":              "TPOT is bound by the host and engine overhead: %s s per token even alone",
+	"slo.tpot_communication":     "TPOT is bound by tensor-parallel communication: %s s per token even alone",
+	"slo.kv_pool":                "the KV pool cannot hold one request",
+	"spot.serving":               "spot reclaims break serving SLOs unless a spare replica covers them; one is added",
+	"reason.cheapest":            "%s: cheapest that fits at %s; the runner-up, %s, costs %s× as much for %s× the speed",
+	"reason.cheapest_alone":      "%s: the only plan that fits, at %s",
+	"reason.fastest":             "%s: fastest, %s; the runner-up, %s, takes %s× as long for %s× the cost",
+	"reason.fastest_alone":       "%s: the only plan that fits, %s",
+	"reason.value":               "%s: the knee of cost against time, %s× the cheapest plan's cost for %s× its speed",
+	"reason.pareto":              "%s: no other plan is both cheaper and faster",
+	"reason.fastest_is_cheapest": "%s: the cheapest plan is also the fastest, %s",
+	"reason.value_is_cheapest":   "%s: the cheapest plan is also the best value: no dearer plan buys enough speed for its cost",
+	"reason.value_is_fastest":    "%s: the fastest plan is also the best value, %s× the cheapest plan's cost for %s× its speed",
+	"reason.none":                "%s: another plan is both cheaper and faster (%s)",
+	"reason.tie":                 "%s: no faster than %s, which costs no more, by over %s%%",
+	"note.network_assumed":       "inter-node network unknown: %s Gbit/s assumed",
+	"note.spot_default_rate":     "spot interruption rate unknown: %s%% of instances per month assumed",
+	"note.reserved_commitment":   "a reservation bills every hour of its term",
+	"note.vat_excluded":          "prices normalised to exclude %s%% VAT",
+	"note.vat_included":          "prices include %s%% VAT",
+	"note.serving_engine":        "serving assumes continuous batching (vLLM)",
+	"hosted.cheaper_than_api":    "self-hosting on %s beats %s above %s requests/s",
+	"hosted.never":               "%s stays cheaper than self-hosting at any rate one replica sustains",
 }
 
 // String renders r in English.
@@ -110,6 +164,8 @@ func (r Reason) String() string {
 		switch v := a.(type) {
 		case float64:
 			args[i] = formatNumber(v)
+		case fmt.Stringer:
+			args[i] = v.String()
 		default:
 			args[i] = v
 		}
@@ -224,6 +280,14 @@ type Row struct {
 	Recommendation Recommendation
 	Why            Reason
 
+	// RankedCostDisp and RankedSeconds are what the row is ranked by, in
+	// Request.Currency and seconds: the job (training, batch) or the month
+	// (serving; time is a request's p95 end-to-end latency), on spot the
+	// expected values with reclaims (SpotExpectedCostUSD and
+	// SpotExpectedSeconds). A page shows these next to the pick, so the
+	// figure a user reads is the one that ranked it.
+	RankedCostDisp, RankedSeconds float64
+
 	cost, time   float64 // ranking keys (USD, seconds)
 	prefillShare float64 // inference: prefill's share of GPU time
 }
@@ -244,6 +308,10 @@ type Result struct {
 	// Indexes into Rows; -1 when none.
 	Cheapest, Fastest, Value int
 	Pareto                   []int
+	// WhyCheapest, WhyFastest and WhyValue are each pick's sentence. A
+	// pick that is the same row as another says so ("the cheapest is also
+	// the best value") rather than repeating that row's Why.
+	WhyCheapest, WhyFastest, WhyValue Reason
 
 	Considered, Fitting int
 
@@ -253,3 +321,9 @@ type Result struct {
 	Hosted          []HostedComparison
 	Notes           []Reason
 }
+
+// MarshalText keeps a typed argument a string in JSON, as it was before
+// arguments were typed: the CLI's JSON reasons keep their shape.
+func (m Money) MarshalText() ([]byte, error)    { return []byte(m.String()), nil }
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+func (o OfferRef) MarshalText() ([]byte, error) { return []byte(o.String()), nil }

@@ -292,7 +292,7 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 	}
 	tp := top
 	// Pipeline stages across instances: no more stages than layers.
-	limit := min(p.maxInst, max(in.Arch.Layers*tp/gpus, 1))
+	limit := min(p.instLimit(o), max(in.Arch.Layers*tp/gpus, 1))
 	s, ok := searchInstances(limit, 0, func(n int) (copyShape, bool) {
 		if n == 1 {
 			return copyShape{}, false
@@ -426,7 +426,7 @@ func (p *planner) keepCurve(k perfKey, memo bool, sc serveCurve) {
 func (p *planner) servingTech(o *Offer, r *Row) {
 	shapes := p.inferShapes(o)
 	if len(shapes) == 0 {
-		r.FitReason = Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}
+		r.FitReason = p.tooBig(o)
 		return
 	}
 	_, hw := p.slice(o)
@@ -536,7 +536,7 @@ func (p *planner) tokenPrices(r *Row, perSec, lam float64) {
 func (p *planner) batchTech(o *Offer, r *Row) {
 	shapes := p.inferShapes(o)
 	if len(shapes) == 0 {
-		r.FitReason = Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}
+		r.FitReason = p.tooBig(o)
 		return
 	}
 	cs := shapes[0] // smallest TP: most copies, the best throughput per GPU

@@ -159,7 +159,14 @@ func TestServingSLOReasons(t *testing.T) {
 func TestPipelineAcrossInstances(t *testing.T) {
 	in := modelInput(t, "mistral-7b-v0.1")
 	o := gpuOffer(t, "t4", 1, estimator.FP16)
-	r := serveOne(t, in, o, plan.Workload{RequestsPerSecond: 2, PromptTokens: 500, OutputTokens: 200}, false)
+	w := plan.Workload{RequestsPerSecond: 2, PromptTokens: 500, OutputTokens: 200}
+	// Without a named network between instances, a replica may not span
+	// them.
+	if r := serveOne(t, in, o, w, false); r.Fits || r.FitReason.Key != "fit.no_fabric" {
+		t.Errorf("no named network: fits %v (%v)", r.Fits, r.FitReason)
+	}
+	o.NetworkGbps, o.NetworkFabric = 100, "ethernet"
+	r := serveOne(t, in, o, w, false)
 	if !r.Fits || r.PP != 2 || r.TP != 1 || r.InstancesPerReplica != 2 || r.Instances != 2*r.Replicas {
 		t.Errorf("fits %v, TP %d PP %d, %d instances per replica, %d instances (%v)", r.Fits, r.TP, r.PP, r.InstancesPerReplica, r.Instances, r.FitReason)
 	}

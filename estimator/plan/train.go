@@ -71,7 +71,7 @@ func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 	if p.req.FixedParallelism {
 		n := (in.GPUs + gpus - 1) / gpus
 		res := p.estimate(in)
-		return trainShape{in, n, res}, res.Fits && n <= p.maxInst
+		return trainShape{in, n, res}, res.Fits && n <= p.instLimit(o)
 	}
 	top := maxTP(o, gpus)
 	at := func(n int) (trainShape, bool) {
@@ -95,7 +95,7 @@ func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 	if t, ok := p.hints[vram]; ok {
 		guess = (t + gpus - 1) / gpus
 	}
-	s, ok := searchInstances(p.maxInst, guess, at)
+	s, ok := searchInstances(p.instLimit(o), guess, at)
 	if ok {
 		p.hints[vram] = s.in.GPUs
 	}
@@ -216,7 +216,7 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 	}
 	s, ok := p.fitTraining(o)
 	if !ok {
-		r.FitReason = Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}
+		r.FitReason = p.tooBig(o)
 		return
 	}
 	_, hw := p.slice(o)
@@ -237,7 +237,7 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 // reports whether it did (within the instance limit, still fitting, and
 // faster when faster is set).
 func (p *planner) grow(o *Offer, hw estimator.Hardware, s *trainShape, r *Row, faster bool) bool {
-	if s.instances*2 > p.maxInst {
+	if s.instances*2 > p.instLimit(o) {
 		return false
 	}
 	bigger := *s

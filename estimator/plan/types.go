@@ -181,6 +181,13 @@ type Assumptions struct {
 	// NetworkGbps for offers whose inter-node network is unknown:
 	// DefaultNetworkGbps.
 	NetworkGbps float64
+	// UnknownNetworks lets a plan span instances whose provider names no
+	// network between them (no NetworkGbps or NetworkFabric in the
+	// catalog), at NetworkGbps with a note. Off by default: a job whose
+	// gradients or pipeline cross separate pods with no cluster fabric
+	// (62 RunPod pods of RTX A4000s for a 70B pre-train) is not a plan a
+	// practitioner would rent, and its speed is a guess.
+	UnknownNetworks bool
 	// Efficiency overrides the estimator's MFU and bandwidth shares.
 	Efficiency estimator.Efficiency
 }
