@@ -57,6 +57,12 @@ type Policy struct {
 	// engine preempts the most recently admitted running request and
 	// recomputes it later (vLLM v1 RECOMPUTE, SGLang's retraction).
 	Preempt bool
+	// AdmitEvery takes new requests in only every so many steps: vLLM
+	// v0.6's multi-step scheduling (--num-scheduler-steps, which runs
+	// that many decode steps per scheduling pass), SGLang's
+	// --scheduler-recv-interval (the scheduler polls for new requests
+	// every that many forward passes). 0 or 1: every step.
+	AdmitEvery int
 	// RequestSeconds is each request's fixed cost outside the GPU's
 	// steps: the HTTP/API server, tokenisation, scheduling, detokenising
 	// and streaming. It adds to TTFT and end-to-end latency but occupies
@@ -156,6 +162,8 @@ func (p Policy) validate() error {
 		return bad("max-batched-tokens", p.TokenBudget, "want 1..16777216")
 	case !(p.ReserveOutput >= 0 && p.ReserveOutput <= 1):
 		return &estimator.InputError{Field: "reserve-output", Value: ftoa(p.ReserveOutput), Reason: "want a share in [0, 1]", Err: estimator.ErrRange}
+	case p.AdmitEvery < 0 || p.AdmitEvery > 1<<16:
+		return bad("scheduler-steps", p.AdmitEvery, "want 0..65536")
 	case !(p.RequestSeconds >= 0 && p.RequestSeconds <= 3600):
 		return &estimator.InputError{Field: "request-seconds", Value: ftoa(p.RequestSeconds), Reason: "want seconds in [0, 3600]", Err: estimator.ErrRange}
 	}
@@ -209,7 +217,8 @@ func lengths(in estimator.Input, w estimator.Workload) (prompt, output int) {
 // NewConfig sets up the simulation of one replica of in (in.TP × in.PP
 // GPUs like hw; in.GPUs and in.Batch are ignored) serving w under its
 // engine's default scheduler (DefaultPolicy on in.VRAM; a non-zero
-// in.MaxBatchedTokens replaces the token budget). When the memory
+// in.MaxBatchedTokens replaces the token budget, in.SchedulerSteps sets
+// AdmitEvery). When the memory
 // estimate's KV pool cannot hold one request (a job that fits only with a
 // lower memory reserve or an fp8 KV cache), the pool bounds nothing and
 // KVUnbounded says so. Load's concurrency, rate and request count are
@@ -222,6 +231,7 @@ func NewConfig(in estimator.Input, hw estimator.Hardware, eff estimator.Efficien
 	if in.MaxBatchedTokens > 0 {
 		pol.TokenBudget = in.MaxBatchedTokens
 	}
+	pol.AdmitEvery = in.SchedulerSteps
 	prompt, output := lengths(in, w)
 	w.PromptTokens, w.OutputTokens = prompt, output
 	m := estimator.NewServingModel(in, hw, eff, w)

@@ -58,15 +58,17 @@ type Dist struct {
 type Limit int
 
 const (
-	LimitNone   Limit = iota // nothing waited
-	LimitSeqs                // the running-sequence cap (Policy.MaxSeqs)
-	LimitKV                  // the KV pool
-	LimitTokens              // the step's token budget (prefill throughput)
+	LimitNone    Limit = iota // nothing waited
+	LimitSeqs                 // the running-sequence cap (Policy.MaxSeqs)
+	LimitKV                   // the KV pool
+	LimitTokens               // the step's token budget (prefill throughput)
+	LimitPolling              // new requests taken in only every Policy.AdmitEvery steps
 )
 
-var limitNames = [...]string{"none", "max-seqs", "kv-cache", "token-budget"}
+var limitNames = [...]string{"none", "max-seqs", "kv-cache", "token-budget", "admission-interval"}
 
-// String returns "none", "max-seqs", "kv-cache" or "token-budget".
+// String returns "none", "max-seqs", "kv-cache", "token-budget" or
+// "admission-interval".
 func (l Limit) String() string {
 	if l < 0 || int(l) >= len(limitNames) {
 		return "Limit(" + strconv.Itoa(int(l)) + ")"
@@ -195,7 +197,7 @@ type state struct {
 	steps       int
 	preemptions int
 	runArea     float64     // ∫ running dt
-	blocked     [4]float64  // seconds the head of the queue waited, by Limit
+	blocked     [5]float64  // seconds the head of the queue waited, by Limit
 	plan        []chunk     // this step's prompt chunks
 	rng         *rand.Rand  // open loop
 	stepMemo    stepMemoKey // last decode-only step time
@@ -395,8 +397,12 @@ func (s *state) schedule() Limit {
 		planned += n
 		free -= float64(n)
 	}
-	// New requests.
+	// New requests, at the scheduler's polling steps (an idle engine
+	// polls all the time).
 	limit := LimitNone
+	if s.p.AdmitEvery > 1 && s.nRun > 0 && s.steps%s.p.AdmitEvery != 0 && s.wHead < len(s.waiting) {
+		return LimitPolling
+	}
 	reserve := s.p.ReserveOutput * s.outLeft()
 	for s.wHead < len(s.waiting) {
 		i := s.waiting[s.wHead]
@@ -567,6 +573,9 @@ func (s *state) decodeRun() int64 {
 			k = min(k, max(int64(n), 1))
 		}
 	}
+	if e := s.p.AdmitEvery; e > 1 && (s.wHead < len(s.waiting) || s.pending < s.sent) {
+		k = min(k, int64(e-s.steps%e)) // stop at the next polling step
+	}
 	if s.p.Preempt && s.nDec > 0 {
 		room := math.Floor((s.cap - s.used()) / float64(s.nDec))
 		k = min(k, max(int64(room), 1))
@@ -671,7 +680,7 @@ func (s *state) result(slo SLO) Result {
 		res.MeanRunning = s.runArea / d
 	}
 	res.SLOAttainment = float64(good) / float64(n)
-	for l := LimitSeqs; l <= LimitTokens; l++ {
+	for l := LimitSeqs; l <= LimitPolling; l++ {
 		if s.blocked[l] > s.blocked[res.Limit] {
 			res.Limit = l
 		}

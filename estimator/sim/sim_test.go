@@ -238,3 +238,21 @@ func BenchmarkSimulate(b *testing.B) {
 		}
 	}
 }
+
+// Taking new requests in only every N steps (vLLM v0.6 multi-step
+// scheduling, SGLang's --scheduler-recv-interval) delays first tokens by
+// about N/2 decode steps under load.
+func TestAdmitEvery(t *testing.T) {
+	cfg := testConfig(t, estimator.SGLang, 1000, 500)
+	cfg.Load.Concurrency, cfg.Load.Requests, cfg.Load.RangeRatio = 16, 320, DefaultRangeRatio
+	base := run(t, cfg)
+	cfg.Policy.AdmitEvery = 30
+	slow := run(t, cfg)
+	step := cfg.Model.StepSeconds(estimator.Step{DecodeSeqs: 16, DecodeContext: 16 * 1250})
+	if d := slow.TTFT.Mean - base.TTFT.Mean; d < 8*step || d > 30*step {
+		t.Errorf("TTFT %.3f → %.3f s with polling every 30 steps of %.4f s: want about 15 steps more", base.TTFT.Mean, slow.TTFT.Mean, step)
+	}
+	if slow.Limit != LimitPolling {
+		t.Errorf("limit %s, want admission-interval", slow.Limit)
+	}
+}
