@@ -50,6 +50,9 @@ type Adapter struct {
 type Quote struct {
 	catalog.PriceRow
 	SpotRegion string
+	// KeepSpot keeps the offer's spot price, region and bucket although
+	// the adapter owns them: the source's spot part failed this time.
+	KeepSpot bool
 }
 
 // Fetcher is the HTTP side of a refresh: an injectable client (tests use an
@@ -126,14 +129,33 @@ func (f *Fetcher) Get(ctx context.Context, url string, header map[string]string)
 
 // Do is Get with a method and a body (GraphQL and search APIs use POST).
 func (f *Fetcher) Do(ctx context.Context, method, url string, header map[string]string, body string) ([]byte, error) {
+	max := f.MaxBytes
+	if max == 0 {
+		max = 64 << 20
+	}
+	var data []byte
+	err := f.stream(ctx, method, url, header, body, func(r io.Reader) error {
+		var err error
+		data, err = io.ReadAll(io.LimitReader(r, max+1))
+		if err == nil && int64(len(data)) > max {
+			err = fmt.Errorf("response larger than %d bytes", max)
+		}
+		return err
+	})
+	return data, err
+}
+
+// Stream fetches url and hands the body to read without holding it in
+// memory (AWS's EC2 offer files are gigabytes); retries as Get.
+func (f *Fetcher) Stream(ctx context.Context, url string, read func(io.Reader) error) error {
+	return f.stream(ctx, http.MethodGet, url, nil, "", read)
+}
+
+func (f *Fetcher) stream(ctx context.Context, method, url string, header map[string]string, body string, read func(io.Reader) error) error {
 	url = f.rewrite(url)
 	client := f.Client
 	if client == nil {
 		client = http.DefaultClient
-	}
-	max := f.MaxBytes
-	if max == 0 {
-		max = 64 << 20
 	}
 	for attempt := 0; ; attempt++ {
 		var rd io.Reader
@@ -142,27 +164,26 @@ func (f *Fetcher) Do(ctx context.Context, method, url string, header map[string]
 		}
 		req, err := http.NewRequestWithContext(ctx, method, url, rd)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		req.Header.Set("User-Agent", "rightsize-catalog-refresh (+https://github.com/rightsize)")
+		req.Header.Set("User-Agent", "rightsize-catalog-refresh")
 		for k, v := range header {
 			req.Header.Set(k, v)
 		}
 		resp, err := client.Do(req)
 		if err != nil {
-			return nil, err
-		}
-		data, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
-		resp.Body.Close()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", url, err)
-		}
-		if int64(len(data)) > max {
-			return nil, fmt.Errorf("%s: response larger than %d bytes", url, max)
+			return err
 		}
 		if resp.StatusCode/100 == 2 {
-			return data, nil
+			err := read(resp.Body)
+			resp.Body.Close()
+			if err != nil && !errors.Is(err, ErrSchema) {
+				err = fmt.Errorf("%s: %w", url, err)
+			}
+			return err
 		}
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+		resp.Body.Close()
 		if (resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable) && attempt < f.Retries {
 			wait := time.Duration(1<<attempt) * time.Second
 			if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s >= 0 {
@@ -173,7 +194,7 @@ func (f *Fetcher) Do(ctx context.Context, method, url string, header map[string]
 			}
 			continue
 		}
-		return nil, &HTTPError{URL: url, Status: resp.StatusCode, Body: snippet(data)}
+		return &HTTPError{URL: url, Status: resp.StatusCode, Body: snippet(data)}
 	}
 }
 
@@ -265,7 +286,11 @@ func (f *Files) refreshOne(ctx context.Context, fetch *Fetcher, a Adapter, now t
 		id := catalog.OfferIDFor(row.Provider, row.InstanceType)
 		if i := slices.IndexFunc(f.Offers.Offers, func(o offerJSON) bool { return o.ID == id }); i >= 0 {
 			old := f.Offers.Offers[i]
-			clearOwned(&f.Offers.Offers[i], a.Owns)
+			owns := a.Owns
+			if q.KeepSpot {
+				owns = slices.DeleteFunc(slices.Clone(owns), func(f string) bool { return f == "spot_per_hour" })
+			}
+			clearOwned(&f.Offers.Offers[i], owns)
 			// The catalog's GPU ID is reviewed (a source's "H100" may be the
 			// SXM part); only a different GPU count stops the update.
 			if row.GPUCount != 0 && row.GPUCount != old.GPUCount {
@@ -288,8 +313,9 @@ func (f *Files) refreshOne(ctx context.Context, fetch *Fetcher, a Adapter, now t
 			r.Changes = append(r.Changes, ch...)
 			if row.SpotPerHour > 0 {
 				f.Offers.Offers[i].SpotRegion = q.SpotRegion
-			} else if slices.Contains(a.Owns, "spot_per_hour") {
-				f.Offers.Offers[i].SpotRegion = ""
+			} else if slices.Contains(owns, "spot_per_hour") {
+				o := &f.Offers.Offers[i]
+				o.SpotRegion, o.SpotInterruption, o.SpotInterruptionSource = "", "", ""
 			}
 		} else {
 			if row.GPU == "" {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net/url"
 	"slices"
@@ -36,17 +37,9 @@ const (
 // (each us-east-1 file is several GB; RIGHTSIZE_AWS_REGIONS overrides).
 var AWSRegions = []string{"us-east-1", "us-west-2"}
 
-// awsOffer is the part of an AWS Price List offer file (index.json) the
-// adapter reads: products by SKU and their OnDemand and Reserved terms.
-type awsOffer struct {
-	PublicationDate string                `json:"publicationDate"`
-	Products        map[string]awsProduct `json:"products"`
-	Terms           struct {
-		OnDemand map[string]map[string]awsTerm `json:"OnDemand"`
-		Reserved map[string]map[string]awsTerm `json:"Reserved"`
-	} `json:"terms"`
-}
-
+// awsProduct and awsTerm are the parts of an AWS Price List offer file
+// (index.json) the adapter reads: products by SKU, and each SKU's OnDemand
+// and Reserved terms.
 type awsProduct struct {
 	SKU           string `json:"sku"`
 	ProductFamily string `json:"productFamily"`
@@ -83,32 +76,151 @@ type awsRates struct {
 // ParseAWSOffer reads an AWS Price List EC2 offer file and returns, per
 // instance type with GPUs, the Linux shared-tenancy on-demand rate and the
 // 1- and 3-year Standard Reserved Instance All Upfront effective hourly rates
-// (upfront / term hours + hourly).
+// (upfront / term hours + hourly), or the Convertible ones where a type has
+// no Standard RI.
 func ParseAWSOffer(data []byte, src string) (region string, rates map[string]awsRates, err error) {
-	var o awsOffer
-	if err := json.Unmarshal(data, &o); err != nil {
-		return "", nil, schemaErr(src, "%v", err)
+	return ParseAWSOfferStream(bytes.NewReader(data), src)
+}
+
+// ParseAWSOfferStream is ParseAWSOffer on a stream: it decodes one product
+// and one SKU's terms at a time and keeps only GPU instances, so a
+// multi-gigabyte offer file needs little memory. Products come before terms
+// in the documented format; terms of SKUs not kept are skipped.
+func ParseAWSOfferStream(r io.Reader, src string) (region string, rates map[string]awsRates, err error) {
+	dec := json.NewDecoder(r)
+	bad := func(format string, a ...any) error { return schemaErr(src, format, a...) }
+	delim := func(want json.Delim) error {
+		t, err := dec.Token()
+		if err != nil {
+			return bad("%v", err)
+		}
+		if d, ok := t.(json.Delim); !ok || d != want {
+			return bad("want %v, got %v", want, t)
+		}
+		return nil
 	}
-	if o.Products == nil {
-		return "", nil, schemaErr(src, "no products")
+	key := func() (string, error) {
+		t, err := dec.Token()
+		if err != nil {
+			return "", bad("%v", err)
+		}
+		k, ok := t.(string)
+		if !ok {
+			return "", bad("want a key, got %v", t)
+		}
+		return k, nil
+	}
+	skip := func() error {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return bad("%v", err)
+		}
+		return nil
+	}
+	products := map[string]awsProduct{}
+	onDemand := map[string]map[string]awsTerm{}
+	reserved := map[string]map[string]awsTerm{}
+	sawProducts := false
+	if err := delim('{'); err != nil {
+		return "", nil, err
+	}
+	for dec.More() {
+		k, err := key()
+		if err != nil {
+			return "", nil, err
+		}
+		switch k {
+		case "products":
+			sawProducts = true
+			if err := delim('{'); err != nil {
+				return "", nil, err
+			}
+			for dec.More() {
+				sku, err := key()
+				if err != nil {
+					return "", nil, err
+				}
+				var p awsProduct
+				if err := dec.Decode(&p); err != nil {
+					return "", nil, bad("product %s: %v", sku, err)
+				}
+				a := p.Attributes
+				if strings.HasPrefix(p.ProductFamily, "Compute Instance") && a.OperatingSystem == "Linux" && a.Tenancy == "Shared" &&
+					a.PreInstalledSw == "NA" && (a.CapacityStatus == "" || a.CapacityStatus == "Used") && a.GPU != "" && a.GPU != "0" {
+					products[sku] = p
+				}
+			}
+			if err := delim('}'); err != nil {
+				return "", nil, err
+			}
+		case "terms":
+			if err := delim('{'); err != nil {
+				return "", nil, err
+			}
+			for dec.More() {
+				kind, err := key()
+				if err != nil {
+					return "", nil, err
+				}
+				into := map[string]map[string]map[string]awsTerm{"OnDemand": onDemand, "Reserved": reserved}[kind]
+				if into == nil {
+					if err := skip(); err != nil {
+						return "", nil, err
+					}
+					continue
+				}
+				if err := delim('{'); err != nil {
+					return "", nil, err
+				}
+				for dec.More() {
+					sku, err := key()
+					if err != nil {
+						return "", nil, err
+					}
+					if _, ok := products[sku]; !ok {
+						if err := skip(); err != nil {
+							return "", nil, err
+						}
+						continue
+					}
+					var m map[string]awsTerm
+					if err := dec.Decode(&m); err != nil {
+						return "", nil, bad("terms of %s: %v", sku, err)
+					}
+					into[sku] = m
+				}
+				if err := delim('}'); err != nil {
+					return "", nil, err
+				}
+			}
+			if err := delim('}'); err != nil {
+				return "", nil, err
+			}
+		default:
+			if err := skip(); err != nil {
+				return "", nil, err
+			}
+		}
+	}
+	if err := delim('}'); err != nil {
+		return "", nil, err
+	}
+	if !sawProducts {
+		return "", nil, bad("no products")
 	}
 	rates = map[string]awsRates{}
-	for sku, p := range o.Products {
+	for sku, p := range products {
 		a := p.Attributes
-		if !strings.HasPrefix(p.ProductFamily, "Compute Instance") || a.OperatingSystem != "Linux" || a.Tenancy != "Shared" ||
-			a.PreInstalledSw != "NA" || (a.CapacityStatus != "" && a.CapacityStatus != "Used") || a.GPU == "" || a.GPU == "0" {
-			continue
-		}
 		region = a.RegionCode
 		r := rates[a.InstanceType]
-		for _, t := range o.Terms.OnDemand[sku] {
+		for _, t := range onDemand[sku] {
 			for _, d := range t.PriceDimensions {
 				if x := usd(d.PricePerUnit); d.Unit == "Hrs" && x > 0 {
 					r.od = x
 				}
 			}
 		}
-		for _, t := range o.Terms.Reserved[sku] {
+		for _, t := range reserved[sku] {
 			ta := t.TermAttributes
 			years := map[string]float64{"1yr": 1, "3yr": 3}[ta.LeaseContractLength]
 			if years == 0 || ta.PurchaseOption != "All Upfront" || ta.OfferingClass != "standard" && ta.OfferingClass != "convertible" {
@@ -296,11 +408,11 @@ func fetchAWSList(ctx context.Context, f *Fetcher, known []catalog.Offer, host, 
 			continue
 		}
 		u := awsPricingHost + r.CurrentVersionURL
-		body, err := f.Get(ctx, u, nil)
-		if err != nil {
-			return nil, skipped, err
-		}
-		_, rates, err := ParseAWSOffer(body, u)
+		var rates map[string]awsRates
+		err := f.Stream(ctx, u, func(body io.Reader) (err error) {
+			_, rates, err = ParseAWSOfferStream(body, u)
+			return err
+		})
 		if err != nil {
 			return nil, skipped, err
 		}
@@ -350,6 +462,7 @@ func fetchAWSList(ctx context.Context, f *Fetcher, known []catalog.Offer, host, 
 		if b.y3 > 0 && b.y3 <= b.od {
 			q.Reserved3yPerHour = b.y3
 		}
+		q.KeepSpot = spotErr != nil
 		if spotErr == nil {
 			for region, x := range spot[o.InstanceType] {
 				if x <= b.od && (q.SpotPerHour == 0 || x < q.SpotPerHour || x == q.SpotPerHour && region < q.SpotRegion) {

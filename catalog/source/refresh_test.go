@@ -240,6 +240,42 @@ func TestRefreshInvalidRowsRevert(t *testing.T) {
 
 // Adapters that need a key are skipped, with the variable named, when it
 // is not set.
+// When AWS's spot feed fails, the offer files still refresh on-demand and
+// commitments, and the spot prices stay as they were.
+func TestRefreshAWSSpotFeedDown(t *testing.T) {
+	var sleeps []time.Duration
+	fetch := replayFetcher(t, &sleeps)
+	rt := fetch.Client.Transport
+	fetch.Client = &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if r.URL.Host == "website.spot.ec2.aws.a2z.com" {
+			return &http.Response{StatusCode: 500, Body: http.NoBody, Header: http.Header{}, Request: r}, nil
+		}
+		return rt.RoundTrip(r)
+	})}
+	f := readFiles(t)
+	before := offerIn(t, f, "aws-g5.xlarge")
+	var aws source.Adapter
+	for _, a := range source.Adapters {
+		if a.Name == "aws" {
+			aws = a
+		}
+	}
+	r := f.Refresh(context.Background(), fetch, []source.Adapter{aws}, refreshDay)[0]
+	after := offerIn(t, f, "aws-g5.xlarge")
+	if r.Status != "updated" || after.SpotPerHour != before.SpotPerHour || after.SpotRegion != before.SpotRegion ||
+		after.SpotInterruption != before.SpotInterruption || after.Reserved1yPerHour != 0.591553 {
+		t.Errorf("%s %v: spot %v/%s/%s (was %v/%s/%s), 1y %v", r.Status, r.Err, after.SpotPerHour, after.SpotRegion, after.SpotInterruption,
+			before.SpotPerHour, before.SpotRegion, before.SpotInterruption, after.Reserved1yPerHour)
+	}
+	if !strings.Contains(strings.Join(r.Skipped, "\n"), "spot prices not refreshed") {
+		t.Errorf("skipped %v", r.Skipped)
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
 func TestRefreshNeedsKey(t *testing.T) {
 	f := readFiles(t)
 	for _, a := range source.Adapters {
