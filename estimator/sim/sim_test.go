@@ -256,3 +256,59 @@ func TestAdmitEvery(t *testing.T) {
 		t.Errorf("limit %s, want admission-interval", slow.Limit)
 	}
 }
+
+// Replicas is the smallest count meeting the SLO: one fewer misses it.
+func TestReplicas(t *testing.T) {
+	cfg := testConfig(t, estimator.VLLM, 2000, 300)
+	cfg.Load.RangeRatio, cfg.Load.Requests = DefaultRangeRatio, 600
+	slo := SLO{TTFTSeconds: 0.5, TPOTSeconds: 0.03}
+	sz, err := Replicas(cfg, 60, slo, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sz.Meets || sz.Replicas < 2 || sz.Result.TTFT.P95 > slo.TTFTSeconds || sz.Result.TPOT.P95 > slo.TPOTSeconds || sz.Binding == "" {
+		t.Fatalf("sizing %+v", sz)
+	}
+	c := cfg
+	c.Load.RatePerSecond = 60 / float64(sz.Replicas-1)
+	r := run(t, c)
+	if r.TTFT.P95 <= slo.TTFTSeconds && r.TPOT.P95 <= slo.TPOTSeconds {
+		t.Errorf("%d replicas meet the SLO too (p95 TTFT %.3f s, TPOT %.4f s)", sz.Replicas-1, r.TTFT.P95, r.TPOT.P95)
+	}
+	if _, err := Replicas(cfg, 0, slo, 4); err == nil {
+		t.Error("rate 0: no error")
+	}
+	// An SLO below a lone request's latency: no count meets it.
+	if sz, err := Replicas(cfg, 1, SLO{TTFTSeconds: 1e-4}, 4); err != nil || sz.Meets || sz.Replicas != 4 {
+		t.Errorf("impossible SLO: %+v, %v", sz, err)
+	}
+}
+
+// The closed-form fast path (estimator.ServingModel.Point) and the
+// simulator describe the same replica: at one request in flight the
+// simulated TTFT less the fixed cost is the closed form's, and at a
+// steady concurrency their throughput agrees within 5% and TPOT within
+// 15% (the closed form spreads the prompts evenly over the steps). Their
+// TTFT under load differs by design: the closed form's arrivals are
+// staggered, the simulated client's are not.
+func TestClosedFormAgrees(t *testing.T) {
+	for _, e := range []estimator.Engine{estimator.VLLM, estimator.TRTLLM} {
+		cfg := testConfig(t, e, 1000, 500)
+		cfg.Load.RangeRatio = 1
+		for _, c := range []int{1, 16, 64, 256} {
+			cfg.Load.Concurrency, cfg.Load.Requests = c, 40*c
+			r := run(t, cfg)
+			p, err := cfg.Model.Point(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tpot := r.TPOT.Mean/p.TPOTSeconds - 1
+			tps := r.OutputTokensPerSecond/p.TokensPerSecond - 1
+			ttft := (r.TTFT.Mean-cfg.Policy.RequestSeconds)/p.TTFTSeconds - 1
+			t.Logf("%s c=%d: TTFT %+.1f%% (sim %.4f − fixed, closed %.4f), TPOT %+.1f%%, tokens/s %+.1f%%", e, c, 100*ttft, r.TTFT.Mean, p.TTFTSeconds, 100*tpot, 100*tps)
+			if math.Abs(tpot) > 0.15 || math.Abs(tps) > 0.05 || (c == 1 && math.Abs(ttft) > 0.01) {
+				t.Errorf("%s at %d in flight: simulated TPOT %+.1f%%, tokens/s %+.1f%%, TTFT %+.1f%% off the closed form", e, c, 100*tpot, 100*tps, 100*ttft)
+			}
+		}
+	}
+}

@@ -1,0 +1,106 @@
+package sim
+
+import (
+	"math"
+
+	"rightsize/estimator"
+)
+
+// Sizing is the smallest number of replicas that serves a rate within an
+// SLO, and what binds there.
+type Sizing struct {
+	Replicas int
+	// Result is one replica's run at rate / Replicas (Poisson arrivals: a
+	// least-loaded or random router splits a Poisson stream into Poisson
+	// streams).
+	Result Result
+	// Binding names the SLO figure that needed the last replica: "ttft"
+	// (p95 time to first token), "tpot" (p95 time per output token) or
+	// "throughput" when the replicas that meet them are the fewest that
+	// keep up with the rate at all, "" when one replica is enough;
+	// Result.Limit names the engine limit
+	// behind it (kv-cache, token-budget, max-seqs, admission-interval).
+	Binding string
+	// Meets reports whether Replicas meets the SLO; false when even
+	// maxReplicas do not (the SLO is below what one request alone gets).
+	Meets bool
+}
+
+// Replicas is the smallest number of replicas of cfg's replica, up to
+// maxReplicas, whose simulated p95 TTFT and p95 TPOT meet slo when
+// ratePerSecond requests/s arrive as a Poisson process spread evenly over
+// them (cfg.Load.Requests per run, 1000 when 0; cfg.Load's lengths, spread
+// and seed). A zero SLO figure is no bound. It returns an
+// *estimator.InputError for a bad rate, replica limit or configuration.
+func Replicas(cfg Config, ratePerSecond float64, slo SLO, maxReplicas int) (Sizing, error) {
+	if !(ratePerSecond > 0 && ratePerSecond <= maxRate) {
+		return Sizing{}, &estimator.InputError{Field: "rate", Value: ftoa(ratePerSecond), Reason: "want requests/s in (0, 1e9]", Err: estimator.ErrRange}
+	}
+	if maxReplicas < 1 || maxReplicas > 1<<16 {
+		return Sizing{}, &estimator.InputError{Field: "max-replicas", Value: itoa(maxReplicas), Reason: "want 1..65536", Err: estimator.ErrRange}
+	}
+	cfg.Load.Concurrency = 0
+	if cfg.Load.Requests == 0 {
+		cfg.Load.Requests = 1000
+	}
+	try := func(n int) (Result, bool, string, error) {
+		c := cfg
+		c.Load.RatePerSecond = ratePerSecond / float64(n)
+		r, err := Run(c)
+		if err != nil {
+			return r, false, "", err
+		}
+		switch {
+		case slo.TTFTSeconds > 0 && r.TTFT.P95 > slo.TTFTSeconds:
+			return r, false, "ttft", nil
+		case slo.TPOTSeconds > 0 && r.TPOT.P95 > slo.TPOTSeconds:
+			return r, false, "tpot", nil
+		}
+		return r, true, "", nil
+	}
+	// Start at the replicas the saturation rate asks for (fewer cannot
+	// keep up), then double until the SLO holds and bisect.
+	lo := 1
+	if sat, err := Saturation(cfg); err != nil {
+		return Sizing{}, err
+	} else if sat.RequestsPerSecond > 0 {
+		lo = max(1, min(maxReplicas, int(math.Ceil(ratePerSecond/sat.RequestsPerSecond))))
+	}
+	r, ok, why, err := try(lo)
+	if err != nil {
+		return Sizing{}, err
+	}
+	if ok {
+		s := Sizing{Replicas: lo, Result: r, Meets: true}
+		if lo > 1 {
+			s.Binding = "throughput" // fewer replicas saturate
+		}
+		return s, nil
+	}
+	hi, bind := lo, why
+	for !ok {
+		if hi == maxReplicas {
+			return Sizing{Replicas: hi, Result: r, Binding: why}, nil
+		}
+		lo, hi = hi, min(2*hi, maxReplicas)
+		bind = why
+		if r, ok, why, err = try(hi); err != nil {
+			return Sizing{}, err
+		}
+	}
+	best := Sizing{Replicas: hi, Result: r, Binding: bind, Meets: true}
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		rm, okm, whym, err := try(mid)
+		if err != nil {
+			return Sizing{}, err
+		}
+		if okm {
+			hi, best = mid, Sizing{Replicas: mid, Result: rm, Binding: bind, Meets: true}
+		} else {
+			lo, bind = mid, whym
+			best.Binding = whym
+		}
+	}
+	return best, nil
+}
