@@ -64,6 +64,21 @@ func TestPlanImportsOnlyStdAndEstimator(t *testing.T) {
 	}
 }
 
+// TestSimImportsOnlyStdAndEstimator keeps the serving simulator as
+// portable as the estimator: the page, the planner's callers and the CLI
+// run it.
+func TestSimImportsOnlyStdAndEstimator(t *testing.T) {
+	deps := goList(t, true, nil, "./estimator/sim")
+	if _, ok := deps["rightsize/estimator/sim"]; !ok {
+		t.Fatalf("go list found no rightsize/estimator/sim: %v", deps)
+	}
+	for p := range deps {
+		if p != "rightsize/estimator/sim" && p != "rightsize/estimator" {
+			t.Errorf("estimator/sim depends on non-standard package %s", p)
+		}
+	}
+}
+
 func TestLayering(t *testing.T) {
 	pkgs := goList(t, false, nil, "./...")
 	if len(pkgs) < 5 {
@@ -81,6 +96,8 @@ func TestLayering(t *testing.T) {
 				t.Errorf("%s imports rightsize/app: catalog sits below app", p)
 			case p == "rightsize/estimator/plan" && imp == "rightsize/estimator":
 				// the planner sits on the estimator and below everything else
+			case p == "rightsize/estimator/sim" && imp == "rightsize/estimator":
+				// the serving simulator steps the estimator's model, as portable as it
 			case strings.HasPrefix(p, "rightsize/estimator") && strings.HasPrefix(imp, "rightsize/"):
 				t.Errorf("%s imports %s: estimator sits below everything", p, imp)
 			}
