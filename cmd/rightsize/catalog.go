@@ -407,7 +407,7 @@ func runRefresh(f *source.Files, o refreshOpts, stdout, stderr io.Writer) int {
 	}
 	today, _ := catalog.AsOfTime(o.asOf)
 	fetch := &source.Fetcher{Client: &http.Client{Timeout: 5 * time.Minute}, Today: today, Getenv: os.Getenv, Retries: 3,
-		Sleep: time.Sleep, MaxBytes: 8 << 30}
+		Sleep: time.Sleep, MaxBytes: 1 << 30}
 	if o.replay != "" {
 		t, err := source.NewReplayTransport(o.replay)
 		if err != nil {
