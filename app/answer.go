@@ -16,6 +16,7 @@ import (
 // pickView is one recommendation, formatted.
 type pickView struct {
 	Kind, Title, What, Where, Cost, Time, Reason string
+	Notes                                        string // the row's own planner notes (VAT, spot spare), joined
 	GPU                                          string
 	Plan                                         plan
 }
@@ -28,12 +29,19 @@ func (c *Calculator) pickViews() []pickView {
 	for i, p := range c.plan.Picks {
 		out[i] = pickView{
 			Kind: p.Kind.String(), Title: c.t(pickTitles[p.Kind]),
-			What:   strconv.Itoa(p.Plan.GPUs) + " × " + c.gpuName(p.Offer.GPU) + planSuffix(p.Plan),
-			Where:  c.providerName(p.Offer.Provider) + " · " + p.Offer.InstanceType + instances(p.Instances),
+			What: strconv.Itoa(p.Plan.GPUs) + " × " + c.gpuName(p.Offer.GPU) + planSuffix(p.Plan),
+			Where: c.providerName(p.Offer.Provider) + " · " + p.Offer.InstanceType + instances(p.Instances) +
+				" · " + c.t(pricingKeys[p.Pricing]) + c.engineText(p.candidate),
 			Cost:   l.money(p.Cost, c.plan.Currency),
 			Time:   l.duration(p.Seconds),
 			Reason: l.reasonWith(p.Why, c.providerName),
 			GPU:    p.Offer.GPU, Plan: p.Plan,
+		}
+		for _, n := range p.Notes {
+			if out[i].Notes != "" {
+				out[i].Notes += " · "
+			}
+			out[i].Notes += l.reasonWith(n, c.providerName)
 		}
 	}
 	return out
@@ -98,8 +106,35 @@ func (c *Calculator) answerPicks(class string, note app.UI) app.UI {
 		app.H2().Text(c.t(mAnswerTitle)),
 		note,
 		&recommendation{Picks: c.pickViews(), Lang: c.lang(), CostLabel: c.planCostHeader(), TimeLabel: c.planTimeHeader()},
+		c.planNotes(),
 		c.paretoChart(),
 	)
+}
+
+// planNotes lists what the planner assumed for the whole plan (a network
+// speed, a spot reclaim rate, the serving engine, a reservation's terms),
+// next to the picks they qualify.
+func (c *Calculator) planNotes() app.UI {
+	if len(c.plan.Notes) == 0 {
+		return app.Text("")
+	}
+	l := c.loc()
+	notes := make([]string, len(c.plan.Notes))
+	for i, n := range c.plan.Notes {
+		notes[i] = l.reasonWith(n, c.providerName)
+	}
+	return app.Div().ID("rs-plan-notes").Class("rs-notes").Body(
+		app.P().Class("rs-sub").Text(c.t(mPlanNotes)+":"),
+		app.Ul().Body(app.Range(notes).Slice(func(i int) app.UI { return app.Li().Text(notes[i]) })),
+	)
+}
+
+// engineText is " · vLLM" for an inference plan, "" for training.
+func (c *Calculator) engineText(x candidate) string {
+	if c.plan.Kind == planner.Training {
+		return ""
+	}
+	return " · " + engineLabels[x.Engine]
 }
 
 type recommendation struct {
@@ -138,6 +173,7 @@ func (p *pickCard) Render() app.UI {
 			app.Div().Class("rs-fact").Body(app.Dt().Text(p.TimeLabel), app.Dd().Class("rs-pick-time").Text(x.Time)),
 		),
 		app.P().Class("rs-reason").Text(x.Reason),
+		app.If(x.Notes != "", func() app.UI { return app.P().Class("rs-where rs-pick-notes").Text(x.Notes) }),
 		app.Button().Class("rs-more").OnClick(p.onUse).Text(tr(p.Lang, mUseThis)),
 	)
 }

@@ -334,6 +334,9 @@ const (
 	mPerMonthUnit
 	mPerRequestP95
 	mUnknownNet
+	mCommShare
+	mCommFact
+	mOfStep
 	nMsgs
 )
 
@@ -611,6 +614,9 @@ var messagesEN = [nMsgs]string{
 	mPerMonthUnit:          "/month",
 	mPerRequestP95:         "p95 %s per request",
 	mUnknownNet:            "Plan across instances whose provider names no network between them (assumed 100 Gbit/s)",
+	mCommShare:             "communication %s of the step",
+	mCommFact:              "Communication",
+	mOfStep:                "of each step, not hidden by compute",
 }
 
 var messagesRU = [nMsgs]string{
@@ -881,6 +887,9 @@ var messagesRU = [nMsgs]string{
 	mPerMonthUnit:          "/мес.",
 	mPerRequestP95:         "p95 %s на запрос",
 	mUnknownNet:            "Планировать на нескольких инстансах без указанной сети между ними (принять 100 Гбит/с)",
+	mCommShare:             "обмены %s шага",
+	mCommFact:              "Обмены между GPU",
+	mOfStep:                "каждого шага не скрыто вычислениями",
 }
 
 var messagesZH = [nMsgs]string{
@@ -1151,6 +1160,9 @@ var messagesZH = [nMsgs]string{
 	mPerMonthUnit:          "/月",
 	mPerRequestP95:         "每请求 p95 %s",
 	mUnknownNet:            "允许跨未标明互联网络的实例规划（假定 100 Gbit/s）",
+	mCommShare:             "通信占每步 %s",
+	mCommFact:              "GPU 间通信",
+	mOfStep:                "的每步时间未被计算掩盖",
 }
 
 // tr returns the message for key in lang, falling back to English.

@@ -283,7 +283,7 @@ func (r *fitRow) Render() app.UI {
 
 // offerRowView is one offer, formatted.
 type offerRowView struct {
-	ID, GPU, Provider, Instance, GPUs, OnDemand, Spot, Reserved, Cost, Where, Region, AsOf, Source string
+	ID, GPU, Provider, Instance, GPUs, OnDemand, Spot, Reserved, Cost, Time, Where, Region, AsOf, Source string
 	Estimated, Own                                                                                 bool
 	Age                                                                                            int // an age value
 	Plan                                                                                           plan
@@ -291,9 +291,9 @@ type offerRowView struct {
 
 type offerTable struct {
 	app.Compo
-	Rows       []offerRowView
-	Lang       string
-	CostHeader string
+	Rows                   []offerRowView
+	Lang                   string
+	CostHeader, TimeHeader string
 }
 
 func (o *offerTable) Render() app.UI {
@@ -303,6 +303,7 @@ func (o *offerTable) Render() app.UI {
 			app.Th().Text(t(mProvider)), app.Th().Text(t(mInstance)), app.Th().Class("num").Text(t(mGPUs)),
 			app.Th().Class("num").Text(t(mOnDemand)), app.Th().Class("num").Text(t(mSpot)),
 			app.Th().Class("num").Text(t(mReserved)), app.Th().Class("num").Text(o.CostHeader),
+			app.Th().Class("num").Text(o.TimeHeader),
 			app.Th().Text(t(mRegion)), app.Th().Text(t(mAsOfSource)),
 		)),
 		app.TBody().OnClick(onPickRow).OnKeyDown(onPickRow).Body(app.Range(o.Rows).Slice(func(i int) app.UI {
@@ -342,6 +343,7 @@ func (r *offerRow) Render() app.UI {
 			app.Text(o.Cost),
 			app.If(o.Where != "", func() app.UI { return app.Div().Class("rs-where").Text(o.Where) }),
 		),
+		app.Td().Class("num rs-time").Text(o.Time),
 		app.Td().Text(o.Region),
 		app.Td().Class("rs-asof").Body(
 			app.Span().Class(ageClass[a]).Text(date),

@@ -6,6 +6,7 @@ package app
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"rightsize/estimator"
@@ -28,6 +29,11 @@ type candidate struct {
 	Pricing     planner.Pricing
 	Engine      estimator.Engine
 	Concurrency float64
+	// CommShare is the share of a training step spent in communication
+	// that compute does not hide (Row.CommSeconds over the step); 0 for
+	// inference and single-GPU plans.
+	CommShare float64
+	Notes     []planner.Reason // the row's own notes (VAT normalised, spot spare replica)
 	// Spot: reclaims per month assumed for the offer and the Young/Daly
 	// checkpoint interval the planner chose (seconds; 0 when not on spot).
 	SpotPerMonth, CheckpointEvery float64
@@ -169,6 +175,7 @@ func runPlan(j job, pr prices) planOut {
 			Plan: plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO},
 			Cost: r.RankedCostDisp, Seconds: r.RankedSeconds, PerMOutUSD: r.USDPerMillionOutput,
 			Pricing: r.Pricing, Engine: r.Engine, Concurrency: r.Concurrency,
+			CommShare: commShare(r), Notes: r.Notes,
 			SpotPerMonth: r.SpotInterruptionsPerMonth, CheckpointEvery: r.CheckpointIntervalSeconds,
 			Front: front[i] || i == res.Cheapest || i == res.Fastest || i == res.Value,
 		}
@@ -215,4 +222,13 @@ func runPlan(j job, pr prices) planOut {
 	}
 	slices.SortStableFunc(out.Points, func(a, b candidate) int { return cmp.Compare(a.Cost, b.Cost) })
 	return out
+}
+
+// commShare is r's exposed communication over its optimizer step (the job
+// time over the optimizer steps).
+func commShare(r *planner.Row) float64 {
+	if !(r.OptimizerSteps > 0) || !(r.JobSeconds > 0) || !(r.CommSeconds > 0) {
+		return 0
+	}
+	return math.Min(1, r.CommSeconds/(r.JobSeconds/r.OptimizerSteps))
 }

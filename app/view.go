@@ -625,6 +625,7 @@ func (c *Calculator) renderPerf() app.UI {
 			{ID: "rs-job-time", Label: c.t(mJobTime), Value: l.duration(v.Seconds), Basis: basis(mFJobTime, mVerifyTrain)},
 			{ID: "rs-gpu-hours", Label: c.t(mGPUHours), Value: l.rate(v.GPUHours), Basis: basis(mFJobTime, mVerifyTrain)},
 			{ID: "rs-steps", Label: c.t(mOptimizerSteps), Value: l.countOrNone(int(safeDiv(c.job.Tokens, p.TokensPerStep)))},
+			{ID: "rs-comm", Label: c.t(mCommFact), Value: l.smallPercent(safeShare(p.CommSeconds, p.StepSeconds)), Detail: c.t(mOfStep)},
 			{ID: "rs-cost-at-speed", Label: c.t(mJobCostAtSpeed), Value: atSpeed, Detail: atSpeedWhere, Basis: basis(mFJobCost, mVerifyTrain)},
 		}
 	}
@@ -664,6 +665,14 @@ var engineLabels = map[estimator.Engine]string{
 var boundKeys = map[estimator.Bound]msgKey{
 	estimator.BoundNone: mNone, estimator.BoundCompute: mBoundCompute, estimator.BoundBandwidth: mBoundBandwidth,
 	estimator.BoundHost: mBoundHost, estimator.BoundCommunication: mBoundComm,
+}
+
+// safeShare is a/b in [0, 1], or 0 when b is not positive.
+func safeShare(a, b float64) float64 {
+	if !(b > 0) || !(a > 0) {
+		return 0
+	}
+	return math.Min(1, a/b)
 }
 
 func safeDiv(a, b float64) float64 {
@@ -916,13 +925,16 @@ func (c *Calculator) renderOffers() app.UI {
 			GPUs:     strconv.FormatFloat(o.Offer.GPUCount, 'f', -1, 64) + "×",
 			OnDemand: l.money(o.Offer.OnDemandPerHour, o.Offer.Currency), Spot: l.money(o.Offer.SpotPerHour, o.Offer.Currency),
 			Reserved: c.reservedText(o.Offer.Reserved1yPerHour, o.Offer.Reserved3yPerHour, o.Offer.Currency),
-			Cost:     c.t(mNone), AsOf: l.date(o.Offer.AsOf), Source: o.Offer.Source,
+			Cost:     c.t(mNone), Time: c.t(mNone), AsOf: l.date(o.Offer.AsOf), Source: o.Offer.Source,
 			Estimated: o.Offer.AsOfEstimated, Age: int(ageOf(o.Offer.AsOf, c.now)), Own: o.Own,
 		}
 		if k, ok := c.plan.ByOffer[o.Offer.ID]; ok {
 			x := c.plan.Cands[k]
-			rows[i].Cost, rows[i].Plan = l.money(x.Cost, c.plan.Currency), x.Plan
+			rows[i].Cost, rows[i].Plan, rows[i].Time = l.money(x.Cost, c.plan.Currency), x.Plan, l.duration(x.Seconds)
 			rows[i].Where = splitText(x.Plan) + instances(x.Instances)
+			if x.CommShare > 0 {
+				rows[i].Where += " · " + strings.Replace(c.t(mCommShare), "%s", l.smallPercent(x.CommShare), 1)
+			}
 		}
 		if len(o.Offer.Regions) > 0 {
 			rows[i].Region = o.Offer.Regions[0]
@@ -934,7 +946,7 @@ func (c *Calculator) renderOffers() app.UI {
 		app.If(len(rows) == 0, func() app.UI {
 			return app.P().Class("rs-sub").Text(c.t(mNoOffers))
 		}).Else(func() app.UI {
-			return &offerTable{Rows: rows, Lang: c.lang(), CostHeader: c.planCostHeader() + " · " + c.pricingName()}
+			return &offerTable{Rows: rows, Lang: c.lang(), CostHeader: c.planCostHeader() + " · " + c.pricingName(), TimeHeader: c.planTimeHeader()}
 		}),
 		app.If(more > 0, func() app.UI {
 			return app.Button().Class("rs-more").ID("rs-more-offers").OnClick(c.onShowAllOffers).
