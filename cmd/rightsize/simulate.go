@@ -73,7 +73,8 @@ func (p *perfJSON) applySim(cfg sim.Config, res sim.Result, replicas int) {
 type simulateCmd struct {
 	fs          *flag.FlagSet
 	conc, rates *string
-	n           *int
+	size        *float64
+	maxReplicas *int
 	ttft, tpot  *float64
 	format      *string
 	seed        *uint64
@@ -82,7 +83,9 @@ type simulateCmd struct {
 // runSimulate implements "rightsize simulate": a serving replica's TTFT,
 // TPOT and throughput against the load (closed-loop concurrencies with
 // --concurrencies, or Poisson request rates with --rates), with the SLO's
-// goodput and the saturation point.
+// goodput and the saturation point; with --rate, the fewest replicas
+// whose simulated p95 TTFT and TPOT meet the SLO at that rate
+// (sim.Replicas) and the limit that binds.
 func runSimulate(args []string, stdout, stderr io.Writer) int {
 	return estimateCommand("simulate", args, stdout, stderr, &simulateCmd{})
 }
@@ -91,7 +94,8 @@ func (c *simulateCmd) define(fs *flag.FlagSet) {
 	c.fs = fs
 	c.conc = fs.String("concurrencies", "1,2,4,8,16,32,64,128,256", "closed loop: comma-separated requests in flight per replica")
 	c.rates = fs.String("rates", "", "open loop: comma-separated Poisson request rates per replica (requests/s); replaces --concurrencies")
-	c.n = fs.Int("num-requests", 0, "requests per load point (0: 10 × concurrency, at least 64; open loop 1000)")
+	c.size = fs.Float64("rate", 0, "size a deployment: the fewest replicas whose simulated p95 TTFT and TPOT meet --slo-ttft and --slo-tpot at this many requests/s")
+	c.maxReplicas = fs.Int("max-replicas", 1024, "with --rate: the most replicas to consider")
 	c.ttft = fs.Float64("slo-ttft", 0, "SLO on time to first token, seconds (0: none)")
 	c.tpot = fs.Float64("slo-tpot", 0, "SLO on time per output token, seconds (0: none)")
 	c.format = fs.String("format", "table", "table|json")
@@ -126,6 +130,10 @@ func (c *simulateCmd) run(job estimateJob, stdout io.Writer, fail func(string, .
 		return fail("%v", err)
 	}
 	cfg.Load.Seed = *c.seed
+	n := 0 // the estimate flags' --num-requests
+	if f := c.fs.Lookup("num-requests"); f != nil {
+		n, _ = strconv.Atoi(f.Value.String())
+	}
 	cfg.SLO = sim.SLO{TTFTSeconds: *c.ttft, TPOTSeconds: *c.tpot}
 	cfg.Load.RangeRatio = sim.DefaultRangeRatio
 	if f := c.fs.Lookup("range-ratio"); f != nil {
@@ -141,8 +149,8 @@ func (c *simulateCmd) run(job estimateJob, stdout io.Writer, fail func(string, .
 		}
 		for _, r := range rates {
 			cfg.Load.Concurrency, cfg.Load.RatePerSecond = 0, r
-			cfg.Load.Requests = *c.n
-			if cfg.Load.Requests == 0 {
+			cfg.Load.Requests = n
+			if n == 0 {
 				cfg.Load.Requests = 1000
 			}
 			res, err := sim.Run(cfg)
@@ -157,8 +165,8 @@ func (c *simulateCmd) run(job estimateJob, stdout io.Writer, fail func(string, .
 			return fail("--concurrencies: %v", err)
 		}
 		for _, k := range concs {
-			cfg.Load.Concurrency, cfg.Load.Requests = k, *c.n
-			if *c.n == 0 {
+			cfg.Load.Concurrency, cfg.Load.Requests = k, n
+			if n == 0 {
 				cfg.Load.Requests = sim.DefaultRequests(k)
 			}
 			res, err := sim.Run(cfg)
@@ -169,19 +177,31 @@ func (c *simulateCmd) run(job estimateJob, stdout io.Writer, fail func(string, .
 		}
 	}
 	satCfg := cfg
+	satCfg.Load.Requests = n
 	sat, satErr := sim.Saturation(satCfg)
+	var sizing *sim.Sizing
+	if *c.size != 0 {
+		sc := cfg
+		sc.Load.Requests = n
+		sz, err := sim.Replicas(sc, *c.size, cfg.SLO, *c.maxReplicas)
+		if err != nil {
+			return fail("%v", err)
+		}
+		sizing = &sz
+	}
 	if *c.format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		out := struct {
-			Engine         string     `json:"engine"`
-			RequestSeconds float64    `json:"request_overhead_seconds"`
-			TokenBudget    int        `json:"token_budget"`
-			MaxSeqs        int        `json:"max_seqs"`
-			KVPoolTokens   int64      `json:"kv_pool_tokens"`
-			Saturation     *sim.Point `json:"saturation,omitempty"`
-			Points         []simPoint `json:"points"`
-		}{in.Engine.String(), cfg.Policy.RequestSeconds, cfg.Policy.TokenBudget, cfg.Policy.MaxSeqs, cfg.Model.KVPoolTokens(), nil, points}
+			Engine         string      `json:"engine"`
+			RequestSeconds float64     `json:"request_overhead_seconds"`
+			TokenBudget    int         `json:"token_budget"`
+			MaxSeqs        int         `json:"max_seqs"`
+			KVPoolTokens   int64       `json:"kv_pool_tokens"`
+			Saturation     *sim.Point  `json:"saturation,omitempty"`
+			Sizing         *sim.Sizing `json:"sizing,omitempty"`
+			Points         []simPoint  `json:"points"`
+		}{in.Engine.String(), cfg.Policy.RequestSeconds, cfg.Policy.TokenBudget, cfg.Policy.MaxSeqs, cfg.Model.KVPoolTokens(), nil, sizing, points}
 		if satErr == nil {
 			out.Saturation = &sat
 		}
@@ -207,6 +227,18 @@ func (c *simulateCmd) run(job estimateJob, stdout io.Writer, fail func(string, .
 	if satErr == nil {
 		fmt.Fprintf(stdout, "\nsaturation: %.2f requests/s (%.0f tokens/s) at %d in flight, bound by %s\n", sat.RequestsPerSecond,
 			sat.OutputTokensPerSecond, sat.Concurrency, sat.Limit)
+	}
+	if sizing != nil {
+		verdict := "meet"
+		if !sizing.Meets {
+			verdict = "do NOT meet"
+		}
+		fmt.Fprintf(stdout, "at %g requests/s: %d replicas %s the SLO: p95 TTFT %s, p95 TPOT %s", *c.size, sizing.Replicas, verdict,
+			ms(sizing.Result.TTFT.P95), ms(sizing.Result.TPOT.P95))
+		if sizing.Binding != "" {
+			fmt.Fprintf(stdout, "; binding: %s (%s)", sizing.Binding, sizing.Result.Limit)
+		}
+		fmt.Fprintln(stdout)
 	}
 	return 0
 }

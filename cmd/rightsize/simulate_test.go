@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// For serving engines estimate reports the simulated closed-loop
+// benchmark at --batch in flight: the means in the stable fields, the
+// percentiles under performance.serving, and --concurrency is --batch.
+func TestEstimateServingSimulated(t *testing.T) {
+	args := []string{"--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "vllm", "--prompt-tokens", "2000", "--output-tokens", "300", "--json"}
+	get := func(extra ...string) map[string]any {
+		t.Helper()
+		var out, errb bytes.Buffer
+		if code := runEstimate(append(append([]string{}, args...), extra...), &out, &errb); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		var m map[string]any
+		if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+			t.Fatal(err)
+		}
+		p, _ := m["performance"].(map[string]any)
+		if p == nil {
+			t.Fatal("no performance")
+		}
+		return p
+	}
+	p := get("--batch", "32")
+	s, _ := p["serving"].(map[string]any)
+	if s == nil {
+		t.Fatal("no serving block")
+	}
+	ttft, tpot := p["time_to_first_token_seconds"].(float64), p["decode_token_latency_seconds"].(float64)
+	if !(ttft > s["request_overhead_seconds"].(float64)) || !(s["time_to_first_token_p99_seconds"].(float64) >= s["time_to_first_token_p50_seconds"].(float64)) ||
+		!(tpot > 0) || s["requests"].(float64) != 320 || s["concurrency"].(float64) != 32 {
+		t.Errorf("serving figures %v, TTFT %v, TPOT %v", s, ttft, tpot)
+	}
+	if q := get("--concurrency", "32"); q["time_to_first_token_seconds"] != p["time_to_first_token_seconds"] {
+		t.Errorf("--concurrency 32 gives TTFT %v, --batch 32 %v", q["time_to_first_token_seconds"], ttft)
+	}
+	// Under load the first token waits for other prompts.
+	if lone := get("--batch", "1"); !(lone["time_to_first_token_seconds"].(float64) < ttft) {
+		t.Errorf("TTFT at 1 in flight %v not below 32's %v", lone["time_to_first_token_seconds"], ttft)
+	}
+	// --steady-state keeps the closed form.
+	if ss := get("--batch", "32", "--steady-state"); ss["serving"] != nil || ss["time_to_first_token_seconds"].(float64) != s["closed_form_time_to_first_token_seconds"].(float64) {
+		t.Errorf("--steady-state: %v", ss)
+	}
+	// The replay's form: TP 8 without --gpus is one 8-GPU replica.
+	var out, errb bytes.Buffer
+	if code := runEstimate([]string{"--model", "deepseek-r1", "--gpu", "b200", "--engine", "sglang", "--precision", "fp4", "--tp", "8", "--dp", "1",
+		"--ep", "8", "--batch", "64", "--prompt-tokens", "1024", "--output-tokens", "1024", "--json"}, &out, &errb); code != 0 {
+		t.Errorf("replay form: exit %d: %s", code, errb.String())
+	}
+}
+
+func TestSimulateCommand(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "vllm", "--prompt-tokens", "2000",
+		"--output-tokens", "300", "--concurrencies", "1,32", "--slo-ttft", "0.5", "--slo-tpot", "0.03", "--rate", "40"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"1 in flight", "32 in flight", "saturation:", "at 40 requests/s:", "replicas meet the SLO"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	errb.Reset()
+	if code := run([]string{"simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "hf"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "continuous batching") {
+		t.Errorf("hf: exit %d, %q", code, errb.String())
+	}
+}
