@@ -41,6 +41,7 @@ type Calculator struct {
 	sheetName string
 	sheetRows int
 	sheetErr  string
+	load      loadState // a sheet being applied, saved files (prices.go)
 
 	// updateReady is set when the service worker has a newer build.
 	updateReady bool

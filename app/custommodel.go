@@ -53,7 +53,10 @@ func (c *Calculator) loadSavedConfig(ctx app.Context) {
 	}
 	a, err := estimator.ParseConfig([]byte(s.Text))
 	if err != nil {
-		ctx.LocalStorage().Del(configKey)
+		// Kept: the page says why, the user loads a corrected file or
+		// removes it (a newer estimator may refuse what an older took).
+		c.load.configBad = true
+		c.configErr = c.t(mSavedKept) + " " + s.Name + ": " + c.t(mBadConfig) + ": " + strings.TrimPrefix(err.Error(), "estimator: ")
 		return
 	}
 	c.custom, c.customName, c.customText = &a, s.Name, s.Text
@@ -61,12 +64,19 @@ func (c *Calculator) loadSavedConfig(ctx app.Context) {
 }
 
 // useConfig applies a config from any source and keeps it; a full
-// localStorage only loses the copy kept for the next visit.
+// localStorage loses the copy kept for the next visit, and the page says so.
 func (c *Calculator) useConfig(ctx app.Context, name, text string) {
 	if c.applyConfig(name, text) {
-		ctx.LocalStorage().Set(configKey, savedFile{name, text})
+		c.load.configBad = false
+		c.load.configUnsaved = !keep(ctx, configKey, savedFile{name, text})
 		c.syncURL(ctx)
 	}
+}
+
+// onDropConfig removes a saved config that failed to load.
+func (c *Calculator) onDropConfig(ctx app.Context, e app.Event) {
+	ctx.LocalStorage().Del(configKey)
+	c.load.configBad, c.configErr = false, ""
 }
 
 func (c *Calculator) onConfigFile(ctx app.Context, e app.Event) {
@@ -117,6 +127,12 @@ func (c *Calculator) renderCustomModel() app.UI {
 		),
 		app.If(c.configErr != "", func() app.UI {
 			return app.P().Class("rs-error").ID("rs-config-file-error").Attr("aria-live", "polite").Text(c.configErr)
+		}),
+		app.If(c.load.configUnsaved, func() app.UI {
+			return app.P().Class("rs-warn").ID("rs-config-unsaved").Text(c.t(mNotKept))
+		}),
+		app.If(c.load.configBad, func() app.UI {
+			return app.Button().Class("rs-more").ID("rs-config-drop").OnClick(c.onDropConfig).Text(c.t(mConfigDrop))
 		}),
 	)
 }

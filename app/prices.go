@@ -1,8 +1,11 @@
 package app
 
 import (
+	"io"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -28,6 +31,66 @@ type savedFile struct {
 	Text string `json:"text"`
 }
 
+// sheetSlice is how long a slice of a large sheet may hold the browser's
+// main thread before the page paints, answers input and shows progress;
+// sheetPause is the pause between slices.
+const (
+	sheetSlice = 40 * time.Millisecond
+	sheetPause = 8 * time.Millisecond
+)
+
+// sheetAsyncBytes: a sheet at least this large is applied in slices in
+// the browser (a 64 KiB sheet of about 1,500 rows takes a few
+// milliseconds).
+const sheetAsyncBytes = 64 << 10
+
+// loadState is what the page says about loading and keeping the user's
+// files: a large sheet being applied, a saved file that failed to load
+// (kept until the user replaces or drops it), a file the browser's
+// storage could not keep.
+type loadState struct {
+	seq           atomic.Int64 // the newest sheet load; an older one stops
+	busy          string       // the sheet being applied, "" when none
+	progress      float64      // 0 to 1
+	sheetSavedBad bool
+	configBad     bool
+	sheetUnsaved  bool
+	configUnsaved bool
+}
+
+// mergeSheet parses a sheet and applies it over base, one row at a time;
+// every 256 rows it calls step with the share read, and stops when step
+// returns false.
+func mergeSheet(base *catalog.Catalog, text string, step func(progress float64) bool) (*catalog.Catalog, []catalog.PriceChange, int, error) {
+	r, err := catalog.NewPriceSheetReader([]byte(text))
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	m := base.NewPriceMerge()
+	n := 0
+	for {
+		row, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err == nil {
+			err = m.Apply(row)
+		}
+		if err != nil {
+			return nil, nil, n, err
+		}
+		n++
+		if step != nil && n%256 == 0 && !step(r.Progress()) {
+			return nil, nil, n, errSheetStopped
+		}
+	}
+	if n == 0 {
+		return nil, nil, 0, errNoRows
+	}
+	cat, changes := m.Done()
+	return cat, changes, n, nil
+}
+
 // applySheet parses a sheet and applies it over the built-in catalog. On
 // error the previous prices stay and the message is shown next to the
 // file picker.
@@ -37,15 +100,12 @@ func (c *Calculator) applySheet(name, text string) bool {
 		c.sheetErr = name + ": " + c.tooBig(maxSheetBytes)
 		return false
 	}
-	rows, err := catalog.ParsePriceSheet(strings.NewReader(text))
-	if err == nil && len(rows) == 0 {
-		err = errNoRows
-	}
-	var cat *catalog.Catalog
-	var changes []catalog.PriceChange
-	if err == nil {
-		cat, changes, err = c.base.WithPrices(rows)
-	}
+	cat, changes, n, err := mergeSheet(c.base, text, nil)
+	return c.useSheet(name, cat, changes, n, err)
+}
+
+// useSheet shows a merged sheet's prices, or why it was refused.
+func (c *Calculator) useSheet(name string, cat *catalog.Catalog, changes []catalog.PriceChange, rows int, err error) bool {
 	if err != nil {
 		c.sheetErr = name + ": " + c.t(mBadSheet) + ": " + strings.TrimPrefix(err.Error(), "catalog: ")
 		return false
@@ -55,13 +115,62 @@ func (c *Calculator) applySheet(name, text string) bool {
 		own[ch.OfferID] = true
 	}
 	c.pr = newPrices(cat, own)
-	c.sheetName, c.sheetRows = name, len(rows)
+	c.sheetName, c.sheetRows = name, rows
+	c.load.sheetSavedBad = false
 	c.recompute()
 	return true
 }
 
+// loadSheet applies a sheet: at once when it is small or outside the
+// browser; in slices of sheetSlice otherwise, with the main thread free
+// in between and the progress shown. then runs on the UI goroutine with
+// the outcome. A newer load or clearSheet stops an older one.
+func (c *Calculator) loadSheet(ctx app.Context, name, text string, then func(ctx app.Context, ok bool)) {
+	seq := c.load.seq.Add(1)
+	c.sheetErr = ""
+	if len(text) > maxSheetBytes {
+		c.sheetErr = name + ": " + c.tooBig(maxSheetBytes)
+		then(ctx, false)
+		return
+	}
+	if !app.IsClient || len(text) < sheetAsyncBytes {
+		c.load.busy = ""
+		then(ctx, c.applySheet(name, text))
+		return
+	}
+	c.load.busy, c.load.progress = name, 0
+	base := c.base
+	ctx.Async(func() {
+		start := time.Now()
+		cat, changes, n, err := mergeSheet(base, text, func(p float64) bool {
+			if time.Since(start) < sheetSlice {
+				return c.load.seq.Load() == seq
+			}
+			ctx.Dispatch(func(ctx app.Context) {
+				if c.load.seq.Load() == seq {
+					c.load.progress = p
+				}
+			})
+			time.Sleep(sheetPause) // the browser paints and handles input
+			start = time.Now()
+			return c.load.seq.Load() == seq
+		})
+		Mark("rightsize:sheet-merged")
+		ctx.Dispatch(func(ctx app.Context) {
+			if c.load.seq.Load() != seq {
+				return
+			}
+			c.load.busy = ""
+			then(ctx, c.useSheet(name, cat, changes, n, err))
+			Mark("rightsize:sheet-applied")
+		})
+	})
+}
+
 // clearSheet returns to the built-in prices.
 func (c *Calculator) clearSheet() {
+	c.load.seq.Add(1)
+	c.load.busy, c.load.sheetSavedBad = "", false
 	c.pr = newPrices(c.base, nil)
 	c.sheetName, c.sheetRows, c.sheetErr = "", 0, ""
 	c.recompute()
@@ -71,17 +180,29 @@ type sheetError string
 
 func (e sheetError) Error() string { return string(e) }
 
-const errNoRows = sheetError("price sheet: no rows")
+const (
+	errNoRows       = sheetError("price sheet: no rows")
+	errSheetStopped = sheetError("price sheet: replaced before it was applied")
+)
 
-// loadSavedSheet re-applies the sheet kept from an earlier visit.
+// loadSavedSheet re-applies the sheet kept from an earlier visit. A saved
+// sheet that no longer applies (a newer catalog may refuse a row) is kept:
+// the page says what failed, and the user loads a corrected sheet or
+// drops it.
 func (c *Calculator) loadSavedSheet(ctx app.Context) {
 	var s savedFile
 	if err := ctx.LocalStorage().Get(pricesKey, &s); err != nil || s.Text == "" {
 		return
 	}
-	if !c.applySheet(s.Name, s.Text) {
-		ctx.LocalStorage().Del(pricesKey)
-	}
+	c.loadSheet(ctx, s.Name, s.Text, func(ctx app.Context, ok bool) {
+		c.load.sheetSavedBad = !ok
+	})
+}
+
+// keep saves a file for the next visit and reports whether the browser's
+// storage took it (it is full, or refused, in private windows).
+func keep(ctx app.Context, key string, f savedFile) bool {
+	return ctx.LocalStorage().Set(key, f) == nil
 }
 
 // readFile reads the first of files (a file input's or a drop's) with the
@@ -129,15 +250,17 @@ func settle(ctx app.Context, promise app.Value, done func(app.Context, app.Value
 func (c *Calculator) onPriceFile(ctx app.Context, e app.Event) {
 	c.readFile(ctx, ctx.JSSrc().Get("files"), maxSheetBytes, func(name, why string) { c.sheetErr = name + ": " + why },
 		func(ctx app.Context, name, text string) {
-			if c.applySheet(name, text) {
-				// A full localStorage only loses the copy for the next visit.
-				ctx.LocalStorage().Set(pricesKey, savedFile{name, text})
-			}
+			c.loadSheet(ctx, name, text, func(ctx app.Context, ok bool) {
+				if ok {
+					c.load.sheetUnsaved = !keep(ctx, pricesKey, savedFile{name, text})
+				}
+			})
 		})
 }
 
 func (c *Calculator) onClearPrices(ctx app.Context, e app.Event) {
 	ctx.LocalStorage().Del(pricesKey)
+	c.load.sheetUnsaved = false
 	c.clearSheet()
 }
 
@@ -148,7 +271,13 @@ func (c *Calculator) tooBig(limit int) string {
 
 func (c *Calculator) renderPrices() app.UI {
 	status := app.P().Class("rs-sub").Text(c.t(mSheetHelp))
-	if c.sheetName != "" {
+	switch {
+	case c.load.busy != "":
+		status = app.P().Class("rs-sub").ID("rs-prices-progress").Attr("role", "status").Body(
+			app.Text(c.load.busy+" · "+c.t(mSheetApplying)+" "+c.loc().fixed(100*c.load.progress, 0)+" % "),
+			app.Progress().Max(1).Value(c.load.progress),
+		)
+	case c.sheetName != "":
 		status = app.P().Class("rs-ok").ID("rs-prices-status").Text(
 			c.sheetName + " · " + c.t(mSheetRows) + ": " + strconv.Itoa(c.sheetRows) + " · " +
 				c.t(mSheetOffers) + ": " + strconv.Itoa(len(c.pr.own)))
@@ -161,10 +290,17 @@ func (c *Calculator) renderPrices() app.UI {
 			app.Input().Type("file").ID("rs-prices-file").Accept(".csv,.json,text/csv,application/json").
 				Attr("aria-invalid", c.sheetErr != "").OnChange(c.onPriceFile),
 			app.If(c.sheetErr != "", func() app.UI {
-				return app.P().Class("rs-error").ID("rs-prices-file-error").Text(c.sheetErr)
+				msg := c.sheetErr
+				if c.load.sheetSavedBad {
+					msg = c.t(mSavedKept) + " " + msg
+				}
+				return app.P().Class("rs-error").ID("rs-prices-file-error").Text(msg)
+			}),
+			app.If(c.load.sheetUnsaved, func() app.UI {
+				return app.P().Class("rs-warn").ID("rs-prices-unsaved").Text(c.t(mNotKept))
 			}),
 		),
-		app.If(c.sheetName != "", func() app.UI {
+		app.If(c.sheetName != "" || c.load.sheetSavedBad, func() app.UI {
 			return app.Button().Class("rs-more").ID("rs-prices-clear").OnClick(c.onClearPrices).Text(c.t(mSheetClear))
 		}),
 	)

@@ -526,6 +526,7 @@ func (c *Catalog) WithPrices(rows []PriceRow) (*Catalog, []PriceChange, error) {
 		return nil, nil, fmt.Errorf("catalog: price sheet: %d rows, more than %d", len(rows), MaxPriceRows)
 	}
 	m := c.NewPriceMerge()
+	m.Changes = true
 	m.offers = slices.Grow(m.offers, len(rows))
 	for _, row := range rows {
 		if err := m.Apply(row); err != nil {
@@ -540,20 +541,27 @@ func (c *Catalog) WithPrices(rows []PriceRow) (*Catalog, []PriceChange, error) {
 // (a page applies a large sheet in slices between frames). Each row costs
 // two map look-ups, whatever the number of offers.
 type PriceMerge struct {
+	// Changes makes Done list every field changed (WithPrices sets it);
+	// without it Done lists one PriceChange{OfferID, Field: "offer"} per
+	// offer the sheet touched, which is what a page needs, in a fraction
+	// of the memory.
+	Changes bool
 	base    *Catalog
 	offers  []Offer
 	byID    map[string]int
 	byInst  map[[2]string]int // provider, instance type
 	changes []PriceChange
+	touched map[int]bool
 }
 
 // NewPriceMerge starts merging a price sheet into a copy of c.
 func (c *Catalog) NewPriceMerge() *PriceMerge {
 	m := &PriceMerge{
-		base:   c,
-		offers: slices.Clone(c.Offers),
-		byID:   make(map[string]int, len(c.Offers)),
-		byInst: make(map[[2]string]int, len(c.Offers)),
+		base:    c,
+		offers:  slices.Clone(c.Offers),
+		byID:    make(map[string]int, len(c.Offers)),
+		byInst:  make(map[[2]string]int, len(c.Offers)),
+		touched: map[int]bool{},
 	}
 	for i, o := range m.offers {
 		m.index(i, o)
@@ -628,15 +636,26 @@ func (m *PriceMerge) Apply(row PriceRow) error {
 	if i >= 0 {
 		m.offers[i] = o
 	} else {
+		i = len(m.offers)
 		m.offers = append(m.offers, o)
-		m.index(len(m.offers)-1, o)
+		m.index(i, o)
 	}
-	m.changes = append(m.changes, ch...)
+	if m.Changes {
+		m.changes = append(m.changes, ch...)
+	} else if len(ch) > 0 {
+		m.touched[i] = true
+	}
 	return nil
 }
 
 // Done returns the merged catalog, offers sorted by ID, and the changes.
 func (m *PriceMerge) Done() (*Catalog, []PriceChange) {
+	if !m.Changes {
+		for i := range m.touched {
+			m.changes = append(m.changes, PriceChange{OfferID: m.offers[i].ID, Field: "offer"})
+		}
+		m.touched = nil
+	}
 	// A stable sort of the 344-byte offers themselves moves them
 	// O(n log² n) times; sort their positions, then place each once.
 	order := make([]int, len(m.offers))
