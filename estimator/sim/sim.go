@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -143,7 +144,9 @@ func Run(cfg Config) (Result, error) {
 	if err := s.init(cfg); err != nil {
 		return Result{}, err
 	}
-	s.run()
+	if err := s.run(); err != nil {
+		return Result{}, err
+	}
 	return s.result(cfg.SLO), nil
 }
 
@@ -305,10 +308,23 @@ func (s *state) outLeft() float64 {
 	return s.prefOutSum + s.finSum - float64(s.nDec)*float64(s.k)
 }
 
-func (s *state) run() {
-	for s.finished < len(s.reqs) {
+// errStuck: the run stopped making progress (a guard: every step either
+// advances time or admits, completes or preempts a request).
+var errStuck = errors.New("sim: the simulation stopped making progress")
+
+func (s *state) run() error {
+	// Each request passes a bounded number of events (arrival, its
+	// prompt's chunks, completion, preemptions); the guard is far above.
+	maxIter := 64*int64(len(s.reqs))*int64(1+s.load.PromptTokens/max(s.p.TokenBudget, 1)) + 1<<20
+	for iter := int64(0); s.finished < len(s.reqs); iter++ {
+		if iter > maxIter {
+			return errStuck
+		}
 		s.deliver()
 		if s.nRun == 0 && s.wHead == len(s.waiting) {
+			if s.pending >= s.sent {
+				return errStuck
+			}
 			// Idle: jump to the next arrival.
 			s.t = math.Max(s.t, s.reqs[s.pending].arrive)
 			continue
@@ -317,6 +333,7 @@ func (s *state) run() {
 		limit := s.schedule()
 		s.advance(limit)
 	}
+	return nil
 }
 
 // preemptForGrowth preempts the most recently admitted running requests
@@ -467,8 +484,13 @@ func (s *state) advance(limit Limit) {
 	steps := int64(1)
 	if len(s.plan) == 0 {
 		if decodes == 0 {
-			// Nothing runnable (cannot happen with a request that fits
-			// the pool); move to the next arrival to stay live.
+			// Nothing runnable: partial prompts fill the pool and none
+			// can continue. Preempt the newest (vLLM and SGLang do; a
+			// request alone always fits), or wait for the next arrival.
+			if s.nRun > 0 {
+				s.preemptLast()
+				return
+			}
 			s.t = math.Max(s.t, s.nextArrival())
 			return
 		}
