@@ -253,7 +253,7 @@ type catalogStats struct {
 func printStats(w io.Writer, c *catalog.Catalog, asJSON bool) int {
 	cs := c.Stats(now())
 	s := catalogStats{GPUs: cs.GPUs, GPUsWithSpeed: cs.GPUsWithSpeed, Models: cs.Models, Providers: cs.Providers, ProvidersWithOffers: cs.ProvidersWithOffers,
-		Offers: cs.Offers, HostedAPIs: cs.HostedAPIs, OldestAsOf: c.OldestAsOf(), NewestAsOf: c.NewestAsOf(),
+		Offers: cs.Offers, HostedAPIs: cs.HostedAPIs,
 		EstimatedAsOf: cs.OffersAsOfEstimated, OffersByAge: cs.OffersByAge, StaleProviders: []string{},
 		OffersByCurrency: map[string]int{}, ProviderAsOf: map[string]string{},
 		Reserved1y: cs.Reserved1y, Reserved3y: cs.Reserved3y,
@@ -262,7 +262,15 @@ func printStats(w io.Writer, c *catalog.Catalog, asJSON bool) int {
 		FXAsOf:                  cs.FXAsOf, FX: cs.FX, ProvidersByCountry: cs.ProvidersByCountry,
 		FreshnessWindowDays: catalog.DefaultFreshnessDays, FreshOffers: cs.Fresh, FarBelowMedian: cs.FarBelowMedian,
 		ChineseProviders: []string{}}
+	// The oldest and newest price: offers only, so a provider record with
+	// no offers (kept for users' price sheets) dates nothing.
 	for _, o := range c.Offers {
+		if o.AsOf != "" && (s.OldestAsOf == "" || o.AsOf < s.OldestAsOf) {
+			s.OldestAsOf = o.AsOf
+		}
+		if o.AsOf > s.NewestAsOf {
+			s.NewestAsOf = o.AsOf
+		}
 		s.OffersByCurrency[o.Currency]++
 		if o.GPUCount == 8 {
 			s.Offers8GPU++
