@@ -1,0 +1,149 @@
+package app
+
+import (
+	"html"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	planner "rightsize/estimator/plan"
+)
+
+// textByID is the text of the first element with id in page (its own text
+// up to the next tag), unescaped; ok is false when there is none.
+func textByID(page, id string) (string, bool) {
+	i := strings.Index(page, `id="`+id+`"`)
+	if i < 0 {
+		return "", false
+	}
+	j := strings.Index(page[i:], ">")
+	k := strings.Index(page[i+j:], "<")
+	return html.UnescapeString(page[i+j+1 : i+j+k]), true
+}
+
+// TestPageTellsOneStory renders the page for a matrix of user questions and
+// checks that every figure shown in two places is the same figure, and that
+// each states the plan it describes:
+//   - the speed box's cost at this speed is price × GPUs × time / tokens on
+//     the offer it names (the GPU's cheapest listed on-demand price);
+//   - the planner's figure in the speed box is the planner's cheapest row
+//     on this GPU, the one the fit table prices;
+//   - each pick card shows the cost its row is ranked by, and the cheapest
+//     pick's sentence quotes the same amount as its card;
+//   - the serving fleet names the cheapest pick's GPU and offer and bills
+//     the pick's cost;
+//   - the offers table's time is the planner's time for that offer.
+func TestPageTellsOneStory(t *testing.T) {
+	for _, frag := range []string{
+		"",                                   // Llama 3.1 8B, HF, one H100, a batch job
+		"g=t4&p=int8",                        // 7B-class inference on a T4
+		"g=a100-80gb-sxm&e=vllm&b=32",        // the same on an A100 with vLLM
+		"t=lora&tok=100M",                    // LoRA 8B for 100M tokens
+		"m=mistral-7b-v0.3&rps=20&ttft=1000", // serving at 20 req/s within a TTFT target
+		"m=llama-3.1-70b&t=finetune&n=8&z=3&gc=1&tok=1B", // 70B FSDP on 8 × H100
+		"m=llama-3.1-70b&t=train&s=8192&gc=1&tok=20B",    // pre-training at 8K
+		"t=finetune&gc=1&pr=spot",                        // spot pricing
+		"cur=RUB&g=l4",                                   // another currency
+		"m=mixtral-8x7b&p=fp4&g=b200&e=vllm&rps=5",       // MoE, Blackwell FP4, serving
+	} {
+		t.Run(frag, func(t *testing.T) {
+			c, _ := load(t)
+			c.state = parseFragment(frag, defaultState)
+			c.dropStatic()
+			c.recompute()
+			if !c.r.OK || !c.plan.OK {
+				t.Fatalf("no answer: %v %v %v", c.errs, c.general, c.plan.Err)
+			}
+			l := c.loc()
+			page := app.HTMLString(c.Render())
+			v := c.r.Perf
+			// Cost at this speed, recomputed from the catalog by hand.
+			if v.OK {
+				best, per := "", math.Inf(1)
+				for _, o := range c.pr.cat.Offers {
+					if o.GPU == c.job.GPU.ID && o.Currency == "USD" && o.GPUCount >= 1 && o.OnDemandPerGPUHour() > 0 && o.OnDemandPerGPUHour() < per {
+						best, per = o.InstanceType, o.OnDemandPerGPUHour()
+					}
+				}
+				fx, _ := c.pr.cat.FX(c.job.Currency)
+				hourly := per * fx.PerUSD * float64(c.job.In.GPUs)
+				want := hourly * v.Seconds / 3600
+				if !c.job.In.Task.Training() {
+					want = hourly / (v.P.TokensPerSecond * 3600) * 1e6
+				}
+				got, _ := textByID(page, "rs-cost-at-speed")
+				if best == "" || got != l.money(want, c.job.Currency) {
+					t.Errorf("cost at this speed %q, want %s (%s at %v/GPU·h)", got, l.money(want, c.job.Currency), best, per)
+				}
+				if !strings.Contains(page, best) {
+					t.Errorf("the cost at this speed does not name its offer %s", best)
+				}
+			}
+			// The planner's figure on this GPU is its cheapest row there.
+			if x, ok := c.plan.best(c.job.GPU.ID); ok && v.OK {
+				want := l.money(x.Cost, c.plan.Currency)
+				if !c.job.In.Task.Training() {
+					want = l.money(x.PerMOutUSD, "USD")
+				}
+				if got, _ := textByID(page, "rs-cheapest"); got != want {
+					t.Errorf("planner's figure %q, want %q", got, want)
+				}
+				if !strings.Contains(page, x.Offer.InstanceType) {
+					t.Errorf("the planner's figure does not name %s", x.Offer.InstanceType)
+				}
+			}
+			// Pick cards: the ranked cost, and the cheapest's sentence
+			// quotes the same amount.
+			for _, p := range c.pickViews() {
+				var k pickKind
+				for _, q := range c.plan.Picks {
+					if q.Kind.String() == p.Kind {
+						k = q.Kind
+						if want := l.money(q.Cost, c.plan.Currency); p.Cost != want {
+							t.Errorf("%s card %q, ranked cost %q", p.Kind, p.Cost, want)
+						}
+						if k == pickCheapest && q.Why.Key == "reason.cheapest" && !strings.Contains(p.Reason, p.Cost) {
+							t.Errorf("cheapest card %q, its sentence %q", p.Cost, p.Reason)
+						}
+					}
+				}
+				if !strings.Contains(page, html.EscapeString(p.Reason)) && !strings.Contains(page, p.Reason) {
+					t.Errorf("%s reason not on the page: %q", p.Kind, p.Reason)
+				}
+			}
+			// The serving fleet is the cheapest pick's, named.
+			if c.plan.Kind == planner.Serving {
+				if !c.serving() {
+					t.Fatal("a serving plan without its fleet")
+				}
+				ch := c.plan.Picks[0]
+				fleet, _ := textByID(page, "rs-fleet-plan")
+				if ch.Kind != pickCheapest || !strings.Contains(fleet, c.gpuName(ch.Offer.GPU)) || !strings.Contains(fleet, ch.Offer.InstanceType) {
+					t.Errorf("fleet %q for the cheapest pick on %s %s", fleet, ch.Offer.GPU, ch.Offer.InstanceType)
+				}
+				if got, _ := textByID(page, "rs-monthly"); got != l.money(ch.Cost, c.plan.Currency) {
+					t.Errorf("fleet bill %q, cheapest pick %q", got, l.money(ch.Cost, c.plan.Currency))
+				}
+			}
+			// The offers table's time and cost are the planner's rows.
+			for _, o := range c.r.Offers {
+				i, ok := c.plan.ByOffer[o.Offer.ID]
+				if !ok {
+					continue
+				}
+				x := c.plan.Cands[i]
+				at := strings.Index(page, `data-offer="`+o.Offer.ID+`"`)
+				if at < 0 {
+					continue // beyond the rows shown
+				}
+				row := page[at:]
+				row = row[:strings.Index(row, "</tr>")]
+				if !strings.Contains(row, l.money(x.Cost, c.plan.Currency)) || !strings.Contains(row, l.duration(x.Seconds)) {
+					t.Errorf("offer %s row lacks the plan's %s and %s", o.Offer.ID, l.money(x.Cost, c.plan.Currency), l.duration(x.Seconds))
+				}
+			}
+		})
+	}
+}
