@@ -93,34 +93,69 @@ func (c *Calculator) exportCSV() string {
 	w := csv.NewWriter(&b)
 	w.Write([]string{"pick", "offer_id", "provider", "instance_type", "gpu", "gpus", "split", "on_demand_per_hour", "currency", "cost", "cost_unit", "seconds", "as_of", "source"})
 	for _, o := range c.exportRows() {
-		w.Write([]string{o.Pick, o.OfferID, o.Provider, o.InstanceType, o.GPU, strconv.Itoa(o.GPUs), o.Split,
-			strconv.FormatFloat(o.OnDemandPerHour, 'f', -1, 64), o.Currency, strconv.FormatFloat(o.Cost, 'f', -1, 64),
-			o.CostUnit, strconv.FormatFloat(o.Seconds, 'f', -1, 64), o.AsOf, o.Source})
+		t := csvText
+		w.Write([]string{t(o.Pick), t(o.OfferID), t(o.Provider), t(o.InstanceType), t(o.GPU), strconv.Itoa(o.GPUs), t(o.Split),
+			strconv.FormatFloat(o.OnDemandPerHour, 'f', -1, 64), t(o.Currency), strconv.FormatFloat(o.Cost, 'f', -1, 64),
+			t(o.CostUnit), strconv.FormatFloat(o.Seconds, 'f', -1, 64), t(o.AsOf), t(o.Source)})
 	}
 	w.Flush()
 	return b.String()
 }
 
+// csvText neutralises a text cell a spreadsheet would run as a formula
+// (OWASP "CSV injection"): one starting with =, +, -, @, a tab or a
+// carriage return gets a leading apostrophe, which spreadsheets show as
+// text. A price sheet's source or instance_type, or a shared link's
+// custom names, reach these cells; the numbers written by the page are
+// not text cells and stay as they are.
+func csvText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+// mdEscape makes text safe in a Markdown table cell: a pipe would end the
+// cell, HTML would reach a wiki raw (a custom model's name comes from the
+// link), and link, image, emphasis and code marks would be read as such;
+// a line break would end the table.
+var mdEscape = strings.NewReplacer(
+	"&", "&amp;", "<", "&lt;", ">", "&gt;", "\\", "\\\\", "|", "\\|", "`", "\\`", "*", "\\*", "_", "\\_",
+	"[", "\\[", "]", "\\]", "!", "\\!", "#", "\\#", "~", "\\~", "\r", " ", "\n", " ",
+).Replace
+
 // exportMarkdown is the breakdown and the top offers as Markdown tables,
-// in the page's language.
+// in the page's language. The picks' figures are labelled by what the
+// planner priced: a monthly bill and a p95 time for serving, the batch's
+// cost and time, or the job's.
 func (c *Calculator) exportMarkdown() string {
 	var b strings.Builder
 	l := c.loc()
-	b.WriteString("### " + c.t(mPerGPU) + " · " + c.modelName() + " · " + c.job.GPU.Name + "\n\n")
-	b.WriteString("| " + c.t(mPart) + " | " + c.t(mMemory) + " | " + c.t(mUncertainty) + " |\n|---|---:|---:|\n")
-	for _, p := range c.partViews() {
-		b.WriteString("| " + p.Name + " | " + p.Value + " | " + p.Band + " |\n")
+	e := mdEscape
+	row := func(cells ...string) {
+		for _, x := range cells {
+			b.WriteString("| " + e(x) + " ")
+		}
+		b.WriteString("|\n")
 	}
-	b.WriteString("| **" + c.t(mTotal) + "** | **" + l.bytes(c.r.Res.PerGPU.Total()) + "** | " +
-		l.bytesRange(c.r.Res.Confidence.Low, c.r.Res.Confidence.High) + " |\n\n")
+	b.WriteString("### " + e(c.t(mPerGPU)+" · "+c.modelName()+" · "+c.job.GPU.Name) + "\n\n")
+	row(c.t(mPart), c.t(mMemory), c.t(mUncertainty))
+	b.WriteString("|---|---:|---:|\n")
+	for _, p := range c.partViews() {
+		row(p.Name, p.Value, p.Band)
+	}
+	b.WriteString("| **" + e(c.t(mTotal)) + "** | **" + e(l.bytes(c.r.Res.PerGPU.Total())) + "** | " +
+		e(l.bytesRange(c.r.Res.Confidence.Low, c.r.Res.Confidence.High)) + " |\n\n")
 	if len(c.plan.Picks) > 0 {
-		b.WriteString("| | " + c.t(mGPU) + " | " + c.t(mProvider) + " | " + c.costHeader() + " | " + c.timeHeader() + " |\n|---|---|---|---:|---:|\n")
+		b.WriteString("| ")
+		row(c.t(mGPU), c.t(mProvider), c.planCostHeader(), c.planTimeHeader())
+		b.WriteString("|---|---|---|---:|---:|\n")
 		for _, p := range c.pickViews() {
-			b.WriteString("| " + p.Title + " | " + p.What + " | " + p.Where + " | " + p.Cost + " | " + p.Time + " |\n")
+			row(p.Title, p.What, p.Where, p.Cost, p.Time)
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("_" + c.t(mPricesNote) + "_\n")
+	b.WriteString("_" + e(c.t(mPricesNote)) + "_\n")
 	return b.String()
 }
 
