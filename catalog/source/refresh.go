@@ -367,6 +367,16 @@ func (f *Files) refreshOne(ctx context.Context, fetch *Fetcher, a Adapter, now t
 	if len(r.Changes) == 0 {
 		r.Status = "unchanged"
 	}
+	// The provider's prices now come (at least in part) from this source.
+	for i := range f.Providers.Providers {
+		if p := &f.Providers.Providers[i]; p.ID == a.Provider && len(r.Changes) > 0 {
+			earlier := p.Source
+			if _, e, ok := strings.Cut(earlier, "; earlier: "); ok {
+				earlier = e // keep the pre-refresh source, not every refresh
+			}
+			p.Source = rows[0].Source + "; earlier: " + earlier
+		}
+	}
 	return r
 }
 

@@ -106,6 +106,12 @@ func TestRefreshReplay(t *testing.T) {
 			t.Errorf("%s: as_of %s (estimated %v), source %q", c.id, o.AsOf, o.AsOfEstimated, o.Source)
 		}
 	}
+	// The provider names its new source first and keeps the earlier one.
+	if c, _ := f.Catalog(refreshDay); c != nil {
+		if p, _ := c.Provider("oci"); p.AsOf != "2026-11-26" || !strings.HasPrefix(p.Source, "Oracle Cloud price list API") || !strings.Contains(p.Source, "earlier: ") {
+			t.Errorf("oci provider: as_of %s, source %q", p.AsOf, p.Source)
+		}
+	}
 	// Offers a source does not list are kept with their old date.
 	if o := offerIn(t, f, "aws-p4d.24xlarge"); o.AsOf != "2026-07-09" || o.OnDemandPerHour == 0 {
 		t.Errorf("aws-p4d.24xlarge should be kept unchanged: %+v", o)
