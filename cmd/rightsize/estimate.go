@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -134,7 +133,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		}
 		cfg = []byte(m.Config)
 	case *config != "":
-		data, err := os.ReadFile(*config)
+		data, err := readConfig(*config)
 		if err != nil {
 			return fail("--config: %v", err)
 		}

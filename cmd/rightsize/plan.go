@@ -306,6 +306,9 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 		w.TTFTP95Seconds, w.TPOTSeconds = dur("ttft-p95", c.s("ttft-p95")), dur("tpot", c.s("tpot"))
 		w.MaxUtilisation = num("max-utilisation")
 	}
+	if err := checkPlanFlags(*w, job.set, c.s); kinds == 1 && err != nil {
+		errs = append(errs, err)
+	}
 	f := &req.Filters
 	f.Providers, f.Kinds, f.Countries = splitList(c.s("provider")), splitList(c.s("kind")), splitList(c.s("country"))
 	f.MinVCPUs, f.MinRAMGiB = integer("min-vcpus"), num("min-ram")

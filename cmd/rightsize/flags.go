@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"rightsize/estimator/plan"
+)
+
+// Checks shared by the commands' flags: values a user may type but no
+// plan can honour, files that never end, and flags the chosen workload
+// ignores. Each failure is one line naming the flag.
+
+const (
+	// maxRequestsPerSecond bounds --requests-per-second: a million
+	// requests a second is above any single deployment; beyond it the
+	// replica count overflows an int (5e17 printed -9.2e18 instances).
+	maxRequestsPerSecond = 1e6
+	// maxPlanInstances bounds --max-instances: 8,192 eight-GPU instances
+	// are the estimator's 65,536 GPUs; above it every plan failed with a
+	// reason that blamed the offer.
+	maxPlanInstances = 8192
+	// maxConfigBytes bounds --config, as the page bounds an uploaded or
+	// linked config.json (real ones are 1-10 KB).
+	maxConfigBytes = 256 << 10
+)
+
+// workloadFlags are the plan flags only one workload reads; given for
+// another they would be ignored without a word.
+var workloadFlags = map[plan.Kind][]string{
+	plan.Serving:  {"requests-per-second", "ttft-p95", "tpot", "max-utilisation", "api-input-price", "api-output-price"},
+	plan.Training: {"train-tokens", "epochs", "dataset-tokens", "global-batch-tokens", "checkpoint-write", "restart"},
+	plan.Batch:    {"requests"},
+}
+
+// checkPlanFlags reports the plan flags set that the workload ignores,
+// and values out of the bounds above. get reads a flag's text.
+func checkPlanFlags(w plan.Workload, set map[string]bool, get func(string) string) error {
+	kind := w.Kind
+	var unused []string
+	for k, names := range workloadFlags {
+		if k == kind {
+			continue
+		}
+		for _, n := range names {
+			if set[n] {
+				unused = append(unused, "--"+n)
+			}
+		}
+	}
+	if len(unused) > 0 {
+		slices.Sort(unused)
+		return fmt.Errorf("%s: not used by a %s plan", strings.Join(unused, ", "), kind)
+	}
+	if kind == plan.Serving && w.RequestsPerSecond > maxRequestsPerSecond {
+		return fmt.Errorf("--requests-per-second %s: want a rate up to %g", get("requests-per-second"), maxRequestsPerSecond)
+	}
+	if n, err := strconv.Atoi(get("max-instances")); err == nil && n > maxPlanInstances {
+		return fmt.Errorf("--max-instances %d: want 0..%d (65,536 GPUs, the estimator's limit, on 8-GPU instances)", n, maxPlanInstances)
+	}
+	return nil
+}
+
+// readConfig reads a config file of at most maxConfigBytes: a path such as
+// /dev/zero or a pipe that never ends is refused, not read until memory
+// runs out.
+func readConfig(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxConfigBytes {
+		return nil, fmt.Errorf("%s: larger than %d KiB (a config.json is a few KB)", path, maxConfigBytes>>10)
+	}
+	return data, nil
+}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestHostileFlags: values a user may type that no plan can honour, files
+// that never end and flags the workload would ignore exit 2 with one line
+// naming the flag, promptly.
+func TestHostileFlags(t *testing.T) {
+	big := filepath.Join(t.TempDir(), "big.json")
+	if err := os.WriteFile(big, bytes.Repeat([]byte(" "), maxConfigBytes+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "5e17"}, "--requests-per-second 5e17"},
+		{[]string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "1e18"}, "--requests-per-second 1e18"},
+		{[]string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "2M"}, "--requests-per-second 2M"},
+		{[]string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "5", "--max-instances", "10000"}, "--max-instances 10000"},
+		{[]string{"plan", "--model", "llama-3.1-8b", "--requests", "1M", "--ttft-p95", "1s", "--tpot", "50ms"}, "--tpot, --ttft-p95: not used by a batch plan"},
+		{[]string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "5", "--global-batch-tokens", "4M"}, "--global-batch-tokens: not used by a serving plan"},
+		{[]string{"plan", "--model", "llama-3.1-8b", "--train-tokens", "1B", "--api-input-price", "1"}, "--api-input-price: not used by a training plan"},
+		{[]string{"plan", "--model", "llama-3.1-8b", "--requests", "5", "--no-such-flag", "1"}, "flag provided but not defined: -no-such-flag"},
+		{[]string{"estimate", "--config", big}, "larger than 256 KiB"},
+	}
+	if runtime.GOOS == "linux" {
+		cases = append(cases, struct {
+			args []string
+			want string
+		}{[]string{"estimate", "--config", "/dev/zero"}, "/dev/zero: larger than 256 KiB"})
+	}
+	for _, tc := range cases {
+		var out, errb bytes.Buffer
+		start := time.Now()
+		code := run(tc.args, &out, &errb)
+		if took := time.Since(start); took > 10*time.Second {
+			t.Errorf("%q took %v", tc.args, took)
+		}
+		if code != 2 || strings.Count(errb.String(), "\n") != 1 || !strings.Contains(errb.String(), tc.want) {
+			t.Errorf("%q: exit %d, stderr %q, want one line with %q", tc.args, code, errb.String(), tc.want)
+		}
+	}
+	// The largest bounds still plan.
+	var out, errb bytes.Buffer
+	if code := run([]string{"plan", "--model", "qwen2.5-0.5b", "--requests-per-second", "5", "--max-instances", "8192", "--top", "1"}, &out, &errb); code != 0 {
+		t.Errorf("--max-instances 8192: exit %d: %s", code, errb.String())
+	}
+}
