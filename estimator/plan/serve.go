@@ -54,6 +54,7 @@ type serveCurve struct {
 	mu       float64 // sustainable requests/s of one copy
 	why      Reason  // why mu is 0
 	fitOK    Reason
+	sim      *simMemo // the engine simulator's runs of this shape (serve_sim.go)
 }
 
 // interp is the piecewise-linear value of ys at c (flat below the first
@@ -399,6 +400,7 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	sc.ok = len(sc.c) > 0 && sc.prefillW > 0 && sc.ttft[0] > 0
 	if sc.ok && p.req.Workload.Kind == Serving {
 		sc.mu, sc.why = p.sustainable(&sc)
+		sc.sim = p.newSimMemo(in, hw)
 	}
 	p.keepCurve(k, memo, sc)
 	return sc
@@ -432,7 +434,54 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 	_, hw := p.slice(o)
 	lam := p.req.Workload.RequestsPerSecond
 	var best Row
+	var bestShape copyShape
+	var bestCurve serveCurve
 	var why Reason
+	// build is the row of copies of shape cs (closed-form latencies, or
+	// the simulated run s of the replicas deployed).
+	build := func(cs copyShape, sc *serveCurve, copies int, sim func(k int) (simServe, bool)) (Row, bool) {
+		units := (copies + cs.perInstance - 1) / cs.perInstance
+		if r.Pricing == Spot {
+			units++ // a spare replica absorbs a reclaim (PLANNING.md)
+		}
+		if units*cs.instancesPer > p.maxInst {
+			if why.Key == "" {
+				why = Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}
+			}
+			return Row{}, false
+		}
+		k := units * cs.perInstance
+		l := sc.at(lam, k, p.output)
+		if sim != nil {
+			// Quote the simulated run of the k replicas deployed.
+			if s, ok := sim(k); ok {
+				// Requests in flight per replica, client-side (Little's
+				// law over the mean end-to-end latency).
+				c := lam / float64(k) * s.res.E2E.Mean
+				l = load{c: c, tpot: s.res.TPOT.Mean, ttft50: s.res.TTFT.P50, ttft95: s.res.TTFT.P95, ok: true}
+			}
+		}
+		c := *r
+		c.Fits, c.FitReason = true, sc.fitOK
+		c.HeadroomGiB = sc.headroom.GiB()
+		c.Replicas, c.InstancesPerReplica = units, cs.instancesPer
+		c.Instances = units * cs.instancesPer
+		c.GPUs = float64(c.Instances) * o.GPUCount
+		c.TP, c.PP, c.DP, c.ZeRO = cs.tp, cs.pp, cs.perInstance, 0
+		c.SustainableRPSPerReplica = sc.mu * float64(cs.perInstance)
+		c.Concurrency = l.c
+		c.TPOTSeconds = l.tpot
+		c.TTFTP50Seconds, c.TTFTP95Seconds = l.ttft50, l.ttft95
+		tail := math.Max(p.output-1, 0) * l.tpot
+		c.E2EP50Seconds, c.E2EP95Seconds = l.ttft50+tail, l.ttft95+tail
+		c.Utilisation = lam / float64(k) / sc.rawRate(p.output)
+		c.TokensPerSecond = lam * p.output
+		// Prefill's share of the busy replica's time: P_w of every
+		// 1/X(c) seconds per completed request.
+		c.prefillShare = math.Min(1, sc.prefillW*sc.x(math.Max(l.c, 1), p.output))
+		c.time = c.E2EP95Seconds
+		return c, true
+	}
 	for _, cs := range shapes {
 		sc := p.curve(cs, hw)
 		if !sc.ok {
@@ -445,40 +494,9 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 			}
 			continue
 		}
-		copies := int(math.Ceil(lam/mu - 1e-9))
-		units := (copies + cs.perInstance - 1) / cs.perInstance
-		if r.Pricing == Spot {
-			units++ // a spare replica absorbs a reclaim (PLANNING.md)
-		}
-		if units*cs.instancesPer > p.maxInst {
-			if why.Key == "" {
-				why = Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}
-			}
-			continue
-		}
-		k := units * cs.perInstance
-		l := sc.at(lam, k, p.output)
-		c := *r
-		c.Fits, c.FitReason = true, sc.fitOK
-		c.HeadroomGiB = sc.headroom.GiB()
-		c.Replicas, c.InstancesPerReplica = units, cs.instancesPer
-		c.Instances = units * cs.instancesPer
-		c.GPUs = float64(c.Instances) * o.GPUCount
-		c.TP, c.PP, c.DP, c.ZeRO = cs.tp, cs.pp, cs.perInstance, 0
-		c.SustainableRPSPerReplica = mu * float64(cs.perInstance)
-		c.Concurrency = l.c
-		c.TPOTSeconds = l.tpot
-		c.TTFTP50Seconds, c.TTFTP95Seconds = l.ttft50, l.ttft95
-		tail := math.Max(p.output-1, 0) * l.tpot
-		c.E2EP50Seconds, c.E2EP95Seconds = l.ttft50+tail, l.ttft95+tail
-		c.Utilisation = lam / float64(k) / sc.rawRate(p.output)
-		c.TokensPerSecond = lam * p.output
-		// Prefill's share of the busy replica's time: P_w of every
-		// 1/X(c) seconds per completed request.
-		c.prefillShare = math.Min(1, sc.prefillW*sc.x(math.Max(l.c, 1), p.output))
-		c.time = c.E2EP95Seconds
-		if !best.Fits || c.Instances < best.Instances || (c.Instances == best.Instances && c.time < best.time) {
-			best = c
+		c, ok := build(cs, &sc, int(math.Ceil(lam/mu-1e-9)), nil)
+		if ok && (!best.Fits || c.Instances < best.Instances || (c.Instances == best.Instances && c.time < best.time)) {
+			best, bestShape, bestCurve = c, cs, sc
 		}
 	}
 	if !best.Fits {
@@ -487,6 +505,27 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 		}
 		r.FitReason = why
 		return
+	}
+	// The engine simulator sizes the chosen shape where it applies
+	// (serve_sim.go): the fewest copies whose simulated p95 TTFT and TPOT
+	// meet the SLOs, and the row quotes that simulation.
+	if sc := &bestCurve; sc.sim != nil && sc.sim.ok {
+		cs := bestShape
+		guess := best.Replicas * cs.perInstance
+		if r.Pricing == Spot {
+			guess -= cs.perInstance
+		}
+		k, _, ok := p.simCopies(sc, lam, guess, p.maxInst/max(cs.instancesPer, 1)*cs.perInstance, cs.perInstance)
+		if !ok {
+			r.FitReason = Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}
+			return
+		}
+		c, ok := build(cs, sc, k, func(n int) (simServe, bool) { return sc.sim.at(n, lam, p.req.Workload) })
+		if !ok {
+			r.FitReason = why
+			return
+		}
+		best = c
 	}
 	*r = best
 }
