@@ -1067,3 +1067,32 @@ func TestPCIeX16Bandwidth(t *testing.T) {
 		t.Error("an unknown generation has a bandwidth")
 	}
 }
+
+// TestDPBandwidthWithTP: a data-parallel group reduces inside a node only
+// among the ranks that share a shard. With TP 8 on an 8-GPU node each rank
+// is alone on its node, so its whole shard crosses the network at its own
+// share of the NIC (50 GB/s per GPU here); with TP 1 all eight reduce over
+// NVLink first (the hierarchical all-reduce of collectiveBandwidth), and
+// with TP 4 two do.
+func TestDPBandwidthWithTP(t *testing.T) {
+	hw := Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, NVLinkDomain: 8, NetworkBandwidth: 50e9}
+	in := Input{TP: 8}
+	if got := dpBandwidth(hw, in, 4); math.Abs(got-50e9) > 1 {
+		t.Errorf("TP 8, DP 4 over 4 nodes: %v B/s, want the per-GPU network 50e9", got)
+	}
+	in.TP = 1
+	if got, want := dpBandwidth(hw, in, 32), collectiveBandwidth(hw, 32); got != want {
+		t.Errorf("TP 1, DP 32: %v, want collectiveBandwidth's %v", got, want)
+	}
+	// TP 4: two ranks per node; 2(n−1)/n over 8 nodes at 2 × 50e9, bus
+	// bandwidth 2(g−1)/g / that for g = 16.
+	in.TP = 4
+	want := 2 * 15.0 / 16 / (2 * 7.0 / 8 / (2 * 50e9))
+	if got := dpBandwidth(hw, in, 16); math.Abs(got-want) > 1 {
+		t.Errorf("TP 4, DP 16: %v, want %v", got, want)
+	}
+	// Inside one node the group stays on NVLink.
+	if got := dpBandwidth(hw, in, 2); got != 450e9 {
+		t.Errorf("TP 4, DP 2 in one node: %v", got)
+	}
+}

@@ -83,6 +83,30 @@ func collectiveBandwidth(hw Hardware, group int) float64 {
 	return 2 * (g - 1) / g / math.Max(intra, inter)
 }
 
+// dpBandwidth is the bus bandwidth of one data-parallel group of d ranks
+// (one GPU of each TP × PP model copy, all holding the same shard). TP
+// groups sit inside a node and pipeline stages across nodes (Megatron-LM
+// placement, Narayanan et al. 2021 §3.3), so a node of k GPUs holds
+// k / TP ranks of each DP group: only those reduce over NVLink before the
+// network (the hierarchical all-reduce collectiveBandwidth models), and
+// with TP = k every rank's whole shard crosses the network at its own
+// share of the node's NIC. collectiveBandwidth(hw, GPUs) assumed all k
+// GPUs of a node shared one tensor, which undercounts the traffic k/TP
+// times (a 70B job with TP 4 on 8-GPU nodes: half the time, with TP 8
+// an eighth).
+func dpBandwidth(hw Hardware, in Input, d int) float64 {
+	local := max(1, max(1, hw.NVLinkDomain)/max(1, in.TP))
+	if d <= local {
+		return hw.LinkBandwidth
+	}
+	g := float64(d)
+	k := float64(local)
+	nodes := math.Ceil(g / k)
+	intra := 2 * (k - 1) / k / hw.LinkBandwidth
+	inter := 2 * (nodes - 1) / nodes / (k * hw.NetworkBandwidth)
+	return 2 * (g - 1) / g / math.Max(intra, inter)
+}
+
 // trainAttnCost is the time of one attention FLOP relative to one GEMM
 // FLOP in 16-bit training. Fitted jointly with trainEffAmpere,
 // trainEffHopper and trainWidthK to the 8-GPU BF16 llm-foundry rows
@@ -188,7 +212,7 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 			psi = float64(loraParams(in)) / (tp * pp) * elem
 		}
 		d := float64(replicas)
-		bw := collectiveBandwidth(hw, in.GPUs)
+		bw := dpBandwidth(hw, in, replicas)
 		if in.ZeRO == 3 && in.Task != LoRA && in.Task != QLoRA {
 			perMicro := 3 * (d - 1) / d * psi / bw
 			exposed = mf * math.Max(0, perMicro-compute)
