@@ -232,6 +232,14 @@ func NewConfig(in estimator.Input, hw estimator.Hardware, eff estimator.Efficien
 		pol.TokenBudget = in.MaxBatchedTokens
 	}
 	pol.AdmitEvery = in.SchedulerSteps
+	if dp := in.DP; dp > 1 && in.TP%dp == 0 {
+		// With attention data parallelism each DP rank schedules its own
+		// requests under its own limits (vLLM's data-parallel engines,
+		// SGLang's and TensorRT-LLM's attention-DP ranks): the replica
+		// holds DP times the sequences and tokens of one scheduler.
+		pol.MaxSeqs *= dp
+		pol.TokenBudget = min(pol.TokenBudget*dp, 1<<24)
+	}
 	prompt, output := lengths(in, w)
 	w.PromptTokens, w.OutputTokens = prompt, output
 	m := estimator.NewServingModel(in, hw, eff, w)
