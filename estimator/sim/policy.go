@@ -131,7 +131,7 @@ func DefaultPolicy(e estimator.Engine, vram estimator.Bytes) (Policy, error) {
 }
 
 // requestSeconds is the engine's fixed cost per request outside the GPU's
-// steps (Policy.RequestSeconds). The values are fitted in calibrate_test.go.
+// steps (Policy.RequestSeconds).
 func requestSeconds(e estimator.Engine) float64 {
 	switch e {
 	case estimator.SGLang:
@@ -142,11 +142,26 @@ func requestSeconds(e estimator.Engine) float64 {
 	return vllmRequestSeconds
 }
 
-// Placeholders until calibration fits them.
+// The per-request fixed costs (Policy.RequestSeconds), fitted to the
+// InferenceX fit rows (testdata/calibration/inferencex, README there):
+// at concurrency 1–4 a request's TTFT is its fixed cost plus its own
+// prefill, so each is the cost that minimises the median |error| of the
+// simulated median TTFT on those rows (NVIDIA GPUs; DeepSeek-R1-0528, TP 4
+// and 8, 1k and 8k prompts). Estimates for other models and versions: the
+// 2024 SGLang v0.3.0 Llama-3.1 rows (docs/accuracy.md, prefill/TTFT)
+// measure 32–58 ms in all.
 const (
+	// sglangRequestSeconds: 49 SGLang fit rows on H200, B200 and B300
+	// (median |error| 18.0%).
 	sglangRequestSeconds = 0.106
+	// trtllmRequestSeconds: 41 TensorRT-LLM fit rows on H200 and B200
+	// (median |error| 15.6%).
 	trtllmRequestSeconds = 0.068
-	vllmRequestSeconds   = 0.016
+	// vllmRequestSeconds: vLLM's only low-load row, gpt-oss-120b on 4 B200
+	// at concurrency 16, 1k/1k: median TTFT 26.3 ms against 10.3 ms of
+	// simulated prefill and wait (an InferenceX development-branch result
+	// file; the other four rows, at concurrency 64–512, are fit rows too).
+	vllmRequestSeconds = 0.016
 )
 
 func (p Policy) validate() error {
