@@ -158,7 +158,7 @@ const (
 	// (median |error| 15.6%).
 	trtllmRequestSeconds = 0.068
 	// vllmRequestSeconds: vLLM's only low-load row, gpt-oss-120b on 4 B200
-	// at concurrency 16, 1k/1k: median TTFT 26.3 ms against 10.3 ms of
+	// at concurrency 16, 1k/1k: median TTFT 26.3 ms against about 10 ms of
 	// simulated prefill and wait (an InferenceX development-branch result
 	// file; the other four rows, at concurrency 64–512, are fit rows too).
 	vllmRequestSeconds = 0.016
