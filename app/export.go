@@ -209,6 +209,11 @@ func download(name, mime, text string) {
 	w.Get("URL").Call("revokeObjectURL", u)
 }
 
+// heightObserved is set once the page's one ResizeObserver watches its
+// height: each navigation in embed mode calls watchHeight again, and
+// added an observer (and a Go callback that is never released) each time.
+var heightObserved bool
+
 // watchHeight reports the page's height to the embedding page, now and on
 // every change of size, so a docs page can size the iframe:
 // {type: "rightsize:height", height: <px>}.
@@ -224,7 +229,8 @@ func (c *Calculator) watchHeight(ctx app.Context) {
 		parent.Call("postMessage", map[string]any{"type": "rightsize:height", "height": h}, "*")
 	}
 	ro := w.Get("ResizeObserver")
-	if ro.Truthy() {
+	if ro.Truthy() && !heightObserved {
+		heightObserved = true
 		cb := app.FuncOf(func(this app.Value, args []app.Value) any { post(); return nil })
 		ro.New(cb).Call("observe", body)
 	}

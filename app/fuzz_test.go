@@ -142,3 +142,43 @@ func TestHostileLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestTinyEfficiencyRefused: an efficiency of 1e-300 in a link is refused
+// next to its field, not priced at hundreds of digits.
+func TestTinyEfficiencyRefused(t *testing.T) {
+	for _, frag := range []string{"t=finetune&mfu=1e-300", "imfu=1e-300", "bw=0.000001"} {
+		c := &Calculator{pr: newPrices(catalog.Default(), nil), archs: archs{}}
+		openLink(t, c, frag)
+		html := app.HTMLString(c.Render())
+		digits := 0
+		for _, r := range html {
+			if r >= '0' && r <= '9' {
+				digits++
+				if digits > 40 {
+					t.Fatalf("%q: a run of over 40 digits on the page", frag)
+				}
+			} else if r != ',' && r != '.' && r != ' ' && r != '\u00a0' && r != '\u202f' {
+				digits = 0
+			}
+		}
+		refused := false
+		for _, f := range []field{fMFU, fInfMFU, fBWUtil} {
+			refused = refused || !c.errs[f].ok()
+		}
+		if !refused && c.state.shown(fMFU) {
+			t.Errorf("%q: no message next to the field", frag)
+		}
+	}
+}
+
+// TestLinkConfigCap: a config carried in a link has the cap of an uploaded
+// one (it was 1 MiB against 256 KiB).
+func TestLinkConfigCap(t *testing.T) {
+	if maxLinkConfig != maxConfigBytes {
+		t.Fatalf("link cap %d, upload cap %d", maxLinkConfig, maxConfigBytes)
+	}
+	pad := `{"model_type":"llama","pad":"` + strings.Repeat("x", maxConfigBytes) + `"}`
+	if _, err := inflate(deflate(pad)); err == nil {
+		t.Error("a config over 256 KiB was inflated from a link")
+	}
+}

@@ -346,12 +346,17 @@ func (p *parser) fraction(f field, dst *float64) {
 	switch {
 	case err != nil:
 		p.fail(f, mNotNumber)
-	case !(v > 0) || v > 1:
+	case !(v >= minFraction) || v > 1:
+		// Below 1% an efficiency prices a job at hundreds of digits
+		// (mfu=1e-300 in a link printed 400-digit costs).
 		p.fail(f, mRange)
 	default:
 		*dst = v
 	}
 }
+
+// minFraction is the smallest efficiency or utilisation a field accepts.
+const minFraction = 0.01
 
 // optional reads a number > 0, or leaves 0 for an empty field.
 func (p *parser) optional(f field, dst *float64) {

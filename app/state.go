@@ -248,8 +248,9 @@ type link struct {
 	configName string
 }
 
-// maxLinkConfig bounds a config.json inflated from a link.
-const maxLinkConfig = 1 << 20
+// maxLinkConfig bounds a config.json inflated from a link: the same cap
+// as a file the user loads (it was 1 MiB against 256 KiB).
+const maxLinkConfig = maxConfigBytes
 
 // parseLink reads a fragment over the defaults in def.
 func parseLink(frag string, def viewState) link {
@@ -311,4 +312,4 @@ func inflate(z string) (string, error) {
 	return string(out), nil
 }
 
-var errConfigTooBig = errors.New("config in the link is larger than 1 MiB")
+var errConfigTooBig = errors.New("config in the link is larger than 256 KiB")
