@@ -13,6 +13,7 @@ import (
 	"rightsize/catalog"
 	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
+	"rightsize/estimator/sim"
 )
 
 // maxGPUsSearched bounds the "GPUs needed" search: 64 GPUs is eight 8-GPU
@@ -198,6 +199,16 @@ func perfOf(j job) (perfResult, error) {
 	}
 	if err != nil {
 		return perfResult{}, err
+	}
+	// Serving engines: the simulated closed-loop benchmark at the batch as
+	// requests in flight per engine copy, as the CLI's estimate reports
+	// it (catalog.GPU.Benchmark, the same defaults as its flags).
+	_, bench, ok, err := j.GPU.Benchmark(j.In, j.Eff, j.Work, catalog.Node{}, sim.Bench{Concurrency: j.In.Batch, RangeRatio: sim.DefaultRangeRatio})
+	if err != nil {
+		return perfResult{}, err
+	}
+	if ok {
+		p = bench.Apply(p, catalog.CopiesOf(j.In))
 	}
 	// The efficiencies the estimate used (Perf.ComputeEfficiency): the
 	// page shows these, never a second default.

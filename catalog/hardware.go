@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"rightsize/estimator"
+	"rightsize/estimator/sim"
 )
 
 // Hardware gives the estimator's performance figures for this GPU when its
@@ -117,3 +118,24 @@ func (g GPU) Speed(in estimator.Input, eff estimator.Efficiency, w estimator.Wor
 	p, err := estimator.Throughput(in, hw, eff, w)
 	return p, hw, err
 }
+
+// Benchmark is the simulated closed-loop benchmark that Rightsize reports
+// for a serving engine (estimator/sim.Benchmark) on GPU g in node n, the
+// one the CLI's estimate and the page both show: ok is false where it does
+// not apply (training, engines without continuous batching, encoders; see
+// sim.Simulatable) or the catalog lacks the GPU's figures. The training
+// MFU does not enter it. Result.Apply(p, CopiesOf(in)) puts it into the
+// speed estimate p of GPU.Speed.
+func (g GPU) Benchmark(in estimator.Input, eff estimator.Efficiency, w estimator.Workload, n Node, b sim.Bench) (cfg sim.Config, res sim.Result, ok bool, err error) {
+	hw, hok := g.HardwareOn(in.Weights, n)
+	if !hok || !sim.Simulatable(in, w) {
+		return cfg, res, false, nil
+	}
+	eff.MFU = 0
+	cfg, res, err = sim.Benchmark(in, hw, eff, w, b)
+	return cfg, res, err == nil, err
+}
+
+// CopiesOf is how many engine copies (replicas of TP × PP GPUs) in's GPUs
+// make: the benchmark's replica count.
+func CopiesOf(in estimator.Input) int { return max(in.GPUs/max(in.TP*in.PP, 1), 1) }

@@ -246,14 +246,16 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	}
 	// Serving engines: the figures are a simulated closed-loop benchmark
 	// at --batch requests in flight per replica (see perfJSON).
-	if w := (estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok}); perf != nil && !*noSim && sim.Simulatable(in, w) {
-		if hw, ok := gpuSpec.HardwareOn(in.Weights, node); ok {
-			eff := estimator.Efficiency{InferenceMFU: *infMFU, BandwidthUtil: *bwUtil}
-			cfg, res, err := sim.Benchmark(in, hw, eff, w, sim.Bench{Concurrency: in.Batch, Requests: *numReq, RangeRatio: *rangeRatio})
-			if err != nil {
-				return fail("%v", err)
-			}
-			perf.applySim(cfg, res, max(in.GPUs/max(in.TP*in.PP, 1), 1))
+	// catalog.GPU.Benchmark is the page's path too.
+	if perf != nil && !*noSim {
+		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok}
+		eff := estimator.Efficiency{InferenceMFU: *infMFU, BandwidthUtil: *bwUtil}
+		cfg, res, ok, err := gpuSpec.Benchmark(in, eff, w, node, sim.Bench{Concurrency: in.Batch, Requests: *numReq, RangeRatio: *rangeRatio})
+		if err != nil {
+			return fail("%v", err)
+		}
+		if ok {
+			perf.applySim(cfg, res, catalog.CopiesOf(in))
 		}
 	}
 

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/url"
+	"strings"
+	"testing"
+
+	"rightsize/app"
+)
+
+// TestPageAgreesWithCLI runs a matrix of jobs through `rightsize estimate
+// --json` and through the page's own parse and compute (app.LinkFigures,
+// from the same inputs as a link) and requires the same numbers: memory,
+// speed, TTFT, TPOT, MFU assumed and implied. Every engine × precision on
+// inference, every training task, Blackwell FP4, MoE, multi-node.
+func TestPageAgreesWithCLI(t *testing.T) {
+	type job map[string]string // CLI flag (= the page field's name) → value
+	var cases []job
+	for _, eng := range []string{"hf", "vllm", "sglang", "trtllm", "llamacpp"} {
+		for _, prec := range []string{"bf16", "fp8", "int4", "fp4"} {
+			for _, gpu := range []string{"h100-sxm", "b200", "l4"} {
+				c := job{"model": "llama-3.1-8b", "task": "inference", "engine": eng, "precision": prec, "gpu": gpu, "batch": "8", "seq": "2048"}
+				if eng == "llamacpp" {
+					c["quant"] = "q4_k_m"
+					c["precision"] = "int4"
+				}
+				cases = append(cases, c)
+			}
+		}
+	}
+	for _, task := range []string{"train", "finetune", "lora", "qlora"} {
+		for _, gpu := range []string{"h100-sxm", "a100-80gb-sxm", "b200"} {
+			cases = append(cases, job{"model": "llama-3.1-8b", "task": task, "gpu": gpu, "batch": "4", "seq": "4096", "gpus": "8", "zero": "3", "grad-checkpointing": "1"})
+		}
+	}
+	cases = append(cases,
+		// 70B FSDP over two 8-GPU nodes, and TP inside them.
+		job{"model": "llama-3.1-70b", "task": "finetune", "gpu": "h100-sxm", "gpus": "16", "zero": "3", "batch": "2", "seq": "4096", "grad-checkpointing": "1"},
+		job{"model": "llama-3.1-70b", "task": "train", "gpu": "h100-sxm", "gpus": "64", "tp": "8", "pp": "2", "batch": "1", "seq": "8192", "grad-checkpointing": "1"},
+		// MoE served with TP on one node, Blackwell FP4.
+		job{"model": "mixtral-8x7b", "task": "inference", "engine": "vllm", "precision": "fp4", "gpu": "b200", "gpus": "2", "tp": "2", "batch": "32"},
+		job{"model": "qwen3-30b-a3b", "task": "inference", "engine": "sglang", "precision": "fp8", "gpu": "h100-sxm", "batch": "64"},
+		// GB200: 16 GPUs inside the NVL72 domain.
+		job{"model": "llama-3.1-70b", "task": "train", "gpu": "gb200", "gpus": "16", "tp": "4", "batch": "1", "seq": "4096", "grad-checkpointing": "1"},
+	)
+	agree := func(a, b float64) bool { return a == b || math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
+	checked := 0
+	for _, c := range cases {
+		var args []string
+		q := url.Values{}
+		keys := map[string]string{"model": "m", "task": "t", "engine": "e", "precision": "p", "gpu": "g", "batch": "b", "seq": "s",
+			"quant": "q", "gpus": "n", "zero": "z", "tp": "tp", "pp": "pp", "grad-checkpointing": "gc"}
+		for k, v := range c {
+			if k == "grad-checkpointing" {
+				args = append(args, "--"+k)
+			} else {
+				args = append(args, "--"+k, v)
+			}
+			q.Set(keys[k], v)
+		}
+		// The page's defaults for what the case leaves out: 512 output
+		// tokens of the sequence, 1B training tokens, KV in bf16.
+		seq := c["seq"]
+		if seq == "" {
+			seq = "2048"
+		}
+		var n int
+		fmt.Sscan(seq, &n)
+		args = append(args, "--output-tokens", "512", "--prompt-tokens", fmt.Sprint(n-512), "--train-tokens", "1B", "--json")
+		name := strings.Join(args, " ")
+		code, out, errs := runEst(t, args...)
+		page, perr := app.LinkFigures(q.Encode())
+		if code != 0 || perr != nil {
+			// Both refuse the same jobs.
+			if (code != 0) != (perr != nil) {
+				t.Errorf("%s: CLI exit %d (%s), page error %v", name, code, strings.TrimSpace(errs), perr)
+			}
+			continue
+		}
+		var r struct {
+			Memory struct {
+				Total int64 `json:"total_bytes"`
+			} `json:"per_gpu"`
+			Performance *struct {
+				TokensPerSecond   float64 `json:"tokens_per_second"`
+				MFU               float64 `json:"mfu"`
+				ComputeEfficiency float64 `json:"compute_efficiency"`
+				BandwidthUtil     float64 `json:"bandwidth_util"`
+				StepSeconds       float64 `json:"step_seconds"`
+				JobSeconds        float64 `json:"job_seconds"`
+				TTFT              float64 `json:"time_to_first_token_seconds"`
+				TPOT              float64 `json:"decode_token_latency_seconds"`
+			} `json:"performance"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		p := r.Performance
+		if (p != nil) != page.OK {
+			t.Errorf("%s: CLI speed %v, page speed %v", name, p != nil, page.OK)
+			continue
+		}
+		if p == nil {
+			continue
+		}
+		checked++
+		for _, f := range []struct {
+			what      string
+			cli, page float64
+		}{
+			{"tokens/s", p.TokensPerSecond, page.TokensPerSecond}, {"implied MFU", p.MFU, page.MFU},
+			{"MFU assumed", p.ComputeEfficiency, page.ComputeEfficiency}, {"bandwidth use", p.BandwidthUtil, page.BandwidthUtil},
+			{"step", p.StepSeconds, page.StepSeconds}, {"job", p.JobSeconds, page.JobSeconds},
+			{"TTFT", p.TTFT, page.TTFTSeconds}, {"TPOT", p.TPOT, page.TPOTSeconds},
+		} {
+			if !agree(f.cli, f.page) {
+				t.Errorf("%s: %s CLI %v, page %v", name, f.what, f.cli, f.page)
+			}
+		}
+	}
+	if checked < 40 {
+		t.Errorf("only %d of %d jobs had speed on both sides", checked, len(cases))
+	}
+}
