@@ -3,6 +3,7 @@ package catalog
 import (
 	"cmp"
 	"slices"
+	"time"
 
 	"rightsize/estimator"
 	"rightsize/estimator/plan"
@@ -17,7 +18,18 @@ import (
 // Assumptions.NetworkGbps is used), SpotInterruption (no AWS Spot Advisor
 // bucket; a stated default is used) and NVLinkDomain (the whole instance
 // when its GPUs are NVLink-connected).
-func (c *Catalog) PlanOffers(w estimator.DType) []plan.Offer {
+//
+// Prices are not dated: every PriceAgeDays is -1, so no price counts as
+// fresh and the freshness window passes no row over (a price far below
+// the median still is); PlanOffersAt dates
+// them. FarBelowMedian is set either way.
+func (c *Catalog) PlanOffers(w estimator.DType) []plan.Offer { return c.PlanOffersAt(w, time.Time{}) }
+
+// PlanOffersAt is PlanOffers with each price's age on today's date
+// (Offer.PriceAgeDays; a zero today leaves them undated, -1), for the
+// planner's freshness window.
+func (c *Catalog) PlanOffersAt(w estimator.DType, today time.Time) []plan.Offer {
+	med := c.Medians()
 	gpus := make(map[string]GPU, len(c.GPUs))
 	for _, g := range c.GPUs {
 		gpus[g.ID] = g
@@ -42,6 +54,10 @@ func (c *Catalog) PlanOffers(w estimator.DType) []plan.Offer {
 			PricesIncludeVAT: p.PricesIncludeVAT, VATRate: p.VATRate, NVLinkDomain: g.NVLinkDomain,
 			AsOf: o.AsOf, AsOfEstimated: o.AsOfEstimated, Source: o.Source,
 			Hardware: hw, HasHardware: ok, GPUMemory: g.Memory,
+			PriceAgeDays: -1, FarBelowMedian: med.FarBelowMedian(c, o),
+		}
+		if !today.IsZero() {
+			po.PriceAgeDays = o.PriceAgeDays(today)
 		}
 		if len(o.Regions) > 0 {
 			po.Region = o.Regions[0]

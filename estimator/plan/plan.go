@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"rightsize/estimator"
@@ -154,6 +155,10 @@ func (r Request) Validate() error {
 			errs = append(errs, bad("fx", x.PerUSD, x.Currency+": want a rate > 0"))
 		}
 	}
+	if r.FreshnessDays < 0 || r.FreshnessDays > maxFreshnessDays {
+		errs = append(errs, &estimator.InputError{Field: "freshness-days", Value: strconv.Itoa(r.FreshnessDays), Err: estimator.ErrRange,
+			Reason: "want a window of 1 to 36500 days (0: the default, 180)"})
+	}
 	if c := r.currency(); c != "USD" {
 		if _, ok := r.rate(c); !ok {
 			errs = append(errs, &estimator.InputError{Field: "currency", Value: c, Err: estimator.ErrUnknown, Reason: "no exchange rate"})
@@ -260,7 +265,8 @@ func Plan(req Request, offers []Offer, opts Options) (Result, error) {
 		return Result{}, err
 	}
 	p := newPlanner(req, opts, len(offers))
-	res := Result{Cheapest: -1, Fastest: -1, Value: -1, Currency: req.currency(), FXAsOf: p.disp.AsOf, CheckpointBytes: p.ckpt}
+	res := Result{Cheapest: -1, Fastest: -1, Value: -1, Currency: req.currency(), FXAsOf: p.disp.AsOf, CheckpointBytes: p.ckpt,
+		FreshnessDays: req.freshness()}
 	rows := make([]Row, len(offers))
 	n := 0
 	for i := range offers {
@@ -272,6 +278,7 @@ func Plan(req Request, offers []Offer, opts Options) (Result, error) {
 		// Planned in place: a row is large, and most are kept.
 		r := &rows[n]
 		p.row(o, r)
+		r.Stale = stale(o, res.FreshnessDays)
 		if !r.Fits && !opts.KeepUnfit {
 			continue
 		}
@@ -288,6 +295,7 @@ func Plan(req Request, offers []Offer, opts Options) (Result, error) {
 		r.RankedCostDisp, r.RankedSeconds = p.display(r.cost), r.time
 	}
 	res.Rows = rows
+	passOver(rows, res.FreshnessDays)
 	recommend(&res, req.Workload.Kind)
 	if opts.Top > 0 {
 		res.trim(opts.Top)

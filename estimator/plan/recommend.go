@@ -29,12 +29,14 @@ func timeText(r *Row, kind Kind) Duration {
 // the cost–time Pareto front) and the rest of the front, each with a
 // sentence comparing it with its runner-up. Rows are already ranked by
 // cost (ties: time, hourly price, offer ID), so every choice below is
-// deterministic.
+// deterministic. Rows passed over for a stale or far-below-median price
+// (passOver) take no part: the runner-ups are kept rows too.
 func recommend(res *Result, kind Kind) {
 	rows := res.Rows
 	fit := make([]int, 0, len(rows))
 	for i := range rows {
-		if rows[i].Fits {
+		// The picks and the front rest on the rows passOver keeps.
+		if rows[i].Fits && rows[i].PassedOver.Key == "" {
 			fit = append(fit, i)
 		}
 	}
@@ -124,7 +126,8 @@ const frontTolerance = 0.01
 // at least as fast. Rows carry no such
 // sentence by default, so that re-planning a thousand offers stays cheap;
 // callers ask for the rows they show. It returns the row's own Why when it
-// has one, and its fit reason when it does not fit.
+// has one, its fit reason when it does not fit, and why the picks pass it
+// over (Row.PassedOver) when they do.
 func (res *Result) WhyNot(i int) Reason {
 	if i < 0 || i >= len(res.Rows) {
 		return Reason{}
@@ -135,6 +138,9 @@ func (res *Result) WhyNot(i int) Reason {
 	}
 	if r.Why.Key != "" {
 		return r.Why
+	}
+	if r.PassedOver.Key != "" {
+		return r.PassedOver
 	}
 	// The fastest front row ranked before it (no dearer to the cent) is
 	// as fast (it dominates), or within frontTolerance of its time.

@@ -143,6 +143,8 @@ var English = map[string]string{
 	"reason.value_is_fastest":    "%s: the fastest plan is also the best value, %s× the cheapest plan's cost for %s× its speed",
 	"reason.none":                "%s: another plan is both cheaper and faster (%s)",
 	"reason.tie":                 "%s: no faster than %s, which costs no more, by over %s%%",
+	"reason.stale":               "%s: price from %s is older than %s days or its date is estimated, and a fresher price for this GPU runs the job: not picked (verify it to use it)",
+	"reason.far_below":           "%s: under half what the other providers ask for this GPU, and a normally priced offer of it runs the job: not picked (verify it to use it)",
 	"note.network_assumed":       "inter-node network unknown: %s Gbit/s assumed",
 	"note.spot_default_rate":     "spot interruption rate unknown: %s%% of instances per month assumed",
 	"note.reserved_commitment":   "a reservation bills every hour of its term",
@@ -280,6 +282,15 @@ type Row struct {
 	Recommendation Recommendation
 	Why            Reason
 
+	// Stale marks a price older than the freshness window, undated or
+	// with an estimated date (Offer.PriceAgeDays, Offer.AsOfEstimated);
+	// the row is planned and listed all the same. PassedOver says why the
+	// picks pass a fitting row over (reason.stale or reason.far_below:
+	// the same GPU has a fresher or a normally priced offer that runs the
+	// job, passOver); its Key is "" for a row the picks may rest on.
+	Stale      bool
+	PassedOver Reason
+
 	// RankedCostDisp and RankedSeconds are what the row is ranked by, in
 	// Request.Currency and seconds: the job (training, batch) or the month
 	// (serving; time is a request's p95 end-to-end latency), on spot the
@@ -314,6 +325,8 @@ type Result struct {
 	WhyCheapest, WhyFastest, WhyValue Reason
 
 	Considered, Fitting int
+	// FreshnessDays is the freshness window the picks were chosen with.
+	FreshnessDays int
 
 	CheckpointBytes float64 // training: weights + optimizer states
 	Currency        string

@@ -101,6 +101,15 @@ type Offer struct {
 	AsOf          string
 	AsOfEstimated bool
 	Source        string
+	// PriceAgeDays is the price's age in whole days on the plan's date
+	// (the catalog fills it: catalog.Offer.PriceAgeDays); -1 when AsOf is
+	// not a date or no date was given. FarBelowMedian marks a price under
+	// half the median the other providers ask for the same GPU
+	// (catalog.PriceMedians): a marketplace "from" price, a lapsed
+	// promotion or an error more often than a bargain. Both decide which
+	// rows the picks may rest on (passOver).
+	PriceAgeDays   int
+	FarBelowMedian bool
 
 	// Hardware is one whole GPU's figures for the job's dtype
 	// (HasHardware false when the catalog lacks them); GPUMemory is one
@@ -212,6 +221,12 @@ type Request struct {
 	Filters     Filters
 	Assumptions Assumptions
 	HostedAPIs  []HostedAPI
+
+	// FreshnessDays is the freshness window: the picks rest on prices
+	// dated (not estimated) and at most this many days old wherever the
+	// same GPU has such an offer that runs the job (passOver). 0:
+	// DefaultFreshnessDays; negative is rejected.
+	FreshnessDays int
 }
 
 // Options tune the search.

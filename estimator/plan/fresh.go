@@ -1,0 +1,88 @@
+package plan
+
+// Which prices the picks rest on.
+//
+// The planner ranks by price, and an old price is more often a low one: a
+// GPU cloud's list from a year ago, before it raised its rates, or a date
+// the catalog could only estimate. A public price log from August 2026
+// shows several clouds 20–60% above the prices the catalog held for them
+// from 2025-10. Ranked by price alone, those stale prices win "cheapest",
+// the answer a user is most likely to act on. A price far below what the
+// other providers ask for the same GPU (under half their median: a
+// marketplace "from" price, a lapsed promotion, an error) wins it the
+// same way.
+//
+// So the picks (cheapest, fastest, best value, the cost–time front) rest,
+// for each GPU, on its most trustworthy prices that run the job: dated
+// within the freshness window first, then not far below the median. A
+// row of a GPU that has a fitting row in a better class is passed over
+// (Row.PassedOver says why); a GPU whose every fitting offer is stale is
+// still picked on its stale prices, flagged (Row.Stale), because another
+// GPU's fresh price is no evidence against it. Every row is planned,
+// ranked by cost as before and listed, so a stale offer can still be
+// chosen by hand; the labels say "verify".
+
+// DefaultFreshnessDays is the default freshness window, in days: the same
+// as catalog.DefaultFreshnessDays (a catalog test holds them equal).
+const DefaultFreshnessDays = 180
+
+// maxFreshnessDays bounds the window: a century is no window at all.
+const maxFreshnessDays = 36500
+
+// freshness is the request's window in days.
+func (r Request) freshness() int {
+	if r.FreshnessDays == 0 {
+		return DefaultFreshnessDays
+	}
+	return r.FreshnessDays
+}
+
+// stale reports whether o's price is undated, estimated or older than
+// days on the plan's date.
+func stale(o *Offer, days int) bool {
+	return o.PriceAgeDays < 0 || o.PriceAgeDays > days || o.AsOfEstimated
+}
+
+// trust is a row's price class, best first: fresh and normally priced,
+// fresh and far below the median, stale, stale and far below. Freshness
+// comes first: a current price is a price someone asks today, however
+// low, where a stale one may be gone.
+func trust(r *Row) int {
+	c := 0
+	if r.Stale {
+		c = 2
+	}
+	if r.Offer.FarBelowMedian {
+		c++
+	}
+	return c
+}
+
+// passOver marks the fitting rows the picks pass over: those whose GPU
+// has a fitting row in a better trust class.
+func passOver(rows []Row, days int) {
+	best := map[string]int{}
+	for i := range rows {
+		r := &rows[i]
+		if !r.Fits {
+			continue
+		}
+		if b, ok := best[r.Offer.GPU]; !ok || trust(r) < b {
+			best[r.Offer.GPU] = trust(r)
+		}
+	}
+	for i := range rows {
+		r := &rows[i]
+		if !r.Fits {
+			continue
+		}
+		b, c := best[r.Offer.GPU], trust(r)
+		switch {
+		case c <= b:
+		case r.Stale && b < 2:
+			r.PassedOver = Reason{Key: "reason.stale", Args: []any{label(r), r.Offer.AsOf, float64(days)}}
+		default:
+			r.PassedOver = Reason{Key: "reason.far_below", Args: []any{label(r)}}
+		}
+	}
+}

@@ -1,0 +1,161 @@
+package plan_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"rightsize/catalog"
+	"rightsize/estimator"
+	"rightsize/estimator/plan"
+)
+
+// priced is o as offer id at a price, its price days old (-1: undated).
+func priced(o plan.Offer, id string, price float64, days int, estimated, far bool) plan.Offer {
+	o.ID, o.Provider, o.OnDemandPerHour, o.PriceAgeDays, o.AsOfEstimated, o.FarBelowMedian = id, id, price, days, estimated, far
+	o.AsOf = "2026-01-01"
+	return o
+}
+
+// TestPicksRestOnFreshPrices: with the default window, no pick rests on a
+// stale, estimated or far-below-median price when the same GPU has a
+// better-priced offer that runs the job; a GPU whose every offer is stale
+// is still picked, flagged; stale rows are planned and listed all the same.
+func TestPicksRestOnFreshPrices(t *testing.T) {
+	in := modelInput(t, "qwen2.5-1.5b")
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Batch, Requests: 1e4, PromptTokens: 500, OutputTokens: 200}}
+	l4 := gpuOffer(t, "l4", 1, estimator.BF16)
+	a10 := gpuOffer(t, "a10", 1, estimator.BF16)
+	for _, c := range []struct {
+		name     string
+		offers   []plan.Offer
+		window   int
+		cheapest string
+		stale    []string // rows flagged Stale
+		passed   []string // rows the picks pass over
+	}{
+		{"stale cheap, fresh dear: the fresh one", []plan.Offer{priced(l4, "old", 0.5, 400, false, false), priced(l4, "new", 0.8, 30, false, false)},
+			0, "new", []string{"old"}, []string{"old"}},
+		{"estimated date is not fresh", []plan.Offer{priced(l4, "est", 0.5, 30, true, false), priced(l4, "new", 0.8, 30, false, false)},
+			0, "new", []string{"est"}, []string{"est"}},
+		{"undated is not fresh", []plan.Offer{priced(l4, "undated", 0.5, -1, false, false), priced(l4, "new", 0.8, 30, false, false)},
+			0, "new", []string{"undated"}, []string{"undated"}},
+		{"a wider window keeps it", []plan.Offer{priced(l4, "old", 0.5, 400, false, false), priced(l4, "new", 0.8, 30, false, false)},
+			500, "old", nil, nil},
+		{"day 180 is inside the window", []plan.Offer{priced(l4, "edge", 0.5, 180, false, false), priced(l4, "new", 0.8, 30, false, false)},
+			0, "edge", nil, nil},
+		{"only stale offers of a GPU: still picked, flagged", []plan.Offer{priced(l4, "old", 0.5, 400, false, false), priced(l4, "older", 0.6, 800, false, false)},
+			0, "old", []string{"old", "older"}, nil},
+		{"another GPU's fresh price does not pass a stale one over", []plan.Offer{priced(l4, "old", 0.5, 400, false, false), priced(a10, "new", 5, 30, false, false)},
+			0, "old", []string{"old"}, nil},
+		{"far below the median: the normal price", []plan.Offer{priced(l4, "far", 0.1, 30, false, true), priced(l4, "new", 0.8, 30, false, false)},
+			0, "new", nil, []string{"far"}},
+		{"only far-below offers: still picked", []plan.Offer{priced(l4, "far", 0.1, 30, false, true)},
+			0, "far", nil, nil},
+		{"a fresh far-below price beats a stale normal one", []plan.Offer{priced(l4, "far", 0.1, 30, false, true), priced(l4, "old", 0.8, 400, false, false)},
+			0, "far", []string{"old"}, []string{"old"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := req
+			r.FreshnessDays = c.window
+			res := mustPlan(t, r, c.offers, plan.Options{})
+			if len(res.Rows) != len(c.offers) {
+				t.Fatalf("%d rows for %d offers: every offer is planned and listed", len(res.Rows), len(c.offers))
+			}
+			if res.Cheapest < 0 || res.Rows[res.Cheapest].Offer.ID != c.cheapest {
+				t.Fatalf("cheapest %d, want %s", res.Cheapest, c.cheapest)
+			}
+			for i := range res.Rows {
+				row := &res.Rows[i]
+				id := row.Offer.ID
+				if want := contains(c.stale, id); row.Stale != want {
+					t.Errorf("%s: Stale %v, want %v", id, row.Stale, want)
+				}
+				want := contains(c.passed, id)
+				if (row.PassedOver.Key != "") != want || (want && row.Recommendation != plan.RecNone) {
+					t.Errorf("%s: passed over %v (%s), recommendation %v", id, row.PassedOver, row.PassedOver, row.Recommendation)
+				}
+				if want && res.WhyNot(i).Key != row.PassedOver.Key {
+					t.Errorf("%s: WhyNot %v, want %v", id, res.WhyNot(i), row.PassedOver)
+				}
+				if !row.Fits {
+					t.Errorf("%s does not fit: %v", id, row.FitReason)
+				}
+			}
+			for _, k := range []int{res.Fastest, res.Value} {
+				if k >= 0 && res.Rows[k].PassedOver.Key != "" {
+					t.Errorf("pick %s rests on a passed-over row", res.Rows[k].Offer.ID)
+				}
+			}
+		})
+	}
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestFreshnessWindowValidated: a negative or absurd window is a range
+// error naming the field; 0 takes the default.
+func TestFreshnessWindowValidated(t *testing.T) {
+	in := modelInput(t, "qwen2.5-1.5b")
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Batch, Requests: 10}}
+	for _, d := range []int{-1, -180, 36501} {
+		req.FreshnessDays = d
+		var ie *estimator.InputError
+		if err := req.Validate(); !errors.As(err, &ie) || ie.Field != "freshness-days" {
+			t.Errorf("window %d: %v", d, err)
+		}
+	}
+	req.FreshnessDays = 0
+	res := mustPlan(t, req, []plan.Offer{gpuOffer(t, "l4", 1, estimator.BF16)}, plan.Options{})
+	if res.FreshnessDays != plan.DefaultFreshnessDays {
+		t.Errorf("window %d, want the default %d", res.FreshnessDays, plan.DefaultFreshnessDays)
+	}
+}
+
+// TestCatalogPicksAreFresh: over the whole catalog dated 2026-11-26, no
+// pick of a training, batch or serving plan rests on a stale price while
+// a fresh offer of its GPU runs the job, nor on a far-below-median price
+// while a normally priced one does.
+func TestCatalogPicksAreFresh(t *testing.T) {
+	cat := catalog.Default()
+	today := time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC)
+	for _, mk := range []func(testing.TB) (plan.Request, []plan.Offer){trainingRequest, servingRequest} {
+		req, _ := mk(t)
+		offers := cat.PlanOffersAt(req.Input.Weights, today)
+		res := mustPlan(t, req, offers, plan.Options{})
+		checkRecommendations(t, &res)
+		fresh, normal := map[string]bool{}, map[string]bool{}
+		stale := 0
+		for i := range res.Rows {
+			r := &res.Rows[i]
+			if r.Stale {
+				stale++
+			}
+			if r.Fits && !r.Stale {
+				fresh[r.Offer.GPU] = true
+				if !r.Offer.FarBelowMedian {
+					normal[r.Offer.GPU] = true
+				}
+			}
+		}
+		if stale == 0 || len(fresh) == 0 {
+			t.Fatalf("%v: %d stale rows, %d GPUs with a fresh one: the test asks nothing", req.Workload.Kind, stale, len(fresh))
+		}
+		for _, k := range []int{res.Cheapest, res.Fastest, res.Value} {
+			r := &res.Rows[k]
+			if r.Stale && fresh[r.Offer.GPU] {
+				t.Errorf("%v: pick %s rests on a stale price (%s) while %s has a fresh one", req.Workload.Kind, r.Offer.ID, r.Offer.AsOf, r.Offer.GPU)
+			}
+			if !r.Stale && r.Offer.FarBelowMedian && normal[r.Offer.GPU] {
+				t.Errorf("%v: pick %s is far below the median while %s has a normal price", req.Workload.Kind, r.Offer.ID, r.Offer.GPU)
+			}
+		}
+	}
+}
