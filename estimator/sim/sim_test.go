@@ -227,33 +227,25 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-// BenchmarkSimulate is 1,000 requests on one replica at 64 in flight.
+// BenchmarkSimulate is 1,000 requests (1,000-token prompts and outputs,
+// lengths spread as a benchmark client draws them) on one replica, closed
+// loop at 1, 64 and 256 in flight and open loop at 5 requests/s.
 func BenchmarkSimulate(b *testing.B) {
-	cfg := testConfig(b, estimator.VLLM, 1000, 1000)
-	cfg.Load.Concurrency, cfg.Load.Requests = 64, 1000
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Run(cfg); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// Taking new requests in only every N steps (vLLM v0.6 multi-step
-// scheduling, SGLang's --scheduler-recv-interval) delays first tokens by
-// about N/2 decode steps under load.
-func TestAdmitEvery(t *testing.T) {
-	cfg := testConfig(t, estimator.SGLang, 1000, 500)
-	cfg.Load.Concurrency, cfg.Load.Requests, cfg.Load.RangeRatio = 16, 320, DefaultRangeRatio
-	base := run(t, cfg)
-	cfg.Policy.AdmitEvery = 30
-	slow := run(t, cfg)
-	step := cfg.Model.StepSeconds(estimator.Step{DecodeSeqs: 16, DecodeContext: 16 * 1250})
-	if d := slow.TTFT.Mean - base.TTFT.Mean; d < 8*step || d > 30*step {
-		t.Errorf("TTFT %.3f → %.3f s with polling every 30 steps of %.4f s: want about 15 steps more", base.TTFT.Mean, slow.TTFT.Mean, step)
-	}
-	if slow.Limit != LimitPolling {
-		t.Errorf("limit %s, want admission-interval", slow.Limit)
+	for _, c := range []struct {
+		name string
+		conc int
+		rate float64
+	}{{"closed-1", 1, 0}, {"closed-64", 64, 0}, {"closed-256", 256, 0}, {"open-5rps", 0, 5}} {
+		cfg := testConfig(b, estimator.VLLM, 1000, 1000)
+		cfg.Load.Concurrency, cfg.Load.RatePerSecond, cfg.Load.Requests, cfg.Load.RangeRatio = c.conc, c.rate, 1000, DefaultRangeRatio
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Run(cfg); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
