@@ -771,22 +771,6 @@ func (c *Calculator) renderRules() app.UI {
 	)
 }
 
-// costHeader names the cost column for the task.
-func (c *Calculator) costHeader() string {
-	if c.job.In.Task == estimator.Inference {
-		return c.t(mPerMTokens)
-	}
-	return c.t(mJobCost)
-}
-
-// timeHeader names the time column for the task.
-func (c *Calculator) timeHeader() string {
-	if c.job.In.Task == estimator.Inference {
-		return c.t(mTimePerM)
-	}
-	return c.t(mJobTime)
-}
-
 func (c *Calculator) renderFit() app.UI {
 	if len(c.r.Fit) == 0 {
 		return app.Text("")

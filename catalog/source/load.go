@@ -325,5 +325,3 @@ func bytesOf(x float64, unit estimator.Bytes) (estimator.Bytes, error) {
 	}
 	return estimator.Bytes(math.Round(b)), nil
 }
-
-var errUnset = errors.New("unset")

@@ -238,7 +238,6 @@ var skyPilotGPUs = map[string]string{
 func (f *Files) mergeVMs(prov string, rows []vmRow, asOf, src string, res *SkyPilotImport) error {
 	type agg struct {
 		vmRow
-		regions          []string
 		spotMin, odMin   float64
 		odRegion, spotRg string
 	}
