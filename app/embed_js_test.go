@@ -3,6 +3,7 @@
 package app
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -21,5 +22,21 @@ func TestEmbedOneResizeObserver(t *testing.T) {
 	}
 	if n := w.Get("__roCount").Int(); n != 1 {
 		t.Errorf("%d ResizeObservers after three navigations", n)
+	}
+}
+
+// TestFullStorageReported: a sheet the browser's storage cannot keep (its
+// quota is a few MiB) is applied, and the page says it will not be kept.
+func TestFullStorageReported(t *testing.T) {
+	ctx := contextOf(t)
+	big := savedFile{"big.csv", strings.Repeat("x", 12<<20)}
+	if keep(ctx, "rightsize.test/full", big) {
+		ctx.LocalStorage().Del("rightsize.test/full")
+		t.Skip("this browser's storage took 12 MiB")
+	}
+	c, _ := load(t)
+	c.load.sheetUnsaved = !keep(ctx, "rightsize.test/full", big)
+	if !strings.Contains(app.HTMLString(c.renderPrices()), `id="rs-prices-unsaved"`) {
+		t.Error("a sheet the storage refused is not reported")
 	}
 }

@@ -17,7 +17,8 @@ type grab struct {
 }
 
 func (g *grab) OnPreRender(ctx app.Context) { g.ctx = ctx }
-func (g *grab) Render() app.UI               { return app.Div() }
+func (g *grab) OnMount(ctx app.Context)     { g.ctx = ctx } // in the browser
+func (g *grab) Render() app.UI              { return app.Div() }
 
 func contextOf(t *testing.T) app.Context {
 	t.Helper()
