@@ -47,6 +47,12 @@ type estimateJob struct {
 //	checkpoint_bytes    training: weights + optimizer states, bytes
 //	considered, fitting offers planned after the filters, and those that fit
 //	notes               assumptions the plan used, English
+//	freshness_days      the freshness window (--freshness-days): the picks
+//	                    rest on prices dated within it wherever the pick's
+//	                    GPU has such an offer that runs the job
+//	warnings            one English line when a pick rests on a stale price
+//	                    (no fresher offer of its GPU runs the job) or one
+//	                    far below the median; [] when none
 //	rows                one per offer, best first (fields below)
 //	hosted              serving: hosted APIs against the cheapest row
 //	                    (fields below)
@@ -102,6 +108,23 @@ type estimateJob struct {
 //	fits                whether the offer runs the job (and passes the host check, budget, deadline)
 //	recommendation      cheapest | fastest | value | pareto | none
 //	why                 one English sentence; why_key and why_args for translation
+//	                    (reason.stale, reason.stale_estimated,
+//	                    reason.stale_undated, reason.far_below: the picks
+//	                    pass the row over for a fresher or normally priced
+//	                    offer of its GPU)
+//	as_of               the date of the offer's price (YYYY-MM-DD)
+//	as_of_estimated     the date is the earliest the price can date from,
+//	                    not a date its source states
+//	source              where the price comes from
+//	price_age_days      whole days from as_of to today (-1: undated)
+//	stale               the price is older than freshness_days, undated or
+//	                    its date estimated: verify it before renting
+//	far_below_median    the price per GPU-hour is under half the median of
+//	                    the other providers' cheapest on-demand prices for
+//	                    the GPU (at least two of them): a marketplace "from"
+//	                    price, a lapsed promotion or an error
+//	from_price          the provider is a marketplace: its price is the
+//	                    cheapest listing when read (a "from" price)
 //
 // Each hosted entry (--api-input-price/--api-output-price when given,
 // else the catalog's list prices for --model), cheapest at the target
@@ -122,13 +145,16 @@ type estimateJob struct {
 //	                    second); 0 when one replica never gets there
 //	why, why_key, why_args  the comparison as a sentence and message key
 func runPlan(args []string, stdout, stderr io.Writer) int {
-	return estimateCommand("plan", args, stdout, stderr, &planCmd{})
+	return estimateCommand("plan", args, stdout, stderr, &planCmd{stderr: stderr})
 }
 
 // planCmd reads its flags by name after parsing: a flag that the estimate
 // command defines too (say, a future --network-gbps) is shared, not
 // redefined (flag.FlagSet panics on redefinition).
-type planCmd struct{ fs *flag.FlagSet }
+type planCmd struct {
+	fs     *flag.FlagSet
+	stderr io.Writer // warnings for the table, CSV and Markdown formats
+}
 
 // planFlags are the plan's own flags; every value is parsed by request,
 // so a bad one is a one-line error naming the flag.
@@ -159,6 +185,7 @@ var planFlags = []struct{ name, def, usage string }{
 	{"api-input-price", "0", "hosted API: USD per 1M input tokens, to compare with self-hosting (default: the catalog's list prices for --model)"},
 	{"api-output-price", "0", "hosted API: USD per 1M output tokens (default: the catalog's list prices for --model)"},
 	{"max-instances", "0", "most instances one plan may rent (0: 64)"},
+	{"freshness-days", "180", "freshness window in days: the picks rest on prices no older than this (and not estimated) wherever the GPU has one"},
 	{"top", "10", "rows to print (0: all fitting)"},
 	{"format", "table", "table|json|csv|markdown"},
 }
@@ -356,6 +383,11 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	}
 	integer("top")
 	integer("max-instances")
+	if d, err := strconv.Atoi(c.s("freshness-days")); err != nil || d < 1 || d > 36500 {
+		add("freshness-days", fmt.Errorf("%q: want whole days from 1 to 36500", c.s("freshness-days")))
+	} else {
+		req.FreshnessDays = d
+	}
 	if len(errs) > 0 {
 		return req, errors.Join(errs...)
 	}
@@ -370,11 +402,16 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 	}
 	top, _ := strconv.Atoi(c.s("top"))
 	maxInst, _ := strconv.Atoi(c.s("max-instances"))
-	res, err := plan.Plan(req, cat.PlanOffers(req.Input.Weights), plan.Options{Top: top, KeepUnfit: c.s("all") == "true", MaxInstances: maxInst})
+	res, err := plan.Plan(req, cat.PlanOffersAt(req.Input.Weights, now()), plan.Options{Top: top, KeepUnfit: c.s("all") == "true", MaxInstances: maxInst})
 	if err != nil {
 		return fail("%v", err)
 	}
 	out := newPlanJSON(req, res, cat)
+	if c.s("format") != "json" && c.stderr != nil {
+		for _, w := range out.Warnings {
+			fmt.Fprintln(c.stderr, "warning: "+w)
+		}
+	}
 	switch c.s("format") {
 	case "json":
 		enc := json.NewEncoder(stdout)
@@ -461,6 +498,12 @@ type planRowJSON struct {
 	WhyArgs                      []any           `json:"why_args"`
 	Notes                        []string        `json:"notes"`
 	AsOf                         string          `json:"as_of"`
+	AsOfEstimated                bool            `json:"as_of_estimated"`
+	Source                       string          `json:"source"`
+	PriceAgeDays                 int             `json:"price_age_days"`
+	Stale                        bool            `json:"stale"`
+	FarBelowMedian               bool            `json:"far_below_median"`
+	FromPrice                    bool            `json:"from_price"`
 }
 
 type hostedJSON struct {
@@ -489,13 +532,16 @@ type planJSON struct {
 	Considered      int           `json:"considered"`
 	Fitting         int           `json:"fitting"`
 	Notes           []string      `json:"notes"`
+	FreshnessDays   int           `json:"freshness_days"`
+	Warnings        []string      `json:"warnings"`
 	Rows            []planRowJSON `json:"rows"`
 	Hosted          []hostedJSON  `json:"hosted,omitempty"`
 }
 
 func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJSON {
 	out := planJSON{Currency: res.Currency, FXAsOf: res.FXAsOf, Workload: req.Workload.Kind.String(),
-		CheckpointBytes: res.CheckpointBytes, Considered: res.Considered, Fitting: res.Fitting, Notes: []string{}, Rows: []planRowJSON{}}
+		CheckpointBytes: res.CheckpointBytes, Considered: res.Considered, Fitting: res.Fitting, Notes: []string{}, Rows: []planRowJSON{},
+		FreshnessDays: res.FreshnessDays, Warnings: pickWarnings(res)}
 	for _, x := range req.FX {
 		if x.Currency == res.Currency && x.Currency != "USD" {
 			out.FXSource = x.Source
@@ -525,6 +571,8 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 			VCPUs: o.VCPUs, RAMGiB: o.RAMGiB, HostOffloadGiB: r.HostOffloadGiB,
 			HostCheck: hostJSON{r.Host.Status.String(), r.Host.Reason.String()}, Fits: r.Fits,
 			Recommendation: r.Recommendation.String(), AsOf: o.AsOf, Notes: []string{}, WhyArgs: []any{},
+			AsOfEstimated: o.AsOfEstimated, Source: o.Source, PriceAgeDays: o.PriceAgeDays, Stale: r.Stale, FarBelowMedian: o.FarBelowMedian,
+			FromPrice: o.ProviderKind == "marketplace",
 		}
 		if r.Host.Reason.Key == "" {
 			j.HostCheck.Reason = ""
@@ -557,10 +605,12 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 // columns are the table, CSV and Markdown columns for a workload.
 func columns(p planJSON) ([]string, func(r planRowJSON) []string) {
 	f := func(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
-	head := []string{"rec", "provider", "instance", "gpu", "instances", "gpus", "tp/pp/dp/zero", "pricing", "price/h (" + p.Currency + ")"}
+	head := []string{"rec", "provider", "instance", "gpu", "instances", "gpus", "tp/pp/dp/zero", "pricing", "price/h (" + p.Currency + ")",
+		"price as of", "age d", "price flags"}
 	base := func(r planRowJSON) []string {
 		return []string{r.Recommendation, r.Provider, r.InstanceType, r.GPU, strconv.Itoa(r.Instances), f(r.GPUs, 3),
-			fmt.Sprintf("%d/%d/%d/%d", r.Parallelism.TP, r.Parallelism.PP, r.Parallelism.DP, r.Parallelism.ZeRO), r.Pricing, f(r.PricePerHourDisp, 2)}
+			fmt.Sprintf("%d/%d/%d/%d", r.Parallelism.TP, r.Parallelism.PP, r.Parallelism.DP, r.Parallelism.ZeRO), r.Pricing, f(r.PricePerHourDisp, 2),
+			asOfText(r), ageText(r), priceFlags(r)}
 	}
 	switch p.Workload {
 	case "serving":
@@ -641,4 +691,85 @@ func writeMarkdown(w io.Writer, p planJSON) {
 	for _, r := range p.Rows {
 		fmt.Fprintln(w, esc(cells(r)))
 	}
+}
+
+// asOfText is a row's price date, marked when it is an estimate.
+func asOfText(r planRowJSON) string {
+	if r.AsOfEstimated {
+		return r.AsOf + " est."
+	}
+	return r.AsOf
+}
+
+// ageText is a row's price age in days, "" when undated.
+func ageText(r planRowJSON) string {
+	if r.PriceAgeDays < 0 {
+		return ""
+	}
+	return strconv.Itoa(r.PriceAgeDays)
+}
+
+// priceFlags names what a row's price needs checked: "stale" (older than
+// the freshness window, undated or estimated), "far-below-median" and
+// "from-price" (a marketplace's cheapest listing when read).
+func priceFlags(r planRowJSON) string {
+	var f []string
+	if r.Stale {
+		f = append(f, "stale")
+	}
+	if r.FarBelowMedian {
+		f = append(f, "far-below-median")
+	}
+	if r.FromPrice {
+		f = append(f, "from-price")
+	}
+	return strings.Join(f, ",")
+}
+
+// pickWarnings is one line naming the picks that rest on a stale price
+// (no fresher offer of their GPU runs the job, or the planner would have
+// picked it) and one naming those far below the median; none when the
+// picks rest on fresh, normally priced offers.
+func pickWarnings(res plan.Result) []string {
+	out := []string{}
+	var stale, far []string
+	seen := map[int]bool{}
+	for _, k := range []struct {
+		name string
+		i    int
+	}{{"cheapest", res.Cheapest}, {"fastest", res.Fastest}, {"value", res.Value}} {
+		if k.i < 0 || seen[k.i] {
+			continue
+		}
+		seen[k.i] = true
+		r := &res.Rows[k.i]
+		o := r.Offer
+		if r.Stale {
+			when := "undated price"
+			switch {
+			case o.AsOf != "" && o.AsOfEstimated:
+				when = "price of an estimated date, " + o.AsOf
+			case o.AsOf != "":
+				when = "price from " + o.AsOf
+			}
+			stale = append(stale, k.name+" ("+o.Provider+" "+o.InstanceType+": "+when+")")
+		}
+		if o.FarBelowMedian {
+			far = append(far, k.name+" ("+o.Provider+" "+o.InstanceType+")")
+		}
+	}
+	picks := func(xs []string) string {
+		if len(xs) == 1 {
+			return "the " + xs[0] + " pick rests"
+		}
+		return "the " + strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1] + " picks rest"
+	}
+	if len(stale) > 0 {
+		out = append(out, picks(stale)+" on a price older than "+strconv.Itoa(res.FreshnessDays)+
+			" days or with an estimated date, and no fresher offer of the GPU runs the job: verify the price before renting")
+	}
+	if len(far) > 0 {
+		out = append(out, picks(far)+" on a price under half what the other providers ask for the GPU, and no normally priced offer of it runs the job: verify the price before renting")
+	}
+	return out
 }

@@ -70,8 +70,8 @@ func TestPlanServingJSON(t *testing.T) {
 	if recs["cheapest"] != 1 || recs["fastest"] != 1 || recs["cheapest"]+recs["fastest"]+recs["value"]+recs["pareto"]+recs["none"] != len(p.Rows) {
 		t.Errorf("recommendations %v", recs)
 	}
-	if p.Rows[0].Recommendation != "cheapest" {
-		t.Errorf("first row is %s", p.Rows[0].Recommendation)
+	if c := cheapestRow(t, p); c.Recommendation != "cheapest" {
+		t.Errorf("cheapest row is %s", c.Recommendation)
 	}
 	// Every key the issue lists is present in the JSON.
 	code, out, _ := runPlanArgs(t, append(servingArgs, "--top", "1", "--format", "json")...)
@@ -85,7 +85,8 @@ func TestPlanServingJSON(t *testing.T) {
 	for _, k := range []string{"provider", "instance_type", "gpu", "gpus_per_instance", "instances", "gpus", "parallelism", "pricing",
 		"currency", "price_per_hour", "price_per_hour_usd", "job_hours", "gpu_hours", "job_cost", "job_cost_usd", "monthly_cost_usd",
 		"replicas", "ttft_p95_seconds", "tpot_seconds", "usd_per_million_output_tokens", "usd_per_million_input_tokens",
-		"spot_expected_cost_usd", "reserved_break_even_utilisation", "host_check", "fits", "recommendation", "why"} {
+		"spot_expected_cost_usd", "reserved_break_even_utilisation", "host_check", "fits", "recommendation", "why",
+		"as_of", "as_of_estimated", "source", "price_age_days", "stale", "far_below_median"} {
 		if _, ok := raw.Rows[0][k]; !ok {
 			t.Errorf("row lacks %q", k)
 		}
@@ -96,6 +97,25 @@ func TestPlanServingJSON(t *testing.T) {
 			t.Errorf("parallelism lacks %q", k)
 		}
 	}
+}
+
+// cheapestRow is the first row the picks do not pass over: rows come
+// cheapest first, and only rows passed over for a stale or far-below-median
+// price (why_key reason.stale*, reason.far_below) may rank before the
+// cheapest pick.
+func cheapestRow(t *testing.T, p planJSON) planRowJSON {
+	t.Helper()
+	for _, r := range p.Rows {
+		stale := strings.HasPrefix(r.WhyKey, "reason.stale")
+		if !stale && r.WhyKey != "reason.far_below" {
+			return r
+		}
+		if stale && !r.Stale || r.WhyKey == "reason.far_below" && !r.FarBelowMedian {
+			t.Errorf("%s: passed over (%s) but not flagged", r.OfferID, r.WhyKey)
+		}
+	}
+	t.Fatal("every row is passed over")
+	return planRowJSON{}
 }
 
 func TestPlanMultiInstanceTraining(t *testing.T) {
@@ -319,10 +339,7 @@ func TestPlanHostedDefaults(t *testing.T) {
 	if len(p.Hosted) != len(want) || len(want) < 3 {
 		t.Fatalf("%d hosted entries, the catalog has %d for llama-3.1-8b", len(p.Hosted), len(want))
 	}
-	cheapest := p.Rows[0]
-	if cheapest.Recommendation != "cheapest" {
-		t.Fatalf("first row is %s", cheapest.Recommendation)
-	}
+	cheapest := cheapestRow(t, p)
 	for i, h := range p.Hosted {
 		perReq := (500*h.InputUSDPerMillion + 200*h.OutputUSDPerMillion) / 1e6
 		if h.AsOf == "" || h.Source == "" || h.Provider == "" || h.Currency != "USD" || !near(h.MonthlyCostUSD, 20*730*3600*perReq) ||
@@ -421,6 +438,65 @@ func TestPlanServingInRoubles(t *testing.T) {
 	for _, r := range p.Rows {
 		if !(r.MonthlyCostUSD > 0) || !near(r.MonthlyCostDisp, r.MonthlyCostUSD*rub) || !near(r.PricePerHourDisp, r.PricePerHourUSD*rub) {
 			t.Errorf("%s: %v USD/month shown as %v RUB; %v USD/h as %v RUB", r.OfferID, r.MonthlyCostUSD, r.MonthlyCostDisp, r.PricePerHourUSD, r.PricePerHourDisp)
+		}
+	}
+}
+
+// TestPlanFreshness: every row carries its price date, age and flags; with
+// the default window no pick rests on a stale price while a fresh offer of
+// its GPU runs the job, nor on a far-below-median one while a normal one
+// does; a pick on a stale price is a one-line warning (JSON's warnings,
+// stderr for the other formats); a window outside 1..36500 days is refused.
+func TestPlanFreshness(t *testing.T) {
+	lora := []string{"--model", "llama-3.1-8b", "--task", "lora", "--train-tokens", "100M", "--top", "0"}
+	for _, args := range [][]string{lora, append(servingArgs, "--top", "0")} {
+		p := planJSONOf(t, args...)
+		if p.FreshnessDays != 180 {
+			t.Errorf("freshness_days %d, want the default 180", p.FreshnessDays)
+		}
+		fresh, normal := map[string]bool{}, map[string]bool{}
+		for _, r := range p.Rows {
+			if want := r.PriceAgeDays < 0 || r.PriceAgeDays > 180 || r.AsOfEstimated; r.Stale != want {
+				t.Errorf("%s: stale %v with age %d, estimated %v", r.OfferID, r.Stale, r.PriceAgeDays, r.AsOfEstimated)
+			}
+			if r.AsOf == "" || r.Source == "" {
+				t.Errorf("%s: as_of %q, source %q", r.OfferID, r.AsOf, r.Source)
+			}
+			if r.Fits && !r.Stale {
+				fresh[r.GPU] = true
+				if !r.FarBelowMedian {
+					normal[r.GPU] = true
+				}
+			}
+		}
+		warn := false
+		for _, r := range p.Rows {
+			if r.Recommendation == "cheapest" || r.Recommendation == "fastest" || r.Recommendation == "value" {
+				if r.Stale && fresh[r.GPU] || !r.Stale && r.FarBelowMedian && normal[r.GPU] {
+					t.Errorf("%s pick %s rests on a stale or far-below price while %s has a better one", r.Recommendation, r.OfferID, r.GPU)
+				}
+				warn = warn || r.Stale || r.FarBelowMedian
+			}
+		}
+		if warn != (len(p.Warnings) > 0) {
+			t.Errorf("warnings %q for picks that rest on stale or far-below prices: %v", p.Warnings, warn)
+		}
+		code, _, errs := runPlanArgs(t, args...)
+		if code != 0 || strings.Contains(errs, "warning: ") != warn || strings.Count(errs, "\n") != len(p.Warnings) {
+			t.Errorf("table: exit %d, stderr %q", code, errs)
+		}
+	}
+	// A window wide enough for every dated price leaves only estimated and
+	// undated prices stale.
+	for _, r := range planJSONOf(t, append(lora, "--freshness-days", "36500")...).Rows {
+		if r.Stale != (r.AsOfEstimated || r.PriceAgeDays < 0) {
+			t.Errorf("%s: stale %v in a century's window", r.OfferID, r.Stale)
+		}
+	}
+	for _, bad := range []string{"0", "-5", "36501", "1.5", "x"} {
+		code, _, errs := runPlanArgs(t, append(lora, "--freshness-days", bad)...)
+		if code != 2 || !strings.Contains(errs, "--freshness-days") || strings.Count(errs, "\n") != 1 {
+			t.Errorf("--freshness-days %s: exit %d, %q", bad, code, errs)
 		}
 	}
 }

@@ -80,7 +80,14 @@ func passOver(rows []Row, days int) {
 		switch {
 		case c <= b:
 		case r.Stale && b < 2:
-			r.PassedOver = Reason{Key: "reason.stale", Args: []any{label(r), r.Offer.AsOf, float64(days)}}
+			switch o := r.Offer; {
+			case o.PriceAgeDays < 0 && o.AsOf == "":
+				r.PassedOver = Reason{Key: "reason.stale_undated", Args: []any{label(r)}}
+			case o.AsOfEstimated:
+				r.PassedOver = Reason{Key: "reason.stale_estimated", Args: []any{label(r), o.AsOf}}
+			default:
+				r.PassedOver = Reason{Key: "reason.stale", Args: []any{label(r), o.AsOf, float64(days)}}
+			}
 		default:
 			r.PassedOver = Reason{Key: "reason.far_below", Args: []any{label(r)}}
 		}

@@ -143,8 +143,10 @@ var English = map[string]string{
 	"reason.value_is_fastest":    "%s: the fastest plan is also the best value, %s× the cheapest plan's cost for %s× its speed",
 	"reason.none":                "%s: another plan is both cheaper and faster (%s)",
 	"reason.tie":                 "%s: no faster than %s, which costs no more, by over %s%%",
-	"reason.stale":               "%s: price from %s is older than %s days or its date is estimated, and a fresher price for this GPU runs the job: not picked (verify it to use it)",
-	"reason.far_below":           "%s: under half what the other providers ask for this GPU, and a normally priced offer of it runs the job: not picked (verify it to use it)",
+	"reason.stale":               "%s: its price, from %s, is older than the %s-day freshness window, and a fresher price for this GPU runs the job: not picked (verify the price to use it)",
+	"reason.stale_estimated":     "%s: its price's date, %s, is an estimate, and a price dated within the freshness window for this GPU runs the job: not picked (verify the price to use it)",
+	"reason.stale_undated":       "%s: its price is undated, and a price dated within the freshness window for this GPU runs the job: not picked (verify the price to use it)",
+	"reason.far_below":           "%s: under half what the other providers ask for this GPU, and a normally priced offer of it runs the job: not picked (verify the price to use it)",
 	"note.network_assumed":       "inter-node network unknown: %s Gbit/s assumed",
 	"note.spot_default_rate":     "spot interruption rate unknown: %s%% of instances per month assumed",
 	"note.reserved_commitment":   "a reservation bills every hour of its term",
@@ -287,7 +289,9 @@ type Row struct {
 	// the row is planned and listed all the same. PassedOver says why the
 	// picks pass a fitting row over (reason.stale or reason.far_below:
 	// the same GPU has a fresher or a normally priced offer that runs the
-	// job, passOver); its Key is "" for a row the picks may rest on.
+	// job, passOver; reason.stale_estimated and reason.stale_undated when
+	// the date is an estimate or missing); its Key is "" for a row the
+	// picks may rest on.
 	Stale      bool
 	PassedOver Reason
 
