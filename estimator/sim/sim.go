@@ -52,7 +52,12 @@ type Config struct {
 // the mean and percentiles by linear interpolation between order
 // statistics (numpy's default, which `vllm bench serve` reports).
 type Dist struct {
-	Mean, P50, P90, P95, P99, Max float64
+	Mean float64 `json:"mean"`
+	P50  float64 `json:"p50"`
+	P90  float64 `json:"p90"`
+	P95  float64 `json:"p95"`
+	P99  float64 `json:"p99"`
+	Max  float64 `json:"max"`
 }
 
 // Limit is what held waiting requests back.
@@ -68,6 +73,9 @@ const (
 
 var limitNames = [...]string{"none", "max-seqs", "kv-cache", "token-budget", "admission-interval"}
 
+// MarshalText writes l's String, so JSON carries the name.
+func (l Limit) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
+
 // String returns "none", "max-seqs", "kv-cache", "token-budget" or
 // "admission-interval".
 func (l Limit) String() string {
@@ -79,29 +87,35 @@ func (l Limit) String() string {
 
 // Result is a simulated run. Every float field is finite and ≥ 0.
 type Result struct {
-	Requests int // completed requests (Load.Requests)
+	Requests int `json:"requests"` // completed requests (Load.Requests)
 	// TTFT is the client's time to first token (send to first token: the
 	// fixed cost, the queue, the prefill); TPOT is (E2E − TTFT)/(output −
 	// 1) per request, as benchmark clients compute it; E2E is send to last
 	// token; Queue is the wait at the engine between arrival and the
 	// first step that schedules the request.
-	TTFT, TPOT, E2E, Queue Dist
+	TTFT  Dist `json:"ttft_seconds"`
+	TPOT  Dist `json:"tpot_seconds"`
+	E2E   Dist `json:"e2e_seconds"`
+	Queue Dist `json:"queue_seconds"`
 	// DurationSeconds is from the first send to the last token.
-	DurationSeconds float64
+	DurationSeconds float64 `json:"duration_seconds"`
 	// Throughput over the run: completed requests/s, generated tokens/s,
 	// prompt + generated tokens/s.
-	RequestsPerSecond, OutputTokensPerSecond, TotalTokensPerSecond float64
+	RequestsPerSecond     float64 `json:"requests_per_second"`
+	OutputTokensPerSecond float64 `json:"output_tokens_per_second"`
+	TotalTokensPerSecond  float64 `json:"total_tokens_per_second"`
 	// GoodputRequestsPerSecond counts the requests meeting the SLO;
 	// SLOAttainment is their share.
-	GoodputRequestsPerSecond, SLOAttainment float64
+	GoodputRequestsPerSecond float64 `json:"goodput_requests_per_second"`
+	SLOAttainment            float64 `json:"slo_attainment"`
 	// MeanRunning is the time-weighted mean of requests running on the
 	// engine; Steps the engine steps; Preemptions the requests preempted
 	// (and recomputed) when the KV pool ran out.
-	MeanRunning float64
-	Steps       int
-	Preemptions int
+	MeanRunning float64 `json:"mean_running"`
+	Steps       int     `json:"steps"`
+	Preemptions int     `json:"preemptions"`
 	// Limit is what held the waiting requests back for the longest time.
-	Limit Limit
+	Limit Limit `json:"limit"`
 }
 
 const (

@@ -9,21 +9,21 @@ import (
 // Sizing is the smallest number of replicas that serves a rate within an
 // SLO, and what binds there.
 type Sizing struct {
-	Replicas int
+	Replicas int `json:"replicas"`
 	// Result is one replica's run at rate / Replicas (Poisson arrivals: a
 	// least-loaded or random router splits a Poisson stream into Poisson
 	// streams).
-	Result Result
+	Result Result `json:"result"`
 	// Binding names the SLO figure that needed the last replica: "ttft"
 	// (p95 time to first token), "tpot" (p95 time per output token) or
 	// "throughput" when the replicas that meet them are the fewest that
 	// keep up with the rate at all, "" when one replica is enough;
 	// Result.Limit names the engine limit
 	// behind it (kv-cache, token-budget, max-seqs, admission-interval).
-	Binding string
+	Binding string `json:"binding"`
 	// Meets reports whether Replicas meets the SLO; false when even
 	// maxReplicas do not (the SLO is below what one request alone gets).
-	Meets bool
+	Meets bool `json:"meets"`
 }
 
 // Replicas is the smallest number of replicas of cfg's replica, up to
