@@ -113,3 +113,34 @@ func TestParseErrorsTyped(t *testing.T) {
 		t.Errorf("fp4: %v %v", d, err)
 	}
 }
+
+// ParseSeconds is the one duration parser of the CLI and the page.
+func TestParseSeconds(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want float64
+	}{{"90", 90}, {" 1.5 ", 1.5}, {"800ms", 0.8}, {"72h", 259200}, {"1h30m", 5400}, {"3d", 259200}, {"0.5d", 43200}, {"0", 0}, {"1e9", 1e9}} {
+		if got, err := ParseSeconds(c.in); err != nil || got != c.want {
+			t.Errorf("ParseSeconds(%q) = %v, %v; want %v", c.in, got, err, c.want)
+		}
+	}
+	for _, s := range []string{"", "-1", "-2h", "NaN", "Inf", "1e10", "20000d", "3 days", "%", "1e308d"} {
+		if v, err := ParseSeconds(s); err == nil {
+			t.Errorf("ParseSeconds(%q) = %v, want an error", s, v)
+		} else if e, ok := err.(*InputError); !ok || e.Err != ErrRange {
+			t.Errorf("ParseSeconds(%q): %v is not an InputError", s, err)
+		}
+	}
+}
+
+func FuzzParseSeconds(f *testing.F) {
+	for _, s := range []string{"90", "800ms", "3d", "1h30m", "-1", "1e309", "NaNd"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := ParseSeconds(s)
+		if err == nil && !(v >= 0 && v <= 1e9) {
+			t.Fatalf("ParseSeconds(%q) = %v", s, v)
+		}
+	})
+}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Bytes is a count of bytes: canonical, exact and comparable, like
@@ -93,4 +94,35 @@ func ParseCount(s string) (float64, error) {
 		return 0, &InputError{Field: "count", Value: s, Reason: "want a number ≥ 0 up to 10^18, optionally with K, M, B or T", Err: ErrRange}
 	}
 	return f * mul, nil
+}
+
+// maxDurationSeconds bounds a duration: 10⁹ s is about 31.7 years, past
+// any job or deadline, and keeps every product with a price finite.
+const maxDurationSeconds = 1e9
+
+// ParseSeconds reads a duration as the CLI's flags and the page's fields
+// take it: bare seconds ("90", "1.5"), a Go duration ("800ms", "72h",
+// "1h30m") or days ("3d"), from 0 to 10⁹ s. It is the one duration parser
+// of Rightsize: the CLI and the page accept and refuse the same text.
+func ParseSeconds(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	bad := &InputError{Field: "duration", Value: s, Reason: "want e.g. 90 (seconds), 800ms, 72h or 3d, from 0 to 10^9 s", Err: ErrRange}
+	var v float64
+	if x, err := strconv.ParseFloat(t, 64); err == nil {
+		v = x
+	} else if d, ok := strings.CutSuffix(t, "d"); ok {
+		x, err := strconv.ParseFloat(strings.TrimSpace(d), 64)
+		if err != nil {
+			return 0, bad
+		}
+		v = x * 86400
+	} else if d, err := time.ParseDuration(t); err == nil {
+		v = d.Seconds()
+	} else {
+		return 0, bad
+	}
+	if !(v >= 0 && v <= maxDurationSeconds) {
+		return 0, bad
+	}
+	return v, nil
 }
