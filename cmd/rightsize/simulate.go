@@ -235,7 +235,7 @@ func (c *simulateCmd) run(job estimateJob, stdout io.Writer, fail func(string, .
 		}
 		fmt.Fprintf(stdout, "at %g requests/s: %d replicas %s the SLO: p95 TTFT %s, p95 TPOT %s", *c.size, sizing.Replicas, verdict,
 			ms(sizing.Result.TTFT.P95), ms(sizing.Result.TPOT.P95))
-		if sizing.Binding != "" {
+		if sizing.Binding != sim.BindNone {
 			fmt.Fprintf(stdout, "; binding: %s (%s)", sizing.Binding, sizing.Result.Limit)
 		}
 		fmt.Fprintln(stdout)

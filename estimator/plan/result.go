@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"rightsize/estimator"
+	"rightsize/estimator/sim"
 )
 
 // Recommendation marks a row.
@@ -252,6 +253,13 @@ type Row struct {
 	E2EP50Seconds, E2EP95Seconds   float64
 	Utilisation                    float64
 	Concurrency                    float64 // sequences in flight per engine copy at the target
+	// Binding is what set the replica count when the engine simulator
+	// sized the row (serve_sim.go): the p95 TTFT or TPOT that one copy
+	// fewer misses, the utilisation cap (throughput), or none (one
+	// copy); EngineLimit is what held requests back in the simulated
+	// run at the target (kv-cache, token-budget, max-seqs, none).
+	Binding     sim.Binding
+	EngineLimit sim.Limit
 
 	// Inference jobs and serving.
 	USDPerMillionInput, USDPerMillionOutput float64

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"rightsize/estimator"
+	"rightsize/estimator/sim"
 )
 
 // Serving model. A replica ("engine copy") runs continuous batching
@@ -515,16 +516,22 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 		if r.Pricing == Spot {
 			guess -= cs.perInstance
 		}
-		k, _, ok := p.simCopies(sc, lam, guess, p.maxInst/max(cs.instancesPer, 1)*cs.perInstance, cs.perInstance)
+		k, bind, ok := p.simCopies(sc, lam, guess, p.maxInst/max(cs.instancesPer, 1)*cs.perInstance, cs.perInstance)
 		if !ok {
 			r.FitReason = Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}
 			return
 		}
-		c, ok := build(cs, sc, k, func(n int) (simServe, bool) { return sc.sim.at(n, lam, p.req.Workload) })
+		var limit sim.Limit
+		c, ok := build(cs, sc, k, func(n int) (simServe, bool) {
+			s, ok := sc.sim.at(n, lam, p.req.Workload)
+			limit = s.res.Limit
+			return s, ok
+		})
 		if !ok {
 			r.FitReason = why
 			return
 		}
+		c.Binding, c.EngineLimit = bind, limit
 		best = c
 	}
 	*r = best

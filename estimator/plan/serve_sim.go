@@ -73,11 +73,11 @@ func (m *simMemo) at(k int, lam float64, w Workload) (simServe, bool) {
 // simCopies is the smallest replica count from the utilisation cap's
 // floor to hi (copies of the shape, in steps of step) whose simulated run
 // meets the SLOs at lam, searched from guess (the closed form's count)
-// down while it meets them and up while it does not; ok is false when
-// none does or the shape cannot be simulated.
-func (p *planner) simCopies(sc *serveCurve, lam float64, guess, hi, step int) (int, simServe, bool) {
+// down while it meets them and up while it does not, and what binds it;
+// ok is false when none does or the shape cannot be simulated.
+func (p *planner) simCopies(sc *serveCurve, lam float64, guess, hi, step int) (int, sim.Binding, bool) {
 	if sc.sim == nil || !sc.sim.ok {
-		return 0, simServe{}, false
+		return 0, sim.BindNone, false
 	}
 	w := p.req.Workload
 	cap := w.MaxUtilisation
@@ -93,30 +93,45 @@ func (p *planner) simCopies(sc *serveCurve, lam float64, guess, hi, step int) (i
 	up := func(k int) int { return (max(k, 1) + step - 1) / step * step }
 	lo, k := up(lo), up(max(guess, lo))
 	if k > hi {
-		return 0, simServe{}, false
+		return 0, sim.BindNone, false
 	}
 	s, ok := sc.sim.at(k, lam, w)
 	if !ok {
-		return 0, simServe{}, false
+		return 0, sim.BindNone, false
 	}
-	if s.meets {
+	if !s.meets {
+		for {
+			if k+step > hi {
+				return 0, sim.BindNone, false
+			}
+			k += step
+			if s, ok = sc.sim.at(k, lam, w); !ok {
+				return 0, sim.BindNone, false
+			}
+			if s.meets {
+				break
+			}
+		}
+	} else {
 		for k-step >= lo {
 			d, ok := sc.sim.at(k-step, lam, w)
 			if !ok || !d.meets {
 				break
 			}
-			k, s = k-step, d
-		}
-		return k, s, true
-	}
-	for k+step <= hi {
-		k += step
-		if s, ok = sc.sim.at(k, lam, w); !ok {
-			return 0, simServe{}, false
-		}
-		if s.meets {
-			return k, s, true
+			k = k - step
 		}
 	}
-	return 0, simServe{}, false
+	// What needed the last copies: the SLO figure that k − step misses,
+	// or the utilisation floor.
+	switch {
+	case k <= step:
+		return k, sim.BindNone, true
+	case k-step < lo:
+		return k, sim.BindThroughput, true
+	}
+	d, ok := sc.sim.at(k-step, lam, w)
+	if ok && w.TTFTP95Seconds > 0 && d.res.TTFT.P95 > w.TTFTP95Seconds {
+		return k, sim.BindTTFT, true
+	}
+	return k, sim.BindTPOT, true
 }

@@ -41,10 +41,17 @@ func TestServingPlanIsTheSimulator(t *testing.T) {
 		return res
 	}
 	got := at(r.Replicas)
-	t.Logf("%d replicas at %g req/s: p95 TTFT %.3f s, TPOT %.4f s, %.1f in flight", r.Replicas, lam, got.TTFT.P95, got.TPOT.P95, r.Concurrency)
+	t.Logf("%d replicas at %g req/s: p95 TTFT %.3f s, TPOT %.4f s, %.1f in flight; binding %s, engine limit %s", r.Replicas, lam,
+		got.TTFT.P95, got.TPOT.P95, r.Concurrency, r.Binding, r.EngineLimit)
 	if r.TTFTP95Seconds != got.TTFT.P95 || r.TTFTP50Seconds != got.TTFT.P50 || r.TPOTSeconds != got.TPOT.Mean {
 		t.Errorf("%d replicas: plan quotes TTFT p50/p95 %.4f/%.4f s, TPOT %.4f s; the simulator gives %.4f/%.4f s, %.4f s",
 			r.Replicas, r.TTFTP50Seconds, r.TTFTP95Seconds, r.TPOTSeconds, got.TTFT.P50, got.TTFT.P95, got.TPOT.Mean)
+	}
+	// What set the count is named: with 4 or more replicas at this rate,
+	// an SLO figure or the utilisation cap, and the engine limit of the
+	// deployed run.
+	if r.Replicas > 1 && r.Binding == sim.BindNone || r.EngineLimit != got.Limit {
+		t.Errorf("binding %s, engine limit %s (the run's: %s)", r.Binding, r.EngineLimit, got.Limit)
 	}
 	if got.TTFT.P95 > w.TTFTP95Seconds || got.TPOT.P95 > w.TPOTSeconds {
 		t.Errorf("%d replicas miss the SLO: p95 TTFT %.3f s, TPOT %.4f s", r.Replicas, got.TTFT.P95, got.TPOT.P95)

@@ -258,7 +258,7 @@ func TestReplicas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !sz.Meets || sz.Replicas < 2 || sz.Result.TTFT.P95 > slo.TTFTSeconds || sz.Result.TPOT.P95 > slo.TPOTSeconds || sz.Binding == "" {
+	if !sz.Meets || sz.Replicas < 2 || sz.Result.TTFT.P95 > slo.TTFTSeconds || sz.Result.TPOT.P95 > slo.TPOTSeconds || sz.Binding == BindNone {
 		t.Fatalf("sizing %+v", sz)
 	}
 	c := cfg

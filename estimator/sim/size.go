@@ -6,6 +6,29 @@ import (
 	"rightsize/estimator"
 )
 
+// Binding is what set a deployment's replica count.
+type Binding int
+
+const (
+	BindNone       Binding = iota // one replica is enough
+	BindTTFT                      // the p95 time to first token needed the last replica
+	BindTPOT                      // the p95 time per output token did
+	BindThroughput                // fewer replicas saturate (or exceed the utilisation cap)
+)
+
+var bindingNames = [...]string{"none", "ttft", "tpot", "throughput"}
+
+// String returns "none", "ttft", "tpot" or "throughput".
+func (b Binding) String() string {
+	if b < 0 || int(b) >= len(bindingNames) {
+		return "Binding(" + itoa(int(b)) + ")"
+	}
+	return bindingNames[b]
+}
+
+// MarshalText writes b's String, so JSON carries the name.
+func (b Binding) MarshalText() ([]byte, error) { return []byte(b.String()), nil }
+
 // Sizing is the smallest number of replicas that serves a rate within an
 // SLO, and what binds there.
 type Sizing struct {
@@ -14,13 +37,12 @@ type Sizing struct {
 	// least-loaded or random router splits a Poisson stream into Poisson
 	// streams).
 	Result Result `json:"result"`
-	// Binding names the SLO figure that needed the last replica: "ttft"
-	// (p95 time to first token), "tpot" (p95 time per output token) or
-	// "throughput" when the replicas that meet them are the fewest that
-	// keep up with the rate at all, "" when one replica is enough;
-	// Result.Limit names the engine limit
+	// Binding names what needed the last replica: the SLO figure that
+	// fewer replicas miss (BindTTFT, BindTPOT), BindThroughput when the
+	// replicas that meet them are the fewest that keep up with the rate
+	// at all, BindNone when one replica is enough; Result.Limit names the engine limit
 	// behind it (kv-cache, token-budget, max-seqs, admission-interval).
-	Binding string `json:"binding"`
+	Binding Binding `json:"binding"`
 	// Meets reports whether Replicas meets the SLO; false when even
 	// maxReplicas do not (the SLO is below what one request alone gets).
 	Meets bool `json:"meets"`
@@ -43,20 +65,20 @@ func Replicas(cfg Config, ratePerSecond float64, slo SLO, maxReplicas int) (Sizi
 	if cfg.Load.Requests == 0 {
 		cfg.Load.Requests = 1000
 	}
-	try := func(n int) (Result, bool, string, error) {
+	try := func(n int) (Result, bool, Binding, error) {
 		c := cfg
 		c.Load.RatePerSecond = ratePerSecond / float64(n)
 		r, err := Run(c)
 		if err != nil {
-			return r, false, "", err
+			return r, false, BindNone, err
 		}
 		switch {
 		case slo.TTFTSeconds > 0 && r.TTFT.P95 > slo.TTFTSeconds:
-			return r, false, "ttft", nil
+			return r, false, BindTTFT, nil
 		case slo.TPOTSeconds > 0 && r.TPOT.P95 > slo.TPOTSeconds:
-			return r, false, "tpot", nil
+			return r, false, BindTPOT, nil
 		}
-		return r, true, "", nil
+		return r, true, BindNone, nil
 	}
 	// Start at the replicas the saturation rate asks for (fewer cannot
 	// keep up), then double until the SLO holds and bisect.
@@ -73,7 +95,7 @@ func Replicas(cfg Config, ratePerSecond float64, slo SLO, maxReplicas int) (Sizi
 	if ok {
 		s := Sizing{Replicas: lo, Result: r, Meets: true}
 		if lo > 1 {
-			s.Binding = "throughput" // fewer replicas saturate
+			s.Binding = BindThroughput // fewer replicas saturate
 		}
 		return s, nil
 	}
