@@ -19,6 +19,7 @@ type pickView struct {
 	Notes                                        string // the row's own planner notes (VAT, spot spare), joined
 	GPU                                          string
 	Plan                                         plan
+	Price                                        priceLabels // the price's date, source, age and warnings
 }
 
 var pickTitles = [...]msgKey{pickCheapest: mPickCheapest, pickFastest: mPickFastest, pickValue: mPickValue}
@@ -36,6 +37,7 @@ func (c *Calculator) pickViews() []pickView {
 			Time:   l.duration(p.Seconds),
 			Reason: l.reasonWith(p.Why, c.providerName),
 			GPU:    p.Offer.GPU, Plan: p.Plan,
+			Price: c.priceLabelsOf(p.Offer, p.Stale),
 		}
 		for _, n := range p.Notes {
 			if out[i].Notes != "" {
@@ -168,6 +170,13 @@ func (p *pickCard) Render() app.UI {
 		app.H3().Text(x.Title),
 		app.P().Class("rs-pick-what").Text(x.What),
 		app.P().Class("rs-where").Text(x.Where),
+		app.P().Class("rs-where rs-pick-price").Body(
+			app.Span().Class(x.Price.Class).Text(x.Price.AsOf),
+			app.If(x.Price.Source != "", func() app.UI { return app.Span().Class("rs-src").Text(" · " + x.Price.Source) }),
+		),
+		app.If(x.Price.Verify != "", func() app.UI { return app.P().Class("rs-warn rs-pick-verify").Text(x.Price.Verify) }),
+		app.If(x.Price.FarBelow != "", func() app.UI { return app.P().Class("rs-warn rs-pick-far").Text(x.Price.FarBelow) }),
+		app.If(x.Price.From != "", func() app.UI { return app.P().Class("rs-where rs-pick-from").Text(x.Price.From) }),
 		app.Dl().Class("rs-facts").Body(
 			app.Div().Class("rs-fact").Body(app.Dt().Text(p.CostLabel), app.Dd().Class("rs-pick-cost").Text(x.Cost)),
 			app.Div().Class("rs-fact").Body(app.Dt().Text(p.TimeLabel), app.Dd().Class("rs-pick-time").Text(x.Time)),

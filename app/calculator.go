@@ -100,6 +100,7 @@ func (c *Calculator) OnInit() {
 	}
 	if app.IsClient {
 		c.now = time.Now() // staleness grades only in the browser, never in the prerendered page
+		c.pr.today = c.now
 		c.static = staticPage
 	}
 	c.recompute()

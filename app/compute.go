@@ -9,6 +9,7 @@ import (
 	"cmp"
 	"errors"
 	"slices"
+	"time"
 
 	"rightsize/catalog"
 	"rightsize/estimator"
@@ -109,20 +110,34 @@ type prices struct {
 	cat      *catalog.Catalog
 	cheapest map[string]offerPrice
 	own      map[string]bool
-	offers   map[estimator.DType][]planner.Offer // the planner's view of the offers, by weight dtype
+	offers   map[offersKey][]planner.Offer // the planner's view of the offers, by weight dtype and day
+	// today dates the planner's prices for its freshness window (zero
+	// outside the browser: every price undated, none passed over as stale).
+	today time.Time
+}
+
+// offersKey is a planner offer list's weight dtype and the day its prices
+// are aged to.
+type offersKey struct {
+	d   estimator.DType
+	day int64
 }
 
 func newPrices(cat *catalog.Catalog, own map[string]bool) prices {
-	return prices{cat: cat, cheapest: cheapestUSD(cat), own: own, offers: map[estimator.DType][]planner.Offer{}}
+	return prices{cat: cat, cheapest: cheapestUSD(cat), own: own, offers: map[offersKey][]planner.Offer{}}
 }
 
-// planOffers is the catalog's offers for the planner (catalog.PlanOffers),
-// made once per weight dtype.
+// planOffers is the catalog's offers for the planner (catalog.PlanOffersAt
+// pr.today), made once per weight dtype and day.
 func (pr prices) planOffers(d estimator.DType) []planner.Offer {
-	o, ok := pr.offers[d]
+	k := offersKey{d, 0}
+	if !pr.today.IsZero() {
+		k.day = pr.today.Unix() / 86400
+	}
+	o, ok := pr.offers[k]
 	if !ok {
-		o = pr.cat.PlanOffers(d)
-		pr.offers[d] = o
+		o = pr.cat.PlanOffersAt(d, pr.today)
+		pr.offers[k] = o
 	}
 	return o
 }

@@ -10,7 +10,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"rightsize/catalog"
 	"rightsize/estimator"
@@ -206,29 +205,4 @@ func zeroPad(n, width int) string {
 		s = "0" + s
 	}
 	return s
-}
-
-// age grades a date's staleness: fresh (< 90 days), aging (< 1 year),
-// old, or unknown (no clock: the prerendered page).
-type age int
-
-const (
-	ageUnknown age = iota
-	ageFresh
-	ageAging
-	ageOld
-)
-
-func ageOf(asOf string, now time.Time) age {
-	t, err := catalog.AsOfTime(asOf)
-	if err != nil || now.IsZero() {
-		return ageUnknown
-	}
-	switch d := now.Sub(t); {
-	case d < 90*24*time.Hour:
-		return ageFresh
-	case d < 365*24*time.Hour:
-		return ageAging
-	}
-	return ageOld
 }

@@ -337,6 +337,14 @@ const (
 	mCommShare
 	mCommFact
 	mOfStep
+	mFreshnessField
+	mPriceAsOf
+	mVerifyPrice
+	mAge180to365
+	mAgeUndated
+	mFarBelow
+	mFromListing
+	mFooterFresh
 	nMsgs
 )
 
@@ -496,7 +504,7 @@ var messagesEN = [nMsgs]string{
 	mAsOfSource:            "As of · source",
 	mEstimatedDate:         "estimated date",
 	mAgeFresh:              "under 90 days old",
-	mAgeAging:              "90 days to a year old",
+	mAgeAging:              "90 to 180 days old",
 	mAgeOld:                "over a year old",
 	mPickCheapest:          "Cheapest",
 	mPickFastest:           "Fastest",
@@ -617,6 +625,14 @@ var messagesEN = [nMsgs]string{
 	mCommShare:             "communication %s of the step",
 	mCommFact:              "Communication",
 	mOfStep:                "of each step, not hidden by compute",
+	mFreshnessField:        "Freshness window, days (the picks use prices no older)",
+	mPriceAsOf:             "Price as of %s",
+	mVerifyPrice:           "price from %s — verify",
+	mAge180to365:           "180 days to a year old",
+	mAgeUndated:            "undated",
+	mFarBelow:              "under half what other providers ask for this GPU — verify",
+	mFromListing:           "marketplace “from” price: the cheapest listing when read",
+	mFooterFresh:           "Prices by age today: %s of %s offers under 90 days old, %s 90 to 180 days, %s 180 days to a year, %s over a year, %s undated; %s carry an estimated date.",
 }
 
 var messagesRU = [nMsgs]string{
@@ -769,7 +785,7 @@ var messagesRU = [nMsgs]string{
 	mAsOfSource:            "Дата · источник",
 	mEstimatedDate:         "дата оценочная",
 	mAgeFresh:              "моложе 90 дней",
-	mAgeAging:              "от 90 дней до года",
+	mAgeAging:              "от 90 до 180 дней",
 	mAgeOld:                "старше года",
 	mPickCheapest:          "Дешевле всего",
 	mPickFastest:           "Быстрее всего",
@@ -890,6 +906,14 @@ var messagesRU = [nMsgs]string{
 	mCommShare:             "обмены %s шага",
 	mCommFact:              "Обмены между GPU",
 	mOfStep:                "каждого шага не скрыто вычислениями",
+	mFreshnessField:        "Окно свежести, дней (выбор — по ценам не старше)",
+	mPriceAsOf:             "Цена на %s",
+	mVerifyPrice:           "цена от %s — проверьте",
+	mAge180to365:           "от 180 дней до года",
+	mAgeUndated:            "без даты",
+	mFarBelow:              "меньше половины того, что просят за этот GPU другие провайдеры — проверьте",
+	mFromListing:           "цена маркетплейса «от»: самое дешёвое предложение на момент чтения",
+	mFooterFresh:           "Цены по возрасту на сегодня: %s из %s предложений моложе 90 дней, %s — от 90 до 180 дней, %s — от 180 дней до года, %s — старше года, %s без даты; у %s дата оценочная.",
 }
 
 var messagesZH = [nMsgs]string{
@@ -1042,7 +1066,7 @@ var messagesZH = [nMsgs]string{
 	mAsOfSource:            "日期 · 来源",
 	mEstimatedDate:         "日期为估计",
 	mAgeFresh:              "不到 90 天",
-	mAgeAging:              "90 天到一年",
+	mAgeAging:              "90 至 180 天",
 	mAgeOld:                "超过一年",
 	mPickCheapest:          "最便宜",
 	mPickFastest:           "最快",
@@ -1163,6 +1187,14 @@ var messagesZH = [nMsgs]string{
 	mCommShare:             "通信占每步 %s",
 	mCommFact:              "GPU 间通信",
 	mOfStep:                "的每步时间未被计算掩盖",
+	mFreshnessField:        "新鲜期（天，推荐只用不超过此天数的价格）",
+	mPriceAsOf:             "价格日期 %s",
+	mVerifyPrice:           "价格来自 %s — 请核实",
+	mAge180to365:           "180 天至一年",
+	mAgeUndated:            "无日期",
+	mFarBelow:              "不到其他服务商对此 GPU 报价的一半 — 请核实",
+	mFromListing:           "市场平台“起价”：读取时最便宜的挂单",
+	mFooterFresh:           "今日价格时效：%s 个（共 %s 个报价）不到 90 天，%s 个 90 至 180 天，%s 个 180 天至一年，%s 个超过一年，%s 个无日期；%s 个为估计日期。",
 }
 
 // tr returns the message for key in lang, falling back to English.

@@ -96,6 +96,10 @@ type job struct {
 	SpotRate, CkptWriteBytesPerSecond, RestartSeconds float64
 	UnknownNetworks                                   bool // plans may span instances with no named network
 	APIInUSDPerM, APIOutUSDPerM                       float64
+
+	// FreshnessDays is the freshness window the picks rest on
+	// (planner.Request.FreshnessDays), 1 to 36,500 days; 0: the default.
+	FreshnessDays int
 }
 
 // archs memoizes parsed catalog model configs (the catalog is immutable).
@@ -268,6 +272,13 @@ func (p *parser) parse() (job, bool) {
 		}
 	}
 	p.flag(fUnknownNet, &j.UnknownNetworks)
+	// The freshness window: empty takes the planner's default; 0 or a
+	// negative window is out of range, not "no window".
+	if strings.TrimSpace(s[fFreshness]) != "" {
+		if p.intField(fFreshness, &j.FreshnessDays); p.errs[fFreshness].ok() && (j.FreshnessDays < 1 || j.FreshnessDays > 36500) {
+			p.fail(fFreshness, mRange)
+		}
+	}
 	p.optional(fAPIIn, &j.APIInUSDPerM)
 	p.optional(fAPIOut, &j.APIOutUSDPerM)
 	var usable estimator.OptionalBytes

@@ -284,9 +284,10 @@ func (r *fitRow) Render() app.UI {
 // offerRowView is one offer, formatted.
 type offerRowView struct {
 	ID, GPU, Provider, Instance, GPUs, OnDemand, Spot, Reserved, Cost, Time, Where, Region, AsOf, Source string
-	Estimated, Own                                                                                 bool
-	Age                                                                                            int // an age value
-	Plan                                                                                           plan
+	Verify, FarBelow                                                                                     string // the price's warnings (priceLabels)
+	Estimated, Own                                                                                       bool
+	Age                                                                                                  int // catalog.AgeGrade + 1; 0: no clock (the prerendered page)
+	Plan                                                                                                 plan
 }
 
 type offerTable struct {
@@ -320,9 +321,6 @@ type offerRow struct {
 	Lang string
 }
 
-var ageKeys = [...]msgKey{ageUnknown: 0, ageFresh: mAgeFresh, ageAging: mAgeAging, ageOld: mAgeOld}
-var ageClass = [...]string{ageUnknown: "", ageFresh: "rs-age-fresh", ageAging: "rs-age-aging", ageOld: "rs-age-old"}
-
 func (r *offerRow) Render() app.UI {
 	o := r.R
 	t := func(k msgKey) string { return tr(r.Lang, k) }
@@ -334,7 +332,10 @@ func (r *offerRow) Render() app.UI {
 	if o.Estimated {
 		date += " (" + t(mEstimatedDate) + ")"
 	}
-	a := age(o.Age)
+	cls := ""
+	if o.Age > 0 {
+		cls = gradeClass[o.Age-1]
+	}
 	return withPlan(app.Tr().Class("rs-row").Attr("data-offer", o.ID), o.GPU, o.Plan).TabIndex(0).Body(
 		provider, app.Td().Text(o.Instance), app.Td().Class("num").Text(o.GPUs),
 		app.Td().Class("num").Text(o.OnDemand), app.Td().Class("num").Text(o.Spot),
@@ -346,8 +347,10 @@ func (r *offerRow) Render() app.UI {
 		app.Td().Class("num rs-time").Text(o.Time),
 		app.Td().Text(o.Region),
 		app.Td().Class("rs-asof").Body(
-			app.Span().Class(ageClass[a]).Text(date),
-			app.If(a != ageUnknown, func() app.UI { return app.Span().Class("rs-where " + ageClass[a]).Text(t(ageKeys[a])) }),
+			app.Span().Class(cls).Text(date),
+			app.If(o.Age > 0, func() app.UI { return app.Span().Class("rs-where " + cls).Text(t(gradeKeys[o.Age-1])) }),
+			app.If(o.Verify != "", func() app.UI { return app.Div().Class("rs-warn rs-verify").Text(o.Verify) }),
+			app.If(o.FarBelow != "", func() app.UI { return app.Div().Class("rs-warn rs-far-below").Text(o.FarBelow) }),
 			app.Div().Class("rs-where rs-src").Text(o.Source),
 		),
 	)

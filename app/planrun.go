@@ -38,7 +38,12 @@ type candidate struct {
 	// checkpoint interval the planner chose (seconds; 0 when not on spot).
 	SpotPerMonth, CheckpointEvery float64
 	Front                         bool // on the cost-vs-time Pareto front
-	Why                           planner.Reason
+	// Stale: the price is older than the freshness window, undated or
+	// estimated (planner.Row.Stale); the card says "verify". PassedOver:
+	// the picks pass the row over for a fresher or normally priced offer
+	// of its GPU (planner.Row.PassedOver); it is listed, not picked.
+	Stale, PassedOver bool
+	Why               planner.Reason
 }
 
 // pickKind names a recommendation.
@@ -107,9 +112,10 @@ type planOut struct {
 	Hosted    []planner.HostedComparison
 	Notes     []planner.Reason
 	Err       error
-	// ByGPU and ByOffer index the cheapest candidate per GPU and per
-	// offer: the fit table and the offers table show these rows, so
-	// every table agrees with the recommendation.
+	// ByGPU and ByOffer index the cheapest candidate per GPU (of those
+	// the picks may rest on) and per offer: the fit table and the offers
+	// table show these rows, so every table agrees with the
+	// recommendation.
 	ByGPU, ByOffer map[string]int
 }
 
@@ -134,6 +140,7 @@ func planRequest(j job) planner.Request {
 			CheckpointWriteBytesPerSecond: j.CkptWriteBytesPerSecond, RestartSeconds: j.RestartSeconds,
 			UnknownNetworks: j.UnknownNetworks,
 		},
+		FreshnessDays: j.FreshnessDays,
 	}
 }
 
@@ -178,10 +185,12 @@ func runPlan(j job, pr prices) planOut {
 			CommShare: commShare(r), Notes: r.Notes,
 			SpotPerMonth: r.SpotInterruptionsPerMonth, CheckpointEvery: r.CheckpointIntervalSeconds,
 			Front: front[i] || i == res.Cheapest || i == res.Fastest || i == res.Value,
+			Stale: r.Stale, PassedOver: r.PassedOver.Key != "",
 		}
 		idx[i] = len(out.Cands)
-		// Rows come cheapest first: the first row of a GPU or an offer is its best.
-		if _, ok := out.ByGPU[r.Offer.GPU]; !ok {
+		// Rows come cheapest first: the first row of a GPU or an offer is
+		// its best; a GPU's best is one the picks may rest on.
+		if _, ok := out.ByGPU[r.Offer.GPU]; !ok && !c.PassedOver {
 			out.ByGPU[r.Offer.GPU] = len(out.Cands)
 		}
 		if _, ok := out.ByOffer[r.Offer.ID]; !ok {
@@ -205,7 +214,7 @@ func runPlan(j job, pr prices) planOut {
 		}
 	}
 	for i, c := range out.Cands {
-		if i < paretoPoints || c.Front {
+		if (i < paretoPoints && !c.PassedOver) || c.Front {
 			out.Points = append(out.Points, c)
 		}
 	}

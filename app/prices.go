@@ -115,6 +115,7 @@ func (c *Calculator) useSheet(name string, cat *catalog.Catalog, changes []catal
 		own[ch.OfferID] = true
 	}
 	c.pr = newPrices(cat, own)
+	c.pr.today = c.now
 	c.sheetName, c.sheetRows = name, rows
 	c.load.sheetSavedBad = false
 	c.recompute()
@@ -172,6 +173,7 @@ func (c *Calculator) clearSheet() {
 	c.load.seq.Add(1)
 	c.load.busy, c.load.sheetSavedBad = "", false
 	c.pr = newPrices(c.base, nil)
+	c.pr.today = c.now
 	c.sheetName, c.sheetRows, c.sheetErr = "", 0, ""
 	c.recompute()
 }

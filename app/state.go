@@ -71,6 +71,7 @@ const (
 	fAPIIn
 	fAPIOut
 	fUnknownNet
+	fFreshness
 	nFields
 )
 
@@ -88,6 +89,7 @@ var fieldKeys = [nFields]string{
 	fRequests: "req", fPricing: "pr", fCurrency: "cur", fProviderKind: "pk", fCountry: "cc",
 	fBudget: "bud", fDeadline: "dl", fMinVCPU: "vc", fMinRAM: "ram",
 	fSpotRate: "spot", fCkptWrite: "ckw", fRestart: "rst", fAPIIn: "api-in", fAPIOut: "api-out", fUnknownNet: "un",
+	fFreshness: "fw",
 }
 
 // fieldNames name each input: its element id is "rs-"+name, and for the
@@ -108,6 +110,7 @@ var fieldNames = [nFields]string{
 	fCountry: "country", fBudget: "budget-usd", fDeadline: "deadline-hours", fMinVCPU: "min-vcpus", fMinRAM: "min-ram-gib",
 	fSpotRate: "spot-interruptions", fCkptWrite: "checkpoint-write", fRestart: "restart",
 	fAPIIn: "api-input-price", fAPIOut: "api-output-price", fUnknownNet: "unknown-networks",
+	fFreshness: "freshness-days",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker
@@ -158,6 +161,9 @@ func newDefaultState(in estimator.Input) viewState {
 		// Plans span only instances whose provider names the network
 		// between them (planner.Assumptions.UnknownNetworks).
 		fUnknownNet: "0",
+		// The picks rest on prices dated within 180 days wherever the
+		// GPU has one (planner.DefaultFreshnessDays; TestFreshnessField).
+		fFreshness: "180",
 	}
 }
 

@@ -95,7 +95,10 @@ func (c *Calculator) restSections() []func() app.UI {
 		c.renderExport,
 		c.renderPrices,
 		c.renderCustomModel,
-		func() app.UI { return app.Footer().Class("rs-footer").Body(app.P().Class("rs-sub").Text(c.t(mFooter))) },
+		func() app.UI {
+			return app.Footer().Class("rs-footer").Body(app.P().Class("rs-sub").Text(c.t(mFooter)),
+				app.If(!c.now.IsZero(), func() app.UI { return app.P().Class("rs-sub").ID("rs-fresh").Text(c.freshnessFooter()) }))
+		},
 	}
 }
 
@@ -910,8 +913,9 @@ func (c *Calculator) renderOffers() app.UI {
 			OnDemand: l.money(o.Offer.OnDemandPerHour, o.Offer.Currency), Spot: l.money(o.Offer.SpotPerHour, o.Offer.Currency),
 			Reserved: c.reservedText(o.Offer.Reserved1yPerHour, o.Offer.Reserved3yPerHour, o.Offer.Currency),
 			Cost:     c.t(mNone), Time: c.t(mNone), AsOf: l.date(o.Offer.AsOf), Source: o.Offer.Source,
-			Estimated: o.Offer.AsOfEstimated, Age: int(ageOf(o.Offer.AsOf, c.now)), Own: o.Own,
+			Estimated: o.Offer.AsOfEstimated, Own: o.Own,
 		}
+		c.flagOffer(&rows[i], o.Offer)
 		if k, ok := c.plan.ByOffer[o.Offer.ID]; ok {
 			x := c.plan.Cands[k]
 			rows[i].Cost, rows[i].Plan, rows[i].Time = l.money(x.Cost, c.plan.Currency), x.Plan, l.duration(x.Seconds)
@@ -1123,7 +1127,7 @@ func (c *Calculator) renderFilters() app.UI {
 		kinds = append(kinds, option{k, k})
 	}
 	open := false
-	for _, f := range []field{fPricing, fCurrency, fProviderKind, fCountry, fBudget, fDeadline, fMinVCPU, fMinRAM, fUnknownNet} {
+	for _, f := range []field{fPricing, fCurrency, fProviderKind, fCountry, fBudget, fDeadline, fMinVCPU, fMinRAM, fUnknownNet, fFreshness} {
 		open = open || c.state[f] != defaultState[f] || !c.errs[f].ok()
 	}
 	return app.Details().Class("rs-overrides").ID("rs-filters").Open(open).Body(
@@ -1138,6 +1142,7 @@ func (c *Calculator) renderFilters() app.UI {
 			c.textField(fMinVCPU, mMinVCPU, "numeric"),
 			c.textField(fMinRAM, mMinRAM, "decimal"),
 			c.checkField(fUnknownNet, mUnknownNet),
+			c.textField(fFreshness, mFreshnessField, "numeric"),
 		),
 	)
 }

@@ -1,0 +1,175 @@
+package app
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"rightsize/catalog"
+	planner "rightsize/estimator/plan"
+)
+
+// today is the page's clock in these tests.
+var today = time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+
+// withClock gives c the browser's clock and plans again.
+func withClock(c *Calculator, now time.Time) {
+	c.now, c.pr.today = now, now
+	c.recompute()
+}
+
+// TestPicksSayHowFreshOnPage: with the page's clock, no pick rests on a
+// stale price while a fresh offer of its GPU runs the job, nor on a
+// far-below-median price while a normal one does; every pick card shows
+// its price date, source and age, "price from YYYY-MM — verify" when the
+// price is stale or estimated (translated), and the far-below label; the
+// footer counts the catalog's offers by age. Without a clock (the
+// prerendered page) nothing is graded and the footer says nothing.
+func TestPicksSayHowFreshOnPage(t *testing.T) {
+	for _, frag := range []string{"", "t=lora&tok=100M", "m=mistral-7b-v0.3&rps=20&ttft=1000", "m=llama-3.1-70b&t=finetune&n=8&z=3&gc=1&tok=1B"} {
+		c, _ := load(t)
+		c.state = parseFragment(frag, defaultState)
+		c.dropStatic()
+		withClock(c, today)
+		if !c.r.OK || len(c.plan.Picks) == 0 {
+			t.Fatalf("%q: no picks (%v)", frag, c.plan.Err)
+		}
+		fresh, normal := map[string]bool{}, map[string]bool{}
+		for _, x := range c.plan.Cands {
+			if !x.Stale {
+				fresh[x.Offer.GPU] = true
+				if !x.Offer.FarBelowMedian {
+					normal[x.Offer.GPU] = true
+				}
+			}
+		}
+		page := app.HTMLString(c.Render())
+		cards := strings.Split(page, `class="rs-pick"`)[1:]
+		if len(cards) != len(c.plan.Picks) {
+			t.Fatalf("%q: %d cards for %d picks", frag, len(cards), len(c.plan.Picks))
+		}
+		for i, p := range c.plan.Picks {
+			o := p.Offer
+			if p.Stale && fresh[o.GPU] || !p.Stale && o.FarBelowMedian && normal[o.GPU] {
+				t.Errorf("%q: %s pick %s rests on a stale or far-below price while %s has a better one", frag, p.Kind, o.ID, o.GPU)
+			}
+			card := cards[i][:strings.Index(cards[i], "</article>")]
+			for _, want := range []string{fill(c.t(mPriceAsOf), c.loc().date(o.AsOf)), o.Source, c.t(gradeKeys[catalog.GradeAge(o.PriceAgeDays)])} {
+				if !strings.Contains(card, htmlText(want)) {
+					t.Errorf("%q: %s card lacks %q", frag, p.Kind, want)
+				}
+			}
+			verify := fill(c.t(mVerifyPrice), o.AsOf[:7])
+			if want := p.Stale || o.AsOfEstimated; strings.Contains(card, htmlText(verify)) != want {
+				t.Errorf("%q: %s card (%s, %d days, estimated %v) says %q: %v", frag, p.Kind, o.AsOf, o.PriceAgeDays, o.AsOfEstimated, verify, !want)
+			}
+			if strings.Contains(card, htmlText(c.t(mFarBelow))) != o.FarBelowMedian {
+				t.Errorf("%q: %s card's far-below label, want %v", frag, p.Kind, o.FarBelowMedian)
+			}
+		}
+		foot, ok := textByID(page, "rs-fresh")
+		f := countFresh(c.pr.cat, today)
+		sum := 0
+		for _, n := range f.byGrade {
+			sum += n
+		}
+		if !ok || sum != len(c.pr.cat.Offers) || !strings.Contains(foot, strconv.Itoa(f.byGrade[catalog.AgeOld])+" ") ||
+			!strings.Contains(foot, " "+strconv.Itoa(len(c.pr.cat.Offers))+" ") {
+			t.Errorf("%q: footer %q for %+v", frag, foot, f)
+		}
+	}
+	// In Russian the warning is Russian.
+	c, _ := load(t)
+	c.state = parseFragment("l=ru", defaultState)
+	withClock(c, today)
+	page := app.HTMLString(c.Render())
+	if strings.Contains(page, "— verify") || strings.Count(page, "rs-pick-price") != len(c.plan.Picks) {
+		t.Error("the Russian page shows English price labels")
+	}
+	for _, p := range c.plan.Picks {
+		if p.Stale && !strings.Contains(page, htmlText(fill(messagesRU[mVerifyPrice], p.Offer.AsOf[:7]))) {
+			t.Errorf("the Russian page lacks %q", fill(messagesRU[mVerifyPrice], p.Offer.AsOf[:7]))
+		}
+	}
+	// No clock: no grades, no footer count, but the date and source show.
+	c, _ = load(t)
+	page = app.HTMLString(c.Render())
+	if _, ok := textByID(page, "rs-fresh"); ok || strings.Contains(page, htmlText(c.t(mAgeFresh))) || strings.Count(page, "rs-pick-price") != len(c.plan.Picks) {
+		t.Error("the page without a clock grades prices or lacks their dates")
+	}
+}
+
+// htmlText is s as go-app writes it in text.
+func htmlText(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;").Replace(s)
+}
+
+// TestFreshnessField: the window is the link's fw (default the planner's
+// 180 days), reaches the planner's request, and 0, negative or non-numbers
+// are refused next to the field; a century's window picks on every dated
+// price.
+func TestFreshnessField(t *testing.T) {
+	if defaultState[fFreshness] != strconv.Itoa(planner.DefaultFreshnessDays) {
+		t.Errorf("default window %q, the planner's is %d", defaultState[fFreshness], planner.DefaultFreshnessDays)
+	}
+	c, _ := load(t)
+	withClock(c, today)
+	c.set(fFreshness, "90")
+	if c.job.FreshnessDays != 90 || planRequest(c.job).FreshnessDays != 90 || !strings.Contains(c.state.fragment(defaultState), "fw=90") {
+		t.Errorf("window %d, request %d, link %q", c.job.FreshnessDays, planRequest(c.job).FreshnessDays, c.state.fragment(defaultState))
+	}
+	if s := parseFragment("fw=45", defaultState); s[fFreshness] != "45" {
+		t.Errorf("link fw=45 reads %q", s[fFreshness])
+	}
+	for _, bad := range []string{"0", "-3", "x", "1.5", "36501"} {
+		c.set(fFreshness, bad)
+		if c.errs[fFreshness].ok() {
+			t.Errorf("window %q accepted", bad)
+		}
+	}
+	c.set(fFreshness, "36500")
+	for _, x := range c.plan.Cands {
+		if x.Stale != (x.Offer.AsOfEstimated || x.Offer.PriceAgeDays < 0) {
+			t.Errorf("%s stale %v in a century's window", x.Offer.ID, x.Stale)
+		}
+	}
+}
+
+// TestOffersSayHowFresh: with the page's clock the offers table grades each
+// price, says "(estimated date)" and "verify" on an estimated one, and
+// labels a price far below the median.
+func TestOffersSayHowFresh(t *testing.T) {
+	c, _ := load(t)
+	c.allOffers = true
+	withClock(c, today)
+	page := app.HTMLString(c.renderOffers())
+	estimated, far := 0, 0
+	for _, o := range c.r.Offers {
+		if _, ok := c.plan.ByOffer[o.Offer.ID]; !ok && !o.Holds {
+			continue
+		}
+		row := rowOf(t, page, `data-offer="`+o.Offer.ID+`"`)
+		if !strings.Contains(row, htmlText(c.t(gradeKeys[o.Offer.PriceAgeGrade(today)]))) {
+			t.Errorf("%s: no age grade", o.Offer.ID)
+		}
+		if o.Offer.AsOfEstimated {
+			estimated++
+			if !strings.Contains(row, htmlText(c.t(mEstimatedDate))) || !strings.Contains(row, htmlText(fill(c.t(mVerifyPrice), o.Offer.AsOf[:7]))) {
+				t.Errorf("%s: estimated date not said: %s", o.Offer.ID, row)
+			}
+		}
+		if k, ok := c.plan.ByOffer[o.Offer.ID]; ok && c.plan.Cands[k].Offer.FarBelowMedian {
+			far++
+			if !strings.Contains(row, htmlText(c.t(mFarBelow))) {
+				t.Errorf("%s: far below the median, not said", o.Offer.ID)
+			}
+		}
+	}
+	if estimated == 0 {
+		t.Error("no estimated date among the offers: the test asks nothing")
+	}
+	t.Logf("%d estimated, %d far below", estimated, far)
+}
