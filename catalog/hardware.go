@@ -30,7 +30,7 @@ import (
 // This is the one place a GPU's figures are chosen: the CLI, the page, the
 // planner (PlanOffers) and validate all call it.
 //
-// NVLink datasheets quote both directions together, so the link figure is
+// NVLink (and Infinity Fabric) datasheets quote both directions together, so the link figure is
 // halved (H100 SXM: 900 GB/s → 450e9 B/s each way); PCIe-only GPUs leave
 // it 0 and the estimator uses PCIe 4.0 x16. ok is false when the datasheet
 // figures needed (peak, bandwidth) are not in the catalog.
@@ -59,7 +59,7 @@ func (g GPU) Hardware(w estimator.DType) (hw estimator.Hardware, ok bool) {
 		tflops = g.FP32TFLOPS
 	}
 	hw = estimator.Hardware{PeakFLOPS: tflops * 1e12, MemBandwidth: g.MemoryBandwidthBytesPerSecond}
-	if g.Interconnect == "nvlink" && g.NVLinkGBps > 0 {
+	if g.GPULink() && g.NVLinkGBps > 0 {
 		hw.LinkBandwidth = g.NVLinkGBps * 1e9 / 2
 		hw.NVLinkDomain = g.NVLinkDomain
 	}
@@ -139,3 +139,8 @@ func (g GPU) Benchmark(in estimator.Input, eff estimator.Efficiency, w estimator
 // CopiesOf is how many engine copies (replicas of TP × PP GPUs) in's GPUs
 // make: the benchmark's replica count.
 func CopiesOf(in estimator.Input) int { return max(in.GPUs/max(in.TP*in.PP, 1), 1) }
+
+// GPULink reports whether the GPU's peers in its domain talk over a GPU
+// link rather than PCIe: NVLink, or AMD's Infinity Fabric (xGMI), whose
+// bidirectional total the catalog keeps in NVLinkGBps as well.
+func (g GPU) GPULink() bool { return g.Interconnect == "nvlink" || g.Interconnect == "infinity-fabric" }

@@ -37,7 +37,7 @@ func init() {
 	defaultCatalog.GPUs[28].Notes = "Dense figures from the table's dense column (* = with sparsity)."
 	defaultCatalog.GPUs[29].Notes = "The page lists dense FP16 362.05 against sparse 733, not exactly 2x."
 	defaultCatalog.GPUs[30].Notes = "Two GCDs per OAM appear as two 64 GB devices to software. Peak throughput, bandwidth and power removed 2026-11-21: not in the ROCm docs read and the AMD data sheet could not be read. AMD's MI250X matrix peaks have no sparsity factor."
-	defaultCatalog.GPUs[31].Notes = "Theoretical dense peak per OAM. 7 Infinity Fabric links per OAM form a fully connected 8-GPU node. AMD quotes 192 GB (ROCm's spec table lists 192 GiB)."
+	defaultCatalog.GPUs[31].Notes = "Theoretical dense peak per OAM. 7 Infinity Fabric links per OAM form a fully connected 8-GPU node (one link per peer, so 64 GB/s each way to any one peer; a ring or all-to-all over all 7 uses them all). nvlink_gb_s holds the 7 links' bidirectional total, as NVLink figures do. AMD quotes 192 GB (ROCm's spec table lists 192 GiB)."
 	defaultCatalog.GPUs[32].Notes = "Same CDNA3 compute as MI300X; secondary source for throughput and power."
 	defaultCatalog.GPUs[33].Notes = "AMD quotes these without sparsity (sparse figures are twice)."
 	defaultCatalog.GPUs[34].Notes = "No tensor cores; FP16 18.7 TFLOPS is non-tensor half precision, so fp16_tflops_dense is left out. Bandwidth corrected 2026-11-21 from 732 to the 720 GB/s in the source read (launch figure; later NVIDIA material is commonly quoted as 732 GB/s but was not read). fp16_tflops_dense 18.7 is Pascal's non-tensor half-precision rate (no tensor cores): what fp16 matmuls run at."

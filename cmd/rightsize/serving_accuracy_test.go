@@ -9,9 +9,14 @@ import (
 
 // servingAchieved is the median |error| the simulated benchmark reached on
 // the InferenceX points (2026-11-26) by group and split (fit, test, held
-// back): all GPUs, and NVIDIA GPUs only (the catalog gives the AMD
-// Instinct GPUs no Infinity Fabric bandwidth, so their TP all-reduces run
-// over PCIe in the model). TestServingAccuracy fails when a figure gets
+// back): all GPUs, and NVIDIA GPUs only. Since the MI300X carries its
+// Infinity Fabric figure (896 GB/s over 7 links) its TP all-reduces no
+// longer run over PCIe in the model: TTFT over all GPUs went from
+// 53.9/58.4/57.8% to 38.6/33.7/31.0%, while AMD decode, which the slow
+// all-reduce had masked, now comes out 16–55% too fast (TPOT 11.3 → 14.4%,
+// throughput per GPU 13.0 → 17.9% in-sample): AMD's decode efficiency is
+// the next mechanism to fit (a bandwidth share alone does not fit it:
+// 0.35–0.75 leaves MI300X and MI355X too fast or MI325X too slow). TestServingAccuracy fails when a figure gets
 // worse by more than servingSlack; when the model improves, lower them.
 // The targets (TTFT 30%, TPOT and throughput per GPU 12%) are
 // not all met: docs/accuracy.md says where the error comes from.
@@ -20,9 +25,9 @@ var servingAchieved = []struct {
 	nvidia bool
 	splits [3]float64
 }{
-	{"load TTFT p50", false, [3]float64{0.539, 0.584, 0.578}},
-	{"load TPOT p50", false, [3]float64{0.113, 0.134, 0.220}},
-	{"load throughput/GPU", false, [3]float64{0.130, 0.165, 0.212}},
+	{"load TTFT p50", false, [3]float64{0.386, 0.337, 0.310}},
+	{"load TPOT p50", false, [3]float64{0.144, 0.152, 0.201}},
+	{"load throughput/GPU", false, [3]float64{0.179, 0.195, 0.309}},
 	{"load TTFT p50", true, [3]float64{0.346, 0.350, 0.259}},
 	{"load TPOT p50", true, [3]float64{0.079, 0.098, 0.085}},
 	{"load throughput/GPU", true, [3]float64{0.100, 0.144, 0.124}},

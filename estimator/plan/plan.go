@@ -701,6 +701,10 @@ func (p *planner) perf(in estimator.Input, hw estimator.Hardware, w estimator.Wo
 	return r
 }
 
+// gpuLink reports whether an instance's GPUs talk over a GPU link (NVLink,
+// or AMD's Infinity Fabric) rather than PCIe.
+func gpuLink(interconnect string) bool { return interconnect == "nvlink" || interconnect == "infinity-fabric" }
+
 // maxTP is the largest tensor-parallel degree to try inside one instance
 // of gpus GPUs; the degrees tried are the powers of two up to it, smallest
 // first, inside the NVLink domain (or the whole instance over PCIe): TP
@@ -709,7 +713,7 @@ func (p *planner) perf(in estimator.Input, hw estimator.Hardware, w estimator.Wo
 // parallelism across servers).
 func maxTP(o *Offer, gpus int) int {
 	dom := gpus
-	if o.Interconnect == "nvlink" && o.NVLinkDomain > 0 {
+	if gpuLink(o.Interconnect) && o.NVLinkDomain > 0 {
 		dom = min(dom, o.NVLinkDomain)
 	}
 	t := 1
@@ -739,7 +743,7 @@ func (p *planner) slice(o *Offer) (estimator.Bytes, estimator.Hardware) {
 	gbps, _ := p.networkGbps(o)
 	hw.NetworkBandwidth = gbps * 1e9 / 8 / per
 	dom := int(per)
-	if o.Interconnect == "nvlink" {
+	if gpuLink(o.Interconnect) {
 		if d := o.NVLinkDomain; d > 0 && d < dom {
 			dom = d
 		}
