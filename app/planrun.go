@@ -220,10 +220,10 @@ func runPlan(j job, pr prices) planOut {
 	}
 	if out.Kind == planner.Serving && res.Cheapest >= 0 {
 		out.Serve = serveOf(&res.Rows[res.Cheapest])
-		// The selected GPU's own fleet: its cheapest row (rows come
-		// cheapest first).
+		// The selected GPU's own fleet: its cheapest row the picks may
+		// rest on (rows come cheapest first), as ByGPU.
 		for i := range res.Rows {
-			if r := &res.Rows[i]; r.Fits && r.Offer.GPU == j.GPU.ID {
+			if r := &res.Rows[i]; r.Fits && r.PassedOver.Key == "" && r.Offer.GPU == j.GPU.ID {
 				out.ServeHere = serveOf(r)
 				break
 			}
