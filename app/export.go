@@ -33,6 +33,12 @@ type exportOffer struct {
 	Seconds         float64 `json:"seconds"`
 	AsOf            string  `json:"as_of"`
 	Source          string  `json:"source"`
+	// The price's freshness: its date is an estimate; it is older than
+	// the freshness window, undated or estimated (planner.Row.Stale); it
+	// is under half what the other providers ask for the GPU.
+	AsOfEstimated  bool `json:"as_of_estimated"`
+	Stale          bool `json:"stale"`
+	FarBelowMedian bool `json:"far_below_median"`
 }
 
 type exportDoc struct {
@@ -60,6 +66,7 @@ func (c *Calculator) exportRows() []exportOffer {
 			GPU: x.Offer.GPU, GPUs: x.Plan.GPUs, Split: splitText(x.Plan), OnDemandPerHour: x.Offer.OnDemandPerHour,
 			Currency: x.Offer.Currency, Cost: round4(x.Cost), CostUnit: unit, Seconds: round4(x.Seconds),
 			AsOf: x.Offer.AsOf, Source: x.Offer.Source,
+			AsOfEstimated: x.Offer.AsOfEstimated, Stale: x.Stale, FarBelowMedian: x.Offer.FarBelowMedian,
 		}
 	}
 	var out []exportOffer
@@ -91,12 +98,14 @@ func (c *Calculator) exportJSON() string {
 func (c *Calculator) exportCSV() string {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	w.Write([]string{"pick", "offer_id", "provider", "instance_type", "gpu", "gpus", "split", "on_demand_per_hour", "currency", "cost", "cost_unit", "seconds", "as_of", "source"})
+	w.Write([]string{"pick", "offer_id", "provider", "instance_type", "gpu", "gpus", "split", "on_demand_per_hour", "currency", "cost", "cost_unit", "seconds", "as_of", "source",
+		"as_of_estimated", "stale", "far_below_median"})
 	for _, o := range c.exportRows() {
 		t := csvText
 		w.Write([]string{t(o.Pick), t(o.OfferID), t(o.Provider), t(o.InstanceType), t(o.GPU), strconv.Itoa(o.GPUs), t(o.Split),
 			strconv.FormatFloat(o.OnDemandPerHour, 'f', -1, 64), t(o.Currency), strconv.FormatFloat(o.Cost, 'f', -1, 64),
-			t(o.CostUnit), strconv.FormatFloat(o.Seconds, 'f', -1, 64), t(o.AsOf), t(o.Source)})
+			t(o.CostUnit), strconv.FormatFloat(o.Seconds, 'f', -1, 64), t(o.AsOf), t(o.Source),
+			strconv.FormatBool(o.AsOfEstimated), strconv.FormatBool(o.Stale), strconv.FormatBool(o.FarBelowMedian)})
 	}
 	w.Flush()
 	return b.String()
@@ -148,10 +157,16 @@ func (c *Calculator) exportMarkdown() string {
 		e(l.bytesRange(c.r.Res.Confidence.Low, c.r.Res.Confidence.High)) + " |\n\n")
 	if len(c.plan.Picks) > 0 {
 		b.WriteString("| ")
-		row(c.t(mGPU), c.t(mProvider), c.planCostHeader(), c.planTimeHeader())
-		b.WriteString("|---|---|---|---:|---:|\n")
+		row(c.t(mGPU), c.t(mProvider), c.planCostHeader(), c.planTimeHeader(), c.t(mAsOfSource))
+		b.WriteString("|---|---|---|---:|---:|---|\n")
 		for _, p := range c.pickViews() {
-			row(p.Title, p.What, p.Where, p.Cost, p.Time)
+			price := p.Price.AsOf + " · " + p.Price.Source
+			for _, w := range []string{p.Price.Verify, p.Price.FarBelow} {
+				if w != "" {
+					price += "; " + w
+				}
+			}
+			row(p.Title, p.What, p.Where, p.Cost, p.Time, price)
 		}
 		b.WriteString("\n")
 	}

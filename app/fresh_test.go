@@ -173,3 +173,31 @@ func TestOffersSayHowFresh(t *testing.T) {
 	}
 	t.Logf("%d estimated, %d far below", estimated, far)
 }
+
+// TestExportsSayHowFresh: the JSON and CSV exports carry each row's price
+// date, source, estimated flag, staleness and far-below flag, and the
+// Markdown picks table each pick's date, source and "verify".
+func TestExportsSayHowFresh(t *testing.T) {
+	c, _ := load(t)
+	c.dropStatic()
+	withClock(c, today)
+	rows := c.exportRows()
+	if len(rows) != len(c.plan.Picks)+len(c.plan.Cands) {
+		t.Fatalf("%d export rows", len(rows))
+	}
+	for i, x := range c.plan.Cands {
+		r := rows[len(c.plan.Picks)+i]
+		if r.AsOf != x.Offer.AsOf || r.Source != x.Offer.Source || r.AsOfEstimated != x.Offer.AsOfEstimated || r.Stale != x.Stale || r.FarBelowMedian != x.Offer.FarBelowMedian {
+			t.Fatalf("export row %+v for %s", r, x.Offer.ID)
+		}
+	}
+	if csv := c.exportCSV(); !strings.HasPrefix(csv, "pick,") || !strings.Contains(strings.SplitN(csv, "\n", 2)[0], ",as_of_estimated,stale,far_below_median") {
+		t.Errorf("CSV header %q", strings.SplitN(csv, "\n", 2)[0])
+	}
+	md := c.exportMarkdown()
+	for _, p := range c.pickViews() {
+		if !strings.Contains(md, mdEscape(p.Price.AsOf)) || p.Price.Verify != "" && !strings.Contains(md, mdEscape(p.Price.Verify)) {
+			t.Errorf("Markdown lacks %s's price %q %q:\n%s", p.Kind, p.Price.AsOf, p.Price.Verify, md)
+		}
+	}
+}
