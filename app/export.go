@@ -128,10 +128,27 @@ func csvText(s string) string {
 // cell, HTML would reach a wiki raw (a custom model's name comes from the
 // link), and link, image, emphasis and code marks would be read as such;
 // a line break would end the table.
-var mdEscape = strings.NewReplacer(
-	"&", "&amp;", "<", "&lt;", ">", "&gt;", "\\", "\\\\", "|", "\\|", "`", "\\`", "*", "\\*", "_", "\\_",
-	"[", "\\[", "]", "\\]", "!", "\\!", "#", "\\#", "~", "\\~", "\r", " ", "\n", " ",
-).Replace
+func mdEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '\\', '|', '`', '*', '_', '[', ']', '!', '#', '~':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\r', '\n':
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
 
 // exportMarkdown is the breakdown and the top offers as Markdown tables,
 // in the page's language. The picks' figures are labelled by what the

@@ -275,10 +275,8 @@ func (c *Calculator) renderPrices() app.UI {
 	status := app.P().Class("rs-sub").Text(c.t(mSheetHelp))
 	switch {
 	case c.load.busy != "":
-		status = app.P().Class("rs-sub").ID("rs-prices-progress").Attr("role", "status").Body(
-			app.Text(c.load.busy+" · "+c.t(mSheetApplying)+" "+c.loc().fixed(100*c.load.progress, 0)+" % "),
-			app.Progress().Max(1).Value(c.load.progress),
-		)
+		status = app.P().Class("rs-sub").ID("rs-prices-progress").Attr("role", "status").Text(
+			c.load.busy + " · " + c.t(mSheetApplying) + " " + c.loc().fixed(100*c.load.progress, 0) + " %")
 	case c.sheetName != "":
 		status = app.P().Class("rs-ok").ID("rs-prices-status").Text(
 			c.sheetName + " · " + c.t(mSheetRows) + ": " + strconv.Itoa(c.sheetRows) + " · " +

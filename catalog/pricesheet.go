@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -549,7 +548,7 @@ type PriceMerge struct {
 	base    *Catalog
 	offers  []Offer
 	byID    map[string]int
-	byInst  map[[2]string]int // provider, instance type
+	byInst  map[string]int // instKey(provider, instance type)
 	changes []PriceChange
 	touched map[int]bool
 }
@@ -560,7 +559,7 @@ func (c *Catalog) NewPriceMerge() *PriceMerge {
 		base:    c,
 		offers:  slices.Clone(c.Offers),
 		byID:    make(map[string]int, len(c.Offers)),
-		byInst:  make(map[[2]string]int, len(c.Offers)),
+		byInst:  make(map[string]int, len(c.Offers)),
 		touched: map[int]bool{},
 	}
 	for i, o := range m.offers {
@@ -575,11 +574,14 @@ func (m *PriceMerge) index(i int, o Offer) {
 	if _, ok := m.byID[o.ID]; !ok {
 		m.byID[o.ID] = i
 	}
-	k := [2]string{o.Provider, o.InstanceType}
+	k := instKey(o.Provider, o.InstanceType)
 	if _, ok := m.byInst[k]; !ok {
 		m.byInst[k] = i
 	}
 }
+
+// instKey is the byInst key of a provider and an instance type.
+func instKey(provider, instanceType string) string { return provider + "\x00" + instanceType }
 
 // find returns the index of the offer a row names, or -1: by offer_id, or
 // by provider + instance_type where the row has no offer_id.
@@ -590,7 +592,7 @@ func (m *PriceMerge) find(row PriceRow) int {
 	}
 	i, ok := m.byID[id]
 	if row.OfferID == "" {
-		if j, ok2 := m.byInst[[2]string{row.Provider, row.InstanceType}]; ok2 && (!ok || j < i) {
+		if j, ok2 := m.byInst[instKey(row.Provider, row.InstanceType)]; ok2 && (!ok || j < i) {
 			i, ok = j, true
 		}
 	}
@@ -648,6 +650,33 @@ func (m *PriceMerge) Apply(row PriceRow) error {
 	return nil
 }
 
+// sortedByID returns the positions of offers in order of ID, equal IDs in
+// their order (a bottom-up merge sort: no generic sort is instantiated
+// for it in the page's WebAssembly).
+func sortedByID(offers []Offer) []int {
+	a, b := make([]int, len(offers)), make([]int, len(offers))
+	for i := range a {
+		a[i] = i
+	}
+	for w := 1; w < len(a); w *= 2 {
+		for lo := 0; lo < len(a); lo += 2 * w {
+			mid, hi := min(lo+w, len(a)), min(lo+2*w, len(a))
+			i, j, k := lo, mid, lo
+			for ; i < mid && j < hi; k++ {
+				if offers[a[j]].ID < offers[a[i]].ID {
+					b[k], j = a[j], j+1
+				} else {
+					b[k], i = a[i], i+1
+				}
+			}
+			k += copy(b[k:], a[i:mid])
+			copy(b[k:], a[j:hi])
+		}
+		a, b = b, a
+	}
+	return a
+}
+
 // Done returns the merged catalog, offers sorted by ID, and the changes.
 func (m *PriceMerge) Done() (*Catalog, []PriceChange) {
 	if !m.Changes {
@@ -658,13 +687,7 @@ func (m *PriceMerge) Done() (*Catalog, []PriceChange) {
 	}
 	// A stable sort of the 344-byte offers themselves moves them
 	// O(n log² n) times; sort their positions, then place each once.
-	order := make([]int, len(m.offers))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int {
-		return cmp.Or(strings.Compare(m.offers[a].ID, m.offers[b].ID), cmp.Compare(a, b))
-	})
+	order := sortedByID(m.offers)
 	out := *m.base
 	out.Offers = make([]Offer, len(order))
 	for i, j := range order {

@@ -2,6 +2,7 @@ package catalog_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -161,5 +162,27 @@ func TestPriceSheetExcelBOM(t *testing.T) {
 	rows, err := catalog.ParsePriceSheet(strings.NewReader("\ufeffoffer_id,on_demand_per_hour,as_of,source\r\naws-g4dn.xlarge,0.4,2026-11-01,quote 7\r\n"))
 	if err != nil || len(rows) != 1 || rows[0].OfferID != "aws-g4dn.xlarge" {
 		t.Fatalf("rows %v, error %v", rows, err)
+	}
+}
+
+// TestMergeKeepsOrder: the merged offers are in ID order, equal IDs in the
+// order they came, as a stable sort puts them.
+func TestMergeKeepsOrder(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 3, 7, 64, 1000} {
+		rows := make([]catalog.PriceRow, n)
+		for i := range rows {
+			rows[i] = catalog.PriceRow{Provider: "aws", InstanceType: fmt.Sprintf("z%d", (i*7919)%max(n, 1)), GPU: "t4", GPUCount: 1,
+				OnDemandPerHour: 1, Currency: "USD", AsOf: "2026-11-01", Source: "q", Line: i + 1}
+		}
+		c, _, err := catalog.Default().WithPrices(rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.IsSortedFunc(c.Offers, func(a, b catalog.Offer) int { return strings.Compare(a.ID, b.ID) }) {
+			t.Fatalf("%d rows: offers out of order", n)
+		}
+		if len(c.Offers) != len(catalog.Default().Offers)+n {
+			t.Fatalf("%d rows: %d offers", n, len(c.Offers))
+		}
 	}
 }
