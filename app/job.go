@@ -9,7 +9,6 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"time"
 
 	"rightsize/catalog"
 	"rightsize/estimator"
@@ -458,13 +457,6 @@ func inputErrKey(err error) msgKey {
 // parseSeconds reads a duration as the CLI's --restart does: seconds
 // ("600"), or with a unit ("10m", "1h30m", "2d").
 func parseSeconds(v string) (float64, bool) {
-	if x, err := strconv.ParseFloat(v, 64); err == nil {
-		return x, x >= 0 && x <= 1e9
-	}
-	if d, ok := strings.CutSuffix(v, "d"); ok {
-		x, err := strconv.ParseFloat(d, 64)
-		return x * 86400, err == nil && x >= 0 && x <= 1e4
-	}
-	d, err := time.ParseDuration(v)
-	return d.Seconds(), err == nil && d >= 0
+	x, err := estimator.ParseSeconds(v)
+	return x, err == nil
 }

@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"rightsize/catalog"
 	"rightsize/estimator"
@@ -209,30 +208,17 @@ func (c *planCmd) define(fs *flag.FlagSet) {
 // s is a flag's value as text.
 func (c *planCmd) s(name string) string { return c.fs.Lookup(name).Value.String() }
 
-// parseDuration reads "1.5s", "800ms", "72h", "3d" or bare seconds.
+// parseDuration reads "1.5s", "800ms", "72h", "3d" or bare seconds:
+// estimator.ParseSeconds, the page's parser too.
 func parseDuration(s string) (float64, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
+	if strings.TrimSpace(s) == "" {
 		return 0, errors.New("empty duration")
 	}
-	if v, err := strconv.ParseFloat(s, 64); err == nil {
-		if !(v >= 0) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("duration %q: want seconds ≥ 0", s)
-		}
-		return v, nil
+	v, err := estimator.ParseSeconds(s)
+	if err != nil {
+		return 0, fmt.Errorf("duration %q: want e.g. 3d, 72h, 800ms (0 to 10^9 s)", s)
 	}
-	if d, ok := strings.CutSuffix(s, "d"); ok {
-		v, err := strconv.ParseFloat(d, 64)
-		if err != nil || !(v >= 0) || math.IsInf(v, 0) || v > 1e9 {
-			return 0, fmt.Errorf("duration %q: want e.g. 3d, 72h, 800ms", s)
-		}
-		return v * 86400, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
-		return 0, fmt.Errorf("duration %q: want e.g. 3d, 72h, 800ms", s)
-	}
-	return d.Seconds(), nil
+	return v, nil
 }
 
 // parseAmount reads a non-negative finite number.

@@ -627,15 +627,20 @@ func TestE2ESubPath(t *testing.T) {
 // is for Rightsize's code and data, not for accidental imports. It
 // reports the three sizes.
 //
-// The goal is 1,600,000 bytes; the budget enforced is the size with the
-// planner, the 2026-11 catalog and rightsize/app built without inlining
-// (1,867,901 in 2026-11) plus 1%, so that nothing grows unnoticed: a
-// few hundred bytes of new code move the brotli size by up to 0.5%.
-// Against hello, Rightsize adds about 230 KB of brotli code and 250 KB of
-// data (type and function tables, the catalog, the three languages).
+// The goal is 1,600,000 bytes; the budget enforced is the measured size
+// plus 1%, so that nothing grows unnoticed: a few hundred bytes of new code
+// move the brotli size by up to 0.5%. Against hello, Rightsize adds about
+// 230 KB of brotli code and 250 KB of data (type and function tables, the
+// catalog, the three languages). Measured growth since 1,868,385 B
+// (2026-11-25): the serving simulator the planner sizes fleets with
+// (estimator/sim, +45 KB: the page plans serving as the CLI does), the
+// 2026-11-26 catalog import (+10 KB), the page naming every figure's plan,
+// typed planner messages and price freshness (+25 KB); 1,941,221 B then,
+// so the budget is 1,960,600 B. Keeping catalog data and sources out of
+// the wasm is the lever left.
 func TestWasmBrotliBudget(t *testing.T) {
 	dir := distDir(t, "RIGHTSIZE_DIST")
-	const budget = 1_886_580
+	const budget = 1_960_600
 	st, err := os.Stat(filepath.Join(dir, "web", "app.wasm.br"))
 	if err != nil {
 		t.Fatal(err)
