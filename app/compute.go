@@ -62,15 +62,6 @@ type perfResult struct {
 	Eff      estimator.Efficiency
 	Seconds  float64 // training: the whole job
 	GPUHours float64
-	// Cost of the job as set at this speed: the selected GPU's cheapest
-	// on-demand price per GPU-hour (Price, in USD, converted to the page's
-	// currency at the catalog's rate) × the job's GPUs × its time. One
-	// plan with the speed beside it: per-1M = price × time / tokens.
-	Price      offerPrice
-	Currency   string  // of the two costs below
-	PerGPUHour float64 // Price in Currency
-	PerMOut    float64 // inference: per million generated tokens
-	JobCost    float64 // training: the whole job
 }
 
 // fitResult is one GPU of the fit table: memory only. What the job costs
@@ -161,7 +152,6 @@ func compute(j job, pr prices) (r results, general []fieldErr) {
 	r.HWWarn = hardwareWarnings(in, j.GPU)
 	r.Fit, r.Need = fitResults(j, pr)
 	r.Perf, r.PerfErr = perfOf(j)
-	r.Perf.costAtSpeed(j, pr)
 	r.Offers = offerResults(j, pr, r.Need)
 	if rules, n, err := estimator.RuleChecks(in); err == nil {
 		r.Rules = slices.Clone(rules[:n])
@@ -233,29 +223,6 @@ func perfOf(j job) (perfResult, error) {
 		r.GPUHours = estimator.GPUHours(p, j.Tokens)
 	}
 	return r, nil
-}
-
-// costAtSpeed prices the job as set at its own speed on the selected
-// GPU's cheapest on-demand offer (see perfResult.Price).
-func (r *perfResult) costAtSpeed(j job, pr prices) {
-	if !r.OK {
-		return
-	}
-	price, ok := pr.cheapest[j.GPU.ID]
-	fx, fxOK := pr.cat.FX(j.Currency)
-	if !ok || !fxOK || !(fx.PerUSD > 0) {
-		return
-	}
-	r.Price, r.Currency = price, j.Currency
-	r.PerGPUHour = price.perGPUHour * fx.PerUSD
-	perHour := r.PerGPUHour * float64(j.In.GPUs)
-	if j.In.Task.Training() {
-		r.JobCost = perHour * r.Seconds / 3600
-		return
-	}
-	if r.P.TokensPerSecond > 0 {
-		r.PerMOut = perHour / (r.P.TokensPerSecond * 3600) * 1e6
-	}
 }
 
 // assumedEfficiency is what the Assumptions box shows as each field's

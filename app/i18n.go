@@ -323,7 +323,6 @@ const (
 	mJobCostAtSpeed
 	mPlannerBest
 	mInFlight
-	mCheapestListed
 	mPrOnDemand
 	mPrSpot
 	mPrRes1
@@ -611,7 +610,6 @@ var messagesEN = [nMsgs]string{
 	mJobCostAtSpeed:        "Job cost at this speed",
 	mPlannerBest:           "Planner's cheapest plan on this GPU",
 	mInFlight:              "requests in flight",
-	mCheapestListed:        "cheapest listed",
 	mPrOnDemand:            "on-demand",
 	mPrSpot:                "spot",
 	mPrRes1:                "reserved 1 year",
@@ -892,7 +890,6 @@ var messagesRU = [nMsgs]string{
 	mJobCostAtSpeed:        "Стоимость задачи при этой скорости",
 	mPlannerBest:           "Самый дешёвый план на этом GPU (планировщик)",
 	mInFlight:              "запросов одновременно",
-	mCheapestListed:        "самая низкая цена в каталоге",
 	mPrOnDemand:            "по требованию",
 	mPrSpot:                "спот",
 	mPrRes1:                "резерв на 1 год",
@@ -1173,7 +1170,6 @@ var messagesZH = [nMsgs]string{
 	mJobCostAtSpeed:        "按此速度的任务成本",
 	mPlannerBest:           "规划器在此 GPU 上的最便宜方案",
 	mInFlight:              "个并发请求",
-	mCheapestListed:        "目录中最低价",
 	mPrOnDemand:            "按需",
 	mPrSpot:                "竞价",
 	mPrRes1:                "预留 1 年",

@@ -34,6 +34,9 @@ type candidate struct {
 	// inference and single-GPU plans.
 	CommShare float64
 	Notes     []planner.Reason // the row's own notes (VAT normalised, spot spare replica)
+	// PerGPUHour is the offer's price per GPU-hour under the plan's price
+	// model, in planOut.Currency.
+	PerGPUHour float64
 	// Spot: reclaims per month assumed for the offer and the Young/Daly
 	// checkpoint interval the planner chose (seconds; 0 when not on spot).
 	SpotPerMonth, CheckpointEvery float64
@@ -182,7 +185,7 @@ func runPlan(j job, pr prices) planOut {
 			Plan: plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO},
 			Cost: r.RankedCostDisp, Seconds: r.RankedSeconds, PerMOutUSD: r.USDPerMillionOutput,
 			Pricing: r.Pricing, Engine: r.Engine, Concurrency: r.Concurrency,
-			CommShare: commShare(r), Notes: r.Notes,
+			CommShare: commShare(r), PerGPUHour: r.PricePerHourDisp / math.Max(r.Offer.GPUCount, 1e-9), Notes: r.Notes,
 			SpotPerMonth: r.SpotInterruptionsPerMonth, CheckpointEvery: r.CheckpointIntervalSeconds,
 			Front: front[i] || i == res.Cheapest || i == res.Fastest || i == res.Value,
 			Stale: r.Stale, PassedOver: r.PassedOver.Key != "",
@@ -240,4 +243,35 @@ func commShare(r *planner.Row) float64 {
 		return 0
 	}
 	return math.Min(1, r.CommSeconds/(r.JobSeconds/r.OptimizerSteps))
+}
+
+// speedCost is the job as set priced at its own speed (the speed box's
+// figures) on the offer of the planner's cheapest plan on the selected GPU:
+// that offer's price per GPU-hour under the plan's price model × the
+// job's GPUs × its time. The speed box's two costs thus rest on one offer
+// and one price (the planner's, which passes over stale and far-below
+// prices): per 1M tokens = price × GPUs / (tokens/s × 3600) × 10⁶.
+type speedCost struct {
+	OK         bool
+	Offer      *planner.Offer
+	Pricing    planner.Pricing
+	Currency   string
+	PerGPUHour float64
+	PerMOut    float64 // inference
+	JobCost    float64 // training
+}
+
+func atSpeed(v perfResult, j job, o *planOut) speedCost {
+	x, ok := o.best(j.GPU.ID)
+	if !v.OK || !ok || !(x.PerGPUHour > 0) {
+		return speedCost{}
+	}
+	c := speedCost{OK: true, Offer: x.Offer, Pricing: x.Pricing, Currency: o.Currency, PerGPUHour: x.PerGPUHour}
+	perHour := x.PerGPUHour * float64(j.In.GPUs)
+	if j.In.Task.Training() {
+		c.JobCost = perHour * v.Seconds / 3600
+	} else if v.P.TokensPerSecond > 0 {
+		c.PerMOut = perHour / (v.P.TokensPerSecond * 3600) * 1e6
+	}
+	return c
 }

@@ -588,17 +588,19 @@ func (c *Calculator) renderPerf() app.UI {
 		return basisView{Formula: c.t(formula), Inputs: hw, Efficiency: eff, Band: band, Bound: bound, Verify: c.t(verify)}
 	}
 	// Two plans, each named: the job as set (its speed, and its cost at
-	// that speed on the GPU's cheapest listed on-demand price), and the
-	// planner's cheapest plan on this GPU (its own count, engine, batch
-	// and price model), as in the tables.
-	atSpeed, atSpeedWhere := "—", ""
-	if v.Price.offer != nil {
-		atSpeedWhere = l.money(v.PerGPUHour, v.Currency) + "/" + c.t(mGPUHour) + " " + c.t(mPrOnDemand) + ", " + c.t(mCheapestListed) +
-			": " + c.providerName(v.Price.offer.Provider) + " " + v.Price.offer.InstanceType
-		atSpeed = l.money(v.JobCost, v.Currency)
+	// that speed on the offer and price of the planner's cheapest plan on
+	// this GPU: atSpeed), and that plan itself (its own count, engine,
+	// batch and price model), as in the tables.
+	atSpeedV, atSpeedWhere := "…", ""
+	if sc := atSpeed(v, c.job, &c.plan); sc.OK && !c.planPending {
+		atSpeedWhere = l.money(sc.PerGPUHour, sc.Currency) + "/" + c.t(mGPUHour) + " " + c.t(pricingKeys[sc.Pricing]) +
+			" · " + c.providerName(sc.Offer.Provider) + " " + sc.Offer.InstanceType
+		atSpeedV = l.money(sc.JobCost, sc.Currency)
 		if c.job.In.Task == estimator.Inference {
-			atSpeed = l.money(v.PerMOut, v.Currency)
+			atSpeedV = l.money(sc.PerMOut, sc.Currency)
 		}
+	} else if !c.planPending {
+		atSpeedV = "—"
 	}
 	planned, plannedWhat := "…", ""
 	if x, ok := c.plan.best(c.job.GPU.ID); ok && !c.planPending {
@@ -620,7 +622,7 @@ func (c *Calculator) renderPerf() app.UI {
 			{ID: "rs-ttft", Label: c.t(mTTFT), Value: l.duration(p.TimeToFirstToken), Basis: basis(mFTTFT, mVerifyVLLM)},
 			{ID: "rs-per-seq", Label: c.t(mPerSeq), Value: l.rate(safeInv(p.DecodeTokenLatency)), Basis: basis(mFDecode, mVerifyVLLM)},
 			{ID: "rs-throughput", Label: c.t(mThroughputInfer), Value: l.rate(p.TokensPerSecond) + " " + band, Basis: basis(mFDecode, mVerifyVLLM)},
-			{ID: "rs-cost-at-speed", Label: c.t(mCostAtSpeed), Value: atSpeed, Detail: atSpeedWhere, Basis: basis(mFCostPerM, mVerifyVLLM)},
+			{ID: "rs-cost-at-speed", Label: c.t(mCostAtSpeed), Value: atSpeedV, Detail: atSpeedWhere, Basis: basis(mFCostPerM, mVerifyVLLM)},
 		}
 	} else {
 		facts = []factView{
@@ -628,9 +630,11 @@ func (c *Calculator) renderPerf() app.UI {
 			{ID: "rs-job-time", Label: c.t(mJobTime), Value: l.duration(v.Seconds), Basis: basis(mFJobTime, mVerifyTrain)},
 			{ID: "rs-gpu-hours", Label: c.t(mGPUHours), Value: l.rate(v.GPUHours), Basis: basis(mFJobTime, mVerifyTrain)},
 			{ID: "rs-steps", Label: c.t(mOptimizerSteps), Value: l.countOrNone(int(safeDiv(c.job.Tokens, p.TokensPerStep)))},
-			{ID: "rs-comm", Label: c.t(mCommFact), Value: l.smallPercent(safeShare(p.CommSeconds, p.StepSeconds)), Detail: c.t(mOfStep)},
-			{ID: "rs-cost-at-speed", Label: c.t(mJobCostAtSpeed), Value: atSpeed, Detail: atSpeedWhere, Basis: basis(mFJobCost, mVerifyTrain)},
+			{ID: "rs-cost-at-speed", Label: c.t(mJobCostAtSpeed), Value: atSpeedV, Detail: atSpeedWhere, Basis: basis(mFJobCost, mVerifyTrain)},
 		}
+	}
+	if c.job.In.Task.Training() && c.job.In.GPUs > 1 {
+		facts = append(facts, factView{ID: "rs-comm", Label: c.t(mCommFact), Value: l.smallPercent(safeShare(p.CommSeconds, p.StepSeconds)), Detail: c.t(mOfStep)})
 	}
 	facts = append(facts, factView{ID: "rs-mfu", Label: c.t(mMFUImplied), Value: l.smallPercent(p.MFU)},
 		factView{ID: "rs-cheapest", Label: c.t(mPlannerBest), Value: planned, Detail: plannedWhat})
