@@ -330,6 +330,12 @@ type Input struct {
 	// flight before its prefill. 0 or 1: every step (vLLM's default). vLLM
 	// only.
 	SchedulerSteps int
+	// RequestSeconds is a serving engine's fixed cost per request outside
+	// the GPU's steps (API server, tokenisation, scheduling, detokenising,
+	// streaming), measured on the user's own deployment (rightsize
+	// calibrate): the simulator's Policy.RequestSeconds. 0: the engine's
+	// fitted figure.
+	RequestSeconds float64
 
 	Overheads Overheads // --cuda-context etc.
 }
@@ -525,6 +531,9 @@ func (in Input) validate(l *errList) {
 		case in.TP >= 1 && in.TP%f.v != 0:
 			l.add(f.name, f.v, ErrIncompatible, "does not divide tp=%d (the GPUs it spans are the TP group's)", in.TP)
 		}
+	}
+	if !(in.RequestSeconds >= 0 && in.RequestSeconds <= 3600) {
+		l.add("request-overhead", in.RequestSeconds, ErrRange, "want seconds in [0, 3600]")
 	}
 	if in.SchedulerSteps < 0 || in.SchedulerSteps > maxBatch {
 		l.add("scheduler-steps", in.SchedulerSteps, ErrRange, "want 0..%d", maxBatch)

@@ -233,7 +233,7 @@ func lengths(in estimator.Input, w estimator.Workload) (prompt, output int) {
 // GPUs like hw; in.GPUs and in.Batch are ignored) serving w under its
 // engine's default scheduler (DefaultPolicy on in.VRAM; a non-zero
 // in.MaxBatchedTokens replaces the token budget, in.SchedulerSteps sets
-// AdmitEvery). When the memory
+// AdmitEvery, a non-zero in.RequestSeconds RequestSeconds). When the memory
 // estimate's KV pool cannot hold one request (a job that fits only with a
 // lower memory reserve or an fp8 KV cache), the pool bounds nothing and
 // KVUnbounded says so. Load's concurrency, rate and request count are
@@ -247,6 +247,9 @@ func NewConfig(in estimator.Input, hw estimator.Hardware, eff estimator.Efficien
 		pol.TokenBudget = in.MaxBatchedTokens
 	}
 	pol.AdmitEvery = in.SchedulerSteps
+	if in.RequestSeconds > 0 {
+		pol.RequestSeconds = in.RequestSeconds // a calibration's (Calibration)
+	}
 	if dp := in.DP; dp > 1 && in.TP%dp == 0 {
 		// With attention data parallelism each DP rank schedules its own
 		// requests under its own limits (vLLM's data-parallel engines,
