@@ -1120,11 +1120,9 @@ func (c *Calculator) renderFilters() app.UI {
 	for i, p := range planner.Pricings {
 		pricing[i] = option{p.String(), c.t(pricingKeys[p])}
 	}
-	currencies := []option{{"USD", "USD"}}
-	for _, r := range c.pr.cat.FXRates {
-		if r.Currency != "USD" {
-			currencies = append(currencies, option{r.Currency, r.Currency})
-		}
+	var currencies []option
+	for _, cur := range c.pr.cat.Currencies() {
+		currencies = append(currencies, option{cur, cur})
 	}
 	kinds := []option{{"", c.t(mAny)}}
 	for _, k := range []string{catalog.KindHyperscaler, catalog.KindGPUCloud, catalog.KindMarketplace, catalog.KindBroker, catalog.KindDecentralized} {

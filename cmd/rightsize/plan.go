@@ -167,7 +167,7 @@ var planFlags = []struct{ name, def, usage string }{
 	{"tpot", "", "serving SLO: time per output token, e.g. 50ms"},
 	{"max-utilisation", "0", "serving: cap on each replica's load (0: 0.8)"},
 	{"pricing", "on-demand", "on-demand|spot|reserved-1y|reserved-3y"},
-	{"currency", "USD", "display currency: USD|EUR|RUB|CNY"},
+	{"currency", "USD", "display currency (the catalog's FX table's)"},
 	{"provider", "", "comma-separated provider IDs"},
 	{"kind", "", "comma-separated provider kinds: hyperscaler,gpu-cloud,marketplace,broker,decentralized"},
 	{"country", "", "comma-separated provider countries (ISO codes) or region prefixes"},
@@ -192,6 +192,11 @@ var planFlags = []struct{ name, def, usage string }{
 func (c *planCmd) define(fs *flag.FlagSet) {
 	c.fs = fs
 	for _, f := range planFlags {
+		if f.name == "currency" {
+			// The currencies the catalog's FX table converts, as the
+			// page's picker lists them.
+			f.usage = "display currency: " + strings.Join(catalog.Default().Currencies(), "|")
+		}
 		if fs.Lookup(f.name) == nil {
 			fs.String(f.name, f.def, f.usage)
 		}
