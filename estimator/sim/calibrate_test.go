@@ -1,0 +1,275 @@
+package sim
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"rightsize/estimator"
+)
+
+func readFixture(t testing.TB, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "calibrate", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// Each committed layout parses to its runs with the figures in the file
+// (testdata/calibrate/README.md).
+func TestParseFixtures(t *testing.T) {
+	for _, c := range []struct {
+		file   string
+		format Format
+		n      int
+		first  Measurement
+	}{
+		{"vllm_gptoss120b_b200_tp4.jsonl", FormatVLLM, 5, Measurement{Concurrency: 16, PromptTokens: 1024, OutputTokens: 1024, RangeRatio: 0.8,
+			TTFTSeconds: 0.026274724, TPOTSeconds: 0.003653284, Median: true, OutputTokensPerSecond: 3415.831261}},
+		{"sglang_dsr1_b200_tp8.jsonl", FormatSGLang, 4, Measurement{Concurrency: 16, PromptTokens: 1024, OutputTokens: 1024, RangeRatio: 0.8,
+			TTFTSeconds: 0.34964927, TPOTSeconds: 0.013299684, Median: true, OutputTokensPerSecond: 1068.153334}},
+		{"genai-perf-concurrency1/profile_export_genai_perf.csv", FormatGenAIPerf, 1, Measurement{Concurrency: 1, PromptTokens: 128, OutputTokens: 512, RangeRatio: 1,
+			TTFTSeconds: 0.0232, TPOTSeconds: 0.01153, Median: true, OutputTokensPerSecond: 86.48}},
+		{"plain.csv", FormatCSV, 3, Measurement{Concurrency: 1, PromptTokens: 1024, OutputTokens: 256, RangeRatio: 0.8,
+			TTFTSeconds: 0.0452, TPOTSeconds: 0.0079, Median: true, OutputTokensPerSecond: 126}},
+	} {
+		pts, f, err := Parse(c.file, readFixture(t, c.file))
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		if f != c.format || len(pts) != c.n {
+			t.Fatalf("%s: format %v, %d runs; want %v, %d", c.file, f, len(pts), c.format, c.n)
+		}
+		got, want := pts[0], c.first
+		if math.Abs(got.TTFTSeconds-want.TTFTSeconds) > 1e-12 || math.Abs(got.TPOTSeconds-want.TPOTSeconds) > 1e-12 {
+			t.Errorf("%s: %+v, want %+v", c.file, got, want)
+		}
+		got.TTFTSeconds, got.TPOTSeconds = want.TTFTSeconds, want.TPOTSeconds
+		if got != want {
+			t.Errorf("%s: %+v, want %+v", c.file, got, want)
+		}
+	}
+}
+
+// Layout variants: a JSON array, means only, lengths from totals, an
+// unbounded run without max_concurrency, genai-perf's older names.
+func TestParseVariants(t *testing.T) {
+	pts, f, err := Parse("r.json", []byte(`[{"mean_ttft_ms": 100, "mean_tpot_ms": 10, "max_concurrency": 4, "completed": 10, "total_input_tokens": 9000, "total_output_tokens": 1800, "mean_e2el_ms": 2000}]`))
+	if err != nil || f != FormatVLLM {
+		t.Fatal(f, err)
+	}
+	// Means of 900 and 180 tokens over [0.8 L, L]: L = 1000 and 200.
+	if m := pts[0]; m.Median || m.PromptTokens != 1000 || m.OutputTokens != 200 || m.Concurrency != 4 || m.TTFTSeconds != 0.1 {
+		t.Errorf("%+v", m)
+	}
+	pts, _, err = Parse("r.json", []byte(`{"median_ttft_ms": 100, "median_tpot_ms": 10, "request_rate": "inf", "num_prompts": 32}`))
+	if err != nil || pts[0].Concurrency != 32 {
+		t.Errorf("unbounded run: %+v %v", pts, err)
+	}
+	pts, _, err = Parse("x-concurrency16/p.csv", []byte("Metric,avg,min\nTime To First Token (ns),2000000,1\nInter Token Latency (ns),3000000,1\nNum Output Token,4,3\n"))
+	if err != nil || pts[0].Concurrency != 16 || pts[0].Median || pts[0].TTFTSeconds != 0.002 || pts[0].TPOTSeconds != 0.003 {
+		t.Errorf("old genai-perf: %+v %v", pts, err)
+	}
+	pts, _, err = Parse("p.csv", []byte("Concurrency, mean_ttft_ms, mean_tpot_ms\n2,50,5\n"))
+	if err != nil || pts[0].Median || pts[0].Concurrency != 2 {
+		t.Errorf("means CSV: %+v %v", pts, err)
+	}
+}
+
+// Foreign, empty, oversized or broken files give one error that says what
+// was expected; figures out of range name the run.
+func TestParseErrors(t *testing.T) {
+	for _, c := range []struct{ name, data, want string }{
+		{"e.json", "", "empty"},
+		{"e.json", "   \n", "empty"},
+		{"a.json", `{"foo": 1}`, "vllm bench serve"},
+		{"a.json", `{"median_ttft_ms": 1, `, "invalid JSON"},
+		{"a.json", `[1, 2]`, "invalid JSON"},
+		{"a.csv", "a,b,c\n1,2,3\n", "without concurrency"},
+		{"a.csv", "concurrency,ttft_ms,tpot_ms\n1,NaN,3\n", "not a number"},
+		{"a.csv", "concurrency,ttft_ms,tpot_ms\n1.5,2,3\n", "whole number"},
+		{"a.csv", "concurrency,ttft_ms,tpot_ms\n1,-2,3\n", "time to first token"},
+		{"a.csv", "concurrency,ttft_ms,tpot_ms\n1,1e300,3\n", "time to first token"},
+		{"a.csv", "concurrency,ttft_ms,tpot_ms\n", "no runs"},
+		{"a.json", `{"median_ttft_ms": 10, "median_tpot_ms": 1, "request_rate": 4}`, "open-loop"},
+		{"a.json", `{"median_ttft_ms": NaN, "median_tpot_ms": 1, "max_concurrency": 4}`, "no mean_ttft_ms"},
+		{"a.json", `{"median_ttft_ms": 5, "median_tpot_ms": NaN, "max_concurrency": 4}`, "needs median_ttft_ms"},
+		{"a.png", "\x89PNG\r\n\x1a\n", "vllm bench serve"},
+		{"big.csv", strings.Repeat("x", MaxBenchmarkBytes+1), "over 1 MiB"},
+		{"many.csv", "concurrency,ttft_ms,tpot_ms\n" + strings.Repeat("1,2,3\n", MaxBenchmarkPoints+1), "more than 256"},
+		{"many.jsonl", strings.Repeat(`{"median_ttft_ms": 10, "median_tpot_ms": 1, "max_concurrency": 4}`+"\n", MaxBenchmarkPoints+1), "more than 256"},
+	} {
+		_, _, err := Parse(c.name, []byte(c.data))
+		var ie *estimator.InputError
+		if err == nil || !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Parse(%q, %.40q) = %v; want an InputError with %q", c.name, c.data, err, c.want)
+		}
+	}
+}
+
+// synthetic is runs measured on the simulator itself with factors f: the
+// fit's own model, so its optimum is f.
+func synthetic(t testing.TB, in estimator.Input, f Factors, concs []int, prompt, output int) []Measurement {
+	t.Helper()
+	var pts []Measurement
+	for _, c := range concs {
+		j, eff := in, estimator.Efficiency{}
+		f.Apply(&j, &eff)
+		_, r, err := Benchmark(j, h100SXM, eff, estimator.Workload{PromptTokens: prompt, OutputTokens: output},
+			Bench{Concurrency: c, Requests: fitRequests(c), RangeRatio: DefaultRangeRatio, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pts = append(pts, Measurement{Concurrency: c, PromptTokens: prompt, OutputTokens: output, RangeRatio: DefaultRangeRatio,
+			TTFTSeconds: r.TTFT.P50, TPOTSeconds: r.TPOT.P50, Median: true, OutputTokensPerSecond: r.OutputTokensPerSecond})
+	}
+	return pts
+}
+
+// The fit recovers the factors that generated a synthetic measurement:
+// each within 10% (the request cost within 10% or 3 ms), and the fitted
+// runs within 2% of the measured.
+func TestFitRecoversFactors(t *testing.T) {
+	in := estimator.DefaultInput(llama8B(t))
+	in.Engine, in.VRAM = estimator.VLLM, 80*gib
+	for _, truth := range []Factors{
+		{RequestSeconds: 0.080, InferenceMFU: 0.35, BandwidthUtil: 0.55},
+		{RequestSeconds: 0.010, InferenceMFU: 0.6, BandwidthUtil: 0.85},
+	} {
+		pts := synthetic(t, in, truth, []int{1, 4, 16, 64}, 2048, 256)
+		res, err := Fit(in, h100SXM, pts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := res.After
+		t.Logf("truth %+v: fitted %+v (from %+v), median |log error| %.4f -> %.4f, %d simulations",
+			truth, got, res.Before, res.BeforeError, res.AfterError, res.Simulations)
+		rel := func(a, b float64) float64 { return math.Abs(a/b - 1) }
+		if rel(got.InferenceMFU, truth.InferenceMFU) > 0.10 || rel(got.BandwidthUtil, truth.BandwidthUtil) > 0.10 ||
+			math.Abs(got.RequestSeconds-truth.RequestSeconds) > max(0.003, 0.1*truth.RequestSeconds) {
+			t.Errorf("truth %+v: fitted %+v", truth, got)
+		}
+		if res.AfterError > 0.02 || res.AfterError > res.BeforeError || res.Simulations > fitMaxSimulations {
+			t.Errorf("error %.4f (before %.4f), %d simulations", res.AfterError, res.BeforeError, res.Simulations)
+		}
+		if len(res.AfterResiduals) != len(pts) || len(res.BeforeResiduals) != len(pts) {
+			t.Errorf("residuals %d/%d for %d runs", len(res.BeforeResiduals), len(res.AfterResiduals), len(pts))
+		}
+	}
+}
+
+// Runs without a concurrency or lengths, and engines the simulator does
+// not model, are refused before any simulation.
+func TestFitRefuses(t *testing.T) {
+	in := estimator.DefaultInput(llama8B(t))
+	in.Engine, in.VRAM = estimator.VLLM, 80*gib
+	ok := Measurement{Concurrency: 4, PromptTokens: 100, OutputTokens: 100, TTFTSeconds: 0.1, TPOTSeconds: 0.01}
+	noConc, noLen := ok, ok
+	noConc.Concurrency, noLen.OutputTokens = 0, 0
+	for _, pts := range [][]Measurement{nil, {noConc}, {noLen}} {
+		if _, err := Fit(in, h100SXM, pts); err == nil {
+			t.Errorf("Fit(%+v): no error", pts)
+		}
+	}
+	in.Engine = estimator.HF
+	if _, err := Fit(in, h100SXM, []Measurement{ok}); err == nil {
+		t.Error("HF: no error")
+	}
+}
+
+// A calibration survives its link form (rounded) and its file form
+// (exactly); bad forms and mismatches are InputErrors.
+func TestCalibrationForms(t *testing.T) {
+	c := Calibration{GPU: "h100-sxm", Engine: estimator.SGLang, Model: "llama-3.1-8b", TP: 2, Precision: "bf16", Source: "run.jsonl",
+		Factors: Factors{RequestSeconds: 0.01623, InferenceMFU: 0.41234, BandwidthUtil: 0.7777}}
+	s := c.Text()
+	if s != "h100-sxm,sglang,16.2,0.412,0.778" {
+		t.Errorf("Text = %q", s)
+	}
+	back, err := ParseCalibration(s)
+	if err != nil || back.GPU != c.GPU || back.Engine != c.Engine || math.Abs(back.RequestSeconds-0.0162) > 1e-12 || back.InferenceMFU != 0.412 {
+		t.Errorf("ParseCalibration(%q) = %+v, %v", s, back, err)
+	}
+	data, err := json.Marshal(c)
+	if err != nil || !strings.Contains(string(data), `"engine":"sglang"`) || !strings.Contains(string(data), `"request_overhead_seconds":0.01623`) {
+		t.Fatalf("%s %v", data, err)
+	}
+	var j Calibration
+	if err := json.Unmarshal(data, &j); err != nil || j != c {
+		t.Errorf("round trip %+v, %v", j, err)
+	}
+	for _, bad := range []string{"", "a,b", "h100-sxm,hf,1,0.5,0.5", "h100-sxm,vllm,x,0.5,0.5", "h100-sxm,vllm,1,0,0.5", "h100-sxm,vllm,1,0.5,1.5", ",vllm,1,0.5,0.5", "h,vllm,-1,0.5,0.5", "h,vllm,NaN,0.5,0.5"} {
+		if _, err := ParseCalibration(bad); err == nil {
+			t.Errorf("ParseCalibration(%q): no error", bad)
+		}
+	}
+	for _, bad := range []string{`{}`, `{"gpu":"h100-sxm","engine":"vllm","inference_mfu":0.5,"bandwidth_util":0.5,"extra":1}`, `{"gpu":"h100-sxm","engine":"vllm","inference_mfu":2,"bandwidth_util":0.5}`} {
+		if err := json.Unmarshal([]byte(bad), &j); err == nil {
+			t.Errorf("Unmarshal(%s): no error", bad)
+		}
+	}
+	if err := c.Matches("h100-sxm", estimator.SGLang); err != nil {
+		t.Error(err)
+	}
+	if err := c.Matches("h200", estimator.SGLang); !errors.Is(err, ErrCalibrationMismatch) {
+		t.Errorf("mismatch: %v", err)
+	}
+}
+
+// FuzzParse: any bytes either parse to runs that pass the range checks or
+// return an InputError; never a panic.
+func FuzzParse(f *testing.F) {
+	for _, name := range []string{"vllm_gptoss120b_b200_tp4.jsonl", "sglang_dsr1_b200_tp8.jsonl", "genai-perf-concurrency1/profile_export_genai_perf.csv", "plain.csv"} {
+		f.Add(name, readFixture(f, name))
+	}
+	for _, s := range []string{"", "{", "[", "[{}]", `{"median_ttft_ms": NaN}`, `{"median_ttft_ms": 1e400, "median_tpot_ms": 1, "max_concurrency": 1e30}`,
+		"Metric,avg\nTime To First Token (ms),\"1,0,0\"\n", "concurrency,ttft_ms,tpot_ms\n9999999999999,1,1\n", "concurrency,ttft_ms,tpot_ms,prompt_tokens\n1,1,1,1e300\n",
+		`"unterminated`, "\xef\xbb\xbf{}", `{"a": "NaN\"Infinity"} NaN`} {
+		f.Add("x-concurrency3.csv", []byte(s))
+	}
+	f.Fuzz(func(t *testing.T, name string, data []byte) {
+		pts, _, err := Parse(name, data)
+		if err != nil {
+			var ie *estimator.InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %v is not an InputError", err)
+			}
+			return
+		}
+		if len(pts) == 0 || len(pts) > MaxBenchmarkPoints {
+			t.Fatalf("%d runs", len(pts))
+		}
+		for _, p := range pts {
+			if err := p.check(); err != nil {
+				t.Fatalf("%+v: %v", p, err)
+			}
+		}
+	})
+}
+
+// FuzzParseCalibration: the link form either reads to a valid
+// calibration whose own text reads back to the same, or errors.
+func FuzzParseCalibration(f *testing.F) {
+	f.Add("h100-sxm,vllm,16.2,0.412,0.78")
+	f.Add("h,trtllm,0,1,1")
+	f.Add("h,sglang,1e400,0.5,0.5")
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := ParseCalibration(s)
+		if err != nil {
+			return
+		}
+		if err := c.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		d, err := ParseCalibration(c.Text())
+		if err != nil || d.GPU != c.GPU || d.Engine != c.Engine {
+			t.Fatalf("%q -> %q: %+v %v", s, c.Text(), d, err)
+		}
+	})
+}
