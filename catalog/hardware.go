@@ -63,16 +63,45 @@ func (g GPU) Hardware(w estimator.DType) (hw estimator.Hardware, ok bool) {
 		hw.LinkBandwidth = g.NVLinkGBps * 1e9 / 2
 		hw.NVLinkDomain = g.NVLinkDomain
 	}
-	hw.Architecture, hw.FormFactor = g.Architecture, g.FormFactor
+	hw.Generation, hw.HostClass = g.Generation(), g.HostClass()
 	hw.HostLinkBandwidth = estimator.PCIeX16Bandwidth(g.PCIeGen)
 	return hw, hw.PeakFLOPS > 0 && hw.MemBandwidth > 0
 }
 
 // Blackwell reports whether the GPU is of NVIDIA's Blackwell generation
-// (B200, B300 "Blackwell Ultra", GB200, RTX PRO 6000 Blackwell, RTX 50xx),
-// as the catalog's architecture names it.
-func (g GPU) Blackwell() bool {
-	return len(g.Architecture) >= 9 && strings.EqualFold(g.Architecture[:9], "blackwell")
+// (B200, B300 "Blackwell Ultra", GB200, RTX PRO 6000 Blackwell, RTX 50xx).
+func (g GPU) Blackwell() bool { return g.Generation() == estimator.GenBlackwell }
+
+// generations maps the catalog's architecture names to the estimator's
+// typed generations; TestEveryGPUHasAGeneration holds every catalog GPU to
+// a name in it.
+var generations = map[string]estimator.Generation{
+	"Pascal": estimator.GenPascal, "Volta": estimator.GenVolta, "Turing": estimator.GenTuring,
+	"Ampere": estimator.GenAmpere, "Ada Lovelace": estimator.GenAda, "Hopper": estimator.GenHopper,
+	"Blackwell": estimator.GenBlackwell, "Blackwell Ultra": estimator.GenBlackwell,
+	"CDNA2": estimator.GenCDNA2, "CDNA3": estimator.GenCDNA3, "CDNA4": estimator.GenCDNA4,
+	"Gaudi 2": estimator.GenGaudi, "Gaudi 3": estimator.GenGaudi,
+}
+
+// Generation is the GPU's typed architecture generation (GenUnknown for a
+// name the catalog does not map).
+func (g GPU) Generation() estimator.Generation { return generations[g.Architecture] }
+
+// HostClass is the class of host the GPU sits in, which sets HF
+// transformers' host time per op: a desktop for consumer cards (form
+// factors the catalog marks "consumer"), an older cloud server for
+// data-centre cards up to Ampere, an H100-class server otherwise. A GPU's
+// host is a stated default here; an instance's own CPU is not yet read.
+func (g GPU) HostClass() estimator.HostClass {
+	switch {
+	case strings.Contains(strings.ToLower(g.FormFactor), "consumer"):
+		return estimator.HostDesktop
+	}
+	switch g.Generation() {
+	case estimator.GenPascal, estimator.GenVolta, estimator.GenTuring, estimator.GenAmpere:
+		return estimator.HostLegacyServer
+	}
+	return estimator.HostServer
 }
 
 // Node is how the GPUs of a job are grouped into machines, where the user

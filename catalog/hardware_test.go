@@ -89,3 +89,26 @@ func TestGPUSpeedNode(t *testing.T) {
 		t.Errorf("GPU without figures: err %v, want ErrNoFigures", err)
 	}
 }
+
+// Every catalog GPU's architecture name maps to a typed generation (the
+// estimator reads no names), and the host classes follow the stated
+// rule: consumer cards in a desktop, data-centre cards up to Ampere in an
+// older server, the rest in an H100-class server.
+func TestEveryGPUHasAGeneration(t *testing.T) {
+	c := Default()
+	for _, g := range c.GPUs {
+		if g.Generation() == estimator.GenUnknown {
+			t.Errorf("%s: architecture %q maps to no generation", g.ID, g.Architecture)
+		}
+	}
+	for id, want := range map[string]estimator.HostClass{"rtx-4090": estimator.HostDesktop, "t4": estimator.HostLegacyServer,
+		"a100-80gb-sxm": estimator.HostLegacyServer, "h100-sxm": estimator.HostServer, "b200": estimator.HostServer} {
+		g, ok := c.GPU(id)
+		if !ok {
+			t.Fatalf("no GPU %s", id)
+		}
+		if hw, _ := g.Hardware(estimator.BF16); g.HostClass() != want || hw.HostClass != want {
+			t.Errorf("%s: host class %v (hardware %v), want %v", id, g.HostClass(), hw.HostClass, want)
+		}
+	}
+}

@@ -41,11 +41,11 @@ type Hardware struct {
 	// 0 means the GPUs talk over PCIe: PCIeBandwidth is used.
 	LinkBandwidth float64
 
-	// Architecture is the GPU generation as the catalog names it
-	// ("Ampere", "Hopper", "Blackwell", "Ada Lovelace", "Turing", ...);
-	// it selects the matmul efficiency of training (trainEfficiency).
-	// "" is unknown: the mean of the calibrated generations.
-	Architecture string
+	// Generation is the GPU's architecture generation, typed (the catalog
+	// maps its datasheet names to it: catalog.GPU.Generation); it selects
+	// the matmul efficiency of training (trainEfficiency) and the default
+	// network. GenUnknown: the mean of the calibrated generations.
+	Generation Generation
 	// NVLinkDomain is how many GPUs share LinkBandwidth (8 on HGX boards,
 	// 72 in a GB200 NVL72 rack; for PCIe cards, the GPUs of one node, which
 	// talk over PCIe). 0: 8. Collectives among more GPUs than this cross
@@ -61,13 +61,11 @@ type Hardware struct {
 	HostLinkBandwidth float64
 	// HostOpSeconds is the host's time to dispatch one eager PyTorch op
 	// (HF transformers decoding is bound by it at small batch). 0: the
-	// host class's fitted figure (HostOpSecondsFor with Architecture and
-	// FormFactor).
+	// host class's fitted figure (HostClass.OpSeconds).
 	HostOpSeconds float64
-	// FormFactor is the card's form factor as the catalog names it
-	// ("SXM5", "PCIe consumer", ...); it selects the host class of
-	// HostOpSecondsFor (a consumer card sits in a desktop). "": a server.
-	FormFactor string
+	// HostClass is the class of host the GPU sits in, set by the catalog
+	// (catalog.GPU.HostClass): HostServer is the zero value.
+	HostClass HostClass
 }
 
 // PCIeBandwidth is PCIe 4.0 x16 per direction: 16 GT/s × 16 lanes ×
@@ -281,7 +279,7 @@ func (hw Hardware) withDefaults() Hardware {
 	}
 	if hw.NetworkBandwidth == 0 {
 		hw.NetworkBandwidth = defaultNetworkBandwidth
-		if gpuGeneration(hw.Architecture) == genHopper {
+		if hw.Generation == GenHopper || hw.Generation == GenBlackwell {
 			hw.NetworkBandwidth = hopperNetworkBandwidth
 		}
 	}
@@ -289,7 +287,7 @@ func (hw Hardware) withDefaults() Hardware {
 		hw.HostLinkBandwidth = PCIeBandwidth
 	}
 	if hw.HostOpSeconds == 0 {
-		hw.HostOpSeconds = HostOpSecondsFor(hw.Architecture, hw.FormFactor)
+		hw.HostOpSeconds = hw.HostClass.OpSeconds()
 	}
 	return hw
 }

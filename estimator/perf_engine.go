@@ -7,7 +7,6 @@ package estimator
 
 import (
 	"math"
-	"strings"
 )
 
 // HF transformers eager decoding (host-bound at small batch).
@@ -57,32 +56,29 @@ const (
 	hfOpSecondsLegacy = 28e-6
 )
 
-// HostOpSecondsFor is the modelled host seconds per eager PyTorch op for a
-// GPU of the catalog's architecture and form factor: a desktop CPU for
-// consumer cards (hfOpSecondsDesktop), an older cloud server for the
-// other cards up to Ampere (hfOpSecondsLegacy), and an H100-class server
-// for Ada, Hopper, Blackwell and unknown cards (hfOpSeconds; only the
-// H100's host is calibrated among them). It allocates nothing.
-func HostOpSecondsFor(architecture, formFactor string) float64 {
-	switch {
-	case containsFold(formFactor, "consumer"):
+// HostClass is the class of host a GPU sits in, which sets the host's
+// time per eager PyTorch op (HF transformers decoding is bound by it at
+// small batch). The catalog sets it (catalog.GPU.HostClass): a desktop CPU
+// for consumer cards, an older cloud server for data-centre cards up to
+// Ampere, an H100-class server otherwise (only the H100's host is
+// calibrated among those).
+type HostClass int
+
+const (
+	HostServer       HostClass = iota // an H100-class cloud server (hfOpSeconds)
+	HostDesktop                       // a desktop CPU beside a consumer card (hfOpSecondsDesktop)
+	HostLegacyServer                  // an older cloud server, data-centre cards up to Ampere (hfOpSecondsLegacy)
+)
+
+// OpSeconds is the modelled host seconds per eager PyTorch op.
+func (c HostClass) OpSeconds() float64 {
+	switch c {
+	case HostDesktop:
 		return hfOpSecondsDesktop
-	case strings.EqualFold(architecture, "ampere") || strings.EqualFold(architecture, "turing") ||
-		strings.EqualFold(architecture, "volta") || strings.EqualFold(architecture, "pascal"):
+	case HostLegacyServer:
 		return hfOpSecondsLegacy
 	}
 	return hfOpSeconds
-}
-
-// containsFold reports whether sub is in s, ignoring ASCII case, without
-// allocating.
-func containsFold(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(sub)], sub) {
-			return true
-		}
-	}
-	return false
 }
 
 // Extra host ops per linear for weight formats in HF transformers, fitted

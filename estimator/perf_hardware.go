@@ -4,7 +4,6 @@ package estimator
 
 import (
 	"math"
-	"strings"
 )
 
 // Default efficiencies for inference. Sources and fits are in
@@ -98,45 +97,45 @@ const (
 	trainEffUnknown = (trainEffAmpere + trainEffHopper) / 2
 )
 
-// generation is the calibrated family of an architecture name.
-type generation int
+// Generation is a GPU's architecture generation. The catalog maps its
+// datasheet architecture names to it (catalog.GPU.Generation); the
+// estimator never reads a name.
+type Generation int
 
 const (
-	genUnknown generation = iota
-	genAmpere
-	genHopper // Hopper and Blackwell (Blackwell assumed like Hopper: not calibrated)
+	GenUnknown Generation = iota
+	GenPascal
+	GenVolta
+	GenTuring
+	GenAmpere
+	GenAda
+	GenHopper
+	GenBlackwell // Blackwell and Blackwell Ultra
+	GenCDNA2
+	GenCDNA3
+	GenCDNA4
+	GenGaudi
 )
 
-func gpuGeneration(arch string) generation {
-	switch {
-	case strings.EqualFold(arch, "ampere"):
-		return genAmpere
-	case strings.EqualFold(arch, "hopper") || hasPrefixFold(arch, "blackwell"):
-		return genHopper
-	}
-	return genUnknown
-}
+var generationNames = [...]string{GenUnknown: "unknown", GenPascal: "Pascal", GenVolta: "Volta", GenTuring: "Turing",
+	GenAmpere: "Ampere", GenAda: "Ada Lovelace", GenHopper: "Hopper", GenBlackwell: "Blackwell", GenCDNA2: "CDNA2",
+	GenCDNA3: "CDNA3", GenCDNA4: "CDNA4", GenGaudi: "Gaudi"}
 
-// hasPrefixFold is strings.HasPrefix ignoring case, without allocating.
-func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
-}
+func (g Generation) String() string { return enumName(generationNames[:], int(g), "Generation") }
 
-// calibratedGeneration reports whether arch is one the training model was
+// calibratedGeneration reports whether g is one the training model was
 // fitted on (Blackwell is not: it is assumed like Hopper).
-func calibratedGeneration(arch string) bool {
-	return strings.EqualFold(arch, "ampere") || strings.EqualFold(arch, "hopper")
-}
+func calibratedGeneration(g Generation) bool { return g == GenAmpere || g == GenHopper }
 
 // trainEfficiency is the modelled training compute efficiency for in on
 // hw (hw.PeakFLOPS or MemBandwidth 0: an A100-like ratio of 153 FLOP per
 // byte).
 func trainEfficiency(in Input, hw Hardware) float64 {
 	e := trainEffUnknown
-	switch gpuGeneration(hw.Architecture) {
-	case genAmpere:
+	switch hw.Generation {
+	case GenAmpere:
 		e = trainEffAmpere
-	case genHopper:
+	case GenHopper, GenBlackwell: // Blackwell assumed like Hopper: not calibrated
 		e = trainEffHopper
 	}
 	ratio := 312e12 / 2039e9 // A100 SXM 80GB datasheet

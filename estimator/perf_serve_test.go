@@ -61,8 +61,8 @@ func errText(err error) string {
 func TestServingModelMatchesServingPoint(t *testing.T) {
 	hws := []Hardware{
 		h100SXMFP8,
-		{PeakFLOPS: 121e12, MemBandwidth: 300e9, Architecture: "Ada Lovelace", FormFactor: "PCIe"},
-		{PeakFLOPS: 165e12, MemBandwidth: 1008e9, Architecture: "Ada Lovelace", FormFactor: "PCIe consumer", NVLinkDomain: 2},
+		{PeakFLOPS: 121e12, MemBandwidth: 300e9, Generation: GenAda},
+		{PeakFLOPS: 165e12, MemBandwidth: 1008e9, Generation: GenAda, HostClass: HostDesktop, NVLinkDomain: 2},
 		{PeakFLOPS: -1, MemBandwidth: 1e12}, // invalid
 	}
 	works := []Workload{{PromptTokens: 500, OutputTokens: 200}, {}, {PromptTokens: 1000}, {PromptTokens: 0, OutputTokens: 5}}

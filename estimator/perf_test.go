@@ -19,8 +19,8 @@ import (
 // (nvidia.com/en-us/data-center/h100 spec table). Link figures are halved
 // to one direction, as Hardware.LinkBandwidth wants.
 var (
-	a100SXM    = Hardware{PeakFLOPS: 312e12, MemBandwidth: 2039e9, LinkBandwidth: 300e9, Architecture: "Ampere"}
-	h100SXMFP8 = Hardware{PeakFLOPS: 1979e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, Architecture: "Hopper"}
+	a100SXM    = Hardware{PeakFLOPS: 312e12, MemBandwidth: 2039e9, LinkBandwidth: 300e9, Generation: GenAmpere, HostClass: HostLegacyServer}
+	h100SXMFP8 = Hardware{PeakFLOPS: 1979e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, Generation: GenHopper}
 )
 
 // perfArch loads a config from testdata/configs or, by id, from
@@ -368,12 +368,12 @@ func TestThroughputProperties(t *testing.T) {
 			}
 			var last Perf
 			for i, s := range []float64{0.5, 1, 2, 4} {
-				hw := Hardware{PeakFLOPS: 312e12 * s, MemBandwidth: 2039e9 * s, LinkBandwidth: 300e9 * s, Architecture: "Ampere"}
-				for j, h := range []Hardware{hw, {PeakFLOPS: hw.PeakFLOPS, MemBandwidth: 2039e9, LinkBandwidth: 300e9, Architecture: "Ampere"},
-					{PeakFLOPS: 312e12, MemBandwidth: hw.MemBandwidth, LinkBandwidth: 300e9, Architecture: "Ampere"},
-					{PeakFLOPS: 312e12, MemBandwidth: 2039e9, LinkBandwidth: hw.LinkBandwidth, Architecture: "Ampere"}} {
+				hw := Hardware{PeakFLOPS: 312e12 * s, MemBandwidth: 2039e9 * s, LinkBandwidth: 300e9 * s, Generation: GenAmpere}
+				for j, h := range []Hardware{hw, {PeakFLOPS: hw.PeakFLOPS, MemBandwidth: 2039e9, LinkBandwidth: 300e9, Generation: GenAmpere},
+					{PeakFLOPS: 312e12, MemBandwidth: hw.MemBandwidth, LinkBandwidth: 300e9, Generation: GenAmpere},
+					{PeakFLOPS: 312e12, MemBandwidth: 2039e9, LinkBandwidth: hw.LinkBandwidth, Generation: GenAmpere}} {
 					q := mustPerf(t, in, h, Efficiency{}, Workload{})
-					base := mustPerf(t, in, Hardware{PeakFLOPS: 312e12 * 0.5, MemBandwidth: 2039e9 * 0.5, LinkBandwidth: 300e9 * 0.5, Architecture: "Ampere"}, Efficiency{}, Workload{})
+					base := mustPerf(t, in, Hardware{PeakFLOPS: 312e12 * 0.5, MemBandwidth: 2039e9 * 0.5, LinkBandwidth: 300e9 * 0.5, Generation: GenAmpere}, Efficiency{}, Workload{})
 					if j > 0 {
 						base = mustPerf(t, in, a100SXM, Efficiency{}, Workload{})
 						if s < 1 {
@@ -575,11 +575,11 @@ func FuzzThroughput(f *testing.F) {
 		in.GradCheckpointing, in.SelectiveRecompute = gc, sel
 		// The high bits drive the serving and host options.
 		in.EP, in.DP, in.SchedulerSteps = 1<<(kv>>5), 1<<(weights>>5), int(engine>>4)
-		form := ""
+		host := HostServer
 		if model&128 != 0 {
-			form = "PCIe consumer"
+			host = HostDesktop
 		}
-		p, err := Throughput(in, Hardware{PeakFLOPS: peak, MemBandwidth: bw, LinkBandwidth: link, FormFactor: form}, Efficiency{mfu, imfu, util}, Workload{PromptTokens: prompt, OutputTokens: out, MicroBatches: micro})
+		p, err := Throughput(in, Hardware{PeakFLOPS: peak, MemBandwidth: bw, LinkBandwidth: link, HostClass: host}, Efficiency{mfu, imfu, util}, Workload{PromptTokens: prompt, OutputTokens: out, MicroBatches: micro})
 		if err != nil {
 			if p != (Perf{}) {
 				t.Fatal("error with a non-zero Perf")
@@ -637,7 +637,7 @@ func sglangDecodeRows(t *testing.T) []calRow {
 // GPUs and models are reported by rightsize validate (docs/accuracy.md).
 func bnbRows(t *testing.T) []calRow {
 	a := loadArch(t, "llama-3.1-8b.json")
-	hw := Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, Architecture: "Hopper"}
+	hw := Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, Generation: GenHopper}
 	var rows []calRow
 	for _, rec := range readRecords(t, "bnb_optimum_benchmark.json") {
 		if rec["split"] != "fit" || rec["gpu"] != "H100 SXM" || rec["model"] != "llama-3.1-8b" {
@@ -675,8 +675,8 @@ func TestHostClassCalibration(t *testing.T) {
 		model string
 	}
 	gpus := map[string]gpu{
-		"RTX 4090": {Hardware{PeakFLOPS: 165.2e12, MemBandwidth: 1008e9, Architecture: "Ada Lovelace", FormFactor: "PCIe consumer"}, "llama-3.1-8b.json"},
-		"T4":       {Hardware{PeakFLOPS: 65e12, MemBandwidth: 300e9, Architecture: "Turing", FormFactor: "PCIe low-profile"}, "qwen2.5-3b.json"},
+		"RTX 4090": {Hardware{PeakFLOPS: 165.2e12, MemBandwidth: 1008e9, Generation: GenAda, HostClass: HostDesktop}, "llama-3.1-8b.json"},
+		"T4":       {Hardware{PeakFLOPS: 65e12, MemBandwidth: 300e9, Generation: GenTuring, HostClass: HostLegacyServer}, "qwen2.5-3b.json"},
 	}
 	var rows []calRow
 	for _, rec := range readRecords(t, "bnb_optimum_benchmark.json") {
@@ -714,7 +714,7 @@ func TestHostClassCalibration(t *testing.T) {
 		t.Fatalf("%d host-class rows, want ≥ 6", len(rows))
 	}
 	reportCalibration(t, rows)
-	if got := HostOpSecondsFor("Hopper", "SXM5"); got != hfOpSeconds {
+	if got := HostServer.OpSeconds(); got != hfOpSeconds {
 		t.Errorf("H100 SXM host op %g, want the server figure %g", got, hfOpSeconds)
 	}
 }
@@ -726,7 +726,7 @@ func TestHostClassCalibration(t *testing.T) {
 func TestServingPoint(t *testing.T) {
 	in := DefaultInput(loadArch(t, "llama-3.1-8b.json"))
 	in.Engine, in.GPUMemUtil = VLLM, 0.9
-	hw := Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, Architecture: "Hopper"}
+	hw := Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, Generation: GenHopper}
 	w := Workload{PromptTokens: 2000, OutputTokens: 500}
 	var prev ServePoint
 	for i, c := range []int{1, 4, 16, 64} {
@@ -756,7 +756,7 @@ func TestServingPoint(t *testing.T) {
 // servingStepFloor; a faster GPU does not speed a host-bound step.
 func TestEngineFloors(t *testing.T) {
 	small, big := loadArch(t, "llama-3.2-1b.json"), loadArch(t, "llama-3.1-8b.json")
-	hw := Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, Architecture: "Hopper"}
+	hw := Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, Generation: GenHopper}
 	w := Workload{PromptTokens: 100, OutputTokens: 100}
 	step := func(a Arch, e Engine, compiled bool, hw Hardware) Perf {
 		in := DefaultInput(a)
@@ -794,8 +794,8 @@ func TestEngineFloors(t *testing.T) {
 func TestTrainComm(t *testing.T) {
 	in := DefaultInput(loadArch(t, "llama-3.1-8b.json"))
 	in.Task, in.GPUs, in.ZeRO, in.Batch, in.Seq = FullFinetune, 8, 3, 1, 2048
-	sxm := Hardware{PeakFLOPS: 312e12, MemBandwidth: 2039e9, LinkBandwidth: 300e9, Architecture: "Ampere"}
-	pcie := Hardware{PeakFLOPS: 312e12, MemBandwidth: 1935e9, Architecture: "Ampere"}
+	sxm := Hardware{PeakFLOPS: 312e12, MemBandwidth: 2039e9, LinkBandwidth: 300e9, Generation: GenAmpere}
+	pcie := Hardware{PeakFLOPS: 312e12, MemBandwidth: 1935e9, Generation: GenAmpere}
 	ps, pp := mustPerf(t, in, sxm, Efficiency{}, Workload{}), mustPerf(t, in, pcie, Efficiency{}, Workload{})
 	if !(pp.TokensPerSecond < 0.8*ps.TokensPerSecond) || pp.Bound != BoundCommunication || ps.Bound != BoundCompute {
 		t.Errorf("8×A100 PCIe %g tok/s (%v), SXM %g (%v)", pp.TokensPerSecond, pp.Bound, ps.TokensPerSecond, ps.Bound)
@@ -895,7 +895,7 @@ func TestExpertAndAttentionDataParallel(t *testing.T) {
 	a := loadArch(t, "deepseek-v3.json")
 	in := DefaultInput(a)
 	in.Engine, in.Weights, in.GPUs, in.TP, in.Batch, in.Seq, in.VRAM = SGLang, FP8, 8, 8, 64, 4096, 141*GB
-	hw := Hardware{PeakFLOPS: 1979e12, MemBandwidth: 4.8e12, LinkBandwidth: 450e9, Architecture: "Hopper"}
+	hw := Hardware{PeakFLOPS: 1979e12, MemBandwidth: 4.8e12, LinkBandwidth: 450e9, Generation: GenHopper}
 	w := Workload{PromptTokens: 2000, OutputTokens: 1000}
 	tp := mustEstimate(t, in)
 	tpPerf := mustPerf(t, in, hw, Efficiency{}, w)
@@ -939,7 +939,7 @@ func TestExpertAndAttentionDataParallel(t *testing.T) {
 func TestMultiStepScheduling(t *testing.T) {
 	in := DefaultInput(loadArch(t, "llama-3.1-8b.json"))
 	in.Engine, in.Batch, in.Seq = VLLM, 8, 512
-	hw := Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, Architecture: "Hopper"}
+	hw := Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, Generation: GenHopper}
 	w := Workload{PromptTokens: 256, OutputTokens: 128}
 	one := mustPerf(t, in, hw, Efficiency{}, w)
 	in.SchedulerSteps = 10
@@ -961,7 +961,7 @@ func TestMultiStepScheduling(t *testing.T) {
 func TestVLLMBitsandbytes(t *testing.T) {
 	in := DefaultInput(loadArch(t, "llama-3.1-8b.json"))
 	in.Engine, in.Weights, in.Seq = VLLM, INT4, 640
-	hw := Hardware{PeakFLOPS: 165.2e12, MemBandwidth: 1008e9, Architecture: "Ada Lovelace", FormFactor: "PCIe consumer"}
+	hw := Hardware{PeakFLOPS: 165.2e12, MemBandwidth: 1008e9, Generation: GenAda, HostClass: HostDesktop}
 	w := Workload{PromptTokens: 128, OutputTokens: 512}
 	step := func(q Quant, b int) float64 {
 		in.Quant, in.Batch = q, b
@@ -1020,7 +1020,7 @@ func TestTrainingExpertParallel(t *testing.T) {
 	in.Task, in.GPUs, in.ZeRO, in.Seq, in.GradCheckpointing = Pretrain, 16, 1, 4096, true
 	// 100 Gbit/s Ethernet per node (1.5625 GB/s per GPU): the gradients'
 	// all-reduce across the two nodes is exposed, so EP's smaller share shows.
-	hw := Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, Architecture: "Hopper", NetworkBandwidth: 100e9 / 8 / 8}
+	hw := Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, Generation: GenHopper, NetworkBandwidth: 100e9 / 8 / 8}
 	one := mustEstimate(t, in)
 	onePerf := mustPerf(t, in, hw, Efficiency{}, Workload{GlobalBatch: 256})
 	in.EP = 8
@@ -1039,7 +1039,7 @@ func TestTrainingExpertParallel(t *testing.T) {
 	}
 	// Across nodes at a slow network the all-to-all outlasts the compute.
 	in.GPUs, in.EP = 64, 64
-	slow := mustPerf(t, in, Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, Architecture: "Hopper", NetworkBandwidth: 5e9}, Efficiency{}, Workload{GlobalBatch: 256})
+	slow := mustPerf(t, in, Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, Generation: GenHopper, NetworkBandwidth: 5e9}, Efficiency{}, Workload{GlobalBatch: 256})
 	if !(slow.CommSeconds > 0) {
 		t.Errorf("EP 64 over a 40 Gb/s network: no exposed communication: %+v", slow)
 	}

@@ -281,7 +281,7 @@ func loraParams(in Input) int64 {
 // replaces the model's.
 func trainUncertainty(in Input, hw Hardware, eff Efficiency, p Perf) float64 {
 	u := 0.2
-	if !calibratedGeneration(hw.Architecture) {
+	if !calibratedGeneration(hw.Generation) {
 		u = 0.3
 	}
 	h := in.Arch.Hidden

@@ -14,7 +14,7 @@ import (
 // 3.35 TB/s, NVLink 900 GB/s both directions (nvidia.com/en-us/data-
 // center/h100 spec table; catalog/data/gpus.json), link halved to one
 // direction as estimator.Hardware wants.
-var h100SXM = estimator.Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, Architecture: "Hopper"}
+var h100SXM = estimator.Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, Generation: estimator.GenHopper}
 
 // llama8B is Llama-3.1-8B's config (estimator/testdata/configs).
 func llama8B(t testing.TB) estimator.Arch {
