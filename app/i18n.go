@@ -344,6 +344,26 @@ const (
 	mFarBelow
 	mFromListing
 	mFooterFresh
+	mLoadTitle
+	mLoadX
+	mLoadY
+	mLoadTTFT95
+	mLoadTTFT50
+	mLoadTPOT95
+	mLoadTTFTTarget
+	mLoadTPOTTarget
+	mLoadOp
+	mLoadSat
+	mLoadCaption
+	mBindTTFT
+	mBindTPOT
+	mBindThroughput
+	mBindNone
+	mLimitNone
+	mLimitSeqs
+	mLimitKV
+	mLimitTokens
+	mLimitPolling
 	nMsgs
 )
 
@@ -631,6 +651,26 @@ var messagesEN = [nMsgs]string{
 	mFarBelow:              "under half what other providers ask for this GPU — verify",
 	mFromListing:           "marketplace “from” price: the cheapest listing when read",
 	mFooterFresh:           "Prices by age today: %s of %s offers under 90 days old, %s 90 to 180 days, %s 180 days to a year, %s over a year, %s undated; %s carry an estimated date.",
+	mLoadTitle:             "Latency against load (one engine copy, simulated)",
+	mLoadX:                 "Requests/s per engine copy (Poisson arrivals)",
+	mLoadY:                 "Latency (log scale)",
+	mLoadTTFT95:            "TTFT p95",
+	mLoadTTFT50:            "TTFT p50",
+	mLoadTPOT95:            "TPOT p95",
+	mLoadTTFTTarget:        "TTFT target (p95) %s",
+	mLoadTPOTTarget:        "TPOT target %s",
+	mLoadOp:                "this plan: %s req/s per copy",
+	mLoadSat:               "saturation: %s req/s",
+	mLoadCaption:           "One engine copy (%s) simulated with the planner's settings. The plan spreads %s req/s over %s copies, %s req/s each: p95 TTFT %s, p95 TPOT %s. A copy saturates at %s req/s; past it the queue grows without bound.",
+	mBindTTFT:              "Replicas set by p95 TTFT at %s req/s",
+	mBindTPOT:              "Replicas set by p95 TPOT at %s req/s",
+	mBindThroughput:        "Replicas set by throughput: fewer would run above the utilisation cap at %s req/s",
+	mBindNone:              "One replica meets the targets at %s req/s",
+	mLimitNone:             "no request waited for an engine slot",
+	mLimitSeqs:             "each engine copy limited by its running-sequence cap (max_num_seqs)",
+	mLimitKV:               "each engine copy limited by its KV cache",
+	mLimitTokens:           "each engine copy limited by its batched-token budget (prefill)",
+	mLimitPolling:          "each engine copy limited by its scheduling interval",
 }
 
 var messagesRU = [nMsgs]string{
@@ -911,6 +951,26 @@ var messagesRU = [nMsgs]string{
 	mFarBelow:              "меньше половины того, что просят за этот GPU другие провайдеры — проверьте",
 	mFromListing:           "цена маркетплейса «от»: самое дешёвое предложение на момент чтения",
 	mFooterFresh:           "Цены по возрасту на сегодня: %s из %s предложений моложе 90 дней, %s — от 90 до 180 дней, %s — от 180 дней до года, %s — старше года, %s без даты; у %s дата оценочная.",
+	mLoadTitle:             "Задержка в зависимости от нагрузки (одна копия движка, симуляция)",
+	mLoadX:                 "Запросов в секунду на копию движка (пуассоновский поток)",
+	mLoadY:                 "Задержка (логарифмическая шкала)",
+	mLoadTTFT95:            "до 1-го токена, p95",
+	mLoadTTFT50:            "до 1-го токена, p50",
+	mLoadTPOT95:            "на токен ответа, p95",
+	mLoadTTFTTarget:        "цель до 1-го токена (p95) %s",
+	mLoadTPOTTarget:        "цель на токен ответа %s",
+	mLoadOp:                "этот план: %s запр./с на копию",
+	mLoadSat:               "насыщение: %s запр./с",
+	mLoadCaption:           "Одна копия движка (%s), симуляция с настройками планировщика. План распределяет %s запр./с по %s копиям, по %s запр./с на каждую: p95 до первого токена %s, p95 на токен ответа %s. Копия насыщается при %s запр./с; выше очередь растёт без предела.",
+	mBindTTFT:              "Число реплик задано p95 времени до первого токена при %s запр./с",
+	mBindTPOT:              "Число реплик задано p95 времени на токен ответа при %s запр./с",
+	mBindThroughput:        "Число реплик задано пропускной способностью: меньшее число превысит предел загрузки при %s запр./с",
+	mBindNone:              "Одна реплика укладывается в цели при %s запр./с",
+	mLimitNone:             "ни один запрос не ждал места в движке",
+	mLimitSeqs:             "каждую копию движка ограничивает предел одновременных последовательностей (max_num_seqs)",
+	mLimitKV:               "каждую копию движка ограничивает её KV-кэш",
+	mLimitTokens:           "каждую копию движка ограничивает бюджет токенов на шаг (prefill)",
+	mLimitPolling:          "каждую копию движка ограничивает интервал планирования",
 }
 
 var messagesZH = [nMsgs]string{
@@ -1191,6 +1251,26 @@ var messagesZH = [nMsgs]string{
 	mFarBelow:              "不到其他服务商对此 GPU 报价的一半 — 请核实",
 	mFromListing:           "市场平台“起价”：读取时最便宜的挂单",
 	mFooterFresh:           "今日价格时效：%s 个（共 %s 个报价）不到 90 天，%s 个 90 至 180 天，%s 个 180 天至一年，%s 个超过一年，%s 个无日期；%s 个为估计日期。",
+	mLoadTitle:             "延迟随负载变化（单个引擎副本，模拟）",
+	mLoadX:                 "每个引擎副本的请求数/秒（泊松到达）",
+	mLoadY:                 "延迟（对数刻度）",
+	mLoadTTFT95:            "首 token 时间 p95",
+	mLoadTTFT50:            "首 token 时间 p50",
+	mLoadTPOT95:            "每输出 token 用时 p95",
+	mLoadTTFTTarget:        "首 token 目标（p95）%s",
+	mLoadTPOTTarget:        "每输出 token 目标 %s",
+	mLoadOp:                "本方案：每副本 %s 次/秒",
+	mLoadSat:               "饱和点：%s 次/秒",
+	mLoadCaption:           "单个引擎副本（%s），按规划器的设置模拟。方案把 %s 次/秒分给 %s 个副本，每个 %s 次/秒：首 token 时间 p95 为 %s，每输出 token 用时 p95 为 %s。单个副本在 %s 次/秒时饱和，超过后队列无限增长。",
+	mBindTTFT:              "副本数由 %s 次/秒下的首 token 时间 p95 决定",
+	mBindTPOT:              "副本数由 %s 次/秒下的每输出 token 用时 p95 决定",
+	mBindThroughput:        "副本数由吞吐量决定：更少的副本在 %s 次/秒下会超过利用率上限",
+	mBindNone:              "一个副本即可在 %s 次/秒下满足目标",
+	mLimitNone:             "没有请求等待引擎空位",
+	mLimitSeqs:             "每个引擎副本受并发序列上限（max_num_seqs）限制",
+	mLimitKV:               "每个引擎副本受其 KV 缓存限制",
+	mLimitTokens:           "每个引擎副本受每步批处理 token 预算（prefill）限制",
+	mLimitPolling:          "每个引擎副本受调度间隔限制",
 }
 
 // tr returns the message for key in lang, falling back to English.

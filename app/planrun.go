@@ -11,6 +11,7 @@ import (
 
 	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
+	"rightsize/estimator/sim"
 )
 
 // candidate is one offer the planner found able to run the job: cost in
@@ -80,14 +81,21 @@ type serveResult struct {
 	Concurrency             float64
 	TTFTP95, TPOT, Utilised float64
 	Monthly                 float64 // in planOut.Currency
+	// Sized: the engine simulator set the replica count; Binding names
+	// what needed the last replica and Limit what held requests back in
+	// each engine copy (planner.Row.Binding, EngineLimit).
+	Sized   bool
+	Binding sim.Binding
+	Limit   sim.Limit
 }
 
-// serveOf is row r's fleet.
-func serveOf(r *planner.Row) serveResult {
+// serveOf is row r's fleet, planned for req.
+func serveOf(req planner.Request, r *planner.Row) serveResult {
 	return serveResult{
 		OK: true, Offer: r.Offer, Instances: r.Instances, Plan: plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO},
 		Pricing: r.Pricing, Engine: r.Engine, Replicas: r.Replicas, GPUs: int(r.GPUs), Concurrency: r.Concurrency,
 		TTFTP95: r.TTFTP95Seconds, TPOT: r.TPOTSeconds, Utilised: r.Utilisation, Monthly: r.MonthlyCostDisp,
+		Sized: simSized(req, r), Binding: r.Binding, Limit: r.EngineLimit,
 	}
 }
 
@@ -109,6 +117,9 @@ type planOut struct {
 	Cands    []candidate // every plan that fits, cheapest first
 	Points   []candidate // the chart: the cheapest paretoPoints and the whole front
 	Serve    serveResult // the cheapest pick's fleet
+	// Load is one engine copy of the cheapest pick's fleet against the
+	// request rate (the serving latency chart), simulated once per plan.
+	Load serveLoad
 	// ServeHere is the selected GPU's cheapest fleet (OK false when none
 	// fits or it is the cheapest pick's GPU).
 	ServeHere serveResult
@@ -222,12 +233,13 @@ func runPlan(j job, pr prices) planOut {
 		}
 	}
 	if out.Kind == planner.Serving && res.Cheapest >= 0 {
-		out.Serve = serveOf(&res.Rows[res.Cheapest])
+		out.Serve = serveOf(req, &res.Rows[res.Cheapest])
+		out.Load = serveLoadOf(req, &res.Rows[res.Cheapest])
 		// The selected GPU's own fleet: its cheapest row the picks may
 		// rest on (rows come cheapest first), as ByGPU.
 		for i := range res.Rows {
 			if r := &res.Rows[i]; r.Fits && r.PassedOver.Key == "" && r.Offer.GPU == j.GPU.ID {
-				out.ServeHere = serveOf(r)
+				out.ServeHere = serveOf(req, r)
 				break
 			}
 		}

@@ -717,16 +717,26 @@ func (c *Calculator) renderServe() app.UI {
 		return l.count(int64(v.GPUs)) + " × " + c.gpuName(v.Offer.GPU) + planSuffix(v.Plan) + " · " + engineLabels[v.Engine] +
 			" · " + c.t(pricingKeys[v.Pricing]) + " · " + c.providerName(v.Offer.Provider) + " " + v.Offer.InstanceType + instances(v.Instances)
 	}
+	// What set each fleet's replica count, under its facts.
+	binds := func(id string, v serveResult) app.UI {
+		if s := c.bindingText(v); s != "" {
+			return app.P().Class("rs-sub rs-binds").ID(id).Text(s)
+		}
+		return app.Text("")
+	}
 	v := c.plan.Serve
 	body := []app.UI{
 		app.H2().Text(c.t(mServeTitle)),
 		app.P().Class("rs-sub").ID("rs-fleet-plan").Text(c.t(mFleetOf) + ": " + named(v)),
 		fleet("rs-", v),
+		binds("rs-binds", v),
+		c.loadChartUI(),
 	}
 	if h := c.plan.ServeHere; h.OK && h.Offer.GPU != v.Offer.GPU {
 		body = append(body,
 			app.P().Class("rs-sub").ID("rs-fleet-here").Text(c.t(mFleetHere)+": "+named(h)),
-			fleet("rs-here-", h))
+			fleet("rs-here-", h),
+			binds("rs-here-binds", h))
 	}
 	return app.Section().Class("rs-serve").Body(body...)
 }

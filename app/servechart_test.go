@@ -1,0 +1,235 @@
+package app
+
+import (
+	"html"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	planner "rightsize/estimator/plan"
+	"rightsize/estimator/sim"
+)
+
+// servingFrags are serving questions whose cheapest picks differ in shape.
+var servingFrags = []string{
+	"m=mistral-7b-v0.3&rps=20&ttft=1000",
+	"m=mixtral-8x7b&p=fp4&g=b200&e=vllm&rps=5",
+	"m=llama-3.1-70b&rps=10&ttft=2000&tpot=80",
+	"rps=200&ttft=500&tpot=40",
+}
+
+// servePlan is the page's plan for frag and the request behind it.
+func servePlan(t testing.TB, frag string) (*Calculator, planner.Request, planner.Result) {
+	t.Helper()
+	c := &Calculator{}
+	c.OnInit()
+	c.state = parseFragment(frag, defaultState)
+	c.dropStatic()
+	c.recompute()
+	req := planRequest(c.job)
+	req.FX = c.pr.cat.PlanFX()
+	res, err := planner.Plan(req, c.pr.planOffers(c.job.In.Weights), planner.Options{})
+	if err != nil || res.Cheapest < 0 {
+		t.Fatalf("%s: no plan: %v", frag, err)
+	}
+	return c, req, res
+}
+
+// TestServeChartMatchesPlan: the chart's operating point is the run the
+// planner sized the cheapest row with (its quoted p50/p95 TTFT), at the
+// target rate over the plan's engine copies, and every point is the
+// simulator's own result at its rate.
+func TestServeChartMatchesPlan(t *testing.T) {
+	for _, frag := range servingFrags {
+		t.Run(frag, func(t *testing.T) {
+			c, req, res := servePlan(t, frag)
+			r := &res.Rows[res.Cheapest]
+			s := c.plan.Load
+			if !s.OK {
+				t.Fatalf("no chart for %s", r.Offer.ID)
+			}
+			copies := r.Replicas * r.DP
+			op := s.Points[s.Op]
+			if s.Copies != copies || op.RPS != req.Workload.RequestsPerSecond/float64(copies) {
+				t.Errorf("operating point %g req/s over %d copies, want %g over %d", op.RPS, s.Copies, req.Workload.RequestsPerSecond/float64(copies), copies)
+			}
+			if op.TTFTP95 != r.TTFTP95Seconds || op.TTFTP50 != r.TTFTP50Seconds {
+				t.Errorf("operating point TTFT p50/p95 %g/%g s, the plan quotes %g/%g", op.TTFTP50, op.TTFTP95, r.TTFTP50Seconds, r.TTFTP95Seconds)
+			}
+			if s.TTFTTarget != req.Workload.TTFTP95Seconds || s.TPOTTarget != req.Workload.TPOTSeconds {
+				t.Errorf("targets %g/%g, want %g/%g", s.TTFTTarget, s.TPOTTarget, req.Workload.TTFTP95Seconds, req.Workload.TPOTSeconds)
+			}
+			cfg, ok := copyConfig(req, r)
+			if !ok {
+				t.Fatal("no simulation config")
+			}
+			sc := cfg
+			sc.Load.Requests = 4 * sim.Capacity(cfg)
+			sat, err := sim.Saturation(sc)
+			if err != nil || sat.RequestsPerSecond != s.SatRPS {
+				t.Errorf("saturation %g req/s, the simulator gives %g (%v)", s.SatRPS, sat.RequestsPerSecond, err)
+			}
+			if last := s.Points[len(s.Points)-1].RPS; last <= s.SatRPS || s.Points[0].RPS >= s.SatRPS/2 {
+				t.Errorf("rates %g … %g req/s do not run from low load past saturation at %g", s.Points[0].RPS, last, s.SatRPS)
+			}
+			for i, p := range s.Points {
+				if i > 0 && p.RPS <= s.Points[i-1].RPS {
+					t.Errorf("rates out of order: %g after %g", p.RPS, s.Points[i-1].RPS)
+				}
+				cfg.Load.Concurrency, cfg.Load.RatePerSecond = 0, p.RPS
+				want, err := sim.Run(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p.TTFTP50 != want.TTFT.P50 || p.TTFTP95 != want.TTFT.P95 || p.TPOTP95 != want.TPOT.P95 {
+					t.Errorf("at %g req/s: %+v, the simulator gives TTFT %g/%g TPOT p95 %g", p.RPS, p, want.TTFT.P50, want.TTFT.P95, want.TPOT.P95)
+				}
+			}
+			t.Logf("%s TP%d PP%d ×%d copies: sat %.2f req/s, op %.2f; %d points", r.Offer.ID, r.TP, r.PP, copies, s.SatRPS, op.RPS, len(s.Points))
+		})
+	}
+}
+
+// BenchmarkServeLoad is the chart's simulation, once per plan: the
+// saturation run and the charted rates of one engine copy.
+func BenchmarkServeLoad(b *testing.B) {
+	for _, frag := range servingFrags {
+		b.Run(frag, func(b *testing.B) {
+			_, req, res := servePlan(b, frag)
+			r := &res.Rows[res.Cheapest]
+			for b.Loop() {
+				if !serveLoadOf(req, r).OK {
+					b.Fatal("no chart")
+				}
+			}
+		})
+	}
+}
+
+// TestServeChartRenders renders the page of a serving question in each
+// language and finds the chart: its curves, the target lines at the
+// targets, the operating and saturation lines, the labelled axes and the
+// sentence saying what binds.
+func TestServeChartRenders(t *testing.T) {
+	for _, lang := range []string{"en", "ru", "zh"} {
+		frag := "m=mistral-7b-v0.3&rps=20&ttft=1000&tpot=60&l=" + lang
+		t.Run(frag, func(t *testing.T) {
+			c, _ := load(t)
+			c.state = parseFragment(frag, defaultState)
+			c.dropStatic()
+			c.recompute()
+			if !c.plan.Load.OK {
+				t.Fatal("no chart")
+			}
+			page := app.HTMLString(c.Render())
+			l := c.loc()
+			s := c.plan.Load
+			v := loadChartOf(s, l, "x")
+			for _, want := range []string{
+				`id="rs-load-chart"`, `class="rs-lc-curve rs-lc-ttft95"`, `class="rs-lc-curve rs-lc-ttft50"`,
+				`class="rs-lc-curve rs-lc-tpot95"`, `<polyline `, `class="rs-lc-target rs-lc-ttft95"`, `class="rs-lc-target rs-lc-tpot95"`,
+				`class="rs-lc-op"`, `class="rs-lc-sat"`, `class="rs-lc-ytick"`, `class="rs-lc-xtick"`,
+				html.EscapeString(l.t(mLoadX)), html.EscapeString(l.t(mLoadY)), html.EscapeString(l.t(mLoadTitle)),
+				html.EscapeString(fill(l.t(mLoadTTFTTarget), tickSeconds(l, 1))), l.t(mMs),
+			} {
+				if !strings.Contains(page, want) {
+					t.Errorf("page lacks %s", want)
+				}
+			}
+			binds, ok := textByID(page, "rs-binds")
+			if !ok || !strings.Contains(binds, shortRate(l, 20)) {
+				t.Errorf("what binds: %q", binds)
+			}
+			// The targets sit at their latencies and the operating point at
+			// the rate over the copies, on the chart's own scales (read back
+			// from its tick labels, within their rounding to whole units).
+			y := func(sec float64) int { return yOf(t, v, sec) }
+			ttft, tpot := ruleOf(t, v, "rs-lc-target rs-lc-ttft95"), ruleOf(t, v, "rs-lc-target rs-lc-tpot95")
+			if !near(ttft.Y1, y(1)) || !near(tpot.Y1, y(0.06)) || ttft.Y1 != ttft.Y2 || tpot.Y1 != tpot.Y2 {
+				t.Errorf("target lines at y %d and %d, want %d and %d", ttft.Y1, tpot.Y1, y(1), y(0.06))
+			}
+			op, sat := ruleOf(t, v, "rs-lc-op"), ruleOf(t, v, "rs-lc-sat")
+			if x := xOf(t, v, 20/float64(s.Copies)); !near(op.X1, x) || op.X2 != op.X1 {
+				t.Errorf("operating point at x %d, want %d (20 req/s over %d copies)", op.X1, x, s.Copies)
+			}
+			if x := xOf(t, v, s.SatRPS); !near(sat.X1, x) {
+				t.Errorf("saturation at x %d, want %d", sat.X1, x)
+			}
+		})
+	}
+}
+
+// near: within two user units (a quarter of a pixel on a phone).
+func near(a, b int) bool { return a-b <= 2 && b-a <= 2 }
+
+// ruleOf is the chart's line of class cls.
+func ruleOf(t *testing.T, v loadChartView, cls string) lcRule {
+	t.Helper()
+	for _, r := range v.Rules {
+		if r.Class == cls {
+			return r
+		}
+	}
+	t.Fatalf("no %s line", cls)
+	return lcRule{}
+}
+
+// xOf and yOf read the chart's scales back from its tick labels: x is
+// linear through the first two rate ticks, y logarithmic through the
+// first two latency ticks.
+func xOf(t *testing.T, v loadChartView, rps float64) int {
+	t.Helper()
+	var xs []lcText
+	for _, tx := range v.Texts {
+		if tx.Class == "rs-lc-xtick" {
+			xs = append(xs, tx)
+		}
+	}
+	if len(xs) < 2 {
+		t.Fatal("fewer than two rate ticks")
+	}
+	step := parseTick(t, xs[1].Text) - parseTick(t, xs[0].Text)
+	return xs[0].X + int(math.Round(rps/step*float64(xs[1].X-xs[0].X)))
+}
+
+func yOf(t *testing.T, v loadChartView, sec float64) int {
+	t.Helper()
+	var ys []lcText
+	for _, tx := range v.Texts {
+		if tx.Class == "rs-lc-ytick" {
+			ys = append(ys, tx)
+		}
+	}
+	if len(ys) < 2 {
+		t.Fatal("fewer than two latency ticks")
+	}
+	sec0, sec1 := tickValue(t, ys[0].Text), tickValue(t, ys[1].Text)
+	// Tick labels sit 4 units above their line.
+	y0, y1 := float64(ys[0].Y+4), float64(ys[1].Y+4)
+	return int(math.Round(y0 + (math.Log(sec)-math.Log(sec0))/(math.Log(sec1)-math.Log(sec0))*(y1-y0)))
+}
+
+func parseTick(t *testing.T, s string) float64 {
+	t.Helper()
+	f, err := strconv.ParseFloat(strings.Replace(s, ",", ".", 1), 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// tickValue reads "20 ms" or "1 s" (any language's unit) in seconds.
+func tickValue(t *testing.T, s string) float64 {
+	t.Helper()
+	num, unit, _ := strings.Cut(s, " ")
+	f := parseTick(t, num)
+	for _, lang := range []string{"en", "ru", "zh"} {
+		if unit == tr(lang, mMs) {
+			return f / 1000
+		}
+	}
+	return f
+}
