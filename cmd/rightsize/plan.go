@@ -16,6 +16,7 @@ import (
 	"rightsize/catalog"
 	"rightsize/estimator"
 	"rightsize/estimator/plan"
+	"rightsize/estimator/sim"
 )
 
 // subcommand extends the estimate flags with a verb of its own.
@@ -84,6 +85,15 @@ type estimateJob struct {
 //	sustainable_rps_per_replica  serving: requests/s one replica serves within the SLOs
 //	ttft_p50_seconds, ttft_p95_seconds, tpot_seconds, e2e_p95_seconds,
 //	utilisation         serving, at the target rate
+//	binding             serving, when the engine simulator sized the row:
+//	                    what set the replica count (ttft | tpot: the p95
+//	                    SLO figure one replica fewer misses; throughput:
+//	                    fewer replicas would run above --max-utilisation;
+//	                    none: one replica is enough); absent otherwise
+//	engine_limit        serving, with binding: what held requests back in
+//	                    each engine copy in the simulated run at the target
+//	                    (kv-cache | token-budget | max-seqs |
+//	                    admission-interval | none)
 //	usd_per_million_input_tokens, usd_per_million_output_tokens
 //	                    inference: GPU time split between prefill and decode
 //	on_demand_job_cost_usd  training/batch: the job at the on-demand price
@@ -466,6 +476,8 @@ type planRowJSON struct {
 	TPOTSeconds                  float64         `json:"tpot_seconds"`
 	E2EP95Seconds                float64         `json:"e2e_p95_seconds"`
 	Utilisation                  float64         `json:"utilisation"`
+	Binding                      string          `json:"binding,omitempty"`
+	EngineLimit                  string          `json:"engine_limit,omitempty"`
 	USDPerMillionInput           float64         `json:"usd_per_million_input_tokens"`
 	USDPerMillionOutput          float64         `json:"usd_per_million_output_tokens"`
 	OnDemandJobCostUSD           float64         `json:"on_demand_job_cost_usd"`
@@ -568,6 +580,9 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		if r.Host.Reason.Key == "" {
 			j.HostCheck.Reason = ""
 		}
+		if simSized(req, r) {
+			j.Binding, j.EngineLimit = r.Binding.String(), r.EngineLimit.String()
+		}
 		why := res.WhyNot(i)
 		if why.Key != "" {
 			j.Why, j.WhyKey, j.WhyArgs = why.String(), why.Key, why.Args
@@ -593,6 +608,18 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 	return out
 }
 
+// simSized reports whether the engine simulator sized serving row r (a
+// continuously batching engine generating tokens: sim.Simulatable on the
+// planner's lengths), so its Binding and EngineLimit mean something.
+func simSized(req plan.Request, r *plan.Row) bool {
+	if req.Workload.Kind != plan.Serving || !r.Fits {
+		return false
+	}
+	in := req.Input
+	in.Engine = r.Engine
+	return sim.Simulatable(in, estimator.Workload{PromptTokens: req.Workload.PromptTokens, OutputTokens: req.Workload.OutputTokens})
+}
+
 // columns are the table, CSV and Markdown columns for a workload.
 func columns(p planJSON) ([]string, func(r planRowJSON) []string) {
 	f := func(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
@@ -605,10 +632,10 @@ func columns(p planJSON) ([]string, func(r planRowJSON) []string) {
 	}
 	switch p.Workload {
 	case "serving":
-		head = append(head, "replicas", "monthly ("+p.Currency+")", "rps/replica", "ttft p95 s", "tpot ms", "util", "$/1M out", "host", "why")
+		head = append(head, "replicas", "monthly ("+p.Currency+")", "rps/replica", "ttft p95 s", "tpot ms", "util", "binding", "engine limit", "$/1M out", "host", "why")
 		return head, func(r planRowJSON) []string {
 			return append(base(r), strconv.Itoa(r.Replicas), f(r.MonthlyCostDisp, 0), f(r.SustainableRPSPerReplica, 2),
-				f(r.TTFTP95Seconds, 3), f(1000*r.TPOTSeconds, 1), f(r.Utilisation, 2), f(r.USDPerMillionOutput, 3), r.HostCheck.Status, r.Why)
+				f(r.TTFTP95Seconds, 3), f(1000*r.TPOTSeconds, 1), f(r.Utilisation, 2), r.Binding, r.EngineLimit, f(r.USDPerMillionOutput, 3), r.HostCheck.Status, r.Why)
 		}
 	}
 	head = append(head, "hours", "gpu-hours", "job ("+p.Currency+")", "on-demand $", "spot exp. $", "host", "why")

@@ -86,7 +86,7 @@ func TestPlanServingJSON(t *testing.T) {
 		"currency", "price_per_hour", "price_per_hour_usd", "job_hours", "gpu_hours", "job_cost", "job_cost_usd", "monthly_cost_usd",
 		"replicas", "ttft_p95_seconds", "tpot_seconds", "usd_per_million_output_tokens", "usd_per_million_input_tokens",
 		"spot_expected_cost_usd", "reserved_break_even_utilisation", "host_check", "fits", "recommendation", "why",
-		"as_of", "as_of_estimated", "source", "price_age_days", "stale", "far_below_median"} {
+		"as_of", "as_of_estimated", "source", "price_age_days", "stale", "far_below_median", "binding", "engine_limit"} {
 		if _, ok := raw.Rows[0][k]; !ok {
 			t.Errorf("row lacks %q", k)
 		}
@@ -96,6 +96,35 @@ func TestPlanServingJSON(t *testing.T) {
 		if _, ok := par[k]; !ok {
 			t.Errorf("parallelism lacks %q", k)
 		}
+	}
+}
+
+// TestPlanSaysWhatBinds: every serving row the engine simulator sized names
+// what set its replica count and what held requests back in an engine
+// copy; a tight TTFT target binds some rows on it; training rows carry
+// neither field.
+func TestPlanSaysWhatBinds(t *testing.T) {
+	bindings := map[string]bool{"ttft": true, "tpot": true, "throughput": true, "none": true}
+	limits := map[string]bool{"none": true, "max-seqs": true, "kv-cache": true, "token-budget": true, "admission-interval": true}
+	seen := map[string]int{}
+	p := planJSONOf(t, "--model", "mistral-7b-v0.1", "--requests-per-second", "20", "--prompt-tokens", "2000",
+		"--output-tokens", "200", "--ttft-p95", "300ms", "--tpot", "40ms", "--top", "0")
+	for _, r := range p.Rows {
+		if !bindings[r.Binding] || !limits[r.EngineLimit] {
+			t.Errorf("%s: binding %q, engine limit %q", r.OfferID, r.Binding, r.EngineLimit)
+		}
+		if r.Binding == "none" && r.Replicas > 1 {
+			t.Errorf("%s: %d replicas, yet nothing binds", r.OfferID, r.Replicas)
+		}
+		seen[r.Binding]++
+	}
+	if seen["ttft"] == 0 {
+		t.Errorf("no row bound by its 300 ms TTFT target: %v", seen)
+	}
+	t.Logf("bindings over %d rows: %v", len(p.Rows), seen)
+	code, out, _ := runPlanArgs(t, append(fsdpArgs, "--top", "1", "--format", "json")...)
+	if code != 0 || strings.Contains(out, `"binding"`) || strings.Contains(out, `"engine_limit"`) {
+		t.Errorf("training rows carry binding or engine_limit (exit %d)", code)
 	}
 }
 
