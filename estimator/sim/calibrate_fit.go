@@ -179,12 +179,23 @@ type FitResult struct {
 	BeforeResiduals, AfterResiduals []Residual
 	BeforeError, AfterError         float64
 	Simulations                     int
+	// AtBound names the factors (by their JSON names) that stopped at a
+	// bound of the search: the runs pull them further than an engine
+	// plausibly reaches, so the model misses something they show.
+	AtBound []string
 }
 
-// Fit bounds.
+// Fit bounds. The shares stay within what serving engines reach on
+// datasheet peaks: prefill MFU from 10% (small batches of short prompts on
+// a slow host) to 100%, decode bandwidth from 20% to 100%. Without them
+// a fit to runs whose TTFT grows with load faster than the simulated
+// scheduler queues (a mechanism the factors do not carry) drives the
+// prefill MFU towards zero, which then ruins every other prompt length;
+// FitResult.AtBound says when a factor stops at one.
 const (
 	fitMaxSimulations = 600 // simulations in all, over every point
-	fitMinShare       = 0.02
+	fitMinMFU         = 0.10
+	fitMinBandwidth   = 0.20
 	fitMaxShare       = 1.0
 	fitMaxRequestSec  = 60.0
 )
@@ -201,10 +212,9 @@ func fitRequests(c int) int { return min(max(3*c, 48), 1500) }
 // measured), each run simulated at its own concurrency and lengths. The
 // mean |log error| breaks ties, which the median alone leaves on plateaus.
 //
-// The search is deterministic: from the estimator's own factors, a
-// coordinate search (bandwidth share, then request cost, then MFU) that
-// tries steps on either side of each, follows an improving direction and
-// halves its steps each round, within at most 600 simulations of
+// The search is deterministic: from the best of the estimator's own
+// factors and a 4 × 4 grid of the two shares, Hooke and Jeeves' pattern
+// search in log coordinates, within at most 600 simulations of
 // fitRequests requests each. Runs without a concurrency or lengths return
 // an *estimator.InputError.
 func Fit(in estimator.Input, hw estimator.Hardware, pts []Measurement) (FitResult, error) {
@@ -241,8 +251,8 @@ func Fit(in estimator.Input, hw estimator.Hardware, pts []Measurement) (FitResul
 	if start.RequestSeconds == 0 {
 		start.RequestSeconds = requestSeconds(in.Engine)
 	}
-	start.InferenceMFU = clampShare(start.InferenceMFU)
-	start.BandwidthUtil = clampShare(start.BandwidthUtil)
+	start.InferenceMFU = clampShare(start.InferenceMFU, fitMinMFU)
+	start.BandwidthUtil = clampShare(start.BandwidthUtil, fitMinBandwidth)
 
 	type scored struct {
 		obj, med float64
@@ -296,60 +306,103 @@ func Fit(in estimator.Input, hw estimator.Hardware, pts []Measurement) (FitResul
 	}
 	res.Before, res.BeforeResiduals, res.BeforeError = start, best.res, best.med
 	budget := func() bool { return sims+len(pts) <= fitMaxSimulations }
-	// try moves one factor along steps, then keeps going while the
-	// farthest step improves.
-	try := func(set func(Factors, float64) Factors, steps []float64) {
-		base := cur
-		for _, st := range steps {
+	// A coarse grid of the two shares first, so that the simplex starts
+	// in the right basin: the median over a few runs is a bumpy objective
+	// with local minima far apart.
+	for _, bw := range []float64{0.3, 0.5, 0.7, 0.9} {
+		for _, mfu := range []float64{0.15, 0.3, 0.5, 0.8} {
 			if !budget() {
-				return
+				break
 			}
-			f := set(base, st)
+			f := Factors{RequestSeconds: start.RequestSeconds, InferenceMFU: mfu, BandwidthUtil: bw}
 			if s := eval(f); s.obj < best.obj-1e-12 {
 				cur, best = f, s
 			}
 		}
-		// Extend in the direction that won at the far end.
-		last := steps[len(steps)-1]
-		first := steps[0]
-		for k := 0; k < 6 && budget(); k++ {
-			var st float64
-			switch {
-			case cur == set(base, last):
-				st = last
-			case cur == set(base, first):
-				st = first
-			default:
-				return
-			}
-			base = cur
-			f := set(base, st)
-			s := eval(f)
-			if !(s.obj < best.obj-1e-12) {
-				return
-			}
-			cur, best = f, s
+	}
+	// Then Hooke and Jeeves' pattern search (Hooke & Jeeves 1961,
+	// "'Direct Search' Solution of Numerical and Statistical Problems",
+	// JACM 8(2)) in log coordinates: the shares' logarithms and
+	// log(request seconds + 1 ms), clamped to the bounds. Exploratory
+	// steps along each coordinate, pattern moves along the last
+	// improvement (which follows the valley where a longer request cost
+	// trades against a faster prefill), the steps halved when nothing
+	// improves. Deterministic: a fixed start and order.
+	toF := func(u [3]float64) Factors {
+		return Factors{
+			BandwidthUtil:  clampShare(math.Exp(u[0]), fitMinBandwidth),
+			InferenceMFU:   clampShare(math.Exp(u[1]), fitMinMFU),
+			RequestSeconds: min(max(math.Exp(u[2])-0.001, 0), fitMaxRequestSec),
 		}
 	}
-	mul, add := 2.0, max(start.RequestSeconds, 0.02)
-	for round := 0; round < 6 && budget(); round++ {
-		r := math.Sqrt(mul)
-		mulSteps := []float64{1 / mul, 1 / r, r, mul}
-		try(func(f Factors, k float64) Factors { f.BandwidthUtil = clampShare(f.BandwidthUtil * k); return f }, mulSteps)
-		try(func(f Factors, d float64) Factors {
-			f.RequestSeconds = min(max(f.RequestSeconds+d, 0), fitMaxRequestSec)
-			return f
-		}, []float64{-add, -add / 2, add / 2, add})
-		try(func(f Factors, k float64) Factors { f.InferenceMFU = clampShare(f.InferenceMFU * k); return f }, mulSteps)
-		mul, add = r, add/2
+	obj := func(u [3]float64) float64 {
+		f := toF(u)
+		s := eval(f)
+		if s.obj < best.obj-1e-12 {
+			cur, best = f, s
+		}
+		return s.obj
+	}
+	explore := func(u [3]float64, fu float64, step [3]float64) ([3]float64, float64) {
+		for k := range u {
+			for _, d := range []float64{step[k], -step[k]} {
+				if !budget() {
+					return u, fu
+				}
+				v := u
+				v[k] += d
+				if fv := obj(v); fv < fu-1e-12 {
+					u, fu = v, fv
+					break
+				}
+			}
+		}
+		return u, fu
+	}
+	x := [3]float64{math.Log(cur.BandwidthUtil), math.Log(cur.InferenceMFU), math.Log(cur.RequestSeconds + 0.001)}
+	fx := best.obj
+	step := [3]float64{math.Ln2, math.Ln2, math.Ln2}
+	for budget() && step[0] > 0.004 {
+		y, fy := explore(x, fx, step)
+		if !(fy < fx-1e-12) {
+			for k := range step {
+				step[k] /= 2
+			}
+			continue
+		}
+		for budget() { // pattern moves
+			var z [3]float64
+			for k := range z {
+				z[k] = 2*y[k] - x[k]
+			}
+			x, fx = y, fy
+			w, fw := explore(z, obj(z), step)
+			if !(fw < fy-1e-12) {
+				break
+			}
+			y, fy = w, fw
+		}
+		x, fx = y, fy
 	}
 	res.After, res.AfterResiduals, res.AfterError, res.Simulations = cur, best.res, best.med, sims
+	for _, b := range []struct {
+		name string
+		at   bool
+	}{
+		{"request_overhead_seconds", cur.RequestSeconds == 0 || cur.RequestSeconds == fitMaxRequestSec},
+		{"inference_mfu", cur.InferenceMFU == fitMinMFU || cur.InferenceMFU == fitMaxShare},
+		{"bandwidth_util", cur.BandwidthUtil == fitMinBandwidth || cur.BandwidthUtil == fitMaxShare},
+	} {
+		if b.at {
+			res.AtBound = append(res.AtBound, b.name)
+		}
+	}
 	return res, nil
 }
 
-func clampShare(v float64) float64 {
-	if !(v >= fitMinShare) {
-		return fitMinShare
+func clampShare(v, lo float64) float64 {
+	if !(v >= lo) {
+		return lo
 	}
 	return min(v, fitMaxShare)
 }

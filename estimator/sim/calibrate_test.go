@@ -142,7 +142,10 @@ func TestFitRecoversFactors(t *testing.T) {
 		{RequestSeconds: 0.080, InferenceMFU: 0.35, BandwidthUtil: 0.55},
 		{RequestSeconds: 0.010, InferenceMFU: 0.6, BandwidthUtil: 0.85},
 	} {
-		pts := synthetic(t, in, truth, []int{1, 4, 16, 64}, 2048, 256)
+		// Two prompt lengths, as a calibration sweep should have: at one
+		// length a longer request cost and a faster prefill give the same
+		// TTFT at low load.
+		pts := append(synthetic(t, in, truth, []int{1, 16, 64}, 2048, 256), synthetic(t, in, truth, []int{1, 8}, 256, 256)...)
 		res, err := Fit(in, h100SXM, pts)
 		if err != nil {
 			t.Fatal(err)
