@@ -364,6 +364,7 @@ const (
 	mLimitKV
 	mLimitTokens
 	mLimitPolling
+	mBindAnd
 	nMsgs
 )
 
@@ -671,6 +672,7 @@ var messagesEN = [nMsgs]string{
 	mLimitKV:               "each engine copy limited by its KV cache",
 	mLimitTokens:           "each engine copy limited by its batched-token budget (prefill)",
 	mLimitPolling:          "each engine copy limited by its scheduling interval",
+	mBindAnd:               "%s; %s",
 }
 
 var messagesRU = [nMsgs]string{
@@ -971,6 +973,7 @@ var messagesRU = [nMsgs]string{
 	mLimitKV:               "каждую копию движка ограничивает её KV-кэш",
 	mLimitTokens:           "каждую копию движка ограничивает бюджет токенов на шаг (prefill)",
 	mLimitPolling:          "каждую копию движка ограничивает интервал планирования",
+	mBindAnd:               "%s; %s",
 }
 
 var messagesZH = [nMsgs]string{
@@ -1271,6 +1274,7 @@ var messagesZH = [nMsgs]string{
 	mLimitKV:               "每个引擎副本受其 KV 缓存限制",
 	mLimitTokens:           "每个引擎副本受每步批处理 token 预算（prefill）限制",
 	mLimitPolling:          "每个引擎副本受调度间隔限制",
+	mBindAnd:               "%s；%s",
 }
 
 // tr returns the message for key in lang, falling back to English.

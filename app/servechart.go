@@ -194,7 +194,7 @@ func serveLoadOf(req planner.Request, r *planner.Row) serveLoad {
 // The chart's geometry (SVG user units). Its labels are SVG text whose
 // size the stylesheet sets per screen width (web/rightsize.css .rs-load).
 const (
-	lcW, lcH      = 600, 300
+	lcW, lcH      = 600, 360
 	lcLeft, lcTop = 8, 10
 	lcRight       = 12
 	lcBot         = 40
@@ -240,7 +240,7 @@ func loadChartOf(s serveLoad, l locale, what string) loadChartView {
 	for _, p := range s.Points {
 		xMax = math.Max(xMax, p.RPS)
 	}
-	xStep := niceStep(xMax / 4)
+	xStep := niceStep(xMax / 5)
 	xMax = math.Ceil(xMax/xStep-1e-9) * xStep
 	lo, hi := math.Inf(1), 0.0
 	see := func(v float64) {
@@ -450,7 +450,7 @@ func (c *Calculator) bindingText(v serveResult) string {
 	if v.Limit < 0 || int(v.Limit) >= len(limitKeys) {
 		return s
 	}
-	return s + "; " + l.t(limitKeys[v.Limit])
+	return fill(l.t(mBindAnd), s, l.t(limitKeys[v.Limit]))
 }
 
 // limitKeys name what held requests back in an engine copy, by sim.Limit.

@@ -178,8 +178,8 @@ func ruleOf(t *testing.T, v loadChartView, cls string) lcRule {
 }
 
 // xOf and yOf read the chart's scales back from its tick labels: x is
-// linear through the first two rate ticks, y logarithmic through the
-// first two latency ticks.
+// linear through the first and last rate ticks, y logarithmic through the
+// first and last latency ticks.
 func xOf(t *testing.T, v loadChartView, rps float64) int {
 	t.Helper()
 	var xs []lcText
@@ -191,8 +191,9 @@ func xOf(t *testing.T, v loadChartView, rps float64) int {
 	if len(xs) < 2 {
 		t.Fatal("fewer than two rate ticks")
 	}
-	step := parseTick(t, xs[1].Text) - parseTick(t, xs[0].Text)
-	return xs[0].X + int(math.Round(rps/step*float64(xs[1].X-xs[0].X)))
+	a, b := xs[0], xs[len(xs)-1]
+	ra, rb := parseTick(t, a.Text), parseTick(t, b.Text)
+	return a.X + int(math.Round((rps-ra)/(rb-ra)*float64(b.X-a.X)))
 }
 
 func yOf(t *testing.T, v loadChartView, sec float64) int {
@@ -206,9 +207,10 @@ func yOf(t *testing.T, v loadChartView, sec float64) int {
 	if len(ys) < 2 {
 		t.Fatal("fewer than two latency ticks")
 	}
-	sec0, sec1 := tickValue(t, ys[0].Text), tickValue(t, ys[1].Text)
+	a, b := ys[0], ys[len(ys)-1]
+	sec0, sec1 := tickValue(t, a.Text), tickValue(t, b.Text)
 	// Tick labels sit 4 units above their line.
-	y0, y1 := float64(ys[0].Y+4), float64(ys[1].Y+4)
+	y0, y1 := float64(a.Y+4), float64(b.Y+4)
 	return int(math.Round(y0 + (math.Log(sec)-math.Log(sec0))/(math.Log(sec1)-math.Log(sec0))*(y1-y0)))
 }
 
