@@ -93,6 +93,8 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		outputTok  = fs.Int("output-tokens", 0, "inference: generated tokens per request")
 		numReq     = fs.Int("num-requests", 0, "serving engines: requests in the simulated benchmark (0: 10 × --batch, at least 64)")
 		noSim      = fs.Bool("steady-state", false, "serving engines: report the closed-form steady state instead of the simulated benchmark")
+		reqOver    = fs.Float64("request-overhead", 0, "serving engines: fixed seconds per request outside the GPU's steps (API server, tokenisation, streaming); 0: the engine's fitted figure")
+		calFile    = fs.String("calibration", "", "serving engines: apply a calibration written by rightsize calibrate --out: its GPU and engine (which must match --gpu and --engine) and its factors as --request-overhead, --inference-mfu and --bandwidth-util (flags given win)")
 		rangeRatio = fs.Float64("range-ratio", sim.DefaultRangeRatio, "serving engines: the simulated client draws each request's prompt and output lengths uniformly from [ratio × given, given] (benchmark_serving.py --random-range-ratio); 1: fixed lengths")
 	)
 	// --concurrency is --batch for serving: the client's requests in
@@ -116,8 +118,17 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		}
 		return fail("%v", err)
 	}
-	if fs.NArg() > 0 {
+	if p, ok := sub.(positional); ok {
+		if err := p.positional(fs.Args()); err != nil {
+			return fail("%v", err)
+		}
+	} else if fs.NArg() > 0 {
 		return fail("unexpected argument %q", fs.Arg(0))
+	}
+	if *calFile != "" {
+		if err := loadCalibration(fs, *calFile); err != nil {
+			return fail("--calibration: %v", err)
+		}
 	}
 
 	// Architecture.
@@ -170,7 +181,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	in.Batch, in.GradCheckpointing, in.SelectiveRecompute, in.FlashAttention = *batch, *gc, *selective, *flash
 	in.LoRARank, in.GPUMemUtil, in.MaxBatchedTokens, in.EnforceEager = *loraRank, *memUtil, *batched, *eager
 	in.Compiled, in.PureBF16, in.SequenceParallel, in.LossChunks = *compiled, *pureBF16, *seqPar, *lossChunks
-	in.OptimizerInBackward, in.SchedulerSteps = *optInBwd, *schedSteps
+	in.OptimizerInBackward, in.SchedulerSteps, in.RequestSeconds = *optInBwd, *schedSteps, *reqOver
 	in.GPUs, in.ZeRO, in.TP, in.PP, in.EP, in.DP = *gpus, *zero, *tp, *pp, *ep, *dp
 	if !set["gpus"] && *tp >= 1 && *pp >= 1 && *tp**pp <= 1<<16 {
 		in.GPUs = *tp * *pp // one model copy unless --gpus says more

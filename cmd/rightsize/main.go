@@ -6,6 +6,7 @@
 //	rightsize catalog  <verb>    validate, stats, export, import-skypilot, import-prices
 //	rightsize validate [flags]   speed and memory against published measurements (docs/accuracy.md)
 //	rightsize simulate [flags]   a serving replica's latency against load (simulated engine scheduler)
+//	rightsize calibrate [flags] FILE  fit the engine's factors to your own serving benchmark (see runCalibrate)
 //
 // Invalid flags or files print a one-line error on stderr and exit with code 2.
 package main
@@ -20,7 +21,7 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-const usage = "usage: rightsize estimate [flags] | rightsize plan [flags] | rightsize catalog <validate|stats|export|import-skypilot|import-prices> [flags] | rightsize validate [--format markdown|json] | rightsize simulate [flags]"
+const usage = "usage: rightsize estimate [flags] | rightsize plan [flags] | rightsize catalog <validate|stats|export|import-skypilot|import-prices> [flags] | rightsize validate [--format markdown|json] | rightsize simulate [flags] | rightsize calibrate [flags] FILE"
 
 // run dispatches a subcommand and returns the process exit code.
 func run(args []string, stdout, stderr io.Writer) int {
@@ -39,6 +40,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runValidate(args[1:], stdout, stderr)
 	case "simulate":
 		return runSimulate(args[1:], stdout, stderr)
+	case "calibrate":
+		return runCalibrate(args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprintln(stdout, usage)
 		return 0

@@ -360,7 +360,7 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	a := &req.Assumptions
 	a.SpotInterruptionsPerMonth, a.NetworkGbps = num("spot-interruptions"), num("network-gbps")
 	a.UnknownNetworks = c.s("unknown-networks") == "true"
-	a.Efficiency.MFU, a.Efficiency.BandwidthUtil = num("mfu"), num("bandwidth-util")
+	a.Efficiency.MFU, a.Efficiency.InferenceMFU, a.Efficiency.BandwidthUtil = num("mfu"), num("inference-mfu"), num("bandwidth-util")
 	if c.s("checkpoint-write") != "" {
 		b, err := estimator.ParseBytes(c.s("checkpoint-write"))
 		add("checkpoint-write", err)

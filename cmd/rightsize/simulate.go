@@ -125,7 +125,7 @@ func (c *simulateCmd) run(job estimateJob, stdout io.Writer, fail func(string, .
 		in.GPUs = in.TP * in.PP
 	}
 	w := estimator.Workload{PromptTokens: job.prompt, OutputTokens: job.output}
-	cfg, err := sim.NewConfig(in, hw, estimator.Efficiency{}, w)
+	cfg, err := sim.NewConfig(in, hw, flagEfficiency(c.fs), w)
 	if err != nil {
 		return fail("%v", err)
 	}
