@@ -96,13 +96,17 @@ def train(name, cfgpath, task, batch, seq, gc, steps=3):
     del m, opt; torch.cuda.empty_cache()
 
 C = "estimator/testdata/configs/"
+OUTNAME = "hf_h100_measurements_2.json"
+def save():
+    with open(os.path.join(os.environ.get("OUT", "."), OUTNAME), "w") as f:
+        json.dump(out, f, indent=1)
 for job in [
-    lambda: infer("llama-3.1-8b", C + "llama-3.1-8b.json", [1, 8], 1536, 128),
-    lambda: train("llama-3.1-8b", C + "llama-3.1-8b.json", "lora", 1, 2048, True),
-    lambda: train("llama-3.1-8b", C + "llama-3.1-8b.json", "lora", 4, 2048, True),
-    lambda: train("llama-3.2-1b", C + "llama-3.2-1b.json", "finetune", 4, 2048, False),
-    lambda: train("llama-3.2-1b", C + "llama-3.2-1b.json", "finetune", 4, 2048, True),
-    lambda: infer("qwen2.5-7b", C + "qwen2.5-7b.json", [1], 1536, 128),
+    lambda: infer("llama-3.1-8b", C + "llama-3.1-8b.json", [1], 16384, 32),
+    lambda: infer("qwen2.5-3b", C + "qwen2.5-3b.json", [1, 16], 1024, 64),
+    lambda: train("llama-3.1-8b", C + "llama-3.1-8b.json", "lora", 2, 4096, True),
+    lambda: train("qwen2.5-3b", C + "qwen2.5-3b.json", "finetune", 2, 4096, True),
+    lambda: train("qwen2.5-3b", C + "qwen2.5-3b.json", "finetune", 1, 2048, False),
+    lambda: train("llama-3.2-1b", C + "llama-3.2-1b.json", "finetune", 8, 4096, True),
 ]:
     try:
         job()
