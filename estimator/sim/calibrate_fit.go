@@ -209,8 +209,11 @@ func fitRequests(c int) int { return min(max(3*c, 48), 1500) }
 // per-request cost, the prefill MFU and the decode bandwidth share that
 // minimise the median |log(simulated / measured)| over every run's time
 // to first token and time per output token (means or medians, as
-// measured), each run simulated at its own concurrency and lengths. The
-// mean |log error| breaks ties, which the median alone leaves on plateaus.
+// measured), each run simulated at its own concurrency and lengths, plus
+// the mean |log error| of the same figures: the median alone lets half
+// of them drift (and is flat between runs), the mean alone lets one run
+// that the model cannot follow pull every factor. FitResult reports the
+// median.
 //
 // The search is deterministic: from the best of the estimator's own
 // factors and a 4 × 4 grid of the two shares, Hooke and Jeeves' pattern
@@ -294,7 +297,7 @@ func Fit(in estimator.Input, hw estimator.Hardware, pts []Measurement) (FitResul
 		for _, e := range errs {
 			mean += e
 		}
-		s.obj = s.med + 0.25*mean/float64(len(errs))
+		s.obj = s.med + 1.0*mean/float64(len(errs))
 		memo[f] = s
 		return s
 	}
