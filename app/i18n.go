@@ -365,6 +365,30 @@ const (
 	mLimitTokens
 	mLimitPolling
 	mBindAnd
+	mBenchTitle
+	mBenchHelp
+	mBenchPick
+	mBenchPaste
+	mBenchRuns
+	mBenchFactor
+	mBenchBefore
+	mBenchAfter
+	mBenchReq
+	mBenchPrefill
+	mBenchDecode
+	mBenchMedianErr
+	mBenchConc
+	mBenchTTFT
+	mBenchTPOT
+	mBenchErrBefore
+	mBenchErrAfter
+	mBenchApplied
+	mBenchMismatch
+	mBenchBad
+	mBenchUnreadable
+	mBenchNoSpeed
+	mBenchAtBound
+	mBenchClear
 	nMsgs
 )
 
@@ -662,7 +686,7 @@ var messagesEN = [nMsgs]string{
 	mLoadTPOTTarget:        "TPOT target %s",
 	mLoadOp:                "this plan: %s req/s per copy",
 	mLoadSat:               "saturation: %s req/s",
-	mLoadCaption:           "One engine copy (%s) simulated with the planner's settings. The plan spreads %s req/s over %s copies, %s req/s each: p95 TTFT %s, p95 TPOT %s. A copy saturates at %s req/s; past it the queue grows without bound.",
+	mLoadCaption:           "One engine copy (%s) simulated with the planner's settings. The plan spreads %s req/s over %s copies, %s req/s each: p95 TTFT %s, p95 TPOT %s. A copy saturates at %s req/s: above it requests arrive faster than it completes them, and a run longer than the %s requests simulated here queues without bound.",
 	mBindTTFT:              "Replicas set by p95 TTFT at %s req/s",
 	mBindTPOT:              "Replicas set by p95 TPOT at %s req/s",
 	mBindThroughput:        "Replicas set by throughput: fewer would run above the utilisation cap at %s req/s",
@@ -673,6 +697,30 @@ var messagesEN = [nMsgs]string{
 	mLimitTokens:           "each engine copy limited by its batched-token budget (prefill)",
 	mLimitPolling:          "each engine copy limited by its scheduling interval",
 	mBindAnd:               "%s; %s",
+	mBenchTitle:            "Your benchmark",
+	mBenchHelp:             "Drop, pick or paste the result of a serving benchmark you ran with this model on the selected GPU and engine: vllm bench serve JSON, SGLang bench_serving JSON lines, genai-perf's CSV, or a CSV with the columns concurrency,ttft_ms,tpot_ms. Rightsize fits the engine's per-request cost, prefill MFU and decode bandwidth share to it and uses them for the speed and the plans (on every GPU, as the Assumptions box's figures are). The file stays in your browser; the fit travels in the link.",
+	mBenchPick:             "Benchmark result file",
+	mBenchPaste:            "…or paste it here",
+	mBenchRuns:             "runs",
+	mBenchFactor:           "Factor",
+	mBenchBefore:           "Before",
+	mBenchAfter:            "Fitted",
+	mBenchReq:              "Request overhead",
+	mBenchPrefill:          "Prefill MFU",
+	mBenchDecode:           "Decode bandwidth share",
+	mBenchMedianErr:        "Median error",
+	mBenchConc:             "In flight",
+	mBenchTTFT:             "TTFT measured",
+	mBenchTPOT:             "TPOT measured",
+	mBenchErrBefore:        "error before",
+	mBenchErrAfter:         "error after",
+	mBenchApplied:          "Calibration applied for %s on %s: request overhead %s, prefill MFU %s, decode bandwidth share %s.",
+	mBenchMismatch:         "The calibration in this link was fitted for %s on %s; it applies when that GPU and engine are selected.",
+	mBenchBad:              "The calibration in this link does not read; it is ignored.",
+	mBenchUnreadable:       "not a benchmark result this page reads",
+	mBenchNoSpeed:          "Pick inference on vllm, sglang or trtllm and a GPU with speed figures to fit a benchmark.",
+	mBenchAtBound:          "A factor stopped at the bound of the search: the runs show something these factors do not model, so the fit is a compromise.",
+	mBenchClear:            "Remove calibration",
 }
 
 var messagesRU = [nMsgs]string{
@@ -963,7 +1011,7 @@ var messagesRU = [nMsgs]string{
 	mLoadTPOTTarget:        "цель на токен ответа %s",
 	mLoadOp:                "этот план: %s запр./с на копию",
 	mLoadSat:               "насыщение: %s запр./с",
-	mLoadCaption:           "Одна копия движка (%s), симуляция с настройками планировщика. План распределяет %s запр./с по %s копиям, по %s запр./с на каждую: p95 до первого токена %s, p95 на токен ответа %s. Копия насыщается при %s запр./с; выше очередь растёт без предела.",
+	mLoadCaption:           "Одна копия движка (%s), симуляция с настройками планировщика. План распределяет %s запр./с по %s копиям, по %s запр./с на каждую: p95 до первого токена %s, p95 на токен ответа %s. Копия насыщается при %s запр./с: выше запросы приходят быстрее, чем она их завершает, и на прогоне длиннее смоделированных здесь %s запросов очередь растёт без предела.",
 	mBindTTFT:              "Число реплик задано p95 времени до первого токена при %s запр./с",
 	mBindTPOT:              "Число реплик задано p95 времени на токен ответа при %s запр./с",
 	mBindThroughput:        "Число реплик задано пропускной способностью: меньшее число превысит предел загрузки при %s запр./с",
@@ -974,6 +1022,30 @@ var messagesRU = [nMsgs]string{
 	mLimitTokens:           "каждую копию движка ограничивает бюджет токенов на шаг (prefill)",
 	mLimitPolling:          "каждую копию движка ограничивает интервал планирования",
 	mBindAnd:               "%s; %s",
+	mBenchTitle:            "Ваш бенчмарк",
+	mBenchHelp:             "Перетащите, выберите или вставьте результат бенчмарка сервинга, который вы запускали с этой моделью на выбранных GPU и движке: JSON vllm bench serve, JSON-строки SGLang bench_serving, CSV genai-perf или CSV со столбцами concurrency,ttft_ms,tpot_ms. Rightsize подберёт по нему накладные расходы на запрос, MFU префилла и долю пропускной способности памяти при декодировании и применит их к скорости и планам (на всех GPU, как значения блока «Допущения»). Файл остаётся в браузере; подгонка передаётся в ссылке.",
+	mBenchPick:             "Файл результата бенчмарка",
+	mBenchPaste:            "…или вставьте его сюда",
+	mBenchRuns:             "прогонов",
+	mBenchFactor:           "Параметр",
+	mBenchBefore:           "До",
+	mBenchAfter:            "После подгонки",
+	mBenchReq:              "Накладные расходы на запрос",
+	mBenchPrefill:          "MFU префилла",
+	mBenchDecode:           "Доля пропускной способности при декодировании",
+	mBenchMedianErr:        "Медианная ошибка",
+	mBenchConc:             "Параллельно",
+	mBenchTTFT:             "TTFT измерено",
+	mBenchTPOT:             "TPOT измерено",
+	mBenchErrBefore:        "ошибка до",
+	mBenchErrAfter:         "ошибка после",
+	mBenchApplied:          "Калибровка для %s на %s применена: накладные расходы на запрос %s, MFU префилла %s, доля пропускной способности при декодировании %s.",
+	mBenchMismatch:         "Калибровка в этой ссылке подобрана для %s на %s; она применяется, когда выбраны этот GPU и движок.",
+	mBenchBad:              "Калибровку в этой ссылке не удаётся прочитать; она не учитывается.",
+	mBenchUnreadable:       "это не результат бенчмарка, который умеет читать страница",
+	mBenchNoSpeed:          "Чтобы подогнать бенчмарк, выберите инференс на vllm, sglang или trtllm и GPU с данными о скорости.",
+	mBenchAtBound:          "Параметр упёрся в границу поиска: прогоны показывают то, чего эти параметры не моделируют, поэтому подгонка — компромисс.",
+	mBenchClear:            "Убрать калибровку",
 }
 
 var messagesZH = [nMsgs]string{
@@ -1264,7 +1336,7 @@ var messagesZH = [nMsgs]string{
 	mLoadTPOTTarget:        "每输出 token 目标 %s",
 	mLoadOp:                "本方案：每副本 %s 次/秒",
 	mLoadSat:               "饱和点：%s 次/秒",
-	mLoadCaption:           "单个引擎副本（%s），按规划器的设置模拟。方案把 %s 次/秒分给 %s 个副本，每个 %s 次/秒：首 token 时间 p95 为 %s，每输出 token 用时 p95 为 %s。单个副本在 %s 次/秒时饱和，超过后队列无限增长。",
+	mLoadCaption:           "单个引擎副本（%s），按规划器的设置模拟。方案把 %s 次/秒分给 %s 个副本，每个 %s 次/秒：首 token 时间 p95 为 %s，每输出 token 用时 p95 为 %s。单个副本在 %s 次/秒时饱和：超过后请求到达快于完成，比此处模拟的 %s 个请求更长的运行中队列会无限增长。",
 	mBindTTFT:              "副本数由 %s 次/秒下的首 token 时间 p95 决定",
 	mBindTPOT:              "副本数由 %s 次/秒下的每输出 token 用时 p95 决定",
 	mBindThroughput:        "副本数由吞吐量决定：更少的副本在 %s 次/秒下会超过利用率上限",
@@ -1275,6 +1347,30 @@ var messagesZH = [nMsgs]string{
 	mLimitTokens:           "每个引擎副本受每步批处理 token 预算（prefill）限制",
 	mLimitPolling:          "每个引擎副本受调度间隔限制",
 	mBindAnd:               "%s；%s",
+	mBenchTitle:            "您的基准测试",
+	mBenchHelp:             "拖放、选择或粘贴您在所选 GPU 和引擎上用此模型运行的服务基准测试结果：vllm bench serve 的 JSON、SGLang bench_serving 的 JSON 行、genai-perf 的 CSV，或包含 concurrency,ttft_ms,tpot_ms 列的 CSV。Rightsize 据此拟合引擎的单请求开销、预填充 MFU 和解码带宽占比，并用于速度和方案（与“假设”框中的数值一样，作用于所有 GPU）。文件只留在您的浏览器中；拟合结果随链接传递。",
+	mBenchPick:             "基准测试结果文件",
+	mBenchPaste:            "……或粘贴到这里",
+	mBenchRuns:             "次运行",
+	mBenchFactor:           "参数",
+	mBenchBefore:           "拟合前",
+	mBenchAfter:            "拟合后",
+	mBenchReq:              "单请求开销",
+	mBenchPrefill:          "预填充 MFU",
+	mBenchDecode:           "解码带宽占比",
+	mBenchMedianErr:        "中位误差",
+	mBenchConc:             "并发",
+	mBenchTTFT:             "实测 TTFT",
+	mBenchTPOT:             "实测 TPOT",
+	mBenchErrBefore:        "拟合前误差",
+	mBenchErrAfter:         "拟合后误差",
+	mBenchApplied:          "已应用 %s 上 %s 的校准：单请求开销 %s，预填充 MFU %s，解码带宽占比 %s。",
+	mBenchMismatch:         "此链接中的校准是为 %s 上的 %s 拟合的；选择该 GPU 和引擎时才会应用。",
+	mBenchBad:              "此链接中的校准无法读取，已忽略。",
+	mBenchUnreadable:       "不是本页面能读取的基准测试结果",
+	mBenchNoSpeed:          "要拟合基准测试，请选择在 vllm、sglang 或 trtllm 上推理，并选择有速度数据的 GPU。",
+	mBenchAtBound:          "有参数停在了搜索边界：这些运行显示了这些参数未建模的现象，因此拟合是一种折中。",
+	mBenchClear:            "移除校准",
 }
 
 // tr returns the message for key in lang, falling back to English.

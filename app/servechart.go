@@ -196,7 +196,7 @@ func serveLoadOf(req planner.Request, r *planner.Row) serveLoad {
 const (
 	lcW, lcH      = 600, 360
 	lcLeft, lcTop = 8, 10
-	lcRight       = 12
+	lcRight       = 24
 	lcBot         = 40
 )
 
@@ -275,12 +275,15 @@ func loadChartOf(s serveLoad, l locale, what string) loadChartView {
 		YLabel: l.t(mLoadY),
 	}
 	bottom, right := lcTop+int(h), lcLeft+int(w)
-	// Grid and ticks: latency at 1-2-5 steps (decades alone over a wide
-	// range), labelled inside the plot above their line; rates below the
+	// Grid and ticks: latency at 1-2-5 steps (1-3 or decades alone over
+	// a wider range), labelled inside the plot above their line; rates below the
 	// axis.
 	steps := []float64{1, 2, 5}
-	if hi/lo > 1000 {
-		steps = steps[:1]
+	switch {
+	case hi/lo > 1000:
+		steps = []float64{1}
+	case hi/lo > 30:
+		steps = []float64{1, 3}
 	}
 	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
 		for _, m := range steps {
@@ -343,7 +346,7 @@ func loadChartOf(s serveLoad, l locale, what string) loadChartView {
 		lcKey{Class: "rs-lc-op", Text: fill(l.t(mLoadOp), shortRate(l, op.RPS))},
 		lcKey{Class: "rs-lc-sat", Text: fill(l.t(mLoadSat), shortRate(l, s.SatRPS))})
 	v.Caption = fill(l.t(mLoadCaption), what, shortRate(l, op.RPS*float64(s.Copies)), l.count(int64(s.Copies)), shortRate(l, op.RPS),
-		tickSeconds(l, op.TTFTP95), tickSeconds(l, op.TPOTP95), shortRate(l, s.SatRPS))
+		tickSeconds(l, op.TTFTP95), tickSeconds(l, op.TPOTP95), shortRate(l, s.SatRPS), l.count(loadRequests))
 	return v
 }
 
