@@ -264,7 +264,13 @@ func Plan(req Request, offers []Offer, opts Options) (Result, error) {
 	if err := req.Validate(); err != nil {
 		return Result{}, err
 	}
-	p := newPlanner(req, opts, len(offers))
+	return newPlanner(req, opts, len(offers)).plan(offers), nil
+}
+
+// plan plans p's request on every offer (Plan, after validation); the
+// planner keeps its memoised curves for a caller that sizes more.
+func (p *planner) plan(offers []Offer) Result {
+	req, opts := p.req, p.opts
 	res := Result{Cheapest: -1, Fastest: -1, Value: -1, Currency: req.currency(), FXAsOf: p.disp.AsOf, CheckpointBytes: p.ckpt,
 		FreshnessDays: req.freshness()}
 	rows := make([]Row, len(offers))
@@ -302,7 +308,7 @@ func Plan(req Request, offers []Offer, opts Options) (Result, error) {
 	}
 	res.Hosted = p.hosted(res)
 	res.Notes = p.notes
-	return res, nil
+	return res
 }
 
 func newPlanner(req Request, opts Options, offers int) *planner {

@@ -1,0 +1,315 @@
+package plan
+
+import (
+	"math"
+	"slices"
+
+	"rightsize/estimator"
+	"rightsize/estimator/sim"
+)
+
+// Fleets over the catalog: the serving plan at the curve's peak picks each
+// offer's copy shape (Plan, on demand), the engine simulator sizes that
+// shape at every hour's rate (serve_sim.go: the fewest replicas whose
+// simulated p95 TTFT and TPOT meet the SLOs), and Fleet prices the day.
+
+// Bucket is one request-size class of a workload mix: its prompt and
+// output tokens and its share of requests.
+type Bucket struct {
+	PromptTokens, OutputTokens int
+	Share                      float64
+}
+
+// FleetOptions is the daily question.
+type FleetOptions struct {
+	Curve LoadCurve
+	// MinReplicas is the fewest replicas kept at any hour (0: 1).
+	MinReplicas int
+	// Buckets, when given, size each hour as the sum of each bucket's
+	// replicas at its share of the hour's rate (the request's own prompt
+	// and output tokens then only rank the offers at the peak).
+	Buckets []Bucket
+	// NoSpot keeps spot out of the best mix.
+	NoSpot bool
+	// Rows is how many of the peak plan's best rows get a fleet (0: all
+	// fitting rows).
+	Rows int
+}
+
+// FleetRow is one offer's fleet.
+type FleetRow struct {
+	// Row is the serving plan at the curve's peak, on demand.
+	Row  Row
+	Plan FleetPlan
+	// RequestsPerSecond is the curve; StartUpSeconds the start-up assumed
+	// (Assumptions.RestartSeconds, else DefaultRestartSeconds);
+	// SpotInterruptionsPerMonth the reclaim share per replica.
+	RequestsPerSecond         LoadCurve
+	StartUpSeconds            float64
+	SpotInterruptionsPerMonth float64
+	// Sized is false when a bucket or an hour could not be sized on the
+	// row's shape (Reason says why); Plan is then empty.
+	Sized  bool
+	Reason Reason
+}
+
+// FleetResult is the peak plan and the fleets, cheapest best mix first.
+type FleetResult struct {
+	Peak Result
+	Rows []FleetRow
+}
+
+// PlanFleet plans a daily load curve over the offers.
+func PlanFleet(req Request, offers []Offer, opts Options, fo FleetOptions) (FleetResult, error) {
+	if err := fo.Curve.Validate(); err != nil {
+		return FleetResult{}, err
+	}
+	if fo.MinReplicas < 0 || fo.MinReplicas > 1<<16 {
+		return FleetResult{}, &estimator.InputError{Field: "min-replicas", Value: fleetNum(float64(fo.MinReplicas)), Err: estimator.ErrRange, Reason: "want 0 to 65536"}
+	}
+	for _, b := range fo.Buckets {
+		if b.PromptTokens < 0 || b.OutputTokens < 0 || b.PromptTokens+b.OutputTokens == 0 || !okPos(b.Share) {
+			return FleetResult{}, &estimator.InputError{Field: "workload", Value: fleetNum(b.Share), Err: estimator.ErrRange, Reason: "want buckets with tokens and a share > 0"}
+		}
+	}
+	req.Workload.Kind = Serving
+	req.Workload.RequestsPerSecond = fo.Curve.Peak()
+	req.Pricing = OnDemand
+	o2 := opts
+	o2.Top, o2.KeepUnfit = 0, false
+	if err := req.Validate(); err != nil {
+		return FleetResult{}, err
+	}
+	peak := newPlanner(req, o2, len(offers))
+	res := peak.plan(offers)
+	out := FleetResult{Peak: res}
+	n := len(res.Rows)
+	if fo.Rows > 0 {
+		n = min(n, fo.Rows)
+	}
+	// One sizer per workload (the request's, or each bucket's): its
+	// planner memoises curves and simulations across rows.
+	var sizers []*fleetSizer
+	if len(fo.Buckets) == 0 {
+		sizers = []*fleetSizer{{p: peak, share: 1, memo: map[*simMemo]float64{}}}
+	} else {
+		total := 0.0
+		for _, b := range fo.Buckets {
+			total += b.Share
+		}
+		for _, b := range fo.Buckets {
+			r := req
+			r.Workload.PromptTokens, r.Workload.OutputTokens = b.PromptTokens, b.OutputTokens
+			sizers = append(sizers, &fleetSizer{p: newPlanner(r, o2, len(offers)), share: b.Share / total, memo: map[*simMemo]float64{}})
+		}
+	}
+	rows := make([]FleetRow, 0, n)
+	for i := range n {
+		r := res.Rows[i]
+		if !r.Fits || r.Offer == nil {
+			continue
+		}
+		rows = append(rows, fleetRow(sizers, r, fo, len(fo.Buckets) == 0))
+	}
+	// Cheapest best mix first, unsized rows last; a row is large, so the
+	// order is sorted as indices and the rows copied once.
+	idx := make([]int, len(rows))
+	for i := range idx {
+		idx[i] = i
+	}
+	key := func(i int) float64 {
+		if !rows[i].Sized {
+			return math.Inf(1)
+		}
+		return rows[i].Plan.Best.MonthlyUSD
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		ka, kb := key(a), key(b)
+		switch {
+		case ka < kb:
+			return -1
+		case ka > kb:
+			return 1
+		}
+		return 0
+	})
+	out.Rows = make([]FleetRow, len(rows))
+	for i, j := range idx {
+		out.Rows[i] = rows[j]
+	}
+	return out, nil
+}
+
+// fleetSizer sizes replicas for one workload at a share of the curve.
+type fleetSizer struct {
+	p     *planner
+	share float64
+	memo  map[*simMemo]float64 // a shape's highest rate per copy within the SLOs
+}
+
+// copies is the engine copies of the row's shape that serve lam within
+// the SLOs and the utilisation cap.
+//
+// The simulator runs one copy at lam/k requests/s (serve_sim.go), so
+// whether k copies meet the SLOs at lam depends on lam/k alone: with ρ*
+// the highest rate per copy whose simulated p95 TTFT and TPOT meet them
+// (and at most the cap's share of the copy's saturated rate), the fewest
+// copies are ceil(lam/ρ*), the count simCopies finds wherever meeting the
+// SLOs is monotone in the rate. ρ* is found once per shape by bisection,
+// so a day of 24 rates costs about ten simulated runs, not 24 searches.
+// Without a simulation (an engine without continuous batching) it is the
+// closed form's sustainable rate μ.
+func (s *fleetSizer) copies(r *Row, lam float64) (int, Reason, bool) {
+	p := s.p
+	o := r.Offer
+	vram, hw := p.slice(o)
+	gpus := r.TP * r.PP
+	if p.req.FixedParallelism {
+		gpus = p.in.GPUs
+	}
+	cs := copyShape{vram: vram, gpus: gpus, tp: r.TP, pp: r.PP, perInstance: max(r.DP, 1), instancesPer: max(r.InstancesPerReplica, 1)}
+	sc := p.curve(cs, hw)
+	if !sc.ok || !(sc.mu > 0) {
+		why := sc.why
+		if why.Key == "" {
+			why = Reason{Key: "slo.kv_pool"}
+		}
+		return 0, why, false
+	}
+	if !(lam > 0) {
+		return 0, Reason{}, true
+	}
+	rho := sc.mu
+	if sc.sim != nil && sc.sim.ok {
+		v, ok := s.memo[sc.sim]
+		if !ok {
+			v = s.perCopy(&sc, r, cs.perInstance)
+			s.memo[sc.sim] = v
+		}
+		rho = v
+	}
+	if !(rho > 0) {
+		return 0, Reason{Key: "slo.kv_pool"}, false
+	}
+	return int(math.Ceil(lam/rho - 1e-9)), Reason{}, true
+}
+
+// perCopy is ρ*: the highest rate one copy of sc serves within the SLOs
+// in the simulator, at most the utilisation cap's share of its saturated
+// rate; 0 when even a light load misses them.
+//
+// When the sizer plans the peak's own workload, the peak row brackets ρ*:
+// its k copies meet the SLOs at the peak rate λ/k, and k − step copies
+// (over λ/(k − step)) either miss them or break the cap.
+func (s *fleetSizer) perCopy(sc *serveCurve, r *Row, step int) float64 {
+	p := s.p
+	w := p.req.Workload
+	cap := w.MaxUtilisation
+	if cap == 0 {
+		cap = DefaultMaxUtilisation
+	}
+	hi := cap * sc.rawRate(p.output)
+	lo := 0.0
+	if s.share == 1 && r.Replicas > 0 {
+		k := r.Replicas * step
+		lo = math.Min(w.RequestsPerSecond/float64(k), hi)
+		if k > step {
+			hi = math.Min(hi, w.RequestsPerSecond/float64(k-step))
+		}
+	}
+	meets := func(rho float64) bool {
+		c := sc.sim.cfg
+		c.Load.Concurrency, c.Load.RatePerSecond = 0, rho
+		res, err := sim.Run(c)
+		return err == nil && (w.TTFTP95Seconds == 0 || res.TTFT.P95 <= w.TTFTP95Seconds) &&
+			(w.TPOTSeconds == 0 || res.TPOT.P95 <= w.TPOTSeconds)
+	}
+	if !(hi > 0) {
+		return 0
+	}
+	if meets(hi) {
+		return hi
+	}
+	for range 12 {
+		mid := (lo + hi) / 2
+		if meets(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+		if hi-lo < 2e-3*hi {
+			break
+		}
+	}
+	return lo
+}
+
+// fleetRow sizes and prices one row's day.
+func fleetRow(sizers []*fleetSizer, r Row, fo FleetOptions, single bool) FleetRow {
+	p := sizers[0].p
+	o := r.Offer
+	fr := FleetRow{Row: r, RequestsPerSecond: fo.Curve}
+	a := p.req.Assumptions
+	fr.StartUpSeconds = a.RestartSeconds
+	if fr.StartUpSeconds == 0 {
+		fr.StartUpSeconds = DefaultRestartSeconds
+	}
+	month := a.SpotInterruptionsPerMonth
+	if month == 0 {
+		month, _ = SpotInterruptionsPerMonth(o.SpotInterruption)
+	}
+	inst := max(r.InstancesPerReplica, 1)
+	// A replica spanning several instances goes down when any of them is
+	// reclaimed.
+	fr.SpotInterruptionsPerMonth = math.Min(month*float64(inst), 1e6)
+	minR := fo.MinReplicas
+	if minR == 0 {
+		minR = 1
+	}
+	peak := fo.Curve.Peak()
+	per := max(r.DP, 1)
+	var in FleetInput
+	for h, lam := range fo.Curve {
+		need := 0
+		if single && lam == peak {
+			need = r.Replicas // the peak plan's own count
+		} else {
+			for _, s := range sizers {
+				c, why, ok := s.copies(&r, lam*s.share)
+				if !ok {
+					fr.Reason = why
+					return fr
+				}
+				need += (c + per - 1) / per
+			}
+			if single {
+				// A quieter hour needs no more than the peak.
+				need = min(need, r.Replicas)
+			}
+		}
+		in.Need[h] = max(need, minR)
+	}
+	price := func(pr Pricing) float64 {
+		v, ok := p.usd(o, p.price(o, pr))
+		if !ok || !(v > 0) {
+			return 0
+		}
+		return v * float64(inst)
+	}
+	in.OnDemandPerHour, in.SpotPerHour = price(OnDemand), price(Spot)
+	in.Reserved1yPerHour, in.Reserved3yPerHour = price(Reserved1y), price(Reserved3y)
+	in.BillingGranularity = o.BillingGranularity
+	if in.BillingGranularity == "" && o.OnDemandPerHour == 0 && o.MonthlyPrice > 0 {
+		in.BillingGranularity = "month"
+	}
+	in.StartUpSeconds = fr.StartUpSeconds
+	in.SpotInterruptionsPerMonth = fr.SpotInterruptionsPerMonth
+	in.NoSpot = fo.NoSpot
+	fp, err := Fleet(in)
+	if err != nil {
+		fr.Reason = Reason{Key: "fit.no_price", Args: []any{OnDemand.String()}}
+		return fr
+	}
+	fr.Plan, fr.Sized = fp, true
+	return fr
+}

@@ -1,0 +1,230 @@
+package plan_test
+
+import (
+	"math"
+	"testing"
+
+	"rightsize/estimator/plan"
+)
+
+func flat(n int) (a [24]int) {
+	for h := range a {
+		a[h] = n
+	}
+	return a
+}
+
+// spiky is base replicas for hours 0–15 and peak for hours 16–23.
+func spiky(base, peak int) (a [24]int) {
+	for h := range a {
+		a[h] = base
+		if h >= 16 {
+			a[h] = peak
+		}
+	}
+	return a
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+
+// checkRows: every choice's bill is the sum of its own rows, every row's
+// bill the sum of its parts at the row's own counts, and the best mix is
+// no dearer than any single price model.
+func checkRows(t *testing.T, in plan.FleetInput, fp plan.FleetPlan) {
+	t.Helper()
+	for name, c := range map[string]plan.FleetChoice{"on-demand": fp.AllOnDemand, "spot": fp.AllSpot,
+		"reserved-1y": fp.AllReserved1y, "reserved-3y": fp.AllReserved3y, "best": fp.Best} {
+		if !c.Priced {
+			continue
+		}
+		sum := 0.0
+		for h, x := range c.Hours {
+			rate := map[plan.Pricing]float64{plan.Reserved1y: in.Reserved1yPerHour, plan.Reserved3y: in.Reserved3yPerHour}[c.Term]
+			if x.Hour != h || x.Need != in.Need[h] || x.Reserved+x.OnDemand+max(x.Spot-1, 0) < x.Need {
+				t.Errorf("%s hour %d: %+v does not cover the need %d", name, h, x, in.Need[h])
+			}
+			if !near(x.ReservedUSD, float64(x.Reserved)*rate) || !near(x.OnDemandUSD, float64(x.OnDemand)*in.OnDemandPerHour) ||
+				!near(x.SpotUSD, float64(x.Spot)*in.SpotPerHour) {
+				t.Errorf("%s hour %d: parts %+v do not follow the counts", name, h, x)
+			}
+			if !near(x.USD, x.ReservedUSD+x.OnDemandUSD+x.SpotUSD+x.StartUpUSD+x.SpotReclaimUSD) || !near(x.MonthlyUSD, x.USD*730/24) {
+				t.Errorf("%s hour %d: %+v does not add up", name, h, x)
+			}
+			sum += x.MonthlyUSD
+		}
+		if !near(sum, c.MonthlyUSD) {
+			t.Errorf("%s: bill %.6f, its rows sum to %.6f", name, c.MonthlyUSD, sum)
+		}
+		if fp.Best.MonthlyUSD > c.MonthlyUSD+1e-9 && (name != "spot" || !in.NoSpot) {
+			t.Errorf("best mix %.2f dearer than %s %.2f", fp.Best.MonthlyUSD, name, c.MonthlyUSD)
+		}
+	}
+}
+
+// Hand-computed fleets. 730/24 = 30.41666… days a month.
+func TestFleetHandComputed(t *testing.T) {
+	for _, c := range []struct {
+		name                 string
+		in                   plan.FleetInput
+		od, spot, r1y        float64 // single choices' monthly bills
+		best                 float64
+		term                 plan.Pricing
+		reserved             int
+		bestOnDemandAtHour16 int
+	}{
+		// Flat 3 replicas, reserved 6 < on-demand 10: all reserved.
+		// On demand 3 × 10 × 730 = 21,900; reserved 3 × 6 × 730 = 13,140.
+		{name: "flat", in: plan.FleetInput{Need: flat(3), OnDemandPerHour: 10, Reserved1yPerHour: 6, BillingGranularity: "second"},
+			od: 21900, r1y: 13140, best: 13140, term: plan.Reserved1y, reserved: 3},
+		// 2 replicas for 16 h, 5 for 8 h; u* = 6/10 = 0.6. The base two
+		// are busy 24/24 h > u*, the peak three 8/24 = 0.33 < u*: commit
+		// two, rent three for 8 h. A day: 2 × 6 × 24 + 3 × 10 × 8 = 528,
+		// × 730/24 = 16,060. All on demand: (2 × 16 + 5 × 8) × 10 = 720 a
+		// day = 21,900; all reserved at the peak: 5 × 6 × 24 = 720 = 21,900.
+		{name: "spiky", in: plan.FleetInput{Need: spiky(2, 5), OnDemandPerHour: 10, Reserved1yPerHour: 6, BillingGranularity: "second"},
+			od: 21900, r1y: 21900, best: 16060, term: plan.Reserved1y, reserved: 2, bestOnDemandAtHour16: 3},
+		// The same on demand only, with a 20-minute start-up billed by the
+		// hour: the three joining at 16:00 each pay an hour: 720 + 30 =
+		// 750 a day = 22,812.5.
+		{name: "hour-billed start-up", in: plan.FleetInput{Need: spiky(2, 5), OnDemandPerHour: 10, StartUpSeconds: 1200, BillingGranularity: "hour"},
+			od: 22812.5, best: 22812.5, term: plan.OnDemand, bestOnDemandAtHour16: 5},
+		// Billed by the second: 3 × 1/3 h × 10 = 10 a day: 730 × 30 +
+		// 10 × 730/24 = 22,204.1666…
+		{name: "second-billed start-up", in: plan.FleetInput{Need: spiky(2, 5), OnDemandPerHour: 10, StartUpSeconds: 1200, BillingGranularity: "second"},
+			od: 22204.166666666668, best: 22204.166666666668, term: plan.OnDemand, bestOnDemandAtHour16: 5},
+		// Spot at 3 with a spare: 4 replicas × 3 = 12 an hour; reclaims
+		// 4 × 0.25/730 an hour, each billed 600 s = 1/6 h at 3: 0.5/730 an
+		// hour. A month: 12 × 730 + 0.5 = 8,760.5, below on demand 21,900.
+		{name: "spot with a spare", in: plan.FleetInput{Need: flat(3), OnDemandPerHour: 10, SpotPerHour: 3, StartUpSeconds: 600,
+			SpotInterruptionsPerMonth: 0.25, BillingGranularity: "second"},
+			od: 21900, spot: 8760.5, best: 8760.5, term: plan.OnDemand},
+		// A month-billed offer holds its peak: 5 × 10 × 730 = 36,500.
+		{name: "month-billed", in: plan.FleetInput{Need: spiky(2, 5), OnDemandPerHour: 10, BillingGranularity: "month"},
+			od: 36500, best: 36500, term: plan.OnDemand, bestOnDemandAtHour16: 5},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fp, err := plan.Fleet(c.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkRows(t, c.in, fp)
+			for _, g := range []struct {
+				what      string
+				got, want float64
+			}{{"all on demand", fp.AllOnDemand.MonthlyUSD, c.od}, {"all spot", fp.AllSpot.MonthlyUSD, c.spot},
+				{"all reserved 1y", fp.AllReserved1y.MonthlyUSD, c.r1y}, {"best", fp.Best.MonthlyUSD, c.best}} {
+				if !near(g.got, g.want) {
+					t.Errorf("%s: %.6f, want %.6f", g.what, g.got, g.want)
+				}
+			}
+			if fp.Best.Term != c.term || fp.Best.Reserved != c.reserved || fp.Best.Hours[16].OnDemand != c.bestOnDemandAtHour16 {
+				t.Errorf("best: %s × %d, %d on demand at 16:00; want %s × %d, %d", fp.Best.Term, fp.Best.Reserved,
+					fp.Best.Hours[16].OnDemand, c.term, c.reserved, c.bestOnDemandAtHour16)
+			}
+			if !near(fp.SavingUSD, c.od-c.best) {
+				t.Errorf("saving %.4f, want %.4f", fp.SavingUSD, c.od-c.best)
+			}
+		})
+	}
+}
+
+// The committed count follows the break-even utilisation: replica k is
+// committed when the share of hours it is busy exceeds u* = r/o.
+func TestFleetBreakEven(t *testing.T) {
+	// A staircase: replica k (1-based) busy 24 − 2(k−1) hours of the day.
+	var need [24]int
+	for h := range need {
+		need[h] = 1 + min(h/2, 11)
+	}
+	for _, r := range []float64{2, 4.5, 6, 8.5, 9.9} {
+		in := plan.FleetInput{Need: need, OnDemandPerHour: 10, Reserved1yPerHour: r, BillingGranularity: "second"}
+		fp, err := plan.Fleet(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkRows(t, in, fp)
+		u := r / 10
+		if !near(fp.BreakEven1y, u) {
+			t.Errorf("r %g: break-even %g, want %g", r, fp.BreakEven1y, u)
+		}
+		want := 0
+		for k := 1; k <= 12; k++ {
+			if busy := float64(24-2*(k-1)) / 24; busy > u {
+				want = k
+			}
+		}
+		if fp.Best.Reserved != want {
+			t.Errorf("r %g (u* %.3f): %d committed, want %d", r, u, fp.Best.Reserved, want)
+		}
+	}
+}
+
+// Bad inputs are errors, not plans.
+func TestFleetRejects(t *testing.T) {
+	for _, in := range []plan.FleetInput{{OnDemandPerHour: -1}, {OnDemandPerHour: math.NaN()}, {Need: [24]int{-1}}, {StartUpSeconds: math.Inf(1)}} {
+		if _, err := plan.Fleet(in); err == nil {
+			t.Errorf("%+v: no error", in)
+		}
+	}
+	if err := (plan.LoadCurve{}).Validate(); err == nil {
+		t.Error("an all-zero curve validates")
+	}
+}
+
+// chatCurve is a daily curve with a night trough and an evening peak
+// (requests/s by hour), a shape for the tests and the benchmark.
+var chatCurve = plan.LoadCurve{4, 3, 2, 2, 2, 3, 5, 8, 12, 15, 16, 17, 18, 17, 16, 16, 17, 18, 20, 20, 18, 14, 10, 6}
+
+// Over the catalog, each fleet's peak hour has the peak plan's replicas,
+// quieter hours no more, and its bills add up.
+func TestPlanFleetCatalog(t *testing.T) {
+	req, offers := servingRequest(t)
+	res, err := plan.PlanFleet(req, offers, plan.Options{}, plan.FleetOptions{Curve: chatCurve, Rows: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) == 0 {
+		t.Fatal("no fleets")
+	}
+	for i, fr := range res.Rows {
+		if !fr.Sized {
+			t.Errorf("%s: not sized: %v", fr.Row.Offer.ID, fr.Reason)
+			continue
+		}
+		fp := fr.Plan
+		if fp.Peak != fr.Row.Replicas {
+			t.Errorf("%s: peak %d replicas, the peak plan %d", fr.Row.Offer.ID, fp.Peak, fr.Row.Replicas)
+		}
+		for h, x := range fp.AllOnDemand.Hours {
+			if chatCurve[h] < chatCurve.Peak()/2 && x.Need > fp.Peak {
+				t.Errorf("%s hour %d: %d replicas at %.0f req/s, peak %d", fr.Row.Offer.ID, h, x.Need, chatCurve[h], fp.Peak)
+			}
+		}
+		var in plan.FleetInput
+		for h, x := range fp.AllOnDemand.Hours {
+			in.Need[h] = x.Need
+		}
+		if i > 0 && fp.Best.MonthlyUSD < res.Rows[i-1].Plan.Best.MonthlyUSD {
+			t.Errorf("row %d cheaper than row %d", i, i-1)
+		}
+		if fp.Best.MonthlyUSD > fp.AllOnDemand.MonthlyUSD+1e-9 {
+			t.Errorf("%s: best %.0f above all on demand %.0f", fr.Row.Offer.ID, fp.Best.MonthlyUSD, fp.AllOnDemand.MonthlyUSD)
+		}
+		if i < 3 {
+			t.Logf("%s %s: %d..%d replicas; on demand %.0f, spot %.0f, 1y %.0f, best %s × %d %.0f USD/month (−%.0f%%)", fr.Row.Offer.ID, fr.Row.Offer.GPU,
+				fp.Min, fp.Peak, fp.AllOnDemand.MonthlyUSD, fp.AllSpot.MonthlyUSD, fp.AllReserved1y.MonthlyUSD, fp.Best.Term, fp.Best.Reserved, fp.Best.MonthlyUSD, 100*fp.SavingShare)
+		}
+	}
+}
+
+// BenchmarkFleet plans a daily curve over the whole catalog: the peak
+// plan, then a fleet for every fitting row.
+func BenchmarkFleet(b *testing.B) {
+	req, offers := servingRequest(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := plan.PlanFleet(req, offers, plan.Options{}, plan.FleetOptions{Curve: chatCurve}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
