@@ -228,3 +228,41 @@ func BenchmarkFleet(b *testing.B) {
 		}
 	}
 }
+
+// An owned GPU's break-even follows from its inputs by hand: $25,000
+// over 5 years is 25,000/43,800 = 0.570776 $/h; 700 W × 1.5 × $0.10 =
+// 0.105 $/busy hour; against $2.50 rented, u* = 0.570776/(2.5 − 0.105) =
+// 0.238320; at u = 0.5 a busy hour costs 0.570776/0.5 + 0.105 = 1.246553.
+func TestOwnCost(t *testing.T) {
+	c, err := plan.OwnCost(plan.Owned{PriceUSD: 25000, Watts: 700, PUE: 1.5, KWhUSD: 0.10, DepreciationYears: 5, Utilisation: 0.5}, 2.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	capital := 25000.0 / (5 * 8760)
+	for _, g := range []struct {
+		what      string
+		got, want float64
+	}{{"capital", c.CapitalPerHourUSD, capital}, {"energy", c.EnergyPerBusyHourUSD, 0.105},
+		{"busy hour", c.PerBusyGPUHourUSD, capital/0.5 + 0.105}, {"break-even", c.BreakEvenUtilisation, capital / (2.5 - 0.105)}} {
+		if !near(g.got, g.want) {
+			t.Errorf("%s: %.6f, want %.6f", g.what, g.got, g.want)
+		}
+	}
+	if math.Abs(c.BreakEvenUtilisation-0.238320) > 1e-6 {
+		t.Errorf("break-even %.6f, by hand 0.238320", c.BreakEvenUtilisation)
+	}
+	// At the break-even, owning and renting the busy hours cost the same.
+	u := c.BreakEvenUtilisation
+	if own, rent := capital+u*0.105, u*2.5; !near(own, rent) {
+		t.Errorf("at u* owning %.6f, renting %.6f", own, rent)
+	}
+	// Energy above the rented price: owning never pays.
+	if c, _ := plan.OwnCost(plan.Owned{PriceUSD: 1, Watts: 1000, KWhUSD: 10, DepreciationYears: 1, Utilisation: 1}, 1); !math.IsInf(c.BreakEvenUtilisation, 1) {
+		t.Errorf("break-even %g, want +Inf", c.BreakEvenUtilisation)
+	}
+	for _, o := range []plan.Owned{{}, {PriceUSD: 1, DepreciationYears: 1, Utilisation: 1.5}, {PriceUSD: 1, DepreciationYears: 1, Utilisation: 1, PUE: 0.5}} {
+		if _, err := plan.OwnCost(o, 1); err == nil {
+			t.Errorf("%+v: no error", o)
+		}
+	}
+}

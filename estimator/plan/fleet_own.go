@@ -1,0 +1,82 @@
+package plan
+
+import (
+	"math"
+
+	"rightsize/estimator"
+)
+
+// Owning the GPUs instead of renting them. An owned GPU costs its
+// purchase price spread over its depreciation period whether it is busy
+// or not, plus the energy it draws while it works:
+//   - capital per hour = price / (years × 8,760 h): straight-line
+//     depreciation to no salvage value (IRS Publication 946, "How To
+//     Depreciate Property", straight line method: cost less salvage over
+//     the recovery period);
+//   - energy per busy hour = W / 1,000 × PUE × price per kWh, PUE being
+//     the facility's energy over the IT equipment's (The Green Grid, White
+//     Paper #49, "PUE: A Comprehensive Examination of the Metric", 2012).
+//     The GPU is assumed to draw W while busy and nothing while idle (an
+//     idle GPU draws tens of watts: the figure leans towards owning).
+//
+// At utilisation u (busy share of the clock's hours) a busy GPU-hour costs
+// capital/u + energy. Renting the same busy hours at p per GPU-hour costs
+// u·p per clock hour; owning costs capital + u·energy; they are equal at
+// the break-even utilisation u* = capital / (p − energy), above which
+// owning is cheaper (never when p ≤ energy).
+
+// DefaultPUE is the industry-average power usage effectiveness of 2023,
+// 1.58 (Uptime Institute, Global Data Center Survey 2023; Uptime
+// Intelligence Update 221, "Large data centers are mostly more efficient,
+// analysis confirms", Nov 2023: "In 2023, industry average PUE stood at
+// 1.58").
+const DefaultPUE = 1.58
+
+// Owned is one owned GPU's figures.
+type Owned struct {
+	PriceUSD          float64 // purchase price per GPU (its share of the server)
+	Watts             float64 // power per GPU while busy
+	PUE               float64 // facility energy / IT energy (0: DefaultPUE)
+	KWhUSD            float64 // electricity, USD per kWh
+	DepreciationYears float64
+	Utilisation       float64 // busy share of the clock's hours, (0, 1]
+}
+
+// OwnedCost is an owned GPU's cost against a rented price.
+type OwnedCost struct {
+	CapitalPerHourUSD    float64 // per clock hour
+	EnergyPerBusyHourUSD float64
+	PerBusyGPUHourUSD    float64 // capital/u + energy
+	RentedPerGPUHourUSD  float64
+	// BreakEvenUtilisation is u* = capital/(rented − energy); +Inf when
+	// renting is never dearer.
+	BreakEvenUtilisation float64
+}
+
+// OwnCost prices an owned GPU at o against renting at rented USD per
+// GPU-hour.
+func OwnCost(o Owned, rented float64) (OwnedCost, error) {
+	if o.PUE == 0 {
+		o.PUE = DefaultPUE
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+		ok   bool
+	}{{"own-price", o.PriceUSD, okPos(o.PriceUSD)}, {"own-watts", o.Watts, okNonNeg(o.Watts)}, {"pue", o.PUE, o.PUE >= 1 && o.PUE <= 10},
+		{"kwh-price", o.KWhUSD, okNonNeg(o.KWhUSD)}, {"depreciation-years", o.DepreciationYears, o.DepreciationYears > 0 && o.DepreciationYears <= 100},
+		{"utilisation", o.Utilisation, o.Utilisation > 0 && o.Utilisation <= 1}, {"rented price", rented, okNonNeg(rented)}} {
+		if !f.ok {
+			return OwnedCost{}, &estimator.InputError{Field: f.name, Value: fleetNum(f.v), Err: estimator.ErrRange, Reason: "out of range"}
+		}
+	}
+	c := OwnedCost{RentedPerGPUHourUSD: rented}
+	c.CapitalPerHourUSD = o.PriceUSD / (o.DepreciationYears * 8760)
+	c.EnergyPerBusyHourUSD = o.Watts / 1000 * o.PUE * o.KWhUSD
+	c.PerBusyGPUHourUSD = c.CapitalPerHourUSD/o.Utilisation + c.EnergyPerBusyHourUSD
+	c.BreakEvenUtilisation = math.Inf(1)
+	if d := rented - c.EnergyPerBusyHourUSD; d > 0 {
+		c.BreakEvenUtilisation = c.CapitalPerHourUSD / d
+	}
+	return c, nil
+}
