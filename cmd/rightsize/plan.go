@@ -211,6 +211,7 @@ func (c *planCmd) define(fs *flag.FlagSet) {
 			fs.String(f.name, f.def, f.usage)
 		}
 	}
+	defineFleetFlags(fs)
 	for _, b := range []struct{ name, usage string }{{"exclude-vat", "normalise VAT-inclusive prices to exclude VAT"},
 		{"all", "also print offers that do not fit, with the reason"},
 		{"unknown-networks", "let a plan span instances whose provider names no network between them (at --network-gbps, with a note); off: such offers run on one instance only"}} {
@@ -396,6 +397,9 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 }
 
 func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...any) int) int {
+	if c.fleetAsked() {
+		return c.runFleet(job, stdout, fail) // fleet.go
+	}
 	cat := catalog.Default()
 	req, err := c.request(job, cat)
 	if err != nil {
@@ -539,6 +543,7 @@ type planJSON struct {
 	Warnings        []string      `json:"warnings"`
 	Rows            []planRowJSON `json:"rows"`
 	Hosted          []hostedJSON  `json:"hosted,omitempty"`
+	Fleet           *fleetJSON    `json:"fleet,omitempty"`
 }
 
 func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJSON {
