@@ -1,0 +1,218 @@
+package main
+
+import (
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"rightsize/estimator/plan"
+)
+
+const chatCurveFlag = "4,3,2,2,2,3,5,8,12,15,16,17,18,17,16,16,17,18,20,20,18,14,10,6"
+
+var fleetArgs = []string{"--model", "llama-3.1-8b", "--ttft-p95", "1s", "--tpot", "50ms", "--prompt-tokens", "1000",
+	"--output-tokens", "250", "--load-curve", chatCurveFlag, "--kind", "hyperscaler", "--fleet-offers", "5"}
+
+// checkFleet: each choice's bill is the sum of its own hour rows, the best
+// mix is no dearer than any single price model, and the saving is all on
+// demand less the best mix.
+func checkFleet(t *testing.T, f *fleetJSON) {
+	t.Helper()
+	if f == nil || len(f.Offers) == 0 {
+		t.Fatal("no fleet")
+	}
+	for _, o := range f.Offers {
+		if !o.Sized {
+			continue
+		}
+		for name, c := range map[string]*choiceJSON{"on demand": o.OnDemand, "spot": o.Spot, "1y": o.Reserved1y, "3y": o.Reserved3y, "best": o.Best} {
+			if c == nil {
+				continue
+			}
+			sum := 0.0
+			for _, h := range c.Hours {
+				sum += h.MonthlyUSD
+				if !near(h.USD, h.ReservedUSD+h.OnDemandUSD+h.SpotUSD+h.StartUpUSD+h.SpotReclaimUSD) {
+					t.Errorf("%s %s hour %d: parts do not add up: %+v", o.OfferID, name, h.Hour, h)
+				}
+				if h.Reserved+h.OnDemand+max(h.Spot-1, 0) < h.Need {
+					t.Errorf("%s %s hour %d: %+v short of the need", o.OfferID, name, h.Hour, h)
+				}
+			}
+			if !near(sum, c.MonthlyUSD) {
+				t.Errorf("%s %s: bill %.4f, rows %.4f", o.OfferID, name, c.MonthlyUSD, sum)
+			}
+			if o.Best.MonthlyUSD > c.MonthlyUSD*(1+1e-9) && (name != "spot" || f.SpotInBestMix) {
+				t.Errorf("%s: best %.2f above %s %.2f", o.OfferID, o.Best.MonthlyUSD, name, c.MonthlyUSD)
+			}
+		}
+		if o.OnDemand != nil && !near(o.SavingUSD, o.OnDemand.MonthlyUSD-o.Best.MonthlyUSD) {
+			t.Errorf("%s: saving %.2f, want %.2f", o.OfferID, o.SavingUSD, o.OnDemand.MonthlyUSD-o.Best.MonthlyUSD)
+		}
+	}
+}
+
+func TestFleetJSON(t *testing.T) {
+	p := planJSONOf(t, fleetArgs...)
+	checkFleet(t, p.Fleet)
+	if p.Workload != "serving" || len(p.Rows) == 0 {
+		t.Fatalf("workload %s, %d rows", p.Workload, len(p.Rows))
+	}
+	// The peak plan ranks the offers at the curve's busiest hour.
+	if p.Fleet.LoadCurve[18] != 20 {
+		t.Errorf("curve %v", p.Fleet.LoadCurve)
+	}
+	reserved := false
+	for _, o := range p.Fleet.Offers {
+		reserved = reserved || o.Reserved1y != nil
+		t.Logf("%s %s: %d..%d replicas; on demand %.0f, 1y %v, best %s %.0f (−%.0f%%)", o.OfferID, o.GPU, o.MinReplicas, o.PeakReplicas,
+			o.OnDemand.MonthlyUSD, choiceText(o.Reserved1y), mixText(o.Best), o.Best.MonthlyUSD, 100*o.SavingShare)
+	}
+	if !reserved {
+		t.Error("no hyperscaler offer with a 1-year reservation price")
+	}
+}
+
+// The same day from a CSV file and a request log with the histogram's
+// size classes; the owned alternative's break-even.
+func TestFleetFiles(t *testing.T) {
+	p := planJSONOf(t, "--model", "llama-3.1-8b", "--ttft-p95", "2s", "--tpot", "80ms", "--load-curve", "testdata/fleet/curve.csv",
+		"--workload", "testdata/fleet/histogram.csv", "--gpu", "h100-sxm", "--own-price", "25000", "--kwh-price", "0.10", "--depreciation-years", "5")
+	checkFleet(t, p.Fleet)
+	wl := p.Fleet.Workload
+	if wl == nil || len(wl.Buckets) != 3 || wl.MeanPromptTokens != 1750 || wl.MeanOutputTokens != 205 {
+		t.Fatalf("workload %+v", wl)
+	}
+	o := p.Fleet.Offers[0]
+	if o.Owned == nil || o.Owned.BreakEvenUtilisation == nil {
+		t.Fatalf("owned %+v", o.Owned)
+	}
+	// Break-even by hand from the row's own inputs.
+	ow := o.Owned
+	capital := 25000 / (5 * 8760.0)
+	energy := ow.Watts / 1000 * plan.DefaultPUE * 0.10
+	if !near(*ow.BreakEvenUtilisation, capital/(ow.RentedPerGPUHourUSD-energy)) || ow.Watts != 700 {
+		t.Errorf("break-even %.6f, by hand %.6f (%g W)", *ow.BreakEvenUtilisation, capital/(ow.RentedPerGPUHourUSD-energy), ow.Watts)
+	}
+
+	// A log's timestamps make the curve: 2 requests an hour, 5 from
+	// 12:00 to 19:00, over two days.
+	p = planJSONOf(t, "--model", "llama-3.1-8b", "--ttft-p95", "2s", "--workload", "testdata/fleet/usage.jsonl", "--gpu", "h100-sxm")
+	checkFleet(t, p.Fleet)
+	wl = p.Fleet.Workload
+	if wl.Requests != 144 || wl.Days != 2 || !wl.CurveFromLog || !near(p.Fleet.LoadCurve[3], 2.0/3600) || !near(p.Fleet.LoadCurve[12], 5.0/3600) {
+		t.Errorf("workload %+v, curve %v", wl, p.Fleet.LoadCurve)
+	}
+}
+
+func TestFleetTable(t *testing.T) {
+	code, out, errs := runPlanArgs(t, fleetArgs...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"Daily load: peak 20 req/s at 18:00", "Monthly bill: all on demand", "less than all on demand", "HOUR"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+}
+
+// Bad input is one line naming the flag and the place.
+func TestFleetErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		f := dir + "/" + name
+		if err := os.WriteFile(f, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	base := []string{"--model", "llama-3.1-8b", "--ttft-p95", "1s"}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--load-curve", "1,2,3"}, "--load-curve"},
+		{[]string{"--load-curve", strings.Repeat("1,", 23) + "x"}, "hour 23"},
+		{[]string{"--load-curve", strings.Repeat("0,", 23) + "0"}, "above 0"},
+		{[]string{"--load-curve", write("c.csv", "hour,requests_per_second\n0,1\n0,2\n")}, "hour 0 given twice"},
+		{[]string{"--workload", write("a.jsonl", "{\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":5}}\n{\"usage\":{\"completion_tokens\":5}}\n"), "--requests-per-second", "1"}, "line 2: no prompt_tokens"},
+		{[]string{"--workload", write("b.jsonl", "{\"prompt_tokens\":10,\"completion_tokens\":5}\nnot json\n"), "--requests-per-second", "1"}, "line 2: not a JSON object"},
+		{[]string{"--workload", write("ab.csv", "a,b\n1,2\n"), "--requests-per-second", "1"}, "want prompt_tokens and output_tokens"},
+		{[]string{"--workload", write("d.csv", "prompt_tokens,output_tokens\n10,-5\n"), "--requests-per-second", "1"}, "line 2: output_tokens"},
+		{[]string{"--workload", write("e.csv", "prompt_tokens,output_tokens\n10,5\n")}, "no timestamps"},
+		{[]string{"--load-curve", chatCurveFlag, "--own-price", "20000"}, "--kwh-price"},
+		{[]string{"--load-curve", chatCurveFlag, "--pue", "1.2"}, "needs --own-price"},
+	} {
+		code, _, errs := runPlanArgs(t, append(base, c.args...)...)
+		if code == 0 || !strings.Contains(errs, c.want) || strings.Count(strings.TrimSpace(errs), "\n") > 0 {
+			t.Errorf("%v: exit %d, %q; want one line with %q", c.args, code, errs, c.want)
+		}
+	}
+}
+
+// The parsers never panic, and what they accept is a workload the planner
+// takes: shares summing to 1, token counts within the caps, a curve of
+// finite rates.
+func FuzzParseWorkload(f *testing.F) {
+	for _, name := range []string{"testdata/fleet/usage.jsonl", "testdata/fleet/histogram.csv"} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte("prompt_tokens,output_tokens,timestamp\n10,5,2026-11-26T10:00:00Z\n"))
+	f.Add([]byte(`{"input_tokens":3,"output_tokens":4,"timestamp":"2026-11-26 10:00:00"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		w, err := parseWorkload(data)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error over lines: %q", err)
+			}
+			return
+		}
+		sum := 0.0
+		for _, b := range w.Buckets {
+			if b.PromptTokens < 0 || b.OutputTokens < 0 || b.PromptTokens > maxTokens || b.OutputTokens > maxTokens || !(b.Share > 0) {
+				t.Errorf("bucket %+v", b)
+			}
+			sum += b.Share
+		}
+		if len(w.Buckets) == 0 || math.Abs(sum-1) > 1e-9 || w.MeanOutput < 1 {
+			t.Errorf("workload %+v", w)
+		}
+		if w.Curve != nil {
+			if err := w.Curve.Validate(); err != nil {
+				t.Errorf("curve %v: %v", *w.Curve, err)
+			}
+		}
+	})
+}
+
+func FuzzParseLoadCurve(f *testing.F) {
+	b, err := os.ReadFile("testdata/fleet/curve.csv")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(string(b), false)
+	f.Add(chatCurveFlag, true)
+	f.Fuzz(func(t *testing.T, s string, list bool) {
+		var c plan.LoadCurve
+		var err error
+		if list {
+			c, err = parseCurveList(s)
+		} else {
+			c, err = parseCurveCSV([]byte(s))
+		}
+		if err != nil {
+			return
+		}
+		for _, v := range c {
+			if !(v >= 0) || v > maxRequestsPerSecond {
+				t.Errorf("rate %g accepted", v)
+			}
+		}
+	})
+}
