@@ -56,6 +56,9 @@ type estimateJob struct {
 //	rows                one per offer, best first (fields below)
 //	hosted              serving: hosted APIs against the cheapest row
 //	                    (fields below)
+//	fleet               with --load-curve or --workload: the daily fleet
+//	                    (fields below, fleet.go); rows are then the plan at
+//	                    the curve's peak, on demand
 //
 // Each row:
 //
@@ -153,6 +156,52 @@ type estimateJob struct {
 //	                    (one replica's month / the API's price per request-
 //	                    second); 0 when one replica never gets there
 //	why, why_key, why_args  the comparison as a sentence and message key
+//
+// The fleet object (plan.PlanFleet, plan.Fleet):
+//
+//	load_curve          24 requests/s, hour 0 (00:00) first
+//	workload            with --workload: source, requests (log lines; 0 for
+//	                    a histogram), days the timestamps touch,
+//	                    mean_prompt_tokens, mean_output_tokens, buckets
+//	                    [{prompt_tokens, output_tokens, share}] (size
+//	                    classes: each hour's replicas are the sum of each
+//	                    class's at its share of the rate), curve_from_log
+//	min_replicas        fewest replicas at any hour (--min-replicas)
+//	spot_in_best_mix    false with --no-spot
+//	offers              the best --fleet-offers offers, cheapest best mix
+//	                    first, each:
+//	  offer_id, provider, instance_type, gpu, instances_per_replica,
+//	  gpus_per_replica   the peak plan's replica on the offer
+//	  billing_granularity  the catalog's (second | minute | hour | month | "")
+//	  billing_assumed_hour  the catalog gives none: billed by the hour
+//	  billed_start_up_hours  what one start-up is billed, hours
+//	  start_up_seconds  a new replica's start-up (--restart, default 600)
+//	  spot_interruptions_per_month  share of spot replicas reclaimed a month
+//	  sized, why        false with the reason when an hour or a size class
+//	                    cannot be served on the offer's shape
+//	  peak_replicas, min_replicas  replicas at the busiest and quietest hour
+//	  reserved_1y_break_even_utilisation, reserved_3y_break_even_utilisation
+//	                    reserved rate / on-demand rate (0: no price)
+//	  all_on_demand, all_spot, all_reserved_1y, all_reserved_3y, best
+//	                    each price model alone (spot with one spare
+//	                    replica; reserved at the peak count) and the
+//	                    cheapest mix, or null where the offer lacks the
+//	                    price: {term (reserved-1y | reserved-3y | none),
+//	                    reserved (replicas committed), monthly_usd, hours}
+//	  hours             24 rows: hour, requests_per_second, need, reserved,
+//	                    on_demand, spot (counting the spare), reserved_usd,
+//	                    on_demand_usd, spot_usd, start_up_usd (replicas
+//	                    joining this hour, billed at the granularity),
+//	                    spot_reclaim_usd (expected replacements), usd (their
+//	                    sum, one day's hour), monthly_usd (usd × 730/24);
+//	                    monthly_usd of the choice is the sum of its rows
+//	  saving_usd, saving_share  all_on_demand less best, per month
+//	  owned             with --own-price: price_usd, watts, pue, kwh_usd,
+//	                    depreciation_years, utilisation,
+//	                    capital_per_gpu_hour_usd, energy_per_busy_gpu_hour_usd,
+//	                    cost_per_busy_gpu_hour_usd, rented_per_gpu_hour_usd
+//	                    (on demand), break_even_utilisation (null: never),
+//	                    gpus (the peak's), monthly_usd (owning them)
 func runPlan(args []string, stdout, stderr io.Writer) int {
 	return estimateCommand("plan", args, stdout, stderr, &planCmd{stderr: stderr})
 }
