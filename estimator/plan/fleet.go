@@ -200,10 +200,17 @@ func (f *fleetCost) counts(h, r int, m mode, hold int) (od, spot int) {
 }
 
 // cost is hour h's bill (USD, one day's hour) under commitment r at
-// rate rate, mode m, after an hour in mode prev; hour itemises it.
+// rate rate, mode m, after an hour in mode prev: hour's USD without the
+// row.
 func (f *fleetCost) cost(h, r int, rate float64, m, prev mode, hold int) float64 {
-	x := f.hour(h, r, rate, m, prev, hold)
-	return x.USD
+	in := f.in
+	od, sp := f.counts(h, r, m, hold)
+	v := float64(r)*rate + float64(od)*in.OnDemandPerHour + float64(sp)*in.SpotPerHour
+	if !f.month {
+		pod, psp := f.counts((h+23)%24, r, prev, hold)
+		v += f.startup * (float64(max(od-pod, 0))*in.OnDemandPerHour + float64(max(sp-psp, 0))*in.SpotPerHour)
+	}
+	return v + float64(sp)*f.reclaim*f.startup*in.SpotPerHour
 }
 
 // hour fills hour h's row under commitment r at rate rate, mode m, after
@@ -236,16 +243,16 @@ func (f *fleetCost) fixed(term Pricing, r int, rate float64, m mode, hold int) F
 	return c
 }
 
-// best is the cheapest choice with commitment r: each hour's mode by
+// best is the cheapest day with commitment r: each hour's mode by
 // dynamic programming over the day's cycle (the mode of hour 23 is the
-// "previous" of hour 0), on demand winning ties.
-func (f *fleetCost) best(term Pricing, r int, rate float64, spot bool, hold int) FleetChoice {
+// "previous" of hour 0), on demand winning ties. It returns the day's
+// bill (USD) and the modes.
+func (f *fleetCost) best(r int, rate float64, spot bool, hold int) (float64, [24]mode) {
 	modes := []mode{rentOnDemand}
 	if spot {
 		modes = append(modes, rentSpot)
 	}
-	var out FleetChoice
-	found := false
+	bestCost, bestSeq := math.Inf(1), [24]mode{}
 	for _, last := range modes {
 		// cost[m] is the cheapest day so far ending in mode m; from[h][m]
 		// the mode of hour h−1 on that path.
@@ -267,21 +274,25 @@ func (f *fleetCost) best(term Pricing, r int, rate float64, spot bool, hold int)
 			cost = next
 		}
 		// The day must end in the mode it assumed before hour 0.
-		var seq [24]mode
-		seq[23] = last
-		for h := 23; h > 0; h-- {
-			seq[h-1] = from[h][seq[h]]
-		}
-		c := FleetChoice{Term: term, Reserved: r, Priced: true}
-		for h := range 24 {
-			c.Hours[h] = f.hour(h, r, rate, seq[h], seq[(h+23)%24], hold)
-			c.MonthlyUSD += c.Hours[h].MonthlyUSD
-		}
-		if !found || c.MonthlyUSD < out.MonthlyUSD-1e-9 {
-			out, found = c, true
+		if cost[last] < bestCost-1e-9 {
+			bestCost = cost[last]
+			bestSeq[23] = last
+			for h := 23; h > 0; h-- {
+				bestSeq[h-1] = from[h][bestSeq[h]]
+			}
 		}
 	}
-	return out
+	return bestCost, bestSeq
+}
+
+// choice itemises the day with commitment r and modes seq.
+func (f *fleetCost) choice(term Pricing, r int, rate float64, seq [24]mode, hold int) FleetChoice {
+	c := FleetChoice{Term: term, Reserved: r, Priced: true}
+	for h := range 24 {
+		c.Hours[h] = f.hour(h, r, rate, seq[h], seq[(h+23)%24], hold)
+		c.MonthlyUSD += c.Hours[h].MonthlyUSD
+	}
+	return c
 }
 
 // Fleet plans one offer's fleet over the day: each single price model and
@@ -331,23 +342,41 @@ func Fleet(in FleetInput) (FleetPlan, error) {
 	// each hour's remainder on demand or spot. Without a rented price the
 	// commitment must cover the peak.
 	rent := od || (spot && !in.NoSpot)
-	consider := func(c FleetChoice) {
-		if !out.Best.Priced || c.MonthlyUSD < out.Best.MonthlyUSD-1e-9 {
-			out.Best = c
+	useSpot := spot && !in.NoSpot
+	// The best mix's candidates by their day's bill; only the winner is
+	// itemised.
+	type cand struct {
+		term Pricing
+		r    int
+		rate float64
+		seq  [24]mode
+	}
+	var win cand
+	winCost := math.Inf(1)
+	consider := func(term Pricing, r int, rate float64) {
+		var v float64
+		var seq [24]mode
+		if od {
+			v, seq = f.best(r, rate, useSpot, hold(r))
+		} else {
+			for h := range seq {
+				seq[h] = rentSpot
+			}
+			for h := range 24 {
+				v += f.cost(h, r, rate, rentSpot, rentSpot, hold(r))
+			}
+		}
+		if v < winCost-1e-9 {
+			win, winCost = cand{term, r, rate, seq}, v
 		}
 	}
-	useSpot := spot && !in.NoSpot
 	if rent {
-		if od {
-			consider(f.best(OnDemand, 0, 0, useSpot, hold(0)))
-		} else {
-			consider(f.fixed(OnDemand, 0, 0, rentSpot, hold(0)))
-		}
+		consider(OnDemand, 0, 0)
 	}
 	// The bill is linear in the committed count between two adjacent
 	// levels of the need (the same hours have replicas above it), so the
 	// cheapest count is one of the levels: try those.
-	levels := make([]int, 0, 24)
+	var levels []int
 	for _, n := range in.Need {
 		if n > 0 && !slices.Contains(levels, n) && (rent || n == out.Peak) {
 			levels = append(levels, n)
@@ -359,12 +388,11 @@ func Fleet(in FleetInput) (FleetPlan, error) {
 			continue
 		}
 		for _, r := range levels {
-			if od {
-				consider(f.best(t.p, r, t.rate, useSpot, hold(r)))
-			} else {
-				consider(f.fixed(t.p, r, t.rate, rentSpot, hold(r)))
-			}
+			consider(t.p, r, t.rate)
 		}
+	}
+	if !math.IsInf(winCost, 1) {
+		out.Best = f.choice(win.term, win.r, win.rate, win.seq, hold(win.r))
 	}
 	if out.AllOnDemand.Priced && out.Best.Priced {
 		out.SavingUSD = out.AllOnDemand.MonthlyUSD - out.Best.MonthlyUSD

@@ -91,7 +91,7 @@ func PlanFleet(req Request, offers []Offer, opts Options, fo FleetOptions) (Flee
 	// planner memoises curves and simulations across rows.
 	var sizers []*fleetSizer
 	if len(fo.Buckets) == 0 {
-		sizers = []*fleetSizer{{p: peak, share: 1, memo: map[*simMemo]float64{}}}
+		sizers = []*fleetSizer{{p: peak, curve: fo.Curve, share: 1, memo: map[*simMemo]float64{}}}
 	} else {
 		total := 0.0
 		for _, b := range fo.Buckets {
@@ -100,28 +100,32 @@ func PlanFleet(req Request, offers []Offer, opts Options, fo FleetOptions) (Flee
 		for _, b := range fo.Buckets {
 			r := req
 			r.Workload.PromptTokens, r.Workload.OutputTokens = b.PromptTokens, b.OutputTokens
-			sizers = append(sizers, &fleetSizer{p: newPlanner(r, o2, len(offers)), share: b.Share / total, memo: map[*simMemo]float64{}})
+			sizers = append(sizers, &fleetSizer{p: newPlanner(r, o2, len(offers)), curve: fo.Curve, share: b.Share / total, memo: map[*simMemo]float64{}})
 		}
 	}
-	rows := make([]FleetRow, 0, n)
+	// Rows are large (a day of five choices): each is planned in place
+	// and moved once into its rank.
+	rows := make([]FleetRow, n)
+	m := 0
 	for i := range n {
 		r := res.Rows[i]
 		if !r.Fits || r.Offer == nil {
 			continue
 		}
-		rows = append(rows, fleetRow(sizers, r, fo, len(fo.Buckets) == 0))
+		fleetRow(sizers, r, fo, len(fo.Buckets) == 0, &rows[m])
+		m++
 	}
-	// Cheapest best mix first, unsized rows last; a row is large, so the
-	// order is sorted as indices and the rows copied once.
-	idx := make([]int, len(rows))
-	for i := range idx {
-		idx[i] = i
-	}
+	rows = rows[:m]
+	// Cheapest best mix first, unsized rows last.
 	key := func(i int) float64 {
 		if !rows[i].Sized {
 			return math.Inf(1)
 		}
 		return rows[i].Plan.Best.MonthlyUSD
+	}
+	idx := make([]int, m)
+	for i := range idx {
+		idx[i] = i
 	}
 	slices.SortStableFunc(idx, func(a, b int) int {
 		ka, kb := key(a), key(b)
@@ -133,16 +137,34 @@ func PlanFleet(req Request, offers []Offer, opts Options, fo FleetOptions) (Flee
 		}
 		return 0
 	})
-	out.Rows = make([]FleetRow, len(rows))
-	for i, j := range idx {
-		out.Rows[i] = rows[j]
+	// Apply the permutation in place, one cycle at a time: position i
+	// takes row idx[i].
+	var tmp FleetRow
+	for i := range idx {
+		if idx[i] == i || idx[i] < 0 {
+			continue
+		}
+		tmp = rows[i]
+		j := i
+		for {
+			k := idx[j]
+			idx[j] = -1
+			if k == i {
+				rows[j] = tmp
+				break
+			}
+			rows[j] = rows[k]
+			j = k
+		}
 	}
+	out.Rows = rows
 	return out, nil
 }
 
 // fleetSizer sizes replicas for one workload at a share of the curve.
 type fleetSizer struct {
 	p     *planner
+	curve LoadCurve
 	share float64
 	memo  map[*simMemo]float64 // a shape's highest rate per copy within the SLOs
 }
@@ -230,7 +252,20 @@ func (s *fleetSizer) perCopy(sc *serveCurve, r *Row, step int) float64 {
 	if meets(hi) {
 		return hi
 	}
+	// Bisect only while some hour's count differs between the bounds:
+	// ceil(λ_h/lo) copies meet the SLOs, ceil(λ_h/hi) may not.
+	settled := func() bool {
+		for _, lam := range s.curve {
+			if lam *= s.share; lam > 0 && math.Ceil(lam/lo-1e-9) != math.Ceil(lam/hi-1e-9) {
+				return false
+			}
+		}
+		return true
+	}
 	for range 12 {
+		if lo > 0 && settled() {
+			break
+		}
 		mid := (lo + hi) / 2
 		if meets(mid) {
 			lo = mid
@@ -245,10 +280,10 @@ func (s *fleetSizer) perCopy(sc *serveCurve, r *Row, step int) float64 {
 }
 
 // fleetRow sizes and prices one row's day.
-func fleetRow(sizers []*fleetSizer, r Row, fo FleetOptions, single bool) FleetRow {
+func fleetRow(sizers []*fleetSizer, r Row, fo FleetOptions, single bool, fr *FleetRow) {
 	p := sizers[0].p
 	o := r.Offer
-	fr := FleetRow{Row: r, RequestsPerSecond: fo.Curve}
+	fr.Row, fr.RequestsPerSecond = r, fo.Curve
 	a := p.req.Assumptions
 	fr.StartUpSeconds = a.RestartSeconds
 	if fr.StartUpSeconds == 0 {
@@ -278,7 +313,7 @@ func fleetRow(sizers []*fleetSizer, r Row, fo FleetOptions, single bool) FleetRo
 				c, why, ok := s.copies(&r, lam*s.share)
 				if !ok {
 					fr.Reason = why
-					return fr
+					return
 				}
 				need += (c + per - 1) / per
 			}
@@ -308,8 +343,7 @@ func fleetRow(sizers []*fleetSizer, r Row, fo FleetOptions, single bool) FleetRo
 	fp, err := Fleet(in)
 	if err != nil {
 		fr.Reason = Reason{Key: "fit.no_price", Args: []any{OnDemand.String()}}
-		return fr
+		return
 	}
 	fr.Plan, fr.Sized = fp, true
-	return fr
 }

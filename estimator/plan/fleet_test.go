@@ -217,16 +217,55 @@ func TestPlanFleetCatalog(t *testing.T) {
 	}
 }
 
-// BenchmarkFleet plans a daily curve over the whole catalog: the peak
-// plan, then a fleet for every fitting row.
+// BenchmarkFleet plans a daily curve over the whole catalog: "plan" is
+// PlanFleet (the peak plan, then a fleet for every fitting row: the
+// simulator's per-copy rate and the day's pricing); "price" is Fleet alone
+// over every row's day, the part the page re-runs when only a price model
+// or a start-up changes.
 func BenchmarkFleet(b *testing.B) {
 	req, offers := servingRequest(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := plan.PlanFleet(req, offers, plan.Options{}, plan.FleetOptions{Curve: chatCurve}); err != nil {
-			b.Fatal(err)
+	fo := plan.FleetOptions{Curve: chatCurve}
+	b.Run("plan", func(b *testing.B) {
+		b.ReportAllocs()
+		start, n := cpuTime(), 0
+		for b.Loop() {
+			if _, err := plan.PlanFleet(req, offers, plan.Options{}, fo); err != nil {
+				b.Fatal(err)
+			}
+			n++
 		}
+		if cpu := cpuTime() - start; cpu > 0 && n > 0 {
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(n), "cpu-ns/op")
+		}
+	})
+	res, err := plan.PlanFleet(req, offers, plan.Options{}, fo)
+	if err != nil {
+		b.Fatal(err)
 	}
+	ins := make([]plan.FleetInput, 0, len(res.Rows))
+	for _, fr := range res.Rows {
+		if !fr.Sized {
+			continue
+		}
+		in := plan.FleetInput{StartUpSeconds: fr.StartUpSeconds, SpotInterruptionsPerMonth: fr.SpotInterruptionsPerMonth,
+			BillingGranularity: fr.Row.Offer.BillingGranularity, OnDemandPerHour: fr.Plan.AllOnDemand.Hours[0].OnDemandUSD / float64(max(fr.Plan.AllOnDemand.Hours[0].OnDemand, 1)),
+			SpotPerHour: 0.4 * fr.Row.PricePerHourUSD, Reserved1yPerHour: 0.6 * fr.Row.PricePerHourUSD, Reserved3yPerHour: 0.4 * fr.Row.PricePerHourUSD}
+		for h, x := range fr.Plan.AllOnDemand.Hours {
+			in.Need[h] = x.Need
+		}
+		ins = append(ins, in)
+	}
+	b.Run("price", func(b *testing.B) {
+		b.ReportAllocs()
+		b.ReportMetric(float64(len(ins)), "offers")
+		for b.Loop() {
+			for _, in := range ins {
+				if _, err := plan.Fleet(in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
 }
 
 // An owned GPU's break-even follows from its inputs by hand: $25,000
