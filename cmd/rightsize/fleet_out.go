@@ -327,6 +327,9 @@ func writeFleet(w io.Writer, f fleetJSON) {
 	if o.BreakEven1y > 0 || o.BreakEven3y > 0 {
 		fmt.Fprintf(w, "A reservation pays off for a replica busy more than %s of the day (reserved rate / on-demand rate).\n", breakEvenText(o))
 	}
+	if strings.Contains(mixText(o.Best), "spot") {
+		fmt.Fprintln(w, "The best mix serves on spot with one spare replica: a reclaim takes a replica away until its replacement starts, and the providers' guides advise against spot for production serving; --no-spot plans without it.")
+	}
 	start := fmt.Sprintf("Start-up %.0f s per new replica", o.StartUpSeconds)
 	switch {
 	case o.BillingAssumedHour:

@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -215,4 +216,43 @@ func FuzzParseLoadCurve(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Three daily questions, their tables kept as goldens (go test -update
+// rewrites them): Llama 3.1 8B on a chat-shaped day on hyperscaler H100s
+// and L4s without spot (commit the base, rent the peak), and the same
+// H100 day from a size-class histogram with owned GPUs beside it (the
+// --own-* figures are the question's inputs, not sourced prices).
+func TestFleetGolden(t *testing.T) {
+	day := []string{"--model", "llama-3.1-8b", "--kind", "hyperscaler", "--ttft-p95", "1s", "--tpot", "50ms", "--load-curve", "testdata/fleet/curve.csv"}
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"h100-no-spot", append(slices.Clone(day), "--gpu", "h100-sxm", "--prompt-tokens", "1000", "--output-tokens", "250", "--no-spot")},
+		{"l4-no-spot", append(slices.Clone(day), "--gpu", "l4", "--prompt-tokens", "1000", "--output-tokens", "250", "--no-spot")},
+		{"h100-histogram-owned", append(slices.Clone(day), "--gpu", "h100-sxm", "--workload", "testdata/fleet/histogram.csv",
+			"--own-price", "25000", "--kwh-price", "0.10", "--depreciation-years", "5")},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errs := runPlanArgs(t, c.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			golden := "testdata/fleet/" + c.name + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out != string(want) {
+				t.Errorf("output differs from %s (go test -run TestFleetGolden -update rewrites it):\n%s", golden, out)
+			}
+		})
+	}
 }
