@@ -198,21 +198,15 @@ const (
 	lcLeft, lcTop = 8, 10
 	lcRight       = 24
 	lcBot         = 40
+	lcViewBox     = "0 0 600 360"
 )
 
-// lcLine is a polyline; lcRule a straight line; lcDot a marked point;
-// lcText a tick label; lcKey a legend entry. Each has a class that styles
-// it: the page's Content-Security-Policy forbids inline styles.
+// lcPath is SVG path data drawn in one class (a curve, the grid, a
+// target line, the marked points as round dots of zero length); lcText a
+// tick label; lcKey a legend entry. Classes style them: the page's
+// Content-Security-Policy forbids inline styles.
 type (
-	lcLine struct{ Class, Points string }
-	lcRule struct {
-		Class          string
-		X1, Y1, X2, Y2 int
-	}
-	lcDot struct {
-		Class string
-		X, Y  int
-	}
+	lcPath struct{ Class, D string }
 	lcText struct {
 		Class, Text string
 		X, Y        int
@@ -223,11 +217,26 @@ type (
 // loadChartView is the chart laid out in one language.
 type loadChartView struct {
 	Title, XLabel, YLabel, Caption string
-	Rules                          []lcRule
-	Lines                          []lcLine
-	Dots                           []lcDot
+	Paths                          []lcPath
 	Texts                          []lcText
 	Keys                           []lcKey
+}
+
+// pathData writes SVG path data: M x y, then L, H or V commands.
+type pathData []byte
+
+func (d pathData) cmd(c byte, vs ...int) pathData {
+	if len(d) > 0 {
+		d = append(d, ' ')
+	}
+	d = append(d, c)
+	for i, v := range vs {
+		if i > 0 {
+			d = append(d, ',')
+		}
+		d = strconv.AppendInt(d, int64(v), 10)
+	}
+	return d
 }
 
 // loadChartOf lays s out: a linear rate axis from 0, a log latency axis,
@@ -236,12 +245,7 @@ type loadChartView struct {
 // vertical lines. what names the copy ("1 × H100 SXM · vLLM").
 func loadChartOf(s serveLoad, l locale, what string) loadChartView {
 	w, h := float64(lcW-lcLeft-lcRight), float64(lcH-lcTop-lcBot)
-	xMax := s.Points[len(s.Points)-1].RPS
-	for _, p := range s.Points {
-		xMax = math.Max(xMax, p.RPS)
-	}
-	xStep := niceStep(xMax / 5)
-	xMax = math.Ceil(xMax/xStep-1e-9) * xStep
+	xMax := 0.0
 	lo, hi := math.Inf(1), 0.0
 	see := func(v float64) {
 		if v > 0 && !math.IsInf(v, 0) {
@@ -249,12 +253,15 @@ func loadChartOf(s serveLoad, l locale, what string) loadChartView {
 		}
 	}
 	for _, p := range s.Points {
+		xMax = math.Max(xMax, p.RPS)
 		see(p.TTFTP50)
 		see(p.TTFTP95)
 		see(p.TPOTP95)
 	}
 	see(s.TTFTTarget)
 	see(s.TPOTTarget)
+	xStep := niceStep(xMax / 5)
+	xMax = math.Ceil(xMax/xStep-1e-9) * xStep
 	if !(hi > 0) {
 		lo, hi = 1e-3, 1
 	}
@@ -269,15 +276,12 @@ func loadChartOf(s serveLoad, l locale, what string) loadChartView {
 		v = math.Min(math.Max(v, lo), hi)
 		return lcTop + int(math.Round((math.Log(hi)-math.Log(v))/(math.Log(hi)-math.Log(lo))*h))
 	}
-	v := loadChartView{
-		Title:  l.t(mLoadTitle),
-		XLabel: l.t(mLoadX),
-		YLabel: l.t(mLoadY),
-	}
+	v := loadChartView{Title: l.t(mLoadTitle), XLabel: l.t(mLoadX), YLabel: l.t(mLoadY)}
 	bottom, right := lcTop+int(h), lcLeft+int(w)
+	add := func(class string, d pathData) { v.Paths = append(v.Paths, lcPath{class, string(d)}) }
 	// Grid and ticks: latency at 1-2-5 steps (1-3 or decades alone over
-	// a wider range), labelled inside the plot above their line; rates below the
-	// axis.
+	// a wider range), labelled inside the plot above their line; rates
+	// below the axis.
 	steps := []float64{1, 2, 5}
 	switch {
 	case hi/lo > 1000:
@@ -285,69 +289,70 @@ func loadChartOf(s serveLoad, l locale, what string) loadChartView {
 	case hi/lo > 30:
 		steps = []float64{1, 3}
 	}
+	var grid, axis pathData
 	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
 		for _, m := range steps {
 			t := m * math.Pow(10, e)
 			if t < lo || t > hi {
 				continue
 			}
-			ty := y(t)
-			v.Rules = append(v.Rules, lcRule{Class: "rs-lc-grid", X1: lcLeft, Y1: ty, X2: right, Y2: ty})
-			v.Texts = append(v.Texts, lcText{Class: "rs-lc-ytick", Text: tickSeconds(l, t), X: lcLeft + 4, Y: ty - 4})
+			grid = grid.cmd('M', lcLeft, y(t)).cmd('H', right)
+			v.Texts = append(v.Texts, lcText{Class: "rs-lc-ytick", Text: tickSeconds(l, t), X: lcLeft + 4, Y: y(t) - 4})
 		}
 	}
+	axis = axis.cmd('M', lcLeft, bottom).cmd('H', right)
 	for t := 0.0; t <= xMax*(1+1e-9); t += xStep {
 		v.Texts = append(v.Texts, lcText{Class: "rs-lc-xtick", Text: shortRate(l, t), X: x(t), Y: lcH - 8})
-		v.Rules = append(v.Rules, lcRule{Class: "rs-axis", X1: x(t), Y1: bottom, X2: x(t), Y2: bottom + 5})
+		axis = axis.cmd('M', x(t), bottom).cmd('v', 5)
 	}
-	v.Rules = append(v.Rules, lcRule{Class: "rs-axis", X1: lcLeft, Y1: bottom, X2: right, Y2: bottom})
+	add("rs-lc-grid", grid)
+	add("rs-axis", axis)
 	// The saturation and the operating point.
 	op := s.Points[s.Op]
-	v.Rules = append(v.Rules,
-		lcRule{Class: "rs-lc-sat", X1: x(s.SatRPS), Y1: lcTop, X2: x(s.SatRPS), Y2: bottom},
-		lcRule{Class: "rs-lc-op", X1: x(op.RPS), Y1: lcTop, X2: x(op.RPS), Y2: bottom})
-	// The targets.
-	if s.TTFTTarget > 0 {
-		v.Rules = append(v.Rules, lcRule{Class: "rs-lc-target rs-lc-ttft95", X1: lcLeft, Y1: y(s.TTFTTarget), X2: right, Y2: y(s.TTFTTarget)})
-	}
-	if s.TPOTTarget > 0 {
-		v.Rules = append(v.Rules, lcRule{Class: "rs-lc-target rs-lc-tpot95", X1: lcLeft, Y1: y(s.TPOTTarget), X2: right, Y2: y(s.TPOTTarget)})
-	}
-	series := []struct {
-		class string
-		key   msgKey
-		of    func(loadPoint) float64
-	}{
-		{"rs-lc-ttft95", mLoadTTFT95, func(p loadPoint) float64 { return p.TTFTP95 }},
-		{"rs-lc-ttft50", mLoadTTFT50, func(p loadPoint) float64 { return p.TTFTP50 }},
-		{"rs-lc-tpot95", mLoadTPOT95, func(p loadPoint) float64 { return p.TPOTP95 }},
-	}
-	for _, c := range series {
-		pts := make([]byte, 0, 8*len(s.Points))
-		for i, p := range s.Points {
-			if i > 0 {
-				pts = append(pts, ' ')
-			}
-			pts = strconv.AppendInt(pts, int64(x(p.RPS)), 10)
-			pts = append(pts, ',')
-			pts = strconv.AppendInt(pts, int64(y(c.of(p))), 10)
+	add("rs-lc-sat", pathData(nil).cmd('M', x(s.SatRPS), lcTop).cmd('V', bottom))
+	add("rs-lc-op", pathData(nil).cmd('M', x(op.RPS), lcTop).cmd('V', bottom))
+	// The targets, then the curves with their point at the operating
+	// point.
+	var targets []lcKey
+	for i, t := range []float64{s.TTFTTarget, s.TPOTTarget} {
+		if t > 0 {
+			class := "rs-lc-target " + lcSeries[2*i]
+			add(class, pathData(nil).cmd('M', lcLeft, y(t)).cmd('H', right))
+			targets = append(targets, lcKey{Class: class, Text: fill(l.t(mLoadTTFTTarget+msgKey(i)), tickSeconds(l, t))})
 		}
-		v.Lines = append(v.Lines, lcLine{Class: "rs-lc-curve " + c.class, Points: string(pts)})
-		v.Dots = append(v.Dots, lcDot{Class: "rs-lc-dot " + c.class, X: x(op.RPS), Y: y(c.of(op))})
-		v.Keys = append(v.Keys, lcKey{Class: c.class, Text: l.t(c.key)})
 	}
-	if s.TTFTTarget > 0 {
-		v.Keys = append(v.Keys, lcKey{Class: "rs-lc-target rs-lc-ttft95", Text: fill(l.t(mLoadTTFTTarget), tickSeconds(l, s.TTFTTarget))})
+	for i, class := range lcSeries {
+		var d pathData
+		c := byte('M')
+		for _, p := range s.Points {
+			d, c = d.cmd(c, x(p.RPS), y(p.series(i))), 'L'
+		}
+		add("rs-lc-curve "+class, d)
+		add("rs-lc-dot "+class, pathData(nil).cmd('M', x(op.RPS), y(op.series(i))).cmd('h', 0))
+		v.Keys = append(v.Keys, lcKey{Class: class, Text: l.t(mLoadTTFT95 + msgKey(i))})
 	}
-	if s.TPOTTarget > 0 {
-		v.Keys = append(v.Keys, lcKey{Class: "rs-lc-target rs-lc-tpot95", Text: fill(l.t(mLoadTPOTTarget), tickSeconds(l, s.TPOTTarget))})
-	}
+	v.Keys = append(v.Keys, targets...)
 	v.Keys = append(v.Keys,
 		lcKey{Class: "rs-lc-op", Text: fill(l.t(mLoadOp), shortRate(l, op.RPS))},
 		lcKey{Class: "rs-lc-sat", Text: fill(l.t(mLoadSat), shortRate(l, s.SatRPS))})
 	v.Caption = fill(l.t(mLoadCaption), what, shortRate(l, op.RPS*float64(s.Copies)), l.count(int64(s.Copies)), shortRate(l, op.RPS),
 		tickSeconds(l, op.TTFTP95), tickSeconds(l, op.TPOTP95), shortRate(l, s.SatRPS), l.count(loadRequests))
 	return v
+}
+
+// lcSeries are the curves' classes: TTFT p95, TTFT p50, TPOT p95 (their
+// legend keys follow mLoadTTFT95 in that order, loadPoint.series too).
+var lcSeries = [...]string{"rs-lc-ttft95", "rs-lc-ttft50", "rs-lc-tpot95"}
+
+// series is p's figure of curve i of lcSeries.
+func (p loadPoint) series(i int) float64 {
+	switch i {
+	case 0:
+		return p.TTFTP95
+	case 1:
+		return p.TTFTP50
+	}
+	return p.TPOTP95
 }
 
 // niceStep is the 1-2-5 step at or above v.
@@ -391,25 +396,19 @@ type loadChart struct {
 
 func (c *loadChart) Render() app.UI {
 	v := c.V
-	body := make([]app.UI, 0, 1+len(v.Rules)+len(v.Lines)+len(v.Dots)+len(v.Texts))
+	body := make([]app.UI, 0, 1+len(v.Paths)+len(v.Texts))
 	body = append(body, svg("title").Text(v.Title))
-	for _, r := range v.Rules {
-		body = append(body, svg("line").Class(r.Class).Attr("x1", r.X1).Attr("y1", r.Y1).Attr("x2", r.X2).Attr("y2", r.Y2))
-	}
-	for _, p := range v.Lines {
-		body = append(body, svg("polyline").Class(p.Class).Attr("points", p.Points))
-	}
-	for _, d := range v.Dots {
-		body = append(body, svg("circle").Class(d.Class).Attr("cx", d.X).Attr("cy", d.Y).Attr("r", 4))
+	for _, p := range v.Paths {
+		body = append(body, svg("path").Class(p.Class).Attr("d", p.D))
 	}
 	for _, t := range v.Texts {
-		body = append(body, svg("text").Class(t.Class).Attr("x", t.X).Attr("y", t.Y).Text(t.Text))
+		body = append(body, svg("text").Class(t.Class).Attr("x", strconv.Itoa(t.X)).Attr("y", strconv.Itoa(t.Y)).Text(t.Text))
 	}
-	return app.Figure().Class("rs-load").ID("rs-load").Body(
+	// The SVG's title names it; the caption below says its figures.
+	return app.Figure().Class("rs-load").Body(
 		app.H3().Text(v.Title),
 		app.Div().Class("rs-axis-label rs-axis-y").Attr("aria-hidden", true).Text("↑ "+v.YLabel),
-		svg("svg").ID("rs-load-chart").Attr("viewBox", "0 0 "+strconv.Itoa(lcW)+" "+strconv.Itoa(lcH)).
-			Attr("role", "img").Attr("aria-label", v.Title+". "+v.Caption).Body(body...),
+		svg("svg").ID("rs-load-chart").Attr("viewBox", lcViewBox).Attr("role", "img").Body(body...),
 		app.Div().Class("rs-axis-label rs-axis-x").Attr("aria-hidden", true).Text(v.XLabel+" →"),
 		app.Ul().Class("rs-lc-keys").Body(app.Range(v.Keys).Slice(func(i int) app.UI {
 			return app.Li().Class(v.Keys[i].Class).Text(v.Keys[i].Text)

@@ -130,7 +130,7 @@ func TestServeChartRenders(t *testing.T) {
 			v := loadChartOf(s, l, "x")
 			for _, want := range []string{
 				`id="rs-load-chart"`, `class="rs-lc-curve rs-lc-ttft95"`, `class="rs-lc-curve rs-lc-ttft50"`,
-				`class="rs-lc-curve rs-lc-tpot95"`, `<polyline `, `class="rs-lc-target rs-lc-ttft95"`, `class="rs-lc-target rs-lc-tpot95"`,
+				`class="rs-lc-curve rs-lc-tpot95"`, `<path `, `<text `, `class="rs-lc-target rs-lc-ttft95"`, `class="rs-lc-target rs-lc-tpot95"`,
 				`class="rs-lc-op"`, `class="rs-lc-sat"`, `class="rs-lc-ytick"`, `class="rs-lc-xtick"`,
 				html.EscapeString(l.t(mLoadX)), html.EscapeString(l.t(mLoadY)), html.EscapeString(l.t(mLoadTitle)),
 				html.EscapeString(fill(l.t(mLoadTTFTTarget), tickSeconds(l, 1))), l.t(mMs),
@@ -147,16 +147,23 @@ func TestServeChartRenders(t *testing.T) {
 			// the rate over the copies, on the chart's own scales (read back
 			// from its tick labels, within their rounding to whole units).
 			y := func(sec float64) int { return yOf(t, v, sec) }
-			ttft, tpot := ruleOf(t, v, "rs-lc-target rs-lc-ttft95"), ruleOf(t, v, "rs-lc-target rs-lc-tpot95")
-			if !near(ttft.Y1, y(1)) || !near(tpot.Y1, y(0.06)) || ttft.Y1 != ttft.Y2 || tpot.Y1 != tpot.Y2 {
-				t.Errorf("target lines at y %d and %d, want %d and %d", ttft.Y1, tpot.Y1, y(1), y(0.06))
+			ttft, tpot := pathOf(t, v, "rs-lc-target rs-lc-ttft95"), pathOf(t, v, "rs-lc-target rs-lc-tpot95")
+			if !near(ttft[1], y(1)) || !near(tpot[1], y(0.06)) {
+				t.Errorf("target lines at y %d and %d, want %d and %d", ttft[1], tpot[1], y(1), y(0.06))
 			}
-			op, sat := ruleOf(t, v, "rs-lc-op"), ruleOf(t, v, "rs-lc-sat")
-			if x := xOf(t, v, 20/float64(s.Copies)); !near(op.X1, x) || op.X2 != op.X1 {
-				t.Errorf("operating point at x %d, want %d (20 req/s over %d copies)", op.X1, x, s.Copies)
+			op, sat := pathOf(t, v, "rs-lc-op"), pathOf(t, v, "rs-lc-sat")
+			if x := xOf(t, v, 20/float64(s.Copies)); !near(op[0], x) {
+				t.Errorf("operating point at x %d, want %d (20 req/s over %d copies)", op[0], x, s.Copies)
 			}
-			if x := xOf(t, v, s.SatRPS); !near(sat.X1, x) {
-				t.Errorf("saturation at x %d, want %d", sat.X1, x)
+			if x := xOf(t, v, s.SatRPS); !near(sat[0], x) {
+				t.Errorf("saturation at x %d, want %d", sat[0], x)
+			}
+			// The operating point's dots sit on the curves' points there.
+			for i, class := range lcSeries {
+				d, want := pathOf(t, v, "rs-lc-dot "+class), pathOf(t, v, "rs-lc-curve "+class)[2*s.Op:]
+				if d[0] != want[0] || d[1] != want[1] || !near(d[1], y(s.Points[s.Op].series(i))) {
+					t.Errorf("%s dot at %v, its curve's point at %v", class, d[:2], want[:2])
+				}
 			}
 		})
 	}
@@ -165,16 +172,25 @@ func TestServeChartRenders(t *testing.T) {
 // near: within two user units (a quarter of a pixel on a phone).
 func near(a, b int) bool { return a-b <= 2 && b-a <= 2 }
 
-// ruleOf is the chart's line of class cls.
-func ruleOf(t *testing.T, v loadChartView, cls string) lcRule {
+// pathOf is the numbers of the chart's path of class cls, in order.
+func pathOf(t *testing.T, v loadChartView, cls string) []int {
 	t.Helper()
-	for _, r := range v.Rules {
-		if r.Class == cls {
-			return r
+	for _, p := range v.Paths {
+		if p.Class != cls {
+			continue
 		}
+		var out []int
+		for _, f := range strings.FieldsFunc(p.D, func(r rune) bool { return r == ' ' || r == ',' || r >= 'A' }) {
+			n, err := strconv.Atoi(f)
+			if err != nil {
+				t.Fatalf("%s: %q: %v", cls, p.D, err)
+			}
+			out = append(out, n)
+		}
+		return out
 	}
-	t.Fatalf("no %s line", cls)
-	return lcRule{}
+	t.Fatalf("no %s path", cls)
+	return nil
 }
 
 // xOf and yOf read the chart's scales back from its tick labels: x is
