@@ -231,12 +231,24 @@ func (s *fleetSizer) perCopy(sc *serveCurve, r *Row, step int) float64 {
 		cap = DefaultMaxUtilisation
 	}
 	hi := cap * sc.rawRate(p.output)
-	lo := 0.0
+	lo, hiFails := 0.0, false
 	if s.share == 1 && r.Replicas > 0 {
-		k := r.Replicas * step
-		lo = math.Min(w.RequestsPerSecond/float64(k), hi)
-		if k > step {
-			hi = math.Min(hi, w.RequestsPerSecond/float64(k-step))
+		lo = math.Min(w.RequestsPerSecond/float64(r.Replicas*step), hi)
+		// The peak plan's own runs of this shape (k copies at the peak
+		// rate: a copy at λ/k) tighten the bracket for free.
+		for k, run := range sc.sim.runs {
+			rho := w.RequestsPerSecond / float64(k)
+			switch {
+			case run.meets && rho > lo && rho <= hi:
+				lo = rho
+			case !run.meets && rho <= hi:
+				hi, hiFails = rho, true
+			}
+		}
+		if lo > hi {
+			// Not monotone at the peak: keep the peak plan's own count.
+			lo = w.RequestsPerSecond / float64(r.Replicas*step)
+			hi = lo
 		}
 	}
 	meets := func(rho float64) bool {
@@ -249,7 +261,7 @@ func (s *fleetSizer) perCopy(sc *serveCurve, r *Row, step int) float64 {
 	if !(hi > 0) {
 		return 0
 	}
-	if meets(hi) {
+	if !hiFails && meets(hi) {
 		return hi
 	}
 	// Bisect only while some hour's count differs between the bounds:
