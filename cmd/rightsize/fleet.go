@@ -85,11 +85,15 @@ func (c *planCmd) runFleet(job estimateJob, stdout io.Writer, fail func(string, 
 		job.prompt, job.output = w.MeanPrompt, w.MeanOutput
 	}
 	var curve plan.LoadCurve
+	var notes []string
 	switch s := c.s("load-curve"); {
 	case s != "":
 		var err error
 		if curve, err = parseLoadCurve(s); err != nil {
 			return fail("--load-curve: %v", err)
+		}
+		if c.s("requests-per-second") != "" {
+			notes = append(notes, "--requests-per-second is replaced by the load curve's peak")
 		}
 	case wl != nil && wl.Curve != nil:
 		curve = *wl.Curve
@@ -143,6 +147,7 @@ func (c *planCmd) runFleet(job estimateJob, stdout io.Writer, fail func(string, 
 		return fail("%v", err)
 	}
 	out := newPlanJSON(req, res.Peak, cat)
+	out.Notes = append(out.Notes, notes...)
 	top, _ := strconv.Atoi(c.s("top"))
 	if top > 0 && len(out.Rows) > top {
 		out.Rows = out.Rows[:top]
@@ -159,6 +164,9 @@ func (c *planCmd) runFleet(job estimateJob, stdout io.Writer, fail func(string, 
 			return fail("%v", err)
 		}
 		return 0
+	}
+	for _, n := range notes {
+		fmt.Fprintln(stdout, "Note: "+n+".")
 	}
 	writeFleet(stdout, fj)
 	return 0

@@ -285,7 +285,7 @@ func writeFleet(w io.Writer, f fleetJSON) {
 		}
 		fmt.Fprintln(w)
 		if len(wl.Buckets) > 1 {
-			fmt.Fprintln(w, "Each hour's replicas are the sum of each size class's replicas at its share of the hour's rate (the classes share replicas in practice: this leans high).")
+			fmt.Fprintln(w, "Each hour's replicas carry the sum of each size class's load at its share of the rate (its rate / the most one engine copy serves of that class within the SLOs); short requests queueing behind long prompts are not modelled.")
 		}
 		if wl.CurveFromLog {
 			fmt.Fprintln(w, "The load curve is the log's requests per hour of the day (UTC) over the days it touches.")

@@ -164,8 +164,9 @@ type estimateJob struct {
 //	                    a histogram), days the timestamps touch,
 //	                    mean_prompt_tokens, mean_output_tokens, buckets
 //	                    [{prompt_tokens, output_tokens, share}] (size
-//	                    classes: each hour's replicas are the sum of each
-//	                    class's at its share of the rate), curve_from_log
+//	                    classes: each hour's engine copies carry the sum of
+//	                    each class's load at its share of the rate),
+//	                    curve_from_log
 //	min_replicas        fewest replicas at any hour (--min-replicas)
 //	spot_in_best_mix    false with --no-spot
 //	offers              the best --fleet-offers offers, cheapest best mix

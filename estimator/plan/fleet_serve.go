@@ -25,9 +25,10 @@ type FleetOptions struct {
 	Curve LoadCurve
 	// MinReplicas is the fewest replicas kept at any hour (0: 1).
 	MinReplicas int
-	// Buckets, when given, size each hour as the sum of each bucket's
-	// replicas at its share of the hour's rate (the request's own prompt
-	// and output tokens then only rank the offers at the peak).
+	// Buckets, when given, size each hour by the sum of each bucket's
+	// load in engine copies at its share of the hour's rate (the
+	// request's own prompt and output tokens then only rank the offers at
+	// the peak).
 	Buckets []Bucket
 	// NoSpot keeps spot out of the best mix.
 	NoSpot bool
@@ -169,8 +170,9 @@ type fleetSizer struct {
 	memo  map[*simMemo]float64 // a shape's highest rate per copy within the SLOs
 }
 
-// copies is the engine copies of the row's shape that serve lam within
-// the SLOs and the utilisation cap.
+// load is the engine copies of the row's shape that lam keeps busy
+// within the SLOs and the utilisation cap, lam/ρ* (fractional: the
+// fewest copies are its ceiling).
 //
 // The simulator runs one copy at lam/k requests/s (serve_sim.go), so
 // whether k copies meet the SLOs at lam depends on lam/k alone: with ρ*
@@ -181,7 +183,7 @@ type fleetSizer struct {
 // so a day of 24 rates costs about ten simulated runs, not 24 searches.
 // Without a simulation (an engine without continuous batching) it is the
 // closed form's sustainable rate μ.
-func (s *fleetSizer) copies(r *Row, lam float64) (int, Reason, bool) {
+func (s *fleetSizer) load(r *Row, lam float64) (float64, Reason, bool) {
 	p := s.p
 	o := r.Offer
 	vram, hw := p.slice(o)
@@ -213,7 +215,7 @@ func (s *fleetSizer) copies(r *Row, lam float64) (int, Reason, bool) {
 	if !(rho > 0) {
 		return 0, Reason{Key: "slo.kv_pool"}, false
 	}
-	return int(math.Ceil(lam/rho - 1e-9)), Reason{}, true
+	return lam / rho, Reason{}, true
 }
 
 // perCopy is ρ*: the highest rate one copy of sc serves within the SLOs
@@ -321,14 +323,22 @@ func fleetRow(sizers []*fleetSizer, r Row, fo FleetOptions, single bool, fr *Fle
 		if single && lam == peak {
 			need = r.Replicas // the peak plan's own count
 		} else {
+			// A mix's classes share the copies: each class adds its mean
+			// load at its share of the rate (λ·share/ρ*_class copies), and
+			// the hour needs the sum's ceiling. An assumption: a copy
+			// serving the mix meets the SLOs when each class's load fits,
+			// which ignores short requests queueing behind long prompts.
+			load := 0.0
 			for _, s := range sizers {
-				c, why, ok := s.copies(&r, lam*s.share)
+				l, why, ok := s.load(&r, lam*s.share)
 				if !ok {
 					fr.Reason = why
 					return
 				}
-				need += (c + per - 1) / per
+				load += l
 			}
+			c := int(math.Ceil(load - 1e-9))
+			need = (c + per - 1) / per
 			if single {
 				// A quieter hour needs no more than the peak.
 				need = min(need, r.Replicas)

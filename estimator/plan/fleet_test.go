@@ -305,3 +305,50 @@ func TestOwnCost(t *testing.T) {
 		}
 	}
 }
+
+// Size classes share the copies: a class split in two halves of the same
+// size needs the same replicas every hour as the class whole, and one
+// class of the request's own size stays within a replica of the plain
+// plan (its per-copy rate is bisected afresh).
+func TestPlanFleetBuckets(t *testing.T) {
+	req, offers := servingRequest(t)
+	plain, err := plan.PlanFleet(req, offers, plan.Options{}, plan.FleetOptions{Curve: chatCurve, Rows: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := []plan.Bucket{{PromptTokens: 500, OutputTokens: 200, Share: 1}}
+	halves := []plan.Bucket{{PromptTokens: 500, OutputTokens: 200, Share: 0.5}, {PromptTokens: 500, OutputTokens: 200, Share: 0.5}}
+	a, err := plan.PlanFleet(req, offers, plan.Options{}, plan.FleetOptions{Curve: chatCurve, Rows: 4, Buckets: one})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := plan.PlanFleet(req, offers, plan.Options{}, plan.FleetOptions{Curve: chatCurve, Rows: 4, Buckets: halves})
+	if err != nil {
+		t.Fatal(err)
+	}
+	need := func(res plan.FleetResult) map[string][24]int {
+		m := map[string][24]int{}
+		for _, fr := range res.Rows {
+			var n [24]int
+			for h, x := range fr.Plan.AllOnDemand.Hours {
+				n[h] = x.Need
+			}
+			m[fr.Row.Offer.ID] = n
+		}
+		return m
+	}
+	np, na, nb := need(plain), need(a), need(b)
+	if len(na) == 0 {
+		t.Fatal("no fleets")
+	}
+	for id, x := range na {
+		if nb[id] != x {
+			t.Errorf("%s: one class %v, two halves %v", id, x, nb[id])
+		}
+		for h := range x {
+			if d := x[h] - np[id][h]; d < -1 || d > 1 {
+				t.Errorf("%s hour %d: one class %d replicas, the plain plan %d", id, h, x[h], np[id][h])
+			}
+		}
+	}
+}
