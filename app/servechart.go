@@ -222,102 +222,100 @@ type loadChartView struct {
 	Keys                           []lcKey
 }
 
-// pathData writes SVG path data: M x y, then L, H or V commands.
+// pathData writes SVG path data: M x,y or L x,y (pt), H x or V y (to).
 type pathData []byte
 
-func (d pathData) cmd(c byte, vs ...int) pathData {
+func (d pathData) pt(c byte, x, y int) pathData {
+	return strconv.AppendInt(append(d.to(c, x), ','), int64(y), 10)
+}
+
+func (d pathData) to(c byte, v int) pathData {
 	if len(d) > 0 {
 		d = append(d, ' ')
 	}
-	d = append(d, c)
-	for i, v := range vs {
-		if i > 0 {
-			d = append(d, ',')
-		}
-		d = strconv.AppendInt(d, int64(v), 10)
-	}
-	return d
+	return strconv.AppendInt(append(d, c), int64(v), 10)
 }
+
+// lcScale maps rates (x, linear from 0 to xMax) and latencies (y, log
+// from lo to hi) to the plot.
+type lcScale struct{ xMax, lo, hi float64 }
+
+const lcPlotW, lcPlotH, lcBottom, lcRightX = lcW - lcLeft - lcRight, lcH - lcTop - lcBot, lcH - lcBot, lcW - lcRight
+
+func (s lcScale) x(v float64) int { return lcLeft + int(math.Round(v/s.xMax*lcPlotW)) }
+
+func (s lcScale) y(v float64) int {
+	v = math.Min(math.Max(v, s.lo), s.hi)
+	return lcTop + int(math.Round(math.Log(s.hi/v)/math.Log(s.hi/s.lo)*lcPlotH))
+}
+
+// hline and vline are a line across the plot at y and up it at x.
+func hline(y int) string { return string(pathData(nil).pt('M', lcLeft, y).to('H', lcRightX)) }
+func vline(x int) string { return string(pathData(nil).pt('M', x, lcTop).to('V', lcBottom)) }
 
 // loadChartOf lays s out: a linear rate axis from 0, a log latency axis,
 // the TTFT p50/p95 and TPOT p95 curves, the targets as dashed lines in
 // their curve's colour, the operating point and the saturation point as
 // vertical lines. what names the copy ("1 × H100 SXM · vLLM").
 func loadChartOf(s serveLoad, l locale, what string) loadChartView {
-	w, h := float64(lcW-lcLeft-lcRight), float64(lcH-lcTop-lcBot)
-	xMax := 0.0
-	lo, hi := math.Inf(1), 0.0
-	see := func(v float64) {
-		if v > 0 && !math.IsInf(v, 0) {
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
+	sc := lcScale{lo: math.Inf(1)}
+	for _, p := range s.Points {
+		sc.xMax = math.Max(sc.xMax, p.RPS)
+		for _, v := range [...]float64{p.TTFTP50, p.TTFTP95, p.TPOTP95, s.TTFTTarget, s.TPOTTarget} {
+			if v > 0 && !math.IsInf(v, 0) {
+				sc.lo, sc.hi = math.Min(sc.lo, v), math.Max(sc.hi, v)
+			}
 		}
 	}
-	for _, p := range s.Points {
-		xMax = math.Max(xMax, p.RPS)
-		see(p.TTFTP50)
-		see(p.TTFTP95)
-		see(p.TPOTP95)
-	}
-	see(s.TTFTTarget)
-	see(s.TPOTTarget)
-	xStep := niceStep(xMax / 5)
-	xMax = math.Ceil(xMax/xStep-1e-9) * xStep
-	if !(hi > 0) {
-		lo, hi = 1e-3, 1
+	xStep := niceStep(sc.xMax / 5)
+	sc.xMax = math.Ceil(sc.xMax/xStep-1e-9) * xStep
+	if !(sc.hi > 0) {
+		sc.lo, sc.hi = 1e-3, 1
 	}
 	// At least a decade, with a margin at each end.
-	lo, hi = lo/1.3, hi*1.3
-	if hi/lo < 10 {
-		m := math.Sqrt(lo * hi)
-		lo, hi = m/math.Sqrt(10), m*math.Sqrt(10)
-	}
-	x := func(v float64) int { return lcLeft + int(math.Round(v/xMax*w)) }
-	y := func(v float64) int {
-		v = math.Min(math.Max(v, lo), hi)
-		return lcTop + int(math.Round((math.Log(hi)-math.Log(v))/(math.Log(hi)-math.Log(lo))*h))
+	sc.lo, sc.hi = sc.lo/1.3, sc.hi*1.3
+	if sc.hi/sc.lo < 10 {
+		m := math.Sqrt(sc.lo * sc.hi)
+		sc.lo, sc.hi = m/math.Sqrt(10), m*math.Sqrt(10)
 	}
 	v := loadChartView{Title: l.t(mLoadTitle), XLabel: l.t(mLoadX), YLabel: l.t(mLoadY)}
-	bottom, right := lcTop+int(h), lcLeft+int(w)
-	add := func(class string, d pathData) { v.Paths = append(v.Paths, lcPath{class, string(d)}) }
 	// Grid and ticks: latency at 1-2-5 steps (1-3 or decades alone over
 	// a wider range), labelled inside the plot above their line; rates
 	// below the axis.
 	steps := []float64{1, 2, 5}
 	switch {
-	case hi/lo > 1000:
-		steps = []float64{1}
-	case hi/lo > 30:
+	case sc.hi/sc.lo > 1000:
+		steps = steps[:1]
+	case sc.hi/sc.lo > 30:
 		steps = []float64{1, 3}
 	}
-	var grid, axis pathData
-	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+	var grid string
+	for e := math.Floor(math.Log10(sc.lo)); e <= math.Ceil(math.Log10(sc.hi)); e++ {
 		for _, m := range steps {
 			t := m * math.Pow(10, e)
-			if t < lo || t > hi {
-				continue
+			if t >= sc.lo && t <= sc.hi {
+				y := sc.y(t)
+				grid += hline(y) + " "
+				v.Texts = append(v.Texts, lcText{Class: "rs-lc-ytick", Text: tickSeconds(l, t), X: lcLeft + 4, Y: y - 4})
 			}
-			grid = grid.cmd('M', lcLeft, y(t)).cmd('H', right)
-			v.Texts = append(v.Texts, lcText{Class: "rs-lc-ytick", Text: tickSeconds(l, t), X: lcLeft + 4, Y: y(t) - 4})
 		}
 	}
-	axis = axis.cmd('M', lcLeft, bottom).cmd('H', right)
-	for t := 0.0; t <= xMax*(1+1e-9); t += xStep {
-		v.Texts = append(v.Texts, lcText{Class: "rs-lc-xtick", Text: shortRate(l, t), X: x(t), Y: lcH - 8})
-		axis = axis.cmd('M', x(t), bottom).cmd('v', 5)
+	axis := pathData(hline(lcBottom))
+	for t := 0.0; t <= sc.xMax*(1+1e-9); t += xStep {
+		x := sc.x(t)
+		v.Texts = append(v.Texts, lcText{Class: "rs-lc-xtick", Text: shortRate(l, t), X: x, Y: lcH - 8})
+		axis = axis.pt('M', x, lcBottom).to('v', 5)
 	}
-	add("rs-lc-grid", grid)
-	add("rs-axis", axis)
-	// The saturation and the operating point.
 	op := s.Points[s.Op]
-	add("rs-lc-sat", pathData(nil).cmd('M', x(s.SatRPS), lcTop).cmd('V', bottom))
-	add("rs-lc-op", pathData(nil).cmd('M', x(op.RPS), lcTop).cmd('V', bottom))
+	v.Paths = append(v.Paths, lcPath{"rs-lc-grid", grid}, lcPath{"rs-axis", string(axis)},
+		lcPath{"rs-lc-sat", vline(sc.x(s.SatRPS))}, lcPath{"rs-lc-op", vline(sc.x(op.RPS))})
 	// The targets, then the curves with their point at the operating
 	// point.
 	var targets []lcKey
-	for i, t := range []float64{s.TTFTTarget, s.TPOTTarget} {
+	for i, t := range [...]float64{s.TTFTTarget, s.TPOTTarget} {
 		if t > 0 {
 			class := "rs-lc-target " + lcSeries[2*i]
-			add(class, pathData(nil).cmd('M', lcLeft, y(t)).cmd('H', right))
+			v.Paths = append(v.Paths, lcPath{class, hline(sc.y(t))})
 			targets = append(targets, lcKey{Class: class, Text: fill(l.t(mLoadTTFTTarget+msgKey(i)), tickSeconds(l, t))})
 		}
 	}
@@ -325,10 +323,10 @@ func loadChartOf(s serveLoad, l locale, what string) loadChartView {
 		var d pathData
 		c := byte('M')
 		for _, p := range s.Points {
-			d, c = d.cmd(c, x(p.RPS), y(p.series(i))), 'L'
+			d, c = d.pt(c, sc.x(p.RPS), sc.y(p.series(i))), 'L'
 		}
-		add("rs-lc-curve "+class, d)
-		add("rs-lc-dot "+class, pathData(nil).cmd('M', x(op.RPS), y(op.series(i))).cmd('h', 0))
+		v.Paths = append(v.Paths, lcPath{"rs-lc-curve " + class, string(d)},
+			lcPath{"rs-lc-dot " + class, string(pathData(nil).pt('M', sc.x(op.RPS), sc.y(op.series(i))).to('h', 0))})
 		v.Keys = append(v.Keys, lcKey{Class: class, Text: l.t(mLoadTTFT95 + msgKey(i))})
 	}
 	v.Keys = append(v.Keys, targets...)
