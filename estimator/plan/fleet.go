@@ -181,7 +181,6 @@ type fleetCost struct {
 	startup float64 // billed hours per start-up
 	reclaim float64 // spot reclaims per replica-hour
 	month   bool
-	peakRem []int // month billing: rented replicas held at their peak, per committed count
 }
 
 // counts is hour h's rented replicas under commitment r and mode m.
