@@ -399,8 +399,11 @@ func parseWorkloadCSV(data []byte) (workload, error) {
 		return workload{}, fmt.Errorf("line 1: %v", err)
 	}
 	header := slices.Clone(head)
-	ip := column(header, "prompt_tokens", "input_tokens", "usage.prompt_tokens", "ContextTokens")
-	io_ := column(header, "output_tokens", "completion_tokens", "usage.completion_tokens", "GeneratedTokens")
+	// Column names of OpenAI-style exports, the Azure LLM inference
+	// traces (ContextTokens, GeneratedTokens, TIMESTAMP) and BurstGPT
+	// (Request tokens, Response tokens, Timestamp).
+	ip := column(header, "prompt_tokens", "input_tokens", "usage.prompt_tokens", "ContextTokens", "Request tokens")
+	io_ := column(header, "output_tokens", "completion_tokens", "usage.completion_tokens", "GeneratedTokens", "Response tokens")
 	is := column(header, "share")
 	it := column(header, "timestamp", "created", "TIMESTAMP")
 	if ip < 0 || io_ < 0 {

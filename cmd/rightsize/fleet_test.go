@@ -119,6 +119,25 @@ func TestFleetTable(t *testing.T) {
 	}
 }
 
+// Trace formats: the Azure LLM inference trace's columns and time format,
+// and BurstGPT's columns.
+func TestParseWorkloadTraces(t *testing.T) {
+	w, err := parseWorkload([]byte("TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.6805900,4808,10\n2023-11-16 18:15:50.9951690,3180,8\n2023-11-17 09:00:00.0000000,100,300\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Requests != 3 || w.Days != 2 || len(w.Buckets) != 2 || w.Curve == nil || !near(w.Curve[18], 2.0/(2*3600)) || !near(w.Curve[9], 1.0/(2*3600)) {
+		t.Errorf("azure: %+v, curve %v", w, w.Curve)
+	}
+	w, err = parseWorkload([]byte("Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type\n5,ChatGPT,472,18,490,Conversation log\n45,ChatGPT,1087,0,1087,Conversation log\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Requests != 2 || w.MeanPrompt != 780 || w.MeanOutput != 9 {
+		t.Errorf("burstgpt: %+v", w)
+	}
+}
+
 // Bad input is one line naming the flag and the place.
 func TestFleetErrors(t *testing.T) {
 	dir := t.TempDir()
