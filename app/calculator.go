@@ -178,7 +178,7 @@ func (c *Calculator) showRest(ctx app.Context) {
 // rules and the fit table, then the offers table (the largest), then the
 // small forms and the footer. Each step re-renders the whole page, so
 // fewer, evenly sized steps beat one per section.
-var restStages = []int{2, 3, 7}
+var restStages = []int{2, 3, 8}
 
 // restFirstDelay is the pause between the first screen going live and the
 // first step below it: long enough for a first input (or a test driver's

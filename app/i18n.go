@@ -368,27 +368,9 @@ const (
 	mBenchTitle
 	mBenchHelp
 	mBenchPick
-	mBenchPaste
-	mBenchRuns
-	mBenchFactor
-	mBenchBefore
-	mBenchAfter
-	mBenchReq
-	mBenchPrefill
-	mBenchDecode
-	mBenchMedianErr
-	mBenchConc
-	mBenchTTFT
-	mBenchTPOT
-	mBenchErrBefore
-	mBenchErrAfter
 	mBenchApplied
 	mBenchMismatch
 	mBenchBad
-	mBenchUnreadable
-	mBenchNoSpeed
-	mBenchAtBound
-	mBenchClear
 	nMsgs
 )
 
@@ -698,29 +680,11 @@ var messagesEN = [nMsgs]string{
 	mLimitPolling:          "each engine copy limited by its scheduling interval",
 	mBindAnd:               "%s; %s",
 	mBenchTitle:            "Your benchmark",
-	mBenchHelp:             "Drop, pick or paste the result of a serving benchmark you ran with this model on the selected GPU and engine: vllm bench serve JSON, SGLang bench_serving JSON lines, genai-perf's CSV, or a CSV with the columns concurrency,ttft_ms,tpot_ms. Rightsize fits the engine's per-request cost, prefill MFU and decode bandwidth share to it and uses them for the speed and the plans (on every GPU, as the Assumptions box's figures are). The file stays in your browser; the fit travels in the link.",
-	mBenchPick:             "Benchmark result file",
-	mBenchPaste:            "…or paste it here",
-	mBenchRuns:             "runs",
-	mBenchFactor:           "Factor",
-	mBenchBefore:           "Before",
-	mBenchAfter:            "Fitted",
-	mBenchReq:              "Request overhead",
-	mBenchPrefill:          "Prefill MFU",
-	mBenchDecode:           "Decode bandwidth share",
-	mBenchMedianErr:        "Median error",
-	mBenchConc:             "In flight",
-	mBenchTTFT:             "TTFT measured",
-	mBenchTPOT:             "TPOT measured",
-	mBenchErrBefore:        "error before",
-	mBenchErrAfter:         "error after",
+	mBenchHelp:             "Fit the engine to a serving benchmark you ran (vllm bench serve JSON, SGLang bench_serving JSON lines, genai-perf's CSV, or a CSV concurrency,ttft_ms,tpot_ms) with the command line: rightsize calibrate --gpu G --engine E --model M FILE. Paste the link form it prints here: its per-request cost, prefill MFU and decode bandwidth share then set the speed and the plans (on every GPU, as the Assumptions box's figures do) when its GPU and engine are selected, and the link carries it.",
+	mBenchPick:             "Calibration (gpu,engine,request ms,prefill MFU,decode bandwidth share)",
 	mBenchApplied:          "Calibration applied for %s on %s: request overhead %s, prefill MFU %s, decode bandwidth share %s.",
 	mBenchMismatch:         "The calibration in this link was fitted for %s on %s; it applies when that GPU and engine are selected.",
 	mBenchBad:              "The calibration in this link does not read; it is ignored.",
-	mBenchUnreadable:       "not a benchmark result this page reads",
-	mBenchNoSpeed:          "Pick inference on vllm, sglang or trtllm and a GPU with speed figures to fit a benchmark.",
-	mBenchAtBound:          "A factor stopped at the bound of the search: the runs show something these factors do not model, so the fit is a compromise.",
-	mBenchClear:            "Remove calibration",
 }
 
 var messagesRU = [nMsgs]string{
@@ -1023,29 +987,11 @@ var messagesRU = [nMsgs]string{
 	mLimitPolling:          "каждую копию движка ограничивает интервал планирования",
 	mBindAnd:               "%s; %s",
 	mBenchTitle:            "Ваш бенчмарк",
-	mBenchHelp:             "Перетащите, выберите или вставьте результат бенчмарка сервинга, который вы запускали с этой моделью на выбранных GPU и движке: JSON vllm bench serve, JSON-строки SGLang bench_serving, CSV genai-perf или CSV со столбцами concurrency,ttft_ms,tpot_ms. Rightsize подберёт по нему накладные расходы на запрос, MFU префилла и долю пропускной способности памяти при декодировании и применит их к скорости и планам (на всех GPU, как значения блока «Допущения»). Файл остаётся в браузере; подгонка передаётся в ссылке.",
-	mBenchPick:             "Файл результата бенчмарка",
-	mBenchPaste:            "…или вставьте его сюда",
-	mBenchRuns:             "прогонов",
-	mBenchFactor:           "Параметр",
-	mBenchBefore:           "До",
-	mBenchAfter:            "После подгонки",
-	mBenchReq:              "Накладные расходы на запрос",
-	mBenchPrefill:          "MFU префилла",
-	mBenchDecode:           "Доля пропускной способности при декодировании",
-	mBenchMedianErr:        "Медианная ошибка",
-	mBenchConc:             "Параллельно",
-	mBenchTTFT:             "TTFT измерено",
-	mBenchTPOT:             "TPOT измерено",
-	mBenchErrBefore:        "ошибка до",
-	mBenchErrAfter:         "ошибка после",
+	mBenchHelp:             "Подгоните движок к своему бенчмарку сервинга (JSON vllm bench serve, JSON-строки SGLang bench_serving, CSV genai-perf или CSV concurrency,ttft_ms,tpot_ms) в командной строке: rightsize calibrate --gpu G --engine E --model M FILE. Вставьте сюда строку для ссылки, которую она выводит: накладные расходы на запрос, MFU префилла и доля пропускной способности при декодировании зададут скорость и планы (на всех GPU, как значения блока «Допущения»), когда выбраны её GPU и движок; ссылка переносит её.",
+	mBenchPick:             "Калибровка (gpu,движок,мс на запрос,MFU префилла,доля пропускной способности при декодировании)",
 	mBenchApplied:          "Калибровка для %s на %s применена: накладные расходы на запрос %s, MFU префилла %s, доля пропускной способности при декодировании %s.",
 	mBenchMismatch:         "Калибровка в этой ссылке подобрана для %s на %s; она применяется, когда выбраны этот GPU и движок.",
 	mBenchBad:              "Калибровку в этой ссылке не удаётся прочитать; она не учитывается.",
-	mBenchUnreadable:       "это не результат бенчмарка, который умеет читать страница",
-	mBenchNoSpeed:          "Чтобы подогнать бенчмарк, выберите инференс на vllm, sglang или trtllm и GPU с данными о скорости.",
-	mBenchAtBound:          "Параметр упёрся в границу поиска: прогоны показывают то, чего эти параметры не моделируют, поэтому подгонка — компромисс.",
-	mBenchClear:            "Убрать калибровку",
 }
 
 var messagesZH = [nMsgs]string{
@@ -1348,29 +1294,11 @@ var messagesZH = [nMsgs]string{
 	mLimitPolling:          "每个引擎副本受调度间隔限制",
 	mBindAnd:               "%s；%s",
 	mBenchTitle:            "您的基准测试",
-	mBenchHelp:             "拖放、选择或粘贴您在所选 GPU 和引擎上用此模型运行的服务基准测试结果：vllm bench serve 的 JSON、SGLang bench_serving 的 JSON 行、genai-perf 的 CSV，或包含 concurrency,ttft_ms,tpot_ms 列的 CSV。Rightsize 据此拟合引擎的单请求开销、预填充 MFU 和解码带宽占比，并用于速度和方案（与“假设”框中的数值一样，作用于所有 GPU）。文件只留在您的浏览器中；拟合结果随链接传递。",
-	mBenchPick:             "基准测试结果文件",
-	mBenchPaste:            "……或粘贴到这里",
-	mBenchRuns:             "次运行",
-	mBenchFactor:           "参数",
-	mBenchBefore:           "拟合前",
-	mBenchAfter:            "拟合后",
-	mBenchReq:              "单请求开销",
-	mBenchPrefill:          "预填充 MFU",
-	mBenchDecode:           "解码带宽占比",
-	mBenchMedianErr:        "中位误差",
-	mBenchConc:             "并发",
-	mBenchTTFT:             "实测 TTFT",
-	mBenchTPOT:             "实测 TPOT",
-	mBenchErrBefore:        "拟合前误差",
-	mBenchErrAfter:         "拟合后误差",
+	mBenchHelp:             "用命令行把引擎拟合到您运行的服务基准测试（vllm bench serve 的 JSON、SGLang bench_serving 的 JSON 行、genai-perf 的 CSV，或 concurrency,ttft_ms,tpot_ms 格式的 CSV）：rightsize calibrate --gpu G --engine E --model M FILE。把它输出的链接形式粘贴到这里：选择其 GPU 和引擎时，单请求开销、预填充 MFU 和解码带宽占比将决定速度和方案（与“假设”框中的数值一样，作用于所有 GPU），链接会携带它。",
+	mBenchPick:             "校准（gpu,引擎,单请求毫秒,预填充 MFU,解码带宽占比）",
 	mBenchApplied:          "已应用 %s 上 %s 的校准：单请求开销 %s，预填充 MFU %s，解码带宽占比 %s。",
 	mBenchMismatch:         "此链接中的校准是为 %s 上的 %s 拟合的；选择该 GPU 和引擎时才会应用。",
 	mBenchBad:              "此链接中的校准无法读取，已忽略。",
-	mBenchUnreadable:       "不是本页面能读取的基准测试结果",
-	mBenchNoSpeed:          "要拟合基准测试，请选择在 vllm、sglang 或 trtllm 上推理，并选择有速度数据的 GPU。",
-	mBenchAtBound:          "有参数停在了搜索边界：这些运行显示了这些参数未建模的现象，因此拟合是一种折中。",
-	mBenchClear:            "移除校准",
 }
 
 // tr returns the message for key in lang, falling back to English.

@@ -13,6 +13,7 @@ import (
 	"rightsize/catalog"
 	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
+	"rightsize/estimator/sim"
 )
 
 // sortOrder is the fit table's order.
@@ -99,6 +100,15 @@ type job struct {
 	// FreshnessDays is the freshness window the picks rest on
 	// (planner.Request.FreshnessDays), 1 to 36,500 days; 0: the default.
 	FreshnessDays int
+
+	// Cal is the link's calibration (the "Your benchmark" box), applied
+	// (CalApplied) when it was fitted for the selected GPU and engine: its
+	// request cost, and its efficiencies where the Assumptions box leaves
+	// them empty. CalBad: the link's text does not read; it is ignored
+	// rather than blocking the estimate.
+	Cal        sim.Calibration
+	CalApplied bool
+	CalBad     bool
 }
 
 // archs memoizes parsed catalog model configs (the catalog is immutable).
@@ -288,6 +298,20 @@ func (p *parser) parse() (job, bool) {
 		in.VRAM = g.Memory
 	} else {
 		p.fail(fGPU, mUnknownChoice)
+	}
+	if v := strings.TrimSpace(s[fCalibration]); v != "" && s.shown(fCalibration) {
+		if cal, err := sim.ParseCalibration(v); err != nil {
+			j.CalBad = true
+		} else if j.Cal = cal; cal.Matches(j.GPU.ID, in.Engine) == nil {
+			j.CalApplied = true
+			in.RequestSeconds = cal.RequestSeconds
+			if strings.TrimSpace(s[fInfMFU]) == "" {
+				j.Eff.InferenceMFU = cal.InferenceMFU
+			}
+			if strings.TrimSpace(s[fBWUtil]) == "" {
+				j.Eff.BandwidthUtil = cal.BandwidthUtil
+			}
+		}
 	}
 	j.In = in
 	for _, e := range p.errs {

@@ -72,6 +72,7 @@ const (
 	fAPIOut
 	fUnknownNet
 	fFreshness
+	fCalibration
 	nFields
 )
 
@@ -89,7 +90,7 @@ var fieldKeys = [nFields]string{
 	fRequests: "req", fPricing: "pr", fCurrency: "cur", fProviderKind: "pk", fCountry: "cc",
 	fBudget: "bud", fDeadline: "dl", fMinVCPU: "vc", fMinRAM: "ram",
 	fSpotRate: "spot", fCkptWrite: "ckw", fRestart: "rst", fAPIIn: "api-in", fAPIOut: "api-out", fUnknownNet: "un",
-	fFreshness: "fw",
+	fFreshness: "fw", fCalibration: "cal",
 }
 
 // fieldNames name each input: its element id is "rs-"+name, and for the
@@ -110,7 +111,7 @@ var fieldNames = [nFields]string{
 	fCountry: "country", fBudget: "budget-usd", fDeadline: "deadline-hours", fMinVCPU: "min-vcpus", fMinRAM: "min-ram-gib",
 	fSpotRate: "spot-interruptions", fCkptWrite: "checkpoint-write", fRestart: "restart",
 	fAPIIn: "api-input-price", fAPIOut: "api-output-price", fUnknownNet: "unknown-networks",
-	fFreshness: "freshness-days",
+	fFreshness: "freshness-days", fCalibration: "calibration",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker
@@ -202,7 +203,7 @@ func (s *viewState) shown(f field) bool {
 		return train || s[fRPS] == ""
 	case fGlobalBatch, fMFU:
 		return train
-	case fInfMFU, fBWUtil:
+	case fInfMFU, fBWUtil, fCalibration:
 		return !train
 	case fLoRARank, fLoRATargets:
 		return task == "lora" || task == "qlora"

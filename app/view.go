@@ -95,6 +95,7 @@ func (c *Calculator) restSections() []func() app.UI {
 		c.renderExport,
 		c.renderPrices,
 		c.renderCustomModel,
+		c.renderBenchmark,
 		func() app.UI {
 			return app.Footer().Class("rs-footer").Body(app.P().Class("rs-sub").Text(c.t(mFooter)),
 				app.If(!c.now.IsZero(), func() app.UI { return app.P().Class("rs-sub").ID("rs-fresh").Text(c.freshnessFooter()) }))

@@ -1,0 +1,62 @@
+package app
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// A calibration from rightsize calibrate (its link form) is applied on
+// the GPU and engine it was fitted for: it travels in the link and
+// changes the speed box; another GPU leaves it unapplied and says why; a
+// user's own assumption wins; a bad one does not block the estimate.
+func TestBenchmarkCalibration(t *testing.T) {
+	c, _ := load(t)
+	c.set(fEngine, "vllm")
+	c.set(fGPU, "h100-sxm")
+	if !c.r.OK || !c.r.Perf.OK {
+		t.Fatalf("vLLM on H100: %v %v", c.errs, c.general)
+	}
+	ttft := c.r.Perf.P.TimeToFirstToken
+	c.set(fCalibration, "h100-sxm,vllm,23.6,0.79,0.69")
+	j := c.job
+	if !j.CalApplied || math.Abs(j.In.RequestSeconds-0.0236) > 1e-12 || j.Eff.InferenceMFU != 0.79 || j.Eff.BandwidthUtil != 0.69 {
+		t.Fatalf("calibration not applied: %+v", j.Cal)
+	}
+	if got := c.r.Perf.P.TimeToFirstToken; got == ttft || c.r.Perf.Eff.BandwidthUtil != 0.69 {
+		t.Errorf("speed box unchanged: TTFT %v (was %v), bandwidth share %v", got, ttft, c.r.Perf.Eff.BandwidthUtil)
+	}
+	html := app.HTMLString(c.renderBenchmark())
+	for _, id := range []string{"rs-calibration", "rs-calibration-status"} {
+		if !strings.Contains(html, `id="`+id+`"`) {
+			t.Errorf("box lacks %s", id)
+		}
+	}
+	if frag := c.link().encode(defaultState); !strings.Contains(frag, "cal=h100-sxm%2Cvllm%2C23.6%2C0.79%2C0.69") {
+		t.Errorf("link %q lacks the calibration", frag)
+	}
+	// A user's own assumption wins over the calibration's.
+	c.set(fBWUtil, "0.5")
+	if c.job.Eff.BandwidthUtil != 0.5 {
+		t.Errorf("bandwidth share %v, want the field's 0.5", c.job.Eff.BandwidthUtil)
+	}
+	c.set(fBWUtil, "")
+	// Another GPU: kept in the link, not applied, and the box says why.
+	c.set(fGPU, "h200-sxm")
+	if !c.r.OK || c.job.CalApplied || c.job.In.RequestSeconds != 0 || !strings.Contains(app.HTMLString(c.renderBenchmark()), "h100-sxm") {
+		t.Errorf("calibration applied on another GPU: %+v", c.job.Cal)
+	}
+	// A hand-edited link: ignored, the estimate stands, the box says so.
+	c.set(fGPU, "h100-sxm")
+	c.set(fCalibration, "h100-sxm,vllm,oops")
+	if !c.r.OK || !c.job.CalBad || !strings.Contains(app.HTMLString(c.renderBenchmark()), c.t(mBenchBad)) {
+		t.Errorf("bad calibration: ok %v, %v %v", c.r.OK, c.errs, c.general)
+	}
+	// Training hides the box and ignores the field.
+	c.set(fTask, "finetune")
+	if !c.r.OK || c.job.CalBad || app.HTMLString(c.renderBenchmark()) != "" {
+		t.Errorf("training: %v", c.job.CalBad)
+	}
+}
