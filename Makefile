@@ -101,6 +101,9 @@ fuzz:
 	$(GO) test ./estimator/plan -run '^$$' -fuzz '^FuzzPlan$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./cmd/rightsize -run '^$$' -fuzz '^FuzzParseDuration$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./cmd/rightsize -run '^$$' -fuzz '^FuzzPlanFlags$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./estimator/sim -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./estimator/sim -run '^$$' -fuzz '^FuzzParseCalibration$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./estimator/sim -run '^$$' -fuzz '^FuzzCalibrationJSON$$' -fuzztime $(FUZZTIME)
 
 bench: deps dist hello
 	$(GO) test -run '^$$' -bench . -benchmem ./estimator/... ./catalog/... ./app

@@ -276,3 +276,29 @@ func FuzzParseCalibration(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCalibrationJSON: a calibration file either reads to a valid
+// calibration that writes back to the same, or errors.
+func FuzzCalibrationJSON(f *testing.F) {
+	f.Add([]byte(`{"gpu":"h100-sxm","engine":"vllm","request_overhead_seconds":0.016,"inference_mfu":0.5,"bandwidth_util":0.75}`))
+	f.Add([]byte(`{"gpu":"h","engine":"sglang","model":"m","tp":2,"inference_mfu":1e-300,"bandwidth_util":1}`))
+	f.Add([]byte(`{"gpu":"h","engine":"vllm","inference_mfu":NaN}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var c Calibration
+		if err := json.Unmarshal(data, &c); err != nil {
+			return
+		}
+		if err := c.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		out, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d Calibration
+		if err := json.Unmarshal(out, &d); err != nil || d != c {
+			t.Fatalf("%s -> %s: %+v %v", data, out, d, err)
+		}
+	})
+}
