@@ -23,7 +23,7 @@ import (
 
 // runCalibrate implements "rightsize calibrate": the estimate flags name
 // the job the benchmark ran (--model or --config, --gpu, --engine,
-// --precision, --tp, …) and FILE, after the flags, is its result:
+// --precision, --tp, …) and FILE is its result:
 //
 //	rightsize calibrate --gpu h100-sxm --engine vllm --model llama-3.1-8b [--tp 2] [--json] [--out cal.json] FILE
 //
@@ -94,11 +94,17 @@ func (c *calibrateCmd) positional(args []string) error {
 	switch len(args) {
 	case 0:
 		return errors.New("need the benchmark result FILE after the flags; usage: rightsize calibrate --gpu ID --engine E --model ID [--tp T] [--json] [--out FILE] FILE")
-	case 1:
-		c.file = args[0]
-		return nil
 	}
-	return fmt.Errorf("unexpected argument %q after FILE (flags go before it)", args[1])
+	// Flags after FILE are read too (the flag package stops at the first
+	// argument that is not one).
+	c.file = args[0]
+	if err := c.fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if c.fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q: one benchmark FILE at a time", c.fs.Arg(0))
+	}
+	return nil
 }
 
 type calibrateCmd struct {

@@ -127,6 +127,13 @@ func TestCalibrateFiles(t *testing.T) {
 			t.Errorf("%v: code %d, %q; want %q", c.args, code, errs, c.want)
 		}
 	}
+	// Flags may follow FILE; a second FILE is an error.
+	if out, errs, code := runCLI(append(base, noLen, "--prompt-tokens", "512", "--output-tokens", "128", "--json")...); code != 0 || !strings.HasPrefix(out, "{") {
+		t.Errorf("flags after FILE: %d %s", code, errs)
+	}
+	if _, errs, code := runCLI(append(base, noLen, noLen)...); code != 2 || !strings.Contains(errs, "one benchmark FILE") {
+		t.Errorf("two files: %d %s", code, errs)
+	}
 	// With the flags the same files fit.
 	if _, errs, code := runCLI(append(base, "--concurrency", "1", noConc)...); code != 0 {
 		t.Errorf("genai-perf with --concurrency: %s", errs)
