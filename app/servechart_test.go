@@ -21,6 +21,7 @@ var servingFrags = []string{
 	"rps=200&ttft=500&tpot=40",
 	"m=llama-3.1-405b&p=fp8&rps=5&ttft=5000&pr=spot",     // TP 4, a spare replica on spot
 	"m=mistral-7b-v0.3&rps=20&ttft=1000&imfu=0.3&bw=0.6", // the user's efficiencies
+	"m=mistral-7b-v0.3&rps=20&ttft=1000&g=h100-sxm&e=vllm&cal=h100-sxm,vllm,120,0.3,0.5", // a calibration: 120 ms per request
 }
 
 // servePlan is the page's plan for frag and the request behind it.
