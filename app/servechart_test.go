@@ -19,8 +19,8 @@ var servingFrags = []string{
 	"m=mixtral-8x7b&p=fp4&g=b200&e=vllm&rps=5",
 	"m=llama-3.1-70b&rps=10&ttft=2000&tpot=80",
 	"rps=200&ttft=500&tpot=40",
-	"m=llama-3.1-405b&p=fp8&rps=5&ttft=5000&pr=spot",     // TP 4, a spare replica on spot
-	"m=mistral-7b-v0.3&rps=20&ttft=1000&imfu=0.3&bw=0.6", // the user's efficiencies
+	"m=llama-3.1-405b&p=fp8&rps=5&ttft=5000&pr=spot",                                     // TP 4, a spare replica on spot
+	"m=mistral-7b-v0.3&rps=20&ttft=1000&imfu=0.3&bw=0.6",                                 // the user's efficiencies
 	"m=mistral-7b-v0.3&rps=20&ttft=1000&g=h100-sxm&e=vllm&cal=h100-sxm,vllm,120,0.3,0.5", // a calibration: 120 ms per request
 }
 
