@@ -123,7 +123,7 @@ func newChoiceJSON(c plan.FleetChoice, curve plan.LoadCurve) *choiceJSON {
 
 // newFleetJSON shapes the fleets; own prices the owned alternative per
 // offer (nil: not asked).
-func newFleetJSON(res plan.FleetResult, fo plan.FleetOptions, wl *workload, own *plan.Owned, cat *catalog.Catalog) (fleetJSON, error) {
+func newFleetJSON(res plan.FleetResult, fo plan.FleetOptions, wl *plan.WorkloadMix, own *plan.Owned, cat *catalog.Catalog) (fleetJSON, error) {
 	out := fleetJSON{LoadCurve: fo.Curve[:], MinReplicas: max(fo.MinReplicas, 1), SpotInBestMix: !fo.NoSpot, Offers: []fleetOfferJSON{}}
 	if wl != nil {
 		w := &workloadJSON{Source: wl.Source, Requests: wl.Requests, Days: wl.Days, MeanPromptTokens: wl.MeanPrompt, MeanOutputTokens: wl.MeanOutput,

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"math"
 	"os"
 	"slices"
 	"strings"
@@ -119,25 +118,6 @@ func TestFleetTable(t *testing.T) {
 	}
 }
 
-// Trace formats: the Azure LLM inference trace's columns and time format,
-// and BurstGPT's columns.
-func TestParseWorkloadTraces(t *testing.T) {
-	w, err := parseWorkload([]byte("TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.6805900,4808,10\n2023-11-16 18:15:50.9951690,3180,8\n2023-11-17 09:00:00.0000000,100,300\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if w.Requests != 3 || w.Days != 2 || len(w.Buckets) != 2 || w.Curve == nil || !near(w.Curve[18], 2.0/(2*3600)) || !near(w.Curve[9], 1.0/(2*3600)) {
-		t.Errorf("azure: %+v, curve %v", w, w.Curve)
-	}
-	w, err = parseWorkload([]byte("Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type\n5,ChatGPT,472,18,490,Conversation log\n45,ChatGPT,1087,0,1087,Conversation log\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if w.Requests != 2 || w.MeanPrompt != 780 || w.MeanOutput != 9 {
-		t.Errorf("burstgpt: %+v", w)
-	}
-}
-
 // Bad input is one line naming the flag and the place.
 func TestFleetErrors(t *testing.T) {
 	dir := t.TempDir()
@@ -170,71 +150,6 @@ func TestFleetErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, %q; want one line with %q", c.args, code, errs, c.want)
 		}
 	}
-}
-
-// The parsers never panic, and what they accept is a workload the planner
-// takes: shares summing to 1, token counts within the caps, a curve of
-// finite rates.
-func FuzzParseWorkload(f *testing.F) {
-	for _, name := range []string{"testdata/fleet/usage.jsonl", "testdata/fleet/histogram.csv"} {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
-	f.Add([]byte("prompt_tokens,output_tokens,timestamp\n10,5,2026-11-26T10:00:00Z\n"))
-	f.Add([]byte(`{"input_tokens":3,"output_tokens":4,"timestamp":"2026-11-26 10:00:00"}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		w, err := parseWorkload(data)
-		if err != nil {
-			if strings.Contains(err.Error(), "\n") {
-				t.Errorf("error over lines: %q", err)
-			}
-			return
-		}
-		sum := 0.0
-		for _, b := range w.Buckets {
-			if b.PromptTokens < 0 || b.OutputTokens < 0 || b.PromptTokens > maxTokens || b.OutputTokens > maxTokens || !(b.Share > 0) {
-				t.Errorf("bucket %+v", b)
-			}
-			sum += b.Share
-		}
-		if len(w.Buckets) == 0 || math.Abs(sum-1) > 1e-9 || w.MeanOutput < 1 {
-			t.Errorf("workload %+v", w)
-		}
-		if w.Curve != nil {
-			if err := w.Curve.Validate(); err != nil {
-				t.Errorf("curve %v: %v", *w.Curve, err)
-			}
-		}
-	})
-}
-
-func FuzzParseLoadCurve(f *testing.F) {
-	b, err := os.ReadFile("testdata/fleet/curve.csv")
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(string(b), false)
-	f.Add(chatCurveFlag, true)
-	f.Fuzz(func(t *testing.T, s string, list bool) {
-		var c plan.LoadCurve
-		var err error
-		if list {
-			c, err = parseCurveList(s)
-		} else {
-			c, err = parseCurveCSV([]byte(s))
-		}
-		if err != nil {
-			return
-		}
-		for _, v := range c {
-			if !(v >= 0) || v > maxRequestsPerSecond {
-				t.Errorf("rate %g accepted", v)
-			}
-		}
-	})
 }
 
 // Three daily questions, their tables kept as goldens (go test -update
