@@ -302,15 +302,8 @@ func (p *parser) parse() (job, bool) {
 	if v := strings.TrimSpace(s[fCalibration]); v != "" && s.shown(fCalibration) {
 		if cal, err := sim.ParseCalibration(v); err != nil {
 			j.CalBad = true
-		} else if j.Cal = cal; cal.Matches(j.GPU.ID, in.Engine) == nil {
-			j.CalApplied = true
-			in.RequestSeconds = cal.RequestSeconds
-			if strings.TrimSpace(s[fInfMFU]) == "" {
-				j.Eff.InferenceMFU = cal.InferenceMFU
-			}
-			if strings.TrimSpace(s[fBWUtil]) == "" {
-				j.Eff.BandwidthUtil = cal.BandwidthUtil
-			}
+		} else {
+			j.Cal, j.CalApplied = cal, cal.ApplyTo(j.GPU.ID, &in, &j.Eff)
 		}
 	}
 	j.In = in

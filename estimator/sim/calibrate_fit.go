@@ -61,6 +61,28 @@ func (c Calibration) Matches(gpu string, e estimator.Engine) error {
 		Reason: "fitted for " + c.GPU + " on " + c.Engine.String() + ", not " + gpu + " on " + e.String(), Err: ErrCalibrationMismatch}
 }
 
+// ApplyTo applies c to a job on GPU gpu when it was fitted for that GPU
+// and in's engine, and reports whether it did: the request cost, and the
+// efficiencies that eff leaves zero (a figure the user gave wins). The
+// page applies a link's calibration with it; the CLI's --calibration
+// follows the same rule through its flags (--request-overhead,
+// --inference-mfu, --bandwidth-util).
+func (c Calibration) ApplyTo(gpu string, in *estimator.Input, eff *estimator.Efficiency) bool {
+	if c.Matches(gpu, in.Engine) != nil {
+		return false
+	}
+	if in.RequestSeconds == 0 {
+		in.RequestSeconds = c.RequestSeconds
+	}
+	if eff.InferenceMFU == 0 {
+		eff.InferenceMFU = c.InferenceMFU
+	}
+	if eff.BandwidthUtil == 0 {
+		eff.BandwidthUtil = c.BandwidthUtil
+	}
+	return true
+}
+
 // Validate checks the factors and names: the range each has in the
 // estimator (shares in (0, 1], seconds in [0, 3600]) and an engine the
 // simulator models.

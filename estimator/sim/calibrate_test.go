@@ -217,6 +217,13 @@ func TestCalibrationForms(t *testing.T) {
 			t.Errorf("Unmarshal(%s): no error", bad)
 		}
 	}
+	in, eff := estimator.Input{Engine: estimator.SGLang}, estimator.Efficiency{BandwidthUtil: 0.5}
+	if !c.ApplyTo("h100-sxm", &in, &eff) || in.RequestSeconds != c.RequestSeconds || eff.InferenceMFU != c.InferenceMFU || eff.BandwidthUtil != 0.5 {
+		t.Errorf("ApplyTo: %+v %+v", in.RequestSeconds, eff)
+	}
+	if in, eff := (estimator.Input{Engine: estimator.VLLM}), (estimator.Efficiency{}); c.ApplyTo("h100-sxm", &in, &eff) || in.RequestSeconds != 0 || eff != (estimator.Efficiency{}) {
+		t.Errorf("ApplyTo on another engine: %+v %+v", in.RequestSeconds, eff)
+	}
 	if err := c.Matches("h100-sxm", estimator.SGLang); err != nil {
 		t.Error(err)
 	}
