@@ -26,14 +26,14 @@ var pickTitles = [...]msgKey{pickCheapest: mPickCheapest, pickFastest: mPickFast
 
 func (c *Calculator) pickViews() []pickView {
 	l := c.loc()
-	out := make([]pickView, len(c.plan.Picks))
-	for i, p := range c.plan.Picks {
+	out := make([]pickView, len(c.ps.out.Picks))
+	for i, p := range c.ps.out.Picks {
 		out[i] = pickView{
 			Kind: p.Kind.String(), Title: c.t(pickTitles[p.Kind]),
 			What: strconv.Itoa(p.Plan.GPUs) + " × " + c.gpuName(p.Offer.GPU) + planSuffix(p.Plan),
 			Where: c.providerName(p.Offer.Provider) + " · " + p.Offer.InstanceType + instances(p.Instances) +
 				" · " + c.t(pricingKeys[p.Pricing]) + c.engineText(p.candidate),
-			Cost:   l.money(p.Cost, c.plan.Currency),
+			Cost:   l.money(p.Cost, c.ps.out.Currency),
 			Time:   l.duration(p.Seconds),
 			Reason: l.reasonWith(p.Why, c.providerName),
 			GPU:    p.Offer.GPU, Plan: p.Plan,
@@ -79,7 +79,7 @@ func (c *Calculator) gpuName(id string) string {
 
 func (c *Calculator) renderAnswer() app.UI {
 	if !c.r.OK {
-		if !c.plan.OK || len(c.plan.Picks) == 0 {
+		if !c.ps.out.OK || len(c.ps.out.Picks) == 0 {
 			return app.Text("")
 		}
 		// A field is invalid: the last answer stays, greyed, so the page
@@ -87,13 +87,13 @@ func (c *Calculator) renderAnswer() app.UI {
 		// inputs while the user fixes it.
 		return c.answerPicks("rs-answer rs-stale", app.P().Class("rs-sub").ID("rs-answer-stale").Text(c.t(mFixToUpdate)))
 	}
-	if !c.plan.OK && c.planPending {
+	if !c.ps.out.OK && c.ps.pending() {
 		return app.Section().Class("rs-answer").Body(
 			app.H2().Text(c.t(mAnswerTitle)),
 			app.P().Class("rs-sub").ID("rs-planning").Text(c.t(mPlanning)),
 		)
 	}
-	if len(c.plan.Picks) == 0 {
+	if len(c.ps.out.Picks) == 0 {
 		return app.Section().Class("rs-answer").Body(
 			app.H2().Text(c.t(mAnswerTitle)),
 			app.P().Class("rs-sub").ID("rs-no-answer").Text(c.t(mNoAnswer)),
@@ -117,12 +117,12 @@ func (c *Calculator) answerPicks(class string, note app.UI) app.UI {
 // speed, a spot reclaim rate, the serving engine, a reservation's terms),
 // next to the picks they qualify.
 func (c *Calculator) planNotes() app.UI {
-	if len(c.plan.Notes) == 0 {
+	if len(c.ps.out.Notes) == 0 {
 		return app.Text("")
 	}
 	l := c.loc()
-	notes := make([]string, len(c.plan.Notes))
-	for i, n := range c.plan.Notes {
+	notes := make([]string, len(c.ps.out.Notes))
+	for i, n := range c.ps.out.Notes {
 		notes[i] = l.reasonWith(n, c.providerName)
 	}
 	return app.Div().ID("rs-plan-notes").Class("rs-notes").Body(
@@ -133,7 +133,7 @@ func (c *Calculator) planNotes() app.UI {
 
 // engineText is " · vLLM" for an inference plan, "" for training.
 func (c *Calculator) engineText(x candidate) string {
-	if c.plan.Kind == planner.Training {
+	if c.ps.out.Kind == planner.Training {
 		return ""
 	}
 	return " · " + engineLabels[x.Engine]
@@ -204,7 +204,7 @@ const (
 
 // paretoChart places the candidates on log axes: cost (x) and time (y).
 func (c *Calculator) paretoChart() app.UI {
-	pts := c.plan.Points
+	pts := c.ps.out.Points
 	if len(pts) == 0 {
 		return app.Text("")
 	}
@@ -222,7 +222,7 @@ func (c *Calculator) paretoChart() app.UI {
 	}
 	w, h := chartW-chartLeft-chartRight, chartH-chartTop-chartBot
 	picked := map[string]bool{}
-	for _, p := range c.plan.Picks {
+	for _, p := range c.ps.out.Picks {
 		picked[p.Offer.ID] = true
 	}
 	views := make([]pointView, len(pts))
@@ -231,12 +231,12 @@ func (c *Calculator) paretoChart() app.UI {
 			ID: p.Offer.ID, GPU: p.Offer.GPU, Plan: p.Plan, Front: p.Front, Picked: picked[p.Offer.ID],
 			X:     chartLeft + scale(p.Cost, minC, maxC, w),
 			Y:     chartTop + h - scale(p.Seconds, minT, maxT, h),
-			Label: strconv.Itoa(p.Plan.GPUs) + " × " + c.gpuName(p.Offer.GPU) + " · " + c.providerName(p.Offer.Provider) + " " + p.Offer.InstanceType + instances(p.Instances) + " · " + l.money(p.Cost, c.plan.Currency) + " · " + l.duration(p.Seconds),
+			Label: strconv.Itoa(p.Plan.GPUs) + " × " + c.gpuName(p.Offer.GPU) + " · " + c.providerName(p.Offer.Provider) + " " + p.Offer.InstanceType + instances(p.Instances) + " · " + l.money(p.Cost, c.ps.out.Currency) + " · " + l.duration(p.Seconds),
 		}
 	}
 	return &pareto{
 		Points: views, Title: c.t(mParetoTitle),
-		XLabel: c.planCostHeader() + " (" + l.money(minC, c.plan.Currency) + " … " + l.money(maxC, c.plan.Currency) + ")",
+		XLabel: c.planCostHeader() + " (" + l.money(minC, c.ps.out.Currency) + " … " + l.money(maxC, c.ps.out.Currency) + ")",
 		YLabel: c.planTimeHeader() + " (" + l.duration(minT) + " … " + l.duration(maxT) + ")",
 		Hint:   c.t(mParetoHint),
 	}
@@ -330,7 +330,7 @@ func (p *pareto) onKey(ctx app.Context, e app.Event) {
 
 // planCostHeader and planTimeHeader name the planner's cost and time.
 func (c *Calculator) planCostHeader() string {
-	switch c.plan.Kind {
+	switch c.ps.out.Kind {
 	case planner.Serving:
 		return c.t(mMonthlyShort)
 	case planner.Batch:
@@ -340,7 +340,7 @@ func (c *Calculator) planCostHeader() string {
 }
 
 func (c *Calculator) planTimeHeader() string {
-	switch c.plan.Kind {
+	switch c.ps.out.Kind {
 	case planner.Serving:
 		return c.t(mE2EP95)
 	case planner.Batch:
@@ -399,7 +399,7 @@ func (c *Calculator) renderCompare() app.UI {
 	// The costs are the planner's: its cheapest plan on each side's GPU.
 	cost := func(j job, o *planOut) string {
 		x, ok := o.best(j.GPU.ID)
-		if !ok || c.planPending {
+		if !ok || c.ps.pending() {
 			return "—"
 		}
 		unit := mJobCost
@@ -414,7 +414,7 @@ func (c *Calculator) renderCompare() app.UI {
 	perM := func(j job, o *planOut) string {
 		x, ok := o.best(j.GPU.ID)
 		switch {
-		case !ok || c.planPending:
+		case !ok || c.ps.pending():
 			return "—"
 		case j.In.Task == estimator.Inference:
 			return l.money(x.PerMOutUSD, "USD")
@@ -426,8 +426,8 @@ func (c *Calculator) renderCompare() app.UI {
 	add(mMemory, mem(pr), mem(lr))
 	add(mVerdict, verdict(pr), verdict(lr))
 	add(mTokensPerSec, speed(pr), speed(lr))
-	add(mCheapestCost, cost(pj, &c.pinPlan), cost(lj, &c.plan))
-	add(mPerMTokens, perM(pj, &c.pinPlan), perM(lj, &c.plan))
+	add(mCheapestCost, cost(pj, &c.ps.pin), cost(lj, &c.ps.out))
+	add(mPerMTokens, perM(pj, &c.ps.pin), perM(lj, &c.ps.out))
 	return app.Section().Class("rs-compare-box").Body(
 		app.H2().Text(c.t(mCompareTitle)),
 		app.Div().Class("rs-scroll").Body(app.Table().ID("rs-compare").Body(

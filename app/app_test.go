@@ -192,7 +192,7 @@ func TestCalculatorDefault(t *testing.T) {
 	// The T4 row applies the planner's cheapest T4 plan: at least the two
 	// GPUs that hold the job, in one instance (two single-T4 instances
 	// with no named network between them are no plan).
-	x, ok := c.plan.best("t4")
+	x, ok := c.ps.out.best("t4")
 	if !ok || x.Plan.GPUs < 2 || x.Instances != 1 {
 		t.Fatalf("the planner's T4 plan: %+v", x)
 	}
@@ -217,7 +217,7 @@ func TestCalculatorDefault(t *testing.T) {
 		if o.Offer.GPUCount < 2 && o.Holds {
 			t.Errorf("single-T4 offer %s holds a two-GPU job", o.Offer.ID)
 		}
-		if _, planned := c.plan.ByOffer[o.Offer.ID]; o.Offer.GPUCount < 2 && !planned && strings.Contains(app.HTMLString(c.renderOffers()), `data-offer="`+o.Offer.ID+`"`) {
+		if _, planned := c.ps.out.ByOffer[o.Offer.ID]; o.Offer.GPUCount < 2 && !planned && strings.Contains(app.HTMLString(c.renderOffers()), `data-offer="`+o.Offer.ID+`"`) {
 			t.Errorf("single-T4 offer %s listed for a two-GPU job without a plan", o.Offer.ID)
 		}
 	}
@@ -667,12 +667,12 @@ func TestPerfAndCost(t *testing.T) {
 		t.Errorf("job time %v, want %v", got, want)
 	}
 	// Twice the tokens: the planner's cheapest plan on this GPU costs twice as much.
-	one, ok := c.plan.best(c.job.GPU.ID)
+	one, ok := c.ps.out.best(c.job.GPU.ID)
 	if !ok || one.Cost <= 0 {
-		t.Fatalf("no planned H100 cost: %+v", c.plan.Err)
+		t.Fatalf("no planned H100 cost: %+v", c.ps.out.Err)
 	}
 	c.set(fTrainTokens, "2B")
-	if two, _ := c.plan.best(c.job.GPU.ID); math.Abs(two.Cost/one.Cost-2) > 0.02 {
+	if two, _ := c.ps.out.best(c.job.GPU.ID); math.Abs(two.Cost/one.Cost-2) > 0.02 {
 		t.Errorf("twice the tokens cost %.3f× as much", two.Cost/one.Cost)
 	}
 	c.set(fTrainTokens, "lots")
@@ -706,19 +706,19 @@ func TestTablesAgreeWithPlan(t *testing.T) {
 	c.set(fZeRO, "3")
 	c.set(fGPUs, "8")
 	var cheap pick
-	for _, p := range c.plan.Picks {
+	for _, p := range c.ps.out.Picks {
 		if p.Kind == pickCheapest {
 			cheap = p
 		}
 	}
 	if cheap.Offer == nil {
-		t.Fatalf("no cheapest pick: %v", c.plan.Err)
+		t.Fatalf("no cheapest pick: %v", c.ps.out.Err)
 	}
 	l := c.loc()
 	html := app.HTMLString(c.renderFit())
 	row := rowOf(t, html, `data-gpu="`+cheap.Offer.GPU+`"`)
-	if !strings.Contains(row, l.money(cheap.Cost, c.plan.Currency)) || !strings.Contains(row, c.t(mCheapest)) {
-		t.Errorf("fit row of the cheapest pick's GPU lacks its cost %s and badge: %s", l.money(cheap.Cost, c.plan.Currency), row)
+	if !strings.Contains(row, l.money(cheap.Cost, c.ps.out.Currency)) || !strings.Contains(row, c.t(mCheapest)) {
+		t.Errorf("fit row of the cheapest pick's GPU lacks its cost %s and badge: %s", l.money(cheap.Cost, c.ps.out.Currency), row)
 	}
 	if !strings.Contains(row, `data-gpus="`+strconv.Itoa(cheap.Plan.GPUs)+`"`) || !strings.Contains(row, `data-zero="`+strconv.Itoa(cheap.Plan.ZeRO)+`"`) {
 		t.Errorf("fit row does not carry the pick's plan %+v: %s", cheap.Plan, row)
@@ -737,25 +737,25 @@ func TestTablesAgreeWithPlan(t *testing.T) {
 	c.apply(applyPlan{GPU: cheap.Offer.GPU, Plan: cheap.Plan})
 	c.allOffers = true
 	c.recompute()
-	x, ok := c.plan.ByOffer[cheap.Offer.ID]
+	x, ok := c.ps.out.ByOffer[cheap.Offer.ID]
 	if !ok {
 		t.Fatalf("offer %s not planned after applying its plan", cheap.Offer.ID)
 	}
-	want := c.plan.Cands[x]
+	want := c.ps.out.Cands[x]
 	html = app.HTMLString(c.renderOffers())
 	row = rowOf(t, html, `data-offer="`+cheap.Offer.ID+`"`)
-	if !strings.Contains(row, l.money(want.Cost, c.plan.Currency)) || !strings.Contains(row, `data-gpus="`+strconv.Itoa(want.Plan.GPUs)+`"`) {
-		t.Errorf("offer row of %s lacks the planner's cost %s or plan %+v: %s", cheap.Offer.ID, l.money(want.Cost, c.plan.Currency), want.Plan, row)
+	if !strings.Contains(row, l.money(want.Cost, c.ps.out.Currency)) || !strings.Contains(row, `data-gpus="`+strconv.Itoa(want.Plan.GPUs)+`"`) {
+		t.Errorf("offer row of %s lacks the planner's cost %s or plan %+v: %s", cheap.Offer.ID, l.money(want.Cost, c.ps.out.Currency), want.Plan, row)
 	}
 	// Offers the planner priced are listed cheapest first.
 	prev := 0.0
 	for _, id := range offerIDs(html) {
-		i, ok := c.plan.ByOffer[id]
+		i, ok := c.ps.out.ByOffer[id]
 		if !ok {
 			prev = math.Inf(1)
 			continue
 		}
-		if cost := c.plan.Cands[i].Cost; cost < prev {
+		if cost := c.ps.out.Cands[i].Cost; cost < prev {
 			t.Errorf("offer %s (%v) listed after a dearer or unpriced one (%v)", id, cost, prev)
 		} else {
 			prev = cost
@@ -794,11 +794,11 @@ func offerIDs(html string) []string {
 // circle per point; reasons come from the planner's keys, translated.
 func TestRecommendation(t *testing.T) {
 	c, _ := load(t)
-	if !c.plan.OK || len(c.plan.Picks) != 3 {
-		t.Fatalf("plan %v: %d picks (%v)", c.plan.OK, len(c.plan.Picks), c.plan.Err)
+	if !c.ps.out.OK || len(c.ps.out.Picks) != 3 {
+		t.Fatalf("plan %v: %d picks (%v)", c.ps.out.OK, len(c.ps.out.Picks), c.ps.out.Err)
 	}
-	cheap, fast, value := c.plan.Picks[0], c.plan.Picks[1], c.plan.Picks[2]
-	for _, x := range c.plan.Cands {
+	cheap, fast, value := c.ps.out.Picks[0], c.ps.out.Picks[1], c.ps.out.Picks[2]
+	for _, x := range c.ps.out.Cands {
 		if x.PassedOver { // a stale or far-below-median price the picks pass over
 			continue
 		}
@@ -815,15 +815,15 @@ func TestRecommendation(t *testing.T) {
 	if cheap.Kind != pickCheapest || fast.Kind != pickFastest || value.Kind != pickValue {
 		t.Errorf("picks: %v %v %v", cheap.Kind, fast.Kind, value.Kind)
 	}
-	if c.plan.Kind != planner.Batch || !strings.HasPrefix(cheap.Why.Key, "reason.cheapest") {
-		t.Errorf("default page: kind %v, cheapest reason %q", c.plan.Kind, cheap.Why.Key)
+	if c.ps.out.Kind != planner.Batch || !strings.HasPrefix(cheap.Why.Key, "reason.cheapest") {
+		t.Errorf("default page: kind %v, cheapest reason %q", c.ps.out.Kind, cheap.Why.Key)
 	}
 	html := app.HTMLString(c.Render())
 	if n := strings.Count(html, `data-kind="`); n != 3 {
 		t.Errorf("%d picks on the page", n)
 	}
-	if n := strings.Count(html, "<circle"); n != len(c.plan.Points) || n == 0 {
-		t.Errorf("%d circles for %d points", n, len(c.plan.Points))
+	if n := strings.Count(html, "<circle"); n != len(c.ps.out.Points) || n == 0 {
+		t.Errorf("%d circles for %d points", n, len(c.ps.out.Points))
 	}
 	if strings.Contains(html, "style=") {
 		t.Error("an inline style attribute: the Content-Security-Policy refuses it")
@@ -900,7 +900,7 @@ func TestEmbed(t *testing.T) {
 func TestExport(t *testing.T) {
 	c, _ := load(t)
 	rows := strings.Split(strings.TrimSpace(c.exportCSV()), "\n")
-	if len(rows) != 1+3+len(c.plan.Cands) || len(c.plan.Cands) < len(c.plan.Points) || !strings.HasPrefix(rows[1], "cheapest,") {
+	if len(rows) != 1+3+len(c.ps.out.Cands) || len(c.ps.out.Cands) < len(c.ps.out.Points) || !strings.HasPrefix(rows[1], "cheapest,") {
 		t.Errorf("CSV: %d rows, first %q", len(rows), rows[1])
 	}
 	if js := c.exportJSON(); !strings.Contains(js, `"pick": "value"`) || !strings.Contains(js, `"memory_per_gpu_bytes"`) {
@@ -939,15 +939,15 @@ func TestServing(t *testing.T) {
 	c, _ := load(t)
 	c.set(fEngine, estimator.VLLM.String())
 	c.set(fRPS, "20")
-	v := c.plan.Serve
-	if c.plan.Kind != planner.Serving || !v.OK || v.Replicas < 1 || v.Monthly <= 0 {
-		t.Fatalf("serving 20 req/s: %+v (%v %v %v)", v, c.errs, c.general, c.plan.Err)
+	v := c.ps.out.Serve
+	if c.ps.out.Kind != planner.Serving || !v.OK || v.Replicas < 1 || v.Monthly <= 0 {
+		t.Fatalf("serving 20 req/s: %+v (%v %v %v)", v, c.errs, c.general, c.ps.out.Err)
 	}
 	if v.TTFTP95 > c.job.TTFT || v.TPOT > c.job.TPOT {
 		t.Errorf("the cheapest plan misses the targets: %+v", v)
 	}
-	if v.Monthly != c.plan.Picks[0].Cost {
-		t.Errorf("monthly bill %v, cheapest pick %v", v.Monthly, c.plan.Picks[0].Cost)
+	if v.Monthly != c.ps.out.Picks[0].Cost {
+		t.Errorf("monthly bill %v, cheapest pick %v", v.Monthly, c.ps.out.Picks[0].Cost)
 	}
 	html := app.HTMLString(c.Render())
 	if !strings.Contains(html, `id="rs-replicas"`) || !strings.Contains(html, `id="rs-monthly"`) || !strings.Contains(html, `id="rs-requests-per-second"`) {
@@ -959,13 +959,13 @@ func TestServing(t *testing.T) {
 	}
 	c.set(fTTFT, "2000")
 	c.set(fRPS, "")
-	if c.plan.Serve.OK || c.plan.Kind != planner.Batch {
+	if c.ps.out.Serve.OK || c.ps.out.Kind != planner.Batch {
 		t.Error("serving shown without a request rate")
 	}
 	// A currency other than USD shows the bill in it.
 	c.set(fCurrency, "EUR")
-	if c.plan.Currency != "EUR" {
-		t.Errorf("currency %q", c.plan.Currency)
+	if c.ps.out.Currency != "EUR" {
+		t.Errorf("currency %q", c.ps.out.Currency)
 	}
 	c.set(fCurrency, "XXX")
 	if c.errs[fCurrency].ok() {
@@ -1070,7 +1070,7 @@ func TestPlannerAssumptions(t *testing.T) {
 	if a.SpotInterruptionsPerMonth != 0.3 || a.CheckpointWriteBytesPerSecond != 2e9 || a.RestartSeconds != 900 {
 		t.Errorf("assumptions sent to the planner: %+v", a)
 	}
-	x, ok := c.plan.best(c.job.GPU.ID)
+	x, ok := c.ps.out.best(c.job.GPU.ID)
 	if !ok || x.CheckpointEvery <= 0 || x.SpotPerMonth != 0.3 {
 		t.Fatalf("spot plan on H100: ok %v, checkpoint every %v s, %v reclaims/month", ok, x.CheckpointEvery, x.SpotPerMonth)
 	}
@@ -1092,10 +1092,10 @@ func TestPlannerAssumptions(t *testing.T) {
 	c.set(fRPS, "2")
 	c.set(fAPIIn, "0.2")
 	c.set(fAPIOut, "0.6")
-	if len(c.plan.Hosted) != 1 || c.plan.Hosted[0].API.InputUSDPerMillion != 0.2 || c.plan.Hosted[0].API.OutputUSDPerMillion != 0.6 {
-		t.Fatalf("hosted comparison at the user's prices: %+v", c.plan.Hosted)
+	if len(c.ps.out.Hosted) != 1 || c.ps.out.Hosted[0].API.InputUSDPerMillion != 0.2 || c.ps.out.Hosted[0].API.OutputUSDPerMillion != 0.6 {
+		t.Fatalf("hosted comparison at the user's prices: %+v", c.ps.out.Hosted)
 	}
-	h := c.plan.Hosted[0]
+	h := c.ps.out.Hosted[0]
 	html = app.HTMLString(c.renderAssumptions())
 	if !strings.Contains(html, `id="rs-hosted-table"`) || !strings.Contains(html, c.loc().money(h.MonthlyCostUSD, "USD")) || !strings.Contains(html, c.loc().money(h.SelfHostedUSD, "USD")) {
 		t.Errorf("hosted table lacks the API's month %v or the self-hosted month %v", h.MonthlyCostUSD, h.SelfHostedUSD)
@@ -1107,8 +1107,8 @@ func TestPlannerAssumptions(t *testing.T) {
 // replaces it with a fresh plan.
 func TestAnswerKeptWhileFieldInvalid(t *testing.T) {
 	c, _ := load(t)
-	if !c.plan.OK || len(c.plan.Picks) != 3 {
-		t.Fatalf("no plan on the default page: %v", c.plan.Err)
+	if !c.ps.out.OK || len(c.ps.out.Picks) != 3 {
+		t.Fatalf("no plan on the default page: %v", c.ps.out.Err)
 	}
 	c.set(fBatch, "abc")
 	if c.r.OK {
@@ -1121,8 +1121,8 @@ func TestAnswerKeptWhileFieldInvalid(t *testing.T) {
 	}
 	c.set(fBatch, "4")
 	html = app.HTMLString(c.Render())
-	if !c.r.OK || !c.plan.OK || strings.Contains(html, `id="rs-answer-stale"`) || strings.Count(html, `data-kind="`) != 3 {
-		t.Errorf("after batch 4: result %v, plan %v, stale note %v", c.r.OK, c.plan.OK, strings.Contains(html, `id="rs-answer-stale"`))
+	if !c.r.OK || !c.ps.out.OK || strings.Contains(html, `id="rs-answer-stale"`) || strings.Count(html, `data-kind="`) != 3 {
+		t.Errorf("after batch 4: result %v, plan %v, stale note %v", c.r.OK, c.ps.out.OK, strings.Contains(html, `id="rs-answer-stale"`))
 	}
 }
 
@@ -1180,16 +1180,16 @@ func TestFirstScreenComputesNothing(t *testing.T) {
 		t.Fatal("default view with a static copy: not the first screen")
 	}
 	c.recompute()
-	if c.r.OK || c.job.Model.ID != "" || !c.planPending {
-		t.Fatalf("first screen: result %v, job model %q, plan pending %v", c.r.OK, c.job.Model.ID, c.planPending)
+	if c.r.OK || c.job.Model.ID != "" || !c.ps.pending() {
+		t.Fatalf("first screen: result %v, job model %q, plan pending %v", c.r.OK, c.job.Model.ID, c.ps.pending())
 	}
 	if html := app.HTMLString(c.renderInputs()); strings.Contains(html, `id="rs-spot-interruptions"`) || !strings.Contains(html, `id="rs-assumptions"`) {
 		t.Error("first screen: the Assumptions box is missing or already filled")
 	}
 	c.firstStepDone = true // what showRest's first step sets before it recomputes
 	c.recompute()
-	if !c.r.OK || c.job.Model.ID == "" || !c.plan.OK || c.firstScreen() {
-		t.Fatalf("first step: result %v, job model %q, plan %v", c.r.OK, c.job.Model.ID, c.plan.OK)
+	if !c.r.OK || c.job.Model.ID == "" || !c.ps.out.OK || c.firstScreen() {
+		t.Fatalf("first step: result %v, job model %q, plan %v", c.r.OK, c.job.Model.ID, c.ps.out.OK)
 	}
 	if html := app.HTMLString(c.renderInputs()); !strings.Contains(html, `id="rs-spot-interruptions"`) {
 		t.Error("after the first step the Assumptions box is still empty")

@@ -141,7 +141,7 @@ func TestRestShownInSteps(t *testing.T) {
 		if n := p.restShown; n > 0 && (len(seen) == 0 || seen[len(seen)-1] != n) {
 			seen = append(seen, n)
 		}
-		if p.restShown == len(p.restSections()) && !p.planPending {
+		if p.restShown == len(p.restSections()) && !p.ps.pending() {
 			break
 		}
 	}
@@ -151,7 +151,7 @@ func TestRestShownInSteps(t *testing.T) {
 	if n := len(p.restSections()); restStages[len(restStages)-1] != n {
 		t.Errorf("last step shows %d sections, the page has %d", restStages[len(restStages)-1], n)
 	}
-	if !p.live || p.planPending {
-		t.Errorf("after the steps: live %v, plan pending %v", p.live, p.planPending)
+	if !p.live || p.ps.pending() {
+		t.Errorf("after the steps: live %v, plan pending %v", p.live, p.ps.pending())
 	}
 }

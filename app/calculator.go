@@ -70,13 +70,11 @@ type Calculator struct {
 	pinned  results // the pin's results, when pin is set
 	pinJob  job
 
-	// plan is the planner's answer. In the browser it runs after the
-	// tables are on screen (planPending meanwhile); natively and in the
-	// prerendered page it runs with the rest.
-	plan        planOut
-	pinPlan     planOut // the pin's, for the comparison
-	planPending bool
-	planSeq     atomic.Int64 // the newest replan; read by the pending plan's goroutine
+	// ps is the planner's answer as the page's state (planState). In the
+	// browser the planner runs after the tables are on screen (pending
+	// meanwhile); natively and in the prerendered page it runs with the
+	// rest.
+	ps planState
 	// static holds the static page's sections standing in for the live
 	// ones on the default view (static.go); firstStepDone ends the first
 	// screen's.
@@ -472,43 +470,43 @@ func (c *Calculator) errText(e fieldErr) string {
 // been painted, so typing never waits for it; an answer for an older job
 // is dropped.
 func (c *Calculator) replan() {
-	c.planSeq.Add(1)
+	c.ps.seq.Add(1)
 	if c.firstScreen() {
 		// Nothing computed yet: the first step after the page is live
 		// computes and plans (showRest); the static recommendation stands
 		// until that plan arrives.
-		c.planPending = true
+		c.ps.status = planPending
 		return
 	}
 	if !c.r.OK {
 		// Nothing to plan; the last plan stays for the greyed answer
 		// (renderAnswer) until a valid input replaces it.
-		c.planPending = false
+		c.ps.status = planReady
 		return
 	}
 	if planSync {
-		c.plan, c.pinPlan, c.planPending = runPlan(c.job, c.pr), c.planPin(), false
+		c.ps.set(runPlan(c.job, c.pr), c.planPin())
 		return
 	}
 	if !c.hasCtx {
 		if app.IsClient {
 			// Starting in the browser: OnMount plans once the page is up.
-			c.planPending = true
+			c.ps.status = planPending
 			return
 		}
-		c.plan, c.pinPlan, c.planPending = runPlan(c.job, c.pr), c.planPin(), false
+		c.ps.set(runPlan(c.job, c.pr), c.planPin())
 		return
 	}
-	seq, j, pr, ctx := c.planSeq.Load(), c.job, c.pr, c.ctx
+	seq, j, pr, ctx := c.ps.seq.Load(), c.job, c.pr, c.ctx
 	pin, pinJob := c.pin != nil && c.pinned.OK, c.pinJob
-	c.planPending = true
+	c.ps.status = planPending
 	ctx.Async(func() {
 		// Let the engine render the tables and the browser paint them.
 		time.Sleep(planDelay)
 		// A newer change replaced this plan. Read atomically: waiting
 		// here on a Dispatch would deadlock an engine that consumes its
 		// dispatches only after its async work (go-app's TestEngine).
-		if seq != c.planSeq.Load() {
+		if seq != c.ps.seq.Load() {
 			return
 		}
 		out := runPlan(j, pr)
@@ -517,14 +515,39 @@ func (c *Calculator) replan() {
 			pinOut = runPlan(pinJob, pr)
 		}
 		ctx.Dispatch(func(ctx app.Context) {
-			if seq == c.planSeq.Load() {
-				c.plan, c.pinPlan, c.planPending = out, pinOut, false
+			if seq == c.ps.seq.Load() {
+				c.ps.set(out, pinOut)
 				c.dropStatic()
 				Mark("rightsize:planned")
 			}
 		})
 	})
 }
+
+// planStatus is where the planner's answer stands.
+type planStatus int
+
+const (
+	planReady   planStatus = iota // the answer is the current job's, or there is nothing to plan
+	planPending                   // an answer for the current job is on its way; the last one stays, greyed
+)
+
+// planState holds the planner's answer as the page's state, as go-app's
+// docs app holds a document with its status: the answer for the job, the
+// pin's (for the comparison), where it stands, and the sequence number of
+// the newest request, which the pending plan's goroutine reads to drop an
+// answer a newer input has replaced.
+type planState struct {
+	out, pin planOut
+	status   planStatus
+	seq      atomic.Int64
+}
+
+// pending reports whether an answer for the current job is on its way.
+func (p *planState) pending() bool { return p.status == planPending }
+
+// set stores an answer for the current job.
+func (p *planState) set(out, pin planOut) { p.out, p.pin, p.status = out, pin, planReady }
 
 // planSync makes replan plan at once, for component tests that read the
 // plan right after an input change (the deferred path runs in the

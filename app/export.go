@@ -56,9 +56,9 @@ type exportDoc struct {
 
 // exportRows are the recommendation's picks, then every candidate offer.
 func (c *Calculator) exportRows() []exportOffer {
-	unit := c.plan.Currency + " per job"
-	if c.plan.Kind == planner.Serving {
-		unit = c.plan.Currency + " per month"
+	unit := c.ps.out.Currency + " per job"
+	if c.ps.out.Kind == planner.Serving {
+		unit = c.ps.out.Currency + " per month"
 	}
 	row := func(kind string, x candidate) exportOffer {
 		return exportOffer{
@@ -70,10 +70,10 @@ func (c *Calculator) exportRows() []exportOffer {
 		}
 	}
 	var out []exportOffer
-	for _, p := range c.plan.Picks {
+	for _, p := range c.ps.out.Picks {
 		out = append(out, row(p.Kind.String(), p.candidate))
 	}
-	for _, x := range c.plan.Cands {
+	for _, x := range c.ps.out.Cands {
 		out = append(out, row("", x))
 	}
 	return out
@@ -172,7 +172,7 @@ func (c *Calculator) exportMarkdown() string {
 	}
 	b.WriteString("| **" + e(c.t(mTotal)) + "** | **" + e(l.bytes(c.r.Res.PerGPU.Total())) + "** | " +
 		e(l.bytesRange(c.r.Res.Confidence.Low, c.r.Res.Confidence.High)) + " |\n\n")
-	if len(c.plan.Picks) > 0 {
+	if len(c.ps.out.Picks) > 0 {
 		b.WriteString("| ")
 		row(c.t(mGPU), c.t(mProvider), c.planCostHeader(), c.planTimeHeader(), c.t(mAsOfSource))
 		b.WriteString("|---|---|---|---:|---:|---|\n")

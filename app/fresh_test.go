@@ -34,11 +34,11 @@ func TestPicksSayHowFreshOnPage(t *testing.T) {
 		c.state = parseFragment(frag, defaultState)
 		c.dropStatic()
 		withClock(c, today)
-		if !c.r.OK || len(c.plan.Picks) == 0 {
-			t.Fatalf("%q: no picks (%v)", frag, c.plan.Err)
+		if !c.r.OK || len(c.ps.out.Picks) == 0 {
+			t.Fatalf("%q: no picks (%v)", frag, c.ps.out.Err)
 		}
 		fresh, normal := map[string]bool{}, map[string]bool{}
-		for _, x := range c.plan.Cands {
+		for _, x := range c.ps.out.Cands {
 			if !x.Stale {
 				fresh[x.Offer.GPU] = true
 				if !x.Offer.FarBelowMedian {
@@ -48,10 +48,10 @@ func TestPicksSayHowFreshOnPage(t *testing.T) {
 		}
 		page := app.HTMLString(c.Render())
 		cards := strings.Split(page, `class="rs-pick"`)[1:]
-		if len(cards) != len(c.plan.Picks) {
-			t.Fatalf("%q: %d cards for %d picks", frag, len(cards), len(c.plan.Picks))
+		if len(cards) != len(c.ps.out.Picks) {
+			t.Fatalf("%q: %d cards for %d picks", frag, len(cards), len(c.ps.out.Picks))
 		}
-		for i, p := range c.plan.Picks {
+		for i, p := range c.ps.out.Picks {
 			o := p.Offer
 			if p.Stale && fresh[o.GPU] || !p.Stale && o.FarBelowMedian && normal[o.GPU] {
 				t.Errorf("%q: %s pick %s rests on a stale or far-below price while %s has a better one", frag, p.Kind, o.ID, o.GPU)
@@ -86,10 +86,10 @@ func TestPicksSayHowFreshOnPage(t *testing.T) {
 	c.state = parseFragment("l=ru", defaultState)
 	withClock(c, today)
 	page := app.HTMLString(c.Render())
-	if strings.Contains(page, "— verify") || strings.Count(page, "rs-pick-price") != len(c.plan.Picks) {
+	if strings.Contains(page, "— verify") || strings.Count(page, "rs-pick-price") != len(c.ps.out.Picks) {
 		t.Error("the Russian page shows English price labels")
 	}
-	for _, p := range c.plan.Picks {
+	for _, p := range c.ps.out.Picks {
 		if p.Stale && !strings.Contains(page, htmlText(fill(messagesRU[mVerifyPrice], p.Offer.AsOf[:7]))) {
 			t.Errorf("the Russian page lacks %q", fill(messagesRU[mVerifyPrice], p.Offer.AsOf[:7]))
 		}
@@ -99,7 +99,7 @@ func TestPicksSayHowFreshOnPage(t *testing.T) {
 	if !app.IsClient {
 		c, _ = load(t)
 		page = app.HTMLString(c.Render())
-		if _, ok := textByID(page, "rs-fresh"); ok || strings.Contains(page, htmlText(c.t(mAgeFresh))) || strings.Count(page, "rs-pick-price") != len(c.plan.Picks) {
+		if _, ok := textByID(page, "rs-fresh"); ok || strings.Contains(page, htmlText(c.t(mAgeFresh))) || strings.Count(page, "rs-pick-price") != len(c.ps.out.Picks) {
 			t.Error("the page without a clock grades prices or lacks their dates")
 		}
 	}
@@ -134,7 +134,7 @@ func TestFreshnessField(t *testing.T) {
 		}
 	}
 	c.set(fFreshness, "36500")
-	for _, x := range c.plan.Cands {
+	for _, x := range c.ps.out.Cands {
 		if x.Stale != (x.Offer.AsOfEstimated || x.Offer.PriceAgeDays < 0) {
 			t.Errorf("%s stale %v in a century's window", x.Offer.ID, x.Stale)
 		}
@@ -151,7 +151,7 @@ func TestOffersSayHowFresh(t *testing.T) {
 	page := app.HTMLString(c.renderOffers())
 	estimated, far := 0, 0
 	for _, o := range c.r.Offers {
-		if _, ok := c.plan.ByOffer[o.Offer.ID]; !ok && !o.Holds {
+		if _, ok := c.ps.out.ByOffer[o.Offer.ID]; !ok && !o.Holds {
 			continue
 		}
 		row := rowOf(t, page, `data-offer="`+o.Offer.ID+`"`)
@@ -164,7 +164,7 @@ func TestOffersSayHowFresh(t *testing.T) {
 				t.Errorf("%s: estimated date not said: %s", o.Offer.ID, row)
 			}
 		}
-		if k, ok := c.plan.ByOffer[o.Offer.ID]; ok && c.plan.Cands[k].Offer.FarBelowMedian {
+		if k, ok := c.ps.out.ByOffer[o.Offer.ID]; ok && c.ps.out.Cands[k].Offer.FarBelowMedian {
 			far++
 			if !strings.Contains(row, htmlText(c.t(mFarBelow))) {
 				t.Errorf("%s: far below the median, not said", o.Offer.ID)
@@ -185,11 +185,11 @@ func TestExportsSayHowFresh(t *testing.T) {
 	c.dropStatic()
 	withClock(c, today)
 	rows := c.exportRows()
-	if len(rows) != len(c.plan.Picks)+len(c.plan.Cands) {
+	if len(rows) != len(c.ps.out.Picks)+len(c.ps.out.Cands) {
 		t.Fatalf("%d export rows", len(rows))
 	}
-	for i, x := range c.plan.Cands {
-		r := rows[len(c.plan.Picks)+i]
+	for i, x := range c.ps.out.Cands {
+		r := rows[len(c.ps.out.Picks)+i]
 		if r.AsOf != x.Offer.AsOf || r.Source != x.Offer.Source || r.AsOfEstimated != x.Offer.AsOfEstimated || r.Stale != x.Stale || r.FarBelowMedian != x.Offer.FarBelowMedian {
 			t.Fatalf("export row %+v for %s", r, x.Offer.ID)
 		}

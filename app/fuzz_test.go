@@ -102,7 +102,7 @@ func FuzzFragment(f *testing.F) {
 				t.Fatalf("%q: part %s = %q (%d‰)", frag, p.Name, p.Value, p.Permille)
 			}
 		}
-		for _, x := range c.plan.Points {
+		for _, x := range c.ps.out.Points {
 			if !(x.Cost > 0) || !(x.Seconds > 0) || math.IsInf(x.Cost, 0) || math.IsInf(x.Seconds, 0) {
 				t.Fatalf("%q: offer %s costs %v over %v s", frag, x.Offer.ID, x.Cost, x.Seconds)
 			}

@@ -53,15 +53,15 @@ func TestPageTellsOneStory(t *testing.T) {
 			c.state = parseFragment(frag, defaultState)
 			c.dropStatic()
 			c.recompute()
-			if !c.r.OK || !c.plan.OK {
-				t.Fatalf("no answer: %v %v %v", c.errs, c.general, c.plan.Err)
+			if !c.r.OK || !c.ps.out.OK {
+				t.Fatalf("no answer: %v %v %v", c.errs, c.general, c.ps.out.Err)
 			}
 			l := c.loc()
 			page := app.HTMLString(c.Render())
 			v := c.r.Perf
 			// Cost at this speed, recomputed by hand on the offer and price of
 			// the planner's cheapest row on this GPU: price × GPUs × time.
-			if x, ok := c.plan.best(c.job.GPU.ID); ok && v.OK {
+			if x, ok := c.ps.out.best(c.job.GPU.ID); ok && v.OK {
 				per := math.NaN()
 				req := planRequest(c.job)
 				req.FX = c.pr.cat.PlanFX()
@@ -81,13 +81,13 @@ func TestPageTellsOneStory(t *testing.T) {
 					want = hourly / (v.P.TokensPerSecond * 3600) * 1e6
 				}
 				got, _ := textByID(page, "rs-cost-at-speed")
-				if got != l.money(want, c.plan.Currency) {
-					t.Errorf("cost at this speed %q, want %s (%s at %v/GPU·h)", got, l.money(want, c.plan.Currency), x.Offer.InstanceType, per)
+				if got != l.money(want, c.ps.out.Currency) {
+					t.Errorf("cost at this speed %q, want %s (%s at %v/GPU·h)", got, l.money(want, c.ps.out.Currency), x.Offer.InstanceType, per)
 				}
 			}
 			// The planner's figure on this GPU is its cheapest row there.
-			if x, ok := c.plan.best(c.job.GPU.ID); ok && v.OK {
-				want := l.money(x.Cost, c.plan.Currency)
+			if x, ok := c.ps.out.best(c.job.GPU.ID); ok && v.OK {
+				want := l.money(x.Cost, c.ps.out.Currency)
 				if !c.job.In.Task.Training() {
 					want = l.money(x.PerMOutUSD, "USD")
 				}
@@ -102,10 +102,10 @@ func TestPageTellsOneStory(t *testing.T) {
 			// quotes the same amount.
 			for _, p := range c.pickViews() {
 				var k pickKind
-				for _, q := range c.plan.Picks {
+				for _, q := range c.ps.out.Picks {
 					if q.Kind.String() == p.Kind {
 						k = q.Kind
-						if want := l.money(q.Cost, c.plan.Currency); p.Cost != want {
+						if want := l.money(q.Cost, c.ps.out.Currency); p.Cost != want {
 							t.Errorf("%s card %q, ranked cost %q", p.Kind, p.Cost, want)
 						}
 						if k == pickCheapest && q.Why.Key == "reason.cheapest" && !strings.Contains(p.Reason, p.Cost) {
@@ -118,34 +118,34 @@ func TestPageTellsOneStory(t *testing.T) {
 				}
 			}
 			// The serving fleet is the cheapest pick's, named.
-			if c.plan.Kind == planner.Serving {
+			if c.ps.out.Kind == planner.Serving {
 				if !c.serving() {
 					t.Fatal("a serving plan without its fleet")
 				}
-				ch := c.plan.Picks[0]
+				ch := c.ps.out.Picks[0]
 				fleet, _ := textByID(page, "rs-fleet-plan")
 				if ch.Kind != pickCheapest || !strings.Contains(fleet, c.gpuName(ch.Offer.GPU)) || !strings.Contains(fleet, ch.Offer.InstanceType) {
 					t.Errorf("fleet %q for the cheapest pick on %s %s", fleet, ch.Offer.GPU, ch.Offer.InstanceType)
 				}
-				if got, _ := textByID(page, "rs-monthly"); got != l.money(ch.Cost, c.plan.Currency) {
-					t.Errorf("fleet bill %q, cheapest pick %q", got, l.money(ch.Cost, c.plan.Currency))
+				if got, _ := textByID(page, "rs-monthly"); got != l.money(ch.Cost, c.ps.out.Currency) {
+					t.Errorf("fleet bill %q, cheapest pick %q", got, l.money(ch.Cost, c.ps.out.Currency))
 				}
 			}
 			// The offers table's time and cost are the planner's rows.
 			for _, o := range c.r.Offers {
-				i, ok := c.plan.ByOffer[o.Offer.ID]
+				i, ok := c.ps.out.ByOffer[o.Offer.ID]
 				if !ok {
 					continue
 				}
-				x := c.plan.Cands[i]
+				x := c.ps.out.Cands[i]
 				at := strings.Index(page, `data-offer="`+o.Offer.ID+`"`)
 				if at < 0 {
 					continue // beyond the rows shown
 				}
 				row := page[at:]
 				row = row[:strings.Index(row, "</tr>")]
-				if !strings.Contains(row, l.money(x.Cost, c.plan.Currency)) || !strings.Contains(row, l.duration(x.Seconds)) {
-					t.Errorf("offer %s row lacks the plan's %s and %s", o.Offer.ID, l.money(x.Cost, c.plan.Currency), l.duration(x.Seconds))
+				if !strings.Contains(row, l.money(x.Cost, c.ps.out.Currency)) || !strings.Contains(row, l.duration(x.Seconds)) {
+					t.Errorf("offer %s row lacks the plan's %s and %s", o.Offer.ID, l.money(x.Cost, c.ps.out.Currency), l.duration(x.Seconds))
 				}
 			}
 		})

@@ -418,11 +418,11 @@ func (c *loadChart) Render() app.UI {
 // loadChartUI is the serving latency chart of the cheapest pick, or
 // nothing when it has none.
 func (c *Calculator) loadChartUI() app.UI {
-	s := c.plan.Load
-	if !s.OK || !c.plan.Serve.OK {
+	s := c.ps.out.Load
+	if !s.OK || !c.ps.out.Serve.OK {
 		return app.Text("")
 	}
-	v := c.plan.Serve
+	v := c.ps.out.Serve
 	l := c.loc()
 	what := l.count(int64(v.Plan.TP*max(v.Plan.PP, 1))) + " × " + c.gpuName(v.Offer.GPU) + " · " + engineLabels[v.Engine]
 	return &loadChart{V: loadChartOf(s, l, what)}

@@ -50,7 +50,7 @@ func TestServeChartMatchesPlan(t *testing.T) {
 		t.Run(frag, func(t *testing.T) {
 			c, req, res := servePlan(t, frag)
 			r := &res.Rows[res.Cheapest]
-			s := c.plan.Load
+			s := c.ps.out.Load
 			if !s.OK {
 				t.Fatalf("no chart for %s", r.Offer.ID)
 			}
@@ -124,12 +124,12 @@ func TestServeChartRenders(t *testing.T) {
 			c.state = parseFragment(frag, defaultState)
 			c.dropStatic()
 			c.recompute()
-			if !c.plan.Load.OK {
+			if !c.ps.out.Load.OK {
 				t.Fatal("no chart")
 			}
 			page := app.HTMLString(c.Render())
 			l := c.loc()
-			s := c.plan.Load
+			s := c.ps.out.Load
 			v := loadChartOf(s, l, "x")
 			for _, want := range []string{
 				`id="rs-load-chart"`, `class="rs-lc-curve rs-lc-ttft95"`, `class="rs-lc-curve rs-lc-ttft50"`,

@@ -58,7 +58,7 @@ func (c *Calculator) keepsStatic(s staticSection) bool {
 		return false
 	}
 	if s == staticAnswer {
-		return !c.plan.OK
+		return !c.ps.out.OK
 	}
 	return !c.firstStepDone
 }

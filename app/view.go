@@ -27,7 +27,7 @@ func (c *Calculator) Render() app.UI {
 	if c.live && c.restShown == len(c.restSections()) {
 		cls += " rs-complete"
 	}
-	if c.planPending {
+	if c.ps.pending() {
 		cls += " rs-plan-pending" // the tables' costs wait for the planner
 	}
 	if c.embed {
@@ -593,28 +593,28 @@ func (c *Calculator) renderPerf() app.UI {
 	// this GPU: atSpeed), and that plan itself (its own count, engine,
 	// batch and price model), as in the tables.
 	atSpeedV, atSpeedWhere := "…", ""
-	if sc := atSpeed(v, c.job, &c.plan); sc.OK && !c.planPending {
+	if sc := atSpeed(v, c.job, &c.ps.out); sc.OK && !c.ps.pending() {
 		atSpeedWhere = l.money(sc.PerGPUHour, sc.Currency) + "/" + c.t(mGPUHour) + " " + c.t(pricingKeys[sc.Pricing]) +
 			" · " + c.providerName(sc.Offer.Provider) + " " + sc.Offer.InstanceType
 		atSpeedV = l.money(sc.JobCost, sc.Currency)
 		if c.job.In.Task == estimator.Inference {
 			atSpeedV = l.money(sc.PerMOut, sc.Currency)
 		}
-	} else if !c.planPending {
+	} else if !c.ps.pending() {
 		atSpeedV = "—"
 	}
 	planned, plannedWhat := "…", ""
-	if x, ok := c.plan.best(c.job.GPU.ID); ok && !c.planPending {
+	if x, ok := c.ps.out.best(c.job.GPU.ID); ok && !c.ps.pending() {
 		where := c.t(pricingKeys[x.Pricing]) + " · " + c.providerName(x.Offer.Provider) + " " + x.Offer.InstanceType + instances(x.Instances)
 		shape := l.count(int64(x.Plan.GPUs)) + " × " + c.job.GPU.Name + planSuffix(x.Plan)
 		if c.job.In.Task == estimator.Inference {
 			planned = l.money(x.PerMOutUSD, "USD")
 			plannedWhat = shape + " · " + engineLabels[x.Engine] + " · " + l.count(int64(math.Round(x.Concurrency))) + " " + c.t(mInFlight) + " · " + where
 		} else {
-			planned = l.money(x.Cost, c.plan.Currency)
+			planned = l.money(x.Cost, c.ps.out.Currency)
 			plannedWhat = l.duration(x.Seconds) + " · " + shape + " · " + where
 		}
-	} else if !c.planPending {
+	} else if !c.ps.pending() {
 		planned = "—"
 	}
 	var facts []factView
@@ -693,7 +693,7 @@ func safeDiv(a, b float64) float64 {
 // serving reports whether the page shows the serving plan (a request
 // rate was set and planned). The page calls the sections it hides only
 // when they show: WebAssembly code is compiled on a function's first call.
-func (c *Calculator) serving() bool { return c.r.OK && c.plan.Serve.OK }
+func (c *Calculator) serving() bool { return c.r.OK && c.ps.out.Serve.OK }
 
 // renderServe shows the fleet the planner's cheapest plan needs for the
 // request rate under the targets.
@@ -709,7 +709,7 @@ func (c *Calculator) renderServe() app.UI {
 			{ID: id + "serve-tpot", Label: c.t(mTPOT), Value: l.duration(v.TPOT)},
 			{ID: id + "replicas", Label: c.t(mReplicas), Value: l.count(int64(v.Replicas))},
 			{ID: id + "fleet-gpus", Label: c.t(mFleetGPUs), Value: l.count(int64(v.GPUs))},
-			{ID: id + "monthly", Label: c.t(mMonthly), Value: l.money(v.Monthly, c.plan.Currency)},
+			{ID: id + "monthly", Label: c.t(mMonthly), Value: l.money(v.Monthly, c.ps.out.Currency)},
 		}
 		return &factList{Facts: facts, Lang: c.lang()}
 	}
@@ -725,7 +725,7 @@ func (c *Calculator) renderServe() app.UI {
 		}
 		return app.Text("")
 	}
-	v := c.plan.Serve
+	v := c.ps.out.Serve
 	body := []app.UI{
 		app.H2().Text(c.t(mServeTitle)),
 		app.P().Class("rs-sub").ID("rs-fleet-plan").Text(c.t(mFleetOf) + ": " + named(v)),
@@ -733,7 +733,7 @@ func (c *Calculator) renderServe() app.UI {
 		binds("rs-binds", v),
 		c.loadChartUI(),
 	}
-	if h := c.plan.ServeHere; h.OK && h.Offer.GPU != v.Offer.GPU {
+	if h := c.ps.out.ServeHere; h.OK && h.Offer.GPU != v.Offer.GPU {
 		body = append(body,
 			app.P().Class("rs-sub").ID("rs-fleet-here").Text(c.t(mFleetHere)+": "+named(h)),
 			fleet("rs-here-", h),
@@ -795,7 +795,7 @@ func (c *Calculator) renderFit() app.UI {
 	}
 	l := c.loc()
 	cheapestGPU := ""
-	for _, p := range c.plan.Picks {
+	for _, p := range c.ps.out.Picks {
 		if p.Kind == pickCheapest {
 			cheapestGPU = p.Offer.GPU
 		}
@@ -827,9 +827,9 @@ func (c *Calculator) renderFit() app.UI {
 		// by the page's rs-plan-pending class like the recommendation it
 		// agrees with: rewriting every cost twice per keystroke is most of
 		// an input change's DOM work.
-		switch x, ok := c.plan.best(f.GPU.ID); {
+		switch x, ok := c.ps.out.best(f.GPU.ID); {
 		case ok:
-			v.Cost, v.Plan = l.money(x.Cost, c.plan.Currency), x.Plan
+			v.Cost, v.Plan = l.money(x.Cost, c.ps.out.Currency), x.Plan
 			v.Where = strconv.Itoa(x.Plan.GPUs) + "× · " + c.providerName(x.Offer.Provider) + " " + x.Offer.InstanceType + instances(x.Instances)
 			v.Cheapest = f.GPU.ID == cheapestGPU
 			costs[i] = x.Cost
@@ -903,13 +903,13 @@ func (c *Calculator) renderOffers() app.UI {
 	// cheapest first, then the rest in catalog order (USD, price per GPU-hour).
 	offers := make([]offerResult, 0, len(c.r.Offers))
 	for _, o := range c.r.Offers {
-		if _, planned := c.plan.ByOffer[o.Offer.ID]; o.Holds || planned {
+		if _, planned := c.ps.out.ByOffer[o.Offer.ID]; o.Holds || planned {
 			offers = append(offers, o)
 		}
 	}
 	cost := func(o offerResult) float64 {
-		if i, ok := c.plan.ByOffer[o.Offer.ID]; ok {
-			return c.plan.Cands[i].Cost
+		if i, ok := c.ps.out.ByOffer[o.Offer.ID]; ok {
+			return c.ps.out.Cands[i].Cost
 		}
 		return 0
 	}
@@ -931,9 +931,9 @@ func (c *Calculator) renderOffers() app.UI {
 			Estimated: o.Offer.AsOfEstimated, Own: o.Own,
 		}
 		c.flagOffer(&rows[i], o.Offer)
-		if k, ok := c.plan.ByOffer[o.Offer.ID]; ok {
-			x := c.plan.Cands[k]
-			rows[i].Cost, rows[i].Plan, rows[i].Time = l.money(x.Cost, c.plan.Currency), x.Plan, l.duration(x.Seconds)
+		if k, ok := c.ps.out.ByOffer[o.Offer.ID]; ok {
+			x := c.ps.out.Cands[k]
+			rows[i].Cost, rows[i].Plan, rows[i].Time = l.money(x.Cost, c.ps.out.Currency), x.Plan, l.duration(x.Seconds)
 			rows[i].Where = splitText(x.Plan) + instances(x.Instances)
 			if x.CommShare > 0 {
 				rows[i].Where += " · " + strings.Replace(c.t(mCommShare), "%s", l.smallPercent(x.CommShare), 1)
@@ -1017,7 +1017,7 @@ func (c *Calculator) renderAssumptions() app.UI {
 	}
 	spotDefault := l.fixed(planner.DefaultSpotInterruptionsPerMonth, 2)
 	var spotNow string
-	if x, ok := c.plan.best(c.job.GPU.ID); ok && !c.planPending && x.CheckpointEvery > 0 {
+	if x, ok := c.ps.out.best(c.job.GPU.ID); ok && !c.ps.pending() && x.CheckpointEvery > 0 {
 		spotNow = c.t(mSpotNow) + " " + l.fixed(x.SpotPerMonth, 3) + " · " + c.t(mYoungDaly) + " " + l.duration(x.CheckpointEvery) +
 			" · " + c.providerName(x.Offer.Provider) + " " + x.Offer.InstanceType
 	}
@@ -1079,8 +1079,8 @@ func (c *Calculator) renderHosted() app.UI {
 	}
 	type hostedRow struct{ API, Prices, Source, API730, Self, BreakEven, Why string }
 	var rows []hostedRow
-	if !c.planPending && c.plan.Kind == planner.Serving {
-		for _, h := range c.plan.Hosted {
+	if !c.ps.pending() && c.ps.out.Kind == planner.Serving {
+		for _, h := range c.ps.out.Hosted {
 			r := hostedRow{
 				API:    cmpOr(h.API.Provider+" "+h.API.Model, h.API.ID),
 				Prices: l.money(h.API.InputUSDPerMillion, "USD") + " / " + l.money(h.API.OutputUSDPerMillion, "USD"),
