@@ -106,6 +106,7 @@ func (c *Calculator) renderAnswer() app.UI {
 func (c *Calculator) answerPicks(class string, note app.UI) app.UI {
 	return app.Section().Class(class).Body(
 		app.H2().Text(c.t(mAnswerTitle)),
+		app.P().Class("rs-job").ID("rs-job-line").Text(c.jobLine()),
 		note,
 		&recommendation{Picks: c.pickViews(), Lang: c.lang(), CostLabel: c.planCostHeader(), TimeLabel: c.planTimeHeader()},
 		c.planNotes(),

@@ -371,6 +371,10 @@ const (
 	mBenchApplied
 	mBenchMismatch
 	mBenchBad
+	mJobTokens
+	mJobRequests
+	mJobRate
+	mJobFor
 	nMsgs
 )
 
@@ -685,6 +689,10 @@ var messagesEN = [nMsgs]string{
 	mBenchApplied:          "Calibration applied for %s on %s: request overhead %s, prefill MFU %s, decode bandwidth share %s.",
 	mBenchMismatch:         "The calibration in this link was fitted for %s on %s; it applies when that GPU and engine are selected.",
 	mBenchBad:              "The calibration in this link does not read; it is ignored.",
+	mJobTokens:             "%s training tokens",
+	mJobRequests:           "%s requests × %s tokens",
+	mJobRate:               "%s requests/s · %s + %s tokens each",
+	mJobFor:                "Planned for",
 }
 
 var messagesRU = [nMsgs]string{
@@ -992,6 +1000,10 @@ var messagesRU = [nMsgs]string{
 	mBenchApplied:          "Калибровка для %s на %s применена: накладные расходы на запрос %s, MFU префилла %s, доля пропускной способности при декодировании %s.",
 	mBenchMismatch:         "Калибровка в этой ссылке подобрана для %s на %s; она применяется, когда выбраны этот GPU и движок.",
 	mBenchBad:              "Калибровку в этой ссылке не удаётся прочитать; она не учитывается.",
+	mJobTokens:             "%s токенов обучения",
+	mJobRequests:           "%s запросов × %s токенов",
+	mJobRate:               "%s запросов/с · %s + %s токенов на запрос",
+	mJobFor:                "План для",
 }
 
 var messagesZH = [nMsgs]string{
@@ -1299,6 +1311,10 @@ var messagesZH = [nMsgs]string{
 	mBenchApplied:          "已应用 %s 上 %s 的校准：单请求开销 %s，预填充 MFU %s，解码带宽占比 %s。",
 	mBenchMismatch:         "此链接中的校准是为 %s 上的 %s 拟合的；选择该 GPU 和引擎时才会应用。",
 	mBenchBad:              "此链接中的校准无法读取，已忽略。",
+	mJobTokens:             "%s 个训练 token",
+	mJobRequests:           "%s 个请求 × %s 个 token",
+	mJobRate:               "每秒 %s 个请求 · 每个 %s + %s 个 token",
+	mJobFor:                "规划对象",
 }
 
 // tr returns the message for key in lang, falling back to English.

@@ -151,3 +151,23 @@ func TestPageTellsOneStory(t *testing.T) {
 		})
 	}
 }
+
+// TestJobLine: the answer says the job it is planned for, above the picks,
+// in the page's language.
+func TestJobLine(t *testing.T) {
+	for _, tc := range []struct{ frag, want string }{
+		{"", "Planned for: Llama 3.1 8B · Inference · 100,000 requests × 2,048 tokens · 1 × NVIDIA H100 SXM 80GB · Hugging Face transformers · Batch size 1"},
+		{"t=lora&tok=100M", "Planned for: Llama 3.1 8B · LoRA · 100,000,000 training tokens · 1 × NVIDIA H100 SXM 80GB · Batch size 1"},
+		{"m=mistral-7b-v0.3&rps=20", "requests/s · 1,536 + 512 tokens each"},
+		{"l=ru", "План для: Llama 3.1 8B"},
+	} {
+		c, _ := load(t)
+		c.state = parseFragment(tc.frag, defaultState)
+		c.dropStatic()
+		c.recompute()
+		got, ok := textByID(app.HTMLString(c.Render()), "rs-job-line")
+		if !ok || !strings.Contains(got, tc.want) {
+			t.Errorf("%q: job line %q, want %q", tc.frag, got, tc.want)
+		}
+	}
+}

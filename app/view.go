@@ -663,6 +663,29 @@ func (c *Calculator) setupLine() string {
 	return s + " · " + c.t(mBatch) + " " + strconv.Itoa(in.Batch)
 }
 
+// taskKeys name the tasks, by estimator.Task.
+var taskKeys = map[estimator.Task]msgKey{
+	estimator.Inference: mTaskInference, estimator.Pretrain: mTaskTrain, estimator.FullFinetune: mTaskFinetune,
+	estimator.LoRA: mTaskLoRA, estimator.QLoRA: mTaskQLoRA,
+}
+
+// jobLine says the job the answer is planned for, above the picks:
+// "Llama 3.1 8B · Inference · 100,000 requests × 2,048 tokens · 1 × NVIDIA
+// H100 SXM 80GB · Hugging Face transformers · Batch size 1".
+func (c *Calculator) jobLine() string {
+	j, l := c.job, c.loc()
+	var work string
+	switch {
+	case j.In.Task.Training():
+		work = fill(c.t(mJobTokens), l.count(int64(j.Tokens)))
+	case j.RPS > 0:
+		work = fill(c.t(mJobRate), l.sig3(j.RPS), l.count(int64(j.Work.PromptTokens)), l.count(int64(j.Work.OutputTokens)))
+	default:
+		work = fill(c.t(mJobRequests), l.count(int64(j.Requests)), l.count(int64(j.In.Seq)))
+	}
+	return c.t(mJobFor) + ": " + j.Model.Name + " · " + c.t(taskKeys[j.In.Task]) + " · " + work + " · " + c.setupLine()
+}
+
 // engineLabels are the engines' product names, one per estimator.Engines.
 var engineLabels = map[estimator.Engine]string{
 	estimator.HF: "Hugging Face transformers", estimator.VLLM: "vLLM", estimator.SGLang: "SGLang",
