@@ -245,15 +245,18 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	// GB200 keeps its 72-GPU NVLink domain); catalog.GPU.Speed is the
 	// page's path too.
 	node := catalog.Node{GPUsPerNode: *gpusNode, NetworkGbps: *netGbps, HostOpSeconds: *hostOp * 1e-6}
-	// Speed only for a job that runs (Result.Runs), as on the page.
-	if _, ok := gpuSpec.HardwareOn(in.Weights, node); ok && r.Runs(in) {
+	// Speed only for a job that runs (Result.Runs) on a GPU with speed
+	// figures (catalog.ErrNoFigures: none, as without --gpu), as on the page.
+	if r.Runs(in) {
 		eff := estimator.Efficiency{MFU: *mfu, InferenceMFU: *infMFU, BandwidthUtil: *bwUtil}
 		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: *global, VirtualStages: *vp}
-		p, _, err := gpuSpec.Speed(in, eff, w, node)
-		if err != nil {
+		switch p, _, err := gpuSpec.Speed(in, eff, w, node); {
+		case errors.Is(err, catalog.ErrNoFigures):
+		case err != nil:
 			return fail("%v", err)
+		default:
+			perf = newPerfJSON(in, p, tokens)
 		}
-		perf = newPerfJSON(in, p, tokens)
 	}
 	// Serving engines: the figures are a simulated closed-loop benchmark
 	// at --batch requests in flight per replica (see perfJSON).
