@@ -120,14 +120,7 @@ func TestBuildReproducible(t *testing.T) {
 // allows its own origin only, and nothing in it needs an exception: no
 // inline script, no inline style attribute, no URL of another origin.
 func TestContentSecurityPolicy(t *testing.T) {
-	wasm := filepath.Join(t.TempDir(), "app.wasm")
-	if err := os.WriteFile(wasm, []byte("\x00asm"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "dist")
-	if err := build(options{wasm: wasm, web: "../../web", out: out, prefix: "/", accuracy: "../../docs/accuracy.md"}); err != nil {
-		t.Fatal(err)
-	}
+	out := buildStub(t)
 	page, err := os.ReadFile(filepath.Join(out, "index.html"))
 	if err != nil {
 		t.Fatal(err)
@@ -172,4 +165,19 @@ func TestAccuracyPage(t *testing.T) {
 	if strings.Contains(got, "---") {
 		t.Errorf("the rule row was rendered:\n%s", got)
 	}
+}
+
+// buildStub builds the site from a stub app.wasm into a temporary folder
+// and returns the folder.
+func buildStub(t *testing.T) string {
+	t.Helper()
+	wasm := filepath.Join(t.TempDir(), "app.wasm")
+	if err := os.WriteFile(wasm, []byte("\x00asm"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "dist")
+	if err := build(options{wasm: wasm, web: "../../web", out: out, prefix: "/", accuracy: "../../docs/accuracy.md"}); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

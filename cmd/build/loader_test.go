@@ -12,14 +12,7 @@ import (
 // go-app reads it, and the service worker fills a new version's cache from
 // the server, not from the browser's HTTP cache.
 func TestLoaderPatched(t *testing.T) {
-	wasm := filepath.Join(t.TempDir(), "app.wasm")
-	if err := os.WriteFile(wasm, []byte("\x00asm"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "dist")
-	if err := build(options{wasm: wasm, web: "../../web", out: out, prefix: "/", accuracy: "../../docs/accuracy.md"}); err != nil {
-		t.Fatal(err)
-	}
+	out := buildStub(t)
 	js, err := os.ReadFile(filepath.Join(out, "app.js"))
 	if err != nil {
 		t.Fatal(err)
