@@ -75,6 +75,19 @@ func (c *Catalog) FX(currency string) (FXRate, bool) {
 	return FXRate{}, false
 }
 
+// Currencies is USD and every currency the FX table converts, in the
+// table's order: the page's currency picker and the CLI's --currency list
+// the same.
+func (c *Catalog) Currencies() []string {
+	out := []string{"USD"}
+	for _, r := range c.FXRates {
+		if r.Currency != "USD" {
+			out = append(out, r.Currency)
+		}
+	}
+	return out
+}
+
 // ToUSD converts an amount in currency to US dollars with the catalog's
 // reference rate; ok is false when the catalog has no rate for it.
 func (c *Catalog) ToUSD(amount float64, currency string) (usd float64, rate FXRate, ok bool) {

@@ -173,16 +173,3 @@ func CopiesOf(in estimator.Input) int { return max(in.GPUs/max(in.TP*in.PP, 1), 
 // link rather than PCIe: NVLink, or AMD's Infinity Fabric (xGMI), whose
 // bidirectional total the catalog keeps in NVLinkGBps as well.
 func (g GPU) GPULink() bool { return g.Interconnect == "nvlink" || g.Interconnect == "infinity-fabric" }
-
-// Currencies is USD and every currency the FX table converts, in the
-// table's order: the page's currency picker and the CLI's --currency list
-// the same.
-func (c *Catalog) Currencies() []string {
-	out := []string{"USD"}
-	for _, r := range c.FXRates {
-		if r.Currency != "USD" {
-			out = append(out, r.Currency)
-		}
-	}
-	return out
-}
