@@ -251,10 +251,15 @@ func runPlan(j job, pr prices) planOut {
 // commShare is r's exposed communication over its optimizer step (the job
 // time over the optimizer steps).
 func commShare(r *planner.Row) float64 {
-	if !(r.OptimizerSteps > 0) || !(r.JobSeconds > 0) || !(r.CommSeconds > 0) {
+	return safeShare(r.CommSeconds, r.JobSeconds/r.OptimizerSteps)
+}
+
+// safeShare is a/b in [0, 1], or 0 when b is not positive.
+func safeShare(a, b float64) float64 {
+	if !(b > 0) || !(a > 0) {
 		return 0
 	}
-	return math.Min(1, r.CommSeconds/(r.JobSeconds/r.OptimizerSteps))
+	return math.Min(1, a/b)
 }
 
 // speedCost is the job as set priced at its own speed (the speed box's

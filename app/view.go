@@ -698,14 +698,6 @@ var boundKeys = map[estimator.Bound]msgKey{
 	estimator.BoundHost: mBoundHost, estimator.BoundCommunication: mBoundComm,
 }
 
-// safeShare is a/b in [0, 1], or 0 when b is not positive.
-func safeShare(a, b float64) float64 {
-	if !(b > 0) || !(a > 0) {
-		return 0
-	}
-	return math.Min(1, a/b)
-}
-
 func safeDiv(a, b float64) float64 {
 	if b <= 0 {
 		return 0
