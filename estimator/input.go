@@ -336,6 +336,7 @@ type Input struct {
 	// calibrate): the simulator's Policy.RequestSeconds. 0: the engine's
 	// fitted figure.
 	RequestSeconds float64
+	EngineVersion  EngineVersion // --engine-version: the engine's release (zero: CurrentEngineVersion); sets whether its host work overlaps the GPU's step
 
 	Overheads Overheads // --cuda-context etc.
 }

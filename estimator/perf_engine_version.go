@@ -1,0 +1,142 @@
+package estimator
+
+// Engine releases: whether a serving engine's host work per step (its
+// scheduler, input preparation, sampler and output processing) runs while
+// the GPU computes the previous step, or between steps.
+
+import (
+	"strconv"
+	"strings"
+)
+
+// EngineVersion is a release of the engine, major.minor.patch; the zero
+// value is the engine's current release (CurrentEngineVersion).
+// Pre-release suffixes ("1.3.0rc14") are not kept.
+type EngineVersion struct {
+	Major, Minor, Patch int
+}
+
+// IsZero reports whether v is the zero value (the current release).
+func (v EngineVersion) IsZero() bool { return v == EngineVersion{} }
+
+// Less reports whether v is an earlier release than w.
+func (v EngineVersion) Less(w EngineVersion) bool {
+	if v.Major != w.Major {
+		return v.Major < w.Major
+	}
+	if v.Minor != w.Minor {
+		return v.Minor < w.Minor
+	}
+	return v.Patch < w.Patch
+}
+
+// String returns "major.minor.patch", or "" for the zero value.
+func (v EngineVersion) String() string {
+	if v.IsZero() {
+		return ""
+	}
+	return strconv.Itoa(v.Major) + "." + strconv.Itoa(v.Minor) + "." + strconv.Itoa(v.Patch)
+}
+
+// ParseEngineVersion reads "0.6.0", "v0.6.0", "0.5" or "1.3.0rc14" (the
+// pre-release suffix is dropped); "" or "current" is the zero value.
+func ParseEngineVersion(s string) (EngineVersion, error) {
+	t := strings.TrimPrefix(strings.TrimSpace(strings.ToLower(s)), "v")
+	if t == "" || t == "current" {
+		return EngineVersion{}, nil
+	}
+	var v EngineVersion
+	parts := strings.SplitN(t, ".", 3)
+	for i, p := range parts {
+		// Keep the leading digits of each part ("0rc14" → 0).
+		n := 0
+		for n < len(p) && p[n] >= '0' && p[n] <= '9' {
+			n++
+		}
+		if n == 0 || (n < len(p) && i < len(parts)-1) {
+			return EngineVersion{}, &InputError{Field: "engine-version", Value: s, Err: ErrUnknown,
+				Reason: "want a release such as 0.6.0 or v0.5.12"}
+		}
+		x, err := strconv.Atoi(p[:n])
+		if err != nil || x > 1<<20 {
+			return EngineVersion{}, &InputError{Field: "engine-version", Value: s, Err: ErrUnknown,
+				Reason: "want a release such as 0.6.0 or v0.5.12"}
+		}
+		switch i {
+		case 0:
+			v.Major = x
+		case 1:
+			v.Minor = x
+		default:
+			v.Patch = x
+		}
+	}
+	if v.IsZero() {
+		return EngineVersion{}, &InputError{Field: "engine-version", Value: s, Err: ErrRange, Reason: "want a release after 0.0.0"}
+	}
+	return v, nil
+}
+
+// CurrentEngineVersion is the release the model takes when
+// Input.EngineVersion is zero: the newest release of each serving engine
+// that the calibration rows or the engines' own release notes name as of
+// 2026-11 (vLLM 0.33.0, SGLang 0.5.12, TensorRT-LLM 1.3.0; HF
+// transformers 5.17.0, the release of the device rows). llama.cpp is
+// versioned by build number: zero.
+func CurrentEngineVersion(e Engine) EngineVersion {
+	switch e {
+	case VLLM:
+		return EngineVersion{0, 33, 0}
+	case SGLang:
+		return EngineVersion{0, 5, 12}
+	case TRTLLM:
+		return EngineVersion{1, 3, 0}
+	case HF:
+		return EngineVersion{5, 17, 0}
+	}
+	return EngineVersion{}
+}
+
+// engineVersion is in's engine release: Input.EngineVersion, or the
+// current release when it is zero.
+func engineVersion(in Input) EngineVersion {
+	if in.EngineVersion.IsZero() {
+		return CurrentEngineVersion(in.Engine)
+	}
+	return in.EngineVersion
+}
+
+// First releases whose default engine loop prepares step n+1 on the host
+// while the GPU runs step n (overlap, or asynchronous, scheduling; the
+// idea of NanoFlow, Zhu et al. 2024, arXiv:2408.12757):
+//   - SGLang 0.4.0: the "zero-overhead batch scheduler" runs one batch
+//     ahead of the GPU (LMSYS blog, "SGLang v0.4", 2024-12-04: "an
+//     unoptimized inference engine can spend as much as half of its time
+//     on CPU overhead"; its Nsight trace shows no idle GPU time between
+//     decode steps).
+//   - vLLM 0.14.0: async scheduling on by default (release notes of
+//     v0.14.0, 2026-01: "Overlaps engine core scheduling with GPU
+//     execution", vllm-project/vllm#27614; opt-in with --async-scheduling
+//     from v0.10, vllm-project/vllm#19970).
+//   - TensorRT-LLM: its overlap scheduler is on by default (TensorRT-LLM
+//     docs, "Overlap Scheduler": "CPU work (step n) and GPU computation
+//     (step n+1) run concurrently"); no older release is measured, so
+//     every release is taken as overlapping.
+var (
+	sglangOverlapSince = EngineVersion{0, 4, 0}
+	vllmOverlapSince   = EngineVersion{0, 14, 0}
+)
+
+// overlapsHost reports whether in's serving engine hides its per-step
+// host work under the GPU's step (the step is the longer of the two) or
+// runs it between steps (the step is their sum): see the releases above.
+func overlapsHost(in Input) bool {
+	v := engineVersion(in)
+	switch in.Engine {
+	case SGLang:
+		return !v.Less(sglangOverlapSince)
+	case VLLM:
+		return !v.Less(vllmOverlapSince)
+	}
+	return true
+}
