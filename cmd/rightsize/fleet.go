@@ -124,13 +124,20 @@ func (c *planCmd) runFleet(job estimateJob, stdout io.Writer, fail func(string, 
 		*x.to = n
 	}
 	if wl != nil && len(wl.Buckets) > 1 {
-		fo.Buckets = wl.Buckets
+		// Two or more size classes: the mixed fleet too (each class on its
+		// own offer), beside the single-offer fleets.
+		fo.Buckets, fo.Mix = wl.Buckets, true
 	}
 	maxInst, _ := strconv.Atoi(c.s("max-instances"))
 	opts := plan.Options{MaxInstances: maxInst}
-	res, err := plan.PlanFleet(req, cat.PlanOffersAt(req.Input.Weights, now()), opts, fo)
+	offers := cat.PlanOffersAt(req.Input.Weights, now())
+	res, err := plan.PlanFleet(req, offers, opts, fo)
 	if err != nil {
 		return fail("%v", err)
+	}
+	var mix *mixJSON
+	if res.Mix != nil {
+		mix = newMixJSON(*res.Mix, fo.Curve)
 	}
 	own, err := c.ownedInputs()
 	if err != nil {
@@ -146,6 +153,7 @@ func (c *planCmd) runFleet(job estimateJob, stdout io.Writer, fail func(string, 
 	if err != nil {
 		return fail("%v", err)
 	}
+	fj.Mixed = mix
 	out.Fleet = &fj
 	if c.s("format") == "json" {
 		enc := json.NewEncoder(stdout)
@@ -159,6 +167,7 @@ func (c *planCmd) runFleet(job estimateJob, stdout io.Writer, fail func(string, 
 		fmt.Fprintln(stdout, "Note: "+n+".")
 	}
 	writeFleet(stdout, fj)
+	writeMix(stdout, fj.Mixed)
 	return 0
 }
 

@@ -103,6 +103,7 @@ type fleetJSON struct {
 	MinReplicas   int              `json:"min_replicas"`
 	SpotInBestMix bool             `json:"spot_in_best_mix"`
 	Offers        []fleetOfferJSON `json:"offers"`
+	Mixed         *mixJSON         `json:"mixed,omitempty"`
 }
 
 func newChoiceJSON(c plan.FleetChoice, curve plan.LoadCurve) *choiceJSON {

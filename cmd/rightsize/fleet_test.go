@@ -190,3 +190,61 @@ func TestFleetGolden(t *testing.T) {
 		})
 	}
 }
+
+// checkMixed: the mixed fleet's bill is the sum of its groups' best
+// bills (each the sum of its hour rows), it is no dearer than its single
+// offer, which is no dearer than any single-offer fleet above it, and the
+// saving is single less mixed.
+func checkMixed(t *testing.T, f *fleetJSON) {
+	t.Helper()
+	m := f.Mixed
+	if m == nil || len(m.Groups) == 0 {
+		t.Fatal("no mixed fleet")
+	}
+	sum := 0.0
+	for _, g := range m.Groups {
+		rows := 0.0
+		for _, h := range g.Best.Hours {
+			rows += h.MonthlyUSD
+		}
+		if !near(rows, g.Best.MonthlyUSD) {
+			t.Errorf("%s: bill %.4f, rows %.4f", g.OfferID, g.Best.MonthlyUSD, rows)
+		}
+		sum += g.Best.MonthlyUSD
+	}
+	if !near(sum, m.MonthlyUSD) {
+		t.Errorf("mixed %.4f, groups %.4f", m.MonthlyUSD, sum)
+	}
+	if m.MonthlyUSD > m.SingleMonthlyUSD*(1+1e-12) || !near(m.SavingUSD, m.SingleMonthlyUSD-m.MonthlyUSD) {
+		t.Errorf("mixed %.4f, single %.4f, saving %.4f", m.MonthlyUSD, m.SingleMonthlyUSD, m.SavingUSD)
+	}
+	for _, o := range f.Offers {
+		if o.Sized && o.Best != nil && m.SingleMonthlyUSD > o.Best.MonthlyUSD*(1+1e-12) {
+			t.Errorf("single %.2f dearer than %s's fleet %.2f", m.SingleMonthlyUSD, o.OfferID, o.Best.MonthlyUSD)
+		}
+	}
+	for i, c := range m.Classes {
+		if c.Group < 0 || c.Group >= len(m.Groups) || !slices.Contains(m.Groups[c.Group].Classes, i) {
+			t.Errorf("class %d in group %d: %+v", i, c.Group, m.Groups)
+		}
+	}
+}
+
+// The short/long mix at a loose SLO, five times the chat day: short
+// requests on one offer, long prompts on another, cheaper than any one
+// offer; at a tight SLO on one GPU the mix is that GPU's best offer.
+func TestFleetMixedJSON(t *testing.T) {
+	busy := "20,15,10,10,10,15,25,40,60,75,80,85,90,85,80,80,85,90,100,100,90,70,50,30"
+	p := planJSONOf(t, "--model", "llama-2-7b", "--ttft-p95", "10s", "--tpot", "200ms", "--no-spot", "--load-curve", busy,
+		"--workload", "testdata/fleet/short-long.csv")
+	checkFleet(t, p.Fleet)
+	checkMixed(t, p.Fleet)
+	m := p.Fleet.Mixed
+	if !m.Mixed || len(m.Groups) != 2 || m.Classes[0].Group == m.Classes[1].Group || !(m.SavingUSD > 0) {
+		t.Errorf("no mix: %+v", m)
+	}
+	t.Log(m.Why)
+	p = planJSONOf(t, "--model", "llama-3.1-8b", "--ttft-p95", "1s", "--tpot", "50ms", "--gpu", "h100-sxm", "--load-curve", chatCurveFlag,
+		"--workload", "testdata/fleet/histogram.csv")
+	checkMixed(t, p.Fleet)
+}

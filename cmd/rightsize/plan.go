@@ -203,6 +203,37 @@ type estimateJob struct {
 //	                    cost_per_busy_gpu_hour_usd, rented_per_gpu_hour_usd
 //	                    (on demand), break_even_utilisation (null: never),
 //	                    gpus (the peak's), monthly_usd (owning them)
+//	mixed               with a --workload of two or more size classes
+//	                    (plan.PlanMix): each class on its own offer, classes
+//	                    on one offer sharing its replicas, against the best
+//	                    single offer (the cheapest of the search's and of
+//	                    the offers above); omitted otherwise:
+//	  mixed             false when one offer is cheapest for every class
+//	                    (groups is then that offer alone)
+//	  monthly_usd       the sum of the groups' best.monthly_usd
+//	  single_monthly_usd  the best single offer's best.monthly_usd; never
+//	                    below monthly_usd, nor above any offers[].best
+//	  saving_usd, saving_share  single_monthly_usd less monthly_usd, and
+//	                    that as a share of single_monthly_usd
+//	  why               the mix in one English sentence (classes, offers,
+//	                    cost per million requests there and on the single)
+//	  offers_screened   offers searched (the filters', with an on-demand
+//	                    price)
+//	  classes           the workload's size classes: prompt_tokens,
+//	                    output_tokens, share (of requests), group (index in
+//	                    groups), requests_per_second_per_copy (the most one
+//	                    engine copy of the group's shape serves of the
+//	                    class within the SLOs, simulated),
+//	                    single_requests_per_second_per_copy (the same on
+//	                    the single offer), usd_per_million_requests and
+//	                    single_usd_per_million_requests (on-demand replica
+//	                    price / (3,600 × that rate × copies per replica) ×
+//	                    10⁶)
+//	  groups, single    an offer and its classes: offer_id, provider,
+//	                    instance_type, gpu, tp, pp, copies_per_instance,
+//	                    instances_per_replica, gpus_per_replica, classes
+//	                    (indices), share, peak_replicas, min_replicas,
+//	                    all_on_demand_monthly_usd, best (as in offers)
 func runPlan(args []string, stdout, stderr io.Writer) int {
 	return estimateCommand("plan", args, stdout, stderr, &planCmd{stderr: stderr})
 }

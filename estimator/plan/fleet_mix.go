@@ -129,6 +129,18 @@ const maxMixBuckets = 16
 // (see the comment at the top of fleet_mix.go). With one class the mix is
 // the best single offer.
 func PlanMix(req Request, offers []Offer, opts Options, fo FleetOptions) (MixedFleet, error) {
+	return planMix(req, offers, opts, fo, mixExtra{})
+}
+
+// mixExtra is single-offer fleets sized elsewhere (PlanFleet's rows) that
+// the best single offer is also chosen from, and their classes' rates per
+// copy (rho(row, class)).
+type mixExtra struct {
+	rows []FleetRow
+	rho  func(row, class int) float64
+}
+
+func planMix(req Request, offers []Offer, opts Options, fo FleetOptions, extra mixExtra) (MixedFleet, error) {
 	if err := checkFleetOptions(fo); err != nil {
 		return MixedFleet{}, err
 	}
@@ -171,7 +183,7 @@ func PlanMix(req Request, offers []Offer, opts Options, fo FleetOptions) (MixedF
 		r.Workload.PromptTokens, r.Workload.OutputTokens = b.PromptTokens, b.OutputTokens
 		ps[i] = newPlanner(r, opts, len(offers))
 	}
-	s.screen(p, ps, offers, req.freshness())
+	s.screen(p, ps, offers)
 	out := MixedFleet{Offers: len(s.offs)}
 	if len(s.offs) == 0 {
 		return out, nil
@@ -234,8 +246,23 @@ func PlanMix(req Request, offers []Offer, opts Options, fo FleetOptions) (MixedF
 		singleG, singleCost, _ = sim.groups(single)
 	}
 	out.Single = singleG[0]
+	// A fleet sized elsewhere may be the cheaper single offer.
+	row := -1
+	for i, fr := range extra.rows {
+		if fr.Sized && fr.Plan.Best.Priced && fr.Plan.Best.MonthlyUSD < singleCost-1e-9 {
+			row, singleCost = i, fr.Plan.Best.MonthlyUSD
+		}
+	}
+	if row >= 0 {
+		fr := extra.rows[row]
+		out.Single = MixGroup{Row: fr.Row, Share: 1, Plan: fr.Plan}
+		for b := range buckets {
+			out.Single.Buckets = append(out.Single.Buckets, b)
+		}
+		singleG = []MixGroup{out.Single}
+	}
 	if !okMix || mixCost >= singleCost-1e-9 {
-		mixG, mixCost, best = singleG, singleCost, single
+		mixG, mixCost, best = singleG, singleCost, nil
 	}
 	out.Groups, out.MonthlyUSD = mixG, mixCost
 	out.Mixed = len(mixG) > 1 || mixG[0].Row.Offer != out.Single.Row.Offer
@@ -246,10 +273,20 @@ func PlanMix(req Request, offers []Offer, opts Options, fo FleetOptions) (MixedF
 	for b, bk := range buckets {
 		mb := MixBucket{Bucket: bk, Group: slices.IndexFunc(mixG, func(g MixGroup) bool { return slices.Contains(g.Buckets, b) })}
 		mb.Share = s.share[b]
-		mb.PerCopyRPS = sim.rho(b, best[b])
-		mb.SinglePerCopyRPS = sim.rho(b, single[b])
-		mb.USDPerMillionRequests = s.perMillion(best[b], mb.PerCopyRPS)
-		mb.SingleUSDPerMillionRequests = s.perMillion(single[b], mb.SinglePerCopyRPS)
+		if row >= 0 {
+			fr := &extra.rows[row]
+			mb.SinglePerCopyRPS = extra.rho(row, b)
+			mb.SingleUSDPerMillionRequests = rowPerMillion(&fr.Row, mb.SinglePerCopyRPS)
+		} else {
+			mb.SinglePerCopyRPS = sim.rho(b, single[b])
+			mb.SingleUSDPerMillionRequests = s.perMillion(single[b], mb.SinglePerCopyRPS)
+		}
+		if best == nil {
+			mb.PerCopyRPS, mb.USDPerMillionRequests = mb.SinglePerCopyRPS, mb.SingleUSDPerMillionRequests
+		} else {
+			mb.PerCopyRPS = sim.rho(b, best[b])
+			mb.USDPerMillionRequests = s.perMillion(best[b], mb.PerCopyRPS)
+		}
 		out.Buckets = append(out.Buckets, mb)
 	}
 	return out, nil
@@ -272,23 +309,14 @@ func checkFleetOptions(fo FleetOptions) error {
 }
 
 // screen fills s.offs: every offer passing the filters with an on-demand
-// price in a known currency, its closed-form shape at the peak and each
-// class's closed-form rate per copy. Offers with a stale or far-below-
-// median price are left out when any offer has a trusted one (the picks'
-// rule, passOver).
-func (s *mixSearch) screen(p *planner, ps []*planner, offers []Offer, fresh int) {
+// price in a known currency (the offers the daily fleet sizes, stale
+// prices included: the peak plan's rows flag them), its closed-form shape
+// at the peak and each class's closed-form rate per copy.
+func (s *mixSearch) screen(p *planner, ps []*planner, offers []Offer) {
 	lam := p.req.Workload.RequestsPerSecond
-	trusted := false
 	for i := range offers {
 		o := &offers[i]
-		if p.passes(o) && !stale(o, fresh) && !o.FarBelowMedian {
-			trusted = true
-			break
-		}
-	}
-	for i := range offers {
-		o := &offers[i]
-		if !p.passes(o) || (trusted && (stale(o, fresh) || o.FarBelowMedian)) {
+		if !p.passes(o) {
 			continue
 		}
 		od, ok := p.usd(o, p.price(o, OnDemand))
@@ -564,6 +592,15 @@ func (s *mixSearch) perMillion(i int, rho float64) float64 {
 		return 0
 	}
 	return m.in.OnDemandPerHour / (3600 * rho * float64(m.cs.perInstance)) * 1e6
+}
+
+// rowPerMillion is a class's cost per million requests on a peak-plan
+// row's replica at rho per copy, on demand.
+func rowPerMillion(r *Row, rho float64) float64 {
+	if !(rho > 0) {
+		return 0
+	}
+	return r.PricePerHourUSD * float64(max(r.InstancesPerReplica, 1)) / (3600 * rho * float64(max(r.DP, 1))) * 1e6
 }
 
 // mixSim sizes classes on offers with the engine simulator.

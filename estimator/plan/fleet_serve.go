@@ -4,7 +4,6 @@ import (
 	"math"
 	"slices"
 
-	"rightsize/estimator"
 	"rightsize/estimator/sim"
 )
 
@@ -35,6 +34,10 @@ type FleetOptions struct {
 	// Rows is how many of the peak plan's best rows get a fleet (0: all
 	// fitting rows).
 	Rows int
+	// Mix asks for a mixed fleet with two or more Buckets
+	// (FleetResult.Mix; fleet_mix.go): its best single offer is also
+	// chosen from the rows' fleets.
+	Mix bool
 }
 
 // FleetRow is one offer's fleet.
@@ -58,20 +61,14 @@ type FleetRow struct {
 type FleetResult struct {
 	Peak Result
 	Rows []FleetRow
+	// Mix is the mixed fleet (FleetOptions.Mix with two or more buckets).
+	Mix *MixedFleet
 }
 
 // PlanFleet plans a daily load curve over the offers.
 func PlanFleet(req Request, offers []Offer, opts Options, fo FleetOptions) (FleetResult, error) {
-	if err := fo.Curve.Validate(); err != nil {
+	if err := checkFleetOptions(fo); err != nil {
 		return FleetResult{}, err
-	}
-	if fo.MinReplicas < 0 || fo.MinReplicas > 1<<16 {
-		return FleetResult{}, &estimator.InputError{Field: "min-replicas", Value: fleetNum(float64(fo.MinReplicas)), Err: estimator.ErrRange, Reason: "want 0 to 65536"}
-	}
-	for _, b := range fo.Buckets {
-		if b.PromptTokens < 0 || b.OutputTokens < 0 || b.PromptTokens+b.OutputTokens == 0 || !okPos(b.Share) {
-			return FleetResult{}, &estimator.InputError{Field: "workload", Value: fleetNum(b.Share), Err: estimator.ErrRange, Reason: "want buckets with tokens and a share > 0"}
-		}
 	}
 	req.Workload.Kind = Serving
 	req.Workload.RequestsPerSecond = fo.Curve.Peak()
@@ -159,6 +156,22 @@ func PlanFleet(req Request, offers []Offer, opts Options, fo FleetOptions) (Flee
 		}
 	}
 	out.Rows = rows
+	if fo.Mix && len(fo.Buckets) > 1 {
+		// Each row's class rates are its sizers' (the load of 1 request/s
+		// is 1/ρ).
+		rho := func(i, b int) float64 {
+			l, _, ok := sizers[b].load(&rows[i].Row, 1)
+			if !ok || !(l > 0) {
+				return 0
+			}
+			return 1 / l
+		}
+		m, err := planMix(req, offers, opts, fo, mixExtra{rows: rows, rho: rho})
+		if err != nil {
+			return FleetResult{}, err
+		}
+		out.Mix = &m
+	}
 	return out, nil
 }
 
