@@ -45,7 +45,7 @@ deps:
 
 vet:
 	$(GO) vet ./...
-	GOOS=js GOARCH=wasm $(GO) vet ./estimator/... ./catalog ./app ./cmd/web
+	GOOS=js GOARCH=wasm $(GO) vet ./estimator/... ./catalog ./app/... ./cmd/web
 
 test-native:
 	$(GO) test -count=1 ./...
@@ -54,7 +54,7 @@ test-native:
 # binaries in headless Chromium.
 test-wasm: deps
 	WBT="$$($(GO) tool -n wasmbrowsertest)" && \
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$$WBT" ./estimator/... ./catalog ./app
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$$WBT" ./estimator/... ./catalog ./app/...
 
 test-e2e: deps dist
 	$(GO) run ./cmd/build -wasm build/app.wasm -out build/dist-sub -prefix $(SUB_PREFIX)

@@ -80,6 +80,25 @@ func TestSimImportsOnlyStdAndEstimator(t *testing.T) {
 	}
 }
 
+// TestPageIsGoAppFree keeps the page's state, compute and tables in a
+// package without go-app: it parses the link into a typed job, computes,
+// plans and lays out the tables as plain values that native tests and the
+// command line can check; app/ only renders them.
+func TestPageIsGoAppFree(t *testing.T) {
+	deps := goList(t, true, nil, "./app/page")
+	if _, ok := deps["rightsize/app/page"]; !ok {
+		t.Fatalf("go list found no rightsize/app/page: %v", deps)
+	}
+	for p := range deps {
+		if !strings.HasPrefix(p, "rightsize/") {
+			t.Errorf("app/page depends on %s: it must stay free of go-app and other modules", p)
+		}
+		if p == "rightsize/app" {
+			t.Errorf("app/page depends on rightsize/app: the components sit above it")
+		}
+	}
+}
+
 func TestLayering(t *testing.T) {
 	pkgs := goList(t, false, nil, "./...")
 	if len(pkgs) < 5 {
@@ -89,6 +108,8 @@ func TestLayering(t *testing.T) {
 		isMain := strings.HasPrefix(p, "rightsize/cmd/")
 		for _, imp := range imports {
 			switch {
+			case imp == "rightsize/app/page" && p != "rightsize/app" && !isMain && !strings.HasPrefix(p, "rightsize/app/"):
+				t.Errorf("%s imports rightsize/app/page: only the page's components and mains under cmd/ may", p)
 			case imp == "rightsize/app" && !isMain:
 				t.Errorf("%s imports rightsize/app: only mains under cmd/ may", p)
 			case strings.HasPrefix(imp, "rightsize/cmd/"):
@@ -124,7 +145,7 @@ func TestWasmStaysSmall(t *testing.T) {
 	// go-app's client package imports net/http itself (the linker keeps only
 	// what the client calls); none of our browser packages may import it,
 	// or the HTTP server and client come along.
-	ours := goList(t, false, []string{"GOOS=js", "GOARCH=wasm"}, "./cmd/web", "./app", "./catalog", "./estimator")
+	ours := goList(t, false, []string{"GOOS=js", "GOARCH=wasm"}, "./cmd/web", "./app", "./app/page", "./catalog", "./estimator")
 	for p, imports := range ours {
 		for _, imp := range imports {
 			if imp == "net/http" || imp == "net/http/httptest" {

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"rightsize/app/page"
+
 	"math"
 	"strconv"
 
@@ -18,11 +20,11 @@ type pickView struct {
 	Kind, Title, What, Where, Cost, Time, Reason string
 	Notes                                        string // the row's own planner notes (VAT, spot spare), joined
 	GPU                                          string
-	Plan                                         plan
+	Plan                                         page.Plan
 	Price                                        priceLabels // the price's date, source, age and warnings
 }
 
-var pickTitles = [...]msgKey{pickCheapest: mPickCheapest, pickFastest: mPickFastest, pickValue: mPickValue}
+var pickTitles = [...]page.MsgKey{page.PickCheapest: page.MsgPickCheapest, page.PickFastest: page.MsgPickFastest, page.PickValue: page.MsgPickValue}
 
 func (c *Calculator) pickViews() []pickView {
 	l := c.loc()
@@ -32,10 +34,10 @@ func (c *Calculator) pickViews() []pickView {
 			Kind: p.Kind.String(), Title: c.t(pickTitles[p.Kind]),
 			What: strconv.Itoa(p.Plan.GPUs) + " × " + c.gpuName(p.Offer.GPU) + planSuffix(p.Plan),
 			Where: c.providerName(p.Offer.Provider) + " · " + p.Offer.InstanceType + instances(p.Instances) +
-				" · " + c.t(pricingKeys[p.Pricing]) + c.engineText(p.candidate),
-			Cost:   l.money(p.Cost, c.ps.out.Currency),
-			Time:   l.duration(p.Seconds),
-			Reason: l.reasonWith(p.Why, c.providerName),
+				" · " + c.t(pricingKeys[p.Pricing]) + c.engineText(p.Candidate),
+			Cost:   l.Money(p.Cost, c.ps.out.Currency),
+			Time:   l.Duration(p.Seconds),
+			Reason: l.ReasonWith(p.Why, c.providerName),
 			GPU:    p.Offer.GPU, Plan: p.Plan,
 			Price: c.priceLabelsOf(p.Offer, p.Stale),
 		}
@@ -43,7 +45,7 @@ func (c *Calculator) pickViews() []pickView {
 			if out[i].Notes != "" {
 				out[i].Notes += " · "
 			}
-			out[i].Notes += l.reasonWith(n, c.providerName)
+			out[i].Notes += l.ReasonWith(n, c.providerName)
 		}
 	}
 	return out
@@ -56,7 +58,7 @@ func instances(n int) string {
 	return ""
 }
 
-func planSuffix(p plan) string {
+func planSuffix(p page.Plan) string {
 	if s := splitText(p); s != "" {
 		return " (" + s + ")"
 	}
@@ -64,14 +66,14 @@ func planSuffix(p plan) string {
 }
 
 func (c *Calculator) providerName(id string) string {
-	if p, ok := c.pr.cat.Provider(id); ok && p.Name != "" {
+	if p, ok := c.pr.Cat.Provider(id); ok && p.Name != "" {
 		return p.Name
 	}
 	return id
 }
 
 func (c *Calculator) gpuName(id string) string {
-	if g, ok := c.pr.cat.GPU(id); ok {
+	if g, ok := c.pr.Cat.GPU(id); ok {
 		return g.Name
 	}
 	return id
@@ -85,27 +87,27 @@ func (c *Calculator) renderAnswer() app.UI {
 		// A field is invalid: the last answer stays, greyed, so the page
 		// does not lose (and later regain) the answer's height above the
 		// inputs while the user fixes it.
-		return c.answerPicks("rs-answer rs-stale", app.P().Class("rs-sub").ID("rs-answer-stale").Text(c.t(mFixToUpdate)))
+		return c.answerPicks("rs-answer rs-stale", app.P().Class("rs-sub").ID("rs-answer-stale").Text(c.t(page.MsgFixToUpdate)))
 	}
 	if !c.ps.out.OK && c.ps.pending() {
 		return app.Section().Class("rs-answer").Body(
-			app.H2().Text(c.t(mAnswerTitle)),
-			app.P().Class("rs-sub").ID("rs-planning").Text(c.t(mPlanning)),
+			app.H2().Text(c.t(page.MsgAnswerTitle)),
+			app.P().Class("rs-sub").ID("rs-planning").Text(c.t(page.MsgPlanning)),
 		)
 	}
 	if len(c.ps.out.Picks) == 0 {
 		return app.Section().Class("rs-answer").Body(
-			app.H2().Text(c.t(mAnswerTitle)),
-			app.P().Class("rs-sub").ID("rs-no-answer").Text(c.t(mNoAnswer)),
+			app.H2().Text(c.t(page.MsgAnswerTitle)),
+			app.P().Class("rs-sub").ID("rs-no-answer").Text(c.t(page.MsgNoAnswer)),
 		)
 	}
-	return c.answerPicks("rs-answer", app.P().Class("rs-sub").Text(c.t(mAnswerNote)))
+	return c.answerPicks("rs-answer", app.P().Class("rs-sub").Text(c.t(page.MsgAnswerNote)))
 }
 
 // answerPicks is the answer with the plan's picks and chart under note.
 func (c *Calculator) answerPicks(class string, note app.UI) app.UI {
 	return app.Section().Class(class).Body(
-		app.H2().Text(c.t(mAnswerTitle)),
+		app.H2().Text(c.t(page.MsgAnswerTitle)),
 		app.P().Class("rs-job").ID("rs-job-line").Text(c.jobLine()),
 		note,
 		&recommendation{Picks: c.pickViews(), Lang: c.lang(), CostLabel: c.planCostHeader(), TimeLabel: c.planTimeHeader()},
@@ -124,16 +126,16 @@ func (c *Calculator) planNotes() app.UI {
 	l := c.loc()
 	notes := make([]string, len(c.ps.out.Notes))
 	for i, n := range c.ps.out.Notes {
-		notes[i] = l.reasonWith(n, c.providerName)
+		notes[i] = l.ReasonWith(n, c.providerName)
 	}
 	return app.Div().ID("rs-plan-notes").Class("rs-notes").Body(
-		app.P().Class("rs-sub").Text(c.t(mPlanNotes)+":"),
+		app.P().Class("rs-sub").Text(c.t(page.MsgPlanNotes)+":"),
 		app.Ul().Body(app.Range(notes).Slice(func(i int) app.UI { return app.Li().Text(notes[i]) })),
 	)
 }
 
 // engineText is " · vLLM" for an inference plan, "" for training.
-func (c *Calculator) engineText(x candidate) string {
+func (c *Calculator) engineText(x page.Candidate) string {
 	if c.ps.out.Kind == planner.Training {
 		return ""
 	}
@@ -184,7 +186,7 @@ func (p *pickCard) Render() app.UI {
 		),
 		app.P().Class("rs-reason").Text(x.Reason),
 		app.If(x.Notes != "", func() app.UI { return app.P().Class("rs-where rs-pick-notes").Text(x.Notes) }),
-		app.Button().Class("rs-more").OnClick(p.onUse).Text(tr(p.Lang, mUseThis)),
+		app.Button().Class("rs-more").OnClick(p.onUse).Text(page.Tr(p.Lang, page.MsgUseThis)),
 	)
 }
 
@@ -193,7 +195,7 @@ type pointView struct {
 	ID, GPU, Label string
 	X, Y           int
 	Front, Picked  bool
-	Plan           plan
+	Plan           page.Plan
 }
 
 // chart geometry (SVG user units).
@@ -232,14 +234,14 @@ func (c *Calculator) paretoChart() app.UI {
 			ID: p.Offer.ID, GPU: p.Offer.GPU, Plan: p.Plan, Front: p.Front, Picked: picked[p.Offer.ID],
 			X:     chartLeft + scale(p.Cost, minC, maxC, w),
 			Y:     chartTop + h - scale(p.Seconds, minT, maxT, h),
-			Label: strconv.Itoa(p.Plan.GPUs) + " × " + c.gpuName(p.Offer.GPU) + " · " + c.providerName(p.Offer.Provider) + " " + p.Offer.InstanceType + instances(p.Instances) + " · " + l.money(p.Cost, c.ps.out.Currency) + " · " + l.duration(p.Seconds),
+			Label: strconv.Itoa(p.Plan.GPUs) + " × " + c.gpuName(p.Offer.GPU) + " · " + c.providerName(p.Offer.Provider) + " " + p.Offer.InstanceType + instances(p.Instances) + " · " + l.Money(p.Cost, c.ps.out.Currency) + " · " + l.Duration(p.Seconds),
 		}
 	}
 	return &pareto{
-		Points: views, Title: c.t(mParetoTitle),
-		XLabel: c.planCostHeader() + " (" + l.money(minC, c.ps.out.Currency) + " … " + l.money(maxC, c.ps.out.Currency) + ")",
-		YLabel: c.planTimeHeader() + " (" + l.duration(minT) + " … " + l.duration(maxT) + ")",
-		Hint:   c.t(mParetoHint),
+		Points: views, Title: c.t(page.MsgParetoTitle),
+		XLabel: c.planCostHeader() + " (" + l.Money(minC, c.ps.out.Currency) + " … " + l.Money(maxC, c.ps.out.Currency) + ")",
+		YLabel: c.planTimeHeader() + " (" + l.Duration(minT) + " … " + l.Duration(maxT) + ")",
+		Hint:   c.t(page.MsgParetoHint),
 	}
 }
 
@@ -333,28 +335,28 @@ func (p *pareto) onKey(ctx app.Context, e app.Event) {
 func (c *Calculator) planCostHeader() string {
 	switch c.ps.out.Kind {
 	case planner.Serving:
-		return c.t(mMonthlyShort)
+		return c.t(page.MsgMonthlyShort)
 	case planner.Batch:
-		return c.t(mBatchCost)
+		return c.t(page.MsgBatchCost)
 	}
-	return c.t(mJobCost)
+	return c.t(page.MsgJobCost)
 }
 
 func (c *Calculator) planTimeHeader() string {
 	switch c.ps.out.Kind {
 	case planner.Serving:
-		return c.t(mE2EP95)
+		return c.t(page.MsgE2EP95)
 	case planner.Batch:
-		return c.t(mBatchTime)
+		return c.t(page.MsgBatchTime)
 	}
-	return c.t(mJobTime)
+	return c.t(page.MsgJobTime)
 }
 
 // pinButton keeps the current configuration for a side-by-side comparison.
 func (c *Calculator) pinButton() app.UI {
-	label := c.t(mPin)
+	label := c.t(page.MsgPin)
 	if c.pin != nil {
-		label = c.t(mUnpin)
+		label = c.t(page.MsgUnpin)
 	}
 	return app.Button().Class("rs-more").ID("rs-pin").Attr("aria-pressed", c.pin != nil).OnClick(c.onPin).Text(label)
 }
@@ -368,71 +370,71 @@ func (c *Calculator) renderCompare() app.UI {
 		return app.Text("")
 	}
 	rows := []compareRow{}
-	add := func(k msgKey, a, b string) { rows = append(rows, compareRow{c.t(k), a, b}) }
+	add := func(k page.MsgKey, a, b string) { rows = append(rows, compareRow{c.t(k), a, b}) }
 	pj, lj := c.pinJob, c.job
 	pr, lr := c.pinned, c.r
 	l := c.loc()
-	add(mModel, pj.Model.Name, c.modelName())
-	add(mTask, pj.In.Task.String(), lj.In.Task.String())
-	add(mPrecision, pj.In.Weights.String(), lj.In.Weights.String())
-	add(mGPU, strconv.Itoa(pj.In.GPUs)+" × "+pj.GPU.Name+planSuffix(planOf(pj.In)), strconv.Itoa(lj.In.GPUs)+" × "+lj.GPU.Name+planSuffix(planOf(lj.In)))
-	mem := func(r results) string {
+	add(page.MsgModel, pj.Model.Name, c.modelName())
+	add(page.MsgTask, pj.In.Task.String(), lj.In.Task.String())
+	add(page.MsgPrecision, pj.In.Weights.String(), lj.In.Weights.String())
+	add(page.MsgGPU, strconv.Itoa(pj.In.GPUs)+" × "+pj.GPU.Name+planSuffix(page.PlanOf(pj.In)), strconv.Itoa(lj.In.GPUs)+" × "+lj.GPU.Name+planSuffix(page.PlanOf(lj.In)))
+	mem := func(r page.Results) string {
 		if !r.OK {
 			return "—"
 		}
-		return l.bytes(r.Res.PerGPU.Total())
+		return l.Bytes(r.Res.PerGPU.Total())
 	}
-	verdict := func(r results) string {
+	verdict := func(r page.Results) string {
 		switch {
 		case !r.OK:
 			return "—"
 		case r.Res.Fits:
-			return c.t(mFits)
+			return c.t(page.MsgFits)
 		}
-		return c.t(mDoesNotFit)
+		return c.t(page.MsgDoesNotFit)
 	}
-	speed := func(r results) string {
+	speed := func(r page.Results) string {
 		if !r.Perf.OK {
 			return "—"
 		}
-		return l.rate(r.Perf.P.TokensPerSecond)
+		return l.Rate(r.Perf.P.TokensPerSecond)
 	}
 	// The costs are the planner's: its cheapest plan on each side's GPU.
-	cost := func(j job, o *planOut) string {
-		x, ok := o.best(j.GPU.ID)
+	cost := func(j page.Job, o *page.PlanOut) string {
+		x, ok := o.Best(j.GPU.ID)
 		if !ok || c.ps.pending() {
 			return "—"
 		}
-		unit := mJobCost
+		unit := page.MsgJobCost
 		switch o.Kind {
 		case planner.Serving:
-			unit = mMonthlyShort
+			unit = page.MsgMonthlyShort
 		case planner.Batch:
-			unit = mBatchCost
+			unit = page.MsgBatchCost
 		}
-		return l.money(x.Cost, o.Currency) + " (" + c.t(unit) + ")"
+		return l.Money(x.Cost, o.Currency) + " (" + c.t(unit) + ")"
 	}
-	perM := func(j job, o *planOut) string {
-		x, ok := o.best(j.GPU.ID)
+	perM := func(j page.Job, o *page.PlanOut) string {
+		x, ok := o.Best(j.GPU.ID)
 		switch {
 		case !ok || c.ps.pending():
 			return "—"
 		case j.In.Task == estimator.Inference:
-			return l.money(x.PerMOutUSD, "USD")
+			return l.Money(x.PerMOutUSD, "USD")
 		case o.Kind != planner.Training || !(j.Tokens > 0):
 			return "—"
 		}
-		return l.money(x.Cost/j.Tokens*1e6, o.Currency)
+		return l.Money(x.Cost/j.Tokens*1e6, o.Currency)
 	}
-	add(mMemory, mem(pr), mem(lr))
-	add(mVerdict, verdict(pr), verdict(lr))
-	add(mTokensPerSec, speed(pr), speed(lr))
-	add(mCheapestCost, cost(pj, &c.ps.pin), cost(lj, &c.ps.out))
-	add(mPerMTokens, perM(pj, &c.ps.pin), perM(lj, &c.ps.out))
+	add(page.MsgMemory, mem(pr), mem(lr))
+	add(page.MsgVerdict, verdict(pr), verdict(lr))
+	add(page.MsgTokensPerSec, speed(pr), speed(lr))
+	add(page.MsgCheapestCost, cost(pj, &c.ps.pin), cost(lj, &c.ps.out))
+	add(page.MsgPerMTokens, perM(pj, &c.ps.pin), perM(lj, &c.ps.out))
 	return app.Section().Class("rs-compare-box").Body(
-		app.H2().Text(c.t(mCompareTitle)),
+		app.H2().Text(c.t(page.MsgCompareTitle)),
 		app.Div().Class("rs-scroll").Body(app.Table().ID("rs-compare").Body(
-			app.THead().Body(app.Tr().Body(app.Th(), app.Th().Text(c.t(mPinned)), app.Th().Text(c.t(mLive)))),
+			app.THead().Body(app.Tr().Body(app.Th(), app.Th().Text(c.t(page.MsgPinned)), app.Th().Text(c.t(page.MsgLive)))),
 			app.TBody().Body(app.Range(rows).Slice(func(i int) app.UI {
 				return app.Tr().Body(app.Th().Attr("scope", "row").Text(rows[i].Label), app.Td().Text(rows[i].Pinned), app.Td().Text(rows[i].Live))
 			})),

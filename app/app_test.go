@@ -1,6 +1,8 @@
 package app
 
 import (
+	"rightsize/app/page"
+
 	"fmt"
 	"math"
 	"os"
@@ -21,105 +23,105 @@ import (
 // state has no problem to show.
 func TestDefaultStateParses(t *testing.T) {
 	cat := catalog.Default()
-	j, errs, general, ok := parseJob(defaultState, cat, archs{}, nil, "")
+	j, errs, general, ok := page.ParseJob(page.DefaultState, cat, page.Archs{}, nil, "")
 	if !ok || len(general) != 0 || j.Model.ID == "" {
 		t.Fatalf("default state: ok %v, general %v, model %q", ok, general, j.Model.ID)
 	}
 	for f, e := range errs {
-		if !e.ok() {
-			t.Errorf("default state: field %s: %v", fieldNames[f], e)
+		if !e.OK() {
+			t.Errorf("default state: field %s: %v", page.FieldNames[f], e)
 		}
 	}
 }
 
 func TestParseFragment(t *testing.T) {
-	def := defaultState
-	with := func(kv ...any) viewState {
+	def := page.DefaultState
+	with := func(kv ...any) page.ViewState {
 		s := def
 		for i := 0; i < len(kv); i += 2 {
-			s[kv[i].(field)] = kv[i+1].(string)
+			s[kv[i].(page.Field)] = kv[i+1].(string)
 		}
 		return s
 	}
 	for _, tc := range []struct {
 		frag string
-		want viewState
+		want page.ViewState
 	}{
 		{"", def},
-		{"m=qwen2.5-7b", with(fModel, "qwen2.5-7b")},
-		{"m=mistral-7b-v0.1&p=int4", with(fModel, "mistral-7b-v0.1", fPrecision, "int4")},
-		{"p=fp32&zz=ignored", with(fPrecision, "fp32")},
+		{"m=qwen2.5-7b", with(page.FieldModel, "qwen2.5-7b")},
+		{"m=mistral-7b-v0.1&p=int4", with(page.FieldModel, "mistral-7b-v0.1", page.FieldPrecision, "int4")},
+		{"p=fp32&zz=ignored", with(page.FieldPrecision, "fp32")},
 		{"m=%zz", def}, // malformed escape: keep defaults, do not crash
-		{"m=no-such-model&b=abc", with(fModel, "no-such-model", fBatch, "abc")},
-		{"t=lora&r=64&l=zh", with(fTask, "lora", fLoRARank, "64", fLang, "zh")},
+		{"m=no-such-model&b=abc", with(page.FieldModel, "no-such-model", page.FieldBatch, "abc")},
+		{"t=lora&r=64&l=zh", with(page.FieldTask, "lora", page.FieldLoRARank, "64", page.FieldLang, "zh")},
 	} {
-		if got := parseFragment(tc.frag, def); got != tc.want {
+		if got := page.ParseFragment(tc.frag, def); got != tc.want {
 			t.Errorf("parseFragment(%q) = %v, want %v", tc.frag, got, tc.want)
 		}
 	}
-	s := with(fModel, "qwen2.5-7b", fPrecision, "int8", fBatch, "8")
-	if got := parseFragment(s.fragment(def), def); got != s {
-		t.Errorf("round trip of %q = %v, want %v", s.fragment(def), got, s)
+	s := with(page.FieldModel, "qwen2.5-7b", page.FieldPrecision, "int8", page.FieldBatch, "8")
+	if got := page.ParseFragment(s.Fragment(def), def); got != s {
+		t.Errorf("round trip of %q = %v, want %v", s.Fragment(def), got, s)
 	}
-	if got, want := s.fragment(def), "b=8&m=qwen2.5-7b&p=int8"; got != want {
+	if got, want := s.Fragment(def), "b=8&m=qwen2.5-7b&p=int8"; got != want {
 		t.Errorf("fragment() = %q, want %q (only changed fields, plus the model)", got, want)
 	}
 }
 
 func TestFormat(t *testing.T) {
-	en, ru, zh := locale{lang: "en"}, locale{lang: "ru"}, locale{lang: "zh"}
+	en, ru, zh := page.Locale{Lang: "en"}, page.Locale{Lang: "ru"}, page.Locale{Lang: "zh"}
 	for _, tc := range []struct {
-		l    locale
+		l    page.Locale
 		n    int64
 		want string
 	}{{en, 0, "0"}, {en, 999, "999"}, {en, 1000, "1,000"}, {en, 8030261248, "8,030,261,248"}, {en, -1234567, "-1,234,567"},
 		{ru, 8030261248, "8 030 261 248"}, {zh, 8030261248, "8,030,261,248"}} {
-		if got := tc.l.count(tc.n); got != tc.want {
-			t.Errorf("%s count(%d) = %q, want %q", tc.l.lang, tc.n, got, tc.want)
+		if got := tc.l.Count(tc.n); got != tc.want {
+			t.Errorf("%s count(%d) = %q, want %q", tc.l.Lang, tc.n, got, tc.want)
 		}
 	}
 	// 137.3 GiB: 147,424,804,045 bytes / 2^30.
-	if got := ru.bytes(16 * estimator.GiB); got != "16,00 ГиБ" {
+	if got := ru.Bytes(16 * estimator.GiB); got != "16,00 ГиБ" {
 		t.Errorf("ru bytes(16 GiB) = %q", got)
 	}
-	if got := en.bytes(16 * estimator.GiB); got != "16.00 GiB" {
+	if got := en.Bytes(16 * estimator.GiB); got != "16.00 GiB" {
 		t.Errorf("en bytes(16 GiB) = %q", got)
 	}
-	if got := (locale{lang: "en", units: unitGB}).bytes(16 * estimator.GB); got != "16.00 GB" {
+	if got := (page.Locale{Lang: "en", Units: page.UnitGB}).Bytes(16 * estimator.GB); got != "16.00 GB" {
 		t.Errorf("bytes(16 GB) = %q", got)
 	}
-	if got := ru.fixed(137.3, 1) + " " + ru.t(mUnitGiB); got != "137,3 ГиБ" {
+	if got := ru.Fixed(137.3, 1) + " " + ru.T(page.MsgUnitGiB); got != "137,3 ГиБ" {
 		t.Errorf("ru 137.3 GiB = %q", got)
 	}
 	for _, tc := range []struct {
-		l    locale
+		l    page.Locale
 		v    float64
 		cur  string
 		want string
 	}{{en, 0.526, "USD", "$0.53"}, {en, 0, "USD", "—"}, {en, 0.05, "USD", "$0.050"}, {en, 245.5, "RUB", "₽ 245.50"},
 		{ru, 245.5, "RUB", "245,50 ₽"}, {ru, 1234.5, "USD", "1 234,50 $"}, {zh, 12, "CNY", "¥12.00"}, {en, 3, "CHF", "CHF 3.00"}} {
-		if got := tc.l.money(tc.v, tc.cur); got != tc.want {
-			t.Errorf("%s money(%v, %s) = %q, want %q", tc.l.lang, tc.v, tc.cur, got, tc.want)
+		if got := tc.l.Money(tc.v, tc.cur); got != tc.want {
+			t.Errorf("%s money(%v, %s) = %q, want %q", tc.l.Lang, tc.v, tc.cur, got, tc.want)
 		}
 	}
-	for l, want := range map[locale]string{en: "2026-11-01", ru: "01.11.2026", zh: "2026年11月1日"} {
-		if got := l.date("2026-11-01"); got != want {
-			t.Errorf("%s date = %q, want %q", l.lang, got, want)
+	for l, want := range map[page.Locale]string{en: "2026-11-01", ru: "01.11.2026", zh: "2026年11月1日"} {
+		if got := l.Date("2026-11-01"); got != want {
+			t.Errorf("%s date = %q, want %q", l.Lang, got, want)
 		}
 	}
 	for _, tc := range []struct {
-		l    locale
+		l    page.Locale
 		f    float64
 		want string
 	}{{en, 0.45, "45%"}, {en, 0.042, "4.2%"}, {en, 0.0042, "0.42%"}, {ru, 0.0042, "0,42%"}, {en, 0.00001, "< 0.01%"}, {en, 0, "0%"}, {en, math.NaN(), "0%"}} {
-		if got := tc.l.smallPercent(tc.f); got != tc.want {
-			t.Errorf("%s smallPercent(%v) = %q, want %q", tc.l.lang, tc.f, got, tc.want)
+		if got := tc.l.SmallPercent(tc.f); got != tc.want {
+			t.Errorf("%s smallPercent(%v) = %q, want %q", tc.l.Lang, tc.f, got, tc.want)
 		}
 	}
-	if got := ru.duration(5400); got != "90 "+ru.t(mMin) {
+	if got := ru.Duration(5400); got != "90 "+ru.T(page.MsgMin) {
 		t.Errorf("ru 5400 s = %q", got)
 	}
-	if got := ru.rate(0.412); got != "0,412" {
+	if got := ru.Rate(0.412); got != "0,412" {
 		t.Errorf("ru rate 0.412 = %q", got)
 	}
 }
@@ -139,7 +141,7 @@ func load(t *testing.T) (*Calculator, app.TestEngine) {
 }
 
 // fitOf returns the fit-table row of a GPU.
-func fitOf(t *testing.T, c *Calculator, id string) fitResult {
+func fitOf(t *testing.T, c *Calculator, id string) page.FitResult {
 	t.Helper()
 	for _, f := range c.r.Fit {
 		if f.GPU.ID == id {
@@ -147,7 +149,7 @@ func fitOf(t *testing.T, c *Calculator, id string) fitResult {
 		}
 	}
 	t.Fatalf("fit table lacks %s", id)
-	return fitResult{}
+	return page.FitResult{}
 }
 
 // TestCalculatorDefault renders the page natively (OnInit runs, OnMount and
@@ -162,7 +164,7 @@ func TestCalculatorDefault(t *testing.T) {
 	if c.r.Res.Params != 8030261248 {
 		t.Errorf("params = %d, want 8,030,261,248", c.r.Res.Params)
 	}
-	if got := c.loc().bytes(c.r.Res.PerGPU.Weights); got != "14.96 GiB" {
+	if got := c.loc().Bytes(c.r.Res.PerGPU.Weights); got != "14.96 GiB" {
 		t.Errorf("weights = %s, want 14.96 GiB", got)
 	}
 	if !c.r.Res.Fits {
@@ -174,7 +176,7 @@ func TestCalculatorDefault(t *testing.T) {
 		t.Fatal(err)
 	}
 	html := app.HTMLString(c.Render())
-	if want := `>Fits · headroom ` + c.loc().bytes(c.r.Res.Headroom) + "<"; !strings.Contains(html, want) {
+	if want := `>Fits · headroom ` + c.loc().Bytes(c.r.Res.Headroom) + "<"; !strings.Contains(html, want) {
 		t.Errorf("page lacks %q", want)
 	}
 	if len(c.r.Fit) < 30 {
@@ -192,7 +194,7 @@ func TestCalculatorDefault(t *testing.T) {
 	// The T4 row applies the planner's cheapest T4 plan: at least the two
 	// GPUs that hold the job, in one instance (two single-T4 instances
 	// with no named network between them are no plan).
-	x, ok := c.ps.out.best("t4")
+	x, ok := c.ps.out.Best("t4")
 	if !ok || x.Plan.GPUs < 2 || x.Instances != 1 {
 		t.Fatalf("the planner's T4 plan: %+v", x)
 	}
@@ -206,7 +208,7 @@ func TestCalculatorDefault(t *testing.T) {
 	// On T4s the job needs two GPUs, so only instances with ≥ 2 hold it
 	// alone (single-T4 instances are listed only where the planner runs
 	// the job across several of them).
-	c.set(fGPU, "t4")
+	c.set(page.FieldGPU, "t4")
 	if c.r.Res.Fits || c.r.Need != 2 {
 		t.Fatalf("t4: fits %v, need %d; want no fit, 2", c.r.Res.Fits, c.r.Need)
 	}
@@ -222,7 +224,7 @@ func TestCalculatorDefault(t *testing.T) {
 		}
 	}
 	// bf16 on a T4 (Turing, no bf16 units) is flagged.
-	if !slices.Contains(c.r.HWWarn, mHWNoBF16) {
+	if !slices.Contains(c.r.HWWarn, page.MsgHWNoBF16) {
 		t.Errorf("bf16 on a T4: warnings %v", c.r.HWWarn)
 	}
 }
@@ -231,31 +233,31 @@ func TestCalculatorDefault(t *testing.T) {
 // so the verdict and the offers agree with the row.
 func TestApplyPlan(t *testing.T) {
 	c, _ := load(t)
-	c.set(fGPU, "t4")
+	c.set(page.FieldGPU, "t4")
 	t4 := fitOf(t, c, "t4")
-	c.set(fGPU, "h100-sxm")
+	c.set(page.FieldGPU, "h100-sxm")
 	c.apply(applyPlan{GPU: "t4", Plan: t4.Plan})
-	if c.state[fGPU] != "t4" || c.state[fGPUs] != "2" || c.state[fPP] != "2" || c.state[fTP] != "1" {
-		t.Fatalf("after applying the T4 row: gpu %s gpus %s tp %s pp %s", c.state[fGPU], c.state[fGPUs], c.state[fTP], c.state[fPP])
+	if c.state[page.FieldGPU] != "t4" || c.state[page.FieldGPUs] != "2" || c.state[page.FieldPP] != "2" || c.state[page.FieldTP] != "1" {
+		t.Fatalf("after applying the T4 row: gpu %s gpus %s tp %s pp %s", c.state[page.FieldGPU], c.state[page.FieldGPUs], c.state[page.FieldTP], c.state[page.FieldPP])
 	}
 	if !c.r.OK || !c.r.Res.Fits {
 		t.Errorf("the applied plan does not fit: %v %v", c.errs, c.general)
 	}
-	c.apply(applyPlan{GPU: "no-such-gpu", Plan: plan{GPUs: 1, TP: 1, PP: 1}})
-	if c.state[fGPU] != "t4" {
+	c.apply(applyPlan{GPU: "no-such-gpu", Plan: page.Plan{GPUs: 1, TP: 1, PP: 1}})
+	if c.state[page.FieldGPU] != "t4" {
 		t.Error("an unknown GPU was applied")
 	}
 }
 
 // loadP4D opens the page on eight A100 40GB SXM GPUs with every offer
 // listed; find returns the p4d.24xlarge row of the current table.
-func loadP4D(t *testing.T) (*Calculator, func() *offerResult) {
+func loadP4D(t *testing.T) (*Calculator, func() *page.OfferResult) {
 	c, _ := load(t)
 	c.allOffers = true
-	c.set(fGPU, "a100-40gb-sxm")
+	c.set(page.FieldGPU, "a100-40gb-sxm")
 	c.allOffers = true
-	c.set(fGPUs, "8")
-	return c, func() *offerResult {
+	c.set(page.FieldGPUs, "8")
+	return c, func() *page.OfferResult {
 		t.Helper()
 		for i := range c.r.Offers {
 			if c.r.Offers[i].Offer.InstanceType == "p4d.24xlarge" {
@@ -273,7 +275,7 @@ func TestOffersReserved(t *testing.T) {
 	c, find := loadP4D(t)
 	p4d := find()
 	l := c.loc()
-	if got := l.money(p4d.Offer.OnDemandPerHour, "USD"); got != "$21.96" {
+	if got := l.Money(p4d.Offer.OnDemandPerHour, "USD"); got != "$21.96" {
 		t.Errorf("p4d.24xlarge on-demand %q, want $21.96", got)
 	}
 	if got := c.reservedText(p4d.Offer.Reserved1yPerHour, p4d.Offer.Reserved3yPerHour, "USD"); !strings.Contains(got, "$8.16 3y") {
@@ -289,19 +291,19 @@ func TestSplitText(t *testing.T) {
 		gpus, tp, pp, zero int
 		want               string
 	}{{1, 1, 1, 0, ""}, {2, 2, 1, 0, "TP 2"}, {16, 1, 16, 0, "PP 16"}, {8, 1, 1, 3, "DP 8 ZeRO-3"}, {64, 8, 2, 1, "TP 8 · PP 2 · DP 4 ZeRO-1"}} {
-		if got := splitText(plan{c.gpus, c.tp, c.pp, c.zero}); got != c.want {
+		if got := splitText(page.Plan{GPUs: c.gpus, TP: c.tp, PP: c.pp, ZeRO: c.zero}); got != c.want {
 			t.Errorf("%+v: %q, want %q", c, got, c.want)
 		}
 	}
 }
 
 func TestBytesRange(t *testing.T) {
-	l := locale{lang: "en"}
-	if got := l.bytesRange(15*estimator.GiB, 16*estimator.GiB+estimator.GiB/2); got != "15.00–16.50 GiB" {
+	l := page.Locale{Lang: "en"}
+	if got := l.BytesRange(15*estimator.GiB, 16*estimator.GiB+estimator.GiB/2); got != "15.00–16.50 GiB" {
 		t.Errorf("range = %q", got)
 	}
-	l.units = unitGB
-	if got := l.bytesRange(2*estimator.GB, 3*estimator.GB); got != "2.00–3.00 GB" {
+	l.Units = page.UnitGB
+	if got := l.BytesRange(2*estimator.GB, 3*estimator.GB); got != "2.00–3.00 GB" {
 		t.Errorf("range in GB = %q", got)
 	}
 }
@@ -309,39 +311,39 @@ func TestBytesRange(t *testing.T) {
 func TestCalculatorBadInput(t *testing.T) {
 	c, _ := load(t)
 	for _, tc := range []struct {
-		f     field
+		f     page.Field
 		v     string
-		field field
+		field page.Field
 		want  string
 	}{
-		{fModel, "no-such-model", fModel, "unknown choice"},
-		{fPrecision, "fp5", fPrecision, "unknown choice"},
-		{fBatch, "abc", fBatch, "not a number"},
-		{fBatch, "0", fBatch, "out of range"},
-		{fBatch, "99999999999999999999", fBatch, "out of range"},
-		{fSeq, "-5", fSeq, "out of range"},
-		{fTP, "3", fTP, ""}, // 3 does not divide Llama's 32 heads
-		{fGPU, "gtx-9999", fGPU, "unknown choice"},
-		{fSort, "price", fSort, "unknown choice"},
+		{page.FieldModel, "no-such-model", page.FieldModel, "unknown choice"},
+		{page.FieldPrecision, "fp5", page.FieldPrecision, "unknown choice"},
+		{page.FieldBatch, "abc", page.FieldBatch, "not a number"},
+		{page.FieldBatch, "0", page.FieldBatch, "out of range"},
+		{page.FieldBatch, "99999999999999999999", page.FieldBatch, "out of range"},
+		{page.FieldSeq, "-5", page.FieldSeq, "out of range"},
+		{page.FieldTP, "3", page.FieldTP, ""}, // 3 does not divide Llama's 32 heads
+		{page.FieldGPU, "gtx-9999", page.FieldGPU, "unknown choice"},
+		{page.FieldSort, "price", page.FieldSort, "unknown choice"},
 	} {
 		c.set(tc.f, tc.v)
 		if c.r.OK {
-			t.Errorf("%s=%q: a result is shown", fieldKeys[tc.f], tc.v)
+			t.Errorf("%s=%q: a result is shown", page.FieldKeys[tc.f], tc.v)
 		}
-		if msg := c.errText(c.errs[tc.field]); !strings.Contains(msg, tc.want) || c.errs[tc.field].ok() {
+		if msg := c.errText(c.errs[tc.field]); !strings.Contains(msg, tc.want) || c.errs[tc.field].OK() {
 			t.Errorf("%s=%q: error next to %s = %q, want it to contain %q (all: %v, general %v)",
-				fieldKeys[tc.f], tc.v, fieldKeys[tc.field], msg, tc.want, c.errs, c.general)
+				page.FieldKeys[tc.f], tc.v, page.FieldKeys[tc.field], msg, tc.want, c.errs, c.general)
 		}
-		c.set(tc.f, defaultState[tc.f])
+		c.set(tc.f, page.DefaultState[tc.f])
 		if !c.r.OK {
-			t.Fatalf("back to defaults after %s=%q: no result: %v %v", fieldKeys[tc.f], tc.v, c.errs, c.general)
+			t.Fatalf("back to defaults after %s=%q: no result: %v %v", page.FieldKeys[tc.f], tc.v, c.errs, c.general)
 		}
 	}
 	// In Russian the same problem reads in Russian, the estimator's
 	// English reason left out.
-	c.set(fLang, "ru")
-	c.set(fTP, "3")
-	if msg := c.errText(c.errs[fTP]); msg != c.t(mIncompatible) && msg != c.t(mRange) {
+	c.set(page.FieldLang, "ru")
+	c.set(page.FieldTP, "3")
+	if msg := c.errText(c.errs[page.FieldTP]); msg != c.t(page.MsgIncompatible) && msg != c.t(page.MsgRange) {
 		t.Errorf("ru: tp=3 reads %q", msg)
 	}
 }
@@ -350,9 +352,9 @@ func TestCalculatorBadInput(t *testing.T) {
 // checks each gives a result whose parts add up.
 func TestCalculatorTasks(t *testing.T) {
 	c, _ := load(t)
-	c.set(fModel, "qwen2.5-7b")
+	c.set(page.FieldModel, "qwen2.5-7b")
 	for _, task := range estimator.Tasks {
-		c.set(fTask, task.String())
+		c.set(page.FieldTask, task.String())
 		if !c.r.OK {
 			t.Errorf("task %s: no result: %v %v", task, c.errs, c.general)
 			continue
@@ -365,7 +367,7 @@ func TestCalculatorTasks(t *testing.T) {
 			t.Errorf("task %s: shown parts sum to %d‰", task, sum)
 		}
 	}
-	c.set(fTask, estimator.FullFinetune.String())
+	c.set(page.FieldTask, estimator.FullFinetune.String())
 	if c.r.Res.PerGPU.Optimizer == 0 || c.r.Res.PerGPU.Gradients == 0 {
 		t.Errorf("full fine-tune without optimizer states or gradients: %+v", c.r.Res.PerGPU)
 	}
@@ -374,41 +376,41 @@ func TestCalculatorTasks(t *testing.T) {
 // Every message, estimator warning and recommendation reason exists in
 // every language.
 func TestTranslations(t *testing.T) {
-	for _, l := range languages {
-		for k := msgKey(0); k < nMsgs; k++ {
-			if messages[l.code][k] == "" {
-				t.Errorf("message %d not translated into %s", k, l.code)
+	for _, l := range page.Languages {
+		for k := page.MsgKey(0); k < page.NMsgs; k++ {
+			if page.Messages[l.Code][k] == "" {
+				t.Errorf("message %d not translated into %s", k, l.Code)
 			}
 		}
 	}
 	for w := estimator.Warning(0); w.String() != "unknown warning"; w++ {
-		k, ok := warningKeys[w]
+		k, ok := page.WarningKeys[w]
 		if !ok {
 			t.Errorf("estimator warning %d (%s) has no message key", w, w)
 			continue
 		}
-		if tr("ru", k) == tr("en", k) || tr("zh", k) == tr("en", k) {
+		if page.Tr("ru", k) == page.Tr("en", k) || page.Tr("zh", k) == page.Tr("en", k) {
 			t.Errorf("warning %s is not translated", w)
 		}
 	}
-	for _, keys := range [][]msgKey{pickTitles[:]} {
+	for _, keys := range [][]page.MsgKey{pickTitles[:]} {
 		for _, k := range keys {
-			if tr("ru", k) == tr("en", k) {
+			if page.Tr("ru", k) == page.Tr("en", k) {
 				t.Errorf("message %d reads the same in Russian and English", k)
 			}
 		}
 	}
 	c, _ := load(t)
-	c.set(fLang, "ru")
-	if got := c.t(mFits); got != "Помещается" {
+	c.set(page.FieldLang, "ru")
+	if got := c.t(page.MsgFits); got != "Помещается" {
 		t.Errorf("ru fits = %q", got)
 	}
 	html := app.HTMLString(c.Render())
 	if !strings.Contains(html, "8 030 261 248") || !strings.Contains(html, "14,96 ГиБ") {
 		t.Error("the Russian page does not write 8 030 261 248 and 14,96 ГиБ")
 	}
-	c.set(fLang, "xx")
-	if got := c.t(mFits); got != "Fits" {
+	c.set(page.FieldLang, "xx")
+	if got := c.t(page.MsgFits); got != "Fits" {
 		t.Errorf("unknown language does not fall back to English: %q", got)
 	}
 }
@@ -418,8 +420,8 @@ func TestTranslations(t *testing.T) {
 // estimate; once the task needs the field, its error shows next to it.
 func TestHiddenFields(t *testing.T) {
 	c, _ := load(t)
-	c.set(fTask, "finetune")
-	c.set(fLoRARank, "abc")
+	c.set(page.FieldTask, "finetune")
+	c.set(page.FieldLoRARank, "abc")
 	if !c.r.OK {
 		t.Fatalf("hidden LoRA rank blocked a full fine-tune: %v %v", c.errs, c.general)
 	}
@@ -429,18 +431,18 @@ func TestHiddenFields(t *testing.T) {
 			t.Errorf("finetune page: %s shown = %v, want %v", id, got, want)
 		}
 	}
-	c.set(fTask, "lora")
-	if c.r.OK || c.errs[fLoRARank].Key != mNotNumber {
-		t.Errorf("LoRA with rank %q: result %v, error %v", c.state[fLoRARank], c.r.OK, c.errs[fLoRARank])
+	c.set(page.FieldTask, "lora")
+	if c.r.OK || c.errs[page.FieldLoRARank].Key != page.MsgNotNumber {
+		t.Errorf("LoRA with rank %q: result %v, error %v", c.state[page.FieldLoRARank], c.r.OK, c.errs[page.FieldLoRARank])
 	}
-	c.set(fLoRARank, "16")
+	c.set(page.FieldLoRARank, "16")
 	attn := c.r.Res.TrainableParams
-	c.set(fLoRATargets, "all-linear")
+	c.set(page.FieldLoRATargets, "all-linear")
 	if c.r.Res.TrainableParams <= attn {
 		t.Errorf("all-linear LoRA trains %d parameters, attention-only %d", c.r.Res.TrainableParams, attn)
 	}
-	c.set(fTask, "inference")
-	c.set(fEngine, "vllm")
+	c.set(page.FieldTask, "inference")
+	c.set(page.FieldEngine, "vllm")
 	if html := app.HTMLString(c.Render()); !strings.Contains(html, `id="rs-max-batched-tokens"`) || strings.Contains(html, `id="rs-optimizer"`) {
 		t.Error("vLLM inference page: want max_num_batched_tokens, no optimizer")
 	}
@@ -450,22 +452,22 @@ func TestHiddenFields(t *testing.T) {
 // is refused next to its field.
 func TestOverrides(t *testing.T) {
 	c, _ := load(t)
-	c.set(fCtx, "2GiB")
+	c.set(page.FieldCtx, "2GiB")
 	if c.r.Res.PerGPU.CUDAContext != 2*estimator.GiB {
 		t.Errorf("CUDA context = %d, want 2 GiB", c.r.Res.PerGPU.CUDAContext)
 	}
-	c.set(fUsable, "70GiB")
+	c.set(page.FieldUsable, "70GiB")
 	if c.r.Res.Usable != 70*estimator.GiB {
 		t.Errorf("usable = %d, want 70 GiB", c.r.Res.Usable)
 	}
-	c.set(fAlloc, "2")
-	if c.r.OK || c.errs[fAlloc].Key != mNotSize {
-		t.Errorf("allocator reserve %q: result %v, error %v", c.state[fAlloc], c.r.OK, c.errs[fAlloc])
+	c.set(page.FieldAlloc, "2")
+	if c.r.OK || c.errs[page.FieldAlloc].Key != page.MsgNotSize {
+		t.Errorf("allocator reserve %q: result %v, error %v", c.state[page.FieldAlloc], c.r.OK, c.errs[page.FieldAlloc])
 	}
-	c.set(fAlloc, "")
-	c.set(fUsable, "900TiB")
-	if c.r.OK || c.errs[fUsable].ok() {
-		t.Errorf("usable 900 TiB: result %v, error %v", c.r.OK, c.errs[fUsable])
+	c.set(page.FieldAlloc, "")
+	c.set(page.FieldUsable, "900TiB")
+	if c.r.OK || c.errs[page.FieldUsable].OK() {
+		t.Errorf("usable 900 TiB: result %v, error %v", c.r.OK, c.errs[page.FieldUsable])
 	}
 }
 
@@ -475,11 +477,11 @@ func TestOverrides(t *testing.T) {
 // K-quants sit between Q4_0 and Q8_0 in size order.
 func TestQuantField(t *testing.T) {
 	c, _ := load(t)
-	c.set(fPrecision, estimator.INT4.String())
-	c.set(fEngine, estimator.LlamaCpp.String())
+	c.set(page.FieldPrecision, estimator.INT4.String())
+	c.set(page.FieldEngine, estimator.LlamaCpp.String())
 	var prev estimator.Bytes
 	for _, q := range []estimator.Quant{estimator.QuantQ4_0, estimator.QuantQ4KM, estimator.QuantQ5KM, estimator.QuantQ6K, estimator.QuantQ8_0} {
-		c.set(fQuant, q.String())
+		c.set(page.FieldQuant, q.String())
 		w := c.r.Res.PerGPU.Weights
 		if !c.r.OK || w <= prev {
 			t.Errorf("%s: weights %d after %d (result %v, errors %v)", q, w, prev, c.r.OK, c.errs)
@@ -489,9 +491,9 @@ func TestQuantField(t *testing.T) {
 	if prev != 8532152576 {
 		t.Errorf("Q8_0 weights = %d, want 8,532,152,576", prev)
 	}
-	c.set(fPrecision, estimator.BF16.String())
-	c.set(fQuant, estimator.QuantNF4.String())
-	c.set(fTask, estimator.FullFinetune.String())
+	c.set(page.FieldPrecision, estimator.BF16.String())
+	c.set(page.FieldQuant, estimator.QuantNF4.String())
+	c.set(page.FieldTask, estimator.FullFinetune.String())
 	if !c.r.OK {
 		t.Errorf("a hidden weight format blocked a full fine-tune: %v %v", c.errs, c.general)
 	}
@@ -509,12 +511,12 @@ func TestPriceSheet(t *testing.T) {
 	if o := find(); o.Offer.OnDemandPerHour != 4 || !o.Own || o.Offer.AsOf != "2026-11-01" {
 		t.Errorf("after the sheet: %+v", *o)
 	}
-	if c.sheetRows != 1 || len(c.pr.own) != 1 {
-		t.Errorf("sheet summary: %d rows, %d offers", c.sheetRows, len(c.pr.own))
+	if c.sheetRows != 1 || len(c.pr.Own) != 1 {
+		t.Errorf("sheet summary: %d rows, %d offers", c.sheetRows, len(c.pr.Own))
 	}
 	// $4.00 / 8 GPUs = $0.50 per GPU-hour: now the cheapest A100 40GB SXM.
-	if f := fitOf(t, c, "a100-40gb-sxm"); f.From.perGPUHour != 0.5 {
-		t.Errorf("fit table From = %v, want 0.50", f.From.perGPUHour)
+	if f := fitOf(t, c, "a100-40gb-sxm"); f.From.PerGPUHour != 0.5 {
+		t.Errorf("fit table From = %v, want 0.50", f.From.PerGPUHour)
 	}
 	if c.applySheet("bad.csv", "offer_id,on_demand_per_hour,currency,as_of,source\naws-p4d.24xlarge,cheap,USD,2026-11-01,x\n") {
 		t.Fatal("a sheet with a non-numeric price was accepted")
@@ -525,11 +527,11 @@ func TestPriceSheet(t *testing.T) {
 	if o := find(); o.Offer.OnDemandPerHour != 4 {
 		t.Errorf("a refused sheet changed prices: %+v", *o)
 	}
-	if c.applySheet("huge.csv", strings.Repeat("x", maxSheetBytes+1)) || !strings.Contains(c.sheetErr, c.t(mFileTooBig)) {
+	if c.applySheet("huge.csv", strings.Repeat("x", maxSheetBytes+1)) || !strings.Contains(c.sheetErr, c.t(page.MsgFileTooBig)) {
 		t.Errorf("an oversized sheet: %q", c.sheetErr)
 	}
 	c.clearSheet()
-	if o := find(); c.loc().money(o.Offer.OnDemandPerHour, "USD") != "$21.96" || o.Own {
+	if o := find(); c.loc().Money(o.Offer.OnDemandPerHour, "USD") != "$21.96" || o.Own {
 		t.Errorf("after clearing: %+v", *o)
 	}
 	if c.applySheet("empty.json", "[]") {
@@ -546,25 +548,25 @@ func TestRulesTable(t *testing.T) {
 	if len(c.r.Rules) != 2 {
 		t.Fatalf("%d rules on the default page", len(c.r.Rules))
 	}
-	if got := l.bytes(c.r.Rules[0].Bytes); got != "29.92 GiB" {
+	if got := l.Bytes(c.r.Rules[0].Bytes); got != "29.92 GiB" {
 		t.Errorf("params×4 = %s", got)
 	}
-	if got := l.bytes(c.r.Rules[1].Bytes); got != "17.95 GiB" {
+	if got := l.Bytes(c.r.Rules[1].Bytes); got != "17.95 GiB" {
 		t.Errorf("weights×1.2 = %s", got)
 	}
 	if c.r.Rules[0].Estimate != c.r.Res.PerGPU.Total() {
 		t.Errorf("one-GPU estimate %d, page total %d", c.r.Rules[0].Estimate, c.r.Res.PerGPU.Total())
 	}
 	html := app.HTMLString(c.Render())
-	if !strings.Contains(html, `data-rule="params-x4-bytes"`) || !strings.Contains(html, l.signedPercent(c.r.Rules[0].Error())) {
+	if !strings.Contains(html, `data-rule="params-x4-bytes"`) || !strings.Contains(html, l.SignedPercent(c.r.Rules[0].Error())) {
 		t.Error("rules table missing from the page")
 	}
 	for f, want := range map[float64]string{0.8712: "+87%", -0.234: "−23%", 0: "+0%"} {
-		if got := l.signedPercent(f); got != want {
+		if got := l.SignedPercent(f); got != want {
 			t.Errorf("signedPercent(%v) = %q, want %q", f, got, want)
 		}
 	}
-	c.set(fTask, estimator.FullFinetune.String())
+	c.set(page.FieldTask, estimator.FullFinetune.String())
 	if len(c.r.Rules) != 3 {
 		t.Errorf("%d rules for a full fine-tune, want 3", len(c.r.Rules))
 	}
@@ -575,9 +577,9 @@ func TestRulesTable(t *testing.T) {
 // named. The config travels in the link, so another browser gets it.
 func TestCustomModel(t *testing.T) {
 	c, _ := load(t)
-	c.set(fModel, customModelID)
-	if c.r.OK || c.errs[fModel].Key != mNoCustomModel {
-		t.Errorf("m=custom without a file: result %v, error %v", c.r.OK, c.errs[fModel])
+	c.set(page.FieldModel, page.CustomModelID)
+	if c.r.OK || c.errs[page.FieldModel].Key != page.MsgNoCustomModel {
+		t.Errorf("m=custom without a file: result %v, error %v", c.r.OK, c.errs[page.FieldModel])
 	}
 	cfg, err := os.ReadFile("../estimator/testdata/configs/qwen2.5-7b.json")
 	if err != nil {
@@ -587,21 +589,21 @@ func TestCustomModel(t *testing.T) {
 		t.Fatalf("config refused: %s", c.configErr)
 	}
 	// Qwen2.5-7B: 7,615,616,512 parameters (model card / safetensors total).
-	if !c.r.OK || c.r.Res.Params != 7615616512 || c.state[fModel] != customModelID {
-		t.Fatalf("custom model: result %v, params %d, model %q", c.r.OK, c.r.Res.Params, c.state[fModel])
+	if !c.r.OK || c.r.Res.Params != 7615616512 || c.state[page.FieldModel] != page.CustomModelID {
+		t.Fatalf("custom model: result %v, params %d, model %q", c.r.OK, c.r.Res.Params, c.state[page.FieldModel])
 	}
-	if html := app.HTMLString(c.Render()); !strings.Contains(html, c.t(mYourModel)+": config.json") {
+	if html := app.HTMLString(c.Render()); !strings.Contains(html, c.t(page.MsgYourModel)+": config.json") {
 		t.Error("the loaded config is not in the model list")
 	}
 	// The link carries the config: a fresh page opening it has the model.
-	frag := c.link().encode(defaultState)
+	frag := c.link().Encode(page.DefaultState)
 	if len(frag) > 2000 {
 		t.Errorf("link with the config is %d bytes", len(frag))
 	}
 	d, _ := load(t)
 	d.applyFragment(frag)
 	if !d.r.OK || d.r.Res.Params != 7615616512 {
-		t.Errorf("a link with the config opened elsewhere: result %v, params %d (%v)", d.r.OK, d.r.Res.Params, d.errs[fModel])
+		t.Errorf("a link with the config opened elsewhere: result %v, params %d (%v)", d.r.OK, d.r.Res.Params, d.errs[page.FieldModel])
 	}
 	if c.applyConfig("broken.json", `{"model_type":"llama","hidden_size":4096}`) {
 		t.Fatal("a config without layers was accepted")
@@ -612,7 +614,7 @@ func TestCustomModel(t *testing.T) {
 	if c.r.Res.Params != 7615616512 {
 		t.Error("a refused config replaced the loaded one")
 	}
-	if c.applyConfig("big.json", strings.Repeat(" ", maxConfigBytes+1)) || !strings.Contains(c.configErr, c.t(mConfigTooBig)) {
+	if c.applyConfig("big.json", strings.Repeat(" ", page.MaxConfigBytes+1)) || !strings.Contains(c.configErr, c.t(page.MsgConfigTooBig)) {
 		t.Errorf("an oversized config: %q", c.configErr)
 	}
 }
@@ -620,14 +622,14 @@ func TestCustomModel(t *testing.T) {
 // "Longest sequence that fits" stops at the model's context length.
 func TestMaxSeqModelLimit(t *testing.T) {
 	c, _ := load(t)
-	c.set(fModel, "gpt2") // 1024 positions: an H100 holds far more
+	c.set(page.FieldModel, "gpt2") // 1024 positions: an H100 holds far more
 	if !c.r.OK {
 		t.Fatalf("gpt2: %v %v", c.errs, c.general)
 	}
 	if !c.r.SeqCapped || c.r.MaxSeq != 1024 {
 		t.Errorf("gpt2 on an H100: max seq %d, capped %v; want 1024, capped", c.r.MaxSeq, c.r.SeqCapped)
 	}
-	if !strings.Contains(app.HTMLString(c.Render()), c.t(mModelLimit)) {
+	if !strings.Contains(app.HTMLString(c.Render()), c.t(page.MsgModelLimit)) {
 		t.Error("the model limit is not said")
 	}
 }
@@ -640,7 +642,7 @@ func TestUpdateBanner(t *testing.T) {
 		t.Fatal("update banner shown without an update")
 	}
 	c.updateReady = true
-	if !strings.Contains(app.HTMLString(c.Render()), c.t(mUpdateReady)) {
+	if !strings.Contains(app.HTMLString(c.Render()), c.t(page.MsgUpdateReady)) {
 		t.Error("no update banner when an update is ready")
 	}
 }
@@ -652,9 +654,9 @@ func TestPerfAndCost(t *testing.T) {
 	if !c.r.Perf.OK || c.r.Perf.P.TimeToFirstToken <= 0 {
 		t.Fatalf("default inference: %+v", c.r.Perf)
 	}
-	c.set(fTask, estimator.FullFinetune.String())
-	c.set(fGPUs, "8")
-	c.set(fZeRO, "3")
+	c.set(page.FieldTask, estimator.FullFinetune.String())
+	c.set(page.FieldGPUs, "8")
+	c.set(page.FieldZeRO, "3")
 	if !c.r.Perf.OK {
 		t.Fatalf("8×H100 ZeRO-3 fine-tune: no speed estimate (%v %v)", c.errs, c.general)
 	}
@@ -667,30 +669,30 @@ func TestPerfAndCost(t *testing.T) {
 		t.Errorf("job time %v, want %v", got, want)
 	}
 	// Twice the tokens: the planner's cheapest plan on this GPU costs twice as much.
-	one, ok := c.ps.out.best(c.job.GPU.ID)
+	one, ok := c.ps.out.Best(c.job.GPU.ID)
 	if !ok || one.Cost <= 0 {
 		t.Fatalf("no planned H100 cost: %+v", c.ps.out.Err)
 	}
-	c.set(fTrainTokens, "2B")
-	if two, _ := c.ps.out.best(c.job.GPU.ID); math.Abs(two.Cost/one.Cost-2) > 0.02 {
+	c.set(page.FieldTrainTokens, "2B")
+	if two, _ := c.ps.out.Best(c.job.GPU.ID); math.Abs(two.Cost/one.Cost-2) > 0.02 {
 		t.Errorf("twice the tokens cost %.3f× as much", two.Cost/one.Cost)
 	}
-	c.set(fTrainTokens, "lots")
-	if c.errs[fTrainTokens].Key != mNotCount {
-		t.Errorf("training tokens %q: error %v", c.state[fTrainTokens], c.errs[fTrainTokens])
+	c.set(page.FieldTrainTokens, "lots")
+	if c.errs[page.FieldTrainTokens].Key != page.MsgNotCount {
+		t.Errorf("training tokens %q: error %v", c.state[page.FieldTrainTokens], c.errs[page.FieldTrainTokens])
 	}
-	c.set(fTrainTokens, "1B")
-	c.set(fTask, estimator.Inference.String())
-	c.set(fOutput, "2048") // the whole 2048-token sequence: no prompt left
-	if c.errs[fOutput].ok() {
+	c.set(page.FieldTrainTokens, "1B")
+	c.set(page.FieldTask, estimator.Inference.String())
+	c.set(page.FieldOutput, "2048") // the whole 2048-token sequence: no prompt left
+	if c.errs[page.FieldOutput].OK() {
 		t.Error("generating the whole sequence left no prompt but no error")
 	}
-	c.set(fOutput, "512")
-	c.set(fGPU, "rtx-pro-6000") // now with datasheet figures
+	c.set(page.FieldOutput, "512")
+	c.set(page.FieldGPU, "rtx-pro-6000") // now with datasheet figures
 	if !c.r.Perf.OK || strings.Contains(app.HTMLString(c.Render()), `id="rs-no-perf"`) {
 		t.Error("the RTX PRO 6000, with datasheet figures, got no speed estimate")
 	}
-	c.set(fGPU, "t4") // 16 GiB of weights do not fit one T4: no speed for a job that cannot run
+	c.set(page.FieldGPU, "t4") // 16 GiB of weights do not fit one T4: no speed for a job that cannot run
 	if c.r.Perf.OK || !strings.Contains(app.HTMLString(c.Render()), `id="rs-no-perf"`) {
 		t.Error("a job that does not fit got a speed estimate")
 	}
@@ -702,12 +704,12 @@ func TestPerfAndCost(t *testing.T) {
 // cheapest pick's GPU, and clicking either row applies that row's plan.
 func TestTablesAgreeWithPlan(t *testing.T) {
 	c, _ := load(t)
-	c.set(fTask, estimator.FullFinetune.String())
-	c.set(fZeRO, "3")
-	c.set(fGPUs, "8")
-	var cheap pick
+	c.set(page.FieldTask, estimator.FullFinetune.String())
+	c.set(page.FieldZeRO, "3")
+	c.set(page.FieldGPUs, "8")
+	var cheap page.Pick
 	for _, p := range c.ps.out.Picks {
-		if p.Kind == pickCheapest {
+		if p.Kind == page.PickCheapest {
 			cheap = p
 		}
 	}
@@ -717,17 +719,17 @@ func TestTablesAgreeWithPlan(t *testing.T) {
 	l := c.loc()
 	html := app.HTMLString(c.renderFit())
 	row := rowOf(t, html, `data-gpu="`+cheap.Offer.GPU+`"`)
-	if !strings.Contains(row, l.money(cheap.Cost, c.ps.out.Currency)) || !strings.Contains(row, c.t(mCheapest)) {
-		t.Errorf("fit row of the cheapest pick's GPU lacks its cost %s and badge: %s", l.money(cheap.Cost, c.ps.out.Currency), row)
+	if !strings.Contains(row, l.Money(cheap.Cost, c.ps.out.Currency)) || !strings.Contains(row, c.t(page.MsgCheapest)) {
+		t.Errorf("fit row of the cheapest pick's GPU lacks its cost %s and badge: %s", l.Money(cheap.Cost, c.ps.out.Currency), row)
 	}
 	if !strings.Contains(row, `data-gpus="`+strconv.Itoa(cheap.Plan.GPUs)+`"`) || !strings.Contains(row, `data-zero="`+strconv.Itoa(cheap.Plan.ZeRO)+`"`) {
 		t.Errorf("fit row does not carry the pick's plan %+v: %s", cheap.Plan, row)
 	}
-	if n := strings.Count(html, c.t(mCheapest)+" "); n != 1 {
+	if n := strings.Count(html, c.t(page.MsgCheapest)+" "); n != 1 {
 		t.Errorf("%d rows marked cheapest", n)
 	}
 	// Sorted by cost, the cheapest pick's GPU is first.
-	c.set(fSort, sortCost.String())
+	c.set(page.FieldSort, page.SortCost.String())
 	html = app.HTMLString(c.renderFit())
 	first := html[strings.Index(html, "<tbody"):]
 	if i := strings.Index(first, "data-gpu="); i < 0 || !strings.HasPrefix(first[i:], `data-gpu="`+cheap.Offer.GPU+`"`) {
@@ -744,8 +746,8 @@ func TestTablesAgreeWithPlan(t *testing.T) {
 	want := c.ps.out.Cands[x]
 	html = app.HTMLString(c.renderOffers())
 	row = rowOf(t, html, `data-offer="`+cheap.Offer.ID+`"`)
-	if !strings.Contains(row, l.money(want.Cost, c.ps.out.Currency)) || !strings.Contains(row, `data-gpus="`+strconv.Itoa(want.Plan.GPUs)+`"`) {
-		t.Errorf("offer row of %s lacks the planner's cost %s or plan %+v: %s", cheap.Offer.ID, l.money(want.Cost, c.ps.out.Currency), want.Plan, row)
+	if !strings.Contains(row, l.Money(want.Cost, c.ps.out.Currency)) || !strings.Contains(row, `data-gpus="`+strconv.Itoa(want.Plan.GPUs)+`"`) {
+		t.Errorf("offer row of %s lacks the planner's cost %s or plan %+v: %s", cheap.Offer.ID, l.Money(want.Cost, c.ps.out.Currency), want.Plan, row)
 	}
 	// Offers the planner priced are listed cheapest first.
 	prev := 0.0
@@ -812,7 +814,7 @@ func TestRecommendation(t *testing.T) {
 			t.Errorf("%s dominates the value pick %s", x.Offer.ID, value.Offer.ID)
 		}
 	}
-	if cheap.Kind != pickCheapest || fast.Kind != pickFastest || value.Kind != pickValue {
+	if cheap.Kind != page.PickCheapest || fast.Kind != page.PickFastest || value.Kind != page.PickValue {
 		t.Errorf("picks: %v %v %v", cheap.Kind, fast.Kind, value.Kind)
 	}
 	if c.ps.out.Kind != planner.Batch || !strings.HasPrefix(cheap.Why.Key, "reason.cheapest") {
@@ -828,14 +830,14 @@ func TestRecommendation(t *testing.T) {
 	if strings.Contains(html, "style=") {
 		t.Error("an inline style attribute: the Content-Security-Policy refuses it")
 	}
-	ru, en := locale{lang: "ru"}.reason(cheap.Why), locale{lang: "en"}.reason(cheap.Why)
+	ru, en := page.Locale{Lang: "ru"}.Reason(cheap.Why), page.Locale{Lang: "en"}.Reason(cheap.Why)
 	if ru == en || !strings.Contains(ru, "самый дешёвый") && !strings.Contains(ru, "единственный") {
 		t.Errorf("the cheapest reason in Russian: %q", ru)
 	}
 	// Applying a pick sets its GPU, count and split.
 	c.apply(applyPlan{GPU: cheap.Offer.GPU, Plan: cheap.Plan})
-	if c.state[fGPU] != cheap.Offer.GPU || c.state[fGPUs] != strconv.Itoa(cheap.Plan.GPUs) {
-		t.Errorf("after applying the cheapest pick: %s × %s", c.state[fGPUs], c.state[fGPU])
+	if c.state[page.FieldGPU] != cheap.Offer.GPU || c.state[page.FieldGPUs] != strconv.Itoa(cheap.Plan.GPUs) {
+		t.Errorf("after applying the cheapest pick: %s × %s", c.state[page.FieldGPUs], c.state[page.FieldGPU])
 	}
 }
 
@@ -844,7 +846,7 @@ func TestRecommendation(t *testing.T) {
 func TestPlanMessages(t *testing.T) {
 	for key, en := range planner.English {
 		for _, lang := range []string{"ru", "zh"} {
-			m, ok := planMessages[lang][key]
+			m, ok := page.PlanMessages[lang][key]
 			if !ok {
 				t.Errorf("%s: planner message %q not translated", lang, key)
 				continue
@@ -861,17 +863,17 @@ func TestPlanMessages(t *testing.T) {
 // shows both side by side.
 func TestPinAndCompare(t *testing.T) {
 	c, _ := load(t)
-	c.set(fPrecision, estimator.INT8.String())
-	c.set(fGPU, "t4")
+	c.set(page.FieldPrecision, estimator.INT8.String())
+	c.set(page.FieldGPU, "t4")
 	p := c.state
 	c.pin = &p
-	c.set(fPrecision, estimator.BF16.String())
-	c.set(fGPU, "a100-80gb-sxm")
-	frag := c.link().encode(defaultState)
+	c.set(page.FieldPrecision, estimator.BF16.String())
+	c.set(page.FieldGPU, "a100-80gb-sxm")
+	frag := c.link().Encode(page.DefaultState)
 	d, _ := load(t)
 	d.applyFragment(frag)
-	if d.pin == nil || d.pin[fGPU] != "t4" || d.state[fGPU] != "a100-80gb-sxm" {
-		t.Fatalf("link %q: pin %v, gpu %s", frag, d.pin, d.state[fGPU])
+	if d.pin == nil || d.pin[page.FieldGPU] != "t4" || d.state[page.FieldGPU] != "a100-80gb-sxm" {
+		t.Fatalf("link %q: pin %v, gpu %s", frag, d.pin, d.state[page.FieldGPU])
 	}
 	if !d.pinned.OK || d.pinned.Res.PerGPU.Weights >= d.r.Res.PerGPU.Weights {
 		t.Errorf("pinned int8 weights %d, live bf16 %d", d.pinned.Res.PerGPU.Weights, d.r.Res.PerGPU.Weights)
@@ -918,16 +920,16 @@ func TestHardwareWarnings(t *testing.T) {
 	for _, tc := range []struct {
 		gpu  string
 		d    estimator.DType
-		want msgKey
-	}{{"a100-80gb-sxm", estimator.FP8, mHWNoFP8}, {"h100-sxm", estimator.FP4, mHWNoFP4}, {"v100-32gb", estimator.BF16, mHWNoBF16}} {
-		c.set(fGPU, tc.gpu)
-		c.set(fPrecision, tc.d.String())
+		want page.MsgKey
+	}{{"a100-80gb-sxm", estimator.FP8, page.MsgHWNoFP8}, {"h100-sxm", estimator.FP4, page.MsgHWNoFP4}, {"v100-32gb", estimator.BF16, page.MsgHWNoBF16}} {
+		c.set(page.FieldGPU, tc.gpu)
+		c.set(page.FieldPrecision, tc.d.String())
 		if !slices.Contains(c.r.HWWarn, tc.want) {
 			t.Errorf("%s on %s: warnings %v", tc.d, tc.gpu, c.r.HWWarn)
 		}
 	}
-	c.set(fGPU, "b200")
-	c.set(fPrecision, estimator.FP4.String())
+	c.set(page.FieldGPU, "b200")
+	c.set(page.FieldPrecision, estimator.FP4.String())
 	if len(c.r.HWWarn) != 0 {
 		t.Errorf("fp4 on a B200: warnings %v", c.r.HWWarn)
 	}
@@ -937,8 +939,8 @@ func TestHardwareWarnings(t *testing.T) {
 // replicas and monthly bill for the cheapest plan.
 func TestServing(t *testing.T) {
 	c, _ := load(t)
-	c.set(fEngine, estimator.VLLM.String())
-	c.set(fRPS, "20")
+	c.set(page.FieldEngine, estimator.VLLM.String())
+	c.set(page.FieldRPS, "20")
 	v := c.ps.out.Serve
 	if c.ps.out.Kind != planner.Serving || !v.OK || v.Replicas < 1 || v.Monthly <= 0 {
 		t.Fatalf("serving 20 req/s: %+v (%v %v %v)", v, c.errs, c.general, c.ps.out.Err)
@@ -953,22 +955,22 @@ func TestServing(t *testing.T) {
 	if !strings.Contains(html, `id="rs-replicas"`) || !strings.Contains(html, `id="rs-monthly"`) || !strings.Contains(html, `id="rs-requests-per-second"`) {
 		t.Error("the serving section or its input is missing")
 	}
-	c.set(fTTFT, "abc")
-	if c.errs[fTTFT].Key != mNotNumber {
-		t.Errorf("ttft abc: %v", c.errs[fTTFT])
+	c.set(page.FieldTTFT, "abc")
+	if c.errs[page.FieldTTFT].Key != page.MsgNotNumber {
+		t.Errorf("ttft abc: %v", c.errs[page.FieldTTFT])
 	}
-	c.set(fTTFT, "2000")
-	c.set(fRPS, "")
+	c.set(page.FieldTTFT, "2000")
+	c.set(page.FieldRPS, "")
 	if c.ps.out.Serve.OK || c.ps.out.Kind != planner.Batch {
 		t.Error("serving shown without a request rate")
 	}
 	// A currency other than USD shows the bill in it.
-	c.set(fCurrency, "EUR")
+	c.set(page.FieldCurrency, "EUR")
 	if c.ps.out.Currency != "EUR" {
 		t.Errorf("currency %q", c.ps.out.Currency)
 	}
-	c.set(fCurrency, "XXX")
-	if c.errs[fCurrency].ok() {
+	c.set(page.FieldCurrency, "XXX")
+	if c.errs[page.FieldCurrency].OK() {
 		t.Error("an unknown currency was accepted")
 	}
 }
@@ -977,22 +979,22 @@ func TestServing(t *testing.T) {
 // (compute-bound), and a share above 1 is refused.
 func TestAssumptions(t *testing.T) {
 	c, _ := load(t)
-	c.set(fTask, estimator.FullFinetune.String())
-	c.set(fGPUs, "8")
-	c.set(fZeRO, "3")
+	c.set(page.FieldTask, estimator.FullFinetune.String())
+	c.set(page.FieldGPUs, "8")
+	c.set(page.FieldZeRO, "3")
 	base := c.r.Perf
 	if !base.OK {
 		t.Fatalf("no speed: %v %v", c.errs, c.general)
 	}
-	c.set(fMFU, strconv.FormatFloat(base.Eff.MFU/2, 'f', -1, 64))
+	c.set(page.FieldMFU, strconv.FormatFloat(base.Eff.MFU/2, 'f', -1, 64))
 	if c.r.Perf.Eff.MFU != base.Eff.MFU/2 || c.r.Perf.P.TokensPerSecond >= base.P.TokensPerSecond {
 		t.Errorf("half the MFU: %v tokens/s (was %v), MFU %v", c.r.Perf.P.TokensPerSecond, base.P.TokensPerSecond, c.r.Perf.Eff.MFU)
 	}
-	c.set(fMFU, "1.5")
-	if c.r.OK || c.errs[fMFU].Key != mRange {
-		t.Errorf("MFU 1.5: %v", c.errs[fMFU])
+	c.set(page.FieldMFU, "1.5")
+	if c.r.OK || c.errs[page.FieldMFU].Key != page.MsgRange {
+		t.Errorf("MFU 1.5: %v", c.errs[page.FieldMFU])
 	}
-	c.set(fMFU, "")
+	c.set(page.FieldMFU, "")
 	if html := app.HTMLString(c.Render()); !strings.Contains(html, `id="rs-fx"`) || !strings.Contains(html, "RUB") {
 		t.Error("the Assumptions box lacks the exchange rates")
 	}
@@ -1012,13 +1014,13 @@ func TestPlanReasonNamesKeepTheirDots(t *testing.T) {
 		{"zh", "verda 8B300.240V：装得下的方案中最便宜，%s；次优的 aws p5.48xlarge ×2 成本是其 1.50× ，速度是其 0.8×"},
 		{"en", "verda 8B300.240V: cheapest that fits at %s; the runner-up, aws p5.48xlarge ×2, costs 1.50× as much for 0.8× the speed"},
 	} {
-		l := locale{lang: tc.lang}
-		want := fmt.Sprintf(tc.want, l.money(12345.5, "USD"))
-		if got := l.reason(why); got != want {
+		l := page.Locale{Lang: tc.lang}
+		want := fmt.Sprintf(tc.want, l.Money(12345.5, "USD"))
+		if got := l.Reason(why); got != want {
 			t.Errorf("%s:\n got %q\nwant %q", tc.lang, got, want)
 		}
 	}
-	if got := (locale{lang: "en"}).reasonWith(why, func(id string) string {
+	if got := (page.Locale{Lang: "en"}).ReasonWith(why, func(id string) string {
 		if id == "aws" {
 			return "Amazon Web Services"
 		}
@@ -1029,14 +1031,14 @@ func TestPlanReasonNamesKeepTheirDots(t *testing.T) {
 	// A serving time with its unit words, and a hosted-API ID with a dot.
 	fast := planner.Reason{Key: "reason.fastest_alone", Args: []any{planner.OfferRef{Provider: "yandex", InstanceType: "gpu-standard-v3.1"},
 		planner.Duration{Seconds: 0.85, P95PerRequest: true}}}
-	if got, want := (locale{lang: "ru"}).reason(fast), "yandex gpu-standard-v3.1: единственный подходящий вариант, p95 850 мс на запрос"; got != want {
+	if got, want := (page.Locale{Lang: "ru"}).Reason(fast), "yandex gpu-standard-v3.1: единственный подходящий вариант, p95 850 мс на запрос"; got != want {
 		t.Errorf("ru serving:\n got %q\nwant %q", got, want)
 	}
 	api := planner.Reason{Key: "hosted.cheaper_than_api", Args: []any{verda, "openai-gpt-4.1-mini", 2.5}}
-	if got, want := (locale{lang: "zh"}).reason(api), "请求率高于 2.50 次/秒时，在 verda 8B300.240V 上自建比 openai-gpt-4.1-mini 更便宜"; got != want {
+	if got, want := (page.Locale{Lang: "zh"}).Reason(api), "请求率高于 2.50 次/秒时，在 verda 8B300.240V 上自建比 openai-gpt-4.1-mini 更便宜"; got != want {
 		t.Errorf("zh hosted:\n got %q\nwant %q", got, want)
 	}
-	if got := (locale{lang: "ru"}).reason(api); !strings.Contains(got, "verda 8B300.240V") || !strings.Contains(got, "openai-gpt-4.1-mini") || !strings.Contains(got, "2,50") {
+	if got := (page.Locale{Lang: "ru"}).Reason(api); !strings.Contains(got, "verda 8B300.240V") || !strings.Contains(got, "openai-gpt-4.1-mini") || !strings.Contains(got, "2,50") {
 		t.Errorf("ru hosted: %q", got)
 	}
 }
@@ -1059,45 +1061,45 @@ func TestPlannerAssumptions(t *testing.T) {
 	}
 	// Training on spot: the user's reclaim rate reaches the planner and
 	// the Young/Daly interval of the cheapest plan is shown.
-	c.set(fTask, estimator.FullFinetune.String())
-	c.set(fGPUs, "8")
-	c.set(fZeRO, "3")
-	c.set(fPricing, "spot")
-	c.set(fSpotRate, "0.3")
-	c.set(fCkptWrite, "2GB")
-	c.set(fRestart, "15m")
-	a := planRequest(c.job).Assumptions
+	c.set(page.FieldTask, estimator.FullFinetune.String())
+	c.set(page.FieldGPUs, "8")
+	c.set(page.FieldZeRO, "3")
+	c.set(page.FieldPricing, "spot")
+	c.set(page.FieldSpotRate, "0.3")
+	c.set(page.FieldCkptWrite, "2GB")
+	c.set(page.FieldRestart, "15m")
+	a := page.PlanRequest(c.job).Assumptions
 	if a.SpotInterruptionsPerMonth != 0.3 || a.CheckpointWriteBytesPerSecond != 2e9 || a.RestartSeconds != 900 {
 		t.Errorf("assumptions sent to the planner: %+v", a)
 	}
-	x, ok := c.ps.out.best(c.job.GPU.ID)
+	x, ok := c.ps.out.Best(c.job.GPU.ID)
 	if !ok || x.CheckpointEvery <= 0 || x.SpotPerMonth != 0.3 {
 		t.Fatalf("spot plan on H100: ok %v, checkpoint every %v s, %v reclaims/month", ok, x.CheckpointEvery, x.SpotPerMonth)
 	}
-	if html := app.HTMLString(c.renderAssumptions()); !strings.Contains(html, `id="rs-checkpoint-interval"`) || !strings.Contains(html, c.loc().duration(x.CheckpointEvery)) {
+	if html := app.HTMLString(c.renderAssumptions()); !strings.Contains(html, `id="rs-checkpoint-interval"`) || !strings.Contains(html, c.loc().Duration(x.CheckpointEvery)) {
 		t.Error("no Young/Daly checkpoint interval shown for a spot plan")
 	}
-	for f, bad := range map[field]string{fSpotRate: "1.5", fCkptWrite: "fast", fRestart: "soon"} {
+	for f, bad := range map[page.Field]string{page.FieldSpotRate: "1.5", page.FieldCkptWrite: "fast", page.FieldRestart: "soon"} {
 		c.set(f, bad)
-		if c.errs[f].ok() {
-			t.Errorf("%s %q accepted", fieldNames[f], bad)
+		if c.errs[f].OK() {
+			t.Errorf("%s %q accepted", page.FieldNames[f], bad)
 		}
 		c.set(f, "")
 	}
 	// Serving: the hosted API at the user's prices against self-hosting.
-	c.set(fTask, estimator.Inference.String())
-	c.set(fGPUs, "1")
-	c.set(fZeRO, "0")
-	c.set(fPricing, "on-demand")
-	c.set(fRPS, "2")
-	c.set(fAPIIn, "0.2")
-	c.set(fAPIOut, "0.6")
+	c.set(page.FieldTask, estimator.Inference.String())
+	c.set(page.FieldGPUs, "1")
+	c.set(page.FieldZeRO, "0")
+	c.set(page.FieldPricing, "on-demand")
+	c.set(page.FieldRPS, "2")
+	c.set(page.FieldAPIIn, "0.2")
+	c.set(page.FieldAPIOut, "0.6")
 	if len(c.ps.out.Hosted) != 1 || c.ps.out.Hosted[0].API.InputUSDPerMillion != 0.2 || c.ps.out.Hosted[0].API.OutputUSDPerMillion != 0.6 {
 		t.Fatalf("hosted comparison at the user's prices: %+v", c.ps.out.Hosted)
 	}
 	h := c.ps.out.Hosted[0]
 	html = app.HTMLString(c.renderAssumptions())
-	if !strings.Contains(html, `id="rs-hosted-table"`) || !strings.Contains(html, c.loc().money(h.MonthlyCostUSD, "USD")) || !strings.Contains(html, c.loc().money(h.SelfHostedUSD, "USD")) {
+	if !strings.Contains(html, `id="rs-hosted-table"`) || !strings.Contains(html, c.loc().Money(h.MonthlyCostUSD, "USD")) || !strings.Contains(html, c.loc().Money(h.SelfHostedUSD, "USD")) {
 		t.Errorf("hosted table lacks the API's month %v or the self-hosted month %v", h.MonthlyCostUSD, h.SelfHostedUSD)
 	}
 }
@@ -1110,7 +1112,7 @@ func TestAnswerKeptWhileFieldInvalid(t *testing.T) {
 	if !c.ps.out.OK || len(c.ps.out.Picks) != 3 {
 		t.Fatalf("no plan on the default page: %v", c.ps.out.Err)
 	}
-	c.set(fBatch, "abc")
+	c.set(page.FieldBatch, "abc")
 	if c.r.OK {
 		t.Fatal("batch abc gave a result")
 	}
@@ -1119,7 +1121,7 @@ func TestAnswerKeptWhileFieldInvalid(t *testing.T) {
 		t.Errorf("with batch abc the page lost its last answer: stale note %v, %d picks",
 			strings.Contains(html, `id="rs-answer-stale"`), strings.Count(html, `data-kind="`))
 	}
-	c.set(fBatch, "4")
+	c.set(page.FieldBatch, "4")
 	html = app.HTMLString(c.Render())
 	if !c.r.OK || !c.ps.out.OK || strings.Contains(html, `id="rs-answer-stale"`) || strings.Count(html, `data-kind="`) != 3 {
 		t.Errorf("after batch 4: result %v, plan %v, stale note %v", c.r.OK, c.ps.out.OK, strings.Contains(html, `id="rs-answer-stale"`))
@@ -1133,13 +1135,13 @@ func TestApplyFragmentReportsChange(t *testing.T) {
 	if c.applyFragment("") {
 		t.Error("an empty fragment on the default view reported a change")
 	}
-	if c.applyFragment(c.link().encode(defaultState)) {
+	if c.applyFragment(c.link().Encode(page.DefaultState)) {
 		t.Error("the view's own link reported a change")
 	}
-	if !c.applyFragment("m=qwen2.5-7b") || c.state[fModel] != "qwen2.5-7b" {
-		t.Errorf("a link to another model: model %s", c.state[fModel])
+	if !c.applyFragment("m=qwen2.5-7b") || c.state[page.FieldModel] != "qwen2.5-7b" {
+		t.Errorf("a link to another model: model %s", c.state[page.FieldModel])
 	}
-	own := c.link().encode(defaultState)
+	own := c.link().Encode(page.DefaultState)
 	if c.applyFragment(own) {
 		t.Errorf("re-applying %q reported a change", own)
 	}
@@ -1170,8 +1172,8 @@ func TestSelectOptionsHTML(t *testing.T) {
 // plans, and an input before it computes at once.
 func TestFirstScreenComputesNothing(t *testing.T) {
 	newCalc := func() *Calculator {
-		c := &Calculator{base: catalog.Default(), state: defaultState, archs: archs{}}
-		c.pr = newPrices(c.base, nil)
+		c := &Calculator{base: catalog.Default(), state: page.DefaultState, archs: page.Archs{}}
+		c.pr = page.NewPrices(c.base, nil)
 		c.static[staticResult] = app.Window().GetElementByID("rs-result") // a stand-in
 		return c
 	}
@@ -1197,7 +1199,7 @@ func TestFirstScreenComputesNothing(t *testing.T) {
 
 	c = newCalc()
 	c.recompute()
-	c.set(fBatch, "4")
+	c.set(page.FieldBatch, "4")
 	if !c.r.OK || c.firstScreen() {
 		t.Errorf("an input on the first screen: result %v", c.r.OK)
 	}

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"rightsize/app/page"
+
 	"slices"
 	"testing"
 
@@ -27,7 +29,7 @@ func BenchmarkStartup(b *testing.B) {
 func BenchmarkCatalogIndex(b *testing.B) {
 	cat := catalog.Default()
 	for b.Loop() {
-		if len(cheapestUSD(cat)) == 0 {
+		if len(page.CheapestUSD(cat)) == 0 {
 			b.Fatal("no prices")
 		}
 	}
@@ -82,7 +84,7 @@ func BenchmarkUpdate(b *testing.B) {
 	for b.Loop() {
 		i++
 		v := []string{"2", "8"}[i%2]
-		p.ctx.Dispatch(func(ctx app.Context) { p.set(fBatch, v) })
+		p.ctx.Dispatch(func(ctx app.Context) { p.set(page.FieldBatch, v) })
 		e.ConsumeAll()
 	}
 }

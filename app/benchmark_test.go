@@ -1,6 +1,8 @@
 package app
 
 import (
+	"rightsize/app/page"
+
 	"math"
 	"strings"
 	"testing"
@@ -14,13 +16,13 @@ import (
 // user's own assumption wins; a bad one does not block the estimate.
 func TestBenchmarkCalibration(t *testing.T) {
 	c, _ := load(t)
-	c.set(fEngine, "vllm")
-	c.set(fGPU, "h100-sxm")
+	c.set(page.FieldEngine, "vllm")
+	c.set(page.FieldGPU, "h100-sxm")
 	if !c.r.OK || !c.r.Perf.OK {
 		t.Fatalf("vLLM on H100: %v %v", c.errs, c.general)
 	}
 	ttft := c.r.Perf.P.TimeToFirstToken
-	c.set(fCalibration, "h100-sxm,vllm,23.6,0.79,0.69")
+	c.set(page.FieldCalibration, "h100-sxm,vllm,23.6,0.79,0.69")
 	j := c.job
 	if !j.CalApplied || math.Abs(j.In.RequestSeconds-0.0236) > 1e-12 || j.Eff.InferenceMFU != 0.79 || j.Eff.BandwidthUtil != 0.69 {
 		t.Fatalf("calibration not applied: %+v", j.Cal)
@@ -34,28 +36,28 @@ func TestBenchmarkCalibration(t *testing.T) {
 			t.Errorf("box lacks %s", id)
 		}
 	}
-	if frag := c.link().encode(defaultState); !strings.Contains(frag, "cal=h100-sxm%2Cvllm%2C23.6%2C0.79%2C0.69") {
+	if frag := c.link().Encode(page.DefaultState); !strings.Contains(frag, "cal=h100-sxm%2Cvllm%2C23.6%2C0.79%2C0.69") {
 		t.Errorf("link %q lacks the calibration", frag)
 	}
 	// A user's own assumption wins over the calibration's.
-	c.set(fBWUtil, "0.5")
+	c.set(page.FieldBWUtil, "0.5")
 	if c.job.Eff.BandwidthUtil != 0.5 {
 		t.Errorf("bandwidth share %v, want the field's 0.5", c.job.Eff.BandwidthUtil)
 	}
-	c.set(fBWUtil, "")
+	c.set(page.FieldBWUtil, "")
 	// Another GPU: kept in the link, not applied, and the box says why.
-	c.set(fGPU, "h200-sxm")
+	c.set(page.FieldGPU, "h200-sxm")
 	if !c.r.OK || c.job.CalApplied || c.job.In.RequestSeconds != 0 || !strings.Contains(app.HTMLString(c.renderBenchmark()), "h100-sxm") {
 		t.Errorf("calibration applied on another GPU: %+v", c.job.Cal)
 	}
 	// A hand-edited link: ignored, the estimate stands, the box says so.
-	c.set(fGPU, "h100-sxm")
-	c.set(fCalibration, "h100-sxm,vllm,oops")
-	if !c.r.OK || !c.job.CalBad || !strings.Contains(app.HTMLString(c.renderBenchmark()), c.t(mBenchBad)) {
+	c.set(page.FieldGPU, "h100-sxm")
+	c.set(page.FieldCalibration, "h100-sxm,vllm,oops")
+	if !c.r.OK || !c.job.CalBad || !strings.Contains(app.HTMLString(c.renderBenchmark()), c.t(page.MsgBenchBad)) {
 		t.Errorf("bad calibration: ok %v, %v %v", c.r.OK, c.errs, c.general)
 	}
 	// Training hides the box and ignores the field.
-	c.set(fTask, "finetune")
+	c.set(page.FieldTask, "finetune")
 	if !c.r.OK || c.job.CalBad || app.HTMLString(c.renderBenchmark()) != "" {
 		t.Errorf("training: %v", c.job.CalBad)
 	}

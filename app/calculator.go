@@ -1,6 +1,8 @@
 package app
 
 import (
+	"rightsize/app/page"
+
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -18,8 +20,8 @@ import (
 type Calculator struct {
 	app.Compo
 
-	state viewState
-	archs archs
+	state page.ViewState
+	archs page.Archs
 	live  bool // set in the browser once the app has taken over the prerendered page
 	// restShown is how many of the sections below the first screen
 	// (restSections: rules, fit table, offers, export, files) are
@@ -37,7 +39,7 @@ type Calculator struct {
 	// base is the built-in catalog; pr is base with the user's price sheet
 	// (prices.go) applied.
 	base      *catalog.Catalog
-	pr        prices
+	pr        page.Prices
 	sheetName string
 	sheetRows int
 	sheetErr  string
@@ -49,7 +51,7 @@ type Calculator struct {
 	// shown for copying by hand where the clipboard is refused).
 	linkCopied bool
 	shareURL   string
-	copied     msgKey // what the last copy button put on the clipboard (0: nothing)
+	copied     page.MsgKey // what the last copy button put on the clipboard (0: nothing)
 
 	// custom is the user's own config.json (custommodel.go), or nil.
 	custom     *estimator.Arch
@@ -58,17 +60,17 @@ type Calculator struct {
 	configErr  string
 
 	// pin is the configuration kept for comparison ("Pin"), or nil.
-	pin *viewState
+	pin *page.ViewState
 	// linkIgnored: the parts of the opened link that do not decode (routes.go).
 	linkIgnored []string
 
 	// derived by recompute
-	job     job
-	errs    [nFields]fieldErr
-	general []fieldErr
-	r       results
-	pinned  results // the pin's results, when pin is set
-	pinJob  job
+	job     page.Job
+	errs    [page.NFields]page.FieldErr
+	general []page.FieldErr
+	r       page.Results
+	pinned  page.Results // the pin's results, when pin is set
+	pinJob  page.Job
 
 	// ps is the planner's answer as the page's state (planState). In the
 	// browser the planner runs after the tables are on screen (pending
@@ -90,15 +92,15 @@ type Calculator struct {
 func (c *Calculator) OnInit() {
 	Mark("rightsize:init")
 	c.base = catalog.Default()
-	c.pr = newPrices(c.base, nil)
-	c.archs = archs{}
-	c.state = defaultState
+	c.pr = page.NewPrices(c.base, nil)
+	c.archs = page.Archs{}
+	c.state = page.DefaultState
 	if !app.IsClient {
 		c.restShown = len(c.restSections())
 	}
 	if app.IsClient {
 		c.now = time.Now() // staleness grades only in the browser, never in the prerendered page
-		c.pr.today = c.now
+		c.pr.Today = c.now
 		c.static = staticPage
 	}
 	c.recompute()
@@ -216,21 +218,21 @@ func (c *Calculator) OnNav(ctx app.Context) {
 // a link holding the current view changes nothing.
 func (c *Calculator) applyFragment(frag string) bool {
 	c.linkIgnored = ignoredInLink(frag)
-	l := parseLink(frag, defaultState)
-	if l.state == c.state && l.embed == c.embed && l.pinned == (c.pin != nil) && (!l.pinned || l.pin == *c.pin) &&
-		(l.config == "" || l.config == c.customText) {
+	l := page.ParseLink(frag, page.DefaultState)
+	if l.State == c.state && l.Embed == c.embed && l.Pinned == (c.pin != nil) && (!l.Pinned || l.Pin == *c.pin) &&
+		(l.Config == "" || l.Config == c.customText) {
 		return false
 	}
-	c.state, c.embed = l.state, l.embed
+	c.state, c.embed = l.State, l.Embed
 	c.pin = nil
-	if l.pinned {
-		p := l.pin
+	if l.Pinned {
+		p := l.Pin
 		c.pin = &p
 	}
-	if l.config != "" {
-		if a, err := estimator.ParseConfig([]byte(l.config)); err == nil {
-			c.custom, c.customText = &a, l.config
-			c.customName = l.configName
+	if l.Config != "" {
+		if a, err := estimator.ParseConfig([]byte(l.Config)); err == nil {
+			c.custom, c.customText = &a, l.Config
+			c.customName = l.ConfigName
 		}
 	}
 	c.recompute()
@@ -242,7 +244,7 @@ func (c *Calculator) applyFragment(frag string) bool {
 func (c *Calculator) onField(ctx app.Context, e app.Event) {
 	src := ctx.JSSrc()
 	f, err := strconv.Atoi(src.Get("dataset").Get("f").String())
-	if err != nil || f < 0 || f >= int(nFields) {
+	if err != nil || f < 0 || f >= int(page.NFields) {
 		return
 	}
 	v := src.Get("value").String()
@@ -252,25 +254,25 @@ func (c *Calculator) onField(ctx app.Context, e app.Event) {
 			v = "1"
 		}
 	}
-	c.change(ctx, field(f), v)
+	c.change(ctx, page.Field(f), v)
 }
 
 // onFieldAction is a change from a leaf component (selectBox).
 func (c *Calculator) onFieldAction(ctx app.Context, a app.Action) {
-	if ch, ok := a.Value.(fieldChange); ok && ch.F >= 0 && ch.F < nFields {
+	if ch, ok := a.Value.(fieldChange); ok && ch.F >= 0 && ch.F < page.NFields {
 		c.change(ctx, ch.F, ch.V)
 	}
 }
 
 // change applies one input's new text, keeps the link in step and the
 // document's language.
-func (c *Calculator) change(ctx app.Context, f field, v string) {
-	for _, o := range overrideFields {
+func (c *Calculator) change(ctx app.Context, f page.Field, v string) {
+	for _, o := range page.OverrideFields {
 		c.overridesOpen = c.overridesOpen || o == f
 	}
 	c.set(f, v)
 	c.syncURL(ctx)
-	if f == fLang {
+	if f == page.FieldLang {
 		c.setDocumentLang()
 	}
 }
@@ -282,7 +284,7 @@ const actionApply = "rs/apply"
 // applyPlan is the value of actionApply: a GPU and how to use it.
 type applyPlan struct {
 	GPU  string
-	Plan plan
+	Plan page.Plan
 }
 
 func (c *Calculator) onApply(ctx app.Context, a app.Action) {
@@ -295,16 +297,16 @@ func (c *Calculator) onApply(ctx app.Context, a app.Action) {
 // apply sets the GPU, its count and the split in one step, so every table
 // agrees with the pick.
 func (c *Calculator) apply(p applyPlan) {
-	if _, ok := c.pr.cat.GPU(p.GPU); !ok || p.Plan.GPUs < 1 {
+	if _, ok := c.pr.Cat.GPU(p.GPU); !ok || p.Plan.GPUs < 1 {
 		return
 	}
-	c.state[fGPU] = p.GPU
-	c.state[fGPUs] = strconv.Itoa(p.Plan.GPUs)
-	c.state[fTP] = strconv.Itoa(max(1, p.Plan.TP))
-	c.state[fPP] = strconv.Itoa(max(1, p.Plan.PP))
-	c.state[fZeRO] = strconv.Itoa(p.Plan.ZeRO)
+	c.state[page.FieldGPU] = p.GPU
+	c.state[page.FieldGPUs] = strconv.Itoa(p.Plan.GPUs)
+	c.state[page.FieldTP] = strconv.Itoa(max(1, p.Plan.TP))
+	c.state[page.FieldPP] = strconv.Itoa(max(1, p.Plan.PP))
+	c.state[page.FieldZeRO] = strconv.Itoa(p.Plan.ZeRO)
 	c.allOffers = false
-	c.set(fGPU, p.GPU)
+	c.set(page.FieldGPU, p.GPU)
 }
 
 // onCopyLink copies the page's URL (its fragment holds the whole state)
@@ -340,23 +342,23 @@ func (c *Calculator) onPin(ctx app.Context, e app.Event) {
 }
 
 // set changes one field and recomputes.
-func (c *Calculator) set(f field, v string) {
+func (c *Calculator) set(f page.Field, v string) {
 	c.state[f] = v
 	c.linkCopied, c.shareURL, c.copied = false, "", 0
-	if f == fGPU {
+	if f == page.FieldGPU {
 		c.allOffers = false
 	}
 	c.recompute()
 }
 
 // link is what the URL fragment carries.
-func (c *Calculator) link() link {
-	l := link{state: c.state, embed: c.embed}
+func (c *Calculator) link() page.Link {
+	l := page.Link{State: c.state, Embed: c.embed}
 	if c.pin != nil {
-		l.pin, l.pinned = *c.pin, true
+		l.Pin, l.Pinned = *c.pin, true
 	}
-	if c.state[fModel] == customModelID || (c.pin != nil && c.pin[fModel] == customModelID) {
-		l.config, l.configName = c.customText, c.customName
+	if c.state[page.FieldModel] == page.CustomModelID || (c.pin != nil && c.pin[page.FieldModel] == page.CustomModelID) {
+		l.Config, l.ConfigName = c.customText, c.customName
 	}
 	return l
 }
@@ -367,7 +369,7 @@ func (c *Calculator) link() link {
 // the main thread a few milliseconds that an input change spends on its
 // tables instead. Copy link flushes it first.
 func (c *Calculator) syncURL(ctx app.Context) {
-	seq, frag := c.urlSeq.Add(1), c.link().encode(defaultState)
+	seq, frag := c.urlSeq.Add(1), c.link().Encode(page.DefaultState)
 	if !app.IsClient {
 		writeURL(ctx, frag)
 		return
@@ -383,7 +385,7 @@ func (c *Calculator) syncURL(ctx app.Context) {
 // flushURL writes the fragment now, dropping a pending write.
 func (c *Calculator) flushURL(ctx app.Context) {
 	c.urlSeq.Add(1)
-	writeURL(ctx, c.link().encode(defaultState))
+	writeURL(ctx, c.link().Encode(page.DefaultState))
 }
 
 // urlDelay is how long the address bar waits for input to pause.
@@ -403,47 +405,47 @@ func (c *Calculator) setDocumentLang() {
 }
 
 func (c *Calculator) lang() string {
-	for _, l := range languages {
-		if l.code == c.state[fLang] {
-			return l.code
+	for _, l := range page.Languages {
+		if l.Code == c.state[page.FieldLang] {
+			return l.Code
 		}
 	}
 	return "en"
 }
 
-func (c *Calculator) loc() locale { return locale{lang: c.lang(), units: c.job.Units} }
+func (c *Calculator) loc() page.Locale { return page.Locale{Lang: c.lang(), Units: c.job.Units} }
 
-func (c *Calculator) t(k msgKey) string { return tr(c.lang(), k) }
+func (c *Calculator) t(k page.MsgKey) string { return page.Tr(c.lang(), k) }
 
 // recompute parses the state into a job and computes its results (and the
 // pin's, for the comparison).
 func (c *Calculator) recompute() {
-	c.r, c.pinned = results{}, results{}
+	c.r, c.pinned = page.Results{}, page.Results{}
 	if c.firstScreen() {
 		// The default view's first screen shows the static page's results
 		// and the inputs, which need no job: the default state parses
 		// without a problem (TestDefaultStateParses), so there is no error
 		// to show. The first step after the page is live computes
 		// (showRest); replan leaves the plan to it.
-		c.job, c.errs, c.general = job{}, [nFields]fieldErr{}, nil
+		c.job, c.errs, c.general = page.Job{}, [page.NFields]page.FieldErr{}, nil
 		c.replan()
 		return
 	}
 	var ok bool
-	c.job, c.errs, c.general, ok = parseJob(c.state, c.pr.cat, c.archs, c.custom, c.customName)
+	c.job, c.errs, c.general, ok = page.ParseJob(c.state, c.pr.Cat, c.archs, c.custom, c.customName)
 	c.job.AllOffers = c.allOffers
 	if ok {
-		var gen []fieldErr
-		c.r, gen = compute(c.job, c.pr)
+		var gen []page.FieldErr
+		c.r, gen = page.Compute(c.job, c.pr)
 		c.general = append(c.general, gen...)
 		if c.r.PerfErr != nil {
-			placeErrors(c.r.PerfErr, &c.state, &c.errs, &c.general)
+			page.PlaceErrors(c.r.PerfErr, &c.state, &c.errs, &c.general)
 		}
 	}
 	if c.pin != nil {
-		if j, _, _, ok := parseJob(*c.pin, c.pr.cat, c.archs, c.custom, c.customName); ok {
+		if j, _, _, ok := page.ParseJob(*c.pin, c.pr.Cat, c.archs, c.custom, c.customName); ok {
 			c.pinJob = j
-			c.pinned, _ = compute(j, c.pr)
+			c.pinned, _ = page.Compute(j, c.pr)
 		}
 	}
 	c.dropStatic()
@@ -451,15 +453,15 @@ func (c *Calculator) recompute() {
 }
 
 // errText translates a field problem.
-func (c *Calculator) errText(e fieldErr) string {
+func (c *Calculator) errText(e page.FieldErr) string {
 	s := c.t(e.Key)
-	if e.Value != "" && (e.Key == mUnknownChoice || e.Key == mNotNumber || e.Key == mNotSize || e.Key == mNotCount) {
+	if e.Value != "" && (e.Key == page.MsgUnknownChoice || e.Key == page.MsgNotNumber || e.Key == page.MsgNotSize || e.Key == page.MsgNotCount) {
 		s += ": “" + e.Value + "”"
 	}
 	// The estimator's reasons are English prose without a code: they are
 	// shown on the English page only; the key above carries the meaning.
 	// Config errors name the JSON field, which reads the same everywhere.
-	if e.Detail != "" && (c.lang() == "en" || e.Key == mBadConfig) {
+	if e.Detail != "" && (c.lang() == "en" || e.Key == page.MsgBadConfig) {
 		s += ": " + e.Detail
 	}
 	return s
@@ -485,7 +487,7 @@ func (c *Calculator) replan() {
 		return
 	}
 	if planSync {
-		c.ps.set(runPlan(c.job, c.pr), c.planPin())
+		c.ps.set(page.RunPlan(c.job, c.pr), c.planPin())
 		return
 	}
 	if !c.hasCtx {
@@ -494,7 +496,7 @@ func (c *Calculator) replan() {
 			c.ps.status = planPending
 			return
 		}
-		c.ps.set(runPlan(c.job, c.pr), c.planPin())
+		c.ps.set(page.RunPlan(c.job, c.pr), c.planPin())
 		return
 	}
 	seq, j, pr, ctx := c.ps.seq.Load(), c.job, c.pr, c.ctx
@@ -509,10 +511,10 @@ func (c *Calculator) replan() {
 		if seq != c.ps.seq.Load() {
 			return
 		}
-		out := runPlan(j, pr)
-		var pinOut planOut
+		out := page.RunPlan(j, pr)
+		var pinOut page.PlanOut
 		if pin {
-			pinOut = runPlan(pinJob, pr)
+			pinOut = page.RunPlan(pinJob, pr)
 		}
 		ctx.Dispatch(func(ctx app.Context) {
 			if seq == c.ps.seq.Load() {
@@ -538,7 +540,7 @@ const (
 // the newest request, which the pending plan's goroutine reads to drop an
 // answer a newer input has replaced.
 type planState struct {
-	out, pin planOut
+	out, pin page.PlanOut
 	status   planStatus
 	seq      atomic.Int64
 }
@@ -547,7 +549,7 @@ type planState struct {
 func (p *planState) pending() bool { return p.status == planPending }
 
 // set stores an answer for the current job.
-func (p *planState) set(out, pin planOut) { p.out, p.pin, p.status = out, pin, planReady }
+func (p *planState) set(out, pin page.PlanOut) { p.out, p.pin, p.status = out, pin, planReady }
 
 // planSync makes replan plan at once, for component tests that read the
 // plan right after an input change (the deferred path runs in the
@@ -555,11 +557,11 @@ func (p *planState) set(out, pin planOut) { p.out, p.pin, p.status = out, pin, p
 var planSync bool
 
 // planPin plans the pinned configuration, when there is one.
-func (c *Calculator) planPin() planOut {
+func (c *Calculator) planPin() page.PlanOut {
 	if c.pin == nil || !c.pinned.OK {
-		return planOut{}
+		return page.PlanOut{}
 	}
-	return runPlan(c.pinJob, c.pr)
+	return page.RunPlan(c.pinJob, c.pr)
 }
 
 // planDelay is how long the planner waits after an input change: well

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"rightsize/app/page"
+
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -14,30 +16,23 @@ import (
 // stays in the browser (localStorage) and travels, compressed, in the link
 // (state.go), so a colleague opening the link gets the same model.
 
-// customModelID is the model field's value for a loaded config.
-const customModelID = "custom"
-
 // configKey is the localStorage key of the loaded config.
 const configKey = "rightsize.config/v1"
-
-// maxConfigBytes bounds a config.json: real ones are 1–10 KB; a VLM's
-// with its processor settings stays under 100 KB.
-const maxConfigBytes = 256 << 10
 
 // applyConfig parses a config and, when it is valid, selects it as the model.
 func (c *Calculator) applyConfig(name, text string) bool {
 	c.configErr = ""
-	if len(text) > maxConfigBytes {
-		c.configErr = name + ": " + c.t(mConfigTooBig)
+	if len(text) > page.MaxConfigBytes {
+		c.configErr = name + ": " + c.t(page.MsgConfigTooBig)
 		return false
 	}
 	a, err := estimator.ParseConfig([]byte(text))
 	if err != nil {
-		c.configErr = name + ": " + c.t(mBadConfig) + ": " + strings.TrimPrefix(err.Error(), "estimator: ")
+		c.configErr = name + ": " + c.t(page.MsgBadConfig) + ": " + strings.TrimPrefix(err.Error(), "estimator: ")
 		return false
 	}
 	c.custom, c.customName, c.customText = &a, name, text
-	c.set(fModel, customModelID)
+	c.set(page.FieldModel, page.CustomModelID)
 	return true
 }
 
@@ -56,7 +51,7 @@ func (c *Calculator) loadSavedConfig(ctx app.Context) {
 		// Kept: the page says why, the user loads a corrected file or
 		// removes it (a newer estimator may refuse what an older took).
 		c.load.configBad = true
-		c.configErr = c.t(mSavedKept) + " " + s.Name + ": " + c.t(mBadConfig) + ": " + strings.TrimPrefix(err.Error(), "estimator: ")
+		c.configErr = c.t(page.MsgSavedKept) + " " + s.Name + ": " + c.t(page.MsgBadConfig) + ": " + strings.TrimPrefix(err.Error(), "estimator: ")
 		return
 	}
 	c.custom, c.customName, c.customText = &a, s.Name, s.Text
@@ -80,7 +75,7 @@ func (c *Calculator) onDropConfig(ctx app.Context, e app.Event) {
 }
 
 func (c *Calculator) onConfigFile(ctx app.Context, e app.Event) {
-	c.readFile(ctx, ctx.JSSrc().Get("files"), maxConfigBytes,
+	c.readFile(ctx, ctx.JSSrc().Get("files"), page.MaxConfigBytes,
 		func(name, why string) { c.configErr = name + ": " + why }, c.useConfig)
 }
 
@@ -100,7 +95,7 @@ func (c *Calculator) onConfigDrop(ctx app.Context, e app.Event) {
 	if !dt.Truthy() {
 		return
 	}
-	c.readFile(ctx, dt.Get("files"), maxConfigBytes,
+	c.readFile(ctx, dt.Get("files"), page.MaxConfigBytes,
 		func(name, why string) { c.configErr = name + ": " + why }, c.useConfig)
 }
 
@@ -108,19 +103,19 @@ func (c *Calculator) onConfigDrop(ctx app.Context, e app.Event) {
 func (c *Calculator) onDragOver(ctx app.Context, e app.Event) { e.PreventDefault() }
 
 // customModelName is the model list's label for the loaded config.
-func (c *Calculator) customModelName() string { return c.t(mYourModel) + ": " + c.customName }
+func (c *Calculator) customModelName() string { return c.t(page.MsgYourModel) + ": " + c.customName }
 
 func (c *Calculator) renderCustomModel() app.UI {
 	return app.Section().Class("rs-prices").ID("rs-your-model").Body(
-		app.H2().Text(c.t(mYourModel)),
-		app.P().Class("rs-sub").Text(c.t(mConfigHelp)),
+		app.H2().Text(c.t(page.MsgYourModel)),
+		app.P().Class("rs-sub").Text(c.t(page.MsgConfigHelp)),
 		app.Div().Class("rs-field rs-file").Body(
-			app.Label().For("rs-config-file").Text(c.t(mConfigPick)),
+			app.Label().For("rs-config-file").Text(c.t(page.MsgConfigPick)),
 			app.Input().Type("file").ID("rs-config-file").Accept(".json,application/json").
 				Attr("aria-invalid", c.configErr != "").OnChange(c.onConfigFile),
 		),
 		app.Div().Class("rs-field rs-drop").OnDragOver(c.onDragOver).OnDrop(c.onConfigDrop).Body(
-			app.Label().For("rs-config-paste").Text(c.t(mConfigPaste)),
+			app.Label().For("rs-config-paste").Text(c.t(page.MsgConfigPaste)),
 			app.Textarea().ID("rs-config-paste").Rows(4).Attr("spellcheck", "false").
 				Placeholder(`{"model_type": "llama", "hidden_size": 4096, …}`).
 				Attr("aria-invalid", c.configErr != "").OnChange(c.onConfigPaste),
@@ -129,10 +124,10 @@ func (c *Calculator) renderCustomModel() app.UI {
 			return app.P().Class("rs-error").ID("rs-config-file-error").Attr("aria-live", "polite").Text(c.configErr)
 		}),
 		app.If(c.load.configUnsaved, func() app.UI {
-			return app.P().Class("rs-warn").ID("rs-config-unsaved").Text(c.t(mNotKept))
+			return app.P().Class("rs-warn").ID("rs-config-unsaved").Text(c.t(page.MsgNotKept))
 		}),
 		app.If(c.load.configBad, func() app.UI {
-			return app.Button().Class("rs-more").ID("rs-config-drop").OnClick(c.onDropConfig).Text(c.t(mConfigDrop))
+			return app.Button().Class("rs-more").ID("rs-config-drop").OnClick(c.onDropConfig).Text(c.t(page.MsgConfigDrop))
 		}),
 	)
 }

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"rightsize/app/page"
+
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
@@ -60,7 +62,7 @@ func (c *Calculator) exportRows() []exportOffer {
 	if c.ps.out.Kind == planner.Serving {
 		unit = c.ps.out.Currency + " per month"
 	}
-	row := func(kind string, x candidate) exportOffer {
+	row := func(kind string, x page.Candidate) exportOffer {
 		return exportOffer{
 			Pick: kind, OfferID: x.Offer.ID, Provider: x.Offer.Provider, InstanceType: x.Offer.InstanceType,
 			GPU: x.Offer.GPU, GPUs: x.Plan.GPUs, Split: splitText(x.Plan), OnDemandPerHour: x.Offer.OnDemandPerHour,
@@ -71,7 +73,7 @@ func (c *Calculator) exportRows() []exportOffer {
 	}
 	var out []exportOffer
 	for _, p := range c.ps.out.Picks {
-		out = append(out, row(p.Kind.String(), p.candidate))
+		out = append(out, row(p.Kind.String(), p.Candidate))
 	}
 	for _, x := range c.ps.out.Cands {
 		out = append(out, row("", x))
@@ -88,7 +90,7 @@ func (c *Calculator) exportJSON() string {
 	d := exportDoc{
 		Model: c.job.Model.ID, Task: c.job.In.Task.String(), Precision: c.job.In.Weights.String(),
 		GPU: c.job.GPU.ID, GPUs: c.job.In.GPUs, TotalBytes: int64(c.r.Res.PerGPU.Total()), Fits: c.r.Res.Fits,
-		Link: c.link().encode(defaultState), Offers: c.exportRows(),
+		Link: c.link().Encode(page.DefaultState), Offers: c.exportRows(),
 		Estimate: "Estimates from Rightsize's sourced formulas and dated catalog prices; not quotes.",
 	}
 	b, _ := json.MarshalIndent(d, "", "  ")
@@ -164,17 +166,17 @@ func (c *Calculator) exportMarkdown() string {
 		}
 		b.WriteString("|\n")
 	}
-	b.WriteString("### " + e(c.t(mPerGPU)+" · "+c.modelName()+" · "+c.job.GPU.Name) + "\n\n")
-	row(c.t(mPart), c.t(mMemory), c.t(mUncertainty))
+	b.WriteString("### " + e(c.t(page.MsgPerGPU)+" · "+c.modelName()+" · "+c.job.GPU.Name) + "\n\n")
+	row(c.t(page.MsgPart), c.t(page.MsgMemory), c.t(page.MsgUncertainty))
 	b.WriteString("|---|---:|---:|\n")
 	for _, p := range c.partViews() {
 		row(p.Name, p.Value, p.Band)
 	}
-	b.WriteString("| **" + e(c.t(mTotal)) + "** | **" + e(l.bytes(c.r.Res.PerGPU.Total())) + "** | " +
-		e(l.bytesRange(c.r.Res.Confidence.Low, c.r.Res.Confidence.High)) + " |\n\n")
+	b.WriteString("| **" + e(c.t(page.MsgTotal)) + "** | **" + e(l.Bytes(c.r.Res.PerGPU.Total())) + "** | " +
+		e(l.BytesRange(c.r.Res.Confidence.Low, c.r.Res.Confidence.High)) + " |\n\n")
 	if len(c.ps.out.Picks) > 0 {
 		b.WriteString("| ")
-		row(c.t(mGPU), c.t(mProvider), c.planCostHeader(), c.planTimeHeader(), c.t(mAsOfSource))
+		row(c.t(page.MsgGPU), c.t(page.MsgProvider), c.planCostHeader(), c.planTimeHeader(), c.t(page.MsgAsOfSource))
 		b.WriteString("|---|---|---|---:|---:|---|\n")
 		for _, p := range c.pickViews() {
 			price := p.Price.AsOf + " · " + p.Price.Source
@@ -187,7 +189,7 @@ func (c *Calculator) exportMarkdown() string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("_" + e(c.t(mPricesNote)) + "_\n")
+	b.WriteString("_" + e(c.t(page.MsgPricesNote)) + "_\n")
 	return b.String()
 }
 
@@ -196,14 +198,14 @@ func (c *Calculator) renderExport() app.UI {
 		return app.Text("")
 	}
 	return app.Section().Class("rs-export").Body(
-		app.H2().Text(c.t(mExportTitle)),
+		app.H2().Text(c.t(page.MsgExportTitle)),
 		app.Div().Class("rs-actions").Body(
-			app.Button().Class("rs-more").ID("rs-export-csv").OnClick(c.onExportCSV).Text(c.t(mExportCSV)),
-			app.Button().Class("rs-more").ID("rs-export-json").OnClick(c.onExportJSON).Text(c.t(mExportJSON)),
-			app.Button().Class("rs-more").ID("rs-copy-markdown").OnClick(c.onCopyMarkdown).Text(c.t(mCopyMarkdown)),
+			app.Button().Class("rs-more").ID("rs-export-csv").OnClick(c.onExportCSV).Text(c.t(page.MsgExportCSV)),
+			app.Button().Class("rs-more").ID("rs-export-json").OnClick(c.onExportJSON).Text(c.t(page.MsgExportJSON)),
+			app.Button().Class("rs-more").ID("rs-copy-markdown").OnClick(c.onCopyMarkdown).Text(c.t(page.MsgCopyMarkdown)),
 		),
-		app.If(c.copied == mCopyMarkdown, func() app.UI {
-			return app.P().Class("rs-ok").ID("rs-markdown-copied").Text(c.t(mMarkdownCopied))
+		app.If(c.copied == page.MsgCopyMarkdown, func() app.UI {
+			return app.P().Class("rs-ok").ID("rs-markdown-copied").Text(c.t(page.MsgMarkdownCopied))
 		}),
 	)
 }
@@ -224,7 +226,7 @@ func (c *Calculator) onCopyMarkdown(ctx app.Context, e app.Event) {
 		return
 	}
 	settle(ctx, clip.Call("writeText", md),
-		func(ctx app.Context, _ app.Value) { c.copied = mCopyMarkdown },
+		func(ctx app.Context, _ app.Value) { c.copied = page.MsgCopyMarkdown },
 		func(ctx app.Context) { download("rightsize-plan.md", "text/markdown", md) })
 }
 

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"rightsize/app/page"
+
 	"encoding/csv"
 	"strings"
 	"testing"
@@ -50,7 +52,7 @@ func TestExportNeutralisesFormulas(t *testing.T) {
 func TestExportMarkdownEscapes(t *testing.T) {
 	c, _ := load(t)
 	c.applyFragment("m=custom&cfgn=" + strings.NewReplacer("|", "%7C", "<", "%3C", ">", "%3E", " ", "%20", "!", "%21").Replace("x|y <img src=x onerror=alert(1)> ![t](http://e.example/p.png)") +
-		"&cfg=" + deflate(`{"model_type":"llama","hidden_size":256,"intermediate_size":512,"num_hidden_layers":2,"num_attention_heads":4,"vocab_size":1000}`))
+		"&cfg=" + page.Deflate(`{"model_type":"llama","hidden_size":256,"intermediate_size":512,"num_hidden_layers":2,"num_attention_heads":4,"vocab_size":1000}`))
 	md := c.exportMarkdown()
 	if c.customName == "" || !strings.Contains(md, "x\\|y") {
 		t.Fatalf("the custom name is not in the export (%q):\n%s", c.customName, md)
@@ -71,12 +73,12 @@ func TestExportMarkdownEscapes(t *testing.T) {
 // p95 time, not a price per 1M tokens.
 func TestExportMarkdownLabels(t *testing.T) {
 	c, _ := load(t)
-	c.set(fRPS, "5")
+	c.set(page.FieldRPS, "5")
 	if c.ps.out.Kind != planner.Serving || len(c.ps.out.Picks) == 0 {
 		t.Fatalf("plan kind %v, %d picks", c.ps.out.Kind, len(c.ps.out.Picks))
 	}
 	md := c.exportMarkdown()
-	if strings.Contains(md, c.t(mPerMTokens)) || !strings.Contains(md, mdEscape(c.t(mMonthlyShort))) || !strings.Contains(md, mdEscape(c.t(mE2EP95))) {
+	if strings.Contains(md, c.t(page.MsgPerMTokens)) || !strings.Contains(md, mdEscape(c.t(page.MsgMonthlyShort))) || !strings.Contains(md, mdEscape(c.t(page.MsgE2EP95))) {
 		t.Errorf("serving picks labelled wrongly:\n%s", md)
 	}
 }

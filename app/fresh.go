@@ -7,8 +7,9 @@ package app
 // footer's count of the catalog's offers by age.
 
 import (
+	"rightsize/app/page"
+
 	"strconv"
-	"strings"
 	"time"
 
 	"rightsize/catalog"
@@ -17,17 +18,9 @@ import (
 
 // gradeKeys and gradeClass label and colour a catalog.AgeGrade.
 var (
-	gradeKeys  = [...]msgKey{catalog.AgeFresh: mAgeFresh, catalog.AgeAging: mAgeAging, catalog.AgeStale: mAge180to365, catalog.AgeOld: mAgeOld, catalog.AgeUndated: mAgeUndated}
+	gradeKeys  = [...]page.MsgKey{catalog.AgeFresh: page.MsgAgeFresh, catalog.AgeAging: page.MsgAgeAging, catalog.AgeStale: page.MsgAge180to365, catalog.AgeOld: page.MsgAgeOld, catalog.AgeUndated: page.MsgAgeUndated}
 	gradeClass = [...]string{catalog.AgeFresh: "rs-age-fresh", catalog.AgeAging: "rs-age-aging", catalog.AgeStale: "rs-age-old", catalog.AgeOld: "rs-age-old", catalog.AgeUndated: "rs-age-old"}
 )
-
-// fill puts args in place of msg's %s, in order.
-func fill(msg string, args ...string) string {
-	for _, a := range args {
-		msg = strings.Replace(msg, "%s", a, 1)
-	}
-	return msg
-}
 
 // priceLabels are a price's date line and its warnings, formatted.
 type priceLabels struct {
@@ -44,12 +37,12 @@ type priceLabels struct {
 // prerendered page grades nothing, but an estimated date is always said.
 func (c *Calculator) priceLabelsOf(o *planner.Offer, stale bool) priceLabels {
 	l := c.loc()
-	p := priceLabels{AsOf: fill(c.t(mPriceAsOf), l.date(o.AsOf)), Source: o.Source}
+	p := priceLabels{AsOf: page.Fill(c.t(page.MsgPriceAsOf), l.Date(o.AsOf)), Source: o.Source}
 	if o.AsOf == "" {
-		p.AsOf = c.t(mAgeUndated)
+		p.AsOf = c.t(page.MsgAgeUndated)
 	}
 	if o.AsOfEstimated {
-		p.AsOf += " (" + c.t(mEstimatedDate) + ")"
+		p.AsOf += " (" + c.t(page.MsgEstimatedDate) + ")"
 	}
 	if !c.now.IsZero() {
 		g := catalog.GradeAge(o.PriceAgeDays)
@@ -66,15 +59,15 @@ func (c *Calculator) priceLabelsOf(o *planner.Offer, stale bool) priceLabels {
 			month = month[:7]
 		}
 		if month == "" {
-			month = c.t(mAgeUndated)
+			month = c.t(page.MsgAgeUndated)
 		}
-		p.Verify = fill(c.t(mVerifyPrice), month)
+		p.Verify = page.Fill(c.t(page.MsgVerifyPrice), month)
 	}
 	if o.FarBelowMedian {
-		p.FarBelow = c.t(mFarBelow)
+		p.FarBelow = c.t(page.MsgFarBelow)
 	}
 	if o.ProviderKind == catalog.KindMarketplace {
-		p.From = c.t(mFromListing)
+		p.From = c.t(page.MsgFromListing)
 	}
 	return p
 }
@@ -115,12 +108,12 @@ func countFresh(cat *catalog.Catalog, now time.Time) freshCounts {
 // fresh: offers by age today. Without a clock (the prerendered page) it
 // says nothing.
 func (c *Calculator) freshnessFooter() string {
-	if c.now.IsZero() || c.pr.cat == nil {
+	if c.now.IsZero() || c.pr.Cat == nil {
 		return ""
 	}
-	f := countFresh(c.pr.cat, c.now)
+	f := countFresh(c.pr.Cat, c.now)
 	itoa := strconv.Itoa
-	return fill(c.t(mFooterFresh), itoa(f.byGrade[catalog.AgeFresh]), itoa(len(c.pr.cat.Offers)), itoa(f.byGrade[catalog.AgeAging]),
+	return page.Fill(c.t(page.MsgFooterFresh), itoa(f.byGrade[catalog.AgeFresh]), itoa(len(c.pr.Cat.Offers)), itoa(f.byGrade[catalog.AgeAging]),
 		itoa(f.byGrade[catalog.AgeStale]), itoa(f.byGrade[catalog.AgeOld]), itoa(f.byGrade[catalog.AgeUndated]), itoa(f.estimated))
 }
 

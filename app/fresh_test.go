@@ -1,6 +1,8 @@
 package app
 
 import (
+	"rightsize/app/page"
+
 	"strconv"
 	"strings"
 	"testing"
@@ -17,7 +19,7 @@ var today = time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 
 // withClock gives c the browser's clock and plans again.
 func withClock(c *Calculator, now time.Time) {
-	c.now, c.pr.today = now, now
+	c.now, c.pr.Today = now, now
 	c.recompute()
 }
 
@@ -31,7 +33,7 @@ func withClock(c *Calculator, now time.Time) {
 func TestPicksSayHowFreshOnPage(t *testing.T) {
 	for _, frag := range []string{"", "t=lora&tok=100M", "m=mistral-7b-v0.3&rps=20&ttft=1000", "m=llama-3.1-70b&t=finetune&n=8&z=3&gc=1&tok=1B"} {
 		c, _ := load(t)
-		c.state = parseFragment(frag, defaultState)
+		c.state = page.ParseFragment(frag, page.DefaultState)
 		c.dropStatic()
 		withClock(c, today)
 		if !c.r.OK || len(c.ps.out.Picks) == 0 {
@@ -46,8 +48,8 @@ func TestPicksSayHowFreshOnPage(t *testing.T) {
 				}
 			}
 		}
-		page := app.HTMLString(c.Render())
-		cards := strings.Split(page, `class="rs-pick"`)[1:]
+		html := app.HTMLString(c.Render())
+		cards := strings.Split(html, `class="rs-pick"`)[1:]
 		if len(cards) != len(c.ps.out.Picks) {
 			t.Fatalf("%q: %d cards for %d picks", frag, len(cards), len(c.ps.out.Picks))
 		}
@@ -57,49 +59,49 @@ func TestPicksSayHowFreshOnPage(t *testing.T) {
 				t.Errorf("%q: %s pick %s rests on a stale or far-below price while %s has a better one", frag, p.Kind, o.ID, o.GPU)
 			}
 			card := cards[i][:strings.Index(cards[i], "</article>")]
-			for _, want := range []string{fill(c.t(mPriceAsOf), c.loc().date(o.AsOf)), o.Source, c.t(gradeKeys[catalog.GradeAge(o.PriceAgeDays)])} {
+			for _, want := range []string{page.Fill(c.t(page.MsgPriceAsOf), c.loc().Date(o.AsOf)), o.Source, c.t(gradeKeys[catalog.GradeAge(o.PriceAgeDays)])} {
 				if !strings.Contains(card, htmlText(want)) {
 					t.Errorf("%q: %s card lacks %q", frag, p.Kind, want)
 				}
 			}
-			verify := fill(c.t(mVerifyPrice), o.AsOf[:7])
+			verify := page.Fill(c.t(page.MsgVerifyPrice), o.AsOf[:7])
 			if want := p.Stale || o.AsOfEstimated; strings.Contains(card, htmlText(verify)) != want {
 				t.Errorf("%q: %s card (%s, %d days, estimated %v) says %q: %v", frag, p.Kind, o.AsOf, o.PriceAgeDays, o.AsOfEstimated, verify, !want)
 			}
-			if strings.Contains(card, htmlText(c.t(mFarBelow))) != o.FarBelowMedian {
+			if strings.Contains(card, htmlText(c.t(page.MsgFarBelow))) != o.FarBelowMedian {
 				t.Errorf("%q: %s card's far-below label, want %v", frag, p.Kind, o.FarBelowMedian)
 			}
 		}
-		foot, ok := textByID(page, "rs-fresh")
-		f := countFresh(c.pr.cat, today)
+		foot, ok := textByID(html, "rs-fresh")
+		f := countFresh(c.pr.Cat, today)
 		sum := 0
 		for _, n := range f.byGrade {
 			sum += n
 		}
-		if !ok || sum != len(c.pr.cat.Offers) || !strings.Contains(foot, strconv.Itoa(f.byGrade[catalog.AgeOld])+" ") ||
-			!strings.Contains(foot, " "+strconv.Itoa(len(c.pr.cat.Offers))+" ") {
+		if !ok || sum != len(c.pr.Cat.Offers) || !strings.Contains(foot, strconv.Itoa(f.byGrade[catalog.AgeOld])+" ") ||
+			!strings.Contains(foot, " "+strconv.Itoa(len(c.pr.Cat.Offers))+" ") {
 			t.Errorf("%q: footer %q for %+v", frag, foot, f)
 		}
 	}
 	// In Russian the warning is Russian.
 	c, _ := load(t)
-	c.state = parseFragment("l=ru", defaultState)
+	c.state = page.ParseFragment("l=ru", page.DefaultState)
 	withClock(c, today)
-	page := app.HTMLString(c.Render())
-	if strings.Contains(page, "— verify") || strings.Count(page, "rs-pick-price") != len(c.ps.out.Picks) {
+	html := app.HTMLString(c.Render())
+	if strings.Contains(html, "— verify") || strings.Count(html, "rs-pick-price") != len(c.ps.out.Picks) {
 		t.Error("the Russian page shows English price labels")
 	}
 	for _, p := range c.ps.out.Picks {
-		if p.Stale && !strings.Contains(page, htmlText(fill(messagesRU[mVerifyPrice], p.Offer.AsOf[:7]))) {
-			t.Errorf("the Russian page lacks %q", fill(messagesRU[mVerifyPrice], p.Offer.AsOf[:7]))
+		if p.Stale && !strings.Contains(html, htmlText(page.Fill(page.MessagesRU[page.MsgVerifyPrice], p.Offer.AsOf[:7]))) {
+			t.Errorf("the Russian page lacks %q", page.Fill(page.MessagesRU[page.MsgVerifyPrice], p.Offer.AsOf[:7]))
 		}
 	}
 	// No clock (the prerendered page; in the browser the page always has
 	// one): no grades, no footer count, but the date and source show.
 	if !app.IsClient {
 		c, _ = load(t)
-		page = app.HTMLString(c.Render())
-		if _, ok := textByID(page, "rs-fresh"); ok || strings.Contains(page, htmlText(c.t(mAgeFresh))) || strings.Count(page, "rs-pick-price") != len(c.ps.out.Picks) {
+		html = app.HTMLString(c.Render())
+		if _, ok := textByID(html, "rs-fresh"); ok || strings.Contains(html, htmlText(c.t(page.MsgAgeFresh))) || strings.Count(html, "rs-pick-price") != len(c.ps.out.Picks) {
 			t.Error("the page without a clock grades prices or lacks their dates")
 		}
 	}
@@ -115,25 +117,25 @@ func htmlText(s string) string {
 // are refused next to the field; a century's window picks on every dated
 // price.
 func TestFreshnessField(t *testing.T) {
-	if defaultState[fFreshness] != strconv.Itoa(planner.DefaultFreshnessDays) {
-		t.Errorf("default window %q, the planner's is %d", defaultState[fFreshness], planner.DefaultFreshnessDays)
+	if page.DefaultState[page.FieldFreshness] != strconv.Itoa(planner.DefaultFreshnessDays) {
+		t.Errorf("default window %q, the planner's is %d", page.DefaultState[page.FieldFreshness], planner.DefaultFreshnessDays)
 	}
 	c, _ := load(t)
 	withClock(c, today)
-	c.set(fFreshness, "90")
-	if c.job.FreshnessDays != 90 || planRequest(c.job).FreshnessDays != 90 || !strings.Contains(c.state.fragment(defaultState), "fw=90") {
-		t.Errorf("window %d, request %d, link %q", c.job.FreshnessDays, planRequest(c.job).FreshnessDays, c.state.fragment(defaultState))
+	c.set(page.FieldFreshness, "90")
+	if c.job.FreshnessDays != 90 || page.PlanRequest(c.job).FreshnessDays != 90 || !strings.Contains(c.state.Fragment(page.DefaultState), "fw=90") {
+		t.Errorf("window %d, request %d, link %q", c.job.FreshnessDays, page.PlanRequest(c.job).FreshnessDays, c.state.Fragment(page.DefaultState))
 	}
-	if s := parseFragment("fw=45", defaultState); s[fFreshness] != "45" {
-		t.Errorf("link fw=45 reads %q", s[fFreshness])
+	if s := page.ParseFragment("fw=45", page.DefaultState); s[page.FieldFreshness] != "45" {
+		t.Errorf("link fw=45 reads %q", s[page.FieldFreshness])
 	}
 	for _, bad := range []string{"0", "-3", "x", "1.5", "36501"} {
-		c.set(fFreshness, bad)
-		if c.errs[fFreshness].ok() {
+		c.set(page.FieldFreshness, bad)
+		if c.errs[page.FieldFreshness].OK() {
 			t.Errorf("window %q accepted", bad)
 		}
 	}
-	c.set(fFreshness, "36500")
+	c.set(page.FieldFreshness, "36500")
 	for _, x := range c.ps.out.Cands {
 		if x.Stale != (x.Offer.AsOfEstimated || x.Offer.PriceAgeDays < 0) {
 			t.Errorf("%s stale %v in a century's window", x.Offer.ID, x.Stale)
@@ -148,25 +150,25 @@ func TestOffersSayHowFresh(t *testing.T) {
 	c, _ := load(t)
 	c.allOffers = true
 	withClock(c, today)
-	page := app.HTMLString(c.renderOffers())
+	html := app.HTMLString(c.renderOffers())
 	estimated, far := 0, 0
 	for _, o := range c.r.Offers {
 		if _, ok := c.ps.out.ByOffer[o.Offer.ID]; !ok && !o.Holds {
 			continue
 		}
-		row := rowOf(t, page, `data-offer="`+o.Offer.ID+`"`)
+		row := rowOf(t, html, `data-offer="`+o.Offer.ID+`"`)
 		if !strings.Contains(row, htmlText(c.t(gradeKeys[o.Offer.PriceAgeGrade(today)]))) {
 			t.Errorf("%s: no age grade", o.Offer.ID)
 		}
 		if o.Offer.AsOfEstimated {
 			estimated++
-			if !strings.Contains(row, htmlText(c.t(mEstimatedDate))) || !strings.Contains(row, htmlText(fill(c.t(mVerifyPrice), o.Offer.AsOf[:7]))) {
+			if !strings.Contains(row, htmlText(c.t(page.MsgEstimatedDate))) || !strings.Contains(row, htmlText(page.Fill(c.t(page.MsgVerifyPrice), o.Offer.AsOf[:7]))) {
 				t.Errorf("%s: estimated date not said: %s", o.Offer.ID, row)
 			}
 		}
 		if k, ok := c.ps.out.ByOffer[o.Offer.ID]; ok && c.ps.out.Cands[k].Offer.FarBelowMedian {
 			far++
-			if !strings.Contains(row, htmlText(c.t(mFarBelow))) {
+			if !strings.Contains(row, htmlText(c.t(page.MsgFarBelow))) {
 				t.Errorf("%s: far below the median, not said", o.Offer.ID)
 			}
 		}

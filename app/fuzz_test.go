@@ -1,6 +1,8 @@
 package app
 
 import (
+	"rightsize/app/page"
+
 	"fmt"
 	"math"
 	"net/url"
@@ -79,7 +81,7 @@ func FuzzFragment(f *testing.F) {
 	f.Add("m=\x00\xff<script>&b=8#x%2")
 	cat := catalog.Default()
 	f.Fuzz(func(t *testing.T, frag string) {
-		c := &Calculator{pr: newPrices(cat, nil), archs: archs{}}
+		c := &Calculator{pr: page.NewPrices(cat, nil), archs: page.Archs{}}
 		openLink(t, c, frag)
 		for _, s := range c.linkIgnored {
 			if !utf8.ValidString(s) || len(s) > maxIgnoredShown+len("…") {
@@ -88,7 +90,7 @@ func FuzzFragment(f *testing.F) {
 		}
 		if !c.r.OK {
 			for _, e := range c.errs {
-				if !e.ok() {
+				if !e.OK() {
 					return
 				}
 			}
@@ -117,19 +119,19 @@ func TestHostileLinks(t *testing.T) {
 	for _, tc := range []struct {
 		frag    string
 		ignored []string
-		kept    field // a field the link sets readably, or -1
+		kept    page.Field // a field the link sets readably, or -1
 		value   string
 	}{
-		{"t=finetune&mfu=40%", []string{"mfu=40%"}, fTask, "finetune"},
+		{"t=finetune&mfu=40%", []string{"mfu=40%"}, page.FieldTask, "finetune"},
 		{"%", []string{"%"}, -1, ""},
 		{"m=%E0%A4%A", []string{"m=\uFFFD%A"}, -1, ""},
-		{"m=qwen2.5-7b&b=%zz", []string{"b=%zz"}, fModel, "qwen2.5-7b"},
+		{"m=qwen2.5-7b&b=%zz", []string{"b=%zz"}, page.FieldModel, "qwen2.5-7b"},
 	} {
 		href := browserHref(tc.frag)
 		if _, err := url.Parse(href); err == nil {
 			t.Errorf("%q: url.Parse accepts %q; the case tests nothing", tc.frag, href)
 		}
-		c := &Calculator{pr: newPrices(catalog.Default(), nil), archs: archs{}}
+		c := &Calculator{pr: page.NewPrices(catalog.Default(), nil), archs: page.Archs{}}
 		openLink(t, c, tc.frag)
 		if strings.Join(c.linkIgnored, "|") != strings.Join(tc.ignored, "|") {
 			t.Errorf("%q: ignored %q, want %q", tc.frag, c.linkIgnored, tc.ignored)
@@ -138,7 +140,7 @@ func TestHostileLinks(t *testing.T) {
 			t.Errorf("%q: the page does not say what it ignored", tc.frag)
 		}
 		if tc.kept >= 0 && c.state[tc.kept] != tc.value {
-			t.Errorf("%q: %s = %q, want %q: the readable part of the link was dropped too", tc.frag, fieldNames[tc.kept], c.state[tc.kept], tc.value)
+			t.Errorf("%q: %s = %q, want %q: the readable part of the link was dropped too", tc.frag, page.FieldNames[tc.kept], c.state[tc.kept], tc.value)
 		}
 	}
 }
@@ -147,7 +149,7 @@ func TestHostileLinks(t *testing.T) {
 // next to its field, not priced at hundreds of digits.
 func TestTinyEfficiencyRefused(t *testing.T) {
 	for _, frag := range []string{"t=finetune&mfu=1e-300", "imfu=1e-300", "bw=0.000001"} {
-		c := &Calculator{pr: newPrices(catalog.Default(), nil), archs: archs{}}
+		c := &Calculator{pr: page.NewPrices(catalog.Default(), nil), archs: page.Archs{}}
 		openLink(t, c, frag)
 		html := app.HTMLString(c.Render())
 		digits := 0
@@ -162,10 +164,10 @@ func TestTinyEfficiencyRefused(t *testing.T) {
 			}
 		}
 		refused := false
-		for _, f := range []field{fMFU, fInfMFU, fBWUtil} {
-			refused = refused || !c.errs[f].ok()
+		for _, f := range []page.Field{page.FieldMFU, page.FieldInfMFU, page.FieldBWUtil} {
+			refused = refused || !c.errs[f].OK()
 		}
-		if !refused && c.state.shown(fMFU) {
+		if !refused && c.state.Shown(page.FieldMFU) {
 			t.Errorf("%q: no message next to the field", frag)
 		}
 	}
@@ -174,11 +176,11 @@ func TestTinyEfficiencyRefused(t *testing.T) {
 // TestLinkConfigCap: a config carried in a link has the cap of an uploaded
 // one (it was 1 MiB against 256 KiB).
 func TestLinkConfigCap(t *testing.T) {
-	if maxLinkConfig != maxConfigBytes {
-		t.Fatalf("link cap %d, upload cap %d", maxLinkConfig, maxConfigBytes)
+	if page.MaxLinkConfig != page.MaxConfigBytes {
+		t.Fatalf("link cap %d, upload cap %d", page.MaxLinkConfig, page.MaxConfigBytes)
 	}
-	pad := `{"model_type":"llama","pad":"` + strings.Repeat("x", maxConfigBytes) + `"}`
-	if _, err := inflate(deflate(pad)); err == nil {
+	pad := `{"model_type":"llama","pad":"` + strings.Repeat("x", page.MaxConfigBytes) + `"}`
+	if _, err := page.Inflate(page.Deflate(pad)); err == nil {
 		t.Error("a config over 256 KiB was inflated from a link")
 	}
 }

@@ -6,6 +6,8 @@ package app
 // actionApply action, never through func props.
 
 import (
+	"rightsize/app/page"
+
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -24,15 +26,15 @@ type basisView struct {
 func (b basisView) empty() bool { return b.Formula == "" }
 
 func renderBasis(lang string, b basisView) app.UI {
-	return &basisBox{Lang: lang, Label: tr(lang, mBasis), Seg: -1, Facts: [6]basisFact{
-		{mBasisFormula, b.Formula}, {mBasisInputs, b.Inputs}, {mBasisEfficiency, b.Efficiency},
-		{mBasisBand, b.Band}, {mBasisBound, b.Bound}, {mBasisVerify, b.Verify},
+	return &basisBox{Lang: lang, Label: page.Tr(lang, page.MsgBasis), Seg: -1, Facts: [6]basisFact{
+		{page.MsgBasisFormula, b.Formula}, {page.MsgBasisInputs, b.Inputs}, {page.MsgBasisEfficiency, b.Efficiency},
+		{page.MsgBasisBand, b.Band}, {page.MsgBasisBound, b.Bound}, {page.MsgBasisVerify, b.Verify},
 	}}
 }
 
 // basisFact is one line of a basis: what it is and its text ("" leaves it out).
 type basisFact struct {
-	Key   msgKey
+	Key   page.MsgKey
 	Value string
 }
 
@@ -62,7 +64,7 @@ func (b *basisBox) Render() app.UI {
 	facts := make([]app.UI, 0, len(b.Facts))
 	for _, f := range b.Facts {
 		if f.Value != "" {
-			facts = append(facts, app.Div().Class("rs-fact").Body(app.Dt().Text(tr(b.Lang, f.Key)), app.Dd().Text(f.Value)))
+			facts = append(facts, app.Div().Class("rs-fact").Body(app.Dt().Text(page.Tr(b.Lang, f.Key)), app.Dd().Text(f.Value)))
 		}
 	}
 	if b.open {
@@ -79,7 +81,7 @@ func (b *basisBox) onToggle(ctx app.Context, e app.Event) {
 // accuracyLink opens the validation report (cmd/build renders
 // docs/accuracy.md to accuracy.html next to the page, precached).
 func accuracyLink(lang string) app.UI {
-	return app.A().Class("rs-accuracy").Href("accuracy.html").Text(tr(lang, mHowAccurate))
+	return app.A().Class("rs-accuracy").Href("accuracy.html").Text(page.Tr(lang, page.MsgHowAccurate))
 }
 
 // factView is one labelled number.
@@ -127,7 +129,7 @@ type breakdownView struct {
 }
 
 func (b *breakdownView) Render() app.UI {
-	t := func(k msgKey) string { return tr(b.Lang, k) }
+	t := func(k page.MsgKey) string { return page.Tr(b.Lang, k) }
 	cls := "rs-verdict rs-ok"
 	if !b.Fits {
 		cls = "rs-verdict rs-bad"
@@ -142,7 +144,7 @@ func (b *breakdownView) Render() app.UI {
 			Body(svg("title").Text(p.Name)))
 		x += p.Permille
 	}
-	verify := tr(b.Lang, mVerifyMemory)
+	verify := page.Tr(b.Lang, page.MsgVerifyMemory)
 	return app.Div().Body(
 		app.H2().Text(b.Title),
 		app.P().Class(cls).ID("rs-verdict").Text(b.Verdict),
@@ -150,8 +152,8 @@ func (b *breakdownView) Render() app.UI {
 			Attr("aria-hidden", true).Body(bar...),
 		app.Table().Class("rs-breakdown").Body(
 			app.THead().Body(app.Tr().Body(
-				app.Th().Text(t(mPart)), app.Th().Class("num").Text(t(mMemory)),
-				app.Th().Class("num").Text(t(mShare)), app.Th().Class("num").Text(t(mUncertainty)),
+				app.Th().Text(t(page.MsgPart)), app.Th().Class("num").Text(t(page.MsgMemory)),
+				app.Th().Class("num").Text(t(page.MsgShare)), app.Th().Class("num").Text(t(page.MsgUncertainty)),
 			)),
 			app.TBody().Body(
 				app.Range(b.Parts).Slice(func(i int) app.UI {
@@ -159,7 +161,7 @@ func (b *breakdownView) Render() app.UI {
 					return app.Tr().Body(
 						app.Td().Body(
 							&basisBox{Lang: b.Lang, Label: p.Name, Seg: p.Seg, Facts: [6]basisFact{
-								{mBasisFormula, p.Formula}, {mBasisBand, p.Band}, {mBasisVerify, verify},
+								{page.MsgBasisFormula, p.Formula}, {page.MsgBasisBand, p.Band}, {page.MsgBasisVerify, verify},
 							}},
 						),
 						app.Td().Class("num").ID(p.ID).Text(p.Value),
@@ -168,13 +170,13 @@ func (b *breakdownView) Render() app.UI {
 					)
 				}),
 				app.Tr().Class("rs-total").Body(
-					app.Td().Text(t(mTotal)),
+					app.Td().Text(t(page.MsgTotal)),
 					app.Td().Class("num").ID("rs-total").Text(b.Total),
 					app.Td().Class("num").Text("100%"),
-					app.Td().Class("num rs-band").Body(app.Text(b.Band+" "), app.A().ID("rs-accuracy-link").Href("accuracy.html").Text("ⓘ").Attr("aria-label", t(mHowAccurate)).Title(t(mHowAccurate))),
+					app.Td().Class("num rs-band").Body(app.Text(b.Band+" "), app.A().ID("rs-accuracy-link").Href("accuracy.html").Text("ⓘ").Attr("aria-label", t(page.MsgHowAccurate)).Title(t(page.MsgHowAccurate))),
 				),
 				app.Tr().Body(
-					app.Td().Text(t(mUsable)),
+					app.Td().Text(t(page.MsgUsable)),
 					app.Td().Class("num").ID("rs-usable").Text(b.Usable),
 					app.Td(), app.Td(),
 				),
@@ -187,7 +189,7 @@ func (b *breakdownView) Render() app.UI {
 type fitRowView struct {
 	GPU, Name, VRAM, Verdict, Need, Split, From, Cost, Where string
 	Fits, Selected, Cheapest                                 bool
-	Plan                                                     plan
+	Plan                                                     page.Plan
 }
 
 type fitTable struct {
@@ -198,12 +200,12 @@ type fitTable struct {
 }
 
 func (f *fitTable) Render() app.UI {
-	t := func(k msgKey) string { return tr(f.Lang, k) }
+	t := func(k page.MsgKey) string { return page.Tr(f.Lang, k) }
 	return app.Div().Class("rs-scroll").Body(app.Table().ID("rs-fit").Body(
 		app.THead().Body(app.Tr().Body(
-			app.Th().Text(t(mGPUCol)), app.Th().Class("num").Text(t(mVRAM)),
-			app.Th().Text(t(mWithYourSetup)), app.Th().Class("num").Text(t(mMinGPUs)),
-			app.Th().Class("num").Text(t(mFromPrice)),
+			app.Th().Text(t(page.MsgGPUCol)), app.Th().Class("num").Text(t(page.MsgVRAM)),
+			app.Th().Text(t(page.MsgWithYourSetup)), app.Th().Class("num").Text(t(page.MsgMinGPUs)),
+			app.Th().Class("num").Text(t(page.MsgFromPrice)),
 			app.Th().Class("num").Text(f.CostHeader),
 		)),
 		// One click and one key handler for all rows: each row carries its
@@ -239,12 +241,12 @@ func planFromData(d app.Value) (applyPlan, bool) {
 		n, _ := strconv.Atoi(d.Get(k).String())
 		return n
 	}
-	p := applyPlan{GPU: d.Get("gpu").String(), Plan: plan{GPUs: num("gpus"), TP: num("tp"), PP: num("pp"), ZeRO: num("zero")}}
+	p := applyPlan{GPU: d.Get("gpu").String(), Plan: page.Plan{GPUs: num("gpus"), TP: num("tp"), PP: num("pp"), ZeRO: num("zero")}}
 	return p, p.GPU != "" && p.Plan.GPUs > 0
 }
 
 // withPlan puts a plan in an element's data attributes.
-func withPlan(e app.HTMLTr, gpu string, p plan) app.HTMLTr {
+func withPlan(e app.HTMLTr, gpu string, p page.Plan) app.HTMLTr {
 	return e.Attr("data-gpu", gpu).Attr("data-gpus", strconv.Itoa(p.GPUs)).Attr("data-tp", strconv.Itoa(p.TP)).Attr("data-pp", strconv.Itoa(p.PP)).Attr("data-zero", strconv.Itoa(p.ZeRO))
 }
 
@@ -266,7 +268,7 @@ func (r *fitRow) Render() app.UI {
 		verdict = app.Span().Class("rs-bad").Text(x.Verdict)
 	}
 	cost := app.Td().Class("num rs-cost").Body(
-		app.If(x.Cheapest, func() app.UI { return app.Span().Class("rs-badge").Text(tr(r.Lang, mCheapest) + " ") }),
+		app.If(x.Cheapest, func() app.UI { return app.Span().Class("rs-badge").Text(page.Tr(r.Lang, page.MsgCheapest) + " ") }),
 		app.Text(x.Cost),
 		app.If(x.Where != "", func() app.UI { return app.Div().Class("rs-where").Text(x.Where) }),
 	)
@@ -287,7 +289,7 @@ type offerRowView struct {
 	Verify, FarBelow                                                                                     string // the price's warnings (priceLabels)
 	Estimated, Own                                                                                       bool
 	Age                                                                                                  int // catalog.AgeGrade + 1; 0: no clock (the prerendered page)
-	Plan                                                                                                 plan
+	Plan                                                                                                 page.Plan
 }
 
 type offerTable struct {
@@ -298,14 +300,14 @@ type offerTable struct {
 }
 
 func (o *offerTable) Render() app.UI {
-	t := func(k msgKey) string { return tr(o.Lang, k) }
+	t := func(k page.MsgKey) string { return page.Tr(o.Lang, k) }
 	return app.Div().Class("rs-scroll").Body(app.Table().ID("rs-offers").Body(
 		app.THead().Body(app.Tr().Body(
-			app.Th().Text(t(mProvider)), app.Th().Text(t(mInstance)), app.Th().Class("num").Text(t(mGPUs)),
-			app.Th().Class("num").Text(t(mOnDemand)), app.Th().Class("num").Text(t(mSpot)),
-			app.Th().Class("num").Text(t(mReserved)), app.Th().Class("num").Text(o.CostHeader),
+			app.Th().Text(t(page.MsgProvider)), app.Th().Text(t(page.MsgInstance)), app.Th().Class("num").Text(t(page.MsgGPUs)),
+			app.Th().Class("num").Text(t(page.MsgOnDemand)), app.Th().Class("num").Text(t(page.MsgSpot)),
+			app.Th().Class("num").Text(t(page.MsgReserved)), app.Th().Class("num").Text(o.CostHeader),
 			app.Th().Class("num").Text(o.TimeHeader),
-			app.Th().Text(t(mRegion)), app.Th().Text(t(mAsOfSource)),
+			app.Th().Text(t(page.MsgRegion)), app.Th().Text(t(page.MsgAsOfSource)),
 		)),
 		app.TBody().OnClick(onPickRow).OnKeyDown(onPickRow).Body(app.Range(o.Rows).Slice(func(i int) app.UI {
 			return &offerRow{R: o.Rows[i], Lang: o.Lang}
@@ -323,14 +325,14 @@ type offerRow struct {
 
 func (r *offerRow) Render() app.UI {
 	o := r.R
-	t := func(k msgKey) string { return tr(r.Lang, k) }
+	t := func(k page.MsgKey) string { return page.Tr(r.Lang, k) }
 	provider := app.Td().Text(o.Provider)
 	if o.Own {
-		provider = app.Td().Body(app.Text(o.Provider+" "), app.Span().Class("rs-badge").Text(t(mYourPrice)))
+		provider = app.Td().Body(app.Text(o.Provider+" "), app.Span().Class("rs-badge").Text(t(page.MsgYourPrice)))
 	}
 	date := o.AsOf
 	if o.Estimated {
-		date += " (" + t(mEstimatedDate) + ")"
+		date += " (" + t(page.MsgEstimatedDate) + ")"
 	}
 	cls := ""
 	if o.Age > 0 {

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"rightsize/app/page"
+
 	"html"
 	"math"
 	"strings"
@@ -13,14 +15,14 @@ import (
 
 // textByID is the text of the first element with id in page (its own text
 // up to the next tag), unescaped; ok is false when there is none.
-func textByID(page, id string) (string, bool) {
-	i := strings.Index(page, `id="`+id+`"`)
+func textByID(doc, id string) (string, bool) {
+	i := strings.Index(doc, `id="`+id+`"`)
 	if i < 0 {
 		return "", false
 	}
-	j := strings.Index(page[i:], ">")
-	k := strings.Index(page[i+j:], "<")
-	return html.UnescapeString(page[i+j+1 : i+j+k]), true
+	j := strings.Index(doc[i:], ">")
+	k := strings.Index(doc[i+j:], "<")
+	return html.UnescapeString(doc[i+j+1 : i+j+k]), true
 }
 
 // TestPageTellsOneStory renders the page for a matrix of user questions and
@@ -50,22 +52,22 @@ func TestPageTellsOneStory(t *testing.T) {
 	} {
 		t.Run(frag, func(t *testing.T) {
 			c, _ := load(t)
-			c.state = parseFragment(frag, defaultState)
+			c.state = page.ParseFragment(frag, page.DefaultState)
 			c.dropStatic()
 			c.recompute()
 			if !c.r.OK || !c.ps.out.OK {
 				t.Fatalf("no answer: %v %v %v", c.errs, c.general, c.ps.out.Err)
 			}
 			l := c.loc()
-			page := app.HTMLString(c.Render())
+			doc := app.HTMLString(c.Render())
 			v := c.r.Perf
 			// Cost at this speed, recomputed by hand on the offer and price of
 			// the planner's cheapest row on this GPU: price × GPUs × time.
-			if x, ok := c.ps.out.best(c.job.GPU.ID); ok && v.OK {
+			if x, ok := c.ps.out.Best(c.job.GPU.ID); ok && v.OK {
 				per := math.NaN()
-				req := planRequest(c.job)
-				req.FX = c.pr.cat.PlanFX()
-				res, err := planner.Plan(req, c.pr.planOffers(c.job.In.Weights), planner.Options{})
+				req := page.PlanRequest(c.job)
+				req.FX = c.pr.Cat.PlanFX()
+				res, err := planner.Plan(req, c.pr.PlanOffers(c.job.In.Weights), planner.Options{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -80,41 +82,41 @@ func TestPageTellsOneStory(t *testing.T) {
 				if !c.job.In.Task.Training() {
 					want = hourly / (v.P.TokensPerSecond * 3600) * 1e6
 				}
-				got, _ := textByID(page, "rs-cost-at-speed")
-				if got != l.money(want, c.ps.out.Currency) {
-					t.Errorf("cost at this speed %q, want %s (%s at %v/GPU·h)", got, l.money(want, c.ps.out.Currency), x.Offer.InstanceType, per)
+				got, _ := textByID(doc, "rs-cost-at-speed")
+				if got != l.Money(want, c.ps.out.Currency) {
+					t.Errorf("cost at this speed %q, want %s (%s at %v/GPU·h)", got, l.Money(want, c.ps.out.Currency), x.Offer.InstanceType, per)
 				}
 			}
 			// The planner's figure on this GPU is its cheapest row there.
-			if x, ok := c.ps.out.best(c.job.GPU.ID); ok && v.OK {
-				want := l.money(x.Cost, c.ps.out.Currency)
+			if x, ok := c.ps.out.Best(c.job.GPU.ID); ok && v.OK {
+				want := l.Money(x.Cost, c.ps.out.Currency)
 				if !c.job.In.Task.Training() {
-					want = l.money(x.PerMOutUSD, "USD")
+					want = l.Money(x.PerMOutUSD, "USD")
 				}
-				if got, _ := textByID(page, "rs-cheapest"); got != want {
+				if got, _ := textByID(doc, "rs-cheapest"); got != want {
 					t.Errorf("planner's figure %q, want %q", got, want)
 				}
-				if !strings.Contains(page, x.Offer.InstanceType) {
+				if !strings.Contains(doc, x.Offer.InstanceType) {
 					t.Errorf("the planner's figure does not name %s", x.Offer.InstanceType)
 				}
 			}
 			// Pick cards: the ranked cost, and the cheapest's sentence
 			// quotes the same amount.
 			for _, p := range c.pickViews() {
-				var k pickKind
+				var k page.PickKind
 				for _, q := range c.ps.out.Picks {
 					if q.Kind.String() == p.Kind {
 						k = q.Kind
-						if want := l.money(q.Cost, c.ps.out.Currency); p.Cost != want {
+						if want := l.Money(q.Cost, c.ps.out.Currency); p.Cost != want {
 							t.Errorf("%s card %q, ranked cost %q", p.Kind, p.Cost, want)
 						}
-						if k == pickCheapest && q.Why.Key == "reason.cheapest" && !strings.Contains(p.Reason, p.Cost) {
+						if k == page.PickCheapest && q.Why.Key == "reason.cheapest" && !strings.Contains(p.Reason, p.Cost) {
 							t.Errorf("cheapest card %q, its sentence %q", p.Cost, p.Reason)
 						}
 					}
 				}
-				if !strings.Contains(page, html.EscapeString(p.Reason)) && !strings.Contains(page, p.Reason) {
-					t.Errorf("%s reason not on the page: %q", p.Kind, p.Reason)
+				if !strings.Contains(doc, html.EscapeString(p.Reason)) && !strings.Contains(doc, p.Reason) {
+					t.Errorf("%s reason not on the doc: %q", p.Kind, p.Reason)
 				}
 			}
 			// The serving fleet is the cheapest pick's, named.
@@ -123,12 +125,12 @@ func TestPageTellsOneStory(t *testing.T) {
 					t.Fatal("a serving plan without its fleet")
 				}
 				ch := c.ps.out.Picks[0]
-				fleet, _ := textByID(page, "rs-fleet-plan")
-				if ch.Kind != pickCheapest || !strings.Contains(fleet, c.gpuName(ch.Offer.GPU)) || !strings.Contains(fleet, ch.Offer.InstanceType) {
+				fleet, _ := textByID(doc, "rs-fleet-plan")
+				if ch.Kind != page.PickCheapest || !strings.Contains(fleet, c.gpuName(ch.Offer.GPU)) || !strings.Contains(fleet, ch.Offer.InstanceType) {
 					t.Errorf("fleet %q for the cheapest pick on %s %s", fleet, ch.Offer.GPU, ch.Offer.InstanceType)
 				}
-				if got, _ := textByID(page, "rs-monthly"); got != l.money(ch.Cost, c.ps.out.Currency) {
-					t.Errorf("fleet bill %q, cheapest pick %q", got, l.money(ch.Cost, c.ps.out.Currency))
+				if got, _ := textByID(doc, "rs-monthly"); got != l.Money(ch.Cost, c.ps.out.Currency) {
+					t.Errorf("fleet bill %q, cheapest pick %q", got, l.Money(ch.Cost, c.ps.out.Currency))
 				}
 			}
 			// The offers table's time and cost are the planner's rows.
@@ -138,14 +140,14 @@ func TestPageTellsOneStory(t *testing.T) {
 					continue
 				}
 				x := c.ps.out.Cands[i]
-				at := strings.Index(page, `data-offer="`+o.Offer.ID+`"`)
+				at := strings.Index(doc, `data-offer="`+o.Offer.ID+`"`)
 				if at < 0 {
 					continue // beyond the rows shown
 				}
-				row := page[at:]
+				row := doc[at:]
 				row = row[:strings.Index(row, "</tr>")]
-				if !strings.Contains(row, l.money(x.Cost, c.ps.out.Currency)) || !strings.Contains(row, l.duration(x.Seconds)) {
-					t.Errorf("offer %s row lacks the plan's %s and %s", o.Offer.ID, l.money(x.Cost, c.ps.out.Currency), l.duration(x.Seconds))
+				if !strings.Contains(row, l.Money(x.Cost, c.ps.out.Currency)) || !strings.Contains(row, l.Duration(x.Seconds)) {
+					t.Errorf("offer %s row lacks the plan's %s and %s", o.Offer.ID, l.Money(x.Cost, c.ps.out.Currency), l.Duration(x.Seconds))
 				}
 			}
 		})
@@ -153,7 +155,7 @@ func TestPageTellsOneStory(t *testing.T) {
 }
 
 // TestJobLine: the answer says the job it is planned for, above the picks,
-// in the page's language.
+// in the doc's language.
 func TestJobLine(t *testing.T) {
 	for _, tc := range []struct{ frag, want string }{
 		{"", "Planned for: Llama 3.1 8B · Inference · 100,000 requests × 2,048 tokens · 1 × NVIDIA H100 SXM 80GB · Hugging Face transformers · Batch size 1"},
@@ -162,7 +164,7 @@ func TestJobLine(t *testing.T) {
 		{"l=ru", "План для: Llama 3.1 8B"},
 	} {
 		c, _ := load(t)
-		c.state = parseFragment(tc.frag, defaultState)
+		c.state = page.ParseFragment(tc.frag, page.DefaultState)
 		c.dropStatic()
 		c.recompute()
 		got, ok := textByID(app.HTMLString(c.Render()), "rs-job-line")

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"rightsize/app/page"
+
 	"io"
 	"strconv"
 	"strings"
@@ -107,15 +109,15 @@ func (c *Calculator) applySheet(name, text string) bool {
 // useSheet shows a merged sheet's prices, or why it was refused.
 func (c *Calculator) useSheet(name string, cat *catalog.Catalog, changes []catalog.PriceChange, rows int, err error) bool {
 	if err != nil {
-		c.sheetErr = name + ": " + c.t(mBadSheet) + ": " + strings.TrimPrefix(err.Error(), "catalog: ")
+		c.sheetErr = name + ": " + c.t(page.MsgBadSheet) + ": " + strings.TrimPrefix(err.Error(), "catalog: ")
 		return false
 	}
 	own := map[string]bool{}
 	for _, ch := range changes {
 		own[ch.OfferID] = true
 	}
-	c.pr = newPrices(cat, own)
-	c.pr.today = c.now
+	c.pr = page.NewPrices(cat, own)
+	c.pr.Today = c.now
 	c.sheetName, c.sheetRows = name, rows
 	c.load.sheetSavedBad = false
 	c.recompute()
@@ -172,8 +174,8 @@ func (c *Calculator) loadSheet(ctx app.Context, name, text string, then func(ctx
 func (c *Calculator) clearSheet() {
 	c.load.seq.Add(1)
 	c.load.busy, c.load.sheetSavedBad = "", false
-	c.pr = newPrices(c.base, nil)
-	c.pr.today = c.now
+	c.pr = page.NewPrices(c.base, nil)
+	c.pr.Today = c.now
 	c.sheetName, c.sheetRows, c.sheetErr = "", 0, ""
 	c.recompute()
 }
@@ -223,7 +225,7 @@ func (c *Calculator) readFile(ctx app.Context, files app.Value, limit int, fail 
 	}
 	settle(ctx, f.Call("text"),
 		func(ctx app.Context, v app.Value) { use(ctx, name, v.String()) },
-		func(ctx app.Context) { fail(name, c.t(mSheetUnreadable)) })
+		func(ctx app.Context) { fail(name, c.t(page.MsgSheetUnreadable)) })
 }
 
 // settle waits for a JavaScript promise and runs done with its value, or
@@ -268,40 +270,40 @@ func (c *Calculator) onClearPrices(ctx app.Context, e app.Event) {
 
 // tooBig says a file is over limit bytes, in the page's language.
 func (c *Calculator) tooBig(limit int) string {
-	return c.t(mFileTooBig) + " (" + c.loc().fixed(float64(limit)/(1<<10), 0) + " " + c.t(mKiB) + ")"
+	return c.t(page.MsgFileTooBig) + " (" + c.loc().Fixed(float64(limit)/(1<<10), 0) + " " + c.t(page.MsgKiB) + ")"
 }
 
 func (c *Calculator) renderPrices() app.UI {
-	status := app.P().Class("rs-sub").Text(c.t(mSheetHelp))
+	status := app.P().Class("rs-sub").Text(c.t(page.MsgSheetHelp))
 	switch {
 	case c.load.busy != "":
 		status = app.P().Class("rs-sub").ID("rs-prices-progress").Attr("role", "status").Text(
-			c.load.busy + " · " + c.t(mSheetApplying) + " " + c.loc().fixed(100*c.load.progress, 0) + " %")
+			c.load.busy + " · " + c.t(page.MsgSheetApplying) + " " + c.loc().Fixed(100*c.load.progress, 0) + " %")
 	case c.sheetName != "":
 		status = app.P().Class("rs-ok").ID("rs-prices-status").Text(
-			c.sheetName + " · " + c.t(mSheetRows) + ": " + strconv.Itoa(c.sheetRows) + " · " +
-				c.t(mSheetOffers) + ": " + strconv.Itoa(len(c.pr.own)))
+			c.sheetName + " · " + c.t(page.MsgSheetRows) + ": " + strconv.Itoa(c.sheetRows) + " · " +
+				c.t(page.MsgSheetOffers) + ": " + strconv.Itoa(len(c.pr.Own)))
 	}
 	return app.Section().Class("rs-prices").Body(
-		app.H2().Text(c.t(mSheetTitle)),
+		app.H2().Text(c.t(page.MsgSheetTitle)),
 		status,
 		app.Div().Class("rs-field rs-file").Body(
-			app.Label().For("rs-prices-file").Text(c.t(mSheetPick)),
+			app.Label().For("rs-prices-file").Text(c.t(page.MsgSheetPick)),
 			app.Input().Type("file").ID("rs-prices-file").Accept(".csv,.json,text/csv,application/json").
 				Attr("aria-invalid", c.sheetErr != "").OnChange(c.onPriceFile),
 			app.If(c.sheetErr != "", func() app.UI {
 				msg := c.sheetErr
 				if c.load.sheetSavedBad {
-					msg = c.t(mSavedKept) + " " + msg
+					msg = c.t(page.MsgSavedKept) + " " + msg
 				}
 				return app.P().Class("rs-error").ID("rs-prices-file-error").Text(msg)
 			}),
 			app.If(c.load.sheetUnsaved, func() app.UI {
-				return app.P().Class("rs-warn").ID("rs-prices-unsaved").Text(c.t(mNotKept))
+				return app.P().Class("rs-warn").ID("rs-prices-unsaved").Text(c.t(page.MsgNotKept))
 			}),
 		),
 		app.If(c.sheetName != "" || c.load.sheetSavedBad, func() app.UI {
-			return app.Button().Class("rs-more").ID("rs-prices-clear").OnClick(c.onClearPrices).Text(c.t(mSheetClear))
+			return app.Button().Class("rs-more").ID("rs-prices-clear").OnClick(c.onClearPrices).Text(c.t(page.MsgSheetClear))
 		}),
 	)
 }

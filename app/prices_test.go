@@ -1,6 +1,8 @@
 package app
 
 import (
+	"rightsize/app/page"
+
 	"fmt"
 	"strings"
 	"testing"
@@ -57,8 +59,8 @@ func TestLargeSheetPage(t *testing.T) {
 	}
 	took := time.Since(start)
 	t.Logf("100,000 rows applied and the page recomputed in %v", took.Round(time.Millisecond))
-	if c.sheetRows != 100_000 || len(c.pr.own) != 100_000 {
-		t.Errorf("%d rows, %d offers of the sheet", c.sheetRows, len(c.pr.own))
+	if c.sheetRows != 100_000 || len(c.pr.Own) != 100_000 {
+		t.Errorf("%d rows, %d offers of the sheet", c.sheetRows, len(c.pr.Own))
 	}
 	if took > 20*time.Second {
 		t.Errorf("applying took %v", took)
@@ -100,7 +102,7 @@ func TestSavedSheetKept(t *testing.T) {
 		t.Fatalf("the saved sheet was not kept: %+v, %v", kept, err)
 	}
 	html := app.HTMLString(c.renderPrices())
-	for _, want := range []string{c.t(mSavedKept), "old.csv", `offer_id &#34;no-such-offer&#34; is not in the catalog`, `id="rs-prices-clear"`} {
+	for _, want := range []string{c.t(page.MsgSavedKept), "old.csv", `offer_id &#34;no-such-offer&#34; is not in the catalog`, `id="rs-prices-clear"`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the prices box lacks %q:\n%s", want, html)
 		}
@@ -117,7 +119,7 @@ func TestSavedSheetKept(t *testing.T) {
 			t.Error("removing did not drop the saved sheet")
 		}
 	}
-	if strings.Contains(app.HTMLString(c.renderPrices()), c.t(mSavedKept)) {
+	if strings.Contains(app.HTMLString(c.renderPrices()), c.t(page.MsgSavedKept)) {
 		t.Error("the failed-sheet message stays after removing it")
 	}
 }
@@ -136,7 +138,7 @@ func TestSavedConfigKept(t *testing.T) {
 		t.Fatalf("the saved config was not kept: %+v, %v", kept, err)
 	}
 	html := app.HTMLString(c.renderCustomModel())
-	for _, want := range []string{c.t(mSavedKept), "broken.json", `id="rs-config-drop"`} {
+	for _, want := range []string{c.t(page.MsgSavedKept), "broken.json", `id="rs-config-drop"`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the config box lacks %q:\n%s", want, html)
 		}

@@ -4,6 +4,8 @@
 package app
 
 import (
+	"rightsize/app/page"
+
 	"net/url"
 	"strings"
 
@@ -123,5 +125,5 @@ func (c *Calculator) renderLinkNote() app.UI {
 		return app.Text("")
 	}
 	return app.P().Class("rs-error").ID("rs-link-ignored").Attr("role", "status").
-		Text(c.t(mLinkIgnored) + ": " + strings.Join(c.linkIgnored, " · "))
+		Text(c.t(page.MsgLinkIgnored) + ": " + strings.Join(c.linkIgnored, " · "))
 }

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"rightsize/app/page"
+
 	"html"
 	"math"
 	"strconv"
@@ -29,12 +31,12 @@ func servePlan(t testing.TB, frag string) (*Calculator, planner.Request, planner
 	t.Helper()
 	c := &Calculator{}
 	c.OnInit()
-	c.state = parseFragment(frag, defaultState)
+	c.state = page.ParseFragment(frag, page.DefaultState)
 	c.dropStatic()
 	c.recompute()
-	req := planRequest(c.job)
-	req.FX = c.pr.cat.PlanFX()
-	res, err := planner.Plan(req, c.pr.planOffers(c.job.In.Weights), planner.Options{})
+	req := page.PlanRequest(c.job)
+	req.FX = c.pr.Cat.PlanFX()
+	res, err := planner.Plan(req, c.pr.PlanOffers(c.job.In.Weights), planner.Options{})
 	if err != nil || res.Cheapest < 0 {
 		t.Fatalf("%s: no plan: %v", frag, err)
 	}
@@ -65,7 +67,7 @@ func TestServeChartMatchesPlan(t *testing.T) {
 			if s.TTFTTarget != req.Workload.TTFTP95Seconds || s.TPOTTarget != req.Workload.TPOTSeconds {
 				t.Errorf("targets %g/%g, want %g/%g", s.TTFTTarget, s.TPOTTarget, req.Workload.TTFTP95Seconds, req.Workload.TPOTSeconds)
 			}
-			cfg, ok := copyConfig(req, r)
+			cfg, ok := page.CopyConfig(req, r)
 			if !ok {
 				t.Fatal("no simulation config")
 			}
@@ -104,7 +106,7 @@ func BenchmarkServeLoad(b *testing.B) {
 			_, req, res := servePlan(b, frag)
 			r := &res.Rows[res.Cheapest]
 			for b.Loop() {
-				if !serveLoadOf(req, r).OK {
+				if !page.ServeLoadOf(req, r).OK {
 					b.Fatal("no chart")
 				}
 			}
@@ -121,29 +123,29 @@ func TestServeChartRenders(t *testing.T) {
 		frag := "m=mistral-7b-v0.3&rps=20&ttft=1000&tpot=60&l=" + lang
 		t.Run(frag, func(t *testing.T) {
 			c, _ := load(t)
-			c.state = parseFragment(frag, defaultState)
+			c.state = page.ParseFragment(frag, page.DefaultState)
 			c.dropStatic()
 			c.recompute()
 			if !c.ps.out.Load.OK {
 				t.Fatal("no chart")
 			}
-			page := app.HTMLString(c.Render())
+			doc := app.HTMLString(c.Render())
 			l := c.loc()
 			s := c.ps.out.Load
-			v := loadChartOf(s, l, "x")
+			v := page.LoadChartOf(s, l, "x")
 			for _, want := range []string{
 				`id="rs-load-chart"`, `class="rs-lc-curve rs-lc-ttft95"`, `class="rs-lc-curve rs-lc-ttft50"`,
 				`class="rs-lc-curve rs-lc-tpot95"`, `<path `, `<text `, `class="rs-lc-target rs-lc-ttft95"`, `class="rs-lc-target rs-lc-tpot95"`,
 				`class="rs-lc-op"`, `class="rs-lc-sat"`, `class="rs-lc-ytick"`, `class="rs-lc-xtick"`,
-				html.EscapeString(l.t(mLoadX)), html.EscapeString(l.t(mLoadY)), html.EscapeString(l.t(mLoadTitle)),
-				html.EscapeString(fill(l.t(mLoadTTFTTarget), tickSeconds(l, 1))), l.t(mMs),
+				html.EscapeString(l.T(page.MsgLoadX)), html.EscapeString(l.T(page.MsgLoadY)), html.EscapeString(l.T(page.MsgLoadTitle)),
+				html.EscapeString(page.Fill(l.T(page.MsgLoadTTFTTarget), page.TickSeconds(l, 1))), l.T(page.MsgMs),
 			} {
-				if !strings.Contains(page, want) {
-					t.Errorf("page lacks %s", want)
+				if !strings.Contains(doc, want) {
+					t.Errorf("doc lacks %s", want)
 				}
 			}
-			binds, ok := textByID(page, "rs-binds")
-			if !ok || !strings.Contains(binds, shortRate(l, 20)) {
+			binds, ok := textByID(doc, "rs-binds")
+			if !ok || !strings.Contains(binds, page.ShortRate(l, 20)) {
 				t.Errorf("what binds: %q", binds)
 			}
 			// The targets sit at their latencies and the operating point at
@@ -162,9 +164,9 @@ func TestServeChartRenders(t *testing.T) {
 				t.Errorf("saturation at x %d, want %d", sat[0], x)
 			}
 			// The operating point's dots sit on the curves' points there.
-			for i, class := range lcSeries {
+			for i, class := range page.ChartSeries {
 				d, want := pathOf(t, v, "rs-lc-dot "+class), pathOf(t, v, "rs-lc-curve "+class)[2*s.Op:]
-				if d[0] != want[0] || d[1] != want[1] || !near(d[1], y(s.Points[s.Op].series(i))) {
+				if d[0] != want[0] || d[1] != want[1] || !near(d[1], y(s.Points[s.Op].Series(i))) {
 					t.Errorf("%s dot at %v, its curve's point at %v", class, d[:2], want[:2])
 				}
 			}
@@ -176,7 +178,7 @@ func TestServeChartRenders(t *testing.T) {
 func near(a, b int) bool { return a-b <= 2 && b-a <= 2 }
 
 // pathOf is the numbers of the chart's path of class cls, in order.
-func pathOf(t *testing.T, v loadChartView, cls string) []int {
+func pathOf(t *testing.T, v page.LoadChartView, cls string) []int {
 	t.Helper()
 	for _, p := range v.Paths {
 		if p.Class != cls {
@@ -199,9 +201,9 @@ func pathOf(t *testing.T, v loadChartView, cls string) []int {
 // xOf and yOf read the chart's scales back from its tick labels: x is
 // linear through the first and last rate ticks, y logarithmic through the
 // first and last latency ticks.
-func xOf(t *testing.T, v loadChartView, rps float64) int {
+func xOf(t *testing.T, v page.LoadChartView, rps float64) int {
 	t.Helper()
-	var xs []lcText
+	var xs []page.ChartText
 	for _, tx := range v.Texts {
 		if tx.Class == "rs-lc-xtick" {
 			xs = append(xs, tx)
@@ -215,9 +217,9 @@ func xOf(t *testing.T, v loadChartView, rps float64) int {
 	return a.X + int(math.Round((rps-ra)/(rb-ra)*float64(b.X-a.X)))
 }
 
-func yOf(t *testing.T, v loadChartView, sec float64) int {
+func yOf(t *testing.T, v page.LoadChartView, sec float64) int {
 	t.Helper()
-	var ys []lcText
+	var ys []page.ChartText
 	for _, tx := range v.Texts {
 		if tx.Class == "rs-lc-ytick" {
 			ys = append(ys, tx)
@@ -248,7 +250,7 @@ func tickValue(t *testing.T, s string) float64 {
 	num, unit, _ := strings.Cut(s, " ")
 	f := parseTick(t, num)
 	for _, lang := range []string{"en", "ru", "zh"} {
-		if unit == tr(lang, mMs) {
+		if unit == page.Tr(lang, page.MsgMs) {
 			return f / 1000
 		}
 	}

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"rightsize/app/page"
+
 	"cmp"
 	"math"
 	"slices"
@@ -39,32 +41,32 @@ func (c *Calculator) Render() app.UI {
 			c.renderPerf(),
 			c.renderServe(),
 			app.P().Class("rs-open").Body(app.A().ID("rs-open-full").Href("#"+c.fullLink()).Target("_blank").
-				Rel("noopener").Text(c.t(mOpenInRightsize))),
+				Rel("noopener").Text(c.t(page.MsgOpenInRightsize))),
 		)
 	}
 	return app.Main().Class(cls).Body(
 		c.renderLinkNote(),
 		app.If(c.updateReady, func() app.UI {
 			return app.Div().Class("rs-update").ID("rs-update").Body(
-				app.Text(c.t(mUpdateReady)+" "),
-				app.Button().Class("rs-more").OnClick(c.onReload).Text(c.t(mReload)),
+				app.Text(c.t(page.MsgUpdateReady)+" "),
+				app.Button().Class("rs-more").OnClick(c.onReload).Text(c.t(page.MsgReload)),
 			)
 		}),
 		app.Header().Class("rs-header").Body(
 			app.Div().Class("rs-title").Body(
 				app.H1().Text("Rightsize"),
-				c.selectField(fLang, mLanguage, langOptions()),
+				c.selectField(page.FieldLang, page.MsgLanguage, langOptions()),
 			),
 			app.Div().Class("rs-share").Body(
-				app.P().Class("rs-tagline").Text(c.t(mTagline)),
+				app.P().Class("rs-tagline").Text(c.t(page.MsgTagline)),
 				app.Div().Class("rs-actions").Body(
-					app.Button().Class("rs-more").ID("rs-copy-link").OnClick(c.onCopyLink).Text(c.t(mCopyLink)),
+					app.Button().Class("rs-more").ID("rs-copy-link").OnClick(c.onCopyLink).Text(c.t(page.MsgCopyLink)),
 					c.pinButton(),
 				),
 			),
-			app.If(c.linkCopied, func() app.UI { return app.P().Class("rs-ok").ID("rs-link-copied").Text(c.t(mLinkCopied)) }),
+			app.If(c.linkCopied, func() app.UI { return app.P().Class("rs-ok").ID("rs-link-copied").Text(c.t(page.MsgLinkCopied)) }),
 			app.If(c.shareURL != "", func() app.UI {
-				return app.Input().Type("text").ID("rs-share-url").ReadOnly(true).Value(c.shareURL).Attr("aria-label", c.t(mCopyLink))
+				return app.Input().Type("text").ID("rs-share-url").ReadOnly(true).Value(c.shareURL).Attr("aria-label", c.t(page.MsgCopyLink))
 			}),
 		),
 		c.staticOr(staticAnswer, c.renderAnswer),
@@ -97,7 +99,7 @@ func (c *Calculator) restSections() []func() app.UI {
 		c.renderCustomModel,
 		c.renderBenchmark,
 		func() app.UI {
-			return app.Footer().Class("rs-footer").Body(app.P().Class("rs-sub").Text(c.t(mFooter)),
+			return app.Footer().Class("rs-footer").Body(app.P().Class("rs-sub").Text(c.t(page.MsgFooter)),
 				app.If(!c.now.IsZero(), func() app.UI { return app.P().Class("rs-sub").ID("rs-fresh").Text(c.freshnessFooter()) }))
 		},
 	}
@@ -106,16 +108,16 @@ func (c *Calculator) restSections() []func() app.UI {
 // fullLink is the fragment of this view without the embed flag.
 func (c *Calculator) fullLink() string {
 	l := c.link()
-	l.embed = false
-	return l.encode(defaultState)
+	l.Embed = false
+	return l.Encode(page.DefaultState)
 }
 
 type option struct{ value, label string }
 
 func langOptions() []option {
-	o := make([]option, len(languages))
-	for i, l := range languages {
-		o[i] = option{l.code, l.name}
+	o := make([]option, len(page.Languages))
+	for i, l := range page.Languages {
+		o[i] = option{l.Code, l.Name}
 	}
 	return o
 }
@@ -130,60 +132,60 @@ func enumOptions[T interface{ String() string }](vals []T) []option {
 
 func (c *Calculator) renderInputs() app.UI {
 	l := c.loc()
-	models := make([]option, len(c.pr.cat.Models), len(c.pr.cat.Models)+1)
-	for i, m := range c.pr.cat.Models {
+	models := make([]option, len(c.pr.Cat.Models), len(c.pr.Cat.Models)+1)
+	for i, m := range c.pr.Cat.Models {
 		models[i] = option{m.ID, m.Name}
 	}
 	if c.custom != nil {
-		models = append(models, option{customModelID, c.customModelName()})
+		models = append(models, option{page.CustomModelID, c.customModelName()})
 	}
-	gpus := make([]option, len(c.pr.cat.GPUs))
-	for i, g := range c.pr.cat.GPUs {
-		gpus[i] = option{g.ID, g.Name + " · " + l.bytes(g.Memory)}
+	gpus := make([]option, len(c.pr.Cat.GPUs))
+	for i, g := range c.pr.Cat.GPUs {
+		gpus[i] = option{g.ID, g.Name + " · " + l.Bytes(g.Memory)}
 	}
 	engines := make([]option, len(estimator.Engines))
 	for i, e := range estimator.Engines {
 		engines[i] = option{e.String(), engineLabels[e]}
 	}
 	fields := []app.UI{
-		c.selectField(fModel, mModel, models),
-		c.selectField(fTask, mTask, labelled(c, estimator.Tasks, mTaskInference, mTaskTrain, mTaskFinetune, mTaskLoRA, mTaskQLoRA)),
-		c.selectField(fPrecision, mPrecision, enumOptions(estimator.DTypes)),
-		c.selectField(fQuant, mQuant, c.quantOptions()),
-		c.textField(fBatch, mBatch, "numeric"),
-		c.textField(fSeq, mSeq, "numeric"),
-		c.selectField(fGPU, mGPU, gpus),
-		c.textField(fGPUs, mGPUs, "numeric"),
-		c.textField(fTrainTokens, mTrainTokens, "text"),
-		c.textField(fOutput, mOutputTokens, "numeric"),
-		c.textField(fRPS, mRPS, "decimal"),
-		c.textField(fRequests, mRequests, "numeric"),
-		c.textField(fTTFT, mTTFTTarget, "decimal"),
-		c.textField(fTPOT, mTPOTTarget, "decimal"),
-		c.textField(fGlobalBatch, mGlobalBatch, "numeric"),
-		c.selectField(fOptimizer, mOptimizer, enumOptions(estimator.Optimizers)),
-		c.checkField(fCheckpointing, mCheckpointing),
-		c.checkField(fSelective, mSelective),
-		c.textField(fLoRARank, mLoRARank, "numeric"),
-		c.selectField(fLoRATargets, mLoRATargets, labelled(c, []estimator.LoRATargets{estimator.LoRAAttention, estimator.LoRAAllLinear}, mTargetsAttn, mTargetsAll)),
-		c.selectField(fZeRO, mZeRO, []option{{"0", "0"}, {"1", "1"}, {"2", "2"}, {"3", "3"}}),
-		c.selectField(fOffload, mOffload, labelled(c, estimator.Offloads, mOffNone, mOffOptimizer, mOffAll)),
-		c.selectField(fEngine, mEngine, engines),
-		c.selectField(fKV, mKV, enumOptions(estimator.DTypes)),
-		c.textField(fMemUtil, mMemUtil, "decimal"),
-		c.textField(fMaxBatched, mMaxBatched, "numeric"),
-		c.checkField(fEager, mEager),
-		c.checkField(fFlash, mFlash),
-		c.textField(fTP, mTP, "numeric"),
-		c.textField(fPP, mPP, "numeric"),
-		c.selectField(fUnits, mUnits, []option{{unitGiB.String(), c.t(mUnitsGiB)}, {unitGB.String(), c.t(mUnitsGB)}}),
+		c.selectField(page.FieldModel, page.MsgModel, models),
+		c.selectField(page.FieldTask, page.MsgTask, labelled(c, estimator.Tasks, page.MsgTaskInference, page.MsgTaskTrain, page.MsgTaskFinetune, page.MsgTaskLoRA, page.MsgTaskQLoRA)),
+		c.selectField(page.FieldPrecision, page.MsgPrecision, enumOptions(estimator.DTypes)),
+		c.selectField(page.FieldQuant, page.MsgQuant, c.quantOptions()),
+		c.textField(page.FieldBatch, page.MsgBatch, "numeric"),
+		c.textField(page.FieldSeq, page.MsgSeq, "numeric"),
+		c.selectField(page.FieldGPU, page.MsgGPU, gpus),
+		c.textField(page.FieldGPUs, page.MsgGPUs, "numeric"),
+		c.textField(page.FieldTrainTokens, page.MsgTrainTokens, "text"),
+		c.textField(page.FieldOutput, page.MsgOutputTokens, "numeric"),
+		c.textField(page.FieldRPS, page.MsgRPS, "decimal"),
+		c.textField(page.FieldRequests, page.MsgRequests, "numeric"),
+		c.textField(page.FieldTTFT, page.MsgTTFTTarget, "decimal"),
+		c.textField(page.FieldTPOT, page.MsgTPOTTarget, "decimal"),
+		c.textField(page.FieldGlobalBatch, page.MsgGlobalBatch, "numeric"),
+		c.selectField(page.FieldOptimizer, page.MsgOptimizer, enumOptions(estimator.Optimizers)),
+		c.checkField(page.FieldCheckpointing, page.MsgCheckpointing),
+		c.checkField(page.FieldSelective, page.MsgSelective),
+		c.textField(page.FieldLoRARank, page.MsgLoRARank, "numeric"),
+		c.selectField(page.FieldLoRATargets, page.MsgLoRATargets, labelled(c, []estimator.LoRATargets{estimator.LoRAAttention, estimator.LoRAAllLinear}, page.MsgTargetsAttn, page.MsgTargetsAll)),
+		c.selectField(page.FieldZeRO, page.MsgZeRO, []option{{"0", "0"}, {"1", "1"}, {"2", "2"}, {"3", "3"}}),
+		c.selectField(page.FieldOffload, page.MsgOffload, labelled(c, estimator.Offloads, page.MsgOffNone, page.MsgOffOptimizer, page.MsgOffAll)),
+		c.selectField(page.FieldEngine, page.MsgEngine, engines),
+		c.selectField(page.FieldKV, page.MsgKV, enumOptions(estimator.DTypes)),
+		c.textField(page.FieldMemUtil, page.MsgMemUtil, "decimal"),
+		c.textField(page.FieldMaxBatched, page.MsgMaxBatched, "numeric"),
+		c.checkField(page.FieldEager, page.MsgEager),
+		c.checkField(page.FieldFlash, page.MsgFlash),
+		c.textField(page.FieldTP, page.MsgTP, "numeric"),
+		c.textField(page.FieldPP, page.MsgPP, "numeric"),
+		c.selectField(page.FieldUnits, page.MsgUnits, []option{{page.UnitGiB.String(), c.t(page.MsgUnitsGiB)}, {page.UnitGB.String(), c.t(page.MsgUnitsGB)}}),
 	}
-	return app.Section().Class("rs-inputs").Attr("aria-label", c.t(mInputs)).Body(
+	return app.Section().Class("rs-inputs").Attr("aria-label", c.t(page.MsgInputs)).Body(
 		app.Div().Class("rs-fields").Body(fields...),
-		app.If(c.firstScreen(), func() app.UI { return foldStub("rs-overrides", c.t(mOverrides)) }).
+		app.If(c.firstScreen(), func() app.UI { return foldStub("rs-overrides", c.t(page.MsgOverrides)) }).
 			Else(c.renderOverrides),
 		c.renderFilters(),
-		app.If(c.firstScreen(), func() app.UI { return foldStub("rs-assumptions", c.t(mAssumptions)) }).
+		app.If(c.firstScreen(), func() app.UI { return foldStub("rs-assumptions", c.t(page.MsgAssumptions)) }).
 			Else(c.renderAssumptions),
 	)
 }
@@ -193,21 +195,21 @@ func (c *Calculator) renderInputs() app.UI {
 func (c *Calculator) renderOverrides() app.UI {
 	res := c.r.Res
 	overrides := []app.UI{
-		app.Summary().Text(c.t(mOverrides)),
-		app.P().Class("rs-sub").Text(c.t(mOverridesNote)),
+		app.Summary().Text(c.t(page.MsgOverrides)),
+		app.P().Class("rs-sub").Text(c.t(page.MsgOverridesNote)),
 		app.Div().Class("rs-fields").Body(
-			c.sizeInput(fUsable, mUsableOverride, res.Usable),
-			c.sizeInput(fCtx, mCUDAContext, res.PerGPU.CUDAContext),
-			c.sizeInput(fAlloc, mAllocator, res.PerGPU.AllocatorReserve),
-			c.sizeInput(fNCCL, mNCCL, res.PerGPU.NCCL),
-			c.sizeInput(fGraphs, mCUDAGraphs, res.PerGPU.CUDAGraphs),
+			c.sizeInput(page.FieldUsable, page.MsgUsableOverride, res.Usable),
+			c.sizeInput(page.FieldCtx, page.MsgCUDAContext, res.PerGPU.CUDAContext),
+			c.sizeInput(page.FieldAlloc, page.MsgAllocator, res.PerGPU.AllocatorReserve),
+			c.sizeInput(page.FieldNCCL, page.MsgNCCL, res.PerGPU.NCCL),
+			c.sizeInput(page.FieldGraphs, page.MsgCUDAGraphs, res.PerGPU.CUDAGraphs),
 		),
 	}
 	// Open when a link carries an override, one is wrong or the user has
 	// typed one (so clearing it does not fold the box mid-edit).
 	open := c.overridesOpen
-	for _, f := range overrideFields {
-		open = open || c.state[f] != "" || !c.errs[f].ok()
+	for _, f := range page.OverrideFields {
+		open = open || c.state[f] != "" || !c.errs[f].OK()
 	}
 	return app.Details().Class("rs-overrides").ID("rs-overrides").Open(open).Body(overrides...)
 }
@@ -223,7 +225,7 @@ func foldStub(id, summary string) app.UI {
 }
 
 // labelled gives enum values their translated labels, in order.
-func labelled[T interface{ String() string }](c *Calculator, vals []T, labels ...msgKey) []option {
+func labelled[T interface{ String() string }](c *Calculator, vals []T, labels ...page.MsgKey) []option {
 	o := make([]option, len(vals))
 	for i, v := range vals {
 		o[i] = option{v.String(), v.String()}
@@ -245,27 +247,27 @@ func (c *Calculator) quantOptions() []option {
 	for i, q := range estimator.Quants {
 		o[i] = option{q.String(), labels[q]}
 		if q == estimator.QuantAuto {
-			o[i].label = c.t(mQuantAuto)
+			o[i].label = c.t(page.MsgQuantAuto)
 		}
 	}
 	return o
 }
 
-func fieldID(f field) string { return "rs-" + fieldNames[f] }
+func fieldID(f page.Field) string { return "rs-" + page.FieldNames[f] }
 
 // fieldError renders the message under a field, or nothing.
-func (c *Calculator) fieldError(f field) app.UI {
-	return app.If(!c.errs[f].ok(), func() app.UI {
+func (c *Calculator) fieldError(f page.Field) app.UI {
+	return app.If(!c.errs[f].OK(), func() app.UI {
 		return app.P().Class("rs-error").ID(fieldID(f) + "-error").Text(c.errText(c.errs[f]))
 	})
 }
 
-func (c *Calculator) selectField(f field, label msgKey, opts []option) app.UI {
-	if !c.state.shown(f) {
+func (c *Calculator) selectField(f page.Field, label page.MsgKey, opts []option) app.UI {
+	if !c.state.Shown(f) {
 		return app.Text("")
 	}
 	s := &selectBox{F: int(f), Label: c.t(label), Cur: c.state[f], Opts: opts}
-	if !c.errs[f].ok() {
+	if !c.errs[f].OK() {
 		s.Err = c.errText(c.errs[f])
 	}
 	return s
@@ -290,7 +292,7 @@ type selectBox struct {
 }
 
 func (s *selectBox) Render() app.UI {
-	id := fieldID(field(s.F))
+	id := fieldID(page.Field(s.F))
 	sel := app.Select().ID(id).Attr("data-f", strconv.Itoa(s.F)).Attr("aria-invalid", s.Err != "").OnChange(s.onChange)
 	if !app.IsClient {
 		sel = sel.Body(s.optionElems()...)
@@ -398,19 +400,19 @@ func (s *selectBox) optionsHTML() string {
 }
 
 func (s *selectBox) onChange(ctx app.Context, e app.Event) {
-	ctx.NewActionWithValue(actionField, fieldChange{F: field(s.F), V: ctx.JSSrc().Get("value").String()})
+	ctx.NewActionWithValue(actionField, fieldChange{F: page.Field(s.F), V: ctx.JSSrc().Get("value").String()})
 }
 
 // actionField carries a leaf component's input change to the page.
 const actionField = "rs/field"
 
 type fieldChange struct {
-	F field
+	F page.Field
 	V string
 }
 
-func (c *Calculator) textField(f field, label msgKey, mode string) app.UI {
-	if !c.state.shown(f) {
+func (c *Calculator) textField(f page.Field, label page.MsgKey, mode string) app.UI {
+	if !c.state.Shown(f) {
 		return app.Text("")
 	}
 	return app.Div().Class("rs-field").Body(
@@ -423,20 +425,20 @@ func (c *Calculator) textField(f field, label msgKey, mode string) app.UI {
 // fieldInput is the text input of field f: its id, its index for
 // onField, the state's text and whether it is invalid. Callers add the
 // keyboard hint and the placeholder.
-func (c *Calculator) fieldInput(f field) app.HTMLInput {
+func (c *Calculator) fieldInput(f page.Field) app.HTMLInput {
 	return app.Input().Type("text").ID(fieldID(f)).Attr("data-f", strconv.Itoa(int(f))).
-		Value(c.state[f]).Attr("aria-invalid", !c.errs[f].ok()).OnChange(c.onField)
+		Value(c.state[f]).Attr("aria-invalid", !c.errs[f].OK()).OnChange(c.onField)
 }
 
 // sizeInput is an optional size field whose placeholder is the estimate
 // it would replace.
-func (c *Calculator) sizeInput(f field, label msgKey, est estimator.Bytes) app.UI {
-	if !c.state.shown(f) {
+func (c *Calculator) sizeInput(f page.Field, label page.MsgKey, est estimator.Bytes) app.UI {
+	if !c.state.Shown(f) {
 		return app.Text("")
 	}
 	ph := ""
 	if c.r.OK {
-		ph = c.loc().bytes(est)
+		ph = c.loc().Bytes(est)
 	}
 	return app.Div().Class("rs-field").Body(
 		app.Label().For(fieldID(f)).Text(c.t(label)),
@@ -445,8 +447,8 @@ func (c *Calculator) sizeInput(f field, label msgKey, est estimator.Bytes) app.U
 	)
 }
 
-func (c *Calculator) checkField(f field, label msgKey) app.UI {
-	if !c.state.shown(f) {
+func (c *Calculator) checkField(f page.Field, label page.MsgKey) app.UI {
+	if !c.state.Shown(f) {
 		return app.Text("")
 	}
 	return app.Div().Class("rs-field rs-check").Body(
@@ -462,7 +464,7 @@ func (c *Calculator) checkField(f field, label msgKey) app.UI {
 func (c *Calculator) renderResult() app.UI {
 	if !c.r.OK {
 		return app.Section().Class("rs-result").Body(
-			app.P().Class("rs-sub").Text(c.t(mFixFields)),
+			app.P().Class("rs-sub").Text(c.t(page.MsgFixFields)),
 			app.Range(c.general).Slice(func(i int) app.UI {
 				return app.P().Class("rs-error").Text(c.errText(c.general[i]))
 			}),
@@ -470,46 +472,46 @@ func (c *Calculator) renderResult() app.UI {
 	}
 	l := c.loc()
 	r := c.r.Res
-	facts := []factView{{Label: c.t(mParams), Value: l.count(r.Params) + " (" + l.billions(r.Params) + ")", ID: "rs-params"}}
+	facts := []factView{{Label: c.t(page.MsgParams), Value: l.Count(r.Params) + " (" + l.Billions(r.Params) + ")", ID: "rs-params"}}
 	if r.ActiveParams != r.Params {
-		facts = append(facts, factView{Label: c.t(mActive), Value: l.count(r.ActiveParams)})
+		facts = append(facts, factView{Label: c.t(page.MsgActive), Value: l.Count(r.ActiveParams)})
 	}
 	if r.KVBytesPerToken > 0 {
-		facts = append(facts, factView{Label: c.t(mKVPerToken), Value: l.fixed(float64(r.KVBytesPerToken)/float64(estimator.KiB), 1) + " " + c.t(mKiB)})
+		facts = append(facts, factView{Label: c.t(page.MsgKVPerToken), Value: l.Fixed(float64(r.KVBytesPerToken)/float64(estimator.KiB), 1) + " " + c.t(page.MsgKiB)})
 	}
 	if r.KVPoolTokens > 0 {
-		facts = append(facts, factView{Label: c.t(mKVPool), Value: l.count(r.KVPoolTokens) + " " + c.t(mTokens) + " · " + l.count(r.MaxConcurrentSeqs) + " × " + c.state[fSeq]})
+		facts = append(facts, factView{Label: c.t(page.MsgKVPool), Value: l.Count(r.KVPoolTokens) + " " + c.t(page.MsgTokens) + " · " + l.Count(r.MaxConcurrentSeqs) + " × " + c.state[page.FieldSeq]})
 	}
-	maxSeq := l.countOrNone(c.r.MaxSeq)
+	maxSeq := l.CountOrNone(c.r.MaxSeq)
 	if c.r.SeqCapped {
-		maxSeq += " (" + c.t(mModelLimit) + ")"
+		maxSeq += " (" + c.t(page.MsgModelLimit) + ")"
 	}
 	facts = append(facts,
-		factView{Label: c.t(mMaxBatch), Value: l.countOrNone(c.r.MaxBatch), ID: "rs-max-batch"},
-		factView{Label: c.t(mMaxSeq), Value: maxSeq, ID: "rs-max-seq"},
+		factView{Label: c.t(page.MsgMaxBatch), Value: l.CountOrNone(c.r.MaxBatch), ID: "rs-max-batch"},
+		factView{Label: c.t(page.MsgMaxSeq), Value: maxSeq, ID: "rs-max-seq"},
 	)
 	var warns []string
 	for _, k := range c.r.HWWarn {
 		warns = append(warns, c.t(k)+" ("+c.job.GPU.Name+")")
 	}
 	for w := range r.Warnings.Each() {
-		warns = append(warns, c.t(warningKeys[w]))
+		warns = append(warns, c.t(page.WarningKeys[w]))
 	}
-	verdict := c.t(mFits) + " · " + c.t(mHeadroom) + " " + l.bytes(r.Headroom)
+	verdict := c.t(page.MsgFits) + " · " + c.t(page.MsgHeadroom) + " " + l.Bytes(r.Headroom)
 	if !r.Fits {
-		verdict = c.t(mDoesNotFit) + " · " + c.t(mShortBy) + " " + l.bytes(-r.Headroom)
+		verdict = c.t(page.MsgDoesNotFit) + " · " + c.t(page.MsgShortBy) + " " + l.Bytes(-r.Headroom)
 	}
 	return app.Section().Class("rs-result").Body(
 		&breakdownView{
-			Lang: c.lang(), Title: c.t(mPerGPU) + " · " + c.modelName() + " · " + c.job.GPU.Name,
+			Lang: c.lang(), Title: c.t(page.MsgPerGPU) + " · " + c.modelName() + " · " + c.job.GPU.Name,
 			Verdict: verdict, Fits: r.Fits, Parts: c.partViews(),
-			Total: l.bytes(r.PerGPU.Total()), Band: l.bytesRange(r.Confidence.Low, r.Confidence.High),
-			Usable: l.bytes(r.Usable),
+			Total: l.Bytes(r.PerGPU.Total()), Band: l.BytesRange(r.Confidence.Low, r.Confidence.High),
+			Usable: l.Bytes(r.Usable),
 		},
 		&factList{Facts: facts},
 		app.If(len(warns) > 0, func() app.UI {
 			return app.Div().Class("rs-warnings").ID("rs-warnings").Body(
-				app.H3().Text(c.t(mWarnings)),
+				app.H3().Text(c.t(page.MsgWarnings)),
 				app.Ul().Body(app.Range(warns).Slice(func(i int) app.UI { return app.Li().Class("rs-warn").Text(warns[i]) })),
 			)
 		}),
@@ -517,7 +519,7 @@ func (c *Calculator) renderResult() app.UI {
 }
 
 func (c *Calculator) modelName() string {
-	if c.job.Model.ID == customModelID {
+	if c.job.Model.ID == page.CustomModelID {
 		return c.customModelName()
 	}
 	return c.job.Model.Name
@@ -528,22 +530,22 @@ func (c *Calculator) partViews() []partView {
 	l := c.loc()
 	b, cf := c.r.Res.PerGPU, c.r.Res.Confidence
 	all := []struct {
-		key, formula msgKey
+		key, formula page.MsgKey
 		id           string
 		b            estimator.Bytes
 		conf         float64
 	}{
-		{mWeights, mFWeights, "rs-weights", b.Weights, cf.Weights},
-		{mGradients, mFGradients, "rs-gradients", b.Gradients, cf.Gradients},
-		{mOptimizerStates, mFOptimizer, "rs-optimizer", b.Optimizer, cf.Optimizer},
-		{mActivations, mFActivations, "rs-activations", b.Activations, cf.Activations},
-		{mLogits, mFLogits, "rs-logits", b.Logits, cf.Logits},
-		{mKVCache, mFKV, "rs-kv", b.KVCache, cf.KVCache},
-		{mCUDAContext, mFOverhead, "rs-cuda", b.CUDAContext, cf.Overhead},
-		{mAllocator, mFOverhead, "rs-alloc", b.AllocatorReserve, cf.Overhead},
-		{mNCCL, mFOverhead, "rs-nccl", b.NCCL, cf.Overhead},
-		{mCUDAGraphs, mFOverhead, "rs-graphs", b.CUDAGraphs, cf.Overhead},
-		{mQuantState, mFOverhead, "rs-quant", b.QuantState, cf.Overhead},
+		{page.MsgWeights, page.MsgFWeights, "rs-weights", b.Weights, cf.Weights},
+		{page.MsgGradients, page.MsgFGradients, "rs-gradients", b.Gradients, cf.Gradients},
+		{page.MsgOptimizerStates, page.MsgFOptimizer, "rs-optimizer", b.Optimizer, cf.Optimizer},
+		{page.MsgActivations, page.MsgFActivations, "rs-activations", b.Activations, cf.Activations},
+		{page.MsgLogits, page.MsgFLogits, "rs-logits", b.Logits, cf.Logits},
+		{page.MsgKVCache, page.MsgFKV, "rs-kv", b.KVCache, cf.KVCache},
+		{page.MsgCUDAContext, page.MsgFOverhead, "rs-cuda", b.CUDAContext, cf.Overhead},
+		{page.MsgAllocator, page.MsgFOverhead, "rs-alloc", b.AllocatorReserve, cf.Overhead},
+		{page.MsgNCCL, page.MsgFOverhead, "rs-nccl", b.NCCL, cf.Overhead},
+		{page.MsgCUDAGraphs, page.MsgFOverhead, "rs-graphs", b.CUDAGraphs, cf.Overhead},
+		{page.MsgQuantState, page.MsgFOverhead, "rs-quant", b.QuantState, cf.Overhead},
 	}
 	total := b.Total()
 	var out []partView
@@ -556,8 +558,8 @@ func (c *Calculator) partViews() []partView {
 			share = float64(p.b) / float64(total)
 		}
 		out = append(out, partView{
-			ID: p.id, Name: c.t(p.key), Value: l.bytes(p.b), Share: l.fixed(share*100, 1) + "%",
-			Band: l.percent(p.conf), Formula: c.t(p.formula), Seg: len(out), Permille: int(share*1000 + 0.5),
+			ID: p.id, Name: c.t(p.key), Value: l.Bytes(p.b), Share: l.Fixed(share*100, 1) + "%",
+			Band: l.Percent(p.conf), Formula: c.t(p.formula), Seg: len(out), Permille: int(share*1000 + 0.5),
 		})
 	}
 	return out
@@ -573,46 +575,46 @@ func (c *Calculator) renderPerf() app.UI {
 	v := c.r.Perf
 	if !v.OK {
 		return app.Section().Class("rs-perf").Body(
-			app.H2().Text(c.t(mSpeedTitle)),
-			app.P().Class("rs-sub").ID("rs-no-perf").Text(c.t(mNoPerf)),
+			app.H2().Text(c.t(page.MsgSpeedTitle)),
+			app.P().Class("rs-sub").ID("rs-no-perf").Text(c.t(page.MsgNoPerf)),
 		)
 	}
 	p := v.P
-	band := l.percent(p.Uncertainty)
+	band := l.Percent(p.Uncertainty)
 	bound := c.t(boundKeys[p.Bound])
-	eff := c.t(mEffMFU) + " " + l.fixed(v.Eff.MFU*100, 0) + "%"
+	eff := c.t(page.MsgEffMFU) + " " + l.Fixed(v.Eff.MFU*100, 0) + "%"
 	if c.job.In.Task == estimator.Inference {
-		eff = c.t(mEffBandwidth) + " " + l.fixed(v.Eff.BandwidthUtil*100, 0) + "% · " + c.t(mEffMFU) + " " + l.fixed(v.Eff.InferenceMFU*100, 0) + "%"
+		eff = c.t(page.MsgEffBandwidth) + " " + l.Fixed(v.Eff.BandwidthUtil*100, 0) + "% · " + c.t(page.MsgEffMFU) + " " + l.Fixed(v.Eff.InferenceMFU*100, 0) + "%"
 	}
-	hw := c.job.GPU.Name + ": " + l.fixed(v.HW.PeakFLOPS/1e12, 0) + " TFLOPS · " + l.fixed(v.HW.MemBandwidth/1e9, 0) + " GB/s"
-	basis := func(formula, verify msgKey) basisView {
+	hw := c.job.GPU.Name + ": " + l.Fixed(v.HW.PeakFLOPS/1e12, 0) + " TFLOPS · " + l.Fixed(v.HW.MemBandwidth/1e9, 0) + " GB/s"
+	basis := func(formula, verify page.MsgKey) basisView {
 		return basisView{Formula: c.t(formula), Inputs: hw, Efficiency: eff, Band: band, Bound: bound, Verify: c.t(verify)}
 	}
 	// Two plans, each named: the job as set (its speed, and its cost at
 	// that speed on the offer and price of the planner's cheapest plan on
-	// this GPU: atSpeed), and that plan itself (its own count, engine,
+	// this GPU: page.AtSpeed), and that plan itself (its own count, engine,
 	// batch and price model), as in the tables.
 	atSpeedV, atSpeedWhere := "…", ""
-	if sc := atSpeed(v, c.job, &c.ps.out); sc.OK && !c.ps.pending() {
-		atSpeedWhere = l.money(sc.PerGPUHour, sc.Currency) + "/" + c.t(mGPUHour) + " " + c.t(pricingKeys[sc.Pricing]) +
+	if sc := page.AtSpeed(v, c.job, &c.ps.out); sc.OK && !c.ps.pending() {
+		atSpeedWhere = l.Money(sc.PerGPUHour, sc.Currency) + "/" + c.t(page.MsgGPUHour) + " " + c.t(pricingKeys[sc.Pricing]) +
 			" · " + c.providerName(sc.Offer.Provider) + " " + sc.Offer.InstanceType
-		atSpeedV = l.money(sc.JobCost, sc.Currency)
+		atSpeedV = l.Money(sc.JobCost, sc.Currency)
 		if c.job.In.Task == estimator.Inference {
-			atSpeedV = l.money(sc.PerMOut, sc.Currency)
+			atSpeedV = l.Money(sc.PerMOut, sc.Currency)
 		}
 	} else if !c.ps.pending() {
 		atSpeedV = "—"
 	}
 	planned, plannedWhat := "…", ""
-	if x, ok := c.ps.out.best(c.job.GPU.ID); ok && !c.ps.pending() {
+	if x, ok := c.ps.out.Best(c.job.GPU.ID); ok && !c.ps.pending() {
 		where := c.t(pricingKeys[x.Pricing]) + " · " + c.providerName(x.Offer.Provider) + " " + x.Offer.InstanceType + instances(x.Instances)
-		shape := l.count(int64(x.Plan.GPUs)) + " × " + c.job.GPU.Name + planSuffix(x.Plan)
+		shape := l.Count(int64(x.Plan.GPUs)) + " × " + c.job.GPU.Name + planSuffix(x.Plan)
 		if c.job.In.Task == estimator.Inference {
-			planned = l.money(x.PerMOutUSD, "USD")
-			plannedWhat = shape + " · " + engineLabels[x.Engine] + " · " + l.count(int64(math.Round(x.Concurrency))) + " " + c.t(mInFlight) + " · " + where
+			planned = l.Money(x.PerMOutUSD, "USD")
+			plannedWhat = shape + " · " + engineLabels[x.Engine] + " · " + l.Count(int64(math.Round(x.Concurrency))) + " " + c.t(page.MsgInFlight) + " · " + where
 		} else {
-			planned = l.money(x.Cost, c.ps.out.Currency)
-			plannedWhat = l.duration(x.Seconds) + " · " + shape + " · " + where
+			planned = l.Money(x.Cost, c.ps.out.Currency)
+			plannedWhat = l.Duration(x.Seconds) + " · " + shape + " · " + where
 		}
 	} else if !c.ps.pending() {
 		planned = "—"
@@ -620,53 +622,53 @@ func (c *Calculator) renderPerf() app.UI {
 	var facts []factView
 	if c.job.In.Task == estimator.Inference {
 		facts = []factView{
-			{ID: "rs-ttft", Label: c.t(mTTFT), Value: l.duration(p.TimeToFirstToken), Basis: basis(mFTTFT, mVerifyVLLM)},
-			{ID: "rs-per-seq", Label: c.t(mPerSeq), Value: l.rate(safeInv(p.DecodeTokenLatency)), Basis: basis(mFDecode, mVerifyVLLM)},
-			{ID: "rs-throughput", Label: c.t(mThroughputInfer), Value: l.rate(p.TokensPerSecond) + " " + band, Basis: basis(mFDecode, mVerifyVLLM)},
-			{ID: "rs-cost-at-speed", Label: c.t(mCostAtSpeed), Value: atSpeedV, Detail: atSpeedWhere, Basis: basis(mFCostPerM, mVerifyVLLM)},
+			{ID: "rs-ttft", Label: c.t(page.MsgTTFT), Value: l.Duration(p.TimeToFirstToken), Basis: basis(page.MsgFTTFT, page.MsgVerifyVLLM)},
+			{ID: "rs-per-seq", Label: c.t(page.MsgPerSeq), Value: l.Rate(safeInv(p.DecodeTokenLatency)), Basis: basis(page.MsgFDecode, page.MsgVerifyVLLM)},
+			{ID: "rs-throughput", Label: c.t(page.MsgThroughputInfer), Value: l.Rate(p.TokensPerSecond) + " " + band, Basis: basis(page.MsgFDecode, page.MsgVerifyVLLM)},
+			{ID: "rs-cost-at-speed", Label: c.t(page.MsgCostAtSpeed), Value: atSpeedV, Detail: atSpeedWhere, Basis: basis(page.MsgFCostPerM, page.MsgVerifyVLLM)},
 		}
 	} else {
 		facts = []factView{
-			{ID: "rs-throughput", Label: c.t(mThroughputTrain), Value: l.rate(p.TokensPerSecond) + " " + band, Basis: basis(mFTrain, mVerifyTrain)},
-			{ID: "rs-job-time", Label: c.t(mJobTime), Value: l.duration(v.Seconds), Basis: basis(mFJobTime, mVerifyTrain)},
-			{ID: "rs-gpu-hours", Label: c.t(mGPUHours), Value: l.rate(v.GPUHours), Basis: basis(mFJobTime, mVerifyTrain)},
-			{ID: "rs-steps", Label: c.t(mOptimizerSteps), Value: l.countOrNone(int(safeDiv(c.job.Tokens, p.TokensPerStep)))},
-			{ID: "rs-cost-at-speed", Label: c.t(mJobCostAtSpeed), Value: atSpeedV, Detail: atSpeedWhere, Basis: basis(mFJobCost, mVerifyTrain)},
+			{ID: "rs-throughput", Label: c.t(page.MsgThroughputTrain), Value: l.Rate(p.TokensPerSecond) + " " + band, Basis: basis(page.MsgFTrain, page.MsgVerifyTrain)},
+			{ID: "rs-job-time", Label: c.t(page.MsgJobTime), Value: l.Duration(v.Seconds), Basis: basis(page.MsgFJobTime, page.MsgVerifyTrain)},
+			{ID: "rs-gpu-hours", Label: c.t(page.MsgGPUHours), Value: l.Rate(v.GPUHours), Basis: basis(page.MsgFJobTime, page.MsgVerifyTrain)},
+			{ID: "rs-steps", Label: c.t(page.MsgOptimizerSteps), Value: l.CountOrNone(int(safeDiv(c.job.Tokens, p.TokensPerStep)))},
+			{ID: "rs-cost-at-speed", Label: c.t(page.MsgJobCostAtSpeed), Value: atSpeedV, Detail: atSpeedWhere, Basis: basis(page.MsgFJobCost, page.MsgVerifyTrain)},
 		}
 	}
 	if c.job.In.Task.Training() && c.job.In.GPUs > 1 {
-		facts = append(facts, factView{ID: "rs-comm", Label: c.t(mCommFact), Value: l.smallPercent(safeShare(p.CommSeconds, p.StepSeconds)), Detail: c.t(mOfStep)})
+		facts = append(facts, factView{ID: "rs-comm", Label: c.t(page.MsgCommFact), Value: l.SmallPercent(page.SafeShare(p.CommSeconds, p.StepSeconds)), Detail: c.t(page.MsgOfStep)})
 	}
-	facts = append(facts, factView{ID: "rs-mfu", Label: c.t(mMFUImplied), Value: l.smallPercent(p.MFU)},
-		factView{ID: "rs-cheapest", Label: c.t(mPlannerBest), Value: planned, Detail: plannedWhat})
+	facts = append(facts, factView{ID: "rs-mfu", Label: c.t(page.MsgMFUImplied), Value: l.SmallPercent(p.MFU)},
+		factView{ID: "rs-cheapest", Label: c.t(page.MsgPlannerBest), Value: planned, Detail: plannedWhat})
 	return app.Section().Class("rs-perf").Body(
-		app.H2().Text(c.t(mSpeedTitle)),
-		app.P().Class("rs-sub").ID("rs-perf-setup").Text(c.t(mAsSet)+": "+c.setupLine()),
+		app.H2().Text(c.t(page.MsgSpeedTitle)),
+		app.P().Class("rs-sub").ID("rs-perf-setup").Text(c.t(page.MsgAsSet)+": "+c.setupLine()),
 		&factList{Facts: facts, Lang: c.lang()},
-		app.P().Class("rs-sub").Body(app.Text(c.t(mSpeedNote)+" "), accuracyLink(c.lang())),
+		app.P().Class("rs-sub").Body(app.Text(c.t(page.MsgSpeedNote)+" "), accuracyLink(c.lang())),
 	)
 }
 
 // pricingKeys name the price models, by planner.Pricing.
-var pricingKeys = map[planner.Pricing]msgKey{
-	planner.OnDemand: mPrOnDemand, planner.Spot: mPrSpot, planner.Reserved1y: mPrRes1, planner.Reserved3y: mPrRes3,
+var pricingKeys = map[planner.Pricing]page.MsgKey{
+	planner.OnDemand: page.MsgPrOnDemand, planner.Spot: page.MsgPrSpot, planner.Reserved1y: page.MsgPrRes1, planner.Reserved3y: page.MsgPrRes3,
 }
 
 // setupLine says the job as set, which the speed box's figures describe:
 // "1 × NVIDIA H100 SXM 80GB · Hugging Face transformers · batch 1".
 func (c *Calculator) setupLine() string {
 	in := c.job.In
-	s := c.loc().count(int64(in.GPUs)) + " × " + c.job.GPU.Name + planSuffix(planOf(in))
+	s := c.loc().Count(int64(in.GPUs)) + " × " + c.job.GPU.Name + planSuffix(page.PlanOf(in))
 	if in.Task == estimator.Inference {
 		s += " · " + engineLabels[in.Engine]
 	}
-	return s + " · " + c.t(mBatch) + " " + strconv.Itoa(in.Batch)
+	return s + " · " + c.t(page.MsgBatch) + " " + strconv.Itoa(in.Batch)
 }
 
 // taskKeys name the tasks, by estimator.Task.
-var taskKeys = map[estimator.Task]msgKey{
-	estimator.Inference: mTaskInference, estimator.Pretrain: mTaskTrain, estimator.FullFinetune: mTaskFinetune,
-	estimator.LoRA: mTaskLoRA, estimator.QLoRA: mTaskQLoRA,
+var taskKeys = map[estimator.Task]page.MsgKey{
+	estimator.Inference: page.MsgTaskInference, estimator.Pretrain: page.MsgTaskTrain, estimator.FullFinetune: page.MsgTaskFinetune,
+	estimator.LoRA: page.MsgTaskLoRA, estimator.QLoRA: page.MsgTaskQLoRA,
 }
 
 // jobLine says the job the answer is planned for, above the picks:
@@ -677,13 +679,13 @@ func (c *Calculator) jobLine() string {
 	var work string
 	switch {
 	case j.In.Task.Training():
-		work = fill(c.t(mJobTokens), l.count(int64(j.Tokens)))
+		work = page.Fill(c.t(page.MsgJobTokens), l.Count(int64(j.Tokens)))
 	case j.RPS > 0:
-		work = fill(c.t(mJobRate), l.sig3(j.RPS), l.count(int64(j.Work.PromptTokens)), l.count(int64(j.Work.OutputTokens)))
+		work = page.Fill(c.t(page.MsgJobRate), l.Sig3(j.RPS), l.Count(int64(j.Work.PromptTokens)), l.Count(int64(j.Work.OutputTokens)))
 	default:
-		work = fill(c.t(mJobRequests), l.count(int64(j.Requests)), l.count(int64(j.In.Seq)))
+		work = page.Fill(c.t(page.MsgJobRequests), l.Count(int64(j.Requests)), l.Count(int64(j.In.Seq)))
 	}
-	return c.t(mJobFor) + ": " + j.Model.Name + " · " + c.t(taskKeys[j.In.Task]) + " · " + work + " · " + c.setupLine()
+	return c.t(page.MsgJobFor) + ": " + j.Model.Name + " · " + c.t(taskKeys[j.In.Task]) + " · " + work + " · " + c.setupLine()
 }
 
 // engineLabels are the engines' product names, one per estimator.Engines.
@@ -693,9 +695,9 @@ var engineLabels = map[estimator.Engine]string{
 }
 
 // boundKeys name what bounded a phase, by estimator.Bound.
-var boundKeys = map[estimator.Bound]msgKey{
-	estimator.BoundNone: mNone, estimator.BoundCompute: mBoundCompute, estimator.BoundBandwidth: mBoundBandwidth,
-	estimator.BoundHost: mBoundHost, estimator.BoundCommunication: mBoundComm,
+var boundKeys = map[estimator.Bound]page.MsgKey{
+	estimator.BoundNone: page.MsgNone, estimator.BoundCompute: page.MsgBoundCompute, estimator.BoundBandwidth: page.MsgBoundBandwidth,
+	estimator.BoundHost: page.MsgBoundHost, estimator.BoundCommunication: page.MsgBoundComm,
 }
 
 func safeDiv(a, b float64) float64 {
@@ -717,24 +719,24 @@ func (c *Calculator) renderServe() app.UI {
 		return app.Text("")
 	}
 	l := c.loc()
-	fleet := func(id string, v serveResult) app.UI {
+	fleet := func(id string, v page.ServeResult) app.UI {
 		facts := []factView{
-			{ID: id + "concurrency", Label: c.t(mConcurrency), Value: l.sig3(v.Concurrency)},
-			{ID: id + "serve-ttft", Label: c.t(mTTFT) + " (p95)", Value: l.duration(v.TTFTP95)},
-			{ID: id + "serve-tpot", Label: c.t(mTPOT), Value: l.duration(v.TPOT)},
-			{ID: id + "replicas", Label: c.t(mReplicas), Value: l.count(int64(v.Replicas))},
-			{ID: id + "fleet-gpus", Label: c.t(mFleetGPUs), Value: l.count(int64(v.GPUs))},
-			{ID: id + "monthly", Label: c.t(mMonthly), Value: l.money(v.Monthly, c.ps.out.Currency)},
+			{ID: id + "concurrency", Label: c.t(page.MsgConcurrency), Value: l.Sig3(v.Concurrency)},
+			{ID: id + "serve-ttft", Label: c.t(page.MsgTTFT) + " (p95)", Value: l.Duration(v.TTFTP95)},
+			{ID: id + "serve-tpot", Label: c.t(page.MsgTPOT), Value: l.Duration(v.TPOT)},
+			{ID: id + "replicas", Label: c.t(page.MsgReplicas), Value: l.Count(int64(v.Replicas))},
+			{ID: id + "fleet-gpus", Label: c.t(page.MsgFleetGPUs), Value: l.Count(int64(v.GPUs))},
+			{ID: id + "monthly", Label: c.t(page.MsgMonthly), Value: l.Money(v.Monthly, c.ps.out.Currency)},
 		}
 		return &factList{Facts: facts, Lang: c.lang()}
 	}
 	// Each fleet names its plan: GPUs, engine, price model, offer.
-	named := func(v serveResult) string {
-		return l.count(int64(v.GPUs)) + " × " + c.gpuName(v.Offer.GPU) + planSuffix(v.Plan) + " · " + engineLabels[v.Engine] +
+	named := func(v page.ServeResult) string {
+		return l.Count(int64(v.GPUs)) + " × " + c.gpuName(v.Offer.GPU) + planSuffix(v.Plan) + " · " + engineLabels[v.Engine] +
 			" · " + c.t(pricingKeys[v.Pricing]) + " · " + c.providerName(v.Offer.Provider) + " " + v.Offer.InstanceType + instances(v.Instances)
 	}
 	// What set each fleet's replica count, under its facts.
-	binds := func(id string, v serveResult) app.UI {
+	binds := func(id string, v page.ServeResult) app.UI {
 		if s := c.bindingText(v); s != "" {
 			return app.P().Class("rs-sub rs-binds").ID(id).Text(s)
 		}
@@ -742,15 +744,15 @@ func (c *Calculator) renderServe() app.UI {
 	}
 	v := c.ps.out.Serve
 	body := []app.UI{
-		app.H2().Text(c.t(mServeTitle)),
-		app.P().Class("rs-sub").ID("rs-fleet-plan").Text(c.t(mFleetOf) + ": " + named(v)),
+		app.H2().Text(c.t(page.MsgServeTitle)),
+		app.P().Class("rs-sub").ID("rs-fleet-plan").Text(c.t(page.MsgFleetOf) + ": " + named(v)),
 		fleet("rs-", v),
 		binds("rs-binds", v),
 		c.loadChartUI(),
 	}
 	if h := c.ps.out.ServeHere; h.OK && h.Offer.GPU != v.Offer.GPU {
 		body = append(body,
-			app.P().Class("rs-sub").ID("rs-fleet-here").Text(c.t(mFleetHere)+": "+named(h)),
+			app.P().Class("rs-sub").ID("rs-fleet-here").Text(c.t(page.MsgFleetHere)+": "+named(h)),
 			fleet("rs-here-", h),
 			binds("rs-here-binds", h))
 	}
@@ -765,9 +767,9 @@ func safeInv(x float64) float64 {
 }
 
 // ruleLabels name the rules of thumb, by estimator.Rule.
-var ruleLabels = map[estimator.Rule]msgKey{
-	estimator.RuleParams4Bytes: mRuleParams4, estimator.RuleParamMemory1_5: mRuleParamMem15,
-	estimator.RuleWeights1_2: mRuleWeights12, estimator.RuleHF18Bytes: mRuleHF18,
+var ruleLabels = map[estimator.Rule]page.MsgKey{
+	estimator.RuleParams4Bytes: page.MsgRuleParams4, estimator.RuleParamMemory1_5: page.MsgRuleParamMem15,
+	estimator.RuleWeights1_2: page.MsgRuleWeights12, estimator.RuleHF18Bytes: page.MsgRuleHF18,
 }
 
 // renderRules compares the rules of thumb users meet in guides with the
@@ -779,12 +781,12 @@ func (c *Calculator) renderRules() app.UI {
 	l := c.loc()
 	rows := c.r.Rules
 	return app.Section().Class("rs-rules").Body(
-		app.H2().Text(c.t(mRulesTitle)),
-		app.P().Class("rs-sub").Text(c.t(mRulesNote)),
+		app.H2().Text(c.t(page.MsgRulesTitle)),
+		app.P().Class("rs-sub").Text(c.t(page.MsgRulesNote)),
 		app.Div().Class("rs-scroll").Body(app.Table().ID("rs-rules").Body(
 			app.THead().Body(app.Tr().Body(
-				app.Th().Text(""), app.Th().Class("num").Text(c.t(mRuleSays)),
-				app.Th().Class("num").Text(c.t(mThisEstimate)), app.Th().Class("num").Text(c.t(mOffBy)),
+				app.Th().Text(""), app.Th().Class("num").Text(c.t(page.MsgRuleSays)),
+				app.Th().Class("num").Text(c.t(page.MsgThisEstimate)), app.Th().Class("num").Text(c.t(page.MsgOffBy)),
 			)),
 			app.TBody().Body(app.Range(rows).Slice(func(i int) app.UI {
 				r := rows[i]
@@ -796,8 +798,8 @@ func (c *Calculator) renderRules() app.UI {
 					cls = "num rs-bad"
 				}
 				return app.Tr().Attr("data-rule", r.Rule.String()).Body(
-					app.Td().Text(c.t(ruleLabels[r.Rule])), app.Td().Class("num").Text(l.bytes(r.Bytes)),
-					app.Td().Class("num").Text(l.bytes(r.Estimate)), app.Td().Class(cls).Text(l.signedPercent(e)),
+					app.Td().Text(c.t(ruleLabels[r.Rule])), app.Td().Class("num").Text(l.Bytes(r.Bytes)),
+					app.Td().Class("num").Text(l.Bytes(r.Estimate)), app.Td().Class(cls).Text(l.SignedPercent(e)),
 				)
 			})),
 		)),
@@ -811,7 +813,7 @@ func (c *Calculator) renderFit() app.UI {
 	l := c.loc()
 	cheapestGPU := ""
 	for _, p := range c.ps.out.Picks {
-		if p.Kind == pickCheapest {
+		if p.Kind == page.PickCheapest {
 			cheapestGPU = p.Offer.GPU
 		}
 	}
@@ -819,22 +821,22 @@ func (c *Calculator) renderFit() app.UI {
 	costs := make([]float64, len(c.r.Fit))
 	for i, f := range c.r.Fit {
 		v := fitRowView{
-			GPU: f.GPU.ID, Name: f.GPU.Name, VRAM: l.bytes(f.GPU.Memory), Fits: f.Fits,
-			Selected: f.GPU.ID == c.job.GPU.ID, Need: c.t(mNone), From: c.t(mNone), Cost: c.t(mNone),
+			GPU: f.GPU.ID, Name: f.GPU.Name, VRAM: l.Bytes(f.GPU.Memory), Fits: f.Fits,
+			Selected: f.GPU.ID == c.job.GPU.ID, Need: c.t(page.MsgNone), From: c.t(page.MsgNone), Cost: c.t(page.MsgNone),
 			Plan: f.Plan,
 		}
 		if f.Fits {
-			v.Verdict = "✓ " + c.t(mFits) + " · " + l.bytes(f.Headroom)
+			v.Verdict = "✓ " + c.t(page.MsgFits) + " · " + l.Bytes(f.Headroom)
 		} else {
-			v.Verdict = "✗ " + c.t(mDoesNotFit)
+			v.Verdict = "✗ " + c.t(page.MsgDoesNotFit)
 		}
 		if f.Found {
 			v.Need, v.Split = strconv.Itoa(f.Plan.GPUs), splitText(f.Plan)
 		} else {
-			v.Need = "> " + strconv.Itoa(maxGPUsSearched)
+			v.Need = "> " + strconv.Itoa(page.MaxGPUsSearched)
 		}
-		if f.From.perGPUHour > 0 {
-			v.From = l.money(f.From.perGPUHour, f.From.currency) + "/" + c.t(mGPUHour)
+		if f.From.PerGPUHour > 0 {
+			v.From = l.Money(f.From.PerGPUHour, f.From.Currency) + "/" + c.t(page.MsgGPUHour)
 		}
 		// The cost is the planner's best row on this GPU, and a click
 		// applies that whole plan (count, split), as a pick does.
@@ -842,14 +844,14 @@ func (c *Calculator) renderFit() app.UI {
 		// by the page's rs-plan-pending class like the recommendation it
 		// agrees with: rewriting every cost twice per keystroke is most of
 		// an input change's DOM work.
-		switch x, ok := c.ps.out.best(f.GPU.ID); {
+		switch x, ok := c.ps.out.Best(f.GPU.ID); {
 		case ok:
-			v.Cost, v.Plan = l.money(x.Cost, c.ps.out.Currency), x.Plan
+			v.Cost, v.Plan = l.Money(x.Cost, c.ps.out.Currency), x.Plan
 			v.Where = strconv.Itoa(x.Plan.GPUs) + "× · " + c.providerName(x.Offer.Provider) + " " + x.Offer.InstanceType + instances(x.Instances)
 			v.Cheapest = f.GPU.ID == cheapestGPU
 			costs[i] = x.Cost
 			// The planner's plan holds the job too: where the memory
-			// search stopped at maxGPUsSearched, or the planner's layout
+			// search stopped at page.MaxGPUsSearched, or the planner's layout
 			// (ZeRO, TP, PP) needs fewer GPUs, the row says the planner's
 			// count, never "> 64" next to a priced plan.
 			if !f.Found || x.Plan.GPUs < f.Plan.GPUs {
@@ -858,13 +860,13 @@ func (c *Calculator) renderFit() app.UI {
 		}
 		rows[i] = v
 	}
-	if c.job.Sort == sortCost {
+	if c.job.Sort == page.SortCost {
 		// Cheapest plan first; GPUs without one keep memory order after them.
 		idx := make([]int, len(rows))
 		for i := range idx {
 			idx[i] = i
 		}
-		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(priceKey(costs[a]), priceKey(costs[b])) })
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(page.PriceKey(costs[a]), page.PriceKey(costs[b])) })
 		sorted := make([]fitRowView, len(rows))
 		for i, k := range idx {
 			sorted[i] = rows[k]
@@ -872,10 +874,10 @@ func (c *Calculator) renderFit() app.UI {
 		rows = sorted
 	}
 	return app.Section().Class("rs-fit").Body(
-		app.H2().Text(c.t(mGPUFit)),
+		app.H2().Text(c.t(page.MsgGPUFit)),
 		app.Div().Class("rs-fit-head").Body(
-			app.P().Class("rs-sub").Text(c.t(mPickGPU)),
-			c.selectField(fSort, mSortBy, []option{{sortVRAM.String(), c.t(mSortVRAM)}, {sortCost.String(), c.t(mSortCost)}}),
+			app.P().Class("rs-sub").Text(c.t(page.MsgPickGPU)),
+			c.selectField(page.FieldSort, page.MsgSortBy, []option{{page.SortVRAM.String(), c.t(page.MsgSortVRAM)}, {page.SortCost.String(), c.t(page.MsgSortCost)}}),
 		),
 		&fitTable{
 			Rows: rows, Lang: c.lang(), CostHeader: c.planCostHeader() + " · " + c.pricingName(),
@@ -885,7 +887,7 @@ func (c *Calculator) renderFit() app.UI {
 
 // splitText says how the GPUs are used: tensor-parallel degree, pipeline
 // stages and data-parallel copies (with the ZeRO stage that shards them).
-func splitText(p plan) string {
+func splitText(p page.Plan) string {
 	var s string
 	add := func(x string) {
 		if s != "" {
@@ -916,23 +918,23 @@ func (c *Calculator) renderOffers() app.UI {
 	l := c.loc()
 	// The planner's row prices each offer; offers it priced come first,
 	// cheapest first, then the rest in catalog order (USD, price per GPU-hour).
-	offers := make([]offerResult, 0, len(c.r.Offers))
+	offers := make([]page.OfferResult, 0, len(c.r.Offers))
 	for _, o := range c.r.Offers {
 		if _, planned := c.ps.out.ByOffer[o.Offer.ID]; o.Holds || planned {
 			offers = append(offers, o)
 		}
 	}
-	cost := func(o offerResult) float64 {
+	cost := func(o page.OfferResult) float64 {
 		if i, ok := c.ps.out.ByOffer[o.Offer.ID]; ok {
 			return c.ps.out.Cands[i].Cost
 		}
 		return 0
 	}
-	slices.SortStableFunc(offers, func(a, b offerResult) int { return cmp.Compare(priceKey(cost(a)), priceKey(cost(b))) })
+	slices.SortStableFunc(offers, func(a, b page.OfferResult) int { return cmp.Compare(page.PriceKey(cost(a)), page.PriceKey(cost(b))) })
 	more := 0
-	if !c.allOffers && len(offers) > offersShown {
-		more = len(offers) - offersShown
-		offers = offers[:offersShown]
+	if !c.allOffers && len(offers) > page.OffersShown {
+		more = len(offers) - page.OffersShown
+		offers = offers[:page.OffersShown]
 	}
 	rows := make([]offerRowView, len(offers))
 	for i, o := range offers {
@@ -940,18 +942,18 @@ func (c *Calculator) renderOffers() app.UI {
 			ID: o.Offer.ID, GPU: o.Offer.GPU, Plan: o.Plan,
 			Provider: o.Provider, Instance: o.Offer.InstanceType,
 			GPUs:     strconv.FormatFloat(o.Offer.GPUCount, 'f', -1, 64) + "×",
-			OnDemand: l.money(o.Offer.OnDemandPerHour, o.Offer.Currency), Spot: l.money(o.Offer.SpotPerHour, o.Offer.Currency),
+			OnDemand: l.Money(o.Offer.OnDemandPerHour, o.Offer.Currency), Spot: l.Money(o.Offer.SpotPerHour, o.Offer.Currency),
 			Reserved: c.reservedText(o.Offer.Reserved1yPerHour, o.Offer.Reserved3yPerHour, o.Offer.Currency),
-			Cost:     c.t(mNone), Time: c.t(mNone), AsOf: l.date(o.Offer.AsOf), Source: o.Offer.Source,
+			Cost:     c.t(page.MsgNone), Time: c.t(page.MsgNone), AsOf: l.Date(o.Offer.AsOf), Source: o.Offer.Source,
 			Estimated: o.Offer.AsOfEstimated, Own: o.Own,
 		}
 		c.flagOffer(&rows[i], o.Offer)
 		if k, ok := c.ps.out.ByOffer[o.Offer.ID]; ok {
 			x := c.ps.out.Cands[k]
-			rows[i].Cost, rows[i].Plan, rows[i].Time = l.money(x.Cost, c.ps.out.Currency), x.Plan, l.duration(x.Seconds)
+			rows[i].Cost, rows[i].Plan, rows[i].Time = l.Money(x.Cost, c.ps.out.Currency), x.Plan, l.Duration(x.Seconds)
 			rows[i].Where = splitText(x.Plan) + instances(x.Instances)
 			if x.CommShare > 0 {
-				rows[i].Where += " · " + strings.Replace(c.t(mCommShare), "%s", l.smallPercent(x.CommShare), 1)
+				rows[i].Where += " · " + strings.Replace(c.t(page.MsgCommShare), "%s", l.SmallPercent(x.CommShare), 1)
 			}
 		}
 		if len(o.Offer.Regions) > 0 {
@@ -959,16 +961,16 @@ func (c *Calculator) renderOffers() app.UI {
 		}
 	}
 	return app.Section().Class("rs-offers").Body(
-		app.H2().Text(c.t(mOffers)+" · "+c.job.GPU.Name),
-		app.P().Class("rs-sub").Text(c.t(mPricesNote)),
+		app.H2().Text(c.t(page.MsgOffers)+" · "+c.job.GPU.Name),
+		app.P().Class("rs-sub").Text(c.t(page.MsgPricesNote)),
 		app.If(len(rows) == 0, func() app.UI {
-			return app.P().Class("rs-sub").Text(c.t(mNoOffers))
+			return app.P().Class("rs-sub").Text(c.t(page.MsgNoOffers))
 		}).Else(func() app.UI {
 			return &offerTable{Rows: rows, Lang: c.lang(), CostHeader: c.planCostHeader() + " · " + c.pricingName(), TimeHeader: c.planTimeHeader()}
 		}),
 		app.If(more > 0, func() app.UI {
 			return app.Button().Class("rs-more").ID("rs-more-offers").OnClick(c.onShowAllOffers).
-				Text(c.t(mShowAll) + " (+" + strconv.Itoa(more) + ")")
+				Text(c.t(page.MsgShowAll) + " (+" + strconv.Itoa(more) + ")")
 		}),
 	)
 }
@@ -986,13 +988,13 @@ func (c *Calculator) reservedText(r1, r3 float64, cur string) string {
 	l := c.loc()
 	s := ""
 	if r1 > 0 {
-		s = l.money(r1, cur) + " " + c.t(mYear1)
+		s = l.Money(r1, cur) + " " + c.t(page.MsgYear1)
 	}
 	if r3 > 0 {
 		if s != "" {
 			s += " · "
 		}
-		s += l.money(r3, cur) + " " + c.t(mYear3)
+		s += l.Money(r3, cur) + " " + c.t(page.MsgYear3)
 	}
 	if s == "" {
 		return "—"
@@ -1004,64 +1006,64 @@ func (c *Calculator) reservedText(r1, r3 float64, cur string) string {
 // estimator's figure as placeholder) and the dated exchange rates.
 func (c *Calculator) renderAssumptions() app.UI {
 	l := c.loc()
-	eff := assumedEfficiency(c.job, c.r.Perf)
+	eff := page.AssumedEfficiency(c.job, c.r.Perf)
 	def := func(v float64) float64 { return v }
 	open := c.overridesOpen
-	for _, f := range assumptionFields {
-		open = open || c.state[f] != "" || !c.errs[f].ok()
+	for _, f := range page.AssumptionFields {
+		open = open || c.state[f] != "" || !c.errs[f].OK()
 	}
-	effField := func(f field, label msgKey, v float64) app.UI {
-		if !c.state.shown(f) {
+	effField := func(f page.Field, label page.MsgKey, v float64) app.UI {
+		if !c.state.Shown(f) {
 			return app.Text("")
 		}
 		return app.Div().Class("rs-field").Body(
 			app.Label().For(fieldID(f)).Text(c.t(label)),
-			c.fieldInput(f).Attr("inputmode", "decimal").Placeholder(l.fixed(def(v), 2)),
+			c.fieldInput(f).Attr("inputmode", "decimal").Placeholder(l.Fixed(def(v), 2)),
 			c.fieldError(f),
 		)
 	}
 	// The planner's assumptions: each field shows its default as its
 	// placeholder and where the default comes from below it.
-	planField := func(f field, label msgKey, placeholder string, source string) app.UI {
+	planField := func(f page.Field, label page.MsgKey, placeholder string, source string) app.UI {
 		return app.Div().Class("rs-field").Body(
 			app.Label().For(fieldID(f)).Text(c.t(label)),
 			c.fieldInput(f).Placeholder(placeholder),
-			app.Div().Class("rs-where rs-src").Text(c.t(mDefaultIs)+" "+placeholder+" · "+source),
+			app.Div().Class("rs-where rs-src").Text(c.t(page.MsgDefaultIs)+" "+placeholder+" · "+source),
 			c.fieldError(f),
 		)
 	}
-	spotDefault := l.fixed(planner.DefaultSpotInterruptionsPerMonth, 2)
+	spotDefault := l.Fixed(planner.DefaultSpotInterruptionsPerMonth, 2)
 	var spotNow string
-	if x, ok := c.ps.out.best(c.job.GPU.ID); ok && !c.ps.pending() && x.CheckpointEvery > 0 {
-		spotNow = c.t(mSpotNow) + " " + l.fixed(x.SpotPerMonth, 3) + " · " + c.t(mYoungDaly) + " " + l.duration(x.CheckpointEvery) +
+	if x, ok := c.ps.out.Best(c.job.GPU.ID); ok && !c.ps.pending() && x.CheckpointEvery > 0 {
+		spotNow = c.t(page.MsgSpotNow) + " " + l.Fixed(x.SpotPerMonth, 3) + " · " + c.t(page.MsgYoungDaly) + " " + l.Duration(x.CheckpointEvery) +
 			" · " + c.providerName(x.Offer.Provider) + " " + x.Offer.InstanceType
 	}
-	rates := c.pr.cat.FXRates
+	rates := c.pr.Cat.FXRates
 	return app.Details().Class("rs-overrides").ID("rs-assumptions").Open(open).Body(
-		app.Summary().Text(c.t(mAssumptions)),
-		app.P().Class("rs-sub").Text(c.t(mAssumptionsNote)),
+		app.Summary().Text(c.t(page.MsgAssumptions)),
+		app.P().Class("rs-sub").Text(c.t(page.MsgAssumptionsNote)),
 		app.Div().Class("rs-fields").Body(
-			effField(fMFU, mMFUField, eff.MFU),
-			effField(fInfMFU, mInfMFUField, eff.InferenceMFU),
-			effField(fBWUtil, mBWField, eff.BandwidthUtil),
+			effField(page.FieldMFU, page.MsgMFUField, eff.MFU),
+			effField(page.FieldInfMFU, page.MsgInfMFUField, eff.InferenceMFU),
+			effField(page.FieldBWUtil, page.MsgBWField, eff.BandwidthUtil),
 		),
-		app.P().Class("rs-sub").Text(c.t(mPlanAssumptionsNote)),
+		app.P().Class("rs-sub").Text(c.t(page.MsgPlanAssumptionsNote)),
 		app.Div().Class("rs-fields").Body(
-			planField(fSpotRate, mSpotRateField, spotDefault, c.t(mSrcSpot)),
-			planField(fCkptWrite, mCkptWriteField, "1000MiB", c.t(mSrcCkpt)),
-			planField(fRestart, mRestartField, l.fixed(planner.DefaultRestartSeconds/60, 0)+"m", c.t(mSrcRestart)),
+			planField(page.FieldSpotRate, page.MsgSpotRateField, spotDefault, c.t(page.MsgSrcSpot)),
+			planField(page.FieldCkptWrite, page.MsgCkptWriteField, "1000MiB", c.t(page.MsgSrcCkpt)),
+			planField(page.FieldRestart, page.MsgRestartField, l.Fixed(planner.DefaultRestartSeconds/60, 0)+"m", c.t(page.MsgSrcRestart)),
 		),
 		app.If(spotNow != "", func() app.UI { return app.P().Class("rs-sub").ID("rs-checkpoint-interval").Text(spotNow) }),
 		c.renderHosted(),
 		app.If(len(rates) > 0, func() app.UI {
 			return app.Div().Class("rs-scroll").Body(app.Table().ID("rs-fx").Body(
-				app.Caption().Text(c.t(mFXTitle)),
-				app.THead().Body(app.Tr().Body(app.Th().Text(c.t(mCurrency)), app.Th().Class("num").Text(c.t(mPerUSD)),
-					app.Th().Text(c.t(mAsOfSource)))),
+				app.Caption().Text(c.t(page.MsgFXTitle)),
+				app.THead().Body(app.Tr().Body(app.Th().Text(c.t(page.MsgCurrency)), app.Th().Class("num").Text(c.t(page.MsgPerUSD)),
+					app.Th().Text(c.t(page.MsgAsOfSource)))),
 				app.TBody().Body(app.Range(rates).Slice(func(i int) app.UI {
 					r := rates[i]
-					return app.Tr().Body(app.Td().Text(r.Currency), app.Td().Class("num").Text(l.fixed(r.PerUSD, 4)),
-						app.Td().Class("rs-asof").Body(app.Text(l.date(r.AsOf)), app.Div().Class("rs-where rs-src").Text(r.Source)))
+					return app.Tr().Body(app.Td().Text(r.Currency), app.Td().Class("num").Text(l.Fixed(r.PerUSD, 4)),
+						app.Td().Class("rs-asof").Body(app.Text(l.Date(r.AsOf)), app.Div().Class("rs-where rs-src").Text(r.Source)))
 				})),
 			))
 		}),
@@ -1074,21 +1076,21 @@ func (c *Calculator) renderAssumptions() app.UI {
 // the cheapest self-hosted month, and the break-even request rate.
 func (c *Calculator) renderHosted() app.UI {
 	l := c.loc()
-	apis := c.pr.cat.PlanHostedAPIs(c.job.Model.ID)
-	src := c.t(mSrcAPINone)
+	apis := c.pr.Cat.PlanHostedAPIs(c.job.Model.ID)
+	src := c.t(page.MsgSrcAPINone)
 	if len(apis) > 0 {
 		a := apis[0]
-		src = a.Provider + " " + a.Model + " · " + l.date(a.AsOf) + " · " + a.Source
+		src = a.Provider + " " + a.Model + " · " + l.Date(a.AsOf) + " · " + a.Source
 	}
 	in, out := "—", "—"
 	if len(apis) > 0 {
-		in, out = l.money(apis[0].InputUSDPerMillion, "USD"), l.money(apis[0].OutputUSDPerMillion, "USD")
+		in, out = l.Money(apis[0].InputUSDPerMillion, "USD"), l.Money(apis[0].OutputUSDPerMillion, "USD")
 	}
-	apiField := func(f field, label msgKey, placeholder string) app.UI {
+	apiField := func(f page.Field, label page.MsgKey, placeholder string) app.UI {
 		return app.Div().Class("rs-field").Body(
 			app.Label().For(fieldID(f)).Text(c.t(label)),
 			c.fieldInput(f).Attr("inputmode", "decimal").Placeholder(placeholder),
-			app.Div().Class("rs-where rs-src").Text(c.t(mDefaultIs)+" "+placeholder+" · "+src),
+			app.Div().Class("rs-where rs-src").Text(c.t(page.MsgDefaultIs)+" "+placeholder+" · "+src),
 			c.fieldError(f),
 		)
 	}
@@ -1098,33 +1100,33 @@ func (c *Calculator) renderHosted() app.UI {
 		for _, h := range c.ps.out.Hosted {
 			r := hostedRow{
 				API:    cmpOr(h.API.Provider+" "+h.API.Model, h.API.ID),
-				Prices: l.money(h.API.InputUSDPerMillion, "USD") + " / " + l.money(h.API.OutputUSDPerMillion, "USD"),
-				Source: c.t(mYourPrice),
-				API730: l.money(h.MonthlyCostUSD, "USD"), Self: l.money(h.SelfHostedUSD, "USD"),
-				BreakEven: "—", Why: l.reasonWith(h.Why, c.providerName),
+				Prices: l.Money(h.API.InputUSDPerMillion, "USD") + " / " + l.Money(h.API.OutputUSDPerMillion, "USD"),
+				Source: c.t(page.MsgYourPrice),
+				API730: l.Money(h.MonthlyCostUSD, "USD"), Self: l.Money(h.SelfHostedUSD, "USD"),
+				BreakEven: "—", Why: l.ReasonWith(h.Why, c.providerName),
 			}
 			if h.API.AsOf != "" {
-				r.Source = l.date(h.API.AsOf) + " · " + h.API.Source
+				r.Source = l.Date(h.API.AsOf) + " · " + h.API.Source
 			}
 			if h.BreakEvenRPS > 0 {
-				r.BreakEven = l.rate(h.BreakEvenRPS) + " " + c.t(mPerSecond)
+				r.BreakEven = l.Rate(h.BreakEvenRPS) + " " + c.t(page.MsgPerSecond)
 			}
 			rows = append(rows, r)
 		}
 	}
 	return app.Div().ID("rs-hosted").Body(
-		app.P().Class("rs-sub").Text(c.t(mHostedNote)),
+		app.P().Class("rs-sub").Text(c.t(page.MsgHostedNote)),
 		app.Div().Class("rs-fields").Body(
-			apiField(fAPIIn, mAPIInField, in),
-			apiField(fAPIOut, mAPIOutField, out),
+			apiField(page.FieldAPIIn, page.MsgAPIInField, in),
+			apiField(page.FieldAPIOut, page.MsgAPIOutField, out),
 		),
 		app.If(len(rows) > 0, func() app.UI {
 			return app.Div().Class("rs-scroll").Body(app.Table().ID("rs-hosted-table").Body(
-				app.Caption().Text(c.t(mHostedTitle)),
+				app.Caption().Text(c.t(page.MsgHostedTitle)),
 				app.THead().Body(app.Tr().Body(
-					app.Th().Text(c.t(mHostedAPI)), app.Th().Class("num").Text(c.t(mAPIPrices)),
-					app.Th().Class("num").Text(c.t(mAPIMonthly)), app.Th().Class("num").Text(c.t(mSelfHosted)),
-					app.Th().Class("num").Text(c.t(mBreakEven)), app.Th().Text(c.t(mAsOfSource)),
+					app.Th().Text(c.t(page.MsgHostedAPI)), app.Th().Class("num").Text(c.t(page.MsgAPIPrices)),
+					app.Th().Class("num").Text(c.t(page.MsgAPIMonthly)), app.Th().Class("num").Text(c.t(page.MsgSelfHosted)),
+					app.Th().Class("num").Text(c.t(page.MsgBreakEven)), app.Th().Text(c.t(page.MsgAsOfSource)),
 				)),
 				app.TBody().Body(app.Range(rows).Slice(func(i int) app.UI {
 					r := rows[i]
@@ -1147,30 +1149,30 @@ func (c *Calculator) renderFilters() app.UI {
 		pricing[i] = option{p.String(), c.t(pricingKeys[p])}
 	}
 	var currencies []option
-	for _, cur := range c.pr.cat.Currencies() {
+	for _, cur := range c.pr.Cat.Currencies() {
 		currencies = append(currencies, option{cur, cur})
 	}
-	kinds := []option{{"", c.t(mAny)}}
+	kinds := []option{{"", c.t(page.MsgAny)}}
 	for _, k := range []string{catalog.KindHyperscaler, catalog.KindGPUCloud, catalog.KindMarketplace, catalog.KindBroker, catalog.KindDecentralized} {
 		kinds = append(kinds, option{k, k})
 	}
 	open := false
-	for _, f := range []field{fPricing, fCurrency, fProviderKind, fCountry, fBudget, fDeadline, fMinVCPU, fMinRAM, fUnknownNet, fFreshness} {
-		open = open || c.state[f] != defaultState[f] || !c.errs[f].ok()
+	for _, f := range []page.Field{page.FieldPricing, page.FieldCurrency, page.FieldProviderKind, page.FieldCountry, page.FieldBudget, page.FieldDeadline, page.FieldMinVCPU, page.FieldMinRAM, page.FieldUnknownNet, page.FieldFreshness} {
+		open = open || c.state[f] != page.DefaultState[f] || !c.errs[f].OK()
 	}
 	return app.Details().Class("rs-overrides").ID("rs-filters").Open(open).Body(
-		app.Summary().Text(c.t(mFilters)),
+		app.Summary().Text(c.t(page.MsgFilters)),
 		app.Div().Class("rs-fields").Body(
-			c.selectField(fPricing, mPricing, pricing),
-			c.selectField(fCurrency, mCurrencyField, currencies),
-			c.selectField(fProviderKind, mProviderKind, kinds),
-			c.textField(fCountry, mCountry, "text"),
-			c.textField(fBudget, mBudget, "decimal"),
-			c.textField(fDeadline, mDeadline, "decimal"),
-			c.textField(fMinVCPU, mMinVCPU, "numeric"),
-			c.textField(fMinRAM, mMinRAM, "decimal"),
-			c.checkField(fUnknownNet, mUnknownNet),
-			c.textField(fFreshness, mFreshnessField, "numeric"),
+			c.selectField(page.FieldPricing, page.MsgPricing, pricing),
+			c.selectField(page.FieldCurrency, page.MsgCurrencyField, currencies),
+			c.selectField(page.FieldProviderKind, page.MsgProviderKind, kinds),
+			c.textField(page.FieldCountry, page.MsgCountry, "text"),
+			c.textField(page.FieldBudget, page.MsgBudget, "decimal"),
+			c.textField(page.FieldDeadline, page.MsgDeadline, "decimal"),
+			c.textField(page.FieldMinVCPU, page.MsgMinVCPU, "numeric"),
+			c.textField(page.FieldMinRAM, page.MsgMinRAM, "decimal"),
+			c.checkField(page.FieldUnknownNet, page.MsgUnknownNet),
+			c.textField(page.FieldFreshness, page.MsgFreshnessField, "numeric"),
 		),
 	)
 }

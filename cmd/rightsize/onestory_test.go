@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"rightsize/app"
+	"rightsize/app/page"
 )
 
 // TestPageAgreesWithCLI runs a matrix of jobs through `rightsize estimate
-// --json` and through the page's own parse and compute (app.LinkFigures,
+// --json` and through the page's own parse and compute (page.LinkFigures,
 // from the same inputs as a link) and requires the same numbers: memory,
 // speed, TTFT, TPOT, MFU assumed and implied. Every engine × precision on
 // inference, every training task, Blackwell FP4, MoE, multi-node.
@@ -72,7 +72,7 @@ func TestPageAgreesWithCLI(t *testing.T) {
 		args = append(args, "--output-tokens", "512", "--prompt-tokens", fmt.Sprint(n-512), "--train-tokens", "1B", "--json")
 		name := strings.Join(args, " ")
 		code, out, errs := runEst(t, args...)
-		page, perr := app.LinkFigures(q.Encode())
+		fig, perr := page.LinkFigures(q.Encode())
 		if code != 0 || perr != nil {
 			// Both refuse the same jobs.
 			if (code != 0) != (perr != nil) {
@@ -93,14 +93,19 @@ func TestPageAgreesWithCLI(t *testing.T) {
 				JobSeconds        float64 `json:"job_seconds"`
 				TTFT              float64 `json:"time_to_first_token_seconds"`
 				TPOT              float64 `json:"decode_token_latency_seconds"`
+				Comm              float64 `json:"comm_seconds"`
+				Prefill           float64 `json:"prefill_tokens_per_second"`
 			} `json:"performance"`
 		}
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
+		if r.Memory.Total != fig.TotalBytes {
+			t.Errorf("%s: memory per GPU CLI %d B, page %d B", name, r.Memory.Total, fig.TotalBytes)
+		}
 		p := r.Performance
-		if (p != nil) != page.OK {
-			t.Errorf("%s: CLI speed %v, page speed %v", name, p != nil, page.OK)
+		if (p != nil) != fig.OK {
+			t.Errorf("%s: CLI speed %v, page speed %v", name, p != nil, fig.OK)
 			continue
 		}
 		if p == nil {
@@ -111,10 +116,11 @@ func TestPageAgreesWithCLI(t *testing.T) {
 			what      string
 			cli, page float64
 		}{
-			{"tokens/s", p.TokensPerSecond, page.TokensPerSecond}, {"implied MFU", p.MFU, page.MFU},
-			{"MFU assumed", p.ComputeEfficiency, page.ComputeEfficiency}, {"bandwidth use", p.BandwidthUtil, page.BandwidthUtil},
-			{"step", p.StepSeconds, page.StepSeconds}, {"job", p.JobSeconds, page.JobSeconds},
-			{"TTFT", p.TTFT, page.TTFTSeconds}, {"TPOT", p.TPOT, page.TPOTSeconds},
+			{"tokens/s", p.TokensPerSecond, fig.TokensPerSecond}, {"implied MFU", p.MFU, fig.MFU},
+			{"MFU assumed", p.ComputeEfficiency, fig.ComputeEfficiency}, {"bandwidth use", p.BandwidthUtil, fig.BandwidthUtil},
+			{"step", p.StepSeconds, fig.StepSeconds}, {"job", p.JobSeconds, fig.JobSeconds},
+			{"TTFT", p.TTFT, fig.TTFTSeconds}, {"TPOT", p.TPOT, fig.TPOTSeconds},
+			{"communication", p.Comm, fig.CommSeconds}, {"prefill tokens/s", p.Prefill, fig.PrefillTokensPerSec},
 		} {
 			if !agree(f.cli, f.page) {
 				t.Errorf("%s: %s CLI %v, page %v", name, f.what, f.cli, f.page)

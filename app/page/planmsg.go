@@ -1,4 +1,4 @@
-package app
+package page
 
 // The planner's sentences (planner.Reason: a message key and its arguments)
 // in the page's languages. English comes from the planner itself
@@ -13,7 +13,7 @@ import (
 	planner "rightsize/estimator/plan"
 )
 
-var planMessages = map[string]map[string]string{
+var PlanMessages = map[string]map[string]string{
 	"ru": {
 		"fit.ok":                     "помещается с запасом %s на GPU",
 		"fit.no_hardware":            "в каталоге нет скоростных характеристик этого GPU",
@@ -110,18 +110,18 @@ var planMessages = map[string]map[string]string{
 	},
 }
 
-// reason renders a planner sentence in the page's language, naming
-// providers by their IDs (reasonWith names them).
-func (l locale) reason(r planner.Reason) string { return l.reasonWith(r, nil) }
+// Reason renders a planner sentence in the page's language, naming
+// providers by their IDs (ReasonWith names them).
+func (l Locale) Reason(r planner.Reason) string { return l.ReasonWith(r, nil) }
 
-// reasonWith renders a planner sentence in the page's language. Typed
+// ReasonWith renders a planner sentence in the page's language. Typed
 // arguments are formatted as the same figures are on the cards: money
 // with l.money, times with l.duration, plans with the provider's name
 // (names maps an ID to it; nil keeps the ID). Strings are names and are
 // shown as the planner wrote them: a locale never reaches inside a name
 // ("verda 8B300.240V" keeps its point in Russian).
-func (l locale) reasonWith(r planner.Reason, names func(string) string) string {
-	tmpl, ok := planMessages[l.lang][r.Key]
+func (l Locale) ReasonWith(r planner.Reason, names func(string) string) string {
+	tmpl, ok := PlanMessages[l.Lang][r.Key]
 	if !ok {
 		tmpl, ok = planner.English[r.Key]
 	}
@@ -132,20 +132,20 @@ func (l locale) reasonWith(r planner.Reason, names func(string) string) string {
 	for i, a := range r.Args {
 		switch v := a.(type) {
 		case float64:
-			args[i] = l.sig3(v)
+			args[i] = l.Sig3(v)
 		case int:
-			args[i] = l.count(int64(v))
+			args[i] = l.Count(int64(v))
 		case planner.Money:
-			s := l.money(v.Amount, v.Currency)
+			s := l.Money(v.Amount, v.Currency)
 			if v.PerMonth {
-				s += l.t(mPerMonthUnit)
+				s += l.T(MsgPerMonthUnit)
 			}
 			args[i] = s
 		case planner.Duration:
 			if v.P95PerRequest {
-				args[i] = fmt.Sprintf(l.t(mPerRequestP95), l.duration(v.Seconds))
+				args[i] = fmt.Sprintf(l.T(MsgPerRequestP95), l.Duration(v.Seconds))
 			} else {
-				args[i] = l.duration(v.Seconds)
+				args[i] = l.Duration(v.Seconds)
 			}
 		case planner.OfferRef:
 			if names != nil {
@@ -161,23 +161,23 @@ func (l locale) reasonWith(r planner.Reason, names func(string) string) string {
 	return fmt.Sprintf(tmpl, args...)
 }
 
-// sig3 writes v with three significant digits, in the locale.
-func (l locale) sig3(v float64) string {
+// Sig3 writes v with three significant digits, in the locale.
+func (l Locale) Sig3(v float64) string {
 	switch {
 	case math.IsNaN(v) || math.IsInf(v, 0):
 		return "—"
 	case math.Abs(v) >= 1000:
-		return l.fixed(v, 0)
+		return l.Fixed(v, 0)
 	case math.Abs(v) >= 10:
-		return l.fixed(v, 1)
+		return l.Fixed(v, 1)
 	case math.Abs(v) >= 1:
-		return l.fixed(v, 2)
+		return l.Fixed(v, 2)
 	}
 	return l.decimals(strconv.FormatFloat(v, 'g', 3, 64))
 }
 
 // decimals swaps the decimal point of numbers inside s for the locale's.
-func (l locale) decimals(s string) string {
+func (l Locale) decimals(s string) string {
 	if !l.ru() {
 		return s
 	}

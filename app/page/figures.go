@@ -1,4 +1,4 @@
-package app
+package page
 
 import (
 	"errors"
@@ -30,20 +30,20 @@ type Figures struct {
 // does, over the page's defaults, and returns its figures. An input the
 // page would flag next to a field is an error naming the field.
 func LinkFigures(fragment string) (Figures, error) {
-	s := parseFragment(fragment, defaultState)
-	j, errs, general, ok := parseJob(s, catalog.Default(), archs{}, nil, "")
+	s := ParseFragment(fragment, DefaultState)
+	j, errs, general, ok := ParseJob(s, catalog.Default(), Archs{}, nil, "")
 	if !ok {
 		for f, e := range errs {
-			if !e.ok() {
-				return Figures{}, fmt.Errorf("%s %q: %s %s", fieldNames[f], e.Value, tr("en", e.Key), e.Detail)
+			if !e.OK() {
+				return Figures{}, fmt.Errorf("%s %q: %s %s", FieldNames[f], e.Value, Tr("en", e.Key), e.Detail)
 			}
 		}
 		if len(general) > 0 {
-			return Figures{}, fmt.Errorf("%s %s", tr("en", general[0].Key), general[0].Detail)
+			return Figures{}, fmt.Errorf("%s %s", Tr("en", general[0].Key), general[0].Detail)
 		}
 		return Figures{}, errors.New("the link does not describe a job")
 	}
-	r, general := compute(j, newPrices(catalog.Default(), nil))
+	r, general := Compute(j, NewPrices(catalog.Default(), nil))
 	if !r.OK {
 		return Figures{}, errors.New("the estimate failed")
 	}

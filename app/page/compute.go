@@ -1,4 +1,4 @@
-package app
+package page
 
 // compute turns a job, the catalog (with the user's price sheet applied)
 // into results: numbers only, no text. It is a pure function of its inputs
@@ -17,45 +17,45 @@ import (
 	"rightsize/estimator/sim"
 )
 
-// maxGPUsSearched bounds the "GPUs needed" search: 64 GPUs is eight 8-GPU
+// MaxGPUsSearched bounds the "GPUs needed" search: 64 GPUs is eight 8-GPU
 // nodes, past which a memory calculator stops being the right tool.
-const maxGPUsSearched = 64
+const MaxGPUsSearched = 64
 
-// offersShown is how many offers the table shows before "Show all".
-const offersShown = 12
+// OffersShown is how many offers the table shows before "Show all".
+const OffersShown = 12
 
 // paretoPoints bounds the points of the cost-vs-time chart: the cheapest
 // candidates plus every point of the Pareto front (each point costs the
 // page DOM work on every input change; the export lists them all).
 const paretoPoints = 40
 
-// plan is how a job uses its GPUs: the count and the split.
-type plan struct {
+// Plan is how a job uses its GPUs: the count and the split.
+type Plan struct {
 	GPUs, TP, PP, ZeRO int
 }
 
-func planOf(in estimator.Input) plan { return plan{in.GPUs, in.TP, in.PP, in.ZeRO} }
+func PlanOf(in estimator.Input) Plan { return Plan{in.GPUs, in.TP, in.PP, in.ZeRO} }
 
-// results is everything the page shows for one job, as numbers.
-type results struct {
+// Results is everything the page shows for one job, as numbers.
+type Results struct {
 	OK        bool
 	Res       estimator.Result
 	MaxBatch  int
 	MaxSeq    int
 	SeqCapped bool // MaxSeq stopped at the model's context length
-	Need      int  // GPUs of the selected kind the job needs (0: more than maxGPUsSearched)
-	Fit       []fitResult
-	Offers    []offerResult // the selected GPU's offers able to hold the job; the planner prices them
+	Need      int  // GPUs of the selected kind the job needs (0: more than MaxGPUsSearched)
+	Fit       []FitResult
+	Offers    []OfferResult // the selected GPU's offers able to hold the job; the planner prices them
 	Rules     []estimator.RuleCheck
-	Perf      perfResult
-	HWWarn    []msgKey // the GPU disagrees with the input (bf16 on T4, ...)
+	Perf      PerfResult
+	HWWarn    []MsgKey // the GPU disagrees with the input (bf16 on T4, ...)
 	// PerfErr is the estimator's objection to the speed inputs (a workload
 	// with no prompt left), for the page to place next to its field.
 	PerfErr error
 }
 
-// perfResult is the speed and cost of the job as set.
-type perfResult struct {
+// PerfResult is the speed and cost of the job as set.
+type PerfResult struct {
 	OK       bool
 	P        estimator.Perf
 	HW       estimator.Hardware
@@ -64,47 +64,47 @@ type perfResult struct {
 	GPUHours float64
 }
 
-// fitResult is one GPU of the fit table: memory only. What the job costs
-// on the GPU is the planner's (planOut.ByGPU), so the table agrees with
+// FitResult is one GPU of the fit table: memory only. What the job costs
+// on the GPU is the planner's (PlanOut.ByGPU), so the table agrees with
 // the recommendation.
-type fitResult struct {
+type FitResult struct {
 	GPU      catalog.GPU
 	Fits     bool // with the user's own GPU count and split
 	Headroom estimator.Bytes
-	Found    bool // some count up to maxGPUsSearched holds the job
-	Plan     plan // the user's setup when it fits (or nothing holds it), else the fewest GPUs that hold it
-	From     offerPrice
+	Found    bool // some count up to MaxGPUsSearched holds the job
+	Plan     Plan // the user's setup when it fits (or nothing holds it), else the fewest GPUs that hold it
+	From     OfferPrice
 }
 
-// offerResult is one offer of the selected GPU. Its cost is the
-// planner's row for it (planOut.ByOffer); Plan is the instance used whole,
+// OfferResult is one offer of the selected GPU. Its cost is the
+// planner's row for it (PlanOut.ByOffer); Plan is the instance used whole,
 // the pick until the planner has answered.
-type offerResult struct {
+type OfferResult struct {
 	Offer    *catalog.Offer // in the catalog's table: a sort moves a pointer, not the offer
 	Provider string         // the provider's name
-	Plan     plan
+	Plan     Plan
 	Holds    bool // one instance holds the job as set (else only the planner's multi-instance plan may run it)
 	Own      bool // the user's price sheet set this price
 }
 
-// offerPrice is the cheapest on-demand price per GPU-hour of one GPU in one
+// OfferPrice is the cheapest on-demand price per GPU-hour of one GPU in one
 // currency, and the offer that asks it.
-type offerPrice struct {
-	perGPUHour float64
-	currency   string
+type OfferPrice struct {
+	PerGPUHour float64
+	Currency   string
 	offer      *catalog.Offer
 }
 
-// prices is the catalog with the user's sheet applied and the indexes
+// Prices is the catalog with the user's sheet applied and the indexes
 // compute needs.
-type prices struct {
-	cat      *catalog.Catalog
-	cheapest map[string]offerPrice
-	own      map[string]bool
+type Prices struct {
+	Cat      *catalog.Catalog
+	cheapest map[string]OfferPrice
+	Own      map[string]bool
 	offers   map[offersKey][]planner.Offer // the planner's view of the offers, by weight dtype and day
-	// today dates the planner's prices for its freshness window (zero
+	// Today dates the planner's prices for its freshness window (zero
 	// outside the browser: every price undated, none passed over as stale).
-	today time.Time
+	Today time.Time
 }
 
 // offersKey is a planner offer list's weight dtype and the day its prices
@@ -114,33 +114,33 @@ type offersKey struct {
 	day int64
 }
 
-func newPrices(cat *catalog.Catalog, own map[string]bool) prices {
-	return prices{cat: cat, cheapest: cheapestUSD(cat), own: own, offers: map[offersKey][]planner.Offer{}}
+func NewPrices(cat *catalog.Catalog, own map[string]bool) Prices {
+	return Prices{Cat: cat, cheapest: CheapestUSD(cat), Own: own, offers: map[offersKey][]planner.Offer{}}
 }
 
-// planOffers is the catalog's offers for the planner (catalog.PlanOffersAt
+// PlanOffers is the catalog's offers for the planner (catalog.PlanOffersAt
 // pr.today), made once per weight dtype and day.
-func (pr prices) planOffers(d estimator.DType) []planner.Offer {
+func (pr Prices) PlanOffers(d estimator.DType) []planner.Offer {
 	k := offersKey{d, 0}
-	if !pr.today.IsZero() {
-		k.day = pr.today.Unix() / 86400
+	if !pr.Today.IsZero() {
+		k.day = pr.Today.Unix() / 86400
 	}
 	o, ok := pr.offers[k]
 	if !ok {
-		o = pr.cat.PlanOffersAt(d, pr.today)
+		o = pr.Cat.PlanOffersAt(d, pr.Today)
 		pr.offers[k] = o
 	}
 	return o
 }
 
-// compute estimates j and prices it on every GPU and offer.
-func compute(j job, pr prices) (r results, general []fieldErr) {
+// Compute estimates j and prices it on every GPU and offer.
+func Compute(j Job, pr Prices) (r Results, general []FieldErr) {
 	in := j.In
 	res, err := estimator.Estimate(in)
 	if err != nil {
-		var errs [nFields]fieldErr
-		s := defaultState
-		placeErrors(err, &s, &errs, &general)
+		var errs [NFields]FieldErr
+		s := DefaultState
+		PlaceErrors(err, &s, &errs, &general)
 		return r, general
 	}
 	r.OK, r.Res = true, res
@@ -161,7 +161,7 @@ func compute(j job, pr prices) (r results, general []fieldErr) {
 
 // contextLimit is the model's context length (catalog card, else the
 // config's max_position_embeddings); 0 when unknown.
-func contextLimit(j job) int {
+func contextLimit(j Job) int {
 	if j.Model.ContextLength > 0 {
 		return j.Model.ContextLength
 	}
@@ -173,19 +173,19 @@ func contextLimit(j job) int {
 // with Ada and Hopper (NVIDIA H100 and L40S datasheets), FP4 with
 // Blackwell (NVIDIA, "Introducing NVFP4", 2025); the catalog records each
 // as a GPU flag.
-func hardwareWarnings(in estimator.Input, g catalog.GPU) []msgKey {
-	var w []msgKey
+func hardwareWarnings(in estimator.Input, g catalog.GPU) []MsgKey {
+	var w []MsgKey
 	uses := func(d estimator.DType) bool {
 		return in.Weights == d || (in.KV == d && !in.Task.Training() && in.Arch.HasKVCache())
 	}
 	if uses(estimator.BF16) && !g.SupportsBF16 && g.ID != "" {
-		w = append(w, mHWNoBF16)
+		w = append(w, MsgHWNoBF16)
 	}
 	if uses(estimator.FP8) && !g.SupportsFP8 && g.ID != "" {
-		w = append(w, mHWNoFP8)
+		w = append(w, MsgHWNoFP8)
 	}
 	if uses(estimator.FP4) && !g.SupportsFP4 && g.ID != "" {
-		w = append(w, mHWNoFP4)
+		w = append(w, MsgHWNoFP4)
 	}
 	return w
 }
@@ -193,31 +193,31 @@ func hardwareWarnings(in estimator.Input, g catalog.GPU) []msgKey {
 // perfOf is the speed of the job as set on the selected GPU: the CLI's
 // path (catalog.GPU.Speed, the catalog's node figures). Not OK when the
 // job does not run (Result.Runs) or the catalog lacks the GPU's figures.
-func perfOf(j job) (perfResult, error) {
+func perfOf(j Job) (PerfResult, error) {
 	res, err := estimator.Estimate(j.In)
 	if err != nil || !res.Runs(j.In) {
-		return perfResult{}, nil
+		return PerfResult{}, nil
 	}
 	p, hw, err := j.GPU.Speed(j.In, j.Eff, j.Work, catalog.Node{})
 	if errors.Is(err, catalog.ErrNoFigures) {
-		return perfResult{}, nil
+		return PerfResult{}, nil
 	}
 	if err != nil {
-		return perfResult{}, err
+		return PerfResult{}, err
 	}
 	// Serving engines: the simulated closed-loop benchmark at the batch as
 	// requests in flight per engine copy, as the CLI's estimate reports
 	// it (catalog.GPU.Benchmark, the same defaults as its flags).
 	_, bench, ok, err := j.GPU.Benchmark(j.In, j.Eff, j.Work, catalog.Node{}, sim.Bench{Concurrency: j.In.Batch, RangeRatio: sim.DefaultRangeRatio})
 	if err != nil {
-		return perfResult{}, err
+		return PerfResult{}, err
 	}
 	if ok {
 		p = bench.Apply(p, catalog.CopiesOf(j.In))
 	}
 	// The efficiencies the estimate used (Perf.ComputeEfficiency): the
 	// page shows these, never a second default.
-	r := perfResult{OK: true, P: p, HW: hw, Eff: estimator.ResolveEfficiency(j.In, hw, j.Eff)}
+	r := PerfResult{OK: true, P: p, HW: hw, Eff: estimator.ResolveEfficiency(j.In, hw, j.Eff)}
 	if j.In.Task.Training() {
 		r.Seconds = estimator.JobTime(p, j.Tokens)
 		r.GPUHours = estimator.GPUHours(p, j.Tokens)
@@ -225,10 +225,10 @@ func perfOf(j job) (perfResult, error) {
 	return r, nil
 }
 
-// assumedEfficiency is what the Assumptions box shows as each field's
+// AssumedEfficiency is what the Assumptions box shows as each field's
 // default: the figures the estimate used on the selected GPU, or the
 // estimator's defaults when it has no speed.
-func assumedEfficiency(j job, r perfResult) estimator.Efficiency {
+func AssumedEfficiency(j Job, r PerfResult) estimator.Efficiency {
 	if r.OK {
 		return r.Eff
 	}
@@ -237,13 +237,13 @@ func assumedEfficiency(j job, r perfResult) estimator.Efficiency {
 
 // fitResults estimates the job's memory on every catalog GPU, smallest
 // memory first, and how many of the selected GPU it needs.
-func fitResults(j job, pr prices) ([]fitResult, int) {
-	gpus := slices.Clone(pr.cat.GPUs)
+func fitResults(j Job, pr Prices) ([]FitResult, int) {
+	gpus := slices.Clone(pr.Cat.GPUs)
 	slices.SortStableFunc(gpus, func(a, b catalog.GPU) int {
 		return cmp.Or(cmp.Compare(a.Memory, b.Memory), cmp.Compare(a.ID, b.ID))
 	})
 	need := 0
-	rows := make([]fitResult, 0, len(gpus))
+	rows := make([]FitResult, 0, len(gpus))
 	for _, g := range gpus {
 		if g.Memory <= 0 {
 			continue
@@ -251,17 +251,17 @@ func fitResults(j job, pr prices) ([]fitResult, int) {
 		x := j.In
 		x.VRAM, x.UsableVRAM = g.Memory, 0
 		// Without a count that holds the job, a pick keeps the user's setup.
-		r := fitResult{GPU: g, Plan: planOf(x), From: pr.cheapest[g.ID]}
+		r := FitResult{GPU: g, Plan: PlanOf(x), From: pr.cheapest[g.ID]}
 		if res, err := estimator.Estimate(x); err == nil {
 			r.Fits, r.Headroom = res.Fits, res.Headroom
 		}
-		if min, found := estimator.MinGPUsInput(x, maxGPUsSearched); found {
-			r.Found, r.Plan = true, planOf(min)
+		if min, found := estimator.MinGPUsInput(x, MaxGPUsSearched); found {
+			r.Found, r.Plan = true, PlanOf(min)
 			if g.ID == j.GPU.ID {
 				need = min.GPUs
 			}
 			if r.Fits {
-				r.Plan = planOf(x) // the user's own GPU count and parallelism fit
+				r.Plan = PlanOf(x) // the user's own GPU count and parallelism fit
 			}
 		}
 		rows = append(rows, r)
@@ -272,7 +272,7 @@ func fitResults(j job, pr prices) ([]fitResult, int) {
 // instancePlan is how a job set up as p runs on an instance of n GPUs:
 // all of them, as whole model copies (a multiple of TP × PP). ok is false
 // when the instance has fewer GPUs than p.
-func instancePlan(p plan, n float64) (plan, bool) {
+func instancePlan(p Plan, n float64) (Plan, bool) {
 	per := max(1, p.TP*p.PP)
 	q := p
 	q.GPUs = int(n) / per * per
@@ -282,16 +282,16 @@ func instancePlan(p plan, n float64) (plan, bool) {
 // offerResults lists the selected GPU's offers, marking those with enough
 // GPUs in one instance for this job, USD first, then by price per GPU-hour (the page
 // orders them by the planner's cost once it has answered).
-func offerResults(j job, pr prices, need int) []offerResult {
-	base := planOf(j.In)
+func offerResults(j Job, pr Prices, need int) []OfferResult {
+	base := PlanOf(j.In)
 	if res, err := estimator.Estimate(j.In); err == nil && !res.Fits && need > 0 {
-		if min, ok := estimator.MinGPUsInput(j.In, maxGPUsSearched); ok {
-			base = planOf(min)
+		if min, ok := estimator.MinGPUsInput(j.In, MaxGPUsSearched); ok {
+			base = PlanOf(min)
 		}
 	}
-	var rows []offerResult
-	for i := range pr.cat.Offers {
-		o := &pr.cat.Offers[i]
+	var rows []OfferResult
+	for i := range pr.Cat.Offers {
+		o := &pr.Cat.Offers[i]
 		if o.GPU != j.GPU.ID {
 			continue
 		}
@@ -299,17 +299,17 @@ func offerResults(j job, pr prices, need int) []offerResult {
 		if !ok {
 			q = base
 		}
-		r := offerResult{Offer: o, Provider: o.Provider, Plan: q, Holds: ok, Own: pr.own[o.ID]}
-		if p, ok := pr.cat.Provider(o.Provider); ok && p.Name != "" {
+		r := OfferResult{Offer: o, Provider: o.Provider, Plan: q, Holds: ok, Own: pr.Own[o.ID]}
+		if p, ok := pr.Cat.Provider(o.Provider); ok && p.Name != "" {
 			r.Provider = p.Name
 		}
 		rows = append(rows, r)
 	}
-	slices.SortStableFunc(rows, func(a, b offerResult) int {
+	slices.SortStableFunc(rows, func(a, b OfferResult) int {
 		return cmp.Or(
 			cmp.Compare(currencyRank(a.Offer.Currency), currencyRank(b.Offer.Currency)),
 			cmp.Compare(a.Offer.Currency, b.Offer.Currency),
-			cmp.Compare(priceKey(a.Offer.OnDemandPerGPUHour()), priceKey(b.Offer.OnDemandPerGPUHour())),
+			cmp.Compare(PriceKey(a.Offer.OnDemandPerGPUHour()), PriceKey(b.Offer.OnDemandPerGPUHour())),
 			cmp.Compare(a.Offer.ID, b.Offer.ID),
 		)
 	})
@@ -323,17 +323,17 @@ func currencyRank(cur string) int {
 	return 1
 }
 
-// priceKey sorts unknown (0) prices last.
-func priceKey(p float64) float64 {
+// PriceKey sorts unknown (0) prices last.
+func PriceKey(p float64) float64 {
 	if p <= 0 {
 		return 1e18
 	}
 	return p
 }
 
-// cheapestUSD finds, per GPU, the lowest on-demand USD price per GPU-hour.
-func cheapestUSD(cat *catalog.Catalog) map[string]offerPrice {
-	m := map[string]offerPrice{}
+// CheapestUSD finds, per GPU, the lowest on-demand USD price per GPU-hour.
+func CheapestUSD(cat *catalog.Catalog) map[string]OfferPrice {
+	m := map[string]OfferPrice{}
 	for i := range cat.Offers {
 		o := &cat.Offers[i]
 		if o.Currency != "USD" || o.GPUCount < 1 {
@@ -343,8 +343,8 @@ func cheapestUSD(cat *catalog.Catalog) map[string]offerPrice {
 		if p <= 0 {
 			continue
 		}
-		if cur, ok := m[o.GPU]; !ok || p < cur.perGPUHour {
-			m[o.GPU] = offerPrice{p, "USD", &cat.Offers[i]}
+		if cur, ok := m[o.GPU]; !ok || p < cur.PerGPUHour {
+			m[o.GPU] = OfferPrice{p, "USD", &cat.Offers[i]}
 		}
 	}
 	return m

@@ -1,4 +1,4 @@
-package app
+package page
 
 // The answer: the planner (rightsize/estimator/plan) plans the job on every
 // offer of the catalog and ranks them; this file asks it the page's
@@ -14,12 +14,12 @@ import (
 	"rightsize/estimator/sim"
 )
 
-// candidate is one offer the planner found able to run the job: cost in
+// Candidate is one offer the planner found able to run the job: cost in
 // the chosen currency (the job, or the month for serving) and time (the
 // job, or a request's p95 end-to-end latency for serving).
-type candidate struct {
+type Candidate struct {
 	Offer     *planner.Offer
-	Plan      plan // GPUs rented and their split
+	Plan      Plan // GPUs rented and their split
 	Instances int
 	Cost      float64
 	Seconds   float64
@@ -36,7 +36,7 @@ type candidate struct {
 	CommShare float64
 	Notes     []planner.Reason // the row's own notes (VAT normalised, spot spare replica)
 	// PerGPUHour is the offer's price per GPU-hour under the plan's price
-	// model, in planOut.Currency.
+	// model, in PlanOut.Currency.
 	PerGPUHour float64
 	// Spot: reclaims per month assumed for the offer and the Young/Daly
 	// checkpoint interval the planner chose (seconds; 0 when not on spot).
@@ -50,37 +50,37 @@ type candidate struct {
 	Why               planner.Reason
 }
 
-// pickKind names a recommendation.
-type pickKind int
+// PickKind names a recommendation.
+type PickKind int
 
 const (
-	pickCheapest pickKind = iota
-	pickFastest
-	pickValue
+	PickCheapest PickKind = iota
+	PickFastest
+	PickValue
 )
 
-var pickNames = [...]string{pickCheapest: "cheapest", pickFastest: "fastest", pickValue: "value"}
+var pickNames = [...]string{PickCheapest: "cheapest", PickFastest: "fastest", PickValue: "value"}
 
-func (k pickKind) String() string { return pickNames[k] }
+func (k PickKind) String() string { return pickNames[k] }
 
-type pick struct {
-	Kind pickKind
-	candidate
+type Pick struct {
+	Kind PickKind
+	Candidate
 }
 
-// serveResult is the serving fleet of one plan, named: its offer, shape,
+// ServeResult is the serving fleet of one plan, named: its offer, shape,
 // engine and price model.
-type serveResult struct {
+type ServeResult struct {
 	OK                      bool
 	Offer                   *planner.Offer
 	Instances               int
-	Plan                    plan
+	Plan                    Plan
 	Pricing                 planner.Pricing
 	Engine                  estimator.Engine
 	Replicas, GPUs          int
 	Concurrency             float64
 	TTFTP95, TPOT, Utilised float64
-	Monthly                 float64 // in planOut.Currency
+	Monthly                 float64 // in PlanOut.Currency
 	// Sized: the engine simulator set the replica count; Binding names
 	// what needed the last replica and Limit what held requests back in
 	// each engine copy (planner.Row.Binding, EngineLimit).
@@ -90,39 +90,39 @@ type serveResult struct {
 }
 
 // serveOf is row r's fleet, planned for req.
-func serveOf(req planner.Request, r *planner.Row) serveResult {
-	return serveResult{
-		OK: true, Offer: r.Offer, Instances: r.Instances, Plan: plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO},
+func serveOf(req planner.Request, r *planner.Row) ServeResult {
+	return ServeResult{
+		OK: true, Offer: r.Offer, Instances: r.Instances, Plan: Plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO},
 		Pricing: r.Pricing, Engine: r.Engine, Replicas: r.Replicas, GPUs: int(r.GPUs), Concurrency: r.Concurrency,
 		TTFTP95: r.TTFTP95Seconds, TPOT: r.TPOTSeconds, Utilised: r.Utilisation, Monthly: r.MonthlyCostDisp,
 		Sized: simSized(req, r), Binding: r.Binding, Limit: r.EngineLimit,
 	}
 }
 
-// best is the cheapest candidate on GPU gpu, if any.
-func (o *planOut) best(gpu string) (candidate, bool) {
+// Best is the cheapest candidate on GPU gpu, if any.
+func (o *PlanOut) Best(gpu string) (Candidate, bool) {
 	i, ok := o.ByGPU[gpu]
 	if !ok {
-		return candidate{}, false
+		return Candidate{}, false
 	}
 	return o.Cands[i], true
 }
 
-// planOut is the planner's answer as the page shows it.
-type planOut struct {
+// PlanOut is the planner's answer as the page shows it.
+type PlanOut struct {
 	OK       bool
 	Kind     planner.Kind
 	Currency string
-	Picks    []pick
-	Cands    []candidate // every plan that fits, cheapest first
-	Points   []candidate // the chart: the cheapest paretoPoints and the whole front
-	Serve    serveResult // the cheapest pick's fleet
+	Picks    []Pick
+	Cands    []Candidate // every plan that fits, cheapest first
+	Points   []Candidate // the chart: the cheapest paretoPoints and the whole front
+	Serve    ServeResult // the cheapest pick's fleet
 	// Load is one engine copy of the cheapest pick's fleet against the
 	// request rate (the serving latency chart), simulated once per plan.
-	Load serveLoad
+	Load ServeLoad
 	// ServeHere is the selected GPU's cheapest fleet (OK false when none
 	// fits or it is the cheapest pick's GPU).
-	ServeHere serveResult
+	ServeHere ServeResult
 	Hosted    []planner.HostedComparison
 	Notes     []planner.Reason
 	Err       error
@@ -133,8 +133,8 @@ type planOut struct {
 	ByGPU, ByOffer map[string]int
 }
 
-// planRequest is the page's question to the planner.
-func planRequest(j job) planner.Request {
+// PlanRequest is the page's question to the planner.
+func PlanRequest(j Job) planner.Request {
 	w := planner.Workload{PromptTokens: j.Work.PromptTokens, OutputTokens: j.Work.OutputTokens}
 	switch {
 	case j.In.Task.Training():
@@ -161,25 +161,25 @@ func planRequest(j job) planner.Request {
 // hostedAPIs are the hosted APIs to compare a serving plan with: the
 // user's prices when given (as the CLI's --api-input-price and
 // --api-output-price), else the catalog's dated list prices for the model.
-func hostedAPIs(j job, pr prices) []planner.HostedAPI {
+func hostedAPIs(j Job, pr Prices) []planner.HostedAPI {
 	if j.APIInUSDPerM > 0 || j.APIOutUSDPerM > 0 {
 		return []planner.HostedAPI{{ID: "api", Provider: "hosted API", InputUSDPerMillion: j.APIInUSDPerM, OutputUSDPerMillion: j.APIOutUSDPerM, Currency: "USD"}}
 	}
-	return pr.cat.PlanHostedAPIs(j.Model.ID)
+	return pr.Cat.PlanHostedAPIs(j.Model.ID)
 }
 
-// runPlan plans j on every offer.
-func runPlan(j job, pr prices) planOut {
-	req := planRequest(j)
-	req.FX = pr.cat.PlanFX()
+// RunPlan plans j on every offer.
+func RunPlan(j Job, pr Prices) PlanOut {
+	req := PlanRequest(j)
+	req.FX = pr.Cat.PlanFX()
 	if req.Workload.Kind == planner.Serving {
 		req.HostedAPIs = hostedAPIs(j, pr)
 	}
-	res, err := planner.Plan(req, pr.planOffers(j.In.Weights), planner.Options{})
+	res, err := planner.Plan(req, pr.PlanOffers(j.In.Weights), planner.Options{})
 	if err != nil {
-		return planOut{Err: err}
+		return PlanOut{Err: err}
 	}
-	out := planOut{OK: true, Kind: req.Workload.Kind, Currency: res.Currency, Notes: res.Notes, Hosted: res.Hosted,
+	out := PlanOut{OK: true, Kind: req.Workload.Kind, Currency: res.Currency, Notes: res.Notes, Hosted: res.Hosted,
 		ByGPU: map[string]int{}, ByOffer: map[string]int{}}
 	front := map[int]bool{}
 	for _, i := range res.Pareto {
@@ -191,9 +191,9 @@ func runPlan(j job, pr prices) planOut {
 		if !r.Fits {
 			continue
 		}
-		c := candidate{
+		c := Candidate{
 			Offer: r.Offer, Instances: r.Instances, Why: r.Why,
-			Plan: plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO},
+			Plan: Plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO},
 			Cost: r.RankedCostDisp, Seconds: r.RankedSeconds, PerMOutUSD: r.USDPerMillionOutput,
 			Pricing: r.Pricing, Engine: r.Engine, Concurrency: r.Concurrency,
 			CommShare: commShare(r), PerGPUHour: r.PricePerHourDisp / math.Max(r.Offer.GPUCount, 1e-9), Notes: r.Notes,
@@ -213,14 +213,14 @@ func runPlan(j job, pr prices) planOut {
 		out.Cands = append(out.Cands, c)
 	}
 	for _, k := range []struct {
-		kind pickKind
+		kind PickKind
 		row  int
 		why  planner.Reason
-	}{{pickCheapest, res.Cheapest, res.WhyCheapest}, {pickFastest, res.Fastest, res.WhyFastest}, {pickValue, res.Value, res.WhyValue}} {
+	}{{PickCheapest, res.Cheapest, res.WhyCheapest}, {PickFastest, res.Fastest, res.WhyFastest}, {PickValue, res.Value, res.WhyValue}} {
 		if i, ok := idx[k.row]; ok {
 			// Each pick says its own sentence: a pick that is the
 			// cheapest row too says so, not the cheapest's sentence.
-			p := pick{k.kind, out.Cands[i]}
+			p := Pick{k.kind, out.Cands[i]}
 			if k.why.Key != "" {
 				p.Why = k.why
 			}
@@ -234,7 +234,7 @@ func runPlan(j job, pr prices) planOut {
 	}
 	if out.Kind == planner.Serving && res.Cheapest >= 0 {
 		out.Serve = serveOf(req, &res.Rows[res.Cheapest])
-		out.Load = serveLoadOf(req, &res.Rows[res.Cheapest])
+		out.Load = ServeLoadOf(req, &res.Rows[res.Cheapest])
 		// The selected GPU's own fleet: its cheapest row the picks may
 		// rest on (rows come cheapest first), as ByGPU.
 		for i := range res.Rows {
@@ -244,31 +244,31 @@ func runPlan(j job, pr prices) planOut {
 			}
 		}
 	}
-	slices.SortStableFunc(out.Points, func(a, b candidate) int { return cmp.Compare(a.Cost, b.Cost) })
+	slices.SortStableFunc(out.Points, func(a, b Candidate) int { return cmp.Compare(a.Cost, b.Cost) })
 	return out
 }
 
-// commShare is r's exposed communication over its optimizer step (the job
+// CommShare is r's exposed communication over its optimizer step (the job
 // time over the optimizer steps).
 func commShare(r *planner.Row) float64 {
-	return safeShare(r.CommSeconds, r.JobSeconds/r.OptimizerSteps)
+	return SafeShare(r.CommSeconds, r.JobSeconds/r.OptimizerSteps)
 }
 
-// safeShare is a/b in [0, 1], or 0 when b is not positive.
-func safeShare(a, b float64) float64 {
+// SafeShare is a/b in [0, 1], or 0 when b is not positive.
+func SafeShare(a, b float64) float64 {
 	if !(b > 0) || !(a > 0) {
 		return 0
 	}
 	return math.Min(1, a/b)
 }
 
-// speedCost is the job as set priced at its own speed (the speed box's
+// SpeedCost is the job as set priced at its own speed (the speed box's
 // figures) on the offer of the planner's cheapest plan on the selected GPU:
 // that offer's price per GPU-hour under the plan's price model × the
 // job's GPUs × its time. The speed box's two costs thus rest on one offer
 // and one price (the planner's, which passes over stale and far-below
 // prices): per 1M tokens = price × GPUs / (tokens/s × 3600) × 10⁶.
-type speedCost struct {
+type SpeedCost struct {
 	OK         bool
 	Offer      *planner.Offer
 	Pricing    planner.Pricing
@@ -278,12 +278,12 @@ type speedCost struct {
 	JobCost    float64 // training
 }
 
-func atSpeed(v perfResult, j job, o *planOut) speedCost {
-	x, ok := o.best(j.GPU.ID)
+func AtSpeed(v PerfResult, j Job, o *PlanOut) SpeedCost {
+	x, ok := o.Best(j.GPU.ID)
 	if !v.OK || !ok || !(x.PerGPUHour > 0) {
-		return speedCost{}
+		return SpeedCost{}
 	}
-	c := speedCost{OK: true, Offer: x.Offer, Pricing: x.Pricing, Currency: o.Currency, PerGPUHour: x.PerGPUHour}
+	c := SpeedCost{OK: true, Offer: x.Offer, Pricing: x.Pricing, Currency: o.Currency, PerGPUHour: x.PerGPUHour}
 	perHour := x.PerGPUHour * float64(j.In.GPUs)
 	if j.In.Task.Training() {
 		c.JobCost = perHour * v.Seconds / 3600

@@ -1,4 +1,4 @@
-package app
+package page
 
 // Numbers, sizes, money, durations and dates as each language writes them
 // (CLDR conventions): English and Chinese group thousands with "," and use
@@ -15,18 +15,18 @@ import (
 	"rightsize/estimator"
 )
 
-// locale formats for one language and the chosen memory unit.
-type locale struct {
-	lang  string
-	units unit
+// Locale formats for one language and the chosen memory unit.
+type Locale struct {
+	Lang  string
+	Units Unit
 }
 
-func (l locale) t(k msgKey) string { return tr(l.lang, k) }
+func (l Locale) T(k MsgKey) string { return Tr(l.Lang, k) }
 
-func (l locale) ru() bool { return l.lang == "ru" }
+func (l Locale) ru() bool { return l.Lang == "ru" }
 
-// fixed writes v with digits decimals, grouped.
-func (l locale) fixed(v float64, digits int) string {
+// Fixed writes v with digits decimals, grouped.
+func (l Locale) Fixed(v float64, digits int) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "—"
 	}
@@ -55,76 +55,76 @@ func (l locale) fixed(v float64, digits int) string {
 	return b.String()
 }
 
-// count writes n grouped: 8,030,261,248 or 8 030 261 248.
-func (l locale) count(n int64) string { return l.fixed(float64(n), 0) }
+// Count writes n grouped: 8,030,261,248 or 8 030 261 248.
+func (l Locale) Count(n int64) string { return l.Fixed(float64(n), 0) }
 
-// countOrNone writes n, or "—" for 0 (nothing fits).
-func (l locale) countOrNone(n int) string {
+// CountOrNone writes n, or "—" for 0 (nothing fits).
+func (l Locale) CountOrNone(n int) string {
 	if n <= 0 {
 		return "—"
 	}
-	return l.count(int64(n))
+	return l.Count(int64(n))
 }
 
-// bytes formats b in the chosen unit with two decimals.
-func (l locale) bytes(b estimator.Bytes) string {
-	if l.units == unitGB {
-		return l.fixed(b.GB(), 2) + " " + l.t(mUnitGB)
+// Bytes formats b in the chosen unit with two decimals.
+func (l Locale) Bytes(b estimator.Bytes) string {
+	if l.Units == UnitGB {
+		return l.Fixed(b.GB(), 2) + " " + l.T(MsgUnitGB)
 	}
-	return l.fixed(b.GiB(), 2) + " " + l.t(mUnitGiB)
+	return l.Fixed(b.GiB(), 2) + " " + l.T(MsgUnitGiB)
 }
 
-// bytesRange writes "15.49–16.45 GiB": one unit for both ends.
-func (l locale) bytesRange(lo, hi estimator.Bytes) string {
-	a, b := l.bytes(lo), l.bytes(hi)
+// BytesRange writes "15.49–16.45 GiB": one unit for both ends.
+func (l Locale) BytesRange(lo, hi estimator.Bytes) string {
+	a, b := l.Bytes(lo), l.Bytes(hi)
 	if i := strings.LastIndexByte(a, ' '); i > 0 && strings.HasSuffix(b, a[i:]) {
 		a = a[:i]
 	}
 	return a + "–" + b
 }
 
-// billions writes a parameter count as "8.03B" or "124M".
-func (l locale) billions(n int64) string {
+// Billions writes a parameter count as "8.03B" or "124M".
+func (l Locale) Billions(n int64) string {
 	if n >= 1e9 {
-		return l.fixed(float64(n)/1e9, 2) + l.t(mBillionSuffix)
+		return l.Fixed(float64(n)/1e9, 2) + l.T(MsgBillionSuffix)
 	}
-	return l.fixed(float64(n)/1e6, 0) + l.t(mMillionSuffix)
+	return l.Fixed(float64(n)/1e6, 0) + l.T(MsgMillionSuffix)
 }
 
-// percent writes a fraction as "±25%".
-func (l locale) percent(f float64) string { return "±" + l.fixed(f*100, 0) + "%" }
+// Percent writes a fraction as "±25%".
+func (l Locale) Percent(f float64) string { return "±" + l.Fixed(f*100, 0) + "%" }
 
-// smallPercent writes a utilisation f (0.0042 = 0.42%) with enough
+// SmallPercent writes a utilisation f (0.0042 = 0.42%) with enough
 // decimals to stay readable when small: decoding at batch 1 uses well
 // under 1% of a GPU's FLOPS, which a whole-number percent shows as "0%".
-func (l locale) smallPercent(f float64) string {
+func (l Locale) SmallPercent(f float64) string {
 	v := f * 100
 	switch {
 	case !(v > 0):
 		return "0%"
 	case v >= 10:
-		return l.fixed(v, 0) + "%"
+		return l.Fixed(v, 0) + "%"
 	case v >= 1:
-		return l.fixed(v, 1) + "%"
+		return l.Fixed(v, 1) + "%"
 	case v >= 0.01:
-		return l.fixed(v, 2) + "%"
+		return l.Fixed(v, 2) + "%"
 	}
-	return "< " + l.fixed(0.01, 2) + "%"
+	return "< " + l.Fixed(0.01, 2) + "%"
 }
 
-// signedPercent writes a relative error as "+87%" or "−23%".
-func (l locale) signedPercent(f float64) string {
+// SignedPercent writes a relative error as "+87%" or "−23%".
+func (l Locale) SignedPercent(f float64) string {
 	v := math.Round(f * 100)
 	if v < 0 {
-		return "−" + l.fixed(-v, 0) + "%"
+		return "−" + l.Fixed(-v, 0) + "%"
 	}
-	return "+" + l.fixed(v, 0) + "%"
+	return "+" + l.Fixed(v, 0) + "%"
 }
 
 var currencySymbols = map[string]string{"USD": "$", "EUR": "€", "CNY": "¥", "RUB": "₽", "GBP": "£"}
 
-// money formats an amount in its currency; 0 means not offered.
-func (l locale) money(v float64, currency string) string {
+// Money formats an amount in its currency; 0 means not offered.
+func (l Locale) Money(v float64, currency string) string {
 	if !(v > 0) || math.IsInf(v, 0) {
 		return "—"
 	}
@@ -132,7 +132,7 @@ func (l locale) money(v float64, currency string) string {
 	if v < 0.1 {
 		digits = 3
 	}
-	num := l.fixed(v, digits)
+	num := l.Fixed(v, digits)
 	sym, ok := currencySymbols[currency]
 	switch {
 	case !ok:
@@ -145,33 +145,33 @@ func (l locale) money(v float64, currency string) string {
 	return sym + num
 }
 
-// duration writes seconds as "45 s", "12 min", "3.2 h" or "4.5 days".
-func (l locale) duration(sec float64) string {
+// Duration writes seconds as "45 s", "12 min", "3.2 h" or "4.5 days".
+func (l Locale) Duration(sec float64) string {
 	switch {
 	case !(sec > 0) || math.IsInf(sec, 0):
 		return "—"
 	case sec < 1:
-		return l.fixed(sec*1000, 0) + " " + l.t(mMs)
+		return l.Fixed(sec*1000, 0) + " " + l.T(MsgMs)
 	case sec < 120:
-		return l.fixed(sec, 1) + " " + l.t(mSec)
+		return l.Fixed(sec, 1) + " " + l.T(MsgSec)
 	case sec < 2*3600:
-		return l.fixed(sec/60, 0) + " " + l.t(mMin)
+		return l.Fixed(sec/60, 0) + " " + l.T(MsgMin)
 	case sec < 72*3600:
-		return l.fixed(sec/3600, 1) + " " + l.t(mHours)
+		return l.Fixed(sec/3600, 1) + " " + l.T(MsgHours)
 	}
-	return l.fixed(sec/86400, 1) + " " + l.t(mDays)
+	return l.Fixed(sec/86400, 1) + " " + l.T(MsgDays)
 }
 
-// rate writes a rate with grouping and at most three significant digits
+// Rate writes a rate with grouping and at most three significant digits
 // below 10: 12,345 · 85.3 · 0.412.
-func (l locale) rate(v float64) string {
+func (l Locale) Rate(v float64) string {
 	switch {
 	case !(v > 0) || math.IsInf(v, 0):
 		return "—"
 	case v >= 100:
-		return l.fixed(math.Round(v), 0)
+		return l.Fixed(math.Round(v), 0)
 	case v >= 10:
-		return l.fixed(v, 1)
+		return l.Fixed(v, 1)
 	}
 	s := strconv.FormatFloat(v, 'g', 3, 64)
 	if l.ru() {
@@ -180,16 +180,16 @@ func (l locale) rate(v float64) string {
 	return s
 }
 
-// date writes a catalog date (YYYY-MM-DD) the way the language does:
+// Date writes a catalog date (YYYY-MM-DD) the way the language does:
 // 2026-11-01 · 01.11.2026 · 2026年11月1日; other text is shown as is.
-func (l locale) date(asOf string) string {
+func (l Locale) Date(asOf string) string {
 	t, err := catalog.AsOfTime(asOf)
 	if err != nil {
 		return asOf
 	}
 	// Formatted by hand: time.Format is large cold code in WebAssembly.
 	y, m, d := t.Date()
-	switch l.lang {
+	switch l.Lang {
 	case "ru":
 		return zeroPad(d, 2) + "." + zeroPad(int(m), 2) + "." + zeroPad(y, 4)
 	case "zh":
@@ -205,4 +205,12 @@ func zeroPad(n, width int) string {
 		s = "0" + s
 	}
 	return s
+}
+
+// Fill puts args in place of msg's %s, in order.
+func Fill(msg string, args ...string) string {
+	for _, a := range args {
+		msg = strings.Replace(msg, "%s", a, 1)
+	}
+	return msg
 }

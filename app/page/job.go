@@ -1,6 +1,6 @@
-package app
+package page
 
-// The page state (raw text of every field, viewState) parses into a job:
+// The page state (raw text of every field, ViewState) parses into a job:
 // typed estimator input plus the page's own choices. Parsing is pure (no
 // go-app, no browser): every problem is a fieldErr carrying a message key,
 // translated only when rendered.
@@ -16,36 +16,36 @@ import (
 	"rightsize/estimator/sim"
 )
 
-// sortOrder is the fit table's order.
-type sortOrder int
+// SortOrder is the fit table's order.
+type SortOrder int
 
 const (
-	sortVRAM sortOrder = iota // smallest memory first
-	sortCost                  // cheapest job first
+	SortVRAM SortOrder = iota // smallest memory first
+	SortCost                  // cheapest job first
 )
 
-var sortNames = [...]string{sortVRAM: "vram", sortCost: "cost"}
+var sortNames = [...]string{SortVRAM: "vram", SortCost: "cost"}
 
-func (o sortOrder) String() string { return sortNames[o] }
+func (o SortOrder) String() string { return sortNames[o] }
 
-func parseSort(s string) (sortOrder, error) {
-	return parseName[sortOrder](sortNames[:], s, errUnknownValue)
+func parseSort(s string) (SortOrder, error) {
+	return parseName[SortOrder](sortNames[:], s, errUnknownValue)
 }
 
-// unit is how memory is shown: GiB (binary, what nvidia-smi and the CUDA
+// Unit is how memory is shown: GiB (binary, what nvidia-smi and the CUDA
 // allocator report) or GB (decimal, datasheets).
-type unit int
+type Unit int
 
 const (
-	unitGiB unit = iota
-	unitGB
+	UnitGiB Unit = iota
+	UnitGB
 )
 
-var unitNames = [...]string{unitGiB: "GiB", unitGB: "GB"}
+var unitNames = [...]string{UnitGiB: "GiB", UnitGB: "GB"}
 
-func (u unit) String() string { return unitNames[u] }
+func (u Unit) String() string { return unitNames[u] }
 
-func parseUnit(s string) (unit, error) { return parseName[unit](unitNames[:], s, errUnknownValue) }
+func parseUnit(s string) (Unit, error) { return parseName[Unit](unitNames[:], s, errUnknownValue) }
 
 var errUnknownValue = errors.New("unknown value")
 
@@ -58,26 +58,26 @@ func parseName[T ~int](names []string, s string, err error) (T, error) {
 	return 0, err
 }
 
-// fieldErr is a problem with one field: a message key, the offending text
+// FieldErr is a problem with one field: a message key, the offending text
 // and an optional detail in the estimator's words (a config field name).
-type fieldErr struct {
-	Key    msgKey
+type FieldErr struct {
+	Key    MsgKey
 	Value  string
 	Detail string
 }
 
-func (e fieldErr) ok() bool { return e.Key == 0 && e.Value == "" && e.Detail == "" }
+func (e FieldErr) OK() bool { return e.Key == 0 && e.Value == "" && e.Detail == "" }
 
-// job is the page state as typed values: what compute needs.
-type job struct {
+// Job is the page state as typed values: what compute needs.
+type Job struct {
 	In     estimator.Input
 	Model  catalog.Model
 	GPU    catalog.GPU
 	Tokens float64            // training tokens of the job (training tasks)
 	Work   estimator.Workload // prompt/output split (inference)
-	Sort   sortOrder
-	Units  unit
-	// AllOffers lists every offer instead of the first offersShown.
+	Sort   SortOrder
+	Units  Unit
+	// AllOffers lists every offer instead of the first OffersShown.
 	AllOffers bool
 	// Serving: a request rate (0: not set) and latency targets in seconds.
 	RPS, TTFT, TPOT float64
@@ -111,15 +111,15 @@ type job struct {
 	CalBad     bool
 }
 
-// archs memoizes parsed catalog model configs (the catalog is immutable).
-type archs map[string]archOrErr
+// Archs memoizes parsed catalog model configs (the catalog is immutable).
+type Archs map[string]archOrErr
 
 type archOrErr struct {
 	arch estimator.Arch
 	err  error
 }
 
-func (a archs) of(m catalog.Model) (estimator.Arch, error) {
+func (a Archs) of(m catalog.Model) (estimator.Arch, error) {
 	if x, ok := a[m.ID]; ok {
 		return x.arch, x.err
 	}
@@ -128,178 +128,178 @@ func (a archs) of(m catalog.Model) (estimator.Arch, error) {
 	return arch, err
 }
 
-// parser turns one viewState into a job; errs holds the per-field problems.
+// parser turns one ViewState into a job; errs holds the per-field problems.
 type parser struct {
-	s      *viewState
+	s      *ViewState
 	cat    *catalog.Catalog
-	archs  archs
+	archs  Archs
 	custom *estimator.Arch // the user's config.json, or nil
 	name   string          // its file name
-	errs   [nFields]fieldErr
-	gen    []fieldErr
+	errs   [NFields]FieldErr
+	gen    []FieldErr
 }
 
-func (p *parser) fail(f field, k msgKey) { p.errs[f] = fieldErr{Key: k, Value: p.s[f]} }
+func (p *parser) fail(f Field, k MsgKey) { p.errs[f] = FieldErr{Key: k, Value: p.s[f]} }
 
-// parseJob reads every field over estimator.DefaultInput of the model.
+// ParseJob reads every field over estimator.DefaultInput of the model.
 // ok is false when a field is wrong; errs says which and why.
 // general lists the problems not tied to a shown field.
-func parseJob(s viewState, cat *catalog.Catalog, a archs, custom *estimator.Arch, customName string) (j job, errs [nFields]fieldErr, general []fieldErr, ok bool) {
+func ParseJob(s ViewState, cat *catalog.Catalog, a Archs, custom *estimator.Arch, customName string) (j Job, errs [NFields]FieldErr, general []FieldErr, ok bool) {
 	p := &parser{s: &s, cat: cat, archs: a, custom: custom, name: customName}
 	j, ok = p.parse()
 	return j, p.errs, p.gen, ok
 }
 
-func (p *parser) parse() (job, bool) {
+func (p *parser) parse() (Job, bool) {
 	s := p.s
-	var j job
+	var j Job
 	var arch estimator.Arch
-	if s[fModel] == customModelID {
+	if s[FieldModel] == CustomModelID {
 		if p.custom == nil {
-			p.fail(fModel, mNoCustomModel)
+			p.fail(FieldModel, MsgNoCustomModel)
 			return j, false
 		}
-		j.Model = catalog.Model{ID: customModelID, Name: p.name, ContextLength: p.custom.MaxPositions}
+		j.Model = catalog.Model{ID: CustomModelID, Name: p.name, ContextLength: p.custom.MaxPositions}
 		arch = *p.custom
 	} else {
-		m, ok := p.cat.Model(s[fModel])
+		m, ok := p.cat.Model(s[FieldModel])
 		if !ok {
-			p.fail(fModel, mUnknownChoice)
+			p.fail(FieldModel, MsgUnknownChoice)
 			return j, false
 		}
 		j.Model = m
 		var err error
 		if arch, err = p.archs.of(m); err != nil {
-			p.errs[fModel] = fieldErr{Key: mBadConfig, Value: s[fModel], Detail: strings.TrimPrefix(err.Error(), "estimator: ")}
+			p.errs[FieldModel] = FieldErr{Key: MsgBadConfig, Value: s[FieldModel], Detail: strings.TrimPrefix(err.Error(), "estimator: ")}
 			return j, false
 		}
 	}
 	in := estimator.DefaultInput(arch)
-	choice(p, fTask, estimator.ParseTask, &in.Task)
-	choice(p, fPrecision, estimator.ParseDType, &in.Weights)
-	choice(p, fKV, estimator.ParseDType, &in.KV)
-	choice(p, fOptimizer, estimator.ParseOptimizer, &in.Optimizer)
-	choice(p, fEngine, estimator.ParseEngine, &in.Engine)
-	choice(p, fOffload, estimator.ParseOffload, &in.Offload)
-	choice(p, fQuant, estimator.ParseQuant, &in.Quant)
-	choice(p, fLoRATargets, estimator.ParseLoRATargets, &in.LoRATargets)
-	choice(p, fSort, parseSort, &j.Sort)
-	choice(p, fUnits, parseUnit, &j.Units)
-	p.intField(fBatch, &in.Batch)
-	p.intField(fSeq, &in.Seq)
-	p.intField(fLoRARank, &in.LoRARank)
-	p.intField(fGPUs, &in.GPUs)
-	p.intField(fZeRO, &in.ZeRO)
-	p.intField(fTP, &in.TP)
-	p.intField(fPP, &in.PP)
-	p.intField(fMaxBatched, &in.MaxBatchedTokens)
-	p.flag(fCheckpointing, &in.GradCheckpointing)
-	p.flag(fSelective, &in.SelectiveRecompute)
-	p.flag(fEager, &in.EnforceEager)
-	p.flag(fFlash, &in.FlashAttention)
-	if s.shown(fMemUtil) {
-		if v, err := strconv.ParseFloat(s[fMemUtil], 64); err != nil {
-			p.fail(fMemUtil, mNotNumber)
+	choice(p, FieldTask, estimator.ParseTask, &in.Task)
+	choice(p, FieldPrecision, estimator.ParseDType, &in.Weights)
+	choice(p, FieldKV, estimator.ParseDType, &in.KV)
+	choice(p, FieldOptimizer, estimator.ParseOptimizer, &in.Optimizer)
+	choice(p, FieldEngine, estimator.ParseEngine, &in.Engine)
+	choice(p, FieldOffload, estimator.ParseOffload, &in.Offload)
+	choice(p, FieldQuant, estimator.ParseQuant, &in.Quant)
+	choice(p, FieldLoRATargets, estimator.ParseLoRATargets, &in.LoRATargets)
+	choice(p, FieldSort, parseSort, &j.Sort)
+	choice(p, FieldUnits, parseUnit, &j.Units)
+	p.intField(FieldBatch, &in.Batch)
+	p.intField(FieldSeq, &in.Seq)
+	p.intField(FieldLoRARank, &in.LoRARank)
+	p.intField(FieldGPUs, &in.GPUs)
+	p.intField(FieldZeRO, &in.ZeRO)
+	p.intField(FieldTP, &in.TP)
+	p.intField(FieldPP, &in.PP)
+	p.intField(FieldMaxBatched, &in.MaxBatchedTokens)
+	p.flag(FieldCheckpointing, &in.GradCheckpointing)
+	p.flag(FieldSelective, &in.SelectiveRecompute)
+	p.flag(FieldEager, &in.EnforceEager)
+	p.flag(FieldFlash, &in.FlashAttention)
+	if s.Shown(FieldMemUtil) {
+		if v, err := strconv.ParseFloat(s[FieldMemUtil], 64); err != nil {
+			p.fail(FieldMemUtil, MsgNotNumber)
 		} else {
 			in.GPUMemUtil = v
 		}
 	}
-	p.sizeField(fCtx, &in.Overheads.CUDAContext)
-	p.sizeField(fAlloc, &in.Overheads.AllocatorReserve)
-	p.sizeField(fNCCL, &in.Overheads.NCCL)
-	p.sizeField(fGraphs, &in.Overheads.CUDAGraphs)
-	if s.shown(fTrainTokens) {
-		if v, err := estimator.ParseCount(s[fTrainTokens]); err != nil || v == 0 {
-			p.fail(fTrainTokens, mNotCount)
+	p.sizeField(FieldCtx, &in.Overheads.CUDAContext)
+	p.sizeField(FieldAlloc, &in.Overheads.AllocatorReserve)
+	p.sizeField(FieldNCCL, &in.Overheads.NCCL)
+	p.sizeField(FieldGraphs, &in.Overheads.CUDAGraphs)
+	if s.Shown(FieldTrainTokens) {
+		if v, err := estimator.ParseCount(s[FieldTrainTokens]); err != nil || v == 0 {
+			p.fail(FieldTrainTokens, MsgNotCount)
 		} else {
 			j.Tokens = v
 		}
 	}
-	if s.shown(fOutput) {
+	if s.Shown(FieldOutput) {
 		var out int
-		p.intField(fOutput, &out)
-		if p.errs[fOutput].ok() && p.errs[fSeq].ok() {
+		p.intField(FieldOutput, &out)
+		if p.errs[FieldOutput].OK() && p.errs[FieldSeq].OK() {
 			j.Work = estimator.Workload{PromptTokens: in.Seq - out, OutputTokens: out}
 		}
 	}
-	if s.shown(fGlobalBatch) && strings.TrimSpace(s[fGlobalBatch]) != "" {
-		p.intField(fGlobalBatch, &j.Work.GlobalBatch)
-		if p.errs[fGlobalBatch].ok() && j.Work.GlobalBatch < 1 {
-			p.fail(fGlobalBatch, mRange)
+	if s.Shown(FieldGlobalBatch) && strings.TrimSpace(s[FieldGlobalBatch]) != "" {
+		p.intField(FieldGlobalBatch, &j.Work.GlobalBatch)
+		if p.errs[FieldGlobalBatch].OK() && j.Work.GlobalBatch < 1 {
+			p.fail(FieldGlobalBatch, MsgRange)
 		}
 	}
-	if s.shown(fRPS) && strings.TrimSpace(s[fRPS]) != "" {
-		p.positive(fRPS, &j.RPS)
+	if s.Shown(FieldRPS) && strings.TrimSpace(s[FieldRPS]) != "" {
+		p.positive(FieldRPS, &j.RPS)
 		var ms float64
-		p.positive(fTTFT, &ms)
+		p.positive(FieldTTFT, &ms)
 		j.TTFT = ms / 1000
-		p.positive(fTPOT, &ms)
+		p.positive(FieldTPOT, &ms)
 		j.TPOT = ms / 1000
 	}
-	if s.shown(fRequests) {
-		p.positive(fRequests, &j.Requests)
+	if s.Shown(FieldRequests) {
+		p.positive(FieldRequests, &j.Requests)
 	}
-	choice(p, fPricing, planner.ParsePricing, &j.Pricing)
+	choice(p, FieldPricing, planner.ParsePricing, &j.Pricing)
 	j.Currency = "USD"
-	if _, ok := p.cat.FX(s[fCurrency]); ok {
-		j.Currency = s[fCurrency]
+	if _, ok := p.cat.FX(s[FieldCurrency]); ok {
+		j.Currency = s[FieldCurrency]
 	} else {
-		p.fail(fCurrency, mUnknownChoice)
+		p.fail(FieldCurrency, MsgUnknownChoice)
 	}
-	if k := strings.TrimSpace(s[fProviderKind]); k != "" {
+	if k := strings.TrimSpace(s[FieldProviderKind]); k != "" {
 		j.Filters.Kinds = []string{k}
 	}
-	if cc := strings.TrimSpace(s[fCountry]); cc != "" {
+	if cc := strings.TrimSpace(s[FieldCountry]); cc != "" {
 		j.Filters.Countries = strings.FieldsFunc(cc, func(r rune) bool { return r == ',' || r == ' ' })
 	}
-	p.optional(fBudget, &j.Filters.BudgetUSD)
+	p.optional(FieldBudget, &j.Filters.BudgetUSD)
 	var hours float64
-	p.optional(fDeadline, &hours)
+	p.optional(FieldDeadline, &hours)
 	j.Filters.DeadlineSeconds = hours * 3600
 	var vcpus float64
-	p.optional(fMinVCPU, &vcpus)
+	p.optional(FieldMinVCPU, &vcpus)
 	j.Filters.MinVCPUs = int(vcpus)
-	p.optional(fMinRAM, &j.Filters.MinRAMGiB)
-	p.fraction(fMFU, &j.Eff.MFU)
-	p.fraction(fInfMFU, &j.Eff.InferenceMFU)
-	p.fraction(fBWUtil, &j.Eff.BandwidthUtil)
-	p.fraction(fSpotRate, &j.SpotRate)
-	if v := strings.TrimSpace(s[fCkptWrite]); v != "" {
+	p.optional(FieldMinRAM, &j.Filters.MinRAMGiB)
+	p.fraction(FieldMFU, &j.Eff.MFU)
+	p.fraction(FieldInfMFU, &j.Eff.InferenceMFU)
+	p.fraction(FieldBWUtil, &j.Eff.BandwidthUtil)
+	p.fraction(FieldSpotRate, &j.SpotRate)
+	if v := strings.TrimSpace(s[FieldCkptWrite]); v != "" {
 		if b, err := estimator.ParseBytes(v); err != nil {
-			p.fail(fCkptWrite, mNotSize)
+			p.fail(FieldCkptWrite, MsgNotSize)
 		} else if b <= 0 {
-			p.fail(fCkptWrite, mRange)
+			p.fail(FieldCkptWrite, MsgRange)
 		} else {
 			j.CkptWriteBytesPerSecond = float64(b)
 		}
 	}
-	if v := strings.TrimSpace(s[fRestart]); v != "" {
+	if v := strings.TrimSpace(s[FieldRestart]); v != "" {
 		if d, ok := parseSeconds(v); ok {
 			j.RestartSeconds = d
 		} else {
-			p.fail(fRestart, mNotNumber)
+			p.fail(FieldRestart, MsgNotNumber)
 		}
 	}
-	p.flag(fUnknownNet, &j.UnknownNetworks)
+	p.flag(FieldUnknownNet, &j.UnknownNetworks)
 	// The freshness window: empty takes the planner's default; 0 or a
 	// negative window is out of range, not "no window".
-	if strings.TrimSpace(s[fFreshness]) != "" {
-		if p.intField(fFreshness, &j.FreshnessDays); p.errs[fFreshness].ok() && (j.FreshnessDays < 1 || j.FreshnessDays > 36500) {
-			p.fail(fFreshness, mRange)
+	if strings.TrimSpace(s[FieldFreshness]) != "" {
+		if p.intField(FieldFreshness, &j.FreshnessDays); p.errs[FieldFreshness].OK() && (j.FreshnessDays < 1 || j.FreshnessDays > 36500) {
+			p.fail(FieldFreshness, MsgRange)
 		}
 	}
-	p.optional(fAPIIn, &j.APIInUSDPerM)
-	p.optional(fAPIOut, &j.APIOutUSDPerM)
+	p.optional(FieldAPIIn, &j.APIInUSDPerM)
+	p.optional(FieldAPIOut, &j.APIOutUSDPerM)
 	var usable estimator.OptionalBytes
-	p.sizeField(fUsable, &usable)
+	p.sizeField(FieldUsable, &usable)
 	in.UsableVRAM = usable.Value
-	if g, ok := p.cat.GPU(s[fGPU]); ok {
+	if g, ok := p.cat.GPU(s[FieldGPU]); ok {
 		j.GPU = g
 		in.VRAM = g.Memory
 	} else {
-		p.fail(fGPU, mUnknownChoice)
+		p.fail(FieldGPU, MsgUnknownChoice)
 	}
-	if v := strings.TrimSpace(s[fCalibration]); v != "" && s.shown(fCalibration) {
+	if v := strings.TrimSpace(s[FieldCalibration]); v != "" && s.Shown(FieldCalibration) {
 		if cal, err := sim.ParseCalibration(v); err != nil {
 			j.CalBad = true
 		} else {
@@ -308,7 +308,7 @@ func (p *parser) parse() (job, bool) {
 	}
 	j.In = in
 	for _, e := range p.errs {
-		if !e.ok() {
+		if !e.OK() {
 			return j, false
 		}
 	}
@@ -321,21 +321,21 @@ func (p *parser) parse() (job, bool) {
 
 // choice parses an enum field with its parser; a hidden field keeps the
 // default.
-func choice[T any](p *parser, f field, parse func(string) (T, error), dst *T) {
-	if !p.s.shown(f) {
+func choice[T any](p *parser, f Field, parse func(string) (T, error), dst *T) {
+	if !p.s.Shown(f) {
 		return
 	}
 	v, err := parse(p.s[f])
 	if err != nil {
-		p.fail(f, mUnknownChoice)
+		p.fail(f, MsgUnknownChoice)
 		return
 	}
 	*dst = v
 }
 
 // flag reads a checkbox ("1" on, "0" off); a hidden one keeps the default.
-func (p *parser) flag(f field, dst *bool) {
-	if !p.s.shown(f) {
+func (p *parser) flag(f Field, dst *bool) {
+	if !p.s.Shown(f) {
 		return
 	}
 	switch p.s[f] {
@@ -344,20 +344,20 @@ func (p *parser) flag(f field, dst *bool) {
 	case "0":
 		*dst = false
 	default:
-		p.fail(f, mUnknownChoice)
+		p.fail(f, MsgUnknownChoice)
 	}
 }
 
 // sizeField reads an optional size such as "1343MiB" or "0.5 GiB"; empty
 // leaves the estimator's own figure.
-func (p *parser) sizeField(f field, dst *estimator.OptionalBytes) {
+func (p *parser) sizeField(f Field, dst *estimator.OptionalBytes) {
 	v := strings.TrimSpace(p.s[f])
-	if v == "" || !p.s.shown(f) {
+	if v == "" || !p.s.Shown(f) {
 		return
 	}
 	b, err := estimator.ParseBytes(v)
 	if err != nil || b < 0 {
-		p.fail(f, mNotSize)
+		p.fail(f, MsgNotSize)
 		return
 	}
 	*dst = estimator.OptionalBytes{Set: true, Value: b}
@@ -365,18 +365,18 @@ func (p *parser) sizeField(f field, dst *estimator.OptionalBytes) {
 
 // fraction reads an optional share in (0, 1]; empty leaves 0 (the
 // estimator's own figure).
-func (p *parser) fraction(f field, dst *float64) {
-	if !p.s.shown(f) || strings.TrimSpace(p.s[f]) == "" {
+func (p *parser) fraction(f Field, dst *float64) {
+	if !p.s.Shown(f) || strings.TrimSpace(p.s[f]) == "" {
 		return
 	}
 	v, err := strconv.ParseFloat(strings.TrimSpace(p.s[f]), 64)
 	switch {
 	case err != nil:
-		p.fail(f, mNotNumber)
+		p.fail(f, MsgNotNumber)
 	case !(v >= minFraction) || v > 1:
 		// Below 1% an efficiency prices a job at hundreds of digits
 		// (mfu=1e-300 in a link printed 400-digit costs).
-		p.fail(f, mRange)
+		p.fail(f, MsgRange)
 	default:
 		*dst = v
 	}
@@ -386,36 +386,36 @@ func (p *parser) fraction(f field, dst *float64) {
 const minFraction = 0.01
 
 // optional reads a number > 0, or leaves 0 for an empty field.
-func (p *parser) optional(f field, dst *float64) {
-	if !p.s.shown(f) || strings.TrimSpace(p.s[f]) == "" {
+func (p *parser) optional(f Field, dst *float64) {
+	if !p.s.Shown(f) || strings.TrimSpace(p.s[f]) == "" {
 		return
 	}
 	p.positive(f, dst)
 }
 
 // positive reads a finite number > 0.
-func (p *parser) positive(f field, dst *float64) {
+func (p *parser) positive(f Field, dst *float64) {
 	v, err := strconv.ParseFloat(strings.TrimSpace(p.s[f]), 64)
 	switch {
 	case err != nil:
-		p.fail(f, mNotNumber)
+		p.fail(f, MsgNotNumber)
 	case !(v > 0) || v > 1e9:
-		p.fail(f, mRange)
+		p.fail(f, MsgRange)
 	default:
 		*dst = v
 	}
 }
 
-func (p *parser) intField(f field, dst *int) {
-	if !p.s.shown(f) {
+func (p *parser) intField(f Field, dst *int) {
+	if !p.s.Shown(f) {
 		return
 	}
 	v, err := strconv.Atoi(p.s[f])
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			p.fail(f, mRange)
+			p.fail(f, MsgRange)
 		} else {
-			p.fail(f, mNotNumber)
+			p.fail(f, MsgNotNumber)
 		}
 		return
 	}
@@ -424,12 +424,12 @@ func (p *parser) intField(f field, dst *int) {
 
 // place puts each estimator.InputError next to its field; the others go to
 // the general list.
-func (p *parser) place(err error) { placeErrors(err, p.s, &p.errs, &p.gen) }
+func (p *parser) place(err error) { PlaceErrors(err, p.s, &p.errs, &p.gen) }
 
-// placeErrors maps estimator errors to message keys: the sentinel picks
+// PlaceErrors maps estimator errors to message keys: the sentinel picks
 // the key (ErrRange, ErrIncompatible, ErrUnknown, ErrNoModel), the field
 // name (the CLI flag) picks the input; Reason stays as the detail.
-func placeErrors(err error, s *viewState, errs *[nFields]fieldErr, general *[]fieldErr) {
+func PlaceErrors(err error, s *ViewState, errs *[NFields]FieldErr, general *[]FieldErr) {
 	var walk func(error)
 	walk = func(e error) {
 		if u, ok := e.(interface{ Unwrap() []error }); ok {
@@ -438,12 +438,12 @@ func placeErrors(err error, s *viewState, errs *[nFields]fieldErr, general *[]fi
 			}
 			return
 		}
-		fe := fieldErr{Key: mInvalid, Detail: e.Error()}
+		fe := FieldErr{Key: MsgInvalid, Detail: e.Error()}
 		var ie *estimator.InputError
 		if errors.As(e, &ie) {
-			fe = fieldErr{Key: inputErrKey(ie.Err), Value: ie.Value, Detail: ie.Reason}
-			if f, ok := fieldOf(ie.Field); ok && s.shown(f) {
-				if errs[f].ok() {
+			fe = FieldErr{Key: inputErrKey(ie.Err), Value: ie.Value, Detail: ie.Reason}
+			if f, ok := fieldOf(ie.Field); ok && s.Shown(f) {
+				if errs[f].OK() {
 					errs[f] = fe
 				}
 				return
@@ -459,16 +459,16 @@ func placeErrors(err error, s *viewState, errs *[nFields]fieldErr, general *[]fi
 }
 
 // inputErrKey is the message for an estimator sentinel error.
-func inputErrKey(err error) msgKey {
+func inputErrKey(err error) MsgKey {
 	switch {
 	case errors.Is(err, estimator.ErrIncompatible):
-		return mIncompatible
+		return MsgIncompatible
 	case errors.Is(err, estimator.ErrUnknown):
-		return mUnknownChoice
+		return MsgUnknownChoice
 	case errors.Is(err, estimator.ErrNoModel):
-		return mNoModel
+		return MsgNoModel
 	}
-	return mRange
+	return MsgRange
 }
 
 // parseSeconds reads a duration as the CLI's --restart does: seconds

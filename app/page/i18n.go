@@ -1,0 +1,1335 @@
+package page
+
+import "rightsize/estimator"
+
+// Rightsize speaks the languages its users write: English, Russian and
+// Chinese. Messages are looked up by key; a key missing in a language falls
+// back to English, so a new string never shows up blank.
+
+// Languages in the order the picker shows them.
+var Languages = []struct{ Code, Name string }{{"en", "English"}, {"ru", "Русский"}, {"zh", "中文"}}
+
+type MsgKey int
+
+const (
+	MsgTagline MsgKey = iota
+	MsgModel
+	MsgTask
+	MsgPrecision
+	MsgKV
+	MsgBatch
+	MsgSeq
+	MsgOptimizer
+	MsgCheckpointing
+	MsgFlash
+	MsgLoRARank
+	MsgEngine
+	MsgMemUtil
+	MsgGPU
+	MsgGPUs
+	MsgZeRO
+	MsgTP
+	MsgPP
+	MsgOffload
+	MsgUnits
+	MsgLanguage
+	MsgPerGPU
+	MsgPart
+	MsgMemory
+	MsgShare
+	MsgUncertainty
+	MsgWeights
+	MsgGradients
+	MsgOptimizerStates
+	MsgActivations
+	MsgLogits
+	MsgKVCache
+	MsgCUDAContext
+	MsgAllocator
+	MsgNCCL
+	MsgCUDAGraphs
+	MsgQuantState
+	MsgTotal
+	MsgUsable
+	MsgFits
+	MsgDoesNotFit
+	MsgHeadroom
+	MsgShortBy
+	MsgParams
+	MsgActive
+	MsgKVPerToken
+	MsgKVPool
+	MsgMaxBatch
+	MsgMaxSeq
+	MsgFixFields
+	MsgGPUFit
+	MsgGPUCol
+	MsgVRAM
+	MsgWithYourSetup
+	MsgMinGPUs
+	MsgFromPrice
+	MsgNone
+	MsgOffers
+	MsgProvider
+	MsgInstance
+	MsgOnDemand
+	MsgSpot
+	MsgReserved
+	MsgRegion
+	MsgAsOf
+	MsgStale
+	MsgShowAll
+	MsgNoOffers
+	MsgRange
+	MsgNotNumber
+	MsgUnknownChoice
+	MsgIncompatible
+	MsgWarnings
+	MsgTrainOnly
+	MsgVLLMOnly
+	MsgPickGPU
+	MsgPricesNote
+	MsgQuant
+	MsgLoRATargets
+	MsgSelective
+	MsgMaxBatched
+	MsgEager
+	MsgOverrides
+	MsgOverridesNote
+	MsgUsableOverride
+	MsgNotSize
+	MsgTaskInference
+	MsgTaskTrain
+	MsgTaskFinetune
+	MsgTaskLoRA
+	MsgTaskQLoRA
+	MsgOffNone
+	MsgOffOptimizer
+	MsgOffAll
+	MsgTargetsAttn
+	MsgTargetsAll
+	MsgQuantAuto
+	MsgSheetTitle
+	MsgSheetHelp
+	MsgSheetPick
+	MsgSheetClear
+	MsgSheetRows
+	MsgSheetOffers
+	MsgSheetTooBig
+	MsgSheetUnreadable
+	MsgYourPrice
+	MsgRulesTitle
+	MsgRulesNote
+	MsgRuleParams4
+	MsgRuleParamMem15
+	MsgRuleWeights12
+	MsgRuleHF18
+	MsgRuleSays
+	MsgThisEstimate
+	MsgOffBy
+	MsgYourModel
+	MsgConfigHelp
+	MsgNoCustomModel
+	MsgUpdateReady
+	MsgLinkIgnored
+	MsgSheetApplying
+	MsgSavedKept
+	MsgNotKept
+	MsgConfigDrop
+	MsgReload
+	MsgNotCount
+	MsgMs
+	MsgSec
+	MsgMin
+	MsgHours
+	MsgDays
+	MsgSpeedTitle
+	MsgSpeedNote
+	MsgThroughputTrain
+	MsgThroughputInfer
+	MsgJobTime
+	MsgGPUHours
+	MsgTTFT
+	MsgPerSeq
+	MsgJobCost
+	MsgPerMTokens
+	MsgTrainTokens
+	MsgOutputTokens
+	MsgNoPerf
+	MsgMFUImplied
+	MsgFrom
+	MsgCheapest
+	MsgSortBy
+	MsgSortVRAM
+	MsgSortCost
+	MsgSpotShort
+	MsgCopyLink
+	MsgLinkCopied
+	MsgBadConfig
+	MsgInvalid
+	MsgNoModel
+	MsgHWNoBF16
+	MsgHWNoFP8
+	MsgUnitGB
+	MsgUnitGiB
+	MsgBillionSuffix
+	MsgMillionSuffix
+	MsgKiB
+	MsgTokens
+	MsgModelLimit
+	MsgInputs
+	MsgUnitsGiB
+	MsgUnitsGB
+	MsgFooter
+	MsgOpenInRightsize
+	MsgFWeights
+	MsgFGradients
+	MsgFOptimizer
+	MsgFActivations
+	MsgFLogits
+	MsgFKV
+	MsgFOverhead
+	MsgBoundCompute
+	MsgBoundBandwidth
+	MsgEffMFU
+	MsgEffBandwidth
+	MsgFTTFT
+	MsgFDecode
+	MsgFCostPerM
+	MsgFTrain
+	MsgFJobTime
+	MsgFJobCost
+	MsgVerifyVLLM
+	MsgVerifyTrain
+	MsgVerifyMemory
+	MsgTimePerM
+	MsgGPUHour
+	MsgYear1
+	MsgYear3
+	MsgBasis
+	MsgBasisFormula
+	MsgBasisInputs
+	MsgBasisEfficiency
+	MsgBasisBand
+	MsgBasisBound
+	MsgBasisVerify
+	MsgAsOfSource
+	MsgEstimatedDate
+	MsgAgeFresh
+	MsgAgeAging
+	MsgAgeOld
+	MsgPickCheapest
+	MsgPickFastest
+	MsgPickValue
+	MsgAnswerTitle
+	MsgNoAnswer
+	MsgAnswerNote
+	MsgUseThis
+	MsgParetoTitle
+	MsgParetoHint
+	MsgPin
+	MsgUnpin
+	MsgVerdict
+	MsgTokensPerSec
+	MsgCheapestCost
+	MsgCompareTitle
+	MsgPinned
+	MsgLive
+	MsgExportTitle
+	MsgExportCSV
+	MsgExportJSON
+	MsgCopyMarkdown
+	MsgMarkdownCopied
+	MsgConfigTooBig
+	MsgConfigPick
+	MsgConfigPaste
+	MsgFileTooBig
+	MsgBadSheet
+	MsgWarnTightFit
+	MsgWarnSeqBeyondContext
+	MsgWarnKVHeadsReplicated
+	MsgWarnUnevenPipeline
+	MsgWarnNoActivationModel
+	MsgWarnVisionApprox
+	MsgWarnFP8NotInLlamaCpp
+	MsgWarnPoolBelowOneSeq
+	MsgWarnNoKVCache
+	MsgWarnZeROWithoutDP
+	MsgHWNoFP4
+	MsgHowAccurate
+	MsgRPS
+	MsgTTFTTarget
+	MsgTPOTTarget
+	MsgGlobalBatch
+	MsgOptimizerSteps
+	MsgServeTitle
+	MsgConcurrency
+	MsgReplicas
+	MsgFleetGPUs
+	MsgMonthly
+	MsgTargetsMissed
+	MsgTPOT
+	MsgBoundHost
+	MsgBoundComm
+	MsgAssumptions
+	MsgAssumptionsNote
+	MsgMFUField
+	MsgInfMFUField
+	MsgBWField
+	MsgFXTitle
+	MsgCurrency
+	MsgPerUSD
+	MsgPlanning
+	MsgFixToUpdate
+	MsgMonthlyShort
+	MsgBatchCost
+	MsgBatchTime
+	MsgE2EP95
+	MsgRequests
+	MsgPricing
+	MsgCurrencyField
+	MsgProviderKind
+	MsgCountry
+	MsgBudget
+	MsgDeadline
+	MsgMinVCPU
+	MsgMinRAM
+	MsgAny
+	MsgFilters
+	MsgPlanNotes
+	MsgDefaultIs
+	MsgPlanAssumptionsNote
+	MsgSpotRateField
+	MsgCkptWriteField
+	MsgRestartField
+	MsgSrcSpot
+	MsgSrcCkpt
+	MsgSrcRestart
+	MsgSpotNow
+	MsgYoungDaly
+	MsgSrcAPINone
+	MsgHostedNote
+	MsgAPIInField
+	MsgAPIOutField
+	MsgHostedTitle
+	MsgHostedAPI
+	MsgAPIPrices
+	MsgAPIMonthly
+	MsgSelfHosted
+	MsgBreakEven
+	MsgPerSecond
+	MsgAsSet
+	MsgCostAtSpeed
+	MsgJobCostAtSpeed
+	MsgPlannerBest
+	MsgInFlight
+	MsgPrOnDemand
+	MsgPrSpot
+	MsgPrRes1
+	MsgPrRes3
+	MsgGPUsWord
+	MsgFleetOf
+	MsgFleetHere
+	MsgPerMonthUnit
+	MsgPerRequestP95
+	MsgUnknownNet
+	MsgCommShare
+	MsgCommFact
+	MsgOfStep
+	MsgFreshnessField
+	MsgPriceAsOf
+	MsgVerifyPrice
+	MsgAge180to365
+	MsgAgeUndated
+	MsgFarBelow
+	MsgFromListing
+	MsgFooterFresh
+	MsgLoadTitle
+	MsgLoadX
+	MsgLoadY
+	MsgLoadTTFT95
+	MsgLoadTTFT50
+	MsgLoadTPOT95
+	MsgLoadTTFTTarget
+	MsgLoadTPOTTarget
+	MsgLoadOp
+	MsgLoadSat
+	MsgLoadCaption
+	MsgBindTTFT
+	MsgBindTPOT
+	MsgBindThroughput
+	MsgBindNone
+	MsgLimitNone
+	MsgLimitSeqs
+	MsgLimitKV
+	MsgLimitTokens
+	MsgLimitPolling
+	MsgBindAnd
+	MsgBenchTitle
+	MsgBenchHelp
+	MsgBenchPick
+	MsgBenchApplied
+	MsgBenchMismatch
+	MsgBenchBad
+	MsgJobTokens
+	MsgJobRequests
+	MsgJobRate
+	MsgJobFor
+	NMsgs
+)
+
+// Messages are the page's strings by language. Each language is a
+// package-level array, laid out by the linker as static data: a map
+// literal here compiled to 44 KB of WebAssembly that built the three
+// tables at start-up.
+var Messages = map[string]*[NMsgs]string{"en": &messagesEN, "ru": &MessagesRU, "zh": &messagesZH}
+
+var messagesEN = [NMsgs]string{
+	MsgTagline: "How much GPU memory your model needs, which GPUs fit, and where to rent them.",
+	MsgModel:   "Model", MsgTask: "Task", MsgPrecision: "Precision", MsgKV: "KV-cache dtype", MsgBatch: "Batch size",
+	MsgSeq: "Sequence length (tokens)", MsgOptimizer: "Optimizer", MsgCheckpointing: "Gradient checkpointing",
+	MsgFlash: "FlashAttention / SDPA", MsgLoRARank: "LoRA rank", MsgEngine: "Inference engine",
+	MsgMemUtil: "vLLM gpu_memory_utilization", MsgGPU: "GPU", MsgGPUs: "GPUs", MsgZeRO: "ZeRO stage (3 = FSDP)",
+	MsgTP: "Tensor parallel", MsgPP: "Pipeline stages", MsgOffload: "CPU offload", MsgUnits: "Units", MsgLanguage: "Language",
+	MsgPerGPU: "Memory per GPU", MsgPart: "Part", MsgMemory: "Memory", MsgShare: "Share", MsgUncertainty: "±",
+	MsgWeights: "Weights", MsgGradients: "Gradients", MsgOptimizerStates: "Optimizer states", MsgActivations: "Activations",
+	MsgLogits: "Logits / loss", MsgKVCache: "KV cache", MsgCUDAContext: "CUDA context", MsgAllocator: "Allocator reserve",
+	MsgNCCL: "NCCL buffers", MsgCUDAGraphs: "CUDA graphs", MsgQuantState: "Quantization state", MsgTotal: "Total",
+	MsgUsable: "Usable on this GPU", MsgFits: "Fits", MsgDoesNotFit: "Does not fit", MsgHeadroom: "headroom",
+	MsgShortBy: "short by", MsgParams: "Parameters", MsgActive: "active per token", MsgKVPerToken: "KV cache per token",
+	MsgKVPool: "vLLM KV pool", MsgMaxBatch: "Largest batch that fits", MsgMaxSeq: "Longest sequence that fits",
+	MsgFixFields: "Fix the highlighted fields to see an estimate.", MsgGPUFit: "Which GPUs fit",
+	MsgGPUCol: "GPU", MsgVRAM: "VRAM", MsgWithYourSetup: "With your GPU count", MsgMinGPUs: "GPUs needed",
+	MsgFromPrice: "From (on-demand)", MsgNone: "—", MsgOffers: "Where to rent", MsgProvider: "Provider",
+	MsgInstance: "Instance", MsgOnDemand: "On-demand /h", MsgSpot: "Spot /h", MsgReserved: "Reserved /h", MsgRegion: "Region", MsgAsOf: "As of",
+	MsgStale: "older than 90 days", MsgShowAll: "Show all", MsgNoOffers: "No offer in the catalog has this GPU.",
+	MsgRange: "out of range", MsgNotNumber: "not a number", MsgUnknownChoice: "unknown choice",
+	MsgIncompatible: "does not work with the other settings", MsgWarnings: "Notes", MsgTrainOnly: "training only",
+	MsgVLLMOnly: "vLLM only", MsgPickGPU: "Click a row to pick that GPU.",
+	MsgPricesNote:            "Prices per instance and hour in the provider's currency; dated and sourced per row. Estimates, not quotes.",
+	MsgQuant:                 "Weight format",
+	MsgLoRATargets:           "LoRA targets",
+	MsgSelective:             "Selective recompute (attention scores only)",
+	MsgMaxBatched:            "vLLM max_num_batched_tokens (0 = 8192)",
+	MsgEager:                 "vLLM --enforce-eager (no CUDA graphs)",
+	MsgOverrides:             "Overheads you measured",
+	MsgOverridesNote:         "Leave empty to use the estimate. Sizes take a unit: 1343MiB, 0.5GiB, 2GB.",
+	MsgUsableOverride:        "Usable memory per GPU (torch.cuda.mem_get_info)",
+	MsgNotSize:               "not a size with a unit (e.g. 1343MiB, 0.5GiB)",
+	MsgTaskInference:         "Inference",
+	MsgTaskTrain:             "Pre-training",
+	MsgTaskFinetune:          "Full fine-tune",
+	MsgTaskLoRA:              "LoRA",
+	MsgTaskQLoRA:             "QLoRA (4-bit base)",
+	MsgOffNone:               "None",
+	MsgOffOptimizer:          "Optimizer states",
+	MsgOffAll:                "Optimizer states and parameters",
+	MsgTargetsAttn:           "Attention (q, k, v, o)",
+	MsgTargetsAll:            "All linear layers",
+	MsgQuantAuto:             "Auto (from precision and engine)",
+	MsgSheetTitle:            "Your prices",
+	MsgSheetHelp:             "Load a price sheet (CSV or JSON: offer_id or provider + instance_type, prices per instance-hour, currency, as_of, source) to compare negotiated prices. It stays in this browser.",
+	MsgSheetPick:             "Price sheet",
+	MsgSheetClear:            "Back to catalog prices",
+	MsgSheetRows:             "rows",
+	MsgSheetOffers:           "offers changed or added",
+	MsgSheetTooBig:           "larger than 4 MiB",
+	MsgSheetUnreadable:       "the browser could not read the file",
+	MsgYourPrice:             "your price",
+	MsgRulesTitle:            "Rules of thumb vs this estimate",
+	MsgRulesNote:             "What common rules give for the same job held by one copy of the model on one GPU. A negative error means the rule under-sizes the GPU.",
+	MsgRuleParams4:           "Parameters × 4 bytes (guides' naive formula)",
+	MsgRuleParamMem15:        "Parameter memory × 1.5 (guides, training)",
+	MsgRuleWeights12:         "Weights × 1.2 (common serving formula)",
+	MsgRuleHF18:              "18 bytes per parameter, AdamW mixed precision (Hugging Face; activations not included)",
+	MsgRuleSays:              "Rule gives",
+	MsgThisEstimate:          "Rightsize, one GPU",
+	MsgOffBy:                 "Rule's error",
+	MsgYourModel:             "Your model",
+	MsgConfigHelp:            "Not in the list? Load its Hugging Face config.json: parameters, GQA/MoE/MLA and KV cache are read from it. It stays in this browser.",
+	MsgNoCustomModel:         "your config.json is not loaded in this browser: load it under “Your model”",
+	MsgUpdateReady:           "A new version of Rightsize is ready.",
+	MsgLinkIgnored:           "Ignored in the link (not valid URL text)",
+	MsgSheetApplying:         "applying",
+	MsgSavedKept:             "Saved from your last visit, not applied (kept until you load a corrected file or remove it):",
+	MsgNotKept:               "Applied, but the browser's storage is full or refused it: it will not be kept for your next visit.",
+	MsgConfigDrop:            "Remove the saved config",
+	MsgReload:                "Reload",
+	MsgNotCount:              "not a count (e.g. 1B, 500M, 2T)",
+	MsgMs:                    "ms",
+	MsgSec:                   "s",
+	MsgMin:                   "min",
+	MsgHours:                 "h",
+	MsgDays:                  "days",
+	MsgSpeedTitle:            "Speed and cost (estimate)",
+	MsgSpeedNote:             "Roofline estimate from the GPU's datasheet at the efficiencies in each figure's basis (the assumed MFU and bandwidth use; change them under Assumptions). Implied MFU is what is left after communication, bubbles and host overhead. Real runs vary with the engine and kernels; the band says how far the public measurements were.",
+	MsgThroughputTrain:       "Training throughput, tokens/s",
+	MsgThroughputInfer:       "Generated tokens/s, all requests",
+	MsgJobTime:               "Time for the training tokens",
+	MsgGPUHours:              "GPU-hours",
+	MsgTTFT:                  "Time to first token",
+	MsgPerSeq:                "Tokens/s per request",
+	MsgJobCost:               "Job cost",
+	MsgPerMTokens:            "Per 1M tokens",
+	MsgTrainTokens:           "Training tokens (e.g. 1B, 2T)",
+	MsgOutputTokens:          "Generated tokens per request (of the sequence)",
+	MsgNoPerf:                "No speed estimate: the job does not fit, or the catalog lacks this GPU's FLOPS or bandwidth.",
+	MsgMFUImplied:            "Implied MFU",
+	MsgFrom:                  "from",
+	MsgCheapest:              "cheapest",
+	MsgSortBy:                "Sort by",
+	MsgSortVRAM:              "Memory",
+	MsgSortCost:              "Job cost",
+	MsgSpotShort:             "spot",
+	MsgCopyLink:              "Copy link to this estimate",
+	MsgLinkCopied:            "Link copied: it reopens this exact estimate, offline too.",
+	MsgBadConfig:             "config.json could not be read",
+	MsgInvalid:               "invalid input",
+	MsgNoModel:               "no model architecture: load a config first",
+	MsgHWNoBF16:              "this GPU has no bf16 tensor cores (Turing, Volta): frameworks fall back to fp16 or emulate bf16, slower",
+	MsgHWNoFP8:               "this GPU has no fp8 tensor cores (they start with Ada and Hopper): fp8 weights are upcast, no fp8 speed-up",
+	MsgUnitGB:                "GB",
+	MsgUnitGiB:               "GiB",
+	MsgBillionSuffix:         "B",
+	MsgMillionSuffix:         "M",
+	MsgKiB:                   "KiB",
+	MsgTokens:                "tokens",
+	MsgModelLimit:            "model limit",
+	MsgInputs:                "Inputs",
+	MsgUnitsGiB:              "GiB (nvidia-smi)",
+	MsgUnitsGB:               "GB (datasheet)",
+	MsgFooter:                "Every formula and price is sourced and dated; every figure is an estimate with its band. The page works offline and sends nothing anywhere.",
+	MsgOpenInRightsize:       "Open in Rightsize",
+	MsgFWeights:              "parameters × bytes per parameter of the weight format (group scales of quantized formats included)",
+	MsgFGradients:            "trainable parameters × gradient bytes, divided over the GPUs by ZeRO-2/3",
+	MsgFOptimizer:            "trainable parameters × optimizer bytes (AdamW: fp32 master copy + two moments), divided by ZeRO-1/2/3",
+	MsgFActivations:          "per layer: batch × sequence × hidden size × bytes, as Korthikanti et al. 2022 count them; less with checkpointing",
+	MsgFLogits:               "batch × sequence × vocabulary × bytes of the logits and the loss",
+	MsgFKV:                   "2 × layers × KV heads × head size × tokens × KV bytes (MLA: the compressed latent)",
+	MsgFOverhead:             "measured runtime overheads (CUDA context, allocator, NCCL, CUDA graphs) from public measurements",
+	MsgBoundCompute:          "compute (tensor FLOPS)",
+	MsgBoundBandwidth:        "memory bandwidth",
+	MsgEffMFU:                "MFU assumed",
+	MsgEffBandwidth:          "bandwidth use",
+	MsgFTTFT:                 "prompt FLOPs ÷ (peak × MFU), or weights ÷ bandwidth when that is slower",
+	MsgFDecode:               "each step reads the weights and the KV cache: bytes ÷ (bandwidth × use), or FLOPs ÷ (peak × MFU) at large batches",
+	MsgFCostPerM:             "instance price per hour ÷ (generated tokens per second × 3600) × 1,000,000",
+	MsgFTrain:                "6 × parameters (+ attention) FLOPs per token ÷ (GPUs × peak × MFU), with TP communication and the pipeline bubble",
+	MsgFJobTime:              "training tokens ÷ tokens per second",
+	MsgFJobCost:              "job time × instance price per hour",
+	MsgVerifyVLLM:            "vllm bench serve (or llama-bench for llama.cpp) with this prompt and output length",
+	MsgVerifyTrain:           "log tokens/s over 50 steps after warm-up; MFU = 6 × parameters × tokens/s ÷ (GPUs × peak)",
+	MsgVerifyMemory:          "torch.cuda.max_memory_allocated() after the first steps (add the CUDA context from nvidia-smi)",
+	MsgTimePerM:              "time per 1M tokens",
+	MsgGPUHour:               "GPU·h",
+	MsgYear1:                 "1y",
+	MsgYear3:                 "3y",
+	MsgBasis:                 "How this is estimated",
+	MsgBasisFormula:          "Formula",
+	MsgBasisInputs:           "Inputs",
+	MsgBasisEfficiency:       "Efficiency assumed",
+	MsgBasisBand:             "Band",
+	MsgBasisBound:            "Bound by",
+	MsgBasisVerify:           "Verify it",
+	MsgAsOfSource:            "As of · source",
+	MsgEstimatedDate:         "estimated date",
+	MsgAgeFresh:              "under 90 days old",
+	MsgAgeAging:              "90 to 180 days old",
+	MsgAgeOld:                "over a year old",
+	MsgPickCheapest:          "Cheapest",
+	MsgPickFastest:           "Fastest",
+	MsgPickValue:             "Best value",
+	MsgAnswerTitle:           "What to rent",
+	MsgNoAnswer:              "No priced offer can run this job as set: change the GPU count, precision or model.",
+	MsgAnswerNote:            "Planned over every offer in the catalog at the chosen price model and currency (other currencies converted at the dated rates under Assumptions). Estimates, not quotes.",
+	MsgUseThis:               "Use this",
+	MsgParetoTitle:           "Cost vs time of every offer that can run the job (log scales); the line is the Pareto front",
+	MsgParetoHint:            "Point at a dot to see the offer; click it to use it.",
+	MsgPin:                   "Pin to compare",
+	MsgUnpin:                 "Unpin",
+	MsgVerdict:               "Verdict",
+	MsgTokensPerSec:          "Tokens/s",
+	MsgCheapestCost:          "Cheapest cost (this GPU)",
+	MsgCompareTitle:          "Pinned vs now",
+	MsgPinned:                "Pinned",
+	MsgLive:                  "Now",
+	MsgExportTitle:           "Export",
+	MsgExportCSV:             "Download CSV",
+	MsgExportJSON:            "Download JSON",
+	MsgCopyMarkdown:          "Copy Markdown table",
+	MsgMarkdownCopied:        "Markdown copied.",
+	MsgConfigTooBig:          "larger than 256 KiB: a config.json is a few KB",
+	MsgConfigPick:            "config.json file",
+	MsgConfigPaste:           "…or paste config.json here (or drop the file)",
+	MsgFileTooBig:            "file too large",
+	MsgBadSheet:              "price sheet refused",
+	MsgWarnTightFit:          "fits with less than 5% headroom",
+	MsgWarnSeqBeyondContext:  "sequence longer than the model's context length (max_position_embeddings)",
+	MsgWarnKVHeadsReplicated: "tensor parallelism exceeds the KV heads: KV heads are replicated",
+	MsgWarnUnevenPipeline:    "layers do not divide evenly over pipeline stages: showing the largest stage",
+	MsgWarnNoActivationModel: "the model gives no shape numbers: activations not estimated",
+	MsgWarnVisionApprox:      "vision tower parameters are approximate",
+	MsgWarnFP8NotInLlamaCpp:  "llama.cpp has no fp8 weights: Q8_0 assumed",
+	MsgWarnPoolBelowOneSeq:   "the vLLM KV pool is smaller than one sequence",
+	MsgWarnNoKVCache:         "no KV cache for this architecture",
+	MsgWarnZeROWithoutDP:     "ZeRO has no effect with a data-parallel degree of 1",
+	MsgHWNoFP4:               "this GPU has no FP4 tensor cores (they start with Blackwell): FP4 weights are dequantized, no FP4 speed-up",
+	MsgHowAccurate:           "How accurate is this?",
+	MsgRPS:                   "Requests per second (serving; empty = off)",
+	MsgTTFTTarget:            "Time to first token target, ms",
+	MsgTPOTTarget:            "Time per output token target, ms",
+	MsgGlobalBatch:           "Global batch (sequences per step; empty = one micro-batch per replica)",
+	MsgOptimizerSteps:        "Optimizer steps",
+	MsgServeTitle:            "Serving fleet (estimate)",
+	MsgConcurrency:           "Requests in flight per replica",
+	MsgReplicas:              "Replicas",
+	MsgFleetGPUs:             "GPUs in all",
+	MsgMonthly:               "Monthly bill (on-demand, 730 h)",
+	MsgTargetsMissed:         "Even one request at a time misses the latency targets on this GPU: the figures are for one request per replica.",
+	MsgTPOT:                  "Time per output token",
+	MsgBoundHost:             "host (kernel launches, scheduler)",
+	MsgBoundComm:             "communication",
+	MsgAssumptions:           "Assumptions",
+	MsgAssumptionsNote:       "Efficiencies the speed model assumes; empty uses the estimator's figure for this GPU and job (shown greyed), fitted on public measurements (see “How accurate is this?”). Shares of the datasheet peak, 0–1.",
+	MsgMFUField:              "Training MFU (share of peak FLOP/s)",
+	MsgInfMFUField:           "Prefill MFU (share of peak FLOP/s)",
+	MsgBWField:               "Decode bandwidth use (share of peak)",
+	MsgFXTitle:               "Exchange rates used to compare prices in other currencies",
+	MsgCurrency:              "Currency",
+	MsgPerUSD:                "per 1 USD",
+	MsgPlanning:              "Planning every offer…",
+	MsgFixToUpdate:           "The last answer, kept until the field marked in red is fixed.",
+	MsgMonthlyShort:          "Per month",
+	MsgBatchCost:             "Batch job cost",
+	MsgBatchTime:             "Batch job time",
+	MsgE2EP95:                "Request latency (p95)",
+	MsgRequests:              "Requests in the batch job (when no rate is set)",
+	MsgPricing:               "Pricing",
+	MsgCurrencyField:         "Currency",
+	MsgProviderKind:          "Provider kind",
+	MsgCountry:               "Country or region (e.g. US, eu-)",
+	MsgBudget:                "Budget, USD (job, or month for serving)",
+	MsgDeadline:              "Deadline, hours",
+	MsgMinVCPU:               "Minimum vCPUs per instance",
+	MsgMinRAM:                "Minimum RAM per instance, GiB",
+	MsgAny:                   "any",
+	MsgFilters:               "Pricing and filters",
+	MsgPlanNotes:             "Planner notes",
+	MsgDefaultIs:             "default",
+	MsgPlanAssumptionsNote:   "What the planner assumes about spot instances and checkpoints; empty uses the default shown under each field.",
+	MsgSpotRateField:         "Spot interruptions (share of instances reclaimed per month, 0–1)",
+	MsgCkptWriteField:        "Checkpoint write rate per instance per second (e.g. 2GB)",
+	MsgRestartField:          "Restart time after a spot reclaim (e.g. 10m, 600)",
+	MsgSrcSpot:               "per offer: the midpoint of its AWS Spot Advisor bucket (25% for “>20%”); offers without a bucket: 20%, the worst bucket’s lower edge (assumption)",
+	MsgSrcCkpt:               "one cloud block volume’s write throughput: AWS EBS gp3 is provisioned up to 1,000 MiB/s (AWS EBS User Guide; assumption)",
+	MsgSrcRestart:            "re-provisioning an instance and reloading weights and optimizer state (assumption)",
+	MsgSpotNow:               "Spot on the cheapest plan for this GPU: reclaims per month",
+	MsgYoungDaly:             "checkpoint every (Young/Daly)",
+	MsgSrcAPINone:            "the catalog lists no hosted API for this model",
+	MsgHostedNote:            "Serving: a hosted API to compare with self-hosting, USD per 1M input and output tokens; empty uses the catalog’s dated list price for the model.",
+	MsgAPIInField:            "Hosted API: USD per 1M input tokens",
+	MsgAPIOutField:           "Hosted API: USD per 1M output tokens",
+	MsgHostedTitle:           "Hosted API against self-hosting at the target request rate",
+	MsgHostedAPI:             "Hosted API",
+	MsgAPIPrices:             "Input / output per 1M",
+	MsgAPIMonthly:            "API per month",
+	MsgSelfHosted:            "Self-hosted per month",
+	MsgBreakEven:             "Break-even rate",
+	MsgPerSecond:             "req/s",
+	MsgAsSet:                 "As set",
+	MsgCostAtSpeed:           "Per 1M generated tokens at this speed",
+	MsgJobCostAtSpeed:        "Job cost at this speed",
+	MsgPlannerBest:           "Planner's cheapest plan on this GPU",
+	MsgInFlight:              "requests in flight",
+	MsgPrOnDemand:            "on-demand",
+	MsgPrSpot:                "spot",
+	MsgPrRes1:                "reserved 1 year",
+	MsgPrRes3:                "reserved 3 years",
+	MsgGPUsWord:              "GPUs",
+	MsgFleetOf:               "Fleet of the cheapest pick",
+	MsgFleetHere:             "The same load on the selected GPU",
+	MsgPerMonthUnit:          "/month",
+	MsgPerRequestP95:         "p95 %s per request",
+	MsgUnknownNet:            "Plan across instances whose provider names no network between them (assumed 100 Gbit/s)",
+	MsgCommShare:             "communication %s of the step",
+	MsgCommFact:              "Communication",
+	MsgOfStep:                "of each step, not hidden by compute",
+	MsgFreshnessField:        "Freshness window, days (the picks use prices no older)",
+	MsgPriceAsOf:             "Price as of %s",
+	MsgVerifyPrice:           "price from %s — verify",
+	MsgAge180to365:           "180 days to a year old",
+	MsgAgeUndated:            "undated",
+	MsgFarBelow:              "under half what other providers ask for this GPU — verify",
+	MsgFromListing:           "marketplace “from” price: the cheapest listing when read",
+	MsgFooterFresh:           "Prices by age today: %s of %s offers under 90 days old, %s 90 to 180 days, %s 180 days to a year, %s over a year, %s undated; %s carry an estimated date.",
+	MsgLoadTitle:             "Latency against load (one engine copy, simulated)",
+	MsgLoadX:                 "Requests/s per engine copy (Poisson arrivals)",
+	MsgLoadY:                 "Latency (log scale)",
+	MsgLoadTTFT95:            "TTFT p95",
+	MsgLoadTTFT50:            "TTFT p50",
+	MsgLoadTPOT95:            "TPOT p95",
+	MsgLoadTTFTTarget:        "TTFT target (p95) %s",
+	MsgLoadTPOTTarget:        "TPOT target %s",
+	MsgLoadOp:                "this plan: %s req/s per copy",
+	MsgLoadSat:               "saturation: %s req/s",
+	MsgLoadCaption:           "One engine copy (%s) simulated with the planner's settings. The plan spreads %s req/s over %s copies, %s req/s each: p95 TTFT %s, p95 TPOT %s. A copy saturates at %s req/s: above it requests arrive faster than it completes them, and a run longer than the %s requests simulated here queues without bound.",
+	MsgBindTTFT:              "Replicas set by p95 TTFT at %s req/s",
+	MsgBindTPOT:              "Replicas set by p95 TPOT at %s req/s",
+	MsgBindThroughput:        "Replicas set by throughput: fewer would run above the utilisation cap at %s req/s",
+	MsgBindNone:              "One replica meets the targets at %s req/s",
+	MsgLimitNone:             "no request waited for an engine slot",
+	MsgLimitSeqs:             "each engine copy limited by its running-sequence cap (max_num_seqs)",
+	MsgLimitKV:               "each engine copy limited by its KV cache",
+	MsgLimitTokens:           "each engine copy limited by its batched-token budget (prefill)",
+	MsgLimitPolling:          "each engine copy limited by its scheduling interval",
+	MsgBindAnd:               "%s; %s",
+	MsgBenchTitle:            "Your benchmark",
+	MsgBenchHelp:             "Fit the engine to a serving benchmark you ran (vllm bench serve JSON, SGLang bench_serving JSON lines, genai-perf's CSV, or a CSV concurrency,ttft_ms,tpot_ms) with the command line: rightsize calibrate --gpu G --engine E --model M FILE. Paste the link form it prints here: its per-request cost, prefill MFU and decode bandwidth share then set the speed and the plans (on every GPU, as the Assumptions box's figures do) when its GPU and engine are selected, and the link carries it.",
+	MsgBenchPick:             "Calibration (gpu,engine,request ms,prefill MFU,decode bandwidth share)",
+	MsgBenchApplied:          "Calibration applied for %s on %s: request overhead %s, prefill MFU %s, decode bandwidth share %s.",
+	MsgBenchMismatch:         "The calibration in this link was fitted for %s on %s; it applies when that GPU and engine are selected.",
+	MsgBenchBad:              "The calibration in this link does not read; it is ignored.",
+	MsgJobTokens:             "%s training tokens",
+	MsgJobRequests:           "%s requests × %s tokens",
+	MsgJobRate:               "%s requests/s · %s + %s tokens each",
+	MsgJobFor:                "Planned for",
+}
+
+var MessagesRU = [NMsgs]string{
+	MsgTagline: "Сколько видеопамяти нужно модели, какие GPU подходят и где их арендовать.",
+	MsgModel:   "Модель", MsgTask: "Задача", MsgPrecision: "Точность", MsgKV: "Тип KV-кэша", MsgBatch: "Размер батча",
+	MsgSeq: "Длина последовательности (токены)", MsgOptimizer: "Оптимизатор", MsgCheckpointing: "Gradient checkpointing",
+	MsgFlash: "FlashAttention / SDPA", MsgLoRARank: "Ранг LoRA", MsgEngine: "Движок инференса",
+	MsgMemUtil: "vLLM gpu_memory_utilization", MsgGPU: "GPU", MsgGPUs: "Число GPU", MsgZeRO: "Стадия ZeRO (3 = FSDP)",
+	MsgTP: "Тензорный параллелизм", MsgPP: "Стадии конвейера", MsgOffload: "Выгрузка на CPU", MsgUnits: "Единицы", MsgLanguage: "Язык",
+	MsgPerGPU: "Память на один GPU", MsgPart: "Часть", MsgMemory: "Память", MsgShare: "Доля", MsgUncertainty: "±",
+	MsgWeights: "Веса", MsgGradients: "Градиенты", MsgOptimizerStates: "Состояния оптимизатора", MsgActivations: "Активации",
+	MsgLogits: "Логиты / loss", MsgKVCache: "KV-кэш", MsgCUDAContext: "Контекст CUDA", MsgAllocator: "Резерв аллокатора",
+	MsgNCCL: "Буферы NCCL", MsgCUDAGraphs: "CUDA graphs", MsgQuantState: "Состояние квантизации", MsgTotal: "Итого",
+	MsgUsable: "Доступно на этом GPU", MsgFits: "Помещается", MsgDoesNotFit: "Не помещается", MsgHeadroom: "запас",
+	MsgShortBy: "не хватает", MsgParams: "Параметры", MsgActive: "активных на токен", MsgKVPerToken: "KV-кэш на токен",
+	MsgKVPool: "Пул KV vLLM", MsgMaxBatch: "Наибольший батч", MsgMaxSeq: "Наибольшая длина",
+	MsgFixFields: "Исправьте выделенные поля, чтобы увидеть оценку.", MsgGPUFit: "Какие GPU подходят",
+	MsgGPUCol: "GPU", MsgVRAM: "Память", MsgWithYourSetup: "С вашим числом GPU", MsgMinGPUs: "Нужно GPU",
+	MsgFromPrice: "От (по требованию)", MsgNone: "—", MsgOffers: "Где арендовать", MsgProvider: "Провайдер",
+	MsgInstance: "Инстанс", MsgOnDemand: "По требованию /ч", MsgSpot: "Spot /ч", MsgReserved: "Резерв /ч", MsgRegion: "Регион", MsgAsOf: "Дата",
+	MsgStale: "старше 90 дней", MsgShowAll: "Показать все", MsgNoOffers: "В каталоге нет предложений с этим GPU.",
+	MsgRange: "вне допустимого диапазона", MsgNotNumber: "не число", MsgUnknownChoice: "неизвестное значение",
+	MsgIncompatible: "несовместимо с другими настройками", MsgWarnings: "Замечания", MsgTrainOnly: "только обучение",
+	MsgVLLMOnly: "только vLLM", MsgPickGPU: "Нажмите на строку, чтобы выбрать GPU.",
+	MsgPricesNote:            "Цены за инстанс в час в валюте провайдера; у каждой строки есть дата и источник. Это оценка, а не оферта.",
+	MsgQuant:                 "Формат весов",
+	MsgLoRATargets:           "Слои LoRA",
+	MsgSelective:             "Выборочный пересчёт (только attention)",
+	MsgMaxBatched:            "vLLM max_num_batched_tokens (0 = 8192)",
+	MsgEager:                 "vLLM --enforce-eager (без CUDA graphs)",
+	MsgOverrides:             "Измеренные накладные расходы",
+	MsgOverridesNote:         "Оставьте пустым, чтобы взять оценку. Размер с единицей: 1343MiB, 0.5GiB, 2GB.",
+	MsgUsableOverride:        "Доступная память на GPU (torch.cuda.mem_get_info)",
+	MsgNotSize:               "не размер с единицей (например, 1343MiB, 0.5GiB)",
+	MsgTaskInference:         "Инференс",
+	MsgTaskTrain:             "Предобучение",
+	MsgTaskFinetune:          "Полное дообучение",
+	MsgTaskLoRA:              "LoRA",
+	MsgTaskQLoRA:             "QLoRA (4-битная база)",
+	MsgOffNone:               "Нет",
+	MsgOffOptimizer:          "Состояния оптимизатора",
+	MsgOffAll:                "Состояния оптимизатора и параметры",
+	MsgTargetsAttn:           "Attention (q, k, v, o)",
+	MsgTargetsAll:            "Все линейные слои",
+	MsgQuantAuto:             "Авто (по точности и движку)",
+	MsgSheetTitle:            "Ваши цены",
+	MsgSheetHelp:             "Загрузите прайс-лист (CSV или JSON: offer_id или provider + instance_type, цены за инстанс в час, currency, as_of, source), чтобы сравнить договорные цены. Файл остаётся в этом браузере.",
+	MsgSheetPick:             "Прайс-лист",
+	MsgSheetClear:            "Вернуть цены каталога",
+	MsgSheetRows:             "строк",
+	MsgSheetOffers:           "изменено или добавлено предложений",
+	MsgSheetTooBig:           "больше 4 МиБ",
+	MsgSheetUnreadable:       "браузер не смог прочитать файл",
+	MsgYourPrice:             "ваша цена",
+	MsgRulesTitle:            "Эмпирические правила и эта оценка",
+	MsgRulesNote:             "Что дают распространённые правила для той же задачи, если одна копия модели стоит на одном GPU. Отрицательная ошибка — правило занижает память.",
+	MsgRuleParams4:           "Параметры × 4 байта (наивная формула из руководств)",
+	MsgRuleParamMem15:        "Память параметров × 1,5 (руководства, обучение)",
+	MsgRuleWeights12:         "Веса × 1,2 (распространённая формула для инференса)",
+	MsgRuleHF18:              "18 байт на параметр, AdamW mixed precision (Hugging Face; без активаций)",
+	MsgRuleSays:              "Правило даёт",
+	MsgThisEstimate:          "Rightsize, один GPU",
+	MsgOffBy:                 "Ошибка правила",
+	MsgYourModel:             "Своя модель",
+	MsgConfigHelp:            "Нет в списке? Загрузите её config.json с Hugging Face: параметры, GQA/MoE/MLA и KV-кэш берутся из него. Файл остаётся в этом браузере.",
+	MsgNoCustomModel:         "ваш config.json не загружен в этом браузере: загрузите его в разделе «Своя модель»",
+	MsgUpdateReady:           "Доступна новая версия Rightsize.",
+	MsgLinkIgnored:           "Пропущено в ссылке (не читается как URL)",
+	MsgSheetApplying:         "применяется",
+	MsgSavedKept:             "Сохранён с прошлого визита, не применён (хранится, пока вы не загрузите исправленный файл или не удалите его):",
+	MsgNotKept:               "Применён, но хранилище браузера переполнено или недоступно: к следующему визиту он не сохранится.",
+	MsgConfigDrop:            "Удалить сохранённый config",
+	MsgReload:                "Обновить",
+	MsgNotCount:              "не число (например, 1B, 500M, 2T)",
+	MsgMs:                    "мс",
+	MsgSec:                   "с",
+	MsgMin:                   "мин",
+	MsgHours:                 "ч",
+	MsgDays:                  "дн.",
+	MsgSpeedTitle:            "Скорость и стоимость (оценка)",
+	MsgSpeedNote:             "Оценка по паспорту GPU (roofline) при эффективностях, указанных в основании каждой цифры (принятый MFU и использование полосы; их можно изменить в «Допущениях»). Итоговый MFU — то, что остаётся после обменов, простоев конвейера и накладных расходов хоста. Реальные запуски зависят от движка и ядер; диапазон показывает расхождение с публичными измерениями.",
+	MsgThroughputTrain:       "Скорость обучения, токенов/с",
+	MsgThroughputInfer:       "Сгенерированных токенов/с, все запросы",
+	MsgJobTime:               "Время на обучающие токены",
+	MsgGPUHours:              "GPU-часы",
+	MsgTTFT:                  "Время до первого токена",
+	MsgPerSeq:                "Токенов/с на запрос",
+	MsgJobCost:               "Стоимость задачи",
+	MsgPerMTokens:            "За 1M токенов",
+	MsgTrainTokens:           "Обучающие токены (например, 1B, 2T)",
+	MsgOutputTokens:          "Генерируемых токенов на запрос (из длины)",
+	MsgNoPerf:                "Нет оценки скорости: задача не помещается или в каталоге нет FLOPS или пропускной способности этого GPU.",
+	MsgMFUImplied:            "Итоговый MFU",
+	MsgFrom:                  "от",
+	MsgCheapest:              "дешевле всех",
+	MsgSortBy:                "Сортировка",
+	MsgSortVRAM:              "Память",
+	MsgSortCost:              "Стоимость задачи",
+	MsgSpotShort:             "spot",
+	MsgCopyLink:              "Скопировать ссылку на эту оценку",
+	MsgLinkCopied:            "Ссылка скопирована: она откроет ровно эту оценку, в том числе офлайн.",
+	MsgBadConfig:             "не удалось прочитать config.json",
+	MsgInvalid:               "неверный ввод",
+	MsgNoModel:               "нет архитектуры модели: сначала загрузите config",
+	MsgHWNoBF16:              "у этого GPU нет тензорных ядер bf16 (Turing, Volta): фреймворки переходят на fp16 или эмулируют bf16 медленнее",
+	MsgHWNoFP8:               "у этого GPU нет тензорных ядер fp8 (они появились в Ada и Hopper): веса fp8 расширяются, ускорения fp8 нет",
+	MsgUnitGB:                "ГБ",
+	MsgUnitGiB:               "ГиБ",
+	MsgBillionSuffix:         " млрд",
+	MsgMillionSuffix:         " млн",
+	MsgKiB:                   "КиБ",
+	MsgTokens:                "токенов",
+	MsgModelLimit:            "предел модели",
+	MsgInputs:                "Параметры",
+	MsgUnitsGiB:              "ГиБ (nvidia-smi)",
+	MsgUnitsGB:               "ГБ (спецификация)",
+	MsgFooter:                "Каждая формула и цена имеет источник и дату; каждое число — оценка со своим интервалом. Страница работает офлайн и никуда ничего не отправляет.",
+	MsgOpenInRightsize:       "Открыть в Rightsize",
+	MsgFWeights:              "параметры × байт на параметр формата весов (с масштабами групп у квантованных форматов)",
+	MsgFGradients:            "обучаемые параметры × байты градиента, делятся между GPU при ZeRO-2/3",
+	MsgFOptimizer:            "обучаемые параметры × байты оптимизатора (AdamW: fp32-копия и два момента), делятся при ZeRO-1/2/3",
+	MsgFActivations:          "на слой: пакет × последовательность × скрытый размер × байты, по Korthikanti et al. 2022; меньше с чекпоинтингом",
+	MsgFLogits:               "пакет × последовательность × словарь × байты логитов и функции потерь",
+	MsgFKV:                   "2 × слои × KV-головы × размер головы × токены × байты KV (MLA: сжатый латент)",
+	MsgFOverhead:             "измеренные накладные расходы среды (контекст CUDA, аллокатор, NCCL, CUDA graphs) по публичным измерениям",
+	MsgBoundCompute:          "вычисления (тензорные FLOPS)",
+	MsgBoundBandwidth:        "пропускная способность памяти",
+	MsgEffMFU:                "принятый MFU",
+	MsgEffBandwidth:          "использование полосы",
+	MsgFTTFT:                 "FLOP промпта ÷ (пик × MFU), или веса ÷ полоса, если это дольше",
+	MsgFDecode:               "каждый шаг читает веса и KV-кэш: байты ÷ (полоса × использование), или FLOP ÷ (пик × MFU) при больших пакетах",
+	MsgFCostPerM:             "цена инстанса в час ÷ (токенов в секунду × 3600) × 1 000 000",
+	MsgFTrain:                "6 × параметры (+ внимание) FLOP на токен ÷ (GPU × пик × MFU), с обменом TP и пузырём конвейера",
+	MsgFJobTime:              "токены обучения ÷ токенов в секунду",
+	MsgFJobCost:              "время задачи × цена инстанса в час",
+	MsgVerifyVLLM:            "vllm bench serve (или llama-bench для llama.cpp) с этими длинами промпта и ответа",
+	MsgVerifyTrain:           "запишите токены/с за 50 шагов после разогрева; MFU = 6 × параметры × токены/с ÷ (GPU × пик)",
+	MsgVerifyMemory:          "torch.cuda.max_memory_allocated() после первых шагов (плюс контекст CUDA из nvidia-smi)",
+	MsgTimePerM:              "время на 1 млн токенов",
+	MsgGPUHour:               "GPU·ч",
+	MsgYear1:                 "1 г.",
+	MsgYear3:                 "3 г.",
+	MsgBasis:                 "Как это оценено",
+	MsgBasisFormula:          "Формула",
+	MsgBasisInputs:           "Входные данные",
+	MsgBasisEfficiency:       "Принятая эффективность",
+	MsgBasisBand:             "Интервал",
+	MsgBasisBound:            "Ограничено",
+	MsgBasisVerify:           "Как проверить",
+	MsgAsOfSource:            "Дата · источник",
+	MsgEstimatedDate:         "дата оценочная",
+	MsgAgeFresh:              "моложе 90 дней",
+	MsgAgeAging:              "от 90 до 180 дней",
+	MsgAgeOld:                "старше года",
+	MsgPickCheapest:          "Дешевле всего",
+	MsgPickFastest:           "Быстрее всего",
+	MsgPickValue:             "Лучшее соотношение",
+	MsgAnswerTitle:           "Что арендовать",
+	MsgNoAnswer:              "Ни одно предложение с ценой не может выполнить эту задачу: измените число GPU, точность или модель.",
+	MsgAnswerNote:            "План по всем предложениям каталога для выбранной тарификации и валюты (другие валюты пересчитаны по датированным курсам из «Допущений»). Оценки, не коммерческие предложения.",
+	MsgUseThis:               "Выбрать",
+	MsgParetoTitle:           "Цена и время каждого предложения, способного выполнить задачу (логарифмические шкалы); линия — фронт Парето",
+	MsgParetoHint:            "Наведите на точку, чтобы увидеть предложение; нажмите, чтобы выбрать его.",
+	MsgPin:                   "Закрепить для сравнения",
+	MsgUnpin:                 "Открепить",
+	MsgVerdict:               "Вердикт",
+	MsgTokensPerSec:          "Токенов/с",
+	MsgCheapestCost:          "Минимальная стоимость (этот GPU)",
+	MsgCompareTitle:          "Закреплённое и текущее",
+	MsgPinned:                "Закреплено",
+	MsgLive:                  "Сейчас",
+	MsgExportTitle:           "Экспорт",
+	MsgExportCSV:             "Скачать CSV",
+	MsgExportJSON:            "Скачать JSON",
+	MsgCopyMarkdown:          "Копировать таблицу Markdown",
+	MsgMarkdownCopied:        "Markdown скопирован.",
+	MsgConfigTooBig:          "больше 256 КиБ: config.json весит несколько КБ",
+	MsgConfigPick:            "Файл config.json",
+	MsgConfigPaste:           "…или вставьте config.json сюда (или перетащите файл)",
+	MsgFileTooBig:            "файл слишком большой",
+	MsgBadSheet:              "прайс-лист отклонён",
+	MsgWarnTightFit:          "помещается с запасом меньше 5%",
+	MsgWarnSeqBeyondContext:  "последовательность длиннее контекста модели (max_position_embeddings)",
+	MsgWarnKVHeadsReplicated: "тензорный параллелизм больше числа KV-голов: KV-головы дублируются",
+	MsgWarnUnevenPipeline:    "слои не делятся поровну между стадиями конвейера: показана самая большая",
+	MsgWarnNoActivationModel: "у модели нет размеров слоёв: активации не оценены",
+	MsgWarnVisionApprox:      "параметры визуального энкодера приблизительны",
+	MsgWarnFP8NotInLlamaCpp:  "в llama.cpp нет весов fp8: принят Q8_0",
+	MsgWarnPoolBelowOneSeq:   "пул KV vLLM меньше одной последовательности",
+	MsgWarnNoKVCache:         "у этой архитектуры нет KV-кэша",
+	MsgWarnZeROWithoutDP:     "ZeRO не действует при степени параллелизма по данным 1",
+	MsgHWNoFP4:               "у этого GPU нет тензорных ядер FP4 (они появились в Blackwell): веса FP4 распаковываются, ускорения FP4 нет",
+	MsgHowAccurate:           "Насколько это точно?",
+	MsgRPS:                   "Запросов в секунду (сервинг; пусто — выкл.)",
+	MsgTTFTTarget:            "Цель по времени до первого токена, мс",
+	MsgTPOTTarget:            "Цель по времени на токен ответа, мс",
+	MsgGlobalBatch:           "Глобальный пакет (последовательностей за шаг; пусто — один микропакет на реплику)",
+	MsgOptimizerSteps:        "Шагов оптимизатора",
+	MsgServeTitle:            "Парк для сервинга (оценка)",
+	MsgConcurrency:           "Одновременных запросов на реплику",
+	MsgReplicas:              "Реплик",
+	MsgFleetGPUs:             "Всего GPU",
+	MsgMonthly:               "Счёт за месяц (по требованию, 730 ч)",
+	MsgTargetsMissed:         "Даже один запрос за раз не укладывается в цели по задержке на этом GPU: показано для одного запроса на реплику.",
+	MsgTPOT:                  "Время на токен ответа",
+	MsgBoundHost:             "хост (запуск ядер, планировщик)",
+	MsgBoundComm:             "обмен данными",
+	MsgAssumptions:           "Допущения",
+	MsgAssumptionsNote:       "Эффективности, которые принимает модель скорости; пусто — значение оценщика для этого GPU и задачи (показано серым), подобранное по публичным измерениям (см. «Насколько это точно?»). Доли от пика по спецификации, 0–1.",
+	MsgMFUField:              "MFU обучения (доля пиковых FLOP/s)",
+	MsgInfMFUField:           "MFU префилла (доля пиковых FLOP/s)",
+	MsgBWField:               "Использование полосы при декодировании (доля пика)",
+	MsgFXTitle:               "Курсы валют для сравнения цен в других валютах",
+	MsgCurrency:              "Валюта",
+	MsgPerUSD:                "за 1 USD",
+	MsgPlanning:              "Планирование по всем предложениям…",
+	MsgFixToUpdate:           "Прежний ответ: он обновится, когда поле, отмеченное красным, будет исправлено.",
+	MsgMonthlyShort:          "В месяц",
+	MsgBatchCost:             "Стоимость пакетной задачи",
+	MsgBatchTime:             "Время пакетной задачи",
+	MsgE2EP95:                "Задержка запроса (p95)",
+	MsgRequests:              "Запросов в пакетной задаче (если темп не задан)",
+	MsgPricing:               "Тарификация",
+	MsgCurrencyField:         "Валюта",
+	MsgProviderKind:          "Тип провайдера",
+	MsgCountry:               "Страна или регион (например, US, eu-)",
+	MsgBudget:                "Бюджет, USD (задача или месяц сервинга)",
+	MsgDeadline:              "Срок, часы",
+	MsgMinVCPU:               "Минимум vCPU на инстанс",
+	MsgMinRAM:                "Минимум RAM на инстанс, ГиБ",
+	MsgAny:                   "любой",
+	MsgFilters:               "Тарификация и фильтры",
+	MsgPlanNotes:             "Заметки планировщика",
+	MsgDefaultIs:             "по умолчанию",
+	MsgPlanAssumptionsNote:   "Что планировщик принимает о спот-инстансах и чекпойнтах; пусто — значение по умолчанию под полем.",
+	MsgSpotRateField:         "Вытеснения спота (доля инстансов в месяц, 0–1)",
+	MsgCkptWriteField:        "Скорость записи чекпойнта на инстанс в секунду (напр. 2GB)",
+	MsgRestartField:          "Время перезапуска после вытеснения (напр. 10m, 600)",
+	MsgSrcSpot:               "для предложения — середина его диапазона AWS Spot Advisor (25% для «>20%»); без диапазона — 20%, нижняя граница худшего диапазона (допущение)",
+	MsgSrcCkpt:               "пропускная способность записи одного облачного тома: AWS EBS gp3 — до 1000 МиБ/с (AWS EBS User Guide; допущение)",
+	MsgSrcRestart:            "новый инстанс и перезагрузка весов и состояния оптимизатора (допущение)",
+	MsgSpotNow:               "Спот в самом дешёвом плане на этом GPU: вытеснений в месяц",
+	MsgYoungDaly:             "чекпойнт каждые (Янг/Дейли)",
+	MsgSrcAPINone:            "в каталоге нет API для этой модели",
+	MsgHostedNote:            "Сервинг: API для сравнения со своим сервером, USD за 1 млн входных и выходных токенов; пусто — датированная цена из каталога для модели.",
+	MsgAPIInField:            "API: USD за 1 млн входных токенов",
+	MsgAPIOutField:           "API: USD за 1 млн выходных токенов",
+	MsgHostedTitle:           "API против своего сервера при целевой нагрузке",
+	MsgHostedAPI:             "API",
+	MsgAPIPrices:             "Вход / выход за 1 млн",
+	MsgAPIMonthly:            "API в месяц",
+	MsgSelfHosted:            "Свой сервер в месяц",
+	MsgBreakEven:             "Точка безубыточности",
+	MsgPerSecond:             "запр./с",
+	MsgAsSet:                 "Как задано",
+	MsgCostAtSpeed:           "За 1M сгенерированных токенов при этой скорости",
+	MsgJobCostAtSpeed:        "Стоимость задачи при этой скорости",
+	MsgPlannerBest:           "Самый дешёвый план на этом GPU (планировщик)",
+	MsgInFlight:              "запросов одновременно",
+	MsgPrOnDemand:            "по требованию",
+	MsgPrSpot:                "спот",
+	MsgPrRes1:                "резерв на 1 год",
+	MsgPrRes3:                "резерв на 3 года",
+	MsgGPUsWord:              "GPU",
+	MsgFleetOf:               "Парк самого дешёвого варианта",
+	MsgFleetHere:             "Та же нагрузка на выбранном GPU",
+	MsgPerMonthUnit:          "/мес.",
+	MsgPerRequestP95:         "p95 %s на запрос",
+	MsgUnknownNet:            "Планировать на нескольких инстансах без указанной сети между ними (принять 100 Гбит/с)",
+	MsgCommShare:             "обмены %s шага",
+	MsgCommFact:              "Обмены между GPU",
+	MsgOfStep:                "каждого шага не скрыто вычислениями",
+	MsgFreshnessField:        "Окно свежести, дней (выбор — по ценам не старше)",
+	MsgPriceAsOf:             "Цена на %s",
+	MsgVerifyPrice:           "цена от %s — проверьте",
+	MsgAge180to365:           "от 180 дней до года",
+	MsgAgeUndated:            "без даты",
+	MsgFarBelow:              "меньше половины того, что просят за этот GPU другие провайдеры — проверьте",
+	MsgFromListing:           "цена маркетплейса «от»: самое дешёвое предложение на момент чтения",
+	MsgFooterFresh:           "Цены по возрасту на сегодня: %s из %s предложений моложе 90 дней, %s — от 90 до 180 дней, %s — от 180 дней до года, %s — старше года, %s без даты; у %s дата оценочная.",
+	MsgLoadTitle:             "Задержка в зависимости от нагрузки (одна копия движка, симуляция)",
+	MsgLoadX:                 "Запросов в секунду на копию движка (пуассоновский поток)",
+	MsgLoadY:                 "Задержка (логарифмическая шкала)",
+	MsgLoadTTFT95:            "до 1-го токена, p95",
+	MsgLoadTTFT50:            "до 1-го токена, p50",
+	MsgLoadTPOT95:            "на токен ответа, p95",
+	MsgLoadTTFTTarget:        "цель до 1-го токена (p95) %s",
+	MsgLoadTPOTTarget:        "цель на токен ответа %s",
+	MsgLoadOp:                "этот план: %s запр./с на копию",
+	MsgLoadSat:               "насыщение: %s запр./с",
+	MsgLoadCaption:           "Одна копия движка (%s), симуляция с настройками планировщика. План распределяет %s запр./с по %s копиям, по %s запр./с на каждую: p95 до первого токена %s, p95 на токен ответа %s. Копия насыщается при %s запр./с: выше запросы приходят быстрее, чем она их завершает, и на прогоне длиннее смоделированных здесь %s запросов очередь растёт без предела.",
+	MsgBindTTFT:              "Число реплик задано p95 времени до первого токена при %s запр./с",
+	MsgBindTPOT:              "Число реплик задано p95 времени на токен ответа при %s запр./с",
+	MsgBindThroughput:        "Число реплик задано пропускной способностью: меньшее число превысит предел загрузки при %s запр./с",
+	MsgBindNone:              "Одна реплика укладывается в цели при %s запр./с",
+	MsgLimitNone:             "ни один запрос не ждал места в движке",
+	MsgLimitSeqs:             "каждую копию движка ограничивает предел одновременных последовательностей (max_num_seqs)",
+	MsgLimitKV:               "каждую копию движка ограничивает её KV-кэш",
+	MsgLimitTokens:           "каждую копию движка ограничивает бюджет токенов на шаг (prefill)",
+	MsgLimitPolling:          "каждую копию движка ограничивает интервал планирования",
+	MsgBindAnd:               "%s; %s",
+	MsgBenchTitle:            "Ваш бенчмарк",
+	MsgBenchHelp:             "Подгоните движок к своему бенчмарку сервинга (JSON vllm bench serve, JSON-строки SGLang bench_serving, CSV genai-perf или CSV concurrency,ttft_ms,tpot_ms) в командной строке: rightsize calibrate --gpu G --engine E --model M FILE. Вставьте сюда строку для ссылки, которую она выводит: накладные расходы на запрос, MFU префилла и доля пропускной способности при декодировании зададут скорость и планы (на всех GPU, как значения блока «Допущения»), когда выбраны её GPU и движок; ссылка переносит её.",
+	MsgBenchPick:             "Калибровка (gpu,движок,мс на запрос,MFU префилла,доля пропускной способности при декодировании)",
+	MsgBenchApplied:          "Калибровка для %s на %s применена: накладные расходы на запрос %s, MFU префилла %s, доля пропускной способности при декодировании %s.",
+	MsgBenchMismatch:         "Калибровка в этой ссылке подобрана для %s на %s; она применяется, когда выбраны этот GPU и движок.",
+	MsgBenchBad:              "Калибровку в этой ссылке не удаётся прочитать; она не учитывается.",
+	MsgJobTokens:             "%s токенов обучения",
+	MsgJobRequests:           "%s запросов × %s токенов",
+	MsgJobRate:               "%s запросов/с · %s + %s токенов на запрос",
+	MsgJobFor:                "План для",
+}
+
+var messagesZH = [NMsgs]string{
+	MsgTagline: "模型需要多少显存、哪些 GPU 装得下、去哪里租。",
+	MsgModel:   "模型", MsgTask: "任务", MsgPrecision: "精度", MsgKV: "KV 缓存类型", MsgBatch: "批大小",
+	MsgSeq: "序列长度（token）", MsgOptimizer: "优化器", MsgCheckpointing: "梯度检查点",
+	MsgFlash: "FlashAttention / SDPA", MsgLoRARank: "LoRA 秩", MsgEngine: "推理引擎",
+	MsgMemUtil: "vLLM gpu_memory_utilization", MsgGPU: "GPU", MsgGPUs: "GPU 数量", MsgZeRO: "ZeRO 阶段（3 = FSDP）",
+	MsgTP: "张量并行", MsgPP: "流水线阶段", MsgOffload: "CPU 卸载", MsgUnits: "单位", MsgLanguage: "语言",
+	MsgPerGPU: "每张 GPU 的显存", MsgPart: "组成", MsgMemory: "显存", MsgShare: "占比", MsgUncertainty: "±",
+	MsgWeights: "权重", MsgGradients: "梯度", MsgOptimizerStates: "优化器状态", MsgActivations: "激活",
+	MsgLogits: "Logits / 损失", MsgKVCache: "KV 缓存", MsgCUDAContext: "CUDA 上下文", MsgAllocator: "分配器预留",
+	MsgNCCL: "NCCL 缓冲区", MsgCUDAGraphs: "CUDA graphs", MsgQuantState: "量化状态", MsgTotal: "合计",
+	MsgUsable: "此 GPU 可用", MsgFits: "装得下", MsgDoesNotFit: "装不下", MsgHeadroom: "余量",
+	MsgShortBy: "缺少", MsgParams: "参数量", MsgActive: "每 token 激活", MsgKVPerToken: "每 token 的 KV 缓存",
+	MsgKVPool: "vLLM KV 池", MsgMaxBatch: "可容纳的最大批大小", MsgMaxSeq: "可容纳的最长序列",
+	MsgFixFields: "请修正标出的字段以查看估算。", MsgGPUFit: "哪些 GPU 装得下",
+	MsgGPUCol: "GPU", MsgVRAM: "显存", MsgWithYourSetup: "按您的 GPU 数量", MsgMinGPUs: "所需 GPU",
+	MsgFromPrice: "起价（按需）", MsgNone: "—", MsgOffers: "去哪里租", MsgProvider: "服务商",
+	MsgInstance: "实例", MsgOnDemand: "按需 /小时", MsgSpot: "竞价 /小时", MsgReserved: "预留 /小时", MsgRegion: "地域", MsgAsOf: "日期",
+	MsgStale: "超过 90 天", MsgShowAll: "显示全部", MsgNoOffers: "目录中没有带此 GPU 的报价。",
+	MsgRange: "超出范围", MsgNotNumber: "不是数字", MsgUnknownChoice: "未知选项",
+	MsgIncompatible: "与其他设置不兼容", MsgWarnings: "提示", MsgTrainOnly: "仅训练",
+	MsgVLLMOnly: "仅 vLLM", MsgPickGPU: "点击一行以选择该 GPU。",
+	MsgPricesNote:            "价格为每实例每小时，使用服务商的币种；每行注明日期和来源。仅为估算，不是报价。",
+	MsgQuant:                 "权重格式",
+	MsgLoRATargets:           "LoRA 目标层",
+	MsgSelective:             "选择性重计算（仅注意力分数）",
+	MsgMaxBatched:            "vLLM max_num_batched_tokens（0 = 8192）",
+	MsgEager:                 "vLLM --enforce-eager（不用 CUDA graphs）",
+	MsgOverrides:             "您实测的开销",
+	MsgOverridesNote:         "留空则使用估算值。大小需带单位：1343MiB、0.5GiB、2GB。",
+	MsgUsableOverride:        "每张 GPU 的可用显存（torch.cuda.mem_get_info）",
+	MsgNotSize:               "不是带单位的大小（例如 1343MiB、0.5GiB）",
+	MsgTaskInference:         "推理",
+	MsgTaskTrain:             "预训练",
+	MsgTaskFinetune:          "全量微调",
+	MsgTaskLoRA:              "LoRA",
+	MsgTaskQLoRA:             "QLoRA（4 位基座）",
+	MsgOffNone:               "无",
+	MsgOffOptimizer:          "优化器状态",
+	MsgOffAll:                "优化器状态和参数",
+	MsgTargetsAttn:           "注意力（q、k、v、o）",
+	MsgTargetsAll:            "全部线性层",
+	MsgQuantAuto:             "自动（按精度和引擎）",
+	MsgSheetTitle:            "您的价格",
+	MsgSheetHelp:             "加载价格表（CSV 或 JSON：offer_id 或 provider + instance_type、每实例每小时价格、currency、as_of、source）以比较协议价。文件只保存在此浏览器中。",
+	MsgSheetPick:             "价格表",
+	MsgSheetClear:            "恢复目录价格",
+	MsgSheetRows:             "行",
+	MsgSheetOffers:           "已更改或添加的报价",
+	MsgSheetTooBig:           "大于 4 MiB",
+	MsgSheetUnreadable:       "浏览器无法读取该文件",
+	MsgYourPrice:             "您的价格",
+	MsgRulesTitle:            "经验法则与本估算对比",
+	MsgRulesNote:             "同一任务、单张 GPU 上放一份模型副本时，常见规则给出的数值。误差为负表示规则低估了显存。",
+	MsgRuleParams4:           "参数量 × 4 字节（指南中的简单公式）",
+	MsgRuleParamMem15:        "参数显存 × 1.5（指南，训练）",
+	MsgRuleWeights12:         "权重 × 1.2（常见推理公式）",
+	MsgRuleHF18:              "每参数 18 字节，AdamW 混合精度（Hugging Face；不含激活）",
+	MsgRuleSays:              "规则给出",
+	MsgThisEstimate:          "Rightsize，单张 GPU",
+	MsgOffBy:                 "规则误差",
+	MsgYourModel:             "您的模型",
+	MsgConfigHelp:            "列表里没有？加载它在 Hugging Face 上的 config.json：参数量、GQA/MoE/MLA 和 KV 缓存都从中读取。文件只保存在此浏览器中。",
+	MsgNoCustomModel:         "此浏览器中未加载您的 config.json：请在“您的模型”中加载",
+	MsgUpdateReady:           "Rightsize 有新版本可用。",
+	MsgLinkIgnored:           "链接中已忽略（不是有效的 URL 文本）",
+	MsgSheetApplying:         "正在应用",
+	MsgSavedKept:             "上次访问保存的文件未能应用（已保留，直到您加载修正后的文件或将其删除）：",
+	MsgNotKept:               "已应用，但浏览器存储已满或被拒绝：下次访问时不会保留。",
+	MsgConfigDrop:            "删除已保存的 config",
+	MsgReload:                "重新加载",
+	MsgNotCount:              "不是数量（例如 1B、500M、2T）",
+	MsgMs:                    "毫秒",
+	MsgSec:                   "秒",
+	MsgMin:                   "分钟",
+	MsgHours:                 "小时",
+	MsgDays:                  "天",
+	MsgSpeedTitle:            "速度与成本（估算）",
+	MsgSpeedNote:             "按 GPU 规格书的 roofline 估算，效率取各数字依据中所列的值（假定的 MFU 与带宽利用率，可在“假设”中修改）。实际 MFU 是扣除通信、流水线气泡和主机开销后的结果。实际运行取决于引擎和内核；区间表示与公开测量的偏差。",
+	MsgThroughputTrain:       "训练吞吐，token/秒",
+	MsgThroughputInfer:       "生成 token/秒，全部请求",
+	MsgJobTime:               "训练这些 token 的时间",
+	MsgGPUHours:              "GPU 小时",
+	MsgTTFT:                  "首 token 时间",
+	MsgPerSeq:                "每个请求的 token/秒",
+	MsgJobCost:               "任务成本",
+	MsgPerMTokens:            "每 100 万 token",
+	MsgTrainTokens:           "训练 token 数（例如 1B、2T）",
+	MsgOutputTokens:          "每个请求生成的 token（占序列长度）",
+	MsgNoPerf:                "无速度估算：任务装不下，或目录缺少此 GPU 的 FLOPS 或带宽。",
+	MsgMFUImplied:            "实际 MFU",
+	MsgFrom:                  "起",
+	MsgCheapest:              "最便宜",
+	MsgSortBy:                "排序",
+	MsgSortVRAM:              "显存",
+	MsgSortCost:              "任务成本",
+	MsgSpotShort:             "竞价",
+	MsgCopyLink:              "复制此估算的链接",
+	MsgLinkCopied:            "链接已复制：它会重新打开这次估算，离线也可以。",
+	MsgBadConfig:             "无法读取 config.json",
+	MsgInvalid:               "输入无效",
+	MsgNoModel:               "没有模型结构：请先加载 config",
+	MsgHWNoBF16:              "此 GPU 没有 bf16 张量核心（Turing、Volta）：框架会退回 fp16 或以更慢的方式模拟 bf16",
+	MsgHWNoFP8:               "此 GPU 没有 fp8 张量核心（从 Ada 和 Hopper 开始才有）：fp8 权重会被升精度，没有 fp8 加速",
+	MsgUnitGB:                "GB",
+	MsgUnitGiB:               "GiB",
+	MsgBillionSuffix:         "B",
+	MsgMillionSuffix:         "M",
+	MsgKiB:                   "KiB",
+	MsgTokens:                "token",
+	MsgModelLimit:            "模型上限",
+	MsgInputs:                "输入",
+	MsgUnitsGiB:              "GiB（nvidia-smi）",
+	MsgUnitsGB:               "GB（规格书）",
+	MsgFooter:                "每个公式和价格都注明来源和日期；每个数字都是带区间的估算。页面可离线使用，不向任何地方发送数据。",
+	MsgOpenInRightsize:       "在 Rightsize 中打开",
+	MsgFWeights:              "参数量 × 权重格式每参数字节数（含量化格式的分组缩放因子）",
+	MsgFGradients:            "可训练参数 × 梯度字节数，ZeRO-2/3 时在 GPU 间分摊",
+	MsgFOptimizer:            "可训练参数 × 优化器字节数（AdamW：fp32 主副本和两个动量），ZeRO-1/2/3 时分摊",
+	MsgFActivations:          "每层：批量 × 序列 × 隐藏维度 × 字节，按 Korthikanti 等 2022 计算；启用检查点后更少",
+	MsgFLogits:               "批量 × 序列 × 词表 × logits 和损失的字节数",
+	MsgFKV:                   "2 × 层数 × KV 头数 × 头维度 × token 数 × KV 字节（MLA：压缩潜变量）",
+	MsgFOverhead:             "公开测量的运行时开销（CUDA 上下文、分配器、NCCL、CUDA graphs）",
+	MsgBoundCompute:          "算力（张量 FLOPS）",
+	MsgBoundBandwidth:        "显存带宽",
+	MsgEffMFU:                "假定 MFU",
+	MsgEffBandwidth:          "带宽利用率",
+	MsgFTTFT:                 "提示词 FLOPs ÷（峰值 × MFU），若读权重更慢则为 权重 ÷ 带宽",
+	MsgFDecode:               "每步读取权重和 KV 缓存：字节 ÷（带宽 × 利用率），大批量时为 FLOPs ÷（峰值 × MFU）",
+	MsgFCostPerM:             "实例每小时价格 ÷（每秒生成 token × 3600）× 1,000,000",
+	MsgFTrain:                "每 token 6 × 参数量（+ 注意力）FLOPs ÷（GPU 数 × 峰值 × MFU），含 TP 通信和流水线气泡",
+	MsgFJobTime:              "训练 token 数 ÷ 每秒 token 数",
+	MsgFJobCost:              "任务时间 × 实例每小时价格",
+	MsgVerifyVLLM:            "用此提示词和输出长度运行 vllm bench serve（llama.cpp 用 llama-bench）",
+	MsgVerifyTrain:           "预热后记录 50 步的 token/秒；MFU = 6 × 参数量 × token/秒 ÷（GPU 数 × 峰值）",
+	MsgVerifyMemory:          "前几步后的 torch.cuda.max_memory_allocated()（再加 nvidia-smi 中的 CUDA 上下文）",
+	MsgTimePerM:              "每 100 万 token 用时",
+	MsgGPUHour:               "GPU·时",
+	MsgYear1:                 "1 年",
+	MsgYear3:                 "3 年",
+	MsgBasis:                 "估算依据",
+	MsgBasisFormula:          "公式",
+	MsgBasisInputs:           "输入",
+	MsgBasisEfficiency:       "假设效率",
+	MsgBasisBand:             "区间",
+	MsgBasisBound:            "瓶颈",
+	MsgBasisVerify:           "如何验证",
+	MsgAsOfSource:            "日期 · 来源",
+	MsgEstimatedDate:         "日期为估计",
+	MsgAgeFresh:              "不到 90 天",
+	MsgAgeAging:              "90 至 180 天",
+	MsgAgeOld:                "超过一年",
+	MsgPickCheapest:          "最便宜",
+	MsgPickFastest:           "最快",
+	MsgPickValue:             "最划算",
+	MsgAnswerTitle:           "租什么",
+	MsgNoAnswer:              "没有带价格的报价能运行此任务：请更改 GPU 数量、精度或模型。",
+	MsgAnswerNote:            "按所选计费方式和币种对目录中的所有报价进行规划（其他币种按“假设”中注明日期的汇率换算）。仅为估算，不是报价。",
+	MsgUseThis:               "使用此方案",
+	MsgParetoTitle:           "每个能运行此任务的报价的成本与时间（对数坐标）；折线为帕累托前沿",
+	MsgParetoHint:            "指向圆点查看报价；点击即可使用。",
+	MsgPin:                   "固定以便比较",
+	MsgUnpin:                 "取消固定",
+	MsgVerdict:               "结论",
+	MsgTokensPerSec:          "token/秒",
+	MsgCheapestCost:          "最低成本（此 GPU）",
+	MsgCompareTitle:          "固定方案与当前方案",
+	MsgPinned:                "已固定",
+	MsgLive:                  "当前",
+	MsgExportTitle:           "导出",
+	MsgExportCSV:             "下载 CSV",
+	MsgExportJSON:            "下载 JSON",
+	MsgCopyMarkdown:          "复制 Markdown 表格",
+	MsgMarkdownCopied:        "Markdown 已复制。",
+	MsgConfigTooBig:          "大于 256 KiB：config.json 通常只有几 KB",
+	MsgConfigPick:            "config.json 文件",
+	MsgConfigPaste:           "……或在此粘贴 config.json（或拖入文件）",
+	MsgFileTooBig:            "文件太大",
+	MsgBadSheet:              "价格表被拒绝",
+	MsgWarnTightFit:          "余量不足 5%",
+	MsgWarnSeqBeyondContext:  "序列长于模型上下文长度（max_position_embeddings）",
+	MsgWarnKVHeadsReplicated: "张量并行度超过 KV 头数：KV 头被复制",
+	MsgWarnUnevenPipeline:    "层数不能均分到流水线各阶段：显示最大的阶段",
+	MsgWarnNoActivationModel: "模型未给出形状参数：未估算激活",
+	MsgWarnVisionApprox:      "视觉编码器参数为近似值",
+	MsgWarnFP8NotInLlamaCpp:  "llama.cpp 没有 fp8 权重：按 Q8_0 计算",
+	MsgWarnPoolBelowOneSeq:   "vLLM KV 池小于一个序列",
+	MsgWarnNoKVCache:         "此架构没有 KV 缓存",
+	MsgWarnZeROWithoutDP:     "数据并行度为 1 时 ZeRO 无效",
+	MsgHWNoFP4:               "此 GPU 没有 FP4 张量核心（从 Blackwell 开始才有）：FP4 权重会被反量化，没有 FP4 加速",
+	MsgHowAccurate:           "这有多准确？",
+	MsgRPS:                   "每秒请求数（推理服务；留空为关闭）",
+	MsgTTFTTarget:            "首 token 时间目标（毫秒）",
+	MsgTPOTTarget:            "每个输出 token 时间目标（毫秒）",
+	MsgGlobalBatch:           "全局批量（每步序列数；留空为每副本一个微批）",
+	MsgOptimizerSteps:        "优化器步数",
+	MsgServeTitle:            "推理服务集群（估算）",
+	MsgConcurrency:           "每副本并发请求数",
+	MsgReplicas:              "副本数",
+	MsgFleetGPUs:             "GPU 总数",
+	MsgMonthly:               "每月费用（按需，730 小时）",
+	MsgTargetsMissed:         "在此 GPU 上即使一次只处理一个请求也达不到延迟目标：以下按每副本一个请求计算。",
+	MsgTPOT:                  "每个输出 token 用时",
+	MsgBoundHost:             "主机（内核启动、调度）",
+	MsgBoundComm:             "通信",
+	MsgAssumptions:           "假设",
+	MsgAssumptionsNote:       "速度模型假设的效率；留空则使用估算器针对此 GPU 和任务的数值（灰色显示），该数值基于公开测量拟合（见“这有多准确？”）。为规格书峰值的比例，0–1。",
+	MsgMFUField:              "训练 MFU（峰值 FLOP/s 的比例）",
+	MsgInfMFUField:           "预填充 MFU（峰值 FLOP/s 的比例）",
+	MsgBWField:               "解码带宽利用率（峰值比例）",
+	MsgFXTitle:               "用于比较其他币种价格的汇率",
+	MsgCurrency:              "币种",
+	MsgPerUSD:                "每 1 美元",
+	MsgPlanning:              "正在为所有报价规划……",
+	MsgFixToUpdate:           "上一次的答案：修正标红的字段后会更新。",
+	MsgMonthlyShort:          "每月",
+	MsgBatchCost:             "批处理任务成本",
+	MsgBatchTime:             "批处理任务用时",
+	MsgE2EP95:                "请求延迟（p95）",
+	MsgRequests:              "批处理任务的请求数（未设请求率时）",
+	MsgPricing:               "计费方式",
+	MsgCurrencyField:         "币种",
+	MsgProviderKind:          "服务商类型",
+	MsgCountry:               "国家或地区（如 US、eu-）",
+	MsgBudget:                "预算（美元，按任务或服务每月）",
+	MsgDeadline:              "截止时间（小时）",
+	MsgMinVCPU:               "每实例最少 vCPU",
+	MsgMinRAM:                "每实例最少内存（GiB）",
+	MsgAny:                   "任意",
+	MsgFilters:               "计费与筛选",
+	MsgPlanNotes:             "规划说明",
+	MsgDefaultIs:             "默认",
+	MsgPlanAssumptionsNote:   "规划器对竞价实例和检查点的假设；留空则使用各字段下方所示的默认值。",
+	MsgSpotRateField:         "竞价回收率（每月被回收的实例比例，0–1）",
+	MsgCkptWriteField:        "每实例每秒检查点写入速率（如 2GB）",
+	MsgRestartField:          "竞价回收后的重启时间（如 10m、600）",
+	MsgSrcSpot:               "按报价：其 AWS Spot Advisor 区间的中点（“>20%” 取 25%）；无区间的报价：20%，最差区间的下沿（假设）",
+	MsgSrcCkpt:               "单个云块存储卷的写入吞吐：AWS EBS gp3 最高 1,000 MiB/s（AWS EBS 用户指南；假设）",
+	MsgSrcRestart:            "重新开通实例并重新加载权重和优化器状态（假设）",
+	MsgSpotNow:               "此 GPU 最便宜方案的竞价：每月回收次数",
+	MsgYoungDaly:             "检查点间隔（Young/Daly）",
+	MsgSrcAPINone:            "目录中没有此模型的托管 API",
+	MsgHostedNote:            "推理服务：与自建比较的托管 API，每 1M 输入和输出 token 的美元价格；留空则使用目录中该模型带日期的标价。",
+	MsgAPIInField:            "托管 API：每 1M 输入 token 美元",
+	MsgAPIOutField:           "托管 API：每 1M 输出 token 美元",
+	MsgHostedTitle:           "目标请求率下托管 API 与自建对比",
+	MsgHostedAPI:             "托管 API",
+	MsgAPIPrices:             "每 1M 输入 / 输出",
+	MsgAPIMonthly:            "API 每月",
+	MsgSelfHosted:            "自建每月",
+	MsgBreakEven:             "盈亏平衡请求率",
+	MsgPerSecond:             "次/秒",
+	MsgAsSet:                 "按当前设置",
+	MsgCostAtSpeed:           "按此速度每 100 万生成 token 成本",
+	MsgJobCostAtSpeed:        "按此速度的任务成本",
+	MsgPlannerBest:           "规划器在此 GPU 上的最便宜方案",
+	MsgInFlight:              "个并发请求",
+	MsgPrOnDemand:            "按需",
+	MsgPrSpot:                "竞价",
+	MsgPrRes1:                "预留 1 年",
+	MsgPrRes3:                "预留 3 年",
+	MsgGPUsWord:              "个 GPU",
+	MsgFleetOf:               "最便宜方案的集群",
+	MsgFleetHere:             "同样负载在所选 GPU 上",
+	MsgPerMonthUnit:          "/月",
+	MsgPerRequestP95:         "每请求 p95 %s",
+	MsgUnknownNet:            "允许跨未标明互联网络的实例规划（假定 100 Gbit/s）",
+	MsgCommShare:             "通信占每步 %s",
+	MsgCommFact:              "GPU 间通信",
+	MsgOfStep:                "的每步时间未被计算掩盖",
+	MsgFreshnessField:        "新鲜期（天，推荐只用不超过此天数的价格）",
+	MsgPriceAsOf:             "价格日期 %s",
+	MsgVerifyPrice:           "价格来自 %s — 请核实",
+	MsgAge180to365:           "180 天至一年",
+	MsgAgeUndated:            "无日期",
+	MsgFarBelow:              "不到其他服务商对此 GPU 报价的一半 — 请核实",
+	MsgFromListing:           "市场平台“起价”：读取时最便宜的挂单",
+	MsgFooterFresh:           "今日价格时效：%s 个（共 %s 个报价）不到 90 天，%s 个 90 至 180 天，%s 个 180 天至一年，%s 个超过一年，%s 个无日期；%s 个为估计日期。",
+	MsgLoadTitle:             "延迟随负载变化（单个引擎副本，模拟）",
+	MsgLoadX:                 "每个引擎副本的请求数/秒（泊松到达）",
+	MsgLoadY:                 "延迟（对数刻度）",
+	MsgLoadTTFT95:            "首 token 时间 p95",
+	MsgLoadTTFT50:            "首 token 时间 p50",
+	MsgLoadTPOT95:            "每输出 token 用时 p95",
+	MsgLoadTTFTTarget:        "首 token 目标（p95）%s",
+	MsgLoadTPOTTarget:        "每输出 token 目标 %s",
+	MsgLoadOp:                "本方案：每副本 %s 次/秒",
+	MsgLoadSat:               "饱和点：%s 次/秒",
+	MsgLoadCaption:           "单个引擎副本（%s），按规划器的设置模拟。方案把 %s 次/秒分给 %s 个副本，每个 %s 次/秒：首 token 时间 p95 为 %s，每输出 token 用时 p95 为 %s。单个副本在 %s 次/秒时饱和：超过后请求到达快于完成，比此处模拟的 %s 个请求更长的运行中队列会无限增长。",
+	MsgBindTTFT:              "副本数由 %s 次/秒下的首 token 时间 p95 决定",
+	MsgBindTPOT:              "副本数由 %s 次/秒下的每输出 token 用时 p95 决定",
+	MsgBindThroughput:        "副本数由吞吐量决定：更少的副本在 %s 次/秒下会超过利用率上限",
+	MsgBindNone:              "一个副本即可在 %s 次/秒下满足目标",
+	MsgLimitNone:             "没有请求等待引擎空位",
+	MsgLimitSeqs:             "每个引擎副本受并发序列上限（max_num_seqs）限制",
+	MsgLimitKV:               "每个引擎副本受其 KV 缓存限制",
+	MsgLimitTokens:           "每个引擎副本受每步批处理 token 预算（prefill）限制",
+	MsgLimitPolling:          "每个引擎副本受调度间隔限制",
+	MsgBindAnd:               "%s；%s",
+	MsgBenchTitle:            "您的基准测试",
+	MsgBenchHelp:             "用命令行把引擎拟合到您运行的服务基准测试（vllm bench serve 的 JSON、SGLang bench_serving 的 JSON 行、genai-perf 的 CSV，或 concurrency,ttft_ms,tpot_ms 格式的 CSV）：rightsize calibrate --gpu G --engine E --model M FILE。把它输出的链接形式粘贴到这里：选择其 GPU 和引擎时，单请求开销、预填充 MFU 和解码带宽占比将决定速度和方案（与“假设”框中的数值一样，作用于所有 GPU），链接会携带它。",
+	MsgBenchPick:             "校准（gpu,引擎,单请求毫秒,预填充 MFU,解码带宽占比）",
+	MsgBenchApplied:          "已应用 %s 上 %s 的校准：单请求开销 %s，预填充 MFU %s，解码带宽占比 %s。",
+	MsgBenchMismatch:         "此链接中的校准是为 %s 上的 %s 拟合的；选择该 GPU 和引擎时才会应用。",
+	MsgBenchBad:              "此链接中的校准无法读取，已忽略。",
+	MsgJobTokens:             "%s 个训练 token",
+	MsgJobRequests:           "%s 个请求 × %s 个 token",
+	MsgJobRate:               "每秒 %s 个请求 · 每个 %s + %s 个 token",
+	MsgJobFor:                "规划对象",
+}
+
+// Tr returns the message for key in lang, falling back to English.
+func Tr(lang string, key MsgKey) string {
+	if m, ok := Messages[lang]; ok && m[key] != "" {
+		return m[key]
+	}
+	return Messages["en"][key]
+}
+
+// WarningKeys translate the estimator's warnings, by code.
+var WarningKeys = map[estimator.Warning]MsgKey{
+	estimator.WarnTightFit: MsgWarnTightFit, estimator.WarnSeqBeyondContext: MsgWarnSeqBeyondContext,
+	estimator.WarnKVHeadsReplicated: MsgWarnKVHeadsReplicated, estimator.WarnUnevenPipeline: MsgWarnUnevenPipeline,
+	estimator.WarnNoActivationModel: MsgWarnNoActivationModel, estimator.WarnVisionApprox: MsgWarnVisionApprox,
+	estimator.WarnFP8NotInLlamaCpp: MsgWarnFP8NotInLlamaCpp, estimator.WarnPoolBelowOneSeq: MsgWarnPoolBelowOneSeq,
+	estimator.WarnNoKVCache: MsgWarnNoKVCache, estimator.WarnZeROWithoutDP: MsgWarnZeROWithoutDP,
+}

@@ -1,0 +1,217 @@
+package page
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"rightsize/catalog"
+	planner "rightsize/estimator/plan"
+)
+
+// userJobs are the questions users bring, as links: the ones the checks
+// of the page's one story are run on.
+var userJobs = []string{
+	"",                                   // Llama 3.1 8B, HF, one H100, a batch job
+	"g=t4&p=int8",                        // 7B-class inference on a T4
+	"g=a100-80gb-sxm&e=vllm&b=32",        // the same on an A100 with vLLM
+	"t=lora&tok=100M",                    // LoRA 8B for 100M tokens
+	"m=mistral-7b-v0.3&rps=20&ttft=1000", // serving at 20 req/s within a TTFT target
+	"m=llama-3.1-70b&t=finetune&n=8&z=3&gc=1&tok=1B", // 70B FSDP on 8 × H100
+	"m=llama-3.1-70b&t=train&s=8192&gc=1&tok=20B",    // pre-training at 8K
+	"t=finetune&gc=1&pr=spot",                        // spot pricing
+	"cur=RUB&g=l4",                                   // another currency
+	"m=mixtral-8x7b&p=fp4&g=b200&e=vllm&rps=5",       // MoE, Blackwell FP4, serving
+	"t=qlora&g=rtx-4090&tok=50M",                     // QLoRA on a 24 GB card
+}
+
+// answer runs a link through the page's path: parse, compute, plan.
+func answer(t *testing.T, frag string) (Job, Results, PlanOut) {
+	t.Helper()
+	cat := catalog.Default()
+	j, errs, general, ok := ParseJob(ParseFragment(frag, DefaultState), cat, Archs{}, nil, "")
+	if !ok {
+		for f, e := range errs {
+			if !e.OK() {
+				t.Fatalf("%q: field %s: %+v", frag, FieldNames[f], e)
+			}
+		}
+		t.Fatalf("%q: %+v", frag, general)
+	}
+	pr := NewPrices(cat, nil)
+	r, _ := Compute(j, pr)
+	if !r.OK {
+		t.Fatalf("%q: no estimate", frag)
+	}
+	out := RunPlan(j, pr)
+	if !out.OK {
+		t.Fatalf("%q: no plan: %v", frag, out.Err)
+	}
+	return j, r, out
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+
+// TestOneStory holds the page's figures for one job to one plan, as plain
+// values (the components only lay them out; app's TestPageTellsOneStory
+// checks the rendered text):
+//   - the picks are the planner's rows, carry the cost they are ranked by,
+//     and none is dominated by another plan the picks may rest on;
+//   - the tables' indexes point at each GPU's and offer's cheapest row;
+//   - the speed box's cost per 1M tokens (or job cost) is the planner's
+//     price on its cheapest plan for the GPU × the job's GPUs × its time;
+//   - the serving fleet is the cheapest pick's plan, on its GPU and offer;
+//   - a plan's communication share is a share (0 on one GPU).
+func TestOneStory(t *testing.T) {
+	for _, frag := range userJobs {
+		t.Run(frag, func(t *testing.T) {
+			j, r, out := answer(t, frag)
+			if len(out.Picks) == 0 || len(out.Cands) == 0 {
+				t.Fatalf("%d picks of %d plans", len(out.Picks), len(out.Cands))
+			}
+			kinds := map[PickKind]bool{}
+			for _, p := range out.Picks {
+				if kinds[p.Kind] {
+					t.Errorf("two %v picks", p.Kind)
+				}
+				kinds[p.Kind] = true
+				if p.PassedOver {
+					t.Errorf("%v pick rests on a passed-over row %s", p.Kind, p.Offer.ID)
+				}
+				if !(p.Cost > 0) || !(p.Seconds > 0) {
+					t.Errorf("%v pick: cost %v, time %v", p.Kind, p.Cost, p.Seconds)
+				}
+				// The pick is a planner row, with the figures it is ranked by.
+				found := false
+				for _, c := range out.Cands {
+					if c.Offer == p.Offer && c.Plan == p.Plan && c.Pricing == p.Pricing && near(c.Cost, p.Cost) && near(c.Seconds, p.Seconds) {
+						found = true
+					}
+				}
+				if !found {
+					t.Errorf("%v pick %s (%v) is not one of the plans", p.Kind, p.Offer.ID, p.Plan)
+				}
+				// Not dominated: no plan the picks may rest on is both
+				// cheaper and faster by more than the front's 1%.
+				for _, c := range out.Cands {
+					if !c.PassedOver && c.Cost < p.Cost*0.99 && c.Seconds < p.Seconds*0.99 {
+						t.Errorf("%v pick %s (%.4g, %.4g s) dominated by %s (%.4g, %.4g s)", p.Kind, p.Offer.ID, p.Cost, p.Seconds, c.Offer.ID, c.Cost, c.Seconds)
+						break
+					}
+				}
+				// The planner ranks by cost to the cent (ties go to the
+				// faster plan): nothing the picks may rest on is cheaper by
+				// more than that.
+				if p.Kind == PickCheapest {
+					for _, c := range out.Cands {
+						if !c.PassedOver && c.Cost < p.Cost*(1-0.002)-0.01 {
+							t.Errorf("cheapest pick %.6g, but %s costs %.6g", p.Cost, c.Offer.ID, c.Cost)
+							break
+						}
+					}
+				}
+				if !(p.CommShare >= 0 && p.CommShare <= 1) || (p.Plan.GPUs == 1 && p.CommShare != 0) {
+					t.Errorf("%v pick on %d GPUs: communication share %v", p.Kind, p.Plan.GPUs, p.CommShare)
+				}
+			}
+			if !kinds[PickCheapest] {
+				t.Error("no cheapest pick")
+			}
+			for gpu, i := range out.ByGPU {
+				c := out.Cands[i]
+				if c.Offer.GPU != gpu || c.PassedOver {
+					t.Errorf("ByGPU[%s] is %s (passed over %v)", gpu, c.Offer.ID, c.PassedOver)
+				}
+				for _, d := range out.Cands[:i] {
+					if d.Offer.GPU == gpu && !d.PassedOver {
+						t.Errorf("ByGPU[%s] is not its cheapest plan", gpu)
+						break
+					}
+				}
+			}
+			for id, i := range out.ByOffer {
+				if out.Cands[i].Offer.ID != id {
+					t.Errorf("ByOffer[%s] is %s", id, out.Cands[i].Offer.ID)
+				}
+			}
+			// The speed box prices the job as set on the planner's own plan
+			// for the GPU: per 1M = price × GPUs / (tokens/s × 3600) × 10⁶.
+			if s := AtSpeed(r.Perf, j, &out); s.OK {
+				best, _ := out.Best(j.GPU.ID)
+				if s.Offer != best.Offer || s.Pricing != best.Pricing || !near(s.PerGPUHour, best.PerGPUHour) || s.Currency != out.Currency {
+					t.Errorf("speed box on %s %v at %v, planner's best %s %v at %v", s.Offer.ID, s.Pricing, s.PerGPUHour, best.Offer.ID, best.Pricing, best.PerGPUHour)
+				}
+				perHour := s.PerGPUHour * float64(j.In.GPUs)
+				if j.In.Task.Training() {
+					if want := perHour * r.Perf.Seconds / 3600; !near(s.JobCost, want) {
+						t.Errorf("job cost at speed %v, want %v", s.JobCost, want)
+					}
+				} else if want := perHour / (r.Perf.P.TokensPerSecond * 3600) * 1e6; !near(s.PerMOut, want) {
+					t.Errorf("per 1M at speed %v, want %v", s.PerMOut, want)
+				}
+			}
+			if out.Kind == planner.Serving {
+				var cheap Pick
+				for _, p := range out.Picks {
+					if p.Kind == PickCheapest {
+						cheap = p
+					}
+				}
+				v := out.Serve
+				if !v.OK || v.Offer != cheap.Offer || v.Plan != cheap.Plan || v.Pricing != cheap.Pricing || v.Engine != cheap.Engine {
+					t.Errorf("fleet %v on %v, cheapest pick %v on %s", v.Plan, v.Offer, cheap.Plan, cheap.Offer.ID)
+				}
+				if !near(v.Monthly, cheap.Cost) {
+					t.Errorf("fleet bills %v a month, the pick %v", v.Monthly, cheap.Cost)
+				}
+				if v.Replicas < 1 || v.GPUs != v.Plan.GPUs {
+					t.Errorf("fleet: %d replicas of %d GPUs (plan %v)", v.Replicas, v.GPUs, v.Plan)
+				}
+				if h := out.ServeHere; h.OK && h.Offer.GPU != j.GPU.ID {
+					t.Errorf("the selected GPU's fleet is on %s, not %s", h.Offer.GPU, j.GPU.ID)
+				}
+			}
+		})
+	}
+}
+
+// TestFitRowsAgreeWithPlanner: a GPU of the fit table that the planner
+// priced shows a count the planner's plan can hold, and one that fits the
+// job as set shows the user's own count.
+func TestFitRowsAgreeWithPlanner(t *testing.T) {
+	for _, frag := range userJobs {
+		j, r, out := answer(t, frag)
+		for _, f := range r.Fit {
+			if f.Fits && f.Plan.GPUs != j.In.GPUs {
+				t.Errorf("%q: %s fits as set but shows %d GPUs, not %d", frag, f.GPU.ID, f.Plan.GPUs, j.In.GPUs)
+			}
+			if f.Fits && !f.Found {
+				t.Errorf("%q: %s fits but was not found", frag, f.GPU.ID)
+			}
+			if _, ok := out.Best(f.GPU.ID); ok && f.Found && f.Plan.GPUs < 1 {
+				t.Errorf("%q: %s priced by the planner, fit row shows %d GPUs", frag, f.GPU.ID, f.Plan.GPUs)
+			}
+		}
+	}
+}
+
+// TestLinkRoundTrip: a state written into a link reads back the same, and
+// a link with junk keeps what it can and drops the rest.
+func TestLinkRoundTrip(t *testing.T) {
+	s := ParseFragment("m=qwen2.5-7b&t=lora&r=64&l=zh&rps=3&cur=EUR", DefaultState)
+	if s[FieldModel] != "qwen2.5-7b" || s[FieldTask] != "lora" || s[FieldLoRARank] != "64" || s[FieldLang] != "zh" || s[FieldCurrency] != "EUR" {
+		t.Fatalf("parsed %v", s)
+	}
+	frag := s.Fragment(DefaultState)
+	if got := ParseFragment(frag, DefaultState); got != s {
+		t.Errorf("round trip %q: %v, want %v", frag, got, s)
+	}
+	for _, kv := range strings.Split(frag, "&") {
+		if strings.HasPrefix(kv, "b=") || strings.HasPrefix(kv, "g=") {
+			t.Errorf("fragment %q repeats a default (%s)", frag, kv)
+		}
+	}
+	if got := ParseFragment("zz=1&m=gpt2&%zz", DefaultState); got[FieldModel] != "gpt2" || got[FieldBatch] != DefaultState[FieldBatch] {
+		t.Errorf("junk link: %v", got)
+	}
+}

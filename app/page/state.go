@@ -1,0 +1,329 @@
+package page
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
+	"errors"
+	"io"
+	"net/url"
+	"strconv"
+
+	"rightsize/estimator"
+)
+
+// Field indexes one user input of the calculator.
+type Field int
+
+const (
+	FieldLang Field = iota
+	FieldModel
+	FieldTask
+	FieldPrecision
+	FieldKV
+	FieldBatch
+	FieldSeq
+	FieldOptimizer
+	FieldCheckpointing
+	FieldFlash
+	FieldLoRARank
+	FieldEngine
+	FieldMemUtil
+	FieldGPU
+	FieldGPUs
+	FieldZeRO
+	FieldTP
+	FieldPP
+	FieldOffload
+	FieldUnits
+	FieldQuant
+	FieldLoRATargets
+	FieldSelective
+	FieldMaxBatched
+	FieldEager
+	FieldCtx
+	FieldAlloc
+	FieldNCCL
+	FieldGraphs
+	FieldUsable
+	FieldTrainTokens
+	FieldOutput
+	FieldSort
+	FieldRPS
+	FieldTTFT
+	FieldTPOT
+	FieldGlobalBatch
+	FieldMFU
+	FieldInfMFU
+	FieldBWUtil
+	FieldRequests
+	FieldPricing
+	FieldCurrency
+	FieldProviderKind
+	FieldCountry
+	FieldBudget
+	FieldDeadline
+	FieldMinVCPU
+	FieldMinRAM
+	FieldSpotRate
+	FieldCkptWrite
+	FieldRestart
+	FieldAPIIn
+	FieldAPIOut
+	FieldUnknownNet
+	FieldFreshness
+	FieldCalibration
+	NFields
+)
+
+// FieldKeys are the URL-fragment keys, short because links get pasted into
+// chats and docs.
+var FieldKeys = [NFields]string{
+	FieldLang: "l", FieldModel: "m", FieldTask: "t", FieldPrecision: "p", FieldKV: "kv", FieldBatch: "b", FieldSeq: "s",
+	FieldOptimizer: "o", FieldCheckpointing: "gc", FieldFlash: "fa", FieldLoRARank: "r", FieldEngine: "e",
+	FieldMemUtil: "u", FieldGPU: "g", FieldGPUs: "n", FieldZeRO: "z", FieldTP: "tp", FieldPP: "pp", FieldOffload: "off", FieldUnits: "units",
+	FieldQuant: "q", FieldLoRATargets: "lt", FieldSelective: "sr", FieldMaxBatched: "mbt", FieldEager: "ee",
+	FieldCtx: "oc", FieldAlloc: "oa", FieldNCCL: "on", FieldGraphs: "og", FieldUsable: "uv",
+	FieldTrainTokens: "tok", FieldOutput: "out", FieldSort: "sort",
+	FieldRPS: "rps", FieldTTFT: "ttft", FieldTPOT: "tpot", FieldGlobalBatch: "gb",
+	FieldMFU: "mfu", FieldInfMFU: "imfu", FieldBWUtil: "bw",
+	FieldRequests: "req", FieldPricing: "pr", FieldCurrency: "cur", FieldProviderKind: "pk", FieldCountry: "cc",
+	FieldBudget: "bud", FieldDeadline: "dl", FieldMinVCPU: "vc", FieldMinRAM: "ram",
+	FieldSpotRate: "spot", FieldCkptWrite: "ckw", FieldRestart: "rst", FieldAPIIn: "api-in", FieldAPIOut: "api-out", FieldUnknownNet: "un",
+	FieldFreshness: "fw", FieldCalibration: "cal",
+}
+
+// FieldNames name each input: its element id is "rs-"+name, and for the
+// estimator's inputs the name is the CLI flag that estimator.InputError.Field
+// reports, so an estimator error lands next to the field that caused it.
+var FieldNames = [NFields]string{
+	FieldLang: "lang", FieldModel: "model", FieldTask: "task", FieldPrecision: "precision", FieldKV: "kv-dtype", FieldBatch: "batch",
+	FieldSeq: "seq", FieldOptimizer: "optimizer", FieldCheckpointing: "grad-checkpointing", FieldFlash: "flash-attention",
+	FieldLoRARank: "lora-rank", FieldEngine: "engine", FieldMemUtil: "gpu-mem-util", FieldGPU: "gpu", FieldGPUs: "gpus",
+	FieldZeRO: "zero", FieldTP: "tp", FieldPP: "pp", FieldOffload: "offload", FieldUnits: "units",
+	FieldQuant: "quant", FieldLoRATargets: "lora-targets", FieldSelective: "selective-recompute",
+	FieldMaxBatched: "max-batched-tokens", FieldEager: "enforce-eager", FieldCtx: "cuda-context",
+	FieldAlloc: "allocator-reserve", FieldNCCL: "nccl", FieldGraphs: "cuda-graphs", FieldUsable: "usable-vram",
+	FieldTrainTokens: "train-tokens", FieldOutput: "output-tokens", FieldSort: "sort",
+	FieldRPS: "requests-per-second", FieldTTFT: "ttft-ms", FieldTPOT: "tpot-ms", FieldGlobalBatch: "global-batch",
+	FieldMFU: "mfu", FieldInfMFU: "inference-mfu", FieldBWUtil: "bandwidth-util",
+	FieldRequests: "requests", FieldPricing: "pricing", FieldCurrency: "currency", FieldProviderKind: "provider-kind",
+	FieldCountry: "country", FieldBudget: "budget-usd", FieldDeadline: "deadline-hours", FieldMinVCPU: "min-vcpus", FieldMinRAM: "min-ram-gib",
+	FieldSpotRate: "spot-interruptions", FieldCkptWrite: "checkpoint-write", FieldRestart: "restart",
+	FieldAPIIn: "api-input-price", FieldAPIOut: "api-output-price", FieldUnknownNet: "unknown-networks",
+	FieldFreshness: "freshness-days", FieldCalibration: "calibration",
+}
+
+// fieldOf returns the field an estimator.InputError names. The GPU picker
+// sets the estimator's VRAM, so errors about "vram" belong next to it.
+func fieldOf(flag string) (Field, bool) {
+	if flag == "vram" {
+		return FieldGPU, true
+	}
+	if flag == "prompt" { // the prompt is the sequence minus the generated tokens
+		return FieldOutput, true
+	}
+	for f, n := range FieldNames {
+		if n == flag {
+			return Field(f), true
+		}
+	}
+	return 0, false
+}
+
+// ViewState is everything a shared link reproduces, kept as the raw text
+// of each field so that a bad value in a hand-edited link is shown next to
+// its field instead of being silently replaced.
+type ViewState [NFields]string
+
+// DefaultState is what a visitor without a link sees: Llama 3.1 8B served
+// in bf16 with Hugging Face transformers on one H100. The estimator's
+// inputs come from estimator.DefaultInput, as the CLI's flag defaults do.
+var DefaultState = newDefaultState(estimator.DefaultInput(estimator.Arch{}))
+
+func newDefaultState(in estimator.Input) ViewState {
+	itoa := strconv.Itoa
+	return ViewState{
+		FieldLang: "en", FieldModel: "llama-3.1-8b", FieldTask: in.Task.String(), FieldPrecision: in.Weights.String(), FieldKV: in.KV.String(),
+		FieldBatch: itoa(in.Batch), FieldSeq: itoa(in.Seq), FieldOptimizer: in.Optimizer.String(), FieldCheckpointing: "0", FieldFlash: bit(in.FlashAttention),
+		FieldLoRARank: itoa(in.LoRARank), FieldEngine: in.Engine.String(), FieldMemUtil: strconv.FormatFloat(in.GPUMemUtil, 'g', -1, 64),
+		FieldGPU: "h100-sxm", FieldGPUs: itoa(in.GPUs),
+		FieldZeRO: itoa(in.ZeRO), FieldTP: itoa(in.TP), FieldPP: itoa(in.PP), FieldOffload: in.Offload.String(), FieldUnits: "GiB",
+		FieldQuant: in.Quant.String(), FieldLoRATargets: in.LoRATargets.String(), FieldSelective: "0", FieldMaxBatched: itoa(in.MaxBatchedTokens), FieldEager: bit(in.EnforceEager),
+		// FieldCtx … FieldUsable empty: the estimator's own figure
+		// A 1B-token fine-tune; requests that generate 512 of their tokens.
+		FieldTrainTokens: "1B", FieldOutput: "512", FieldSort: "vram",
+		// Serving targets (used once a request rate is set): first token within
+		// 2 s, then 10 tokens/s per user or better.
+		FieldRPS: "", FieldTTFT: "2000", FieldTPOT: "100", FieldGlobalBatch: "",
+		// A batch job of 100,000 requests when no request rate is set; every
+		// pricing model and filter at "anything".
+		FieldRequests: "100000", FieldPricing: "on-demand", FieldCurrency: "USD",
+		// Plans span only instances whose provider names the network
+		// between them (planner.Assumptions.UnknownNetworks).
+		FieldUnknownNet: "0",
+		// The picks rest on prices dated within 180 days wherever the
+		// GPU has one (planner.DefaultFreshnessDays; TestFreshnessField).
+		FieldFreshness: "180",
+	}
+}
+
+// bit is a checkbox field's text.
+func bit(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+// OverrideFields are the measured-overhead inputs, folded by default.
+var OverrideFields = []Field{FieldUsable, FieldCtx, FieldAlloc, FieldNCCL, FieldGraphs}
+
+// AssumptionFields are the efficiencies in the Assumptions box, folded
+// by default; empty means the estimator's own figure.
+var AssumptionFields = []Field{FieldMFU, FieldInfMFU, FieldBWUtil, FieldSpotRate, FieldCkptWrite, FieldRestart, FieldAPIIn, FieldAPIOut}
+
+// Shown reports whether a field is on the page for the current task and
+// engine. Hidden fields keep their text (a link round-trips) but are not
+// parsed, so a stale value in a hidden field never blocks the estimate.
+func (s *ViewState) Shown(f Field) bool {
+	task := s[FieldTask]
+	train := task != "inference"
+	// The pool and CUDA-graph fields belong to every engine that
+	// pre-allocates a KV pool (vLLM, SGLang, TensorRT-LLM), as the
+	// estimator decides (Engine.Pooled).
+	eng, err := estimator.ParseEngine(s[FieldEngine])
+	pooled := err == nil && eng.Pooled()
+	switch f {
+	case FieldOptimizer, FieldCheckpointing, FieldSelective, FieldZeRO, FieldOffload, FieldTrainTokens:
+		return train
+	case FieldOutput, FieldRPS, FieldTTFT, FieldTPOT, FieldRequests:
+		return !train
+	case FieldDeadline:
+		return train || s[FieldRPS] == ""
+	case FieldGlobalBatch, FieldMFU:
+		return train
+	case FieldInfMFU, FieldBWUtil, FieldCalibration:
+		return !train
+	case FieldLoRARank, FieldLoRATargets:
+		return task == "lora" || task == "qlora"
+	case FieldQuant:
+		return task == "inference" || task == "lora" || task == "qlora"
+	case FieldEngine, FieldKV:
+		return !train
+	case FieldMemUtil, FieldMaxBatched, FieldEager, FieldGraphs:
+		return !train && pooled
+	}
+	return true
+}
+
+// ParseFragment reads a URL fragment such as "m=llama-3.1-8b&p=int4" over
+// the defaults in def. Unknown keys are ignored (links from newer versions
+// keep working); a pair that does not decode is skipped (ignoredInLink
+// names it) and the rest of the link is read.
+func ParseFragment(frag string, def ViewState) ViewState {
+	v, _ := url.ParseQuery(frag) // holds every pair that decodes
+	s := def
+	for f, k := range FieldKeys {
+		if x, ok := v[k]; ok && len(x) > 0 {
+			s[f] = x[0]
+		}
+	}
+	return s
+}
+
+// Fragment encodes the fields that differ from def, in a stable order.
+func (s ViewState) Fragment(def ViewState) string {
+	v := url.Values{}
+	for f, k := range FieldKeys {
+		if s[f] != def[f] || f == int(FieldModel) {
+			v.Set(k, s[f])
+		}
+	}
+	return v.Encode()
+}
+
+// Link is everything the URL fragment carries: the state, a pinned state
+// for comparison, the embed flag and a custom model's config.json
+// (deflated, base64url) so that the link works on another machine.
+type Link struct {
+	State      ViewState
+	Pin        ViewState
+	Pinned     bool
+	Embed      bool
+	Config     string
+	ConfigName string
+}
+
+// MaxLinkConfig bounds a config.json inflated from a link: the same cap
+// as a file the user loads (it was 1 MiB against 256 KiB).
+const MaxLinkConfig = MaxConfigBytes
+
+// CustomModelID is the model field's value for a loaded config.
+const CustomModelID = "custom"
+
+// MaxConfigBytes bounds a config.json: real ones are 1–10 KB; a VLM's
+// with its processor settings stays under 100 KB.
+const MaxConfigBytes = 256 << 10
+
+// ParseLink reads a fragment over the defaults in def.
+func ParseLink(frag string, def ViewState) Link {
+	l := Link{State: ParseFragment(frag, def)}
+	v, _ := url.ParseQuery(frag) // holds every pair that decodes
+	l.Embed = v.Get("embed") == "1"
+	if p, ok := v["pin"]; ok && len(p) > 0 {
+		l.Pin, l.Pinned = ParseFragment(p[0], def), true
+	}
+	if z := v.Get("cfg"); z != "" {
+		if text, err := Inflate(z); err == nil {
+			l.Config, l.ConfigName = text, v.Get("cfgn")
+		}
+	}
+	return l
+}
+
+// Encode writes the fragment: changed fields, the pin, the embed flag and
+// the compressed config.
+func (l Link) Encode(def ViewState) string {
+	s := l.State.Fragment(def)
+	v := url.Values{}
+	if l.Pinned {
+		v.Set("pin", l.Pin.Fragment(def))
+	}
+	if l.Embed {
+		v.Set("embed", "1")
+	}
+	if l.Config != "" {
+		v.Set("cfg", Deflate(l.Config))
+		v.Set("cfgn", l.ConfigName)
+	}
+	if e := v.Encode(); e != "" {
+		s += "&" + e
+	}
+	return s
+}
+
+func Deflate(text string) string {
+	var b bytes.Buffer
+	w, _ := flate.NewWriter(&b, flate.BestCompression)
+	w.Write([]byte(text))
+	w.Close()
+	return base64.RawURLEncoding.EncodeToString(b.Bytes())
+}
+
+func Inflate(z string) (string, error) {
+	data, err := base64.RawURLEncoding.DecodeString(z)
+	if err != nil {
+		return "", err
+	}
+	out, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(data)), MaxLinkConfig+1))
+	if err != nil {
+		return "", err
+	}
+	if len(out) > MaxLinkConfig {
+		return "", errConfigTooBig
+	}
+	return string(out), nil
+}
+
+var errConfigTooBig = errors.New("config in the link is larger than 256 KiB")
