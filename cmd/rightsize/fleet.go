@@ -24,7 +24,7 @@ import (
 // fleetFlags are the fleet's flags (parsed by fleetQuestion).
 var fleetFlags = []struct{ name, def, usage string }{
 	{"load-curve", "", `serving: requests/s for each hour of the day, "r0,r1,...,r23", or a CSV file of hour,requests_per_second`},
-	{"workload", "", "serving: a CSV histogram (prompt_tokens,output_tokens,share) or a request log (JSONL or CSV with prompt_tokens/output_tokens per request, OpenAI-style usage.prompt_tokens/usage.completion_tokens, optional timestamp for the load curve)"},
+	{"workload", "", "serving: a preset (" + strings.Join(plan.PresetNames(), ", ") + "), a CSV histogram (prompt_tokens,output_tokens,share) or a request log (JSONL or CSV with prompt_tokens/output_tokens per request, OpenAI-style usage.prompt_tokens/usage.completion_tokens, optional timestamp for the load curve)"},
 	{"min-replicas", "1", "fleet: fewest replicas at any hour"},
 	{"fleet-offers", "3", "fleet: how many of the best offers get a fleet (0: every fitting offer)"},
 	{"own-price", "", "owned GPUs: purchase price per GPU, USD"},
@@ -62,15 +62,10 @@ func (c *planCmd) runFleet(job estimateJob, stdout io.Writer, fail func(string, 
 		if job.set["prompt-tokens"] || job.set["output-tokens"] {
 			return fail("--workload gives the prompt and output tokens: drop --prompt-tokens/--output-tokens")
 		}
-		data, err := readCapped(f)
+		w, err := readWorkload(f)
 		if err != nil {
-			return fail("--workload: %v", err)
+			return fail("%v", err)
 		}
-		w, err := plan.ParseWorkload(data)
-		if err != nil {
-			return fail("--workload %s: %v", f, err)
-		}
-		w.Source = f
 		wl = &w
 		job.prompt, job.output = w.MeanPrompt, w.MeanOutput
 	}
@@ -169,6 +164,28 @@ func (c *planCmd) runFleet(job estimateJob, stdout io.Writer, fail func(string, 
 	writeFleet(stdout, fj)
 	writeMix(stdout, fj.Mixed)
 	return 0
+}
+
+// readWorkload reads --workload: a file, else a preset by name.
+func readWorkload(f string) (plan.WorkloadMix, error) {
+	if !fileExists(f) {
+		if w, ok := plan.PresetWorkload(f); ok {
+			return w, nil
+		}
+		if !strings.ContainsAny(f, `/\.`) {
+			return plan.WorkloadMix{}, fmt.Errorf("--workload %q: no such file or preset (presets: %s)", f, strings.Join(plan.PresetNames(), ", "))
+		}
+	}
+	data, err := readCapped(f)
+	if err != nil {
+		return plan.WorkloadMix{}, fmt.Errorf("--workload: %v", err)
+	}
+	w, err := plan.ParseWorkload(data)
+	if err != nil {
+		return plan.WorkloadMix{}, fmt.Errorf("--workload %s: %v", f, err)
+	}
+	w.Source = f
+	return w, nil
 }
 
 // readCapped reads a file of at most maxFleetFileBytes.

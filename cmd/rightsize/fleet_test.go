@@ -248,3 +248,23 @@ func TestFleetMixedJSON(t *testing.T) {
 		"--workload", "testdata/fleet/histogram.csv")
 	checkMixed(t, p.Fleet)
 }
+
+// --workload takes a preset by name; an unknown name lists the presets.
+func TestFleetPresets(t *testing.T) {
+	p := planJSONOf(t, "--model", "llama-3.1-8b", "--ttft-p95", "2s", "--tpot", "80ms", "--gpu", "h100-sxm", "--load-curve", chatCurveFlag,
+		"--workload", "chat")
+	checkFleet(t, p.Fleet)
+	checkMixed(t, p.Fleet)
+	wl := p.Fleet.Workload
+	if wl == nil || wl.Source != "preset chat" || len(wl.Buckets) != 7 || wl.MeanPromptTokens != 1155 || wl.MeanOutputTokens != 211 {
+		t.Errorf("workload %+v", wl)
+	}
+	p = planJSONOf(t, "--model", "llama-3.1-8b", "--ttft-p95", "2s", "--gpu", "h100-sxm", "--requests-per-second", "5", "--workload", "inferencex-8k1k")
+	if wl := p.Fleet.Workload; wl == nil || wl.MeanPromptTokens != 7373 || wl.MeanOutputTokens != 922 || p.Fleet.Mixed != nil {
+		t.Errorf("workload %+v, mixed %v", wl, p.Fleet.Mixed)
+	}
+	code, _, errs := runPlanArgs(t, "--model", "llama-3.1-8b", "--ttft-p95", "1s", "--requests-per-second", "1", "--workload", "rag")
+	if code == 0 || !strings.Contains(errs, `--workload "rag": no such file or preset (presets: chat, code, inferencex-1k1k`) {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+}

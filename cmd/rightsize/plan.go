@@ -160,8 +160,9 @@ type estimateJob struct {
 // The fleet object (plan.PlanFleet, plan.Fleet):
 //
 //	load_curve          24 requests/s, hour 0 (00:00) first
-//	workload            with --workload: source, requests (log lines; 0 for
-//	                    a histogram), days the timestamps touch,
+//	workload            with --workload: source (the file, or "preset
+//	                    NAME"), requests (log lines; 0 for a histogram or a
+//	                    preset), days the timestamps touch,
 //	                    mean_prompt_tokens, mean_output_tokens, buckets
 //	                    [{prompt_tokens, output_tokens, share}] (size
 //	                    classes: each hour's engine copies carry the sum of

@@ -1,0 +1,67 @@
+package plan_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"slices"
+	"testing"
+
+	"rightsize/estimator/plan"
+)
+
+// The trace presets are the parser's size classes of the vendored Azure
+// traces, to the last bit.
+func TestPresetsMatchTraces(t *testing.T) {
+	for name, file := range map[string]string{"chat": "conv", "code": "code"} {
+		f, err := os.Open("testdata/azure-llm-2023/AzureLLMInferenceTrace_" + file + ".csv.gz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		z, err := gzip.NewReader(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(z)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := plan.ParseWorkload(bytes.TrimSpace(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, ok := plan.PresetWorkload(name)
+		if !ok {
+			t.Fatalf("no preset %s", name)
+		}
+		if !slices.Equal(p.Buckets, w.Buckets) || p.MeanPrompt != w.MeanPrompt || p.MeanOutput != w.MeanOutput {
+			t.Errorf("%s: preset %v (mean %d/%d), trace %v (mean %d/%d)", name, p.Buckets, p.MeanPrompt, p.MeanOutput, w.Buckets, w.MeanPrompt, w.MeanOutput)
+		}
+		t.Logf("%s: %d requests, mean %d/%d tokens", name, w.Requests, w.MeanPrompt, w.MeanOutput)
+	}
+}
+
+// InferenceX shapes by hand: 0.9 × 1,024 = 921.6 → 922; 0.9 × 8,192 =
+// 7,372.8 → 7,373.
+func TestPresetInferenceX(t *testing.T) {
+	for name, want := range map[string][2]int{"inferencex-1k1k": {922, 922}, "inferencex-8k1k": {7373, 922}, "inferencex-1k8k": {922, 7373}} {
+		w, ok := plan.PresetWorkload(name)
+		if !ok || len(w.Buckets) != 1 || w.Buckets[0].PromptTokens != want[0] || w.Buckets[0].OutputTokens != want[1] || w.MeanPrompt != want[0] || w.MeanOutput != want[1] {
+			t.Errorf("%s: %+v, want %v", name, w, want)
+		}
+	}
+	if _, ok := plan.PresetWorkload("rag"); ok {
+		t.Error("a rag preset without a source")
+	}
+	for _, p := range plan.Presets() {
+		total := 0.0
+		for _, b := range p.Buckets {
+			total += b.Share
+		}
+		if p.Source == "" || p.Description == "" || total < 1-1e-12 || total > 1+1e-12 {
+			t.Errorf("%s: source %q, shares sum to %v", p.Name, p.Source, total)
+		}
+	}
+}
