@@ -3,6 +3,7 @@ package catalog
 import (
 	"errors"
 	"strings"
+	"sync"
 
 	"rightsize/estimator"
 	"rightsize/estimator/sim"
@@ -87,22 +88,190 @@ var generations = map[string]estimator.Generation{
 // name the catalog does not map).
 func (g GPU) Generation() estimator.Generation { return generations[g.Architecture] }
 
-// HostClass is the class of host the GPU sits in, which sets HF
-// transformers' host time per op: a desktop for consumer cards (form
-// factors the catalog marks "consumer"), an older cloud server for
-// data-centre cards up to Ampere, an H100-class server otherwise. A GPU's
-// host is a stated default here; an instance's own CPU is not yet read.
+// HostClass is the class of host CPU the GPU is used from, which sets HF
+// transformers' host time per eager op (estimator.HostClass). It is chosen
+// from the host, not from the GPU's generation: the CPU of the instances
+// the catalog offers the GPU in where it knows them (Offer.HostCPU), by
+// the providers most of whose known hosts are of one class; a desktop for
+// consumer cards (a consumer card sits in a desktop); otherwise the stated
+// default, estimator.HostServer (the class of the DGX and cloud servers
+// the A100 and H100 HF rows were measured on). An offer's own host class
+// is Offer.HostClass.
 func (g GPU) HostClass() estimator.HostClass {
-	switch {
-	case strings.Contains(strings.ToLower(g.FormFactor), "consumer"):
+	if strings.Contains(strings.ToLower(g.FormFactor), "consumer") {
 		return estimator.HostDesktop
 	}
-	switch g.Generation() {
-	case estimator.GenPascal, estimator.GenVolta, estimator.GenTuring, estimator.GenAmpere:
-		return estimator.HostLegacyServer
+	if c, ok := offerHostClasses()[g.ID]; ok {
+		return c
 	}
 	return estimator.HostServer
 }
+
+// HostClassOfCPU is the host class of a CPU by its name as providers print
+// it ("Intel Xeon Platinum 8275CL", "AMD EPYC 7R13", "Intel Cascade Lake",
+// "epyc-genoa"); ok is false for a name it does not know. Intel Xeons of
+// the 14 nm Skylake family and before (Haswell, Broadwell, Skylake-SP,
+// Cascade Lake: E5 v3/v4 and Xeon Scalable x1xx/x2xx) are
+// estimator.HostLegacyServer; AMD EPYC, Intel Ice Lake (x3xx) and later
+// Xeons, NVIDIA Grace are estimator.HostServer; Intel Core and AMD Ryzen
+// are estimator.HostDesktop.
+func HostClassOfCPU(cpu string) (estimator.HostClass, bool) {
+	s := strings.ToLower(cpu)
+	has := func(words ...string) bool {
+		for _, w := range words {
+			if strings.Contains(s, w) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has("ryzen", "core i3", "core i5", "core i7", "core i9", "core ultra", "threadripper"):
+		return estimator.HostDesktop, true
+	case has("epyc", "ice lake", "ice-lake", "sapphire", "emerald", "granite", "nvidia grace", "grace cpu", "grace hopper"):
+		return estimator.HostServer, true
+	case has("haswell", "broadwell", "skylake", "cascade"):
+		return estimator.HostLegacyServer, true
+	}
+	// Xeon Scalable model numbers: the second digit is the generation
+	// (8175M Skylake, 8275CL Cascade Lake, 8358 Ice Lake, 8480C Sapphire
+	// Rapids); E5/E7 v3/v4 are Haswell/Broadwell.
+	if i := strings.Index(s, "xeon"); i >= 0 {
+		rest := s[i+len("xeon"):]
+		if strings.Contains(rest, "e5-") || strings.Contains(rest, "e7-") {
+			return estimator.HostLegacyServer, true
+		}
+		for j := 0; j+3 < len(rest); j++ {
+			if isDigit(rest[j]) && isDigit(rest[j+1]) && isDigit(rest[j+2]) && isDigit(rest[j+3]) && (j == 0 || !isDigit(rest[j-1])) {
+				if rest[j+1] <= '2' {
+					return estimator.HostLegacyServer, true
+				}
+				return estimator.HostServer, true
+			}
+		}
+	}
+	return 0, false
+}
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+// instanceCPUs names the CPU of cloud GPU instance families, from the
+// providers' instance-type pages: AWS EC2 "Accelerated computing"
+// specifications (p3: Xeon E5-2686 v4; p3dn: Xeon Platinum 8175M; g4dn:
+// Xeon Platinum 8259CL; p4d/p4de: Xeon Platinum 8275CL; g5: AMD EPYC
+// 7R32; g6, g6e, gr6, p5: AMD EPYC 7R13), Google Cloud "GPU machine
+// types" (n1: Skylake or earlier; a2 and g2: Cascade Lake; a3: Sapphire
+// Rapids), Azure VM size pages (NCv3: Xeon E5-2690 v4; NDv2: Xeon
+// Platinum 8168; NCasT4_v3 and ND A100 v4: EPYC 7V12; NC A100 v4: EPYC
+// 7V13; NC A10 v4 and NVadsA10 v5: EPYC 74F3V; ND H100 v5: Xeon Platinum
+// 8480C), Alibaba ECS instance families (gn6i, gn6v, gn6e: Xeon Platinum
+// 8163; gn7, gn7e, gn7i: Xeon Platinum 8369B), OCI bare-metal GPU shapes
+// (GPU3: Xeon Platinum 8167M; GPU4: EPYC 7542; GPU.A100-v2: EPYC 7J13;
+// GPU.A10 and VM.GPU.A10: Xeon Platinum 8358; GPU.H100: Xeon Platinum
+// 8480+), Tencent Cloud GN7 (Xeon Platinum 8255C). Keys are the provider
+// and a lower-case prefix of the instance type.
+var instanceCPUs = []struct{ provider, prefix, cpu string }{
+	{"aws", "p3dn.", "Intel Xeon Platinum 8175M"}, {"aws", "p3.", "Intel Xeon E5-2686 v4"},
+	{"aws", "g4dn.", "Intel Xeon Platinum 8259CL"}, {"aws", "p4d.", "Intel Xeon Platinum 8275CL"},
+	{"aws", "p4de.", "Intel Xeon Platinum 8275CL"}, {"aws", "g5.", "AMD EPYC 7R32"},
+	{"aws", "g6.", "AMD EPYC 7R13"}, {"aws", "g6e.", "AMD EPYC 7R13"}, {"aws", "g6f.", "AMD EPYC 7R13"},
+	{"aws", "gr6.", "AMD EPYC 7R13"}, {"aws", "gr6f.", "AMD EPYC 7R13"}, {"aws", "p5.", "AMD EPYC 7R13"},
+	{"gcp", "n1-", "Intel Skylake"}, {"gcp", "a2-", "Intel Cascade Lake"}, {"gcp", "g2-", "Intel Cascade Lake"},
+	{"gcp", "a3-", "Intel Sapphire Rapids"},
+	{"azure", "standard_nc6s_v3", "Intel Xeon E5-2690 v4"}, {"azure", "standard_nc12s_v3", "Intel Xeon E5-2690 v4"},
+	{"azure", "standard_nc24s_v3", "Intel Xeon E5-2690 v4"}, {"azure", "standard_nc24rs_v3", "Intel Xeon E5-2690 v4"},
+	{"azure", "standard_nd40rs_v2", "Intel Xeon Platinum 8168"},
+	{"azure", "standard_nc4as_t4_v3", "AMD EPYC 7V12"}, {"azure", "standard_nc8as_t4_v3", "AMD EPYC 7V12"},
+	{"azure", "standard_nc16as_t4_v3", "AMD EPYC 7V12"}, {"azure", "standard_nc64as_t4_v3", "AMD EPYC 7V12"},
+	{"azure", "standard_nd96asr_v4", "AMD EPYC 7V12"}, {"azure", "standard_nd96amsr_a100_v4", "AMD EPYC 7V12"},
+	{"azure", "standard_nc24ads_a100_v4", "AMD EPYC 7V13"}, {"azure", "standard_nc48ads_a100_v4", "AMD EPYC 7V13"},
+	{"azure", "standard_nc96ads_a100_v4", "AMD EPYC 7V13"},
+	{"azure", "standard_nc8ads_a10_v4", "AMD EPYC 74F3V"}, {"azure", "standard_nc16ads_a10_v4", "AMD EPYC 74F3V"},
+	{"azure", "standard_nc32ads_a10_v4", "AMD EPYC 74F3V"}, {"azure", "standard_nv36ads_a10_v5", "AMD EPYC 74F3V"},
+	{"azure", "standard_nv36adms_a10_v5", "AMD EPYC 74F3V"}, {"azure", "standard_nv72ads_a10_v5", "AMD EPYC 74F3V"},
+	{"azure", "standard_nd96isr_h100_v5", "Intel Xeon Platinum 8480C"},
+	{"alibaba", "ecs.gn6i-", "Intel Xeon Platinum 8163"}, {"alibaba", "ecs.ebmgn6i.", "Intel Xeon Platinum 8163"},
+	{"alibaba", "ecs.gn6v-", "Intel Xeon Platinum 8163"}, {"alibaba", "ecs.ebmgn6v.", "Intel Xeon Platinum 8163"},
+	{"alibaba", "ecs.gn6e-", "Intel Xeon Platinum 8163"},
+	{"alibaba", "ecs.gn7-", "Intel Xeon Platinum 8369B"}, {"alibaba", "ecs.gn7e-", "Intel Xeon Platinum 8369B"},
+	{"alibaba", "ecs.ebmgn7e.", "Intel Xeon Platinum 8369B"}, {"alibaba", "ecs.gn7i-", "Intel Xeon Platinum 8369B"},
+	{"oci", "bm.gpu3.", "Intel Xeon Platinum 8167M"}, {"oci", "vm.gpu3.", "Intel Xeon Platinum 8167M"},
+	{"oci", "bm.gpu4.", "AMD EPYC 7542"}, {"oci", "bm.gpu.a100-v2.", "AMD EPYC 7J13"},
+	{"oci", "bm.gpu.a10.", "Intel Xeon Platinum 8358"}, {"oci", "vm.gpu.a10.", "Intel Xeon Platinum 8358"},
+	{"oci", "bm.gpu.h100.", "Intel Xeon Platinum 8480+"},
+	{"tencent", "gn7.", "Intel Xeon Platinum 8255C"},
+}
+
+// HostCPU is the CPU of the offer's instance, from its provider's
+// instance family (instanceCPUs; aws-cn as aws) or from the instance type
+// and notes where they name it (cudo's "epyc-genoa-…", yandex's notes);
+// "" when neither says.
+func (o Offer) HostCPU() string {
+	provider, it := strings.TrimSuffix(o.Provider, "-cn"), strings.ToLower(o.InstanceType)
+	for _, c := range instanceCPUs {
+		if c.provider == provider && strings.HasPrefix(it, c.prefix) {
+			return c.cpu
+		}
+	}
+	for _, s := range []string{o.InstanceType, o.Notes} {
+		if _, ok := HostClassOfCPU(s); ok {
+			return s
+		}
+	}
+	return ""
+}
+
+// HostClass is the class of the offer's host CPU (HostCPU); ok is false
+// when the catalog does not know it (GPU.HostClass is the stated default
+// then).
+func (o Offer) HostClass() (estimator.HostClass, bool) { return HostClassOfCPU(o.HostCPU()) }
+
+// offerHostClasses is each GPU's host class by the built-in catalog's
+// offers: the class of most providers whose host CPU for that GPU is
+// known (a provider counts once, by its offers' majority), kept only
+// when it holds at least two thirds of them.
+var offerHostClasses = sync.OnceValue(func() map[string]estimator.HostClass {
+	type key struct{ gpu, provider string }
+	byProvider := map[key][nHostClasses]int{}
+	for _, o := range Default().Offers {
+		if c, ok := o.HostClass(); ok {
+			k := key{o.GPU, strings.TrimSuffix(o.Provider, "-cn")}
+			n := byProvider[k]
+			n[c]++
+			byProvider[k] = n
+		}
+	}
+	votes := map[string][nHostClasses]int{}
+	for k, n := range byProvider {
+		best := 0
+		for c := range n {
+			if n[c] > n[best] {
+				best = c
+			}
+		}
+		v := votes[k.gpu]
+		v[best]++
+		votes[k.gpu] = v
+	}
+	out := map[string]estimator.HostClass{}
+	for gpu, v := range votes {
+		total, best := 0, 0
+		for c := range v {
+			total += v[c]
+			if v[c] > v[best] {
+				best = c
+			}
+		}
+		if 3*v[best] >= 2*total {
+			out[gpu] = estimator.HostClass(best)
+		}
+	}
+	return out
+})
+
+// nHostClasses sizes the vote arrays: one slot per estimator.HostClass
+// (TestHostClassOfOffers holds it to len(estimator.HostClasses)).
+const nHostClasses = 3
 
 // Node is how the GPUs of a job are grouped into machines, where the user
 // says so; zero fields keep the catalog's figures (GPU.Hardware) and the
@@ -117,6 +286,26 @@ type Node struct {
 	// HostOpSeconds is the host's time per eager PyTorch op; 0: the host
 	// class's fitted figure.
 	HostOpSeconds float64
+	// Host is the host CPU, a class name ("server", "legacy-server",
+	// "desktop") or a CPU name (HostClassOfCPU); "": the GPU's
+	// (GPU.HostClass). ParseHost reads it.
+	Host string
+}
+
+// ParseHost reads Node.Host: a host class name or a CPU name the catalog
+// knows ("" gives the zero class: HardwareOn keeps the GPU's then).
+func ParseHost(s string) (c estimator.HostClass, err error) {
+	if s == "" {
+		return estimator.HostServer, nil
+	}
+	if c, err := estimator.ParseHostClass(s); err == nil {
+		return c, nil
+	}
+	if c, ok := HostClassOfCPU(s); ok {
+		return c, nil
+	}
+	return 0, &estimator.InputError{Field: "host", Value: s, Err: estimator.ErrUnknown,
+		Reason: "want server, legacy-server, desktop or a CPU name such as AMD EPYC 7742, Xeon Platinum 8275CL, Ryzen 9 7950X"}
 }
 
 // ErrNoFigures: the catalog lacks the GPU's peak or bandwidth, so no speed
@@ -131,6 +320,9 @@ func (g GPU) HardwareOn(w estimator.DType, n Node) (estimator.Hardware, bool) {
 	}
 	hw.NetworkBandwidth = n.NetworkGbps * 1e9 / 8 / float64(hw.NodeGPUs())
 	hw.HostOpSeconds = n.HostOpSeconds
+	if c, err := ParseHost(n.Host); err == nil && n.Host != "" {
+		hw.HostClass = c
+	}
 	return hw, ok
 }
 

@@ -92,8 +92,11 @@ func TestGPUSpeedNode(t *testing.T) {
 
 // Every catalog GPU's architecture name maps to a typed generation (the
 // estimator reads no names), and the host classes follow the stated
-// rule: consumer cards in a desktop, data-centre cards up to Ampere in an
-// older server, the rest in an H100-class server.
+// rule, from the host and not the GPU's generation: consumer cards in a
+// desktop; otherwise the class most providers' known hosts of the GPU are
+// of (T4: g4dn, n1, gn6i, GN7 Xeons of the Skylake family; A100: EPYC and
+// Ice Lake hosts at Azure, OCI, Alibaba, Cudo, Yandex outvote AWS's and
+// Google's Cascade Lake), else the server default.
 func TestEveryGPUHasAGeneration(t *testing.T) {
 	c := Default()
 	for _, g := range c.GPUs {
@@ -101,14 +104,48 @@ func TestEveryGPUHasAGeneration(t *testing.T) {
 			t.Errorf("%s: architecture %q maps to no generation", g.ID, g.Architecture)
 		}
 	}
-	for id, want := range map[string]estimator.HostClass{"rtx-4090": estimator.HostDesktop, "t4": estimator.HostLegacyServer,
-		"a100-80gb-sxm": estimator.HostLegacyServer, "h100-sxm": estimator.HostServer, "b200": estimator.HostServer} {
+	for id, want := range map[string]estimator.HostClass{"rtx-4090": estimator.HostDesktop, "t4": estimator.HostLegacyServer, "a10g": estimator.HostServer,
+		"a100-80gb-sxm": estimator.HostServer, "h100-sxm": estimator.HostServer, "b200": estimator.HostServer} {
 		g, ok := c.GPU(id)
 		if !ok {
 			t.Fatalf("no GPU %s", id)
 		}
 		if hw, _ := g.Hardware(estimator.BF16); g.HostClass() != want || hw.HostClass != want {
 			t.Errorf("%s: host class %v (hardware %v), want %v", id, g.HostClass(), hw.HostClass, want)
+		}
+	}
+}
+
+// TestHostClassOfOffers: an offer's host class comes from its instance's
+// CPU (provider instance families, or the CPU its type or notes name), and
+// CPU names map by generation of the CPU, not of the GPU.
+func TestHostClassOfOffers(t *testing.T) {
+	if nHostClasses != len(estimator.HostClasses) {
+		t.Fatalf("nHostClasses %d, estimator has %d", nHostClasses, len(estimator.HostClasses))
+	}
+	for cpu, want := range map[string]estimator.HostClass{
+		"Intel Xeon Platinum 8275CL": estimator.HostLegacyServer, "Intel Xeon E5-2686 v4": estimator.HostLegacyServer,
+		"Intel Xeon Platinum 8369B": estimator.HostServer, "Intel Xeon Platinum 8480C": estimator.HostServer,
+		"AMD EPYC 7742": estimator.HostServer, "AMD Ryzen 9 7950X": estimator.HostDesktop, "epyc-genoa-a100-pcie_1x12v24gb": estimator.HostServer,
+		"Intel Xeon Gold 6248": estimator.HostLegacyServer, "Intel Cascade Lake": estimator.HostLegacyServer,
+	} {
+		if got, ok := HostClassOfCPU(cpu); !ok || got != want {
+			t.Errorf("HostClassOfCPU(%q) = %v, %v; want %v", cpu, got, ok, want)
+		}
+	}
+	if _, ok := HostClassOfCPU("grace period of 30 days"); ok {
+		t.Error("a note's words taken for a CPU")
+	}
+	c := Default()
+	for id, want := range map[string]estimator.HostClass{"aws-p4de.24xlarge": estimator.HostLegacyServer, "aws-g5.xlarge": estimator.HostServer,
+		"azure-standard_nd96amsr_a100_v4": estimator.HostServer, "aws-g4dn.xlarge": estimator.HostLegacyServer} {
+		o, ok := c.Offer(id)
+		if !ok {
+			t.Errorf("no offer %s", id)
+			continue
+		}
+		if got, ok := o.HostClass(); !ok || got != want {
+			t.Errorf("%s (%s): host class %v, %v; want %v", id, o.HostCPU(), got, ok, want)
 		}
 	}
 }

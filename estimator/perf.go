@@ -63,8 +63,10 @@ type Hardware struct {
 	// (HF transformers decoding is bound by it at small batch). 0: the
 	// host class's fitted figure (HostClass.OpSeconds).
 	HostOpSeconds float64
-	// HostClass is the class of host the GPU sits in, set by the catalog
-	// (catalog.GPU.HostClass): HostServer is the zero value.
+	// HostClass is the class of the host CPU that launches the GPU's
+	// work, set by the catalog from the host (catalog.Offer.HostClass
+	// where the instance's CPU is known, catalog.GPU.HostClass's stated
+	// default otherwise): HostServer is the zero value.
 	HostClass HostClass
 }
 

@@ -21,6 +21,9 @@ type inferModel struct {
 	bw, flops        float64 // achieved bytes/s and FLOP/s per GPU
 	commPerToken     float64 // TP all-reduce seconds per token per forward
 	host, perLayer   float64 // stepFloor
+	// hostBetween: the serving engine's release runs its per-step host
+	// work between the GPU's steps, not under them (overlapsHost).
+	hostBetween bool
 	layers           float64
 	// admission's memo: own prefill and marginal prompt seconds at
 	// admitPrompt.
@@ -76,6 +79,7 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 		m.commPerToken = m.layers * (ring(m.atp) + mlp)
 	}
 	m.host, m.perLayer = stepFloor(in, hw)
+	m.hostBetween = in.Engine.Pooled() && !overlapsHost(in)
 	// Each all-reduce also pays a latency that does not shrink with the
 	// message: one collective for attention (over its TP ranks) and one
 	// for the MLP or experts per layer (allReduceLatency).
@@ -165,12 +169,14 @@ func (m *inferModel) device(tokens, lctx, kvRead float64) (secs float64, memBoun
 }
 
 // step is one engine step: the longer of the host floor and the device,
-// or their sum where the device's work waits on the host (hostSerial);
-// memBound reports whether the device's part was limited by memory
-// bandwidth rather than FLOPs.
+// or their sum where the device's work waits on the host (hostSerial) or
+// the serving engine's release schedules between steps instead of under
+// them (overlapsHost: SGLang before 0.4, vLLM before 0.14); memBound
+// reports whether the device's part was limited by memory bandwidth
+// rather than FLOPs.
 func (m *inferModel) step(tokens, lctx, kvRead float64) (secs float64, b Bound, memBound bool) {
 	d, memBound := m.device(tokens, lctx, kvRead)
-	if hostSerial(m.in, tokens) {
+	if m.hostBetween || hostSerial(m.in, tokens) {
 		switch {
 		case m.host >= d:
 			return m.host + d, BoundHost, memBound

@@ -26,60 +26,7 @@ const (
 	// processing, argmax, stopping criteria and cache bookkeeping about
 	// 11. An estimate (generate()'s Python varies by version).
 	hfOpsPerStep = 27
-	// hfOpSeconds is the host time per eager op (Python, dispatcher,
-	// launch), fitted to the HF transformers 4.46.3 / torch 2.5.1 BF16
-	// decode step of Llama 3.1 8B on an H100 at batch 1 (24.4 ms over
-	// 32 × 43 + 27 ops = 17.4 µs; bitsandbytes benchmarking/README.md,
-	// testdata/calibration/bnb_optimum_benchmark.json, fit rows). The
-	// same rows at batch 8 and 32 (25.5, 26.1 ms) stay on this floor.
-	hfOpSeconds = 17.4e-6
-	// hfOpSecondsDesktop is the same cost on a desktop host (consumer
-	// GeForce cards): fitted to the RTX 4090 Llama 3.1 8B rows of the
-	// same table, where the BF16 step is bound by the device but NF4 and
-	// LLM.int8() are bound by the host: (step) / (ops) = 7.6 µs (NF4 b1),
-	// 9.4, 10.0, 10.7 µs (int8 b1, b8, b32); 9 µs leaves them at +18%,
-	// −5%, −10%, −16%. The host is not named in that table; AutoAWQ's
-	// README measures its RTX 4090 with a Ryzen 9 7950X, a desktop CPU of
-	// about twice the single-thread speed of an H100 server's Xeon.
-	hfOpSecondsDesktop = 9e-6
-	// hfOpSecondsLegacy is the cost on the hosts of datacenter cards up
-	// to Ampere (T4, V100, A100, A10G, ...: the cloud instances that carry
-	// them run Skylake/Cascade Lake Xeons or Rome EPYCs): fitted to the T4
-	// Qwen 2.5 3B rows of the same table, host-bound at batch 1: 24.8 µs
-	// (FP16), 28.5 (NF4), 31.2 (int8); 28 µs leaves them at +13%, −2%,
-	// −10%. The PyTorch team's eager gpt-fast Llama-2-7B on an A100
-	// (25.5 tok/s, "heavily CPU overhead bound": pytorch.org/blog/
-	// accelerating-generative-ai-2, testdata/calibration/
-	// pytorch_gpt_fast_blog.json) implies about 24 µs over its ~50
-	// kernels per layer, and lands within 1% on transformers' 43 at 28 µs
-	// (at the server figure it is −38%).
-	hfOpSecondsLegacy = 28e-6
 )
-
-// HostClass is the class of host a GPU sits in, which sets the host's
-// time per eager PyTorch op (HF transformers decoding is bound by it at
-// small batch). The catalog sets it (catalog.GPU.HostClass): a desktop CPU
-// for consumer cards, an older cloud server for data-centre cards up to
-// Ampere, an H100-class server otherwise (only the H100's host is
-// calibrated among those).
-type HostClass int
-
-const (
-	HostServer       HostClass = iota // an H100-class cloud server (hfOpSeconds)
-	HostDesktop                       // a desktop CPU beside a consumer card (hfOpSecondsDesktop)
-	HostLegacyServer                  // an older cloud server, data-centre cards up to Ampere (hfOpSecondsLegacy)
-)
-
-// OpSeconds is the modelled host seconds per eager PyTorch op.
-func (c HostClass) OpSeconds() float64 {
-	switch c {
-	case HostDesktop:
-		return hfOpSecondsDesktop
-	case HostLegacyServer:
-		return hfOpSecondsLegacy
-	}
-	return hfOpSeconds
-}
 
 // Extra host ops per linear for weight formats in HF transformers, fitted
 // to the same H100 Llama 3.1 8B rows: (format step − BF16 step) / (32
@@ -106,15 +53,21 @@ const (
 
 // Serving engines (vLLM, SGLang, TensorRT-LLM) with CUDA graphs.
 const (
-	// servingStepFloor is the host's seconds per engine step that the
-	// device cannot go under at batch 1: scheduler, input preparation,
-	// sampler and output processing, overlapped with the GPU's work.
-	// Fitted to vLLM v0.19.1's decode inter-token latency at concurrency
+	// servingStepFloor is the host's seconds per engine step: scheduler,
+	// input preparation, sampler and output processing. Releases that
+	// overlap it with the GPU's previous step (overlapsHost) make it a
+	// floor the device cannot go under; older ones add it to every step
+	// (once per pass of vLLM's multi-step scheduling, which schedules N
+	// steps at once: vLLM v0.6.0 blog, 2024-09-05, "vLLM v0.6.0: 2.7x
+	// Throughput Improvement and 5x Latency Reduction"). Fitted, as a
+	// floor, to vLLM v0.19.1's decode inter-token latency at concurrency
 	// 1 for gpt-oss-20b on an H100, whose intercept (4.03–4.07 ms) is
 	// well above its weight read (~1.5 ms of MXFP4 experts and BF16
 	// attention): public-2026-11/vllm_blog_fp8_kvcache.json. Engines
 	// measured on larger models (the SGLang and TensorRT-LLM rows) sit
-	// above it. Not version-aware: one engine version measured.
+	// above it. Taken as the same host work in older releases (not
+	// fitted there): the SGLang v0.3.0 Llama 3.1 8B A100 TPOT rows (test)
+	// then come out +23% and +6% (−7%, −17% with the host hidden).
 	servingStepFloor = 4.0e-3
 	// servingEagerOpsPerLayer: ops per layer when a serving engine runs
 	// without CUDA graphs (vLLM --enforce-eager): fused RMSNorm+residual
@@ -169,9 +122,9 @@ func stepFloor(in Input, hw Hardware) (host, perLayer float64) {
 	case in.Engine == LlamaCpp:
 		return 0, llamaCppLayerSeconds
 	case in.Engine.Pooled() && in.EnforceEager:
-		return servingStepFloor + layers*servingEagerOpsPerLayer*op, 0
+		return servingHost(in) + layers*servingEagerOpsPerLayer*op, 0
 	case in.Engine.Pooled():
-		return servingStepFloor, layerOverhead
+		return servingHost(in), layerOverhead
 	case in.Compiled:
 		// Static cache + torch.compile(mode="reduce-overhead") captures
 		// the step in CUDA graphs (transformers "LLM inference
@@ -180,6 +133,16 @@ func stepFloor(in Input, hw Hardware) (host, perLayer float64) {
 	}
 	ops := layers*(hfOpsPerLayer-hfLinearsPerLayer+linearsPerLayer(a)*(1+hfFormatOps(in))) + hfOpsPerStep
 	return ops * op, 0
+}
+
+// servingHost is a serving engine's host seconds per step: the floor, or,
+// in a release that runs it between steps, its share of a multi-step
+// pass (Input.SchedulerSteps).
+func servingHost(in Input) float64 {
+	if !overlapsHost(in) && in.SchedulerSteps > 1 {
+		return servingStepFloor / float64(in.SchedulerSteps)
+	}
+	return servingStepFloor
 }
 
 // dequantBytesFactor is how many bytes the device moves per byte of

@@ -97,6 +97,10 @@ func CurrentEngineVersion(e Engine) EngineVersion {
 	return EngineVersion{}
 }
 
+// EngineVersionOf is the engine release the speed model takes for in:
+// Input.EngineVersion, or the engine's current release when it is zero.
+func EngineVersionOf(in Input) EngineVersion { return engineVersion(in) }
+
 // engineVersion is in's engine release: Input.EngineVersion, or the
 // current release when it is zero.
 func engineVersion(in Input) EngineVersion {

@@ -19,7 +19,7 @@ import (
 // (nvidia.com/en-us/data-center/h100 spec table). Link figures are halved
 // to one direction, as Hardware.LinkBandwidth wants.
 var (
-	a100SXM    = Hardware{PeakFLOPS: 312e12, MemBandwidth: 2039e9, LinkBandwidth: 300e9, Generation: GenAmpere, HostClass: HostLegacyServer}
+	a100SXM    = Hardware{PeakFLOPS: 312e12, MemBandwidth: 2039e9, LinkBandwidth: 300e9, Generation: GenAmpere}
 	h100SXMFP8 = Hardware{PeakFLOPS: 1979e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, Generation: GenHopper}
 )
 
@@ -473,10 +473,10 @@ func TestPerfFormulas(t *testing.T) {
 		t.Errorf("batch-1 decode: %+v", p)
 	}
 	// Under HF eager the host bounds it: 43 ops per layer plus 27 per
-	// step at the A100 host class's cost each.
+	// step at the server host class's cost each.
 	in.Engine = HF
 	p = mustPerf(t, in, a100SXM, Efficiency{}, Workload{PromptTokens: 1, OutputTokens: 1})
-	if host := (43*float64(a.Layers) + 27) * hfOpSecondsLegacy; math.Abs(relErr(p.DecodeStepSeconds, host)) > 1e-12 || p.Bound != BoundHost ||
+	if host := (43*float64(a.Layers) + 27) * hfOpSeconds; math.Abs(relErr(p.DecodeStepSeconds, host)) > 1e-12 || p.Bound != BoundHost ||
 		p.DecodeTokenLatency != p.DecodeStepSeconds {
 		t.Errorf("HF batch-1 decode step %g s, want the host floor %g s: %+v", p.DecodeStepSeconds, host, p)
 	}
@@ -1096,3 +1096,46 @@ func TestDPBandwidthWithTP(t *testing.T) {
 		t.Errorf("TP 4, DP 2 in one node: %v", got)
 	}
 }
+
+// optimumA100Rows: optimum's GPTQ benchmark of HF transformers on one
+// A100-SXM4-80GB (testdata/calibration/optimum_gptq_a100.json), Llama-2-13B
+// at prompt 512 and 512 new tokens: a decode step is (512 × per-token
+// latency − prefill) / 511. The host is the server class (the A100's
+// catalog default); no constant was fitted on these rows. The batch-1 FP16
+// and exllama rows (fit: they placed the A100's host in the server class;
+// −17%, +20%) and the FP16 rows at batch 2 and 4 (test) are held to ±20%.
+// Logged: FP16 at batch 8 and 16 (−34%, −55%: transformers of 2023 ran
+// eager attention and concatenated the whole KV cache every step, device
+// work that grows with batch × context and is not modelled), the GPTQ
+// rows above batch 1 and the autogptq-cuda-old kernel (kernels the model
+// does not price yet).
+func optimumA100Rows(t *testing.T) []calRow {
+	a := loadArch(t, "llama-2-13b-chat-hf.json")
+	var rows []calRow
+	for _, rec := range readRecords(t, "optimum_gptq_a100.json") {
+		in := DefaultInput(a)
+		in.Weights = FP16
+		kernel, _ := rec["kernel"].(string)
+		if kernel != "" {
+			in.Weights, in.Quant = INT4, QuantGroup128
+		}
+		b := int(num(t, rec["batch_size"]))
+		in.Batch, in.Seq = b, 1024
+		p := mustPerf(t, in, a100SXM, Efficiency{}, Workload{PromptTokens: 512, OutputTokens: 512})
+		step := (512*num(t, rec["per_token_latency_ms"]) - num(t, rec["prefill_latency_ms"])) / 511
+		row := calRow{model: "Llama-2-13B", setting: fmt.Sprintf("HF A100 %s %s b%d decode step (%s)", rec["format"], kernel, b, rec["split"]),
+			measured: step, estimated: 1000 * p.DecodeStepSeconds, unit: "ms", note: "kernel not modelled"}
+		switch {
+		case rec["split"] == "fit":
+			row.tol, row.note = 0.20, "fit: host class"
+		case kernel == "" && b <= 4:
+			row.tol, row.note = 0.20, "test"
+		case kernel == "":
+			row.note = "2023 eager attention and KV concatenation at large batch not modelled"
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func TestOptimumA100Calibration(t *testing.T) { reportCalibration(t, optimumA100Rows(t)) }

@@ -63,7 +63,9 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		mfu        = fs.Float64("mfu", 0, "training compute efficiency (share of peak FLOP/s) to use instead of the model's; 0: model")
 		infMFU     = fs.Float64("inference-mfu", 0, "share of peak FLOP/s for prefill; 0: model")
 		bwUtil     = fs.Float64("bandwidth-util", 0, "share of memory bandwidth while decoding; 0: model")
-		hostOp     = fs.Float64("host-op-us", 0, "HF eager: host microseconds per PyTorch op (0: by host class: 17.4 server, 9 desktop for consumer cards, 28 for other datacenter cards up to Ampere)")
+		hostOp     = fs.Float64("host-op-us", 0, "HF eager: host microseconds per PyTorch op (0: by --host's class: 17.4 server, 28 legacy-server, 9 desktop)")
+		host       = fs.String("host", "", "host CPU: a class ("+choices(estimator.HostClasses)+") or a CPU name (e.g. \"AMD EPYC 7742\", \"Xeon Platinum 8275CL\"); sets HF eager's cost per op. Default: the class of the hosts the catalog offers the GPU in (desktop for consumer cards), else server")
+		engVer     = fs.String("engine-version", "", "serving engine release, e.g. 0.6.0 (vLLM before 0.14 and SGLang before 0.4 run their scheduler between the GPU's steps, not under them). Default: the current release ("+currentVersions()+")")
 		micro      = fs.Int("micro-batches", 0, "training: micro-batches (gradient accumulation steps) per optimizer step; 0: from --global-batch, else 4×PP")
 		global     = fs.Int("global-batch", 0, "training: sequences per optimizer step over all GPUs")
 		vp         = fs.Int("virtual-stages", 0, "training with --pp: model chunks per stage (Megatron interleaved 1F1B); 0: plain 1F1B")
@@ -173,6 +175,8 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	parse("lora-targets", func() (err error) { in.LoRATargets, err = estimator.ParseLoRATargets(*loraTarget); return })
 	parse("engine", func() (err error) { in.Engine, err = estimator.ParseEngine(*engine); return })
 	parse("offload", func() (err error) { in.Offload, err = estimator.ParseOffload(*offload); return })
+	parse("engine-version", func() (err error) { in.EngineVersion, err = estimator.ParseEngineVersion(*engVer); return })
+	parse("host", func() error { _, err := catalog.ParseHost(*host); return err })
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if set["seq"] || arch.SeqLen == 0 { // keep the architecture's own sample length unless asked
@@ -244,18 +248,21 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	// The node flags override the catalog's figures only when given (a
 	// GB200 keeps its 72-GPU NVLink domain); catalog.GPU.Speed is the
 	// page's path too.
-	node := catalog.Node{GPUsPerNode: *gpusNode, NetworkGbps: *netGbps, HostOpSeconds: *hostOp * 1e-6}
+	node := catalog.Node{GPUsPerNode: *gpusNode, NetworkGbps: *netGbps, HostOpSeconds: *hostOp * 1e-6, Host: *host}
 	// Speed only for a job that runs (Result.Runs) on a GPU with speed
 	// figures (catalog.ErrNoFigures: none, as without --gpu), as on the page.
 	if r.Runs(in) {
 		eff := estimator.Efficiency{MFU: *mfu, InferenceMFU: *infMFU, BandwidthUtil: *bwUtil}
 		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: *global, VirtualStages: *vp}
-		switch p, _, err := gpuSpec.Speed(in, eff, w, node); {
+		switch p, hw, err := gpuSpec.Speed(in, eff, w, node); {
 		case errors.Is(err, catalog.ErrNoFigures):
 		case err != nil:
 			return fail("%v", err)
 		default:
 			perf = newPerfJSON(in, p, tokens)
+			if in.Task == estimator.Inference && in.Engine == estimator.HF {
+				perf.HostClass = hw.HostClass.String()
+			}
 		}
 	}
 	// Serving engines: the figures are a simulated closed-loop benchmark
@@ -323,10 +330,13 @@ type perfJSON struct {
 	CommSeconds  float64 `json:"comm_seconds,omitempty"`
 	MicroBatches int     `json:"micro_batches,omitempty"`
 	// Inference.
-	TimeToFirstToken       float64 `json:"time_to_first_token_seconds,omitempty"`
-	DecodeTokenLatency     float64 `json:"decode_token_latency_seconds,omitempty"`
-	DecodeStepSeconds      float64 `json:"decode_step_seconds,omitempty"`
-	HostFloorSeconds       float64 `json:"host_floor_seconds,omitempty"`
+	TimeToFirstToken   float64 `json:"time_to_first_token_seconds,omitempty"`
+	DecodeTokenLatency float64 `json:"decode_token_latency_seconds,omitempty"`
+	DecodeStepSeconds  float64 `json:"decode_step_seconds,omitempty"`
+	HostFloorSeconds   float64 `json:"host_floor_seconds,omitempty"`
+	// HostClass is the host CPU class behind HF eager's cost per op
+	// ("server", "legacy-server", "desktop"; --host or the catalog's).
+	HostClass              string  `json:"host_class,omitempty"`
 	PrefillTokensPerSecond float64 `json:"prefill_tokens_per_second,omitempty"`
 	DecodeMemoryBound      bool    `json:"decode_memory_bound,omitempty"`
 	// Serving is the simulated benchmark behind the serving figures.
@@ -401,10 +411,14 @@ type confidenceJSON struct {
 }
 
 type estimateJSON struct {
-	Model                  string         `json:"model"`
-	ModelType              string         `json:"model_type"`
-	Task                   string         `json:"task"`
-	Engine                 string         `json:"engine"`
+	Model     string `json:"model"`
+	ModelType string `json:"model_type"`
+	Task      string `json:"task"`
+	Engine    string `json:"engine"`
+	// EngineVersion is the engine release the speed model took: --engine-version,
+	// or the engine's current release (estimator.CurrentEngineVersion); "" for
+	// llama.cpp, which is versioned by build.
+	EngineVersion          string         `json:"engine_version,omitempty"`
 	Precision              string         `json:"precision"`
 	KVDType                string         `json:"kv_dtype"`
 	Batch                  int            `json:"batch"`
@@ -464,7 +478,7 @@ func newEstimateJSON(name string, in estimator.Input, r estimator.Result, maxBat
 		w = []string{}
 	}
 	return estimateJSON{
-		Model: name, ModelType: in.Arch.ModelType, Task: in.Task.String(), Engine: in.Engine.String(),
+		Model: name, ModelType: in.Arch.ModelType, Task: in.Task.String(), Engine: in.Engine.String(), EngineVersion: estimator.EngineVersionOf(in).String(),
 		Precision: in.Weights.String(), KVDType: in.KV.String(), Batch: in.Batch, Seq: in.Seq,
 		GPUs: in.GPUs, TP: in.TP, PP: in.PP, ZeRO: in.ZeRO,
 		Parameters: r.Params, ActiveParameters: r.ActiveParams, TrainableParameters: r.TrainableParams,
@@ -540,4 +554,16 @@ func choices[T fmt.Stringer](xs []T) string {
 		names[i] = x.String()
 	}
 	return strings.Join(names, "|")
+}
+
+// currentVersions lists each serving engine's current release, as
+// --engine-version's default.
+func currentVersions() string {
+	var parts []string
+	for _, e := range estimator.Engines {
+		if v := estimator.CurrentEngineVersion(e); !v.IsZero() && e.Pooled() {
+			parts = append(parts, e.String()+" "+v.String())
+		}
+	}
+	return strings.Join(parts, ", ")
 }
