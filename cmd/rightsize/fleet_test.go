@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"slices"
 	"strings"
@@ -266,5 +267,65 @@ func TestFleetPresets(t *testing.T) {
 	code, _, errs := runPlanArgs(t, "--model", "llama-3.1-8b", "--ttft-p95", "1s", "--requests-per-second", "1", "--workload", "rag")
 	if code == 0 || !strings.Contains(errs, `--workload "rag": no such file or preset (presets: chat, code, inferencex-1k1k`) {
 		t.Errorf("exit %d: %s", code, errs)
+	}
+}
+
+// Three user questions through --format json, their fleet objects kept
+// as goldens (go test -run TestFleetJSONGolden -update rewrites them),
+// each checked for its arithmetic first:
+//   - chat-hyperscaler: Llama 3.1 8B serving the chat preset over the
+//     chat-shaped day on hyperscaler offers without spot: commit the
+//     base, rent the peak?
+//   - short-long-mixed: Llama 2 7B, 80% short requests and 20% long
+//     prompts at a loose SLO, five times the day: one GPU type or a mix?
+//   - code-owned-h100: the code preset on H100s: rent, or own them at
+//     $25,000 each over 5 years at $0.10/kWh (the question's inputs)?
+func TestFleetJSONGolden(t *testing.T) {
+	busy := "20,15,10,10,10,15,25,40,60,75,80,85,90,85,80,80,85,90,100,100,90,70,50,30"
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"chat-hyperscaler", []string{"--model", "llama-3.1-8b", "--kind", "hyperscaler", "--ttft-p95", "2s", "--tpot", "50ms", "--no-spot",
+			"--workload", "chat", "--load-curve", "testdata/fleet/curve.csv", "--fleet-offers", "1"}},
+		{"short-long-mixed", []string{"--model", "llama-2-7b", "--ttft-p95", "10s", "--tpot", "200ms", "--no-spot", "--load-curve", busy,
+			"--workload", "testdata/fleet/short-long.csv", "--fleet-offers", "1"}},
+		{"code-owned-h100", []string{"--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--ttft-p95", "2s", "--tpot", "50ms",
+			"--workload", "code", "--load-curve", "testdata/fleet/curve.csv", "--fleet-offers", "1",
+			"--own-price", "25000", "--kwh-price", "0.10", "--depreciation-years", "5"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := planJSONOf(t, c.args...)
+			checkFleet(t, p.Fleet)
+			checkMixed(t, p.Fleet)
+			out, err := json.MarshalIndent(p.Fleet, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, '\n')
+			o, m := p.Fleet.Offers[0], p.Fleet.Mixed
+			if !o.Sized {
+				t.Fatalf("%s: not sized: %s", o.OfferID, o.Why)
+			}
+			t.Logf("%s %s: best %s %.0f USD/month, %.0f less than all on demand; mixed %.0f against single %.0f (saving %.0f, %.1f%%): %s",
+				o.OfferID, o.GPU, mixText(o.Best), o.Best.MonthlyUSD, o.SavingUSD, m.MonthlyUSD, m.SingleMonthlyUSD, m.SavingUSD, 100*m.SavingShare, m.Why)
+			if o.Owned != nil {
+				t.Logf("owned: %.0f USD/month, break-even %.3f", o.Owned.MonthlyUSD, *o.Owned.BreakEvenUtilisation)
+			}
+			golden := "testdata/fleet/" + c.name + ".json.golden"
+			if *update {
+				if err := os.WriteFile(golden, out, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(out) != string(want) {
+				t.Errorf("fleet JSON differs from %s (go test -run TestFleetJSONGolden -update rewrites it)", golden)
+			}
+		})
 	}
 }
