@@ -337,6 +337,7 @@ type Input struct {
 	// fitted figure.
 	RequestSeconds float64
 	EngineVersion  EngineVersion // --engine-version: the engine's release (zero: CurrentEngineVersion); sets whether its host work overlaps the GPU's step
+	Kernel         Kernel        // --kernel: the weight-only format's matmul kernel (KernelAuto: the engine's default); sets its host ops and bandwidth share
 
 	Overheads Overheads // --cuda-context etc.
 }
