@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -216,4 +217,262 @@ func octocoderRows(t *testing.T) []calRow {
 		rows = append(rows, calRow{"octocoder (15.5B)", c.setting + " (GiB×1000)", 1000 * c.measured, 1000 * est, "mGiB", c.tol, c.note})
 	}
 	return rows
+}
+
+// ftCase is one published fine-tuning peak (or out-of-memory report) and
+// the input that replays it.
+type ftCase struct {
+	split    string // test, heldback (testdata/calibration/README.md); no constant was fitted on these rows
+	method   string // full, lora, qlora
+	source   string
+	setting  string
+	in       Input
+	measured float64 // GiB; 0: the job ran out of memory
+	reserved bool    // measured as torch.cuda.max_memory_reserved (else allocated/active)
+	ran      bool    // the job ran on its GPUs (a measured peak, or "ran" without one)
+	tol      float64 // asserted |error|; 0: logged only
+}
+
+// peakGiB is the estimate to compare with a measurement: the job's peak
+// without the CUDA context, and for an allocated (or "active") figure
+// without the allocator's reserve, NCCL's buffers and CUDA graphs either.
+func peakGiB(r Result, reserved bool) float64 {
+	b := r.PerGPU
+	if reserved {
+		return (r.Peak - b.CUDAContext).GiB()
+	}
+	step := b.Total() - b.CUDAContext - b.AllocatorReserve - b.NCCL - b.CUDAGraphs
+	return max(step, r.LoadPeak-b.CUDAContext).GiB()
+}
+
+// sf names the ms-swift benchmark rows.
+const sf = "ms_swift_training_benchmarks.json"
+
+// fineTuneCases: the fine-tuning memory rows and out-of-memory reports.
+//
+//   - torchtune README (2024-09 table): Llama 3.1 8B on one RTX 4090 / RTX
+//     A6000, 70B LoRA and 405B QLoRA on 8 A100s (FSDP), batch 2 packed to
+//     2048, pure bf16, activation checkpointing, 8 loss chunks; peak memory
+//     per GPU as torchtune logs it (active bytes). The 405B row prints GB.
+//   - ms-swift v2 benchmark, Quantization table: LoRA rank 8 on Qwen-1's
+//     c_attn over a bf16, GPTQ int4/int8 or bitsandbytes NF4 base (HF
+//     Trainer, PEFT), batch 1, max_length 2048 (the dataset's mean is 3234
+//     tokens), checkpointing, flash attention, one A100 80GB;
+//     torch.cuda.max_memory_reserved. Qwen-72B LoRA in bf16 over two A100s
+//     (device_map: two pipeline stages, one micro-batch in flight) ran at
+//     512–2048 tokens and ran out of memory at 4096 and 8192.
+//   - ms-swift Megatron-SWIFT benchmark: Qwen3-30B-A3B full SFT at 8K on 16
+//     A800s ran with DeepSpeed ZeRO-3 and ran out of memory with ZeRO-2.
+//   - PEFT README: bloomz-7b1 full fine-tuning ran out of memory on an A100
+//     80GB; LoRA ran (32 GB).
+//   - device-h100-2026-11-26: our own HF transformers LoRA and pure-bf16
+//     full fine-tuning runs on one H100 (max_memory_allocated).
+//
+// No constant was fitted on these rows: the mechanisms (memory_peak.go)
+// come from PEFT's, bitsandbytes' and FSDP's code and documentation. The
+// ms-swift Qwen-7B/14B rows, the full fine-tunes and our H100 runs are
+// test rows; the Qwen-72B rows and torchtune's LoRA/QLoRA rows are held
+// back (they were seen before the mechanisms were written: the 405B
+// QLoRA row's gather and the Qwen rows' QLoRA-over-LoRA gap pointed at
+// them). tol is the asserted relative error (0: logged only, with why).
+// The fit call (Result.Fits, on the peak) is asserted on every row.
+func fineTuneCases(t testing.TB) []ftCase {
+	cfg := func(dir, file string) Arch {
+		t.Helper()
+		data, err := os.ReadFile(filepath.Join("testdata", dir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := ParseConfig(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	var out []ftCase
+	add := func(c ftCase) { out = append(out, c) }
+
+	// torchtune README.
+	tt := func(a Arch, task Task, vram Bytes, gpus int) Input {
+		in := DefaultInput(a)
+		in.Task, in.VRAM, in.GPUs = task, vram, gpus
+		in.Batch, in.Seq, in.GradCheckpointing, in.PureBF16, in.LossChunks = 2, 2048, true, true, 8
+		in.LoRARank = 8
+		switch task {
+		case FullFinetune:
+			in.Optimizer, in.OptimizerInBackward = PagedAdamW8bit, true
+		case LoRA:
+			in.LoRATargets = LoRAAttention
+		case QLoRA:
+			in.Weights, in.LoRATargets = INT4, LoRAAllLinear
+		}
+		if gpus > 1 {
+			in.ZeRO = 3
+		}
+		return in
+	}
+	l8 := loadArch(t, "llama-3.1-8b.json")
+	const tf = "torchtune_readme.json"
+	add(ftCase{"test", "full", tf, "Llama 3.1 8B full, RTX 4090", tt(l8, FullFinetune, 24*GiB, 1), 18.9, false, true, 0.10})
+	add(ftCase{"test", "full", tf, "Llama 3.1 8B full, RTX A6000", tt(l8, FullFinetune, 48*GiB, 1), 37.4, false, true, 0})
+	add(ftCase{"heldback", "lora", tf, "Llama 3.1 8B LoRA, RTX 4090", tt(l8, LoRA, 24*GiB, 1), 16.2, false, true, 0.15})
+	add(ftCase{"heldback", "lora", tf, "Llama 3.1 8B LoRA, RTX A6000", tt(l8, LoRA, 48*GiB, 1), 30.3, false, true, 0})
+	add(ftCase{"heldback", "qlora", tf, "Llama 3.1 8B QLoRA, RTX 4090", tt(l8, QLoRA, 24*GiB, 1), 7.4, false, true, 0.20})
+	add(ftCase{"heldback", "lora", tf, "Llama 3.1 70B LoRA, 8×A100 FSDP", tt(loadArch(t, "llama-3.1-70b.json"), LoRA, 80*GiB, 8), 27.6, false, true, 0.05})
+	add(ftCase{"heldback", "qlora", tf, "Llama 3.1 405B QLoRA, 8×A100 FSDP", tt(loadArch(t, "llama-3.1-405b.json"), QLoRA, 80*GiB, 8), 44.8e9 / float64(GiB), false, true, 0.20})
+
+	// ms-swift v2 benchmark, Quantization table.
+	sw := func(a Arch, task Task, w DType, q Quant) Input {
+		in := DefaultInput(a)
+		in.Task, in.Weights, in.Quant, in.VRAM = task, w, q, 80*GiB
+		in.Batch, in.Seq, in.GradCheckpointing, in.LoRARank, in.LoRATargets = 1, 2048, true, 8, LoRAAttention
+		return in
+	}
+	for _, m := range []struct {
+		file, name, split       string
+		bf16, gptq4, gptq8, nf4 float64
+	}{
+		{"qwen-7b.json", "Qwen-7B", "test", 27.74, 19.21, 22.2, 23.85},
+		{"qwen-14b.json", "Qwen-14B", "test", 40.14, 23.3, 29.13, 30.05},
+		{"qwen-72b.json", "Qwen-72B", "heldback", 0, 54.86, 78.44, 74.87},
+	} {
+		a := cfg(filepath.Join("calibration", "finetune_configs"), m.file)
+		if m.bf16 > 0 {
+			add(ftCase{m.split, "lora", sf, m.name + " LoRA, bf16 base, A100", sw(a, LoRA, BF16, QuantAuto), m.bf16, true, true, 0})
+		}
+		add(ftCase{m.split, "lora", sf, m.name + " LoRA, GPTQ int4 base, A100", sw(a, LoRA, INT4, QuantGroup128), m.gptq4, true, true, 0})
+		add(ftCase{m.split, "lora", sf, m.name + " LoRA, GPTQ int8 base, A100", sw(a, LoRA, INT8, QuantAuto), m.gptq8, true, true, 0})
+		add(ftCase{m.split, "qlora", sf, m.name + " QLoRA (bitsandbytes NF4), A100", sw(a, QLoRA, BF16, QuantAuto), m.nf4, true, true, 0})
+	}
+	q72 := cfg(filepath.Join("calibration", "finetune_configs"), "qwen-72b.json")
+	for _, s := range []int{512, 1024, 2048, 4096, 8192} {
+		in := sw(q72, LoRA, BF16, QuantAuto)
+		in.GPUs, in.PP, in.Seq = 2, 2, s
+		add(ftCase{"heldback", "lora", sf, fmt.Sprintf("Qwen-72B LoRA bf16, 2×A100 device_map, %d tokens", s), in, 0, true, s <= 2048, 0})
+	}
+
+	// Megatron-SWIFT benchmark: DeepSpeed full SFT at 8K, 16 A800s.
+	for _, z := range []int{2, 3} {
+		in := DefaultInput(loadArch(t, "qwen3-30b-a3b.json"))
+		in.Task, in.VRAM, in.GPUs, in.ZeRO = FullFinetune, 80*GiB, 16, z
+		in.Batch, in.Seq, in.GradCheckpointing = 1, 8192, true
+		add(ftCase{"test", "full", sf, fmt.Sprintf("Qwen3-30B-A3B full SFT 8K, 16×A800, ZeRO-%d", z), in, 0, false, z == 3, 0})
+	}
+
+	// PEFT README: bloomz-7b1 on one A100 80GB.
+	bz := cfg(filepath.Join("calibration", "finetune_configs"), "bloomz-7b1.json")
+	for _, task := range []Task{FullFinetune, LoRA} {
+		in := DefaultInput(bz)
+		in.Task, in.VRAM, in.Batch, in.Seq, in.LoRARank = task, 80*GiB, 8, 64, 8
+		add(ftCase{"test", map[Task]string{FullFinetune: "full", LoRA: "lora"}[task], "memory_measurements.json",
+			"bloomz-7b1 " + task.String() + ", A100 80GB", in, 0, false, task == LoRA, 0})
+	}
+
+	// Our H100 runs.
+	h := func(a Arch, task Task, b, s int, gc bool) Input {
+		in := DefaultInput(a)
+		in.Task, in.VRAM, in.Batch, in.Seq, in.GradCheckpointing, in.PureBF16 = task, 80*GiB, b, s, gc, true
+		in.LoRARank, in.LoRATargets = 16, LoRAAttention
+		return in
+	}
+	const hf = "device-h100-2026-11-26"
+	l1, q3 := loadArch(t, "llama-3.2-1b.json"), loadArch(t, "qwen2.5-3b.json")
+	for _, c := range []struct {
+		name string
+		in   Input
+		gib  float64
+	}{
+		{"Llama 3.1 8B LoRA r16 q,v, batch 1 × 2048", h(l8, LoRA, 1, 2048, true), 18.56},
+		{"Llama 3.1 8B LoRA r16 q,v, batch 4 × 2048", h(l8, LoRA, 4, 2048, true), 28.96},
+		{"Llama 3.1 8B LoRA r16 q,v, batch 2 × 4096", h(l8, LoRA, 2, 4096, true), 28.97},
+		{"Llama 3.2 1B full, batch 4 × 2048", h(l1, FullFinetune, 4, 2048, false), 32.10},
+		{"Llama 3.2 1B full, batch 4 × 2048, checkpointing", h(l1, FullFinetune, 4, 2048, true), 19.34},
+		{"Llama 3.2 1B full, batch 8 × 4096, checkpointing", h(l1, FullFinetune, 8, 4096, true), 56.44},
+		{"Qwen2.5 3B full, batch 2 × 4096, checkpointing", h(q3, FullFinetune, 2, 4096, true), 32.57},
+		{"Qwen2.5 3B full, batch 1 × 2048", h(q3, FullFinetune, 1, 2048, false), 30.14},
+	} {
+		m := "full"
+		if c.in.Task == LoRA {
+			m = "lora"
+		}
+		add(ftCase{"test", m, hf, c.name + ", H100", c.in, c.gib, false, true, 0.15})
+	}
+	return out
+}
+
+// TestFineTuneMemory prints the fine-tuning peak errors by split and
+// method, and holds the medians and every out-of-memory call.
+func TestFineTuneMemory(t *testing.T) {
+	errs := map[string][]float64{}
+	stack := map[string][]float64{} // ms-swift rows by model: bf16, GPTQ int4, GPTQ int8 LoRA, then NF4 QLoRA
+	t.Logf("%-9s %-6s %-62s %9s %9s %8s %-5s %s", "split", "method", "setting", "measured", "estimate", "error", "fits", "peak")
+	for _, c := range fineTuneCases(t) {
+		r, err := Estimate(c.in)
+		if err != nil {
+			t.Fatalf("%s: %v", c.setting, err)
+		}
+		est := peakGiB(r, c.reserved)
+		e := ""
+		if c.measured > 0 {
+			x := relErr(est, c.measured)
+			errs[c.split] = append(errs[c.split], math.Abs(x))
+			errs[c.split+" "+c.method] = append(errs[c.split+" "+c.method], math.Abs(x))
+			if c.source != sf {
+				errs[c.split+" other stacks"] = append(errs[c.split+" other stacks"], math.Abs(x))
+			}
+			e = fmt.Sprintf("%+7.1f%%", 100*x)
+		}
+		t.Logf("%-9s %-6s %-62s %9.2f %9.2f %8s %-5v %s (step %.2f, load %.2f, steady %.2f GiB)", c.split, c.method, c.setting, c.measured, est, e,
+			r.Fits, r.PeakPhase, r.PerGPU.Total().GiB(), r.LoadPeak.GiB(), r.SteadyState.GiB())
+		if x := relErr(est, c.measured); c.tol > 0 && math.Abs(x) > c.tol {
+			t.Errorf("%s (%s): estimated %.2f GiB, measured %.2f: %+.1f%% beyond ±%.0f%%", c.setting, c.source, est, c.measured, 100*x, 100*c.tol)
+		}
+		if c.reserved && c.measured > 0 && c.split == "test" {
+			stack[c.setting[:strings.Index(c.setting, " ")]] = append(stack[c.setting[:strings.Index(c.setting, " ")]], relErr(est, c.measured))
+		}
+		if r.Fits != c.ran {
+			t.Errorf("%s (%s): fits %v, but the job %s", c.setting, c.source, r.Fits, map[bool]string{true: "ran", false: "ran out of memory"}[c.ran])
+		}
+	}
+	// Medians as they stand (the ms-swift rows pull the test split up; the
+	// other stacks' test rows are within 6%).
+	want := map[string]float64{"test": 0.18, "test other stacks": 0.06, "heldback": 0.16, "test full": 0.06, "heldback qlora": 0.20}
+	for _, k := range []string{"test", "test other stacks", "heldback", "heldback other stacks", "test full", "test lora", "test qlora",
+		"heldback lora", "heldback qlora"} {
+		if len(errs[k]) == 0 {
+			continue
+		}
+		m := median(errs[k])
+		t.Logf("median |error| %-15s %5.1f%% over %d rows", k, 100*m, len(errs[k]))
+		if w, ok := want[k]; ok && m > w {
+			t.Errorf("median |error| of the %s rows %.1f%%, want ≤ %.0f%%", k, 100*m, 100*w)
+		}
+	}
+	// The ms-swift stack is 20–45% above the estimate whatever the base
+	// (calibration README); PEFT's QLoRA, with its fp32 preparation and
+	// fp32 hidden states, must be no further off than LoRA on a GPTQ int4
+	// base of the same model (it was 10 points further before). Test rows:
+	// Qwen-7B and 14B.
+	for m, e := range stack {
+		if len(e) < 3 {
+			continue
+		}
+		nf4, gptq4 := e[len(e)-1], e[len(e)-3]
+		if math.Abs(nf4) > math.Abs(gptq4)+0.02 {
+			t.Errorf("%s: QLoRA %+.1f%%, LoRA on GPTQ int4 %+.1f%%: QLoRA further off", m, 100*nf4, 100*gptq4)
+		}
+	}
+}
+
+// median of xs (xs is reordered).
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	n := len(xs)
+	if n == 0 {
+		return math.NaN()
+	}
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
 }

@@ -115,9 +115,7 @@ func estimate(in Input) Result {
 	}
 	r.PerGPU = s.b
 	r.KVPoolTokens, r.MaxConcurrentSeqs, r.HostOffload = s.poolTokens, s.maxSeqs, s.host
-	total := s.b.Total()
-	r.Headroom = r.Usable - total
-	r.Fits = total <= r.Usable && s.kvFits
+	peak(in, s, &r) // Peak, Headroom and Fits: the larger of the step and the load
 	if r.Fits && float64(r.Headroom) < 0.05*float64(r.Usable) {
 		r.Warnings.add(WarnTightFit)
 	}
@@ -229,6 +227,15 @@ func llamaCppKVBits(d DType) float64 {
 	return d.BitsPerElement()
 }
 
+// trainWidth is the bytes of a weight in the compute dtype: 2 (16-bit), 4
+// in fp32 training.
+func trainWidth(in Input) float64 {
+	if in.Weights == FP32 {
+		return 4
+	}
+	return 2
+}
+
 // optimizerBytesPerParam is the state per trainable parameter.
 func optimizerBytesPerParam(o Optimizer) float64 {
 	switch o {
@@ -314,13 +321,13 @@ func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 	dp := float64(in.GPUs / (in.TP * in.PP))
 	frac, params, linGPU, otherGPU := sh.frac, sh.params, sh.linGPU, sh.otherGPU
 	linBits, otherBits, _ := weightBits(in)
+	if kbitPrepared(in) {
+		otherBits = 32 // PEFT's k-bit preparation: see kbitPrepared
+	}
 	r.WeightBitsPerParam = (float64(a.LinearParams)*linBits + float64(a.TotalParams-a.LinearParams)*otherBits) / float64(a.TotalParams)
 
 	var W, G, O, host float64
-	wide := 2.0 // bytes of a 16-bit element; 4 in fp32 training
-	if in.Weights == FP32 {
-		wide = 4
-	}
+	wide := trainWidth(in)
 	switch in.Task {
 	case Inference:
 		W = linGPU*linBits/8 + otherGPU*otherBits/8
@@ -411,8 +418,8 @@ func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 		gather := 0.0
 		if in.ZeRO == 3 {
 			// FSDP/ZeRO-3 all-gather the current block and prefetch the
-			// next one, in the compute dtype.
-			gather = 2 * float64(a.MaxLayerParams) / tp * wide
+			// next one (gatherBytes: a QLoRA base in its 4-bit storage).
+			gather = gatherBytes(in, wide)
 			W = W/shard + gather
 		}
 		switch in.Offload {
@@ -633,7 +640,14 @@ func perTokenLayer(in Input, elem float64) (repl, shard, scores float64) {
 			mlp = I // GeLU keeps fc1's output, drops the activation output
 		}
 	}
-	repl = h*elem + mlpIn*elem + norms*normElem + masks // block inputs, MLP input, norm inputs, masks
+	hidElem := elem
+	if kbitPrepared(in) {
+		// fp32 embeddings and norms (kbitPrepared): the block input, the
+		// norms' inputs and outputs (the attention and MLP inputs) are
+		// fp32; the linears' outputs stay 16-bit under autocast.
+		hidElem, normElem = 4, 4
+	}
+	repl = h*hidElem + mlpIn*hidElem + norms*normElem + masks // block inputs, MLP input, norm inputs, masks
 	shard = (q+kv+v+o)*elem + mlp*elem
 	sb := elem
 	if amp {
@@ -686,10 +700,16 @@ func trainActivations(in Input, k float64) float64 {
 	layer := b * s * perTok
 	if in.GradCheckpointing {
 		// Full recomputation keeps each block's input (2sbh in 16-bit,
-		// Korthikanti §5; fp32 residual under autocast) and re-runs one
-		// block at a time during backward.
+		// Korthikanti §5) and re-runs one block at a time during backward.
+		// The input is in the residual stream's dtype: fp32 under autocast
+		// when the model itself is fp32 (full training with HF Trainer's
+		// mixed precision) or its embeddings were cast to fp32
+		// (kbitPrepared); a LoRA base loaded in 16-bit keeps a 16-bit
+		// residual, as autocast leaves its embedding lookup and additions
+		// in the weights' dtype.
 		inElem := elem
-		if in.Weights != FP32 && in.ZeRO == 0 && !in.PureBF16 {
+		full := in.Task == Pretrain || in.Task == FullFinetune
+		if in.Weights != FP32 && in.ZeRO == 0 && !in.PureBF16 && (full || kbitPrepared(in)) {
 			inElem = 4
 		}
 		return b*s*float64(a.Hidden)*inElem*k/sp + layer

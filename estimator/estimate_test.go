@@ -107,8 +107,9 @@ func TestPureBF16AndPagedOptimizer(t *testing.T) {
 		t.Errorf("paged 8-bit AdamW: %v on the GPU, %v on the host", paged.PerGPU.Optimizer, paged.HostOffload)
 	}
 	// Pure bf16 LoRA (torchtune): adapters, their gradients and AdamW
-	// states in 16-bit, half of PEFT's fp32 adapters, and a 16-bit
-	// checkpointed block input instead of autocast's fp32 residual.
+	// states in 16-bit, half of PEFT's fp32 adapters. The checkpointed
+	// block input is 16-bit in both: the base is loaded in 16-bit, so
+	// autocast's residual stream is too.
 	in.Task, in.Optimizer, in.GradCheckpointing = LoRA, AdamW, true
 	lpure := mustEstimate(t, in)
 	in.PureBF16 = false
@@ -116,9 +117,20 @@ func TestPureBF16AndPagedOptimizer(t *testing.T) {
 	if g, o := lpure.PerGPU.Gradients, lpure.PerGPU.Optimizer; 2*g != lmixed.PerGPU.Gradients || 2*o != lmixed.PerGPU.Optimizer || g == 0 {
 		t.Errorf("pure bf16 LoRA grads %v optimizer %v, want half of %v, %v", g, o, lmixed.PerGPU.Gradients, lmixed.PerGPU.Optimizer)
 	}
-	saved := float64(in.Batch) * float64(in.Seq) * float64(a.Hidden) * 2 * float64(a.Layers) // 2 B less per block input element
-	if d := float64(lmixed.PerGPU.Activations - lpure.PerGPU.Activations); math.Abs(d-saved) > 1e-6*saved {
-		t.Errorf("pure bf16 LoRA activations %.0f B below autocast's, want %.0f", d, saved)
+	if d := lmixed.PerGPU.Activations - lpure.PerGPU.Activations; d != 0 {
+		t.Errorf("pure bf16 LoRA activations %d B below autocast's, want the same", d)
+	}
+	// QLoRA through PEFT casts the embeddings to fp32 (kbitPrepared): its
+	// checkpointed block input is fp32, 2 B more per element than
+	// torchtune's pure bf16 QLoRA.
+	in.Task = QLoRA
+	qmixed := mustEstimate(t, in)
+	in.PureBF16 = true
+	qpure := mustEstimate(t, in)
+	in.PureBF16 = false
+	saved := float64(in.Batch) * float64(in.Seq) * float64(a.Hidden) * 2 * float64(a.Layers)
+	if d := float64(qmixed.PerGPU.Activations - qpure.PerGPU.Activations); !(d >= saved) {
+		t.Errorf("PEFT QLoRA activations %.0f B above pure bf16 QLoRA's, want at least %.0f", d, saved)
 	}
 	in.Task, in.PureBF16 = Inference, true
 	if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "pure-bf16") {
@@ -403,22 +415,26 @@ func BenchmarkEstimate(b *testing.B) {
 
 // A 16-bit LoRA with attention-only adapters saves less for backward than a
 // full fine-tune (frozen MLP linears keep no inputs); all-linear adapters and
-// QLoRA (bitsandbytes saves the input of every 4-bit matmul) save the same.
+// torchtune's QLoRA (the input of every 4-bit matmul is saved) save the
+// same; PEFT's QLoRA saves its fp32 hidden-width tensors (kbitPrepared).
 func TestLoRAActivations(t *testing.T) {
 	for _, f := range testConfigs {
 		a := loadArch(t, f)
 		if a.Generic() {
 			continue
 		}
-		act := func(task Task, tg LoRATargets) Bytes {
+		act := func(task Task, tg LoRATargets, pure bool) Bytes {
 			in := DefaultInput(a)
-			in.Task, in.LoRATargets, in.Batch, in.Seq = task, tg, 2, 512
+			in.Task, in.LoRATargets, in.Batch, in.Seq, in.PureBF16 = task, tg, 2, 512, pure && task == QLoRA
 			return mustEstimate(t, in).PerGPU.Activations
 		}
-		full := act(FullFinetune, LoRAAttention)
-		attn, all, q := act(LoRA, LoRAAttention), act(LoRA, LoRAAllLinear), act(QLoRA, LoRAAttention)
+		full := act(FullFinetune, LoRAAttention, false)
+		attn, all, q := act(LoRA, LoRAAttention, false), act(LoRA, LoRAAllLinear, false), act(QLoRA, LoRAAttention, true)
 		if all != full || q != full {
-			t.Errorf("%s: all-linear LoRA %d and QLoRA %d activations, want the full fine-tune's %d", f, all, q, full)
+			t.Errorf("%s: all-linear LoRA %d and pure bf16 QLoRA %d activations, want the full fine-tune's %d", f, all, q, full)
+		}
+		if pq := act(QLoRA, LoRAAttention, false); !(pq > full) {
+			t.Errorf("%s: PEFT QLoRA activations %d, want more than the full fine-tune's %d (fp32 hidden states)", f, pq, full)
 		}
 		// The dropped tensors (MLP input h, down-projection input I) are
 		// 10-30% of a block's saved bytes in these families.
@@ -597,5 +613,72 @@ func TestChunkedLossAndOptimizerInBackward(t *testing.T) {
 	in.Task, in.LossChunks, in.PureBF16 = Inference, 8, false
 	if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "loss-chunks") {
 		t.Errorf("chunked loss at inference accepted: %v", err)
+	}
+}
+
+// The fit call uses the peak: a QLoRA job on a short sequence peaks while
+// PEFT casts its embeddings to fp32 (the 16-bit matrix and its fp32 copy),
+// above its training step; a GPU that holds the step but not that peak
+// does not fit it.
+func TestPeakDecidesFit(t *testing.T) {
+	a := loadArch(t, "llama-3.1-8b.json")
+	in := DefaultInput(a)
+	in.Task, in.Batch, in.Seq, in.GradCheckpointing = QLoRA, 1, 64, true
+	r := mustEstimate(t, in)
+	step := r.PerGPU.Total()
+	vh := float64(a.Vocab) * float64(a.Hidden)
+	wantLoad := r.PerGPU.Weights + r.PerGPU.CUDAContext + Bytes(math.Ceil(2*vh))
+	if r.PeakPhase != PhaseLoad || r.Peak != r.LoadPeak || r.LoadPeak < wantLoad-1 || r.LoadPeak > wantLoad+1 || !(r.Peak > step) {
+		t.Fatalf("short QLoRA: peak %v (%v), load %v (want %v), step %v", r.Peak, r.PeakPhase, r.LoadPeak, wantLoad, step)
+	}
+	if want := r.PerGPU.Weights + r.PerGPU.Gradients + r.PerGPU.Optimizer + r.PerGPU.CUDAContext; r.SteadyState != want {
+		t.Errorf("steady state %v, want %v", r.SteadyState, want)
+	}
+	in.UsableVRAM = r.Peak
+	if r := mustEstimate(t, in); !r.Fits || r.Headroom != 0 {
+		t.Errorf("usable = peak: fits %v, headroom %v", r.Fits, r.Headroom)
+	}
+	in.UsableVRAM = r.Peak - 1 // still above the step
+	if r := mustEstimate(t, in); r.Fits || r.Headroom != -1 {
+		t.Errorf("usable = peak − 1 B (step %v): fits %v, headroom %v", step, r.Fits, r.Headroom)
+	}
+	// Torchtune's QLoRA (pure bf16) casts nothing: its load transient is
+	// one block's 16-bit linears, and a 16-bit LoRA base loads as it is.
+	in.UsableVRAM, in.PureBF16 = 0, true
+	r = mustEstimate(t, in)
+	if want := r.PerGPU.Weights + r.PerGPU.CUDAContext + Bytes(math.Ceil(2*blockLinearParams(a))); r.LoadPeak < want-1 || r.LoadPeak > want+1 {
+		t.Errorf("pure bf16 QLoRA load peak %v, want %v", r.LoadPeak, want)
+	}
+	in.Task = LoRA
+	if r := mustEstimate(t, in); r.LoadPeak != 0 || r.Peak != r.PerGPU.Total() || r.PeakPhase != PhaseStep {
+		t.Errorf("LoRA: load %v, peak %v (%v), step %v", r.LoadPeak, r.Peak, r.PeakPhase, r.PerGPU.Total())
+	}
+}
+
+// FSDP gathers a QLoRA base as 4-bit storage: the gather buffer of two
+// blocks is NF4 (4.127 bits) for the linears and 16-bit for the norms,
+// where a 16-bit LoRA base gathers two 16-bit blocks.
+func TestFSDPGatherQuantised(t *testing.T) {
+	a := loadArch(t, "llama-3.1-70b.json")
+	in := DefaultInput(a)
+	in.GPUs, in.ZeRO, in.GradCheckpointing, in.PureBF16 = 8, 3, true, true
+	in.Task = LoRA
+	lora := mustEstimate(t, in)
+	in.Task = QLoRA
+	q := mustEstimate(t, in)
+	unit, lin := float64(a.MaxLayerParams), blockLinearParams(a)
+	if g, want := gatherBytes(in, 2), 2*(lin*QuantNF4.BitsPerWeight()/8+(unit-lin)*2); math.Abs(g-want) > 1 {
+		t.Errorf("QLoRA gather %.0f B, want %.0f", g, want)
+	}
+	// 70B: 80 blocks of 856M parameters, 99.98% of them in linears.
+	if g := gatherBytes(in, 2) / float64(GiB); g < 0.80 || g > 0.85 {
+		t.Errorf("70B QLoRA gather %.3f GiB, want 0.82", g)
+	}
+	in.Task = LoRA
+	if g := gatherBytes(in, 2) / float64(GiB); g < 3.17 || g > 3.21 {
+		t.Errorf("70B LoRA gather %.3f GiB, want 3.19", g)
+	}
+	if !(q.PerGPU.Weights < lora.PerGPU.Weights/3) {
+		t.Errorf("70B FSDP weights per GPU: QLoRA %v, LoRA %v", q.PerGPU.Weights, lora.PerGPU.Weights)
 	}
 }

@@ -252,10 +252,26 @@ type Result struct {
 	KVBytesPerToken      Bytes // whole model, Input.KV dtype (Arch.KVBytesPerToken)
 	WeightBitsPerParam   float64
 
-	PerGPU   Breakdown // the worst GPU (first or last pipeline stage)
+	PerGPU   Breakdown // the worst GPU (first or last pipeline stage): the step's peak, part by part
 	Usable   Bytes     // usable memory per GPU (see UsableBytes)
-	Fits     bool      // PerGPU.Total ≤ Usable (vLLM: and the pool holds Batch sequences of Seq)
-	Headroom Bytes     // Usable − PerGPU.Total (negative when it does not fit)
+	Fits     bool      // Peak ≤ Usable (vLLM: and the pool holds Batch sequences of Seq)
+	Headroom Bytes     // Usable − Peak (negative when it does not fit)
+
+	// Peak is the most memory the job holds on one GPU at any time: the
+	// larger of the step's (PerGPU.Total) and LoadPeak. Fits and Headroom
+	// use it. PeakPhase says which it is.
+	Peak      Bytes
+	PeakPhase Phase
+	// LoadPeak is the memory while the weights load, for a base that is
+	// quantised on the GPU as it loads (bitsandbytes: QLoRA, HF NF4 and
+	// LLM.int8() inference): the loaded weights, the CUDA context and the
+	// 16-bit weights being quantised or cast (loadTransient); 0 otherwise.
+	LoadPeak Bytes
+	// SteadyState is what stays on the GPU between steps: weights,
+	// gradients, optimizer states, KV cache, CUDA context, NCCL buffers and
+	// CUDA graphs, without a step's activations, logits, dequantised
+	// weight and the allocator's share of them.
+	SteadyState Bytes
 
 	// vLLM: tokens the KV pool holds (as vLLM logs "GPU KV cache size"),
 	// and how many sequences of Seq tokens fit at once.

@@ -447,6 +447,20 @@ type estimateJSON struct {
 	Confidence             confidenceJSON `json:"confidence"`
 	RulesOfThumb           []ruleJSON     `json:"rules_of_thumb"`
 	Performance            *perfJSON      `json:"performance,omitempty"`
+	peakJSON                              // peak_bytes, peak_phase, load_peak_bytes, steady_state_bytes
+}
+
+// peakJSON is when the job's memory peaks (estimator.Result.Peak): fits
+// and headroom_bytes are judged on peak_bytes, the step's total_bytes or,
+// where loading a base quantised on the GPU needs more, load_peak_bytes;
+// peak_phase says which ("step" or "load"). steady_state_bytes is what
+// stays on the GPU between steps (weights, gradients, optimizer states,
+// KV cache, CUDA context, NCCL, CUDA graphs).
+type peakJSON struct {
+	PeakBytes        int64  `json:"peak_bytes"`
+	PeakPhase        string `json:"peak_phase"`
+	LoadPeakBytes    int64  `json:"load_peak_bytes"`
+	SteadyStateBytes int64  `json:"steady_state_bytes"`
 }
 
 // ruleJSON is one rule of thumb next to the estimate for one unsharded
@@ -492,6 +506,7 @@ func newEstimateJSON(name string, in estimator.Input, r estimator.Result, maxBat
 			AllocatedBytes: int64(b.Total() - b.CUDAContext - b.AllocatorReserve - b.NCCL - b.CUDAGraphs),
 		},
 		VRAMBytes: int64(in.VRAM), UsableBytes: int64(r.Usable), HeadroomBytes: int64(r.Headroom), Fits: r.Fits,
+		peakJSON:         peakJSON{int64(r.Peak), r.PeakPhase.String(), int64(r.LoadPeak), int64(r.SteadyState)},
 		MaxBatchThatFits: maxBatch, MaxSeqThatFits: maxSeq, MinGPUsThatFit: minGPUs,
 		KVPoolTokens: r.KVPoolTokens, MaxConcurrentSeqs: r.MaxConcurrentSeqs, HostOffloadBytes: int64(r.HostOffload),
 		Warnings: w,
@@ -519,6 +534,9 @@ func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Res
 		fmt.Fprintf(tw, "%s\t%s\t±%.0f%%\t\n", part, gib(v), 100*c.Of(part))
 	}
 	fmt.Fprintf(tw, "total per GPU\t%s\t%s – %s\t\n", gib(b.Total()), gib(c.Low), gib(c.High))
+	if r.PeakPhase == estimator.PhaseLoad {
+		fmt.Fprintf(tw, "peak per GPU (loading)\t%s\t\t\n", gib(r.Peak))
+	}
 	fmt.Fprintf(tw, "usable per GPU\t%s\t\t\n", gib(r.Usable))
 	tw.Flush()
 	verdict := "fits"

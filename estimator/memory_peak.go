@@ -1,0 +1,137 @@
+package estimator
+
+import "math"
+
+// The memory a job needs is its peak, not what stays on the GPU between
+// steps. A training step's breakdown (Result.PerGPU) already holds the
+// step's transients (saved activations, the loss's logits, bitsandbytes'
+// dequantised weight); loading a model that is quantised on the GPU has a
+// peak of its own, before any step runs. This file models that load peak,
+// the Hugging Face PEFT preparation of a 4-bit base, and FSDP's gather
+// unit for a quantised base, and chooses the larger peak for the fit call.
+
+// Phase names when a job's per-GPU memory peaks.
+type Phase uint8
+
+const (
+	PhaseStep Phase = iota // a training step or a forward pass (Result.PerGPU)
+	PhaseLoad              // loading the weights: quantising them on the GPU
+	numPhases
+)
+
+var phaseNames = [numPhases]string{PhaseStep: "step", PhaseLoad: "load"}
+
+// String returns "step" or "load".
+func (p Phase) String() string { return enumName(phaseNames[:], int(p), "Phase") }
+
+// kbitPrepared reports whether a QLoRA job runs Hugging Face PEFT's
+// preparation of a k-bit base (prepare_model_for_kbit_training, which the
+// HF Trainer recipes, TRL, axolotl and ms-swift call for QLoRA): it casts
+// every parameter that is not quantised (embeddings, LM head, norms) to
+// fp32 ("cast all non INT8 parameters to fp32", peft/utils/other.py;
+// bitsandbytes issue #1569, where the maintainer confirms the cast and a
+// Ministral 8B QLoRA job grows from 63 to 81 GB with it). The embedding
+// output is then fp32 and with it the residual stream and the norms'
+// outputs, which the frozen 4-bit linears save for the backward pass
+// (bitsandbytes MatMul4Bit saves its input). torchtune's QLoRA
+// (PureBF16: NF4 from torchao, every other tensor bf16) does no such cast.
+func kbitPrepared(in Input) bool { return in.Task == QLoRA && !in.PureBF16 }
+
+// quantisedOnLoad reports whether the weights are quantised on the GPU
+// while they load: bitsandbytes' Params4bit and Int8Params quantise when
+// they are moved to the device (bitsandbytes nn/modules.py; its FSDP-QLoRA
+// guide notes the change that stops it "quantizing already quantized
+// weights when they're moved from a CPU to GPU"), so transformers'
+// bitsandbytes quantizer puts each 16-bit weight on the GPU and quantises
+// it there. QLoRA and HF inference with NF4 or LLM.int8() weights do this;
+// GPTQ, AWQ and GGUF files arrive quantised.
+func quantisedOnLoad(in Input) bool {
+	if in.Task == QLoRA {
+		return true
+	}
+	return in.Engine == HF && in.Task == Inference && (in.Quant == QuantNF4 || (in.Quant == QuantAuto && in.Weights == INT8))
+}
+
+// blockLinearParams is the quantisable (linear) parameters of the largest
+// block: MaxLayerParams times the blocks' linear share.
+func blockLinearParams(a Arch) float64 {
+	if a.LayerParams <= 0 {
+		return 0
+	}
+	return float64(a.MaxLayerParams) * math.Min(1, float64(a.LinearParams)/float64(a.LayerParams))
+}
+
+// gatherBytes is the FSDP/ZeRO-3 gather buffer: the block being computed
+// and the one prefetched (FSDP's default forward and backward prefetch),
+// each whole on every rank of its TP group, at the width its weights are
+// stored in. A QLoRA base is gathered as 4-bit storage: bitsandbytes'
+// quant_storage makes the packed weights a float tensor FSDP can shard and
+// all-gather, and they are dequantised one linear at a time for the
+// matmul (bitsandbytes "FSDP-QLoRA" guide; Answer.AI's fsdp_qlora; PEFT's
+// "FSDP with QLoRA" guide). torchtune's FSDP2 shards and gathers NF4
+// tensors the same way.
+func gatherBytes(in Input, wide float64) float64 {
+	a := in.Arch
+	unit := float64(a.MaxLayerParams)
+	if in.Task == QLoRA {
+		linBits, otherBits, _ := weightBits(in)
+		lin := blockLinearParams(a)
+		return 2 * (lin*linBits/8 + (unit-lin)*otherBits/8) / float64(in.TP)
+	}
+	return 2 * unit / float64(in.TP) * wide
+}
+
+// loadTransient is the memory above the loaded weights while a quantised
+// base is loaded and prepared, on one GPU:
+//
+//   - quantising: one block's 16-bit linears on the GPU while they are
+//     quantised. transformers loads a checkpoint tensor by tensor, and
+//     Answer.AI's fsdp_qlora (load_and_quantize) a block at a time; the
+//     block bounds both.
+//   - preparing (kbitPrepared): each 16-bit tensor that is cast to fp32
+//     stays until its fp32 copy exists, so the largest of them, the
+//     embedding (or untied LM head, V·h), is there twice at 2 + 4 bytes an
+//     element while the other casts are done; 2 bytes of that are above the
+//     fp32 weights the step then holds.
+//
+// Zero when the weights arrive quantised or are not quantised at all.
+func loadTransient(in Input) float64 {
+	if !quantisedOnLoad(in) {
+		return 0
+	}
+	a := in.Arch
+	tp := float64(in.TP)
+	t := blockLinearParams(a) / tp * 2
+	if kbitPrepared(in) {
+		t = math.Max(t, float64(a.Vocab)*float64(a.Hidden)/tp*2)
+	}
+	return t
+}
+
+// peak fills in the result's steady state, load peak and peak from the
+// step's breakdown s, and the fit call from the peak.
+func peak(in Input, s stageOut, r *Result) {
+	b := s.b
+	step := b.Total()
+	// Between steps: the model's states, the KV cache and the fixed
+	// overheads; the activations, logits, dequantised weight and the
+	// allocator's share of them come and go within a step.
+	r.SteadyState = b.Weights + b.Gradients + b.Optimizer + b.KVCache + b.CUDAContext + b.NCCL + b.CUDAGraphs
+	r.LoadPeak = 0
+	if t := loadTransient(in); t > 0 {
+		// While loading, the weights (without FSDP's gather buffer, which a
+		// step allocates) and the CUDA context are on the GPU, and no
+		// optimizer state yet.
+		w := float64(b.Weights)
+		if in.Task.Training() && in.ZeRO == 3 {
+			w -= gatherBytes(in, trainWidth(in))
+		}
+		r.LoadPeak = toBytes(math.Max(w, 0) + float64(b.CUDAContext) + t)
+	}
+	r.Peak, r.PeakPhase = step, PhaseStep
+	if r.LoadPeak > step {
+		r.Peak, r.PeakPhase = r.LoadPeak, PhaseLoad
+	}
+	r.Headroom = r.Usable - r.Peak
+	r.Fits = r.Peak <= r.Usable && s.kvFits
+}
