@@ -257,6 +257,7 @@ func Throughput(in Input, hw Hardware, eff Efficiency, w Workload) (Perf, error)
 func validateThroughput(in Input, hw Hardware, eff Efficiency, w Workload) error {
 	var l errList
 	in.validate(&l)
+	validateKernel(&l, in)
 	validatePerf(&l, hw, eff, w)
 	if l.n > 0 {
 		return errors.Join(l.errs[:l.n]...)

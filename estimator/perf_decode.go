@@ -24,7 +24,7 @@ type inferModel struct {
 	// hostBetween: the serving engine's release runs its per-step host
 	// work between the GPU's steps, not under them (overlapsHost).
 	hostBetween bool
-	layers           float64
+	layers      float64
 	// admission's memo: own prefill and marginal prompt seconds at
 	// admitPrompt.
 	admitted                   bool

@@ -28,9 +28,10 @@ const (
 	hfOpsPerStep = 27
 )
 
-// Extra host ops per linear for weight formats in HF transformers, fitted
-// to the same H100 Llama 3.1 8B rows: (format step − BF16 step) / (32
-// layers × 7 linears) / hfOpSeconds.
+// Extra host ops per linear for weight-only formats in HF transformers, by
+// kernel (resolveKernel). The bitsandbytes figures are fitted to the same
+// H100 Llama 3.1 8B rows: (format step − BF16 step) / (32 layers × 7
+// linears) / hfOpSeconds.
 const (
 	// hfOpsNF4: bitsandbytes NF4 with double quantisation (the QLoRA
 	// format, QuantNF4): (41.1 − 24.4) ms → 4.3 ops per linear. Without
@@ -40,11 +41,21 @@ const (
 	// (transformers' default llm_int8_threshold 6.0): (81.7 − 24.4) ms →
 	// 14.7 ops per linear.
 	hfOpsInt8 = 15
-	// hfOpsInt4: GPTQ/AWQ group-128 kernels in transformers. Not
-	// calibrated: taken equal to bitsandbytes NF4 without double
-	// quantisation (2.2 ops), a single dequantising mat-vec kernel plus
-	// reshapes. An estimate.
-	hfOpsInt4 = 2
+	// hfOpsExllama: the exllama/exllamav2 and Marlin GPTQ kernels call
+	// one custom op per linear, as nn.Linear calls one matmul: none
+	// extra. optimum's GPTQ benchmark on an A100 (optimum_gptq_a100.json)
+	// decodes Llama-2-13B at batch 1 faster with exllama than in FP16
+	// (33.6 against 36.8 ms, both host-bound): no extra launches.
+	hfOpsExllama = 0
+	// hfOpsAutoGPTQ: AutoGPTQ's CUDA kernel ("cuda-old", also GPTQ int8,
+	// which exllama does not run): its batch-1 row of the same table,
+	// 45.8 ms, is 12.3 ms over exllama's, 44 µs per linear over 40 × 7
+	// linears: 2.5 ops at 17.4 µs (2.1 at the 21 µs that table's FP16 row
+	// implies); 2. Fitted on that row (split fit).
+	hfOpsAutoGPTQ = 2
+	// hfOpsAWQ: AutoAWQ's GEMM and GEMV kernels (WQLinear: reshape, a cast
+	// to fp16, the kernel, the bias): 2. Not calibrated: an estimate.
+	hfOpsAWQ = 2
 	// hfOpsFP8: fp8 (and fp4) weights in transformers (activation
 	// quantisation and a scaled matmul per linear). Not calibrated: an
 	// estimate.
@@ -84,16 +95,50 @@ const (
 // continuously (vLLM, SGLang, TensorRT-LLM).
 func (e Engine) Pooled() bool { return e == VLLM || e == SGLang || e == TRTLLM }
 
-// hfFormatOps is the extra host ops per linear for in's weight format in
-// HF transformers.
-func hfFormatOps(in Input) float64 {
+// resolveKernel is in's weight-only kernel: Input.Kernel, or the
+// engine's default for the format. HF transformers loads int8 with
+// bitsandbytes (load_in_8bit, LLM.int8()) and GPTQ int4 with exllama
+// (GPTQConfig's use_exllama default); vLLM and SGLang pick Marlin for
+// GPTQ/AWQ int4 and int8 on Ampere and later (vLLM's gptq_marlin and
+// awq_marlin methods are chosen over gptq and awq when the GPU supports
+// them); NF4 is bitsandbytes everywhere. KernelAuto for 16-bit, fp8/fp4,
+// GGUF and TensorRT-LLM (its own kernels: the byte ratio).
+func resolveKernel(in Input) Kernel {
 	switch {
+	case in.Kernel != KernelAuto:
+		return in.Kernel
 	case in.Task == QLoRA || in.Quant == QuantNF4:
+		return KernelBitsandbytes
+	case in.Quant.GGUF() || in.Engine == LlamaCpp || in.Engine == TRTLLM || (in.Weights != INT8 && in.Weights != INT4):
+		return KernelAuto
+	case in.Engine == HF && in.Weights == INT8:
+		return KernelBitsandbytes
+	case in.Engine == HF:
+		return KernelExllama
+	}
+	return KernelMarlin
+}
+
+// bnb4 reports whether in runs bitsandbytes' 4-bit kernels (NF4, QLoRA's
+// base, or int4 with --kernel bitsandbytes).
+func bnb4(in Input) bool {
+	return in.Task == QLoRA || in.Quant == QuantNF4 || (in.Kernel == KernelBitsandbytes && in.Weights == INT4)
+}
+
+// hfFormatOps is the extra host ops per linear for in's weight format and
+// kernel in HF transformers.
+func hfFormatOps(in Input) float64 {
+	switch k := resolveKernel(in); {
+	case bnb4(in):
 		return hfOpsNF4
-	case in.Weights == INT8:
+	case k == KernelBitsandbytes:
 		return hfOpsInt8
-	case in.Weights == INT4:
-		return hfOpsInt4
+	case k == KernelExllama || k == KernelMarlin:
+		return hfOpsExllama
+	case k == KernelAutoGPTQ:
+		return hfOpsAutoGPTQ
+	case k == KernelAWQGEMM || k == KernelAWQGEMV:
+		return hfOpsAWQ
 	case in.Weights == FP8 || in.Weights == FP4:
 		return hfOpsFP8
 	}
@@ -154,24 +199,35 @@ func servingHost(in Input) float64 {
 // matmul_4bit, so it pays the same copies. Other formats read their stored
 // bytes once.
 func dequantBytesFactor(in Input, tokens float64) float64 {
-	switch {
-	case (in.Task == QLoRA || in.Quant == QuantNF4) && tokens > 1:
+	switch k := resolveKernel(in); {
+	case bnb4(in) && tokens > 1:
 		return (4.127/8 + 4) / (4.127 / 8)
-	case in.Engine == HF && in.Weights == INT4 && !in.Quant.GGUF() && in.Quant != QuantNF4:
-		return 1 / hfInt4BandwidthShare
+	case k == KernelAuto || k == KernelBitsandbytes:
+		return 1
+	case k == KernelMarlin && in.Engine != HF:
+		return 1 / marlinBandwidthShare
 	}
-	return 1
+	return 1 / hfInt4BandwidthShare
 }
+
+// marlinBandwidthShare is the share of BF16's achieved bandwidth that
+// Marlin reaches inside a serving engine at small batch. Its kernels alone
+// come close to the 4× byte ratio up to batch 16–32, but end to end in vLLM
+// the paper reports speedups "of up to 2.8×" over FP16 (Frantar et al.
+// 2024, arXiv:2408.11743, abstract); a dense 7B model at batch 1 on an A10
+// reaches 2.8× here at 0.85 (3.2× at the byte ratio), so 0.85. An
+// estimate from the paper's best case, not fitted on rows.
+const marlinBandwidthShare = 0.85
 
 // hfInt4BandwidthShare is the share of BF16's achieved bandwidth that the
 // group-wise int4 mat-vec kernels of the PyTorch stack reach (GPTQ/AWQ
 // kernels in transformers, torch's int4 tinygemm): unpacking and scaling
-// in the inner loop leave them short of the byte ratio, unlike Marlin-class
-// kernels in the serving engines, which reach it at small batch (Frantar
-// et al. 2024, "MARLIN: Mixed-Precision Auto-Regressive Parallel
-// Inference", arXiv:2408.11743). Fitted to gpt-fast's compiled int4 Llama-2-7B
-// row on an A100 (4.95 ms against 3.83 ms at BF16's share: 0.72;
-// testdata/calibration/pytorch_gpt_fast_blog.json).
+// in the inner loop leave them short of the byte ratio. Fitted to
+// gpt-fast's compiled int4 Llama-2-7B row on an A100 (4.95 ms against
+// 3.83 ms at BF16's share: 0.72; testdata/calibration/
+// pytorch_gpt_fast_blog.json). Taken for every group-wise kernel in HF
+// transformers and for the serving engines' non-Marlin ones (vLLM's gptq
+// and awq methods), int8 too: an estimate beyond tinygemm.
 const hfInt4BandwidthShare = 0.72
 
 // hostSerial reports whether a forward over tokens runs its device work
@@ -186,5 +242,5 @@ const hfInt4BandwidthShare = 0.72
 // +54..+60% (the longer: +23..+37%): its 72 MB L2 cache, larger than
 // the H100's 50 MB, probably serves much of the 16-bit copy's read-back.
 func hostSerial(in Input, tokens float64) bool {
-	return in.Engine == HF && (in.Task == QLoRA || in.Quant == QuantNF4) && tokens > 1
+	return in.Engine == HF && bnb4(in) && tokens > 1
 }

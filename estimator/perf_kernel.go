@@ -48,3 +48,22 @@ func ParseKernel(s string) (Kernel, error) {
 	i, err := parseEnum(kernelNames[:], s, "kernel")
 	return Kernel(i), err
 }
+
+// validateKernel checks Input.Kernel against the format and engine: a
+// kernel names a weight-only int4/int8 format (not GGUF) run by HF
+// transformers, vLLM or SGLang; exllama and AutoAWQ's kernels are 4-bit
+// only.
+func validateKernel(l *errList, in Input) {
+	k := in.Kernel
+	switch {
+	case k == KernelAuto:
+	case k < KernelAuto || int(k) >= len(kernelNames):
+		l.add("kernel", int(k), ErrUnknown, "")
+	case in.Weights != INT4 && in.Weights != INT8:
+		l.add("kernel", k.String(), ErrIncompatible, "a weight-only kernel needs int4 or int8 weights")
+	case in.Quant.GGUF() || in.Engine == LlamaCpp || in.Engine == TRTLLM:
+		l.add("kernel", k.String(), ErrIncompatible, "GGUF, llama.cpp and TensorRT-LLM use their own kernels")
+	case in.Weights == INT8 && (k == KernelExllama || k == KernelAWQGEMM || k == KernelAWQGEMV):
+		l.add("kernel", k.String(), ErrIncompatible, "4-bit only: int8 GPTQ runs on autogptq or marlin")
+	}
+}

@@ -397,9 +397,11 @@ func TestThroughputProperties(t *testing.T) {
 
 // Int4 weights read a quarter of bf16's bytes, so memory-bound decode on
 // a serving engine is faster; fp8 KV halves the cache read. Under HF
-// transformers eager the host bounds batch-1 decode and the quantised
-// formats add launches per linear, so int4 is slower than bf16 there
-// (bitsandbytes benchmark: NF4 and LLM.int8 below BF16 on an H100).
+// transformers eager the host bounds batch-1 decode: GPTQ int4 through
+// exllama (the default kernel) launches what bf16 does and decodes at the
+// same host floor, while kernels that add launches per linear are slower
+// (bitsandbytes benchmark: NF4 and LLM.int8 below BF16 on an H100;
+// optimum's: AutoGPTQ's cuda-old kernel below exllama on an A100).
 func TestDecodeQuantFaster(t *testing.T) {
 	for _, f := range []string{"llama-3.1-8b.json", "mixtral-8x7b-v0.1.mlc_preset.json", "qwen2.5-7b.json", "deepseek-v3.json"} {
 		in := DefaultInput(loadArch(t, f))
@@ -407,9 +409,16 @@ func TestDecodeQuantFaster(t *testing.T) {
 		hf := mustPerf(t, in, h100SXMFP8, Efficiency{}, Workload{})
 		in.Weights = INT4
 		hf4 := mustPerf(t, in, h100SXMFP8, Efficiency{}, Workload{})
-		if !(hf4.DecodeTokensPerSecond < hf.DecodeTokensPerSecond) || hf.Bound != BoundHost {
-			t.Errorf("%s: HF int4 decode %g tok/s, bf16 %g (bound %v)", f, hf4.DecodeTokensPerSecond, hf.DecodeTokensPerSecond, hf.Bound)
+		if hf4.DecodeTokensPerSecond != hf.DecodeTokensPerSecond || hf.Bound != BoundHost || hf4.Bound != BoundHost {
+			t.Errorf("%s: HF exllama int4 decode %g tok/s, bf16 %g (bound %v)", f, hf4.DecodeTokensPerSecond, hf.DecodeTokensPerSecond, hf.Bound)
 		}
+		for _, k := range []Kernel{KernelAutoGPTQ, KernelAWQGEMM, KernelBitsandbytes} {
+			in.Kernel = k
+			if q := mustPerf(t, in, h100SXMFP8, Efficiency{}, Workload{}); !(q.DecodeTokensPerSecond < hf.DecodeTokensPerSecond) {
+				t.Errorf("%s: HF int4 with %v decode %g tok/s, bf16 %g", f, k, q.DecodeTokensPerSecond, hf.DecodeTokensPerSecond)
+			}
+		}
+		in.Kernel = KernelAuto
 		in.Weights, in.Engine = BF16, VLLM
 		bf := mustPerf(t, in, a100SXM, Efficiency{}, Workload{})
 		in.Weights = INT4
@@ -967,7 +976,8 @@ func TestVLLMBitsandbytes(t *testing.T) {
 		in.Quant, in.Batch = q, b
 		return mustPerf(t, in, hw, Efficiency{}, w).DecodeStepSeconds
 	}
-	if r := step(QuantNF4, 1) / step(QuantGroup128, 1); r < 0.9 || r > 1.1 {
+	// Both read about 4 bits a weight; Marlin at marlinBandwidthShare.
+	if r := step(QuantNF4, 1) / step(QuantGroup128, 1); r < 0.8 || r > 1.1 {
 		t.Errorf("batch 1: NF4/GPTQ step %.2f, want about 1", r)
 	}
 	if r := step(QuantNF4, 8) / step(QuantGroup128, 8); r < 3 {
@@ -1101,14 +1111,17 @@ func TestDPBandwidthWithTP(t *testing.T) {
 // A100-SXM4-80GB (testdata/calibration/optimum_gptq_a100.json), Llama-2-13B
 // at prompt 512 and 512 new tokens: a decode step is (512 × per-token
 // latency − prefill) / 511. The host is the server class (the A100's
-// catalog default); no constant was fitted on these rows. The batch-1 FP16
-// and exllama rows (fit: they placed the A100's host in the server class;
-// −17%, +20%) and the FP16 rows at batch 2 and 4 (test) are held to ±20%.
-// Logged: FP16 at batch 8 and 16 (−34%, −55%: transformers of 2023 ran
-// eager attention and concatenated the whole KV cache every step, device
-// work that grows with batch × context and is not modelled), the GPTQ
-// rows above batch 1 and the autogptq-cuda-old kernel (kernels the model
-// does not price yet).
+// catalog default), each GPTQ row at its own kernel (--kernel exllama or
+// autogptq). The batch-1 rows are fit rows: FP16 and exllama placed the
+// A100's host in the server class (−17%, −9%), AutoGPTQ's cuda-old row
+// fixed hfOpsAutoGPTQ (−12%); they and the FP16 rows at batch 2 and 4
+// (test) are held to ±20%. Logged: FP16 at batch 8 and 16 (−34%, −55%:
+// transformers of 2023 ran eager attention and concatenated the whole KV
+// cache every step, device work that grows with batch × context and is not
+// modelled) and the GPTQ rows above batch 1, which grow with the batch
+// faster than the model's kernels do (their 2023 kernels were not yet
+// batch-efficient: exllama "is rather slow for larger batch sizes", the
+// table's README says).
 func optimumA100Rows(t *testing.T) []calRow {
 	a := loadArch(t, "llama-2-13b-chat-hf.json")
 	var rows []calRow
@@ -1116,18 +1129,21 @@ func optimumA100Rows(t *testing.T) []calRow {
 		in := DefaultInput(a)
 		in.Weights = FP16
 		kernel, _ := rec["kernel"].(string)
-		if kernel != "" {
-			in.Weights, in.Quant = INT4, QuantGroup128
+		switch kernel {
+		case "exllama":
+			in.Weights, in.Quant, in.Kernel = INT4, QuantGroup128, KernelExllama
+		case "autogptq-cuda-old":
+			in.Weights, in.Quant, in.Kernel = INT4, QuantGroup128, KernelAutoGPTQ
 		}
 		b := int(num(t, rec["batch_size"]))
 		in.Batch, in.Seq = b, 1024
 		p := mustPerf(t, in, a100SXM, Efficiency{}, Workload{PromptTokens: 512, OutputTokens: 512})
 		step := (512*num(t, rec["per_token_latency_ms"]) - num(t, rec["prefill_latency_ms"])) / 511
 		row := calRow{model: "Llama-2-13B", setting: fmt.Sprintf("HF A100 %s %s b%d decode step (%s)", rec["format"], kernel, b, rec["split"]),
-			measured: step, estimated: 1000 * p.DecodeStepSeconds, unit: "ms", note: "kernel not modelled"}
+			measured: step, estimated: 1000 * p.DecodeStepSeconds, unit: "ms", note: "2023 GPTQ kernels at batch > 1"}
 		switch {
 		case rec["split"] == "fit":
-			row.tol, row.note = 0.20, "fit: host class"
+			row.tol, row.note = 0.20, "fit"
 		case kernel == "" && b <= 4:
 			row.tol, row.note = 0.20, "test"
 		case kernel == "":
@@ -1139,3 +1155,61 @@ func optimumA100Rows(t *testing.T) []calRow {
 }
 
 func TestOptimumA100Calibration(t *testing.T) { reportCalibration(t, optimumA100Rows(t)) }
+
+// TestKernels: GPTQ int8 in HF transformers runs AutoGPTQ's kernel, not
+// bitsandbytes' LLM.int8() outlier decomposition, so it launches
+// hfOpsAutoGPTQ extra ops per linear instead of hfOpsInt8; the default
+// kernels are bitsandbytes for int8 and exllama for int4 in HF, Marlin in
+// vLLM; Marlin in a serving engine reads at marlinBandwidthShare, other
+// group-wise kernels at hfInt4BandwidthShare; kernels that do not fit the
+// format or engine are refused.
+func TestKernels(t *testing.T) {
+	a := loadArch(t, "llama-3.1-8b.json")
+	in := DefaultInput(a)
+	in.Weights, in.Batch, in.Seq = INT8, 1, 512
+	w := Workload{PromptTokens: 256, OutputTokens: 256}
+	hw := h100SXMFP8
+	bnb := mustPerf(t, in, hw, Efficiency{}, w)
+	in.Kernel = KernelAutoGPTQ
+	gptq := mustPerf(t, in, hw, Efficiency{}, w)
+	ops := func(extra float64) float64 {
+		return (float64(a.Layers)*(hfOpsPerLayer-hfLinearsPerLayer+hfLinearsPerLayer*(1+extra)) + hfOpsPerStep) * hfOpSeconds
+	}
+	if math.Abs(relErr(bnb.DecodeStepSeconds, ops(hfOpsInt8))) > 1e-9 || math.Abs(relErr(gptq.DecodeStepSeconds, ops(hfOpsAutoGPTQ))) > 1e-9 {
+		t.Errorf("HF int8 step: bitsandbytes %g s (want %g), GPTQ %g s (want %g)", bnb.DecodeStepSeconds, ops(hfOpsInt8), gptq.DecodeStepSeconds, ops(hfOpsAutoGPTQ))
+	}
+	for _, c := range []struct {
+		e    Engine
+		w    DType
+		want Kernel
+	}{{HF, INT8, KernelBitsandbytes}, {HF, INT4, KernelExllama}, {VLLM, INT4, KernelMarlin}, {VLLM, INT8, KernelMarlin}, {TRTLLM, INT4, KernelAuto}, {HF, BF16, KernelAuto}} {
+		if got := resolveKernel(Input{Engine: c.e, Weights: c.w}); got != c.want {
+			t.Errorf("%v %v: default kernel %v, want %v", c.e, c.w, got, c.want)
+		}
+	}
+	// Serving: Marlin's weight read at batch 1 is the bytes over its share.
+	in.Engine, in.Weights, in.Kernel = VLLM, INT4, KernelAuto
+	m := newInferModel(in, hw, Efficiency{}.resolve(in, hw))
+	if got, want := dequantBytesFactor(in, 1), 1/marlinBandwidthShare; got != want {
+		t.Errorf("vLLM Marlin bytes factor %g, want %g", got, want)
+	}
+	in.Kernel = KernelExllama
+	if got := dequantBytesFactor(in, 1); got != 1/hfInt4BandwidthShare || !(m.weight > 0) {
+		t.Errorf("vLLM gptq (exllama) bytes factor %g", got)
+	}
+	for _, bad := range []func(Input) Input{
+		func(in Input) Input { in.Weights, in.Kernel = BF16, KernelMarlin; return in },
+		func(in Input) Input { in.Weights, in.Kernel = INT8, KernelExllama; return in },
+		func(in Input) Input { in.Engine, in.Kernel = TRTLLM, KernelMarlin; return in },
+		func(in Input) Input { in.Kernel = Kernel(99); return in },
+	} {
+		if _, err := Throughput(bad(in), hw, Efficiency{}, w); err == nil || !strings.Contains(err.Error(), "kernel") {
+			t.Errorf("bad kernel accepted: %v", err)
+		}
+	}
+	for _, k := range Kernels {
+		if got, err := ParseKernel(k.String()); err != nil || got != k {
+			t.Errorf("ParseKernel(%q) = %v, %v", k, got, err)
+		}
+	}
+}
