@@ -196,5 +196,20 @@ func (m *inferModel) step(tokens, lctx, kvRead float64) (secs float64, b Bound, 
 
 // decodeStep is one decode step of batch sequences at context ctx.
 func (m *inferModel) decodeStep(batch, ctx float64) (secs float64, b Bound, memBound bool) {
-	return m.step(batch, attnLayerCtx(m.a, ctx), batch*m.kvSeq(ctx))
+	kv := batch * m.kvSeq(ctx)
+	if m.in.Engine == HF && !m.in.Compiled {
+		kv *= hfDynamicCacheReads
+	}
+	return m.step(batch, attnLayerCtx(m.a, ctx), kv)
 }
+
+// hfDynamicCacheReads is the cache bytes an HF transformers eager decode
+// step moves per byte of KV cache: its DynamicCache appends each new
+// token by concatenating the layer's whole cache with it (cache_utils.py,
+// DynamicLayer.update: self.keys = torch.cat([self.keys, key_states],
+// dim=-2)), which reads the old cache and writes a new one, and attention
+// then reads it: 3. The static cache of a compiled step (Input.Compiled)
+// writes the new token in place and reads the cache once. The RTX 4090
+// BF16 Llama 3.1 8B rows, bound by the device, move from −12% to −9%
+// (batch 8) and from −12% to −1% (batch 32).
+const hfDynamicCacheReads = 3

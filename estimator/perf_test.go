@@ -1115,10 +1115,10 @@ func TestDPBandwidthWithTP(t *testing.T) {
 // autogptq). The batch-1 rows are fit rows: FP16 and exllama placed the
 // A100's host in the server class (−17%, −9%), AutoGPTQ's cuda-old row
 // fixed hfOpsAutoGPTQ (−12%); they and the FP16 rows at batch 2 and 4
-// (test) are held to ±20%. Logged: FP16 at batch 8 and 16 (−34%, −55%:
-// transformers of 2023 ran eager attention and concatenated the whole KV
-// cache every step, device work that grows with batch × context and is not
-// modelled) and the GPTQ rows above batch 1, which grow with the batch
+// (test) are held to ±20%. Logged: FP16 at batch 8 and 16 (−34%, −44%
+// with the cache's concatenation, hfDynamicCacheReads: transformers of
+// 2023 also ran eager attention, device work that grows with batch ×
+// context and is not modelled) and the GPTQ rows above batch 1, which grow with the batch
 // faster than the model's kernels do (their 2023 kernels were not yet
 // batch-efficient: exllama "is rather slow for larger batch sizes", the
 // table's README says).
