@@ -2,7 +2,9 @@ package plan
 
 import (
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 
 	"rightsize/estimator/sim"
 )
@@ -79,6 +81,7 @@ func PlanFleet(req Request, offers []Offer, opts Options, fo FleetOptions) (Flee
 		return FleetResult{}, err
 	}
 	peak := newPlanner(req, o2, len(offers))
+	peak.prewarmPeak(offers)
 	res := peak.plan(offers)
 	out := FleetResult{Peak: res}
 	n := len(res.Rows)
@@ -103,6 +106,7 @@ func PlanFleet(req Request, offers []Offer, opts Options, fo FleetOptions) (Flee
 	}
 	// Rows are large (a day of five choices): each is planned in place
 	// and moved once into its rank.
+	prewarm(sizers, res.Rows[:n])
 	rows := make([]FleetRow, n)
 	m := 0
 	for i := range n {
@@ -197,15 +201,12 @@ type fleetSizer struct {
 // Without a simulation (an engine without continuous batching) it is the
 // closed form's sustainable rate μ.
 func (s *fleetSizer) load(r *Row, lam float64) (float64, Reason, bool) {
-	p := s.p
-	o := r.Offer
-	vram, hw := p.slice(o)
-	gpus := r.TP * r.PP
-	if p.req.FixedParallelism {
-		gpus = p.in.GPUs
-	}
-	cs := copyShape{vram: vram, gpus: gpus, tp: r.TP, pp: r.PP, perInstance: max(r.DP, 1), instancesPer: max(r.InstancesPerReplica, 1)}
-	sc := p.curve(cs, hw)
+	cs, sc := s.shape(r)
+	return s.loadOn(r, cs, &sc, lam)
+}
+
+// loadOn is load on the row's shape cs and curve sc (shape's).
+func (s *fleetSizer) loadOn(r *Row, cs copyShape, sc *serveCurve, lam float64) (float64, Reason, bool) {
 	if !sc.ok || !(sc.mu > 0) {
 		why := sc.why
 		if why.Key == "" {
@@ -220,7 +221,7 @@ func (s *fleetSizer) load(r *Row, lam float64) (float64, Reason, bool) {
 	if sc.sim != nil && sc.sim.ok {
 		v, ok := s.memo[sc.sim]
 		if !ok {
-			v = s.perCopy(&sc, r, cs.perInstance)
+			v = s.perCopy(sc, r, cs.perInstance)
 			s.memo[sc.sim] = v
 		}
 		rho = v
@@ -229,6 +230,74 @@ func (s *fleetSizer) load(r *Row, lam float64) (float64, Reason, bool) {
 		return 0, Reason{Key: "slo.kv_pool"}, false
 	}
 	return lam / rho, Reason{}, true
+}
+
+// shape is the row's copy shape and its curve for s's workload.
+func (s *fleetSizer) shape(r *Row) (copyShape, serveCurve) {
+	p := s.p
+	vram, hw := p.slice(r.Offer)
+	gpus := r.TP * r.PP
+	if p.req.FixedParallelism {
+		gpus = p.in.GPUs
+	}
+	cs := copyShape{vram: vram, gpus: gpus, tp: r.TP, pp: r.PP, perInstance: max(r.DP, 1), instancesPer: max(r.InstancesPerReplica, 1)}
+	return cs, p.curve(cs, hw)
+}
+
+// prewarm fills the sizers' memos with ρ* of every simulated shape the
+// rows use, the shapes in parallel: each shape's set-up has its own
+// serving model, so its runs share nothing with another's. The curves are
+// built first, in the rows' order (the planners' memo tables are not safe
+// for concurrent writes), and each shape is sized for the first row that
+// uses it, as load would size it, so the memos hold what the sequential
+// loop would put there, whatever the schedule.
+func prewarm(sizers []*fleetSizer, rows []Row) {
+	type job struct {
+		s    *fleetSizer
+		sc   serveCurve
+		r    *Row
+		step int
+		rho  float64
+	}
+	var jobs []job
+	queued := map[*simMemo]bool{}
+	for i := range rows {
+		r := &rows[i]
+		if !r.Fits || r.Offer == nil {
+			continue
+		}
+		for _, s := range sizers {
+			cs, sc := s.shape(r)
+			if !sc.ok || !(sc.mu > 0) || sc.sim == nil || !sc.sim.ok || queued[sc.sim] {
+				continue
+			}
+			if _, ok := s.memo[sc.sim]; ok {
+				continue
+			}
+			queued[sc.sim] = true
+			jobs = append(jobs, job{s: s, sc: sc, r: r, step: cs.perInstance})
+		}
+	}
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range work {
+				x := &jobs[j]
+				x.rho = x.s.perCopy(&x.sc, x.r, x.step)
+			}
+		}()
+	}
+	for j := range jobs {
+		work <- j
+	}
+	close(work)
+	wg.Wait()
+	for _, x := range jobs {
+		x.s.memo[x.sc.sim] = x.rho
+	}
 }
 
 // perCopy is ρ*: the highest rate one copy of sc serves within the SLOs
@@ -330,6 +399,18 @@ func fleetRow(sizers []*fleetSizer, r Row, fo FleetOptions, single bool, fr *Fle
 	}
 	peak := fo.Curve.Peak()
 	per := max(r.DP, 1)
+	// Each workload's shape and curve on the row, looked up once for the
+	// day's 24 hours.
+	type shaped struct {
+		cs copyShape
+		sc serveCurve
+	}
+	var buf [8]shaped
+	shapes := buf[:0]
+	for _, s := range sizers {
+		cs, sc := s.shape(&r)
+		shapes = append(shapes, shaped{cs, sc})
+	}
 	var in FleetInput
 	for h, lam := range fo.Curve {
 		need := 0
@@ -342,8 +423,8 @@ func fleetRow(sizers []*fleetSizer, r Row, fo FleetOptions, single bool, fr *Fle
 			// serving the mix meets the SLOs when each class's load fits,
 			// which ignores short requests queueing behind long prompts.
 			load := 0.0
-			for _, s := range sizers {
-				l, why, ok := s.load(&r, lam*s.share)
+			for i, s := range sizers {
+				l, why, ok := s.loadOn(&r, shapes[i].cs, &shapes[i].sc, lam*s.share)
 				if !ok {
 					fr.Reason = why
 					return

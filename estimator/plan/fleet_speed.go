@@ -1,0 +1,104 @@
+package plan
+
+import (
+	"math"
+	"runtime"
+	"sync"
+)
+
+// prewarmPeak runs, in parallel, the first simulation the serving planner
+// will run for each copy shape of the peak plan: servingTech picks a
+// shape by the closed form (the fewest instances at the rate; ties: the
+// lower closed-form p95 end-to-end time) and simCopies first simulates it
+// at k = its closed-form copies (at least the utilisation cap's floor, in
+// whole instances). Each simulation set-up has its own serving model and
+// run memo (simMemo), so runs of different shapes share nothing; the plan
+// then finds those runs memoised and is the same plan, whatever the
+// schedule. A shape the planner would not pick only costs a run.
+func (p *planner) prewarmPeak(offers []Offer) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		return // nothing to gain on one thread
+	}
+	w := p.req.Workload
+	lam := w.RequestsPerSecond
+	cap := w.MaxUtilisation
+	if cap == 0 {
+		cap = DefaultMaxUtilisation
+	}
+	type job struct {
+		m *simMemo
+		k int
+	}
+	var jobs []job
+	queued := map[*simMemo]bool{}
+	var shapes []copyShape
+	for i := range offers {
+		o := &offers[i]
+		if !p.passes(o) || !(p.price(o, p.req.Pricing) > 0) || !o.HasHardware || !(o.GPUCount > 0) || o.GPUMemory <= 0 {
+			continue
+		}
+		if _, ok := p.rate(o.Currency); !ok {
+			continue
+		}
+		shapes = append(shapes[:0], p.inferShapes(o)...)
+		_, hw := p.slice(o)
+		var best copyShape
+		var bestCurve serveCurve
+		bestInst, bestTime := math.MaxInt, 0.0
+		for _, cs := range shapes {
+			sc := p.curve(cs, hw)
+			if !sc.ok || !(sc.mu > 0) {
+				continue
+			}
+			units := (int(math.Ceil(lam/sc.mu-1e-9)) + cs.perInstance - 1) / cs.perInstance
+			if p.req.Pricing == Spot {
+				units++
+			}
+			inst := units * cs.instancesPer
+			if inst > p.maxInst {
+				continue
+			}
+			l := sc.at(lam, units*cs.perInstance, p.output)
+			t := l.ttft95 + math.Max(p.output-1, 0)*l.tpot
+			if inst < bestInst || (inst == bestInst && t < bestTime) {
+				best, bestCurve, bestInst, bestTime = cs, sc, inst, t
+			}
+		}
+		m := bestCurve.sim
+		if bestInst == math.MaxInt || m == nil || !m.ok || queued[m] {
+			continue
+		}
+		step := best.perInstance
+		guess := bestInst / max(best.instancesPer, 1) * step
+		if p.req.Pricing == Spot {
+			guess -= step
+		}
+		lo := 1
+		if raw := bestCurve.rawRate(p.output); raw > 0 {
+			lo = max(lo, int(math.Ceil(lam/(cap*raw)-1e-9)))
+		}
+		up := func(k int) int { return (max(k, 1) + step - 1) / step * step }
+		k := up(max(guess, up(lo)))
+		if _, done := m.runs[k]; done || k > p.maxInst/max(best.instancesPer, 1)*step {
+			continue
+		}
+		queued[m] = true
+		jobs = append(jobs, job{m, k})
+	}
+	work := make(chan job)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for x := range work {
+				x.m.at(x.k, lam, w)
+			}
+		}()
+	}
+	for _, x := range jobs {
+		work <- x
+	}
+	close(work)
+	wg.Wait()
+}
