@@ -68,7 +68,7 @@ type stageOut struct {
 
 func estimate(in Input) Result {
 	a := in.Arch
-	r := Result{Params: a.TotalParams, ActiveParams: a.ActiveParamCount, Usable: in.UsableBytes()}
+	r := Result{Params: a.TotalParams, ActiveParams: a.ActiveParamCount, VisionParams: a.VisionParams, Usable: in.UsableBytes()}
 	r.KVBytesPerToken = a.KVBytesPerToken(in.KV)
 	if in.Engine == LlamaCpp && in.KV != FP32 && in.KV != BF16 && in.KV != FP16 {
 		r.KVBytesPerToken = Bytes(float64(a.kvElemsPerTokenLayer()*int64(a.KVCacheLayers())) * llamaCppKVBits(in.KV) / 8)
@@ -79,7 +79,7 @@ func estimate(in Input) Result {
 	if a.MaxPositions > 0 && in.Seq > a.MaxPositions {
 		r.Warnings.add(WarnSeqBeyondContext)
 	}
-	if a.VisionParams > 0 {
+	if a.VisionParams > 0 && !in.TextOnly {
 		r.Warnings.add(WarnVisionApprox)
 	}
 	if !a.HasKVCache() && in.Task == Inference {
@@ -292,7 +292,10 @@ func stageParams(in Input, first, last bool) stageShape {
 	exShard := tp * trainEP(in) // and over EP data-parallel ranks in training
 	var ends float64
 	if first {
-		ends += float64(a.EmbeddingParams)
+		ends += float64(a.EmbeddingParams) // a VLM's vision tower and projector included
+		if in.TextOnly {
+			ends -= float64(a.VisionParams)
+		}
 	}
 	if last {
 		ends += float64(a.HeadParams)
@@ -333,6 +336,9 @@ func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 		W = linGPU*linBits/8 + otherGPU*otherBits/8
 	case Pretrain, FullFinetune:
 		r.TrainableParams = a.TotalParams
+		if in.TextOnly {
+			r.TrainableParams -= a.VisionParams
+		}
 		var wB, gB, master float64
 		switch {
 		case in.Weights == FP32:

@@ -247,6 +247,12 @@ type Overheads struct {
 type Input struct {
 	Arch Arch // --model / --config
 	Task Task // --task
+	// TextOnly runs a vision-language model's text model alone
+	// (--text-only): its vision tower and projector (Arch.VisionParams) are
+	// not loaded, as vLLM does with --language-model-only or a zero
+	// limit_mm_per_prompt for every modality (vLLM PR #22299) and
+	// transformers with the text model's class. No effect on a text model.
+	TextOnly bool
 
 	// Weights is the weight dtype (--precision). For training it is the
 	// compute dtype: fp32, or bf16/fp16 mixed precision with fp32 master

@@ -67,9 +67,10 @@ func TestParamCounts(t *testing.T) {
 		{"deepseek-v3.json", 671_000_000_000, 37_000_000_000, 0.02, 0},
 		// bigcode/octocoder (StarCoder): 15.5B (arXiv:2305.06161), tensors 15,517,456,384.
 		{"octocoder.json", 15_517_456_384, 0, 0.001, 0},
-		// llava-hf/llava-1.5-7b-hf: 7,063,427,072 (HF page). The CLIP tower
-		// is counted ViT-style (approximate), so allow 0.5%.
-		{"llava-1.5-7b-hf.json", 7_063_427_072, 0, 0.005, 0},
+		// llava-hf/llava-1.5-7b-hf: 7,063,427,072 (HF page): the CLIP tower
+		// as transformers' CLIPVisionModel builds it, LLaVA's mlp2x
+		// projector and the Llama 2 text model, exact.
+		{"llava-1.5-7b-hf.json", 7_063_427_072, 0, 1e-12, 0},
 		// Qwen/Qwen3-30B-A3B: the HF model page's safetensors total is
 		// 30,532,122,624 ("30.5B params"); the model card says "30.5B in
 		// total and 3.3B activated". Counting the input embedding and the
@@ -101,9 +102,9 @@ func TestParamCounts(t *testing.T) {
 		{"glm-4.5-air.json", 106_000_000_000, 12_000_000_000, 0.009, 0.12},
 		// google/gemma-3-1b-pt safetensors total 999,885,952.
 		{"gemma-3-1b.json", 999_885_952, 0, 0.001, 0},
-		// Gemma 3 27B: 27,433M incl. the 417M SigLIP tower (report Table 1);
-		// the tower is counted ViT-style, approximately.
-		{"gemma-3-27b.json", 27_433_000_000, 0, 0.002, 0},
+		// Gemma 3 27B: 27,433M incl. the 417M SigLIP tower (report Table 1,
+		// in 1M steps); TestVisionTowersApart checks the parts.
+		{"gemma-3-27b.json", 27_433_000_000, 0, 0.00003, 0},
 		// Kimi K2: "1T total, 32B activated" (DeepSeek-V3 architecture).
 		{"kimi-k2.json", 1_000_000_000_000, 32_000_000_000, 0.03, 0.03},
 		// OLMo 2 7B: 7.3B; Granite 3.1 8B: 8.17B (HF model pages).
@@ -322,5 +323,62 @@ func TestMoreFamilies(t *testing.T) {
 		"num_attention_heads":4,"num_key_value_heads":2,"vocab_size":100}`))
 	if vl.ModelType != "qwen2_5_vl" || vl.VisionParams <= 0 || vl.Params() != txt.Params()+vl.VisionParams {
 		t.Errorf("qwen2_5_vl: type %s, vision %d, total %d (text %d)", vl.ModelType, vl.VisionParams, vl.Params(), txt.Params())
+	}
+}
+
+// A VLM's vision tower and projector are counted apart from its text model,
+// as the families build them: Gemma 3's SigLIP tower (no class token, no
+// pooling head with vision_use_head false) and its one-matrix projector;
+// LLaVA's CLIP tower and two-layer projector. --text-only leaves them out.
+func TestVisionTowersApart(t *testing.T) {
+	g := loadArch(t, "gemma-3-27b.json")
+	// Gemma 3 technical report (arXiv:2503.19786) Table 1, 27B: vision
+	// encoder 417M, embedding parameters 1,416M (the 262,208 × 5376 token
+	// embedding and the 6.19M projector), non-embedding 25,600M; in 1M
+	// steps.
+	const projector = 1152*5376 + 1152
+	tower := g.VisionParams - projector
+	emb := int64(262_208)*5376 + projector
+	rest := g.TotalParams - tower - emb
+	for _, c := range []struct {
+		name      string
+		got, want int64
+	}{{"vision encoder", tower, 417_000_000}, {"embedding", emb, 1_416_000_000}, {"non-embedding", rest, 25_600_000_000}} {
+		if d := c.got - c.want; d < -500_000 || d > 500_000 {
+			t.Errorf("gemma-3-27b %s: %d, report %d (±0.5M)", c.name, c.got, c.want)
+		}
+	}
+	if g.Vocab != 262_208 {
+		t.Fatalf("gemma-3-27b vocab %d, want 262208", g.Vocab)
+	}
+	// LLaVA-1.5: CLIP ViT-L/14 at 336 px, 303.5M (transformers'
+	// CLIPVisionModel: 24 blocks, class embedding, 577 positions, pre and
+	// post LayerNorm, unbiased patch convolution) + mlp2x projector
+	// 1024×4096 + 4096×4096 with biases.
+	l := loadArch(t, "llava-1.5-7b-hf.json")
+	const clip = 24*(4*(1024*1024+1024)+2*1024*4096+4096+1024+4*1024) + 3*14*14*1024 + 1024 + 577*1024 + 4*1024
+	if want := int64(clip + 1024*4096 + 4096 + 4096*4096 + 4096); l.VisionParams != want {
+		t.Errorf("llava vision %d, want %d", l.VisionParams, want)
+	}
+
+	in := DefaultInput(g)
+	full := mustEstimate(t, in)
+	in.TextOnly = true
+	text := mustEstimate(t, in)
+	if d := full.PerGPU.Weights - text.PerGPU.Weights; d != Bytes(2*g.VisionParams) || full.VisionParams != g.VisionParams {
+		t.Errorf("text-only weights %d B below the whole model's, want %d (2 B × %d)", d, 2*g.VisionParams, g.VisionParams)
+	}
+	if text.Warnings.Has(WarnVisionApprox) || !full.Warnings.Has(WarnVisionApprox) {
+		t.Errorf("vision warning: whole %v, text-only %v", full.Warnings.Has(WarnVisionApprox), text.Warnings.Has(WarnVisionApprox))
+	}
+	in.Task = FullFinetune
+	if r := mustEstimate(t, in); r.TrainableParams != g.TotalParams-g.VisionParams {
+		t.Errorf("text-only fine-tune trains %d, want %d", r.TrainableParams, g.TotalParams-g.VisionParams)
+	}
+	txt := loadArch(t, "llama-3.1-8b.json")
+	a, b := DefaultInput(txt), DefaultInput(txt)
+	b.TextOnly = true
+	if mustEstimate(t, a).PerGPU != mustEstimate(t, b).PerGPU {
+		t.Error("text-only changes a text model's estimate")
 	}
 }

@@ -248,9 +248,13 @@ func (ws Warnings) Strings() []string {
 // allocates nothing.
 type Result struct {
 	Params, ActiveParams int64 // Arch.Params, Arch.ActiveParams
-	TrainableParams      int64 // all params, LoRA adapter params, or 0 for inference
-	KVBytesPerToken      Bytes // whole model, Input.KV dtype (Arch.KVBytesPerToken)
-	WeightBitsPerParam   float64
+	// VisionParams is a vision-language model's vision tower and projector
+	// (Arch.VisionParams), counted apart from its text model
+	// (Params − VisionParams); Input.TextOnly leaves them unloaded.
+	VisionParams       int64
+	TrainableParams    int64 // all params, LoRA adapter params, or 0 for inference
+	KVBytesPerToken    Bytes // whole model, Input.KV dtype (Arch.KVBytesPerToken)
+	WeightBitsPerParam float64
 
 	PerGPU   Breakdown // the worst GPU (first or last pipeline stage): the step's peak, part by part
 	Usable   Bytes     // usable memory per GPU (see UsableBytes)

@@ -61,6 +61,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		loraTarget = fs.String("lora-targets", "attention", "attention|all-linear")
 		engine     = fs.String("engine", def.Engine.String(), choices(estimator.Engines))
 		compiled   = fs.Bool("compile", false, "HF transformers with a static KV cache and torch.compile (CUDA graphs)")
+		textOnly   = fs.Bool("text-only", false, "a vision-language model's text model alone: its vision tower and projector are not loaded (vLLM --language-model-only)")
 		mfu        = fs.Float64("mfu", 0, "training compute efficiency (share of peak FLOP/s) to use instead of the model's; 0: model")
 		infMFU     = fs.Float64("inference-mfu", 0, "share of peak FLOP/s for prefill; 0: model")
 		bwUtil     = fs.Float64("bandwidth-util", 0, "share of memory bandwidth while decoding; 0: model")
@@ -187,6 +188,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	in.Batch, in.GradCheckpointing, in.SelectiveRecompute, in.FlashAttention = *batch, *gc, *selective, *flash
 	in.LoRARank, in.GPUMemUtil, in.MaxBatchedTokens, in.EnforceEager = *loraRank, *memUtil, *batched, *eager
 	in.Compiled, in.PureBF16, in.SequenceParallel, in.LossChunks = *compiled, *pureBF16, *seqPar, *lossChunks
+	in.TextOnly = *textOnly
 	in.OptimizerInBackward, in.SchedulerSteps, in.RequestSeconds = *optInBwd, *schedSteps, *reqOver
 	in.GPUs, in.ZeRO, in.TP, in.PP, in.EP, in.DP = *gpus, *zero, *tp, *pp, *ep, *dp
 	if !set["gpus"] && *tp >= 1 && *pp >= 1 && *tp**pp <= 1<<16 {
@@ -450,6 +452,16 @@ type estimateJSON struct {
 	RulesOfThumb           []ruleJSON     `json:"rules_of_thumb"`
 	Performance            *perfJSON      `json:"performance,omitempty"`
 	peakJSON                              // peak_bytes, peak_phase, load_peak_bytes, steady_state_bytes
+	towersJSON                            // text_parameters, vision_parameters, text_only
+}
+
+// towersJSON counts a vision-language model's text model and its vision
+// tower with projector apart (parameters is their sum); text_only says the
+// tower was left out (--text-only).
+type towersJSON struct {
+	TextParameters   int64 `json:"text_parameters"`
+	VisionParameters int64 `json:"vision_parameters"`
+	TextOnly         bool  `json:"text_only"`
 }
 
 // peakJSON is when the job's memory peaks (estimator.Result.Peak): fits
@@ -509,6 +521,7 @@ func newEstimateJSON(name string, in estimator.Input, r estimator.Result, maxBat
 		},
 		VRAMBytes: int64(in.VRAM), UsableBytes: int64(r.Usable), HeadroomBytes: int64(r.Headroom), Fits: r.Fits,
 		peakJSON:         peakJSON{int64(r.Peak), r.PeakPhase.String(), int64(r.LoadPeak), int64(r.SteadyState)},
+		towersJSON:       towersJSON{r.Params - r.VisionParams, r.VisionParams, in.TextOnly},
 		MaxBatchThatFits: maxBatch, MaxSeqThatFits: maxSeq, MinGPUsThatFit: minGPUs,
 		KVPoolTokens: r.KVPoolTokens, MaxConcurrentSeqs: r.MaxConcurrentSeqs, HostOffloadBytes: int64(r.HostOffload),
 		Warnings: w,
@@ -522,6 +535,13 @@ func newEstimateJSON(name string, in estimator.Input, r estimator.Result, maxBat
 func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Result, maxBatch, maxSeq, minGPUs int) {
 	gib := func(b estimator.Bytes) string { return fmt.Sprintf("%.2f GiB", b.GiB()) }
 	fmt.Fprintf(w, "%s (%s): %.3fB parameters", name, in.Arch.ModelType, float64(r.Params)/estimator.Billion)
+	if r.VisionParams > 0 {
+		fmt.Fprintf(w, " (text %.3fB, vision tower and projector %.3fB", float64(r.Params-r.VisionParams)/estimator.Billion, float64(r.VisionParams)/estimator.Billion)
+		if in.TextOnly {
+			fmt.Fprint(w, ", not loaded: --text-only")
+		}
+		fmt.Fprint(w, ")")
+	}
 	if r.ActiveParams != r.Params {
 		fmt.Fprintf(w, ", %.3fB active per token", float64(r.ActiveParams)/estimator.Billion)
 	}
