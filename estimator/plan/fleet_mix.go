@@ -240,12 +240,22 @@ func planMix(req Request, offers []Offer, opts Options, fo FleetOptions, extra m
 	mixG, mixCost, okMix := sim.groups(best)
 	singleG, singleCost, okSingle := sim.groups(single)
 	if !okSingle {
-		// The simulator cannot size the single offer: keep the closed form.
+		// The simulator cannot size the single offer (a class misses the
+		// SLOs even at a light load there): keep the closed form.
 		sim.closed = true
 		mixG, mixCost, okMix = sim.groups(best)
-		singleG, singleCost, _ = sim.groups(single)
+		singleG, singleCost, okSingle = sim.groups(single)
 	}
-	out.Single = singleG[0]
+	if okMix && len(mixG) == 1 && (!okSingle || mixCost < singleCost-1e-9) {
+		// The mix is one offer cheaper than the search's single one: it
+		// is the best single offer.
+		singleG, singleCost, okSingle, single = mixG, mixCost, true, best
+	}
+	if okSingle {
+		out.Single = singleG[0]
+	} else {
+		singleCost = math.Inf(1)
+	}
 	// A fleet sized elsewhere may be the cheaper single offer.
 	row := -1
 	for i, fr := range extra.rows {
@@ -260,6 +270,9 @@ func planMix(req Request, offers []Offer, opts Options, fo FleetOptions, extra m
 			out.Single.Buckets = append(out.Single.Buckets, b)
 		}
 		singleG = []MixGroup{out.Single}
+	}
+	if !okSingle && row < 0 {
+		return out, nil // no offer sized: no answer
 	}
 	if !okMix || mixCost >= singleCost-1e-9 {
 		mixG, mixCost, best = singleG, singleCost, nil

@@ -1,7 +1,6 @@
 package plan_test
 
 import (
-	"math"
 	"testing"
 
 	"rightsize/estimator/plan"
@@ -76,6 +75,8 @@ func TestPlanMixNeverDearer(t *testing.T) {
 		{"loose", chatMix, 5, 0.1, true},
 		{"rag", []plan.Bucket{{PromptTokens: 4000, OutputTokens: 300, Share: 0.7}, {PromptTokens: 300, OutputTokens: 300, Share: 0.3}}, 2, 0, true},
 		{"one-class", []plan.Bucket{{PromptTokens: 500, OutputTokens: 200, Share: 1}}, 1, 0, true},
+		{"chat-preset", preset(t, "chat"), 2, 0.05, true},
+		{"code-preset", preset(t, "code"), 1, 0.05, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := req
@@ -103,7 +104,14 @@ func TestPlanMixNeverDearer(t *testing.T) {
 	if _, err := plan.PlanMix(req, offers, plan.Options{}, plan.FleetOptions{Curve: chatCurve, Buckets: []plan.Bucket{{Share: 1}}}); err == nil {
 		t.Error("a class without tokens: no error")
 	}
-	_ = math.Inf
+}
+
+func preset(t *testing.T, name string) []plan.Bucket {
+	w, ok := plan.PresetWorkload(name)
+	if !ok {
+		t.Fatalf("no preset %s", name)
+	}
+	return w.Buckets
 }
 
 // BenchmarkPlanFleetMixed plans a three-class mix over the whole catalog.
