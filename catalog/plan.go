@@ -43,6 +43,9 @@ func (c *Catalog) PlanOffersAt(w estimator.DType, today time.Time) []plan.Offer 
 		g := gpus[o.GPU]
 		p := provs[o.Provider]
 		hw, ok := g.Hardware(w)
+		if c, known := o.HostClass(); known {
+			hw.HostClass = c // the instance's own CPU (Offer.HostCPU)
+		}
 		po := plan.Offer{
 			ID: o.ID, Provider: o.Provider, ProviderKind: p.Kind, Country: p.Country, InstanceType: o.InstanceType,
 			GPU: o.GPU, GPUCount: o.GPUCount, VCPUs: o.VCPUs, RAMGiB: o.RAMGiB,

@@ -25,6 +25,9 @@ func TestPlanOffers(t *testing.T) {
 		if po.HasHardware {
 			withHW++
 			hw, _ := g.Hardware(estimator.BF16)
+			if c, known := o.HostClass(); known {
+				hw.HostClass = c // the instance's own CPU
+			}
 			if po.Hardware != hw {
 				t.Errorf("%s: hardware %+v, want %+v", o.ID, po.Hardware, hw)
 			}
@@ -36,10 +39,15 @@ func TestPlanOffers(t *testing.T) {
 	if withHW < len(offers)*3/4 { // 845 of 1107 on 2026-11-23
 		t.Errorf("only %d of %d offers have speed figures", withHW, len(offers))
 	}
-	// p5.48xlarge: 8 H100 SXM on NVLink.
+	// p5.48xlarge: 8 H100 SXM on NVLink. p4de.24xlarge's A100s sit on
+	// Cascade Lake Xeons (legacy-server), though the A100's default host
+	// is a server.
 	for _, po := range offers {
 		if po.ID == "aws-p5.48xlarge" && (po.GPUCount != 8 || po.Interconnect != "nvlink") {
 			t.Errorf("p5.48xlarge: %v GPUs on %q", po.GPUCount, po.Interconnect)
+		}
+		if po.ID == "aws-p4de.24xlarge" && po.Hardware.HostClass != estimator.HostLegacyServer {
+			t.Errorf("p4de.24xlarge: host class %v", po.Hardware.HostClass)
 		}
 	}
 }
