@@ -584,6 +584,9 @@ func FuzzThroughput(f *testing.F) {
 		in.GradCheckpointing, in.SelectiveRecompute = gc, sel
 		// The high bits drive the serving and host options.
 		in.EP, in.DP, in.SchedulerSteps = 1<<(kv>>5), 1<<(weights>>5), int(engine>>4)
+		// Kernels (any, invalid combinations included) and engine
+		// releases on both sides of the overlap releases.
+		in.Kernel, in.EngineVersion = Kernel(int(task>>3)%(len(Kernels)+1)), EngineVersion{0, int(model>>3) % 16, 0}
 		host := HostServer
 		if model&128 != 0 {
 			host = HostDesktop
