@@ -345,11 +345,9 @@ func (s *fleetSizer) perCopy(sc *serveCurve, r *Row, step int) float64 {
 	if !(hi > 0) {
 		return 0
 	}
-	if !hiFails && meets(hi) {
-		return hi
-	}
 	// Bisect only while some hour's count differs between the bounds:
-	// ceil(λ_h/lo) copies meet the SLOs, ceil(λ_h/hi) may not.
+	// ceil(λ_h/lo) copies meet the SLOs, ceil(λ_h/hi) may not. Where the
+	// peak plan's runs already settle every hour, no run is needed.
 	settled := func() bool {
 		for _, lam := range s.curve {
 			if lam *= s.share; lam > 0 && math.Ceil(lam/lo-1e-9) != math.Ceil(lam/hi-1e-9) {
@@ -357,6 +355,12 @@ func (s *fleetSizer) perCopy(sc *serveCurve, r *Row, step int) float64 {
 			}
 		}
 		return true
+	}
+	if lo > 0 && settled() {
+		return lo
+	}
+	if !hiFails && meets(hi) {
+		return hi
 	}
 	for range 12 {
 		if lo > 0 && settled() {
