@@ -202,6 +202,9 @@ func dequantBytesFactor(in Input, tokens float64) float64 {
 	switch k := resolveKernel(in); {
 	case bnb4(in) && tokens > 1:
 		return (4.127/8 + 4) / (4.127 / 8)
+	case exllamaRecons(in, tokens):
+		bits, _, _ := weightBits(in)
+		return (bits/8 + 4) / (bits / 8)
 	case k == KernelAuto || k == KernelBitsandbytes:
 		return 1
 	case k == KernelMarlin && in.Engine != HF:
@@ -242,5 +245,20 @@ const hfInt4BandwidthShare = 0.72
 // +54..+60% (the longer: +23..+37%): its 72 MB L2 cache, larger than
 // the H100's 50 MB, probably serves much of the 16-bit copy's read-back.
 func hostSerial(in Input, tokens float64) bool {
-	return in.Engine == HF && bnb4(in) && tokens > 1
+	return in.Engine == HF && (bnb4(in) && tokens > 1 || exllamaRecons(in, tokens))
 }
+
+// exllamaRecons reports whether HF's exllama kernel reconstructs each
+// linear's 16-bit weights and runs cuBLAS instead of its int4 mat-vec:
+// from exllamaReconsRows rows of input on (exllama's matmul_recons_thd,
+// which AutoGPTQ sets to 8, "the default from exllama repo"). Like
+// bitsandbytes' 4-bit dequantisation it writes and reads a 16-bit copy
+// (dequantBytesFactor) after the host's launches (hostSerial): optimum's
+// A100 Llama-2-13B exllama rows at batch 8 and 16 (72.4, 93.1 ms; test
+// rows) come out +11% and −3% (−58%, −67% with the int4 read alone).
+func exllamaRecons(in Input, tokens float64) bool {
+	return in.Engine == HF && resolveKernel(in) == KernelExllama && tokens >= exllamaReconsRows
+}
+
+// exllamaReconsRows is exllama's matmul_recons_thd as AutoGPTQ sets it.
+const exllamaReconsRows = 8
