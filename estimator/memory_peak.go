@@ -84,10 +84,12 @@ func gatherBytes(in Input, wide float64) float64 {
 // loadTransient is the memory above the loaded weights while a quantised
 // base is loaded and prepared, on one GPU:
 //
-//   - quantising: one block's 16-bit linears on the GPU while they are
-//     quantised. transformers loads a checkpoint tensor by tensor, and
-//     Answer.AI's fsdp_qlora (load_and_quantize) a block at a time; the
-//     block bounds both.
+//   - quantising: a linear layer's 16-bit weight on the GPU while it is
+//     quantised. transformers' bitsandbytes quantizer
+//     (create_quantized_param) and Answer.AI's fsdp_qlora
+//     (load_and_quantize) move the checkpoint to the GPU tensor by tensor,
+//     and Params4bit frees the 16-bit copy once its 4-bit one exists; the
+//     largest such tensor is the block's largest linear (largestLinear).
 //   - preparing (kbitPrepared): each 16-bit tensor that is cast to fp32
 //     stays until its fp32 copy exists, so the largest of them, the
 //     embedding (or untied LM head, V·h), is there twice at 2 + 4 bytes an
@@ -101,7 +103,7 @@ func loadTransient(in Input) float64 {
 	}
 	a := in.Arch
 	tp := float64(in.TP)
-	t := blockLinearParams(a) / tp * 2
+	t := largestLinear(a) / tp * 2
 	if kbitPrepared(in) {
 		t = math.Max(t, float64(a.Vocab)*float64(a.Hidden)/tp*2)
 	}
