@@ -6,28 +6,23 @@ import (
 	"sync"
 )
 
-// prewarmPeak runs, in parallel, the first simulation the serving planner
+// prewarmPeak runs, in parallel, the simulated search the serving planner
 // will run for each copy shape of the peak plan: servingTech picks a
 // shape by the closed form (the fewest instances at the rate; ties: the
-// lower closed-form p95 end-to-end time) and simCopies first simulates it
-// at k = its closed-form copies (at least the utilisation cap's floor, in
-// whole instances). Each simulation set-up has its own serving model and
-// run memo (simMemo), so runs of different shapes share nothing; the plan
-// then finds those runs memoised and is the same plan, whatever the
-// schedule. A shape the planner would not pick only costs a run.
+// lower closed-form p95 end-to-end time) and simCopies searches its
+// replica count from the closed form's, with the same arguments here.
+// Each simulation set-up has its own serving model and run memo
+// (simMemo), so searches of different shapes share nothing; the plan then
+// finds every run memoised and is the same plan, whatever the schedule. A
+// shape the planner would not pick only costs its search.
 func (p *planner) prewarmPeak(offers []Offer) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		return // nothing to gain on one thread
 	}
-	w := p.req.Workload
-	lam := w.RequestsPerSecond
-	cap := w.MaxUtilisation
-	if cap == 0 {
-		cap = DefaultMaxUtilisation
-	}
+	lam := p.req.Workload.RequestsPerSecond
 	type job struct {
-		m *simMemo
-		k int
+		sc              serveCurve
+		guess, hi, step int
 	}
 	var jobs []job
 	queued := map[*simMemo]bool{}
@@ -73,17 +68,8 @@ func (p *planner) prewarmPeak(offers []Offer) {
 		if p.req.Pricing == Spot {
 			guess -= step
 		}
-		lo := 1
-		if raw := bestCurve.rawRate(p.output); raw > 0 {
-			lo = max(lo, int(math.Ceil(lam/(cap*raw)-1e-9)))
-		}
-		up := func(k int) int { return (max(k, 1) + step - 1) / step * step }
-		k := up(max(guess, up(lo)))
-		if _, done := m.runs[k]; done || k > p.maxInst/max(best.instancesPer, 1)*step {
-			continue
-		}
 		queued[m] = true
-		jobs = append(jobs, job{m, k})
+		jobs = append(jobs, job{sc: bestCurve, guess: guess, hi: p.maxInst / max(best.instancesPer, 1) * step, step: step})
 	}
 	work := make(chan job)
 	var wg sync.WaitGroup
@@ -92,7 +78,7 @@ func (p *planner) prewarmPeak(offers []Offer) {
 		go func() {
 			defer wg.Done()
 			for x := range work {
-				x.m.at(x.k, lam, w)
+				p.simCopies(&x.sc, lam, x.guess, x.hi, x.step)
 			}
 		}()
 	}
