@@ -682,4 +682,10 @@ func TestFSDPGatherQuantised(t *testing.T) {
 	if !(q.PerGPU.Weights < lora.PerGPU.Weights/3) {
 		t.Errorf("70B FSDP weights per GPU: QLoRA %v, LoRA %v", q.PerGPU.Weights, lora.PerGPU.Weights)
 	}
+	// Under FSDP the PEFT path keeps its embeddings in 16-bit (one dtype
+	// per flat parameter): the same weights as torchtune's pure bf16.
+	in.Task, in.PureBF16 = QLoRA, false
+	if hf := mustEstimate(t, in); hf.PerGPU.Weights-q.PerGPU.Weights > Bytes(float64(a.TotalParams)*0.002) {
+		t.Errorf("70B FSDP QLoRA weights: PEFT %v, pure bf16 %v", hf.PerGPU.Weights, q.PerGPU.Weights)
+	}
 }

@@ -34,8 +34,12 @@ func (p Phase) String() string { return enumName(phaseNames[:], int(p), "Phase")
 // output is then fp32 and with it the residual stream and the norms'
 // outputs, which the frozen 4-bit linears save for the backward pass
 // (bitsandbytes MatMul4Bit saves its input). torchtune's QLoRA
-// (PureBF16: NF4 from torchao, every other tensor bf16) does no such cast.
-func kbitPrepared(in Input) bool { return in.Task == QLoRA && !in.PureBF16 }
+// (PureBF16: NF4 from torchao, every other tensor bf16) does no such cast,
+// nor does QLoRA under FSDP or ZeRO-3, whose flat parameters need one
+// dtype: the packed 4-bit weights are stored in the model's dtype
+// (bnb_4bit_quant_storage, PEFT's "FSDP with QLoRA" guide) and axolotl
+// skips the preparation with FSDP.
+func kbitPrepared(in Input) bool { return in.Task == QLoRA && !in.PureBF16 && in.ZeRO < 3 }
 
 // quantisedOnLoad reports whether the weights are quantised on the GPU
 // while they load: bitsandbytes' Params4bit and Int8Params quantise when
