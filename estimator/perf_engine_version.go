@@ -80,9 +80,10 @@ func ParseEngineVersion(s string) (EngineVersion, error) {
 // CurrentEngineVersion is the release the model takes when
 // Input.EngineVersion is zero: the newest release of each serving engine
 // that the calibration rows or the engines' own release notes name as of
-// 2026-11 (vLLM 0.33.0, SGLang 0.5.12, TensorRT-LLM 1.3.0; HF
-// transformers 5.17.0, the release of the device rows). llama.cpp is
-// versioned by build number: zero.
+// 2026-11 (vLLM 0.33.0, SGLang 0.5.12, TensorRT-LLM 1.3.0). HF
+// transformers (zero): its host figures are fitted on 4.46.3
+// (bnb_optimum_benchmark.json) and its release does not enter the model
+// yet; llama.cpp (zero) is versioned by build number.
 func CurrentEngineVersion(e Engine) EngineVersion {
 	switch e {
 	case VLLM:
@@ -91,8 +92,6 @@ func CurrentEngineVersion(e Engine) EngineVersion {
 		return EngineVersion{0, 5, 12}
 	case TRTLLM:
 		return EngineVersion{1, 3, 0}
-	case HF:
-		return EngineVersion{5, 17, 0}
 	}
 	return EngineVersion{}
 }

@@ -421,7 +421,7 @@ type estimateJSON struct {
 	Engine    string `json:"engine"`
 	// EngineVersion is the engine release the speed model took: --engine-version,
 	// or the engine's current release (estimator.CurrentEngineVersion); "" for
-	// llama.cpp, which is versioned by build.
+	// HF transformers and llama.cpp, whose releases the model does not read.
 	EngineVersion          string         `json:"engine_version,omitempty"`
 	Precision              string         `json:"precision"`
 	KVDType                string         `json:"kv_dtype"`
