@@ -11,13 +11,14 @@ import (
 // Mixed fleets: each request-size class (Bucket) of a workload may be
 // served on its own offer, and the classes on one offer share its
 // replicas. Griggs et al., "Mélange: Cost Efficient Large Language Model
-// Serving by Exploiting GPU Heterogeneity" (arXiv 2404.14527) find that a
-// GPU's cost efficiency depends on the request size, the rate and the SLO,
-// so that no one GPU type is the cheapest for every size, and that a mix
-// of types costs up to 77% less than the best single type in their
-// conversational setting (33% document-based, 51% mixed; Llama 2 models on
-// L4, A10G, A100 and H100). Mélange solves the allocation as an integer
-// program; PlanMix searches it directly, as follows.
+// Serving by Exploiting GPU Heterogeneity" (arXiv 2404.14527, abstract of
+// v3) find that the request size, the request rate and the SLO strongly
+// influence a GPU's cost efficiency, that differing GPU types are the most
+// cost efficient for differing settings, and that a mix of types costs up
+// to 77% less than a single type in conversational settings, 33% in
+// document-based ones and 51% in a mixed one. Mélange frames the
+// allocation as cost-aware bin packing; PlanMix searches it directly, as
+// follows.
 //
 //  1. Each offer gets the copy shape the serving planner's closed form
 //     picks for the workload's mean request at the curve's peak (fewest
