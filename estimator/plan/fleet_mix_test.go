@@ -150,3 +150,42 @@ func BenchmarkPlanFleetMixed(b *testing.B) {
 		})
 	}
 }
+
+// The direction of Mélange's result (Griggs et al., arXiv 2404.14527:
+// differing GPU types are the most cost efficient for differing request
+// sizes, and a mix costs less than a single type): Llama 2 7B over the whole catalog at a
+// loose SLO (p95 TTFT 10 s, TPOT 200 ms), 80% short requests (100/100
+// tokens) and 20% long prompts (6,000/300), at five times the chat
+// curve. The short class goes to a cheaper replica with less memory, the
+// long prompts to a dearer one with more; the mix is cheaper than any
+// single offer.
+func TestPlanMixMelangeDirection(t *testing.T) {
+	req, offers := catalogRequest(t, "llama-2-7b")
+	req.Workload = plan.Workload{Kind: plan.Serving, TTFTP95Seconds: 10, TPOTSeconds: 0.2}
+	var curve plan.LoadCurve
+	for h := range curve {
+		curve[h] = 5 * chatCurve[h]
+	}
+	bk := []plan.Bucket{{PromptTokens: 100, OutputTokens: 100, Share: 0.8}, {PromptTokens: 6000, OutputTokens: 300, Share: 0.2}}
+	m, err := plan.PlanMix(req, offers, plan.Options{}, plan.FleetOptions{Curve: curve, Buckets: bk, NoSpot: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMix(t, m, 2)
+	if !m.Mixed || len(m.Groups) != 2 || !(m.SavingUSD > 0) {
+		t.Fatalf("no mix: %d groups, saving %.2f", len(m.Groups), m.SavingUSD)
+	}
+	short, long := m.Groups[m.Buckets[0].Group], m.Groups[m.Buckets[1].Group]
+	mem := func(g plan.MixGroup) float64 {
+		return float64(g.Row.InstancesPerReplica) * g.Row.Offer.GPUCount * float64(g.Row.Offer.GPUMemory) / float64(g.Row.DP)
+	}
+	perReplica := func(g plan.MixGroup) float64 {
+		return g.Plan.AllOnDemand.Hours[0].OnDemandUSD / float64(g.Plan.AllOnDemand.Hours[0].OnDemand)
+	}
+	t.Logf("short on %s (%s), long on %s (%s): %.0f against %.0f USD/month, −%.1f%%", short.Row.Offer.ID, short.Row.Offer.GPU,
+		long.Row.Offer.ID, long.Row.Offer.GPU, m.MonthlyUSD, m.Single.Plan.Best.MonthlyUSD, 100*m.SavingShare)
+	if !(perReplica(short) < perReplica(long)) || !(mem(short) < mem(long)) {
+		t.Errorf("short requests on %s (%.2f USD/h, %.0f GB per copy), long on %s (%.2f USD/h, %.0f GB): want the short ones on the cheaper, smaller copy",
+			short.Row.Offer.GPU, perReplica(short), mem(short)/1e9, long.Row.Offer.GPU, perReplica(long), mem(long)/1e9)
+	}
+}
