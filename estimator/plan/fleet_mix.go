@@ -45,10 +45,13 @@ import (
 //     under the same model.
 //  5. The engine simulator then sizes the winning mix and the best single
 //     offer (each class's ρ on its shape: fleetSizer.perCopy, the daily
-//     fleet's rule) and both are priced again; where the simulated mix
-//     costs more than the simulated single offer, the single offer is the
-//     answer (Mixed false). The search is deterministic: ties keep the
-//     earlier offer in the input order.
+//     fleet's rule) and both are priced again. Under PlanFleet
+//     (FleetOptions.Mix) the rows' own single-offer fleets are candidates
+//     for the best single offer too, so it is never dearer than any of
+//     them. Where the simulated mix costs no less than the best single
+//     offer, the single offer is the answer (Mixed false). The search is
+//     deterministic: ties keep the earlier offer in the input order, and
+//     the simulations, run in parallel, are stored in a fixed order.
 
 // MixBucket is one class's place in the mix.
 type MixBucket struct {
