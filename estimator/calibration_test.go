@@ -265,6 +265,8 @@ const sf = "ms_swift_training_benchmarks.json"
 //     A800s ran with DeepSpeed ZeRO-3 and ran out of memory with ZeRO-2.
 //   - PEFT README: bloomz-7b1 full fine-tuning ran out of memory on an A100
 //     80GB; LoRA ran (32 GB).
+//   - Megatron-LLM: Falcon-40B fine-tuning with TP 8 on 8 A100 80GB ran out
+//     of memory at the first batch (engine_observations.md row 29).
 //   - device-h100-2026-11-26: our own HF transformers LoRA and pure-bf16
 //     full fine-tuning runs on one H100 (max_memory_allocated).
 //
@@ -358,6 +360,14 @@ func fineTuneCases(t testing.TB) []ftCase {
 		in.Batch, in.Seq, in.GradCheckpointing = 1, 8192, true
 		add(ftCase{"test", "full", sf, fmt.Sprintf("Qwen3-30B-A3B full SFT 8K, 16×A800, ZeRO-%d", z), in, 0, false, z == 3, 0})
 	}
+
+	// Megatron-LLM (epfLLM #6, engine_observations.md row 29): Falcon-40B
+	// fine-tuning with TP 8 on 8 A100 80GB ran out of memory at the first
+	// batch (its 16-bit weights, fp32 gradients and Adam states are 18 B a
+	// parameter, 90 GB per GPU at TP 8).
+	f40 := DefaultInput(loadArch(t, "falcon-40b.json"))
+	f40.Task, f40.VRAM, f40.GPUs, f40.TP, f40.Batch, f40.Seq = FullFinetune, 80*GiB, 8, 8, 1, 2048
+	add(ftCase{"test", "full", "engine_observations.md", "Falcon-40B fine-tune, TP 8 on 8×A100 80GB", f40, 0, false, false, 0})
 
 	// PEFT README: bloomz-7b1 on one A100 80GB.
 	bz := cfg(filepath.Join("calibration", "finetune_configs"), "bloomz-7b1.json")
