@@ -25,8 +25,8 @@ var phaseNames = [numPhases]string{PhaseStep: "step", PhaseLoad: "load"}
 func (p Phase) String() string { return enumName(phaseNames[:], int(p), "Phase") }
 
 // kbitPrepared reports whether a QLoRA job runs Hugging Face PEFT's
-// preparation of a k-bit base (prepare_model_for_kbit_training, which the
-// HF Trainer recipes, TRL, axolotl and ms-swift call for QLoRA): it casts
+// preparation of a k-bit base (prepare_model_for_kbit_training, which
+// TRL's SFTTrainer and axolotl call on a 4-bit model): it casts
 // every parameter that is not quantised (embeddings, LM head, norms) to
 // fp32 ("cast all non INT8 parameters to fp32", peft/utils/other.py;
 // bitsandbytes issue #1569, where the maintainer confirms the cast and a
