@@ -245,6 +245,17 @@ func TestFleetMixedJSON(t *testing.T) {
 		t.Errorf("no mix: %+v", m)
 	}
 	t.Log(m.Why)
+	// The chat preset at a tight SLO: the long prompts (3,500 tokens and
+	// more) on a dearer GPU than the short turns, for less than one GPU
+	// type (the direction of Mélange's result, arXiv 2404.14527).
+	p = planJSONOf(t, "--model", "llama-2-7b", "--ttft-p95", "1s", "--tpot", "50ms", "--no-spot", "--load-curve", busy, "--workload", "chat")
+	checkMixed(t, p.Fleet)
+	m = p.Fleet.Mixed
+	perGPU := func(g mixGroupJSON) float64 { return g.Best.Hours[0].USD / float64(g.Best.Hours[0].Need) / g.GPUsPerReplica }
+	short, long := m.Groups[m.Classes[0].Group], m.Groups[m.Classes[len(m.Classes)-1].Group]
+	if !m.Mixed || !(m.SavingShare > 0.05) || !(perGPU(short) < perGPU(long)) {
+		t.Errorf("chat: short turns on %s (%.3f USD/GPU-h), long prompts on %s (%.3f), saving %.1f%%", short.GPU, perGPU(short), long.GPU, perGPU(long), 100*m.SavingShare)
+	}
 	p = planJSONOf(t, "--model", "llama-3.1-8b", "--ttft-p95", "1s", "--tpot", "50ms", "--gpu", "h100-sxm", "--load-curve", chatCurveFlag,
 		"--workload", "testdata/fleet/histogram.csv")
 	checkMixed(t, p.Fleet)
@@ -276,8 +287,8 @@ func TestFleetPresets(t *testing.T) {
 //   - chat-hyperscaler: Llama 3.1 8B serving the chat preset over the
 //     chat-shaped day on hyperscaler offers without spot: commit the
 //     base, rent the peak?
-//   - short-long-mixed: Llama 2 7B, 80% short requests and 20% long
-//     prompts at a loose SLO, five times the day: one GPU type or a mix?
+//   - chat-llama2-mixed: Llama 2 7B serving the chat preset at p95 TTFT
+//     1 s and TPOT 50 ms, five times the day: one GPU type or a mix?
 //   - code-owned-h100: the code preset on H100s: rent, or own them at
 //     $25,000 each over 5 years at $0.10/kWh (the question's inputs)?
 func TestFleetJSONGolden(t *testing.T) {
@@ -288,8 +299,8 @@ func TestFleetJSONGolden(t *testing.T) {
 	}{
 		{"chat-hyperscaler", []string{"--model", "llama-3.1-8b", "--kind", "hyperscaler", "--ttft-p95", "2s", "--tpot", "50ms", "--no-spot",
 			"--workload", "chat", "--load-curve", "testdata/fleet/curve.csv", "--fleet-offers", "1"}},
-		{"short-long-mixed", []string{"--model", "llama-2-7b", "--ttft-p95", "10s", "--tpot", "200ms", "--no-spot", "--load-curve", busy,
-			"--workload", "testdata/fleet/short-long.csv", "--fleet-offers", "1"}},
+		{"chat-llama2-mixed", []string{"--model", "llama-2-7b", "--ttft-p95", "1s", "--tpot", "50ms", "--no-spot", "--load-curve", busy,
+			"--workload", "chat", "--fleet-offers", "3"}},
 		{"code-owned-h100", []string{"--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--ttft-p95", "2s", "--tpot", "50ms",
 			"--workload", "code", "--load-curve", "testdata/fleet/curve.csv", "--fleet-offers", "1",
 			"--own-price", "25000", "--kwh-price", "0.10", "--depreciation-years", "5"}},
@@ -303,14 +314,18 @@ func TestFleetJSONGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			out = append(out, '\n')
-			o, m := p.Fleet.Offers[0], p.Fleet.Mixed
-			if !o.Sized {
-				t.Fatalf("%s: not sized: %s", o.OfferID, o.Why)
-			}
-			t.Logf("%s %s: best %s %.0f USD/month, %.0f less than all on demand; mixed %.0f against single %.0f (saving %.0f, %.1f%%): %s",
-				o.OfferID, o.GPU, mixText(o.Best), o.Best.MonthlyUSD, o.SavingUSD, m.MonthlyUSD, m.SingleMonthlyUSD, m.SavingUSD, 100*m.SavingShare, m.Why)
-			if o.Owned != nil {
-				t.Logf("owned: %.0f USD/month, break-even %.3f", o.Owned.MonthlyUSD, *o.Owned.BreakEvenUtilisation)
+			m := p.Fleet.Mixed
+			t.Logf("mixed %.0f against single %s %.0f USD/month (saving %.0f, %.1f%%): %s", m.MonthlyUSD, m.Single.GPU, m.SingleMonthlyUSD,
+				m.SavingUSD, 100*m.SavingShare, m.Why)
+			for _, o := range p.Fleet.Offers {
+				if !o.Sized {
+					t.Logf("%s %s: not sized: %s", o.OfferID, o.GPU, o.Why)
+					continue
+				}
+				t.Logf("%s %s: best %s %.0f USD/month, %.0f less than all on demand", o.OfferID, o.GPU, mixText(o.Best), o.Best.MonthlyUSD, o.SavingUSD)
+				if o.Owned != nil {
+					t.Logf("owned: %.0f USD/month, break-even %.3f", o.Owned.MonthlyUSD, *o.Owned.BreakEvenUtilisation)
+				}
 			}
 			golden := "testdata/fleet/" + c.name + ".json.golden"
 			if *update {
