@@ -251,7 +251,9 @@ func TestFleetMixedJSON(t *testing.T) {
 	p = planJSONOf(t, "--model", "llama-2-7b", "--ttft-p95", "1s", "--tpot", "50ms", "--no-spot", "--load-curve", busy, "--workload", "chat")
 	checkMixed(t, p.Fleet)
 	m = p.Fleet.Mixed
-	perGPU := func(g mixGroupJSON) float64 { return g.Best.Hours[0].USD / float64(g.Best.Hours[0].Need) / g.GPUsPerReplica }
+	perGPU := func(g mixGroupJSON) float64 {
+		return g.Best.Hours[0].USD / float64(g.Best.Hours[0].Need) / g.GPUsPerReplica
+	}
 	short, long := m.Groups[m.Classes[0].Group], m.Groups[m.Classes[len(m.Classes)-1].Group]
 	if !m.Mixed || !(m.SavingShare > 0.05) || !(perGPU(short) < perGPU(long)) {
 		t.Errorf("chat: short turns on %s (%.3f USD/GPU-h), long prompts on %s (%.3f), saving %.1f%%", short.GPU, perGPU(short), long.GPU, perGPU(long), 100*m.SavingShare)
