@@ -1,6 +1,7 @@
 package plan_test
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"rightsize/estimator/plan"
@@ -187,5 +188,36 @@ func TestPlanMixMelangeDirection(t *testing.T) {
 	if !(perReplica(short) < perReplica(long)) || !(mem(short) < mem(long)) {
 		t.Errorf("short requests on %s (%.2f USD/h, %.0f GB per copy), long on %s (%.2f USD/h, %.0f GB): want the short ones on the cheaper, smaller copy",
 			short.Row.Offer.GPU, perReplica(short), mem(short)/1e9, long.Row.Offer.GPU, perReplica(long), mem(long)/1e9)
+	}
+}
+
+// Random mixes (a fixed seed: the same cases every run) over the whole
+// catalog: never dearer than the best single offer, classes served once.
+func TestPlanMixRandomMixes(t *testing.T) {
+	req, offers := servingRequest(t)
+	r := rand.New(rand.NewPCG(22, 2404))
+	for i := range 6 {
+		n := 2 + r.IntN(4)
+		bk := make([]plan.Bucket, n)
+		for j := range bk {
+			bk[j] = plan.Bucket{PromptTokens: 50 + r.IntN(6000), OutputTokens: 10 + r.IntN(600), Share: 0.05 + r.Float64()}
+		}
+		rq := req
+		rq.Workload.TTFTP95Seconds = []float64{1, 2, 5}[r.IntN(3)]
+		var curve plan.LoadCurve
+		scale := []float64{0.5, 1, 5}[r.IntN(3)]
+		for h := range curve {
+			curve[h] = scale * chatCurve[h]
+		}
+		m, err := plan.PlanMix(rq, offers, plan.Options{}, plan.FleetOptions{Curve: curve, Buckets: bk, NoSpot: r.IntN(2) == 0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m.Groups) == 0 {
+			t.Logf("case %d: no offer serves %v", i, bk)
+			continue
+		}
+		checkMix(t, m, n)
+		t.Logf("case %d: %d classes, %d groups, %.0f against %.0f (−%.1f%%)", i, n, len(m.Groups), m.MonthlyUSD, m.Single.Plan.Best.MonthlyUSD, 100*m.SavingShare)
 	}
 }
