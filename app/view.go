@@ -97,6 +97,7 @@ func (c *Calculator) restSections() []func() app.UI {
 		c.renderExport,
 		c.renderPrices,
 		c.renderCustomModel,
+		c.renderFleetInputs,
 		c.renderBenchmark,
 		func() app.UI {
 			return app.Footer().Class("rs-footer").Body(app.P().Class("rs-sub").Text(c.t(page.MsgFooter)),
@@ -749,6 +750,7 @@ func (c *Calculator) renderServe() app.UI {
 		fleet("rs-", v),
 		binds("rs-binds", v),
 		c.loadChartUI(),
+		c.fleetUI(),
 	}
 	if h := c.ps.out.ServeHere; h.OK && h.Offer.GPU != v.Offer.GPU {
 		body = append(body,

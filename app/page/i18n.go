@@ -375,6 +375,41 @@ const (
 	MsgJobRequests
 	MsgJobRate
 	MsgJobFor
+	MsgBadCurve
+	MsgOwnNeeds
+	MsgCurveField
+	MsgWorkloadField
+	MsgWorkloadAsSet
+	MsgOwnPriceField
+	MsgKWhField
+	MsgOwnYearsField
+	MsgFleetTitle
+	MsgFleetBest
+	MsgFleetCommit
+	MsgFleetNoCommit
+	MsgFleetSaving
+	MsgFleetPeak
+	MsgFleetChoice
+	MsgFleetAllOD
+	MsgFleetAllSpot
+	MsgFleetAll1y
+	MsgFleetAll3y
+	MsgFleetBestMix
+	MsgFleetUnpriced
+	MsgFleetChartTitle
+	MsgFleetHour
+	MsgFleetNeed
+	MsgFleetCostHour
+	MsgMixTitle
+	MsgMixSaves
+	MsgMixSame
+	MsgMixGroup
+	MsgOwnTitle
+	MsgOwnLine
+	MsgOwnBreakEven
+	MsgOwnNever
+	MsgFleetUnsized
+	MsgFleetReserved
 	NMsgs
 )
 
@@ -693,6 +728,41 @@ var messagesEN = [NMsgs]string{
 	MsgJobRequests:           "%s requests × %s tokens",
 	MsgJobRate:               "%s requests/s · %s + %s tokens each",
 	MsgJobFor:                "Planned for",
+	MsgBadCurve:              "want 24 requests/s figures, one per hour, separated by commas",
+	MsgOwnNeeds:              "needed with a purchase price",
+	MsgCurveField:            "Daily load, req/s per hour (24, comma-separated)",
+	MsgWorkloadField:         "Request mix",
+	MsgWorkloadAsSet:         "as set (one prompt and answer length)",
+	MsgOwnPriceField:         "Own instead: price per GPU, USD",
+	MsgKWhField:              "Electricity, USD per kWh",
+	MsgOwnYearsField:         "Depreciation, years",
+	MsgFleetTitle:            "Daily fleet",
+	MsgFleetBest:             "Best mix on %s: %s a month — %s",
+	MsgFleetCommit:           "%s replicas %s, the rest %s",
+	MsgFleetNoCommit:         "nothing reserved: %s by the hour",
+	MsgFleetSaving:           "%s (%s) less than all on demand",
+	MsgFleetPeak:             "%s replicas at the peak (%s req/s), %s at the quietest hour",
+	MsgFleetChoice:           "Price model",
+	MsgFleetAllOD:            "All on demand",
+	MsgFleetAllSpot:          "All on spot (with a spare)",
+	MsgFleetAll1y:            "All committed for 1 year",
+	MsgFleetAll3y:            "All committed for 3 years",
+	MsgFleetBestMix:          "Best mix",
+	MsgFleetUnpriced:         "no price",
+	MsgFleetChartTitle:       "Replicas and cost by hour of the day",
+	MsgFleetHour:             "hour",
+	MsgFleetNeed:             "needed",
+	MsgFleetCostHour:         "cost per hour",
+	MsgMixTitle:              "Mixed fleet",
+	MsgMixSaves:              "%s a month against %s on the best single offer (%s): saves %s (%s)",
+	MsgMixSame:               "one offer serves every request size best: %s",
+	MsgMixGroup:              "%s: %s of requests (%s)",
+	MsgOwnTitle:              "Own the GPUs instead?",
+	MsgOwnLine:               "%s GPUs owned: %s per busy GPU-hour against %s rented; %s a month",
+	MsgOwnBreakEven:          "owning pays off above %s utilisation (the fleet's own: %s)",
+	MsgOwnNever:              "renting stays cheaper at any utilisation",
+	MsgFleetUnsized:          "no fleet: %s",
+	MsgFleetReserved:         "reserved",
 }
 
 var MessagesRU = [NMsgs]string{
@@ -1004,6 +1074,41 @@ var MessagesRU = [NMsgs]string{
 	MsgJobRequests:           "%s запросов × %s токенов",
 	MsgJobRate:               "%s запросов/с · %s + %s токенов на запрос",
 	MsgJobFor:                "План для",
+	MsgBadCurve:              "нужно 24 значения запросов/с, по одному на час, через запятую",
+	MsgOwnNeeds:              "нужно вместе с ценой покупки",
+	MsgCurveField:            "Нагрузка за сутки, запросов/с по часам (24 через запятую)",
+	MsgWorkloadField:         "Состав запросов",
+	MsgWorkloadAsSet:         "как задано (одна длина запроса и ответа)",
+	MsgOwnPriceField:         "Купить: цена за GPU, USD",
+	MsgKWhField:              "Электричество, USD за кВт·ч",
+	MsgOwnYearsField:         "Амортизация, лет",
+	MsgFleetTitle:            "Парк на сутки",
+	MsgFleetBest:             "Лучшая смесь на %s: %s в месяц — %s",
+	MsgFleetCommit:           "реплик: %s — %s, остальные — %s",
+	MsgFleetNoCommit:         "без резерва: %s по часам",
+	MsgFleetSaving:           "на %s (%s) дешевле, чем всё по требованию",
+	MsgFleetPeak:             "%s реплик в пик (%s запросов/с), %s в самый тихий час",
+	MsgFleetChoice:           "Модель цены",
+	MsgFleetAllOD:            "Всё по требованию",
+	MsgFleetAllSpot:          "Всё на spot (с запасной)",
+	MsgFleetAll1y:            "Всё в резерве на 1 год",
+	MsgFleetAll3y:            "Всё в резерве на 3 года",
+	MsgFleetBestMix:          "Лучшая смесь",
+	MsgFleetUnpriced:         "нет цены",
+	MsgFleetChartTitle:       "Реплики и стоимость по часам суток",
+	MsgFleetHour:             "час",
+	MsgFleetNeed:             "нужно",
+	MsgFleetCostHour:         "стоимость в час",
+	MsgMixTitle:              "Смешанный парк",
+	MsgMixSaves:              "%s в месяц против %s на лучшем одном предложении (%s): экономия %s (%s)",
+	MsgMixSame:               "одно предложение лучше всего обслуживает все размеры запросов: %s",
+	MsgMixGroup:              "%s: %s запросов (%s)",
+	MsgOwnTitle:              "Купить GPU вместо аренды?",
+	MsgOwnLine:               "%s GPU в собственности: %s за занятый GPU-час против %s в аренду; %s в месяц",
+	MsgOwnBreakEven:          "покупка окупается при загрузке выше %s (у этого парка: %s)",
+	MsgOwnNever:              "аренда дешевле при любой загрузке",
+	MsgFleetUnsized:          "нет парка: %s",
+	MsgFleetReserved:         "резерв",
 }
 
 var messagesZH = [NMsgs]string{
@@ -1315,6 +1420,41 @@ var messagesZH = [NMsgs]string{
 	MsgJobRequests:           "%s 个请求 × %s 个 token",
 	MsgJobRate:               "每秒 %s 个请求 · 每个 %s + %s 个 token",
 	MsgJobFor:                "规划对象",
+	MsgBadCurve:              "需要 24 个每秒请求数，每小时一个，用逗号分隔",
+	MsgOwnNeeds:              "填写购买价格时必填",
+	MsgCurveField:            "每日负载，每小时请求/秒（24 个，逗号分隔）",
+	MsgWorkloadField:         "请求组成",
+	MsgWorkloadAsSet:         "按设置（单一提示与回答长度）",
+	MsgOwnPriceField:         "自购：每块 GPU 价格（美元）",
+	MsgKWhField:              "电价，美元/千瓦时",
+	MsgOwnYearsField:         "折旧年限（年）",
+	MsgFleetTitle:            "全天机群",
+	MsgFleetBest:             "%s 上的最佳组合：每月 %s —— %s",
+	MsgFleetCommit:           "%s 个副本%s，其余%s",
+	MsgFleetNoCommit:         "不预留：按小时%s",
+	MsgFleetSaving:           "比全部按需便宜 %s（%s）",
+	MsgFleetPeak:             "高峰 %s 个副本（%s 请求/秒），最闲时 %s 个",
+	MsgFleetChoice:           "计费方式",
+	MsgFleetAllOD:            "全部按需",
+	MsgFleetAllSpot:          "全部竞价（含备用）",
+	MsgFleetAll1y:            "全部预留 1 年",
+	MsgFleetAll3y:            "全部预留 3 年",
+	MsgFleetBestMix:          "最佳组合",
+	MsgFleetUnpriced:         "无价格",
+	MsgFleetChartTitle:       "按小时的副本数与费用",
+	MsgFleetHour:             "小时",
+	MsgFleetNeed:             "所需",
+	MsgFleetCostHour:         "每小时费用",
+	MsgMixTitle:              "混合机群",
+	MsgMixSaves:              "每月 %s，对比最佳单一方案（%s）的 %s：节省 %s（%s）",
+	MsgMixSame:               "单一方案对所有请求规模最优：%s",
+	MsgMixGroup:              "%s：%s 的请求（%s）",
+	MsgOwnTitle:              "改为自购 GPU？",
+	MsgOwnLine:               "自购 %s 块 GPU：每个忙碌 GPU 小时 %s，租用为 %s；每月 %s",
+	MsgOwnBreakEven:          "利用率高于 %s 时自购更划算（本机群：%s）",
+	MsgOwnNever:              "任何利用率下租用都更便宜",
+	MsgFleetUnsized:          "无机群：%s",
+	MsgFleetReserved:         "预留",
 }
 
 // Tr returns the message for key in lang, falling back to English.

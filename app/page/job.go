@@ -109,6 +109,15 @@ type Job struct {
 	Cal        sim.Calibration
 	CalApplied bool
 	CalBad     bool
+
+	// The daily fleet (planner.PlanFleet), asked for by a load curve or a
+	// workload preset: Curve is the requests/s of each hour (a flat day at
+	// RPS for a preset alone), Mix the preset's request-size classes (nil:
+	// the job's own prompt and output), Own the owned-GPU alternative
+	// (nil: not asked).
+	Curve *planner.LoadCurve
+	Mix   *planner.WorkloadMix
+	Own   *planner.Owned
 }
 
 // Archs memoizes parsed catalog model configs (the catalog is immutable).
@@ -228,8 +237,36 @@ func (p *parser) parse() (Job, bool) {
 			p.fail(FieldGlobalBatch, MsgRange)
 		}
 	}
-	if s.Shown(FieldRPS) && strings.TrimSpace(s[FieldRPS]) != "" {
-		p.positive(FieldRPS, &j.RPS)
+	if s.Shown(FieldWorkload) && strings.TrimSpace(s[FieldWorkload]) != "" {
+		if w, ok := planner.PresetWorkload(strings.TrimSpace(s[FieldWorkload])); ok {
+			j.Mix = &w
+			j.Work.PromptTokens, j.Work.OutputTokens = w.MeanPrompt, w.MeanOutput
+		} else {
+			p.fail(FieldWorkload, MsgUnknownChoice)
+		}
+	}
+	curve := s.Shown(FieldCurve) && strings.TrimSpace(s[FieldCurve]) != ""
+	if curve {
+		// The daily curve replaces the request rate: the planner ranks
+		// the offers at its busiest hour (as rightsize plan --load-curve).
+		if c, err := planner.ParseCurveList(s[FieldCurve]); err != nil {
+			p.errs[FieldCurve] = FieldErr{Key: MsgBadCurve, Value: s[FieldCurve], Detail: err.Error()}
+		} else {
+			j.Curve, j.RPS = &c, c.Peak()
+		}
+	}
+	if s.Shown(FieldRPS) && (curve || strings.TrimSpace(s[FieldRPS]) != "") {
+		if !curve {
+			p.positive(FieldRPS, &j.RPS)
+		}
+		if j.Mix != nil && j.Curve == nil && j.RPS > 0 {
+			// A preset at one request rate: a flat day.
+			var c planner.LoadCurve
+			for h := range c {
+				c[h] = j.RPS
+			}
+			j.Curve = &c
+		}
 		var ms float64
 		p.positive(FieldTTFT, &ms)
 		j.TTFT = ms / 1000
@@ -288,6 +325,7 @@ func (p *parser) parse() (Job, bool) {
 			p.fail(FieldFreshness, MsgRange)
 		}
 	}
+	p.owned(&j)
 	p.optional(FieldAPIIn, &j.APIInUSDPerM)
 	p.optional(FieldAPIOut, &j.APIOutUSDPerM)
 	var usable estimator.OptionalBytes
@@ -380,6 +418,32 @@ func (p *parser) fraction(f Field, dst *float64) {
 	default:
 		*dst = v
 	}
+}
+
+// owned reads the owned-GPU fields: a purchase price asks for the
+// electricity price and the depreciation period (no sourced default for
+// either); the power is the GPU's TDP and the PUE the planner's default,
+// as rightsize plan --own-price.
+func (p *parser) owned(j *Job) {
+	if !p.s.Shown(FieldOwnPrice) || strings.TrimSpace(p.s[FieldOwnPrice]) == "" {
+		return
+	}
+	o := &planner.Owned{}
+	p.positive(FieldOwnPrice, &o.PriceUSD)
+	for _, f := range []struct {
+		f  Field
+		to *float64
+	}{{FieldKWh, &o.KWhUSD}, {FieldOwnYears, &o.DepreciationYears}} {
+		if strings.TrimSpace(p.s[f.f]) == "" {
+			p.fail(f.f, MsgOwnNeeds)
+			continue
+		}
+		p.positive(f.f, f.to)
+	}
+	if o.DepreciationYears > 100 {
+		p.fail(FieldOwnYears, MsgRange)
+	}
+	j.Own = o
 }
 
 // minFraction is the smallest efficiency or utilisation a field accepts.

@@ -199,25 +199,25 @@ const (
 	ChartViewBox  = "0 0 600 360"
 )
 
-// lcPath is SVG path data drawn in one class (a curve, the grid, a
+// ChartPath is SVG path data drawn in one class (a curve, the grid, a
 // target line, the marked points as round dots of zero length); ChartText a
-// tick label; lcKey a legend entry. Classes style them: the page's
+// tick label; ChartKey a legend entry. Classes style them: the page's
 // Content-Security-Policy forbids inline styles.
 type (
-	lcPath    struct{ Class, D string }
+	ChartPath struct{ Class, D string }
 	ChartText struct {
 		Class, Text string
 		X, Y        int
 	}
-	lcKey struct{ Class, Text string }
+	ChartKey struct{ Class, Text string }
 )
 
 // LoadChartView is the chart laid out in one language.
 type LoadChartView struct {
 	Title, XLabel, YLabel, Caption string
-	Paths                          []lcPath
+	Paths                          []ChartPath
 	Texts                          []ChartText
-	Keys                           []lcKey
+	Keys                           []ChartKey
 }
 
 // pathData writes SVG path data: M x,y or L x,y (pt), H x or V y (to).
@@ -305,16 +305,16 @@ func LoadChartOf(s ServeLoad, l Locale, what string) LoadChartView {
 		axis = axis.pt('M', x, lcBottom).to('v', 5)
 	}
 	op := s.Points[s.Op]
-	v.Paths = append(v.Paths, lcPath{"rs-lc-grid", grid}, lcPath{"rs-axis", string(axis)},
-		lcPath{"rs-lc-sat", vline(sc.x(s.SatRPS))}, lcPath{"rs-lc-op", vline(sc.x(op.RPS))})
+	v.Paths = append(v.Paths, ChartPath{"rs-lc-grid", grid}, ChartPath{"rs-axis", string(axis)},
+		ChartPath{"rs-lc-sat", vline(sc.x(s.SatRPS))}, ChartPath{"rs-lc-op", vline(sc.x(op.RPS))})
 	// The targets, then the curves with their point at the operating
 	// point.
-	var targets []lcKey
+	var targets []ChartKey
 	for i, t := range [...]float64{s.TTFTTarget, s.TPOTTarget} {
 		if t > 0 {
 			class := "rs-lc-target " + ChartSeries[2*i]
-			v.Paths = append(v.Paths, lcPath{class, hline(sc.y(t))})
-			targets = append(targets, lcKey{Class: class, Text: Fill(l.T(MsgLoadTTFTTarget+MsgKey(i)), TickSeconds(l, t))})
+			v.Paths = append(v.Paths, ChartPath{class, hline(sc.y(t))})
+			targets = append(targets, ChartKey{Class: class, Text: Fill(l.T(MsgLoadTTFTTarget+MsgKey(i)), TickSeconds(l, t))})
 		}
 	}
 	for i, class := range ChartSeries {
@@ -323,14 +323,14 @@ func LoadChartOf(s ServeLoad, l Locale, what string) LoadChartView {
 		for _, p := range s.Points {
 			d, c = d.pt(c, sc.x(p.RPS), sc.y(p.Series(i))), 'L'
 		}
-		v.Paths = append(v.Paths, lcPath{"rs-lc-curve " + class, string(d)},
-			lcPath{"rs-lc-dot " + class, string(pathData(nil).pt('M', sc.x(op.RPS), sc.y(op.Series(i))).to('h', 0))})
-		v.Keys = append(v.Keys, lcKey{Class: class, Text: l.T(MsgLoadTTFT95 + MsgKey(i))})
+		v.Paths = append(v.Paths, ChartPath{"rs-lc-curve " + class, string(d)},
+			ChartPath{"rs-lc-dot " + class, string(pathData(nil).pt('M', sc.x(op.RPS), sc.y(op.Series(i))).to('h', 0))})
+		v.Keys = append(v.Keys, ChartKey{Class: class, Text: l.T(MsgLoadTTFT95 + MsgKey(i))})
 	}
 	v.Keys = append(v.Keys, targets...)
 	v.Keys = append(v.Keys,
-		lcKey{Class: "rs-lc-op", Text: Fill(l.T(MsgLoadOp), ShortRate(l, op.RPS))},
-		lcKey{Class: "rs-lc-sat", Text: Fill(l.T(MsgLoadSat), ShortRate(l, s.SatRPS))})
+		ChartKey{Class: "rs-lc-op", Text: Fill(l.T(MsgLoadOp), ShortRate(l, op.RPS))},
+		ChartKey{Class: "rs-lc-sat", Text: Fill(l.T(MsgLoadSat), ShortRate(l, s.SatRPS))})
 	v.Caption = Fill(l.T(MsgLoadCaption), what, ShortRate(l, op.RPS*float64(s.Copies)), l.Count(int64(s.Copies)), ShortRate(l, op.RPS),
 		TickSeconds(l, op.TTFTP95), TickSeconds(l, op.TPOTP95), ShortRate(l, s.SatRPS), l.Count(loadRequests))
 	return v

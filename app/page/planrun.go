@@ -123,9 +123,12 @@ type PlanOut struct {
 	// ServeHere is the selected GPU's cheapest fleet (OK false when none
 	// fits or it is the cheapest pick's GPU).
 	ServeHere ServeResult
-	Hosted    []planner.HostedComparison
-	Notes     []planner.Reason
-	Err       error
+	// Fleet is the daily fleet (a load curve or a workload preset); OK
+	// false when none was asked or sized.
+	Fleet  FleetOut
+	Hosted []planner.HostedComparison
+	Notes  []planner.Reason
+	Err    error
 	// ByGPU and ByOffer index the cheapest candidate per GPU (of those
 	// the picks may rest on) and per offer: the fit table and the offers
 	// table show these rows, so every table agrees with the
@@ -175,12 +178,23 @@ func RunPlan(j Job, pr Prices) PlanOut {
 	if req.Workload.Kind == planner.Serving {
 		req.HostedAPIs = hostedAPIs(j, pr)
 	}
-	res, err := planner.Plan(req, pr.PlanOffers(j.In.Weights), planner.Options{})
+	var (
+		res   planner.Result
+		err   error
+		fleet FleetOut
+	)
+	if j.Curve != nil && req.Workload.Kind == planner.Serving {
+		// A daily load: the picks and tables show the plan at its peak,
+		// the fleet box the day.
+		res, fleet, err = planFleet(j, pr, req, pr.PlanOffers(j.In.Weights))
+	} else {
+		res, err = planner.Plan(req, pr.PlanOffers(j.In.Weights), planner.Options{})
+	}
 	if err != nil {
 		return PlanOut{Err: err}
 	}
 	out := PlanOut{OK: true, Kind: req.Workload.Kind, Currency: res.Currency, Notes: res.Notes, Hosted: res.Hosted,
-		ByGPU: map[string]int{}, ByOffer: map[string]int{}}
+		ByGPU: map[string]int{}, ByOffer: map[string]int{}, Fleet: fleet}
 	front := map[int]bool{}
 	for _, i := range res.Pareto {
 		front[i] = true

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"rightsize/estimator"
 )
@@ -73,6 +74,11 @@ const (
 	FieldUnknownNet
 	FieldFreshness
 	FieldCalibration
+	FieldCurve
+	FieldWorkload
+	FieldOwnPrice
+	FieldKWh
+	FieldOwnYears
 	NFields
 )
 
@@ -91,6 +97,7 @@ var FieldKeys = [NFields]string{
 	FieldBudget: "bud", FieldDeadline: "dl", FieldMinVCPU: "vc", FieldMinRAM: "ram",
 	FieldSpotRate: "spot", FieldCkptWrite: "ckw", FieldRestart: "rst", FieldAPIIn: "api-in", FieldAPIOut: "api-out", FieldUnknownNet: "un",
 	FieldFreshness: "fw", FieldCalibration: "cal",
+	FieldCurve: "lc", FieldWorkload: "wl", FieldOwnPrice: "own", FieldKWh: "kwh", FieldOwnYears: "dep",
 }
 
 // FieldNames name each input: its element id is "rs-"+name, and for the
@@ -112,6 +119,7 @@ var FieldNames = [NFields]string{
 	FieldSpotRate: "spot-interruptions", FieldCkptWrite: "checkpoint-write", FieldRestart: "restart",
 	FieldAPIIn: "api-input-price", FieldAPIOut: "api-output-price", FieldUnknownNet: "unknown-networks",
 	FieldFreshness: "freshness-days", FieldCalibration: "calibration",
+	FieldCurve: "load-curve", FieldWorkload: "workload", FieldOwnPrice: "own-price", FieldKWh: "kwh-price", FieldOwnYears: "depreciation-years",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker
@@ -203,8 +211,11 @@ func (s *ViewState) Shown(f Field) bool {
 		return train || s[FieldRPS] == ""
 	case FieldGlobalBatch, FieldMFU:
 		return train
-	case FieldInfMFU, FieldBWUtil, FieldCalibration:
+	case FieldInfMFU, FieldBWUtil, FieldCalibration, FieldCurve, FieldWorkload:
 		return !train
+	case FieldOwnPrice, FieldKWh, FieldOwnYears:
+		// Owning is priced against a daily fleet.
+		return !train && (strings.TrimSpace(s[FieldCurve]) != "" || strings.TrimSpace(s[FieldWorkload]) != "")
 	case FieldLoRARank, FieldLoRATargets:
 		return task == "lora" || task == "qlora"
 	case FieldQuant:

@@ -1,0 +1,53 @@
+package app
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"rightsize/app/page"
+)
+
+// TestFleetBox: the daily-load box appears for inference, a bad curve is
+// said next to its field, and a good one puts the planner's fleet, its
+// bills, the chart, the mixed fleet and the owned alternative in the
+// serving section, with the same best-mix bill as page.FleetTextOf.
+func TestFleetBox(t *testing.T) {
+	c, _ := load(t)
+	planSync = true
+	defer func() { planSync = false }()
+	c.dropStatic()
+	if html := app.HTMLString(c.renderFleetInputs()); !strings.Contains(html, `id="rs-load-curve"`) || strings.Contains(html, `id="rs-own-price"`) {
+		t.Errorf("inference box without a curve: %s", html)
+	}
+	c.set(page.FieldCurve, "1,2,3")
+	if c.errs[page.FieldCurve].Key != page.MsgBadCurve || !strings.Contains(app.HTMLString(c.renderFleetInputs()), c.t(page.MsgBadCurve)) {
+		t.Errorf("bad curve: %+v", c.errs[page.FieldCurve])
+	}
+	c.set(page.FieldModel, "mistral-7b-v0.3")
+	c.set(page.FieldCurve, "2,1,1,1,1,2,4,8,12,14,15,16,16,15,15,14,13,12,11,10,8,6,4,3")
+	c.set(page.FieldWorkload, "code")
+	c.set(page.FieldOwnPrice, "9000")
+	c.set(page.FieldKWh, "0.15")
+	c.set(page.FieldOwnYears, "4")
+	if !c.r.OK || !c.ps.out.Fleet.OK {
+		t.Fatalf("no fleet: errs %v, fleet %+v", c.errs, c.ps.out.Fleet.Reason)
+	}
+	html := app.HTMLString(c.Render())
+	want := page.FleetTextOf(c.ps.out.Fleet, c.loc(), page.Names{GPU: c.gpuName, Provider: c.providerName})
+	if !strings.Contains(html, `id="rs-fleet-chart"`) || !strings.Contains(html, `class="rs-fc-need"`) {
+		t.Error("no fleet chart")
+	}
+	for _, s := range append([]string{want.Headline, c.t(page.MsgOwnTitle)}, want.Own...) {
+		if !strings.Contains(html, htmlText(s)) {
+			t.Errorf("page lacks %q", s)
+		}
+	}
+	if got, _ := textByID(html, "rs-fleet-best"); got != want.Headline {
+		t.Errorf("headline %q, want %q", got, want.Headline)
+	}
+	if !strings.Contains(c.link().Encode(page.DefaultState), "wl=code") {
+		t.Errorf("link %q lacks the preset", c.link().Encode(page.DefaultState))
+	}
+}
