@@ -287,6 +287,7 @@ type Input struct {
 	ZeRO    int     // --zero: DeepSpeed ZeRO stage 0..3 (FSDP full shard = 3)
 	TP      int     // --tp: tensor-parallel degree
 	PP      int     // --pp: pipeline-parallel stages
+	CP      int     // --cp: context-parallel degree, the sequence split over CP GPUs (ring attention); 0 or 1: none
 	Offload Offload // --offload
 
 	// PureBF16 trains in 16-bit only (--pure-bf16): weights, gradients and
