@@ -182,6 +182,11 @@ type Perf struct {
 	// CommSeconds is the part of StepSeconds spent in collectives and
 	// offload traffic that compute does not hide.
 	CommSeconds float64
+	// CommTotalSeconds is the time of all of a training step's
+	// communication on its own (TP, DP/ZeRO, EP, pipeline sends, CP ring,
+	// offload), hidden or not: CommSeconds is the part of it compute does
+	// not hide.
+	CommTotalSeconds float64
 
 	// TokensPerSecond is the whole job's rate: trained tokens/s, or for
 	// inference generated tokens/s over all replicas serving Workload at
