@@ -273,12 +273,19 @@ func writeAccuracy(w io.Writer, cases []valCase, skipped []string) {
 	fmt.Fprintln(w, "\n## What the model leaves out")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "- **The host CPU itself.** HF transformers decoding at small batch is bound by the host's per-op launch cost. It is")
-	fmt.Fprintln(w, "  modelled by host class, from the GPU's catalog entry: server (17.4 µs per op, the bitsandbytes table's H100 host),")
-	fmt.Fprintln(w, "  desktop for consumer cards (9 µs, its RTX 4090 host), older cloud servers for other cards up to Ampere (28 µs, its")
-	fmt.Fprintln(w, "  T4 host, and gpt-fast's A100). Ada datacenter hosts are assumed like the H100's; `--host-op-us` sets a measured figure.")
-	fmt.Fprintln(w, "- **Engine versions.** One step floor serves vLLM, SGLang and TensorRT-LLM; their schedulers are simulated with")
-	fmt.Fprintln(w, "  today's defaults and a fitted per-request cost each; of older behaviour only vLLM v0.6's multi-step scheduling")
-	fmt.Fprintln(w, "  (`--scheduler-steps`), which delays first tokens, is modelled, in the closed-form steady state (`--steady-state`).")
+	fmt.Fprintln(w, "  modelled by host class, chosen from the host, not the GPU: `--host` (a class or a CPU name), else the class of the")
+	fmt.Fprintln(w, "  instance CPUs the catalog offers the GPU in, a desktop for consumer cards, a server otherwise: server (17.4 µs per")
+	fmt.Fprintln(w, "  op, the bitsandbytes table's H100 host; optimum's A100 rows), desktop (9 µs, its RTX 4090 host), legacy server for")
+	fmt.Fprintln(w, "  Xeons of the Skylake family and earlier (28 µs, its T4 host). No row names its CPU, so the replay passes none;")
+	fmt.Fprintln(w, "  `--host-op-us` sets a measured figure.")
+	fmt.Fprintln(w, "- **Engine versions.** The release (`--engine-version`, default the current one) sets whether a serving engine's host")
+	fmt.Fprintln(w, "  work per step runs under the GPU's step (SGLang from 0.4, vLLM from 0.14, TensorRT-LLM) or adds to it. The replay")
+	fmt.Fprintln(w, "  passes each row's release: SGLang 0.3.0 and vLLM 0.6.0 (the SGLang team's benchmark), vLLM 0.19 (the vLLM blog,")
+	fmt.Fprintln(w, "  llm-d's KV pools), the container image's release for the InferenceX points that keep one (the others run the")
+	fmt.Fprintln(w, "  current release). The host work an older release adds is the engines' one fitted floor (4 ms), not SGLang 0.3.0's")
+	fmt.Fprintln(w, "  own: its 8B TPOT rows come out 9–25% slow with it. The schedulers are simulated with today's defaults and a fitted")
+	fmt.Fprintln(w, "  per-request cost each; vLLM v0.6's multi-step scheduling (`--scheduler-steps`), which delays first tokens, is")
+	fmt.Fprintln(w, "  modelled in the closed-form steady state (`--steady-state`).")
 	fmt.Fprintln(w, "- **Serving recipes beyond the engines' defaults.** The replay passes what an estimate takes (GPU, engine,")
 	fmt.Fprintln(w, "  precision, TP/EP/DP, concurrency, lengths); the simulator runs each engine's default scheduler. InferenceX's B200")
 	fmt.Fprintln(w, "  and B300 SGLang recipes poll for new requests every 10 steps, 30 from concurrency 16 (`--scheduler-recv-interval`),")
@@ -351,7 +358,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // validationCases builds every case from the files in dir.
 func validationCases(dir string) ([]valCase, error) {
 	var all []valCase
-	for _, f := range []func(string) ([]valCase, error){memoryCases, bnbCases, gptFastCases, llamaCppCases, vllmBlogCases, sglangCases, trtllmCases,
+	for _, f := range []func(string) ([]valCase, error){memoryCases, bnbCases, optimumGPTQCases, gptFastCases, llamaCppCases, vllmBlogCases, sglangCases, trtllmCases,
 		inferencexCases, foundryCases, llama2Cases, megatronCases, nemoCases, torchtuneCases, torchtuneFSDPCases, swiftCases, deviceMemoryCases} {
 		c, err := f(dir)
 		if err != nil {
@@ -424,6 +431,46 @@ func bnbCases(dir string) ([]valCase, error) {
 		out = append(out, valCase{Group: "decode", Split: str(r["split"]), Source: file, Engine: "HF transformers 4.46.3 (bitsandbytes 0.45.0.dev)",
 			Setting: fmt.Sprintf("%s %s %s batch %d, decode step", r["model"], r["gpu"], r["format"], b), Args: args,
 			Field: "performance.decode_token_latency_seconds", Scale: 1000, Measured: 1000 * num(r["decode_latency_s"]), Unit: "ms"})
+	}
+	return out, nil
+}
+
+// optimumGPTQCases: optimum's GPTQ benchmark of HF transformers on one
+// A100-SXM4-80GB (2023-08; auto-gptq 0.4 era): Llama-2-13B-chat (the
+// catalog's llama-2-13b, the same shapes) in FP16 and TheBloke's GPTQ
+// 4-bit group-128 checkpoint, each GPTQ row on the kernel it ran:
+// --kernel exllama (transformers' GPTQ default) or --kernel autogptq
+// (AutoGPTQ's cuda-old). Prompt 512, 512 new tokens; the table's
+// per-token latency includes the prefill, so the decode step is (512 ×
+// per-token latency − prefill latency) / 511 (the file's caveat). The
+// host is not printed: the catalog's A100 host. Splits as the file
+// states them (batch 1 fit, the rest test).
+func optimumGPTQCases(dir string) ([]valCase, error) {
+	const file = "optimum_gptq_a100.json"
+	_, recs, err := readRecords(dir, file)
+	if err != nil {
+		return nil, err
+	}
+	kernels := map[string]string{"exllama": "exllama", "autogptq-cuda-old": "autogptq"}
+	var out []valCase
+	for _, r := range recs {
+		b := int(num(r["batch_size"]))
+		prompt, gen := int(num(r["prompt_tokens"])), int(num(r["new_tokens"]))
+		args := []string{"--model", "llama-2-13b", "--gpu", "a100-80gb-sxm", "--engine", "hf", "--batch", itoa(b), "--seq", itoa(prompt + gen),
+			"--prompt-tokens", itoa(prompt), "--output-tokens", itoa(gen)}
+		kernel := str(r["kernel"])
+		switch f := str(r["format"]); {
+		case f == "FP16" && kernel == "":
+			args = append(args, "--precision", "fp16")
+		case f == "GPTQ-int4-g128" && kernels[kernel] != "":
+			args = append(args, "--precision", "int4", "--quant", "int4-g128", "--kernel", kernels[kernel])
+		default:
+			return nil, fmt.Errorf("%s %s: format %q kernel %q has no Rightsize setting", file, str(r["id"]), f, kernel)
+		}
+		step := (float64(gen)*num(r["per_token_latency_ms"]) - num(r["prefill_latency_ms"])) / float64(gen-1)
+		out = append(out, valCase{Group: "decode", Split: str(r["split"]), Source: file, Engine: "HF transformers + auto-gptq (optimum, 2023-08)",
+			Setting: strings.TrimSpace(fmt.Sprintf("Llama-2-13B A100-80GB %s %s", r["format"], kernel)) + fmt.Sprintf(" batch %d, decode step", b), Args: args,
+			Field: "performance.decode_step_seconds", Scale: 1000, Measured: step, Unit: "ms"})
 	}
 	return out, nil
 }
@@ -510,7 +557,10 @@ func vllmBlogCases(dir string) ([]valCase, error) {
 		if str(r["kv_cache_dtype"]) == "FP8" {
 			kv = "fp8"
 		}
-		base := []string{"--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "vllm", "--kv-dtype", kv, "--gpu-mem-util", "0.9"}
+		// The post's improvements are in v0.19.1 (its summary table; the
+		// file's caveat).
+		base := []string{"--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "vllm", "--engine-version", "0.19.1", "--kv-dtype", kv,
+			"--gpu-mem-util", "0.9"}
 		eng := "vLLM v0.19.1"
 		switch {
 		case strings.Contains(id, "itl-fit"):
@@ -535,7 +585,7 @@ func vllmBlogCases(dir string) ([]valCase, error) {
 }
 
 // sglangCases: SGLang v0.3.0 and vLLM v0.6.0 online serving of ShareGPT at
-// 4 and 8 requests/s. The concurrency is Little's law (rate × median
+// 4 and 8 requests/s, each replayed at its release (--engine-version). The concurrency is Little's law (rate × median
 // end-to-end latency); the output length is (E2E − TTFT) / TPOT + 1; the
 // prompt length is not published: 256 tokens assumed (ShareGPT prompts
 // are short), so TTFT rows carry that assumption. vLLM ran with
@@ -560,15 +610,20 @@ func sglangCases(dir string) ([]valCase, error) {
 		if tp == 4 {
 			model, gpu, split = "llama-3.1-70b", "h100-sxm", "heldback"
 		}
-		eng := "sglang"
-		ver := "SGLang v0.3.0"
+		// Each row at the release it measured (the README's title and
+		// setup: pip sglang[all]==0.3.0, vLLM v0.6.0), which runs its
+		// scheduler between the GPU's steps (--engine-version).
+		eng, rel := "sglang", "0.3.0"
 		args := []string{"--model", model, "--gpu", gpu, "--engine", eng, "--tp", itoa(tp), "--gpus", itoa(tp), "--batch", itoa(conc),
 			"--seq", itoa(256 + outTok), "--prompt-tokens", "256", "--output-tokens", itoa(outTok)}
+		ver := "SGLang v" + rel
 		if str(r["engine"]) == "vLLM" { // run with --num-scheduler-steps 10 (the README's setup)
-			eng, ver = "vllm", "vLLM v0.6.0"
+			eng, rel = "vllm", "0.6.0"
+			ver = "vLLM v" + rel
 			args[5] = eng
 			args = append(args, "--scheduler-steps", "10")
 		}
+		args = append(args, "--engine-version", rel)
 		set := fmt.Sprintf("%s %s TP %d, %g req/s ≈ %d in flight, out %d, ", model, ver, tp, num(r["request_rate_per_s"]), conc, outTok)
 		out = append(out,
 			valCase{Group: "serving TPOT", Split: split, Source: file, Engine: ver, Setting: set + "median TPOT", Args: args,
@@ -883,7 +938,7 @@ func memoryCases(dir string) ([]valCase, error) {
 	}{{"llama-3.1-8b", "bf16", 476016}, {"qwen2.5-7b", "bf16", 1096000}, {"qwen2.5-7b", "fp8", 2192000}} {
 		out = append(out, valCase{Group: "memory", Split: "fit", Source: "engine_observations.md", Engine: "vLLM v0.19.0",
 			Setting: c.model + " H100 util 0.95 KV " + c.kv + ", KV pool tokens",
-			Args: []string{"--model", c.model, "--engine", "vllm", "--vram", "80GiB", "--usable-vram", "79.19GiB", "--gpu-mem-util", "0.95",
+			Args: []string{"--model", c.model, "--engine", "vllm", "--engine-version", "0.19.0", "--vram", "80GiB", "--usable-vram", "79.19GiB", "--gpu-mem-util", "0.95",
 				"--seq", "8192", "--kv-dtype", c.kv},
 			Field: "kv_pool_tokens", Scale: 1, Measured: c.tokens, Unit: "tokens"})
 	}

@@ -16,6 +16,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"rightsize/estimator"
 )
 
 const inferencexFile = "inferencex/inferencex_serving_points.csv"
@@ -48,8 +50,30 @@ func inferencexArgs(r map[string]string) ([]string, bool) {
 	if ep == "" || ep == "0" {
 		ep = "1"
 	}
-	return []string{"--model", model, "--gpu", gpu, "--engine", engine, "--precision", r["precision"], "--tp", tp, "--dp", dp,
-		"--ep", ep, "--batch", r["conc"], "--prompt-tokens", r["isl"], "--output-tokens", r["osl"]}, true
+	args := []string{"--model", model, "--gpu", gpu, "--engine", engine, "--precision", r["precision"], "--tp", tp, "--dp", dp,
+		"--ep", ep, "--batch", r["conc"], "--prompt-tokens", r["isl"], "--output-tokens", r["osl"]}
+	if rel := imageRelease(r["image"]); rel != "" {
+		args = append(args, "--engine-version", rel)
+	}
+	return args, true
+}
+
+// imageRelease is the engine release a row's container image names
+// ("lmsysorg/sglang:v0.5.9-cu130" → "0.5.9",
+// "nvcr.io/nvidia/tensorrt-llm/release:1.2.0rc6.post2" → "1.2.0rc6.post2",
+// "vllm/vllm-openai:v0.22.0" → "0.22.0"); "" where the row keeps no image
+// (the dashboard's older points) or its tag is no release ("dev-cu13"):
+// the estimate then takes the engine's current release.
+func imageRelease(image string) string {
+	_, tag, ok := strings.Cut(image, ":")
+	if !ok {
+		return ""
+	}
+	tag, _, _ = strings.Cut(strings.TrimPrefix(tag, "v"), "-")
+	if _, err := estimator.ParseEngineVersion(tag); err != nil || tag == "" {
+		return ""
+	}
+	return tag
 }
 
 // inferencexCases: every row gives up to seven cases: the mean TTFT and

@@ -68,3 +68,62 @@ func TestValidateJSON(t *testing.T) {
 		t.Errorf("bad --format: exit %d, %q", code, errb2.String())
 	}
 }
+
+// imageRelease reads the engine release from an InferenceX container
+// image as --engine-version takes it; tags that are no release give "".
+func TestImageRelease(t *testing.T) {
+	for image, want := range map[string]string{
+		"lmsysorg/sglang:v0.5.9-cu130":                       "0.5.9",
+		"lmsysorg/sglang:v0.5.10.post1-cu130":                "0.5.10.post1",
+		"nvcr.io/nvidia/tensorrt-llm/release:1.2.0rc6.post2": "1.2.0rc6.post2",
+		"vllm/vllm-openai:v0.22.0":                           "0.22.0",
+		"lmsysorg/sglang:dev-cu13":                           "",
+		"":                                                   "",
+	} {
+		if got := imageRelease(image); got != want {
+			t.Errorf("imageRelease(%q) = %q, want %q", image, got, want)
+		}
+	}
+}
+
+// The replay runs each row on what it measured: optimum's GPTQ rows on
+// their own kernel, the SGLang team's benchmark at SGLang 0.3.0 and
+// vLLM 0.6.0.
+func TestValidateRowsCarryKernelAndRelease(t *testing.T) {
+	dir := findCalibrationDir()
+	arg := func(args []string, flag string) string {
+		for i, a := range args[:len(args)-1] {
+			if a == flag {
+				return args[i+1]
+			}
+		}
+		return ""
+	}
+	opt, err := optimumGPTQCases(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kernels := map[string]int{}
+	for _, c := range opt {
+		k := arg(c.Args, "--kernel")
+		switch {
+		case strings.Contains(c.Setting, "exllama") && k != "exllama", strings.Contains(c.Setting, "autogptq") && k != "autogptq",
+			strings.Contains(c.Setting, "FP16") && (k != "" || arg(c.Args, "--precision") != "fp16"):
+			t.Errorf("%s: args %q", c.Setting, c.Args)
+		}
+		kernels[k]++
+	}
+	if len(opt) != 15 || kernels["exllama"] != 5 || kernels["autogptq"] != 5 {
+		t.Errorf("%d optimum cases, kernels %v; want 15 with 5 exllama and 5 autogptq", len(opt), kernels)
+	}
+	sg, err := sglangCases(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range sg {
+		want := map[string]string{"SGLang v0.3.0": "0.3.0", "vLLM v0.6.0": "0.6.0"}[c.Engine]
+		if got := arg(c.Args, "--engine-version"); want == "" || got != want {
+			t.Errorf("%s (%s): --engine-version %q, want %q", c.Setting, c.Engine, got, want)
+		}
+	}
+}
