@@ -1,13 +1,12 @@
 package app
 
 import (
-	"rightsize/app/page"
-
 	"math"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"rightsize/app/page"
 	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
 )
@@ -382,7 +381,7 @@ func (c *Calculator) renderCompare() app.UI {
 		if !r.OK {
 			return "—"
 		}
-		return l.Bytes(r.Res.PerGPU.Total())
+		return l.Bytes(r.Res.Peak)
 	}
 	verdict := func(r page.Results) string {
 		switch {

@@ -1,8 +1,6 @@
 package app
 
 import (
-	"rightsize/app/page"
-
 	"fmt"
 	"math"
 	"os"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"rightsize/app/page"
 	"rightsize/catalog"
 	"rightsize/estimator"
 	planner "rightsize/estimator/plan"

@@ -1,13 +1,12 @@
 package app
 
 import (
-	"rightsize/app/page"
-
 	"slices"
 	"testing"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"rightsize/app/page"
 	"rightsize/catalog"
 )
 

@@ -10,9 +10,9 @@ package app
 // beyond its budget, so the fit runs in the CLI.
 
 import (
-	"rightsize/app/page"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"rightsize/app/page"
 )
 
 func (c *Calculator) renderBenchmark() app.UI {

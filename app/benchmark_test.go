@@ -1,13 +1,13 @@
 package app
 
 import (
-	"rightsize/app/page"
-
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"rightsize/app/page"
 )
 
 // A calibration from rightsize calibrate (its link form) is applied on

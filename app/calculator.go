@@ -1,14 +1,13 @@
 package app
 
 import (
-	"rightsize/app/page"
-
 	"strconv"
 	"sync/atomic"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"rightsize/app/page"
 	"rightsize/catalog"
 	"rightsize/estimator"
 )

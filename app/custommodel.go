@@ -1,12 +1,11 @@
 package app
 
 import (
-	"rightsize/app/page"
-
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"rightsize/app/page"
 	"rightsize/estimator"
 )
 

@@ -1,8 +1,6 @@
 package app
 
 import (
-	"rightsize/app/page"
-
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
@@ -11,6 +9,8 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"rightsize/app/page"
+	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
 )
 
@@ -49,7 +49,8 @@ type exportDoc struct {
 	Precision  string        `json:"precision"`
 	GPU        string        `json:"gpu"`
 	GPUs       int           `json:"gpus"`
-	TotalBytes int64         `json:"memory_per_gpu_bytes"`
+	TotalBytes int64         `json:"memory_per_gpu_bytes"` // the step's, as the breakdown's total
+	PeakBytes  int64         `json:"peak_bytes"`           // the most at any time, what fits is judged on
 	Fits       bool          `json:"fits"`
 	Link       string        `json:"link_fragment"`
 	Offers     []exportOffer `json:"offers"`
@@ -89,7 +90,7 @@ func round4(v float64) float64 {
 func (c *Calculator) exportJSON() string {
 	d := exportDoc{
 		Model: c.job.Model.ID, Task: c.job.In.Task.String(), Precision: c.job.In.Weights.String(),
-		GPU: c.job.GPU.ID, GPUs: c.job.In.GPUs, TotalBytes: int64(c.r.Res.PerGPU.Total()), Fits: c.r.Res.Fits,
+		GPU: c.job.GPU.ID, GPUs: c.job.In.GPUs, TotalBytes: int64(c.r.Res.PerGPU.Total()), PeakBytes: int64(c.r.Res.Peak), Fits: c.r.Res.Fits,
 		Link: c.link().Encode(page.DefaultState), Offers: c.exportRows(),
 		Estimate: "Estimates from Rightsize's sourced formulas and dated catalog prices; not quotes.",
 	}
@@ -173,7 +174,11 @@ func (c *Calculator) exportMarkdown() string {
 		row(p.Name, p.Value, p.Band)
 	}
 	b.WriteString("| **" + e(c.t(page.MsgTotal)) + "** | **" + e(l.Bytes(c.r.Res.PerGPU.Total())) + "** | " +
-		e(l.BytesRange(c.r.Res.Confidence.Low, c.r.Res.Confidence.High)) + " |\n\n")
+		e(l.BytesRange(c.r.Res.Confidence.Low, c.r.Res.Confidence.High)) + " |\n")
+	if c.r.Res.PeakPhase == estimator.PhaseLoad {
+		row(c.t(page.MsgLoadPeak), l.Bytes(c.r.Res.Peak), "")
+	}
+	b.WriteString("\n")
 	if len(c.ps.out.Picks) > 0 {
 		b.WriteString("| ")
 		row(c.t(page.MsgGPU), c.t(page.MsgProvider), c.planCostHeader(), c.planTimeHeader(), c.t(page.MsgAsOfSource))

@@ -1,12 +1,11 @@
 package app
 
 import (
-	"rightsize/app/page"
-
 	"encoding/csv"
 	"strings"
 	"testing"
 
+	"rightsize/app/page"
 	planner "rightsize/estimator/plan"
 )
 

@@ -7,11 +7,10 @@ package app
 // footer's count of the catalog's offers by age.
 
 import (
-	"rightsize/app/page"
-
 	"strconv"
 	"time"
 
+	"rightsize/app/page"
 	"rightsize/catalog"
 	planner "rightsize/estimator/plan"
 )

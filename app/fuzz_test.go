@@ -1,8 +1,6 @@
 package app
 
 import (
-	"rightsize/app/page"
-
 	"fmt"
 	"math"
 	"net/url"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"rightsize/app/page"
 	"rightsize/catalog"
 )
 

@@ -6,11 +6,11 @@ package app
 // actionApply action, never through func props.
 
 import (
-	"rightsize/app/page"
-
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"rightsize/app/page"
 )
 
 const svgNS = "http://www.w3.org/2000/svg"
@@ -126,6 +126,9 @@ type breakdownView struct {
 	Fits                 bool
 	Parts                []partView
 	Total, Band, Usable  string
+	// LoadPeak is the peak while the weights load, when it is above the
+	// step's total (estimator.Result.PeakPhase == PhaseLoad), else "".
+	LoadPeak string
 }
 
 func (b *breakdownView) Render() app.UI {
@@ -175,6 +178,13 @@ func (b *breakdownView) Render() app.UI {
 					app.Td().Class("num").Text("100%"),
 					app.Td().Class("num rs-band").Body(app.Text(b.Band+" "), app.A().ID("rs-accuracy-link").Href("accuracy.html").Text("ⓘ").Attr("aria-label", t(page.MsgHowAccurate)).Title(t(page.MsgHowAccurate))),
 				),
+				app.If(b.LoadPeak != "", func() app.UI {
+					return app.Tr().Class("rs-total").Body(
+						app.Td().Text(t(page.MsgLoadPeak)),
+						app.Td().Class("num").ID("rs-load-peak").Text(b.LoadPeak),
+						app.Td(), app.Td(),
+					)
+				}),
 				app.Tr().Body(
 					app.Td().Text(t(page.MsgUsable)),
 					app.Td().Class("num").ID("rs-usable").Text(b.Usable),

@@ -1,8 +1,6 @@
 package app
 
 import (
-	"rightsize/app/page"
-
 	"html"
 	"math"
 	"strings"
@@ -10,6 +8,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"rightsize/app/page"
 	planner "rightsize/estimator/plan"
 )
 

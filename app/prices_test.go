@@ -1,14 +1,14 @@
 package app
 
 import (
-	"rightsize/app/page"
-
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"rightsize/app/page"
 )
 
 // grab keeps the Context go-app hands a component natively (OnPreRender),

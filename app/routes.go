@@ -4,12 +4,12 @@
 package app
 
 import (
-	"rightsize/app/page"
-
 	"net/url"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"rightsize/app/page"
 )
 
 // Routes registers the pages. The whole calculator is one route; its state

@@ -4,12 +4,11 @@ package app
 // out the chart; loadChart renders it.
 
 import (
-	"rightsize/app/page"
-
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"rightsize/app/page"
 	"rightsize/estimator/sim"
 )
 

@@ -1,8 +1,6 @@
 package app
 
 import (
-	"rightsize/app/page"
-
 	"cmp"
 	"math"
 	"slices"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"rightsize/app/page"
 	"rightsize/catalog"
 	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
@@ -153,6 +152,7 @@ func (c *Calculator) renderInputs() app.UI {
 		c.selectField(page.FieldTask, page.MsgTask, labelled(c, estimator.Tasks, page.MsgTaskInference, page.MsgTaskTrain, page.MsgTaskFinetune, page.MsgTaskLoRA, page.MsgTaskQLoRA)),
 		c.selectField(page.FieldPrecision, page.MsgPrecision, enumOptions(estimator.DTypes)),
 		c.selectField(page.FieldQuant, page.MsgQuant, c.quantOptions()),
+		c.selectField(page.FieldKernel, page.MsgKernel, enumOptions(estimator.Kernels)),
 		c.textField(page.FieldBatch, page.MsgBatch, "numeric"),
 		c.textField(page.FieldSeq, page.MsgSeq, "numeric"),
 		c.selectField(page.FieldGPU, page.MsgGPU, gpus),
@@ -177,6 +177,7 @@ func (c *Calculator) renderInputs() app.UI {
 		c.textField(page.FieldMaxBatched, page.MsgMaxBatched, "numeric"),
 		c.checkField(page.FieldEager, page.MsgEager),
 		c.checkField(page.FieldFlash, page.MsgFlash),
+		app.If(c.r.Res.VisionParams > 0 || c.state[page.FieldTextOnly] == "1", func() app.UI { return c.checkField(page.FieldTextOnly, page.MsgTextOnly) }),
 		c.textField(page.FieldTP, page.MsgTP, "numeric"),
 		c.textField(page.FieldPP, page.MsgPP, "numeric"),
 		c.selectField(page.FieldUnits, page.MsgUnits, []option{{page.UnitGiB.String(), c.t(page.MsgUnitsGiB)}, {page.UnitGB.String(), c.t(page.MsgUnitsGB)}}),
@@ -204,6 +205,8 @@ func (c *Calculator) renderOverrides() app.UI {
 			c.sizeInput(page.FieldAlloc, page.MsgAllocator, res.PerGPU.AllocatorReserve),
 			c.sizeInput(page.FieldNCCL, page.MsgNCCL, res.PerGPU.NCCL),
 			c.sizeInput(page.FieldGraphs, page.MsgCUDAGraphs, res.PerGPU.CUDAGraphs),
+			c.textField(page.FieldEngineVersion, page.MsgEngineVersion, "decimal"),
+			c.textField(page.FieldHost, page.MsgHost, "text"),
 		),
 	}
 	// Open when a link carries an override, one is wrong or the user has
@@ -474,6 +477,10 @@ func (c *Calculator) renderResult() app.UI {
 	l := c.loc()
 	r := c.r.Res
 	facts := []factView{{Label: c.t(page.MsgParams), Value: l.Count(r.Params) + " (" + l.Billions(r.Params) + ")", ID: "rs-params"}}
+	if r.VisionParams > 0 {
+		// A vision-language model: its text model and vision tower apart.
+		facts[0].Value = page.Fill(c.t(page.MsgTextVision), l.Billions(r.Params-r.VisionParams), l.Billions(r.VisionParams))
+	}
 	if r.ActiveParams != r.Params {
 		facts = append(facts, factView{Label: c.t(page.MsgActive), Value: l.Count(r.ActiveParams)})
 	}
@@ -498,6 +505,10 @@ func (c *Calculator) renderResult() app.UI {
 	for w := range r.Warnings.Each() {
 		warns = append(warns, c.t(page.WarningKeys[w]))
 	}
+	loadPeak := ""
+	if r.PeakPhase == estimator.PhaseLoad {
+		loadPeak = l.Bytes(r.Peak)
+	}
 	verdict := c.t(page.MsgFits) + " · " + c.t(page.MsgHeadroom) + " " + l.Bytes(r.Headroom)
 	if !r.Fits {
 		verdict = c.t(page.MsgDoesNotFit) + " · " + c.t(page.MsgShortBy) + " " + l.Bytes(-r.Headroom)
@@ -507,7 +518,7 @@ func (c *Calculator) renderResult() app.UI {
 			Lang: c.lang(), Title: c.t(page.MsgPerGPU) + " · " + c.modelName() + " · " + c.job.GPU.Name,
 			Verdict: verdict, Fits: r.Fits, Parts: c.partViews(),
 			Total: l.Bytes(r.PerGPU.Total()), Band: l.BytesRange(r.Confidence.Low, r.Confidence.High),
-			Usable: l.Bytes(r.Usable),
+			Usable: l.Bytes(r.Usable), LoadPeak: loadPeak,
 		},
 		&factList{Facts: facts},
 		app.If(len(warns) > 0, func() app.UI {

@@ -198,7 +198,7 @@ func perfOf(j Job) (PerfResult, error) {
 	if err != nil || !res.Runs(j.In) {
 		return PerfResult{}, nil
 	}
-	p, hw, err := j.GPU.Speed(j.In, j.Eff, j.Work, catalog.Node{})
+	p, hw, err := j.GPU.Speed(j.In, j.Eff, j.Work, catalog.Node{Host: j.Host})
 	if errors.Is(err, catalog.ErrNoFigures) {
 		return PerfResult{}, nil
 	}
@@ -208,7 +208,7 @@ func perfOf(j Job) (PerfResult, error) {
 	// Serving engines: the simulated closed-loop benchmark at the batch as
 	// requests in flight per engine copy, as the CLI's estimate reports
 	// it (catalog.GPU.Benchmark, the same defaults as its flags).
-	_, bench, ok, err := j.GPU.Benchmark(j.In, j.Eff, j.Work, catalog.Node{}, sim.Bench{Concurrency: j.In.Batch, RangeRatio: sim.DefaultRangeRatio})
+	_, bench, ok, err := j.GPU.Benchmark(j.In, j.Eff, j.Work, catalog.Node{Host: j.Host}, sim.Bench{Concurrency: j.In.Batch, RangeRatio: sim.DefaultRangeRatio})
 	if err != nil {
 		return PerfResult{}, err
 	}

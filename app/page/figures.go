@@ -23,7 +23,8 @@ type Figures struct {
 	TTFTSeconds         float64 // inference
 	TPOTSeconds         float64
 	PrefillTokensPerSec float64
-	TotalBytes          int64 // memory per GPU
+	TotalBytes          int64 // memory per GPU: the step's
+	PeakBytes           int64 // the most at any time (the step's or while loading)
 }
 
 // LinkFigures parses fragment (the part of a link after "#") as the page
@@ -50,7 +51,7 @@ func LinkFigures(fragment string) (Figures, error) {
 	if r.PerfErr != nil {
 		return Figures{}, r.PerfErr
 	}
-	f := Figures{TotalBytes: int64(r.Res.PerGPU.Total())}
+	f := Figures{TotalBytes: int64(r.Res.PerGPU.Total()), PeakBytes: int64(r.Res.Peak)}
 	if v := r.Perf; v.OK {
 		p := v.P
 		f.OK = true

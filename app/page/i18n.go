@@ -410,6 +410,12 @@ const (
 	MsgOwnNever
 	MsgFleetUnsized
 	MsgFleetReserved
+	MsgLoadPeak
+	MsgTextVision
+	MsgTextOnly
+	MsgKernel
+	MsgEngineVersion
+	MsgHost
 	NMsgs
 )
 
@@ -763,6 +769,12 @@ var messagesEN = [NMsgs]string{
 	MsgOwnNever:              "renting stays cheaper at any utilisation",
 	MsgFleetUnsized:          "no fleet: %s",
 	MsgFleetReserved:         "reserved",
+	MsgLoadPeak:              "Peak while loading (quantising on the GPU)",
+	MsgTextVision:            "Parameters: text %s + vision %s",
+	MsgTextOnly:              "Text only (leave the vision tower unloaded)",
+	MsgKernel:                "Weight-only kernel",
+	MsgEngineVersion:         "Engine release (empty: current)",
+	MsgHost:                  "Host CPU (class or CPU name; empty: the GPU's usual host)",
 }
 
 var MessagesRU = [NMsgs]string{
@@ -1109,6 +1121,12 @@ var MessagesRU = [NMsgs]string{
 	MsgOwnNever:              "аренда дешевле при любой загрузке",
 	MsgFleetUnsized:          "нет парка: %s",
 	MsgFleetReserved:         "резерв",
+	MsgLoadPeak:              "Пик при загрузке (квантование на GPU)",
+	MsgTextVision:            "Параметры: текст %s + зрение %s",
+	MsgTextOnly:              "Только текст (без модуля зрения)",
+	MsgKernel:                "Ядро для квантованных весов",
+	MsgEngineVersion:         "Версия движка (пусто: текущая)",
+	MsgHost:                  "CPU хоста (класс или модель; пусто: обычный для GPU)",
 }
 
 var messagesZH = [NMsgs]string{
@@ -1455,6 +1473,12 @@ var messagesZH = [NMsgs]string{
 	MsgOwnNever:              "任何利用率下租用都更便宜",
 	MsgFleetUnsized:          "无机群：%s",
 	MsgFleetReserved:         "预留",
+	MsgLoadPeak:              "加载时峰值（在 GPU 上量化）",
+	MsgTextVision:            "参数：文本 %s + 视觉 %s",
+	MsgTextOnly:              "仅文本（不加载视觉塔）",
+	MsgKernel:                "仅权重量化内核",
+	MsgEngineVersion:         "引擎版本（留空：当前）",
+	MsgHost:                  "主机 CPU（类别或型号；留空：该 GPU 常见主机）",
 }
 
 // Tr returns the message for key in lang, falling back to English.

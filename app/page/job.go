@@ -118,6 +118,10 @@ type Job struct {
 	Curve *planner.LoadCurve
 	Mix   *planner.WorkloadMix
 	Own   *planner.Owned
+
+	// Host is the host CPU the speed box assumes (catalog.Node.Host: a
+	// class or a CPU name; "": the GPU's usual host), as --host.
+	Host string
 }
 
 // Archs memoizes parsed catalog model configs (the catalog is immutable).
@@ -323,6 +327,20 @@ func (p *parser) parse() (Job, bool) {
 	if strings.TrimSpace(s[FieldFreshness]) != "" {
 		if p.intField(FieldFreshness, &j.FreshnessDays); p.errs[FieldFreshness].OK() && (j.FreshnessDays < 1 || j.FreshnessDays > 36500) {
 			p.fail(FieldFreshness, MsgRange)
+		}
+	}
+	p.flag(FieldTextOnly, &in.TextOnly)
+	if s.Shown(FieldKernel) {
+		choice(p, FieldKernel, estimator.ParseKernel, &in.Kernel)
+	}
+	if s.Shown(FieldEngineVersion) {
+		choice(p, FieldEngineVersion, estimator.ParseEngineVersion, &in.EngineVersion)
+	}
+	if h := strings.TrimSpace(s[FieldHost]); h != "" && s.Shown(FieldHost) {
+		if _, err := catalog.ParseHost(h); err != nil {
+			p.fail(FieldHost, MsgUnknownChoice)
+		} else {
+			j.Host = h
 		}
 	}
 	p.owned(&j)

@@ -215,3 +215,21 @@ func TestLinkRoundTrip(t *testing.T) {
 		t.Errorf("junk link: %v", got)
 	}
 }
+
+// TestTextOnly: a vision-language model counts its tower apart, and the
+// text-only switch (as rightsize estimate --text-only) leaves it
+// unloaded: less memory by at least the tower's 16-bit weights.
+func TestTextOnly(t *testing.T) {
+	_, full, _ := answer(t, "m=gemma-3-27b")
+	_, text, _ := answer(t, "m=gemma-3-27b&to=1")
+	v := full.Res.VisionParams
+	if v < 400e6 || v > 500e6 || text.Res.VisionParams != v {
+		t.Fatalf("vision params %d / %d", v, text.Res.VisionParams)
+	}
+	if saved := int64(full.Res.Peak) - int64(text.Res.Peak); saved < 2*v {
+		t.Errorf("text only saves %d B, want at least %d (the tower in bf16)", saved, 2*v)
+	}
+	if _, errs, _, ok := ParseJob(ParseFragment("to=maybe", DefaultState), catalog.Default(), Archs{}, nil, ""); ok || errs[FieldTextOnly].OK() {
+		t.Error("to=maybe accepted")
+	}
+}

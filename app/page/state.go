@@ -79,6 +79,10 @@ const (
 	FieldOwnPrice
 	FieldKWh
 	FieldOwnYears
+	FieldTextOnly
+	FieldKernel
+	FieldEngineVersion
+	FieldHost
 	NFields
 )
 
@@ -98,6 +102,7 @@ var FieldKeys = [NFields]string{
 	FieldSpotRate: "spot", FieldCkptWrite: "ckw", FieldRestart: "rst", FieldAPIIn: "api-in", FieldAPIOut: "api-out", FieldUnknownNet: "un",
 	FieldFreshness: "fw", FieldCalibration: "cal",
 	FieldCurve: "lc", FieldWorkload: "wl", FieldOwnPrice: "own", FieldKWh: "kwh", FieldOwnYears: "dep",
+	FieldTextOnly: "to", FieldKernel: "kr", FieldEngineVersion: "ev", FieldHost: "host",
 }
 
 // FieldNames name each input: its element id is "rs-"+name, and for the
@@ -120,6 +125,7 @@ var FieldNames = [NFields]string{
 	FieldAPIIn: "api-input-price", FieldAPIOut: "api-output-price", FieldUnknownNet: "unknown-networks",
 	FieldFreshness: "freshness-days", FieldCalibration: "calibration",
 	FieldCurve: "load-curve", FieldWorkload: "workload", FieldOwnPrice: "own-price", FieldKWh: "kwh-price", FieldOwnYears: "depreciation-years",
+	FieldTextOnly: "text-only", FieldKernel: "kernel", FieldEngineVersion: "engine-version", FieldHost: "host",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker
@@ -173,6 +179,8 @@ func newDefaultState(in estimator.Input) ViewState {
 		// The picks rest on prices dated within 180 days wherever the
 		// GPU has one (planner.DefaultFreshnessDays; TestFreshnessField).
 		FieldFreshness: "180",
+		// A vision-language model loads its vision tower unless asked.
+		FieldTextOnly: "0", FieldKernel: in.Kernel.String(),
 	}
 }
 
@@ -185,7 +193,7 @@ func bit(b bool) string {
 }
 
 // OverrideFields are the measured-overhead inputs, folded by default.
-var OverrideFields = []Field{FieldUsable, FieldCtx, FieldAlloc, FieldNCCL, FieldGraphs}
+var OverrideFields = []Field{FieldUsable, FieldCtx, FieldAlloc, FieldNCCL, FieldGraphs, FieldEngineVersion, FieldHost}
 
 // AssumptionFields are the efficiencies in the Assumptions box, folded
 // by default; empty means the estimator's own figure.
@@ -222,8 +230,15 @@ func (s *ViewState) Shown(f Field) bool {
 		return task == "inference" || task == "lora" || task == "qlora"
 	case FieldEngine, FieldKV:
 		return !train
-	case FieldMemUtil, FieldMaxBatched, FieldEager, FieldGraphs:
+	case FieldMemUtil, FieldMaxBatched, FieldEager, FieldGraphs, FieldEngineVersion:
 		return !train && pooled
+	case FieldKernel:
+		// A weight-only kernel for int4/int8 weights (estimator.Kernel).
+		p := s[FieldPrecision]
+		return (task == "inference" || task == "lora" || task == "qlora") && (p == "int4" || p == "int8")
+	case FieldHost:
+		// The host's cost per op matters to HF eager.
+		return !train && err == nil && eng == estimator.HF
 	}
 	return true
 }

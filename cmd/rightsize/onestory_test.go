@@ -45,6 +45,15 @@ func TestPageAgreesWithCLI(t *testing.T) {
 		job{"model": "qwen3-30b-a3b", "task": "inference", "engine": "sglang", "precision": "fp8", "gpu": "h100-sxm", "batch": "64"},
 		// GB200: 16 GPUs inside the NVL72 domain.
 		job{"model": "llama-3.1-70b", "task": "train", "gpu": "gb200", "gpus": "16", "tp": "4", "batch": "1", "seq": "4096", "grad-checkpointing": "1"},
+		// Weight-only kernels, an older engine release, a named host, a
+		// vision-language model served text only.
+		job{"model": "llama-3.1-8b", "task": "inference", "engine": "hf", "precision": "int4", "kernel": "autogptq", "gpu": "a100-80gb-sxm", "batch": "1"},
+		job{"model": "llama-3.1-8b", "task": "inference", "engine": "hf", "precision": "int8", "kernel": "bitsandbytes", "gpu": "a100-80gb-sxm", "batch": "4", "host": "legacy-server"},
+		job{"model": "llama-3.1-8b", "task": "inference", "engine": "hf", "gpu": "l4", "batch": "1", "host": "AMD EPYC 7742"},
+		job{"model": "llama-3.1-8b", "task": "inference", "engine": "vllm", "precision": "int4", "kernel": "marlin", "gpu": "h100-sxm", "batch": "16", "engine-version": "0.6.0"},
+		job{"model": "llama-3.1-8b", "task": "inference", "engine": "sglang", "gpu": "h100-sxm", "batch": "32", "engine-version": "0.3.0"},
+		job{"model": "gemma-3-27b", "task": "inference", "engine": "vllm", "gpu": "h100-sxm", "batch": "8", "text-only": "1"},
+		job{"model": "gemma-3-27b", "task": "inference", "engine": "vllm", "gpu": "h100-sxm", "batch": "8"},
 	)
 	agree := func(a, b float64) bool { return a == b || math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
 	checked := 0
@@ -52,9 +61,10 @@ func TestPageAgreesWithCLI(t *testing.T) {
 		var args []string
 		q := url.Values{}
 		keys := map[string]string{"model": "m", "task": "t", "engine": "e", "precision": "p", "gpu": "g", "batch": "b", "seq": "s",
-			"quant": "q", "gpus": "n", "zero": "z", "tp": "tp", "pp": "pp", "grad-checkpointing": "gc"}
+			"quant": "q", "gpus": "n", "zero": "z", "tp": "tp", "pp": "pp", "grad-checkpointing": "gc",
+			"kernel": "kr", "engine-version": "ev", "host": "host", "text-only": "to"}
 		for k, v := range c {
-			if k == "grad-checkpointing" {
+			if k == "grad-checkpointing" || k == "text-only" {
 				args = append(args, "--"+k)
 			} else {
 				args = append(args, "--"+k, v)
@@ -84,6 +94,7 @@ func TestPageAgreesWithCLI(t *testing.T) {
 			Memory struct {
 				Total int64 `json:"total_bytes"`
 			} `json:"per_gpu"`
+			Peak        int64 `json:"peak_bytes"`
 			Performance *struct {
 				TokensPerSecond   float64 `json:"tokens_per_second"`
 				MFU               float64 `json:"mfu"`
@@ -100,8 +111,8 @@ func TestPageAgreesWithCLI(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if r.Memory.Total != fig.TotalBytes {
-			t.Errorf("%s: memory per GPU CLI %d B, page %d B", name, r.Memory.Total, fig.TotalBytes)
+		if r.Memory.Total != fig.TotalBytes || r.Peak != fig.PeakBytes {
+			t.Errorf("%s: memory per GPU CLI %d B (peak %d), page %d B (peak %d)", name, r.Memory.Total, r.Peak, fig.TotalBytes, fig.PeakBytes)
 		}
 		p := r.Performance
 		if (p != nil) != fig.OK {
