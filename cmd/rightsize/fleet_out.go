@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"errors"
 	"math"
 	"strings"
 	"text/tabwriter"
@@ -160,43 +161,29 @@ func newFleetJSON(res plan.FleetResult, fo plan.FleetOptions, wl *plan.WorkloadM
 	return out, nil
 }
 
-// ownedFleet prices owning the fleet's peak: peak replicas × GPUs per
-// replica owned GPUs, busy the fleet's own share of their hours unless
-// --utilisation says otherwise, against the offer's on-demand price per
-// GPU-hour.
+// ownedFleet prices owning the fleet's peak with plan.OwnFleet, which the
+// page's owned-GPU fields ask too: peak replicas × GPUs per replica owned
+// GPUs, busy the fleet's own share of their hours unless --utilisation
+// says otherwise, drawing --own-watts (else the catalog's TDP), against
+// the offer's on-demand price per GPU-hour.
 func ownedFleet(o plan.Owned, fr plan.FleetRow, cat *catalog.Catalog) (*ownedJSON, error) {
-	off := fr.Row.Offer
-	fp := fr.Plan
-	gpusPer := float64(fr.Row.InstancesPerReplica) * off.GPUCount
-	if o.Watts == 0 {
-		if g, ok := cat.GPU(off.GPU); ok && g.TDPWatts > 0 {
-			o.Watts = float64(g.TDPWatts)
-		} else {
-			return nil, fmt.Errorf("--own-watts: the catalog has no TDP for %s; give --own-watts", off.GPU)
-		}
+	tdp := 0.0
+	if g, ok := cat.GPU(fr.Row.Offer.GPU); ok {
+		tdp = float64(g.TDPWatts)
 	}
-	if o.Utilisation == 0 {
-		busy := 0
-		for _, x := range fp.AllOnDemand.Hours {
-			busy += x.Need
-		}
-		o.Utilisation = float64(busy) / float64(24*max(fp.Peak, 1))
+	f, err := plan.OwnFleet(o, fr, tdp)
+	if errors.Is(err, plan.ErrNoWatts) {
+		return nil, fmt.Errorf("--own-watts: the catalog has no TDP for %s; give --own-watts", fr.Row.Offer.GPU)
 	}
-	rented := fr.Row.PricePerHourUSD / off.GPUCount
-	c, err := plan.OwnCost(o, rented)
 	if err != nil {
 		return nil, err
 	}
-	if o.PUE == 0 {
-		o.PUE = plan.DefaultPUE
-	}
-	gpus := float64(fp.Peak) * gpusPer
-	j := &ownedJSON{PriceUSD: o.PriceUSD, Watts: o.Watts, PUE: o.PUE, KWhUSD: o.KWhUSD, DepreciationYears: o.DepreciationYears,
-		Utilisation: o.Utilisation, CapitalPerHourUSD: c.CapitalPerHourUSD, EnergyPerBusyHourUSD: c.EnergyPerBusyHourUSD,
-		PerBusyGPUHourUSD: c.PerBusyGPUHourUSD, RentedPerGPUHourUSD: c.RentedPerGPUHourUSD, GPUs: gpus,
-		MonthlyUSD: gpus * (c.CapitalPerHourUSD + o.Utilisation*c.EnergyPerBusyHourUSD) * plan.HoursPerMonth}
-	if !math.IsInf(c.BreakEvenUtilisation, 0) {
-		v := c.BreakEvenUtilisation
+	u := f.Owned
+	j := &ownedJSON{PriceUSD: u.PriceUSD, Watts: u.Watts, PUE: u.PUE, KWhUSD: u.KWhUSD, DepreciationYears: u.DepreciationYears,
+		Utilisation: u.Utilisation, CapitalPerHourUSD: f.CapitalPerHourUSD, EnergyPerBusyHourUSD: f.EnergyPerBusyHourUSD,
+		PerBusyGPUHourUSD: f.PerBusyGPUHourUSD, RentedPerGPUHourUSD: f.RentedPerGPUHourUSD, GPUs: f.GPUs, MonthlyUSD: f.MonthlyUSD}
+	if f.PaysOff() {
+		v := f.BreakEvenUtilisation
 		j.BreakEvenUtilisation = &v
 	}
 	return j, nil

@@ -479,6 +479,19 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 }
 
 func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...any) int) int {
+	// --json, which the estimate command defines and plan shares, is
+	// --format json, as in "rightsize estimate --json"; it conflicts with
+	// another --format.
+	if f := c.fs.Lookup("json"); f != nil && f.Value.String() == "true" {
+		switch c.s("format") {
+		case "table", "json":
+			if err := c.fs.Set("format", "json"); err != nil {
+				return fail("%v", err)
+			}
+		default:
+			return fail("--json and --format %s: give one", c.s("format"))
+		}
+	}
 	if c.fleetAsked() {
 		return c.runFleet(job, stdout, fail) // fleet.go
 	}

@@ -529,3 +529,17 @@ func TestPlanFreshness(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanJSONFlag: --json is --format json, as for estimate: the same
+// bytes, nothing on stderr; it refuses another --format.
+func TestPlanJSONFlag(t *testing.T) {
+	args := []string{"--model", "llama-3.1-8b", "--requests-per-second", "5"}
+	code, byFormat, _ := runPlanArgs(t, append(args, "--format", "json")...)
+	code2, byFlag, errs := runPlanArgs(t, append(args, "--json")...)
+	if code != 0 || code2 != 0 || byFlag != byFormat || errs != "" || !strings.HasPrefix(byFlag, "{") {
+		t.Errorf("--json: exit %d/%d, same %v, stderr %q, starts %.20q", code, code2, byFlag == byFormat, errs, byFlag)
+	}
+	if code, _, errs := runPlanArgs(t, append(args, "--json", "--format", "csv")...); code == 0 || !strings.Contains(errs, "--json and --format csv") {
+		t.Errorf("--json --format csv: exit %d, %q", code, errs)
+	}
+}

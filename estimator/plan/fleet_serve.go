@@ -84,10 +84,23 @@ func PlanFleet(req Request, offers []Offer, opts Options, fo FleetOptions) (Flee
 	peak.prewarmPeak(offers)
 	res := peak.plan(offers)
 	out := FleetResult{Peak: res}
-	n := len(res.Rows)
-	if fo.Rows > 0 {
-		n = min(n, fo.Rows)
+	// The fleets rest on the rows the picks may rest on: a row passed over
+	// for a stale or far-below-median price (passOver) gets no fleet, and
+	// its offer takes no part in the mix, so a fleet is never cheaper only
+	// because its price is old.
+	sel := make([]Row, 0, len(res.Rows))
+	passed := map[string]bool{}
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		if r.PassedOver.Key != "" && r.Offer != nil {
+			passed[r.Offer.ID] = true
+			continue
+		}
+		if r.Fits && r.Offer != nil && (fo.Rows == 0 || len(sel) < fo.Rows) {
+			sel = append(sel, *r)
+		}
 	}
+	n := len(sel)
 	// One sizer per workload (the request's, or each bucket's): its
 	// planner memoises curves and simulations across rows.
 	var sizers []*fleetSizer
@@ -106,18 +119,12 @@ func PlanFleet(req Request, offers []Offer, opts Options, fo FleetOptions) (Flee
 	}
 	// Rows are large (a day of five choices): each is planned in place
 	// and moved once into its rank.
-	prewarm(sizers, res.Rows[:n])
+	prewarm(sizers, sel)
 	rows := make([]FleetRow, n)
-	m := 0
-	for i := range n {
-		r := res.Rows[i]
-		if !r.Fits || r.Offer == nil {
-			continue
-		}
-		fleetRow(sizers, r, fo, len(fo.Buckets) == 0, &rows[m])
-		m++
+	for i := range sel {
+		fleetRow(sizers, sel[i], fo, len(fo.Buckets) == 0, &rows[i])
 	}
-	rows = rows[:m]
+	m := n
 	// Cheapest best mix first, unsized rows last.
 	key := func(i int) float64 {
 		if !rows[i].Sized {
@@ -170,7 +177,16 @@ func PlanFleet(req Request, offers []Offer, opts Options, fo FleetOptions) (Flee
 			}
 			return 1 / l
 		}
-		m, err := planMix(req, offers, opts, fo, mixExtra{rows: rows, rho: rho})
+		mixOffers := offers
+		if len(passed) > 0 {
+			mixOffers = make([]Offer, 0, len(offers))
+			for _, o := range offers {
+				if !passed[o.ID] {
+					mixOffers = append(mixOffers, o)
+				}
+			}
+		}
+		m, err := planMix(req, mixOffers, opts, fo, mixExtra{rows: rows, rho: rho})
 		if err != nil {
 			return FleetResult{}, err
 		}
