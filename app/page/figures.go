@@ -3,6 +3,7 @@ package page
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"rightsize/catalog"
 )
@@ -60,4 +61,32 @@ func LinkFigures(fragment string) (Figures, error) {
 		f.TTFTSeconds, f.TPOTSeconds, f.PrefillTokensPerSec = p.TimeToFirstToken, p.DecodeTokenLatency, p.PrefillTokensPerSecond
 	}
 	return f, nil
+}
+
+// LinkFleet is the daily fleet the page plans for the job a link
+// describes (its load curve, workload preset and owned-GPU prices), as
+// numbers; the CLI's agreement test holds `rightsize plan --load-curve
+// --workload --own-price --json` to it.
+func LinkFleet(fragment string) (FleetOut, error) {
+	s := ParseFragment(fragment, DefaultState)
+	j, errs, _, ok := ParseJob(s, catalog.Default(), Archs{}, nil, "")
+	if !ok {
+		for f, e := range errs {
+			if !e.OK() {
+				return FleetOut{}, fmt.Errorf("%s %q: %s %s", FieldNames[f], e.Value, Tr("en", e.Key), e.Detail)
+			}
+		}
+		return FleetOut{}, errors.New("the link does not describe a job")
+	}
+	if j.Curve == nil {
+		return FleetOut{}, errors.New("the link asks for no daily fleet")
+	}
+	// Prices age on today's date, as the page's clock and the CLI's.
+	pr := NewPrices(catalog.Default(), nil)
+	pr.Today = time.Now().UTC()
+	out := RunPlan(j, pr)
+	if out.Err != nil {
+		return FleetOut{}, out.Err
+	}
+	return out.Fleet, nil
 }

@@ -142,3 +142,64 @@ func TestPageAgreesWithCLI(t *testing.T) {
 		t.Errorf("only %d of %d jobs had speed on both sides", checked, len(cases))
 	}
 }
+
+// TestPageFleetAgreesWithCLI: the page's daily fleet (page.LinkFleet) is
+// the CLI's: the best mix's monthly bill is the cheapest of the CLI's
+// offers and its mixed fleet's single offer, on the same offer, and owning
+// it costs what the CLI says for that offer.
+func TestPageFleetAgreesWithCLI(t *testing.T) {
+	const curve = "2,1,1,1,1,2,4,8,12,14,15,16,16,15,15,14,13,12,11,10,8,6,4,3"
+	for _, c := range []struct{ model, preset string }{{"mistral-7b-v0.3", "code"}, {"llama-3.1-8b", "chat"}, {"llama-3.1-8b", ""}} {
+		args := []string{"--model", c.model, "--load-curve", curve, "--ttft-p95", "2s", "--tpot", "100ms",
+			"--own-price", "9000", "--kwh-price", "0.15", "--depreciation-years", "4", "--json"}
+		frag := "m=" + c.model + "&lc=" + curve + "&own=9000&kwh=0.15&dep=4"
+		if c.preset != "" {
+			args = append(args, "--workload", c.preset)
+			frag += "&wl=" + c.preset
+		} else {
+			args = append(args, "--prompt-tokens", "1536", "--output-tokens", "512")
+		}
+		code, out, errs := runPlanArgs(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		var r struct {
+			Fleet struct {
+				Offers []struct {
+					ID   string `json:"offer_id"`
+					Best struct {
+						Monthly float64 `json:"monthly_usd"`
+					} `json:"best"`
+					Owned *struct {
+						Monthly float64 `json:"monthly_usd"`
+					} `json:"owned"`
+				} `json:"offers"`
+				Mixed *struct {
+					Single struct {
+						ID   string `json:"offer_id"`
+						Best struct {
+							Monthly float64 `json:"monthly_usd"`
+						} `json:"best"`
+					} `json:"single"`
+				} `json:"mixed"`
+			} `json:"fleet"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Fleet.Offers) == 0 {
+			t.Fatalf("%s: %v (%d offers)", c.model, err, len(r.Fleet.Offers))
+		}
+		best, id := r.Fleet.Offers[0].Best.Monthly, r.Fleet.Offers[0].ID
+		if m := r.Fleet.Mixed; m != nil && m.Single.Best.Monthly < best {
+			best, id = m.Single.Best.Monthly, m.Single.ID
+		}
+		f, err := page.LinkFleet(frag)
+		if err != nil || !f.OK {
+			t.Fatalf("%s: page fleet %v %+v", frag, err, f.Reason)
+		}
+		if f.Row.Row.Offer.ID != id || math.Abs(f.Row.Plan.Best.MonthlyUSD-best) > 1e-6*best {
+			t.Errorf("%s %s: page %s at %.2f USD/month, CLI %s at %.2f", c.model, c.preset, f.Row.Row.Offer.ID, f.Row.Plan.Best.MonthlyUSD, id, best)
+		}
+		if o := r.Fleet.Offers[0]; o.ID == id && o.Owned != nil && (f.Own == nil || math.Abs(f.Own.MonthlyUSD-o.Owned.Monthly) > 1e-6*o.Owned.Monthly) {
+			t.Errorf("%s: owned CLI %.2f, page %+v", c.model, o.Owned.Monthly, f.Own)
+		}
+	}
+}
