@@ -1,9 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"errors"
 	"math"
 	"strings"
 	"text/tabwriter"
