@@ -1,6 +1,9 @@
 package estimator
 
-import "math"
+import (
+	"errors"
+	"math"
+)
 
 func nan() float64 { return math.NaN() }
 
@@ -46,13 +49,17 @@ func toBytes(f float64) Bytes {
 }
 
 // Estimate computes the per-GPU memory for in. It validates in first and
-// returns Validate's error; it never panics, and a valid input always
-// gives finite, non-negative parts. It does not allocate.
+// returns Validate's errors, with a weight-only kernel that does not fit
+// the format or engine (validateKernel: the kernel sets the format's
+// memory, gptqBits and bnbLinears, as it sets its speed); it never panics,
+// and a valid input always gives finite, non-negative parts. It does not
+// allocate.
 func Estimate(in Input) (Result, error) {
 	var l errList
 	in.validate(&l)
+	validateKernel(&l, in)
 	if l.n > 0 {
-		return Result{}, in.Validate()
+		return Result{}, errors.Join(l.errs[:l.n]...)
 	}
 	return estimate(in), nil
 }
@@ -131,14 +138,16 @@ func weightBits(in Input) (linear, other float64, fp8LlamaCpp bool) {
 	q := in.Quant
 	if q == QuantAuto {
 		switch {
-		case in.Task == QLoRA:
-			q = QuantNF4
+		case in.Task == QLoRA, in.Weights == INT4 && in.Kernel == KernelBitsandbytes:
+			q = QuantNF4 // bitsandbytes' 4-bit format
 		case in.Engine == LlamaCpp && (in.Weights == INT4):
 			q = QuantQ4KM
 		case in.Engine == LlamaCpp && (in.Weights == INT8 || in.Weights == FP8):
 			q, fp8LlamaCpp = QuantQ8_0, in.Weights == FP8
 		case in.Weights == INT4:
 			q = QuantGroup128
+		case in.Weights == INT8 && gptqKernel(resolveKernel(in)):
+			return gptqBits(8, gptqGroupSize), 16, false
 		}
 	}
 	if q != QuantAuto {
@@ -158,6 +167,38 @@ func weightBits(in Input) (linear, other float64, fp8LlamaCpp bool) {
 		return bits, 16, false
 	}
 	return bits, bits, false
+}
+
+// gptqGroupSize is GPTQ's default group: transformers' GPTQConfig and
+// optimum's GPTQQuantizer default group_size to 128 ("Recommended value is
+// 128 and -1 uses per-column quantization"; src/transformers/utils/
+// quantization_config.py), as AutoGPTQ's BaseQuantizeConfig does.
+const gptqGroupSize = 128
+
+// gptqBits is the storage bits per weight of a GPTQ linear with b-bit
+// weights in groups of g input rows, as AutoGPTQ's QuantLinear stores it
+// (auto_gptq/nn_modules/qlinear/qlinear_cuda_old.py; exllama's, Marlin's
+// and transformers' GPTQ loaders read the same tensors): qweight packs b
+// bits per weight into int32 (in/32·b × out), and each group of g rows has
+// per output column an fp16 scale (scales, in/g × out) and a b-bit zero
+// point packed into int32 (qzeros, in/g × out/32·b): b + (16 + b)/g. The
+// g_idx vector (one int32 per input row, 32/out bits a weight: 0.006 at
+// 5,120 outputs) is left out. Group-128 int8: 8 + 24/128 = 8.1875.
+// (int4-g128, Quant.BitsPerWeight, keeps a conservative fp16 zero: 4.25
+// where this gives 4.156.)
+func gptqBits(b, g float64) float64 { return b + (16+b)/g }
+
+// gptqKernel reports whether k runs GPTQ-format weights (qweight, scales,
+// qzeros): exllama, Marlin and AutoGPTQ's kernels.
+func gptqKernel(k Kernel) bool { return k == KernelExllama || k == KernelMarlin || k == KernelAutoGPTQ }
+
+// bnbLinears reports whether bitsandbytes runs in's quantised linears in
+// HF transformers: QLoRA's base, NF4, or int8/int4 on its kernel (LLM.int8()
+// is HF's default for int8: resolveKernel). GPTQ weights on exllama,
+// Marlin or AutoGPTQ's kernels are not: their scales and zeros are stored
+// with the weights (gptqBits) and no 16-bit copy is kept.
+func bnbLinears(in Input) bool {
+	return in.Engine == HF && (bnb4(in) || resolveKernel(in) == KernelBitsandbytes)
 }
 
 // kvBitsPerElement is the KV cache's storage bits per element as the
@@ -532,8 +573,9 @@ func overheads(in Input, b *Breakdown) {
 	}
 	b.CUDAGraphs = in.Overheads.CUDAGraphs.Or(graphs)
 	b.AllocatorReserve = in.Overheads.AllocatorReserve.Or(b.AllocatorReserve)
-	if in.Engine == HF && (in.Task == QLoRA || in.Quant == QuantNF4 || (in.Quant == QuantAuto && in.Weights == INT8)) {
-		// bitsandbytes dequantises one linear at a time to 16-bit.
+	if bnbLinears(in) {
+		// bitsandbytes dequantises one linear at a time to 16-bit; GPTQ
+		// kernels keep no such copy (their scales and zeros are weights).
 		b.QuantState = toBytes(largestLinear(a) / tp * 2)
 	}
 

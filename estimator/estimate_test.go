@@ -689,3 +689,58 @@ func TestFSDPGatherQuantised(t *testing.T) {
 		t.Errorf("70B FSDP QLoRA weights: PEFT %v, pure bf16 %v", hf.PerGPU.Weights, q.PerGPU.Weights)
 	}
 }
+
+// TestQuantStateByKernel: bitsandbytes' 16-bit dequantisation buffer (one
+// copy of the block's largest linear) belongs to its kernels only. GPTQ
+// int8 on AutoGPTQ's kernel or Marlin keeps no such copy; its weights carry
+// their group-128 scales and zeros instead (gptqBits: 8 + 24/128 bits on
+// the linears, AutoGPTQ's QuantLinear). Llama-2-13B: 40 blocks of 4 × 5120²
+// + 3 × 5120 × 13824 linear weights (12,687,769,600), 16-bit embeddings,
+// head and norms (328,094,720); its largest linear is 5120 × 13824.
+func TestQuantStateByKernel(t *testing.T) {
+	a := loadArch(t, "llama-2-13b-chat-hf.json")
+	const lin, other, largest = 12_687_769_600, 328_094_720, 5120 * 13824
+	if a.LinearParams != lin || a.TotalParams != lin+other {
+		t.Fatalf("Llama-2-13B linears %d, total %d; want %d, %d", a.LinearParams, a.TotalParams, lin, lin+other)
+	}
+	in := DefaultInput(a)
+	in.Weights = INT8
+	for _, c := range []struct {
+		engine  Engine
+		kernel  Kernel
+		weights Bytes // per GPU
+		state   Bytes
+	}{
+		// HF's int8 default is LLM.int8(): 8-bit linears and the buffer.
+		{HF, KernelAuto, lin + 2*other, 2 * largest},
+		{HF, KernelBitsandbytes, lin + 2*other, 2 * largest},
+		// GPTQ int8: lin × 8.1875 / 8 = 12,985,139,200 B, no buffer.
+		{HF, KernelAutoGPTQ, 12_985_139_200 + 2*other, 0},
+		{HF, KernelMarlin, 12_985_139_200 + 2*other, 0},
+		// vLLM runs int8 on Marlin by default: the GPTQ format.
+		{VLLM, KernelAuto, 12_985_139_200 + 2*other, 0},
+	} {
+		in.Engine, in.Kernel = c.engine, c.kernel
+		b := mustEstimate(t, in).PerGPU
+		if b.Weights != c.weights || b.QuantState != c.state {
+			t.Errorf("int8 on %v, kernel %v: weights %d, quant state %d; want %d, %d", c.engine, c.kernel, b.Weights, b.QuantState, c.weights, c.state)
+		}
+	}
+	if got, want := gptqBits(8, gptqGroupSize), 8.1875; got != want {
+		t.Errorf("GPTQ int8 g128: %v bits, want %v", got, want)
+	}
+	// int4 on bitsandbytes is its 4-bit format: the same memory as NF4.
+	in.Engine, in.Weights, in.Kernel = HF, INT4, KernelBitsandbytes
+	bnb := mustEstimate(t, in).PerGPU
+	in.Kernel, in.Quant = KernelAuto, QuantNF4
+	if nf4 := mustEstimate(t, in).PerGPU; bnb != nf4 || bnb.QuantState != 2*largest {
+		t.Errorf("int4 on bitsandbytes %+v, NF4 %+v", bnb, nf4)
+	}
+	// A kernel that does not run the format is refused by the memory
+	// estimate too, naming the field.
+	in.Quant, in.Weights, in.Kernel = QuantAuto, INT8, KernelExllama
+	var ie *InputError
+	if _, err := Estimate(in); !errors.As(err, &ie) || ie.Field != "kernel" || !errors.Is(err, ErrIncompatible) {
+		t.Errorf("int8 on exllama: %v", err)
+	}
+}

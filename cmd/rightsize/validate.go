@@ -836,7 +836,7 @@ func swiftCases(dir string) ([]valCase, error) {
 	}
 	models := map[string]string{"qwen-7b-chat": "qwen-7b", "qwen-14b-chat": "qwen-14b", "qwen-72b-chat": "qwen-72b"}
 	bases := map[string][]string{"bf16": {"--task", "lora"}, "int4 (gptq)": {"--task", "lora", "--precision", "int4", "--quant", "int4-g128"},
-		"int8 (gptq)": {"--task", "lora", "--precision", "int8"}, "int4 (bnb)": {"--task", "qlora", "--precision", "int4"}}
+		"int8 (gptq)": {"--task", "lora", "--precision", "int8", "--kernel", "autogptq"}, "int4 (bnb)": {"--task", "qlora", "--precision", "int4"}}
 	var out []valCase
 	for _, r := range recs {
 		m, ok := models[str(r["Model Type [LoRA]"])]
