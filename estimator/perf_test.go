@@ -449,15 +449,23 @@ func TestPerfFormulas(t *testing.T) {
 	if rel := relErr(p.FLOPsPerToken, 6*n+attn); math.Abs(rel) > 1e-12 || p.HardwareFLOPsPerToken != p.FLOPsPerToken {
 		t.Errorf("FLOPs/token %g, want %g", p.FLOPsPerToken, 6*n+attn)
 	}
-	if rel := relErr(p.TokensPerSecond, 312e12*0.4/(6*n+attn)); math.Abs(rel) > 1e-12 {
-		t.Errorf("1 GPU: %g tok/s, want peak × MFU / FLOPs", p.TokensPerSecond)
+	// One GPU: the step's compute at peak × MFU, then the optimizer's
+	// pass over every parameter, 2 × (4 + 8) + 2 + 2 = 28 bytes each
+	// (mixed-precision AdamW) at 0.75 of 2039 GB/s: 6.74e9 × 28 /
+	// 1.529e12 = 0.123 s.
+	opt := float64(a.TotalParams) * 28 / (2039e9 * 0.75)
+	compute := 4096 * (6*n + attn) / (312e12 * 0.4)
+	if rel := relErr(p.TokensPerSecond, 4096/(compute+opt)); math.Abs(rel) > 1e-12 || p.CommSeconds != 0 || p.CommTotalSeconds != 0 {
+		t.Errorf("1 GPU: %g tok/s, want 4096 / (peak × MFU time + optimizer step): %+v", p.TokensPerSecond, p)
 	}
-	if rel := relErr(p.MFU, 0.4); math.Abs(rel) > 1e-12 {
-		t.Errorf("MFU %g, want 0.4 on one GPU", p.MFU)
+	if rel := relErr(p.MFU, 0.4*compute/(compute+opt)); math.Abs(rel) > 1e-12 {
+		t.Errorf("MFU %g, want 0.4 less the optimizer step on one GPU", p.MFU)
 	}
 	in.GradCheckpointing = true
 	p = mustPerf(t, in, a100SXM, Efficiency{MFU: 0.4}, Workload{})
-	if rel := relErr(p.HardwareFLOPsPerToken, 8*n+attn*16/12); math.Abs(rel) > 1e-12 || math.Abs(relErr(p.MFU, 0.4*p.FLOPsPerToken/p.HardwareFLOPsPerToken)) > 1e-12 {
+	compute = 4096 * p.HardwareFLOPsPerToken / (312e12 * 0.4)
+	if rel := relErr(p.HardwareFLOPsPerToken, 8*n+attn*16/12); math.Abs(rel) > 1e-12 ||
+		math.Abs(relErr(p.MFU, 0.4*p.FLOPsPerToken/p.HardwareFLOPsPerToken*compute/(compute+opt))) > 1e-12 {
 		t.Errorf("checkpointed: %g hardware FLOPs/token, MFU %g", p.HardwareFLOPsPerToken, p.MFU)
 	}
 	in.GradCheckpointing, in.Task = false, LoRA
@@ -832,10 +840,21 @@ func TestTrainComm(t *testing.T) {
 	}
 	// The interleaved schedule shrinks the bubble (p − 1)/m to (p − 1)/(v·m).
 	in.GPUs, in.PP, in.Offload = 4, 4, OffloadNone
+	// Both end with the optimizer step over a stage's quarter of the
+	// parameters; plain 1F1B also waits for its pipeline sends, which the
+	// interleaved schedule overlaps (three times as many).
 	plain := mustPerf(t, in, sxm, Efficiency{}, Workload{MicroBatches: 8})
 	inter := mustPerf(t, in, sxm, Efficiency{}, Workload{MicroBatches: 8, VirtualStages: 3})
-	if r := inter.StepSeconds / plain.StepSeconds; math.Abs(r-(8+1.0)/(8+3)) > 1e-9 {
+	hw := sxm.withDefaults()
+	opt := optimizerStepSeconds(in, hw, float64(in.Arch.TotalParams)/4)
+	send := pipelineSendSeconds(in, hw, 1, 2048, 1, 2)
+	if r := (inter.StepSeconds - opt) / (plain.StepSeconds - opt - 11*send); math.Abs(r-(8+1.0)/(8+3)) > 1e-9 {
 		t.Errorf("interleaved/plain step %g, want (8 + 3/3)/(8 + 3)", r)
+	}
+	// b·s·h·2 bytes forward and back over NVLink: 2 × 2048 × 4096 × 2 / 300e9.
+	if want := 2 * 2048 * 4096 * 2 / 300e9; math.Abs(relErr(send, want)) > 1e-12 ||
+		math.Abs(relErr(inter.CommTotalSeconds, 8*3*send)) > 1e-9 || inter.CommSeconds != 0 {
+		t.Errorf("pipeline send %g s (want %g); interleaved comm total %g, exposed %g", send, want, inter.CommTotalSeconds, inter.CommSeconds)
 	}
 	// A user's MFU replaces the model's.
 	if p := mustPerf(t, in, sxm, Efficiency{MFU: 0.3}, Workload{}); p.ComputeEfficiency != 0.3 {

@@ -118,23 +118,30 @@ func dpBandwidth(hw Hardware, in Input, d int) float64 {
 const trainAttnCost = 1.0
 
 // trainPerf: FLOPs per token (PaLM Appendix B), time per micro-batch from
-// the compute efficiency, Megatron TP all-reduces and the 1F1B pipeline
-// bubble, then the data-parallel traffic compute does not hide.
+// the compute efficiency, Megatron TP all-reduces, the context-parallel
+// KV ring and the 1F1B pipeline bubble, then the data-parallel traffic
+// compute does not hide, the optimizer step and offload traffic
+// (train_comm.go, cp.go).
 func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 	a := in.Arch
 	eff = eff.resolve(in, hw)
 	tp, pp := float64(in.TP), float64(in.PP)
-	replicas := in.GPUs / (in.TP * in.PP)
-	b, s := float64(in.Batch), float64(in.Seq)
+	cpN := cpDegree(in)
+	cp := float64(cpN)
+	replicas := max(1, in.GPUs/(in.TP*in.PP*cpN))
+	s := float64(in.Seq)
 	if a.SeqLen > 0 && !a.Generic() {
 		s = float64(a.SeqLen) // ViT: patches fixed by the architecture, as in Estimate
 	}
+	// The global batch spread over the replicas (perReplicaBatch): at
+	// large data-parallel degree each replica may get less than Batch.
+	b := perReplicaBatch(in, w, replicas)
 	model, hwFLOPs, allReduces := trainFLOPs(in, s)
 
 	// One micro-batch on one pipeline stage: its share of the FLOPs over
-	// its TP group at the compute efficiency, plus the TP all-reduces of
-	// its layers, each of b·s·h activations in the compute dtype; a ring
-	// all-reduce sends 2(t−1)/t of the data from each GPU (NCCL tests'
+	// its TP × CP group at the compute efficiency, plus the TP all-reduces
+	// of its layers, each of b·s/CP·h activations in the compute dtype; a
+	// ring all-reduce sends 2(t−1)/t of the data from each GPU (NCCL tests'
 	// bus bandwidth, PERFORMANCE.md; Narayanan et al. 2021 §3.3).
 	// Attention's score and value products run in FlashAttention kernels
 	// at a lower share of peak than the large GEMMs (trainAttnCost), and
@@ -149,16 +156,23 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 		attnHW += attnFLOPs(a, attnLayerCtx(a, s))
 	}
 	attnHW = math.Min(attnHW, hwFLOPs)
-	compute := b * s * (hwFLOPs + (attnShare-1)*attnHW) / (tp * pp * hw.PeakFLOPS * eff.MFU)
+	rate := tp * pp * cp * hw.PeakFLOPS * eff.MFU
+	compute := b * s * (hwFLOPs + (attnShare-1)*attnHW) / rate
 	elem := 2.0
 	if in.Weights == FP32 {
 		elem = 4
 	}
-	var tpComm float64
+	var tpComm, tpTotal float64
 	if in.TP > 1 && a.Hidden > 0 {
 		layers := math.Ceil(float64(a.Layers) / pp)
-		tpComm = layers * allReduces * 2 * (tp - 1) / tp * b * s * float64(a.Hidden) * elem / collectiveBandwidth(hw, in.TP)
+		tpComm = layers * allReduces * 2 * (tp - 1) / tp * b * s / cp * float64(a.Hidden) * elem / collectiveBandwidth(hw, in.TP)
+		tpTotal = tpComm
 	}
+	// Context parallelism: the KV ring of each layer, overlapped with the
+	// attention of the block in hand (cp.go); what outlasts it adds to
+	// the micro-batch.
+	cpTotal, cpExposed := cpTrainSeconds(in, hw, b, s, elem, b*s*attnShare*attnHW/rate)
+	tpComm += cpExposed
 	// Expert parallelism: every MoE layer sends each token's hidden state
 	// to its k experts and back, in the forward and the backward pass (and
 	// again when recomputing), (EP − 1)/EP of them to other GPUs of the
@@ -168,13 +182,14 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 	// DualPipe hides them fully, §3.2.1; Megatron-Core's
 	// overlap_moe_expert_parallel_comm), so only what outlasts a
 	// micro-batch's compute is exposed, with the TP traffic.
+	var a2a float64
 	if ep := trainEP(in); ep > 1 && a.Hidden > 0 {
 		passes := 4.0
 		if in.GradCheckpointing {
 			passes = 6
 		}
 		moeLayers := math.Ceil(math.Max(float64(a.Layers-a.DenseLayers), 0) / pp)
-		a2a := moeLayers * passes * float64(a.ExpertsPerToken) * (ep - 1) / ep * b * s * float64(a.Hidden) * elem /
+		a2a = moeLayers * passes * float64(a.ExpertsPerToken) * (ep - 1) / ep * b * s / cp * float64(a.Hidden) * elem /
 			collectiveBandwidth(hw, in.EP*in.TP)
 		tpComm += math.Max(0, a2a-compute)
 	}
@@ -192,60 +207,94 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 		compute += passes * lin * (4.127/8 + 4) / (hw.MemBandwidth * defaultBandwidthUtil)
 	}
 	m := microBatches(in, w, replicas)
+	if b < float64(in.Batch) {
+		m = 1 // the global batch is spread thinner than one micro-batch per replica
+	}
 	mf := float64(m)
+	v := math.Max(1, float64(w.VirtualStages))
+
+	// Pipeline sends (train_comm.go): Megatron overlaps them with compute
+	// in the interleaved schedule (overlap_p2p_comm, on with virtual
+	// stages); plain 1F1B waits for each.
+	send := pipelineSendSeconds(in, hw, b, s/cp, v, elem)
+	sendExposed := send
+	if v > 1 {
+		sendExposed = 0
+	}
 
 	// Data parallelism (Rajbhandari et al. 2020, ZeRO §7: plain DP and
 	// ZeRO-1/2 move 2Ψ per step, an all-reduce or reduce-scatter +
 	// all-gather of the gradients; ZeRO-3 3Ψ, the parameters gathered for
 	// forward and backward and the gradients reduce-scattered, on every
 	// micro-batch). Ψ is this GPU's model shard in the compute dtype;
-	// LoRA moves only the adapters' gradients. DDP, FSDP and DeepSpeed
-	// bucket the gradient traffic under the backward pass (PyTorch DDP,
-	// Li et al. 2020 §3.2.3), so only what outlasts it is exposed: the
-	// last micro-batch's backward (2/3 of its compute) for DP and ZeRO-1/2,
-	// each micro-batch's whole compute for ZeRO-3's prefetched gathers.
-	var exposed float64
-	if replicas > 1 {
-		// With EP, each GPU holds and all-reduces 1/EP of the experts.
-		psi := (float64(a.TotalParams) - expertParams(a)*(1-1/trainEP(in))) / (tp * pp) * elem
-		if in.Task == LoRA || in.Task == QLoRA {
-			psi = float64(loraParams(in)) / (tp * pp) * elem
-		}
-		d := float64(replicas)
-		bw := dpBandwidth(hw, in, replicas)
-		if in.ZeRO == 3 && in.Task != LoRA && in.Task != QLoRA {
-			perMicro := 3 * (d - 1) / d * psi / bw
-			exposed = mf * math.Max(0, perMicro-compute)
+	// LoRA moves only the adapters' gradients. The gradients are reduced
+	// over the DP × CP ranks. DDP, FSDP and DeepSpeed bucket the gradient
+	// traffic under the backward pass (PyTorch DDP, Li et al. 2020
+	// §3.2.3), so only what outlasts it is exposed: the last micro-batch's
+	// backward (2/3 of its compute) for DP and ZeRO-1/2, each micro-batch's
+	// whole compute for ZeRO-3's prefetched gathers; and never less than
+	// the last bucket (or ZeRO-3's first gather), which has nothing left
+	// to hide under. Each collective pays NCCL's latency, which grows with
+	// the ranks (train_comm.go).
+	var exposed, dpTotal float64
+	d := replicas * cpN
+	params := float64(a.TotalParams) - expertParams(a)*(1-1/trainEP(in)) // with EP, each GPU holds 1/EP of the experts
+	if in.Task == LoRA || in.Task == QLoRA {
+		params = float64(loraParams(in))
+	}
+	params /= tp * pp
+	if d > 1 {
+		psi := params * elem
+		dc := dataParallelComm(in, hw, d, psi, params, elem, dpBandwidth(hw, in, d))
+		if dc.perMicro {
+			exposed = mf * math.Max(dc.tail, dc.total-compute)
+			dpTotal = mf * dc.total
 		} else {
-			exposed = math.Max(0, 2*(d-1)/d*psi/bw-compute*2/3)
+			exposed = math.Max(dc.tail, dc.total-compute*2/3)
+			dpTotal = dc.total
 		}
+	}
+	// The optimizer step follows the reduction (train_comm.go); ZeRO
+	// shards it over the DP × CP ranks.
+	shard := params
+	if in.ZeRO > 0 {
+		shard /= float64(d)
+	}
+	opt := optimizerStepSeconds(in, hw, shard)
+	if in.Task == LoRA || in.Task == QLoRA {
+		opt = optimizerStepSeconds(in, hw, float64(loraParams(in))/(tp*pp))
 	}
 	// CPU offload (ZeRO-Offload, Ren et al. 2021 §4.1): the 16-bit
 	// gradients go to the host and the updated 16-bit parameters come
 	// back every step, 4 bytes per parameter of this GPU's shard over the
 	// host link; offloading the parameters too (ZeRO-Infinity) streams
 	// them in for forward and backward on every micro-batch. Not overlapped
-	// (the host's Adam step is not modelled either: a lower bound).
+	// (the host's Adam step is not modelled either: a lower bound), and
+	// the GPU's optimizer step moves to the host.
+	var offload float64
 	if in.Offload != OffloadNone {
 		shard := float64(a.TotalParams) / (tp * pp * float64(max(1, replicasForZeRO(in, replicas))))
-		exposed += 2 * elem * shard / hw.HostLinkBandwidth
+		offload = 2 * elem * shard / hw.HostLinkBandwidth
 		if in.Offload == OffloadAll {
-			exposed += mf * 2 * elem * shard / hw.HostLinkBandwidth
+			offload += mf * 2 * elem * shard / hw.HostLinkBandwidth
 		}
+		opt = 0
 	}
+	exposed += offload
 
 	// 1F1B pipeline: m micro-batches take (m + p − 1) micro-batch times
 	// (Narayanan et al. 2021 §2.2.1: bubble fraction (p − 1)/m); the
 	// interleaved schedule with v chunks per stage shrinks the bubble to
 	// (p − 1)/(v·m) (§2.2.2).
-	v := math.Max(1, float64(w.VirtualStages))
-	step := (mf+(pp-1)/v)*(compute+tpComm) + exposed
+	slots := mf + (pp-1)/v
+	step := slots*(compute+tpComm+sendExposed) + exposed + opt
 	tokensPerStep := float64(replicas) * mf * b * s
 	tps := tokensPerStep / step
 
 	p := Perf{GPUs: in.GPUs, Replicas: replicas, FLOPsPerToken: model, HardwareFLOPsPerToken: hwFLOPs,
 		StepSeconds: step, TokensPerStep: tokensPerStep, TokensPerSecond: tps, MicroBatches: m,
-		CommSeconds: (mf+(pp-1)/v)*tpComm + exposed, ComputeEfficiency: eff.MFU}
+		CommSeconds: slots*(tpComm+sendExposed) + exposed, ComputeEfficiency: eff.MFU}
+	p.CommTotalSeconds = finite(slots*(tpTotal+cpTotal+a2a) + mf*send + dpTotal + offload)
 	p.MFU = tps * model / (float64(in.GPUs) * hw.PeakFLOPS)
 	p.Bound = BoundCompute
 	if p.CommSeconds > 0.3*step {

@@ -85,6 +85,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		offload    = fs.String("offload", def.Offload.String(), choices(estimator.Offloads))
 		tp         = fs.Int("tp", 1, "tensor-parallel degree")
 		pp         = fs.Int("pp", 1, "pipeline-parallel stages")
+		cp         = fs.Int("cp", 1, "context-parallel degree: the sequence split over CP GPUs with ring attention (training; --gpus = DP × TP × PP × CP)")
 		ep         = fs.Int("ep", 1, "MoE expert-parallel degree: training, taken from the data-parallel ranks (Megatron); serving, inside the TP group (divides --tp; vLLM -dp D --enable-expert-parallel with -tp t is --tp t·D --dp D --ep t·D)")
 		dp         = fs.Int("dp", 1, "serving: attention data-parallel ranks inside the TP group (divides --tp; SGLang --enable-dp-attention --dp-size)")
 		cudaCtx    = fs.String("cuda-context", "", "override the CUDA context line, e.g. 1343MiB")
@@ -190,9 +191,9 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	in.Compiled, in.PureBF16, in.SequenceParallel, in.LossChunks = *compiled, *pureBF16, *seqPar, *lossChunks
 	in.TextOnly = *textOnly
 	in.OptimizerInBackward, in.SchedulerSteps, in.RequestSeconds = *optInBwd, *schedSteps, *reqOver
-	in.GPUs, in.ZeRO, in.TP, in.PP, in.EP, in.DP = *gpus, *zero, *tp, *pp, *ep, *dp
-	if !set["gpus"] && *tp >= 1 && *pp >= 1 && *tp**pp <= 1<<16 {
-		in.GPUs = *tp * *pp // one model copy unless --gpus says more
+	in.GPUs, in.ZeRO, in.TP, in.PP, in.CP, in.EP, in.DP = *gpus, *zero, *tp, *pp, *cp, *ep, *dp
+	if !set["gpus"] && *tp >= 1 && *pp >= 1 && *cp >= 1 && *tp**pp**cp <= 1<<16 {
+		in.GPUs = *tp * *pp * *cp // one model copy unless --gpus says more
 	}
 
 	switch {
@@ -327,12 +328,16 @@ type perfJSON struct {
 	BandwidthUtil     float64 `json:"bandwidth_util,omitempty"`
 	Bound             string  `json:"bound"`
 	// Training.
-	TrainTokens  float64 `json:"train_tokens,omitempty"`
-	JobSeconds   float64 `json:"job_seconds,omitempty"`
-	GPUHours     float64 `json:"gpu_hours,omitempty"`
-	StepSeconds  float64 `json:"step_seconds,omitempty"`
-	CommSeconds  float64 `json:"comm_seconds,omitempty"`
-	MicroBatches int     `json:"micro_batches,omitempty"`
+	TrainTokens float64 `json:"train_tokens,omitempty"`
+	JobSeconds  float64 `json:"job_seconds,omitempty"`
+	GPUHours    float64 `json:"gpu_hours,omitempty"`
+	StepSeconds float64 `json:"step_seconds,omitempty"`
+	CommSeconds float64 `json:"comm_seconds,omitempty"`
+	// CommTotalSeconds is the step's whole communication (TP, DP/ZeRO,
+	// EP, pipeline sends, CP ring, offload), hidden or not; CommSeconds
+	// is the part compute does not hide.
+	CommTotalSeconds float64 `json:"comm_total_seconds,omitempty"`
+	MicroBatches     int     `json:"micro_batches,omitempty"`
 	// Inference.
 	TimeToFirstToken   float64 `json:"time_to_first_token_seconds,omitempty"`
 	DecodeTokenLatency float64 `json:"decode_token_latency_seconds,omitempty"`
@@ -358,6 +363,7 @@ func newPerfJSON(in estimator.Input, p estimator.Perf, tokens float64) *perfJSON
 	}
 	j.TrainTokens, j.JobSeconds, j.GPUHours = tokens, estimator.JobTime(p, tokens), estimator.GPUHours(p, tokens)
 	j.StepSeconds, j.CommSeconds, j.MicroBatches = p.StepSeconds, p.CommSeconds, p.MicroBatches
+	j.CommTotalSeconds = p.CommTotalSeconds
 	return j
 }
 
@@ -430,6 +436,7 @@ type estimateJSON struct {
 	GPUs                   int            `json:"gpus"`
 	TP                     int            `json:"tp"`
 	PP                     int            `json:"pp"`
+	CP                     int            `json:"cp,omitempty"`
 	ZeRO                   int            `json:"zero"`
 	Parameters             int64          `json:"parameters"`
 	ActiveParameters       int64          `json:"active_parameters"`
@@ -508,7 +515,7 @@ func newEstimateJSON(name string, in estimator.Input, r estimator.Result, maxBat
 	return estimateJSON{
 		Model: name, ModelType: in.Arch.ModelType, Task: in.Task.String(), Engine: in.Engine.String(), EngineVersion: estimator.EngineVersionOf(in).String(),
 		Precision: in.Weights.String(), KVDType: in.KV.String(), Batch: in.Batch, Seq: in.Seq,
-		GPUs: in.GPUs, TP: in.TP, PP: in.PP, ZeRO: in.ZeRO,
+		GPUs: in.GPUs, TP: in.TP, PP: in.PP, CP: in.CP, ZeRO: in.ZeRO,
 		Parameters: r.Params, ActiveParameters: r.ActiveParams, TrainableParameters: r.TrainableParams,
 		WeightBitsPerParameter: r.WeightBitsPerParam, KVCacheBytesPerToken: int64(r.KVBytesPerToken),
 		PerGPU: perGPUJSON{

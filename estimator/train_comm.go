@@ -1,0 +1,185 @@
+package estimator
+
+// Training communication by scale: the latency of each collective as NCCL
+// models it, how many collectives a step issues (buckets, FSDP units), the
+// part no schedule can hide, the optimizer's own step, pipeline sends and
+// the global batch spread over the data-parallel ranks.
+
+import "math"
+
+// NCCL's cost model (NVIDIA/nccl src/graph/tuning.cc, ncclTopoTuneModel,
+// the Simple protocol used for large messages): an all-reduce over a ring
+// of n ranks on m nodes costs baseLat + (2(n−1) − 2(m−1))·intra hop +
+// 2(m−1)·network hop, × 1.9 across nodes for large messages ("plateau
+// effect of ring"); the double binary tree costs 2·((n/m − 1)·intra +
+// log2(m)·network). NCCL takes the faster algorithm for each call, so
+// across many nodes the tree's logarithmic latency wins. Figures in
+// seconds, from its baseLat and hwLat tables (Ring/Simple: 8.4 µs base,
+// 3.4 µs per NVLink hop, 5.7 per PCIe hop, 9.6 per network hop;
+// Tree/Simple: 28 µs per intra-node and 50 µs per network step, a 256 kB
+// chunk each).
+const (
+	ncclRingBase    = 8.4e-6
+	ncclRingNVLink  = 3.4e-6
+	ncclRingPCIe    = 5.7e-6
+	ncclRingNet     = 9.6e-6
+	ncclRingPlateau = 1.9
+	ncclTreeIntra   = 28e-6
+	ncclTreeNet     = 50e-6
+)
+
+// ncclAllReduceLatency is the latency term of one all-reduce among n ranks,
+// perNode of them in each node (NCCL's ring and tree models above, the
+// faster of the two). A reduce-scatter or all-gather takes half the ring's
+// steps (n − 1): callers halve it.
+func ncclAllReduceLatency(hw Hardware, n, perNode int) float64 {
+	if n <= 1 {
+		return 0
+	}
+	perNode = max(1, min(perNode, n))
+	nodes := (n + perNode - 1) / perNode
+	intra := ncclRingNVLink
+	if hw.LinkBandwidth <= PCIeBandwidth {
+		intra = ncclRingPCIe
+	}
+	inter := 2 * (nodes - 1)
+	ring := ncclRingBase + float64(2*(n-1)-inter)*intra + float64(inter)*ncclRingNet
+	if nodes == 1 {
+		return ring
+	}
+	ring *= ncclRingPlateau
+	tree := 2 * (float64(perNode-1)*ncclTreeIntra + math.Ceil(math.Log2(float64(nodes)))*ncclTreeNet)
+	return math.Min(ring, tree)
+}
+
+// Gradient buckets: how many collectives a data-parallel step issues.
+//
+//   - PyTorch DDP packs gradients into 25 MB buckets (bucket_cap_mb=25,
+//     torch.nn.parallel.DistributedDataParallel; Li et al. 2020 §3.2.3) and
+//     all-reduces each as it fills.
+//   - Megatron-Core's DDP and distributed optimizer (what TP/PP jobs and
+//     ZeRO-1 here stand for) use buckets of max(40M, 1M × DP) parameters
+//     (DistributedDataParallelConfig.bucket_size: larger with more ranks
+//     "to amortize the latency"), reduce-scattered, then all-gathered back
+//     after the optimizer.
+//   - FSDP and ZeRO-2/3 collect per wrapped unit, one transformer block
+//     (PyTorch FSDP's transformer auto-wrap; Zhao et al. 2023 §3): ZeRO-3
+//     all-gathers each block's parameters for the forward and again for
+//     the backward pass and reduce-scatters its gradients on every
+//     micro-batch; ZeRO-2 reduce-scatters gradients and all-gathers the
+//     updated parameters once a step.
+const (
+	ddpBucketBytes       = 25e6
+	megatronBucketParams = 40e6
+	megatronBucketPerDP  = 1e6
+)
+
+// dpComm is one step's data-parallel traffic for d ranks: its whole time
+// (bandwidth and per-collective latency), the part that can overlap the
+// backward pass, and the part no schedule hides (the last bucket, whose
+// gradients are ready only when the backward pass ends, or with ZeRO-3 the
+// first block's gather before any compute).
+type dpComm struct {
+	total, tail float64
+	perMicro    bool // ZeRO-3: the traffic repeats on every micro-batch (total is per micro-batch)
+}
+
+// dataParallelComm prices the gradient (and ZeRO parameter) traffic of
+// one step: psi bytes of this GPU's shard over d ranks at bus bandwidth
+// bw; params is the shard's parameter count, elem the bytes per element.
+func dataParallelComm(in Input, hw Hardware, d int, psi, params, elem, bw float64) dpComm {
+	if d <= 1 || psi <= 0 {
+		return dpComm{}
+	}
+	df := float64(d)
+	perNode := max(1, hw.NodeGPUs()/max(1, in.TP)) // the DP × CP group's ranks in one node
+	lat := ncclAllReduceLatency(hw, d, perNode)
+	ring := (df - 1) / df * psi / bw // one reduce-scatter or all-gather of psi
+	layers := math.Max(1, math.Ceil(float64(in.Arch.Layers)/float64(max(1, in.PP))))
+	lora := in.Task == LoRA || in.Task == QLoRA
+	switch {
+	case in.ZeRO == 3 && !lora:
+		// 2 all-gathers and 1 reduce-scatter per block per micro-batch.
+		unit := 3 * (ring/layers + lat/2)
+		return dpComm{total: layers * unit, tail: unit / 3, perMicro: true}
+	case in.ZeRO == 2 && !lora:
+		unit := 2 * (ring/layers + lat/2)
+		return dpComm{total: layers * unit, tail: unit / 2}
+	}
+	var buckets float64
+	if in.ZeRO == 1 || in.TP > 1 || in.PP > 1 {
+		buckets = math.Ceil(params / math.Max(megatronBucketParams, megatronBucketPerDP*df))
+	} else {
+		buckets = math.Ceil(psi / ddpBucketBytes)
+	}
+	buckets = math.Max(1, buckets)
+	total := 2*ring + buckets*lat // all-reduce = reduce-scatter + all-gather (Patarasuk & Yuan 2009)
+	return dpComm{total: total, tail: total / buckets}
+}
+
+// optimizerStepSeconds is the optimizer update after the gradients are
+// reduced, which nothing overlaps: a memory-bound pass over this GPU's
+// share of the trainable parameters, at the decode bandwidth share. A
+// fused multi-tensor kernel (apex FusedAdam, torch's fused AdamW) reads
+// and writes each parameter's master copy and states once, reads its
+// gradient and writes its 16-bit weight: 2·(master + states) + 2 + 2
+// bytes per parameter, with the memory model's state sizes
+// (optimizerBytesPerParam; ZeRO §3's 4 + 8 bytes of master and Adam
+// moments, Rajbhandari et al. 2020): 28 bytes for mixed-precision AdamW,
+// 14 in pure 16-bit (states halved, no master: the weight is read too).
+func optimizerStepSeconds(in Input, hw Hardware, shardParams float64) float64 {
+	if shardParams <= 0 || hw.MemBandwidth <= 0 {
+		return 0
+	}
+	st := optimizerBytesPerParam(in.Optimizer)
+	if in.Optimizer == Adafactor && in.Arch.TotalParams > 0 {
+		st = 4 * float64(in.Arch.AdafactorStates) / float64(in.Arch.TotalParams)
+	}
+	master := 4.0
+	if in.PureBF16 {
+		master = 2 // no fp32 copy: the 16-bit weight is read instead
+		if in.Optimizer != AdamW8bit && in.Optimizer != PagedAdamW8bit {
+			st /= 2
+		}
+	}
+	bytes := 2*(master+st) + 2 + 2
+	if in.PureBF16 {
+		bytes = master + 2*st + 2 + 2
+	}
+	return shardParams * bytes / (hw.MemBandwidth * defaultBandwidthUtil)
+}
+
+// pipelineSendSeconds is the point-to-point traffic of one micro-batch on
+// one pipeline stage: its activations forward and their gradients back,
+// b·s·h elements each, split over the TP group (Megatron's scatter/gather
+// optimisation, Narayanan et al. 2021 §4.1), v times with v virtual
+// stages ("the amount of communication also increases by v", §2.2.2).
+// Stages are laid out after the TP (and CP) group, so a stage boundary
+// crosses nodes once a stage fills a node.
+func pipelineSendSeconds(in Input, hw Hardware, b, s, v, elem float64) float64 {
+	if in.PP <= 1 || in.Arch.Hidden <= 0 {
+		return 0
+	}
+	group := in.TP * max(1, in.CP)
+	bw := hw.LinkBandwidth
+	if group*2 > hw.NodeGPUs() {
+		bw = hw.NetworkBandwidth
+	}
+	return 2 * v * b * s * float64(in.Arch.Hidden) * elem / float64(in.TP*max(1, in.CP)) / bw
+}
+
+// perReplicaBatch is the sequences each data-parallel replica trains per
+// micro-batch: Input.Batch, or fewer when the global batch is smaller than
+// the replicas × Batch (a global batch of 1,024 sequences on 2,048
+// replicas leaves half a sequence to each: the model shards it, as
+// context parallelism or a smaller DP group would, and every replica still
+// reduces a whole gradient). Large data-parallel jobs meet this limit: the
+// global batch is set by the optimisation (a few million tokens: Llama 2
+// 4M, Kaplan et al. 2020's critical batch size), not by the GPU count.
+func perReplicaBatch(in Input, w Workload, replicas int) float64 {
+	b := float64(in.Batch)
+	if w.GlobalBatch > 0 && w.MicroBatches == 0 && replicas > 0 {
+		b = math.Min(b, float64(w.GlobalBatch)/float64(replicas))
+	}
+	return b
+}
