@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -195,5 +198,254 @@ func TestEstimateTrainingMemoryFlags(t *testing.T) {
 		if code, _, errs := runEst(t, args...); code != 2 || !strings.Contains(errs, strings.TrimPrefix(c[0], "--")) {
 			t.Errorf("%v: exit %d, %q", c, code, errs)
 		}
+	}
+}
+
+// estJSON runs estimate --json and decodes its output; it fails the test
+// on a non-zero exit.
+func estJSON(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	code, out, errs := runEst(t, append(args, "--json")...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errs)
+	}
+	var r map[string]any
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// perfOf is the estimate's performance block (nil without one).
+func perfOf(r map[string]any) map[string]any { p, _ := r["performance"].(map[string]any); return p }
+
+// same reports whether a and b agree to a relative 1e-9.
+func same(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
+
+// TestEstimateHost: --host sets the class of the CPU that runs HF eager
+// decoding, by class name or by CPU name, and the JSON says which class
+// the speed took; without it the GPU's own hosts decide (the A100's
+// server, the T4's Skylake-era cloud Xeons, the RTX 4090's desktop).
+// Llama 2 7B at batch 1 is host-bound: its step is 32 blocks × 43 eager
+// ops + 27 (host_class.go's fit note) at the class's cost per op.
+func TestEstimateHost(t *testing.T) {
+	args := []string{"--model", "llama-2-7b", "--engine", "hf", "--batch", "1", "--seq", "512", "--prompt-tokens", "256", "--output-tokens", "256"}
+	const ops = 32*43 + 27
+	for _, c := range []struct {
+		gpu, host string
+		class     estimator.HostClass
+	}{
+		{"a100-80gb-sxm", "", estimator.HostServer},
+		{"a100-80gb-sxm", "legacy-server", estimator.HostLegacyServer},
+		{"a100-80gb-sxm", "desktop", estimator.HostDesktop},
+		{"a100-80gb-sxm", "Intel Xeon Platinum 8275CL", estimator.HostLegacyServer}, // Cascade Lake (AWS p4d)
+		{"a100-80gb-sxm", "AMD EPYC 7742", estimator.HostServer},                    // Rome (DGX A100)
+		{"rtx-4090", "", estimator.HostDesktop},
+		{"t4", "", estimator.HostLegacyServer},
+	} {
+		a := append([]string{"--gpu", c.gpu}, args...)
+		if c.host != "" {
+			a = append(a, "--host", c.host)
+		}
+		p := perfOf(estJSON(t, a...))
+		if p["host_class"] != c.class.String() {
+			t.Errorf("%s --host %q: host_class %v, want %v", c.gpu, c.host, p["host_class"], c.class)
+			continue
+		}
+		floor, want := p["host_floor_seconds"].(float64), ops*c.class.OpSeconds()
+		// On the A100 the step is the host's (its 13.5 GB read takes 7 ms);
+		// the RTX 4090's and the T4's bandwidth bind before their hosts.
+		hostBound := c.gpu == "a100-80gb-sxm"
+		if !same(floor, want) || hostBound != (p["bound"] == "host") || hostBound && !same(p["decode_step_seconds"].(float64), want) {
+			t.Errorf("%s --host %q: host floor %v s, step %v s (%v); want floor %v s", c.gpu, c.host, floor, p["decode_step_seconds"], p["bound"], want)
+		}
+	}
+	// --host-op-us overrides the class's figure.
+	if p := perfOf(estJSON(t, append([]string{"--gpu", "a100-80gb-sxm", "--host-op-us", "20"}, args...)...)); !same(p["host_floor_seconds"].(float64), ops*20e-6) {
+		t.Errorf("--host-op-us 20: host floor %v s, want %v", p["host_floor_seconds"], ops*20e-6)
+	}
+	// A serving engine's step does not run HF's eager ops: no host class.
+	if p := perfOf(estJSON(t, "--model", "llama-2-7b", "--gpu", "a100-80gb-sxm", "--engine", "vllm", "--host", "desktop", "--steady-state")); p["host_class"] != nil {
+		t.Errorf("vLLM: host_class %v", p["host_class"])
+	}
+	code, _, errs := runEst(t, append([]string{"--gpu", "a100-80gb-sxm", "--host", "Pentium 4"}, args...)...)
+	if code != 2 || !strings.Contains(errs, "--host") || !strings.Contains(errs, "want server, legacy-server, desktop or a CPU name") {
+		t.Errorf("--host \"Pentium 4\": exit %d, %q", code, errs)
+	}
+}
+
+// TestEstimateKernel: the weight-only kernel moves HF's decode step by its
+// extra host ops per linear (perf_engine.go: exllama and Marlin none,
+// AutoGPTQ 2, bitsandbytes' LLM.int8() 15) over Llama 2 13B's 40 × 7
+// linears at the A100 server host's cost per op, and its memory by what
+// it stores: LLM.int8() a 16-bit dequantisation buffer of the largest
+// linear (5120 × 13824), GPTQ group-128 scales and zeros instead. Kernels
+// that do not run the format are refused with the reason, with or without
+// --gpu.
+func TestEstimateKernel(t *testing.T) {
+	args := []string{"--model", "llama-2-13b", "--gpu", "a100-80gb-sxm", "--engine", "hf", "--batch", "1", "--seq", "1024",
+		"--prompt-tokens", "512", "--output-tokens", "512"}
+	run := func(extra ...string) (step, state, weights float64) {
+		r := estJSON(t, append(slices.Clone(args), extra...)...)
+		pg := r["per_gpu"].(map[string]any)
+		return perfOf(r)["decode_step_seconds"].(float64), pg["quant_state_bytes"].(float64), pg["weights_bytes"].(float64)
+	}
+	op, linears := estimator.HostServer.OpSeconds(), 40.0*7
+	exl, exlState, w4 := run("--precision", "int4", "--quant", "int4-g128", "--kernel", "exllama")
+	agq, agqState, w4a := run("--precision", "int4", "--quant", "int4-g128", "--kernel", "autogptq")
+	if auto, _, _ := run("--precision", "int4", "--quant", "int4-g128"); auto != exl {
+		t.Errorf("HF int4 default kernel: step %v s, exllama %v s", auto, exl)
+	}
+	if !same(agq-exl, linears*2*op) || exlState != 0 || agqState != 0 || w4 != w4a {
+		t.Errorf("int4 exllama %v s, autogptq %v s: +%v s, want +%v (2 ops per linear); quant state %v, %v", exl, agq, agq-exl, linears*2*op, exlState, agqState)
+	}
+	bnb, bnbState, w8 := run("--precision", "int8")
+	gptq, gptqState, w8g := run("--precision", "int8", "--kernel", "autogptq")
+	if !same(bnb-gptq, linears*13*op) {
+		t.Errorf("int8: LLM.int8() %v s, GPTQ on autogptq %v s: %v s apart, want %v (15 − 2 ops per linear)", bnb, gptq, bnb-gptq, linears*13*op)
+	}
+	// 12,687,769,600 linear weights: 8 bits with LLM.int8(), 8 + 24/128
+	// with GPTQ's scales and zeros.
+	if bnbState != 2*5120*13824 || gptqState != 0 || !same(w8g-w8, 12_687_769_600*(24.0/128)/8) {
+		t.Errorf("int8 quant state %v (LLM.int8()), %v (GPTQ); weights %v, %v", bnbState, gptqState, w8, w8g)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--precision", "int8", "--kernel", "exllama"}, "4-bit only: int8 GPTQ runs on autogptq or marlin"},
+		{[]string{"--precision", "bf16", "--kernel", "marlin"}, "a weight-only kernel needs int4 or int8 weights"},
+		{[]string{"--precision", "int4", "--engine", "llamacpp", "--kernel", "marlin"}, "GGUF, llama.cpp and TensorRT-LLM use their own kernels"},
+		{[]string{"--precision", "int4", "--kernel", "turbo"}, "--kernel"},
+	} {
+		for _, gpu := range []string{"a100-80gb-sxm", ""} {
+			a := append([]string{"--model", "llama-2-13b"}, c.args...)
+			if gpu != "" {
+				a = append(a, "--gpu", gpu)
+			}
+			code, _, errs := runEst(t, a...)
+			if code != 2 || !strings.Contains(errs, c.want) || !strings.Contains(errs, "kernel") {
+				t.Errorf("%v: exit %d, %q; want 2 and %q", a, code, errs, c.want)
+			}
+		}
+	}
+}
+
+// TestEstimateEngineVersion: vLLM before 0.14 and SGLang before 0.4 run
+// their host work between the GPU's steps (perf_engine_version.go), so an
+// older release adds the serving step floor (host_floor_seconds) to a
+// device-bound step: Llama 3.1 8B at batch 8 on an A100 reads 16 GB a
+// step, well above the floor. vLLM 0.6's multi-step scheduling pays it
+// once per 10 steps. The JSON names the release the model took: the
+// engine's current one by default, none for HF transformers.
+func TestEstimateEngineVersion(t *testing.T) {
+	args := []string{"--model", "llama-3.1-8b", "--gpu", "a100-80gb-sxm", "--batch", "8", "--seq", "384", "--prompt-tokens", "256", "--output-tokens", "128"}
+	step := func(engine string, extra ...string) (string, float64, float64, map[string]any) {
+		r := estJSON(t, append(append(slices.Clone(args), "--engine", engine), extra...)...)
+		p := perfOf(r)
+		v, _ := r["engine_version"].(string)
+		return v, p["decode_step_seconds"].(float64), p["host_floor_seconds"].(float64), p
+	}
+	for _, c := range []struct {
+		engine        estimator.Engine
+		old, overlaps string
+	}{{estimator.VLLM, "0.6.0", "0.14.0"}, {estimator.SGLang, "0.3.0", "0.4.0"}} {
+		e := c.engine.String()
+		cur, curStep, floor, p := step(e, "--steady-state")
+		if cur != estimator.CurrentEngineVersion(c.engine).String() || cur == "" || p["bound"] == "host" || !(curStep > floor) {
+			t.Fatalf("%s: engine_version %q, step %v s (%v), floor %v s", e, cur, curStep, p["bound"], floor)
+		}
+		v, oldStep, _, _ := step(e, "--steady-state", "--engine-version", c.old)
+		if v != c.old || !same(oldStep, curStep+floor) {
+			t.Errorf("%s %s: engine_version %q, step %v s; want %v s (current %v + floor %v)", e, c.old, v, oldStep, curStep+floor, curStep, floor)
+		}
+		if v, s, _, _ := step(e, "--steady-state", "--engine-version", "v"+c.overlaps); v != c.overlaps || s != curStep {
+			t.Errorf("%s %s: engine_version %q, step %v s; want the current %v s", e, c.overlaps, v, s, curStep)
+		}
+		// The simulated benchmark's TPOT moves the same way.
+		_, _, _, pc := step(e)
+		_, _, _, po := step(e, "--engine-version", c.old)
+		if !(po["decode_token_latency_seconds"].(float64) > pc["decode_token_latency_seconds"].(float64)) {
+			t.Errorf("%s %s: simulated TPOT %v s, current %v s", e, c.old, po["decode_token_latency_seconds"], pc["decode_token_latency_seconds"])
+		}
+	}
+	_, cur, floor, _ := step("vllm", "--steady-state", "--scheduler-steps", "10")
+	if _, s, _, _ := step("vllm", "--steady-state", "--scheduler-steps", "10", "--engine-version", "0.6.0"); !same(s, cur+floor/10) {
+		t.Errorf("vLLM 0.6.0 with 10 scheduler steps: step %v s, want %v", s, cur+floor/10)
+	}
+	if r := estJSON(t, append(slices.Clone(args), "--engine", "hf")...); r["engine_version"] != nil {
+		t.Errorf("HF transformers: engine_version %v", r["engine_version"])
+	}
+	code, _, errs := runEst(t, append(slices.Clone(args), "--engine", "vllm", "--engine-version", "latest-ish")...)
+	if code != 2 || !strings.Contains(errs, "--engine-version") || !strings.Contains(errs, "want a release such as 0.6.0") {
+		t.Errorf("bad --engine-version: exit %d, %q", code, errs)
+	}
+}
+
+// TestEstimateTextOnly: a vision-language model counts its text model and
+// its vision tower with projector apart, the two adding up to its
+// parameters: Gemma 3 27B's SigLIP tower and projector are 423,060,336
+// (the report's 417M encoder and 6.19M projector, Table 1) of
+// 27,432,406,640. --text-only leaves them unloaded: 2 bytes each fewer in
+// bf16, the counts unchanged. A text model has no vision parameters.
+func TestEstimateTextOnly(t *testing.T) {
+	full := estJSON(t, "--model", "gemma-3-27b")
+	text := estJSON(t, "--model", "gemma-3-27b", "--text-only")
+	for _, r := range []map[string]any{full, text} {
+		if r["parameters"] != 27_432_406_640.0 || r["vision_parameters"] != 423_060_336.0 ||
+			r["text_parameters"].(float64)+r["vision_parameters"].(float64) != r["parameters"].(float64) {
+			t.Errorf("gemma-3-27b: parameters %v, text %v, vision %v", r["parameters"], r["text_parameters"], r["vision_parameters"])
+		}
+	}
+	if full["text_only"] != false || text["text_only"] != true {
+		t.Errorf("text_only %v, %v", full["text_only"], text["text_only"])
+	}
+	wf, wt := full["per_gpu"].(map[string]any)["weights_bytes"].(float64), text["per_gpu"].(map[string]any)["weights_bytes"].(float64)
+	if wf-wt != 2*423_060_336 {
+		t.Errorf("--text-only weights %v, all %v: %v apart, want %v", wt, wf, wf-wt, 2*423_060_336)
+	}
+	if r := estJSON(t, "--model", "llama-3.1-8b"); r["vision_parameters"] != 0.0 || r["text_parameters"] != r["parameters"] {
+		t.Errorf("llama-3.1-8b: text %v, vision %v of %v", r["text_parameters"], r["vision_parameters"], r["parameters"])
+	}
+	if _, out, _ := runEst(t, "--model", "gemma-3-27b", "--text-only"); !strings.Contains(out, "(text 27.009B, vision tower and projector 0.423B, not loaded: --text-only)") {
+		t.Errorf("table:\n%s", out)
+	}
+}
+
+// TestEstimatePeak: fits and headroom_bytes are judged on peak_bytes, the
+// larger of the step (per_gpu.total_bytes) and loading a base quantised on
+// the GPU (load_peak_bytes); steady_state_bytes is what stays between
+// steps. A Qwen 2.5 72B QLoRA job at 128 tokens peaks while PEFT casts its
+// 152,064 × 8192 embedding and untied head to fp32, above its step; a
+// GPU whose usable memory lies between the two does not fit it.
+func TestEstimatePeak(t *testing.T) {
+	args := []string{"--model", "qwen2.5-72b", "--task", "qlora", "--precision", "int4", "--batch", "1", "--seq", "128", "--grad-checkpointing", "--vram", "60GB"}
+	r := estJSON(t, args...)
+	pg := r["per_gpu"].(map[string]any)
+	f := func(k string) float64 { return r[k].(float64) }
+	step, load, peak := pg["total_bytes"].(float64), f("load_peak_bytes"), f("peak_bytes")
+	if r["peak_phase"] != "load" || peak != load || !(load > step) || f("headroom_bytes") != f("usable_bytes")-peak || r["fits"] != true {
+		t.Fatalf("peak %v (%v), load %v, step %v, headroom %v, fits %v", peak, r["peak_phase"], load, step, r["headroom_bytes"], r["fits"])
+	}
+	var steady float64
+	for _, k := range []string{"weights_bytes", "gradients_bytes", "optimizer_bytes", "kv_cache_bytes", "cuda_context_bytes", "nccl_bytes", "cuda_graphs_bytes"} {
+		steady += pg[k].(float64)
+	}
+	if f("steady_state_bytes") != steady || !(steady < step) {
+		t.Errorf("steady state %v, want %v (below the step %v)", r["steady_state_bytes"], steady, step)
+	}
+	// Usable memory halfway between the step and the load peak.
+	mid := strconv.FormatFloat(math.Round((step+load)/2), 'f', 0, 64) + "B"
+	r = estJSON(t, append(slices.Clone(args), "--usable-vram", mid)...)
+	if r["fits"] != false || !(r["headroom_bytes"].(float64) < 0) || !(r["per_gpu"].(map[string]any)["total_bytes"].(float64) < r["usable_bytes"].(float64)) {
+		t.Errorf("usable %s: fits %v, headroom %v", mid, r["fits"], r["headroom_bytes"])
+	}
+	if _, out, _ := runEst(t, append(slices.Clone(args), "--usable-vram", mid)...); !strings.Contains(out, "peak per GPU (loading)") || !strings.Contains(out, "does NOT fit") {
+		t.Errorf("table:\n%s", out)
+	}
+	// A 16-bit LoRA base loads as it is: the step is the peak.
+	r = estJSON(t, "--model", "qwen2.5-7b", "--task", "lora", "--vram", "80GiB")
+	if r["peak_phase"] != "step" || r["load_peak_bytes"] != 0.0 || r["peak_bytes"] != r["per_gpu"].(map[string]any)["total_bytes"] {
+		t.Errorf("LoRA: peak %v (%v), load %v", r["peak_bytes"], r["peak_phase"], r["load_peak_bytes"])
 	}
 }
