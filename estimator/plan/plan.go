@@ -647,31 +647,34 @@ type fitOut struct {
 	MaxConcurrentSeqs, TrainableParams, Params int64
 }
 
-// needOut is a training setup's memory per GPU, whatever the GPU.
+// needOut is a training setup's peak memory per GPU, whatever the GPU.
 type needOut struct {
 	ok                      bool
-	total, hostOffload      estimator.Bytes
+	peak, hostOffload       estimator.Bytes
 	trainableParams, params int64
 }
 
 // estimate memoises estimator.Estimate over the fields the planner varies;
 // an invalid setup does not fit. Training needs the same memory per GPU
-// on any GPU and fits where PerGPU.Total ≤ Usable (estimator.Result.Fits),
-// so its estimates are shared by every memory size.
+// on any GPU and fits where its peak is at most the usable memory
+// (estimator.Result.Fits: Result.Peak, the larger of the step and of
+// loading a base quantised on the GPU, not the step's PerGPU.Total), so
+// its estimates are shared by every memory size and a QLoRA job the
+// estimator calls out of memory while loading never fits here.
 func (p *planner) estimate(in estimator.Input) fitOut {
 	if p.in.Task.Training() {
 		k := fitKey{0, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch}
 		n, ok := p.needs[k]
 		if !ok {
 			r, err := estimator.Estimate(in)
-			n = needOut{err == nil, r.PerGPU.Total(), r.HostOffload, r.TrainableParams, r.Params}
+			n = needOut{err == nil, r.Peak, r.HostOffload, r.TrainableParams, r.Params}
 			p.needs[k] = n
 		}
 		if !n.ok {
 			return fitOut{}
 		}
 		usable := in.UsableBytes()
-		return fitOut{n.total <= usable, usable - n.total, n.hostOffload, 0, n.trainableParams, n.params}
+		return fitOut{n.peak <= usable, usable - n.peak, n.hostOffload, 0, n.trainableParams, n.params}
 	}
 	k := fitKey{in.VRAM, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch}
 	if r, ok := p.fits[k]; ok {

@@ -623,3 +623,56 @@ func TestDisplayCurrencyOnlyConverts(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanFitsOnThePeak: a training row fits where the estimator's peak
+// does (estimator.Result.Peak), not the step alone. Qwen 2.5 72B QLoRA at
+// 128 tokens peaks while its base loads, when PEFT casts the 152,064 ×
+// 8192 embedding and untied head to fp32 above the 4-bit weights: on a
+// GPU whose usable memory lies between the step and that peak, the step
+// fits and the job does not.
+func TestPlanFitsOnThePeak(t *testing.T) {
+	in := modelInput(t, "qwen2.5-72b")
+	in.Task, in.Weights, in.Batch, in.Seq, in.GradCheckpointing = estimator.QLoRA, estimator.INT4, 1, 128, true
+	r, err := estimator.Estimate(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := r.PerGPU.Total()
+	if r.PeakPhase != estimator.PhaseLoad || !(r.LoadPeak > step) {
+		t.Fatalf("load peak %v, step %v (%v): want the load above the step", r.LoadPeak, step, r.PeakPhase)
+	}
+	between := gpuOffer(t, "a100-80gb-sxm", 1, estimator.BF16)
+	between.ID = "between"
+	between.GPUMemory = estimator.Bytes(math.Ceil(float64(step+r.Peak) / 2 / estimator.UsableFraction))
+	roomy := gpuOffer(t, "a100-80gb-sxm", 1, estimator.BF16)
+	roomy.ID = "roomy"
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e7}}
+	res := mustPlan(t, req, []plan.Offer{between, roomy}, plan.Options{KeepUnfit: true})
+	if len(res.Rows) != 2 {
+		t.Fatalf("%d rows", len(res.Rows))
+	}
+	for _, row := range res.Rows {
+		on := in
+		on.VRAM = row.Offer.GPUMemory
+		e, err := estimator.Estimate(on)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch row.Offer.ID {
+		case "between":
+			if !(step <= e.Usable && e.Usable < e.Peak) || e.Fits {
+				t.Fatalf("between: usable %v, step %v, peak %v, estimator fits %v", e.Usable, step, e.Peak, e.Fits)
+			}
+		case "roomy":
+			if !e.Fits {
+				t.Fatalf("roomy: usable %v, peak %v", e.Usable, e.Peak)
+			}
+		}
+		if row.Fits != e.Fits {
+			t.Errorf("%s: planner fits %v (%v), estimator %v (peak %v, usable %v)", row.Offer.ID, row.Fits, row.FitReason, e.Fits, e.Peak, e.Usable)
+		}
+		if row.Fits && !closeTo(row.HeadroomGiB, e.Headroom.GiB()) {
+			t.Errorf("%s: headroom %v GiB, estimator %v GiB (usable − peak)", row.Offer.ID, row.HeadroomGiB, e.Headroom.GiB())
+		}
+	}
+}
