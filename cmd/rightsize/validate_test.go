@@ -113,8 +113,9 @@ func TestValidateRowsCarryKernelAndRelease(t *testing.T) {
 		}
 		kernels[k]++
 	}
-	if len(opt) != 15 || kernels["exllama"] != 5 || kernels["autogptq"] != 5 {
-		t.Errorf("%d optimum cases, kernels %v; want 15 with 5 exllama and 5 autogptq", len(opt), kernels)
+	// 15 rows, each a decode step and a prefill.
+	if len(opt) != 30 || kernels["exllama"] != 10 || kernels["autogptq"] != 10 {
+		t.Errorf("%d optimum cases, kernels %v; want 30 with 10 exllama and 10 autogptq", len(opt), kernels)
 	}
 	sg, err := sglangCases(dir)
 	if err != nil {
