@@ -137,6 +137,7 @@ func TestEstimatePerformance(t *testing.T) {
 		Performance *struct {
 			TokensPerSecond float64 `json:"tokens_per_second"`
 			MFU             float64 `json:"mfu"`
+			Compute         float64 `json:"compute_efficiency"`
 			TrainTokens     float64 `json:"train_tokens"`
 			JobSeconds      float64 `json:"job_seconds"`
 			GPUHours        float64 `json:"gpu_hours"`
@@ -153,11 +154,14 @@ func TestEstimatePerformance(t *testing.T) {
 	if d := p.JobSeconds - 2e9/p.TokensPerSecond; d*d > 1e-6 || (p.GPUHours-8*p.JobSeconds/3600)*(p.GPUHours-8*p.JobSeconds/3600) > 1e-9 {
 		t.Errorf("job %v s, GPU-hours %v at %v tokens/s", p.JobSeconds, p.GPUHours, p.TokensPerSecond)
 	}
-	// Full training on Hopper at Llama 3.1 8B's width: 0.44 / (1 + 1.5 ×
-	// (989.5e12 / 3.35e12) / 4096) ≈ 0.397 (no recompute, no TP/PP; the
-	// ZeRO-3 gathers hide under compute on NVLink).
-	if p.MFU < 0.38 || p.MFU > 0.41 {
-		t.Errorf("MFU %v", p.MFU)
+	// Full training on Hopper at Llama 3.1 8B's width computes at 0.44 /
+	// (1 + 1.5 × (989.5e12 / 3.35e12) / 4096) = 0.397 of peak (no
+	// recompute, no TP/PP). The step adds what does not hide under that
+	// compute on NVLink (the last gradient bucket's reduce-scatter and the
+	// optimizer's update after it), so its MFU is a few percent lower:
+	// 0.379.
+	if want := 0.44 / (1 + 1.5*(989.5e12/3.35e12)/4096); math.Abs(p.Compute-want) > 1e-3*want || p.MFU < 0.37 || p.MFU > 0.39 || !(p.MFU < p.Compute) {
+		t.Errorf("MFU %v, compute efficiency %v (want %v)", p.MFU, p.Compute, want)
 	}
 	_, out, _ = runEst(t, "--model", "llama-3.1-8b", "--vram", "80GiB", "--json")
 	if strings.Contains(out, `"performance"`) {
