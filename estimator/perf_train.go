@@ -126,7 +126,8 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 	a := in.Arch
 	eff = eff.resolve(in, hw)
 	tp, pp := float64(in.TP), float64(in.PP)
-	cpN := cpDegree(in)
+	cpN := min(cpDegree(in), max(1, in.GPUs/(in.TP*in.PP))) // no more CP ranks than a model copy's GPUs allow
+	in.CP = cpN
 	cp := float64(cpN)
 	replicas := max(1, in.GPUs/(in.TP*in.PP*cpN))
 	s := float64(in.Seq)

@@ -1,0 +1,143 @@
+package estimator
+
+import (
+	"math"
+	"testing"
+)
+
+// NCCL's latency model (tuning.cc, Simple protocol), by hand: one node of
+// 8 NVLink GPUs rings 14 hops at 3.4 µs after an 8.4 µs base; 2,048 ranks
+// on 256 nodes ring 3,584 NVLink and 510 network hops (17.09 ms, × 1.9
+// across nodes) or climb a tree of 2·(7 × 28 + 8 × 50) µs = 1.192 ms,
+// which NCCL picks; 16 ranks on 2 nodes ring 28 + 2 hops (122.8 µs × 1.9
+// = 233.3 µs) against a tree's 2·(7 × 28 + 50) = 492 µs.
+func TestNCCLAllReduceLatency(t *testing.T) {
+	nv := Hardware{LinkBandwidth: 300e9, NVLinkDomain: 8}
+	for _, c := range []struct {
+		n, perNode int
+		want       float64
+	}{
+		{1, 8, 0},
+		{8, 8, 8.4e-6 + 14*3.4e-6},
+		{16, 8, 1.9 * (8.4e-6 + 28*3.4e-6 + 2*9.6e-6)},
+		{2048, 8, 2 * (7*28e-6 + 8*50e-6)},
+	} {
+		if got := ncclAllReduceLatency(nv, c.n, c.perNode); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("%d ranks, %d per node: %g s, want %g", c.n, c.perNode, got, c.want)
+		}
+	}
+	// PCIe hops cost 5.7 µs.
+	if got, want := ncclAllReduceLatency(Hardware{}, 4, 4), 8.4e-6+6*5.7e-6; math.Abs(got-want) > 1e-12 {
+		t.Errorf("4 PCIe GPUs: %g s, want %g", got, want)
+	}
+}
+
+// dataParallelComm by hand: Llama 2 7B (6.74e9 parameters, bf16) on 2,048
+// A100s with ZeRO-1 is Megatron's distributed optimizer: buckets of
+// max(40M, 1M × 2048) parameters, so 4 buckets, each reduce-scattered and
+// all-gathered at the hierarchical bus bandwidth plus NCCL's latency;
+// the last bucket is the tail. Plain DDP (ZeRO 0) on 64 GPUs packs 25 MB
+// buckets: 540 of them. FSDP (ZeRO-3) gathers twice and reduce-scatters
+// once per block.
+func TestDataParallelComm(t *testing.T) {
+	a := loadArch(t, "llama-2-7b-hf.json")
+	in := DefaultInput(a)
+	in.Task, in.ZeRO, in.GPUs = Pretrain, 1, 2048
+	hw := a100SXM.withDefaults()
+	params := float64(a.TotalParams)
+	psi := 2 * params
+	bw := dpBandwidth(hw, in, 2048)
+	dc := dataParallelComm(in, hw, 2048, psi, params, 2, bw)
+	ring := 2047.0 / 2048 * psi / bw
+	lat := ncclAllReduceLatency(hw, 2048, 8)
+	if want := 2*ring + 4*lat; math.Abs(relErr(dc.total, want)) > 1e-12 || math.Abs(relErr(dc.tail, want/4)) > 1e-12 || dc.perMicro {
+		t.Errorf("ZeRO-1 on 2048: %+v, want total %g (4 buckets)", dc, want)
+	}
+	// 8 × 25 GB/s per node: the bus bandwidth is 2·2047/2048 / (2·255/256 / 200e9).
+	if want := 2 * 2047.0 / 2048 / (2 * 255.0 / 256 / 200e9); math.Abs(relErr(bw, want)) > 1e-12 {
+		t.Errorf("bus bandwidth %g, want %g", bw, want)
+	}
+	in.ZeRO, in.GPUs = 0, 64
+	dc = dataParallelComm(in, hw, 64, psi, params, 2, dpBandwidth(hw, in, 64))
+	if n := math.Ceil(psi / 25e6); n != 540 || math.Abs(relErr(dc.tail, dc.total/n)) > 1e-12 {
+		t.Errorf("DDP buckets %v: %+v", n, dc)
+	}
+	in.ZeRO = 3
+	dc = dataParallelComm(in, hw, 64, psi, params, 2, dpBandwidth(hw, in, 64))
+	unit := 3 * (63.0/64*psi/dpBandwidth(hw, in, 64)/32 + ncclAllReduceLatency(hw, 64, 8)/2)
+	if !dc.perMicro || math.Abs(relErr(dc.total, 32*unit)) > 1e-12 || math.Abs(relErr(dc.tail, unit/3)) > 1e-12 {
+		t.Errorf("ZeRO-3 per block: %+v, want %g per micro-batch", dc, 32*unit)
+	}
+	if dc := dataParallelComm(in, hw, 1, psi, params, 2, bw); dc != (dpComm{}) {
+		t.Errorf("one rank: %+v", dc)
+	}
+}
+
+// The optimizer step by hand: mixed-precision AdamW moves 2 × (4 + 8) +
+// 2 + 2 = 28 bytes per parameter, pure bf16 AdamW 2 + 2 × 4 + 4 = 14,
+// pure bf16 8-bit AdamW 2 + 2 × 2.0039 + 4 = 10.008; at 0.75 of 2039 GB/s.
+func TestOptimizerStep(t *testing.T) {
+	in := DefaultInput(loadArch(t, "llama-3.1-8b.json"))
+	in.Task = Pretrain
+	for _, c := range []struct {
+		opt   Optimizer
+		pure  bool
+		bytes float64
+	}{{AdamW, false, 28}, {AdamW, true, 14}, {AdamW8bit, true, 2 + 2*(2+8.0/2048) + 4}, {SGD, false, 12}} {
+		in.Optimizer, in.PureBF16 = c.opt, c.pure
+		if got, want := optimizerStepSeconds(in, a100SXM, 1e9), 1e9*c.bytes/(2039e9*0.75); math.Abs(relErr(got, want)) > 1e-12 {
+			t.Errorf("%v pure=%v: %g s, want %g (%g B/param)", c.opt, c.pure, got, want, c.bytes)
+		}
+	}
+}
+
+// A global batch smaller than replicas × Batch spreads thinner: each
+// replica trains GlobalBatch / replicas sequences, once a step, while its
+// gradient traffic stays whole, so the rate per GPU falls with scale and
+// communication bounds the step. Every step trains the global batch. Llama 2 7B with 1,024 sequences of 4096
+// on A100s (Llama 2 §2.2: 4M-token batches), ZeRO-1.
+func TestGlobalBatchPerReplica(t *testing.T) {
+	in := DefaultInput(loadArch(t, "llama-2-7b-hf.json"))
+	in.Task, in.Seq, in.Batch, in.ZeRO = Pretrain, 4096, 1, 1
+	w := Workload{GlobalBatch: 1024}
+	if b := perReplicaBatch(in, w, 2048); b != 0.5 {
+		t.Errorf("1024 sequences over 2048 replicas: %g each", b)
+	}
+	if b := perReplicaBatch(in, Workload{GlobalBatch: 1024, MicroBatches: 2}, 2048); b != 1 {
+		t.Errorf("explicit micro-batches keep the batch: %g", b)
+	}
+	var last float64
+	for i, g := range []int{256, 1024, 4096, 16384} {
+		in.GPUs = g
+		p := mustPerf(t, in, a100SXM, Efficiency{}, w)
+		perGPU := p.TokensPerSecond / float64(g)
+		if want := 1024 * 4096.0; math.Abs(relErr(p.TokensPerStep, want)) > 1e-12 {
+			t.Errorf("%d GPUs: %g tokens per step, want %g", g, p.TokensPerStep, want)
+		}
+		if i > 0 && !(perGPU < last) {
+			t.Errorf("%d GPUs: %g tok/s per GPU, not below %g", g, perGPU, last)
+		}
+		if g == 16384 && p.Bound != BoundCommunication {
+			t.Errorf("16384 GPUs, 1/16 sequence each: bound %v (comm %g of %g s)", p.Bound, p.CommSeconds, p.StepSeconds)
+		}
+		if !(p.CommTotalSeconds >= p.CommSeconds) {
+			t.Errorf("%d GPUs: total comm %g below exposed %g", g, p.CommTotalSeconds, p.CommSeconds)
+		}
+		last = perGPU
+	}
+}
+
+// CommTotalSeconds counts what compute hides: an 8-GPU FSDP job on one
+// NVLink node exposes almost nothing ("communication 0%") yet moves 3Ψ per
+// micro-batch.
+func TestCommTotal(t *testing.T) {
+	in := DefaultInput(loadArch(t, "llama-3.1-8b.json"))
+	in.Task, in.GPUs, in.ZeRO, in.Batch, in.Seq = Pretrain, 8, 3, 2, 4096
+	p := mustPerf(t, in, h100SXMFP8, Efficiency{}, Workload{MicroBatches: 4})
+	hw := h100SXMFP8.withDefaults()
+	params := float64(in.Arch.TotalParams)
+	dc := dataParallelComm(in, hw, 8, 2*params, params, 2, dpBandwidth(hw, in, 8))
+	if math.Abs(relErr(p.CommTotalSeconds, 4*dc.total)) > 1e-12 || !(p.CommSeconds < 0.05*p.CommTotalSeconds) {
+		t.Errorf("FSDP on 8 H100s: comm total %g s (want %g), exposed %g", p.CommTotalSeconds, 4*dc.total, p.CommSeconds)
+	}
+}

@@ -1,0 +1,223 @@
+package estimator
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+)
+
+// scaleRecord is one row of testdata/calibration/training_scale.json: a
+// published training figure with the run's layout (see the file's
+// description; every row states what its figure includes beyond step time
+// and what was assumed).
+type scaleRecord struct {
+	ID, Source, Split string
+	Model             struct {
+		Kind, File                                 string
+		Heads, Hidden, Layers, Intermediate, Vocab int
+	}
+	GPU                  string
+	GPUs, TP, PP, CP, VP int
+	MicroBatch           int `json:"micro_batch"`
+	GlobalBatch          int `json:"global_batch"`
+	Seq                  int
+	Recompute            string
+	ZeRO                 int
+	Precision            string
+	Measured             struct {
+		What          string
+		Value, Tokens float64
+	}
+	FigureIncludes string `json:"figure_includes"`
+	Assumptions    string
+}
+
+// scaleHardware: datasheet figures (catalog/data/gpus.json): A100 SXM 40GB
+// 312 TFLOPS BF16 and 1555 GB/s; 80GB 2039 GB/s; NVLink 600 GB/s both
+// ways; H100 SXM 989.5 TFLOPS, 3.35 TB/s, 900 GB/s. The network is the
+// generation's default (8 × 200 Gb/s per A100 node, 8 × 400 Gb/s per H100
+// node).
+var scaleHardware = map[string]Hardware{
+	"a100-80gb-sxm": {PeakFLOPS: 312e12, MemBandwidth: 2039e9, LinkBandwidth: 300e9, Generation: GenAmpere},
+	"a100-40gb-sxm": {PeakFLOPS: 312e12, MemBandwidth: 1555e9, LinkBandwidth: 300e9, Generation: GenAmpere},
+	"h100-sxm":      {PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, Generation: GenHopper},
+}
+
+func scaleRecords(t *testing.T) []scaleRecord {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "calibration", "training_scale.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct{ Records []scaleRecord }
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	return f.Records
+}
+
+// scaleArch builds a record's model: Megatron GPT shapes, LLaMA shapes
+// (SwiGLU, RMSNorm, untied head), or a config file.
+func scaleArch(t *testing.T, r scaleRecord) Arch {
+	t.Helper()
+	m := r.Model
+	var cfg []byte
+	switch m.Kind {
+	case "gpt":
+		v := m.Vocab
+		if v == 0 {
+			v = 51200
+		}
+		cfg = fmt.Appendf(nil, `{"model_type":"gpt2","n_embd":%d,"n_layer":%d,"n_head":%d,"vocab_size":%d,"n_positions":%d}`, m.Hidden, m.Layers, m.Heads, v, max(2048, r.Seq))
+	case "llama":
+		cfg = fmt.Appendf(nil, `{"model_type":"llama","hidden_size":%d,"num_hidden_layers":%d,"num_attention_heads":%d,"intermediate_size":%d,"vocab_size":%d,"max_position_embeddings":%d}`,
+			m.Hidden, m.Layers, m.Heads, m.Intermediate, m.Vocab, max(2048, r.Seq))
+	case "file":
+		return loadArch(t, m.File)
+	case "mptfile":
+		var err error
+		if cfg, err = os.ReadFile(filepath.Join("testdata", "calibration", "mpt", m.File)); err != nil {
+			t.Fatal(err)
+		}
+	default:
+		t.Fatalf("%s: model kind %q", r.ID, m.Kind)
+	}
+	a, err := ParseConfig(cfg)
+	if err != nil {
+		t.Fatalf("%s: %v", r.ID, err)
+	}
+	return a
+}
+
+// scaleEstimate replays one record through Throughput and returns the
+// estimate in the record's unit.
+func scaleEstimate(t *testing.T, r scaleRecord) (float64, Perf) {
+	t.Helper()
+	in := DefaultInput(scaleArch(t, r))
+	in.Task, in.Seq, in.Batch = Pretrain, r.Seq, r.MicroBatch
+	in.GPUs, in.TP, in.PP, in.CP, in.ZeRO = r.GPUs, r.TP, r.PP, r.CP, r.ZeRO
+	switch r.Recompute {
+	case "full":
+		in.GradCheckpointing = true
+	case "selective":
+		in.SelectiveRecompute = true
+	}
+	hw, ok := scaleHardware[r.GPU]
+	if !ok {
+		t.Fatalf("%s: GPU %q", r.ID, r.GPU)
+	}
+	if r.Precision == "fp8" {
+		in.Weights, hw.PeakFLOPS = FP8, 2*hw.PeakFLOPS // dense FP8 peak: twice BF16 on Hopper
+	}
+	p := mustPerf(t, in, hw, Efficiency{}, Workload{GlobalBatch: r.GlobalBatch, VirtualStages: r.VP})
+	g := float64(r.GPUs)
+	switch r.Measured.What {
+	case "hardware_tflops_per_gpu":
+		return p.TokensPerSecond * p.HardwareFLOPsPerToken / g / 1e12, p
+	case "step_seconds":
+		return p.StepSeconds, p
+	case "tokens_per_second_per_gpu":
+		return p.TokensPerSecond / g, p
+	case "model_tflops_per_gpu":
+		return p.TokensPerSecond * p.FLOPsPerToken / g / 1e12, p
+	case "mfu_percent":
+		return 100 * p.MFU, p
+	case "gpu_hours":
+		return GPUHours(p, r.Measured.Tokens), p
+	}
+	t.Fatalf("%s: measured %q", r.ID, r.Measured.What)
+	return 0, p
+}
+
+// scaleBin names a record's scale: the GPUs of the job.
+func scaleBin(gpus int) string {
+	switch {
+	case gpus <= 64:
+		return "≤64 GPUs"
+	case gpus <= 512:
+		return "65–512 GPUs"
+	case gpus <= 2048:
+		return "513–2048 GPUs"
+	}
+	return ">2048 GPUs"
+}
+
+// TestTrainingScaleCalibration replays testdata/calibration/training_scale.json
+// (published runs on 4 to 16,384 GPUs; test rows, no constant fitted on
+// them) and prints the errors (estimate / measured − 1 in the row's unit)
+// by row, by scale and by what the figure includes (go test -run
+// TrainingScale -v). Step-level figures (iteration time, TFLOP/s, MFU,
+// tokens/s) are held to median 20%, p90 35%; whole-run GPU-hours are
+// held as they stand: LLaMA's within 20%, while Pythia, StarCoder and
+// MPT-7B took 1.5–2.2 times the GPU-hours the step model gives (their
+// 2022–23 stacks at 22–37% MFU against llm-foundry's 45–60% on the same
+// A100s, and MPT-7B's and StarCoder's wall time with restarts): the
+// training efficiency knows no software stack.
+func TestTrainingScaleCalibration(t *testing.T) {
+	groups := map[string][]float64{}
+	ratio := map[string]float64{}
+	for _, r := range scaleRecords(t) {
+		est, p := scaleEstimate(t, r)
+		e := relErr(est, r.Measured.Value)
+		kind := "step"
+		if r.Measured.What == "gpu_hours" {
+			kind = "GPU-hours"
+		}
+		t.Logf("%-44s %6d GPUs tp%d pp%d cp%d dp%-5d m%-4d %-25s measured %10.4g estimated %10.4g error %+6.1f%% (comm %.3g of %.3g s exposed)",
+			r.ID, r.GPUs, r.TP, r.PP, max(1, r.CP), p.Replicas, p.MicroBatches, r.Measured.What, r.Measured.Value, est, 100*e, p.CommSeconds, p.CommTotalSeconds)
+		for _, k := range []string{"all", kind, kind + " " + scaleBin(r.GPUs)} {
+			groups[k] = append(groups[k], math.Abs(e))
+		}
+		ratio[r.ID] = est / r.Measured.Value
+		if kind == "GPU-hours" && r.ID[:6] == "llama1" && math.Abs(e) > 0.20 {
+			t.Errorf("%s: GPU-hours %+.1f%% beyond ±20%%", r.ID, 100*e)
+		}
+	}
+	keys := make([]string, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.Logf("%-32s n=%2d median |error| %5.1f%%  p90 %5.1f%%", k, len(groups[k]), 100*median(groups[k]), 100*quantileAbs(groups[k], 0.9))
+	}
+	if m, p90 := median(groups["step"]), quantileAbs(groups["step"], 0.9); m > 0.20 || p90 > 0.35 {
+		t.Errorf("step-level rows: median |error| %.1f%%, p90 %.1f%%: want ≤ 20%%, ≤ 35%%", 100*m, 100*p90)
+	}
+	if m := median(groups["GPU-hours"]); m < 0.30 || m > 0.40 {
+		t.Errorf("whole-run GPU-hours: median |error| %.1f%% moved from 38%% (update the note above)", 100*m)
+	}
+	// Scale trends, each the ratio of estimate to measurement at the larger
+	// scale over the smaller (1 = the trend reproduced): the same batch on
+	// 4× the GPUs (PTD-P 175B: fewer micro-batches per pipeline, more
+	// bubble), 530B with 8-way data parallelism against none, MT-NLG on 420
+	// against 280 nodes, Llama 3 405B on 16K against 8K GPUs (half the
+	// sequences per DP rank).
+	for _, c := range [][2]string{
+		{"narayanan2021-t2-ptdp-174.6b-1536gpu", "narayanan2021-t2-ptdp-174.6b-384gpu"},
+		{"narayanan2021-t2-ptdp-529.6b-2240gpu", "narayanan2021-t2-ptdp-529.6b-560gpu"},
+		{"mtnlg-530b-420nodes", "mtnlg-530b-280nodes"},
+		{"llama3-405b-16384gpu-cp1", "llama3-405b-8192gpu-cp1"},
+	} {
+		if tr := ratio[c[0]] / ratio[c[1]]; math.Abs(tr-1) > 0.06 {
+			t.Errorf("%s against %s: trend off by %+.1f%%", c[0], c[1], 100*(tr-1))
+		}
+	}
+}
+
+// quantileAbs is the q-quantile of v by linear interpolation.
+func quantileAbs(v []float64, q float64) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	if len(s) == 0 {
+		return 0
+	}
+	pos := q * float64(len(s)-1)
+	lo := int(pos)
+	hi := min(lo+1, len(s)-1)
+	return s[lo] + (s[hi]-s[lo])*(pos-float64(lo))
+}
