@@ -294,6 +294,7 @@ func (c *planCmd) define(fs *flag.FlagSet) {
 		}
 	}
 	defineFleetFlags(fs)
+	defineEmitFlags(fs) // emit.go
 	for _, b := range []struct{ name, usage string }{{"exclude-vat", "normalise VAT-inclusive prices to exclude VAT"},
 		{"all", "also print offers that do not fit, with the reason"},
 		{"unknown-networks", "let a plan span instances whose provider names no network between them (at --network-gbps, with a note); off: such offers run on one instance only"}} {
@@ -491,6 +492,9 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 		default:
 			return fail("--json and --format %s: give one", c.s("format"))
 		}
+	}
+	if c.emitAsked() {
+		return c.runEmit(job, stdout, fail) // emit.go
 	}
 	if c.fleetAsked() {
 		return c.runFleet(job, stdout, fail) // fleet.go

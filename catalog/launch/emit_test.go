@@ -1,0 +1,324 @@
+package launch_test
+
+import (
+	"errors"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+
+	"rightsize/catalog"
+	"rightsize/catalog/launch"
+	"rightsize/estimator"
+	"rightsize/estimator/plan"
+)
+
+func TestParseKind(t *testing.T) {
+	for _, k := range launch.Kinds {
+		got, err := launch.ParseKind(k.String())
+		if err != nil || got != k {
+			t.Errorf("ParseKind(%q) = %v, %v", k.String(), got, err)
+		}
+	}
+	_, err := launch.ParseKind("kubernetes")
+	var ie *estimator.InputError
+	if !errors.As(err, &ie) || ie.Field != "emit" || !errors.Is(err, estimator.ErrUnknown) {
+		t.Fatalf("ParseKind(kubernetes) = %v", err)
+	}
+	for _, k := range launch.Kinds {
+		if !strings.Contains(err.Error(), k.String()) {
+			t.Errorf("%q does not list %s", err, k)
+		}
+	}
+}
+
+func TestFor(t *testing.T) {
+	if got := launch.For(plan.Training); len(got) != 3 || got[0] != launch.DeepSpeed || got[2] != launch.SkyPilot {
+		t.Errorf("For(training) = %v", got)
+	}
+	for _, w := range []plan.Kind{plan.Batch, plan.Serving} {
+		if got := launch.For(w); len(got) != 4 || got[0] != launch.VLLM || got[3] != launch.SkyPilot {
+			t.Errorf("For(%v) = %v", w, got)
+		}
+	}
+	for _, k := range launch.Kinds {
+		if k.Training() == k.Serving() && k != launch.SkyPilot {
+			t.Errorf("%v is neither or both", k)
+		}
+	}
+}
+
+// TestRefusals: a launch that would not run the plan is refused with one
+// sentence saying why and what to use instead.
+func TestRefusals(t *testing.T) {
+	train := goldenCases[4].req(t)
+	trainRow := goldenCases[4].row(t, train)
+	serve := serving(t, "llama-3.1-8b", 2, estimator.VLLM, plan.OnDemand)
+	serveRow := servingRow(t, serve, "aws-p5.4xlarge", 1, 1, 1)
+	cw := servingRow(t, serve, "coreweave-nvidia-hgx-h100", 1, 8, 1)
+	tp := trainRow
+	tp.TP, tp.DP = 2, 4
+	fsdpOpt := train // OffloadOptimizer
+	unfit := serveRow
+	unfit.Fits = false
+	for _, c := range []struct {
+		name string
+		k    launch.Kind
+		req  plan.Request
+		row  plan.Row
+		want string
+		key  string
+	}{
+		{"vllm for training", launch.VLLM, train, trainRow, "serves inference and this plan is training (task finetune): use deepspeed, fsdp or skypilot", launch.ErrTrainingPlan},
+		{"trtllm for training", launch.TRTLLM, train, trainRow, "use deepspeed", launch.ErrTrainingPlan},
+		{"deepspeed for serving", launch.DeepSpeed, serve, serveRow, "launches training and this plan is serving inference: use vllm", launch.ErrInferencePlan},
+		{"fsdp for serving", launch.FSDP, serve, serveRow, "use vllm, sglang, trtllm or skypilot", launch.ErrInferencePlan},
+		{"skypilot on coreweave", launch.SkyPilot, serve, cw, "SkyPilot does not support CoreWeave (coreweave); clouds it launches on: aws, azure, cudo", launch.ErrNoSkyPilotCloud},
+		{"deepspeed with TP", launch.DeepSpeed, train, tp, "TP 2 × PP 1; DeepSpeed ZeRO and FSDP configs here are data-parallel only", launch.ErrModelParallel},
+		{"skypilot training with TP", launch.SkyPilot, train, tp, "Megatron-LM", launch.ErrModelParallel},
+		{"fsdp with optimizer offload", launch.FSDP, fsdpOpt, trainRow, "FSDP cannot", launch.ErrOptimizerOnly},
+		{"unfit row", launch.VLLM, serve, unfit, "does not fit", launch.ErrUnfit},
+		{"bad kind", launch.Kind(99), serve, serveRow, "want vllm, sglang, trtllm, fsdp, deepspeed, skypilot", launch.ErrUnknownKind},
+	} {
+		_, err := launch.Emit(c.k, c.req, c.row, nil, "llama-3.1-8b")
+		var le *launch.Error
+		if !errors.As(err, &le) || !strings.Contains(err.Error(), c.want) || le.Key != c.key {
+			t.Errorf("%s: %v, want an error containing %q", c.name, err, c.want)
+		}
+		if err != nil && strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: more than one line: %q", c.name, err)
+		}
+	}
+}
+
+// TestModelRef: a catalog model runs from its Hugging Face repository; a
+// repository ID or a path is used as given; no model leaves a
+// placeholder and says so.
+func TestModelRef(t *testing.T) {
+	req := serving(t, "llama-3.1-8b", 2, estimator.VLLM, plan.OnDemand)
+	row := servingRow(t, req, "aws-p5.4xlarge", 1, 1, 1)
+	for _, c := range []struct{ model, want, note string }{
+		{"llama-3.1-8b", "vllm serve meta-llama/Llama-3.1-8B ", ""},
+		{"org/My-Model", "vllm serve org/My-Model ", ""},
+		{"/models/ckpt", "vllm serve /models/ckpt ", ""},
+		{"", "vllm serve MODEL ", "replace MODEL"},
+		{"mixtral-8x7b", "vllm serve mixtral-8x7b ", "names no Hugging Face repository for mixtral-8x7b"},
+	} {
+		l, err := launch.Emit(launch.VLLM, req, row, nil, c.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(l.Files[0].Text, c.want) {
+			t.Errorf("%q: %s", c.model, l.Files[0].Text)
+		}
+		if got := strings.Join(l.Notes, "; "); (c.note == "") != (got == "") || !strings.Contains(got, c.note) {
+			t.Errorf("%q: notes %q, want %q", c.model, got, c.note)
+		}
+	}
+}
+
+// flagInt is an integer flag of the first command of tool in text.
+func flagInt(t *testing.T, text, tool, flag string) int {
+	t.Helper()
+	for _, c := range commands(t, text) {
+		if c.tool == tool {
+			v, ok := c.has(flag)
+			if !ok {
+				return 0
+			}
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				t.Fatalf("%s %s %q", tool, flag, v)
+			}
+			return n
+		}
+	}
+	t.Fatalf("no %s command in\n%s", tool, text)
+	return 0
+}
+
+// TestRealPlans plans jobs over the whole catalog as the command line
+// does and launches the best rows of each with every kind that fits the
+// workload: each output holds only documented flags and keys, parses, and
+// carries the row's figures (TP, copies, nodes, replicas, ZeRO stage,
+// micro-batch and accumulation, the estimator input's memory share and
+// request length).
+func TestRealPlans(t *testing.T) {
+	cat := catalog.Default()
+	type job struct {
+		name, model string
+		req         func() plan.Request
+	}
+	jobs := []job{
+		{"8b serving", "llama-3.1-8b", func() plan.Request { return serving(t, "llama-3.1-8b", 20, estimator.VLLM, plan.OnDemand) }},
+		{"70b serving spot", "llama-3.1-70b", func() plan.Request { return serving(t, "llama-3.1-70b", 10, estimator.VLLM, plan.Spot) }},
+		{"8b batch", "llama-3.1-8b", func() plan.Request {
+			in := input(t, "llama-3.1-8b")
+			in.Engine = estimator.VLLM
+			return plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Batch, Requests: 1e5, PromptTokens: 1500, OutputTokens: 500}}
+		}},
+		{"8b finetune", "llama-3.1-8b", func() plan.Request {
+			in := input(t, "llama-3.1-8b")
+			in.Task, in.GradCheckpointing = estimator.FullFinetune, true
+			return plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 2e9, GlobalBatchTokens: 1 << 20}}
+		}},
+		{"8b lora", "llama-3.1-8b", func() plan.Request {
+			in := input(t, "llama-3.1-8b")
+			in.Task = estimator.LoRA
+			return plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 2e8}}
+		}},
+	}
+	launched := map[launch.Kind]int{}
+	for _, j := range jobs {
+		req := j.req()
+		res, err := plan.Plan(req, cat.PlanOffers(req.Input.Weights), plan.Options{Top: 12})
+		if err != nil {
+			t.Fatalf("%s: %v", j.name, err)
+		}
+		if res.Cheapest < 0 {
+			t.Fatalf("%s: nothing fits", j.name)
+		}
+		for _, row := range res.Rows {
+			if !row.Fits {
+				continue
+			}
+			for _, k := range launch.For(req.Workload.Kind) {
+				where := j.name + " " + row.Offer.ID + " " + k.String()
+				l, err := launch.Emit(k, req, row, cat, j.model)
+				var le *launch.Error
+				if errors.As(err, &le) {
+					// Refusals the row explains: a provider SkyPilot
+					// lacks, a GPU without a SkyPilot name, a
+					// parallelism beyond ZeRO/FSDP.
+					if _, ok := launch.SkyCloud(row.Offer.Provider); (k == launch.SkyPilot && !ok) || row.TP > 1 || row.PP > 1 ||
+						strings.Contains(le.Reason, "no SkyPilot accelerator name") {
+						continue
+					}
+				}
+				if err != nil {
+					t.Errorf("%s: %v", where, err)
+					continue
+				}
+				launched[k]++
+				checkLaunch(t, where, l, row.DP)
+				checkFigures(t, where, req, row, l)
+			}
+		}
+	}
+	t.Logf("rows launched per kind: %v", launched)
+	for _, k := range launch.Kinds {
+		if launched[k] < 3 {
+			t.Errorf("%v launched %d rows of real plans, want ≥ 3", k, launched[k])
+		}
+	}
+}
+
+// checkFigures compares a launch's numbers with the row's and the input's.
+func checkFigures(t *testing.T, where string, req plan.Request, row plan.Row, l launch.Launch) {
+	t.Helper()
+	main := l.Files[0].Text
+	prompt, output := req.Workload.PromptTokens, req.Workload.OutputTokens
+	switch l.Kind {
+	case launch.VLLM:
+		if got := flagInt(t, main, "vllm", "--tensor-parallel-size"); got != row.TP {
+			t.Errorf("%s: TP %d, row %d", where, got, row.TP)
+		}
+		if dp := flagInt(t, main, "vllm", "--data-parallel-size"); max(dp, 1) != max(row.DP, 1) {
+			t.Errorf("%s: DP %d, row's copies %d", where, dp, row.DP)
+		}
+		if got := flagInt(t, main, "vllm", "--max-model-len"); got != prompt+output {
+			t.Errorf("%s: max-model-len %d, want %d", where, got, prompt+output)
+		}
+		if req.Workload.Kind == plan.Serving {
+			// vLLM's own defaults on the row's GPU, which the simulator
+			// sized the row with: 1024 sequences at ≥ 70 GiB, else 256.
+			want := 256
+			if row.Offer.GPUMemory >= 70*estimator.GiB && row.Offer.GPUCount >= 1 {
+				want = 1024
+			}
+			if got := flagInt(t, main, "vllm", "--max-num-seqs"); got != want {
+				t.Errorf("%s: max-num-seqs %d on %s, want vLLM's default %d", where, got, row.Offer.GPU, want)
+			}
+		}
+		if req.Workload.Kind == plan.Batch {
+			if got := flagInt(t, main, "vllm", "--max-num-seqs"); got < 1 || float64(got) < row.Concurrency || float64(got) > row.Concurrency+1 {
+				t.Errorf("%s: max-num-seqs %d, the plan's batch per copy %g", where, got, row.Concurrency)
+			}
+		}
+		if !strings.Contains(main, "--gpu-memory-utilization "+strconv.FormatFloat(req.Input.GPUMemUtil, 'g', -1, 64)) {
+			t.Errorf("%s: not at the input's memory share %g", where, req.Input.GPUMemUtil)
+		}
+	case launch.SGLang:
+		if got := flagInt(t, main, "sglang", "--tp-size"); got != row.TP {
+			t.Errorf("%s: TP %d, row %d", where, got, row.TP)
+		}
+	case launch.TRTLLM:
+		if got := flagInt(t, main, "trtllm", "--tp_size"); got != row.TP {
+			t.Errorf("%s: TP %d, row %d", where, got, row.TP)
+		}
+		if n := strings.Count(main, "trtllm-serve "); n != max(row.DP, 1) {
+			t.Errorf("%s: %d processes for %d copies", where, n, row.DP)
+		}
+	case launch.DeepSpeed:
+		ds := checkDeepSpeed(t, where, l.Files[1].Text, row.DP)
+		z := ds["zero_optimization"].(map[string]any)["stage"]
+		if z.(interface{ String() string }).String() != strconv.Itoa(row.ZeRO) {
+			t.Errorf("%s: ZeRO %v, row %d", where, z, row.ZeRO)
+		}
+		if got := flagInt(t, main, "torchrun", "--nnodes"); got != row.Instances {
+			t.Errorf("%s: %d nodes, row %d instances", where, got, row.Instances)
+		}
+		if got := flagInt(t, main, "torchrun", "--nproc-per-node"); got != int(row.Offer.GPUCount) {
+			t.Errorf("%s: %d per node, offer %g", where, got, row.Offer.GPUCount)
+		}
+		if got := flagInt(t, main, "script", "--per_device_train_batch_size"); got != req.Input.Batch {
+			t.Errorf("%s: micro-batch %d, input %d", where, got, req.Input.Batch)
+		}
+	case launch.FSDP:
+		doc := parseYAML(t, l.Files[1].Text)
+		if doc["num_processes"] != int64(row.GPUs) || doc["num_machines"] != int64(row.Instances) {
+			t.Errorf("%s: %v processes on %v machines, row %g GPUs on %d", where, doc["num_processes"], doc["num_machines"], row.GPUs, row.Instances)
+		}
+	case launch.SkyPilot:
+		doc := parseYAML(t, main)
+		res := doc["resources"].(map[string]any)
+		if res["use_spot"] != (row.Pricing == plan.Spot) {
+			t.Errorf("%s: use_spot %v for %v", where, res["use_spot"], row.Pricing)
+		}
+		nodes := doc["num_nodes"].(int64)
+		switch req.Workload.Kind {
+		case plan.Serving:
+			svc := doc["service"].(map[string]any)
+			if svc["replicas"] != int64(row.Replicas) || nodes != int64(row.InstancesPerReplica) {
+				t.Errorf("%s: %v replicas of %d nodes, row %d of %d", where, svc["replicas"], nodes, row.Replicas, row.InstancesPerReplica)
+			}
+		default:
+			if nodes != int64(row.Instances) {
+				t.Errorf("%s: %d nodes, row %d instances", where, nodes, row.Instances)
+			}
+		}
+		if cloud, _ := launch.SkyCloud(row.Offer.Provider); res["cloud"] != cloud {
+			t.Errorf("%s: cloud %v, provider %s", where, res["cloud"], row.Offer.Provider)
+		}
+	}
+}
+
+// TestImports keeps the package as light as the page needs: the
+// standard library (no JSON or template package: the text is written
+// directly) and Rightsize's catalog, estimator, planner and its serving
+// simulator (whose engine defaults the serving rows were sized with).
+func TestImports(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{join .Imports \" \"}}", "rightsize/catalog/launch").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	allowed := map[string]bool{"rightsize/catalog": true, "rightsize/estimator": true, "rightsize/estimator/plan": true, "rightsize/estimator/sim": true}
+	for _, p := range strings.Fields(string(out)) {
+		switch {
+		case p == "encoding/json" || strings.HasSuffix(p, "/template") || p == "fmt":
+			t.Errorf("catalog/launch imports %s: write the text directly", p)
+		case strings.Contains(p, ".") || (strings.HasPrefix(p, "rightsize/") && !allowed[p]):
+			t.Errorf("catalog/launch imports %s", p)
+		}
+	}
+}

@@ -1,0 +1,175 @@
+package launch_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"rightsize/catalog/launch"
+	"rightsize/estimator"
+	"rightsize/estimator/plan"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/golden")
+
+// goldenCase is one plan row, written by hand as the planner lays a row
+// out (plan.Row: instances, TP × PP per copy, DP copies per instance for
+// inference or the data-parallel degree for training, ZeRO, replicas), so
+// the golden output moves only when the launch writer does.
+type goldenCase struct {
+	name  string
+	model string
+	kinds []launch.Kind
+	req   func(t *testing.T) plan.Request
+	row   func(t *testing.T, req plan.Request) plan.Row
+}
+
+func serving(t *testing.T, model string, rps float64, engine estimator.Engine, pricing plan.Pricing) plan.Request {
+	in := input(t, model)
+	in.Engine = engine
+	return plan.Request{Input: in, Pricing: pricing,
+		Workload: plan.Workload{Kind: plan.Serving, RequestsPerSecond: rps, PromptTokens: 1000, OutputTokens: 200}}
+}
+
+func servingRow(t *testing.T, req plan.Request, offerID string, tp, copies, replicas int) plan.Row {
+	o := offer(t, offerID, req.Input.Weights)
+	return plan.Row{Offer: o, Fits: true, Engine: req.Input.Engine, Pricing: req.Pricing,
+		TP: tp, PP: 1, DP: copies, Replicas: replicas, InstancesPerReplica: 1, Instances: replicas,
+		GPUs: float64(replicas) * o.GPUCount, Concurrency: 12.4}
+}
+
+var goldenCases = []goldenCase{
+	{
+		name: "llama-3.1-8b-h100-vllm", model: "llama-3.1-8b", kinds: []launch.Kind{launch.VLLM, launch.SGLang, launch.TRTLLM},
+		req: func(t *testing.T) plan.Request { return serving(t, "llama-3.1-8b", 2, estimator.VLLM, plan.OnDemand) },
+		row: func(t *testing.T, req plan.Request) plan.Row { return servingRow(t, req, "aws-p5.4xlarge", 1, 1, 1) },
+	},
+	{
+		name: "llama-3.1-70b-tp8", model: "llama-3.1-70b", kinds: []launch.Kind{launch.VLLM, launch.SGLang, launch.TRTLLM},
+		req: func(t *testing.T) plan.Request { return serving(t, "llama-3.1-70b", 5, estimator.VLLM, plan.OnDemand) },
+		row: func(t *testing.T, req plan.Request) plan.Row { return servingRow(t, req, "aws-p5.48xlarge", 8, 1, 1) },
+	},
+	{
+		// Two TP-4 copies on one 8-GPU instance: vLLM and SGLang start
+		// both with their data-parallel flag, TensorRT-LLM one process
+		// per copy.
+		name: "llama-3.1-70b-2xtp4", model: "llama-3.1-70b", kinds: []launch.Kind{launch.VLLM, launch.SGLang, launch.TRTLLM},
+		req: func(t *testing.T) plan.Request { return serving(t, "llama-3.1-70b", 8, estimator.VLLM, plan.OnDemand) },
+		row: func(t *testing.T, req plan.Request) plan.Row { return servingRow(t, req, "aws-p5.48xlarge", 4, 2, 1) },
+	},
+	{
+		name: "mixtral-8x7b-ep8", model: "mistralai/Mixtral-8x7B-Instruct-v0.1", kinds: []launch.Kind{launch.VLLM, launch.SGLang, launch.TRTLLM},
+		req: func(t *testing.T) plan.Request {
+			r := serving(t, "mixtral-8x7b", 10, estimator.SGLang, plan.OnDemand)
+			r.Input.EP = 8
+			return r
+		},
+		row: func(t *testing.T, req plan.Request) plan.Row { return servingRow(t, req, "aws-p5.48xlarge", 8, 1, 1) },
+	},
+	{
+		// A 70B full fine-tune on one 8 × H100 instance: ZeRO-3 shards
+		// the 16-bit weights and gradients, the optimizer states go to
+		// the host (ZeRO-Offload).
+		name: "llama-3.1-70b-finetune-zero3", model: "llama-3.1-70b", kinds: []launch.Kind{launch.DeepSpeed, launch.SkyPilot},
+		req: func(t *testing.T) plan.Request {
+			in := input(t, "llama-3.1-70b")
+			in.Task, in.GradCheckpointing, in.Offload, in.Batch = estimator.FullFinetune, true, estimator.OffloadOptimizer, 2
+			return plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e9, GlobalBatchTokens: 1 << 20}}
+		},
+		row: func(t *testing.T, req plan.Request) plan.Row {
+			o := offer(t, "aws-p5.48xlarge", req.Input.Weights)
+			return plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: 8, TP: 1, PP: 1, DP: 8, ZeRO: 3, Replicas: 1, InstancesPerReplica: 1}
+		},
+	},
+	{
+		name: "llama-3.1-70b-finetune-fsdp", model: "llama-3.1-70b", kinds: []launch.Kind{launch.FSDP},
+		req: func(t *testing.T) plan.Request {
+			in := input(t, "llama-3.1-70b")
+			in.Task, in.GradCheckpointing, in.Offload = estimator.FullFinetune, true, estimator.OffloadAll
+			return plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e9, GlobalBatchTokens: 1 << 20}}
+		},
+		row: func(t *testing.T, req plan.Request) plan.Row {
+			o := offer(t, "aws-p5.48xlarge", req.Input.Weights)
+			return plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: 8, TP: 1, PP: 1, DP: 8, ZeRO: 3, Replicas: 1, InstancesPerReplica: 1}
+		},
+	},
+	{
+		// Serving on AWS spot: two replicas (the planner's spare
+		// included) in the spot price's region, under sky serve.
+		name: "llama-3.1-70b-aws-spot", model: "llama-3.1-70b", kinds: []launch.Kind{launch.SkyPilot},
+		req: func(t *testing.T) plan.Request { return serving(t, "llama-3.1-70b", 5, estimator.VLLM, plan.Spot) },
+		row: func(t *testing.T, req plan.Request) plan.Row { return servingRow(t, req, "aws-p5.48xlarge", 8, 1, 2) },
+	},
+	{
+		// A pre-train over two spot instances: the task runs torchrun on
+		// both, ranks from SkyPilot's environment.
+		name: "llama-3.1-8b-pretrain-2x-spot", model: "llama-3.1-8b", kinds: []launch.Kind{launch.SkyPilot, launch.FSDP},
+		req: func(t *testing.T) plan.Request {
+			in := input(t, "llama-3.1-8b")
+			in.Task, in.Batch = estimator.Pretrain, 4
+			return plan.Request{Input: in, Pricing: plan.Spot, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e10, GlobalBatchTokens: 1 << 21}}
+		},
+		row: func(t *testing.T, req plan.Request) plan.Row {
+			o := offer(t, "aws-p5.48xlarge", req.Input.Weights)
+			return plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Pricing: plan.Spot, Instances: 2, GPUs: 16, TP: 1, PP: 1, DP: 16, ZeRO: 1,
+				Replicas: 1, InstancesPerReplica: 2, CheckpointIntervalSeconds: 5400}
+		},
+	},
+}
+
+func TestGolden(t *testing.T) {
+	for _, c := range goldenCases {
+		req := c.req(t)
+		row := c.row(t, req)
+		for _, k := range c.kinds {
+			name := c.name + "." + k.String() + ".txt"
+			t.Run(name, func(t *testing.T) {
+				l, err := launch.Emit(k, req, row, nil, c.model)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkLaunch(t, name, l, row.DP)
+				got := l.Text()
+				path := filepath.Join("testdata", "golden", name)
+				if *update {
+					if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					return
+				}
+				want, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatalf("%v (run go test -update)", err)
+				}
+				if got != string(want) {
+					t.Errorf("%s changed (go test -update rewrites it):\n%s", name, diff(string(want), got))
+				}
+			})
+		}
+	}
+}
+
+// diff lists the lines that differ, with their numbers.
+func diff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	var b strings.Builder
+	for i := 0; i < max(len(w), len(g)); i++ {
+		var a, c string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			c = g[i]
+		}
+		if a != c {
+			b.WriteString("line " + strconv.Itoa(i+1) + ":\n- " + a + "\n+ " + c + "\n")
+		}
+	}
+	return b.String()
+}

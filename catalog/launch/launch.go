@@ -1,0 +1,335 @@
+// Package launch turns a planned row into settings a person can run: the
+// serving engine's command line (vLLM, SGLang, TensorRT-LLM), a training
+// launch with its DeepSpeed or FSDP configuration, or a SkyPilot task YAML
+// that rents the row's instances and runs one of those.
+//
+// Every flag and key written here is one the tool documents; each is
+// named with its source next to the code that writes it, and the tests
+// check the output against lists extracted from the tools' own argument
+// parsers and schemas (testdata/README.md). The values are the ones the
+// plan was sized with: the row's parallelism, instances and pricing, and
+// the estimator input's precision, sequence length, batch and memory
+// share.
+//
+// The package is plain text in, plain text out: no JSON or template
+// library, no I/O, so the page can link it into app.wasm and the command
+// line can print the same text (rightsize plan --emit KIND).
+package launch
+
+import (
+	"strconv"
+	"strings"
+
+	"rightsize/catalog"
+	"rightsize/estimator"
+	"rightsize/estimator/plan"
+)
+
+// Kind is what to emit.
+type Kind int
+
+const (
+	VLLM      Kind = iota // vllm serve
+	SGLang                // python -m sglang.launch_server
+	TRTLLM                // trtllm-serve
+	FSDP                  // accelerate launch with an FSDP config
+	DeepSpeed             // torchrun with a DeepSpeed ZeRO config
+	SkyPilot              // a SkyPilot task YAML (sky launch, or sky serve up for serving)
+)
+
+var kindNames = [...]string{VLLM: "vllm", SGLang: "sglang", TRTLLM: "trtllm", FSDP: "fsdp", DeepSpeed: "deepspeed", SkyPilot: "skypilot"}
+
+// Kinds lists every Kind in display order.
+var Kinds = []Kind{VLLM, SGLang, TRTLLM, FSDP, DeepSpeed, SkyPilot}
+
+// String returns the name --emit takes ("vllm", "sglang", "trtllm",
+// "fsdp", "deepspeed", "skypilot").
+func (k Kind) String() string {
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// ParseKind reads a name written by Kind.String. Its error lists the
+// choices.
+func ParseKind(s string) (Kind, error) {
+	for i, n := range kindNames {
+		if n == s {
+			return Kind(i), nil
+		}
+	}
+	return 0, &estimator.InputError{Field: "emit", Value: s, Err: estimator.ErrUnknown, Reason: "want " + choices()}
+}
+
+func choices() string {
+	return strings.Join(kindNames[:], ", ")
+}
+
+// Training reports whether k launches a training job.
+func (k Kind) Training() bool { return k == FSDP || k == DeepSpeed }
+
+// Serving reports whether k starts an inference engine.
+func (k Kind) Serving() bool { return k == VLLM || k == SGLang || k == TRTLLM }
+
+// For lists the kinds that fit a workload: the serving engines for batch
+// inference and serving, the training launchers for training, SkyPilot
+// for all three. The page offers these.
+func For(w plan.Kind) []Kind {
+	if w == plan.Training {
+		return []Kind{DeepSpeed, FSDP, SkyPilot}
+	}
+	return []Kind{VLLM, SGLang, TRTLLM, SkyPilot}
+}
+
+// File is one file of a launch: its name, its format ("sh", "yaml" or
+// "json") and its text.
+type File struct {
+	Name, Format, Text string
+}
+
+// Launch is what Emit returns: the files to write (the first one is the
+// command to run, or the task YAML for SkyPilot) and notes in English on
+// what the settings assume or leave to the user.
+type Launch struct {
+	Kind  Kind
+	Files []File
+	Notes []string
+}
+
+// Text is the launch as one copyable text: each file under a "# file:"
+// line, then the notes as comments. The command line prints it.
+func (l Launch) Text() string {
+	var b strings.Builder
+	for i, f := range l.Files {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if len(l.Files) > 1 {
+			b.WriteString("# file: " + f.Name + "\n")
+		}
+		b.WriteString(f.Text)
+		if !strings.HasSuffix(f.Text, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	if len(l.Notes) > 0 {
+		b.WriteByte('\n')
+		for _, n := range l.Notes {
+			b.WriteString("# note: " + n + "\n")
+		}
+	}
+	return b.String()
+}
+
+// Error is a launch that cannot be written for this plan: a kind that
+// does not fit the workload (vLLM for pre-training), a provider SkyPilot
+// does not support, a parallelism the launcher cannot express. Key names
+// the case for a translation (the Err* constants); Reason is one English
+// sentence with the figures.
+type Error struct {
+	Kind   Kind
+	Key    string
+	Reason string
+}
+
+// Error keys.
+const (
+	ErrUnknownKind     = "launch.unknown_kind"      // not a Kind
+	ErrUnfit           = "launch.unfit"             // the row does not fit the job
+	ErrTrainingPlan    = "launch.training_plan"     // a serving engine for a training plan
+	ErrInferencePlan   = "launch.inference_plan"    // a training launcher for an inference plan
+	ErrNoSkyPilotCloud = "launch.no_skypilot"       // a provider SkyPilot does not support
+	ErrNoAccelerator   = "launch.no_accelerator"    // a GPU SkyPilot has no name for, on a cloud without SkyPilot instance types
+	ErrModelParallel   = "launch.model_parallel"    // a training plan split by TP, PP or CP
+	ErrOptimizerOnly   = "launch.optimizer_offload" // FSDP for an optimizer-only offload
+)
+
+func (e *Error) Error() string { return e.Kind.String() + ": " + e.Reason }
+
+// Emit writes the launch of kind k for row, a fitting row of the plan of
+// req (plan.Plan's result). model names the checkpoint: a catalog model ID
+// (its Hugging Face repository is taken from the catalog's sources), or a
+// repository ID or path used as given. cat supplies the model and the
+// provider; nil means catalog.Default().
+func Emit(k Kind, req plan.Request, row plan.Row, cat *catalog.Catalog, model string) (Launch, error) {
+	if cat == nil {
+		cat = catalog.Default()
+	}
+	if k < 0 || int(k) >= len(kindNames) {
+		return Launch{}, &Error{Kind: k, Key: ErrUnknownKind, Reason: "want " + choices()}
+	}
+	if row.Offer == nil || !row.Fits {
+		return Launch{}, &Error{Kind: k, Key: ErrUnfit, Reason: "the row does not fit the job: nothing to launch"}
+	}
+	e := emitter{k: k, req: req, row: row, in: req.Input, cat: cat}
+	e.model = e.modelRef(model)
+	train := req.Workload.Kind == plan.Training
+	switch {
+	case k.Serving() && train:
+		return Launch{}, &Error{Kind: k, Key: ErrTrainingPlan, Reason: k.String() + " serves inference and this plan is training (task " + req.Input.Task.String() + "): use deepspeed, fsdp or skypilot"}
+	case k.Training() && !train:
+		return Launch{}, &Error{Kind: k, Key: ErrInferencePlan, Reason: k.String() + " launches training and this plan is " + req.Workload.Kind.String() + " inference: use vllm, sglang, trtllm or skypilot"}
+	}
+	var err error
+	switch k {
+	case VLLM, SGLang, TRTLLM:
+		err = e.serve()
+	case DeepSpeed:
+		err = e.deepspeed()
+	case FSDP:
+		err = e.fsdp()
+	case SkyPilot:
+		err = e.skypilot()
+	}
+	if err != nil {
+		return Launch{}, err
+	}
+	return Launch{Kind: k, Files: e.files, Notes: e.notes}, nil
+}
+
+// emitter collects one launch.
+type emitter struct {
+	k     Kind
+	req   plan.Request
+	row   plan.Row
+	in    estimator.Input
+	cat   *catalog.Catalog
+	model string
+	files []File
+	notes []string
+}
+
+func (e *emitter) note(s string) { e.notes = append(e.notes, s) }
+func (e *emitter) file(name, format, text string) {
+	e.files = append(e.files, File{name, format, text})
+}
+func (e *emitter) fail(key, reason string) error { return &Error{Kind: e.k, Key: key, Reason: reason} }
+
+// modelRef is the checkpoint the commands load: the Hugging Face
+// repository of a catalog model (the first huggingface.co address in its
+// Source, then its ConfigSource), or the name as given.
+func (e *emitter) modelRef(name string) string {
+	m, ok := e.cat.Model(name)
+	if !ok {
+		if name == "" {
+			e.note("no model named: replace MODEL with the checkpoint's Hugging Face repository or path")
+			return "MODEL"
+		}
+		return name
+	}
+	for _, src := range []string{m.Source, m.ConfigSource} {
+		if repo := hfRepo(src); repo != "" {
+			return repo
+		}
+	}
+	e.note("the catalog names no Hugging Face repository for " + m.ID + ": replace " + m.ID + " with the checkpoint's repository or path")
+	return m.ID
+}
+
+// hfRepo finds "huggingface.co/ORG/NAME" in s and returns "ORG/NAME".
+func hfRepo(s string) string {
+	const host = "huggingface.co/"
+	i := strings.Index(s, host)
+	if i < 0 {
+		return ""
+	}
+	rest := s[i+len(host):]
+	end := strings.IndexFunc(rest, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' || r == '/')
+	})
+	if end >= 0 {
+		rest = rest[:end]
+	}
+	parts := strings.Split(rest, "/")
+	if len(parts) < 2 || parts[0] == "" || parts[1] == "" || parts[0] == "datasets" || parts[0] == "spaces" {
+		return ""
+	}
+	return parts[0] + "/" + strings.TrimSuffix(parts[1], ".")
+}
+
+// lengths is the prompt and output tokens the plan sized a request with:
+// the workload's, or half of Input.Seq each (plan.Workload).
+func (e *emitter) lengths() (prompt, output int) {
+	w := e.req.Workload
+	if w.PromptTokens == 0 && w.OutputTokens == 0 {
+		output = e.in.Seq / 2
+		return max(1, e.in.Seq-output), output
+	}
+	return w.PromptTokens, w.OutputTokens
+}
+
+// gpusPerInstance is the row's whole GPUs per instance (at least 1).
+func (e *emitter) gpusPerInstance() int { return max(int(e.row.Offer.GPUCount), 1) }
+
+// command formats a command line, one flag per line.
+type command struct {
+	env  string // "VAR=value " prefix, or ""
+	argv []string
+	args [][2]string // flag, value ("" for a bare flag)
+	// then is the command this one launches (torchrun's script and its
+	// flags), written after this one's flags.
+	then *command
+}
+
+func (c *command) flag(name string, value string) { c.args = append(c.args, [2]string{name, value}) }
+func (c *command) num(name string, v int)         { c.flag(name, strconv.Itoa(v)) }
+func (c *command) frac(name string, v float64)    { c.flag(name, strconv.FormatFloat(v, 'g', -1, 64)) }
+func (c *command) bare(name string)               { c.flag(name, "") }
+
+func (c *command) String() string {
+	var b strings.Builder
+	b.WriteString(c.env)
+	for i, a := range c.argv {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(shellQuote(a))
+	}
+	for _, a := range c.args {
+		b.WriteString(" \\\n  " + a[0])
+		if a[1] != "" {
+			b.WriteString(" " + shellQuote(a[1]))
+		}
+	}
+	if c.then != nil {
+		b.WriteString(" \\\n  " + c.then.String())
+	}
+	return b.String()
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything beyond
+// letters, digits and -_./:=,@+ (a $VAR reference stays unquoted so the
+// shell expands it).
+func shellQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	safe := true
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=,@+$%{}", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// itoa and ftoa keep the call sites short.
+func itoa(v int) string { return strconv.Itoa(v) }
+
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// plural writes "n thing" or "n things".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	if strings.HasSuffix(thing, "y") {
+		return itoa(n) + " " + strings.TrimSuffix(thing, "y") + "ies"
+	}
+	return itoa(n) + " " + thing + "s"
+}

@@ -1,0 +1,331 @@
+package launch
+
+import (
+	"math"
+	"strings"
+
+	"rightsize/estimator"
+	"rightsize/estimator/plan"
+	"rightsize/estimator/sim"
+)
+
+// servePort is the first engine copy's HTTP port (vLLM's and
+// trtllm-serve's default, 8000; SGLang's is 30000, set explicitly so every
+// engine answers on the same port).
+const servePort = 8000
+
+// copyShape is one engine copy as the row plans it.
+type copyShape struct {
+	tp, pp int
+	// dp is attention data parallelism inside the copy (Input.DP): the
+	// copy's TP GPUs hold dp attention ranks of tp/dp GPUs each.
+	dp, ep int
+	// copies is the engine copies on one instance (Row.DP); nodes the
+	// instances one copy spans (Row.InstancesPerReplica).
+	copies, nodes int
+}
+
+func (e *emitter) shape() copyShape {
+	r := e.row
+	s := copyShape{tp: max(r.TP, 1), pp: max(r.PP, 1), dp: max(e.in.DP, 1), ep: max(e.in.EP, 1),
+		copies: max(r.DP, 1), nodes: max(r.InstancesPerReplica, 1)}
+	if s.tp%s.dp != 0 {
+		s.dp = 1
+	}
+	return s
+}
+
+// engineOf is the engine a kind runs.
+func engineOf(k Kind) estimator.Engine {
+	switch k {
+	case SGLang:
+		return estimator.SGLang
+	case TRTLLM:
+		return estimator.TRTLLM
+	}
+	return estimator.VLLM
+}
+
+// serve writes the serving engine's launch: one process per engine copy
+// unless the engine starts the copies itself (vLLM's and SGLang's data
+// parallelism), each on its own GPUs and port.
+func (e *emitter) serve() error {
+	cmds, err := e.engineCommands(e.k)
+	if err != nil {
+		return err
+	}
+	e.file("serve.sh", "sh", "#!/bin/sh\n"+e.header()+cmds)
+	switch r := e.row; {
+	case e.req.Workload.Kind == plan.Serving && r.Replicas > 1:
+		e.note("run this on each of the " + itoa(r.Replicas) + " replicas (" + plural(max(r.InstancesPerReplica, 1), "instance") + " each) behind a load balancer")
+	case e.req.Workload.Kind == plan.Batch && r.Instances > max(r.InstancesPerReplica, 1):
+		e.note("run this on each of the " + itoa(r.Instances) + " instances and split the requests between them")
+	}
+	return nil
+}
+
+// header is the comment at the top of a file: the row it launches.
+func (e *emitter) header() string {
+	r := e.row
+	s := "# rightsize plan: " + r.Offer.Provider + " " + r.Offer.InstanceType
+	if r.Instances > 1 {
+		s += " ×" + itoa(r.Instances)
+	}
+	s += ", " + r.Pricing.String()
+	if e.req.Workload.Kind == plan.Serving {
+		s += ", " + plural(max(r.Replicas, 1), "replica") + " of " + plural(max(r.InstancesPerReplica, 1), "instance")
+	}
+	return s + "\n"
+}
+
+// engineCommands is the shell text that starts the engine copies of one
+// replica of the row with engine kind k.
+func (e *emitter) engineCommands(k Kind) (string, error) {
+	s := e.shape()
+	planned := e.row.Engine
+	if planned != engineOf(k) && planned != estimator.HF {
+		e.note("the plan was sized for " + planned.String() + "; these settings run " + k.String())
+	} else if planned == estimator.HF {
+		e.note("the plan was sized for hf (transformers); these settings run " + k.String() + " instead")
+	}
+	// One process per copy when the engine cannot start the copies
+	// itself: TensorRT-LLM (no data-parallel flag), and attention data
+	// parallelism or expert parallelism beside several copies (the
+	// engines' DP flag is then taken by the copy's own ranks).
+	perProcess := s.copies > 1 && (k == TRTLLM || s.dp > 1 || s.ep > 1)
+	c, err := e.engineCommand(k, s, perProcess)
+	if err != nil {
+		return "", err
+	}
+	if !perProcess {
+		return c.String() + "\n", nil
+	}
+	var b strings.Builder
+	gpus := s.tp * s.pp
+	for i := 0; i < s.copies; i++ {
+		ids := make([]string, gpus)
+		for g := range ids {
+			ids[g] = itoa(i*gpus + g)
+		}
+		c.env = "CUDA_VISIBLE_DEVICES=" + strings.Join(ids, ",") + " "
+		for j := range c.args {
+			if c.args[j][0] == "--port" {
+				c.args[j][1] = itoa(servePort + i)
+			}
+		}
+		b.WriteString(c.String() + " &\n")
+	}
+	b.WriteString("wait\n")
+	e.note(plural(s.copies, "engine copy") + " per instance, each on its own GPUs and port from " + itoa(servePort) + ": put a load balancer in front")
+	return b.String(), nil
+}
+
+// limits is what the plan sized one engine copy's scheduler with: the
+// sequences running at once (0: the KV pool limits) and the tokens one
+// step computes. Batch jobs run their planned batch per copy
+// (plan.Row.Concurrency); serving rows were sized by the engine simulator
+// under the engine's documented defaults (sim.DefaultPolicy), which are
+// written out so the deployment matches the plan.
+func (e *emitter) limits(k Kind) (seqs, tokens int) {
+	// The defaults depend on the GPU's memory: the row's GPU (or slice
+	// of one), as the planner sized it, not the request's.
+	vram := e.row.Offer.GPUMemory
+	if g := e.row.Offer.GPUCount; g > 0 && g < 1 {
+		vram = estimator.Bytes(float64(vram) * g)
+	}
+	if vram == 0 {
+		vram = e.in.VRAM
+	}
+	pol, err := sim.DefaultPolicy(engineOf(k), vram)
+	if err == nil {
+		seqs, tokens = pol.MaxSeqs, pol.TokenBudget
+	}
+	if e.in.MaxBatchedTokens > 0 {
+		tokens = e.in.MaxBatchedTokens
+	}
+	if e.req.Workload.Kind == plan.Batch && e.row.Concurrency >= 1 {
+		seqs = int(math.Ceil(e.row.Concurrency))
+	}
+	return seqs, tokens
+}
+
+// dtypeName is the --dtype value of the compute dtype, "" to leave it
+// to the checkpoint (vLLM and SGLang take the same names: vllm
+// config/model.py ModelDType, sglang server_args.py dtype choices).
+func dtypeName(d estimator.DType) string {
+	switch d {
+	case estimator.BF16:
+		return "bfloat16"
+	case estimator.FP16:
+		return "float16"
+	case estimator.FP32:
+		return "float32"
+	}
+	return ""
+}
+
+// quant notes or flags the weight format: fp8 weights quantise a 16-bit
+// checkpoint at load (vLLM and SGLang --quantization fp8); int8/int4 need
+// a checkpoint stored in that format, whose quantization_config the
+// engines read.
+func (e *emitter) quant() (flag string) {
+	switch e.in.Weights {
+	case estimator.FP8:
+		return "fp8"
+	case estimator.INT8, estimator.INT4, estimator.FP4:
+		e.note("the plan keeps " + e.in.Weights.String() + " weights: serve a checkpoint stored in that format (AWQ/GPTQ/NVFP4); the engine reads its quantization_config")
+	}
+	return ""
+}
+
+func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command, error) {
+	prompt, output := e.lengths()
+	seqs, tokens := e.limits(k)
+	util := e.in.GPUMemUtil
+	if !(util > 0 && util <= 1) {
+		util = 0.9
+	}
+	c := &command{}
+	switch k {
+	case VLLM:
+		// vllm serve: flags from vllm/engine/arg_utils.py
+		// (EngineArgs.add_cli_args) and
+		// vllm/entrypoints/openai/cli_args.py (--host, --port);
+		// testdata/vllm_flags.txt.
+		c.argv = []string{"vllm", "serve", e.model}
+		if s.dp > 1 || s.ep > 1 {
+			// vLLM's data-parallel attention with expert parallelism:
+			// --data-parallel-size D with TP t is a copy of t·D GPUs, its
+			// experts spread over all of them (estimator.Input, EP and DP).
+			c.num("--tensor-parallel-size", s.tp/s.dp)
+			if s.dp > 1 {
+				c.num("--data-parallel-size", s.dp)
+			}
+			if s.ep > 1 {
+				c.bare("--enable-expert-parallel")
+				if s.ep != s.tp {
+					e.note("vLLM's expert parallelism spans the copy's " + itoa(s.tp) + " GPUs; the plan assumed EP " + itoa(s.ep))
+				}
+			}
+		} else {
+			c.num("--tensor-parallel-size", s.tp)
+			if !perProcess && s.copies > 1 {
+				c.num("--data-parallel-size", s.copies)
+			}
+		}
+		if s.pp > 1 {
+			c.num("--pipeline-parallel-size", s.pp)
+		}
+		if s.nodes > 1 {
+			c.flag("--distributed-executor-backend", "ray")
+			e.note("one copy spans " + plural(s.nodes, "instance") + ": start a Ray cluster over them first (ray start --head, then ray start --address on the others) and run vllm serve on the head")
+		}
+		if d := dtypeName(e.in.Weights); d != "" {
+			c.flag("--dtype", d)
+		}
+		if q := e.quant(); q != "" {
+			c.flag("--quantization", q)
+		}
+		if e.in.KV == estimator.FP8 {
+			c.flag("--kv-cache-dtype", "fp8")
+		}
+		c.num("--max-model-len", prompt+output)
+		if seqs > 0 {
+			c.num("--max-num-seqs", seqs)
+		}
+		if tokens > 0 {
+			c.num("--max-num-batched-tokens", tokens)
+		}
+		c.frac("--gpu-memory-utilization", util)
+		if e.in.EnforceEager {
+			c.bare("--enforce-eager")
+		}
+		c.flag("--host", "0.0.0.0")
+		c.num("--port", servePort)
+	case SGLang:
+		// python -m sglang.launch_server: flags from
+		// python/sglang/srt/server_args.py (ServerArgs fields, the flag
+		// is the field name in kebab case); testdata/sglang_flags.txt.
+		c.argv = []string{"python", "-m", "sglang.launch_server"}
+		c.flag("--model-path", e.model)
+		c.num("--tp-size", s.tp)
+		if s.pp > 1 {
+			c.num("--pp-size", s.pp)
+		}
+		switch {
+		case s.dp > 1:
+			c.num("--dp-size", s.dp)
+			c.bare("--enable-dp-attention")
+		case !perProcess && s.copies > 1:
+			// --dp-size without DP attention runs that many copies of
+			// tp GPUs behind SGLang's own router.
+			c.num("--dp-size", s.copies)
+		}
+		if s.ep > 1 {
+			c.num("--ep-size", s.ep)
+		}
+		if s.nodes > 1 {
+			c.num("--nnodes", s.nodes)
+			c.flag("--node-rank", "$NODE_RANK")
+			c.flag("--dist-init-addr", "$HEAD_IP:5000")
+			e.note("one copy spans " + plural(s.nodes, "instance") + ": run the command on each with NODE_RANK 0.." + itoa(s.nodes-1) + " and HEAD_IP the first one's address")
+		}
+		if d := dtypeName(e.in.Weights); d != "" {
+			c.flag("--dtype", d)
+		}
+		if q := e.quant(); q != "" {
+			c.flag("--quantization", q)
+		}
+		if e.in.KV == estimator.FP8 {
+			c.flag("--kv-cache-dtype", "fp8_e4m3")
+		}
+		c.num("--context-length", prompt+output)
+		// SGLang's static share holds the weights and the KV pool; the
+		// estimator sizes SGLang's pool as vLLM's, at GPUMemUtil.
+		c.frac("--mem-fraction-static", util)
+		if seqs > 0 {
+			c.num("--max-running-requests", seqs)
+		}
+		if tokens > 0 {
+			c.num("--chunked-prefill-size", tokens)
+		}
+		c.flag("--host", "0.0.0.0")
+		c.num("--port", servePort)
+	case TRTLLM:
+		// trtllm-serve: click options of tensorrt_llm/commands/serve.py;
+		// testdata/trtllm_flags.txt.
+		c.argv = []string{"trtllm-serve", e.model}
+		c.num("--tp_size", s.tp)
+		if s.pp > 1 {
+			c.num("--pp_size", s.pp)
+		}
+		if s.ep > 1 {
+			c.num("--ep_size", s.ep)
+		}
+		if s.dp > 1 {
+			e.note("TensorRT-LLM turns attention data parallelism on in its --config YAML (enable_attention_dp: true); add it for the plan's DP " + itoa(s.dp))
+		}
+		if s.nodes > 1 {
+			e.note("one copy spans " + plural(s.nodes, "instance") + ": start trtllm-serve under mpirun or srun over them (TensorRT-LLM multi-node docs)")
+		}
+		if e.in.Weights == estimator.FP8 || e.in.KV == estimator.FP8 {
+			e.note("TensorRT-LLM reads fp8 weights and an fp8 KV cache from a quantised checkpoint (ModelOpt); serve one")
+		} else {
+			e.quant()
+		}
+		if seqs > 0 {
+			c.num("--max_batch_size", seqs)
+		}
+		if tokens > 0 {
+			c.num("--max_num_tokens", tokens)
+		}
+		c.num("--max_seq_len", prompt+output)
+		// The share of the memory left after the weights that the KV
+		// cache takes; the plan's pool is sized as vLLM's at GPUMemUtil
+		// (0.9, TensorRT-LLM's default too).
+		c.frac("--kv_cache_free_gpu_memory_fraction", util)
+		c.flag("--host", "0.0.0.0")
+		c.num("--port", servePort)
+	}
+	return c, nil
+}

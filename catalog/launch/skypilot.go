@@ -1,0 +1,205 @@
+package launch
+
+import (
+	"math"
+	"strings"
+
+	"rightsize/estimator"
+	"rightsize/estimator/plan"
+)
+
+// skyClouds maps catalog provider IDs to SkyPilot cloud names: the
+// providers in SkyPilot's ALL_CLOUDS (sky/skylet/constants.py at
+// skypilot-org/skypilot 0015e8ec; testdata/skypilot_schema.txt). A
+// provider missing here is refused.
+var skyClouds = map[string]string{
+	"aws": "aws", "gcp": "gcp", "azure": "azure", "oci": "oci", "ibm": "ibm",
+	"lambda": "lambda", "runpod": "runpod", "vast": "vast", "cudo": "cudo",
+	"fluidstack": "fluidstack", "paperspace": "paperspace", "primeintellect": "primeintellect",
+	"nebius": "nebius", "hyperbolic": "hyperbolic", "seeweb": "seeweb", "shadeform": "shadeform",
+	"yotta": "yotta", "verda": "verda",
+}
+
+// skyInstanceTypes are the clouds whose catalog instance types are the
+// cloud's own API names, which SkyPilot's catalogs use too; elsewhere the
+// task names the accelerators and SkyPilot picks the instance.
+var skyInstanceTypes = map[string]bool{"aws": true, "gcp": true, "azure": true, "oci": true, "lambda": true}
+
+// skyAccelerators maps catalog GPU IDs to SkyPilot accelerator names (sky
+// show-gpus; SkyPilot's catalogs in skypilot-org/skypilot-catalog).
+var skyAccelerators = map[string]string{
+	"h100-sxm": "H100", "h100-80gb": "H100", "h100-pcie": "H100",
+	"h200-sxm": "H200", "h200-141gb": "H200",
+	"a100-80gb": "A100-80GB", "a100-80gb-sxm": "A100-80GB", "a100-80gb-pcie": "A100-80GB",
+	"a100-40gb": "A100", "a100-40gb-sxm": "A100", "a100-40gb-pcie": "A100",
+	"b200": "B200", "gb200": "GB200", "l4": "L4", "l40s": "L40S", "l40": "L40",
+	"a10g": "A10G", "a10": "A10", "a40": "A40", "t4": "T4",
+	"v100-16gb": "V100", "v100-32gb": "V100-32GB", "mi300x": "MI300X",
+}
+
+// SkyCloud is the SkyPilot cloud name of a catalog provider ID, and
+// whether SkyPilot supports the provider.
+func SkyCloud(provider string) (string, bool) {
+	c, ok := skyClouds[provider]
+	return c, ok
+}
+
+// skypilot writes a SkyPilot task YAML (fields of get_task_schema and
+// _get_single_resources_schema in sky/utils/schemas.py, the service
+// block of get_service_schema; testdata/skypilot_schema.txt): the row's
+// instances as resources and num_nodes, spot or on-demand, and the engine
+// or training command as run. Serving rows add a service block with the
+// replica count, for sky serve up.
+func (e *emitter) skypilot() error {
+	o := e.row.Offer
+	cloud, ok := skyClouds[o.Provider]
+	if !ok {
+		p := o.Provider
+		if pr, found := e.cat.Provider(p); found && pr.Name != "" {
+			p = pr.Name + " (" + o.Provider + ")"
+		}
+		return e.fail(ErrNoSkyPilotCloud, "SkyPilot does not support "+p+"; clouds it launches on: "+strings.Join(skyCloudList(), ", "))
+	}
+	acc, accOK := skyAccelerators[o.GPU]
+	itype := ""
+	if skyInstanceTypes[o.Provider] {
+		itype = o.InstanceType
+	}
+	if !accOK && itype == "" {
+		return e.fail(ErrNoAccelerator, "no SkyPilot accelerator name is known for GPU "+o.GPU+" and "+o.Provider+" instance types are not SkyPilot's")
+	}
+	train := e.req.Workload.Kind == plan.Training
+
+	// The run: the engine copies of one replica, or the training launch
+	// (DeepSpeed, whose config the setup writes).
+	var setup, run string
+	nodes := max(e.row.InstancesPerReplica, 1)
+	env := "export NODE_RANK=$SKYPILOT_NODE_RANK\nexport MASTER_ADDR=$(echo \"$SKYPILOT_NODE_IPS\" | head -n1)\nexport HEAD_IP=$MASTER_ADDR\n"
+	if train {
+		s, err := e.train()
+		if err != nil {
+			return err
+		}
+		nodes = s.nodes
+		cfg := e.deepspeedJSON(s)
+		setup = "pip install transformers accelerate deepspeed\ncat > ds_config.json <<'EOF'\n" + cfg + "EOF\n"
+		run = e.deepspeedCommand(s).String() + "\n"
+		if nodes > 1 {
+			run = env + run
+		}
+		e.note("train.py is your Trainer script in the directory sky launch runs from (workdir)")
+	} else {
+		k := VLLM
+		switch e.row.Engine {
+		case estimator.SGLang:
+			k = SGLang
+		case estimator.TRTLLM:
+			k = TRTLLM
+		}
+		cmds, err := e.engineCommands(k)
+		if err != nil {
+			return err
+		}
+		setup = map[Kind]string{VLLM: "pip install vllm", SGLang: "pip install \"sglang[all]\"", TRTLLM: "pip install tensorrt-llm"}[k] + "\n"
+		run = cmds
+		if nodes > 1 {
+			run = env + run
+		}
+		if e.req.Workload.Kind == plan.Batch && e.row.Instances > nodes {
+			nodes = e.row.Instances
+			e.note("the batch job runs on " + plural(nodes, "instance") + ": split the requests between them")
+		}
+	}
+
+	y := &yamlWriter{}
+	y.comment(strings.TrimPrefix(strings.TrimSuffix(e.header(), "\n"), "# "))
+	name := "rightsize"
+	if e.model != "" {
+		name += "-" + skyName(e.model)
+	}
+	y.str("name", name)
+	if train {
+		y.str("workdir", ".")
+	}
+	y.section("resources")
+	y.str("cloud", cloud)
+	spot := e.row.Pricing == plan.Spot
+	if r := e.region(spot); r != "" && skyInstanceTypes[o.Provider] {
+		y.str("region", r)
+	}
+	if accOK {
+		y.str("accelerators", acc+":"+ftoa(o.GPUCount))
+	}
+	if itype != "" {
+		y.str("instance_type", itype)
+	}
+	y.boolean("use_spot", spot)
+	y.end()
+	y.num("num_nodes", nodes)
+	if e.req.Workload.Kind == plan.Serving {
+		// SkyServe: each replica is one copy of this task.
+		y.section("service")
+		y.str("readiness_probe", "/v1/models")
+		y.num("replicas", max(e.row.Replicas, 1))
+		y.num("ports", servePort)
+		y.end()
+		e.note("start it with sky serve up; " + plural(max(e.row.Replicas, 1), "replica") + " as planned")
+	}
+	y.block("setup", setup)
+	y.block("run", run)
+	switch {
+	case spot && train:
+		e.note("spot: launch with sky jobs launch so SkyPilot recovers from reclaims; the plan checkpoints every " + ftoa(math.Round(e.row.CheckpointIntervalSeconds/60)) + " min (Young/Daly)")
+	case e.row.Pricing == plan.Reserved1y || e.row.Pricing == plan.Reserved3y:
+		e.note("the plan is priced at a " + e.row.Pricing.String() + " reservation, which is bought from the provider, not through SkyPilot; the task runs on demand")
+	}
+	e.file("task.yaml", "yaml", y.String())
+	return nil
+}
+
+// region is where the row's price was read: the catalog offer's spot
+// region for a spot row (spot prices are quoted in their cheapest
+// region), else its cheapest on-demand region.
+func (e *emitter) region(spot bool) string {
+	if co, ok := e.cat.Offer(e.row.Offer.ID); ok {
+		if spot && co.SpotRegion != "" {
+			return co.SpotRegion
+		}
+		if len(co.Regions) > 0 {
+			return co.Regions[0]
+		}
+	}
+	return e.row.Offer.Region
+}
+
+// skyCloudList is the supported provider IDs, sorted.
+func skyCloudList() []string {
+	out := make([]string, 0, len(skyClouds))
+	for p := range skyClouds {
+		out = append(out, p)
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// skyName makes a task name from a model reference: lower case, letters,
+// digits and dashes.
+func skyName(s string) string {
+	if i := strings.LastIndexByte(s, '/'); i >= 0 {
+		s = s[i+1:]
+	}
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	return strings.Trim(b.String(), "-")
+}

@@ -1,0 +1,260 @@
+package launch
+
+import (
+	"math"
+
+	"rightsize/estimator"
+)
+
+// maxGradNorm is the gradient clipping written into the configs: 1.0,
+// transformers' TrainingArguments.max_grad_norm default (the planner does
+// not model clipping, so any value leaves the plan as sized).
+const maxGradNorm = 1.0
+
+// trainShape is the training row as a launcher sees it.
+type trainShape struct {
+	nodes, perNode, world int // instances, GPUs per instance, total GPUs
+	dp                    int // data-parallel replicas
+	micro, accum          int // micro-batch per GPU, micro-batches per optimizer step
+}
+
+// train checks the row for a data-parallel launcher and works out its
+// shape. The micro-batch is Input.Batch; the accumulation is what the
+// planner ran the step with (estimator/plan trainTime: the global batch in
+// tokens over DP × micro-batch × sequence, or the estimator's default of
+// 4 × PP micro-batches, 1 without pipeline stages).
+func (e *emitter) train() (trainShape, error) {
+	r := e.row
+	if r.TP > 1 || r.PP > 1 {
+		return trainShape{}, e.fail(ErrModelParallel, "the plan splits the model by TP "+itoa(r.TP)+" × PP "+itoa(r.PP)+
+			"; DeepSpeed ZeRO and FSDP configs here are data-parallel only: run it with Megatron-LM or NeMo")
+	}
+	if e.in.CP > 1 {
+		return trainShape{}, e.fail(ErrModelParallel, "the plan splits the sequence over CP "+itoa(e.in.CP)+" GPUs, which these configs do not set up")
+	}
+	s := trainShape{nodes: max(r.Instances, 1), perNode: e.gpusPerInstance()}
+	s.world = s.nodes * s.perNode
+	s.dp = max(r.DP, 1)
+	s.micro = max(e.in.Batch, 1)
+	seq := float64(e.in.Seq)
+	if e.in.Arch.SeqLen > 0 && !e.in.Arch.Generic() {
+		seq = float64(e.in.Arch.SeqLen)
+	}
+	s.accum = 1
+	if g := e.req.Workload.GlobalBatchTokens; g > 0 {
+		s.accum = max(1, int(math.Round(g/(float64(s.dp)*float64(s.micro)*seq))))
+	} else if r.PP > 1 {
+		s.accum = 4 * r.PP
+	}
+	return s, nil
+}
+
+// precision is the mixed-precision mode: "bf16", "fp16" or "no".
+func (e *emitter) precision() string {
+	switch e.in.Weights {
+	case estimator.BF16:
+		return "bf16"
+	case estimator.FP16:
+		return "fp16"
+	}
+	return "no"
+}
+
+// trainerArgs are the training script's flags: transformers'
+// TrainingArguments (src/transformers/training_args.py), which the
+// Trainer's example scripts (examples/pytorch/language-modeling/run_clm.py)
+// parse with HfArgumentParser, plus run_clm's --model_name_or_path;
+// testdata/transformers_flags.txt.
+func (e *emitter) trainerArgs(c *command, s trainShape, checkpointing bool) {
+	c.flag("--model_name_or_path", e.model)
+	c.num("--per_device_train_batch_size", s.micro)
+	c.num("--gradient_accumulation_steps", s.accum)
+	c.frac("--max_grad_norm", maxGradNorm)
+	switch e.precision() {
+	case "bf16":
+		c.flag("--bf16", "true")
+	case "fp16":
+		c.flag("--fp16", "true")
+	}
+	if checkpointing {
+		c.flag("--gradient_checkpointing", "true")
+	}
+	c.flag("--output_dir", "out")
+	if e.in.Task == estimator.LoRA || e.in.Task == estimator.QLoRA {
+		e.note("the plan trains " + e.in.Task.String() + " adapters (rank " + itoa(e.in.LoRARank) + ", " + e.in.LoRATargets.String() + "): the script must wrap the model with PEFT")
+	}
+}
+
+// torchrun is the launcher line on every node: torch.distributed.run's
+// flags (torch/distributed/run.py); testdata/torchrun_flags.txt. Several
+// nodes take their rank and the first node's address from the
+// environment (SkyPilot sets SKYPILOT_NODE_RANK and SKYPILOT_NODE_IPS).
+func torchrun(s trainShape) *command {
+	c := &command{argv: []string{"torchrun"}}
+	c.num("--nnodes", s.nodes)
+	c.num("--nproc-per-node", s.perNode)
+	if s.nodes > 1 {
+		c.flag("--node-rank", "$NODE_RANK")
+		c.flag("--master-addr", "$MASTER_ADDR")
+		c.num("--master-port", 29500)
+	}
+	return c
+}
+
+// deepspeed writes ds_config.json (DeepSpeed's configuration JSON, keys
+// from deepspeed/runtime/constants.py, zero/config.py,
+// zero/offload_config.py, activation_checkpointing/config.py;
+// testdata/deepspeed_keys.txt) and the torchrun line of a Trainer script
+// that reads it (TrainingArguments --deepspeed).
+func (e *emitter) deepspeed() error {
+	s, err := e.train()
+	if err != nil {
+		return err
+	}
+	e.file("launch.sh", "sh", e.deepspeedLaunch(s))
+	e.file("ds_config.json", "json", e.deepspeedJSON(s))
+	return nil
+}
+
+func (e *emitter) deepspeedLaunch(s trainShape) string {
+	c := e.deepspeedCommand(s)
+	text := "#!/bin/sh\n" + e.header()
+	if s.nodes > 1 {
+		text += "# on each of the " + itoa(s.nodes) + " instances: NODE_RANK 0.." + itoa(s.nodes-1) + ", MASTER_ADDR the first one's address\n"
+	}
+	return text + c.String() + "\n"
+}
+
+// deepspeedCommand is torchrun starting the Trainer script with the
+// DeepSpeed config.
+func (e *emitter) deepspeedCommand(s trainShape) *command {
+	c := torchrun(s)
+	c.then = &command{argv: []string{"train.py"}}
+	e.trainerArgs(c.then, s, e.in.GradCheckpointing)
+	c.then.flag("--deepspeed", "ds_config.json")
+	return c
+}
+
+// deepspeedJSON writes the config as JSON by hand (no encoding/json in
+// the browser build). train_batch_size = micro × accumulation × DP, the
+// identity DeepSpeed checks (deepspeed/runtime/config.py,
+// _batch_assertion).
+func (e *emitter) deepspeedJSON(s trainShape) string {
+	j := &jsonWriter{}
+	j.open()
+	j.num("train_batch_size", s.micro*s.accum*s.dp)
+	j.num("train_micro_batch_size_per_gpu", s.micro)
+	j.num("gradient_accumulation_steps", s.accum)
+	j.float("gradient_clipping", maxGradNorm)
+	switch e.precision() {
+	case "bf16":
+		j.object("bf16")
+		j.boolean("enabled", true)
+		j.close()
+	case "fp16":
+		j.object("fp16")
+		j.boolean("enabled", true)
+		j.close()
+	}
+	j.object("zero_optimization")
+	j.num("stage", max(e.row.ZeRO, 0))
+	if e.in.Offload >= estimator.OffloadOptimizer {
+		j.object("offload_optimizer")
+		j.str("device", "cpu")
+		j.boolean("pin_memory", true)
+		j.close()
+	}
+	if e.in.Offload == estimator.OffloadAll {
+		j.object("offload_param")
+		j.str("device", "cpu")
+		j.boolean("pin_memory", true)
+		j.close()
+	}
+	j.boolean("overlap_comm", true)
+	j.boolean("contiguous_gradients", true)
+	j.close()
+	if e.in.GradCheckpointing {
+		// DeepSpeed's own checkpointing API reads this block; the
+		// Trainer turns recomputation on with --gradient_checkpointing.
+		j.object("activation_checkpointing")
+		j.boolean("partition_activations", false)
+		j.boolean("contiguous_memory_optimization", false)
+		j.boolean("cpu_checkpointing", false)
+		j.close()
+	}
+	j.close()
+	return j.String()
+}
+
+// fsdp writes accelerate's config file with an fsdp_config block (keys
+// from accelerate's src/accelerate/commands/config/cluster.py and
+// config_args.py ClusterConfig; testdata/accelerate_keys.txt) and the
+// accelerate launch line (src/accelerate/commands/launch.py) of a Trainer
+// script.
+func (e *emitter) fsdp() error {
+	s, err := e.train()
+	if err != nil {
+		return err
+	}
+	if e.in.Offload == estimator.OffloadOptimizer {
+		return e.fail(ErrOptimizerOnly, "the plan offloads the optimizer alone, which FSDP cannot (its CPU offload moves parameters and gradients too): use deepspeed")
+	}
+	// ZeRO stage → FSDP sharding: 3 shards parameters, gradients and
+	// optimizer states (FULL_SHARD); 2 gradients and states
+	// (SHARD_GRAD_OP); FSDP has no optimizer-only sharding, so ZeRO-1
+	// takes SHARD_GRAD_OP, which holds less.
+	strategy := "NO_SHARD"
+	switch e.row.ZeRO {
+	case 3:
+		strategy = "FULL_SHARD"
+	case 1, 2:
+		strategy = "SHARD_GRAD_OP"
+		if e.row.ZeRO == 1 {
+			e.note("FSDP has no optimizer-only sharding (ZeRO-1): SHARD_GRAD_OP also shards the gradients, which needs less memory than the plan")
+		}
+	}
+	c := &command{argv: []string{"accelerate", "launch"}}
+	c.flag("--config_file", "fsdp.yaml")
+	if s.nodes > 1 {
+		c.flag("--machine_rank", "$NODE_RANK")
+		c.flag("--main_process_ip", "$MASTER_ADDR")
+	}
+	text := "#!/bin/sh\n" + e.header()
+	if s.nodes > 1 {
+		text += "# on each of the " + itoa(s.nodes) + " instances: NODE_RANK 0.." + itoa(s.nodes-1) + ", MASTER_ADDR the first one's address\n"
+	}
+	c.then = &command{argv: []string{"train.py"}}
+	// FSDP recomputes activations itself (fsdp_activation_checkpointing);
+	// the Trainer's --gradient_checkpointing stays off with it.
+	e.trainerArgs(c.then, s, false)
+	e.file("launch.sh", "sh", text+c.String()+"\n")
+
+	y := &yamlWriter{}
+	y.str("compute_environment", "LOCAL_MACHINE")
+	y.str("distributed_type", "FSDP")
+	y.section("fsdp_config")
+	y.str("fsdp_auto_wrap_policy", "TRANSFORMER_BASED_WRAP")
+	y.str("fsdp_backward_prefetch", "BACKWARD_PRE")
+	y.boolean("fsdp_cpu_ram_efficient_loading", true)
+	y.boolean("fsdp_forward_prefetch", false)
+	y.boolean("fsdp_offload_params", e.in.Offload == estimator.OffloadAll)
+	y.str("fsdp_sharding_strategy", strategy)
+	y.str("fsdp_state_dict_type", "SHARDED_STATE_DICT")
+	y.boolean("fsdp_sync_module_states", true)
+	y.boolean("fsdp_use_orig_params", true)
+	y.boolean("fsdp_activation_checkpointing", e.in.GradCheckpointing)
+	y.end()
+	y.num("machine_rank", 0)
+	if s.nodes > 1 {
+		y.num("main_process_port", 29500)
+	}
+	y.str("main_training_function", "main")
+	y.str("mixed_precision", e.precision())
+	y.num("num_machines", s.nodes)
+	y.num("num_processes", s.world)
+	y.str("rdzv_backend", "static")
+	y.boolean("same_network", true)
+	y.boolean("use_cpu", false)
+	e.file("fsdp.yaml", "yaml", y.String())
+	return nil
+}

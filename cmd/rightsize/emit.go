@@ -1,0 +1,101 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"rightsize/catalog"
+	"rightsize/catalog/launch"
+	"rightsize/estimator/plan"
+)
+
+// emitPicks are the plan's picks --emit-pick chooses from.
+var emitPicks = []string{"cheapest", "fastest", "value"}
+
+func emitKinds() string {
+	names := make([]string, len(launch.Kinds))
+	for i, k := range launch.Kinds {
+		names[i] = k.String()
+	}
+	return strings.Join(names, "|")
+}
+
+// defineEmitFlags adds plan's --emit and --emit-pick.
+func defineEmitFlags(fs *flag.FlagSet) {
+	if fs.Lookup("emit") == nil {
+		fs.String("emit", "", "print launch settings for the plan's pick instead of the table: "+emitKinds()+
+			" (vllm|sglang|trtllm for inference, fsdp|deepspeed for training, skypilot for both)")
+	}
+	if fs.Lookup("emit-pick") == nil {
+		fs.String("emit-pick", "cheapest", "with --emit: the pick to launch, "+strings.Join(emitPicks, "|"))
+	}
+}
+
+// emitAsked is whether the flags ask for launch settings.
+func (c *planCmd) emitAsked() bool {
+	return c.s("emit") != "" || c.s("emit-pick") != "cheapest"
+}
+
+// runEmit plans as run does and prints launch.Emit's settings for the
+// chosen pick (the cheapest unless --emit-pick says otherwise): the
+// engine's command line, the training launch and its config, or a
+// SkyPilot task YAML. The pick it launches goes to stderr.
+func (c *planCmd) runEmit(job estimateJob, stdout io.Writer, fail func(string, ...any) int) int {
+	if c.s("emit") == "" {
+		return fail("--emit-pick needs --emit %s", emitKinds())
+	}
+	kind, err := launch.ParseKind(c.s("emit"))
+	if err != nil {
+		return fail("--emit %q: want %s", c.s("emit"), emitKinds())
+	}
+	pick := c.s("emit-pick")
+	valid := false
+	for _, p := range emitPicks {
+		valid = valid || p == pick
+	}
+	if !valid {
+		return fail("--emit-pick %q: want %s", pick, strings.Join(emitPicks, "|"))
+	}
+	switch {
+	case c.fleetAsked():
+		return fail("--emit launches one plan's pick, not a daily fleet: drop --load-curve/--workload")
+	case c.s("format") != "table":
+		return fail("--emit prints launch settings, not a table: drop --format/--json")
+	}
+	cat := catalog.Default()
+	req, err := c.request(job, cat)
+	if err != nil {
+		return fail("%v", err)
+	}
+	maxInst, _ := strconv.Atoi(c.s("max-instances"))
+	res, err := plan.Plan(req, cat.PlanOffersAt(req.Input.Weights, now()), plan.Options{MaxInstances: maxInst})
+	if err != nil {
+		return fail("%v", err)
+	}
+	i := map[string]int{"cheapest": res.Cheapest, "fastest": res.Fastest, "value": res.Value}[pick]
+	if i < 0 || i >= len(res.Rows) {
+		return fail("--emit %s: no plan fits the job, so there is nothing to launch (plan without --emit shows why)", kind)
+	}
+	row := res.Rows[i]
+	l, err := launch.Emit(kind, req, row, cat, job.name)
+	var le *launch.Error
+	if errors.As(err, &le) {
+		return fail("--emit %s: %s", kind, le.Reason)
+	} else if err != nil {
+		return fail("%v", err)
+	}
+	if c.stderr != nil {
+		ref := plan.OfferRef{Provider: row.Offer.Provider, InstanceType: row.Offer.InstanceType, Instances: row.Instances}
+		fmt.Fprintf(c.stderr, "rightsize: %s settings for the %s pick, %s (%s; --emit-pick %s)\n",
+			kind, pick, ref, row.Pricing, strings.Join(emitPicks, "|"))
+		for _, w := range newPlanJSON(req, res, cat).Warnings {
+			fmt.Fprintln(c.stderr, "warning: "+w)
+		}
+	}
+	io.WriteString(stdout, l.Text())
+	return 0
+}

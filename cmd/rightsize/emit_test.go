@@ -1,0 +1,247 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestPlanEmitSkyPilot is the issue's check: plan --emit skypilot prints
+// a task YAML that parses, with the fields SkyPilot documents and their
+// types (catalog/launch/testdata/skypilot_schema.txt, from SkyPilot's
+// sky/utils/schemas.py), for the plan's cheapest pick.
+func TestPlanEmitSkyPilot(t *testing.T) {
+	args := append([]string{}, fsdpArgs...)
+	args = append(args, "--provider", "aws", "--pricing", "spot")
+	code, out, errs := runPlanArgs(t, append(args, "--emit", "skypilot")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	p := planJSONOf(t, args...)
+	var cheapest planRowJSON
+	for _, r := range p.Rows {
+		if r.Recommendation == "cheapest" {
+			cheapest = r
+		}
+	}
+	if cheapest.OfferID == "" {
+		t.Fatal("no cheapest row")
+	}
+	if !strings.Contains(errs, "the cheapest pick, aws "+cheapest.InstanceType) {
+		t.Errorf("stderr does not name the pick %s: %q", cheapest.InstanceType, errs)
+	}
+	doc := parseTaskYAML(t, out)
+	schema := readSchema(t)
+	for path, v := range doc {
+		want, ok := schema[path]
+		if !ok {
+			t.Errorf("%s is not a SkyPilot task field", path)
+		} else if got := yamlType(v); got != want {
+			t.Errorf("%s is %s, SkyPilot wants %s", path, got, want)
+		}
+	}
+	for path, want := range map[string]any{
+		"resources.cloud": "aws", "resources.instance_type": cheapest.InstanceType, "resources.use_spot": true,
+		"num_nodes": int64(cheapest.Instances), "resources.accelerators": "H100:8",
+	} {
+		if doc[path] != want {
+			t.Errorf("%s = %v, want %v", path, doc[path], want)
+		}
+	}
+	run, _ := doc["run"].(string)
+	for _, s := range []string{"torchrun", "--nnodes " + strconv.Itoa(cheapest.Instances), "--nproc-per-node 8", "--deepspeed ds_config.json"} {
+		if !strings.Contains(run, s) {
+			t.Errorf("run lacks %q:\n%s", s, run)
+		}
+	}
+	setup, _ := doc["setup"].(string)
+	if !strings.Contains(setup, `"stage": 3`) {
+		t.Errorf("setup's DeepSpeed config is not ZeRO-3 (--zero 3):\n%s", setup)
+	}
+}
+
+// TestPlanEmitServing: --emit vllm prints the engine command of the
+// cheapest row with its TP; --emit-pick fastest launches the fastest row.
+func TestPlanEmitServing(t *testing.T) {
+	p := planJSONOf(t, servingArgs...)
+	rows := map[string]planRowJSON{}
+	for _, r := range p.Rows {
+		rows[r.Recommendation] = r
+	}
+	for _, pick := range []string{"cheapest", "fastest"} {
+		want, ok := rows[pick]
+		if !ok {
+			// the cheapest row is also the fastest
+			want = rows["cheapest"]
+		}
+		code, out, errs := runPlanArgs(t, append(servingArgs, "--emit", "vllm", "--emit-pick", pick)...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", pick, code, errs)
+		}
+		if !strings.HasPrefix(out, "#!/bin/sh\n# rightsize plan: "+want.Provider+" "+want.InstanceType) {
+			t.Errorf("%s: does not launch %s %s:\n%s", pick, want.Provider, want.InstanceType, out)
+		}
+		for _, s := range []string{"vllm serve mistralai/Mistral-7B-v0.1 ", "--tensor-parallel-size " + strconv.Itoa(want.Parallelism.TP) + " ", "--max-model-len 700 "} {
+			if !strings.Contains(out, s) {
+				t.Errorf("%s: lacks %q:\n%s", pick, s, out)
+			}
+		}
+	}
+}
+
+// TestPlanEmitDeepSpeed: the config part of --emit deepspeed is JSON
+// with the plan's ZeRO stage and a consistent global batch.
+func TestPlanEmitDeepSpeed(t *testing.T) {
+	code, out, errs := runPlanArgs(t, append(fsdpArgs, "--emit", "deepspeed", "--global-batch-tokens", "2M")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	_, cfg, ok := strings.Cut(out, "# file: ds_config.json\n")
+	if !ok {
+		t.Fatalf("no ds_config.json in\n%s", out)
+	}
+	cfg, _, _ = strings.Cut(cfg, "\n# note:")
+	var ds struct {
+		TrainBatch int `json:"train_batch_size"`
+		Micro      int `json:"train_micro_batch_size_per_gpu"`
+		Accum      int `json:"gradient_accumulation_steps"`
+		ZeRO       struct {
+			Stage int `json:"stage"`
+		} `json:"zero_optimization"`
+	}
+	if err := json.Unmarshal([]byte(cfg), &ds); err != nil {
+		t.Fatalf("%v:\n%s", err, cfg)
+	}
+	// The cheapest row's data-parallel degree; 2M tokens per step at
+	// 2048 tokens per sequence is 976.6 sequences, rounded to whole
+	// micro-batches per replica as the planner ran the step.
+	var dp int
+	for _, r := range planJSONOf(t, append(fsdpArgs, "--global-batch-tokens", "2M")...).Rows {
+		if r.Recommendation == "cheapest" {
+			dp = r.Parallelism.DP
+		}
+	}
+	accum := max(1, int(math.Round(2e6/float64(dp*2048))))
+	if ds.ZeRO.Stage != 3 || ds.Micro != 1 || ds.Accum != accum || ds.TrainBatch != ds.Micro*ds.Accum*dp {
+		t.Errorf("config %+v: want ZeRO-3, micro-batch 1, %d micro-batches on each of %d replicas", ds, accum, dp)
+	}
+}
+
+// TestPlanEmitErrors: a bad or misplaced --emit is one clear line and a
+// non-zero exit.
+func TestPlanEmitErrors(t *testing.T) {
+	train := []string{"--model", "llama-3.1-8b", "--task", "train", "--train-tokens", "1B"}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{append(servingArgs, "--emit", "kubernetes"), `--emit "kubernetes": want vllm|sglang|trtllm|fsdp|deepspeed|skypilot`},
+		{append(train, "--emit", "vllm"), "--emit vllm: vllm serves inference and this plan is training (task train): use deepspeed, fsdp or skypilot"},
+		{append(servingArgs, "--emit", "deepspeed"), "--emit deepspeed: deepspeed launches training and this plan is serving inference"},
+		{append(servingArgs, "--emit", "vllm", "--emit-pick", "best"), `--emit-pick "best": want cheapest|fastest|value`},
+		{append(servingArgs, "--emit-pick", "fastest"), "--emit-pick needs --emit"},
+		{append(servingArgs, "--emit", "vllm", "--format", "json"), "--emit prints launch settings, not a table"},
+		{append(servingArgs, "--emit", "vllm", "--json"), "--emit prints launch settings, not a table"},
+		{append(servingArgs, "--emit", "vllm", "--load-curve", "1"), "not a daily fleet"},
+		{append(servingArgs, "--emit", "skypilot", "--provider", "coreweave"), "SkyPilot does not support CoreWeave"},
+	} {
+		code, out, errs := runPlanArgs(t, c.args...)
+		if code == 0 || out != "" {
+			t.Errorf("%v: exit %d, stdout %q", c.args, code, out)
+		}
+		if !strings.Contains(errs, c.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%v: stderr %q, want one line with %q", c.args, errs, c.want)
+		}
+	}
+}
+
+// parseTaskYAML reads the block YAML subset launch writes (two-space
+// nesting, JSON-quoted strings, integers, booleans, literal blocks) into
+// dotted paths; anything else fails.
+func parseTaskYAML(t *testing.T, text string) map[string]any {
+	t.Helper()
+	out := map[string]any{}
+	var path []string
+	var indents []int
+	lines := strings.Split(text, "\n")
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		trim := strings.TrimSpace(line)
+		if trim == "" || trim[0] == '#' {
+			continue
+		}
+		indent := len(line) - len(trim)
+		for len(indents) > 0 && indent <= indents[len(indents)-1] {
+			indents, path = indents[:len(indents)-1], path[:len(path)-1]
+		}
+		key, val, ok := strings.Cut(trim, ":")
+		if !ok || !regexp.MustCompile(`^[a-z_]+$`).MatchString(key) {
+			t.Fatalf("line %d: %q is not a mapping entry", i+1, line)
+		}
+		p := strings.Join(append(append([]string{}, path...), key), ".")
+		switch val = strings.TrimSpace(val); {
+		case val == "":
+			out[p] = map[string]any{}
+			path, indents = append(path, key), append(indents, indent)
+		case val == "|":
+			var b strings.Builder
+			for i+1 < len(lines) && (strings.TrimSpace(lines[i+1]) == "" || strings.HasPrefix(lines[i+1], strings.Repeat(" ", indent+2))) {
+				i++
+				b.WriteString(strings.TrimPrefix(lines[i], strings.Repeat(" ", indent+2)) + "\n")
+			}
+			out[p] = b.String()
+		case val[0] == '"':
+			s, err := strconv.Unquote(val)
+			if err != nil {
+				t.Fatalf("line %d: %v", i+1, err)
+			}
+			out[p] = s
+		case val == "true" || val == "false":
+			out[p] = val == "true"
+		default:
+			n, err := strconv.ParseInt(val, 10, 64)
+			if err != nil {
+				t.Fatalf("line %d: plain scalar %q", i+1, val)
+			}
+			out[p] = n
+		}
+	}
+	return out
+}
+
+func yamlType(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case int64:
+		return "integer"
+	case bool:
+		return "boolean"
+	case map[string]any:
+		return "object"
+	}
+	return "?"
+}
+
+// readSchema reads the SkyPilot task fields vendored for catalog/launch.
+func readSchema(t *testing.T) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile("../../catalog/launch/testdata/skypilot_schema.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "field" {
+			m[f[1]] = f[2]
+		}
+	}
+	if len(m) < 10 {
+		t.Fatalf("%d fields in the schema list", len(m))
+	}
+	return m
+}
