@@ -35,9 +35,11 @@ func defineEmitFlags(fs *flag.FlagSet) {
 	}
 }
 
-// emitAsked is whether the flags ask for launch settings.
+// emitAsked is whether the command line gives --emit or --emit-pick.
 func (c *planCmd) emitAsked() bool {
-	return c.s("emit") != "" || c.s("emit-pick") != "cheapest"
+	asked := false
+	c.fs.Visit(func(f *flag.Flag) { asked = asked || f.Name == "emit" || f.Name == "emit-pick" })
+	return asked
 }
 
 // runEmit plans as run does and prints launch.Emit's settings for the
@@ -45,7 +47,9 @@ func (c *planCmd) emitAsked() bool {
 // engine's command line, the training launch and its config, or a
 // SkyPilot task YAML. The pick it launches goes to stderr.
 func (c *planCmd) runEmit(job estimateJob, stdout io.Writer, fail func(string, ...any) int) int {
-	if c.s("emit") == "" {
+	emitSet := false
+	c.fs.Visit(func(f *flag.Flag) { emitSet = emitSet || f.Name == "emit" })
+	if !emitSet {
 		return fail("--emit-pick needs --emit %s", emitKinds())
 	}
 	kind, err := launch.ParseKind(c.s("emit"))
@@ -84,6 +88,9 @@ func (c *planCmd) runEmit(job estimateJob, stdout io.Writer, fail func(string, .
 	l, err := launch.Emit(kind, req, row, cat, job.name)
 	var le *launch.Error
 	if errors.As(err, &le) {
+		if le.Key == launch.ErrNoSkyPilotCloud || le.Key == launch.ErrNoAccelerator {
+			return fail("--emit %s: %s (narrow the plan with --provider to one SkyPilot supports)", kind, le.Reason)
+		}
 		return fail("--emit %s: %s", kind, le.Reason)
 	} else if err != nil {
 		return fail("%v", err)

@@ -144,10 +144,12 @@ func TestPlanEmitErrors(t *testing.T) {
 		{append(servingArgs, "--emit", "deepspeed"), "--emit deepspeed: deepspeed launches training and this plan is serving inference"},
 		{append(servingArgs, "--emit", "vllm", "--emit-pick", "best"), `--emit-pick "best": want cheapest|fastest|value`},
 		{append(servingArgs, "--emit-pick", "fastest"), "--emit-pick needs --emit"},
+		{append(servingArgs, "--emit-pick", "cheapest"), "--emit-pick needs --emit"},
+		{append(servingArgs, "--emit", ""), `--emit "": want vllm|sglang|trtllm|fsdp|deepspeed|skypilot`},
 		{append(servingArgs, "--emit", "vllm", "--format", "json"), "--emit prints launch settings, not a table"},
 		{append(servingArgs, "--emit", "vllm", "--json"), "--emit prints launch settings, not a table"},
 		{append(servingArgs, "--emit", "vllm", "--load-curve", "1"), "not a daily fleet"},
-		{append(servingArgs, "--emit", "skypilot", "--provider", "coreweave"), "SkyPilot does not support CoreWeave"},
+		{append(servingArgs, "--emit", "skypilot", "--provider", "coreweave"), "SkyPilot does not support CoreWeave (coreweave); clouds it launches on: aws, azure, cudo, fluidstack, gcp, hyperbolic, ibm, lambda, nebius, oci, paperspace, primeintellect, runpod, seeweb, shadeform, vast, verda, yotta (narrow the plan with --provider to one SkyPilot supports)"},
 	} {
 		code, out, errs := runPlanArgs(t, c.args...)
 		if code == 0 || out != "" {
