@@ -5,6 +5,7 @@ package app
 // (page.FleetTextOf, page.FleetChartOf) in the serving section.
 
 import (
+	"errors"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -78,7 +79,11 @@ func (c *Calculator) fleetUI() app.UI {
 		body = append(body, app.H3().Text(c.t(page.MsgOwnTitle)),
 			app.Ul().Class("rs-fleet-list").ID("rs-fleet-own").Body(app.Range(t.Own).Slice(func(i int) app.UI { return app.Li().Text(t.Own[i]) })))
 	} else if f.OwnErr != nil {
-		body = append(body, app.P().Class("rs-warn").ID("rs-fleet-own").Text(f.OwnErr.Error()))
+		msg := f.OwnErr.Error()
+		if errors.Is(f.OwnErr, planner.ErrNoWatts) {
+			msg = page.Fill(c.t(page.MsgOwnNoWatts), c.gpuName(f.Row.Row.Offer.GPU))
+		}
+		body = append(body, app.P().Class("rs-warn").ID("rs-fleet-own").Text(msg))
 	}
 	return app.Div().ID("rs-daily-fleet").Body(body...)
 }

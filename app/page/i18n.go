@@ -416,6 +416,7 @@ const (
 	MsgKernel
 	MsgEngineVersion
 	MsgHost
+	MsgOwnNoWatts
 	NMsgs
 )
 
@@ -775,6 +776,7 @@ var messagesEN = [NMsgs]string{
 	MsgKernel:                "Weight-only kernel",
 	MsgEngineVersion:         "Engine release (empty: current)",
 	MsgHost:                  "Host CPU (class or CPU name; empty: the GPU's usual host)",
+	MsgOwnNoWatts:            "no power figure for %s in the catalog: owning is not priced",
 }
 
 var MessagesRU = [NMsgs]string{
@@ -1127,6 +1129,7 @@ var MessagesRU = [NMsgs]string{
 	MsgKernel:                "Ядро для квантованных весов",
 	MsgEngineVersion:         "Версия движка (пусто: текущая)",
 	MsgHost:                  "CPU хоста (класс или модель; пусто: обычный для GPU)",
+	MsgOwnNoWatts:            "в каталоге нет мощности %s: стоимость владения не рассчитана",
 }
 
 var messagesZH = [NMsgs]string{
@@ -1479,6 +1482,7 @@ var messagesZH = [NMsgs]string{
 	MsgKernel:                "仅权重量化内核",
 	MsgEngineVersion:         "引擎版本（留空：当前）",
 	MsgHost:                  "主机 CPU（类别或型号；留空：该 GPU 常见主机）",
+	MsgOwnNoWatts:            "目录中没有 %s 的功耗数据：无法计算自购成本",
 }
 
 // Tr returns the message for key in lang, falling back to English.

@@ -130,7 +130,7 @@ type PlanOut struct {
 	Notes  []planner.Reason
 	Err    error
 	// ByGPU and ByOffer index the cheapest candidate per GPU (of those
-	// the picks may rest on) and per offer: the fit table and the offers
+	// the picks may rest on, else of all its plans) and per offer: the fit table and the offers
 	// table show these rows, so every table agrees with the
 	// recommendation.
 	ByGPU, ByOffer map[string]int
@@ -225,6 +225,14 @@ func RunPlan(j Job, pr Prices) PlanOut {
 			out.ByOffer[r.Offer.ID] = len(out.Cands)
 		}
 		out.Cands = append(out.Cands, c)
+	}
+	// A GPU whose every plan is passed over (all its prices stale while
+	// another GPU's fresh price runs the job) still shows its cheapest
+	// plan in the fit table, labelled by its offer's price date.
+	for i, c := range out.Cands {
+		if _, ok := out.ByGPU[c.Offer.GPU]; !ok {
+			out.ByGPU[c.Offer.GPU] = i
+		}
 	}
 	for _, k := range []struct {
 		kind PickKind

@@ -96,6 +96,10 @@ type fleetOfferJSON struct {
 	SavingUSD                 float64     `json:"saving_usd"`
 	SavingShare               float64     `json:"saving_share"`
 	Owned                     *ownedJSON  `json:"owned,omitempty"`
+	// OwnedError says why this offer has no owned alternative (its GPU
+	// has no TDP in the catalog and --own-watts is not given); the other
+	// offers keep theirs.
+	OwnedError string `json:"owned_error,omitempty"`
 }
 
 type fleetJSON struct {
@@ -151,10 +155,14 @@ func newFleetJSON(res plan.FleetResult, fo plan.FleetOptions, wl *plan.WorkloadM
 		}
 		if own != nil && fr.Sized && fp.AllOnDemand.Priced && o.GPUCount > 0 {
 			ow, err := ownedFleet(*own, fr, cat)
-			if err != nil {
+			switch {
+			case errors.Is(err, plan.ErrNoWatts):
+				j.OwnedError = err.Error()
+			case err != nil:
 				return fleetJSON{}, err
+			default:
+				j.Owned = ow
 			}
-			j.Owned = ow
 		}
 		out.Offers = append(out.Offers, j)
 	}
@@ -173,7 +181,7 @@ func ownedFleet(o plan.Owned, fr plan.FleetRow, cat *catalog.Catalog) (*ownedJSO
 	}
 	f, err := plan.OwnFleet(o, fr, tdp)
 	if errors.Is(err, plan.ErrNoWatts) {
-		return nil, fmt.Errorf("--own-watts: the catalog has no TDP for %s; give --own-watts", fr.Row.Offer.GPU)
+		return nil, fmt.Errorf("%w (the catalog has no TDP for %s): give --own-watts", err, fr.Row.Offer.GPU)
 	}
 	if err != nil {
 		return nil, err
@@ -326,6 +334,9 @@ func writeFleet(w io.Writer, f fleetJSON) {
 		start += ", billed by the " + o.BillingGranularity
 	}
 	fmt.Fprintf(w, "%s; spot reclaims %.1f%% of replicas a month.\n", start, 100*o.SpotInterruptionsPerMonth)
+	if o.OwnedError != "" {
+		fmt.Fprintf(w, "Owned: %s.\n", o.OwnedError)
+	}
 	if ow := o.Owned; ow != nil {
 		be := "never (electricity costs more than renting)"
 		if ow.BreakEvenUtilisation != nil {

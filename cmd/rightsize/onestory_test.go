@@ -166,8 +166,9 @@ func TestPageFleetAgreesWithCLI(t *testing.T) {
 		var r struct {
 			Fleet struct {
 				Offers []struct {
-					ID   string `json:"offer_id"`
-					Best struct {
+					ID    string `json:"offer_id"`
+					Sized bool   `json:"sized"`
+					Best  struct {
 						Monthly float64 `json:"monthly_usd"`
 					} `json:"best"`
 					Owned *struct {
@@ -184,12 +185,20 @@ func TestPageFleetAgreesWithCLI(t *testing.T) {
 				} `json:"mixed"`
 			} `json:"fleet"`
 		}
-		if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Fleet.Offers) == 0 {
-			t.Fatalf("%s: %v (%d offers)", c.model, err, len(r.Fleet.Offers))
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("%s: %v", c.model, err)
 		}
-		best, id := r.Fleet.Offers[0].Best.Monthly, r.Fleet.Offers[0].ID
+		// The cheapest sized fleet (rows come cheapest first, unsized
+		// last), or the mixed fleet's single offer when cheaper.
+		best, id := math.Inf(1), ""
+		if o := r.Fleet.Offers; len(o) > 0 && o[0].Sized {
+			best, id = o[0].Best.Monthly, o[0].ID
+		}
 		if m := r.Fleet.Mixed; m != nil && m.Single.Best.Monthly < best {
 			best, id = m.Single.Best.Monthly, m.Single.ID
+		}
+		if id == "" {
+			t.Fatalf("%s %s: the CLI sized no fleet", c.model, c.preset)
 		}
 		f, err := page.LinkFleet(frag)
 		if err != nil || !f.OK {

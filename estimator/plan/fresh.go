@@ -12,15 +12,19 @@ package plan
 // marketplace "from" price, a lapsed promotion, an error) wins it the
 // same way.
 //
-// So the picks (cheapest, fastest, best value, the cost–time front) rest,
-// for each GPU, on its most trustworthy prices that run the job: dated
-// within the freshness window first, then not far below the median. A
-// row of a GPU that has a fitting row in a better class is passed over
-// (Row.PassedOver says why); a GPU whose every fitting offer is stale is
-// still picked on its stale prices, flagged (Row.Stale), because another
-// GPU's fresh price is no evidence against it. Every row is planned,
-// ranked by cost as before and listed, so a stale offer can still be
-// chosen by hand; the labels say "verify".
+// So the picks (cheapest, fastest, best value, the cost–time front) rest
+// on prices dated within the freshness window wherever such a price runs
+// the job, and, for each GPU, on its most trustworthy prices: dated within
+// the window first, then not far below the median. A row of a GPU that has
+// a fitting row in a better class is passed over (Row.PassedOver says
+// why), and so is a stale row of any GPU while some fresh row fits: a
+// 2025 price of the newest GPU (the catalog's B300 prices are estimated
+// 2025-10 list prices) otherwise wins all three picks over current
+// H100 and B200 prices, the least reliable figure deciding the answer.
+// Only when no fresh price runs the job are the picks made on stale
+// prices, flagged (Row.Stale). Every row is planned, ranked by cost as
+// before and listed, so a stale offer can still be chosen by hand; the
+// labels say "verify".
 
 // DefaultFreshnessDays is the default freshness window, in days: the same
 // as catalog.DefaultFreshnessDays (a catalog test holds them equal).
@@ -62,6 +66,7 @@ func trust(r *Row) int {
 // has a fitting row in a better trust class.
 func passOver(rows []Row, days int) {
 	best := map[string]int{}
+	fresh := false // some fitting row's price is within the window
 	for i := range rows {
 		r := &rows[i]
 		if !r.Fits {
@@ -70,6 +75,7 @@ func passOver(rows []Row, days int) {
 		if b, ok := best[r.Offer.GPU]; !ok || trust(r) < b {
 			best[r.Offer.GPU] = trust(r)
 		}
+		fresh = fresh || !r.Stale
 	}
 	for i := range rows {
 		r := &rows[i]
@@ -78,6 +84,10 @@ func passOver(rows []Row, days int) {
 		}
 		b, c := best[r.Offer.GPU], trust(r)
 		switch {
+		case r.Stale && fresh && b >= 2:
+			// Every price of this GPU is stale, and another GPU's fresh
+			// price runs the job.
+			r.PassedOver = Reason{Key: "reason.stale_elsewhere", Args: []any{label(r), r.Offer.AsOf}}
 		case c <= b:
 		case r.Stale && b < 2:
 			switch o := r.Offer; {

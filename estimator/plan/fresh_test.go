@@ -19,8 +19,9 @@ func priced(o plan.Offer, id string, price float64, days int, estimated, far boo
 
 // TestPicksRestOnFreshPrices: with the default window, no pick rests on a
 // stale, estimated or far-below-median price when the same GPU has a
-// better-priced offer that runs the job; a GPU whose every offer is stale
-// is still picked, flagged; stale rows are planned and listed all the same.
+// better-priced offer that runs the job, nor on a stale price when any
+// fresh price runs it; with no fresh price anywhere the stale ones are
+// picked, flagged; stale rows are planned and listed all the same.
 func TestPicksRestOnFreshPrices(t *testing.T) {
 	in := modelInput(t, "qwen2.5-1.5b")
 	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Batch, Requests: 1e4, PromptTokens: 500, OutputTokens: 200}}
@@ -46,8 +47,10 @@ func TestPicksRestOnFreshPrices(t *testing.T) {
 			0, "edge", nil, nil},
 		{"only stale offers of a GPU: still picked, flagged", []plan.Offer{priced(l4, "old", 0.5, 400, false, false), priced(l4, "older", 0.6, 800, false, false)},
 			0, "old", []string{"old", "older"}, nil},
-		{"another GPU's fresh price does not pass a stale one over", []plan.Offer{priced(l4, "old", 0.5, 400, false, false), priced(a10, "new", 5, 30, false, false)},
-			0, "old", []string{"old"}, nil},
+		{"another GPU's fresh price passes a stale one over", []plan.Offer{priced(l4, "old", 0.5, 400, false, false), priced(a10, "new", 5, 30, false, false)},
+			0, "new", []string{"old"}, []string{"old"}},
+		{"no fresh price anywhere: the stale ones are picked", []plan.Offer{priced(l4, "old", 0.5, 400, false, false), priced(a10, "older", 5, 500, false, false)},
+			0, "old", []string{"old", "older"}, nil},
 		{"far below the median: the normal price", []plan.Offer{priced(l4, "far", 0.1, 30, false, true), priced(l4, "new", 0.8, 30, false, false)},
 			0, "new", nil, []string{"far"}},
 		{"only far-below offers: still picked", []plan.Offer{priced(l4, "far", 0.1, 30, false, true)},

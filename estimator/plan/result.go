@@ -146,6 +146,7 @@ var English = map[string]string{
 	"reason.tie":                 "%s: no faster than %s, which costs no more, by over %s%%",
 	"reason.stale":               "%s: its price, from %s, is older than the %s-day freshness window, and a fresher price for this GPU runs the job: not picked (verify the price to use it)",
 	"reason.stale_estimated":     "%s: its price's date, %s, is an estimate, and a price dated within the freshness window for this GPU runs the job: not picked (verify the price to use it)",
+	"reason.stale_elsewhere":     "%s: its price, from %s, is older than the freshness window or of an estimated date, and plans on prices dated within the window run the job: not picked (verify the price to use it)",
 	"reason.stale_undated":       "%s: its price is undated, and a price dated within the freshness window for this GPU runs the job: not picked (verify the price to use it)",
 	"reason.far_below":           "%s: under half what the other providers ask for this GPU, and a normally priced offer of it runs the job: not picked (verify the price to use it)",
 	"note.network_assumed":       "inter-node network unknown: %s Gbit/s assumed",
