@@ -94,6 +94,7 @@ func (c *Calculator) restSections() []func() app.UI {
 		c.renderFit,
 		c.renderOffers,
 		c.renderExport,
+		c.renderLaunch,
 		c.renderPrices,
 		c.renderCustomModel,
 		c.renderFleetInputs,

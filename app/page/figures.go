@@ -90,3 +90,34 @@ func LinkFleet(fragment string) (FleetOut, error) {
 	}
 	return out.Fleet, nil
 }
+
+// LinkLaunch is the launch settings the page's "Run it" box writes for the
+// job a link describes (its cheapest pick, the link's launcher); the CLI's
+// agreement test holds `rightsize plan --emit` to it.
+func LinkLaunch(fragment string) (string, error) {
+	s := ParseFragment(fragment, DefaultState)
+	j, errs, _, ok := ParseJob(s, catalog.Default(), Archs{}, nil, "")
+	if !ok {
+		for f, e := range errs {
+			if !e.OK() {
+				return "", fmt.Errorf("%s %q: %s %s", FieldNames[f], e.Value, Tr("en", e.Key), e.Detail)
+			}
+		}
+		return "", errors.New("the link does not describe a job")
+	}
+	pr := NewPrices(catalog.Default(), nil)
+	pr.Today = time.Now().UTC()
+	out := RunPlan(j, pr)
+	if out.Err != nil {
+		return "", out.Err
+	}
+	k, ok := LaunchKind(s, &out)
+	if !ok {
+		return "", fmt.Errorf("launcher %q does not fit the workload", s[FieldLaunch])
+	}
+	l, _, err := LaunchOf(j, pr, &out, k)
+	if err != nil {
+		return "", err
+	}
+	return l.Text(), nil
+}

@@ -417,6 +417,14 @@ const (
 	MsgEngineVersion
 	MsgHost
 	MsgOwnNoWatts
+	MsgLaunchTitle
+	MsgLaunchHelp
+	MsgLaunchKind
+	MsgCopyLaunch
+	MsgLaunchCopied
+	MsgLaunchNoSky
+	MsgLaunchModelParallel
+	MsgLaunchNone
 	NMsgs
 )
 
@@ -777,6 +785,14 @@ var messagesEN = [NMsgs]string{
 	MsgEngineVersion:         "Engine release (empty: current)",
 	MsgHost:                  "Host CPU (class or CPU name; empty: the GPU's usual host)",
 	MsgOwnNoWatts:            "no power figure for %s in the catalog: owning is not priced",
+	MsgLaunchTitle:           "Run it",
+	MsgLaunchHelp:            "Launch settings for the cheapest pick, from the figures it was planned with: check the paths and the model before running.",
+	MsgLaunchKind:            "Launcher",
+	MsgCopyLaunch:            "Copy",
+	MsgLaunchCopied:          "Launch settings copied",
+	MsgLaunchNoSky:           "SkyPilot does not support this provider: pick another launcher or an offer on a SkyPilot cloud",
+	MsgLaunchModelParallel:   "this launcher writes data-parallel training only; the plan splits the model (TP, PP or CP): use Megatron-style launchers",
+	MsgLaunchNone:            "no launch settings for this plan",
 }
 
 var MessagesRU = [NMsgs]string{
@@ -1130,6 +1146,14 @@ var MessagesRU = [NMsgs]string{
 	MsgEngineVersion:         "Версия движка (пусто: текущая)",
 	MsgHost:                  "CPU хоста (класс или модель; пусто: обычный для GPU)",
 	MsgOwnNoWatts:            "в каталоге нет мощности %s: стоимость владения не рассчитана",
+	MsgLaunchTitle:           "Запустить",
+	MsgLaunchHelp:            "Параметры запуска для самого дешёвого варианта, из тех же цифр, по которым он спланирован: проверьте пути и модель перед запуском.",
+	MsgLaunchKind:            "Чем запускать",
+	MsgCopyLaunch:            "Копировать",
+	MsgLaunchCopied:          "Параметры запуска скопированы",
+	MsgLaunchNoSky:           "SkyPilot не поддерживает этого провайдера: выберите другой способ запуска или предложение облака SkyPilot",
+	MsgLaunchModelParallel:   "этот способ запуска — только для параллелизма по данным, а план делит модель (TP, PP или CP)",
+	MsgLaunchNone:            "для этого плана нет параметров запуска",
 }
 
 var messagesZH = [NMsgs]string{
@@ -1483,6 +1507,14 @@ var messagesZH = [NMsgs]string{
 	MsgEngineVersion:         "引擎版本（留空：当前）",
 	MsgHost:                  "主机 CPU（类别或型号；留空：该 GPU 常见主机）",
 	MsgOwnNoWatts:            "目录中没有 %s 的功耗数据：无法计算自购成本",
+	MsgLaunchTitle:           "运行它",
+	MsgLaunchHelp:            "按最便宜方案的规划数据生成的启动设置：运行前请检查路径与模型。",
+	MsgLaunchKind:            "启动方式",
+	MsgCopyLaunch:            "复制",
+	MsgLaunchCopied:          "启动设置已复制",
+	MsgLaunchNoSky:           "SkyPilot 不支持该云厂商：请换一种启动方式或选择 SkyPilot 支持的云",
+	MsgLaunchModelParallel:   "此启动方式仅支持数据并行训练；该方案切分了模型（TP、PP 或 CP）",
+	MsgLaunchNone:            "此方案没有启动设置",
 }
 
 // Tr returns the message for key in lang, falling back to English.

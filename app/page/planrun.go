@@ -19,6 +19,7 @@ import (
 // job, or a request's p95 end-to-end latency for serving).
 type Candidate struct {
 	Offer     *planner.Offer
+	Row       int  // the planner's row (PlanOut.Rows)
 	Plan      Plan // GPUs rented and their split
 	Instances int
 	Cost      float64
@@ -134,6 +135,9 @@ type PlanOut struct {
 	// table show these rows, so every table agrees with the
 	// recommendation.
 	ByGPU, ByOffer map[string]int
+	// Rows are the planner's rows (Candidate.Row indexes them), for the
+	// launch settings of a pick.
+	Rows []planner.Row
 }
 
 // PlanRequest is the page's question to the planner.
@@ -194,7 +198,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 		return PlanOut{Err: err}
 	}
 	out := PlanOut{OK: true, Kind: req.Workload.Kind, Currency: res.Currency, Notes: res.Notes, Hosted: res.Hosted,
-		ByGPU: map[string]int{}, ByOffer: map[string]int{}, Fleet: fleet}
+		ByGPU: map[string]int{}, ByOffer: map[string]int{}, Fleet: fleet, Rows: res.Rows}
 	front := map[int]bool{}
 	for _, i := range res.Pareto {
 		front[i] = true
@@ -206,7 +210,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 			continue
 		}
 		c := Candidate{
-			Offer: r.Offer, Instances: r.Instances, Why: r.Why,
+			Offer: r.Offer, Row: i, Instances: r.Instances, Why: r.Why,
 			Plan: Plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO},
 			Cost: r.RankedCostDisp, Seconds: r.RankedSeconds, PerMOutUSD: r.USDPerMillionOutput,
 			Pricing: r.Pricing, Engine: r.Engine, Concurrency: r.Concurrency,

@@ -83,6 +83,7 @@ const (
 	FieldKernel
 	FieldEngineVersion
 	FieldHost
+	FieldLaunch
 	NFields
 )
 
@@ -103,6 +104,7 @@ var FieldKeys = [NFields]string{
 	FieldFreshness: "fw", FieldCalibration: "cal",
 	FieldCurve: "lc", FieldWorkload: "wl", FieldOwnPrice: "own", FieldKWh: "kwh", FieldOwnYears: "dep",
 	FieldTextOnly: "to", FieldKernel: "kr", FieldEngineVersion: "ev", FieldHost: "host",
+	FieldLaunch: "run",
 }
 
 // FieldNames name each input: its element id is "rs-"+name, and for the
@@ -126,6 +128,7 @@ var FieldNames = [NFields]string{
 	FieldFreshness: "freshness-days", FieldCalibration: "calibration",
 	FieldCurve: "load-curve", FieldWorkload: "workload", FieldOwnPrice: "own-price", FieldKWh: "kwh-price", FieldOwnYears: "depreciation-years",
 	FieldTextOnly: "text-only", FieldKernel: "kernel", FieldEngineVersion: "engine-version", FieldHost: "host",
+	FieldLaunch: "emit",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker

@@ -212,3 +212,26 @@ func TestPageFleetAgreesWithCLI(t *testing.T) {
 		}
 	}
 }
+
+// TestPageLaunchAgreesWithCLI: the page's "Run it" box (page.LinkLaunch)
+// writes what rightsize plan --emit prints for the same job and launcher.
+func TestPageLaunchAgreesWithCLI(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		frag string
+	}{
+		{[]string{"--model", "llama-3.1-8b", "--requests-per-second", "5", "--prompt-tokens", "1536", "--output-tokens", "512", "--ttft-p95", "2s", "--tpot", "100ms", "--emit", "vllm"}, "m=llama-3.1-8b&rps=5"},
+		{[]string{"--model", "llama-3.1-8b", "--requests-per-second", "5", "--prompt-tokens", "1536", "--output-tokens", "512", "--ttft-p95", "2s", "--tpot", "100ms", "--emit", "sglang"}, "m=llama-3.1-8b&rps=5&run=sglang"},
+		{[]string{"--model", "llama-3.1-8b", "--task", "finetune", "--gpus", "8", "--zero", "3", "--grad-checkpointing", "--seq", "2048", "--train-tokens", "1B", "--emit", "deepspeed"}, "t=finetune&n=8&z=3&gc=1"},
+	} {
+		code, out, errs := runPlanArgs(t, c.args...)
+		web, err := page.LinkLaunch(c.frag)
+		if code != 0 || err != nil {
+			t.Errorf("%s: CLI exit %d (%s), page %v", c.frag, code, strings.TrimSpace(errs), err)
+			continue
+		}
+		if out != web {
+			t.Errorf("%s: CLI prints\n%s\npage writes\n%s", c.frag, out, web)
+		}
+	}
+}

@@ -1,0 +1,69 @@
+package page
+
+// The launch settings of the cheapest pick (catalog/launch: the engines'
+// serve commands, a DeepSpeed or FSDP training launch, a SkyPilot task),
+// as rightsize plan --emit KIND writes them for the same plan.
+
+import (
+	"errors"
+
+	"rightsize/catalog/launch"
+)
+
+// LaunchKinds are the launchers that fit out's workload, the page's
+// choices.
+func LaunchKinds(out *PlanOut) []launch.Kind { return launch.For(out.Kind) }
+
+// LaunchKind is the launcher the link names (FieldLaunch), else the
+// first that fits out's workload; false when the link names one that does
+// not fit it.
+func LaunchKind(s ViewState, out *PlanOut) (launch.Kind, bool) {
+	kinds := LaunchKinds(out)
+	if s[FieldLaunch] == "" {
+		return kinds[0], true
+	}
+	k, err := launch.ParseKind(s[FieldLaunch])
+	if err != nil {
+		return kinds[0], false
+	}
+	for _, x := range kinds {
+		if x == k {
+			return k, true
+		}
+	}
+	return kinds[0], false
+}
+
+// LaunchOf writes the launch of kind k for out's cheapest pick, planned
+// for j: the same call as rightsize plan --emit k --emit-pick cheapest.
+func LaunchOf(j Job, pr Prices, out *PlanOut, k launch.Kind) (launch.Launch, Pick, error) {
+	for _, p := range out.Picks {
+		if p.Kind != PickCheapest {
+			continue
+		}
+		if p.Row < 0 || p.Row >= len(out.Rows) {
+			break
+		}
+		req := PlanRequest(j)
+		req.FX = pr.Cat.PlanFX()
+		l, err := launch.Emit(k, req, out.Rows[p.Row], pr.Cat, j.Model.ID)
+		return l, p, err
+	}
+	return launch.Launch{}, Pick{}, errors.New("no pick to launch")
+}
+
+// LaunchErrorKey is the message for a launch that cannot be written, in
+// the page's language (0: say the error's own English sentence).
+func LaunchErrorKey(err error) MsgKey {
+	var e *launch.Error
+	if !errors.As(err, &e) {
+		return MsgLaunchNone
+	}
+	switch e.Key {
+	case launch.ErrNoSkyPilotCloud, launch.ErrNoAccelerator:
+		return MsgLaunchNoSky
+	case launch.ErrModelParallel:
+		return MsgLaunchModelParallel
+	}
+	return 0
+}
