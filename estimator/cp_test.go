@@ -2,6 +2,7 @@ package estimator
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -60,11 +61,26 @@ func TestCPTraining(t *testing.T) {
 	if ring, _ := cpTrainSeconds(in, hw, 1, 8192, 2, 0); !(short.CommSeconds > 0) || ring <= 0 {
 		t.Errorf("CP across nodes at 8k: exposed %g s, ring %g s", short.CommSeconds, ring)
 	}
-	// More CP ranks than a model copy's GPUs: clamped, never a zero
-	// replica count.
-	in.CP, in.GPUs = 64, 8
-	if p := mustPerf(t, in, h100SXMFP8, Efficiency{}, Workload{}); p.Replicas != 1 || !(p.TokensPerSecond > 0) {
-		t.Errorf("CP 64 on 8 GPUs: %+v", p)
+	// More CP ranks than the GPUs hold, CP for inference, a sequence CP
+	// does not divide: refused, naming the field.
+	for _, bad := range []func(Input) Input{
+		func(in Input) Input { in.CP, in.GPUs, in.TP = 64, 8, 1; return in },
+		func(in Input) Input { in.CP, in.Task = 2, Inference; return in },
+		func(in Input) Input { in.CP, in.Seq = 3, 8192; in.GPUs, in.TP = 24, 8; return in },
+	} {
+		if err := bad(in).Validate(); err == nil || !strings.Contains(err.Error(), "cp") {
+			t.Errorf("bad cp accepted: %v", err)
+		}
+	}
+	// Memory: each rank holds a quarter of the sequence's activations and
+	// logits.
+	in.Seq, in.TP, in.GPUs = 131072, 1, 32
+	in.CP = 1
+	whole := mustEstimate(t, in)
+	in.CP = 4
+	quarter := mustEstimate(t, in)
+	if a, b := float64(quarter.PerGPU.Activations), float64(whole.PerGPU.Activations)/4; math.Abs(a-b) > 2 {
+		t.Errorf("CP 4 activations %v, want a quarter of %v", quarter.PerGPU.Activations, whole.PerGPU.Activations)
 	}
 }
 

@@ -501,7 +501,13 @@ func workingMemory(in Input, sh stageShape, first, last bool, b *Breakdown) (seq
 		if first && in.PP > 1 {
 			inflight = float64(in.PP) // 1F1B: the first stage holds p micro-batches
 		}
-		b.Activations = toBytes(trainActivations(in, k) * inflight)
+		// Context parallelism: each rank holds s/CP tokens of every
+		// sequence (CPShard), so the sequence-proportional activations and
+		// logits divide by CP (Megatron-Core context parallelism guide:
+		// "each GPU only computes and stores the activations of a chunk of
+		// the sequence").
+		cp := CPShard(in)
+		b.Activations = toBytes(trainActivations(in, k) * inflight / cp)
 		if last && a.Vocab > 0 && !a.Encoder {
 			// Cross-entropy on b·s·V logits: 16-bit logits, fp32 upcast,
 			// fp32 gradient (fp32 training: logits + gradient). Chunked
@@ -515,7 +521,7 @@ func workingMemory(in Input, sh stageShape, first, last bool, b *Breakdown) (seq
 			if in.LossChunks > 1 {
 				per = keep + fp32/float64(in.LossChunks)
 			}
-			b.Logits = toBytes(batch * seq * float64(a.Vocab) / tp * per)
+			b.Logits = toBytes(batch * seq * float64(a.Vocab) / tp * per / cp)
 		}
 		b.AllocatorReserve = toBytes(trainAllocatorShare * float64(b.Activations+b.Logits))
 	case in.Engine.Pooled():

@@ -744,3 +744,24 @@ func TestQuantStateByKernel(t *testing.T) {
 		t.Errorf("int8 on exllama: %v", err)
 	}
 }
+
+// Only weights bitsandbytes runs are quantised on the GPU as they load:
+// GPTQ int8 on AutoGPTQ arrives quantised (no load peak), int4 with the
+// bitsandbytes kernel is NF4 and has one; a kernel that does not fit the
+// format is refused by Validate, as by Estimate.
+func TestLoadPeakByKernel(t *testing.T) {
+	a := loadArch(t, "llama-3.1-8b.json")
+	in := DefaultInput(a)
+	in.Engine, in.Weights, in.Kernel = HF, INT8, KernelAutoGPTQ
+	if r := mustEstimate(t, in); r.LoadPeak != 0 || r.PeakPhase != PhaseStep {
+		t.Errorf("GPTQ int8 on AutoGPTQ: load peak %v (%v)", r.LoadPeak, r.PeakPhase)
+	}
+	in.Weights, in.Kernel = INT4, KernelBitsandbytes
+	if r := mustEstimate(t, in); !(r.LoadPeak > r.PerGPU.Weights) {
+		t.Errorf("int4 on bitsandbytes: load peak %v, weights %v", r.LoadPeak, r.PerGPU.Weights)
+	}
+	in.Weights, in.Kernel = BF16, KernelMarlin
+	if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "kernel") {
+		t.Errorf("Marlin for bf16 weights: Validate %v", err)
+	}
+}

@@ -423,6 +423,7 @@ func (l *errList) add(field string, value any, err error, reason string, args ..
 func (in Input) Validate() error {
 	var l errList
 	in.validate(&l)
+	validateKernel(&l, in) // as Estimate and Throughput check it
 	if l.n == 0 {
 		return nil
 	}
@@ -575,6 +576,20 @@ func (in Input) validate(l *errList) {
 	}
 	if in.TP >= 1 && in.PP >= 1 && in.GPUs >= 1 && in.TP <= maxGPUs && in.PP <= maxGPUs && in.GPUs%(in.TP*in.PP) != 0 {
 		l.add("gpus", in.GPUs, ErrIncompatible, "not a multiple of tp×pp=%d", in.TP*in.PP)
+	}
+	// Context parallelism splits each sequence over CP ranks of a model
+	// copy (Megatron-Core's context_parallel_size: the world size is a
+	// multiple of TP × PP × CP); the memory and speed model it for
+	// training (CPShard, cpRingBytes).
+	switch {
+	case in.CP < 0 || in.CP > maxGPUs:
+		l.add("cp", in.CP, ErrRange, "want 1..%d", maxGPUs)
+	case in.CP > 1 && !train:
+		l.add("cp", in.CP, ErrIncompatible, "context parallelism is modelled for training")
+	case in.CP > 1 && in.TP >= 1 && in.PP >= 1 && in.TP <= maxGPUs && in.PP <= maxGPUs && in.GPUs%(in.TP*in.PP*in.CP) != 0:
+		l.add("cp", in.CP, ErrIncompatible, "gpus=%d is not a multiple of tp×pp×cp=%d", in.GPUs, in.TP*in.PP*in.CP)
+	case in.CP > 1 && in.Seq%in.CP != 0:
+		l.add("cp", in.CP, ErrIncompatible, "does not divide seq=%d", in.Seq)
 	}
 	if in.ZeRO < 0 || in.ZeRO > 3 {
 		l.add("zero", in.ZeRO, ErrRange, "want 0..3")

@@ -47,13 +47,15 @@ func kbitPrepared(in Input) bool { return in.Task == QLoRA && !in.PureBF16 && in
 // guide notes the change that stops it "quantizing already quantized
 // weights when they're moved from a CPU to GPU"), so transformers'
 // bitsandbytes quantizer puts each 16-bit weight on the GPU and quantises
-// it there. QLoRA and HF inference with NF4 or LLM.int8() weights do this;
-// GPTQ, AWQ and GGUF files arrive quantised.
+// it there. QLoRA and HF inference whose linears bitsandbytes runs (NF4,
+// LLM.int8(), or int4/int8 with --kernel bitsandbytes: bnbLinears) do
+// this; GPTQ, AWQ and GGUF files arrive quantised, whatever kernel runs
+// them.
 func quantisedOnLoad(in Input) bool {
 	if in.Task == QLoRA {
 		return true
 	}
-	return in.Engine == HF && in.Task == Inference && (in.Quant == QuantNF4 || (in.Quant == QuantAuto && in.Weights == INT8))
+	return in.Engine == HF && in.Task == Inference && bnbLinears(in)
 }
 
 // blockLinearParams is the quantisable (linear) parameters of the largest
