@@ -181,6 +181,7 @@ func (c *Calculator) renderInputs() app.UI {
 		app.If(c.r.Res.VisionParams > 0 || c.state[page.FieldTextOnly] == "1", func() app.UI { return c.checkField(page.FieldTextOnly, page.MsgTextOnly) }),
 		c.textField(page.FieldTP, page.MsgTP, "numeric"),
 		c.textField(page.FieldPP, page.MsgPP, "numeric"),
+		c.textField(page.FieldCP, page.MsgCP, "numeric"),
 		c.selectField(page.FieldUnits, page.MsgUnits, []option{{page.UnitGiB.String(), c.t(page.MsgUnitsGiB)}, {page.UnitGB.String(), c.t(page.MsgUnitsGB)}}),
 	}
 	return app.Section().Class("rs-inputs").Attr("aria-label", c.t(page.MsgInputs)).Body(

@@ -425,6 +425,7 @@ const (
 	MsgLaunchNoSky
 	MsgLaunchModelParallel
 	MsgLaunchNone
+	MsgCP
 	NMsgs
 )
 
@@ -793,6 +794,7 @@ var messagesEN = [NMsgs]string{
 	MsgLaunchNoSky:           "SkyPilot does not support this provider: pick another launcher or an offer on a SkyPilot cloud",
 	MsgLaunchModelParallel:   "this launcher writes data-parallel training only; the plan splits the model (TP, PP or CP): use Megatron-style launchers",
 	MsgLaunchNone:            "no launch settings for this plan",
+	MsgCP:                    "Context parallel (CP)",
 }
 
 var MessagesRU = [NMsgs]string{
@@ -1154,6 +1156,7 @@ var MessagesRU = [NMsgs]string{
 	MsgLaunchNoSky:           "SkyPilot не поддерживает этого провайдера: выберите другой способ запуска или предложение облака SkyPilot",
 	MsgLaunchModelParallel:   "этот способ запуска — только для параллелизма по данным, а план делит модель (TP, PP или CP)",
 	MsgLaunchNone:            "для этого плана нет параметров запуска",
+	MsgCP:                    "Контекстный параллелизм (CP)",
 }
 
 var messagesZH = [NMsgs]string{
@@ -1515,6 +1518,7 @@ var messagesZH = [NMsgs]string{
 	MsgLaunchNoSky:           "SkyPilot 不支持该云厂商：请换一种启动方式或选择 SkyPilot 支持的云",
 	MsgLaunchModelParallel:   "此启动方式仅支持数据并行训练；该方案切分了模型（TP、PP 或 CP）",
 	MsgLaunchNone:            "此方案没有启动设置",
+	MsgCP:                    "上下文并行（CP）",
 }
 
 // Tr returns the message for key in lang, falling back to English.

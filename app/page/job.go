@@ -205,6 +205,7 @@ func (p *parser) parse() (Job, bool) {
 	p.intField(FieldZeRO, &in.ZeRO)
 	p.intField(FieldTP, &in.TP)
 	p.intField(FieldPP, &in.PP)
+	p.intField(FieldCP, &in.CP)
 	p.intField(FieldMaxBatched, &in.MaxBatchedTokens)
 	p.flag(FieldCheckpointing, &in.GradCheckpointing)
 	p.flag(FieldSelective, &in.SelectiveRecompute)

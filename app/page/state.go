@@ -84,6 +84,7 @@ const (
 	FieldEngineVersion
 	FieldHost
 	FieldLaunch
+	FieldCP
 	NFields
 )
 
@@ -104,7 +105,7 @@ var FieldKeys = [NFields]string{
 	FieldFreshness: "fw", FieldCalibration: "cal",
 	FieldCurve: "lc", FieldWorkload: "wl", FieldOwnPrice: "own", FieldKWh: "kwh", FieldOwnYears: "dep",
 	FieldTextOnly: "to", FieldKernel: "kr", FieldEngineVersion: "ev", FieldHost: "host",
-	FieldLaunch: "run",
+	FieldLaunch: "run", FieldCP: "cp",
 }
 
 // FieldNames name each input: its element id is "rs-"+name, and for the
@@ -128,7 +129,7 @@ var FieldNames = [NFields]string{
 	FieldFreshness: "freshness-days", FieldCalibration: "calibration",
 	FieldCurve: "load-curve", FieldWorkload: "workload", FieldOwnPrice: "own-price", FieldKWh: "kwh-price", FieldOwnYears: "depreciation-years",
 	FieldTextOnly: "text-only", FieldKernel: "kernel", FieldEngineVersion: "engine-version", FieldHost: "host",
-	FieldLaunch: "emit",
+	FieldLaunch: "emit", FieldCP: "cp",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker
@@ -183,7 +184,7 @@ func newDefaultState(in estimator.Input) ViewState {
 		// GPU has one (planner.DefaultFreshnessDays; TestFreshnessField).
 		FieldFreshness: "180",
 		// A vision-language model loads its vision tower unless asked.
-		FieldTextOnly: "0", FieldKernel: in.Kernel.String(),
+		FieldTextOnly: "0", FieldKernel: in.Kernel.String(), FieldCP: "1",
 	}
 }
 
@@ -220,7 +221,7 @@ func (s *ViewState) Shown(f Field) bool {
 		return !train
 	case FieldDeadline:
 		return train || s[FieldRPS] == ""
-	case FieldGlobalBatch, FieldMFU:
+	case FieldGlobalBatch, FieldMFU, FieldCP:
 		return train
 	case FieldInfMFU, FieldBWUtil, FieldCalibration, FieldCurve, FieldWorkload:
 		return !train

@@ -54,6 +54,9 @@ func TestPageAgreesWithCLI(t *testing.T) {
 		job{"model": "llama-3.1-8b", "task": "inference", "engine": "sglang", "gpu": "h100-sxm", "batch": "32", "engine-version": "0.3.0"},
 		job{"model": "gemma-3-27b", "task": "inference", "engine": "vllm", "gpu": "h100-sxm", "batch": "8", "text-only": "1"},
 		job{"model": "gemma-3-27b", "task": "inference", "engine": "vllm", "gpu": "h100-sxm", "batch": "8"},
+		// Context parallelism for a long sequence.
+		job{"model": "llama-3.1-8b", "task": "train", "gpu": "h100-sxm", "gpus": "16", "cp": "4", "batch": "1", "seq": "65536", "grad-checkpointing": "1"},
+		job{"model": "llama-3.1-70b", "task": "train", "gpu": "h100-sxm", "gpus": "64", "tp": "8", "cp": "2", "batch": "1", "seq": "32768", "grad-checkpointing": "1"},
 	)
 	agree := func(a, b float64) bool { return a == b || math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
 	checked := 0
@@ -62,7 +65,7 @@ func TestPageAgreesWithCLI(t *testing.T) {
 		q := url.Values{}
 		keys := map[string]string{"model": "m", "task": "t", "engine": "e", "precision": "p", "gpu": "g", "batch": "b", "seq": "s",
 			"quant": "q", "gpus": "n", "zero": "z", "tp": "tp", "pp": "pp", "grad-checkpointing": "gc",
-			"kernel": "kr", "engine-version": "ev", "host": "host", "text-only": "to"}
+			"kernel": "kr", "engine-version": "ev", "host": "host", "text-only": "to", "cp": "cp"}
 		for k, v := range c {
 			if k == "grad-checkpointing" || k == "text-only" {
 				args = append(args, "--"+k)
