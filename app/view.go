@@ -596,6 +596,9 @@ func (c *Calculator) renderPerf() app.UI {
 	p := v.P
 	band := l.Percent(p.Uncertainty)
 	bound := c.t(boundKeys[p.Bound])
+	if lever := page.Lever(l, p.Bound, c.job.In.Task, v.Eff); lever != "" {
+		bound += " — " + lever
+	}
 	eff := c.t(page.MsgEffMFU) + " " + l.Fixed(v.Eff.MFU*100, 0) + "%"
 	if c.job.In.Task == estimator.Inference {
 		eff = c.t(page.MsgEffBandwidth) + " " + l.Fixed(v.Eff.BandwidthUtil*100, 0) + "% · " + c.t(page.MsgEffMFU) + " " + l.Fixed(v.Eff.InferenceMFU*100, 0) + "%"
@@ -651,7 +654,11 @@ func (c *Calculator) renderPerf() app.UI {
 		}
 	}
 	if c.job.In.Task.Training() && c.job.In.GPUs > 1 {
-		facts = append(facts, factView{ID: "rs-comm", Label: c.t(page.MsgCommFact), Value: l.SmallPercent(page.SafeShare(p.CommSeconds, p.StepSeconds)), Detail: c.t(page.MsgOfStep)})
+		// The exposed share of the step, and the whole volume's time
+		// (most of it hidden under compute on one node).
+		exposed := l.SmallPercent(page.SafeShare(p.CommSeconds, p.StepSeconds))
+		facts = append(facts, factView{ID: "rs-comm", Label: c.t(page.MsgCommFact), Value: exposed,
+			Detail: page.Fill(c.t(page.MsgCommHidden), exposed, l.Duration(p.CommTotalSeconds))})
 	}
 	facts = append(facts, factView{ID: "rs-mfu", Label: c.t(page.MsgMFUImplied), Value: l.SmallPercent(p.MFU)},
 		factView{ID: "rs-cheapest", Label: c.t(page.MsgPlannerBest), Value: planned, Detail: plannedWhat})

@@ -426,6 +426,12 @@ const (
 	MsgLaunchModelParallel
 	MsgLaunchNone
 	MsgCP
+	MsgLeverMFU
+	MsgLeverInfMFU
+	MsgLeverBW
+	MsgLeverHost
+	MsgLeverComm
+	MsgCommHidden
 	NMsgs
 )
 
@@ -795,6 +801,12 @@ var messagesEN = [NMsgs]string{
 	MsgLaunchModelParallel:   "this launcher writes data-parallel training only; the plan splits the model (TP, PP or CP): use Megatron-style launchers",
 	MsgLaunchNone:            "no launch settings for this plan",
 	MsgCP:                    "Context parallel (CP)",
+	MsgLeverMFU:              "the figure rests most on the MFU assumed (%s): enter your measured MFU under Assumptions",
+	MsgLeverInfMFU:           "the figure rests most on the prefill MFU assumed (%s): enter your measured one under Assumptions, or your benchmark",
+	MsgLeverBW:               "the figure rests most on the share of memory bandwidth decoding reaches (%s): enter your measured share under Assumptions, or your benchmark",
+	MsgLeverHost:             "the figure rests most on the host's time per step: name your host CPU and engine release under the measured overrides",
+	MsgLeverComm:             "the figure rests most on the network between the GPUs: fewer GPUs per model copy, or an offer with a named cluster fabric, changes it most",
+	MsgCommHidden:            "%s of the step exposed; all communication takes %s per step, the rest hidden under compute",
 }
 
 var MessagesRU = [NMsgs]string{
@@ -1157,6 +1169,12 @@ var MessagesRU = [NMsgs]string{
 	MsgLaunchModelParallel:   "этот способ запуска — только для параллелизма по данным, а план делит модель (TP, PP или CP)",
 	MsgLaunchNone:            "для этого плана нет параметров запуска",
 	MsgCP:                    "Контекстный параллелизм (CP)",
+	MsgLeverMFU:              "больше всего цифра зависит от принятого MFU (%s): введите измеренный MFU в «Допущениях»",
+	MsgLeverInfMFU:           "больше всего цифра зависит от принятого MFU префилла (%s): введите измеренный в «Допущениях» или свой бенчмарк",
+	MsgLeverBW:               "больше всего цифра зависит от доли пропускной способности памяти при декодировании (%s): введите измеренную в «Допущениях» или свой бенчмарк",
+	MsgLeverHost:             "больше всего цифра зависит от времени хоста на шаг: укажите CPU хоста и версию движка в измеренных поправках",
+	MsgLeverComm:             "больше всего цифра зависит от сети между GPU: меньше GPU на копию модели или предложение с указанной кластерной сетью изменят её сильнее всего",
+	MsgCommHidden:            "%s шага не скрыто; вся коммуникация занимает %s на шаг, остальное скрыто под вычислениями",
 }
 
 var messagesZH = [NMsgs]string{
@@ -1519,6 +1537,12 @@ var messagesZH = [NMsgs]string{
 	MsgLaunchModelParallel:   "此启动方式仅支持数据并行训练；该方案切分了模型（TP、PP 或 CP）",
 	MsgLaunchNone:            "此方案没有启动设置",
 	MsgCP:                    "上下文并行（CP）",
+	MsgLeverMFU:              "该数字最依赖假定的 MFU（%s）：请在“假设”中填入实测 MFU",
+	MsgLeverInfMFU:           "该数字最依赖假定的预填充 MFU（%s）：请在“假设”中填入实测值或您的基准测试",
+	MsgLeverBW:               "该数字最依赖解码达到的显存带宽比例（%s）：请在“假设”中填入实测值或您的基准测试",
+	MsgLeverHost:             "该数字最依赖主机每步耗时：请在实测覆盖项中填写主机 CPU 与引擎版本",
+	MsgLeverComm:             "该数字最依赖 GPU 之间的网络：减少每个模型副本的 GPU 数，或选择注明集群网络的方案，影响最大",
+	MsgCommHidden:            "步骤中 %s 未被掩盖；全部通信每步耗时 %s，其余被计算掩盖",
 }
 
 // Tr returns the message for key in lang, falling back to English.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"rightsize/catalog"
+	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
 )
 
@@ -233,5 +234,34 @@ func TestTextOnly(t *testing.T) {
 	}
 	if _, errs, _, ok := ParseJob(ParseFragment("to=maybe", DefaultState), catalog.Default(), Archs{}, nil, ""); ok || errs[FieldTextOnly].OK() {
 		t.Error("to=maybe accepted")
+	}
+}
+
+// TestLever: the basis names the input that moves a figure most, with the
+// value assumed: the MFU for a compute-bound training step, the bandwidth
+// share for decoding, the network for a communication-bound step.
+func TestLever(t *testing.T) {
+	_, r, _ := answer(t, "t=finetune&n=8&z=3&gc=1")
+	p := r.Perf.P
+	if p.Bound != estimator.BoundCompute {
+		t.Fatalf("8B fine-tune on 8 × H100: bound %v", p.Bound)
+	}
+	enl := Locale{Lang: "en"}
+	en := Lever(enl, p.Bound, estimator.FullFinetune, r.Perf.Eff)
+	if want := enl.Fixed(r.Perf.Eff.MFU*100, 0) + "%"; !strings.Contains(en, "MFU") || !strings.Contains(en, want) {
+		t.Errorf("lever %q, want the MFU assumed (%s)", en, want)
+	}
+	if ru := Lever(Locale{Lang: "ru"}, p.Bound, estimator.FullFinetune, r.Perf.Eff); ru == en || ru == "" {
+		t.Errorf("Russian lever %q", ru)
+	}
+	_, r, _ = answer(t, "e=vllm&b=1")
+	if p := r.Perf.P; p.Bound != estimator.BoundBandwidth || !strings.Contains(Lever(Locale{Lang: "en"}, p.Bound, estimator.Inference, r.Perf.Eff), "bandwidth") {
+		t.Errorf("vLLM batch 1 decode: bound %v", p.Bound)
+	}
+	if s := Lever(Locale{Lang: "zh"}, estimator.BoundCommunication, estimator.Pretrain, estimator.Efficiency{}); s != Tr("zh", MsgLeverComm) {
+		t.Errorf("communication lever %q", s)
+	}
+	if s := Lever(Locale{Lang: "en"}, estimator.BoundNone, estimator.Pretrain, estimator.Efficiency{}); s != "" {
+		t.Error("a lever without a bound")
 	}
 }
