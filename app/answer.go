@@ -419,7 +419,7 @@ func (c *Calculator) renderCompare() app.UI {
 		case !ok || c.ps.pending():
 			return "—"
 		case j.In.Task == estimator.Inference:
-			return l.Money(x.PerMOutUSD, "USD")
+			return l.Money(o.FromUSD(x.PerMOutUSD), o.Currency)
 		case o.Kind != planner.Training || !(j.Tokens > 0):
 			return "—"
 		}

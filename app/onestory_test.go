@@ -90,7 +90,10 @@ func TestPageTellsOneStory(t *testing.T) {
 			if x, ok := c.ps.out.Best(c.job.GPU.ID); ok && v.OK {
 				want := l.Money(x.Cost, c.ps.out.Currency)
 				if !c.job.In.Task.Training() {
-					want = l.Money(x.PerMOutUSD, "USD")
+					// Per 1M tokens, in the cards' currency at the
+					// catalog's dated rate.
+					fx, _ := c.pr.Cat.FX(c.ps.out.Currency)
+					want = l.Money(x.PerMOutUSD*fx.PerUSD, c.ps.out.Currency)
 				}
 				if got, _ := textByID(doc, "rs-cheapest"); got != want {
 					t.Errorf("planner's figure %q, want %q", got, want)

@@ -627,7 +627,7 @@ func (c *Calculator) renderPerf() app.UI {
 		where := c.t(pricingKeys[x.Pricing]) + " · " + c.providerName(x.Offer.Provider) + " " + x.Offer.InstanceType + instances(x.Instances)
 		shape := l.Count(int64(x.Plan.GPUs)) + " × " + c.job.GPU.Name + planSuffix(x.Plan)
 		if c.job.In.Task == estimator.Inference {
-			planned = l.Money(x.PerMOutUSD, "USD")
+			planned = l.Money(c.ps.out.FromUSD(x.PerMOutUSD), c.ps.out.Currency)
 			plannedWhat = shape + " · " + engineLabels[x.Engine] + " · " + l.Count(int64(math.Round(x.Concurrency))) + " " + c.t(page.MsgInFlight) + " · " + where
 		} else {
 			planned = l.Money(x.Cost, c.ps.out.Currency)
@@ -1116,15 +1116,17 @@ func (c *Calculator) renderHosted() app.UI {
 			c.fieldError(f),
 		)
 	}
+	// The hosted APIs' figures in the plan's currency, as its cards.
+	usd := func(v float64) string { return l.Money(c.ps.out.FromUSD(v), c.ps.out.Currency) }
 	type hostedRow struct{ API, Prices, Source, API730, Self, BreakEven, Why string }
 	var rows []hostedRow
 	if !c.ps.pending() && c.ps.out.Kind == planner.Serving {
 		for _, h := range c.ps.out.Hosted {
 			r := hostedRow{
 				API:    cmpOr(h.API.Provider+" "+h.API.Model, h.API.ID),
-				Prices: l.Money(h.API.InputUSDPerMillion, "USD") + " / " + l.Money(h.API.OutputUSDPerMillion, "USD"),
+				Prices: usd(h.API.InputUSDPerMillion) + " / " + usd(h.API.OutputUSDPerMillion),
 				Source: c.t(page.MsgYourPrice),
-				API730: l.Money(h.MonthlyCostUSD, "USD"), Self: l.Money(h.SelfHostedUSD, "USD"),
+				API730: usd(h.MonthlyCostUSD), Self: usd(h.SelfHostedUSD),
 				BreakEven: "—", Why: l.ReasonWith(h.Why, c.providerName),
 			}
 			if h.API.AsOf != "" {

@@ -294,7 +294,13 @@ func (p *parser) parse() (Job, bool) {
 	if cc := strings.TrimSpace(s[FieldCountry]); cc != "" {
 		j.Filters.Countries = strings.FieldsFunc(cc, func(r rune) bool { return r == ',' || r == ' ' })
 	}
+	// The budget is typed in the display currency, as the cards show
+	// costs (rightsize plan --budget is in --currency); the planner's
+	// filter is in USD.
 	p.optional(FieldBudget, &j.Filters.BudgetUSD)
+	if x, ok := p.cat.FX(j.Currency); ok && x.PerUSD > 0 {
+		j.Filters.BudgetUSD /= x.PerUSD
+	}
 	var hours float64
 	p.optional(FieldDeadline, &hours)
 	j.Filters.DeadlineSeconds = hours * 3600

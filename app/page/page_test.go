@@ -265,3 +265,17 @@ func TestLever(t *testing.T) {
 		t.Error("a lever without a bound")
 	}
 }
+
+// TestBudgetInDisplayCurrency: a budget is typed in the cards' currency
+// (as rightsize plan --budget in --currency) and filters in USD.
+func TestBudgetInDisplayCurrency(t *testing.T) {
+	cat := catalog.Default()
+	fx, ok := cat.FX("EUR")
+	if !ok {
+		t.Fatal("no EUR rate in the catalog")
+	}
+	j, _, _, ok := ParseJob(ParseFragment("cur=EUR&bud=1000", DefaultState), cat, Archs{}, nil, "")
+	if !ok || math.Abs(j.Filters.BudgetUSD-1000/fx.PerUSD) > 1e-9 {
+		t.Errorf("budget 1000 EUR: %v USD, want %v", j.Filters.BudgetUSD, 1000/fx.PerUSD)
+	}
+}

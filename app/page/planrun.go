@@ -114,6 +114,7 @@ type PlanOut struct {
 	OK       bool
 	Kind     planner.Kind
 	Currency string
+	PerUSD   float64 // Currency per USD at the catalog's dated rate (1 for USD)
 	Picks    []Pick
 	Cands    []Candidate // every plan that fits, cheapest first
 	Points   []Candidate // the chart: the cheapest paretoPoints and the whole front
@@ -198,7 +199,10 @@ func RunPlan(j Job, pr Prices) PlanOut {
 		return PlanOut{Err: err}
 	}
 	out := PlanOut{OK: true, Kind: req.Workload.Kind, Currency: res.Currency, Notes: res.Notes, Hosted: res.Hosted,
-		ByGPU: map[string]int{}, ByOffer: map[string]int{}, Fleet: fleet, Rows: res.Rows}
+		ByGPU: map[string]int{}, ByOffer: map[string]int{}, Fleet: fleet, Rows: res.Rows, PerUSD: 1}
+	if x, ok := pr.Cat.FX(res.Currency); ok && x.PerUSD > 0 {
+		out.PerUSD = x.PerUSD
+	}
 	front := map[int]bool{}
 	for _, i := range res.Pareto {
 		front[i] = true
@@ -317,4 +321,14 @@ func AtSpeed(v PerfResult, j Job, o *PlanOut) SpeedCost {
 		c.PerMOut = perHour / (v.P.TokensPerSecond * 3600) * 1e6
 	}
 	return c
+}
+
+// FromUSD converts a planner figure in USD (a cost per 1M tokens, a hosted
+// API's bill) into the plan's display currency, at the rate the planner
+// converted its costs with.
+func (o *PlanOut) FromUSD(usd float64) float64 {
+	if !(o.PerUSD > 0) {
+		return usd
+	}
+	return usd * o.PerUSD
 }
