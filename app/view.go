@@ -159,6 +159,8 @@ func (c *Calculator) renderInputs() app.UI {
 		c.selectField(page.FieldGPU, page.MsgGPU, gpus),
 		c.textField(page.FieldGPUs, page.MsgGPUs, "numeric"),
 		c.textField(page.FieldTrainTokens, page.MsgTrainTokens, "text"),
+		c.textField(page.FieldDataset, page.MsgDataset, "text"),
+		c.textField(page.FieldEpochs, page.MsgEpochs, "decimal"),
 		c.textField(page.FieldOutput, page.MsgOutputTokens, "numeric"),
 		c.textField(page.FieldRPS, page.MsgRPS, "decimal"),
 		c.textField(page.FieldRequests, page.MsgRequests, "numeric"),
@@ -645,11 +647,15 @@ func (c *Calculator) renderPerf() app.UI {
 			{ID: "rs-cost-at-speed", Label: c.t(page.MsgCostAtSpeed), Value: atSpeedV, Detail: atSpeedWhere, Basis: basis(page.MsgFCostPerM, page.MsgVerifyVLLM)},
 		}
 	} else {
+		perEpoch := ""
+		if c.job.Dataset > 0 {
+			perEpoch = page.Fill(c.t(page.MsgPerEpoch), l.CountOrNone(int(safeDiv(c.job.Dataset, p.TokensPerStep))))
+		}
 		facts = []factView{
 			{ID: "rs-throughput", Label: c.t(page.MsgThroughputTrain), Value: l.Rate(p.TokensPerSecond) + " " + band, Basis: basis(page.MsgFTrain, page.MsgVerifyTrain)},
 			{ID: "rs-job-time", Label: c.t(page.MsgJobTime), Value: l.Duration(v.Seconds), Basis: basis(page.MsgFJobTime, page.MsgVerifyTrain)},
 			{ID: "rs-gpu-hours", Label: c.t(page.MsgGPUHours), Value: l.Rate(v.GPUHours), Basis: basis(page.MsgFJobTime, page.MsgVerifyTrain)},
-			{ID: "rs-steps", Label: c.t(page.MsgOptimizerSteps), Value: l.CountOrNone(int(safeDiv(c.job.Tokens, p.TokensPerStep)))},
+			{ID: "rs-steps", Label: c.t(page.MsgOptimizerSteps), Value: l.CountOrNone(int(safeDiv(c.job.Tokens, p.TokensPerStep))), Detail: perEpoch},
 			{ID: "rs-cost-at-speed", Label: c.t(page.MsgJobCostAtSpeed), Value: atSpeedV, Detail: atSpeedWhere, Basis: basis(page.MsgFJobCost, page.MsgVerifyTrain)},
 		}
 	}
@@ -699,6 +705,8 @@ func (c *Calculator) jobLine() string {
 	j, l := c.job, c.loc()
 	var work string
 	switch {
+	case j.In.Task.Training() && j.Dataset > 0:
+		work = page.Fill(c.t(page.MsgJobEpochs), l.Sig3(j.Epochs), l.Count(int64(j.Dataset)))
 	case j.In.Task.Training():
 		work = page.Fill(c.t(page.MsgJobTokens), l.Count(int64(j.Tokens)))
 	case j.RPS > 0:

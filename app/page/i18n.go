@@ -432,6 +432,11 @@ const (
 	MsgLeverHost
 	MsgLeverComm
 	MsgCommHidden
+	MsgDataset
+	MsgEpochs
+	MsgJobEpochs
+	MsgPerEpoch
+	MsgNeedsDataset
 	NMsgs
 )
 
@@ -807,6 +812,11 @@ var messagesEN = [NMsgs]string{
 	MsgLeverHost:             "the figure rests most on the host's time per step: name your host CPU and engine release under the measured overrides",
 	MsgLeverComm:             "the figure rests most on the network between the GPUs: fewer GPUs per model copy, or an offer with a named cluster fabric, changes it most",
 	MsgCommHidden:            "%s of the step exposed; all communication takes %s per step, the rest hidden under compute",
+	MsgDataset:               "Dataset tokens (with epochs: replaces training tokens)",
+	MsgEpochs:                "Epochs",
+	MsgJobEpochs:             "%s epochs × %s tokens",
+	MsgPerEpoch:              "%s per epoch",
+	MsgNeedsDataset:          "give the dataset's tokens for epochs",
 }
 
 var MessagesRU = [NMsgs]string{
@@ -1175,6 +1185,11 @@ var MessagesRU = [NMsgs]string{
 	MsgLeverHost:             "больше всего цифра зависит от времени хоста на шаг: укажите CPU хоста и версию движка в измеренных поправках",
 	MsgLeverComm:             "больше всего цифра зависит от сети между GPU: меньше GPU на копию модели или предложение с указанной кластерной сетью изменят её сильнее всего",
 	MsgCommHidden:            "%s шага не скрыто; вся коммуникация занимает %s на шаг, остальное скрыто под вычислениями",
+	MsgDataset:               "Токенов в датасете (с эпохами: вместо токенов обучения)",
+	MsgEpochs:                "Эпох",
+	MsgJobEpochs:             "%s эп. × %s токенов",
+	MsgPerEpoch:              "%s за эпоху",
+	MsgNeedsDataset:          "для эпох укажите токены датасета",
 }
 
 var messagesZH = [NMsgs]string{
@@ -1543,6 +1558,11 @@ var messagesZH = [NMsgs]string{
 	MsgLeverHost:             "该数字最依赖主机每步耗时：请在实测覆盖项中填写主机 CPU 与引擎版本",
 	MsgLeverComm:             "该数字最依赖 GPU 之间的网络：减少每个模型副本的 GPU 数，或选择注明集群网络的方案，影响最大",
 	MsgCommHidden:            "步骤中 %s 未被掩盖；全部通信每步耗时 %s，其余被计算掩盖",
+	MsgDataset:               "数据集 token 数（配合轮数：替代训练 token）",
+	MsgEpochs:                "训练轮数",
+	MsgJobEpochs:             "%s 轮 × %s token",
+	MsgPerEpoch:              "每轮 %s",
+	MsgNeedsDataset:          "设置轮数时请填写数据集 token 数",
 }
 
 // Tr returns the message for key in lang, falling back to English.

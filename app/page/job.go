@@ -74,6 +74,9 @@ type Job struct {
 	Model  catalog.Model
 	GPU    catalog.GPU
 	Tokens float64            // training tokens of the job (training tasks)
+	// Dataset and Epochs, when the dataset is given: Tokens = Epochs ×
+	// Dataset (0: the training tokens are given directly).
+	Dataset, Epochs float64
 	Work   estimator.Workload // prompt/output split (inference)
 	Sort   SortOrder
 	Units  Unit
@@ -228,6 +231,23 @@ func (p *parser) parse() (Job, bool) {
 		} else {
 			j.Tokens = v
 		}
+	}
+	// A dataset and its epochs replace the training tokens, as
+	// rightsize plan --epochs E --dataset-tokens N (one epoch when only
+	// the dataset is given).
+	if s.Shown(FieldDataset) && strings.TrimSpace(s[FieldDataset]) != "" {
+		if v, err := estimator.ParseCount(s[FieldDataset]); err != nil || v == 0 {
+			p.fail(FieldDataset, MsgNotCount)
+		} else {
+			j.Dataset, j.Epochs = v, 1
+			if strings.TrimSpace(s[FieldEpochs]) != "" {
+				p.positive(FieldEpochs, &j.Epochs)
+			}
+			j.Tokens = j.Epochs * j.Dataset
+			p.errs[FieldTrainTokens] = FieldErr{} // replaced
+		}
+	} else if s.Shown(FieldEpochs) && strings.TrimSpace(s[FieldEpochs]) != "" {
+		p.fail(FieldDataset, MsgNeedsDataset)
 	}
 	if s.Shown(FieldOutput) {
 		var out int

@@ -279,3 +279,17 @@ func TestBudgetInDisplayCurrency(t *testing.T) {
 		t.Errorf("budget 1000 EUR: %v USD, want %v", j.Filters.BudgetUSD, 1000/fx.PerUSD)
 	}
 }
+
+// TestEpochs: a dataset and its epochs set the training tokens (as
+// rightsize plan --epochs --dataset-tokens); epochs alone ask for the
+// dataset next to its field.
+func TestEpochs(t *testing.T) {
+	j, _, _ := answer(t, "t=finetune&ds=250M&ep=3")
+	if j.Tokens != 750e6 || j.Dataset != 250e6 || j.Epochs != 3 {
+		t.Errorf("3 epochs of 250M: tokens %v (dataset %v × %v)", j.Tokens, j.Dataset, j.Epochs)
+	}
+	_, errs, _, ok := ParseJob(ParseFragment("t=finetune&ep=3", DefaultState), catalog.Default(), Archs{}, nil, "")
+	if ok || errs[FieldDataset].Key != MsgNeedsDataset {
+		t.Errorf("epochs without a dataset: ok %v, %+v", ok, errs[FieldDataset])
+	}
+}

@@ -85,6 +85,8 @@ const (
 	FieldHost
 	FieldLaunch
 	FieldCP
+	FieldDataset
+	FieldEpochs
 	NFields
 )
 
@@ -105,7 +107,7 @@ var FieldKeys = [NFields]string{
 	FieldFreshness: "fw", FieldCalibration: "cal",
 	FieldCurve: "lc", FieldWorkload: "wl", FieldOwnPrice: "own", FieldKWh: "kwh", FieldOwnYears: "dep",
 	FieldTextOnly: "to", FieldKernel: "kr", FieldEngineVersion: "ev", FieldHost: "host",
-	FieldLaunch: "run", FieldCP: "cp",
+	FieldLaunch: "run", FieldCP: "cp", FieldDataset: "ds", FieldEpochs: "ep",
 }
 
 // FieldNames name each input: its element id is "rs-"+name, and for the
@@ -129,7 +131,7 @@ var FieldNames = [NFields]string{
 	FieldFreshness: "freshness-days", FieldCalibration: "calibration",
 	FieldCurve: "load-curve", FieldWorkload: "workload", FieldOwnPrice: "own-price", FieldKWh: "kwh-price", FieldOwnYears: "depreciation-years",
 	FieldTextOnly: "text-only", FieldKernel: "kernel", FieldEngineVersion: "engine-version", FieldHost: "host",
-	FieldLaunch: "emit", FieldCP: "cp",
+	FieldLaunch: "emit", FieldCP: "cp", FieldDataset: "dataset-tokens", FieldEpochs: "epochs",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker
@@ -221,7 +223,7 @@ func (s *ViewState) Shown(f Field) bool {
 		return !train
 	case FieldDeadline:
 		return train || s[FieldRPS] == ""
-	case FieldGlobalBatch, FieldMFU, FieldCP:
+	case FieldGlobalBatch, FieldMFU, FieldCP, FieldDataset, FieldEpochs:
 		return train
 	case FieldInfMFU, FieldBWUtil, FieldCalibration, FieldCurve, FieldWorkload:
 		return !train
