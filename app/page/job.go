@@ -73,13 +73,13 @@ type Job struct {
 	In     estimator.Input
 	Model  catalog.Model
 	GPU    catalog.GPU
-	Tokens float64            // training tokens of the job (training tasks)
+	Tokens float64 // training tokens of the job (training tasks)
 	// Dataset and Epochs, when the dataset is given: Tokens = Epochs ×
 	// Dataset (0: the training tokens are given directly).
 	Dataset, Epochs float64
-	Work   estimator.Workload // prompt/output split (inference)
-	Sort   SortOrder
-	Units  Unit
+	Work            estimator.Workload // prompt/output split (inference)
+	Sort            SortOrder
+	Units           Unit
 	// AllOffers lists every offer instead of the first OffersShown.
 	AllOffers bool
 	// Serving: a request rate (0: not set) and latency targets in seconds.
