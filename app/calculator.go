@@ -163,22 +163,26 @@ func (c *Calculator) showRest(ctx app.Context) {
 					return
 				}
 			}
+			// The next stage, or every section at the last step: a section
+			// added after the last stage's count is shown, never waited on.
+			next := len(c.restSections())
 			for _, n := range restStages {
-				if n > c.restShown {
-					c.restShown = n
+				if n > c.restShown && n < next {
+					next = n
 					break
 				}
 			}
+			c.restShown = next
 			c.showRest(ctx)
 		})
 	})
 }
 
-// restStages are the counts of restSections shown after each step: the
-// rules and the fit table, then the offers table (the largest), then the
-// small forms and the footer. Each step re-renders the whole page, so
+// restStages are the counts of restSections shown after each step before
+// the last: the rules and the fit table, then the offers table (the
+// largest); the last step shows the small forms and the footer. Each step re-renders the whole page, so
 // fewer, evenly sized steps beat one per section.
-var restStages = []int{2, 3, 8}
+var restStages = []int{2, 3}
 
 // restFirstDelay is the pause between the first screen going live and the
 // first step below it: long enough for a first input (or a test driver's
