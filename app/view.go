@@ -184,6 +184,8 @@ func (c *Calculator) renderInputs() app.UI {
 		c.textField(page.FieldTP, page.MsgTP, "numeric"),
 		c.textField(page.FieldPP, page.MsgPP, "numeric"),
 		c.textField(page.FieldCP, page.MsgCP, "numeric"),
+		app.If(c.r.Res.Params != c.r.Res.ActiveParams || c.state[page.FieldEP] != "1", func() app.UI { return c.textField(page.FieldEP, page.MsgEP, "numeric") }),
+		c.textField(page.FieldDP, page.MsgDP, "numeric"),
 		c.selectField(page.FieldUnits, page.MsgUnits, []option{{page.UnitGiB.String(), c.t(page.MsgUnitsGiB)}, {page.UnitGB.String(), c.t(page.MsgUnitsGB)}}),
 	}
 	return app.Section().Class("rs-inputs").Attr("aria-label", c.t(page.MsgInputs)).Body(

@@ -437,6 +437,8 @@ const (
 	MsgJobEpochs
 	MsgPerEpoch
 	MsgNeedsDataset
+	MsgEP
+	MsgDP
 	NMsgs
 )
 
@@ -817,6 +819,8 @@ var messagesEN = [NMsgs]string{
 	MsgJobEpochs:             "%s epochs × %s tokens",
 	MsgPerEpoch:              "%s per epoch",
 	MsgNeedsDataset:          "give the dataset's tokens for epochs",
+	MsgEP:                    "Expert parallel (EP, MoE)",
+	MsgDP:                    "Attention data parallel (DP, serving)",
 }
 
 var MessagesRU = [NMsgs]string{
@@ -1190,6 +1194,8 @@ var MessagesRU = [NMsgs]string{
 	MsgJobEpochs:             "%s эп. × %s токенов",
 	MsgPerEpoch:              "%s за эпоху",
 	MsgNeedsDataset:          "для эпох укажите токены датасета",
+	MsgEP:                    "Экспертный параллелизм (EP, MoE)",
+	MsgDP:                    "Параллелизм внимания по данным (DP, сервинг)",
 }
 
 var messagesZH = [NMsgs]string{
@@ -1563,6 +1569,8 @@ var messagesZH = [NMsgs]string{
 	MsgJobEpochs:             "%s 轮 × %s token",
 	MsgPerEpoch:              "每轮 %s",
 	MsgNeedsDataset:          "设置轮数时请填写数据集 token 数",
+	MsgEP:                    "专家并行（EP，MoE）",
+	MsgDP:                    "注意力数据并行（DP，推理服务）",
 }
 
 // Tr returns the message for key in lang, falling back to English.

@@ -209,6 +209,8 @@ func (p *parser) parse() (Job, bool) {
 	p.intField(FieldTP, &in.TP)
 	p.intField(FieldPP, &in.PP)
 	p.intField(FieldCP, &in.CP)
+	p.intField(FieldEP, &in.EP)
+	p.intField(FieldDP, &in.DP)
 	p.intField(FieldMaxBatched, &in.MaxBatchedTokens)
 	p.flag(FieldCheckpointing, &in.GradCheckpointing)
 	p.flag(FieldSelective, &in.SelectiveRecompute)

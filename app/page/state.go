@@ -87,6 +87,8 @@ const (
 	FieldCP
 	FieldDataset
 	FieldEpochs
+	FieldEP
+	FieldDP
 	NFields
 )
 
@@ -107,7 +109,7 @@ var FieldKeys = [NFields]string{
 	FieldFreshness: "fw", FieldCalibration: "cal",
 	FieldCurve: "lc", FieldWorkload: "wl", FieldOwnPrice: "own", FieldKWh: "kwh", FieldOwnYears: "dep",
 	FieldTextOnly: "to", FieldKernel: "kr", FieldEngineVersion: "ev", FieldHost: "host",
-	FieldLaunch: "run", FieldCP: "cp", FieldDataset: "ds", FieldEpochs: "ep",
+	FieldLaunch: "run", FieldCP: "cp", FieldDataset: "ds", FieldEpochs: "ep", FieldEP: "xp", FieldDP: "adp",
 }
 
 // FieldNames name each input: its element id is "rs-"+name, and for the
@@ -131,7 +133,7 @@ var FieldNames = [NFields]string{
 	FieldFreshness: "freshness-days", FieldCalibration: "calibration",
 	FieldCurve: "load-curve", FieldWorkload: "workload", FieldOwnPrice: "own-price", FieldKWh: "kwh-price", FieldOwnYears: "depreciation-years",
 	FieldTextOnly: "text-only", FieldKernel: "kernel", FieldEngineVersion: "engine-version", FieldHost: "host",
-	FieldLaunch: "emit", FieldCP: "cp", FieldDataset: "dataset-tokens", FieldEpochs: "epochs",
+	FieldLaunch: "emit", FieldCP: "cp", FieldDataset: "dataset-tokens", FieldEpochs: "epochs", FieldEP: "ep", FieldDP: "dp",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker
@@ -186,7 +188,7 @@ func newDefaultState(in estimator.Input) ViewState {
 		// GPU has one (planner.DefaultFreshnessDays; TestFreshnessField).
 		FieldFreshness: "180",
 		// A vision-language model loads its vision tower unless asked.
-		FieldTextOnly: "0", FieldKernel: in.Kernel.String(), FieldCP: "1",
+		FieldTextOnly: "0", FieldKernel: in.Kernel.String(), FieldCP: "1", FieldEP: "1", FieldDP: "1",
 	}
 }
 
@@ -237,6 +239,10 @@ func (s *ViewState) Shown(f Field) bool {
 	case FieldEngine, FieldKV:
 		return !train
 	case FieldMemUtil, FieldMaxBatched, FieldEager, FieldGraphs, FieldEngineVersion:
+		return !train && pooled
+	case FieldDP:
+		// Attention data parallelism is a serving engine's (SGLang's
+		// --enable-dp-attention, vLLM's and TensorRT-LLM's attention DP).
 		return !train && pooled
 	case FieldKernel:
 		// A weight-only kernel for int4/int8 weights (estimator.Kernel).
