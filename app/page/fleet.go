@@ -202,7 +202,7 @@ func bucketsText(l Locale, x *planner.MixedFleet, idx []int) string {
 const (
 	fcW, fcH      = 600, 300
 	fcLeft, fcTop = 8, 10
-	fcRight       = 56
+	fcRight       = 76
 	fcBot         = 30
 	FleetViewBox  = "0 0 600 300"
 )
