@@ -222,7 +222,7 @@ func (f *fitTable) Render() app.UI {
 		// plan in data attributes, so a handler never goes stale after a
 		// re-sort, and the page binds two listeners instead of two per row.
 		app.TBody().OnClick(onPickRow).OnKeyDown(onPickRow).Body(app.Range(f.Rows).Slice(func(i int) app.UI {
-			return &fitRow{R: f.Rows[i], Lang: f.Lang}
+			return &fitRow{R: f.Rows[i], Lang: f.Lang, CostHeader: f.CostHeader}
 		})),
 	))
 }
@@ -260,12 +260,18 @@ func withPlan(e app.HTMLTr, gpu string, p page.Plan) app.HTMLTr {
 	return e.Attr("data-gpu", gpu).Attr("data-gpus", strconv.Itoa(p.GPUs)).Attr("data-tp", strconv.Itoa(p.TP)).Attr("data-pp", strconv.Itoa(p.PP)).Attr("data-zero", strconv.Itoa(p.ZeRO))
 }
 
-// fitRow is one row; its picks are handled by the table.
+// fitRow is one row; its picks are handled by the table. Each cell
+// carries its column's header in data-label: on a phone the stylesheet
+// lays a row out as a card and writes the label above the value.
 type fitRow struct {
 	app.Compo
-	R    fitRowView
-	Lang string
+	R          fitRowView
+	Lang       string
+	CostHeader string
 }
+
+// labelCell is a table cell that names its column (data-label).
+func labelCell(label string) app.HTMLTd { return app.Td().Attr("data-label", label) }
 
 func (r *fitRow) Render() app.UI {
 	x := r.R
@@ -277,18 +283,21 @@ func (r *fitRow) Render() app.UI {
 	if !x.Fits {
 		verdict = app.Span().Class("rs-bad").Text(x.Verdict)
 	}
-	cost := app.Td().Class("num rs-cost").Body(
+	t := func(k page.MsgKey) string { return page.Tr(r.Lang, k) }
+	cost := labelCell(r.CostHeader).Class("num rs-cost").Body(
 		app.If(x.Cheapest, func() app.UI { return app.Span().Class("rs-badge").Text(page.Tr(r.Lang, page.MsgCheapest) + " ") }),
 		app.Text(x.Cost),
 		app.If(x.Where != "", func() app.UI { return app.Div().Class("rs-where").Text(x.Where) }),
 	)
 	return withPlan(app.Tr().Class(cls), x.GPU, x.Plan).TabIndex(0).Attr("aria-selected", x.Selected).Body(
-		app.Td().Text(x.Name), app.Td().Class("num").Text(x.VRAM),
-		app.Td().Body(verdict), app.Td().Class("num").Body(
+		labelCell(t(page.MsgGPUCol)).Class("rs-name").Text(x.Name),
+		labelCell(t(page.MsgVRAM)).Class("num rs-vram").Text(x.VRAM),
+		labelCell(t(page.MsgWithYourSetup)).Class("rs-fits").Body(verdict),
+		labelCell(t(page.MsgMinGPUs)).Class("num rs-need").Body(
 			app.Text(x.Need),
 			app.If(x.Split != "", func() app.UI { return app.Div().Class("rs-where").Text(x.Split) }),
 		),
-		app.Td().Class("num").Text(x.From),
+		labelCell(t(page.MsgFromPrice)).Class("num rs-price").Text(x.From),
 		cost,
 	)
 }
@@ -320,25 +329,27 @@ func (o *offerTable) Render() app.UI {
 			app.Th().Text(t(page.MsgRegion)), app.Th().Text(t(page.MsgAsOfSource)),
 		)),
 		app.TBody().OnClick(onPickRow).OnKeyDown(onPickRow).Body(app.Range(o.Rows).Slice(func(i int) app.UI {
-			return &offerRow{R: o.Rows[i], Lang: o.Lang}
+			return &offerRow{R: o.Rows[i], Lang: o.Lang, CostHeader: o.CostHeader, TimeHeader: o.TimeHeader}
 		})),
 	))
 }
 
 // offerRow is one offer; a click (handled by the table) applies its GPU
-// and its whole instance.
+// and its whole instance. Its cells name their columns (data-label), as
+// fitRow's do.
 type offerRow struct {
 	app.Compo
-	R    offerRowView
-	Lang string
+	R                      offerRowView
+	Lang                   string
+	CostHeader, TimeHeader string
 }
 
 func (r *offerRow) Render() app.UI {
 	o := r.R
 	t := func(k page.MsgKey) string { return page.Tr(r.Lang, k) }
-	provider := app.Td().Text(o.Provider)
+	provider := labelCell(t(page.MsgProvider)).Class("rs-name").Text(o.Provider)
 	if o.Own {
-		provider = app.Td().Body(app.Text(o.Provider+" "), app.Span().Class("rs-badge").Text(t(page.MsgYourPrice)))
+		provider = labelCell(t(page.MsgProvider)).Class("rs-name").Body(app.Text(o.Provider+" "), app.Span().Class("rs-badge").Text(t(page.MsgYourPrice)))
 	}
 	date := o.AsOf
 	if o.Estimated {
@@ -349,18 +360,20 @@ func (r *offerRow) Render() app.UI {
 		cls = gradeClass[o.Age-1]
 	}
 	return withPlan(app.Tr().Class("rs-row").Attr("data-offer", o.ID), o.GPU, o.Plan).TabIndex(0).Body(
-		provider, app.Td().Text(o.Instance), app.Td().Class("num").Text(o.GPUs),
-		app.Td().Class("num").Text(o.OnDemand), app.Td().Class("num").Text(o.Spot),
-		app.Td().Class("num").Text(o.Reserved),
-		app.Td().Class("num rs-cost").Body(
+		provider, labelCell(t(page.MsgInstance)).Class("rs-instance").Text(o.Instance),
+		labelCell(t(page.MsgGPUs)).Class("num rs-count").Text(o.GPUs),
+		labelCell(t(page.MsgOnDemand)).Class("num rs-price").Text(o.OnDemand),
+		labelCell(t(page.MsgSpot)).Class("num rs-spot").Text(o.Spot),
+		labelCell(t(page.MsgReserved)).Class("num rs-reserved").Text(o.Reserved),
+		labelCell(r.CostHeader).Class("num rs-cost").Body(
 			app.Text(o.Cost),
 			app.If(o.Where != "", func() app.UI { return app.Div().Class("rs-where").Text(o.Where) }),
 		),
-		app.Td().Class("num rs-time").Text(o.Time),
-		app.Td().Text(o.Region),
-		app.Td().Class("rs-asof").Body(
+		labelCell(r.TimeHeader).Class("num rs-time").Text(o.Time),
+		labelCell(t(page.MsgRegion)).Class("rs-region").Text(o.Region),
+		labelCell(t(page.MsgAsOfSource)).Class("rs-asof").Body(
 			app.Span().Class(cls).Text(date),
-			app.If(o.Age > 0, func() app.UI { return app.Span().Class("rs-where " + cls).Text(t(gradeKeys[o.Age-1])) }),
+			app.If(o.Age > 0, func() app.UI { return app.Span().Class("rs-where " + cls).Text(" " + t(gradeKeys[o.Age-1])) }),
 			app.If(o.Verify != "", func() app.UI { return app.Div().Class("rs-warn rs-verify").Text(o.Verify) }),
 			app.If(o.FarBelow != "", func() app.UI { return app.Div().Class("rs-warn rs-far-below").Text(o.FarBelow) }),
 			app.Div().Class("rs-where rs-src").Text(o.Source),
