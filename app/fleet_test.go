@@ -15,8 +15,6 @@ import (
 // serving section, with the same best-mix bill as page.FleetTextOf.
 func TestFleetBox(t *testing.T) {
 	c, _ := load(t)
-	planSync = true
-	defer func() { planSync = false }()
 	c.dropStatic()
 	if html := app.HTMLString(c.renderFleetInputs()); !strings.Contains(html, `id="rs-load-curve"`) || strings.Contains(html, `id="rs-own-price"`) {
 		t.Errorf("inference box without a curve: %s", html)

@@ -16,8 +16,6 @@ import (
 // to the picker when the link names one that does not.
 func TestLaunchBox(t *testing.T) {
 	c, _ := load(t)
-	planSync = true
-	defer func() { planSync = false }()
 	c.dropStatic()
 	c.set(page.FieldRPS, "5")
 	html := app.HTMLString(c.renderLaunch())

@@ -851,6 +851,7 @@ func (c *Calculator) renderFit() app.UI {
 	}
 	rows := make([]fitRowView, len(c.r.Fit))
 	costs := make([]float64, len(c.r.Fit))
+	passed := make([]bool, len(c.r.Fit))
 	for i, f := range c.r.Fit {
 		v := fitRowView{
 			GPU: f.GPU.ID, Name: f.GPU.Name, VRAM: l.Bytes(f.GPU.Memory), Fits: f.Fits,
@@ -881,7 +882,12 @@ func (c *Calculator) renderFit() app.UI {
 			v.Cost, v.Plan = l.Money(x.Cost, c.ps.out.Currency), x.Plan
 			v.Where = strconv.Itoa(x.Plan.GPUs) + "× · " + c.providerName(x.Offer.Provider) + " " + x.Offer.InstanceType + instances(x.Instances)
 			v.Cheapest = f.GPU.ID == cheapestGPU
-			costs[i] = x.Cost
+			costs[i], passed[i] = x.Cost, x.PassedOver
+			if x.PassedOver && len(x.Offer.AsOf) >= 7 {
+				// Every plan of this GPU rests on a stale price: the picks
+				// pass it over, and the row says so.
+				v.Where += " · " + page.Fill(c.t(page.MsgVerifyPrice), x.Offer.AsOf[:7])
+			}
 			// The planner's plan holds the job too: where the memory
 			// search stopped at page.MaxGPUsSearched, or the planner's layout
 			// (ZeRO, TP, PP) needs fewer GPUs, the row says the planner's
@@ -893,12 +899,22 @@ func (c *Calculator) renderFit() app.UI {
 		rows[i] = v
 	}
 	if c.job.Sort == page.SortCost {
-		// Cheapest plan first; GPUs without one keep memory order after them.
+		// Cheapest plan first; plans the picks pass over (stale prices)
+		// after those they may rest on, so the cheapest pick's GPU leads;
+		// GPUs without a plan keep memory order after them.
 		idx := make([]int, len(rows))
 		for i := range idx {
 			idx[i] = i
 		}
-		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(page.PriceKey(costs[a]), page.PriceKey(costs[b])) })
+		slices.SortStableFunc(idx, func(a, b int) int {
+			if passed[a] != passed[b] {
+				if passed[a] {
+					return 1
+				}
+				return -1
+			}
+			return cmp.Compare(page.PriceKey(costs[a]), page.PriceKey(costs[b]))
+		})
 		sorted := make([]fitRowView, len(rows))
 		for i, k := range idx {
 			sorted[i] = rows[k]
