@@ -97,6 +97,13 @@ func (c *Calculator) OnInit() {
 	c.state = page.DefaultState
 	if !app.IsClient {
 		c.restShown = len(c.restSections())
+		// The prerendered page plans on the catalog's newest price date,
+		// so its picks rest on the prices the live page's will on the day
+		// the site is built (the freshness window passes stale prices
+		// over); it shows no age grades, which need the visitor's clock.
+		if d, err := time.Parse(time.DateOnly, c.base.NewestAsOf()); err == nil {
+			c.pr.Today = d
+		}
 	}
 	if app.IsClient {
 		c.now = time.Now() // staleness grades only in the browser, never in the prerendered page
