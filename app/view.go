@@ -1203,8 +1203,12 @@ func (c *Calculator) renderFilters() app.UI {
 		currencies = append(currencies, option{cur, cur})
 	}
 	kinds := []option{{"", c.t(page.MsgAny)}}
-	for _, k := range []string{catalog.KindHyperscaler, catalog.KindGPUCloud, catalog.KindMarketplace, catalog.KindBroker, catalog.KindDecentralized} {
-		kinds = append(kinds, option{k, k})
+	for _, k := range []struct {
+		id  string
+		key page.MsgKey
+	}{{catalog.KindHyperscaler, page.MsgKindHyperscaler}, {catalog.KindGPUCloud, page.MsgKindGPUCloud}, {catalog.KindMarketplace, page.MsgKindMarketplace},
+		{catalog.KindBroker, page.MsgKindBroker}, {catalog.KindDecentralized, page.MsgKindDecentralized}} {
+		kinds = append(kinds, option{k.id, c.t(k.key)})
 	}
 	open := false
 	for _, f := range []page.Field{page.FieldPricing, page.FieldCurrency, page.FieldProviderKind, page.FieldCountry, page.FieldBudget, page.FieldDeadline, page.FieldMinVCPU, page.FieldMinRAM, page.FieldUnknownNet, page.FieldFreshness} {
@@ -1229,4 +1233,4 @@ func (c *Calculator) renderFilters() app.UI {
 
 // pricingName is the price model the planner prices with (on-demand,
 // spot, reserved), as the pricing field shows it.
-func (c *Calculator) pricingName() string { return c.job.Pricing.String() }
+func (c *Calculator) pricingName() string { return c.t(pricingKeys[c.job.Pricing]) }

@@ -439,6 +439,11 @@ const (
 	MsgNeedsDataset
 	MsgEP
 	MsgDP
+	MsgKindHyperscaler
+	MsgKindGPUCloud
+	MsgKindMarketplace
+	MsgKindBroker
+	MsgKindDecentralized
 	NMsgs
 )
 
@@ -821,6 +826,11 @@ var messagesEN = [NMsgs]string{
 	MsgNeedsDataset:          "give the dataset's tokens for epochs",
 	MsgEP:                    "Expert parallel (EP, MoE)",
 	MsgDP:                    "Attention data parallel (DP, serving)",
+	MsgKindHyperscaler:       "hyperscaler",
+	MsgKindGPUCloud:          "GPU cloud",
+	MsgKindMarketplace:       "marketplace",
+	MsgKindBroker:            "broker",
+	MsgKindDecentralized:     "decentralized network",
 }
 
 var MessagesRU = [NMsgs]string{
@@ -1196,6 +1206,11 @@ var MessagesRU = [NMsgs]string{
 	MsgNeedsDataset:          "для эпох укажите токены датасета",
 	MsgEP:                    "Экспертный параллелизм (EP, MoE)",
 	MsgDP:                    "Параллелизм внимания по данным (DP, сервинг)",
+	MsgKindHyperscaler:       "гиперскейлер",
+	MsgKindGPUCloud:          "GPU-облако",
+	MsgKindMarketplace:       "маркетплейс",
+	MsgKindBroker:            "брокер",
+	MsgKindDecentralized:     "децентрализованная сеть",
 }
 
 var messagesZH = [NMsgs]string{
@@ -1571,6 +1586,11 @@ var messagesZH = [NMsgs]string{
 	MsgNeedsDataset:          "设置轮数时请填写数据集 token 数",
 	MsgEP:                    "专家并行（EP，MoE）",
 	MsgDP:                    "注意力数据并行（DP，推理服务）",
+	MsgKindHyperscaler:       "超大规模云",
+	MsgKindGPUCloud:          "GPU 云",
+	MsgKindMarketplace:       "算力市场",
+	MsgKindBroker:            "经纪平台",
+	MsgKindDecentralized:     "去中心化网络",
 }
 
 // Tr returns the message for key in lang, falling back to English.
