@@ -36,7 +36,7 @@ type priceLabels struct {
 // prerendered page grades nothing, but an estimated date is always said.
 func (c *Calculator) priceLabelsOf(o *planner.Offer, stale bool) priceLabels {
 	l := c.loc()
-	p := priceLabels{AsOf: page.Fill(c.t(page.MsgPriceAsOf), l.Date(o.AsOf)), Source: o.Source}
+	p := priceLabels{AsOf: page.Fill(c.t(page.MsgPriceAsOf), l.Date(o.AsOf)), Source: page.SourceText(o.Source)}
 	if o.AsOf == "" {
 		p.AsOf = c.t(page.MsgAgeUndated)
 	}

@@ -58,7 +58,7 @@ func TestPicksSayHowFreshOnPage(t *testing.T) {
 				t.Errorf("%q: %s pick %s rests on a stale or far-below price while %s has a better one", frag, p.Kind, o.ID, o.GPU)
 			}
 			card := cards[i][:strings.Index(cards[i], "</article>")]
-			for _, want := range []string{page.Fill(c.t(page.MsgPriceAsOf), c.loc().Date(o.AsOf)), o.Source, c.t(gradeKeys[catalog.GradeAge(o.PriceAgeDays)])} {
+			for _, want := range []string{page.Fill(c.t(page.MsgPriceAsOf), c.loc().Date(o.AsOf)), page.SourceText(o.Source), c.t(gradeKeys[catalog.GradeAge(o.PriceAgeDays)])} {
 				if !strings.Contains(card, htmlText(want)) {
 					t.Errorf("%q: %s card lacks %q", frag, p.Kind, want)
 				}

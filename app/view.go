@@ -992,7 +992,7 @@ func (c *Calculator) renderOffers() app.UI {
 			GPUs:     strconv.FormatFloat(o.Offer.GPUCount, 'f', -1, 64) + "×",
 			OnDemand: l.Money(o.Offer.OnDemandPerHour, o.Offer.Currency), Spot: l.Money(o.Offer.SpotPerHour, o.Offer.Currency),
 			Reserved: c.reservedText(o.Offer.Reserved1yPerHour, o.Offer.Reserved3yPerHour, o.Offer.Currency),
-			Cost:     c.t(page.MsgNone), Time: c.t(page.MsgNone), AsOf: l.Date(o.Offer.AsOf), Source: o.Offer.Source,
+			Cost:     c.t(page.MsgNone), Time: c.t(page.MsgNone), AsOf: l.Date(o.Offer.AsOf), Source: page.SourceText(o.Offer.Source),
 			Estimated: o.Offer.AsOfEstimated, Own: o.Own,
 		}
 		c.flagOffer(&rows[i], o.Offer)
@@ -1111,7 +1111,7 @@ func (c *Calculator) renderAssumptions() app.UI {
 				app.TBody().Body(app.Range(rates).Slice(func(i int) app.UI {
 					r := rates[i]
 					return app.Tr().Body(app.Td().Text(r.Currency), app.Td().Class("num").Text(l.Fixed(r.PerUSD, 4)),
-						app.Td().Class("rs-asof").Body(app.Text(l.Date(r.AsOf)), app.Div().Class("rs-where rs-src").Text(r.Source)))
+						app.Td().Class("rs-asof").Body(app.Text(l.Date(r.AsOf)), app.Div().Class("rs-where rs-src").Text(page.SourceText(r.Source))))
 				})),
 			))
 		}),
@@ -1128,7 +1128,7 @@ func (c *Calculator) renderHosted() app.UI {
 	src := c.t(page.MsgSrcAPINone)
 	if len(apis) > 0 {
 		a := apis[0]
-		src = a.Provider + " " + a.Model + " · " + l.Date(a.AsOf) + " · " + a.Source
+		src = a.Provider + " " + a.Model + " · " + l.Date(a.AsOf) + " · " + page.SourceText(a.Source)
 	}
 	in, out := "—", "—"
 	if len(apis) > 0 {
@@ -1156,7 +1156,7 @@ func (c *Calculator) renderHosted() app.UI {
 				BreakEven: "—", Why: l.ReasonWith(h.Why, c.providerName),
 			}
 			if h.API.AsOf != "" {
-				r.Source = l.Date(h.API.AsOf) + " · " + h.API.Source
+				r.Source = l.Date(h.API.AsOf) + " · " + page.SourceText(h.API.Source)
 			}
 			if h.BreakEvenRPS > 0 {
 				r.BreakEven = l.Rate(h.BreakEvenRPS) + " " + c.t(page.MsgPerSecond)

@@ -214,3 +214,11 @@ func Fill(msg string, args ...string) string {
 	}
 	return msg
 }
+
+// SourceText is a source as the page writes it: without "https://" or
+// "http://", so a source names its address as text and the page carries no
+// URL of another origin (the build's policy test); the CLI and the
+// exports keep the full address.
+func SourceText(s string) string {
+	return strings.NewReplacer("https://", "", "http://", "").Replace(s)
+}
