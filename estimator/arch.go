@@ -109,7 +109,11 @@ type Arch struct {
 	MaxLayerParams   int64 // the largest block (ZeRO-3/FSDP gather unit, dequantisation buffer)
 	LinearParams     int64 // weight matrices inside blocks: what int8/int4/fp8/NF4 quantise
 	KVProjParams     int64 // K and V projection weights+biases in all blocks (replicated when TP > KV heads)
-	VisionParams     int64 // VLM vision tower + projector (approximate: ViT-style count)
+	VisionParams     int64 // VLM vision tower + projector (ViT-style count; exact where VisionExact)
+	// VisionExact: the tower and projector are counted as transformers
+	// builds them (Gemma 3's SigLIP tower and projector, LLaVA's CLIP tower
+	// and two-layer projector: addVision), not approximately.
+	VisionExact bool
 	// AdafactorStates is the factored second-moment size: rows+cols for every
 	// matrix, the full size for vectors (Shazeer & Stern 2018, Alg. 4).
 	AdafactorStates int64

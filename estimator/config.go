@@ -851,6 +851,7 @@ func addVision(a Arch, vc map[string]any, top string) (Arch, error) {
 		proj = h*H + h
 	}
 	a.VisionParams = tower + proj
+	a.VisionExact = (vmt == "siglip_vision_model" && top == "gemma3") || (vmt == "clip_vision_model" && top == "llava")
 	a.TotalParams += a.VisionParams
 	a.ActiveParamCount += a.VisionParams
 	a.EmbeddingParams += a.VisionParams

@@ -86,7 +86,7 @@ func estimate(in Input) Result {
 	if a.MaxPositions > 0 && in.Seq > a.MaxPositions {
 		r.Warnings.add(WarnSeqBeyondContext)
 	}
-	if a.VisionParams > 0 && !in.TextOnly {
+	if a.VisionParams > 0 && !a.VisionExact && !in.TextOnly {
 		r.Warnings.add(WarnVisionApprox)
 	}
 	if !a.HasKVCache() && in.Task == Inference {

@@ -368,8 +368,20 @@ func TestVisionTowersApart(t *testing.T) {
 	if d := full.PerGPU.Weights - text.PerGPU.Weights; d != Bytes(2*g.VisionParams) || full.VisionParams != g.VisionParams {
 		t.Errorf("text-only weights %d B below the whole model's, want %d (2 B × %d)", d, 2*g.VisionParams, g.VisionParams)
 	}
-	if text.Warnings.Has(WarnVisionApprox) || !full.Warnings.Has(WarnVisionApprox) {
-		t.Errorf("vision warning: whole %v, text-only %v", full.Warnings.Has(WarnVisionApprox), text.Warnings.Has(WarnVisionApprox))
+	// Gemma 3's and LLaVA's towers are counted exactly: no "approximate"
+	// warning; Llama 4's tower is counted like CLIP, approximately, and
+	// says so unless it is left out.
+	if text.Warnings.Has(WarnVisionApprox) || full.Warnings.Has(WarnVisionApprox) || !g.VisionExact || !l.VisionExact {
+		t.Errorf("vision warning on exact towers: whole %v, text-only %v", full.Warnings.Has(WarnVisionApprox), text.Warnings.Has(WarnVisionApprox))
+	}
+	scout := loadArch(t, "llama-4-scout.json")
+	si := DefaultInput(scout)
+	if scout.VisionParams == 0 || scout.VisionExact || !mustEstimate(t, si).Warnings.Has(WarnVisionApprox) {
+		t.Errorf("llama-4-scout: vision %d, exact %v: want an approximate tower, said", scout.VisionParams, scout.VisionExact)
+	}
+	si.TextOnly = true
+	if mustEstimate(t, si).Warnings.Has(WarnVisionApprox) {
+		t.Error("llama-4-scout text only: the tower's warning remains")
 	}
 	in.Task = FullFinetune
 	if r := mustEstimate(t, in); r.TrainableParams != g.TotalParams-g.VisionParams {

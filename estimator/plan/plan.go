@@ -712,7 +712,9 @@ func (p *planner) perf(in estimator.Input, hw estimator.Hardware, w estimator.Wo
 
 // gpuLink reports whether an instance's GPUs talk over a GPU link (NVLink,
 // or AMD's Infinity Fabric) rather than PCIe.
-func gpuLink(interconnect string) bool { return interconnect == "nvlink" || interconnect == "infinity-fabric" }
+func gpuLink(interconnect string) bool {
+	return interconnect == "nvlink" || interconnect == "infinity-fabric"
+}
 
 // maxTP is the largest tensor-parallel degree to try inside one instance
 // of gpus GPUs; the degrees tried are the powers of two up to it, smallest
