@@ -94,7 +94,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		graphs     = fs.String("cuda-graphs", "", "override the CUDA graphs line")
 		asJSON     = fs.Bool("json", false, "print JSON")
 		trainTok   = fs.String("train-tokens", "1B", "tokens the training job processes, e.g. 500M, 2T (speed estimate with --gpu)")
-		promptTok  = fs.Int("prompt-tokens", 0, "inference: prompt tokens per request (0 with --output-tokens 0: half of --seq)")
+		promptTok  = fs.Int("prompt-tokens", 0, "inference: prompt tokens per request (0: --seq less --output-tokens; with --output-tokens 0 too: half of --seq)")
 		outputTok  = fs.Int("output-tokens", 0, "inference: generated tokens per request")
 		numReq     = fs.Int("num-requests", 0, "serving engines: requests in the simulated benchmark (0: 10 × --batch, at least 64)")
 		noSim      = fs.Bool("steady-state", false, "serving engines: report the closed-form steady state instead of the simulated benchmark")
@@ -256,11 +256,22 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	node := catalog.Node{GPUsPerNode: *gpusNode, NetworkGbps: *netGbps, HostOpSeconds: *hostOp * 1e-6, Host: *host}
 	// Speed only for a job that runs (Result.Runs) on a GPU with speed
 	// figures (catalog.ErrNoFigures: none, as without --gpu), as on the page.
+	// --output-tokens alone is the generated part of --seq, the prompt the
+	// rest, as the page reads its sequence and output fields.
+	if *promptTok == 0 && *outputTok > 0 && in.Task == estimator.Inference {
+		if *outputTok >= in.Seq {
+			return fail("--output-tokens %d leaves no prompt in --seq %d: give --prompt-tokens, or a --seq longer than the output", *outputTok, in.Seq)
+		}
+		*promptTok = in.Seq - *outputTok
+	}
 	if r.Runs(in) {
 		eff := estimator.Efficiency{MFU: *mfu, InferenceMFU: *infMFU, BandwidthUtil: *bwUtil}
 		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: *global, VirtualStages: *vp}
 		switch p, hw, err := gpuSpec.Speed(in, eff, w, node); {
 		case errors.Is(err, catalog.ErrNoFigures):
+		case noPrompt(err):
+			// --seq is prompt plus output: the output took all of it.
+			return fail("--output-tokens %d leaves no prompt in --seq %d: give --prompt-tokens, or a --seq longer than the output", *outputTok, in.Seq)
 		case err != nil:
 			return fail("%v", err)
 		default:
@@ -613,4 +624,11 @@ func currentVersions() string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// noPrompt reports whether err is the estimator's objection to a workload
+// whose output tokens leave no prompt in the sequence.
+func noPrompt(err error) bool {
+	var ie *estimator.InputError
+	return errors.As(err, &ie) && ie.Field == "prompt"
 }

@@ -453,3 +453,16 @@ func TestEstimatePeak(t *testing.T) {
 		t.Errorf("LoRA: peak %v (%v), load %v", r["peak_bytes"], r["peak_phase"], r["load_peak_bytes"])
 	}
 }
+
+// TestEstimateNoPromptLeft: --output-tokens as long as --seq leaves no
+// prompt; the command says so in one line naming both flags, not
+// "prompt=0: out of range".
+func TestEstimateNoPromptLeft(t *testing.T) {
+	code, _, errs := runEst(t, "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--seq", "512", "--output-tokens", "512")
+	if code == 0 || !strings.Contains(errs, "--output-tokens 512 leaves no prompt in --seq 512") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+		t.Errorf("exit %d, %q", code, errs)
+	}
+	if code, _, errs := runEst(t, "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--seq", "1024", "--output-tokens", "512"); code != 0 {
+		t.Errorf("512 of 1024 tokens generated: exit %d, %q", code, errs)
+	}
+}
