@@ -744,7 +744,12 @@ func columns(p planJSON) ([]string, func(r planRowJSON) []string) {
 	}
 	head = append(head, "hours", "gpu-hours", "job ("+p.Currency+")", "on-demand $", "spot exp. $", "host", "why")
 	return head, func(r planRowJSON) []string {
-		return append(base(r), f(r.JobHours, 2), f(r.GPUHours, 1), f(r.JobCostDisp, 2), f(r.OnDemandJobCostUSD, 2), f(r.SpotExpectedCostUSD, 2), r.HostCheck.Status, r.Why)
+		// No spot price: "—", not a spot job at $0.00.
+		spot := "—"
+		if r.SpotExpectedCostUSD > 0 {
+			spot = f(r.SpotExpectedCostUSD, 2)
+		}
+		return append(base(r), f(r.JobHours, 2), f(r.GPUHours, 1), f(r.JobCostDisp, 2), f(r.OnDemandJobCostUSD, 2), spot, r.HostCheck.Status, r.Why)
 	}
 }
 

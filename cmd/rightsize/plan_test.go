@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -541,5 +542,33 @@ func TestPlanJSONFlag(t *testing.T) {
 	}
 	if code, _, errs := runPlanArgs(t, append(args, "--json", "--format", "csv")...); code == 0 || !strings.Contains(errs, "--json and --format csv") {
 		t.Errorf("--json --format csv: exit %d, %q", code, errs)
+	}
+}
+
+// TestPlanNoSpotPrice: an offer without a spot price shows "—" in the
+// table's spot column, not a spot job at 0.00.
+func TestPlanNoSpotPrice(t *testing.T) {
+	code, out, errs := runPlanArgs(t, "--model", "llama-3.1-8b", "--requests", "1000", "--top", "0", "--format", "csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("%v, %d rows", err, len(rows))
+	}
+	col := slices.Index(rows[0], "spot exp. $")
+	dash, priced := 0, 0
+	for _, r := range rows[1:] {
+		switch v := r[col]; {
+		case v == "—":
+			dash++
+		case v == "0.00" || v == "0":
+			t.Errorf("%s: spot %q", r[2], v)
+		default:
+			priced++
+		}
+	}
+	if dash == 0 || priced == 0 {
+		t.Errorf("%d rows without a spot price, %d with", dash, priced)
 	}
 }
