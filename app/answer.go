@@ -109,6 +109,7 @@ func (c *Calculator) answerPicks(class string, note app.UI) app.UI {
 		app.H2().Text(c.t(page.MsgAnswerTitle)),
 		app.P().Class("rs-job").ID("rs-job-line").Text(c.jobLine()),
 		note,
+		c.fxLine(),
 		&recommendation{Picks: c.pickViews(), Lang: c.lang(), CostLabel: c.planCostHeader(), TimeLabel: c.planTimeHeader()},
 		c.planNotes(),
 		c.paretoChart(),
@@ -439,4 +440,13 @@ func (c *Calculator) renderCompare() app.UI {
 			})),
 		)),
 	)
+}
+
+// fxLine says the dated rate the answer's prices were converted at, when
+// they are not in USD.
+func (c *Calculator) fxLine() app.UI {
+	if s := page.FXLine(c.loc(), c.pr.Cat, c.ps.out.Currency); s != "" {
+		return app.P().Class("rs-sub").ID("rs-fx-line").Text(s)
+	}
+	return app.Text("")
 }

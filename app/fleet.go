@@ -58,6 +58,9 @@ func (c *Calculator) fleetUI() app.UI {
 	body := []app.UI{
 		app.H3().Text(c.t(page.MsgFleetTitle)),
 		app.P().ID("rs-fleet-best").Text(t.Headline),
+		app.If(f.Currency != "USD", func() app.UI {
+			return app.P().Class("rs-sub").Text(page.FXLine(l, c.pr.Cat, f.Currency))
+		}),
 		app.Table().Class("rs-table rs-fleet-bills").Body(
 			app.THead().Body(app.Tr().Body(app.Th().Text(c.t(page.MsgFleetChoice)), app.Th().Text(c.t(page.MsgMonthlyShort)))),
 			app.TBody().Body(app.Range(t.Choices).Slice(func(i int) app.UI {

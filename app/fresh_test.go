@@ -205,3 +205,18 @@ func TestExportsSayHowFresh(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerSaysFXRate: with prices in RUB the answer says the dated rate
+// they were converted at, next to the picks.
+func TestAnswerSaysFXRate(t *testing.T) {
+	c, _ := load(t)
+	c.set(page.FieldCurrency, "RUB")
+	want := page.FXLine(c.loc(), c.pr.Cat, "RUB")
+	if got, ok := textByID(app.HTMLString(c.Render()), "rs-fx-line"); !ok || got != want || want == "" {
+		t.Errorf("rate line %q, want %q", got, want)
+	}
+	c.set(page.FieldCurrency, "USD")
+	if _, ok := textByID(app.HTMLString(c.Render()), "rs-fx-line"); ok {
+		t.Error("a rate line for USD")
+	}
+}

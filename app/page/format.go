@@ -222,3 +222,14 @@ func Fill(msg string, args ...string) string {
 func SourceText(s string) string {
 	return strings.NewReplacer("https://", "", "http://", "").Replace(s)
 }
+
+// FXLine says the dated rate the page's prices in currency cur were
+// converted at ("" for USD or a currency without a rate), for the line
+// next to the converted figures.
+func FXLine(l Locale, cat *catalog.Catalog, cur string) string {
+	x, ok := cat.FX(cur)
+	if cur == "USD" || !ok || !(x.PerUSD > 0) {
+		return ""
+	}
+	return Fill(l.T(MsgFXLine), cur, l.Money(x.PerUSD, cur), l.Date(x.AsOf), SourceText(x.Source))
+}

@@ -444,6 +444,7 @@ const (
 	MsgKindMarketplace
 	MsgKindBroker
 	MsgKindDecentralized
+	MsgFXLine
 	NMsgs
 )
 
@@ -831,6 +832,7 @@ var messagesEN = [NMsgs]string{
 	MsgKindMarketplace:       "marketplace",
 	MsgKindBroker:            "broker",
 	MsgKindDecentralized:     "decentralized network",
+	MsgFXLine:                "Prices in %s: converted at 1 USD = %s (%s, %s); prices quoted in other currencies likewise",
 }
 
 var MessagesRU = [NMsgs]string{
@@ -1211,6 +1213,7 @@ var MessagesRU = [NMsgs]string{
 	MsgKindMarketplace:       "маркетплейс",
 	MsgKindBroker:            "брокер",
 	MsgKindDecentralized:     "децентрализованная сеть",
+	MsgFXLine:                "Цены в %s: пересчитаны по курсу 1 USD = %s (%s, %s); цены в других валютах — так же",
 }
 
 var messagesZH = [NMsgs]string{
@@ -1591,6 +1594,7 @@ var messagesZH = [NMsgs]string{
 	MsgKindMarketplace:       "算力市场",
 	MsgKindBroker:            "经纪平台",
 	MsgKindDecentralized:     "去中心化网络",
+	MsgFXLine:                "价格以 %s 显示：按 1 美元 = %s 换算（%s，%s）；其他币种报价同样换算",
 }
 
 // Tr returns the message for key in lang, falling back to English.

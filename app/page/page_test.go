@@ -293,3 +293,21 @@ func TestEpochs(t *testing.T) {
 		t.Errorf("epochs without a dataset: ok %v, %+v", ok, errs[FieldDataset])
 	}
 }
+
+// TestFXLine: converted prices say the dated rate they were converted at;
+// USD prices say nothing.
+func TestFXLine(t *testing.T) {
+	cat := catalog.Default()
+	x, ok := cat.FX("RUB")
+	if !ok {
+		t.Fatal("no RUB rate in the catalog")
+	}
+	l := Locale{Lang: "ru"}
+	s := FXLine(l, cat, "RUB")
+	if !strings.Contains(s, l.Money(x.PerUSD, "RUB")) || !strings.Contains(s, l.Date(x.AsOf)) || strings.Contains(s, "%s") {
+		t.Errorf("RUB line %q lacks the rate %s or its date %s", s, l.Money(x.PerUSD, "RUB"), l.Date(x.AsOf))
+	}
+	if FXLine(l, cat, "USD") != "" || FXLine(l, cat, "XXX") != "" {
+		t.Error("a rate line for USD or an unknown currency")
+	}
+}
