@@ -51,7 +51,6 @@ type Calculator struct {
 	linkCopied bool
 	shareURL   string
 	copied     page.MsgKey // what the last copy button put on the clipboard (0: nothing)
-	launchText string      // the launch settings the "Run it" box shows (its copy button's text)
 
 	// custom is the user's own config.json (custommodel.go), or nil.
 	custom     *estimator.Arch

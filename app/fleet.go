@@ -6,7 +6,6 @@ package app
 
 import (
 	"errors"
-	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -93,20 +92,10 @@ func (c *Calculator) fleetUI() app.UI {
 
 // fleetChart draws a laid-out fleet chart.
 func fleetChart(v page.FleetChartView) app.UI {
-	body := make([]app.UI, 0, 1+len(v.Paths)+len(v.Texts))
-	body = append(body, svg("title").Text(v.Title))
-	for _, p := range v.Paths {
-		body = append(body, svg("path").Class(p.Class).Attr("d", p.D))
-	}
-	for _, t := range v.Texts {
-		body = append(body, svg("text").Class(t.Class).Attr("x", strconv.Itoa(t.X)).Attr("y", strconv.Itoa(t.Y)).Text(t.Text))
-	}
 	return app.Figure().Class("rs-load rs-fleet-chart").Body(
 		app.H3().Text(v.Title),
-		svg("svg").ID("rs-fleet-chart").Attr("viewBox", page.FleetViewBox).Attr("role", "img").Body(body...),
-		app.Ul().Class("rs-lc-keys rs-fc-keys").Body(app.Range(v.Keys).Slice(func(i int) app.UI {
-			return app.Li().Class(v.Keys[i].Class).Text(v.Keys[i].Text)
-		})),
+		chartSVG("rs-fleet-chart", page.FleetViewBox, v.Title, v.Paths, v.Texts),
+		chartKeys("rs-lc-keys rs-fc-keys", v.Keys),
 		app.FigCaption().Text(v.Caption),
 	)
 }

@@ -34,10 +34,9 @@ func (c *Calculator) renderLaunch() app.UI {
 		body = append(body, app.P().Class("rs-warn").ID("rs-launch-error").Text(msg))
 		return app.Section().Class("rs-prices").ID("rs-launch").Body(body...)
 	}
-	c.launchText = l.Text()
 	body = append(body,
 		app.P().Class("rs-sub").ID("rs-launch-for").Text(c.t(page.MsgPickCheapest)+": "+c.gpuName(p.Offer.GPU)+" · "+c.providerName(p.Offer.Provider)+" "+p.Offer.InstanceType),
-		app.Pre().Class("rs-launch").ID("rs-launch-text").Text(c.launchText),
+		app.Pre().Class("rs-launch").ID("rs-launch-text").Text(l.Text()),
 		app.Button().Class("rs-more").ID("rs-copy-launch").Text(c.t(page.MsgCopyLaunch)).OnClick(c.onCopyLaunch),
 		app.If(c.copied == page.MsgCopyLaunch, func() app.UI {
 			return app.P().Class("rs-ok").ID("rs-launch-copied").Text(c.t(page.MsgLaunchCopied))
@@ -51,8 +50,13 @@ var launchLabels = map[string]string{"vllm": "vLLM (vllm serve)", "sglang": "SGL
 	"deepspeed": "DeepSpeed (torchrun + ds_config.json)", "fsdp": "PyTorch FSDP (accelerate launch)", "skypilot": "SkyPilot (task YAML)"}
 
 func (c *Calculator) onCopyLaunch(ctx app.Context, e app.Event) {
+	k, _ := page.LaunchKind(c.state, &c.ps.out)
+	l, _, err := page.LaunchOf(c.job, c.pr, &c.ps.out, k)
+	if err != nil {
+		return
+	}
 	clip := app.Window().Get("navigator").Get("clipboard")
-	text := c.launchText
+	text := l.Text()
 	if !clip.Truthy() {
 		download("rightsize-launch.txt", "text/plain", text)
 		return

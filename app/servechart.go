@@ -21,23 +21,13 @@ type loadChart struct {
 
 func (c *loadChart) Render() app.UI {
 	v := c.V
-	body := make([]app.UI, 0, 1+len(v.Paths)+len(v.Texts))
-	body = append(body, svg("title").Text(v.Title))
-	for _, p := range v.Paths {
-		body = append(body, svg("path").Class(p.Class).Attr("d", p.D))
-	}
-	for _, t := range v.Texts {
-		body = append(body, svg("text").Class(t.Class).Attr("x", strconv.Itoa(t.X)).Attr("y", strconv.Itoa(t.Y)).Text(t.Text))
-	}
 	// The SVG's title names it; the caption below says its figures.
 	return app.Figure().Class("rs-load").Body(
 		app.H3().Text(v.Title),
 		app.Div().Class("rs-axis-label rs-axis-y").Attr("aria-hidden", true).Text("↑ "+v.YLabel),
-		svg("svg").ID("rs-load-chart").Attr("viewBox", page.ChartViewBox).Attr("role", "img").Body(body...),
+		chartSVG("rs-load-chart", page.ChartViewBox, v.Title, v.Paths, v.Texts),
 		app.Div().Class("rs-axis-label rs-axis-x").Attr("aria-hidden", true).Text(v.XLabel+" →"),
-		app.Ul().Class("rs-lc-keys").Body(app.Range(v.Keys).Slice(func(i int) app.UI {
-			return app.Li().Class(v.Keys[i].Class).Text(v.Keys[i].Text)
-		})),
+		chartKeys("rs-lc-keys", v.Keys),
 		app.FigCaption().ID("rs-load-info").Text(v.Caption),
 	)
 }
@@ -83,3 +73,24 @@ func (c *Calculator) bindingText(v page.ServeResult) string {
 // limitKeys name what held requests back in an engine copy, by sim.Limit.
 var limitKeys = [...]page.MsgKey{sim.LimitNone: page.MsgLimitNone, sim.LimitSeqs: page.MsgLimitSeqs, sim.LimitKV: page.MsgLimitKV,
 	sim.LimitTokens: page.MsgLimitTokens, sim.LimitPolling: page.MsgLimitPolling}
+
+// chartSVG is a laid-out chart's SVG: its title, then its paths and tick
+// labels, each styled by its class (the latency and the fleet charts).
+func chartSVG(id, viewBox, title string, paths []page.ChartPath, texts []page.ChartText) app.UI {
+	body := make([]app.UI, 0, 1+len(paths)+len(texts))
+	body = append(body, svg("title").Text(title))
+	for _, p := range paths {
+		body = append(body, svg("path").Class(p.Class).Attr("d", p.D))
+	}
+	for _, t := range texts {
+		body = append(body, svg("text").Class(t.Class).Attr("x", strconv.Itoa(t.X)).Attr("y", strconv.Itoa(t.Y)).Text(t.Text))
+	}
+	return svg("svg").ID(id).Attr("viewBox", viewBox).Attr("role", "img").Body(body...)
+}
+
+// chartKeys is a chart's legend, in HTML so it keeps the page's font size.
+func chartKeys(class string, keys []page.ChartKey) app.UI {
+	return app.Ul().Class(class).Body(app.Range(keys).Slice(func(i int) app.UI {
+		return app.Li().Class(keys[i].Class).Text(keys[i].Text)
+	}))
+}

@@ -32,20 +32,11 @@ type Figures struct {
 // does, over the page's defaults, and returns its figures. An input the
 // page would flag next to a field is an error naming the field.
 func LinkFigures(fragment string) (Figures, error) {
-	s := ParseFragment(fragment, DefaultState)
-	j, errs, general, ok := ParseJob(s, catalog.Default(), Archs{}, nil, "")
-	if !ok {
-		for f, e := range errs {
-			if !e.OK() {
-				return Figures{}, fmt.Errorf("%s %q: %s %s", FieldNames[f], e.Value, Tr("en", e.Key), e.Detail)
-			}
-		}
-		if len(general) > 0 {
-			return Figures{}, fmt.Errorf("%s %s", Tr("en", general[0].Key), general[0].Detail)
-		}
-		return Figures{}, errors.New("the link does not describe a job")
+	_, j, err := linkJob(fragment)
+	if err != nil {
+		return Figures{}, err
 	}
-	r, general := Compute(j, NewPrices(catalog.Default(), nil))
+	r, _ := Compute(j, NewPrices(catalog.Default(), nil))
 	if !r.OK {
 		return Figures{}, errors.New("the estimate failed")
 	}
@@ -68,25 +59,16 @@ func LinkFigures(fragment string) (Figures, error) {
 // numbers; the CLI's agreement test holds `rightsize plan --load-curve
 // --workload --own-price --json` to it.
 func LinkFleet(fragment string) (FleetOut, error) {
-	s := ParseFragment(fragment, DefaultState)
-	j, errs, _, ok := ParseJob(s, catalog.Default(), Archs{}, nil, "")
-	if !ok {
-		for f, e := range errs {
-			if !e.OK() {
-				return FleetOut{}, fmt.Errorf("%s %q: %s %s", FieldNames[f], e.Value, Tr("en", e.Key), e.Detail)
-			}
-		}
-		return FleetOut{}, errors.New("the link does not describe a job")
+	_, j, err := linkJob(fragment)
+	if err != nil {
+		return FleetOut{}, err
 	}
 	if j.Curve == nil {
 		return FleetOut{}, errors.New("the link asks for no daily fleet")
 	}
-	// Prices age on today's date, as the page's clock and the CLI's.
-	pr := NewPrices(catalog.Default(), nil)
-	pr.Today = time.Now().UTC()
-	out := RunPlan(j, pr)
-	if out.Err != nil {
-		return FleetOut{}, out.Err
+	out, _, err := linkPlan(j)
+	if err != nil {
+		return FleetOut{}, err
 	}
 	return out.Fleet, nil
 }
@@ -95,21 +77,13 @@ func LinkFleet(fragment string) (FleetOut, error) {
 // job a link describes (its cheapest pick, the link's launcher); the CLI's
 // agreement test holds `rightsize plan --emit` to it.
 func LinkLaunch(fragment string) (string, error) {
-	s := ParseFragment(fragment, DefaultState)
-	j, errs, _, ok := ParseJob(s, catalog.Default(), Archs{}, nil, "")
-	if !ok {
-		for f, e := range errs {
-			if !e.OK() {
-				return "", fmt.Errorf("%s %q: %s %s", FieldNames[f], e.Value, Tr("en", e.Key), e.Detail)
-			}
-		}
-		return "", errors.New("the link does not describe a job")
+	s, j, err := linkJob(fragment)
+	if err != nil {
+		return "", err
 	}
-	pr := NewPrices(catalog.Default(), nil)
-	pr.Today = time.Now().UTC()
-	out := RunPlan(j, pr)
-	if out.Err != nil {
-		return "", out.Err
+	out, pr, err := linkPlan(j)
+	if err != nil {
+		return "", err
 	}
 	k, ok := LaunchKind(s, &out)
 	if !ok {
@@ -120,4 +94,32 @@ func LinkLaunch(fragment string) (string, error) {
 		return "", err
 	}
 	return l.Text(), nil
+}
+
+// linkJob parses fragment as the page does, over its defaults; an input
+// the page would flag next to a field is an error naming the field.
+func linkJob(fragment string) (ViewState, Job, error) {
+	s := ParseFragment(fragment, DefaultState)
+	j, errs, general, ok := ParseJob(s, catalog.Default(), Archs{}, nil, "")
+	if ok {
+		return s, j, nil
+	}
+	for f, e := range errs {
+		if !e.OK() {
+			return s, j, fmt.Errorf("%s %q: %s %s", FieldNames[f], e.Value, Tr("en", e.Key), e.Detail)
+		}
+	}
+	if len(general) > 0 {
+		return s, j, fmt.Errorf("%s %s", Tr("en", general[0].Key), general[0].Detail)
+	}
+	return s, j, errors.New("the link does not describe a job")
+}
+
+// linkPlan plans j as the page does, its prices aged on today's date (the
+// page's clock; the CLI's now).
+func linkPlan(j Job) (PlanOut, Prices, error) {
+	pr := NewPrices(catalog.Default(), nil)
+	pr.Today = time.Now().UTC()
+	out := RunPlan(j, pr)
+	return out, pr, out.Err
 }

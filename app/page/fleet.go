@@ -31,7 +31,8 @@ type FleetOut struct {
 	OwnErr error
 	// Reason says why no fleet was sized (OK false).
 	Reason planner.Reason
-	// PerUSD converts the planner's USD into Currency.
+	// PerUSD converts the planner's USD into Currency: the plan's rate
+	// (PlanOut.PerUSD), set by RunPlan.
 	PerUSD   float64
 	Currency string
 }
@@ -47,10 +48,8 @@ func planFleet(j Job, pr Prices, req planner.Request, offers []planner.Offer) (p
 	if err != nil {
 		return planner.Result{}, FleetOut{}, err
 	}
-	out := FleetOut{Mix: fr.Mix, Currency: "USD", PerUSD: 1}
-	if x, ok := pr.Cat.FX(j.Currency); ok && x.PerUSD > 0 {
-		out.Currency, out.PerUSD = x.Currency, x.PerUSD
-	}
+	// Currency and PerUSD are the plan's (RunPlan sets them).
+	out := FleetOut{Mix: fr.Mix}
 	for _, r := range fr.Rows {
 		if r.Sized && r.Plan.Best.Priced {
 			out.OK, out.Row = true, r

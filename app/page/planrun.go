@@ -203,6 +203,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 	if x, ok := pr.Cat.FX(res.Currency); ok && x.PerUSD > 0 {
 		out.PerUSD = x.PerUSD
 	}
+	out.Fleet.Currency, out.Fleet.PerUSD = out.Currency, out.PerUSD
 	front := map[int]bool{}
 	for _, i := range res.Pareto {
 		front[i] = true
