@@ -151,16 +151,18 @@ func scaleBin(gpus int) string {
 // them) and prints the errors (estimate / measured − 1 in the row's unit)
 // by row, by scale and by what the figure includes (go test -run
 // TrainingScale -v). Step-level figures (iteration time, TFLOP/s, MFU,
-// tokens/s) are held to median 20%, p90 35%; whole-run GPU-hours to
-// median 22%, p90 35%. Pythia's rows replay the layout of each run's
+// tokens/s) are held to median 20%, p90 35%, and so are whole-run
+// GPU-hours. Pythia's rows replay the layout of each run's
 // GPT-NeoX config (EleutherAI/pythia models/*.yml: micro-batch 8–32, TP
 // 1–4, full activation checkpointing); with it they are 17–39% short
 // (38–55% at micro-batch 1 without recomputation), the 70M and 12B runs
 // furthest: GPT-NeoX's 2022–23 stack (fp16, a synchronisation after every
 // layer, partitioned activation checkpoints under TP) is slower than the
 // llm-foundry rows the efficiency is fitted on, and the training
-// efficiency knows no software stack. MPT-7B and StarCoder (−33%, −32%)
-// count wall time with restarts, which the step model leaves out.
+// efficiency knows no software stack. MPT-7B replays llm-foundry's
+// published MPT-7B layout (activation checkpointing under FSDP): −11%, and
+// its figure, like StarCoder's (−32%), is wall time with restarts, which
+// the step model leaves out.
 func TestTrainingScaleCalibration(t *testing.T) {
 	groups := map[string][]float64{}
 	ratio := map[string]float64{}
@@ -192,8 +194,8 @@ func TestTrainingScaleCalibration(t *testing.T) {
 	if m, p90 := median(groups["step"]), quantileAbs(groups["step"], 0.9); m > 0.20 || p90 > 0.35 {
 		t.Errorf("step-level rows: median |error| %.1f%%, p90 %.1f%%: want ≤ 20%%, ≤ 35%%", 100*m, 100*p90)
 	}
-	if m, p90 := median(groups["GPU-hours"]), quantileAbs(groups["GPU-hours"], 0.9); m > 0.22 || p90 > 0.35 {
-		t.Errorf("whole-run GPU-hours: median |error| %.1f%%, p90 %.1f%%: want ≤ 22%%, ≤ 35%%", 100*m, 100*p90)
+	if m, p90 := median(groups["GPU-hours"]), quantileAbs(groups["GPU-hours"], 0.9); m > 0.20 || p90 > 0.35 {
+		t.Errorf("whole-run GPU-hours: median |error| %.1f%%, p90 %.1f%%: want ≤ 20%%, ≤ 35%%", 100*m, 100*p90)
 	}
 	// Scale trends, each the ratio of estimate to measurement at the larger
 	// scale over the smaller (1 = the trend reproduced): the same batch on
