@@ -75,6 +75,29 @@ func TestStats(t *testing.T) {
 	if p5.NetworkGbps != 3200 || p5.NetworkFabric != "efa" {
 		t.Errorf("aws-p5.48xlarge network %v %q", p5.NetworkGbps, p5.NetworkFabric)
 	}
+	// Outside AWS, GCP and Azure (internal/bootstrap/networks.py): OCI's
+	// cluster network is the RDMA figure of the shapes page (8 x 2 x 200).
+	oci, _ := c.Offer("oci-bm.gpu.h100.8")
+	if oci.NetworkGbps != 3200 || oci.NetworkFabric != "roce" {
+		t.Errorf("oci-bm.gpu.h100.8 network %v %q", oci.NetworkGbps, oci.NetworkFabric)
+	}
+	// A broker's listing does not take the underlying cloud's fabric: neither
+	// broker documents that its instances join that cloud's cluster network.
+	eight, eightNet := 0, 0
+	for _, o := range c.Offers {
+		if o.GPUCount == 8 {
+			eight++
+			if o.NetworkGbps > 0 {
+				eightNet++
+			}
+		}
+		if (o.Provider == "shadeform" || o.Provider == "primeintellect") && (o.NetworkGbps != 0 || o.NetworkFabric != "") {
+			t.Errorf("%s: broker listing with network %v %q", o.ID, o.NetworkGbps, o.NetworkFabric)
+		}
+	}
+	if eightNet < 56 {
+		t.Errorf("8-GPU offers with a network figure: %d of %d, want at least 56", eightNet, eight)
+	}
 	// Azure's 1-year savings plan for compute, from the same retail snapshot and
 	// meter as the pay-as-you-go price (swedencentral 1.276 → 0.86768 $/h).
 	t4, _ := c.Offer("azure-standard_nc16as_t4_v3")

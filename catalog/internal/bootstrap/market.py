@@ -117,7 +117,12 @@ for k, its in gcp_max.items():
     if r:
         for it in its:
             net[("gcp", it)] = r
+# Only the clouds this file covers (and aws-cn, which aws_vantage.py fills): the
+# other providers' figures come from networks.py.
+net_providers = {p for p, _ in net} | {"aws-cn"}
 for o in offers:
+    if o["provider"] not in net_providers:
+        continue
     o.pop("network_gbps", None); o.pop("network_fabric", None)
     r = net.get((o["provider"], o["instance_type"]))
     if r and r["gbps_per_node"]:
