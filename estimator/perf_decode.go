@@ -104,7 +104,7 @@ func allReduceLatency(hw Hardware, t float64) float64 {
 	case t <= 2:
 		return allReduceHopSeconds
 	case t <= float64(max(hw.NVLinkDomain, 1)):
-		return servingAllReduceSeconds
+		return servingAllReduceLatency(hw.Generation)
 	}
 	return (t - 1) * allReduceHopSeconds
 }
@@ -120,6 +120,31 @@ func allReduceLatency(hw Hardware, t float64) float64 {
 // the same at TP 4 and TP 8 (B300 TP 4 and B200 TP 8 FP4 at concurrency
 // 1: 5.9 ms each), where a ring's latency put TP 8 at +37%.
 const servingAllReduceSeconds = 32e-6
+
+// servingAllReduceLatency is servingAllReduceSeconds for a GPU generation.
+// AMD Instinct GPUs pay more per collective in a serving step: their
+// decode TPOT at concurrency 1–4 is about twice an H200's with a similar
+// HBM bandwidth (InferenceX DeepSeek-R1 FP8 TP 8 on SGLang: 21 ms on
+// MI300X against 12 ms on H200), a step cost that does not shrink with the
+// batch, as the all-reduce's latency does not (RCCL and the engines'
+// ROCm all-reduce kernels, and what the ROCm stack does not overlap with
+// them). Fitted to the TPOT of the InferenceX fit rows on AMD GPUs
+// (DeepSeek-R1 SGLang TP 8, concurrency 1–64; split "fit"):
+//   - CDNA3 (MI300X, MI325X; 79 rows): 100, 120, 140, 150, 160 µs give
+//     median |error| 22.0, 12.5, 10.6, 11.9, 13.6% (32 µs: 41.7%);
+//   - CDNA4 (MI355X; 53 rows): 32, 50, 55, 60, 70 µs give 28.8, 14.1,
+//     18.9, 20.0, 26.5%.
+//
+// CDNA2 takes CDNA3's figure (no rows: an estimate).
+func servingAllReduceLatency(g Generation) float64 {
+	switch g {
+	case GenCDNA2, GenCDNA3:
+		return 140e-6
+	case GenCDNA4:
+		return 50e-6
+	}
+	return servingAllReduceSeconds
+}
 
 // allReduceHopSeconds is the latency of one hop of a ring all-reduce
 // (NCCL's ring algorithm): the whole latency at TP 2, and per hop across

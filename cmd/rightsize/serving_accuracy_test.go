@@ -9,28 +9,33 @@ import (
 
 // servingAchieved is the median |error| the simulated benchmark reached on
 // the InferenceX points (2026-11-26) by group and split (fit, test, held
-// back): all GPUs, and NVIDIA GPUs only. Since the MI300X carries its
-// Infinity Fabric figure (896 GB/s over 7 links) its TP all-reduces no
-// longer run over PCIe in the model: TTFT over all GPUs went from
-// 53.9/58.4/57.8% to 38.6/33.7/31.0%, while AMD decode, which the slow
-// all-reduce had masked, now comes out 16–55% too fast (TPOT 11.3 → 14.4%,
-// throughput per GPU 13.0 → 17.9% in-sample): AMD's decode efficiency is
-// the next mechanism to fit (a bandwidth share alone does not fit it:
-// 0.35–0.75 leaves MI300X and MI355X too fast or MI325X too slow). TestServingAccuracy fails when a figure gets
-// worse by more than servingSlack; when the model improves, lower them.
-// The issue's targets (TTFT 30%, TPOT and throughput per GPU 12%) are
-// not all met: docs/accuracy.md says where the error comes from.
+// back): all GPUs, and NVIDIA GPUs only. Three mechanisms moved them at
+// this date: the MI325X's Infinity Fabric (its TP all-reduces ran over
+// PCIe in the model: SGLang MI325X TTFT +176% → +27% median error), the
+// AMD generations' all-reduce latency (servingAllReduceLatency: AMD TPOT
+// −42% → −2% in-sample) and the recipes' SGLang receive interval on
+// Blackwell (sim.recvInterval: SGLang B200 TTFT −48.5% → +8.4%). "load
+// TTFT" compares the simulated mean with the measured mean, which cold
+// starts inflate on some runs (p99 of 68–83 s at a median of 0.3–0.8 s on
+// the 2025-11/12 SGLang B200 runs): on the rows whose measured p99 is under
+// 8× their median the mean's error is 30.7/30.5/27.0%. TestServingAccuracy
+// fails when a figure gets worse by more than servingSlack; when the model
+// improves, lower them. The issue's targets (TTFT 30%, TPOT and throughput
+// per GPU 12%) are met by the medians, TPOT and throughput in-sample, not
+// by the mean TTFT nor the throughput of the test and held-back splits.
 var servingAchieved = []struct {
 	group  string
 	nvidia bool
 	splits [3]float64
 }{
-	{"load TTFT p50", false, [3]float64{0.386, 0.337, 0.310}},
-	{"load TPOT p50", false, [3]float64{0.144, 0.152, 0.201}},
-	{"load throughput/GPU", false, [3]float64{0.179, 0.195, 0.309}},
-	{"load TTFT p50", true, [3]float64{0.346, 0.350, 0.259}},
-	{"load TPOT p50", true, [3]float64{0.079, 0.098, 0.085}},
-	{"load throughput/GPU", true, [3]float64{0.100, 0.144, 0.124}},
+	{"load TTFT", false, [3]float64{0.368, 0.353, 0.356}},
+	{"load TTFT p50", false, [3]float64{0.216, 0.254, 0.259}},
+	{"load TPOT", false, [3]float64{0.096, 0.110, 0.099}},
+	{"load TPOT p50", false, [3]float64{0.093, 0.110, 0.093}},
+	{"load throughput/GPU", false, [3]float64{0.108, 0.127, 0.123}},
+	{"load TTFT p50", true, [3]float64{0.205, 0.199, 0.217}},
+	{"load TPOT p50", true, [3]float64{0.070, 0.087, 0.085}},
+	{"load throughput/GPU", true, [3]float64{0.096, 0.147, 0.123}},
 }
 
 const servingSlack = 0.02

@@ -63,6 +63,12 @@ type Policy struct {
 	// --scheduler-recv-interval (the scheduler polls for new requests
 	// every that many forward passes). 0 or 1: every step.
 	AdmitEvery int
+	// BalanceRanks and BalanceWaitSteps: TensorRT-LLM's attention-DP
+	// balance (attention_dp_config enable_balance, batching_wait_iters 0,
+	// timeout_iters BalanceWaitSteps): new requests start only when every
+	// one of the BalanceRanks attention ranks has one to start, or when
+	// the oldest has waited BalanceWaitSteps steps. 0: no balance wait.
+	BalanceRanks, BalanceWaitSteps int
 	// RequestSeconds is each request's fixed cost outside the GPU's
 	// steps: the HTTP/API server, tokenisation, scheduling, detokenising
 	// and streaming. It adds to TTFT and end-to-end latency but occupies
@@ -98,6 +104,43 @@ const (
 )
 
 const gib = 1 << 30
+
+// The published high-throughput recipes' scheduler settings that move
+// time to first token, which the simulated engines run with. Source:
+// SemiAnalysis InferenceX single-node recipes
+// (benchmarks/single_node/fixed_seq_len/*.sh at 843c6254, 2026-08-21,
+// Apache-2.0), the configurations its measured serving points
+// (testdata/calibration/inferencex) ran:
+//   - SGLang on B200/B300 without attention data parallelism passes
+//     --scheduler-recv-interval 10 below concurrency 16 and 30 from 16 (the
+//     DeepSeek-R1 FP8/FP4 and Qwen3.5 recipes; GLM-5 FP4 10): the
+//     scheduler takes in new requests every that many forward passes. On
+//     the InferenceX SGLang B200 rows the TTFT median error goes from
+//     −48.5% to +8.4% (228 rows, all splits) with it;
+//   - TensorRT-LLM with attention data parallelism sets
+//     attention_dp_config enable_balance: true, batching_wait_iters: 0,
+//     timeout_iters: 60 (every DeepSeek-R1 recipe; gpt-oss and MiniMax
+//     enable the balance too): a context phase waits until every rank has
+//     one, up to 60 iterations.
+const (
+	sglangRecvIntervalLow, sglangRecvIntervalHigh = 10, 30
+	sglangRecvIntervalFrom                        = 16
+	trtBalanceWaitSteps                           = 60
+)
+
+// recvInterval is the steps between the scheduler's polls for new
+// requests (Policy.AdmitEvery) that the recipes set for in on hw at client
+// concurrency conc (0: an open loop, which takes the low-concurrency
+// setting a latency target calls for); 0 where they set none.
+func recvInterval(in estimator.Input, hw estimator.Hardware, conc int) int {
+	if in.Engine != estimator.SGLang || hw.Generation != estimator.GenBlackwell || in.DP > 1 {
+		return 0
+	}
+	if conc >= sglangRecvIntervalFrom {
+		return sglangRecvIntervalHigh
+	}
+	return sglangRecvIntervalLow
+}
 
 // DefaultPolicy is engine e's scheduler with its documented defaults on a
 // GPU of vram bytes, and its fitted per-request cost. Engines that do not
@@ -179,6 +222,10 @@ func (p Policy) validate() error {
 		return &estimator.InputError{Field: "reserve-output", Value: ftoa(p.ReserveOutput), Reason: "want a share in [0, 1]", Err: estimator.ErrRange}
 	case p.AdmitEvery < 0 || p.AdmitEvery > 1<<16:
 		return bad("scheduler-steps", p.AdmitEvery, "want 0..65536")
+	case p.BalanceRanks < 0 || p.BalanceRanks > 1<<16:
+		return bad("balance-ranks", p.BalanceRanks, "want 0..65536")
+	case p.BalanceWaitSteps < 0 || p.BalanceWaitSteps > 1<<16:
+		return bad("balance-wait-steps", p.BalanceWaitSteps, "want 0..65536")
 	case !(p.RequestSeconds >= 0 && p.RequestSeconds <= 3600):
 		return &estimator.InputError{Field: "request-seconds", Value: ftoa(p.RequestSeconds), Reason: "want seconds in [0, 3600]", Err: estimator.ErrRange}
 	}
@@ -247,6 +294,9 @@ func NewConfig(in estimator.Input, hw estimator.Hardware, eff estimator.Efficien
 		pol.TokenBudget = in.MaxBatchedTokens
 	}
 	pol.AdmitEvery = in.SchedulerSteps
+	if pol.AdmitEvery == 0 {
+		pol.AdmitEvery = recvInterval(in, hw, 0)
+	}
 	if in.RequestSeconds > 0 {
 		pol.RequestSeconds = in.RequestSeconds // a calibration's (Calibration)
 	}
@@ -257,6 +307,9 @@ func NewConfig(in estimator.Input, hw estimator.Hardware, eff estimator.Efficien
 		// holds DP times the sequences and tokens of one scheduler.
 		pol.MaxSeqs *= dp
 		pol.TokenBudget = min(pol.TokenBudget*dp, 1<<24)
+		if in.Engine == estimator.TRTLLM {
+			pol.BalanceRanks, pol.BalanceWaitSteps = dp, trtBalanceWaitSteps
+		}
 	}
 	prompt, output := lengths(in, w)
 	w.PromptTokens, w.OutputTokens = prompt, output
@@ -287,6 +340,9 @@ func Benchmark(in estimator.Input, hw estimator.Hardware, eff estimator.Efficien
 		cfg.Load.Requests = DefaultRequests(b.Concurrency)
 	}
 	cfg.Load.RangeRatio, cfg.Load.Seed = b.RangeRatio, b.Seed
+	if in.SchedulerSteps == 0 {
+		cfg.Policy.AdmitEvery = recvInterval(in, hw, b.Concurrency)
+	}
 	res, err := Run(cfg)
 	return cfg, res, err
 }

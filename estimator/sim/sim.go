@@ -68,7 +68,7 @@ const (
 	LimitSeqs                 // the running-sequence cap (Policy.MaxSeqs)
 	LimitKV                   // the KV pool
 	LimitTokens               // the step's token budget (prefill throughput)
-	LimitPolling              // new requests taken in only every Policy.AdmitEvery steps
+	LimitPolling              // new requests taken in only every Policy.AdmitEvery steps, or held for the attention-DP balance (Policy.BalanceRanks)
 )
 
 var limitNames = [...]string{"none", "max-seqs", "kv-cache", "token-budget", "admission-interval"}
@@ -140,6 +140,7 @@ type request struct {
 	target, done int   // tokens to prefill (prompt, + generated after a preemption) and prefilled
 	gen          int   // tokens generated when it joined the decoding set
 	k0, fin      int64 // decode counter at the join, and at the last token
+	step         int64 // the engine's step count when it reached the scheduler
 	epoch        int32 // bumps on preemption: heap entries of older epochs are stale
 	state        uint8
 	scheduled    bool
@@ -309,6 +310,7 @@ func (s *state) send(t float64) {
 func (s *state) deliver() {
 	for s.pending < s.sent && s.reqs[s.pending].arrive <= s.t {
 		s.reqs[s.pending].state = stWaiting
+		s.reqs[s.pending].step = int64(s.steps)
 		s.waiting = append(s.waiting, int32(s.pending))
 		s.pending++
 	}
@@ -432,6 +434,9 @@ func (s *state) schedule() Limit {
 	// polls all the time).
 	limit := LimitNone
 	if s.p.AdmitEvery > 1 && s.nRun > 0 && s.steps%s.p.AdmitEvery != 0 && s.wHead < len(s.waiting) {
+		return LimitPolling
+	}
+	if s.balanceWait() > 0 {
 		return LimitPolling
 	}
 	reserve := s.p.ReserveOutput * s.outLeft()
@@ -601,8 +606,9 @@ func (s *state) decodeRun() int64 {
 		k = max(s.heap[0].fin-s.k, 1)
 	}
 	// Stale heap entries only make the run shorter: still correct.
-	if s.wHead == len(s.waiting) && s.pending < s.sent {
-		// An arrival may be admitted: stop at the step in which it lands.
+	if (s.wHead == len(s.waiting) || s.p.BalanceRanks > 1) && s.pending < s.sent {
+		// An arrival may be admitted (or complete a balanced set): stop
+		// at the step in which it lands.
 		dt0 := s.decodeStep(s.nDec, s.decBase+float64(s.nDec)*float64(s.k))
 		if dt0 > 0 {
 			n := math.Ceil((s.reqs[s.pending].arrive - s.t) / dt0)
@@ -612,11 +618,27 @@ func (s *state) decodeRun() int64 {
 	if e := s.p.AdmitEvery; e > 1 && (s.wHead < len(s.waiting) || s.pending < s.sent) {
 		k = min(k, int64(e-s.steps%e)) // stop at the next polling step
 	}
+	if w := s.balanceWait(); w > 0 {
+		k = min(k, w) // stop when the balance wait times out
+	}
 	if s.p.Preempt && s.nDec > 0 {
 		room := math.Floor((s.cap - s.used()) / float64(s.nDec))
 		k = min(k, max(int64(room), 1))
 	}
 	return k
+}
+
+// balanceWait is how many more steps new requests wait for the
+// attention-DP balance (Policy.BalanceRanks): 0 when they may start,
+// because the engine is idle, none waits, every rank has one or the oldest
+// waited Policy.BalanceWaitSteps.
+func (s *state) balanceWait() int64 {
+	n := len(s.waiting) - s.wHead
+	if s.p.BalanceRanks < 2 || s.nRun == 0 || n == 0 || n >= s.p.BalanceRanks {
+		return 0
+	}
+	head := &s.reqs[s.waiting[s.wHead]]
+	return max(head.step+int64(s.p.BalanceWaitSteps)-int64(s.steps), 0)
 }
 
 // decodeStep is a decode-only step of n sequences whose contexts sum to

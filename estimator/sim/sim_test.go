@@ -304,3 +304,62 @@ func TestClosedFormAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TensorRT-LLM's attention-DP balance holds a lone new request until every
+// rank has one or BalanceWaitSteps steps pass: with 4 ranks and a closed
+// loop of 2, every request after the first wave waits the whole timeout, so
+// its TTFT grows by about that many decode steps; with 4 in flight at once
+// the first wave fills every rank and starts at once.
+func TestBalanceWait(t *testing.T) {
+	base := testConfig(t, estimator.TRTLLM, 512, 64)
+	base.Load.Concurrency, base.Load.Requests, base.Load.RangeRatio = 2, 40, DefaultRangeRatio
+	plain := run(t, base)
+	bal := base
+	bal.Policy.BalanceRanks, bal.Policy.BalanceWaitSteps = 4, 60
+	held := run(t, bal)
+	step := plain.TPOT.Mean
+	if got, want := held.TTFT.Mean-plain.TTFT.Mean, 60*step; got < 0.7*want || got > 1.3*want {
+		t.Errorf("balance wait adds %.1f ms to the mean TTFT, want about 60 decode steps (%.1f ms)", 1e3*got, 1e3*want)
+	}
+	if held.Limit != LimitPolling {
+		t.Errorf("limit %v, want %v", held.Limit, LimitPolling)
+	}
+	// A wave as large as the ranks starts without waiting.
+	full := bal
+	full.Load.Concurrency, full.Load.Requests = 4, 4
+	fullPlain := base
+	fullPlain.Load.Concurrency, fullPlain.Load.Requests = 4, 4
+	if a, b := run(t, full).TTFT.Mean, run(t, fullPlain).TTFT.Mean; math.Abs(a/b-1) > 1e-9 {
+		t.Errorf("a full first wave: TTFT %.4f s with the balance, %.4f s without", a, b)
+	}
+}
+
+// The recipes' SGLang receive interval: on Blackwell 10 steps below
+// concurrency 16 and 30 from 16, none with attention data parallelism or
+// on other generations or engines.
+func TestRecvInterval(t *testing.T) {
+	in := estimator.DefaultInput(llama8B(t))
+	in.Engine = estimator.SGLang
+	bw := estimator.Hardware{Generation: estimator.GenBlackwell}
+	for _, tc := range []struct {
+		engine estimator.Engine
+		gen    estimator.Generation
+		dp     int
+		conc   int
+		want   int
+	}{
+		{estimator.SGLang, estimator.GenBlackwell, 1, 4, 10},
+		{estimator.SGLang, estimator.GenBlackwell, 1, 15, 10},
+		{estimator.SGLang, estimator.GenBlackwell, 1, 16, 30},
+		{estimator.SGLang, estimator.GenBlackwell, 1, 0, 10},
+		{estimator.SGLang, estimator.GenBlackwell, 8, 64, 0},
+		{estimator.SGLang, estimator.GenHopper, 1, 64, 0},
+		{estimator.VLLM, estimator.GenBlackwell, 1, 64, 0},
+	} {
+		in.Engine, in.DP = tc.engine, tc.dp
+		bw.Generation = tc.gen
+		if got := recvInterval(in, bw, tc.conc); got != tc.want {
+			t.Errorf("%v on %v, DP %d, concurrency %d: interval %d, want %d", tc.engine, tc.gen, tc.dp, tc.conc, got, tc.want)
+		}
+	}
+}
