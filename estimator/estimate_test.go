@@ -765,3 +765,68 @@ func TestLoadPeakByKernel(t *testing.T) {
 		t.Errorf("Marlin for bf16 weights: Validate %v", err)
 	}
 }
+
+// TestReservedLossCache: the allocator's cache over a run of varying
+// lengths (memory_peak.go), by hand.
+func TestReservedLossCache(t *testing.T) {
+	// MeanTruncatedTokens: with sd = mean the gamma is exponential and
+	// E[min(L, c)] = θ(1 − e^(−c/θ)): 1000 · (1 − 1/e) = 632.12 at c = θ.
+	for _, c := range []struct {
+		mean, sd, cap, want, tol float64
+	}{
+		{1000, 1000, 1000, 1000 * (1 - math.Exp(-1)), 1e-4},
+		{1000, 1000, 3000, 1000 * (1 - math.Exp(-3)), 1e-4},
+		{3234.4, 2547.5, 50000, 3234.4, 1e-3}, // no truncation left: the mean
+		{500, 0, 2048, 500, 0},                // every sample alike
+		{5000, 0, 2048, 2048, 0},
+	} {
+		if got := MeanTruncatedTokens(c.mean, c.sd, c.cap); math.Abs(got/c.want-1) > c.tol {
+			t.Errorf("MeanTruncatedTokens(%g, %g, %g) = %.2f, want %.2f", c.mean, c.sd, c.cap, got, c.want)
+		}
+	}
+	// ReservedLossCache: 9 fp32 copies of 1 × 1000 × 151936 logits =
+	// 5,469,696,000 bytes; halved over TP 2; capped at Seq; none for
+	// inference.
+	cfg := []byte(`{"model_type":"qwen2","hidden_size":2048,"intermediate_size":5504,"num_hidden_layers":24,"num_attention_heads":16,"num_key_value_heads":16,"vocab_size":151936,"max_position_embeddings":8192}`)
+	a, err := ParseConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := DefaultInput(a)
+	in.Task, in.Batch, in.Seq, in.GradCheckpointing = LoRA, 1, 2048, true
+	if got := ReservedLossCache(in, 1000); got != 5469696000 {
+		t.Errorf("ReservedLossCache = %d, want 5469696000", got)
+	}
+	if got := ReservedLossCache(in, 4000); got != 5469696000*2048/1000 {
+		t.Errorf("ReservedLossCache above Seq = %d, want %d", got, 5469696000*2048/1000)
+	}
+	tp := in
+	tp.GPUs, tp.TP = 2, 2
+	if got := ReservedLossCache(tp, 1000); got != 5469696000/2 {
+		t.Errorf("ReservedLossCache at TP 2 = %d, want %d", got, 5469696000/2)
+	}
+	inf := in
+	inf.Task = Inference
+	if got := ReservedLossCache(inf, 1000); got != 0 {
+		t.Errorf("ReservedLossCache for inference = %d, want 0", got)
+	}
+	// RunReserved: the peak without the context plus the cache, up to the
+	// usable memory; the fit call is the peak's.
+	r, err := Estimate(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := r.PerGPU.CUDAContext
+	if got, want := RunReserved(in, r, 1000), r.Peak+5469696000-ctx; got != want {
+		t.Errorf("RunReserved = %d, want %d", got, want)
+	}
+	small := in
+	small.VRAM = 12 * GiB
+	rs, err := Estimate(small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := RunReserved(small, rs, 1000), rs.Usable-rs.PerGPU.CUDAContext; got != want || !rs.Fits {
+		t.Errorf("RunReserved on 12 GiB = %d (fits %v), want the usable memory %d and a fit", got, rs.Fits, want)
+	}
+}

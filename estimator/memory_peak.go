@@ -143,3 +143,83 @@ func peak(in Input, s stageOut, r *Result) {
 	r.Headroom = r.Usable - r.Peak
 	r.Fits = r.Peak <= r.Usable && s.kvFits
 }
+
+// Reserved memory over a run whose steps differ in length.
+//
+// torch.cuda.max_memory_reserved, which fine-tuning benchmarks such as
+// ms-swift v2's print, is the caching allocator's high-water mark: the
+// blocks tensors occupy plus the blocks it keeps cached once they are freed
+// (PyTorch "CUDA semantics", memory management: memory_allocated against
+// memory_reserved). When a run's samples differ in length, every step's
+// sequence-sized tensors differ in size; the blocks cached from earlier
+// steps fit the next step's tensors only in part, and the allocator
+// reserves new segments beside them (the fragmentation its
+// expandable_segments option addresses, "a job changing allocation sizes
+// frequently, such as having a changing batch size"). A fine-tuning step's
+// largest sequence-sized tensors are the loss's b·s·V logits in fp32. The
+// cache is what the allocator hands back before it fails an allocation
+// (it frees its cached blocks and retries), so it never raises the peak a
+// job needs (Result.Peak, Fits) and it fills at most the GPU.
+
+// reservedLossBlocks is the cache at the run's high-water mark, in fp32
+// copies of the mean step's logits (b × mean tokens × V × 4 bytes): 9,
+// fitted on ms-swift v2's Qwen-1.8B LoRA rows at max_length 512–8192
+// (docs/source/LLM/Benchmark.md, "Model Type & Max Length", public-2026-11/
+// ms_swift_training_benchmarks.json; fit rows): their excess over the
+// step's peak is 8.0–9.4 such copies at every length when the copies are
+// taken at the dataset's mean truncated length (499–3121 tokens), and
+// 8.4 falling to 3.5 when taken at max_length; 9 is the median of the five.
+const reservedLossBlocks = 9.0
+
+// ReservedLossCache is the caching allocator's cache of the loss's blocks
+// at the high-water mark of a training run whose micro-batches hold
+// sequences of meanTokens tokens on average (capped at in.Seq):
+// reservedLossBlocks fp32 copies of the mean step's logits on the last
+// pipeline stage, sharded like the logits over TP and CP. Zero for
+// inference, encoders and meanTokens ≤ 0.
+func ReservedLossCache(in Input, meanTokens float64) Bytes {
+	a := in.Arch
+	if !in.Task.Training() || a.Vocab <= 0 || a.Encoder || !(meanTokens > 0) || in.TP < 1 {
+		return 0
+	}
+	s := math.Min(meanTokens, float64(in.Seq))
+	return toBytes(reservedLossBlocks * 4 * float64(in.Batch) * s * float64(a.Vocab) / float64(in.TP) / CPShard(in))
+}
+
+// RunReserved is torch.cuda.max_memory_reserved after a training run whose
+// sequences average meanTokens tokens: the job's peak without the CUDA
+// context (the driver's, not the allocator's) plus ReservedLossCache, up to
+// the usable memory the context leaves.
+func RunReserved(in Input, r Result, meanTokens float64) Bytes {
+	ctx := r.PerGPU.CUDAContext
+	return max(0, min(r.Peak+ReservedLossCache(in, meanTokens), r.Usable)-ctx)
+}
+
+// MeanTruncatedTokens is the mean length of samples truncated to maxTokens
+// when their lengths follow a gamma distribution of the given mean and
+// standard deviation (E[min(L, maxTokens)], by the midpoint rule over 4096
+// intervals): what a dataset described by its mean and spread puts in a
+// step on average. It returns maxTokens when sd ≤ 0 and mean ≥ maxTokens,
+// mean when sd ≤ 0 otherwise.
+func MeanTruncatedTokens(mean, sd, maxTokens float64) float64 {
+	if !(mean > 0) || !(maxTokens > 0) {
+		return 0
+	}
+	if !(sd > 0) {
+		return math.Min(mean, maxTokens)
+	}
+	k := mean * mean / (sd * sd) // shape
+	theta := sd * sd / mean      // scale
+	lg, _ := math.Lgamma(k)
+	norm := lg + k*math.Log(theta)
+	const n = 4096
+	h := maxTokens / n
+	var below, mass float64 // ∫₀ᶜ x f(x) dx and ∫₀ᶜ f(x) dx
+	for i := range n {
+		x := (float64(i) + 0.5) * h
+		f := math.Exp((k-1)*math.Log(x) - x/theta - norm)
+		below += x * f * h
+		mass += f * h
+	}
+	return below + maxTokens*math.Max(0, 1-mass)
+}

@@ -20,6 +20,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"rightsize/estimator"
 )
 
 // Validation groups, in report order.
@@ -50,6 +52,12 @@ type valCase struct {
 	EngineID    string `json:",omitempty"`
 	GPU         string `json:",omitempty"`
 	Concurrency int    `json:",omitempty"`
+	// Reserved: a torch.cuda.max_memory_reserved figure over a run whose
+	// samples average MeanTokens tokens (ms-swift v2), compared with
+	// estimator.RunReserved for the input in.
+	Reserved   bool             `json:",omitempty"`
+	MeanTokens float64          `json:",omitempty"`
+	in         *estimator.Input // the input Args describe, for Reserved
 }
 
 // runValidate implements "rightsize validate [--format markdown|json]
@@ -137,9 +145,32 @@ func (c *valCase) run() error {
 	if err != nil {
 		return err
 	}
+	if c.Reserved {
+		if v, err = c.reserved(v); err != nil {
+			return err
+		}
+	}
 	c.Estimated = v * c.Scale
 	c.Error = c.Estimated/c.Measured - 1
 	return nil
+}
+
+// reserved turns the estimate's peak_bytes into what
+// torch.cuda.max_memory_reserved reports after the run (estimator.RunReserved):
+// the peak without the CUDA context plus the allocator's cache of the
+// loss's blocks, up to the usable memory.
+func (c *valCase) reserved(peak float64) (float64, error) {
+	args := append(slices.Clone(c.Args), "--json")
+	usable, err := estimateField(args, "usable_bytes")
+	if err != nil {
+		return 0, err
+	}
+	ctx, err := estimateField(args, "per_gpu.cuda_context_bytes")
+	if err != nil {
+		return 0, err
+	}
+	cache := float64(estimator.ReservedLossCache(*c.in, c.MeanTokens))
+	return math.Max(0, math.Min(peak+cache, usable)-ctx), nil
 }
 
 // estimateCache holds the parsed output of each estimate command run, so
@@ -306,17 +337,15 @@ func writeAccuracy(w io.Writer, cases []valCase, skipped []string) {
 	fmt.Fprintln(w, "- **What a table leaves unsaid**: torchtune's RTX A6000 rows name the same recipes as its RTX 4090 rows yet report")
 	fmt.Fprintln(w, "  about twice the peak memory and more tokens/s (probably without activation checkpointing; not stated).")
 	fmt.Fprintln(w, "- **The RTX 4090's large L2 cache** under bitsandbytes NF4 at batch > 1: its rows run 37–60% faster than modelled.")
-	fmt.Fprintln(w, "- **Older HF Trainer stacks' reserved memory.** ms-swift v2's Qwen-1 LoRA rows (early-2024 transformers and remote code,")
-	fmt.Fprintln(w, "  unpacked samples of varying length, `max_memory_reserved`) are 20–45% above the estimate over every base alike (bf16,")
-	fmt.Fprintln(w, "  GPTQ int4/int8, bitsandbytes NF4). The same benchmark's other tables place the excess: it does not depend on the")
-	fmt.Fprintln(w, "  model (Qwen-1 1.8B, 7B and 14B, one vocabulary, are 2.2–2.4 GiB above at 512 tokens, 8.1–8.5 at 2048, 12.5–16.2 at")
-	fmt.Fprintln(w, "  8192), nor on the adapters (rank 2–64, attention or all linears: 27.72–27.87 GiB), accumulation (1–64 steps) or")
-	fmt.Fprintln(w, "  attention kernel under checkpointing (27.71 against 27.74 GiB), and activation checkpointing saves what the model")
-	fmt.Fprintln(w, "  says (10.0 GiB measured, 10.5 estimated). It grows with the sequence, less than linearly (like the dataset's mean")
-	fmt.Fprintln(w, "  truncated length), by 7–8 fp32 copies of the s × V logits at 512–2048 tokens: more than the loss path holds at")
-	fmt.Fprintln(w, "  once (about 12 bytes per logit with autocast's fp32 cross-entropy), so it is the caching allocator's reserve over")
-	fmt.Fprintln(w, "  steps of varying length, which an estimate of the memory a job needs (the allocator frees its cache before it fails)")
-	fmt.Fprintln(w, "  should not count. It is not modelled.")
+	fmt.Fprintln(w, "- **Reserved memory over samples of varying length.** ms-swift v2's rows print `max_memory_reserved` over a run of")
+	fmt.Fprintln(w, "  unpacked samples (3234 ± 2548 tokens, truncated to max_length). Its tables place the excess over the step's peak:")
+	fmt.Fprintln(w, "  not the model (Qwen-1 1.8B, 7B and 14B, one vocabulary, alike at each length), the adapters (rank 2–64, attention")
+	fmt.Fprintln(w, "  or all linears: 27.72–27.87 GiB), accumulation (1–64 steps) or the attention kernel under checkpointing (27.71")
+	fmt.Fprintln(w, "  against 27.74 GiB); it follows the dataset's mean truncated length, as the caching allocator's blocks cached from")
+	fmt.Fprintln(w, "  earlier steps of other lengths would. It is compared with `estimator.RunReserved`: the peak plus 9 fp32 copies")
+	fmt.Fprintln(w, "  of a mean step's logits (fitted on the Qwen-1.8B rows), up to the GPU, which the fit call does not count (the")
+	fmt.Fprintln(w, "  allocator frees its cache before it fails). Its QLoRA rows stay 7–14% under it (2–3 GiB at 7B–14B, 11 GiB at")
+	fmt.Fprintln(w, "  72B), which no mechanism here explains.")
 	if len(skipped) > 0 {
 		fmt.Fprintf(w, "\n## Not replayed\n\nThe catalog lacks the tensor FLOP/s of these rows' GPU, so `rightsize estimate` gives no speed for them:\n\n")
 		for _, s := range skipped {
@@ -843,9 +872,14 @@ func torchtuneFSDPCases(dir string) ([]valCase, error) {
 // swiftCases: ms-swift's v2 benchmark (A100 80GB, HF Trainer + PEFT, 2024-01),
 // its Quantization table: LoRA rank 8 on Qwen-1's c_attn over a bf16, GPTQ
 // int4/int8 or bitsandbytes NF4 base (QLoRA), batch 1, max_length 2048,
-// checkpointing, flash attention; torch.cuda.max_memory_reserved, compared
-// with the peak without the CUDA context. Qwen-1 shapes are in
-// finetune_configs/. Test rows: Qwen-7B and 14B; held back: Qwen-72B.
+// checkpointing, flash attention; and its Model Type & Max Length table's
+// Qwen-1.8B LoRA rows at max_length 512–8192 (the fit rows of the
+// allocator's cache, estimator.ReservedLossCache). The figure is
+// torch.cuda.max_memory_reserved over a run of the dataset's varying
+// lengths (its record gives their mean and spread, truncated to
+// max_length), compared with estimator.RunReserved at their mean truncated
+// length. Qwen-1 shapes are in finetune_configs/. Test rows: Qwen-7B and
+// 14B; held back: Qwen-72B.
 func swiftCases(dir string) ([]valCase, error) {
 	const file = "public-2026-11/ms_swift_training_benchmarks.json"
 	_, recs, err := readRecords(dir, file)
@@ -857,23 +891,70 @@ func swiftCases(dir string) ([]valCase, error) {
 		"int8 (gptq)": {"--task", "lora", "--precision", "int8", "--kernel", "autogptq"}, "int4 (bnb)": {"--task", "qlora", "--precision", "int4"}}
 	var out []valCase
 	for _, r := range recs {
-		m, ok := models[str(r["Model Type [LoRA]"])]
-		base, okq := bases[str(r["Quantization"])]
 		gib := num(r["gpu_memory_gib"])
-		if !ok || !okq || math.IsNaN(gib) || !strings.Contains(str(r["id"]), "-quantization-") {
+		id := str(r["id"])
+		var m, split, setting string
+		var base []string
+		seq := 2048
+		switch {
+		case strings.Contains(id, "-quantization-"):
+			var ok, okq bool
+			m, ok = models[str(r["Model Type [LoRA]"])]
+			base, okq = bases[str(r["Quantization"])]
+			if !ok || !okq {
+				continue
+			}
+			split = "test"
+			if m == "qwen-72b" {
+				split = "heldback"
+			}
+			setting = fmt.Sprintf("%s LoRA on a %s base, A100, batch 1 × 2048, peak reserved", r["Model Type [LoRA]"], r["Quantization"])
+		case strings.Contains(id, "-model-type-max-length-lora-") && str(r["Model Type [LoRA]"]) == "qwen-1_8b-chat":
+			m, split, base, seq = "qwen-1_8b", "fit", bases["bf16"], int(num(r["Max Length"]))
+			setting = fmt.Sprintf("qwen-1_8b-chat LoRA on a bf16 base, A100, batch 1 × %d, peak reserved", seq)
+		default:
 			continue
 		}
-		split := "test"
-		if m == "qwen-72b" {
-			split = "heldback"
+		mean, sd, ok := swiftTokens(str(r["dataset_tokens"]))
+		if math.IsNaN(gib) || !ok {
+			continue
 		}
-		args := append([]string{"--config", filepath.Join(dir, "finetune_configs", m+".json"), "--gpu", "a100-80gb-sxm", "--cuda-context", "0MiB",
-			"--batch", "1", "--seq", "2048", "--grad-checkpointing", "--lora-rank", "8", "--lora-targets", "attention"}, base...)
+		cfg := filepath.Join(dir, "finetune_configs", m+".json")
+		data, err := os.ReadFile(cfg)
+		if err != nil {
+			return nil, err
+		}
+		a, err := estimator.ParseConfig(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", cfg, err)
+		}
+		in := estimator.DefaultInput(a)
+		in.Task, in.Batch, in.Seq = estimator.LoRA, 1, seq
+		args := append([]string{"--config", cfg, "--gpu", "a100-80gb-sxm", "--cuda-context", "0MiB",
+			"--batch", "1", "--seq", itoa(seq), "--grad-checkpointing", "--lora-rank", "8", "--lora-targets", "attention"}, base...)
 		out = append(out, valCase{Group: "fine-tune memory", Split: split, Source: file, Engine: "ms-swift v2 (HF Trainer, PEFT, 2024-01)",
-			Setting: fmt.Sprintf("%s LoRA on a %s base, A100, batch 1 × 2048, peak reserved", r["Model Type [LoRA]"], r["Quantization"]),
-			Args:    args, Field: "peak_bytes", Scale: 1.0 / (1 << 30), Measured: gib, Unit: "GiB"})
+			Setting: setting, Args: args, Field: "peak_bytes", Scale: 1.0 / (1 << 30), Measured: gib, Unit: "GiB",
+			Reserved: true, MeanTokens: estimator.MeanTruncatedTokens(mean, sd, float64(seq)), in: &in})
 	}
 	return out, nil
+}
+
+// swiftTokens reads the mean and standard deviation of the ms-swift v2
+// dataset's sample lengths from its record ("... (qwen tokenizer):
+// 3234.4±2547.5, min=91, ...").
+func swiftTokens(s string) (mean, sd float64, ok bool) {
+	i := strings.Index(s, "±")
+	if i < 0 {
+		return 0, 0, false
+	}
+	j := strings.LastIndexAny(s[:i], " :")
+	k := strings.IndexByte(s[i:], ',')
+	if k < 0 {
+		return 0, 0, false
+	}
+	mean, err1 := strconv.ParseFloat(s[j+1:i], 64)
+	sd, err2 := strconv.ParseFloat(s[i+len("±"):i+k], 64)
+	return mean, sd, err1 == nil && err2 == nil
 }
 
 // deviceMemoryCases: our own fine-tuning runs on one H100 80GB
