@@ -95,8 +95,8 @@ func TestStats(t *testing.T) {
 			t.Errorf("%s: broker listing with network %v %q", o.ID, o.NetworkGbps, o.NetworkFabric)
 		}
 	}
-	if eightNet < 56 {
-		t.Errorf("8-GPU offers with a network figure: %d of %d, want at least 56", eightNet, eight)
+	if eightNet < 60 {
+		t.Errorf("8-GPU offers with a network figure: %d of %d, want at least 60", eightNet, eight)
 	}
 	// Azure's 1-year savings plan for compute, from the same retail snapshot and
 	// meter as the pay-as-you-go price (swedencentral 1.276 → 0.86768 $/h).
