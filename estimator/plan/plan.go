@@ -532,6 +532,9 @@ type techKey struct {
 	interconnect string
 	nvlink       int
 	network      float64
+	// fabric: an offer naming its fabric without a figure may span
+	// instances (hasNetwork) where one naming neither may not.
+	fabric string
 }
 
 // techNum is techKey's numbers, the key of the techs index: plain
@@ -563,7 +566,7 @@ type techSlot struct {
 
 // keyOf is o's techKey.
 func keyOf(o *Offer) techKey {
-	return techKey{o.GPU, o.Hardware, o.GPUMemory, o.GPUCount, o.Interconnect, o.NVLinkDomain, o.NetworkGbps}
+	return techKey{o.GPU, o.Hardware, o.GPUMemory, o.GPUCount, o.Interconnect, o.NVLinkDomain, o.NetworkGbps, o.NetworkFabric}
 }
 
 // tech returns the price-free part of o's plan, computed once per techKey.

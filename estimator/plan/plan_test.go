@@ -676,3 +676,40 @@ func TestPlanFitsOnThePeak(t *testing.T) {
 		}
 	}
 }
+
+// Two offers alike but for a named fabric without a figure: the one that
+// names it spans two instances, the one that names nothing is refused,
+// whichever the planner meets first (their plans are not one cached plan).
+func TestFabricWithoutFigureIsItsOwnPlan(t *testing.T) {
+	req, offers := trainingRequest(t)
+	req.Filters.GPU = "h100-sxm"
+	var base *plan.Offer
+	for i := range offers {
+		if o := &offers[i]; o.GPU == "h100-sxm" && o.GPUCount == 8 && o.OnDemandPerHour > 0 {
+			base = o
+			break
+		}
+	}
+	if base == nil {
+		t.Fatal("no 8×H100 offer in the catalog")
+	}
+	bare, named := *base, *base
+	bare.ID, bare.NetworkGbps, bare.NetworkFabric = "test-bare", 0, ""
+	named.ID, named.NetworkGbps, named.NetworkFabric = "test-named", 0, "infiniband"
+	for _, order := range [][]plan.Offer{{bare, named}, {named, bare}} {
+		res := mustPlan(t, req, order, plan.Options{KeepUnfit: true})
+		for i := range res.Rows {
+			r := &res.Rows[i]
+			switch r.Offer.ID {
+			case "test-bare":
+				if r.Fits || r.FitReason.Key != "fit.no_fabric" {
+					t.Errorf("order %s first: no named network: fits %v (%v)", order[0].ID, r.Fits, r.FitReason)
+				}
+			case "test-named":
+				if !r.Fits || r.Instances != 2 {
+					t.Errorf("order %s first: infiniband named: fits %v, %d instances (%v)", order[0].ID, r.Fits, r.Instances, r.FitReason)
+				}
+			}
+		}
+	}
+}
