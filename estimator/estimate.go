@@ -507,7 +507,10 @@ func workingMemory(in Input, sh stageShape, first, last bool, b *Breakdown) (seq
 		// "each GPU only computes and stores the activations of a chunk of
 		// the sequence").
 		cp := CPShard(in)
-		b.Activations = toBytes(trainActivations(in, k) * inflight / cp)
+		// The first stage holds the saved activations of its micro-batches
+		// in flight, but recomputes one block of one micro-batch at a time.
+		saved, working := trainActivationSplit(in, k)
+		b.Activations = toBytes((saved*inflight + working) / cp)
 		if last && a.Vocab > 0 && !a.Encoder {
 			// Cross-entropy on b·s·V logits: 16-bit logits, fp32 upcast,
 			// fp32 gradient (fp32 training: logits + gradient). Chunked
@@ -716,8 +719,17 @@ func perTokenLayer(in Input, elem float64) (repl, shard, scores float64) {
 }
 
 // trainActivations is the activation memory saved for backward on one GPU
-// for k blocks and one micro-batch.
+// for k blocks and one micro-batch, with the block being recomputed.
 func trainActivations(in Input, k float64) float64 {
+	saved, working := trainActivationSplit(in, k)
+	return saved + working
+}
+
+// trainActivationSplit is trainActivations in two parts: what is saved for
+// backward (each micro-batch in flight holds it), and, under full
+// recomputation, the one block being recomputed (one micro-batch at a
+// time).
+func trainActivationSplit(in Input, k float64) (saved, working float64) {
 	a := in.Arch
 	elem := 2.0
 	if in.Weights == FP32 {
@@ -732,12 +744,12 @@ func trainActivations(in Input, k float64) float64 {
 				per *= s / float64(a.SeqLen)
 			}
 			if in.GradCheckpointing && a.Layers > 0 {
-				return b * (s*float64(a.Hidden)*elem*k + per/float64(a.Layers)) / tp
+				return b * s * float64(a.Hidden) * elem * k / tp, b * per / float64(a.Layers) / tp
 			}
-			return b * per / tp * k / math.Max(1, float64(a.Layers))
+			return b * per / tp * k / math.Max(1, float64(a.Layers)), 0
 		}
 		if a.Hidden == 0 || a.Layers == 0 {
-			return 0
+			return 0, 0
 		}
 	}
 	repl, shard, scores := perTokenLayer(in, elem)
@@ -766,9 +778,9 @@ func trainActivations(in Input, k float64) float64 {
 		if in.Weights != FP32 && in.ZeRO == 0 && !in.PureBF16 && (full || kbitPrepared(in)) {
 			inElem = 4
 		}
-		return b*s*float64(a.Hidden)*inElem*k/sp + layer
+		return b * s * float64(a.Hidden) * inElem * k / sp, layer
 	}
-	return layer * k
+	return layer * k, 0
 }
 
 // hfInferActivations is the transient peak of one block's forward over the

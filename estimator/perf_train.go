@@ -159,6 +159,7 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 	attnHW = math.Min(attnHW, hwFLOPs)
 	rate := tp * pp * cp * hw.PeakFLOPS * eff.MFU
 	compute := b * s * (hwFLOPs + (attnShare-1)*attnHW) / rate
+	compute += unfusedAttnSeconds(in, hw, b, s, cp)
 	elem := 2.0
 	if in.Weights == FP32 {
 		elem = 4
@@ -342,4 +343,37 @@ func trainUncertainty(in Input, hw Hardware, eff Efficiency, p Perf) float64 {
 		u += 0.2
 	}
 	return math.Min(u, 0.8)
+}
+
+// unfusedAttnSeconds is the time a micro-batch's attention spends moving
+// its scores through memory when they are materialised (Input.FlashAttention
+// false: Megatron-LM before FlashAttention, HF eager attention). Each of
+// the b·heads·s² scores of a layer (the whole matrix, the causal half
+// masked, not skipped) is written by Q·Kᵀ, read and written by the
+// softmax (scale, mask and softmax fused in one kernel in Megatron-LM,
+// scaled_upper_triang_masked_softmax) and read by the product with V:
+// 8 bytes in 16-bit in the forward pass; the backward pass writes the
+// probabilities' gradient, reads it with the probabilities and writes the
+// scores' gradient in the softmax's backward, and reads that twice (dQ,
+// dK) and the probabilities once (dV): 14 bytes; recomputation (full, or
+// selective, which recomputes exactly this core: Korthikanti et al. 2022
+// §5) runs the forward again. Attention dropout, when a model has it,
+// moves more and is left out. FlashAttention keeps the scores in on-chip
+// memory (Dao et al. 2022 §3.1), the case trainAttnCost was fitted on; the
+// GEMM FLOPs of the two products are counted there either way. Read at
+// the bandwidth share decode reaches (defaultBandwidthUtil).
+func unfusedAttnSeconds(in Input, hw Hardware, b, s, cp float64) float64 {
+	a := in.Arch
+	if in.FlashAttention || a.Heads <= 0 || hw.MemBandwidth <= 0 {
+		return 0
+	}
+	perScore := 8.0 + 14
+	if in.GradCheckpointing || in.SelectiveRecompute {
+		perScore += 8
+	}
+	// Scores on this GPU: its share of the heads (TP) and of the queries
+	// (CP), over its stage's layers (PP), each layer's context from
+	// attnLayerCtx (summed over the layers).
+	scores := b * s / cp * float64(a.Heads) / attnTP(in) * attnLayerCtx(a, s) / float64(max(1, in.PP))
+	return scores * perScore / (hw.MemBandwidth * defaultBandwidthUtil)
 }

@@ -26,6 +26,7 @@ type scaleRecord struct {
 	GlobalBatch          int `json:"global_batch"`
 	Seq                  int
 	Recompute            string
+	Attention            string // "unfused": scores materialised (no FlashAttention)
 	ZeRO                 int
 	Precision            string
 	Measured             struct {
@@ -100,6 +101,7 @@ func scaleEstimate(t *testing.T, r scaleRecord) (float64, Perf) {
 	in := DefaultInput(scaleArch(t, r))
 	in.Task, in.Seq, in.Batch = Pretrain, r.Seq, r.MicroBatch
 	in.GPUs, in.TP, in.PP, in.CP, in.ZeRO = r.GPUs, r.TP, r.PP, r.CP, r.ZeRO
+	in.FlashAttention = r.Attention != "unfused"
 	switch r.Recompute {
 	case "full":
 		in.GradCheckpointing = true
@@ -151,15 +153,19 @@ func scaleBin(gpus int) string {
 // them) and prints the errors (estimate / measured − 1 in the row's unit)
 // by row, by scale and by what the figure includes (go test -run
 // TrainingScale -v). Step-level figures (iteration time, TFLOP/s, MFU,
-// tokens/s) are held to median 20%, p90 35%, and so are whole-run
-// GPU-hours. Pythia's rows replay the layout of each run's
-// GPT-NeoX config (EleutherAI/pythia models/*.yml: micro-batch 8–32, TP
-// 1–4, full activation checkpointing); with it they are 17–39% short
-// (38–55% at micro-batch 1 without recomputation), the 70M and 12B runs
-// furthest: GPT-NeoX's 2022–23 stack (fp16, a synchronisation after every
-// layer, partitioned activation checkpoints under TP) is slower than the
+// tokens/s) are held to median 15%, p90 35%, whole-run GPU-hours to
+// median 17%, p90 35%. Attention runs unfused (Record.Attention "unfused": the
+// score matrices go through memory, unfusedAttnSeconds) where the run had
+// no FlashAttention: Megatron-LM in 2021–22 (Narayanan et al., Korthikanti
+// et al., MT-NLG) and the Pythia configs without an attention-config
+// (70M, 1B); Narayanan's weak-scaling rows were 17–31% fast at 1.7–18B
+// without it and are within 12% with it. Pythia's rows replay the layout
+// of each run's GPT-NeoX config (EleutherAI/pythia models/*.yml:
+// micro-batch 8–32, TP 1–4, full activation checkpointing); the runs
+// configured with FlashAttention stay 18–35% short (GPT-NeoX's 2022–23
+// stack, fp16 with a synchronisation after every layer, is slower than the
 // llm-foundry rows the efficiency is fitted on, and the training
-// efficiency knows no software stack. MPT-7B replays llm-foundry's
+// efficiency knows no software stack). MPT-7B replays llm-foundry's
 // published MPT-7B layout (activation checkpointing under FSDP): −11%, and
 // its figure, like StarCoder's (−32%), is wall time with restarts, which
 // the step model leaves out.
@@ -191,11 +197,11 @@ func TestTrainingScaleCalibration(t *testing.T) {
 	for _, k := range keys {
 		t.Logf("%-32s n=%2d median |error| %5.1f%%  p90 %5.1f%%", k, len(groups[k]), 100*median(groups[k]), 100*quantileAbs(groups[k], 0.9))
 	}
-	if m, p90 := median(groups["step"]), quantileAbs(groups["step"], 0.9); m > 0.20 || p90 > 0.35 {
-		t.Errorf("step-level rows: median |error| %.1f%%, p90 %.1f%%: want ≤ 20%%, ≤ 35%%", 100*m, 100*p90)
+	if m, p90 := median(groups["step"]), quantileAbs(groups["step"], 0.9); m > 0.15 || p90 > 0.35 {
+		t.Errorf("step-level rows: median |error| %.1f%%, p90 %.1f%%: want ≤ 15%%, ≤ 35%%", 100*m, 100*p90)
 	}
-	if m, p90 := median(groups["GPU-hours"]), quantileAbs(groups["GPU-hours"], 0.9); m > 0.20 || p90 > 0.35 {
-		t.Errorf("whole-run GPU-hours: median |error| %.1f%%, p90 %.1f%%: want ≤ 20%%, ≤ 35%%", 100*m, 100*p90)
+	if m, p90 := median(groups["GPU-hours"]), quantileAbs(groups["GPU-hours"], 0.9); m > 0.17 || p90 > 0.35 {
+		t.Errorf("whole-run GPU-hours: median |error| %.1f%%, p90 %.1f%%: want ≤ 17%%, ≤ 35%%", 100*m, 100*p90)
 	}
 	// Scale trends, each the ratio of estimate to measurement at the larger
 	// scale over the smaller (1 = the trend reproduced): the same batch on
