@@ -14,23 +14,30 @@ import (
 // PCIe in the model: SGLang MI325X TTFT +176% → +27% median error), the
 // AMD generations' all-reduce latency (servingAllReduceLatency: AMD TPOT
 // −42% → −2% in-sample) and the recipes' SGLang receive interval on
-// Blackwell (sim.recvInterval: SGLang B200 TTFT −48.5% → +8.4%). "load
-// TTFT" compares the simulated mean with the measured mean, which cold
-// starts inflate on some runs (p99 of 68–83 s at a median of 0.3–0.8 s on
-// the 2025-11/12 SGLang B200 runs): on the rows whose measured p99 is under
-// 8× their median the mean's error is 30.7/30.5/27.0%. TestServingAccuracy
-// fails when a figure gets worse by more than servingSlack; when the model
-// improves, lower them. The issue's targets (TTFT 30%, TPOT and throughput
-// per GPU 12%) are met by the medians, TPOT and throughput in-sample, not
-// by the mean TTFT nor the throughput of the test and held-back splits.
+// Blackwell (sim.recvInterval: SGLang B200 TTFT −48.5% → +8.4%). The mean
+// the estimate reports is compared with the measured mean where a row keeps
+// one ("load TTFT", 213 rows) and with the median where it does not ("load
+// TTFT vs median", 878 history rows). The measured means run at about twice
+// the medians (median ratio 1.9; ours 1.1): the first wave of each run waits
+// seconds more than the steady state, p99 of 68–83 s at a median of
+// 0.3–0.8 s on the 2025-11/12 SGLang B200 runs that had no warm-up, and still
+// 1.9× after InferenceX added warm-up requests (2026-01-21). The simulator's
+// first wave queues only for its prefills, so its mean is about half the
+// measured mean there; on the rows whose p99 is under 8× their median the
+// mean's error is about 30%. TestServingAccuracy fails when a figure gets
+// worse by more than servingSlack; when the model improves, lower them. The
+// issue's targets (TTFT 30%, TPOT and throughput per GPU 12%) are met by the
+// TTFT medians and the TPOTs, nearly by the throughput, not by the mean TTFT.
 var servingAchieved = []struct {
 	group  string
 	nvidia bool
 	splits [3]float64
 }{
-	{"load TTFT", false, [3]float64{0.368, 0.353, 0.356}},
+	{"load TTFT", false, [3]float64{0.503, 0.583, 0.584}},
+	{"load TTFT vs median", false, [3]float64{0.327, 0.319, 0.294}},
 	{"load TTFT p50", false, [3]float64{0.216, 0.254, 0.259}},
-	{"load TPOT", false, [3]float64{0.096, 0.110, 0.099}},
+	{"load TPOT", false, [3]float64{0.104, 0.120, 0.114}},
+	{"load TPOT vs median", false, [3]float64{0.093, 0.105, 0.090}},
 	{"load TPOT p50", false, [3]float64{0.093, 0.110, 0.093}},
 	{"load throughput/GPU", false, [3]float64{0.108, 0.127, 0.123}},
 	{"load TTFT p50", true, [3]float64{0.205, 0.199, 0.217}},

@@ -26,7 +26,8 @@ import (
 
 // Validation groups, in report order.
 var valGroups = []string{"memory", "fine-tune memory", "decode", "prefill/TTFT", "serving TPOT", "serving throughput",
-	"load TTFT", "load TTFT p50", "load TTFT p99", "load TPOT", "load TPOT p50", "load TPOT p99", "load throughput/GPU",
+	"load TTFT", "load TTFT vs median", "load TTFT p50", "load TTFT p99", "load TPOT", "load TPOT vs median", "load TPOT p50",
+	"load TPOT p99", "load throughput/GPU",
 	"training time", "MFU"}
 
 // Splits: fit rows fixed a constant; test rows did not; held-back rows
