@@ -465,9 +465,10 @@ func TestFineTuneMemory(t *testing.T) {
 		}
 	}
 	// Medians as they stand: the ms-swift rows compared with RunReserved
-	// (the allocator's cache over their varying lengths), the other stacks'
-	// test rows within 6%.
-	want := map[string]float64{"fit": 0.03, "test": 0.05, "test other stacks": 0.06, "heldback": 0.14, "test full": 0.06, "heldback qlora": 0.20}
+	// (the allocator's cache over their varying lengths), QLoRA with the
+	// head's autocast copy, the other stacks' test rows within 6%; held back
+	// within the 12%.
+	want := map[string]float64{"fit": 0.03, "test": 0.04, "test other stacks": 0.06, "heldback": 0.12, "test full": 0.06, "heldback qlora": 0.20}
 	for _, k := range []string{"fit", "test", "test other stacks", "heldback", "heldback other stacks", "test full", "test lora", "test qlora",
 		"heldback lora", "heldback qlora"} {
 		if len(errs[k]) == 0 {

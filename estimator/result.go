@@ -25,7 +25,9 @@ type Breakdown struct {
 	// compute buffer.
 	Activations Bytes
 	// Logits: training cross-entropy spike b·s·V (16-bit logits + fp32
-	// upcast + fp32 gradient); inference, the last position's fp32 logits.
+	// upcast + fp32 gradient), with a k-bit-prepared QLoRA head's 16-bit
+	// autocast copy (autocastHeadCopy); inference, the last position's
+	// fp32 logits.
 	Logits Bytes
 	// KVCache: the sequences' cache (HF, llama.cpp) or vLLM's pre-allocated
 	// pool.
