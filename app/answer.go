@@ -7,7 +7,6 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"rightsize/app/page"
-	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
 )
 
@@ -81,7 +80,13 @@ func (c *Calculator) gpuName(id string) string {
 func (c *Calculator) renderAnswer() app.UI {
 	if !c.r.OK {
 		if !c.ps.out.OK || len(c.ps.out.Picks) == 0 {
-			return app.Text("")
+			// No answer to keep: the job line stays, so a part edited
+			// there keeps its box and its message until it reads.
+			return app.Section().Class("rs-answer rs-stale").Body(
+				app.H2().Text(c.t(page.MsgAnswerTitle)),
+				c.renderJobLine(),
+				app.P().Class("rs-sub").ID("rs-answer-stale").Text(c.t(page.MsgFixToUpdate)),
+			)
 		}
 		// A field is invalid: the last answer stays, greyed, so the page
 		// does not lose (and later regain) the answer's height above the
@@ -91,12 +96,14 @@ func (c *Calculator) renderAnswer() app.UI {
 	if !c.ps.out.OK && c.ps.pending() {
 		return app.Section().Class("rs-answer").Body(
 			app.H2().Text(c.t(page.MsgAnswerTitle)),
+			c.renderJobLine(),
 			app.P().Class("rs-sub").ID("rs-planning").Text(c.t(page.MsgPlanning)),
 		)
 	}
 	if len(c.ps.out.Picks) == 0 {
 		return app.Section().Class("rs-answer").Body(
 			app.H2().Text(c.t(page.MsgAnswerTitle)),
+			c.renderJobLine(),
 			app.P().Class("rs-sub").ID("rs-no-answer").Text(c.t(page.MsgNoAnswer)),
 		)
 	}
@@ -107,7 +114,7 @@ func (c *Calculator) renderAnswer() app.UI {
 func (c *Calculator) answerPicks(class string, note app.UI) app.UI {
 	return app.Section().Class(class).Body(
 		app.H2().Text(c.t(page.MsgAnswerTitle)),
-		app.P().Class("rs-job").ID("rs-job-line").Text(c.jobLine()),
+		c.renderJobLine(),
 		note,
 		c.fxLine(),
 		&recommendation{Picks: c.pickViews(), Lang: c.lang(), CostLabel: c.planCostHeader(), TimeLabel: c.planTimeHeader()},
@@ -242,6 +249,7 @@ func (c *Calculator) paretoChart() app.UI {
 		XLabel: c.planCostHeader() + " (" + l.Money(minC, c.ps.out.Currency) + " … " + l.Money(maxC, c.ps.out.Currency) + ")",
 		YLabel: c.planTimeHeader() + " (" + l.Duration(minT) + " … " + l.Duration(maxT) + ")",
 		Hint:   c.t(page.MsgParetoHint),
+		Lang:   c.lang(), Compared: c.cmp,
 	}
 }
 
@@ -249,7 +257,9 @@ type pareto struct {
 	app.Compo
 	Points                      []pointView
 	Title, XLabel, YLabel, Hint string
-	shown                       int // index+1 of the point last hovered or tapped
+	Lang                        string
+	Compared                    []string // the comparison's offers
+	shown                       int      // index+1 of the point last hovered or tapped
 }
 
 func (p *pareto) Render() app.UI {
@@ -283,9 +293,21 @@ func (p *pareto) Render() app.UI {
 		body = append(body, svg("circle").Class(cls).Attr("cx", pt.X).Attr("cy", pt.Y).Attr("r", 5).
 			Attr("data-i", strconv.Itoa(i)).Attr("tabindex", 0).Attr("role", "button").Attr("aria-label", pt.Label))
 	}
-	info := p.Hint
+	info, cmp := p.Hint, app.UI(app.Text(""))
 	if p.shown > 0 && p.shown <= len(p.Points) {
-		info = p.Points[p.shown-1].Label
+		pt := p.Points[p.shown-1]
+		info = pt.Label
+		// The point shown can join the comparison.
+		state := 0
+		if len(p.Compared) >= page.MaxCompare {
+			state = 2
+		}
+		for _, id := range p.Compared {
+			if id == pt.ID {
+				state = 1
+			}
+		}
+		cmp = app.Span().ID("rs-pareto-cmp").OnClick(p.onCompare).Body(compareButton(p.Lang, pt.ID, state))
 	}
 	// The axis names are HTML text around the chart, not SVG text: the SVG
 	// scales with the page's width (to about 0.37 of its size on a 360 px
@@ -297,9 +319,12 @@ func (p *pareto) Render() app.UI {
 			Attr("role", "group").Attr("aria-label", p.Title).
 			On("mouseover", p.onShow).On("focusin", p.onShow).OnClick(p.onPick).OnKeyDown(p.onKey).Body(body...),
 		app.Div().Class("rs-axis-label rs-axis-x").Attr("aria-hidden", true).Text(p.XLabel+" →"),
-		app.FigCaption().ID("rs-pareto-info").Attr("aria-live", "polite").Text(info),
+		app.FigCaption().Body(app.Span().ID("rs-pareto-info").Attr("aria-live", "polite").Text(info), app.Text(" "), cmp),
 	)
 }
+
+// onCompare adds the point shown to the comparison (or removes it).
+func (p *pareto) onCompare(ctx app.Context, e app.Event) { onCompareButton(ctx, e) }
 
 // point is the chart point an event happened on.
 func (p *pareto) point(e app.Event) (int, bool) {
@@ -416,15 +441,10 @@ func (c *Calculator) renderCompare() app.UI {
 	}
 	perM := func(j page.Job, o *page.PlanOut) string {
 		x, ok := o.Best(j.GPU.ID)
-		switch {
-		case !ok || c.ps.pending():
-			return "—"
-		case j.In.Task == estimator.Inference:
-			return l.Money(o.FromUSD(x.PerMOutUSD), o.Currency)
-		case o.Kind != planner.Training || !(j.Tokens > 0):
+		if !ok || c.ps.pending() {
 			return "—"
 		}
-		return l.Money(x.Cost/j.Tokens*1e6, o.Currency)
+		return o.Cells(l, j, x).PerM
 	}
 	add(page.MsgMemory, mem(pr), mem(lr))
 	add(page.MsgVerdict, verdict(pr), verdict(lr))

@@ -1,7 +1,9 @@
 package app
 
 import (
+	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -60,6 +62,14 @@ type Calculator struct {
 
 	// pin is the configuration kept for comparison ("Pin"), or nil.
 	pin *page.ViewState
+	// cmp is the comparison's offers (compare.go), in the link as
+	// page.CompareKey; cmpFull: the last add found it full.
+	cmp     []string
+	cmpFull bool
+	// jobEdit is the field of the job line open for editing (jobline.go);
+	// jobEditing says one is.
+	jobEdit    page.Field
+	jobEditing bool
 	// linkIgnored: the parts of the opened link that do not decode (routes.go).
 	linkIgnored []string
 
@@ -120,6 +130,7 @@ func (c *Calculator) OnMount(ctx app.Context) {
 	Mark("rightsize:mounted")
 	ctx.Handle(actionApply, c.onApply)
 	ctx.Handle(actionField, c.onFieldAction)
+	ctx.Handle(actionCompare, c.onCompareAction)
 	c.ctx, c.hasCtx = ctx, true
 	c.replan()
 	custom, sheet := c.custom, c.sheetRows
@@ -229,11 +240,19 @@ func (c *Calculator) OnNav(ctx app.Context) {
 func (c *Calculator) applyFragment(frag string) bool {
 	c.linkIgnored = ignoredInLink(frag)
 	l := page.ParseLink(frag, page.DefaultState)
+	for _, b := range l.CompareBad {
+		s := page.CompareKey + "=" + b
+		if len(s) > maxIgnoredShown {
+			s = strings.ToValidUTF8(s[:maxIgnoredShown], "") + "…"
+		}
+		c.linkIgnored = append(c.linkIgnored, s)
+	}
 	if l.State == c.state && l.Embed == c.embed && l.Pinned == (c.pin != nil) && (!l.Pinned || l.Pin == *c.pin) &&
-		(l.Config == "" || l.Config == c.customText) {
+		(l.Config == "" || l.Config == c.customText) && slices.Equal(l.Compare, c.cmp) {
 		return false
 	}
 	c.state, c.embed = l.State, l.Embed
+	c.cmp, c.cmpFull = l.Compare, false
 	c.pin = nil
 	if l.Pinned {
 		p := l.Pin
@@ -363,7 +382,7 @@ func (c *Calculator) set(f page.Field, v string) {
 
 // link is what the URL fragment carries.
 func (c *Calculator) link() page.Link {
-	l := page.Link{State: c.state, Embed: c.embed}
+	l := page.Link{State: c.state, Embed: c.embed, Compare: c.cmp}
 	if c.pin != nil {
 		l.Pin, l.Pinned = *c.pin, true
 	}

@@ -78,6 +78,8 @@ func FuzzFragment(f *testing.F) {
 	f.Add("m=%E0%A4%A")
 	f.Add("m=a;b&mfu=1e-300&%%%")
 	f.Add("m=\x00\xff<script>&b=8#x%2")
+	f.Add("cmp=lambda-gpu_1x_h100_sxm5,,x!,aws-p5.48xlarge,a,b,c,lambda-gpu_1x_h100_sxm5")
+	f.Add("g=t4&cmp=%E0%A4%A,\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff")
 	cat := catalog.Default()
 	f.Fuzz(func(t *testing.T, frag string) {
 		c := &Calculator{pr: page.NewPrices(cat, nil), archs: page.Archs{}}

@@ -200,6 +200,8 @@ type fitRowView struct {
 	GPU, Name, VRAM, Verdict, Need, Split, From, Cost, Where string
 	Fits, Selected, Cheapest                                 bool
 	Plan                                                     page.Plan
+	Offer                                                    string // the planner's row the cost is (for the comparison)
+	Cmp                                                      int    // its "+ Compare" button (Calculator.cmpState)
 }
 
 type fitTable struct {
@@ -230,6 +232,9 @@ func (f *fitTable) Render() app.UI {
 // onPickRow applies the plan of the clicked row (or the focused one, on
 // Enter or Space): data-gpu, data-gpus, data-tp, data-pp, data-zero.
 func onPickRow(ctx app.Context, e app.Event) {
+	if onCompareButton(ctx, e) {
+		return
+	}
 	if e.Get("type").String() == "keydown" {
 		if k := e.Get("key").String(); k != "Enter" && k != " " {
 			return
@@ -290,7 +295,7 @@ func (r *fitRow) Render() app.UI {
 		app.If(x.Where != "", func() app.UI { return app.Div().Class("rs-where").Text(x.Where) }),
 	)
 	return withPlan(app.Tr().Class(cls), x.GPU, x.Plan).TabIndex(0).Attr("aria-selected", x.Selected).Body(
-		labelCell(t(page.MsgGPUCol)).Class("rs-name").Text(x.Name),
+		labelCell(t(page.MsgGPUCol)).Class("rs-name").Body(app.Text(x.Name+" "), compareButton(r.Lang, x.Offer, x.Cmp)),
 		labelCell(t(page.MsgVRAM)).Class("num rs-vram").Text(x.VRAM),
 		labelCell(t(page.MsgWithYourSetup)).Class("rs-fits").Body(verdict),
 		labelCell(t(page.MsgMinGPUs)).Class("num rs-need").Body(
@@ -309,6 +314,7 @@ type offerRowView struct {
 	Estimated, Own                                                                                       bool
 	Age                                                                                                  int // catalog.AgeGrade + 1; 0: no clock (the prerendered page)
 	Plan                                                                                                 page.Plan
+	Cmp                                                                                                  int // its "+ Compare" button (Calculator.cmpState); -1: none (no plan)
 }
 
 type offerTable struct {
@@ -347,10 +353,15 @@ type offerRow struct {
 func (r *offerRow) Render() app.UI {
 	o := r.R
 	t := func(k page.MsgKey) string { return page.Tr(r.Lang, k) }
-	provider := labelCell(t(page.MsgProvider)).Class("rs-name").Text(o.Provider)
-	if o.Own {
-		provider = labelCell(t(page.MsgProvider)).Class("rs-name").Body(app.Text(o.Provider+" "), app.Span().Class("rs-badge").Text(t(page.MsgYourPrice)))
+	cmpID := o.ID
+	if o.Cmp < 0 {
+		cmpID = ""
 	}
+	provider := labelCell(t(page.MsgProvider)).Class("rs-name").Body(
+		app.Text(o.Provider+" "),
+		app.If(o.Own, func() app.UI { return app.Span().Class("rs-badge").Text(t(page.MsgYourPrice)) }),
+		compareButton(r.Lang, cmpID, o.Cmp),
+	)
 	date := o.AsOf
 	if o.Estimated {
 		date += " (" + t(page.MsgEstimatedDate) + ")"

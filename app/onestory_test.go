@@ -24,6 +24,35 @@ func textByID(doc, id string) (string, bool) {
 	return html.UnescapeString(doc[i+j+1 : i+j+k]), true
 }
 
+// innerTextByID is the text of element id (a tag element) with its
+// children's, white space collapsed as a browser shows it.
+func innerTextByID(doc, id, tag string) (string, bool) {
+	i := strings.Index(doc, `id="`+id+`"`)
+	if i < 0 {
+		return "", false
+	}
+	doc = doc[i:]
+	doc = doc[strings.Index(doc, ">")+1:]
+	if k := strings.Index(doc, "</"+tag+">"); k >= 0 {
+		doc = doc[:k]
+	}
+	var b strings.Builder
+	for doc != "" {
+		lt := strings.Index(doc, "<")
+		if lt < 0 {
+			b.WriteString(doc)
+			break
+		}
+		b.WriteString(doc[:lt])
+		gt := strings.Index(doc[lt:], ">")
+		if gt < 0 {
+			break
+		}
+		doc = doc[lt+gt+1:]
+	}
+	return strings.Join(strings.Fields(html.UnescapeString(b.String())), " "), true
+}
+
 // TestPageTellsOneStory renders the page for a matrix of user questions and
 // checks that every figure shown in two places is the same figure, and that
 // each states the plan it describes:
@@ -169,7 +198,7 @@ func TestJobLine(t *testing.T) {
 		c.state = page.ParseFragment(tc.frag, page.DefaultState)
 		c.dropStatic()
 		c.recompute()
-		got, ok := textByID(app.HTMLString(c.Render()), "rs-job-line")
+		got, ok := innerTextByID(app.HTMLString(c.Render()), "rs-job-line", "p")
 		if !ok || !strings.Contains(got, tc.want) {
 			t.Errorf("%q: job line %q, want %q", tc.frag, got, tc.want)
 		}

@@ -55,7 +55,7 @@ func takeStaticPage() {
 // the user's, no pin, not embedded), and for the recommendation no plan
 // of the browser's own yet, for the others the first screen only.
 func (c *Calculator) keepsStatic(s staticSection) bool {
-	if c.static[s] == nil || c.state != page.DefaultState || c.sheetRows != 0 || c.pin != nil || c.embed {
+	if c.static[s] == nil || c.state != page.DefaultState || c.sheetRows != 0 || c.pin != nil || len(c.cmp) > 0 || c.embed {
 		return false
 	}
 	if s == staticAnswer {

@@ -70,6 +70,7 @@ func (c *Calculator) Render() app.UI {
 		),
 		c.staticOr(staticAnswer, c.renderAnswer),
 		app.If(c.pin != nil, c.renderCompare),
+		app.If(len(c.cmp) > 0, c.renderPlans),
 		c.renderInputs(),
 		c.staticOr(staticResult, c.renderResult),
 		c.staticOr(staticPerf, c.renderPerf),
@@ -131,8 +132,9 @@ func enumOptions[T interface{ String() string }](vals []T) []option {
 	return o
 }
 
-func (c *Calculator) renderInputs() app.UI {
-	l := c.loc()
+// modelOptions, gpuOptions, engineOptions and taskOptions are the
+// choices of the form's selects, which the job line offers too.
+func (c *Calculator) modelOptions() []option {
 	models := make([]option, len(c.pr.Cat.Models), len(c.pr.Cat.Models)+1)
 	for i, m := range c.pr.Cat.Models {
 		models[i] = option{m.ID, m.Name}
@@ -140,23 +142,40 @@ func (c *Calculator) renderInputs() app.UI {
 	if c.custom != nil {
 		models = append(models, option{page.CustomModelID, c.customModelName()})
 	}
+	return models
+}
+
+func (c *Calculator) gpuOptions() []option {
+	l := c.loc()
 	gpus := make([]option, len(c.pr.Cat.GPUs))
 	for i, g := range c.pr.Cat.GPUs {
 		gpus[i] = option{g.ID, g.Name + " · " + l.Bytes(g.Memory)}
 	}
+	return gpus
+}
+
+func engineOptions() []option {
 	engines := make([]option, len(estimator.Engines))
 	for i, e := range estimator.Engines {
 		engines[i] = option{e.String(), engineLabels[e]}
 	}
+	return engines
+}
+
+func (c *Calculator) taskOptions() []option {
+	return labelled(c, estimator.Tasks, page.MsgTaskInference, page.MsgTaskTrain, page.MsgTaskFinetune, page.MsgTaskLoRA, page.MsgTaskQLoRA)
+}
+
+func (c *Calculator) renderInputs() app.UI {
 	fields := []app.UI{
-		c.selectField(page.FieldModel, page.MsgModel, models),
-		c.selectField(page.FieldTask, page.MsgTask, labelled(c, estimator.Tasks, page.MsgTaskInference, page.MsgTaskTrain, page.MsgTaskFinetune, page.MsgTaskLoRA, page.MsgTaskQLoRA)),
+		c.selectField(page.FieldModel, page.MsgModel, c.modelOptions()),
+		c.selectField(page.FieldTask, page.MsgTask, c.taskOptions()),
 		c.selectField(page.FieldPrecision, page.MsgPrecision, enumOptions(estimator.DTypes)),
 		c.selectField(page.FieldQuant, page.MsgQuant, c.quantOptions()),
 		c.selectField(page.FieldKernel, page.MsgKernel, enumOptions(estimator.Kernels)),
 		c.textField(page.FieldBatch, page.MsgBatch, "numeric"),
 		c.textField(page.FieldSeq, page.MsgSeq, "numeric"),
-		c.selectField(page.FieldGPU, page.MsgGPU, gpus),
+		c.selectField(page.FieldGPU, page.MsgGPU, c.gpuOptions()),
 		c.textField(page.FieldGPUs, page.MsgGPUs, "numeric"),
 		c.textField(page.FieldTrainTokens, page.MsgTrainTokens, "text"),
 		c.textField(page.FieldDataset, page.MsgDataset, "text"),
@@ -174,7 +193,7 @@ func (c *Calculator) renderInputs() app.UI {
 		c.selectField(page.FieldLoRATargets, page.MsgLoRATargets, labelled(c, []estimator.LoRATargets{estimator.LoRAAttention, estimator.LoRAAllLinear}, page.MsgTargetsAttn, page.MsgTargetsAll)),
 		c.selectField(page.FieldZeRO, page.MsgZeRO, []option{{"0", "0"}, {"1", "1"}, {"2", "2"}, {"3", "3"}}),
 		c.selectField(page.FieldOffload, page.MsgOffload, labelled(c, estimator.Offloads, page.MsgOffNone, page.MsgOffOptimizer, page.MsgOffAll)),
-		c.selectField(page.FieldEngine, page.MsgEngine, engines),
+		c.selectField(page.FieldEngine, page.MsgEngine, engineOptions()),
 		c.selectField(page.FieldKV, page.MsgKV, enumOptions(estimator.DTypes)),
 		c.textField(page.FieldMemUtil, page.MsgMemUtil, "decimal"),
 		c.textField(page.FieldMaxBatched, page.MsgMaxBatched, "numeric"),
@@ -700,25 +719,6 @@ var taskKeys = map[estimator.Task]page.MsgKey{
 	estimator.LoRA: page.MsgTaskLoRA, estimator.QLoRA: page.MsgTaskQLoRA,
 }
 
-// jobLine says the job the answer is planned for, above the picks:
-// "Llama 3.1 8B · Inference · 100,000 requests × 2,048 tokens · 1 × NVIDIA
-// H100 SXM 80GB · Hugging Face transformers · Batch size 1".
-func (c *Calculator) jobLine() string {
-	j, l := c.job, c.loc()
-	var work string
-	switch {
-	case j.In.Task.Training() && j.Dataset > 0:
-		work = page.Fill(c.t(page.MsgJobEpochs), l.Sig3(j.Epochs), l.Count(int64(j.Dataset)))
-	case j.In.Task.Training():
-		work = page.Fill(c.t(page.MsgJobTokens), l.Count(int64(j.Tokens)))
-	case j.RPS > 0:
-		work = page.Fill(c.t(page.MsgJobRate), l.Sig3(j.RPS), l.Count(int64(j.Work.PromptTokens)), l.Count(int64(j.Work.OutputTokens)))
-	default:
-		work = page.Fill(c.t(page.MsgJobRequests), l.Count(int64(j.Requests)), l.Count(int64(j.In.Seq)))
-	}
-	return c.t(page.MsgJobFor) + ": " + j.Model.Name + " · " + c.t(taskKeys[j.In.Task]) + " · " + work + " · " + c.setupLine()
-}
-
 // engineLabels are the engines' product names, one per estimator.Engines.
 var engineLabels = map[estimator.Engine]string{
 	estimator.HF: "Hugging Face transformers", estimator.VLLM: "vLLM", estimator.SGLang: "SGLang",
@@ -842,6 +842,20 @@ func (c *Calculator) renderFit() app.UI {
 	if len(c.r.Fit) == 0 {
 		return app.Text("")
 	}
+	return app.Section().Class("rs-fit").Body(
+		app.H2().Text(c.t(page.MsgGPUFit)),
+		app.Div().Class("rs-fit-head").Body(
+			app.P().Class("rs-sub").Text(c.t(page.MsgPickGPU)),
+			c.selectField(page.FieldSort, page.MsgSortBy, []option{{page.SortVRAM.String(), c.t(page.MsgSortVRAM)}, {page.SortCost.String(), c.t(page.MsgSortCost)}}),
+		),
+		&fitTable{
+			Rows: c.fitRows(), Lang: c.lang(), CostHeader: c.planCostHeader() + " · " + c.pricingName(),
+		},
+	)
+}
+
+// fitRows are the fit table's rows, formatted, in the table's order.
+func (c *Calculator) fitRows() []fitRowView {
 	l := c.loc()
 	cheapestGPU := ""
 	for _, p := range c.ps.out.Picks {
@@ -854,7 +868,7 @@ func (c *Calculator) renderFit() app.UI {
 	passed := make([]bool, len(c.r.Fit))
 	for i, f := range c.r.Fit {
 		v := fitRowView{
-			GPU: f.GPU.ID, Name: f.GPU.Name, VRAM: l.Bytes(f.GPU.Memory), Fits: f.Fits,
+			GPU: f.GPU.ID, Name: f.GPU.Name, VRAM: c.gpuVRAM(f.GPU.ID), Fits: f.Fits,
 			Selected: f.GPU.ID == c.job.GPU.ID, Need: c.t(page.MsgNone), From: c.t(page.MsgNone), Cost: c.t(page.MsgNone),
 			Plan: f.Plan,
 		}
@@ -879,7 +893,8 @@ func (c *Calculator) renderFit() app.UI {
 		// an input change's DOM work.
 		switch x, ok := c.ps.out.Best(f.GPU.ID); {
 		case ok:
-			v.Cost, v.Plan = l.Money(x.Cost, c.ps.out.Currency), x.Plan
+			v.Cost, v.Plan = c.ps.out.Cells(l, c.job, x).Cost, x.Plan
+			v.Offer, v.Cmp = x.Offer.ID, c.cmpState(x.Offer.ID)
 			v.Where = strconv.Itoa(x.Plan.GPUs) + "× · " + c.providerName(x.Offer.Provider) + " " + x.Offer.InstanceType + instances(x.Instances)
 			v.Cheapest = f.GPU.ID == cheapestGPU
 			costs[i], passed[i] = x.Cost, x.PassedOver
@@ -921,16 +936,7 @@ func (c *Calculator) renderFit() app.UI {
 		}
 		rows = sorted
 	}
-	return app.Section().Class("rs-fit").Body(
-		app.H2().Text(c.t(page.MsgGPUFit)),
-		app.Div().Class("rs-fit-head").Body(
-			app.P().Class("rs-sub").Text(c.t(page.MsgPickGPU)),
-			c.selectField(page.FieldSort, page.MsgSortBy, []option{{page.SortVRAM.String(), c.t(page.MsgSortVRAM)}, {page.SortCost.String(), c.t(page.MsgSortCost)}}),
-		),
-		&fitTable{
-			Rows: rows, Lang: c.lang(), CostHeader: c.planCostHeader() + " · " + c.pricingName(),
-		},
-	)
+	return rows
 }
 
 // splitText says how the GPUs are used: tensor-parallel degree, pipeline
@@ -963,6 +969,25 @@ func (c *Calculator) renderOffers() app.UI {
 	if !c.r.OK {
 		return app.Text("")
 	}
+	rows, more := c.offerRows()
+	return app.Section().Class("rs-offers").Body(
+		app.H2().Text(c.t(page.MsgOffers)+" · "+c.job.GPU.Name),
+		app.P().Class("rs-sub").Text(c.t(page.MsgPricesNote)),
+		app.If(len(rows) == 0, func() app.UI {
+			return app.P().Class("rs-sub").Text(c.t(page.MsgNoOffers))
+		}).Else(func() app.UI {
+			return &offerTable{Rows: rows, Lang: c.lang(), CostHeader: c.planCostHeader() + " · " + c.pricingName(), TimeHeader: c.planTimeHeader()}
+		}),
+		app.If(more > 0, func() app.UI {
+			return app.Button().Class("rs-more").ID("rs-more-offers").OnClick(c.onShowAllOffers).
+				Text(c.t(page.MsgShowAll) + " (+" + strconv.Itoa(more) + ")")
+		}),
+	)
+}
+
+// offerRows are the offers table's rows, formatted, and how many more
+// "Show all" would list.
+func (c *Calculator) offerRows() (rows []offerRowView, more int) {
 	l := c.loc()
 	// The planner's row prices each offer; offers it priced come first,
 	// cheapest first, then the rest in catalog order (USD, price per GPU-hour).
@@ -979,12 +1004,11 @@ func (c *Calculator) renderOffers() app.UI {
 		return 0
 	}
 	slices.SortStableFunc(offers, func(a, b page.OfferResult) int { return cmp.Compare(page.PriceKey(cost(a)), page.PriceKey(cost(b))) })
-	more := 0
 	if !c.allOffers && len(offers) > page.OffersShown {
 		more = len(offers) - page.OffersShown
 		offers = offers[:page.OffersShown]
 	}
-	rows := make([]offerRowView, len(offers))
+	rows = make([]offerRowView, len(offers))
 	for i, o := range offers {
 		rows[i] = offerRowView{
 			ID: o.Offer.ID, GPU: o.Offer.GPU, Plan: o.Plan,
@@ -993,12 +1017,13 @@ func (c *Calculator) renderOffers() app.UI {
 			OnDemand: l.Money(o.Offer.OnDemandPerHour, o.Offer.Currency), Spot: l.Money(o.Offer.SpotPerHour, o.Offer.Currency),
 			Reserved: c.reservedText(o.Offer.Reserved1yPerHour, o.Offer.Reserved3yPerHour, o.Offer.Currency),
 			Cost:     c.t(page.MsgNone), Time: c.t(page.MsgNone), AsOf: l.Date(o.Offer.AsOf), Source: page.SourceText(o.Offer.Source),
-			Estimated: o.Offer.AsOfEstimated, Own: o.Own,
+			Estimated: o.Offer.AsOfEstimated, Own: o.Own, Cmp: -1,
 		}
 		c.flagOffer(&rows[i], o.Offer)
-		if k, ok := c.ps.out.ByOffer[o.Offer.ID]; ok {
-			x := c.ps.out.Cands[k]
-			rows[i].Cost, rows[i].Plan, rows[i].Time = l.Money(x.Cost, c.ps.out.Currency), x.Plan, l.Duration(x.Seconds)
+		if x, ok := c.ps.out.Row(o.Offer.ID); ok {
+			cells := c.ps.out.Cells(l, c.job, x)
+			rows[i].Cost, rows[i].Plan, rows[i].Time, rows[i].AsOf = cells.Cost, x.Plan, cells.Time, cells.AsOf
+			rows[i].Cmp = c.cmpState(o.Offer.ID)
 			rows[i].Where = splitText(x.Plan) + instances(x.Instances)
 			if x.CommShare > 0 {
 				rows[i].Where += " · " + strings.Replace(c.t(page.MsgCommShare), "%s", l.SmallPercent(x.CommShare), 1)
@@ -1008,19 +1033,7 @@ func (c *Calculator) renderOffers() app.UI {
 			rows[i].Region = o.Offer.Regions[0]
 		}
 	}
-	return app.Section().Class("rs-offers").Body(
-		app.H2().Text(c.t(page.MsgOffers)+" · "+c.job.GPU.Name),
-		app.P().Class("rs-sub").Text(c.t(page.MsgPricesNote)),
-		app.If(len(rows) == 0, func() app.UI {
-			return app.P().Class("rs-sub").Text(c.t(page.MsgNoOffers))
-		}).Else(func() app.UI {
-			return &offerTable{Rows: rows, Lang: c.lang(), CostHeader: c.planCostHeader() + " · " + c.pricingName(), TimeHeader: c.planTimeHeader()}
-		}),
-		app.If(more > 0, func() app.UI {
-			return app.Button().Class("rs-more").ID("rs-more-offers").OnClick(c.onShowAllOffers).
-				Text(c.t(page.MsgShowAll) + " (+" + strconv.Itoa(more) + ")")
-		}),
-	)
+	return rows, more
 }
 
 func cmpOr(a, b string) string {

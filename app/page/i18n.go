@@ -445,6 +445,13 @@ const (
 	MsgKindBroker
 	MsgKindDecentralized
 	MsgFXLine
+	MsgCompareAdd
+	MsgCompared
+	MsgCompareRemove
+	MsgComparePlans
+	MsgCompareFull
+	MsgCompareNoPlan
+	MsgPriceDate
 	NMsgs
 )
 
@@ -833,6 +840,13 @@ var messagesEN = [NMsgs]string{
 	MsgKindBroker:            "broker",
 	MsgKindDecentralized:     "decentralized network",
 	MsgFXLine:                "Prices in %s: converted at 1 USD = %s (%s, %s); prices quoted in other currencies likewise",
+	MsgCompareAdd:            "+ Compare",
+	MsgCompared:              "✓ Comparing",
+	MsgCompareRemove:         "Remove from comparison",
+	MsgComparePlans:          "Plans side by side",
+	MsgCompareFull:           "The comparison holds %s plans: remove one to add another.",
+	MsgCompareNoPlan:         "—: no plan on this offer for the job as set.",
+	MsgPriceDate:             "Price date",
 }
 
 var MessagesRU = [NMsgs]string{
@@ -1214,6 +1228,13 @@ var MessagesRU = [NMsgs]string{
 	MsgKindBroker:            "брокер",
 	MsgKindDecentralized:     "децентрализованная сеть",
 	MsgFXLine:                "Цены в %s: пересчитаны по курсу 1 USD = %s (%s, %s); цены в других валютах — так же",
+	MsgCompareAdd:            "+ Сравнить",
+	MsgCompared:              "✓ В сравнении",
+	MsgCompareRemove:         "Убрать из сравнения",
+	MsgComparePlans:          "Планы рядом",
+	MsgCompareFull:           "В сравнении не больше %s планов: уберите один, чтобы добавить другой.",
+	MsgCompareNoPlan:         "—: для задачи в её нынешнем виде на этом предложении плана нет.",
+	MsgPriceDate:             "Дата цены",
 }
 
 var messagesZH = [NMsgs]string{
@@ -1595,6 +1616,13 @@ var messagesZH = [NMsgs]string{
 	MsgKindBroker:            "经纪平台",
 	MsgKindDecentralized:     "去中心化网络",
 	MsgFXLine:                "价格以 %s 显示：按 1 美元 = %s 换算（%s，%s）；其他币种报价同样换算",
+	MsgCompareAdd:            "+ 对比",
+	MsgCompared:              "✓ 对比中",
+	MsgCompareRemove:         "从对比中移除",
+	MsgComparePlans:          "方案对比",
+	MsgCompareFull:           "对比最多容纳 %s 个方案：请先移除一个再添加。",
+	MsgCompareNoPlan:         "—：按当前设置的任务，此报价没有可行方案。",
+	MsgPriceDate:             "价格日期",
 }
 
 // Tr returns the message for key in lang, falling back to English.

@@ -291,6 +291,10 @@ type Link struct {
 	Embed      bool
 	Config     string
 	ConfigName string
+	// Compare is the comparison's offer IDs (CompareKey); CompareBad, what
+	// ParseCompare ignored in the link's value.
+	Compare    []string
+	CompareBad []string
 }
 
 // MaxLinkConfig bounds a config.json inflated from a link: the same cap
@@ -317,6 +321,7 @@ func ParseLink(frag string, def ViewState) Link {
 			l.Config, l.ConfigName = text, v.Get("cfgn")
 		}
 	}
+	l.Compare, l.CompareBad = ParseCompare(v.Get(CompareKey))
 	return l
 }
 
@@ -337,6 +342,10 @@ func (l Link) Encode(def ViewState) string {
 	}
 	if e := v.Encode(); e != "" {
 		s += "&" + e
+	}
+	if len(l.Compare) > 0 {
+		// Commas unescaped: the IDs are URL-safe, and the link stays readable.
+		s += "&" + CompareKey + "=" + EncodeCompare(l.Compare)
 	}
 	return s
 }

@@ -1,0 +1,139 @@
+package app
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"rightsize/app/page"
+)
+
+// TestCompareCellsAreTheTables: a plan added to the comparison shows the
+// cells its row shows in the offers table (cost, time, price date) and in
+// the fit table (cost of the GPU's cheapest plan, VRAM): one formatter,
+// one story. Checked on a batch job, a LoRA job and a serving job.
+func TestCompareCellsAreTheTables(t *testing.T) {
+	for _, frag := range []string{"", "t=lora&tok=100M", "m=mistral-7b-v0.3&rps=20&ttft=1000", "g=a100-80gb-sxm&e=vllm&b=32&cur=EUR"} {
+		c, _ := load(t)
+		c.state = page.ParseFragment(frag, page.DefaultState)
+		c.recompute()
+		offers, _ := c.offerRows()
+		var want []offerRowView
+		for _, r := range offers {
+			if r.Cmp >= 0 && len(want) < 2 {
+				want = append(want, r)
+			}
+		}
+		if len(want) == 0 {
+			t.Fatalf("%q: no planned offer in the offers table", frag)
+		}
+		// And the fit table's row of another GPU: its cost is the
+		// planner's cheapest row on it.
+		var fit fitRowView
+		for _, r := range c.fitRows() {
+			if r.Offer != "" && r.GPU != c.job.GPU.ID {
+				fit = r
+				break
+			}
+		}
+		if fit.Offer == "" {
+			t.Fatalf("%q: no other GPU with a plan in the fit table", frag)
+		}
+		for _, r := range want {
+			c.cmp = append(c.cmp, r.ID)
+		}
+		c.cmp = append(c.cmp, fit.Offer)
+		cols := c.compareCols()
+		for i, r := range want {
+			x := cols[i]
+			if !x.OK || x.Cost != r.Cost || x.Time != r.Time || x.AsOf != r.AsOf {
+				t.Errorf("%q: %s in the comparison: %q, %q, %q; in the offers table: %q, %q, %q", frag, r.ID, x.Cost, x.Time, x.AsOf, r.Cost, r.Time, r.AsOf)
+			}
+			if x.VRAM != c.gpuVRAM(c.job.GPU.ID) {
+				t.Errorf("%q: %s VRAM %q", frag, r.ID, x.VRAM)
+			}
+		}
+		if x := cols[len(cols)-1]; x.Cost != fit.Cost || x.VRAM != fit.VRAM {
+			t.Errorf("%q: %s in the comparison: %q, %q; in the fit table: %q, %q", frag, fit.Offer, x.Cost, x.VRAM, fit.Cost, fit.VRAM)
+		}
+		// The rendered comparison writes those cells, one column per plan.
+		doc := app.HTMLString(c.renderPlans())
+		if n := strings.Count(doc, `class="num rs-cmp-cost"`); n != len(cols) {
+			t.Errorf("%q: %d cost cells for %d plans", frag, n, len(cols))
+		}
+		for _, x := range cols {
+			if !strings.Contains(doc, ">"+x.Cost+"<") && !strings.Contains(doc, x.Cost) {
+				t.Errorf("%q: the comparison does not show %q", frag, x.Cost)
+			}
+		}
+		// The link carries the comparison, in order.
+		if l := c.link().Encode(page.DefaultState); !strings.Contains(l, "cmp="+page.EncodeCompare(c.cmp)) {
+			t.Errorf("%q: link %q lacks the comparison %q", frag, l, c.cmp)
+		}
+	}
+}
+
+// TestCompareButtons: each planned row has a "+ Compare" button that
+// reads as pressed once its plan is in; with the comparison full the
+// others say they cannot add.
+func TestCompareButtons(t *testing.T) {
+	c, _ := load(t)
+	c.allOffers = true
+	c.recompute()
+	rows, _ := c.offerRows()
+	var ids []string
+	for _, r := range rows {
+		if r.Cmp >= 0 {
+			ids = append(ids, r.ID)
+		}
+	}
+	if len(ids) <= page.MaxCompare {
+		t.Fatalf("%d planned offers: too few to fill the comparison", len(ids))
+	}
+	c.cmp = ids[:page.MaxCompare]
+	rows, _ = c.offerRows()
+	var doc string
+	for _, r := range rows {
+		doc += app.HTMLString((&offerRow{R: r, Lang: "en"}).Render())
+	}
+	// (go-app writes a "true" attribute bare in HTML: aria-pressed.)
+	on := func(attr string) int { return len(regexp.MustCompile(attr+`(="true"|[ >])`).FindAllString(doc, -1)) }
+	if n := on("aria-pressed"); n != page.MaxCompare {
+		t.Errorf("%d pressed compare buttons, want %d", n, page.MaxCompare)
+	}
+	if n := on("aria-disabled"); n != len(ids)-page.MaxCompare {
+		t.Errorf("%d compare buttons say full, want %d", n, len(ids)-page.MaxCompare)
+	}
+	fit := ""
+	for _, r := range c.fitRows() {
+		fit += app.HTMLString((&fitRow{R: r, Lang: "en"}).Render())
+	}
+	if !strings.Contains(fit, `class="rs-cmp-add"`) {
+		t.Error("the fit table has no compare buttons")
+	}
+}
+
+// TestCompareLinkNote: a link's comparison keeps what reads; the rest is
+// named in the link note; an offer without a plan for the job says so.
+func TestCompareLinkNote(t *testing.T) {
+	c, _ := load(t)
+	rows, _ := c.offerRows()
+	id := rows[0].ID
+	c.applyFragment("m=llama-3.1-8b&cmp=" + id + ",bad!id," + id + ",no-such-offer")
+	if len(c.cmp) != 2 || c.cmp[0] != id || c.cmp[1] != "no-such-offer" {
+		t.Fatalf("comparison %q", c.cmp)
+	}
+	note := strings.Join(c.linkIgnored, " · ")
+	if !strings.Contains(note, "cmp=bad!id") || !strings.Contains(note, "cmp="+id) {
+		t.Errorf("link note %q", note)
+	}
+	cols := c.compareCols()
+	if !cols[0].OK || cols[1].OK || cols[1].Cost != "—" {
+		t.Errorf("columns %+v", cols)
+	}
+	if doc := app.HTMLString(c.Render()); !strings.Contains(doc, `id="rs-plans"`) || !strings.Contains(doc, page.Tr("en", page.MsgCompareNoPlan)) {
+		t.Error("the page shows no comparison, or no word on the plan it lacks")
+	}
+}
