@@ -18,7 +18,7 @@ const HoursPerMonth = 730
 // Defaults for the Assumptions and Workload fields left at zero. Each is an
 // assumption, shown next to the plan and editable.
 const (
-	// DefaultMaxUtilisation: PLANNING.md (Erlang C section): real arrivals
+	// DefaultMaxUtilisation: ../shared/guides/PLANNING.md (Erlang C section): real arrivals
 	// are burstier than Poisson, keep target utilisation below ~0.7–0.8.
 	DefaultMaxUtilisation = 0.8
 	// DefaultCheckpointWriteBytesPerSecond: assumption, one cloud block
@@ -418,7 +418,7 @@ func (p *planner) price(o *Offer, pr Pricing) float64 {
 }
 
 // vat normalises a VAT-inclusive price: price_excl = price_incl / (1 +
-// VAT) (PLANNING.md, "Currency and tax").
+// VAT) (../shared/guides/PLANNING.md, "Currency and tax").
 func (p *planner) vat(o *Offer, v float64) float64 {
 	if p.req.ExcludeVAT && o.PricesIncludeVAT && o.VATRate > 0 {
 		return v / (1 + o.VATRate)
