@@ -121,6 +121,15 @@ func TestE2EJobLineEdit(t *testing.T) {
 	if w := s.eval(`String(document.documentElement.scrollWidth)`); w != "360" {
 		t.Errorf("at 360 px in Russian the page is %s px wide", w)
 	}
+	s.do("back to desktop", chromedp.EmulateViewport(1280, 900))
+	s.setField("rs-lang", "zh")
+	s.waitFor("the Chinese line", `!document.getElementById("rs-job-line").textContent.includes("План для")`)
+	s.do("opening the requests part", chromedp.Click("#rs-job-requests", chromedp.ByQuery))
+	s.waitFor("the requests box", `document.activeElement && document.activeElement.id === "rs-job-edit"`)
+	s.shotOf("jobline-zh-360.png", "#rs-job-line", 360)
+	if w := s.eval(`String(document.documentElement.scrollWidth)`); w != "360" {
+		t.Errorf("at 360 px in Chinese the page is %s px wide", w)
+	}
 }
 
 // TestE2EComparePlans: rows of the offers and fit tables and a chart
@@ -174,7 +183,9 @@ func TestE2EComparePlans(t *testing.T) {
 	}
 	s.shotOf("plans-offer-row-en-360.png", "#rs-offers tbody tr:first-child", 360)
 	s.shotOf("plans-fit-row-en-360.png", `#rs-fit tr[data-gpu="a100-80gb-sxm"]`, 360)
-	s.shotOf("plans-fit-rows-en-1280.png", `#rs-fit tbody`, 1280)
+	s.shotOf("plans-fit-row-en-1280.png", `#rs-fit tr[data-gpu="a100-80gb-sxm"]`, 1280)
+	s.shotOf("plans-offer-row-en-1280.png", "#rs-offers tbody tr:first-child", 1280)
+	s.shotOf("plans-chart-en-1280.png", ".rs-pareto figcaption", 1280)
 	s.shotOf("plans-en-1280.png", "#rs-plans", 1280)
 	s.shotOf("plans-en-360.png", "#rs-plans", 360)
 	if w := s.eval(`String(document.documentElement.scrollWidth)`); w != "360" {
