@@ -136,4 +136,16 @@ func TestCompareLinkNote(t *testing.T) {
 	if doc := app.HTMLString(c.Render()); !strings.Contains(doc, `id="rs-plans"`) || !strings.Contains(doc, page.Tr("en", page.MsgCompareNoPlan)) {
 		t.Error("the page shows no comparison, or no word on the plan it lacks")
 	}
+	// A fifth plan is refused, and the comparison says why; removing one
+	// clears the note. (toggleCompare is what every "+ Compare" and ✕ does.)
+	ctx := contextOf(t)
+	c.cmp = []string{"a", "b", "c", "d"}
+	c.toggleCompare(ctx, id)
+	if doc := app.HTMLString(c.renderPlans()); len(c.cmp) != page.MaxCompare || !strings.Contains(doc, `id="rs-plans-full"`) || !strings.Contains(doc, "holds 4 plans") {
+		t.Errorf("a fifth plan: comparison %q, note shown %v", c.cmp, strings.Contains(doc, `id="rs-plans-full"`))
+	}
+	c.toggleCompare(ctx, "b")
+	if c.cmpFull || strings.Join(c.cmp, ",") != "a,c,d" {
+		t.Errorf("after removing b: comparison %q, full %v", c.cmp, c.cmpFull)
+	}
 }
