@@ -3,7 +3,6 @@ package app
 import (
 	"slices"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -70,8 +69,9 @@ type Calculator struct {
 	// jobEditing says one is.
 	jobEdit    page.Field
 	jobEditing bool
-	// linkIgnored: the parts of the opened link that do not decode (routes.go).
-	linkIgnored []string
+	// linkIgnored: the parts of the opened link that do not decode (routes.go);
+	// cmpIgnored: the values of its comparison that do not read (page.ParseCompare).
+	linkIgnored, cmpIgnored []string
 
 	// derived by recompute
 	job     page.Job
@@ -240,13 +240,7 @@ func (c *Calculator) OnNav(ctx app.Context) {
 func (c *Calculator) applyFragment(frag string) bool {
 	c.linkIgnored = ignoredInLink(frag)
 	l := page.ParseLink(frag, page.DefaultState)
-	for _, b := range l.CompareBad {
-		s := page.CompareKey + "=" + b
-		if len(s) > maxIgnoredShown {
-			s = strings.ToValidUTF8(s[:maxIgnoredShown], "") + "…"
-		}
-		c.linkIgnored = append(c.linkIgnored, s)
-	}
+	c.cmpIgnored = l.CompareBad
 	if l.State == c.state && l.Embed == c.embed && l.Pinned == (c.pin != nil) && (!l.Pinned || l.Pin == *c.pin) &&
 		(l.Config == "" || l.Config == c.customText) && slices.Equal(l.Compare, c.cmp) {
 		return false

@@ -125,9 +125,11 @@ func TestCompareLinkNote(t *testing.T) {
 	if len(c.cmp) != 2 || c.cmp[0] != id || c.cmp[1] != "no-such-offer" {
 		t.Fatalf("comparison %q", c.cmp)
 	}
-	note := strings.Join(c.linkIgnored, " · ")
-	if !strings.Contains(note, "cmp=bad!id") || !strings.Contains(note, "cmp="+id) {
-		t.Errorf("link note %q", note)
+	if strings.Join(c.cmpIgnored, ",") != "bad!id,"+id || len(c.linkIgnored) != 0 {
+		t.Errorf("ignored: comparison %q, link %q", c.cmpIgnored, c.linkIgnored)
+	}
+	if v, _ := textByID(app.HTMLString(c.Render()), "rs-cmp-ignored"); !strings.HasPrefix(v, "Left out of the comparison") || !strings.HasSuffix(v, ": bad!id · "+id) {
+		t.Errorf("the comparison's note reads %q", v)
 	}
 	cols := c.compareCols()
 	if !cols[0].OK || cols[1].OK || cols[1].Cost != "—" {

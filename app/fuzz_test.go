@@ -84,6 +84,11 @@ func FuzzFragment(f *testing.F) {
 	f.Fuzz(func(t *testing.T, frag string) {
 		c := &Calculator{pr: page.NewPrices(cat, nil), archs: page.Archs{}}
 		openLink(t, c, frag)
+		for _, s := range c.cmpIgnored {
+			if !utf8.ValidString(s) || utf8.RuneCountInString(s) > 41 {
+				t.Fatalf("%q: ignored comparison value shown as %q", frag, s)
+			}
+		}
 		for _, s := range c.linkIgnored {
 			if !utf8.ValidString(s) || len(s) > maxIgnoredShown+len("…") {
 				t.Fatalf("%q: ignored part shown as %q", frag, s)

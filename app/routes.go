@@ -5,6 +5,7 @@ package app
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -121,6 +122,14 @@ func ignoredInLink(frag string) []string {
 // renderLinkNote names what the page ignored in the link it was opened
 // with, so a hand-edited link that half works does not pass for a whole one.
 func (c *Calculator) renderLinkNote() app.UI {
+	if len(c.cmpIgnored) > 0 {
+		return app.Div().Body(c.linkNote(), app.P().Class("rs-error").ID("rs-cmp-ignored").Attr("role", "status").
+			Text(page.Fill(c.t(page.MsgCompareIgnored), strconv.Itoa(page.MaxCompare))+": "+strings.Join(c.cmpIgnored, " · ")))
+	}
+	return c.linkNote()
+}
+
+func (c *Calculator) linkNote() app.UI {
 	if len(c.linkIgnored) == 0 {
 		return app.Text("")
 	}

@@ -452,6 +452,7 @@ const (
 	MsgCompareFull
 	MsgCompareNoPlan
 	MsgPriceDate
+	MsgCompareIgnored
 	NMsgs
 )
 
@@ -847,6 +848,7 @@ var messagesEN = [NMsgs]string{
 	MsgCompareFull:           "The comparison holds %s plans: remove one to add another.",
 	MsgCompareNoPlan:         "—: no plan on this offer for the job as set.",
 	MsgPriceDate:             "Price date",
+	MsgCompareIgnored:        "Left out of the comparison (not an offer ID, a repeat, or past %s plans)",
 }
 
 var MessagesRU = [NMsgs]string{
@@ -1235,6 +1237,7 @@ var MessagesRU = [NMsgs]string{
 	MsgCompareFull:           "В сравнении не больше %s планов: уберите один, чтобы добавить другой.",
 	MsgCompareNoPlan:         "—: для задачи в её нынешнем виде на этом предложении плана нет.",
 	MsgPriceDate:             "Дата цены",
+	MsgCompareIgnored:        "Не вошло в сравнение (не ID предложения, повтор или сверх %s планов)",
 }
 
 var messagesZH = [NMsgs]string{
@@ -1623,6 +1626,7 @@ var messagesZH = [NMsgs]string{
 	MsgCompareFull:           "对比最多容纳 %s 个方案：请先移除一个再添加。",
 	MsgCompareNoPlan:         "—：按当前设置的任务，此报价没有可行方案。",
 	MsgPriceDate:             "价格日期",
+	MsgCompareIgnored:        "未加入对比（不是报价 ID、重复，或超过 %s 个方案）",
 }
 
 // Tr returns the message for key in lang, falling back to English.

@@ -206,8 +206,8 @@ func TestE2EComparePlans(t *testing.T) {
 	s.waitLive()
 	s.waitPlan()
 	s.waitFor("the comparison from the link", `document.querySelectorAll("#rs-plans-table thead th[data-offer]").length === 2`)
-	if v := s.text("#rs-link-ignored"); !strings.Contains(v, "cmp=bad!") || !strings.Contains(v, "cmp="+first) {
-		t.Errorf("the link note reads %q", v)
+	if v := s.text("#rs-cmp-ignored"); !strings.Contains(v, "Не вошло в сравнение") || !strings.HasSuffix(v, ": bad! · "+first) {
+		t.Errorf("the comparison's link note reads %q", v)
 	}
 	if v := s.text("#rs-plans"); !strings.Contains(v, "Планы рядом") || !strings.Contains(v, "плана нет") {
 		t.Errorf("the Russian comparison reads %q", v)
