@@ -60,6 +60,12 @@ func (g GPU) Hardware(w estimator.DType) (hw estimator.Hardware, ok bool) {
 		tflops = g.FP32TFLOPS
 	}
 	hw = estimator.Hardware{PeakFLOPS: tflops * 1e12, MemBandwidth: g.MemoryBandwidthBytesPerSecond}
+	if w == estimator.FP8 || w == estimator.FP4 {
+		// Attention's products stay 16-bit (estimator.Hardware.AttnFLOPS).
+		if b := max(g.BF16TFLOPS, g.FP16TFLOPS); b > 0 && b*1e12 < hw.PeakFLOPS {
+			hw.AttnFLOPS = b * 1e12
+		}
+	}
 	if g.GPULink() && g.NVLinkGBps > 0 {
 		hw.LinkBandwidth = g.NVLinkGBps * 1e9 / 2
 		hw.NVLinkDomain = g.NVLinkDomain

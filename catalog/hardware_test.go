@@ -149,3 +149,31 @@ func TestHostClassOfOffers(t *testing.T) {
 		}
 	}
 }
+
+// Under FP8 and FP4 linears attention keeps the 16-bit rate
+// (estimator.Hardware.AttnFLOPS): the H100's 989.5 BF16 TFLOPS beside its
+// 1,979 FP8, the B200's BF16 beside its FP4; a 16-bit model sets none.
+func TestGPUHardwareAttention(t *testing.T) {
+	c := Default()
+	for _, tc := range []struct {
+		gpu string
+		w   estimator.DType
+	}{{"h100-sxm", estimator.FP8}, {"b200", estimator.FP4}, {"b200", estimator.FP8}, {"mi300x", estimator.FP8}} {
+		g, ok := c.GPU(tc.gpu)
+		if !ok {
+			t.Fatalf("no %s", tc.gpu)
+		}
+		hw, _ := g.Hardware(tc.w)
+		if want := g.BF16TFLOPS * 1e12; hw.AttnFLOPS != want || !(hw.PeakFLOPS > want) {
+			t.Errorf("%s %v: attention %v FLOP/s, want the BF16 peak %v below the peak %v", tc.gpu, tc.w, hw.AttnFLOPS, want, hw.PeakFLOPS)
+		}
+	}
+	g, _ := c.GPU("h100-sxm")
+	if hw, _ := g.Hardware(estimator.BF16); hw.AttnFLOPS != 0 {
+		t.Errorf("BF16: attention %v FLOP/s, want 0 (the peak)", hw.AttnFLOPS)
+	}
+	g, _ = c.GPU("a100-80gb-sxm") // no FP8 units: FP8 weights run at the BF16 peak
+	if hw, _ := g.Hardware(estimator.FP8); hw.AttnFLOPS != 0 {
+		t.Errorf("A100 FP8: attention %v FLOP/s, want 0 (the peak is already BF16)", hw.AttnFLOPS)
+	}
+}

@@ -33,7 +33,15 @@ import (
 // int8. Weight-only int4/int8/NF4 formats dequantise to 16-bit and use the
 // BF16 figure.
 type Hardware struct {
-	PeakFLOPS    float64 // dense (not 2:4-sparse) tensor FLOP/s per GPU for the compute dtype
+	PeakFLOPS float64 // dense (not 2:4-sparse) tensor FLOP/s per GPU for the compute dtype
+	// AttnFLOPS is the dense 16-bit tensor FLOP/s per GPU that attention's
+	// score and value products run at when PeakFLOPS is an FP8 or FP4
+	// rate: the engines' prefill attention kernels (FlashAttention,
+	// FlashInfer, FlashMLA and TensorRT-LLM's context FMHA in their default
+	// configurations) take BF16/FP16 operands whatever the linears' format,
+	// as Transformer Engine casts only the linears to FP8 in training
+	// (trainAttnCost). 0: PeakFLOPS.
+	AttnFLOPS    float64
 	MemBandwidth float64 // bytes/s per GPU, datasheet HBM/GDDR bandwidth
 	// LinkBandwidth is the bytes/s one GPU sends in one direction to its
 	// peers inside its NVLink domain (NVLink datasheets quote both

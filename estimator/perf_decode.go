@@ -19,6 +19,7 @@ type inferModel struct {
 	expertFrac, E, k float64
 	kvShare, kvBits  float64
 	bw, flops        float64 // achieved bytes/s and FLOP/s per GPU
+	attnFlops        float64 // achieved FLOP/s of attention's products (Hardware.AttnFLOPS)
 	commPerToken     float64 // TP all-reduce seconds per token per forward
 	host, perLayer   float64 // stepFloor
 	// hostBetween: the serving engine's release runs its per-step host
@@ -61,6 +62,10 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	}
 	m.bw = hw.MemBandwidth * eff.BandwidthUtil
 	m.flops = hw.PeakFLOPS * eff.InferenceMFU
+	m.attnFlops = m.flops
+	if hw.AttnFLOPS > 0 && hw.AttnFLOPS < hw.PeakFLOPS {
+		m.attnFlops = hw.AttnFLOPS * eff.InferenceMFU
+	}
 	// TP: 2 all-reduces per layer in the forward pass (Shoeybi et al. 2019
 	// §3), ring cost 2(t−1)/t of tokens·h activations per GPU.
 	if in.TP > 1 && a.Hidden > 0 {
@@ -180,7 +185,7 @@ func (m *inferModel) kvSeq(ctx float64) float64 {
 // attention spans sum to lctx per token, on the whole replica (PP stages
 // run in sequence, so PP does not divide it).
 func (m *inferModel) computeTime(tokens, lctx float64) float64 {
-	return tokens * (2*m.n + attnFLOPs(m.a, lctx)) / (m.tp * m.flops)
+	return tokens * (2*m.n/m.flops + attnFLOPs(m.a, lctx)/m.attnFlops) / m.tp
 }
 
 // device is the device seconds of one forward over tokens new tokens,

@@ -247,3 +247,33 @@ func olderEngineRows(t *testing.T) []calRow {
 }
 
 func TestOlderEngineCalibration(t *testing.T) { reportCalibration(t, olderEngineRows(t)) }
+
+// Under FP8 linears attention's products run at the 16-bit rate
+// (Hardware.AttnFLOPS): an 8k-token prefill's compute is its GEMMs at the
+// FP8 rate plus its attention at the 16-bit one, and without AttnFLOPS
+// both at the FP8 rate.
+func TestAttentionAt16BitRate(t *testing.T) {
+	a := loadArch(t, "llama-3.1-8b.json")
+	in := DefaultInput(a)
+	in.Engine, in.Weights = VLLM, FP8
+	eff := Efficiency{InferenceMFU: 0.5, BandwidthUtil: 0.8}
+	hw := Hardware{PeakFLOPS: 1979e12, MemBandwidth: 3.35e12, Generation: GenHopper}
+	tokens, lctx := 8192.0, attnLayerCtx(a, 4096)
+	gemm, attn := 2*matmulParams(a)*tokens, attnFLOPs(a, lctx)*tokens
+	m := newInferModel(in, hw, eff)
+	same := m.computeTime(tokens, lctx)
+	if want := (gemm + attn) / (1979e12 * 0.5); math.Abs(same/want-1) > 1e-12 {
+		t.Errorf("without AttnFLOPS: %v s, want %v", same, want)
+	}
+	hw.AttnFLOPS = 989.5e12
+	m = newInferModel(in, hw, eff)
+	split := m.computeTime(tokens, lctx)
+	if want := gemm/(1979e12*0.5) + attn/(989.5e12*0.5); math.Abs(split/want-1) > 1e-12 || !(split > same) {
+		t.Errorf("with AttnFLOPS: %v s, want %v (above %v)", split, want, same)
+	}
+	hw.AttnFLOPS = 4000e12 // never above the linears' rate
+	m = newInferModel(in, hw, eff)
+	if got := m.computeTime(tokens, lctx); got != same {
+		t.Errorf("AttnFLOPS above the peak: %v s, want %v", got, same)
+	}
+}
