@@ -249,7 +249,7 @@ func (c *Calculator) paretoChart() app.UI {
 		XLabel: c.planCostHeader() + " (" + l.Money(minC, c.ps.out.Currency) + " … " + l.Money(maxC, c.ps.out.Currency) + ")",
 		YLabel: c.planTimeHeader() + " (" + l.Duration(minT) + " … " + l.Duration(maxT) + ")",
 		Hint:   c.t(page.MsgParetoHint),
-		Lang:   c.lang(), Compared: c.cmp,
+		Lang:   c.lang(), Compared: c.cmp, NoCompare: c.embed,
 	}
 }
 
@@ -259,7 +259,10 @@ type pareto struct {
 	Title, XLabel, YLabel, Hint string
 	Lang                        string
 	Compared                    []string // the comparison's offers
-	shown                       int      // index+1 of the point last hovered or tapped
+	// NoCompare leaves out the "+ Compare" of the point shown: the embed
+	// page shows no comparison (see Calculator.Render).
+	NoCompare bool
+	shown     int // index+1 of the point last hovered or tapped
 }
 
 func (p *pareto) Render() app.UI {
@@ -297,6 +300,9 @@ func (p *pareto) Render() app.UI {
 	if p.shown > 0 && p.shown <= len(p.Points) {
 		pt := p.Points[p.shown-1]
 		info = pt.Label
+	}
+	if p.shown > 0 && p.shown <= len(p.Points) && !p.NoCompare {
+		pt := p.Points[p.shown-1]
 		// The point shown can join the comparison.
 		state := 0
 		if len(p.Compared) >= page.MaxCompare {
@@ -307,7 +313,7 @@ func (p *pareto) Render() app.UI {
 				state = 1
 			}
 		}
-		cmp = app.Span().ID("rs-pareto-cmp").OnClick(p.onCompare).Body(compareButton(p.Lang, pt.ID, state))
+		cmp = app.Span().ID("rs-pareto-cmp").OnClick(p.onCompare).OnKeyDown(p.onCompareKey).Body(compareButton(p.Lang, pt.ID, state))
 	}
 	// The axis names are HTML text around the chart, not SVG text: the SVG
 	// scales with the page's width (to about 0.37 of its size on a 360 px
@@ -349,11 +355,57 @@ func (p *pareto) onPick(ctx app.Context, e app.Event) {
 	}
 }
 
+// onKey: Enter or Space on a point applies its plan. Tab walks the
+// points in order with the "+ Compare" of each between it and the next
+// (the button sits under the chart, after every point in the page):
+// Tab on point i shows it and moves to its button; Shift+Tab on point
+// i shows point i-1 and moves to that one's button (onCompareKey
+// takes it on from there). Shift+Tab on the first point leaves the chart.
 func (p *pareto) onKey(ctx app.Context, e app.Event) {
-	if k := e.Get("key").String(); k == "Enter" || k == " " {
+	k := e.Get("key").String()
+	switch {
+	case k == "Enter" || k == " ":
 		e.PreventDefault()
 		p.onPick(ctx, e)
+	case k == "Tab" && !p.NoCompare:
+		i, ok := p.point(e)
+		if e.Get("shiftKey").Bool() {
+			i--
+		}
+		if !ok || i < 0 {
+			return
+		}
+		e.PreventDefault()
+		p.shown = i + 1
+		ctx.Defer(func(app.Context) { focusFirst("#rs-pareto-cmp button") })
 	}
+}
+
+// onCompareKey: Tab on the point's "+ Compare" moves to the next point,
+// Shift+Tab back to its own point; Tab on the last point's leaves the
+// chart.
+func (p *pareto) onCompareKey(ctx app.Context, e app.Event) {
+	if e.Get("key").String() != "Tab" || p.shown == 0 {
+		return
+	}
+	i := p.shown // the next point's index
+	if e.Get("shiftKey").Bool() {
+		i--
+	}
+	if i < len(p.Points) && focusFirst(`#rs-pareto circle[data-i="`+strconv.Itoa(i)+`"]`) {
+		e.PreventDefault()
+	}
+}
+
+// focusFirst focuses the first element matching selector; it reports
+// whether there was one.
+func focusFirst(selector string) bool {
+	el := app.Window().Get("document").Call("querySelector", selector)
+	if !el.Truthy() {
+		return false
+	}
+	el.Call("focus")
+	return true
 }
 
 // planCostHeader and planTimeHeader name the planner's cost and time.

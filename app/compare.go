@@ -103,7 +103,10 @@ func (c *Calculator) gpuVRAM(id string) string {
 }
 
 // renderPlans shows the comparison: one column per plan, its figures in
-// rows, each with a button that removes it.
+// rows, each with a button that removes it. Each cell carries its row's
+// name in data-label: on a phone each plan is a card of its own, the
+// cells under their names, as the fit and offers tables do
+// (web/rightsize.css).
 func (c *Calculator) renderPlans() app.UI {
 	cols := c.compareCols()
 	labels := [...]string{c.planCostHeader() + " · " + c.pricingName(), c.planTimeHeader(), c.t(page.MsgVRAM), c.t(page.MsgPerMTokens), c.t(page.MsgPriceDate)}
@@ -124,7 +127,7 @@ func (c *Calculator) renderPlans() app.UI {
 				Title(c.t(page.MsgCompareRemove)).OnClick(c.onCompareClick).Text("✕"),
 		))
 		for i, v := range [...]string{col.Cost, col.Time, col.VRAM, col.PerM, col.AsOf} {
-			rows[i] = append(rows[i], app.Td().Class(classes[i]).Text(v))
+			rows[i] = append(rows[i], app.Td().Class(classes[i]).Attr("data-label", labels[i]).Text(v))
 		}
 		if !col.OK {
 			note = app.P().Class("rs-sub").Text(c.t(page.MsgCompareNoPlan))

@@ -68,6 +68,10 @@ func TestCompareCellsAreTheTables(t *testing.T) {
 				t.Errorf("%q: the comparison does not show %q", frag, x.Cost)
 			}
 		}
+		// Each figure carries its row's name for the phone's cards.
+		if n := strings.Count(doc, `data-label="`); n != 5*len(cols) {
+			t.Errorf("%q: %d cells with a data-label for %d plans of 5 figures", frag, n, len(cols))
+		}
 		// The link carries the comparison, in order.
 		if l := c.link().Encode(page.DefaultState); !strings.Contains(l, "cmp="+page.EncodeCompare(c.cmp)) {
 			t.Errorf("%q: link %q lacks the comparison %q", frag, l, c.cmp)
@@ -149,5 +153,39 @@ func TestCompareLinkNote(t *testing.T) {
 	c.toggleCompare(ctx, "b")
 	if c.cmpFull || strings.Join(c.cmp, ",") != "a,c,d" {
 		t.Errorf("after removing b: comparison %q, full %v", c.cmp, c.cmpFull)
+	}
+}
+
+// TestEmbedNoComparison: the embed page shows no comparison, and its
+// chart no "+ Compare" on the point shown; the link's plans go on to the
+// full page through "Open in Rightsize".
+func TestEmbedNoComparison(t *testing.T) {
+	c, _ := load(t)
+	rows, _ := c.offerRows()
+	id := rows[0].ID
+	for _, embed := range []bool{false, true} {
+		frag := "cmp=" + id
+		if embed {
+			frag += "&embed=1"
+		}
+		c.applyFragment(frag)
+		if c.embed != embed || len(c.cmp) != 1 {
+			t.Fatalf("%q: embed %v, comparison %q", frag, c.embed, c.cmp)
+		}
+		doc := app.HTMLString(c.Render())
+		if strings.Contains(doc, `id="rs-plans"`) == embed {
+			t.Errorf("%q: comparison shown %v, want %v", frag, embed, !embed)
+		}
+		p, ok := c.paretoChart().(*pareto)
+		if !ok || len(p.Points) == 0 {
+			t.Fatalf("%q: no chart", frag)
+		}
+		p.shown = 1
+		if strings.Contains(app.HTMLString(p.Render()), `id="rs-pareto-cmp"`) == embed {
+			t.Errorf("%q: the chart's + Compare shown %v, want %v", frag, embed, !embed)
+		}
+	}
+	if l := c.fullLink(); !strings.Contains(l, "cmp="+id) || strings.Contains(l, "embed") {
+		t.Errorf("open-in-Rightsize link %q", l)
 	}
 }

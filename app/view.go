@@ -32,6 +32,11 @@ func (c *Calculator) Render() app.UI {
 		cls += " rs-plan-pending" // the tables' costs wait for the planner
 	}
 	if c.embed {
+		// The embed page is the answer and its figures only, for an iframe
+		// in a docs page: no inputs, no fit or offers tables, and so no
+		// comparison of plans either (its plans are added from those
+		// tables, and the chart there offers no "+ Compare"). A cmp= in
+		// the link is kept for "Open in Rightsize", whose page shows it.
 		cls += " rs-embed"
 		return app.Main().Class(cls).Body(
 			c.renderLinkNote(),

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -176,6 +177,28 @@ func TestE2EComparePlans(t *testing.T) {
 	if point != first && point != fitOffer {
 		s.do("adding the chart point", chromedp.Click("#rs-pareto-cmp button[data-cmp]", chromedp.ByQuery))
 		s.waitFor("three plans", `document.querySelectorAll("#rs-plans-table thead th[data-offer]").length === 3`)
+	}
+	// The keyboard: Tab on a chart point goes to its "+ Compare", then on
+	// to the next point; Shift+Tab walks back the same way.
+	const cmpFocused = `document.activeElement && document.activeElement.matches("#rs-pareto-cmp button[data-cmp]")`
+	pointFocused := func(i string) string {
+		return `document.activeElement && document.activeElement.matches('svg#rs-pareto circle[data-i="` + i + `"]')`
+	}
+	label := func(i string) string {
+		return `document.querySelector('svg#rs-pareto circle[data-i="` + i + `"]').getAttribute("aria-label")`
+	}
+	s.eval(`(document.querySelector('svg#rs-pareto circle[data-i="0"]').focus(), "")`)
+	s.waitFor("the first point's info", `document.getElementById("rs-pareto-info").textContent === `+label("0"))
+	s.do("Tab on the first point", chromedp.KeyEvent(kb.Tab))
+	s.waitFor("the focus on the first point's + Compare", cmpFocused)
+	if s.count("svg#rs-pareto circle") != "1" {
+		s.do("Tab on its + Compare", chromedp.KeyEvent(kb.Tab))
+		s.waitFor("the focus on the second point", pointFocused("1"))
+		s.waitFor("the second point's info", `document.getElementById("rs-pareto-info").textContent === `+label("1"))
+		s.do("Shift+Tab on the second point", chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(input.ModifierShift)))
+		s.waitFor("the focus back on the first point's + Compare", cmpFocused+` && document.getElementById("rs-pareto-info").textContent === `+label("0"))
+		s.do("Shift+Tab on the + Compare", chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(input.ModifierShift)))
+		s.waitFor("the focus back on the first point", pointFocused("0"))
 	}
 	h := s.waitHash("cmp=" + first + "," + fitOffer)
 	if !strings.Contains(h, "cmp="+first+","+fitOffer) {
