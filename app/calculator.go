@@ -116,7 +116,7 @@ func (c *Calculator) OnInit() {
 	}
 	if app.IsClient {
 		c.now = time.Now() // staleness grades only in the browser, never in the prerendered page
-		c.pr.Today = c.now
+		c.pr.Today, c.pr.Yield = c.now, planYield()
 		c.static = staticPage
 	}
 	c.recompute()
@@ -510,7 +510,11 @@ func (c *Calculator) replan() {
 		return
 	}
 	if planSync {
-		c.ps.set(page.RunPlan(c.job, c.pr), c.planPin())
+		// At once, without yielding: a test may drive this from a
+		// browser event's callback, where a sleep would wait forever.
+		pr := c.pr
+		pr.Yield = nil
+		c.ps.set(page.RunPlan(c.job, pr), c.planPin(pr))
 		return
 	}
 	if !c.hasCtx {
@@ -519,7 +523,7 @@ func (c *Calculator) replan() {
 			c.ps.status = planPending
 			return
 		}
-		c.ps.set(page.RunPlan(c.job, c.pr), c.planPin())
+		c.ps.set(page.RunPlan(c.job, c.pr), c.planPin(c.pr))
 		return
 	}
 	seq, j, pr, ctx := c.ps.seq.Load(), c.job, c.pr, c.ctx
@@ -547,6 +551,37 @@ func (c *Calculator) replan() {
 			}
 		})
 	})
+}
+
+// planYield is the planner's yield in the browser (yieldToBrowser), nil
+// elsewhere.
+func planYield() func() {
+	if app.IsClient {
+		return yieldToBrowser
+	}
+	return nil
+}
+
+// yieldEvery is the longest a plan holds the browser's only thread at a
+// time: under the 50 ms a long task takes, past which input waits.
+const yieldEvery = 30 * time.Millisecond
+
+// lastYield is when yieldToBrowser last gave the thread back; the page's
+// Go code runs on one thread, so it needs no lock.
+var lastYield time.Time
+
+// yieldToBrowser gives the browser's thread back for a moment once a plan
+// has held it for yieldEvery: Go's WebAssembly runtime returns to the
+// browser's event loop when every goroutine waits, and time.Sleep parks
+// the planner's goroutine, so input, rendering and painting go on between
+// slices of a plan (the planner calls it between offers and before each
+// simulated run: planner.Options.Yield).
+func yieldToBrowser() {
+	if time.Since(lastYield) < yieldEvery {
+		return
+	}
+	time.Sleep(time.Millisecond)
+	lastYield = time.Now()
 }
 
 // planStatus is where the planner's answer stands.
@@ -579,12 +614,12 @@ func (p *planState) set(out, pin page.PlanOut) { p.out, p.pin, p.status = out, p
 // end-to-end tests).
 var planSync bool
 
-// planPin plans the pinned configuration, when there is one.
-func (c *Calculator) planPin() page.PlanOut {
+// planPin plans the pinned configuration at pr, when there is one.
+func (c *Calculator) planPin(pr page.Prices) page.PlanOut {
 	if c.pin == nil || !c.pinned.OK {
 		return page.PlanOut{}
 	}
-	return page.RunPlan(c.pinJob, c.pr)
+	return page.RunPlan(c.pinJob, pr)
 }
 
 // planDelay is how long the planner waits after an input change: well

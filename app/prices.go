@@ -116,7 +116,7 @@ func (c *Calculator) useSheet(name string, cat *catalog.Catalog, changes []catal
 		own[ch.OfferID] = true
 	}
 	c.pr = page.NewPrices(cat, own)
-	c.pr.Today = c.now
+	c.pr.Today, c.pr.Yield = c.now, planYield()
 	c.sheetName, c.sheetRows = name, rows
 	c.load.sheetSavedBad = false
 	c.recompute()
@@ -174,7 +174,7 @@ func (c *Calculator) clearSheet() {
 	c.load.seq.Add(1)
 	c.load.busy, c.load.sheetSavedBad = "", false
 	c.pr = page.NewPrices(c.base, nil)
-	c.pr.Today = c.now
+	c.pr.Today, c.pr.Yield = c.now, planYield()
 	c.sheetName, c.sheetRows, c.sheetErr = "", 0, ""
 	c.recompute()
 }

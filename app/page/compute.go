@@ -105,6 +105,9 @@ type Prices struct {
 	// Today dates the planner's prices for its freshness window (zero
 	// outside the browser: every price undated, none passed over as stale).
 	Today time.Time
+	// Yield, set in the browser, lets its event loop run while a plan is
+	// computed (planner.Options.Yield); it never changes a plan.
+	Yield func()
 }
 
 // offersKey is a planner offer list's weight dtype and the day its prices

@@ -44,7 +44,7 @@ func planFleet(j Job, pr Prices, req planner.Request, offers []planner.Offer) (p
 	if j.Mix != nil && len(j.Mix.Buckets) > 1 {
 		fo.Buckets, fo.Mix = j.Mix.Buckets, true
 	}
-	fr, err := planner.PlanFleet(req, offers, planner.Options{}, fo)
+	fr, err := planner.PlanFleet(req, offers, planner.Options{Yield: pr.Yield}, fo)
 	if err != nil {
 		return planner.Result{}, FleetOut{}, err
 	}

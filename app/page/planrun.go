@@ -193,7 +193,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 		// the fleet box the day.
 		res, fleet, err = planFleet(j, pr, req, pr.PlanOffers(j.In.Weights))
 	} else {
-		res, err = planner.Plan(req, pr.PlanOffers(j.In.Weights), planner.Options{})
+		res, err = planner.Plan(req, pr.PlanOffers(j.In.Weights), planner.Options{Yield: pr.Yield})
 	}
 	if err != nil {
 		return PlanOut{Err: err}

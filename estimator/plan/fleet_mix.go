@@ -2,6 +2,7 @@ package plan
 
 import (
 	"math"
+	"runtime"
 	"slices"
 	"sync"
 
@@ -687,7 +688,9 @@ func (m *mixSim) size(as ...[]int) {
 		preps[j] = pr
 	}
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, maxMixWorkers)
+	// One simulation at a time on one thread: a yield (Options.Yield)
+	// then hands the browser's thread back instead of another worker.
+	sem := make(chan struct{}, min(maxMixWorkers, max(runtime.GOMAXPROCS(0), 1)))
 	for j := range preps {
 		pr := &preps[j]
 		if pr.first != j {

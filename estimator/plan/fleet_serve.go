@@ -354,6 +354,9 @@ func (s *fleetSizer) perCopy(sc *serveCurve, r *Row, step int) float64 {
 	meets := func(rho float64) bool {
 		c := sc.sim.cfg
 		c.Load.Concurrency, c.Load.RatePerSecond = 0, rho
+		if sc.sim.yield != nil {
+			sc.sim.yield()
+		}
 		res, err := sim.Run(c)
 		return err == nil && (w.TTFTP95Seconds == 0 || res.TTFT.P95 <= w.TTFTP95Seconds) &&
 			(w.TPOTSeconds == 0 || res.TPOT.P95 <= w.TPOTSeconds)

@@ -281,6 +281,9 @@ func (p *planner) plan(offers []Offer) Result {
 			continue // filtered out: not a candidate, not listed
 		}
 		res.Considered++
+		if opts.Yield != nil {
+			opts.Yield()
+		}
 		// Planned in place: a row is large, and most are kept.
 		r := &rows[n]
 		p.row(o, r)

@@ -713,3 +713,28 @@ func TestFabricWithoutFigureIsItsOwnPlan(t *testing.T) {
 		}
 	}
 }
+
+// Options.Yield is called while a plan is computed (between offers, and
+// before each simulated serving run) and never changes the plan.
+func TestYieldChangesNothing(t *testing.T) {
+	for _, mk := range []func(testing.TB) (plan.Request, []plan.Offer){trainingRequest, servingRequest} {
+		req, offers := mk(t)
+		calls := 0
+		with := mustPlan(t, req, offers, plan.Options{KeepUnfit: true, Yield: func() { calls++ }})
+		without := mustPlan(t, req, offers, plan.Options{KeepUnfit: true})
+		if calls < with.Considered {
+			t.Errorf("%v: Yield called %d times over %d offers", req.Workload.Kind, calls, with.Considered)
+		}
+		if len(with.Rows) != len(without.Rows) || with.Cheapest != without.Cheapest || with.Fastest != without.Fastest || with.Value != without.Value {
+			t.Fatalf("%v: %d rows, picks %d/%d/%d with Yield; %d rows, %d/%d/%d without", req.Workload.Kind, len(with.Rows),
+				with.Cheapest, with.Fastest, with.Value, len(without.Rows), without.Cheapest, without.Fastest, without.Value)
+		}
+		for i := range with.Rows {
+			a, b := &with.Rows[i], &without.Rows[i]
+			if a.Offer.ID != b.Offer.ID || a.Fits != b.Fits || a.Instances != b.Instances || a.RankedCostDisp != b.RankedCostDisp || a.RankedSeconds != b.RankedSeconds {
+				t.Fatalf("%v row %d: %s %v %d %v %v with Yield, %s %v %d %v %v without", req.Workload.Kind, i,
+					a.Offer.ID, a.Fits, a.Instances, a.RankedCostDisp, a.RankedSeconds, b.Offer.ID, b.Fits, b.Instances, b.RankedCostDisp, b.RankedSeconds)
+			}
+		}
+	}
+}

@@ -31,16 +31,17 @@ type simServe struct {
 // simMemo holds a shape's simulations by replica count; a serveCurve's
 // copies share it.
 type simMemo struct {
-	cfg  sim.Config
-	ok   bool
-	runs map[int]simServe
+	cfg   sim.Config
+	ok    bool
+	runs  map[int]simServe
+	yield func() // Options.Yield, before each run
 }
 
 // newSimMemo sets up the simulation of copy shape cs on hw; ok is false
 // when the engine does not batch continuously or the shape has no
 // serving model.
 func (p *planner) newSimMemo(in estimator.Input, hw estimator.Hardware) *simMemo {
-	m := &simMemo{runs: map[int]simServe{}}
+	m := &simMemo{runs: map[int]simServe{}, yield: p.opts.Yield}
 	if !sim.Simulatable(in, p.work) {
 		return m
 	}
@@ -60,6 +61,9 @@ func (m *simMemo) at(k int, lam float64, w Workload) (simServe, bool) {
 	}
 	c := m.cfg
 	c.Load.Concurrency, c.Load.RatePerSecond = 0, lam/float64(k)
+	if m.yield != nil {
+		m.yield()
+	}
 	res, err := sim.Run(c)
 	if err != nil {
 		return simServe{}, false

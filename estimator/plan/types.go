@@ -239,4 +239,9 @@ type Options struct {
 	// not fit (or are over budget, past the deadline, unpriced), with
 	// their reasons, after the fitting ones.
 	KeepUnfit bool
+	// Yield, when set, is called between offers and before each
+	// simulated serving run: a page running the planner on the browser's
+	// only thread passes one that lets the event loop handle input now
+	// and then (app's yieldToBrowser). It never changes the plan.
+	Yield func()
 }
