@@ -224,15 +224,21 @@ func (c *Calculator) onExportJSON(ctx app.Context, e app.Event) {
 }
 
 func (c *Calculator) onCopyMarkdown(ctx app.Context, e app.Event) {
+	c.copyOrDownload(ctx, page.MsgCopyMarkdown, c.exportMarkdown(), "rightsize-plan.md", "text/markdown")
+}
+
+// copyOrDownload puts text on the clipboard and records which button did
+// (Calculator.copied); where the clipboard is missing or refuses, it saves
+// text as the file name instead.
+func (c *Calculator) copyOrDownload(ctx app.Context, button page.MsgKey, text, name, mime string) {
 	clip := app.Window().Get("navigator").Get("clipboard")
-	md := c.exportMarkdown()
 	if !clip.Truthy() {
-		download("rightsize-plan.md", "text/markdown", md)
+		download(name, mime, text)
 		return
 	}
-	settle(ctx, clip.Call("writeText", md),
-		func(ctx app.Context, _ app.Value) { c.copied = page.MsgCopyMarkdown },
-		func(ctx app.Context) { download("rightsize-plan.md", "text/markdown", md) })
+	settle(ctx, clip.Call("writeText", text),
+		func(ctx app.Context, _ app.Value) { c.copied = button },
+		func(ctx app.Context) { download(name, mime, text) })
 }
 
 // download saves text as a file through a blob: URL (same origin, allowed

@@ -55,13 +55,5 @@ func (c *Calculator) onCopyLaunch(ctx app.Context, e app.Event) {
 	if err != nil {
 		return
 	}
-	clip := app.Window().Get("navigator").Get("clipboard")
-	text := l.Text()
-	if !clip.Truthy() {
-		download("rightsize-launch.txt", "text/plain", text)
-		return
-	}
-	settle(ctx, clip.Call("writeText", text),
-		func(ctx app.Context, _ app.Value) { c.copied = page.MsgCopyLaunch },
-		func(ctx app.Context) { download("rightsize-launch.txt", "text/plain", text) })
+	c.copyOrDownload(ctx, page.MsgCopyLaunch, l.Text(), "rightsize-launch.txt", "text/plain")
 }
