@@ -5,8 +5,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-
-	"rightsize/estimator/sim"
 )
 
 // Fleets over the catalog: the serving plan at the curve's peak picks each
@@ -352,12 +350,7 @@ func (s *fleetSizer) perCopy(sc *serveCurve, r *Row, step int) float64 {
 		}
 	}
 	meets := func(rho float64) bool {
-		c := sc.sim.cfg
-		c.Load.Concurrency, c.Load.RatePerSecond = 0, rho
-		if sc.sim.yield != nil {
-			sc.sim.yield()
-		}
-		res, err := sim.Run(c)
+		res, err := sc.sim.run(rho)
 		return err == nil && (w.TTFTP95Seconds == 0 || res.TTFT.P95 <= w.TTFTP95Seconds) &&
 			(w.TPOTSeconds == 0 || res.TPOT.P95 <= w.TPOTSeconds)
 	}

@@ -59,12 +59,7 @@ func (m *simMemo) at(k int, lam float64, w Workload) (simServe, bool) {
 	if r, ok := m.runs[k]; ok {
 		return r, true
 	}
-	c := m.cfg
-	c.Load.Concurrency, c.Load.RatePerSecond = 0, lam/float64(k)
-	if m.yield != nil {
-		m.yield()
-	}
-	res, err := sim.Run(c)
+	res, err := m.run(lam / float64(k))
 	if err != nil {
 		return simServe{}, false
 	}
@@ -72,6 +67,17 @@ func (m *simMemo) at(k int, lam float64, w Workload) (simServe, bool) {
 		(w.TPOTSeconds == 0 || res.TPOT.P95 <= w.TPOTSeconds)}
 	m.runs[k] = s
 	return s, true
+}
+
+// run simulates one copy of the shape under Poisson arrivals at rate
+// requests/s, after the planner's yield (Options.Yield).
+func (m *simMemo) run(rate float64) (sim.Result, error) {
+	c := m.cfg
+	c.Load.Concurrency, c.Load.RatePerSecond = 0, rate
+	if m.yield != nil {
+		m.yield()
+	}
+	return sim.Run(c)
 }
 
 // simCopies is the smallest replica count from the utilisation cap's
