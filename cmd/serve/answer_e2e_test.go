@@ -39,7 +39,17 @@ func (s *site) checkNoCSPViolation() {
 	}
 }
 
-// waitPlan waits for the planner's three picks.
+// openPlanned opens the default page of the RIGHTSIZE_DIST site and waits
+// until it is live and its planner's answer is on screen.
+func openPlanned(t *testing.T) *site {
+	t.Helper()
+	s := newSite(t, distDir(t, "RIGHTSIZE_DIST"), "/")
+	s.do("loading the page", chromedp.Navigate(s.base))
+	s.waitLive()
+	s.waitPlan()
+	return s
+}
+
 // waitPlan waits for the planner's answer to the current inputs: the page
 // marks itself pending for at least 250 ms after a change (the planner's
 // delay), so after 100 ms a change has shown it, and the answer has come
@@ -250,11 +260,7 @@ func TestE2EAnswers(t *testing.T) {
 // runs between them, as it does between a user's edits. It measures;
 // make bench prints it.
 func TestE2EInputUpdate(t *testing.T) {
-	dir := distDir(t, "RIGHTSIZE_DIST")
-	s := newSite(t, dir, "/")
-	s.do("loading the page", chromedp.Navigate(s.base))
-	s.waitLive()
-	s.waitPlan()
+	s := openPlanned(t)
 	ms := s.eval(`(async () => {
 		const e = document.getElementById("rs-batch"), w = document.getElementById("rs-total");
 		const dom = [], painted = [], long = [];

@@ -49,11 +49,7 @@ func (s *site) waitFor(what, cond string) {
 // it; Escape closes the box and gives the focus back. At 360 px the line
 // and its open box stay within the page.
 func TestE2EJobLineEdit(t *testing.T) {
-	dir := distDir(t, "RIGHTSIZE_DIST")
-	s := newSite(t, dir, "/")
-	s.do("loading the page", chromedp.Navigate(s.base))
-	s.waitLive()
-	s.waitPlan()
+	s := openPlanned(t)
 
 	// The batch size, by mouse: the box opens with the focus in it.
 	s.do("opening the batch part", chromedp.Click("#rs-job-batch", chromedp.ByQuery))
@@ -138,11 +134,7 @@ func TestE2EJobLineEdit(t *testing.T) {
 // removed with its button; the link carries the comparison and a link
 // with bad values keeps the good ones and names the rest.
 func TestE2EComparePlans(t *testing.T) {
-	dir := distDir(t, "RIGHTSIZE_DIST")
-	s := newSite(t, dir, "/")
-	s.do("loading the page", chromedp.Navigate(s.base))
-	s.waitLive()
-	s.waitPlan()
+	s := openPlanned(t)
 
 	first := s.eval(`document.querySelector("#rs-offers button[data-cmp]").dataset.cmp`)
 	s.do("adding the first offer", chromedp.Click(`#rs-offers button[data-cmp]`, chromedp.ByQuery))
