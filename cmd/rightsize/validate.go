@@ -399,7 +399,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 func validationCases(dir string) ([]valCase, error) {
 	var all []valCase
 	for _, f := range []func(string) ([]valCase, error){memoryCases, bnbCases, optimumGPTQCases, gptFastCases, llamaCppCases, vllmBlogCases, sglangCases, trtllmCases,
-		inferencexCases, foundryCases, llama2Cases, megatronCases, nemoCases, torchtuneCases, torchtuneFSDPCases, swiftCases, deviceMemoryCases} {
+		inferencexCases, foundryCases, llama2Cases, megatronCases, nemoCases, torchtuneCases, torchtuneFSDPCases, swiftCases, deviceMemoryCases, deviceDecodeCases} {
 		c, err := f(dir)
 		if err != nil {
 			return nil, err
@@ -956,6 +956,38 @@ func swiftTokens(s string) (mean, sd float64, ok bool) {
 	mean, err1 := strconv.ParseFloat(s[j+1:i], 64)
 	sd, err2 := strconv.ParseFloat(s[i+len("±"):i+k], 64)
 	return mean, sd, err1 == nil && err2 == nil
+}
+
+// deviceDecodeCases: our own HF transformers 5.17 decode steps on one
+// H100 80GB (device-h100-2026-11-26/hf_h100_shapes.json: random weights,
+// batch 1, 32 new tokens), the steady step: with PyTorch's cuDNN attention
+// on, the second pass over the same lengths (the first builds a cuDNN plan
+// per new length, about 50 ms a step: README.md there); with it off, the
+// only pass. Test rows: nothing was fitted on them.
+func deviceDecodeCases(dir string) ([]valCase, error) {
+	const file = "device-h100-2026-11-26/hf_h100_shapes.json"
+	data, err := os.ReadFile(filepath.Join(dir, file))
+	if err != nil {
+		return nil, err
+	}
+	var f struct{ Rows []map[string]any }
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("%s: %v", file, err)
+	}
+	var out []valCase
+	for _, r := range f.Rows {
+		p, o := int(num(r["prompt_tokens"])), int(num(r["output_tokens"]))
+		cudnn := "off"
+		if r["cudnn_sdp"] == true {
+			cudnn = "on, lengths seen before"
+		}
+		out = append(out, valCase{Group: "decode", Split: "test", Source: file, Engine: "HF transformers 5.17, PyTorch 2.11 (SDPA)",
+			Setting: fmt.Sprintf("%s H100 BF16 batch 1, prompt %d, cuDNN attention %s, decode step", r["model"], p, cudnn),
+			Args: []string{"--model", str(r["model"]), "--gpu", "h100-sxm", "--engine", "hf", "--precision", "bf16", "--batch", "1",
+				"--seq", itoa(p + o), "--prompt-tokens", itoa(p), "--output-tokens", itoa(o)},
+			Field: "performance.decode_token_latency_seconds", Scale: 1000, Measured: 1000 * num(r["tpot_warm_shapes_s"]), Unit: "ms"})
+	}
+	return out, nil
 }
 
 // deviceMemoryCases: our own fine-tuning runs on one H100 80GB
