@@ -100,6 +100,7 @@ type OfferPrice struct {
 type Prices struct {
 	Cat      *catalog.Catalog
 	cheapest map[string]OfferPrice
+	bySize   []int // the catalog's GPUs, smallest memory first (fitResults)
 	Own      map[string]bool
 	offers   map[offersKey][]planner.Offer // the planner's view of the offers, by weight dtype and day
 	// Today dates the planner's prices for its freshness window (zero
@@ -118,7 +119,19 @@ type offersKey struct {
 }
 
 func NewPrices(cat *catalog.Catalog, own map[string]bool) Prices {
-	return Prices{Cat: cat, cheapest: CheapestUSD(cat), Own: own, offers: map[offersKey][]planner.Offer{}}
+	return Prices{Cat: cat, cheapest: CheapestUSD(cat), bySize: gpusBySize(cat), Own: own, offers: map[offersKey][]planner.Offer{}}
+}
+
+// gpusBySize orders cat's GPUs by memory, then ID: the fit table's order.
+func gpusBySize(cat *catalog.Catalog) []int {
+	idx := make([]int, len(cat.GPUs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		return cmp.Or(cmp.Compare(cat.GPUs[a].Memory, cat.GPUs[b].Memory), cmp.Compare(cat.GPUs[a].ID, cat.GPUs[b].ID))
+	})
+	return idx
 }
 
 // PlanOffers is the catalog's offers for the planner (catalog.PlanOffersAt
@@ -241,27 +254,41 @@ func AssumedEfficiency(j Job, r PerfResult) estimator.Efficiency {
 // fitResults estimates the job's memory on every catalog GPU, smallest
 // memory first, and how many of the selected GPU it needs.
 func fitResults(j Job, pr Prices) ([]FitResult, int) {
-	gpus := slices.Clone(pr.Cat.GPUs)
-	slices.SortStableFunc(gpus, func(a, b catalog.GPU) int {
-		return cmp.Or(cmp.Compare(a.Memory, b.Memory), cmp.Compare(a.ID, b.ID))
-	})
+	order := pr.bySize
+	if len(order) != len(pr.Cat.GPUs) {
+		order = gpusBySize(pr.Cat) // a Prices not made by NewPrices
+	}
 	need := 0
-	rows := make([]FitResult, 0, len(gpus))
-	for _, g := range gpus {
+	rows := make([]FitResult, 0, len(order))
+	// The job's input differs from GPU to GPU only in its memory, so GPUs
+	// of one size (55 GPUs, 17 sizes) share one estimate and one search:
+	// the previous row's, as the list is sorted by memory.
+	var (
+		last        estimator.Bytes
+		fits, found bool
+		headroom    estimator.Bytes
+		minIn       estimator.Input
+	)
+	for _, i := range order {
+		g := &pr.Cat.GPUs[i]
 		if g.Memory <= 0 {
 			continue
 		}
 		x := j.In
 		x.VRAM, x.UsableVRAM = g.Memory, 0
-		// Without a count that holds the job, a pick keeps the user's setup.
-		r := FitResult{GPU: g, Plan: PlanOf(x), From: pr.cheapest[g.ID]}
-		if res, err := estimator.Estimate(x); err == nil {
-			r.Fits, r.Headroom = res.Fits, res.Headroom
+		if g.Memory != last {
+			last, fits, found, headroom = g.Memory, false, false, 0
+			if res, err := estimator.Estimate(x); err == nil {
+				fits, headroom = res.Fits, res.Headroom
+			}
+			minIn, found = estimator.MinGPUsInput(x, MaxGPUsSearched)
 		}
-		if min, found := estimator.MinGPUsInput(x, MaxGPUsSearched); found {
-			r.Found, r.Plan = true, PlanOf(min)
+		// Without a count that holds the job, a pick keeps the user's setup.
+		r := FitResult{GPU: *g, Plan: PlanOf(x), From: pr.cheapest[g.ID], Fits: fits, Headroom: headroom}
+		if found {
+			r.Found, r.Plan = true, PlanOf(minIn)
 			if g.ID == j.GPU.ID {
-				need = min.GPUs
+				need = minIn.GPUs
 			}
 			if r.Fits {
 				r.Plan = PlanOf(x) // the user's own GPU count and parallelism fit
@@ -308,15 +335,27 @@ func offerResults(j Job, pr Prices, need int) []OfferResult {
 		}
 		rows = append(rows, r)
 	}
-	slices.SortStableFunc(rows, func(a, b OfferResult) int {
+	// Sorted by index, with each row's price key computed once: a row is
+	// large to move, and the selected GPU has up to a few hundred offers.
+	keys := make([]float64, len(rows))
+	idx := make([]int, len(rows))
+	for i, r := range rows {
+		keys[i], idx[i] = PriceKey(r.Offer.OnDemandPerGPUHour()), i
+	}
+	slices.SortStableFunc(idx, func(i, k int) int {
+		a, b := rows[i].Offer, rows[k].Offer
 		return cmp.Or(
-			cmp.Compare(currencyRank(a.Offer.Currency), currencyRank(b.Offer.Currency)),
-			cmp.Compare(a.Offer.Currency, b.Offer.Currency),
-			cmp.Compare(PriceKey(a.Offer.OnDemandPerGPUHour()), PriceKey(b.Offer.OnDemandPerGPUHour())),
-			cmp.Compare(a.Offer.ID, b.Offer.ID),
+			cmp.Compare(currencyRank(a.Currency), currencyRank(b.Currency)),
+			cmp.Compare(a.Currency, b.Currency),
+			cmp.Compare(keys[i], keys[k]),
+			cmp.Compare(a.ID, b.ID),
 		)
 	})
-	return rows
+	sorted := make([]OfferResult, len(rows))
+	for n, i := range idx {
+		sorted[n] = rows[i]
+	}
+	return sorted
 }
 
 func currencyRank(cur string) int {

@@ -311,3 +311,41 @@ func TestFXLine(t *testing.T) {
 		t.Error("a rate line for USD or an unknown currency")
 	}
 }
+
+// TestFitRowsBySize: the fit table estimates once per memory size and
+// hands the result to every GPU of that size; each row must be what its
+// own estimate and GPU-count search give (a GPU-specific input sneaking
+// into the job would make rows of one size differ).
+func TestFitRowsBySize(t *testing.T) {
+	shared := 0
+	for _, frag := range userJobs {
+		j, r, _ := answer(t, frag)
+		seen := map[estimator.Bytes]int{}
+		for _, f := range r.Fit {
+			seen[f.GPU.Memory]++
+			x := j.In
+			x.VRAM, x.UsableVRAM = f.GPU.Memory, 0
+			want := FitResult{GPU: f.GPU, Plan: PlanOf(x), From: f.From}
+			if res, err := estimator.Estimate(x); err == nil {
+				want.Fits, want.Headroom = res.Fits, res.Headroom
+			}
+			if min, found := estimator.MinGPUsInput(x, MaxGPUsSearched); found {
+				want.Found, want.Plan = true, PlanOf(min)
+				if want.Fits {
+					want.Plan = PlanOf(x)
+				}
+			}
+			if f.GPU.ID != want.GPU.ID || f.Fits != want.Fits || f.Headroom != want.Headroom || f.Found != want.Found || f.Plan != want.Plan || f.From != want.From {
+				t.Errorf("%q: %s: row %+v, its own estimate %+v", frag, f.GPU.ID, f, want)
+			}
+		}
+		for _, n := range seen {
+			if n > 1 {
+				shared++
+			}
+		}
+	}
+	if shared == 0 {
+		t.Fatal("no two GPUs of one size in the catalog: the test checks nothing")
+	}
+}
