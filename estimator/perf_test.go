@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -1244,6 +1245,35 @@ func TestKernels(t *testing.T) {
 	for _, k := range Kernels {
 		if got, err := ParseKernel(k.String()); err != nil || got != k {
 			t.Errorf("ParseKernel(%q) = %v, %v", k, got, err)
+		}
+	}
+}
+
+// TestRooflineTime: the square-and-cube-root form of rooflineTime is the
+// roofline blend (c^k + m^k)^(1/k) at k = inferenceRoofK, and keeps its
+// bounds: max(c, m) ≤ t ≤ c + m.
+func TestRooflineTime(t *testing.T) {
+	if inferenceRoofK != 1.5 {
+		t.Fatalf("rooflineTime is written for k = 3/2, inferenceRoofK is %v", inferenceRoofK)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 10000 {
+		c, m := math.Exp(rng.Float64()*40-30), math.Exp(rng.Float64()*40-30)
+		if rng.IntN(10) == 0 {
+			m = 0
+		}
+		got := rooflineTime(c, m)
+		want := math.Pow(math.Pow(c, 1.5)+math.Pow(m, 1.5), 1/1.5)
+		if math.Abs(got-want) > 1e-12*want {
+			t.Fatalf("rooflineTime(%g, %g) = %g, the blend is %g", c, m, got, want)
+		}
+		if got < math.Max(c, m)*(1-1e-15) || got > (c+m)*(1+1e-15) {
+			t.Fatalf("rooflineTime(%g, %g) = %g outside [max, sum]", c, m, got)
+		}
+	}
+	for _, c := range []struct{ c, m, want float64 }{{0, 0, 0}, {1, 0, 1}, {0, 2, 2}, {math.Inf(1), 1, math.Inf(1)}} {
+		if got := rooflineTime(c.c, c.m); got != c.want {
+			t.Errorf("rooflineTime(%g, %g) = %g, want %g", c.c, c.m, got, c.want)
 		}
 	}
 }
