@@ -1277,3 +1277,40 @@ func TestRooflineTime(t *testing.T) {
 		}
 	}
 }
+
+// TestKVLayout: the serving step's KV bytes per sequence (kvLayout, read
+// once per replica) are Arch.kvBytesPerSeq times the rank's share, for
+// every vendored config (sliding-window, chunked, MLA and linear-attention
+// models among them) and lengths on both sides of their windows.
+func TestKVLayout(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "configs", "*.json"))
+	if err != nil || len(files) < 20 {
+		t.Fatalf("configs: %d files, %v", len(files), err)
+	}
+	windowed := 0
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		a, err := ParseConfig(data)
+		if err != nil {
+			continue // not a model config (generic and vision presets are other tests')
+		}
+		if a.SlidingLayers > 0 || a.ChunkedLayers > 0 {
+			windowed++
+		}
+		for _, bits := range []float64{16, 8, 4.25} {
+			k := newKVLayout(a, bits, 0.25)
+			for _, seq := range []int64{0, 1, 127, 128, 129, 4095, 4096, 4097, 131072} {
+				want := a.kvBytesPerSeq(seq, bits) * 0.25
+				if !a.HasKVCache() {
+					want = 0
+				}
+				if got := k.bytes(seq); math.Abs(got-want) > 1e-12*math.Max(want, 1) {
+					t.Fatalf("%s at %d tokens, %v bits: %g bytes, kvBytesPerSeq gives %g", filepath.Base(f), seq, bits, got, want)
+				}
+			}
+		}
+	}
+	if windowed == 0 {
+		t.Fatal("no sliding-window or chunked config among the vendored ones")
+	}
+}
