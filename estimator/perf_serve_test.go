@@ -277,3 +277,34 @@ func TestAttentionAt16BitRate(t *testing.T) {
 		t.Errorf("AttnFLOPS above the peak: %v s, want %v", got, same)
 	}
 }
+
+// TestTrainAttentionAt16BitRate: training charges attention's products at
+// the GPU's 16-bit rate (Hardware.AttnFLOPS) as prefill does, so the
+// charge follows the rate: nothing extra where the peak is already the
+// 16-bit rate (fp8 weights on a GPU without fp8 units), twice the peak's
+// cost at half the rate (an H100's fp8), four times at a quarter (a
+// B200's fp4).
+func TestTrainAttentionAt16BitRate(t *testing.T) {
+	a := loadArch(t, "llama-3.1-8b.json")
+	in := DefaultInput(a)
+	in.Task, in.Weights, in.Seq, in.Batch = FullFinetune, FP8, 8192, 1
+	eff := Efficiency{MFU: 0.4}
+	w := Workload{}
+	step := func(peak, attn float64) float64 {
+		p, err := Throughput(in, Hardware{PeakFLOPS: peak, AttnFLOPS: attn, MemBandwidth: 3.35e12, Generation: GenHopper}, eff, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.StepSeconds
+	}
+	at := func(ratio float64) float64 { return step(1000e12, 1000e12/ratio) }
+	same, half, quarter := step(1000e12, 0), at(2), at(4)
+	if same != at(1) {
+		t.Errorf("AttnFLOPS equal to the peak: %v s, want the no-AttnFLOPS %v s", at(1), same)
+	}
+	// The extra is the attention FLOPs at the lower rate: three times as
+	// much at a quarter of the rate as at half.
+	if d2, d4 := half-same, quarter-same; !(d2 > 0) || math.Abs(d4/d2-3) > 1e-6 {
+		t.Errorf("attention at half the rate adds %v s, at a quarter %v s: want > 0 and three times as much", d2, d4)
+	}
+}

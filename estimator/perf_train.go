@@ -112,8 +112,8 @@ func dpBandwidth(hw Hardware, in Input, d int) float64 {
 // trainEffHopper and trainWidthK to the 8-GPU BF16 llm-foundry rows
 // (sequences 512–65536): 1 fits best (median 4.3%; 1.5 gives 6.8%, 2
 // gives 10.7%), so FlashAttention runs at the GEMMs' share there. Under
-// fp8 it costs twice that (16-bit attention at half the fp8 peak), which
-// the FP8 llm-foundry test rows confirm (+2..+9% at 512–32768 tokens,
+// fp8 it costs twice that on an H100 (16-bit attention at half the fp8
+// peak: Hardware.AttnFLOPS), which the FP8 llm-foundry test rows confirm (+2..+9% at 512–32768 tokens,
 // against up to −54% if attention ran at the fp8 peak).
 const trainAttnCost = 1.0
 
@@ -146,11 +146,14 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 	// bus bandwidth, PERFORMANCE.md; Narayanan et al. 2021 §3.3).
 	// Attention's score and value products run in FlashAttention kernels
 	// at a lower share of peak than the large GEMMs (trainAttnCost), and
-	// in 16-bit under fp8 training (Transformer Engine casts only the
-	// linears to fp8), i.e. at half the fp8 peak.
+	// in 16-bit under fp8 and fp4 training (Transformer Engine casts only
+	// the linears), i.e. at the GPU's 16-bit rate (Hardware.AttnFLOPS),
+	// as inference's prefill does: half an H100's fp8 peak, a quarter of a
+	// B200's fp4 peak, and the peak itself on a GPU without fp8 units,
+	// whose peak is already its 16-bit rate (an A100 running fp8 weights).
 	attnShare := trainAttnCost
-	if in.Weights == FP8 || in.Weights == FP4 {
-		attnShare *= 2
+	if hw.AttnFLOPS > 0 && hw.AttnFLOPS < hw.PeakFLOPS {
+		attnShare *= hw.PeakFLOPS / hw.AttnFLOPS
 	}
 	attnHW := attnFLOPs(a, attnLayerCtx(a, s)) * 3
 	if in.GradCheckpointing {
