@@ -128,7 +128,7 @@ func gpusBySize(cat *catalog.Catalog) []int {
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortFunc(idx, func(a, b int) int {
+	slices.SortStableFunc(idx, func(a, b int) int {
 		return cmp.Or(cmp.Compare(cat.GPUs[a].Memory, cat.GPUs[b].Memory), cmp.Compare(cat.GPUs[a].ID, cat.GPUs[b].ID))
 	})
 	return idx
