@@ -1008,7 +1008,7 @@ func (c *Calculator) offerRows() (rows []offerRowView, more int) {
 		}
 		return 0
 	}
-	slices.SortStableFunc(offers, func(a, b page.OfferResult) int { return cmp.Compare(page.PriceKey(cost(a)), page.PriceKey(cost(b))) })
+	estimator.SortStable(offers, func(a, b *page.OfferResult) int { return cmp.Compare(page.PriceKey(cost(*a)), page.PriceKey(cost(*b))) })
 	if !c.allOffers && len(offers) > page.OffersShown {
 		more = len(offers) - page.OffersShown
 		offers = offers[:page.OffersShown]

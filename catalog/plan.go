@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"cmp"
-	"slices"
 	"time"
 
 	"rightsize/estimator"
@@ -108,7 +107,7 @@ func (c *Catalog) PlanHostedAPIs(modelID string) []plan.HostedAPI {
 			InputUSDPerMillion: h.InputPerMillion / fx.PerUSD, OutputUSDPerMillion: h.OutputPerMillion / fx.PerUSD,
 			Currency: cur, AsOf: h.AsOf, Source: h.Source})
 	}
-	slices.SortFunc(out, func(a, b plan.HostedAPI) int {
+	estimator.SortStable(out, func(a, b *plan.HostedAPI) int {
 		return cmp.Or(cmp.Compare(a.OutputUSDPerMillion, b.OutputUSDPerMillion),
 			cmp.Compare(a.InputUSDPerMillion, b.InputUSDPerMillion), cmp.Compare(a.ID, b.ID))
 	})

@@ -5,8 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -856,5 +858,24 @@ func TestReservedLossCache(t *testing.T) {
 	}
 	if got, want := RunReserved(small, rs, 1000), rs.Usable-rs.PerGPU.CUDAContext; got != want || !rs.Fits {
 		t.Errorf("RunReserved on 12 GiB = %d (fits %v), want the usable memory %d and a fit", got, rs.Fits, want)
+	}
+}
+
+// TestSortStable: SortStable orders as slices.SortStableFunc does, ties
+// in their first order.
+func TestSortStable(t *testing.T) {
+	type kv struct{ k, v int }
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := range 60 {
+		s := make([]kv, n)
+		for i := range s {
+			s[i] = kv{rng.IntN(7), i}
+		}
+		want := slices.Clone(s)
+		slices.SortStableFunc(want, func(a, b kv) int { return a.k - b.k })
+		SortStable(s, func(a, b *kv) int { return a.k - b.k })
+		if !slices.Equal(s, want) {
+			t.Fatalf("n=%d: %v, want %v", n, s, want)
+		}
 	}
 }

@@ -7,7 +7,6 @@ package page
 import (
 	"cmp"
 	"math"
-	"slices"
 
 	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
@@ -275,7 +274,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 			}
 		}
 	}
-	slices.SortStableFunc(out.Points, func(a, b Candidate) int { return cmp.Compare(a.Cost, b.Cost) })
+	estimator.SortStable(out.Points, func(a, b *Candidate) int { return cmp.Compare(a.Cost, b.Cost) })
 	return out
 }
 

@@ -492,7 +492,7 @@ func (s *mixSearch) cheapestSingles(all uint32, k int) []int {
 		}
 		order = append(order, lb{i, float64(sum) * s.offs[i].minRate * HoursPerMonth / 24})
 	}
-	slices.SortStableFunc(order, func(a, b lb) int { return cmpFloat(a.v, b.v) })
+	estimator.SortStable(order, func(a, b *lb) int { return cmpFloat(a.v, b.v) })
 	type priced struct {
 		i int
 		v float64
@@ -507,7 +507,7 @@ func (s *mixSearch) cheapestSingles(all uint32, k int) []int {
 			continue
 		}
 		top = append(top, priced{x.i, v})
-		slices.SortStableFunc(top, func(a, b priced) int { return cmpFloat(a.v, b.v) })
+		estimator.SortStable(top, func(a, b *priced) int { return cmpFloat(a.v, b.v) })
 		if len(top) > k {
 			top = top[:k]
 		}
@@ -532,7 +532,7 @@ func (s *mixSearch) cheapestFor(b, k int) []int {
 			order = append(order, u{i, m.minRate / (r * float64(m.cs.perInstance))})
 		}
 	}
-	slices.SortStableFunc(order, func(a, b u) int { return cmpFloat(a.v, b.v) })
+	estimator.SortStable(order, func(a, b *u) int { return cmpFloat(a.v, b.v) })
 	var out []int
 	var gpus []string
 	for _, x := range order {

@@ -812,7 +812,8 @@ func rank(rows []Row) []Row {
 		}
 		keys[i], order[i] = k, e
 	}
-	slices.SortFunc(order, func(x, y entry) int {
+	// Stable or not, the order is total (the row index decides last).
+	estimator.SortStable(order, func(x, y *entry) int {
 		if x.prim != y.prim {
 			if x.prim < y.prim {
 				return -1

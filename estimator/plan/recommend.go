@@ -3,7 +3,8 @@ package plan
 import (
 	"cmp"
 	"math"
-	"slices"
+
+	"rightsize/estimator"
 )
 
 // label names a row in a reason: "aws p5.48xlarge ×2".
@@ -284,7 +285,7 @@ func (p *planner) hosted(res Result) []HostedComparison {
 		out = append(out, hc)
 	}
 	// Cheapest at the target rate first; ties keep the API's ID order.
-	slices.SortStableFunc(out, func(a, b HostedComparison) int {
+	estimator.SortStable(out, func(a, b *HostedComparison) int {
 		return cmp.Or(cmp.Compare(a.MonthlyCostUSD, b.MonthlyCostUSD), cmp.Compare(a.API.ID, b.API.ID))
 	})
 	return out
