@@ -348,10 +348,12 @@ func newPlanner(req Request, opts Options, offers int) *planner {
 			in.Seq = prompt + out
 		}
 	}
-	if w.Kind == Serving && in.Engine != estimator.VLLM {
-		// Serving at a request rate means continuous batching; the KV
-		// pool and admission are vLLM's (PagedAttention, Kwon et al.,
-		// SOSP 2023).
+	if w.Kind == Serving && !in.Engine.Pooled() {
+		// Serving at a request rate means continuous batching: an engine
+		// without it (HF transformers, llama.cpp) is planned as vLLM, whose
+		// KV pool and admission the estimator models (PagedAttention, Kwon
+		// et al., SOSP 2023). SGLang and TensorRT-LLM are planned as
+		// themselves, with their own schedulers (estimator/sim).
 		in.Engine = estimator.VLLM
 		p.note(Reason{Key: "note.serving_engine"})
 	}

@@ -200,3 +200,42 @@ func TestServingIsTheSpeedModel(t *testing.T) {
 		}
 	}
 }
+
+// TestServingKeepsContinuousBatchingEngine: a serving plan runs on the
+// engine the request names when it batches continuously (SGLang and
+// TensorRT-LLM have their own schedulers in the simulator), and on vLLM,
+// with a note saying so, when it does not (HF transformers).
+func TestServingKeepsContinuousBatchingEngine(t *testing.T) {
+	ttft := map[estimator.Engine]float64{}
+	for _, c := range []struct {
+		engine, want estimator.Engine
+		note         bool
+	}{{estimator.SGLang, estimator.SGLang, false}, {estimator.TRTLLM, estimator.TRTLLM, false}, {estimator.VLLM, estimator.VLLM, false}, {estimator.HF, estimator.VLLM, true}} {
+		req, offers := servingRequest(t)
+		req.Input.Engine = c.engine
+		res, err := plan.Plan(req, offers, plan.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Cheapest < 0 {
+			t.Fatalf("%v: no plan", c.engine)
+		}
+		r := res.Rows[res.Cheapest]
+		if r.Engine != c.want {
+			t.Errorf("%v: planned on %v, want %v", c.engine, r.Engine, c.want)
+		}
+		noted := false
+		for _, n := range res.Notes {
+			noted = noted || n.Key == "note.serving_engine"
+		}
+		if noted != c.note {
+			t.Errorf("%v: note that serving runs on vLLM: %v, want %v", c.engine, noted, c.note)
+		}
+		ttft[c.engine] = r.TTFTP95Seconds
+	}
+	// The engines' schedulers differ (their per-request costs, cited in
+	// estimator/sim), so their quoted p95 TTFTs do.
+	if ttft[estimator.SGLang] == ttft[estimator.VLLM] || ttft[estimator.TRTLLM] == ttft[estimator.VLLM] {
+		t.Errorf("p95 TTFT: vLLM %v, SGLang %v, TensorRT-LLM %v s: the engines' schedulers gave one answer", ttft[estimator.VLLM], ttft[estimator.SGLang], ttft[estimator.TRTLLM])
+	}
+}
