@@ -1,7 +1,12 @@
 package app
 
-import "rightsize/app/page"
-import "github.com/maxence-charriere/go-app/v10/pkg/app"
+import (
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"rightsize/app/page"
+)
 
 // Sections of the static page that stay on screen while the browser
 // catches up.
@@ -82,9 +87,41 @@ func (c *Calculator) firstScreen() bool { return c.keepsStatic(staticResult) }
 // whole, the copy with it.
 func (c *Calculator) staticOr(s staticSection, render func() app.UI) app.UI {
 	if c.keepsStatic(s) {
-		return app.Div().ID(staticSlotIDs[s])
+		slot := app.Div().ID(staticSlotIDs[s])
+		if s == staticAnswer {
+			slot = slot.OnClick(c.onStaticJobPart)
+		}
+		return slot
 	}
 	return render()
+}
+
+// onStaticJobPart opens the part of the job line a click hit in the static
+// copy of the answer, which stands until the browser's first plan
+// arrives: its buttons are markup without handlers, so the click is taken
+// here, where it bubbles to the slot. The live answer replaces the copy at
+// once (its picks say "Planning…" until the plan comes), with that part's
+// editor open and focused; the job is computed now if the first step
+// after start-up has not come yet.
+func (c *Calculator) onStaticJobPart(ctx app.Context, e app.Event) {
+	b := e.Get("target").Call("closest", "button[data-f]")
+	if !b.Truthy() {
+		return
+	}
+	f, err := strconv.Atoi(b.Get("dataset").Get("f").String())
+	if err != nil || f < 0 || f >= int(page.NFields) {
+		return
+	}
+	if !c.firstStepDone {
+		// What the first step after start-up does (showRest): the job,
+		// the live breakdown and summary, and the plan. The steps below
+		// the first screen follow on their own schedule.
+		c.firstStepDone = true
+		c.recompute()
+	}
+	c.static[staticAnswer] = nil
+	c.jobEdit, c.jobEditing = page.Field(f), true
+	c.focusAfter(jobEditID)
 }
 
 // placeStatic moves the static copies into their slots; go-app leaves a

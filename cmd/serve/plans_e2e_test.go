@@ -6,6 +6,7 @@ package main
 // comparison of several plans, on the built site.
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -237,5 +239,49 @@ func TestE2EComparePlans(t *testing.T) {
 	s.do("waiting for the pinned comparison", chromedp.WaitVisible("#rs-compare", chromedp.ByQuery))
 	if n := s.count("#rs-plans"); n != "0" {
 		t.Errorf("a pinned link without cmp shows %s plan comparisons", n)
+	}
+}
+
+// TestE2EStaticJobLineOpens: the job line of the prerendered answer, which
+// stands until the browser's first plan, opens its part on a click from
+// the moment the page is live; before, its buttons were markup without
+// handlers until the plan arrived.
+func TestE2EStaticJobLineOpens(t *testing.T) {
+	s := newSite(t, distDir(t, "RIGHTSIZE_DIST"), "/")
+	s.do("clicking the static job line as the page goes live", chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := page.AddScriptToEvaluateOnNewDocument(`
+			window.__sj = "not live";
+			document.addEventListener("DOMContentLoaded", () => {
+				const obs = new MutationObserver(() => {
+					if (!document.querySelector("main.rs-live")) return;
+					obs.disconnect();
+					const b = document.querySelector("#rs-answer-slot #rs-job-batch");
+					window.__sj = b ? "clicked" : "no static job line";
+					if (b) b.click();
+				});
+				obs.observe(document.body, {subtree: true, childList: true, attributes: true});
+			});`).Do(ctx)
+		return err
+	}))
+	s.do("loading the page", chromedp.Navigate(s.base))
+	s.waitInteractive()
+	if v := s.eval(`window.__sj`); v != "clicked" {
+		t.Fatalf("at go-live: %s", v)
+	}
+	s.waitFor("the batch box from the static line", `document.activeElement && document.activeElement.id === "rs-job-edit"`)
+	if v := s.eval(`document.getElementById("rs-job-edit").value`); v != "1" {
+		t.Errorf("the batch box holds %q", v)
+	}
+	if n := s.count("#rs-answer-slot"); n != "0" {
+		t.Errorf("the static answer stayed after its job line was opened")
+	}
+	s.shotOf("jobline-static-open-en-1280.png", ".rs-answer", 1280)
+	s.setField("rs-job-edit", "4")
+	if h := s.waitHash("b=4"); !strings.Contains(h, "b=4") {
+		t.Errorf("the link %q lacks b=4", h)
+	}
+	s.waitPlan()
+	if v := s.text("#rs-job-batch"); v != "4" {
+		t.Errorf("after the plan the batch part reads %q", v)
 	}
 }
