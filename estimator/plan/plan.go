@@ -295,6 +295,11 @@ func (p *planner) plan(offers []Offer) Result {
 	}
 	clear(rows[n:])
 	rows = rows[:n]
+	// The ranking and the picks are one more slice of work: a caller's
+	// yield may give the thread away before it, as between offers.
+	if opts.Yield != nil {
+		opts.Yield()
+	}
 	rows = rank(rows)
 	for i := range rows {
 		r := &rows[i]
@@ -308,6 +313,9 @@ func (p *planner) plan(offers []Offer) Result {
 	recommend(&res, req.Workload.Kind)
 	if opts.Top > 0 {
 		res.trim(opts.Top)
+	}
+	if opts.Yield != nil {
+		opts.Yield()
 	}
 	res.Hosted = p.hosted(res)
 	res.Notes = p.notes
