@@ -1203,3 +1203,40 @@ func TestFirstScreenComputesNothing(t *testing.T) {
 		t.Errorf("an input on the first screen: result %v", c.r.OK)
 	}
 }
+
+// TestVerifySaysHowToCheck: the speed box tells an HF transformers user
+// to time generate() after a pass over the same lengths (the first pass
+// builds a cuDNN plan per length on an H100: 3–6× the step), and a
+// serving engine's user to run a benchmark client, in each language.
+func TestVerifySaysHowToCheck(t *testing.T) {
+	if app.IsClient {
+		t.Skip("in the browser a basis box renders its body when opened; the prerendered page, built natively, carries it")
+	}
+	for _, c := range []struct {
+		frag string
+		want page.MsgKey
+		lang string
+	}{
+		{"", page.MsgVerifyHF, "en"},
+		{"e=vllm", page.MsgVerifyVLLM, "en"},
+		{"l=ru", page.MsgVerifyHF, "ru"},
+		{"l=zh&e=sglang", page.MsgVerifyVLLM, "zh"},
+	} {
+		calc, _ := load(t)
+		calc.state = page.ParseFragment(c.frag, page.DefaultState)
+		calc.firstStepDone = true
+		calc.recompute()
+		html := app.HTMLString(calc.Render())
+		msgs := page.Messages[c.lang]
+		if !strings.Contains(html, htmlText(msgs[c.want])) {
+			t.Errorf("%q: the speed box lacks %q", c.frag, msgs[c.want])
+		}
+		other := page.MsgVerifyVLLM
+		if c.want == page.MsgVerifyVLLM {
+			other = page.MsgVerifyHF
+		}
+		if strings.Contains(html, htmlText(msgs[other])) {
+			t.Errorf("%q: the speed box says %q", c.frag, msgs[other])
+		}
+	}
+}

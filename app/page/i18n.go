@@ -438,6 +438,7 @@ const (
 	MsgCompareNoPlan
 	MsgPriceDate
 	MsgCompareIgnored
+	MsgVerifyHF
 	NMsgs
 )
 
@@ -833,6 +834,7 @@ var messagesEN = [NMsgs]string{
 	MsgCompareNoPlan:       "—: no plan on this offer for the job as set.",
 	MsgPriceDate:           "Price date",
 	MsgCompareIgnored:      "Left out of the comparison (not an offer ID, a repeat, or past %s plans)",
+	MsgVerifyHF:            "time model.generate() at these lengths after one pass over the same lengths: on PyTorch 2.11 with an H100 the first pass builds a cuDNN attention plan for each new length and reads 3–6× slower",
 }
 
 var MessagesRU = [NMsgs]string{
@@ -1221,6 +1223,7 @@ var MessagesRU = [NMsgs]string{
 	MsgCompareNoPlan:       "—: для задачи в её нынешнем виде на этом предложении плана нет.",
 	MsgPriceDate:           "Дата цены",
 	MsgCompareIgnored:      "Не вошло в сравнение (не ID предложения, повтор или сверх %s планов)",
+	MsgVerifyHF:            "замерьте model.generate() на этих длинах после одного прохода по тем же длинам: в PyTorch 2.11 на H100 первый проход строит план cuDNN-внимания для каждой новой длины и идёт в 3–6 раз медленнее",
 }
 
 var messagesZH = [NMsgs]string{
@@ -1609,6 +1612,7 @@ var messagesZH = [NMsgs]string{
 	MsgCompareNoPlan:       "—：按当前设置的任务，此报价没有可行方案。",
 	MsgPriceDate:           "价格日期",
 	MsgCompareIgnored:      "未加入对比（不是报价 ID、重复，或超过 %s 个方案）",
+	MsgVerifyHF:            "先在相同长度上运行一遍，再对这些长度的 model.generate() 计时：在 H100 上的 PyTorch 2.11 中，第一遍会为每个新长度构建 cuDNN 注意力计划，慢 3–6 倍",
 }
 
 // Tr returns the message for key in lang, falling back to English.
