@@ -189,17 +189,36 @@ func (a Arch) LinearStateBytes(bits float64) float64 {
 // chunked layers at most AttentionChunk, and linear-attention layers a
 // fixed state (LinearStateBytes), as bits per element.
 func (a Arch) kvBytesPerSeq(seq int64, bits float64) float64 {
-	e := float64(a.kvElemsPerTokenLayer())
-	capped := func(n int) float64 {
-		if n > 0 && int64(n) < seq {
+	return newKVLayout(a, bits, 1).bytes(seq)
+}
+
+// kvLayout is kvBytesPerSeq's figures at one element width, times the
+// share of them one rank holds, read from the architecture once: the
+// serving simulator asks for a sequence's bytes at every engine step.
+type kvLayout struct {
+	perToken               float64 // bytes per token per layer on the rank
+	full, sliding, chunked float64 // layers of each kind
+	window, chunk          int64   // SlidingWindow, AttentionChunk
+	state                  float64 // linear-attention state bytes on the rank
+}
+
+func newKVLayout(a Arch, bits, share float64) kvLayout {
+	return kvLayout{perToken: float64(a.kvElemsPerTokenLayer()) * bits / 8 * share,
+		full: float64(max(a.KVCacheLayers()-a.SlidingLayers-a.ChunkedLayers, 0)), sliding: float64(a.SlidingLayers),
+		chunked: float64(a.ChunkedLayers), window: int64(a.SlidingWindow), chunk: int64(a.AttentionChunk),
+		state: a.LinearStateBytes(bits) * share}
+}
+
+// bytes is one sequence's KV bytes at seq tokens on the rank: full layers
+// hold every token, sliding-window and chunked layers at most their window.
+func (k kvLayout) bytes(seq int64) float64 {
+	capped := func(n int64) float64 {
+		if n > 0 && n < seq {
 			return float64(n)
 		}
 		return float64(seq)
 	}
-	full := max(a.KVCacheLayers()-a.SlidingLayers-a.ChunkedLayers, 0)
-	tokens := float64(full)*float64(seq) + float64(a.SlidingLayers)*capped(a.SlidingWindow) +
-		float64(a.ChunkedLayers)*capped(a.AttentionChunk)
-	return e*bits/8*tokens + a.LinearStateBytes(bits)
+	return k.perToken*(k.full*float64(seq)+k.sliding*capped(k.window)+k.chunked*capped(k.chunk)) + k.state
 }
 
 // qDim is the query width nh·hd (MLA: nh·(qk_nope + qk_rope)); kvDim and

@@ -61,7 +61,9 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	if !a.IsMLA() && a.KVHeads == 0 {
 		m.kvShare = 1 / m.tp
 	}
-	m.kvLayout = newKVLayout(a, m.kvBits, m.kvShare)
+	if a.HasKVCache() {
+		m.kvLayout = newKVLayout(a, m.kvBits, m.kvShare) // else none: no KV bytes
+	}
 	m.bw = hw.MemBandwidth * eff.BandwidthUtil
 	m.flops = hw.PeakFLOPS * eff.InferenceMFU
 	m.attnFlops = m.flops
@@ -178,42 +180,6 @@ func (m *inferModel) gpuWeightRead(tokens float64) float64 {
 // kvSeq is one sequence's KV bytes at ctx tokens on one TP rank.
 func (m *inferModel) kvSeq(ctx float64) float64 {
 	return m.kvLayout.bytes(int64(math.Ceil(ctx)))
-}
-
-// kvLayout is Arch.kvBytesPerSeq at one element width, times one rank's
-// share, with the architecture's figures read once: the serving
-// simulator asks for it at every engine step.
-type kvLayout struct {
-	has                    bool
-	perToken               float64 // bytes per token per layer on the rank
-	full, sliding, chunked float64 // layers of each kind
-	window, chunk          int64   // SlidingWindow, AttentionChunk
-	state                  float64 // linear-attention state bytes on the rank
-}
-
-func newKVLayout(a Arch, bits, share float64) kvLayout {
-	if !a.HasKVCache() {
-		return kvLayout{}
-	}
-	return kvLayout{has: true, perToken: float64(a.kvElemsPerTokenLayer()) * bits / 8 * share,
-		full: float64(max(a.KVCacheLayers()-a.SlidingLayers-a.ChunkedLayers, 0)), sliding: float64(a.SlidingLayers),
-		chunked: float64(a.ChunkedLayers), window: int64(a.SlidingWindow), chunk: int64(a.AttentionChunk),
-		state: a.LinearStateBytes(bits) * share}
-}
-
-// bytes is one sequence's KV bytes at seq tokens on the rank: what
-// a.kvBytesPerSeq(seq, bits)·share gives (TestKVLayout).
-func (k kvLayout) bytes(seq int64) float64 {
-	if !k.has {
-		return 0
-	}
-	capped := func(n int64) float64 {
-		if n > 0 && n < seq {
-			return float64(n)
-		}
-		return float64(seq)
-	}
-	return k.perToken*(k.full*float64(seq)+k.sliding*capped(k.window)+k.chunked*capped(k.chunk)) + k.state
 }
 
 // computeTime is the tensor-core seconds of tokens new tokens whose

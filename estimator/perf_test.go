@@ -1278,10 +1278,11 @@ func TestRooflineTime(t *testing.T) {
 	}
 }
 
-// TestKVLayout: the serving step's KV bytes per sequence (kvLayout, read
-// once per replica) are Arch.kvBytesPerSeq times the rank's share, for
-// every vendored config (sliding-window, chunked, MLA and linear-attention
-// models among them) and lengths on both sides of their windows.
+// TestKVLayout: one rank's KV bytes per sequence (kvLayout at a share,
+// read once per replica for the serving step) are Arch.kvBytesPerSeq times
+// that share, for every vendored config (sliding-window, chunked, MLA and
+// linear-attention models among them) and lengths on both sides of their
+// windows.
 func TestKVLayout(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "configs", "*.json"))
 	if err != nil || len(files) < 20 {
@@ -1301,9 +1302,6 @@ func TestKVLayout(t *testing.T) {
 			k := newKVLayout(a, bits, 0.25)
 			for _, seq := range []int64{0, 1, 127, 128, 129, 4095, 4096, 4097, 131072} {
 				want := a.kvBytesPerSeq(seq, bits) * 0.25
-				if !a.HasKVCache() {
-					want = 0
-				}
 				if got := k.bytes(seq); math.Abs(got-want) > 1e-12*math.Max(want, 1) {
 					t.Fatalf("%s at %d tokens, %v bits: %g bytes, kvBytesPerSeq gives %g", filepath.Base(f), seq, bits, got, want)
 				}
