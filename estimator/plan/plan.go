@@ -281,9 +281,7 @@ func (p *planner) plan(offers []Offer) Result {
 			continue // filtered out: not a candidate, not listed
 		}
 		res.Considered++
-		if opts.Yield != nil {
-			opts.Yield()
-		}
+		opts.yield()
 		// Planned in place: a row is large, and most are kept.
 		r := &rows[n]
 		p.row(o, r)
@@ -297,9 +295,7 @@ func (p *planner) plan(offers []Offer) Result {
 	rows = rows[:n]
 	// The ranking and the picks are one more slice of work: a caller's
 	// yield may give the thread away before it, as between offers.
-	if opts.Yield != nil {
-		opts.Yield()
-	}
+	opts.yield()
 	rows = rank(rows)
 	for i := range rows {
 		r := &rows[i]
@@ -314,9 +310,7 @@ func (p *planner) plan(offers []Offer) Result {
 	if opts.Top > 0 {
 		res.trim(opts.Top)
 	}
-	if opts.Yield != nil {
-		opts.Yield()
-	}
+	opts.yield()
 	res.Hosted = p.hosted(res)
 	res.Notes = p.notes
 	return res

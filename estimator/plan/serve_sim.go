@@ -34,14 +34,14 @@ type simMemo struct {
 	cfg   sim.Config
 	ok    bool
 	runs  map[int]simServe
-	yield func() // Options.Yield, before each run
+	yield func() // Options.yield, before each run
 }
 
 // newSimMemo sets up the simulation of copy shape cs on hw; ok is false
 // when the engine does not batch continuously or the shape has no
 // serving model.
 func (p *planner) newSimMemo(in estimator.Input, hw estimator.Hardware) *simMemo {
-	m := &simMemo{runs: map[int]simServe{}, yield: p.opts.Yield}
+	m := &simMemo{runs: map[int]simServe{}, yield: p.opts.yield}
 	if !sim.Simulatable(in, p.work) {
 		return m
 	}
@@ -74,9 +74,7 @@ func (m *simMemo) at(k int, lam float64, w Workload) (simServe, bool) {
 func (m *simMemo) run(rate float64) (sim.Result, error) {
 	c := m.cfg
 	c.Load.Concurrency, c.Load.RatePerSecond = 0, rate
-	if m.yield != nil {
-		m.yield()
-	}
+	m.yield()
 	return sim.Run(c)
 }
 

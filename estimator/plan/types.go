@@ -245,3 +245,10 @@ type Options struct {
 	// and then (app's yieldToBrowser). It never changes the plan.
 	Yield func()
 }
+
+// yield calls o.Yield when it is set.
+func (o Options) yield() {
+	if o.Yield != nil {
+		o.Yield()
+	}
+}
