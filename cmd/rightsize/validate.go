@@ -359,14 +359,22 @@ func fmtNum(f float64) string { return strconv.FormatFloat(f, 'g', 4, 64) }
 
 // --- the cases -------------------------------------------------------
 
-func readRecords(dir, file string) (map[string]any, []map[string]any, error) {
+// readJSON decodes the calibration file dir/file into v.
+func readJSON(dir, file string, v any) error {
 	data, err := os.ReadFile(filepath.Join(dir, file))
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	return nil
+}
+
+func readRecords(dir, file string) (map[string]any, []map[string]any, error) {
 	var f map[string]any
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", file, err)
+	if err := readJSON(dir, file, &f); err != nil {
+		return nil, nil, err
 	}
 	raw, _ := f["records"].([]any)
 	recs := make([]map[string]any, 0, len(raw))
@@ -966,13 +974,9 @@ func swiftTokens(s string) (mean, sd float64, ok bool) {
 // only pass. Test rows: nothing was fitted on them.
 func deviceDecodeCases(dir string) ([]valCase, error) {
 	const file = "device-h100-2026-11-26/hf_h100_shapes.json"
-	data, err := os.ReadFile(filepath.Join(dir, file))
-	if err != nil {
-		return nil, err
-	}
 	var f struct{ Rows []map[string]any }
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("%s: %v", file, err)
+	if err := readJSON(dir, file, &f); err != nil {
+		return nil, err
 	}
 	var out []valCase
 	for _, r := range f.Rows {
@@ -997,13 +1001,9 @@ func deviceDecodeCases(dir string) ([]valCase, error) {
 func deviceMemoryCases(dir string) ([]valCase, error) {
 	var out []valCase
 	for _, file := range []string{"device-h100-2026-11-26/hf_h100_measurements.json", "device-h100-2026-11-26/hf_h100_measurements_2.json"} {
-		data, err := os.ReadFile(filepath.Join(dir, file))
-		if err != nil {
-			return nil, err
-		}
 		var f struct{ Runs []map[string]any }
-		if err := json.Unmarshal(data, &f); err != nil {
-			return nil, fmt.Errorf("%s: %v", file, err)
+		if err := readJSON(dir, file, &f); err != nil {
+			return nil, err
 		}
 		for _, r := range f.Runs {
 			task := str(r["task"])
