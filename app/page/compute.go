@@ -96,7 +96,7 @@ type OfferPrice struct {
 }
 
 // Prices is the catalog with the user's sheet applied and the indexes
-// compute needs.
+// compute needs; NewPrices makes it.
 type Prices struct {
 	Cat      *catalog.Catalog
 	cheapest map[string]OfferPrice
@@ -254,12 +254,8 @@ func AssumedEfficiency(j Job, r PerfResult) estimator.Efficiency {
 // fitResults estimates the job's memory on every catalog GPU, smallest
 // memory first, and how many of the selected GPU it needs.
 func fitResults(j Job, pr Prices) ([]FitResult, int) {
-	order := pr.bySize
-	if len(order) != len(pr.Cat.GPUs) {
-		order = gpusBySize(pr.Cat) // a Prices not made by NewPrices
-	}
 	need := 0
-	rows := make([]FitResult, 0, len(order))
+	rows := make([]FitResult, 0, len(pr.bySize))
 	// The job's input differs from GPU to GPU only in its memory, so GPUs
 	// of one size (55 GPUs, 17 sizes) share one estimate and one search:
 	// the previous row's, as the list is sorted by memory.
@@ -269,7 +265,7 @@ func fitResults(j Job, pr Prices) ([]FitResult, int) {
 		headroom    estimator.Bytes
 		minIn       estimator.Input
 	)
-	for _, i := range order {
+	for _, i := range pr.bySize {
 		g := &pr.Cat.GPUs[i]
 		if g.Memory <= 0 {
 			continue
