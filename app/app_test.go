@@ -1137,6 +1137,14 @@ func TestApplyFragmentReportsChange(t *testing.T) {
 	if c.applyFragment(c.link().Encode(page.DefaultState)) {
 		t.Error("the view's own link reported a change")
 	}
+	// "#%" holds the default view but a part the page cannot read: its note
+	// is a change on screen, and so is the note going away.
+	if !c.applyFragment("%") || !slices.Equal(c.linkIgnored, []string{"%"}) {
+		t.Errorf(`"%%" on the default view: change not reported, ignored %q`, c.linkIgnored)
+	}
+	if !c.applyFragment("") || len(c.linkIgnored) != 0 {
+		t.Errorf("the note on an ignored part did not go: %q", c.linkIgnored)
+	}
 	if !c.applyFragment("m=qwen2.5-7b") || c.state[page.FieldModel] != "qwen2.5-7b" {
 		t.Errorf("a link to another model: model %s", c.state[page.FieldModel])
 	}

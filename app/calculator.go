@@ -238,12 +238,16 @@ func (c *Calculator) OnNav(ctx app.Context) {
 // custom model carried in the link. It reports whether the view changed;
 // a link holding the current view changes nothing.
 func (c *Calculator) applyFragment(frag string) bool {
-	c.linkIgnored = ignoredInLink(frag)
+	ignored := ignoredInLink(frag)
 	l := page.ParseLink(frag, page.DefaultState)
-	c.cmpIgnored = l.CompareBad
+	// The notes on what the link's reader ignored are part of the view: a
+	// link that holds the current state but a part the page cannot read
+	// ("#%" on the default page) still shows its note.
+	notes := !slices.Equal(ignored, c.linkIgnored) || !slices.Equal(l.CompareBad, c.cmpIgnored)
+	c.linkIgnored, c.cmpIgnored = ignored, l.CompareBad
 	if l.State == c.state && l.Embed == c.embed && l.Pinned == (c.pin != nil) && (!l.Pinned || l.Pin == *c.pin) &&
 		(l.Config == "" || l.Config == c.customText) && slices.Equal(l.Compare, c.cmp) {
-		return false
+		return notes
 	}
 	c.state, c.embed = l.State, l.Embed
 	c.cmp, c.cmpFull = l.Compare, false
