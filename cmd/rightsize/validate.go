@@ -27,7 +27,7 @@ import (
 // Validation groups, in report order.
 var valGroups = []string{"memory", "fine-tune memory", "decode", "prefill/TTFT", "serving TPOT", "serving throughput",
 	"load TTFT", "load TTFT vs median", "load TTFT p50", "load TTFT p99", "load TPOT", "load TPOT vs median", "load TPOT p50",
-	"load TPOT p99", "load throughput/GPU",
+	"load TPOT p99", "load throughput/GPU", "load TPOT, tables", "load throughput/GPU, tables",
 	"training time", "MFU"}
 
 // Splits: fit rows fixed a constant; test rows did not; held-back rows
@@ -407,7 +407,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 func validationCases(dir string) ([]valCase, error) {
 	var all []valCase
 	for _, f := range []func(string) ([]valCase, error){memoryCases, bnbCases, optimumGPTQCases, gptFastCases, llamaCppCases, vllmBlogCases, sglangCases, trtllmCases,
-		inferencexCases, foundryCases, llama2Cases, megatronCases, nemoCases, torchtuneCases, torchtuneFSDPCases, swiftCases, deviceMemoryCases, deviceDecodeCases} {
+		inferencexCases, inferencexTableCases, foundryCases, llama2Cases, megatronCases, nemoCases, torchtuneCases, torchtuneFSDPCases, swiftCases, deviceMemoryCases, deviceDecodeCases} {
 		c, err := f(dir)
 		if err != nil {
 			return nil, err

@@ -142,6 +142,49 @@ func inferencexCases(dir string) ([]valCase, error) {
 	return out, nil
 }
 
+const inferencexTableFile = "inferencex/inferencex_issue_points.csv"
+
+// inferencexTableCases: the vLLM H100 sweep InferenceX published as
+// tables (inferencexTableFile, README there): each row gives its TPOT
+// and, where the table has it, its output tokens/s per GPU, against the
+// mean TPOT and the throughput the estimate reports, in groups of their
+// own (the tables do not say mean or median).
+func inferencexTableCases(dir string) ([]valCase, error) {
+	f, err := os.Open(filepath.Join(dir, inferencexTableFile))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rows, err := readCSV(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", inferencexTableFile, err)
+	}
+	var out []valCase
+	for _, r := range rows {
+		args, ok := inferencexArgs(r)
+		if !ok {
+			return nil, fmt.Errorf("%s: a row of %s on %s %s that the replay cannot set up", inferencexTableFile, r["model"], r["hardware"], r["framework"])
+		}
+		conc, _ := strconv.Atoi(r["conc"])
+		tp, _ := strconv.Atoi(r["tp"])
+		set := fmt.Sprintf("%s %s %s %s TP %s %s/%s conc %d (%s, %s)", r["model"], r["hardware"], r["framework"], r["precision"], r["tp"],
+			r["isl"], r["osl"], conc, r["source_url"], r["posted"])
+		base := valCase{Split: r["split"], Source: inferencexTableFile, Engine: r["framework"] + " (release not stated)", Args: args,
+			EngineID: inferencexEngines[r["framework"]], GPU: r["hardware"], Concurrency: conc}
+		add := func(group, what, field, col string, scale float64, unit string) {
+			if v := num(r[col]); v > 0 {
+				c := base
+				c.Group, c.Setting, c.Field, c.Scale, c.Measured, c.Unit = group, set+", "+what, field, scale, v, unit
+				out = append(out, c)
+			}
+		}
+		add("load TPOT, tables", "TPOT (table)", "performance.decode_token_latency_seconds", "tpot_ms", 1000, "ms")
+		add("load throughput/GPU, tables", "output tok/s per GPU (table)", "performance.tokens_per_second", "tput_per_gpu_output_tok_s",
+			1/float64(max(tp, 1)), "tok/s/GPU")
+	}
+	return out, nil
+}
+
 // readCSV reads a CSV with a header into one map per row.
 func readCSV(r io.Reader) ([]map[string]string, error) {
 	cr := csv.NewReader(r)
@@ -247,6 +290,8 @@ func writeLoadBreakdown(w io.Writer, cases []valCase) {
 	fmt.Fprintln(w, "keep no mean (the dashboard's history); \"p50\" and \"p99\" compare the simulated percentiles. The measured mean TTFT")
 	fmt.Fprintln(w, "runs at about twice the median (the first wave of a run waits seconds longer than the steady state, up to a p99 of")
 	fmt.Fprintln(w, "68–83 s at a median under 1 s on runs without warm-up), which the simulator's first wave does not reproduce.")
+	fmt.Fprintln(w, "The \"tables\" groups are the vLLM gpt-oss-120b H100 sweep InferenceX published in its issue #828 (TPOT as the tables")
+	fmt.Fprintln(w, "print it, mean or median not stated; inferencex/README.md).")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| group | by | value | split | n | median \\|error\\| | median error |")
 	fmt.Fprintln(w, "|---|---|---|---|---:|---:|---:|")
