@@ -414,6 +414,39 @@ func TestTranslations(t *testing.T) {
 	}
 }
 
+// The daily-load box's workload presets read in the page's language: each
+// planner preset has a message, whose English is the planner's own
+// description (the CLI's), and the Russian and Chinese options carry no
+// English description (they did: "chat — conversation service …").
+func TestPresetLabelsTranslated(t *testing.T) {
+	for _, p := range planner.Presets() {
+		k, ok := page.PresetKeys[p.Name]
+		if !ok {
+			t.Errorf("preset %s has no message", p.Name)
+			continue
+		}
+		if en := page.Tr("en", k); en != p.Description {
+			t.Errorf("preset %s: English label %q, the planner's description %q", p.Name, en, p.Description)
+		}
+		for _, lang := range []string{"ru", "zh"} {
+			if got := page.PresetLabel(lang, p.Name, p.Description); strings.Contains(got, p.Description) || !strings.HasPrefix(got, p.Name+" — ") {
+				t.Errorf("preset %s in %s reads %q", p.Name, lang, got)
+			}
+		}
+	}
+	c, _ := load(t)
+	c.set(page.FieldLang, "ru")
+	html := app.HTMLString(c.renderFleetInputs())
+	for _, want := range []string{"chat — диалоговый сервис", "inferencex-8k1k — фиксированная форма бенчмарка InferenceX 8k/1k"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the Russian daily-load box lacks %q", want)
+		}
+	}
+	if strings.Contains(html, "conversation service") || strings.Contains(html, "short answers") {
+		t.Error("the Russian daily-load box shows an English preset description")
+	}
+}
+
 // Fields that do not apply to the task are not on the page and are not
 // parsed, so a stale value in one (from an old link) never blocks the
 // estimate; once the task needs the field, its error shows next to it.

@@ -20,7 +20,7 @@ func (c *Calculator) renderFleetInputs() app.UI {
 	}
 	opts := []option{{"", c.t(page.MsgWorkloadAsSet)}}
 	for _, p := range planner.Presets() {
-		opts = append(opts, option{p.Name, p.Name + " — " + p.Description})
+		opts = append(opts, option{p.Name, page.PresetLabel(c.lang(), p.Name, p.Description)})
 	}
 	curve := app.Div().Class("rs-field rs-field-wide").Body(
 		app.Label().For(fieldID(page.FieldCurve)).Text(c.t(page.MsgCurveField)),

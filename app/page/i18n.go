@@ -439,6 +439,11 @@ const (
 	MsgPriceDate
 	MsgCompareIgnored
 	MsgVerifyHF
+	MsgPresetChat
+	MsgPresetCode
+	MsgPreset1k1k
+	MsgPreset8k1k
+	MsgPreset1k8k
 	NMsgs
 )
 
@@ -835,6 +840,11 @@ var messagesEN = [NMsgs]string{
 	MsgPriceDate:           "Price date",
 	MsgCompareIgnored:      "Left out of the comparison (not an offer ID, a repeat, or past %s plans)",
 	MsgVerifyHF:            "time model.generate() at these lengths after one pass over the same lengths: on PyTorch 2.11 with an H100 the first pass builds a cuDNN attention plan for each new length and reads 3–6× slower",
+	MsgPresetChat:          "conversation service (Azure LLM inference trace 2023, conversation: 19,366 requests)",
+	MsgPresetCode:          "code completion service (Azure LLM inference trace 2023, code: 8,819 requests)",
+	MsgPreset1k1k:          "InferenceX fixed-length benchmark shape 1k/1k: balanced prompts and answers",
+	MsgPreset8k1k:          "InferenceX fixed-length benchmark shape 8k/1k: long prompts, short answers",
+	MsgPreset1k8k:          "InferenceX fixed-length benchmark shape 1k/8k: short prompts, long answers",
 }
 
 var MessagesRU = [NMsgs]string{
@@ -1224,6 +1234,11 @@ var MessagesRU = [NMsgs]string{
 	MsgPriceDate:           "Дата цены",
 	MsgCompareIgnored:      "Не вошло в сравнение (не ID предложения, повтор или сверх %s планов)",
 	MsgVerifyHF:            "замерьте model.generate() на этих длинах после одного прохода по тем же длинам: в PyTorch 2.11 на H100 первый проход строит план cuDNN-внимания для каждой новой длины и идёт в 3–6 раз медленнее",
+	MsgPresetChat:          "диалоговый сервис (трасса Azure LLM inference 2023, conversation: 19 366 запросов)",
+	MsgPresetCode:          "автодополнение кода (трасса Azure LLM inference 2023, code: 8 819 запросов)",
+	MsgPreset1k1k:          "фиксированная форма бенчмарка InferenceX 1k/1k: запросы и ответы поровну",
+	MsgPreset8k1k:          "фиксированная форма бенчмарка InferenceX 8k/1k: длинные запросы, короткие ответы",
+	MsgPreset1k8k:          "фиксированная форма бенчмарка InferenceX 1k/8k: короткие запросы, длинные ответы",
 }
 
 var messagesZH = [NMsgs]string{
@@ -1613,6 +1628,11 @@ var messagesZH = [NMsgs]string{
 	MsgPriceDate:           "价格日期",
 	MsgCompareIgnored:      "未加入对比（不是报价 ID、重复，或超过 %s 个方案）",
 	MsgVerifyHF:            "先在相同长度上运行一遍，再对这些长度的 model.generate() 计时：在 H100 上的 PyTorch 2.11 中，第一遍会为每个新长度构建 cuDNN 注意力计划，慢 3–6 倍",
+	MsgPresetChat:          "对话服务（Azure LLM 推理轨迹 2023，conversation：19,366 个请求）",
+	MsgPresetCode:          "代码补全服务（Azure LLM 推理轨迹 2023，code：8,819 个请求）",
+	MsgPreset1k1k:          "InferenceX 固定长度基准形状 1k/1k：提示与回答均衡",
+	MsgPreset8k1k:          "InferenceX 固定长度基准形状 8k/1k：长提示、短回答",
+	MsgPreset1k8k:          "InferenceX 固定长度基准形状 1k/8k：短提示、长回答",
 }
 
 // Tr returns the message for key in lang, falling back to English.
@@ -1621,6 +1641,22 @@ func Tr(lang string, key MsgKey) string {
 		return m[key]
 	}
 	return Messages["en"][key]
+}
+
+// PresetKeys translate the planner's workload presets' descriptions
+// (planner.Preset.Description, one English line), by preset name.
+var PresetKeys = map[string]MsgKey{
+	"chat": MsgPresetChat, "code": MsgPresetCode,
+	"inferencex-1k1k": MsgPreset1k1k, "inferencex-8k1k": MsgPreset8k1k, "inferencex-1k8k": MsgPreset1k8k,
+}
+
+// PresetLabel is a workload preset's name and description in lang; a
+// preset without a message keeps its English description.
+func PresetLabel(lang, name, description string) string {
+	if k, ok := PresetKeys[name]; ok {
+		description = Tr(lang, k)
+	}
+	return name + " — " + description
 }
 
 // WarningKeys translate the estimator's warnings, by code.
