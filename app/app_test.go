@@ -1281,3 +1281,36 @@ func TestVerifySaysHowToCheck(t *testing.T) {
 		}
 	}
 }
+
+// The fit table's "From" price is in the page's currency, as the plan's
+// cost beside it: with RUB an H100's cheapest USD listing reads in
+// roubles at the catalog's dated rate (it read "$/GPU·h" next to rouble
+// costs).
+func TestFitFromInPageCurrency(t *testing.T) {
+	c, _ := load(t)
+	rate, ok := c.pr.Cat.FX("RUB")
+	if !ok || !(rate.PerUSD > 0) {
+		t.Fatal("the catalog has no RUB rate")
+	}
+	usd := map[string]string{}
+	for _, r := range c.fitRows() {
+		usd[r.GPU] = r.From
+	}
+	c.set(page.FieldCurrency, "RUB")
+	l := c.loc()
+	n := 0
+	for _, r := range c.fitRows() {
+		f := fitOf(t, c, r.GPU).From
+		if !(f.PerGPUHour > 0) {
+			continue
+		}
+		n++
+		want := l.Money(f.PerGPUHour*rate.PerUSD, "RUB") + "/" + c.t(page.MsgGPUHour)
+		if f.Currency != "USD" || r.From != want || r.From == usd[r.GPU] {
+			t.Errorf("%s: from %q in RUB (%q in USD), want %q", r.GPU, r.From, usd[r.GPU], want)
+		}
+	}
+	if n < 20 {
+		t.Errorf("%d fit rows with a price", n)
+	}
+}

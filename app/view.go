@@ -896,7 +896,9 @@ func (c *Calculator) fitRows() []fitRowView {
 			v.Need = "> " + strconv.Itoa(page.MaxGPUsSearched)
 		}
 		if f.From.PerGPUHour > 0 {
-			v.From = l.Money(f.From.PerGPUHour, f.From.Currency) + "/" + c.t(page.MsgGPUHour)
+			// The listing's price in the page's currency, as the cost
+			// beside it (at the catalog's dated rate).
+			v.From = l.Money(f.From.In(c.pr.Cat, c.job.Currency)) + "/" + c.t(page.MsgGPUHour)
 		}
 		// The cost is the planner's best row on this GPU, and a click
 		// applies that whole plan (count, split), as a pick does.

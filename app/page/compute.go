@@ -95,6 +95,21 @@ type OfferPrice struct {
 	offer      *catalog.Offer
 }
 
+// In is the price in currency cur at the catalog's dated rates (the
+// rates the planner converts with), and cur; in its own currency where
+// the catalog has no rate for either.
+func (o OfferPrice) In(cat *catalog.Catalog, cur string) (float64, string) {
+	if o.Currency == cur {
+		return o.PerGPUHour, cur
+	}
+	from, ok1 := cat.FX(o.Currency)
+	to, ok2 := cat.FX(cur)
+	if !ok1 || !ok2 || !(from.PerUSD > 0) || !(to.PerUSD > 0) {
+		return o.PerGPUHour, o.Currency
+	}
+	return o.PerGPUHour / from.PerUSD * to.PerUSD, cur
+}
+
 // Prices is the catalog with the user's sheet applied and the indexes
 // compute needs; NewPrices makes it.
 type Prices struct {
