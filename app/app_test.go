@@ -436,14 +436,18 @@ func TestPresetLabelsTranslated(t *testing.T) {
 	}
 	c, _ := load(t)
 	c.set(page.FieldLang, "ru")
-	html := app.HTMLString(c.renderFleetInputs())
+	var labels []string
+	for _, o := range c.workloadOptions() {
+		labels = append(labels, o.label)
+	}
+	all := strings.Join(labels, "\n")
 	for _, want := range []string{"chat — диалоговый сервис", "inferencex-8k1k — фиксированная форма бенчмарка InferenceX 8k/1k"} {
-		if !strings.Contains(html, want) {
-			t.Errorf("the Russian daily-load box lacks %q", want)
+		if !strings.Contains(all, want) {
+			t.Errorf("the Russian workload picker lacks %q: %q", want, labels)
 		}
 	}
-	if strings.Contains(html, "conversation service") || strings.Contains(html, "short answers") {
-		t.Error("the Russian daily-load box shows an English preset description")
+	if len(labels) != len(planner.Presets())+1 || strings.Contains(all, "conversation service") || strings.Contains(all, "short answers") {
+		t.Errorf("the Russian workload picker reads %q", labels)
 	}
 }
 

@@ -18,10 +18,6 @@ func (c *Calculator) renderFleetInputs() app.UI {
 	if !c.state.Shown(page.FieldCurve) {
 		return app.Text("")
 	}
-	opts := []option{{"", c.t(page.MsgWorkloadAsSet)}}
-	for _, p := range planner.Presets() {
-		opts = append(opts, option{p.Name, page.PresetLabel(c.lang(), p.Name, p.Description)})
-	}
 	curve := app.Div().Class("rs-field rs-field-wide").Body(
 		app.Label().For(fieldID(page.FieldCurve)).Text(c.t(page.MsgCurveField)),
 		c.fieldInput(page.FieldCurve).Attr("inputmode", "decimal").Attr("spellcheck", "false").
@@ -32,12 +28,22 @@ func (c *Calculator) renderFleetInputs() app.UI {
 		app.H2().Text(c.t(page.MsgFleetTitle)),
 		app.Div().Class("rs-fields").Body(
 			curve,
-			c.selectField(page.FieldWorkload, page.MsgWorkloadField, opts),
+			c.selectField(page.FieldWorkload, page.MsgWorkloadField, c.workloadOptions()),
 			c.textField(page.FieldOwnPrice, page.MsgOwnPriceField, "decimal"),
 			c.textField(page.FieldKWh, page.MsgKWhField, "decimal"),
 			c.textField(page.FieldOwnYears, page.MsgOwnYearsField, "decimal"),
 		),
 	)
+}
+
+// workloadOptions are the workload picker's choices: the request as set,
+// then the planner's presets, each described in the page's language.
+func (c *Calculator) workloadOptions() []option {
+	opts := []option{{"", c.t(page.MsgWorkloadAsSet)}}
+	for _, p := range planner.Presets() {
+		opts = append(opts, option{p.Name, page.PresetLabel(c.lang(), p.Name, p.Description)})
+	}
+	return opts
 }
 
 // fleetUI is the daily fleet's answer, or nothing when none was asked.
