@@ -60,7 +60,16 @@ func (s *site) watchExceptions() func() []string {
 // the total.
 func (s *site) answers(what string) {
 	s.t.Helper()
-	old := s.text("#rs-total")
+	// After the first steps below the first screen: the first replaces the
+	// static copy of the summary that holds #rs-total (a total read before
+	// it may change without any input). Read by script, not by node, all
+	// the same: a node looked up as it is replaced is gone when its text is
+	// read.
+	s.waitLive()
+	total := func() string {
+		return s.eval(`(() => { const e = document.getElementById("rs-total"); return e ? e.textContent : ""; })()`)
+	}
+	old := total()
 	next := "4"
 	if strings.Contains(s.eval(`document.getElementById("rs-batch").value`), "4") {
 		next = "2"
@@ -68,7 +77,7 @@ func (s *site) answers(what string) {
 	s.setField("rs-batch", next)
 	deadline := time.Now().Add(15 * time.Second)
 	for time.Now().Before(deadline) {
-		if v := s.text("#rs-total"); v != old {
+		if v := total(); v != old && v != "" {
 			return
 		}
 		time.Sleep(50 * time.Millisecond)
