@@ -1318,3 +1318,24 @@ func TestFitFromInPageCurrency(t *testing.T) {
 		t.Errorf("%d fit rows with a price", n)
 	}
 }
+
+// A training job that does not fit says what gradient checkpointing would
+// need (the CLI's with_grad_checkpointing): 70B QLoRA at 4 × 4,096 on an
+// H100 does not fit either way; the default inference page shows no such
+// line.
+func TestCheckpointingFact(t *testing.T) {
+	c, _ := load(t)
+	if html := app.HTMLString(c.Render()); strings.Contains(html, `id="rs-with-gc"`) {
+		t.Error("the inference page shows the checkpointing line")
+	}
+	c.state = page.ParseFragment("m=llama-3.1-70b&t=qlora&b=4&s=4096&l=ru", page.DefaultState)
+	c.recompute()
+	if !c.r.OK || c.r.Res.Fits || !c.r.HasCheckpointed {
+		t.Fatalf("70B QLoRA at 4 × 4096: ok %v, fits %v, checkpointed %v", c.r.OK, c.r.Res.Fits, c.r.HasCheckpointed)
+	}
+	html := app.HTMLString(c.Render())
+	want := c.loc().Bytes(c.r.Checkpointed.PerGPU.Total()) + " · ✗ " + c.t(page.MsgDoesNotFit)
+	if !strings.Contains(html, `id="rs-with-gc"`) || !strings.Contains(html, want) || !strings.Contains(html, "С пересчётом активаций") {
+		t.Errorf("the checkpointing line is missing or wrong: want %q", want)
+	}
+}

@@ -528,6 +528,14 @@ func (c *Calculator) renderResult() app.UI {
 		factView{Label: c.t(page.MsgMaxBatch), Value: l.CountOrNone(c.r.MaxBatch), ID: "rs-max-batch"},
 		factView{Label: c.t(page.MsgMaxSeq), Value: maxSeq, ID: "rs-max-seq"},
 	)
+	if g := c.r.Checkpointed; c.r.HasCheckpointed {
+		// A training job that does not fit: what checkpointing would need.
+		v := l.Bytes(g.PerGPU.Total()) + " · ✗ " + c.t(page.MsgDoesNotFit)
+		if g.Fits {
+			v = l.Bytes(g.PerGPU.Total()) + " · ✓ " + c.t(page.MsgFits) + " · " + c.t(page.MsgHeadroom) + " " + l.Bytes(g.Headroom)
+		}
+		facts = append(facts, factView{Label: c.t(page.MsgWithCheckpointing), Value: v, ID: "rs-with-gc"})
+	}
 	var warns []string
 	for _, k := range c.r.HWWarn {
 		warns = append(warns, c.t(k)+" ("+c.job.GPU.Name+")")

@@ -107,3 +107,23 @@ func MinGPUsInput(in Input, limit int) (Input, bool) {
 	}
 	return Input{}, false
 }
+
+// WithCheckpointing is the estimate of a training job that does not fit
+// as set, redone with full activation checkpointing (Input.
+// GradCheckpointing): the first lever a fine-tuner reaches for (Hugging
+// Face PEFT's prepare_model_for_kbit_training turns it on for QLoRA by
+// default, use_gradient_checkpointing=True). ok is false where in is
+// invalid, not training, already checkpoints, fits as set, or gains
+// nothing from it (an architecture without an activation model).
+func WithCheckpointing(in Input) (r Result, ok bool) {
+	if !in.Task.Training() || in.GradCheckpointing {
+		return Result{}, false
+	}
+	as, err := Estimate(in)
+	if err != nil || as.Fits {
+		return Result{}, false
+	}
+	in.GradCheckpointing = true
+	r = estimate(in)
+	return r, r.Peak < as.Peak
+}

@@ -43,12 +43,17 @@ type Results struct {
 	MaxBatch  int
 	MaxSeq    int
 	SeqCapped bool // MaxSeq stopped at the model's context length
-	Need      int  // GPUs of the selected kind the job needs (0: more than MaxGPUsSearched)
-	Fit       []FitResult
-	Offers    []OfferResult // the selected GPU's offers able to hold the job; the planner prices them
-	Rules     []estimator.RuleCheck
-	Perf      PerfResult
-	HWWarn    []MsgKey // the GPU disagrees with the input (bf16 on T4, ...)
+	// Checkpointed is a training job that does not fit as set, redone with
+	// full activation checkpointing (estimator.WithCheckpointing, the CLI's
+	// with_grad_checkpointing); HasCheckpointed says whether there is one.
+	Checkpointed    estimator.Result
+	HasCheckpointed bool
+	Need            int // GPUs of the selected kind the job needs (0: more than MaxGPUsSearched)
+	Fit             []FitResult
+	Offers          []OfferResult // the selected GPU's offers able to hold the job; the planner prices them
+	Rules           []estimator.RuleCheck
+	Perf            PerfResult
+	HWWarn          []MsgKey // the GPU disagrees with the input (bf16 on T4, ...)
 	// PerfErr is the estimator's objection to the speed inputs (a workload
 	// with no prompt left), for the page to place next to its field.
 	PerfErr error
@@ -177,6 +182,7 @@ func Compute(j Job, pr Prices) (r Results, general []FieldErr) {
 	r.OK, r.Res = true, res
 	r.MaxBatch = estimator.MaxBatch(in)
 	r.MaxSeq = estimator.MaxSeq(in)
+	r.Checkpointed, r.HasCheckpointed = estimator.WithCheckpointing(in)
 	if limit := contextLimit(j); limit > 0 && r.MaxSeq > limit {
 		r.MaxSeq, r.SeqCapped = limit, true
 	}

@@ -26,11 +26,16 @@ type Figures struct {
 	PrefillTokensPerSec float64
 	TotalBytes          int64 // memory per GPU: the step's
 	PeakBytes           int64 // the most at any time (the step's or while loading)
+	// CheckpointedBytes is the memory per GPU of a training job that does
+	// not fit as set, redone with activation checkpointing (the fact "With
+	// gradient checkpointing"); 0 where the page shows none.
+	CheckpointedBytes int64
 }
 
 // LinkFigures parses fragment (the part of a link after "#") as the page
 // does, over the page's defaults, and returns its figures. An input the
-// page would flag next to a field is an error naming the field.
+// page would flag next to a field is an error naming the field; a job
+// without speed figures returns its memory figures with the error.
 func LinkFigures(fragment string) (Figures, error) {
 	_, j, err := linkJob(fragment)
 	if err != nil {
@@ -40,10 +45,14 @@ func LinkFigures(fragment string) (Figures, error) {
 	if !r.OK {
 		return Figures{}, errors.New("the estimate failed")
 	}
-	if r.PerfErr != nil {
-		return Figures{}, r.PerfErr
-	}
 	f := Figures{TotalBytes: int64(r.Res.PerGPU.Total()), PeakBytes: int64(r.Res.Peak)}
+	if r.HasCheckpointed {
+		f.CheckpointedBytes = int64(r.Checkpointed.PerGPU.Total())
+	}
+	if r.PerfErr != nil {
+		// The memory figures stand without speed (a job that does not fit).
+		return f, r.PerfErr
+	}
 	if v := r.Perf; v.OK {
 		p := v.P
 		f.OK = true

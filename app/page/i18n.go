@@ -444,6 +444,7 @@ const (
 	MsgPreset1k1k
 	MsgPreset8k1k
 	MsgPreset1k8k
+	MsgWithCheckpointing
 	NMsgs
 )
 
@@ -845,6 +846,7 @@ var messagesEN = [NMsgs]string{
 	MsgPreset1k1k:          "InferenceX fixed-length benchmark shape 1k/1k: balanced prompts and answers",
 	MsgPreset8k1k:          "InferenceX fixed-length benchmark shape 8k/1k: long prompts, short answers",
 	MsgPreset1k8k:          "InferenceX fixed-length benchmark shape 1k/8k: short prompts, long answers",
+	MsgWithCheckpointing:   "With gradient checkpointing",
 }
 
 var MessagesRU = [NMsgs]string{
@@ -1239,6 +1241,7 @@ var MessagesRU = [NMsgs]string{
 	MsgPreset1k1k:          "фиксированная форма бенчмарка InferenceX 1k/1k: запросы и ответы поровну",
 	MsgPreset8k1k:          "фиксированная форма бенчмарка InferenceX 8k/1k: длинные запросы, короткие ответы",
 	MsgPreset1k8k:          "фиксированная форма бенчмарка InferenceX 1k/8k: короткие запросы, длинные ответы",
+	MsgWithCheckpointing:   "С пересчётом активаций (gradient checkpointing)",
 }
 
 var messagesZH = [NMsgs]string{
@@ -1633,6 +1636,7 @@ var messagesZH = [NMsgs]string{
 	MsgPreset1k1k:          "InferenceX 固定长度基准形状 1k/1k：提示与回答均衡",
 	MsgPreset8k1k:          "InferenceX 固定长度基准形状 8k/1k：长提示、短回答",
 	MsgPreset1k8k:          "InferenceX 固定长度基准形状 1k/8k：短提示、长回答",
+	MsgWithCheckpointing:   "开启梯度检查点后",
 }
 
 // Tr returns the message for key in lang, falling back to English.

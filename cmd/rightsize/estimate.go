@@ -439,38 +439,42 @@ type estimateJSON struct {
 	// EngineVersion is the engine release the speed model took: --engine-version,
 	// or the engine's current release (estimator.CurrentEngineVersion); "" for
 	// HF transformers and llama.cpp, whose releases the model does not read.
-	EngineVersion          string         `json:"engine_version,omitempty"`
-	Precision              string         `json:"precision"`
-	KVDType                string         `json:"kv_dtype"`
-	Batch                  int            `json:"batch"`
-	Seq                    int            `json:"seq"`
-	GPUs                   int            `json:"gpus"`
-	TP                     int            `json:"tp"`
-	PP                     int            `json:"pp"`
-	CP                     int            `json:"cp,omitempty"`
-	ZeRO                   int            `json:"zero"`
-	Parameters             int64          `json:"parameters"`
-	ActiveParameters       int64          `json:"active_parameters"`
-	TrainableParameters    int64          `json:"trainable_parameters"`
-	WeightBitsPerParameter float64        `json:"weight_bits_per_parameter"`
-	KVCacheBytesPerToken   int64          `json:"kv_cache_bytes_per_token"`
-	PerGPU                 perGPUJSON     `json:"per_gpu"`
-	VRAMBytes              int64          `json:"vram_bytes"`
-	UsableBytes            int64          `json:"usable_bytes"`
-	HeadroomBytes          int64          `json:"headroom_bytes"`
-	Fits                   bool           `json:"fits"`
-	MaxBatchThatFits       int            `json:"max_batch_that_fits"`
-	MaxSeqThatFits         int            `json:"max_seq_that_fits"`
-	MinGPUsThatFit         int            `json:"min_gpus_that_fit"`
-	KVPoolTokens           int64          `json:"kv_pool_tokens"`
-	MaxConcurrentSeqs      int64          `json:"max_concurrent_seqs"`
-	HostOffloadBytes       int64          `json:"host_offload_bytes"`
-	Warnings               []string       `json:"warnings"`
-	Confidence             confidenceJSON `json:"confidence"`
-	RulesOfThumb           []ruleJSON     `json:"rules_of_thumb"`
-	Performance            *perfJSON      `json:"performance,omitempty"`
-	peakJSON                              // peak_bytes, peak_phase, load_peak_bytes, steady_state_bytes
-	towersJSON                            // text_parameters, vision_parameters, text_only
+	EngineVersion          string     `json:"engine_version,omitempty"`
+	Precision              string     `json:"precision"`
+	KVDType                string     `json:"kv_dtype"`
+	Batch                  int        `json:"batch"`
+	Seq                    int        `json:"seq"`
+	GPUs                   int        `json:"gpus"`
+	TP                     int        `json:"tp"`
+	PP                     int        `json:"pp"`
+	CP                     int        `json:"cp,omitempty"`
+	ZeRO                   int        `json:"zero"`
+	Parameters             int64      `json:"parameters"`
+	ActiveParameters       int64      `json:"active_parameters"`
+	TrainableParameters    int64      `json:"trainable_parameters"`
+	WeightBitsPerParameter float64    `json:"weight_bits_per_parameter"`
+	KVCacheBytesPerToken   int64      `json:"kv_cache_bytes_per_token"`
+	PerGPU                 perGPUJSON `json:"per_gpu"`
+	VRAMBytes              int64      `json:"vram_bytes"`
+	UsableBytes            int64      `json:"usable_bytes"`
+	HeadroomBytes          int64      `json:"headroom_bytes"`
+	Fits                   bool       `json:"fits"`
+	MaxBatchThatFits       int        `json:"max_batch_that_fits"`
+	MaxSeqThatFits         int        `json:"max_seq_that_fits"`
+	MinGPUsThatFit         int        `json:"min_gpus_that_fit"`
+	// WithGradCheckpointing is the job redone with full activation
+	// checkpointing, where a training job does not fit without it
+	// (estimator.WithCheckpointing); absent otherwise.
+	WithGradCheckpointing *checkpointingJSON `json:"with_grad_checkpointing,omitempty"`
+	KVPoolTokens          int64              `json:"kv_pool_tokens"`
+	MaxConcurrentSeqs     int64              `json:"max_concurrent_seqs"`
+	HostOffloadBytes      int64              `json:"host_offload_bytes"`
+	Warnings              []string           `json:"warnings"`
+	Confidence            confidenceJSON     `json:"confidence"`
+	RulesOfThumb          []ruleJSON         `json:"rules_of_thumb"`
+	Performance           *perfJSON          `json:"performance,omitempty"`
+	peakJSON                                 // peak_bytes, peak_phase, load_peak_bytes, steady_state_bytes
+	towersJSON                               // text_parameters, vision_parameters, text_only
 }
 
 // towersJSON counts a vision-language model's text model and its vision
@@ -516,6 +520,24 @@ func rulesJSON(in estimator.Input) []ruleJSON {
 	return out
 }
 
+// checkpointingJSON is a training job redone with full activation
+// checkpointing: its per-GPU total (the figure total_bytes gives for the
+// job as set), activations, headroom and whether it fits.
+type checkpointingJSON struct {
+	TotalBytes       int64 `json:"total_bytes"`
+	ActivationsBytes int64 `json:"activations_bytes"`
+	HeadroomBytes    int64 `json:"headroom_bytes"`
+	Fits             bool  `json:"fits"`
+}
+
+func newCheckpointingJSON(in estimator.Input) *checkpointingJSON {
+	g, ok := estimator.WithCheckpointing(in)
+	if !ok {
+		return nil
+	}
+	return &checkpointingJSON{int64(g.PerGPU.Total()), int64(g.PerGPU.Activations), int64(g.Headroom), g.Fits}
+}
+
 func newEstimateJSON(name string, in estimator.Input, r estimator.Result, maxBatch, maxSeq, minGPUs int) estimateJSON {
 	b := r.PerGPU
 	c := r.Confidence
@@ -540,7 +562,7 @@ func newEstimateJSON(name string, in estimator.Input, r estimator.Result, maxBat
 		VRAMBytes: int64(in.VRAM), UsableBytes: int64(r.Usable), HeadroomBytes: int64(r.Headroom), Fits: r.Fits,
 		peakJSON:         peakJSON{int64(r.Peak), r.PeakPhase.String(), int64(r.LoadPeak), int64(r.SteadyState)},
 		towersJSON:       towersJSON{r.Params - r.VisionParams, r.VisionParams, in.TextOnly},
-		MaxBatchThatFits: maxBatch, MaxSeqThatFits: maxSeq, MinGPUsThatFit: minGPUs,
+		MaxBatchThatFits: maxBatch, MaxSeqThatFits: maxSeq, MinGPUsThatFit: minGPUs, WithGradCheckpointing: newCheckpointingJSON(in),
 		KVPoolTokens: r.KVPoolTokens, MaxConcurrentSeqs: r.MaxConcurrentSeqs, HostOffloadBytes: int64(r.HostOffload),
 		Warnings: w,
 		Confidence: confidenceJSON{Weights: c.Weights, Gradients: c.Gradients, Optimizer: c.Optimizer,
@@ -588,6 +610,14 @@ func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Res
 		fmt.Fprintf(w, ", min GPUs %d", minGPUs)
 	}
 	fmt.Fprintln(w)
+	if g := newCheckpointingJSON(in); g != nil {
+		verdict := "does NOT fit"
+		if g.Fits {
+			verdict = "fits"
+		}
+		fmt.Fprintf(w, "with --grad-checkpointing: %s per GPU (activations %s), %s (headroom %s)\n",
+			gib(estimator.Bytes(g.TotalBytes)), gib(estimator.Bytes(g.ActivationsBytes)), verdict, gib(estimator.Bytes(g.HeadroomBytes)))
+	}
 	if in.Engine.Pooled() && r.KVPoolTokens > 0 {
 		fmt.Fprintf(w, "%s KV pool: %d tokens, %d concurrent sequences of %d tokens\n", in.Engine, r.KVPoolTokens, r.MaxConcurrentSeqs, in.Seq)
 	}

@@ -243,3 +243,43 @@ func TestPageLaunchAgreesWithCLI(t *testing.T) {
 		}
 	}
 }
+
+// The page's "With gradient checkpointing" fact and the CLI's
+// with_grad_checkpointing are one figure: training jobs that do not fit
+// without checkpointing get the same memory per GPU from both, and a job
+// that fits, or already checkpoints, gets it from neither.
+func TestCheckpointingAgreesWithCLI(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		frag string
+		want bool // a figure on both sides
+	}{
+		{[]string{"--model", "llama-3.1-70b", "--task", "qlora", "--gpu", "h100-sxm", "--batch", "4", "--seq", "4096"}, "m=llama-3.1-70b&t=qlora&g=h100-sxm&b=4&s=4096", true},
+		{[]string{"--model", "llama-3.1-8b", "--task", "lora", "--gpu", "a100-80gb-sxm", "--batch", "8", "--seq", "4096"}, "m=llama-3.1-8b&t=lora&g=a100-80gb-sxm&b=8&s=4096", true},
+		{[]string{"--model", "llama-3.1-8b", "--task", "finetune", "--gpu", "h100-sxm", "--gpus", "8", "--zero", "3", "--batch", "1", "--seq", "1024"}, "m=llama-3.1-8b&t=finetune&g=h100-sxm&n=8&z=3&b=1&s=1024", false},
+		{[]string{"--model", "llama-3.1-70b", "--task", "qlora", "--gpu", "h100-sxm", "--batch", "4", "--seq", "4096", "--grad-checkpointing"}, "m=llama-3.1-70b&t=qlora&g=h100-sxm&b=4&s=4096&gc=1", false},
+	} {
+		name := strings.Join(c.args, " ")
+		code, out, errs := runEst(t, append(c.args, "--train-tokens", "1B", "--json")...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", name, code, errs)
+		}
+		var r struct {
+			GC *struct {
+				Total int64 `json:"total_bytes"`
+				Fits  bool  `json:"fits"`
+			} `json:"with_grad_checkpointing"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		fig, _ := page.LinkFigures(c.frag)
+		cli := int64(0)
+		if r.GC != nil {
+			cli = r.GC.Total
+		}
+		if (cli > 0) != c.want || cli != fig.CheckpointedBytes {
+			t.Errorf("%s: with checkpointing CLI %d B, page %d B (want a figure: %v)", name, cli, fig.CheckpointedBytes, c.want)
+		}
+	}
+}
