@@ -894,35 +894,39 @@ func TestWithCheckpointing(t *testing.T) {
 	if err != nil || as.Fits {
 		t.Fatalf("70B QLoRA at 4 × 4096 on 80 GB: fits %v, %v", as.Fits, err)
 	}
-	g, ok := WithCheckpointing(in)
+	g, ok := WithCheckpointing(in, as)
 	if !ok || g.Fits || !(g.PerGPU.Activations < as.PerGPU.Activations/8) || g.PerGPU.Weights != as.PerGPU.Weights {
 		t.Errorf("with checkpointing: ok %v, fits %v, activations %.1f GiB (as set %.1f), weights %d against %d",
 			ok, g.Fits, float64(g.PerGPU.Activations)/float64(GiB), float64(as.PerGPU.Activations)/float64(GiB), g.PerGPU.Weights, as.PerGPU.Weights)
 	}
 	in.GradCheckpointing = true
-	if want, _ := Estimate(in); g.Peak != want.Peak || g.PerGPU != want.PerGPU {
+	want, _ := Estimate(in)
+	if g.Peak != want.Peak || g.PerGPU != want.PerGPU {
 		t.Errorf("WithCheckpointing peak %d, Estimate with the flag %d", g.Peak, want.Peak)
 	}
-	if _, ok := WithCheckpointing(in); ok {
+	if _, ok := WithCheckpointing(in, want); ok {
 		t.Error("a job already checkpointing got an alternative")
 	}
 	in.GradCheckpointing, in.Batch, in.Seq = false, 1, 1024
-	if as, _ := Estimate(in); as.Fits {
+	if as, _ = Estimate(in); as.Fits {
 		t.Fatal("70B QLoRA at 1 × 1024 fits without checkpointing")
 	}
-	if g, ok := WithCheckpointing(in); !ok || !g.Fits || !(g.Headroom > 0) {
+	if g, ok := WithCheckpointing(in, as); !ok || !g.Fits || !(g.Headroom > 0) {
 		t.Errorf("70B QLoRA at 1 × 1024 with checkpointing: ok %v, fits %v, headroom %d", ok, g.Fits, g.Headroom)
 	}
 	in.Seq = 128
-	if as, _ := Estimate(in); !as.Fits {
+	if as, _ = Estimate(in); !as.Fits {
 		t.Fatal("70B QLoRA at 1 × 128 does not fit")
 	}
-	if _, ok := WithCheckpointing(in); ok {
+	if _, ok := WithCheckpointing(in, as); ok {
 		t.Error("a job that fits got an alternative")
 	}
 	in.Task, in.Seq = Inference, 4096
 	in.Batch = 256
-	if _, ok := WithCheckpointing(in); ok {
+	if as, _ = Estimate(in); as.Fits {
+		t.Fatal("an inference job at batch 256 × 4096 on 80 GB fits: the case no longer tests the task check")
+	}
+	if _, ok := WithCheckpointing(in, as); ok {
 		t.Error("an inference job got an alternative")
 	}
 }

@@ -112,15 +112,12 @@ func MinGPUsInput(in Input, limit int) (Input, bool) {
 // as set, redone with full activation checkpointing (Input.
 // GradCheckpointing): the first lever a fine-tuner reaches for (Hugging
 // Face PEFT's prepare_model_for_kbit_training turns it on for QLoRA by
-// default, use_gradient_checkpointing=True). ok is false where in is
-// invalid, not training, already checkpoints, fits as set, or gains
-// nothing from it (an architecture without an activation model).
-func WithCheckpointing(in Input) (r Result, ok bool) {
-	if !in.Task.Training() || in.GradCheckpointing {
-		return Result{}, false
-	}
-	as, err := Estimate(in)
-	if err != nil || as.Fits {
+// default, use_gradient_checkpointing=True). as is in's own estimate
+// (Estimate(in), which the caller has already made). ok is false where in
+// is not training, already checkpoints, fits as set, or gains nothing
+// from it (an architecture without an activation model).
+func WithCheckpointing(in Input, as Result) (r Result, ok bool) {
+	if !in.Task.Training() || in.GradCheckpointing || as.Fits {
 		return Result{}, false
 	}
 	in.GradCheckpointing = true

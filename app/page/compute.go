@@ -182,7 +182,7 @@ func Compute(j Job, pr Prices) (r Results, general []FieldErr) {
 	r.OK, r.Res = true, res
 	r.MaxBatch = estimator.MaxBatch(in)
 	r.MaxSeq = estimator.MaxSeq(in)
-	r.Checkpointed, r.HasCheckpointed = estimator.WithCheckpointing(in)
+	r.Checkpointed, r.HasCheckpointed = estimator.WithCheckpointing(in, res)
 	if limit := contextLimit(j); limit > 0 && r.MaxSeq > limit {
 		r.MaxSeq, r.SeqCapped = limit, true
 	}

@@ -530,8 +530,8 @@ type checkpointingJSON struct {
 	Fits             bool  `json:"fits"`
 }
 
-func newCheckpointingJSON(in estimator.Input) *checkpointingJSON {
-	g, ok := estimator.WithCheckpointing(in)
+func newCheckpointingJSON(in estimator.Input, r estimator.Result) *checkpointingJSON {
+	g, ok := estimator.WithCheckpointing(in, r)
 	if !ok {
 		return nil
 	}
@@ -562,7 +562,7 @@ func newEstimateJSON(name string, in estimator.Input, r estimator.Result, maxBat
 		VRAMBytes: int64(in.VRAM), UsableBytes: int64(r.Usable), HeadroomBytes: int64(r.Headroom), Fits: r.Fits,
 		peakJSON:         peakJSON{int64(r.Peak), r.PeakPhase.String(), int64(r.LoadPeak), int64(r.SteadyState)},
 		towersJSON:       towersJSON{r.Params - r.VisionParams, r.VisionParams, in.TextOnly},
-		MaxBatchThatFits: maxBatch, MaxSeqThatFits: maxSeq, MinGPUsThatFit: minGPUs, WithGradCheckpointing: newCheckpointingJSON(in),
+		MaxBatchThatFits: maxBatch, MaxSeqThatFits: maxSeq, MinGPUsThatFit: minGPUs, WithGradCheckpointing: newCheckpointingJSON(in, r),
 		KVPoolTokens: r.KVPoolTokens, MaxConcurrentSeqs: r.MaxConcurrentSeqs, HostOffloadBytes: int64(r.HostOffload),
 		Warnings: w,
 		Confidence: confidenceJSON{Weights: c.Weights, Gradients: c.Gradients, Optimizer: c.Optimizer,
@@ -610,7 +610,7 @@ func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Res
 		fmt.Fprintf(w, ", min GPUs %d", minGPUs)
 	}
 	fmt.Fprintln(w)
-	if g := newCheckpointingJSON(in); g != nil {
+	if g := newCheckpointingJSON(in, r); g != nil {
 		verdict := "does NOT fit"
 		if g.Fits {
 			verdict = "fits"

@@ -81,14 +81,9 @@ func imageRelease(image string) string {
 // where a row keeps only those), their p50 and p99, and the output
 // tokens/s per GPU.
 func inferencexCases(dir string) ([]valCase, error) {
-	f, err := os.Open(filepath.Join(dir, inferencexFile))
+	rows, err := readCSV(dir, inferencexFile)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	rows, err := readCSV(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", inferencexFile, err)
 	}
 	var out []valCase
 	for _, r := range rows {
@@ -150,14 +145,9 @@ const inferencexTableFile = "inferencex/inferencex_issue_points.csv"
 // mean TPOT and the throughput the estimate reports, in groups of their
 // own (the tables do not say mean or median).
 func inferencexTableCases(dir string) ([]valCase, error) {
-	f, err := os.Open(filepath.Join(dir, inferencexTableFile))
+	rows, err := readCSV(dir, inferencexTableFile)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	rows, err := readCSV(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", inferencexTableFile, err)
 	}
 	var out []valCase
 	for _, r := range rows {
@@ -185,12 +175,17 @@ func inferencexTableCases(dir string) ([]valCase, error) {
 	return out, nil
 }
 
-// readCSV reads a CSV with a header into one map per row.
-func readCSV(r io.Reader) ([]map[string]string, error) {
-	cr := csv.NewReader(r)
-	recs, err := cr.ReadAll()
+// readCSV reads the calibration CSV dir/file, with a header, into one map
+// per row (readJSON's twin).
+func readCSV(dir, file string) ([]map[string]string, error) {
+	f, err := os.Open(filepath.Join(dir, file))
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	if len(recs) == 0 {
 		return nil, nil
