@@ -184,6 +184,9 @@ func (r *PriceSheetReader) Next() (PriceRow, error) {
 	if err != nil {
 		return PriceRow{}, err
 	}
+	if err := checkRowNames(row); err != nil {
+		return PriceRow{}, err
+	}
 	return row, checkRowNumbers(row)
 }
 
@@ -291,6 +294,20 @@ func (r *PriceSheetReader) nextCSV() (PriceRow, error) {
 		}
 	}
 	return row, nil
+}
+
+// checkRowNames applies CheckName to the names a row gives: the offer it
+// names or adds, its provider, instance type, GPU, currency and region.
+func checkRowNames(row PriceRow) error {
+	for _, n := range [...]struct{ field, s string }{
+		{"offer_id", row.OfferID}, {"provider", row.Provider}, {"instance_type", row.InstanceType},
+		{"gpu", row.GPU}, {"currency", row.Currency}, {"region", row.Region},
+	} {
+		if err := CheckName(n.field, n.s); err != nil {
+			return fmt.Errorf("catalog: price sheet: row %d: %w", row.Line, err)
+		}
+	}
+	return nil
 }
 
 // checkRowNumbers refuses what no offer can hold, whatever the format: a
@@ -427,6 +444,9 @@ func OfferIDFor(provider, instanceType string) string {
 // be added) and returns the changes. It checks the row on its own; checks
 // against other tables (GPU and provider IDs) are the caller's.
 func ApplyPriceRow(o *Offer, row PriceRow) ([]PriceChange, error) {
+	if err := checkRowNames(row); err != nil {
+		return nil, err
+	}
 	where := fmt.Sprintf("catalog: price sheet: row %d", row.Line)
 	if row.AsOf == "" {
 		return nil, fmt.Errorf("%s: as_of is missing", where)
