@@ -78,13 +78,13 @@ func CheckName(field, s string) error {
 // would act on written as a Go escape: control characters (newline,
 // carriage return, escape), line and paragraph separators, format
 // characters (bidirectional overrides, zero-width characters), other
-// unprintable runes and invalid UTF-8. A backslash is doubled, so the
-// escapes are unambiguous. Printable text is one line and shows every
-// character it stands for.
+// unprintable runes and invalid UTF-8. Printable text is one line and
+// shows every character it stands for. Backslashes stay as they are, so a
+// message that already quotes a value with %q reads the same.
 func Printable(s string) string {
 	clean := true
 	for _, r := range s {
-		if r == '\\' || r == utf8.RuneError || !unicode.IsPrint(r) && r != ' ' {
+		if r == utf8.RuneError || !unicode.IsPrint(r) && r != ' ' {
 			clean = false
 			break
 		}
@@ -98,8 +98,6 @@ func Printable(s string) string {
 		switch {
 		case r == utf8.RuneError && n == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\\':
-			b.WriteString(`\\`)
 		case unicode.IsPrint(r) || r == ' ':
 			b.WriteRune(r)
 		default:

@@ -103,7 +103,7 @@ func TestPrintable(t *testing.T) {
 		"a\r\x1b[2Jb":                      `a\r\x1b[2Jb`,
 		"rtl\u202eevil":                    `rtl\u202eevil`,
 		"line\u2028sep":                    `line\u2028sep`,
-		"back\\slash":                      `back\\slash`,
+		"quoted \"a\\nb\"":                 `quoted "a\nb"`,
 		"bad\xff":                          `bad\xff`,
 		"Яндекс ×2, 华北":                    "Яндекс ×2, 华北",
 		"tab\there":                        `tab\there`,

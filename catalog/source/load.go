@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -61,7 +62,11 @@ func (e *Error) Error() string {
 	if e.ID == "" {
 		return fmt.Sprintf("catalog: %s: entry %d: %s", e.File, e.Index, e.Msg)
 	}
-	return fmt.Sprintf("catalog: %s: entry %d (%s): %s", e.File, e.Index, e.ID, e.Msg)
+	id := e.ID
+	if catalog.CheckName("id", id) != nil {
+		id = strconv.Quote(id) // shown, never acted on
+	}
+	return fmt.Sprintf("catalog: %s: entry %d (%s): %s", e.File, e.Index, id, e.Msg)
 }
 
 // Errors is a list of validation problems, one per line.
@@ -192,6 +197,14 @@ func (v *validator) date(i int, id, field, s string) {
 func (v *validator) nonEmpty(i int, id, field, s string) {
 	if strings.TrimSpace(s) == "" {
 		v.add(i, id, "%s is missing", field)
+	}
+}
+
+// name applies catalog.CheckName: a name that reaches launch scripts,
+// task YAML and terminals holds no control character or shell syntax.
+func (v *validator) name(i int, id, field, s string) {
+	if err := catalog.CheckName(field, s); err != nil {
+		v.add(i, id, "%v", err)
 	}
 }
 

@@ -3,6 +3,7 @@ package source
 import (
 	"cmp"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -245,6 +246,10 @@ func (f *Files) mergeVMs(prov string, rows []vmRow, asOf, src string, res *SkyPi
 	var order []string
 	for _, r := range rows {
 		if r.instance == "" || r.accel == "" || r.count <= 0 {
+			continue
+		}
+		if err := errors.Join(catalog.CheckName("instance_type", r.instance), catalog.CheckName("region", r.region)); err != nil {
+			res.Skipped = append(res.Skipped, fmt.Sprintf("%s %q: %v; not imported", prov, r.instance, strings.ReplaceAll(err.Error(), "\n", "; ")))
 			continue
 		}
 		a := byType[r.instance]

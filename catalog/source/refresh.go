@@ -283,6 +283,10 @@ func (f *Files) refreshOne(ctx context.Context, fetch *Fetcher, a Adapter, now t
 	for _, q := range rows {
 		row := q.PriceRow
 		row.Provider = a.Provider
+		if err := quoteNames(q); err != nil {
+			r.Skipped = append(r.Skipped, fmt.Sprintf("%s %q: %v; not imported", a.Name, row.InstanceType, err))
+			continue
+		}
 		id := catalog.OfferIDFor(row.Provider, row.InstanceType)
 		if i := slices.IndexFunc(f.Offers.Offers, func(o offerJSON) bool { return o.ID == id }); i >= 0 {
 			old := f.Offers.Offers[i]
@@ -380,6 +384,21 @@ func (f *Files) refreshOne(ctx context.Context, fetch *Fetcher, a Adapter, now t
 	return r
 }
 
+// quoteNames applies catalog.CheckName to the names a source gave: a
+// provider's API is data, and a name that holds a newline or shell syntax
+// would reach launch scripts and terminals.
+func quoteNames(q Quote) error {
+	for _, n := range [...]struct{ field, s string }{
+		{"instance_type", q.InstanceType}, {"offer_id", q.OfferID}, {"gpu", q.GPU}, {"currency", q.Currency},
+		{"region", q.Region}, {"spot_region", q.SpotRegion},
+	} {
+		if err := catalog.CheckName(n.field, n.s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // clearOwned zeroes the price fields a source owns.
 func clearOwned(o *offerJSON, owns []string) {
 	for _, f := range owns {
@@ -422,7 +441,7 @@ func WriteSummary(w io.Writer, reports []Report) {
 				fmt.Fprintf(w, "    %s: … and %d more\n", label, len(items)-i)
 				break
 			}
-			fmt.Fprintf(w, "    %s: %s\n", label, s)
+			fmt.Fprintf(w, "    %s: %s\n", label, catalog.Printable(s))
 		}
 	}
 	for _, r := range reports {
@@ -450,9 +469,15 @@ func WriteSummary(w io.Writer, reports []Report) {
 	fmt.Fprintf(w, "total: %d offers added, %d not listed (kept), %d prices moved >10%%, %d providers failed (previous data kept)\n", added, missing, moved, failed)
 }
 
+// indent writes an error's lines one under the other, each made
+// printable (a source's answer may carry terminal escapes).
 func indent(err error) string {
 	if err == nil {
 		return ""
 	}
-	return strings.ReplaceAll(err.Error(), "\n", "\n    ")
+	lines := strings.Split(err.Error(), "\n")
+	for i, l := range lines {
+		lines[i] = catalog.Printable(l)
+	}
+	return strings.Join(lines, "\n    ")
 }

@@ -48,6 +48,7 @@ func isUpper(s string, n int) bool {
 func convertGPU(v *validator, i int, g gpuJSON) catalog.GPU {
 	id := g.ID
 	v.nonEmpty(i, id, "name", g.Name)
+	v.name(i, id, "name", g.Name)
 	v.nonEmpty(i, id, "vendor", g.Vendor)
 	v.nonEmpty(i, id, "architecture", g.Architecture)
 	v.nonEmpty(i, id, "source", g.Source)
@@ -212,6 +213,7 @@ func convertModel(v *validator, i int, m modelJSON) catalog.Model {
 func convertProvider(v *validator, i int, p providerJSON) catalog.Provider {
 	id := p.ID
 	v.nonEmpty(i, id, "name", p.Name)
+	v.name(i, id, "name", p.Name)
 	v.nonEmpty(i, id, "source", p.Source)
 	v.date(i, id, "as_of", p.AsOf)
 	if !kinds[p.Kind] {
@@ -283,7 +285,13 @@ func convertOffer(v *validator, i int, o offerJSON, gpus map[string]catalog.GPU,
 		if strings.TrimSpace(r) == "" {
 			v.add(i, id, "regions has an empty name")
 		}
+		v.name(i, id, "region", r)
 	}
+	v.name(i, id, "provider", o.Provider)
+	v.name(i, id, "instance_type", o.InstanceType)
+	v.name(i, id, "gpu", o.GPU)
+	v.name(i, id, "spot_region", o.SpotRegion)
+	v.name(i, id, "underlying_provider", o.UnderlyingProvider)
 	prices := []struct {
 		field string
 		x     float64

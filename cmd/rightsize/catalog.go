@@ -163,7 +163,7 @@ func runCatalog(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout, ch)
 		}
 		for _, s := range res.Skipped {
-			fmt.Fprintln(stdout, "skipped:", s)
+			fmt.Fprintln(stdout, "skipped:", catalog.Printable(s))
 		}
 		for _, id := range res.Missing {
 			fmt.Fprintf(stdout, "kept: %s is not in the new catalog (prices and as_of unchanged)\n", id)

@@ -85,7 +85,14 @@ func (c *planCmd) runEmit(job estimateJob, stdout io.Writer, fail func(string, .
 		return fail("--emit %s: no plan fits the job, so there is nothing to launch (plan without --emit shows why)", kind)
 	}
 	row := res.Rows[i]
-	l, err := launch.Emit(kind, req, row, cat, job.name)
+	// A --config run names a file, which no engine loads: Emit then takes
+	// the Hugging Face repository the config names (_name_or_path) or
+	// writes a placeholder and says so.
+	model := job.name
+	if _, ok := cat.Model(model); !ok {
+		model = ""
+	}
+	l, err := launch.Emit(kind, req, row, cat, model)
 	var le *launch.Error
 	if errors.As(err, &le) {
 		if le.Key == launch.ErrNoSkyPilotCloud || le.Key == launch.ErrNoAccelerator {
@@ -96,13 +103,20 @@ func (c *planCmd) runEmit(job estimateJob, stdout io.Writer, fail func(string, .
 		return fail("%v", err)
 	}
 	if c.stderr != nil {
-		ref := plan.OfferRef{Provider: row.Offer.Provider, InstanceType: row.Offer.InstanceType, Instances: row.Instances}
-		fmt.Fprintf(c.stderr, "rightsize: %s settings for the %s pick, %s (%s; --emit-pick %s)\n",
-			kind, pick, ref, row.Pricing, strings.Join(emitPicks, "|"))
+		io.WriteString(c.stderr, emitBanner(kind, pick, row))
 		for _, w := range newPlanJSON(req, res, cat).Warnings {
-			fmt.Fprintln(c.stderr, "warning: "+w)
+			fmt.Fprintln(c.stderr, "warning: "+catalog.Printable(w))
 		}
 	}
 	io.WriteString(stdout, l.Text())
 	return 0
+}
+
+// emitBanner is the stderr line naming the pick --emit launches. The
+// offer's names are data (a price sheet's, a provider's API's) and are
+// printed with any control character escaped.
+func emitBanner(kind launch.Kind, pick string, row plan.Row) string {
+	ref := plan.OfferRef{Provider: row.Offer.Provider, InstanceType: row.Offer.InstanceType, Instances: row.Instances}
+	return fmt.Sprintf("rightsize: %s settings for the %s pick, %s (%s; --emit-pick %s)\n",
+		kind, pick, catalog.Printable(ref.String()), row.Pricing, strings.Join(emitPicks, "|"))
 }

@@ -1,0 +1,91 @@
+//go:build !js
+
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"rightsize/catalog/launch"
+	"rightsize/estimator/plan"
+)
+
+// badInstance is an instance name that runs a command once a launch
+// script's comment names it raw.
+const badInstance = "p4d.24xlarge\ntouch /tmp/pwned\n#"
+
+// TestCatalogValidateRefusesBadName: catalog validate fails on an offer
+// whose instance type holds a newline, and prints it quoted on one line.
+func TestCatalogValidateRefusesBadName(t *testing.T) {
+	dir := copyFixture(t)
+	p := filepath.Join(dir, "offers.json")
+	b, _ := os.ReadFile(p)
+	b = bytes.Replace(b, []byte(`"instance_type": "p4d.24xlarge"`), []byte(`"instance_type": "p4d.24xlarge\ntouch /tmp/pwned\n#"`), 1)
+	os.WriteFile(p, b, 0o644)
+	_, errOut, code := runCLI("catalog", "validate", "-dir", dir)
+	want := `catalog: offers.json: entry 1 (aws-p4d.24xlarge): instance_type "p4d.24xlarge\ntouch /tmp/pwned\n#": character '\n' is not allowed`
+	if code != 2 || !strings.Contains(errOut, want) || strings.Contains(errOut, "\ntouch") {
+		t.Errorf("code %d, stderr %q; want 2 and %s", code, errOut, want)
+	}
+}
+
+// TestCatalogImportPricesRefusesBadName: import-prices refuses a sheet
+// that adds an offer with such a name, naming the row and the field, and
+// writes nothing.
+func TestCatalogImportPricesRefusesBadName(t *testing.T) {
+	dir := copyFixture(t)
+	sheet := filepath.Join(t.TempDir(), "bad.csv")
+	os.WriteFile(sheet, []byte("provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency,as_of,source\n"+
+		"aws,g4dn.xlarge,t4,1,0.5,USD,2026-11-01,quote\n"+
+		"aws,\""+badInstance+"\",a100-40gb-sxm,8,20,USD,2026-11-01,quote\n"), 0o644)
+	before, _ := os.ReadFile(filepath.Join(dir, "offers.json"))
+	out, errOut, code := runCLI("catalog", "import-prices", "-dir", dir, sheet)
+	after, _ := os.ReadFile(filepath.Join(dir, "offers.json"))
+	want := `rightsize catalog import-prices: catalog: price sheet: row 2: instance_type "p4d.24xlarge\ntouch /tmp/pwned\n#": character '\n' is not allowed`
+	if code != 2 || out != "" || !strings.HasPrefix(errOut, want) || strings.Count(errOut, "\n") != 1 || !bytes.Equal(before, after) {
+		t.Errorf("code %d, stdout %q, stderr %q, file changed %v; want 2 and %s", code, out, errOut, !bytes.Equal(before, after), want)
+	}
+}
+
+// TestCatalogImportSkyPilotSkipsBadName: a skypilot-catalog row whose
+// instance type holds a newline or an escape is skipped with a line that
+// quotes it; the other rows are imported.
+func TestCatalogImportSkyPilotSkipsBadName(t *testing.T) {
+	dir := copyFixture(t)
+	sky := t.TempDir()
+	os.MkdirAll(filepath.Join(sky, "catalogs/v9/aws"), 0o755)
+	os.WriteFile(filepath.Join(sky, "catalogs/v9/aws/vms.csv"), []byte("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,AvailabilityZone\n"+
+		"g4dn.xlarge,T4,1,4,16,,0.5,0.19,us-west-2,us-west-2a\n"+
+		"\"g4dn.2xlarge\ntouch /tmp/pwned\n#\",T4,1,8,32,,0.75,0.3,us-east-1,us-east-1a\n"+
+		"g4dn.4xlarge,T4,1,16,64,,1.2,0.5,\"us-east-1\x1b[2J\",us-east-1a\n"), 0o644)
+	out, errOut, code := runCLI("catalog", "import-skypilot", "-dir", dir, "-as-of", "2026-11-20", sky)
+	if code != 0 {
+		t.Fatalf("code %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"aws-g4dn.xlarge: on_demand_per_hour 0.526 -> 0.5",
+		`skipped: aws "g4dn.2xlarge\ntouch /tmp/pwned\n#": instance_type "g4dn.2xlarge\ntouch /tmp/pwned\n#": character '\n' is not allowed`,
+		`skipped: aws "g4dn.4xlarge": region "us-east-1\x1b[2J": character '\x1b' is not allowed`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %s:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "\ntouch") || strings.ContainsRune(out, 0x1b) {
+		t.Errorf("output holds a raw name:\n%q", out)
+	}
+}
+
+// TestEmitBannerPrintable: the stderr line naming the pick escapes a
+// newline or a terminal escape in the offer's names.
+func TestEmitBannerPrintable(t *testing.T) {
+	row := plan.Row{Offer: &plan.Offer{Provider: "aws\x1b]0;owned\a", InstanceType: badInstance}, Instances: 2, Pricing: plan.OnDemand}
+	got := emitBanner(launch.VLLM, "cheapest", row)
+	want := `rightsize: vllm settings for the cheapest pick, aws\x1b]0;owned\a p4d.24xlarge\ntouch /tmp/pwned\n# ×2 (on-demand; --emit-pick cheapest|fastest|value)` + "\n"
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
