@@ -68,6 +68,7 @@ func mergeSheet(base *catalog.Catalog, text string, step func(progress float64) 
 		return nil, nil, 0, err
 	}
 	m := base.NewPriceMerge()
+	m.Own = true // the user's own prices: not flagged against the market
 	n := 0
 	for {
 		row, err := r.Next()

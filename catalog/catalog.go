@@ -256,6 +256,10 @@ type Offer struct {
 	AsOfEstimated bool
 	Source        string
 	Notes         string
+	// UserPrice marks a price from the user's own sheet (PriceMerge.Own):
+	// the planner neither flags it against the market nor passes it over
+	// for its date. Never part of the catalog's data.
+	UserPrice bool `json:"-"`
 }
 
 // Default returns the embedded, validated catalog. The result is shared:

@@ -56,7 +56,7 @@ func (c *Catalog) PlanOffersAt(w estimator.DType, today time.Time) []plan.Offer 
 			PricesIncludeVAT: p.PricesIncludeVAT, VATRate: p.VATRate, NVLinkDomain: g.NVLinkDomain,
 			AsOf: o.AsOf, AsOfEstimated: o.AsOfEstimated, Source: o.Source,
 			Hardware: hw, HasHardware: ok, GPUMemory: g.Memory,
-			PriceAgeDays: -1, FarBelowMedian: med.FarBelowMedian(c, o),
+			PriceAgeDays: -1, FarBelowMedian: !o.UserPrice && med.FarBelowMedian(c, o), UserPrice: o.UserPrice,
 		}
 		if !today.IsZero() {
 			po.PriceAgeDays = o.PriceAgeDays(today)

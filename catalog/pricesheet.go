@@ -565,6 +565,10 @@ type PriceMerge struct {
 	// offer the sheet touched, which is what a page needs, in a fraction
 	// of the memory.
 	Changes bool
+	// Own marks the sheet as the user's own prices (a negotiated rate,
+	// their cluster's internal price): every offer it touches carries
+	// Offer.UserPrice. catalog import-prices leaves it false.
+	Own     bool
 	base    *Catalog
 	offers  []Offer
 	byID    map[string]int
@@ -655,6 +659,7 @@ func (m *PriceMerge) Apply(row PriceRow) error {
 			}
 		}
 	}
+	o.UserPrice = o.UserPrice || m.Own
 	if i >= 0 {
 		m.offers[i] = o
 	} else {

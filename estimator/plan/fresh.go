@@ -42,16 +42,25 @@ func (r Request) freshness() int {
 }
 
 // stale reports whether o's price is undated, estimated or older than
-// days on the plan's date.
+// days on the plan's date. The user's own prices (Offer.UserPrice) are
+// never stale: the user vouches for them.
 func stale(o *Offer, days int) bool {
+	if o.UserPrice {
+		return false
+	}
 	return o.PriceAgeDays < 0 || o.PriceAgeDays > days || o.AsOfEstimated
 }
 
 // trust is a row's price class, best first: fresh and normally priced,
 // fresh and far below the median, stale, stale and far below. Freshness
 // comes first: a current price is a price someone asks today, however
-// low, where a stale one may be gone.
+// low, where a stale one may be gone. The user's own prices are the
+// first class whatever their level: a negotiated rate is not a market
+// outlier.
 func trust(r *Row) int {
+	if r.Offer.UserPrice {
+		return 0
+	}
 	c := 0
 	if r.Stale {
 		c = 2
@@ -62,34 +71,41 @@ func trust(r *Row) int {
 	return c
 }
 
-// passOver marks the fitting rows the picks pass over: those whose GPU
-// has a fitting row in a better trust class.
+// passOver marks the fitting rows the picks pass over: those in a worse
+// trust class than the best fitting row of any GPU. A headline resting on
+// a price the product itself flags ("under half what others ask —
+// verify") is not an answer a practitioner signs, whatever GPU it is on;
+// the flagged row stays listed, and Result.CheaperFlagged points at the
+// cheapest of them when it undercuts the cheapest pick.
 func passOver(rows []Row, days int) {
-	best := map[string]int{}
-	fresh := false // some fitting row's price is within the window
+	perGPU := map[string]int{}
+	best := 4
 	for i := range rows {
 		r := &rows[i]
 		if !r.Fits {
 			continue
 		}
-		if b, ok := best[r.Offer.GPU]; !ok || trust(r) < b {
-			best[r.Offer.GPU] = trust(r)
+		c := trust(r)
+		if b, ok := perGPU[r.Offer.GPU]; !ok || c < b {
+			perGPU[r.Offer.GPU] = c
 		}
-		fresh = fresh || !r.Stale
+		best = min(best, c)
 	}
 	for i := range rows {
 		r := &rows[i]
 		if !r.Fits {
 			continue
 		}
-		b, c := best[r.Offer.GPU], trust(r)
+		c, g := trust(r), perGPU[r.Offer.GPU]
+		if c <= best {
+			continue
+		}
 		switch {
-		case r.Stale && fresh && b >= 2:
+		case r.Stale && best < 2 && g >= 2:
 			// Every price of this GPU is stale, and another GPU's fresh
 			// price runs the job.
 			r.PassedOver = Reason{Key: "reason.stale_elsewhere", Args: []any{label(r), r.Offer.AsOf}}
-		case c <= b:
-		case r.Stale && b < 2:
+		case r.Stale && best < 2:
 			switch o := r.Offer; {
 			case o.PriceAgeDays < 0 && o.AsOf == "":
 				r.PassedOver = Reason{Key: "reason.stale_undated", Args: []any{label(r)}}
@@ -98,8 +114,27 @@ func passOver(rows []Row, days int) {
 			default:
 				r.PassedOver = Reason{Key: "reason.stale", Args: []any{label(r), o.AsOf, float64(days)}}
 			}
-		default:
+		case g < c:
 			r.PassedOver = Reason{Key: "reason.far_below", Args: []any{label(r)}}
+		default:
+			r.PassedOver = Reason{Key: "reason.far_below_elsewhere", Args: []any{label(r)}}
 		}
 	}
+}
+
+// cheaperFlagged is the cheapest fitting row passed over for its price
+// that costs less than the cheapest pick, or -1: the option shown beside
+// the answer as "cheaper if the price holds — verify".
+func cheaperFlagged(res *Result) int {
+	if res.Cheapest < 0 {
+		return -1
+	}
+	pick := res.Rows[res.Cheapest].cost
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		if r.Fits && r.PassedOver.Key != "" && r.cost < pick {
+			return i // rows are in cost order
+		}
+	}
+	return -1
 }

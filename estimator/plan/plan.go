@@ -220,6 +220,10 @@ type planner struct {
 	maxInst   int
 	notes     []Reason
 	noteSeen  map[string]bool
+	// subs plan the offers whose GPU has no kernel for the job's weight
+	// format in its engine, with the 16-bit weights that run there
+	// (estimator.SupportFor), one planner per substitute format.
+	subs map[estimator.DType]*planner
 }
 
 type fitKey struct {
@@ -271,7 +275,7 @@ func Plan(req Request, offers []Offer, opts Options) (Result, error) {
 // planner keeps its memoised curves for a caller that sizes more.
 func (p *planner) plan(offers []Offer) Result {
 	req, opts := p.req, p.opts
-	res := Result{Cheapest: -1, Fastest: -1, Value: -1, Currency: req.currency(), FXAsOf: p.disp.AsOf, CheckpointBytes: p.ckpt,
+	res := Result{Cheapest: -1, Fastest: -1, Value: -1, CheaperFlagged: -1, Currency: req.currency(), FXAsOf: p.disp.AsOf, CheckpointBytes: p.ckpt,
 		FreshnessDays: req.freshness()}
 	rows := make([]Row, len(offers))
 	n := 0
@@ -307,6 +311,7 @@ func (p *planner) plan(offers []Offer) Result {
 	res.Rows = rows
 	passOver(rows, res.FreshnessDays)
 	recommend(&res, req.Workload.Kind)
+	res.CheaperFlagged = cheaperFlagged(&res)
 	if opts.Top > 0 {
 		res.trim(opts.Top)
 	}
@@ -390,8 +395,11 @@ func (p *planner) passes(o *Offer) bool {
 	if len(f.Kinds) > 0 && !slices.ContainsFunc(f.Kinds, func(s string) bool { return strings.EqualFold(s, o.ProviderKind) }) {
 		return false
 	}
-	if len(f.Countries) > 0 && !slices.ContainsFunc(f.Countries, func(s string) bool {
-		return strings.EqualFold(s, o.Country) || (o.Region != "" && strings.HasPrefix(strings.ToLower(o.Region), strings.ToLower(s)))
+	if len(f.Countries) > 0 && !slices.ContainsFunc(f.Countries, func(s string) bool { return strings.EqualFold(s, o.Country) }) {
+		return false
+	}
+	if len(f.Regions) > 0 && !slices.ContainsFunc(f.Regions, func(s string) bool {
+		return o.Region != "" && strings.HasPrefix(strings.ToLower(o.Region), strings.ToLower(s))
 	}) {
 		return false
 	}
@@ -402,6 +410,39 @@ func (p *planner) passes(o *Offer) bool {
 		return false
 	}
 	return true
+}
+
+// support is what the job's engine runs on o's GPU for the job's weights
+// (estimator.SupportFor, the one table of what runs where).
+func (p *planner) support(o *Offer) estimator.Support {
+	return estimator.SupportFor(o.Hardware.Generation, p.in.Engine, p.in.Task, p.in.Weights)
+}
+
+// supportNote is the row note of a plan that runs other weights than the
+// job asked for: the asked format, the one that runs, and the GPU's
+// generation.
+func (p *planner) supportNote(o *Offer, s estimator.Support) Reason {
+	key := "note.weights_substituted"
+	if s.Why == estimator.SupportNoBF16 {
+		key = "note.fp16_for_bf16"
+	}
+	return Reason{Key: key, Args: []any{p.in.Weights.String(), o.Hardware.Generation.String(), s.Weights.String()}}
+}
+
+// sub is the planner of the job with weights w: the same request, options
+// and workload, its own memo tables.
+func (p *planner) sub(w estimator.DType) *planner {
+	if q, ok := p.subs[w]; ok {
+		return q
+	}
+	req := p.req
+	req.Input.Weights = w
+	q := newPlanner(req, p.opts, 0)
+	if p.subs == nil {
+		p.subs = map[estimator.DType]*planner{}
+	}
+	p.subs[w] = q
+	return q
 }
 
 // price is the offer's hourly price under the request's pricing, native
@@ -482,17 +523,34 @@ func (p *planner) row(o *Offer, r *Row) {
 		r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
 		return
 	}
+	sup := p.support(o)
+	if !sup.Runs {
+		*r = Row{Offer: o, Pricing: p.req.Pricing, Engine: p.in.Engine, Weights: p.in.Weights,
+			FitReason: Reason{Key: "fit.engine_gpu", Args: []any{p.in.Engine.String(), o.Hardware.Generation.String()}}}
+		r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
+		return
+	}
+	if sup.Why == estimator.SupportNoFormat {
+		// Planned whole with the weights that run: their memory, speed
+		// and cost, and the note that says so.
+		p.sub(sup.Weights).row(o, r)
+		r.Notes = append(slices.Clip(r.Notes), p.supportNote(o, sup))
+		return
+	}
 	var notes []Reason
+	if sup.Substituted() {
+		notes = append(notes, p.supportNote(o, sup))
+	}
 	if o.PricesIncludeVAT && o.VATRate > 0 {
 		if p.req.ExcludeVAT {
-			notes = []Reason{{Key: "note.vat_excluded", Args: []any{100 * o.VATRate}}}
+			notes = append(notes, Reason{Key: "note.vat_excluded", Args: []any{100 * o.VATRate}})
 		} else {
-			notes = []Reason{{Key: "note.vat_included", Args: []any{100 * o.VATRate}}}
+			notes = append(notes, Reason{Key: "note.vat_included", Args: []any{100 * o.VATRate}})
 		}
 	}
 	t := p.tech(o)
 	*r = *t
-	r.Offer, r.Pricing, r.Engine = o, p.req.Pricing, p.in.Engine
+	r.Offer, r.Pricing, r.Engine, r.Weights = o, p.req.Pricing, p.in.Engine, sup.Weights
 	r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
 	r.FXAsOf = x.AsOf
 	if len(t.Notes) > 0 || len(notes) > 0 {

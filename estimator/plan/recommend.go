@@ -221,7 +221,7 @@ func (res *Result) trim(top int) {
 			unfit++
 		}
 	}
-	for _, i := range []int{res.Cheapest, res.Fastest, res.Value} {
+	for _, i := range []int{res.Cheapest, res.Fastest, res.Value, res.CheaperFlagged} {
 		if i >= 0 {
 			keep[i] = true
 		}
@@ -241,7 +241,7 @@ func (res *Result) trim(top int) {
 		}
 		return idx[i]
 	}
-	res.Cheapest, res.Fastest, res.Value = re(res.Cheapest), re(res.Fastest), re(res.Value)
+	res.Cheapest, res.Fastest, res.Value, res.CheaperFlagged = re(res.Cheapest), re(res.Fastest), re(res.Value), re(res.CheaperFlagged)
 	var front []int
 	for _, i := range res.Pareto {
 		if j := re(i); j >= 0 {

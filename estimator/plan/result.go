@@ -117,6 +117,7 @@ var English = map[string]string{
 	"fit.no_fx":                  "no exchange rate for %s",
 	"fit.fraction_training":      "a GPU slice is for inference only",
 	"fit.too_big":                "needs more than %s instances",
+	"fit.engine_gpu":             "%s does not run on %s GPUs",
 	"fit.no_fabric":              "one instance does not hold it, and the provider names no cluster network between instances (allow unknown networks to plan across them)",
 	"fit.filtered":               "filtered out: %s",
 	"fit.over_budget":            "over budget",
@@ -149,11 +150,14 @@ var English = map[string]string{
 	"reason.stale_elsewhere":     "%s: its price, from %s, is older than the freshness window or of an estimated date, and plans on prices dated within the window run the job: not picked (verify the price to use it)",
 	"reason.stale_undated":       "%s: its price is undated, and a price dated within the freshness window for this GPU runs the job: not picked (verify the price to use it)",
 	"reason.far_below":           "%s: under half what the other providers ask for this GPU, and a normally priced offer of it runs the job: not picked (verify the price to use it)",
+	"reason.far_below_elsewhere": "%s: under half what the other providers ask for this GPU, and plans on normally priced offers run the job: not picked (verify the price to use it)",
 	"note.network_assumed":       "inter-node network unknown: %s Gbit/s assumed",
 	"note.spot_default_rate":     "spot interruption rate unknown: %s%% of instances per month assumed",
 	"note.reserved_commitment":   "a reservation bills every hour of its term",
 	"note.vat_excluded":          "prices normalised to exclude %s%% VAT",
 	"note.vat_included":          "prices include %s%% VAT",
+	"note.weights_substituted":   "%s weights have no kernel in this engine on %s GPUs: planned with %s weights",
+	"note.fp16_for_bf16":         "%s does not run on %s GPUs: runs %s instead, same memory",
 	"note.serving_engine":        "serving assumes continuous batching (vLLM)",
 	"hosted.cheaper_than_api":    "self-hosting on %s beats %s above %s requests/s",
 	"hosted.never":               "%s stays cheaper than self-hosting at any rate one replica sustains",
@@ -223,6 +227,10 @@ type Row struct {
 	// Engine is the engine the row is planned on: the request's, or vLLM
 	// for serving at a rate (note.serving_engine).
 	Engine estimator.Engine
+	// Weights is the weight format the row runs: the request's, or what
+	// runs on the GPU (estimator.SupportFor: fp16 where there is no bf16,
+	// 16-bit where the format has no kernel; the row's notes say so).
+	Weights estimator.DType
 
 	Pricing          Pricing
 	PricePerHour     float64 // native, per instance, after VAT normalisation
@@ -332,6 +340,11 @@ type Result struct {
 	// Indexes into Rows; -1 when none.
 	Cheapest, Fastest, Value int
 	Pareto                   []int
+	// CheaperFlagged is the cheapest row the picks pass over for its
+	// price (stale, or far below the median) that would cost less than
+	// the cheapest pick: shown beside the answer as "cheaper if the price
+	// holds — verify", never as the answer. -1: none.
+	CheaperFlagged int
 	// WhyCheapest, WhyFastest and WhyValue are each pick's sentence. A
 	// pick that is the same row as another says so ("the cheapest is also
 	// the best value") rather than repeating that row's Why.

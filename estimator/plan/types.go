@@ -110,6 +110,10 @@ type Offer struct {
 	// rows the picks may rest on (passOver).
 	PriceAgeDays   int
 	FarBelowMedian bool
+	// UserPrice marks the user's own price (an uploaded price sheet, the
+	// CLI's --prices): a negotiated rate the user vouches for, never
+	// stale nor a market outlier to the picks (trust).
+	UserPrice bool
 
 	// Hardware is one whole GPU's figures for the job's dtype
 	// (HasHardware false when the catalog lacks them); GPUMemory is one
@@ -167,7 +171,14 @@ type FXRate struct {
 type Filters struct {
 	Providers []string // provider IDs
 	Kinds     []string // provider kinds: "hyperscaler", "gpu-cloud", "marketplace", ...
-	Countries []string // ISO country codes of the provider, or region prefixes
+	// Countries are ISO codes of the provider's home jurisdiction
+	// (catalog providers[].country): billing, contract law and VAT, what
+	// a user means by "a Russian provider". Where the machines stand is
+	// Regions.
+	Countries []string
+	// Regions are prefixes of the offer's region ("ru", "eu-west",
+	// "cn-north"): where the instances are hosted, whoever runs them.
+	Regions []string
 	GPU       string   // GPU ID
 	MinVCPUs  int      // per instance
 	MinRAMGiB float64  // per instance

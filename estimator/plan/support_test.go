@@ -1,0 +1,184 @@
+package plan_test
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"rightsize/estimator"
+	"rightsize/estimator/plan"
+)
+
+// TestNoPickRunsWhatItsGPULacks plans random jobs (GPU generation ×
+// precision × engine × task over the catalog's offers) and holds every
+// row to the support table: a row whose engine does not start on its
+// GPU never fits, a fitting row runs the weights the table gives and
+// says so when they differ from the job's, and the picks rest on such
+// rows only.
+func TestNoPickRunsWhatItsGPULacks(t *testing.T) {
+	base, offers := catalogRequest(t, "mistral-7b-v0.3")
+	rng := rand.New(rand.NewPCG(28, 1))
+	n := 10
+	if testing.Short() {
+		n = 4
+	}
+	planned, refused, substituted := 0, 0, 0
+	for k := 0; k < n; k++ {
+		req := base
+		req.Input.Weights = estimator.DTypes[rng.IntN(len(estimator.DTypes))]
+		req.Input.Engine = estimator.Engines[rng.IntN(len(estimator.Engines))]
+		if k%3 == 2 {
+			req.Input.Task, req.Input.Seq = estimator.LoRA, 1024
+			if req.Input.Weights != estimator.BF16 && req.Input.Weights != estimator.FP16 {
+				req.Input.Weights = estimator.BF16
+			}
+			req.Workload = plan.Workload{Kind: plan.Training, TrainTokens: 1e7}
+		} else {
+			req.Workload = plan.Workload{Kind: plan.Batch, Requests: 1e4, PromptTokens: 500, OutputTokens: 200}
+		}
+		res, err := plan.Plan(req, offers, plan.Options{KeepUnfit: true})
+		if err != nil {
+			continue // a combination the estimator refuses (fp32 QLoRA…)
+		}
+		planned++
+		for i := range res.Rows {
+			r := &res.Rows[i]
+			if r.Offer == nil || !r.Offer.HasHardware || r.FitReason.Key == "fit.no_price" || r.FitReason.Key == "fit.no_fx" {
+				continue
+			}
+			s := estimator.SupportFor(r.Offer.Hardware.Generation, req.Input.Engine, req.Input.Task, req.Input.Weights)
+			if !s.Runs {
+				if r.Fits || r.FitReason.Key != "fit.engine_gpu" {
+					t.Errorf("%v %v on %s (%v): fits=%v reason %q, want unfit fit.engine_gpu", req.Input.Engine, req.Input.Weights, r.Offer.ID, r.Offer.Hardware.Generation, r.Fits, r.FitReason.Key)
+				}
+				refused++
+				continue
+			}
+			if s.Substituted() && r.Fits {
+				substituted++
+			}
+			if r.Weights != s.Weights {
+				t.Errorf("%v %v on %s (%v): row runs %v, table says %v", req.Input.Engine, req.Input.Weights, r.Offer.ID, r.Offer.Hardware.Generation, r.Weights, s.Weights)
+			}
+			noted := false
+			for _, n := range r.Notes {
+				noted = noted || n.Key == "note.weights_substituted" || n.Key == "note.fp16_for_bf16"
+			}
+			if noted != s.Substituted() {
+				t.Errorf("%v %v on %s: substitution note %v, substituted %v (notes %v)", req.Input.Engine, req.Input.Weights, r.Offer.ID, noted, s.Substituted(), r.Notes)
+			}
+		}
+		for _, i := range []int{res.Cheapest, res.Fastest, res.Value} {
+			if i >= 0 && (!res.Rows[i].Fits || res.Rows[i].PassedOver.Key != "") {
+				t.Errorf("pick %d rests on a row that is unfit or passed over: %+v", i, res.Rows[i].PassedOver)
+			}
+		}
+	}
+	// The property is only worth its name if the jobs hit both cases.
+	if planned < n/2 || refused == 0 || substituted == 0 {
+		t.Fatalf("%d of %d jobs planned, %d rows refused, %d fitting rows substituted", planned, n, refused, substituted)
+	}
+}
+
+// TestTuringServesFP16: the default serving job in bf16 on a Turing card
+// runs fp16 (vLLM refuses bf16 below compute capability 8.0), with the
+// note; on Pascal vLLM does not start.
+func TestTuringServesFP16(t *testing.T) {
+	req, offers := servingRequest(t)
+	req.Input.Engine = estimator.VLLM
+	var turing, pascal []plan.Offer
+	for _, o := range offers {
+		switch o.Hardware.Generation {
+		case estimator.GenTuring:
+			turing = append(turing, o)
+		case estimator.GenPascal:
+			pascal = append(pascal, o)
+		}
+	}
+	if len(turing) == 0 || len(pascal) == 0 {
+		t.Fatalf("catalog has %d Turing and %d Pascal offers", len(turing), len(pascal))
+	}
+	res := mustPlan(t, req, append(turing, pascal...), plan.Options{KeepUnfit: true})
+	fit := 0
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		switch r.Offer.Hardware.Generation {
+		case estimator.GenTuring:
+			if r.Fits {
+				fit++
+				if r.Weights != estimator.FP16 {
+					t.Errorf("%s runs %v, want fp16", r.Offer.ID, r.Weights)
+				}
+			}
+		case estimator.GenPascal:
+			if r.Fits || r.FitReason.Key != "fit.engine_gpu" || !strings.Contains(r.FitReason.String(), "Pascal") {
+				t.Errorf("%s on Pascal: fits %v, %q", r.Offer.ID, r.Fits, r.FitReason.String())
+			}
+		}
+	}
+	if fit == 0 {
+		t.Fatal("no Turing offer runs the job")
+	}
+}
+
+// TestFlaggedPriceIsNotTheAnswer: a price far below the median never
+// wins a pick while a normally priced offer of any GPU runs the job; it
+// is CheaperFlagged instead, beside the answer.
+func TestFlaggedPriceIsNotTheAnswer(t *testing.T) {
+	req, offers := servingRequest(t)
+	var a100, h100 *plan.Offer
+	for i := range offers {
+		o := &offers[i]
+		if o.GPUCount == 1 && !o.FarBelowMedian && o.OnDemandPerHour > 0 && o.Currency == "USD" {
+			switch {
+			case o.GPU == "a100-80gb-sxm" && a100 == nil:
+				a100 = o
+			case o.GPU == "h100-sxm" && h100 == nil:
+				h100 = o
+			}
+		}
+	}
+	if a100 == nil || h100 == nil {
+		t.Fatal("no single A100 and H100 offers in USD")
+	}
+	cheap, normal := *a100, *h100
+	cheap.ID, cheap.OnDemandPerHour, cheap.FarBelowMedian, cheap.PriceAgeDays = "flagged", 0.05, true, 1
+	normal.PriceAgeDays = 1
+	res := mustPlan(t, req, []plan.Offer{cheap, normal}, plan.Options{KeepUnfit: true})
+	if res.Cheapest < 0 || res.Rows[res.Cheapest].Offer.ID != normal.ID {
+		t.Fatalf("cheapest = %d, want %s", res.Cheapest, normal.ID)
+	}
+	if res.CheaperFlagged < 0 || res.Rows[res.CheaperFlagged].Offer.ID != "flagged" ||
+		res.Rows[res.CheaperFlagged].PassedOver.Key != "reason.far_below_elsewhere" {
+		t.Fatalf("CheaperFlagged = %d, want the flagged row passed over", res.CheaperFlagged)
+	}
+	// The same price as the user's own is the answer.
+	cheap.UserPrice = true
+	res = mustPlan(t, req, []plan.Offer{cheap, normal}, plan.Options{KeepUnfit: true})
+	if res.Cheapest < 0 || res.Rows[res.Cheapest].Offer.ID != "flagged" || res.CheaperFlagged != -1 {
+		t.Fatalf("with the user's own price: cheapest %d, CheaperFlagged %d", res.Cheapest, res.CheaperFlagged)
+	}
+}
+
+// TestCountryIsTheProviders: --country matches the provider's home
+// jurisdiction only; where the machines stand is --region.
+func TestCountryIsTheProviders(t *testing.T) {
+	req, offers := servingRequest(t)
+	req.Filters.Countries = []string{"RU"}
+	res := mustPlan(t, req, offers, plan.Options{KeepUnfit: true})
+	if len(res.Rows) == 0 {
+		t.Fatal("no Russian provider in the catalog")
+	}
+	for i := range res.Rows {
+		if o := res.Rows[i].Offer; o.Country != "RU" {
+			t.Errorf("--country RU listed %s (%s, country %q, region %q)", o.ID, o.Provider, o.Country, o.Region)
+		}
+	}
+	req.Filters.Countries, req.Filters.Regions = nil, []string{"ru"}
+	res = mustPlan(t, req, offers, plan.Options{KeepUnfit: true})
+	for i := range res.Rows {
+		if o := res.Rows[i].Offer; !strings.HasPrefix(strings.ToLower(o.Region), "ru") {
+			t.Errorf("--region ru listed %s in %q", o.ID, o.Region)
+		}
+	}
+}

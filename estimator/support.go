@@ -1,0 +1,160 @@
+package estimator
+
+// What runs where: one table of which engine starts on which GPU
+// generation and which weight formats it has kernels for there. The
+// planner never ranks a plan the table says would not start, the
+// estimate and the launch settings run the format the table gives
+// (fp16 where a GPU has no bf16, 16-bit where a format has no kernel),
+// and the page and the CLI say so next to the figure.
+//
+// Sources, each read 2026-11:
+//   - vLLM, "GPU installation": compute capability 7.0 or higher (V100,
+//     T4, RTX 20xx and newer); "Installation with ROCm": MI200 (gfx90a),
+//     MI300 (gfx942), MI350 (gfx950); Intel Gaudi through the vllm-gaudi
+//     plugin.
+//   - vLLM, "Quantization: supported hardware" (docs.vllm.ai/quantization,
+//     Volta = SM 7.0, Turing 7.5, Ampere 8.0/8.6, Ada 8.9, Hopper 9.0):
+//     GPTQ on Volta and newer; AWQ and INT8 W8A8 on Turing and newer;
+//     Marlin (GPTQ/AWQ/FP8/FP4 weight-only) on Turing and newer; FP8 W8A8
+//     on Ada, Hopper and AMD; on AMD neither AWQ, GPTQ nor INT8 W8A8.
+//     "FP8 W8A8": FP8 models run as weight-only W8A16 (FP8 Marlin) on
+//     compute capability ≥ 7.5.
+//   - vLLM's CUDA platform (vllm/platforms/cuda.py, check_if_supports_dtype):
+//     "Bfloat16 is only supported on GPUs with compute capability of at
+//     least 8.0"; --dtype float16 runs instead.
+//   - SGLang, "Quick start": an NVIDIA GPU of sm75 and above (T4, A10,
+//     A100, L4, L40S, H100); "AMD GPUs": MI300X, MI325X, MI355X.
+//   - TensorRT-LLM, "Supported hardware": Blackwell, Hopper, Ada
+//     Lovelace, Ampere (A100); "Support matrix" (0.18): FP8 on Ada and
+//     Hopper (and Blackwell), not on Ampere; INT8 and INT4 on all three.
+//   - NVIDIA Transformer Engine, "Installation": FP8 training needs
+//     Hopper, Ada or Blackwell (ROCm TransformerEngine: MI300 and newer).
+//   - Hugging Face transformers, TrainingArguments: bf16 "requires
+//     Ampere or higher"; fp16 mixed precision is the pre-Ampere recipe.
+//   - llama.cpp, "Build: CUDA" and "HIP": every CUDA GPU this catalog
+//     lists and ROCm GPUs; no Gaudi back-end.
+//
+// A generation the table does not know (GenUnknown) is assumed to run
+// everything: the catalog gives every GPU a generation, so this is only a
+// custom GPU's case.
+
+// SupportWhy says why a plan runs something other than what was asked.
+type SupportWhy int
+
+const (
+	SupportOK       SupportWhy = iota // runs as asked
+	SupportNoEngine                   // the engine does not start on this GPU generation
+	SupportNoBF16                     // no bf16 on this GPU: fp16 runs, same bytes
+	SupportNoFormat                   // the weight format has no kernel here: 16-bit runs
+)
+
+// Support is the table's verdict for one GPU generation, engine, task and
+// weight format.
+type Support struct {
+	Runs    bool  // false: the engine does not start on this generation
+	Weights DType // the weights the plan runs: the asked format or its substitute
+	Why     SupportWhy
+}
+
+// Substituted reports whether the plan runs other weights than asked.
+func (s Support) Substituted() bool { return s.Runs && s.Why != SupportOK }
+
+// gens is a set of generations.
+type gens uint32
+
+func genSet(g ...Generation) gens {
+	var s gens
+	for _, x := range g {
+		s |= 1 << uint(x)
+	}
+	return s
+}
+
+func (s gens) has(g Generation) bool { return s&(1<<uint(g)) != 0 }
+
+var (
+	nvFrom = func(g Generation) gens { // NVIDIA generations from g on
+		var s gens
+		for x := g; x <= GenBlackwell; x++ {
+			s |= 1 << uint(x)
+		}
+		return s
+	}
+	amd      = genSet(GenCDNA2, GenCDNA3, GenCDNA4)
+	allGens  = nvFrom(GenPascal) | amd | genSet(GenGaudi)
+	bf16Gens = nvFrom(GenAmpere) | amd | genSet(GenGaudi)
+)
+
+// engineGens is where each engine starts (the sources above).
+var engineGens = [...]gens{
+	HF:       allGens,
+	VLLM:     nvFrom(GenVolta) | amd | genSet(GenGaudi),
+	SGLang:   nvFrom(GenTuring) | genSet(GenCDNA3, GenCDNA4),
+	TRTLLM:   nvFrom(GenAmpere),
+	LlamaCpp: nvFrom(GenPascal) | amd,
+}
+
+// formatGens is where a pooled engine (vLLM, SGLang, TensorRT-LLM) has
+// kernels for a quantised weight format; a format missing here runs
+// everywhere the engine does.
+func formatGens(e Engine, w DType) (gens, bool) {
+	switch e {
+	case VLLM, SGLang:
+		switch w {
+		case FP8: // W8A8 on Ada+, W8A16 FP8 Marlin from Turing; AMD MI300+
+			return nvFrom(GenTuring) | genSet(GenCDNA3, GenCDNA4, GenGaudi), true
+		case INT8: // INT8 W8A8: Turing and newer, not AMD
+			return nvFrom(GenTuring), true
+		case INT4: // GPTQ from Volta (AWQ from Turing), not AMD
+			return nvFrom(GenVolta), true
+		case FP4: // Marlin FP4 weight-only from Turing, NVFP4 on Blackwell; MXFP4 on MI300+
+			return nvFrom(GenTuring) | genSet(GenCDNA3, GenCDNA4), true
+		}
+	case TRTLLM:
+		switch w {
+		case FP8:
+			return nvFrom(GenAda), true
+		case FP4: // NVFP4 on Blackwell; MXFP4 weight-only on Hopper
+			return nvFrom(GenHopper), true
+		}
+	}
+	return 0, false
+}
+
+// SupportFor looks up what runs for a job with weights w on generation g
+// under engine e; training tasks run on the training stack (PyTorch with
+// DeepSpeed or FSDP, Transformer Engine for fp8) whatever the engine.
+func SupportFor(g Generation, e Engine, t Task, w DType) Support {
+	s := Support{Runs: true, Weights: w}
+	if g == GenUnknown || g < 0 || int(g) >= len(generationNames) {
+		return s
+	}
+	sixteen := FP16
+	if bf16Gens.has(g) {
+		sixteen = BF16
+	}
+	if t.Training() {
+		switch {
+		case w == BF16 && !bf16Gens.has(g):
+			s.Weights, s.Why = FP16, SupportNoBF16
+		case w == FP8 && !(nvFrom(GenAda) | genSet(GenCDNA3, GenCDNA4)).has(g):
+			s.Weights, s.Why = sixteen, SupportNoFormat
+		}
+		return s
+	}
+	if e < 0 || int(e) >= len(engineGens) || !engineGens[e].has(g) {
+		return Support{Weights: w, Why: SupportNoEngine}
+	}
+	switch {
+	case w == BF16 && !bf16Gens.has(g):
+		s.Weights, s.Why = FP16, SupportNoBF16
+	case e == HF && w == FP8 && !(nvFrom(GenAda) | genSet(GenCDNA3, GenCDNA4)).has(g):
+		// transformers' fine-grained FP8 needs compute capability ≥ 8.9.
+		s.Weights, s.Why = sixteen, SupportNoFormat
+	default:
+		if ok, known := formatGens(e, w); known && !ok.has(g) {
+			s.Weights, s.Why = sixteen, SupportNoFormat
+		}
+	}
+	return s
+}

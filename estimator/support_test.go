@@ -1,0 +1,81 @@
+package estimator
+
+import "testing"
+
+// TestSupportFor holds the table to the engines' documented limits, one
+// row per source statement.
+func TestSupportFor(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		g    Generation
+		e    Engine
+		t    Task
+		w    DType
+		want Support
+	}{
+		// vLLM refuses bf16 below compute capability 8.0: fp16 runs.
+		{"vllm bf16 Turing", GenTuring, VLLM, Inference, BF16, Support{true, FP16, SupportNoBF16}},
+		{"vllm bf16 Volta", GenVolta, VLLM, Inference, BF16, Support{true, FP16, SupportNoBF16}},
+		{"vllm bf16 Ampere", GenAmpere, VLLM, Inference, BF16, Support{true, BF16, SupportOK}},
+		{"vllm bf16 MI300", GenCDNA3, VLLM, Inference, BF16, Support{true, BF16, SupportOK}},
+		// vLLM needs compute capability 7.0: no Pascal.
+		{"vllm Pascal", GenPascal, VLLM, Inference, FP16, Support{false, FP16, SupportNoEngine}},
+		{"llama.cpp Pascal", GenPascal, LlamaCpp, Inference, INT4, Support{true, INT4, SupportOK}},
+		{"hf Pascal", GenPascal, HF, Inference, FP16, Support{true, FP16, SupportOK}},
+		// SGLang from sm75; TensorRT-LLM from Ampere, NVIDIA only.
+		{"sglang Volta", GenVolta, SGLang, Inference, FP16, Support{false, FP16, SupportNoEngine}},
+		{"sglang Turing fp16", GenTuring, SGLang, Inference, FP16, Support{true, FP16, SupportOK}},
+		{"trtllm Turing", GenTuring, TRTLLM, Inference, FP16, Support{false, FP16, SupportNoEngine}},
+		{"trtllm MI300", GenCDNA3, TRTLLM, Inference, BF16, Support{false, BF16, SupportNoEngine}},
+		{"sglang MI250", GenCDNA2, SGLang, Inference, BF16, Support{false, BF16, SupportNoEngine}},
+		{"llama.cpp Gaudi", GenGaudi, LlamaCpp, Inference, BF16, Support{false, BF16, SupportNoEngine}},
+		// FP8: W8A16 Marlin from Turing in vLLM; nothing on Volta; TRT-LLM from Ada.
+		{"vllm fp8 Volta", GenVolta, VLLM, Inference, FP8, Support{true, FP16, SupportNoFormat}},
+		{"vllm fp8 Turing", GenTuring, VLLM, Inference, FP8, Support{true, FP8, SupportOK}},
+		{"vllm fp8 Ampere", GenAmpere, VLLM, Inference, FP8, Support{true, FP8, SupportOK}},
+		{"vllm fp8 MI250", GenCDNA2, VLLM, Inference, FP8, Support{true, BF16, SupportNoFormat}},
+		{"trtllm fp8 Ampere", GenAmpere, TRTLLM, Inference, FP8, Support{true, BF16, SupportNoFormat}},
+		{"trtllm fp8 Ada", GenAda, TRTLLM, Inference, FP8, Support{true, FP8, SupportOK}},
+		// INT8 W8A8 from Turing, not on AMD; GPTQ from Volta, not on AMD.
+		{"vllm int8 Volta", GenVolta, VLLM, Inference, INT8, Support{true, FP16, SupportNoFormat}},
+		{"vllm int8 MI300", GenCDNA3, VLLM, Inference, INT8, Support{true, BF16, SupportNoFormat}},
+		{"vllm int4 Volta", GenVolta, VLLM, Inference, INT4, Support{true, INT4, SupportOK}},
+		{"vllm int4 MI300", GenCDNA3, VLLM, Inference, INT4, Support{true, BF16, SupportNoFormat}},
+		{"trtllm fp4 Ampere", GenAmpere, TRTLLM, Inference, FP4, Support{true, BF16, SupportNoFormat}},
+		{"trtllm fp4 Blackwell", GenBlackwell, TRTLLM, Inference, FP4, Support{true, FP4, SupportOK}},
+		// Training: fp16 mixed precision before Ampere; FP8 (Transformer Engine) from Ada.
+		{"train bf16 V100", GenVolta, HF, FullFinetune, BF16, Support{true, FP16, SupportNoBF16}},
+		{"train fp8 A100", GenAmpere, HF, Pretrain, FP8, Support{true, BF16, SupportNoFormat}},
+		{"train fp8 H100", GenHopper, HF, Pretrain, FP8, Support{true, FP8, SupportOK}},
+		{"train on Pascal", GenPascal, VLLM, LoRA, FP16, Support{true, FP16, SupportOK}},
+		// A generation the table does not know runs as asked.
+		{"unknown", GenUnknown, TRTLLM, Inference, FP8, Support{true, FP8, SupportOK}},
+	} {
+		if got := SupportFor(c.g, c.e, c.t, c.w); got != c.want {
+			t.Errorf("%s: SupportFor(%v, %v, %v, %v) = %+v, want %+v", c.name, c.g, c.e, c.t, c.w, got, c.want)
+		}
+	}
+}
+
+// TestSupportSubstitutesRun: whatever the table substitutes runs on that
+// GPU under that engine, as asked (a substitute never needs another).
+func TestSupportSubstitutesRun(t *testing.T) {
+	for g := GenUnknown; g <= GenGaudi; g++ {
+		for _, e := range Engines {
+			for _, task := range Tasks {
+				for _, w := range DTypes {
+					s := SupportFor(g, e, task, w)
+					if !s.Runs {
+						continue
+					}
+					if again := SupportFor(g, e, task, s.Weights); again.Weights != s.Weights || again.Why != SupportOK && s.Weights != w {
+						t.Errorf("%v %v %v %v → %v, which itself gives %+v", g, e, task, w, s.Weights, again)
+					}
+					if s.Weights != w && s.Weights.BitsPerElement() < w.BitsPerElement() {
+						t.Errorf("%v %v %v %v: substitute %v is narrower", g, e, task, w, s.Weights)
+					}
+				}
+			}
+		}
+	}
+}
