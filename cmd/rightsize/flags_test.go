@@ -55,3 +55,33 @@ func TestHostileFlags(t *testing.T) {
 		t.Errorf("--max-instances 8192: exit %d: %s", code, errb.String())
 	}
 }
+
+// TestPlanAmountAndProviderFlags: an amount beyond any bill is refused
+// at its flag with a short echo of the value, and a provider the
+// catalog does not list is an error naming the known ones.
+func TestPlanAmountAndProviderFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--requests", "1000", "--budget", "1e308"}, []string{`--budget: "1e308": want a number from 0 to 1e+15`}},
+		{[]string{"--requests-per-second", "1", "--min-ram", "1e308"}, []string{`--min-ram: "1e308": want a number from 0 to 1e+15`}},
+		{[]string{"--requests", "1000", "--provider", "../../x"}, []string{`--provider: "../../x": not a catalog provider; known: `, "aws", "lambda"}},
+		{[]string{"--requests", "1000", "--provider", "aws,nosuch"}, []string{`"nosuch": not a catalog provider`}},
+	} {
+		_, errs, code := runCLI(append([]string{"plan", "--model", "llama-3.1-8b", "--top", "1"}, c.args...)...)
+		if code != 2 || strings.Count(errs, "\n") != 1 || len(errs) > 2000 {
+			t.Errorf("%v: code %d, stderr %q", c.args, code, errs)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(errs, w) {
+				t.Errorf("%v: stderr %q, want %q", c.args, errs, w)
+			}
+		}
+	}
+	// A known provider in any case plans.
+	out, errs, code := runCLI("plan", "--model", "llama-3.1-8b", "--requests", "1000", "--provider", "AWS", "--top", "1", "--format", "json")
+	if code != 0 || !strings.Contains(out, `"provider": "aws"`) {
+		t.Errorf("--provider AWS: code %d, %s", code, errs)
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -320,13 +319,34 @@ func parseDuration(s string) (float64, error) {
 	return v, nil
 }
 
-// parseAmount reads a non-negative finite number.
+// maxAmount bounds the plan's amounts (money in any catalog currency,
+// GiB, rates, prices per 1M tokens): 10^15 is above any bill, host or
+// price a plan meets, and keeps an error's echo of the value short
+// (1e308 was printed with 309 digits).
+const maxAmount = 1e15
+
+// parseAmount reads a finite number from 0 to maxAmount.
 func parseAmount(s string) (float64, error) {
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || !(v >= 0) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%q: want a number ≥ 0", s)
+	if err != nil || !(v >= 0 && v <= maxAmount) {
+		return 0, fmt.Errorf("%q: want a number from 0 to %g", s, float64(maxAmount))
 	}
 	return v, nil
+}
+
+// checkProviders refuses a --provider ID the catalog does not list (the
+// planner compares IDs without case, as here), naming the known ones.
+func checkProviders(ids []string, cat *catalog.Catalog) error {
+	for _, id := range ids {
+		if !slices.ContainsFunc(cat.Providers, func(p catalog.Provider) bool { return strings.EqualFold(p.ID, id) }) {
+			known := make([]string, len(cat.Providers))
+			for i, p := range cat.Providers {
+				known[i] = p.ID
+			}
+			return fmt.Errorf("%q: not a catalog provider; known: %s", id, strings.Join(known, ", "))
+		}
+	}
+	return nil
 }
 
 func splitList(s string) []string {
@@ -423,6 +443,7 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	}
 	f := &req.Filters
 	f.Providers, f.Kinds, f.Countries = splitList(c.s("provider")), splitList(c.s("kind")), splitList(c.s("country"))
+	add("provider", checkProviders(f.Providers, cat))
 	f.MinVCPUs, f.MinRAMGiB = integer("min-vcpus"), num("min-ram")
 	if c.s("budget") != "" {
 		b, err := parseAmount(c.s("budget"))
@@ -610,6 +631,12 @@ type planRowJSON struct {
 	Stale                        bool            `json:"stale"`
 	FarBelowMedian               bool            `json:"far_below_median"`
 	FromPrice                    bool            `json:"from_price"`
+	// Weights is the weight format the row runs: the job's, or what the
+	// GPU and engine run instead (fp16 where there is no bf16; a note
+	// says so). UserPrice marks a price from --prices.
+	Weights      string `json:"weights"`
+	UserPrice    bool   `json:"user_price"`
+	ProviderKind string `json:"provider_kind"`
 }
 
 type hostedJSON struct {
@@ -630,25 +657,30 @@ type hostedJSON struct {
 }
 
 type planJSON struct {
-	Currency        string        `json:"currency"`
-	FXAsOf          string        `json:"fx_as_of"`
-	FXSource        string        `json:"fx_source"`
-	Workload        string        `json:"workload"`
-	CheckpointBytes float64       `json:"checkpoint_bytes,omitempty"`
-	Considered      int           `json:"considered"`
-	Fitting         int           `json:"fitting"`
-	Notes           []string      `json:"notes"`
-	FreshnessDays   int           `json:"freshness_days"`
-	Warnings        []string      `json:"warnings"`
-	Rows            []planRowJSON `json:"rows"`
-	Hosted          []hostedJSON  `json:"hosted,omitempty"`
-	Fleet           *fleetJSON    `json:"fleet,omitempty"`
+	Currency        string   `json:"currency"`
+	FXAsOf          string   `json:"fx_as_of"`
+	FXSource        string   `json:"fx_source"`
+	Workload        string   `json:"workload"`
+	CheckpointBytes float64  `json:"checkpoint_bytes,omitempty"`
+	Considered      int      `json:"considered"`
+	Fitting         int      `json:"fitting"`
+	Notes           []string `json:"notes"`
+	FreshnessDays   int      `json:"freshness_days"`
+	Warnings        []string `json:"warnings"`
+	// CheaperFlagged is the index in rows of the cheapest plan passed over
+	// for its price (stale or far below the median) that would cost less
+	// than the cheapest pick: "cheaper if the price holds — verify". -1:
+	// none.
+	CheaperFlagged int           `json:"cheaper_flagged"`
+	Rows           []planRowJSON `json:"rows"`
+	Hosted         []hostedJSON  `json:"hosted,omitempty"`
+	Fleet          *fleetJSON    `json:"fleet,omitempty"`
 }
 
 func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJSON {
 	out := planJSON{Currency: res.Currency, FXAsOf: res.FXAsOf, Workload: req.Workload.Kind.String(),
 		CheckpointBytes: res.CheckpointBytes, Considered: res.Considered, Fitting: res.Fitting, Notes: []string{}, Rows: []planRowJSON{},
-		FreshnessDays: res.FreshnessDays, Warnings: pickWarnings(res)}
+		FreshnessDays: res.FreshnessDays, Warnings: pickWarnings(res), CheaperFlagged: res.CheaperFlagged}
 	for _, x := range req.FX {
 		if x.Currency == res.Currency && x.Currency != "USD" {
 			out.FXSource = x.Source
@@ -680,6 +712,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 			Recommendation: r.Recommendation.String(), AsOf: o.AsOf, Notes: []string{}, WhyArgs: []any{},
 			AsOfEstimated: o.AsOfEstimated, Source: o.Source, PriceAgeDays: o.PriceAgeDays, Stale: r.Stale, FarBelowMedian: o.FarBelowMedian,
 			FromPrice: o.ProviderKind == "marketplace",
+			Weights:   r.Weights.String(), UserPrice: o.UserPrice, ProviderKind: o.ProviderKind,
 		}
 		if r.Host.Reason.Key == "" {
 			j.HostCheck.Reason = ""
@@ -766,6 +799,7 @@ func writeTable(w io.Writer, p planJSON) {
 		fmt.Fprintln(w, "note: "+n)
 	}
 	head, cells := columns(p)
+	defer writePickNotes(w, p)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
 	for _, r := range p.Rows {
@@ -899,4 +933,32 @@ func pickWarnings(res plan.Result) []string {
 		out = append(out, picks(far)+" on a price under half what the other providers ask for the GPU, and no normally priced offer of it runs the job: verify the price before renting")
 	}
 	return out
+}
+
+// writePickNotes writes, under the table, what each pick runs other than
+// the job asked (the support table's substitutions) and the cheaper plan
+// the picks passed over for its price.
+func writePickNotes(w io.Writer, p planJSON) {
+	seen := map[string]bool{}
+	for _, r := range p.Rows {
+		if r.Recommendation == "none" || r.Recommendation == "" || r.Recommendation == "pareto" {
+			continue
+		}
+		for _, n := range r.Notes {
+			line := r.Recommendation + " (" + catalog.Printable(r.Provider+" "+r.InstanceType) + "): " + n
+			if !seen[line] {
+				seen[line] = true
+				fmt.Fprintln(w, "note: "+line)
+			}
+		}
+	}
+	if i := p.CheaperFlagged; i >= 0 && i < len(p.Rows) {
+		r := p.Rows[i]
+		cost, unit := r.JobCostDisp, ""
+		if p.Workload == "serving" {
+			cost, unit = r.MonthlyCostDisp, "/month"
+		}
+		fmt.Fprintf(w, "cheaper if the price holds (verify): %s ×%d at %s %s%s — %s\n", catalog.Printable(r.Provider+" "+r.InstanceType),
+			r.Instances, strconv.FormatFloat(cost, 'f', 2, 64), p.Currency, unit, r.Why)
+	}
 }
