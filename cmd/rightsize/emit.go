@@ -70,7 +70,10 @@ func (c *planCmd) runEmit(job estimateJob, stdout io.Writer, fail func(string, .
 	case c.s("format") != "table":
 		return fail("--emit prints launch settings, not a table: drop --format/--json")
 	}
-	cat := catalog.Default()
+	cat, err := c.catalog()
+	if err != nil {
+		return fail("%v", err)
+	}
 	req, err := c.request(job, cat)
 	if err != nil {
 		return fail("%v", err)

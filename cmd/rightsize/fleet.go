@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"rightsize/catalog"
 	"rightsize/estimator/plan"
 )
 
@@ -56,7 +55,10 @@ const maxFleetFileBytes = 64 << 20
 
 // runFleet answers the daily question; it is run's one call.
 func (c *planCmd) runFleet(job estimateJob, stdout io.Writer, fail func(string, ...any) int) int {
-	cat := catalog.Default()
+	cat, err := c.catalog()
+	if err != nil {
+		return fail("%v", err)
+	}
 	var wl *plan.WorkloadMix
 	if f := c.s("workload"); f != "" {
 		if job.set["prompt-tokens"] || job.set["output-tokens"] {

@@ -261,7 +261,7 @@ var planFlags = []struct{ name, def, usage string }{
 	{"currency", "USD", "display currency (the catalog's FX table's)"},
 	{"provider", "", "comma-separated provider IDs"},
 	{"kind", "", "comma-separated provider kinds: hyperscaler,gpu-cloud,marketplace,broker,decentralized"},
-	{"country", "", "comma-separated provider countries (ISO codes) or region prefixes"},
+	{"country", "", "comma-separated ISO codes of the provider's home country (billing, law, VAT); where the machines stand is --region"},
 	{"min-vcpus", "0", "minimum vCPUs per instance"},
 	{"min-ram", "0", "minimum host RAM per instance, GiB"},
 	{"budget", "", "maximum job cost (serving: monthly bill) in --currency"},
@@ -293,7 +293,8 @@ func (c *planCmd) define(fs *flag.FlagSet) {
 		}
 	}
 	defineFleetFlags(fs)
-	defineEmitFlags(fs) // emit.go
+	defineEmitFlags(fs)  // emit.go
+	definePriceFlags(fs) // prices.go
 	for _, b := range []struct{ name, usage string }{{"exclude-vat", "normalise VAT-inclusive prices to exclude VAT"},
 		{"all", "also print offers that do not fit, with the reason"},
 		{"unknown-networks", "let a plan span instances whose provider names no network between them (at --network-gbps, with a note); off: such offers run on one instance only"}} {
@@ -443,6 +444,7 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	}
 	f := &req.Filters
 	f.Providers, f.Kinds, f.Countries = splitList(c.s("provider")), splitList(c.s("kind")), splitList(c.s("country"))
+	f.Regions = splitList(c.s("region"))
 	add("provider", checkProviders(f.Providers, cat))
 	f.MinVCPUs, f.MinRAMGiB = integer("min-vcpus"), num("min-ram")
 	if c.s("budget") != "" {
@@ -520,7 +522,10 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 	if c.fleetAsked() {
 		return c.runFleet(job, stdout, fail) // fleet.go
 	}
-	cat := catalog.Default()
+	cat, err := c.catalog()
+	if err != nil {
+		return fail("%v", err)
+	}
 	req, err := c.request(job, cat)
 	if err != nil {
 		return fail("%v", err)
@@ -799,13 +804,13 @@ func writeTable(w io.Writer, p planJSON) {
 		fmt.Fprintln(w, "note: "+n)
 	}
 	head, cells := columns(p)
-	defer writePickNotes(w, p)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
 	for _, r := range p.Rows {
 		fmt.Fprintln(tw, strings.Join(cells(r), "\t"))
 	}
 	tw.Flush()
+	writePickNotes(w, p)
 	var sources []string
 	for _, h := range p.Hosted {
 		dated := ""

@@ -178,10 +178,10 @@ type Filters struct {
 	Countries []string
 	// Regions are prefixes of the offer's region ("ru", "eu-west",
 	// "cn-north"): where the instances are hosted, whoever runs them.
-	Regions []string
-	GPU       string   // GPU ID
-	MinVCPUs  int      // per instance
-	MinRAMGiB float64  // per instance
+	Regions   []string
+	GPU       string  // GPU ID
+	MinVCPUs  int     // per instance
+	MinRAMGiB float64 // per instance
 	// BudgetUSD caps job cost (training, batch) or the monthly bill
 	// (serving); DeadlineSeconds caps job time (training, batch).
 	BudgetUSD       float64

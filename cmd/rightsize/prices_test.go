@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"rightsize/catalog"
+	"rightsize/estimator"
+)
+
+func cheapest(t *testing.T, p planJSON) planRowJSON {
+	t.Helper()
+	for _, r := range p.Rows {
+		if r.Recommendation == "cheapest" {
+			return r
+		}
+	}
+	t.Fatal("no cheapest pick")
+	return planRowJSON{}
+}
+
+// TestPlanOwnPrices: a negotiated price from --prices is the user's: it
+// enters the ranking unflagged and, cheapest, is the cheapest pick (the
+// catalog's median would call $0.99 an H100 outlier and pass it over).
+func TestPlanOwnPrices(t *testing.T) {
+	job := []string{"--model", "llama-3.1-8b", "--task", "lora", "--train-tokens", "100M"}
+	before := cheapest(t, planJSONOf(t, job...))
+	if before.OfferID == "lambda-gpu_1x_h100_sxm5" {
+		t.Fatal("the catalog's own price already wins; the test needs another offer")
+	}
+	sheet := filepath.Join(t.TempDir(), "own.csv")
+	if err := os.WriteFile(sheet, []byte("offer_id,on_demand_per_hour,currency,as_of,source\nlambda-gpu_1x_h100_sxm5,0.99,USD,2026-11-01,negotiated\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := planJSONOf(t, append(job, "--prices", sheet)...)
+	r := cheapest(t, p)
+	if r.OfferID != "lambda-gpu_1x_h100_sxm5" || r.PricePerHour != 0.99 || !r.UserPrice || r.FarBelowMedian || r.Stale {
+		t.Fatalf("cheapest with --prices: %s at %v (user %v, far below %v, stale %v)", r.OfferID, r.PricePerHour, r.UserPrice, r.FarBelowMedian, r.Stale)
+	}
+	// A bad sheet is an error naming the flag.
+	bad := filepath.Join(t.TempDir(), "bad.csv")
+	os.WriteFile(bad, []byte("offer_id,on_demand_per_hour,currency,as_of,source\nlambda-gpu_1x_h100_sxm5,-1,USD,2026-11-01,x\n"), 0o644)
+	var out, errb bytes.Buffer
+	if rc := runPlan(append(job, "--prices", bad), &out, &errb); rc == 0 || !strings.Contains(errb.String(), "--prices") {
+		t.Fatalf("bad sheet: exit %d, %q", rc, errb.String())
+	}
+}
+
+// TestPlanCountryIsHome: --country RU and CN return only providers whose
+// home is that country (a foreign marketplace's host in Russia is
+// --region's answer, not --country's).
+func TestPlanCountryIsHome(t *testing.T) {
+	homes := map[string]map[string]bool{"RU": {"yandex": true, "selectel": true, "cloudru": true, "vkcloud": true},
+		"CN": {"aws-cn": true, "alibaba": true, "tencent": true, "huaweicloud": true, "volcengine": true}}
+	for cc, ok := range homes {
+		p := planJSONOf(t, "--model", "llama-3.1-8b", "--requests-per-second", "5", "--prompt-tokens", "500", "--output-tokens", "200", "--country", cc, "--all", "--top", "0")
+		if len(p.Rows) == 0 {
+			t.Fatalf("--country %s: no rows", cc)
+		}
+		for _, r := range p.Rows {
+			if !ok[r.Provider] {
+				t.Errorf("--country %s listed %s (%s)", cc, r.Provider, r.OfferID)
+			}
+		}
+	}
+}
+
+// TestPlanNotesWhatPicksRun: the default serving job in bf16 never picks
+// a GPU without bf16 to run bf16: a pick on one runs fp16 and the JSON
+// says so.
+func TestPlanNotesWhatPicksRun(t *testing.T) {
+	p := planJSONOf(t, "--model", "mistral-7b-v0.3", "--engine", "vllm", "--prompt-tokens", "500", "--output-tokens", "200",
+		"--requests-per-second", "20", "--ttft-p95", "1s", "--all", "--top", "0")
+	seen := 0
+	for _, r := range p.Rows {
+		if !r.Fits {
+			continue
+		}
+		g, _ := catalog.Default().GPU(r.GPU)
+		if gen := g.Generation(); gen == estimator.GenTuring || gen == estimator.GenVolta {
+			seen++
+			if r.Weights != "fp16" || !strings.Contains(strings.Join(r.Notes, ";"), "bf16 does not run on") {
+				t.Errorf("%s on %s runs %q, notes %v", r.OfferID, r.GPU, r.Weights, r.Notes)
+			}
+		} else if r.Weights != "bf16" {
+			t.Errorf("%s on %s (%v) runs %q, want bf16", r.OfferID, r.GPU, gen, r.Weights)
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no Turing or Volta row fits")
+	}
+}
