@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"mime"
 	"net/http"
@@ -8,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // siteHandler serves the files of a built site from dir under prefix.
@@ -41,14 +45,17 @@ var contentTypes = map[string]string{
 	".txt":         "text/plain; charset=utf-8",
 }
 
-// cacheControl is sent with every file. A build keeps its file names
-// (app.wasm, rightsize.css), so no file may be taken from an HTTP cache
-// without asking: with a Last-Modified and no Cache-Control a browser
-// holds a file as fresh for a tenth of its age (RFC 9111 §4.2.2), and a
-// new service worker filling its cache would get the previous build's
-// copy. "no-cache" revalidates (a 304 costs a round trip, no body); the
-// service worker serves the page offline and on repeat visits anyway.
-// README's "Deploy" section gives hosts the same rule.
+// cacheControl is sent with every file. No file name carries a hash of
+// its content: a build keeps app-worker.js, index.html, app.js, app.wasm
+// and rightsize.css under the same names, so no file may be taken from an
+// HTTP cache without asking. Without Cache-Control a browser holds a file
+// as fresh for a tenth of its age (RFC 9111 §4.2.2), and a new service
+// worker filling its cache would get the previous build's copy.
+// "no-cache" revalidates with the ETag (a 304 costs a round trip, no
+// body); the service worker serves the page offline and on repeat visits
+// anyway. A long max-age or "immutable" would suit only files named by
+// their hash, and the site has none. README's "Deploy" section gives
+// hosts the same rule.
 const cacheControl = "no-cache"
 
 // encodings in order of preference: brotli is ~20% smaller than gzip on app.wasm.
@@ -107,22 +114,39 @@ func (h *siteHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	serveFile(w, r, name)
 }
 
-// serveFile sends one file with conditional and range support. Unlike
-// http.ServeFile it never redirects ".../index.html" and never sniffs the
-// type of a compressed body.
+// serveFile sends one file with its content's ETag, honouring
+// If-None-Match and ranges. It reads the whole file and hashes what it
+// sends, so the tag always names the bytes of this response, even while a
+// deploy replaces the file (app.wasm.br, the largest, takes a few
+// milliseconds). A tag cached by name, size and date would not do: two
+// reproducible builds unpacked with one fixed date give app-worker.js the
+// same size and date, its version being a fixed-length hash.
+//
+// No Last-Modified is sent, and If-Modified-Since is ignored: a deploy of
+// files dated before the visitor's copy (a rollback to a kept artifact, a
+// copy that keeps dates: cp -p, rsync -t, a tarball) would otherwise be
+// answered 304, and the browser would keep the previous service worker.
+// Unlike http.ServeFile it never redirects ".../index.html" and never
+// sniffs the type of a compressed body.
 func serveFile(w http.ResponseWriter, r *http.Request, name string) {
-	f, err := os.Open(name)
+	body, err := os.ReadFile(name)
 	if err != nil {
 		http.NotFound(w, r)
 		return
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		http.Error(w, "stat failed", http.StatusInternalServerError)
-		return
-	}
-	http.ServeContent(w, r, "", st.ModTime(), f)
+	w.Header().Set("ETag", contentETag(body))
+	// With If-None-Match present, ServeContent does not consult dates
+	// (RFC 9110 §13.2.2); with a zero time it never does.
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body))
+}
+
+// contentETag is a strong validator of a body: the first 128 bits of its
+// SHA-256, in hex and quoted. Each precompressed variant has its own bytes
+// and so its own tag, as RFC 9110 §8.8.3 asks of representations that
+// differ in Content-Encoding.
+func contentETag(body []byte) string {
+	sum := sha256.Sum256(body)
+	return `"` + hex.EncodeToString(sum[:16]) + `"`
 }
 
 // acceptsEncoding reports whether an Accept-Encoding header allows coding

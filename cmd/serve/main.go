@@ -3,7 +3,8 @@
 //
 // It sends the right Content-Type for .wasm and .webmanifest and negotiates
 // Content-Encoding from the precompressed .br and .gz files next to each
-// asset, the way a production static host or CDN should.
+// asset, and validates by content (an ETag hashed from the bytes sent, never
+// a file's date), the way a production static host or CDN should.
 package main
 
 import (

@@ -6,6 +6,7 @@ package main
 // hostile links, a deploy while a visitor has the previous build cached.
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -18,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -265,4 +267,111 @@ func TestE2ELargePriceSheet(t *testing.T) {
 		t.Error("no progress was shown while the sheet was applied")
 	}
 	s.answers("after the sheet")
+}
+
+// workerVersion reads the cache name's version from a build's service
+// worker (go-app: const cacheName = "app-" + "<version>").
+func workerVersion(t testing.TB, dir string) string {
+	t.Helper()
+	js, err := os.ReadFile(filepath.Join(dir, "app-worker.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(js), `const cacheName = "app-" + "`)
+	v, _, ok2 := strings.Cut(rest, `"`)
+	if !ok || !ok2 || v == "" {
+		t.Fatalf("%s/app-worker.js: no cache name", dir)
+	}
+	return v
+}
+
+// copyDated copies a built site to dst and dates every file at when.
+func copyDated(t testing.TB, src, dst string, when time.Time) {
+	t.Helper()
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	err := filepath.WalkDir(dst, func(p string, d fs.DirEntry, err error) error {
+		if err == nil {
+			err = os.Chtimes(p, when, when)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestE2EDeployOlderDatedBuild: a deploy whose files are dated before the
+// visitor's copy (a rollback to a kept artifact, a copy that keeps dates:
+// cp -p, rsync -t, a tarball) replaces the served folder while the server
+// runs. The visitor must reach the new build through go-app's update flow
+// (a visit finds the new worker, the banner's Reload runs it) and keep it
+// offline. With dates as the only validator the server answered 304 to
+// the browser's check of app-worker.js, and the visitor stayed on the
+// previous build, offline too.
+func TestE2EDeployOlderDatedBuild(t *testing.T) {
+	distA := distDir(t, "RIGHTSIZE_DIST")
+	distB := distDir(t, "RIGHTSIZE_DIST_NEXT")
+	verA, verB := workerVersion(t, distA), workerVersion(t, distB)
+	if verA == verB {
+		t.Fatalf("builds A and B share the cache name %q", verA)
+	}
+	tmp := t.TempDir()
+	live, next := filepath.Join(tmp, "live"), filepath.Join(tmp, "next")
+	dateA := time.Now().Add(-time.Hour).Truncate(time.Second)
+	copyDated(t, distA, live, dateA)
+	copyDated(t, distB, next, dateA.Add(-30*24*time.Hour))
+
+	s := newSite(t, live, "/")
+	running := func() string {
+		return s.eval(`(async () => goappGetenv("GOAPP_VERSION") + " " + (await caches.keys()).join(","))()`)
+	}
+	s.do("loading build A", chromedp.Navigate(s.base))
+	s.waitLive()
+	s.waitCached()
+	if got, want := running(), verA+" app-"+verA; got != want {
+		t.Fatalf("build A: the page runs %q, want %q", got, want)
+	}
+
+	// The deploy: B's folder takes the served folder's place.
+	if err := os.Rename(live, filepath.Join(tmp, "a")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(next, live); err != nil {
+		t.Fatal(err)
+	}
+	s.do("revisiting after build B is deployed", chromedp.Reload())
+	s.waitLive()
+	ctx, cancel := context.WithTimeout(s.ctx, 60*time.Second)
+	err := chromedp.Run(ctx, chromedp.WaitVisible("#rs-update", chromedp.ByQuery))
+	cancel()
+	if err != nil {
+		t.Fatalf("no update banner a minute after the visit (%v): the visitor stays on %q", err, running())
+	}
+	s.do("reloading into build B", chromedp.Click("#rs-update button", chromedp.ByQuery))
+	s.waitLive()
+	if got, want := running(), verB+" app-"+verB; got != want {
+		t.Errorf("after the reload the page runs %q, want build B %q", got, want)
+	}
+	if v := s.eval(`fetch("web/next.txt").then(r => r.ok ? "B" : "A")`); v != "B" {
+		t.Errorf("after the reload the served site is build %s", v)
+	}
+
+	// Offline the worker's cache answers, with B.
+	s.srv.CloseClientConnections()
+	s.do("going offline", chromedp.ActionFunc(func(ctx context.Context) error {
+		return cdp.Execute(ctx, "Network.emulateNetworkConditions",
+			networkConditions{Offline: true, DownloadThroughput: -1, UploadThroughput: -1}, nil)
+	}))
+	s.offline.Store(true)
+	s.do("reloading offline", chromedp.Navigate(s.base), chromedp.Reload())
+	s.waitLive()
+	if got, want := running(), verB+" app-"+verB; got != want {
+		t.Errorf("offline the page runs %q, want build B %q", got, want)
+	}
+	s.answers("offline on build B")
+	if n := s.offlineHits.Load(); n != 0 {
+		t.Errorf("the page sent %d requests to the server while offline", n)
+	}
 }
