@@ -31,7 +31,7 @@ func (c *Calculator) pickViews() []pickView {
 		out[i] = pickView{
 			Kind: p.Kind.String(), Title: c.t(pickTitles[p.Kind]),
 			What: strconv.Itoa(p.Plan.GPUs) + " × " + c.gpuName(p.Offer.GPU) + planSuffix(p.Plan),
-			Where: c.providerName(p.Offer.Provider) + " · " + p.Offer.InstanceType + instances(p.Instances) +
+			Where: c.providerName(p.Offer.Provider) + kindText(l, p.Offer) + " · " + p.Offer.InstanceType + instances(p.Instances) +
 				" · " + c.t(pricingKeys[p.Pricing]) + c.engineText(p.Candidate),
 			Cost:   l.Money(p.Cost, c.ps.out.Currency),
 			Time:   l.Duration(p.Seconds),
@@ -47,6 +47,18 @@ func (c *Calculator) pickViews() []pickView {
 		}
 	}
 	return out
+}
+
+// kindText is " (GPU cloud)" after a provider's name, " (your price)" on
+// the user's own price.
+func kindText(l page.Locale, o *planner.Offer) string {
+	if o.UserPrice {
+		return " (" + l.T(page.MsgOwnPriceMark) + ")"
+	}
+	if k := l.KindLabel(o.ProviderKind); k != "" {
+		return " (" + k + ")"
+	}
+	return ""
 }
 
 func instances(n int) string {
@@ -118,9 +130,19 @@ func (c *Calculator) answerPicks(class string, note app.UI) app.UI {
 		note,
 		c.fxLine(),
 		&recommendation{Picks: c.pickViews(), Lang: c.lang(), CostLabel: c.planCostHeader(), TimeLabel: c.planTimeHeader()},
+		c.flaggedLine(),
 		c.planNotes(),
 		c.paretoChart(),
 	)
+}
+
+// flaggedLine names the cheaper plan the picks passed over for its price.
+func (c *Calculator) flaggedLine() app.UI {
+	line := c.ps.out.FlaggedLine(c.loc(), c.providerName)
+	if line == "" {
+		return app.Text("")
+	}
+	return app.P().ID("rs-flagged").Class("rs-warn").Text(line)
 }
 
 // planNotes lists what the planner assumed for the whole plan (a network

@@ -10,7 +10,6 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"rightsize/app/page"
-	"rightsize/catalog"
 	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
 )
@@ -1239,15 +1238,15 @@ func (c *Calculator) renderFilters() app.UI {
 		currencies = append(currencies, option{cur, cur})
 	}
 	kinds := []option{{"", c.t(page.MsgAny)}}
-	for _, k := range []struct {
-		id  string
-		key page.MsgKey
-	}{{catalog.KindHyperscaler, page.MsgKindHyperscaler}, {catalog.KindGPUCloud, page.MsgKindGPUCloud}, {catalog.KindMarketplace, page.MsgKindMarketplace},
-		{catalog.KindBroker, page.MsgKindBroker}, {catalog.KindDecentralized, page.MsgKindDecentralized}} {
-		kinds = append(kinds, option{k.id, c.t(k.key)})
+	for _, k := range page.KindMsgs {
+		kinds = append(kinds, option{k.Kind, c.t(k.Msg)})
+	}
+	providers := []option{{"", c.t(page.MsgAny)}}
+	for _, p := range c.pr.Cat.Providers {
+		providers = append(providers, option{p.ID, c.providerName(p.ID)})
 	}
 	open := false
-	for _, f := range []page.Field{page.FieldPricing, page.FieldCurrency, page.FieldProviderKind, page.FieldCountry, page.FieldBudget, page.FieldDeadline, page.FieldMinVCPU, page.FieldMinRAM, page.FieldUnknownNet, page.FieldFreshness} {
+	for _, f := range []page.Field{page.FieldPricing, page.FieldCurrency, page.FieldProviderKind, page.FieldProvider, page.FieldCountry, page.FieldRegion, page.FieldBudget, page.FieldDeadline, page.FieldMinVCPU, page.FieldMinRAM, page.FieldUnknownNet, page.FieldFreshness} {
 		open = open || c.state[f] != page.DefaultState[f] || !c.errs[f].OK()
 	}
 	return app.Details().Class("rs-overrides").ID("rs-filters").Open(open).Body(
@@ -1256,7 +1255,9 @@ func (c *Calculator) renderFilters() app.UI {
 			c.selectField(page.FieldPricing, page.MsgPricing, pricing),
 			c.selectField(page.FieldCurrency, page.MsgCurrencyField, currencies),
 			c.selectField(page.FieldProviderKind, page.MsgProviderKind, kinds),
+			c.selectField(page.FieldProvider, page.MsgProvider, providers),
 			c.textField(page.FieldCountry, page.MsgCountry, "text"),
+			c.textField(page.FieldRegion, page.MsgRegionField, "text"),
 			c.textField(page.FieldBudget, page.MsgBudget, "decimal"),
 			c.textField(page.FieldDeadline, page.MsgDeadline, "decimal"),
 			c.textField(page.FieldMinVCPU, page.MsgMinVCPU, "numeric"),

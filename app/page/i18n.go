@@ -445,6 +445,9 @@ const (
 	MsgPreset8k1k
 	MsgPreset1k8k
 	MsgWithCheckpointing
+	MsgRegionField
+	MsgCheaperFlagged
+	MsgOwnPriceMark
 	NMsgs
 )
 
@@ -677,7 +680,7 @@ var messagesEN = [NMsgs]string{
 	MsgPricing:             "Pricing",
 	MsgCurrencyField:       "Currency",
 	MsgProviderKind:        "Provider kind",
-	MsgCountry:             "Country or region (e.g. US, eu-)",
+	MsgCountry:             "Provider's country (e.g. US, RU, CN)",
 	MsgBudget:              "Budget, in the display currency (job, or month for serving)",
 	MsgDeadline:            "Deadline, hours",
 	MsgMinVCPU:             "Minimum vCPUs per instance",
@@ -847,6 +850,9 @@ var messagesEN = [NMsgs]string{
 	MsgPreset8k1k:          "InferenceX fixed-length benchmark shape 8k/1k: long prompts, short answers",
 	MsgPreset1k8k:          "InferenceX fixed-length benchmark shape 1k/8k: short prompts, long answers",
 	MsgWithCheckpointing:   "With gradient checkpointing",
+	MsgRegionField:         "Hosted in (region prefix, e.g. eu-, ru)",
+	MsgCheaperFlagged:      "Cheaper if the price holds — verify: %s, %s",
+	MsgOwnPriceMark:        "your price",
 }
 
 var MessagesRU = [NMsgs]string{
@@ -1072,7 +1078,7 @@ var MessagesRU = [NMsgs]string{
 	MsgPricing:             "Тарификация",
 	MsgCurrencyField:       "Валюта",
 	MsgProviderKind:        "Тип провайдера",
-	MsgCountry:             "Страна или регион (например, US, eu-)",
+	MsgCountry:             "Страна провайдера (например, US, RU, CN)",
 	MsgBudget:              "Бюджет в выбранной валюте (задача или месяц сервинга)",
 	MsgDeadline:            "Срок, часы",
 	MsgMinVCPU:             "Минимум vCPU на инстанс",
@@ -1242,6 +1248,9 @@ var MessagesRU = [NMsgs]string{
 	MsgPreset8k1k:          "фиксированная форма бенчмарка InferenceX 8k/1k: длинные запросы, короткие ответы",
 	MsgPreset1k8k:          "фиксированная форма бенчмарка InferenceX 1k/8k: короткие запросы, длинные ответы",
 	MsgWithCheckpointing:   "С пересчётом активаций (gradient checkpointing)",
+	MsgRegionField:         "Где размещено (префикс региона, например eu-, ru)",
+	MsgCheaperFlagged:      "Дешевле, если цена верна, — проверьте: %s, %s",
+	MsgOwnPriceMark:        "ваша цена",
 }
 
 var messagesZH = [NMsgs]string{
@@ -1467,7 +1476,7 @@ var messagesZH = [NMsgs]string{
 	MsgPricing:             "计费方式",
 	MsgCurrencyField:       "币种",
 	MsgProviderKind:        "服务商类型",
-	MsgCountry:             "国家或地区（如 US、eu-）",
+	MsgCountry:             "提供商所属国家（如 US、RU、CN）",
 	MsgBudget:              "预算（以显示币种计，按任务或服务每月）",
 	MsgDeadline:            "截止时间（小时）",
 	MsgMinVCPU:             "每实例最少 vCPU",
@@ -1637,6 +1646,9 @@ var messagesZH = [NMsgs]string{
 	MsgPreset8k1k:          "InferenceX 固定长度基准形状 8k/1k：长提示、短回答",
 	MsgPreset1k8k:          "InferenceX 固定长度基准形状 1k/8k：短提示、长回答",
 	MsgWithCheckpointing:   "开启梯度检查点后",
+	MsgRegionField:         "托管地区（地区前缀，如 eu-、ru）",
+	MsgCheaperFlagged:      "若价格属实则更便宜——请核实：%s，%s",
+	MsgOwnPriceMark:        "您的价格",
 }
 
 // Tr returns the message for key in lang, falling back to English.

@@ -313,8 +313,17 @@ func (p *parser) parse() (Job, bool) {
 	if k := strings.TrimSpace(s[FieldProviderKind]); k != "" {
 		j.Filters.Kinds = []string{k}
 	}
-	if cc := strings.TrimSpace(s[FieldCountry]); cc != "" {
-		j.Filters.Countries = strings.FieldsFunc(cc, func(r rune) bool { return r == ',' || r == ' ' })
+	list := func(f Field) []string {
+		return strings.FieldsFunc(strings.TrimSpace(s[f]), func(r rune) bool { return r == ',' || r == ' ' })
+	}
+	// Country is the provider's home (billing, law, VAT); where the
+	// machines stand is the region (planner.Filters).
+	j.Filters.Countries, j.Filters.Regions = list(FieldCountry), list(FieldRegion)
+	for _, id := range list(FieldProvider) {
+		if _, ok := p.cat.Provider(id); !ok {
+			p.fail(FieldProvider, MsgUnknownChoice)
+		}
+		j.Filters.Providers = append(j.Filters.Providers, id)
 	}
 	// The budget is typed in the display currency, as the cards show
 	// costs (rightsize plan --budget is in --currency); the planner's

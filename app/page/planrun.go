@@ -6,8 +6,11 @@ package page
 
 import (
 	"cmp"
+	"fmt"
 	"math"
+	"strconv"
 
+	"rightsize/catalog"
 	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
 	"rightsize/estimator/sim"
@@ -115,9 +118,15 @@ type PlanOut struct {
 	Currency string
 	PerUSD   float64 // Currency per USD at the catalog's dated rate (1 for USD)
 	Picks    []Pick
-	Cands    []Candidate // every plan that fits, cheapest first
-	Points   []Candidate // the chart: the cheapest paretoPoints and the whole front
-	Serve    ServeResult // the cheapest pick's fleet
+	// Flagged is the cheapest plan the picks passed over for its price
+	// (stale, or far below what others ask) that would cost less than the
+	// cheapest pick (planner.Result.CheaperFlagged): shown beside the
+	// answer as "cheaper if the price holds — verify", never as it. -1:
+	// none.
+	Flagged int
+	Cands   []Candidate // every plan that fits, cheapest first
+	Points  []Candidate // the chart: the cheapest paretoPoints and the whole front
+	Serve   ServeResult // the cheapest pick's fleet
 	// Load is one engine copy of the cheapest pick's fleet against the
 	// request rate (the serving latency chart), simulated once per plan.
 	Load ServeLoad
@@ -198,7 +207,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 		return PlanOut{Err: err}
 	}
 	out := PlanOut{OK: true, Kind: req.Workload.Kind, Currency: res.Currency, Notes: res.Notes, Hosted: res.Hosted,
-		ByGPU: map[string]int{}, ByOffer: map[string]int{}, Fleet: fleet, Rows: res.Rows, PerUSD: 1}
+		ByGPU: map[string]int{}, ByOffer: map[string]int{}, Fleet: fleet, Rows: res.Rows, PerUSD: 1, Flagged: -1}
 	if x, ok := pr.Cat.FX(res.Currency); ok && x.PerUSD > 0 {
 		out.PerUSD = x.PerUSD
 	}
@@ -256,6 +265,9 @@ func RunPlan(j Job, pr Prices) PlanOut {
 			}
 			out.Picks = append(out.Picks, p)
 		}
+	}
+	if i, ok := idx[res.CheaperFlagged]; ok {
+		out.Flagged = i
 	}
 	for i, c := range out.Cands {
 		if (i < paretoPoints && !c.PassedOver) || c.Front {
@@ -331,4 +343,39 @@ func (o *PlanOut) FromUSD(usd float64) float64 {
 		return usd
 	}
 	return usd * o.PerUSD
+}
+
+// FlaggedLine is the line beside the answer naming the cheaper plan the
+// picks passed over for its price ("Cheaper if the price holds — verify:
+// Akash · V100 32GB PCIe ×6, $745"), or "" when there is none. names turns
+// a provider ID into its display name.
+func (o *PlanOut) FlaggedLine(l Locale, names func(string) string) string {
+	if o.Flagged < 0 || o.Flagged >= len(o.Cands) {
+		return ""
+	}
+	c := o.Cands[o.Flagged]
+	what := names(c.Offer.Provider) + " · " + c.Offer.InstanceType
+	if c.Instances > 1 {
+		what += " ×" + strconv.Itoa(c.Instances)
+	}
+	return fmt.Sprintf(l.T(MsgCheaperFlagged), what, l.Money(c.Cost, o.Currency))
+}
+
+// KindMsgs are the provider kinds in display order with their labels:
+// the filter's choices and the kind shown on every pick.
+var KindMsgs = []struct {
+	Kind string
+	Msg  MsgKey
+}{{catalog.KindHyperscaler, MsgKindHyperscaler}, {catalog.KindGPUCloud, MsgKindGPUCloud}, {catalog.KindMarketplace, MsgKindMarketplace},
+	{catalog.KindBroker, MsgKindBroker}, {catalog.KindDecentralized, MsgKindDecentralized}}
+
+// KindLabel is a provider kind in the locale's words ("" for an unknown
+// kind).
+func (l Locale) KindLabel(kind string) string {
+	for _, k := range KindMsgs {
+		if k.Kind == kind {
+			return l.T(k.Msg)
+		}
+	}
+	return ""
 }

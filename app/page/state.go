@@ -89,6 +89,8 @@ const (
 	FieldEpochs
 	FieldEP
 	FieldDP
+	FieldRegion
+	FieldProvider
 	NFields
 )
 
@@ -110,6 +112,7 @@ var FieldKeys = [NFields]string{
 	FieldCurve: "lc", FieldWorkload: "wl", FieldOwnPrice: "own", FieldKWh: "kwh", FieldOwnYears: "dep",
 	FieldTextOnly: "to", FieldKernel: "kr", FieldEngineVersion: "ev", FieldHost: "host",
 	FieldLaunch: "run", FieldCP: "cp", FieldDataset: "ds", FieldEpochs: "ep", FieldEP: "xp", FieldDP: "adp",
+	FieldRegion: "hr", FieldProvider: "pv",
 }
 
 // FieldNames name each input: its element id is "rs-"+name, and for the
@@ -134,6 +137,7 @@ var FieldNames = [NFields]string{
 	FieldCurve: "load-curve", FieldWorkload: "workload", FieldOwnPrice: "own-price", FieldKWh: "kwh-price", FieldOwnYears: "depreciation-years",
 	FieldTextOnly: "text-only", FieldKernel: "kernel", FieldEngineVersion: "engine-version", FieldHost: "host",
 	FieldLaunch: "emit", FieldCP: "cp", FieldDataset: "dataset-tokens", FieldEpochs: "epochs", FieldEP: "ep", FieldDP: "dp",
+	FieldRegion: "region", FieldProvider: "provider",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker
