@@ -14,6 +14,11 @@ type Arch struct {
 	// ModelType is the config's model_type ("llama", "gemma2", "vit",
 	// "rightsize-generic", ...). For a VLM it is the text model's type.
 	ModelType string
+	// NameOrPath is the config's _name_or_path as written: the Hugging Face
+	// repository or the local directory the config was saved from ("" when
+	// absent or not a string). It is data, not checked here; a launch uses
+	// it only when it is a repository ID.
+	NameOrPath string
 
 	Hidden       int // hidden_size / n_embd / dim
 	Intermediate int // dense MLP width (intermediate_size / n_inner / ffn_hidden_size)

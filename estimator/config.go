@@ -34,7 +34,12 @@ func ParseConfig(data []byte) (Arch, error) {
 	if m == nil {
 		return Arch{}, fmt.Errorf("estimator: config: want a JSON object")
 	}
-	return parseMap(m, "")
+	a, err := parseMap(m, "")
+	if err != nil {
+		return a, err
+	}
+	a.NameOrPath, _ = m["_name_or_path"].(string)
+	return a, nil
 }
 
 type reader struct {

@@ -46,7 +46,13 @@ func LaunchOf(j Job, pr Prices, out *PlanOut, k launch.Kind) (launch.Launch, Pic
 		}
 		req := PlanRequest(j)
 		req.FX = pr.Cat.PlanFX()
-		l, err := launch.Emit(k, req, out.Rows[p.Row], pr.Cat, j.Model.ID)
+		model := j.Model.ID
+		if model == CustomModelID {
+			// The user's own config.json: Emit takes the repository it
+			// names (_name_or_path) or writes a placeholder and says so.
+			model = ""
+		}
+		l, err := launch.Emit(k, req, out.Rows[p.Row], pr.Cat, model)
 		return l, p, err
 	}
 	return launch.Launch{}, Pick{}, errors.New("no pick to launch")

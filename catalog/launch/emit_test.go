@@ -92,8 +92,9 @@ func TestRefusals(t *testing.T) {
 }
 
 // TestModelRef: a catalog model runs from its Hugging Face repository; a
-// repository ID or a path is used as given; no model leaves a
-// placeholder and says so.
+// repository ID or a path is used as given; no model takes the
+// repository the config names, and says so (TestConfigIsNotCheckpoint:
+// or leaves a placeholder).
 func TestModelRef(t *testing.T) {
 	req := serving(t, "llama-3.1-8b", 2, estimator.VLLM, plan.OnDemand)
 	row := servingRow(t, req, "aws-p5.4xlarge", 1, 1, 1)
@@ -101,7 +102,7 @@ func TestModelRef(t *testing.T) {
 		{"llama-3.1-8b", "vllm serve meta-llama/Llama-3.1-8B ", ""},
 		{"org/My-Model", "vllm serve org/My-Model ", ""},
 		{"/models/ckpt", "vllm serve /models/ckpt ", ""},
-		{"", "vllm serve MODEL ", "replace MODEL"},
+		{"", "vllm serve meta-llama/Llama-3.1-8B ", "the checkpoint is meta-llama/Llama-3.1-8B, the Hugging Face repository the config names (_name_or_path)"},
 		{"mixtral-8x7b", "vllm serve mixtral-8x7b ", "names no Hugging Face repository for mixtral-8x7b"},
 	} {
 		l, err := launch.Emit(launch.VLLM, req, row, nil, c.model)

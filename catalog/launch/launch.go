@@ -19,6 +19,7 @@ package launch
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"rightsize/catalog"
 	"rightsize/estimator"
@@ -106,7 +107,7 @@ func (l Launch) Text() string {
 			b.WriteByte('\n')
 		}
 		if len(l.Files) > 1 {
-			b.WriteString("# file: " + f.Name + "\n")
+			b.WriteString("# file: " + catalog.Printable(f.Name) + "\n")
 		}
 		b.WriteString(f.Text)
 		if !strings.HasSuffix(f.Text, "\n") {
@@ -116,7 +117,7 @@ func (l Launch) Text() string {
 	if len(l.Notes) > 0 {
 		b.WriteByte('\n')
 		for _, n := range l.Notes {
-			b.WriteString("# note: " + n + "\n")
+			b.WriteString("# note: " + catalog.Printable(n) + "\n")
 		}
 	}
 	return b.String()
@@ -143,6 +144,7 @@ const (
 	ErrNoAccelerator   = "launch.no_accelerator"    // a GPU SkyPilot has no name for, on a cloud without SkyPilot instance types
 	ErrModelParallel   = "launch.model_parallel"    // a training plan split by TP, PP or CP
 	ErrOptimizerOnly   = "launch.optimizer_offload" // FSDP for an optimizer-only offload
+	ErrModelRef        = "launch.model_ref"         // a model reference no engine could load as one word
 )
 
 func (e *Error) Error() string { return e.Kind.String() + ": " + e.Reason }
@@ -150,8 +152,16 @@ func (e *Error) Error() string { return e.Kind.String() + ": " + e.Reason }
 // Emit writes the launch of kind k for row, a fitting row of the plan of
 // req (plan.Plan's result). model names the checkpoint: a catalog model ID
 // (its Hugging Face repository is taken from the catalog's sources), or a
-// repository ID or path used as given. cat supplies the model and the
-// provider; nil means catalog.Default().
+// repository ID or checkpoint path used as given. With no model, or a
+// config file (*.json, which no engine loads), the checkpoint is the
+// Hugging Face repository the input's config names (Arch.NameOrPath), or
+// Placeholder with a note. cat supplies the model and the provider; nil
+// means catalog.Default().
+//
+// Names that come from data (the offer's provider, instance type and
+// region, the model reference) are quoted for each file's syntax: shell
+// words through shellQuote, comment lines through catalog.Printable, YAML
+// and JSON strings double-quoted with escapes.
 func Emit(k Kind, req plan.Request, row plan.Row, cat *catalog.Catalog, model string) (Launch, error) {
 	if cat == nil {
 		cat = catalog.Default()
@@ -163,7 +173,10 @@ func Emit(k Kind, req plan.Request, row plan.Row, cat *catalog.Catalog, model st
 		return Launch{}, &Error{Kind: k, Key: ErrUnfit, Reason: "the row does not fit the job: nothing to launch"}
 	}
 	e := emitter{k: k, req: req, row: row, in: req.Input, cat: cat}
-	e.model = e.modelRef(model)
+	var err error
+	if e.model, err = e.modelRef(model); err != nil {
+		return Launch{}, err
+	}
 	train := req.Workload.Kind == plan.Training
 	switch {
 	case k.Serving() && train:
@@ -171,7 +184,6 @@ func Emit(k Kind, req plan.Request, row plan.Row, cat *catalog.Catalog, model st
 	case k.Training() && !train:
 		return Launch{}, &Error{Kind: k, Key: ErrInferencePlan, Reason: k.String() + " launches training and this plan is " + req.Workload.Kind.String() + " inference: use vllm, sglang, trtllm or skypilot"}
 	}
-	var err error
 	switch k {
 	case VLLM, SGLang, TRTLLM:
 		err = e.serve()
@@ -200,31 +212,91 @@ type emitter struct {
 	notes []string
 }
 
-func (e *emitter) note(s string) { e.notes = append(e.notes, s) }
+func (e *emitter) note(s string) { e.notes = append(e.notes, catalog.Printable(s)) }
 func (e *emitter) file(name, format, text string) {
 	e.files = append(e.files, File{name, format, text})
 }
-func (e *emitter) fail(key, reason string) error { return &Error{Kind: e.k, Key: key, Reason: reason} }
+func (e *emitter) fail(key, reason string) error {
+	return &Error{Kind: e.k, Key: key, Reason: catalog.Printable(reason)}
+}
+
+// Placeholder is the checkpoint a launch names when it knows none: no
+// engine resolves it, and a note says to replace it.
+const Placeholder = "<your-checkpoint>"
+
+// maxModelRef bounds a model reference (a Hugging Face ID is at most 96
+// characters; a path rarely more than a few hundred).
+const maxModelRef = 1024
 
 // modelRef is the checkpoint the commands load: the Hugging Face
 // repository of a catalog model (the first huggingface.co address in its
-// Source, then its ConfigSource), or the name as given.
-func (e *emitter) modelRef(name string) string {
-	m, ok := e.cat.Model(name)
+// Source, then its ConfigSource); a reference given as such; else the
+// repository the config names (its _name_or_path), or Placeholder.
+func (e *emitter) modelRef(name string) (string, error) {
+	if m, ok := e.cat.Model(name); ok {
+		for _, src := range []string{m.Source, m.ConfigSource} {
+			if repo := hfRepo(src); repo != "" {
+				return repo, nil
+			}
+		}
+		e.note("the catalog names no Hugging Face repository for " + m.ID + ": replace " + m.ID + " with the checkpoint's repository or path")
+		return m.ID, nil
+	}
+	config := strings.HasSuffix(strings.ToLower(name), ".json")
+	if name != "" && !config {
+		if why := badRef(name); why != "" {
+			return "", e.fail(ErrModelRef, "model "+strconv.Quote(name)+": "+why)
+		}
+		return name, nil
+	}
+	if repo := e.in.Arch.NameOrPath; hfRepoID(repo) {
+		e.note("the checkpoint is " + repo + ", the Hugging Face repository the config names (_name_or_path)")
+		return repo, nil
+	}
+	why := "no model named"
+	if config {
+		why = "a config file is not a checkpoint, and the config names no Hugging Face repository (_name_or_path)"
+	}
+	e.note(why + ": replace " + Placeholder + " with the checkpoint's Hugging Face repository or path")
+	return Placeholder, nil
+}
+
+// badRef says why name cannot be a model reference, or "": it must be one
+// shell word once quoted (no control, format or separator character, valid
+// UTF-8), not read as a flag (a leading '-'), and at most maxModelRef bytes.
+func badRef(name string) string {
+	switch {
+	case len(name) > maxModelRef:
+		return "longer than " + itoa(maxModelRef) + " bytes"
+	case !utf8.ValidString(name):
+		return "not valid UTF-8"
+	case name[0] == '-':
+		return "starts with '-', which the engines would read as a flag"
+	case catalog.Printable(name) != name:
+		return "holds a control or format character"
+	}
+	return ""
+}
+
+// hfRepoID reports whether s is a Hugging Face repository ID, ORG/NAME:
+// letters, digits and -_. in each part, neither starting with one of
+// those, no ".." or "--", at most 96 characters each (the Hub's rules).
+func hfRepoID(s string) bool {
+	org, name, ok := strings.Cut(s, "/")
 	if !ok {
-		if name == "" {
-			e.note("no model named: replace MODEL with the checkpoint's Hugging Face repository or path")
-			return "MODEL"
-		}
-		return name
+		return false
 	}
-	for _, src := range []string{m.Source, m.ConfigSource} {
-		if repo := hfRepo(src); repo != "" {
-			return repo
+	for _, p := range []string{org, name} {
+		if p == "" || len(p) > 96 || strings.Contains(p, "..") || strings.Contains(p, "--") || strings.ContainsRune("-_.", rune(p[0])) {
+			return false
+		}
+		for _, r := range p {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+				return false
+			}
 		}
 	}
-	e.note("the catalog names no Hugging Face repository for " + m.ID + ": replace " + m.ID + " with the checkpoint's repository or path")
-	return m.ID
+	return true
 }
 
 // hfRepo finds "huggingface.co/ORG/NAME" in s and returns "ORG/NAME".
@@ -266,16 +338,40 @@ func (e *emitter) gpusPerInstance() int { return max(int(e.row.Offer.GPUCount), 
 type command struct {
 	env  string // "VAR=value " prefix, or ""
 	argv []string
-	args [][2]string // flag, value ("" for a bare flag)
+	args []arg
 	// then is the command this one launches (torchrun's script and its
 	// flags), written after this one's flags.
 	then *command
 }
 
-func (c *command) flag(name string, value string) { c.args = append(c.args, [2]string{name, value}) }
-func (c *command) num(name string, v int)         { c.flag(name, strconv.Itoa(v)) }
-func (c *command) frac(name string, v float64)    { c.flag(name, strconv.FormatFloat(v, 'g', -1, 64)) }
-func (c *command) bare(name string)               { c.flag(name, "") }
+// arg is one flag of a command and its value: a literal, which is
+// quoted, or a shellWord, written as it is for the shell to expand.
+type arg struct {
+	flag, value string
+	word        shellWord
+}
+
+// shellWord is a word the launch writes for the shell to expand: a
+// reference to a variable the launch sets or tells the user to set. Only
+// the constants below are shell words; a value from data (a name, a
+// path) is a literal and always goes through shellQuote.
+type shellWord string
+
+const (
+	nodeRank   shellWord = "$NODE_RANK"    // the instance's rank, 0 on the first
+	masterAddr shellWord = "$MASTER_ADDR"  // the first instance's address
+	headInit   shellWord = "$HEAD_IP:5000" // SGLang's rendezvous on the first instance
+)
+
+func (c *command) flag(name string, value string) {
+	c.args = append(c.args, arg{flag: name, value: value})
+}
+func (c *command) num(name string, v int)      { c.flag(name, strconv.Itoa(v)) }
+func (c *command) frac(name string, v float64) { c.flag(name, strconv.FormatFloat(v, 'g', -1, 64)) }
+func (c *command) bare(name string)            { c.flag(name, "") }
+func (c *command) expand(name string, w shellWord) {
+	c.args = append(c.args, arg{flag: name, word: w})
+}
 
 func (c *command) String() string {
 	var b strings.Builder
@@ -287,9 +383,12 @@ func (c *command) String() string {
 		b.WriteString(shellQuote(a))
 	}
 	for _, a := range c.args {
-		b.WriteString(" \\\n  " + a[0])
-		if a[1] != "" {
-			b.WriteString(" " + shellQuote(a[1]))
+		b.WriteString(" \\\n  " + a.flag)
+		switch {
+		case a.word != "":
+			b.WriteString(" " + string(a.word))
+		case a.value != "":
+			b.WriteString(" " + shellQuote(a.value))
 		}
 	}
 	if c.then != nil {
@@ -298,16 +397,19 @@ func (c *command) String() string {
 	return b.String()
 }
 
-// shellQuote quotes s for a POSIX shell when it holds anything beyond
-// letters, digits and -_./:=,@+ (a $VAR reference stays unquoted so the
-// shell expands it).
+// shellQuote writes s as one literal word for a POSIX shell (and bash and
+// zsh): as it is when it holds only letters, digits and -_./:,@+, which no
+// shell expands, else in single quotes, inside which nothing is special
+// (a quote in s ends the quoting, is written escaped, and starts it
+// again). $, %, {, }, ~, = and globs are quoted, so a value never expands
+// a variable, a brace list or a path.
 func shellQuote(s string) string {
 	if s == "" {
 		return "''"
 	}
 	safe := true
 	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=,@+$%{}", r)) {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:,@+", r)) {
 			safe = false
 			break
 		}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 
+	"rightsize/catalog"
 	"rightsize/estimator"
 	"rightsize/estimator/plan"
 	"rightsize/estimator/sim"
@@ -67,7 +68,9 @@ func (e *emitter) serve() error {
 // header is the comment at the top of a file: the row it launches.
 func (e *emitter) header() string {
 	r := e.row
-	s := "# rightsize plan: " + r.Offer.Provider + " " + r.Offer.InstanceType
+	// The names are data (a price sheet's, a provider's API's): a newline
+	// in one must not end the comment.
+	s := "# rightsize plan: " + catalog.Printable(r.Offer.Provider+" "+r.Offer.InstanceType)
 	if r.Instances > 1 {
 		s += " ×" + itoa(r.Instances)
 	}
@@ -109,8 +112,8 @@ func (e *emitter) engineCommands(k Kind) (string, error) {
 		}
 		c.env = "CUDA_VISIBLE_DEVICES=" + strings.Join(ids, ",") + " "
 		for j := range c.args {
-			if c.args[j][0] == "--port" {
-				c.args[j][1] = itoa(servePort + i)
+			if c.args[j].flag == "--port" {
+				c.args[j].value = itoa(servePort + i)
 			}
 		}
 		b.WriteString(c.String() + " &\n")
@@ -266,8 +269,8 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		}
 		if s.nodes > 1 {
 			c.num("--nnodes", s.nodes)
-			c.flag("--node-rank", "$NODE_RANK")
-			c.flag("--dist-init-addr", "$HEAD_IP:5000")
+			c.expand("--node-rank", nodeRank)
+			c.expand("--dist-init-addr", headInit)
 			e.note("one copy spans " + plural(s.nodes, "instance") + ": run the command on each with NODE_RANK 0.." + itoa(s.nodes-1) + " and HEAD_IP the first one's address")
 		}
 		if d := dtypeName(e.in.Weights); d != "" {

@@ -94,8 +94,8 @@ func torchrun(s trainShape) *command {
 	c.num("--nnodes", s.nodes)
 	c.num("--nproc-per-node", s.perNode)
 	if s.nodes > 1 {
-		c.flag("--node-rank", "$NODE_RANK")
-		c.flag("--master-addr", "$MASTER_ADDR")
+		c.expand("--node-rank", nodeRank)
+		c.expand("--master-addr", masterAddr)
 		c.num("--master-port", 29500)
 	}
 	return c
@@ -216,8 +216,8 @@ func (e *emitter) fsdp() error {
 	c := &command{argv: []string{"accelerate", "launch"}}
 	c.flag("--config_file", "fsdp.yaml")
 	if s.nodes > 1 {
-		c.flag("--machine_rank", "$NODE_RANK")
-		c.flag("--main_process_ip", "$MASTER_ADDR")
+		c.expand("--machine_rank", nodeRank)
+		c.expand("--main_process_ip", masterAddr)
 	}
 	text := "#!/bin/sh\n" + e.header()
 	if s.nodes > 1 {

@@ -3,6 +3,10 @@ package launch
 import (
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"rightsize/catalog"
 )
 
 // jsonWriter writes an indented JSON object by hand: the launch configs
@@ -20,7 +24,7 @@ func (j *jsonWriter) key(k string) {
 	j.first = false
 	j.b.WriteByte('\n')
 	j.b.WriteString(strings.Repeat("  ", j.depth))
-	j.b.WriteString(strconv.Quote(k))
+	j.b.WriteString(quoteString(k))
 	j.b.WriteString(": ")
 }
 
@@ -48,9 +52,47 @@ func (j *jsonWriter) close() {
 
 func (j *jsonWriter) num(k string, v int)       { j.key(k); j.b.WriteString(strconv.Itoa(v)) }
 func (j *jsonWriter) float(k string, v float64) { j.key(k); j.b.WriteString(jsonFloat(v)) }
-func (j *jsonWriter) str(k, v string)           { j.key(k); j.b.WriteString(strconv.Quote(v)) }
+func (j *jsonWriter) str(k, v string)           { j.key(k); j.b.WriteString(quoteString(v)) }
 func (j *jsonWriter) boolean(k string, v bool)  { j.key(k); j.b.WriteString(strconv.FormatBool(v)) }
 func (j *jsonWriter) String() string            { return j.b.String() }
+
+// quoteString writes s as a double-quoted string that JSON and YAML 1.1
+// and 1.2 read the same: \" and \\ escaped, control, format, separator
+// and other unprintable characters as \uXXXX (\n, \r, \t as themselves),
+// invalid UTF-8 and unprintable characters beyond the BMP as U+FFFD (a
+// \U or surrogate escape is not in both languages). strconv.Quote's \x
+// and \a escapes are Go's, not JSON's.
+func quoteString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == utf8.RuneError:
+			b.WriteRune(utf8.RuneError)
+		case unicode.IsPrint(r) || r == ' ':
+			b.WriteRune(r)
+		case r > 0xFFFF:
+			b.WriteRune(utf8.RuneError)
+		default:
+			const hex = "0123456789abcdef"
+			b.WriteString(`\u`)
+			for shift := 12; shift >= 0; shift -= 4 {
+				b.WriteByte(hex[r>>shift&0xF])
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
 
 // jsonFloat writes v so that it reads back as a float (1.0, not 1).
 func jsonFloat(v float64) string {
@@ -76,8 +118,10 @@ func (y *yamlWriter) key(k string) {
 	y.b.WriteByte(':')
 }
 
+// comment writes a comment line; s is made printable, so a newline in a
+// name cannot end it and start a key.
 func (y *yamlWriter) comment(s string) {
-	y.b.WriteString(strings.Repeat("  ", y.depth) + "# " + s + "\n")
+	y.b.WriteString(strings.Repeat("  ", y.depth) + "# " + catalog.Printable(s) + "\n")
 }
 
 func (y *yamlWriter) section(k string) {
@@ -90,7 +134,7 @@ func (y *yamlWriter) end() { y.depth-- }
 
 func (y *yamlWriter) str(k, v string) {
 	y.key(k)
-	y.b.WriteString(" " + strconv.Quote(v) + "\n")
+	y.b.WriteString(" " + quoteString(v) + "\n")
 }
 
 func (y *yamlWriter) num(k string, v int) {

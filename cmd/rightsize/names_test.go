@@ -89,3 +89,38 @@ func TestEmitBannerPrintable(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
+
+// TestEmitConfigPathIsNotCheckpoint: plan --config FILE --emit writes the
+// repository the config names (_name_or_path) or a placeholder it says to
+// replace, never the file's path, which may hold $ or braces a shell would
+// expand.
+func TestEmitConfigPathIsNotCheckpoint(t *testing.T) {
+	src, err := os.ReadFile("../../estimator/testdata/configs/llama-3.2-1b.json") // _name_or_path meta-llama/Llama-3.2-1B
+	if err != nil {
+		t.Fatal(err)
+	}
+	noName := bytes.Replace(src, []byte(`"_name_or_path": "meta-llama/Llama-3.2-1B",`), nil, 1)
+	if bytes.Equal(noName, src) {
+		t.Fatal("fixture lacks _name_or_path")
+	}
+	for _, c := range []struct {
+		dir  string
+		cfg  []byte
+		want string
+	}{
+		{"x$HOME", src, "vllm serve meta-llama/Llama-3.2-1B \\\n"},
+		{"{--trust-remote-code,evil}", noName, "vllm serve '<your-checkpoint>' \\\n"},
+	} {
+		dir := filepath.Join(t.TempDir(), c.dir)
+		os.MkdirAll(dir, 0o755)
+		path := filepath.Join(dir, "config.json")
+		os.WriteFile(path, c.cfg, 0o644)
+		code, out, errs := runPlanArgs(t, "--config", path, "--requests-per-second", "5", "--emit", "vllm")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.dir, code, errs)
+		}
+		if !strings.Contains(out, c.want) || strings.Contains(out, c.dir) || !strings.Contains(out, "# note: ") {
+			t.Errorf("%s:\n%s\nwant %q and a note", c.dir, out, c.want)
+		}
+	}
+}
