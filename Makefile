@@ -89,25 +89,40 @@ hello:
 	$(GO) run ./cmd/build -hello -wasm build/hello/app.wasm -out build/hello/dist -prefix /
 
 # Each fuzz target for FUZZTIME (go test runs one -fuzz target at a time);
-# the seed corpora also run as plain tests under make test.
+# the seed corpora also run as plain tests under make test. Every Fuzz
+# function in the tree has a line (TestMakeFuzzListsEveryTarget).
 FUZZTIME ?= 60s
 fuzz:
 	$(GO) test ./estimator -run '^$$' -fuzz '^FuzzParseConfig$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator -run '^$$' -fuzz '^FuzzEstimate$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator -run '^$$' -fuzz '^FuzzThroughput$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator -run '^$$' -fuzz '^FuzzParseCount$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./estimator -run '^$$' -fuzz '^FuzzParseSeconds$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./catalog -run '^$$' -fuzz '^FuzzParsePriceSheet$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./catalog -run '^$$' -fuzz '^FuzzAsOfTime$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./catalog/source -run '^$$' -fuzz '^FuzzParseAWSOffer$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./catalog/source -run '^$$' -fuzz '^FuzzParseAWSSpot$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./catalog/source -run '^$$' -fuzz '^FuzzParseAzurePage$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./catalog/source -run '^$$' -fuzz '^FuzzParseGCPPage$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./catalog/source -run '^$$' -fuzz '^FuzzParseOCIProducts$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./catalog/source -run '^$$' -fuzz '^FuzzParseGPUClouds$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./catalog/source -run '^$$' -fuzz '^FuzzParseGPUHuntCSV$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./catalog/source -run '^$$' -fuzz '^FuzzParseFX$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./catalog/source -run '^$$' -fuzz '^FuzzGPUForName$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./catalog/launch -run '^$$' -fuzz '^FuzzServeScript$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./catalog/launch -run '^$$' -fuzz '^FuzzTrainScript$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./catalog/launch -run '^$$' -fuzz '^FuzzSkyPilotYAML$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./app -run '^$$' -fuzz '^FuzzFragment$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./app/page -run '^$$' -fuzz '^FuzzCompareLink$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator/plan -run '^$$' -fuzz '^FuzzPlan$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./estimator/plan -run '^$$' -fuzz '^FuzzParseWorkload$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./estimator/plan -run '^$$' -fuzz '^FuzzParseLoadCurve$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./cmd/rightsize -run '^$$' -fuzz '^FuzzParseDuration$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./cmd/rightsize -run '^$$' -fuzz '^FuzzPlanFlags$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator/sim -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator/sim -run '^$$' -fuzz '^FuzzParseCalibration$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator/sim -run '^$$' -fuzz '^FuzzCalibrationJSON$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./estimator/sim -run '^$$' -fuzz '^FuzzRun$$' -fuzztime $(FUZZTIME)
 
 bench: deps dist hello
 	$(GO) test -run '^$$' -bench . -benchmem ./estimator/... ./catalog/... ./app
