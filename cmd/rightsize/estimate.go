@@ -232,6 +232,15 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	if len(errs) > 0 {
 		return fail("%v", errors.Join(errs...))
 	}
+	// --output-tokens alone is the generated part of --seq, the prompt the
+	// rest, as the page reads its sequence and output fields; estimate,
+	// plan, simulate and calibrate all take it so.
+	if *promptTok == 0 && *outputTok > 0 && in.Task == estimator.Inference {
+		if *outputTok >= in.Seq {
+			return fail("--output-tokens %d leaves no prompt in --seq %d: give --prompt-tokens, or a --seq longer than the output", *outputTok, in.Seq)
+		}
+		*promptTok = in.Seq - *outputTok
+	}
 	if sub != nil {
 		return sub.run(estimateJob{in: in, name: name, gpu: gpuSpec, trainTokens: tokens,
 			prompt: *promptTok, output: *outputTok, set: set}, stdout, fail)
@@ -256,14 +265,6 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	node := catalog.Node{GPUsPerNode: *gpusNode, NetworkGbps: *netGbps, HostOpSeconds: *hostOp * 1e-6, Host: *host}
 	// Speed only for a job that runs (Result.Runs) on a GPU with speed
 	// figures (catalog.ErrNoFigures: none, as without --gpu), as on the page.
-	// --output-tokens alone is the generated part of --seq, the prompt the
-	// rest, as the page reads its sequence and output fields.
-	if *promptTok == 0 && *outputTok > 0 && in.Task == estimator.Inference {
-		if *outputTok >= in.Seq {
-			return fail("--output-tokens %d leaves no prompt in --seq %d: give --prompt-tokens, or a --seq longer than the output", *outputTok, in.Seq)
-		}
-		*promptTok = in.Seq - *outputTok
-	}
 	if r.Runs(in) {
 		eff := estimator.Efficiency{MFU: *mfu, InferenceMFU: *infMFU, BandwidthUtil: *bwUtil}
 		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: *global, VirtualStages: *vp}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -466,5 +468,49 @@ func TestEstimateNoPromptLeft(t *testing.T) {
 	}
 	if code, _, errs := runEst(t, "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--seq", "1024", "--output-tokens", "512"); code != 0 {
 		t.Errorf("512 of 1024 tokens generated: exit %d, %q", code, errs)
+	}
+}
+
+// TestOutputTokensOneReading: estimate, plan, simulate and calibrate read
+// --output-tokens alone as the generated part of --seq (the prompt the
+// rest), so each answers as with the prompt given: plan and simulate
+// refused it (prompt 0) and calibrate called the lengths unknown.
+func TestOutputTokensOneReading(t *testing.T) {
+	noLen := filepath.Join(t.TempDir(), "nolen.csv")
+	if err := os.WriteFile(noLen, []byte("concurrency,ttft_ms,tpot_ms\n4,80,9\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ name, cmd []string }{
+		{[]string{"estimate"}, []string{"estimate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "vllm", "--json"}},
+		{[]string{"plan"}, []string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "2", "--top", "2", "--format", "json"}},
+		{[]string{"plan", "batch"}, []string{"plan", "--model", "llama-3.1-8b", "--requests", "1000", "--top", "2", "--format", "json"}},
+		{[]string{"simulate"}, []string{"simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "vllm", "--concurrencies", "1,4", "--format", "json"}},
+		{[]string{"calibrate"}, []string{"calibrate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "vllm", "--json", noLen}},
+	} {
+		alone, errs, code := runCLI(append(c.cmd, "--seq", "2048", "--output-tokens", "512")...)
+		if code != 0 {
+			t.Errorf("%v --seq 2048 --output-tokens 512: code %d, %s", c.name, code, errs)
+			continue
+		}
+		both, errs, code := runCLI(append(c.cmd, "--seq", "2048", "--prompt-tokens", "1536", "--output-tokens", "512")...)
+		if code != 0 || alone != both {
+			t.Errorf("%v: --output-tokens 512 alone reads otherwise than --prompt-tokens 1536 with it (code %d, %s)", c.name, code, errs)
+		}
+	}
+	// The default --seq too: 2048 less the output.
+	out, errs, code := runCLI("simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "vllm", "--concurrencies", "1", "--output-tokens", "256")
+	if code != 0 || !strings.Contains(out, "1792/256 tokens per request") {
+		t.Errorf("simulate --output-tokens 256: code %d, %s%s", code, errs, out)
+	}
+	// An output that leaves no prompt is the same one-line error everywhere.
+	for _, cmd := range [][]string{
+		{"estimate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm"},
+		{"plan", "--model", "llama-3.1-8b", "--requests", "1000"},
+		{"simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "vllm"},
+	} {
+		_, errs, code := runCLI(append(cmd, "--seq", "2048", "--output-tokens", "2048")...)
+		if code != 2 || !strings.Contains(errs, "--output-tokens 2048 leaves no prompt in --seq 2048") || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%s: code %d, %q", cmd[0], code, errs)
+		}
 	}
 }
