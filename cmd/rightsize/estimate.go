@@ -135,6 +135,28 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 			return fail("--calibration: %v", err)
 		}
 	}
+	// The efficiency and hardware flags are checked here, by their names,
+	// whether or not the job reaches the speed model that reads them
+	// (without --gpu it does not, and NaN passed unseen).
+	in01 := func(v float64) bool { return v >= 0 && v <= 1 }
+	for _, f := range []struct {
+		name string
+		ok   bool
+		want string
+	}{
+		{"mfu", in01(*mfu), "a share of peak FLOP/s in [0, 1] (0: the model's)"},
+		{"inference-mfu", in01(*infMFU), "a share of peak FLOP/s in [0, 1] (0: the model's)"},
+		{"bandwidth-util", in01(*bwUtil), "a share of memory bandwidth in [0, 1] (0: the model's)"},
+		{"host-op-us", *hostOp >= 0 && *hostOp <= 1e6, "microseconds per op from 0 to 1e6 (0: by --host)"},
+		{"network-gbps", *netGbps >= 0 && *netGbps <= 1e6, "Gbit/s per node from 0 to 1e6 (0: the default)"},
+		{"gpu-mem-util", *memUtil > 0 && *memUtil <= 1, "a share of GPU memory in (0, 1]"},
+		{"request-overhead", *reqOver >= 0 && *reqOver <= 3600, "seconds from 0 to 3600 (0: the engine's)"},
+		{"range-ratio", in01(*rangeRatio), "a share in [0, 1]"},
+	} {
+		if !f.ok {
+			return fail("--%s %s: want %s", f.name, fs.Lookup(f.name).Value, f.want)
+		}
+	}
 
 	// Architecture.
 	var cfg []byte
@@ -255,9 +277,6 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	var perf *perfJSON
 	if *gpusNode < 0 {
 		return fail("--gpus-per-node: want ≥ 1 (0: the GPU's own)")
-	}
-	if *netGbps < 0 {
-		return fail("--network-gbps: want ≥ 0")
 	}
 	// The node flags override the catalog's figures only when given (a
 	// GB200 keeps its 72-GPU NVLink domain); catalog.GPU.Speed is the

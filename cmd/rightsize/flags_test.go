@@ -85,3 +85,40 @@ func TestPlanAmountAndProviderFlags(t *testing.T) {
 		t.Errorf("--provider AWS: code %d, %s", code, errs)
 	}
 }
+
+// TestEfficiencyFlagsChecked: the efficiency and hardware flags refuse
+// NaN, infinities and values out of range by their own names in every
+// command that takes them, with or without --gpu (without it NaN was
+// accepted, since no speed model read it).
+func TestEfficiencyFlagsChecked(t *testing.T) {
+	cmds := map[string][]string{
+		"estimate":          {"estimate", "--model", "llama-3.1-8b"},
+		"estimate with GPU": {"estimate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "vllm"},
+		"plan":              {"plan", "--model", "llama-3.1-8b", "--requests", "1000"},
+		"simulate":          {"simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "vllm", "--concurrencies", "1"},
+	}
+	for _, c := range []struct{ flag, value, want string }{
+		{"--mfu", "NaN", "--mfu NaN: want a share of peak FLOP/s in [0, 1]"},
+		{"--mfu", "1.5", "--mfu 1.5: want a share of peak FLOP/s in [0, 1]"},
+		{"--inference-mfu", "Inf", "--inference-mfu +Inf: want a share of peak FLOP/s"},
+		{"--bandwidth-util", "-3", "--bandwidth-util -3: want a share of memory bandwidth in [0, 1]"},
+		{"--host-op-us", "NaN", "--host-op-us NaN: want microseconds per op from 0 to 1e6"},
+		{"--network-gbps", "NaN", "--network-gbps NaN: want Gbit/s per node from 0 to 1e6"},
+		{"--network-gbps", "-5", "--network-gbps -5: want Gbit/s per node"},
+		{"--gpu-mem-util", "0", "--gpu-mem-util 0: want a share of GPU memory in (0, 1]"},
+		{"--range-ratio", "5", "--range-ratio 5: want a share in [0, 1]"},
+		{"--request-overhead", "NaN", "--request-overhead NaN: want seconds from 0 to 3600"},
+	} {
+		for name, cmd := range cmds {
+			_, errs, code := runCLI(append(append([]string{}, cmd...), c.flag, c.value)...)
+			if code != 2 || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
+				t.Errorf("%s %s %s: code %d, %q; want %q", name, c.flag, c.value, code, errs, c.want)
+			}
+		}
+	}
+	// In range, they run.
+	if _, errs, code := runCLI("estimate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "vllm", "--mfu", "0.4",
+		"--inference-mfu", "1", "--bandwidth-util", "0.8", "--host-op-us", "20", "--network-gbps", "3200", "--range-ratio", "0"); code != 0 {
+		t.Errorf("in range: %s", errs)
+	}
+}
