@@ -535,6 +535,10 @@ func (c *Calculator) renderResult() app.UI {
 		}
 		facts = append(facts, factView{Label: c.t(page.MsgWithCheckpointing), Value: v, ID: "rs-with-gc"})
 	}
+	if c.r.HasFix && !(c.r.HasCheckpointed && c.r.Checkpointed.Fits) {
+		// Checkpointing alone is not enough: the settings that are.
+		facts = append(facts, factView{Label: c.t(page.MsgFitsWith), Value: l.FixText(c.r.Fix), ID: "rs-fits-with"})
+	}
 	var warns []string
 	for _, k := range c.r.HWWarn {
 		warns = append(warns, c.t(k)+" ("+c.job.GPU.Name+")")

@@ -1,5 +1,7 @@
 package estimator
 
+import "slices"
+
 // fitsAt reports whether in fits with the given batch and sequence length.
 func fitsAt(in Input, batch, seq int) bool {
 	in.Batch, in.Seq = batch, seq
@@ -123,4 +125,94 @@ func WithCheckpointing(in Input, as Result) (r Result, ok bool) {
 	in.GradCheckpointing = true
 	r = estimate(in)
 	return r, r.Peak < as.Peak
+}
+
+// Lever is one memory setting a training job can change to fit.
+type Lever int
+
+const (
+	LeverCheckpointing    Lever = iota // full activation checkpointing (Korthikanti et al. 2022)
+	LeverZeRO3                         // shard weights, gradients and states over the data-parallel GPUs (Rajbhandari et al. 2020)
+	LeverMicroBatch                    // a smaller micro-batch, the global batch kept by gradient accumulation
+	LeverOffloadOptimizer              // optimizer states on the host (ZeRO-Offload, Ren et al. 2021)
+	LeverOffloadAll                    // also parameters and gradients on the host (ZeRO-Infinity)
+	LeverMoreGPUs                      // the fewest GPUs that hold it with checkpointing (MinGPUs)
+)
+
+var leverNames = [...]string{LeverCheckpointing: "grad-checkpointing", LeverZeRO3: "zero-3", LeverMicroBatch: "micro-batch", LeverOffloadOptimizer: "offload-optimizer",
+	LeverOffloadAll: "offload-all", LeverMoreGPUs: "more-gpus"}
+
+// String is the lever's name in the CLI's JSON ("grad-checkpointing", "zero-3", …).
+func (l Lever) String() string { return enumName(leverNames[:], int(l), "Lever") }
+
+// Fix is what makes a training job fit: the levers pulled, in the order
+// they are tried, and the job and its estimate with them.
+type Fix struct {
+	Levers []Lever
+	In     Input
+	Result Result
+}
+
+// maxFixGPUs bounds the "more GPUs" lever: a job that needs more than a
+// few nodes is a cluster question, which the planner answers.
+const maxFixGPUs = 64
+
+// MakeItFit is the setting that makes a training job that does not fit
+// as set fit on its GPUs, pulling the levers a fine-tuner reaches for in
+// the order of what they cost in speed, each on top of the last: gradient
+// checkpointing (a third more compute), ZeRO-3 where there are GPUs to
+// shard over (communication), the largest micro-batch that fits (down to
+// 1; gradient accumulation keeps the global batch, at lower GPU
+// efficiency), optimizer offload, then everything offloaded (host memory
+// and PCIe: the slowest); failing all, the fewest GPUs that hold it with
+// checkpointing. as is in's own estimate. ok is false where in
+// is not training, fits as set, or nothing within reach holds it.
+func MakeItFit(in Input, as Result) (f Fix, ok bool) {
+	if !in.Task.Training() || as.Fits || in.Validate() != nil {
+		return Fix{}, false
+	}
+	c := in
+	var levers []Lever
+	try := func(l Lever, change func(*Input)) bool {
+		next := c
+		change(&next)
+		if next == c || next.Validate() != nil {
+			return false
+		}
+		c = next
+		levers = append(levers, l)
+		if r := estimate(c); r.Fits {
+			f = Fix{Levers: slices.Clone(levers), In: c, Result: r}
+			return true
+		}
+		return false
+	}
+	if try(LeverCheckpointing, func(x *Input) { x.GradCheckpointing = true }) {
+		return f, true
+	}
+	if c.GPUs/max(c.TP*c.PP, 1) > 1 && try(LeverZeRO3, func(x *Input) { x.ZeRO = 3 }) {
+		return f, true
+	}
+	if c.Batch > 1 {
+		b := largest(c.Batch-1, func(b int) bool { return fitsAt(c, b, c.Seq) })
+		if try(LeverMicroBatch, func(x *Input) { x.Batch = max(b, 1) }) {
+			return f, true
+		}
+	}
+	if try(LeverOffloadOptimizer, func(x *Input) { x.ZeRO, x.Offload = max(x.ZeRO, 1), OffloadOptimizer }) {
+		return f, true
+	}
+	if try(LeverOffloadAll, func(x *Input) { x.ZeRO, x.Offload = 3, OffloadAll }) {
+		return f, true
+	}
+	more := in
+	more.GradCheckpointing = true
+	if g, found := MinGPUsInput(more, maxFixGPUs); found && g.GPUs > in.GPUs {
+		levers := []Lever{LeverMoreGPUs}
+		if !in.GradCheckpointing {
+			levers = []Lever{LeverCheckpointing, LeverMoreGPUs}
+		}
+		return Fix{Levers: levers, In: g, Result: estimate(g)}, true
+	}
+	return Fix{}, false
 }

@@ -8,7 +8,9 @@ package page
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"rightsize/catalog"
@@ -48,12 +50,17 @@ type Results struct {
 	// with_grad_checkpointing); HasCheckpointed says whether there is one.
 	Checkpointed    estimator.Result
 	HasCheckpointed bool
-	Need            int // GPUs of the selected kind the job needs (0: more than MaxGPUsSearched)
-	Fit             []FitResult
-	Offers          []OfferResult // the selected GPU's offers able to hold the job; the planner prices them
-	Rules           []estimator.RuleCheck
-	Perf            PerfResult
-	HWWarn          []MsgKey // the GPU disagrees with the input (bf16 on T4, ...)
+	// Fix is what makes a training job that does not fit as set fit
+	// (estimator.MakeItFit, the CLI's fits_with); HasFix says whether
+	// there is one.
+	Fix    estimator.Fix
+	HasFix bool
+	Need   int // GPUs of the selected kind the job needs (0: more than MaxGPUsSearched)
+	Fit    []FitResult
+	Offers []OfferResult // the selected GPU's offers able to hold the job; the planner prices them
+	Rules  []estimator.RuleCheck
+	Perf   PerfResult
+	HWWarn []MsgKey // the GPU disagrees with the input (bf16 on T4, ...)
 	// PerfErr is the estimator's objection to the speed inputs (a workload
 	// with no prompt left), for the page to place next to its field.
 	PerfErr error
@@ -183,6 +190,7 @@ func Compute(j Job, pr Prices) (r Results, general []FieldErr) {
 	r.MaxBatch = estimator.MaxBatch(in)
 	r.MaxSeq = estimator.MaxSeq(in)
 	r.Checkpointed, r.HasCheckpointed = estimator.WithCheckpointing(in, res)
+	r.Fix, r.HasFix = estimator.MakeItFit(in, res)
 	if limit := contextLimit(j); limit > 0 && r.MaxSeq > limit {
 		r.MaxSeq, r.SeqCapped = limit, true
 	}
@@ -407,4 +415,33 @@ func CheapestUSD(cat *catalog.Catalog) map[string]OfferPrice {
 		}
 	}
 	return m
+}
+
+// leverMsgs name MakeItFit's levers in the page's words.
+var leverMsgs = [...]MsgKey{estimator.LeverCheckpointing: MsgLeverCheckpointing, estimator.LeverZeRO3: MsgLeverZeRO3,
+	estimator.LeverMicroBatch: MsgLeverMicroBatch, estimator.LeverOffloadOptimizer: MsgLeverOffloadOptimizer,
+	estimator.LeverOffloadAll: MsgLeverOffloadAll, estimator.LeverMoreGPUs: MsgLeverMoreGPUs}
+
+// FixText is the "Fits with" fact: the levers, then the memory per GPU on
+// the GPUs it needs and the host memory its offload takes ("gradient
+// checkpointing + ZeRO-3 + … · 17.3 GiB per GPU on 2 GPUs · host 18.9 GiB
+// per GPU").
+func (l Locale) FixText(f estimator.Fix) string {
+	s := ""
+	for i, lv := range f.Levers {
+		if i > 0 {
+			s += " + "
+		}
+		if int(lv) >= 0 && int(lv) < len(leverMsgs) {
+			s += l.T(leverMsgs[lv])
+		}
+		if lv == estimator.LeverMicroBatch {
+			s += " " + strconv.Itoa(f.In.Batch)
+		}
+	}
+	s += " · " + fmt.Sprintf(l.T(MsgFixPerGPU), l.Bytes(f.Result.Peak), strconv.Itoa(f.In.GPUs))
+	if f.Result.HostOffload > 0 {
+		s += " · " + fmt.Sprintf(l.T(MsgFixHost), l.Bytes(f.Result.HostOffload))
+	}
+	return s
 }

@@ -30,6 +30,11 @@ type Figures struct {
 	// not fit as set, redone with activation checkpointing (the fact "With
 	// gradient checkpointing"); 0 where the page shows none.
 	CheckpointedBytes int64
+	// FitsWithBytes and FitsWith are what makes such a job fit (the fact
+	// "Fits with", estimator.MakeItFit): the peak per GPU with the levers
+	// pulled and the levers' names; 0 and nil where there is none.
+	FitsWithBytes int64
+	FitsWith      []string
 }
 
 // LinkFigures parses fragment (the part of a link after "#") as the page
@@ -48,6 +53,12 @@ func LinkFigures(fragment string) (Figures, error) {
 	f := Figures{TotalBytes: int64(r.Res.PerGPU.Total()), PeakBytes: int64(r.Res.Peak)}
 	if r.HasCheckpointed {
 		f.CheckpointedBytes = int64(r.Checkpointed.PerGPU.Total())
+	}
+	if r.HasFix {
+		f.FitsWithBytes = int64(r.Fix.Result.Peak)
+		for _, l := range r.Fix.Levers {
+			f.FitsWith = append(f.FitsWith, l.String())
+		}
 	}
 	if r.PerfErr != nil {
 		// The memory figures stand without speed (a job that does not fit).

@@ -486,15 +486,19 @@ type estimateJSON struct {
 	// checkpointing, where a training job does not fit without it
 	// (estimator.WithCheckpointing); absent otherwise.
 	WithGradCheckpointing *checkpointingJSON `json:"with_grad_checkpointing,omitempty"`
-	KVPoolTokens          int64              `json:"kv_pool_tokens"`
-	MaxConcurrentSeqs     int64              `json:"max_concurrent_seqs"`
-	HostOffloadBytes      int64              `json:"host_offload_bytes"`
-	Warnings              []string           `json:"warnings"`
-	Confidence            confidenceJSON     `json:"confidence"`
-	RulesOfThumb          []ruleJSON         `json:"rules_of_thumb"`
-	Performance           *perfJSON          `json:"performance,omitempty"`
-	peakJSON                                 // peak_bytes, peak_phase, load_peak_bytes, steady_state_bytes
-	towersJSON                               // text_parameters, vision_parameters, text_only
+	// FitsWith is what makes a training job that does not fit as set fit
+	// (estimator.MakeItFit): the levers pulled, in order, and the job's
+	// figures with them; absent when it fits or nothing within reach does.
+	FitsWith          *fitsWithJSON  `json:"fits_with,omitempty"`
+	KVPoolTokens      int64          `json:"kv_pool_tokens"`
+	MaxConcurrentSeqs int64          `json:"max_concurrent_seqs"`
+	HostOffloadBytes  int64          `json:"host_offload_bytes"`
+	Warnings          []string       `json:"warnings"`
+	Confidence        confidenceJSON `json:"confidence"`
+	RulesOfThumb      []ruleJSON     `json:"rules_of_thumb"`
+	Performance       *perfJSON      `json:"performance,omitempty"`
+	peakJSON                         // peak_bytes, peak_phase, load_peak_bytes, steady_state_bytes
+	towersJSON                       // text_parameters, vision_parameters, text_only
 }
 
 // towersJSON counts a vision-language model's text model and its vision
@@ -550,6 +554,34 @@ type checkpointingJSON struct {
 	Fits             bool  `json:"fits"`
 }
 
+// fitsWithJSON is estimator.MakeItFit's answer: settings are the levers'
+// names ("grad-checkpointing", "zero-3", "micro-batch",
+// "offload-optimizer", "offload-all", "more-gpus"); the figures are the
+// job's with them, per GPU, and the host memory its offload needs.
+type fitsWithJSON struct {
+	Settings         []string `json:"settings"`
+	GPUs             int      `json:"gpus"`
+	ZeRO             int      `json:"zero"`
+	Batch            int      `json:"batch"`
+	Offload          string   `json:"offload"`
+	TotalBytes       int64    `json:"total_bytes"`
+	HeadroomBytes    int64    `json:"headroom_bytes"`
+	HostOffloadBytes int64    `json:"host_offload_bytes"`
+}
+
+func newFitsWithJSON(in estimator.Input, r estimator.Result) *fitsWithJSON {
+	f, ok := estimator.MakeItFit(in, r)
+	if !ok {
+		return nil
+	}
+	j := &fitsWithJSON{GPUs: f.In.GPUs, ZeRO: f.In.ZeRO, Batch: f.In.Batch, Offload: f.In.Offload.String(),
+		TotalBytes: int64(f.Result.Peak), HeadroomBytes: int64(f.Result.Headroom), HostOffloadBytes: int64(f.Result.HostOffload)}
+	for _, l := range f.Levers {
+		j.Settings = append(j.Settings, l.String())
+	}
+	return j
+}
+
 func newCheckpointingJSON(in estimator.Input, r estimator.Result) *checkpointingJSON {
 	g, ok := estimator.WithCheckpointing(in, r)
 	if !ok {
@@ -583,6 +615,7 @@ func newEstimateJSON(name string, in estimator.Input, r estimator.Result, maxBat
 		peakJSON:         peakJSON{int64(r.Peak), r.PeakPhase.String(), int64(r.LoadPeak), int64(r.SteadyState)},
 		towersJSON:       towersJSON{r.Params - r.VisionParams, r.VisionParams, in.TextOnly},
 		MaxBatchThatFits: maxBatch, MaxSeqThatFits: maxSeq, MinGPUsThatFit: minGPUs, WithGradCheckpointing: newCheckpointingJSON(in, r),
+		FitsWith:     newFitsWithJSON(in, r),
 		KVPoolTokens: r.KVPoolTokens, MaxConcurrentSeqs: r.MaxConcurrentSeqs, HostOffloadBytes: int64(r.HostOffload),
 		Warnings: w,
 		Confidence: confidenceJSON{Weights: c.Weights, Gradients: c.Gradients, Optimizer: c.Optimizer,
@@ -637,6 +670,14 @@ func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Res
 		}
 		fmt.Fprintf(w, "with --grad-checkpointing: %s per GPU (activations %s), %s (headroom %s)\n",
 			gib(estimator.Bytes(g.TotalBytes)), gib(estimator.Bytes(g.ActivationsBytes)), verdict, gib(estimator.Bytes(g.HeadroomBytes)))
+	}
+	if f := newFitsWithJSON(in, r); f != nil {
+		fmt.Fprintf(w, "fits with %s: %s per GPU on %d GPUs (ZeRO %d, batch %d, offload %s, headroom %s",
+			strings.Join(f.Settings, " + "), gib(estimator.Bytes(f.TotalBytes)), f.GPUs, f.ZeRO, f.Batch, f.Offload, gib(estimator.Bytes(f.HeadroomBytes)))
+		if f.HostOffloadBytes > 0 {
+			fmt.Fprintf(w, ", host memory %s per GPU", gib(estimator.Bytes(f.HostOffloadBytes)))
+		}
+		fmt.Fprintln(w, ")")
 	}
 	if in.Engine.Pooled() && r.KVPoolTokens > 0 {
 		fmt.Fprintf(w, "%s KV pool: %d tokens, %d concurrent sequences of %d tokens\n", in.Engine, r.KVPoolTokens, r.MaxConcurrentSeqs, in.Seq)

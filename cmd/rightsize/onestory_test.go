@@ -258,6 +258,8 @@ func TestCheckpointingAgreesWithCLI(t *testing.T) {
 		{[]string{"--model", "llama-3.1-8b", "--task", "lora", "--gpu", "a100-80gb-sxm", "--batch", "8", "--seq", "4096"}, "m=llama-3.1-8b&t=lora&g=a100-80gb-sxm&b=8&s=4096", true},
 		{[]string{"--model", "llama-3.1-8b", "--task", "finetune", "--gpu", "h100-sxm", "--gpus", "8", "--zero", "3", "--batch", "1", "--seq", "1024"}, "m=llama-3.1-8b&t=finetune&g=h100-sxm&n=8&z=3&b=1&s=1024", false},
 		{[]string{"--model", "llama-3.1-70b", "--task", "qlora", "--gpu", "h100-sxm", "--batch", "4", "--seq", "4096", "--grad-checkpointing"}, "m=llama-3.1-70b&t=qlora&g=h100-sxm&b=4&s=4096&gc=1", false},
+		// Two 24 GB cards: checkpointing alone does not hold it, ZeRO-3 and offload do.
+		{[]string{"--model", "llama-3.1-70b", "--task", "qlora", "--gpu", "rtx-4090", "--gpus", "2", "--batch", "4", "--seq", "4096"}, "m=llama-3.1-70b&t=qlora&g=rtx-4090&n=2&b=4&s=4096", true},
 	} {
 		name := strings.Join(c.args, " ")
 		code, out, errs := runEst(t, append(c.args, "--train-tokens", "1B", "--json")...)
@@ -269,11 +271,30 @@ func TestCheckpointingAgreesWithCLI(t *testing.T) {
 				Total int64 `json:"total_bytes"`
 				Fits  bool  `json:"fits"`
 			} `json:"with_grad_checkpointing"`
+			FitsWith *struct {
+				Settings []string `json:"settings"`
+				Total    int64    `json:"total_bytes"`
+			} `json:"fits_with"`
 		}
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatal(err)
 		}
-		fig, _ := page.LinkFigures(c.frag)
+		// A job that does not fit has no speed figures (an error) but
+		// keeps its memory figures; any other error is the page's failure.
+		fig, err := page.LinkFigures(c.frag)
+		if err != nil && fig.TotalBytes == 0 {
+			t.Fatalf("%s: the page failed: %v", c.frag, err)
+		}
+		cliFix, cliSet := int64(0), ""
+		if r.FitsWith != nil {
+			cliFix, cliSet = r.FitsWith.Total, strings.Join(r.FitsWith.Settings, "+")
+		}
+		if cliFix != fig.FitsWithBytes || cliSet != strings.Join(fig.FitsWith, "+") {
+			t.Errorf("%s: fits with: CLI %s at %d B, page %v at %d B", name, cliSet, cliFix, fig.FitsWith, fig.FitsWithBytes)
+		}
+		if strings.Contains(c.frag, "rtx-4090") && !strings.Contains(cliSet, "offload") {
+			t.Errorf("%s: fits with %q, want an offload", name, cliSet)
+		}
 		cli := int64(0)
 		if r.GC != nil {
 			cli = r.GC.Total

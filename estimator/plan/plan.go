@@ -220,10 +220,11 @@ type planner struct {
 	maxInst   int
 	notes     []Reason
 	noteSeen  map[string]bool
-	// subs plan the offers whose GPU has no kernel for the job's weight
-	// format in its engine, with the 16-bit weights that run there
-	// (estimator.SupportFor), one planner per substitute format.
-	subs map[estimator.DType]*planner
+	// subs plan the same job with one setting changed: the 16-bit weights
+	// that run where the job's format has no kernel (estimator.SupportFor),
+	// or a rental layout without the user's CPU offload (rentalRow), one
+	// planner per variant.
+	subs map[variant]*planner
 }
 
 type fitKey struct {
@@ -429,20 +430,46 @@ func (p *planner) supportNote(o *Offer, s estimator.Support) Reason {
 	return Reason{Key: key, Args: []any{p.in.Weights.String(), o.Hardware.Generation.String(), s.Weights.String()}}
 }
 
-// sub is the planner of the job with weights w: the same request, options
-// and workload, its own memo tables.
-func (p *planner) sub(w estimator.DType) *planner {
-	if q, ok := p.subs[w]; ok {
+// variant is the settings a sub-planner changes.
+type variant struct {
+	weights estimator.DType
+	offload estimator.Offload
+}
+
+// sub is the planner of the job with v's settings: the same request,
+// options and workload, its own memo tables.
+func (p *planner) sub(v variant) *planner {
+	if q, ok := p.subs[v]; ok {
 		return q
 	}
 	req := p.req
-	req.Input.Weights = w
+	req.Input.Weights, req.Input.Offload = v.weights, v.offload
 	q := newPlanner(req, p.opts, 0)
 	if p.subs == nil {
-		p.subs = map[estimator.DType]*planner{}
+		p.subs = map[variant]*planner{}
 	}
-	p.subs[w] = q
+	p.subs[v] = q
 	return q
+}
+
+// rentalRow plans a training job set with CPU offload on o without it,
+// and reports whether it did (r then holds that plan, noted when it fits).
+// Offloading optimizer states or parameters to the host is how a job fits
+// the user's own few GPUs (DeepSpeed ZeRO-Offload, Ren et al. 2021), at a
+// large cost in speed: a rental plan chooses its own memory layout, with
+// as many GPUs as the job needs, so the setting is a constraint only where
+// the user fixed the parallelism (Request.FixedParallelism). An offer that
+// holds the job only with offload is not a rental plan: its row says it
+// does not fit.
+func (p *planner) rentalRow(o *Offer, r *Row) bool {
+	if p.req.Workload.Kind != Training || p.req.FixedParallelism || p.in.Offload == estimator.OffloadNone {
+		return false
+	}
+	p.sub(variant{weights: p.in.Weights, offload: estimator.OffloadNone}).row(o, r)
+	if r.Fits {
+		r.Notes = append(slices.Clip(r.Notes), Reason{Key: "note.rental_no_offload", Args: []any{p.in.Offload.String()}})
+	}
+	return true
 }
 
 // price is the offer's hourly price under the request's pricing, native
@@ -533,8 +560,11 @@ func (p *planner) row(o *Offer, r *Row) {
 	if sup.Why == estimator.SupportNoFormat {
 		// Planned whole with the weights that run: their memory, speed
 		// and cost, and the note that says so.
-		p.sub(sup.Weights).row(o, r)
+		p.sub(variant{weights: sup.Weights, offload: p.in.Offload}).row(o, r)
 		r.Notes = append(slices.Clip(r.Notes), p.supportNote(o, sup))
+		return
+	}
+	if p.rentalRow(o, r) {
 		return
 	}
 	var notes []Reason

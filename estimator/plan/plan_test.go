@@ -302,14 +302,24 @@ func TestNetworkIsTheEstimators(t *testing.T) {
 func TestOffloadNeedsHostRAM(t *testing.T) {
 	in := modelInput(t, "llama-3.1-8b")
 	in.Task, in.ZeRO, in.Offload, in.GradCheckpointing = estimator.FullFinetune, 3, estimator.OffloadAll, true
-	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e8}}
+	// Offload is the user's constraint only on a fixed layout (a rental
+	// plan otherwise runs without it: TestOwnHardwareSettingsStayHome).
+	in.GPUs, in.TP, in.PP = 1, 1, 1
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e8}, FixedParallelism: true}
 	small := gpuOffer(t, "a100-80gb-sxm", 1, estimator.BF16)
 	small.ID, small.VCPUs, small.RAMGiB = "small", 4, 16
 	big := small
 	big.ID, big.VCPUs, big.RAMGiB = "big", 16, 256
-	res := mustPlan(t, req, []plan.Offer{small, big}, plan.Options{KeepUnfit: true})
+	unlisted := small
+	unlisted.ID, unlisted.VCPUs, unlisted.RAMGiB = "unlisted", 0, 0
+	res := mustPlan(t, req, []plan.Offer{small, big, unlisted}, plan.Options{KeepUnfit: true})
 	for _, r := range res.Rows {
 		switch r.Offer.ID {
+		case "unlisted":
+			// Offloaded state is not a bet on a host whose RAM is unlisted.
+			if r.Fits || r.Host.Status != plan.HostFail || r.Host.Reason.Key != "host.offload_unlisted" {
+				t.Errorf("unlisted host: fits %v, host %v %v", r.Fits, r.Host.Status, r.Host.Reason)
+			}
 		case "small":
 			if r.Fits || r.Host.Status != plan.HostFail || r.Host.Reason.Key != "host.offload_ram" {
 				t.Errorf("small host: fits %v, host %v %v", r.Fits, r.Host.Status, r.Host.Reason)

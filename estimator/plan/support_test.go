@@ -182,3 +182,36 @@ func TestCountryIsTheProviders(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnHardwareSettingsStayHome: CPU offload set for the user's own
+// GPUs does not slow every rental: a rented plan that holds the job
+// without it runs without it (the same time as the job set without
+// offload) and says so; with the parallelism fixed, the setting stands.
+func TestOwnHardwareSettingsStayHome(t *testing.T) {
+	req, offers := catalogRequest(t, "llama-3.1-8b")
+	req.Input.Task, req.Input.Seq, req.Input.ZeRO = estimator.FullFinetune, 2048, 1
+	req.Workload = plan.Workload{Kind: plan.Training, TrainTokens: 1e8}
+	plain := mustPlan(t, req, offers, plan.Options{})
+	req.Input.Offload = estimator.OffloadOptimizer
+	off := mustPlan(t, req, offers, plan.Options{})
+	if plain.Cheapest < 0 || off.Cheapest < 0 {
+		t.Fatal("no plan")
+	}
+	a, b := &plain.Rows[plain.Cheapest], &off.Rows[off.Cheapest]
+	if a.Offer.ID != b.Offer.ID || !closeTo(a.JobSeconds, b.JobSeconds) || b.HostOffloadGiB != 0 {
+		t.Fatalf("with offload set: %s %.0f s (offload %v GiB), without: %s %.0f s", b.Offer.ID, b.JobSeconds, b.HostOffloadGiB, a.Offer.ID, a.JobSeconds)
+	}
+	noted := false
+	for _, n := range b.Notes {
+		noted = noted || n.Key == "note.rental_no_offload"
+	}
+	if !noted {
+		t.Fatalf("no note on %s: %v", b.Offer.ID, b.Notes)
+	}
+	// Fixed parallelism: the user's own layout, offload and all.
+	req.FixedParallelism, req.Input.GPUs, req.Filters.GPU = true, 1, "h100-sxm"
+	fixed := mustPlan(t, req, offers, plan.Options{})
+	if fixed.Cheapest < 0 || !(fixed.Rows[fixed.Cheapest].HostOffloadGiB > 0) {
+		t.Fatalf("fixed layout dropped the offload: %+v", fixed.Cheapest)
+	}
+}

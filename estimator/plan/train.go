@@ -458,7 +458,13 @@ type hostKey struct {
 // verdict is shared by offers of the same host shape).
 func (p *planner) hostCheck(o *Offer, r *Row) {
 	gpus := math.Max(o.GPUCount, 1)
-	if need := r.HostOffloadGiB; need > 0 && o.RAMGiB > 0 {
+	if need := r.HostOffloadGiB; need > 0 {
+		if o.RAMGiB == 0 {
+			// Hundreds of GiB offloaded (788 GiB for a 70B optimizer)
+			// are not a bet on an unlisted host.
+			r.Host = HostCheck{HostFail, Reason{Key: "host.offload_unlisted", Args: []any{need}}}
+			return
+		}
 		if need > o.RAMGiB {
 			r.Host = HostCheck{HostFail, Reason{Key: "host.offload_ram", Args: []any{need, o.RAMGiB}}}
 			return
