@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
+	"time"
+	"unicode/utf8"
 
 	"rightsize/catalog"
 	"rightsize/estimator"
@@ -41,6 +43,14 @@ import (
 // simulated TTFT and TPOT before and after, and with --out writes the
 // calibration, which --calibration FILE applies to estimate, plan and
 // simulate on the same GPU and engine.
+//
+// A run's figures must be a real benchmark's (sim.Measurement's bounds):
+// 1 to 4096 requests in flight, at most 10,485,760 prompt and output
+// tokens together, TTFT from 0.1 ms to a day, TPOT from 10 µs to a
+// minute, a range ratio in [0, 1]; the flags that fill in what a file
+// lacks have the same bounds. The fit's work is bounded (600 simulations,
+// 4 million scheduler events: seconds); on a terminal, stderr shows
+// "calibrating… n/600" (the budget spent) while it runs past a second.
 //
 // JSON output (--json) is one object:
 //
@@ -82,7 +92,7 @@ import (
 //	inference_mfu       share of peak FLOP/s prefill reaches
 //	bandwidth_util      share of memory bandwidth decode reaches
 func runCalibrate(args []string, stdout, stderr io.Writer) int {
-	return estimateCommand("calibrate", args, stdout, stderr, &calibrateCmd{})
+	return estimateCommand("calibrate", args, stdout, stderr, &calibrateCmd{stderr: stderr})
 }
 
 // positional is a subcommand that takes the arguments after its flags.
@@ -108,9 +118,10 @@ func (c *calibrateCmd) positional(args []string) error {
 }
 
 type calibrateCmd struct {
-	fs   *flag.FlagSet
-	file string
-	out  *string
+	fs     *flag.FlagSet
+	file   string
+	out    *string
+	stderr io.Writer // the progress line, on a terminal
 }
 
 func (c *calibrateCmd) define(fs *flag.FlagSet) {
@@ -164,6 +175,20 @@ func (c *calibrateCmd) run(job estimateJob, stdout io.Writer, fail func(string, 
 	if !ok {
 		return fail("--gpu %s: the catalog lacks its FLOP/s or bandwidth", job.gpu.ID)
 	}
+	// The flags that fill in what a file lacks have the bounds of the
+	// file's own figures (sim.Measurement).
+	if job.set["batch"] || job.set["concurrency"] {
+		name := "--concurrency"
+		if !job.set["concurrency"] {
+			name = "--batch"
+		}
+		if in.Batch < 1 || in.Batch > sim.MaxBenchmarkConcurrency {
+			return fail("%s %d: want 1..%d requests in flight", name, in.Batch, sim.MaxBenchmarkConcurrency)
+		}
+	}
+	if job.prompt < 0 || job.output < 0 || job.prompt > sim.MaxBenchmarkTokens-job.output {
+		return fail("--prompt-tokens %d, --output-tokens %d: want lengths ≥ 0, at most %d tokens together", job.prompt, job.output, sim.MaxBenchmarkTokens)
+	}
 	data, err := readLimited(c.file, sim.MaxBenchmarkBytes)
 	if err != nil {
 		return fail("%v", err)
@@ -184,7 +209,9 @@ func (c *calibrateCmd) run(job estimateJob, stdout io.Writer, fail func(string, 
 			p.RangeRatio = sim.DefaultRangeRatio
 		}
 	}
-	res, err := sim.Fit(in, hw, pts)
+	prog := newProgress(c.stderr)
+	res, err := sim.FitWith(in, hw, pts, sim.FitOptions{Progress: prog.update})
+	prog.end()
 	if err != nil {
 		if strings.Contains(err.Error(), "concurrency unknown") {
 			return fail("%s: %v (--concurrency)", c.file, err)
@@ -259,6 +286,59 @@ func printCalibration(w io.Writer, o calibrateJSON, outFile string) {
 	if outFile != "" {
 		fmt.Fprintf(w, "wrote %s (use it with --calibration %s)\n", outFile, outFile)
 	}
+}
+
+// progress is calibrate's "calibrating… n/N" line on stderr for a fit
+// that runs over a second: written only to a terminal (stdout's JSON and
+// a redirected stderr carry none of it), redrawn at most every 100 ms
+// and cleared when the fit ends.
+type progress struct {
+	w           io.Writer // nil: off
+	now         func() time.Time
+	start, last time.Time
+	width       int // of the line drawn, in characters; 0: none
+}
+
+func newProgress(stderr io.Writer) *progress {
+	p := &progress{now: time.Now}
+	if isTerminal(stderr) {
+		p.w = stderr
+	}
+	p.start = p.now()
+	return p
+}
+
+// update draws done of total (sim.FitOptions.Progress).
+func (p *progress) update(done, total int) {
+	if p.w == nil {
+		return
+	}
+	t := p.now()
+	if t.Sub(p.start) < time.Second || t.Sub(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = t
+	line := fmt.Sprintf("calibrating… %d/%d", done, total)
+	fmt.Fprintf(p.w, "\r%-*s", p.width, line)
+	p.width = max(p.width, utf8.RuneCountInString(line))
+}
+
+// end clears the line, if one was drawn.
+func (p *progress) end() {
+	if p.w != nil && p.width > 0 {
+		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", p.width))
+		p.width = 0
+	}
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // readLimited reads a file of at most limit bytes.

@@ -1,11 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
+
+	"rightsize/catalog"
+	"rightsize/estimator"
+	"rightsize/estimator/sim"
 )
 
 const calFixtures = "../../estimator/sim/testdata/calibrate/"
@@ -144,5 +151,112 @@ func TestCalibrateFiles(t *testing.T) {
 	if _, errs, code := runCLI("calibrate", "--gpu", "b200", "--engine", "sglang", "--model", "deepseek-r1", "--precision", "fp4", "--tp", "8", "--ep", "8",
 		calFixtures+"sglang_dsr1_b200_tp8.jsonl"); code != 0 {
 		t.Errorf("sglang: %s", errs)
+	}
+}
+
+// A benchmark file with figures no real run has is refused at once, in
+// one line naming the figure (it ran 229 s and wrote a calibration at
+// every bound); so are flags beyond the same bounds. A successful run
+// keeps stdout to its JSON and stderr empty when stderr is not a
+// terminal.
+func TestCalibrateBounds(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	huge := write("huge.json", `{"backend":"vllm","max_concurrency":1048576,"num_prompts":1048576,"request_rate":"inf","completed":1048576,`+
+		`"random_input_len":16777216,"random_output_len":16777216,"random_range_ratio":1,"median_ttft_ms":1000,"median_tpot_ms":20,"output_throughput":1000}`)
+	noLen := write("nolen.csv", "concurrency,ttft_ms,tpot_ms\n4,80,9\n")
+	base := []string{"calibrate", "--gpu", "h100-sxm", "--engine", "vllm", "--model", "llama-3.1-8b"}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{huge}, "concurrency 1048576: want 1..4096 requests in flight"},
+		{[]string{write("len.json", `{"max_concurrency":8,"random_input_len":16777216,"random_output_len":16777216,"median_ttft_ms":1000,"median_tpot_ms":20}`)},
+			"lengths 16777216 + 16777216 tokens: want at most 10485760"},
+		{[]string{write("rr.json", `{"max_concurrency":8,"random_input_len":1024,"random_output_len":128,"random_range_ratio":5,"median_ttft_ms":100,"median_tpot_ms":10}`)},
+			"random_range_ratio 5: want a share in [0, 1]"},
+		{[]string{write("tiny.csv", "concurrency,ttft_ms,tpot_ms,prompt_tokens,output_tokens\n4,1e-150,9,1024,128\n")}, "time to first token 1e-153 s"},
+		{[]string{"--concurrency", "1048576", noLen}, "--concurrency 1048576: want 1..4096"},
+		{[]string{"--batch", "0", noLen}, "--batch 0: want 1..4096"},
+		{[]string{"--prompt-tokens", "16777216", "--output-tokens", "16777216", noLen}, "want lengths ≥ 0, at most 10485760 tokens together"},
+	} {
+		start := time.Now()
+		out, errs, code := runCLI(append(append([]string{}, base...), c.args...)...)
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("%v: took %v", c.args, took)
+		}
+		if code != 2 || out != "" || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: code %d, stdout %q, stderr %q; want one line with %q", c.args, code, out, errs, c.want)
+		}
+	}
+	out, errs, code := runCLI(append(base, "--json", "--prompt-tokens", "1024", "--output-tokens", "128", noLen)...)
+	if code != 0 || errs != "" || !json.Valid([]byte(out)) {
+		t.Errorf("code %d, stderr %q, stdout valid JSON %v", code, errs, json.Valid([]byte(out)))
+	}
+}
+
+// The progress line: nothing in the first second, then "calibrating…
+// n/N" redrawn at most every 100 ms over the previous one, cleared at
+// the end; off for a writer that is not a terminal.
+func TestCalibrateProgress(t *testing.T) {
+	var b strings.Builder
+	t0 := time.Unix(1000, 0)
+	now := t0
+	p := &progress{w: &b, now: func() time.Time { return now }, start: t0}
+	for _, s := range []struct {
+		at   time.Duration
+		done int
+		want string
+	}{
+		{500 * time.Millisecond, 5, ""},
+		{1100 * time.Millisecond, 9, "\rcalibrating… 9/600"},
+		{1150 * time.Millisecond, 10, ""},
+		{1300 * time.Millisecond, 120, "\rcalibrating… 120/600"},
+		{1500 * time.Millisecond, 7, "\rcalibrating… 7/600  "},
+	} {
+		b.Reset()
+		now = t0.Add(s.at)
+		p.update(s.done, 600)
+		if b.String() != s.want {
+			t.Errorf("at %v: %q, want %q", s.at, b.String(), s.want)
+		}
+	}
+	b.Reset()
+	p.end()
+	if want := "\r" + strings.Repeat(" ", utf8.RuneCountInString("calibrating… 120/600")) + "\r"; b.String() != want {
+		t.Errorf("end: %q, want %q", b.String(), want)
+	}
+	var buf bytes.Buffer
+	off := newProgress(&buf)
+	off.start = time.Time{} // long ago
+	off.update(1, 600)
+	off.end()
+	if buf.Len() != 0 {
+		t.Errorf("not a terminal: %q", buf.String())
+	}
+}
+
+// sim.MaxBenchmarkTokens, the longest benchmark request calibrate reads,
+// is the longest context a catalog model declares: a catalog model with
+// a longer one needs the bound raised.
+func TestBenchmarkBoundsCoverCatalog(t *testing.T) {
+	longest, name := 0, ""
+	for _, m := range catalog.Default().Models {
+		a, err := estimator.ParseConfig([]byte(m.Config))
+		if err != nil {
+			t.Fatalf("%s: %v", m.ID, err)
+		}
+		if a.MaxPositions > longest {
+			longest, name = a.MaxPositions, m.ID
+		}
+	}
+	if longest != sim.MaxBenchmarkTokens {
+		t.Errorf("the longest catalog context is %d tokens (%s); sim.MaxBenchmarkTokens is %d", longest, name, sim.MaxBenchmarkTokens)
 	}
 }

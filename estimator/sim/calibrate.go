@@ -56,6 +56,34 @@ const (
 	MaxBenchmarkPoints = 256
 )
 
+// Bounds on one run's figures, as serving benchmarks of one deployment
+// have them. A figure beyond them is a broken or hand-made file: fitted,
+// it ran for minutes (a million requests in flight, 16M-token requests)
+// or gave errors printed with a hundred digits (a TTFT of 1e-150 s).
+const (
+	// MaxBenchmarkConcurrency is the most requests in flight: published
+	// sweeps stop at 256–1024 (InferenceX, vllm bench serve
+	// --max-concurrency), and the engines' running batch defaults to
+	// 256–1024 sequences (vLLM max_num_seqs, SGLang, TensorRT-LLM
+	// max_batch_size); 4096 leaves room above every one of them.
+	MaxBenchmarkConcurrency = 4096
+	// MaxBenchmarkTokens is the most prompt plus output tokens of one
+	// request: the longest context a catalog model has (Llama 4 Scout's
+	// max_position_embeddings, 10,485,760; cmd/rightsize's
+	// TestBenchmarkBoundsCoverCatalog holds it to the catalog).
+	MaxBenchmarkTokens = 10 << 20
+	// The time to first token is at least 0.1 ms (one forward pass and the
+	// client's round trip take more; measured TTFTs start near 5 ms) and
+	// at most a day; the time per output token at least 10 µs (100,000
+	// tokens/s for one request, far above any GPU's decode) and at most a
+	// minute (a stalled deployment, not a speed).
+	minTTFTSeconds, maxTTFTSeconds = 1e-4, 86400
+	minTPOTSeconds, maxTPOTSeconds = 1e-5, 60
+	// maxOutputTokensPerSecond bounds a run's generated tokens/s: a
+	// 72-GPU rack generates some hundreds of thousands; 10^8 is far above.
+	maxOutputTokensPerSecond = 1e8
+)
+
 // Format is the layout of a benchmark result.
 type Format int
 
@@ -167,23 +195,23 @@ func parse(name string, data []byte) ([]Measurement, Format, error) {
 	return pts, f, nil
 }
 
-// check rejects figures no benchmark produces; zero lengths and
-// concurrency are unknown, not wrong.
+// check rejects figures no benchmark produces (the bounds above); zero
+// lengths and concurrency are unknown, not wrong.
 func (m Measurement) check() error {
-	okPos := func(v, hi float64) bool { return v > 0 && v <= hi && !math.IsInf(v, 0) }
+	within := func(v, lo, hi float64) bool { return v >= lo && v <= hi }
 	switch {
-	case m.Concurrency < 0 || m.Concurrency > maxRequests:
-		return errors.New("concurrency " + itoa(m.Concurrency) + ": want 1..1048576")
-	case m.PromptTokens < 0 || m.PromptTokens > 1<<24 || m.OutputTokens < 0 || m.OutputTokens > 1<<24:
-		return errors.New("lengths out of range: want 1..16777216 tokens")
-	case !(m.RangeRatio >= 0 && m.RangeRatio <= 1):
-		return errors.New("range ratio " + ftoa(m.RangeRatio) + ": want [0, 1]")
-	case !okPos(m.TTFTSeconds, 1e5):
-		return errors.New("time to first token " + ftoa(m.TTFTSeconds) + " s: want a positive time under a day")
-	case !okPos(m.TPOTSeconds, 1e3):
-		return errors.New("time per output token " + ftoa(m.TPOTSeconds) + " s: want a positive time")
-	case !(m.OutputTokensPerSecond >= 0 && m.OutputTokensPerSecond <= 1e12):
-		return errors.New("throughput " + ftoa(m.OutputTokensPerSecond) + " tokens/s: want ≥ 0")
+	case m.Concurrency < 0 || m.Concurrency > MaxBenchmarkConcurrency:
+		return errors.New("concurrency " + itoa(m.Concurrency) + ": want 1.." + itoa(MaxBenchmarkConcurrency) + " requests in flight (run the benchmark with --max-concurrency)")
+	case m.PromptTokens < 0 || m.OutputTokens < 0 || m.PromptTokens > MaxBenchmarkTokens-m.OutputTokens:
+		return errors.New("lengths " + itoa(m.PromptTokens) + " + " + itoa(m.OutputTokens) + " tokens: want at most " + itoa(MaxBenchmarkTokens) + " together, the longest context of any model")
+	case !within(m.RangeRatio, 0, 1):
+		return errors.New("range ratio " + ftoa(m.RangeRatio) + ": want a share in [0, 1]")
+	case !within(m.TTFTSeconds, minTTFTSeconds, maxTTFTSeconds):
+		return errors.New("time to first token " + ftoa(m.TTFTSeconds) + " s: want " + ftoa(minTTFTSeconds) + " to " + ftoa(maxTTFTSeconds) + " s")
+	case !within(m.TPOTSeconds, minTPOTSeconds, maxTPOTSeconds):
+		return errors.New("time per output token " + ftoa(m.TPOTSeconds) + " s: want " + ftoa(minTPOTSeconds) + " to " + ftoa(maxTPOTSeconds) + " s")
+	case !within(m.OutputTokensPerSecond, 0, maxOutputTokensPerSecond):
+		return errors.New("throughput " + ftoa(m.OutputTokensPerSecond) + " tokens/s: want 0 to " + ftoa(maxOutputTokensPerSecond))
 	}
 	return nil
 }
@@ -298,7 +326,10 @@ func (r runJSON) measurement() (Measurement, error) {
 	}
 	// Lengths: the client's settings, else the means of what it sent.
 	m.RangeRatio = DefaultRangeRatio
-	if r.RandomRange != nil && *r.RandomRange > 0 && *r.RandomRange <= 1 {
+	if r.RandomRange != nil && !(*r.RandomRange >= 0 && *r.RandomRange <= 1) {
+		return m, errors.New("random_range_ratio " + ftoa(*r.RandomRange) + ": want a share in [0, 1]")
+	}
+	if r.RandomRange != nil && *r.RandomRange > 0 {
 		m.RangeRatio = *r.RandomRange
 	}
 	if r.RandomInput != nil && r.RandomOutput != nil && *r.RandomInput >= 1 && *r.RandomOutput >= 1 {

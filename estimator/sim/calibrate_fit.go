@@ -205,6 +205,17 @@ type FitResult struct {
 	// bound of the search: the runs pull them further than an engine
 	// plausibly reaches, so the model misses something they show.
 	AtBound []string
+	// events is the scheduler events the simulations took (at most
+	// fitMaxEvents).
+	events int64
+}
+
+// FitOptions are Fit's optional settings.
+type FitOptions struct {
+	// Progress, when set, is called after each simulation with the share
+	// of the fit's budget spent, in simulations: done of total (done
+	// reaches total only when the budget runs out).
+	Progress func(done, total int)
 }
 
 // Fit bounds. The shares stay within what serving engines reach on
@@ -216,10 +227,16 @@ type FitResult struct {
 // FitResult.AtBound says when a factor stops at one.
 const (
 	fitMaxSimulations = 600 // simulations in all, over every point
-	fitMinMFU         = 0.10
-	fitMinBandwidth   = 0.20
-	fitMaxShare       = 1.0
-	fitMaxRequestSec  = 60.0
+	// fitMaxEvents bounds the simulations' work: scheduler events (an
+	// arrival, a step or a run of decode-only steps, a preemption) in all.
+	// The heaviest real sweep measured, five runs of 64-1024 in flight at
+	// 1k/8k tokens, takes 2.9 million in 390 simulations; an event costs
+	// 0.3-2 µs, so a fit ends within seconds whatever the runs.
+	fitMaxEvents     = 4_000_000
+	fitMinMFU        = 0.10
+	fitMinBandwidth  = 0.20
+	fitMaxShare      = 1.0
+	fitMaxRequestSec = 60.0
 )
 
 // fitRequests is the requests simulated per measured run: fewer than the
@@ -240,9 +257,15 @@ func fitRequests(c int) int { return min(max(3*c, 48), 1500) }
 // The search is deterministic: from the best of the estimator's own
 // factors and a 4 × 4 grid of the two shares, Hooke and Jeeves' pattern
 // search in log coordinates, within at most 600 simulations of
-// fitRequests requests each. Runs without a concurrency or lengths return
-// an *estimator.InputError.
+// fitRequests requests each and fitMaxEvents scheduler events in all.
+// Runs without a concurrency or lengths, and runs too large to simulate
+// once within that budget, return an *estimator.InputError.
 func Fit(in estimator.Input, hw estimator.Hardware, pts []Measurement) (FitResult, error) {
+	return FitWith(in, hw, pts, FitOptions{})
+}
+
+// FitWith is Fit with options.
+func FitWith(in estimator.Input, hw estimator.Hardware, pts []Measurement, opts FitOptions) (FitResult, error) {
 	var res FitResult
 	if len(pts) == 0 {
 		return res, formatError("no runs to fit")
@@ -286,20 +309,34 @@ func Fit(in estimator.Input, hw estimator.Hardware, pts []Measurement) (FitResul
 	}
 	memo := map[Factors]scored{}
 	sims := 0
+	var events, perEval int64 // events in all, and the most one evaluation took
+	progress := func() {
+		if opts.Progress != nil {
+			spent := max(sims, int(events*fitMaxSimulations/fitMaxEvents))
+			opts.Progress(min(spent, fitMaxSimulations), fitMaxSimulations)
+		}
+	}
 	eval := func(f Factors) scored {
 		if s, ok := memo[f]; ok {
 			return s
 		}
 		s := scored{res: make([]Residual, len(pts))}
 		errs := make([]float64, 0, 2*len(pts))
+		defer func(e0 int64) { perEval = max(perEval, events-e0) }(events)
 		for i, p := range pts {
 			j := in
 			eff := estimator.Efficiency{}
 			f.Apply(&j, &eff)
 			j.Batch = p.Concurrency
 			w := estimator.Workload{PromptTokens: p.PromptTokens, OutputTokens: p.OutputTokens}
-			_, r, err := Benchmark(j, hw, eff, w, Bench{Concurrency: p.Concurrency, Requests: fitRequests(p.Concurrency), RangeRatio: p.RangeRatio, Seed: 1})
+			_, r, err := Benchmark(j, hw, eff, w, Bench{Concurrency: p.Concurrency, Requests: fitRequests(p.Concurrency), RangeRatio: p.RangeRatio, Seed: 1,
+				maxEvents: max(fitMaxEvents-events, 1)})
 			sims++
+			events += r.events
+			if errors.Is(err, errEventBudget) {
+				events = fitMaxEvents
+			}
+			progress()
 			if err != nil {
 				s.err = err
 				s.obj = math.Inf(1)
@@ -326,11 +363,19 @@ func Fit(in estimator.Input, hw estimator.Hardware, pts []Measurement) (FitResul
 
 	cur := start
 	best := eval(cur)
+	if errors.Is(best.err, errEventBudget) || errors.Is(best.err, errStuck) {
+		return res, &estimator.InputError{Field: "benchmark", Value: itoa(len(pts)) + " runs", Err: estimator.ErrRange,
+			Reason: "too large to simulate within the fit's budget (" + itoa(fitMaxEvents) + " scheduler events): fit fewer, shorter or less concurrent runs"}
+	}
 	if best.err != nil {
 		return res, best.err
 	}
 	res.Before, res.BeforeResiduals, res.BeforeError = start, best.res, best.med
-	budget := func() bool { return sims+len(pts) <= fitMaxSimulations }
+	// Each evaluation simulates every run; the next one is expected to
+	// take as many events as the costliest so far.
+	budget := func() bool {
+		return sims+len(pts) <= fitMaxSimulations && events+perEval <= fitMaxEvents
+	}
 	// A coarse grid of the two shares first, so that the simplex starts
 	// in the right basin: the median over a few runs is a bumpy objective
 	// with local minima far apart.
@@ -409,7 +454,7 @@ func Fit(in estimator.Input, hw estimator.Hardware, pts []Measurement) (FitResul
 		}
 		x, fx = y, fy
 	}
-	res.After, res.AfterResiduals, res.AfterError, res.Simulations = cur, best.res, best.med, sims
+	res.After, res.AfterResiduals, res.AfterError, res.Simulations, res.events = cur, best.res, best.med, sims, events
 	for _, b := range []struct {
 		name string
 		at   bool

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"rightsize/estimator"
 )
@@ -308,4 +309,80 @@ func FuzzCalibrationJSON(f *testing.F) {
 			t.Fatalf("%s -> %s: %+v %v", data, out, d, err)
 		}
 	})
+}
+
+// Figures no real benchmark has are refused, each naming the run and
+// the bound: a million requests in flight, lengths beyond the longest
+// context, times that would be fitted and printed with a hundred digits,
+// a range ratio outside [0, 1] (it was replaced by the default without a
+// word), throughput beyond any deployment.
+func TestParseRefusesAbsurdFigures(t *testing.T) {
+	for _, c := range []struct{ name, data, want string }{
+		{"c.json", `{"max_concurrency": 1048576, "median_ttft_ms": 100, "median_tpot_ms": 10}`, "concurrency 1048576: want 1..4096"},
+		{"c.json", `{"request_rate": "inf", "num_prompts": 10000, "median_ttft_ms": 100, "median_tpot_ms": 10}`, "concurrency 10000: want 1..4096"},
+		{"l.json", `{"max_concurrency": 4, "random_input_len": 16777216, "random_output_len": 16777216, "median_ttft_ms": 100, "median_tpot_ms": 10}`,
+			"16777216 + 16777216 tokens: want at most 10485760"},
+		{"l.json", `{"max_concurrency": 4, "random_input_len": 10000000, "random_output_len": 1000000, "median_ttft_ms": 100, "median_tpot_ms": 10}`,
+			"10000000 + 1000000 tokens: want at most 10485760"},
+		{"r.json", `{"max_concurrency": 4, "random_input_len": 1024, "random_output_len": 128, "random_range_ratio": 5, "median_ttft_ms": 100, "median_tpot_ms": 10}`,
+			"random_range_ratio 5: want a share in [0, 1]"},
+		{"r.json", `{"max_concurrency": 4, "random_range_ratio": -0.5, "median_ttft_ms": 100, "median_tpot_ms": 10}`, "random_range_ratio -0.5"},
+		{"t.csv", "concurrency,ttft_ms,tpot_ms\n1,1e-150,3\n", "time to first token 1e-153 s: want 0.0001 to 86400 s"},
+		{"t.csv", "concurrency,ttft_ms,tpot_ms\n1,50,1e-150\n", "time per output token 1e-153 s: want 1e-05 to 60 s"},
+		{"t.csv", "concurrency,ttft_ms,tpot_ms\n1,1e9,5\n", "time to first token 1e+06 s"},
+		{"t.csv", "concurrency,ttft_ms,tpot_ms\n1,50,1e6\n", "time per output token 1000 s"},
+		{"t.csv", "concurrency,ttft_ms,tpot_ms,throughput_tok_s\n1,50,5,1e11\n", "throughput 1e+11 tokens/s: want 0 to 1e+08"},
+		{"t.csv", "concurrency,ttft_ms,tpot_ms,prompt_tokens,output_tokens\n5000,50,5,100,100\n", "concurrency 5000: want 1..4096"},
+	} {
+		_, _, err := Parse(c.name, []byte(c.data))
+		var ie *estimator.InputError
+		if err == nil || !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) || len(err.Error()) > 300 {
+			t.Errorf("Parse(%.60q) = %v; want an InputError with %q", c.data, err, c.want)
+		}
+	}
+	// The bounds themselves are real benchmarks.
+	for _, data := range []string{
+		`{"max_concurrency": 4096, "random_input_len": 1024, "random_output_len": 1024, "random_range_ratio": 1, "median_ttft_ms": 0.1, "median_tpot_ms": 0.01}`,
+		`{"max_concurrency": 1, "random_input_len": 10485000, "random_output_len": 760, "random_range_ratio": 0, "median_ttft_ms": 86400000, "median_tpot_ms": 60000}`,
+	} {
+		if _, _, err := Parse("ok.json", []byte(data)); err != nil {
+			t.Errorf("Parse(%s): %v", data, err)
+		}
+	}
+}
+
+// The fit's work is bounded whatever the runs: the longest runs the
+// bounds allow stop at the fit's budget of scheduler events (the run
+// that took 229 s before now takes a few seconds), and progress reaches
+// its total.
+func TestFitBoundedWork(t *testing.T) {
+	in := estimator.DefaultInput(llama8B(t))
+	in.Engine, in.VRAM = estimator.VLLM, 141*gib
+	pts := []Measurement{
+		{Concurrency: 4096, PromptTokens: 131072, OutputTokens: 32768, RangeRatio: 0.8, TTFTSeconds: 30, TPOTSeconds: 0.05, Median: true},
+		{Concurrency: 1, PromptTokens: 10 << 20 / 2, OutputTokens: 10 << 20 / 2, RangeRatio: 1, TTFTSeconds: 600, TPOTSeconds: 0.02, Median: true},
+	}
+	var calls, last, total int
+	start := time.Now()
+	res, err := FitWith(in, h100SXM, pts, FitOptions{Progress: func(done, n int) {
+		if done < last || done > n {
+			t.Errorf("progress %d/%d after %d", done, n, last)
+		}
+		calls, last, total = calls+1, done, n
+	}})
+	took := time.Since(start)
+	t.Logf("%v: %d simulations, %d events, %d progress calls, error %v", took, res.Simulations, res.events, calls, err)
+	if err != nil {
+		if !strings.Contains(err.Error(), "too large to simulate") {
+			t.Fatal(err)
+		}
+	} else if res.events > fitMaxEvents || res.Simulations > fitMaxSimulations {
+		t.Errorf("%d events, %d simulations: over the budget", res.events, res.Simulations)
+	}
+	if calls == 0 || total != fitMaxSimulations {
+		t.Errorf("progress: %d calls, total %d", calls, total)
+	}
+	if took > 60*time.Second {
+		t.Errorf("took %v", took)
+	}
 }

@@ -240,6 +240,9 @@ type Bench struct {
 	Concurrency, Requests int
 	RangeRatio            float64
 	Seed                  uint64
+	// maxEvents, when > 0, stops the run with errEventBudget after that
+	// many scheduler events (Fit's budget).
+	maxEvents int64
 }
 
 // DefaultRangeRatio is the benchmark client's length spread: InferenceX
@@ -340,6 +343,7 @@ func Benchmark(in estimator.Input, hw estimator.Hardware, eff estimator.Efficien
 		cfg.Load.Requests = DefaultRequests(b.Concurrency)
 	}
 	cfg.Load.RangeRatio, cfg.Load.Seed = b.RangeRatio, b.Seed
+	cfg.maxEvents = b.maxEvents
 	if in.SchedulerSteps == 0 {
 		cfg.Policy.AdmitEvery = recvInterval(in, hw, b.Concurrency)
 	}

@@ -46,6 +46,8 @@ type Config struct {
 	SLO    SLO
 	// KVTokens is the KV pool in tokens; 0: Model.KVPoolTokens().
 	KVTokens int64
+	// maxEvents, when > 0, bounds the run's scheduler events (Bench).
+	maxEvents int64
 }
 
 // Dist is a latency distribution over the completed requests, in seconds:
@@ -116,6 +118,10 @@ type Result struct {
 	Preemptions int     `json:"preemptions"`
 	// Limit is what held the waiting requests back for the longest time.
 	Limit Limit `json:"limit"`
+	// events is the scheduler iterations the run took (arrivals, steps
+	// and runs of decode-only steps, preemptions): the simulation's own
+	// work, which Fit budgets.
+	events int64
 }
 
 const (
@@ -160,7 +166,7 @@ func Run(cfg Config) (Result, error) {
 		return Result{}, err
 	}
 	if err := s.run(); err != nil {
-		return Result{}, err
+		return Result{events: s.events}, err
 	}
 	return s.result(cfg.SLO), nil
 }
@@ -213,6 +219,8 @@ type state struct {
 
 	finished    int
 	steps       int
+	events      int64 // iterations of run's loop
+	maxEvents   int64 // Config.maxEvents
 	preemptions int
 	runArea     float64     // ∫ running dt
 	blocked     [5]float64  // seconds the head of the queue waited, by Limit
@@ -248,7 +256,7 @@ func (s *state) init(cfg Config) error {
 	if in := cfg.Model.Input(); in.Task.Training() {
 		return &estimator.InputError{Field: "task", Value: in.Task.String(), Reason: "the simulator serves inference", Err: estimator.ErrIncompatible}
 	}
-	s.m, s.p, s.load = cfg.Model, cfg.Policy, cfg.Load
+	s.m, s.p, s.load, s.maxEvents = cfg.Model, cfg.Policy, cfg.Load, cfg.maxEvents
 	s.cap = float64(cfg.KVTokens)
 	if cfg.KVTokens <= 0 {
 		s.cap = float64(cfg.Model.KVPoolTokens())
@@ -328,12 +336,22 @@ func (s *state) outLeft() float64 {
 // advances time or admits, completes or preempts a request).
 var errStuck = errors.New("sim: the simulation stopped making progress")
 
+// errEventBudget: the run took more scheduler events than its caller
+// allowed (Config.maxEvents).
+var errEventBudget = errors.New("sim: the run is longer than its budget of events")
+
 func (s *state) run() error {
 	// Each request passes a bounded number of events (arrival, its
 	// prompt's chunks, completion, preemptions); the guard is far above.
 	maxIter := 64*int64(len(s.reqs))*int64(1+s.load.PromptTokens/max(s.p.TokenBudget, 1)) + 1<<20
-	for iter := int64(0); s.finished < len(s.reqs); iter++ {
-		if iter > maxIter {
+	if s.maxEvents > 0 {
+		maxIter = min(maxIter, s.maxEvents)
+	}
+	for ; s.finished < len(s.reqs); s.events++ {
+		if s.events > maxIter {
+			if s.maxEvents > 0 && s.events > s.maxEvents {
+				return errEventBudget
+			}
 			return errStuck
 		}
 		s.deliver()
@@ -725,7 +743,7 @@ func (s *state) result(slo SLO) Result {
 			good++
 		}
 	}
-	res := Result{Requests: n, TTFT: dist(ttft), E2E: dist(e2e), Queue: dist(queue), Steps: s.steps, Preemptions: s.preemptions}
+	res := Result{Requests: n, TTFT: dist(ttft), E2E: dist(e2e), Queue: dist(queue), Steps: s.steps, Preemptions: s.preemptions, events: s.events}
 	if withTPOT > 0 {
 		res.TPOT = dist(tpot[:withTPOT])
 	}
