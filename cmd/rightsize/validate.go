@@ -79,6 +79,9 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		}
 		return fail("%v", err)
 	}
+	if fs.NArg() > 0 {
+		return fail("unexpected argument %q; usage: rightsize validate [--format markdown|json] [--data DIR]", fs.Arg(0))
+	}
 	if *format != "markdown" && *format != "json" {
 		return fail("--format %q: want markdown or json", *format)
 	}
