@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -120,5 +122,53 @@ func TestEfficiencyFlagsChecked(t *testing.T) {
 	if _, errs, code := runCLI("estimate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "vllm", "--mfu", "0.4",
 		"--inference-mfu", "1", "--bandwidth-util", "0.8", "--host-op-us", "20", "--network-gbps", "3200", "--range-ratio", "0"); code != 0 {
 		t.Errorf("in range: %s", errs)
+	}
+}
+
+// TestLoadCurveFlag: a list of rates that is not 24 long says it needs
+// 24 (23 or 25 were looked up as a file name), and a load-curve CSV that
+// starts with a UTF-8 byte order mark reads as without one.
+func TestLoadCurveFlag(t *testing.T) {
+	rates := func(n int) string {
+		r := make([]string, n)
+		for i := range r {
+			r[i] = strconv.Itoa(1 + i%5)
+		}
+		return strings.Join(r, ",")
+	}
+	base := []string{"plan", "--model", "qwen2.5-0.5b", "--gpu", "l4", "--fleet-offers", "1", "--top", "1"}
+	for _, c := range []struct{ curve, want string }{
+		{rates(23), "--load-curve: 23 rates: want 24, one per hour from 00:00"},
+		{rates(25), "--load-curve: 25 rates: want 24, one per hour from 00:00"},
+		{"5", "--load-curve: 1 rates: want 24"},
+	} {
+		_, errs, code := runCLI(append(base, "--load-curve", c.curve)...)
+		if code != 2 || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("--load-curve %s: code %d, %q; want %q", c.curve, code, errs, c.want)
+		}
+	}
+	dir := t.TempDir()
+	var csv strings.Builder
+	csv.WriteString("hour,requests_per_second\r\n")
+	for h := range 24 {
+		fmt.Fprintf(&csv, "%d,%d\r\n", h, 1+h%5)
+	}
+	plain, bom := filepath.Join(dir, "curve.csv"), filepath.Join(dir, "bom.csv")
+	if err := os.WriteFile(plain, []byte(csv.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bom, []byte("\ufeff"+csv.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want, errs, code := runCLI(append(base, "--format", "json", "--load-curve", plain)...)
+	if code != 0 {
+		t.Fatalf("curve.csv: %s", errs)
+	}
+	got, errs, code := runCLI(append(base, "--format", "json", "--load-curve", bom)...)
+	if code != 0 || got != want {
+		t.Errorf("with a byte order mark: code %d, %s; the plan differs from the file's without", code, errs)
+	}
+	if list, _, _ := runCLI(append(base, "--format", "json", "--load-curve", rates(24))...); list != want {
+		t.Error("the CSV and the list of the same rates plan differently")
 	}
 }

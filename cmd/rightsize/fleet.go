@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -207,16 +208,19 @@ func readCapped(name string) ([]byte, error) {
 	return data, nil
 }
 
-// parseLoadCurve reads 24 comma-separated rates, or a file of them.
+// parseLoadCurve reads 24 comma-separated rates, or a file of them (after
+// the UTF-8 byte order mark spreadsheets write). Numbers that name no
+// file are a list however many there are, so 23 or 25 of them are told
+// they need 24, not that no such file exists.
 func parseLoadCurve(s string) (plan.LoadCurve, error) {
-	if strings.Count(s, ",") == 23 && !fileExists(s) {
+	if _, err := strconv.ParseFloat(strings.TrimSpace(s), 64); (err == nil || strings.Contains(s, ",")) && !fileExists(s) {
 		return plan.ParseCurveList(s)
 	}
 	data, err := readCapped(s)
 	if err != nil {
 		return plan.LoadCurve{}, err
 	}
-	return plan.ParseCurveCSV(data)
+	return plan.ParseCurveCSV(bytes.TrimPrefix(data, []byte("\ufeff")))
 }
 
 func fileExists(s string) bool {
