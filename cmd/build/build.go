@@ -46,11 +46,7 @@ func build(o options) error {
 	if err != nil {
 		return err
 	}
-	version, err := contentVersion(wasm, o.web, o.accuracy)
-	if err != nil {
-		return err
-	}
-	h := handler(version, prefix, len(wasm))
+	h := handler(versionPlaceholder, prefix, len(wasm))
 	if o.hello {
 		h.CacheableResources = []string{"/web/icon.svg"}
 	}
@@ -84,6 +80,9 @@ func build(o options) error {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(o.out, "web", "app.wasm"), wasm, 0o644); err != nil {
+		return err
+	}
+	if err := stampVersion(o.out); err != nil {
 		return err
 	}
 	return precompress(o.out)
@@ -189,16 +188,48 @@ func patchLoader(dir string) error {
 const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; " +
 	"connect-src 'self'; worker-src 'self'; manifest-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'none'"
 
-// contentVersion hashes app.wasm and every file of web/ so that the service
-// worker's cache changes exactly when the content does.
-func contentVersion(wasm []byte, webDir, accuracy string) (string, error) {
-	sum := sha256.New()
-	sum.Write(wasm)
-	if md, err := os.ReadFile(accuracy); err == nil {
-		sum.Write(md)
+// versionPlaceholder is the Handler.Version go-app writes while the site is
+// generated; stampVersion replaces it with the hash of the finished site.
+const versionPlaceholder = "rightsize-version-unstamped"
+
+// stampVersion names the build by its content: the hash of every file of
+// dir, written while the files still hold versionPlaceholder, replaces the
+// placeholder wherever go-app wrote it (the service worker's cache name in
+// app-worker.js, GOAPP_VERSION in app.js). A change of any byte of any file
+// the worker caches, the generator's own output included (the prerendered
+// pages, go-app's loader, the manifest: no input lists them), gives a new
+// worker and a new cache; two identical trees give the same name, so builds
+// stay reproducible. Run it before precompress: the .br and .gz files
+// follow from the files hashed.
+func stampVersion(dir string) error {
+	version, err := treeHash(dir)
+	if err != nil {
+		return err
 	}
-	err := walkFiles(webDir, func(rel string, data []byte) error {
-		fmt.Fprintf(sum, "\x00%s\x00%d\x00", rel, len(data))
+	var stamped []string
+	err = walkFiles(dir, func(rel string, data []byte) error {
+		if !bytes.Contains(data, []byte(versionPlaceholder)) {
+			return nil
+		}
+		stamped = append(stamped, rel)
+		data = bytes.ReplaceAll(data, []byte(versionPlaceholder), []byte(version))
+		return os.WriteFile(filepath.Join(dir, filepath.FromSlash(rel)), data, 0o644)
+	})
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(stamped, "app-worker.js") {
+		return fmt.Errorf("app-worker.js holds no version to stamp (go-app's template changed?); files stamped: %v", stamped)
+	}
+	return nil
+}
+
+// treeHash is the first 64 bits, in hex, of a SHA-256 over every regular
+// file under dir in lexical order: its path, its length and its bytes.
+func treeHash(dir string) (string, error) {
+	sum := sha256.New()
+	err := walkFiles(dir, func(rel string, data []byte) error {
+		fmt.Fprintf(sum, "%s\x00%d\x00", rel, len(data))
 		sum.Write(data)
 		return nil
 	})

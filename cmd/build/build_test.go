@@ -181,3 +181,127 @@ func buildStub(t *testing.T) string {
 	}
 	return out
 }
+
+// cacheName reads the service worker's cache name from a built site.
+func cacheName(t *testing.T, dir string) string {
+	t.Helper()
+	js, err := os.ReadFile(filepath.Join(dir, "app-worker.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(js), `const cacheName = "app-" + "`)
+	name, _, ok2 := strings.Cut(rest, `"`)
+	if !ok || !ok2 || name == "" {
+		t.Fatalf("app-worker.js holds no cache name")
+	}
+	return name
+}
+
+// TestCacheNameFollowsEveryFile: the service worker's cache name is a hash
+// of every file of the site, the generator's own output included (the
+// prerendered page, go-app's loader, the manifest), not of the inputs
+// alone: a build whose page changed while app.wasm, web/ and the accuracy
+// report did not kept the previous name, and visitors kept the previous
+// page. Identical trees give identical names, and the loader carries the
+// name the worker does.
+func TestCacheNameFollowsEveryFile(t *testing.T) {
+	wasm := filepath.Join(t.TempDir(), "app.wasm")
+	if err := os.WriteFile(wasm, []byte("\x00asm rightsize"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	site := func(hello bool) string {
+		out := filepath.Join(t.TempDir(), "dist")
+		if err := build(options{wasm: wasm, web: "../../web", out: out, prefix: "/", accuracy: "../../docs/accuracy.md", hello: hello}); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	// go-app's routes are global: every build registers its page again.
+	a, other, again := site(false), site(true), site(false)
+	nameA := cacheName(t, a)
+	if len(nameA) != 16 || strings.Trim(nameA, "0123456789abcdef") != "" {
+		t.Errorf("cache name %q is not 16 hex digits", nameA)
+	}
+	if n := cacheName(t, again); n != nameA {
+		t.Errorf("two builds of one tree are named %q and %q", nameA, n)
+	}
+	pageA, _ := os.ReadFile(filepath.Join(a, "index.html"))
+	pageOther, _ := os.ReadFile(filepath.Join(other, "index.html"))
+	if bytes.Equal(pageA, pageOther) {
+		t.Fatal("the two pages do not differ: the test builds nothing new")
+	}
+	if n := cacheName(t, other); n == nameA {
+		t.Errorf("another page from the same app.wasm, web/ and report keeps the cache name %q", n)
+	}
+	loader, err := os.ReadFile(filepath.Join(a, "app.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(loader, []byte(`"GOAPP_VERSION":"`+nameA+`"`)) {
+		t.Errorf("app.js does not carry the worker's version %q", nameA)
+	}
+	err = walkFiles(a, func(rel string, data []byte) error {
+		if bytes.Contains(data, []byte(versionPlaceholder)) {
+			t.Errorf("%s keeps the unstamped version", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTreeHashEveryByte: changing one byte of any one file, or a file's
+// name, changes the hash of the tree; undoing the change restores it.
+func TestTreeHashEveryByte(t *testing.T) {
+	dir := buildStub(t)
+	hash := func() string {
+		t.Helper()
+		h, err := treeHash(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	base := hash()
+	var names []string
+	if err := walkFiles(dir, func(rel string, _ []byte) error { names = append(names, rel); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(names) < 20 {
+		t.Fatalf("the stub site has %d files", len(names))
+	}
+	for _, rel := range names {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed := []byte{0}
+		if len(data) > 0 {
+			changed = bytes.Clone(data)
+			changed[len(data)/2] ^= 1
+		}
+		if err := os.WriteFile(p, changed, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if hash() == base {
+			t.Errorf("a byte of %s changed and the hash did not", rel)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(p, p+"~"); err != nil {
+			t.Fatal(err)
+		}
+		if hash() == base {
+			t.Errorf("%s renamed and the hash did not change", rel)
+		}
+		if err := os.Rename(p+"~", p); err != nil {
+			t.Fatal(err)
+		}
+		if hash() != base {
+			t.Fatalf("%s restored and the hash did not come back", rel)
+		}
+	}
+}

@@ -4,8 +4,10 @@
 //
 //	go run ./cmd/build -wasm build/app.wasm -out dist [-prefix /tools/rightsize]
 //
-// The output is reproducible: Handler.Version is a hash of the inputs, so two
-// builds of the same tree give byte-identical folders.
+// The output is reproducible: Handler.Version, the service worker's cache
+// name, is a hash of every file of the generated site, so any change of any
+// file gives a new cache and two builds of the same tree give byte-identical
+// folders.
 package main
 
 import (
