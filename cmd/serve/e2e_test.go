@@ -69,9 +69,11 @@ type site struct {
 	cancels     []context.CancelFunc
 	profile     string // Chromium's user-data directory
 	handler     atomic.Pointer[siteHandler]
-	// bareHost drops Cache-Control from every response, as a static host
-	// configured without it does (what README's deploy advice once gave).
-	bareHost atomic.Bool
+	// bareHost, when set, drops Cache-Control from every response and
+	// dates it with its time, as a static host configured without
+	// Cache-Control (what README's deploy advice once gave) sends a file's
+	// Last-Modified.
+	bareHost atomic.Pointer[time.Time]
 }
 
 func newSite(t testing.TB, dir, prefix string) *site {
@@ -94,8 +96,8 @@ func newSite(t testing.TB, dir, prefix string) *site {
 			http.Error(w, "offline", http.StatusServiceUnavailable)
 			return
 		}
-		if s.bareHost.Load() {
-			w = bareWriter{w}
+		if date := s.bareHost.Load(); date != nil {
+			w = bareWriter{w, date.UTC().Format(http.TimeFormat)}
 		}
 		s.handler.Load().ServeHTTP(w, r)
 	}))

@@ -135,16 +135,23 @@ func TestE2EHostileLinks(t *testing.T) {
 	s.screenshot("hostile-link.png", 1280)
 }
 
-// bareWriter drops Cache-Control from a response.
-type bareWriter struct{ http.ResponseWriter }
+// bareWriter drops Cache-Control from a response and sends lastModified:
+// with a date and no Cache-Control a browser holds the response as fresh
+// for a tenth of its age (RFC 9111 §4.2.2).
+type bareWriter struct {
+	http.ResponseWriter
+	lastModified string
+}
 
 func (w bareWriter) WriteHeader(code int) {
 	w.Header().Del("Cache-Control")
+	w.Header().Set("Last-Modified", w.lastModified)
 	w.ResponseWriter.WriteHeader(code)
 }
 
 func (w bareWriter) Write(b []byte) (int, error) {
 	w.Header().Del("Cache-Control")
+	w.Header().Set("Last-Modified", w.lastModified)
 	return w.ResponseWriter.Write(b)
 }
 
@@ -158,19 +165,8 @@ func TestE2EDeployServesNewBytes(t *testing.T) {
 	distA := distDir(t, "RIGHTSIZE_DIST")
 	tmp := t.TempDir()
 	a := filepath.Join(tmp, "a")
-	if err := os.CopyFS(a, os.DirFS(distA)); err != nil {
-		t.Fatal(err)
-	}
 	month := time.Now().Add(-30 * 24 * time.Hour)
-	err := filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-		if err == nil {
-			err = os.Chtimes(p, month, month)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	copyDated(t, distA, a, month)
 	// B: the same app.wasm, the stylesheet of a new release.
 	web := filepath.Join(tmp, "web")
 	if err := os.CopyFS(web, os.DirFS("../../web")); err != nil {
@@ -193,7 +189,7 @@ func TestE2EDeployServesNewBytes(t *testing.T) {
 	}
 
 	s := newSite(t, a, "/")
-	s.bareHost.Store(true)
+	s.bareHost.Store(&month)
 	s.do("loading build A", chromedp.Navigate(s.base))
 	s.waitLive()
 	s.waitCached()
