@@ -160,6 +160,15 @@ func PlanRequest(j Job) planner.Request {
 		}
 	case j.RPS > 0:
 		w.Kind, w.RequestsPerSecond, w.TTFTP95Seconds, w.TPOTSeconds = planner.Serving, j.RPS, j.TTFT, j.TPOT
+		if j.Mix != nil {
+			// Planned at the mix's means; the launch's context length
+			// covers its longest request (the model's context where the
+			// mix does not say), as rightsize plan --workload --emit.
+			w.MaxRequestTokens = j.Mix.MaxTokens
+			if w.MaxRequestTokens == 0 {
+				w.MaxRequestTokens = j.In.Arch.MaxPositions
+			}
+		}
 	default:
 		w.Kind, w.Requests = planner.Batch, j.Requests
 	}

@@ -187,6 +187,18 @@ func TestRealPlans(t *testing.T) {
 				where := j.name + " " + row.Offer.ID + " " + k.String()
 				l, err := launch.Emit(k, req, row, cat, j.model)
 				var le *launch.Error
+				if errors.As(err, &le) && le.Key == launch.ErrUnsupported {
+					// The engine does not start on this GPU: the support
+					// table says so, or the refusal is a defect.
+					eng := map[launch.Kind]estimator.Engine{launch.VLLM: estimator.VLLM, launch.SGLang: estimator.SGLang, launch.TRTLLM: estimator.TRTLLM}[k]
+					if !k.Serving() {
+						eng = row.Engine
+					}
+					if estimator.SupportFor(row.Offer.Hardware.Generation, eng, req.Input.Task, req.Input.Weights).Runs {
+						t.Errorf("%s: refused though the support table runs it: %v", where, err)
+					}
+					continue
+				}
 				if errors.As(err, &le) {
 					// Refusals the row explains: a provider SkyPilot
 					// lacks, a GPU without a SkyPilot name, a
@@ -230,6 +242,7 @@ func checkFigures(t *testing.T, where string, req plan.Request, row plan.Row, l 
 		if got := flagInt(t, main, "vllm", "--max-model-len"); got != prompt+output {
 			t.Errorf("%s: max-model-len %d, want %d", where, got, prompt+output)
 		}
+		checkSemantics(t, where, req, row, main, "vllm", estimator.VLLM, "--dtype", "--tensor-parallel-size", "--max-model-len")
 		if req.Workload.Kind == plan.Serving {
 			// vLLM's own defaults on the row's GPU, which the simulator
 			// sized the row with: 1024 sequences at ≥ 70 GiB, else 256.
@@ -253,6 +266,7 @@ func checkFigures(t *testing.T, where string, req plan.Request, row plan.Row, l 
 		if got := flagInt(t, main, "sglang", "--tp-size"); got != row.TP {
 			t.Errorf("%s: TP %d, row %d", where, got, row.TP)
 		}
+		checkSemantics(t, where, req, row, main, "sglang", estimator.SGLang, "--dtype", "--tp-size", "--context-length")
 	case launch.TRTLLM:
 		if got := flagInt(t, main, "trtllm", "--tp_size"); got != row.TP {
 			t.Errorf("%s: TP %d, row %d", where, got, row.TP)
@@ -321,5 +335,33 @@ func TestImports(t *testing.T) {
 		case strings.Contains(p, ".") || (strings.HasPrefix(p, "rightsize/") && !allowed[p]):
 			t.Errorf("catalog/launch imports %s", p)
 		}
+	}
+}
+
+// checkSemantics holds a serving launch to what runs where, beyond its
+// flag names: the dtype it asks for runs on the row's GPU under the
+// engine (estimator.SupportFor gives no substitute for it), the tensor
+// parallelism divides the attention heads, and the context length is
+// within the model's.
+func checkSemantics(t *testing.T, where string, req plan.Request, row plan.Row, text, tool string, eng estimator.Engine, dtypeFlag, tpFlag, ctxFlag string) {
+	t.Helper()
+	for _, c := range commands(t, text) {
+		if c.tool != tool {
+			continue
+		}
+		if v, ok := c.has(dtypeFlag); ok {
+			d := map[string]estimator.DType{"bfloat16": estimator.BF16, "float16": estimator.FP16, "half": estimator.FP16, "float32": estimator.FP32}[v]
+			if s := estimator.SupportFor(row.Offer.Hardware.Generation, eng, req.Input.Task, d); !s.Runs || s.Weights != d {
+				t.Errorf("%s: %s %s on %v, which runs %v", where, dtypeFlag, v, row.Offer.Hardware.Generation, s.Weights)
+			}
+		}
+		a := req.Input.Arch
+		if tp := flagInt(t, text, tool, tpFlag); tp > 0 && a.Heads > 0 && a.Heads%tp != 0 {
+			t.Errorf("%s: TP %d does not divide %d heads", where, tp, a.Heads)
+		}
+		if n := flagInt(t, text, tool, ctxFlag); a.MaxPositions > 0 && n > a.MaxPositions {
+			t.Errorf("%s: context %d over the model's %d", where, n, a.MaxPositions)
+		}
+		return
 	}
 }

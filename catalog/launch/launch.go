@@ -145,6 +145,7 @@ const (
 	ErrModelParallel   = "launch.model_parallel"    // a training plan split by TP, PP or CP
 	ErrOptimizerOnly   = "launch.optimizer_offload" // FSDP for an optimizer-only offload
 	ErrModelRef        = "launch.model_ref"         // a model reference no engine could load as one word
+	ErrUnsupported     = "launch.unsupported"       // the engine does not start on the row's GPU (estimator.SupportFor)
 )
 
 func (e *Error) Error() string { return e.Kind.String() + ": " + e.Reason }
@@ -175,6 +176,9 @@ func Emit(k Kind, req plan.Request, row plan.Row, cat *catalog.Catalog, model st
 	e := emitter{k: k, req: req, row: row, in: req.Input, cat: cat}
 	var err error
 	if e.model, err = e.modelRef(model); err != nil {
+		return Launch{}, err
+	}
+	if err := e.support(); err != nil {
 		return Launch{}, err
 	}
 	train := req.Workload.Kind == plan.Training
@@ -322,6 +326,49 @@ func hfRepo(s string) string {
 
 // lengths is the prompt and output tokens the plan sized a request with:
 // the workload's, or half of Input.Seq each (plan.Workload).
+// engine is the engine the launch runs: the serving kind's, else the
+// row's (SkyPilot runs the planned engine; training runs on PyTorch).
+func (e *emitter) engine() estimator.Engine {
+	if e.k.Serving() {
+		return engineOf(e.k)
+	}
+	return e.row.Engine
+}
+
+// support applies the table of what runs where (estimator.SupportFor) to
+// the launch: an engine that does not start on the row's GPU is an
+// error, and where the job's precision does not run there the launch
+// runs what does (fp16 on a GPU without bf16), with a note.
+func (e *emitter) support() error {
+	g := e.row.Offer.Hardware.Generation
+	s := estimator.SupportFor(g, e.engine(), e.in.Task, e.in.Weights)
+	if !s.Runs {
+		return e.fail(ErrUnsupported, e.engine().String()+" does not run on "+g.String()+" GPUs ("+e.row.Offer.GPU+")")
+	}
+	if s.Substituted() {
+		e.note(e.in.Weights.String() + " does not run on " + g.String() + " GPUs in " + e.engine().String() + ": these settings run " + s.Weights.String())
+		e.in.Weights = s.Weights
+	}
+	return nil
+}
+
+// contextLen is the context length the engine is started with: the
+// longest request the workload sends (Workload.MaxRequestTokens, a mix's
+// longest request), not its mean, so no request the plan serves is
+// refused; at most the model's own context.
+func (e *emitter) contextLen() int {
+	prompt, output := e.lengths()
+	n := max(prompt+output, e.req.Workload.MaxRequestTokens)
+	if n > prompt+output {
+		e.note("the context length covers the workload's longest request, " + itoa(n) + " tokens; the plan was sized for its mean, " + itoa(prompt+output))
+	}
+	if ctx := e.in.Arch.MaxPositions; ctx > 0 && n > ctx {
+		e.note("requests over the model's context of " + itoa(ctx) + " tokens are refused by the engine")
+		n = ctx
+	}
+	return n
+}
+
 func (e *emitter) lengths() (prompt, output int) {
 	w := e.req.Workload
 	if w.PromptTokens == 0 && w.OutputTokens == 0 {

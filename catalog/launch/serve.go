@@ -182,7 +182,6 @@ func (e *emitter) quant() (flag string) {
 }
 
 func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command, error) {
-	prompt, output := e.lengths()
 	seqs, tokens := e.limits(k)
 	util := e.in.GPUMemUtil
 	if !(util > 0 && util <= 1) {
@@ -232,7 +231,7 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		if e.in.KV == estimator.FP8 {
 			c.flag("--kv-cache-dtype", "fp8")
 		}
-		c.num("--max-model-len", prompt+output)
+		c.num("--max-model-len", e.contextLen())
 		if seqs > 0 {
 			c.num("--max-num-seqs", seqs)
 		}
@@ -282,7 +281,7 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		if e.in.KV == estimator.FP8 {
 			c.flag("--kv-cache-dtype", "fp8_e4m3")
 		}
-		c.num("--context-length", prompt+output)
+		c.num("--context-length", e.contextLen())
 		// SGLang's static share holds the weights and the KV pool; the
 		// estimator sizes SGLang's pool as vLLM's, at GPUMemUtil.
 		c.frac("--mem-fraction-static", util)
@@ -322,7 +321,7 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		if tokens > 0 {
 			c.num("--max_num_tokens", tokens)
 		}
-		c.num("--max_seq_len", prompt+output)
+		c.num("--max_seq_len", e.contextLen())
 		// The share of the memory left after the weights that the KV
 		// cache takes; the plan's pool is sized as vLLM's at GPUMemUtil
 		// (0.9, TensorRT-LLM's default too).

@@ -72,7 +72,9 @@ func (e *emitter) skypilot() error {
 
 	// The run: the engine copies of one replica, or the training launch
 	// (DeepSpeed, whose config the setup writes).
-	var setup, run string
+	var setup, run, image string
+	g := o.Hardware.Generation
+	amd := g == estimator.GenCDNA2 || g == estimator.GenCDNA3 || g == estimator.GenCDNA4
 	nodes := max(e.row.InstancesPerReplica, 1)
 	env := "export NODE_RANK=$SKYPILOT_NODE_RANK\nexport MASTER_ADDR=$(echo \"$SKYPILOT_NODE_IPS\" | head -n1)\nexport HEAD_IP=$MASTER_ADDR\n"
 	if train {
@@ -83,6 +85,11 @@ func (e *emitter) skypilot() error {
 		nodes = s.nodes
 		cfg := e.deepspeedJSON(s)
 		setup = "pip install transformers accelerate deepspeed\ncat > ds_config.json <<'EOF'\n" + cfg + "EOF\n"
+		if amd {
+			// PyTorch from pip is the CUDA build: on AMD the task runs in
+			// AMD's ROCm PyTorch image (ROCm docs, "PyTorch on ROCm").
+			image = "docker:rocm/pytorch:latest"
+		}
 		run = e.deepspeedCommand(s).String() + "\n"
 		if nodes > 1 {
 			run = env + run
@@ -101,6 +108,17 @@ func (e *emitter) skypilot() error {
 			return err
 		}
 		setup = map[Kind]string{VLLM: "pip install vllm", SGLang: "pip install \"sglang[all]\"", TRTLLM: "pip install tensorrt-llm"}[k] + "\n"
+		if amd {
+			// pip's vllm wheel is the CUDA build: on AMD the task runs in
+			// AMD's prebuilt ROCm vLLM image (ROCm docs, "vLLM inference
+			// and serving on ROCm": the Docker image is the recommended
+			// install). SGLang's ROCm builds are per-GPU image tags, not
+			// one name to write here.
+			if k != VLLM {
+				return e.fail(ErrUnsupported, k.String()+" on AMD GPUs runs from its own ROCm image, which SkyPilot is not given here: emit vllm for "+o.GPU)
+			}
+			image, setup = "docker:rocm/vllm:latest", "vllm --version\n"
+		}
 		run = cmds
 		if nodes > 1 {
 			run = env + run
@@ -132,6 +150,9 @@ func (e *emitter) skypilot() error {
 	}
 	if itype != "" {
 		y.str("instance_type", itype)
+	}
+	if image != "" {
+		y.str("image_id", image)
 	}
 	y.boolean("use_spot", spot)
 	y.end()

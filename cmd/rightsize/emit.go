@@ -64,18 +64,23 @@ func (c *planCmd) runEmit(job estimateJob, stdout io.Writer, fail func(string, .
 	if !valid {
 		return fail("--emit-pick %q: want %s", pick, strings.Join(emitPicks, "|"))
 	}
-	switch {
-	case c.fleetAsked():
-		return fail("--emit launches one plan's pick, not a daily fleet: drop --load-curve/--workload")
-	case c.s("format") != "table":
+	if c.s("format") != "table" {
 		return fail("--emit prints launch settings, not a table: drop --format/--json")
 	}
 	cat, err := c.catalog()
 	if err != nil {
 		return fail("%v", err)
 	}
-	req, err := c.request(job, cat)
-	if err != nil {
+	var req plan.Request
+	if c.fleetAsked() {
+		// A daily load: the pick of the plan at the busiest hour, on
+		// demand, as the page's picks and the fleet's peak plan; the
+		// context length covers the workload's longest request.
+		if req, _, _, _, err = c.fleetRequest(job, cat); err != nil {
+			return fail("%v", err)
+		}
+		req.Pricing = plan.OnDemand
+	} else if req, err = c.request(job, cat); err != nil {
 		return fail("%v", err)
 	}
 	maxInst, _ := strconv.Atoi(c.s("max-instances"))

@@ -148,7 +148,7 @@ func TestPlanEmitErrors(t *testing.T) {
 		{append(servingArgs, "--emit", ""), `--emit "": want vllm|sglang|trtllm|fsdp|deepspeed|skypilot`},
 		{append(servingArgs, "--emit", "vllm", "--format", "json"), "--emit prints launch settings, not a table"},
 		{append(servingArgs, "--emit", "vllm", "--json"), "--emit prints launch settings, not a table"},
-		{append(servingArgs, "--emit", "vllm", "--load-curve", "1"), "not a daily fleet"},
+		{append(servingArgs, "--emit", "vllm", "--load-curve", "1"), "--load-curve: 1 rates: want 24"},
 		{append(servingArgs, "--emit", "skypilot", "--provider", "coreweave"), "SkyPilot does not support CoreWeave (coreweave); clouds it launches on: aws, azure, cudo, fluidstack, gcp, hyperbolic, ibm, lambda, nebius, oci, paperspace, primeintellect, runpod, seeweb, shadeform, vast, verda, yotta (narrow the plan with --provider to one SkyPilot supports)"},
 	} {
 		code, out, errs := runPlanArgs(t, c.args...)

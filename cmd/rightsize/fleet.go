@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"rightsize/catalog"
 	"rightsize/estimator/plan"
 )
 
@@ -60,55 +62,9 @@ func (c *planCmd) runFleet(job estimateJob, stdout io.Writer, fail func(string, 
 	if err != nil {
 		return fail("%v", err)
 	}
-	var wl *plan.WorkloadMix
-	if f := c.s("workload"); f != "" {
-		if job.set["prompt-tokens"] || job.set["output-tokens"] {
-			return fail("--workload gives the prompt and output tokens: drop --prompt-tokens/--output-tokens")
-		}
-		w, err := readWorkload(f)
-		if err != nil {
-			return fail("%v", err)
-		}
-		wl = &w
-		job.prompt, job.output = w.MeanPrompt, w.MeanOutput
-	}
-	var curve plan.LoadCurve
-	var notes []string
-	switch s := c.s("load-curve"); {
-	case s != "":
-		var err error
-		if curve, err = parseLoadCurve(s); err != nil {
-			return fail("--load-curve: %v", err)
-		}
-		if c.s("requests-per-second") != "" {
-			notes = append(notes, "--requests-per-second is replaced by the load curve's peak")
-		}
-	case wl != nil && wl.Curve != nil:
-		curve = *wl.Curve
-	case c.s("requests-per-second") != "":
-		rps, err := strconv.ParseFloat(c.s("requests-per-second"), 64)
-		if err != nil || !(rps > 0) || math.IsInf(rps, 0) {
-			return fail("--requests-per-second %q: want a rate > 0", c.s("requests-per-second"))
-		}
-		for h := range curve {
-			curve[h] = rps // a flat day
-		}
-	default:
-		return fail("--workload %s has no timestamps: give --load-curve or --requests-per-second", c.s("workload"))
-	}
-	if err := curve.Validate(); err != nil {
-		return fail("--load-curve: %v", err)
-	}
-	// The peak plan ranks the offers at the curve's busiest hour.
-	if err := c.fs.Set("requests-per-second", strconv.FormatFloat(curve.Peak(), 'g', -1, 64)); err != nil {
-		return fail("%v", err)
-	}
-	req, err := c.request(job, cat)
+	req, wl, curve, notes, err := c.fleetRequest(job, cat)
 	if err != nil {
 		return fail("%v", err)
-	}
-	if req.Workload.Kind != plan.Serving {
-		return fail("--load-curve and --workload plan serving: drop --requests and the training flags")
 	}
 	fo := plan.FleetOptions{Curve: curve, NoSpot: c.s("no-spot") == "true"}
 	for _, x := range []struct {
@@ -259,4 +215,68 @@ func (c *planCmd) ownedInputs() (*plan.Owned, error) {
 		*f.to = v
 	}
 	return o, nil
+}
+
+// fleetRequest is the serving request at the busiest hour of the day the
+// flags give (--load-curve, the --workload log's timestamps, or a flat
+// --requests-per-second), planned at the workload's mean lengths with its
+// longest request kept for the launch settings (Workload.MaxRequestTokens:
+// the log's or preset's longest, else the model's context). The daily
+// fleet and --emit read the same one, as the page does.
+func (c *planCmd) fleetRequest(job estimateJob, cat *catalog.Catalog) (req plan.Request, wl *plan.WorkloadMix, curve plan.LoadCurve, notes []string, err error) {
+	bad := func(e error) (plan.Request, *plan.WorkloadMix, plan.LoadCurve, []string, error) {
+		return plan.Request{}, nil, plan.LoadCurve{}, nil, e
+	}
+	if f := c.s("workload"); f != "" {
+		if job.set["prompt-tokens"] || job.set["output-tokens"] {
+			return bad(errors.New("--workload gives the prompt and output tokens: drop --prompt-tokens/--output-tokens"))
+		}
+		w, err := readWorkload(f)
+		if err != nil {
+			return bad(err)
+		}
+		wl = &w
+		job.prompt, job.output = w.MeanPrompt, w.MeanOutput
+	}
+	switch s := c.s("load-curve"); {
+	case s != "":
+		if curve, err = parseLoadCurve(s); err != nil {
+			return bad(fmt.Errorf("--load-curve: %v", err))
+		}
+		if c.s("requests-per-second") != "" {
+			notes = append(notes, "--requests-per-second is replaced by the load curve's peak")
+		}
+	case wl != nil && wl.Curve != nil:
+		curve = *wl.Curve
+	case c.s("requests-per-second") != "":
+		rps, err := strconv.ParseFloat(c.s("requests-per-second"), 64)
+		if err != nil || !(rps > 0) || math.IsInf(rps, 0) {
+			return bad(fmt.Errorf("--requests-per-second %q: want a rate > 0", c.s("requests-per-second")))
+		}
+		for h := range curve {
+			curve[h] = rps // a flat day
+		}
+	default:
+		return bad(fmt.Errorf("--workload %s has no timestamps: give --load-curve or --requests-per-second", c.s("workload")))
+	}
+	if err := curve.Validate(); err != nil {
+		return bad(fmt.Errorf("--load-curve: %v", err))
+	}
+	// The peak plan ranks the offers at the curve's busiest hour.
+	if err := c.fs.Set("requests-per-second", strconv.FormatFloat(curve.Peak(), 'g', -1, 64)); err != nil {
+		return bad(err)
+	}
+	if req, err = c.request(job, cat); err != nil {
+		return bad(err)
+	}
+	if req.Workload.Kind != plan.Serving {
+		return bad(errors.New("--load-curve and --workload plan serving: drop --requests and the training flags"))
+	}
+	if wl != nil {
+		req.Workload.MaxRequestTokens = wl.MaxTokens
+		if wl.MaxTokens == 0 {
+			req.Workload.MaxRequestTokens = req.Input.Arch.MaxPositions
+		}
+	}
+	return req, wl, curve, notes, nil
 }

@@ -137,10 +137,11 @@ func cheapestRow(t *testing.T, p planJSON) planRowJSON {
 	t.Helper()
 	for _, r := range p.Rows {
 		stale := strings.HasPrefix(r.WhyKey, "reason.stale")
-		if !stale && r.WhyKey != "reason.far_below" {
+		far := strings.HasPrefix(r.WhyKey, "reason.far_below")
+		if !stale && !far {
 			return r
 		}
-		if stale && !r.Stale || r.WhyKey == "reason.far_below" && !r.FarBelowMedian {
+		if stale && !r.Stale || far && !r.FarBelowMedian {
 			t.Errorf("%s: passed over (%s) but not flagged", r.OfferID, r.WhyKey)
 		}
 	}
@@ -403,8 +404,17 @@ func TestPlanHostedDefaults(t *testing.T) {
 // to the CPU, an instance whose RAM cannot hold the offloaded state fails
 // the host check and does not fit; every plan that fits holds it.
 func TestPlanOffloadFailsSmallHosts(t *testing.T) {
+	// Offload is a constraint on the user's own layout (--gpu and --gpus):
+	// rental plans otherwise run without it.
+	rent := planJSONOf(t, "--model", "llama-3.1-8b", "--task", "finetune", "--zero", "3", "--offload", "all", "--grad-checkpointing",
+		"--train-tokens", "100M", "--top", "0")
+	for _, r := range rent.Rows {
+		if r.Fits && (r.HostOffloadGiB != 0 || !strings.Contains(strings.Join(r.Notes, ";"), "without your CPU offload")) {
+			t.Errorf("rental %s: %v GiB offloaded, notes %v", r.OfferID, r.HostOffloadGiB, r.Notes)
+		}
+	}
 	p := planJSONOf(t, "--model", "llama-3.1-8b", "--task", "finetune", "--zero", "3", "--offload", "all", "--grad-checkpointing",
-		"--train-tokens", "100M", "--all", "--top", "0")
+		"--gpu", "a100-80gb-sxm", "--gpus", "1", "--train-tokens", "100M", "--all", "--top", "0")
 	failed, fit := 0, 0
 	for _, r := range p.Rows {
 		small := r.RAMGiB > 0 && r.HostOffloadGiB > r.RAMGiB
@@ -423,8 +433,8 @@ func TestPlanOffloadFailsSmallHosts(t *testing.T) {
 	}
 	// 8B with AdamW offloaded holds ~16 B/param ≈ 128 GB on the host:
 	// small single-GPU hosts fail, large ones fit.
-	if failed < 10 || fit < 10 {
-		t.Errorf("%d offers failed the host check, %d fit; want both ≥ 10", failed, fit)
+	if failed < 2 || fit < 5 {
+		t.Errorf("%d offers failed the host check, %d fit; want ≥ 2 and ≥ 5", failed, fit)
 	}
 }
 

@@ -93,3 +93,18 @@ func TestPlanNotesWhatPicksRun(t *testing.T) {
 		t.Fatal("no Turing or Volta row fits")
 	}
 }
+
+// TestEmitWithWorkload: --emit works for a workload preset (the page
+// emits for one too), and its context length covers the preset's
+// longest request, not its mean (1,366 tokens for chat: about one chat
+// request in seven would have been refused).
+func TestEmitWithWorkload(t *testing.T) {
+	code, out, errs := runPlanArgs(t, "--model", "qwen3-30b-a3b", "--engine", "vllm", "--requests-per-second", "50", "--ttft-p95", "1s",
+		"--tpot", "40ms", "--workload", "chat", "--emit", "vllm")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "--max-model-len 14089") {
+		t.Fatalf("launch:\n%s", out)
+	}
+}

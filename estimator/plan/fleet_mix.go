@@ -338,6 +338,11 @@ func (s *mixSearch) screen(p *planner, ps []*planner, offers []Offer) {
 		if !p.passes(o) {
 			continue
 		}
+		if s := p.support(o); !s.Runs || s.Why == estimator.SupportNoFormat {
+			// The engine does not start here, or runs other weights than
+			// the mix is sized in: not a fleet of this job.
+			continue
+		}
 		od, ok := p.usd(o, p.price(o, OnDemand))
 		if !ok || !(od > 0) {
 			continue

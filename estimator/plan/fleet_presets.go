@@ -24,6 +24,10 @@ type Preset struct {
 	Description string // one English line
 	Source      string // where the mix comes from
 	Buckets     []Bucket
+	// MaxTokens is the longest request's prompt + output where the
+	// source gives it (0: not known; the launch then takes the model's
+	// context length).
+	MaxTokens int
 }
 
 // presets is the list, in the order the CLI lists them.
@@ -38,6 +42,9 @@ var presets = []Preset{
 		// GeneratedTokens of 19,366 requests on 2023-11-16, in the parser's
 		// size classes (mean 1,155 prompt / 211 output tokens).
 		Source: "Azure LLM inference trace 2023 (Splitwise, ISCA 2024), AzureLLMInferenceTrace_conv.csv",
+		// The longest request in the trace: 14,089 tokens
+		// (TestPresetsMatchTraces).
+		MaxTokens: 14089,
 		Buckets: []Bucket{
 			{PromptTokens: 321, OutputTokens: 109, Share: 0.3917690798306311},
 			{PromptTokens: 243, OutputTokens: 398, Share: 0.002891665806051844},
@@ -55,6 +62,8 @@ var presets = []Preset{
 		// (same commit and paper): 8,819 requests, mean 2,048 prompt / 28
 		// output tokens.
 		Source: "Azure LLM inference trace 2023 (Splitwise, ISCA 2024), AzureLLMInferenceTrace_code.csv",
+		// The longest request in the trace: 7,841 tokens.
+		MaxTokens: 7841,
 		Buckets: []Bucket{
 			{PromptTokens: 200, OutputTokens: 24, Share: 0.2306383943757796},
 			{PromptTokens: 237, OutputTokens: 507, Share: 0.0022678308198208416},
@@ -81,6 +90,7 @@ func inferenceX(name string, isl, osl int, what string) Preset {
 		Description: "InferenceX fixed-length benchmark shape " + strings.Replace(name, "k", "k/", 1) + ": " + what,
 		Source:      "SemiAnalysis InferenceX single_turn runs, lengths uniform in [0.8, 1] × nominal (estimator/testdata/calibration/inferencex)",
 		Buckets:     []Bucket{{PromptTokens: p, OutputTokens: o, Share: 1}},
+		MaxTokens:   isl + osl,
 	}
 }
 
@@ -101,7 +111,7 @@ func PresetNames() []string {
 func PresetWorkload(name string) (WorkloadMix, bool) {
 	for _, p := range presets {
 		if strings.EqualFold(p.Name, name) {
-			w := WorkloadMix{Source: "preset " + p.Name, Buckets: append([]Bucket(nil), p.Buckets...)}
+			w := WorkloadMix{Source: "preset " + p.Name, Buckets: append([]Bucket(nil), p.Buckets...), MaxTokens: p.MaxTokens}
 			sp, so, st := 0.0, 0.0, 0.0
 			for _, b := range p.Buckets {
 				sp += b.Share * float64(b.PromptTokens)

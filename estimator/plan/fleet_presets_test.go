@@ -36,6 +36,11 @@ func TestPresetsMatchTraces(t *testing.T) {
 		if !ok {
 			t.Fatalf("no preset %s", name)
 		}
+		// The longest request (conv 14,089 tokens, code 7,841) is what
+		// the launch settings' context length must cover.
+		if p.MaxTokens != w.MaxTokens || w.MaxTokens == 0 {
+			t.Errorf("%s: preset's longest request %d, trace's %d", name, p.MaxTokens, w.MaxTokens)
+		}
 		if !slices.Equal(p.Buckets, w.Buckets) || p.MeanPrompt != w.MeanPrompt || p.MeanOutput != w.MeanOutput {
 			t.Errorf("%s: preset %v (mean %d/%d), trace %v (mean %d/%d)", name, p.Buckets, p.MeanPrompt, p.MeanOutput, w.Buckets, w.MeanPrompt, w.MeanOutput)
 		}
@@ -48,6 +53,9 @@ func TestPresetsMatchTraces(t *testing.T) {
 func TestPresetInferenceX(t *testing.T) {
 	for name, want := range map[string][2]int{"inferencex-1k1k": {922, 922}, "inferencex-8k1k": {7373, 922}, "inferencex-1k8k": {922, 7373}} {
 		w, ok := plan.PresetWorkload(name)
+		if w.MaxTokens != map[string]int{"inferencex-1k1k": 2048, "inferencex-8k1k": 9216, "inferencex-1k8k": 9216}[name] {
+			t.Errorf("%s: longest request %d", name, w.MaxTokens)
+		}
 		if !ok || len(w.Buckets) != 1 || w.Buckets[0].PromptTokens != want[0] || w.Buckets[0].OutputTokens != want[1] || w.MeanPrompt != want[0] || w.MeanOutput != want[1] {
 			t.Errorf("%s: %+v, want %v", name, w, want)
 		}

@@ -119,6 +119,10 @@ type WorkloadMix struct {
 	Buckets  []Bucket
 	// MeanPrompt and MeanOutput are the mix's request-weighted means.
 	MeanPrompt, MeanOutput int
+	// MaxTokens is the longest request's prompt + output (a log's
+	// longest line, a fixed-length benchmark's nominal lengths); 0 where
+	// the mix does not say (a histogram of class means).
+	MaxTokens int
 	Curve                  *LoadCurve
 	Days                   int // days the timestamps cover
 }
@@ -148,9 +152,13 @@ type mix struct {
 	prompt, output [8]float64 // share-weighted token sums
 	totalP, totalO float64
 	total          float64
+	longest        int // the longest request with a share, prompt + output
 }
 
 func (m *mix) add(prompt, output int, share float64) {
+	if share > 0 {
+		m.longest = max(m.longest, prompt+output)
+	}
 	k := sizeClass(prompt, output)
 	m.share[k] += share
 	m.prompt[k] += share * float64(prompt)
@@ -188,6 +196,7 @@ func (m *mix) result() (WorkloadMix, error) {
 		w.Buckets[i].Share /= kept
 	}
 	w.MeanPrompt, w.MeanOutput = int(math.Round(m.totalP/m.total)), int(math.Round(m.totalO/m.total))
+	w.MaxTokens = m.longest
 	if w.MeanOutput == 0 {
 		w.MeanOutput = 1
 	}

@@ -135,6 +135,12 @@ type Workload struct {
 
 	// Inference: tokens per request. Both 0: half of Input.Seq each.
 	PromptTokens, OutputTokens int
+	// MaxRequestTokens is the longest request the workload sends (prompt
+	// + output), where a mix's means stand in PromptTokens and
+	// OutputTokens: the launch settings' context length covers it
+	// (vLLM --max-model-len refuses a longer request). 0: the request's
+	// own lengths, or unknown for a mix (WorkloadMix.MaxTokens).
+	MaxRequestTokens int
 
 	// Batch: requests in the job.
 	Requests float64
