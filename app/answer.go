@@ -116,7 +116,7 @@ func (c *Calculator) renderAnswer() app.UI {
 		return app.Section().Class("rs-answer").Body(
 			app.H2().Text(c.t(page.MsgAnswerTitle)),
 			c.renderJobLine(),
-			app.P().Class("rs-sub").ID("rs-no-answer").Text(c.t(page.MsgNoAnswer)),
+			app.P().Class("rs-sub").ID("rs-no-answer").Text(c.t(c.ps.out.NoneWhy)),
 		)
 	}
 	return c.answerPicks("rs-answer", app.P().Class("rs-sub").Text(c.t(page.MsgAnswerNote)))

@@ -781,7 +781,7 @@ func (c *Calculator) renderServe() app.UI {
 			{ID: id + "serve-tpot", Label: c.t(page.MsgTPOT), Value: l.Duration(v.TPOT)},
 			{ID: id + "replicas", Label: c.t(page.MsgReplicas), Value: l.Count(int64(v.Replicas))},
 			{ID: id + "fleet-gpus", Label: c.t(page.MsgFleetGPUs), Value: l.Count(int64(v.GPUs))},
-			{ID: id + "monthly", Label: c.t(page.MsgMonthly), Value: l.Money(v.Monthly, c.ps.out.Currency)},
+			{ID: id + "monthly", Label: page.Fill(c.t(page.MsgMonthly), c.t(pricingKeys[v.Pricing])), Value: l.Money(v.Monthly, c.ps.out.Currency)},
 		}
 		return &factList{Facts: facts, Lang: c.lang()}
 	}

@@ -220,8 +220,12 @@ func contextLimit(j Job) int {
 // as a GPU flag.
 func hardwareWarnings(in estimator.Input, g catalog.GPU) []MsgKey {
 	var w []MsgKey
+	// A 16-bit KV cache follows the weights (vLLM's and SGLang's
+	// --kv-cache-dtype auto is the model's dtype), so only an 8-bit one
+	// asks the GPU for a format of its own: fp16 weights with the default
+	// bf16 KV setting run in fp16 on a T4.
 	uses := func(d estimator.DType) bool {
-		return in.Weights == d || (in.KV == d && !in.Task.Training() && in.Arch.HasKVCache())
+		return in.Weights == d || (d == estimator.FP8 && in.KV == d && !in.Task.Training() && in.Arch.HasKVCache())
 	}
 	if uses(estimator.BF16) && !g.SupportsBF16 && g.ID != "" {
 		w = append(w, MsgHWNoBF16)

@@ -457,6 +457,11 @@ const (
 	MsgLeverMoreGPUs
 	MsgFixPerGPU
 	MsgFixHost
+	MsgLoadTTFT50
+	MsgLoadTPOT95
+	MsgLoadTPOTTarget
+	MsgNoAnswerBudget
+	MsgNoAnswerDeadline
 	NMsgs
 )
 
@@ -666,7 +671,7 @@ var messagesEN = [NMsgs]string{
 	MsgConcurrency:           "Requests in flight per replica",
 	MsgReplicas:              "Replicas",
 	MsgFleetGPUs:             "GPUs in all",
-	MsgMonthly:               "Monthly bill (on-demand, 730 h)",
+	MsgMonthly:               "Monthly bill (%s, 730 h)",
 
 	MsgTPOT:                "Time per output token",
 	MsgBoundHost:           "host (kernel launches, scheduler)",
@@ -871,6 +876,11 @@ var messagesEN = [NMsgs]string{
 	MsgLeverMoreGPUs:         "more GPUs",
 	MsgFixPerGPU:             "%s per GPU on %s GPUs",
 	MsgFixHost:               "host RAM %s per GPU",
+	MsgLoadTTFT50:            "TTFT p50",
+	MsgLoadTPOT95:            "TPOT p95",
+	MsgLoadTPOTTarget:        "TPOT target %s",
+	MsgNoAnswerBudget:        "Plans run this job, but none within your budget: raise it, or clear it to see what the job costs.",
+	MsgNoAnswerDeadline:      "Plans run this job, but none within your deadline: extend it, or clear it to see how long the job takes.",
 }
 
 var MessagesRU = [NMsgs]string{
@@ -1073,7 +1083,7 @@ var MessagesRU = [NMsgs]string{
 	MsgConcurrency:           "Одновременных запросов на реплику",
 	MsgReplicas:              "Реплик",
 	MsgFleetGPUs:             "Всего GPU",
-	MsgMonthly:               "Счёт за месяц (по требованию, 730 ч)",
+	MsgMonthly:               "Счёт за месяц (%s, 730 ч)",
 
 	MsgTPOT:                "Время на токен ответа",
 	MsgBoundHost:           "хост (запуск ядер, планировщик)",
@@ -1278,6 +1288,11 @@ var MessagesRU = [NMsgs]string{
 	MsgLeverMoreGPUs:         "большим числом GPU",
 	MsgFixPerGPU:             "%s на GPU, GPU: %s",
 	MsgFixHost:               "ОЗУ хоста %s на GPU",
+	MsgLoadTTFT50:            "до 1-го токена, p50",
+	MsgLoadTPOT95:            "на токен, p95",
+	MsgLoadTPOTTarget:        "цель на токен %s",
+	MsgNoAnswerBudget:        "Задачу выполняют планы, но ни один не укладывается в бюджет: увеличьте его или очистите поле, чтобы увидеть стоимость.",
+	MsgNoAnswerDeadline:      "Задачу выполняют планы, но ни один не укладывается в срок: продлите его или очистите поле, чтобы увидеть длительность.",
 }
 
 var messagesZH = [NMsgs]string{
@@ -1480,7 +1495,7 @@ var messagesZH = [NMsgs]string{
 	MsgConcurrency:           "每副本并发请求数",
 	MsgReplicas:              "副本数",
 	MsgFleetGPUs:             "GPU 总数",
-	MsgMonthly:               "每月费用（按需，730 小时）",
+	MsgMonthly:               "每月费用（%s，730 小时）",
 
 	MsgTPOT:                "每个输出 token 用时",
 	MsgBoundHost:           "主机（内核启动、调度）",
@@ -1685,6 +1700,11 @@ var messagesZH = [NMsgs]string{
 	MsgLeverMoreGPUs:         "更多 GPU",
 	MsgFixPerGPU:             "每 GPU %s，共 %s 个 GPU",
 	MsgFixHost:               "每 GPU 主机内存 %s",
+	MsgLoadTTFT50:            "首 token 时间 p50",
+	MsgLoadTPOT95:            "每 token 时间 p95",
+	MsgLoadTPOTTarget:        "每 token 目标 %s",
+	MsgNoAnswerBudget:        "有方案能运行此任务，但都超出您的预算：请提高预算，或清空以查看任务费用。",
+	MsgNoAnswerDeadline:      "有方案能运行此任务，但都超出您的期限：请延长期限，或清空以查看任务耗时。",
 }
 
 // Tr returns the message for key in lang, falling back to English.

@@ -67,3 +67,79 @@ func TestFiltersInUsersTerms(t *testing.T) {
 		t.Fatalf("ru decentralised = %q", k)
 	}
 }
+
+// TestLoadChartLegend: each curve and target of the serving chart is
+// named by its own message in every language, never a format verb left
+// unfilled nor a neighbouring message (the legend read "TTFT target (p95)
+// %s" for the p50 curve and "this plan: …" for the TPOT target).
+func TestLoadChartLegend(t *testing.T) {
+	s := ServeLoad{OK: true, Points: []LoadPoint{{RPS: 1, TTFTP95: 0.2, TTFTP50: 0.1, TPOTP95: 0.03}, {RPS: 2, TTFTP95: 0.3, TTFTP50: 0.15, TPOTP95: 0.04}},
+		Op: 0, Copies: 1, SatRPS: 3, TTFTTarget: 1, TPOTTarget: 0.05}
+	for _, lang := range []string{"en", "ru", "zh"} {
+		l := Locale{Lang: lang}
+		v := LoadChartOf(s, l, "x")
+		want := map[string]string{
+			"rs-lc-ttft95": l.T(MsgLoadTTFT95), "rs-lc-ttft50": l.T(MsgLoadTTFT50), "rs-lc-tpot95": l.T(MsgLoadTPOT95),
+			"rs-lc-target rs-lc-ttft95": Fill(l.T(MsgLoadTTFTTarget), TickSeconds(l, 1)),
+			"rs-lc-target rs-lc-tpot95": Fill(l.T(MsgLoadTPOTTarget), TickSeconds(l, 0.05)),
+		}
+		for _, k := range v.Keys {
+			if strings.Contains(k.Text, "%") {
+				t.Errorf("%s: key %q has an unfilled verb", lang, k.Text)
+			}
+			if w, ok := want[k.Class]; ok {
+				if k.Text != w {
+					t.Errorf("%s: %s legend %q, want %q", lang, k.Class, k.Text, w)
+				}
+				delete(want, k.Class)
+			}
+		}
+		if len(want) > 0 {
+			t.Errorf("%s: no legend for %v", lang, want)
+		}
+	}
+}
+
+// TestNoFalseBF16Warning: fp16 weights on a T4 (no bf16) do not warn
+// about bf16 because of the KV setting's default; bf16 weights do.
+func TestNoFalseBF16Warning(t *testing.T) {
+	g, _ := catalog.Default().GPU("t4")
+	a := loadTestArch(t)
+	in := estimator.DefaultInput(a)
+	in.Weights, in.KV = estimator.FP16, estimator.BF16
+	for _, w := range hardwareWarnings(in, g) {
+		if w == MsgHWNoBF16 {
+			t.Fatal("fp16 weights warn about bf16")
+		}
+	}
+	in.Weights = estimator.BF16
+	if w := hardwareWarnings(in, g); len(w) == 0 || w[0] != MsgHWNoBF16 {
+		t.Fatalf("bf16 weights on a T4: %v", w)
+	}
+}
+
+func loadTestArch(t *testing.T) estimator.Arch {
+	t.Helper()
+	m, _ := catalog.Default().Model("llama-3.1-8b")
+	a, err := estimator.ParseConfig([]byte(m.Config))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// TestEmptyAnswerNamesItsCause: a budget or deadline nothing meets is
+// named as the cause of an empty answer, not the GPU count.
+func TestEmptyAnswerNamesItsCause(t *testing.T) {
+	cat := catalog.Default()
+	for frag, want := range map[string]MsgKey{"m=llama-3.1-8b&bud=1": MsgNoAnswerBudget, "m=llama-3.1-8b&dl=0.001": MsgNoAnswerDeadline} {
+		j, _, _, ok := ParseJob(ParseFragment(frag, DefaultState), cat, Archs{}, nil, "")
+		if !ok {
+			t.Fatalf("%s: does not parse", frag)
+		}
+		out := RunPlan(j, NewPrices(cat, nil))
+		if len(out.Cands) != 0 || out.NoneWhy != want {
+			t.Errorf("%s: %d plans, why %v, want %v", frag, len(out.Cands), out.NoneWhy, want)
+		}
+	}
+}

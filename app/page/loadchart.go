@@ -314,7 +314,7 @@ func LoadChartOf(s ServeLoad, l Locale, what string) LoadChartView {
 		if t > 0 {
 			class := "rs-lc-target " + ChartSeries[2*i]
 			v.Paths = append(v.Paths, ChartPath{class, hline(sc.y(t))})
-			targets = append(targets, ChartKey{Class: class, Text: Fill(l.T(MsgLoadTTFTTarget+MsgKey(i)), TickSeconds(l, t))})
+			targets = append(targets, ChartKey{Class: class, Text: Fill(l.T(loadTargetKeys[i]), TickSeconds(l, t))})
 		}
 	}
 	for i, class := range ChartSeries {
@@ -325,7 +325,7 @@ func LoadChartOf(s ServeLoad, l Locale, what string) LoadChartView {
 		}
 		v.Paths = append(v.Paths, ChartPath{"rs-lc-curve " + class, string(d)},
 			ChartPath{"rs-lc-dot " + class, string(pathData(nil).pt('M', sc.x(op.RPS), sc.y(op.Series(i))).to('h', 0))})
-		v.Keys = append(v.Keys, ChartKey{Class: class, Text: l.T(MsgLoadTTFT95 + MsgKey(i))})
+		v.Keys = append(v.Keys, ChartKey{Class: class, Text: l.T(loadSeriesKeys[i])})
 	}
 	v.Keys = append(v.Keys, targets...)
 	v.Keys = append(v.Keys,
@@ -336,9 +336,17 @@ func LoadChartOf(s ServeLoad, l Locale, what string) LoadChartView {
 	return v
 }
 
-// ChartSeries are the curves' classes: TTFT p95, TTFT p50, TPOT p95 (their
-// legend keys follow MsgLoadTTFT95 in that order, LoadPoint.series too).
+// ChartSeries are the curves' classes: TTFT p95, TTFT p50, TPOT p95
+// (loadSeriesKeys their legend keys, LoadPoint.Series their figures, in
+// that order).
 var ChartSeries = [...]string{"rs-lc-ttft95", "rs-lc-ttft50", "rs-lc-tpot95"}
+
+// loadSeriesKeys and loadTargetKeys name the curves and the two targets
+// (TTFT, TPOT): each its own message, not an offset from another.
+var (
+	loadSeriesKeys = [len(ChartSeries)]MsgKey{MsgLoadTTFT95, MsgLoadTTFT50, MsgLoadTPOT95}
+	loadTargetKeys = [2]MsgKey{MsgLoadTTFTTarget, MsgLoadTPOTTarget}
+)
 
 // Series is p's figure of curve i of ChartSeries.
 func (p LoadPoint) Series(i int) float64 {

@@ -124,6 +124,10 @@ type PlanOut struct {
 	// answer as "cheaper if the price holds — verify", never as it. -1:
 	// none.
 	Flagged int
+	// NoneWhy is why nothing fits, when nothing does: the budget or the
+	// deadline where plans run the job but cost or take too much
+	// (MsgNoAnswerBudget, MsgNoAnswerDeadline), else MsgNoAnswer.
+	NoneWhy MsgKey
 	Cands   []Candidate // every plan that fits, cheapest first
 	Points  []Candidate // the chart: the cheapest paretoPoints and the whole front
 	Serve   ServeResult // the cheapest pick's fleet
@@ -277,6 +281,15 @@ func RunPlan(j Job, pr Prices) PlanOut {
 	}
 	if i, ok := idx[res.CheaperFlagged]; ok {
 		out.Flagged = i
+	}
+	switch {
+	case len(out.Cands) > 0:
+	case res.OverBudget > 0:
+		out.NoneWhy = MsgNoAnswerBudget
+	case res.PastDeadline > 0:
+		out.NoneWhy = MsgNoAnswerDeadline
+	default:
+		out.NoneWhy = MsgNoAnswer
 	}
 	for i, c := range out.Cands {
 		if (i < paretoPoints && !c.PassedOver) || c.Front {

@@ -291,6 +291,12 @@ func (p *planner) plan(offers []Offer) Result {
 		r := &rows[n]
 		p.row(o, r)
 		r.Stale = stale(o, res.FreshnessDays)
+		switch r.FitReason.Key {
+		case "fit.over_budget":
+			res.OverBudget++
+		case "fit.past_deadline":
+			res.PastDeadline++
+		}
 		if !r.Fits && !opts.KeepUnfit {
 			continue
 		}

@@ -353,6 +353,10 @@ type Result struct {
 	WhyCheapest, WhyFastest, WhyValue Reason
 
 	Considered, Fitting int
+	// OverBudget and PastDeadline count the plans that run the job but
+	// were cut by the budget or the deadline filter: where nothing fits,
+	// they say whether a filter is the cause rather than the job.
+	OverBudget, PastDeadline int
 	// FreshnessDays is the freshness window the picks were chosen with.
 	FreshnessDays int
 

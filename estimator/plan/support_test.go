@@ -215,3 +215,25 @@ func TestOwnHardwareSettingsStayHome(t *testing.T) {
 		t.Fatalf("fixed layout dropped the offload: %+v", fixed.Cheapest)
 	}
 }
+
+// TestSpotNoteOnlyOnSpot: an on-demand job does not carry the caveat on
+// the spot reclaim rate (its spot figures are a side column); a spot job
+// does.
+func TestSpotNoteOnlyOnSpot(t *testing.T) {
+	req, offers := trainingRequest(t)
+	has := func(res plan.Result) bool {
+		for _, n := range res.Notes {
+			if n.Key == "note.spot_default_rate" {
+				return true
+			}
+		}
+		return false
+	}
+	if res := mustPlan(t, req, offers, plan.Options{}); has(res) {
+		t.Error("on-demand plan notes the spot reclaim rate")
+	}
+	req.Pricing = plan.Spot
+	if res := mustPlan(t, req, offers, plan.Options{}); !has(res) {
+		t.Error("spot plan without the reclaim-rate note")
+	}
+}

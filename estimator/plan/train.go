@@ -383,7 +383,9 @@ func (p *planner) spotParams(o *Offer, r *Row, n int) (m, writeRate, restart flo
 	if month == 0 {
 		var known bool
 		month, known = SpotInterruptionsPerMonth(o.SpotInterruption)
-		if !known && !p.noted("note.spot_default_rate") {
+		// Said only of a spot plan: an on-demand job's spot figures are
+		// a side column, and the note read as a caveat on its answer.
+		if !known && p.req.Pricing == Spot && !p.noted("note.spot_default_rate") {
 			p.note(Reason{Key: "note.spot_default_rate", Args: []any{100 * month}})
 		}
 	}

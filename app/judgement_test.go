@@ -1,0 +1,31 @@
+package app
+
+import (
+	"html"
+	"strings"
+	"testing"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"rightsize/app/page"
+)
+
+// TestMonthlyBillSaysItsPricing: the serving box's monthly bill names the
+// price model the plan is priced with (it said "on-demand" under a
+// reserved plan).
+func TestMonthlyBillSaysItsPricing(t *testing.T) {
+	for _, c := range []struct{ frag, pricing string }{{"m=mistral-7b-v0.3&rps=20&ttft=1000&pr=reserved-1y", "reserved-1y"}, {"m=mistral-7b-v0.3&rps=20&ttft=1000", "on-demand"}} {
+		calc, _ := load(t)
+		calc.state = page.ParseFragment(c.frag, page.DefaultState)
+		calc.dropStatic()
+		calc.recompute()
+		doc := app.HTMLString(calc.Render())
+		want := page.Fill(calc.t(page.MsgMonthly), calc.t(pricingKeys[calc.job.Pricing]))
+		if !strings.Contains(doc, html.EscapeString(want)) || calc.job.Pricing.String() != c.pricing {
+			t.Errorf("%s: no %q (pricing %v)", c.frag, want, calc.job.Pricing)
+		}
+		if c.pricing != "on-demand" && strings.Contains(doc, html.EscapeString(page.Fill(calc.t(page.MsgMonthly), calc.t(pricingKeys[0])))) {
+			t.Errorf("%s: the bill says on-demand", c.frag)
+		}
+	}
+}
