@@ -61,6 +61,7 @@ func (c *Catalog) PlanOffersAt(w estimator.DType, today time.Time) []plan.Offer 
 		if !today.IsZero() {
 			po.PriceAgeDays = o.PriceAgeDays(today)
 		}
+		po.SpotFarBelow = !o.UserPrice && o.SpotPerHour > 0 && o.OnDemandPerHour > 0 && o.SpotPerHour < plan.SpotFloorShare*o.OnDemandPerHour
 		if len(o.Regions) > 0 {
 			po.Region = o.Regions[0]
 		}

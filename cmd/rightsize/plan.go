@@ -616,6 +616,7 @@ type planRowJSON struct {
 	SpotInterruptionsPerMonth    float64         `json:"spot_interruptions_per_month,omitempty"`
 	ReservedBreakEvenUtilisation float64         `json:"reserved_break_even_utilisation"`
 	ReservedMonthlyCommitmentUSD float64         `json:"reserved_monthly_commitment_usd"`
+	ReservedCommitmentUSD        float64         `json:"reserved_commitment_usd"` // the whole term at the reserved price
 	ReservedTermYears            int             `json:"reserved_term_years,omitempty"`
 	USDPerDenseTFLOPSHour        float64         `json:"usd_per_dense_tflops_hour"`
 	TokensPerUSD                 float64         `json:"tokens_per_usd"`
@@ -710,7 +711,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 			USDPerMillionInput: r.USDPerMillionInput, USDPerMillionOutput: r.USDPerMillionOutput,
 			OnDemandJobCostUSD: r.OnDemandJobCostUSD, SpotExpectedCostUSD: r.SpotExpectedCostUSD, SpotExpectedHours: r.SpotExpectedSeconds / 3600, CheckpointIntervalSeconds: r.CheckpointIntervalSeconds,
 			SpotInterruptionsPerMonth:    r.SpotInterruptionsPerMonth,
-			ReservedBreakEvenUtilisation: r.ReservedBreakEvenUtilisation, ReservedMonthlyCommitmentUSD: r.ReservedMonthlyCommitmentUSD, ReservedTermYears: r.ReservedTermYears,
+			ReservedBreakEvenUtilisation: r.ReservedBreakEvenUtilisation, ReservedMonthlyCommitmentUSD: r.ReservedMonthlyCommitmentUSD, ReservedCommitmentUSD: r.ReservedCommitmentUSD, ReservedTermYears: r.ReservedTermYears,
 			USDPerDenseTFLOPSHour: r.USDPerDenseTFLOPSHour, TokensPerUSD: r.TokensPerUSD,
 			VCPUs: o.VCPUs, RAMGiB: o.RAMGiB, HostOffloadGiB: r.HostOffloadGiB,
 			HostCheck: hostJSON{r.Host.Status.String(), r.Host.Reason.String()}, Fits: r.Fits,

@@ -65,11 +65,18 @@ func trust(r *Row) int {
 	if r.Stale {
 		c = 2
 	}
-	if r.Offer.FarBelowMedian {
+	if r.Offer.FarBelowMedian || (r.Pricing == Spot && r.Offer.SpotFarBelow) {
 		c++
 	}
 	return c
 }
+
+// SpotFloorShare is the smallest spot price, as a share of the same
+// offer's on-demand price, the picks rest on: AWS documents Spot at "up
+// to 90% off" On-Demand (aws.amazon.com/ec2/spot, 2026) and Google Cloud
+// Spot VMs at "60-91% off" (cloud.google.com/spot-vms); a listing deeper
+// than 90% off is flagged like an on-demand price far below the median.
+const SpotFloorShare = 0.10
 
 // passOver marks the fitting rows the picks pass over: those in a worse
 // trust class than the best fitting row of any GPU. A headline resting on
@@ -114,6 +121,8 @@ func passOver(rows []Row, days int) {
 			default:
 				r.PassedOver = Reason{Key: "reason.stale", Args: []any{label(r), o.AsOf, float64(days)}}
 			}
+		case r.Pricing == Spot && r.Offer.SpotFarBelow && !r.Offer.FarBelowMedian:
+			r.PassedOver = Reason{Key: "reason.spot_far_below", Args: []any{label(r), 100 * SpotFloorShare}}
 		case g < c:
 			r.PassedOver = Reason{Key: "reason.far_below", Args: []any{label(r)}}
 		default:

@@ -490,6 +490,11 @@ func (p *planner) price(o *Offer, pr Pricing) float64 {
 		}
 	case Spot:
 		v = o.SpotPerHour
+		if o.SpotFarBelow && p.req.Pricing != Spot {
+			// A flagged spot price prices no daily fleet nor side column;
+			// a spot plan still lists it, passed over (trust).
+			v = 0
+		}
 	case Reserved1y:
 		v = o.Reserved1yPerHour
 	case Reserved3y:

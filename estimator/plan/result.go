@@ -151,10 +151,12 @@ var English = map[string]string{
 	"reason.stale_elsewhere":     "%s: its price, from %s, is older than the freshness window or of an estimated date, and plans on prices dated within the window run the job: not picked (verify the price to use it)",
 	"reason.stale_undated":       "%s: its price is undated, and a price dated within the freshness window for this GPU runs the job: not picked (verify the price to use it)",
 	"reason.far_below":           "%s: under half what the other providers ask for this GPU, and a normally priced offer of it runs the job: not picked (verify the price to use it)",
+	"reason.spot_far_below":      "%s: its spot price is under %s%% of its own on-demand price, deeper than the clouds' documented discounts, and other plans run the job: not picked (verify the price to use it)",
 	"reason.far_below_elsewhere": "%s: under half what the other providers ask for this GPU, and plans on normally priced offers run the job: not picked (verify the price to use it)",
 	"note.network_assumed":       "inter-node network unknown: %s Gbit/s assumed",
 	"note.spot_default_rate":     "spot interruption rate unknown: %s%% of instances per month assumed",
-	"note.reserved_commitment":   "a reservation bills every hour of its term",
+	"note.reserved_commitment":   "a reservation bills every hour of its term: %s over %s years (%s), cheaper than on-demand only above %s%% use",
+	"note.reserved_term":         "a reservation bills every hour of its term: %s over %s years (%s)",
 	"note.vat_excluded":          "prices normalised to exclude %s%% VAT",
 	"note.vat_included":          "prices include %s%% VAT",
 	"note.weights_substituted":   "%s weights have no kernel in this engine on %s GPUs: planned with %s weights",
@@ -239,6 +241,10 @@ type Row struct {
 	PricePerHourUSD  float64
 	PricePerHourDisp float64
 	FXAsOf           string // date of the rate that converted the offer's currency ("" for USD)
+
+	// ReservedCommitmentUSD is a reservation's whole term at its price:
+	// ReservedMonthlyCommitmentUSD × 12 × ReservedTermYears.
+	ReservedCommitmentUSD float64
 
 	// Training and batch jobs.
 	JobSeconds      float64

@@ -237,3 +237,54 @@ func TestSpotNoteOnlyOnSpot(t *testing.T) {
 		t.Error("spot plan without the reclaim-rate note")
 	}
 }
+
+// TestReservedPickStatesItsCommitment: a reserved plan's pick says what
+// the reservation commits in full (the term at its price), not only the
+// job's hours of it.
+func TestReservedPickStatesItsCommitment(t *testing.T) {
+	req, offers := catalogRequest(t, "llama-3.1-8b")
+	req.Input.Task, req.Input.Seq = estimator.LoRA, 1024
+	req.Workload = plan.Workload{Kind: plan.Training, TrainTokens: 1e8}
+	req.Pricing = plan.Reserved3y
+	res := mustPlan(t, req, offers, plan.Options{})
+	if res.Cheapest < 0 {
+		t.Fatal("no reserved plan")
+	}
+	r := &res.Rows[res.Cheapest]
+	if !closeTo(r.ReservedCommitmentUSD, r.ReservedMonthlyCommitmentUSD*36) || !(r.ReservedCommitmentUSD > 100*r.JobCostUSD) {
+		t.Fatalf("%s: commitment %v, monthly %v, job %v", r.Offer.ID, r.ReservedCommitmentUSD, r.ReservedMonthlyCommitmentUSD, r.JobCostUSD)
+	}
+	said := false
+	for _, n := range r.Notes {
+		said = said || (strings.HasPrefix(n.Key, "note.reserved_") && strings.Contains(n.String(), " over 3 years"))
+	}
+	if !said {
+		t.Fatalf("%s: notes %v", r.Offer.ID, r.Notes)
+	}
+}
+
+// TestSpotFloor: a spot price deeper than the clouds' documented discounts
+// (under 10% of the offer's own on-demand) is passed over in a spot plan
+// while another plan runs the job, and prices no daily fleet.
+func TestSpotFloor(t *testing.T) {
+	req, offers := servingRequest(t)
+	var h100 *plan.Offer
+	for i := range offers {
+		o := &offers[i]
+		if o.GPU == "h100-sxm" && o.GPUCount == 1 && o.OnDemandPerHour > 0 && o.Currency == "USD" && !o.FarBelowMedian {
+			h100 = o
+			break
+		}
+	}
+	if h100 == nil {
+		t.Fatal("no single H100 offer")
+	}
+	deep, fair := *h100, *h100
+	deep.ID, deep.SpotPerHour, deep.SpotFarBelow, deep.PriceAgeDays = "deep", 0.05*h100.OnDemandPerHour, true, 1
+	fair.ID, fair.SpotPerHour, fair.PriceAgeDays = "fair", 0.5*h100.OnDemandPerHour, 1
+	req.Pricing = plan.Spot
+	res := mustPlan(t, req, []plan.Offer{deep, fair}, plan.Options{KeepUnfit: true})
+	if res.Cheapest < 0 || res.Rows[res.Cheapest].Offer.ID != "fair" || res.CheaperFlagged < 0 || res.Rows[res.CheaperFlagged].PassedOver.Key != "reason.spot_far_below" {
+		t.Fatalf("spot plan: cheapest %d, flagged %d", res.Cheapest, res.CheaperFlagged)
+	}
+}

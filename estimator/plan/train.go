@@ -2,6 +2,7 @@ package plan
 
 import (
 	"math"
+	"strconv"
 
 	"rightsize/estimator"
 )
@@ -427,15 +428,31 @@ func (p *planner) reserved(o *Offer, r *Row) {
 	}
 	rate = p.vat(o, rate)
 	od := p.vat(o, o.OnDemandPerHour)
-	if !(rate > 0) || !(od > 0) {
+	if !(rate > 0) {
 		return
 	}
-	r.ReservedBreakEvenUtilisation, r.ReservedTermYears = rate/od, years
+	r.ReservedTermYears = years
+	if od > 0 {
+		r.ReservedBreakEvenUtilisation = rate / od
+	}
 	if usd, ok := p.usd(o, rate); ok {
 		r.ReservedMonthlyCommitmentUSD = usd * HoursPerMonth * float64(max(r.Instances, 1))
+		// The whole term is billed, used or not: 12 × years months.
+		r.ReservedCommitmentUSD = r.ReservedMonthlyCommitmentUSD * 12 * float64(years)
 	}
 	if r.Pricing == Reserved1y || r.Pricing == Reserved3y {
-		r.Notes = append(r.Notes, Reason{Key: "note.reserved_commitment"})
+		// The commitment in full beside the job's share of it: a 2.4-hour
+		// job on a 3-year reservation is cheap only for someone who uses
+		// the rest of the term (break-even: the reserved-to-on-demand
+		// price ratio of the hours, ../shared/guides/PLANNING.md).
+		cur := p.req.currency()
+		args := []any{Money{Amount: p.display(r.ReservedCommitmentUSD), Currency: cur}, strconv.Itoa(years),
+			Money{Amount: p.display(r.ReservedMonthlyCommitmentUSD), Currency: cur, PerMonth: true}}
+		if od > 0 {
+			r.Notes = append(r.Notes, Reason{Key: "note.reserved_commitment", Args: append(args, 100*r.ReservedBreakEvenUtilisation)})
+		} else {
+			r.Notes = append(r.Notes, Reason{Key: "note.reserved_term", Args: args})
+		}
 	}
 }
 

@@ -110,6 +110,10 @@ type Offer struct {
 	// rows the picks may rest on (passOver).
 	PriceAgeDays   int
 	FarBelowMedian bool
+	// SpotFarBelow marks a spot price under SpotFloorShare of the offer's
+	// own on-demand price: beyond the deepest discount the clouds
+	// document, more often a stale or mislabelled listing than a bargain.
+	SpotFarBelow bool
 	// UserPrice marks the user's own price (an uploaded price sheet, the
 	// CLI's --prices): a negotiated rate the user vouches for, never
 	// stale nor a market outlier to the picks (trust).
