@@ -148,6 +148,12 @@ func FleetTextOf(f FleetOut, l Locale, names Names) FleetText {
 	}
 	if o := f.Own; o != nil {
 		t.Own = append(t.Own, Fill(l.T(MsgOwnLine), l.Fixed(o.GPUs, 0), f.money(l, o.PerBusyGPUHourUSD), f.money(l, o.RentedPerGPUHourUSD), f.money(l, o.MonthlyUSD)))
+		// The verdict on one basis: the best rented fleet of the same day.
+		verdict := MsgOwnDearer
+		if o.CheaperThanRenting() {
+			verdict = MsgOwnCheaper
+		}
+		t.Own = append(t.Own, Fill(l.T(verdict), f.money(l, o.MonthlyUSD), f.money(l, o.RentedMonthlyUSD)))
 		if o.PaysOff() && o.BreakEvenUtilisation <= 1 {
 			t.Own = append(t.Own, Fill(l.T(MsgOwnBreakEven), l.Fixed(o.BreakEvenUtilisation*100, 0)+"%", l.Fixed(o.Owned.Utilisation*100, 0)+"%"))
 		} else {

@@ -58,8 +58,14 @@ func TestFleetOnThePage(t *testing.T) {
 	if !strings.Contains(tx.Headline, l.Money(best.MonthlyUSD*f.PerUSD, "EUR")) || !strings.Contains(tx.Headline, f.Row.Row.Offer.GPU) {
 		t.Errorf("headline %q: want %s on %s", tx.Headline, l.Money(best.MonthlyUSD*f.PerUSD, "EUR"), f.Row.Row.Offer.GPU)
 	}
-	if len(tx.Choices) != 5 || !tx.Choices[4].Best || len(tx.Own) != 2 || tx.Mix == "" {
+	if len(tx.Choices) != 5 || !tx.Choices[4].Best || len(tx.Own) != 3 || tx.Mix == "" {
 		t.Errorf("text %+v", tx)
+	}
+	// Own against rent on one basis: the best rented fleet of the same
+	// day (here spot, far under the on-demand price the break-even uses).
+	if o := f.Own; o.RentedMonthlyUSD != best.MonthlyUSD || o.CheaperThanRenting() != (o.MonthlyUSD < best.MonthlyUSD) ||
+		!strings.Contains(tx.Own[1], map[bool]string{true: "owning is cheaper", false: "renting is cheaper"}[o.CheaperThanRenting()]) {
+		t.Errorf("owned %v a month against the best rented %v: %q", o.MonthlyUSD, best.MonthlyUSD, tx.Own[1])
 	}
 	for _, lang := range []string{"ru", "zh"} {
 		if x := FleetTextOf(f, Locale{Lang: lang}, name); x.Headline == tx.Headline || strings.Contains(x.Headline, "%s") {

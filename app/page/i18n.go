@@ -462,6 +462,8 @@ const (
 	MsgLoadTPOTTarget
 	MsgNoAnswerBudget
 	MsgNoAnswerDeadline
+	MsgOwnCheaper
+	MsgOwnDearer
 	NMsgs
 )
 
@@ -810,8 +812,8 @@ var messagesEN = [NMsgs]string{
 	MsgMixGroup:              "%s: %s of requests (%s)",
 	MsgOwnTitle:              "Own the GPUs instead?",
 	MsgOwnLine:               "%s GPUs owned: %s per busy GPU-hour against %s rented; %s a month",
-	MsgOwnBreakEven:          "owning pays off above %s utilisation (the fleet's own: %s)",
-	MsgOwnNever:              "renting stays cheaper at any utilisation",
+	MsgOwnBreakEven:          "against on-demand, owning pays off above %s utilisation (the fleet's own: %s)",
+	MsgOwnNever:              "against on-demand, renting stays cheaper at any utilisation",
 	MsgFleetUnsized:          "no fleet: %s",
 	MsgFleetReserved:         "reserved",
 	MsgLoadPeak:              "Peak while loading (quantising on the GPU)",
@@ -881,6 +883,8 @@ var messagesEN = [NMsgs]string{
 	MsgLoadTPOTTarget:        "TPOT target %s",
 	MsgNoAnswerBudget:        "Plans run this job, but none within your budget: raise it, or clear it to see what the job costs.",
 	MsgNoAnswerDeadline:      "Plans run this job, but none within your deadline: extend it, or clear it to see how long the job takes.",
+	MsgOwnCheaper:            "owning: %s a month against %s for the best rented fleet of the same day: owning is cheaper",
+	MsgOwnDearer:             "owning: %s a month against %s for the best rented fleet of the same day: renting is cheaper",
 }
 
 var MessagesRU = [NMsgs]string{
@@ -1222,7 +1226,7 @@ var MessagesRU = [NMsgs]string{
 	MsgMixGroup:              "%s: %s запросов (%s)",
 	MsgOwnTitle:              "Купить GPU вместо аренды?",
 	MsgOwnLine:               "%s GPU в собственности: %s за занятый GPU-час против %s в аренду; %s в месяц",
-	MsgOwnBreakEven:          "покупка окупается при загрузке выше %s (у этого парка: %s)",
+	MsgOwnBreakEven:          "против аренды по требованию покупка окупается при загрузке выше %s (у этого парка: %s)",
 	MsgOwnNever:              "аренда дешевле при любой загрузке",
 	MsgFleetUnsized:          "нет парка: %s",
 	MsgFleetReserved:         "резерв",
@@ -1293,6 +1297,8 @@ var MessagesRU = [NMsgs]string{
 	MsgLoadTPOTTarget:        "цель на токен %s",
 	MsgNoAnswerBudget:        "Задачу выполняют планы, но ни один не укладывается в бюджет: увеличьте его или очистите поле, чтобы увидеть стоимость.",
 	MsgNoAnswerDeadline:      "Задачу выполняют планы, но ни один не укладывается в срок: продлите его или очистите поле, чтобы увидеть длительность.",
+	MsgOwnCheaper:            "свои GPU: %s в месяц против %s за лучший арендованный парк на тот же день: покупка дешевле",
+	MsgOwnDearer:             "свои GPU: %s в месяц против %s за лучший арендованный парк на тот же день: аренда дешевле",
 }
 
 var messagesZH = [NMsgs]string{
@@ -1634,7 +1640,7 @@ var messagesZH = [NMsgs]string{
 	MsgMixGroup:              "%s：%s 的请求（%s）",
 	MsgOwnTitle:              "改为自购 GPU？",
 	MsgOwnLine:               "自购 %s 块 GPU：每个忙碌 GPU 小时 %s，租用为 %s；每月 %s",
-	MsgOwnBreakEven:          "利用率高于 %s 时自购更划算（本机群：%s）",
+	MsgOwnBreakEven:          "相对按需租用，利用率高于 %s 时自购更划算（本机群：%s）",
 	MsgOwnNever:              "任何利用率下租用都更便宜",
 	MsgFleetUnsized:          "无机群：%s",
 	MsgFleetReserved:         "预留",
@@ -1705,6 +1711,8 @@ var messagesZH = [NMsgs]string{
 	MsgLoadTPOTTarget:        "每 token 目标 %s",
 	MsgNoAnswerBudget:        "有方案能运行此任务，但都超出您的预算：请提高预算，或清空以查看任务费用。",
 	MsgNoAnswerDeadline:      "有方案能运行此任务，但都超出您的期限：请延长期限，或清空以查看任务耗时。",
+	MsgOwnCheaper:            "自购：每月 %s，同一天最佳租用机群为 %s：自购更便宜",
+	MsgOwnDearer:             "自购：每月 %s，同一天最佳租用机群为 %s：租用更便宜",
 }
 
 // Tr returns the message for key in lang, falling back to English.

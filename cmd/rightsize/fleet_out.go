@@ -68,6 +68,10 @@ type ownedJSON struct {
 	BreakEvenUtilisation *float64 `json:"break_even_utilisation"`
 	GPUs                 float64  `json:"gpus"`
 	MonthlyUSD           float64  `json:"monthly_usd"`
+	// BestRentedMonthlyUSD is the best rented fleet of the same day (the
+	// offer's best mix); CheaperThanRenting compares owning with it.
+	BestRentedMonthlyUSD float64 `json:"best_rented_monthly_usd"`
+	CheaperThanRenting   bool    `json:"cheaper_than_renting"`
 }
 
 type fleetOfferJSON struct {
@@ -189,7 +193,8 @@ func ownedFleet(o plan.Owned, fr plan.FleetRow, cat *catalog.Catalog) (*ownedJSO
 	u := f.Owned
 	j := &ownedJSON{PriceUSD: u.PriceUSD, Watts: u.Watts, PUE: u.PUE, KWhUSD: u.KWhUSD, DepreciationYears: u.DepreciationYears,
 		Utilisation: u.Utilisation, CapitalPerHourUSD: f.CapitalPerHourUSD, EnergyPerBusyHourUSD: f.EnergyPerBusyHourUSD,
-		PerBusyGPUHourUSD: f.PerBusyGPUHourUSD, RentedPerGPUHourUSD: f.RentedPerGPUHourUSD, GPUs: f.GPUs, MonthlyUSD: f.MonthlyUSD}
+		PerBusyGPUHourUSD: f.PerBusyGPUHourUSD, RentedPerGPUHourUSD: f.RentedPerGPUHourUSD, GPUs: f.GPUs, MonthlyUSD: f.MonthlyUSD,
+		BestRentedMonthlyUSD: f.RentedMonthlyUSD, CheaperThanRenting: f.CheaperThanRenting()}
 	if f.PaysOff() {
 		v := f.BreakEvenUtilisation
 		j.BreakEvenUtilisation = &v
@@ -345,6 +350,11 @@ func writeFleet(w io.Writer, f fleetJSON) {
 		fmt.Fprintf(w, "Owned: %g GPUs at %s each over %g years, %g W × PUE %.2f at $%.3f/kWh, %.0f%% busy: %s per busy GPU-hour against %s rented; %s a month; owning breaks even at %s.\n",
 			ow.GPUs, usd(ow.PriceUSD), ow.DepreciationYears, ow.Watts, ow.PUE, ow.KWhUSD, 100*ow.Utilisation, usd(ow.PerBusyGPUHourUSD), usd(ow.RentedPerGPUHourUSD),
 			usd(ow.MonthlyUSD), be)
+		verdict := "renting is cheaper"
+		if ow.CheaperThanRenting {
+			verdict = "owning is cheaper"
+		}
+		fmt.Fprintf(w, "Owned against the best rented fleet of the same day: %s a month against %s: %s.\n", usd(ow.MonthlyUSD), usd(ow.BestRentedMonthlyUSD), verdict)
 	}
 }
 

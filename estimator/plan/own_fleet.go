@@ -16,6 +16,17 @@ type OwnedFleet struct {
 	// MonthlyUSD is what owning them costs a month: GPUs × (capital per
 	// hour + utilisation × energy per busy hour) × HoursPerMonth.
 	MonthlyUSD float64
+	// RentedMonthlyUSD is the best rented fleet for the same day on the
+	// same offer (FleetPlan.Best: its mix of on-demand, spot and
+	// reservations), the basis the verdict compares with; the break-even
+	// utilisation above is against the on-demand price alone.
+	RentedMonthlyUSD float64
+}
+
+// CheaperThanRenting reports whether owning the fleet's peak costs less a
+// month than the best rented fleet for the same day.
+func (f OwnedFleet) CheaperThanRenting() bool {
+	return f.RentedMonthlyUSD > 0 && f.MonthlyUSD < f.RentedMonthlyUSD
 }
 
 // ErrNoWatts is OwnFleet's answer when neither the owned figures nor the
@@ -55,7 +66,7 @@ func OwnFleet(o Owned, fr FleetRow, tdpWatts float64) (OwnedFleet, error) {
 		return OwnedFleet{}, err
 	}
 	gpus := float64(fp.Peak) * float64(max(fr.Row.InstancesPerReplica, 1)) * off.GPUCount
-	return OwnedFleet{Owned: o, OwnedCost: c, GPUs: gpus,
+	return OwnedFleet{Owned: o, OwnedCost: c, GPUs: gpus, RentedMonthlyUSD: fp.Best.MonthlyUSD,
 		MonthlyUSD: gpus * (c.CapitalPerHourUSD + o.Utilisation*c.EnergyPerBusyHourUSD) * HoursPerMonth}, nil
 }
 
