@@ -607,6 +607,12 @@ func (p *planner) row(o *Offer, r *Row) {
 		p.batchMoney(o, r)
 	case Serving:
 		p.servingMoney(o, r)
+		if r.Fits && r.Replicas == 1 && r.Pricing != Spot {
+			// One replica serves the whole rate: sized, not redundant.
+			// Said, so N+1 is the user's choice (spot plans add their
+			// spare: spot.serving).
+			r.Notes = append(slices.Clip(r.Notes), Reason{Key: "note.no_spare", Args: []any{100 * r.Utilisation}})
+		}
 	}
 	p.reserved(o, r)
 	p.hostCheck(o, r)

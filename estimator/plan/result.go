@@ -162,6 +162,7 @@ var English = map[string]string{
 	"note.weights_substituted":   "%s weights have no kernel in this engine on %s GPUs: planned with %s weights",
 	"note.fp16_for_bf16":         "%s does not run on %s GPUs: runs %s instead, same memory",
 	"note.rental_no_offload":     "planned without your CPU offload (%s): a rented fleet holds the job on its GPUs, faster",
+	"note.no_spare":              "one replica at %s%% load serves the whole rate: no spare if it fails (add one for N+1)",
 	"note.serving_engine":        "serving assumes continuous batching (vLLM)",
 	"hosted.cheaper_than_api":    "self-hosting on %s beats %s above %s requests/s",
 	"hosted.never":               "%s stays cheaper than self-hosting at any rate one replica sustains",

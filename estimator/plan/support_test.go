@@ -288,3 +288,32 @@ func TestSpotFloor(t *testing.T) {
 		t.Fatalf("spot plan: cheapest %d, flagged %d", res.Cheapest, res.CheaperFlagged)
 	}
 }
+
+// TestSingleReplicaSaysNoSpare: a serving plan of one replica says it has
+// no spare, with its load; one of several does not.
+func TestSingleReplicaSaysNoSpare(t *testing.T) {
+	req, offers := servingRequest(t)
+	res := mustPlan(t, req, offers, plan.Options{})
+	ones, many := 0, 0
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		if !r.Fits {
+			continue
+		}
+		noted := false
+		for _, n := range r.Notes {
+			noted = noted || n.Key == "note.no_spare"
+		}
+		if r.Replicas == 1 {
+			ones++
+		} else {
+			many++
+		}
+		if noted != (r.Replicas == 1) {
+			t.Errorf("%s: %d replicas, no-spare note %v", r.Offer.ID, r.Replicas, noted)
+		}
+	}
+	if ones == 0 || many == 0 {
+		t.Fatalf("%d single-replica and %d multi-replica rows", ones, many)
+	}
+}
