@@ -63,6 +63,7 @@ func (c *Calculator) fleetUI() app.UI {
 	body := []app.UI{
 		app.H3().Text(c.t(page.MsgFleetTitle)),
 		app.P().ID("rs-fleet-best").Text(t.Headline),
+		app.If(t.VsCard != "", func() app.UI { return app.P().Class("rs-sub").ID("rs-fleet-vs-card").Text(t.VsCard) }),
 		app.If(f.Currency != "USD", func() app.UI {
 			return app.P().Class("rs-sub").Text(page.FXLine(l, c.pr.Cat, f.Currency))
 		}),

@@ -35,6 +35,10 @@ type FleetOut struct {
 	// (PlanOut.PerUSD), set by RunPlan.
 	PerUSD   float64
 	Currency string
+	// CardMonthly is the cheapest pick's monthly bill at the peak, in
+	// Currency (RunPlan sets it): the card above the fleet, which the
+	// fleet's text answers when the day costs less.
+	CardMonthly float64
 }
 
 // planFleet runs the planner's daily fleet for j; res.Peak is the plan at
@@ -84,6 +88,9 @@ func planFleet(j Job, pr Prices, req planner.Request, offers []planner.Offer) (p
 // bills of each price model, the mixed fleet and the owned alternative.
 type FleetText struct {
 	Headline string
+	// VsCard says why the fleet costs less than the cheapest pick above
+	// it (one "cheapest" per page); "" when it does not.
+	VsCard   string
 	Peak     string
 	Choices  []FleetChoiceText
 	Mix      string
@@ -122,6 +129,9 @@ func FleetTextOf(f FleetOut, l Locale, names Names) FleetText {
 	t.Headline = Fill(l.T(MsgFleetBest), offerName(l, f.Row.Row, names), f.money(l, best.MonthlyUSD), bestMixText(l, best))
 	if fp.SavingUSD > 0 {
 		t.Headline += " · " + Fill(l.T(MsgFleetSaving), f.money(l, fp.SavingUSD), l.Fixed(fp.SavingShare*100, 0)+"%")
+	}
+	if day := best.MonthlyUSD * f.PerUSD; f.CardMonthly > 0 && day < f.CardMonthly*(1-1e-9) {
+		t.VsCard = Fill(l.T(MsgFleetVsCard), l.Money(f.CardMonthly, f.Currency), l.Money(day, f.Currency))
 	}
 	t.Peak = Fill(l.T(MsgFleetPeak), l.Count(int64(fp.Peak)), l.Rate(f.Row.RequestsPerSecond.Peak()), l.Count(int64(fp.Min)))
 	for _, c := range []struct {

@@ -61,6 +61,12 @@ func TestFleetOnThePage(t *testing.T) {
 	if len(tx.Choices) != 5 || !tx.Choices[4].Best || len(tx.Own) != 3 || tx.Mix == "" {
 		t.Errorf("text %+v", tx)
 	}
+	// One "cheapest" per page: the fleet says why it costs less than the
+	// cheapest pick's card above it.
+	if day := best.MonthlyUSD * f.PerUSD; f.CardMonthly != out.Rows[out.Picks[0].Row].MonthlyCostDisp ||
+		(day < f.CardMonthly) != (tx.VsCard != "") || (tx.VsCard != "" && !strings.Contains(tx.VsCard, l.Money(f.CardMonthly, "EUR"))) {
+		t.Errorf("fleet %v against the card's %v: %q", day, f.CardMonthly, tx.VsCard)
+	}
 	// Own against rent on one basis: the best rented fleet of the same
 	// day (here spot, far under the on-demand price the break-even uses).
 	if o := f.Own; o.RentedMonthlyUSD != best.MonthlyUSD || o.CheaperThanRenting() != (o.MonthlyUSD < best.MonthlyUSD) ||

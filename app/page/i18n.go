@@ -464,6 +464,7 @@ const (
 	MsgNoAnswerDeadline
 	MsgOwnCheaper
 	MsgOwnDearer
+	MsgFleetVsCard
 	NMsgs
 )
 
@@ -885,6 +886,7 @@ var messagesEN = [NMsgs]string{
 	MsgNoAnswerDeadline:      "Plans run this job, but none within your deadline: extend it, or clear it to see how long the job takes.",
 	MsgOwnCheaper:            "owning: %s a month against %s for the best rented fleet of the same day: owning is cheaper",
 	MsgOwnDearer:             "owning: %s a month against %s for the best rented fleet of the same day: renting is cheaper",
+	MsgFleetVsCard:           "The cheapest pick above (%s a month) holds the peak on demand all day; this fleet follows the day's load and buys its hours the cheapest way: %s a month.",
 }
 
 var MessagesRU = [NMsgs]string{
@@ -1299,6 +1301,7 @@ var MessagesRU = [NMsgs]string{
 	MsgNoAnswerDeadline:      "Задачу выполняют планы, но ни один не укладывается в срок: продлите его или очистите поле, чтобы увидеть длительность.",
 	MsgOwnCheaper:            "свои GPU: %s в месяц против %s за лучший арендованный парк на тот же день: покупка дешевле",
 	MsgOwnDearer:             "свои GPU: %s в месяц против %s за лучший арендованный парк на тот же день: аренда дешевле",
+	MsgFleetVsCard:           "Самый дешёвый вариант выше (%s в месяц) весь день держит пиковую нагрузку по требованию; этот парк следует дневной нагрузке и покупает часы самым дешёвым способом: %s в месяц.",
 }
 
 var messagesZH = [NMsgs]string{
@@ -1713,6 +1716,7 @@ var messagesZH = [NMsgs]string{
 	MsgNoAnswerDeadline:      "有方案能运行此任务，但都超出您的期限：请延长期限，或清空以查看任务耗时。",
 	MsgOwnCheaper:            "自购：每月 %s，同一天最佳租用机群为 %s：自购更便宜",
 	MsgOwnDearer:             "自购：每月 %s，同一天最佳租用机群为 %s：租用更便宜",
+	MsgFleetVsCard:           "上方最便宜的方案（每月 %s）全天按需承载峰值；此机群随每日负载伸缩，并以最便宜的方式购买时长：每月 %s。",
 }
 
 // Tr returns the message for key in lang, falling back to English.

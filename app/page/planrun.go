@@ -297,6 +297,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 		}
 	}
 	if out.Kind == planner.Serving && res.Cheapest >= 0 {
+		out.Fleet.CardMonthly = res.Rows[res.Cheapest].MonthlyCostDisp
 		out.Serve = serveOf(req, &res.Rows[res.Cheapest])
 		out.Load = ServeLoadOf(req, &res.Rows[res.Cheapest])
 		// The selected GPU's own fleet: its cheapest row the picks may
