@@ -129,6 +129,9 @@ func (c *Calculator) answerPicks(class string, note app.UI) app.UI {
 		c.renderJobLine(),
 		note,
 		c.fxLine(),
+		app.If(c.state[page.FieldProviderKind] == "", func() app.UI {
+			return app.P().Class("rs-sub").ID("rs-kinds").Text(c.t(page.MsgKindsNote))
+		}),
 		&recommendation{Picks: c.pickViews(), Lang: c.lang(), CostLabel: c.planCostHeader(), TimeLabel: c.planTimeHeader()},
 		c.flaggedLine(),
 		c.planNotes(),

@@ -10,6 +10,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"rightsize/app/page"
+	"rightsize/catalog"
 	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
 )
@@ -1241,7 +1242,7 @@ func (c *Calculator) renderFilters() app.UI {
 	for _, cur := range c.pr.Cat.Currencies() {
 		currencies = append(currencies, option{cur, cur})
 	}
-	kinds := []option{{"", c.t(page.MsgAny)}}
+	kinds := []option{{"", c.t(page.MsgKindsDefault)}, {catalog.AnyKind, c.t(page.MsgKindsAny)}}
 	for _, k := range page.KindMsgs {
 		kinds = append(kinds, option{k.Kind, c.t(k.Msg)})
 	}

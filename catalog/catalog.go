@@ -18,6 +18,7 @@ package catalog
 import (
 	"cmp"
 	"slices"
+	"strings"
 	"time"
 
 	"rightsize/estimator"
@@ -185,6 +186,37 @@ const (
 	KindBroker        = "broker"
 	KindDecentralized = "decentralized"
 )
+
+// DefaultKinds are the provider kinds a plan rests on unless the user
+// widens them: hyperscalers, GPU clouds and the brokers that resell their
+// capacity, each with a contract, an SLA and invoiced billing. Marketplaces
+// (hosts listed by third parties, prices "from" the cheapest listing) and
+// decentralised networks (capacity from anonymous hosts, no SLA) are one
+// choice away, not the first answer: a production plan's first answer an
+// infrastructure engineer signs runs on a provider that answers for it.
+var DefaultKinds = []string{KindHyperscaler, KindGPUCloud, KindBroker}
+
+// AnyKind asks for every provider kind (the page's "any" and the CLI's
+// --kind any).
+const AnyKind = "any"
+
+// KindsFilter is the planner's kind filter for a user's choice: "" is
+// DefaultKinds, AnyKind every kind (nil), else the comma-separated kinds.
+func KindsFilter(choice string) []string {
+	switch choice = strings.TrimSpace(choice); choice {
+	case "":
+		return slices.Clone(DefaultKinds)
+	case AnyKind:
+		return nil
+	}
+	var out []string
+	for _, k := range strings.Split(choice, ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			out = append(out, k)
+		}
+	}
+	return out
+}
 
 // Provider is a company selling GPU time.
 type Provider struct {

@@ -465,6 +465,9 @@ const (
 	MsgOwnCheaper
 	MsgOwnDearer
 	MsgFleetVsCard
+	MsgKindsDefault
+	MsgKindsAny
+	MsgKindsNote
 	NMsgs
 )
 
@@ -887,6 +890,9 @@ var messagesEN = [NMsgs]string{
 	MsgOwnCheaper:            "owning: %s a month against %s for the best rented fleet of the same day: owning is cheaper",
 	MsgOwnDearer:             "owning: %s a month against %s for the best rented fleet of the same day: renting is cheaper",
 	MsgFleetVsCard:           "The cheapest pick above (%s a month) holds the peak on demand all day; this fleet follows the day's load and buys its hours the cheapest way: %s a month.",
+	MsgKindsDefault:          "clouds and brokers (default)",
+	MsgKindsAny:              "any, with marketplaces and decentralised networks",
+	MsgKindsNote:             "Plans on hyperscalers, GPU clouds and brokers; marketplaces and decentralised networks are under Filters, provider kind.",
 }
 
 var MessagesRU = [NMsgs]string{
@@ -1302,6 +1308,9 @@ var MessagesRU = [NMsgs]string{
 	MsgOwnCheaper:            "свои GPU: %s в месяц против %s за лучший арендованный парк на тот же день: покупка дешевле",
 	MsgOwnDearer:             "свои GPU: %s в месяц против %s за лучший арендованный парк на тот же день: аренда дешевле",
 	MsgFleetVsCard:           "Самый дешёвый вариант выше (%s в месяц) весь день держит пиковую нагрузку по требованию; этот парк следует дневной нагрузке и покупает часы самым дешёвым способом: %s в месяц.",
+	MsgKindsDefault:          "облака и брокеры (по умолчанию)",
+	MsgKindsAny:              "любой, с маркетплейсами и децентрализованными сетями",
+	MsgKindsNote:             "Планы у гиперскейлеров, GPU-облаков и брокеров; маркетплейсы и децентрализованные сети — в фильтрах, тип провайдера.",
 }
 
 var messagesZH = [NMsgs]string{
@@ -1717,6 +1726,9 @@ var messagesZH = [NMsgs]string{
 	MsgOwnCheaper:            "自购：每月 %s，同一天最佳租用机群为 %s：自购更便宜",
 	MsgOwnDearer:             "自购：每月 %s，同一天最佳租用机群为 %s：租用更便宜",
 	MsgFleetVsCard:           "上方最便宜的方案（每月 %s）全天按需承载峰值；此机群随每日负载伸缩，并以最便宜的方式购买时长：每月 %s。",
+	MsgKindsDefault:          "云厂商与经纪商（默认）",
+	MsgKindsAny:              "任意，含市场平台与去中心化网络",
+	MsgKindsNote:             "方案来自超大规模云、GPU 云与经纪商；市场平台与去中心化网络见筛选中的服务商类型。",
 }
 
 // Tr returns the message for key in lang, falling back to English.

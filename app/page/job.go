@@ -310,9 +310,8 @@ func (p *parser) parse() (Job, bool) {
 	} else {
 		p.fail(FieldCurrency, MsgUnknownChoice)
 	}
-	if k := strings.TrimSpace(s[FieldProviderKind]); k != "" {
-		j.Filters.Kinds = []string{k}
-	}
+	// "" is the default set (catalog.DefaultKinds), "any" every kind.
+	j.Filters.Kinds = catalog.KindsFilter(s[FieldProviderKind])
 	list := func(f Field) []string {
 		return strings.FieldsFunc(strings.TrimSpace(s[f]), func(r rune) bool { return r == ',' || r == ' ' })
 	}

@@ -143,3 +143,21 @@ func TestEmptyAnswerNamesItsCause(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultKindsOnThePage: the page's default plan, like the CLI's,
+// rests on hyperscalers, GPU clouds and brokers; "any" widens it.
+func TestDefaultKindsOnThePage(t *testing.T) {
+	j, _, out := answer(t, "m=mistral-7b-v0.3&rps=20&ttft=1000")
+	if strings.Join(j.Filters.Kinds, ",") != strings.Join(catalog.DefaultKinds, ",") {
+		t.Fatalf("kinds %v", j.Filters.Kinds)
+	}
+	for _, c := range out.Cands {
+		if c.Offer.ProviderKind == catalog.KindMarketplace || c.Offer.ProviderKind == catalog.KindDecentralized {
+			t.Fatalf("default plan on %s (%s)", c.Offer.ID, c.Offer.ProviderKind)
+		}
+	}
+	j, _, _ = answer(t, "m=mistral-7b-v0.3&rps=20&ttft=1000&pk=any")
+	if j.Filters.Kinds != nil {
+		t.Fatalf("pk=any: kinds %v", j.Filters.Kinds)
+	}
+}

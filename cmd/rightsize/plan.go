@@ -260,7 +260,7 @@ var planFlags = []struct{ name, def, usage string }{
 	{"pricing", "on-demand", "on-demand|spot|reserved-1y|reserved-3y"},
 	{"currency", "USD", "display currency (the catalog's FX table's)"},
 	{"provider", "", "comma-separated provider IDs"},
-	{"kind", "", "comma-separated provider kinds: hyperscaler,gpu-cloud,marketplace,broker,decentralized"},
+	{"kind", "", "comma-separated provider kinds: hyperscaler,gpu-cloud,marketplace,broker,decentralized, or any (default: hyperscaler,gpu-cloud,broker)"},
 	{"country", "", "comma-separated ISO codes of the provider's home country (billing, law, VAT); where the machines stand is --region"},
 	{"min-vcpus", "0", "minimum vCPUs per instance"},
 	{"min-ram", "0", "minimum host RAM per instance, GiB"},
@@ -443,7 +443,8 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 		errs = append(errs, err)
 	}
 	f := &req.Filters
-	f.Providers, f.Kinds, f.Countries = splitList(c.s("provider")), splitList(c.s("kind")), splitList(c.s("country"))
+	// No --kind is the default set (catalog.DefaultKinds), --kind any every kind.
+	f.Providers, f.Kinds, f.Countries = splitList(c.s("provider")), catalog.KindsFilter(c.s("kind")), splitList(c.s("country"))
 	f.Regions = splitList(c.s("region"))
 	add("provider", checkProviders(f.Providers, cat))
 	f.MinVCPUs, f.MinRAMGiB = integer("min-vcpus"), num("min-ram")
@@ -677,16 +678,21 @@ type planJSON struct {
 	// for its price (stale or far below the median) that would cost less
 	// than the cheapest pick: "cheaper if the price holds — verify". -1:
 	// none.
-	CheaperFlagged int           `json:"cheaper_flagged"`
-	Rows           []planRowJSON `json:"rows"`
-	Hosted         []hostedJSON  `json:"hosted,omitempty"`
-	Fleet          *fleetJSON    `json:"fleet,omitempty"`
+	CheaperFlagged int `json:"cheaper_flagged"`
+	// ProviderKinds are the provider kinds the plan considered (empty:
+	// every kind, --kind any); the default is hyperscaler, gpu-cloud and
+	// broker.
+	ProviderKinds []string      `json:"provider_kinds"`
+	Rows          []planRowJSON `json:"rows"`
+	Hosted        []hostedJSON  `json:"hosted,omitempty"`
+	Fleet         *fleetJSON    `json:"fleet,omitempty"`
 }
 
 func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJSON {
 	out := planJSON{Currency: res.Currency, FXAsOf: res.FXAsOf, Workload: req.Workload.Kind.String(),
 		CheckpointBytes: res.CheckpointBytes, Considered: res.Considered, Fitting: res.Fitting, Notes: []string{}, Rows: []planRowJSON{},
-		FreshnessDays: res.FreshnessDays, Warnings: pickWarnings(res), CheaperFlagged: res.CheaperFlagged}
+		FreshnessDays: res.FreshnessDays, Warnings: pickWarnings(res), CheaperFlagged: res.CheaperFlagged,
+		ProviderKinds: append([]string{}, req.Filters.Kinds...)}
 	for _, x := range req.FX {
 		if x.Currency == res.Currency && x.Currency != "USD" {
 			out.FXSource = x.Source
@@ -803,6 +809,9 @@ func writeTable(w io.Writer, p planJSON) {
 	}
 	for _, n := range p.Notes {
 		fmt.Fprintln(w, "note: "+n)
+	}
+	if len(p.ProviderKinds) > 0 {
+		fmt.Fprintln(w, "providers: "+strings.Join(p.ProviderKinds, ", ")+" (--kind any adds marketplaces and decentralised networks)")
 	}
 	head, cells := columns(p)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

@@ -108,3 +108,27 @@ func TestEmitWithWorkload(t *testing.T) {
 		t.Fatalf("launch:\n%s", out)
 	}
 }
+
+// TestPlanDefaultKinds: the plan rests on hyperscalers, GPU clouds and
+// brokers unless asked (--kind any adds marketplaces and decentralised
+// networks), and says so.
+func TestPlanDefaultKinds(t *testing.T) {
+	args := []string{"--model", "mistral-7b-v0.3", "--requests-per-second", "20", "--prompt-tokens", "500", "--output-tokens", "200", "--ttft-p95", "1s", "--all", "--top", "0"}
+	def := planJSONOf(t, args...)
+	if strings.Join(def.ProviderKinds, ",") != "hyperscaler,gpu-cloud,broker" {
+		t.Fatalf("default kinds %v", def.ProviderKinds)
+	}
+	for _, r := range def.Rows {
+		if r.ProviderKind == "marketplace" || r.ProviderKind == "decentralized" {
+			t.Fatalf("default plan lists %s (%s)", r.OfferID, r.ProviderKind)
+		}
+	}
+	all := planJSONOf(t, append(args, "--kind", "any")...)
+	seen := map[string]bool{}
+	for _, r := range all.Rows {
+		seen[r.ProviderKind] = true
+	}
+	if len(all.ProviderKinds) != 0 || !seen["marketplace"] || !seen["decentralized"] || len(all.Rows) <= len(def.Rows) {
+		t.Fatalf("--kind any: kinds %v, seen %v, %d rows against %d", all.ProviderKinds, seen, len(all.Rows), len(def.Rows))
+	}
+}
