@@ -117,6 +117,9 @@ func (c *Calculator) renderAnswer() app.UI {
 			app.H2().Text(c.t(page.MsgAnswerTitle)),
 			c.renderJobLine(),
 			app.P().Class("rs-sub").ID("rs-no-answer").Text(c.t(c.ps.out.NoneWhy)),
+			app.If(c.ps.out.WidenedDrop != "", func() app.UI {
+				return app.P().Class("rs-sub").ID("rs-widened").Text(c.ps.out.WidenedLine(c.loc(), page.Names{GPU: c.gpuName, Provider: c.providerName}))
+			}),
 		)
 	}
 	return c.answerPicks("rs-answer", app.P().Class("rs-sub").Text(c.t(page.MsgAnswerNote)))

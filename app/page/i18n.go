@@ -468,6 +468,7 @@ const (
 	MsgKindsDefault
 	MsgKindsAny
 	MsgKindsNote
+	MsgWidened
 	NMsgs
 )
 
@@ -893,6 +894,7 @@ var messagesEN = [NMsgs]string{
 	MsgKindsDefault:          "clouds and brokers (default)",
 	MsgKindsAny:              "any, with marketplaces and decentralised networks",
 	MsgKindsNote:             "Plans on hyperscalers, GPU clouds and brokers; marketplaces and decentralised networks are under Filters, provider kind.",
+	MsgWidened:               "Without the filter “%s”: %s at %s an hour, %s.",
 }
 
 var MessagesRU = [NMsgs]string{
@@ -1311,6 +1313,7 @@ var MessagesRU = [NMsgs]string{
 	MsgKindsDefault:          "облака и брокеры (по умолчанию)",
 	MsgKindsAny:              "любой, с маркетплейсами и децентрализованными сетями",
 	MsgKindsNote:             "Планы у гиперскейлеров, GPU-облаков и брокеров; маркетплейсы и децентрализованные сети — в фильтрах, тип провайдера.",
+	MsgWidened:               "Без фильтра «%s»: %s за %s в час, %s.",
 }
 
 var messagesZH = [NMsgs]string{
@@ -1729,6 +1732,7 @@ var messagesZH = [NMsgs]string{
 	MsgKindsDefault:          "云厂商与经纪商（默认）",
 	MsgKindsAny:              "任意，含市场平台与去中心化网络",
 	MsgKindsNote:             "方案来自超大规模云、GPU 云与经纪商；市场平台与去中心化网络见筛选中的服务商类型。",
+	MsgWidened:               "去掉筛选“%s”后：%s，每小时 %s，共 %s。",
 }
 
 // Tr returns the message for key in lang, falling back to English.

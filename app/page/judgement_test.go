@@ -141,6 +141,12 @@ func TestEmptyAnswerNamesItsCause(t *testing.T) {
 		if len(out.Cands) != 0 || out.NoneWhy != want {
 			t.Errorf("%s: %d plans, why %v, want %v", frag, len(out.Cands), out.NoneWhy, want)
 		}
+		// And what fits without it.
+		id := func(s string) string { return s }
+		line := out.WidenedLine(Locale{Lang: "en"}, Names{GPU: id, Provider: id})
+		if out.Widened.Offer == nil || !strings.Contains(line, out.Widened.Offer.InstanceType) || !strings.Contains(line, Locale{Lang: "en"}.T(widenedFields[out.WidenedDrop])) {
+			t.Errorf("%s: widened %q (dropped %q)", frag, line, out.WidenedDrop)
+		}
 	}
 }
 

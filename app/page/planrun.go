@@ -128,9 +128,14 @@ type PlanOut struct {
 	// deadline where plans run the job but cost or take too much
 	// (MsgNoAnswerBudget, MsgNoAnswerDeadline), else MsgNoAnswer.
 	NoneWhy MsgKey
-	Cands   []Candidate // every plan that fits, cheapest first
-	Points  []Candidate // the chart: the cheapest paretoPoints and the whole front
-	Serve   ServeResult // the cheapest pick's fleet
+	// Widened is, when nothing fits, the cheapest plan with the narrowest
+	// filter dropped (planner.Widen) and WidenedDrop that filter ("" and
+	// a nil Offer: none).
+	Widened     planner.Row
+	WidenedDrop string
+	Cands       []Candidate // every plan that fits, cheapest first
+	Points      []Candidate // the chart: the cheapest paretoPoints and the whole front
+	Serve       ServeResult // the cheapest pick's fleet
 	// Load is one engine copy of the cheapest pick's fleet against the
 	// request rate (the serving latency chart), simulated once per plan.
 	Load ServeLoad
@@ -282,6 +287,11 @@ func RunPlan(j Job, pr Prices) PlanOut {
 	if i, ok := idx[res.CheaperFlagged]; ok {
 		out.Flagged = i
 	}
+	if len(out.Cands) == 0 {
+		if w, dropped, ok := planner.Widen(req, pr.PlanOffers(j.In.Weights), planner.Options{Yield: pr.Yield}); ok {
+			out.Widened, out.WidenedDrop = w.Rows[w.Cheapest], dropped
+		}
+	}
 	switch {
 	case len(out.Cands) > 0:
 	case res.OverBudget > 0:
@@ -401,4 +411,26 @@ func (l Locale) KindLabel(kind string) string {
 		}
 	}
 	return ""
+}
+
+// widenedFields are the filters planner.Widen drops, as the page names
+// them.
+var widenedFields = map[string]MsgKey{"region": MsgRegionField, "provider": MsgProvider, "country": MsgCountry,
+	"budget": MsgBudget, "deadline": MsgDeadline}
+
+// WidenedLine says what fits without the filter that emptied the answer
+// ("Without Provider's country: Yandex · gpu-standard-v3 (A100 80GB) at
+// $5.70/h, $27.92"), or "".
+func (o *PlanOut) WidenedLine(l Locale, n Names) string {
+	r := o.Widened
+	k, ok := widenedFields[o.WidenedDrop]
+	if r.Offer == nil || !ok {
+		return ""
+	}
+	what := n.Provider(r.Offer.Provider) + " · " + r.Offer.InstanceType
+	if r.Instances > 1 {
+		what += " ×" + strconv.Itoa(r.Instances)
+	}
+	what += " (" + n.GPU(r.Offer.GPU) + ")"
+	return Fill(l.T(MsgWidened), l.T(k), what, l.Money(r.PricePerHourDisp, o.Currency), l.Money(r.RankedCostDisp, o.Currency))
 }

@@ -538,6 +538,14 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 		return fail("%v", err)
 	}
 	out := newPlanJSON(req, res, cat)
+	if res.Cheapest < 0 {
+		// Nothing fits: say what does exist without the narrowest filter.
+		if w, dropped, ok := plan.Widen(req, cat.PlanOffersAt(req.Input.Weights, now()), plan.Options{MaxInstances: maxInst}); ok {
+			r := w.Rows[w.Cheapest]
+			out.Widened = &widenedJSON{Dropped: dropped, OfferID: r.Offer.ID, Provider: r.Offer.Provider, InstanceType: r.Offer.InstanceType,
+				GPU: r.Offer.GPU, Instances: r.Instances, PricePerHourDisp: r.PricePerHourDisp, CostDisp: r.RankedCostDisp}
+		}
+	}
 	if c.s("format") != "json" && c.stderr != nil {
 		for _, w := range out.Warnings {
 			fmt.Fprintln(c.stderr, "warning: "+w)
@@ -679,6 +687,9 @@ type planJSON struct {
 	// than the cheapest pick: "cheaper if the price holds — verify". -1:
 	// none.
 	CheaperFlagged int `json:"cheaper_flagged"`
+	// Widened is what fits with the narrowest filter dropped when nothing
+	// fits with all of them (plan.Widen); absent otherwise.
+	Widened *widenedJSON `json:"widened,omitempty"`
 	// ProviderKinds are the provider kinds the plan considered (empty:
 	// every kind, --kind any); the default is hyperscaler, gpu-cloud and
 	// broker.
@@ -950,6 +961,21 @@ func pickWarnings(res plan.Result) []string {
 	return out
 }
 
+// widenedJSON is the cheapest plan without one filter: the filter
+// dropped ("gpu", "region", "provider", "country", "budget", "deadline"),
+// the offer, its hourly price and the plan's ranked cost (job or monthly),
+// in the plan's currency.
+type widenedJSON struct {
+	Dropped          string  `json:"dropped"`
+	OfferID          string  `json:"offer_id"`
+	Provider         string  `json:"provider"`
+	InstanceType     string  `json:"instance_type"`
+	GPU              string  `json:"gpu"`
+	Instances        int     `json:"instances"`
+	PricePerHourDisp float64 `json:"price_per_hour_disp"`
+	CostDisp         float64 `json:"cost_disp"`
+}
+
 // writePickNotes writes, under the table, what each pick runs other than
 // the job asked (the support table's substitutions) and the cheaper plan
 // the picks passed over for its price.
@@ -966,6 +992,11 @@ func writePickNotes(w io.Writer, p planJSON) {
 				fmt.Fprintln(w, "note: "+line)
 			}
 		}
+	}
+	if x := p.Widened; x != nil {
+		fmt.Fprintf(w, "nothing fits with --%s as given; without it the cheapest plan is %s ×%d (%s) at %s %s/h, %s %s\n", x.Dropped,
+			catalog.Printable(x.Provider+" "+x.InstanceType), x.Instances, x.GPU, strconv.FormatFloat(x.PricePerHourDisp, 'f', 2, 64), p.Currency,
+			strconv.FormatFloat(x.CostDisp, 'f', 2, 64), p.Currency)
 	}
 	if i := p.CheaperFlagged; i >= 0 && i < len(p.Rows) {
 		r := p.Rows[i]
