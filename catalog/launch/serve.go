@@ -100,6 +100,17 @@ func (e *emitter) engineCommands(k Kind) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if !perProcess && k == VLLM && s.nodes > 1 {
+		// One vLLM copy over several instances runs on a Ray cluster: the
+		// first instance starts its head and serves, the others join it
+		// (vLLM docs, "Distributed inference and serving", multi-node:
+		// ray start --head --port=6379 on the head, ray start
+		// --address=<head>:6379 on the workers). One script for every
+		// instance, told apart by NODE_RANK, as SGLang's and torchrun's
+		// multi-node launches are.
+		return "if [ \"$NODE_RANK\" = 0 ]; then\n  ray start --head --port=6379\n  " +
+			strings.ReplaceAll(c.String(), "\n", "\n  ") + "\nelse\n  ray start --address=\"$HEAD_IP:6379\" --block\nfi\n", nil
+	}
 	if !perProcess {
 		return c.String() + "\n", nil
 	}
@@ -220,7 +231,7 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		}
 		if s.nodes > 1 {
 			c.flag("--distributed-executor-backend", "ray")
-			e.note("one copy spans " + plural(s.nodes, "instance") + ": start a Ray cluster over them first (ray start --head, then ray start --address on the others) and run vllm serve on the head")
+			e.note("one copy spans " + plural(s.nodes, "instance") + ": run this script on each with NODE_RANK 0.." + itoa(s.nodes-1) + " and HEAD_IP the first one's address; the first starts the Ray head and serves, the others join it")
 		}
 		if d := dtypeName(e.in.Weights); d != "" {
 			c.flag("--dtype", d)

@@ -1,6 +1,7 @@
 package launch_test
 
 import (
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -66,5 +67,32 @@ func TestContextCoversLongestRequest(t *testing.T) {
 	}
 	if text := l.Text(); !strings.Contains(text, "--max-model-len 14089") {
 		t.Fatalf("chat mix launch (mean %d+%d):\n%s", w.MeanPrompt, w.MeanOutput, text)
+	}
+}
+
+// TestMultiNodeVLLMRuns: one vLLM copy over two instances is one runnable
+// script: the first instance (NODE_RANK 0) starts the Ray head and
+// serves, the other joins it; it parses as POSIX shell.
+func TestMultiNodeVLLMRuns(t *testing.T) {
+	req := serving(t, "llama-3.1-405b", 2, estimator.VLLM, plan.OnDemand)
+	row := servingRow(t, req, "aws-p5.48xlarge", 8, 1, 1)
+	row.PP, row.InstancesPerReplica, row.Instances, row.GPUs = 2, 2, 2, 16
+	l, err := launch.Emit(launch.VLLM, req, row, nil, "llama-3.1-405b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := l.Files[0].Text
+	head, worker := strings.Index(text, "ray start --head --port=6379"), strings.Index(text, `ray start --address="$HEAD_IP:6379" --block`)
+	serve := strings.Index(text, "vllm serve")
+	if !strings.Contains(text, `if [ "$NODE_RANK" = 0 ]; then`) || head < 0 || worker < 0 || !(head < serve && serve < worker) ||
+		!strings.Contains(text, "--pipeline-parallel-size 2") || !strings.Contains(text, "--distributed-executor-backend ray") {
+		t.Fatalf("multi-node launch:\n%s", text)
+	}
+	if sh, err := exec.LookPath("sh"); err == nil {
+		cmd := exec.Command(sh, "-n")
+		cmd.Stdin = strings.NewReader(text)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("sh -n: %v: %s\n%s", err, out, text)
+		}
 	}
 }
