@@ -178,23 +178,99 @@ func TestOneStory(t *testing.T) {
 	}
 }
 
-// TestFitRowsAgreeWithPlanner: a GPU of the fit table that the planner
-// priced shows a count the planner's plan can hold, and one that fits the
-// job as set shows the user's own count.
+// TestFitRowsAgreeWithPlanner: the fit table's cost column is the
+// planner's, row for row. Every GPU the planner runs the job on has a fit
+// row, priced (PlanOut.Best) by the planner's cheapest row on that GPU of
+// those the picks may rest on (of all its rows where there is none): the
+// same offer, GPUs and split, cost and price per GPU-hour as that row. A
+// GPU the planner has no row on is not priced. Where the row's offer is
+// the GPU's cheapest listing (the "from" column), both columns say one
+// price per GPU-hour. A GPU that fits the job as set shows the user's own
+// count.
 func TestFitRowsAgreeWithPlanner(t *testing.T) {
+	cat := catalog.Default()
+	samePrice := 0
 	for _, frag := range userJobs {
 		j, r, out := answer(t, frag)
+		// The planner's cheapest fitting row per GPU, read from its rows
+		// (ranked cheapest first, costs equal to the cent by time):
+		// best[g] indexes out.Rows, free[g] says whether the picks may
+		// rest on some row of g, low[g] is the least cost of those.
+		best, free, low := map[string]int{}, map[string]bool{}, map[string]float64{}
+		for i := range out.Rows {
+			w := &out.Rows[i]
+			if !w.Fits {
+				continue
+			}
+			g, ok := w.Offer.GPU, w.PassedOver.Key == ""
+			if _, seen := best[g]; !seen || (ok && !free[g]) {
+				best[g] = i
+			}
+			if ok && (!free[g] || w.RankedCostDisp < low[g]) {
+				low[g] = w.RankedCostDisp
+			}
+			free[g] = free[g] || ok
+		}
+		listed := map[string]bool{}
+		priced := 0
 		for _, f := range r.Fit {
-			if f.Fits && f.Plan.GPUs != j.In.GPUs {
-				t.Errorf("%q: %s fits as set but shows %d GPUs, not %d", frag, f.GPU.ID, f.Plan.GPUs, j.In.GPUs)
+			g := f.GPU.ID
+			listed[g] = true
+			if f.Fits && f.Plan != PlanOf(j.In) {
+				t.Errorf("%q: %s fits as set but shows %+v, not the user's %+v", frag, g, f.Plan, PlanOf(j.In))
 			}
 			if f.Fits && !f.Found {
-				t.Errorf("%q: %s fits but was not found", frag, f.GPU.ID)
+				t.Errorf("%q: %s fits but was not found", frag, g)
 			}
-			if _, ok := out.Best(f.GPU.ID); ok && f.Found && f.Plan.GPUs < 1 {
-				t.Errorf("%q: %s priced by the planner, fit row shows %d GPUs", frag, f.GPU.ID, f.Plan.GPUs)
+			x, ok := out.Best(g)
+			b, planned := best[g]
+			if ok != planned {
+				t.Errorf("%q: %s: fit row priced %v, planner rows on it %v", frag, g, ok, planned)
+				continue
+			}
+			if !ok {
+				continue
+			}
+			priced++
+			if x.Row < 0 || x.Row >= len(out.Rows) {
+				t.Errorf("%q: %s: fit row's plan is row %d of %d", frag, g, x.Row, len(out.Rows))
+				continue
+			}
+			w, want := &out.Rows[x.Row], &out.Rows[b]
+			switch {
+			case x.Offer != w.Offer || x.Offer.GPU != g || !w.Fits:
+				t.Errorf("%q: %s: fit row on %s (a %s), the planner's row %d on %s", frag, g, x.Offer.ID, x.Offer.GPU, x.Row, w.Offer.ID)
+			case x.Plan != (Plan{GPUs: int(w.GPUs), TP: w.TP, PP: w.PP, ZeRO: w.ZeRO}):
+				t.Errorf("%q: %s: fit row's plan %+v, the planner's row %v GPUs TP %d PP %d ZeRO %d", frag, g, x.Plan, w.GPUs, w.TP, w.PP, w.ZeRO)
+			case !near(x.Cost, w.RankedCostDisp) || !near(x.Cost, want.RankedCostDisp):
+				t.Errorf("%q: %s: fit row costs %v, its planner row %v, the planner's cheapest on the GPU %v (%s)", frag, g, x.Cost, w.RankedCostDisp, want.RankedCostDisp, want.Offer.ID)
+			case free[g] && x.Cost > low[g]+0.01*out.PerUSD*(1+1e-9):
+				// the planner ranks costs equal to the cent (USD) by time
+				t.Errorf("%q: %s: fit row costs %v, another plan on the GPU %v", frag, g, x.Cost, low[g])
+			case x.PassedOver != (want.PassedOver.Key != ""):
+				t.Errorf("%q: %s: fit row passed over %v, the planner's cheapest on the GPU %q", frag, g, x.PassedOver, want.PassedOver.Key)
+			case !near(x.PerGPUHour, w.PricePerHourDisp/w.Offer.GPUCount):
+				t.Errorf("%q: %s: fit row at %v per GPU-hour, its planner row %v", frag, g, x.PerGPUHour, w.PricePerHourDisp/w.Offer.GPUCount)
+			}
+			if x.Pricing == planner.OnDemand && f.From.offer != nil && f.From.offer.ID == x.Offer.ID {
+				from, cur := f.From.In(cat, out.Currency)
+				if cur != out.Currency || !near(from, x.PerGPUHour) {
+					t.Errorf("%q: %s on %s: from %v %s per GPU-hour, the plan's cost at %v %s", frag, g, x.Offer.ID, from, cur, x.PerGPUHour, out.Currency)
+				}
+				samePrice++
 			}
 		}
+		if priced == 0 {
+			t.Errorf("%q: no fit row priced", frag)
+		}
+		for g := range best {
+			if !listed[g] {
+				t.Errorf("%q: the planner runs the job on %s, which has no fit row", frag, g)
+			}
+		}
+	}
+	if samePrice == 0 {
+		t.Error("no fit row's plan is on its GPU's cheapest listing: the two price columns were never compared")
 	}
 }
 
