@@ -204,14 +204,8 @@ func (p *planner) sustainable(sc *serveCurve) (float64, Reason) {
 		switch {
 		case w.TTFTP95Seconds > 0 && l.ttft95 > w.TTFTP95Seconds:
 			return 0, Reason{Key: "slo.ttft_prefill", Args: []any{sc.ttft[0]}}
-		case sc.bound == estimator.BoundBandwidth:
-			return 0, Reason{Key: "slo.tpot_bandwidth", Args: []any{sc.tpot[0]}}
-		case sc.bound == estimator.BoundHost:
-			return 0, Reason{Key: "slo.tpot_host", Args: []any{sc.tpot[0]}}
-		case sc.bound == estimator.BoundCommunication:
-			return 0, Reason{Key: "slo.tpot_communication", Args: []any{sc.tpot[0]}}
 		default:
-			return 0, Reason{Key: "slo.tpot_compute", Args: []any{sc.tpot[0]}}
+			return 0, tpotReason(sc.bound, sc.tpot[0])
 		}
 	}
 	if meets(sc.at(hi, 1, out)) {
@@ -230,6 +224,20 @@ func (p *planner) sustainable(sc *serveCurve) (float64, Reason) {
 		}
 	}
 	return lo, Reason{}
+}
+
+// tpotReason is why a TPOT target below tpot, one sequence's decode step
+// on an idle replica, is met at no rate: what bounds that step.
+func tpotReason(bound estimator.Bound, tpot float64) Reason {
+	switch bound {
+	case estimator.BoundBandwidth:
+		return Reason{Key: "slo.tpot_bandwidth", Args: []any{tpot}}
+	case estimator.BoundHost:
+		return Reason{Key: "slo.tpot_host", Args: []any{tpot}}
+	case estimator.BoundCommunication:
+		return Reason{Key: "slo.tpot_communication", Args: []any{tpot}}
+	}
+	return Reason{Key: "slo.tpot_compute", Args: []any{tpot}}
 }
 
 // copyShape is one engine copy: TP × PP GPUs, how many fit in an instance
@@ -402,6 +410,14 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	if sc.ok && p.req.Workload.Kind == Serving {
 		sc.mu, sc.why = p.sustainable(&sc)
 		sc.sim = p.newSimMemo(in, hw)
+		// The simulator adds the engine's fixed cost per request and
+		// chunks the prompt: where its idle replica already misses the
+		// SLOs, no count of this shape meets them (serve_sim.go, idle).
+		if sc.mu > 0 {
+			if why, miss := p.floor(&sc); miss {
+				sc.mu, sc.why = 0, why
+			}
+		}
 	}
 	p.keepCurve(k, memo, sc)
 	return sc

@@ -73,3 +73,117 @@ func TestServingPlanIsTheSimulator(t *testing.T) {
 		t.Errorf("at %.1f in flight: simulated TPOT %.4f s, closed form %.4f s", r.Concurrency, r.TPOTSeconds, sp.TPOTSeconds)
 	}
 }
+
+// idleTTFT is the simulator's TTFT of one request alone on one copy of in
+// on o's GPUs (TP × PP of in).
+func idleTTFT(t *testing.T, in estimator.Input, o plan.Offer, w estimator.Workload) float64 {
+	t.Helper()
+	in.PP, in.VRAM, in.Batch = 1, o.GPUMemory, 1
+	in.GPUs = in.TP
+	cfg, err := sim.NewConfig(in, o.Hardware, estimator.Efficiency{}, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Load.Requests, cfg.Load.Concurrency = 1, 1
+	res, err := sim.Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.TTFT.P95
+}
+
+// A TTFT target below what one request takes on an idle replica (SGLang's
+// fixed cost per request alone, 0.106 s, is above 0.1 s) is met by no
+// replica count: the plan says so at once, with the simulator's idle
+// figure, instead of simulating every count up to the instance limit and
+// blaming the limit.
+func TestServingTargetBelowIdleFloor(t *testing.T) {
+	in := modelInput(t, "llama-3.1-8b")
+	in.Engine = estimator.SGLang
+	o := gpuOffer(t, "h100-sxm", 1, estimator.BF16)
+	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 5, PromptTokens: 1000, OutputTokens: 200, TTFTP95Seconds: 0.1}
+	res, runs, err := plan.SimRuns(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{KeepUnfit: true, MaxInstances: 8192})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Rows[0]
+	in.TP = 1
+	idle := idleTTFT(t, in, o, estimator.Workload{PromptTokens: 1000, OutputTokens: 200})
+	if r.Fits || r.FitReason.Key != "slo.ttft_prefill" || len(r.FitReason.Args) != 1 || r.FitReason.Args[0] != idle || !(idle > 0.106) {
+		t.Errorf("fits %v, %v (%v); want slo.ttft_prefill at the idle replica's TTFT %.4f s", r.Fits, r.FitReason, r.FitReason.Args, idle)
+	}
+	for _, n := range runs {
+		if n != 0 {
+			t.Errorf("%d simulated runs sizing a shape no count can serve", n)
+		}
+	}
+}
+
+// Where one copy's idle TTFT misses the target (16k-token prompts on one
+// H100 take longer than 0.2 s to prefill, with SGLang's fixed cost) the
+// plan sizes a wider tensor-parallel copy that meets it, rather than
+// failing on the narrow shape the closed form ranked first.
+func TestServingWidensPastIdleFloor(t *testing.T) {
+	in := modelInput(t, "llama-3.2-3b")
+	in.Engine, in.Weights, in.Seq = estimator.SGLang, estimator.INT8, 32768
+	o := gpuOffer(t, "h100-sxm", 8, estimator.INT8)
+	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 1.859, TTFTP95Seconds: 0.2}
+	r := serveOne(t, in, o, w, false)
+	x := in
+	x.TP = 1
+	narrow := idleTTFT(t, x, o, estimator.Workload{PromptTokens: 16384, OutputTokens: 16384})
+	if !(narrow > 0.2) {
+		t.Fatalf("one GPU's idle TTFT %.4f s: the case needs it above the 0.2 s target", narrow)
+	}
+	if !r.Fits || r.TP < 2 || !(r.TTFTP95Seconds <= 0.2) || r.TTFTP95Seconds == 0 {
+		t.Errorf("fits %v (%v), TP %d, p95 TTFT %.4f s; want a wider copy within 0.2 s", r.Fits, r.FitReason, r.TP, r.TTFTP95Seconds)
+	}
+}
+
+// The replica search costs a number of simulated runs logarithmic in the
+// instance limit: at --max-instances 8192 a TTFT target close to the idle
+// floor needs hundreds of replicas of an L40S, which a one-step scan from
+// the closed form's count found in 88 runs. The count meets the target,
+// and a count within the search's margin below it (one replica, or 1/64
+// of the count beyond 128) misses it.
+func TestServingSearchIsLogarithmic(t *testing.T) {
+	in := modelInput(t, "llama-3.1-8b")
+	in.Engine = estimator.VLLM
+	o := gpuOffer(t, "l40s", 1, estimator.BF16)
+	const lam, target = 100.0, 0.3
+	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: lam, PromptTokens: 2000, OutputTokens: 500, TTFTP95Seconds: target}
+	res, runs, err := plan.SimRuns(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{KeepUnfit: true, MaxInstances: 8192})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Rows[0]
+	if !r.Fits || r.TTFTP95Seconds > target || r.Replicas < 128 {
+		t.Fatalf("fits %v (%v), %d replicas, p95 TTFT %.4f s", r.Fits, r.FitReason, r.Replicas, r.TTFTP95Seconds)
+	}
+	// 2⌈log₂ 8192⌉ + 2 = 28.
+	for _, n := range runs {
+		if n > 28 {
+			t.Errorf("%d simulated runs for one shape, want at most 28", n)
+		}
+	}
+	x := in
+	x.GPUs, x.TP, x.PP, x.VRAM, x.Batch = 1, 1, 1, o.GPUMemory, 1
+	cfg, err := sim.NewConfig(x, o.Hardware, estimator.Efficiency{}, estimator.Workload{PromptTokens: 2000, OutputTokens: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Load.Requests, cfg.Load.Seed, cfg.Load.RangeRatio = 150, 1, 1
+	missed := false
+	for k := r.Replicas - max(1, r.Replicas/64); k < r.Replicas && !missed; k++ {
+		c := cfg
+		c.Load.RatePerSecond = lam / float64(k)
+		res, err := sim.Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		missed = res.TTFT.P95 > target
+	}
+	if !missed {
+		t.Errorf("%d replicas, and every count down to %d meets %.1f s too", r.Replicas, r.Replicas-max(1, r.Replicas/64), target)
+	}
+}
