@@ -117,17 +117,24 @@ func engineVersion(in Input) EngineVersion {
 //     unoptimized inference engine can spend as much as half of its time
 //     on CPU overhead"; its Nsight trace shows no idle GPU time between
 //     decode steps).
-//   - vLLM 0.14.0: async scheduling on by default (release notes of
-//     v0.14.0, 2026-01: "Overlaps engine core scheduling with GPU
-//     execution", vllm-project/vllm#27614; opt-in with --async-scheduling
-//     from v0.10, vllm-project/vllm#19970).
+//   - vLLM 0.8.0: the V1 engine by default (vLLM blog, "vLLM V1: A Major
+//     Upgrade to vLLM's Core Architecture", 2025-01-27): the scheduler and
+//     model runner run in their own EngineCore process with a persistent
+//     batch, while tokenisation, detokenisation and streaming run in the
+//     API server's process beside it. Measured without async scheduling
+//     (GPUStack's performance lab, gpustack/gpustack_serving_points.csv:
+//     vLLM 0.11.0 Qwen3-8B on an H100 at 1–8 requests in flight, TPOT
+//     7.2–7.7 ms; the device step is 7.5 ms), the step is the device's, not
+//     device + servingStepFloor (11.5 ms, +57%). Async scheduling (opt-in
+//     from v0.10, vllm-project/vllm#19970; the default from v0.14.0,
+//     vllm-project/vllm#27614) overlaps the rest.
 //   - TensorRT-LLM: its overlap scheduler is on by default (TensorRT-LLM
 //     docs, "Overlap Scheduler": "CPU work (step n) and GPU computation
 //     (step n+1) run concurrently"); no older release is measured, so
 //     every release is taken as overlapping.
 var (
 	sglangOverlapSince = EngineVersion{0, 4, 0}
-	vllmOverlapSince   = EngineVersion{0, 14, 0}
+	vllmOverlapSince   = EngineVersion{0, 8, 0}
 )
 
 // overlapsHost reports whether in's serving engine hides its per-step

@@ -152,7 +152,7 @@ func TestEngineVersionParse(t *testing.T) {
 			t.Errorf("ParseEngineVersion(%q) accepted: %v", s, err)
 		}
 	}
-	if !(EngineVersion{0, 13, 9}).Less(vllmOverlapSince) || vllmOverlapSince.Less(EngineVersion{0, 14, 0}) {
+	if !(EngineVersion{0, 7, 3}).Less(vllmOverlapSince) || vllmOverlapSince.Less(EngineVersion{0, 8, 0}) {
 		t.Error("Less")
 	}
 	if v := EngineVersionOf(Input{Engine: VLLM}); v != CurrentEngineVersion(VLLM) || v.IsZero() {
@@ -161,7 +161,7 @@ func TestEngineVersionParse(t *testing.T) {
 }
 
 // TestEngineVersionOverlap: a release that overlaps its scheduler with the
-// GPU (SGLang ≥ 0.4, vLLM ≥ 0.14, TensorRT-LLM) takes the longer of host
+// GPU (SGLang ≥ 0.4, vLLM ≥ 0.8, TensorRT-LLM) takes the longer of host
 // and device per step, so the host vanishes under a device-bound step;
 // an older release adds the host to every step (a multi-step pass of N
 // steps adds a 1/N share). HF transformers is not a serving engine: its
@@ -177,7 +177,7 @@ func TestEngineVersionOverlap(t *testing.T) {
 	for _, c := range []struct {
 		e          Engine
 		old, first EngineVersion
-	}{{SGLang, EngineVersion{0, 3, 0}, sglangOverlapSince}, {VLLM, EngineVersion{0, 13, 0}, vllmOverlapSince}} {
+	}{{SGLang, EngineVersion{0, 3, 0}, sglangOverlapSince}, {VLLM, EngineVersion{0, 7, 3}, vllmOverlapSince}} {
 		cur, first, old := step(big, c.e, EngineVersion{}, 0), step(big, c.e, c.first, 0), step(big, c.e, c.old, 0)
 		if cur.DecodeStepSeconds <= servingStepFloor || cur.Bound == BoundHost {
 			t.Fatalf("%v: 8B step %g s is not device-bound", c.e, cur.DecodeStepSeconds)
