@@ -185,26 +185,38 @@ func requestSeconds(e estimator.Engine) float64 {
 	return vllmRequestSeconds
 }
 
-// The per-request fixed costs (Policy.RequestSeconds), fitted to the
-// InferenceX fit rows (testdata/calibration/inferencex, README there):
-// at concurrency 1–4 a request's TTFT is its fixed cost plus its own
-// prefill, so each is the cost that minimises the median |error| of the
-// simulated median TTFT on those rows (NVIDIA GPUs; DeepSeek-R1-0528, TP 4
-// and 8, 1k and 8k prompts). Estimates for other models and versions: the
-// 2024 SGLang v0.3.0 Llama-3.1 rows (docs/accuracy.md, prefill/TTFT)
-// measure 32–58 ms in all.
+// The per-request fixed costs (Policy.RequestSeconds). At concurrency 1–4
+// a request's TTFT is its fixed cost plus its own prefill, so each is the
+// cost that minimises the median |error| of the simulated median TTFT on
+// its engine's fit rows at low concurrency. SGLang's and TensorRT-LLM's
+// were fitted on the InferenceX fit rows (testdata/calibration/inferencex,
+// README there; NVIDIA GPUs; DeepSeek-R1-0528, TP 4 and 8, 1k and 8k
+// prompts); vLLM's on the fit rows of two benchmark families, InferenceX
+// and GPUStack's performance lab (testdata/calibration/gpustack). The cost
+// these rows ask for depends on the model more than on the engine or the
+// benchmark family: 56–190 ms for DeepSeek-R1 on SGLang, TensorRT-LLM and
+// vLLM alike, in both families; 7–48 ms for Qwen3-8B and 14–17 ms for
+// gpt-oss-120b (testdata/calibration/README.md, "Seventh round"). A
+// constant per engine cannot hold both; each is taken where its engine's
+// fit rows put it.
 const (
 	// sglangRequestSeconds: 49 SGLang fit rows on H200, B200 and B300
-	// (median |error| 18.0%).
+	// (median |error| 18.0%). GPUStack's three SGLang fit rows (Qwen3-8B
+	// on an H100, v0.5.3) want 7–21 ms; pooled with InferenceX's they
+	// leave the fit where it was.
 	sglangRequestSeconds = 0.106
 	// trtllmRequestSeconds: 41 TensorRT-LLM fit rows on H200 and B200
-	// (median |error| 15.6%).
+	// (median |error| 15.6%). GPUStack's one TensorRT-LLM row (Qwen3-8B,
+	// v1.2.0rc1) wants 25 ms.
 	trtllmRequestSeconds = 0.068
-	// vllmRequestSeconds: vLLM's only low-load row, gpt-oss-120b on 4 B200
-	// at concurrency 16, 1k/1k: median TTFT 26.3 ms against about 10 ms of
-	// simulated prefill and wait (an InferenceX development-branch result
-	// file; the other four rows, at concurrency 64–512, are fit rows too).
-	vllmRequestSeconds = 0.016
+	// vllmRequestSeconds: the vLLM fit rows at concurrency ≤ 16 of both
+	// families, each model weighted alike: Qwen3-8B on an H100 (GPUStack,
+	// vLLM 0.11.0, 1–8 in flight, 5 rows) wants 40 ms over the simulated
+	// TTFT at the median, gpt-oss-120b 16 ms (GPUStack on one and two
+	// H100s, vLLM 0.10.2, 14 and 17 ms; the InferenceX B200 TP 4 row at
+	// 16 in flight, 16 ms); their mean, 28 ms. It was 16 ms, fitted on the
+	// InferenceX row alone.
+	vllmRequestSeconds = 0.028
 )
 
 func (p Policy) validate() error {
