@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"math"
 	"path/filepath"
 	"strings"
@@ -122,6 +123,105 @@ func TestInferencexTableCases(t *testing.T) {
 		}
 		if m := quantile(abs[g], 0.5); m > 0.12 {
 			t.Errorf("%s: median |error| %.1f%%, want ≤ 12%%", g, 100*m)
+		}
+	}
+}
+
+// gpustackAchieved is the median |error| on GPUStack's performance-lab
+// runs (gpustack/README.md; a second benchmark family, split by page) by
+// group, fit and held back, on 2026-11-28. Only vLLM's per-request cost
+// was fitted on these rows. What they say: at 1–8 requests in flight the
+// fixed cost a request carries depends on the model (vLLM on Qwen3-8B
+// wants 40 ms, on gpt-oss-120b 14–17 ms; SGLang and TensorRT-LLM on
+// Qwen3-8B 7–25 ms against their 106 and 68 ms fitted on DeepSeek-R1,
+// +358% and +93%); with every request sent at once (500–1,000 of them) the
+// replay is 2× fast on TTFT and throughput, more for MoE models (gpt-oss,
+// GLM-4.5-Air, Qwen3-235B, DeepSeek-R1: −50…−70%) than for dense Qwen3
+// (−19…−31%). TestGPUStackAccuracy fails when a figure gets worse by more
+// than servingSlack; lower them when the model improves.
+var gpustackAchieved = []struct {
+	group  string
+	splits [2]float64 // fit, held back
+}{
+	{"GPUStack TTFT p50, conc ≤ 8", [2]float64{0.325, 0.346}},
+	{"GPUStack TTFT mean, conc ≤ 8", [2]float64{0.329, 0.351}},
+	{"GPUStack TTFT p50, burst", [2]float64{0.508, 0.509}},
+	{"GPUStack TTFT mean, burst", [2]float64{0.502, 0.506}},
+	{"GPUStack TPOT p50", [2]float64{0.342, 0.382}},
+	{"GPUStack throughput", [2]float64{0.580, 0.864}},
+}
+
+func TestGPUStackAccuracy(t *testing.T) {
+	cases, err := gpustackCases(filepath.Join("..", "..", "estimator", "testdata", "calibration"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := map[string][]float64{}
+	for i := range cases {
+		c := &cases[i]
+		if err := c.run(); errors.Is(err, errNoSpeed) {
+			continue // the job does not fit the replica (validate lists it as skipped)
+		} else if err != nil {
+			t.Fatalf("%s: %v", c.Setting, err)
+		}
+		errs[c.Group+"|"+c.Split] = append(errs[c.Group+"|"+c.Split], math.Abs(c.Error))
+	}
+	for _, a := range gpustackAchieved {
+		for i, s := range []string{"fit", "heldback"} {
+			v := errs[a.group+"|"+s]
+			if len(v) < 3 {
+				t.Errorf("%s %s: %d points", a.group, s, len(v))
+				continue
+			}
+			got := quantile(v, 0.5)
+			t.Logf("%-32s %-8s n=%3d median |error| %.1f%% (recorded %.1f%%)", a.group, s, len(v), 100*got, 100*a.splits[i])
+			if got > a.splits[i]+servingSlack {
+				t.Errorf("%s %s: median |error| %.1f%%, worse than the recorded %.1f%%", a.group, s, 100*got, 100*a.splits[i])
+			}
+		}
+	}
+}
+
+// A GPUStack row replays the serving command it printed: its TP, EP, DP
+// attention and token budget, the block's own flags, the run's lengths and
+// concurrency; commands with settings the estimate does not model, another
+// model than the page's, or a GPU outside the catalog are not replayed.
+func TestGPUStackArgs(t *testing.T) {
+	row := func(page, label, cmd, conc string) map[string]string {
+		return map[string]string{"page": page, "label": label, "serving_command": cmd, "engine": map[bool]string{true: "vLLM", false: "SGLang"}[strings.HasPrefix(cmd, "vllm")],
+			"engine_version": "v0.11.0", "successful_requests": "500", "max_concurrency": conc, "total_input_tokens": "1997942", "total_output_tokens": "100000"}
+	}
+	arg := func(args []string, flag string) string {
+		for i := range args[:len(args)-1] {
+			if args[i] == flag {
+				return args[i+1]
+			}
+		}
+		return ""
+	}
+	args, why := gpustackArgs(row("docs/performance-lab/qwen3-235b-a22b/h100.md", "--max-num-batched-tokens 16384",
+		"vllm serve Qwen/Qwen3-235B-A22B-Instruct-2507-FP8 -tp 4 --enable-expert-parallel --max-model-len 32768", ""))
+	for flag, want := range map[string]string{"--model": "qwen3-235b-a22b", "--gpu": "h100-sxm", "--precision": "fp8", "--tp": "4", "--ep": "4",
+		"--dp": "1", "--batch": "500", "--num-requests": "500", "--prompt-tokens": "3996", "--output-tokens": "200", "--range-ratio": "1",
+		"--max-batched-tokens": "16384", "--engine-version": "0.11.0"} {
+		if got := arg(args, flag); got != want {
+			t.Errorf("%s = %q, want %q (%v, %s)", flag, got, want, args, why)
+		}
+	}
+	args, _ = gpustackArgs(row("docs/performance-lab/deepseek-r1/h200.md", "",
+		"python3 -m sglang.launch_server --model-path deepseek-ai/DeepSeek-R1-0528 --host 0.0.0.0 --port 8000 --tp-size 8 --enable-dp-attention", "4"))
+	if arg(args, "--dp") != "8" || arg(args, "--tp") != "8" || arg(args, "--batch") != "4" || arg(args, "--engine") != "sglang" {
+		t.Errorf("DP attention row: %v", args)
+	}
+	for _, r := range []map[string]string{
+		row("docs/performance-lab/qwen3-8b/h100-latency.md", "", "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B-FP8 --speculative-algorithm EAGLE3", "4"),
+		row("docs/performance-lab/gpt-oss-20b/h100.md", "", "vllm serve openai/gpt-oss-120b --async-scheduling", ""),
+		row("docs/performance-lab/qwen3-8b/910b.md", "", "vllm serve Qwen/Qwen3-8B", ""),
+		row("docs/performance-lab/glm-4.x/h200.md", "", "vllm serve zai-org/GLM-4.6 -tp 8", ""),
+		row("docs/performance-lab/qwen3-14b/h100.md", "triton", "python3 -m sglang.launch_server --model-path Qwen/Qwen3-14B-FP8", ""),
+	} {
+		if args, why := gpustackArgs(r); args != nil || why == "" {
+			t.Errorf("%s %s replayed: %v", r["page"], r["serving_command"], args)
 		}
 	}
 }
