@@ -646,7 +646,12 @@ func TestE2ESubPath(t *testing.T) {
 // (catalog/launch) with the training-scale and context-parallel terms
 // (+40 KB): 2,083,326 B; then the page's new fields (kernel, engine
 // release, host, CP, EP, DP, dataset × epochs, the rate line): 2,101,174 B,
-// so the budget is 2,122,200 B. Keeping catalog data and sources out of
+// so the budget was 2,122,200 B; then the answer an expert signs and the
+// hand-offs that run (estimator.SupportFor, the planner's sub-plans for
+// substituted weights and rental layouts, MakeItFit, Widen, launch
+// quoting, names checked at every entrance, multi-node and ROCm launches,
+// their EN/RU/ZH messages: +147 KB raw, +16.4 KB brotli): 2,133,141 B,
+// so the budget is 2,150,000 B. Keeping catalog data and sources out of
 // the wasm is the lever left. Brotli's size of this file moves by several
 // KB with changes that move the raw file by a few bytes: a 17-byte change
 // of app.wasm moved its brotli size by +4,619 B (2026-11-26), and dropping
@@ -655,7 +660,7 @@ func TestE2ESubPath(t *testing.T) {
 // size before it is blamed.
 func TestWasmBrotliBudget(t *testing.T) {
 	dir := distDir(t, "RIGHTSIZE_DIST")
-	const budget = 2_122_200
+	const budget = 2_150_000
 	st, err := os.Stat(filepath.Join(dir, "web", "app.wasm.br"))
 	if err != nil {
 		t.Fatal(err)
