@@ -49,13 +49,13 @@ vet:
 	GOOS=js GOARCH=wasm $(GO) vet ./estimator/... ./catalog ./app/... ./cmd/web
 
 test-native:
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 
 # The tool is located natively (without GOOS=js), then runs the js/wasm test
 # binaries in headless Chromium.
 test-wasm: deps
 	WBT="$$($(GO) tool -n wasmbrowsertest)" && \
-	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$$WBT" ./estimator/... ./catalog ./app/...
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout 30m -exec="$$WBT" ./estimator/... ./catalog ./app/...
 
 test-e2e: deps dist
 	$(GO) run ./cmd/build -wasm build/app.wasm -out build/dist-sub -prefix $(SUB_PREFIX)
@@ -64,7 +64,7 @@ test-e2e: deps dist
 	$(GO) run ./cmd/build -wasm build/app.wasm -web build/web-next -out build/dist-next -prefix /
 	RIGHTSIZE_DIST=$(CURDIR)/dist RIGHTSIZE_DIST_SUB=$(CURDIR)/build/dist-sub RIGHTSIZE_DIST_NEXT=$(CURDIR)/build/dist-next \
 	RIGHTSIZE_DIST_SUB_PREFIX=$(SUB_PREFIX) RIGHTSIZE_ARTIFACTS=$(CURDIR)/build/artifacts \
-		$(GO) test -count=1 -v -run 'E2E|Budget' ./cmd/serve
+		$(GO) test -count=1 -timeout 30m -v -run 'E2E|Budget' ./cmd/serve
 
 # repro: two builds of the same tree must be byte-identical.
 repro: dist
