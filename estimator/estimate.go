@@ -22,10 +22,32 @@ const (
 	defaultCUDAGraphs      = 1 * GiB
 	trainAllocatorShare    = 0.35
 	hfInferAllocatorShare  = 0.10
-	defaultMaxBatchedToken = 8192
-	vllmMaxSeqs            = 256 // vLLM default max_num_seqs: sampler logits rows
-	llamaCppUBatch         = 512 // llama.cpp default n_ubatch
+	defaultMaxBatchedToken = 8192 // SGLang and TensorRT-LLM; vLLM's: VLLMDefaultLimits
+	// vllmSamplerRows is the rows of fp32 logits the activation peak of a
+	// pooled engine adds to its forward pass: vLLM's sampler runs after
+	// the forward pass on max_num_seqs rows (1024 on an H100, 256 below
+	// 70 GiB: VLLMDefaultLimits), so only part of its logits add to the
+	// profiled peak. Fitted with vllmActivations to the llm-d v0.19 H100
+	// peaks (calibration_test.go, vllmRows): 256 rows put both within 5%,
+	// 1024 rows 22–25% over.
+	vllmSamplerRows = 256
+	llamaCppUBatch  = 512 // llama.cpp default n_ubatch
 )
+
+// BatchedTokens is the tokens of the forward pass a pooled engine
+// profiles its activation peak with, its step budget:
+// in.MaxBatchedTokens, else the engine's default (vLLM's
+// max_num_batched_tokens for the GPU's memory, VLLMDefaultLimits; 8192
+// for SGLang and TensorRT-LLM).
+func (in Input) BatchedTokens() int {
+	switch {
+	case in.MaxBatchedTokens > 0:
+		return in.MaxBatchedTokens
+	case in.Engine == VLLM:
+		return VLLMDefaultLimits(in.VRAM).MaxNumBatchedTokens
+	}
+	return defaultMaxBatchedToken
+}
 
 // UsableBytes is the memory per GPU the estimate must fit in: in.UsableVRAM
 // when set, else UsableFraction of in.VRAM.
@@ -551,13 +573,9 @@ func workingMemory(in Input, sh stageShape, first, last bool, b *Breakdown) (seq
 		}
 		b.AllocatorReserve = toBytes(trainAllocatorShare * float64(b.Activations+b.Logits))
 	case in.Engine.Pooled():
-		tokens := float64(in.MaxBatchedTokens)
-		if tokens == 0 {
-			tokens = defaultMaxBatchedToken
-		}
-		b.Activations = toBytes(vllmActivations(a, tokens, tp))
+		b.Activations = toBytes(vllmActivations(a, float64(in.BatchedTokens()), tp))
 		if last && a.Vocab > 0 && !a.Encoder {
-			b.Logits = toBytes(vllmMaxSeqs * float64(a.Vocab) / tp * 4)
+			b.Logits = toBytes(vllmSamplerRows * float64(a.Vocab) / tp * 4)
 		}
 	case in.Engine == LlamaCpp:
 		b.Activations = toBytes(llamaCppCompute(in, tp))

@@ -273,7 +273,7 @@ type Input struct {
 
 	Engine           Engine  // --engine
 	GPUMemUtil       float64 // --gpu-mem-util: vLLM gpu_memory_utilization (0, 1]
-	MaxBatchedTokens int     // --max-batched-tokens: vLLM profiling batch (0: 8192)
+	MaxBatchedTokens int     // --max-batched-tokens: vLLM profiling batch (0: the engine's default, BatchedTokens)
 	EnforceEager     bool    // --enforce-eager: vLLM without CUDA graphs
 	// Compiled is HF transformers with a static KV cache and
 	// torch.compile (CUDA graphs) (--compile): the per-op host launches
@@ -361,7 +361,7 @@ func DefaultInput(a Arch) Input {
 	return Input{
 		Arch: a, Task: Inference, Weights: BF16, KV: BF16,
 		Batch: 1, Seq: seq, Optimizer: AdamW, FlashAttention: true,
-		LoRARank: 16, Engine: HF, GPUMemUtil: 0.9,
+		LoRARank: 16, Engine: HF, GPUMemUtil: VLLMGPUMemoryUtilization,
 		VRAM: 80 * GiB, GPUs: 1, TP: 1, PP: 1, SequenceParallel: true,
 	}
 }

@@ -76,15 +76,11 @@ type Policy struct {
 	RequestSeconds float64
 }
 
-// Default scheduler limits, from the engines' sources.
+// Default scheduler limits, from the engines' sources. vLLM's
+// (max_num_seqs and max_num_batched_tokens by GPU memory) are
+// estimator.VLLMDefaultLimits, which the memory estimate reads too;
+// chunked prefill is on in its v1 engine and preemption recomputes.
 const (
-	// vLLM v1 on GPUs of at least 70 GiB other than the A100, for the
-	// OpenAI-compatible server: max_num_batched_tokens 8192 and
-	// max_num_seqs 1024; on smaller GPUs 2048 and 256
-	// (vllm/engine/arg_utils.py, EngineArgs.get_batch_defaults, v0.10 and
-	// later). Chunked prefill is on in v1; preemption recomputes.
-	vllmBudgetLarge, vllmSeqsLarge = 8192, 1024
-	vllmBudgetSmall, vllmSeqsSmall = 2048, 256
 	// SGLang chunked_prefill_size by GPU memory: 2048 under 35 GiB, 8192
 	// under 160 GiB, 16384 above (sglang/srt/server_args.py,
 	// _handle_gpu_memory_settings); max_prefill_tokens defaults to 16384,
@@ -150,10 +146,8 @@ func DefaultPolicy(e estimator.Engine, vram estimator.Bytes) (Policy, error) {
 	p := Policy{Engine: e, RequestSeconds: requestSeconds(e)}
 	switch e {
 	case estimator.VLLM:
-		p.TokenBudget, p.MaxSeqs = vllmBudgetSmall, vllmSeqsSmall
-		if vram >= 70*gib {
-			p.TokenBudget, p.MaxSeqs = vllmBudgetLarge, vllmSeqsLarge
-		}
+		l := estimator.VLLMDefaultLimits(vram)
+		p.TokenBudget, p.MaxSeqs = l.MaxNumBatchedTokens, l.MaxNumSeqs
 		p.Mixed, p.Chunked, p.Preempt = true, true, true
 	case estimator.SGLang:
 		p.TokenBudget = sglangChunkLarge
