@@ -571,6 +571,7 @@ func FuzzPlan(f *testing.F) {
 	f.Add(uint8(2), 20.0, 500, 200, 1.0, 0.05, 1e9, 0.1, 100.0)
 	f.Add(uint8(0), 0.0, 0, 0, 0.0, 0.0, 1e12, 5.0, 0.0)
 	f.Add(uint8(1), 1e6, 1, 0, 0.0, 0.0, 0.0, 0.0, 3200.0)
+	f.Add(uint8(2), 5.0, 500, 1, 0.0, 0.0, 0.0, 0.0, 0.0) // one-token outputs: no TPOT, output priced consistently
 	cat := catalog.Default()
 	in := modelInput(f, "qwen2.5-1.5b")
 	all := cat.PlanOffers(estimator.BF16)

@@ -189,7 +189,9 @@ func (p *planner) sustainable(sc *serveCurve) (float64, Reason) {
 	w := p.req.Workload
 	out := p.output
 	meets := func(l load) bool {
-		return l.ok && (w.TPOTSeconds == 0 || l.tpot <= w.TPOTSeconds) && (w.TTFTP95Seconds == 0 || l.ttft95 <= w.TTFTP95Seconds)
+		// A one-token answer has no TPOT (build): a TPOT target does not
+		// bind it, as in the simulator.
+		return l.ok && (w.TPOTSeconds == 0 || out <= 1 || l.tpot <= w.TPOTSeconds) && (w.TTFTP95Seconds == 0 || l.ttft95 <= w.TTFTP95Seconds)
 	}
 	cap := w.MaxUtilisation
 	if cap == 0 {
@@ -496,6 +498,16 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 		// Prefill's share of the busy replica's time: P_w of every
 		// 1/X(c) seconds per completed request.
 		c.prefillShare = math.Min(1, sc.prefillW*sc.x(math.Max(l.c, 1), p.output))
+		if p.output <= 1 {
+			// A one-token answer (a label, a score, a yes/no) is sampled
+			// from the logits of its prompt's last prefill step: no decode
+			// step follows, so it has no time per output token (TPOT is
+			// (E2E − TTFT)/(output − 1), undefined; vLLM's and SGLang's
+			// benchmark clients leave such requests out of TPOT, as the
+			// simulator does), and its GPU time is the prompt's, priced
+			// per input token: the output token costs nothing beyond it.
+			c.TPOTSeconds, c.prefillShare = 0, 1
+		}
 		c.time = c.E2EP95Seconds
 		return c, true
 	}

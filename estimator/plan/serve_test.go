@@ -239,3 +239,32 @@ func TestServingKeepsContinuousBatchingEngine(t *testing.T) {
 		t.Errorf("p95 TTFT: vLLM %v, SGLang %v, TensorRT-LLM %v s: the engines' schedulers gave one answer", ttft[estimator.VLLM], ttft[estimator.SGLang], ttft[estimator.TRTLLM])
 	}
 }
+
+// A one-token answer (a label, a score) comes out of its prompt's last
+// prefill step: it has no TPOT, a TPOT target does not bind it, and the
+// bill is the prompt's, per input token, with nothing left to price per
+// output token (the planner's $/1M output was the decode share of a
+// decode that never runs, beside a TPOT of 0).
+func TestOneTokenOutputs(t *testing.T) {
+	in := modelInput(t, "qwen2.5-1.5b")
+	all := catalog.Default().PlanOffers(estimator.BF16)
+	var offers []plan.Offer
+	for i := 0; i < len(all); i += 20 {
+		offers = append(offers, all[i])
+	}
+	const lam, prompt = 5.0, 500
+	for _, tpot := range []float64{0, 1e-6} {
+		w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: lam, PromptTokens: prompt, OutputTokens: 1, TPOTSeconds: tpot}
+		res := mustPlan(t, plan.Request{Input: in, Workload: w}, offers, plan.Options{})
+		if res.Fitting < 20 {
+			t.Fatalf("TPOT target %g s: %d of %d offers fit", tpot, res.Fitting, res.Considered)
+		}
+		for _, r := range res.Rows {
+			perSec := r.MonthlyCostUSD / (plan.HoursPerMonth * 3600)
+			if r.TPOTSeconds != 0 || r.USDPerMillionOutput != 0 || !closeTo(r.USDPerMillionInput*lam*prompt/1e6, perSec) {
+				t.Errorf("%s: TPOT %g s, %g USD per 1M output and %g per 1M input for %g USD/s", r.Offer.ID, r.TPOTSeconds,
+					r.USDPerMillionOutput, r.USDPerMillionInput, perSec)
+			}
+		}
+	}
+}
