@@ -202,7 +202,7 @@ func (m *inferModel) device(tokens, lctx, kvRead float64) (secs float64, memBoun
 // step is one engine step: the longer of the host floor and the device,
 // or their sum where the device's work waits on the host (hostSerial) or
 // the serving engine's release schedules between steps instead of under
-// them (overlapsHost: SGLang before 0.4, vLLM before 0.14); memBound
+// them (overlapsHost: SGLang before 0.4, vLLM before 0.8); memBound
 // reports whether the device's part was limited by memory bandwidth
 // rather than FLOPs.
 func (m *inferModel) step(tokens, lctx, kvRead float64) (secs float64, b Bound, memBound bool) {
