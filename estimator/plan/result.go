@@ -189,10 +189,15 @@ func (r Reason) String() string {
 }
 
 // formatNumber writes v with three significant digits (two decimals at
-// most for numbers ≥ 1).
+// most for numbers ≥ 1; whole numbers below 10¹⁵ in full), and from 10¹⁵
+// up in the exponent form of %.3g ("1.5e+20"): no bill or rate is that
+// large, an out-of-range input echoed back in an error can be, and a
+// float64 near its limit written in full runs to 309 digits.
 func formatNumber(v float64) string {
 	switch {
-	case v >= 10 && v == math.Trunc(v) && v < 1e15:
+	case v >= 1e15:
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	case v >= 10 && v == math.Trunc(v):
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	case v >= 1000:
 		return strconv.FormatFloat(v, 'f', 0, 64)
