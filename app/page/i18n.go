@@ -469,6 +469,7 @@ const (
 	MsgKindsAny
 	MsgKindsNote
 	MsgWidened
+	MsgNotWhole
 	NMsgs
 )
 
@@ -895,6 +896,7 @@ var messagesEN = [NMsgs]string{
 	MsgKindsAny:              "any, with marketplaces and decentralised networks",
 	MsgKindsNote:             "Plans on hyperscalers, GPU clouds and brokers; marketplaces and decentralised networks are under Filters, provider kind.",
 	MsgWidened:               "Without the filter “%s”: %s at %s an hour, %s.",
+	MsgNotWhole:              "not a whole number",
 }
 
 var MessagesRU = [NMsgs]string{
@@ -1314,6 +1316,7 @@ var MessagesRU = [NMsgs]string{
 	MsgKindsAny:              "любой, с маркетплейсами и децентрализованными сетями",
 	MsgKindsNote:             "Планы у гиперскейлеров, GPU-облаков и брокеров; маркетплейсы и децентрализованные сети — в фильтрах, тип провайдера.",
 	MsgWidened:               "Без фильтра «%s»: %s за %s в час, %s.",
+	MsgNotWhole:              "не целое число",
 }
 
 var messagesZH = [NMsgs]string{
@@ -1733,6 +1736,7 @@ var messagesZH = [NMsgs]string{
 	MsgKindsAny:              "任意，含市场平台与去中心化网络",
 	MsgKindsNote:             "方案来自超大规模云、GPU 云与经纪商；市场平台与去中心化网络见筛选中的服务商类型。",
 	MsgWidened:               "去掉筛选“%s”后：%s，每小时 %s，共 %s。",
+	MsgNotWhole:              "不是整数",
 }
 
 // Tr returns the message for key in lang, falling back to English.

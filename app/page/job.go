@@ -7,6 +7,7 @@ package page
 
 import (
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 
@@ -276,7 +277,13 @@ func (p *parser) parse() (Job, bool) {
 	if curve {
 		// The daily curve replaces the request rate: the planner ranks
 		// the offers at its busiest hour (as rightsize plan --load-curve).
-		if c, err := planner.ParseCurveList(s[FieldCurve]); err != nil {
+		c, err := planner.ParseCurveList(s[FieldCurve])
+		if err == nil {
+			// The CLI's check too: an all-zero day is no load (it planned
+			// a batch job without a word).
+			err = c.Validate()
+		}
+		if err != nil {
 			p.errs[FieldCurve] = FieldErr{Key: MsgBadCurve, Value: s[FieldCurve], Detail: err.Error()}
 		} else {
 			j.Curve, j.RPS = &c, c.Peak()
@@ -533,8 +540,21 @@ func (p *parser) intField(f Field, dst *int) {
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
 			p.fail(f, MsgRange)
-		} else {
+			return
+		}
+		// 1e9 or 1e308 is a number, written the scientific way: a whole
+		// one within int's range is read, a huge one is out of range and
+		// a fraction is not a count (it read "not a number" for all).
+		x, ferr := strconv.ParseFloat(strings.TrimSpace(p.s[f]), 64)
+		switch {
+		case ferr != nil && !errors.Is(ferr, strconv.ErrRange):
 			p.fail(f, MsgNotNumber)
+		case ferr != nil || math.IsInf(x, 0) || math.Abs(x) > 1<<53:
+			p.fail(f, MsgRange)
+		case x != math.Trunc(x):
+			p.fail(f, MsgNotWhole)
+		default:
+			*dst = int(x)
 		}
 		return
 	}

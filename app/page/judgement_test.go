@@ -167,3 +167,30 @@ func TestDefaultKindsOnThePage(t *testing.T) {
 		t.Fatalf("pk=any: kinds %v", j.Filters.Kinds)
 	}
 }
+
+// TestCountsInScientificNotation: a count written 1e9 or 1e308 is a
+// number (it read "not a number"): read when whole and in range, out of
+// range when huge, "not a whole number" when a fraction.
+func TestCountsInScientificNotation(t *testing.T) {
+	for frag, want := range map[string]MsgKey{"b=1e308": MsgRange, "n=1e99": MsgRange, "b=2.5": MsgNotWhole, "b=x": MsgNotNumber} {
+		f := map[string]Field{"b": FieldBatch, "n": FieldGPUs}[frag[:1]]
+		_, errs, _, _ := ParseJob(ParseFragment(frag, DefaultState), catalog.Default(), Archs{}, nil, "")
+		if errs[f].Key != want {
+			t.Errorf("%s: %+v, want %v", frag, errs[f], want)
+		}
+	}
+	j, errs, _, ok := ParseJob(ParseFragment("b=1e1", DefaultState), catalog.Default(), Archs{}, nil, "")
+	if !ok || !errs[FieldBatch].OK() || j.In.Batch != 10 {
+		t.Fatalf("b=1e1: batch %d, %+v", j.In.Batch, errs[FieldBatch])
+	}
+}
+
+// TestAllZeroCurveIsAnError: a day of 0 requests/s is a message next to
+// the curve (it planned a batch job without a word), as the CLI's.
+func TestAllZeroCurveIsAnError(t *testing.T) {
+	zeros := strings.TrimSuffix(strings.Repeat("0,", 24), ",")
+	_, errs, _, ok := ParseJob(ParseFragment("lc="+zeros, DefaultState), catalog.Default(), Archs{}, nil, "")
+	if ok || errs[FieldCurve].Key != MsgBadCurve || !strings.Contains(errs[FieldCurve].Detail, "above 0") {
+		t.Fatalf("all-zero curve: ok %v, %+v", ok, errs[FieldCurve])
+	}
+}
