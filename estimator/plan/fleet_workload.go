@@ -24,10 +24,16 @@ import (
 // Caps on what a parser reads: a few million requests are enough for a
 // day's shape; a million requests a second is above any one deployment
 // (the CLI's --requests-per-second bound).
+//
+// A histogram's share is a weight (a fraction, a percentage or a count
+// of requests); 10¹⁵ bounds any of them, and keeps the sums of
+// MaxLogRequests rows of MaxTokens tokens each finite (2·10²⁸), where a
+// share of 1e308 made them +Inf and every class's mean 0 or negative.
 const (
 	MaxLogRequests = 2_000_000
 	MaxTokens      = 10_000_000
 	maxCurveRate   = 1e6
+	maxShare       = 1e15
 )
 
 // LineError is a parse error at a line of the input (1-based).
@@ -123,8 +129,8 @@ type WorkloadMix struct {
 	// longest line, a fixed-length benchmark's nominal lengths); 0 where
 	// the mix does not say (a histogram of class means).
 	MaxTokens int
-	Curve                  *LoadCurve
-	Days                   int // days the timestamps cover
+	Curve     *LoadCurve
+	Days      int // days the timestamps cover
 }
 
 // sizeClass is a request's bucket: prompt up to 512, 2,048, 8,192 tokens
@@ -168,15 +174,28 @@ func (m *mix) add(prompt, output int, share float64) {
 	m.total += share
 }
 
+// finite reports whether the sums are finite numbers (maxShare keeps
+// them so).
+func (m *mix) finite() bool {
+	sum := m.total + m.totalP + m.totalO
+	return !math.IsInf(sum, 0) && !math.IsNaN(sum)
+}
+
 func (m *mix) result() (WorkloadMix, error) {
+	if !m.finite() {
+		return WorkloadMix{}, errors.New("the shares' sum is not a finite number")
+	}
 	if !(m.total > 0) {
 		return WorkloadMix{}, errors.New("no requests")
 	}
 	var w WorkloadMix
 	for k := range m.share {
 		if m.share[k] > 0 {
-			b := Bucket{PromptTokens: int(math.Round(m.prompt[k] / m.share[k])), OutputTokens: int(math.Round(m.output[k] / m.share[k])),
-				Share: m.share[k] / m.total}
+			// A class's mean lies between its requests' token counts;
+			// the bound holds it there when a share is so small (5e-324)
+			// that the products round.
+			b := Bucket{PromptTokens: min(int(math.Round(m.prompt[k]/m.share[k])), MaxTokens),
+				OutputTokens: min(int(math.Round(m.output[k]/m.share[k])), MaxTokens), Share: m.share[k] / m.total}
 			if b.PromptTokens+b.OutputTokens == 0 {
 				continue
 			}
@@ -292,8 +311,8 @@ func parseWorkloadCSV(data []byte) (WorkloadMix, error) {
 		share := 1.0
 		if is >= 0 {
 			share, err = strconv.ParseFloat(strings.TrimSpace(rec[is]), 64)
-			if err != nil || !(share >= 0) || math.IsInf(share, 0) {
-				return WorkloadMix{}, lineErr(line, "share %q: want a number ≥ 0", rec[is])
+			if err != nil || !(share >= 0) || share > maxShare {
+				return WorkloadMix{}, lineErr(line, "share %q: want a number from 0 to %g", rec[is], float64(maxShare))
 			}
 		} else if it >= 0 {
 			at, err := parseTime(rec[it])
@@ -302,7 +321,9 @@ func parseWorkloadCSV(data []byte) (WorkloadMix, error) {
 			}
 			ts.add(at)
 		}
-		m.add(p, o, share)
+		if m.add(p, o, share); !m.finite() {
+			return WorkloadMix{}, lineErr(line, "the shares' sum is no longer a finite number")
+		}
 	}
 	w, err := m.result()
 	if err != nil {
