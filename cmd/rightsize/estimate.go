@@ -74,7 +74,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		netGbps    = fs.Float64("network-gbps", 0, "inter-node network per node in Gbit/s (e.g. 3200 for 8×400G); 0: 200 Gbit/s per GPU")
 		gpusNode   = fs.Int("gpus-per-node", 0, "GPUs per node: they share NVLink (or PCIe) and --network-gbps; 0: the GPU's NVLink domain (72 on GB200 NVL72), else 8")
 		memUtil    = fs.Float64("gpu-mem-util", def.GPUMemUtil, "vLLM gpu_memory_utilization")
-		batched    = fs.Int("max-batched-tokens", 0, "vLLM max_num_batched_tokens (0: 8192)")
+		batched    = fs.Int("max-batched-tokens", 0, "vLLM max_num_batched_tokens (0: vLLM's default, 8192 from 70 GiB of GPU memory, else 2048)")
 		eager      = fs.Bool("enforce-eager", false, "vLLM without CUDA graphs")
 		schedSteps = fs.Int("scheduler-steps", 0, "vLLM multi-step scheduling (--num-scheduler-steps); 0: every step")
 		gpu        = fs.String("gpu", "", "catalog GPU ID (e.g. h100-sxm)")
