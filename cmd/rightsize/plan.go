@@ -149,7 +149,8 @@ type estimateJob struct {
 //	as_of, source       the list price's date and where it comes from
 //	monthly_cost_usd    the API at the target rate: requests/s × 730 h ×
 //	                    3,600 s × (prompt × input + output × output price) / 10⁶
-//	self_hosted_monthly_cost_usd  the cheapest row's monthly_cost_usd
+//	self_hosted_monthly_cost_usd  the cheapest row's monthly_cost_usd (0
+//	                    when no row fits: why_key hosted.no_fit)
 //	break_even_requests_per_second  the rate above which self-hosting on
 //	                    the cheapest row's replica costs less than the API
 //	                    (one replica's month / the API's price per request-
@@ -838,9 +839,13 @@ func writeTable(w io.Writer, p planJSON) {
 		if h.AsOf != "" {
 			dated = ", list price as of " + h.AsOf
 		}
-		fmt.Fprintf(w, "hosted API %s: %s/%s USD per 1M input/output tokens%s: %.0f USD/month at the target rate against %.0f self-hosted; %s\n",
+		against := fmt.Sprintf(" against %.0f self-hosted", h.SelfHostedUSD)
+		if h.WhyKey == "hosted.no_fit" {
+			against = "" // nothing self-hosted fits: no bill of 0 to set against it
+		}
+		fmt.Fprintf(w, "hosted API %s: %s/%s USD per 1M input/output tokens%s: %.0f USD/month at the target rate%s; %s\n",
 			h.API, strconv.FormatFloat(h.InputUSDPerMillion, 'f', -1, 64), strconv.FormatFloat(h.OutputUSDPerMillion, 'f', -1, 64), dated,
-			h.MonthlyCostUSD, h.SelfHostedUSD, h.Why)
+			h.MonthlyCostUSD, against, h.Why)
 		if h.Source != "" && !slices.Contains(sources, h.Source) {
 			sources = append(sources, h.Source)
 		}

@@ -582,3 +582,18 @@ func TestPlanNoSpotPrice(t *testing.T) {
 		t.Errorf("%d rows without a spot price, %d with", dash, priced)
 	}
 }
+
+// TestPlanHostedNothingFits: with no self-hosted plan the hosted line
+// gives the API's bill and says nothing self-hosted fits, not "against 0
+// self-hosted; " with an empty reason.
+func TestPlanHostedNothingFits(t *testing.T) {
+	code, out, errs := runPlanArgs(t, "--model", "llama-3.1-8b", "--requests-per-second", "20", "--prompt-tokens", "500", "--output-tokens", "200",
+		"--ttft-p95", "1ms", "--api-input-price", "0.2", "--api-output-price", "0.6")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want := "hosted API api: 0.2/0.6 USD per 1M input/output tokens: 11563 USD/month at the target rate; no self-hosted plan fits the job to compare with api\n"
+	if !strings.Contains(out, " 0 fit;") || !strings.Contains(out, want) || strings.Contains(out, "against 0 self-hosted") {
+		t.Errorf("output:\n%s\nwant the line %q", out, want)
+	}
+}

@@ -271,7 +271,11 @@ func (p *planner) hosted(res Result) []HostedComparison {
 	for _, h := range p.req.HostedAPIs {
 		perReq := (p.prompt*h.InputUSDPerMillion + p.output*h.OutputUSDPerMillion) / 1e6
 		hc := HostedComparison{API: h, MonthlyCostUSD: lam * HoursPerMonth * 3600 * perReq}
-		if best != nil {
+		if best == nil {
+			// Nothing self-hosted to set against the API: say so, with no
+			// bill of 0 beside it.
+			hc.Why = Reason{Key: "hosted.no_fit", Args: []any{h.ID}}
+		} else {
 			hc.SelfHostedUSD = best.MonthlyCostUSD
 			unit := best.MonthlyCostUSD / float64(max(best.Replicas, 1))
 			be := unit / (HoursPerMonth * 3600 * perReq)

@@ -166,6 +166,7 @@ var English = map[string]string{
 	"note.serving_engine":        "serving assumes continuous batching (vLLM)",
 	"hosted.cheaper_than_api":    "self-hosting on %s beats %s above %s requests/s",
 	"hosted.never":               "%s stays cheaper than self-hosting at any rate one replica sustains",
+	"hosted.no_fit":              "no self-hosted plan fits the job to compare with %s",
 }
 
 // String renders r in English.
@@ -342,7 +343,7 @@ type Row struct {
 type HostedComparison struct {
 	API            HostedAPI
 	MonthlyCostUSD float64 // the API at the target rate
-	SelfHostedUSD  float64 // the cheapest row's monthly bill
+	SelfHostedUSD  float64 // the cheapest row's monthly bill; 0 when none fits (Why: hosted.no_fit)
 	BreakEvenRPS   float64 // rate above which self-hosting wins; 0: never within one replica
 	Why            Reason
 }
