@@ -122,6 +122,7 @@ func (c *planCmd) runFleet(job estimateJob, stdout io.Writer, fail func(string, 
 	}
 	writeFleet(stdout, fj)
 	writeMix(stdout, fj.Mixed)
+	writeHosted(stdout, out.Hosted) // plan.go: over the load curve
 	return 0
 }
 

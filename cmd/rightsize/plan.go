@@ -155,6 +155,11 @@ type estimateJob struct {
 //	                    the cheapest row's replica costs less than the API
 //	                    (one replica's month / the API's price per request-
 //	                    second); 0 when one replica never gets there
+//	over_load_curve     with --load-curve or --workload: monthly_cost_usd
+//	                    is the API over the day's curve (Σ hourly rate ×
+//	                    3,600 s × the mean request's price, × 730/24), and
+//	                    self_hosted_monthly_cost_usd the cheapest rented
+//	                    fleet's best mix for that day; no break-even rate
 //	why, why_key, why_args  the comparison as a sentence and message key
 //
 // The fleet object (plan.PlanFleet, plan.Fleet):
@@ -667,6 +672,7 @@ type hostedJSON struct {
 	MonthlyCostUSD      float64 `json:"monthly_cost_usd"`
 	SelfHostedUSD       float64 `json:"self_hosted_monthly_cost_usd"`
 	BreakEvenRPS        float64 `json:"break_even_requests_per_second"`
+	OverLoadCurve       bool    `json:"over_load_curve"`
 	Why                 string  `json:"why"`
 	WhyKey              string  `json:"why_key"`
 	WhyArgs             []any   `json:"why_args"`
@@ -760,7 +766,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		j := hostedJSON{API: h.API.ID, Provider: h.API.Provider, Model: h.API.Model, InputUSDPerMillion: h.API.InputUSDPerMillion,
 			OutputUSDPerMillion: h.API.OutputUSDPerMillion, Currency: h.API.Currency, AsOf: h.API.AsOf, Source: h.API.Source,
 			MonthlyCostUSD: h.MonthlyCostUSD, SelfHostedUSD: h.SelfHostedUSD,
-			BreakEvenRPS: h.BreakEvenRPS, Why: h.Why.String(), WhyKey: h.Why.Key, WhyArgs: h.Why.Args}
+			BreakEvenRPS: h.BreakEvenRPS, OverLoadCurve: h.OverLoadCurve, Why: h.Why.String(), WhyKey: h.Why.Key, WhyArgs: h.Why.Args}
 		if j.WhyArgs == nil {
 			j.WhyArgs = []any{}
 		}
@@ -833,8 +839,14 @@ func writeTable(w io.Writer, p planJSON) {
 	}
 	tw.Flush()
 	writePickNotes(w, p)
+	writeHosted(w, p.Hosted)
+}
+
+// writeHosted writes one line per hosted API against self-hosting (at
+// the target rate, or over a daily fleet's load curve) and their sources.
+func writeHosted(w io.Writer, hosted []hostedJSON) {
 	var sources []string
-	for _, h := range p.Hosted {
+	for _, h := range hosted {
 		dated := ""
 		if h.AsOf != "" {
 			dated = ", list price as of " + h.AsOf
@@ -843,9 +855,13 @@ func writeTable(w io.Writer, p planJSON) {
 		if h.WhyKey == "hosted.no_fit" {
 			against = "" // nothing self-hosted fits: no bill of 0 to set against it
 		}
-		fmt.Fprintf(w, "hosted API %s: %s/%s USD per 1M input/output tokens%s: %.0f USD/month at the target rate%s; %s\n",
+		at := "at the target rate"
+		if h.OverLoadCurve {
+			at = "over the load curve"
+		}
+		fmt.Fprintf(w, "hosted API %s: %s/%s USD per 1M input/output tokens%s: %.0f USD/month %s%s; %s\n",
 			h.API, strconv.FormatFloat(h.InputUSDPerMillion, 'f', -1, 64), strconv.FormatFloat(h.OutputUSDPerMillion, 'f', -1, 64), dated,
-			h.MonthlyCostUSD, against, h.Why)
+			h.MonthlyCostUSD, at, against, h.Why)
 		if h.Source != "" && !slices.Contains(sources, h.Source) {
 			sources = append(sources, h.Source)
 		}

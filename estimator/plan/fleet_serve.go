@@ -1,9 +1,11 @@
 package plan
 
 import (
+	"cmp"
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -190,7 +192,88 @@ func PlanFleet(req Request, offers []Offer, opts Options, fo FleetOptions) (Flee
 		}
 		out.Mix = &m
 	}
+	out.Peak.Hosted = peak.hostedDay(fo, rows, out.Mix)
 	return out, nil
+}
+
+// hostedDay compares each hosted API with the cheapest rented fleet over
+// the day's load curve, cheapest API first (Result.Hosted at the peak
+// prices the peak rate around the clock, which a daily load never pays).
+// The API bills the day's tokens: Σ_h λ_h × 3,600 s × the mean request's
+// price (prompt × input + output × output price, / 10⁶; with size
+// classes, their share-weighted mean), × 730/24 days a month as the
+// fleets' bills (FleetChoice.MonthlyUSD). Self-hosting is the cheapest
+// priced fleet of the day: the best mix of price models (FleetPlan.Best)
+// of a single offer, or the mixed fleet where its groups cost less. There
+// is no break-even rate on a curve: the two bills stand side by side.
+func (p *planner) hostedDay(fo FleetOptions, rows []FleetRow, mix *MixedFleet) []HostedComparison {
+	if len(p.req.HostedAPIs) == 0 {
+		return nil
+	}
+	// The cheapest fleet and what to call it.
+	self, name := 0.0, any(nil)
+	consider := func(usd float64, n any) {
+		if usd > 0 && (name == nil || usd < self) {
+			self, name = usd, n
+		}
+	}
+	fleetName := func(r *Row) OfferRef {
+		return OfferRef{Provider: r.Offer.Provider, InstanceType: r.Offer.InstanceType}
+	}
+	for i := range rows {
+		if r := &rows[i]; r.Sized && r.Plan.Best.Priced && r.Row.Offer != nil {
+			consider(r.Plan.Best.MonthlyUSD, fleetName(&r.Row))
+		}
+	}
+	if mix != nil {
+		if g := &mix.Single; g.Plan.Best.Priced && g.Row.Offer != nil {
+			consider(g.Plan.Best.MonthlyUSD, fleetName(&g.Row))
+		}
+		if mix.Mixed && len(mix.Groups) > 1 {
+			var parts []string
+			for i := range mix.Groups {
+				if g := &mix.Groups[i]; g.Row.Offer != nil {
+					parts = append(parts, fleetName(&g.Row).String())
+				}
+			}
+			consider(mix.MonthlyUSD, strings.Join(parts, " + "))
+		}
+	}
+	// Requests a month over the curve, and the mean request's tokens.
+	day := 0.0
+	for _, lam := range fo.Curve {
+		day += lam * 3600
+	}
+	month := day * HoursPerMonth / 24
+	prompt, output := p.prompt, p.output
+	if len(fo.Buckets) > 0 {
+		total := 0.0
+		prompt, output = 0, 0
+		for _, b := range fo.Buckets {
+			total += b.Share
+			prompt += b.Share * float64(b.PromptTokens)
+			output += b.Share * float64(b.OutputTokens)
+		}
+		prompt, output = prompt/total, output/total
+	}
+	out := make([]HostedComparison, 0, len(p.req.HostedAPIs))
+	for _, h := range p.req.HostedAPIs {
+		perReq := (prompt*h.InputUSDPerMillion + output*h.OutputUSDPerMillion) / 1e6
+		hc := HostedComparison{API: h, MonthlyCostUSD: month * perReq, SelfHostedUSD: self, OverLoadCurve: true}
+		switch {
+		case name == nil:
+			hc.Why = Reason{Key: "hosted.no_fit", Args: []any{h.ID}}
+		case self < hc.MonthlyCostUSD:
+			hc.Why = Reason{Key: "hosted.day_rent_cheaper", Args: []any{name, h.ID}}
+		default:
+			hc.Why = Reason{Key: "hosted.day_api_cheaper", Args: []any{h.ID, name}}
+		}
+		out = append(out, hc)
+	}
+	slices.SortStableFunc(out, func(a, b HostedComparison) int {
+		return cmp.Or(cmp.Compare(a.MonthlyCostUSD, b.MonthlyCostUSD), cmp.Compare(a.API.ID, b.API.ID))
+	})
+	return out
 }
 
 // fleetSizer sizes replicas for one workload at a share of the curve.

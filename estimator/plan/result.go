@@ -167,6 +167,8 @@ var English = map[string]string{
 	"hosted.cheaper_than_api":    "self-hosting on %s beats %s above %s requests/s",
 	"hosted.never":               "%s stays cheaper than self-hosting at any rate one replica sustains",
 	"hosted.no_fit":              "no self-hosted plan fits the job to compare with %s",
+	"hosted.day_rent_cheaper":    "over the day's load curve the cheapest rented fleet, on %s, costs less than %s",
+	"hosted.day_api_cheaper":     "over the day's load curve %s costs less than the cheapest rented fleet, on %s",
 }
 
 // String renders r in English.
@@ -339,12 +341,15 @@ type Row struct {
 	prefillShare float64 // inference: prefill's share of GPU time
 }
 
-// HostedComparison sets a hosted API against the best self-hosted row.
+// HostedComparison sets a hosted API against the best self-hosted row,
+// or with OverLoadCurve (PlanFleet) against the cheapest rented fleet
+// over the day's load curve.
 type HostedComparison struct {
 	API            HostedAPI
-	MonthlyCostUSD float64 // the API at the target rate
-	SelfHostedUSD  float64 // the cheapest row's monthly bill; 0 when none fits (Why: hosted.no_fit)
-	BreakEvenRPS   float64 // rate above which self-hosting wins; 0: never within one replica
+	MonthlyCostUSD float64 // the API at the target rate, or over the load curve
+	SelfHostedUSD  float64 // the cheapest row's (or fleet's) monthly bill; 0 when none fits (Why: hosted.no_fit)
+	BreakEvenRPS   float64 // rate above which self-hosting wins; 0: never within one replica, or over a load curve
+	OverLoadCurve  bool
 	Why            Reason
 }
 
