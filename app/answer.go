@@ -208,9 +208,15 @@ func (p *pickCard) Render() app.UI {
 		app.H3().Text(x.Title),
 		app.P().Class("rs-pick-what").Text(x.What),
 		app.P().Class("rs-where").Text(x.Where),
+		// The date, its age grade and the source each on a line of their
+		// own: the prerendered card has no clock to grade the age with,
+		// and its line stays (empty) so the live card, which says it, is
+		// as tall and nothing below the answer moves when it arrives.
 		app.P().Class("rs-where rs-pick-price").Body(
-			app.Span().Class(x.Price.Class).Text(x.Price.AsOf),
-			app.If(x.Price.Source != "", func() app.UI { return app.Span().Class("rs-src").Text(" · " + x.Price.Source) }),
+			app.Span().Class(x.Price.Class).Text(x.Price.Date),
+			app.Br(),
+			app.Span().Class(x.Price.Class+" rs-pick-age").Text(orNBSP(x.Price.Age)),
+			app.If(x.Price.Source != "", func() app.UI { return app.Span().Class("rs-src").Body(app.Br(), app.Text(x.Price.Source)) }),
 		),
 		app.If(x.Price.Verify != "", func() app.UI { return app.P().Class("rs-warn rs-pick-verify").Text(x.Price.Verify) }),
 		app.If(x.Price.FarBelow != "", func() app.UI { return app.P().Class("rs-warn rs-pick-far").Text(x.Price.FarBelow) }),
@@ -549,4 +555,12 @@ func (c *Calculator) fxLine() app.UI {
 		return app.P().Class("rs-sub").ID("rs-fx-line").Text(s)
 	}
 	return app.Text("")
+}
+
+// orNBSP is s, or a no-break space that keeps an empty line's height.
+func orNBSP(s string) string {
+	if s == "" {
+		return "\u00a0"
+	}
+	return s
 }

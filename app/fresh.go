@@ -24,6 +24,8 @@ var (
 // priceLabels are a price's date line and its warnings, formatted.
 type priceLabels struct {
 	AsOf     string // "Price as of 2026-07-30 (estimated date) · under 90 days old"
+	Date     string // AsOf without the age grade
+	Age      string // the age grade alone ("under 90 days old"); "" without a clock
 	Class    string // the age grade's colour; "" without a clock
 	Source   string
 	Verify   string // "price from 2025-10 — verify" when stale or estimated
@@ -43,11 +45,13 @@ func (c *Calculator) priceLabelsOf(o *planner.Offer, stale bool) priceLabels {
 	if o.AsOfEstimated {
 		p.AsOf += " (" + c.t(page.MsgEstimatedDate) + ")"
 	}
+	p.Date = p.AsOf
 	if !c.now.IsZero() {
 		g := catalog.GradeAge(o.PriceAgeDays)
 		p.Class = gradeClass[g]
 		if g != catalog.AgeUndated {
-			p.AsOf += " · " + c.t(gradeKeys[g])
+			p.Age = c.t(gradeKeys[g])
+			p.AsOf += " · " + p.Age
 		}
 	} else {
 		stale = false
