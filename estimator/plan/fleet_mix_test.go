@@ -165,7 +165,7 @@ func TestPlanMixMelangeDirection(t *testing.T) {
 	req.Workload = plan.Workload{Kind: plan.Serving, TTFTP95Seconds: 10, TPOTSeconds: 0.2}
 	var curve plan.LoadCurve
 	for h := range curve {
-		curve[h] = 5 * chatCurve[h]
+		curve[h] = 20 * chatCurve[h]
 	}
 	bk := []plan.Bucket{{PromptTokens: 100, OutputTokens: 100, Share: 0.8}, {PromptTokens: 6000, OutputTokens: 300, Share: 0.2}}
 	m, err := plan.PlanMix(req, offers, plan.Options{}, plan.FleetOptions{Curve: curve, Buckets: bk, NoSpot: true})
