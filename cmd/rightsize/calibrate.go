@@ -288,11 +288,12 @@ func printCalibration(w io.Writer, o calibrateJSON, outFile string) {
 	}
 }
 
-// progress is calibrate's "calibrating… n/N" line on stderr for a fit
-// that runs over a second: written only to a terminal (stdout's JSON and
+// progress is a "calibrating… n/N" (or "planning… n/N") line on stderr
+// for a run over a second: written only to a terminal (stdout's JSON and
 // a redirected stderr carry none of it), redrawn at most every 100 ms
 // and cleared when the fit ends.
 type progress struct {
+	label       string    // "calibrating…" unless set
 	w           io.Writer // nil: off
 	now         func() time.Time
 	start, last time.Time
@@ -318,7 +319,11 @@ func (p *progress) update(done, total int) {
 		return
 	}
 	p.last = t
-	line := fmt.Sprintf("calibrating… %d/%d", done, total)
+	label := p.label
+	if label == "" {
+		label = "calibrating…"
+	}
+	line := fmt.Sprintf("%s %d/%d", label, min(done, total), total)
 	fmt.Fprintf(p.w, "\r%-*s", p.width, line)
 	p.width = max(p.width, utf8.RuneCountInString(line))
 }

@@ -539,7 +539,14 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 	}
 	top, _ := strconv.Atoi(c.s("top"))
 	maxInst, _ := strconv.Atoi(c.s("max-instances"))
-	res, err := plan.Plan(req, cat.PlanOffersAt(req.Input.Weights, now()), plan.Options{Top: top, KeepUnfit: c.s("all") == "true", MaxInstances: maxInst})
+	offers := cat.PlanOffersAt(req.Input.Weights, now())
+	// A plan over a second says how far it is on a terminal's stderr
+	// (the planner yields between offers).
+	prog, done := newProgress(c.stderr), 0
+	prog.label = "planning… offers"
+	res, err := plan.Plan(req, offers, plan.Options{Top: top, KeepUnfit: c.s("all") == "true", MaxInstances: maxInst,
+		Yield: func() { done++; prog.update(done, len(offers)) }})
+	prog.end()
 	if err != nil {
 		return fail("%v", err)
 	}

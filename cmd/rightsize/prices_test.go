@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"rightsize/catalog"
 	"rightsize/estimator"
@@ -143,5 +144,18 @@ func TestPlanSaysWhatExists(t *testing.T) {
 	code, out, _ := runPlanArgs(t, "--model", "llama-3.1-8b", "--task", "lora", "--train-tokens", "100M", "--country", "RU", "--gpu", "h100-sxm")
 	if code != 0 || !strings.Contains(out, "nothing fits with --gpu as given; without it the cheapest plan is "+p.Widened.Provider) {
 		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
+
+// TestPlanProgressLabel: a plan's progress line names its own work and
+// stops at the offers' count (the planner yields a few more times than
+// there are offers).
+func TestPlanProgressLabel(t *testing.T) {
+	var b strings.Builder
+	t0 := time.Unix(1000, 0)
+	p := &progress{w: &b, now: func() time.Time { return t0.Add(2 * time.Second) }, start: t0, label: "planning… offers"}
+	p.update(1130, 1127)
+	if b.String() != "\rplanning… offers 1127/1127" {
+		t.Fatalf("%q", b.String())
 	}
 }
