@@ -29,3 +29,23 @@ func TestMonthlyBillSaysItsPricing(t *testing.T) {
 		}
 	}
 }
+
+// TestStaticPricePickerDisabled: the prerendered page's price-sheet picker
+// is disabled (a file picked before the page is live was lost when the
+// live page replaced the input); the live page's is not (the browser
+// tests pick files on it).
+func TestStaticPricePickerDisabled(t *testing.T) {
+	c, _ := load(t)
+	doc := app.HTMLString(c.renderPrices())
+	i := strings.Index(doc, `id="rs-prices-file"`)
+	if i < 0 {
+		t.Fatal("no picker")
+	}
+	tag := doc[strings.LastIndex(doc[:i], "<"):]
+	tag = tag[:strings.Index(tag, ">")]
+	// Natively the component renders as the prerenderer does; in the
+	// browser (the WebAssembly tests) as the live page.
+	if strings.Contains(tag, "disabled") == app.IsClient {
+		t.Fatalf("picker on the %s page: %s", map[bool]string{true: "live", false: "prerendered"}[app.IsClient], tag)
+	}
+}

@@ -289,8 +289,11 @@ func (c *Calculator) renderPrices() app.UI {
 		status,
 		app.Div().Class("rs-field rs-file").Body(
 			app.Label().For("rs-prices-file").Text(c.t(page.MsgSheetPick)),
+			// Disabled on the prerendered page: a file picked there, before
+			// the page is live, went to an input the live page replaces,
+			// and was dropped without a word.
 			app.Input().Type("file").ID("rs-prices-file").Accept(".csv,.json,text/csv,application/json").
-				Attr("aria-invalid", c.sheetErr != "").OnChange(c.onPriceFile),
+				Disabled(!app.IsClient).Attr("aria-invalid", c.sheetErr != "").OnChange(c.onPriceFile),
 			app.If(c.sheetErr != "", func() app.UI {
 				msg := c.sheetErr
 				if c.load.sheetSavedBad {
