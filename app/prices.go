@@ -284,16 +284,21 @@ func (c *Calculator) renderPrices() app.UI {
 			c.sheetName + " · " + c.t(page.MsgSheetRows) + ": " + strconv.Itoa(c.sheetRows) + " · " +
 				c.t(page.MsgSheetOffers) + ": " + strconv.Itoa(len(c.pr.Own)))
 	}
+	picker := app.Input().Type("file").ID("rs-prices-file").Accept(".csv,.json,text/csv,application/json").
+		Attr("aria-invalid", c.sheetErr != "").OnChange(c.onPriceFile)
+	if !app.IsClient {
+		// Disabled on the prerendered page: a file picked there, before
+		// the page is live, went to an input the live page replaces, and
+		// was dropped without a word. (The live page writes no disabled
+		// attribute at all: disabled="false" would disable it in HTML.)
+		picker = picker.Disabled(true)
+	}
 	return app.Section().Class("rs-prices").Body(
 		app.H2().Text(c.t(page.MsgSheetTitle)),
 		status,
 		app.Div().Class("rs-field rs-file").Body(
 			app.Label().For("rs-prices-file").Text(c.t(page.MsgSheetPick)),
-			// Disabled on the prerendered page: a file picked there, before
-			// the page is live, went to an input the live page replaces,
-			// and was dropped without a word.
-			app.Input().Type("file").ID("rs-prices-file").Accept(".csv,.json,text/csv,application/json").
-				Disabled(!app.IsClient).Attr("aria-invalid", c.sheetErr != "").OnChange(c.onPriceFile),
+			picker,
 			app.If(c.sheetErr != "", func() app.UI {
 				msg := c.sheetErr
 				if c.load.sheetSavedBad {
