@@ -1,7 +1,6 @@
 package app
 
 import (
-	"io"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -21,9 +20,8 @@ import (
 // pricesKey is the localStorage key of the loaded sheet.
 const pricesKey = "rightsize.prices/v1"
 
-// maxSheetBytes bounds a sheet read into the page (a full catalog export
-// as CSV is about 300 KB).
-const maxSheetBytes = 4 << 20
+// maxSheetBytes bounds a sheet read into the page, as the CLI's --prices.
+const maxSheetBytes = catalog.MaxOwnPriceBytes
 
 // savedFile is what localStorage keeps of a file the user loaded (a price
 // sheet or a config.json): its name and text.
@@ -59,40 +57,6 @@ type loadState struct {
 	configUnsaved bool
 }
 
-// mergeSheet parses a sheet and applies it over base, one row at a time;
-// every 256 rows it calls step with the share read, and stops when step
-// returns false.
-func mergeSheet(base *catalog.Catalog, text string, step func(progress float64) bool) (*catalog.Catalog, []catalog.PriceChange, int, error) {
-	r, err := catalog.NewPriceSheetReader([]byte(text))
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	m := base.NewPriceMerge()
-	m.Own = true // the user's own prices: not flagged against the market
-	n := 0
-	for {
-		row, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err == nil {
-			err = m.Apply(row)
-		}
-		if err != nil {
-			return nil, nil, n, err
-		}
-		n++
-		if step != nil && n%256 == 0 && !step(r.Progress()) {
-			return nil, nil, n, errSheetStopped
-		}
-	}
-	if n == 0 {
-		return nil, nil, 0, errNoRows
-	}
-	cat, changes := m.Done()
-	return cat, changes, n, nil
-}
-
 // applySheet parses a sheet and applies it over the built-in catalog. On
 // error the previous prices stay and the message is shown next to the
 // file picker.
@@ -102,7 +66,7 @@ func (c *Calculator) applySheet(name, text string) bool {
 		c.sheetErr = name + ": " + c.tooBig(maxSheetBytes)
 		return false
 	}
-	cat, changes, n, err := mergeSheet(c.base, text, nil)
+	cat, changes, n, err := c.base.MergeOwnPrices([]byte(text), nil)
 	return c.useSheet(name, cat, changes, n, err)
 }
 
@@ -145,7 +109,7 @@ func (c *Calculator) loadSheet(ctx app.Context, name, text string, then func(ctx
 	base := c.base
 	ctx.Async(func() {
 		start := time.Now()
-		cat, changes, n, err := mergeSheet(base, text, func(p float64) bool {
+		cat, changes, n, err := base.MergeOwnPrices([]byte(text), func(p float64) bool {
 			if time.Since(start) < sheetSlice {
 				return c.load.seq.Load() == seq
 			}
@@ -179,15 +143,6 @@ func (c *Calculator) clearSheet() {
 	c.sheetName, c.sheetRows, c.sheetErr = "", 0, ""
 	c.recompute()
 }
-
-type sheetError string
-
-func (e sheetError) Error() string { return string(e) }
-
-const (
-	errNoRows       = sheetError("price sheet: no rows")
-	errSheetStopped = sheetError("price sheet: replaced before it was applied")
-)
 
 // loadSavedSheet re-applies the sheet kept from an earlier visit. A saved
 // sheet that no longer applies (a newer catalog may refuse a row) is kept:

@@ -9,6 +9,7 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"rightsize/app/page"
+	"rightsize/catalog"
 )
 
 // grab keeps the Context go-app hands a component natively (OnPreRender),
@@ -72,7 +73,7 @@ func TestLargeSheetPage(t *testing.T) {
 func TestSheetInSlices(t *testing.T) {
 	c, _ := load(t)
 	var seen []float64
-	cat, _, n, err := mergeSheet(c.base, bigSheet(2_000), func(p float64) bool { seen = append(seen, p); return true })
+	cat, _, n, err := c.base.MergeOwnPrices([]byte(bigSheet(2_000)), func(p float64) bool { seen = append(seen, p); return true })
 	if err != nil || cat == nil || n != 2_000 || len(seen) != 2_000/256 {
 		t.Fatalf("rows %d, error %v, %d steps", n, err, len(seen))
 	}
@@ -81,7 +82,7 @@ func TestSheetInSlices(t *testing.T) {
 			t.Fatalf("progress %v", seen)
 		}
 	}
-	if _, _, _, err := mergeSheet(c.base, bigSheet(2_000), func(float64) bool { return false }); err != errSheetStopped {
+	if _, _, _, err := c.base.MergeOwnPrices([]byte(bigSheet(2_000)), func(float64) bool { return false }); err != catalog.ErrPriceSheetStopped {
 		t.Errorf("a stopped load: %v", err)
 	}
 }
