@@ -184,7 +184,7 @@ func (c *Calculator) exportMarkdown() string {
 		row(c.t(page.MsgGPU), c.t(page.MsgProvider), c.planCostHeader(), c.planTimeHeader(), c.t(page.MsgAsOfSource))
 		b.WriteString("|---|---|---|---:|---:|---|\n")
 		for _, p := range c.pickViews() {
-			price := p.Price.AsOf + " · " + p.Price.Source
+			price := p.Price.AsOf() + " · " + p.Price.Source
 			for _, w := range []string{p.Price.Verify, p.Price.FarBelow} {
 				if w != "" {
 					price += "; " + w

@@ -23,9 +23,8 @@ var (
 
 // priceLabels are a price's date line and its warnings, formatted.
 type priceLabels struct {
-	AsOf     string // "Price as of 2026-07-30 (estimated date) · under 90 days old"
-	Date     string // AsOf without the age grade
-	Age      string // the age grade alone ("under 90 days old"); "" without a clock
+	Date     string // "Price as of 2026-07-30 (estimated date)"
+	Age      string // the age grade ("under 90 days old"); "" without a clock
 	Class    string // the age grade's colour; "" without a clock
 	Source   string
 	Verify   string // "price from 2025-10 — verify" when stale or estimated
@@ -33,25 +32,32 @@ type priceLabels struct {
 	From     string // a marketplace's "from" price
 }
 
+// AsOf is the date line with its age grade: "Price as of 2026-07-30
+// (estimated date) · under 90 days old".
+func (p priceLabels) AsOf() string {
+	if p.Age == "" {
+		return p.Date
+	}
+	return p.Date + " · " + p.Age
+}
+
 // priceLabelsOf labels offer o's price; stale is the planner's verdict
 // (Row.Stale), read only when the page has a clock (now not zero): the
 // prerendered page grades nothing, but an estimated date is always said.
 func (c *Calculator) priceLabelsOf(o *planner.Offer, stale bool) priceLabels {
 	l := c.loc()
-	p := priceLabels{AsOf: page.Fill(c.t(page.MsgPriceAsOf), l.Date(o.AsOf)), Source: page.SourceText(o.Source)}
+	p := priceLabels{Date: page.Fill(c.t(page.MsgPriceAsOf), l.Date(o.AsOf)), Source: page.SourceText(o.Source)}
 	if o.AsOf == "" {
-		p.AsOf = c.t(page.MsgAgeUndated)
+		p.Date = c.t(page.MsgAgeUndated)
 	}
 	if o.AsOfEstimated {
-		p.AsOf += " (" + c.t(page.MsgEstimatedDate) + ")"
+		p.Date += " (" + c.t(page.MsgEstimatedDate) + ")"
 	}
-	p.Date = p.AsOf
 	if !c.now.IsZero() {
 		g := catalog.GradeAge(o.PriceAgeDays)
 		p.Class = gradeClass[g]
 		if g != catalog.AgeUndated {
 			p.Age = c.t(gradeKeys[g])
-			p.AsOf += " · " + p.Age
 		}
 	} else {
 		stale = false

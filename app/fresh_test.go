@@ -200,8 +200,8 @@ func TestExportsSayHowFresh(t *testing.T) {
 	}
 	md := c.exportMarkdown()
 	for _, p := range c.pickViews() {
-		if !strings.Contains(md, mdEscape(p.Price.AsOf)) || p.Price.Verify != "" && !strings.Contains(md, mdEscape(p.Price.Verify)) {
-			t.Errorf("Markdown lacks %s's price %q %q:\n%s", p.Kind, p.Price.AsOf, p.Price.Verify, md)
+		if !strings.Contains(md, mdEscape(p.Price.AsOf())) || p.Price.Verify != "" && !strings.Contains(md, mdEscape(p.Price.Verify)) {
+			t.Errorf("Markdown lacks %s's price %q %q:\n%s", p.Kind, p.Price.AsOf(), p.Price.Verify, md)
 		}
 	}
 }

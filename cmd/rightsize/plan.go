@@ -553,7 +553,7 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 	out := newPlanJSON(req, res, cat)
 	if res.Cheapest < 0 {
 		// Nothing fits: say what does exist without the narrowest filter.
-		if w, dropped, ok := plan.Widen(req, cat.PlanOffersAt(req.Input.Weights, now()), plan.Options{MaxInstances: maxInst}); ok {
+		if w, dropped, ok := plan.Widen(req, offers, plan.Options{MaxInstances: maxInst}); ok {
 			r := w.Rows[w.Cheapest]
 			out.Widened = &widenedJSON{Dropped: dropped, OfferID: r.Offer.ID, Provider: r.Offer.Provider, InstanceType: r.Offer.InstanceType,
 				GPU: r.Offer.GPU, Instances: r.Instances, PricePerHourDisp: r.PricePerHourDisp, CostDisp: r.RankedCostDisp}
