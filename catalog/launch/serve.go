@@ -96,6 +96,9 @@ func (e *emitter) engineCommands(k Kind) (string, error) {
 	// parallelism or expert parallelism beside several copies (the
 	// engines' DP flag is then taken by the copy's own ranks).
 	perProcess := s.copies > 1 && (k == TRTLLM || s.dp > 1 || s.ep > 1)
+	if err := e.checkServe(k, s); err != nil {
+		return "", err
+	}
 	c, err := e.engineCommand(k, s, perProcess)
 	if err != nil {
 		return "", err

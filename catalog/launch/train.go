@@ -46,7 +46,7 @@ func (e *emitter) train() (trainShape, error) {
 	} else if r.PP > 1 {
 		s.accum = 4 * r.PP
 	}
-	return s, nil
+	return s, e.checkTrain(s)
 }
 
 // precision is the mixed-precision mode: "bf16", "fp16" or "no".

@@ -1,0 +1,83 @@
+package launch
+
+import (
+	"math"
+	"strconv"
+)
+
+// ErrInconsistent: the launch would not run the plan it came from (a TP
+// that does not divide the heads, an expert split the estimate did not
+// model, a context shorter than the planned requests, a memory share the
+// plan was not sized at). The planner never ranks such a row; the check
+// keeps a future change from handing one over.
+const ErrInconsistent = "launch.inconsistent"
+
+// checkServe is the semantic check of engine k's launch of shape s against
+// the row and the model: what the engine would refuse at start-up, or
+// run differently from the plan.
+func (e *emitter) checkServe(k Kind, s copyShape) error {
+	a := e.in.Arch
+	// The attention heads split over the attention TP group: the copy's
+	// TP GPUs over its attention data-parallel ranks. vLLM refuses a TP
+	// that does not divide num_attention_heads, and KV heads that neither
+	// divide nor are divided by it (vllm/config: ModelConfig.
+	// verify_with_parallel_config; KV heads are replicated when TP
+	// exceeds them); MLA has one latent KV head shared by all.
+	attnTP := s.tp / max(s.dp, 1)
+	if a.Heads > 0 && a.Heads%attnTP != 0 {
+		return e.fail(ErrInconsistent, "TP "+itoa(attnTP)+" does not divide the model's "+itoa(a.Heads)+" attention heads")
+	}
+	if a.Heads > 0 && !a.IsMLA() && a.KVHeads > 0 && a.KVHeads%attnTP != 0 && attnTP%a.KVHeads != 0 {
+		return e.fail(ErrInconsistent, "TP "+itoa(attnTP)+" neither divides nor is divided by the model's "+itoa(a.KVHeads)+" KV heads")
+	}
+	// Experts: the estimate gives every expert-parallel rank experts/EP
+	// experts (estimator.Input.EP); an uneven split puts more weights and
+	// tokens on some ranks than planned. vLLM's --enable-expert-parallel
+	// spreads the experts over every GPU of the copy (TP × DP); SGLang's
+	// --ep-size must divide --tp-size (SGLang docs, "Expert Parallelism":
+	// tp_size % ep_size == 0).
+	if s.ep > 1 && a.IsMoE() {
+		ep := s.ep
+		if k == VLLM {
+			ep = s.tp
+		}
+		if a.Experts%ep != 0 {
+			return e.fail(ErrInconsistent, "expert parallelism over "+itoa(ep)+" GPUs does not divide the model's "+itoa(a.Experts)+" experts")
+		}
+		if k == SGLang && s.tp%s.ep != 0 {
+			return e.fail(ErrInconsistent, "EP "+itoa(s.ep)+" does not divide TP "+itoa(s.tp))
+		}
+	}
+	// The context covers the planned request; a plan whose mean request
+	// is over the model's context serves nothing.
+	prompt, output := e.lengths()
+	if ctx := a.MaxPositions; ctx > 0 && prompt+output > ctx {
+		return e.fail(ErrInconsistent, "the planned request of "+itoa(prompt+output)+" tokens is over the model's context of "+itoa(ctx))
+	}
+	return e.checkMemory()
+}
+
+// checkMemory: the launch runs at the memory share the row was sized
+// with, and the row fits at it.
+func (e *emitter) checkMemory() error {
+	if u := e.in.GPUMemUtil; u != 0 && !(u > 0 && u <= 1) {
+		return e.fail(ErrInconsistent, "the plan's memory share is not in (0, 1]")
+	}
+	if h := e.row.HeadroomGiB; math.IsNaN(h) || h < 0 {
+		return e.fail(ErrInconsistent, "the row does not fit its GPUs at the plan's memory share")
+	}
+	return nil
+}
+
+// checkTrain is the semantic check of a data-parallel training launch:
+// every GPU of the row is one rank, and the global batch the launch runs
+// is the plan's.
+func (e *emitter) checkTrain(s trainShape) error {
+	if g := e.row.GPUs; float64(s.world) != g {
+		return e.fail(ErrInconsistent, "the launch starts "+itoa(s.world)+" ranks for a plan of "+strconv.FormatFloat(g, 'g', -1, 64)+" GPUs")
+	}
+	if s.dp != s.world {
+		return e.fail(ErrInconsistent, "data-parallel degree "+itoa(s.dp)+" on "+itoa(s.world)+" ranks")
+	}
+	return e.checkMemory()
+}
