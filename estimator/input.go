@@ -531,6 +531,12 @@ func (in Input) validate(l *errList) {
 		case f.v <= 1:
 		case f.name == "ep" && !a.IsMoE():
 			l.add(f.name, f.v, ErrIncompatible, "expert parallelism needs a mixture-of-experts model")
+		case f.name == "ep" && a.Experts%f.v != 0:
+			// The estimate gives every EP rank Experts/EP experts; an
+			// uneven split is not what it models, and Megatron-LM
+			// refuses it in training (arguments.py: "Number of experts
+			// should be a multiple of expert model parallel_size").
+			l.add(f.name, f.v, ErrIncompatible, "does not divide the model's %d experts", a.Experts)
 		case trainEP && in.Task != Pretrain && in.Task != FullFinetune:
 			l.add(f.name, f.v, ErrIncompatible, "expert parallelism in training needs full training (train or finetune)")
 		case trainEP && in.TP >= 1 && in.PP >= 1 && in.GPUs%(in.TP*in.PP) == 0 && (in.GPUs/(in.TP*in.PP))%f.v != 0:

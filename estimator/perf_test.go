@@ -1094,6 +1094,11 @@ func TestTrainingExpertParallel(t *testing.T) {
 			t.Errorf("bad training EP/DP accepted: %v", err)
 		}
 	}
+	// More EP ranks than the model has experts to split evenly.
+	in.EP = 2 * in.Arch.Experts
+	if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "experts") {
+		t.Errorf("EP %d over %d experts accepted: %v", in.EP, in.Arch.Experts, err)
+	}
 }
 
 // TestPCIeX16Bandwidth: the per-generation host link agrees with the PCIe
