@@ -81,7 +81,8 @@ var goldenCases = []goldenCase{
 		},
 		row: func(t *testing.T, req plan.Request) plan.Row {
 			o := offer(t, "aws-p5.48xlarge", req.Input.Weights)
-			return plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: 8, TP: 1, PP: 1, DP: 8, ZeRO: 3, Replicas: 1, InstancesPerReplica: 1}
+			return plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: 8, TP: 1, PP: 1, DP: 8, ZeRO: 3, Replicas: 1, InstancesPerReplica: 1,
+				GradCheckpointing: true, Offload: estimator.OffloadOptimizer}
 		},
 	},
 	{
@@ -93,7 +94,8 @@ var goldenCases = []goldenCase{
 		},
 		row: func(t *testing.T, req plan.Request) plan.Row {
 			o := offer(t, "aws-p5.48xlarge", req.Input.Weights)
-			return plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: 8, TP: 1, PP: 1, DP: 8, ZeRO: 3, Replicas: 1, InstancesPerReplica: 1}
+			return plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: 8, TP: 1, PP: 1, DP: 8, ZeRO: 3, Replicas: 1, InstancesPerReplica: 1,
+				GradCheckpointing: true, Offload: estimator.OffloadAll}
 		},
 	},
 	{

@@ -174,6 +174,11 @@ func Emit(k Kind, req plan.Request, row plan.Row, cat *catalog.Catalog, model st
 		return Launch{}, &Error{Kind: k, Key: ErrUnfit, Reason: "the row does not fit the job: nothing to launch"}
 	}
 	e := emitter{k: k, req: req, row: row, in: req.Input, cat: cat}
+	if req.Workload.Kind == plan.Training {
+		// The memory layout the row was planned with: the user's, or the
+		// rental layout the planner chose (plan.Row's notes say which).
+		e.in.GradCheckpointing, e.in.Offload = row.GradCheckpointing, row.Offload
+	}
 	var err error
 	if e.model, err = e.modelRef(model); err != nil {
 		return Launch{}, err

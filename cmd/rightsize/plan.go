@@ -581,11 +581,17 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 	return 0
 }
 
+// parallelismJSON is a row's layout. For training rows, zero,
+// grad_checkpointing and offload are the memory layout planned: the
+// user's with --gpu and --gpus fixed, else the rental layout the planner
+// chose (the row's notes say when it differs from the flags).
 type parallelismJSON struct {
-	TP   int `json:"tp"`
-	PP   int `json:"pp"`
-	DP   int `json:"dp"`
-	ZeRO int `json:"zero"`
+	TP                int    `json:"tp"`
+	PP                int    `json:"pp"`
+	DP                int    `json:"dp"`
+	ZeRO              int    `json:"zero"`
+	GradCheckpointing bool   `json:"grad_checkpointing"`
+	Offload           string `json:"offload"`
 }
 
 type hostJSON struct {
@@ -731,7 +737,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		o := r.Offer
 		j := planRowJSON{OfferID: o.ID, Provider: o.Provider, InstanceType: o.InstanceType, GPU: o.GPU,
 			GPUsPerInstance: o.GPUCount, Instances: r.Instances, GPUs: r.GPUs,
-			Parallelism: parallelismJSON{r.TP, r.PP, r.DP, r.ZeRO}, Replicas: r.Replicas, InstancesPerReplica: r.InstancesPerReplica,
+			Parallelism: parallelismJSON{r.TP, r.PP, r.DP, r.ZeRO, r.GradCheckpointing, r.Offload.String()}, Replicas: r.Replicas, InstancesPerReplica: r.InstancesPerReplica,
 			Pricing: r.Pricing.String(), Currency: o.Currency, PricePerHour: r.PricePerHour, PricePerHourUSD: r.PricePerHourUSD,
 			PricePerHourDisp: r.PricePerHourDisp, FXAsOf: r.FXAsOf, JobHours: r.JobSeconds / 3600, GPUHours: r.GPUHours,
 			JobCost: r.JobCost, JobCostUSD: r.JobCostUSD, JobCostDisp: r.JobCostDisp, OptimizerSteps: r.OptimizerSteps,

@@ -218,13 +218,13 @@ type planner struct {
 	rates     []rateMemo
 	ckpt      float64
 	maxInst   int
-	notes     []Reason
-	noteSeen  map[string]bool
+	notes     *noteLog // shared with the sub-planners: their notes are the plan's
 	// subs plan the same job with one setting changed: the 16-bit weights
 	// that run where the job's format has no kernel (estimator.SupportFor),
-	// or a rental layout without the user's CPU offload (rentalRow), one
-	// planner per variant.
+	// or a rental memory layout (rentalRow), one planner per variant.
 	subs map[variant]*planner
+	// rental: this planner plans a rental layout (no further variants).
+	rental bool
 }
 
 type fitKey struct {
@@ -324,7 +324,7 @@ func (p *planner) plan(offers []Offer) Result {
 	}
 	opts.yield()
 	res.Hosted = p.hosted(res)
-	res.Notes = p.notes
+	res.Notes = p.notes.list
 	return res
 }
 
@@ -333,7 +333,7 @@ func newPlanner(req Request, opts Options, offers int) *planner {
 	// offers that share a few hundred shapes (a hint of h holds 8h/7
 	// slots rounded up to a power of two: 448 fills 512 slots, where
 	// 512 would take 1024; a larger catalog only grows the maps).
-	p := &planner{req: req, opts: opts, techs: make(map[techNum]int32, min(offers, 256)), techSlots: make([]techSlot, 0, min(offers, 256)), noteSeen: map[string]bool{}}
+	p := &planner{req: req, opts: opts, techs: make(map[techNum]int32, min(offers, 256)), techSlots: make([]techSlot, 0, min(offers, 256)), notes: &noteLog{seen: map[string]bool{}}}
 	switch req.Workload.Kind {
 	case Training:
 		p.needs, p.shapes, p.perfs = make(map[fitKey]needOut, 448), make(map[shapeKey]shapeOut, 448), make(map[perfKey]perfOut, 224)
@@ -378,17 +378,23 @@ func newPlanner(req Request, opts Options, offers int) *planner {
 	return p
 }
 
+// noteLog is the plan's notes, each key once, in the order first noted.
+type noteLog struct {
+	seen map[string]bool
+	list []Reason
+}
+
 func (p *planner) note(r Reason) {
-	if p.noteSeen[r.Key] {
+	if p.notes.seen[r.Key] {
 		return
 	}
-	p.noteSeen[r.Key] = true
-	p.notes = append(p.notes, r)
+	p.notes.seen[r.Key] = true
+	p.notes.list = append(p.notes.list, r)
 }
 
 // noted reports whether the note key is already in the plan's notes (so
 // callers need not build its arguments again).
-func (p *planner) noted(key string) bool { return p.noteSeen[key] }
+func (p *planner) noted(key string) bool { return p.notes.seen[key] }
 
 // passes applies the filters that do not need a plan.
 func (p *planner) passes(o *Offer) bool {
@@ -440,6 +446,9 @@ func (p *planner) supportNote(o *Offer, s estimator.Support) Reason {
 type variant struct {
 	weights estimator.DType
 	offload estimator.Offload
+	// rental: a rental layout (rentalRow) with activation checkpointing
+	// ckpt, ZeRO from stage 0 and no CPU offload.
+	rental, ckpt bool
 }
 
 // sub is the planner of the job with v's settings: the same request,
@@ -450,7 +459,11 @@ func (p *planner) sub(v variant) *planner {
 	}
 	req := p.req
 	req.Input.Weights, req.Input.Offload = v.weights, v.offload
+	if v.rental {
+		req.Input.ZeRO, req.Input.GradCheckpointing = 0, v.ckpt
+	}
 	q := newPlanner(req, p.opts, 0)
+	q.rental, q.notes = v.rental, p.notes
 	if p.subs == nil {
 		p.subs = map[variant]*planner{}
 	}
@@ -458,22 +471,57 @@ func (p *planner) sub(v variant) *planner {
 	return q
 }
 
-// rentalRow plans a training job set with CPU offload on o without it,
-// and reports whether it did (r then holds that plan, noted when it fits).
-// Offloading optimizer states or parameters to the host is how a job fits
-// the user's own few GPUs (DeepSpeed ZeRO-Offload, Ren et al. 2021), at a
-// large cost in speed: a rental plan chooses its own memory layout, with
-// as many GPUs as the job needs, so the setting is a constraint only where
-// the user fixed the parallelism (Request.FixedParallelism). An offer that
-// holds the job only with offload is not a rental plan: its row says it
-// does not fit.
+// rentalRow plans a training job on o with the memory layout a rented
+// fleet would choose, and reports whether it did (r then holds that plan,
+// noted where it differs from the user's settings). ZeRO stage,
+// activation checkpointing and CPU offload are how a job fits the user's
+// own few GPUs: offload (DeepSpeed ZeRO-Offload, Ren et al. 2021) at a
+// large cost in speed, checkpointing at about a third more compute
+// (Korthikanti et al. 2022, §4: a full recompute of the forward pass),
+// ZeRO-3 at 1.5× ZeRO-2's traffic (Rajbhandari et al. 2020, §7.2.2). A
+// rental plan chooses its own: no offload, the lowest ZeRO stage that
+// fits (fitTraining's search from stage 0), and checkpointing on or off,
+// whichever costs less; the user's settings are constraints only where
+// the user fixed the parallelism (Request.FixedParallelism). An offer
+// that holds the job only with offload is not a rental plan: its row
+// says it does not fit.
 func (p *planner) rentalRow(o *Offer, r *Row) bool {
-	if p.req.Workload.Kind != Training || p.req.FixedParallelism || p.in.Offload == estimator.OffloadNone {
+	if p.req.Workload.Kind != Training || p.req.FixedParallelism || p.rental {
 		return false
 	}
-	p.sub(variant{weights: p.in.Weights, offload: estimator.OffloadNone}).row(o, r)
-	if r.Fits {
-		r.Notes = append(slices.Clip(r.Notes), Reason{Key: "note.rental_no_offload", Args: []any{p.in.Offload.String()}})
+	var best Row
+	for i, ckpt := range [2]bool{false, true} {
+		if ckpt && best.Fits && best.Instances == 1 {
+			// Checkpointing fits on no fewer than one instance, at the
+			// same price per hour, and recomputes: never cheaper.
+			break
+		}
+		var c Row
+		p.sub(variant{weights: p.in.Weights, rental: true, ckpt: ckpt}).row(o, &c)
+		switch {
+		case i == 0,
+			c.Fits && (!best.Fits || c.JobCostUSD < best.JobCostUSD),
+			!c.Fits && !best.Fits && ckpt == p.in.GradCheckpointing:
+			best = c
+		}
+	}
+	*r = best
+	if !r.Fits {
+		return true
+	}
+	var notes []Reason
+	if p.in.Offload != estimator.OffloadNone {
+		notes = append(notes, Reason{Key: "note.rental_no_offload", Args: []any{p.in.Offload.String()}})
+	}
+	if r.GradCheckpointing != p.in.GradCheckpointing || r.ZeRO != p.in.ZeRO {
+		key := "note.rental_layout_no_ckpt"
+		if r.GradCheckpointing {
+			key = "note.rental_layout_ckpt"
+		}
+		notes = append(notes, Reason{Key: key, Args: []any{r.ZeRO}})
+	}
+	if len(notes) > 0 {
+		r.Notes = append(slices.Clip(r.Notes), notes...)
 	}
 	return true
 }

@@ -162,6 +162,8 @@ var English = map[string]string{
 	"note.weights_substituted":   "%s weights have no kernel in this engine on %s GPUs: planned with %s weights",
 	"note.fp16_for_bf16":         "%s does not run on %s GPUs: runs %s instead, same memory",
 	"note.rental_no_offload":     "planned without your CPU offload (%s): a rented fleet holds the job on its GPUs, faster",
+	"note.rental_layout_ckpt":    "planned with ZeRO-%d and activation checkpointing: a rented fleet takes the memory layout that costs least, not your own GPUs' settings",
+	"note.rental_layout_no_ckpt": "planned with ZeRO-%d and no activation checkpointing: a rented fleet takes the memory layout that costs least, not your own GPUs' settings",
 	"note.no_spare":              "one replica at %s%% load serves the whole rate: no spare if it fails (add one for N+1)",
 	"note.serving_engine":        "serving assumes continuous batching (vLLM)",
 	"hosted.cheaper_than_api":    "self-hosting on %s beats %s above %s requests/s",
@@ -227,9 +229,14 @@ type Row struct {
 	// Shape: instances rented, GPUs used, parallelism. For serving, a
 	// replica is InstancesPerReplica instances running DP engine copies
 	// of TP × PP GPUs each.
-	Instances           int
-	GPUs                float64 // Instances × GPUCount
-	TP, PP, DP, ZeRO    int
+	Instances        int
+	GPUs             float64 // Instances × GPUCount
+	TP, PP, DP, ZeRO int
+	// GradCheckpointing and Offload are a training row's memory layout:
+	// the user's settings, or the rental layout the planner chose
+	// (rentalRow's notes say so).
+	GradCheckpointing   bool
+	Offload             estimator.Offload
 	Replicas            int
 	InstancesPerReplica int
 

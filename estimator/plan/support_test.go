@@ -216,6 +216,65 @@ func TestOwnHardwareSettingsStayHome(t *testing.T) {
 	}
 }
 
+// TestRentalChoosesItsMemoryLayout: the ZeRO stage and activation
+// checkpointing set for the user's own GPUs (ZeRO-3, checkpointing, CPU
+// offload: what fits a 70B fine-tune on two 24 GB cards) do not slow the
+// rental plans: each offer's row is the one planned from no settings at
+// all (the lowest ZeRO stage that fits, checkpointing where it costs
+// less), notes the layout, and the fixed layout keeps the user's.
+func TestRentalChoosesItsMemoryLayout(t *testing.T) {
+	req, offers := catalogRequest(t, "llama-3.1-8b")
+	req.Input.Task, req.Input.Seq, req.Input.Batch = estimator.FullFinetune, 4096, 4
+	req.Workload = plan.Workload{Kind: plan.Training, TrainTokens: 2e8}
+	plain := mustPlan(t, req, offers, plan.Options{KeepUnfit: true})
+	home := req
+	home.Input.ZeRO, home.Input.GradCheckpointing, home.Input.Offload = 3, true, estimator.OffloadOptimizer
+	own := mustPlan(t, home, offers, plan.Options{KeepUnfit: true})
+	if plain.Cheapest < 0 || own.Cheapest < 0 || len(plain.Rows) != len(own.Rows) {
+		t.Fatalf("cheapest %d / %d, rows %d / %d", plain.Cheapest, own.Cheapest, len(plain.Rows), len(own.Rows))
+	}
+	byID := map[string]plan.Row{}
+	for _, r := range plain.Rows {
+		byID[r.Offer.ID] = r
+	}
+	var ckptOff, lowZeRO int
+	for _, b := range own.Rows {
+		a := byID[b.Offer.ID]
+		if a.Fits != b.Fits || !closeTo(a.JobSeconds, b.JobSeconds) || a.ZeRO != b.ZeRO || a.GradCheckpointing != b.GradCheckpointing || b.Offload != estimator.OffloadNone {
+			t.Errorf("%s: own settings %v %.0f s ZeRO-%d ckpt %v offload %v; none %v %.0f s ZeRO-%d ckpt %v", b.Offer.ID,
+				b.Fits, b.JobSeconds, b.ZeRO, b.GradCheckpointing, b.Offload, a.Fits, a.JobSeconds, a.ZeRO, a.GradCheckpointing)
+		}
+		if !b.Fits {
+			continue
+		}
+		if !b.GradCheckpointing {
+			ckptOff++
+		}
+		if b.ZeRO < 3 {
+			lowZeRO++
+		}
+		noted := false
+		for _, n := range b.Notes {
+			noted = noted || strings.HasPrefix(n.Key, "note.rental_layout")
+		}
+		if !noted && (b.ZeRO != 3 || !b.GradCheckpointing) {
+			t.Errorf("%s: ZeRO-%d, checkpointing %v without a note: %v", b.Offer.ID, b.ZeRO, b.GradCheckpointing, b.Notes)
+		}
+	}
+	if ckptOff == 0 || lowZeRO == 0 {
+		t.Errorf("no rental row dropped checkpointing (%d) or ZeRO-3 (%d)", ckptOff, lowZeRO)
+	}
+	// The user's layout stands where the parallelism is fixed.
+	home.FixedParallelism, home.Input.GPUs, home.Filters.GPU = true, 2, "h100-sxm"
+	fixed := mustPlan(t, home, offers, plan.Options{})
+	if fixed.Cheapest < 0 {
+		t.Fatal("no fixed plan")
+	}
+	if f := fixed.Rows[fixed.Cheapest]; f.ZeRO != 3 || !f.GradCheckpointing || f.Offload != estimator.OffloadOptimizer {
+		t.Errorf("fixed layout: ZeRO-%d ckpt %v offload %v", f.ZeRO, f.GradCheckpointing, f.Offload)
+	}
+}
+
 // TestSpotNoteOnlyOnSpot: an on-demand job does not carry the caveat on
 // the spot reclaim rate (its spot figures are a side column); a spot job
 // does.

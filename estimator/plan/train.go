@@ -290,6 +290,7 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 	r.Instances = s.instances
 	r.GPUs = float64(s.instances) * o.GPUCount
 	r.TP, r.PP, r.DP, r.ZeRO = in.TP, in.PP, dp, in.ZeRO
+	r.GradCheckpointing, r.Offload = in.GradCheckpointing, in.Offload
 	r.Replicas, r.InstancesPerReplica = 1, s.instances
 	r.TokensPerSecond = tps
 	r.OptimizerSteps = tokens / pf.tokensPerStep
