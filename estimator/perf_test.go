@@ -439,6 +439,44 @@ func TestDecodeQuantFaster(t *testing.T) {
 	}
 }
 
+// TestDefaultGlobalBatch: a pre-training run with no batch given steps on
+// the published batch of its size (GPT-3 Table 2.1, Llama 2 §2.2): 2M
+// tokens for a 7B on 8 GPUs at 4096 tokens (64 micro-batches of one
+// sequence per replica), not one micro-batch (the 48.8M optimizer steps
+// a 100B-token run would count); a fine-tune keeps one; a batch given
+// wins.
+func TestDefaultGlobalBatch(t *testing.T) {
+	a := loadArch(t, "llama-2-7b-hf.json")
+	in := DefaultInput(a)
+	in.Task, in.Seq, in.GPUs, in.ZeRO = Pretrain, 4096, 8, 1
+	hw := a100SXM
+	hw.LinkBandwidth = 300e9
+	p := mustPerf(t, in, hw, Efficiency{}, Workload{})
+	if p.TokensPerStep != 1<<21 || p.MicroBatches != 64 {
+		t.Errorf("7B pre-train: %g tokens in %d micro-batches per step, want 2,097,152 in 64", p.TokensPerStep, p.MicroBatches)
+	}
+	if steps := 100e9 / p.TokensPerStep; steps < 4e4 || steps > 6e4 {
+		t.Errorf("100B tokens in %g steps", steps)
+	}
+	if g := p.TokensPerStep; mustPerf(t, in, hw, Efficiency{}, Workload{GlobalBatch: 8}).TokensPerStep == g {
+		t.Error("a given global batch did not replace the default")
+	}
+	for _, c := range []struct {
+		params float64
+		want   float64
+	}{{125e6, 1 << 19}, {1.3e9, 1 << 20}, {6.7e9, 1 << 21}, {13e9, 1 << 21}, {70e9, 1 << 22}, {405e9, 1 << 22}} {
+		b := in
+		b.Arch.TotalParams = int64(c.params)
+		if got := DefaultGlobalBatchTokens(b); got != c.want {
+			t.Errorf("%g params: %g tokens, want %g", c.params, got, c.want)
+		}
+	}
+	in.Task = FullFinetune
+	if p := mustPerf(t, in, hw, Efficiency{}, Workload{}); p.MicroBatches != 1 || DefaultGlobalBatchTokens(in) != 0 {
+		t.Errorf("fine-tune: %d micro-batches", p.MicroBatches)
+	}
+}
+
 // Worked numbers: a dense 7B at batch 1 decodes one token per weight read
 // (weight bytes / bandwidth × util) plus the per-layer overhead; training FLOPs are 6N + 12·L·s·d_attn, 8N + 16·L·s·d_attn
 // with full checkpointing; LoRA is 4N + 12·L·s·d_attn.
@@ -448,7 +486,9 @@ func TestPerfFormulas(t *testing.T) {
 	attn := 12 * 32 * 4096 * 4096.0
 	in := DefaultInput(a)
 	in.Task, in.Seq = Pretrain, 4096
-	p := mustPerf(t, in, a100SXM, Efficiency{MFU: 0.4}, Workload{})
+	// One micro-batch per optimizer step (the pre-training default
+	// accumulates to DefaultGlobalBatchTokens: TestDefaultGlobalBatch).
+	p := mustPerf(t, in, a100SXM, Efficiency{MFU: 0.4}, Workload{MicroBatches: 1})
 	if rel := relErr(p.FLOPsPerToken, 6*n+attn); math.Abs(rel) > 1e-12 || p.HardwareFLOPsPerToken != p.FLOPsPerToken {
 		t.Errorf("FLOPs/token %g, want %g", p.FLOPsPerToken, 6*n+attn)
 	}
@@ -465,7 +505,7 @@ func TestPerfFormulas(t *testing.T) {
 		t.Errorf("MFU %g, want 0.4 less the optimizer step on one GPU", p.MFU)
 	}
 	in.GradCheckpointing = true
-	p = mustPerf(t, in, a100SXM, Efficiency{MFU: 0.4}, Workload{})
+	p = mustPerf(t, in, a100SXM, Efficiency{MFU: 0.4}, Workload{MicroBatches: 1})
 	compute = 4096 * p.HardwareFLOPsPerToken / (312e12 * 0.4)
 	if rel := relErr(p.HardwareFLOPsPerToken, 8*n+attn*16/12); math.Abs(rel) > 1e-12 ||
 		math.Abs(relErr(p.MFU, 0.4*p.FLOPsPerToken/p.HardwareFLOPsPerToken*compute/(compute+opt))) > 1e-12 {

@@ -45,17 +45,46 @@ func trainFLOPs(in Input, s float64) (model, hwFLOPs, allReduces float64) {
 	return model, hwFLOPs, allReduces
 }
 
-// microBatches is the gradient-accumulation count per optimizer step.
-func microBatches(in Input, w Workload, replicas int) int {
+// microBatches is the gradient-accumulation count per optimizer step of
+// sequences of seq tokens.
+func microBatches(in Input, w Workload, replicas int, seq float64) int {
 	switch {
 	case w.MicroBatches > 0:
 		return w.MicroBatches
 	case w.GlobalBatch > 0:
 		return max(1, w.GlobalBatch/(replicas*in.Batch))
-	case in.PP > 1:
+	}
+	if g := DefaultGlobalBatchTokens(in); g > 0 {
+		return max(1, int(math.Round(g/(float64(replicas)*float64(max(in.Batch, 1))*math.Max(seq, 1)))))
+	}
+	if in.PP > 1 {
 		return 4 * in.PP
 	}
 	return 1
+}
+
+// DefaultGlobalBatchTokens is the tokens per optimizer step a
+// pre-training run takes when the user names none; 0 for other tasks
+// (fine-tunes step on the micro-batches given). Published pre-training
+// batches grow with the model: GPT-3 (Brown et al. 2020, Table 2.1) took
+// 0.5M tokens up to 760M parameters, 1M at 1.3B and 2.7B, 2M at 6.7B and
+// 13B, 3.2M at 175B; Llama 2 (Touvron et al. 2023, §2.2) 4M from 7B to
+// 70B. This takes GPT-3's steps below 30B parameters and Llama 2's 4M at
+// and above, in powers of two. A default, not a measurement: a run's own
+// batch (--global-batch-tokens) replaces it.
+func DefaultGlobalBatchTokens(in Input) float64 {
+	if in.Task != Pretrain {
+		return 0
+	}
+	switch p := in.Arch.Params(); {
+	case p < 1e9:
+		return 1 << 19
+	case p < 5e9:
+		return 1 << 20
+	case p < 30e9:
+		return 1 << 21
+	}
+	return 1 << 22
 }
 
 // collectiveBandwidth is the bus bandwidth (NCCL tests' busbw,
@@ -211,7 +240,7 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 		lin := float64(a.LinearParams) / (tp * pp)
 		compute += passes * lin * (4.127/8 + 4) / (hw.MemBandwidth * defaultBandwidthUtil)
 	}
-	m := microBatches(in, w, replicas)
+	m := microBatches(in, w, replicas, s)
 	if b < float64(in.Batch) {
 		m = 1 // the global batch is spread thinner than one micro-batch per replica
 	}

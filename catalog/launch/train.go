@@ -41,7 +41,11 @@ func (e *emitter) train() (trainShape, error) {
 		seq = float64(e.in.Arch.SeqLen)
 	}
 	s.accum = 1
-	if g := e.req.Workload.GlobalBatchTokens; g > 0 {
+	g := e.req.Workload.GlobalBatchTokens
+	if g <= 0 {
+		g = estimator.DefaultGlobalBatchTokens(e.in) // the plan's default (pre-training)
+	}
+	if g > 0 {
 		s.accum = max(1, int(math.Round(g/(float64(s.dp)*float64(s.micro)*seq))))
 	} else if r.PP > 1 {
 		s.accum = 4 * r.PP
