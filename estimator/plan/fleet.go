@@ -19,12 +19,12 @@ import (
 //   - A committed replica is billed every hour at the term's effective
 //     rate r and serves the base; it wins over on-demand o for the hours
 //     it is busy when their share exceeds the break-even utilisation
-//     u* = r/o (../shared/guides/PLANNING.md, "Reserved and committed prices"). Fleet
+//     u* = r/o (docs/planning.md, "Reserved and committed prices"). Fleet
 //     tries every committed count from 0 to the peak, so it finds that
 //     count without assuming the rest of the fleet is on demand.
 //   - Replicas above the committed ones run on demand or on spot in each
 //     hour. Spot holds one spare replica whenever it holds any, to absorb
-//     a reclaim (../shared/guides/PLANNING.md, "online serving on spot needs spare
+//     a reclaim (docs/planning.md, "online serving on spot needs spare
 //     replicas"; the serving planner's rule, servingTech), and each
 //     reclaim bills a replacement's start-up: reclaims per hour = spot
 //     replicas × the monthly reclaim share / 730 (the planner's spot
@@ -333,7 +333,7 @@ func Fleet(in FleetInput) (FleetPlan, error) {
 		if t.rate > 0 {
 			*t.all = f.fixed(t.p, out.Peak, t.rate, rentOnDemand, 0)
 			if od {
-				*t.be = t.rate / in.OnDemandPerHour // ../shared/guides/PLANNING.md: u* = r/o
+				*t.be = t.rate / in.OnDemandPerHour // docs/planning.md: u* = r/o
 			}
 		}
 	}

@@ -65,7 +65,7 @@ type MixBucket struct {
 	PerCopyRPS, SinglePerCopyRPS float64
 	// USDPerMillionRequests is the class's on-demand cost per million
 	// requests at that rate on its group's offer (replica price / (3,600
-	// × ρ × copies per replica) × 10⁶, ../shared/guides/PLANNING.md's cost per 1M tokens
+	// × ρ × copies per replica) × 10⁶, docs/planning.md's cost per 1M tokens
 	// with requests for tokens); SingleUSDPerMillionRequests on the best
 	// single offer.
 	USDPerMillionRequests, SingleUSDPerMillionRequests float64

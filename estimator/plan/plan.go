@@ -18,7 +18,7 @@ const HoursPerMonth = 730
 // Defaults for the Assumptions and Workload fields left at zero. Each is an
 // assumption, shown next to the plan and editable.
 const (
-	// DefaultMaxUtilisation: ../shared/guides/PLANNING.md (Erlang C section): real arrivals
+	// DefaultMaxUtilisation: docs/planning.md (Erlang C section): real arrivals
 	// are burstier than Poisson, keep target utilisation below ~0.7–0.8.
 	DefaultMaxUtilisation = 0.8
 	// DefaultCheckpointWriteBytesPerSecond: assumption, one cloud block
@@ -41,7 +41,7 @@ const (
 
 // spotBuckets turns AWS Spot Advisor buckets ("frequency of interruption:
 // the rate at which Spot has reclaimed capacity during the trailing month",
-// ../shared/data/market/spot_preemption_statements.md) into a monthly
+// EC2 Spot Instance Advisor; docs/planning.md) into a monthly
 // share: the bucket's midpoint, and 25% for ">20%". An assumption: the
 // bucket is a range, not a rate.
 var spotBuckets = map[string]float64{"<5%": 0.025, "5-10%": 0.075, "10-15%": 0.125, "15-20%": 0.175, ">20%": 0.25}
@@ -552,7 +552,7 @@ func (p *planner) price(o *Offer, pr Pricing) float64 {
 }
 
 // vat normalises a VAT-inclusive price: price_excl = price_incl / (1 +
-// VAT) (../shared/guides/PLANNING.md, "Currency and tax").
+// VAT) (docs/planning.md, "Currency and tax").
 func (p *planner) vat(o *Offer, v float64) float64 {
 	if p.req.ExcludeVAT && o.PricesIncludeVAT && o.VATRate > 0 {
 		return v / (1 + o.VATRate)

@@ -256,7 +256,7 @@ func (res *Result) trim(top int) {
 // target rate, cheapest API at that rate first. The API bills tokens: λ × 730 h × 3,600 s × (prompt × in +
 // output × out) / 10⁶ per month. Self-hosting bills whole replicas, so at
 // rates one replica sustains it costs one replica's month; the break-even
-// rate is where the API's bill reaches that (../shared/guides/PLANNING.md, "Cost per token
+// rate is where the API's bill reaches that (docs/planning.md, "Cost per token
 // and per job").
 func (p *planner) hosted(res Result) []HostedComparison {
 	if p.req.Workload.Kind != Serving || len(p.req.HostedAPIs) == 0 {

@@ -30,13 +30,13 @@ import (
 //   - bursts of arrivals queue before admission for the prefill budget
 //     (one prompt at a time at the batched prefill rate, P_w seconds):
 //     Erlang C (M/M/k) gives the wait's tail, P(W > t) = C(k, A)·
-//     e^{−(kμ − λ)t} with μ = 1/P_w and A = λ·P_w (../shared/guides/PLANNING.md), added to
+//     e^{−(kμ − λ)t} with μ = 1/P_w and A = λ·P_w (docs/planning.md), added to
 //     the speed model's mean TTFT. The mean already holds the first-order
 //     contention of the prompts admitted together, so the sum leans
 //     conservative; exponential service overstates the wait of
 //     near-constant prefills (M/D/k waits about half as long) and Poisson
 //     arrivals understate bursts; the utilisation cap
-//     (DefaultMaxUtilisation) keeps the headroom ../shared/guides/PLANNING.md asks for. One
+//     (DefaultMaxUtilisation) keeps the headroom docs/planning.md asks for. One
 //     replica's sustainable rate is found with k = 1; at the target rate
 //     the replicas behind a least-loaded router share one queue
 //     (k = replicas).
@@ -461,7 +461,7 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 	build := func(cs copyShape, sc *serveCurve, copies int, sim func(k int) (simServe, bool)) (Row, bool) {
 		units := (copies + cs.perInstance - 1) / cs.perInstance
 		if r.Pricing == Spot {
-			units++ // a spare replica absorbs a reclaim (../shared/guides/PLANNING.md)
+			units++ // a spare replica absorbs a reclaim (docs/planning.md)
 		}
 		if units*cs.instancesPer > p.maxInst {
 			if why.Key == "" {
@@ -590,7 +590,7 @@ func (p *planner) servingMoney(o *Offer, r *Row) {
 }
 
 // tokenPrices splits a cost per second between input and output tokens by
-// their share of GPU time (../shared/guides/PLANNING.md: price prompt tokens by prefill
+// their share of GPU time (docs/planning.md: price prompt tokens by prefill
 // seconds, not at zero), at lam requests/s.
 func (p *planner) tokenPrices(r *Row, perSec, lam float64) {
 	if !(lam > 0) {

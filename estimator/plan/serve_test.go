@@ -58,7 +58,7 @@ func serveOne(t testing.TB, in estimator.Input, o plan.Offer, w plan.Workload, f
 // TestServingVLLMCurves checks the serving model against the SGLang team's
 // benchmark of vLLM v0.6.0 (and SGLang v0.3.0) on ShareGPT at 4 and 8
 // requests/s (github.com/sgl-project/sglang benchmark/benchmark_vllm_060/
-// README.md @120affb9; ../shared/calibration/public-2026-11/
+// README.md @120affb9; estimator/testdata/calibration/public-2026-11/
 // sglang_benchmark_docs.json): median TPOT, and the offline maximum
 // request rate. The output length, 194 tokens, is the README's offline
 // output tokens/s over requests/s (4132.37 / 21.27); the prompt lengths

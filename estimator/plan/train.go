@@ -12,7 +12,7 @@ import (
 // and two fp32 moments, 12 bytes/param on top of the 16-bit weights
 // (Rajbhandari et al. 2020, "ZeRO", §3.1: 2Ψ + 2Ψ + 12Ψ with gradients,
 // which a checkpoint does not hold); ZeRO shards them, but the checkpoint
-// as a whole is still that size (../shared/guides/PLANNING.md). LoRA adapters train in fp32
+// as a whole is still that size (docs/planning.md). LoRA adapters train in fp32
 // (PEFT's default), so they carry no separate master copy.
 func checkpointBytes(in estimator.Input) float64 {
 	r, err := estimator.Estimate(withGPUs(in, 1, 1, 1, 0))
@@ -306,7 +306,7 @@ func (p *planner) trainMoney(o *Offer, r *Row) {
 
 // jobMoney fills the job's cost fields from JobSeconds, the job's time
 // without interruptions: job cost = instances × hourly price × hours
-// (../shared/guides/PLANNING.md; the whole instance is billed even where the plan leaves
+// (docs/planning.md; the whole instance is billed even where the plan leaves
 // GPUs idle). On spot the ranking uses the expected cost and time
 // (SpotExpectedCostUSD, SpotExpectedSeconds), which exceed them.
 func (p *planner) jobMoney(r *Row) {
@@ -420,7 +420,7 @@ func (p *planner) spotCost(o *Offer, r *Row, n int, seconds float64) {
 // (or of the 1-year one, else the 3-year one, when pricing on demand or
 // spot): the commitment is
 // paid for every hour, so it wins when the share of hours used exceeds
-// u* = r/o (../shared/guides/PLANNING.md, "Reserved and committed prices"); the monthly
+// u* = r/o (docs/planning.md, "Reserved and committed prices"); the monthly
 // commitment is r × 730 per instance.
 func (p *planner) reserved(o *Offer, r *Row) {
 	rate, years := o.Reserved1yPerHour, 1
@@ -445,7 +445,7 @@ func (p *planner) reserved(o *Offer, r *Row) {
 		// The commitment in full beside the job's share of it: a 2.4-hour
 		// job on a 3-year reservation is cheap only for someone who uses
 		// the rest of the term (break-even: the reserved-to-on-demand
-		// price ratio of the hours, ../shared/guides/PLANNING.md).
+		// price ratio of the hours, docs/planning.md).
 		cur := p.req.currency()
 		args := []any{Money{Amount: p.display(r.ReservedCommitmentUSD), Currency: cur}, strconv.Itoa(years),
 			Money{Amount: p.display(r.ReservedMonthlyCommitmentUSD), Currency: cur, PerMonth: true}}
