@@ -371,6 +371,10 @@ func GPUHours(p Perf, tokens float64) float64 {
 	return finite(float64(p.GPUs) * JobTime(p, tokens) / 3600)
 }
 
+// Finite maps NaN and negatives to 0 and +Inf to MaxFloat64: the
+// estimator's and the planner's figures are never NaN or infinite.
+func Finite(f float64) float64 { return finite(f) }
+
 func finite(f float64) float64 {
 	switch {
 	case f != f || f < 0:

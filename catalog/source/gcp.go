@@ -1,6 +1,7 @@
 package source
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -284,7 +285,7 @@ func composeGCP(rows []vmRow) ([]vmRow, []string) {
 			return c
 		}
 		if a.count != b.count {
-			return cmpFloat(a.count, b.count)
+			return cmp.Compare(a.count, b.count)
 		}
 		return strings.Compare(a.region, b.region)
 	})
@@ -319,16 +320,6 @@ func composeGCP(rows []vmRow) ([]vmRow, []string) {
 func round6(x float64) float64 {
 	y, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 6, 64), 64)
 	return y
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func sortedKeys[K interface{ ~string | ~int }, V any](m map[K]V) []K {

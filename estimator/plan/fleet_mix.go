@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"cmp"
 	"math"
 	"runtime"
 	"slices"
@@ -497,7 +498,7 @@ func (s *mixSearch) cheapestSingles(all uint32, k int) []int {
 		}
 		order = append(order, lb{i, float64(sum) * s.offs[i].minRate * HoursPerMonth / 24})
 	}
-	estimator.SortStable(order, func(a, b *lb) int { return cmpFloat(a.v, b.v) })
+	estimator.SortStable(order, func(a, b *lb) int { return cmp.Compare(a.v, b.v) })
 	type priced struct {
 		i int
 		v float64
@@ -512,7 +513,7 @@ func (s *mixSearch) cheapestSingles(all uint32, k int) []int {
 			continue
 		}
 		top = append(top, priced{x.i, v})
-		estimator.SortStable(top, func(a, b *priced) int { return cmpFloat(a.v, b.v) })
+		estimator.SortStable(top, func(a, b *priced) int { return cmp.Compare(a.v, b.v) })
 		if len(top) > k {
 			top = top[:k]
 		}
@@ -537,7 +538,7 @@ func (s *mixSearch) cheapestFor(b, k int) []int {
 			order = append(order, u{i, m.minRate / (r * float64(m.cs.perInstance))})
 		}
 	}
-	estimator.SortStable(order, func(a, b *u) int { return cmpFloat(a.v, b.v) })
+	estimator.SortStable(order, func(a, b *u) int { return cmp.Compare(a.v, b.v) })
 	var out []int
 	var gpus []string
 	for _, x := range order {
@@ -596,16 +597,6 @@ func (s *mixSearch) descend(start, cands []int) ([]int, float64) {
 		a[bestB], cur = bestI, bestV
 	}
 	return a, cur
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // perMillion is class cost per million requests on offer i at rho per

@@ -1020,13 +1020,5 @@ func rank(rows []Row) []Row {
 	return rows
 }
 
-// finite maps NaN and negatives to 0 and +Inf to MaxFloat64.
-func finite(f float64) float64 {
-	switch {
-	case f != f || f < 0:
-		return 0
-	case f > math.MaxFloat64:
-		return math.MaxFloat64
-	}
-	return f
-}
+// finite is estimator.Finite.
+func finite(f float64) float64 { return estimator.Finite(f) }
