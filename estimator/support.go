@@ -34,6 +34,16 @@ package estimator
 //   - llama.cpp, "Build: CUDA" and "HIP": every CUDA GPU this catalog
 //     lists and ROCm GPUs; no Gaudi back-end.
 //
+// Releases: the table is the current releases'. Where a release matters
+// for what starts, it is noted: vLLM's V1 engine runs compute capability
+// below 8.0 (fp16 and fp32) since v0.10.2 (vLLM PRs #23614 and #24022);
+// the releases before fell back to the V0 engine there, so every vLLM
+// release on Volta and Turing starts, at V0's speed before v0.10.2 (the
+// speed model's per-release host cost, perf_engine_version.go). The
+// attention kernel (FlashAttention on Ampere and newer, Triton or
+// FlexAttention below) changes speed, not what starts, and is the speed
+// model's.
+//
 // A generation the table does not know (GenUnknown) is assumed to run
 // everything: the catalog gives every GPU a generation, so this is only a
 // custom GPU's case.
