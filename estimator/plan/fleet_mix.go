@@ -3,9 +3,7 @@ package plan
 import (
 	"cmp"
 	"math"
-	"runtime"
 	"slices"
-	"sync"
 
 	"rightsize/estimator"
 )
@@ -683,24 +681,11 @@ func (m *mixSim) size(as ...[]int) {
 		}
 		preps[j] = pr
 	}
-	var wg sync.WaitGroup
-	// One simulation at a time on one thread: a yield (Options.Yield)
-	// then hands the browser's thread back instead of another worker.
-	sem := make(chan struct{}, min(maxMixWorkers, max(runtime.GOMAXPROCS(0), 1)))
-	for j := range preps {
-		pr := &preps[j]
-		if pr.first != j {
-			continue
-		}
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
+	parallel(len(preps), func(j int) {
+		if pr := &preps[j]; pr.first == j {
 			pr.rho = pr.sz.perCopy(&pr.sc, &Row{}, pr.step)
-		}()
-	}
-	wg.Wait()
+		}
+	})
 	for j, x := range jobs {
 		v := preps[j].rho
 		if f := preps[j].first; f >= 0 {
@@ -709,9 +694,6 @@ func (m *mixSim) size(as ...[]int) {
 		m.rhos[mixKey{x.i, 1 << x.b}] = v
 	}
 }
-
-// maxMixWorkers bounds the simulations run at once.
-const maxMixWorkers = 8
 
 // rho is class b's rate per copy on offer i (simulated, or the closed
 // form's when asked or when the pair was not sized).

@@ -3,10 +3,8 @@ package plan
 import (
 	"cmp"
 	"math"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // Fleets over the catalog: the serving plan at the curve's peak picks each
@@ -375,23 +373,10 @@ func prewarm(sizers []*fleetSizer, rows []Row) {
 			jobs = append(jobs, job{s: s, sc: sc, r: r, step: cs.perInstance})
 		}
 	}
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range work {
-				x := &jobs[j]
-				x.rho = x.s.perCopy(&x.sc, x.r, x.step)
-			}
-		}()
-	}
-	for j := range jobs {
-		work <- j
-	}
-	close(work)
-	wg.Wait()
+	parallel(len(jobs), func(j int) {
+		x := &jobs[j]
+		x.rho = x.s.perCopy(&x.sc, x.r, x.step)
+	})
 	for _, x := range jobs {
 		x.s.memo[x.sc.sim] = x.rho
 	}

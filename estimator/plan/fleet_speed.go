@@ -3,7 +3,6 @@ package plan
 import (
 	"math"
 	"runtime"
-	"sync"
 )
 
 // prewarmPeak runs, in parallel, the simulated search the serving planner
@@ -71,20 +70,8 @@ func (p *planner) prewarmPeak(offers []Offer) {
 		queued[m] = true
 		jobs = append(jobs, job{sc: bestCurve, guess: guess, hi: p.maxInst / max(best.instancesPer, 1) * step, step: step})
 	}
-	work := make(chan job)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for x := range work {
-				p.simCopies(&x.sc, lam, x.guess, x.hi, x.step)
-			}
-		}()
-	}
-	for _, x := range jobs {
-		work <- x
-	}
-	close(work)
-	wg.Wait()
+	parallel(len(jobs), func(j int) {
+		x := &jobs[j]
+		p.simCopies(&x.sc, lam, x.guess, x.hi, x.step)
+	})
 }
