@@ -358,6 +358,9 @@ func readLimited(name string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if int64(len(data)) > limit {
+		if limit >= 1<<20 {
+			return nil, fmt.Errorf("%s: larger than %d MiB", name, limit>>20)
+		}
 		return nil, fmt.Errorf("%s: over %d KiB", name, limit>>10)
 	}
 	return data, nil

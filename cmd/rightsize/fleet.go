@@ -136,7 +136,7 @@ func readWorkload(f string) (plan.WorkloadMix, error) {
 			return plan.WorkloadMix{}, fmt.Errorf("--workload %q: no such file or preset (presets: %s)", f, strings.Join(plan.PresetNames(), ", "))
 		}
 	}
-	data, err := readCapped(f)
+	data, err := readLimited(f, maxFleetFileBytes)
 	if err != nil {
 		return plan.WorkloadMix{}, fmt.Errorf("--workload: %v", err)
 	}
@@ -148,23 +148,6 @@ func readWorkload(f string) (plan.WorkloadMix, error) {
 	return w, nil
 }
 
-// readCapped reads a file of at most maxFleetFileBytes.
-func readCapped(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFleetFileBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxFleetFileBytes {
-		return nil, fmt.Errorf("%s: larger than %d MiB", name, maxFleetFileBytes>>20)
-	}
-	return data, nil
-}
-
 // parseLoadCurve reads 24 comma-separated rates, or a file of them (after
 // the UTF-8 byte order mark spreadsheets write). Numbers that name no
 // file are a list however many there are, so 23 or 25 of them are told
@@ -173,7 +156,7 @@ func parseLoadCurve(s string) (plan.LoadCurve, error) {
 	if _, err := strconv.ParseFloat(strings.TrimSpace(s), 64); (err == nil || strings.Contains(s, ",")) && !fileExists(s) {
 		return plan.ParseCurveList(s)
 	}
-	data, err := readCapped(s)
+	data, err := readLimited(s, maxFleetFileBytes)
 	if err != nil {
 		return plan.LoadCurve{}, err
 	}
