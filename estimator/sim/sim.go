@@ -48,6 +48,9 @@ type Config struct {
 	KVTokens int64
 	// maxEvents, when > 0, bounds the run's scheduler events (Bench).
 	maxEvents int64
+	// plain, when set (tests), replaces decodeRun: the scheduler loop
+	// without its shortcuts, which must give the same run.
+	plain func(*state) int64
 }
 
 // Dist is a latency distribution over the completed requests, in seconds:
@@ -221,6 +224,7 @@ type state struct {
 	steps       int
 	events      int64 // iterations of run's loop
 	maxEvents   int64 // Config.maxEvents
+	plain       func(*state) int64
 	preemptions int
 	runArea     float64     // ∫ running dt
 	blocked     [5]float64  // seconds the head of the queue waited, by Limit
@@ -256,7 +260,7 @@ func (s *state) init(cfg Config) error {
 	if in := cfg.Model.Input(); in.Task.Training() {
 		return &estimator.InputError{Field: "task", Value: in.Task.String(), Reason: "the simulator serves inference", Err: estimator.ErrIncompatible}
 	}
-	s.m, s.p, s.load, s.maxEvents = cfg.Model, cfg.Policy, cfg.Load, cfg.maxEvents
+	s.m, s.p, s.load, s.maxEvents, s.plain = cfg.Model, cfg.Policy, cfg.Load, cfg.maxEvents, cfg.plain
 	s.cap = float64(cfg.KVTokens)
 	if cfg.KVTokens <= 0 {
 		s.cap = float64(cfg.Model.KVPoolTokens())
@@ -618,21 +622,24 @@ func (s *state) complete(i int32) {
 // decodeRun is how many decode-only steps run before something changes
 // the batch: a completion, an arrival the scheduler could admit, the KV
 // pool filling (with preemption).
+//
+// The arrival bound needs the step time at the run's start context, and
+// the run itself (advance) the step time at its mean context, which is
+// at least as long: a decode-only step of the same sequences takes no
+// less time at a longer context (more KV read, longer attention). So when
+// the arrival lands after the other bounds' run even at the mean
+// context's step time, the run is those bounds' and the start's step time
+// is never needed: one step model call (memoised for advance) where there
+// were two. Either way k is the one the start's step time gives.
 func (s *state) decodeRun() int64 {
+	if s.plain != nil {
+		return s.plain(s)
+	}
 	k := int64(1)
 	if len(s.heap) > 0 {
 		k = max(s.heap[0].fin-s.k, 1)
 	}
 	// Stale heap entries only make the run shorter: still correct.
-	if (s.wHead == len(s.waiting) || s.p.BalanceRanks > 1) && s.pending < s.sent {
-		// An arrival may be admitted (or complete a balanced set): stop
-		// at the step in which it lands.
-		dt0 := s.decodeStep(s.nDec, s.decBase+float64(s.nDec)*float64(s.k))
-		if dt0 > 0 {
-			n := math.Ceil((s.reqs[s.pending].arrive - s.t) / dt0)
-			k = min(k, max(int64(n), 1))
-		}
-	}
 	if e := s.p.AdmitEvery; e > 1 && (s.wHead < len(s.waiting) || s.pending < s.sent) {
 		k = min(k, int64(e-s.steps%e)) // stop at the next polling step
 	}
@@ -642,6 +649,25 @@ func (s *state) decodeRun() int64 {
 	if s.p.Preempt && s.nDec > 0 {
 		room := math.Floor((s.cap - s.used()) / float64(s.nDec))
 		k = min(k, max(int64(room), 1))
+	}
+	if k > 1 && (s.wHead == len(s.waiting) || s.p.BalanceRanks > 1) && s.pending < s.sent {
+		// An arrival may be admitted (or complete a balanced set): stop
+		// at the step in which it lands.
+		ctx := s.decBase + float64(s.nDec)*float64(s.k)
+		wait := s.reqs[s.pending].arrive - s.t
+		if guess := s.stepMemoVal; !(guess > 0) || wait > float64(k-1)*guess {
+			// The arrival is likely after the run: check it against
+			// the mean context's step time, which advance reads next.
+			n := float64(s.nDec)
+			if dt := s.decodeStep(s.nDec, ctx+n*float64(k-1)/2); dt > 0 && wait/dt > float64(k-1) {
+				return k
+			}
+		}
+		dt0 := s.decodeStep(s.nDec, ctx)
+		if dt0 > 0 {
+			n := math.Ceil(wait / dt0)
+			k = min(k, max(int64(n), 1))
+		}
 	}
 	return k
 }

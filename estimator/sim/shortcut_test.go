@@ -1,0 +1,127 @@
+package sim
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"rightsize/estimator"
+)
+
+// plainDecodeRun is decodeRun as written before its shortcuts: the step
+// time at the run's start context, always, for the arrival bound.
+func plainDecodeRun(s *state) int64 {
+	k := int64(1)
+	if len(s.heap) > 0 {
+		k = max(s.heap[0].fin-s.k, 1)
+	}
+	if (s.wHead == len(s.waiting) || s.p.BalanceRanks > 1) && s.pending < s.sent {
+		dt0 := s.decodeStep(s.nDec, s.decBase+float64(s.nDec)*float64(s.k))
+		if dt0 > 0 {
+			n := math.Ceil((s.reqs[s.pending].arrive - s.t) / dt0)
+			k = min(k, max(int64(n), 1))
+		}
+	}
+	if e := s.p.AdmitEvery; e > 1 && (s.wHead < len(s.waiting) || s.pending < s.sent) {
+		k = min(k, int64(e-s.steps%e))
+	}
+	if w := s.balanceWait(); w > 0 {
+		k = min(k, w)
+	}
+	if s.p.Preempt && s.nDec > 0 {
+		room := math.Floor((s.cap - s.used()) / float64(s.nDec))
+		k = min(k, max(int64(room), 1))
+	}
+	return k
+}
+
+// samePlain runs cfg with the simulator's shortcuts and without them and
+// fails unless both give the same result, to the bit, or the same error.
+func samePlain(t *testing.T, name string, cfg Config) {
+	t.Helper()
+	fast, ferr := Run(cfg)
+	cfg.plain = plainDecodeRun
+	ref, rerr := Run(cfg)
+	if (ferr == nil) != (rerr == nil) || (ferr != nil && ferr.Error() != rerr.Error()) {
+		t.Fatalf("%s: error %v with the shortcuts, %v without", name, ferr, rerr)
+	}
+	if fast != ref {
+		t.Fatalf("%s: with the shortcuts\n%+v\nwithout\n%+v", name, fast, ref)
+	}
+}
+
+// shortcutModels are serving models of several shapes: dense and
+// sliding-window attention, 16-bit and quantised weights, Hopper and
+// Blackwell (where SGLang polls), tensor and attention data parallelism.
+func shortcutModels(t *testing.T) []Config {
+	t.Helper()
+	blackwell := estimator.Hardware{PeakFLOPS: 2250e12, MemBandwidth: 8e12, LinkBandwidth: 900e9, Generation: estimator.GenBlackwell}
+	var out []Config
+	for _, c := range []struct {
+		model   string
+		hw      estimator.Hardware
+		vram    estimator.Bytes
+		weights estimator.DType
+		tp, dp  int
+		engine  estimator.Engine
+	}{
+		{"llama-3.1-8b", h100SXM, 80 * gib, estimator.BF16, 1, 0, estimator.VLLM},
+		{"llama-3.1-8b", h100SXM, 80 * gib, estimator.BF16, 1, 0, estimator.SGLang},
+		{"llama-3.1-8b", h100SXM, 80 * gib, estimator.BF16, 2, 0, estimator.TRTLLM},
+		{"llama-3.1-8b", blackwell, 180 * gib, estimator.BF16, 1, 0, estimator.SGLang},
+		{"llama-3.2-1b", blackwell, 180 * gib, estimator.INT8, 1, 0, estimator.SGLang},
+		{"gemma-3-1b", h100SXM, 80 * gib, estimator.BF16, 1, 0, estimator.VLLM},
+		{"llama-3.1-70b", h100SXM, 80 * gib, estimator.FP8, 4, 4, estimator.TRTLLM},
+		{"llama-3.1-70b", blackwell, 180 * gib, estimator.FP8, 2, 0, estimator.SGLang},
+	} {
+		in := estimator.DefaultInput(readArch(t, c.model))
+		in.Engine, in.VRAM, in.Weights, in.TP, in.GPUs, in.DP = c.engine, c.vram, c.weights, c.tp, c.tp, c.dp
+		cfg, err := NewConfig(in, c.hw, estimator.Efficiency{}, estimator.Workload{PromptTokens: 1000, OutputTokens: 200})
+		if err != nil {
+			t.Fatalf("%s on %v: %v", c.model, c.hw.Generation, err)
+		}
+		out = append(out, cfg)
+	}
+	return out
+}
+
+// The shortcuts change how much work a run takes, never its result:
+// random loads (open and closed loops, fixed and drawn lengths, pools
+// small enough to preempt) and scheduler settings on several models give
+// the same result, to the bit, as the plain loop.
+func TestShortcutsMatchPlain(t *testing.T) {
+	models := shortcutModels(t)
+	rng := rand.New(rand.NewPCG(7, 11))
+	n := 240
+	if testing.Short() {
+		n = 60
+	}
+	for i := range n {
+		cfg := models[i%len(models)]
+		p := &cfg.Policy
+		switch rng.IntN(4) {
+		case 0:
+			p.AdmitEvery = []int{0, 1, 2, 10, 30}[rng.IntN(5)]
+		case 1:
+			p.BalanceRanks, p.BalanceWaitSteps = 2+rng.IntN(7), rng.IntN(80)
+		case 2:
+			p.MaxSeqs = 1 + rng.IntN(64)
+		}
+		l := &cfg.Load
+		l.Requests, l.Seed = 1+rng.IntN(200), rng.Uint64()
+		l.PromptTokens, l.OutputTokens = 1+rng.IntN(4000), 1+rng.IntN(2000)
+		if rng.IntN(2) == 0 {
+			l.RangeRatio = rng.Float64()
+		}
+		if rng.IntN(3) == 0 {
+			l.Concurrency = 1 + rng.IntN(128)
+		} else {
+			l.RatePerSecond = math.Exp(rng.Float64()*9 - 4) // 0.02..150 requests/s
+		}
+		if rng.IntN(4) == 0 {
+			// A pool of a few requests: admission waits, preemption.
+			cfg.KVTokens = int64(float64(l.PromptTokens+l.OutputTokens) * (1 + 6*rng.Float64()))
+		}
+		samePlain(t, "case "+itoa(i), cfg)
+	}
+}
