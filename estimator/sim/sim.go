@@ -232,6 +232,9 @@ type state struct {
 	rng         *rand.Rand  // open loop
 	stepMemo    stepMemoKey // last decode-only step time
 	stepMemoVal float64
+	decodeCalls int        // decode-only steps computed before the table
+	table       []stepSlot // decodeStep's table of a long run
+	tableBits   int
 }
 
 type chunk struct {
@@ -686,16 +689,51 @@ func (s *state) balanceWait() int64 {
 }
 
 // decodeStep is a decode-only step of n sequences whose contexts sum to
-// ctx, memoised for the repeated calls of a run.
+// ctx, memoised for the repeated calls of a run: the last call, and in a
+// long run (more than stepTableAfter calls) a table of recent ones. A
+// long run is mostly requests that each run alone on the replica, whose
+// decode steps repeat from one request to the next (the same lengths, the
+// same polling phase); the step model is a pure function, so a step read
+// from the table is the step computed again, to the bit.
 func (s *state) decodeStep(n int, ctx float64) float64 {
 	key := stepMemoKey{n, ctx}
 	if key == s.stepMemo && s.stepMemoVal > 0 {
 		return s.stepMemoVal
 	}
+	var slot *stepSlot
+	bits := math.Float64bits(ctx)
+	if s.table != nil {
+		h := (bits ^ uint64(n)*0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9 >> (64 - s.tableBits)
+		slot = &s.table[h]
+		if slot.v > 0 && slot.n == n && slot.ctx == bits {
+			s.stepMemo, s.stepMemoVal = key, slot.v
+			return slot.v
+		}
+	} else if s.decodeCalls++; s.decodeCalls > stepTableAfter && s.plain == nil {
+		s.tableBits = stepTableBits
+		s.table = make([]stepSlot, 1<<s.tableBits)
+	}
 	v := s.m.StepSeconds(estimator.Step{DecodeSeqs: n, DecodeContext: ctx})
 	s.stepMemo, s.stepMemoVal = key, v
+	if slot != nil && v > 0 {
+		*slot = stepSlot{n: n, ctx: bits, v: v}
+	}
 	return v
 }
+
+// stepSlot is an entry of the decode-step table: n sequences, the bits
+// of their summed context, the step's seconds (0: empty).
+type stepSlot struct {
+	n   int
+	ctx uint64
+	v   float64
+}
+
+// stepTableAfter is the decode-step calls after which a run keeps the
+// table (a run of a few hundred requests under load repeats few steps and
+// never reaches it); the table has 1<<stepTableBits slots, one entry each
+// (a newer step replaces an older one in its slot).
+var stepTableAfter, stepTableBits = 1 << 14, 16
 
 func (s *state) nextArrival() float64 {
 	if s.pending < s.sent {
