@@ -8,40 +8,13 @@ import (
 	"rightsize/estimator"
 )
 
-// plainDecodeRun is decodeRun as written before its shortcuts: the step
-// time at the run's start context, always, for the arrival bound.
-func plainDecodeRun(s *state) int64 {
-	k := int64(1)
-	if len(s.heap) > 0 {
-		k = max(s.heap[0].fin-s.k, 1)
-	}
-	if (s.wHead == len(s.waiting) || s.p.BalanceRanks > 1) && s.pending < s.sent {
-		dt0 := s.decodeStep(s.nDec, s.decBase+float64(s.nDec)*float64(s.k))
-		if dt0 > 0 {
-			n := math.Ceil((s.reqs[s.pending].arrive - s.t) / dt0)
-			k = min(k, max(int64(n), 1))
-		}
-	}
-	if e := s.p.AdmitEvery; e > 1 && (s.wHead < len(s.waiting) || s.pending < s.sent) {
-		k = min(k, int64(e-s.steps%e))
-	}
-	if w := s.balanceWait(); w > 0 {
-		k = min(k, w)
-	}
-	if s.p.Preempt && s.nDec > 0 {
-		room := math.Floor((s.cap - s.used()) / float64(s.nDec))
-		k = min(k, max(int64(room), 1))
-	}
-	return k
-}
-
 // samePlain runs cfg with the simulator's shortcuts and without them (the
 // plain decodeRun, no decode-step table) and
 // fails unless both give the same result, to the bit, or the same error.
 func samePlain(t *testing.T, name string, cfg Config) {
 	t.Helper()
 	fast, ferr := Run(cfg)
-	cfg.plain = plainDecodeRun
+	cfg.plain = true
 	ref, rerr := Run(cfg)
 	if (ferr == nil) != (rerr == nil) || (ferr != nil && ferr.Error() != rerr.Error()) {
 		t.Fatalf("%s: error %v with the shortcuts, %v without", name, ferr, rerr)

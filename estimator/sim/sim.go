@@ -48,9 +48,10 @@ type Config struct {
 	KVTokens int64
 	// maxEvents, when > 0, bounds the run's scheduler events (Bench).
 	maxEvents int64
-	// plain, when set (tests), replaces decodeRun: the scheduler loop
-	// without its shortcuts, which must give the same run.
-	plain func(*state) int64
+	// plain, when set (tests), runs the scheduler loop without its
+	// shortcuts (decodeRunPlain, no decode-step table), which must give
+	// the same run.
+	plain bool
 }
 
 // Dist is a latency distribution over the completed requests, in seconds:
@@ -224,7 +225,7 @@ type state struct {
 	steps       int
 	events      int64 // iterations of run's loop
 	maxEvents   int64 // Config.maxEvents
-	plain       func(*state) int64
+	plain       bool  // Config.plain
 	preemptions int
 	runArea     float64     // ∫ running dt
 	blocked     [5]float64  // seconds the head of the queue waited, by Limit
@@ -635,8 +636,8 @@ func (s *state) complete(i int32) {
 // is never needed: one step model call (memoised for advance) where there
 // were two. Either way k is the one the start's step time gives.
 func (s *state) decodeRun() int64 {
-	if s.plain != nil {
-		return s.plain(s)
+	if s.plain {
+		return s.decodeRunPlain()
 	}
 	k := int64(1)
 	if len(s.heap) > 0 {
@@ -675,6 +676,34 @@ func (s *state) decodeRun() int64 {
 	return k
 }
 
+// decodeRunPlain is decodeRun without its shortcut: the step time at
+// the run's start context whenever an arrival may end the run. The tests
+// run it beside decodeRun (Config.plain) and compare the runs.
+func (s *state) decodeRunPlain() int64 {
+	k := int64(1)
+	if len(s.heap) > 0 {
+		k = max(s.heap[0].fin-s.k, 1)
+	}
+	if (s.wHead == len(s.waiting) || s.p.BalanceRanks > 1) && s.pending < s.sent {
+		dt0 := s.decodeStep(s.nDec, s.decBase+float64(s.nDec)*float64(s.k))
+		if dt0 > 0 {
+			n := math.Ceil((s.reqs[s.pending].arrive - s.t) / dt0)
+			k = min(k, max(int64(n), 1))
+		}
+	}
+	if e := s.p.AdmitEvery; e > 1 && (s.wHead < len(s.waiting) || s.pending < s.sent) {
+		k = min(k, int64(e-s.steps%e))
+	}
+	if w := s.balanceWait(); w > 0 {
+		k = min(k, w)
+	}
+	if s.p.Preempt && s.nDec > 0 {
+		room := math.Floor((s.cap - s.used()) / float64(s.nDec))
+		k = min(k, max(int64(room), 1))
+	}
+	return k
+}
+
 // balanceWait is how many more steps new requests wait for the
 // attention-DP balance (Policy.BalanceRanks): 0 when they may start,
 // because the engine is idle, none waits, every rank has one or the oldest
@@ -709,7 +738,7 @@ func (s *state) decodeStep(n int, ctx float64) float64 {
 			s.stepMemo, s.stepMemoVal = key, slot.v
 			return slot.v
 		}
-	} else if s.decodeCalls++; s.decodeCalls > stepTableAfter && s.plain == nil {
+	} else if s.decodeCalls++; s.decodeCalls > stepTableAfter && !s.plain {
 		s.tableBits = stepTableBits
 		s.table = make([]stepSlot, 1<<s.tableBits)
 	}
