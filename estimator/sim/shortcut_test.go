@@ -3,6 +3,7 @@ package sim
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"rightsize/estimator"
@@ -101,5 +102,38 @@ func TestShortcutsMatchPlain(t *testing.T) {
 			cfg.KVTokens = int64(float64(l.PromptTokens+l.OutputTokens) * (1 + 6*rng.Float64()))
 		}
 		samePlain(t, "case "+itoa(i), cfg)
+	}
+}
+
+// sortTimes orders latencies exactly as slices.Sort does: the same
+// values in the same places, whatever their spread, ties, zeros, or a
+// negative, infinite or NaN value among them.
+func TestSortTimes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	odd := []float64{0, -1, math.Inf(1), math.NaN(), math.SmallestNonzeroFloat64, math.MaxFloat64}
+	for i := range 2000 {
+		n := rng.IntN(300)
+		v := make([]float64, n)
+		for j := range v {
+			switch rng.IntN(4) {
+			case 0:
+				v[j] = float64(rng.IntN(5)) // ties
+			case 1:
+				v[j] = rng.ExpFloat64() * math.Pow(10, float64(rng.IntN(12)-8))
+			default:
+				v[j] = rng.Float64()
+			}
+			if i%7 == 0 && rng.IntN(50) == 0 {
+				v[j] = odd[rng.IntN(len(odd))]
+			}
+		}
+		want := slices.Clone(v)
+		slices.Sort(want)
+		sortTimes(v)
+		for j := range v {
+			if math.Float64bits(v[j]) != math.Float64bits(want[j]) && !(math.IsNaN(v[j]) && math.IsNaN(want[j])) {
+				t.Fatalf("case %d: at %d %v, slices.Sort has %v", i, j, v[j], want[j])
+			}
+		}
 	}
 }

@@ -859,7 +859,7 @@ func (s *state) result(slo SLO) Result {
 
 // dist sorts v and summarises it.
 func dist(v []float64) Dist {
-	slices.Sort(v)
+	sortTimes(v)
 	var sum float64
 	for _, x := range v {
 		sum += x
@@ -872,6 +872,32 @@ func dist(v []float64) Dist {
 		}
 	}
 	return d
+}
+
+// sortTimes sorts v in increasing order, as slices.Sort does. Latencies
+// are finite and ≥ 0, and the bits of such floats order as the floats
+// themselves (IEEE 754), so they sort as integers, without slices.Sort's
+// NaN checks; v with a negative, an infinite or a NaN value is sorted as
+// floats.
+func sortTimes(v []float64) {
+	var buf [256]uint64
+	if len(v) > len(buf) {
+		slices.Sort(v)
+		return
+	}
+	keys := buf[:len(v)]
+	for i, x := range v {
+		b := math.Float64bits(x)
+		if b >= 0x7ff0000000000000 { // the sign bit, or an infinite or NaN value
+			slices.Sort(v)
+			return
+		}
+		keys[i] = b
+	}
+	slices.Sort(keys)
+	for i, b := range keys {
+		v[i] = math.Float64frombits(b)
+	}
 }
 
 // quantile of sorted s by linear interpolation (numpy.percentile's
