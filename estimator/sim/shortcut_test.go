@@ -137,3 +137,17 @@ func TestSortTimes(t *testing.T) {
 		}
 	}
 }
+
+// A run's arrays come from the pool dirty from other runs: a run is the
+// same after any other.
+func TestPooledArraysClean(t *testing.T) {
+	a := testConfig(t, estimator.VLLM, 800, 100)
+	a.Load.Requests, a.Load.RatePerSecond, a.Load.RangeRatio = 120, 15, DefaultRangeRatio
+	b := testConfig(t, estimator.SGLang, 3000, 700)
+	b.Load.Requests, b.Load.Concurrency, b.KVTokens = 400, 64, 40000
+	first := run(t, a)
+	run(t, b)
+	if again := run(t, a); again != first {
+		t.Fatalf("after another run\n%+v\nfirst\n%+v", again, first)
+	}
+}

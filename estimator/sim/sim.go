@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"sync"
 
 	"rightsize/estimator"
 )
@@ -166,13 +167,43 @@ type heapEntry struct {
 // load, policy or model (the model's own error as it is).
 func Run(cfg Config) (Result, error) {
 	var s state
-	if err := s.init(cfg); err != nil {
+	b := getBufs()
+	defer b.put(&s)
+	if err := s.init(cfg, b); err != nil {
 		return Result{}, err
 	}
 	if err := s.run(); err != nil {
 		return Result{events: s.events}, err
 	}
-	return s.result(cfg.SLO), nil
+	return s.result(cfg.SLO, b), nil
+}
+
+// runBufs are a run's per-request arrays, kept for the next run: a plan
+// simulates hundreds of short runs, whose arrays were most of its
+// allocations. Nothing of them outlives the run (Result holds values).
+type runBufs struct {
+	reqs                         []request
+	waiting, running, prefilling []int32
+	heap                         []heapEntry
+	plan                         []chunk
+	times                        []float64 // result's four distributions
+}
+
+var bufPool = sync.Pool{New: func() any { return new(runBufs) }}
+
+// maxPooledRequests bounds the runs whose arrays go back to the pool: a
+// rare run of a million requests does not keep its 100 MB.
+const maxPooledRequests = 1 << 16
+
+func getBufs() *runBufs { return bufPool.Get().(*runBufs) }
+
+// put takes back the arrays s grew and returns them to the pool.
+func (b *runBufs) put(s *state) {
+	if cap(s.reqs) > maxPooledRequests {
+		return
+	}
+	b.reqs, b.waiting, b.running, b.prefilling, b.heap, b.plan = s.reqs[:0], s.waiting[:0], s.running[:0], s.prefilling[:0], s.heap[:0], s.plan[:0]
+	bufPool.Put(b)
 }
 
 func checkLoad(l Load) error {
@@ -248,7 +279,7 @@ type stepMemoKey struct {
 	ctx float64
 }
 
-func (s *state) init(cfg Config) error {
+func (s *state) init(cfg Config, b *runBufs) error {
 	if cfg.Model == nil {
 		return &estimator.InputError{Field: "model", Value: "nil", Reason: "no serving model", Err: estimator.ErrIncompatible}
 	}
@@ -277,10 +308,12 @@ func (s *state) init(cfg Config) error {
 	if s.StepSeconds(estimator.Step{DecodeSeqs: 1, DecodeContext: 1}) <= 0 {
 		return &estimator.InputError{Field: "model", Value: "0", Reason: "the step model gives no step time", Err: estimator.ErrIncompatible}
 	}
-	s.reqs = make([]request, l.Requests)
-	s.waiting = make([]int32, 0, min(l.Requests, 4096))
-	s.running = make([]int32, 0, min(l.Requests, 4096))
-	s.heap = make([]heapEntry, 0, min(l.Requests, 4096))
+	s.reqs = grow(b.reqs, l.Requests)
+	clear(s.reqs)
+	s.waiting = slices.Grow(b.waiting[:0], min(l.Requests, 4096))
+	s.running = slices.Grow(b.running[:0], min(l.Requests, 4096))
+	s.heap = slices.Grow(b.heap[:0], min(l.Requests, 4096))
+	s.prefilling, s.plan = b.prefilling[:0], b.plan[:0]
 	s.rng = rand.New(rand.NewPCG(l.Seed, l.Seed^0x9e3779b97f4a7c15))
 	for i := range s.reqs {
 		r := &s.reqs[i]
@@ -808,9 +841,10 @@ func (s *state) pop() heapEntry {
 	return top
 }
 
-func (s *state) result(slo SLO) Result {
+func (s *state) result(slo SLO, b *runBufs) Result {
 	n := len(s.reqs)
-	buf := make([]float64, 4*n)
+	b.times = grow(b.times, 4*n)
+	buf := b.times
 	ttft, tpot, e2e, queue := buf[:n:n], buf[n:2*n:2*n], buf[2*n:3*n:3*n], buf[3*n:]
 	var first, last float64 = math.Inf(1), 0
 	good := 0
@@ -898,6 +932,15 @@ func sortTimes(v []float64) {
 	for i, b := range keys {
 		v[i] = math.Float64frombits(b)
 	}
+}
+
+// grow is v resliced to n elements, reallocated when its capacity is
+// short (the elements are not cleared).
+func grow[T any](v []T, n int) []T {
+	if cap(v) < n {
+		return make([]T, n)
+	}
+	return v[:n]
 }
 
 // quantile of sorted s by linear interpolation (numpy.percentile's
