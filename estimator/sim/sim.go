@@ -765,8 +765,7 @@ func (s *state) decodeStep(n int, ctx float64) float64 {
 	var slot *stepSlot
 	bits := math.Float64bits(ctx)
 	if s.table != nil {
-		h := (bits ^ uint64(n)*0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9 >> (64 - s.tableBits)
-		slot = &s.table[h]
+		slot = &s.table[s.slot(n, ctx, bits)]
 		if slot.v > 0 && slot.n == n && slot.ctx == bits {
 			s.stepMemo, s.stepMemoVal = key, slot.v
 			return slot.v
@@ -781,6 +780,19 @@ func (s *state) decodeStep(n int, ctx float64) float64 {
 		*slot = stepSlot{n: n, ctx: bits, v: v}
 	}
 	return v
+}
+
+// slot is the table's slot of a decode step. Summed contexts are whole
+// or half tokens (a run's mean context adds n·(steps − 1)/2), so twice
+// the context indexes the table directly: the steps of a lone request
+// fall in consecutive slots, in the order its runs read them, and a
+// request's steps do not evict each other. Other contexts are hashed.
+func (s *state) slot(n int, ctx float64, bits uint64) uint64 {
+	mask := uint64(1)<<s.tableBits - 1
+	if x := 2 * ctx; x >= 0 && x < 1<<52 && x == math.Trunc(x) {
+		return (uint64(x) + uint64(n)*0x9e3779b1) & mask
+	}
+	return (bits ^ uint64(n)*0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9 >> (64 - s.tableBits)
 }
 
 // stepSlot is an entry of the decode-step table: n sequences, the bits
