@@ -151,3 +151,30 @@ func TestPooledArraysClean(t *testing.T) {
 		t.Fatalf("after another run\n%+v\nfirst\n%+v", again, first)
 	}
 }
+
+// decodeRun's shortcut rests on the step model taking no less time for a
+// decode-only step of the same sequences at a longer context. Checked
+// over contexts from one token a sequence to a million, finely (a
+// quarter token a sequence) at the short end and geometrically beyond,
+// on every shape of shortcutModels.
+func TestDecodeStepMonotoneInContext(t *testing.T) {
+	for i, cfg := range shortcutModels(t) {
+		for _, n := range []int{1, 2, 7, 64, 300} {
+			nf := float64(n)
+			prev, prevCtx := 0.0, 0.0
+			check := func(ctx float64) {
+				v := cfg.Model.StepSeconds(estimator.Step{DecodeSeqs: n, DecodeContext: ctx})
+				if v < prev {
+					t.Fatalf("model %d, %d sequences: %.17g s at context %g, %.17g s at %g", i, n, v, ctx, prev, prevCtx)
+				}
+				prev, prevCtx = v, ctx
+			}
+			for x := nf; x < nf*2048; x += max(0.5, nf/4) {
+				check(x)
+			}
+			for x := nf * 2048; x < nf*1e6; x *= 1.01 {
+				check(math.Round(x))
+			}
+		}
+	}
+}
