@@ -9,12 +9,17 @@ import (
 
 // FuzzRun: any policy and load either runs to a result whose figures are
 // finite and ordered (p50 ≤ p99 ≤ max, TTFT ≥ the fixed cost) or returns an
-// error; it never panics or hangs.
+// error; it never panics or hangs, and the plain scheduler loop
+// (Config.plain) gives the same result.
 func FuzzRun(f *testing.F) {
 	f.Add(uint8(1), 64, 8192, 32, 1000, 200, 0.8, 0.02, true, true, 0.0, true, uint16(0), int64(0))
 	f.Add(uint8(3), 0, 100, 0, 5000, 1, 0.0, 0.0, false, false, 1.0, false, uint16(30), int64(20000))
 	f.Add(uint8(2), 3, 1, 7, 1, 1, 1.0, 0.5, false, true, 0.7, true, uint16(2), int64(0))
 	cfg := testConfig(f, estimator.VLLM, 100, 10)
+	// The decode-step table from the first step, in 16 slots (as
+	// TestShortcutsMatchPlain).
+	defer func(n, b int) { stepTableAfter, stepTableBits = n, b }(stepTableAfter, stepTableBits)
+	stepTableAfter, stepTableBits = 0, 4
 	f.Fuzz(func(t *testing.T, engine uint8, seqs, budget, conc, prompt, output int, ratio, fixed float64,
 		mixed, chunked bool, reserve float64, preempt bool, every uint16, kv int64) {
 		c := cfg
@@ -23,6 +28,11 @@ func FuzzRun(f *testing.F) {
 		c.Load = Load{Requests: 50, Concurrency: conc % 300, RatePerSecond: 20, PromptTokens: prompt % 20000, OutputTokens: output % 3000, RangeRatio: ratio}
 		c.KVTokens = kv % 10_000_000
 		r, err := Run(c)
+		plain := c
+		plain.plain = true
+		if p, perr := Run(plain); p != r || (err == nil) != (perr == nil) {
+			t.Fatalf("with the shortcuts %+v (%v), without %+v (%v)", r, err, p, perr)
+		}
 		if err != nil {
 			return
 		}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"sync"
 
 	"rightsize/estimator"
 )
@@ -48,6 +49,10 @@ type Config struct {
 	KVTokens int64
 	// maxEvents, when > 0, bounds the run's scheduler events (Bench).
 	maxEvents int64
+	// plain, when set (tests), runs the scheduler loop without its
+	// shortcuts (decodeRunPlain, no decode-step table), which must give
+	// the same run.
+	plain bool
 }
 
 // Dist is a latency distribution over the completed requests, in seconds:
@@ -162,13 +167,43 @@ type heapEntry struct {
 // load, policy or model (the model's own error as it is).
 func Run(cfg Config) (Result, error) {
 	var s state
-	if err := s.init(cfg); err != nil {
+	b := getBufs()
+	defer b.put(&s)
+	if err := s.init(cfg, b); err != nil {
 		return Result{}, err
 	}
 	if err := s.run(); err != nil {
 		return Result{events: s.events}, err
 	}
-	return s.result(cfg.SLO), nil
+	return s.result(cfg.SLO, b), nil
+}
+
+// runBufs are a run's per-request arrays, kept for the next run: a plan
+// simulates hundreds of short runs, whose arrays were most of its
+// allocations. Nothing of them outlives the run (Result holds values).
+type runBufs struct {
+	reqs                         []request
+	waiting, running, prefilling []int32
+	heap                         []heapEntry
+	plan                         []chunk
+	times                        []float64 // result's four distributions
+}
+
+var bufPool = sync.Pool{New: func() any { return new(runBufs) }}
+
+// maxPooledRequests bounds the runs whose arrays go back to the pool: a
+// rare run of a million requests does not keep its 100 MB.
+const maxPooledRequests = 1 << 16
+
+func getBufs() *runBufs { return bufPool.Get().(*runBufs) }
+
+// put takes back the arrays s grew and returns them to the pool.
+func (b *runBufs) put(s *state) {
+	if cap(s.reqs) > maxPooledRequests {
+		return
+	}
+	b.reqs, b.waiting, b.running, b.prefilling, b.heap, b.plan = s.reqs[:0], s.waiting[:0], s.running[:0], s.prefilling[:0], s.heap[:0], s.plan[:0]
+	bufPool.Put(b)
 }
 
 func checkLoad(l Load) error {
@@ -221,6 +256,7 @@ type state struct {
 	steps       int
 	events      int64 // iterations of run's loop
 	maxEvents   int64 // Config.maxEvents
+	plain       bool  // Config.plain
 	preemptions int
 	runArea     float64     // ∫ running dt
 	blocked     [5]float64  // seconds the head of the queue waited, by Limit
@@ -228,6 +264,9 @@ type state struct {
 	rng         *rand.Rand  // open loop
 	stepMemo    stepMemoKey // last decode-only step time
 	stepMemoVal float64
+	decodeCalls int        // decode-only steps computed before the table
+	table       []stepSlot // decodeStep's table of a long run
+	tableBits   int
 }
 
 type chunk struct {
@@ -240,7 +279,7 @@ type stepMemoKey struct {
 	ctx float64
 }
 
-func (s *state) init(cfg Config) error {
+func (s *state) init(cfg Config, b *runBufs) error {
 	if cfg.Model == nil {
 		return &estimator.InputError{Field: "model", Value: "nil", Reason: "no serving model", Err: estimator.ErrIncompatible}
 	}
@@ -256,7 +295,7 @@ func (s *state) init(cfg Config) error {
 	if in := cfg.Model.Input(); in.Task.Training() {
 		return &estimator.InputError{Field: "task", Value: in.Task.String(), Reason: "the simulator serves inference", Err: estimator.ErrIncompatible}
 	}
-	s.m, s.p, s.load, s.maxEvents = cfg.Model, cfg.Policy, cfg.Load, cfg.maxEvents
+	s.m, s.p, s.load, s.maxEvents, s.plain = cfg.Model, cfg.Policy, cfg.Load, cfg.maxEvents, cfg.plain
 	s.cap = float64(cfg.KVTokens)
 	if cfg.KVTokens <= 0 {
 		s.cap = float64(cfg.Model.KVPoolTokens())
@@ -269,10 +308,12 @@ func (s *state) init(cfg Config) error {
 	if s.StepSeconds(estimator.Step{DecodeSeqs: 1, DecodeContext: 1}) <= 0 {
 		return &estimator.InputError{Field: "model", Value: "0", Reason: "the step model gives no step time", Err: estimator.ErrIncompatible}
 	}
-	s.reqs = make([]request, l.Requests)
-	s.waiting = make([]int32, 0, min(l.Requests, 4096))
-	s.running = make([]int32, 0, min(l.Requests, 4096))
-	s.heap = make([]heapEntry, 0, min(l.Requests, 4096))
+	s.reqs = grow(b.reqs, l.Requests)
+	clear(s.reqs)
+	s.waiting = slices.Grow(b.waiting[:0], min(l.Requests, 4096))
+	s.running = slices.Grow(b.running[:0], min(l.Requests, 4096))
+	s.heap = slices.Grow(b.heap[:0], min(l.Requests, 4096))
+	s.prefilling, s.plan = b.prefilling[:0], b.plan[:0]
 	s.rng = rand.New(rand.NewPCG(l.Seed, l.Seed^0x9e3779b97f4a7c15))
 	for i := range s.reqs {
 		r := &s.reqs[i]
@@ -618,15 +659,65 @@ func (s *state) complete(i int32) {
 // decodeRun is how many decode-only steps run before something changes
 // the batch: a completion, an arrival the scheduler could admit, the KV
 // pool filling (with preemption).
+//
+// The arrival bound needs the step time at the run's start context, and
+// the run itself (advance) the step time at its mean context, which is
+// at least as long: a decode-only step of the same sequences takes no
+// less time at a longer context (more KV read, longer attention). So when
+// the arrival lands after the other bounds' run even at the mean
+// context's step time, the run is those bounds' and the start's step time
+// is never needed: one step model call (memoised for advance) where there
+// were two. Either way k is the one the start's step time gives.
 func (s *state) decodeRun() int64 {
+	if s.plain {
+		return s.decodeRunPlain()
+	}
 	k := int64(1)
 	if len(s.heap) > 0 {
 		k = max(s.heap[0].fin-s.k, 1)
 	}
 	// Stale heap entries only make the run shorter: still correct.
-	if (s.wHead == len(s.waiting) || s.p.BalanceRanks > 1) && s.pending < s.sent {
+	if e := s.p.AdmitEvery; e > 1 && (s.wHead < len(s.waiting) || s.pending < s.sent) {
+		k = min(k, int64(e-s.steps%e)) // stop at the next polling step
+	}
+	if w := s.balanceWait(); w > 0 {
+		k = min(k, w) // stop when the balance wait times out
+	}
+	if s.p.Preempt && s.nDec > 0 {
+		room := math.Floor((s.cap - s.used()) / float64(s.nDec))
+		k = min(k, max(int64(room), 1))
+	}
+	if k > 1 && (s.wHead == len(s.waiting) || s.p.BalanceRanks > 1) && s.pending < s.sent {
 		// An arrival may be admitted (or complete a balanced set): stop
 		// at the step in which it lands.
+		ctx := s.decBase + float64(s.nDec)*float64(s.k)
+		wait := s.reqs[s.pending].arrive - s.t
+		if guess := s.stepMemoVal; !(guess > 0) || wait > float64(k-1)*guess {
+			// The arrival is likely after the run: check it against
+			// the mean context's step time, which advance reads next.
+			n := float64(s.nDec)
+			if dt := s.decodeStep(s.nDec, ctx+n*float64(k-1)/2); dt > 0 && wait/dt > float64(k-1) {
+				return k
+			}
+		}
+		dt0 := s.decodeStep(s.nDec, ctx)
+		if dt0 > 0 {
+			n := math.Ceil(wait / dt0)
+			k = min(k, max(int64(n), 1))
+		}
+	}
+	return k
+}
+
+// decodeRunPlain is decodeRun without its shortcut: the step time at
+// the run's start context whenever an arrival may end the run. The tests
+// run it beside decodeRun (Config.plain) and compare the runs.
+func (s *state) decodeRunPlain() int64 {
+	k := int64(1)
+	if len(s.heap) > 0 {
+		k = max(s.heap[0].fin-s.k, 1)
+	}
+	if (s.wHead == len(s.waiting) || s.p.BalanceRanks > 1) && s.pending < s.sent {
 		dt0 := s.decodeStep(s.nDec, s.decBase+float64(s.nDec)*float64(s.k))
 		if dt0 > 0 {
 			n := math.Ceil((s.reqs[s.pending].arrive - s.t) / dt0)
@@ -634,10 +725,10 @@ func (s *state) decodeRun() int64 {
 		}
 	}
 	if e := s.p.AdmitEvery; e > 1 && (s.wHead < len(s.waiting) || s.pending < s.sent) {
-		k = min(k, int64(e-s.steps%e)) // stop at the next polling step
+		k = min(k, int64(e-s.steps%e))
 	}
 	if w := s.balanceWait(); w > 0 {
-		k = min(k, w) // stop when the balance wait times out
+		k = min(k, w)
 	}
 	if s.p.Preempt && s.nDec > 0 {
 		room := math.Floor((s.cap - s.used()) / float64(s.nDec))
@@ -660,16 +751,63 @@ func (s *state) balanceWait() int64 {
 }
 
 // decodeStep is a decode-only step of n sequences whose contexts sum to
-// ctx, memoised for the repeated calls of a run.
+// ctx, memoised for the repeated calls of a run: the last call, and in a
+// long run (more than stepTableAfter calls) a table of recent ones. A
+// long run is mostly requests that each run alone on the replica, whose
+// decode steps repeat from one request to the next (the same lengths, the
+// same polling phase); the step model is a pure function, so a step read
+// from the table is the step computed again, to the bit.
 func (s *state) decodeStep(n int, ctx float64) float64 {
 	key := stepMemoKey{n, ctx}
 	if key == s.stepMemo && s.stepMemoVal > 0 {
 		return s.stepMemoVal
 	}
+	var slot *stepSlot
+	bits := math.Float64bits(ctx)
+	if s.table != nil {
+		slot = &s.table[s.slot(n, ctx, bits)]
+		if slot.v > 0 && slot.n == n && slot.ctx == bits {
+			s.stepMemo, s.stepMemoVal = key, slot.v
+			return slot.v
+		}
+	} else if s.decodeCalls++; s.decodeCalls > stepTableAfter && !s.plain {
+		s.tableBits = stepTableBits
+		s.table = make([]stepSlot, 1<<s.tableBits)
+	}
 	v := s.m.StepSeconds(estimator.Step{DecodeSeqs: n, DecodeContext: ctx})
 	s.stepMemo, s.stepMemoVal = key, v
+	if slot != nil && v > 0 {
+		*slot = stepSlot{n: n, ctx: bits, v: v}
+	}
 	return v
 }
+
+// slot is the table's slot of a decode step. Summed contexts are whole
+// or half tokens (a run's mean context adds n·(steps − 1)/2), so twice
+// the context indexes the table directly: the steps of a lone request
+// fall in consecutive slots, in the order its runs read them, and a
+// request's steps do not evict each other. Other contexts are hashed.
+func (s *state) slot(n int, ctx float64, bits uint64) uint64 {
+	mask := uint64(1)<<s.tableBits - 1
+	if x := 2 * ctx; x >= 0 && x < 1<<52 && x == math.Trunc(x) {
+		return (uint64(x) + uint64(n)*0x9e3779b1) & mask
+	}
+	return (bits ^ uint64(n)*0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9 >> (64 - s.tableBits)
+}
+
+// stepSlot is an entry of the decode-step table: n sequences, the bits
+// of their summed context, the step's seconds (0: empty).
+type stepSlot struct {
+	n   int
+	ctx uint64
+	v   float64
+}
+
+// stepTableAfter is the decode-step calls after which a run keeps the
+// table (a run of a few hundred requests under load repeats few steps and
+// never reaches it); the table has 1<<stepTableBits slots, one entry each
+// (a newer step replaces an older one in its slot).
+var stepTableAfter, stepTableBits = 1 << 14, 16
 
 func (s *state) nextArrival() float64 {
 	if s.pending < s.sent {
@@ -715,9 +853,10 @@ func (s *state) pop() heapEntry {
 	return top
 }
 
-func (s *state) result(slo SLO) Result {
+func (s *state) result(slo SLO, b *runBufs) Result {
 	n := len(s.reqs)
-	buf := make([]float64, 4*n)
+	b.times = grow(b.times, 4*n)
+	buf := b.times
 	ttft, tpot, e2e, queue := buf[:n:n], buf[n:2*n:2*n], buf[2*n:3*n:3*n], buf[3*n:]
 	var first, last float64 = math.Inf(1), 0
 	good := 0
@@ -766,7 +905,7 @@ func (s *state) result(slo SLO) Result {
 
 // dist sorts v and summarises it.
 func dist(v []float64) Dist {
-	slices.Sort(v)
+	sortTimes(v)
 	var sum float64
 	for _, x := range v {
 		sum += x
@@ -779,6 +918,41 @@ func dist(v []float64) Dist {
 		}
 	}
 	return d
+}
+
+// sortTimes sorts v in increasing order, as slices.Sort does. Latencies
+// are finite and ≥ 0, and the bits of such floats order as the floats
+// themselves (IEEE 754), so they sort as integers, without slices.Sort's
+// NaN checks; v with a negative, an infinite or a NaN value is sorted as
+// floats.
+func sortTimes(v []float64) {
+	var buf [256]uint64
+	if len(v) > len(buf) {
+		slices.Sort(v)
+		return
+	}
+	keys := buf[:len(v)]
+	for i, x := range v {
+		b := math.Float64bits(x)
+		if b >= 0x7ff0000000000000 { // the sign bit, or an infinite or NaN value
+			slices.Sort(v)
+			return
+		}
+		keys[i] = b
+	}
+	slices.Sort(keys)
+	for i, b := range keys {
+		v[i] = math.Float64frombits(b)
+	}
+}
+
+// grow is v resliced to n elements, reallocated when its capacity is
+// short (the elements are not cleared).
+func grow[T any](v []T, n int) []T {
+	if cap(v) < n {
+		return make([]T, n)
+	}
+	return v[:n]
 }
 
 // quantile of sorted s by linear interpolation (numpy.percentile's

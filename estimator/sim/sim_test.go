@@ -19,7 +19,13 @@ var h100SXM = estimator.Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, Lin
 // llama8B is Llama-3.1-8B's config (estimator/testdata/configs).
 func llama8B(t testing.TB) estimator.Arch {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "configs", "llama-3.1-8b.json"))
+	return readArch(t, "llama-3.1-8b")
+}
+
+// readArch is the config of a model in estimator/testdata/configs.
+func readArch(t testing.TB, name string) estimator.Arch {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "configs", name+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
