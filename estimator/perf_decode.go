@@ -19,6 +19,7 @@ type inferModel struct {
 	expertFrac, E, k float64
 	kvShare, kvBits  float64
 	kvLayout         kvLayout // kvSeq's figures, from a, kvBits and kvShare
+	sc               stepConsts
 	bw, flops        float64  // achieved bytes/s and FLOP/s per GPU
 	attnFlops        float64  // achieved FLOP/s of attention's products (Hardware.AttnFLOPS)
 	commPerToken     float64  // TP all-reduce seconds per token per forward
@@ -95,7 +96,60 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	if in.TP > 1 {
 		m.perLayer += allReduceLatency(hw, m.atp) + allReduceLatency(hw, m.tp)
 	}
+	m.sc = newStepConsts(in)
 	return m
+}
+
+// stepConsts are the per-step figures that depend on the model alone,
+// read once when the model is built rather than on every one of the
+// simulator's steps (each call had copied the Input and the Arch):
+// AttendedContext's layer counts and caps, and the weight format's
+// dequantisation factor and host ordering, which change only at one
+// token (bitsandbytes 4-bit) and at exllamaReconsRows (exllama).
+// TestStepConstsMatch holds them to the functions they stand for.
+type stepConsts struct {
+	full, sliding, chunked float64
+	window, chunk          int
+	bnb, exllama, hf       bool
+	dqBnb, dqExllama, dq   float64
+}
+
+func newStepConsts(in Input) stepConsts {
+	a := in.Arch
+	c := stepConsts{full: float64(max(a.KVCacheLayers()-a.SlidingLayers-a.ChunkedLayers, 0)),
+		sliding: float64(a.SlidingLayers), chunked: float64(a.ChunkedLayers), window: a.SlidingWindow, chunk: a.AttentionChunk,
+		bnb: bnb4(in), exllama: in.Engine == HF && resolveKernel(in) == KernelExllama, hf: in.Engine == HF}
+	c.dqBnb = dequantBytesFactor(in, 2)
+	c.dqExllama = dequantBytesFactor(in, exllamaReconsRows)
+	c.dq = dequantBytesFactor(in, 1)
+	return c
+}
+
+// attended is in.Arch.AttendedContext(ctx), the same sum in the same order.
+func (c *stepConsts) attended(ctx float64) float64 {
+	capped := func(n int) float64 {
+		if n > 0 && float64(n) < ctx {
+			return float64(n)
+		}
+		return ctx
+	}
+	return c.full*ctx + c.sliding*capped(c.window) + c.chunked*capped(c.chunk)
+}
+
+// dequant is dequantBytesFactor(in, tokens).
+func (c *stepConsts) dequant(tokens float64) float64 {
+	switch {
+	case c.bnb && tokens > 1:
+		return c.dqBnb
+	case c.exllama && tokens >= exllamaReconsRows:
+		return c.dqExllama
+	}
+	return c.dq
+}
+
+// serial is hostSerial(in, tokens).
+func (c *stepConsts) serial(tokens float64) bool {
+	return c.hf && (c.bnb && tokens > 1 || c.exllama && tokens >= exllamaReconsRows)
 }
 
 // allReduceLatency is the exposed latency of one decode-sized all-reduce
@@ -195,7 +249,7 @@ func (m *inferModel) computeTime(tokens, lctx float64) float64 {
 // cost under CUDA graphs and the TP all-reduces.
 func (m *inferModel) device(tokens, lctx, kvRead float64) (secs float64, memBound bool) {
 	c := m.computeTime(tokens, lctx)
-	mem := (m.gpuWeightRead(tokens)*dequantBytesFactor(m.in, tokens) + kvRead) / m.bw
+	mem := (m.gpuWeightRead(tokens)*m.sc.dequant(tokens) + kvRead) / m.bw
 	return rooflineTime(c, mem) + m.layers*m.perLayer + tokens*m.commPerToken, mem > c
 }
 
@@ -207,7 +261,7 @@ func (m *inferModel) device(tokens, lctx, kvRead float64) (secs float64, memBoun
 // rather than FLOPs.
 func (m *inferModel) step(tokens, lctx, kvRead float64) (secs float64, b Bound, memBound bool) {
 	d, memBound := m.device(tokens, lctx, kvRead)
-	if m.hostBetween || hostSerial(m.in, tokens) {
+	if m.hostBetween || m.sc.serial(tokens) {
 		switch {
 		case m.host >= d:
 			return m.host + d, BoundHost, memBound
@@ -231,7 +285,7 @@ func (m *inferModel) decodeStep(batch, ctx float64) (secs float64, b Bound, memB
 	if m.in.Engine == HF && !m.in.Compiled {
 		kv *= hfDynamicCacheReads
 	}
-	return m.step(batch, attnLayerCtx(m.a, ctx), kv)
+	return m.step(batch, m.sc.attended(ctx), kv)
 }
 
 // hfDynamicCacheReads is the cache bytes an HF transformers eager decode

@@ -8,7 +8,7 @@ package estimator
 // averages prompt/2 context per token) writing their KV cache, at least
 // the engine's floor.
 func (m *inferModel) prefill(k, prompt float64) (secs float64, b Bound) {
-	secs, b, _ = m.step(k*prompt, attnLayerCtx(m.a, prompt/2), k*m.kvSeq(prompt))
+	secs, b, _ = m.step(k*prompt, m.sc.attended(prompt/2), k*m.kvSeq(prompt))
 	return secs, b
 }
 
@@ -18,7 +18,7 @@ func (m *inferModel) prefill(k, prompt float64) (secs float64, b Bound) {
 // Sarathi-Serve", OSDI: prompt chunks ride in decode steps): its compute
 // and its TP all-reduces.
 func (m *inferModel) prefillMarginal(prompt float64) float64 {
-	return m.computeTime(prompt, attnLayerCtx(m.a, prompt/2)) + prompt*m.commPerToken
+	return m.computeTime(prompt, m.sc.attended(prompt/2)) + prompt*m.commPerToken
 }
 
 // sampleLengths is the prompt and generated tokens per request: the

@@ -165,13 +165,13 @@ func (s *ServingModel) StepSeconds(st Step) float64 {
 	m := &s.m
 	var lctx, kv float64
 	if p > 0 {
-		lctx += p * attnLayerCtx(m.a, math.Max(st.PrefillContext, 0)/p)
+		lctx += p * m.sc.attended(math.Max(st.PrefillContext, 0)/p)
 		k := float64(max(st.PrefillSeqs, 1))
 		kv += k * m.kvSeq(math.Max(st.PrefillKV, 0)/k)
 	}
 	if d > 0 {
 		ctx := math.Max(st.DecodeContext, 0) / d
-		lctx += d * attnLayerCtx(m.a, ctx)
+		lctx += d * m.sc.attended(ctx)
 		kv += d * m.kvSeq(ctx)
 	}
 	secs, _, _ := m.step(tokens, lctx/tokens, kv)
