@@ -27,6 +27,9 @@ type inferModel struct {
 	// work between the GPU's steps, not under them (overlapsHost).
 	hostBetween bool
 	layers      float64
+	// gemmCost is the matmuls' time relative to InferenceMFU by the
+	// inner dimension each runs at on one GPU (gemmShapeCost).
+	gemmCost float64
 	// admission's memo: own prefill and marginal prompt seconds at
 	// admitPrompt.
 	admitted                   bool
@@ -66,6 +69,10 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	}
 	m.bw = hw.MemBandwidth * eff.BandwidthUtil
 	m.flops = hw.PeakFLOPS * eff.InferenceMFU
+	m.gemmCost = 1
+	if nvidiaGEMMCurve(hw.Generation) {
+		m.gemmCost = gemmShapeCost(a, m.atp, m.tp, float64(in.EP))
+	}
 	m.attnFlops = m.flops
 	if hw.AttnFLOPS > 0 && hw.AttnFLOPS < hw.PeakFLOPS {
 		m.attnFlops = hw.AttnFLOPS * eff.InferenceMFU
@@ -186,7 +193,7 @@ func (m *inferModel) kvSeq(ctx float64) float64 {
 // attention spans sum to lctx per token, on the whole replica (PP stages
 // run in sequence, so PP does not divide it).
 func (m *inferModel) computeTime(tokens, lctx float64) float64 {
-	return tokens * (2*m.n/m.flops + attnFLOPs(m.a, lctx)/m.attnFlops) / m.tp
+	return tokens * (2*m.n*m.gemmCost/m.flops + attnFLOPs(m.a, lctx)/m.attnFlops) / m.tp
 }
 
 // device is the device seconds of one forward over tokens new tokens,
