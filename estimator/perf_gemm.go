@@ -134,3 +134,27 @@ func nvidiaGEMMCurve(g Generation) bool {
 	}
 	return true
 }
+
+// blackwellLowPrecisionShare is the share of Efficiency.InferenceMFU that
+// the serving engines' FP8 and FP4 matmuls reach on Blackwell GPUs, whose
+// datasheet low-precision peaks are 2.3× Hopper's (B200 FP8 4.5 PFLOP/s
+// dense against H200's 1.98). The engines' Blackwell kernels of 2025–26
+// do not reach that ratio: on the InferenceX DeepSeek-R1 rows (SGLang FP8
+// TP 8, concurrency 1–4) an 8k prompt costs 24–44 µs a token more than a
+// 1k prompt on a B200 against 28 µs on an H200. Fitted on the InferenceX
+// NVIDIA Blackwell fit rows at concurrency ≤ 8 (60 rows of SGLang,
+// TensorRT-LLM and vLLM, B200 and B300, FP8 and FP4; TTFT p50 median
+// |error| 22.0, 19.0, 14.5, 18.6% at 1, 0.5, 0.4, 0.3), their test rows
+// 12.8 → 14.1%, held back 25.6 → 24.1% (testdata/calibration/README.md,
+// eighth round). A measured kernel curve should replace it (issue #30,
+// item 6); BF16 on Blackwell and every other generation keep 1.
+const blackwellLowPrecisionShare = 0.4
+
+// lowPrecisionGEMMShare is blackwellLowPrecisionShare for a serving
+// engine's FP8 or FP4 linears on a Blackwell GPU, else 1.
+func lowPrecisionGEMMShare(in Input, hw Hardware) float64 {
+	if hw.Generation == GenBlackwell && in.Engine.Pooled() && (in.Weights == FP8 || in.Weights == FP4) {
+		return blackwellLowPrecisionShare
+	}
+	return 1
+}
