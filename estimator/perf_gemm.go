@@ -147,7 +147,12 @@ func nvidiaGEMMCurve(g Generation) bool {
 // |error| 22.0, 19.0, 14.5, 18.6% at 1, 0.5, 0.4, 0.3), their test rows
 // 12.8 → 14.1%, held back 25.6 → 24.1% (testdata/calibration/README.md,
 // eighth round). A measured kernel curve should replace it (issue #30,
-// item 6); BF16 on Blackwell and every other generation keep 1.
+// item 6); BF16 on Blackwell and every other generation keep 1. Like
+// gemmShapeCost it scales the matmuls relative to Efficiency.InferenceMFU,
+// a user's --inference-mfu included (the MFU of deep GEMMs at Hopper's
+// kernel maturity), and leaves attention's products at InferenceMFU:
+// scaling the resolved MFU instead (attention too) moved the InferenceX
+// TTFT p50 18.1/18.2/23.8% → 20.7/19.9/22.3%.
 const blackwellLowPrecisionShare = 0.4
 
 // lowPrecisionGEMMShare is blackwellLowPrecisionShare for a serving
