@@ -28,6 +28,9 @@ type inferModel struct {
 	// work between the GPU's steps, not under them (overlapsHost).
 	hostBetween bool
 	layers      float64
+	// gemmCost is the matmuls' time relative to InferenceMFU by the
+	// inner dimension each runs at on one GPU (gemmShapeCost).
+	gemmCost float64
 	// admission's memo: own prefill and marginal prompt seconds at
 	// admitPrompt.
 	admitted                   bool
@@ -66,7 +69,11 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 		m.kvLayout = newKVLayout(a, m.kvBits, m.kvShare) // else none: no KV bytes
 	}
 	m.bw = hw.MemBandwidth * eff.BandwidthUtil
-	m.flops = hw.PeakFLOPS * eff.InferenceMFU
+	m.flops = hw.PeakFLOPS * eff.InferenceMFU * lowPrecisionGEMMShare(in, hw)
+	m.gemmCost = 1
+	if nvidiaGEMMCurve(hw.Generation) {
+		m.gemmCost = gemmShapeCost(a, m.atp, m.tp, float64(in.EP))
+	}
 	m.attnFlops = m.flops
 	if hw.AttnFLOPS > 0 && hw.AttnFLOPS < hw.PeakFLOPS {
 		m.attnFlops = hw.AttnFLOPS * eff.InferenceMFU
@@ -78,11 +85,20 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 		h, bw := float64(a.Hidden), collectiveBandwidth(hw, in.TP)
 		ring := func(t float64) float64 { return 2 * (t - 1) / t * h * elem / bw }
 		mlp := ring(m.tp)
-		if in.EP > 1 && a.IsMoE() {
+		if in.EP > 1 && a.IsMoE() && (in.Engine != SGLang || dpRanks(in) > 1) {
 			// Expert parallelism: all-to-all dispatch and combine of each
 			// token's hidden state to its k experts, (EP−1)/EP of them on
 			// other GPUs (DeepSeek-V3 report §3.2; DeepEP), each GPU
-			// sending its own attention rank's tokens.
+			// sending its own attention rank's tokens. SGLang's expert
+			// parallelism without attention data parallelism (its default
+			// moe_a2a_backend "none", which the InferenceX recipes run:
+			// --ep-size with --tensor-parallel-size and no
+			// --moe-a2a-backend) keeps every token on every rank after
+			// attention's all-reduce, runs the rank's own experts on the
+			// tokens routed to them and sums the ranks' outputs with one
+			// all-reduce (python/sglang/srt/models/deepseek_v2.py,
+			// DeepseekV2MoE.forward_normal: tensor_model_parallel_all_reduce
+			// after the experts): the same ring as tensor parallelism.
 			ep := float64(in.EP)
 			mlp = 2 * m.k * h * elem * (ep - 1) / ep / bw / dpRanks(in)
 		}
@@ -240,7 +256,7 @@ func (m *inferModel) kvSeq(ctx float64) float64 {
 // attention spans sum to lctx per token, on the whole replica (PP stages
 // run in sequence, so PP does not divide it).
 func (m *inferModel) computeTime(tokens, lctx float64) float64 {
-	return tokens * (2*m.n/m.flops + attnFLOPs(m.a, lctx)/m.attnFlops) / m.tp
+	return tokens * (2*m.n*m.gemmCost/m.flops + attnFLOPs(m.a, lctx)/m.attnFlops) / m.tp
 }
 
 // device is the device seconds of one forward over tokens new tokens,

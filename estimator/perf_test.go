@@ -964,7 +964,8 @@ func TestTRTLLMPool(t *testing.T) {
 // MLA latent cache on every GPU, so the replica holds several times the
 // sequences and decodes a batch with less KV read per GPU; experts stay
 // sharded over all 8 GPUs either way. EP without DP pays an all-to-all
-// of k copies of each token, more than TP's all-reduce.
+// of k copies of each token, more than TP's all-reduce, except on SGLang,
+// which sums the ranks' experts with TP's all-reduce.
 func TestExpertAndAttentionDataParallel(t *testing.T) {
 	a := loadArch(t, "deepseek-v3.json")
 	in := DefaultInput(a)
@@ -991,10 +992,21 @@ func TestExpertAndAttentionDataParallel(t *testing.T) {
 		t.Errorf("DP decode step %g s not below TP's %g s at batch 64", dpPerf.DecodeStepSeconds, tpPerf.DecodeStepSeconds)
 	}
 	in.DP = 1
+	// SGLang's EP without DP sums the experts' outputs with the TP
+	// all-reduce (deepseek_v2.py forward_normal): no more than TP's step,
+	// its experts whole on each GPU.
 	epPerf := mustPerf(t, in, hw, Efficiency{}, w)
-	if !(epPerf.DecodeStepSeconds > tpPerf.DecodeStepSeconds) {
-		t.Errorf("EP without DP step %g s not above TP's %g s", epPerf.DecodeStepSeconds, tpPerf.DecodeStepSeconds)
+	if !(epPerf.DecodeStepSeconds <= tpPerf.DecodeStepSeconds) {
+		t.Errorf("SGLang EP without DP step %g s above TP's %g s", epPerf.DecodeStepSeconds, tpPerf.DecodeStepSeconds)
 	}
+	in.Engine, in.EP = TRTLLM, 1
+	trtTP := mustPerf(t, in, hw, Efficiency{}, w)
+	in.EP = 8
+	trtEP := mustPerf(t, in, hw, Efficiency{}, w)
+	if !(trtEP.DecodeStepSeconds > trtTP.DecodeStepSeconds) {
+		t.Errorf("TensorRT-LLM EP without DP step %g s not above TP's %g s", trtEP.DecodeStepSeconds, trtTP.DecodeStepSeconds)
+	}
+	in.Engine = SGLang
 	for _, bad := range []func(Input) Input{
 		func(in Input) Input { in.EP = 3; return in },                                  // does not divide TP
 		func(in Input) Input { in.DP, in.Engine = 8, HF; return in },                   // not a serving engine

@@ -1,0 +1,165 @@
+package estimator
+
+// GEMM efficiency by shape: the share of a GEMM kernel's peak it reaches
+// falls with the inner (reduction) dimension K it runs on one GPU. Tensor
+// parallelism shards K of the row-parallel linears (attention's output
+// projection, the MLP's and the experts' down projections) TP ways, so a
+// TP 8 replica of a model with narrow experts runs its down projections at
+// K of a few hundred, where the kernel's fixed cost per output tile
+// (pipeline fill, the epilogue, FP8 block-scale promotion) is not
+// amortised over the K loop.
+
+import "math"
+
+// gemmK0 is the inner dimension at which a GEMM reaches half its
+// large-K throughput, in the form e(K) = e∞ · K / (K + K₀). Source:
+// DeepGEMM's README (github.com/deepseek-ai/DeepGEMM, "Normal GEMMs for
+// dense models", FP8 with 128-wide block scaling on an H800 SXM5, NVCC
+// 12.8, the first release's table, 2025-02; MIT), its M = 4096 rows,
+// which are compute-bound: K = 512, 1536, 2048, 7168, 16384 reach 590,
+// 990, 1025, 1304, 1358 TFLOPS. e∞ = 1417 TFLOPS and K₀ = 717 hold every
+// row within 3% (966, 1050, 1288 at K = 1536, 2048, 7168); the two ends
+// fix them. The same README's Blackwell table of a later release holds K =
+// 512 within 3% of K = 16384, so the curve is a kernel's, not a law of the
+// hardware: it stands for the engines' grouped and dense FP8/BF16 GEMMs of
+// 2025–26 (fused_moe, CUTLASS, DeepGEMM, TensorRT-LLM's), which the
+// InferenceX DeepSeek-R1 rows say still pay it (below).
+const gemmK0 = 717
+
+// gemmRefK is the inner dimension at which Efficiency.InferenceMFU
+// applies: the smallest hidden size of the TensorRT-LLM H100 rows that
+// constant was fitted on (Llama 3.1 8B, 3.3 70B and 3.1 405B at TP 1–8;
+// inference_throughput.json, split "fit"). Deeper linears are not credited
+// above the fitted MFU; those rows move by under half a point with the
+// curve (their TP-sharded K stays at 1,024 and above).
+const gemmRefK = 4096
+
+// gemmKCost is the time of a GEMM of inner dimension k relative to one at
+// gemmRefK and above: (k + K₀)/k ÷ (K_ref + K₀)/K_ref, at least 1.
+func gemmKCost(k float64) float64 {
+	if k <= 0 {
+		return 1
+	}
+	return math.Max(1, (k+gemmK0)/k*gemmRefK/(gemmRefK+gemmK0))
+}
+
+// gemmShapeCost is the matmul FLOPs' time per token relative to
+// Efficiency.InferenceMFU: the FLOP-weighted mean of gemmKCost over one
+// token's linears, each at the inner dimension one GPU runs it at.
+// Column-parallel linears (QKV, gate/up, the experts' gate/up, MLA's
+// low-rank up-projections) keep their whole K; row-parallel ones (the
+// attention output, the MLP and expert down projections) take K / TP
+// (Shoeybi et al. 2019 §3: the MLP's second GEMM and the attention output
+// split along their input). Routed experts are whole on each GPU under
+// expert parallelism (EP = TP: K is the expert's width) and split TP/EP
+// ways otherwise; shared experts follow the dense MLP. The LM head and
+// what the layer list misses count at 1.
+func gemmShapeCost(a Arch, atp, tp, ep float64) float64 {
+	h := float64(a.Hidden)
+	if h <= 0 || a.Layers <= 0 || a.Generic() || a.Encoder {
+		return 1
+	}
+	atp, tp = math.Max(atp, 1), math.Max(tp, 1)
+	var flops, cost float64
+	add := func(params, k float64) {
+		if params > 0 {
+			flops += params
+			cost += params * gemmKCost(k)
+		}
+	}
+	layers := float64(a.Layers)
+	// Attention.
+	heads := float64(a.Heads)
+	if a.IsMLA() {
+		qk := float64(a.QKNopeHeadDim + a.QKRopeHeadDim)
+		v := float64(a.VHeadDim)
+		if r := float64(a.QLoRARank); r > 0 {
+			add(layers*h*r, h)
+			add(layers*r*heads*qk, r)
+		} else {
+			add(layers*h*heads*qk, h)
+		}
+		r := float64(a.KVLoRARank)
+		add(layers*h*(r+float64(a.QKRopeHeadDim)), h)
+		add(layers*r*heads*(float64(a.QKNopeHeadDim)+v), r)
+		add(layers*heads*v*h, heads*v/atp)
+	} else {
+		hd := float64(a.HeadDim)
+		add(layers*h*(heads+2*float64(a.KVHeads))*hd, h)
+		add(layers*heads*hd*h, heads*hd/atp)
+	}
+	// MLP: dense layers, then experts.
+	up := 1.0
+	if a.GatedMLP {
+		up = 2
+	}
+	mlp := func(n, width, shards float64) {
+		add(n*up*h*width, h)
+		add(n*width*h, width/shards)
+	}
+	if a.IsMoE() {
+		moe := layers - float64(a.DenseLayers)
+		mlp(float64(a.DenseLayers), float64(a.Intermediate), tp)
+		w := float64(a.MoEIntermediate)
+		experts := tp
+		if ep > 1 {
+			experts = math.Max(tp/ep, 1)
+		}
+		mlp(moe*float64(a.ExpertsPerToken), w, experts)
+		mlp(moe*float64(a.SharedExperts), w, tp)
+		mlp(moe, float64(a.SharedExpertIntermediate), tp)
+	} else {
+		mlp(layers, float64(a.Intermediate), tp)
+	}
+	if flops <= 0 {
+		return 1
+	}
+	// Linears the list misses (the LM head, norms' and routers' small
+	// products) run at the reference.
+	if n := matmulParams(a); n > flops {
+		cost += n - flops
+		flops = n
+	}
+	return cost / flops
+}
+
+// nvidiaGEMMCurve reports whether gemmK0's curve applies on g: it was
+// measured on NVIDIA tensor cores; AMD's and Intel's GEMM libraries
+// (hipBLASLt, AITER's MoE kernels) have no such table here, so their
+// matmuls stay at InferenceMFU.
+func nvidiaGEMMCurve(g Generation) bool {
+	switch g {
+	case GenCDNA2, GenCDNA3, GenCDNA4, GenGaudi:
+		return false
+	}
+	return true
+}
+
+// blackwellLowPrecisionShare is the share of Efficiency.InferenceMFU that
+// the serving engines' FP8 and FP4 matmuls reach on Blackwell GPUs, whose
+// datasheet low-precision peaks are 2.3× Hopper's (B200 FP8 4.5 PFLOP/s
+// dense against H200's 1.98). The engines' Blackwell kernels of 2025–26
+// do not reach that ratio: on the InferenceX DeepSeek-R1 rows (SGLang FP8
+// TP 8, concurrency 1–4) an 8k prompt costs 24–44 µs a token more than a
+// 1k prompt on a B200 against 28 µs on an H200. Fitted on the InferenceX
+// NVIDIA Blackwell fit rows at concurrency ≤ 8 (60 rows of SGLang,
+// TensorRT-LLM and vLLM, B200 and B300, FP8 and FP4; TTFT p50 median
+// |error| 22.0, 19.0, 14.5, 18.6% at 1, 0.5, 0.4, 0.3), their test rows
+// 12.8 → 14.1%, held back 25.6 → 24.1% (testdata/calibration/README.md,
+// eighth round). A measured kernel curve should replace it (issue #30,
+// item 6); BF16 on Blackwell and every other generation keep 1. Like
+// gemmShapeCost it scales the matmuls relative to Efficiency.InferenceMFU,
+// a user's --inference-mfu included (the MFU of deep GEMMs at Hopper's
+// kernel maturity), and leaves attention's products at InferenceMFU:
+// scaling the resolved MFU instead (attention too) moved the InferenceX
+// TTFT p50 18.1/18.2/23.8% → 20.7/19.9/22.3%.
+const blackwellLowPrecisionShare = 0.4
+
+// lowPrecisionGEMMShare is blackwellLowPrecisionShare for a serving
+// engine's FP8 or FP4 linears on a Blackwell GPU, else 1.
+func lowPrecisionGEMMShare(in Input, hw Hardware) float64 {
+	if hw.Generation == GenBlackwell && in.Engine.Pooled() && (in.Weights == FP8 || in.Weights == FP4) {
+		return blackwellLowPrecisionShare
+	}
+	return 1
+}

@@ -1,0 +1,64 @@
+package estimator
+
+import (
+	"math"
+	"os"
+	"testing"
+)
+
+// TestGEMMKCurve holds gemmK0's curve to the DeepGEMM table it was read
+// from (H800, FP8, M = 4096; perf_gemm.go): e(K) = e∞·K/(K+K₀) with e∞ =
+// 1417 TFLOPS within 3% of each row.
+func TestGEMMKCurve(t *testing.T) {
+	for _, r := range []struct{ k, tflops float64 }{{512, 590}, {1536, 990}, {2048, 1025}, {7168, 1304}, {16384, 1358}} {
+		got := 1417 * r.k / (r.k + gemmK0)
+		if e := got/r.tflops - 1; math.Abs(e) > 0.03 {
+			t.Errorf("K = %v: curve %.0f TFLOPS, table %.0f (%+.1f%%)", r.k, got, r.tflops, 100*e)
+		}
+	}
+	if c := gemmKCost(gemmRefK); c != 1 {
+		t.Errorf("gemmKCost(ref) = %v, want 1", c)
+	}
+	if c := gemmKCost(16384); c != 1 {
+		t.Errorf("gemmKCost(16384) = %v, want 1 (not credited above the reference)", c)
+	}
+	if c := gemmKCost(256); c < 3 || c > 3.5 {
+		t.Errorf("gemmKCost(256) = %v, want (256+717)/256 ÷ 1.175 ≈ 3.2", c)
+	}
+}
+
+// TestGEMMShapeCost: a TP 8 replica of DeepSeek-V3/R1 (moe_intermediate
+// 2048: expert down projections at K = 256) pays more per matmul FLOP than
+// the same replica with EP 8 (whole experts, K = 2048), and a dense 8B
+// model on one GPU pays about nothing.
+func TestGEMMShapeCost(t *testing.T) {
+	arch := func(name string) Arch {
+		data, err := os.ReadFile("testdata/configs/" + name + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := ParseConfig(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	ds := arch("deepseek-v3")
+	tp8, ep8 := gemmShapeCost(ds, 8, 8, 1), gemmShapeCost(ds, 8, 8, 8)
+	if !(tp8 > 1.4 && tp8 < 1.8) {
+		t.Errorf("DeepSeek-V3 TP 8: %.2f, want 1.4–1.8", tp8)
+	}
+	if !(ep8 > 1.05 && ep8 < tp8-0.2) {
+		t.Errorf("DeepSeek-V3 EP 8: %.2f, want above 1 and well below TP 8's %.2f", ep8, tp8)
+	}
+	if c := gemmShapeCost(ds, 1, 1, 1); c > 1.2 {
+		t.Errorf("DeepSeek-V3 on one GPU: %.2f, want ≤ 1.2 (MLA's K = 512 and 1536 up-projections only)", c)
+	}
+	ll := arch("llama-3.1-70b")
+	if c := gemmShapeCost(ll, 1, 1, 1); c != 1 {
+		t.Errorf("Llama 3.1 70B TP 1: %.3f, want 1", c)
+	}
+	if c := gemmShapeCost(ll, 8, 8, 1); !(c > 1 && c < 1.1) {
+		t.Errorf("Llama 3.1 70B TP 8: %.3f, want just above 1 (o_proj at K = 1024)", c)
+	}
+}
