@@ -504,7 +504,10 @@ func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 		if in.ZeRO >= 1 {
 			O /= shard
 		}
-		if in.ZeRO >= 2 {
+		if in.ZeRO >= 2 && !in.FSDPNoSync {
+			// FSDPNoSync: the whole model's gradients between syncs
+			// (Input.FSDPNoSync); the shard they reduce into at the
+			// synchronising micro-batch replaces them unit by unit.
 			G /= shard
 		}
 		gather := 0.0

@@ -930,3 +930,26 @@ func TestWithCheckpointing(t *testing.T) {
 		t.Error("an inference job got an alternative")
 	}
 }
+
+// TestFSDPNoSync: accumulating under FSDP's no_sync() keeps the whole
+// model's 16-bit gradients on every rank (pure bf16: 2 B per parameter)
+// while weights and optimizer states stay sharded; it needs --zero 3.
+func TestFSDPNoSync(t *testing.T) {
+	a := loadArch(t, "llama-3.1-8b.json")
+	in := DefaultInput(a)
+	in.Task, in.Batch, in.Seq, in.PureBF16, in.GradCheckpointing = FullFinetune, 4, 512, true, true
+	in.GPUs, in.ZeRO = 4, 3
+	sharded := mustEstimate(t, in)
+	in.FSDPNoSync = true
+	ns := mustEstimate(t, in)
+	if got, want := float64(ns.PerGPU.Gradients), 2*float64(a.TotalParams); math.Abs(got-want) > 1 {
+		t.Errorf("no_sync gradients %.0f, want the whole model's in bf16 %.0f", got, want)
+	}
+	if ns.PerGPU.Weights != sharded.PerGPU.Weights || ns.PerGPU.Optimizer != sharded.PerGPU.Optimizer {
+		t.Error("no_sync changed the sharded weights or optimizer states")
+	}
+	in.ZeRO = 2
+	if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "fsdp-no-sync") {
+		t.Errorf("no_sync without --zero 3 accepted: %v", err)
+	}
+}

@@ -314,6 +314,17 @@ type Input struct {
 	// gradient, not the whole model's. Full training on one GPU (no ZeRO,
 	// PP or TP) only.
 	OptimizerInBackward bool
+	// FSDPNoSync accumulates gradients over micro-batches inside PyTorch
+	// FSDP's no_sync() (--fsdp-no-sync; Lightning Fabric's
+	// no_backward_sync, which LitGPT's fine-tuning scripts wrap every
+	// accumulating micro-batch in): until the synchronising micro-batch
+	// each rank keeps the whole model's unsharded gradients, not its
+	// shard (FullyShardedDataParallel.no_sync docstring: "FSDP will
+	// accumulate the full model gradients (instead of gradient shards)
+	// until the eventual sync"). Training with --zero 3 only; set it
+	// only when the run accumulates (more than one micro-batch per
+	// optimizer step).
+	FSDPNoSync bool
 	// EP and DP are expert parallelism and attention data parallelism
 	// (--ep, --dp). In training, EP takes its ranks from the data-parallel
 	// degree, as Megatron-Core's expert model parallelism does: each GPU
@@ -519,6 +530,9 @@ func (in Input) validate(l *errList) {
 	}
 	if in.OptimizerInBackward && (in.Task != Pretrain && in.Task != FullFinetune || in.GPUs != 1) {
 		l.add("optimizer-in-backward", in.OptimizerInBackward, ErrIncompatible, "optimizer in backward needs full training on one GPU")
+	}
+	if in.FSDPNoSync && (!train || in.ZeRO != 3) {
+		l.add("fsdp-no-sync", in.FSDPNoSync, ErrIncompatible, "FSDP's no_sync accumulation needs training with --zero 3")
 	}
 	for _, f := range [...]struct {
 		name string

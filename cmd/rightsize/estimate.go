@@ -53,6 +53,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		pureBF16   = fs.Bool("pure-bf16", false, "full training in 16-bit only: no fp32 master copy, optimizer states in bf16 (torchtune's default)")
 		seqPar     = fs.Bool("sequence-parallel", true, "with TP in training, shard the LayerNorm/dropout activations too (Megatron-LM, NeMo)")
 		optInBwd   = fs.Bool("optimizer-in-backward", false, "full training on one GPU: step each parameter in the backward pass and free its gradient (torchtune optimizer_in_bwd)")
+		fsdpNoSync = fs.Bool("fsdp-no-sync", false, "training with --zero 3 that accumulates micro-batches inside FSDP's no_sync() (Lightning Fabric no_backward_sync, LitGPT): each rank holds the whole model's gradients between syncs")
 		lossChunks = fs.Int("loss-chunks", 0, "training: cross-entropy in this many chunks (torchtune's chunked loss uses 8); 0: one piece")
 		gc         = fs.Bool("grad-checkpointing", false, "full activation checkpointing")
 		selective  = fs.Bool("selective-recompute", false, "recompute attention scores only")
@@ -213,6 +214,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	in.Compiled, in.PureBF16, in.SequenceParallel, in.LossChunks = *compiled, *pureBF16, *seqPar, *lossChunks
 	in.TextOnly = *textOnly
 	in.OptimizerInBackward, in.SchedulerSteps, in.RequestSeconds = *optInBwd, *schedSteps, *reqOver
+	in.FSDPNoSync = *fsdpNoSync
 	in.GPUs, in.ZeRO, in.TP, in.PP, in.CP, in.EP, in.DP = *gpus, *zero, *tp, *pp, *cp, *ep, *dp
 	if !set["gpus"] && *tp >= 1 && *pp >= 1 && *cp >= 1 && *tp**pp**cp <= 1<<16 {
 		in.GPUs = *tp * *pp * *cp // one model copy unless --gpus says more
