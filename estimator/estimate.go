@@ -749,6 +749,7 @@ func perTokenLayer(in Input, elem float64) (repl, shard, scores float64) {
 		hidElem, normElem = 4, 4
 	}
 	repl = h*hidElem + mlpIn*hidElem + norms*normElem + masks // block inputs, MLP input, norm inputs, masks
+	repl += loraDropoutBytes(in, elem)
 	shard = (q+kv+v+o)*elem + mlp*elem
 	sb := elem
 	if amp {
@@ -760,6 +761,33 @@ func perTokenLayer(in Input, elem float64) (repl, shard, scores float64) {
 		scores = float64(a.Heads) * sb
 	}
 	return repl, shard, scores
+}
+
+// loraDropoutBytes is what the adapters' input dropout saves per token per
+// layer (Input.LoRADropout): each adapted linear's dropped input in the
+// compute dtype (what its A matrix saves) and dropout's 1-byte mask. The
+// inputs: q, k and v (one shared copy with LoRAFusedQKV) and o's for
+// attention targets; the MLP's gate and up (or fc1) and its down
+// projection with all-linear.
+func loraDropoutBytes(in Input, elem float64) float64 {
+	if in.LoRADropout <= 0 || in.Task != LoRA && in.Task != QLoRA {
+		return 0
+	}
+	a := in.Arch
+	h := float64(a.Hidden)
+	qkv := 3 * h
+	if in.LoRAFusedQKV {
+		qkv = h
+	}
+	inputs := qkv + float64(a.qDim())
+	if in.LoRATargets == LoRAAllLinear {
+		up := h // fc1
+		if a.GatedMLP {
+			up = 2 * h // gate and up, each with its own dropout
+		}
+		inputs += up + float64(a.activeMLPWidth())
+	}
+	return inputs * (elem + 1)
 }
 
 // trainActivations is the activation memory saved for backward on one GPU

@@ -953,3 +953,34 @@ func TestFSDPNoSync(t *testing.T) {
 		t.Errorf("no_sync without --zero 3 accepted: %v", err)
 	}
 }
+
+// TestLoRADropout: adapter dropout saves, per token and layer, each
+// adapted linear's dropped input (16-bit) and a 1-byte mask: for
+// attention targets q, k, v (one copy when fused) and o's input; nothing
+// at rate 0.
+func TestLoRADropout(t *testing.T) {
+	a := loadArch(t, "llama-3.1-8b.json")
+	in := DefaultInput(a)
+	in.Task, in.Batch, in.Seq, in.PureBF16 = LoRA, 1, 512, true
+	base := mustEstimate(t, in)
+	in.LoRADropout = 0.05
+	sep := mustEstimate(t, in)
+	in.LoRAFusedQKV = true
+	fused := mustEstimate(t, in)
+	per := func(inputs float64) float64 { return inputs * 3 * 512 * float64(a.Layers) }
+	h, q := float64(a.Hidden), float64(a.qDim())
+	if got, want := float64(sep.PerGPU.Activations-base.PerGPU.Activations), per(3*h+q); math.Abs(got-want) > float64(a.Layers) {
+		t.Errorf("separate q/k/v dropout adds %.0f, want %.0f", got, want)
+	}
+	if got, want := float64(fused.PerGPU.Activations-base.PerGPU.Activations), per(h+q); math.Abs(got-want) > float64(a.Layers) {
+		t.Errorf("fused qkv dropout adds %.0f, want %.0f", got, want)
+	}
+	for _, bad := range []func(Input) Input{
+		func(in Input) Input { in.LoRADropout = 1; return in },
+		func(in Input) Input { in.Task = FullFinetune; return in },
+	} {
+		if err := bad(in).Validate(); err == nil || !strings.Contains(err.Error(), "lora-dropout") {
+			t.Errorf("bad lora-dropout accepted: %v", err)
+		}
+	}
+}

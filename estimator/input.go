@@ -270,6 +270,20 @@ type Input struct {
 	FlashAttention     bool        // --flash-attention: FlashAttention/SDPA, no s² score tensors
 	LoRARank           int         // --lora-rank
 	LoRATargets        LoRATargets // --lora-targets
+	// LoRADropout is the dropout rate on the adapters' input
+	// (--lora-dropout; PEFT LoraConfig.lora_dropout, LitGPT lora_dropout).
+	// Above 0 every adapted linear runs its own dropout on its input and
+	// its A matrix saves the dropped copy, and dropout saves a 1-byte mask
+	// (PEFT: lora_B(lora_A(dropout(x))); LitGPT's LoRALinear the same;
+	// torch.native_dropout returns a bool mask). 0 (PEFT's default): no
+	// copy. LoRA/QLoRA only.
+	LoRADropout float64
+	// LoRAFusedQKV: the adapters on q, k and v sit on one fused qkv
+	// projection with one dropout (--lora-fused-qkv; LitGPT's
+	// LoRAQKVLinear), so the attention input is copied once, not once per
+	// adapted projection as PEFT's separate q_proj/k_proj/v_proj modules
+	// do.
+	LoRAFusedQKV bool
 
 	Engine           Engine  // --engine
 	GPUMemUtil       float64 // --gpu-mem-util: vLLM gpu_memory_utilization (0, 1]
@@ -530,6 +544,14 @@ func (in Input) validate(l *errList) {
 	}
 	if in.OptimizerInBackward && (in.Task != Pretrain && in.Task != FullFinetune || in.GPUs != 1) {
 		l.add("optimizer-in-backward", in.OptimizerInBackward, ErrIncompatible, "optimizer in backward needs full training on one GPU")
+	}
+	if !(in.LoRADropout >= 0 && in.LoRADropout < 1) {
+		l.add("lora-dropout", in.LoRADropout, ErrRange, "want 0 ≤ p < 1")
+	} else if in.LoRADropout > 0 && in.Task != LoRA && in.Task != QLoRA {
+		l.add("lora-dropout", in.LoRADropout, ErrIncompatible, "adapter dropout needs --task lora or qlora")
+	}
+	if in.LoRAFusedQKV && in.Task != LoRA && in.Task != QLoRA {
+		l.add("lora-fused-qkv", in.LoRAFusedQKV, ErrIncompatible, "a fused qkv adapter needs --task lora or qlora")
 	}
 	if in.FSDPNoSync && (!train || in.ZeRO != 3) {
 		l.add("fsdp-no-sync", in.FSDPNoSync, ErrIncompatible, "FSDP's no_sync accumulation needs training with --zero 3")

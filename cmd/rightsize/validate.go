@@ -1042,7 +1042,10 @@ func litgptCases(dir string) ([]valCase, error) {
 			if r["lora_mlp"] == true {
 				targets = "all-linear"
 			}
-			args = append(args, "--lora-rank", itoa(int(num(r["lora_r"]))), "--lora-targets", targets)
+			// LitGPT's LoRA layers: one fused qkv adapter, dropout on
+			// each adapter's input (lora_dropout from the config)
+			args = append(args, "--lora-rank", itoa(int(num(r["lora_r"]))), "--lora-targets", targets, "--lora-fused-qkv",
+				"--lora-dropout", strconv.FormatFloat(num(r["lora_dropout"]), 'g', -1, 64))
 		}
 		if task == "qlora" {
 			args = append(args, "--precision", "int4")
