@@ -328,8 +328,36 @@ func stage(in Input, first, last bool, r *Result) stageOut {
 	// forward pass, gone after the head's backward.
 	out.b.Logits += toBytes(autocastHeadCopy(in, last))
 	overheads(in, &out.b)
+	quantizedHead(in, last, &out.b)
 	kvPool(in, seqKV, tokKV, r, &out)
 	return out
+}
+
+// quantizedHead: a QLoRA base whose LM head is a 4-bit linear too
+// (Input.QuantizeHead; Lightning's BitsandbytesPrecision replaces every
+// nn.Linear outside its ignore_modules, which LitGPT's lora.py leaves
+// empty, so lm_head is NF4). On the last stage the head is stored in the
+// base's format, not 16-bit; a tied head becomes a 4-bit copy beside the
+// 16-bit embedding (LitGPT keeps separate wte and lm_head weights). Its
+// matmul dequantises the whole V·h head to 16-bit for each logits chunk,
+// forward and backward (bitsandbytes MatMul4Bit), so the dequantisation
+// buffer is the larger of that and the largest block linear.
+func quantizedHead(in Input, last bool, b *Breakdown) {
+	a := in.Arch
+	if !last || !in.QuantizeHead || in.Task != QLoRA || !bnbLinears(in) || a.Vocab == 0 || a.Encoder {
+		return
+	}
+	head := float64(a.Vocab) * float64(a.Hidden) / float64(in.TP)
+	linBits, otherBits, _ := weightBits(in)
+	if kbitPrepared(in) {
+		otherBits = 32
+	}
+	w := float64(b.Weights) + head*(linBits-otherBits)/8
+	if a.TiedEmbeddings {
+		w = float64(b.Weights) + head*linBits/8
+	}
+	b.Weights = toBytes(w)
+	b.QuantState = max(b.QuantState, toBytes(head*2))
 }
 
 // autocastHeadCopy is the 16-bit copy of the LM head that a mixed-precision

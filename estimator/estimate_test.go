@@ -984,3 +984,26 @@ func TestLoRADropout(t *testing.T) {
 		}
 	}
 }
+
+// TestQuantizeHead: a 4-bit LM head (Lightning's BitsandbytesPrecision)
+// is stored in the base's format instead of 16-bit, and its
+// dequantisation buffer is the whole V·h head in 16-bit.
+func TestQuantizeHead(t *testing.T) {
+	a := loadArch(t, "llama-3.1-8b.json")
+	in := DefaultInput(a)
+	in.Task, in.Weights, in.Batch, in.Seq, in.PureBF16 = QLoRA, INT4, 1, 512, true
+	base := mustEstimate(t, in)
+	in.QuantizeHead = true
+	q := mustEstimate(t, in)
+	head := float64(a.Vocab) * float64(a.Hidden)
+	if got, want := float64(q.PerGPU.QuantState), 2*head; math.Abs(got-want) > 1 {
+		t.Errorf("dequantisation buffer %.0f, want the bf16 head %.0f", got, want)
+	}
+	if !(q.PerGPU.Weights < base.PerGPU.Weights) {
+		t.Errorf("4-bit head weights %d, want below the 16-bit head's %d", q.PerGPU.Weights, base.PerGPU.Weights)
+	}
+	in.Task, in.Weights = LoRA, BF16
+	if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "quantize-head") {
+		t.Errorf("quantize-head on a 16-bit LoRA accepted: %v", err)
+	}
+}

@@ -284,6 +284,13 @@ type Input struct {
 	// adapted projection as PEFT's separate q_proj/k_proj/v_proj modules
 	// do.
 	LoRAFusedQKV bool
+	// QuantizeHead stores a QLoRA base's LM head in its 4-bit format too
+	// and dequantises it whole when it is used (--quantize-head;
+	// Lightning's BitsandbytesPrecision without ignore_modules, as LitGPT
+	// runs QLoRA). PEFT/transformers keep the head in 16-bit (their
+	// default skip list holds the output embedding). QLoRA with
+	// bitsandbytes only.
+	QuantizeHead bool
 
 	Engine           Engine  // --engine
 	GPUMemUtil       float64 // --gpu-mem-util: vLLM gpu_memory_utilization (0, 1]
@@ -549,6 +556,9 @@ func (in Input) validate(l *errList) {
 		l.add("lora-dropout", in.LoRADropout, ErrRange, "want 0 ≤ p < 1")
 	} else if in.LoRADropout > 0 && in.Task != LoRA && in.Task != QLoRA {
 		l.add("lora-dropout", in.LoRADropout, ErrIncompatible, "adapter dropout needs --task lora or qlora")
+	}
+	if in.QuantizeHead && in.Task != QLoRA {
+		l.add("quantize-head", in.QuantizeHead, ErrIncompatible, "a 4-bit LM head needs --task qlora")
 	}
 	if in.LoRAFusedQKV && in.Task != LoRA && in.Task != QLoRA {
 		l.add("lora-fused-qkv", in.LoRAFusedQKV, ErrIncompatible, "a fused qkv adapter needs --task lora or qlora")

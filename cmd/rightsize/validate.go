@@ -1048,7 +1048,8 @@ func litgptCases(dir string) ([]valCase, error) {
 				"--lora-dropout", strconv.FormatFloat(num(r["lora_dropout"]), 'g', -1, 64))
 		}
 		if task == "qlora" {
-			args = append(args, "--precision", "int4")
+			// lora.py's BitsandbytesPrecision(nf4) quantises every linear, lm_head too
+			args = append(args, "--precision", "int4", "--quantize-head")
 		}
 		sp := split[key]
 		if sp == "" {
