@@ -122,6 +122,16 @@ func (r *reader) need(keys ...string) int64 {
 	return v
 }
 
+// zero reports whether key k is present and the number 0.
+func (r *reader) zero(k string) bool {
+	n, ok := r.m[k].(json.Number)
+	if !ok {
+		return false
+	}
+	f, err := n.Float64()
+	return err == nil && f == 0
+}
+
 func (r *reader) flag(def bool, k string) bool {
 	v, ok := r.m[k]
 	if !ok || v == nil {

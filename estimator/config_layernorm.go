@@ -50,6 +50,12 @@ func gpt2(r *reader, mt string) spec {
 	s.inter = r.dim(4*s.h, "n_inner")
 	s.tied = r.flag(true, "tie_word_embeddings")
 	s.kv = s.nh
+	// GPT2Config's three dropout rates (resid_pdrop, embd_pdrop,
+	// attn_pdrop; 0.1 by default): a config that sets all three to 0
+	// trains without dropout, so no masks are saved.
+	if r.zero("resid_pdrop") && r.zero("embd_pdrop") && r.zero("attn_pdrop") {
+		s.dropout = false
+	}
 	if mt == "gpt_bigcode" && r.flag(true, "multi_query") {
 		s.kv = 1
 	}

@@ -328,8 +328,36 @@ func stage(in Input, first, last bool, r *Result) stageOut {
 	// forward pass, gone after the head's backward.
 	out.b.Logits += toBytes(autocastHeadCopy(in, last))
 	overheads(in, &out.b)
+	quantizedHead(in, last, &out.b)
 	kvPool(in, seqKV, tokKV, r, &out)
 	return out
+}
+
+// quantizedHead: a QLoRA base whose LM head is a 4-bit linear too
+// (Input.QuantizeHead; Lightning's BitsandbytesPrecision replaces every
+// nn.Linear outside its ignore_modules, which LitGPT's lora.py leaves
+// empty, so lm_head is NF4). On the last stage the head is stored in the
+// base's format, not 16-bit; a tied head becomes a 4-bit copy beside the
+// 16-bit embedding (LitGPT keeps separate wte and lm_head weights). Its
+// matmul dequantises the whole V·h head to 16-bit for each logits chunk,
+// forward and backward (bitsandbytes MatMul4Bit), so the dequantisation
+// buffer is the larger of that and the largest block linear.
+func quantizedHead(in Input, last bool, b *Breakdown) {
+	a := in.Arch
+	if !last || !in.QuantizeHead || in.Task != QLoRA || !bnbLinears(in) || a.Vocab == 0 || a.Encoder {
+		return
+	}
+	head := float64(a.Vocab) * float64(a.Hidden) / float64(in.TP)
+	linBits, otherBits, _ := weightBits(in)
+	if kbitPrepared(in) {
+		otherBits = 32
+	}
+	w := float64(b.Weights) + head*(linBits-otherBits)/8
+	if a.TiedEmbeddings {
+		w = float64(b.Weights) + head*linBits/8
+	}
+	b.Weights = toBytes(w)
+	b.QuantState = max(b.QuantState, toBytes(head*2))
 }
 
 // autocastHeadCopy is the 16-bit copy of the LM head that a mixed-precision
@@ -504,7 +532,10 @@ func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 		if in.ZeRO >= 1 {
 			O /= shard
 		}
-		if in.ZeRO >= 2 {
+		if in.ZeRO >= 2 && !in.FSDPNoSync {
+			// FSDPNoSync: the whole model's gradients between syncs
+			// (Input.FSDPNoSync); the shard they reduce into at the
+			// synchronising micro-batch replaces them unit by unit.
 			G /= shard
 		}
 		gather := 0.0
@@ -746,6 +777,7 @@ func perTokenLayer(in Input, elem float64) (repl, shard, scores float64) {
 		hidElem, normElem = 4, 4
 	}
 	repl = h*hidElem + mlpIn*hidElem + norms*normElem + masks // block inputs, MLP input, norm inputs, masks
+	repl += loraDropoutBytes(in, elem)
 	shard = (q+kv+v+o)*elem + mlp*elem
 	sb := elem
 	if amp {
@@ -757,6 +789,33 @@ func perTokenLayer(in Input, elem float64) (repl, shard, scores float64) {
 		scores = float64(a.Heads) * sb
 	}
 	return repl, shard, scores
+}
+
+// loraDropoutBytes is what the adapters' input dropout saves per token per
+// layer (Input.LoRADropout): each adapted linear's dropped input in the
+// compute dtype (what its A matrix saves) and dropout's 1-byte mask. The
+// inputs: q, k and v (one shared copy with LoRAFusedQKV) and o's for
+// attention targets; the MLP's gate and up (or fc1) and its down
+// projection with all-linear.
+func loraDropoutBytes(in Input, elem float64) float64 {
+	if in.LoRADropout <= 0 || in.Task != LoRA && in.Task != QLoRA {
+		return 0
+	}
+	a := in.Arch
+	h := float64(a.Hidden)
+	qkv := 3 * h
+	if in.LoRAFusedQKV {
+		qkv = h
+	}
+	inputs := qkv + float64(a.qDim())
+	if in.LoRATargets == LoRAAllLinear {
+		up := h // fc1
+		if a.GatedMLP {
+			up = 2 * h // gate and up, each with its own dropout
+		}
+		inputs += up + float64(a.activeMLPWidth())
+	}
+	return inputs * (elem + 1)
 }
 
 // trainActivations is the activation memory saved for backward on one GPU

@@ -930,3 +930,80 @@ func TestWithCheckpointing(t *testing.T) {
 		t.Error("an inference job got an alternative")
 	}
 }
+
+// TestFSDPNoSync: accumulating under FSDP's no_sync() keeps the whole
+// model's 16-bit gradients on every rank (pure bf16: 2 B per parameter)
+// while weights and optimizer states stay sharded; it needs --zero 3.
+func TestFSDPNoSync(t *testing.T) {
+	a := loadArch(t, "llama-3.1-8b.json")
+	in := DefaultInput(a)
+	in.Task, in.Batch, in.Seq, in.PureBF16, in.GradCheckpointing = FullFinetune, 4, 512, true, true
+	in.GPUs, in.ZeRO = 4, 3
+	sharded := mustEstimate(t, in)
+	in.FSDPNoSync = true
+	ns := mustEstimate(t, in)
+	if got, want := float64(ns.PerGPU.Gradients), 2*float64(a.TotalParams); math.Abs(got-want) > 1 {
+		t.Errorf("no_sync gradients %.0f, want the whole model's in bf16 %.0f", got, want)
+	}
+	if ns.PerGPU.Weights != sharded.PerGPU.Weights || ns.PerGPU.Optimizer != sharded.PerGPU.Optimizer {
+		t.Error("no_sync changed the sharded weights or optimizer states")
+	}
+	in.ZeRO = 2
+	if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "fsdp-no-sync") {
+		t.Errorf("no_sync without --zero 3 accepted: %v", err)
+	}
+}
+
+// TestLoRADropout: adapter dropout saves, per token and layer, each
+// adapted linear's dropped input (16-bit) and a 1-byte mask: for
+// attention targets q, k, v (one copy when fused) and o's input; nothing
+// at rate 0.
+func TestLoRADropout(t *testing.T) {
+	a := loadArch(t, "llama-3.1-8b.json")
+	in := DefaultInput(a)
+	in.Task, in.Batch, in.Seq, in.PureBF16 = LoRA, 1, 512, true
+	base := mustEstimate(t, in)
+	in.LoRADropout = 0.05
+	sep := mustEstimate(t, in)
+	in.LoRAFusedQKV = true
+	fused := mustEstimate(t, in)
+	per := func(inputs float64) float64 { return inputs * 3 * 512 * float64(a.Layers) }
+	h, q := float64(a.Hidden), float64(a.qDim())
+	if got, want := float64(sep.PerGPU.Activations-base.PerGPU.Activations), per(3*h+q); math.Abs(got-want) > float64(a.Layers) {
+		t.Errorf("separate q/k/v dropout adds %.0f, want %.0f", got, want)
+	}
+	if got, want := float64(fused.PerGPU.Activations-base.PerGPU.Activations), per(h+q); math.Abs(got-want) > float64(a.Layers) {
+		t.Errorf("fused qkv dropout adds %.0f, want %.0f", got, want)
+	}
+	for _, bad := range []func(Input) Input{
+		func(in Input) Input { in.LoRADropout = 1; return in },
+		func(in Input) Input { in.Task = FullFinetune; return in },
+	} {
+		if err := bad(in).Validate(); err == nil || !strings.Contains(err.Error(), "lora-dropout") {
+			t.Errorf("bad lora-dropout accepted: %v", err)
+		}
+	}
+}
+
+// TestQuantizeHead: a 4-bit LM head (Lightning's BitsandbytesPrecision)
+// is stored in the base's format instead of 16-bit, and its
+// dequantisation buffer is the whole V·h head in 16-bit.
+func TestQuantizeHead(t *testing.T) {
+	a := loadArch(t, "llama-3.1-8b.json")
+	in := DefaultInput(a)
+	in.Task, in.Weights, in.Batch, in.Seq, in.PureBF16 = QLoRA, INT4, 1, 512, true
+	base := mustEstimate(t, in)
+	in.QuantizeHead = true
+	q := mustEstimate(t, in)
+	head := float64(a.Vocab) * float64(a.Hidden)
+	if got, want := float64(q.PerGPU.QuantState), 2*head; math.Abs(got-want) > 1 {
+		t.Errorf("dequantisation buffer %.0f, want the bf16 head %.0f", got, want)
+	}
+	if !(q.PerGPU.Weights < base.PerGPU.Weights) {
+		t.Errorf("4-bit head weights %d, want below the 16-bit head's %d", q.PerGPU.Weights, base.PerGPU.Weights)
+	}
+	in.Task, in.Weights = LoRA, BF16
+	if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "quantize-head") {
+		t.Errorf("quantize-head on a 16-bit LoRA accepted: %v", err)
+	}
+}

@@ -270,6 +270,27 @@ type Input struct {
 	FlashAttention     bool        // --flash-attention: FlashAttention/SDPA, no s² score tensors
 	LoRARank           int         // --lora-rank
 	LoRATargets        LoRATargets // --lora-targets
+	// LoRADropout is the dropout rate on the adapters' input
+	// (--lora-dropout; PEFT LoraConfig.lora_dropout, LitGPT lora_dropout).
+	// Above 0 every adapted linear runs its own dropout on its input and
+	// its A matrix saves the dropped copy, and dropout saves a 1-byte mask
+	// (PEFT: lora_B(lora_A(dropout(x))); LitGPT's LoRALinear the same;
+	// torch.native_dropout returns a bool mask). 0 (PEFT's default): no
+	// copy. LoRA/QLoRA only.
+	LoRADropout float64
+	// LoRAFusedQKV: the adapters on q, k and v sit on one fused qkv
+	// projection with one dropout (--lora-fused-qkv; LitGPT's
+	// LoRAQKVLinear), so the attention input is copied once, not once per
+	// adapted projection as PEFT's separate q_proj/k_proj/v_proj modules
+	// do.
+	LoRAFusedQKV bool
+	// QuantizeHead stores a QLoRA base's LM head in its 4-bit format too
+	// and dequantises it whole when it is used (--quantize-head;
+	// Lightning's BitsandbytesPrecision without ignore_modules, as LitGPT
+	// runs QLoRA). PEFT/transformers keep the head in 16-bit (their
+	// default skip list holds the output embedding). QLoRA with
+	// bitsandbytes only.
+	QuantizeHead bool
 
 	Engine           Engine  // --engine
 	GPUMemUtil       float64 // --gpu-mem-util: vLLM gpu_memory_utilization (0, 1]
@@ -314,6 +335,17 @@ type Input struct {
 	// gradient, not the whole model's. Full training on one GPU (no ZeRO,
 	// PP or TP) only.
 	OptimizerInBackward bool
+	// FSDPNoSync accumulates gradients over micro-batches inside PyTorch
+	// FSDP's no_sync() (--fsdp-no-sync; Lightning Fabric's
+	// no_backward_sync, which LitGPT's fine-tuning scripts wrap every
+	// accumulating micro-batch in): until the synchronising micro-batch
+	// each rank keeps the whole model's unsharded gradients, not its
+	// shard (FullyShardedDataParallel.no_sync docstring: "FSDP will
+	// accumulate the full model gradients (instead of gradient shards)
+	// until the eventual sync"). Training with --zero 3 only; set it
+	// only when the run accumulates (more than one micro-batch per
+	// optimizer step).
+	FSDPNoSync bool
 	// EP and DP are expert parallelism and attention data parallelism
 	// (--ep, --dp). In training, EP takes its ranks from the data-parallel
 	// degree, as Megatron-Core's expert model parallelism does: each GPU
@@ -519,6 +551,20 @@ func (in Input) validate(l *errList) {
 	}
 	if in.OptimizerInBackward && (in.Task != Pretrain && in.Task != FullFinetune || in.GPUs != 1) {
 		l.add("optimizer-in-backward", in.OptimizerInBackward, ErrIncompatible, "optimizer in backward needs full training on one GPU")
+	}
+	if !(in.LoRADropout >= 0 && in.LoRADropout < 1) {
+		l.add("lora-dropout", in.LoRADropout, ErrRange, "want 0 ≤ p < 1")
+	} else if in.LoRADropout > 0 && in.Task != LoRA && in.Task != QLoRA {
+		l.add("lora-dropout", in.LoRADropout, ErrIncompatible, "adapter dropout needs --task lora or qlora")
+	}
+	if in.QuantizeHead && in.Task != QLoRA {
+		l.add("quantize-head", in.QuantizeHead, ErrIncompatible, "a 4-bit LM head needs --task qlora")
+	}
+	if in.LoRAFusedQKV && in.Task != LoRA && in.Task != QLoRA {
+		l.add("lora-fused-qkv", in.LoRAFusedQKV, ErrIncompatible, "a fused qkv adapter needs --task lora or qlora")
+	}
+	if in.FSDPNoSync && (!train || in.ZeRO != 3) {
+		l.add("fsdp-no-sync", in.FSDPNoSync, ErrIncompatible, "FSDP's no_sync accumulation needs training with --zero 3")
 	}
 	for _, f := range [...]struct {
 		name string

@@ -53,6 +53,10 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		pureBF16   = fs.Bool("pure-bf16", false, "full training in 16-bit only: no fp32 master copy, optimizer states in bf16 (torchtune's default)")
 		seqPar     = fs.Bool("sequence-parallel", true, "with TP in training, shard the LayerNorm/dropout activations too (Megatron-LM, NeMo)")
 		optInBwd   = fs.Bool("optimizer-in-backward", false, "full training on one GPU: step each parameter in the backward pass and free its gradient (torchtune optimizer_in_bwd)")
+		loraDrop   = fs.Float64("lora-dropout", 0, "LoRA/QLoRA: dropout rate on the adapters' input (PEFT lora_dropout); above 0 each adapted linear saves a dropped copy of its input and a mask")
+		loraFused  = fs.Bool("lora-fused-qkv", false, "LoRA/QLoRA: the q, k, v adapters share one fused qkv projection and one dropout (LitGPT)")
+		quantHead  = fs.Bool("quantize-head", false, "QLoRA: the LM head is 4-bit too and dequantised whole when used (Lightning BitsandbytesPrecision, LitGPT)")
+		fsdpNoSync = fs.Bool("fsdp-no-sync", false, "training with --zero 3 that accumulates micro-batches inside FSDP's no_sync() (Lightning Fabric no_backward_sync, LitGPT): each rank holds the whole model's gradients between syncs")
 		lossChunks = fs.Int("loss-chunks", 0, "training: cross-entropy in this many chunks (torchtune's chunked loss uses 8); 0: one piece")
 		gc         = fs.Bool("grad-checkpointing", false, "full activation checkpointing")
 		selective  = fs.Bool("selective-recompute", false, "recompute attention scores only")
@@ -213,6 +217,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	in.Compiled, in.PureBF16, in.SequenceParallel, in.LossChunks = *compiled, *pureBF16, *seqPar, *lossChunks
 	in.TextOnly = *textOnly
 	in.OptimizerInBackward, in.SchedulerSteps, in.RequestSeconds = *optInBwd, *schedSteps, *reqOver
+	in.FSDPNoSync, in.LoRADropout, in.LoRAFusedQKV, in.QuantizeHead = *fsdpNoSync, *loraDrop, *loraFused, *quantHead
 	in.GPUs, in.ZeRO, in.TP, in.PP, in.CP, in.EP, in.DP = *gpus, *zero, *tp, *pp, *cp, *ep, *dp
 	if !set["gpus"] && *tp >= 1 && *pp >= 1 && *cp >= 1 && *tp**pp**cp <= 1<<16 {
 		in.GPUs = *tp * *pp * *cp // one model copy unless --gpus says more

@@ -43,6 +43,12 @@ func TestValidateJSON(t *testing.T) {
 	n := map[string]int{}
 	for _, c := range r.Cases {
 		n[c.Group]++
+		if c.OOM {
+			if !c.Call || c.Measured != 0 || !(c.Estimated > 0) || c.Error != 0 {
+				t.Errorf("out-of-memory case %+v", c)
+			}
+			continue
+		}
 		if !(c.Measured > 0) || !(c.Estimated > 0) || c.Error != c.Estimated/c.Measured-1 {
 			t.Errorf("case %+v", c)
 		}
