@@ -20,10 +20,10 @@ type inferModel struct {
 	kvShare, kvBits  float64
 	kvLayout         kvLayout // kvSeq's figures, from a, kvBits and kvShare
 	sc               stepConsts
-	bw, flops        float64  // achieved bytes/s and FLOP/s per GPU
-	attnFlops        float64  // achieved FLOP/s of attention's products (Hardware.AttnFLOPS)
-	commPerToken     float64  // TP all-reduce seconds per token per forward
-	host, perLayer   float64  // stepFloor
+	bw, flops        float64 // achieved bytes/s and FLOP/s per GPU
+	attnFlops        float64 // achieved FLOP/s of attention's products (Hardware.AttnFLOPS)
+	commPerToken     float64 // TP all-reduce seconds per token per forward
+	host, perLayer   float64 // stepFloor
 	// hostBetween: the serving engine's release runs its per-step host
 	// work between the GPU's steps, not under them (overlapsHost).
 	hostBetween bool
@@ -126,6 +126,7 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 type stepConsts struct {
 	full, sliding, chunked float64
 	window, chunk          int
+	qDim                   float64 // attnFLOPs(a, lctx) = 4·lctx·qDim
 	bnb, exllama, hf       bool
 	dqBnb, dqExllama, dq   float64
 }
@@ -134,7 +135,8 @@ func newStepConsts(in Input) stepConsts {
 	a := in.Arch
 	c := stepConsts{full: float64(max(a.KVCacheLayers()-a.SlidingLayers-a.ChunkedLayers, 0)),
 		sliding: float64(a.SlidingLayers), chunked: float64(a.ChunkedLayers), window: a.SlidingWindow, chunk: a.AttentionChunk,
-		bnb: bnb4(in), exllama: in.Engine == HF && resolveKernel(in) == KernelExllama, hf: in.Engine == HF}
+		qDim: float64(a.qDim()),
+		bnb:  bnb4(in), exllama: in.Engine == HF && resolveKernel(in) == KernelExllama, hf: in.Engine == HF}
 	c.dqBnb = dequantBytesFactor(in, 2)
 	c.dqExllama = dequantBytesFactor(in, exllamaReconsRows)
 	c.dq = dequantBytesFactor(in, 1)
@@ -256,7 +258,7 @@ func (m *inferModel) kvSeq(ctx float64) float64 {
 // attention spans sum to lctx per token, on the whole replica (PP stages
 // run in sequence, so PP does not divide it).
 func (m *inferModel) computeTime(tokens, lctx float64) float64 {
-	return tokens * (2*m.n*m.gemmCost/m.flops + attnFLOPs(m.a, lctx)/m.attnFlops) / m.tp
+	return tokens * (2*m.n*m.gemmCost/m.flops + 4*lctx*m.sc.qDim/m.attnFlops) / m.tp
 }
 
 // device is the device seconds of one forward over tokens new tokens,

@@ -46,6 +46,9 @@ func TestStepConstsMatch(t *testing.T) {
 				if got, want := c.attended(x), a.AttendedContext(x); math.Float64bits(got) != math.Float64bits(want) {
 					t.Fatalf("%s: attended(%g) = %v, AttendedContext %v", f, x, got, want)
 				}
+				if got, want := 4*x*c.qDim, attnFLOPs(a, x); math.Float64bits(got) != math.Float64bits(want) && !math.IsNaN(want) {
+					t.Fatalf("%s: 4·%g·qDim = %v, attnFLOPs %v", f, x, got, want)
+				}
 			}
 			for _, tok := range ctxs {
 				if got, want := c.dequant(tok), dequantBytesFactor(in, tok); math.Float64bits(got) != math.Float64bits(want) {
