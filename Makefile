@@ -119,6 +119,7 @@ fuzz:
 	$(GO) test ./estimator/plan -run '^$$' -fuzz '^FuzzParseLoadCurve$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./cmd/rightsize -run '^$$' -fuzz '^FuzzParseDuration$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./cmd/rightsize -run '^$$' -fuzz '^FuzzPlanFlags$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./cmd/rightsize -run '^$$' -fuzz '^FuzzDisaggFlags$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator/sim -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator/sim -run '^$$' -fuzz '^FuzzParseCalibration$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator/sim -run '^$$' -fuzz '^FuzzCalibrationJSON$$' -fuzztime $(FUZZTIME)
