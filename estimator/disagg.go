@@ -31,8 +31,8 @@ type DisaggSide struct {
 	Workers    int // engine instances on this side
 	TP, DP, EP int // each worker's tensor, attention data and expert parallel degrees (as Input's)
 	// Batch caps each worker: prompts in one prefill forward (0: one
-	// prompt), or requests decoding together (0: as many as its KV pool
-	// holds).
+	// prompt), or requests decoding together, the rest waiting for a
+	// slot (0: every request the client keeps in flight).
 	Batch int
 }
 

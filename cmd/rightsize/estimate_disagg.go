@@ -36,7 +36,7 @@ func defineDisagg(fs *flag.FlagSet) *disaggFlags {
 		return
 	}
 	f.pw, f.ptp, f.pdp, f.pep, f.pb = side("prefill", "prompts one prefill forward takes at most (0: as many as the engine's prefill token budget holds)")
-	f.dw, f.dtp, f.ddp, f.dep, f.db = side("decode", "requests one decode worker runs together at most (0: as many as its KV cache holds)")
+	f.dw, f.dtp, f.ddp, f.dep, f.db = side("decode", "requests one decode worker runs together at most; the rest wait for a slot (0: every request it is given)")
 	f.kvGbps = fs.Float64("kv-transfer-gbps", 0, "with --disagg: Gbit/s per GPU the KV cache crosses between prefill and decode workers (0: NVLink where both sides fit one NVLink domain, else --network-gbps per GPU or 400 Gbit/s per Hopper/Blackwell GPU)")
 	f.kvLatency = fs.Float64("kv-transfer-latency", 0, fmt.Sprintf("with --disagg: seconds each request's KV handover costs besides the bytes (0: the fitted %.0f ms)", 1000*estimator.DisaggHandoverSeconds))
 	return f
