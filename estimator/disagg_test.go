@@ -138,3 +138,39 @@ func TestDisaggErrors(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDisaggServing: any layout, concurrency and link figures give an
+// *InputError, or a point whose figures are finite and consistent
+// (TTFT at least the prefill and transfer; Little's law within 1e-6
+// where the client's requests are all in flight).
+func FuzzDisaggServing(f *testing.F) {
+	f.Add(1, 8, 1, 1, 0, 2, 8, 8, 8, 0, 64, 0.0, 0.0, 1000, 100)
+	f.Add(0, -1, 3, 16, -2, 1<<30, 0, 1, 1, 1, 0, math.NaN(), math.Inf(1), 0, -5)
+	f.Add(3, 16, 16, 16, 4, 1, 16, 16, 16, 32, 4096, 50e9, 0.01, 8000, 1000)
+	in, hw := func() (Input, Hardware) {
+		in := DefaultInput(perfArch(f, "deepseek-v3.json"))
+		in.Task, in.Engine, in.Weights, in.KV, in.VRAM = Inference, SGLang, FP8, BF16, 141*GiB
+		return in, Hardware{PeakFLOPS: 1979e12, MemBandwidth: 4.8e12, LinkBandwidth: 450e9, Generation: GenHopper, NVLinkDomain: 8}
+	}()
+	f.Fuzz(func(t *testing.T, pw, ptp, pdp, pep, pb, dw, dtp, ddp, dep, db, conc int, bw, lat float64, prompt, out int) {
+		d := Disagg{Prefill: DisaggSide{pw, ptp, pdp, pep, pb}, Decode: DisaggSide{dw, dtp, ddp, dep, db}, Concurrency: conc,
+			KVBandwidth: bw, KVLatencySeconds: lat}
+		p, err := DisaggServing(in, hw, Efficiency{}, Workload{PromptTokens: prompt, OutputTokens: out}, d)
+		if err != nil {
+			var ie *InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("%v: not an InputError", err)
+			}
+			return
+		}
+		for _, v := range []float64{p.TTFTSeconds, p.TPOTSeconds, p.TokensPerSecond, p.RequestsPerSecond, p.QueueSeconds, p.PrefillSeconds,
+			p.KVTransferSeconds, p.DecodeBatch, p.PrefillUtilization} {
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+				t.Fatalf("%+v", p)
+			}
+		}
+		if p.TTFTSeconds < p.PrefillSeconds+p.KVTransferSeconds {
+			t.Fatalf("TTFT %v below prefill %v + transfer %v", p.TTFTSeconds, p.PrefillSeconds, p.KVTransferSeconds)
+		}
+	})
+}
