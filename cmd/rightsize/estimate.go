@@ -115,8 +115,11 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		}
 		return err
 	})
+	var dis *disaggFlags // estimate's --disagg (estimate_disagg.go)
 	if sub != nil {
 		sub.define(fs)
+	} else {
+		dis = defineDisagg(fs)
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -271,6 +274,14 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	if sub != nil {
 		return sub.run(estimateJob{in: in, name: name, gpu: gpuSpec, trainTokens: tokens,
 			prompt: *promptTok, output: *outputTok, set: set}, stdout, fail)
+	}
+	if on, err := dis.active(set); err != nil {
+		return fail("%v", err)
+	} else if on {
+		return dis.run(disaggJob{name: name, in: in, gpu: gpuSpec, gpuSet: *gpu != "", prompt: *promptTok, output: *outputTok,
+			node:       catalog.Node{GPUsPerNode: *gpusNode, NetworkGbps: *netGbps, HostOpSeconds: *hostOp * 1e-6, Host: *host},
+			eff:        estimator.Efficiency{InferenceMFU: *infMFU, BandwidthUtil: *bwUtil},
+			rangeRatio: *rangeRatio, asJSON: *asJSON}, stdout, fail)
 	}
 	r, err := estimator.Estimate(in)
 	if err != nil {

@@ -356,6 +356,7 @@ func writeAccuracy(w io.Writer, cases []valCase, skipped []string) {
 	}
 	writeLoadBreakdown(w, cases)
 	writeGPUStackBreakdown(w, cases)
+	writeDisaggSection(w, cases)
 	fmt.Fprintln(w, "\n## What the model leaves out")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "- **A request's fixed cost by model.** At 1–8 requests in flight the serving engines' TTFT carries a fixed cost")
@@ -511,7 +512,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 func validationCases(dir string) ([]valCase, error) {
 	var all []valCase
 	for _, f := range []func(string) ([]valCase, error){memoryCases, bnbCases, optimumGPTQCases, gptFastCases, llamaCppCases, vllmBlogCases, sglangCases, trtllmCases,
-		inferencexCases, inferencexTableCases, gpustackCases, foundryCases, llama2Cases, megatronCases, nemoCases, torchtuneCases, torchtuneFSDPCases, swiftCases, litgptCases, deviceMemoryCases, deviceDecodeCases} {
+		inferencexCases, inferencexTableCases, gpustackCases, foundryCases, llama2Cases, megatronCases, nemoCases, torchtuneCases, torchtuneFSDPCases, swiftCases, litgptCases, deviceMemoryCases, deviceDecodeCases, disaggCases} {
 		c, err := f(dir)
 		if err != nil {
 			return nil, err

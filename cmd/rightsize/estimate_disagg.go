@@ -1,0 +1,226 @@
+package main
+
+// "rightsize estimate --disagg": a disaggregated replica, P prefill
+// workers and D decode workers of their own layouts handing the KV cache
+// over the network (estimator.DisaggServing).
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+
+	"rightsize/catalog"
+	"rightsize/estimator"
+	"rightsize/estimator/sim"
+)
+
+// disaggFlags are the --disagg flags.
+type disaggFlags struct {
+	on                    *bool
+	pw, ptp, pdp, pep, pb *int
+	dw, dtp, ddp, dep, db *int
+	kvGbps, kvLatency     *float64
+}
+
+// defineDisagg registers the --disagg flags on fs.
+func defineDisagg(fs *flag.FlagSet) *disaggFlags {
+	f := &disaggFlags{on: fs.Bool("disagg", false, "serving: a disaggregated replica, --prefill-workers prefill and --decode-workers decode workers of their own layouts, the KV cache handed over the network (SGLang PD, NVIDIA Dynamo, TensorRT-LLM disaggregated); --concurrency requests in flight on the replica. --tp/--dp/--ep/--gpus do not apply")}
+	side := func(s, what string) (w, tp, dp, ep, b *int) {
+		w = fs.Int(s+"-workers", 1, "with --disagg: "+s+" workers (engine instances) in the replica")
+		tp = fs.Int(s+"-tp", 1, "with --disagg: GPUs per "+s+" worker (its tensor-parallel degree, as --tp)")
+		dp = fs.Int(s+"-dp", 1, "with --disagg: attention data-parallel ranks per "+s+" worker (divides --"+s+"-tp, as --dp)")
+		ep = fs.Int(s+"-ep", 1, "with --disagg: expert-parallel degree per "+s+" worker (divides --"+s+"-tp, as --ep)")
+		b = fs.Int(s+"-batch", 0, "with --disagg: "+what)
+		return
+	}
+	f.pw, f.ptp, f.pdp, f.pep, f.pb = side("prefill", "prompts one prefill forward takes at most (0: as many as the engine's prefill token budget holds)")
+	f.dw, f.dtp, f.ddp, f.dep, f.db = side("decode", "requests one decode worker runs together at most; the rest wait for a slot (0: every request it is given)")
+	f.kvGbps = fs.Float64("kv-transfer-gbps", 0, "with --disagg: Gbit/s per GPU the KV cache crosses between prefill and decode workers (0: NVLink where both sides fit one NVLink domain, else --network-gbps per GPU or 400 Gbit/s per Hopper/Blackwell GPU)")
+	f.kvLatency = fs.Float64("kv-transfer-latency", 0, fmt.Sprintf("with --disagg: seconds each request's KV handover costs besides the bytes (0: the fitted %.0f ms)", 1000*estimator.DisaggHandoverSeconds))
+	return f
+}
+
+// active reports whether --disagg is on; the side flags without it, or
+// --tp, --dp, --ep or --gpus with it, are an error.
+func (f *disaggFlags) active(set map[string]bool) (bool, error) {
+	if f == nil {
+		return false, nil
+	}
+	for _, n := range []string{"prefill-workers", "prefill-tp", "prefill-dp", "prefill-ep", "prefill-batch", "decode-workers",
+		"decode-tp", "decode-dp", "decode-ep", "decode-batch", "kv-transfer-gbps", "kv-transfer-latency"} {
+		if set[n] && !*f.on {
+			return false, fmt.Errorf("--%s: only with --disagg", n)
+		}
+	}
+	if *f.on {
+		for _, n := range []string{"tp", "dp", "ep", "gpus", "pp", "cp"} {
+			if set[n] {
+				return false, fmt.Errorf("--%s: with --disagg each side has its own (--prefill-%s, --decode-%s)", n, n, n)
+			}
+		}
+	}
+	return *f.on, nil
+}
+
+// disaggJSON is the per-side figures of a disaggregated replica
+// (estimator.DisaggPoint), under performance.disaggregated.
+type disaggJSON struct {
+	PrefillWorkers int `json:"prefill_workers"`
+	PrefillGPUs    int `json:"prefill_gpus_per_worker"`
+	DecodeWorkers  int `json:"decode_workers"`
+	DecodeGPUs     int `json:"decode_gpus_per_worker"`
+	GPUs           int `json:"gpus"`
+	Concurrency    int `json:"concurrency"`
+	// Prefill: seconds of the forward that prefills a request, prompts
+	// in it, the side's capacity in prompts/s and its busy share.
+	PrefillSeconds     float64 `json:"prefill_seconds"`
+	PrefillBatch       float64 `json:"prefill_batch"`
+	PrefillCapacity    float64 `json:"prefill_prompts_per_second_capacity"`
+	PrefillUtilization float64 `json:"prefill_utilization"`
+	QueueSeconds       float64 `json:"queue_seconds"`
+	KVBytes            float64 `json:"kv_transfer_bytes"`
+	KVSeconds          float64 `json:"kv_transfer_seconds"`
+	// Decode: step time, requests decoding per worker, the side's
+	// capacity in requests/s, its generated tokens/s.
+	DecodeStepSeconds  float64 `json:"decode_step_seconds"`
+	DecodeBatch        float64 `json:"decode_batch"`
+	DecodeCapacity     float64 `json:"decode_requests_per_second_capacity"`
+	DecodeTokensPerSec float64 `json:"decode_tokens_per_second"`
+	RequestsPerSecond  float64 `json:"requests_per_second"`
+	RequestSeconds     float64 `json:"request_overhead_seconds"`
+	Bound              string  `json:"bound"`
+}
+
+// disaggPerfJSON is the performance block of a disaggregated replica:
+// the usual fields and the per-side ones.
+type disaggPerfJSON struct {
+	*perfJSON
+	Disaggregated disaggJSON `json:"disaggregated"`
+}
+
+// disaggJob is what runDisagg reads from the estimate flags.
+type disaggJob struct {
+	name           string
+	in             estimator.Input
+	gpu            catalog.GPU
+	gpuSet         bool
+	node           catalog.Node
+	eff            estimator.Efficiency
+	prompt, output int
+	rangeRatio     float64
+	asJSON         bool
+}
+
+// runDisagg prints the estimate of a disaggregated replica: the decode
+// worker's memory (the side that holds the running requests' KV cache)
+// and the performance of the replica.
+func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...any) int) int {
+	in := j.in
+	if in.Task != estimator.Inference {
+		return fail("--disagg: an inference job (--task inference)")
+	}
+	if j.node.GPUsPerNode < 0 {
+		return fail("--gpus-per-node: want ≥ 1 (0: the GPU's own)")
+	}
+	if !j.gpuSet {
+		return fail("--disagg: needs --gpu (the speed of both sides comes from the catalog GPU's figures)")
+	}
+	if j.output < 1 {
+		return fail("--disagg: needs --output-tokens ≥ 1 (and --prompt-tokens)")
+	}
+	pol, err := sim.DefaultPolicy(in.Engine, in.VRAM)
+	if err != nil {
+		return fail("--disagg: --engine %s: the disaggregated engines are vllm, sglang and trtllm", in.Engine)
+	}
+	hw, ok := j.gpu.HardwareOn(in.Weights, j.node)
+	if !ok {
+		return fail("--disagg: %v", catalog.ErrNoFigures)
+	}
+	for _, c := range []struct {
+		name string
+		v    float64
+		ok   bool
+	}{{"kv-transfer-gbps", *f.kvGbps, *f.kvGbps >= 0 && *f.kvGbps <= 1e7}, {"kv-transfer-latency", *f.kvLatency, *f.kvLatency >= 0 && *f.kvLatency <= 3600}} {
+		if !c.ok {
+			return fail("--%s %v: want a number from 0 to %g (0: the default)", c.name, c.v, map[bool]float64{true: 1e7, false: 3600}[c.name == "kv-transfer-gbps"])
+		}
+	}
+	// The client draws each request's lengths uniformly from [ratio ×
+	// given, given] (benchmark_serving.py --random-range-ratio): the
+	// steady state takes their means.
+	mean := func(n int) int { return max(1, int(math.Round(float64(n)*(1+j.rangeRatio)/2))) }
+	w := estimator.Workload{PromptTokens: mean(j.prompt), OutputTokens: mean(j.output)}
+	if j.prompt < 1 {
+		w.PromptTokens = 0
+	}
+	d := estimator.Disagg{
+		Prefill:     estimator.DisaggSide{Workers: *f.pw, TP: *f.ptp, DP: *f.pdp, EP: *f.pep, Batch: *f.pb},
+		Decode:      estimator.DisaggSide{Workers: *f.dw, TP: *f.dtp, DP: *f.ddp, EP: *f.dep, Batch: *f.db},
+		Concurrency: in.Batch, KVBandwidth: *f.kvGbps * 1e9 / 8, KVLatencySeconds: *f.kvLatency,
+		RequestSeconds: in.RequestSeconds,
+	}
+	if d.RequestSeconds == 0 {
+		d.RequestSeconds = pol.RequestSeconds
+	}
+	if d.Prefill.Batch == 0 && w.PromptTokens > 0 {
+		// The engine's prefill token budget (SGLang's chunked prefill
+		// size, TensorRT-LLM's max_num_tokens, vLLM's max_num_batched_tokens)
+		// bounds the prompts one prefill forward takes.
+		d.Prefill.Batch = max(1, pol.TokenBudget/w.PromptTokens)
+	}
+	p, err := estimator.DisaggServing(in, hw, j.eff, w, d)
+	if err != nil {
+		return fail("%v", err)
+	}
+	// The decode worker's memory and its speed figures at its batch.
+	dec := in
+	dec.TP, dec.DP, dec.EP, dec.PP, dec.CP, dec.GPUs = d.Decode.TP, d.Decode.DP, d.Decode.EP, 1, 1, d.Decode.TP
+	dec.Batch = max(1, int(math.Ceil(p.DecodeBatch)))
+	dec.Seq = w.PromptTokens + w.OutputTokens
+	r, err := estimator.Estimate(dec)
+	if err != nil {
+		return fail("%v", err)
+	}
+	sp, _, err := j.gpu.Speed(dec, j.eff, w, j.node)
+	if err != nil {
+		return fail("%v", err)
+	}
+	perf := newPerfJSON(dec, sp, 0)
+	perf.TimeToFirstToken, perf.DecodeTokenLatency, perf.DecodeStepSeconds = p.TTFTSeconds, p.TPOTSeconds, p.DecodeStepSeconds
+	perf.TokensPerSecond, perf.TokensPerSecondLow, perf.TokensPerSecondHigh = p.TokensPerSecond,
+		p.TokensPerSecond*(1-sp.Uncertainty), p.TokensPerSecond*(1+sp.Uncertainty)
+	perf.PrefillTokensPerSecond = p.PrefillCapacity * float64(w.PromptTokens)
+	perf.HostFloorSeconds = 0
+	dj := disaggJSON{PrefillWorkers: d.Prefill.Workers, PrefillGPUs: d.Prefill.TP, DecodeWorkers: d.Decode.Workers, DecodeGPUs: d.Decode.TP,
+		GPUs: p.GPUs, Concurrency: d.Concurrency, PrefillSeconds: p.PrefillSeconds, PrefillBatch: p.PrefillBatch,
+		PrefillCapacity: p.PrefillCapacity, PrefillUtilization: p.PrefillUtilization, QueueSeconds: p.QueueSeconds,
+		KVBytes: p.KVBytes, KVSeconds: p.KVTransferSeconds, DecodeStepSeconds: p.DecodeStepSeconds, DecodeBatch: p.DecodeBatch,
+		DecodeCapacity: p.DecodeCapacity, DecodeTokensPerSec: p.TokensPerSecond, RequestsPerSecond: p.RequestsPerSecond,
+		RequestSeconds: d.RequestSeconds, Bound: p.Bound}
+	maxBatch, maxSeq := estimator.MaxBatch(dec), estimator.MaxSeq(dec)
+	minGPUs, _ := estimator.MinGPUs(dec, minGPUsLimit)
+	if j.asJSON {
+		out := struct {
+			estimateJSON
+			Performance disaggPerfJSON `json:"performance"`
+		}{newEstimateJSON(j.name, dec, r, maxBatch, maxSeq, minGPUs), disaggPerfJSON{perf, dj}}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return fail("%v", err)
+		}
+		return 0
+	}
+	fmt.Fprintln(stdout, "decode worker:")
+	printEstimate(stdout, j.name, dec, r, maxBatch, maxSeq, minGPUs)
+	fmt.Fprintf(stdout, "\ndisaggregated replica (estimate): %d prefill × %d GPUs + %d decode × %d GPUs = %d GPUs, %d requests in flight, %s-bound\n",
+		dj.PrefillWorkers, dj.PrefillGPUs, dj.DecodeWorkers, dj.DecodeGPUs, dj.GPUs, dj.Concurrency, dj.Bound)
+	fmt.Fprintf(stdout, "  time to first token %.3f s = %.0f ms per request + %.3f s queued + %.3f s prefill (%.1f prompts per forward) + %.3f s KV transfer (%.1f MB) + %.1f ms first decode step\n",
+		p.TTFTSeconds, 1000*d.RequestSeconds, p.QueueSeconds, p.PrefillSeconds, p.PrefillBatch, p.KVTransferSeconds, p.KVBytes/1e6, 1000*p.DecodeStepSeconds)
+	fmt.Fprintf(stdout, "  prefill: %.2f prompts/s capacity, %.0f%% busy; decode: %.1f ms per step at %.1f requests per worker, %.2f requests/s capacity\n",
+		p.PrefillCapacity, 100*p.PrefillUtilization, 1000*p.DecodeStepSeconds, p.DecodeBatch, p.DecodeCapacity)
+	fmt.Fprintf(stdout, "  %.0f tokens/s generated, %.2f requests/s; time per output token %.1f ms\n", p.TokensPerSecond, p.RequestsPerSecond, 1000*p.TPOTSeconds)
+	return 0
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+var disaggArgsR1 = []string{"--model", "deepseek-r1", "--gpu", "h200-sxm", "--engine", "sglang", "--precision", "fp8", "--disagg",
+	"--prefill-workers", "1", "--prefill-tp", "8", "--decode-workers", "2", "--decode-tp", "8", "--decode-dp", "8", "--decode-ep", "8",
+	"--concurrency", "256", "--prompt-tokens", "1024", "--output-tokens", "1024"}
+
+// TestEstimateDisagg: the performance block's usual fields and the per-side
+// ones, consistent with each other (TTFT is the sum of its parts; the
+// client's lengths average 0.9 × the given ones: 922 prompt tokens of
+// DeepSeek-R1's 70,272 KV bytes each = 64,790,784 bytes).
+func TestEstimateDisagg(t *testing.T) {
+	p := perfOf(estJSON(t, disaggArgsR1...))
+	d, _ := p["disaggregated"].(map[string]any)
+	if d == nil {
+		t.Fatalf("no performance.disaggregated: %v", p)
+	}
+	f := func(m map[string]any, k string) float64 {
+		v, ok := m[k].(float64)
+		if !ok || !(v >= 0) || math.IsInf(v, 0) {
+			t.Fatalf("%s = %v", k, m[k])
+		}
+		return v
+	}
+	ttft, tpot, tps := f(p, "time_to_first_token_seconds"), f(p, "decode_token_latency_seconds"), f(p, "tokens_per_second")
+	parts := f(d, "request_overhead_seconds") + f(d, "queue_seconds") + f(d, "prefill_seconds") + f(d, "kv_transfer_seconds") + f(d, "decode_step_seconds")
+	if math.Abs(parts-ttft) > 1e-9 {
+		t.Errorf("TTFT %v, its parts %v", ttft, parts)
+	}
+	if f(d, "kv_transfer_bytes") != 64_790_784 {
+		t.Errorf("KV bytes %v, want 64,790,784", d["kv_transfer_bytes"])
+	}
+	if tpot != f(d, "decode_step_seconds") || tps != f(d, "decode_tokens_per_second") || f(d, "gpus") != 24 {
+		t.Errorf("TPOT %v step %v; tokens/s %v decode %v; GPUs %v", tpot, d["decode_step_seconds"], tps, d["decode_tokens_per_second"], d["gpus"])
+	}
+	// Little's law over the client's 256 requests (921 tokens after the first).
+	if got := f(d, "requests_per_second") * (ttft + 921*tpot); math.Abs(got/256-1) > 1e-6 {
+		t.Errorf("λ × cycle = %v, want 256", got)
+	}
+	for _, k := range []string{"prefill_prompts_per_second_capacity", "prefill_utilization", "decode_batch", "decode_requests_per_second_capacity"} {
+		if f(d, k) <= 0 {
+			t.Errorf("%s = %v", k, d[k])
+		}
+	}
+	code, out, errs := runEst(t, disaggArgsR1...)
+	if code != 0 || !strings.Contains(out, "disaggregated replica (estimate): 1 prefill × 8 GPUs + 2 decode × 8 GPUs = 24 GPUs") {
+		t.Errorf("exit %d: %s%s", code, out, errs)
+	}
+}
+
+// TestEstimateDisaggErrors: each misuse gets one line naming the flag.
+func TestEstimateDisaggErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--model", "deepseek-r1", "--gpu", "h200-sxm", "--prefill-tp", "8"}, "--prefill-tp: only with --disagg"},
+		{append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--tp", "8"), "--tp: with --disagg each side has its own"},
+		{append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--decode-dp", "3"), "decode-dp"},
+		{append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--prefill-workers", "0"), "prefill-workers"},
+		{append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--decode-tp", "1", "--decode-dp", "1", "--decode-ep", "1"), "decode-tp"},
+		{append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--kv-transfer-gbps", "NaN"), "--kv-transfer-gbps"},
+		{append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--engine", "hf"), "the disaggregated engines are"},
+		{[]string{"--model", "deepseek-r1", "--disagg", "--prefill-tp", "8", "--decode-tp", "8", "--output-tokens", "10", "--prompt-tokens", "10"}, "needs --gpu"},
+	} {
+		code, out, errs := runEst(t, c.args...)
+		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 with %q", c.args, code, out, errs, c.want)
+		}
+	}
+}
+
+// FuzzDisaggFlags: any value of the --disagg flags gives exit 0 with
+// finite figures, or exit 2 with one line on stderr; never a panic.
+func FuzzDisaggFlags(f *testing.F) {
+	f.Add("1", "8", "1", "1", "0", "2", "8", "8", "8", "0", "64", "0", "0")
+	f.Add("0", "-8", "x", "3", "-1", "1e9", "NaN", "", "16", "9", "0", "-1", "Inf")
+	f.Add("3", "4", "4", "4", "2", "1", "16", "16", "16", "64", "4096", "3200", "0.05")
+	f.Fuzz(func(t *testing.T, pw, ptp, pdp, pep, pb, dw, dtp, ddp, dep, db, conc, gbps, lat string) {
+		args := []string{"--model", "qwen2.5-0.5b", "--gpu", "h100-sxm", "--engine", "vllm", "--disagg", "--prompt-tokens", "512",
+			"--output-tokens", "64", "--json"}
+		for _, kv := range [][2]string{{"prefill-workers", pw}, {"prefill-tp", ptp}, {"prefill-dp", pdp}, {"prefill-ep", pep},
+			{"prefill-batch", pb}, {"decode-workers", dw}, {"decode-tp", dtp}, {"decode-dp", ddp}, {"decode-ep", dep}, {"decode-batch", db},
+			{"concurrency", conc}, {"kv-transfer-gbps", gbps}, {"kv-transfer-latency", lat}} {
+			if kv[1] != "" {
+				args = append(args, "--"+kv[0], kv[1])
+			}
+		}
+		code, out, errs := runEst(t, args...)
+		switch code {
+		case 0:
+			if errs != "" || strings.Contains(out, "NaN") || strings.Contains(out, "Inf") || !strings.Contains(out, "\"disaggregated\"") {
+				t.Fatalf("exit 0 with stdout %q stderr %q", out, errs)
+			}
+		case 2:
+			if strings.Count(errs, "\n") != 1 || out != "" {
+				t.Fatalf("exit 2 with stdout %q stderr %q", out, errs)
+			}
+		default:
+			t.Fatalf("exit %d", code)
+		}
+	})
+}

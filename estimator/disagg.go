@@ -1,0 +1,331 @@
+package estimator
+
+// Disaggregated serving: prefill and decode on separate workers that hand
+// each request's KV cache over the network (Zhong et al. 2024,
+// "DistServe: Disaggregating Prefill and Decoding for Goodput-optimized
+// Large Language Model Serving", OSDI; Patel et al. 2024, "Splitwise:
+// Efficient Generative LLM Inference Using Phase Splitting", ISCA; SGLang's
+// PD disaggregation, NVIDIA Dynamo's disaggregated serving, DeepSeek's
+// inference system overview of 2025-03-01: prefill and decode instances of
+// their own layouts). A replica is P prefill workers and D decode workers,
+// each worker one engine instance of its own TP/DP/EP layout.
+//
+// A request queues for a prefill worker, is prefilled there (in a batch
+// with the prompts that queued with it), its KV cache goes to a decode
+// worker, and it joins that worker's running batch: TTFT = fixed
+// per-request cost + queue + prefill + KV transfer + the first decode
+// step, as DistServe §3 splits it. Each worker's steps are the existing
+// forward-pass model (ServingModel.StepSeconds: the roofline, per-layer
+// cost, TP/EP collectives and engine floor the aggregated estimate uses),
+// on its own layout. The client keeps C requests in flight (closed loop),
+// so by Little's law (Little 1961) C = λ × (TTFT + (OSL − 1) × TPOT) at
+// the completion rate λ, which is at most the slower side's capacity.
+
+import (
+	"errors"
+	"math"
+)
+
+// DisaggSide is one side's workers: how many, and each one's layout.
+type DisaggSide struct {
+	Workers    int // engine instances on this side
+	TP, DP, EP int // each worker's tensor, attention data and expert parallel degrees (as Input's)
+	// Batch caps each worker: prompts in one prefill forward (0: one
+	// prompt), or requests decoding together, the rest waiting for a
+	// slot (0: every request the client keeps in flight).
+	Batch int
+}
+
+// Disagg is a disaggregated replica serving a closed-loop client.
+type Disagg struct {
+	Prefill, Decode DisaggSide
+	Concurrency     int // requests in flight on the replica
+	// KVBandwidth is the bytes/s of one GPU's link the KV cache crosses
+	// from a prefill GPU to a decode GPU, one direction. 0: the NVLink
+	// figure where both sides' GPUs fit one NVLink domain (a GB200 NVL72
+	// rack), the network's per-GPU figure otherwise.
+	KVBandwidth float64
+	// KVLatencySeconds is each request's fixed handover cost (the
+	// transfer engine's bootstrap and the decode worker's admission); 0:
+	// DisaggHandoverSeconds.
+	KVLatencySeconds float64
+	// RequestSeconds is the engine's fixed cost per request outside the
+	// GPU's steps (the simulator's Policy.RequestSeconds); 0: none.
+	RequestSeconds float64
+}
+
+// DisaggPoint is the replica's steady state.
+type DisaggPoint struct {
+	// TTFTSeconds, TPOTSeconds: a request's mean time to first token and
+	// time per output token after it; TokensPerSecond the replica's
+	// generated tokens/s, RequestsPerSecond its completed requests/s (λ).
+	TTFTSeconds, TPOTSeconds, TokensPerSecond, RequestsPerSecond float64
+	QueueSeconds                                                 float64 // TTFT's wait for a prefill worker (or, decode-bound, a decode slot)
+	// Prefill: the seconds of the forward that prefills a request (a
+	// batch of PrefillBatch prompts), the side's capacity in prompts/s
+	// at its largest batch, and its busy share at λ.
+	PrefillSeconds, PrefillBatch, PrefillCapacity, PrefillUtilization float64
+	// KVBytes is one request's KV cache, KVTransferSeconds its handover
+	// (latency + bytes over the links).
+	KVBytes, KVTransferSeconds float64
+	// Decode: the step time (= TPOT), the requests decoding per worker,
+	// the side's capacity in requests/s at its largest batch, and its
+	// generated tokens/s (= TokensPerSecond).
+	DecodeStepSeconds, DecodeBatch, DecodeCapacity float64
+	// Bound is what limits λ: "concurrency" (neither side is full),
+	// "prefill" (the prefill queue grows) or "decode" (every decode slot
+	// is taken and requests wait for one).
+	Bound string
+	GPUs  int // P × prefill GPUs per worker + D × decode GPUs per worker
+}
+
+// DisaggHandoverSeconds is the fixed cost of one request's KV handover
+// (DisaggPoint.KVTransferSeconds less the bytes over the links): the
+// transfer engine's per-request bootstrap and the decode worker's
+// admission of the transferred request. Fitted as the one constant of the
+// disaggregated model: the median TTFT residual of the InferenceX fit rows
+// at concurrency ≤ 16 (12 rows: 20 ms left a median residual of 66 ms,
+// 70 ms one of 16 ms; testdata/calibration/inferencex/README.md). It also
+// holds whatever of the first decode step's admission the engines add
+// beyond one step.
+const DisaggHandoverSeconds = 0.085
+
+// maxWorkers bounds DisaggSide.Workers.
+const maxWorkers = 1 << 12
+
+// DisaggServing estimates the replica d of model in (its weights, KV
+// dtype and engine; its TP, DP, EP, GPUs and Batch are ignored) serving w
+// on GPUs like hw. Invalid input gives an *InputError naming the flag.
+func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) (DisaggPoint, error) {
+	var l errList
+	for _, s := range []struct {
+		name string
+		s    DisaggSide
+	}{{"prefill", d.Prefill}, {"decode", d.Decode}} {
+		n := s.name
+		if s.s.Workers < 1 || s.s.Workers > maxWorkers {
+			l.add(n+"-workers", float64(s.s.Workers), ErrRange, "want 1..4096")
+		}
+		if s.s.TP < 1 || s.s.TP > maxGPUs {
+			l.add(n+"-tp", float64(s.s.TP), ErrRange, "want 1..65536")
+		}
+		if s.s.DP < 1 || s.s.DP > maxGPUs {
+			l.add(n+"-dp", float64(s.s.DP), ErrRange, "want 1..65536")
+		}
+		if s.s.EP < 1 || s.s.EP > maxGPUs {
+			l.add(n+"-ep", float64(s.s.EP), ErrRange, "want 1..65536")
+		}
+		if s.s.Batch < 0 || s.s.Batch > maxBatch {
+			l.add(n+"-batch", float64(s.s.Batch), ErrRange, "want 0..1048576 (0: the default)")
+		}
+	}
+	if d.Concurrency < 1 || d.Concurrency > maxBatch {
+		l.add("concurrency", float64(d.Concurrency), ErrRange, "want 1..1048576")
+	}
+	if !(d.KVBandwidth >= 0 && d.KVBandwidth <= 1e15) {
+		l.add("kv-transfer-gbps", d.KVBandwidth*8/1e9, ErrRange, "want Gbit/s per GPU from 0 to 8e6 (0: the node's)")
+	}
+	if !(d.KVLatencySeconds >= 0 && d.KVLatencySeconds <= 3600) {
+		l.add("kv-transfer-latency", d.KVLatencySeconds, ErrRange, "want seconds from 0 to 3600 (0: the fitted figure)")
+	}
+	if !(d.RequestSeconds >= 0 && d.RequestSeconds <= 3600) {
+		l.add("request-overhead", d.RequestSeconds, ErrRange, "want seconds in [0, 3600]")
+	}
+	if in.Task.Training() {
+		l.add("task", 0, ErrIncompatible, "disaggregated serving is an inference task")
+	}
+	if l.n > 0 {
+		return DisaggPoint{}, errors.Join(l.errs[:l.n]...)
+	}
+	prompt, out := sampleLengths(in, w)
+	if out < 1 {
+		return DisaggPoint{}, &InputError{Field: "output-tokens", Value: itoa(int(out)), Err: ErrRange,
+			Reason: "disaggregated serving generates tokens: want ≥ 1"}
+	}
+	side := func(s DisaggSide) (ServingModel, error) {
+		si := in
+		si.TP, si.DP, si.EP, si.PP, si.CP = s.TP, s.DP, s.EP, 1, 1
+		m := NewServingModel(si, hw, eff, w)
+		return m, m.Err()
+	}
+	pm, err := side(d.Prefill)
+	if err != nil {
+		return DisaggPoint{}, prefixed("prefill-", err)
+	}
+	dm, err := side(d.Decode)
+	if err != nil {
+		return DisaggPoint{}, prefixed("decode-", err)
+	}
+	if pm.MaxConcurrency() < 1 {
+		return DisaggPoint{}, &InputError{Field: "prefill-tp", Value: itoa(d.Prefill.TP), Err: ErrRange,
+			Reason: "the model and one request's KV cache do not fit a prefill worker"}
+	}
+	if dm.MaxConcurrency() < 1 {
+		return DisaggPoint{}, &InputError{Field: "decode-tp", Value: itoa(d.Decode.TP), Err: ErrRange,
+			Reason: "the model and one request's KV cache do not fit a decode worker"}
+	}
+	hw = hw.withDefaults()
+	P, D, C := float64(d.Prefill.Workers), float64(d.Decode.Workers), float64(d.Concurrency)
+
+	// Prefill of k prompts in one forward (fractional k between the two
+	// integers around it): Step of k whole prompts, as prefill(k, p).
+	prefill := func(k float64) float64 {
+		at := func(k int) float64 {
+			return pm.StepSeconds(Step{PrefillTokens: k * int(prompt), PrefillSeqs: k,
+				PrefillContext: float64(k) * prompt * (prompt + 1) / 2, PrefillKV: float64(k) * prompt})
+		}
+		return between(at, k)
+	}
+	// A decode step of n requests at the mean context of a request in
+	// its decode phase: prompt plus half the output.
+	decode := func(n float64) float64 {
+		at := func(n int) float64 {
+			return dm.StepSeconds(Step{DecodeSeqs: n, DecodeContext: float64(n) * (prompt + out/2)})
+		}
+		return between(at, n)
+	}
+	kMax := float64(max(d.Prefill.Batch, 1))
+	// Decode slots: --decode-batch, else every request the client keeps
+	// in flight (the measured engines admit them all; the KV pool estimate
+	// is reported with the decode worker's memory, not used as a cap).
+	nMax := math.Max(1, math.Ceil(float64(d.Concurrency)/float64(d.Decode.Workers)))
+	if d.Decode.Batch > 0 {
+		nMax = math.Min(nMax, float64(d.Decode.Batch))
+	}
+	steps := out - 1 // decode steps after the first token
+
+	// KV handover: the prompt's KV bytes (Arch.KVBytesPerToken, every
+	// layer) leave the prefill worker over as many links as GPUs hold a
+	// distinct shard of one request's KV (attention's TP ranks, at most
+	// the KV heads; one for MLA's latent, which every rank holds whole:
+	// kvTPShare), and arrive on as many on the decode side; the slower
+	// side sets the links. Both sides inside one NVLink domain (GB200
+	// NVL72) hand over NVLink; otherwise the network per GPU (SGLang's
+	// Mooncake/NIXL and Dynamo's NIXL move it with RDMA over the NICs).
+	// The transfer starts when the prefill ends: the engines' default
+	// (layer-by-layer overlap is not modelled).
+	kvBytes := float64(in.Arch.KVBytesPerToken(in.KV)) * prompt
+	links := func(s DisaggSide) float64 {
+		si := in
+		si.TP, si.DP = s.TP, s.DP
+		return math.Max(1, math.Round(1/kvTPShare(in.Arch, attnTP(si))))
+	}
+	bw := d.KVBandwidth
+	if bw == 0 {
+		bw = hw.NetworkBandwidth
+		if d.Prefill.Workers*d.Prefill.TP+d.Decode.Workers*d.Decode.TP <= hw.NVLinkDomain {
+			bw = hw.LinkBandwidth
+		}
+	}
+	lat := d.KVLatencySeconds
+	if lat == 0 {
+		lat = DisaggHandoverSeconds
+	}
+	xfer := lat + kvBytes/(bw*math.Min(links(d.Prefill), links(d.Decode)))
+
+	// The state at completion rate lam: the prefill batch k that forms
+	// while a worker is busy (arrivals during one forward, 1..kMax), its
+	// utilisation and queue (Pollaczek–Khinchine for deterministic
+	// service: wait = ρ/(2(1−ρ)) × forward), the requests decoding per
+	// worker (Little's law on the decode phase, n = λ × steps × TPOT(n)
+	// / D, at most nMax) and the cycle R = TTFT + steps × TPOT.
+	type state struct{ k, s, rho, wait, n, tpot, ttft, r float64 }
+	at := func(lam float64) state {
+		var st state
+		st.k = 1
+		for range 40 {
+			st.k = math.Min(kMax, math.Max(1, lam/P*prefill(st.k)))
+		}
+		st.s = prefill(st.k)
+		st.rho = lam / P * st.s / st.k
+		if st.rho < 1 {
+			st.wait = st.rho / (2 * (1 - st.rho)) * st.s
+		} else {
+			st.wait = math.Inf(1)
+		}
+		st.n = 1
+		for range 60 {
+			st.n = math.Min(nMax, math.Max(1, lam*steps*decode(st.n)/D))
+		}
+		st.tpot = decode(st.n)
+		st.ttft = d.RequestSeconds + st.wait + st.s + xfer + st.tpot
+		st.r = st.ttft + steps*st.tpot
+		return st
+	}
+	capP := P * kMax / prefill(kMax)
+	tMax := decode(nMax)
+	capD := math.Inf(1)
+	if steps > 0 && tMax > 0 {
+		capD = D * nMax / (steps * tMax)
+	}
+	// λ solves λ × R(λ) = C (R grows with λ): bisect below the smaller
+	// capacity, and below C / R(0).
+	hi := math.Min(math.Min(capP, capD), C/at(0).r)
+	lo := 0.0
+	for range 100 {
+		mid := (lo + hi) / 2
+		if st := at(mid); mid*st.r < C {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	lam := lo
+	st := at(lam)
+	bound := "concurrency"
+	switch {
+	case lam >= 0.999*capD && C > lam*st.r:
+		// Every decode slot is taken: the requests beyond them wait for
+		// one after their handover, and the cycle is C / λ.
+		lam, bound = capD, "decode"
+		st = at(lam * (1 - 1e-9))
+		st.n, st.tpot = nMax, tMax
+		st.ttft = d.RequestSeconds + st.wait + st.s + xfer + st.tpot
+		st.r = st.ttft + steps*st.tpot
+		extra := math.Max(0, C/lam-st.r)
+		st.wait += extra
+		st.ttft += extra
+	case st.rho > 0.9:
+		bound = "prefill"
+	}
+	return DisaggPoint{
+		TTFTSeconds: finite(st.ttft), TPOTSeconds: finite(st.tpot), TokensPerSecond: finite(lam * out), RequestsPerSecond: finite(lam),
+		QueueSeconds: finite(st.wait), PrefillSeconds: finite(st.s), PrefillBatch: finite(st.k), PrefillCapacity: finite(capP),
+		PrefillUtilization: finite(math.Min(st.rho, 1)), KVBytes: finite(kvBytes), KVTransferSeconds: finite(xfer),
+		DecodeStepSeconds: finite(st.tpot), DecodeBatch: finite(st.n), DecodeCapacity: finite(capD), Bound: bound,
+		GPUs: d.Prefill.Workers*d.Prefill.TP + d.Decode.Workers*d.Decode.TP,
+	}, nil
+}
+
+// between is f at a fractional argument x ≥ 1: linear between f(⌊x⌋)
+// and f(⌈x⌉).
+func between(f func(int) float64, x float64) float64 {
+	x = math.Max(x, 1)
+	lo := math.Floor(x)
+	a := f(int(lo))
+	if x == lo {
+		return a
+	}
+	return a + (f(int(lo)+1)-a)*(x-lo)
+}
+
+// prefixed renames an *InputError's field to one side's flag ("tp" →
+// "prefill-tp"); other errors pass unchanged.
+func prefixed(p string, err error) error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, prefixed(p, e))
+		}
+		return errors.Join(out...)
+	}
+	if e, ok := err.(*InputError); ok {
+		c := *e
+		switch c.Field {
+		case "tp", "dp", "ep":
+			c.Field = p + c.Field
+		}
+		return &c
+	}
+	return err
+}

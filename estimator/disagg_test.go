@@ -1,0 +1,176 @@
+package estimator
+
+import (
+	"errors"
+	"math"
+	"testing"
+)
+
+// disaggInput is DeepSeek-V3 (MLA: one 576-element latent per token and
+// layer) in FP8 with a BF16 KV cache on SGLang, on 141 GiB GPUs.
+func disaggInput(t *testing.T) (Input, Hardware) {
+	in := DefaultInput(loadArch(t, "deepseek-v3.json"))
+	in.Task, in.Engine, in.Weights, in.KV, in.VRAM = Inference, SGLang, FP8, BF16, 141*GiB
+	hw := Hardware{PeakFLOPS: 1979e12, MemBandwidth: 4.8e12, LinkBandwidth: 450e9, Generation: GenHopper, NVLinkDomain: 8}
+	return in, hw
+}
+
+// TestDisaggWorkedExample: 1 prefill × TP 8 + 2 decode × TP 8 (16 GPUs,
+// over the 8-GPU NVLink domain: the handover crosses the network), 1,000
+// prompt and 1,000 output tokens, 64 requests in flight.
+//
+// KV bytes: DeepSeek-V3 caches kv_lora_rank 512 + qk_rope_head_dim 64 =
+// 576 elements per token and layer, 61 layers, 2 bytes (BF16): 70,272 B
+// per token, 70,272,000 B for the prompt. MLA's latent is whole on every
+// rank, so one link carries it: Hopper's default network, 400 Gbit/s =
+// 50e9 B/s per GPU: 1.40544 ms, plus the 85 ms handover = 86.40544 ms.
+//
+// The rest follows from the step model: TTFT = 40 ms request cost +
+// queue + prefill + transfer + one decode step; TPOT = that step; and
+// Little's law closes the loop: λ × (TTFT + 999 × TPOT) = 64.
+func TestDisaggWorkedExample(t *testing.T) {
+	in, hw := disaggInput(t)
+	d := Disagg{Prefill: DisaggSide{Workers: 1, TP: 8, DP: 1, EP: 1, Batch: 8}, Decode: DisaggSide{Workers: 2, TP: 8, DP: 1, EP: 1},
+		Concurrency: 64, RequestSeconds: 0.040}
+	p, err := DisaggServing(in, hw, Efficiency{}, Workload{PromptTokens: 1000, OutputTokens: 1000}, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	near := func(what string, got, want, tol float64) {
+		t.Helper()
+		if math.Abs(got-want) > tol*math.Abs(want) {
+			t.Errorf("%s = %.9g, want %.9g", what, got, want)
+		}
+	}
+	near("KV bytes", p.KVBytes, 70_272_000, 1e-12)
+	near("KV transfer", p.KVTransferSeconds, 0.085+70_272_000/50e9, 1e-12)
+	near("TTFT", p.TTFTSeconds, 0.040+p.QueueSeconds+p.PrefillSeconds+p.KVTransferSeconds+p.DecodeStepSeconds, 1e-12)
+	near("TPOT", p.TPOTSeconds, p.DecodeStepSeconds, 1e-12)
+	near("Little's law", p.RequestsPerSecond*(p.TTFTSeconds+999*p.TPOTSeconds), 64, 1e-6)
+	near("tokens/s", p.TokensPerSecond, 1000*p.RequestsPerSecond, 1e-12)
+	// 2 decode workers hold the requests not in prefill or handover: at
+	// most 32 each.
+	if !(p.DecodeBatch > 20 && p.DecodeBatch <= 32) || p.GPUs != 24 || p.Bound != "concurrency" {
+		t.Errorf("decode batch %.2f, GPUs %d, bound %s; want 20..32, 24, concurrency", p.DecodeBatch, p.GPUs, p.Bound)
+	}
+	// The prefill side's capacity is its largest batch over that batch's
+	// forward, and its utilisation λ × forward / batch.
+	m := NewServingModel(func() Input { i := in; i.TP = 8; return i }(), hw, Efficiency{}, Workload{PromptTokens: 1000, OutputTokens: 1000})
+	s8 := m.StepSeconds(Step{PrefillTokens: 8000, PrefillSeqs: 8, PrefillContext: 8 * 1000 * 1001 / 2, PrefillKV: 8000})
+	near("prefill capacity", p.PrefillCapacity, 8/s8, 1e-9)
+	near("prefill utilisation", p.PrefillUtilization, p.RequestsPerSecond*p.PrefillSeconds/p.PrefillBatch, 1e-9)
+}
+
+// TestDisaggDecodeBound: with 8 decode slots per worker and 512 requests
+// in flight the decode side is full: λ = D × 8 / (999 × TPOT(8)) and the
+// requests beyond the slots wait in TTFT, so Little's law still holds.
+func TestDisaggDecodeBound(t *testing.T) {
+	in, hw := disaggInput(t)
+	d := Disagg{Prefill: DisaggSide{Workers: 2, TP: 8, DP: 8, EP: 8, Batch: 4}, Decode: DisaggSide{Workers: 2, TP: 8, DP: 8, EP: 8, Batch: 8},
+		Concurrency: 512}
+	p, err := DisaggServing(in, hw, Efficiency{}, Workload{PromptTokens: 1000, OutputTokens: 1000}, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Bound != "decode" || p.DecodeBatch != 8 {
+		t.Fatalf("bound %s, decode batch %v: want decode, 8", p.Bound, p.DecodeBatch)
+	}
+	if want := 2 * 8 / (999 * p.TPOTSeconds); math.Abs(p.RequestsPerSecond/want-1) > 1e-6 {
+		t.Errorf("λ = %v, want %v", p.RequestsPerSecond, want)
+	}
+	if got := p.RequestsPerSecond * (p.TTFTSeconds + 999*p.TPOTSeconds); math.Abs(got/512-1) > 1e-6 {
+		t.Errorf("λ × cycle = %v, want 512", got)
+	}
+}
+
+// TestDisaggMoreWorkers: more prefill workers never raise TTFT, more
+// decode workers never raise TPOT, at the same concurrency.
+func TestDisaggMoreWorkers(t *testing.T) {
+	in, hw := disaggInput(t)
+	w := Workload{PromptTokens: 8000, OutputTokens: 1000}
+	base := Disagg{Prefill: DisaggSide{Workers: 1, TP: 8, DP: 1, EP: 8}, Decode: DisaggSide{Workers: 1, TP: 8, DP: 8, EP: 8}, Concurrency: 256}
+	p0, err := DisaggServing(in, hw, Efficiency{}, w, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	more := base
+	more.Prefill.Workers = 4
+	p1, _ := DisaggServing(in, hw, Efficiency{}, w, more)
+	if p1.TTFTSeconds > p0.TTFTSeconds {
+		t.Errorf("4 prefill workers: TTFT %v > %v with 1", p1.TTFTSeconds, p0.TTFTSeconds)
+	}
+	more = base
+	more.Decode.Workers = 4
+	p2, _ := DisaggServing(in, hw, Efficiency{}, w, more)
+	if p2.TPOTSeconds > p0.TPOTSeconds {
+		t.Errorf("4 decode workers: TPOT %v > %v with 1", p2.TPOTSeconds, p0.TPOTSeconds)
+	}
+}
+
+// TestDisaggErrors: bad layouts name their flag.
+func TestDisaggErrors(t *testing.T) {
+	in, hw := disaggInput(t)
+	w := Workload{PromptTokens: 1000, OutputTokens: 100}
+	ok := Disagg{Prefill: DisaggSide{Workers: 1, TP: 8, DP: 1, EP: 1}, Decode: DisaggSide{Workers: 1, TP: 8, DP: 1, EP: 1}, Concurrency: 8}
+	for _, c := range []struct {
+		field string
+		f     func(*Disagg)
+	}{
+		{"prefill-workers", func(d *Disagg) { d.Prefill.Workers = 0 }},
+		{"decode-tp", func(d *Disagg) { d.Decode.TP = -1 }},
+		{"decode-batch", func(d *Disagg) { d.Decode.Batch = -3 }},
+		{"concurrency", func(d *Disagg) { d.Concurrency = 0 }},
+		{"kv-transfer-gbps", func(d *Disagg) { d.KVBandwidth = math.NaN() }},
+		{"kv-transfer-latency", func(d *Disagg) { d.KVLatencySeconds = math.Inf(1) }},
+		{"prefill-dp", func(d *Disagg) { d.Prefill.DP = 3 }},  // does not divide TP 8
+		{"decode-tp", func(d *Disagg) { d.Decode.TP = 1 }},    // 671B in FP8 on one 141 GiB GPU
+		{"prefill-ep", func(d *Disagg) { d.Prefill.EP = 16 }}, // over TP 8
+	} {
+		d := ok
+		c.f(&d)
+		p, err := DisaggServing(in, hw, Efficiency{}, w, d)
+		var ie *InputError
+		if !errors.As(err, &ie) || ie.Field != c.field {
+			t.Errorf("%s: err %v, want an InputError on %s", c.field, err, c.field)
+		}
+		if p != (DisaggPoint{}) {
+			t.Errorf("%s: a point with an error: %+v", c.field, p)
+		}
+	}
+}
+
+// FuzzDisaggServing: any layout, concurrency and link figures give an
+// *InputError, or a point whose figures are finite and consistent
+// (TTFT at least the prefill and transfer; Little's law within 1e-6
+// where the client's requests are all in flight).
+func FuzzDisaggServing(f *testing.F) {
+	f.Add(1, 8, 1, 1, 0, 2, 8, 8, 8, 0, 64, 0.0, 0.0, 1000, 100)
+	f.Add(0, -1, 3, 16, -2, 1<<30, 0, 1, 1, 1, 0, math.NaN(), math.Inf(1), 0, -5)
+	f.Add(3, 16, 16, 16, 4, 1, 16, 16, 16, 32, 4096, 50e9, 0.01, 8000, 1000)
+	in, hw := func() (Input, Hardware) {
+		in := DefaultInput(perfArch(f, "deepseek-v3.json"))
+		in.Task, in.Engine, in.Weights, in.KV, in.VRAM = Inference, SGLang, FP8, BF16, 141*GiB
+		return in, Hardware{PeakFLOPS: 1979e12, MemBandwidth: 4.8e12, LinkBandwidth: 450e9, Generation: GenHopper, NVLinkDomain: 8}
+	}()
+	f.Fuzz(func(t *testing.T, pw, ptp, pdp, pep, pb, dw, dtp, ddp, dep, db, conc int, bw, lat float64, prompt, out int) {
+		d := Disagg{Prefill: DisaggSide{pw, ptp, pdp, pep, pb}, Decode: DisaggSide{dw, dtp, ddp, dep, db}, Concurrency: conc,
+			KVBandwidth: bw, KVLatencySeconds: lat}
+		p, err := DisaggServing(in, hw, Efficiency{}, Workload{PromptTokens: prompt, OutputTokens: out}, d)
+		if err != nil {
+			var ie *InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("%v: not an InputError", err)
+			}
+			return
+		}
+		for _, v := range []float64{p.TTFTSeconds, p.TPOTSeconds, p.TokensPerSecond, p.RequestsPerSecond, p.QueueSeconds, p.PrefillSeconds,
+			p.KVTransferSeconds, p.DecodeBatch, p.PrefillUtilization} {
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+				t.Fatalf("%+v", p)
+			}
+		}
+		if p.TTFTSeconds < p.PrefillSeconds+p.KVTransferSeconds {
+			t.Fatalf("TTFT %v below prefill %v + transfer %v", p.TTFTSeconds, p.PrefillSeconds, p.KVTransferSeconds)
+		}
+	})
+}
