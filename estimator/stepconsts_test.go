@@ -63,3 +63,32 @@ func TestStepConstsMatch(t *testing.T) {
 	}
 	t.Logf("%d inputs checked", checked)
 }
+
+// TestPooledStepIgnoresHost: a serving engine under CUDA graphs prices its
+// steps the same whatever the host CPU's class, which the planner relies
+// on to share one serving curve between offers that differ only in their
+// CPU (plan's curve), from host-bound single decodes to full prefills.
+func TestPooledStepIgnoresHost(t *testing.T) {
+	for _, f := range []string{"llama-3.2-1b.json", "llama-3.1-8b.json", "qwen3-30b-a3b.json"} {
+		a := loadArch(t, f)
+		for _, eng := range Engines {
+			if !eng.Pooled() {
+				continue
+			}
+			in := DefaultInput(a)
+			in.Engine, in.Batch, in.Seq = eng, 16, 2048
+			for _, st := range []Step{{DecodeSeqs: 1, DecodeContext: 10}, {DecodeSeqs: 64, DecodeContext: 64 * 3000},
+				{PrefillTokens: 2048, PrefillSeqs: 1, PrefillContext: 2048 * 1024, PrefillKV: 2048, DecodeSeqs: 15, DecodeContext: 15 * 1500}} {
+				var steps []float64
+				for _, hc := range HostClasses {
+					hw := Hardware{PeakFLOPS: 989e12, MemBandwidth: 3.35e12, Generation: GenHopper, HostClass: hc}
+					sm := NewServingModel(in, hw, Efficiency{}, Workload{PromptTokens: 1024, OutputTokens: 256})
+					steps = append(steps, sm.StepSeconds(st))
+				}
+				if !(steps[0] > 0) || steps[0] != steps[1] || steps[1] != steps[2] {
+					t.Errorf("%s %v %+v: step %v over the host classes, want one figure", f, eng, st, steps)
+				}
+			}
+		}
+	}
+}

@@ -336,6 +336,13 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	// or the domain beyond the TP group: offers that differ only there
 	// share the curve.
 	hw.HostLinkBandwidth = 0
+	// Nor the host CPU's class, which prices eager PyTorch ops: a
+	// serving engine under CUDA graphs pays a fixed host cost per step
+	// whatever the CPU (estimator stepFloor; TestPooledStepIgnoresHost
+	// holds it), so offers that differ only in their CPU share the curve.
+	if in.Engine.Pooled() && !in.EnforceEager {
+		hw.HostClass, hw.HostOpSeconds = 0, 0
+	}
 	if in.TP <= hw.NVLinkDomain {
 		hw.NVLinkDomain = in.TP
 	}
