@@ -95,8 +95,8 @@ func (p *pickCard) Render() app.UI {
 			app.Span().Class(x.Price.Class).Text(x.Price.Date),
 			app.Br(),
 			app.Span().Class(x.Price.Class+" rs-pick-age").Text(orNBSP(x.Price.Age)),
-			app.If(x.Price.Source != "", func() app.UI { return app.Span().Class("rs-src").Body(app.Br(), app.Text(x.Price.Source)) }),
 		),
+		sourceFold(p.Lang, x.Price.Source),
 		app.If(x.Price.Verify != "", func() app.UI { return app.P().Class("rs-warn rs-pick-verify").Text(x.Price.Verify) }),
 		app.If(x.Price.FarBelow != "", func() app.UI { return app.P().Class("rs-warn rs-pick-far").Text(x.Price.FarBelow) }),
 		app.If(x.Price.From != "", func() app.UI { return app.P().Class("rs-where rs-pick-from").Text(x.Price.From) }),
@@ -366,6 +366,17 @@ func (c *Calculator) renderCompare() app.UI {
 			})),
 		)),
 	)
+}
+
+// sourceFold is a price's source as one short word that opens on the
+// full provenance (a repository path with its commit, a price list's
+// address): the path, in English, is long and wraps over several lines
+// on a phone.
+func sourceFold(lang, source string) app.UI {
+	if source == "" {
+		return app.Text("")
+	}
+	return app.Details().Class("rs-where rs-src rs-src-fold").Body(app.Summary().Text(page.Tr(lang, page.MsgSource)), app.Text(source))
 }
 
 // orNBSP is s, or a no-break space that keeps an empty line's height.

@@ -174,6 +174,7 @@ func TestCalculatorDefault(t *testing.T) {
 	if err := app.Match(app.P().Class("rs-verdict rs-ok").ID("rs-verdict").Text("Fits · headroom 1.00 GiB"), b.Render(), 1); err != nil {
 		t.Fatal(err)
 	}
+	c.state = c.state.WithOpen(page.SecFit, true)
 	html := app.HTMLString(c.Render())
 	if want := `>Fits · headroom ` + c.loc().Bytes(c.d.R.Res.Headroom) + "<"; !strings.Contains(html, want) {
 		t.Errorf("page lacks %q", want)
@@ -580,9 +581,16 @@ func TestRulesTable(t *testing.T) {
 	if c.d.R.Rules[0].Estimate != c.d.R.Res.PerGPU.Total() {
 		t.Errorf("one-GPU estimate %d, page total %d", c.d.R.Rules[0].Estimate, c.d.R.Res.PerGPU.Total())
 	}
+	// Folded by default: its name only; opened (as a link's show=rules
+	// opens it), the table.
 	html := app.HTMLString(c.Render())
+	if !strings.Contains(html, `id="rs-fold-rules"`) || strings.Contains(html, `data-rule="params-x4-bytes"`) {
+		t.Error("the rules section is not folded by default")
+	}
+	c.state = c.state.WithOpen(page.SecRules, true)
+	html = app.HTMLString(c.Render())
 	if !strings.Contains(html, `data-rule="params-x4-bytes"`) || !strings.Contains(html, l.SignedPercent(c.d.R.Rules[0].Error())) {
-		t.Error("rules table missing from the page")
+		t.Error("rules table missing from the opened section")
 	}
 	for f, want := range map[float64]string{0.8712: "+87%", -0.234: "−23%", 0: "+0%"} {
 		if got := l.SignedPercent(f); got != want {

@@ -23,8 +23,9 @@ const jobEditID = "rs-job-edit"
 // jobPartID is the id of a part's button; its message is jobPartID+"-error".
 func jobPartID(f page.Field) string { return "rs-job-" + page.FieldNames[f] }
 
-// renderJobLine says the job the answer is planned for: "Planned for:
-// Llama 3.1 8B · Inference · 100,000 requests × 2,048 tokens · 1 × NVIDIA
+// renderJobLine says the job the answer is planned for and the setup the
+// figures below it are for: "Planned for: Llama 3.1 8B · Inference ·
+// 100,000 requests × 2,048 tokens; memory and speed below on: 1 × NVIDIA
 // H100 SXM 80GB · Hugging Face transformers · Batch size 1".
 func (c *Calculator) renderJobLine() app.UI {
 	j, l := c.d.Job, c.loc()
@@ -60,7 +61,11 @@ func (c *Calculator) renderJobLine() app.UI {
 			c.jobPart(page.FieldRequests, page.MsgRequests, count(j.Requests)),
 			c.jobPart(page.FieldSeq, page.MsgSeq, count(float64(j.In.Seq))))...)
 	}
-	sep()
+	// The GPUs, engine and batch are the setup the memory breakdown and
+	// the speed box describe, not the picks' (each pick sizes its own
+	// GPUs, engine and requests in flight): the line says so rather than
+	// read as the plan.
+	add(app.Text("; " + c.t(page.MsgJobSetupOn) + ": "))
 	add(c.jobPart(page.FieldGPUs, page.MsgGPUs, l.Count(int64(j.In.GPUs))), app.Text(" × "),
 		c.jobPart(page.FieldGPU, page.MsgGPU, j.GPU.Name), app.Text(page.PlanSuffix(page.PlanOf(j.In))))
 	if j.In.Task == estimator.Inference {

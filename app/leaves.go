@@ -340,7 +340,7 @@ func (r *offerRow) Render() app.UI {
 			app.If(o.Age > 0, func() app.UI { return app.Span().Class("rs-where " + cls).Text(" " + t(page.GradeKeys[o.Age-1])) }),
 			app.If(o.Verify != "", func() app.UI { return app.Div().Class("rs-warn rs-verify").Text(o.Verify) }),
 			app.If(o.FarBelow != "", func() app.UI { return app.Div().Class("rs-warn rs-far-below").Text(o.FarBelow) }),
-			app.Div().Class("rs-where rs-src").Text(page.SourceText(o.Source)),
+			sourceFold(r.Lang, page.SourceText(o.Source)),
 		),
 	)
 }

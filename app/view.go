@@ -94,22 +94,59 @@ func (c *Calculator) Render() app.UI {
 // mount (see showRest), so no single render holds the main thread for long.
 func (c *Calculator) restSections(v *page.View) []func() app.UI {
 	return []func() app.UI{
-		func() app.UI { return &rulesSection{V: v.Rules, Lang: v.Lang} },
-		func() app.UI {
+		c.folded(page.SecRules, len(v.Rules.Rows) > 0, func() app.UI { return &rulesSection{V: v.Rules, Lang: v.Lang} }),
+		c.folded(page.SecFit, len(v.Fit.Rows) > 0, func() app.UI {
 			return &fitSection{V: v.Fit, Lang: v.Lang, Sort: c.state[page.FieldSort], SortErr: c.fieldErrText(page.FieldSort)}
-		},
-		func() app.UI { return &offersSection{V: v.Offers, Lang: v.Lang} },
-		c.renderExport,
-		c.renderLaunch,
-		c.renderPrices,
-		c.renderCustomModel,
-		c.renderFleetInputs,
-		c.renderBenchmark,
+		}),
+		c.folded(page.SecOffers, v.Offers.Title != "", func() app.UI { return &offersSection{V: v.Offers, Lang: v.Lang} }),
+		c.folded(page.SecExport, c.d.R.OK, c.renderExport),
+		c.folded(page.SecLaunch, true, c.renderLaunch),
+		c.folded(page.SecPrices, true, c.renderPrices),
+		c.folded(page.SecModel, true, c.renderCustomModel),
+		c.folded(page.SecFleet, true, c.renderFleetInputs),
+		c.folded(page.SecBench, true, c.renderBenchmark),
 		func() app.UI {
 			return app.Footer().Class("rs-footer").Body(app.P().Class("rs-sub").Text(c.t(page.MsgFooter)),
 				app.If(!c.now.IsZero(), func() app.UI { return app.P().Class("rs-sub").ID("rs-fresh").Text(c.freshnessFooter()) }))
 		},
 	}
+}
+
+// folded is section sec under its name, its body rendered only while it
+// is open (the link's "show" key); shown false leaves the section out.
+// The prerendered page and a closed section carry no body: opening one
+// renders it, so the first screen builds only what is on it.
+func (c *Calculator) folded(sec page.Section, shown bool, body func() app.UI) func() app.UI {
+	return func() app.UI {
+		if !shown {
+			return app.Text("")
+		}
+		key := page.SectionKeys[sec]
+		open := c.state.Opens(sec)
+		d := app.Details().Class("rs-fold").ID("rs-fold-"+key).Attr("data-s", key).OnToggle(c.onFold)
+		if open {
+			d = d.Open(true) // never Open(false): the static HTML would read open="false", which is open
+		}
+		return d.Body(app.Summary().Class("rs-fold-title").Text(c.t(page.SectionTitles[sec])), app.If(open, body))
+	}
+}
+
+// onFold keeps a section's open state in the state (and so in the link)
+// when the user opens or closes it; nothing is recomputed, unless the
+// default view's first screen stood in for the results until now.
+func (c *Calculator) onFold(ctx app.Context, e app.Event) {
+	src := ctx.JSSrc()
+	sec, ok := page.SectionOf(src.Get("dataset").Get("s").String())
+	open := src.Get("open").Bool()
+	if !ok || c.state.Opens(sec) == open {
+		return
+	}
+	first := c.firstScreen()
+	c.state = c.state.WithOpen(sec, open)
+	if first {
+		c.recompute()
+	}
+	c.syncURL(ctx)
 }
 
 // nRest is how many sections restSections lists.
