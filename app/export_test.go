@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"rightsize/app/page"
-	planner "rightsize/estimator/plan"
 )
 
 // TestExportNeutralisesFormulas: a price sheet's source and a custom
@@ -38,11 +37,6 @@ func TestExportNeutralisesFormulas(t *testing.T) {
 	if !found {
 		t.Error("the sheet's source is not in the export: the test checks nothing")
 	}
-	for in, want := range map[string]string{"=1+1": "'=1+1", "+cmd": "'+cmd", "-2": "'-2", "@SUM(A1)": "'@SUM(A1)", "\tx": "'\tx", "aws": "aws", "": ""} {
-		if got := page.CSVText(in); got != want {
-			t.Errorf("page.CSVText(%q) = %q, want %q", in, got, want)
-		}
-	}
 }
 
 // TestExportMarkdownEscapes: a custom model's name from a link ends up in a
@@ -65,19 +59,5 @@ func TestExportMarkdownEscapes(t *testing.T) {
 		if n := strings.Count(strings.ReplaceAll(line, `\|`, ""), "|"); strings.HasPrefix(line, "|") && n != 4 && n != 7 { // the breakdown (3 columns) and the picks (6)
 			t.Errorf("a table row with %d cell borders: %q", n, line)
 		}
-	}
-}
-
-// TestExportMarkdownLabels: a serving plan's picks are a monthly bill and a
-// p95 time, not a price per 1M tokens.
-func TestExportMarkdownLabels(t *testing.T) {
-	c, _ := load(t)
-	c.set(page.FieldRPS, "5")
-	if c.ps.out.Kind != planner.Serving || len(c.ps.out.Picks) == 0 {
-		t.Fatalf("plan kind %v, %d picks", c.ps.out.Kind, len(c.ps.out.Picks))
-	}
-	md := page.ExportMarkdown(c.viewIn())
-	if strings.Contains(md, c.t(page.MsgPerMTokens)) || !strings.Contains(md, page.MDEscape(c.t(page.MsgMonthlyShort))) || !strings.Contains(md, page.MDEscape(c.t(page.MsgE2EP95))) {
-		t.Errorf("serving picks labelled wrongly:\n%s", md)
 	}
 }
