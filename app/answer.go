@@ -1,7 +1,6 @@
 package app
 
 import (
-	"math"
 	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -13,173 +12,53 @@ import (
 // The answer first: what to rent (cheapest, fastest, best value), why, and
 // the cost-vs-time chart of every offer that can run the job.
 
-// pickView is one recommendation, formatted.
-type pickView struct {
-	Kind, Title, What, Where, Cost, Time, Reason string
-	Notes                                        string // the row's own planner notes (VAT, spot spare), joined
-	GPU                                          string
-	Plan                                         page.Plan
-	Price                                        priceLabels // the price's date, source, age and warnings
-}
-
-var pickTitles = [...]page.MsgKey{page.PickCheapest: page.MsgPickCheapest, page.PickFastest: page.MsgPickFastest, page.PickValue: page.MsgPickValue}
-
-func (c *Calculator) pickViews() []pickView {
-	l := c.loc()
-	out := make([]pickView, len(c.ps.out.Picks))
-	for i, p := range c.ps.out.Picks {
-		out[i] = pickView{
-			Kind: p.Kind.String(), Title: c.t(pickTitles[p.Kind]),
-			What: strconv.Itoa(p.Plan.GPUs) + " × " + c.gpuName(p.Offer.GPU) + planSuffix(p.Plan),
-			Where: c.providerName(p.Offer.Provider) + kindText(l, p.Offer) + " · " + p.Offer.InstanceType + instances(p.Instances) +
-				" · " + c.t(pricingKeys[p.Pricing]) + c.engineText(p.Candidate),
-			Cost:   l.Money(p.Cost, c.ps.out.Currency),
-			Time:   l.Duration(p.Seconds),
-			Reason: l.ReasonWith(p.Why, c.providerName),
-			GPU:    p.Offer.GPU, Plan: p.Plan,
-			Price: c.priceLabelsOf(p.Offer, p.Stale),
-		}
-		for _, n := range p.Notes {
-			if out[i].Notes != "" {
-				out[i].Notes += " · "
-			}
-			out[i].Notes += l.ReasonWith(n, c.providerName)
-		}
-	}
-	return out
-}
-
-// kindText is " (GPU cloud)" after a provider's name, " (your price)" on
-// the user's own price.
-func kindText(l page.Locale, o *planner.Offer) string {
-	if o.UserPrice {
-		return " (" + l.T(page.MsgOwnPriceMark) + ")"
-	}
-	if k := l.KindLabel(o.ProviderKind); k != "" {
-		return " (" + k + ")"
-	}
-	return ""
-}
-
-func instances(n int) string {
-	if n > 1 {
-		return " ×" + strconv.Itoa(n)
-	}
-	return ""
-}
-
-func planSuffix(p page.Plan) string {
-	if s := splitText(p); s != "" {
-		return " (" + s + ")"
-	}
-	return ""
-}
-
-func (c *Calculator) providerName(id string) string {
-	if p, ok := c.pr.Cat.Provider(id); ok && p.Name != "" {
-		return p.Name
-	}
-	return id
-}
-
-func (c *Calculator) gpuName(id string) string {
-	if g, ok := c.pr.Cat.GPU(id); ok {
-		return g.Name
-	}
-	return id
-}
-
-func (c *Calculator) renderAnswer() app.UI {
-	if !c.r.OK {
-		if !c.ps.out.OK || len(c.ps.out.Picks) == 0 {
-			// No answer to keep: the job line stays, so a part edited
-			// there keeps its box and its message until it reads.
-			return app.Section().Class("rs-answer rs-stale").Body(
-				app.H2().Text(c.t(page.MsgAnswerTitle)),
-				c.renderJobLine(),
-				app.P().Class("rs-sub").ID("rs-answer-stale").Text(c.t(page.MsgFixToUpdate)),
-			)
-		}
+// renderAnswer is the answer of view v under the job line: the picks,
+// the chart and the plan's notes, or why there are none.
+func (c *Calculator) renderAnswer(v *page.AnswerView) app.UI {
+	t := func(k page.MsgKey) string { return page.Tr(c.lang(), k) }
+	cls := "rs-answer"
+	if v.Kind == page.AnswerStale || v.Kind == page.AnswerStalePicks {
 		// A field is invalid: the last answer stays, greyed, so the page
 		// does not lose (and later regain) the answer's height above the
-		// inputs while the user fixes it.
-		return c.answerPicks("rs-answer rs-stale", app.P().Class("rs-sub").ID("rs-answer-stale").Text(c.t(page.MsgFixToUpdate)))
+		// inputs while the user fixes it; the job line stays, so a part
+		// edited there keeps its box and its message until it reads.
+		cls += " rs-stale"
 	}
-	if !c.ps.out.OK && c.ps.pending() {
-		return app.Section().Class("rs-answer").Body(
-			app.H2().Text(c.t(page.MsgAnswerTitle)),
-			c.renderJobLine(),
-			app.P().Class("rs-sub").ID("rs-planning").Text(c.t(page.MsgPlanning)),
-		)
+	head := []app.UI{app.H2().Text(t(page.MsgAnswerTitle)), c.renderJobLine()}
+	switch v.Kind {
+	case page.AnswerStale:
+		return app.Section().Class(cls).Body(append(head, app.P().Class("rs-sub").ID("rs-answer-stale").Text(v.Note))...)
+	case page.AnswerPlanning:
+		return app.Section().Class(cls).Body(append(head, app.P().Class("rs-sub").ID("rs-planning").Text(v.Note))...)
+	case page.AnswerNone:
+		return app.Section().Class(cls).Body(append(head,
+			app.P().Class("rs-sub").ID("rs-no-answer").Text(v.Note),
+			app.If(v.Widened != "", func() app.UI { return app.P().Class("rs-sub").ID("rs-widened").Text(v.Widened) }),
+		)...)
 	}
-	if len(c.ps.out.Picks) == 0 {
-		return app.Section().Class("rs-answer").Body(
-			app.H2().Text(c.t(page.MsgAnswerTitle)),
-			c.renderJobLine(),
-			app.P().Class("rs-sub").ID("rs-no-answer").Text(c.t(c.ps.out.NoneWhy)),
-			app.If(c.ps.out.WidenedDrop != "", func() app.UI {
-				return app.P().Class("rs-sub").ID("rs-widened").Text(c.ps.out.WidenedLine(c.loc(), page.Names{GPU: c.gpuName, Provider: c.providerName}))
-			}),
-		)
+	note := app.P().Class("rs-sub").Text(v.Note)
+	if v.Kind == page.AnswerStalePicks {
+		note = note.ID("rs-answer-stale")
 	}
-	return c.answerPicks("rs-answer", app.P().Class("rs-sub").Text(c.t(page.MsgAnswerNote)))
-}
-
-// answerPicks is the answer with the plan's picks and chart under note.
-func (c *Calculator) answerPicks(class string, note app.UI) app.UI {
-	return app.Section().Class(class).Body(
-		app.H2().Text(c.t(page.MsgAnswerTitle)),
-		c.renderJobLine(),
+	return app.Section().Class(cls).Body(append(head,
 		note,
-		c.fxLine(),
-		app.If(c.state[page.FieldProviderKind] == "", func() app.UI {
-			return app.P().Class("rs-sub").ID("rs-kinds").Text(c.t(page.MsgKindsNote))
+		app.If(v.FX != "", func() app.UI { return app.P().Class("rs-sub").ID("rs-fx-line").Text(v.FX) }),
+		app.If(v.KindsNote, func() app.UI { return app.P().Class("rs-sub").ID("rs-kinds").Text(t(page.MsgKindsNote)) }),
+		&recommendation{Picks: v.Picks, Lang: c.lang(), CostLabel: v.CostLabel, TimeLabel: v.TimeLabel},
+		app.If(v.Flagged != "", func() app.UI { return app.P().ID("rs-flagged").Class("rs-warn").Text(v.Flagged) }),
+		app.If(len(v.Notes) > 0, func() app.UI {
+			return app.Div().ID("rs-plan-notes").Class("rs-notes").Body(
+				app.P().Class("rs-sub").Text(t(page.MsgPlanNotes)+":"),
+				app.Ul().Body(app.Range(v.Notes).Slice(func(i int) app.UI { return app.Li().Text(v.Notes[i]) })),
+			)
 		}),
-		&recommendation{Picks: c.pickViews(), Lang: c.lang(), CostLabel: c.planCostHeader(), TimeLabel: c.planTimeHeader()},
-		c.flaggedLine(),
-		c.planNotes(),
-		c.paretoChart(),
-	)
-}
-
-// flaggedLine names the cheaper plan the picks passed over for its price.
-func (c *Calculator) flaggedLine() app.UI {
-	line := c.ps.out.FlaggedLine(c.loc(), c.providerName)
-	if line == "" {
-		return app.Text("")
-	}
-	return app.P().ID("rs-flagged").Class("rs-warn").Text(line)
-}
-
-// planNotes lists what the planner assumed for the whole plan (a network
-// speed, a spot reclaim rate, the serving engine, a reservation's terms),
-// next to the picks they qualify.
-func (c *Calculator) planNotes() app.UI {
-	if len(c.ps.out.Notes) == 0 {
-		return app.Text("")
-	}
-	l := c.loc()
-	notes := make([]string, len(c.ps.out.Notes))
-	for i, n := range c.ps.out.Notes {
-		notes[i] = l.ReasonWith(n, c.providerName)
-	}
-	return app.Div().ID("rs-plan-notes").Class("rs-notes").Body(
-		app.P().Class("rs-sub").Text(c.t(page.MsgPlanNotes)+":"),
-		app.Ul().Body(app.Range(notes).Slice(func(i int) app.UI { return app.Li().Text(notes[i]) })),
-	)
-}
-
-// engineText is " · vLLM" for an inference plan, "" for training.
-func (c *Calculator) engineText(x page.Candidate) string {
-	if c.ps.out.Kind == planner.Training {
-		return ""
-	}
-	return " · " + engineLabels[x.Engine]
+		c.paretoChart(v),
+	)...)
 }
 
 type recommendation struct {
 	app.Compo
-	Picks                []pickView
+	Picks                []page.PickView
 	Lang                 string
 	CostLabel, TimeLabel string
 }
@@ -193,7 +72,7 @@ func (r *recommendation) Render() app.UI {
 // pickCard is one recommendation; "Use this" applies it.
 type pickCard struct {
 	app.Compo
-	P                    pickView
+	P                    page.PickView
 	Lang                 string
 	CostLabel, TimeLabel string
 }
@@ -216,8 +95,8 @@ func (p *pickCard) Render() app.UI {
 			app.Span().Class(x.Price.Class).Text(x.Price.Date),
 			app.Br(),
 			app.Span().Class(x.Price.Class+" rs-pick-age").Text(orNBSP(x.Price.Age)),
-			app.If(x.Price.Source != "", func() app.UI { return app.Span().Class("rs-src").Body(app.Br(), app.Text(x.Price.Source)) }),
 		),
+		sourceFold(p.Lang, x.Price.Source),
 		app.If(x.Price.Verify != "", func() app.UI { return app.P().Class("rs-warn rs-pick-verify").Text(x.Price.Verify) }),
 		app.If(x.Price.FarBelow != "", func() app.UI { return app.P().Class("rs-warn rs-pick-far").Text(x.Price.FarBelow) }),
 		app.If(x.Price.From != "", func() app.UI { return app.P().Class("rs-where rs-pick-from").Text(x.Price.From) }),
@@ -231,65 +110,26 @@ func (p *pickCard) Render() app.UI {
 	)
 }
 
-// pointView is one offer on the chart, in chart coordinates.
-type pointView struct {
-	ID, GPU, Label string
-	X, Y           int
-	Front, Picked  bool
-	Plan           page.Plan
-}
-
-// chart geometry (SVG user units).
+// chart geometry (SVG user units): page.Pareto's.
 const (
-	chartW, chartH       = 900, 280
-	chartLeft, chartBot  = 16, 12
-	chartTop, chartRight = 12, 12
+	chartW, chartH       = page.ChartW, page.ChartH
+	chartLeft, chartBot  = page.ChartLeft, page.ChartBot
+	chartTop, chartRight = page.ChartTop, page.ChartRight
 )
 
-// paretoChart places the candidates on log axes: cost (x) and time (y).
-func (c *Calculator) paretoChart() app.UI {
-	pts := c.ps.out.Points
-	if len(pts) == 0 {
+// paretoChart is the cost-vs-time chart of the view's answer.
+func (c *Calculator) paretoChart(v *page.AnswerView) app.UI {
+	if len(v.Chart.Points) == 0 {
 		return app.Text("")
 	}
-	l := c.loc()
-	minC, maxC, minT, maxT := math.Inf(1), 0.0, math.Inf(1), 0.0
-	for _, p := range pts {
-		minC, maxC = math.Min(minC, p.Cost), math.Max(maxC, p.Cost)
-		minT, maxT = math.Min(minT, p.Seconds), math.Max(maxT, p.Seconds)
-	}
-	scale := func(v, lo, hi float64, size int) int {
-		if hi <= lo {
-			return size / 2
-		}
-		return int(math.Round((math.Log(v) - math.Log(lo)) / (math.Log(hi) - math.Log(lo)) * float64(size)))
-	}
-	w, h := chartW-chartLeft-chartRight, chartH-chartTop-chartBot
-	picked := map[string]bool{}
-	for _, p := range c.ps.out.Picks {
-		picked[p.Offer.ID] = true
-	}
-	views := make([]pointView, len(pts))
-	for i, p := range pts {
-		views[i] = pointView{
-			ID: p.Offer.ID, GPU: p.Offer.GPU, Plan: p.Plan, Front: p.Front, Picked: picked[p.Offer.ID],
-			X:     chartLeft + scale(p.Cost, minC, maxC, w),
-			Y:     chartTop + h - scale(p.Seconds, minT, maxT, h),
-			Label: strconv.Itoa(p.Plan.GPUs) + " × " + c.gpuName(p.Offer.GPU) + " · " + c.providerName(p.Offer.Provider) + " " + p.Offer.InstanceType + instances(p.Instances) + " · " + l.Money(p.Cost, c.ps.out.Currency) + " · " + l.Duration(p.Seconds),
-		}
-	}
-	return &pareto{
-		Points: views, Title: c.t(page.MsgParetoTitle),
-		XLabel: c.planCostHeader() + " (" + l.Money(minC, c.ps.out.Currency) + " … " + l.Money(maxC, c.ps.out.Currency) + ")",
-		YLabel: c.planTimeHeader() + " (" + l.Duration(minT) + " … " + l.Duration(maxT) + ")",
-		Hint:   c.t(page.MsgParetoHint),
-		Lang:   c.lang(), Compared: c.cmp, NoCompare: c.embed,
-	}
+	ch := v.Chart
+	return &pareto{Points: ch.Points, Title: ch.Title, XLabel: ch.XLabel, YLabel: ch.YLabel, Hint: ch.Hint,
+		Lang: c.lang(), Compared: c.cmp.ids, NoCompare: c.embed}
 }
 
 type pareto struct {
 	app.Compo
-	Points                      []pointView
+	Points                      []page.Point
 	Title, XLabel, YLabel, Hint string
 	Lang                        string
 	Compared                    []string // the comparison's offers
@@ -443,26 +283,6 @@ func focusFirst(selector string) bool {
 }
 
 // planCostHeader and planTimeHeader name the planner's cost and time.
-func (c *Calculator) planCostHeader() string {
-	switch c.ps.out.Kind {
-	case planner.Serving:
-		return c.t(page.MsgMonthlyShort)
-	case planner.Batch:
-		return c.t(page.MsgBatchCost)
-	}
-	return c.t(page.MsgJobCost)
-}
-
-func (c *Calculator) planTimeHeader() string {
-	switch c.ps.out.Kind {
-	case planner.Serving:
-		return c.t(page.MsgE2EP95)
-	case planner.Batch:
-		return c.t(page.MsgBatchTime)
-	}
-	return c.t(page.MsgJobTime)
-}
-
 // pinButton keeps the current configuration for a side-by-side comparison.
 func (c *Calculator) pinButton() app.UI {
 	label := c.t(page.MsgPin)
@@ -482,13 +302,13 @@ func (c *Calculator) renderCompare() app.UI {
 	}
 	rows := []compareRow{}
 	add := func(k page.MsgKey, a, b string) { rows = append(rows, compareRow{c.t(k), a, b}) }
-	pj, lj := c.pinJob, c.job
-	pr, lr := c.pinned, c.r
+	pj, lj := c.d.PinJob, c.d.Job
+	pr, lr := c.d.Pinned, c.d.R
 	l := c.loc()
-	add(page.MsgModel, pj.Model.Name, c.modelName())
+	add(page.MsgModel, pj.Model.Name, page.ModelName(c.loc(), c.d.Job, c.own.name))
 	add(page.MsgTask, pj.In.Task.String(), lj.In.Task.String())
 	add(page.MsgPrecision, pj.In.Weights.String(), lj.In.Weights.String())
-	add(page.MsgGPU, strconv.Itoa(pj.In.GPUs)+" × "+pj.GPU.Name+planSuffix(page.PlanOf(pj.In)), strconv.Itoa(lj.In.GPUs)+" × "+lj.GPU.Name+planSuffix(page.PlanOf(lj.In)))
+	add(page.MsgGPU, strconv.Itoa(pj.In.GPUs)+" × "+pj.GPU.Name+page.PlanSuffix(page.PlanOf(pj.In)), strconv.Itoa(lj.In.GPUs)+" × "+lj.GPU.Name+page.PlanSuffix(page.PlanOf(lj.In)))
 	mem := func(r page.Results) string {
 		if !r.OK {
 			return "—"
@@ -548,13 +368,15 @@ func (c *Calculator) renderCompare() app.UI {
 	)
 }
 
-// fxLine says the dated rate the answer's prices were converted at, when
-// they are not in USD.
-func (c *Calculator) fxLine() app.UI {
-	if s := page.FXLine(c.loc(), c.pr.Cat, c.ps.out.Currency); s != "" {
-		return app.P().Class("rs-sub").ID("rs-fx-line").Text(s)
+// sourceFold is a price's source as one short word that opens on the
+// full provenance (a repository path with its commit, a price list's
+// address): the path, in English, is long and wraps over several lines
+// on a phone.
+func sourceFold(lang, source string) app.UI {
+	if source == "" {
+		return app.Text("")
 	}
-	return app.Text("")
+	return app.Details().Class("rs-where rs-src rs-src-fold").Body(app.Summary().Text(page.Tr(lang, page.MsgSource)), app.Text(source))
 }
 
 // orNBSP is s, or a no-break space that keeps an empty line's height.

@@ -142,7 +142,7 @@ func load(t *testing.T) (*Calculator, app.TestEngine) {
 // fitOf returns the fit-table row of a GPU.
 func fitOf(t *testing.T, c *Calculator, id string) page.FitResult {
 	t.Helper()
-	for _, f := range c.r.Fit {
+	for _, f := range c.d.R.Fit {
 		if f.GPU.ID == id {
 			return f
 		}
@@ -157,34 +157,35 @@ func fitOf(t *testing.T, c *Calculator, id string) page.FitResult {
 // weights (model card / safetensors index total_size).
 func TestCalculatorDefault(t *testing.T) {
 	c, _ := load(t)
-	if !c.r.OK {
-		t.Fatalf("no result for the defaults: errors %v %v", c.errs, c.general)
+	if !c.d.R.OK {
+		t.Fatalf("no result for the defaults: errors %v %v", c.d.Errs, c.d.General)
 	}
-	if c.r.Res.Params != 8030261248 {
-		t.Errorf("params = %d, want 8,030,261,248", c.r.Res.Params)
+	if c.d.R.Res.Params != 8030261248 {
+		t.Errorf("params = %d, want 8,030,261,248", c.d.R.Res.Params)
 	}
-	if got := c.loc().Bytes(c.r.Res.PerGPU.Weights); got != "14.96 GiB" {
+	if got := c.loc().Bytes(c.d.R.Res.PerGPU.Weights); got != "14.96 GiB" {
 		t.Errorf("weights = %s, want 14.96 GiB", got)
 	}
-	if !c.r.Res.Fits {
+	if !c.d.R.Res.Fits {
 		t.Error("Llama 3.1 8B bf16 batch 1 does not fit an H100")
 	}
 	// The breakdown leaf renders the verdict from its props.
-	b := &breakdownView{Lang: "en", Title: "x", Verdict: "Fits · headroom 1.00 GiB", Fits: true}
+	b := &breakdownView{Breakdown: page.Breakdown{Lang: "en", Title: "x", Verdict: "Fits · headroom 1.00 GiB", Fits: true}}
 	if err := app.Match(app.P().Class("rs-verdict rs-ok").ID("rs-verdict").Text("Fits · headroom 1.00 GiB"), b.Render(), 1); err != nil {
 		t.Fatal(err)
 	}
+	c.state = c.state.WithOpen(page.SecFit, true)
 	html := app.HTMLString(c.Render())
-	if want := `>Fits · headroom ` + c.loc().Bytes(c.r.Res.Headroom) + "<"; !strings.Contains(html, want) {
+	if want := `>Fits · headroom ` + c.loc().Bytes(c.d.R.Res.Headroom) + "<"; !strings.Contains(html, want) {
 		t.Errorf("page lacks %q", want)
 	}
-	if len(c.r.Fit) < 30 {
-		t.Fatalf("fit table has %d GPUs", len(c.r.Fit))
+	if len(c.d.R.Fit) < 30 {
+		t.Fatalf("fit table has %d GPUs", len(c.d.R.Fit))
 	}
 	// 16 GiB of bf16 weights cannot fit a 16 GB T4, but two T4s can, with
 	// HF transformers splitting the layers over them (device_map).
 	t4, h100 := fitOf(t, c, "t4"), fitOf(t, c, "h100-sxm")
-	if t4.Fits || t4.Plan.GPUs != 2 || splitText(t4.Plan) != "PP 2" {
+	if t4.Fits || t4.Plan.GPUs != 2 || page.SplitText(t4.Plan) != "PP 2" {
 		t.Errorf("t4: fits %v, plan %+v; want no fit, 2 GPUs as PP 2", t4.Fits, t4.Plan)
 	}
 	if !h100.Fits || h100.Plan.GPUs != 1 {
@@ -200,7 +201,7 @@ func TestCalculatorDefault(t *testing.T) {
 	if i := strings.Index(html, `data-gpu="t4"`); i < 0 || !strings.Contains(html[strings.LastIndex(html[:i], "<"):i+strings.Index(html[i:], ">")], `data-gpus="`+strconv.Itoa(x.Plan.GPUs)+`"`) {
 		t.Errorf("the T4 row does not carry data-gpus=%d", x.Plan.GPUs)
 	}
-	if len(c.r.Offers) == 0 {
+	if len(c.d.R.Offers) == 0 {
 		t.Error("no H100 offers listed")
 	}
 
@@ -208,23 +209,23 @@ func TestCalculatorDefault(t *testing.T) {
 	// alone (single-T4 instances are listed only where the planner runs
 	// the job across several of them).
 	c.set(page.FieldGPU, "t4")
-	if c.r.Res.Fits || c.r.Need != 2 {
-		t.Fatalf("t4: fits %v, need %d; want no fit, 2", c.r.Res.Fits, c.r.Need)
+	if c.d.R.Res.Fits || c.d.R.Need != 2 {
+		t.Fatalf("t4: fits %v, need %d; want no fit, 2", c.d.R.Res.Fits, c.d.R.Need)
 	}
-	if len(c.r.Offers) == 0 {
+	if len(c.d.R.Offers) == 0 {
 		t.Fatal("no multi-T4 offers listed")
 	}
-	for _, o := range c.r.Offers {
+	for _, o := range c.d.R.Offers {
 		if o.Offer.GPUCount < 2 && o.Holds {
 			t.Errorf("single-T4 offer %s holds a two-GPU job", o.Offer.ID)
 		}
-		if _, planned := c.ps.out.ByOffer[o.Offer.ID]; o.Offer.GPUCount < 2 && !planned && strings.Contains(app.HTMLString(c.renderOffers()), `data-offer="`+o.Offer.ID+`"`) {
+		if _, planned := c.ps.out.ByOffer[o.Offer.ID]; o.Offer.GPUCount < 2 && !planned && strings.Contains(offersHTML(c), `data-offer="`+o.Offer.ID+`"`) {
 			t.Errorf("single-T4 offer %s listed for a two-GPU job without a plan", o.Offer.ID)
 		}
 	}
 	// bf16 on a T4 (Turing, no bf16 units) is flagged.
-	if !slices.Contains(c.r.HWWarn, page.MsgHWNoBF16) {
-		t.Errorf("bf16 on a T4: warnings %v", c.r.HWWarn)
+	if !slices.Contains(c.d.R.HWWarn, page.MsgHWNoBF16) {
+		t.Errorf("bf16 on a T4: warnings %v", c.d.R.HWWarn)
 	}
 }
 
@@ -239,8 +240,8 @@ func TestApplyPlan(t *testing.T) {
 	if c.state[page.FieldGPU] != "t4" || c.state[page.FieldGPUs] != "2" || c.state[page.FieldPP] != "2" || c.state[page.FieldTP] != "1" {
 		t.Fatalf("after applying the T4 row: gpu %s gpus %s tp %s pp %s", c.state[page.FieldGPU], c.state[page.FieldGPUs], c.state[page.FieldTP], c.state[page.FieldPP])
 	}
-	if !c.r.OK || !c.r.Res.Fits {
-		t.Errorf("the applied plan does not fit: %v %v", c.errs, c.general)
+	if !c.d.R.OK || !c.d.R.Res.Fits {
+		t.Errorf("the applied plan does not fit: %v %v", c.d.Errs, c.d.General)
 	}
 	c.apply(applyPlan{GPU: "no-such-gpu", Plan: page.Plan{GPUs: 1, TP: 1, PP: 1}})
 	if c.state[page.FieldGPU] != "t4" {
@@ -252,18 +253,18 @@ func TestApplyPlan(t *testing.T) {
 // listed; find returns the p4d.24xlarge row of the current table.
 func loadP4D(t *testing.T) (*Calculator, func() *page.OfferResult) {
 	c, _ := load(t)
-	c.allOffers = true
+	c.open.allOffers = true
 	c.set(page.FieldGPU, "a100-40gb-sxm")
-	c.allOffers = true
+	c.open.allOffers = true
 	c.set(page.FieldGPUs, "8")
 	return c, func() *page.OfferResult {
 		t.Helper()
-		for i := range c.r.Offers {
-			if c.r.Offers[i].Offer.InstanceType == "p4d.24xlarge" {
-				return &c.r.Offers[i]
+		for i := range c.d.R.Offers {
+			if c.d.R.Offers[i].Offer.InstanceType == "p4d.24xlarge" {
+				return &c.d.R.Offers[i]
 			}
 		}
-		t.Fatalf("p4d.24xlarge not among %d eight-GPU A100 offers", len(c.r.Offers))
+		t.Fatalf("p4d.24xlarge not among %d eight-GPU A100 offers", len(c.d.R.Offers))
 		return nil
 	}
 }
@@ -277,22 +278,11 @@ func TestOffersReserved(t *testing.T) {
 	if got := l.Money(p4d.Offer.OnDemandPerHour, "USD"); got != "$21.96" {
 		t.Errorf("p4d.24xlarge on-demand %q, want $21.96", got)
 	}
-	if got := c.reservedText(p4d.Offer.Reserved1yPerHour, p4d.Offer.Reserved3yPerHour, "USD"); !strings.Contains(got, "$8.16 3y") {
+	if got := page.ReservedText(l, p4d.Offer.Reserved1yPerHour, p4d.Offer.Reserved3yPerHour, "USD"); !strings.Contains(got, "$8.16 3y") {
 		t.Errorf("p4d.24xlarge reserved %q, want $8.16 3y", got)
 	}
-	if got := c.reservedText(0, 0, "USD"); got != "—" {
+	if got := page.ReservedText(l, 0, 0, "USD"); got != "—" {
 		t.Errorf("no commitment: %q", got)
-	}
-}
-
-func TestSplitText(t *testing.T) {
-	for _, c := range []struct {
-		gpus, tp, pp, zero int
-		want               string
-	}{{1, 1, 1, 0, ""}, {2, 2, 1, 0, "TP 2"}, {16, 1, 16, 0, "PP 16"}, {8, 1, 1, 3, "DP 8 ZeRO-3"}, {64, 8, 2, 1, "TP 8 · PP 2 · DP 4 ZeRO-1"}} {
-		if got := splitText(page.Plan{GPUs: c.gpus, TP: c.tp, PP: c.pp, ZeRO: c.zero}); got != c.want {
-			t.Errorf("%+v: %q, want %q", c, got, c.want)
-		}
 	}
 }
 
@@ -326,23 +316,23 @@ func TestCalculatorBadInput(t *testing.T) {
 		{page.FieldSort, "price", page.FieldSort, "unknown choice"},
 	} {
 		c.set(tc.f, tc.v)
-		if c.r.OK {
+		if c.d.R.OK {
 			t.Errorf("%s=%q: a result is shown", page.FieldKeys[tc.f], tc.v)
 		}
-		if msg := c.errText(c.errs[tc.field]); !strings.Contains(msg, tc.want) || c.errs[tc.field].OK() {
+		if msg := page.ErrText(c.lang(), c.d.Errs[tc.field]); !strings.Contains(msg, tc.want) || c.d.Errs[tc.field].OK() {
 			t.Errorf("%s=%q: error next to %s = %q, want it to contain %q (all: %v, general %v)",
-				page.FieldKeys[tc.f], tc.v, page.FieldKeys[tc.field], msg, tc.want, c.errs, c.general)
+				page.FieldKeys[tc.f], tc.v, page.FieldKeys[tc.field], msg, tc.want, c.d.Errs, c.d.General)
 		}
 		c.set(tc.f, page.DefaultState[tc.f])
-		if !c.r.OK {
-			t.Fatalf("back to defaults after %s=%q: no result: %v %v", page.FieldKeys[tc.f], tc.v, c.errs, c.general)
+		if !c.d.R.OK {
+			t.Fatalf("back to defaults after %s=%q: no result: %v %v", page.FieldKeys[tc.f], tc.v, c.d.Errs, c.d.General)
 		}
 	}
 	// In Russian the same problem reads in Russian, the estimator's
 	// English reason left out.
 	c.set(page.FieldLang, "ru")
 	c.set(page.FieldTP, "3")
-	if msg := c.errText(c.errs[page.FieldTP]); msg != c.t(page.MsgIncompatible) && msg != c.t(page.MsgRange) {
+	if msg := page.ErrText(c.lang(), c.d.Errs[page.FieldTP]); msg != c.t(page.MsgIncompatible) && msg != c.t(page.MsgRange) {
 		t.Errorf("ru: tp=3 reads %q", msg)
 	}
 }
@@ -354,12 +344,12 @@ func TestCalculatorTasks(t *testing.T) {
 	c.set(page.FieldModel, "qwen2.5-7b")
 	for _, task := range estimator.Tasks {
 		c.set(page.FieldTask, task.String())
-		if !c.r.OK {
-			t.Errorf("task %s: no result: %v %v", task, c.errs, c.general)
+		if !c.d.R.OK {
+			t.Errorf("task %s: no result: %v %v", task, c.d.Errs, c.d.General)
 			continue
 		}
 		sum := 0
-		for _, p := range c.partViews() {
+		for _, p := range page.Parts(c.loc(), c.d.R.Res) {
 			sum += p.Permille
 		}
 		if sum < 995 || sum > 1005 {
@@ -367,8 +357,8 @@ func TestCalculatorTasks(t *testing.T) {
 		}
 	}
 	c.set(page.FieldTask, estimator.FullFinetune.String())
-	if c.r.Res.PerGPU.Optimizer == 0 || c.r.Res.PerGPU.Gradients == 0 {
-		t.Errorf("full fine-tune without optimizer states or gradients: %+v", c.r.Res.PerGPU)
+	if c.d.R.Res.PerGPU.Optimizer == 0 || c.d.R.Res.PerGPU.Gradients == 0 {
+		t.Errorf("full fine-tune without optimizer states or gradients: %+v", c.d.R.Res.PerGPU)
 	}
 }
 
@@ -392,11 +382,9 @@ func TestTranslations(t *testing.T) {
 			t.Errorf("warning %s is not translated", w)
 		}
 	}
-	for _, keys := range [][]page.MsgKey{pickTitles[:]} {
-		for _, k := range keys {
-			if page.Tr("ru", k) == page.Tr("en", k) {
-				t.Errorf("message %d reads the same in Russian and English", k)
-			}
+	for _, k := range []page.MsgKey{page.MsgPickCheapest, page.MsgPickFastest, page.MsgPickValue} {
+		if page.Tr("ru", k) == page.Tr("en", k) {
+			t.Errorf("message %d reads the same in Russian and English", k)
 		}
 	}
 	c, _ := load(t)
@@ -458,8 +446,8 @@ func TestHiddenFields(t *testing.T) {
 	c, _ := load(t)
 	c.set(page.FieldTask, "finetune")
 	c.set(page.FieldLoRARank, "abc")
-	if !c.r.OK {
-		t.Fatalf("hidden LoRA rank blocked a full fine-tune: %v %v", c.errs, c.general)
+	if !c.d.R.OK {
+		t.Fatalf("hidden LoRA rank blocked a full fine-tune: %v %v", c.d.Errs, c.d.General)
 	}
 	html := app.HTMLString(c.Render())
 	for id, want := range map[string]bool{"rs-lora-rank": false, "rs-optimizer": true, "rs-engine": false, "rs-gpu-mem-util": false} {
@@ -468,14 +456,14 @@ func TestHiddenFields(t *testing.T) {
 		}
 	}
 	c.set(page.FieldTask, "lora")
-	if c.r.OK || c.errs[page.FieldLoRARank].Key != page.MsgNotNumber {
-		t.Errorf("LoRA with rank %q: result %v, error %v", c.state[page.FieldLoRARank], c.r.OK, c.errs[page.FieldLoRARank])
+	if c.d.R.OK || c.d.Errs[page.FieldLoRARank].Key != page.MsgNotNumber {
+		t.Errorf("LoRA with rank %q: result %v, error %v", c.state[page.FieldLoRARank], c.d.R.OK, c.d.Errs[page.FieldLoRARank])
 	}
 	c.set(page.FieldLoRARank, "16")
-	attn := c.r.Res.TrainableParams
+	attn := c.d.R.Res.TrainableParams
 	c.set(page.FieldLoRATargets, "all-linear")
-	if c.r.Res.TrainableParams <= attn {
-		t.Errorf("all-linear LoRA trains %d parameters, attention-only %d", c.r.Res.TrainableParams, attn)
+	if c.d.R.Res.TrainableParams <= attn {
+		t.Errorf("all-linear LoRA trains %d parameters, attention-only %d", c.d.R.Res.TrainableParams, attn)
 	}
 	c.set(page.FieldTask, "inference")
 	c.set(page.FieldEngine, "vllm")
@@ -489,21 +477,21 @@ func TestHiddenFields(t *testing.T) {
 func TestOverrides(t *testing.T) {
 	c, _ := load(t)
 	c.set(page.FieldCtx, "2GiB")
-	if c.r.Res.PerGPU.CUDAContext != 2*estimator.GiB {
-		t.Errorf("CUDA context = %d, want 2 GiB", c.r.Res.PerGPU.CUDAContext)
+	if c.d.R.Res.PerGPU.CUDAContext != 2*estimator.GiB {
+		t.Errorf("CUDA context = %d, want 2 GiB", c.d.R.Res.PerGPU.CUDAContext)
 	}
 	c.set(page.FieldUsable, "70GiB")
-	if c.r.Res.Usable != 70*estimator.GiB {
-		t.Errorf("usable = %d, want 70 GiB", c.r.Res.Usable)
+	if c.d.R.Res.Usable != 70*estimator.GiB {
+		t.Errorf("usable = %d, want 70 GiB", c.d.R.Res.Usable)
 	}
 	c.set(page.FieldAlloc, "2")
-	if c.r.OK || c.errs[page.FieldAlloc].Key != page.MsgNotSize {
-		t.Errorf("allocator reserve %q: result %v, error %v", c.state[page.FieldAlloc], c.r.OK, c.errs[page.FieldAlloc])
+	if c.d.R.OK || c.d.Errs[page.FieldAlloc].Key != page.MsgNotSize {
+		t.Errorf("allocator reserve %q: result %v, error %v", c.state[page.FieldAlloc], c.d.R.OK, c.d.Errs[page.FieldAlloc])
 	}
 	c.set(page.FieldAlloc, "")
 	c.set(page.FieldUsable, "900TiB")
-	if c.r.OK || c.errs[page.FieldUsable].OK() {
-		t.Errorf("usable 900 TiB: result %v, error %v", c.r.OK, c.errs[page.FieldUsable])
+	if c.d.R.OK || c.d.Errs[page.FieldUsable].OK() {
+		t.Errorf("usable 900 TiB: result %v, error %v", c.d.R.OK, c.d.Errs[page.FieldUsable])
 	}
 }
 
@@ -518,9 +506,9 @@ func TestQuantField(t *testing.T) {
 	var prev estimator.Bytes
 	for _, q := range []estimator.Quant{estimator.QuantQ4_0, estimator.QuantQ4KM, estimator.QuantQ5KM, estimator.QuantQ6K, estimator.QuantQ8_0} {
 		c.set(page.FieldQuant, q.String())
-		w := c.r.Res.PerGPU.Weights
-		if !c.r.OK || w <= prev {
-			t.Errorf("%s: weights %d after %d (result %v, errors %v)", q, w, prev, c.r.OK, c.errs)
+		w := c.d.R.Res.PerGPU.Weights
+		if !c.d.R.OK || w <= prev {
+			t.Errorf("%s: weights %d after %d (result %v, errors %v)", q, w, prev, c.d.R.OK, c.d.Errs)
 		}
 		prev = w
 	}
@@ -530,8 +518,8 @@ func TestQuantField(t *testing.T) {
 	c.set(page.FieldPrecision, estimator.BF16.String())
 	c.set(page.FieldQuant, estimator.QuantNF4.String())
 	c.set(page.FieldTask, estimator.FullFinetune.String())
-	if !c.r.OK {
-		t.Errorf("a hidden weight format blocked a full fine-tune: %v %v", c.errs, c.general)
+	if !c.d.R.OK {
+		t.Errorf("a hidden weight format blocked a full fine-tune: %v %v", c.d.Errs, c.d.General)
 	}
 }
 
@@ -542,13 +530,13 @@ func TestPriceSheet(t *testing.T) {
 	c, find := loadP4D(t)
 	sheet := "offer_id,on_demand_per_hour,currency,as_of,source\naws-p4d.24xlarge,4,USD,2026-11-01,our AWS private pricing addendum\n"
 	if !c.applySheet("aws.csv", sheet) {
-		t.Fatalf("sheet refused: %s", c.sheetErr)
+		t.Fatalf("sheet refused: %s", c.sheet.err)
 	}
 	if o := find(); o.Offer.OnDemandPerHour != 4 || !o.Own || o.Offer.AsOf != "2026-11-01" {
 		t.Errorf("after the sheet: %+v", *o)
 	}
-	if c.sheetRows != 1 || len(c.pr.Own) != 1 {
-		t.Errorf("sheet summary: %d rows, %d offers", c.sheetRows, len(c.pr.Own))
+	if c.sheet.rows != 1 || len(c.pr.Own) != 1 {
+		t.Errorf("sheet summary: %d rows, %d offers", c.sheet.rows, len(c.pr.Own))
 	}
 	// $4.00 / 8 GPUs = $0.50 per GPU-hour: now the cheapest A100 40GB SXM.
 	if f := fitOf(t, c, "a100-40gb-sxm"); f.From.PerGPUHour != 0.5 {
@@ -557,14 +545,14 @@ func TestPriceSheet(t *testing.T) {
 	if c.applySheet("bad.csv", "offer_id,on_demand_per_hour,currency,as_of,source\naws-p4d.24xlarge,cheap,USD,2026-11-01,x\n") {
 		t.Fatal("a sheet with a non-numeric price was accepted")
 	}
-	if !strings.Contains(c.sheetErr, "bad.csv") || !strings.Contains(c.sheetErr, "on_demand_per_hour") {
-		t.Errorf("sheet error %q does not name the file and column", c.sheetErr)
+	if !strings.Contains(c.sheet.err, "bad.csv") || !strings.Contains(c.sheet.err, "on_demand_per_hour") {
+		t.Errorf("sheet error %q does not name the file and column", c.sheet.err)
 	}
 	if o := find(); o.Offer.OnDemandPerHour != 4 {
 		t.Errorf("a refused sheet changed prices: %+v", *o)
 	}
-	if c.applySheet("huge.csv", strings.Repeat("x", maxSheetBytes+1)) || !strings.Contains(c.sheetErr, c.t(page.MsgFileTooBig)) {
-		t.Errorf("an oversized sheet: %q", c.sheetErr)
+	if c.applySheet("huge.csv", strings.Repeat("x", maxSheetBytes+1)) || !strings.Contains(c.sheet.err, c.t(page.MsgFileTooBig)) {
+		t.Errorf("an oversized sheet: %q", c.sheet.err)
 	}
 	c.clearSheet()
 	if o := find(); c.loc().Money(o.Offer.OnDemandPerHour, "USD") != "$21.96" || o.Own {
@@ -581,21 +569,28 @@ func TestPriceSheet(t *testing.T) {
 func TestRulesTable(t *testing.T) {
 	c, _ := load(t)
 	l := c.loc()
-	if len(c.r.Rules) != 2 {
-		t.Fatalf("%d rules on the default page", len(c.r.Rules))
+	if len(c.d.R.Rules) != 2 {
+		t.Fatalf("%d rules on the default page", len(c.d.R.Rules))
 	}
-	if got := l.Bytes(c.r.Rules[0].Bytes); got != "29.92 GiB" {
+	if got := l.Bytes(c.d.R.Rules[0].Bytes); got != "29.92 GiB" {
 		t.Errorf("params×4 = %s", got)
 	}
-	if got := l.Bytes(c.r.Rules[1].Bytes); got != "17.95 GiB" {
+	if got := l.Bytes(c.d.R.Rules[1].Bytes); got != "17.95 GiB" {
 		t.Errorf("weights×1.2 = %s", got)
 	}
-	if c.r.Rules[0].Estimate != c.r.Res.PerGPU.Total() {
-		t.Errorf("one-GPU estimate %d, page total %d", c.r.Rules[0].Estimate, c.r.Res.PerGPU.Total())
+	if c.d.R.Rules[0].Estimate != c.d.R.Res.PerGPU.Total() {
+		t.Errorf("one-GPU estimate %d, page total %d", c.d.R.Rules[0].Estimate, c.d.R.Res.PerGPU.Total())
 	}
+	// Folded by default: its name only; opened (as a link's show=rules
+	// opens it), the table.
 	html := app.HTMLString(c.Render())
-	if !strings.Contains(html, `data-rule="params-x4-bytes"`) || !strings.Contains(html, l.SignedPercent(c.r.Rules[0].Error())) {
-		t.Error("rules table missing from the page")
+	if !strings.Contains(html, `id="rs-fold-rules"`) || strings.Contains(html, `data-rule="params-x4-bytes"`) {
+		t.Error("the rules section is not folded by default")
+	}
+	c.state = c.state.WithOpen(page.SecRules, true)
+	html = app.HTMLString(c.Render())
+	if !strings.Contains(html, `data-rule="params-x4-bytes"`) || !strings.Contains(html, l.SignedPercent(c.d.R.Rules[0].Error())) {
+		t.Error("rules table missing from the opened section")
 	}
 	for f, want := range map[float64]string{0.8712: "+87%", -0.234: "−23%", 0: "+0%"} {
 		if got := l.SignedPercent(f); got != want {
@@ -603,8 +598,8 @@ func TestRulesTable(t *testing.T) {
 		}
 	}
 	c.set(page.FieldTask, estimator.FullFinetune.String())
-	if len(c.r.Rules) != 3 {
-		t.Errorf("%d rules for a full fine-tune, want 3", len(c.r.Rules))
+	if len(c.d.R.Rules) != 3 {
+		t.Errorf("%d rules for a full fine-tune, want 3", len(c.d.R.Rules))
 	}
 }
 
@@ -614,19 +609,19 @@ func TestRulesTable(t *testing.T) {
 func TestCustomModel(t *testing.T) {
 	c, _ := load(t)
 	c.set(page.FieldModel, page.CustomModelID)
-	if c.r.OK || c.errs[page.FieldModel].Key != page.MsgNoCustomModel {
-		t.Errorf("m=custom without a file: result %v, error %v", c.r.OK, c.errs[page.FieldModel])
+	if c.d.R.OK || c.d.Errs[page.FieldModel].Key != page.MsgNoCustomModel {
+		t.Errorf("m=custom without a file: result %v, error %v", c.d.R.OK, c.d.Errs[page.FieldModel])
 	}
 	cfg, err := os.ReadFile("../estimator/testdata/configs/qwen2.5-7b.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !c.applyConfig("config.json", string(cfg)) {
-		t.Fatalf("config refused: %s", c.configErr)
+		t.Fatalf("config refused: %s", c.own.err)
 	}
 	// Qwen2.5-7B: 7,615,616,512 parameters (model card / safetensors total).
-	if !c.r.OK || c.r.Res.Params != 7615616512 || c.state[page.FieldModel] != page.CustomModelID {
-		t.Fatalf("custom model: result %v, params %d, model %q", c.r.OK, c.r.Res.Params, c.state[page.FieldModel])
+	if !c.d.R.OK || c.d.R.Res.Params != 7615616512 || c.state[page.FieldModel] != page.CustomModelID {
+		t.Fatalf("custom model: result %v, params %d, model %q", c.d.R.OK, c.d.R.Res.Params, c.state[page.FieldModel])
 	}
 	if html := app.HTMLString(c.Render()); !strings.Contains(html, c.t(page.MsgYourModel)+": config.json") {
 		t.Error("the loaded config is not in the model list")
@@ -638,20 +633,20 @@ func TestCustomModel(t *testing.T) {
 	}
 	d, _ := load(t)
 	d.applyFragment(frag)
-	if !d.r.OK || d.r.Res.Params != 7615616512 {
-		t.Errorf("a link with the config opened elsewhere: result %v, params %d (%v)", d.r.OK, d.r.Res.Params, d.errs[page.FieldModel])
+	if !d.d.R.OK || d.d.R.Res.Params != 7615616512 {
+		t.Errorf("a link with the config opened elsewhere: result %v, params %d (%v)", d.d.R.OK, d.d.R.Res.Params, d.d.Errs[page.FieldModel])
 	}
 	if c.applyConfig("broken.json", `{"model_type":"llama","hidden_size":4096}`) {
 		t.Fatal("a config without layers was accepted")
 	}
-	if !strings.Contains(c.configErr, "broken.json") || !strings.Contains(c.configErr, "num_hidden_layers") {
-		t.Errorf("config error %q does not name the file and the missing field", c.configErr)
+	if !strings.Contains(c.own.err, "broken.json") || !strings.Contains(c.own.err, "num_hidden_layers") {
+		t.Errorf("config error %q does not name the file and the missing field", c.own.err)
 	}
-	if c.r.Res.Params != 7615616512 {
+	if c.d.R.Res.Params != 7615616512 {
 		t.Error("a refused config replaced the loaded one")
 	}
-	if c.applyConfig("big.json", strings.Repeat(" ", page.MaxConfigBytes+1)) || !strings.Contains(c.configErr, c.t(page.MsgConfigTooBig)) {
-		t.Errorf("an oversized config: %q", c.configErr)
+	if c.applyConfig("big.json", strings.Repeat(" ", page.MaxConfigBytes+1)) || !strings.Contains(c.own.err, c.t(page.MsgConfigTooBig)) {
+		t.Errorf("an oversized config: %q", c.own.err)
 	}
 }
 
@@ -659,11 +654,11 @@ func TestCustomModel(t *testing.T) {
 func TestMaxSeqModelLimit(t *testing.T) {
 	c, _ := load(t)
 	c.set(page.FieldModel, "gpt2") // 1024 positions: an H100 holds far more
-	if !c.r.OK {
-		t.Fatalf("gpt2: %v %v", c.errs, c.general)
+	if !c.d.R.OK {
+		t.Fatalf("gpt2: %v %v", c.d.Errs, c.d.General)
 	}
-	if !c.r.SeqCapped || c.r.MaxSeq != 1024 {
-		t.Errorf("gpt2 on an H100: max seq %d, capped %v; want 1024, capped", c.r.MaxSeq, c.r.SeqCapped)
+	if !c.d.R.SeqCapped || c.d.R.MaxSeq != 1024 {
+		t.Errorf("gpt2 on an H100: max seq %d, capped %v; want 1024, capped", c.d.R.MaxSeq, c.d.R.SeqCapped)
 	}
 	if !strings.Contains(app.HTMLString(c.Render()), c.t(page.MsgModelLimit)) {
 		t.Error("the model limit is not said")
@@ -677,7 +672,7 @@ func TestUpdateBanner(t *testing.T) {
 	if strings.Contains(app.HTMLString(c.Render()), `id="rs-update"`) {
 		t.Fatal("update banner shown without an update")
 	}
-	c.updateReady = true
+	c.start.updateReady = true
 	if !strings.Contains(app.HTMLString(c.Render()), c.t(page.MsgUpdateReady)) {
 		t.Error("no update banner when an update is ready")
 	}
@@ -687,49 +682,49 @@ func TestUpdateBanner(t *testing.T) {
 // selected GPU's datasheet figures and prices every listed offer.
 func TestPerfAndCost(t *testing.T) {
 	c, _ := load(t)
-	if !c.r.Perf.OK || c.r.Perf.P.TimeToFirstToken <= 0 {
-		t.Fatalf("default inference: %+v", c.r.Perf)
+	if !c.d.R.Perf.OK || c.d.R.Perf.P.TimeToFirstToken <= 0 {
+		t.Fatalf("default inference: %+v", c.d.R.Perf)
 	}
 	c.set(page.FieldTask, estimator.FullFinetune.String())
 	c.set(page.FieldGPUs, "8")
 	c.set(page.FieldZeRO, "3")
-	if !c.r.Perf.OK {
-		t.Fatalf("8×H100 ZeRO-3 fine-tune: no speed estimate (%v %v)", c.errs, c.general)
+	if !c.d.R.Perf.OK {
+		t.Fatalf("8×H100 ZeRO-3 fine-tune: no speed estimate (%v %v)", c.d.Errs, c.d.General)
 	}
-	hw, _ := c.job.GPU.Hardware(c.job.In.Weights)
-	p, err := estimator.Throughput(c.job.In, hw, estimator.Efficiency{}, estimator.Workload{})
+	hw, _ := c.d.Job.GPU.Hardware(c.d.Job.In.Weights)
+	p, err := estimator.Throughput(c.d.Job.In, hw, estimator.Efficiency{}, estimator.Workload{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := c.r.Perf.Seconds, estimator.JobTime(p, 1e9); got != want {
+	if got, want := c.d.R.Perf.Seconds, estimator.JobTime(p, 1e9); got != want {
 		t.Errorf("job time %v, want %v", got, want)
 	}
 	// Twice the tokens: the planner's cheapest plan on this GPU costs twice as much.
-	one, ok := c.ps.out.Best(c.job.GPU.ID)
+	one, ok := c.ps.out.Best(c.d.Job.GPU.ID)
 	if !ok || one.Cost <= 0 {
 		t.Fatalf("no planned H100 cost: %+v", c.ps.out.Err)
 	}
 	c.set(page.FieldTrainTokens, "2B")
-	if two, _ := c.ps.out.Best(c.job.GPU.ID); math.Abs(two.Cost/one.Cost-2) > 0.02 {
+	if two, _ := c.ps.out.Best(c.d.Job.GPU.ID); math.Abs(two.Cost/one.Cost-2) > 0.02 {
 		t.Errorf("twice the tokens cost %.3f× as much", two.Cost/one.Cost)
 	}
 	c.set(page.FieldTrainTokens, "lots")
-	if c.errs[page.FieldTrainTokens].Key != page.MsgNotCount {
-		t.Errorf("training tokens %q: error %v", c.state[page.FieldTrainTokens], c.errs[page.FieldTrainTokens])
+	if c.d.Errs[page.FieldTrainTokens].Key != page.MsgNotCount {
+		t.Errorf("training tokens %q: error %v", c.state[page.FieldTrainTokens], c.d.Errs[page.FieldTrainTokens])
 	}
 	c.set(page.FieldTrainTokens, "1B")
 	c.set(page.FieldTask, estimator.Inference.String())
 	c.set(page.FieldOutput, "2048") // the whole 2048-token sequence: no prompt left
-	if c.errs[page.FieldOutput].OK() {
+	if c.d.Errs[page.FieldOutput].OK() {
 		t.Error("generating the whole sequence left no prompt but no error")
 	}
 	c.set(page.FieldOutput, "512")
 	c.set(page.FieldGPU, "rtx-pro-6000") // now with datasheet figures
-	if !c.r.Perf.OK || strings.Contains(app.HTMLString(c.Render()), `id="rs-no-perf"`) {
+	if !c.d.R.Perf.OK || strings.Contains(app.HTMLString(c.Render()), `id="rs-no-perf"`) {
 		t.Error("the RTX PRO 6000, with datasheet figures, got no speed estimate")
 	}
 	c.set(page.FieldGPU, "t4") // 16 GiB of weights do not fit one T4: no speed for a job that cannot run
-	if c.r.Perf.OK || !strings.Contains(app.HTMLString(c.Render()), `id="rs-no-perf"`) {
+	if c.d.R.Perf.OK || !strings.Contains(app.HTMLString(c.Render()), `id="rs-no-perf"`) {
 		t.Error("a job that does not fit got a speed estimate")
 	}
 }
@@ -753,7 +748,7 @@ func TestTablesAgreeWithPlan(t *testing.T) {
 		t.Fatalf("no cheapest pick: %v", c.ps.out.Err)
 	}
 	l := c.loc()
-	html := app.HTMLString(c.renderFit())
+	html := fitHTML(c)
 	row := rowOf(t, html, `data-gpu="`+cheap.Offer.GPU+`"`)
 	if !strings.Contains(row, l.Money(cheap.Cost, c.ps.out.Currency)) || !strings.Contains(row, c.t(page.MsgCheapest)) {
 		t.Errorf("fit row of the cheapest pick's GPU lacks its cost %s and badge: %s", l.Money(cheap.Cost, c.ps.out.Currency), row)
@@ -766,21 +761,21 @@ func TestTablesAgreeWithPlan(t *testing.T) {
 	}
 	// Sorted by cost, the cheapest pick's GPU is first.
 	c.set(page.FieldSort, page.SortCost.String())
-	html = app.HTMLString(c.renderFit())
+	html = fitHTML(c)
 	first := html[strings.Index(html, "<tbody"):]
 	if i := strings.Index(first, "data-gpu="); i < 0 || !strings.HasPrefix(first[i:], `data-gpu="`+cheap.Offer.GPU+`"`) {
 		t.Errorf("sorted by cost, the first row is not %s", cheap.Offer.GPU)
 	}
 	// The offers table of the pick's GPU prices the pick's offer as the pick.
 	c.apply(applyPlan{GPU: cheap.Offer.GPU, Plan: cheap.Plan})
-	c.allOffers = true
+	c.open.allOffers = true
 	c.recompute()
 	x, ok := c.ps.out.ByOffer[cheap.Offer.ID]
 	if !ok {
 		t.Fatalf("offer %s not planned after applying its plan", cheap.Offer.ID)
 	}
 	want := c.ps.out.Cands[x]
-	html = app.HTMLString(c.renderOffers())
+	html = offersHTML(c)
 	row = rowOf(t, html, `data-offer="`+cheap.Offer.ID+`"`)
 	if !strings.Contains(row, l.Money(want.Cost, c.ps.out.Currency)) || !strings.Contains(row, `data-gpus="`+strconv.Itoa(want.Plan.GPUs)+`"`) {
 		t.Errorf("offer row of %s lacks the planner's cost %s or plan %+v: %s", cheap.Offer.ID, l.Money(want.Cost, c.ps.out.Currency), want.Plan, row)
@@ -911,8 +906,8 @@ func TestPinAndCompare(t *testing.T) {
 	if d.pin == nil || d.pin[page.FieldGPU] != "t4" || d.state[page.FieldGPU] != "a100-80gb-sxm" {
 		t.Fatalf("link %q: pin %v, gpu %s", frag, d.pin, d.state[page.FieldGPU])
 	}
-	if !d.pinned.OK || d.pinned.Res.PerGPU.Weights >= d.r.Res.PerGPU.Weights {
-		t.Errorf("pinned int8 weights %d, live bf16 %d", d.pinned.Res.PerGPU.Weights, d.r.Res.PerGPU.Weights)
+	if !d.d.Pinned.OK || d.d.Pinned.Res.PerGPU.Weights >= d.d.R.Res.PerGPU.Weights {
+		t.Errorf("pinned int8 weights %d, live bf16 %d", d.d.Pinned.Res.PerGPU.Weights, d.d.R.Res.PerGPU.Weights)
 	}
 	html := app.HTMLString(d.Render())
 	if !strings.Contains(html, `id="rs-compare"`) || !strings.Contains(html, "T4") {
@@ -937,14 +932,14 @@ func TestEmbed(t *testing.T) {
 // spreadsheet can use.
 func TestExport(t *testing.T) {
 	c, _ := load(t)
-	rows := strings.Split(strings.TrimSpace(c.exportCSV()), "\n")
+	rows := strings.Split(strings.TrimSpace(page.ExportCSV(c.viewIn())), "\n")
 	if len(rows) != 1+3+len(c.ps.out.Cands) || len(c.ps.out.Cands) < len(c.ps.out.Points) || !strings.HasPrefix(rows[1], "cheapest,") {
 		t.Errorf("CSV: %d rows, first %q", len(rows), rows[1])
 	}
-	if js := c.exportJSON(); !strings.Contains(js, `"pick": "value"`) || !strings.Contains(js, `"memory_per_gpu_bytes"`) {
+	if js := page.ExportJSON(c.viewIn(), c.link().Encode(page.DefaultState)); !strings.Contains(js, `"pick": "value"`) || !strings.Contains(js, `"memory_per_gpu_bytes"`) {
 		t.Error("JSON export lacks the picks or the memory")
 	}
-	if md := c.exportMarkdown(); !strings.Contains(md, "| Weights | 14.96 GiB |") {
+	if md := page.ExportMarkdown(c.viewIn()); !strings.Contains(md, "| Weights | 14.96 GiB |") {
 		t.Errorf("Markdown export:\n%s", md)
 	}
 }
@@ -960,14 +955,14 @@ func TestHardwareWarnings(t *testing.T) {
 	}{{"a100-80gb-sxm", estimator.FP8, page.MsgHWNoFP8}, {"h100-sxm", estimator.FP4, page.MsgHWNoFP4}, {"v100-32gb", estimator.BF16, page.MsgHWNoBF16}} {
 		c.set(page.FieldGPU, tc.gpu)
 		c.set(page.FieldPrecision, tc.d.String())
-		if !slices.Contains(c.r.HWWarn, tc.want) {
-			t.Errorf("%s on %s: warnings %v", tc.d, tc.gpu, c.r.HWWarn)
+		if !slices.Contains(c.d.R.HWWarn, tc.want) {
+			t.Errorf("%s on %s: warnings %v", tc.d, tc.gpu, c.d.R.HWWarn)
 		}
 	}
 	c.set(page.FieldGPU, "b200")
 	c.set(page.FieldPrecision, estimator.FP4.String())
-	if len(c.r.HWWarn) != 0 {
-		t.Errorf("fp4 on a B200: warnings %v", c.r.HWWarn)
+	if len(c.d.R.HWWarn) != 0 {
+		t.Errorf("fp4 on a B200: warnings %v", c.d.R.HWWarn)
 	}
 }
 
@@ -979,9 +974,9 @@ func TestServing(t *testing.T) {
 	c.set(page.FieldRPS, "20")
 	v := c.ps.out.Serve
 	if c.ps.out.Kind != planner.Serving || !v.OK || v.Replicas < 1 || v.Monthly <= 0 {
-		t.Fatalf("serving 20 req/s: %+v (%v %v %v)", v, c.errs, c.general, c.ps.out.Err)
+		t.Fatalf("serving 20 req/s: %+v (%v %v %v)", v, c.d.Errs, c.d.General, c.ps.out.Err)
 	}
-	if v.TTFTP95 > c.job.TTFT || v.TPOT > c.job.TPOT {
+	if v.TTFTP95 > c.d.Job.TTFT || v.TPOT > c.d.Job.TPOT {
 		t.Errorf("the cheapest plan misses the targets: %+v", v)
 	}
 	if v.Monthly != c.ps.out.Picks[0].Cost {
@@ -992,8 +987,8 @@ func TestServing(t *testing.T) {
 		t.Error("the serving section or its input is missing")
 	}
 	c.set(page.FieldTTFT, "abc")
-	if c.errs[page.FieldTTFT].Key != page.MsgNotNumber {
-		t.Errorf("ttft abc: %v", c.errs[page.FieldTTFT])
+	if c.d.Errs[page.FieldTTFT].Key != page.MsgNotNumber {
+		t.Errorf("ttft abc: %v", c.d.Errs[page.FieldTTFT])
 	}
 	c.set(page.FieldTTFT, "2000")
 	c.set(page.FieldRPS, "")
@@ -1006,7 +1001,7 @@ func TestServing(t *testing.T) {
 		t.Errorf("currency %q", c.ps.out.Currency)
 	}
 	c.set(page.FieldCurrency, "XXX")
-	if c.errs[page.FieldCurrency].OK() {
+	if c.d.Errs[page.FieldCurrency].OK() {
 		t.Error("an unknown currency was accepted")
 	}
 }
@@ -1018,17 +1013,17 @@ func TestAssumptions(t *testing.T) {
 	c.set(page.FieldTask, estimator.FullFinetune.String())
 	c.set(page.FieldGPUs, "8")
 	c.set(page.FieldZeRO, "3")
-	base := c.r.Perf
+	base := c.d.R.Perf
 	if !base.OK {
-		t.Fatalf("no speed: %v %v", c.errs, c.general)
+		t.Fatalf("no speed: %v %v", c.d.Errs, c.d.General)
 	}
 	c.set(page.FieldMFU, strconv.FormatFloat(base.Eff.MFU/2, 'f', -1, 64))
-	if c.r.Perf.Eff.MFU != base.Eff.MFU/2 || c.r.Perf.P.TokensPerSecond >= base.P.TokensPerSecond {
-		t.Errorf("half the MFU: %v tokens/s (was %v), MFU %v", c.r.Perf.P.TokensPerSecond, base.P.TokensPerSecond, c.r.Perf.Eff.MFU)
+	if c.d.R.Perf.Eff.MFU != base.Eff.MFU/2 || c.d.R.Perf.P.TokensPerSecond >= base.P.TokensPerSecond {
+		t.Errorf("half the MFU: %v tokens/s (was %v), MFU %v", c.d.R.Perf.P.TokensPerSecond, base.P.TokensPerSecond, c.d.R.Perf.Eff.MFU)
 	}
 	c.set(page.FieldMFU, "1.5")
-	if c.r.OK || c.errs[page.FieldMFU].Key != page.MsgRange {
-		t.Errorf("MFU 1.5: %v", c.errs[page.FieldMFU])
+	if c.d.R.OK || c.d.Errs[page.FieldMFU].Key != page.MsgRange {
+		t.Errorf("MFU 1.5: %v", c.d.Errs[page.FieldMFU])
 	}
 	c.set(page.FieldMFU, "")
 	if html := app.HTMLString(c.Render()); !strings.Contains(html, `id="rs-fx"`) || !strings.Contains(html, "RUB") {
@@ -1104,11 +1099,11 @@ func TestPlannerAssumptions(t *testing.T) {
 	c.set(page.FieldSpotRate, "0.3")
 	c.set(page.FieldCkptWrite, "2GB")
 	c.set(page.FieldRestart, "15m")
-	a := page.PlanRequest(c.job).Assumptions
+	a := page.PlanRequest(c.d.Job).Assumptions
 	if a.SpotInterruptionsPerMonth != 0.3 || a.CheckpointWriteBytesPerSecond != 2e9 || a.RestartSeconds != 900 {
 		t.Errorf("assumptions sent to the planner: %+v", a)
 	}
-	x, ok := c.ps.out.Best(c.job.GPU.ID)
+	x, ok := c.ps.out.Best(c.d.Job.GPU.ID)
 	if !ok || x.CheckpointEvery <= 0 || x.SpotPerMonth != 0.3 {
 		t.Fatalf("spot plan on H100: ok %v, checkpoint every %v s, %v reclaims/month", ok, x.CheckpointEvery, x.SpotPerMonth)
 	}
@@ -1117,7 +1112,7 @@ func TestPlannerAssumptions(t *testing.T) {
 	}
 	for f, bad := range map[page.Field]string{page.FieldSpotRate: "1.5", page.FieldCkptWrite: "fast", page.FieldRestart: "soon"} {
 		c.set(f, bad)
-		if c.errs[f].OK() {
+		if c.d.Errs[f].OK() {
 			t.Errorf("%s %q accepted", page.FieldNames[f], bad)
 		}
 		c.set(f, "")
@@ -1149,7 +1144,7 @@ func TestAnswerKeptWhileFieldInvalid(t *testing.T) {
 		t.Fatalf("no plan on the default page: %v", c.ps.out.Err)
 	}
 	c.set(page.FieldBatch, "abc")
-	if c.r.OK {
+	if c.d.R.OK {
 		t.Fatal("batch abc gave a result")
 	}
 	html := app.HTMLString(c.Render())
@@ -1159,8 +1154,8 @@ func TestAnswerKeptWhileFieldInvalid(t *testing.T) {
 	}
 	c.set(page.FieldBatch, "4")
 	html = app.HTMLString(c.Render())
-	if !c.r.OK || !c.ps.out.OK || strings.Contains(html, `id="rs-answer-stale"`) || strings.Count(html, `data-kind="`) != 3 {
-		t.Errorf("after batch 4: result %v, plan %v, stale note %v", c.r.OK, c.ps.out.OK, strings.Contains(html, `id="rs-answer-stale"`))
+	if !c.d.R.OK || !c.ps.out.OK || strings.Contains(html, `id="rs-answer-stale"`) || strings.Count(html, `data-kind="`) != 3 {
+		t.Errorf("after batch 4: result %v, plan %v, stale note %v", c.d.R.OK, c.ps.out.OK, strings.Contains(html, `id="rs-answer-stale"`))
 	}
 }
 
@@ -1176,11 +1171,11 @@ func TestApplyFragmentReportsChange(t *testing.T) {
 	}
 	// "#%" holds the default view but a part the page cannot read: its note
 	// is a change on screen, and so is the note going away.
-	if !c.applyFragment("%") || !slices.Equal(c.linkIgnored, []string{"%"}) {
-		t.Errorf(`"%%" on the default view: change not reported, ignored %q`, c.linkIgnored)
+	if !c.applyFragment("%") || !slices.Equal(c.notes.link, []string{"%"}) {
+		t.Errorf(`"%%" on the default view: change not reported, ignored %q`, c.notes.link)
 	}
-	if !c.applyFragment("") || len(c.linkIgnored) != 0 {
-		t.Errorf("the note on an ignored part did not go: %q", c.linkIgnored)
+	if !c.applyFragment("") || len(c.notes.link) != 0 {
+		t.Errorf("the note on an ignored part did not go: %q", c.notes.link)
 	}
 	if !c.applyFragment("m=qwen2.5-7b") || c.state[page.FieldModel] != "qwen2.5-7b" {
 		t.Errorf("a link to another model: model %s", c.state[page.FieldModel])
@@ -1216,9 +1211,10 @@ func TestSelectOptionsHTML(t *testing.T) {
 // plans, and an input before it computes at once.
 func TestFirstScreenComputesNothing(t *testing.T) {
 	newCalc := func() *Calculator {
-		c := &Calculator{base: catalog.Default(), state: page.DefaultState, archs: page.Archs{}}
-		c.pr = page.NewPrices(c.base, nil)
-		c.static[staticResult] = app.Window().GetElementByID("rs-result") // a stand-in
+		c := &Calculator{state: page.DefaultState}
+		c.sheet.base = catalog.Default()
+		c.pr = page.NewPrices(c.sheet.base, nil)
+		c.start.static[staticResult] = app.Window().GetElementByID("rs-result") // a stand-in
 		return c
 	}
 	c := newCalc()
@@ -1226,16 +1222,16 @@ func TestFirstScreenComputesNothing(t *testing.T) {
 		t.Fatal("default view with a static copy: not the first screen")
 	}
 	c.recompute()
-	if c.r.OK || c.job.Model.ID != "" || !c.ps.pending() {
-		t.Fatalf("first screen: result %v, job model %q, plan pending %v", c.r.OK, c.job.Model.ID, c.ps.pending())
+	if c.d.R.OK || c.d.Job.Model.ID != "" || !c.ps.pending() {
+		t.Fatalf("first screen: result %v, job model %q, plan pending %v", c.d.R.OK, c.d.Job.Model.ID, c.ps.pending())
 	}
 	if html := app.HTMLString(c.renderInputs()); strings.Contains(html, `id="rs-spot-interruptions"`) || !strings.Contains(html, `id="rs-assumptions"`) {
 		t.Error("first screen: the Assumptions box is missing or already filled")
 	}
-	c.firstStepDone = true // what showRest's first step sets before it recomputes
+	c.start.firstStepDone = true // what showRest's first step sets before it recomputes
 	c.recompute()
-	if !c.r.OK || c.job.Model.ID == "" || !c.ps.out.OK || c.firstScreen() {
-		t.Fatalf("first step: result %v, job model %q, plan %v", c.r.OK, c.job.Model.ID, c.ps.out.OK)
+	if !c.d.R.OK || c.d.Job.Model.ID == "" || !c.ps.out.OK || c.firstScreen() {
+		t.Fatalf("first step: result %v, job model %q, plan %v", c.d.R.OK, c.d.Job.Model.ID, c.ps.out.OK)
 	}
 	if html := app.HTMLString(c.renderInputs()); !strings.Contains(html, `id="rs-spot-interruptions"`) {
 		t.Error("after the first step the Assumptions box is still empty")
@@ -1244,8 +1240,8 @@ func TestFirstScreenComputesNothing(t *testing.T) {
 	c = newCalc()
 	c.recompute()
 	c.set(page.FieldBatch, "4")
-	if !c.r.OK || c.firstScreen() {
-		t.Errorf("an input on the first screen: result %v", c.r.OK)
+	if !c.d.R.OK || c.firstScreen() {
+		t.Errorf("an input on the first screen: result %v", c.d.R.OK)
 	}
 }
 
@@ -1269,7 +1265,7 @@ func TestVerifySaysHowToCheck(t *testing.T) {
 	} {
 		calc, _ := load(t)
 		calc.state = page.ParseFragment(c.frag, page.DefaultState)
-		calc.firstStepDone = true
+		calc.start.firstStepDone = true
 		calc.recompute()
 		html := app.HTMLString(calc.Render())
 		msgs := page.Messages[c.lang]
@@ -1297,13 +1293,13 @@ func TestFitFromInPageCurrency(t *testing.T) {
 		t.Fatal("the catalog has no RUB rate")
 	}
 	usd := map[string]string{}
-	for _, r := range c.fitRows() {
+	for _, r := range viewOf(c).Fit.Rows {
 		usd[r.GPU] = r.From
 	}
 	c.set(page.FieldCurrency, "RUB")
 	l := c.loc()
 	n := 0
-	for _, r := range c.fitRows() {
+	for _, r := range viewOf(c).Fit.Rows {
 		f := fitOf(t, c, r.GPU).From
 		if !(f.PerGPUHour > 0) {
 			continue
@@ -1330,12 +1326,29 @@ func TestCheckpointingFact(t *testing.T) {
 	}
 	c.state = page.ParseFragment("m=llama-3.1-70b&t=qlora&b=4&s=4096&l=ru", page.DefaultState)
 	c.recompute()
-	if !c.r.OK || c.r.Res.Fits || !c.r.HasCheckpointed {
-		t.Fatalf("70B QLoRA at 4 × 4096: ok %v, fits %v, checkpointed %v", c.r.OK, c.r.Res.Fits, c.r.HasCheckpointed)
+	if !c.d.R.OK || c.d.R.Res.Fits || !c.d.R.HasCheckpointed {
+		t.Fatalf("70B QLoRA at 4 × 4096: ok %v, fits %v, checkpointed %v", c.d.R.OK, c.d.R.Res.Fits, c.d.R.HasCheckpointed)
 	}
 	html := app.HTMLString(c.Render())
-	want := c.loc().Bytes(c.r.Checkpointed.PerGPU.Total()) + " · ✗ " + c.t(page.MsgDoesNotFit)
+	want := c.loc().Bytes(c.d.R.Checkpointed.PerGPU.Total()) + " · ✗ " + c.t(page.MsgDoesNotFit)
 	if !strings.Contains(html, `id="rs-with-gc"`) || !strings.Contains(html, want) || !strings.Contains(html, "С пересчётом активаций") {
 		t.Errorf("the checkpointing line is missing or wrong: want %q", want)
 	}
+}
+
+// viewOf is the view the page renders now.
+func viewOf(c *Calculator) *page.View {
+	v := page.BuildView(c.viewIn())
+	return &v
+}
+
+// offersHTML and fitHTML are the offers and fit sections as the page renders them.
+func offersHTML(c *Calculator) string {
+	v := viewOf(c)
+	return app.HTMLString((&offersSection{V: v.Offers, Lang: v.Lang}).Render())
+}
+
+func fitHTML(c *Calculator) string {
+	v := viewOf(c)
+	return app.HTMLString((&fitSection{V: v.Fit, Lang: v.Lang, Sort: c.state[page.FieldSort]}).Render())
 }

@@ -18,7 +18,7 @@ func BenchmarkStartup(b *testing.B) {
 	for b.Loop() {
 		c := &Calculator{}
 		c.OnInit()
-		if !c.r.OK {
+		if !c.d.R.OK {
 			b.Fatal("no result")
 		}
 	}
@@ -64,7 +64,7 @@ type benchPage struct {
 	ctx app.Context
 }
 
-func (p *benchPage) OnMount(ctx app.Context) { p.ctx = ctx; p.Calculator.OnMount(ctx) }
+func (p *benchPage) OnMount(ctx app.Context) { p.ps.ctx = ctx; p.Calculator.OnMount(ctx) }
 
 // BenchmarkUpdate is one input change through the engine: compute and the
 // DOM update (in the browser, through syscall/js). Run it in Chromium with
@@ -83,7 +83,7 @@ func BenchmarkUpdate(b *testing.B) {
 	for b.Loop() {
 		i++
 		v := []string{"2", "8"}[i%2]
-		p.ctx.Dispatch(func(ctx app.Context) { p.set(page.FieldBatch, v) })
+		p.ps.ctx.Dispatch(func(ctx app.Context) { p.set(page.FieldBatch, v) })
 		e.ConsumeAll()
 	}
 }
@@ -105,8 +105,11 @@ func BenchmarkMountParts(b *testing.B) {
 		name string
 		ui   func() app.UI
 	}{
-		{"answer", c.renderAnswer}, {"inputs", c.renderInputs}, {"result", c.renderResult}, {"perf", c.renderPerf},
-		{"rules", c.renderRules}, {"fit", c.renderFit}, {"offers", c.renderOffers}, {"export", c.renderExport},
+		{"answer", func() app.UI { return c.renderAnswer(&viewOf(c).Answer) }}, {"inputs", c.renderInputs}, {"result", func() app.UI { return c.resultSection(viewOf(c)) }},
+		{"perf", func() app.UI { return &perfSection{V: viewOf(c).Perf, Lang: "en"} }},
+		{"rules", func() app.UI { return &rulesSection{V: viewOf(c).Rules, Lang: "en"} }},
+		{"fit", func() app.UI { return &fitSection{V: viewOf(c).Fit, Lang: "en"} }},
+		{"offers", func() app.UI { return &offersSection{V: viewOf(c).Offers, Lang: "en"} }}, {"export", c.renderExport},
 		{"prices", c.renderPrices}, {"custom", c.renderCustomModel},
 	} {
 		b.Run(part.name, func(b *testing.B) {
@@ -133,24 +136,24 @@ func TestRestShownInSteps(t *testing.T) {
 	if err := e.Load(p); err != nil {
 		t.Fatal(err)
 	}
-	if p.restShown != 0 {
-		t.Fatalf("before mount: %d sections below the first screen, want 0", p.restShown)
+	if p.start.restShown != 0 {
+		t.Fatalf("before mount: %d sections below the first screen, want 0", p.start.restShown)
 	}
 	var seen []int
 	for range 20 {
 		e.ConsumeNext()
-		if n := p.restShown; n > 0 && (len(seen) == 0 || seen[len(seen)-1] != n) {
+		if n := p.start.restShown; n > 0 && (len(seen) == 0 || seen[len(seen)-1] != n) {
 			seen = append(seen, n)
 		}
-		if p.restShown == len(p.restSections()) && !p.ps.pending() {
+		if p.start.restShown == len(p.restSections(&page.View{})) && !p.ps.pending() {
 			break
 		}
 	}
 	// The stages, then every section (the last step).
-	if want := append(slices.Clone(restStages), len(p.restSections())); !slices.Equal(seen, want) {
+	if want := append(slices.Clone(restStages), len(p.restSections(&page.View{}))); !slices.Equal(seen, want) {
 		t.Errorf("sections shown in steps %v, want %v", seen, want)
 	}
-	if !p.live || p.ps.pending() {
-		t.Errorf("after the steps: live %v, plan pending %v", p.live, p.ps.pending())
+	if !p.start.live || p.ps.pending() {
+		t.Errorf("after the steps: live %v, plan pending %v", p.start.live, p.ps.pending())
 	}
 }

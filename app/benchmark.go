@@ -17,7 +17,7 @@ import (
 
 func (c *Calculator) renderBenchmark() app.UI {
 	l := c.loc()
-	j := &c.job
+	j := &c.d.Job
 	var status app.UI = app.Text("")
 	switch {
 	case j.CalBad:

@@ -18,17 +18,17 @@ func TestBenchmarkCalibration(t *testing.T) {
 	c, _ := load(t)
 	c.set(page.FieldEngine, "vllm")
 	c.set(page.FieldGPU, "h100-sxm")
-	if !c.r.OK || !c.r.Perf.OK {
-		t.Fatalf("vLLM on H100: %v %v", c.errs, c.general)
+	if !c.d.R.OK || !c.d.R.Perf.OK {
+		t.Fatalf("vLLM on H100: %v %v", c.d.Errs, c.d.General)
 	}
-	ttft := c.r.Perf.P.TimeToFirstToken
+	ttft := c.d.R.Perf.P.TimeToFirstToken
 	c.set(page.FieldCalibration, "h100-sxm,vllm,23.6,0.79,0.69")
-	j := c.job
+	j := c.d.Job
 	if !j.CalApplied || math.Abs(j.In.RequestSeconds-0.0236) > 1e-12 || j.Eff.InferenceMFU != 0.79 || j.Eff.BandwidthUtil != 0.69 {
 		t.Fatalf("calibration not applied: %+v", j.Cal)
 	}
-	if got := c.r.Perf.P.TimeToFirstToken; got == ttft || c.r.Perf.Eff.BandwidthUtil != 0.69 {
-		t.Errorf("speed box unchanged: TTFT %v (was %v), bandwidth share %v", got, ttft, c.r.Perf.Eff.BandwidthUtil)
+	if got := c.d.R.Perf.P.TimeToFirstToken; got == ttft || c.d.R.Perf.Eff.BandwidthUtil != 0.69 {
+		t.Errorf("speed box unchanged: TTFT %v (was %v), bandwidth share %v", got, ttft, c.d.R.Perf.Eff.BandwidthUtil)
 	}
 	html := app.HTMLString(c.renderBenchmark())
 	for _, id := range []string{"rs-calibration", "rs-calibration-status"} {
@@ -41,24 +41,24 @@ func TestBenchmarkCalibration(t *testing.T) {
 	}
 	// A user's own assumption wins over the calibration's.
 	c.set(page.FieldBWUtil, "0.5")
-	if c.job.Eff.BandwidthUtil != 0.5 {
-		t.Errorf("bandwidth share %v, want the field's 0.5", c.job.Eff.BandwidthUtil)
+	if c.d.Job.Eff.BandwidthUtil != 0.5 {
+		t.Errorf("bandwidth share %v, want the field's 0.5", c.d.Job.Eff.BandwidthUtil)
 	}
 	c.set(page.FieldBWUtil, "")
 	// Another GPU: kept in the link, not applied, and the box says why.
 	c.set(page.FieldGPU, "h200-sxm")
-	if !c.r.OK || c.job.CalApplied || c.job.In.RequestSeconds != 0 || !strings.Contains(app.HTMLString(c.renderBenchmark()), "h100-sxm") {
-		t.Errorf("calibration applied on another GPU: %+v", c.job.Cal)
+	if !c.d.R.OK || c.d.Job.CalApplied || c.d.Job.In.RequestSeconds != 0 || !strings.Contains(app.HTMLString(c.renderBenchmark()), "h100-sxm") {
+		t.Errorf("calibration applied on another GPU: %+v", c.d.Job.Cal)
 	}
 	// A hand-edited link: ignored, the estimate stands, the box says so.
 	c.set(page.FieldGPU, "h100-sxm")
 	c.set(page.FieldCalibration, "h100-sxm,vllm,oops")
-	if !c.r.OK || !c.job.CalBad || !strings.Contains(app.HTMLString(c.renderBenchmark()), c.t(page.MsgBenchBad)) {
-		t.Errorf("bad calibration: ok %v, %v %v", c.r.OK, c.errs, c.general)
+	if !c.d.R.OK || !c.d.Job.CalBad || !strings.Contains(app.HTMLString(c.renderBenchmark()), c.t(page.MsgBenchBad)) {
+		t.Errorf("bad calibration: ok %v, %v %v", c.d.R.OK, c.d.Errs, c.d.General)
 	}
 	// Training hides the box and ignores the field.
 	c.set(page.FieldTask, "finetune")
-	if !c.r.OK || c.job.CalBad || app.HTMLString(c.renderBenchmark()) != "" {
-		t.Errorf("training: %v", c.job.CalBad)
+	if !c.d.R.OK || c.d.Job.CalBad || app.HTMLString(c.renderBenchmark()) != "" {
+		t.Errorf("training: %v", c.d.Job.CalBad)
 	}
 }

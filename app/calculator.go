@@ -21,103 +21,113 @@ type Calculator struct {
 	app.Compo
 
 	state page.ViewState
-	archs page.Archs
-	live  bool // set in the browser once the app has taken over the prerendered page
-	// restShown is how many of the sections below the first screen
-	// (restSections: rules, fit table, offers, export, files) are
-	// rendered. The prerendered page has them all; in the browser they
-	// follow one at a time after the app is live, with the main thread
-	// free between them, so the first render (the start-up cost users
-	// wait for) stays small and inputs answer while the rest arrives.
-	restShown int
-	now       time.Time // zero outside the browser, so the static page carries no staleness flags
-	embed     bool      // #embed=1: results only, for an iframe in a docs page
-	// overridesOpen keeps the overheads box open once the user typed in it.
-	overridesOpen bool
-	allOffers     bool
-
-	// base is the built-in catalog; pr is base with the user's price sheet
-	// (prices.go) applied.
-	base      *catalog.Catalog
-	pr        page.Prices
-	sheetName string
-	sheetRows int
-	sheetErr  string
-	load      loadState // a sheet being applied, saved files (prices.go)
-
-	// updateReady is set when the service worker has a newer build.
-	updateReady bool
-	// linkCopied / shareURL: result of "Copy link" (clipboard, or the URL
-	// shown for copying by hand where the clipboard is refused).
-	linkCopied bool
-	shareURL   string
-	copied     page.MsgKey // what the last copy button put on the clipboard (0: nothing)
-
-	// custom is the user's own config.json (custommodel.go), or nil.
-	custom     *estimator.Arch
-	customName string
-	customText string
-	configErr  string
-
-	// pin is the configuration kept for comparison ("Pin"), or nil.
-	pin *page.ViewState
-	// cmp is the comparison's offers (compare.go), in the link as
-	// page.CompareKey; cmpFull: the last add found it full.
-	cmp     []string
-	cmpFull bool
-	// jobEdit is the field of the job line open for editing (jobline.go);
-	// jobEditing says one is.
-	jobEdit    page.Field
-	jobEditing bool
-	// linkIgnored: the parts of the opened link that do not decode (routes.go);
-	// cmpIgnored: the values of its comparison that do not read (page.ParseCompare).
-	linkIgnored, cmpIgnored []string
-
-	// derived by recompute
-	job     page.Job
-	errs    [page.NFields]page.FieldErr
-	general []page.FieldErr
-	r       page.Results
-	pinned  page.Results // the pin's results, when pin is set
-	pinJob  page.Job
-
+	now   time.Time // zero outside the browser, so the static page carries no staleness flags
+	embed bool      // #embed=1: results only, for an iframe in a docs page
+	// open is what the user opened that the view keeps open.
+	open disclosure
+	// pr is the catalog with the user's price sheet applied; sheet is the
+	// sheet (prices.go).
+	pr    page.Prices
+	sheet priceSheet
+	share shareState // "Copy link" and the fragment's writes
+	own   ownModel   // the user's own config.json (custommodel.go)
+	// pin is the configuration kept for comparison ("Pin"), or nil; cmp
+	// is the comparison's offers (compare.go).
+	pin   *page.ViewState
+	cmp   compareList
+	edit  jobEdit   // the part of the job line open for editing (jobline.go)
+	notes linkNotes // what the opened link held that the page could not read (routes.go)
+	// d is the state's job and results (recompute).
+	d page.Derived
 	// ps is the planner's answer as the page's state (planState). In the
 	// browser the planner runs after the tables are on screen (pending
 	// meanwhile); natively and in the prerendered page it runs with the
 	// rest.
 	ps planState
-	// static holds the static page's sections standing in for the live
-	// ones on the default view (static.go); firstStepDone ends the first
-	// screen's.
-	static        [nStatic]app.Value
-	firstStepDone bool
-	urlSeq        atomic.Int64 // the newest fragment write (syncURL)
-	ctx           app.Context
-	hasCtx        bool
+	// start is the page's start-up in the browser (static.go, showRest).
+	start staging
+}
+
+// disclosure is what the user opened: the overheads box (kept open once
+// the user typed in it) and the whole offers table.
+type disclosure struct {
+	overrides, allOffers bool
+}
+
+// shareState is the result of "Copy link" (copied to the clipboard, or
+// the URL shown for copying by hand where the clipboard is refused), what
+// the last copy button put on the clipboard (0: nothing), and the newest
+// fragment write (syncURL).
+type shareState struct {
+	copied bool
+	url    string
+	what   page.MsgKey
+	seq    atomic.Int64
+}
+
+// ownModel is the user's own config.json: parsed (nil: none), its file
+// name, its text and why it did not read.
+type ownModel struct {
+	arch            *estimator.Arch
+	name, text, err string
+}
+
+// compareList is the comparison's offers, in the link as page.CompareKey;
+// full: the last add found it full.
+type compareList struct {
+	ids  []string
+	full bool
+}
+
+// jobEdit is the field of the job line open for editing, when open.
+type jobEdit struct {
+	f    page.Field
+	open bool
+}
+
+// linkNotes are the parts of the opened link that do not decode, and the
+// values of its comparison that do not read (page.ParseCompare).
+type linkNotes struct{ link, cmp []string }
+
+// staging is the start-up in the browser: live is set once the app has
+// taken over the prerendered page; static holds the static page's
+// sections standing in for the live ones on the default view (static.go)
+// and firstStepDone ends the first screen's; restShown is how many of
+// the sections below the first screen (restSections) are rendered. The
+// prerendered page has them all; in the browser they follow in steps
+// after the app is live, with the main thread free between them, so the
+// first render (the start-up cost users wait for) stays small and inputs
+// answer while the rest arrives.
+//
+// updateReady is set when the service worker has a newer build.
+type staging struct {
+	live, updateReady bool
+	restShown         int
+	static            [nStatic]app.Value
+	firstStepDone     bool
 }
 
 // OnInit sets defaults; it runs natively, in the browser and during static
 // prerendering, so the generated index.html already shows an estimate.
 func (c *Calculator) OnInit() {
 	Mark("rightsize:init")
-	c.base = catalog.Default()
-	c.pr = page.NewPrices(c.base, nil)
-	c.archs = page.Archs{}
+	c.sheet.base = catalog.Default()
+	c.pr = page.NewPrices(c.sheet.base, nil)
 	c.state = page.DefaultState
 	if !app.IsClient {
-		c.restShown = len(c.restSections())
+		c.start.restShown = nRest
 		// The prerendered page plans on the catalog's newest price date,
 		// so its picks rest on the prices the live page's will on the day
 		// the site is built (the freshness window passes stale prices
 		// over); it shows no age grades, which need the visitor's clock.
-		if d, err := time.Parse(time.DateOnly, c.base.NewestAsOf()); err == nil {
+		if d, err := time.Parse(time.DateOnly, c.sheet.base.NewestAsOf()); err == nil {
 			c.pr.Today = d
 		}
 	}
 	if app.IsClient {
 		c.now = time.Now() // staleness grades only in the browser, never in the prerendered page
 		c.pr.Today, c.pr.Yield = c.now, planYield()
-		c.static = staticPage
+		c.start.static = staticPage
 	}
 	c.recompute()
 	Mark("rightsize:computed")
@@ -131,18 +141,19 @@ func (c *Calculator) OnMount(ctx app.Context) {
 	ctx.Handle(actionApply, c.onApply)
 	ctx.Handle(actionField, c.onFieldAction)
 	ctx.Handle(actionCompare, c.onCompareAction)
-	c.ctx, c.hasCtx = ctx, true
+	ctx.Handle(actionAllOffers, c.onAllOffers)
+	c.ps.ctx, c.ps.hasCtx = ctx, true
 	c.replan()
-	custom, sheet := c.custom, c.sheetRows
+	custom, sheet := c.own.arch, c.sheet.rows
 	c.loadSavedConfig(ctx)
 	c.loadSavedSheet(ctx)
 	c.placeStatic()
-	c.live = true
+	c.start.live = true
 	if c.embed {
 		c.watchHeight(ctx)
 	}
 	c.showRest(ctx)
-	if c.custom == custom && c.sheetRows == sheet {
+	if c.own.arch == custom && c.sheet.rows == sheet {
 		// Nothing on screen changed (the plan was pending from the first
 		// render on): skip the update go-app schedules after OnMount, a
 		// second pass over the whole page in cold code at start-up.
@@ -156,20 +167,20 @@ func (c *Calculator) OnMount(ctx app.Context) {
 // after mount (the fit and offers tables' first DOM): the page looked
 // live but answered no input, and the planner's first run waited behind it.
 func (c *Calculator) showRest(ctx app.Context) {
-	if c.restShown >= len(c.restSections()) {
+	if c.start.restShown >= nRest {
 		return
 	}
 	// Defer: count the delay from the end of this update, so the browser
 	// gets the main thread (paint, input) between two sections.
 	d := restDelay
-	if !c.firstStepDone {
+	if !c.start.firstStepDone {
 		d = restFirstDelay
 	}
 	ctx.Defer(func(ctx app.Context) {
 		ctx.After(d, func(ctx app.Context) {
-			if !c.firstStepDone {
+			if !c.start.firstStepDone {
 				first := c.firstScreen()
-				c.firstStepDone = true
+				c.start.firstStepDone = true
 				if first {
 					// This step computes the job, and renders the live
 					// breakdown and summary in place of their static copies
@@ -182,14 +193,14 @@ func (c *Calculator) showRest(ctx app.Context) {
 			}
 			// The next stage, or every section at the last step: a section
 			// added after the last stage's count is shown, never waited on.
-			next := len(c.restSections())
+			next := nRest
 			for _, n := range restStages {
-				if n > c.restShown && n < next {
+				if n > c.start.restShown && n < next {
 					next = n
 					break
 				}
 			}
-			c.restShown = next
+			c.start.restShown = next
 			c.showRest(ctx)
 		})
 	})
@@ -215,16 +226,16 @@ const restDelay = 50 * time.Millisecond
 
 // OnAppUpdate is called by go-app when the service worker has fetched a
 // newer build; the page offers a reload instead of switching under the user.
-func (c *Calculator) OnAppUpdate(ctx app.Context) { c.updateReady = ctx.AppUpdateAvailable() }
+func (c *Calculator) OnAppUpdate(ctx app.Context) { c.start.updateReady = ctx.AppUpdateAvailable() }
 
 func (c *Calculator) onReload(ctx app.Context, e app.Event) { ctx.Reload() }
 
 // OnNav restores the state of a shared link from the URL fragment.
 func (c *Calculator) OnNav(ctx app.Context) {
-	c.urlSeq.Add(1) // a pending write of the old state must not replace the link opened
+	c.share.seq.Add(1) // a pending write of the old state must not replace the link opened
 	changed := c.applyFragment(ctx.Page().URL().Fragment)
 	c.setDocumentLang()
-	if c.embed && c.live {
+	if c.embed && c.start.live {
 		c.watchHeight(ctx)
 	}
 	if !changed {
@@ -243,14 +254,14 @@ func (c *Calculator) applyFragment(frag string) bool {
 	// The notes on what the link's reader ignored are part of the view: a
 	// link that holds the current state but a part the page cannot read
 	// ("#%" on the default page) still shows its note.
-	notes := !slices.Equal(ignored, c.linkIgnored) || !slices.Equal(l.CompareBad, c.cmpIgnored)
-	c.linkIgnored, c.cmpIgnored = ignored, l.CompareBad
+	notes := !slices.Equal(ignored, c.notes.link) || !slices.Equal(l.CompareBad, c.notes.cmp)
+	c.notes.link, c.notes.cmp = ignored, l.CompareBad
 	if l.State == c.state && l.Embed == c.embed && l.Pinned == (c.pin != nil) && (!l.Pinned || l.Pin == *c.pin) &&
-		(l.Config == "" || l.Config == c.customText) && slices.Equal(l.Compare, c.cmp) {
+		(l.Config == "" || l.Config == c.own.text) && slices.Equal(l.Compare, c.cmp.ids) {
 		return notes
 	}
 	c.state, c.embed = l.State, l.Embed
-	c.cmp, c.cmpFull = l.Compare, false
+	c.cmp.ids, c.cmp.full = l.Compare, false
 	c.pin = nil
 	if l.Pinned {
 		p := l.Pin
@@ -258,8 +269,8 @@ func (c *Calculator) applyFragment(frag string) bool {
 	}
 	if l.Config != "" {
 		if a, err := estimator.ParseConfig([]byte(l.Config)); err == nil {
-			c.custom, c.customText = &a, l.Config
-			c.customName = l.ConfigName
+			c.own.arch, c.own.text = &a, l.Config
+			c.own.name = l.ConfigName
 		}
 	}
 	c.recompute()
@@ -295,7 +306,7 @@ func (c *Calculator) onFieldAction(ctx app.Context, a app.Action) {
 // document's language.
 func (c *Calculator) change(ctx app.Context, f page.Field, v string) {
 	for _, o := range page.OverrideFields {
-		c.overridesOpen = c.overridesOpen || o == f
+		c.open.overrides = c.open.overrides || o == f
 	}
 	c.set(f, v)
 	c.syncURL(ctx)
@@ -332,7 +343,7 @@ func (c *Calculator) apply(p applyPlan) {
 	c.state[page.FieldTP] = strconv.Itoa(max(1, p.Plan.TP))
 	c.state[page.FieldPP] = strconv.Itoa(max(1, p.Plan.PP))
 	c.state[page.FieldZeRO] = strconv.Itoa(p.Plan.ZeRO)
-	c.allOffers = false
+	c.open.allOffers = false
 	c.set(page.FieldGPU, p.GPU)
 }
 
@@ -343,16 +354,16 @@ func (c *Calculator) onCopyLink(ctx app.Context, e app.Event) {
 	href := app.Window().Get("location").Get("href").String()
 	clip := app.Window().Get("navigator").Get("clipboard")
 	if !clip.Truthy() {
-		c.shareURL = href
+		c.share.url = href
 		return
 	}
 	settle(ctx, clip.Call("writeText", href),
-		func(ctx app.Context, _ app.Value) { c.linkCopied, c.shareURL = true, "" },
-		func(ctx app.Context) { c.linkCopied, c.shareURL = false, href })
+		func(ctx app.Context, _ app.Value) { c.share.copied, c.share.url = true, "" },
+		func(ctx app.Context) { c.share.copied, c.share.url = false, href })
 }
 
-func (c *Calculator) onShowAllOffers(ctx app.Context, e app.Event) {
-	c.allOffers = true
+func (c *Calculator) onAllOffers(ctx app.Context, a app.Action) {
+	c.open.allOffers = true
 	c.recompute()
 }
 
@@ -371,21 +382,21 @@ func (c *Calculator) onPin(ctx app.Context, e app.Event) {
 // set changes one field and recomputes.
 func (c *Calculator) set(f page.Field, v string) {
 	c.state[f] = v
-	c.linkCopied, c.shareURL, c.copied = false, "", 0
+	c.share.copied, c.share.url, c.share.what = false, "", 0
 	if f == page.FieldGPU {
-		c.allOffers = false
+		c.open.allOffers = false
 	}
 	c.recompute()
 }
 
 // link is what the URL fragment carries.
 func (c *Calculator) link() page.Link {
-	l := page.Link{State: c.state, Embed: c.embed, Compare: c.cmp}
+	l := page.Link{State: c.state, Embed: c.embed, Compare: c.cmp.ids}
 	if c.pin != nil {
 		l.Pin, l.Pinned = *c.pin, true
 	}
 	if c.state[page.FieldModel] == page.CustomModelID || (c.pin != nil && c.pin[page.FieldModel] == page.CustomModelID) {
-		l.Config, l.ConfigName = c.customText, c.customName
+		l.Config, l.ConfigName = c.own.text, c.own.name
 	}
 	return l
 }
@@ -396,14 +407,14 @@ func (c *Calculator) link() page.Link {
 // the main thread a few milliseconds that an input change spends on its
 // tables instead. Copy link flushes it first.
 func (c *Calculator) syncURL(ctx app.Context) {
-	seq, frag := c.urlSeq.Add(1), c.link().Encode(page.DefaultState)
+	seq, frag := c.share.seq.Add(1), c.link().Encode(page.DefaultState)
 	if !app.IsClient {
 		writeURL(ctx, frag)
 		return
 	}
 	ctx.Async(func() {
 		time.Sleep(urlDelay)
-		if seq == c.urlSeq.Load() { // no newer change replaced it
+		if seq == c.share.seq.Load() { // no newer change replaced it
 			writeURL(ctx, frag)
 		}
 	})
@@ -411,7 +422,7 @@ func (c *Calculator) syncURL(ctx app.Context) {
 
 // flushURL writes the fragment now, dropping a pending write.
 func (c *Calculator) flushURL(ctx app.Context) {
-	c.urlSeq.Add(1)
+	c.share.seq.Add(1)
 	writeURL(ctx, c.link().Encode(page.DefaultState))
 }
 
@@ -440,58 +451,26 @@ func (c *Calculator) lang() string {
 	return "en"
 }
 
-func (c *Calculator) loc() page.Locale { return page.Locale{Lang: c.lang(), Units: c.job.Units} }
+func (c *Calculator) loc() page.Locale { return page.Locale{Lang: c.lang(), Units: c.d.Job.Units} }
 
 func (c *Calculator) t(k page.MsgKey) string { return page.Tr(c.lang(), k) }
 
 // recompute parses the state into a job and computes its results (and the
 // pin's, for the comparison).
 func (c *Calculator) recompute() {
-	c.r, c.pinned = page.Results{}, page.Results{}
 	if c.firstScreen() {
 		// The default view's first screen shows the static page's results
 		// and the inputs, which need no job: the default state parses
 		// without a problem (TestDefaultStateParses), so there is no error
 		// to show. The first step after the page is live computes
 		// (showRest); replan leaves the plan to it.
-		c.job, c.errs, c.general = page.Job{}, [page.NFields]page.FieldErr{}, nil
+		c.d = page.Derived{}
 		c.replan()
 		return
 	}
-	var ok bool
-	c.job, c.errs, c.general, ok = page.ParseJob(c.state, c.pr.Cat, c.archs, c.custom, c.customName)
-	c.job.AllOffers = c.allOffers
-	if ok {
-		var gen []page.FieldErr
-		c.r, gen = page.Compute(c.job, c.pr)
-		c.general = append(c.general, gen...)
-		if c.r.PerfErr != nil {
-			page.PlaceErrors(c.r.PerfErr, &c.state, &c.errs, &c.general)
-		}
-	}
-	if c.pin != nil {
-		if j, _, _, ok := page.ParseJob(*c.pin, c.pr.Cat, c.archs, c.custom, c.customName); ok {
-			c.pinJob = j
-			c.pinned, _ = page.Compute(j, c.pr)
-		}
-	}
+	c.d = page.Derive(c.state, c.pin, c.pr, c.own.arch, c.own.name, c.open.allOffers)
 	c.dropStatic()
 	c.replan()
-}
-
-// errText translates a field problem.
-func (c *Calculator) errText(e page.FieldErr) string {
-	s := c.t(e.Key)
-	if e.Value != "" && (e.Key == page.MsgUnknownChoice || e.Key == page.MsgNotNumber || e.Key == page.MsgNotSize || e.Key == page.MsgNotCount) {
-		s += ": “" + e.Value + "”"
-	}
-	// The estimator's reasons are English prose without a code: they are
-	// shown on the English page only; the key above carries the meaning.
-	// Config errors name the JSON field, which reads the same everywhere.
-	if e.Detail != "" && (c.lang() == "en" || e.Key == page.MsgBadConfig) {
-		s += ": " + e.Detail
-	}
-	return s
 }
 
 // replan runs the planner for the current job: at once natively (tests,
@@ -507,7 +486,7 @@ func (c *Calculator) replan() {
 		c.ps.status = planPending
 		return
 	}
-	if !c.r.OK {
+	if !c.d.R.OK {
 		// Nothing to plan; the last plan stays for the greyed answer
 		// (renderAnswer) until a valid input replaces it.
 		c.ps.status = planReady
@@ -518,20 +497,20 @@ func (c *Calculator) replan() {
 		// browser event's callback, where a sleep would wait forever.
 		pr := c.pr
 		pr.Yield = nil
-		c.ps.set(page.RunPlan(c.job, pr), c.planPin(pr))
+		c.ps.set(page.RunPlan(c.d.Job, pr), c.planPin(pr))
 		return
 	}
-	if !c.hasCtx {
+	if !c.ps.hasCtx {
 		if app.IsClient {
 			// Starting in the browser: OnMount plans once the page is up.
 			c.ps.status = planPending
 			return
 		}
-		c.ps.set(page.RunPlan(c.job, c.pr), c.planPin(c.pr))
+		c.ps.set(page.RunPlan(c.d.Job, c.pr), c.planPin(c.pr))
 		return
 	}
-	seq, j, pr, ctx := c.ps.seq.Load(), c.job, c.pr, c.ctx
-	pin, pinJob := c.pin != nil && c.pinned.OK, c.pinJob
+	seq, j, pr, ctx := c.ps.seq.Load(), c.d.Job, c.pr, c.ps.ctx
+	pin, pinJob := c.pin != nil && c.d.Pinned.OK, c.d.PinJob
 	c.ps.status = planPending
 	ctx.Async(func() {
 		// Let the engine render the tables and the browser paint them.
@@ -614,6 +593,10 @@ type planState struct {
 	out, pin page.PlanOut
 	status   planStatus
 	seq      atomic.Int64
+	// ctx is the page's context from mount on, which the plan's goroutine
+	// dispatches its answer through.
+	ctx    app.Context
+	hasCtx bool
 }
 
 // pending reports whether an answer for the current job is on its way.
@@ -629,10 +612,10 @@ var planSync bool
 
 // planPin plans the pinned configuration at pr, when there is one.
 func (c *Calculator) planPin(pr page.Prices) page.PlanOut {
-	if c.pin == nil || !c.pinned.OK {
+	if c.pin == nil || !c.d.Pinned.OK {
 		return page.PlanOut{}
 	}
-	return page.RunPlan(c.pinJob, pr)
+	return page.RunPlan(c.d.PinJob, pr)
 }
 
 // planDelay is how long the planner waits after an input change: well

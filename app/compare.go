@@ -32,9 +32,9 @@ func (c *Calculator) onCompareClick(ctx app.Context, e app.Event) {
 // toggleCompare adds offer id to the comparison or removes it; a full
 // comparison is left as it is and says so.
 func (c *Calculator) toggleCompare(ctx app.Context, id string) {
-	out, ok := page.ToggleCompare(c.cmp, id)
-	c.cmp, c.cmpFull = out, !ok
-	if c.job.Model.ID == "" {
+	out, ok := page.ToggleCompare(c.cmp.ids, id)
+	c.cmp.ids, c.cmp.full = out, !ok
+	if c.d.Job.Model.ID == "" {
 		c.recompute() // the default view's first screen computed nothing yet
 	} else {
 		c.dropStatic()
@@ -44,7 +44,7 @@ func (c *Calculator) toggleCompare(ctx app.Context, id string) {
 
 // compared reports whether offer id is in the comparison.
 func (c *Calculator) compared(id string) bool {
-	for _, x := range c.cmp {
+	for _, x := range c.cmp.ids {
 		if x == id {
 			return true
 		}
@@ -54,16 +54,6 @@ func (c *Calculator) compared(id string) bool {
 
 // cmpState is how a row's "+ Compare" button reads: 0 add, 1 added
 // (a click removes it), 2 the comparison is full.
-func (c *Calculator) cmpState(id string) int {
-	switch {
-	case c.compared(id):
-		return 1
-	case len(c.cmp) >= page.MaxCompare:
-		return 2
-	}
-	return 0
-}
-
 // compareCol is one plan of the comparison, formatted.
 type compareCol struct {
 	ID, Title, Where string
@@ -74,20 +64,20 @@ type compareCol struct {
 
 // compareCols are the comparison's plans, in the order they were added.
 func (c *Calculator) compareCols() []compareCol {
-	cols := make([]compareCol, len(c.cmp))
-	for i, id := range c.cmp {
+	cols := make([]compareCol, len(c.cmp.ids))
+	for i, id := range c.cmp.ids {
 		col := compareCol{ID: id, Title: id, RowCells: page.RowCells{Cost: "—", Time: "—", PerM: "—", AsOf: "—"}, VRAM: "—"}
 		if x, ok := c.ps.out.Row(id); ok {
 			col.OK = true
-			col.Title = strconv.Itoa(x.Plan.GPUs) + " × " + c.gpuName(x.Offer.GPU) + planSuffix(x.Plan)
-			col.Where = c.providerName(x.Offer.Provider) + " · " + x.Offer.InstanceType + instances(x.Instances) +
-				" · " + c.t(pricingKeys[x.Pricing]) + c.engineText(x)
-			col.RowCells = c.ps.out.Cells(c.loc(), c.job, x)
-			col.VRAM = c.gpuVRAM(x.Offer.GPU)
+			col.Title = strconv.Itoa(x.Plan.GPUs) + " × " + c.pr.GPUName(x.Offer.GPU) + page.PlanSuffix(x.Plan)
+			col.Where = c.pr.ProviderName(x.Offer.Provider) + " · " + x.Offer.InstanceType + page.Instances(x.Instances) +
+				" · " + c.t(page.PricingKeys[x.Pricing]) + c.ps.out.EngineText(x)
+			col.RowCells = c.ps.out.Cells(c.loc(), c.d.Job, x)
+			col.VRAM = c.pr.GPUVRAM(c.loc(), x.Offer.GPU)
 		} else if o, ok := c.pr.Cat.Offer(id); ok {
-			col.Title = c.gpuName(o.GPU)
-			col.Where = c.providerName(o.Provider) + " · " + o.InstanceType
-			col.VRAM = c.gpuVRAM(o.GPU)
+			col.Title = c.pr.GPUName(o.GPU)
+			col.Where = c.pr.ProviderName(o.Provider) + " · " + o.InstanceType
+			col.VRAM = c.pr.GPUVRAM(c.loc(), o.GPU)
 		}
 		cols[i] = col
 	}
@@ -95,13 +85,6 @@ func (c *Calculator) compareCols() []compareCol {
 }
 
 // gpuVRAM is a GPU's memory as the fit table's VRAM column writes it.
-func (c *Calculator) gpuVRAM(id string) string {
-	if g, ok := c.pr.Cat.GPU(id); ok {
-		return c.loc().Bytes(g.Memory)
-	}
-	return "—"
-}
-
 // renderPlans shows the comparison: one column per plan, its figures in
 // rows, each with a button that removes it. Each cell carries its row's
 // name in data-label: on a phone each plan is a card of its own, the
@@ -109,7 +92,7 @@ func (c *Calculator) gpuVRAM(id string) string {
 // (web/rightsize.css).
 func (c *Calculator) renderPlans() app.UI {
 	cols := c.compareCols()
-	labels := [...]string{c.planCostHeader() + " · " + c.pricingName(), c.planTimeHeader(), c.t(page.MsgVRAM), c.t(page.MsgPerMTokens), c.t(page.MsgPriceDate)}
+	labels := [...]string{c.ps.out.PlanCostHeader(c.loc()) + " · " + c.t(page.PricingKeys[c.d.Job.Pricing]), c.ps.out.PlanTimeHeader(c.loc()), c.t(page.MsgVRAM), c.t(page.MsgPerMTokens), c.t(page.MsgPriceDate)}
 	classes := [...]string{"num rs-cmp-cost", "num rs-cmp-time", "num rs-cmp-vram", "num rs-cmp-perm", "num rs-cmp-asof"}
 	head := make([]app.UI, 1, len(cols)+1)
 	head[0] = app.Th()
@@ -138,7 +121,7 @@ func (c *Calculator) renderPlans() app.UI {
 		body[i] = app.Tr().Body(r...)
 	}
 	full := app.UI(app.Text(""))
-	if c.cmpFull {
+	if c.cmp.full {
 		full = app.P().Class("rs-warn").ID("rs-plans-full").Attr("role", "status").
 			Text(page.Fill(c.t(page.MsgCompareFull), strconv.Itoa(page.MaxCompare)))
 	}

@@ -19,8 +19,8 @@ func TestCompareCellsAreTheTables(t *testing.T) {
 		c, _ := load(t)
 		c.state = page.ParseFragment(frag, page.DefaultState)
 		c.recompute()
-		offers, _ := c.offerRows()
-		var want []offerRowView
+		offers := viewOf(c).Offers.Rows
+		var want []page.OfferRow
 		for _, r := range offers {
 			if r.Cmp >= 0 && len(want) < 2 {
 				want = append(want, r)
@@ -31,9 +31,9 @@ func TestCompareCellsAreTheTables(t *testing.T) {
 		}
 		// And the fit table's row of another GPU: its cost is the
 		// planner's cheapest row on it.
-		var fit fitRowView
-		for _, r := range c.fitRows() {
-			if r.Offer != "" && r.GPU != c.job.GPU.ID {
+		var fit page.FitRow
+		for _, r := range viewOf(c).Fit.Rows {
+			if r.Offer != "" && r.GPU != c.d.Job.GPU.ID {
 				fit = r
 				break
 			}
@@ -42,16 +42,16 @@ func TestCompareCellsAreTheTables(t *testing.T) {
 			t.Fatalf("%q: no other GPU with a plan in the fit table", frag)
 		}
 		for _, r := range want {
-			c.cmp = append(c.cmp, r.ID)
+			c.cmp.ids = append(c.cmp.ids, r.ID)
 		}
-		c.cmp = append(c.cmp, fit.Offer)
+		c.cmp.ids = append(c.cmp.ids, fit.Offer)
 		cols := c.compareCols()
 		for i, r := range want {
 			x := cols[i]
 			if !x.OK || x.Cost != r.Cost || x.Time != r.Time || x.AsOf != r.AsOf {
 				t.Errorf("%q: %s in the comparison: %q, %q, %q; in the offers table: %q, %q, %q", frag, r.ID, x.Cost, x.Time, x.AsOf, r.Cost, r.Time, r.AsOf)
 			}
-			if x.VRAM != c.gpuVRAM(c.job.GPU.ID) {
+			if x.VRAM != c.pr.GPUVRAM(c.loc(), c.d.Job.GPU.ID) {
 				t.Errorf("%q: %s VRAM %q", frag, r.ID, x.VRAM)
 			}
 		}
@@ -73,8 +73,8 @@ func TestCompareCellsAreTheTables(t *testing.T) {
 			t.Errorf("%q: %d cells with a data-label for %d plans of 5 figures", frag, n, len(cols))
 		}
 		// The link carries the comparison, in order.
-		if l := c.link().Encode(page.DefaultState); !strings.Contains(l, "cmp="+page.EncodeCompare(c.cmp)) {
-			t.Errorf("%q: link %q lacks the comparison %q", frag, l, c.cmp)
+		if l := c.link().Encode(page.DefaultState); !strings.Contains(l, "cmp="+page.EncodeCompare(c.cmp.ids)) {
+			t.Errorf("%q: link %q lacks the comparison %q", frag, l, c.cmp.ids)
 		}
 	}
 }
@@ -84,9 +84,9 @@ func TestCompareCellsAreTheTables(t *testing.T) {
 // others say they cannot add.
 func TestCompareButtons(t *testing.T) {
 	c, _ := load(t)
-	c.allOffers = true
+	c.open.allOffers = true
 	c.recompute()
-	rows, _ := c.offerRows()
+	rows := viewOf(c).Offers.Rows
 	var ids []string
 	for _, r := range rows {
 		if r.Cmp >= 0 {
@@ -96,8 +96,8 @@ func TestCompareButtons(t *testing.T) {
 	if len(ids) <= page.MaxCompare {
 		t.Fatalf("%d planned offers: too few to fill the comparison", len(ids))
 	}
-	c.cmp = ids[:page.MaxCompare]
-	rows, _ = c.offerRows()
+	c.cmp.ids = ids[:page.MaxCompare]
+	rows = viewOf(c).Offers.Rows
 	var doc string
 	for _, r := range rows {
 		doc += app.HTMLString((&offerRow{R: r, Lang: "en"}).Render())
@@ -111,7 +111,7 @@ func TestCompareButtons(t *testing.T) {
 		t.Errorf("%d compare buttons say full, want %d", n, len(ids)-page.MaxCompare)
 	}
 	fit := ""
-	for _, r := range c.fitRows() {
+	for _, r := range viewOf(c).Fit.Rows {
 		fit += app.HTMLString((&fitRow{R: r, Lang: "en"}).Render())
 	}
 	if !strings.Contains(fit, `class="rs-cmp-add"`) {
@@ -123,14 +123,14 @@ func TestCompareButtons(t *testing.T) {
 // named in the link note; an offer without a plan for the job says so.
 func TestCompareLinkNote(t *testing.T) {
 	c, _ := load(t)
-	rows, _ := c.offerRows()
+	rows := viewOf(c).Offers.Rows
 	id := rows[0].ID
 	c.applyFragment("m=llama-3.1-8b&cmp=" + id + ",bad!id," + id + ",no-such-offer")
-	if len(c.cmp) != 2 || c.cmp[0] != id || c.cmp[1] != "no-such-offer" {
-		t.Fatalf("comparison %q", c.cmp)
+	if len(c.cmp.ids) != 2 || c.cmp.ids[0] != id || c.cmp.ids[1] != "no-such-offer" {
+		t.Fatalf("comparison %q", c.cmp.ids)
 	}
-	if strings.Join(c.cmpIgnored, ",") != "bad!id,"+id || len(c.linkIgnored) != 0 {
-		t.Errorf("ignored: comparison %q, link %q", c.cmpIgnored, c.linkIgnored)
+	if strings.Join(c.notes.cmp, ",") != "bad!id,"+id || len(c.notes.link) != 0 {
+		t.Errorf("ignored: comparison %q, link %q", c.notes.cmp, c.notes.link)
 	}
 	if v, _ := textByID(app.HTMLString(c.Render()), "rs-cmp-ignored"); !strings.HasPrefix(v, "Left out of the comparison") || !strings.HasSuffix(v, ": bad!id · "+id) {
 		t.Errorf("the comparison's note reads %q", v)
@@ -145,14 +145,14 @@ func TestCompareLinkNote(t *testing.T) {
 	// A fifth plan is refused, and the comparison says why; removing one
 	// clears the note. (toggleCompare is what every "+ Compare" and ✕ does.)
 	ctx := contextOf(t)
-	c.cmp = []string{"a", "b", "c", "d"}
+	c.cmp.ids = []string{"a", "b", "c", "d"}
 	c.toggleCompare(ctx, id)
-	if doc := app.HTMLString(c.renderPlans()); len(c.cmp) != page.MaxCompare || !strings.Contains(doc, `id="rs-plans-full"`) || !strings.Contains(doc, "holds 4 plans") {
-		t.Errorf("a fifth plan: comparison %q, note shown %v", c.cmp, strings.Contains(doc, `id="rs-plans-full"`))
+	if doc := app.HTMLString(c.renderPlans()); len(c.cmp.ids) != page.MaxCompare || !strings.Contains(doc, `id="rs-plans-full"`) || !strings.Contains(doc, "holds 4 plans") {
+		t.Errorf("a fifth plan: comparison %q, note shown %v", c.cmp.ids, strings.Contains(doc, `id="rs-plans-full"`))
 	}
 	c.toggleCompare(ctx, "b")
-	if c.cmpFull || strings.Join(c.cmp, ",") != "a,c,d" {
-		t.Errorf("after removing b: comparison %q, full %v", c.cmp, c.cmpFull)
+	if c.cmp.full || strings.Join(c.cmp.ids, ",") != "a,c,d" {
+		t.Errorf("after removing b: comparison %q, full %v", c.cmp.ids, c.cmp.full)
 	}
 }
 
@@ -161,7 +161,7 @@ func TestCompareLinkNote(t *testing.T) {
 // full page through "Open in Rightsize".
 func TestEmbedNoComparison(t *testing.T) {
 	c, _ := load(t)
-	rows, _ := c.offerRows()
+	rows := viewOf(c).Offers.Rows
 	id := rows[0].ID
 	for _, embed := range []bool{false, true} {
 		frag := "cmp=" + id
@@ -169,14 +169,14 @@ func TestEmbedNoComparison(t *testing.T) {
 			frag += "&embed=1"
 		}
 		c.applyFragment(frag)
-		if c.embed != embed || len(c.cmp) != 1 {
-			t.Fatalf("%q: embed %v, comparison %q", frag, c.embed, c.cmp)
+		if c.embed != embed || len(c.cmp.ids) != 1 {
+			t.Fatalf("%q: embed %v, comparison %q", frag, c.embed, c.cmp.ids)
 		}
 		doc := app.HTMLString(c.Render())
 		if strings.Contains(doc, `id="rs-plans"`) == embed {
 			t.Errorf("%q: comparison shown %v, want %v", frag, embed, !embed)
 		}
-		p, ok := c.paretoChart().(*pareto)
+		p, ok := c.paretoChart(&viewOf(c).Answer).(*pareto)
 		if !ok || len(p.Points) == 0 {
 			t.Fatalf("%q: no chart", frag)
 		}

@@ -20,17 +20,17 @@ const configKey = "rightsize.config/v1"
 
 // applyConfig parses a config and, when it is valid, selects it as the model.
 func (c *Calculator) applyConfig(name, text string) bool {
-	c.configErr = ""
+	c.own.err = ""
 	if len(text) > page.MaxConfigBytes {
-		c.configErr = name + ": " + c.t(page.MsgConfigTooBig)
+		c.own.err = name + ": " + c.t(page.MsgConfigTooBig)
 		return false
 	}
 	a, err := estimator.ParseConfig([]byte(text))
 	if err != nil {
-		c.configErr = name + ": " + c.t(page.MsgBadConfig) + ": " + strings.TrimPrefix(err.Error(), "estimator: ")
+		c.own.err = name + ": " + c.t(page.MsgBadConfig) + ": " + strings.TrimPrefix(err.Error(), "estimator: ")
 		return false
 	}
-	c.custom, c.customName, c.customText = &a, name, text
+	c.own.arch, c.own.name, c.own.text = &a, name, text
 	c.set(page.FieldModel, page.CustomModelID)
 	return true
 }
@@ -38,7 +38,7 @@ func (c *Calculator) applyConfig(name, text string) bool {
 // loadSavedConfig restores the config kept from an earlier visit, without
 // changing the selected model (a config that came with the link wins).
 func (c *Calculator) loadSavedConfig(ctx app.Context) {
-	if c.custom != nil {
+	if c.own.arch != nil {
 		return
 	}
 	var s savedFile
@@ -49,11 +49,11 @@ func (c *Calculator) loadSavedConfig(ctx app.Context) {
 	if err != nil {
 		// Kept: the page says why, the user loads a corrected file or
 		// removes it (a newer estimator may refuse what an older took).
-		c.load.configBad = true
-		c.configErr = c.t(page.MsgSavedKept) + " " + s.Name + ": " + c.t(page.MsgBadConfig) + ": " + strings.TrimPrefix(err.Error(), "estimator: ")
+		c.sheet.load.configBad = true
+		c.own.err = c.t(page.MsgSavedKept) + " " + s.Name + ": " + c.t(page.MsgBadConfig) + ": " + strings.TrimPrefix(err.Error(), "estimator: ")
 		return
 	}
-	c.custom, c.customName, c.customText = &a, s.Name, s.Text
+	c.own.arch, c.own.name, c.own.text = &a, s.Name, s.Text
 	c.recompute()
 }
 
@@ -61,8 +61,8 @@ func (c *Calculator) loadSavedConfig(ctx app.Context) {
 // localStorage loses the copy kept for the next visit, and the page says so.
 func (c *Calculator) useConfig(ctx app.Context, name, text string) {
 	if c.applyConfig(name, text) {
-		c.load.configBad = false
-		c.load.configUnsaved = !keep(ctx, configKey, savedFile{name, text})
+		c.sheet.load.configBad = false
+		c.sheet.load.configUnsaved = !keep(ctx, configKey, savedFile{name, text})
 		c.syncURL(ctx)
 	}
 }
@@ -70,12 +70,12 @@ func (c *Calculator) useConfig(ctx app.Context, name, text string) {
 // onDropConfig removes a saved config that failed to load.
 func (c *Calculator) onDropConfig(ctx app.Context, e app.Event) {
 	ctx.LocalStorage().Del(configKey)
-	c.load.configBad, c.configErr = false, ""
+	c.sheet.load.configBad, c.own.err = false, ""
 }
 
 func (c *Calculator) onConfigFile(ctx app.Context, e app.Event) {
 	c.readFile(ctx, ctx.JSSrc().Get("files"), page.MaxConfigBytes,
-		func(name, why string) { c.configErr = name + ": " + why }, c.useConfig)
+		func(name, why string) { c.own.err = name + ": " + why }, c.useConfig)
 }
 
 // onConfigPaste parses the text pasted into the config box.
@@ -95,14 +95,14 @@ func (c *Calculator) onConfigDrop(ctx app.Context, e app.Event) {
 		return
 	}
 	c.readFile(ctx, dt.Get("files"), page.MaxConfigBytes,
-		func(name, why string) { c.configErr = name + ": " + why }, c.useConfig)
+		func(name, why string) { c.own.err = name + ": " + why }, c.useConfig)
 }
 
 // onDragOver lets the box accept drops.
 func (c *Calculator) onDragOver(ctx app.Context, e app.Event) { e.PreventDefault() }
 
 // customModelName is the model list's label for the loaded config.
-func (c *Calculator) customModelName() string { return c.t(page.MsgYourModel) + ": " + c.customName }
+func (c *Calculator) customModelName() string { return c.t(page.MsgYourModel) + ": " + c.own.name }
 
 func (c *Calculator) renderCustomModel() app.UI {
 	return app.Section().Class("rs-prices").ID("rs-your-model").Body(
@@ -111,21 +111,21 @@ func (c *Calculator) renderCustomModel() app.UI {
 		app.Div().Class("rs-field rs-file").Body(
 			app.Label().For("rs-config-file").Text(c.t(page.MsgConfigPick)),
 			app.Input().Type("file").ID("rs-config-file").Accept(".json,application/json").
-				Attr("aria-invalid", c.configErr != "").OnChange(c.onConfigFile),
+				Attr("aria-invalid", c.own.err != "").OnChange(c.onConfigFile),
 		),
 		app.Div().Class("rs-field rs-drop").OnDragOver(c.onDragOver).OnDrop(c.onConfigDrop).Body(
 			app.Label().For("rs-config-paste").Text(c.t(page.MsgConfigPaste)),
 			app.Textarea().ID("rs-config-paste").Rows(4).Attr("spellcheck", "false").
 				Placeholder(`{"model_type": "llama", "hidden_size": 4096, …}`).
-				Attr("aria-invalid", c.configErr != "").OnChange(c.onConfigPaste),
+				Attr("aria-invalid", c.own.err != "").OnChange(c.onConfigPaste),
 		),
-		app.If(c.configErr != "", func() app.UI {
-			return app.P().Class("rs-error").ID("rs-config-file-error").Attr("aria-live", "polite").Text(c.configErr)
+		app.If(c.own.err != "", func() app.UI {
+			return app.P().Class("rs-error").ID("rs-config-file-error").Attr("aria-live", "polite").Text(c.own.err)
 		}),
-		app.If(c.load.configUnsaved, func() app.UI {
+		app.If(c.sheet.load.configUnsaved, func() app.UI {
 			return app.P().Class("rs-warn").ID("rs-config-unsaved").Text(c.t(page.MsgNotKept))
 		}),
-		app.If(c.load.configBad, func() app.UI {
+		app.If(c.sheet.load.configBad, func() app.UI {
 			return app.Button().Class("rs-more").ID("rs-config-drop").OnClick(c.onDropConfig).Text(c.t(page.MsgConfigDrop))
 		}),
 	)

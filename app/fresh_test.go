@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -35,7 +36,7 @@ func TestPicksSayHowFreshOnPage(t *testing.T) {
 		c.state = page.ParseFragment(frag, page.DefaultState)
 		c.dropStatic()
 		withClock(c, today)
-		if !c.r.OK || len(c.ps.out.Picks) == 0 {
+		if !c.d.R.OK || len(c.ps.out.Picks) == 0 {
 			t.Fatalf("%q: no picks (%v)", frag, c.ps.out.Err)
 		}
 		fresh, normal := map[string]bool{}, map[string]bool{}
@@ -58,7 +59,7 @@ func TestPicksSayHowFreshOnPage(t *testing.T) {
 				t.Errorf("%q: %s pick %s rests on a stale or far-below price while %s has a better one", frag, p.Kind, o.ID, o.GPU)
 			}
 			card := cards[i][:strings.Index(cards[i], "</article>")]
-			for _, want := range []string{page.Fill(c.t(page.MsgPriceAsOf), c.loc().Date(o.AsOf)), page.SourceText(o.Source), c.t(gradeKeys[catalog.GradeAge(o.PriceAgeDays)])} {
+			for _, want := range []string{page.Fill(c.t(page.MsgPriceAsOf), c.loc().Date(o.AsOf)), page.SourceText(o.Source), c.t(page.GradeKeys[catalog.GradeAge(o.PriceAgeDays)])} {
 				if !strings.Contains(card, htmlText(want)) {
 					t.Errorf("%q: %s card lacks %q", frag, p.Kind, want)
 				}
@@ -122,15 +123,15 @@ func TestFreshnessField(t *testing.T) {
 	c, _ := load(t)
 	withClock(c, today)
 	c.set(page.FieldFreshness, "90")
-	if c.job.FreshnessDays != 90 || page.PlanRequest(c.job).FreshnessDays != 90 || !strings.Contains(c.state.Fragment(page.DefaultState), "fw=90") {
-		t.Errorf("window %d, request %d, link %q", c.job.FreshnessDays, page.PlanRequest(c.job).FreshnessDays, c.state.Fragment(page.DefaultState))
+	if c.d.Job.FreshnessDays != 90 || page.PlanRequest(c.d.Job).FreshnessDays != 90 || !strings.Contains(c.state.Fragment(page.DefaultState), "fw=90") {
+		t.Errorf("window %d, request %d, link %q", c.d.Job.FreshnessDays, page.PlanRequest(c.d.Job).FreshnessDays, c.state.Fragment(page.DefaultState))
 	}
 	if s := page.ParseFragment("fw=45", page.DefaultState); s[page.FieldFreshness] != "45" {
 		t.Errorf("link fw=45 reads %q", s[page.FieldFreshness])
 	}
 	for _, bad := range []string{"0", "-3", "x", "1.5", "36501"} {
 		c.set(page.FieldFreshness, bad)
-		if c.errs[page.FieldFreshness].OK() {
+		if c.d.Errs[page.FieldFreshness].OK() {
 			t.Errorf("window %q accepted", bad)
 		}
 	}
@@ -147,16 +148,16 @@ func TestFreshnessField(t *testing.T) {
 // labels a price far below the median.
 func TestOffersSayHowFresh(t *testing.T) {
 	c, _ := load(t)
-	c.allOffers = true
+	c.open.allOffers = true
 	withClock(c, today)
-	html := app.HTMLString(c.renderOffers())
+	html := offersHTML(c)
 	estimated, far := 0, 0
-	for _, o := range c.r.Offers {
+	for _, o := range c.d.R.Offers {
 		if _, ok := c.ps.out.ByOffer[o.Offer.ID]; !ok && !o.Holds {
 			continue
 		}
 		row := rowOf(t, html, `data-offer="`+o.Offer.ID+`"`)
-		if !strings.Contains(row, htmlText(c.t(gradeKeys[o.Offer.PriceAgeGrade(today)]))) {
+		if !strings.Contains(row, htmlText(c.t(page.GradeKeys[o.Offer.PriceAgeGrade(today)]))) {
 			t.Errorf("%s: no age grade", o.Offer.ID)
 		}
 		if o.Offer.AsOfEstimated {
@@ -185,7 +186,19 @@ func TestExportsSayHowFresh(t *testing.T) {
 	c, _ := load(t)
 	c.dropStatic()
 	withClock(c, today)
-	rows := c.exportRows()
+	var doc struct {
+		Offers []struct {
+			AsOf           string `json:"as_of"`
+			Source         string `json:"source"`
+			AsOfEstimated  bool   `json:"as_of_estimated"`
+			Stale          bool   `json:"stale"`
+			FarBelowMedian bool   `json:"far_below_median"`
+		} `json:"offers"`
+	}
+	if err := json.Unmarshal([]byte(page.ExportJSON(c.viewIn(), "")), &doc); err != nil {
+		t.Fatal(err)
+	}
+	rows := doc.Offers
 	if len(rows) != len(c.ps.out.Picks)+len(c.ps.out.Cands) {
 		t.Fatalf("%d export rows", len(rows))
 	}
@@ -195,12 +208,12 @@ func TestExportsSayHowFresh(t *testing.T) {
 			t.Fatalf("export row %+v for %s", r, x.Offer.ID)
 		}
 	}
-	if csv := c.exportCSV(); !strings.HasPrefix(csv, "pick,") || !strings.Contains(strings.SplitN(csv, "\n", 2)[0], ",as_of_estimated,stale,far_below_median") {
+	if csv := page.ExportCSV(c.viewIn()); !strings.HasPrefix(csv, "pick,") || !strings.Contains(strings.SplitN(csv, "\n", 2)[0], ",as_of_estimated,stale,far_below_median") {
 		t.Errorf("CSV header %q", strings.SplitN(csv, "\n", 2)[0])
 	}
-	md := c.exportMarkdown()
-	for _, p := range c.pickViews() {
-		if !strings.Contains(md, mdEscape(p.Price.AsOf())) || p.Price.Verify != "" && !strings.Contains(md, mdEscape(p.Price.Verify)) {
+	md := page.ExportMarkdown(c.viewIn())
+	for _, p := range viewOf(c).Answer.Picks {
+		if !strings.Contains(md, page.MDEscape(p.Price.AsOf())) || p.Price.Verify != "" && !strings.Contains(md, page.MDEscape(p.Price.Verify)) {
 			t.Errorf("Markdown lacks %s's price %q %q:\n%s", p.Kind, p.Price.AsOf(), p.Price.Verify, md)
 		}
 	}

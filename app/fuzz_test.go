@@ -82,30 +82,30 @@ func FuzzFragment(f *testing.F) {
 	f.Add("g=t4&cmp=%E0%A4%A,\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff")
 	cat := catalog.Default()
 	f.Fuzz(func(t *testing.T, frag string) {
-		c := &Calculator{pr: page.NewPrices(cat, nil), archs: page.Archs{}}
+		c := &Calculator{pr: page.NewPrices(cat, nil)}
 		openLink(t, c, frag)
-		for _, s := range c.cmpIgnored {
+		for _, s := range c.notes.cmp {
 			if !utf8.ValidString(s) || utf8.RuneCountInString(s) > 41 {
 				t.Fatalf("%q: ignored comparison value shown as %q", frag, s)
 			}
 		}
-		for _, s := range c.linkIgnored {
+		for _, s := range c.notes.link {
 			if !utf8.ValidString(s) || len(s) > maxIgnoredShown+len("…") {
 				t.Fatalf("%q: ignored part shown as %q", frag, s)
 			}
 		}
-		if !c.r.OK {
-			for _, e := range c.errs {
+		if !c.d.R.OK {
+			for _, e := range c.d.Errs {
 				if !e.OK() {
 					return
 				}
 			}
-			if len(c.general) == 0 {
+			if len(c.d.General) == 0 {
 				t.Fatalf("%q: no result and no message", frag)
 			}
 			return
 		}
-		for _, p := range c.partViews() {
+		for _, p := range page.Parts(c.loc(), c.d.R.Res) {
 			if p.Permille < 0 || p.Permille > 1000 || strings.Contains(p.Value, "NaN") || strings.Contains(p.Value, "—") {
 				t.Fatalf("%q: part %s = %q (%d‰)", frag, p.Name, p.Value, p.Permille)
 			}
@@ -137,10 +137,10 @@ func TestHostileLinks(t *testing.T) {
 		if _, err := url.Parse(href); err == nil {
 			t.Errorf("%q: url.Parse accepts %q; the case tests nothing", tc.frag, href)
 		}
-		c := &Calculator{pr: page.NewPrices(catalog.Default(), nil), archs: page.Archs{}}
+		c := &Calculator{pr: page.NewPrices(catalog.Default(), nil)}
 		openLink(t, c, tc.frag)
-		if strings.Join(c.linkIgnored, "|") != strings.Join(tc.ignored, "|") {
-			t.Errorf("%q: ignored %q, want %q", tc.frag, c.linkIgnored, tc.ignored)
+		if strings.Join(c.notes.link, "|") != strings.Join(tc.ignored, "|") {
+			t.Errorf("%q: ignored %q, want %q", tc.frag, c.notes.link, tc.ignored)
 		}
 		if !strings.Contains(app.HTMLString(c.Render()), `id="rs-link-ignored"`) {
 			t.Errorf("%q: the page does not say what it ignored", tc.frag)
@@ -155,7 +155,7 @@ func TestHostileLinks(t *testing.T) {
 // next to its field, not priced at hundreds of digits.
 func TestTinyEfficiencyRefused(t *testing.T) {
 	for _, frag := range []string{"t=finetune&mfu=1e-300", "imfu=1e-300", "bw=0.000001"} {
-		c := &Calculator{pr: page.NewPrices(catalog.Default(), nil), archs: page.Archs{}}
+		c := &Calculator{pr: page.NewPrices(catalog.Default(), nil)}
 		openLink(t, c, frag)
 		html := app.HTMLString(c.Render())
 		digits := 0
@@ -171,7 +171,7 @@ func TestTinyEfficiencyRefused(t *testing.T) {
 		}
 		refused := false
 		for _, f := range []page.Field{page.FieldMFU, page.FieldInfMFU, page.FieldBWUtil} {
-			refused = refused || !c.errs[f].OK()
+			refused = refused || !c.d.Errs[f].OK()
 		}
 		if !refused && c.state.Shown(page.FieldMFU) {
 			t.Errorf("%q: no message next to the field", frag)

@@ -23,17 +23,18 @@ const jobEditID = "rs-job-edit"
 // jobPartID is the id of a part's button; its message is jobPartID+"-error".
 func jobPartID(f page.Field) string { return "rs-job-" + page.FieldNames[f] }
 
-// renderJobLine says the job the answer is planned for: "Planned for:
-// Llama 3.1 8B · Inference · 100,000 requests × 2,048 tokens · 1 × NVIDIA
+// renderJobLine says the job the answer is planned for and the setup the
+// figures below it are for: "Planned for: Llama 3.1 8B · Inference ·
+// 100,000 requests × 2,048 tokens; memory and speed below on: 1 × NVIDIA
 // H100 SXM 80GB · Hugging Face transformers · Batch size 1".
 func (c *Calculator) renderJobLine() app.UI {
-	j, l := c.job, c.loc()
+	j, l := c.d.Job, c.loc()
 	body := []app.UI{app.Text(c.t(page.MsgJobFor) + ": ")}
 	add := func(parts ...app.UI) { body = append(body, parts...) }
 	sep := func() { add(app.Text(" · ")) }
 	add(c.jobPart(page.FieldModel, page.MsgModel, j.Model.Name))
 	sep()
-	add(c.jobPart(page.FieldTask, page.MsgTask, c.t(taskKeys[j.In.Task])))
+	add(c.jobPart(page.FieldTask, page.MsgTask, c.t(page.TaskKeys[j.In.Task])))
 	sep()
 	count := func(v float64) string { return l.Count(int64(v)) }
 	switch {
@@ -60,12 +61,16 @@ func (c *Calculator) renderJobLine() app.UI {
 			c.jobPart(page.FieldRequests, page.MsgRequests, count(j.Requests)),
 			c.jobPart(page.FieldSeq, page.MsgSeq, count(float64(j.In.Seq))))...)
 	}
-	sep()
+	// The GPUs, engine and batch are the setup the memory breakdown and
+	// the speed box describe, not the picks' (each pick sizes its own
+	// GPUs, engine and requests in flight): the line says so rather than
+	// read as the plan.
+	add(app.Text("; " + c.t(page.MsgJobSetupOn) + ": "))
 	add(c.jobPart(page.FieldGPUs, page.MsgGPUs, l.Count(int64(j.In.GPUs))), app.Text(" × "),
-		c.jobPart(page.FieldGPU, page.MsgGPU, j.GPU.Name), app.Text(planSuffix(page.PlanOf(j.In))))
+		c.jobPart(page.FieldGPU, page.MsgGPU, j.GPU.Name), app.Text(page.PlanSuffix(page.PlanOf(j.In))))
 	if j.In.Task == estimator.Inference {
 		sep()
-		add(c.jobPart(page.FieldEngine, page.MsgEngine, engineLabels[j.In.Engine]))
+		add(c.jobPart(page.FieldEngine, page.MsgEngine, page.EngineLabels[j.In.Engine]))
 	}
 	add(app.Text(" · "+c.t(page.MsgBatch)+" "), c.jobPart(page.FieldBatch, page.MsgBatch, strconv.Itoa(j.In.Batch)))
 	return app.P().Class("rs-job").ID("rs-job-line").Body(body...)
@@ -95,12 +100,12 @@ func fillParts(msg string, parts ...app.UI) []app.UI {
 // editor; a field with a problem shows the text as typed and the form's
 // message after it.
 func (c *Calculator) jobPart(f page.Field, label page.MsgKey, text string) app.UI {
-	bad := !c.errs[f].OK()
-	if bad || c.job.Model.ID == "" || text == "" {
+	bad := !c.d.Errs[f].OK()
+	if bad || c.d.Job.Model.ID == "" || text == "" {
 		text = c.state[f] // the parse did not reach it: the text as typed
 	}
 	var part app.UI
-	if c.jobEditing && c.jobEdit == f {
+	if c.edit.open && c.edit.f == f {
 		part = c.jobEditor(f, label)
 	} else {
 		cls := "rs-job-part"
@@ -113,7 +118,7 @@ func (c *Calculator) jobPart(f page.Field, label page.MsgKey, text string) app.U
 	if !bad {
 		return part
 	}
-	return app.Span().Body(part, app.Span().Class("rs-error rs-job-error").ID(jobPartID(f)+"-error").Text(" "+c.errText(c.errs[f])))
+	return app.Span().Body(part, app.Span().Class("rs-error rs-job-error").ID(jobPartID(f)+"-error").Text(" "+page.ErrText(c.lang(), c.d.Errs[f])))
 }
 
 // jobEditor is the open part: the form's choices for a select field, a
@@ -130,7 +135,7 @@ func (c *Calculator) jobEditor(f page.Field, label page.MsgKey) app.UI {
 	case page.FieldEngine:
 		opts = engineOptions()
 	}
-	bad := !c.errs[f].OK()
+	bad := !c.d.Errs[f].OK()
 	if opts != nil {
 		s := &selectBox{Cur: c.state[f], Opts: opts}
 		return app.Select().Class("rs-job-edit").ID(jobEditID).Attr("data-f", strconv.Itoa(int(f))).
@@ -159,18 +164,18 @@ func (c *Calculator) onJobOpen(ctx app.Context, e app.Event) {
 	if err != nil || f < 0 || f >= int(page.NFields) {
 		return
 	}
-	c.jobEdit, c.jobEditing = page.Field(f), true
+	c.edit.f, c.edit.open = page.Field(f), true
 	c.focusAfter(jobEditID)
 }
 
 // onJobField applies the editor's value as the form does (onField), then
 // closes it unless the value is wrong.
 func (c *Calculator) onJobField(ctx app.Context, e app.Event) {
-	f := c.jobEdit
-	if v := ctx.JSSrc().Get("value").String(); v != c.state[f] || !c.errs[f].OK() {
+	f := c.edit.f
+	if v := ctx.JSSrc().Get("value").String(); v != c.state[f] || !c.d.Errs[f].OK() {
 		c.onField(ctx, e)
 	}
-	if c.errs[f].OK() {
+	if c.d.Errs[f].OK() {
 		c.closeJobEdit()
 	}
 }
@@ -191,11 +196,11 @@ func (c *Calculator) onJobKey(ctx app.Context, e app.Event) {
 }
 
 func (c *Calculator) closeJobEdit() {
-	if !c.jobEditing {
+	if !c.edit.open {
 		return
 	}
-	f := c.jobEdit
-	c.jobEditing = false
+	f := c.edit.f
+	c.edit.open = false
 	c.focusAfter(jobPartID(f))
 }
 
@@ -204,10 +209,10 @@ func (c *Calculator) closeJobEdit() {
 // button, or the box) leaves the page in this update, and go-app drops a
 // function deferred on an element no longer mounted.
 func (c *Calculator) focusAfter(id string) {
-	if !app.IsClient || !c.hasCtx {
+	if !app.IsClient || !c.ps.hasCtx {
 		return
 	}
-	c.ctx.Defer(func(ctx app.Context) {
+	c.ps.ctx.Defer(func(ctx app.Context) {
 		if el := app.Window().GetElementByID(id); el.Truthy() {
 			el.Call("focus")
 		}

@@ -26,7 +26,7 @@ func TestJobLineParts(t *testing.T) {
 		c, _ := load(t)
 		c.state = page.ParseFragment(tc.frag, page.DefaultState)
 		c.recompute()
-		doc := app.HTMLString(c.renderAnswer())
+		doc := app.HTMLString(c.renderAnswer(&viewOf(c).Answer))
 		for _, f := range tc.fields {
 			want := `id="` + jobPartID(f) + `"`
 			i := strings.Index(doc, want)
@@ -49,7 +49,7 @@ func TestJobLineParts(t *testing.T) {
 // keeps the line (with its editor) even with no plan to show.
 func TestJobLineEditor(t *testing.T) {
 	c, _ := load(t)
-	c.jobEdit, c.jobEditing = page.FieldModel, true
+	c.edit.f, c.edit.open = page.FieldModel, true
 	doc := app.HTMLString(c.renderJobLine())
 	if !strings.Contains(doc, `<select class="rs-job-edit" id="rs-job-edit" data-f="`+strconv.Itoa(int(page.FieldModel))+`"`) &&
 		!strings.Contains(doc, `id="rs-job-edit"`) {
@@ -60,7 +60,7 @@ func TestJobLineEditor(t *testing.T) {
 	}
 
 	// A bad batch size typed in the line: the form's parse, the form's message.
-	c.jobEdit = page.FieldBatch
+	c.edit.f = page.FieldBatch
 	c.set(page.FieldBatch, "eight")
 	full := app.HTMLString(c.Render())
 	form, ok1 := textByID(full, "rs-batch-error")
@@ -77,7 +77,7 @@ func TestJobLineEditor(t *testing.T) {
 	c2, _ := load(t)
 	c2.applyFragment("m=llama-3.1-8b&s=lots")
 	c2.ps.out = page.PlanOut{}
-	doc = app.HTMLString(c2.renderAnswer())
+	doc = app.HTMLString(c2.renderAnswer(&viewOf(c2).Answer))
 	if v, ok := textByID(doc, "rs-job-seq"); !ok || v != "lots" {
 		t.Errorf("bad sequence length shown as %q (%v) in %s", v, ok, doc)
 	}

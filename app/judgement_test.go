@@ -20,11 +20,11 @@ func TestMonthlyBillSaysItsPricing(t *testing.T) {
 		calc.dropStatic()
 		calc.recompute()
 		doc := app.HTMLString(calc.Render())
-		want := page.Fill(calc.t(page.MsgMonthly), calc.t(pricingKeys[calc.job.Pricing]))
-		if !strings.Contains(doc, html.EscapeString(want)) || calc.job.Pricing.String() != c.pricing {
-			t.Errorf("%s: no %q (pricing %v)", c.frag, want, calc.job.Pricing)
+		want := page.Fill(calc.t(page.MsgMonthly), calc.t(page.PricingKeys[calc.d.Job.Pricing]))
+		if !strings.Contains(doc, html.EscapeString(want)) || calc.d.Job.Pricing.String() != c.pricing {
+			t.Errorf("%s: no %q (pricing %v)", c.frag, want, calc.d.Job.Pricing)
 		}
-		if c.pricing != "on-demand" && strings.Contains(doc, html.EscapeString(page.Fill(calc.t(page.MsgMonthly), calc.t(pricingKeys[0])))) {
+		if c.pricing != "on-demand" && strings.Contains(doc, html.EscapeString(page.Fill(calc.t(page.MsgMonthly), calc.t(page.PricingKeys[0])))) {
 			t.Errorf("%s: the bill says on-demand", c.frag)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 // renderLaunch is the box, once the planner has a pick.
 func (c *Calculator) renderLaunch() app.UI {
 	out := &c.ps.out
-	if !out.OK || len(out.Picks) == 0 || !c.r.OK {
+	if !out.OK || len(out.Picks) == 0 || !c.d.R.OK {
 		return app.Text("")
 	}
 	k, ok := page.LaunchKind(c.state, out)
@@ -25,7 +25,7 @@ func (c *Calculator) renderLaunch() app.UI {
 		sel.Err = c.t(page.MsgUnknownChoice)
 	}
 	body := []app.UI{app.H2().Text(c.t(page.MsgLaunchTitle)), app.P().Class("rs-sub").Text(c.t(page.MsgLaunchHelp)), sel}
-	l, p, err := page.LaunchOf(c.job, c.pr, out, k)
+	l, p, err := page.LaunchOf(c.d.Job, c.pr, out, k)
 	if err != nil {
 		msg := err.Error()
 		if key := page.LaunchErrorKey(err); key != 0 {
@@ -35,10 +35,10 @@ func (c *Calculator) renderLaunch() app.UI {
 		return app.Section().Class("rs-prices").ID("rs-launch").Body(body...)
 	}
 	body = append(body,
-		app.P().Class("rs-sub").ID("rs-launch-for").Text(c.t(page.MsgPickCheapest)+": "+c.gpuName(p.Offer.GPU)+" · "+c.providerName(p.Offer.Provider)+" "+p.Offer.InstanceType),
+		app.P().Class("rs-sub").ID("rs-launch-for").Text(c.t(page.MsgPickCheapest)+": "+c.pr.GPUName(p.Offer.GPU)+" · "+c.pr.ProviderName(p.Offer.Provider)+" "+p.Offer.InstanceType),
 		app.Pre().Class("rs-launch").ID("rs-launch-text").Text(l.Text()),
 		app.Button().Class("rs-more").ID("rs-copy-launch").Text(c.t(page.MsgCopyLaunch)).OnClick(c.onCopyLaunch),
-		app.If(c.copied == page.MsgCopyLaunch, func() app.UI {
+		app.If(c.share.what == page.MsgCopyLaunch, func() app.UI {
 			return app.P().Class("rs-ok").ID("rs-launch-copied").Text(c.t(page.MsgLaunchCopied))
 		}),
 	)
@@ -51,7 +51,7 @@ var launchLabels = map[string]string{"vllm": "vLLM (vllm serve)", "sglang": "SGL
 
 func (c *Calculator) onCopyLaunch(ctx app.Context, e app.Event) {
 	k, _ := page.LaunchKind(c.state, &c.ps.out)
-	l, _, err := page.LaunchOf(c.job, c.pr, &c.ps.out, k)
+	l, _, err := page.LaunchOf(c.d.Job, c.pr, &c.ps.out, k)
 	if err != nil {
 		return
 	}

@@ -19,7 +19,7 @@ func TestLaunchBox(t *testing.T) {
 	c.dropStatic()
 	c.set(page.FieldRPS, "5")
 	html := app.HTMLString(c.renderLaunch())
-	want, _, err := page.LaunchOf(c.job, c.pr, &c.ps.out, launch.VLLM)
+	want, _, err := page.LaunchOf(c.d.Job, c.pr, &c.ps.out, launch.VLLM)
 	if err != nil {
 		t.Fatal(err)
 	}

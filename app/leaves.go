@@ -17,15 +17,7 @@ const svgNS = "http://www.w3.org/2000/svg"
 
 func svg(tag string) app.HTMLElem { return app.Elem(tag).XMLNS(svgNS) }
 
-// basisView is how a number was made: the formula in words, its inputs,
-// the efficiency assumed, the band, what bound it and how to check it.
-type basisView struct {
-	Formula, Inputs, Efficiency, Band, Bound, Verify string
-}
-
-func (b basisView) empty() bool { return b.Formula == "" }
-
-func renderBasis(lang string, b basisView) app.UI {
+func renderBasis(lang string, b page.Basis) app.UI {
 	return &basisBox{Lang: lang, Label: page.Tr(lang, page.MsgBasis), Seg: -1, Facts: [6]basisFact{
 		{page.MsgBasisFormula, b.Formula}, {page.MsgBasisInputs, b.Inputs}, {page.MsgBasisEfficiency, b.Efficiency},
 		{page.MsgBasisBand, b.Band}, {page.MsgBasisBound, b.Bound}, {page.MsgBasisVerify, b.Verify},
@@ -84,18 +76,9 @@ func accuracyLink(lang string) app.UI {
 	return app.A().Class("rs-accuracy").Href("accuracy.html").Text(page.Tr(lang, page.MsgHowAccurate))
 }
 
-// factView is one labelled number.
-type factView struct {
-	ID, Label, Value string
-	// Detail names what the value describes (the plan, the price), in
-	// smaller type under it.
-	Detail string
-	Basis  basisView
-}
-
 type factList struct {
 	app.Compo
-	Facts []factView
+	Facts []page.Fact
 	Lang  string
 }
 
@@ -109,26 +92,15 @@ func (f *factList) Render() app.UI {
 		return app.Div().Class("rs-fact").Body(
 			app.Dt().Text(x.Label), dd,
 			app.If(x.Detail != "", func() app.UI { return app.Div().Class("rs-where").Text(x.Detail) }),
-			app.If(!x.Basis.empty(), func() app.UI { return renderBasis(f.Lang, x.Basis) }),
+			app.If(x.Basis.Formula != "", func() app.UI { return renderBasis(f.Lang, x.Basis) }),
 		)
 	}))
 }
 
-// partView is one line of the memory breakdown.
-type partView struct {
-	ID, Name, Value, Share, Band, Formula string
-	Seg, Permille                         int
-}
-
+// breakdownView is the memory per GPU as a bar and a table of parts.
 type breakdownView struct {
 	app.Compo
-	Lang, Title, Verdict string
-	Fits                 bool
-	Parts                []partView
-	Total, Band, Usable  string
-	// LoadPeak is the peak while the weights load, when it is above the
-	// step's total (estimator.Result.PeakPhase == PhaseLoad), else "".
-	LoadPeak string
+	page.Breakdown
 }
 
 func (b *breakdownView) Render() app.UI {
@@ -195,18 +167,9 @@ func (b *breakdownView) Render() app.UI {
 	)
 }
 
-// fitRowView is one GPU of the fit table, formatted.
-type fitRowView struct {
-	GPU, Name, VRAM, Verdict, Need, Split, From, Cost, Where string
-	Fits, Selected, Cheapest                                 bool
-	Plan                                                     page.Plan
-	Offer                                                    string // the planner's row the cost is (for the comparison)
-	Cmp                                                      int    // its "+ Compare" button (Calculator.cmpState)
-}
-
 type fitTable struct {
 	app.Compo
-	Rows       []fitRowView
+	Rows       []page.FitRow
 	Lang       string
 	CostHeader string
 }
@@ -270,7 +233,7 @@ func withPlan(e app.HTMLTr, gpu string, p page.Plan) app.HTMLTr {
 // lays a row out as a card and writes the label above the value.
 type fitRow struct {
 	app.Compo
-	R          fitRowView
+	R          page.FitRow
 	Lang       string
 	CostHeader string
 }
@@ -307,19 +270,9 @@ func (r *fitRow) Render() app.UI {
 	)
 }
 
-// offerRowView is one offer, formatted.
-type offerRowView struct {
-	ID, GPU, Provider, Instance, GPUs, OnDemand, Spot, Reserved, Cost, Time, Where, Region, AsOf, Source string
-	Verify, FarBelow                                                                                     string // the price's warnings (priceLabels)
-	Estimated, Own                                                                                       bool
-	Age                                                                                                  int // catalog.AgeGrade + 1; 0: no clock (the prerendered page)
-	Plan                                                                                                 page.Plan
-	Cmp                                                                                                  int // its "+ Compare" button (Calculator.cmpState); -1: none (no plan)
-}
-
 type offerTable struct {
 	app.Compo
-	Rows                   []offerRowView
+	Rows                   []page.OfferRow
 	Lang                   string
 	CostHeader, TimeHeader string
 }
@@ -345,7 +298,7 @@ func (o *offerTable) Render() app.UI {
 // fitRow's do.
 type offerRow struct {
 	app.Compo
-	R                      offerRowView
+	R                      page.OfferRow
 	Lang                   string
 	CostHeader, TimeHeader string
 }
@@ -368,7 +321,7 @@ func (r *offerRow) Render() app.UI {
 	}
 	cls := ""
 	if o.Age > 0 {
-		cls = gradeClass[o.Age-1]
+		cls = page.GradeClass[o.Age-1]
 	}
 	return withPlan(app.Tr().Class("rs-row").Attr("data-offer", o.ID), o.GPU, o.Plan).TabIndex(0).Body(
 		provider, labelCell(t(page.MsgInstance)).Class("rs-instance").Text(o.Instance),
@@ -384,10 +337,10 @@ func (r *offerRow) Render() app.UI {
 		labelCell(t(page.MsgRegion)).Class("rs-region").Text(o.Region),
 		labelCell(t(page.MsgAsOfSource)).Class("rs-asof").Body(
 			app.Span().Class(cls).Text(date),
-			app.If(o.Age > 0, func() app.UI { return app.Span().Class("rs-where " + cls).Text(" " + t(gradeKeys[o.Age-1])) }),
+			app.If(o.Age > 0, func() app.UI { return app.Span().Class("rs-where " + cls).Text(" " + t(page.GradeKeys[o.Age-1])) }),
 			app.If(o.Verify != "", func() app.UI { return app.Div().Class("rs-warn rs-verify").Text(o.Verify) }),
 			app.If(o.FarBelow != "", func() app.UI { return app.Div().Class("rs-warn rs-far-below").Text(o.FarBelow) }),
-			app.Div().Class("rs-where rs-src").Text(page.SourceText(o.Source)),
+			sourceFold(r.Lang, page.SourceText(o.Source)),
 		),
 	)
 }

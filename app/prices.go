@@ -47,6 +47,15 @@ const sheetAsyncBytes = 64 << 10
 // files: a large sheet being applied, a saved file that failed to load
 // (kept until the user replaces or drops it), a file the browser's
 // storage could not keep.
+// priceSheet is the user's price sheet over base, the built-in catalog:
+// its file name, rows, why it did not read, and its load.
+type priceSheet struct {
+	base      *catalog.Catalog
+	name, err string
+	rows      int
+	load      loadState
+}
+
 type loadState struct {
 	seq           atomic.Int64 // the newest sheet load; an older one stops
 	busy          string       // the sheet being applied, "" when none
@@ -61,19 +70,19 @@ type loadState struct {
 // error the previous prices stay and the message is shown next to the
 // file picker.
 func (c *Calculator) applySheet(name, text string) bool {
-	c.sheetErr = ""
+	c.sheet.err = ""
 	if len(text) > maxSheetBytes {
-		c.sheetErr = name + ": " + c.tooBig(maxSheetBytes)
+		c.sheet.err = name + ": " + c.tooBig(maxSheetBytes)
 		return false
 	}
-	cat, changes, n, err := c.base.MergeOwnPrices([]byte(text), nil)
+	cat, changes, n, err := c.sheet.base.MergeOwnPrices([]byte(text), nil)
 	return c.useSheet(name, cat, changes, n, err)
 }
 
 // useSheet shows a merged sheet's prices, or why it was refused.
 func (c *Calculator) useSheet(name string, cat *catalog.Catalog, changes []catalog.PriceChange, rows int, err error) bool {
 	if err != nil {
-		c.sheetErr = name + ": " + c.t(page.MsgBadSheet) + ": " + strings.TrimPrefix(err.Error(), "catalog: ")
+		c.sheet.err = name + ": " + c.t(page.MsgBadSheet) + ": " + strings.TrimPrefix(err.Error(), "catalog: ")
 		return false
 	}
 	own := map[string]bool{}
@@ -82,8 +91,8 @@ func (c *Calculator) useSheet(name string, cat *catalog.Catalog, changes []catal
 	}
 	c.pr = page.NewPrices(cat, own)
 	c.pr.Today, c.pr.Yield = c.now, planYield()
-	c.sheetName, c.sheetRows = name, rows
-	c.load.sheetSavedBad = false
+	c.sheet.name, c.sheet.rows = name, rows
+	c.sheet.load.sheetSavedBad = false
 	c.recompute()
 	return true
 }
@@ -93,41 +102,41 @@ func (c *Calculator) useSheet(name string, cat *catalog.Catalog, changes []catal
 // in between and the progress shown. then runs on the UI goroutine with
 // the outcome. A newer load or clearSheet stops an older one.
 func (c *Calculator) loadSheet(ctx app.Context, name, text string, then func(ctx app.Context, ok bool)) {
-	seq := c.load.seq.Add(1)
-	c.sheetErr = ""
+	seq := c.sheet.load.seq.Add(1)
+	c.sheet.err = ""
 	if len(text) > maxSheetBytes {
-		c.sheetErr = name + ": " + c.tooBig(maxSheetBytes)
+		c.sheet.err = name + ": " + c.tooBig(maxSheetBytes)
 		then(ctx, false)
 		return
 	}
 	if !app.IsClient || len(text) < sheetAsyncBytes {
-		c.load.busy = ""
+		c.sheet.load.busy = ""
 		then(ctx, c.applySheet(name, text))
 		return
 	}
-	c.load.busy, c.load.progress = name, 0
-	base := c.base
+	c.sheet.load.busy, c.sheet.load.progress = name, 0
+	base := c.sheet.base
 	ctx.Async(func() {
 		start := time.Now()
 		cat, changes, n, err := base.MergeOwnPrices([]byte(text), func(p float64) bool {
 			if time.Since(start) < sheetSlice {
-				return c.load.seq.Load() == seq
+				return c.sheet.load.seq.Load() == seq
 			}
 			ctx.Dispatch(func(ctx app.Context) {
-				if c.load.seq.Load() == seq {
-					c.load.progress = p
+				if c.sheet.load.seq.Load() == seq {
+					c.sheet.load.progress = p
 				}
 			})
 			time.Sleep(sheetPause) // the browser paints and handles input
 			start = time.Now()
-			return c.load.seq.Load() == seq
+			return c.sheet.load.seq.Load() == seq
 		})
 		Mark("rightsize:sheet-merged")
 		ctx.Dispatch(func(ctx app.Context) {
-			if c.load.seq.Load() != seq {
+			if c.sheet.load.seq.Load() != seq {
 				return
 			}
-			c.load.busy = ""
+			c.sheet.load.busy = ""
 			then(ctx, c.useSheet(name, cat, changes, n, err))
 			Mark("rightsize:sheet-applied")
 		})
@@ -136,11 +145,11 @@ func (c *Calculator) loadSheet(ctx app.Context, name, text string, then func(ctx
 
 // clearSheet returns to the built-in prices.
 func (c *Calculator) clearSheet() {
-	c.load.seq.Add(1)
-	c.load.busy, c.load.sheetSavedBad = "", false
-	c.pr = page.NewPrices(c.base, nil)
+	c.sheet.load.seq.Add(1)
+	c.sheet.load.busy, c.sheet.load.sheetSavedBad = "", false
+	c.pr = page.NewPrices(c.sheet.base, nil)
 	c.pr.Today, c.pr.Yield = c.now, planYield()
-	c.sheetName, c.sheetRows, c.sheetErr = "", 0, ""
+	c.sheet.name, c.sheet.rows, c.sheet.err = "", 0, ""
 	c.recompute()
 }
 
@@ -154,7 +163,7 @@ func (c *Calculator) loadSavedSheet(ctx app.Context) {
 		return
 	}
 	c.loadSheet(ctx, s.Name, s.Text, func(ctx app.Context, ok bool) {
-		c.load.sheetSavedBad = !ok
+		c.sheet.load.sheetSavedBad = !ok
 	})
 }
 
@@ -207,11 +216,11 @@ func settle(ctx app.Context, promise app.Value, done func(app.Context, app.Value
 
 // onPriceFile applies a picked price sheet and keeps it for later visits.
 func (c *Calculator) onPriceFile(ctx app.Context, e app.Event) {
-	c.readFile(ctx, ctx.JSSrc().Get("files"), maxSheetBytes, func(name, why string) { c.sheetErr = name + ": " + why },
+	c.readFile(ctx, ctx.JSSrc().Get("files"), maxSheetBytes, func(name, why string) { c.sheet.err = name + ": " + why },
 		func(ctx app.Context, name, text string) {
 			c.loadSheet(ctx, name, text, func(ctx app.Context, ok bool) {
 				if ok {
-					c.load.sheetUnsaved = !keep(ctx, pricesKey, savedFile{name, text})
+					c.sheet.load.sheetUnsaved = !keep(ctx, pricesKey, savedFile{name, text})
 				}
 			})
 		})
@@ -219,7 +228,7 @@ func (c *Calculator) onPriceFile(ctx app.Context, e app.Event) {
 
 func (c *Calculator) onClearPrices(ctx app.Context, e app.Event) {
 	ctx.LocalStorage().Del(pricesKey)
-	c.load.sheetUnsaved = false
+	c.sheet.load.sheetUnsaved = false
 	c.clearSheet()
 }
 
@@ -231,16 +240,16 @@ func (c *Calculator) tooBig(limit int) string {
 func (c *Calculator) renderPrices() app.UI {
 	status := app.P().Class("rs-sub").Text(c.t(page.MsgSheetHelp))
 	switch {
-	case c.load.busy != "":
+	case c.sheet.load.busy != "":
 		status = app.P().Class("rs-sub").ID("rs-prices-progress").Attr("role", "status").Text(
-			c.load.busy + " · " + c.t(page.MsgSheetApplying) + " " + c.loc().Fixed(100*c.load.progress, 0) + " %")
-	case c.sheetName != "":
+			c.sheet.load.busy + " · " + c.t(page.MsgSheetApplying) + " " + c.loc().Fixed(100*c.sheet.load.progress, 0) + " %")
+	case c.sheet.name != "":
 		status = app.P().Class("rs-ok").ID("rs-prices-status").Text(
-			c.sheetName + " · " + c.t(page.MsgSheetRows) + ": " + strconv.Itoa(c.sheetRows) + " · " +
+			c.sheet.name + " · " + c.t(page.MsgSheetRows) + ": " + strconv.Itoa(c.sheet.rows) + " · " +
 				c.t(page.MsgSheetOffers) + ": " + strconv.Itoa(len(c.pr.Own)))
 	}
 	picker := app.Input().Type("file").ID("rs-prices-file").Accept(".csv,.json,text/csv,application/json").
-		Attr("aria-invalid", c.sheetErr != "").OnChange(c.onPriceFile)
+		Attr("aria-invalid", c.sheet.err != "").OnChange(c.onPriceFile)
 	if !app.IsClient {
 		// Disabled on the prerendered page: a file picked there, before
 		// the page is live, went to an input the live page replaces, and
@@ -254,18 +263,18 @@ func (c *Calculator) renderPrices() app.UI {
 		app.Div().Class("rs-field rs-file").Body(
 			app.Label().For("rs-prices-file").Text(c.t(page.MsgSheetPick)),
 			picker,
-			app.If(c.sheetErr != "", func() app.UI {
-				msg := c.sheetErr
-				if c.load.sheetSavedBad {
+			app.If(c.sheet.err != "", func() app.UI {
+				msg := c.sheet.err
+				if c.sheet.load.sheetSavedBad {
 					msg = c.t(page.MsgSavedKept) + " " + msg
 				}
 				return app.P().Class("rs-error").ID("rs-prices-file-error").Text(msg)
 			}),
-			app.If(c.load.sheetUnsaved, func() app.UI {
+			app.If(c.sheet.load.sheetUnsaved, func() app.UI {
 				return app.P().Class("rs-warn").ID("rs-prices-unsaved").Text(c.t(page.MsgNotKept))
 			}),
 		),
-		app.If(c.sheetName != "" || c.load.sheetSavedBad, func() app.UI {
+		app.If(c.sheet.name != "" || c.sheet.load.sheetSavedBad, func() app.UI {
 			return app.Button().Class("rs-more").ID("rs-prices-clear").OnClick(c.onClearPrices).Text(c.t(page.MsgSheetClear))
 		}),
 	)

@@ -56,12 +56,12 @@ func TestLargeSheetPage(t *testing.T) {
 	}
 	start := time.Now()
 	if !c.applySheet("big.csv", sheet) {
-		t.Fatalf("refused: %s", c.sheetErr)
+		t.Fatalf("refused: %s", c.sheet.err)
 	}
 	took := time.Since(start)
 	t.Logf("100,000 rows applied and the page recomputed in %v", took.Round(time.Millisecond))
-	if c.sheetRows != 100_000 || len(c.pr.Own) != 100_000 {
-		t.Errorf("%d rows, %d offers of the sheet", c.sheetRows, len(c.pr.Own))
+	if c.sheet.rows != 100_000 || len(c.pr.Own) != 100_000 {
+		t.Errorf("%d rows, %d offers of the sheet", c.sheet.rows, len(c.pr.Own))
 	}
 	if took > 20*time.Second {
 		t.Errorf("applying took %v", took)
@@ -73,7 +73,7 @@ func TestLargeSheetPage(t *testing.T) {
 func TestSheetInSlices(t *testing.T) {
 	c, _ := load(t)
 	var seen []float64
-	cat, _, n, err := c.base.MergeOwnPrices([]byte(bigSheet(2_000)), func(p float64) bool { seen = append(seen, p); return true })
+	cat, _, n, err := c.sheet.base.MergeOwnPrices([]byte(bigSheet(2_000)), func(p float64) bool { seen = append(seen, p); return true })
 	if err != nil || cat == nil || n != 2_000 || len(seen) != 2_000/256 {
 		t.Fatalf("rows %d, error %v, %d steps", n, err, len(seen))
 	}
@@ -82,7 +82,7 @@ func TestSheetInSlices(t *testing.T) {
 			t.Fatalf("progress %v", seen)
 		}
 	}
-	if _, _, _, err := c.base.MergeOwnPrices([]byte(bigSheet(2_000)), func(float64) bool { return false }); err != catalog.ErrPriceSheetStopped {
+	if _, _, _, err := c.sheet.base.MergeOwnPrices([]byte(bigSheet(2_000)), func(float64) bool { return false }); err != catalog.ErrPriceSheetStopped {
 		t.Errorf("a stopped load: %v", err)
 	}
 }
@@ -156,6 +156,6 @@ func TestSavedConfigKept(t *testing.T) {
 func TestExcelSheetOnPage(t *testing.T) {
 	c, _ := load(t)
 	if !c.applySheet("excel.csv", "\ufeffoffer_id,on_demand_per_hour,as_of,source\r\naws-g4dn.xlarge,0.4,2026-11-01,quote\r\n") {
-		t.Fatalf("refused: %s", c.sheetErr)
+		t.Fatalf("refused: %s", c.sheet.err)
 	}
 }

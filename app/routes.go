@@ -122,17 +122,17 @@ func ignoredInLink(frag string) []string {
 // renderLinkNote names what the page ignored in the link it was opened
 // with, so a hand-edited link that half works does not pass for a whole one.
 func (c *Calculator) renderLinkNote() app.UI {
-	if len(c.cmpIgnored) > 0 {
+	if len(c.notes.cmp) > 0 {
 		return app.Div().Body(c.linkNote(), app.P().Class("rs-error").ID("rs-cmp-ignored").Attr("role", "status").
-			Text(page.Fill(c.t(page.MsgCompareIgnored), strconv.Itoa(page.MaxCompare))+": "+strings.Join(c.cmpIgnored, " · ")))
+			Text(page.Fill(c.t(page.MsgCompareIgnored), strconv.Itoa(page.MaxCompare))+": "+strings.Join(c.notes.cmp, " · ")))
 	}
 	return c.linkNote()
 }
 
 func (c *Calculator) linkNote() app.UI {
-	if len(c.linkIgnored) == 0 {
+	if len(c.notes.link) == 0 {
 		return app.Text("")
 	}
 	return app.P().Class("rs-error").ID("rs-link-ignored").Attr("role", "status").
-		Text(c.t(page.MsgLinkIgnored) + ": " + strings.Join(c.linkIgnored, " · "))
+		Text(c.t(page.MsgLinkIgnored) + ": " + strings.Join(c.notes.link, " · "))
 }

@@ -41,7 +41,7 @@ func (c *Calculator) loadChartUI() app.UI {
 	}
 	v := c.ps.out.Serve
 	l := c.loc()
-	what := l.Count(int64(v.Plan.TP*max(v.Plan.PP, 1))) + " × " + c.gpuName(v.Offer.GPU) + " · " + engineLabels[v.Engine]
+	what := l.Count(int64(v.Plan.TP*max(v.Plan.PP, 1))) + " × " + c.pr.GPUName(v.Offer.GPU) + " · " + page.EngineLabels[v.Engine]
 	return &loadChart{V: page.LoadChartOf(s, l, what)}
 }
 
@@ -52,7 +52,7 @@ func (c *Calculator) bindingText(v page.ServeResult) string {
 		return ""
 	}
 	l := c.loc()
-	rps := page.ShortRate(l, c.job.RPS)
+	rps := page.ShortRate(l, c.d.Job.RPS)
 	var s string
 	switch v.Binding {
 	case sim.BindTTFT:

@@ -33,9 +33,9 @@ func servePlan(t testing.TB, frag string) (*Calculator, planner.Request, planner
 	c.state = page.ParseFragment(frag, page.DefaultState)
 	c.dropStatic()
 	c.recompute()
-	req := page.PlanRequest(c.job)
+	req := page.PlanRequest(c.d.Job)
 	req.FX = c.pr.Cat.PlanFX()
-	res, err := planner.Plan(req, c.pr.PlanOffers(c.job.In.Weights), planner.Options{})
+	res, err := planner.Plan(req, c.pr.PlanOffers(c.d.Job.In.Weights), planner.Options{})
 	if err != nil || res.Cheapest < 0 {
 		t.Fatalf("%s: no plan: %v", frag, err)
 	}

@@ -60,13 +60,13 @@ func takeStaticPage() {
 // the user's, no pin, not embedded), and for the recommendation no plan
 // of the browser's own yet, for the others the first screen only.
 func (c *Calculator) keepsStatic(s staticSection) bool {
-	if c.static[s] == nil || c.state != page.DefaultState || c.sheetRows != 0 || c.pin != nil || len(c.cmp) > 0 || c.embed {
+	if c.start.static[s] == nil || c.state != page.DefaultState || c.sheet.rows != 0 || c.pin != nil || len(c.cmp.ids) > 0 || c.embed {
 		return false
 	}
 	if s == staticAnswer {
 		return !c.ps.out.OK
 	}
-	return !c.firstStepDone
+	return !c.start.firstStepDone
 }
 
 // firstScreen reports whether the default view's first screen is all the
@@ -112,15 +112,15 @@ func (c *Calculator) onStaticJobPart(ctx app.Context, e app.Event) {
 	if err != nil || f < 0 || f >= int(page.NFields) {
 		return
 	}
-	if !c.firstStepDone {
+	if !c.start.firstStepDone {
 		// What the first step after start-up does (showRest): the job,
 		// the live breakdown and summary, and the plan. The steps below
 		// the first screen follow on their own schedule.
-		c.firstStepDone = true
+		c.start.firstStepDone = true
 		c.recompute()
 	}
-	c.static[staticAnswer] = nil
-	c.jobEdit, c.jobEditing = page.Field(f), true
+	c.start.static[staticAnswer] = nil
+	c.edit.f, c.edit.open = page.Field(f), true
 	c.focusAfter(jobEditID)
 }
 
@@ -129,7 +129,7 @@ func (c *Calculator) onStaticJobPart(ctx app.Context, e app.Event) {
 func (c *Calculator) placeStatic() {
 	c.dropStatic()
 	doc := app.Window().Get("document")
-	for s, v := range c.static {
+	for s, v := range c.start.static {
 		if v == nil {
 			continue
 		}
@@ -144,7 +144,7 @@ func (c *Calculator) placeStatic() {
 func (c *Calculator) dropStatic() {
 	for s := range nStatic {
 		if !c.keepsStatic(s) {
-			c.static[s] = nil
+			c.start.static[s] = nil
 		}
 	}
 }

@@ -1,9 +1,6 @@
 package app
 
 import (
-	"cmp"
-	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -18,6 +15,7 @@ import (
 // Render formats the current state through leaf components; it computes
 // nothing.
 func (c *Calculator) Render() app.UI {
+	v := page.BuildView(c.viewIn())
 	cls := "rs-page"
 	if app.IsClient {
 		// Every render in the browser is the app's own DOM, with its
@@ -25,7 +23,7 @@ func (c *Calculator) Render() app.UI {
 		// page never carries rs-live).
 		cls += " rs-live"
 	}
-	if c.live && c.restShown == len(c.restSections()) {
+	if c.start.live && c.start.restShown == nRest {
 		cls += " rs-complete"
 	}
 	if c.ps.pending() {
@@ -40,9 +38,9 @@ func (c *Calculator) Render() app.UI {
 		cls += " rs-embed"
 		return app.Main().Class(cls).Body(
 			c.renderLinkNote(),
-			c.renderAnswer(),
-			c.renderResult(),
-			c.renderPerf(),
+			c.renderAnswer(&v.Answer),
+			c.resultSection(&v),
+			&perfSection{V: v.Perf, Lang: v.Lang},
 			c.renderServe(),
 			app.P().Class("rs-open").Body(app.A().ID("rs-open-full").Href("#"+c.fullLink()).Target("_blank").
 				Rel("noopener").Text(c.t(page.MsgOpenInRightsize))),
@@ -50,7 +48,7 @@ func (c *Calculator) Render() app.UI {
 	}
 	return app.Main().Class(cls).Body(
 		c.renderLinkNote(),
-		app.If(c.updateReady, func() app.UI {
+		app.If(c.start.updateReady, func() app.UI {
 			return app.Div().Class("rs-update").ID("rs-update").Body(
 				app.Text(c.t(page.MsgUpdateReady)+" "),
 				app.Button().Class("rs-more").OnClick(c.onReload).Text(c.t(page.MsgReload)),
@@ -68,22 +66,22 @@ func (c *Calculator) Render() app.UI {
 					c.pinButton(),
 				),
 			),
-			app.If(c.linkCopied, func() app.UI { return app.P().Class("rs-ok").ID("rs-link-copied").Text(c.t(page.MsgLinkCopied)) }),
-			app.If(c.shareURL != "", func() app.UI {
-				return app.Input().Type("text").ID("rs-share-url").ReadOnly(true).Value(c.shareURL).Attr("aria-label", c.t(page.MsgCopyLink))
+			app.If(c.share.copied, func() app.UI { return app.P().Class("rs-ok").ID("rs-link-copied").Text(c.t(page.MsgLinkCopied)) }),
+			app.If(c.share.url != "", func() app.UI {
+				return app.Input().Type("text").ID("rs-share-url").ReadOnly(true).Value(c.share.url).Attr("aria-label", c.t(page.MsgCopyLink))
 			}),
 		),
-		c.staticOr(staticAnswer, c.renderAnswer),
+		c.staticOr(staticAnswer, func() app.UI { return c.renderAnswer(&v.Answer) }),
 		app.If(c.pin != nil, c.renderCompare),
-		app.If(len(c.cmp) > 0, c.renderPlans),
+		app.If(len(c.cmp.ids) > 0, c.renderPlans),
 		c.renderInputs(),
-		c.staticOr(staticResult, c.renderResult),
-		c.staticOr(staticPerf, c.renderPerf),
+		c.staticOr(staticResult, func() app.UI { return c.resultSection(&v) }),
+		c.staticOr(staticPerf, func() app.UI { return &perfSection{V: v.Perf, Lang: v.Lang} }),
 		app.If(c.serving(), c.renderServe),
-		app.If(c.restShown > 0, func() app.UI {
-			secs := c.restSections()
+		app.If(c.start.restShown > 0, func() app.UI {
+			secs := c.restSections(&v)
 			body := make([]app.UI, 0, len(secs))
-			for _, f := range secs[:min(c.restShown, len(secs))] {
+			for _, f := range secs[:min(c.start.restShown, len(secs))] {
 				body = append(body, f())
 			}
 			return app.Div().Class("rs-rest").Body(body...)
@@ -91,25 +89,93 @@ func (c *Calculator) Render() app.UI {
 	)
 }
 
-// restSections are the sections below the first screen, in page order.
-// In the browser they are rendered one at a time after mount (see
-// showRest), so no single render holds the main thread for long.
-func (c *Calculator) restSections() []func() app.UI {
+// restSections are the sections below the first screen, in page order,
+// nRest of them. In the browser they are rendered one at a time after
+// mount (see showRest), so no single render holds the main thread for long.
+func (c *Calculator) restSections(v *page.View) []func() app.UI {
 	return []func() app.UI{
-		c.renderRules,
-		c.renderFit,
-		c.renderOffers,
-		c.renderExport,
-		c.renderLaunch,
-		c.renderPrices,
-		c.renderCustomModel,
-		c.renderFleetInputs,
-		c.renderBenchmark,
+		c.folded(page.SecRules, len(v.Rules.Rows) > 0, func() app.UI { return &rulesSection{V: v.Rules, Lang: v.Lang} }),
+		c.folded(page.SecFit, len(v.Fit.Rows) > 0, func() app.UI {
+			return &fitSection{V: v.Fit, Lang: v.Lang, Sort: c.state[page.FieldSort], SortErr: c.fieldErrText(page.FieldSort)}
+		}),
+		c.folded(page.SecOffers, v.Offers.Title != "", func() app.UI { return &offersSection{V: v.Offers, Lang: v.Lang} }),
+		c.folded(page.SecExport, c.d.R.OK, c.renderExport),
+		c.folded(page.SecLaunch, true, c.renderLaunch),
+		c.folded(page.SecPrices, true, c.renderPrices),
+		c.folded(page.SecModel, true, c.renderCustomModel),
+		c.folded(page.SecFleet, true, c.renderFleetInputs),
+		c.folded(page.SecBench, true, c.renderBenchmark),
 		func() app.UI {
 			return app.Footer().Class("rs-footer").Body(app.P().Class("rs-sub").Text(c.t(page.MsgFooter)),
 				app.If(!c.now.IsZero(), func() app.UI { return app.P().Class("rs-sub").ID("rs-fresh").Text(c.freshnessFooter()) }))
 		},
 	}
+}
+
+// folded is section sec under its name, its body rendered only while it
+// is open (the link's "show" key); shown false leaves the section out.
+// The prerendered page and a closed section carry no body: opening one
+// renders it, so the first screen builds only what is on it.
+func (c *Calculator) folded(sec page.Section, shown bool, body func() app.UI) func() app.UI {
+	return func() app.UI {
+		if !shown {
+			return app.Text("")
+		}
+		key := page.SectionKeys[sec]
+		open := c.state.Opens(sec)
+		d := app.Details().Class("rs-fold").ID("rs-fold-"+key).Attr("data-s", key).OnToggle(c.onFold)
+		if open {
+			d = d.Open(true) // never Open(false): the static HTML would read open="false", which is open
+		}
+		return d.Body(app.Summary().Class("rs-fold-title").Text(c.t(page.SectionTitles[sec])), app.If(open, body))
+	}
+}
+
+// onFold keeps a section's open state in the state (and so in the link)
+// when the user opens or closes it; nothing is recomputed, unless the
+// default view's first screen stood in for the results until now.
+func (c *Calculator) onFold(ctx app.Context, e app.Event) {
+	src := ctx.JSSrc()
+	sec, ok := page.SectionOf(src.Get("dataset").Get("s").String())
+	open := src.Get("open").Bool()
+	if !ok || c.state.Opens(sec) == open {
+		return
+	}
+	first := c.firstScreen()
+	c.state = c.state.WithOpen(sec, open)
+	if first {
+		c.recompute()
+	}
+	c.syncURL(ctx)
+}
+
+// nRest is how many sections restSections lists.
+const nRest = 10
+
+// viewIn is what page.BuildView builds the page's view from.
+func (c *Calculator) viewIn() page.ViewIn {
+	return page.ViewIn{
+		State: c.state, Job: c.d.Job, R: c.d.R, Plan: c.ps.out, Pending: c.ps.pending(), Prices: c.pr, Now: c.now,
+		Compare: c.cmp.ids, AllOffers: c.open.allOffers, CustomName: c.own.name,
+	}
+}
+
+// resultSection is the memory section of view v, with the job's problems
+// when it does not read.
+func (c *Calculator) resultSection(v *page.View) app.UI {
+	errs := make([]string, len(c.d.General))
+	for i, e := range c.d.General {
+		errs[i] = page.ErrText(v.Lang, e)
+	}
+	return &resultSection{V: v.Result, OK: c.d.R.OK, Lang: v.Lang, Errors: errs}
+}
+
+// fieldErrText is field f's problem in the page's language, or "".
+func (c *Calculator) fieldErrText(f page.Field) string {
+	if c.d.Errs[f].OK() {
+		return ""
+	}
+	return page.ErrText(c.lang(), c.d.Errs[f])
 }
 
 // fullLink is the fragment of this view without the embed flag.
@@ -144,7 +210,7 @@ func (c *Calculator) modelOptions() []option {
 	for i, m := range c.pr.Cat.Models {
 		models[i] = option{m.ID, m.Name}
 	}
-	if c.custom != nil {
+	if c.own.arch != nil {
 		models = append(models, option{page.CustomModelID, c.customModelName()})
 	}
 	return models
@@ -162,7 +228,7 @@ func (c *Calculator) gpuOptions() []option {
 func engineOptions() []option {
 	engines := make([]option, len(estimator.Engines))
 	for i, e := range estimator.Engines {
-		engines[i] = option{e.String(), engineLabels[e]}
+		engines[i] = option{e.String(), page.EngineLabels[e]}
 	}
 	return engines
 }
@@ -204,11 +270,11 @@ func (c *Calculator) renderInputs() app.UI {
 		c.textField(page.FieldMaxBatched, page.MsgMaxBatched, "numeric"),
 		c.checkField(page.FieldEager, page.MsgEager),
 		c.checkField(page.FieldFlash, page.MsgFlash),
-		app.If(c.r.Res.VisionParams > 0 || c.state[page.FieldTextOnly] == "1", func() app.UI { return c.checkField(page.FieldTextOnly, page.MsgTextOnly) }),
+		app.If(c.d.R.Res.VisionParams > 0 || c.state[page.FieldTextOnly] == "1", func() app.UI { return c.checkField(page.FieldTextOnly, page.MsgTextOnly) }),
 		c.textField(page.FieldTP, page.MsgTP, "numeric"),
 		c.textField(page.FieldPP, page.MsgPP, "numeric"),
 		c.textField(page.FieldCP, page.MsgCP, "numeric"),
-		app.If(c.r.Res.Params != c.r.Res.ActiveParams || c.state[page.FieldEP] != "1", func() app.UI { return c.textField(page.FieldEP, page.MsgEP, "numeric") }),
+		app.If(c.d.R.Res.Params != c.d.R.Res.ActiveParams || c.state[page.FieldEP] != "1", func() app.UI { return c.textField(page.FieldEP, page.MsgEP, "numeric") }),
 		c.textField(page.FieldDP, page.MsgDP, "numeric"),
 		c.selectField(page.FieldUnits, page.MsgUnits, []option{{page.UnitGiB.String(), c.t(page.MsgUnitsGiB)}, {page.UnitGB.String(), c.t(page.MsgUnitsGB)}}),
 	}
@@ -225,7 +291,7 @@ func (c *Calculator) renderInputs() app.UI {
 // renderOverrides is the Overheads box: each overhead the estimator
 // assumed, as the placeholder of a field that replaces it.
 func (c *Calculator) renderOverrides() app.UI {
-	res := c.r.Res
+	res := c.d.R.Res
 	overrides := []app.UI{
 		app.Summary().Text(c.t(page.MsgOverrides)),
 		app.P().Class("rs-sub").Text(c.t(page.MsgOverridesNote)),
@@ -241,9 +307,9 @@ func (c *Calculator) renderOverrides() app.UI {
 	}
 	// Open when a link carries an override, one is wrong or the user has
 	// typed one (so clearing it does not fold the box mid-edit).
-	open := c.overridesOpen
+	open := c.open.overrides
 	for _, f := range page.OverrideFields {
-		open = open || c.state[f] != "" || !c.errs[f].OK()
+		open = open || c.state[f] != "" || !c.d.Errs[f].OK()
 	}
 	return app.Details().Class("rs-overrides").ID("rs-overrides").Open(open).Body(overrides...)
 }
@@ -291,8 +357,8 @@ func fieldID(f page.Field) string { return "rs-" + page.FieldNames[f] }
 
 // fieldError renders the message under a field, or nothing.
 func (c *Calculator) fieldError(f page.Field) app.UI {
-	return app.If(!c.errs[f].OK(), func() app.UI {
-		return app.P().Class("rs-error").ID(fieldID(f) + "-error").Text(c.errText(c.errs[f]))
+	return app.If(!c.d.Errs[f].OK(), func() app.UI {
+		return app.P().Class("rs-error").ID(fieldID(f) + "-error").Text(page.ErrText(c.lang(), c.d.Errs[f]))
 	})
 }
 
@@ -301,8 +367,8 @@ func (c *Calculator) selectField(f page.Field, label page.MsgKey, opts []option)
 		return app.Text("")
 	}
 	s := &selectBox{F: int(f), Label: c.t(label), Cur: c.state[f], Opts: opts}
-	if !c.errs[f].OK() {
-		s.Err = c.errText(c.errs[f])
+	if !c.d.Errs[f].OK() {
+		s.Err = page.ErrText(c.lang(), c.d.Errs[f])
 	}
 	return s
 }
@@ -461,7 +527,7 @@ func (c *Calculator) textField(f page.Field, label page.MsgKey, mode string) app
 // keyboard hint and the placeholder.
 func (c *Calculator) fieldInput(f page.Field) app.HTMLInput {
 	return app.Input().Type("text").ID(fieldID(f)).Attr("data-f", strconv.Itoa(int(f))).
-		Value(c.state[f]).Attr("aria-invalid", !c.errs[f].OK()).OnChange(c.onField)
+		Value(c.state[f]).Attr("aria-invalid", !c.d.Errs[f].OK()).OnChange(c.onField)
 }
 
 // sizeInput is an optional size field whose placeholder is the estimate
@@ -471,7 +537,7 @@ func (c *Calculator) sizeInput(f page.Field, label page.MsgKey, est estimator.By
 		return app.Text("")
 	}
 	ph := ""
-	if c.r.OK {
+	if c.d.R.OK {
 		ph = c.loc().Bytes(est)
 	}
 	return app.Div().Class("rs-field").Body(
@@ -495,278 +561,10 @@ func (c *Calculator) checkField(f page.Field, label page.MsgKey) app.UI {
 	)
 }
 
-func (c *Calculator) renderResult() app.UI {
-	if !c.r.OK {
-		return app.Section().Class("rs-result").Body(
-			app.P().Class("rs-sub").Text(c.t(page.MsgFixFields)),
-			app.Range(c.general).Slice(func(i int) app.UI {
-				return app.P().Class("rs-error").Text(c.errText(c.general[i]))
-			}),
-		)
-	}
-	l := c.loc()
-	r := c.r.Res
-	facts := []factView{{Label: c.t(page.MsgParams), Value: l.Count(r.Params) + " (" + l.Billions(r.Params) + ")", ID: "rs-params"}}
-	if r.VisionParams > 0 {
-		// A vision-language model: its text model and vision tower apart.
-		facts[0].Value = page.Fill(c.t(page.MsgTextVision), l.Billions(r.Params-r.VisionParams), l.Billions(r.VisionParams))
-	}
-	if r.ActiveParams != r.Params {
-		facts = append(facts, factView{Label: c.t(page.MsgActive), Value: l.Count(r.ActiveParams)})
-	}
-	if r.KVBytesPerToken > 0 {
-		facts = append(facts, factView{Label: c.t(page.MsgKVPerToken), Value: l.Fixed(float64(r.KVBytesPerToken)/float64(estimator.KiB), 1) + " " + c.t(page.MsgKiB)})
-	}
-	if r.KVPoolTokens > 0 {
-		facts = append(facts, factView{Label: c.t(page.MsgKVPool), Value: l.Count(r.KVPoolTokens) + " " + c.t(page.MsgTokens) + " · " + l.Count(r.MaxConcurrentSeqs) + " × " + c.state[page.FieldSeq]})
-	}
-	maxSeq := l.CountOrNone(c.r.MaxSeq)
-	if c.r.SeqCapped {
-		maxSeq += " (" + c.t(page.MsgModelLimit) + ")"
-	}
-	facts = append(facts,
-		factView{Label: c.t(page.MsgMaxBatch), Value: l.CountOrNone(c.r.MaxBatch), ID: "rs-max-batch"},
-		factView{Label: c.t(page.MsgMaxSeq), Value: maxSeq, ID: "rs-max-seq"},
-	)
-	if g := c.r.Checkpointed; c.r.HasCheckpointed {
-		// A training job that does not fit: what checkpointing would need.
-		v := l.Bytes(g.PerGPU.Total()) + " · ✗ " + c.t(page.MsgDoesNotFit)
-		if g.Fits {
-			v = l.Bytes(g.PerGPU.Total()) + " · ✓ " + c.t(page.MsgFits) + " · " + c.t(page.MsgHeadroom) + " " + l.Bytes(g.Headroom)
-		}
-		facts = append(facts, factView{Label: c.t(page.MsgWithCheckpointing), Value: v, ID: "rs-with-gc"})
-	}
-	if c.r.HasFix && !(c.r.HasCheckpointed && c.r.Checkpointed.Fits) {
-		// Checkpointing alone is not enough: the settings that are.
-		facts = append(facts, factView{Label: c.t(page.MsgFitsWith), Value: l.FixText(c.r.Fix), ID: "rs-fits-with"})
-	}
-	var warns []string
-	for _, k := range c.r.HWWarn {
-		warns = append(warns, c.t(k)+" ("+c.job.GPU.Name+")")
-	}
-	for w := range r.Warnings.Each() {
-		warns = append(warns, c.t(page.WarningKeys[w]))
-	}
-	loadPeak := ""
-	if r.PeakPhase == estimator.PhaseLoad {
-		loadPeak = l.Bytes(r.Peak)
-	}
-	verdict := c.t(page.MsgFits) + " · " + c.t(page.MsgHeadroom) + " " + l.Bytes(r.Headroom)
-	if !r.Fits {
-		verdict = c.t(page.MsgDoesNotFit) + " · " + c.t(page.MsgShortBy) + " " + l.Bytes(-r.Headroom)
-	}
-	return app.Section().Class("rs-result").Body(
-		&breakdownView{
-			Lang: c.lang(), Title: c.t(page.MsgPerGPU) + " · " + c.modelName() + " · " + c.job.GPU.Name,
-			Verdict: verdict, Fits: r.Fits, Parts: c.partViews(),
-			Total: l.Bytes(r.PerGPU.Total()), Band: l.BytesRange(r.Confidence.Low, r.Confidence.High),
-			Usable: l.Bytes(r.Usable), LoadPeak: loadPeak,
-		},
-		&factList{Facts: facts},
-		app.If(len(warns) > 0, func() app.UI {
-			return app.Div().Class("rs-warnings").ID("rs-warnings").Body(
-				app.H3().Text(c.t(page.MsgWarnings)),
-				app.Ul().Body(app.Range(warns).Slice(func(i int) app.UI { return app.Li().Class("rs-warn").Text(warns[i]) })),
-			)
-		}),
-	)
-}
-
-func (c *Calculator) modelName() string {
-	if c.job.Model.ID == page.CustomModelID {
-		return c.customModelName()
-	}
-	return c.job.Model.Name
-}
-
-// partViews are the breakdown's lines with their basis.
-func (c *Calculator) partViews() []partView {
-	l := c.loc()
-	b, cf := c.r.Res.PerGPU, c.r.Res.Confidence
-	all := []struct {
-		key, formula page.MsgKey
-		id           string
-		b            estimator.Bytes
-		conf         float64
-	}{
-		{page.MsgWeights, page.MsgFWeights, "rs-weights", b.Weights, cf.Weights},
-		{page.MsgGradients, page.MsgFGradients, "rs-gradients", b.Gradients, cf.Gradients},
-		{page.MsgOptimizerStates, page.MsgFOptimizer, "rs-optimizer", b.Optimizer, cf.Optimizer},
-		{page.MsgActivations, page.MsgFActivations, "rs-activations", b.Activations, cf.Activations},
-		{page.MsgLogits, page.MsgFLogits, "rs-logits", b.Logits, cf.Logits},
-		{page.MsgKVCache, page.MsgFKV, "rs-kv", b.KVCache, cf.KVCache},
-		{page.MsgCUDAContext, page.MsgFOverhead, "rs-cuda", b.CUDAContext, cf.Overhead},
-		{page.MsgAllocator, page.MsgFOverhead, "rs-alloc", b.AllocatorReserve, cf.Overhead},
-		{page.MsgNCCL, page.MsgFOverhead, "rs-nccl", b.NCCL, cf.Overhead},
-		{page.MsgCUDAGraphs, page.MsgFOverhead, "rs-graphs", b.CUDAGraphs, cf.Overhead},
-		{page.MsgQuantState, page.MsgFOverhead, "rs-quant", b.QuantState, cf.Overhead},
-	}
-	total := b.Total()
-	var out []partView
-	for i, p := range all {
-		if p.b <= 0 && i != 0 {
-			continue
-		}
-		share := 0.0
-		if total > 0 {
-			share = float64(p.b) / float64(total)
-		}
-		out = append(out, partView{
-			ID: p.id, Name: c.t(p.key), Value: l.Bytes(p.b), Share: l.Fixed(share*100, 1) + "%",
-			Band: l.Percent(p.conf), Formula: c.t(p.formula), Seg: len(out), Permille: int(share*1000 + 0.5),
-		})
-	}
-	return out
-}
-
-// renderPerf shows the speed-and-cost summary under the breakdown, each
-// number with its basis.
-func (c *Calculator) renderPerf() app.UI {
-	if !c.r.OK {
-		return app.Text("")
-	}
-	l := c.loc()
-	v := c.r.Perf
-	if !v.OK {
-		return app.Section().Class("rs-perf").Body(
-			app.H2().Text(c.t(page.MsgSpeedTitle)),
-			app.P().Class("rs-sub").ID("rs-no-perf").Text(c.t(page.MsgNoPerf)),
-		)
-	}
-	p := v.P
-	band := l.Percent(p.Uncertainty)
-	bound := c.t(boundKeys[p.Bound])
-	if lever := page.Lever(l, p.Bound, c.job.In.Task, v.Eff); lever != "" {
-		bound += " — " + lever
-	}
-	eff := c.t(page.MsgEffMFU) + " " + l.Fixed(v.Eff.MFU*100, 0) + "%"
-	if c.job.In.Task == estimator.Inference {
-		eff = c.t(page.MsgEffBandwidth) + " " + l.Fixed(v.Eff.BandwidthUtil*100, 0) + "% · " + c.t(page.MsgEffMFU) + " " + l.Fixed(v.Eff.InferenceMFU*100, 0) + "%"
-	}
-	hw := c.job.GPU.Name + ": " + l.Fixed(v.HW.PeakFLOPS/1e12, 0) + " TFLOPS · " + l.Fixed(v.HW.MemBandwidth/1e9, 0) + " GB/s"
-	basis := func(formula, verify page.MsgKey) basisView {
-		return basisView{Formula: c.t(formula), Inputs: hw, Efficiency: eff, Band: band, Bound: bound, Verify: c.t(verify)}
-	}
-	// Two plans, each named: the job as set (its speed, and its cost at
-	// that speed on the offer and price of the planner's cheapest plan on
-	// this GPU: page.AtSpeed), and that plan itself (its own count, engine,
-	// batch and price model), as in the tables.
-	atSpeedV, atSpeedWhere := "…", ""
-	if sc := page.AtSpeed(v, c.job, &c.ps.out); sc.OK && !c.ps.pending() {
-		atSpeedWhere = l.Money(sc.PerGPUHour, sc.Currency) + "/" + c.t(page.MsgGPUHour) + " " + c.t(pricingKeys[sc.Pricing]) +
-			" · " + c.providerName(sc.Offer.Provider) + " " + sc.Offer.InstanceType
-		atSpeedV = l.Money(sc.JobCost, sc.Currency)
-		if c.job.In.Task == estimator.Inference {
-			atSpeedV = l.Money(sc.PerMOut, sc.Currency)
-		}
-	} else if !c.ps.pending() {
-		atSpeedV = "—"
-	}
-	planned, plannedWhat := "…", ""
-	if x, ok := c.ps.out.Best(c.job.GPU.ID); ok && !c.ps.pending() {
-		where := c.t(pricingKeys[x.Pricing]) + " · " + c.providerName(x.Offer.Provider) + " " + x.Offer.InstanceType + instances(x.Instances)
-		shape := l.Count(int64(x.Plan.GPUs)) + " × " + c.job.GPU.Name + planSuffix(x.Plan)
-		if c.job.In.Task == estimator.Inference {
-			planned = l.Money(c.ps.out.FromUSD(x.PerMOutUSD), c.ps.out.Currency)
-			plannedWhat = shape + " · " + engineLabels[x.Engine] + " · " + l.Count(int64(math.Round(x.Concurrency))) + " " + c.t(page.MsgInFlight) + " · " + where
-		} else {
-			planned = l.Money(x.Cost, c.ps.out.Currency)
-			plannedWhat = l.Duration(x.Seconds) + " · " + shape + " · " + where
-		}
-	} else if !c.ps.pending() {
-		planned = "—"
-	}
-	var facts []factView
-	if c.job.In.Task == estimator.Inference {
-		// How to check the figures: a serving engine's benchmark client,
-		// or for HF transformers a timed generate() after a pass over the
-		// same lengths (testdata/calibration/device-h100-2026-11-26: the
-		// first pass over each length reads 3–6× the step on an H100).
-		verify := page.MsgVerifyVLLM
-		if c.job.In.Engine == estimator.HF {
-			verify = page.MsgVerifyHF
-		}
-		facts = []factView{
-			{ID: "rs-ttft", Label: c.t(page.MsgTTFT), Value: l.Duration(p.TimeToFirstToken), Basis: basis(page.MsgFTTFT, verify)},
-			{ID: "rs-per-seq", Label: c.t(page.MsgPerSeq), Value: l.Rate(safeInv(p.DecodeTokenLatency)), Basis: basis(page.MsgFDecode, verify)},
-			{ID: "rs-throughput", Label: c.t(page.MsgThroughputInfer), Value: l.Rate(p.TokensPerSecond) + " " + band, Basis: basis(page.MsgFDecode, verify)},
-			{ID: "rs-cost-at-speed", Label: c.t(page.MsgCostAtSpeed), Value: atSpeedV, Detail: atSpeedWhere, Basis: basis(page.MsgFCostPerM, verify)},
-		}
-	} else {
-		perEpoch := ""
-		if c.job.Dataset > 0 {
-			perEpoch = page.Fill(c.t(page.MsgPerEpoch), l.CountOrNone(int(safeDiv(c.job.Dataset, p.TokensPerStep))))
-		}
-		facts = []factView{
-			{ID: "rs-throughput", Label: c.t(page.MsgThroughputTrain), Value: l.Rate(p.TokensPerSecond) + " " + band, Basis: basis(page.MsgFTrain, page.MsgVerifyTrain)},
-			{ID: "rs-job-time", Label: c.t(page.MsgJobTime), Value: l.Duration(v.Seconds), Basis: basis(page.MsgFJobTime, page.MsgVerifyTrain)},
-			{ID: "rs-gpu-hours", Label: c.t(page.MsgGPUHours), Value: l.Rate(v.GPUHours), Basis: basis(page.MsgFJobTime, page.MsgVerifyTrain)},
-			{ID: "rs-steps", Label: c.t(page.MsgOptimizerSteps), Value: l.CountOrNone(int(safeDiv(c.job.Tokens, p.TokensPerStep))), Detail: perEpoch},
-			{ID: "rs-cost-at-speed", Label: c.t(page.MsgJobCostAtSpeed), Value: atSpeedV, Detail: atSpeedWhere, Basis: basis(page.MsgFJobCost, page.MsgVerifyTrain)},
-		}
-	}
-	if c.job.In.Task.Training() && c.job.In.GPUs > 1 {
-		// The exposed share of the step, and the whole volume's time
-		// (most of it hidden under compute on one node).
-		exposed := l.SmallPercent(page.SafeShare(p.CommSeconds, p.StepSeconds))
-		facts = append(facts, factView{ID: "rs-comm", Label: c.t(page.MsgCommFact), Value: exposed,
-			Detail: page.Fill(c.t(page.MsgCommHidden), exposed, l.Duration(p.CommTotalSeconds))})
-	}
-	facts = append(facts, factView{ID: "rs-mfu", Label: c.t(page.MsgMFUImplied), Value: l.SmallPercent(p.MFU)},
-		factView{ID: "rs-cheapest", Label: c.t(page.MsgPlannerBest), Value: planned, Detail: plannedWhat})
-	return app.Section().Class("rs-perf").Body(
-		app.H2().Text(c.t(page.MsgSpeedTitle)),
-		app.P().Class("rs-sub").ID("rs-perf-setup").Text(c.t(page.MsgAsSet)+": "+c.setupLine()),
-		&factList{Facts: facts, Lang: c.lang()},
-		app.P().Class("rs-sub").Body(app.Text(c.t(page.MsgSpeedNote)+" "), accuracyLink(c.lang())),
-	)
-}
-
-// pricingKeys name the price models, by planner.Pricing.
-var pricingKeys = map[planner.Pricing]page.MsgKey{
-	planner.OnDemand: page.MsgPrOnDemand, planner.Spot: page.MsgPrSpot, planner.Reserved1y: page.MsgPrRes1, planner.Reserved3y: page.MsgPrRes3,
-}
-
-// setupLine says the job as set, which the speed box's figures describe:
-// "1 × NVIDIA H100 SXM 80GB · Hugging Face transformers · batch 1".
-func (c *Calculator) setupLine() string {
-	in := c.job.In
-	s := c.loc().Count(int64(in.GPUs)) + " × " + c.job.GPU.Name + planSuffix(page.PlanOf(in))
-	if in.Task == estimator.Inference {
-		s += " · " + engineLabels[in.Engine]
-	}
-	return s + " · " + c.t(page.MsgBatch) + " " + strconv.Itoa(in.Batch)
-}
-
-// taskKeys name the tasks, by estimator.Task.
-var taskKeys = map[estimator.Task]page.MsgKey{
-	estimator.Inference: page.MsgTaskInference, estimator.Pretrain: page.MsgTaskTrain, estimator.FullFinetune: page.MsgTaskFinetune,
-	estimator.LoRA: page.MsgTaskLoRA, estimator.QLoRA: page.MsgTaskQLoRA,
-}
-
-// engineLabels are the engines' product names, one per estimator.Engines.
-var engineLabels = map[estimator.Engine]string{
-	estimator.HF: "Hugging Face transformers", estimator.VLLM: "vLLM", estimator.SGLang: "SGLang",
-	estimator.TRTLLM: "TensorRT-LLM", estimator.LlamaCpp: "llama.cpp (GGUF)",
-}
-
-// boundKeys name what bounded a phase, by estimator.Bound.
-var boundKeys = map[estimator.Bound]page.MsgKey{
-	estimator.BoundNone: page.MsgNone, estimator.BoundCompute: page.MsgBoundCompute, estimator.BoundBandwidth: page.MsgBoundBandwidth,
-	estimator.BoundHost: page.MsgBoundHost, estimator.BoundCommunication: page.MsgBoundComm,
-}
-
-func safeDiv(a, b float64) float64 {
-	if b <= 0 {
-		return 0
-	}
-	return math.Ceil(a / b)
-}
-
 // serving reports whether the page shows the serving plan (a request
 // rate was set and planned). The page calls the sections it hides only
 // when they show: WebAssembly code is compiled on a function's first call.
-func (c *Calculator) serving() bool { return c.r.OK && c.ps.out.Serve.OK }
+func (c *Calculator) serving() bool { return c.d.R.OK && c.ps.out.Serve.OK }
 
 // renderServe shows the fleet the planner's cheapest plan needs for the
 // request rate under the targets.
@@ -776,20 +574,20 @@ func (c *Calculator) renderServe() app.UI {
 	}
 	l := c.loc()
 	fleet := func(id string, v page.ServeResult) app.UI {
-		facts := []factView{
+		facts := []page.Fact{
 			{ID: id + "concurrency", Label: c.t(page.MsgConcurrency), Value: l.Sig3(v.Concurrency)},
 			{ID: id + "serve-ttft", Label: c.t(page.MsgTTFT) + " (p95)", Value: l.Duration(v.TTFTP95)},
 			{ID: id + "serve-tpot", Label: c.t(page.MsgTPOT), Value: l.Duration(v.TPOT)},
 			{ID: id + "replicas", Label: c.t(page.MsgReplicas), Value: l.Count(int64(v.Replicas))},
 			{ID: id + "fleet-gpus", Label: c.t(page.MsgFleetGPUs), Value: l.Count(int64(v.GPUs))},
-			{ID: id + "monthly", Label: page.Fill(c.t(page.MsgMonthly), c.t(pricingKeys[v.Pricing])), Value: l.Money(v.Monthly, c.ps.out.Currency)},
+			{ID: id + "monthly", Label: page.Fill(c.t(page.MsgMonthly), c.t(page.PricingKeys[v.Pricing])), Value: l.Money(v.Monthly, c.ps.out.Currency)},
 		}
 		return &factList{Facts: facts, Lang: c.lang()}
 	}
 	// Each fleet names its plan: GPUs, engine, price model, offer.
 	named := func(v page.ServeResult) string {
-		return l.Count(int64(v.GPUs)) + " × " + c.gpuName(v.Offer.GPU) + planSuffix(v.Plan) + " · " + engineLabels[v.Engine] +
-			" · " + c.t(pricingKeys[v.Pricing]) + " · " + c.providerName(v.Offer.Provider) + " " + v.Offer.InstanceType + instances(v.Instances)
+		return l.Count(int64(v.GPUs)) + " × " + c.pr.GPUName(v.Offer.GPU) + page.PlanSuffix(v.Plan) + " · " + page.EngineLabels[v.Engine] +
+			" · " + c.t(page.PricingKeys[v.Pricing]) + " · " + c.pr.ProviderName(v.Offer.Provider) + " " + v.Offer.InstanceType + page.Instances(v.Instances)
 	}
 	// What set each fleet's replica count, under its facts.
 	binds := func(id string, v page.ServeResult) app.UI {
@@ -816,253 +614,6 @@ func (c *Calculator) renderServe() app.UI {
 	return app.Section().Class("rs-serve").Body(body...)
 }
 
-func safeInv(x float64) float64 {
-	if x <= 0 {
-		return 0
-	}
-	return 1 / x
-}
-
-// ruleLabels name the rules of thumb, by estimator.Rule.
-var ruleLabels = map[estimator.Rule]page.MsgKey{
-	estimator.RuleParams4Bytes: page.MsgRuleParams4, estimator.RuleParamMemory1_5: page.MsgRuleParamMem15,
-	estimator.RuleWeights1_2: page.MsgRuleWeights12, estimator.RuleHF18Bytes: page.MsgRuleHF18,
-}
-
-// renderRules compares the rules of thumb users meet in guides with the
-// estimate for the same job on one GPU.
-func (c *Calculator) renderRules() app.UI {
-	if !c.r.OK || len(c.r.Rules) == 0 {
-		return app.Text("")
-	}
-	l := c.loc()
-	rows := c.r.Rules
-	return app.Section().Class("rs-rules").Body(
-		app.H2().Text(c.t(page.MsgRulesTitle)),
-		app.P().Class("rs-sub").Text(c.t(page.MsgRulesNote)),
-		app.Div().Class("rs-scroll").Body(app.Table().ID("rs-rules").Body(
-			app.THead().Body(app.Tr().Body(
-				app.Th().Text(""), app.Th().Class("num").Text(c.t(page.MsgRuleSays)),
-				app.Th().Class("num").Text(c.t(page.MsgThisEstimate)), app.Th().Class("num").Text(c.t(page.MsgOffBy)),
-			)),
-			app.TBody().Body(app.Range(rows).Slice(func(i int) app.UI {
-				r := rows[i]
-				e := r.Error()
-				// Red when following the rule would risk an OOM (more than
-				// 10% short) or rent a much larger GPU than needed (25% over).
-				cls := "num rs-ok"
-				if e < -0.1 || e > 0.25 {
-					cls = "num rs-bad"
-				}
-				return app.Tr().Attr("data-rule", r.Rule.String()).Body(
-					app.Td().Text(c.t(ruleLabels[r.Rule])), app.Td().Class("num").Text(l.Bytes(r.Bytes)),
-					app.Td().Class("num").Text(l.Bytes(r.Estimate)), app.Td().Class(cls).Text(l.SignedPercent(e)),
-				)
-			})),
-		)),
-	)
-}
-
-func (c *Calculator) renderFit() app.UI {
-	if len(c.r.Fit) == 0 {
-		return app.Text("")
-	}
-	return app.Section().Class("rs-fit").Body(
-		app.H2().Text(c.t(page.MsgGPUFit)),
-		app.Div().Class("rs-fit-head").Body(
-			app.P().Class("rs-sub").Text(c.t(page.MsgPickGPU)),
-			c.selectField(page.FieldSort, page.MsgSortBy, []option{{page.SortVRAM.String(), c.t(page.MsgSortVRAM)}, {page.SortCost.String(), c.t(page.MsgSortCost)}}),
-		),
-		&fitTable{
-			Rows: c.fitRows(), Lang: c.lang(), CostHeader: c.planCostHeader() + " · " + c.pricingName(),
-		},
-	)
-}
-
-// fitRows are the fit table's rows, formatted, in the table's order.
-func (c *Calculator) fitRows() []fitRowView {
-	l := c.loc()
-	cheapestGPU := ""
-	for _, p := range c.ps.out.Picks {
-		if p.Kind == page.PickCheapest {
-			cheapestGPU = p.Offer.GPU
-		}
-	}
-	rows := make([]fitRowView, len(c.r.Fit))
-	costs := make([]float64, len(c.r.Fit))
-	passed := make([]bool, len(c.r.Fit))
-	for i, f := range c.r.Fit {
-		v := fitRowView{
-			GPU: f.GPU.ID, Name: f.GPU.Name, VRAM: c.gpuVRAM(f.GPU.ID), Fits: f.Fits,
-			Selected: f.GPU.ID == c.job.GPU.ID, Need: c.t(page.MsgNone), From: c.t(page.MsgNone), Cost: c.t(page.MsgNone),
-			Plan: f.Plan,
-		}
-		if f.Fits {
-			v.Verdict = "✓ " + c.t(page.MsgFits) + " · " + l.Bytes(f.Headroom)
-		} else {
-			v.Verdict = "✗ " + c.t(page.MsgDoesNotFit)
-		}
-		if f.Found {
-			v.Need, v.Split = strconv.Itoa(f.Plan.GPUs), splitText(f.Plan)
-		} else {
-			v.Need = "> " + strconv.Itoa(page.MaxGPUsSearched)
-		}
-		if f.From.PerGPUHour > 0 {
-			// The listing's price in the page's currency, as the cost
-			// beside it (at the catalog's dated rate).
-			v.From = l.Money(f.From.In(c.pr.Cat, c.job.Currency)) + "/" + c.t(page.MsgGPUHour)
-		}
-		// The cost is the planner's best row on this GPU, and a click
-		// applies that whole plan (count, split), as a pick does.
-		// While the planner works on a change, the last answer stays, greyed
-		// by the page's rs-plan-pending class like the recommendation it
-		// agrees with: rewriting every cost twice per keystroke is most of
-		// an input change's DOM work.
-		switch x, ok := c.ps.out.Best(f.GPU.ID); {
-		case ok:
-			v.Cost, v.Plan = c.ps.out.Cells(l, c.job, x).Cost, x.Plan
-			v.Offer, v.Cmp = x.Offer.ID, c.cmpState(x.Offer.ID)
-			v.Where = strconv.Itoa(x.Plan.GPUs) + "× · " + c.providerName(x.Offer.Provider) + " " + x.Offer.InstanceType + instances(x.Instances)
-			v.Cheapest = f.GPU.ID == cheapestGPU
-			costs[i], passed[i] = x.Cost, x.PassedOver
-			if x.PassedOver && len(x.Offer.AsOf) >= 7 {
-				// Every plan of this GPU rests on a stale price: the picks
-				// pass it over, and the row says so.
-				v.Where += " · " + page.Fill(c.t(page.MsgVerifyPrice), x.Offer.AsOf[:7])
-			}
-			// The planner's plan holds the job too: where the memory
-			// search stopped at page.MaxGPUsSearched, or the planner's layout
-			// (ZeRO, TP, PP) needs fewer GPUs, the row says the planner's
-			// count, never "> 64" next to a priced plan.
-			if !f.Found || x.Plan.GPUs < f.Plan.GPUs {
-				v.Need, v.Split = strconv.Itoa(x.Plan.GPUs), splitText(x.Plan)
-			}
-		}
-		rows[i] = v
-	}
-	if c.job.Sort == page.SortCost {
-		// Cheapest plan first; plans the picks pass over (stale prices)
-		// after those they may rest on, so the cheapest pick's GPU leads;
-		// GPUs without a plan keep memory order after them.
-		idx := make([]int, len(rows))
-		for i := range idx {
-			idx[i] = i
-		}
-		slices.SortStableFunc(idx, func(a, b int) int {
-			if passed[a] != passed[b] {
-				if passed[a] {
-					return 1
-				}
-				return -1
-			}
-			return cmp.Compare(page.PriceKey(costs[a]), page.PriceKey(costs[b]))
-		})
-		sorted := make([]fitRowView, len(rows))
-		for i, k := range idx {
-			sorted[i] = rows[k]
-		}
-		rows = sorted
-	}
-	return rows
-}
-
-// splitText says how the GPUs are used: tensor-parallel degree, pipeline
-// stages and data-parallel copies (with the ZeRO stage that shards them).
-func splitText(p page.Plan) string {
-	var s string
-	add := func(x string) {
-		if s != "" {
-			s += " · "
-		}
-		s += x
-	}
-	if p.TP > 1 {
-		add("TP " + strconv.Itoa(p.TP))
-	}
-	if p.PP > 1 {
-		add("PP " + strconv.Itoa(p.PP))
-	}
-	if dp := p.GPUs / max(1, p.TP*p.PP); dp > 1 {
-		d := "DP " + strconv.Itoa(dp)
-		if p.ZeRO > 0 {
-			d += " ZeRO-" + strconv.Itoa(p.ZeRO)
-		}
-		add(d)
-	}
-	return s
-}
-
-func (c *Calculator) renderOffers() app.UI {
-	if !c.r.OK {
-		return app.Text("")
-	}
-	rows, more := c.offerRows()
-	return app.Section().Class("rs-offers").Body(
-		app.H2().Text(c.t(page.MsgOffers)+" · "+c.job.GPU.Name),
-		app.P().Class("rs-sub").Text(c.t(page.MsgPricesNote)),
-		app.If(len(rows) == 0, func() app.UI {
-			return app.P().Class("rs-sub").Text(c.t(page.MsgNoOffers))
-		}).Else(func() app.UI {
-			return &offerTable{Rows: rows, Lang: c.lang(), CostHeader: c.planCostHeader() + " · " + c.pricingName(), TimeHeader: c.planTimeHeader()}
-		}),
-		app.If(more > 0, func() app.UI {
-			return app.Button().Class("rs-more").ID("rs-more-offers").OnClick(c.onShowAllOffers).
-				Text(c.t(page.MsgShowAll) + " (+" + strconv.Itoa(more) + ")")
-		}),
-	)
-}
-
-// offerRows are the offers table's rows, formatted, and how many more
-// "Show all" would list.
-func (c *Calculator) offerRows() (rows []offerRowView, more int) {
-	l := c.loc()
-	// The planner's row prices each offer; offers it priced come first,
-	// cheapest first, then the rest in catalog order (USD, price per GPU-hour).
-	offers := make([]page.OfferResult, 0, len(c.r.Offers))
-	for _, o := range c.r.Offers {
-		if _, planned := c.ps.out.ByOffer[o.Offer.ID]; o.Holds || planned {
-			offers = append(offers, o)
-		}
-	}
-	cost := func(o page.OfferResult) float64 {
-		if i, ok := c.ps.out.ByOffer[o.Offer.ID]; ok {
-			return c.ps.out.Cands[i].Cost
-		}
-		return 0
-	}
-	estimator.SortStable(offers, func(a, b *page.OfferResult) int { return cmp.Compare(page.PriceKey(cost(*a)), page.PriceKey(cost(*b))) })
-	if !c.allOffers && len(offers) > page.OffersShown {
-		more = len(offers) - page.OffersShown
-		offers = offers[:page.OffersShown]
-	}
-	rows = make([]offerRowView, len(offers))
-	for i, o := range offers {
-		rows[i] = offerRowView{
-			ID: o.Offer.ID, GPU: o.Offer.GPU, Plan: o.Plan,
-			Provider: o.Provider, Instance: o.Offer.InstanceType,
-			GPUs:     strconv.FormatFloat(o.Offer.GPUCount, 'f', -1, 64) + "×",
-			OnDemand: l.Money(o.Offer.OnDemandPerHour, o.Offer.Currency), Spot: l.Money(o.Offer.SpotPerHour, o.Offer.Currency),
-			Reserved: c.reservedText(o.Offer.Reserved1yPerHour, o.Offer.Reserved3yPerHour, o.Offer.Currency),
-			Cost:     c.t(page.MsgNone), Time: c.t(page.MsgNone), AsOf: l.Date(o.Offer.AsOf), Source: page.SourceText(o.Offer.Source),
-			Estimated: o.Offer.AsOfEstimated, Own: o.Own, Cmp: -1,
-		}
-		c.flagOffer(&rows[i], o.Offer)
-		if x, ok := c.ps.out.Row(o.Offer.ID); ok {
-			cells := c.ps.out.Cells(l, c.job, x)
-			rows[i].Cost, rows[i].Plan, rows[i].Time, rows[i].AsOf = cells.Cost, x.Plan, cells.Time, cells.AsOf
-			rows[i].Cmp = c.cmpState(o.Offer.ID)
-			rows[i].Where = splitText(x.Plan) + instances(x.Instances)
-			if x.CommShare > 0 {
-				rows[i].Where += " · " + strings.Replace(c.t(page.MsgCommShare), "%s", l.SmallPercent(x.CommShare), 1)
-			}
-		}
-		if len(o.Offer.Regions) > 0 {
-			rows[i].Region = o.Offer.Regions[0]
-		}
-	}
-	return rows, more
-}
-
 func cmpOr(a, b string) string {
 	if a != "" {
 		return a
@@ -1070,35 +621,15 @@ func cmpOr(a, b string) string {
 	return b
 }
 
-// reservedText shows the effective hourly rates of 1- and 3-year
-// commitments, or "—" when the catalog has none for the offer.
-func (c *Calculator) reservedText(r1, r3 float64, cur string) string {
-	l := c.loc()
-	s := ""
-	if r1 > 0 {
-		s = l.Money(r1, cur) + " " + c.t(page.MsgYear1)
-	}
-	if r3 > 0 {
-		if s != "" {
-			s += " · "
-		}
-		s += l.Money(r3, cur) + " " + c.t(page.MsgYear3)
-	}
-	if s == "" {
-		return "—"
-	}
-	return s
-}
-
 // renderAssumptions is the box of editable efficiencies (each with the
 // estimator's figure as placeholder) and the dated exchange rates.
 func (c *Calculator) renderAssumptions() app.UI {
 	l := c.loc()
-	eff := page.AssumedEfficiency(c.job, c.r.Perf)
+	eff := page.AssumedEfficiency(c.d.Job, c.d.R.Perf)
 	def := func(v float64) float64 { return v }
-	open := c.overridesOpen
+	open := c.open.overrides
 	for _, f := range page.AssumptionFields {
-		open = open || c.state[f] != "" || !c.errs[f].OK()
+		open = open || c.state[f] != "" || !c.d.Errs[f].OK()
 	}
 	effField := func(f page.Field, label page.MsgKey, v float64) app.UI {
 		if !c.state.Shown(f) {
@@ -1122,9 +653,9 @@ func (c *Calculator) renderAssumptions() app.UI {
 	}
 	spotDefault := l.Fixed(planner.DefaultSpotInterruptionsPerMonth, 2)
 	var spotNow string
-	if x, ok := c.ps.out.Best(c.job.GPU.ID); ok && !c.ps.pending() && x.CheckpointEvery > 0 {
+	if x, ok := c.ps.out.Best(c.d.Job.GPU.ID); ok && !c.ps.pending() && x.CheckpointEvery > 0 {
 		spotNow = c.t(page.MsgSpotNow) + " " + l.Fixed(x.SpotPerMonth, 3) + " · " + c.t(page.MsgYoungDaly) + " " + l.Duration(x.CheckpointEvery) +
-			" · " + c.providerName(x.Offer.Provider) + " " + x.Offer.InstanceType
+			" · " + c.pr.ProviderName(x.Offer.Provider) + " " + x.Offer.InstanceType
 	}
 	rates := c.pr.Cat.FXRates
 	return app.Details().Class("rs-overrides").ID("rs-assumptions").Open(open).Body(
@@ -1164,7 +695,7 @@ func (c *Calculator) renderAssumptions() app.UI {
 // the cheapest self-hosted month, and the break-even request rate.
 func (c *Calculator) renderHosted() app.UI {
 	l := c.loc()
-	apis := c.pr.Cat.PlanHostedAPIs(c.job.Model.ID)
+	apis := c.pr.Cat.PlanHostedAPIs(c.d.Job.Model.ID)
 	src := c.t(page.MsgSrcAPINone)
 	if len(apis) > 0 {
 		a := apis[0]
@@ -1193,7 +724,7 @@ func (c *Calculator) renderHosted() app.UI {
 				Prices: usd(h.API.InputUSDPerMillion) + " / " + usd(h.API.OutputUSDPerMillion),
 				Source: c.t(page.MsgYourPrice),
 				API730: usd(h.MonthlyCostUSD), Self: usd(h.SelfHostedUSD),
-				BreakEven: "—", Why: l.ReasonWith(h.Why, c.providerName),
+				BreakEven: "—", Why: l.ReasonWith(h.Why, c.pr.ProviderName),
 			}
 			if h.API.AsOf != "" {
 				r.Source = l.Date(h.API.AsOf) + " · " + page.SourceText(h.API.Source)
@@ -1236,7 +767,7 @@ func (c *Calculator) renderHosted() app.UI {
 func (c *Calculator) renderFilters() app.UI {
 	pricing := make([]option, len(planner.Pricings))
 	for i, p := range planner.Pricings {
-		pricing[i] = option{p.String(), c.t(pricingKeys[p])}
+		pricing[i] = option{p.String(), c.t(page.PricingKeys[p])}
 	}
 	var currencies []option
 	for _, cur := range c.pr.Cat.Currencies() {
@@ -1248,11 +779,11 @@ func (c *Calculator) renderFilters() app.UI {
 	}
 	providers := []option{{"", c.t(page.MsgAny)}}
 	for _, p := range c.pr.Cat.Providers {
-		providers = append(providers, option{p.ID, c.providerName(p.ID)})
+		providers = append(providers, option{p.ID, c.pr.ProviderName(p.ID)})
 	}
 	open := false
 	for _, f := range []page.Field{page.FieldPricing, page.FieldCurrency, page.FieldProviderKind, page.FieldProvider, page.FieldCountry, page.FieldRegion, page.FieldBudget, page.FieldDeadline, page.FieldMinVCPU, page.FieldMinRAM, page.FieldUnknownNet, page.FieldFreshness} {
-		open = open || c.state[f] != page.DefaultState[f] || !c.errs[f].OK()
+		open = open || c.state[f] != page.DefaultState[f] || !c.d.Errs[f].OK()
 	}
 	return app.Details().Class("rs-overrides").ID("rs-filters").Open(open).Body(
 		app.Summary().Text(c.t(page.MsgFilters)),
@@ -1272,7 +803,3 @@ func (c *Calculator) renderFilters() app.UI {
 		),
 	)
 }
-
-// pricingName is the price model the planner prices with (on-demand,
-// spot, reserved), as the pricing field shows it.
-func (c *Calculator) pricingName() string { return c.t(pricingKeys[c.job.Pricing]) }

@@ -136,6 +136,8 @@ type Prices struct {
 	// Yield, set in the browser, lets its event loop run while a plan is
 	// computed (planner.Options.Yield); it never changes a plan.
 	Yield func()
+	// Archs memoizes the catalog's parsed model configs.
+	Archs Archs
 }
 
 // offersKey is a planner offer list's weight dtype and the day its prices
@@ -146,7 +148,7 @@ type offersKey struct {
 }
 
 func NewPrices(cat *catalog.Catalog, own map[string]bool) Prices {
-	return Prices{Cat: cat, cheapest: CheapestUSD(cat), bySize: gpusBySize(cat), Own: own, offers: map[offersKey][]planner.Offer{}}
+	return Prices{Cat: cat, cheapest: CheapestUSD(cat), bySize: gpusBySize(cat), Own: own, offers: map[offersKey][]planner.Offer{}, Archs: Archs{}}
 }
 
 // gpusBySize orders cat's GPUs by memory, then ID: the fit table's order.
@@ -448,4 +450,43 @@ func (l Locale) FixText(f estimator.Fix) string {
 		s += " · " + fmt.Sprintf(l.T(MsgFixHost), l.Bytes(f.Result.HostOffload))
 	}
 	return s
+}
+
+// Derived is what a page state yields: its job, the problems of its
+// fields, its results, and the pinned state's job and results.
+type Derived struct {
+	Job     Job
+	Errs    [NFields]FieldErr
+	General []FieldErr
+	R       Results
+	PinJob  Job
+	Pinned  Results // the pin's results (OK false: no pin, or it does not read)
+}
+
+// Derive parses state s into a job and computes its results at prices
+// pr, and the pin's when there is one; allOffers lists every offer.
+func Derive(s ViewState, pin *ViewState, pr Prices, custom *estimator.Arch, customName string, allOffers bool) Derived {
+	var d Derived
+	archs := pr.Archs
+	if archs == nil {
+		archs = Archs{}
+	}
+	var ok bool
+	d.Job, d.Errs, d.General, ok = ParseJob(s, pr.Cat, archs, custom, customName)
+	d.Job.AllOffers = allOffers
+	if ok {
+		var gen []FieldErr
+		d.R, gen = Compute(d.Job, pr)
+		d.General = append(d.General, gen...)
+		if d.R.PerfErr != nil {
+			PlaceErrors(d.R.PerfErr, &s, &d.Errs, &d.General)
+		}
+	}
+	if pin != nil {
+		if j, _, _, ok := ParseJob(*pin, pr.Cat, archs, custom, customName); ok {
+			d.PinJob = j
+			d.Pinned, _ = Compute(j, pr)
+		}
+	}
+	return d
 }

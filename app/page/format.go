@@ -235,5 +235,5 @@ func FXLine(l Locale, cat *catalog.Catalog, cur string) string {
 	if cur == "USD" || !ok || !(x.PerUSD > 0) {
 		return ""
 	}
-	return Fill(l.T(MsgFXLine), cur, l.Money(x.PerUSD, cur), l.Date(x.AsOf), SourceText(x.Source))
+	return Fill(l.T(MsgFXLine), cur, l.Money(x.PerUSD, cur), l.Date(x.AsOf))
 }

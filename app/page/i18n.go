@@ -206,6 +206,7 @@ const (
 	MsgBasisBound
 	MsgBasisVerify
 	MsgAsOfSource
+	MsgSource
 	MsgEstimatedDate
 	MsgAgeFresh
 	MsgAgeAging
@@ -361,6 +362,7 @@ const (
 	MsgJobRequests
 	MsgJobRate
 	MsgJobFor
+	MsgJobSetupOn
 	MsgBadCurve
 	MsgOwnNeeds
 	MsgCurveField
@@ -627,6 +629,7 @@ var messagesEN = [NMsgs]string{
 	MsgBasisBound:            "Bound by",
 	MsgBasisVerify:           "Verify it",
 	MsgAsOfSource:            "As of · source",
+	MsgSource:                "source",
 	MsgEstimatedDate:         "estimated date",
 	MsgAgeFresh:              "under 90 days old",
 	MsgAgeAging:              "90 to 180 days old",
@@ -787,6 +790,7 @@ var messagesEN = [NMsgs]string{
 	MsgJobRequests:     "%s requests × %s tokens",
 	MsgJobRate:         "%s requests/s · %s + %s tokens each",
 	MsgJobFor:          "Planned for",
+	MsgJobSetupOn:      "memory and speed below on",
 	MsgBadCurve:        "want 24 requests/s figures, one per hour, separated by commas",
 	MsgOwnNeeds:        "needed with a purchase price",
 	MsgCurveField:      "Daily load, req/s per hour (24, comma-separated)",
@@ -856,7 +860,7 @@ var messagesEN = [NMsgs]string{
 	MsgKindMarketplace:       "marketplace",
 	MsgKindBroker:            "broker",
 	MsgKindDecentralized:     "decentralized network",
-	MsgFXLine:                "Prices in %s: converted at 1 USD = %s (%s, %s); prices quoted in other currencies likewise",
+	MsgFXLine:                "Prices in %s: converted at 1 USD = %s (%s; the rates' sources under Assumptions)",
 	MsgCompareAdd:            "+ Compare",
 	MsgCompared:              "✓ Comparing",
 	MsgCompareRemove:         "Remove from comparison",
@@ -1047,6 +1051,7 @@ var MessagesRU = [NMsgs]string{
 	MsgBasisBound:            "Ограничено",
 	MsgBasisVerify:           "Как проверить",
 	MsgAsOfSource:            "Дата · источник",
+	MsgSource:                "источник",
 	MsgEstimatedDate:         "дата оценочная",
 	MsgAgeFresh:              "моложе 90 дней",
 	MsgAgeAging:              "от 90 до 180 дней",
@@ -1207,6 +1212,7 @@ var MessagesRU = [NMsgs]string{
 	MsgJobRequests:     "%s запросов × %s токенов",
 	MsgJobRate:         "%s запросов/с · %s + %s токенов на запрос",
 	MsgJobFor:          "План для",
+	MsgJobSetupOn:      "память и скорость ниже — на",
 	MsgBadCurve:        "нужно 24 значения запросов/с, по одному на час, через запятую",
 	MsgOwnNeeds:        "нужно вместе с ценой покупки",
 	MsgCurveField:      "Нагрузка за сутки, запросов/с по часам (24 через запятую)",
@@ -1276,7 +1282,7 @@ var MessagesRU = [NMsgs]string{
 	MsgKindMarketplace:       "маркетплейс",
 	MsgKindBroker:            "брокер",
 	MsgKindDecentralized:     "децентрализованная сеть",
-	MsgFXLine:                "Цены в %s: пересчитаны по курсу 1 USD = %s (%s, %s); цены в других валютах — так же",
+	MsgFXLine:                "Цены в %s: пересчитаны по курсу 1 USD = %s (%s; источники курсов — в разделе «Допущения»)",
 	MsgCompareAdd:            "+ Сравнить",
 	MsgCompared:              "✓ В сравнении",
 	MsgCompareRemove:         "Убрать из сравнения",
@@ -1467,6 +1473,7 @@ var messagesZH = [NMsgs]string{
 	MsgBasisBound:            "瓶颈",
 	MsgBasisVerify:           "如何验证",
 	MsgAsOfSource:            "日期 · 来源",
+	MsgSource:                "来源",
 	MsgEstimatedDate:         "日期为估计",
 	MsgAgeFresh:              "不到 90 天",
 	MsgAgeAging:              "90 至 180 天",
@@ -1627,6 +1634,7 @@ var messagesZH = [NMsgs]string{
 	MsgJobRequests:     "%s 个请求 × %s 个 token",
 	MsgJobRate:         "每秒 %s 个请求 · 每个 %s + %s 个 token",
 	MsgJobFor:          "规划对象",
+	MsgJobSetupOn:      "下方内存与速度基于",
 	MsgBadCurve:        "需要 24 个每秒请求数，每小时一个，用逗号分隔",
 	MsgOwnNeeds:        "填写购买价格时必填",
 	MsgCurveField:      "每日负载，每小时请求/秒（24 个，逗号分隔）",
@@ -1696,7 +1704,7 @@ var messagesZH = [NMsgs]string{
 	MsgKindMarketplace:       "算力市场",
 	MsgKindBroker:            "经纪平台",
 	MsgKindDecentralized:     "去中心化网络",
-	MsgFXLine:                "价格以 %s 显示：按 1 美元 = %s 换算（%s，%s）；其他币种报价同样换算",
+	MsgFXLine:                "价格以 %s 显示：按 1 美元 = %s 换算（%s；汇率来源见“假设”）",
 	MsgCompareAdd:            "+ 对比",
 	MsgCompared:              "✓ 对比中",
 	MsgCompareRemove:         "从对比中移除",

@@ -383,6 +383,11 @@ func TestFXLine(t *testing.T) {
 	if !strings.Contains(s, l.Money(x.PerUSD, "RUB")) || !strings.Contains(s, l.Date(x.AsOf)) || strings.Contains(s, "%s") {
 		t.Errorf("RUB line %q lacks the rate %s or its date %s", s, l.Money(x.PerUSD, "RUB"), l.Date(x.AsOf))
 	}
+	// The rate's source is a long English string: it stays in the
+	// Assumptions box's rate table, off the first screen.
+	if strings.Contains(s, SourceText(x.Source)) {
+		t.Errorf("RUB line %q carries the rate's source", s)
+	}
 	if FXLine(l, cat, "USD") != "" || FXLine(l, cat, "XXX") != "" {
 		t.Error("a rate line for USD or an unknown currency")
 	}

@@ -91,6 +91,7 @@ const (
 	FieldDP
 	FieldRegion
 	FieldProvider
+	FieldShow // the sections opened (Opens), not an input
 	NFields
 )
 
@@ -112,7 +113,7 @@ var FieldKeys = [NFields]string{
 	FieldCurve: "lc", FieldWorkload: "wl", FieldOwnPrice: "own", FieldKWh: "kwh", FieldOwnYears: "dep",
 	FieldTextOnly: "to", FieldKernel: "kr", FieldEngineVersion: "ev", FieldHost: "host",
 	FieldLaunch: "run", FieldCP: "cp", FieldDataset: "ds", FieldEpochs: "ep", FieldEP: "xp", FieldDP: "adp",
-	FieldRegion: "hr", FieldProvider: "pv",
+	FieldRegion: "hr", FieldProvider: "pv", FieldShow: "show",
 }
 
 // FieldNames name each input: its element id is "rs-"+name, and for the
@@ -137,7 +138,7 @@ var FieldNames = [NFields]string{
 	FieldCurve: "load-curve", FieldWorkload: "workload", FieldOwnPrice: "own-price", FieldKWh: "kwh-price", FieldOwnYears: "depreciation-years",
 	FieldTextOnly: "text-only", FieldKernel: "kernel", FieldEngineVersion: "engine-version", FieldHost: "host",
 	FieldLaunch: "emit", FieldCP: "cp", FieldDataset: "dataset-tokens", FieldEpochs: "epochs", FieldEP: "ep", FieldDP: "dp",
-	FieldRegion: "region", FieldProvider: "provider",
+	FieldRegion: "region", FieldProvider: "provider", FieldShow: "show",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker

@@ -106,6 +106,7 @@ func TestE2EAnswers(t *testing.T) {
 	// T4 row carries the planner's cheapest T4 plan (count and split),
 	// and a click sets every one of them.
 	s.waitPlan()
+	s.openSection("fit")
 	row := `#rs-fit tr[data-gpu="t4"]`
 	data := map[string]string{}
 	for _, k := range []string{"gpus", "tp", "pp", "zero"} {
@@ -192,6 +193,7 @@ func TestE2EAnswers(t *testing.T) {
 	}
 	s.do("opening the default page", chromedp.Navigate(s.base+"#m=llama-3.1-8b"), chromedp.Reload())
 	s.waitLive()
+	s.openSection("model")
 	s.setField("rs-config-paste", string(cfg))
 	s.do("waiting for the pasted model", chromedp.WaitVisible("//dd[@id='rs-params'][contains(., '7,615,616,512')]", chromedp.BySearch))
 	if h := s.waitHash("cfg=", "m=custom"); !strings.Contains(h, "cfg=") || !strings.Contains(h, "m=custom") {
@@ -212,6 +214,7 @@ func TestE2EAnswers(t *testing.T) {
 	s.setField("rs-lang", "zh")
 	s.do("waiting for Chinese", chromedp.WaitVisible("//h2[contains(., '租什么')]", chromedp.BySearch))
 	s.setField("rs-gpu", "a10") // Chinese clouds list A10s in CNY
+	s.openSection("offers")
 	s.do("showing every A10 offer", chromedp.WaitVisible("#rs-more-offers", chromedp.ByQuery), chromedp.Click("#rs-more-offers", chromedp.ByQuery),
 		chromedp.WaitNotPresent("#rs-more-offers", chromedp.ByQuery))
 	if v := s.text("#rs-offers"); !strings.Contains(v, "¥") {

@@ -211,6 +211,21 @@ func (s *site) setField(id, value string) {
 		e.value = ` + jsString(value) + `; e.dispatchEvent(new Event("change", {bubbles: true})); return e.value; })()`)
 }
 
+// openSection opens folded sections by their names (a click on the
+// name, as a user opens one) and waits for their bodies; an open one
+// stays open.
+func (s *site) openSection(keys ...string) {
+	s.t.Helper()
+	for _, k := range keys {
+		sel := "#rs-fold-" + k
+		s.do("finding the "+k+" section", chromedp.WaitVisible(sel+" > summary", chromedp.ByQuery))
+		if s.eval(`String(document.querySelector(`+jsString(sel)+`).open)`) != "true" {
+			s.do("opening the "+k+" section", chromedp.Click(sel+" > summary", chromedp.ByQuery))
+		}
+		s.do("waiting for the "+k+" section", chromedp.WaitVisible(sel+"[open] > :nth-child(2)", chromedp.ByQuery))
+	}
+}
+
 // waitHash polls until the URL fragment holds every part (the page writes
 // it once input pauses) and returns it; the caller reports a miss.
 func (s *site) waitHash(parts ...string) string {
@@ -354,6 +369,7 @@ func TestE2ESlice(t *testing.T) {
 		"runpod-1x_h100-sxm_secure,0.99,0.89,USD,2026-11-01,our RunPod quote\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	s.openSection("prices", "offers")
 	s.do("loading a price sheet", chromedp.SetUploadFiles("#rs-prices-file", []string{sheet}, chromedp.ByQuery),
 		chromedp.WaitVisible("#rs-prices-status, #rs-prices-file-error", chromedp.ByQuery))
 	if msg := s.eval(`(document.getElementById("rs-prices-file-error") || {}).textContent || ""`); msg != "" {
@@ -382,6 +398,7 @@ func TestE2ESlice(t *testing.T) {
 	if v := s.waitTextChange("#rs-weights", fp32); v != before {
 		t.Errorf("offline: llama-3.1-8b bf16 reads %q, online it read %q", v, before)
 	}
+	s.openSection("offers")
 	s.waitPlan()
 	if tbl := s.text("#rs-offers"); !strings.Contains(tbl, "$0.99") {
 		t.Errorf("offline reload lost the loaded price sheet")
@@ -460,6 +477,7 @@ func TestE2EInteractions(t *testing.T) {
 	}
 	// Re-sort the table by job cost: rows move, and a click still picks the
 	// row's own GPU.
+	s.openSection("fit")
 	s.setField("rs-sort", "cost")
 	s.waitPlan()
 	s.clickRow("h100-sxm")
@@ -513,6 +531,7 @@ func TestE2EInteractions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.openSection("model")
 	s.do("loading a config.json", chromedp.SetUploadFiles("#rs-config-file", []string{cfg}, chromedp.ByQuery),
 		chromedp.WaitVisible("//dd[contains(., '7,615,616,512')] | //p[@id='rs-config-file-error']", chromedp.BySearch))
 	if v := s.eval(`document.getElementById("rs-model").value`); v != "custom" {
@@ -591,6 +610,7 @@ func (s *site) refuseThenFix(id, bad, good string) {
 // clickRow clicks the fit-table row of a GPU and waits for it to be selected.
 func (s *site) clickRow(gpu string) {
 	s.t.Helper()
+	s.openSection("fit")
 	sel := `#rs-fit tr[data-gpu="` + gpu + `"]`
 	// The planner's answer arrives a moment after an input change and
 	// rewrites the rows' costs; a click aimed before it lands may hit a

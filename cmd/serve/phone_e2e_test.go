@@ -133,13 +133,13 @@ func TestE2EPhoneTables(t *testing.T) {
 	const width = 360
 	s.do("a phone's screen", chromedp.EmulateViewport(width, 780))
 	// Four planned offers for the comparison, from the offers table.
-	s.do("loading the page", chromedp.Navigate(s.base+"#g=h100-sxm"), chromedp.Reload())
+	s.do("loading the page", chromedp.Navigate(s.base+"#g=h100-sxm&show=fit.offers"), chromedp.Reload())
 	s.waitLive()
 	s.waitPlan()
 	s.waitFor("the offers table", `document.querySelectorAll("#rs-offers button[data-cmp]").length >= 4`)
 	cmp := s.eval(`[...document.querySelectorAll("#rs-offers button[data-cmp]")].slice(0, 4).map(b => b.dataset.cmp).join(",")`)
 	for _, lang := range []string{"en", "ru", "zh"} {
-		s.do("loading the page in "+lang, chromedp.Navigate(s.base+"#g=h100-sxm&l="+lang+"&cmp="+cmp), chromedp.Reload())
+		s.do("loading the page in "+lang, chromedp.Navigate(s.base+"#g=h100-sxm&l="+lang+"&cmp="+cmp+"&show=fit.offers"), chromedp.Reload())
 		s.waitLive()
 		s.waitPlan()
 		if w := s.eval(`String(window.innerWidth)`); w != "360" {

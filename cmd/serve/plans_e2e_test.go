@@ -137,6 +137,7 @@ func TestE2EJobLineEdit(t *testing.T) {
 // with bad values keeps the good ones and names the rest.
 func TestE2EComparePlans(t *testing.T) {
 	s := openPlanned(t)
+	s.openSection("offers", "fit")
 
 	first := s.eval(`document.querySelector("#rs-offers button[data-cmp]").dataset.cmp`)
 	s.do("adding the first offer", chromedp.Click(`#rs-offers button[data-cmp]`, chromedp.ByQuery))

@@ -1,0 +1,1003 @@
+package page
+
+// The view: everything the page shows, as formatted values, built by one
+// pure function (BuildView) from the job, its results and the plan. Every
+// join, sort, cut, label, unit and currency is decided here; the go-app
+// components only lay the values out. Each section is its own struct of
+// plain values, so a section whose values did not change is skipped by
+// go-app's diff, and tests compare sections with ==-like checks on plain
+// values instead of driving a component.
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"rightsize/catalog"
+	"rightsize/estimator"
+	planner "rightsize/estimator/plan"
+)
+
+// ViewIn is what the view is built from: the page's state, its parsed
+// job and results, the planner's answer (Pending: an answer for the job
+// is on its way, the one held is the last job's), the prices it used and
+// the page's clock (zero: the prerendered page, which grades no price).
+type ViewIn struct {
+	State     ViewState
+	Job       Job
+	R         Results
+	Plan      PlanOut
+	Pending   bool
+	Prices    Prices
+	Now       time.Time
+	Compare   []string // the offers in the comparison, in the order added
+	AllOffers bool
+	// CustomName is the user's own model's file name (CustomModelID).
+	CustomName string
+}
+
+// View is the page's sections, formatted.
+type View struct {
+	Lang   string
+	Answer AnswerView
+	Result ResultView
+	Perf   PerfView
+	Rules  RulesView
+	Fit    FitView
+	Offers OffersView
+}
+
+// BuildView builds the page's view from in. It is pure: the same in gives
+// the same view, and it writes nothing.
+func BuildView(in ViewIn) View {
+	b := newViewBuilder(in)
+	v := View{Lang: b.l.Lang, Answer: b.answer()}
+	if !in.R.OK {
+		return v
+	}
+	v.Result = b.result()
+	v.Perf = b.perf()
+	v.Rules = b.rules()
+	v.Fit = b.fit()
+	v.Offers = b.offers()
+	return v
+}
+
+// lang is the state's language, English when it names none the page has.
+func (in *ViewIn) lang() string {
+	for _, l := range Languages {
+		if l.Code == in.State[FieldLang] {
+			return l.Code
+		}
+	}
+	return "en"
+}
+
+type viewBuilder struct {
+	in ViewIn
+	l  Locale
+}
+
+func newViewBuilder(in ViewIn) *viewBuilder {
+	return &viewBuilder{in: in, l: Locale{Lang: in.lang(), Units: in.Job.Units}}
+}
+
+// PickViews are the answer's picks as BuildView formats them (for the
+// export, which lists them without the rest of the view).
+func PickViews(in ViewIn) []PickView { return newViewBuilder(in).picks() }
+
+func (b *viewBuilder) t(k MsgKey) string { return b.l.T(k) }
+
+// ProviderName is a provider's display name, its ID when it has none.
+func (pr Prices) ProviderName(id string) string {
+	if pr.Cat != nil {
+		if p, ok := pr.Cat.Provider(id); ok && p.Name != "" {
+			return p.Name
+		}
+	}
+	return id
+}
+
+// GPUName is a GPU's display name, its ID when the catalog has none.
+func (pr Prices) GPUName(id string) string {
+	if pr.Cat != nil {
+		if g, ok := pr.Cat.GPU(id); ok {
+			return g.Name
+		}
+	}
+	return id
+}
+
+// GPUVRAM is a GPU's memory as the fit table's VRAM column writes it.
+func (pr Prices) GPUVRAM(l Locale, id string) string {
+	if pr.Cat != nil {
+		if g, ok := pr.Cat.GPU(id); ok {
+			return l.Bytes(g.Memory)
+		}
+	}
+	return "—"
+}
+
+// ModelName is job j's model as the page names it; custom is the file
+// name of the user's own model.
+func ModelName(l Locale, j Job, custom string) string {
+	if j.Model.ID == CustomModelID {
+		return l.T(MsgYourModel) + ": " + custom
+	}
+	return j.Model.Name
+}
+
+// CompareState is how a row's "+ Compare" button reads: 0 add, 1 added
+// (a click removes it), 2 the comparison is full.
+func CompareState(cmp []string, id string) int {
+	switch {
+	case slices.Contains(cmp, id):
+		return 1
+	case len(cmp) >= MaxCompare:
+		return 2
+	}
+	return 0
+}
+
+// Labels of the planner's and the estimator's enums.
+var (
+	// PricingKeys name the price models, by planner.Pricing.
+	PricingKeys = map[planner.Pricing]MsgKey{
+		planner.OnDemand: MsgPrOnDemand, planner.Spot: MsgPrSpot, planner.Reserved1y: MsgPrRes1, planner.Reserved3y: MsgPrRes3,
+	}
+	// TaskKeys name the tasks, by estimator.Task.
+	TaskKeys = map[estimator.Task]MsgKey{
+		estimator.Inference: MsgTaskInference, estimator.Pretrain: MsgTaskTrain, estimator.FullFinetune: MsgTaskFinetune,
+		estimator.LoRA: MsgTaskLoRA, estimator.QLoRA: MsgTaskQLoRA,
+	}
+	// EngineLabels are the engines' product names, one per estimator.Engines.
+	EngineLabels = map[estimator.Engine]string{
+		estimator.HF: "Hugging Face transformers", estimator.VLLM: "vLLM", estimator.SGLang: "SGLang",
+		estimator.TRTLLM: "TensorRT-LLM", estimator.LlamaCpp: "llama.cpp (GGUF)",
+	}
+	// boundKeys name what bounded a phase, by estimator.Bound.
+	boundKeys = map[estimator.Bound]MsgKey{
+		estimator.BoundNone: MsgNone, estimator.BoundCompute: MsgBoundCompute, estimator.BoundBandwidth: MsgBoundBandwidth,
+		estimator.BoundHost: MsgBoundHost, estimator.BoundCommunication: MsgBoundComm,
+	}
+	// ruleLabels name the rules of thumb, by estimator.Rule.
+	ruleLabels = map[estimator.Rule]MsgKey{
+		estimator.RuleParams4Bytes: MsgRuleParams4, estimator.RuleParamMemory1_5: MsgRuleParamMem15,
+		estimator.RuleWeights1_2: MsgRuleWeights12, estimator.RuleHF18Bytes: MsgRuleHF18,
+	}
+)
+
+// SplitText says how the GPUs are used: tensor-parallel degree, pipeline
+// stages and data-parallel copies (with the ZeRO stage that shards them).
+func SplitText(p Plan) string {
+	var parts []string
+	if p.TP > 1 {
+		parts = append(parts, "TP "+strconv.Itoa(p.TP))
+	}
+	if p.PP > 1 {
+		parts = append(parts, "PP "+strconv.Itoa(p.PP))
+	}
+	if dp := p.GPUs / max(1, p.TP*p.PP); dp > 1 {
+		d := "DP " + strconv.Itoa(dp)
+		if p.ZeRO > 0 {
+			d += " ZeRO-" + strconv.Itoa(p.ZeRO)
+		}
+		parts = append(parts, d)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// PlanSuffix is SplitText in brackets after a GPU count, or "".
+func PlanSuffix(p Plan) string {
+	if s := SplitText(p); s != "" {
+		return " (" + s + ")"
+	}
+	return ""
+}
+
+// Instances is " ×3" after an instance type rented three times, or "".
+func Instances(n int) string {
+	if n > 1 {
+		return " ×" + strconv.Itoa(n)
+	}
+	return ""
+}
+
+// PlanCostHeader names the planner's cost column for the plan's kind.
+func (o *PlanOut) PlanCostHeader(l Locale) string {
+	switch o.Kind {
+	case planner.Serving:
+		return l.T(MsgMonthlyShort)
+	case planner.Batch:
+		return l.T(MsgBatchCost)
+	}
+	return l.T(MsgJobCost)
+}
+
+// PlanTimeHeader names the planner's time column for the plan's kind.
+func (o *PlanOut) PlanTimeHeader(l Locale) string {
+	switch o.Kind {
+	case planner.Serving:
+		return l.T(MsgE2EP95)
+	case planner.Batch:
+		return l.T(MsgBatchTime)
+	}
+	return l.T(MsgJobTime)
+}
+
+// ceilDiv is ⌈a/b⌉, 0 when b is not positive.
+func ceilDiv(a, b float64) float64 {
+	if b <= 0 {
+		return 0
+	}
+	return math.Ceil(a / b)
+}
+
+func safeInv(x float64) float64 {
+	if x <= 0 {
+		return 0
+	}
+	return 1 / x
+}
+
+// Basis is how a number was made: the formula in words, its inputs,
+// the efficiency assumed, the band, what bound it and how to check it.
+type Basis struct {
+	Formula, Inputs, Efficiency, Band, Bound, Verify string
+}
+
+// Fact is one labelled number.
+type Fact struct {
+	ID, Label, Value string
+	// Detail names what the value describes (the plan, the price), in
+	// smaller type under it.
+	Detail string
+	Basis  Basis
+}
+
+// Part is one line of the memory breakdown.
+type Part struct {
+	ID, Name, Value, Share, Band, Formula string
+	Seg, Permille                         int
+}
+
+// Breakdown is the memory per GPU, part by part, with the verdict.
+type Breakdown struct {
+	Lang, Title, Verdict string
+	Fits                 bool
+	Parts                []Part
+	Total, Band, Usable  string
+	// LoadPeak is the peak while the weights load, when it is above the
+	// step's total (estimator.Result.PeakPhase == PhaseLoad), else "".
+	LoadPeak string
+}
+
+// ResultView is the memory section: the breakdown, the facts under it and
+// the estimator's warnings.
+type ResultView struct {
+	Breakdown Breakdown
+	Facts     []Fact
+	Warnings  []string
+}
+
+func (b *viewBuilder) result() ResultView {
+	l, in := b.l, &b.in
+	r := in.R.Res
+	facts := []Fact{{Label: b.t(MsgParams), Value: l.Count(r.Params) + " (" + l.Billions(r.Params) + ")", ID: "rs-params"}}
+	if r.VisionParams > 0 {
+		// A vision-language model: its text model and vision tower apart.
+		facts[0].Value = Fill(b.t(MsgTextVision), l.Billions(r.Params-r.VisionParams), l.Billions(r.VisionParams))
+	}
+	if r.ActiveParams != r.Params {
+		facts = append(facts, Fact{Label: b.t(MsgActive), Value: l.Count(r.ActiveParams)})
+	}
+	if r.KVBytesPerToken > 0 {
+		facts = append(facts, Fact{Label: b.t(MsgKVPerToken), Value: l.Fixed(float64(r.KVBytesPerToken)/float64(estimator.KiB), 1) + " " + b.t(MsgKiB)})
+	}
+	if r.KVPoolTokens > 0 {
+		facts = append(facts, Fact{Label: b.t(MsgKVPool), Value: l.Count(r.KVPoolTokens) + " " + b.t(MsgTokens) + " · " + l.Count(r.MaxConcurrentSeqs) + " × " + in.State[FieldSeq]})
+	}
+	maxSeq := l.CountOrNone(in.R.MaxSeq)
+	if in.R.SeqCapped {
+		maxSeq += " (" + b.t(MsgModelLimit) + ")"
+	}
+	facts = append(facts,
+		Fact{Label: b.t(MsgMaxBatch), Value: l.CountOrNone(in.R.MaxBatch), ID: "rs-max-batch"},
+		Fact{Label: b.t(MsgMaxSeq), Value: maxSeq, ID: "rs-max-seq"},
+	)
+	if g := in.R.Checkpointed; in.R.HasCheckpointed {
+		// A training job that does not fit: what checkpointing would need.
+		v := l.Bytes(g.PerGPU.Total()) + " · ✗ " + b.t(MsgDoesNotFit)
+		if g.Fits {
+			v = l.Bytes(g.PerGPU.Total()) + " · ✓ " + b.t(MsgFits) + " · " + b.t(MsgHeadroom) + " " + l.Bytes(g.Headroom)
+		}
+		facts = append(facts, Fact{Label: b.t(MsgWithCheckpointing), Value: v, ID: "rs-with-gc"})
+	}
+	if in.R.HasFix && !(in.R.HasCheckpointed && in.R.Checkpointed.Fits) {
+		// Checkpointing alone is not enough: the settings that are.
+		facts = append(facts, Fact{Label: b.t(MsgFitsWith), Value: l.FixText(in.R.Fix), ID: "rs-fits-with"})
+	}
+	var warns []string
+	for _, k := range in.R.HWWarn {
+		warns = append(warns, b.t(k)+" ("+in.Job.GPU.Name+")")
+	}
+	for w := range r.Warnings.Each() {
+		warns = append(warns, b.t(WarningKeys[w]))
+	}
+	loadPeak := ""
+	if r.PeakPhase == estimator.PhaseLoad {
+		loadPeak = l.Bytes(r.Peak)
+	}
+	verdict := b.t(MsgFits) + " · " + b.t(MsgHeadroom) + " " + l.Bytes(r.Headroom)
+	if !r.Fits {
+		verdict = b.t(MsgDoesNotFit) + " · " + b.t(MsgShortBy) + " " + l.Bytes(-r.Headroom)
+	}
+	return ResultView{
+		Breakdown: Breakdown{
+			Lang: l.Lang, Title: b.t(MsgPerGPU) + " · " + ModelName(l, in.Job, in.CustomName) + " · " + in.Job.GPU.Name,
+			Verdict: verdict, Fits: r.Fits, Parts: Parts(l, r),
+			Total: l.Bytes(r.PerGPU.Total()), Band: l.BytesRange(r.Confidence.Low, r.Confidence.High),
+			Usable: l.Bytes(r.Usable), LoadPeak: loadPeak,
+		},
+		Facts:    facts,
+		Warnings: warns,
+	}
+}
+
+// Parts are the breakdown's lines with their basis: the weights always,
+// every other part when it holds memory.
+func Parts(l Locale, r estimator.Result) []Part {
+	b, cf := r.PerGPU, r.Confidence
+	all := []struct {
+		key, formula MsgKey
+		id           string
+		b            estimator.Bytes
+		conf         float64
+	}{
+		{MsgWeights, MsgFWeights, "rs-weights", b.Weights, cf.Weights},
+		{MsgGradients, MsgFGradients, "rs-gradients", b.Gradients, cf.Gradients},
+		{MsgOptimizerStates, MsgFOptimizer, "rs-optimizer", b.Optimizer, cf.Optimizer},
+		{MsgActivations, MsgFActivations, "rs-activations", b.Activations, cf.Activations},
+		{MsgLogits, MsgFLogits, "rs-logits", b.Logits, cf.Logits},
+		{MsgKVCache, MsgFKV, "rs-kv", b.KVCache, cf.KVCache},
+		{MsgCUDAContext, MsgFOverhead, "rs-cuda", b.CUDAContext, cf.Overhead},
+		{MsgAllocator, MsgFOverhead, "rs-alloc", b.AllocatorReserve, cf.Overhead},
+		{MsgNCCL, MsgFOverhead, "rs-nccl", b.NCCL, cf.Overhead},
+		{MsgCUDAGraphs, MsgFOverhead, "rs-graphs", b.CUDAGraphs, cf.Overhead},
+		{MsgQuantState, MsgFOverhead, "rs-quant", b.QuantState, cf.Overhead},
+	}
+	total := b.Total()
+	var out []Part
+	for i, p := range all {
+		if p.b <= 0 && i != 0 {
+			continue
+		}
+		share := 0.0
+		if total > 0 {
+			share = float64(p.b) / float64(total)
+		}
+		out = append(out, Part{
+			ID: p.id, Name: l.T(p.key), Value: l.Bytes(p.b), Share: l.Fixed(share*100, 1) + "%",
+			Band: l.Percent(p.conf), Formula: l.T(p.formula), Seg: len(out), Permille: int(share*1000 + 0.5),
+		})
+	}
+	return out
+}
+
+// PerfView is the speed-and-cost section: the job as set (Setup) and its
+// figures; NoPerf says the estimator has no speed for it.
+type PerfView struct {
+	Setup  string
+	Facts  []Fact
+	NoPerf bool
+}
+
+// SetupLine says the job as set, which the speed box's figures describe:
+// "1 × NVIDIA H100 SXM 80GB · Hugging Face transformers · batch 1".
+func SetupLine(l Locale, j Job) string {
+	in := j.In
+	s := l.Count(int64(in.GPUs)) + " × " + j.GPU.Name + PlanSuffix(PlanOf(in))
+	if in.Task == estimator.Inference {
+		s += " · " + EngineLabels[in.Engine]
+	}
+	return s + " · " + l.T(MsgBatch) + " " + strconv.Itoa(in.Batch)
+}
+
+func (b *viewBuilder) perf() PerfView {
+	l, in := b.l, &b.in
+	v, j := in.R.Perf, in.Job
+	if !v.OK {
+		return PerfView{NoPerf: true}
+	}
+	p := v.P
+	band := l.Percent(p.Uncertainty)
+	bound := b.t(boundKeys[p.Bound])
+	if lever := Lever(l, p.Bound, j.In.Task, v.Eff); lever != "" {
+		bound += " — " + lever
+	}
+	eff := b.t(MsgEffMFU) + " " + l.Fixed(v.Eff.MFU*100, 0) + "%"
+	if j.In.Task == estimator.Inference {
+		eff = b.t(MsgEffBandwidth) + " " + l.Fixed(v.Eff.BandwidthUtil*100, 0) + "% · " + b.t(MsgEffMFU) + " " + l.Fixed(v.Eff.InferenceMFU*100, 0) + "%"
+	}
+	hw := j.GPU.Name + ": " + l.Fixed(v.HW.PeakFLOPS/1e12, 0) + " TFLOPS · " + l.Fixed(v.HW.MemBandwidth/1e9, 0) + " GB/s"
+	basis := func(formula, verify MsgKey) Basis {
+		return Basis{Formula: b.t(formula), Inputs: hw, Efficiency: eff, Band: band, Bound: bound, Verify: b.t(verify)}
+	}
+	// Two plans, each named: the job as set (its speed, and its cost at
+	// that speed on the offer and price of the planner's cheapest plan on
+	// this GPU: AtSpeed), and that plan itself (its own count, engine,
+	// batch and price model), as in the tables.
+	out := &in.Plan
+	names := in.Prices.ProviderName
+	atSpeedV, atSpeedWhere := "…", ""
+	if sc := AtSpeed(v, j, out); sc.OK && !in.Pending {
+		atSpeedWhere = l.Money(sc.PerGPUHour, sc.Currency) + "/" + b.t(MsgGPUHour) + " " + b.t(PricingKeys[sc.Pricing]) +
+			" · " + names(sc.Offer.Provider) + " " + sc.Offer.InstanceType
+		atSpeedV = l.Money(sc.JobCost, sc.Currency)
+		if j.In.Task == estimator.Inference {
+			atSpeedV = l.Money(sc.PerMOut, sc.Currency)
+		}
+	} else if !in.Pending {
+		atSpeedV = "—"
+	}
+	planned, plannedWhat := "…", ""
+	if x, ok := out.Best(j.GPU.ID); ok && !in.Pending {
+		where := b.t(PricingKeys[x.Pricing]) + " · " + names(x.Offer.Provider) + " " + x.Offer.InstanceType + Instances(x.Instances)
+		shape := l.Count(int64(x.Plan.GPUs)) + " × " + j.GPU.Name + PlanSuffix(x.Plan)
+		if j.In.Task == estimator.Inference {
+			planned = l.Money(out.FromUSD(x.PerMOutUSD), out.Currency)
+			plannedWhat = shape + " · " + EngineLabels[x.Engine] + " · " + l.Count(int64(math.Round(x.Concurrency))) + " " + b.t(MsgInFlight) + " · " + where
+		} else {
+			planned = l.Money(x.Cost, out.Currency)
+			plannedWhat = l.Duration(x.Seconds) + " · " + shape + " · " + where
+		}
+	} else if !in.Pending {
+		planned = "—"
+	}
+	var facts []Fact
+	if j.In.Task == estimator.Inference {
+		// How to check the figures: a serving engine's benchmark client,
+		// or for HF transformers a timed generate() after a pass over the
+		// same lengths (testdata/calibration/device-h100-2026-11-26: the
+		// first pass over each length reads 3–6× the step on an H100).
+		verify := MsgVerifyVLLM
+		if j.In.Engine == estimator.HF {
+			verify = MsgVerifyHF
+		}
+		facts = []Fact{
+			{ID: "rs-ttft", Label: b.t(MsgTTFT), Value: l.Duration(p.TimeToFirstToken), Basis: basis(MsgFTTFT, verify)},
+			{ID: "rs-per-seq", Label: b.t(MsgPerSeq), Value: l.Rate(safeInv(p.DecodeTokenLatency)), Basis: basis(MsgFDecode, verify)},
+			{ID: "rs-throughput", Label: b.t(MsgThroughputInfer), Value: l.Rate(p.TokensPerSecond) + " " + band, Basis: basis(MsgFDecode, verify)},
+			{ID: "rs-cost-at-speed", Label: b.t(MsgCostAtSpeed), Value: atSpeedV, Detail: atSpeedWhere, Basis: basis(MsgFCostPerM, verify)},
+		}
+	} else {
+		perEpoch := ""
+		if j.Dataset > 0 {
+			perEpoch = Fill(b.t(MsgPerEpoch), l.CountOrNone(int(ceilDiv(j.Dataset, p.TokensPerStep))))
+		}
+		facts = []Fact{
+			{ID: "rs-throughput", Label: b.t(MsgThroughputTrain), Value: l.Rate(p.TokensPerSecond) + " " + band, Basis: basis(MsgFTrain, MsgVerifyTrain)},
+			{ID: "rs-job-time", Label: b.t(MsgJobTime), Value: l.Duration(v.Seconds), Basis: basis(MsgFJobTime, MsgVerifyTrain)},
+			{ID: "rs-gpu-hours", Label: b.t(MsgGPUHours), Value: l.Rate(v.GPUHours), Basis: basis(MsgFJobTime, MsgVerifyTrain)},
+			{ID: "rs-steps", Label: b.t(MsgOptimizerSteps), Value: l.CountOrNone(int(ceilDiv(j.Tokens, p.TokensPerStep))), Detail: perEpoch},
+			{ID: "rs-cost-at-speed", Label: b.t(MsgJobCostAtSpeed), Value: atSpeedV, Detail: atSpeedWhere, Basis: basis(MsgFJobCost, MsgVerifyTrain)},
+		}
+	}
+	if j.In.Task.Training() && j.In.GPUs > 1 {
+		// The exposed share of the step, and the whole volume's time
+		// (most of it hidden under compute on one node).
+		exposed := l.SmallPercent(SafeShare(p.CommSeconds, p.StepSeconds))
+		facts = append(facts, Fact{ID: "rs-comm", Label: b.t(MsgCommFact), Value: exposed,
+			Detail: Fill(b.t(MsgCommHidden), exposed, l.Duration(p.CommTotalSeconds))})
+	}
+	facts = append(facts, Fact{ID: "rs-mfu", Label: b.t(MsgMFUImplied), Value: l.SmallPercent(p.MFU)},
+		Fact{ID: "rs-cheapest", Label: b.t(MsgPlannerBest), Value: planned, Detail: plannedWhat})
+	return PerfView{Setup: b.t(MsgAsSet) + ": " + SetupLine(l, j), Facts: facts}
+}
+
+// RuleRow is one rule of thumb against the estimate: Bad when following
+// the rule would risk an OOM (more than 10% short) or rent a much larger
+// GPU than needed (25% over).
+type RuleRow struct {
+	Rule, Label, Says, Estimate, OffBy string
+	Bad                                bool
+}
+
+// RulesView compares the rules of thumb users meet in guides with the
+// estimate for the same job on one GPU.
+type RulesView struct{ Rows []RuleRow }
+
+func (b *viewBuilder) rules() RulesView {
+	var v RulesView
+	for _, r := range b.in.R.Rules {
+		e := r.Error()
+		v.Rows = append(v.Rows, RuleRow{
+			Rule: r.Rule.String(), Label: b.t(ruleLabels[r.Rule]), Says: b.l.Bytes(r.Bytes), Estimate: b.l.Bytes(r.Estimate),
+			OffBy: b.l.SignedPercent(e), Bad: e < -0.1 || e > 0.25,
+		})
+	}
+	return v
+}
+
+// FitRow is one GPU of the fit table, formatted.
+type FitRow struct {
+	GPU, Name, VRAM, Verdict, Need, Split, From, Cost, Where string
+	Fits, Selected, Cheapest                                 bool
+	Plan                                                     Plan
+	Offer                                                    string // the planner's row the cost is (for the comparison)
+	Cmp                                                      int    // its "+ Compare" button (CompareState)
+}
+
+// FitView is the fit table: every GPU with the job's verdict on it.
+type FitView struct {
+	Rows       []FitRow
+	CostHeader string
+}
+
+func (b *viewBuilder) fit() FitView {
+	in := &b.in
+	if len(in.R.Fit) == 0 {
+		return FitView{}
+	}
+	return FitView{Rows: b.fitRows(), CostHeader: in.Plan.PlanCostHeader(b.l) + " · " + b.t(PricingKeys[in.Job.Pricing])}
+}
+
+// fitRows are the fit table's rows, formatted, in the table's order: by
+// memory, or by the planner's cost when the job sorts by cost.
+func (b *viewBuilder) fitRows() []FitRow {
+	l, in := b.l, &b.in
+	out := &in.Plan
+	cheapestGPU := ""
+	for _, p := range out.Picks {
+		if p.Kind == PickCheapest {
+			cheapestGPU = p.Offer.GPU
+		}
+	}
+	rows := make([]FitRow, len(in.R.Fit))
+	costs := make([]float64, len(in.R.Fit))
+	passed := make([]bool, len(in.R.Fit))
+	for i, f := range in.R.Fit {
+		v := FitRow{
+			GPU: f.GPU.ID, Name: f.GPU.Name, VRAM: in.Prices.GPUVRAM(l, f.GPU.ID), Fits: f.Fits,
+			Selected: f.GPU.ID == in.Job.GPU.ID, Need: b.t(MsgNone), From: b.t(MsgNone), Cost: b.t(MsgNone),
+			Plan: f.Plan,
+		}
+		if f.Fits {
+			v.Verdict = "✓ " + b.t(MsgFits) + " · " + l.Bytes(f.Headroom)
+		} else {
+			v.Verdict = "✗ " + b.t(MsgDoesNotFit)
+		}
+		if f.Found {
+			v.Need, v.Split = strconv.Itoa(f.Plan.GPUs), SplitText(f.Plan)
+		} else {
+			v.Need = "> " + strconv.Itoa(MaxGPUsSearched)
+		}
+		if f.From.PerGPUHour > 0 {
+			// The listing's price in the page's currency, as the cost
+			// beside it (at the catalog's dated rate).
+			v.From = l.Money(f.From.In(in.Prices.Cat, in.Job.Currency)) + "/" + b.t(MsgGPUHour)
+		}
+		// The cost is the planner's best row on this GPU, and a click
+		// applies that whole plan (count, split), as a pick does.
+		// While the planner works on a change, the last answer stays, greyed
+		// by the page's rs-plan-pending class like the recommendation it
+		// agrees with: rewriting every cost twice per keystroke is most of
+		// an input change's DOM work.
+		if x, ok := out.Best(f.GPU.ID); ok {
+			v.Cost, v.Plan = out.Cells(l, in.Job, x).Cost, x.Plan
+			v.Offer, v.Cmp = x.Offer.ID, CompareState(in.Compare, x.Offer.ID)
+			v.Where = strconv.Itoa(x.Plan.GPUs) + "× · " + in.Prices.ProviderName(x.Offer.Provider) + " " + x.Offer.InstanceType + Instances(x.Instances)
+			v.Cheapest = f.GPU.ID == cheapestGPU
+			costs[i], passed[i] = x.Cost, x.PassedOver
+			if x.PassedOver && len(x.Offer.AsOf) >= 7 {
+				// Every plan of this GPU rests on a stale price: the picks
+				// pass it over, and the row says so.
+				v.Where += " · " + Fill(b.t(MsgVerifyPrice), x.Offer.AsOf[:7])
+			}
+			// The planner's plan holds the job too: where the memory
+			// search stopped at MaxGPUsSearched, or the planner's layout
+			// (ZeRO, TP, PP) needs fewer GPUs, the row says the planner's
+			// count, never "> 64" next to a priced plan.
+			if !f.Found || x.Plan.GPUs < f.Plan.GPUs {
+				v.Need, v.Split = strconv.Itoa(x.Plan.GPUs), SplitText(x.Plan)
+			}
+		}
+		rows[i] = v
+	}
+	if in.Job.Sort == SortCost {
+		// Cheapest plan first; plans the picks pass over (stale prices)
+		// after those they may rest on, so the cheapest pick's GPU leads;
+		// GPUs without a plan keep memory order after them.
+		idx := make([]int, len(rows))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortStableFunc(idx, func(a, b int) int {
+			if passed[a] != passed[b] {
+				if passed[a] {
+					return 1
+				}
+				return -1
+			}
+			return cmp.Compare(PriceKey(costs[a]), PriceKey(costs[b]))
+		})
+		sorted := make([]FitRow, len(rows))
+		for i, k := range idx {
+			sorted[i] = rows[k]
+		}
+		rows = sorted
+	}
+	return rows
+}
+
+// OfferRow is one offer, formatted.
+type OfferRow struct {
+	ID, GPU, Provider, Instance, GPUs, OnDemand, Spot, Reserved, Cost, Time, Where, Region, AsOf, Source string
+	Verify, FarBelow                                                                                     string // the price's warnings (PriceLabels)
+	Estimated, Own                                                                                       bool
+	Age                                                                                                  int // catalog.AgeGrade + 1; 0: no clock (the prerendered page)
+	Plan                                                                                                 Plan
+	Cmp                                                                                                  int // its "+ Compare" button (CompareState); -1: none (no plan)
+}
+
+// OffersView is the selected GPU's offers: those the planner priced
+// first, cheapest first; More is how many "show all" would add.
+type OffersView struct {
+	Title                  string
+	Rows                   []OfferRow
+	More                   int
+	CostHeader, TimeHeader string
+}
+
+func (b *viewBuilder) offers() OffersView {
+	in := &b.in
+	rows, more := b.offerRows()
+	return OffersView{
+		Title: b.t(MsgOffers) + " · " + in.Job.GPU.Name, Rows: rows, More: more,
+		CostHeader: in.Plan.PlanCostHeader(b.l) + " · " + b.t(PricingKeys[in.Job.Pricing]),
+		TimeHeader: in.Plan.PlanTimeHeader(b.l),
+	}
+}
+
+// offerRows are the offers table's rows, formatted, and how many more
+// "Show all" would list.
+func (b *viewBuilder) offerRows() (rows []OfferRow, more int) {
+	l, in := b.l, &b.in
+	out := &in.Plan
+	// The planner's row prices each offer; offers it priced come first,
+	// cheapest first, then the rest in catalog order (USD, price per GPU-hour).
+	offers := make([]OfferResult, 0, len(in.R.Offers))
+	for _, o := range in.R.Offers {
+		if _, planned := out.ByOffer[o.Offer.ID]; o.Holds || planned {
+			offers = append(offers, o)
+		}
+	}
+	cost := func(o OfferResult) float64 {
+		if i, ok := out.ByOffer[o.Offer.ID]; ok {
+			return out.Cands[i].Cost
+		}
+		return 0
+	}
+	estimator.SortStable(offers, func(a, b *OfferResult) int { return cmp.Compare(PriceKey(cost(*a)), PriceKey(cost(*b))) })
+	if !in.AllOffers && len(offers) > OffersShown {
+		more = len(offers) - OffersShown
+		offers = offers[:OffersShown]
+	}
+	rows = make([]OfferRow, len(offers))
+	for i, o := range offers {
+		rows[i] = OfferRow{
+			ID: o.Offer.ID, GPU: o.Offer.GPU, Plan: o.Plan,
+			Provider: o.Provider, Instance: o.Offer.InstanceType,
+			GPUs:     strconv.FormatFloat(o.Offer.GPUCount, 'f', -1, 64) + "×",
+			OnDemand: l.Money(o.Offer.OnDemandPerHour, o.Offer.Currency), Spot: l.Money(o.Offer.SpotPerHour, o.Offer.Currency),
+			Reserved: ReservedText(l, o.Offer.Reserved1yPerHour, o.Offer.Reserved3yPerHour, o.Offer.Currency),
+			Cost:     b.t(MsgNone), Time: b.t(MsgNone), AsOf: l.Date(o.Offer.AsOf), Source: SourceText(o.Offer.Source),
+			Estimated: o.Offer.AsOfEstimated, Own: o.Own, Cmp: -1,
+		}
+		b.flagOffer(&rows[i], o.Offer)
+		if x, ok := out.Row(o.Offer.ID); ok {
+			cells := out.Cells(l, in.Job, x)
+			rows[i].Cost, rows[i].Plan, rows[i].Time, rows[i].AsOf = cells.Cost, x.Plan, cells.Time, cells.AsOf
+			rows[i].Cmp = CompareState(in.Compare, o.Offer.ID)
+			rows[i].Where = SplitText(x.Plan) + Instances(x.Instances)
+			if x.CommShare > 0 {
+				rows[i].Where += " · " + strings.Replace(b.t(MsgCommShare), "%s", l.SmallPercent(x.CommShare), 1)
+			}
+		}
+		if len(o.Offer.Regions) > 0 {
+			rows[i].Region = o.Offer.Regions[0]
+		}
+	}
+	return rows, more
+}
+
+// ReservedText shows the effective hourly rates of 1- and 3-year
+// commitments, or "—" when the catalog has none for the offer.
+func ReservedText(l Locale, r1, r3 float64, cur string) string {
+	var parts []string
+	if r1 > 0 {
+		parts = append(parts, l.Money(r1, cur)+" "+l.T(MsgYear1))
+	}
+	if r3 > 0 {
+		parts = append(parts, l.Money(r3, cur)+" "+l.T(MsgYear3))
+	}
+	if len(parts) == 0 {
+		return "—"
+	}
+	return strings.Join(parts, " · ")
+}
+
+// flagOffer grades an offers-table row's price on the page's clock and
+// labels it as a pick card is labelled: "verify" when older than the
+// freshness window, undated or estimated, and far below the median (the
+// planner's flag, on the offers it planned).
+func (b *viewBuilder) flagOffer(r *OfferRow, o *catalog.Offer) {
+	in := &b.in
+	days := in.Job.FreshnessDays
+	if days <= 0 {
+		days = catalog.DefaultFreshnessDays
+	}
+	po := planner.Offer{AsOf: o.AsOf, AsOfEstimated: o.AsOfEstimated, PriceAgeDays: -1}
+	if !in.Now.IsZero() {
+		po.PriceAgeDays = o.PriceAgeDays(in.Now)
+		r.Age = int(catalog.GradeAge(po.PriceAgeDays)) + 1
+	}
+	if k, ok := in.Plan.ByOffer[o.ID]; ok {
+		po.FarBelowMedian = in.Plan.Cands[k].Offer.FarBelowMedian
+	}
+	p := PriceLabelsOf(b.l, &po, !o.FreshWithin(in.Now, days), !in.Now.IsZero())
+	r.Verify, r.FarBelow = p.Verify, p.FarBelow
+}
+
+// GradeKeys and GradeClass label and colour a catalog.AgeGrade.
+var (
+	GradeKeys  = [...]MsgKey{catalog.AgeFresh: MsgAgeFresh, catalog.AgeAging: MsgAgeAging, catalog.AgeStale: MsgAge180to365, catalog.AgeOld: MsgAgeOld, catalog.AgeUndated: MsgAgeUndated}
+	GradeClass = [...]string{catalog.AgeFresh: "rs-age-fresh", catalog.AgeAging: "rs-age-aging", catalog.AgeStale: "rs-age-old", catalog.AgeOld: "rs-age-old", catalog.AgeUndated: "rs-age-old"}
+)
+
+// PriceLabels are a price's date line and its warnings, formatted.
+type PriceLabels struct {
+	Date     string // "Price as of 2026-07-30 (estimated date)"
+	Age      string // the age grade ("under 90 days old"); "" without a clock
+	Class    string // the age grade's colour; "" without a clock
+	Source   string
+	Verify   string // "price from 2025-10 — verify" when stale or estimated
+	FarBelow string // under half the other providers' median
+	From     string // a marketplace's "from" price
+}
+
+// AsOf is the date line with its age grade: "Price as of 2026-07-30
+// (estimated date) · under 90 days old".
+func (p PriceLabels) AsOf() string {
+	if p.Age == "" {
+		return p.Date
+	}
+	return p.Date + " · " + p.Age
+}
+
+// PriceLabelsOf labels offer o's price; stale is the planner's verdict
+// (Row.Stale), read only when the page has a clock: the prerendered page
+// grades nothing, but an estimated date is always said.
+func PriceLabelsOf(l Locale, o *planner.Offer, stale, clock bool) PriceLabels {
+	p := PriceLabels{Date: Fill(l.T(MsgPriceAsOf), l.Date(o.AsOf)), Source: SourceText(o.Source)}
+	if o.AsOf == "" {
+		p.Date = l.T(MsgAgeUndated)
+	}
+	if o.AsOfEstimated {
+		p.Date += " (" + l.T(MsgEstimatedDate) + ")"
+	}
+	if clock {
+		g := catalog.GradeAge(o.PriceAgeDays)
+		p.Class = GradeClass[g]
+		if g != catalog.AgeUndated {
+			p.Age = l.T(GradeKeys[g])
+		}
+	} else {
+		stale = false
+	}
+	if stale || o.AsOfEstimated || o.AsOf == "" {
+		month := o.AsOf
+		if len(month) >= 7 {
+			month = month[:7]
+		}
+		if month == "" {
+			month = l.T(MsgAgeUndated)
+		}
+		p.Verify = Fill(l.T(MsgVerifyPrice), month)
+	}
+	if o.FarBelowMedian {
+		p.FarBelow = l.T(MsgFarBelow)
+	}
+	if o.ProviderKind == catalog.KindMarketplace {
+		p.From = l.T(MsgFromListing)
+	}
+	return p
+}
+
+// ErrText is a field problem in the page's language: the message, the
+// value that did not read, and the estimator's reason on the English page
+// (its reasons are English prose; the message carries the meaning).
+// Config errors name the JSON field, which reads the same everywhere.
+func ErrText(lang string, e FieldErr) string {
+	s := Tr(lang, e.Key)
+	if e.Value != "" && (e.Key == MsgUnknownChoice || e.Key == MsgNotNumber || e.Key == MsgNotSize || e.Key == MsgNotCount) {
+		s += ": “" + e.Value + "”"
+	}
+	if e.Detail != "" && (lang == "en" || e.Key == MsgBadConfig) {
+		s += ": " + e.Detail
+	}
+	return s
+}
+
+// AnswerKind is which form the answer takes.
+type AnswerKind int
+
+const (
+	AnswerPicks      AnswerKind = iota // the plan's picks, chart and notes
+	AnswerStalePicks                   // a field does not read: the last picks stay, greyed
+	AnswerStale                        // a field does not read and there is no last answer
+	AnswerPlanning                     // the first plan for the job is on its way
+	AnswerNone                         // nothing fits: why, and what would without a filter
+)
+
+// PickView is one recommendation, formatted.
+type PickView struct {
+	Kind, Title, What, Where, Cost, Time, Reason string
+	Notes                                        string // the row's own planner notes (VAT, spot spare), joined
+	GPU                                          string
+	Plan                                         Plan
+	Price                                        PriceLabels // the price's date, source, age and warnings
+}
+
+// Point is one plan on the cost-vs-time chart, in chart coordinates.
+type Point struct {
+	ID, GPU, Label string
+	X, Y           int
+	Front, Picked  bool
+	Plan           Plan
+}
+
+// ChartView is the cost-vs-time chart: the points on log axes and the
+// axes' names with their ranges.
+type ChartView struct {
+	Points                      []Point
+	Title, XLabel, YLabel, Hint string
+}
+
+// The chart's geometry (SVG user units).
+const (
+	ChartW, ChartH       = 900, 280
+	ChartLeft, ChartBot  = 16, 12
+	ChartTop, ChartRight = 12, 12
+)
+
+// AnswerView is the answer: what to rent, why, and what it rests on.
+type AnswerView struct {
+	Kind                 AnswerKind
+	Note                 string // under the job line: the answer's note, why nothing fits, or that it waits
+	Widened              string // AnswerNone: the plan without the filter that emptied the answer
+	FX                   string // the rate the answer's money was converted at ("" in USD)
+	KindsNote            bool   // the default provider kinds are in force: say which
+	Picks                []PickView
+	CostLabel, TimeLabel string
+	Flagged              string   // the cheaper plan the picks passed over for its price
+	Notes                []string // what the planner assumed for the whole plan
+	Chart                ChartView
+}
+
+var pickTitles = [...]MsgKey{PickCheapest: MsgPickCheapest, PickFastest: MsgPickFastest, PickValue: MsgPickValue}
+
+func (b *viewBuilder) answer() AnswerView {
+	in, out := &b.in, &b.in.Plan
+	v := AnswerView{Kind: AnswerPicks, Note: b.t(MsgAnswerNote)}
+	switch {
+	case !in.R.OK && (!out.OK || len(out.Picks) == 0):
+		return AnswerView{Kind: AnswerStale, Note: b.t(MsgFixToUpdate)}
+	case !in.R.OK:
+		v.Kind, v.Note = AnswerStalePicks, b.t(MsgFixToUpdate)
+	case !out.OK && in.Pending:
+		return AnswerView{Kind: AnswerPlanning, Note: b.t(MsgPlanning)}
+	case len(out.Picks) == 0:
+		return AnswerView{Kind: AnswerNone, Note: b.t(out.NoneWhy),
+			Widened: out.WidenedLine(b.l, Names{GPU: in.Prices.GPUName, Provider: in.Prices.ProviderName})}
+	}
+	v.FX = FXLine(b.l, in.Prices.Cat, out.Currency)
+	v.KindsNote = in.State[FieldProviderKind] == ""
+	v.Picks = b.picks()
+	v.CostLabel, v.TimeLabel = out.PlanCostHeader(b.l), out.PlanTimeHeader(b.l)
+	v.Flagged = out.FlaggedLine(b.l, in.Prices.ProviderName)
+	for _, n := range out.Notes {
+		v.Notes = append(v.Notes, b.l.ReasonWith(n, in.Prices.ProviderName))
+	}
+	v.Chart = b.chart()
+	return v
+}
+
+// EngineText is " · vLLM" after a plan of an inference job, "" for training.
+func (o *PlanOut) EngineText(x Candidate) string {
+	if o.Kind == planner.Training {
+		return ""
+	}
+	return " · " + EngineLabels[x.Engine]
+}
+
+// kindText is " (GPU cloud)" after a provider's name, " (your price)" on
+// the user's own price.
+func kindText(l Locale, o *planner.Offer) string {
+	if o.UserPrice {
+		return " (" + l.T(MsgOwnPriceMark) + ")"
+	}
+	if k := l.KindLabel(o.ProviderKind); k != "" {
+		return " (" + k + ")"
+	}
+	return ""
+}
+
+func (b *viewBuilder) picks() []PickView {
+	l, in, out := b.l, &b.in, &b.in.Plan
+	names := in.Prices.ProviderName
+	views := make([]PickView, len(out.Picks))
+	for i, p := range out.Picks {
+		views[i] = PickView{
+			Kind: p.Kind.String(), Title: b.t(pickTitles[p.Kind]),
+			What: strconv.Itoa(p.Plan.GPUs) + " × " + in.Prices.GPUName(p.Offer.GPU) + PlanSuffix(p.Plan),
+			Where: names(p.Offer.Provider) + kindText(l, p.Offer) + " · " + p.Offer.InstanceType + Instances(p.Instances) +
+				" · " + b.t(PricingKeys[p.Pricing]) + out.EngineText(p.Candidate),
+			Cost:   l.Money(p.Cost, out.Currency),
+			Time:   l.Duration(p.Seconds),
+			Reason: l.ReasonWith(p.Why, names),
+			GPU:    p.Offer.GPU, Plan: p.Plan,
+			Price: PriceLabelsOf(l, p.Offer, p.Stale, !in.Now.IsZero()),
+		}
+		notes := make([]string, len(p.Notes))
+		for k, n := range p.Notes {
+			notes[k] = l.ReasonWith(n, names)
+		}
+		views[i].Notes = strings.Join(notes, " · ")
+	}
+	return views
+}
+
+// chart places the candidates on log axes: cost (x) and time (y).
+func (b *viewBuilder) chart() ChartView {
+	l, in, out := b.l, &b.in, &b.in.Plan
+	pts := out.Points
+	if len(pts) == 0 {
+		return ChartView{}
+	}
+	minC, maxC, minT, maxT := math.Inf(1), 0.0, math.Inf(1), 0.0
+	for _, p := range pts {
+		minC, maxC = math.Min(minC, p.Cost), math.Max(maxC, p.Cost)
+		minT, maxT = math.Min(minT, p.Seconds), math.Max(maxT, p.Seconds)
+	}
+	scale := func(v, lo, hi float64, size int) int {
+		if hi <= lo {
+			return size / 2
+		}
+		return int(math.Round((math.Log(v) - math.Log(lo)) / (math.Log(hi) - math.Log(lo)) * float64(size)))
+	}
+	w, h := ChartW-ChartLeft-ChartRight, ChartH-ChartTop-ChartBot
+	picked := map[string]bool{}
+	for _, p := range out.Picks {
+		picked[p.Offer.ID] = true
+	}
+	views := make([]Point, len(pts))
+	for i, p := range pts {
+		views[i] = Point{
+			ID: p.Offer.ID, GPU: p.Offer.GPU, Plan: p.Plan, Front: p.Front, Picked: picked[p.Offer.ID],
+			X: ChartLeft + scale(p.Cost, minC, maxC, w),
+			Y: ChartTop + h - scale(p.Seconds, minT, maxT, h),
+			Label: strconv.Itoa(p.Plan.GPUs) + " × " + in.Prices.GPUName(p.Offer.GPU) + " · " + in.Prices.ProviderName(p.Offer.Provider) + " " +
+				p.Offer.InstanceType + Instances(p.Instances) + " · " + l.Money(p.Cost, out.Currency) + " · " + l.Duration(p.Seconds),
+		}
+	}
+	return ChartView{
+		Points: views, Title: b.t(MsgParetoTitle),
+		XLabel: out.PlanCostHeader(l) + " (" + l.Money(minC, out.Currency) + " … " + l.Money(maxC, out.Currency) + ")",
+		YLabel: out.PlanTimeHeader(l) + " (" + l.Duration(minT) + " … " + l.Duration(maxT) + ")",
+		Hint:   b.t(MsgParetoHint),
+	}
+}

@@ -1,0 +1,341 @@
+package page
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"rightsize/catalog"
+	planner "rightsize/estimator/plan"
+)
+
+// viewOf builds the view of a link's job, planned.
+func viewOf(t *testing.T, frag string, edit func(*ViewIn)) (View, ViewIn) {
+	t.Helper()
+	j, r, out := answer(t, frag)
+	in := ViewIn{State: ParseFragment(frag, DefaultState), Job: j, R: r, Plan: out, Prices: NewPrices(catalog.Default(), nil)}
+	if edit != nil {
+		edit(&in)
+	}
+	return BuildView(in), in
+}
+
+func factOf(t *testing.T, facts []Fact, id string) Fact {
+	t.Helper()
+	for _, f := range facts {
+		if f.ID == id {
+			return f
+		}
+	}
+	t.Fatalf("no fact %s among %+v", id, facts)
+	return Fact{}
+}
+
+// The default job's view: Llama 3.1 8B in bf16 on one H100, batch 1.
+func TestBuildViewDefault(t *testing.T) {
+	v, in := viewOf(t, "", nil)
+	b := v.Result.Breakdown
+	if b.Title != "Memory per GPU · Llama 3.1 8B · NVIDIA H100 SXM 80GB" || !b.Fits || !strings.HasPrefix(b.Verdict, "Fits · headroom ") {
+		t.Errorf("breakdown %q %q fits %v", b.Title, b.Verdict, b.Fits)
+	}
+	// 8,030,261,248 parameters × 2 bytes = 14.96 GiB, the first part.
+	if p := b.Parts[0]; p.ID != "rs-weights" || p.Value != "14.96 GiB" || p.Seg != 0 {
+		t.Errorf("first part %+v", p)
+	}
+	permille := 0
+	for i, p := range b.Parts {
+		if p.Seg != i {
+			t.Errorf("part %s: colour %d, want %d", p.ID, p.Seg, i)
+		}
+		permille += p.Permille
+	}
+	if permille < 990 || permille > 1010 {
+		t.Errorf("the parts' shares add up to %d‰", permille)
+	}
+	if f := factOf(t, v.Result.Facts, "rs-params"); f.Value != "8,030,261,248 (8.03B)" {
+		t.Errorf("params %q", f.Value)
+	}
+	if f := factOf(t, v.Result.Facts, "rs-max-seq"); f.Value != "131,072 (model limit)" {
+		t.Errorf("longest sequence %q", f.Value)
+	}
+	if v.Perf.Setup != "As set: 1 × NVIDIA H100 SXM 80GB · Hugging Face transformers · Batch size 1" {
+		t.Errorf("setup %q", v.Perf.Setup)
+	}
+	// The planner's cheapest H100 plan, in the plan's currency.
+	x, ok := in.Plan.Best("h100-sxm")
+	if !ok {
+		t.Fatal("no H100 plan")
+	}
+	l := Locale{Lang: "en"}
+	best := factOf(t, v.Perf.Facts, "rs-cheapest")
+	if best.Value != l.Money(in.Plan.FromUSD(x.PerMOutUSD), "USD") || !strings.Contains(best.Detail, "requests in flight") {
+		t.Errorf("planner's best %+v", best)
+	}
+	if f := factOf(t, v.Perf.Facts, "rs-ttft"); f.Basis.Formula == "" || !strings.Contains(f.Basis.Inputs, "TFLOPS") {
+		t.Errorf("TTFT basis %+v", f.Basis)
+	}
+	// The rules of thumb: ×4 bytes overshoots by far, ×1.2 is close.
+	rules := map[string]RuleRow{}
+	for _, r := range v.Rules.Rows {
+		rules[r.Rule] = r
+	}
+	if r := rules["params-x4-bytes"]; !r.Bad || r.OffBy != "+87%" || r.Says != "29.92 GiB" {
+		t.Errorf("params × 4 bytes: %+v", r)
+	}
+	if r := rules["weights-x1.2"]; r.Bad || r.OffBy != "+12%" {
+		t.Errorf("weights × 1.2: %+v", r)
+	}
+	if v.Fit.CostHeader != "Batch job cost · on-demand" || v.Offers.Title != "Where to rent · NVIDIA H100 SXM 80GB" {
+		t.Errorf("headers %q %q", v.Fit.CostHeader, v.Offers.Title)
+	}
+}
+
+// The fit table by cost: the cheapest pick's GPU first, then the planner's
+// costs rising, rows the picks pass over after those they rest on, and GPUs
+// without a plan last.
+func TestBuildViewFitByCost(t *testing.T) {
+	v, in := viewOf(t, "sort=cost", nil)
+	rows := v.Fit.Rows
+	if len(rows) != len(in.R.Fit) {
+		t.Fatalf("%d rows for %d GPUs", len(rows), len(in.R.Fit))
+	}
+	var cheapest string
+	for _, p := range in.Plan.Picks {
+		if p.Kind == PickCheapest {
+			cheapest = p.Offer.GPU
+		}
+	}
+	if rows[0].GPU != cheapest || !rows[0].Cheapest {
+		t.Errorf("first row %s (cheapest %v), want the cheapest pick's %s", rows[0].GPU, rows[0].Cheapest, cheapest)
+	}
+	n := 0
+	rank := func(r FitRow) (int, float64) {
+		x, ok := in.Plan.Best(r.GPU)
+		switch {
+		case !ok:
+			return 2, 0
+		case x.PassedOver:
+			return 1, x.Cost
+		}
+		return 0, x.Cost
+	}
+	for i, r := range rows {
+		if r.Cheapest {
+			n++
+		}
+		if i == 0 {
+			continue
+		}
+		g0, c0 := rank(rows[i-1])
+		g1, c1 := rank(r)
+		if g1 < g0 || (g1 == g0 && g1 < 2 && c1 < c0) {
+			t.Errorf("row %d (%s, %v %.2f) after (%s, %v %.2f)", i, r.GPU, g1, c1, rows[i-1].GPU, g0, c0)
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d rows marked cheapest", n)
+	}
+	// By memory the same rows, in the catalog's size order.
+	w, _ := viewOf(t, "", nil)
+	for i, r := range w.Fit.Rows {
+		if r.GPU != in.R.Fit[i].GPU.ID {
+			t.Fatalf("by memory, row %d is %s, want %s", i, r.GPU, in.R.Fit[i].GPU.ID)
+		}
+	}
+}
+
+// The offers table: planned offers first, cheapest first, cut at
+// OffersShown with the rest behind "show all".
+func TestBuildViewOffers(t *testing.T) {
+	v, in := viewOf(t, "", nil)
+	all, _ := viewOf(t, "", func(in *ViewIn) { in.AllOffers = true })
+	if len(v.Offers.Rows) != OffersShown || v.Offers.More != len(all.Offers.Rows)-OffersShown || all.Offers.More != 0 {
+		t.Fatalf("%d rows and %d more; all: %d rows, %d more", len(v.Offers.Rows), v.Offers.More, len(all.Offers.Rows), all.Offers.More)
+	}
+	if !reflect.DeepEqual(v.Offers.Rows, all.Offers.Rows[:OffersShown]) {
+		t.Error("the cut table is not the first rows of the whole one")
+	}
+	last, planned := 0.0, true
+	for _, r := range all.Offers.Rows {
+		x, ok := in.Plan.Row(r.ID)
+		if ok != (r.Cmp >= 0) {
+			t.Errorf("%s: planned %v, compare button %d", r.ID, ok, r.Cmp)
+		}
+		if ok && !planned {
+			t.Errorf("%s: planned after an unplanned offer", r.ID)
+		}
+		planned = ok
+		if ok {
+			if x.Cost < last {
+				t.Errorf("%s: cost %.2f after %.2f", r.ID, x.Cost, last)
+			}
+			last = x.Cost
+			if r.Cost != in.Plan.Cells(Locale{Lang: "en"}, in.Job, x).Cost {
+				t.Errorf("%s: cost %q is not the planner's", r.ID, r.Cost)
+			}
+		}
+	}
+	// Without a clock no price is graded, and stale prices are not flagged.
+	for _, r := range all.Offers.Rows {
+		if r.Age != 0 {
+			t.Errorf("%s graded %d without a clock", r.ID, r.Age)
+		}
+	}
+}
+
+// The comparison's buttons: added, free, or full.
+func TestBuildViewCompareButtons(t *testing.T) {
+	v, _ := viewOf(t, "", nil)
+	id := v.Offers.Rows[0].ID
+	w, _ := viewOf(t, "", func(in *ViewIn) { in.Compare = []string{id} })
+	if w.Offers.Rows[0].Cmp != 1 || w.Offers.Rows[1].Cmp != 0 {
+		t.Errorf("one added: buttons %d %d, want 1 0", w.Offers.Rows[0].Cmp, w.Offers.Rows[1].Cmp)
+	}
+	full := []string{id}
+	for len(full) < MaxCompare {
+		full = append(full, "x"+strings.Repeat("y", len(full)))
+	}
+	w, _ = viewOf(t, "", func(in *ViewIn) { in.Compare = full })
+	if w.Offers.Rows[0].Cmp != 1 || w.Offers.Rows[1].Cmp != 2 {
+		t.Errorf("full: buttons %d %d, want 1 2", w.Offers.Rows[0].Cmp, w.Offers.Rows[1].Cmp)
+	}
+}
+
+// While a plan for a changed job is on its way, the speed box's planner
+// figures wait ("…") and the tables keep the last plan's costs.
+func TestBuildViewPending(t *testing.T) {
+	v, _ := viewOf(t, "", nil)
+	w, _ := viewOf(t, "", func(in *ViewIn) { in.Pending = true })
+	for _, id := range []string{"rs-cheapest", "rs-cost-at-speed"} {
+		if f := factOf(t, w.Perf.Facts, id); f.Value != "…" || f.Detail != "" {
+			t.Errorf("pending %s: %+v", id, f)
+		}
+	}
+	if !reflect.DeepEqual(v.Fit, w.Fit) || !reflect.DeepEqual(v.Offers, w.Offers) {
+		t.Error("the tables changed while the plan is pending")
+	}
+	// No plan at all: "—".
+	x, _ := viewOf(t, "", func(in *ViewIn) { in.Plan = PlanOut{} })
+	if f := factOf(t, x.Perf.Facts, "rs-cheapest"); f.Value != "—" {
+		t.Errorf("no plan: %+v", f)
+	}
+}
+
+// The view speaks the state's language.
+func TestBuildViewLanguage(t *testing.T) {
+	for _, lang := range []string{"ru", "zh"} {
+		v, _ := viewOf(t, "l="+lang, nil)
+		if v.Lang != lang || v.Result.Breakdown.Lang != lang || !strings.HasPrefix(v.Result.Breakdown.Verdict, Tr(lang, MsgFits)) ||
+			Tr(lang, MsgFits) == Tr("en", MsgFits) {
+			t.Errorf("%s: %q %q", lang, v.Lang, v.Result.Breakdown.Verdict)
+		}
+		if v.Offers.Title != Tr(lang, MsgOffers)+" · NVIDIA H100 SXM 80GB" {
+			t.Errorf("%s: offers title %q", lang, v.Offers.Title)
+		}
+	}
+	// An unknown language reads as English.
+	if v, _ := viewOf(t, "", func(in *ViewIn) { in.State[FieldLang] = "xx" }); v.Lang != "en" {
+		t.Errorf("unknown language: %q", v.Lang)
+	}
+}
+
+// BuildView is pure: the same input gives the same view, and the input is
+// not changed (the plan's candidates keep their order).
+func TestBuildViewPure(t *testing.T) {
+	_, in := viewOf(t, "sort=cost", nil)
+	cands := append([]Candidate(nil), in.Plan.Cands...)
+	fit := append([]FitResult(nil), in.R.Fit...)
+	a, b := BuildView(in), BuildView(in)
+	if !reflect.DeepEqual(a, b) {
+		t.Error("two views of one input differ")
+	}
+	if !reflect.DeepEqual(cands, in.Plan.Cands) || !reflect.DeepEqual(fit, in.R.Fit) {
+		t.Error("BuildView changed its input")
+	}
+	// A job that does not read has no sections.
+	if v := BuildView(ViewIn{State: DefaultState}); !reflect.DeepEqual(v, View{Lang: "en", Answer: AnswerView{Kind: AnswerStale, Note: Tr("en", MsgFixToUpdate)}}) {
+		t.Errorf("no result: %+v", v)
+	}
+}
+
+// A training job: the speed box counts optimizer steps and the job's cost.
+func TestBuildViewTraining(t *testing.T) {
+	v, in := viewOf(t, "t=lora&tok=100M", nil)
+	steps := factOf(t, v.Perf.Facts, "rs-steps")
+	want := ceilDiv(in.Job.Tokens, in.R.Perf.P.TokensPerStep)
+	if steps.Value != (Locale{Lang: "en"}).CountOrNone(int(want)) || want <= 0 {
+		t.Errorf("steps %q, want %v", steps.Value, want)
+	}
+	if f := factOf(t, v.Perf.Facts, "rs-job-time"); f.Value == "" || f.Basis.Verify != Tr("en", MsgVerifyTrain) {
+		t.Errorf("job time %+v", f)
+	}
+}
+
+func TestSplitText(t *testing.T) {
+	for _, c := range []struct {
+		gpus, tp, pp, zero int
+		want               string
+	}{{1, 1, 1, 0, ""}, {2, 2, 1, 0, "TP 2"}, {16, 1, 16, 0, "PP 16"}, {8, 1, 1, 3, "DP 8 ZeRO-3"}, {64, 8, 2, 1, "TP 8 · PP 2 · DP 4 ZeRO-1"}} {
+		p := Plan{GPUs: c.gpus, TP: c.tp, PP: c.pp, ZeRO: c.zero}
+		if got := SplitText(p); got != c.want {
+			t.Errorf("%+v: %q, want %q", c, got, c.want)
+		}
+		if got, want := PlanSuffix(p), " ("+c.want+")"; c.want != "" && got != want {
+			t.Errorf("%+v: suffix %q, want %q", c, got, want)
+		}
+	}
+	if Instances(1) != "" || Instances(3) != " ×3" {
+		t.Error("instances")
+	}
+}
+
+func TestReservedText(t *testing.T) {
+	l := Locale{Lang: "en"}
+	for _, c := range []struct {
+		r1, r3 float64
+		want   string
+	}{{0, 0, "—"}, {8.1591, 0, "$8.16 1y"}, {0, 8.1591, "$8.16 3y"}, {12, 8.1591, "$12.00 1y · $8.16 3y"}} {
+		if got := ReservedText(l, c.r1, c.r3, "USD"); got != c.want {
+			t.Errorf("%v %v: %q, want %q", c.r1, c.r3, got, c.want)
+		}
+	}
+}
+
+// A price's labels: dated, graded on the page's clock, "verify" when stale,
+// estimated or undated.
+func TestPriceLabelsOf(t *testing.T) {
+	l := Locale{Lang: "en"}
+	for _, c := range []struct {
+		name         string
+		o            planner.Offer
+		stale, clock bool
+		verify, age  bool
+	}{
+		{"fresh", planner.Offer{AsOf: "2026-11-01", PriceAgeDays: 27}, false, true, false, true},
+		{"stale", planner.Offer{AsOf: "2025-10-01", PriceAgeDays: 400}, true, true, true, true},
+		{"stale, no clock", planner.Offer{AsOf: "2025-10-01", PriceAgeDays: -1}, true, false, false, false},
+		{"estimated, no clock", planner.Offer{AsOf: "2025-10-01", AsOfEstimated: true, PriceAgeDays: -1}, false, false, true, false},
+		{"undated", planner.Offer{PriceAgeDays: -1}, false, true, true, false},
+	} {
+		p := PriceLabelsOf(l, &c.o, c.stale, c.clock)
+		if (p.Verify != "") != c.verify || (p.Age != "") != c.age {
+			t.Errorf("%s: %+v", c.name, p)
+		}
+		if c.verify && c.o.AsOf != "" && !strings.Contains(p.Verify, c.o.AsOf[:7]) {
+			t.Errorf("%s: verify %q lacks the month", c.name, p.Verify)
+		}
+		if c.o.AsOfEstimated && !strings.Contains(p.Date, Tr("en", MsgEstimatedDate)) {
+			t.Errorf("%s: date %q", c.name, p.Date)
+		}
+	}
+}
+
+func TestErrText(t *testing.T) {
+	e := FieldErr{Key: MsgNotNumber, Value: "abc", Detail: "strconv: invalid"}
+	if got := ErrText("en", e); got != Tr("en", MsgNotNumber)+": “abc”: strconv: invalid" {
+		t.Errorf("en: %q", got)
+	}
+	if got := ErrText("ru", e); got != Tr("ru", MsgNotNumber)+": “abc”" {
+		t.Errorf("ru: %q", got)
+	}
+}
