@@ -671,8 +671,18 @@ func TestE2ESubPath(t *testing.T) {
 // substituted weights and rental layouts, MakeItFit, Widen, launch
 // quoting, names checked at every entrance, multi-node and ROCm launches,
 // their EN/RU/ZH messages: +147 KB raw, +16.4 KB brotli): 2,133,141 B,
-// so the budget is 2,150,000 B. Keeping catalog data and sources out of
-// the wasm is the lever left. Brotli's size of this file moves by several
+// so the budget was 2,150,000 B; then the page as one view (page.BuildView,
+// leaf sections, folded sections with their state in the link: +11.7 KB
+// brotli), rental memory layouts and the launch's semantic check (+4.9
+// KB), GEMM efficiency by shape (+5.7 KB), fine-tune memory mechanisms
+// (FSDP no_sync, adapter dropout, 4-bit heads: +10.0 KB) and the
+// simulator's speed-ups (−4.7 KB): 2,166,375 B, so the budget is
+// 2,185,000 B. By code bytes (raw): runtime 1.17 MB, rightsize/app 0.74
+// MB (go-app builders), go-app 0.57 MB, app/page 0.33 MB, estimator/plan
+// 0.31 MB, estimator 0.28 MB, encoding/json 0.24 MB, the crypto and
+// math/big that go-app's net/http links 0.6 MB, slices' sort
+// instantiations 0.15 MB. Keeping catalog data and sources out of the wasm
+// and fewer go-app builders are the levers left. Brotli's size of this file moves by several
 // KB with changes that move the raw file by a few bytes: a 17-byte change
 // of app.wasm moved its brotli size by +4,619 B (2026-11-26), and dropping
 // a second sort instantiation (−23,475 raw bytes) moved it by −8,405 B; a
@@ -680,7 +690,7 @@ func TestE2ESubPath(t *testing.T) {
 // size before it is blamed.
 func TestWasmBrotliBudget(t *testing.T) {
 	dir := distDir(t, "RIGHTSIZE_DIST")
-	const budget = 2_150_000
+	const budget = 2_185_000
 	st, err := os.Stat(filepath.Join(dir, "web", "app.wasm.br"))
 	if err != nil {
 		t.Fatal(err)
