@@ -2,7 +2,6 @@ package estimator
 
 import (
 	"math"
-	"os"
 	"testing"
 )
 
@@ -32,18 +31,7 @@ func TestGEMMKCurve(t *testing.T) {
 // the same replica with EP 8 (whole experts, K = 2048), and a dense 8B
 // model on one GPU pays about nothing.
 func TestGEMMShapeCost(t *testing.T) {
-	arch := func(name string) Arch {
-		data, err := os.ReadFile("testdata/configs/" + name + ".json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := ParseConfig(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return a
-	}
-	ds := arch("deepseek-v3")
+	ds := loadArch(t, "deepseek-v3.json")
 	tp8, ep8 := gemmShapeCost(ds, 8, 8, 1), gemmShapeCost(ds, 8, 8, 8)
 	if !(tp8 > 1.4 && tp8 < 1.8) {
 		t.Errorf("DeepSeek-V3 TP 8: %.2f, want 1.4–1.8", tp8)
@@ -54,7 +42,7 @@ func TestGEMMShapeCost(t *testing.T) {
 	if c := gemmShapeCost(ds, 1, 1, 1); c > 1.2 {
 		t.Errorf("DeepSeek-V3 on one GPU: %.2f, want ≤ 1.2 (MLA's K = 512 and 1536 up-projections only)", c)
 	}
-	ll := arch("llama-3.1-70b")
+	ll := loadArch(t, "llama-3.1-70b.json")
 	if c := gemmShapeCost(ll, 1, 1, 1); c != 1 {
 		t.Errorf("Llama 3.1 70B TP 1: %.3f, want 1", c)
 	}
