@@ -1,0 +1,230 @@
+// Command wasmsize prints the code bytes of a Go WebAssembly binary per
+// package, from the function bodies of its code section and the names in
+// its "name" custom section (WebAssembly Core Specification 2.0, §5.5.13
+// and the name section appendix §7.4). The binary must keep its names:
+// build it without -ldflags=-s. make size runs it on app.wasm built so.
+//
+//	wasmsize [-top N] FILE
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+func main() {
+	top := flag.Int("top", 25, "packages to list")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: wasmsize [-top N] FILE")
+		os.Exit(2)
+	}
+	data, err := os.ReadFile(flag.Arg(0))
+	if err == nil {
+		err = report(os.Stdout, data, *top)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "wasmsize:", err)
+		os.Exit(1)
+	}
+}
+
+// report writes the packages' code bytes, largest first.
+func report(w io.Writer, data []byte, top int) error {
+	sizes, err := packageSizes(data)
+	if err != nil {
+		return err
+	}
+	type row struct {
+		pkg   string
+		bytes int
+	}
+	var rows []row
+	total := 0
+	for p, n := range sizes {
+		rows = append(rows, row{p, n})
+		total += n
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		if rows[i].bytes != rows[j].bytes {
+			return rows[i].bytes > rows[j].bytes
+		}
+		return rows[i].pkg < rows[j].pkg
+	})
+	fmt.Fprintf(w, "%10d B  code in all\n", total)
+	for i, r := range rows {
+		if i == top {
+			break
+		}
+		fmt.Fprintf(w, "%10d B  %s\n", r.bytes, r.pkg)
+	}
+	return nil
+}
+
+var errFormat = errors.New("not a WebAssembly binary with a name section")
+
+// reader walks a WebAssembly binary's bytes.
+type reader struct {
+	b   []byte
+	i   int
+	err error
+}
+
+func (r *reader) byte() byte {
+	if r.err != nil || r.i >= len(r.b) {
+		r.err = errFormat
+		return 0
+	}
+	c := r.b[r.i]
+	r.i++
+	return c
+}
+
+// u32 reads an unsigned LEB128 number.
+func (r *reader) u32() int {
+	var x uint64
+	for s := uint(0); s < 35; s += 7 {
+		c := r.byte()
+		x |= uint64(c&0x7f) << s
+		if c < 0x80 {
+			return int(x)
+		}
+	}
+	r.err = errFormat
+	return 0
+}
+
+func (r *reader) bytes(n int) []byte {
+	if r.err != nil || n < 0 || n > len(r.b)-r.i {
+		r.err = errFormat
+		return nil
+	}
+	s := r.b[r.i : r.i+n]
+	r.i += n
+	return s
+}
+
+// limits skips a table's or memory's limits.
+func (r *reader) limits() {
+	if r.byte()&1 != 0 {
+		r.u32()
+	}
+	r.u32()
+}
+
+// packageSizes sums the body bytes of the defined functions by the
+// package their name gives ("rightsize/estimator.(*inferModel).device"
+// counts for rightsize/estimator).
+func packageSizes(data []byte) (map[string]int, error) {
+	r := &reader{b: data}
+	if string(r.bytes(4)) != "\x00asm" {
+		return nil, errFormat
+	}
+	r.bytes(4) // version
+	imported := 0
+	var bodies []int
+	names := map[int]string{}
+	for r.err == nil && r.i < len(r.b) {
+		id := r.byte()
+		sec := &reader{b: r.bytes(r.u32())}
+		switch id {
+		case 0: // custom
+			if string(sec.bytes(sec.u32())) != "name" {
+				continue
+			}
+			for sec.err == nil && sec.i < len(sec.b) {
+				sub := sec.byte()
+				body := &reader{b: sec.bytes(sec.u32())}
+				if sub != 1 { // function names
+					continue
+				}
+				for n := body.u32(); n > 0 && body.err == nil; n-- {
+					idx := body.u32()
+					names[idx] = string(body.bytes(body.u32()))
+				}
+				if body.err != nil {
+					return nil, body.err
+				}
+			}
+		case 2: // imports
+			for n := sec.u32(); n > 0 && sec.err == nil; n-- {
+				sec.bytes(sec.u32()) // module
+				sec.bytes(sec.u32()) // name
+				switch sec.byte() {
+				case 0: // function
+					sec.u32()
+					imported++
+				case 1: // table
+					sec.byte()
+					sec.limits()
+				case 2: // memory
+					sec.limits()
+				case 3: // global
+					sec.bytes(2)
+				}
+			}
+		case 10: // code
+			for n := sec.u32(); n > 0 && sec.err == nil; n-- {
+				size := sec.u32()
+				sec.bytes(size)
+				bodies = append(bodies, size)
+			}
+		}
+		if sec.err != nil {
+			return nil, sec.err
+		}
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	if len(names) == 0 {
+		return nil, errors.New("no function names: build without -ldflags=-s")
+	}
+	out := map[string]int{}
+	for i, size := range bodies {
+		out[pkgOf(names[imported+i])] += size
+	}
+	return out, nil
+}
+
+// pkgOf is the package of a Go function's symbol name: up to the first
+// dot after the path ("rightsize/estimator/plan.(*planner).row" →
+// rightsize/estimator/plan). The Go linker writes the name section with
+// the path's slashes as underscores ("rightsize_estimator_plan.row",
+// "github.com_maxence_charriere_go_app_v10_pkg_app.Div"), where the only
+// dot inside a path is its domain's.
+func pkgOf(name string) string {
+	if name == "" {
+		return "(unnamed)"
+	}
+	start := strings.LastIndex(name, "/") + 1
+	if start == 0 {
+		if k := strings.Index(name, "_"); k > 0 && isDomain(name[:k]) {
+			start = k // past the domain's dot
+		}
+	}
+	if d := strings.Index(name[start:], "."); d >= 0 {
+		return name[:start+d]
+	}
+	return name
+}
+
+// isDomain reports whether s is a module path's first element, a host
+// name ("github.com", "golang.org"), rather than a package and a symbol
+// ("runtime.gc", "slices.pdqsortCmpFunc").
+func isDomain(s string) bool {
+	dot := strings.LastIndex(s, ".")
+	if dot <= 0 {
+		return false
+	}
+	switch s[dot+1:] {
+	case "com", "org", "net", "io", "in", "dev", "edu", "gov", "co", "me":
+		return true
+	}
+	return false
+}
