@@ -72,7 +72,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		hostOp     = fs.Float64("host-op-us", 0, "HF eager: host microseconds per PyTorch op (0: by --host's class: 17.4 server, 28 legacy-server, 9 desktop)")
 		host       = fs.String("host", "", "host CPU: a class ("+choices(estimator.HostClasses)+") or a CPU name (e.g. \"AMD EPYC 7742\", \"Xeon Platinum 8275CL\"); sets HF eager's cost per op. Default: the class of the hosts the catalog offers the GPU in (desktop for consumer cards), else server")
 		engVer     = fs.String("engine-version", "", "serving engine release, e.g. 0.6.0 (vLLM before 0.8 and SGLang before 0.4 run their scheduler between the GPU's steps, not under them). Default: the current release ("+currentVersions()+")")
-		micro      = fs.Int("micro-batches", 0, "training: micro-batches (gradient accumulation steps) per optimizer step; 0: from --global-batch, else 4×PP")
+		micro      = fs.Int("micro-batches", 0, "training: micro-batches (gradient accumulation steps) per optimizer step; 0: from --global-batch, else pre-training's published batch for the model's size (0.5M-4M tokens), else 4×PP with PP, else 1")
 		global     = fs.Int("global-batch", 0, "training: sequences per optimizer step over all GPUs")
 		vp         = fs.Int("virtual-stages", 0, "training with --pp: model chunks per stage (Megatron interleaved 1F1B); 0: plain 1F1B")
 		netGbps    = fs.Float64("network-gbps", 0, "inter-node network per node in Gbit/s (e.g. 3200 for 8×400G); 0: 200 Gbit/s per GPU")

@@ -257,7 +257,7 @@ type planCmd struct {
 var planFlags = []struct{ name, def, usage string }{
 	{"epochs", "", "training: passes over --dataset-tokens"},
 	{"dataset-tokens", "", "training: tokens in the dataset, e.g. 2B"},
-	{"global-batch-tokens", "", "training: tokens per optimizer step, e.g. 4M (default: 4 micro-batches per replica)"},
+	{"global-batch-tokens", "", "training: tokens per optimizer step, e.g. 4M (default: pre-training's published batch for the model's size, 0.5M-4M tokens; fine-tunes one micro-batch per replica, 4×PP with PP)"},
 	{"requests", "", "batch inference: requests in the job, e.g. 1M"},
 	{"requests-per-second", "", "online serving: target request rate"},
 	{"ttft-p95", "", "serving SLO: p95 time to first token, e.g. 1s, 800ms"},

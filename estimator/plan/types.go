@@ -133,7 +133,8 @@ type Workload struct {
 
 	// Training: tokens processed (dataset tokens × epochs), and the
 	// global batch in tokens per optimizer step (0: the estimator's
-	// default of 4 × PP micro-batches per replica).
+	// default: estimator.DefaultGlobalBatchTokens for pre-training, else
+	// 4 × PP micro-batches per replica with PP, else one).
 	TrainTokens       float64
 	GlobalBatchTokens float64
 
