@@ -615,10 +615,18 @@ func (in Input) validate(l *errList) {
 	if in.TP < 1 || in.TP > maxGPUs {
 		l.add("tp", in.TP, ErrRange, "want 1..%d", maxGPUs)
 	} else if in.TP > 1 {
-		if a.Heads == 0 || a.Heads%in.TP != 0 {
-			l.add("tp", in.TP, ErrIncompatible, "does not divide num_attention_heads=%d", a.Heads)
-		} else if !a.IsMLA() && a.KVHeads%in.TP != 0 && in.TP%a.KVHeads != 0 {
-			l.add("tp", in.TP, ErrIncompatible, "num_key_value_heads=%d neither divides nor is divided by tp", a.KVHeads)
+		// The heads split over attention's TP group: the whole TP group,
+		// or under serving's attention data parallelism its tp/dp GPUs
+		// (attnTP; SGLang --enable-dp-attention, vLLM's DP attention:
+		// each rank runs attention for its own requests over tp/dp GPUs).
+		atp := int(attnTP(in))
+		if train || in.DP <= 1 || in.TP%in.DP != 0 {
+			atp = in.TP
+		}
+		if a.Heads == 0 || a.Heads%atp != 0 {
+			l.add("tp", in.TP, ErrIncompatible, "attention over %d GPUs does not divide num_attention_heads=%d", atp, a.Heads)
+		} else if !a.IsMLA() && a.KVHeads%atp != 0 && atp%a.KVHeads != 0 {
+			l.add("tp", in.TP, ErrIncompatible, "num_key_value_heads=%d neither divides nor is divided by attention's %d GPUs", a.KVHeads, atp)
 		}
 	}
 	if in.PP < 1 || in.PP > maxGPUs {

@@ -2,6 +2,7 @@ package estimator
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -143,4 +144,25 @@ func FuzzParseSeconds(f *testing.F) {
 			t.Fatalf("ParseSeconds(%q) = %v", s, v)
 		}
 	})
+}
+
+// TestAttentionDPHeads: under serving's attention data parallelism the
+// heads split over tp/dp GPUs, so TP 24 with DP 24 serves Llama 3.1 8B's
+// 32 heads (one attention rank per GPU); the same TP without DP, or in
+// training, does not divide them.
+func TestAttentionDPHeads(t *testing.T) {
+	a := loadArch(t, "llama-3.1-8b.json")
+	in := DefaultInput(a)
+	in.Engine, in.GPUs, in.TP, in.DP = SGLang, 24, 24, 24
+	if err := in.Validate(); err != nil {
+		t.Fatalf("TP 24 with attention DP 24: %v", err)
+	}
+	in.DP = 1
+	if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "num_attention_heads=32") {
+		t.Fatalf("TP 24 without attention DP: %v", err)
+	}
+	in.DP, in.Task = 24, FullFinetune
+	if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "num_attention_heads=32") {
+		t.Fatalf("training TP 24: %v", err)
+	}
 }
