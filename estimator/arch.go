@@ -273,15 +273,28 @@ func (a Arch) Generic() bool { return a.ModelType == GenericModelType }
 // cap is the worst case), and linear-attention layers none (their cost is
 // per token, not per context). It is the sum perf.go's attnLayerCtx needs
 // for the new layouts.
-func (a Arch) AttendedContext(ctx float64) float64 {
+func (a Arch) AttendedContext(ctx float64) float64 { return a.layerSpans().attended(ctx) }
+
+// layerSpans is what AttendedContext reads of the model: the attention
+// layers by how far they see, and the caps of the windowed ones.
+type layerSpans struct {
+	full, sliding, chunked float64
+	window, chunk          int
+}
+
+func (a Arch) layerSpans() layerSpans {
+	return layerSpans{full: float64(max(a.KVCacheLayers()-a.SlidingLayers-a.ChunkedLayers, 0)),
+		sliding: float64(a.SlidingLayers), chunked: float64(a.ChunkedLayers), window: a.SlidingWindow, chunk: a.AttentionChunk}
+}
+
+func (l layerSpans) attended(ctx float64) float64 {
 	capped := func(n int) float64 {
 		if n > 0 && float64(n) < ctx {
 			return float64(n)
 		}
 		return ctx
 	}
-	full := max(a.KVCacheLayers()-a.SlidingLayers-a.ChunkedLayers, 0)
-	return float64(full)*ctx + float64(a.SlidingLayers)*capped(a.SlidingWindow) + float64(a.ChunkedLayers)*capped(a.AttentionChunk)
+	return l.full*ctx + l.sliding*capped(l.window) + l.chunked*capped(l.chunk)
 }
 
 // MXFP4BitsPerParam is the storage of one MXFP4 element: 4 bits plus one

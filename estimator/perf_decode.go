@@ -119,56 +119,21 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 // stepConsts are the per-step figures that depend on the model alone,
 // read once when the model is built rather than on every one of the
 // simulator's steps (each call had copied the Input and the Arch):
-// AttendedContext's layer counts and caps, and the weight format's
-// dequantisation factor and host ordering, which change only at one
-// token (bitsandbytes 4-bit) and at exllamaReconsRows (exllama).
+// AttendedContext's layer counts and caps, the attention's query width,
+// and the weight format's costs by token count (weightFormat).
 // TestStepConstsMatch holds them to the functions they stand for.
 type stepConsts struct {
-	full, sliding, chunked float64
-	window, chunk          int
-	qDim                   float64 // attnFLOPs(a, lctx) = 4·lctx·qDim
-	bnb, exllama, hf       bool
-	dqBnb, dqExllama, dq   float64
+	layers layerSpans
+	qDim   float64 // attnFLOPs(a, lctx) = 4·lctx·qDim
+	weightFormat
 }
 
 func newStepConsts(in Input) stepConsts {
-	a := in.Arch
-	c := stepConsts{full: float64(max(a.KVCacheLayers()-a.SlidingLayers-a.ChunkedLayers, 0)),
-		sliding: float64(a.SlidingLayers), chunked: float64(a.ChunkedLayers), window: a.SlidingWindow, chunk: a.AttentionChunk,
-		qDim: float64(a.qDim()),
-		bnb:  bnb4(in), exllama: in.Engine == HF && resolveKernel(in) == KernelExllama, hf: in.Engine == HF}
-	c.dqBnb = dequantBytesFactor(in, 2)
-	c.dqExllama = dequantBytesFactor(in, exllamaReconsRows)
-	c.dq = dequantBytesFactor(in, 1)
-	return c
+	return stepConsts{layers: in.Arch.layerSpans(), qDim: float64(in.Arch.qDim()), weightFormat: newWeightFormat(in)}
 }
 
-// attended is in.Arch.AttendedContext(ctx), the same sum in the same order.
-func (c *stepConsts) attended(ctx float64) float64 {
-	capped := func(n int) float64 {
-		if n > 0 && float64(n) < ctx {
-			return float64(n)
-		}
-		return ctx
-	}
-	return c.full*ctx + c.sliding*capped(c.window) + c.chunked*capped(c.chunk)
-}
-
-// dequant is dequantBytesFactor(in, tokens).
-func (c *stepConsts) dequant(tokens float64) float64 {
-	switch {
-	case c.bnb && tokens > 1:
-		return c.dqBnb
-	case c.exllama && tokens >= exllamaReconsRows:
-		return c.dqExllama
-	}
-	return c.dq
-}
-
-// serial is hostSerial(in, tokens).
-func (c *stepConsts) serial(tokens float64) bool {
-	return c.hf && (c.bnb && tokens > 1 || c.exllama && tokens >= exllamaReconsRows)
-}
+// attended is in.Arch.AttendedContext(ctx).
+func (c *stepConsts) attended(ctx float64) float64 { return c.layers.attended(ctx) }
 
 // allReduceLatency is the exposed latency of one decode-sized all-reduce
 // over t GPUs. Two GPUs exchange once (one hop, allReduceHopSeconds).

@@ -199,18 +199,61 @@ func servingHost(in Input) float64 {
 // matmul_4bit, so it pays the same copies. Other formats read their stored
 // bytes once.
 func dequantBytesFactor(in Input, tokens float64) float64 {
-	switch k := resolveKernel(in); {
-	case bnb4(in) && tokens > 1:
-		return (4.127/8 + 4) / (4.127 / 8)
-	case exllamaRecons(in, tokens):
+	f := newWeightFormat(in)
+	return f.dequant(tokens)
+}
+
+// weightFormat is what a forward's weight format costs by the tokens it
+// carries, read once per model (a serving model's steps read it for
+// every step): the bytes moved per stored byte (dequantBytesFactor) and
+// whether the device waits on the host (hostSerial), which change only at
+// one token (bitsandbytes 4-bit) and at exllamaReconsRows (exllama).
+type weightFormat struct {
+	hf, bnb, exllama bool
+	// dqBnb, dqExllama: the factors of bitsandbytes' and exllama's
+	// 16-bit copies; dq: the stored bytes' factor otherwise.
+	dqBnb, dqExllama, dq float64
+}
+
+func newWeightFormat(in Input) weightFormat {
+	k := resolveKernel(in)
+	f := weightFormat{hf: in.Engine == HF, bnb: bnb4(in)}
+	f.exllama = f.hf && k == KernelExllama
+	f.dqBnb = (4.127/8 + 4) / (4.127 / 8)
+	if f.exllama {
 		bits, _, _ := weightBits(in)
-		return (bits/8 + 4) / (bits / 8)
-	case k == KernelAuto || k == KernelBitsandbytes:
-		return 1
-	case k == KernelMarlin && in.Engine != HF:
-		return 1 / marlinBandwidthShare
+		f.dqExllama = (bits/8 + 4) / (bits / 8)
 	}
-	return 1 / hfInt4BandwidthShare
+	switch {
+	case k == KernelAuto || k == KernelBitsandbytes:
+		f.dq = 1
+	case k == KernelMarlin && in.Engine != HF:
+		f.dq = 1 / marlinBandwidthShare
+	default:
+		f.dq = 1 / hfInt4BandwidthShare
+	}
+	return f
+}
+
+// dequant is dequantBytesFactor at tokens.
+func (f *weightFormat) dequant(tokens float64) float64 {
+	switch {
+	case f.bnb && tokens > 1:
+		return f.dqBnb
+	case f.recons(tokens):
+		return f.dqExllama
+	}
+	return f.dq
+}
+
+// serial is hostSerial at tokens.
+func (f *weightFormat) serial(tokens float64) bool {
+	return f.hf && (f.bnb && tokens > 1 || f.recons(tokens))
+}
+
+// recons is exllamaRecons at tokens.
+func (f *weightFormat) recons(tokens float64) bool {
+	return f.exllama && tokens >= exllamaReconsRows
 }
 
 // marlinBandwidthShare is the share of BF16's achieved bandwidth that
@@ -245,7 +288,8 @@ const hfInt4BandwidthShare = 0.72
 // +54..+60% (the longer: +23..+37%): its 72 MB L2 cache, larger than
 // the H100's 50 MB, probably serves much of the 16-bit copy's read-back.
 func hostSerial(in Input, tokens float64) bool {
-	return in.Engine == HF && (bnb4(in) && tokens > 1 || exllamaRecons(in, tokens))
+	f := newWeightFormat(in)
+	return f.serial(tokens)
 }
 
 // exllamaRecons reports whether HF's exllama kernel reconstructs each
@@ -257,7 +301,8 @@ func hostSerial(in Input, tokens float64) bool {
 // A100 Llama-2-13B exllama rows at batch 8 and 16 (72.4, 93.1 ms; test
 // rows) come out +11% and −3% (−58%, −67% with the int4 read alone).
 func exllamaRecons(in Input, tokens float64) bool {
-	return in.Engine == HF && resolveKernel(in) == KernelExllama && tokens >= exllamaReconsRows
+	f := newWeightFormat(in)
+	return f.recons(tokens)
 }
 
 // exllamaReconsRows is exllama's matmul_recons_thd as AutoGPTQ sets it.
