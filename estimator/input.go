@@ -623,10 +623,8 @@ func (in Input) validate(l *errList) {
 		if train || in.DP <= 1 || in.TP%in.DP != 0 {
 			atp = in.TP
 		}
-		if a.Heads == 0 || a.Heads%atp != 0 {
-			l.add("tp", in.TP, ErrIncompatible, "attention over %d GPUs does not divide num_attention_heads=%d", atp, a.Heads)
-		} else if !a.IsMLA() && a.KVHeads%atp != 0 && atp%a.KVHeads != 0 {
-			l.add("tp", in.TP, ErrIncompatible, "num_key_value_heads=%d neither divides nor is divided by attention's %d GPUs", a.KVHeads, atp)
+		if why := HeadsSplit(a, atp); why != "" {
+			l.add("tp", in.TP, ErrIncompatible, "%s", why)
 		}
 	}
 	if in.PP < 1 || in.PP > maxGPUs {
@@ -666,4 +664,22 @@ func (in Input) validate(l *errList) {
 			l.add("offload", in.Offload, ErrIncompatible, "parameter offload needs training with zero 3")
 		}
 	}
+}
+
+// HeadsSplit says why a's attention heads do not split over atp GPUs, or
+// "" when they do (a config without heads never does): the query heads
+// must divide evenly, and the KV heads
+// must divide or be divided by atp, being replicated when atp exceeds
+// them (vLLM's ModelConfig.verify_with_parallel_config); MLA's one latent
+// KV head is shared by all. The estimate's input check and the launch's
+// check of a planned row both read it.
+func HeadsSplit(a Arch, atp int) string {
+	atp = max(atp, 1)
+	switch {
+	case a.Heads == 0 || a.Heads%atp != 0:
+		return fmt.Sprintf("attention over %d GPUs does not divide num_attention_heads=%d", atp, a.Heads)
+	case !a.IsMLA() && a.KVHeads > 0 && a.KVHeads%atp != 0 && atp%a.KVHeads != 0:
+		return fmt.Sprintf("num_key_value_heads=%d neither divides nor is divided by attention's %d GPUs", a.KVHeads, atp)
+	}
+	return ""
 }

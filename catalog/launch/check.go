@@ -3,6 +3,8 @@ package launch
 import (
 	"math"
 	"strconv"
+
+	"rightsize/estimator"
 )
 
 // ErrInconsistent: the launch would not run the plan it came from (a TP
@@ -18,17 +20,10 @@ const ErrInconsistent = "launch.inconsistent"
 func (e *emitter) checkServe(k Kind, s copyShape) error {
 	a := e.in.Arch
 	// The attention heads split over the attention TP group: the copy's
-	// TP GPUs over its attention data-parallel ranks. vLLM refuses a TP
-	// that does not divide num_attention_heads, and KV heads that neither
-	// divide nor are divided by it (vllm/config: ModelConfig.
-	// verify_with_parallel_config; KV heads are replicated when TP
-	// exceeds them); MLA has one latent KV head shared by all.
-	attnTP := s.tp / max(s.dp, 1)
-	if a.Heads > 0 && a.Heads%attnTP != 0 {
-		return e.fail(ErrInconsistent, "TP "+itoa(attnTP)+" does not divide the model's "+itoa(a.Heads)+" attention heads")
-	}
-	if a.Heads > 0 && !a.IsMLA() && a.KVHeads > 0 && a.KVHeads%attnTP != 0 && attnTP%a.KVHeads != 0 {
-		return e.fail(ErrInconsistent, "TP "+itoa(attnTP)+" neither divides nor is divided by the model's "+itoa(a.KVHeads)+" KV heads")
+	// TP GPUs over its attention data-parallel ranks (estimator.HeadsSplit,
+	// the rule the estimate's input check applies).
+	if why := estimator.HeadsSplit(a, s.tp/max(s.dp, 1)); a.Heads > 0 && why != "" {
+		return e.fail(ErrInconsistent, why)
 	}
 	// Experts: the estimate gives every expert-parallel rank experts/EP
 	// experts (estimator.Input.EP); an uneven split puts more weights and
