@@ -9,7 +9,6 @@ deterministic fit/test/heldback split.
 """
 import csv, sys
 
-SRC = sys.argv[1]
 COLS = ['split', 'source', 'source_commit', 'run_date', 'run_url', 'model', 'hardware', 'framework', 'image', 'precision',
         'tp', 'ep', 'dp_attention', 'isl', 'osl', 'conc',
         'ttft_mean_ms', 'ttft_median_ms', 'ttft_p99_ms', 'tpot_mean_ms', 'tpot_median_ms', 'tpot_p99_ms',
@@ -30,21 +29,26 @@ def split(key):
     return 'fit' if r < 4 else 'test' if r < 8 else 'heldback'
 
 
-w = csv.writer(sys.stdout, lineterminator='\n')
-w.writerow(COLS)
-for r in csv.DictReader(open(SRC + '/inferencex_dashboard_points.csv')):
-    if r['disagg'] != 'false' or r['spec_decoding'] != 'none' or r['framework'] not in ('sglang', 'trt'):
-        continue
-    tp, ep, dp = r['decode_tp'], r['decode_ep'], r['decode_dp_attention']
-    key = '|'.join([r['hardware'], r['framework'], r['precision'], tp, ep, dp, r['isl'], r['osl'], r['conc']])
-    w.writerow([split(key), 'dashboard', r['source_commit'], r['run_date'], r['run_url'], r['model'], r['hardware'], r['framework'],
-                r['image'], r['precision'], tp, ep, dp, r['isl'], r['osl'], r['conc']] + [r[c] for c in COLS[16:]])
-for r in csv.DictReader(open(SRC + '/inferencex_branch_result_points.csv')):
-    if r['hardware'] != 'b200':
-        continue
-    # vLLM has no dashboard row: its gpt-oss-120b rows fit its per-request
-    # cost; the SGLang DeepSeek-R1 rows are test rows.
-    s = 'fit' if r['framework'] == 'vllm' else 'test'
-    w.writerow([s, 'branch', r['source_commit'], r['run_date'], '', r['model'], r['hardware'], r['framework'], r['image'],
-                r['precision'], r['tp'], r['ep'] or '1', r['dp_attention'] or 'false', r['isl'], r['osl'], r['conc']] +
-               [r[c] for c in COLS[16:]])
+def main(src):
+    w = csv.writer(sys.stdout, lineterminator='\n')
+    w.writerow(COLS)
+    for r in csv.DictReader(open(src + '/inferencex_dashboard_points.csv')):
+        if r['disagg'] != 'false' or r['spec_decoding'] != 'none' or r['framework'] not in ('sglang', 'trt'):
+            continue
+        tp, ep, dp = r['decode_tp'], r['decode_ep'], r['decode_dp_attention']
+        key = '|'.join([r['hardware'], r['framework'], r['precision'], tp, ep, dp, r['isl'], r['osl'], r['conc']])
+        w.writerow([split(key), 'dashboard', r['source_commit'], r['run_date'], r['run_url'], r['model'], r['hardware'], r['framework'],
+                    r['image'], r['precision'], tp, ep, dp, r['isl'], r['osl'], r['conc']] + [r[c] for c in COLS[16:]])
+    for r in csv.DictReader(open(src + '/inferencex_branch_result_points.csv')):
+        if r['hardware'] != 'b200':
+            continue
+        # vLLM has no dashboard row: its gpt-oss-120b rows fit its per-request
+        # cost; the SGLang DeepSeek-R1 rows are test rows.
+        s = 'fit' if r['framework'] == 'vllm' else 'test'
+        w.writerow([s, 'branch', r['source_commit'], r['run_date'], '', r['model'], r['hardware'], r['framework'], r['image'],
+                    r['precision'], r['tp'], r['ep'] or '1', r['dp_attention'] or 'false', r['isl'], r['osl'], r['conc']] +
+                   [r[c] for c in COLS[16:]])
+
+
+if __name__ == '__main__':
+    main(sys.argv[1])

@@ -9,25 +9,13 @@ deterministic fit/test/heldback split, fixed before any row was replayed.
 """
 import csv, sys
 
+from vendor import split  # the same split by configuration hash
+
 SRC = sys.argv[1]
 SIDE = ['tp', 'ep', 'dp_attention', 'num_workers']
 COLS = (['split', 'source_commit', 'run_date', 'run_url', 'model', 'hardware', 'framework', 'image', 'precision', 'spec_decoding'] +
         ['prefill_' + c for c in SIDE] + ['gpus_per_prefill_worker'] + ['decode_' + c for c in SIDE] + ['gpus_per_decode_worker'] +
         ['isl', 'osl', 'conc', 'ttft_mean_ms', 'ttft_median_ms', 'tpot_mean_ms', 'tpot_median_ms', 'tput_per_gpu_output_tok_s'])
-
-
-def fnv1a(s):
-    h = 0x811c9dc5
-    for b in s.encode():
-        h = ((h ^ b) * 0x01000193) & 0xffffffff
-    return h
-
-
-def split(key):
-    # 40% fit, 40% test, 20% held back, by configuration (every run date
-    # of one configuration lands in the same split).
-    r = fnv1a(key) % 10
-    return 'fit' if r < 4 else 'test' if r < 8 else 'heldback'
 
 
 def gpus(v):
