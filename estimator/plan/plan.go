@@ -1020,5 +1020,3 @@ func rank(rows []Row) []Row {
 	return rows
 }
 
-// finite is estimator.Finite.
-func finite(f float64) float64 { return estimator.Finite(f) }

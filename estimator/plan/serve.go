@@ -580,7 +580,7 @@ func (p *planner) servingMoney(o *Offer, r *Row) {
 	r.MonthlyCostDisp = p.display(r.MonthlyCostUSD)
 	perSec := r.MonthlyCostUSD / (HoursPerMonth * 3600)
 	p.tokenPrices(r, perSec, lam)
-	r.TokensPerUSD = finite(lam * p.output / perSec)
+	r.TokensPerUSD = estimator.Finite(lam * p.output / perSec)
 	r.cost = r.MonthlyCostUSD
 	if r.Pricing == Spot {
 		r.Notes = append(r.Notes, Reason{Key: "spot.serving"})
@@ -604,10 +604,10 @@ func (p *planner) tokenPrices(r *Row, perSec, lam float64) {
 		return
 	}
 	if p.prompt > 0 {
-		r.USDPerMillionInput = finite(perSec * r.prefillShare / (lam * p.prompt) * 1e6)
+		r.USDPerMillionInput = estimator.Finite(perSec * r.prefillShare / (lam * p.prompt) * 1e6)
 	}
 	if p.output > 0 {
-		r.USDPerMillionOutput = finite(perSec * (1 - r.prefillShare) / (lam * p.output) * 1e6)
+		r.USDPerMillionOutput = estimator.Finite(perSec * (1 - r.prefillShare) / (lam * p.output) * 1e6)
 	}
 }
 
@@ -665,7 +665,7 @@ func (p *planner) batchTech(o *Offer, r *Row) {
 	r.Concurrency = c
 	r.TokensPerSecond = tps
 	r.prefillShare = share
-	r.JobSeconds = finite(tokens / tps)
+	r.JobSeconds = estimator.Finite(tokens / tps)
 }
 
 // batchTokens is the tokens a batch job produces: generated tokens, or
@@ -688,5 +688,5 @@ func (p *planner) batchMoney(o *Offer, r *Row) {
 	p.jobMoney(r)
 	perSec := r.cost / math.Max(r.time, 1e-300)
 	p.tokenPrices(r, perSec, p.req.Workload.Requests/math.Max(r.time, 1e-300))
-	r.TokensPerUSD = finite(p.batchTokens() / r.cost)
+	r.TokensPerUSD = estimator.Finite(p.batchTokens() / r.cost)
 }

@@ -294,14 +294,14 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 	r.Replicas, r.InstancesPerReplica = 1, s.instances
 	r.TokensPerSecond = tps
 	r.OptimizerSteps = tokens / pf.tokensPerStep
-	r.JobSeconds = finite(tokens / tps)
+	r.JobSeconds = estimator.Finite(tokens / tps)
 }
 
 // trainMoney prices the training row on o.
 func (p *planner) trainMoney(o *Offer, r *Row) {
 	p.spotTraining(o, r, r.Instances)
 	p.jobMoney(r)
-	r.TokensPerUSD = finite(p.req.Workload.TrainTokens / r.cost)
+	r.TokensPerUSD = estimator.Finite(p.req.Workload.TrainTokens / r.cost)
 }
 
 // jobMoney fills the job's cost fields from JobSeconds, the job's time
@@ -313,11 +313,11 @@ func (p *planner) jobMoney(r *Row) {
 	h := r.JobSeconds / 3600
 	inst := float64(r.Instances)
 	if od, ok := p.usd(r.Offer, p.vat(r.Offer, r.Offer.OnDemandPerHour)); ok && od > 0 {
-		r.OnDemandJobCostUSD = finite(inst * od * h)
+		r.OnDemandJobCostUSD = estimator.Finite(inst * od * h)
 	}
 	r.GPUHours = r.GPUs * h
-	r.JobCost = finite(inst * r.PricePerHour * h)
-	r.JobCostUSD = finite(inst * r.PricePerHourUSD * h)
+	r.JobCost = estimator.Finite(inst * r.PricePerHour * h)
+	r.JobCostUSD = estimator.Finite(inst * r.PricePerHourUSD * h)
 	r.JobCostDisp = p.display(r.JobCostUSD)
 	r.cost, r.time = r.JobCostUSD, r.JobSeconds
 	if r.Pricing == Spot && r.SpotExpectedSeconds > 0 {
@@ -412,8 +412,8 @@ func (p *planner) spotCost(o *Offer, r *Row, n int, seconds float64) {
 	if !ok {
 		return
 	}
-	r.SpotExpectedSeconds = finite(seconds)
-	r.SpotExpectedCostUSD = finite(float64(n) * spot * seconds / 3600)
+	r.SpotExpectedSeconds = estimator.Finite(seconds)
+	r.SpotExpectedCostUSD = estimator.Finite(float64(n) * spot * seconds / 3600)
 }
 
 // reserved fills the break-even utilisation of the request's reservation
