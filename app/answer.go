@@ -6,7 +6,6 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"rightsize/app/page"
-	planner "rightsize/estimator/plan"
 )
 
 // The answer first: what to rent (cheapest, fastest, best value), why, and
@@ -14,7 +13,8 @@ import (
 
 // renderAnswer is the answer of view v under the job line: the picks,
 // the chart and the plan's notes, or why there are none.
-func (c *Calculator) renderAnswer(v *page.AnswerView) app.UI {
+func (c *Calculator) renderAnswer(view *page.View) app.UI {
+	v := &view.Answer
 	t := func(k page.MsgKey) string { return page.Tr(c.lang(), k) }
 	cls := "rs-answer"
 	if v.Kind == page.AnswerStale || v.Kind == page.AnswerStalePicks {
@@ -24,7 +24,11 @@ func (c *Calculator) renderAnswer(v *page.AnswerView) app.UI {
 		// edited there keeps its box and its message until it reads.
 		cls += " rs-stale"
 	}
-	head := []app.UI{app.H2().Text(t(page.MsgAnswerTitle)), c.renderJobLine()}
+	edit := page.NFields
+	if c.edit.open {
+		edit = c.edit.f
+	}
+	head := []app.UI{app.H2().Text(t(page.MsgAnswerTitle)), &jobLine{V: view.Job, Edit: edit}}
 	switch v.Kind {
 	case page.AnswerStale:
 		return app.Section().Class(cls).Body(append(head, app.P().Class("rs-sub").ID("rs-answer-stale").Text(v.Note))...)
@@ -282,91 +286,38 @@ func focusFirst(selector string) bool {
 	return true
 }
 
-// planCostHeader and planTimeHeader name the planner's cost and time.
-// pinButton keeps the current configuration for a side-by-side comparison.
-func (c *Calculator) pinButton() app.UI {
-	label := c.t(page.MsgPin)
-	if c.pin != nil {
-		label = c.t(page.MsgUnpin)
-	}
-	return app.Button().Class("rs-more").ID("rs-pin").Attr("aria-pressed", c.pin != nil).OnClick(c.onPin).Text(label)
-}
-
-// compareRow is one line of the comparison.
-type compareRow struct{ Label, Pinned, Live string }
-
-// renderCompare shows the pinned and the live configuration side by side.
-func (c *Calculator) renderCompare() app.UI {
-	if c.pin == nil {
+// pinUI is the pinned and the live configuration side by side.
+func pinUI(v *page.PinView) app.UI {
+	if len(v.Rows) == 0 {
 		return app.Text("")
 	}
-	rows := []compareRow{}
-	add := func(k page.MsgKey, a, b string) { rows = append(rows, compareRow{c.t(k), a, b}) }
-	pj, lj := c.d.PinJob, c.d.Job
-	pr, lr := c.d.Pinned, c.d.R
-	l := c.loc()
-	add(page.MsgModel, pj.Model.Name, page.ModelName(c.loc(), c.d.Job, c.own.name))
-	add(page.MsgTask, pj.In.Task.String(), lj.In.Task.String())
-	add(page.MsgPrecision, pj.In.Weights.String(), lj.In.Weights.String())
-	add(page.MsgGPU, strconv.Itoa(pj.In.GPUs)+" × "+pj.GPU.Name+page.PlanSuffix(page.PlanOf(pj.In)), strconv.Itoa(lj.In.GPUs)+" × "+lj.GPU.Name+page.PlanSuffix(page.PlanOf(lj.In)))
-	mem := func(r page.Results) string {
-		if !r.OK {
-			return "—"
-		}
-		return l.Bytes(r.Res.Peak)
-	}
-	verdict := func(r page.Results) string {
-		switch {
-		case !r.OK:
-			return "—"
-		case r.Res.Fits:
-			return c.t(page.MsgFits)
-		}
-		return c.t(page.MsgDoesNotFit)
-	}
-	speed := func(r page.Results) string {
-		if !r.Perf.OK {
-			return "—"
-		}
-		return l.Rate(r.Perf.P.TokensPerSecond)
-	}
-	// The costs are the planner's: its cheapest plan on each side's GPU.
-	cost := func(j page.Job, o *page.PlanOut) string {
-		x, ok := o.Best(j.GPU.ID)
-		if !ok || c.ps.pending() {
-			return "—"
-		}
-		unit := page.MsgJobCost
-		switch o.Kind {
-		case planner.Serving:
-			unit = page.MsgMonthlyShort
-		case planner.Batch:
-			unit = page.MsgBatchCost
-		}
-		return l.Money(x.Cost, o.Currency) + " (" + c.t(unit) + ")"
-	}
-	perM := func(j page.Job, o *page.PlanOut) string {
-		x, ok := o.Best(j.GPU.ID)
-		if !ok || c.ps.pending() {
-			return "—"
-		}
-		return o.Cells(l, j, x).PerM
-	}
-	add(page.MsgMemory, mem(pr), mem(lr))
-	add(page.MsgVerdict, verdict(pr), verdict(lr))
-	add(page.MsgTokensPerSec, speed(pr), speed(lr))
-	add(page.MsgCheapestCost, cost(pj, &c.ps.pin), cost(lj, &c.ps.out))
-	add(page.MsgPerMTokens, perM(pj, &c.ps.pin), perM(lj, &c.ps.out))
 	return app.Section().Class("rs-compare-box").Body(
-		app.H2().Text(c.t(page.MsgCompareTitle)),
+		app.H2().Text(v.Title),
 		app.Div().Class("rs-scroll").Body(app.Table().ID("rs-compare").Body(
-			app.THead().Body(app.Tr().Body(app.Th(), app.Th().Text(c.t(page.MsgPinned)), app.Th().Text(c.t(page.MsgLive)))),
-			app.TBody().Body(app.Range(rows).Slice(func(i int) app.UI {
-				return app.Tr().Body(app.Th().Attr("scope", "row").Text(rows[i].Label), app.Td().Text(rows[i].Pinned), app.Td().Text(rows[i].Live))
+			app.THead().Body(app.Tr().Body(app.Th(), app.Th().Text(v.Pinned), app.Th().Text(v.Live))),
+			app.TBody().Body(app.Range(v.Rows).Slice(func(i int) app.UI {
+				r := v.Rows[i]
+				return app.Tr().Body(app.Th().Attr("scope", "row").Text(r.Label), app.Td().Text(r.Pinned), app.Td().Text(r.Live))
 			})),
 		)),
 	)
 }
+
+// actionPin keeps the current configuration for comparison, or drops the pin.
+const actionPin = "rs/pin"
+
+// pinButton keeps the current configuration for a side-by-side comparison.
+type pinButton struct {
+	app.Compo
+	Label  string
+	Pinned bool
+}
+
+func (b *pinButton) Render() app.UI {
+	return app.Button().Class("rs-more").ID("rs-pin").Attr("aria-pressed", b.Pinned).OnClick(b.onClick).Text(b.Label)
+}
+
+func (b *pinButton) onClick(ctx app.Context, e app.Event) { ctx.NewAction(actionPin) }
 
 // sourceFold is a price's source as one short word that opens on the
 // full provenance (a repository path with its commit, a price list's

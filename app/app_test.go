@@ -425,8 +425,14 @@ func TestPresetLabelsTranslated(t *testing.T) {
 	c, _ := load(t)
 	c.set(page.FieldLang, "ru")
 	var labels []string
-	for _, o := range c.workloadOptions() {
-		labels = append(labels, o.label)
+	var work page.FieldView
+	for _, f := range viewOf(c).Form.Fleet {
+		if f.F == page.FieldWorkload {
+			work = f
+		}
+	}
+	for _, o := range work.Opts {
+		labels = append(labels, o.Label)
 	}
 	all := strings.Join(labels, "\n")
 	for _, want := range []string{"chat — диалоговый сервис", "inferencex-8k1k — фиксированная форма бенчмарка InferenceX 8k/1k"} {
@@ -1079,7 +1085,7 @@ func TestPlanReasonNamesKeepTheirDots(t *testing.T) {
 // restart time, a hosted API's prices; the values reach the planner.
 func TestPlannerAssumptions(t *testing.T) {
 	c, _ := load(t)
-	html := app.HTMLString(c.renderAssumptions())
+	html := app.HTMLString(formUI(&viewOf(c).Form))
 	for _, id := range []string{"rs-spot-interruptions", "rs-checkpoint-write", "rs-restart", "rs-api-input-price", "rs-api-output-price", "rs-fx"} {
 		if !strings.Contains(html, `id="`+id+`"`) {
 			t.Errorf("assumptions box lacks #%s", id)
@@ -1107,7 +1113,7 @@ func TestPlannerAssumptions(t *testing.T) {
 	if !ok || x.CheckpointEvery <= 0 || x.SpotPerMonth != 0.3 {
 		t.Fatalf("spot plan on H100: ok %v, checkpoint every %v s, %v reclaims/month", ok, x.CheckpointEvery, x.SpotPerMonth)
 	}
-	if html := app.HTMLString(c.renderAssumptions()); !strings.Contains(html, `id="rs-checkpoint-interval"`) || !strings.Contains(html, c.loc().Duration(x.CheckpointEvery)) {
+	if html := app.HTMLString(formUI(&viewOf(c).Form)); !strings.Contains(html, `id="rs-checkpoint-interval"`) || !strings.Contains(html, c.loc().Duration(x.CheckpointEvery)) {
 		t.Error("no Young/Daly checkpoint interval shown for a spot plan")
 	}
 	for f, bad := range map[page.Field]string{page.FieldSpotRate: "1.5", page.FieldCkptWrite: "fast", page.FieldRestart: "soon"} {
@@ -1129,7 +1135,7 @@ func TestPlannerAssumptions(t *testing.T) {
 		t.Fatalf("hosted comparison at the user's prices: %+v", c.ps.out.Hosted)
 	}
 	h := c.ps.out.Hosted[0]
-	html = app.HTMLString(c.renderAssumptions())
+	html = app.HTMLString(formUI(&viewOf(c).Form))
 	if !strings.Contains(html, `id="rs-hosted-table"`) || !strings.Contains(html, c.loc().Money(h.MonthlyCostUSD, "USD")) || !strings.Contains(html, c.loc().Money(h.SelfHostedUSD, "USD")) {
 		t.Errorf("hosted table lacks the API's month %v or the self-hosted month %v", h.MonthlyCostUSD, h.SelfHostedUSD)
 	}
@@ -1193,7 +1199,7 @@ func TestApplyFragmentReportsChange(t *testing.T) {
 // and label (a custom model's label is the user's file name) and mark the
 // chosen one; a value that is not a choice comes first, chosen.
 func TestSelectOptionsHTML(t *testing.T) {
-	s := &selectBox{Cur: `b"1`, Opts: []option{{"a", "A & <b>"}, {`b"1`, `it's "x"`}}}
+	s := &selectBox{Cur: `b"1`, Opts: []page.Option{{Value: "a", Label: "A & <b>"}, {Value: `b"1`, Label: `it's "x"`}}}
 	want := `<option value="a">A &amp; &lt;b&gt;</option><option value="b&quot;1" selected>it&#39;s &quot;x&quot;</option>`
 	if got := s.optionsHTML(); got != want {
 		t.Errorf("options HTML\n got %s\nwant %s", got, want)
@@ -1225,7 +1231,7 @@ func TestFirstScreenComputesNothing(t *testing.T) {
 	if c.d.R.OK || c.d.Job.Model.ID != "" || !c.ps.pending() {
 		t.Fatalf("first screen: result %v, job model %q, plan pending %v", c.d.R.OK, c.d.Job.Model.ID, c.ps.pending())
 	}
-	if html := app.HTMLString(c.renderInputs()); strings.Contains(html, `id="rs-spot-interruptions"`) || !strings.Contains(html, `id="rs-assumptions"`) {
+	if html := app.HTMLString(formUI(&viewOf(c).Form)); strings.Contains(html, `id="rs-spot-interruptions"`) || !strings.Contains(html, `id="rs-assumptions"`) {
 		t.Error("first screen: the Assumptions box is missing or already filled")
 	}
 	c.start.firstStepDone = true // what showRest's first step sets before it recomputes
@@ -1233,7 +1239,7 @@ func TestFirstScreenComputesNothing(t *testing.T) {
 	if !c.d.R.OK || c.d.Job.Model.ID == "" || !c.ps.out.OK || c.firstScreen() {
 		t.Fatalf("first step: result %v, job model %q, plan %v", c.d.R.OK, c.d.Job.Model.ID, c.ps.out.OK)
 	}
-	if html := app.HTMLString(c.renderInputs()); !strings.Contains(html, `id="rs-spot-interruptions"`) {
+	if html := app.HTMLString(formUI(&viewOf(c).Form)); !strings.Contains(html, `id="rs-spot-interruptions"`) {
 		t.Error("after the first step the Assumptions box is still empty")
 	}
 
@@ -1351,4 +1357,21 @@ func offersHTML(c *Calculator) string {
 func fitHTML(c *Calculator) string {
 	v := viewOf(c)
 	return app.HTMLString((&fitSection{V: v.Fit, Lang: v.Lang, Sort: c.state[page.FieldSort]}).Render())
+}
+
+// sheetUIOf and configUIOf render the page's price-sheet and own-model
+// sections as the page does.
+func sheetUIOf(c *Calculator) app.UI {
+	return app.Div().Body(restOf(c, page.SecPrices))
+}
+
+func configUIOf(c *Calculator) app.UI {
+	return app.Div().Body(restOf(c, page.SecModel))
+}
+
+// restOf is section sec below the first screen, opened.
+func restOf(c *Calculator, sec page.Section) app.UI {
+	c.state = c.state.WithOpen(sec, true)
+	v := viewOf(c)
+	return c.restSections(v)[sec-page.SecRules]()
 }

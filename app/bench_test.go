@@ -105,12 +105,12 @@ func BenchmarkMountParts(b *testing.B) {
 		name string
 		ui   func() app.UI
 	}{
-		{"answer", func() app.UI { return c.renderAnswer(&viewOf(c).Answer) }}, {"inputs", c.renderInputs}, {"result", func() app.UI { return c.resultSection(viewOf(c)) }},
+		{"answer", func() app.UI { return c.renderAnswer(viewOf(c)) }}, {"inputs", func() app.UI { return formUI(&viewOf(c).Form) }}, {"result", func() app.UI { return c.resultSection(viewOf(c)) }},
 		{"perf", func() app.UI { return &perfSection{V: viewOf(c).Perf, Lang: "en"} }},
 		{"rules", func() app.UI { return &rulesSection{V: viewOf(c).Rules, Lang: "en"} }},
 		{"fit", func() app.UI { return &fitSection{V: viewOf(c).Fit, Lang: "en"} }},
-		{"offers", func() app.UI { return &offersSection{V: viewOf(c).Offers, Lang: "en"} }}, {"export", c.renderExport},
-		{"prices", c.renderPrices}, {"custom", c.renderCustomModel},
+		{"offers", func() app.UI { return &offersSection{V: viewOf(c).Offers, Lang: "en"} }}, {"export", func() app.UI { return exportUI("en", false) }},
+		{"prices", func() app.UI { return sheetUIOf(c) }}, {"custom", func() app.UI { return configUIOf(c) }},
 	} {
 		b.Run(part.name, func(b *testing.B) {
 			for b.Loop() {

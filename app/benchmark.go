@@ -15,29 +15,24 @@ import (
 	"rightsize/app/page"
 )
 
-func (c *Calculator) renderBenchmark() app.UI {
-	l := c.loc()
-	j := &c.d.Job
-	var status app.UI = app.Text("")
-	switch {
-	case j.CalBad:
-		status = app.P().Class("rs-warn").ID("rs-calibration-status").Text(c.t(page.MsgBenchBad))
-	case j.CalApplied:
-		status = app.P().Class("rs-ok").ID("rs-calibration-status").Text(page.Fill(c.t(page.MsgBenchApplied), j.Cal.GPU, j.Cal.Engine.String(),
-			l.Fixed(j.Cal.RequestSeconds*1000, 1)+" "+c.t(page.MsgMs), l.Fixed(j.Cal.InferenceMFU, 2), l.Fixed(j.Cal.BandwidthUtil, 2)))
-	case j.Cal.GPU != "":
-		status = app.P().Class("rs-warn").ID("rs-calibration-status").Text(page.Fill(c.t(page.MsgBenchMismatch), j.Cal.GPU, j.Cal.Engine.String()))
-	}
-	if !c.state.Shown(page.FieldCalibration) {
+// benchUI is the box, when the job shows it.
+func benchUI(lang string, v *page.BenchView) app.UI {
+	if !v.Shown {
 		return app.Text("")
 	}
+	t := func(k page.MsgKey) string { return page.Tr(lang, k) }
+	var status app.UI = app.Text("")
+	if v.Status != "" {
+		cls := "rs-warn"
+		if v.StatusOK {
+			cls = "rs-ok"
+		}
+		status = app.P().Class(cls).ID("rs-calibration-status").Text(v.Status)
+	}
 	return app.Section().Class("rs-prices").ID("rs-benchmark").Body(
-		app.H2().Text(c.t(page.MsgBenchTitle)),
-		app.P().Class("rs-sub").Text(c.t(page.MsgBenchHelp)),
-		app.Div().Class("rs-field").Body(
-			app.Label().For(fieldID(page.FieldCalibration)).Text(c.t(page.MsgBenchPick)),
-			c.fieldInput(page.FieldCalibration).Attr("spellcheck", "false").Placeholder("h100-sxm,vllm,16,0.5,0.75"),
-		),
+		app.H2().Text(t(page.MsgBenchTitle)),
+		app.P().Class("rs-sub").Text(t(page.MsgBenchHelp)),
+		fieldUI(v.Field),
 		status,
 	)
 }

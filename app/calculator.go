@@ -35,7 +35,7 @@ type Calculator struct {
 	// is the comparison's offers (compare.go).
 	pin   *page.ViewState
 	cmp   compareList
-	edit  jobEdit   // the part of the job line open for editing (jobline.go)
+	edit  openPart  // the part of the job line open for editing (jobline.go)
 	notes linkNotes // what the opened link held that the page could not read (routes.go)
 	// d is the state's job and results (recompute).
 	d page.Derived
@@ -79,8 +79,8 @@ type compareList struct {
 	full bool
 }
 
-// jobEdit is the field of the job line open for editing, when open.
-type jobEdit struct {
+// openPart is the field of the job line open for editing, when open.
+type openPart struct {
 	f    page.Field
 	open bool
 }
@@ -140,8 +140,13 @@ func (c *Calculator) OnMount(ctx app.Context) {
 	Mark("rightsize:mounted")
 	ctx.Handle(actionApply, c.onApply)
 	ctx.Handle(actionField, c.onFieldAction)
-	ctx.Handle(actionCompare, c.onCompareAction)
+	ctx.Handle(actionCompare, c.onCompare)
 	ctx.Handle(actionAllOffers, c.onAllOffers)
+	ctx.Handle(actionJob, c.onJob)
+	ctx.Handle(actionSheet, c.onSheet)
+	ctx.Handle(actionConfig, c.onConfig)
+	ctx.Handle(actionCopy, c.onCopy)
+	ctx.Handle(actionPin, c.onPin)
 	c.ps.ctx, c.ps.hasCtx = ctx, true
 	c.replan()
 	custom, sheet := c.own.arch, c.sheet.rows
@@ -150,7 +155,7 @@ func (c *Calculator) OnMount(ctx app.Context) {
 	c.placeStatic()
 	c.start.live = true
 	if c.embed {
-		c.watchHeight(ctx)
+		watchHeight()
 	}
 	c.showRest(ctx)
 	if c.own.arch == custom && c.sheet.rows == sheet {
@@ -236,7 +241,7 @@ func (c *Calculator) OnNav(ctx app.Context) {
 	changed := c.applyFragment(ctx.Page().URL().Fragment)
 	c.setDocumentLang()
 	if c.embed && c.start.live {
-		c.watchHeight(ctx)
+		watchHeight()
 	}
 	if !changed {
 		// The link holds the view on screen (the start-up navigation to a
@@ -347,28 +352,13 @@ func (c *Calculator) apply(p applyPlan) {
 	c.set(page.FieldGPU, p.GPU)
 }
 
-// onCopyLink copies the page's URL (its fragment holds the whole state)
-// to the clipboard; where that is refused, it shows the URL to copy.
-func (c *Calculator) onCopyLink(ctx app.Context, e app.Event) {
-	c.flushURL(ctx)
-	href := app.Window().Get("location").Get("href").String()
-	clip := app.Window().Get("navigator").Get("clipboard")
-	if !clip.Truthy() {
-		c.share.url = href
-		return
-	}
-	settle(ctx, clip.Call("writeText", href),
-		func(ctx app.Context, _ app.Value) { c.share.copied, c.share.url = true, "" },
-		func(ctx app.Context) { c.share.copied, c.share.url = false, href })
-}
-
 func (c *Calculator) onAllOffers(ctx app.Context, a app.Action) {
 	c.open.allOffers = true
 	c.recompute()
 }
 
 // onPin keeps the current configuration for comparison, or drops the pin.
-func (c *Calculator) onPin(ctx app.Context, e app.Event) {
+func (c *Calculator) onPin(ctx app.Context, a app.Action) {
 	if c.pin != nil {
 		c.pin = nil
 	} else {

@@ -45,7 +45,7 @@ func TestCompareCellsAreTheTables(t *testing.T) {
 			c.cmp.ids = append(c.cmp.ids, r.ID)
 		}
 		c.cmp.ids = append(c.cmp.ids, fit.Offer)
-		cols := c.compareCols()
+		cols := viewOf(c).Plans.Cols
 		for i, r := range want {
 			x := cols[i]
 			if !x.OK || x.Cost != r.Cost || x.Time != r.Time || x.AsOf != r.AsOf {
@@ -59,7 +59,7 @@ func TestCompareCellsAreTheTables(t *testing.T) {
 			t.Errorf("%q: %s in the comparison: %q, %q; in the fit table: %q, %q", frag, fit.Offer, x.Cost, x.VRAM, fit.Cost, fit.VRAM)
 		}
 		// The rendered comparison writes those cells, one column per plan.
-		doc := app.HTMLString(c.renderPlans())
+		doc := app.HTMLString(&plansTable{V: viewOf(c).Plans})
 		if n := strings.Count(doc, `class="num rs-cmp-cost"`); n != len(cols) {
 			t.Errorf("%q: %d cost cells for %d plans", frag, n, len(cols))
 		}
@@ -135,7 +135,7 @@ func TestCompareLinkNote(t *testing.T) {
 	if v, _ := textByID(app.HTMLString(c.Render()), "rs-cmp-ignored"); !strings.HasPrefix(v, "Left out of the comparison") || !strings.HasSuffix(v, ": bad!id · "+id) {
 		t.Errorf("the comparison's note reads %q", v)
 	}
-	cols := c.compareCols()
+	cols := viewOf(c).Plans.Cols
 	if !cols[0].OK || cols[1].OK || cols[1].Cost != "—" {
 		t.Errorf("columns %+v", cols)
 	}
@@ -143,14 +143,14 @@ func TestCompareLinkNote(t *testing.T) {
 		t.Error("the page shows no comparison, or no word on the plan it lacks")
 	}
 	// A fifth plan is refused, and the comparison says why; removing one
-	// clears the note. (toggleCompare is what every "+ Compare" and ✕ does.)
+	// clears the note. (onCompare is what every "+ Compare" and ✕ does.)
 	ctx := contextOf(t)
 	c.cmp.ids = []string{"a", "b", "c", "d"}
-	c.toggleCompare(ctx, id)
-	if doc := app.HTMLString(c.renderPlans()); len(c.cmp.ids) != page.MaxCompare || !strings.Contains(doc, `id="rs-plans-full"`) || !strings.Contains(doc, "holds 4 plans") {
+	c.onCompare(ctx, app.Action{Value: id})
+	if doc := app.HTMLString(&plansTable{V: viewOf(c).Plans}); len(c.cmp.ids) != page.MaxCompare || !strings.Contains(doc, `id="rs-plans-full"`) || !strings.Contains(doc, "holds 4 plans") {
 		t.Errorf("a fifth plan: comparison %q, note shown %v", c.cmp.ids, strings.Contains(doc, `id="rs-plans-full"`))
 	}
-	c.toggleCompare(ctx, "b")
+	c.onCompare(ctx, app.Action{Value: "b"})
 	if c.cmp.full || strings.Join(c.cmp.ids, ",") != "a,c,d" {
 		t.Errorf("after removing b: comparison %q, full %v", c.cmp.ids, c.cmp.full)
 	}

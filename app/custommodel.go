@@ -57,76 +57,100 @@ func (c *Calculator) loadSavedConfig(ctx app.Context) {
 	c.recompute()
 }
 
-// useConfig applies a config from any source and keeps it; a full
+// actionConfig carries the own-model section's config to the page: a
+// file read or text pasted (Name, Text), one that could not be read
+// (Err), or Drop, which removes a saved config that failed to load.
+const actionConfig = "rs/config"
+
+type configFile struct {
+	Name, Text, Err string
+	Drop            bool
+}
+
+// onConfig applies a config from any source and keeps it; a full
 // localStorage loses the copy kept for the next visit, and the page says so.
-func (c *Calculator) useConfig(ctx app.Context, name, text string) {
-	if c.applyConfig(name, text) {
+func (c *Calculator) onConfig(ctx app.Context, a app.Action) {
+	m, ok := a.Value.(configFile)
+	switch {
+	case !ok:
+	case m.Drop:
+		ctx.LocalStorage().Del(configKey)
+		c.sheet.load.configBad, c.own.err = false, ""
+	case m.Err != "":
+		c.own.err = m.Err
+	case c.applyConfig(m.Name, m.Text):
 		c.sheet.load.configBad = false
-		c.sheet.load.configUnsaved = !keep(ctx, configKey, savedFile{name, text})
+		c.sheet.load.configUnsaved = !keep(ctx, configKey, savedFile{m.Name, m.Text})
 		c.syncURL(ctx)
 	}
 }
 
-// onDropConfig removes a saved config that failed to load.
-func (c *Calculator) onDropConfig(ctx app.Context, e app.Event) {
-	ctx.LocalStorage().Del(configKey)
-	c.sheet.load.configBad, c.own.err = false, ""
+// configBox is the "Your model" section: a file picker, a box to paste
+// or drop a config.json on, and what became of the last one.
+type configBox struct {
+	app.Compo
+	Lang, Err    string
+	Unsaved, Bad bool
 }
 
-func (c *Calculator) onConfigFile(ctx app.Context, e app.Event) {
-	c.readFile(ctx, ctx.JSSrc().Get("files"), page.MaxConfigBytes,
-		func(name, why string) { c.own.err = name + ": " + why }, c.useConfig)
+func (b *configBox) Render() app.UI {
+	t := func(k page.MsgKey) string { return page.Tr(b.Lang, k) }
+	return app.Section().Class("rs-prices").ID("rs-your-model").Body(
+		app.H2().Text(t(page.MsgYourModel)),
+		app.P().Class("rs-sub").Text(t(page.MsgConfigHelp)),
+		app.Div().Class("rs-field rs-file").Body(
+			app.Label().For("rs-config-file").Text(t(page.MsgConfigPick)),
+			app.Input().Type("file").ID("rs-config-file").Accept(".json,application/json").
+				Attr("aria-invalid", b.Err != "").OnChange(b.onFile),
+		),
+		app.Div().Class("rs-field rs-drop").OnDragOver(b.onDragOver).OnDrop(b.onDrop).Body(
+			app.Label().For("rs-config-paste").Text(t(page.MsgConfigPaste)),
+			app.Textarea().ID("rs-config-paste").Rows(4).Attr("spellcheck", "false").
+				Placeholder(`{"model_type": "llama", "hidden_size": 4096, …}`).
+				Attr("aria-invalid", b.Err != "").OnChange(b.onPaste),
+		),
+		app.If(b.Err != "", func() app.UI {
+			return app.P().Class("rs-error").ID("rs-config-file-error").Attr("aria-live", "polite").Text(b.Err)
+		}),
+		app.If(b.Unsaved, func() app.UI {
+			return app.P().Class("rs-warn").ID("rs-config-unsaved").Text(t(page.MsgNotKept))
+		}),
+		app.If(b.Bad, func() app.UI {
+			return app.Button().Class("rs-more").ID("rs-config-drop").OnClick(b.onDropSaved).Text(t(page.MsgConfigDrop))
+		}),
+	)
 }
 
-// onConfigPaste parses the text pasted into the config box.
-func (c *Calculator) onConfigPaste(ctx app.Context, e app.Event) {
-	text := strings.TrimSpace(ctx.JSSrc().Get("value").String())
-	if text == "" {
-		return
+func (b *configBox) read(ctx app.Context, files app.Value) {
+	readFile(ctx, b.Lang, files, page.MaxConfigBytes,
+		func(ctx app.Context, name, why string) {
+			ctx.NewActionWithValue(actionConfig, configFile{Err: name + ": " + why})
+		},
+		func(ctx app.Context, name, text string) {
+			ctx.NewActionWithValue(actionConfig, configFile{Name: name, Text: text})
+		})
+}
+
+func (b *configBox) onFile(ctx app.Context, e app.Event) { b.read(ctx, ctx.JSSrc().Get("files")) }
+
+// onPaste takes the text pasted into the box.
+func (b *configBox) onPaste(ctx app.Context, e app.Event) {
+	if text := strings.TrimSpace(ctx.JSSrc().Get("value").String()); text != "" {
+		ctx.NewActionWithValue(actionConfig, configFile{Name: "config.json", Text: text})
 	}
-	c.useConfig(ctx, "config.json", text)
 }
 
-// onConfigDrop reads a config.json dropped on the box.
-func (c *Calculator) onConfigDrop(ctx app.Context, e app.Event) {
+// onDrop reads a config.json dropped on the box.
+func (b *configBox) onDrop(ctx app.Context, e app.Event) {
 	e.PreventDefault()
-	dt := e.Get("dataTransfer")
-	if !dt.Truthy() {
-		return
+	if dt := e.Get("dataTransfer"); dt.Truthy() {
+		b.read(ctx, dt.Get("files"))
 	}
-	c.readFile(ctx, dt.Get("files"), page.MaxConfigBytes,
-		func(name, why string) { c.own.err = name + ": " + why }, c.useConfig)
 }
 
 // onDragOver lets the box accept drops.
-func (c *Calculator) onDragOver(ctx app.Context, e app.Event) { e.PreventDefault() }
+func (b *configBox) onDragOver(ctx app.Context, e app.Event) { e.PreventDefault() }
 
-// customModelName is the model list's label for the loaded config.
-func (c *Calculator) customModelName() string { return c.t(page.MsgYourModel) + ": " + c.own.name }
-
-func (c *Calculator) renderCustomModel() app.UI {
-	return app.Section().Class("rs-prices").ID("rs-your-model").Body(
-		app.H2().Text(c.t(page.MsgYourModel)),
-		app.P().Class("rs-sub").Text(c.t(page.MsgConfigHelp)),
-		app.Div().Class("rs-field rs-file").Body(
-			app.Label().For("rs-config-file").Text(c.t(page.MsgConfigPick)),
-			app.Input().Type("file").ID("rs-config-file").Accept(".json,application/json").
-				Attr("aria-invalid", c.own.err != "").OnChange(c.onConfigFile),
-		),
-		app.Div().Class("rs-field rs-drop").OnDragOver(c.onDragOver).OnDrop(c.onConfigDrop).Body(
-			app.Label().For("rs-config-paste").Text(c.t(page.MsgConfigPaste)),
-			app.Textarea().ID("rs-config-paste").Rows(4).Attr("spellcheck", "false").
-				Placeholder(`{"model_type": "llama", "hidden_size": 4096, …}`).
-				Attr("aria-invalid", c.own.err != "").OnChange(c.onConfigPaste),
-		),
-		app.If(c.own.err != "", func() app.UI {
-			return app.P().Class("rs-error").ID("rs-config-file-error").Attr("aria-live", "polite").Text(c.own.err)
-		}),
-		app.If(c.sheet.load.configUnsaved, func() app.UI {
-			return app.P().Class("rs-warn").ID("rs-config-unsaved").Text(c.t(page.MsgNotKept))
-		}),
-		app.If(c.sheet.load.configBad, func() app.UI {
-			return app.Button().Class("rs-more").ID("rs-config-drop").OnClick(c.onDropConfig).Text(c.t(page.MsgConfigDrop))
-		}),
-	)
+func (b *configBox) onDropSaved(ctx app.Context, e app.Event) {
+	ctx.NewActionWithValue(actionConfig, configFile{Drop: true})
 }

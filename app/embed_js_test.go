@@ -36,7 +36,7 @@ func TestFullStorageReported(t *testing.T) {
 	}
 	c, _ := load(t)
 	c.sheet.load.sheetUnsaved = !keep(ctx, "rightsize.test/full", big)
-	if !strings.Contains(app.HTMLString(c.renderPrices()), `id="rs-prices-unsaved"`) {
+	if !strings.Contains(app.HTMLString(sheetUIOf(c)), `id="rs-prices-unsaved"`) {
 		t.Error("a sheet the storage refused is not reported")
 	}
 }

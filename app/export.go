@@ -6,50 +6,120 @@ import (
 	"rightsize/app/page"
 )
 
-// Export: the plan and the offers as CSV and JSON downloads, and a
-// Markdown table of the breakdown and the top offers for internal docs.
-// Everything is made in the page; nothing is sent anywhere.
+// Export: the plan and the offers as CSV and JSON downloads, a Markdown
+// table of the breakdown and the top offers for internal docs, the "Run
+// it" box's launch settings and the page's link. Everything is made in
+// the page; nothing is sent anywhere.
 
-func (c *Calculator) renderExport() app.UI {
-	if !c.d.R.OK {
-		return app.Text("")
-	}
+// actionCopy asks the page to copy or save one of its texts.
+const actionCopy = "rs/copy"
+
+// copyWhat is what a copy or download button hands over.
+type copyWhat int
+
+const (
+	copyLink copyWhat = iota
+	copyMarkdown
+	copyLaunch
+	saveCSV
+	saveJSON
+)
+
+// copyButton is a button that sends actionCopy.
+type copyButton struct {
+	app.Compo
+	ID, Label string
+	What      copyWhat
+}
+
+func (b *copyButton) Render() app.UI {
+	return app.Button().Class("rs-more").ID(b.ID).OnClick(b.onClick).Text(b.Label)
+}
+
+func (b *copyButton) onClick(ctx app.Context, e app.Event) {
+	ctx.NewActionWithValue(actionCopy, b.What)
+}
+
+// exportUI is the export section.
+func exportUI(lang string, copied bool) app.UI {
+	t := func(k page.MsgKey) string { return page.Tr(lang, k) }
 	return app.Section().Class("rs-export").Body(
-		app.H2().Text(c.t(page.MsgExportTitle)),
+		app.H2().Text(t(page.MsgExportTitle)),
 		app.Div().Class("rs-actions").Body(
-			app.Button().Class("rs-more").ID("rs-export-csv").OnClick(c.onExportCSV).Text(c.t(page.MsgExportCSV)),
-			app.Button().Class("rs-more").ID("rs-export-json").OnClick(c.onExportJSON).Text(c.t(page.MsgExportJSON)),
-			app.Button().Class("rs-more").ID("rs-copy-markdown").OnClick(c.onCopyMarkdown).Text(c.t(page.MsgCopyMarkdown)),
+			&copyButton{ID: "rs-export-csv", Label: t(page.MsgExportCSV), What: saveCSV},
+			&copyButton{ID: "rs-export-json", Label: t(page.MsgExportJSON), What: saveJSON},
+			&copyButton{ID: "rs-copy-markdown", Label: t(page.MsgCopyMarkdown), What: copyMarkdown},
 		),
-		app.If(c.share.what == page.MsgCopyMarkdown, func() app.UI {
-			return app.P().Class("rs-ok").ID("rs-markdown-copied").Text(c.t(page.MsgMarkdownCopied))
+		app.If(copied, func() app.UI {
+			return app.P().Class("rs-ok").ID("rs-markdown-copied").Text(t(page.MsgMarkdownCopied))
 		}),
 	)
 }
 
-func (c *Calculator) onExportCSV(ctx app.Context, e app.Event) {
-	download("rightsize-plan.csv", "text/csv", page.ExportCSV(c.viewIn()))
+// launchUI is the "Run it" box, once the planner has a pick.
+func launchUI(lang string, v *page.LaunchView, copied bool) app.UI {
+	if !v.Shown {
+		return app.Text("")
+	}
+	t := func(k page.MsgKey) string { return page.Tr(lang, k) }
+	body := []app.UI{app.H2().Text(t(page.MsgLaunchTitle)), app.P().Class("rs-sub").Text(t(page.MsgLaunchHelp)), fieldUI(v.Kind)}
+	if v.Err != "" {
+		body = append(body, app.P().Class("rs-warn").ID("rs-launch-error").Text(v.Err))
+		return app.Section().Class("rs-prices").ID("rs-launch").Body(body...)
+	}
+	body = append(body,
+		app.P().Class("rs-sub").ID("rs-launch-for").Text(v.For),
+		app.Pre().Class("rs-launch").ID("rs-launch-text").Text(v.Text),
+		&copyButton{ID: "rs-copy-launch", Label: t(page.MsgCopyLaunch), What: copyLaunch},
+		app.If(copied, func() app.UI {
+			return app.P().Class("rs-ok").ID("rs-launch-copied").Text(t(page.MsgLaunchCopied))
+		}),
+	)
+	return app.Section().Class("rs-prices").ID("rs-launch").Body(body...)
 }
 
-func (c *Calculator) onExportJSON(ctx app.Context, e app.Event) {
-	download("rightsize-plan.json", "application/json", page.ExportJSON(c.viewIn(), c.link().Encode(page.DefaultState)))
+// onCopy copies the page's link, its Markdown table or its launch
+// settings to the clipboard (where that is refused: the link is shown to
+// copy by hand, the others saved as files), or saves the CSV or JSON.
+func (c *Calculator) onCopy(ctx app.Context, a app.Action) {
+	what, _ := a.Value.(copyWhat)
+	done := func(k page.MsgKey) func(app.Context) { return func(app.Context) { c.share.what = k } }
+	switch what {
+	case copyLink:
+		c.flushURL(ctx)
+		href := app.Window().Get("location").Get("href").String()
+		clip := app.Window().Get("navigator").Get("clipboard")
+		if !clip.Truthy() {
+			c.share.url = href
+			return
+		}
+		settle(ctx, clip.Call("writeText", href),
+			func(ctx app.Context, _ app.Value) { c.share.copied, c.share.url = true, "" },
+			func(ctx app.Context) { c.share.copied, c.share.url = false, href })
+	case saveCSV:
+		download("rightsize-plan.csv", "text/csv", page.ExportCSV(c.viewIn()))
+	case saveJSON:
+		download("rightsize-plan.json", "application/json", page.ExportJSON(c.viewIn(), c.link().Encode(page.DefaultState)))
+	case copyMarkdown:
+		copyOrDownload(ctx, page.ExportMarkdown(c.viewIn()), "rightsize-plan.md", "text/markdown", done(page.MsgCopyMarkdown))
+	case copyLaunch:
+		in := c.viewIn()
+		if text, ok := page.LaunchText(&in); ok {
+			copyOrDownload(ctx, text, "rightsize-launch.txt", "text/plain", done(page.MsgCopyLaunch))
+		}
+	}
 }
 
-func (c *Calculator) onCopyMarkdown(ctx app.Context, e app.Event) {
-	c.copyOrDownload(ctx, page.MsgCopyMarkdown, page.ExportMarkdown(c.viewIn()), "rightsize-plan.md", "text/markdown")
-}
-
-// copyOrDownload puts text on the clipboard and records which button did
-// (Calculator.copied); where the clipboard is missing or refuses, it saves
-// text as the file name instead.
-func (c *Calculator) copyOrDownload(ctx app.Context, button page.MsgKey, text, name, mime string) {
+// copyOrDownload puts text on the clipboard and calls copied; where the
+// clipboard is missing or refuses, it saves text as the file name instead.
+func copyOrDownload(ctx app.Context, text, name, mime string, copied func(app.Context)) {
 	clip := app.Window().Get("navigator").Get("clipboard")
 	if !clip.Truthy() {
 		download(name, mime, text)
 		return
 	}
 	settle(ctx, clip.Call("writeText", text),
-		func(ctx app.Context, _ app.Value) { c.share.what = button },
+		func(ctx app.Context, _ app.Value) { copied(ctx) },
 		func(ctx app.Context) { download(name, mime, text) })
 }
 
@@ -74,7 +144,7 @@ var heightObserved bool
 // watchHeight reports the page's height to the embedding page, now and on
 // every change of size, so a docs page can size the iframe:
 // {type: "rightsize:height", height: <px>}.
-func (c *Calculator) watchHeight(ctx app.Context) {
+func watchHeight() {
 	w := app.Window()
 	parent := w.Get("parent")
 	if !parent.Truthy() {

@@ -16,12 +16,10 @@ import (
 func TestFleetBox(t *testing.T) {
 	c, _ := load(t)
 	c.dropStatic()
-	if html := app.HTMLString(c.renderFleetInputs()); !strings.Contains(html, `id="rs-load-curve"`) || strings.Contains(html, `id="rs-own-price"`) {
+	// The box's fields: page.TestFormFleet.
+	c.state = c.state.WithOpen(page.SecFleet, true)
+	if html := app.HTMLString(c.Render()); !strings.Contains(html, `id="rs-load-curve"`) || strings.Contains(html, `id="rs-own-price"`) {
 		t.Errorf("inference box without a curve: %s", html)
-	}
-	c.set(page.FieldCurve, "1,2,3")
-	if c.d.Errs[page.FieldCurve].Key != page.MsgBadCurve || !strings.Contains(app.HTMLString(c.renderFleetInputs()), c.t(page.MsgBadCurve)) {
-		t.Errorf("bad curve: %+v", c.d.Errs[page.FieldCurve])
 	}
 	c.set(page.FieldModel, "mistral-7b-v0.3")
 	c.set(page.FieldCurve, "2,1,1,1,1,2,4,8,12,14,15,16,16,15,15,14,13,12,11,10,8,6,4,3")

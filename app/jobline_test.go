@@ -10,36 +10,35 @@ import (
 	"rightsize/app/page"
 )
 
-// TestJobLineParts: every part of the job line that is a field is a
-// button carrying that field's index (data-f), the index the form's input
-// carries, so an edit there goes through the form's handler (onField).
-func TestJobLineParts(t *testing.T) {
-	for _, tc := range []struct {
-		frag   string
-		fields []page.Field
-	}{
-		{"", []page.Field{page.FieldModel, page.FieldTask, page.FieldRequests, page.FieldSeq, page.FieldGPUs, page.FieldGPU, page.FieldEngine, page.FieldBatch}},
-		{"t=lora&tok=100M", []page.Field{page.FieldTrainTokens, page.FieldGPUs, page.FieldGPU, page.FieldBatch}},
-		{"t=finetune&ds=1B&ep=2", []page.Field{page.FieldEpochs, page.FieldDataset}},
-		{"m=mistral-7b-v0.3&rps=20", []page.Field{page.FieldRPS, page.FieldOutput, page.FieldEngine}},
-	} {
-		c, _ := load(t)
-		c.state = page.ParseFragment(tc.frag, page.DefaultState)
-		c.recompute()
-		doc := app.HTMLString(c.renderAnswer(&viewOf(c).Answer))
-		for _, f := range tc.fields {
-			want := `id="` + jobPartID(f) + `"`
-			i := strings.Index(doc, want)
-			if i < 0 {
-				t.Errorf("%q: no part %s in the job line", tc.frag, want)
-				continue
-			}
-			tag := doc[strings.LastIndex(doc[:i], "<"):]
-			tag = tag[:strings.Index(tag, ">")]
-			if !strings.HasPrefix(tag, "<button") || !strings.Contains(tag, `data-f="`+strconv.Itoa(int(f))+`"`) {
-				t.Errorf("%q: part %s is %s", tc.frag, page.FieldNames[f], tag)
-			}
+// TestJobLineButtons: every editable part of the job line is a button
+// carrying its field's index (data-f), the index the form's input
+// carries; which parts a job has: page.TestJobLineParts.
+func TestJobLineButtons(t *testing.T) {
+	c, _ := load(t)
+	c.state = page.ParseFragment("m=mistral-7b-v0.3&rps=20", page.DefaultState)
+	c.recompute()
+	v := viewOf(c)
+	doc := app.HTMLString(c.renderAnswer(v))
+	n := 0
+	for _, p := range v.Job.Parts {
+		if !p.Editable() {
+			continue
 		}
+		n++
+		want := `id="` + jobPartID(p.F) + `"`
+		i := strings.Index(doc, want)
+		if i < 0 {
+			t.Errorf("no part %s in the job line", want)
+			continue
+		}
+		tag := doc[strings.LastIndex(doc[:i], "<"):]
+		tag = tag[:strings.Index(tag, ">")]
+		if !strings.HasPrefix(tag, "<button") || !strings.Contains(tag, `data-f="`+strconv.Itoa(int(p.F))+`"`) {
+			t.Errorf("part %s is %s", page.FieldNames[p.F], tag)
+		}
+	}
+	if n < 6 {
+		t.Errorf("%d editable parts", n)
 	}
 }
 
@@ -49,13 +48,13 @@ func TestJobLineParts(t *testing.T) {
 // keeps the line (with its editor) even with no plan to show.
 func TestJobLineEditor(t *testing.T) {
 	c, _ := load(t)
-	c.edit.f, c.edit.open = page.FieldModel, true
-	doc := app.HTMLString(c.renderJobLine())
+	c.edit = openPart{page.FieldModel, true}
+	doc := app.HTMLString(&jobLine{V: viewOf(c).Job, Edit: page.FieldModel})
 	if !strings.Contains(doc, `<select class="rs-job-edit" id="rs-job-edit" data-f="`+strconv.Itoa(int(page.FieldModel))+`"`) &&
 		!strings.Contains(doc, `id="rs-job-edit"`) {
 		t.Fatalf("no model editor in %s", doc)
 	}
-	if n, want := strings.Count(doc, "<option"), len(c.modelOptions()); n != want {
+	if n, want := strings.Count(doc, "<option"), len(viewOf(c).Form.Fields[0].Opts); n != want {
 		t.Errorf("model editor offers %d choices, the form %d", n, want)
 	}
 
@@ -77,7 +76,7 @@ func TestJobLineEditor(t *testing.T) {
 	c2, _ := load(t)
 	c2.applyFragment("m=llama-3.1-8b&s=lots")
 	c2.ps.out = page.PlanOut{}
-	doc = app.HTMLString(c2.renderAnswer(&viewOf(c2).Answer))
+	doc = app.HTMLString(c2.renderAnswer(viewOf(c2)))
 	if v, ok := textByID(doc, "rs-job-seq"); !ok || v != "lots" {
 		t.Errorf("bad sequence length shown as %q (%v) in %s", v, ok, doc)
 	}

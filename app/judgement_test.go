@@ -36,7 +36,7 @@ func TestMonthlyBillSaysItsPricing(t *testing.T) {
 // tests pick files on it).
 func TestStaticPricePickerDisabled(t *testing.T) {
 	c, _ := load(t)
-	doc := app.HTMLString(c.renderPrices())
+	doc := app.HTMLString(sheetUIOf(c))
 	i := strings.Index(doc, `id="rs-prices-file"`)
 	if i < 0 {
 		t.Fatal("no picker")

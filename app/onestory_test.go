@@ -152,7 +152,7 @@ func TestPageTellsOneStory(t *testing.T) {
 			}
 			// The serving fleet is the cheapest pick's, named.
 			if c.ps.out.Kind == planner.Serving {
-				if !c.serving() {
+				if !viewOf(c).Serve.Shown {
 					t.Fatal("a serving plan without its fleet")
 				}
 				ch := c.ps.out.Picks[0]

@@ -72,7 +72,7 @@ type loadState struct {
 func (c *Calculator) applySheet(name, text string) bool {
 	c.sheet.err = ""
 	if len(text) > maxSheetBytes {
-		c.sheet.err = name + ": " + c.tooBig(maxSheetBytes)
+		c.sheet.err = name + ": " + tooBig(c.lang(), maxSheetBytes)
 		return false
 	}
 	cat, changes, n, err := c.sheet.base.MergeOwnPrices([]byte(text), nil)
@@ -105,7 +105,7 @@ func (c *Calculator) loadSheet(ctx app.Context, name, text string, then func(ctx
 	seq := c.sheet.load.seq.Add(1)
 	c.sheet.err = ""
 	if len(text) > maxSheetBytes {
-		c.sheet.err = name + ": " + c.tooBig(maxSheetBytes)
+		c.sheet.err = name + ": " + tooBig(c.lang(), maxSheetBytes)
 		then(ctx, false)
 		return
 	}
@@ -176,20 +176,20 @@ func keep(ctx app.Context, key string, f savedFile) bool {
 // readFile reads the first of files (a file input's or a drop's) with the
 // browser's File.text() and hands its name and text to use on the UI
 // goroutine; the page never sends it anywhere. Files over limit bytes are
-// refused before they are read.
-func (c *Calculator) readFile(ctx app.Context, files app.Value, limit int, fail func(name, why string), use func(ctx app.Context, name, text string)) {
+// refused before they are read, and fail says why in language lang.
+func readFile(ctx app.Context, lang string, files app.Value, limit int, fail func(ctx app.Context, name, why string), use func(ctx app.Context, name, text string)) {
 	if !files.Truthy() || files.Length() == 0 {
 		return
 	}
 	f := files.Index(0)
 	name := f.Get("name").String()
 	if f.Get("size").Int() > limit {
-		fail(name, c.tooBig(limit))
+		fail(ctx, name, tooBig(lang, limit))
 		return
 	}
 	settle(ctx, f.Call("text"),
 		func(ctx app.Context, v app.Value) { use(ctx, name, v.String()) },
-		func(ctx app.Context) { fail(name, c.t(page.MsgSheetUnreadable)) })
+		func(ctx app.Context) { fail(ctx, name, page.Tr(lang, page.MsgSheetUnreadable)) })
 }
 
 // settle waits for a JavaScript promise and runs done with its value, or
@@ -214,43 +214,68 @@ func settle(ctx app.Context, promise app.Value, done func(app.Context, app.Value
 	promise.Call("then", ok, bad)
 }
 
-// onPriceFile applies a picked price sheet and keeps it for later visits.
-func (c *Calculator) onPriceFile(ctx app.Context, e app.Event) {
-	c.readFile(ctx, ctx.JSSrc().Get("files"), maxSheetBytes, func(name, why string) { c.sheet.err = name + ": " + why },
-		func(ctx app.Context, name, text string) {
-			c.loadSheet(ctx, name, text, func(ctx app.Context, ok bool) {
-				if ok {
-					c.sheet.load.sheetUnsaved = !keep(ctx, pricesKey, savedFile{name, text})
-				}
-			})
-		})
+// actionSheet carries the price section's file to the page: a sheet
+// read (Name, Text), one that could not be (Err), or Clear.
+const actionSheet = "rs/sheet"
+
+type sheetFile struct {
+	Name, Text, Err string
+	Clear           bool
 }
 
-func (c *Calculator) onClearPrices(ctx app.Context, e app.Event) {
-	ctx.LocalStorage().Del(pricesKey)
-	c.sheet.load.sheetUnsaved = false
-	c.clearSheet()
-}
-
-// tooBig says a file is over limit bytes, in the page's language.
-func (c *Calculator) tooBig(limit int) string {
-	return c.t(page.MsgFileTooBig) + " (" + c.loc().Fixed(float64(limit)/(1<<10), 0) + " " + c.t(page.MsgKiB) + ")"
-}
-
-func (c *Calculator) renderPrices() app.UI {
-	status := app.P().Class("rs-sub").Text(c.t(page.MsgSheetHelp))
+// onSheet applies a picked price sheet and keeps it for later visits, or
+// returns to the built-in prices.
+func (c *Calculator) onSheet(ctx app.Context, a app.Action) {
+	m, ok := a.Value.(sheetFile)
 	switch {
-	case c.sheet.load.busy != "":
+	case !ok:
+	case m.Clear:
+		ctx.LocalStorage().Del(pricesKey)
+		c.sheet.load.sheetUnsaved = false
+		c.clearSheet()
+	case m.Err != "":
+		c.sheet.err = m.Err
+	default:
+		c.loadSheet(ctx, m.Name, m.Text, func(ctx app.Context, ok bool) {
+			if ok {
+				c.sheet.load.sheetUnsaved = !keep(ctx, pricesKey, savedFile{m.Name, m.Text})
+			}
+		})
+	}
+}
+
+// tooBig says a file is over limit bytes, in language lang.
+func tooBig(lang string, limit int) string {
+	l := page.Locale{Lang: lang}
+	return l.T(page.MsgFileTooBig) + " (" + l.Fixed(float64(limit)/(1<<10), 0) + " " + l.T(page.MsgKiB) + ")"
+}
+
+// sheetBox is the "Your prices" section: the sheet in use or being
+// applied, its problem, and the file picker.
+type sheetBox struct {
+	app.Compo
+	Lang                   string
+	Busy, Name, Err        string
+	Progress               float64
+	Rows, Offers           int
+	SavedBad, Unsaved, Off bool // Off: the prerendered page's picker
+}
+
+func (s *sheetBox) Render() app.UI {
+	l := page.Locale{Lang: s.Lang}
+	status := app.P().Class("rs-sub").Text(l.T(page.MsgSheetHelp))
+	switch {
+	case s.Busy != "":
 		status = app.P().Class("rs-sub").ID("rs-prices-progress").Attr("role", "status").Text(
-			c.sheet.load.busy + " · " + c.t(page.MsgSheetApplying) + " " + c.loc().Fixed(100*c.sheet.load.progress, 0) + " %")
-	case c.sheet.name != "":
+			s.Busy + " · " + l.T(page.MsgSheetApplying) + " " + l.Fixed(100*s.Progress, 0) + " %")
+	case s.Name != "":
 		status = app.P().Class("rs-ok").ID("rs-prices-status").Text(
-			c.sheet.name + " · " + c.t(page.MsgSheetRows) + ": " + strconv.Itoa(c.sheet.rows) + " · " +
-				c.t(page.MsgSheetOffers) + ": " + strconv.Itoa(len(c.pr.Own)))
+			s.Name + " · " + l.T(page.MsgSheetRows) + ": " + strconv.Itoa(s.Rows) + " · " +
+				l.T(page.MsgSheetOffers) + ": " + strconv.Itoa(s.Offers))
 	}
 	picker := app.Input().Type("file").ID("rs-prices-file").Accept(".csv,.json,text/csv,application/json").
-		Attr("aria-invalid", c.sheet.err != "").OnChange(c.onPriceFile)
-	if !app.IsClient {
+		Attr("aria-invalid", s.Err != "").OnChange(s.onPick)
+	if s.Off {
 		// Disabled on the prerendered page: a file picked there, before
 		// the page is live, went to an input the live page replaces, and
 		// was dropped without a word. (The live page writes no disabled
@@ -258,24 +283,38 @@ func (c *Calculator) renderPrices() app.UI {
 		picker = picker.Disabled(true)
 	}
 	return app.Section().Class("rs-prices").Body(
-		app.H2().Text(c.t(page.MsgSheetTitle)),
+		app.H2().Text(l.T(page.MsgSheetTitle)),
 		status,
 		app.Div().Class("rs-field rs-file").Body(
-			app.Label().For("rs-prices-file").Text(c.t(page.MsgSheetPick)),
+			app.Label().For("rs-prices-file").Text(l.T(page.MsgSheetPick)),
 			picker,
-			app.If(c.sheet.err != "", func() app.UI {
-				msg := c.sheet.err
-				if c.sheet.load.sheetSavedBad {
-					msg = c.t(page.MsgSavedKept) + " " + msg
+			app.If(s.Err != "", func() app.UI {
+				msg := s.Err
+				if s.SavedBad {
+					msg = l.T(page.MsgSavedKept) + " " + msg
 				}
 				return app.P().Class("rs-error").ID("rs-prices-file-error").Text(msg)
 			}),
-			app.If(c.sheet.load.sheetUnsaved, func() app.UI {
-				return app.P().Class("rs-warn").ID("rs-prices-unsaved").Text(c.t(page.MsgNotKept))
+			app.If(s.Unsaved, func() app.UI {
+				return app.P().Class("rs-warn").ID("rs-prices-unsaved").Text(l.T(page.MsgNotKept))
 			}),
 		),
-		app.If(c.sheet.name != "" || c.sheet.load.sheetSavedBad, func() app.UI {
-			return app.Button().Class("rs-more").ID("rs-prices-clear").OnClick(c.onClearPrices).Text(c.t(page.MsgSheetClear))
+		app.If(s.Name != "" || s.SavedBad, func() app.UI {
+			return app.Button().Class("rs-more").ID("rs-prices-clear").OnClick(s.onClear).Text(l.T(page.MsgSheetClear))
 		}),
 	)
+}
+
+func (s *sheetBox) onPick(ctx app.Context, e app.Event) {
+	readFile(ctx, s.Lang, ctx.JSSrc().Get("files"), maxSheetBytes,
+		func(ctx app.Context, name, why string) {
+			ctx.NewActionWithValue(actionSheet, sheetFile{Err: name + ": " + why})
+		},
+		func(ctx app.Context, name, text string) {
+			ctx.NewActionWithValue(actionSheet, sheetFile{Name: name, Text: text})
+		})
+}
+
+func (s *sheetBox) onClear(ctx app.Context, e app.Event) {
+	ctx.NewActionWithValue(actionSheet, sheetFile{Clear: true})
 }

@@ -102,7 +102,7 @@ func TestSavedSheetKept(t *testing.T) {
 	if err := ctx.LocalStorage().Get(pricesKey, &kept); err != nil || kept != bad {
 		t.Fatalf("the saved sheet was not kept: %+v, %v", kept, err)
 	}
-	html := app.HTMLString(c.renderPrices())
+	html := app.HTMLString(sheetUIOf(c))
 	for _, want := range []string{c.t(page.MsgSavedKept), "old.csv", `offer_id &#34;no-such-offer&#34; is not in the catalog`, `id="rs-prices-clear"`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the prices box lacks %q:\n%s", want, html)
@@ -111,7 +111,7 @@ func TestSavedSheetKept(t *testing.T) {
 	if strings.Contains(html, `gpu &#34;&#34;`) {
 		t.Error(`the message blames gpu ""`)
 	}
-	c.onClearPrices(ctx, app.Event{})
+	c.onSheet(ctx, app.Action{Value: sheetFile{Clear: true}})
 	if err := ctx.LocalStorage().Get(pricesKey, &kept); err != nil || kept.Text != "" && kept == bad {
 		// Del leaves nothing to read.
 		var again savedFile
@@ -120,7 +120,7 @@ func TestSavedSheetKept(t *testing.T) {
 			t.Error("removing did not drop the saved sheet")
 		}
 	}
-	if strings.Contains(app.HTMLString(c.renderPrices()), c.t(page.MsgSavedKept)) {
+	if strings.Contains(app.HTMLString(sheetUIOf(c)), c.t(page.MsgSavedKept)) {
 		t.Error("the failed-sheet message stays after removing it")
 	}
 }
@@ -138,16 +138,16 @@ func TestSavedConfigKept(t *testing.T) {
 	if err := ctx.LocalStorage().Get(configKey, &kept); err != nil || kept != bad {
 		t.Fatalf("the saved config was not kept: %+v, %v", kept, err)
 	}
-	html := app.HTMLString(c.renderCustomModel())
+	html := app.HTMLString(configUIOf(c))
 	for _, want := range []string{c.t(page.MsgSavedKept), "broken.json", `id="rs-config-drop"`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the config box lacks %q:\n%s", want, html)
 		}
 	}
-	c.onDropConfig(ctx, app.Event{})
+	c.onConfig(ctx, app.Action{Value: configFile{Drop: true}})
 	var again savedFile
 	ctx.LocalStorage().Get(configKey, &again)
-	if again.Text != "" || strings.Contains(app.HTMLString(c.renderCustomModel()), `id="rs-config-drop"`) {
+	if again.Text != "" || strings.Contains(app.HTMLString(configUIOf(c)), `id="rs-config-drop"`) {
 		t.Error("removing did not drop the saved config")
 	}
 }

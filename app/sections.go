@@ -125,7 +125,7 @@ func (s *fitSection) Render() app.UI {
 		app.Div().Class("rs-fit-head").Body(
 			app.P().Class("rs-sub").Text(t(page.MsgPickGPU)),
 			&selectBox{F: int(page.FieldSort), Label: t(page.MsgSortBy), Cur: s.Sort, Err: s.SortErr,
-				Opts: []option{{page.SortVRAM.String(), t(page.MsgSortVRAM)}, {page.SortCost.String(), t(page.MsgSortCost)}}},
+				Opts: []page.Option{{Value: page.SortVRAM.String(), Label: t(page.MsgSortVRAM)}, {Value: page.SortCost.String(), Label: t(page.MsgSortCost)}}},
 		),
 		&fitTable{Rows: s.V.Rows, Lang: s.Lang, CostHeader: s.V.CostHeader},
 	)

@@ -9,7 +9,6 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"rightsize/app/page"
-	"rightsize/estimator/sim"
 )
 
 // loadChart draws a laid-out latency chart. The axis names and the legend
@@ -32,47 +31,30 @@ func (c *loadChart) Render() app.UI {
 	)
 }
 
-// loadChartUI is the serving latency chart of the cheapest pick, or
-// nothing when it has none.
-func (c *Calculator) loadChartUI() app.UI {
-	s := c.ps.out.Load
-	if !s.OK || !c.ps.out.Serve.OK {
+// serveUI is the serving section of view v, or nothing without a
+// serving plan. The page calls the sections it hides only when they show:
+// WebAssembly code is compiled on a function's first call.
+func serveUI(v *page.ServeView, lang string) app.UI {
+	if !v.Shown {
 		return app.Text("")
 	}
-	v := c.ps.out.Serve
-	l := c.loc()
-	what := l.Count(int64(v.Plan.TP*max(v.Plan.PP, 1))) + " × " + c.pr.GPUName(v.Offer.GPU) + " · " + page.EngineLabels[v.Engine]
-	return &loadChart{V: page.LoadChartOf(s, l, what)}
+	fleet := func(id, bindsID string, f *page.ServeFleet) []app.UI {
+		return []app.UI{
+			app.P().Class("rs-sub").ID(id).Text(f.Name),
+			&factList{Facts: f.Facts, Lang: lang},
+			app.If(f.Binds != "", func() app.UI { return app.P().Class("rs-sub rs-binds").ID(bindsID).Text(f.Binds) }),
+		}
+	}
+	body := []app.UI{app.H2().Text(v.Title)}
+	body = append(body, fleet("rs-fleet-plan", "rs-binds", &v.Best)...)
+	body = append(body,
+		app.If(v.Chart.Title != "", func() app.UI { return &loadChart{V: v.Chart} }),
+		dailyFleetUI(&v.Daily))
+	if v.Here.Name != "" {
+		body = append(body, fleet("rs-fleet-here", "rs-here-binds", &v.Here)...)
+	}
+	return app.Section().Class("rs-serve").Body(body...)
 }
-
-// bindingText says what set a fleet's replica count and what held
-// requests back in each engine copy, for a fleet the simulator sized.
-func (c *Calculator) bindingText(v page.ServeResult) string {
-	if !v.Sized {
-		return ""
-	}
-	l := c.loc()
-	rps := page.ShortRate(l, c.d.Job.RPS)
-	var s string
-	switch v.Binding {
-	case sim.BindTTFT:
-		s = page.Fill(l.T(page.MsgBindTTFT), rps)
-	case sim.BindTPOT:
-		s = page.Fill(l.T(page.MsgBindTPOT), rps)
-	case sim.BindThroughput:
-		s = page.Fill(l.T(page.MsgBindThroughput), rps)
-	default:
-		s = page.Fill(l.T(page.MsgBindNone), rps)
-	}
-	if v.Limit < 0 || int(v.Limit) >= len(limitKeys) {
-		return s
-	}
-	return page.Fill(l.T(page.MsgBindAnd), s, l.T(limitKeys[v.Limit]))
-}
-
-// limitKeys name what held requests back in an engine copy, by sim.Limit.
-var limitKeys = [...]page.MsgKey{sim.LimitNone: page.MsgLimitNone, sim.LimitSeqs: page.MsgLimitSeqs, sim.LimitKV: page.MsgLimitKV,
-	sim.LimitTokens: page.MsgLimitTokens, sim.LimitPolling: page.MsgLimitPolling}
 
 // chartSVG is a laid-out chart's SVG: its title, then its paths and tick
 // labels, each styled by its class (the latency and the fleet charts).

@@ -120,8 +120,10 @@ func (c *Calculator) onStaticJobPart(ctx app.Context, e app.Event) {
 		c.recompute()
 	}
 	c.start.static[staticAnswer] = nil
-	c.edit.f, c.edit.open = page.Field(f), true
-	c.focusAfter(jobEditID)
+	c.edit = openPart{page.Field(f), true}
+	if c.ps.hasCtx {
+		focusAfter(c.ps.ctx, jobEditID)
+	}
 }
 
 // placeStatic moves the static copies into their slots; go-app leaves a

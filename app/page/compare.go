@@ -2,6 +2,7 @@ package page
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 
 	planner "rightsize/estimator/plan"
@@ -146,4 +147,149 @@ func (o *PlanOut) Row(id string) (Candidate, bool) {
 		return Candidate{}, false
 	}
 	return o.Cands[i], true
+}
+
+// PlansView is the comparison of plans: one column per offer added, in
+// the order added, its figures in rows (Cols empty: none).
+type PlansView struct {
+	Title  string
+	Labels [5]string // the rows' names: cost, time, VRAM, $/1M tokens, price date
+	Cols   []PlanCol
+	Remove string // the remove buttons' name
+	Note   string // said when a column has no plan for the job as set
+	Full   string // said when the last add found the comparison full
+}
+
+// PlanCol is one plan of the comparison, formatted.
+type PlanCol struct {
+	ID, Title, Where string
+	RowCells
+	VRAM string
+	OK   bool // the planner has a row on this offer for the job as set
+}
+
+// plans builds the comparison of plans.
+func (b *viewBuilder) plans() PlansView {
+	in, l := &b.in, b.l
+	if len(in.Compare) == 0 {
+		return PlansView{}
+	}
+	out := &in.Plan
+	v := PlansView{
+		Title: b.t(MsgComparePlans),
+		Labels: [5]string{out.PlanCostHeader(l) + " · " + b.t(PricingKeys[in.Job.Pricing]), out.PlanTimeHeader(l), b.t(MsgVRAM),
+			b.t(MsgPerMTokens), b.t(MsgPriceDate)},
+		Remove: b.t(MsgCompareRemove),
+	}
+	for _, id := range in.Compare {
+		col := PlanCol{ID: id, Title: id, RowCells: RowCells{Cost: "—", Time: "—", PerM: "—", AsOf: "—"}, VRAM: "—"}
+		if x, ok := out.Row(id); ok {
+			col.OK = true
+			col.Title = strconv.Itoa(x.Plan.GPUs) + " × " + in.Prices.GPUName(x.Offer.GPU) + PlanSuffix(x.Plan)
+			col.Where = in.Prices.ProviderName(x.Offer.Provider) + " · " + x.Offer.InstanceType + Instances(x.Instances) +
+				" · " + b.t(PricingKeys[x.Pricing]) + out.EngineText(x)
+			col.RowCells = out.Cells(l, in.Job, x)
+			col.VRAM = in.Prices.GPUVRAM(l, x.Offer.GPU)
+		} else if in.Prices.Cat != nil {
+			if o, ok := in.Prices.Cat.Offer(id); ok {
+				col.Title = in.Prices.GPUName(o.GPU)
+				col.Where = in.Prices.ProviderName(o.Provider) + " · " + o.InstanceType
+				col.VRAM = in.Prices.GPUVRAM(l, o.GPU)
+			}
+		}
+		if !col.OK {
+			v.Note = b.t(MsgCompareNoPlan)
+		}
+		v.Cols = append(v.Cols, col)
+	}
+	if in.CompareFull {
+		v.Full = Fill(b.t(MsgCompareFull), strconv.Itoa(MaxCompare))
+	}
+	return v
+}
+
+// PinIn is the pinned configuration: its job, results and plan.
+type PinIn struct {
+	Job  Job
+	R    Results
+	Plan PlanOut
+}
+
+// PinView is the pinned configuration against the live one, row by row
+// (Rows empty: nothing pinned).
+type PinView struct {
+	Title        string
+	Pinned, Live string // the columns' names
+	Rows         []PinRow
+}
+
+// PinRow is one line of the pin comparison.
+type PinRow struct{ Label, Pinned, Live string }
+
+// pinned builds the pin comparison. The costs are the planner's: its
+// cheapest plan on each side's GPU.
+func (b *viewBuilder) pinned() PinView {
+	in, l := &b.in, b.l
+	if in.Pin == nil {
+		return PinView{}
+	}
+	v := PinView{Title: b.t(MsgCompareTitle), Pinned: b.t(MsgPinned), Live: b.t(MsgLive)}
+	add := func(k MsgKey, a, c string) { v.Rows = append(v.Rows, PinRow{b.t(k), a, c}) }
+	pj, lj := &in.Pin.Job, &in.Job
+	pr, lr := &in.Pin.R, &in.R
+	gpus := func(j *Job) string {
+		return strconv.Itoa(j.In.GPUs) + " × " + j.GPU.Name + PlanSuffix(PlanOf(j.In))
+	}
+	mem := func(r *Results) string {
+		if !r.OK {
+			return "—"
+		}
+		return l.Bytes(r.Res.Peak)
+	}
+	verdict := func(r *Results) string {
+		switch {
+		case !r.OK:
+			return "—"
+		case r.Res.Fits:
+			return b.t(MsgFits)
+		}
+		return b.t(MsgDoesNotFit)
+	}
+	speed := func(r *Results) string {
+		if !r.Perf.OK {
+			return "—"
+		}
+		return l.Rate(r.Perf.P.TokensPerSecond)
+	}
+	cost := func(j *Job, o *PlanOut) string {
+		x, ok := o.Best(j.GPU.ID)
+		if !ok || in.Pending {
+			return "—"
+		}
+		unit := MsgJobCost
+		switch o.Kind {
+		case planner.Serving:
+			unit = MsgMonthlyShort
+		case planner.Batch:
+			unit = MsgBatchCost
+		}
+		return l.Money(x.Cost, o.Currency) + " (" + b.t(unit) + ")"
+	}
+	perM := func(j *Job, o *PlanOut) string {
+		x, ok := o.Best(j.GPU.ID)
+		if !ok || in.Pending {
+			return "—"
+		}
+		return o.Cells(l, *j, x).PerM
+	}
+	add(MsgModel, pj.Model.Name, ModelName(l, *lj, in.CustomName))
+	add(MsgTask, pj.In.Task.String(), lj.In.Task.String())
+	add(MsgPrecision, pj.In.Weights.String(), lj.In.Weights.String())
+	add(MsgGPU, gpus(pj), gpus(lj))
+	add(MsgMemory, mem(pr), mem(lr))
+	add(MsgVerdict, verdict(pr), verdict(lr))
+	add(MsgTokensPerSec, speed(pr), speed(lr))
+	add(MsgCheapestCost, cost(pj, &in.Pin.Plan), cost(lj, &in.Plan))
+	add(MsgPerMTokens, perM(pj, &in.Pin.Plan), perM(lj, &in.Plan))
+	return v
 }

@@ -73,3 +73,55 @@ func LaunchErrorKey(err error) MsgKey {
 	}
 	return 0
 }
+
+// LaunchView is the "Run it" box: the launcher picker, and the cheapest
+// pick's launch settings or why there are none (Shown false: no pick).
+type LaunchView struct {
+	Shown bool
+	Kind  FieldView
+	Err   string
+	For   string // the pick the settings are for
+	Text  string // the settings, as rightsize plan --emit writes them
+}
+
+// launchLabels name the launchers in the picker.
+var launchLabels = map[string]string{"vllm": "vLLM (vllm serve)", "sglang": "SGLang (sglang.launch_server)", "trtllm": "TensorRT-LLM (trtllm-serve)",
+	"deepspeed": "DeepSpeed (torchrun + ds_config.json)", "fsdp": "PyTorch FSDP (accelerate launch)", "skypilot": "SkyPilot (task YAML)"}
+
+// LaunchText is the launch settings the box shows for in, or ok false.
+func LaunchText(in *ViewIn) (string, bool) {
+	k, _ := LaunchKind(in.State, &in.Plan)
+	l, _, err := LaunchOf(in.Job, in.Prices, &in.Plan, k)
+	if err != nil {
+		return "", false
+	}
+	return l.Text(), true
+}
+
+// launch builds the "Run it" box, once the planner has a pick.
+func (b *viewBuilder) launch() LaunchView {
+	in := &b.in
+	out := &in.Plan
+	if !out.OK || len(out.Picks) == 0 || !in.R.OK {
+		return LaunchView{}
+	}
+	k, ok := LaunchKind(in.State, out)
+	v := LaunchView{Shown: true, Kind: FieldView{F: FieldLaunch, Kind: KindSelect, Label: b.t(MsgLaunchKind), Value: k.String()}}
+	for _, x := range LaunchKinds(out) {
+		v.Kind.Opts = append(v.Kind.Opts, Option{x.String(), launchLabels[x.String()]})
+	}
+	if !ok {
+		v.Kind.Err = b.t(MsgUnknownChoice)
+	}
+	l, p, err := LaunchOf(in.Job, in.Prices, out, k)
+	if err != nil {
+		v.Err = err.Error()
+		if key := LaunchErrorKey(err); key != 0 {
+			v.Err = b.t(key)
+		}
+		return v
+	}
+	v.For = b.t(MsgPickCheapest) + ": " + in.Prices.GPUName(p.Offer.GPU) + " · " + in.Prices.ProviderName(p.Offer.Provider) + " " + p.Offer.InstanceType
+	v.Text = l.Text()
+	return v
+}

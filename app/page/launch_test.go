@@ -43,3 +43,54 @@ func TestCustomModelLaunch(t *testing.T) {
 		}
 	}
 }
+
+// launchViewOf is the "Run it" box of a link's state, opened.
+func launchViewOf(t *testing.T, frag string) (LaunchView, ViewIn) {
+	t.Helper()
+	pr := NewPrices(catalog.Default(), nil)
+	s := ParseFragment(frag, DefaultState).WithOpen(SecLaunch, true)
+	d := Derive(s, nil, pr, nil, "", false)
+	in := ViewIn{State: s, Job: d.Job, R: d.R, Prices: pr, Errs: d.Errs}
+	if d.R.OK {
+		in.Plan = RunPlan(d.Job, pr)
+	}
+	return BuildView(in).Launch, in
+}
+
+// TestLaunchView: the box writes the cheapest pick's launch as
+// catalog/launch does for the same plan (what rightsize plan --emit
+// prints), offers the launchers that fit the workload, says so next to
+// the picker when the link names one that does not, and is not built
+// while its section is folded.
+func TestLaunchView(t *testing.T) {
+	v, in := launchViewOf(t, "rps=5")
+	want, p, err := LaunchOf(in.Job, in.Prices, &in.Plan, launch.VLLM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v.Shown || v.Text != want.Text() || !strings.Contains(v.Text, "vllm serve") || !strings.Contains(v.For, p.Offer.InstanceType) {
+		t.Errorf("box %+v, want %q", v, want.Text())
+	}
+	if text, ok := LaunchText(&in); !ok || text != v.Text {
+		t.Errorf("the copied text differs from the box's")
+	}
+	for _, o := range v.Kind.Opts {
+		if o.Value == "deepspeed" {
+			t.Error("a training launcher offered for serving")
+		}
+	}
+	if bad, _ := launchViewOf(t, "rps=5&run=deepspeed"); bad.Kind.Err != Tr("en", MsgUnknownChoice) {
+		t.Errorf("deepspeed for serving: %+v", bad.Kind)
+	}
+	ft, in := launchViewOf(t, "t=finetune&n=8&z=3")
+	if k, ok := LaunchKind(in.State, &in.Plan); !ok || k != launch.DeepSpeed {
+		t.Fatalf("training launcher %v %v", k, ok)
+	}
+	if !strings.Contains(ft.Text, "zero_optimization") && ft.Err != Tr("en", MsgLaunchModelParallel) {
+		t.Errorf("fine-tune launch: %+v", ft)
+	}
+	_, in = viewOf(t, "rps=5", nil)
+	if v := BuildView(in); v.Launch.Shown {
+		t.Error("the folded box was built")
+	}
+}

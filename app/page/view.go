@@ -26,17 +26,31 @@ import (
 // is on its way, the one held is the last job's), the prices it used and
 // the page's clock (zero: the prerendered page, which grades no price).
 type ViewIn struct {
-	State     ViewState
-	Job       Job
-	R         Results
-	Plan      PlanOut
-	Pending   bool
-	Prices    Prices
-	Now       time.Time
-	Compare   []string // the offers in the comparison, in the order added
+	State   ViewState
+	Job     Job
+	R       Results
+	Plan    PlanOut
+	Pending bool
+	Prices  Prices
+	Now     time.Time
+	Compare []string // the offers in the comparison, in the order added
+	// CompareFull: the last add found the comparison full.
+	CompareFull bool
+	// Pin is the pinned configuration, nil when none.
+	Pin       *PinIn
 	AllOffers bool
-	// CustomName is the user's own model's file name (CustomModelID).
+	// CustomName is the user's own model's file name (CustomModelID);
+	// HasCustom is set while one is loaded.
 	CustomName string
+	HasCustom  bool
+	// Errs is each field's problem (Derived.Errs).
+	Errs [NFields]FieldErr
+	// Typed is set once the user typed in a folded box of the form, which
+	// then stays open while its fields are cleared.
+	Typed bool
+	// FirstScreen: the default view's first screen, whose folded boxes
+	// render their bodies only from the first step after the page is live.
+	FirstScreen bool
 }
 
 // View is the page's sections, formatted.
@@ -48,13 +62,19 @@ type View struct {
 	Rules  RulesView
 	Fit    FitView
 	Offers OffersView
+	Form   FormView
+	Job    JobLineView
+	Launch LaunchView
+	Serve  ServeView
+	Plans  PlansView
+	Pinned PinView
 }
 
 // BuildView builds the page's view from in. It is pure: the same in gives
 // the same view, and it writes nothing.
 func BuildView(in ViewIn) View {
 	b := newViewBuilder(in)
-	v := View{Lang: b.l.Lang, Answer: b.answer()}
+	v := View{Lang: b.l.Lang, Answer: b.answer(), Form: b.form(), Job: b.jobLine(), Plans: b.plans(), Pinned: b.pinned()}
 	if !in.R.OK {
 		return v
 	}
@@ -63,6 +83,10 @@ func BuildView(in ViewIn) View {
 	v.Rules = b.rules()
 	v.Fit = b.fit()
 	v.Offers = b.offers()
+	v.Serve = b.serve()
+	if in.State.Opens(SecLaunch) {
+		v.Launch = b.launch() // folded, it would be built on every input for nobody
+	}
 	return v
 }
 

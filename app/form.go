@@ -1,0 +1,186 @@
+package app
+
+// The inputs form: page.FormView rendered field by field, each field a
+// leaf component whose props are its page.FieldView, so an input
+// re-renders only the fields whose value, message or choices changed.
+// Every change travels up as actionField.
+
+import (
+	"strconv"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"rightsize/app/page"
+)
+
+func fieldID(f page.Field) string { return "rs-" + page.FieldNames[f] }
+
+// fieldUI is one field as its leaf: a select, or a text box or tick box.
+func fieldUI(v page.FieldView) app.UI {
+	if v.Kind == page.KindSelect {
+		return &selectBox{F: int(v.F), Label: v.Label, Cur: v.Value, Err: v.Err, Opts: v.Opts}
+	}
+	return &fieldBox{V: v}
+}
+
+func fieldsUI(fs []page.FieldView) []app.UI {
+	out := make([]app.UI, len(fs))
+	for i, f := range fs {
+		out[i] = fieldUI(f)
+	}
+	return out
+}
+
+// formUI is the inputs section.
+func formUI(v *page.FormView) app.UI {
+	return app.Section().Class("rs-inputs").Attr("aria-label", v.Label).Body(
+		app.Div().Class("rs-fields").Body(fieldsUI(v.Fields)...),
+		boxUI(&v.Overrides),
+		boxUI(&v.Filters),
+		boxUI(&v.Assumptions.BoxView, func() []app.UI {
+			a := &v.Assumptions
+			return []app.UI{
+				app.P().Class("rs-sub").Text(a.PlanNote),
+				app.Div().Class("rs-fields").Body(fieldsUI(a.Plan)...),
+				app.If(a.SpotNow != "", func() app.UI { return app.P().Class("rs-sub").ID("rs-checkpoint-interval").Text(a.SpotNow) }),
+				&hostedBox{V: a.Hosted},
+				&fxTable{V: a.FX},
+			}
+		}),
+	)
+}
+
+// boxUI is a folded group of fields, and what more follows them. A stub
+// carries the full box's open="false" (the default view opens none), so
+// go-app has no attribute to rewrite when the body arrives and a box the
+// user opened meanwhile stays open.
+func boxUI(b *page.BoxView, more ...func() []app.UI) app.UI {
+	d := app.Details().Class("rs-overrides").ID(b.ID).Open(b.Open)
+	if b.Stub {
+		return d.Body(app.Summary().Text(b.Title))
+	}
+	body := []app.UI{app.Summary().Text(b.Title)}
+	if b.Note != "" {
+		body = append(body, app.P().Class("rs-sub").Text(b.Note))
+	}
+	body = append(body, app.Div().Class("rs-fields").Body(fieldsUI(b.Fields)...))
+	for _, m := range more {
+		body = append(body, m()...)
+	}
+	return d.Body(body...)
+}
+
+// fieldBox is one text box or tick box.
+type fieldBox struct {
+	app.Compo
+	V page.FieldView
+}
+
+func (b *fieldBox) Render() app.UI {
+	v := &b.V
+	id := fieldID(v.F)
+	msg := app.If(v.Err != "", func() app.UI { return app.P().Class("rs-error").ID(id + "-error").Text(v.Err) })
+	if v.Kind == page.KindCheck {
+		return app.Div().Class("rs-field rs-check").Body(
+			app.Label().For(id).Body(
+				app.Input().Type("checkbox").ID(id).Attr("data-f", strconv.Itoa(int(v.F))).
+					Checked(v.Value == "1").OnChange(b.onChange),
+				app.Text(" "+v.Label),
+			),
+			msg,
+		)
+	}
+	in := app.Input().Type("text").ID(id).Attr("data-f", strconv.Itoa(int(v.F))).
+		Value(v.Value).Attr("aria-invalid", v.Err != "").OnChange(b.onChange)
+	if v.Mode != "" {
+		in = in.Attr("inputmode", v.Mode)
+	}
+	if v.Code {
+		in = in.Attr("spellcheck", "false")
+	}
+	if v.Placeholder != "" {
+		in = in.Placeholder(v.Placeholder)
+	}
+	cls := "rs-field"
+	if v.Wide {
+		cls += " rs-field-wide"
+	}
+	return app.Div().Class(cls).Body(
+		app.Label().For(id).Text(v.Label),
+		in,
+		app.If(v.Where != "", func() app.UI { return app.Div().Class("rs-where rs-src").Text(v.Where) }),
+		msg,
+	)
+}
+
+func (b *fieldBox) onChange(ctx app.Context, e app.Event) {
+	src := ctx.JSSrc()
+	v := src.Get("value").String()
+	if b.V.Kind == page.KindCheck {
+		v = "0"
+		if src.Get("checked").Bool() {
+			v = "1"
+		}
+	}
+	ctx.NewActionWithValue(actionField, fieldChange{F: b.V.F, V: v})
+}
+
+// hostedBox is the hosted APIs' price fields and their table against the
+// serving plan.
+type hostedBox struct {
+	app.Compo
+	V page.HostedView
+}
+
+func (h *hostedBox) Render() app.UI {
+	v := &h.V
+	return app.Div().ID("rs-hosted").Body(
+		app.P().Class("rs-sub").Text(v.Note),
+		app.Div().Class("rs-fields").Body(fieldsUI(v.Fields)...),
+		app.If(len(v.Rows) > 0, func() app.UI {
+			heads := make([]app.UI, len(v.Heads))
+			for i, t := range v.Heads {
+				th := app.Th().Text(t)
+				if i > 0 && i < len(v.Heads)-1 {
+					th = th.Class("num")
+				}
+				heads[i] = th
+			}
+			return app.Div().Class("rs-scroll").Body(app.Table().ID("rs-hosted-table").Body(
+				app.Caption().Text(v.Title),
+				app.THead().Body(app.Tr().Body(heads...)),
+				app.TBody().Body(app.Range(v.Rows).Slice(func(i int) app.UI {
+					r := v.Rows[i]
+					return app.Tr().Body(
+						app.Td().Body(app.Text(r.API), app.Div().Class("rs-where").Text(r.Why)),
+						app.Td().Class("num").Text(r.Prices), app.Td().Class("num").Text(r.Monthly),
+						app.Td().Class("num").Text(r.Self), app.Td().Class("num").Text(r.BreakEven),
+						app.Td().Class("rs-asof rs-src").Text(r.Source),
+					)
+				})),
+			))
+		}),
+	)
+}
+
+// fxTable is the dated exchange rates, with their sources.
+type fxTable struct {
+	app.Compo
+	V page.FXView
+}
+
+func (x *fxTable) Render() app.UI {
+	v := &x.V
+	if len(v.Rows) == 0 {
+		return app.Text("")
+	}
+	return app.Div().Class("rs-scroll").Body(app.Table().ID("rs-fx").Body(
+		app.Caption().Text(v.Title),
+		app.THead().Body(app.Tr().Body(app.Th().Text(v.Heads[0]), app.Th().Class("num").Text(v.Heads[1]), app.Th().Text(v.Heads[2]))),
+		app.TBody().Body(app.Range(v.Rows).Slice(func(i int) app.UI {
+			r := v.Rows[i]
+			return app.Tr().Body(app.Td().Text(r.Currency), app.Td().Class("num").Text(r.PerUSD),
+				app.Td().Class("rs-asof").Body(app.Text(r.AsOf), app.Div().Class("rs-where rs-src").Text(r.Source)))
+		})),
+	))
+}

@@ -1,0 +1,514 @@
+package page
+
+import (
+	"rightsize/catalog"
+	"rightsize/estimator"
+	planner "rightsize/estimator/plan"
+)
+
+// The inputs form as values: which fields show, in which order, with
+// which label, choices, placeholder, source line and message. The go-app
+// component renders each field as a leaf from its FieldView, so an input
+// re-renders only the fields whose values changed.
+
+// FieldKind is how a field is entered.
+type FieldKind uint8
+
+const (
+	KindText FieldKind = iota
+	KindSelect
+	KindCheck
+)
+
+// Option is one choice of a select: the value the state holds and its label.
+type Option struct{ Value, Label string }
+
+// FieldView is one form field, formatted.
+type FieldView struct {
+	F     Field
+	Kind  FieldKind
+	Label string
+	Value string // the state's text; "1" for a ticked box
+	// Mode is a text field's keyboard hint (inputmode), "" for none.
+	Mode        string
+	Placeholder string
+	// Where is the line under the field saying what its default is and
+	// where that comes from ("" for none).
+	Where string
+	Err   string // the field's problem in the page's language, "" when none
+	Opts  []Option
+	// Code marks machine text (a list of numbers, a calibration line):
+	// no spell check; Wide gives it the form's whole width.
+	Code, Wide bool
+}
+
+// BoxView is a folded group of fields: its element id, title, note, and
+// whether it opens. Stub is the first screen's stand-in: the title only,
+// the body rendered from the first step after the page is live.
+type BoxView struct {
+	ID, Title, Note string
+	Open, Stub      bool
+	Fields          []FieldView
+}
+
+// FormView is the whole form.
+type FormView struct {
+	Label       string    // the form's accessible name
+	Language    FieldView // the language select in the page's header
+	Fields      []FieldView
+	Overrides   BoxView
+	Filters     BoxView
+	Assumptions AssumptionsView
+	// Fleet is the "Daily load" box's fields, for inference (nil: hidden).
+	Fleet []FieldView
+	Bench BenchView
+}
+
+// BenchView is the "Your benchmark" box: the calibration line's field and
+// what became of it (Shown false: the box is hidden).
+type BenchView struct {
+	Shown    bool
+	Field    FieldView
+	Status   string
+	StatusOK bool
+}
+
+// AssumptionsView is the box of editable efficiencies and planner
+// assumptions, the hosted APIs set against the plan and the dated
+// exchange rates.
+type AssumptionsView struct {
+	BoxView
+	PlanNote string
+	Plan     []FieldView
+	SpotNow  string // the checkpoint interval the pick plans, "" when none
+	Hosted   HostedView
+	FX       FXView
+}
+
+// HostedView is the hosted APIs' fields and their table against the plan.
+type HostedView struct {
+	Note   string
+	Fields []FieldView
+	Title  string
+	Heads  [6]string
+	Rows   []HostedRow
+}
+
+// HostedRow is one hosted API against the serving plan.
+type HostedRow struct{ API, Why, Prices, Monthly, Self, BreakEven, Source string }
+
+// FXView is the exchange-rate table.
+type FXView struct {
+	Title string
+	Heads [3]string
+	Rows  []FXRow
+}
+
+// FXRow is one currency's rate, its date and its source.
+type FXRow struct{ Currency, PerUSD, AsOf, Source string }
+
+// LangOptions are the page's languages.
+func LangOptions() []Option {
+	o := make([]Option, len(Languages))
+	for i, l := range Languages {
+		o[i] = Option{l.Code, l.Name}
+	}
+	return o
+}
+
+func enumOptions[T interface{ String() string }](vals []T) []Option {
+	o := make([]Option, len(vals))
+	for i, v := range vals {
+		o[i] = Option{v.String(), v.String()}
+	}
+	return o
+}
+
+// labelled gives enum values their translated labels, in order.
+func labelled[T interface{ String() string }](l Locale, vals []T, labels ...MsgKey) []Option {
+	o := enumOptions(vals)
+	for i := range o {
+		if i < len(labels) {
+			o[i].Label = l.T(labels[i])
+		}
+	}
+	return o
+}
+
+// FieldOptions are the choices of a select field, which the form and the
+// job line's editor both offer; nil for a field entered as text.
+func (in *ViewIn) FieldOptions(f Field) []Option {
+	l := Locale{Lang: in.lang(), Units: in.Job.Units}
+	cat := in.Prices.Cat
+	if cat == nil {
+		cat = &catalog.Catalog{}
+	}
+	switch f {
+	case FieldModel:
+		models := make([]Option, len(cat.Models), len(cat.Models)+1)
+		for i, m := range cat.Models {
+			models[i] = Option{m.ID, m.Name}
+		}
+		if in.HasCustom {
+			models = append(models, Option{CustomModelID, l.T(MsgYourModel) + ": " + in.CustomName})
+		}
+		return models
+	case FieldTask:
+		return labelled(l, estimator.Tasks, MsgTaskInference, MsgTaskTrain, MsgTaskFinetune, MsgTaskLoRA, MsgTaskQLoRA)
+	case FieldGPU:
+		gpus := make([]Option, len(cat.GPUs))
+		for i, g := range cat.GPUs {
+			gpus[i] = Option{g.ID, g.Name + " · " + l.Bytes(g.Memory)}
+		}
+		return gpus
+	case FieldEngine:
+		engines := make([]Option, len(estimator.Engines))
+		for i, e := range estimator.Engines {
+			engines[i] = Option{e.String(), EngineLabels[e]}
+		}
+		return engines
+	case FieldLang:
+		return LangOptions()
+	case FieldPrecision, FieldKV:
+		return enumOptions(estimator.DTypes)
+	case FieldKernel:
+		return enumOptions(estimator.Kernels)
+	case FieldOptimizer:
+		return enumOptions(estimator.Optimizers)
+	case FieldQuant:
+		return quantOptions(l)
+	case FieldLoRATargets:
+		return labelled(l, []estimator.LoRATargets{estimator.LoRAAttention, estimator.LoRAAllLinear}, MsgTargetsAttn, MsgTargetsAll)
+	case FieldZeRO:
+		return []Option{{"0", "0"}, {"1", "1"}, {"2", "2"}, {"3", "3"}}
+	case FieldOffload:
+		return labelled(l, estimator.Offloads, MsgOffNone, MsgOffOptimizer, MsgOffAll)
+	case FieldUnits:
+		return []Option{{UnitGiB.String(), l.T(MsgUnitsGiB)}, {UnitGB.String(), l.T(MsgUnitsGB)}}
+	case FieldPricing:
+		pricing := make([]Option, len(planner.Pricings))
+		for i, p := range planner.Pricings {
+			pricing[i] = Option{p.String(), l.T(PricingKeys[p])}
+		}
+		return pricing
+	case FieldCurrency:
+		var currencies []Option
+		for _, cur := range cat.Currencies() {
+			currencies = append(currencies, Option{cur, cur})
+		}
+		return currencies
+	case FieldProviderKind:
+		kinds := []Option{{"", l.T(MsgKindsDefault)}, {catalog.AnyKind, l.T(MsgKindsAny)}}
+		for _, k := range KindMsgs {
+			kinds = append(kinds, Option{k.Kind, l.T(k.Msg)})
+		}
+		return kinds
+	case FieldProvider:
+		providers := []Option{{"", l.T(MsgAny)}}
+		for _, p := range cat.Providers {
+			providers = append(providers, Option{p.ID, in.Prices.ProviderName(p.ID)})
+		}
+		return providers
+	}
+	return nil
+}
+
+// quantOptions are the weight storage formats; the names are the tools' own.
+func quantOptions(l Locale) []Option {
+	labels := map[estimator.Quant]string{
+		estimator.QuantGroup128: "INT4, group 128 (GPTQ / AWQ)", estimator.QuantNF4: "NF4 (bitsandbytes)",
+		estimator.QuantQ4_0: "GGUF Q4_0", estimator.QuantQ4KM: "GGUF Q4_K_M", estimator.QuantQ5KM: "GGUF Q5_K_M",
+		estimator.QuantQ6K: "GGUF Q6_K", estimator.QuantQ8_0: "GGUF Q8_0",
+	}
+	o := make([]Option, len(estimator.Quants))
+	for i, q := range estimator.Quants {
+		o[i] = Option{q.String(), labels[q]}
+		if q == estimator.QuantAuto {
+			o[i].Label = l.T(MsgQuantAuto)
+		}
+	}
+	return o
+}
+
+// FieldMode is the keyboard hint of a text field (inputmode).
+func FieldMode(f Field) string {
+	switch f {
+	case FieldTrainTokens, FieldDataset, FieldCountry, FieldRegion, FieldHost:
+		return "text"
+	case FieldEpochs, FieldOwnPrice, FieldKWh, FieldOwnYears, FieldRPS, FieldTTFT, FieldTPOT, FieldMemUtil, FieldBudget, FieldDeadline, FieldMinRAM,
+		FieldEngineVersion, FieldMFU, FieldInfMFU, FieldBWUtil, FieldAPIIn, FieldAPIOut:
+		return "decimal"
+	}
+	return "numeric"
+}
+
+// formField is field f as a select (when it has choices) or a text box,
+// or with ok false when the state hides it.
+func (b *viewBuilder) formField(f Field, label MsgKey, kind FieldKind) (FieldView, bool) {
+	in := &b.in
+	if !in.State.Shown(f) {
+		return FieldView{}, false
+	}
+	v := FieldView{F: f, Kind: kind, Label: b.t(label), Value: in.State[f]}
+	if !in.Errs[f].OK() {
+		v.Err = ErrText(b.l.Lang, in.Errs[f])
+	}
+	switch kind {
+	case KindSelect:
+		v.Opts = in.FieldOptions(f)
+	case KindText:
+		v.Mode = FieldMode(f)
+	}
+	return v, true
+}
+
+// fields appends the shown ones of fs to out.
+func (b *viewBuilder) fields(out []FieldView, fs ...fieldSpec) []FieldView {
+	for _, s := range fs {
+		if v, ok := b.formField(s.f, s.label, s.kind); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+type fieldSpec struct {
+	f     Field
+	label MsgKey
+	kind  FieldKind
+}
+
+func textF(f Field, label MsgKey) fieldSpec   { return fieldSpec{f, label, KindText} }
+func selectF(f Field, label MsgKey) fieldSpec { return fieldSpec{f, label, KindSelect} }
+func checkF(f Field, label MsgKey) fieldSpec  { return fieldSpec{f, label, KindCheck} }
+
+// form builds the inputs form.
+func (b *viewBuilder) form() FormView {
+	in := &b.in
+	res := in.R.Res
+	specs := []fieldSpec{
+		selectF(FieldModel, MsgModel), selectF(FieldTask, MsgTask), selectF(FieldPrecision, MsgPrecision),
+		selectF(FieldQuant, MsgQuant), selectF(FieldKernel, MsgKernel),
+		textF(FieldBatch, MsgBatch), textF(FieldSeq, MsgSeq), selectF(FieldGPU, MsgGPU), textF(FieldGPUs, MsgGPUs),
+		textF(FieldTrainTokens, MsgTrainTokens), textF(FieldDataset, MsgDataset), textF(FieldEpochs, MsgEpochs),
+		textF(FieldOutput, MsgOutputTokens), textF(FieldRPS, MsgRPS), textF(FieldRequests, MsgRequests),
+		textF(FieldTTFT, MsgTTFTTarget), textF(FieldTPOT, MsgTPOTTarget), textF(FieldGlobalBatch, MsgGlobalBatch),
+		selectF(FieldOptimizer, MsgOptimizer), checkF(FieldCheckpointing, MsgCheckpointing), checkF(FieldSelective, MsgSelective),
+		textF(FieldLoRARank, MsgLoRARank), selectF(FieldLoRATargets, MsgLoRATargets), selectF(FieldZeRO, MsgZeRO),
+		selectF(FieldOffload, MsgOffload), selectF(FieldEngine, MsgEngine), selectF(FieldKV, MsgKV),
+		textF(FieldMemUtil, MsgMemUtil), textF(FieldMaxBatched, MsgMaxBatched), checkF(FieldEager, MsgEager), checkF(FieldFlash, MsgFlash),
+	}
+	// Text-only shows for a vision model, EP for a mixture of experts (or
+	// when a link set them).
+	if res.VisionParams > 0 || in.State[FieldTextOnly] == "1" {
+		specs = append(specs, checkF(FieldTextOnly, MsgTextOnly))
+	}
+	specs = append(specs, textF(FieldTP, MsgTP), textF(FieldPP, MsgPP), textF(FieldCP, MsgCP))
+	if res.Params != res.ActiveParams || in.State[FieldEP] != "1" {
+		specs = append(specs, textF(FieldEP, MsgEP))
+	}
+	specs = append(specs, textF(FieldDP, MsgDP), selectF(FieldUnits, MsgUnits))
+	v := FormView{Label: b.t(MsgInputs), Fields: b.fields(nil, specs...)}
+	v.Language, _ = b.formField(FieldLang, MsgLanguage, KindSelect)
+	v.Overrides = b.overrides()
+	v.Filters = b.filters()
+	v.Assumptions = b.assumptions()
+	v.Fleet = b.fleetInputs()
+	v.Bench = b.bench()
+	return v
+}
+
+// fleetInputs are the daily fleet's inputs: a load curve, a workload
+// preset and the owned-GPU prices.
+func (b *viewBuilder) fleetInputs() []FieldView {
+	curve, ok := b.formField(FieldCurve, MsgCurveField, KindText)
+	if !ok {
+		return nil
+	}
+	curve.Mode, curve.Code, curve.Wide = "decimal", true, true
+	curve.Placeholder = "2,1,1,1,1,2,4,8,12,14,15,16,16,15,15,14,13,12,11,10,8,6,4,3"
+	work, _ := b.formField(FieldWorkload, MsgWorkloadField, KindSelect)
+	work.Opts = []Option{{"", b.t(MsgWorkloadAsSet)}}
+	for _, p := range planner.Presets() {
+		work.Opts = append(work.Opts, Option{p.Name, PresetLabel(b.l.Lang, p.Name, p.Description)})
+	}
+	return b.fields([]FieldView{curve, work},
+		textF(FieldOwnPrice, MsgOwnPriceField), textF(FieldKWh, MsgKWhField), textF(FieldOwnYears, MsgOwnYearsField))
+}
+
+// bench is the "Your benchmark" box: the calibration `rightsize
+// calibrate` fitted, and whether it applies to the job's GPU and engine.
+func (b *viewBuilder) bench() BenchView {
+	f, ok := b.formField(FieldCalibration, MsgBenchPick, KindText)
+	if !ok {
+		return BenchView{}
+	}
+	f.Mode, f.Code, f.Placeholder = "", true, "h100-sxm,vllm,16,0.5,0.75"
+	v := BenchView{Shown: true, Field: f}
+	j, l := &b.in.Job, b.l
+	switch {
+	case j.CalBad:
+		v.Status = b.t(MsgBenchBad)
+	case j.CalApplied:
+		v.Status, v.StatusOK = Fill(b.t(MsgBenchApplied), j.Cal.GPU, j.Cal.Engine.String(),
+			l.Fixed(j.Cal.RequestSeconds*1000, 1)+" "+b.t(MsgMs), l.Fixed(j.Cal.InferenceMFU, 2), l.Fixed(j.Cal.BandwidthUtil, 2)), true
+	case j.Cal.GPU != "":
+		v.Status = Fill(b.t(MsgBenchMismatch), j.Cal.GPU, j.Cal.Engine.String())
+	}
+	return v
+}
+
+// overrides is the Overheads box: each overhead the estimator assumed, as
+// the placeholder of a field that replaces it. It opens when a link
+// carries an override, one is wrong or the user has typed one (so
+// clearing it does not fold the box mid-edit).
+func (b *viewBuilder) overrides() BoxView {
+	in := &b.in
+	box := BoxView{ID: "rs-overrides", Title: b.t(MsgOverrides), Note: b.t(MsgOverridesNote), Stub: in.FirstScreen}
+	if box.Stub {
+		return box
+	}
+	res := in.R.Res
+	size := func(f Field, label MsgKey, est estimator.Bytes) {
+		if v, ok := b.formField(f, label, KindText); ok {
+			v.Mode = ""
+			if in.R.OK {
+				v.Placeholder = b.l.Bytes(est)
+			}
+			box.Fields = append(box.Fields, v)
+		}
+	}
+	size(FieldUsable, MsgUsableOverride, res.Usable)
+	size(FieldCtx, MsgCUDAContext, res.PerGPU.CUDAContext)
+	size(FieldAlloc, MsgAllocator, res.PerGPU.AllocatorReserve)
+	size(FieldNCCL, MsgNCCL, res.PerGPU.NCCL)
+	size(FieldGraphs, MsgCUDAGraphs, res.PerGPU.CUDAGraphs)
+	box.Fields = b.fields(box.Fields, textF(FieldEngineVersion, MsgEngineVersion), textF(FieldHost, MsgHost))
+	box.Open = in.Typed
+	for _, f := range OverrideFields {
+		box.Open = box.Open || in.State[f] != "" || !in.Errs[f].OK()
+	}
+	return box
+}
+
+// filters is the planner's price model, currency and filters; the box
+// opens when one differs from the default or is wrong.
+func (b *viewBuilder) filters() BoxView {
+	in := &b.in
+	box := BoxView{ID: "rs-filters", Title: b.t(MsgFilters)}
+	box.Fields = b.fields(nil,
+		selectF(FieldPricing, MsgPricing), selectF(FieldCurrency, MsgCurrencyField), selectF(FieldProviderKind, MsgProviderKind),
+		selectF(FieldProvider, MsgProvider), textF(FieldCountry, MsgCountry), textF(FieldRegion, MsgRegionField),
+		textF(FieldBudget, MsgBudget), textF(FieldDeadline, MsgDeadline), textF(FieldMinVCPU, MsgMinVCPU),
+		textF(FieldMinRAM, MsgMinRAM), checkF(FieldUnknownNet, MsgUnknownNet), textF(FieldFreshness, MsgFreshnessField))
+	for _, f := range []Field{FieldPricing, FieldCurrency, FieldProviderKind, FieldProvider, FieldCountry, FieldRegion, FieldBudget, FieldDeadline, FieldMinVCPU, FieldMinRAM, FieldUnknownNet, FieldFreshness} {
+		box.Open = box.Open || in.State[f] != DefaultState[f] || !in.Errs[f].OK()
+	}
+	return box
+}
+
+// assumptions is the box of editable efficiencies (each with the
+// estimator's figure as placeholder), the planner's assumptions (each
+// with its default and that default's source), the hosted APIs and the
+// dated exchange rates.
+func (b *viewBuilder) assumptions() AssumptionsView {
+	in, l := &b.in, b.l
+	v := AssumptionsView{BoxView: BoxView{ID: "rs-assumptions", Title: b.t(MsgAssumptions), Note: b.t(MsgAssumptionsNote), Stub: in.FirstScreen}}
+	if v.Stub {
+		return v
+	}
+	v.Open = in.Typed
+	for _, f := range AssumptionFields {
+		v.Open = v.Open || in.State[f] != "" || !in.Errs[f].OK()
+	}
+	eff := AssumedEfficiency(in.Job, in.R.Perf)
+	for _, e := range []struct {
+		f     Field
+		label MsgKey
+		v     float64
+	}{{FieldMFU, MsgMFUField, eff.MFU}, {FieldInfMFU, MsgInfMFUField, eff.InferenceMFU}, {FieldBWUtil, MsgBWField, eff.BandwidthUtil}} {
+		if f, ok := b.formField(e.f, e.label, KindText); ok {
+			f.Placeholder = l.Fixed(e.v, 2)
+			v.Fields = append(v.Fields, f)
+		}
+	}
+	v.PlanNote = b.t(MsgPlanAssumptionsNote)
+	withDefault := func(f Field, label MsgKey, placeholder, source string) FieldView {
+		fv, _ := b.formField(f, label, KindText)
+		fv.Mode, fv.Placeholder = "", placeholder
+		fv.Where = b.t(MsgDefaultIs) + " " + placeholder + " · " + source
+		return fv
+	}
+	v.Plan = []FieldView{
+		withDefault(FieldSpotRate, MsgSpotRateField, l.Fixed(planner.DefaultSpotInterruptionsPerMonth, 2), b.t(MsgSrcSpot)),
+		withDefault(FieldCkptWrite, MsgCkptWriteField, "1000MiB", b.t(MsgSrcCkpt)),
+		withDefault(FieldRestart, MsgRestartField, l.Fixed(planner.DefaultRestartSeconds/60, 0)+"m", b.t(MsgSrcRestart)),
+	}
+	if x, ok := in.Plan.Best(in.Job.GPU.ID); ok && !in.Pending && x.CheckpointEvery > 0 {
+		v.SpotNow = b.t(MsgSpotNow) + " " + l.Fixed(x.SpotPerMonth, 3) + " · " + b.t(MsgYoungDaly) + " " + l.Duration(x.CheckpointEvery) +
+			" · " + in.Prices.ProviderName(x.Offer.Provider) + " " + x.Offer.InstanceType
+	}
+	v.Hosted = b.hosted(withDefault)
+	if in.Prices.Cat == nil {
+		return v
+	}
+	if rates := in.Prices.Cat.FXRates; len(rates) > 0 {
+		v.FX = FXView{Title: b.t(MsgFXTitle), Heads: [3]string{b.t(MsgCurrency), b.t(MsgPerUSD), b.t(MsgAsOfSource)}}
+		for _, r := range rates {
+			v.FX.Rows = append(v.FX.Rows, FXRow{Currency: r.Currency, PerUSD: l.Fixed(r.PerUSD, 4), AsOf: l.Date(r.AsOf), Source: SourceText(r.Source)})
+		}
+	}
+	return v
+}
+
+// hosted sets hosted APIs against the serving plan: the user's prices or
+// the catalog's dated list prices for the model, the API's month at the
+// target rate next to the cheapest self-hosted month, and the break-even
+// request rate, in the plan's currency.
+func (b *viewBuilder) hosted(withDefault func(f Field, label MsgKey, placeholder, source string) FieldView) HostedView {
+	in, l := &b.in, b.l
+	var apis []planner.HostedAPI
+	if in.Prices.Cat != nil {
+		apis = in.Prices.Cat.PlanHostedAPIs(in.Job.Model.ID)
+	}
+	src, price := b.t(MsgSrcAPINone), [2]string{"—", "—"}
+	if len(apis) > 0 {
+		a := apis[0]
+		src = a.Provider + " " + a.Model + " · " + l.Date(a.AsOf) + " · " + SourceText(a.Source)
+		price = [2]string{l.Money(a.InputUSDPerMillion, "USD"), l.Money(a.OutputUSDPerMillion, "USD")}
+	}
+	h := HostedView{Note: b.t(MsgHostedNote), Fields: []FieldView{
+		withDefault(FieldAPIIn, MsgAPIInField, price[0], src),
+		withDefault(FieldAPIOut, MsgAPIOutField, price[1], src),
+	}}
+	for i := range h.Fields {
+		h.Fields[i].Mode = "decimal"
+	}
+	if in.Pending || in.Plan.Kind != planner.Serving {
+		return h
+	}
+	usd := func(v float64) string { return l.Money(in.Plan.FromUSD(v), in.Plan.Currency) }
+	for _, x := range in.Plan.Hosted {
+		r := HostedRow{
+			API:    x.API.Provider + " " + x.API.Model,
+			Prices: usd(x.API.InputUSDPerMillion) + " / " + usd(x.API.OutputUSDPerMillion),
+			Source: b.t(MsgYourPrice), Monthly: usd(x.MonthlyCostUSD), Self: usd(x.SelfHostedUSD),
+			BreakEven: "—", Why: l.ReasonWith(x.Why, in.Prices.ProviderName),
+		}
+		if r.API == " " {
+			r.API = x.API.ID
+		}
+		if x.API.AsOf != "" {
+			r.Source = l.Date(x.API.AsOf) + " · " + SourceText(x.API.Source)
+		}
+		if x.BreakEvenRPS > 0 {
+			r.BreakEven = l.Rate(x.BreakEvenRPS) + " " + b.t(MsgPerSecond)
+		}
+		h.Rows = append(h.Rows, r)
+	}
+	if len(h.Rows) > 0 {
+		h.Title = b.t(MsgHostedTitle)
+		h.Heads = [6]string{b.t(MsgHostedAPI), b.t(MsgAPIPrices), b.t(MsgAPIMonthly), b.t(MsgSelfHosted), b.t(MsgBreakEven), b.t(MsgAsOfSource)}
+	}
+	return h
+}

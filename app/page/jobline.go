@@ -1,0 +1,116 @@
+package page
+
+import (
+	"strconv"
+	"strings"
+
+	"rightsize/estimator"
+)
+
+// The job line above the picks: "Planned for: Llama 3.1 8B · Inference ·
+// 100,000 requests × 2,048 tokens; memory and speed below on: 1 × NVIDIA
+// H100 SXM 80GB · Hugging Face transformers · Batch size 1". Each part
+// that is a field is editable in place with the form's choices, and a
+// part whose field has a problem shows the text as typed and the form's
+// message.
+
+// JobPart is one part of the job line: plain text (F is NFields), or a
+// field's value with what its editor needs.
+type JobPart struct {
+	F     Field
+	Text  string
+	Label string   // the field's name
+	Err   string   // the field's problem, "" when none
+	Raw   string   // the state's text, for a text editor
+	Mode  string   // a text editor's keyboard hint
+	Opts  []Option // a select editor's choices (nil: a text editor)
+}
+
+// Editable reports whether the part is a field.
+func (p *JobPart) Editable() bool { return p.F < NFields }
+
+// JobLineView is the job line's parts, in order.
+type JobLineView struct{ Parts []JobPart }
+
+// jobLine builds the job line.
+func (b *viewBuilder) jobLine() JobLineView {
+	in, l := &b.in, b.l
+	j := &in.Job
+	var v JobLineView
+	plain := func(s string) {
+		if s != "" {
+			v.Parts = append(v.Parts, JobPart{F: NFields, Text: s})
+		}
+	}
+	field := func(f Field, label MsgKey, text string) JobPart {
+		p := JobPart{F: f, Text: text, Label: b.t(label), Raw: in.State[f]}
+		if !in.Errs[f].OK() {
+			p.Err = ErrText(l.Lang, in.Errs[f])
+		}
+		if p.Err != "" || j.Model.ID == "" || text == "" {
+			p.Text = p.Raw // the parse did not reach it: the text as typed
+		}
+		switch f {
+		case FieldModel, FieldTask, FieldGPU, FieldEngine:
+			p.Opts = in.FieldOptions(f)
+		default:
+			p.Mode = FieldMode(f)
+		}
+		return p
+	}
+	// fill is msg with each "%s" replaced by the next part.
+	fill := func(msg string, parts ...JobPart) {
+		for _, p := range parts {
+			before, after, ok := strings.Cut(msg, "%s")
+			if !ok {
+				break
+			}
+			plain(before)
+			v.Parts = append(v.Parts, p)
+			msg = after
+		}
+		plain(msg)
+	}
+	count := func(x float64) string { return l.Count(int64(x)) }
+	plain(b.t(MsgJobFor) + ": ")
+	v.Parts = append(v.Parts, field(FieldModel, MsgModel, j.Model.Name))
+	plain(" · ")
+	v.Parts = append(v.Parts, field(FieldTask, MsgTask, b.t(TaskKeys[j.In.Task])))
+	plain(" · ")
+	switch {
+	case j.In.Task.Training() && j.Dataset > 0:
+		fill(b.t(MsgJobEpochs), field(FieldEpochs, MsgEpochs, l.Sig3(j.Epochs)), field(FieldDataset, MsgDataset, count(j.Dataset)))
+	case j.In.Task.Training():
+		fill(b.t(MsgJobTokens), field(FieldTrainTokens, MsgTrainTokens, count(j.Tokens)))
+	case j.RPS > 0:
+		// A load curve sets the rate and a workload preset the sizes:
+		// those parts are said, not edited here.
+		rps := JobPart{F: NFields, Text: l.Sig3(j.RPS)}
+		if !in.State.Shown(FieldCurve) || strings.TrimSpace(in.State[FieldCurve]) == "" {
+			rps = field(FieldRPS, MsgRPS, l.Sig3(j.RPS))
+		}
+		out := JobPart{F: NFields, Text: count(float64(j.Work.OutputTokens))}
+		if j.Mix == nil {
+			out = field(FieldOutput, MsgOutputTokens, count(float64(j.Work.OutputTokens)))
+		}
+		fill(b.t(MsgJobRate), rps, JobPart{F: NFields, Text: count(float64(j.Work.PromptTokens))}, out)
+	default:
+		fill(b.t(MsgJobRequests), field(FieldRequests, MsgRequests, count(j.Requests)), field(FieldSeq, MsgSeq, count(float64(j.In.Seq))))
+	}
+	// The GPUs, engine and batch are the setup the memory breakdown and
+	// the speed box describe, not the picks' (each pick sizes its own
+	// GPUs, engine and requests in flight): the line says so rather than
+	// read as the plan.
+	plain("; " + b.t(MsgJobSetupOn) + ": ")
+	v.Parts = append(v.Parts, field(FieldGPUs, MsgGPUs, l.Count(int64(j.In.GPUs))))
+	plain(" × ")
+	v.Parts = append(v.Parts, field(FieldGPU, MsgGPU, j.GPU.Name))
+	plain(PlanSuffix(PlanOf(j.In)))
+	if j.In.Task == estimator.Inference {
+		plain(" · ")
+		v.Parts = append(v.Parts, field(FieldEngine, MsgEngine, EngineLabels[j.In.Engine]))
+	}
+	plain(" · " + b.t(MsgBatch) + " ")
+	v.Parts = append(v.Parts, field(FieldBatch, MsgBatch, strconv.Itoa(j.In.Batch)))
+	return v
+}

@@ -1,0 +1,139 @@
+package page
+
+import (
+	"errors"
+
+	planner "rightsize/estimator/plan"
+	"rightsize/estimator/sim"
+)
+
+// ServeView is the serving section: the fleet the planner's cheapest plan
+// needs for the request rate under the targets, what set its size, its
+// latency chart, the daily fleet, and the selected GPU's fleet when that
+// is another GPU (Shown false: no serving plan).
+type ServeView struct {
+	Shown bool
+	Title string
+	Best  ServeFleet
+	Chart LoadChartView // Title "": no chart
+	Daily DailyFleetView
+	Here  ServeFleet // Name "": none
+}
+
+// ServeFleet is one fleet: what it is, its figures and what set its size.
+type ServeFleet struct {
+	Name  string
+	Facts []Fact
+	Binds string
+}
+
+// DailyFleetView is the daily fleet's answer (Shown false: none asked).
+type DailyFleetView struct {
+	Shown, OK bool
+	Title     string
+	Unsized   string // why there is none, when not OK
+	FleetText
+	FX          string
+	ChoiceHeads [2]string
+	Chart       FleetChartView
+	MixTitle    string
+	OwnTitle    string
+	OwnErr      string
+}
+
+// serve builds the serving section.
+func (b *viewBuilder) serve() ServeView {
+	in, l := &b.in, b.l
+	out := &in.Plan
+	if !in.R.OK || !out.Serve.OK {
+		return ServeView{}
+	}
+	v := ServeView{Shown: true, Title: b.t(MsgServeTitle)}
+	v.Best = b.serveFleet("rs-", b.t(MsgFleetOf), out.Serve)
+	if s := out.Load; s.OK {
+		x := out.Serve
+		what := l.Count(int64(x.Plan.TP*max(x.Plan.PP, 1))) + " × " + in.Prices.GPUName(x.Offer.GPU) + " · " + EngineLabels[x.Engine]
+		v.Chart = LoadChartOf(s, l, what)
+	}
+	v.Daily = b.dailyFleet()
+	if h := out.ServeHere; h.OK && h.Offer.GPU != out.Serve.Offer.GPU {
+		v.Here = b.serveFleet("rs-here-", b.t(MsgFleetHere), h)
+	}
+	return v
+}
+
+// serveFleet is fleet x under its title: its GPUs, engine, price model
+// and offer, its figures (ids prefixed by id) and what set its size.
+func (b *viewBuilder) serveFleet(id, title string, x ServeResult) ServeFleet {
+	in, l := &b.in, b.l
+	f := ServeFleet{
+		Name: title + ": " + l.Count(int64(x.GPUs)) + " × " + in.Prices.GPUName(x.Offer.GPU) + PlanSuffix(x.Plan) + " · " + EngineLabels[x.Engine] +
+			" · " + b.t(PricingKeys[x.Pricing]) + " · " + in.Prices.ProviderName(x.Offer.Provider) + " " + x.Offer.InstanceType + Instances(x.Instances),
+		Facts: []Fact{
+			{ID: id + "concurrency", Label: b.t(MsgConcurrency), Value: l.Sig3(x.Concurrency)},
+			{ID: id + "serve-ttft", Label: b.t(MsgTTFT) + " (p95)", Value: l.Duration(x.TTFTP95)},
+			{ID: id + "serve-tpot", Label: b.t(MsgTPOT), Value: l.Duration(x.TPOT)},
+			{ID: id + "replicas", Label: b.t(MsgReplicas), Value: l.Count(int64(x.Replicas))},
+			{ID: id + "fleet-gpus", Label: b.t(MsgFleetGPUs), Value: l.Count(int64(x.GPUs))},
+			{ID: id + "monthly", Label: Fill(b.t(MsgMonthly), b.t(PricingKeys[x.Pricing])), Value: l.Money(x.Monthly, in.Plan.Currency)},
+		},
+		Binds: b.binding(x),
+	}
+	return f
+}
+
+// binding says what set a fleet's replica count and what held requests
+// back in each engine copy, for a fleet the simulator sized.
+func (b *viewBuilder) binding(x ServeResult) string {
+	if !x.Sized {
+		return ""
+	}
+	rps := ShortRate(b.l, b.in.Job.RPS)
+	var s string
+	switch x.Binding {
+	case sim.BindTTFT:
+		s = Fill(b.t(MsgBindTTFT), rps)
+	case sim.BindTPOT:
+		s = Fill(b.t(MsgBindTPOT), rps)
+	case sim.BindThroughput:
+		s = Fill(b.t(MsgBindThroughput), rps)
+	default:
+		s = Fill(b.t(MsgBindNone), rps)
+	}
+	if x.Limit < 0 || int(x.Limit) >= len(limitKeys) {
+		return s
+	}
+	return Fill(b.t(MsgBindAnd), s, b.t(limitKeys[x.Limit]))
+}
+
+// limitKeys name what held requests back in an engine copy, by sim.Limit.
+var limitKeys = [...]MsgKey{sim.LimitNone: MsgLimitNone, sim.LimitSeqs: MsgLimitSeqs, sim.LimitKV: MsgLimitKV,
+	sim.LimitTokens: MsgLimitTokens, sim.LimitPolling: MsgLimitPolling}
+
+// dailyFleet is the daily fleet's answer, when a load curve asked for one.
+func (b *viewBuilder) dailyFleet() DailyFleetView {
+	in, l := &b.in, b.l
+	f := in.Plan.Fleet
+	if in.Job.Curve == nil {
+		return DailyFleetView{}
+	}
+	v := DailyFleetView{Shown: true, OK: f.OK, Title: b.t(MsgFleetTitle)}
+	if !f.OK {
+		v.Unsized = Fill(b.t(MsgFleetUnsized), l.ReasonWith(f.Reason, in.Prices.ProviderName))
+		return v
+	}
+	v.FleetText = FleetTextOf(f, l, Names{GPU: in.Prices.GPUName, Provider: in.Prices.ProviderName})
+	v.Chart = FleetChartOf(f, l)
+	if f.Currency != "USD" {
+		v.FX = FXLine(l, in.Prices.Cat, f.Currency)
+	}
+	v.ChoiceHeads = [2]string{b.t(MsgFleetChoice), b.t(MsgMonthlyShort)}
+	v.MixTitle, v.OwnTitle = b.t(MsgMixTitle), b.t(MsgOwnTitle)
+	if len(v.Own) == 0 && f.OwnErr != nil {
+		v.OwnErr = f.OwnErr.Error()
+		if errors.Is(f.OwnErr, planner.ErrNoWatts) {
+			v.OwnErr = Fill(b.t(MsgOwnNoWatts), in.Prices.GPUName(f.Row.Row.Offer.GPU))
+		}
+	}
+	return v
+}
