@@ -11,11 +11,13 @@ import (
 // The answer first: what to rent (cheapest, fastest, best value), why, and
 // the cost-vs-time chart of every offer that can run the job.
 
-// renderAnswer is the answer of view v under the job line: the picks,
+// answerUI is the answer of view v under the job line (edit: its part
+// open for editing; compared: the comparison's offers; embed: the embed
+// page, whose chart offers no "+ Compare"): the picks,
 // the chart and the plan's notes, or why there are none.
-func (c *Calculator) renderAnswer(view *page.View) app.UI {
+func answerUI(view *page.View, edit page.Field, compared []string, embed bool) app.UI {
 	v := &view.Answer
-	t := func(k page.MsgKey) string { return page.Tr(c.lang(), k) }
+	t := func(k page.MsgKey) string { return page.Tr(view.Lang, k) }
 	cls := "rs-answer"
 	if v.Kind == page.AnswerStale || v.Kind == page.AnswerStalePicks {
 		// A field is invalid: the last answer stays, greyed, so the page
@@ -23,10 +25,6 @@ func (c *Calculator) renderAnswer(view *page.View) app.UI {
 		// inputs while the user fixes it; the job line stays, so a part
 		// edited there keeps its box and its message until it reads.
 		cls += " rs-stale"
-	}
-	edit := page.NFields
-	if c.edit.open {
-		edit = c.edit.f
 	}
 	head := []app.UI{app.H2().Text(t(page.MsgAnswerTitle)), &jobLine{V: view.Job, Edit: edit}}
 	switch v.Kind {
@@ -48,7 +46,7 @@ func (c *Calculator) renderAnswer(view *page.View) app.UI {
 		note,
 		app.If(v.FX != "", func() app.UI { return app.P().Class("rs-sub").ID("rs-fx-line").Text(v.FX) }),
 		app.If(v.KindsNote, func() app.UI { return app.P().Class("rs-sub").ID("rs-kinds").Text(t(page.MsgKindsNote)) }),
-		&recommendation{Picks: v.Picks, Lang: c.lang(), CostLabel: v.CostLabel, TimeLabel: v.TimeLabel},
+		&recommendation{Picks: v.Picks, Lang: view.Lang, CostLabel: v.CostLabel, TimeLabel: v.TimeLabel},
 		app.If(v.Flagged != "", func() app.UI { return app.P().ID("rs-flagged").Class("rs-warn").Text(v.Flagged) }),
 		app.If(len(v.Notes) > 0, func() app.UI {
 			return app.Div().ID("rs-plan-notes").Class("rs-notes").Body(
@@ -56,7 +54,11 @@ func (c *Calculator) renderAnswer(view *page.View) app.UI {
 				app.Ul().Body(app.Range(v.Notes).Slice(func(i int) app.UI { return app.Li().Text(v.Notes[i]) })),
 			)
 		}),
-		c.paretoChart(v),
+		app.If(len(v.Chart.Points) > 0, func() app.UI {
+			ch := v.Chart
+			return &pareto{Points: ch.Points, Title: ch.Title, XLabel: ch.XLabel, YLabel: ch.YLabel, Hint: ch.Hint,
+				Lang: view.Lang, Compared: compared, NoCompare: embed}
+		}),
 	)...)
 }
 
@@ -120,16 +122,6 @@ const (
 	chartLeft, chartBot  = page.ChartLeft, page.ChartBot
 	chartTop, chartRight = page.ChartTop, page.ChartRight
 )
-
-// paretoChart is the cost-vs-time chart of the view's answer.
-func (c *Calculator) paretoChart(v *page.AnswerView) app.UI {
-	if len(v.Chart.Points) == 0 {
-		return app.Text("")
-	}
-	ch := v.Chart
-	return &pareto{Points: ch.Points, Title: ch.Title, XLabel: ch.XLabel, YLabel: ch.YLabel, Hint: ch.Hint,
-		Lang: c.lang(), Compared: c.cmp.ids, NoCompare: c.embed}
-}
 
 type pareto struct {
 	app.Compo

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"html"
 	"math"
 	"os"
 	"slices"
@@ -163,7 +164,7 @@ func TestCalculatorDefault(t *testing.T) {
 	if c.d.R.Res.Params != 8030261248 {
 		t.Errorf("params = %d, want 8,030,261,248", c.d.R.Res.Params)
 	}
-	if got := c.loc().Bytes(c.d.R.Res.PerGPU.Weights); got != "14.96 GiB" {
+	if got := locOf(c).Bytes(c.d.R.Res.PerGPU.Weights); got != "14.96 GiB" {
 		t.Errorf("weights = %s, want 14.96 GiB", got)
 	}
 	if !c.d.R.Res.Fits {
@@ -176,7 +177,7 @@ func TestCalculatorDefault(t *testing.T) {
 	}
 	c.state = c.state.WithOpen(page.SecFit, true)
 	html := app.HTMLString(c.Render())
-	if want := `>Fits · headroom ` + c.loc().Bytes(c.d.R.Res.Headroom) + "<"; !strings.Contains(html, want) {
+	if want := `>Fits · headroom ` + locOf(c).Bytes(c.d.R.Res.Headroom) + "<"; !strings.Contains(html, want) {
 		t.Errorf("page lacks %q", want)
 	}
 	if len(c.d.R.Fit) < 30 {
@@ -236,14 +237,14 @@ func TestApplyPlan(t *testing.T) {
 	c.set(page.FieldGPU, "t4")
 	t4 := fitOf(t, c, "t4")
 	c.set(page.FieldGPU, "h100-sxm")
-	c.apply(applyPlan{GPU: "t4", Plan: t4.Plan})
+	c.onApply(contextOf(t), app.Action{Value: applyPlan{GPU: "t4", Plan: t4.Plan}})
 	if c.state[page.FieldGPU] != "t4" || c.state[page.FieldGPUs] != "2" || c.state[page.FieldPP] != "2" || c.state[page.FieldTP] != "1" {
 		t.Fatalf("after applying the T4 row: gpu %s gpus %s tp %s pp %s", c.state[page.FieldGPU], c.state[page.FieldGPUs], c.state[page.FieldTP], c.state[page.FieldPP])
 	}
 	if !c.d.R.OK || !c.d.R.Res.Fits {
 		t.Errorf("the applied plan does not fit: %v %v", c.d.Errs, c.d.General)
 	}
-	c.apply(applyPlan{GPU: "no-such-gpu", Plan: page.Plan{GPUs: 1, TP: 1, PP: 1}})
+	c.onApply(contextOf(t), app.Action{Value: applyPlan{GPU: "no-such-gpu", Plan: page.Plan{GPUs: 1, TP: 1, PP: 1}}})
 	if c.state[page.FieldGPU] != "t4" {
 		t.Error("an unknown GPU was applied")
 	}
@@ -274,7 +275,7 @@ func loadP4D(t *testing.T) (*Calculator, func() *page.OfferResult) {
 func TestOffersReserved(t *testing.T) {
 	c, find := loadP4D(t)
 	p4d := find()
-	l := c.loc()
+	l := locOf(c)
 	if got := l.Money(p4d.Offer.OnDemandPerHour, "USD"); got != "$21.96" {
 		t.Errorf("p4d.24xlarge on-demand %q, want $21.96", got)
 	}
@@ -319,7 +320,7 @@ func TestCalculatorBadInput(t *testing.T) {
 		if c.d.R.OK {
 			t.Errorf("%s=%q: a result is shown", page.FieldKeys[tc.f], tc.v)
 		}
-		if msg := page.ErrText(c.lang(), c.d.Errs[tc.field]); !strings.Contains(msg, tc.want) || c.d.Errs[tc.field].OK() {
+		if msg := page.ErrText(page.LangOf(&c.state), c.d.Errs[tc.field]); !strings.Contains(msg, tc.want) || c.d.Errs[tc.field].OK() {
 			t.Errorf("%s=%q: error next to %s = %q, want it to contain %q (all: %v, general %v)",
 				page.FieldKeys[tc.f], tc.v, page.FieldKeys[tc.field], msg, tc.want, c.d.Errs, c.d.General)
 		}
@@ -332,7 +333,7 @@ func TestCalculatorBadInput(t *testing.T) {
 	// English reason left out.
 	c.set(page.FieldLang, "ru")
 	c.set(page.FieldTP, "3")
-	if msg := page.ErrText(c.lang(), c.d.Errs[page.FieldTP]); msg != c.t(page.MsgIncompatible) && msg != c.t(page.MsgRange) {
+	if msg := page.ErrText(page.LangOf(&c.state), c.d.Errs[page.FieldTP]); msg != tr(c, page.MsgIncompatible) && msg != tr(c, page.MsgRange) {
 		t.Errorf("ru: tp=3 reads %q", msg)
 	}
 }
@@ -349,7 +350,7 @@ func TestCalculatorTasks(t *testing.T) {
 			continue
 		}
 		sum := 0
-		for _, p := range page.Parts(c.loc(), c.d.R.Res) {
+		for _, p := range page.Parts(locOf(c), c.d.R.Res) {
 			sum += p.Permille
 		}
 		if sum < 995 || sum > 1005 {
@@ -389,7 +390,7 @@ func TestTranslations(t *testing.T) {
 	}
 	c, _ := load(t)
 	c.set(page.FieldLang, "ru")
-	if got := c.t(page.MsgFits); got != "Помещается" {
+	if got := tr(c, page.MsgFits); got != "Помещается" {
 		t.Errorf("ru fits = %q", got)
 	}
 	html := app.HTMLString(c.Render())
@@ -397,7 +398,7 @@ func TestTranslations(t *testing.T) {
 		t.Error("the Russian page does not write 8 030 261 248 and 14,96 ГиБ")
 	}
 	c.set(page.FieldLang, "xx")
-	if got := c.t(page.MsgFits); got != "Fits" {
+	if got := tr(c, page.MsgFits); got != "Fits" {
 		t.Errorf("unknown language does not fall back to English: %q", got)
 	}
 }
@@ -557,11 +558,11 @@ func TestPriceSheet(t *testing.T) {
 	if o := find(); o.Offer.OnDemandPerHour != 4 {
 		t.Errorf("a refused sheet changed prices: %+v", *o)
 	}
-	if c.applySheet("huge.csv", strings.Repeat("x", maxSheetBytes+1)) || !strings.Contains(c.sheet.err, c.t(page.MsgFileTooBig)) {
+	if c.applySheet("huge.csv", strings.Repeat("x", maxSheetBytes+1)) || !strings.Contains(c.sheet.err, tr(c, page.MsgFileTooBig)) {
 		t.Errorf("an oversized sheet: %q", c.sheet.err)
 	}
-	c.clearSheet()
-	if o := find(); c.loc().Money(o.Offer.OnDemandPerHour, "USD") != "$21.96" || o.Own {
+	c.onSheet(contextOf(t), app.Action{Value: sheetFile{Clear: true}})
+	if o := find(); locOf(c).Money(o.Offer.OnDemandPerHour, "USD") != "$21.96" || o.Own {
 		t.Errorf("after clearing: %+v", *o)
 	}
 	if c.applySheet("empty.json", "[]") {
@@ -574,7 +575,7 @@ func TestPriceSheet(t *testing.T) {
 // against the estimate, and weights × 1.2 = 17.95 GiB.
 func TestRulesTable(t *testing.T) {
 	c, _ := load(t)
-	l := c.loc()
+	l := locOf(c)
 	if len(c.d.R.Rules) != 2 {
 		t.Fatalf("%d rules on the default page", len(c.d.R.Rules))
 	}
@@ -622,14 +623,14 @@ func TestCustomModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.applyConfig("config.json", string(cfg)) {
+	if !useConfig(t, c, "config.json", string(cfg)) {
 		t.Fatalf("config refused: %s", c.own.err)
 	}
 	// Qwen2.5-7B: 7,615,616,512 parameters (model card / safetensors total).
 	if !c.d.R.OK || c.d.R.Res.Params != 7615616512 || c.state[page.FieldModel] != page.CustomModelID {
 		t.Fatalf("custom model: result %v, params %d, model %q", c.d.R.OK, c.d.R.Res.Params, c.state[page.FieldModel])
 	}
-	if html := app.HTMLString(c.Render()); !strings.Contains(html, c.t(page.MsgYourModel)+": config.json") {
+	if html := app.HTMLString(c.Render()); !strings.Contains(html, tr(c, page.MsgYourModel)+": config.json") {
 		t.Error("the loaded config is not in the model list")
 	}
 	// The link carries the config: a fresh page opening it has the model.
@@ -642,7 +643,7 @@ func TestCustomModel(t *testing.T) {
 	if !d.d.R.OK || d.d.R.Res.Params != 7615616512 {
 		t.Errorf("a link with the config opened elsewhere: result %v, params %d (%v)", d.d.R.OK, d.d.R.Res.Params, d.d.Errs[page.FieldModel])
 	}
-	if c.applyConfig("broken.json", `{"model_type":"llama","hidden_size":4096}`) {
+	if useConfig(t, c, "broken.json", `{"model_type":"llama","hidden_size":4096}`) {
 		t.Fatal("a config without layers was accepted")
 	}
 	if !strings.Contains(c.own.err, "broken.json") || !strings.Contains(c.own.err, "num_hidden_layers") {
@@ -651,7 +652,7 @@ func TestCustomModel(t *testing.T) {
 	if c.d.R.Res.Params != 7615616512 {
 		t.Error("a refused config replaced the loaded one")
 	}
-	if c.applyConfig("big.json", strings.Repeat(" ", page.MaxConfigBytes+1)) || !strings.Contains(c.own.err, c.t(page.MsgConfigTooBig)) {
+	if useConfig(t, c, "big.json", strings.Repeat(" ", page.MaxConfigBytes+1)) || !strings.Contains(c.own.err, tr(c, page.MsgConfigTooBig)) {
 		t.Errorf("an oversized config: %q", c.own.err)
 	}
 }
@@ -666,7 +667,7 @@ func TestMaxSeqModelLimit(t *testing.T) {
 	if !c.d.R.SeqCapped || c.d.R.MaxSeq != 1024 {
 		t.Errorf("gpt2 on an H100: max seq %d, capped %v; want 1024, capped", c.d.R.MaxSeq, c.d.R.SeqCapped)
 	}
-	if !strings.Contains(app.HTMLString(c.Render()), c.t(page.MsgModelLimit)) {
+	if !strings.Contains(app.HTMLString(c.Render()), tr(c, page.MsgModelLimit)) {
 		t.Error("the model limit is not said")
 	}
 }
@@ -679,7 +680,7 @@ func TestUpdateBanner(t *testing.T) {
 		t.Fatal("update banner shown without an update")
 	}
 	c.start.updateReady = true
-	if !strings.Contains(app.HTMLString(c.Render()), c.t(page.MsgUpdateReady)) {
+	if !strings.Contains(app.HTMLString(c.Render()), tr(c, page.MsgUpdateReady)) {
 		t.Error("no update banner when an update is ready")
 	}
 }
@@ -753,16 +754,16 @@ func TestTablesAgreeWithPlan(t *testing.T) {
 	if cheap.Offer == nil {
 		t.Fatalf("no cheapest pick: %v", c.ps.out.Err)
 	}
-	l := c.loc()
+	l := locOf(c)
 	html := fitHTML(c)
 	row := rowOf(t, html, `data-gpu="`+cheap.Offer.GPU+`"`)
-	if !strings.Contains(row, l.Money(cheap.Cost, c.ps.out.Currency)) || !strings.Contains(row, c.t(page.MsgCheapest)) {
+	if !strings.Contains(row, l.Money(cheap.Cost, c.ps.out.Currency)) || !strings.Contains(row, tr(c, page.MsgCheapest)) {
 		t.Errorf("fit row of the cheapest pick's GPU lacks its cost %s and badge: %s", l.Money(cheap.Cost, c.ps.out.Currency), row)
 	}
 	if !strings.Contains(row, `data-gpus="`+strconv.Itoa(cheap.Plan.GPUs)+`"`) || !strings.Contains(row, `data-zero="`+strconv.Itoa(cheap.Plan.ZeRO)+`"`) {
 		t.Errorf("fit row does not carry the pick's plan %+v: %s", cheap.Plan, row)
 	}
-	if n := strings.Count(html, c.t(page.MsgCheapest)+" "); n != 1 {
+	if n := strings.Count(html, tr(c, page.MsgCheapest)+" "); n != 1 {
 		t.Errorf("%d rows marked cheapest", n)
 	}
 	// Sorted by cost, the cheapest pick's GPU is first.
@@ -773,7 +774,7 @@ func TestTablesAgreeWithPlan(t *testing.T) {
 		t.Errorf("sorted by cost, the first row is not %s", cheap.Offer.GPU)
 	}
 	// The offers table of the pick's GPU prices the pick's offer as the pick.
-	c.apply(applyPlan{GPU: cheap.Offer.GPU, Plan: cheap.Plan})
+	c.onApply(contextOf(t), app.Action{Value: applyPlan{GPU: cheap.Offer.GPU, Plan: cheap.Plan}})
 	c.open.allOffers = true
 	c.recompute()
 	x, ok := c.ps.out.ByOffer[cheap.Offer.ID]
@@ -872,7 +873,7 @@ func TestRecommendation(t *testing.T) {
 		t.Errorf("the cheapest reason in Russian: %q", ru)
 	}
 	// Applying a pick sets its GPU, count and split.
-	c.apply(applyPlan{GPU: cheap.Offer.GPU, Plan: cheap.Plan})
+	c.onApply(contextOf(t), app.Action{Value: applyPlan{GPU: cheap.Offer.GPU, Plan: cheap.Plan}})
 	if c.state[page.FieldGPU] != cheap.Offer.GPU || c.state[page.FieldGPUs] != strconv.Itoa(cheap.Plan.GPUs) {
 		t.Errorf("after applying the cheapest pick: %s × %s", c.state[page.FieldGPUs], c.state[page.FieldGPU])
 	}
@@ -929,8 +930,8 @@ func TestEmbed(t *testing.T) {
 	if strings.Contains(html, `id="rs-model"`) || !strings.Contains(html, `id="rs-recommendation"`) || !strings.Contains(html, `id="rs-open-full"`) {
 		t.Error("embed page: want results and the open link, no inputs")
 	}
-	if strings.Contains(c.fullLink(), "embed") || !strings.Contains(c.fullLink(), "m=qwen2.5-7b") {
-		t.Errorf("open-in-Rightsize link %q", c.fullLink())
+	if strings.Contains(fullLinkOf(c), "embed") || !strings.Contains(fullLinkOf(c), "m=qwen2.5-7b") {
+		t.Errorf("open-in-Rightsize link %q", fullLinkOf(c))
 	}
 }
 
@@ -1113,7 +1114,7 @@ func TestPlannerAssumptions(t *testing.T) {
 	if !ok || x.CheckpointEvery <= 0 || x.SpotPerMonth != 0.3 {
 		t.Fatalf("spot plan on H100: ok %v, checkpoint every %v s, %v reclaims/month", ok, x.CheckpointEvery, x.SpotPerMonth)
 	}
-	if html := app.HTMLString(formUI(&viewOf(c).Form)); !strings.Contains(html, `id="rs-checkpoint-interval"`) || !strings.Contains(html, c.loc().Duration(x.CheckpointEvery)) {
+	if html := app.HTMLString(formUI(&viewOf(c).Form)); !strings.Contains(html, `id="rs-checkpoint-interval"`) || !strings.Contains(html, locOf(c).Duration(x.CheckpointEvery)) {
 		t.Error("no Young/Daly checkpoint interval shown for a spot plan")
 	}
 	for f, bad := range map[page.Field]string{page.FieldSpotRate: "1.5", page.FieldCkptWrite: "fast", page.FieldRestart: "soon"} {
@@ -1136,7 +1137,7 @@ func TestPlannerAssumptions(t *testing.T) {
 	}
 	h := c.ps.out.Hosted[0]
 	html = app.HTMLString(formUI(&viewOf(c).Form))
-	if !strings.Contains(html, `id="rs-hosted-table"`) || !strings.Contains(html, c.loc().Money(h.MonthlyCostUSD, "USD")) || !strings.Contains(html, c.loc().Money(h.SelfHostedUSD, "USD")) {
+	if !strings.Contains(html, `id="rs-hosted-table"`) || !strings.Contains(html, locOf(c).Money(h.MonthlyCostUSD, "USD")) || !strings.Contains(html, locOf(c).Money(h.SelfHostedUSD, "USD")) {
 		t.Errorf("hosted table lacks the API's month %v or the self-hosted month %v", h.MonthlyCostUSD, h.SelfHostedUSD)
 	}
 }
@@ -1303,7 +1304,7 @@ func TestFitFromInPageCurrency(t *testing.T) {
 		usd[r.GPU] = r.From
 	}
 	c.set(page.FieldCurrency, "RUB")
-	l := c.loc()
+	l := locOf(c)
 	n := 0
 	for _, r := range viewOf(c).Fit.Rows {
 		f := fitOf(t, c, r.GPU).From
@@ -1311,7 +1312,7 @@ func TestFitFromInPageCurrency(t *testing.T) {
 			continue
 		}
 		n++
-		want := l.Money(f.PerGPUHour*rate.PerUSD, "RUB") + "/" + c.t(page.MsgGPUHour)
+		want := l.Money(f.PerGPUHour*rate.PerUSD, "RUB") + "/" + tr(c, page.MsgGPUHour)
 		if f.Currency != "USD" || r.From != want || r.From == usd[r.GPU] {
 			t.Errorf("%s: from %q in RUB (%q in USD), want %q", r.GPU, r.From, usd[r.GPU], want)
 		}
@@ -1336,7 +1337,7 @@ func TestCheckpointingFact(t *testing.T) {
 		t.Fatalf("70B QLoRA at 4 × 4096: ok %v, fits %v, checkpointed %v", c.d.R.OK, c.d.R.Res.Fits, c.d.R.HasCheckpointed)
 	}
 	html := app.HTMLString(c.Render())
-	want := c.loc().Bytes(c.d.R.Checkpointed.PerGPU.Total()) + " · ✗ " + c.t(page.MsgDoesNotFit)
+	want := locOf(c).Bytes(c.d.R.Checkpointed.PerGPU.Total()) + " · ✗ " + tr(c, page.MsgDoesNotFit)
 	if !strings.Contains(html, `id="rs-with-gc"`) || !strings.Contains(html, want) || !strings.Contains(html, "С пересчётом активаций") {
 		t.Errorf("the checkpointing line is missing or wrong: want %q", want)
 	}
@@ -1356,7 +1357,7 @@ func offersHTML(c *Calculator) string {
 
 func fitHTML(c *Calculator) string {
 	v := viewOf(c)
-	return app.HTMLString((&fitSection{V: v.Fit, Lang: v.Lang, Sort: c.state[page.FieldSort]}).Render())
+	return app.HTMLString((&fitSection{V: v.Fit, Lang: v.Lang}).Render())
 }
 
 // sheetUIOf and configUIOf render the page's price-sheet and own-model
@@ -1374,4 +1375,29 @@ func restOf(c *Calculator, sec page.Section) app.UI {
 	c.state = c.state.WithOpen(sec, true)
 	v := viewOf(c)
 	return c.restSections(v)[sec-page.SecRules]()
+}
+
+// fullLinkOf is the embed page's "Open in Rightsize" fragment.
+func fullLinkOf(c *Calculator) string {
+	doc := app.HTMLString(c.Render())
+	i := strings.Index(doc, `id="rs-open-full"`)
+	if i < 0 {
+		return ""
+	}
+	a := doc[strings.LastIndex(doc[:i], "<"):]
+	a = a[:strings.Index(a, ">")]
+	_, href, _ := strings.Cut(a, `href="#`)
+	href, _, _ = strings.Cut(href, `"`)
+	return html.UnescapeString(href)
+}
+
+// answerOf is the page's answer section.
+func answerOf(c *Calculator) app.UI { return answerUI(viewOf(c), c.edit.field(), c.cmp.ids, c.embed) }
+
+// useConfig hands the page a config.json as its own-model section does,
+// and reports whether the page took it.
+func useConfig(t *testing.T, c *Calculator, name, text string) bool {
+	t.Helper()
+	c.onConfig(contextOf(t), app.Action{Value: configFile{Name: name, Text: text}})
+	return c.own.err == ""
 }

@@ -105,7 +105,7 @@ func BenchmarkMountParts(b *testing.B) {
 		name string
 		ui   func() app.UI
 	}{
-		{"answer", func() app.UI { return c.renderAnswer(viewOf(c)) }}, {"inputs", func() app.UI { return formUI(&viewOf(c).Form) }}, {"result", func() app.UI { return c.resultSection(viewOf(c)) }},
+		{"answer", func() app.UI { return answerOf(c) }}, {"inputs", func() app.UI { return formUI(&viewOf(c).Form) }}, {"result", func() app.UI { return resultUI(viewOf(c), c.d.R.OK) }},
 		{"perf", func() app.UI { return &perfSection{V: viewOf(c).Perf, Lang: "en"} }},
 		{"rules", func() app.UI { return &rulesSection{V: viewOf(c).Rules, Lang: "en"} }},
 		{"fit", func() app.UI { return &fitSection{V: viewOf(c).Fit, Lang: "en"} }},

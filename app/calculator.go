@@ -57,7 +57,7 @@ type disclosure struct {
 // shareState is the result of "Copy link" (copied to the clipboard, or
 // the URL shown for copying by hand where the clipboard is refused), what
 // the last copy button put on the clipboard (0: nothing), and the newest
-// fragment write (syncURL).
+// fragment write (sync).
 type shareState struct {
 	copied bool
 	url    string
@@ -83,6 +83,14 @@ type compareList struct {
 type openPart struct {
 	f    page.Field
 	open bool
+}
+
+// field is the part open, page.NFields when none.
+func (p openPart) field() page.Field {
+	if !p.open {
+		return page.NFields
+	}
+	return p.f
 }
 
 // linkNotes are the parts of the opened link that do not decode, and the
@@ -147,12 +155,13 @@ func (c *Calculator) OnMount(ctx app.Context) {
 	ctx.Handle(actionConfig, c.onConfig)
 	ctx.Handle(actionCopy, c.onCopy)
 	ctx.Handle(actionPin, c.onPin)
+	ctx.Handle(actionFold, c.onFold)
+	ctx.Handle(actionStaticPart, c.onStaticPart)
 	c.ps.ctx, c.ps.hasCtx = ctx, true
 	c.replan()
 	custom, sheet := c.own.arch, c.sheet.rows
-	c.loadSavedConfig(ctx)
-	c.loadSavedSheet(ctx)
-	c.placeStatic()
+	c.loadSaved(ctx)
+	c.start.place(c.plainView(), c.ps.out.OK)
 	c.start.live = true
 	if c.embed {
 		watchHeight()
@@ -233,13 +242,11 @@ const restDelay = 50 * time.Millisecond
 // newer build; the page offers a reload instead of switching under the user.
 func (c *Calculator) OnAppUpdate(ctx app.Context) { c.start.updateReady = ctx.AppUpdateAvailable() }
 
-func (c *Calculator) onReload(ctx app.Context, e app.Event) { ctx.Reload() }
-
 // OnNav restores the state of a shared link from the URL fragment.
 func (c *Calculator) OnNav(ctx app.Context) {
 	c.share.seq.Add(1) // a pending write of the old state must not replace the link opened
 	changed := c.applyFragment(ctx.Page().URL().Fragment)
-	c.setDocumentLang()
+	setDocumentLang(page.LangOf(&c.state))
 	if c.embed && c.start.live {
 		watchHeight()
 	}
@@ -282,24 +289,6 @@ func (c *Calculator) applyFragment(frag string) bool {
 	return true
 }
 
-// onField handles every input: the element carries its field index in
-// data-f, so one method serves all of them and no closure goes stale.
-func (c *Calculator) onField(ctx app.Context, e app.Event) {
-	src := ctx.JSSrc()
-	f, err := strconv.Atoi(src.Get("dataset").Get("f").String())
-	if err != nil || f < 0 || f >= int(page.NFields) {
-		return
-	}
-	v := src.Get("value").String()
-	if src.Get("type").String() == "checkbox" {
-		v = "0"
-		if src.Get("checked").Bool() {
-			v = "1"
-		}
-	}
-	c.change(ctx, page.Field(f), v)
-}
-
 // onFieldAction is a change from a leaf component (selectBox).
 func (c *Calculator) onFieldAction(ctx app.Context, a app.Action) {
 	if ch, ok := a.Value.(fieldChange); ok && ch.F >= 0 && ch.F < page.NFields {
@@ -314,9 +303,9 @@ func (c *Calculator) change(ctx app.Context, f page.Field, v string) {
 		c.open.overrides = c.open.overrides || o == f
 	}
 	c.set(f, v)
-	c.syncURL(ctx)
+	c.share.sync(ctx, c.link().Encode(page.DefaultState))
 	if f == page.FieldLang {
-		c.setDocumentLang()
+		setDocumentLang(page.LangOf(&c.state))
 	}
 }
 
@@ -330,16 +319,13 @@ type applyPlan struct {
 	Plan page.Plan
 }
 
+// onApply sets the GPU, its count and the split in one step, so every
+// table agrees with the pick.
 func (c *Calculator) onApply(ctx app.Context, a app.Action) {
-	if p, ok := a.Value.(applyPlan); ok {
-		c.apply(p)
-		c.syncURL(ctx)
+	p, ok := a.Value.(applyPlan)
+	if !ok {
+		return
 	}
-}
-
-// apply sets the GPU, its count and the split in one step, so every table
-// agrees with the pick.
-func (c *Calculator) apply(p applyPlan) {
 	if _, ok := c.pr.Cat.GPU(p.GPU); !ok || p.Plan.GPUs < 1 {
 		return
 	}
@@ -350,6 +336,7 @@ func (c *Calculator) apply(p applyPlan) {
 	c.state[page.FieldZeRO] = strconv.Itoa(p.Plan.ZeRO)
 	c.open.allOffers = false
 	c.set(page.FieldGPU, p.GPU)
+	c.share.sync(ctx, c.link().Encode(page.DefaultState))
 }
 
 func (c *Calculator) onAllOffers(ctx app.Context, a app.Action) {
@@ -366,7 +353,7 @@ func (c *Calculator) onPin(ctx app.Context, a app.Action) {
 		c.pin = &p
 	}
 	c.recompute()
-	c.syncURL(ctx)
+	c.share.sync(ctx, c.link().Encode(page.DefaultState))
 }
 
 // set changes one field and recomputes.
@@ -391,29 +378,29 @@ func (c *Calculator) link() page.Link {
 	return l
 }
 
-// syncURL keeps the fragment in step with the state, without a history
+// sync keeps the fragment in step with the state, without a history
 // entry. In the browser it writes once input pauses for urlDelay:
 // rewriting the address bar (history.replaceState, the og:url meta) costs
 // the main thread a few milliseconds that an input change spends on its
-// tables instead. Copy link flushes it first.
-func (c *Calculator) syncURL(ctx app.Context) {
-	seq, frag := c.share.seq.Add(1), c.link().Encode(page.DefaultState)
+// tables instead. Copy link flushes it first (flush).
+func (s *shareState) sync(ctx app.Context, frag string) {
+	seq := s.seq.Add(1)
 	if !app.IsClient {
 		writeURL(ctx, frag)
 		return
 	}
 	ctx.Async(func() {
 		time.Sleep(urlDelay)
-		if seq == c.share.seq.Load() { // no newer change replaced it
+		if seq == s.seq.Load() { // no newer change replaced it
 			writeURL(ctx, frag)
 		}
 	})
 }
 
-// flushURL writes the fragment now, dropping a pending write.
-func (c *Calculator) flushURL(ctx app.Context) {
-	c.share.seq.Add(1)
-	writeURL(ctx, c.link().Encode(page.DefaultState))
+// flush writes the fragment now, dropping a pending write.
+func (s *shareState) flush(ctx app.Context, frag string) {
+	s.seq.Add(1)
+	writeURL(ctx, frag)
 }
 
 // urlDelay is how long the address bar waits for input to pause.
@@ -425,25 +412,6 @@ func writeURL(ctx app.Context, frag string) {
 	u.RawFragment = ""
 	ctx.Page().ReplaceURL(&u)
 }
-
-func (c *Calculator) setDocumentLang() {
-	if app.IsClient {
-		app.Window().Get("document").Get("documentElement").Set("lang", c.lang())
-	}
-}
-
-func (c *Calculator) lang() string {
-	for _, l := range page.Languages {
-		if l.Code == c.state[page.FieldLang] {
-			return l.Code
-		}
-	}
-	return "en"
-}
-
-func (c *Calculator) loc() page.Locale { return page.Locale{Lang: c.lang(), Units: c.d.Job.Units} }
-
-func (c *Calculator) t(k page.MsgKey) string { return page.Tr(c.lang(), k) }
 
 // recompute parses the state into a job and computes its results (and the
 // pin's, for the comparison).
@@ -459,7 +427,7 @@ func (c *Calculator) recompute() {
 		return
 	}
 	c.d = page.Derive(c.state, c.pin, c.pr, c.own.arch, c.own.name, c.open.allOffers)
-	c.dropStatic()
+	c.start.drop(c.plainView(), c.ps.out.OK)
 	c.replan()
 }
 
@@ -478,7 +446,7 @@ func (c *Calculator) replan() {
 	}
 	if !c.d.R.OK {
 		// Nothing to plan; the last plan stays for the greyed answer
-		// (renderAnswer) until a valid input replaces it.
+		// (answerUI) until a valid input replaces it.
 		c.ps.status = planReady
 		return
 	}
@@ -487,7 +455,7 @@ func (c *Calculator) replan() {
 		// browser event's callback, where a sleep would wait forever.
 		pr := c.pr
 		pr.Yield = nil
-		c.ps.set(page.RunPlan(c.d.Job, pr), c.planPin(pr))
+		c.ps.set(page.RunPlan(c.d.Job, pr), planPin(&c.d, c.pin != nil, pr))
 		return
 	}
 	if !c.ps.hasCtx {
@@ -496,7 +464,7 @@ func (c *Calculator) replan() {
 			c.ps.status = planPending
 			return
 		}
-		c.ps.set(page.RunPlan(c.d.Job, c.pr), c.planPin(c.pr))
+		c.ps.set(page.RunPlan(c.d.Job, c.pr), planPin(&c.d, c.pin != nil, c.pr))
 		return
 	}
 	seq, j, pr, ctx := c.ps.seq.Load(), c.d.Job, c.pr, c.ps.ctx
@@ -525,7 +493,7 @@ func (c *Calculator) replan() {
 		ctx.Dispatch(func(ctx app.Context) {
 			if seq == c.ps.seq.Load() {
 				c.ps.set(out, pinOut)
-				c.dropStatic()
+				c.start.drop(c.plainView(), c.ps.out.OK)
 				Mark("rightsize:planned")
 			}
 		})
@@ -600,14 +568,6 @@ func (p *planState) set(out, pin page.PlanOut) { p.out, p.pin, p.status = out, p
 // end-to-end tests).
 var planSync bool
 
-// planPin plans the pinned configuration at pr, when there is one.
-func (c *Calculator) planPin(pr page.Prices) page.PlanOut {
-	if c.pin == nil || !c.d.Pinned.OK {
-		return page.PlanOut{}
-	}
-	return page.RunPlan(c.d.PinJob, pr)
-}
-
 // planDelay is how long the planner waits after an input change: well
 // past one frame of go-app's engine (1/120 s) and the render of the rest
 // of the page, so the tables are on screen and the page answers input
@@ -615,3 +575,18 @@ func (c *Calculator) planPin(pr page.Prices) page.PlanOut {
 // whole catalog) holds the main thread; a change within the delay
 // replaces the pending plan instead of queuing another.
 const planDelay = 250 * time.Millisecond
+
+// setDocumentLang sets the document's language, for screen readers and fonts.
+func setDocumentLang(lang string) {
+	if app.IsClient {
+		app.Window().Get("document").Get("documentElement").Set("lang", lang)
+	}
+}
+
+// planPin plans the pinned configuration at pr, when there is one.
+func planPin(d *page.Derived, pinned bool, pr page.Prices) page.PlanOut {
+	if !pinned || !d.Pinned.OK {
+		return page.PlanOut{}
+	}
+	return page.RunPlan(d.PinJob, pr)
+}

@@ -30,9 +30,9 @@ func (c *Calculator) onCompare(ctx app.Context, a app.Action) {
 	if c.d.Job.Model.ID == "" {
 		c.recompute() // the default view's first screen computed nothing yet
 	} else {
-		c.dropStatic()
+		c.start.drop(c.plainView(), c.ps.out.OK)
 	}
-	c.syncURL(ctx)
+	c.share.sync(ctx, c.link().Encode(page.DefaultState))
 }
 
 // plansTable shows the comparison: one column per plan, its figures in

@@ -18,43 +18,21 @@ import (
 // configKey is the localStorage key of the loaded config.
 const configKey = "rightsize.config/v1"
 
-// applyConfig parses a config and, when it is valid, selects it as the model.
-func (c *Calculator) applyConfig(name, text string) bool {
-	c.own.err = ""
+// parse reads a config in language lang; it keeps the model when the
+// config is valid, and says why not otherwise.
+func (o *ownModel) parse(name, text, lang string) bool {
+	o.err = ""
 	if len(text) > page.MaxConfigBytes {
-		c.own.err = name + ": " + c.t(page.MsgConfigTooBig)
+		o.err = name + ": " + page.Tr(lang, page.MsgConfigTooBig)
 		return false
 	}
 	a, err := estimator.ParseConfig([]byte(text))
 	if err != nil {
-		c.own.err = name + ": " + c.t(page.MsgBadConfig) + ": " + strings.TrimPrefix(err.Error(), "estimator: ")
+		o.err = name + ": " + page.Tr(lang, page.MsgBadConfig) + ": " + strings.TrimPrefix(err.Error(), "estimator: ")
 		return false
 	}
-	c.own.arch, c.own.name, c.own.text = &a, name, text
-	c.set(page.FieldModel, page.CustomModelID)
+	o.arch, o.name, o.text = &a, name, text
 	return true
-}
-
-// loadSavedConfig restores the config kept from an earlier visit, without
-// changing the selected model (a config that came with the link wins).
-func (c *Calculator) loadSavedConfig(ctx app.Context) {
-	if c.own.arch != nil {
-		return
-	}
-	var s savedFile
-	if err := ctx.LocalStorage().Get(configKey, &s); err != nil || s.Text == "" {
-		return
-	}
-	a, err := estimator.ParseConfig([]byte(s.Text))
-	if err != nil {
-		// Kept: the page says why, the user loads a corrected file or
-		// removes it (a newer estimator may refuse what an older took).
-		c.sheet.load.configBad = true
-		c.own.err = c.t(page.MsgSavedKept) + " " + s.Name + ": " + c.t(page.MsgBadConfig) + ": " + strings.TrimPrefix(err.Error(), "estimator: ")
-		return
-	}
-	c.own.arch, c.own.name, c.own.text = &a, s.Name, s.Text
-	c.recompute()
 }
 
 // actionConfig carries the own-model section's config to the page: a
@@ -78,10 +56,11 @@ func (c *Calculator) onConfig(ctx app.Context, a app.Action) {
 		c.sheet.load.configBad, c.own.err = false, ""
 	case m.Err != "":
 		c.own.err = m.Err
-	case c.applyConfig(m.Name, m.Text):
+	case c.own.parse(m.Name, m.Text, page.LangOf(&c.state)):
+		c.set(page.FieldModel, page.CustomModelID)
 		c.sheet.load.configBad = false
 		c.sheet.load.configUnsaved = !keep(ctx, configKey, savedFile{m.Name, m.Text})
-		c.syncURL(ctx)
+		c.share.sync(ctx, c.link().Encode(page.DefaultState))
 	}
 }
 

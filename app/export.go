@@ -86,7 +86,7 @@ func (c *Calculator) onCopy(ctx app.Context, a app.Action) {
 	done := func(k page.MsgKey) func(app.Context) { return func(app.Context) { c.share.what = k } }
 	switch what {
 	case copyLink:
-		c.flushURL(ctx)
+		c.share.flush(ctx, c.link().Encode(page.DefaultState))
 		href := app.Window().Get("location").Get("href").String()
 		clip := app.Window().Get("navigator").Get("clipboard")
 		if !clip.Truthy() {

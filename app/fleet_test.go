@@ -15,7 +15,7 @@ import (
 // serving section, with the same best-mix bill as page.FleetTextOf.
 func TestFleetBox(t *testing.T) {
 	c, _ := load(t)
-	c.dropStatic()
+	c.start.drop(c.plainView(), c.ps.out.OK)
 	// The box's fields: page.TestFormFleet.
 	c.state = c.state.WithOpen(page.SecFleet, true)
 	if html := app.HTMLString(c.Render()); !strings.Contains(html, `id="rs-load-curve"`) || strings.Contains(html, `id="rs-own-price"`) {
@@ -31,11 +31,11 @@ func TestFleetBox(t *testing.T) {
 		t.Fatalf("no fleet: errs %v, fleet %+v", c.d.Errs, c.ps.out.Fleet.Reason)
 	}
 	html := app.HTMLString(c.Render())
-	want := page.FleetTextOf(c.ps.out.Fleet, c.loc(), page.Names{GPU: c.pr.GPUName, Provider: c.pr.ProviderName})
+	want := page.FleetTextOf(c.ps.out.Fleet, locOf(c), page.Names{GPU: c.pr.GPUName, Provider: c.pr.ProviderName})
 	if !strings.Contains(html, `id="rs-fleet-chart"`) || !strings.Contains(html, `class="rs-fc-need"`) {
 		t.Error("no fleet chart")
 	}
-	for _, s := range append([]string{want.Headline, c.t(page.MsgOwnTitle)}, want.Own...) {
+	for _, s := range append([]string{want.Headline, tr(c, page.MsgOwnTitle)}, want.Own...) {
 		if !strings.Contains(html, htmlText(s)) {
 			t.Errorf("page lacks %q", s)
 		}

@@ -34,7 +34,7 @@ func TestPicksSayHowFreshOnPage(t *testing.T) {
 	for _, frag := range []string{"", "t=lora&tok=100M", "m=mistral-7b-v0.3&rps=20&ttft=1000", "m=llama-3.1-70b&t=finetune&n=8&z=3&gc=1&tok=1B"} {
 		c, _ := load(t)
 		c.state = page.ParseFragment(frag, page.DefaultState)
-		c.dropStatic()
+		c.start.drop(c.plainView(), c.ps.out.OK)
 		withClock(c, today)
 		if !c.d.R.OK || len(c.ps.out.Picks) == 0 {
 			t.Fatalf("%q: no picks (%v)", frag, c.ps.out.Err)
@@ -59,28 +59,27 @@ func TestPicksSayHowFreshOnPage(t *testing.T) {
 				t.Errorf("%q: %s pick %s rests on a stale or far-below price while %s has a better one", frag, p.Kind, o.ID, o.GPU)
 			}
 			card := cards[i][:strings.Index(cards[i], "</article>")]
-			for _, want := range []string{page.Fill(c.t(page.MsgPriceAsOf), c.loc().Date(o.AsOf)), page.SourceText(o.Source), c.t(page.GradeKeys[catalog.GradeAge(o.PriceAgeDays)])} {
+			for _, want := range []string{page.Fill(tr(c, page.MsgPriceAsOf), locOf(c).Date(o.AsOf)), page.SourceText(o.Source), tr(c, page.GradeKeys[catalog.GradeAge(o.PriceAgeDays)])} {
 				if !strings.Contains(card, htmlText(want)) {
 					t.Errorf("%q: %s card lacks %q", frag, p.Kind, want)
 				}
 			}
-			verify := page.Fill(c.t(page.MsgVerifyPrice), o.AsOf[:7])
+			verify := page.Fill(tr(c, page.MsgVerifyPrice), o.AsOf[:7])
 			if want := p.Stale || o.AsOfEstimated; strings.Contains(card, htmlText(verify)) != want {
 				t.Errorf("%q: %s card (%s, %d days, estimated %v) says %q: %v", frag, p.Kind, o.AsOf, o.PriceAgeDays, o.AsOfEstimated, verify, !want)
 			}
-			if strings.Contains(card, htmlText(c.t(page.MsgFarBelow))) != o.FarBelowMedian {
+			if strings.Contains(card, htmlText(tr(c, page.MsgFarBelow))) != o.FarBelowMedian {
 				t.Errorf("%q: %s card's far-below label, want %v", frag, p.Kind, o.FarBelowMedian)
 			}
 		}
 		foot, ok := textByID(html, "rs-fresh")
-		f := countFresh(c.pr.Cat, today)
-		sum := 0
-		for _, n := range f.byGrade {
-			sum += n
+		var byGrade [catalog.AgeUndated + 1]int
+		for i := range c.pr.Cat.Offers {
+			byGrade[c.pr.Cat.Offers[i].PriceAgeGrade(today)]++
 		}
-		if !ok || sum != len(c.pr.Cat.Offers) || !strings.Contains(foot, strconv.Itoa(f.byGrade[catalog.AgeOld])+" ") ||
+		if !ok || !strings.Contains(foot, strconv.Itoa(byGrade[catalog.AgeOld])+" ") ||
 			!strings.Contains(foot, " "+strconv.Itoa(len(c.pr.Cat.Offers))+" ") {
-			t.Errorf("%q: footer %q for %+v", frag, foot, f)
+			t.Errorf("%q: footer %q for %v", frag, foot, byGrade)
 		}
 	}
 	// In Russian the warning is Russian.
@@ -101,7 +100,7 @@ func TestPicksSayHowFreshOnPage(t *testing.T) {
 	if !app.IsClient {
 		c, _ = load(t)
 		html = app.HTMLString(c.Render())
-		if _, ok := textByID(html, "rs-fresh"); ok || strings.Contains(html, htmlText(c.t(page.MsgAgeFresh))) || strings.Count(html, "rs-pick-price") != len(c.ps.out.Picks) {
+		if _, ok := textByID(html, "rs-fresh"); ok || strings.Contains(html, htmlText(tr(c, page.MsgAgeFresh))) || strings.Count(html, "rs-pick-price") != len(c.ps.out.Picks) {
 			t.Error("the page without a clock grades prices or lacks their dates")
 		}
 	}
@@ -157,18 +156,18 @@ func TestOffersSayHowFresh(t *testing.T) {
 			continue
 		}
 		row := rowOf(t, html, `data-offer="`+o.Offer.ID+`"`)
-		if !strings.Contains(row, htmlText(c.t(page.GradeKeys[o.Offer.PriceAgeGrade(today)]))) {
+		if !strings.Contains(row, htmlText(tr(c, page.GradeKeys[o.Offer.PriceAgeGrade(today)]))) {
 			t.Errorf("%s: no age grade", o.Offer.ID)
 		}
 		if o.Offer.AsOfEstimated {
 			estimated++
-			if !strings.Contains(row, htmlText(c.t(page.MsgEstimatedDate))) || !strings.Contains(row, htmlText(page.Fill(c.t(page.MsgVerifyPrice), o.Offer.AsOf[:7]))) {
+			if !strings.Contains(row, htmlText(tr(c, page.MsgEstimatedDate))) || !strings.Contains(row, htmlText(page.Fill(tr(c, page.MsgVerifyPrice), o.Offer.AsOf[:7]))) {
 				t.Errorf("%s: estimated date not said: %s", o.Offer.ID, row)
 			}
 		}
 		if k, ok := c.ps.out.ByOffer[o.Offer.ID]; ok && c.ps.out.Cands[k].Offer.FarBelowMedian {
 			far++
-			if !strings.Contains(row, htmlText(c.t(page.MsgFarBelow))) {
+			if !strings.Contains(row, htmlText(tr(c, page.MsgFarBelow))) {
 				t.Errorf("%s: far below the median, not said", o.Offer.ID)
 			}
 		}
@@ -184,7 +183,7 @@ func TestOffersSayHowFresh(t *testing.T) {
 // Markdown picks table each pick's date, source and "verify".
 func TestExportsSayHowFresh(t *testing.T) {
 	c, _ := load(t)
-	c.dropStatic()
+	c.start.drop(c.plainView(), c.ps.out.OK)
 	withClock(c, today)
 	var doc struct {
 		Offers []struct {
@@ -224,7 +223,7 @@ func TestExportsSayHowFresh(t *testing.T) {
 func TestAnswerSaysFXRate(t *testing.T) {
 	c, _ := load(t)
 	c.set(page.FieldCurrency, "RUB")
-	want := page.FXLine(c.loc(), c.pr.Cat, "RUB")
+	want := page.FXLine(locOf(c), c.pr.Cat, "RUB")
 	if got, ok := textByID(app.HTMLString(c.Render()), "rs-fx-line"); !ok || got != want || want == "" {
 		t.Errorf("rate line %q, want %q", got, want)
 	}

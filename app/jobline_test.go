@@ -18,7 +18,7 @@ func TestJobLineButtons(t *testing.T) {
 	c.state = page.ParseFragment("m=mistral-7b-v0.3&rps=20", page.DefaultState)
 	c.recompute()
 	v := viewOf(c)
-	doc := app.HTMLString(c.renderAnswer(v))
+	doc := app.HTMLString(answerUI(v, c.edit.field(), c.cmp.ids, c.embed))
 	n := 0
 	for _, p := range v.Job.Parts {
 		if !p.Editable() {
@@ -76,7 +76,7 @@ func TestJobLineEditor(t *testing.T) {
 	c2, _ := load(t)
 	c2.applyFragment("m=llama-3.1-8b&s=lots")
 	c2.ps.out = page.PlanOut{}
-	doc = app.HTMLString(c2.renderAnswer(viewOf(c2)))
+	doc = app.HTMLString(answerOf(c2))
 	if v, ok := textByID(doc, "rs-job-seq"); !ok || v != "lots" {
 		t.Errorf("bad sequence length shown as %q (%v) in %s", v, ok, doc)
 	}

@@ -17,14 +17,14 @@ func TestMonthlyBillSaysItsPricing(t *testing.T) {
 	for _, c := range []struct{ frag, pricing string }{{"m=mistral-7b-v0.3&rps=20&ttft=1000&pr=reserved-1y", "reserved-1y"}, {"m=mistral-7b-v0.3&rps=20&ttft=1000", "on-demand"}} {
 		calc, _ := load(t)
 		calc.state = page.ParseFragment(c.frag, page.DefaultState)
-		calc.dropStatic()
+		calc.start.drop(calc.plainView(), calc.ps.out.OK)
 		calc.recompute()
 		doc := app.HTMLString(calc.Render())
-		want := page.Fill(calc.t(page.MsgMonthly), calc.t(page.PricingKeys[calc.d.Job.Pricing]))
+		want := page.Fill(tr(calc, page.MsgMonthly), tr(calc, page.PricingKeys[calc.d.Job.Pricing]))
 		if !strings.Contains(doc, html.EscapeString(want)) || calc.d.Job.Pricing.String() != c.pricing {
 			t.Errorf("%s: no %q (pricing %v)", c.frag, want, calc.d.Job.Pricing)
 		}
-		if c.pricing != "on-demand" && strings.Contains(doc, html.EscapeString(page.Fill(calc.t(page.MsgMonthly), calc.t(page.PricingKeys[0])))) {
+		if c.pricing != "on-demand" && strings.Contains(doc, html.EscapeString(page.Fill(tr(calc, page.MsgMonthly), tr(calc, page.PricingKeys[0])))) {
 			t.Errorf("%s: the bill says on-demand", c.frag)
 		}
 	}

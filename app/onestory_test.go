@@ -81,12 +81,12 @@ func TestPageTellsOneStory(t *testing.T) {
 		t.Run(frag, func(t *testing.T) {
 			c, _ := load(t)
 			c.state = page.ParseFragment(frag, page.DefaultState)
-			c.dropStatic()
+			c.start.drop(c.plainView(), c.ps.out.OK)
 			c.recompute()
 			if !c.d.R.OK || !c.ps.out.OK {
 				t.Fatalf("no answer: %v %v %v", c.d.Errs, c.d.General, c.ps.out.Err)
 			}
-			l := c.loc()
+			l := locOf(c)
 			doc := app.HTMLString(c.Render())
 			v := c.d.R.Perf
 			// Cost at this speed, recomputed by hand on the offer and price of
@@ -196,7 +196,7 @@ func TestJobLine(t *testing.T) {
 	} {
 		c, _ := load(t)
 		c.state = page.ParseFragment(tc.frag, page.DefaultState)
-		c.dropStatic()
+		c.start.drop(c.plainView(), c.ps.out.OK)
 		c.recompute()
 		got, ok := innerTextByID(app.HTMLString(c.Render()), "rs-job-line", "p")
 		// The job, then the setup the figures below are for ("|" between).

@@ -10,6 +10,7 @@ import (
 
 	"rightsize/app/page"
 	"rightsize/catalog"
+	"rightsize/estimator"
 )
 
 // A user's own price sheet (negotiated or refreshed prices) in the format
@@ -66,46 +67,65 @@ type loadState struct {
 	configUnsaved bool
 }
 
-// applySheet parses a sheet and applies it over the built-in catalog. On
-// error the previous prices stay and the message is shown next to the
-// file picker.
+// applySheet parses a sheet and applies it over the built-in catalog at
+// once. On error the previous prices stay and the message is shown next
+// to the file picker.
 func (c *Calculator) applySheet(name, text string) bool {
-	c.sheet.err = ""
-	if len(text) > maxSheetBytes {
-		c.sheet.err = name + ": " + tooBig(c.lang(), maxSheetBytes)
+	if !c.sheet.fits(name, text, page.LangOf(&c.state)) {
 		return false
 	}
 	cat, changes, n, err := c.sheet.base.MergeOwnPrices([]byte(text), nil)
-	return c.useSheet(name, cat, changes, n, err)
+	own, ok := c.sheet.use(name, changes, n, err, page.LangOf(&c.state))
+	if ok {
+		c.pr = clockedPrices(cat, own, c.now)
+		c.recompute()
+	}
+	return ok
 }
 
-// useSheet shows a merged sheet's prices, or why it was refused.
-func (c *Calculator) useSheet(name string, cat *catalog.Catalog, changes []catalog.PriceChange, rows int, err error) bool {
-	if err != nil {
-		c.sheet.err = name + ": " + c.t(page.MsgBadSheet) + ": " + strings.TrimPrefix(err.Error(), "catalog: ")
+// fits reports whether a sheet is within the page's limit, and says so
+// when it is not.
+func (s *priceSheet) fits(name, text, lang string) bool {
+	s.err = ""
+	if len(text) > maxSheetBytes {
+		s.err = name + ": " + tooBig(lang, maxSheetBytes)
 		return false
 	}
-	own := map[string]bool{}
+	return true
+}
+
+// use records a merged sheet (its rows and the offers it prices), or why
+// it was refused, in language lang; ok reports which.
+func (s *priceSheet) use(name string, changes []catalog.PriceChange, rows int, err error, lang string) (own map[string]bool, ok bool) {
+	if err != nil {
+		s.err = name + ": " + page.Tr(lang, page.MsgBadSheet) + ": " + strings.TrimPrefix(err.Error(), "catalog: ")
+		return nil, false
+	}
+	own = map[string]bool{}
 	for _, ch := range changes {
 		own[ch.OfferID] = true
 	}
-	c.pr = page.NewPrices(cat, own)
-	c.pr.Today, c.pr.Yield = c.now, planYield()
-	c.sheet.name, c.sheet.rows = name, rows
-	c.sheet.load.sheetSavedBad = false
-	c.recompute()
-	return true
+	s.name, s.rows = name, rows
+	s.load.sheetSavedBad = false
+	return own, true
+}
+
+// clockedPrices is cat with the offers in own marked as the user's, on
+// the page's clock (now; the planner yields to the browser there).
+func clockedPrices(cat *catalog.Catalog, own map[string]bool, now time.Time) page.Prices {
+	pr := page.NewPrices(cat, own)
+	pr.Today, pr.Yield = now, planYield()
+	return pr
 }
 
 // loadSheet applies a sheet: at once when it is small or outside the
 // browser; in slices of sheetSlice otherwise, with the main thread free
 // in between and the progress shown. then runs on the UI goroutine with
-// the outcome. A newer load or clearSheet stops an older one.
+// the outcome. A newer load or a return to the built-in prices stops an
+// older one.
 func (c *Calculator) loadSheet(ctx app.Context, name, text string, then func(ctx app.Context, ok bool)) {
 	seq := c.sheet.load.seq.Add(1)
-	c.sheet.err = ""
-	if len(text) > maxSheetBytes {
-		c.sheet.err = name + ": " + tooBig(c.lang(), maxSheetBytes)
+	if !c.sheet.fits(name, text, page.LangOf(&c.state)) {
 		then(ctx, false)
 		return
 	}
@@ -137,34 +157,39 @@ func (c *Calculator) loadSheet(ctx app.Context, name, text string, then func(ctx
 				return
 			}
 			c.sheet.load.busy = ""
-			then(ctx, c.useSheet(name, cat, changes, n, err))
+			own, ok := c.sheet.use(name, changes, n, err, page.LangOf(&c.state))
+			if ok {
+				c.pr = clockedPrices(cat, own, c.now)
+				c.recompute()
+			}
+			then(ctx, ok)
 			Mark("rightsize:sheet-applied")
 		})
 	})
 }
 
-// clearSheet returns to the built-in prices.
-func (c *Calculator) clearSheet() {
-	c.sheet.load.seq.Add(1)
-	c.sheet.load.busy, c.sheet.load.sheetSavedBad = "", false
-	c.pr = page.NewPrices(c.sheet.base, nil)
-	c.pr.Today, c.pr.Yield = c.now, planYield()
-	c.sheet.name, c.sheet.rows, c.sheet.err = "", 0, ""
-	c.recompute()
-}
-
-// loadSavedSheet re-applies the sheet kept from an earlier visit. A saved
-// sheet that no longer applies (a newer catalog may refuse a row) is kept:
-// the page says what failed, and the user loads a corrected sheet or
-// drops it.
-func (c *Calculator) loadSavedSheet(ctx app.Context) {
+// loadSaved restores the files kept from an earlier visit: the config,
+// without changing the selected model (a config that came with the link
+// wins), then the price sheet. A saved file that no longer reads (a newer
+// estimator or catalog may refuse what an older took) is kept: the page
+// says what failed, and the user loads a corrected file or removes it.
+func (c *Calculator) loadSaved(ctx app.Context) {
 	var s savedFile
-	if err := ctx.LocalStorage().Get(pricesKey, &s); err != nil || s.Text == "" {
-		return
+	if c.own.arch == nil && ctx.LocalStorage().Get(configKey, &s) == nil && s.Text != "" {
+		if a, err := estimator.ParseConfig([]byte(s.Text)); err != nil {
+			c.sheet.load.configBad = true
+			c.own.err = tr(c, page.MsgSavedKept) + " " + s.Name + ": " + tr(c, page.MsgBadConfig) + ": " + strings.TrimPrefix(err.Error(), "estimator: ")
+		} else {
+			c.own.arch, c.own.name, c.own.text = &a, s.Name, s.Text
+			c.recompute()
+		}
 	}
-	c.loadSheet(ctx, s.Name, s.Text, func(ctx app.Context, ok bool) {
-		c.sheet.load.sheetSavedBad = !ok
-	})
+	s = savedFile{}
+	if ctx.LocalStorage().Get(pricesKey, &s) == nil && s.Text != "" {
+		c.loadSheet(ctx, s.Name, s.Text, func(ctx app.Context, ok bool) {
+			c.sheet.load.sheetSavedBad = !ok
+		})
+	}
 }
 
 // keep saves a file for the next visit and reports whether the browser's
@@ -231,8 +256,11 @@ func (c *Calculator) onSheet(ctx app.Context, a app.Action) {
 	case !ok:
 	case m.Clear:
 		ctx.LocalStorage().Del(pricesKey)
-		c.sheet.load.sheetUnsaved = false
-		c.clearSheet()
+		c.sheet.load.seq.Add(1) // stops a load under way
+		c.sheet.load.busy, c.sheet.load.sheetSavedBad, c.sheet.load.sheetUnsaved = "", false, false
+		c.sheet.name, c.sheet.rows, c.sheet.err = "", 0, ""
+		c.pr = clockedPrices(c.sheet.base, nil, c.now)
+		c.recompute()
 	case m.Err != "":
 		c.sheet.err = m.Err
 	default:

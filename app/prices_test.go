@@ -97,13 +97,13 @@ func TestSavedSheetKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, _ := load(t)
-	c.loadSavedSheet(ctx)
+	c.loadSaved(ctx)
 	var kept savedFile
 	if err := ctx.LocalStorage().Get(pricesKey, &kept); err != nil || kept != bad {
 		t.Fatalf("the saved sheet was not kept: %+v, %v", kept, err)
 	}
 	html := app.HTMLString(sheetUIOf(c))
-	for _, want := range []string{c.t(page.MsgSavedKept), "old.csv", `offer_id &#34;no-such-offer&#34; is not in the catalog`, `id="rs-prices-clear"`} {
+	for _, want := range []string{tr(c, page.MsgSavedKept), "old.csv", `offer_id &#34;no-such-offer&#34; is not in the catalog`, `id="rs-prices-clear"`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the prices box lacks %q:\n%s", want, html)
 		}
@@ -120,7 +120,7 @@ func TestSavedSheetKept(t *testing.T) {
 			t.Error("removing did not drop the saved sheet")
 		}
 	}
-	if strings.Contains(app.HTMLString(sheetUIOf(c)), c.t(page.MsgSavedKept)) {
+	if strings.Contains(app.HTMLString(sheetUIOf(c)), tr(c, page.MsgSavedKept)) {
 		t.Error("the failed-sheet message stays after removing it")
 	}
 }
@@ -133,13 +133,13 @@ func TestSavedConfigKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, _ := load(t)
-	c.loadSavedConfig(ctx)
+	c.loadSaved(ctx)
 	var kept savedFile
 	if err := ctx.LocalStorage().Get(configKey, &kept); err != nil || kept != bad {
 		t.Fatalf("the saved config was not kept: %+v, %v", kept, err)
 	}
 	html := app.HTMLString(configUIOf(c))
-	for _, want := range []string{c.t(page.MsgSavedKept), "broken.json", `id="rs-config-drop"`} {
+	for _, want := range []string{tr(c, page.MsgSavedKept), "broken.json", `id="rs-config-drop"`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the config box lacks %q:\n%s", want, html)
 		}

@@ -119,20 +119,19 @@ func ignoredInLink(frag string) []string {
 	return bad
 }
 
-// renderLinkNote names what the page ignored in the link it was opened
-// with, so a hand-edited link that half works does not pass for a whole one.
-func (c *Calculator) renderLinkNote() app.UI {
-	if len(c.notes.cmp) > 0 {
-		return app.Div().Body(c.linkNote(), app.P().Class("rs-error").ID("rs-cmp-ignored").Attr("role", "status").
-			Text(page.Fill(c.t(page.MsgCompareIgnored), strconv.Itoa(page.MaxCompare))+": "+strings.Join(c.notes.cmp, " · ")))
+// linkNoteUI names what the page ignored in the link it was opened with
+// (link: parts that do not decode; cmp: comparison values that do not
+// read), so a hand-edited link that half works does not pass for a
+// whole one.
+func linkNoteUI(lang string, link, cmp []string) app.UI {
+	var note app.UI = app.Text("")
+	if len(link) > 0 {
+		note = app.P().Class("rs-error").ID("rs-link-ignored").Attr("role", "status").
+			Text(page.Tr(lang, page.MsgLinkIgnored) + ": " + strings.Join(link, " · "))
 	}
-	return c.linkNote()
-}
-
-func (c *Calculator) linkNote() app.UI {
-	if len(c.notes.link) == 0 {
-		return app.Text("")
+	if len(cmp) == 0 {
+		return note
 	}
-	return app.P().Class("rs-error").ID("rs-link-ignored").Attr("role", "status").
-		Text(c.t(page.MsgLinkIgnored) + ": " + strings.Join(c.notes.link, " · "))
+	return app.Div().Body(note, app.P().Class("rs-error").ID("rs-cmp-ignored").Attr("role", "status").
+		Text(page.Fill(page.Tr(lang, page.MsgCompareIgnored), strconv.Itoa(page.MaxCompare))+": "+strings.Join(cmp, " · ")))
 }

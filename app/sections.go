@@ -110,9 +110,8 @@ func (s *rulesSection) Render() app.UI {
 // fitSection is every GPU with the job's verdict on it, and the sort.
 type fitSection struct {
 	app.Compo
-	V             page.FitView
-	Lang          string
-	Sort, SortErr string // the sort field's text and its problem
+	V    page.FitView
+	Lang string
 }
 
 func (s *fitSection) Render() app.UI {
@@ -124,7 +123,7 @@ func (s *fitSection) Render() app.UI {
 		app.H2().Text(t(page.MsgGPUFit)),
 		app.Div().Class("rs-fit-head").Body(
 			app.P().Class("rs-sub").Text(t(page.MsgPickGPU)),
-			&selectBox{F: int(page.FieldSort), Label: t(page.MsgSortBy), Cur: s.Sort, Err: s.SortErr,
+			&selectBox{F: int(page.FieldSort), Label: t(page.MsgSortBy), Cur: s.V.Sort, Err: s.V.SortErr,
 				Opts: []page.Option{{Value: page.SortVRAM.String(), Label: t(page.MsgSortVRAM)}, {Value: page.SortCost.String(), Label: t(page.MsgSortCost)}}},
 		),
 		&fitTable{Rows: s.V.Rows, Lang: s.Lang, CostHeader: s.V.CostHeader},

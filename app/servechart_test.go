@@ -31,7 +31,7 @@ func servePlan(t testing.TB, frag string) (*Calculator, planner.Request, planner
 	c := &Calculator{}
 	c.OnInit()
 	c.state = page.ParseFragment(frag, page.DefaultState)
-	c.dropStatic()
+	c.start.drop(c.plainView(), c.ps.out.OK)
 	c.recompute()
 	req := page.PlanRequest(c.d.Job)
 	req.FX = c.pr.Cat.PlanFX()
@@ -123,13 +123,13 @@ func TestServeChartRenders(t *testing.T) {
 		t.Run(frag, func(t *testing.T) {
 			c, _ := load(t)
 			c.state = page.ParseFragment(frag, page.DefaultState)
-			c.dropStatic()
+			c.start.drop(c.plainView(), c.ps.out.OK)
 			c.recompute()
 			if !c.ps.out.Load.OK {
 				t.Fatal("no chart")
 			}
 			doc := app.HTMLString(c.Render())
-			l := c.loc()
+			l := locOf(c)
 			s := c.ps.out.Load
 			v := page.LoadChartOf(s, l, "x")
 			for _, want := range []string{

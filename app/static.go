@@ -1,8 +1,6 @@
 package app
 
 import (
-	"strconv"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"rightsize/app/page"
@@ -55,18 +53,25 @@ func takeStaticPage() {
 	}
 }
 
-// keepsStatic reports whether the static copy of section s stands for
-// the live one now: the default view (no link state, no price sheet of
-// the user's, no pin, not embedded), and for the recommendation no plan
-// of the browser's own yet, for the others the first screen only.
-func (c *Calculator) keepsStatic(s staticSection) bool {
-	if c.start.static[s] == nil || c.state != page.DefaultState || c.sheet.rows != 0 || c.pin != nil || len(c.cmp.ids) > 0 || c.embed {
+// plainView reports whether the page shows the default view: no link
+// state, no price sheet of the user's, no pin, no comparison, not
+// embedded. Only there do the static copies stand in.
+func (c *Calculator) plainView() bool {
+	return c.state == page.DefaultState && c.sheet.rows == 0 && c.pin == nil && len(c.cmp.ids) == 0 && !c.embed
+}
+
+// keeps reports whether the static copy of section s stands for the live
+// one now: on the plain view (Calculator.plainView), for the
+// recommendation until the browser's first plan (planned), for the others
+// the first screen only.
+func (st *staging) keeps(s staticSection, plain, planned bool) bool {
+	if st.static[s] == nil || !plain {
 		return false
 	}
 	if s == staticAnswer {
-		return !c.ps.out.OK
+		return !planned
 	}
-	return !c.start.firstStepDone
+	return !st.firstStepDone
 }
 
 // firstScreen reports whether the default view's first screen is all the
@@ -79,37 +84,49 @@ func (c *Calculator) keepsStatic(s staticSection) bool {
 // compiled in OnInit) and those boxes' render code (about 130 KB in the
 // first render) were half of the 980 KB compiled between main and the
 // page answering input. Any input computes at once.
-func (c *Calculator) firstScreen() bool { return c.keepsStatic(staticResult) }
-
-// staticOr renders the slot for section s while its static copy stands
-// in (placeStatic moves the copy in), else the live section. The slot is
-// a div, the live section a section: go-app replaces one by the other
-// whole, the copy with it.
-func (c *Calculator) staticOr(s staticSection, render func() app.UI) app.UI {
-	if c.keepsStatic(s) {
-		slot := app.Div().ID(staticSlotIDs[s])
-		if s == staticAnswer {
-			slot = slot.OnClick(c.onStaticJobPart)
-		}
-		return slot
-	}
-	return render()
+func (c *Calculator) firstScreen() bool {
+	return c.start.keeps(staticResult, c.plainView(), c.ps.out.OK)
 }
 
-// onStaticJobPart opens the part of the job line a click hit in the static
-// copy of the answer, which stands until the browser's first plan
-// arrives: its buttons are markup without handlers, so the click is taken
-// here, where it bubbles to the slot. The live answer replaces the copy at
-// once (its picks say "Planning…" until the plan comes), with that part's
+// staticOr renders the slot for section s while its static copy stands
+// in (keep; place moves the copy in), else the live section. The slot is
+// a div, the live section a section: go-app replaces one by the other
+// whole, the copy with it. A click in the answer's copy goes to
+// onStaticJobPart.
+func staticOr(keep bool, s staticSection, render func() app.UI) app.UI {
+	if !keep {
+		return render()
+	}
+	slot := app.Div().ID(staticSlotIDs[s])
+	if s == staticAnswer {
+		slot = slot.OnClick(onStaticJobPart)
+	}
+	return slot
+}
+
+// actionStaticPart opens the part of the job line a click hit in the
+// static copy of the answer.
+const actionStaticPart = "rs/static-part"
+
+// onStaticJobPart takes a click on the static copy of the answer, which
+// stands until the browser's first plan arrives: its buttons are markup
+// without handlers, so the click is taken here, where it bubbles to the
+// slot, and sent up with the part's field.
+func onStaticJobPart(ctx app.Context, e app.Event) {
+	if b := e.Get("target").Call("closest", "button[data-f]"); b.Truthy() {
+		if f, ok := dataField(b); ok {
+			ctx.NewActionWithValue(actionStaticPart, f)
+		}
+	}
+}
+
+// onStaticPart opens that part: the live answer replaces the copy at once
+// (its picks say "Planning…" until the plan comes), with that part's
 // editor open and focused; the job is computed now if the first step
 // after start-up has not come yet.
-func (c *Calculator) onStaticJobPart(ctx app.Context, e app.Event) {
-	b := e.Get("target").Call("closest", "button[data-f]")
-	if !b.Truthy() {
-		return
-	}
-	f, err := strconv.Atoi(b.Get("dataset").Get("f").String())
-	if err != nil || f < 0 || f >= int(page.NFields) {
+func (c *Calculator) onStaticPart(ctx app.Context, a app.Action) {
+	f, ok := a.Value.(page.Field)
+	if !ok {
 		return
 	}
 	if !c.start.firstStepDone {
@@ -120,18 +137,16 @@ func (c *Calculator) onStaticJobPart(ctx app.Context, e app.Event) {
 		c.recompute()
 	}
 	c.start.static[staticAnswer] = nil
-	c.edit = openPart{page.Field(f), true}
-	if c.ps.hasCtx {
-		focusAfter(c.ps.ctx, jobEditID)
-	}
+	c.edit = openPart{f, true}
+	focusAfter(ctx, jobEditID)
 }
 
-// placeStatic moves the static copies into their slots; go-app leaves a
-// slot's foreign child alone until the live section replaces the slot.
-func (c *Calculator) placeStatic() {
-	c.dropStatic()
+// place moves the static copies into their slots; go-app leaves a slot's
+// foreign child alone until the live section replaces the slot.
+func (st *staging) place(plain, planned bool) {
+	st.drop(plain, planned)
 	doc := app.Window().Get("document")
-	for s, v := range c.start.static {
+	for s, v := range st.static {
 		if v == nil {
 			continue
 		}
@@ -141,12 +156,12 @@ func (c *Calculator) placeStatic() {
 	}
 }
 
-// dropStatic forgets the copies that no longer stand for the view: once
+// drop forgets the copies that no longer stand for the view: once
 // dropped, a copy never returns.
-func (c *Calculator) dropStatic() {
+func (st *staging) drop(plain, planned bool) {
 	for s := range nStatic {
-		if !c.keepsStatic(s) {
-			c.start.static[s] = nil
+		if !st.keeps(s, plain, planned) {
+			st.static[s] = nil
 		}
 	}
 }

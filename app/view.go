@@ -27,6 +27,8 @@ func (c *Calculator) Render() app.UI {
 		cls += " rs-plan-pending" // the tables' costs wait for the planner
 	}
 	if c.embed {
+		full := c.link()
+		full.Embed = false
 		// The embed page is the answer and its figures only, for an iframe
 		// in a docs page: no inputs, no fit or offers tables, and so no
 		// comparison of plans either (its plans are added from those
@@ -34,46 +36,42 @@ func (c *Calculator) Render() app.UI {
 		// the link is kept for "Open in Rightsize", whose page shows it.
 		cls += " rs-embed"
 		return app.Main().Class(cls).Body(
-			c.renderLinkNote(),
-			c.renderAnswer(&v),
-			c.resultSection(&v),
+			linkNoteUI(v.Lang, c.notes.link, c.notes.cmp),
+			answerUI(&v, c.edit.field(), c.cmp.ids, c.embed),
+			resultUI(&v, c.d.R.OK),
 			&perfSection{V: v.Perf, Lang: v.Lang},
 			serveUI(&v.Serve, v.Lang),
-			app.P().Class("rs-open").Body(app.A().ID("rs-open-full").Href("#"+c.fullLink()).Target("_blank").
-				Rel("noopener").Text(c.t(page.MsgOpenInRightsize))),
+			app.P().Class("rs-open").Body(app.A().ID("rs-open-full").Href("#"+full.Encode(page.DefaultState)).Target("_blank").
+				Rel("noopener").Text(tr(c, page.MsgOpenInRightsize))),
 		)
 	}
+	plain := c.plainView()
 	return app.Main().Class(cls).Body(
-		c.renderLinkNote(),
-		app.If(c.start.updateReady, func() app.UI {
-			return app.Div().Class("rs-update").ID("rs-update").Body(
-				app.Text(c.t(page.MsgUpdateReady)+" "),
-				app.Button().Class("rs-more").OnClick(c.onReload).Text(c.t(page.MsgReload)),
-			)
-		}),
+		linkNoteUI(v.Lang, c.notes.link, c.notes.cmp),
+		app.If(c.start.updateReady, func() app.UI { return &updateBanner{Lang: v.Lang} }),
 		app.Header().Class("rs-header").Body(
 			app.Div().Class("rs-title").Body(
 				app.H1().Text("Rightsize"),
 				fieldUI(v.Form.Language),
 			),
 			app.Div().Class("rs-share").Body(
-				app.P().Class("rs-tagline").Text(c.t(page.MsgTagline)),
+				app.P().Class("rs-tagline").Text(tr(c, page.MsgTagline)),
 				app.Div().Class("rs-actions").Body(
-					&copyButton{ID: "rs-copy-link", Label: c.t(page.MsgCopyLink), What: copyLink},
+					&copyButton{ID: "rs-copy-link", Label: tr(c, page.MsgCopyLink), What: copyLink},
 					&pinButton{Label: pinLabel(v.Lang, c.pin != nil), Pinned: c.pin != nil},
 				),
 			),
-			app.If(c.share.copied, func() app.UI { return app.P().Class("rs-ok").ID("rs-link-copied").Text(c.t(page.MsgLinkCopied)) }),
+			app.If(c.share.copied, func() app.UI { return app.P().Class("rs-ok").ID("rs-link-copied").Text(tr(c, page.MsgLinkCopied)) }),
 			app.If(c.share.url != "", func() app.UI {
-				return app.Input().Type("text").ID("rs-share-url").ReadOnly(true).Value(c.share.url).Attr("aria-label", c.t(page.MsgCopyLink))
+				return app.Input().Type("text").ID("rs-share-url").ReadOnly(true).Value(c.share.url).Attr("aria-label", tr(c, page.MsgCopyLink))
 			}),
 		),
-		c.staticOr(staticAnswer, func() app.UI { return c.renderAnswer(&v) }),
+		staticOr(c.start.keeps(staticAnswer, plain, c.ps.out.OK), staticAnswer, func() app.UI { return answerUI(&v, c.edit.field(), c.cmp.ids, c.embed) }),
 		pinUI(&v.Pinned),
 		&plansTable{V: v.Plans},
 		formUI(&v.Form),
-		c.staticOr(staticResult, func() app.UI { return c.resultSection(&v) }),
-		c.staticOr(staticPerf, func() app.UI { return &perfSection{V: v.Perf, Lang: v.Lang} }),
+		staticOr(c.start.keeps(staticResult, plain, c.ps.out.OK), staticResult, func() app.UI { return resultUI(&v, c.d.R.OK) }),
+		staticOr(c.start.keeps(staticPerf, plain, c.ps.out.OK), staticPerf, func() app.UI { return &perfSection{V: v.Perf, Lang: v.Lang} }),
 		serveUI(&v.Serve, v.Lang),
 		app.If(c.start.restShown > 0, func() app.UI {
 			secs := c.restSections(&v)
@@ -91,25 +89,25 @@ func (c *Calculator) Render() app.UI {
 // mount (see showRest), so no single render holds the main thread for long.
 func (c *Calculator) restSections(v *page.View) []func() app.UI {
 	return []func() app.UI{
-		c.folded(page.SecRules, len(v.Rules.Rows) > 0, func() app.UI { return &rulesSection{V: v.Rules, Lang: v.Lang} }),
-		c.folded(page.SecFit, len(v.Fit.Rows) > 0, func() app.UI {
-			return &fitSection{V: v.Fit, Lang: v.Lang, Sort: c.state[page.FieldSort], SortErr: c.fieldErrText(page.FieldSort)}
+		folded(v.Lang, &c.state, page.SecRules, len(v.Rules.Rows) > 0, func() app.UI { return &rulesSection{V: v.Rules, Lang: v.Lang} }),
+		folded(v.Lang, &c.state, page.SecFit, len(v.Fit.Rows) > 0, func() app.UI {
+			return &fitSection{V: v.Fit, Lang: v.Lang}
 		}),
-		c.folded(page.SecOffers, v.Offers.Title != "", func() app.UI { return &offersSection{V: v.Offers, Lang: v.Lang} }),
-		c.folded(page.SecExport, c.d.R.OK, func() app.UI { return exportUI(v.Lang, c.share.what == page.MsgCopyMarkdown) }),
-		c.folded(page.SecLaunch, true, func() app.UI { return launchUI(v.Lang, &v.Launch, c.share.what == page.MsgCopyLaunch) }),
-		c.folded(page.SecPrices, true, func() app.UI {
+		folded(v.Lang, &c.state, page.SecOffers, v.Offers.Title != "", func() app.UI { return &offersSection{V: v.Offers, Lang: v.Lang} }),
+		folded(v.Lang, &c.state, page.SecExport, c.d.R.OK, func() app.UI { return exportUI(v.Lang, c.share.what == page.MsgCopyMarkdown) }),
+		folded(v.Lang, &c.state, page.SecLaunch, true, func() app.UI { return launchUI(v.Lang, &v.Launch, c.share.what == page.MsgCopyLaunch) }),
+		folded(v.Lang, &c.state, page.SecPrices, true, func() app.UI {
 			return &sheetBox{Lang: v.Lang, Busy: c.sheet.load.busy, Name: c.sheet.name, Err: c.sheet.err, Progress: c.sheet.load.progress,
 				Rows: c.sheet.rows, Offers: len(c.pr.Own), SavedBad: c.sheet.load.sheetSavedBad, Unsaved: c.sheet.load.sheetUnsaved, Off: !app.IsClient}
 		}),
-		c.folded(page.SecModel, true, func() app.UI {
+		folded(v.Lang, &c.state, page.SecModel, true, func() app.UI {
 			return &configBox{Lang: v.Lang, Err: c.own.err, Unsaved: c.sheet.load.configUnsaved, Bad: c.sheet.load.configBad}
 		}),
-		c.folded(page.SecFleet, true, func() app.UI { return fleetInputsUI(v.Lang, v.Form.Fleet) }),
-		c.folded(page.SecBench, true, func() app.UI { return benchUI(v.Lang, &v.Form.Bench) }),
+		folded(v.Lang, &c.state, page.SecFleet, true, func() app.UI { return fleetInputsUI(v.Lang, v.Form.Fleet) }),
+		folded(v.Lang, &c.state, page.SecBench, true, func() app.UI { return benchUI(v.Lang, &v.Form.Bench) }),
 		func() app.UI {
-			return app.Footer().Class("rs-footer").Body(app.P().Class("rs-sub").Text(c.t(page.MsgFooter)),
-				app.If(!c.now.IsZero(), func() app.UI { return app.P().Class("rs-sub").ID("rs-fresh").Text(c.freshnessFooter()) }))
+			return app.Footer().Class("rs-footer").Body(app.P().Class("rs-sub").Text(tr(c, page.MsgFooter)),
+				app.If(v.Fresh != "", func() app.UI { return app.P().Class("rs-sub").ID("rs-fresh").Text(v.Fresh) }))
 		},
 	}
 }
@@ -118,37 +116,51 @@ func (c *Calculator) restSections(v *page.View) []func() app.UI {
 // is open (the link's "show" key); shown false leaves the section out.
 // The prerendered page and a closed section carry no body: opening one
 // renders it, so the first screen builds only what is on it.
-func (c *Calculator) folded(sec page.Section, shown bool, body func() app.UI) func() app.UI {
+func folded(lang string, s *page.ViewState, sec page.Section, shown bool, body func() app.UI) func() app.UI {
 	return func() app.UI {
 		if !shown {
 			return app.Text("")
 		}
 		key := page.SectionKeys[sec]
-		open := c.state.Opens(sec)
-		d := app.Details().Class("rs-fold").ID("rs-fold-"+key).Attr("data-s", key).OnToggle(c.onFold)
+		open := s.Opens(sec)
+		d := app.Details().Class("rs-fold").ID("rs-fold-"+key).Attr("data-s", key).OnToggle(onFoldToggle)
 		if open {
 			d = d.Open(true) // never Open(false): the static HTML would read open="false", which is open
 		}
-		return d.Body(app.Summary().Class("rs-fold-title").Text(c.t(page.SectionTitles[sec])), app.If(open, body))
+		return d.Body(app.Summary().Class("rs-fold-title").Text(page.Tr(lang, page.SectionTitles[sec])), app.If(open, body))
+	}
+}
+
+// actionFold carries a section's new open state to the page.
+const actionFold = "rs/fold"
+
+type foldChange struct {
+	Sec  page.Section
+	Open bool
+}
+
+// onFoldToggle sends a fold's new state up.
+func onFoldToggle(ctx app.Context, e app.Event) {
+	src := ctx.JSSrc()
+	if sec, ok := page.SectionOf(src.Get("dataset").Get("s").String()); ok {
+		ctx.NewActionWithValue(actionFold, foldChange{sec, src.Get("open").Bool()})
 	}
 }
 
 // onFold keeps a section's open state in the state (and so in the link)
 // when the user opens or closes it; nothing is recomputed, unless the
 // default view's first screen stood in for the results until now.
-func (c *Calculator) onFold(ctx app.Context, e app.Event) {
-	src := ctx.JSSrc()
-	sec, ok := page.SectionOf(src.Get("dataset").Get("s").String())
-	open := src.Get("open").Bool()
-	if !ok || c.state.Opens(sec) == open {
+func (c *Calculator) onFold(ctx app.Context, a app.Action) {
+	f, ok := a.Value.(foldChange)
+	if !ok || c.state.Opens(f.Sec) == f.Open {
 		return
 	}
 	first := c.firstScreen()
-	c.state = c.state.WithOpen(sec, open)
+	c.state = c.state.WithOpen(f.Sec, f.Open)
 	if first {
 		c.recompute()
 	}
-	c.syncURL(ctx)
+	c.share.sync(ctx, c.link().Encode(page.DefaultState))
 }
 
 // nRest is how many sections restSections lists.
@@ -159,7 +171,7 @@ func (c *Calculator) viewIn() page.ViewIn {
 	in := page.ViewIn{
 		State: c.state, Job: c.d.Job, R: c.d.R, Plan: c.ps.out, Pending: c.ps.pending(), Prices: c.pr, Now: c.now,
 		Compare: c.cmp.ids, CompareFull: c.cmp.full, AllOffers: c.open.allOffers, CustomName: c.own.name, HasCustom: c.own.arch != nil,
-		Errs: c.d.Errs, Typed: c.open.overrides, FirstScreen: c.firstScreen(),
+		Errs: c.d.Errs, General: c.d.General, Typed: c.open.overrides, FirstScreen: c.firstScreen(),
 	}
 	if c.pin != nil {
 		in.Pin = &page.PinIn{Job: c.d.PinJob, R: c.d.Pinned, Plan: c.ps.pin}
@@ -167,29 +179,10 @@ func (c *Calculator) viewIn() page.ViewIn {
 	return in
 }
 
-// resultSection is the memory section of view v, with the job's problems
+// resultUI is the memory section of view v, with the job's problems
 // when it does not read.
-func (c *Calculator) resultSection(v *page.View) app.UI {
-	errs := make([]string, len(c.d.General))
-	for i, e := range c.d.General {
-		errs[i] = page.ErrText(v.Lang, e)
-	}
-	return &resultSection{V: v.Result, OK: c.d.R.OK, Lang: v.Lang, Errors: errs}
-}
-
-// fieldErrText is field f's problem in the page's language, or "".
-func (c *Calculator) fieldErrText(f page.Field) string {
-	if c.d.Errs[f].OK() {
-		return ""
-	}
-	return page.ErrText(c.lang(), c.d.Errs[f])
-}
-
-// fullLink is the fragment of this view without the embed flag.
-func (c *Calculator) fullLink() string {
-	l := c.link()
-	l.Embed = false
-	return l.Encode(page.DefaultState)
+func resultUI(v *page.View, ok bool) app.UI {
+	return &resultSection{V: v.Result, OK: ok, Lang: v.Lang, Errors: v.Problems}
 }
 
 // selectBox is one drop-down as a leaf component: its props are
@@ -337,3 +330,26 @@ func pinLabel(lang string, pinned bool) string {
 	}
 	return page.Tr(lang, page.MsgPin)
 }
+
+// tr is message k in the page's language.
+func tr(c *Calculator, k page.MsgKey) string { return page.Tr(page.LangOf(&c.state), k) }
+
+// locOf is the page's locale: its language and units.
+func locOf(c *Calculator) page.Locale {
+	return page.Locale{Lang: page.LangOf(&c.state), Units: c.d.Job.Units}
+}
+
+// updateBanner says a newer build is ready and offers a reload.
+type updateBanner struct {
+	app.Compo
+	Lang string
+}
+
+func (u *updateBanner) Render() app.UI {
+	return app.Div().Class("rs-update").ID("rs-update").Body(
+		app.Text(page.Tr(u.Lang, page.MsgUpdateReady)+" "),
+		app.Button().Class("rs-more").OnClick(u.onReload).Text(page.Tr(u.Lang, page.MsgReload)),
+	)
+}
+
+func (u *updateBanner) onReload(ctx app.Context, e app.Event) { ctx.Reload() }

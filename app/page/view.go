@@ -43,8 +43,9 @@ type ViewIn struct {
 	// HasCustom is set while one is loaded.
 	CustomName string
 	HasCustom  bool
-	// Errs is each field's problem (Derived.Errs).
-	Errs [NFields]FieldErr
+	// Errs is each field's problem, General the job's (Derived).
+	Errs    [NFields]FieldErr
+	General []FieldErr
 	// Typed is set once the user typed in a folded box of the form, which
 	// then stays open while its fields are cleared.
 	Typed bool
@@ -68,13 +69,20 @@ type View struct {
 	Serve  ServeView
 	Plans  PlansView
 	Pinned PinView
+	// Problems are the job's problems that are no one field's.
+	Problems []string
+	// Fresh is the footer's count of offers by price age ("" without a clock).
+	Fresh string
 }
 
 // BuildView builds the page's view from in. It is pure: the same in gives
 // the same view, and it writes nothing.
 func BuildView(in ViewIn) View {
 	b := newViewBuilder(in)
-	v := View{Lang: b.l.Lang, Answer: b.answer(), Form: b.form(), Job: b.jobLine(), Plans: b.plans(), Pinned: b.pinned()}
+	v := View{Lang: b.l.Lang, Answer: b.answer(), Form: b.form(), Job: b.jobLine(), Plans: b.plans(), Pinned: b.pinned(), Fresh: b.fresh()}
+	for _, e := range in.General {
+		v.Problems = append(v.Problems, ErrText(v.Lang, e))
+	}
 	if !in.R.OK {
 		return v
 	}
@@ -90,10 +98,13 @@ func BuildView(in ViewIn) View {
 	return v
 }
 
-// lang is the state's language, English when it names none the page has.
-func (in *ViewIn) lang() string {
+// lang is the state's language (LangOf).
+func (in *ViewIn) lang() string { return LangOf(&in.State) }
+
+// LangOf is state s's language, English when it names none the page has.
+func LangOf(s *ViewState) string {
 	for _, l := range Languages {
-		if l.Code == in.State[FieldLang] {
+		if l.Code == s[FieldLang] {
 			return l.Code
 		}
 	}
@@ -559,6 +570,8 @@ type FitRow struct {
 type FitView struct {
 	Rows       []FitRow
 	CostHeader string
+	// Sort is the sort field's text, SortErr its problem ("" when none).
+	Sort, SortErr string
 }
 
 func (b *viewBuilder) fit() FitView {
@@ -566,7 +579,11 @@ func (b *viewBuilder) fit() FitView {
 	if len(in.R.Fit) == 0 {
 		return FitView{}
 	}
-	return FitView{Rows: b.fitRows(), CostHeader: in.Plan.PlanCostHeader(b.l) + " · " + b.t(PricingKeys[in.Job.Pricing])}
+	v := FitView{Rows: b.fitRows(), CostHeader: in.Plan.PlanCostHeader(b.l) + " · " + b.t(PricingKeys[in.Job.Pricing]), Sort: in.State[FieldSort]}
+	if !in.Errs[FieldSort].OK() {
+		v.SortErr = ErrText(b.l.Lang, in.Errs[FieldSort])
+	}
+	return v
 }
 
 // fitRows are the fit table's rows, formatted, in the table's order: by

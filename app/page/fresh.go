@@ -1,28 +1,27 @@
-package app
+package page
 
-// How fresh the prices are, as the page says it: each pick's and each
-// offer's price date, graded by age (catalog.GradeAge) once the page has a
-// clock, with "price from 2025-10 — verify" on a stale or estimated price
-// and a label on one far below what the other providers ask; and the
-// footer's count of the catalog's offers by age.
+// How fresh the catalog's prices are (with the user's sheet): its offers
+// by age today (catalog.GradeAge), for the page's footer.
 
 import (
 	"strconv"
+	"sync"
 	"time"
 
-	"rightsize/app/page"
 	"rightsize/catalog"
 )
 
 // freshCounts is the catalog's offers by catalog.AgeGrade on a day, and
 // those with an estimated date; freshMemo keeps the last count (the
-// footer renders with every change, the catalog and the day rarely change).
+// footer renders with every change, the catalog and the day rarely
+// change).
 type freshCounts struct {
 	byGrade   [catalog.AgeUndated + 1]int
 	estimated int
 }
 
 var freshMemo struct {
+	sync.Mutex
 	cat   *catalog.Catalog
 	n     int
 	day   int64
@@ -31,6 +30,8 @@ var freshMemo struct {
 
 func countFresh(cat *catalog.Catalog, now time.Time) freshCounts {
 	day := now.Unix() / 86400
+	freshMemo.Lock()
+	defer freshMemo.Unlock()
 	if freshMemo.cat == cat && freshMemo.n == len(cat.Offers) && freshMemo.day == day {
 		return freshMemo.fresh
 	}
@@ -46,15 +47,15 @@ func countFresh(cat *catalog.Catalog, now time.Time) freshCounts {
 	return f
 }
 
-// freshnessFooter says how much of the catalog (with the user's sheet) is
-// fresh: offers by age today. Without a clock (the prerendered page) it
-// says nothing.
-func (c *Calculator) freshnessFooter() string {
-	if c.now.IsZero() || c.pr.Cat == nil {
+// fresh says how much of the catalog is fresh: offers by age today.
+// Without a clock (the prerendered page) it says nothing.
+func (b *viewBuilder) fresh() string {
+	in := &b.in
+	if in.Now.IsZero() || in.Prices.Cat == nil {
 		return ""
 	}
-	f := countFresh(c.pr.Cat, c.now)
+	f := countFresh(in.Prices.Cat, in.Now)
 	itoa := strconv.Itoa
-	return page.Fill(c.t(page.MsgFooterFresh), itoa(f.byGrade[catalog.AgeFresh]), itoa(len(c.pr.Cat.Offers)), itoa(f.byGrade[catalog.AgeAging]),
+	return Fill(b.t(MsgFooterFresh), itoa(f.byGrade[catalog.AgeFresh]), itoa(len(in.Prices.Cat.Offers)), itoa(f.byGrade[catalog.AgeAging]),
 		itoa(f.byGrade[catalog.AgeStale]), itoa(f.byGrade[catalog.AgeOld]), itoa(f.byGrade[catalog.AgeUndated]), itoa(f.estimated))
 }
