@@ -9,8 +9,6 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"rightsize/app/page"
-	"rightsize/catalog"
-	"rightsize/estimator"
 )
 
 // Calculator is the one stateful page component: it owns the input state
@@ -68,7 +66,7 @@ type shareState struct {
 // ownModel is the user's own config.json: parsed (nil: none), its file
 // name, its text and why it did not read.
 type ownModel struct {
-	arch            *estimator.Arch
+	arch            *page.Arch
 	name, text, err string
 }
 
@@ -119,7 +117,7 @@ type staging struct {
 // prerendering, so the generated index.html already shows an estimate.
 func (c *Calculator) OnInit() {
 	Mark("rightsize:init")
-	c.sheet.base = catalog.Default()
+	c.sheet.base = page.DefaultCatalog()
 	c.pr = page.NewPrices(c.sheet.base, nil)
 	c.state = page.DefaultState
 	if !app.IsClient {
@@ -280,7 +278,7 @@ func (c *Calculator) applyFragment(frag string) bool {
 		c.pin = &p
 	}
 	if l.Config != "" {
-		if a, err := estimator.ParseConfig([]byte(l.Config)); err == nil {
+		if a, err := page.ParseConfig(l.Config); err == nil {
 			c.own.arch, c.own.text = &a, l.Config
 			c.own.name = l.ConfigName
 		}

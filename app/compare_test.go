@@ -10,72 +10,28 @@ import (
 	"rightsize/app/page"
 )
 
-// TestCompareCellsAreTheTables: a plan added to the comparison shows the
-// cells its row shows in the offers table (cost, time, price date) and in
-// the fit table (cost of the GPU's cheapest plan, VRAM): one formatter,
-// one story. Checked on a batch job, a LoRA job and a serving job.
-func TestCompareCellsAreTheTables(t *testing.T) {
-	for _, frag := range []string{"", "t=lora&tok=100M", "m=mistral-7b-v0.3&rps=20&ttft=1000", "g=a100-80gb-sxm&e=vllm&b=32&cur=EUR"} {
-		c, _ := load(t)
-		c.state = page.ParseFragment(frag, page.DefaultState)
-		c.recompute()
-		offers := viewOf(c).Offers.Rows
-		var want []page.OfferRow
-		for _, r := range offers {
-			if r.Cmp >= 0 && len(want) < 2 {
-				want = append(want, r)
-			}
-		}
-		if len(want) == 0 {
-			t.Fatalf("%q: no planned offer in the offers table", frag)
-		}
-		// And the fit table's row of another GPU: its cost is the
-		// planner's cheapest row on it.
-		var fit page.FitRow
-		for _, r := range viewOf(c).Fit.Rows {
-			if r.Offer != "" && r.GPU != c.d.Job.GPU.ID {
-				fit = r
-				break
-			}
-		}
-		if fit.Offer == "" {
-			t.Fatalf("%q: no other GPU with a plan in the fit table", frag)
-		}
-		for _, r := range want {
+// TestCompareTableRendered: the comparison renders one column per plan
+// (its cells: page.TestComparisonCellsAreTheTables), each figure under
+// its row's name for the phone's cards, and the link carries it in order.
+func TestCompareTableRendered(t *testing.T) {
+	c, _ := load(t)
+	for _, r := range viewOf(c).Offers.Rows {
+		if r.Cmp >= 0 && len(c.cmp.ids) < 3 {
 			c.cmp.ids = append(c.cmp.ids, r.ID)
 		}
-		c.cmp.ids = append(c.cmp.ids, fit.Offer)
-		cols := viewOf(c).Plans.Cols
-		for i, r := range want {
-			x := cols[i]
-			if !x.OK || x.Cost != r.Cost || x.Time != r.Time || x.AsOf != r.AsOf {
-				t.Errorf("%q: %s in the comparison: %q, %q, %q; in the offers table: %q, %q, %q", frag, r.ID, x.Cost, x.Time, x.AsOf, r.Cost, r.Time, r.AsOf)
-			}
-			if x.VRAM != c.pr.GPUVRAM(locOf(c), c.d.Job.GPU.ID) {
-				t.Errorf("%q: %s VRAM %q", frag, r.ID, x.VRAM)
-			}
-		}
-		if x := cols[len(cols)-1]; x.Cost != fit.Cost || x.VRAM != fit.VRAM {
-			t.Errorf("%q: %s in the comparison: %q, %q; in the fit table: %q, %q", frag, fit.Offer, x.Cost, x.VRAM, fit.Cost, fit.VRAM)
-		}
-		// The rendered comparison writes those cells, one column per plan.
-		doc := app.HTMLString(&plansTable{V: viewOf(c).Plans})
-		if n := strings.Count(doc, `class="num rs-cmp-cost"`); n != len(cols) {
-			t.Errorf("%q: %d cost cells for %d plans", frag, n, len(cols))
-		}
-		for _, x := range cols {
-			if !strings.Contains(doc, ">"+x.Cost+"<") && !strings.Contains(doc, x.Cost) {
-				t.Errorf("%q: the comparison does not show %q", frag, x.Cost)
-			}
-		}
-		// Each figure carries its row's name for the phone's cards.
-		if n := strings.Count(doc, `data-label="`); n != 5*len(cols) {
-			t.Errorf("%q: %d cells with a data-label for %d plans of 5 figures", frag, n, len(cols))
-		}
-		// The link carries the comparison, in order.
-		if l := c.link().Encode(page.DefaultState); !strings.Contains(l, "cmp="+page.EncodeCompare(c.cmp.ids)) {
-			t.Errorf("%q: link %q lacks the comparison %q", frag, l, c.cmp.ids)
-		}
+	}
+	doc := app.HTMLString(&plansTable{V: viewOf(c).Plans})
+	if n := strings.Count(doc, `class="num rs-cmp-cost"`); n != len(c.cmp.ids) || n == 0 {
+		t.Errorf("%d cost cells for %d plans", n, len(c.cmp.ids))
+	}
+	if n := strings.Count(doc, `data-label="`); n != 5*len(c.cmp.ids) {
+		t.Errorf("%d cells with a data-label for %d plans of 5 figures", n, len(c.cmp.ids))
+	}
+	if n := strings.Count(doc, `class="rs-cmp-remove"`); n != len(c.cmp.ids) {
+		t.Errorf("%d remove buttons for %d plans", n, len(c.cmp.ids))
+	}
+	if l := c.link().Encode(page.DefaultState); !strings.Contains(l, "cmp="+page.EncodeCompare(c.cmp.ids)) {
+		t.Errorf("link %q lacks the comparison %q", l, c.cmp.ids)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"rightsize/app/page"
-	"rightsize/estimator"
 )
 
 // A model that is not in the catalog: the user pastes, drops or picks its
@@ -26,7 +25,7 @@ func (o *ownModel) parse(name, text, lang string) bool {
 		o.err = name + ": " + page.Tr(lang, page.MsgConfigTooBig)
 		return false
 	}
-	a, err := estimator.ParseConfig([]byte(text))
+	a, err := page.ParseConfig(text)
 	if err != nil {
 		o.err = name + ": " + page.Tr(lang, page.MsgBadConfig) + ": " + strings.TrimPrefix(err.Error(), "estimator: ")
 		return false

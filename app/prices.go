@@ -9,8 +9,6 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"rightsize/app/page"
-	"rightsize/catalog"
-	"rightsize/estimator"
 )
 
 // A user's own price sheet (negotiated or refreshed prices) in the format
@@ -22,7 +20,7 @@ import (
 const pricesKey = "rightsize.prices/v1"
 
 // maxSheetBytes bounds a sheet read into the page, as the CLI's --prices.
-const maxSheetBytes = catalog.MaxOwnPriceBytes
+const maxSheetBytes = page.MaxSheetBytes
 
 // savedFile is what localStorage keeps of a file the user loaded (a price
 // sheet or a config.json): its name and text.
@@ -51,7 +49,7 @@ const sheetAsyncBytes = 64 << 10
 // priceSheet is the user's price sheet over base, the built-in catalog:
 // its file name, rows, why it did not read, and its load.
 type priceSheet struct {
-	base      *catalog.Catalog
+	base      *page.Catalog
 	name, err string
 	rows      int
 	load      loadState
@@ -96,7 +94,7 @@ func (s *priceSheet) fits(name, text, lang string) bool {
 
 // use records a merged sheet (its rows and the offers it prices), or why
 // it was refused, in language lang; ok reports which.
-func (s *priceSheet) use(name string, changes []catalog.PriceChange, rows int, err error, lang string) (own map[string]bool, ok bool) {
+func (s *priceSheet) use(name string, changes []page.PriceChange, rows int, err error, lang string) (own map[string]bool, ok bool) {
 	if err != nil {
 		s.err = name + ": " + page.Tr(lang, page.MsgBadSheet) + ": " + strings.TrimPrefix(err.Error(), "catalog: ")
 		return nil, false
@@ -112,7 +110,7 @@ func (s *priceSheet) use(name string, changes []catalog.PriceChange, rows int, e
 
 // clockedPrices is cat with the offers in own marked as the user's, on
 // the page's clock (now; the planner yields to the browser there).
-func clockedPrices(cat *catalog.Catalog, own map[string]bool, now time.Time) page.Prices {
+func clockedPrices(cat *page.Catalog, own map[string]bool, now time.Time) page.Prices {
 	pr := page.NewPrices(cat, own)
 	pr.Today, pr.Yield = now, planYield()
 	return pr
@@ -176,7 +174,7 @@ func (c *Calculator) loadSheet(ctx app.Context, name, text string, then func(ctx
 func (c *Calculator) loadSaved(ctx app.Context) {
 	var s savedFile
 	if c.own.arch == nil && ctx.LocalStorage().Get(configKey, &s) == nil && s.Text != "" {
-		if a, err := estimator.ParseConfig([]byte(s.Text)); err != nil {
+		if a, err := page.ParseConfig(s.Text); err != nil {
 			c.sheet.load.configBad = true
 			c.own.err = tr(c, page.MsgSavedKept) + " " + s.Name + ": " + tr(c, page.MsgBadConfig) + ": " + strings.TrimPrefix(err.Error(), "estimator: ")
 		} else {

@@ -262,3 +262,35 @@ func TestJobLineParts(t *testing.T) {
 		}
 	}
 }
+
+// TestAssumptionsReachThePlanner: the Assumptions box's values reach the
+// planner (spot reclaims, checkpoint write rate, restart time), the spot
+// plan's Young/Daly checkpoint interval is shown, bad values are refused
+// next to their fields, and a hosted API's prices set the serving plan's
+// comparison.
+func TestAssumptionsReachThePlanner(t *testing.T) {
+	v, in, d := pageOf(t, "t=finetune&n=8&z=3&pr=spot&spot=0.3&ckw=2GB&rst=15m", nil)
+	a := PlanRequest(d.Job).Assumptions
+	if a.SpotInterruptionsPerMonth != 0.3 || a.CheckpointWriteBytesPerSecond != 2e9 || a.RestartSeconds != 900 {
+		t.Errorf("assumptions sent to the planner: %+v", a)
+	}
+	x, ok := in.Plan.Best(d.Job.GPU.ID)
+	if !ok || x.CheckpointEvery <= 0 || x.SpotPerMonth != 0.3 {
+		t.Fatalf("spot plan on H100: ok %v, checkpoint every %v s, %v reclaims/month", ok, x.CheckpointEvery, x.SpotPerMonth)
+	}
+	l := Locale{Lang: "en", Units: d.Job.Units}
+	if !strings.Contains(v.Form.Assumptions.SpotNow, l.Duration(x.CheckpointEvery)) || !strings.Contains(v.Form.Assumptions.SpotNow, x.Offer.InstanceType) {
+		t.Errorf("checkpoint interval line %q", v.Form.Assumptions.SpotNow)
+	}
+	for f, bad := range map[Field]string{FieldSpotRate: "1.5", FieldCkptWrite: "fast", FieldRestart: "soon"} {
+		frag := FieldKeys[f] + "=" + bad
+		v, _, d := pageOf(t, frag, nil)
+		if d.Errs[f].OK() || formField(t, v.Form.Assumptions.Plan, f).Err == "" || !v.Form.Assumptions.Open {
+			t.Errorf("%s accepted or not shown", frag)
+		}
+	}
+	_, in, _ = pageOf(t, "rps=2&api-in=0.2&api-out=0.6", nil)
+	if h := in.Plan.Hosted; len(h) != 1 || h[0].API.InputUSDPerMillion != 0.2 || h[0].API.OutputUSDPerMillion != 0.6 {
+		t.Fatalf("hosted comparison at the user's prices: %+v", h)
+	}
+}

@@ -1,0 +1,392 @@
+package page
+
+import (
+	"math"
+	"rightsize/estimator"
+	planner "rightsize/estimator/plan"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"rightsize/catalog"
+	"rightsize/estimator/sim"
+)
+
+// pageOf derives and plans a link's state as the page does and builds its
+// view; edit changes the view's input before the build.
+func pageOf(t *testing.T, frag string, edit func(*ViewIn)) (View, ViewIn, Derived) {
+	t.Helper()
+	pr := NewPrices(catalog.Default(), nil)
+	s := ParseFragment(frag, DefaultState)
+	d := Derive(s, nil, pr, nil, "", false)
+	in := ViewIn{State: s, Job: d.Job, R: d.R, Prices: pr, Errs: d.Errs, General: d.General}
+	if d.R.OK {
+		in.Plan = RunPlan(d.Job, pr)
+	}
+	if edit != nil {
+		edit(&in)
+	}
+	return BuildView(in), in, d
+}
+
+// TestComparisonCellsAreTheTables: a plan added to the comparison shows
+// the cells its row shows in the offers table (cost, time, price date)
+// and in the fit table (cost of the GPU's cheapest plan, VRAM): one
+// formatter, one story. Checked on a batch job, a LoRA job, a serving job
+// and a job priced in euros.
+func TestComparisonCellsAreTheTables(t *testing.T) {
+	for _, frag := range []string{"", "t=lora&tok=100M", "m=mistral-7b-v0.3&rps=20&ttft=1000", "g=a100-80gb-sxm&e=vllm&b=32&cur=EUR"} {
+		v, in, _ := pageOf(t, frag, nil)
+		var want []OfferRow
+		for _, r := range v.Offers.Rows {
+			if r.Cmp >= 0 && len(want) < 2 {
+				want = append(want, r)
+			}
+		}
+		var fit FitRow
+		for _, r := range v.Fit.Rows {
+			if r.Offer != "" && r.GPU != in.Job.GPU.ID {
+				fit = r
+				break
+			}
+		}
+		if len(want) == 0 || fit.Offer == "" {
+			t.Fatalf("%q: no planned offer (%d) or no other GPU with a plan (%q)", frag, len(want), fit.Offer)
+		}
+		ids := []string{want[0].ID}
+		if len(want) > 1 {
+			ids = append(ids, want[1].ID)
+		}
+		ids = append(ids, fit.Offer)
+		in.Compare = ids
+		p := BuildView(in).Plans
+		if len(p.Cols) != len(ids) || p.Title == "" || p.Labels[0] == "" || p.Note != "" || p.Full != "" {
+			t.Fatalf("%q: comparison %+v", frag, p)
+		}
+		for i, r := range want {
+			x := p.Cols[i]
+			if !x.OK || x.ID != r.ID || x.Cost != r.Cost || x.Time != r.Time || x.AsOf != r.AsOf {
+				t.Errorf("%q: %s in the comparison: %q, %q, %q; in the offers table: %q, %q, %q", frag, r.ID, x.Cost, x.Time, x.AsOf, r.Cost, r.Time, r.AsOf)
+			}
+			if x.VRAM != in.Prices.GPUVRAM(Locale{Lang: "en", Units: in.Job.Units}, in.Job.GPU.ID) {
+				t.Errorf("%q: %s VRAM %q", frag, r.ID, x.VRAM)
+			}
+		}
+		if x := p.Cols[len(p.Cols)-1]; x.Cost != fit.Cost || x.VRAM != fit.VRAM {
+			t.Errorf("%q: %s in the comparison: %q, %q; in the fit table: %q, %q", frag, fit.Offer, x.Cost, x.VRAM, fit.Cost, fit.VRAM)
+		}
+	}
+	// An offer without a plan for the job: its column says so; a full
+	// comparison says it holds MaxCompare plans.
+	_, in, _ := pageOf(t, "", nil)
+	in.Compare, in.CompareFull = []string{"no-such-offer"}, true
+	p := BuildView(in).Plans
+	if c := p.Cols[0]; c.OK || c.Cost != "—" || c.Title != "no-such-offer" || p.Note != Tr("en", MsgCompareNoPlan) || !strings.Contains(p.Full, "4") {
+		t.Errorf("unplanned column %+v, note %q, full %q", c, p.Note, p.Full)
+	}
+}
+
+// TestServeView: the serving section's fleet is the planner's cheapest
+// serving plan, its facts the plan's own figures, with what set its size;
+// a batch job has no serving section.
+func TestServeView(t *testing.T) {
+	v, in, _ := pageOf(t, "m=mistral-7b-v0.3&rps=20&ttft=1000", nil)
+	s := v.Serve
+	x := in.Plan.Serve
+	if !s.Shown || !x.OK {
+		t.Fatalf("no serving section: %+v", in.Plan.Err)
+	}
+	l := Locale{Lang: "en", Units: in.Job.Units}
+	if !strings.HasPrefix(s.Best.Name, Tr("en", MsgFleetOf)+": ") || !strings.Contains(s.Best.Name, x.Offer.InstanceType) || !strings.Contains(s.Best.Name, EngineLabels[x.Engine]) {
+		t.Errorf("fleet named %q", s.Best.Name)
+	}
+	want := map[string]string{
+		"rs-replicas": l.Count(int64(x.Replicas)), "rs-fleet-gpus": l.Count(int64(x.GPUs)),
+		"rs-serve-ttft": l.Duration(x.TTFTP95), "rs-monthly": l.Money(x.Monthly, in.Plan.Currency),
+	}
+	for id, value := range want {
+		if f := factOf(t, s.Best.Facts, id); f.Value != value {
+			t.Errorf("%s: %q, want %q", id, f.Value, value)
+		}
+	}
+	if x.Sized != (s.Best.Binds != "") || (x.Sized && !strings.Contains(s.Best.Binds, ShortRate(l, 20))) {
+		t.Errorf("sized %v, binding %q", x.Sized, s.Best.Binds)
+	}
+	if x.Sized && x.Binding == sim.BindTTFT && !strings.HasPrefix(s.Best.Binds, Fill(Tr("en", MsgBindTTFT), ShortRate(l, 20))) {
+		t.Errorf("a TTFT-bound fleet says %q", s.Best.Binds)
+	}
+	if in.Plan.Load.OK != (s.Chart.Title != "") {
+		t.Errorf("latency chart %v, simulated load %v", s.Chart.Title != "", in.Plan.Load.OK)
+	}
+	if s.Daily.Shown {
+		t.Error("a daily fleet without a load curve")
+	}
+	if batch, _, _ := pageOf(t, "", nil); batch.Serve.Shown {
+		t.Error("the batch job has a serving section")
+	}
+	ru, _, _ := pageOf(t, "m=mistral-7b-v0.3&rps=20&ttft=1000&l=ru", nil)
+	if ru.Serve.Title != Tr("ru", MsgServeTitle) || ru.Serve.Best.Facts[0].Label == s.Best.Facts[0].Label {
+		t.Errorf("the Russian serving section reads %q / %q", ru.Serve.Title, ru.Serve.Best.Facts[0].Label)
+	}
+}
+
+// TestPinView: the pin compares the pinned job with the live one, row by
+// row, each side's cost being its own plan's.
+func TestPinView(t *testing.T) {
+	_, pinIn, pinD := pageOf(t, "g=a100-80gb-sxm", nil)
+	v, in, _ := pageOf(t, "", func(in *ViewIn) {})
+	if len(v.Pinned.Rows) != 0 {
+		t.Fatal("a pin comparison without a pin")
+	}
+	in.Pin = &PinIn{Job: pinD.Job, R: pinD.R, Plan: pinIn.Plan}
+	p := BuildView(in).Pinned
+	if p.Title == "" || len(p.Rows) != 9 {
+		t.Fatalf("pin comparison %+v", p)
+	}
+	l := Locale{Lang: "en", Units: in.Job.Units}
+	if r := p.Rows[3]; !strings.Contains(r.Pinned, "A100") || !strings.Contains(r.Live, "H100") {
+		t.Errorf("GPU row %+v", r)
+	}
+	if r := p.Rows[4]; r.Pinned != l.Bytes(pinD.R.Res.Peak) || r.Live != l.Bytes(in.R.Res.Peak) {
+		t.Errorf("memory row %+v", r)
+	}
+	pinBest, ok1 := pinIn.Plan.Best(pinD.Job.GPU.ID)
+	liveBest, ok2 := in.Plan.Best(in.Job.GPU.ID)
+	if r := p.Rows[7]; !ok1 || !ok2 || !strings.HasPrefix(r.Pinned, l.Money(pinBest.Cost, pinIn.Plan.Currency)) || !strings.HasPrefix(r.Live, l.Money(liveBest.Cost, in.Plan.Currency)) {
+		t.Errorf("cost row %+v", r)
+	}
+	in.Pending = true
+	if r := BuildView(in).Pinned.Rows[7]; r.Pinned != "—" || r.Live != "—" {
+		t.Errorf("costs while the plan is pending: %+v", r)
+	}
+}
+
+// TestViewProblemsAndFresh: the job's own problems are said in the page's
+// language, and the footer's count of offers by age needs the page's clock.
+func TestViewProblemsAndFresh(t *testing.T) {
+	v, in, _ := pageOf(t, "", nil)
+	if v.Fresh != "" || len(v.Problems) != 0 {
+		t.Errorf("default view: fresh %q, problems %q", v.Fresh, v.Problems)
+	}
+	now, err := time.Parse(time.DateOnly, in.Prices.Cat.NewestAsOf())
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Now = now
+	f := BuildView(in).Fresh
+	if !strings.Contains(f, " "+strconv.Itoa(len(in.Prices.Cat.Offers))+" ") {
+		t.Errorf("footer %q lacks the %d offers", f, len(in.Prices.Cat.Offers))
+	}
+	in.General = []FieldErr{{Key: MsgNoModel}}
+	if p := BuildView(in).Problems; len(p) != 1 || p[0] != ErrText("en", FieldErr{Key: MsgNoModel}) {
+		t.Errorf("problems %q", p)
+	}
+}
+
+// TestPerfAndCost: the speed box's job time is the estimator's, the
+// planner's cost scales with the tokens, bad counts are refused next to
+// their fields, and a job that cannot run has no speed.
+func TestPerfAndCost(t *testing.T) {
+	if _, _, d := pageOf(t, "", nil); !d.R.Perf.OK || d.R.Perf.P.TimeToFirstToken <= 0 {
+		t.Fatalf("default inference: %+v", d.R.Perf)
+	}
+	_, in, d := pageOf(t, "t=finetune&n=8&z=3", nil)
+	if !d.R.Perf.OK {
+		t.Fatalf("8×H100 ZeRO-3 fine-tune: no speed estimate (%v %v)", d.Errs, d.General)
+	}
+	hw, _ := d.Job.GPU.Hardware(d.Job.In.Weights)
+	p, err := estimator.Throughput(d.Job.In, hw, estimator.Efficiency{}, estimator.Workload{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := d.R.Perf.Seconds, estimator.JobTime(p, 1e9); got != want {
+		t.Errorf("job time %v, want %v", got, want)
+	}
+	one, ok := in.Plan.Best(d.Job.GPU.ID)
+	if !ok || one.Cost <= 0 {
+		t.Fatalf("no planned H100 cost: %+v", in.Plan.Err)
+	}
+	_, in2, _ := pageOf(t, "t=finetune&n=8&z=3&tok=2B", nil)
+	if two, _ := in2.Plan.Best(d.Job.GPU.ID); math.Abs(two.Cost/one.Cost-2) > 0.02 {
+		t.Errorf("twice the tokens cost %.3f× as much", two.Cost/one.Cost)
+	}
+	if _, _, d := pageOf(t, "t=finetune&tok=lots", nil); d.Errs[FieldTrainTokens].Key != MsgNotCount {
+		t.Errorf("training tokens lots: error %v", d.Errs[FieldTrainTokens])
+	}
+	if _, _, d := pageOf(t, "out=2048", nil); d.Errs[FieldOutput].OK() {
+		t.Error("generating the whole 2,048-token sequence left no prompt but no error")
+	}
+	if v, _, d := pageOf(t, "g=rtx-pro-6000", nil); !d.R.Perf.OK || v.Perf.NoPerf {
+		t.Error("the RTX PRO 6000, with datasheet figures, got no speed estimate")
+	}
+	// 16 GiB of weights do not fit one T4: no speed for a job that cannot run.
+	if v, _, d := pageOf(t, "g=t4", nil); d.R.Perf.OK || !v.Perf.NoPerf {
+		t.Error("a job that does not fit got a speed estimate")
+	}
+}
+
+// TestHiddenFields: a field the job does not use is hidden and its bad
+// text blocks nothing; the same text blocks the job that uses it.
+func TestHiddenFields(t *testing.T) {
+	v, _, d := pageOf(t, "t=finetune&r=abc", nil)
+	if !d.R.OK {
+		t.Fatalf("hidden LoRA rank blocked a full fine-tune: %v %v", d.Errs, d.General)
+	}
+	for f, want := range map[Field]bool{FieldLoRARank: false, FieldOptimizer: true, FieldEngine: false, FieldMemUtil: false} {
+		if got := hasField(v.Form.Fields, f); got != want {
+			t.Errorf("finetune form: %s shown = %v, want %v", FieldNames[f], got, want)
+		}
+	}
+	if _, _, d := pageOf(t, "t=lora&r=abc", nil); d.R.OK || d.Errs[FieldLoRARank].Key != MsgNotNumber {
+		t.Errorf("LoRA with rank abc: result %v, error %v", d.R.OK, d.Errs[FieldLoRARank])
+	}
+	_, _, attn := pageOf(t, "t=lora&r=16", nil)
+	if _, _, all := pageOf(t, "t=lora&r=16&lt=all-linear", nil); all.R.Res.TrainableParams <= attn.R.Res.TrainableParams {
+		t.Errorf("all-linear LoRA trains %d parameters, attention-only %d", all.R.Res.TrainableParams, attn.R.Res.TrainableParams)
+	}
+	v, _, _ = pageOf(t, "e=vllm", nil)
+	if !hasField(v.Form.Fields, FieldMaxBatched) || hasField(v.Form.Fields, FieldOptimizer) {
+		t.Error("vLLM inference form: want max_num_batched_tokens, no optimizer")
+	}
+}
+
+// TestDefaultJob: Llama 3.1 8B in bf16 on an H100 at batch 1: its
+// parameters and weights, the fit table's verdicts and plans (two T4s
+// split the layers with HF transformers, the planner's T4 plan in one
+// instance), the T4's offers and its bf16 warning.
+func TestDefaultJob(t *testing.T) {
+	_, in, d := pageOf(t, "", nil)
+	l := Locale{Lang: "en", Units: d.Job.Units}
+	if d.R.Res.Params != 8030261248 || l.Bytes(d.R.Res.PerGPU.Weights) != "14.96 GiB" || !d.R.Res.Fits {
+		t.Errorf("params %d, weights %s, fits %v", d.R.Res.Params, l.Bytes(d.R.Res.PerGPU.Weights), d.R.Res.Fits)
+	}
+	if len(d.R.Fit) < 30 {
+		t.Fatalf("fit table has %d GPUs", len(d.R.Fit))
+	}
+	fit := map[string]FitResult{}
+	for _, f := range d.R.Fit {
+		fit[f.GPU.ID] = f
+	}
+	// 16 GiB of bf16 weights cannot fit a 16 GB T4, but two T4s can.
+	if t4, h100 := fit["t4"], fit["h100-sxm"]; t4.Fits || t4.Plan.GPUs != 2 || SplitText(t4.Plan) != "PP 2" || !h100.Fits || h100.Plan.GPUs != 1 {
+		t.Errorf("t4 %+v, h100 %+v", t4.Plan, h100.Plan)
+	}
+	// At least the two GPUs that hold the job, in one instance (two
+	// single-T4 instances with no named network between them are no plan).
+	if x, ok := in.Plan.Best("t4"); !ok || x.Plan.GPUs < 2 || x.Instances != 1 {
+		t.Errorf("the planner's T4 plan: %+v", x)
+	}
+	if len(d.R.Offers) == 0 {
+		t.Error("no H100 offers listed")
+	}
+	_, _, d = pageOf(t, "g=t4", nil)
+	if d.R.Res.Fits || d.R.Need != 2 || len(d.R.Offers) == 0 {
+		t.Fatalf("t4: fits %v, need %d, %d offers", d.R.Res.Fits, d.R.Need, len(d.R.Offers))
+	}
+	for _, o := range d.R.Offers {
+		if o.Offer.GPUCount < 2 && o.Holds {
+			t.Errorf("single-T4 offer %s holds a two-GPU job", o.Offer.ID)
+		}
+	}
+	// bf16 on a T4 (Turing, no bf16 units) is flagged.
+	if !slices.Contains(d.R.HWWarn, MsgHWNoBF16) {
+		t.Errorf("bf16 on a T4: warnings %v", d.R.HWWarn)
+	}
+}
+
+// TestServing: a request rate makes a serving plan whose cheapest fleet
+// meets the targets and whose bill is the cheapest pick's; no rate, no
+// serving plan; the bill is in the currency asked for; bad targets and
+// currencies are refused next to their fields.
+func TestServing(t *testing.T) {
+	v, in, d := pageOf(t, "e=vllm&rps=20", nil)
+	x := in.Plan.Serve
+	if in.Plan.Kind != planner.Serving || !x.OK || x.Replicas < 1 || x.Monthly <= 0 {
+		t.Fatalf("serving 20 req/s: %+v (%v %v %v)", x, d.Errs, d.General, in.Plan.Err)
+	}
+	if x.TTFTP95 > d.Job.TTFT || x.TPOT > d.Job.TPOT {
+		t.Errorf("the cheapest plan misses the targets: %+v", x)
+	}
+	if x.Monthly != in.Plan.Picks[0].Cost || !v.Serve.Shown || !hasField(v.Form.Fields, FieldRPS) {
+		t.Errorf("monthly bill %v, cheapest pick %v; section %v", x.Monthly, in.Plan.Picks[0].Cost, v.Serve.Shown)
+	}
+	if _, _, d := pageOf(t, "e=vllm&rps=20&ttft=abc", nil); d.Errs[FieldTTFT].Key != MsgNotNumber {
+		t.Errorf("ttft abc: %v", d.Errs[FieldTTFT])
+	}
+	if _, in, _ := pageOf(t, "e=vllm", nil); in.Plan.Serve.OK || in.Plan.Kind != planner.Batch {
+		t.Error("serving planned without a request rate")
+	}
+	if _, in, _ := pageOf(t, "e=vllm&rps=20&cur=EUR", nil); in.Plan.Currency != "EUR" {
+		t.Errorf("currency %q", in.Plan.Currency)
+	}
+	if _, _, d := pageOf(t, "cur=XXX", nil); d.Errs[FieldCurrency].OK() {
+		t.Error("an unknown currency was accepted")
+	}
+}
+
+// TestPicks: the cheapest pick costs least of the offers it may pick
+// (stale or far-below-median prices are passed over), the fastest takes
+// least time, nothing dominates the value pick, and the reason says why
+// in the page's language.
+func TestPicks(t *testing.T) {
+	_, in, _ := pageOf(t, "", nil)
+	out := &in.Plan
+	if !out.OK || len(out.Picks) != 3 {
+		t.Fatalf("plan %v: %d picks (%v)", out.OK, len(out.Picks), out.Err)
+	}
+	cheap, fast, value := out.Picks[0], out.Picks[1], out.Picks[2]
+	for _, x := range out.Cands {
+		if x.PassedOver {
+			continue
+		}
+		if math.Round(100*x.Cost) < math.Round(100*cheap.Cost) { // costs equal to the cent tie (planner rank)
+			t.Errorf("%s costs %v, less than the cheapest pick %v", x.Offer.ID, x.Cost, cheap.Cost)
+		}
+		if x.Seconds < fast.Seconds {
+			t.Errorf("%s takes %v, less than the fastest pick %v", x.Offer.ID, x.Seconds, fast.Seconds)
+		}
+		if x.Cost < value.Cost && x.Seconds < value.Seconds {
+			t.Errorf("%s dominates the value pick %s", x.Offer.ID, value.Offer.ID)
+		}
+	}
+	if cheap.Kind != PickCheapest || fast.Kind != PickFastest || value.Kind != PickValue {
+		t.Errorf("picks: %v %v %v", cheap.Kind, fast.Kind, value.Kind)
+	}
+	if out.Kind != planner.Batch || !strings.HasPrefix(cheap.Why.Key, "reason.cheapest") {
+		t.Errorf("default page: kind %v, cheapest reason %q", out.Kind, cheap.Why.Key)
+	}
+	ru, en := Locale{Lang: "ru"}.Reason(cheap.Why), Locale{Lang: "en"}.Reason(cheap.Why)
+	if ru == en || !strings.Contains(ru, "самый дешёвый") && !strings.Contains(ru, "единственный") {
+		t.Errorf("the cheapest reason in Russian: %q", ru)
+	}
+}
+
+// TestRulesOfThumb: the guides' rules against the estimate: params × 4
+// bytes and weights × 1.2 for the default job, a third rule for a full
+// fine-tune, each against the estimate's own total.
+func TestRulesOfThumb(t *testing.T) {
+	_, _, d := pageOf(t, "", nil)
+	l := Locale{Lang: "en", Units: d.Job.Units}
+	if len(d.R.Rules) != 2 {
+		t.Fatalf("%d rules on the default page", len(d.R.Rules))
+	}
+	if got := l.Bytes(d.R.Rules[0].Bytes); got != "29.92 GiB" {
+		t.Errorf("params×4 = %s", got)
+	}
+	if got := l.Bytes(d.R.Rules[1].Bytes); got != "17.95 GiB" {
+		t.Errorf("weights×1.2 = %s", got)
+	}
+	if d.R.Rules[0].Estimate != d.R.Res.PerGPU.Total() {
+		t.Errorf("one-GPU estimate %d, page total %d", d.R.Rules[0].Estimate, d.R.Res.PerGPU.Total())
+	}
+	for f, want := range map[float64]string{0.8712: "+87%", -0.234: "−23%", 0: "+0%"} {
+		if got := l.SignedPercent(f); got != want {
+			t.Errorf("SignedPercent(%v) = %q, want %q", f, got, want)
+		}
+	}
+	if _, _, d := pageOf(t, "t=finetune", nil); len(d.R.Rules) != 3 {
+		t.Errorf("%d rules for a full fine-tune, want 3", len(d.R.Rules))
+	}
+}
