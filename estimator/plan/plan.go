@@ -1019,4 +1019,3 @@ func rank(rows []Row) []Row {
 	}
 	return rows
 }
-
