@@ -54,13 +54,36 @@ func microBatches(in Input, w Workload, replicas int, seq float64) int {
 	case w.GlobalBatch > 0:
 		return max(1, w.GlobalBatch/(replicas*in.Batch))
 	}
-	if g := DefaultGlobalBatchTokens(in); g > 0 {
-		return max(1, int(math.Round(g/(float64(replicas)*float64(max(in.Batch, 1))*math.Max(seq, 1)))))
+	if g := defaultGlobalSequences(in, replicas, seq); g > 0 {
+		return max(1, int(math.Round(g/(float64(replicas)*float64(max(in.Batch, 1))))))
 	}
 	if in.PP > 1 {
 		return 4 * in.PP
 	}
 	return 1
+}
+
+// defaultGlobalSequences is the sequences of seq tokens per optimizer step
+// a pre-training run takes when the user names no batch: the published
+// batch for the model's size (DefaultGlobalBatchTokens), raised under
+// pipeline parallelism to one micro-batch per stage for every replica. A
+// pipeline fed fewer micro-batches than it has stages idles most of the
+// time (bubble (p − 1)/m, Narayanan et al. 2021 §2.2.1), so runs that
+// pipeline grow the batch with the data-parallel degree: Llama 3 405B
+// trained with 16M-token batches of 8,192 on 16,384 H100s at TP 8 × PP 16
+// (Dubey et al. 2024 §3.4.1 and Table 4), m = 16M / (128 replicas ×
+// 8192) = 16 = PP; Megatron's interleaved schedule requires m to be a
+// multiple of PP. 0 for other tasks.
+func defaultGlobalSequences(in Input, replicas int, seq float64) float64 {
+	g := DefaultGlobalBatchTokens(in)
+	if g <= 0 {
+		return 0
+	}
+	g /= math.Max(seq, 1)
+	if in.PP > 1 {
+		g = math.Max(g, float64(replicas*max(in.Batch, 1)*in.PP))
+	}
+	return g
 }
 
 // DefaultGlobalBatchTokens is the tokens per optimizer step a
@@ -165,7 +188,7 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 	}
 	// The global batch spread over the replicas (perReplicaBatch): at
 	// large data-parallel degree each replica may get less than Batch.
-	b := perReplicaBatch(in, w, replicas)
+	b := perReplicaBatch(in, w, replicas, s)
 	model, hwFLOPs, allReduces := trainFLOPs(in, s)
 
 	// One micro-batch on one pipeline stage: its share of the FLOPs over
