@@ -944,7 +944,8 @@ func llama3Cases(dir string) ([]valCase, error) {
 // Llama 3 8B on 8 GPUs, 70B on 64 (TP 4 PP 8 VP 5), 3.1 405B on 1,024 (TP 8
 // PP 8 CP 2 VP 8), tokens/s per GPU with the printed GBS, MBS, TP, PP, CP,
 // VP, FP8 (Transformer Engine; current or delayed scaling as fp8) and
-// Megatron's distributed optimizer (ZeRO 1). The newest container of each
+// Megatron's distributed optimizer (ZeRO 1), or Megatron FSDP (ZeRO 3)
+// where the FSDP column is set. The newest container of each
 // configuration is replayed. The published layouts ran, so each must fit;
 // the 405B row exercises pipeline stage balance with context parallelism
 // at the largest GPU count of the table. Test rows: no constant was fitted
@@ -980,8 +981,12 @@ func megatronBridgeCases(dir string) ([]valCase, error) {
 	var out []valCase
 	for _, k := range order {
 		r := newest[k]
+		zero := "1"
+		if num(r["fsdp"]) > 0 {
+			zero = "3" // the table's FSDP column: Megatron FSDP over that many ranks
+		}
 		args := []string{"--model", k.model, "--task", "train", "--precision", k.prec, "--gpu", "h100-sxm", "--gpus", itoa(k.gpus),
-			"--tp", itoa(k.tp), "--pp", itoa(k.pp), "--cp", itoa(k.cp), "--zero", "1",
+			"--tp", itoa(k.tp), "--pp", itoa(k.pp), "--cp", itoa(k.cp), "--zero", zero,
 			"--batch", itoa(int(num(r["micro_batch_size"]))), "--seq", itoa(int(num(r["seq_len_tokens"]))),
 			"--global-batch", itoa(k.gbs), "--network-gbps", "3200", "--train-tokens", "1B"}
 		if vp := int(num(r["vp"])); vp > 1 {
