@@ -214,6 +214,7 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 	attnHW = math.Min(attnHW, hwFLOPs)
 	rate := tp * pp * cp * hw.PeakFLOPS * eff.MFU
 	compute := b * s * (hwFLOPs + (attnShare-1)*attnHW) / rate
+	compute = math.Max(compute, weightStreamSeconds(in, hw))
 	compute += unfusedAttnSeconds(in, hw, b, s, cp)
 	elem := 2.0
 	if in.Weights == FP32 {
@@ -359,6 +360,49 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 	}
 	p.Uncertainty = trainUncertainty(in, hw, eff, p)
 	return p
+}
+
+// weightStreamSeconds is the least time one micro-batch takes on one GPU
+// however few tokens it holds: every pass reads each weight matrix of the
+// GPU's shard once, the forward pass, the backward pass's two products
+// (activation and weight gradients) and recomputation's forward, and the
+// weight gradients are added into the gradient buffer (read and written:
+// fp32 main gradients, Megatron's gradient_accumulation_fusion and PyTorch
+// AMP's fp32 .grad; 16-bit with pure-16-bit training). A GEMM of M tokens
+// does 2·M FLOPs per 16-bit weight it reads (2 bytes), so below about
+// peak/bandwidth tokens per micro-batch (≈ 300 on an H100, 150 on an A100
+// in 16-bit) it waits on memory, not on the tensor cores (the roofline,
+// Williams et al. 2009; NVIDIA's Matrix Multiplication Background guide,
+// arithmetic intensity). Micro-batches of thousands of tokens never meet
+// this floor; a small model spread over thousands of GPUs does, where the
+// global batch leaves each GPU a fraction of a sequence per step
+// (perReplicaBatch). LoRA's frozen base is read twice (forward and the
+// activation gradients) and accumulates no base gradient; QLoRA's 4-bit
+// base traffic is priced by its dequantisation instead. Read at the
+// bandwidth share decode reaches (defaultBandwidthUtil).
+func weightStreamSeconds(in Input, hw Hardware) float64 {
+	if hw.MemBandwidth <= 0 || in.Task == QLoRA {
+		return 0
+	}
+	shard := matmulParams(in.Arch) / float64(max(1, in.TP)*max(1, in.PP))
+	elem := 2.0
+	switch in.Weights {
+	case FP32:
+		elem = 4
+	case FP8:
+		elem = 1 // Transformer Engine's fp8 weight copies feed the GEMMs
+	}
+	reads, grad := 3.0, 8.0
+	if in.PureBF16 {
+		grad = 4
+	}
+	if in.Task == LoRA {
+		reads, grad = 2, 0
+	}
+	if in.GradCheckpointing {
+		reads++
+	}
+	return shard * (reads*elem + grad) / (hw.MemBandwidth * defaultBandwidthUtil)
 }
 
 // replicasForZeRO is the data-parallel degree ZeRO shards over (1 without ZeRO).

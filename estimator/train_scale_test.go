@@ -320,3 +320,31 @@ func TestDefaultBatchCapsReplicas(t *testing.T) {
 		t.Errorf("per-GPU rate at 16,384 GPUs is %.2f of the 64-GPU rate; the capped batch should halve it at least", r)
 	}
 }
+
+// TestWeightStreamFloor: a micro-batch still reads every weight of the
+// GPU's shard three times and adds every weight gradient into the fp32
+// buffer, however few tokens it holds. Llama 3.2 1B on one H100 shard:
+// ≈ 1.24G × (3·2 + 8) bytes at 75% of 3.35 TB/s ≈ 6.9 ms. A 64-token
+// micro-batch (a 1M-token batch over 16,384 replicas) computes in far less
+// and takes the floor; 8,192 tokens compute in far more and do not see it.
+func TestWeightStreamFloor(t *testing.T) {
+	in := DefaultInput(loadArch(t, "llama-3.2-1b.json"))
+	in.Task, in.Seq, in.Batch, in.ZeRO, in.GPUs = Pretrain, 8192, 1, 1, 1
+	hw := scaleHardware["h100-sxm"]
+	floor := weightStreamSeconds(in, hw)
+	if want := matmulParams(in.Arch) * 14 / (3.35e12 * 0.75); math.Abs(floor/want-1) > 1e-9 || floor < 5e-3 || floor > 9e-3 {
+		t.Fatalf("floor %.2f ms, want %.2f ms", 1e3*floor, 1e3*want)
+	}
+	// 8,192 tokens in one micro-batch: compute-bound, the floor a small part.
+	p := mustPerf(t, in, hw, Efficiency{}, Workload{MicroBatches: 1})
+	if p.StepSeconds < 5*floor {
+		t.Errorf("8,192-token step %.1f ms, not well above the %.1f ms floor", 1e3*p.StepSeconds, 1e3*floor)
+	}
+	// 64 tokens a micro-batch (global batch 128 sequences of 8,192 over
+	// 16,384 replicas): the micro-batch takes the floor.
+	in.GPUs = 16384
+	p = mustPerf(t, in, hw, Efficiency{}, Workload{GlobalBatch: 128})
+	if p.StepSeconds < floor {
+		t.Errorf("64-token step %.2f ms below the %.2f ms weight-streaming floor", 1e3*p.StepSeconds, 1e3*floor)
+	}
+}
