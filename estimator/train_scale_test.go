@@ -286,6 +286,13 @@ func TestLlama3PublishedLayoutFits(t *testing.T) {
 		}
 	}
 	in.ZeRO = 1
+	// The second stage decides: 8 layers × 15 micro-batches in flight
+	// (120 layer-micro-batches) against the first's 7 × 16 (112).
+	r := mustEstimate(t, in)
+	saved, _ := trainActivationSplit(in, 8)
+	if got, want := float64(r.PerGPU.Activations), 15*saved; math.Abs(got/want-1) > 1e-6 {
+		t.Errorf("worst stage activations %.2f GiB, want stage 1's 8 layers × 15 micro-batches = %.2f GiB", got/float64(GiB), want/float64(GiB))
+	}
 	hw := scaleHardware["h100-sxm"]
 	hw.NetworkBandwidth, hw.NVLinkDomain = 50e9, 8
 	p := mustPerf(t, in, hw, Efficiency{}, Workload{GlobalBatch: 2048, VirtualStages: 4})
