@@ -1,9 +1,10 @@
 package estimator
 
 // Training step: FLOPs per token, recomputation, the compute efficiency
-// of perf_hardware.go, tensor-parallel all-reduces, the 1F1B pipeline
-// bubble, the data-parallel and sharded collectives that compute does not
-// hide, CPU offload traffic and QLoRA's dequantisation.
+// of perf_hardware.go and the weight-streaming floor of a micro-batch,
+// tensor-parallel all-reduces, the 1F1B pipeline bubble, the default
+// global batch, the data-parallel and sharded collectives that compute
+// does not hide, CPU offload traffic and QLoRA's dequantisation.
 
 import "math"
 
