@@ -132,11 +132,14 @@ func estimate(in Input) Result {
 	}
 
 	var s stageOut
-	if in.PP == 1 {
-		s = stage(in, true, true, &r)
-	} else {
-		first := stage(in, true, false, &r)
-		last := stage(in, false, true, &r)
+	switch {
+	case in.PP == 1:
+		s = stage(in, pipeStage{first: true, last: true}, &r)
+	case in.Task.Training():
+		s = worstTrainStage(in, &r)
+	default:
+		first := stage(in, pipeStage{first: true}, &r)
+		last := stage(in, pipeStage{last: true}, &r)
 		s = first
 		if last.b.Total() > first.b.Total() {
 			s = last
@@ -316,14 +319,89 @@ func optimizerBytesPerParam(o Optimizer) float64 {
 	return 0 // SGD; Adafactor is computed from its factored size
 }
 
+// pipeStage names one pipeline stage: whether it holds the embedding
+// (first) and the head (last), its layers (0: ⌈L/PP⌉, the largest share)
+// and the micro-batches whose activations it holds at once in training
+// (0: one).
+type pipeStage struct {
+	first, last bool
+	layers      int
+	inflight    float64
+}
+
+// stageLayers is the transformer layers of training stage i of pp when the
+// L layers do not divide evenly: every stage takes ⌈L/pp⌉ and the
+// shortfall comes off the first and the last stage, then off the stages
+// after the first in order. The first and last stages carry the embedding
+// and the output head and loss, and under 1F1B stage i holds the
+// activations of pp − i micro-batches, so the early stages are the
+// fullest: Llama 3's 405B run put 126 layers on 16 stages by taking "one
+// Transformer layer each from the first and the last stages" (Dubey et
+// al. 2024, "The Llama 3 Herd of Models", §3.3.2, memory imbalance), which
+// Megatron-Core exposes as --decoder-first-pipeline-num-layers and
+// --decoder-last-pipeline-num-layers.
+func stageLayers(L, pp, i int) int {
+	if pp <= 1 || L <= 0 {
+		return L
+	}
+	k := (L + pp - 1) / pp
+	short := pp*k - L
+	pos := i + 1 // the order stages give a layer up in: first, last, then 1, 2, …
+	switch i {
+	case 0:
+		pos = 0
+	case pp - 1:
+		pos = 1
+	}
+	if pos < short {
+		return k - 1
+	}
+	return k
+}
+
+// worstTrainStage is the training stage that needs the most memory per
+// GPU. Under the 1F1B schedule stage i holds the saved activations of
+// pp − i micro-batches (Narayanan et al. 2021 §2.2.1: "the number of
+// outstanding forward passes is at most the number of pipeline stages",
+// reached on the first stage), so with layers balanced as stageLayers puts
+// them the first stage (embedding, most micro-batches), the second (one
+// micro-batch fewer, perhaps a layer more), the first middle stage with the
+// full ⌈L/pp⌉ layers and the last (head and logits) are the candidates; the
+// largest decides whether the job fits.
+func worstTrainStage(in Input, r *Result) stageOut {
+	pp, L := in.PP, in.Arch.Layers
+	at := func(i int) pipeStage {
+		return pipeStage{first: i == 0, last: i == pp-1, layers: stageLayers(L, pp, i), inflight: float64(pp - i)}
+	}
+	best := stage(in, at(0), r)
+	try := func(i int) {
+		if s := stage(in, at(i), r); s.b.Total() > best.b.Total() {
+			best = s
+		}
+	}
+	try(pp - 1)
+	if pp > 2 {
+		try(1)
+		k := stageLayers(L, pp, 1)
+		for i := 2; i < pp-1; i++ {
+			if l := stageLayers(L, pp, i); l > k {
+				try(i)
+				break
+			}
+		}
+	}
+	return best
+}
+
 // stage computes one pipeline stage's per-GPU breakdown: its share of the
 // parameters, the model states, the working memory (activations, logits,
 // KV cache), the overheads and, for pooled engines, the KV pool.
-func stage(in Input, first, last bool, r *Result) stageOut {
+func stage(in Input, ps pipeStage, r *Result) stageOut {
 	var out stageOut
-	sh := stageParams(in, first, last)
+	last := ps.last
+	sh := stageParams(in, ps)
 	out.host = modelStates(in, sh, &out.b, r)
-	seqKV, tokKV := workingMemory(in, sh, first, last, &out.b)
+	seqKV, tokKV := workingMemory(in, sh, ps, &out.b)
 	// The head's autocast copy lives with the loss's logits: made in the
 	// forward pass, gone after the head's backward.
 	out.b.Logits += toBytes(autocastHeadCopy(in, last))
@@ -389,13 +467,18 @@ type stageShape struct {
 }
 
 // stageParams: the stage's layers and ends, sharded over TP.
-func stageParams(in Input, first, last bool) stageShape {
+func stageParams(in Input, ps pipeStage) stageShape {
 	a := in.Arch
+	first, last := ps.first, ps.last
 	tp := float64(in.TP)
-	// Layers on this stage: the largest share when they do not divide.
+	// Layers on this stage: the largest share when they do not divide,
+	// unless the stage names its own (stageLayers).
 	frac, k := 1.0, float64(a.Layers)
 	if a.Layers > 0 && in.PP > 1 {
 		k = math.Ceil(float64(a.Layers) / float64(in.PP))
+		if ps.layers > 0 {
+			k = float64(ps.layers)
+		}
 		frac = k / float64(a.Layers)
 	}
 	body := float64(a.LayerParams) * frac
@@ -561,7 +644,8 @@ func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 
 // workingMemory: activations, logits and the KV cache of this stage's
 // layers on this GPU; it returns one sequence's and one token's KV bytes.
-func workingMemory(in Input, sh stageShape, first, last bool, b *Breakdown) (seqKV, tokKV float64) {
+func workingMemory(in Input, sh stageShape, ps pipeStage, b *Breakdown) (seqKV, tokKV float64) {
+	last := ps.last
 	a := in.Arch
 	tp := float64(in.TP)
 	frac, k := sh.frac, sh.k
@@ -573,10 +657,7 @@ func workingMemory(in Input, sh stageShape, first, last bool, b *Breakdown) (seq
 	seq, batch := float64(in.Seq), float64(in.Batch)
 	switch {
 	case in.Task.Training():
-		inflight := 1.0
-		if first && in.PP > 1 {
-			inflight = float64(in.PP) // 1F1B: the first stage holds p micro-batches
-		}
+		inflight := math.Max(1, ps.inflight) // 1F1B: stage i holds pp − i micro-batches (worstTrainStage)
 		// Context parallelism: each rank holds s/CP tokens of every
 		// sequence (CPShard), so the sequence-proportional activations and
 		// logits divide by CP (Megatron-Core context parallelism guide:
@@ -602,7 +683,16 @@ func workingMemory(in Input, sh stageShape, first, last bool, b *Breakdown) (seq
 			}
 			b.Logits = toBytes(batch * seq * float64(a.Vocab) / tp * per / cp)
 		}
-		b.AllocatorReserve = toBytes(trainAllocatorShare * float64(b.Activations+b.Logits))
+		// The allocator's reserve grows with what one micro-batch
+		// allocates and frees, not with how many are in flight: every
+		// micro-batch saves tensors of the same shapes, which the caching
+		// allocator serves from the blocks the micro-batch before it freed
+		// (PyTorch CUDA caching allocator: freed blocks stay cached and are
+		// reused for requests they fit; "CUDA semantics", memory
+		// management). Counted on the saved activations of one micro-batch
+		// with its working block and logits; on one stage without a
+		// pipeline this is what it was.
+		b.AllocatorReserve = toBytes(trainAllocatorShare * ((saved+working)/cp + float64(b.Logits)))
 	case in.Engine.Pooled():
 		b.Activations = toBytes(vllmActivations(a, float64(in.BatchedTokens()), tp))
 		if last && a.Vocab > 0 && !a.Encoder {
@@ -736,6 +826,15 @@ func perTokenLayer(in Input, elem float64) (repl, shard, scores float64) {
 	mlp := 2 * I
 	if a.GatedMLP {
 		mlp = 4 * I
+		if in.Task.Training() && in.SequenceParallel && in.TP > 1 {
+			// Sequence parallelism is Megatron-Core's (and NeMo's), whose
+			// SwiGLU is one fused function that saves only its input, the
+			// gate and up projections (2I); the product is saved by the
+			// down projection (I): megatron/core/fusions/fused_bias_swiglu.py,
+			// bias_swiglu_fusion on by default in TransformerConfig.
+			// Unfused (HF, eager PyTorch) act(gate) is saved as well.
+			mlp = 3 * I
+		}
 	}
 	topk := 1.0
 	if a.IsMoE() {

@@ -132,7 +132,11 @@ func TestPerfCalibration(t *testing.T) {
 // llama2Rows: pretraining GPU-hours from the Llama 2 model card (2.0T
 // tokens, 4096 context, A100-80GB) with the modelled training efficiency
 // (fitted to llm-foundry, not to these rows), 2048 GPUs data parallel
-// with one sequence per GPU per step over the default network. Test rows,
+// with the run's 4M-token batch (§2.2: 1,024 sequences, half a sequence
+// per GPU per step) over the default network, with the layout the
+// validate report assumes (a sharded optimizer, ZeRO-1; TP 8 for 70B:
+// plain DDP's 25 MB buckets at 2,048 ranks would pay a collective's
+// latency 536 times a step). Test rows,
 // held to ±35%: a model card's GPU-hours are the run's whole allocation
 // (failures and restarts, evaluation, stragglers across 2,048 GPUs), which
 // the step model does not price; since data-parallel traffic crosses the
@@ -147,8 +151,11 @@ func llama2Rows(t *testing.T) []calRow {
 	} {
 		rec := record(t, recs, c.id)
 		in := DefaultInput(perfArch(t, c.arch))
-		in.Task, in.Seq, in.Batch, in.GPUs = Pretrain, int(num(t, rec["context_length"])), 1, 2048
-		p := mustPerf(t, in, a100SXM, Efficiency{}, Workload{})
+		in.Task, in.Seq, in.Batch, in.GPUs, in.ZeRO = Pretrain, int(num(t, rec["context_length"])), 1, 2048, 1
+		if c.id == "llama2-70b" {
+			in.TP = 8
+		}
+		p := mustPerf(t, in, a100SXM, Efficiency{}, Workload{GlobalBatch: 1024})
 		rows = append(rows, calRow{model: rec["model"].(string), setting: "pretrain 2.0T tokens, 2048 A100 SXM",
 			measured: num(t, rec["training_gpu_hours"]), estimated: GPUHours(p, 2.0e12), unit: "GPU-h", tol: 0.35})
 	}

@@ -1,9 +1,10 @@
 package estimator
 
 // Training step: FLOPs per token, recomputation, the compute efficiency
-// of perf_hardware.go, tensor-parallel all-reduces, the 1F1B pipeline
-// bubble, the data-parallel and sharded collectives that compute does not
-// hide, CPU offload traffic and QLoRA's dequantisation.
+// of perf_hardware.go and the weight-streaming floor of a micro-batch,
+// tensor-parallel all-reduces, the 1F1B pipeline bubble, the default
+// global batch, the data-parallel and sharded collectives that compute
+// does not hide, CPU offload traffic and QLoRA's dequantisation.
 
 import "math"
 
@@ -54,13 +55,36 @@ func microBatches(in Input, w Workload, replicas int, seq float64) int {
 	case w.GlobalBatch > 0:
 		return max(1, w.GlobalBatch/(replicas*in.Batch))
 	}
-	if g := DefaultGlobalBatchTokens(in); g > 0 {
-		return max(1, int(math.Round(g/(float64(replicas)*float64(max(in.Batch, 1))*math.Max(seq, 1)))))
+	if g := defaultGlobalSequences(in, replicas, seq); g > 0 {
+		return max(1, int(math.Round(g/(float64(replicas)*float64(max(in.Batch, 1))))))
 	}
 	if in.PP > 1 {
 		return 4 * in.PP
 	}
 	return 1
+}
+
+// defaultGlobalSequences is the sequences of seq tokens per optimizer step
+// a pre-training run takes when the user names no batch: the published
+// batch for the model's size (DefaultGlobalBatchTokens), raised under
+// pipeline parallelism to one micro-batch per stage for every replica. A
+// pipeline fed fewer micro-batches than it has stages idles most of the
+// time (bubble (p − 1)/m, Narayanan et al. 2021 §2.2.1), so runs that
+// pipeline grow the batch with the data-parallel degree: Llama 3 405B
+// trained with 16M-token batches of 8,192 on 16,384 H100s at TP 8 × PP 16
+// (Dubey et al. 2024 §3.4.1 and Table 4), m = 16M / (128 replicas ×
+// 8192) = 16 = PP; Megatron's interleaved schedule requires m to be a
+// multiple of PP. 0 for other tasks.
+func defaultGlobalSequences(in Input, replicas int, seq float64) float64 {
+	g := DefaultGlobalBatchTokens(in)
+	if g <= 0 {
+		return 0
+	}
+	g /= math.Max(seq, 1)
+	if in.PP > 1 {
+		g = math.Max(g, float64(replicas*max(in.Batch, 1)*in.PP))
+	}
+	return g
 }
 
 // DefaultGlobalBatchTokens is the tokens per optimizer step a
@@ -165,7 +189,7 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 	}
 	// The global batch spread over the replicas (perReplicaBatch): at
 	// large data-parallel degree each replica may get less than Batch.
-	b := perReplicaBatch(in, w, replicas)
+	b := perReplicaBatch(in, w, replicas, s)
 	model, hwFLOPs, allReduces := trainFLOPs(in, s)
 
 	// One micro-batch on one pipeline stage: its share of the FLOPs over
@@ -191,6 +215,7 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 	attnHW = math.Min(attnHW, hwFLOPs)
 	rate := tp * pp * cp * hw.PeakFLOPS * eff.MFU
 	compute := b * s * (hwFLOPs + (attnShare-1)*attnHW) / rate
+	compute = math.Max(compute, weightStreamSeconds(in, hw))
 	compute += unfusedAttnSeconds(in, hw, b, s, cp)
 	elem := 2.0
 	if in.Weights == FP32 {
@@ -336,6 +361,49 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 	}
 	p.Uncertainty = trainUncertainty(in, hw, eff, p)
 	return p
+}
+
+// weightStreamSeconds is the least time one micro-batch takes on one GPU
+// however few tokens it holds: every pass reads each weight matrix of the
+// GPU's shard once, the forward pass, the backward pass's two products
+// (activation and weight gradients) and recomputation's forward, and the
+// weight gradients are added into the gradient buffer (read and written:
+// fp32 main gradients, Megatron's gradient_accumulation_fusion and PyTorch
+// AMP's fp32 .grad; 16-bit with pure-16-bit training). A GEMM of M tokens
+// does 2·M FLOPs per 16-bit weight it reads (2 bytes), so below about
+// peak/bandwidth tokens per micro-batch (≈ 300 on an H100, 150 on an A100
+// in 16-bit) it waits on memory, not on the tensor cores (the roofline,
+// Williams et al. 2009; NVIDIA's Matrix Multiplication Background guide,
+// arithmetic intensity). Micro-batches of thousands of tokens never meet
+// this floor; a small model spread over thousands of GPUs does, where the
+// global batch leaves each GPU a fraction of a sequence per step
+// (perReplicaBatch). LoRA's frozen base is read twice (forward and the
+// activation gradients) and accumulates no base gradient; QLoRA's 4-bit
+// base traffic is priced by its dequantisation instead. Read at the
+// bandwidth share decode reaches (defaultBandwidthUtil).
+func weightStreamSeconds(in Input, hw Hardware) float64 {
+	if hw.MemBandwidth <= 0 || in.Task == QLoRA {
+		return 0
+	}
+	shard := matmulParams(in.Arch) / float64(max(1, in.TP)*max(1, in.PP))
+	elem := 2.0
+	switch in.Weights {
+	case FP32:
+		elem = 4
+	case FP8:
+		elem = 1 // Transformer Engine's fp8 weight copies feed the GEMMs
+	}
+	reads, grad := 3.0, 8.0
+	if in.PureBF16 {
+		grad = 4
+	}
+	if in.Task == LoRA {
+		reads, grad = 2, 0
+	}
+	if in.GradCheckpointing {
+		reads++
+	}
+	return shard * (reads*elem + grad) / (hw.MemBandwidth * defaultBandwidthUtil)
 }
 
 // replicasForZeRO is the data-parallel degree ZeRO shards over (1 without ZeRO).

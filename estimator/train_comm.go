@@ -176,10 +176,21 @@ func pipelineSendSeconds(in Input, hw Hardware, b, s, v, elem float64) float64 {
 // reduces a whole gradient). Large data-parallel jobs meet this limit: the
 // global batch is set by the optimisation (a few million tokens: Llama 2
 // 4M, Kaplan et al. 2020's critical batch size), not by the GPU count.
-func perReplicaBatch(in Input, w Workload, replicas int) float64 {
+// Without a global batch, pre-training takes its default one
+// (defaultGlobalSequences) as the cap, so a small model on thousands of
+// GPUs meets the limit as its published runs did, instead of training
+// GPUs × Batch sequences a step.
+func perReplicaBatch(in Input, w Workload, replicas int, seq float64) float64 {
 	b := float64(in.Batch)
-	if w.GlobalBatch > 0 && w.MicroBatches == 0 && replicas > 0 {
-		b = math.Min(b, float64(w.GlobalBatch)/float64(replicas))
+	if w.MicroBatches > 0 || replicas <= 0 {
+		return b
+	}
+	g := float64(w.GlobalBatch)
+	if g == 0 {
+		g = defaultGlobalSequences(in, replicas, seq)
+	}
+	if g > 0 {
+		b = math.Min(b, g/float64(replicas))
 	}
 	return b
 }

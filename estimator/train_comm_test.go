@@ -100,10 +100,10 @@ func TestGlobalBatchPerReplica(t *testing.T) {
 	in := DefaultInput(loadArch(t, "llama-2-7b-hf.json"))
 	in.Task, in.Seq, in.Batch, in.ZeRO = Pretrain, 4096, 1, 1
 	w := Workload{GlobalBatch: 1024}
-	if b := perReplicaBatch(in, w, 2048); b != 0.5 {
+	if b := perReplicaBatch(in, w, 2048, 4096); b != 0.5 {
 		t.Errorf("1024 sequences over 2048 replicas: %g each", b)
 	}
-	if b := perReplicaBatch(in, Workload{GlobalBatch: 1024, MicroBatches: 2}, 2048); b != 1 {
+	if b := perReplicaBatch(in, Workload{GlobalBatch: 1024, MicroBatches: 2}, 2048, 4096); b != 1 {
 		t.Errorf("explicit micro-batches keep the batch: %g", b)
 	}
 	var last float64

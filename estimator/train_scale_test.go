@@ -233,3 +233,125 @@ func quantileAbs(v []float64, q float64) float64 {
 	hi := min(lo+1, len(s)-1)
 	return s[lo] + (s[hi]-s[lo])*(pos-float64(lo))
 }
+
+// TestStageLayers: Llama 3 405B's 126 layers on 16 stages put 7 on the
+// first and the last stage and 8 on each of the others (Dubey et al. 2024
+// §3.3.2: one layer fewer on each end); layers that divide stay even.
+func TestStageLayers(t *testing.T) {
+	sum := 0
+	for i := range 16 {
+		l := stageLayers(126, 16, i)
+		want := 8
+		if i == 0 || i == 15 {
+			want = 7
+		}
+		if l != want {
+			t.Errorf("stage %d of 16: %d layers, want %d", i, l, want)
+		}
+		sum += l
+	}
+	if sum != 126 {
+		t.Errorf("stages hold %d layers, want 126", sum)
+	}
+	for i := range 4 {
+		if l := stageLayers(32, 4, i); l != 8 {
+			t.Errorf("32 layers on 4 stages: stage %d has %d", i, l)
+		}
+	}
+	// 30 on 4: ⌈30/4⌉ = 8, two short: the first and the last take 7.
+	if got := []int{stageLayers(30, 4, 0), stageLayers(30, 4, 1), stageLayers(30, 4, 2), stageLayers(30, 4, 3)}; got[0] != 7 || got[1] != 8 || got[2] != 8 || got[3] != 7 {
+		t.Errorf("30 layers on 4 stages: %v, want [7 8 8 7]", got)
+	}
+}
+
+// TestLlama3PublishedLayoutFits: the layout Llama 3 405B pre-trained with
+// (Dubey et al. 2024 §3.3.2 and Table 4: TP 8 × PP 16 × CP 1 on 16,384
+// H100 80GB, sequences of 8,192, micro-batch 1, BF16, FSDP-sharded
+// optimizer) ran "without activation checkpointing", so it must fit: the
+// worst stage holds the activations of its in-flight micro-batches (stage
+// i of 1F1B: 16 − i) with layers balanced as the run balanced them, and
+// Megatron-style fused SwiGLU under sequence parallelism. It must also
+// get a time: a model-FLOPs utilisation within 35% of the run's 41%.
+func TestLlama3PublishedLayoutFits(t *testing.T) {
+	in := DefaultInput(loadArch(t, "llama-3.1-405b.json"))
+	in.Task, in.Seq, in.Batch = Pretrain, 8192, 1
+	in.GPUs, in.TP, in.PP, in.ZeRO = 16384, 8, 16, 1
+	in.VRAM = 80 * GiB // an H100 80GB: 80 GiB of HBM3, 79.2 GiB usable (UsableFraction)
+	for _, z := range []int{1, 2, 3} {
+		in.ZeRO = z
+		r := mustEstimate(t, in)
+		if !r.Fits {
+			t.Errorf("ZeRO %d: published layout called out of memory: %.1f GiB of %.1f GiB (activations %.1f GiB)",
+				z, float64(r.Peak)/float64(GiB), float64(r.Usable)/float64(GiB), float64(r.PerGPU.Activations)/float64(GiB))
+		}
+	}
+	in.ZeRO = 1
+	// The second stage decides: 8 layers × 15 micro-batches in flight
+	// (120 layer-micro-batches) against the first's 7 × 16 (112).
+	r := mustEstimate(t, in)
+	saved, _ := trainActivationSplit(in, 8)
+	if got, want := float64(r.PerGPU.Activations), 15*saved; math.Abs(got/want-1) > 1e-6 {
+		t.Errorf("worst stage activations %.2f GiB, want stage 1's 8 layers × 15 micro-batches = %.2f GiB", got/float64(GiB), want/float64(GiB))
+	}
+	hw := scaleHardware["h100-sxm"]
+	hw.NetworkBandwidth, hw.NVLinkDomain = 50e9, 8
+	p := mustPerf(t, in, hw, Efficiency{}, Workload{GlobalBatch: 2048, VirtualStages: 4})
+	if p.MFU < 0.41*0.65 || p.MFU > 0.41*1.35 {
+		t.Errorf("MFU %.1f%%, measured 41%%", 100*p.MFU)
+	}
+	// Without a batch the default is raised to one micro-batch per stage
+	// per replica: 16 × 128 sequences of 8,192, Llama 3's 16M tokens.
+	if p := mustPerf(t, in, hw, Efficiency{}, Workload{}); p.MicroBatches != 16 || p.TokensPerStep != 16*128*8192 {
+		t.Errorf("default batch: %d micro-batches, %g tokens a step; want 16, %d", p.MicroBatches, p.TokensPerStep, 16*128*8192)
+	}
+}
+
+// TestDefaultBatchCapsReplicas: with no batch given, a small model on
+// thousands of GPUs trains the default batch a step (2M tokens for 8B),
+// not one sequence per GPU: on 16,384 H100s at TP 2 each replica gets
+// 1/32 of a sequence, every replica still reduces a whole gradient, and
+// the rate per GPU falls well below the 64-GPU rate.
+func TestDefaultBatchCapsReplicas(t *testing.T) {
+	in := DefaultInput(loadArch(t, "llama-3.1-8b.json"))
+	in.Task, in.Seq, in.Batch, in.TP, in.ZeRO = Pretrain, 8192, 1, 2, 1
+	hw := scaleHardware["h100-sxm"]
+	hw.NetworkBandwidth, hw.NVLinkDomain = 50e9, 8
+	in.GPUs = 64
+	small := mustPerf(t, in, hw, Efficiency{}, Workload{})
+	in.GPUs = 16384
+	big := mustPerf(t, in, hw, Efficiency{}, Workload{})
+	if want := DefaultGlobalBatchTokens(in); big.TokensPerStep != want {
+		t.Errorf("16,384 GPUs: %g tokens a step, want the default %g", big.TokensPerStep, want)
+	}
+	if r := (big.TokensPerSecond / 16384) / (small.TokensPerSecond / 64); r > 0.5 {
+		t.Errorf("per-GPU rate at 16,384 GPUs is %.2f of the 64-GPU rate; the capped batch should halve it at least", r)
+	}
+}
+
+// TestWeightStreamFloor: a micro-batch still reads every weight of the
+// GPU's shard three times and adds every weight gradient into the fp32
+// buffer, however few tokens it holds. Llama 3.2 1B on one H100 shard:
+// ≈ 1.24G × (3·2 + 8) bytes at 75% of 3.35 TB/s ≈ 6.9 ms. A 64-token
+// micro-batch (a 1M-token batch over 16,384 replicas) computes in far less
+// and takes the floor; 8,192 tokens compute in far more and do not see it.
+func TestWeightStreamFloor(t *testing.T) {
+	in := DefaultInput(loadArch(t, "llama-3.2-1b.json"))
+	in.Task, in.Seq, in.Batch, in.ZeRO, in.GPUs = Pretrain, 8192, 1, 1, 1
+	hw := scaleHardware["h100-sxm"]
+	floor := weightStreamSeconds(in, hw)
+	if want := matmulParams(in.Arch) * 14 / (3.35e12 * 0.75); math.Abs(floor/want-1) > 1e-9 || floor < 5e-3 || floor > 9e-3 {
+		t.Fatalf("floor %.2f ms, want %.2f ms", 1e3*floor, 1e3*want)
+	}
+	// 8,192 tokens in one micro-batch: compute-bound, the floor a small part.
+	p := mustPerf(t, in, hw, Efficiency{}, Workload{MicroBatches: 1})
+	if p.StepSeconds < 5*floor {
+		t.Errorf("8,192-token step %.1f ms, not well above the %.1f ms floor", 1e3*p.StepSeconds, 1e3*floor)
+	}
+	// 64 tokens a micro-batch (global batch 128 sequences of 8,192 over
+	// 16,384 replicas): the micro-batch takes the floor.
+	in.GPUs = 16384
+	p = mustPerf(t, in, hw, Efficiency{}, Workload{GlobalBatch: 128})
+	if p.StepSeconds < floor {
+		t.Errorf("64-token step %.2f ms below the %.2f ms weight-streaming floor", 1e3*p.StepSeconds, 1e3*floor)
+	}
+}
