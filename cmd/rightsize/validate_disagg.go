@@ -32,10 +32,9 @@ func init() { valGroups = append(valGroups, disaggTTFT, disaggTPOT) }
 // each worker runs.
 var disaggEngines = map[string]string{"dynamo-sglang": "sglang", "mori-sglang": "sglang", "dynamo-trt": "trtllm"}
 
-// disaggGPUs maps InferenceX hardware keys to catalog GPU IDs (GB300 is
-// not in the catalog).
+// disaggGPUs maps InferenceX hardware keys to catalog GPU IDs.
 var disaggGPUs = map[string]string{"h100": "h100-sxm", "h200": "h200-sxm", "b200": "b200", "b300": "b300", "gb200": "gb200",
-	"mi355x": "mi355x"}
+	"gb300": "gb300", "mi355x": "mi355x"}
 
 // disaggArgs is the estimate command of one measured point, or why the
 // point cannot be expressed.
