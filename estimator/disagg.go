@@ -30,6 +30,12 @@ import (
 type DisaggSide struct {
 	Workers    int // engine instances on this side
 	TP, DP, EP int // each worker's tensor, attention data and expert parallel degrees (as Input's)
+	// RedundantExperts is each worker's extra expert copies over its EP
+	// ranks (as Input's): a wide-EP decode worker of 48 GPUs serves
+	// DeepSeek's 256 experts with 32 of them (288 = 48 × 6; SGLang
+	// --ep-num-redundant-experts 32 in NVIDIA Dynamo's GB200 DeepSeek-R1
+	// recipe).
+	RedundantExperts int
 	// Batch caps each worker: prompts in one prefill forward (0: one
 	// prompt), or requests decoding together, the rest waiting for a
 	// slot (0: every request the client keeps in flight).
@@ -144,7 +150,7 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 	}
 	side := func(s DisaggSide) (ServingModel, error) {
 		si := in
-		si.TP, si.DP, si.EP, si.PP, si.CP = s.TP, s.DP, s.EP, 1, 1
+		si.TP, si.DP, si.EP, si.PP, si.CP, si.RedundantExperts = s.TP, s.DP, s.EP, 1, 1, s.RedundantExperts
 		m := NewServingModel(si, hw, eff, w)
 		return m, m.Err()
 	}
@@ -322,7 +328,7 @@ func prefixed(p string, err error) error {
 	if e, ok := err.(*InputError); ok {
 		c := *e
 		switch c.Field {
-		case "tp", "dp", "ep":
+		case "tp", "dp", "ep", "redundant-experts":
 			c.Field = p + c.Field
 		}
 		return &c

@@ -74,11 +74,30 @@ func disaggArgs(r map[string]string) ([]string, string) {
 		// expert parallel group), attention DP and EP inside it.
 		args = append(args, "--"+s+"-workers", r[s+"_num_workers"], "--"+s+"-tp", strconv.Itoa(g), "--"+s+"-dp", strconv.Itoa(dp),
 			"--"+s+"-ep", strconv.Itoa(ep))
+		if red := redundantFor(disaggExperts[model], ep); red > 0 {
+			args = append(args, "--"+s+"-redundant-experts", strconv.Itoa(red))
+		}
 	}
 	if rel := imageRelease(r["image"]); rel != "" {
 		args = append(args, "--engine-version", rel)
 	}
 	return args, ""
+}
+
+// disaggExperts is the routed experts of the replayed models
+// (DeepSeek-R1's config.json: n_routed_experts 256).
+var disaggExperts = map[string]int{"deepseek-r1": 256}
+
+// redundantFor is the redundant experts the replay gives a worker whose
+// EP does not divide the model's experts: the rows do not state the
+// count, so the replay assumes the smallest that makes EP divide experts
+// + copies (EP 48: 32, as NVIDIA Dynamo's GB200 SGLang DeepSeek-R1 recipe
+// sets --ep-num-redundant-experts 32; EP 24: 8). 0 where EP divides them.
+func redundantFor(experts, ep int) int {
+	if experts <= 0 || ep <= 1 || experts%ep == 0 {
+		return 0
+	}
+	return ep - experts%ep
 }
 
 // disaggRows counts the rows per split, and the expressible ones, for
@@ -204,10 +223,12 @@ func writeDisaggSection(w io.Writer, cases []valCase) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "- **Speculative decoding.** A third of the rows run MTP; Rightsize has no speculative decoding, so they are not")
 	fmt.Fprintln(w, "  expressible.")
-	fmt.Fprintln(w, "- **Wide EP.** Decode workers of 24 or 48 GPUs (attention DP over all of them, EP 24/48 with redundant experts) do")
-	fmt.Fprintln(w, "  not divide DeepSeek-R1's 128 heads or 256 experts in the estimator's layout checks; the EP all-to-all is the")
-	fmt.Fprintln(w, "  aggregated model's (every token's k experts from each rank without attention DP, which makes a TP 8 EP 8 prefill")
-	fmt.Fprintln(w, "  worker about 2.3× slower than TP 8 EP 1 in the step model).")
+	fmt.Fprintln(w, "- **Wide EP.** Decode workers of 24 or 48 GPUs run EP 24/48 over DeepSeek-R1's 256 experts with redundant copies")
+	fmt.Fprintln(w, "  (`--decode-redundant-experts`); the rows do not state how many, so the replay gives the smallest count that makes")
+	fmt.Fprintln(w, "  EP divide experts + copies (EP 48: 32, as NVIDIA Dynamo's GB200 SGLang recipe sets; EP 24: 8). The copies cost")
+	fmt.Fprintln(w, "  memory and weight reads; the load balance they buy is the uniform routing the step model assumes for every EP")
+	fmt.Fprintln(w, "  layout (no imbalance without them either). The EP all-to-all is the aggregated model's (every token's k experts")
+	fmt.Fprintln(w, "  from each rank without attention DP, which makes a TP 8 EP 8 prefill worker about 2.3× slower than TP 8 EP 1).")
 	fmt.Fprintln(w, "- **The decode step at hundreds of requests per rank.** At 2,000–6,000 requests in flight on one or two decode")
 	fmt.Fprintln(w, "  workers the measured TPOT is 2–5× the estimate's; the estimate then sends requests faster than its prefill side")
 	fmt.Fprintln(w, "  takes them and its TTFT is a queue of tens of seconds where the measured one is 1–10 s.")
