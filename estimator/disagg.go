@@ -58,6 +58,37 @@ type Disagg struct {
 	// RequestSeconds is the engine's fixed cost per request outside the
 	// GPU's steps (the simulator's Policy.RequestSeconds); 0: none.
 	RequestSeconds float64
+	// DraftTokens is speculative decoding with the model's own
+	// multi-token-prediction module (Arch.MTPLayers; DeepSeek-V3 MTP as
+	// SGLang runs it, --speculative-algorithm EAGLE
+	// --speculative-num-steps d, and TensorRT-LLM, speculative_config
+	// decoding_type MTP num_nextn_predict_layers d): each decode step
+	// drafts d tokens with the MTP block, one block per token, and the
+	// model verifies the d + 1 tokens in one forward. 0: none.
+	DraftTokens int
+	// Acceptance is the probability that a draft token is accepted when
+	// the ones before it were; 0: MTPAcceptance.
+	Acceptance float64
+}
+
+// MTPAcceptance is the default Disagg.Acceptance: DeepSeek-V3's report
+// (arXiv:2412.19437 §5.4.3) measures "the acceptance rate of the second
+// token prediction ranges between 85% and 90%"; the lower end is taken.
+const MTPAcceptance = 0.85
+
+// acceptedTokens is the tokens one verify step yields with d drafts each
+// accepted with probability a given the ones before: 1 + a + … + a^d =
+// (1 − a^(d+1))/(1 − a) (Leviathan et al. 2023, "Fast Inference from
+// Transformers via Speculative Decoding", ICML, Eq. 1, with a fixed
+// acceptance rate).
+func acceptedTokens(d int, a float64) float64 {
+	if d <= 0 {
+		return 1
+	}
+	if a >= 1 {
+		return float64(d + 1)
+	}
+	return (1 - math.Pow(a, float64(d+1))) / (1 - a)
 }
 
 // DisaggPoint is the replica's steady state.
@@ -74,10 +105,14 @@ type DisaggPoint struct {
 	// KVBytes is one request's KV cache, KVTransferSeconds its handover
 	// (latency + bytes over the links).
 	KVBytes, KVTransferSeconds float64
-	// Decode: the step time (= TPOT), the requests decoding per worker,
+	// Decode: the step time (= TPOT; with DraftTokens the verify step,
+	// AcceptedTokens × TPOT), the requests decoding per worker,
 	// the side's capacity in requests/s at its largest batch, and its
 	// generated tokens/s (= TokensPerSecond).
 	DecodeStepSeconds, DecodeBatch, DecodeCapacity float64
+	// AcceptedTokens is the tokens one decode step yields (1 without
+	// speculative decoding).
+	AcceptedTokens float64
 	// Bound is what limits λ: "concurrency" (neither side is full),
 	// "prefill" (the prefill queue grows) or "decode" (every decode slot
 	// is taken and requests wait for one).
@@ -137,6 +172,15 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 	if !(d.RequestSeconds >= 0 && d.RequestSeconds <= 3600) {
 		l.add("request-overhead", d.RequestSeconds, ErrRange, "want seconds in [0, 3600]")
 	}
+	switch {
+	case d.DraftTokens < 0 || d.DraftTokens > 16:
+		l.add("mtp-draft-tokens", float64(d.DraftTokens), ErrRange, "want 0..16")
+	case d.DraftTokens > 0 && in.Arch.MTPLayers < 1:
+		l.add("mtp-draft-tokens", float64(d.DraftTokens), ErrIncompatible, "the model has no multi-token-prediction module (num_nextn_predict_layers)")
+	}
+	if !(d.Acceptance >= 0 && d.Acceptance < 1) {
+		l.add("mtp-acceptance", d.Acceptance, ErrRange, "want a probability in [0, 1) (0: the DeepSeek-V3 figure)")
+	}
 	if in.Task.Training() {
 		l.add("task", 0, ErrIncompatible, "disaggregated serving is an inference task")
 	}
@@ -175,18 +219,42 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 
 	// Prefill of k prompts in one forward (fractional k between the two
 	// integers around it): Step of k whole prompts, as prefill(k, p).
+	// Speculative decoding's MTP block is one more decoder block (DeepSeek-V3
+	// report §2.2: an MTP module is a Transformer block with the shared
+	// embedding and output head): it runs over each prompt once, and once
+	// per draft token of a decode step, at 1/Layers of the forward.
+	block := 0.0
+	if d.DraftTokens > 0 && in.Arch.Layers > 0 {
+		block = 1 / float64(in.Arch.Layers)
+	}
 	prefill := func(k float64) float64 {
 		at := func(k int) float64 {
 			return pm.StepSeconds(Step{PrefillTokens: k * int(prompt), PrefillSeqs: k,
-				PrefillContext: float64(k) * prompt * (prompt + 1) / 2, PrefillKV: float64(k) * prompt})
+				PrefillContext: float64(k) * prompt * (prompt + 1) / 2, PrefillKV: float64(k) * prompt}) * (1 + block)
 		}
 		return between(at, k)
 	}
 	// A decode step of n requests at the mean context of a request in
-	// its decode phase: prompt plus half the output.
+	// its decode phase: prompt plus half the output. With DraftTokens d
+	// the step drafts d tokens (d MTP blocks) and verifies d + 1 tokens of
+	// each request in one forward (the d draft tokens attend to the
+	// context like a prompt chunk, the KV read once), and yields
+	// acceptedTokens of them: decode is the time per generated token.
+	dd, acc := d.DraftTokens, d.Acceptance
+	if acc == 0 {
+		acc = MTPAcceptance
+	}
+	tau := acceptedTokens(dd, acc)
 	decode := func(n float64) float64 {
 		at := func(n int) float64 {
-			return dm.StepSeconds(Step{DecodeSeqs: n, DecodeContext: float64(n) * (prompt + out/2)})
+			ctx := float64(n) * (prompt + out/2)
+			one := dm.StepSeconds(Step{DecodeSeqs: n, DecodeContext: ctx})
+			if dd == 0 {
+				return one
+			}
+			verify := dm.StepSeconds(Step{DecodeSeqs: n, DecodeContext: ctx, PrefillTokens: n * dd, PrefillSeqs: n,
+				PrefillContext: float64(dd) * ctx, PrefillKV: float64(n * dd)})
+			return (verify + float64(dd)*block*one) / tau
 		}
 		return between(at, n)
 	}
@@ -254,7 +322,7 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 			st.n = math.Min(nMax, math.Max(1, lam*steps*decode(st.n)/D))
 		}
 		st.tpot = decode(st.n)
-		st.ttft = d.RequestSeconds + st.wait + st.s + xfer + st.tpot
+		st.ttft = d.RequestSeconds + st.wait + st.s + xfer + st.tpot*tau
 		st.r = st.ttft + steps*st.tpot
 		return st
 	}
@@ -286,7 +354,7 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 		lam, bound = capD, "decode"
 		st = at(lam * (1 - 1e-9))
 		st.n, st.tpot = nMax, tMax
-		st.ttft = d.RequestSeconds + st.wait + st.s + xfer + st.tpot
+		st.ttft = d.RequestSeconds + st.wait + st.s + xfer + st.tpot*tau
 		st.r = st.ttft + steps*st.tpot
 		extra := math.Max(0, C/lam-st.r)
 		st.wait += extra
@@ -298,7 +366,7 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 		TTFTSeconds: finite(st.ttft), TPOTSeconds: finite(st.tpot), TokensPerSecond: finite(lam * out), RequestsPerSecond: finite(lam),
 		QueueSeconds: finite(st.wait), PrefillSeconds: finite(st.s), PrefillBatch: finite(st.k), PrefillCapacity: finite(capP),
 		PrefillUtilization: finite(math.Min(st.rho, 1)), KVBytes: finite(kvBytes), KVTransferSeconds: finite(xfer),
-		DecodeStepSeconds: finite(st.tpot), DecodeBatch: finite(st.n), DecodeCapacity: finite(capD), Bound: bound,
+		DecodeStepSeconds: finite(st.tpot * tau), DecodeBatch: finite(st.n), DecodeCapacity: finite(capD), AcceptedTokens: tau, Bound: bound,
 		GPUs: d.Prefill.Workers*d.Prefill.TP + d.Decode.Workers*d.Decode.TP,
 	}, nil
 }
