@@ -100,7 +100,7 @@ type DisaggPoint struct {
 	QueueSeconds                                                 float64 // TTFT's wait for a prefill worker (or, decode-bound, a decode slot)
 	// Prefill: the seconds of the forward that prefills a request (a
 	// batch of PrefillBatch prompts), the side's capacity in prompts/s
-	// at its largest batch, and its busy share at λ.
+	// at its largest batch, and its load at λ (λ over that capacity).
 	PrefillSeconds, PrefillBatch, PrefillCapacity, PrefillUtilization float64
 	// KVBytes is one request's KV cache, KVTransferSeconds its handover
 	// (latency + bytes over the links).
@@ -299,10 +299,17 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 
 	// The state at completion rate lam: the prefill batch k that forms
 	// while a worker is busy (arrivals during one forward, 1..kMax), its
-	// utilisation and queue (Pollaczek–Khinchine for deterministic
-	// service: wait = ρ/(2(1−ρ)) × forward), the requests decoding per
-	// worker (Little's law on the decode phase, n = λ × steps × TPOT(n)
-	// / D, at most nMax) and the cycle R = TTFT + steps × TPOT.
+	// load and queue, the requests decoding per worker (Little's law on
+	// the decode phase, n = λ × steps × TPOT(n) / D, at most nMax) and
+	// the cycle R = TTFT + steps × TPOT. A worker that batches takes every
+	// waiting prompt (up to kMax) into its next forward, so the queue
+	// builds against the capacity of full batches, capP: the load is ρ =
+	// λ / capP and the wait Pollaczek–Khinchine's for deterministic
+	// service, ρ/(2(1−ρ)) × the forward that runs (the bulk-service queue
+	// taken as one server of capP's rate; a load λ·forward(k)/(P·k), as
+	// the arrivals during a forward define k, is 1 whenever k > 1 and
+	// would leave a batching worker no headroom at all).
+	capP := P * kMax / prefill(kMax)
 	type state struct{ k, s, rho, wait, n, tpot, ttft, r float64 }
 	at := func(lam float64) state {
 		var st state
@@ -311,7 +318,7 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 			st.k = math.Min(kMax, math.Max(1, lam/P*prefill(st.k)))
 		}
 		st.s = prefill(st.k)
-		st.rho = lam / P * st.s / st.k
+		st.rho = lam / capP
 		if st.rho < 1 {
 			st.wait = st.rho / (2 * (1 - st.rho)) * st.s
 		} else {
@@ -326,7 +333,6 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 		st.r = st.ttft + steps*st.tpot
 		return st
 	}
-	capP := P * kMax / prefill(kMax)
 	tMax := decode(nMax)
 	capD := math.Inf(1)
 	if steps > 0 && tMax > 0 {

@@ -54,11 +54,11 @@ func TestDisaggWorkedExample(t *testing.T) {
 		t.Errorf("decode batch %.2f, GPUs %d, bound %s; want 20..32, 24, concurrency", p.DecodeBatch, p.GPUs, p.Bound)
 	}
 	// The prefill side's capacity is its largest batch over that batch's
-	// forward, and its utilisation λ × forward / batch.
+	// forward, and its load λ over that capacity.
 	m := NewServingModel(func() Input { i := in; i.TP = 8; return i }(), hw, Efficiency{}, Workload{PromptTokens: 1000, OutputTokens: 1000})
 	s8 := m.StepSeconds(Step{PrefillTokens: 8000, PrefillSeqs: 8, PrefillContext: 8 * 1000 * 1001 / 2, PrefillKV: 8000})
 	near("prefill capacity", p.PrefillCapacity, 8/s8, 1e-9)
-	near("prefill utilisation", p.PrefillUtilization, p.RequestsPerSecond*p.PrefillSeconds/p.PrefillBatch, 1e-9)
+	near("prefill load", p.PrefillUtilization, p.RequestsPerSecond/p.PrefillCapacity, 1e-9)
 }
 
 // TestDisaggDecodeBound: with 8 decode slots per worker and 512 requests
