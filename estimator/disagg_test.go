@@ -147,19 +147,19 @@ func TestDisaggErrors(t *testing.T) {
 // (TTFT at least the prefill and transfer; Little's law within 1e-6
 // where the client's requests are all in flight).
 func FuzzDisaggServing(f *testing.F) {
-	f.Add(1, 8, 1, 1, 0, 2, 8, 8, 8, 0, 0, 64, 0.0, 0.0, 1000, 100)
-	f.Add(0, -1, 3, 16, -2, 1<<30, 0, 1, 1, 1, -3, 0, math.NaN(), math.Inf(1), 0, -5)
-	f.Add(3, 16, 16, 16, 4, 1, 16, 16, 16, 32, 0, 4096, 50e9, 0.01, 8000, 1000)
-	f.Add(4, 4, 4, 4, 0, 1, 48, 48, 48, 0, 32, 2048, 0.0, 0.0, 1024, 1024)
+	f.Add(1, 8, 1, 1, 0, 2, 8, 8, 8, 0, 0, 0, 64, 0.0, 0.0, 0.0, 1000, 100)
+	f.Add(0, -1, 3, 16, -2, 1<<30, 0, 1, 1, 1, -3, -1, 0, math.NaN(), math.Inf(1), math.NaN(), 0, -5)
+	f.Add(3, 16, 16, 16, 4, 1, 16, 16, 16, 32, 0, 3, 4096, 50e9, 0.01, 0.7, 8000, 1000)
+	f.Add(4, 4, 4, 4, 0, 1, 48, 48, 48, 0, 32, 1, 2048, 0.0, 0.0, 0.0, 1024, 1024)
 	in, hw := func() (Input, Hardware) {
 		in := DefaultInput(perfArch(f, "deepseek-v3.json"))
 		in.Task, in.Engine, in.Weights, in.KV, in.VRAM = Inference, SGLang, FP8, BF16, 141*GiB
 		return in, Hardware{PeakFLOPS: 1979e12, MemBandwidth: 4.8e12, LinkBandwidth: 450e9, Generation: GenHopper, NVLinkDomain: 8}
 	}()
-	f.Fuzz(func(t *testing.T, pw, ptp, pdp, pep, pb, dw, dtp, ddp, dep, db, dred, conc int, bw, lat float64, prompt, out int) {
+	f.Fuzz(func(t *testing.T, pw, ptp, pdp, pep, pb, dw, dtp, ddp, dep, db, dred, draft, conc int, bw, lat, accept float64, prompt, out int) {
 		d := Disagg{Prefill: DisaggSide{Workers: pw, TP: ptp, DP: pdp, EP: pep, Batch: pb},
 			Decode: DisaggSide{Workers: dw, TP: dtp, DP: ddp, EP: dep, RedundantExperts: dred, Batch: db}, Concurrency: conc,
-			KVBandwidth: bw, KVLatencySeconds: lat}
+			KVBandwidth: bw, KVLatencySeconds: lat, DraftTokens: draft, Acceptance: accept}
 		p, err := DisaggServing(in, hw, Efficiency{}, Workload{PromptTokens: prompt, OutputTokens: out}, d)
 		if err != nil {
 			var ie *InputError
