@@ -30,6 +30,12 @@ import (
 type DisaggSide struct {
 	Workers    int // engine instances on this side
 	TP, DP, EP int // each worker's tensor, attention data and expert parallel degrees (as Input's)
+	// RedundantExperts is each worker's extra expert copies over its EP
+	// ranks (as Input's): a wide-EP decode worker of 48 GPUs serves
+	// DeepSeek's 256 experts with 32 of them (288 = 48 × 6; SGLang
+	// --ep-num-redundant-experts 32 in NVIDIA Dynamo's GB200 DeepSeek-R1
+	// recipe).
+	RedundantExperts int
 	// Batch caps each worker: prompts in one prefill forward (0: one
 	// prompt), or requests decoding together, the rest waiting for a
 	// slot (0: every request the client keeps in flight).
@@ -52,6 +58,37 @@ type Disagg struct {
 	// RequestSeconds is the engine's fixed cost per request outside the
 	// GPU's steps (the simulator's Policy.RequestSeconds); 0: none.
 	RequestSeconds float64
+	// DraftTokens is speculative decoding with the model's own
+	// multi-token-prediction module (Arch.MTPLayers; DeepSeek-V3 MTP as
+	// SGLang runs it, --speculative-algorithm EAGLE
+	// --speculative-num-steps d, and TensorRT-LLM, speculative_config
+	// decoding_type MTP num_nextn_predict_layers d): each decode step
+	// drafts d tokens with the MTP block, one block per token, and the
+	// model verifies the d + 1 tokens in one forward. 0: none.
+	DraftTokens int
+	// Acceptance is the probability that a draft token is accepted when
+	// the ones before it were; 0: MTPAcceptance.
+	Acceptance float64
+}
+
+// MTPAcceptance is the default Disagg.Acceptance: DeepSeek-V3's report
+// (arXiv:2412.19437 §5.4.3) measures "the acceptance rate of the second
+// token prediction ranges between 85% and 90%"; the lower end is taken.
+const MTPAcceptance = 0.85
+
+// acceptedTokens is the tokens one verify step yields with d drafts each
+// accepted with probability a given the ones before: 1 + a + … + a^d =
+// (1 − a^(d+1))/(1 − a) (Leviathan et al. 2023, "Fast Inference from
+// Transformers via Speculative Decoding", ICML, Eq. 1, with a fixed
+// acceptance rate).
+func acceptedTokens(d int, a float64) float64 {
+	if d <= 0 {
+		return 1
+	}
+	if a >= 1 {
+		return float64(d + 1)
+	}
+	return (1 - math.Pow(a, float64(d+1))) / (1 - a)
 }
 
 // DisaggPoint is the replica's steady state.
@@ -63,15 +100,19 @@ type DisaggPoint struct {
 	QueueSeconds                                                 float64 // TTFT's wait for a prefill worker (or, decode-bound, a decode slot)
 	// Prefill: the seconds of the forward that prefills a request (a
 	// batch of PrefillBatch prompts), the side's capacity in prompts/s
-	// at its largest batch, and its busy share at λ.
+	// at its largest batch, and its load at λ (λ over that capacity).
 	PrefillSeconds, PrefillBatch, PrefillCapacity, PrefillUtilization float64
 	// KVBytes is one request's KV cache, KVTransferSeconds its handover
 	// (latency + bytes over the links).
 	KVBytes, KVTransferSeconds float64
-	// Decode: the step time (= TPOT), the requests decoding per worker,
+	// Decode: the step time (= TPOT; with DraftTokens the verify step,
+	// AcceptedTokens × TPOT), the requests decoding per worker,
 	// the side's capacity in requests/s at its largest batch, and its
 	// generated tokens/s (= TokensPerSecond).
 	DecodeStepSeconds, DecodeBatch, DecodeCapacity float64
+	// AcceptedTokens is the tokens one decode step yields (1 without
+	// speculative decoding).
+	AcceptedTokens float64
 	// Bound is what limits λ: "concurrency" (neither side is full),
 	// "prefill" (the prefill queue grows) or "decode" (every decode slot
 	// is taken and requests wait for one).
@@ -131,6 +172,15 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 	if !(d.RequestSeconds >= 0 && d.RequestSeconds <= 3600) {
 		l.add("request-overhead", d.RequestSeconds, ErrRange, "want seconds in [0, 3600]")
 	}
+	switch {
+	case d.DraftTokens < 0 || d.DraftTokens > 16:
+		l.add("mtp-draft-tokens", float64(d.DraftTokens), ErrRange, "want 0..16")
+	case d.DraftTokens > 0 && in.Arch.MTPLayers < 1:
+		l.add("mtp-draft-tokens", float64(d.DraftTokens), ErrIncompatible, "the model has no multi-token-prediction module (num_nextn_predict_layers)")
+	}
+	if !(d.Acceptance >= 0 && d.Acceptance < 1) {
+		l.add("mtp-acceptance", d.Acceptance, ErrRange, "want a probability in [0, 1) (0: the DeepSeek-V3 figure)")
+	}
 	if in.Task.Training() {
 		l.add("task", 0, ErrIncompatible, "disaggregated serving is an inference task")
 	}
@@ -144,7 +194,7 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 	}
 	side := func(s DisaggSide) (ServingModel, error) {
 		si := in
-		si.TP, si.DP, si.EP, si.PP, si.CP = s.TP, s.DP, s.EP, 1, 1
+		si.TP, si.DP, si.EP, si.PP, si.CP, si.RedundantExperts = s.TP, s.DP, s.EP, 1, 1, s.RedundantExperts
 		m := NewServingModel(si, hw, eff, w)
 		return m, m.Err()
 	}
@@ -169,18 +219,42 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 
 	// Prefill of k prompts in one forward (fractional k between the two
 	// integers around it): Step of k whole prompts, as prefill(k, p).
+	// Speculative decoding's MTP block is one more decoder block (DeepSeek-V3
+	// report §2.2: an MTP module is a Transformer block with the shared
+	// embedding and output head): it runs over each prompt once, and once
+	// per draft token of a decode step, at 1/Layers of the forward.
+	block := 0.0
+	if d.DraftTokens > 0 && in.Arch.Layers > 0 {
+		block = 1 / float64(in.Arch.Layers)
+	}
 	prefill := func(k float64) float64 {
 		at := func(k int) float64 {
 			return pm.StepSeconds(Step{PrefillTokens: k * int(prompt), PrefillSeqs: k,
-				PrefillContext: float64(k) * prompt * (prompt + 1) / 2, PrefillKV: float64(k) * prompt})
+				PrefillContext: float64(k) * prompt * (prompt + 1) / 2, PrefillKV: float64(k) * prompt}) * (1 + block)
 		}
 		return between(at, k)
 	}
 	// A decode step of n requests at the mean context of a request in
-	// its decode phase: prompt plus half the output.
+	// its decode phase: prompt plus half the output. With DraftTokens d
+	// the step drafts d tokens (d MTP blocks) and verifies d + 1 tokens of
+	// each request in one forward (the d draft tokens attend to the
+	// context like a prompt chunk, the KV read once), and yields
+	// acceptedTokens of them: decode is the time per generated token.
+	dd, acc := d.DraftTokens, d.Acceptance
+	if acc == 0 {
+		acc = MTPAcceptance
+	}
+	tau := acceptedTokens(dd, acc)
 	decode := func(n float64) float64 {
 		at := func(n int) float64 {
-			return dm.StepSeconds(Step{DecodeSeqs: n, DecodeContext: float64(n) * (prompt + out/2)})
+			ctx := float64(n) * (prompt + out/2)
+			one := dm.StepSeconds(Step{DecodeSeqs: n, DecodeContext: ctx})
+			if dd == 0 {
+				return one
+			}
+			verify := dm.StepSeconds(Step{DecodeSeqs: n, DecodeContext: ctx, PrefillTokens: n * dd, PrefillSeqs: n,
+				PrefillContext: float64(dd) * ctx, PrefillKV: float64(n * dd)})
+			return (verify + float64(dd)*block*one) / tau
 		}
 		return between(at, n)
 	}
@@ -225,10 +299,17 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 
 	// The state at completion rate lam: the prefill batch k that forms
 	// while a worker is busy (arrivals during one forward, 1..kMax), its
-	// utilisation and queue (Pollaczek–Khinchine for deterministic
-	// service: wait = ρ/(2(1−ρ)) × forward), the requests decoding per
-	// worker (Little's law on the decode phase, n = λ × steps × TPOT(n)
-	// / D, at most nMax) and the cycle R = TTFT + steps × TPOT.
+	// load and queue, the requests decoding per worker (Little's law on
+	// the decode phase, n = λ × steps × TPOT(n) / D, at most nMax) and
+	// the cycle R = TTFT + steps × TPOT. A worker that batches takes every
+	// waiting prompt (up to kMax) into its next forward, so the queue
+	// builds against the capacity of full batches, capP: the load is ρ =
+	// λ / capP and the wait Pollaczek–Khinchine's for deterministic
+	// service, ρ/(2(1−ρ)) × the forward that runs (the bulk-service queue
+	// taken as one server of capP's rate; a load λ·forward(k)/(P·k), as
+	// the arrivals during a forward define k, is 1 whenever k > 1 and
+	// would leave a batching worker no headroom at all).
+	capP := P * kMax / prefill(kMax)
 	type state struct{ k, s, rho, wait, n, tpot, ttft, r float64 }
 	at := func(lam float64) state {
 		var st state
@@ -237,7 +318,7 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 			st.k = math.Min(kMax, math.Max(1, lam/P*prefill(st.k)))
 		}
 		st.s = prefill(st.k)
-		st.rho = lam / P * st.s / st.k
+		st.rho = lam / capP
 		if st.rho < 1 {
 			st.wait = st.rho / (2 * (1 - st.rho)) * st.s
 		} else {
@@ -248,11 +329,10 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 			st.n = math.Min(nMax, math.Max(1, lam*steps*decode(st.n)/D))
 		}
 		st.tpot = decode(st.n)
-		st.ttft = d.RequestSeconds + st.wait + st.s + xfer + st.tpot
+		st.ttft = d.RequestSeconds + st.wait + st.s + xfer + st.tpot*tau
 		st.r = st.ttft + steps*st.tpot
 		return st
 	}
-	capP := P * kMax / prefill(kMax)
 	tMax := decode(nMax)
 	capD := math.Inf(1)
 	if steps > 0 && tMax > 0 {
@@ -280,7 +360,7 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 		lam, bound = capD, "decode"
 		st = at(lam * (1 - 1e-9))
 		st.n, st.tpot = nMax, tMax
-		st.ttft = d.RequestSeconds + st.wait + st.s + xfer + st.tpot
+		st.ttft = d.RequestSeconds + st.wait + st.s + xfer + st.tpot*tau
 		st.r = st.ttft + steps*st.tpot
 		extra := math.Max(0, C/lam-st.r)
 		st.wait += extra
@@ -292,7 +372,7 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 		TTFTSeconds: finite(st.ttft), TPOTSeconds: finite(st.tpot), TokensPerSecond: finite(lam * out), RequestsPerSecond: finite(lam),
 		QueueSeconds: finite(st.wait), PrefillSeconds: finite(st.s), PrefillBatch: finite(st.k), PrefillCapacity: finite(capP),
 		PrefillUtilization: finite(math.Min(st.rho, 1)), KVBytes: finite(kvBytes), KVTransferSeconds: finite(xfer),
-		DecodeStepSeconds: finite(st.tpot), DecodeBatch: finite(st.n), DecodeCapacity: finite(capD), Bound: bound,
+		DecodeStepSeconds: finite(st.tpot * tau), DecodeBatch: finite(st.n), DecodeCapacity: finite(capD), AcceptedTokens: tau, Bound: bound,
 		GPUs: d.Prefill.Workers*d.Prefill.TP + d.Decode.Workers*d.Decode.TP,
 	}, nil
 }
@@ -322,7 +402,7 @@ func prefixed(p string, err error) error {
 	if e, ok := err.(*InputError); ok {
 		c := *e
 		switch c.Field {
-		case "tp", "dp", "ep":
+		case "tp", "dp", "ep", "redundant-experts":
 			c.Field = p + c.Field
 		}
 		return &c

@@ -54,11 +54,11 @@ func TestDisaggWorkedExample(t *testing.T) {
 		t.Errorf("decode batch %.2f, GPUs %d, bound %s; want 20..32, 24, concurrency", p.DecodeBatch, p.GPUs, p.Bound)
 	}
 	// The prefill side's capacity is its largest batch over that batch's
-	// forward, and its utilisation λ × forward / batch.
+	// forward, and its load λ over that capacity.
 	m := NewServingModel(func() Input { i := in; i.TP = 8; return i }(), hw, Efficiency{}, Workload{PromptTokens: 1000, OutputTokens: 1000})
 	s8 := m.StepSeconds(Step{PrefillTokens: 8000, PrefillSeqs: 8, PrefillContext: 8 * 1000 * 1001 / 2, PrefillKV: 8000})
 	near("prefill capacity", p.PrefillCapacity, 8/s8, 1e-9)
-	near("prefill utilisation", p.PrefillUtilization, p.RequestsPerSecond*p.PrefillSeconds/p.PrefillBatch, 1e-9)
+	near("prefill load", p.PrefillUtilization, p.RequestsPerSecond/p.PrefillCapacity, 1e-9)
 }
 
 // TestDisaggDecodeBound: with 8 decode slots per worker and 512 requests
@@ -122,9 +122,12 @@ func TestDisaggErrors(t *testing.T) {
 		{"concurrency", func(d *Disagg) { d.Concurrency = 0 }},
 		{"kv-transfer-gbps", func(d *Disagg) { d.KVBandwidth = math.NaN() }},
 		{"kv-transfer-latency", func(d *Disagg) { d.KVLatencySeconds = math.Inf(1) }},
-		{"prefill-dp", func(d *Disagg) { d.Prefill.DP = 3 }},  // does not divide TP 8
-		{"decode-tp", func(d *Disagg) { d.Decode.TP = 1 }},    // 671B in FP8 on one 141 GiB GPU
-		{"prefill-ep", func(d *Disagg) { d.Prefill.EP = 16 }}, // over TP 8
+		{"prefill-dp", func(d *Disagg) { d.Prefill.DP = 3 }},                                                                // does not divide TP 8
+		{"decode-tp", func(d *Disagg) { d.Decode.TP = 1 }},                                                                  // 671B in FP8 on one 141 GiB GPU
+		{"prefill-ep", func(d *Disagg) { d.Prefill.EP = 16 }},                                                               // over TP 8
+		{"decode-ep", func(d *Disagg) { d.Decode.TP, d.Decode.DP, d.Decode.EP = 48, 48, 48 }},                               // 256 experts over 48
+		{"decode-ep", func(d *Disagg) { d.Decode.TP, d.Decode.DP, d.Decode.EP, d.Decode.RedundantExperts = 48, 48, 48, 8 }}, // 264 over 48
+		{"prefill-redundant-experts", func(d *Disagg) { d.Prefill.RedundantExperts = 8 }},                                   // without EP
 	} {
 		d := ok
 		c.f(&d)
@@ -144,17 +147,19 @@ func TestDisaggErrors(t *testing.T) {
 // (TTFT at least the prefill and transfer; Little's law within 1e-6
 // where the client's requests are all in flight).
 func FuzzDisaggServing(f *testing.F) {
-	f.Add(1, 8, 1, 1, 0, 2, 8, 8, 8, 0, 64, 0.0, 0.0, 1000, 100)
-	f.Add(0, -1, 3, 16, -2, 1<<30, 0, 1, 1, 1, 0, math.NaN(), math.Inf(1), 0, -5)
-	f.Add(3, 16, 16, 16, 4, 1, 16, 16, 16, 32, 4096, 50e9, 0.01, 8000, 1000)
+	f.Add(1, 8, 1, 1, 0, 2, 8, 8, 8, 0, 0, 0, 64, 0.0, 0.0, 0.0, 1000, 100)
+	f.Add(0, -1, 3, 16, -2, 1<<30, 0, 1, 1, 1, -3, -1, 0, math.NaN(), math.Inf(1), math.NaN(), 0, -5)
+	f.Add(3, 16, 16, 16, 4, 1, 16, 16, 16, 32, 0, 3, 4096, 50e9, 0.01, 0.7, 8000, 1000)
+	f.Add(4, 4, 4, 4, 0, 1, 48, 48, 48, 0, 32, 1, 2048, 0.0, 0.0, 0.0, 1024, 1024)
 	in, hw := func() (Input, Hardware) {
 		in := DefaultInput(perfArch(f, "deepseek-v3.json"))
 		in.Task, in.Engine, in.Weights, in.KV, in.VRAM = Inference, SGLang, FP8, BF16, 141*GiB
 		return in, Hardware{PeakFLOPS: 1979e12, MemBandwidth: 4.8e12, LinkBandwidth: 450e9, Generation: GenHopper, NVLinkDomain: 8}
 	}()
-	f.Fuzz(func(t *testing.T, pw, ptp, pdp, pep, pb, dw, dtp, ddp, dep, db, conc int, bw, lat float64, prompt, out int) {
-		d := Disagg{Prefill: DisaggSide{pw, ptp, pdp, pep, pb}, Decode: DisaggSide{dw, dtp, ddp, dep, db}, Concurrency: conc,
-			KVBandwidth: bw, KVLatencySeconds: lat}
+	f.Fuzz(func(t *testing.T, pw, ptp, pdp, pep, pb, dw, dtp, ddp, dep, db, dred, draft, conc int, bw, lat, accept float64, prompt, out int) {
+		d := Disagg{Prefill: DisaggSide{Workers: pw, TP: ptp, DP: pdp, EP: pep, Batch: pb},
+			Decode: DisaggSide{Workers: dw, TP: dtp, DP: ddp, EP: dep, RedundantExperts: dred, Batch: db}, Concurrency: conc,
+			KVBandwidth: bw, KVLatencySeconds: lat, DraftTokens: draft, Acceptance: accept}
 		p, err := DisaggServing(in, hw, Efficiency{}, Workload{PromptTokens: prompt, OutputTokens: out}, d)
 		if err != nil {
 			var ie *InputError
@@ -173,4 +178,112 @@ func FuzzDisaggServing(f *testing.F) {
 			t.Fatalf("TTFT %v below prefill %v + transfer %v", p.TTFTSeconds, p.PrefillSeconds, p.KVTransferSeconds)
 		}
 	})
+}
+
+// TestRedundantExperts: DeepSeek-V3's 256 routed experts over a 48-GPU
+// wide-EP decode worker need 32 redundant copies (288 = 48 × 6, SGLang's
+// --ep-num-redundant-experts 32). The copies add their weights to every
+// GPU: 32 more expert slots over the 32-GPU layout that divides without
+// them are 32/256 = 12.5% more routed-expert weight per GPU, and a decode
+// step that reads every slot reads that much more.
+func TestRedundantExperts(t *testing.T) {
+	in, hw := disaggInput(t)
+	in.TP, in.DP, in.EP, in.GPUs, in.Batch = 32, 32, 32, 32, 1024
+	plain, err := Estimate(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	red := in
+	red.RedundantExperts = 32
+	more, err := Estimate(red)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := in.Arch
+	linBits, _, _ := weightBits(in)
+	want := expertParams(a) / 32 * 32 / 256 * linBits / 8
+	if got := float64(more.PerGPU.Weights - plain.PerGPU.Weights); math.Abs(got-want) > 1e-6*want+1 {
+		t.Errorf("redundant experts' weights = %.0f B per GPU, want %.0f", got, want)
+	}
+	// A step of many tokens reads every slot: 12.5% more expert bytes.
+	m0, m1 := newInferModel(in, hw, Efficiency{}), newInferModel(red, hw, Efficiency{})
+	dense := m0.weight * (1 - m0.expertFrac) / m0.atp
+	if r := (m1.gpuWeightRead(1e6) - dense) / (m0.gpuWeightRead(1e6) - dense); math.Abs(r-288.0/256) > 1e-9 {
+		t.Errorf("expert bytes read at a large step: ratio %.6f, want %.6f", r, 288.0/256)
+	}
+	// EP 48 divides 256 + 32, not 256 alone.
+	in.TP, in.DP, in.EP, in.GPUs = 48, 48, 48, 48
+	if _, err := Estimate(in); err == nil {
+		t.Error("EP 48 over 256 experts accepted")
+	}
+	in.RedundantExperts = 32
+	if _, err := Estimate(in); err != nil {
+		t.Errorf("EP 48 over 256 + 32 experts: %v", err)
+	}
+	if ExpertSplit(a, 48, 32) != "" || ExpertSplit(a, 48, 0) == "" || ExpertSplit(a, 24, 8) != "" {
+		t.Error("ExpertSplit disagrees with (experts + redundant) % EP")
+	}
+}
+
+// TestDisaggMTP: speculative decoding with DeepSeek's MTP module. One
+// verify step yields 1 + a + … + a^d tokens (d = 1, a = 0.85: 1.85; d =
+// 3: 3.186625). SGLang's DeepSeek usage docs measure MTP with one draft
+// token (--speculative-num-steps 1 --speculative-num-draft-tokens 2) at
+// 1.8× the decode speed at batch 1 and 1.5× at batch 32 on H200 TP 8; the
+// estimate's TPOT ratio is held within 15% of both.
+func TestDisaggMTP(t *testing.T) {
+	for _, c := range []struct {
+		d    int
+		a    float64
+		want float64
+	}{{0, 0.85, 1}, {1, 0.85, 1.85}, {3, 0.85, 3.186625}, {2, 1, 3}} {
+		if got := acceptedTokens(c.d, c.a); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("acceptedTokens(%d, %g) = %g, want %g", c.d, c.a, got, c.want)
+		}
+	}
+	in, hw := disaggInput(t)
+	w := Workload{PromptTokens: 1024, OutputTokens: 1024}
+	for _, c := range []struct {
+		conc  int
+		speed float64
+	}{{1, 1.8}, {32, 1.5}} {
+		d := Disagg{Prefill: DisaggSide{Workers: 1, TP: 8, DP: 1, EP: 1}, Decode: DisaggSide{Workers: 1, TP: 8, DP: 1, EP: 1}, Concurrency: c.conc}
+		plain, err := DisaggServing(in, hw, Efficiency{}, w, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.DraftTokens = 1
+		mtp, err := DisaggServing(in, hw, Efficiency{}, w, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := plain.TPOTSeconds / mtp.TPOTSeconds; math.Abs(r/c.speed-1) > 0.15 {
+			t.Errorf("concurrency %d: MTP speeds decode %.2f×, want %.1f× within 15%%", c.conc, r, c.speed)
+		}
+		if math.Abs(mtp.DecodeStepSeconds-mtp.AcceptedTokens*mtp.TPOTSeconds) > 1e-12 || math.Abs(mtp.AcceptedTokens-1.85) > 1e-12 {
+			t.Errorf("step %g s, accepted %g, TPOT %g s: want step = accepted × TPOT, 1.85 accepted", mtp.DecodeStepSeconds,
+				mtp.AcceptedTokens, mtp.TPOTSeconds)
+		}
+	}
+	// A model without an MTP module, and out-of-range figures, are input errors.
+	llama, _ := disaggInput(t)
+	llama.Arch = loadArch(t, "llama-2-7b-hf.json")
+	ok := Disagg{Prefill: DisaggSide{Workers: 1, TP: 1, DP: 1, EP: 1}, Decode: DisaggSide{Workers: 1, TP: 1, DP: 1, EP: 1}, Concurrency: 1}
+	for _, c := range []struct {
+		in    Input
+		f     func(*Disagg)
+		field string
+	}{
+		{llama, func(d *Disagg) { d.DraftTokens = 1 }, "mtp-draft-tokens"},
+		{in, func(d *Disagg) { d.DraftTokens = 17 }, "mtp-draft-tokens"},
+		{in, func(d *Disagg) { d.DraftTokens, d.Acceptance = 1, 1 }, "mtp-acceptance"},
+	} {
+		d := ok
+		c.f(&d)
+		_, err := DisaggServing(c.in, hw, Efficiency{}, w, d)
+		var ie *InputError
+		if !errors.As(err, &ie) || ie.Field != c.field {
+			t.Errorf("err %v, want an InputError on %s", err, c.field)
+		}
+	}
 }

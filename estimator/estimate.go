@@ -268,6 +268,17 @@ func expertParams(a Arch) float64 {
 	return math.Max(float64(a.TotalParams-a.ActiveParamCount)*e/(e-k), 0)
 }
 
+// expertSlots is the routed experts' slots per expert: (E + R)/E with R
+// redundant copies (Input.RedundantExperts), each EP rank holding
+// (E + R)/EP experts' weights; 1 without them. Memory and speed share it.
+func expertSlots(in Input) float64 {
+	e := float64(in.Arch.Experts)
+	if in.RedundantExperts <= 0 || e <= 0 {
+		return 1
+	}
+	return (e + float64(in.RedundantExperts)) / e
+}
+
 // kvTPShare is the share of a sequence's KV cache one TP rank holds: K/V
 // heads are split over TP down to one head per rank (replicated beyond);
 // MLA's latent is replicated on every rank (vLLM). Memory and speed share it.
@@ -508,9 +519,10 @@ func stageParams(in Input, ps pipeStage) stageShape {
 	if atp > 1 && !a.IsMLA() && a.KVHeads > 0 && atp > float64(a.KVHeads) {
 		kvShare = 1 / float64(a.KVHeads)
 	}
-	params := ex/exShard + (ends+body-ex-kvp)/atp + kvp*kvShare
-	linGPU := ex/exShard + (lin-ex)/atp
-	return stageShape{frac: frac, k: k, params: params, linGPU: linGPU, otherGPU: params - linGPU, exGPU: ex / exShard}
+	exGPU := ex * expertSlots(in) / exShard // redundant copies of experts included
+	params := exGPU + (ends+body-ex-kvp)/atp + kvp*kvShare
+	linGPU := exGPU + (lin-ex)/atp
+	return stageShape{frac: frac, k: k, params: params, linGPU: linGPU, otherGPU: params - linGPU, exGPU: exGPU}
 }
 
 // modelStates: weights, gradients and optimizer states on this GPU after

@@ -363,6 +363,16 @@ type Input struct {
 	// then no longer repeated on every GPU). Inference on vLLM, SGLang or
 	// TensorRT-LLM; EP needs a mixture-of-experts model.
 	EP, DP int
+	// RedundantExperts is the extra copies of routed experts each MoE
+	// layer keeps over its EP ranks, so that EP divides experts +
+	// redundant ones and the hot experts' tokens split over several
+	// copies (SGLang --ep-num-redundant-experts, vLLM --enable-eplb
+	// --num-redundant-experts, TensorRT-LLM's MoE load balancer num_slots
+	// = experts + redundant; DeepSeek's EPLB, github.com/deepseek-ai/EPLB:
+	// "duplicates heavy-loaded experts"). Each EP rank then holds
+	// (Experts + RedundantExperts)/EP experts. Serving with EP only; 0:
+	// none.
+	RedundantExperts int
 	// SchedulerSteps is vLLM's multi-step scheduling (--scheduler-steps;
 	// vLLM v0.6's --num-scheduler-steps): the engine runs this many decode
 	// steps per scheduling pass, so a new request waits for the pass in
@@ -577,12 +587,13 @@ func (in Input) validate(l *errList) {
 		case f.v <= 1:
 		case f.name == "ep" && !a.IsMoE():
 			l.add(f.name, f.v, ErrIncompatible, "expert parallelism needs a mixture-of-experts model")
-		case f.name == "ep" && a.Experts%f.v != 0:
-			// The estimate gives every EP rank Experts/EP experts; an
-			// uneven split is not what it models, and Megatron-LM
-			// refuses it in training (arguments.py: "Number of experts
-			// should be a multiple of expert model parallel_size").
-			l.add(f.name, f.v, ErrIncompatible, "does not divide the model's %d experts", a.Experts)
+		case f.name == "ep" && ExpertSplit(a, f.v, in.RedundantExperts) != "":
+			// The estimate gives every EP rank (Experts + redundant)/EP
+			// experts; an uneven split is not what it models, and
+			// Megatron-LM refuses it in training (arguments.py: "Number
+			// of experts should be a multiple of expert model
+			// parallel_size").
+			l.add(f.name, f.v, ErrIncompatible, "%s", ExpertSplit(a, f.v, in.RedundantExperts))
 		case trainEP && in.Task != Pretrain && in.Task != FullFinetune:
 			l.add(f.name, f.v, ErrIncompatible, "expert parallelism in training needs full training (train or finetune)")
 		case trainEP && in.TP >= 1 && in.PP >= 1 && in.GPUs%(in.TP*in.PP) == 0 && (in.GPUs/(in.TP*in.PP))%f.v != 0:
@@ -593,6 +604,13 @@ func (in Input) validate(l *errList) {
 		case in.TP >= 1 && in.TP%f.v != 0:
 			l.add(f.name, f.v, ErrIncompatible, "does not divide tp=%d (the GPUs it spans are the TP group's)", in.TP)
 		}
+	}
+	switch r := in.RedundantExperts; {
+	case r == 0:
+	case r < 0 || r > maxGPUs:
+		l.add("redundant-experts", r, ErrRange, "want 0..%d", maxGPUs)
+	case train || !in.Engine.Pooled() || in.EP <= 1 || !a.IsMoE():
+		l.add("redundant-experts", r, ErrIncompatible, "redundant experts are copies over a serving engine's expert-parallel ranks: want --ep > 1 on vllm, sglang or trtllm with a mixture-of-experts model")
 	}
 	if !(in.RequestSeconds >= 0 && in.RequestSeconds <= 3600) {
 		l.add("request-overhead", in.RequestSeconds, ErrRange, "want seconds in [0, 3600]")
@@ -682,4 +700,22 @@ func HeadsSplit(a Arch, atp int) string {
 		return fmt.Sprintf("num_key_value_heads=%d neither divides nor is divided by attention's %d GPUs", a.KVHeads, atp)
 	}
 	return ""
+}
+
+// ExpertSplit says why a's routed experts, with redundant extra copies,
+// do not split evenly over ep expert-parallel GPUs, or "" when they do:
+// every EP rank holds (experts + redundant)/ep of them (SGLang's
+// ep_num_redundant_experts, vLLM's EPLB and TensorRT-LLM's MoE load
+// balancer place experts + redundant slots evenly over the EP ranks). The
+// estimate's input check and the launch's check of a planned row both
+// read it.
+func ExpertSplit(a Arch, ep, redundant int) string {
+	ep = max(ep, 1)
+	switch {
+	case (a.Experts+redundant)%ep == 0:
+		return ""
+	case redundant == 0:
+		return fmt.Sprintf("does not divide the model's %d experts", a.Experts)
+	}
+	return fmt.Sprintf("does not divide the model's %d experts and %d redundant copies (%d)", a.Experts, redundant, a.Experts+redundant)
 }

@@ -15,15 +15,16 @@ type inferModel struct {
 	n      float64 // matmul parameters (matmulParams)
 	weight float64 // weight bytes one forward reads on the whole replica
 	// expertFrac is the routed experts' share of weight; E and k their
-	// count and top-k (0 for dense models).
-	expertFrac, E, k float64
-	kvShare, kvBits  float64
-	kvLayout         kvLayout // kvSeq's figures, from a, kvBits and kvShare
-	sc               stepConsts
-	bw, flops        float64 // achieved bytes/s and FLOP/s per GPU
-	attnFlops        float64 // achieved FLOP/s of attention's products (Hardware.AttnFLOPS)
-	commPerToken     float64 // TP all-reduce seconds per token per forward
-	host, perLayer   float64 // stepFloor
+	// count and top-k (0 for dense models); slots the expert slots per
+	// expert with redundant copies (expertSlots).
+	expertFrac, E, k, slots float64
+	kvShare, kvBits         float64
+	kvLayout                kvLayout // kvSeq's figures, from a, kvBits and kvShare
+	sc                      stepConsts
+	bw, flops               float64 // achieved bytes/s and FLOP/s per GPU
+	attnFlops               float64 // achieved FLOP/s of attention's products (Hardware.AttnFLOPS)
+	commPerToken            float64 // TP all-reduce seconds per token per forward
+	host, perLayer          float64 // stepFloor
 	// hostBetween: the serving engine's release runs its per-step host
 	// work between the GPU's steps, not under them (overlapsHost).
 	hostBetween bool
@@ -54,7 +55,7 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	// parameters scaled by E/(E − k). With uniform routing a step of B
 	// tokens touches E·(1 − (1 − k/E)^B) experts of each layer (expected
 	// distinct draws), so decode at small batch reads only those.
-	m.E, m.k = float64(a.Experts), float64(a.ExpertsPerToken)
+	m.E, m.k, m.slots = float64(a.Experts), float64(a.ExpertsPerToken), expertSlots(in)
 	if ex := expertParams(a); ex > 0 {
 		m.expertFrac = math.Min(ex, readParams) / math.Max(readParams, 1)
 	}
@@ -205,13 +206,19 @@ const allReduceHopSeconds = 6e-6
 // tokens: the non-expert weights at attention's TP share and, of the
 // routed experts (sharded over the whole TP group), those the tokens
 // touch: with uniform routing a step of B tokens touches E·(1 − (1 −
-// k/E)^B) experts of each layer (expected distinct draws).
+// k/E)^B) experts of each layer (expected distinct draws). With R
+// redundant copies (Input.RedundantExperts) the GPU holds (E + R)/E times
+// the expert weights and a token's k experts are k of the E + R slots (the
+// load balancer spreads a hot expert's tokens over its copies: DeepSeek's
+// EPLB), so a step touches (E + R)·(1 − (1 − k/(E + R))^B) slots: the same
+// bytes for a few tokens, (E + R)/E times them once every slot is read.
 func (m *inferModel) gpuWeightRead(tokens float64) float64 {
 	dense := m.weight * (1 - m.expertFrac) / m.atp
 	if m.expertFrac == 0 {
 		return dense
 	}
-	return dense + m.weight*m.expertFrac/m.tp*(1-math.Pow(1-m.k/m.E, tokens))
+	slots := m.E * m.slots
+	return dense + m.weight*m.expertFrac*m.slots/m.tp*(1-math.Pow(1-m.k/slots, tokens))
 }
 
 // kvSeq is one sequence's KV bytes at ctx tokens on one TP rank.

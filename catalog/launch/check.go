@@ -25,19 +25,21 @@ func (e *emitter) checkServe(k Kind, s copyShape) error {
 	if why := estimator.HeadsSplit(a, s.tp/max(s.dp, 1)); a.Heads > 0 && why != "" {
 		return e.fail(ErrInconsistent, why)
 	}
-	// Experts: the estimate gives every expert-parallel rank experts/EP
-	// experts (estimator.Input.EP); an uneven split puts more weights and
-	// tokens on some ranks than planned. vLLM's --enable-expert-parallel
-	// spreads the experts over every GPU of the copy (TP × DP); SGLang's
-	// --ep-size must divide --tp-size (SGLang docs, "Expert Parallelism":
-	// tp_size % ep_size == 0).
+	// Experts: the estimate gives every expert-parallel rank (experts +
+	// redundant copies)/EP experts (estimator.Input.EP and
+	// RedundantExperts, judged by estimator.ExpertSplit, the rule the
+	// estimate's input check applies); an uneven split puts more weights
+	// and tokens on some ranks than planned. vLLM's
+	// --enable-expert-parallel spreads the experts over every GPU of the
+	// copy (TP × DP); SGLang's --ep-size must divide --tp-size (SGLang
+	// docs, "Expert Parallelism": tp_size % ep_size == 0).
 	if s.ep > 1 && a.IsMoE() {
 		ep := s.ep
 		if k == VLLM {
 			ep = s.tp
 		}
-		if a.Experts%ep != 0 {
-			return e.fail(ErrInconsistent, "expert parallelism over "+itoa(ep)+" GPUs does not divide the model's "+itoa(a.Experts)+" experts")
+		if why := estimator.ExpertSplit(a, ep, e.in.RedundantExperts); why != "" {
+			return e.fail(ErrInconsistent, "expert parallelism over "+itoa(ep)+" GPUs "+why)
 		}
 		if k == SGLang && s.tp%s.ep != 0 {
 			return e.fail(ErrInconsistent, "EP "+itoa(s.ep)+" does not divide TP "+itoa(s.tp))

@@ -18,7 +18,7 @@ import (
 	"rightsize/catalog/source"
 )
 
-var refreshDay = time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC)
+var refreshDay = time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)
 
 func replayFetcher(t *testing.T, sleeps *[]time.Duration) *source.Fetcher {
 	t.Helper()
@@ -102,13 +102,13 @@ func TestRefreshReplay(t *testing.T) {
 		if c.spotRegion != "" && o.SpotRegion != c.spotRegion || c.spotRisk != "" && o.SpotInterruption != c.spotRisk {
 			t.Errorf("%s: spot region %q risk %q, want %q %q", c.id, o.SpotRegion, o.SpotInterruption, c.spotRegion, c.spotRisk)
 		}
-		if o.AsOf != "2026-11-26" || o.AsOfEstimated || !strings.HasPrefix(o.Source, c.wantSourcePrefixAsOf) || !strings.Contains(o.Source, "2026-11-26") {
+		if o.AsOf != refreshDay.Format(catalog.DateLayout) || o.AsOfEstimated || !strings.HasPrefix(o.Source, c.wantSourcePrefixAsOf) || !strings.Contains(o.Source, refreshDay.Format(catalog.DateLayout)) {
 			t.Errorf("%s: as_of %s (estimated %v), source %q", c.id, o.AsOf, o.AsOfEstimated, o.Source)
 		}
 	}
 	// The provider names its new source first and keeps the earlier one.
 	if c, _ := f.Catalog(refreshDay); c != nil {
-		if p, _ := c.Provider("oci"); p.AsOf != "2026-11-26" || !strings.HasPrefix(p.Source, "Oracle Cloud price list API") || !strings.Contains(p.Source, "earlier: ") {
+		if p, _ := c.Provider("oci"); p.AsOf != refreshDay.Format(catalog.DateLayout) || !strings.HasPrefix(p.Source, "Oracle Cloud price list API") || !strings.Contains(p.Source, "earlier: ") {
 			t.Errorf("oci provider: as_of %s, source %q", p.AsOf, p.Source)
 		}
 	}

@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	now = func() time.Time { return time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC) }
+	now = func() time.Time { return time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC) }
 }
 
 func runCLI(args ...string) (stdout, stderr string, code int) {

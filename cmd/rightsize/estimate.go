@@ -91,6 +91,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		pp         = fs.Int("pp", 1, "pipeline-parallel stages")
 		cp         = fs.Int("cp", 1, "context-parallel degree: the sequence split over CP GPUs with ring attention (training; --gpus = DP × TP × PP × CP)")
 		ep         = fs.Int("ep", 1, "MoE expert-parallel degree: training, taken from the data-parallel ranks (Megatron); serving, inside the TP group (divides --tp; vLLM -dp D --enable-expert-parallel with -tp t is --tp t·D --dp D --ep t·D)")
+		redundant  = fs.Int("redundant-experts", 0, "serving with --ep: extra copies of routed experts over the EP ranks, so that --ep divides experts + these; each EP rank holds (experts + these)/EP (SGLang --ep-num-redundant-experts, vLLM --enable-eplb --num-redundant-experts, TensorRT-LLM MoE load balancer num_slots − experts)")
 		dp         = fs.Int("dp", 1, "serving: attention data-parallel ranks inside the TP group (divides --tp; SGLang --enable-dp-attention --dp-size)")
 		cudaCtx    = fs.String("cuda-context", "", "override the CUDA context line, e.g. 1343MiB")
 		allocRes   = fs.String("allocator-reserve", "", "override the allocator reserve line")
@@ -222,6 +223,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	in.OptimizerInBackward, in.SchedulerSteps, in.RequestSeconds = *optInBwd, *schedSteps, *reqOver
 	in.FSDPNoSync, in.LoRADropout, in.LoRAFusedQKV, in.QuantizeHead = *fsdpNoSync, *loraDrop, *loraFused, *quantHead
 	in.GPUs, in.ZeRO, in.TP, in.PP, in.CP, in.EP, in.DP = *gpus, *zero, *tp, *pp, *cp, *ep, *dp
+	in.RedundantExperts = *redundant
 	if !set["gpus"] && *tp >= 1 && *pp >= 1 && *cp >= 1 && *tp**pp**cp <= 1<<16 {
 		in.GPUs = *tp * *pp * *cp // one model copy unless --gpus says more
 	}

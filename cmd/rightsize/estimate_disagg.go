@@ -21,7 +21,10 @@ type disaggFlags struct {
 	on                    *bool
 	pw, ptp, pdp, pep, pb *int
 	dw, dtp, ddp, dep, db *int
+	pred, dred            *int // each side's redundant experts
 	kvGbps, kvLatency     *float64
+	draft                 *int     // --mtp-draft-tokens
+	accept                *float64 // --mtp-acceptance
 }
 
 // defineDisagg registers the --disagg flags on fs.
@@ -37,6 +40,14 @@ func defineDisagg(fs *flag.FlagSet) *disaggFlags {
 	}
 	f.pw, f.ptp, f.pdp, f.pep, f.pb = side("prefill", "prompts one prefill forward takes at most (0: as many as the engine's prefill token budget holds)")
 	f.dw, f.dtp, f.ddp, f.dep, f.db = side("decode", "requests one decode worker runs together at most; the rest wait for a slot (0: every request it is given)")
+	for _, r := range []struct {
+		s string
+		v **int
+	}{{"prefill", &f.pred}, {"decode", &f.dred}} {
+		*r.v = fs.Int(r.s+"-redundant-experts", 0, "with --disagg: extra expert copies over each "+r.s+" worker's EP ranks, so that --"+r.s+"-ep divides experts + these (as --redundant-experts; SGLang --ep-num-redundant-experts)")
+	}
+	f.draft = fs.Int("mtp-draft-tokens", 0, "with --disagg: speculative decoding with the model's multi-token-prediction module, d draft tokens per decode step verified together (SGLang --speculative-algorithm EAGLE --speculative-num-steps d, TensorRT-LLM MTP num_nextn_predict_layers d); 0: none")
+	f.accept = fs.Float64("mtp-acceptance", 0, fmt.Sprintf("with --mtp-draft-tokens: probability a draft token is accepted when the ones before it were (0: %.2f, DeepSeek-V3's measured 85-90%%)", estimator.MTPAcceptance))
 	f.kvGbps = fs.Float64("kv-transfer-gbps", 0, "with --disagg: Gbit/s per GPU the KV cache crosses between prefill and decode workers (0: NVLink where both sides fit one NVLink domain, else --network-gbps per GPU or 400 Gbit/s per Hopper/Blackwell GPU)")
 	f.kvLatency = fs.Float64("kv-transfer-latency", 0, fmt.Sprintf("with --disagg: seconds each request's KV handover costs besides the bytes (0: the fitted %.0f ms)", 1000*estimator.DisaggHandoverSeconds))
 	return f
@@ -49,13 +60,14 @@ func (f *disaggFlags) active(set map[string]bool) (bool, error) {
 		return false, nil
 	}
 	for _, n := range []string{"prefill-workers", "prefill-tp", "prefill-dp", "prefill-ep", "prefill-batch", "decode-workers",
-		"decode-tp", "decode-dp", "decode-ep", "decode-batch", "kv-transfer-gbps", "kv-transfer-latency"} {
+		"decode-tp", "decode-dp", "decode-ep", "decode-batch", "prefill-redundant-experts", "decode-redundant-experts", "kv-transfer-gbps",
+		"kv-transfer-latency", "mtp-draft-tokens", "mtp-acceptance"} {
 		if set[n] && !*f.on {
 			return false, fmt.Errorf("--%s: only with --disagg", n)
 		}
 	}
 	if *f.on {
-		for _, n := range []string{"tp", "dp", "ep", "gpus", "pp", "cp"} {
+		for _, n := range []string{"tp", "dp", "ep", "gpus", "pp", "cp", "redundant-experts"} {
 			if set[n] {
 				return false, fmt.Errorf("--%s: with --disagg each side has its own (--prefill-%s, --decode-%s)", n, n, n)
 			}
@@ -156,10 +168,10 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 		w.PromptTokens = 0
 	}
 	d := estimator.Disagg{
-		Prefill:     estimator.DisaggSide{Workers: *f.pw, TP: *f.ptp, DP: *f.pdp, EP: *f.pep, Batch: *f.pb},
-		Decode:      estimator.DisaggSide{Workers: *f.dw, TP: *f.dtp, DP: *f.ddp, EP: *f.dep, Batch: *f.db},
+		Prefill:     estimator.DisaggSide{Workers: *f.pw, TP: *f.ptp, DP: *f.pdp, EP: *f.pep, RedundantExperts: *f.pred, Batch: *f.pb},
+		Decode:      estimator.DisaggSide{Workers: *f.dw, TP: *f.dtp, DP: *f.ddp, EP: *f.dep, RedundantExperts: *f.dred, Batch: *f.db},
 		Concurrency: in.Batch, KVBandwidth: *f.kvGbps * 1e9 / 8, KVLatencySeconds: *f.kvLatency,
-		RequestSeconds: in.RequestSeconds,
+		RequestSeconds: in.RequestSeconds, DraftTokens: *f.draft, Acceptance: *f.accept,
 	}
 	if d.RequestSeconds == 0 {
 		d.RequestSeconds = pol.RequestSeconds
@@ -177,6 +189,7 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 	// The decode worker's memory and its speed figures at its batch.
 	dec := in
 	dec.TP, dec.DP, dec.EP, dec.PP, dec.CP, dec.GPUs = d.Decode.TP, d.Decode.DP, d.Decode.EP, 1, 1, d.Decode.TP
+	dec.RedundantExperts = d.Decode.RedundantExperts
 	dec.Batch = max(1, int(math.Ceil(p.DecodeBatch)))
 	dec.Seq = w.PromptTokens + w.OutputTokens
 	r, err := estimator.Estimate(dec)

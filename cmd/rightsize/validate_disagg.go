@@ -32,10 +32,9 @@ func init() { valGroups = append(valGroups, disaggTTFT, disaggTPOT) }
 // each worker runs.
 var disaggEngines = map[string]string{"dynamo-sglang": "sglang", "mori-sglang": "sglang", "dynamo-trt": "trtllm"}
 
-// disaggGPUs maps InferenceX hardware keys to catalog GPU IDs (GB300 is
-// not in the catalog).
+// disaggGPUs maps InferenceX hardware keys to catalog GPU IDs.
 var disaggGPUs = map[string]string{"h100": "h100-sxm", "h200": "h200-sxm", "b200": "b200", "b300": "b300", "gb200": "gb200",
-	"mi355x": "mi355x"}
+	"gb300": "gb300", "mi355x": "mi355x"}
 
 // disaggArgs is the estimate command of one measured point, or why the
 // point cannot be expressed.
@@ -52,11 +51,26 @@ func disaggArgs(r map[string]string) ([]string, string) {
 	if engine == "" {
 		return nil, "engine"
 	}
-	if r["spec_decoding"] != "none" {
-		return nil, "speculative decoding (MTP)"
-	}
 	args := []string{"--model", model, "--gpu", gpu, "--engine", engine, "--precision", r["precision"], "--disagg",
 		"--concurrency", r["conc"], "--prompt-tokens", r["isl"], "--output-tokens", r["osl"]}
+	switch r["spec_decoding"] {
+	case "none":
+	case "mtp":
+		// The rows do not state the draft tokens; the replay assumes
+		// InferenceX's TensorRT-LLM MTP recipe rule (benchmarks/
+		// dsr1_fp4_b200_trt_mtp.sh: num_nextn_predict_layers 1 with
+		// attention DP, 3 without) for TensorRT-LLM workers, and for
+		// SGLang the DeepSeek usage docs' --speculative-num-steps 1
+		// --speculative-num-draft-tokens 2; the acceptance is the
+		// estimate's default (estimator.MTPAcceptance).
+		d := "1"
+		if engine == "trtllm" && r["decode_dp_attention"] != "true" {
+			d = "3"
+		}
+		args = append(args, "--mtp-draft-tokens", d)
+	default:
+		return nil, "speculative decoding " + r["spec_decoding"]
+	}
 	for _, s := range []string{"prefill", "decode"} {
 		g, _ := strconv.Atoi(r["gpus_per_"+s+"_worker"])
 		ep, _ := strconv.Atoi(r[s+"_ep"])
@@ -75,11 +89,30 @@ func disaggArgs(r map[string]string) ([]string, string) {
 		// expert parallel group), attention DP and EP inside it.
 		args = append(args, "--"+s+"-workers", r[s+"_num_workers"], "--"+s+"-tp", strconv.Itoa(g), "--"+s+"-dp", strconv.Itoa(dp),
 			"--"+s+"-ep", strconv.Itoa(ep))
+		if red := redundantFor(disaggExperts[model], ep); red > 0 {
+			args = append(args, "--"+s+"-redundant-experts", strconv.Itoa(red))
+		}
 	}
 	if rel := imageRelease(r["image"]); rel != "" {
 		args = append(args, "--engine-version", rel)
 	}
 	return args, ""
+}
+
+// disaggExperts is the routed experts of the replayed models
+// (DeepSeek-R1's config.json: n_routed_experts 256).
+var disaggExperts = map[string]int{"deepseek-r1": 256}
+
+// redundantFor is the redundant experts the replay gives a worker whose
+// EP does not divide the model's experts: the rows do not state the
+// count, so the replay assumes the smallest that makes EP divide experts
+// + copies (EP 48: 32, as NVIDIA Dynamo's GB200 SGLang DeepSeek-R1 recipe
+// sets --ep-num-redundant-experts 32; EP 24: 8). 0 where EP divides them.
+func redundantFor(experts, ep int) int {
+	if experts <= 0 || ep <= 1 || experts%ep == 0 {
+		return 0
+	}
+	return ep - experts%ep
 }
 
 // disaggRows counts the rows per split, and the expressible ones, for
@@ -203,20 +236,35 @@ func writeDisaggSection(w io.Writer, cases []valCase) {
 	fmt.Fprintf(w, "\nRows not expressible, by reason: %s.\n\n", strings.Join(why, "; "))
 	fmt.Fprintln(w, "What the disaggregated model leaves out:")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "- **Speculative decoding.** A third of the rows run MTP; Rightsize has no speculative decoding, so they are not")
-	fmt.Fprintln(w, "  expressible.")
-	fmt.Fprintln(w, "- **Wide EP.** Decode workers of 24 or 48 GPUs (attention DP over all of them, EP 24/48 with redundant experts) do")
-	fmt.Fprintln(w, "  not divide DeepSeek-R1's 128 heads or 256 experts in the estimator's layout checks; the EP all-to-all is the")
-	fmt.Fprintln(w, "  aggregated model's (every token's k experts from each rank without attention DP, which makes a TP 8 EP 8 prefill")
-	fmt.Fprintln(w, "  worker about 2.3× slower than TP 8 EP 1 in the step model).")
-	fmt.Fprintln(w, "- **The decode step at hundreds of requests per rank.** At 2,000–6,000 requests in flight on one or two decode")
-	fmt.Fprintln(w, "  workers the measured TPOT is 2–5× the estimate's; the estimate then sends requests faster than its prefill side")
-	fmt.Fprintln(w, "  takes them and its TTFT is a queue of tens of seconds where the measured one is 1–10 s.")
+	fmt.Fprintln(w, "- **Speculative decoding.** A third of the rows run DeepSeek's MTP (`--mtp-draft-tokens d`): each decode step drafts d")
+	fmt.Fprintln(w, "  tokens with the MTP block and verifies d + 1 in one forward, yielding 1 + a + … + a^d tokens at DeepSeek-V3's")
+	fmt.Fprintln(w, "  measured acceptance a = 0.85 (not fitted). The rows do not state d: the replay takes 1, and 3 for TensorRT-LLM")
+	fmt.Fprintln(w, "  decode workers without attention DP (InferenceX's TensorRT-LLM MTP recipe rule). The MTP module's 14B weights are")
+	fmt.Fprintln(w, "  not in the decode worker's memory estimate.")
+	fmt.Fprintln(w, "- **Wide EP.** Decode workers of 24 or 48 GPUs run EP 24/48 over DeepSeek-R1's 256 experts with redundant copies")
+	fmt.Fprintln(w, "  (`--decode-redundant-experts`); the rows do not state how many, so the replay gives the smallest count that makes")
+	fmt.Fprintln(w, "  EP divide experts + copies (EP 48: 32, as NVIDIA Dynamo's GB200 SGLang recipe sets; EP 24: 8). The copies cost")
+	fmt.Fprintln(w, "  memory and weight reads; the load balance they buy is the uniform routing the step model assumes for every EP")
+	fmt.Fprintln(w, "  layout (no imbalance without them either). The EP all-to-all is the aggregated model's (every token's k experts")
+	fmt.Fprintln(w, "  from each rank without attention DP, which makes a TP 8 EP 8 prefill worker about 2.3× slower than TP 8 EP 1).")
+	fmt.Fprintln(w, "- **The decode step at hundreds of requests per rank.** Under attention DP the step model's cost per request is")
+	fmt.Fprintln(w, "  low: GB200 TensorRT-LLM, 1 prefill × 4 and 1 decode × 8 GPUs at 4,300 in flight, runs at the measured rate (73")
+	fmt.Fprintln(w, "  against 66 requests/s) but decodes 216 requests per rank in 25.7 ms where the engine took 54 ms at about 460,")
+	fmt.Fprintln(w, "  so the estimate holds half the requests in decode and queues the rest for prefill (TTFT 35 s against 9.6 s). The")
+	fmt.Fprintln(w, "  wide-EP decode workers (24–48 GPUs) decode about a third faster than measured. Most of the TTFT error under load")
+	fmt.Fprintln(w, "  is this closed-loop consequence of the decode step, not the prefill or handover model.")
 	fmt.Fprintln(w, "- **Prefill of 8k prompts under load.** Where the measured rate is held by the prefill side it is 1.4–3× below")
-	fmt.Fprintln(w, "  the estimate's prefill capacity, so 8k/1k TTFT under load comes out low (median −55% to −87% by engine).")
-	fmt.Fprintln(w, "- **Memory.** DeepSeek-R1 FP8 on a 4-GPU GB200 worker does not fit by the memory estimate; the engines ran it.")
-	fmt.Fprintln(w, "- **Queueing.** A steady state: Pollaczek–Khinchine waits for the prefill queue, no first wave or drain, the KV")
-	fmt.Fprintln(w, "  transfer after the whole prefill (no layer-by-layer overlap), and one fixed handover cost for every engine.")
+	fmt.Fprintln(w, "  the estimate's prefill capacity, so 8k/1k TTFT under load comes out low.")
+	fmt.Fprintln(w, "- **Memory.** DeepSeek-R1 FP8 on a 4-GPU GB200 worker with attention DP (23 rows) does not fit by the memory")
+	fmt.Fprintln(w, "  estimate (174.4 GiB against 165.7 GiB at the 0.9 memory share); the engines ran it. The aggregated memory model")
+	fmt.Fprintln(w, "  under SGLang is behind it: with attention DP it replicates the LM head, the three dense MLPs and the shared")
+	fmt.Fprintln(w, "  experts, which SGLang shards over the whole TP group unless --enable-dp-lm-head, --moe-dense-tp-size 1 or DeepEP")
+	fmt.Fprintln(w, "  are set (3.9 GiB per GPU here), and it counts activations, NCCL and the CUDA context inside the memory share,")
+	fmt.Fprintln(w, "  where SGLang's --mem-fraction-static holds the weights and the KV pool only; NVIDIA's GB200 FP8 recipes run it")
+	fmt.Fprintln(w, "  at 0.95. Not changed here: it is the memory model every SGLang estimate shares.")
+	fmt.Fprintln(w, "- **Queueing.** A steady state: Pollaczek–Khinchine waits for the prefill queue at its load against the capacity of")
+	fmt.Fprintln(w, "  full batches, no first wave or drain, the KV transfer after the whole prefill (no layer-by-layer overlap), and")
+	fmt.Fprintln(w, "  one fixed handover cost for every engine.")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| by | value | n | TTFT median \\|error\\| | TTFT median error | TPOT median \\|error\\| | TPOT median error |")
 	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|")
