@@ -16,9 +16,8 @@ func TestEmbedOneResizeObserver(t *testing.T) {
 	w.Call("eval", `window.__roCount = 0; window.__ro = window.ResizeObserver;
 		window.ResizeObserver = class extends window.__ro { constructor(cb) { super(cb); window.__roCount++; } };`)
 	defer w.Call("eval", `window.ResizeObserver = window.__ro;`)
-	c := &Calculator{}
 	for range 3 {
-		c.watchHeight(app.Context{})
+		watchHeight()
 	}
 	if n := w.Get("__roCount").Int(); n != 1 {
 		t.Errorf("%d ResizeObservers after three navigations", n)
