@@ -175,6 +175,14 @@ type Model struct {
 	ConfigSource string
 	Source       string // where PublishedParams, license and context come from
 	AsOf         string
+	// WeightsDType is the precision the published checkpoint stores its
+	// weights in where that is not 16-bit ("fp8": DeepSeek-V3 and R1,
+	// Kimi K2, whose config.json carries an FP8 quantization_config);
+	// "" for a 16-bit checkpoint. Engines serve such a checkpoint in its
+	// own format (vLLM and SGLang read its quantization_config whatever
+	// --dtype says), so it is the precision a plan starts from.
+	// WeightsSource says where it comes from.
+	WeightsDType, WeightsSource string
 	Notes        string
 }
 

@@ -197,6 +197,12 @@ func Compute(j Job, pr Prices) (r Results, general []FieldErr) {
 		r.MaxSeq, r.SeqCapped = limit, true
 	}
 	r.HWWarn = hardwareWarnings(in, j.GPU)
+	if j.Model.WeightsDType == "fp8" && in.Task == estimator.Inference && in.Weights.BitsPerElement() > 8 {
+		// The checkpoint ships FP8 weights (catalog.Model.WeightsDType):
+		// the engines serve it in FP8, so a wider precision sizes weights
+		// no engine loads; the CLI plans its serving in FP8 by default.
+		r.HWWarn = append(r.HWWarn, MsgShipsFP8)
+	}
 	r.Fit, r.Need = fitResults(j, pr)
 	r.Perf, r.PerfErr = perfOf(j)
 	r.Offers = offerResults(j, pr, r.Need)

@@ -357,6 +357,10 @@ func (b *viewBuilder) result() ResultView {
 	}
 	var warns []string
 	for _, k := range in.R.HWWarn {
+		if k == MsgShipsFP8 {
+			warns = append(warns, b.t(k)) // the model's, not the GPU's
+			continue
+		}
 		warns = append(warns, b.t(k)+" ("+in.Job.GPU.Name+")")
 	}
 	for w := range r.Warnings.Each() {

@@ -390,3 +390,31 @@ func TestRulesOfThumb(t *testing.T) {
 		t.Errorf("%d rules for a full fine-tune, want 3", len(d.R.Rules))
 	}
 }
+
+// TestShipsFP8: serving DeepSeek-R1, whose checkpoint stores FP8 weights,
+// at 16 bits is flagged next to its results; at fp8, or when training,
+// it is not, and a 16-bit checkpoint never is.
+func TestShipsFP8(t *testing.T) {
+	for _, tc := range []struct {
+		frag string
+		want bool
+	}{
+		{"m=deepseek-r1&n=16&e=vllm", true},
+		{"m=deepseek-r1&n=8&e=vllm&p=fp8", false},
+		{"m=deepseek-r1&n=64&t=finetune&z=3", false},
+		{"", false},
+	} {
+		v, _, d := pageOf(t, tc.frag, nil)
+		if got := slices.Contains(d.R.HWWarn, MsgShipsFP8); got != tc.want {
+			t.Errorf("%q: flagged %v, want %v (%v)", tc.frag, got, tc.want, d.R.HWWarn)
+		}
+		if tc.want && !slices.Contains(v.Result.Warnings, Tr("en", MsgShipsFP8)) {
+			t.Errorf("%q: the result does not say it: %q", tc.frag, v.Result.Warnings)
+		}
+	}
+	for lang, word := range map[string]string{"en": "checkpoint", "ru": "чекпойнт", "zh": "检查点"} {
+		if !strings.Contains(Tr(lang, MsgShipsFP8), word) {
+			t.Errorf("%s: %q", lang, Tr(lang, MsgShipsFP8))
+		}
+	}
+}

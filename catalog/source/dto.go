@@ -75,6 +75,9 @@ type modelJSON struct {
 	Source          string          `json:"source"`
 	AsOf            string          `json:"as_of"`
 	Notes           string          `json:"notes,omitempty"`
+	// WeightsDType and WeightsSource: catalog.Model's.
+	WeightsDType  string `json:"weights_dtype,omitempty"`
+	WeightsSource string `json:"weights_source,omitempty"`
 }
 
 type providerFile struct {

@@ -176,6 +176,16 @@ func convertModel(v *validator, i int, m modelJSON) catalog.Model {
 		ID: m.ID, Name: m.Name, Family: m.Family, License: m.License, Task: m.Task,
 		ContextLength: m.ContextLength, PublishedParams: m.PublishedParams, ActiveParams: m.ActiveParams,
 		ConfigSource: m.ConfigSource, Source: m.Source, AsOf: m.AsOf, Notes: m.Notes,
+		WeightsDType: m.WeightsDType, WeightsSource: m.WeightsSource,
+	}
+	// A checkpoint's own precision is one the estimator plans in, narrower
+	// than 16 bits, with its source.
+	if m.WeightsDType != "" || m.WeightsSource != "" {
+		d, err := estimator.ParseDType(m.WeightsDType)
+		if err != nil || d.BitsPerElement() >= 16 {
+			v.add(i, id, "weights_dtype %q: want an 8- or 4-bit precision (fp8, int8, fp4, int4), or none for a 16-bit checkpoint", m.WeightsDType)
+		}
+		v.nonEmpty(i, id, "weights_source", m.WeightsSource)
 	}
 	if len(m.Config) == 0 {
 		v.add(i, id, "config is missing")

@@ -168,6 +168,8 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 
 	// Architecture.
 	var cfg []byte
+	var shipped estimator.DType // the catalog model's checkpoint precision, when narrower than 16 bits
+	var shippedAs string
 	name := *model
 	switch {
 	case *model != "" && *config != "":
@@ -178,6 +180,9 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 			return fail("--model %q: not in the catalog (see rightsize catalog stats)", *model)
 		}
 		cfg = []byte(m.Config)
+		if d, err := estimator.ParseDType(m.WeightsDType); err == nil && m.WeightsDType != "" {
+			shipped, shippedAs = d, m.Name
+		}
 	case *config != "":
 		data, err := readConfig(*config)
 		if err != nil {
@@ -213,6 +218,14 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	parse("host", func() error { _, err := catalog.ParseHost(*host); return err })
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if shippedAs != "" && !set["precision"] && in.Task == estimator.Inference {
+		// Serving starts from the checkpoint as published: vLLM and SGLang
+		// serve an FP8 checkpoint in FP8 whatever --dtype says (they read
+		// its quantization_config), so a 16-bit plan would size weights
+		// the engine never loads (catalog.Model.WeightsDType).
+		in.Weights = shipped
+		fmt.Fprintf(stderr, "note: --precision %s: %s ships its weights in %s (--precision bf16 plans 16-bit weights)\n", shipped, shippedAs, shipped)
+	}
 	if set["seq"] || arch.SeqLen == 0 { // keep the architecture's own sample length unless asked
 		in.Seq = *seq
 	}

@@ -514,3 +514,37 @@ func TestOutputTokensOneReading(t *testing.T) {
 		}
 	}
 }
+
+// TestShippedPrecision: serving a model whose checkpoint ships FP8
+// weights (DeepSeek-R1) plans FP8 unless --precision says otherwise, and
+// says so; training keeps the 16-bit default, and a 16-bit checkpoint is
+// untouched.
+func TestShippedPrecision(t *testing.T) {
+	var j struct {
+		Precision string `json:"precision"`
+	}
+	read := func(args ...string) (string, string) {
+		t.Helper()
+		out, errOut, code := runCLI(append([]string{"estimate", "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		j.Precision = ""
+		if err := json.Unmarshal([]byte(out), &j); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		return j.Precision, errOut
+	}
+	if p, note := read("--model", "deepseek-r1", "--gpus", "8"); p != "fp8" || !strings.Contains(note, "DeepSeek-R1 ships its weights in fp8") {
+		t.Errorf("DeepSeek-R1 serving: precision %q, note %q", p, note)
+	}
+	if p, note := read("--model", "deepseek-r1", "--gpus", "16", "--precision", "bf16"); p != "bf16" || note != "" {
+		t.Errorf("DeepSeek-R1 at --precision bf16: precision %q, note %q", p, note)
+	}
+	if p, _ := read("--model", "deepseek-r1", "--gpus", "64", "--task", "finetune", "--zero", "3"); p != "bf16" {
+		t.Errorf("DeepSeek-R1 fine-tune: precision %q", p)
+	}
+	if p, note := read("--model", "llama-3.1-8b"); p != "bf16" || note != "" {
+		t.Errorf("Llama 3.1 8B: precision %q, note %q", p, note)
+	}
+}
