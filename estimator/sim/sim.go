@@ -920,29 +920,77 @@ func dist(v []float64) Dist {
 	return d
 }
 
-// sortTimes sorts v in increasing order, as slices.Sort does. Latencies
-// are finite and ≥ 0, and the bits of such floats order as the floats
-// themselves (IEEE 754), so they sort as integers, without slices.Sort's
-// NaN checks; v with a negative, an infinite or a NaN value is sorted as
-// floats.
+// sortTimes sorts v in increasing order, as slices.Sort does. A run's
+// latencies (a few hundred finite values ≥ 0) are sorted by value
+// buckets: each value goes to bucket ⌊(x − min)·n/(max − min)⌋ of n, an
+// index that never decreases as x grows (each floating-point operation
+// rounds monotonically), so the buckets in turn hold ordered ranges and
+// sorting each one sorts v; most hold a value or two, which a pass of
+// insertion sort orders, and a crowded one (a tail of equal or close
+// values) is sorted with slices.Sort. Such floats order as their bits
+// (IEEE 754) and equal ones have equal bits, so any correct sort leaves
+// the same values in the same places; a bucket sort of n values takes
+// about n steps where a comparison sort takes n·log₂ n, each an
+// unpredictable branch. Longer slices, and v with a negative, an
+// infinite or a NaN value, are sorted by slices.Sort.
 func sortTimes(v []float64) {
-	var buf [256]uint64
-	if len(v) > len(buf) {
+	const maxN, crowded = 256, 16
+	n := len(v)
+	if n < 2 {
+		return
+	}
+	if n > maxN {
 		slices.Sort(v)
 		return
 	}
-	keys := buf[:len(v)]
-	for i, x := range v {
-		b := math.Float64bits(x)
-		if b >= 0x7ff0000000000000 { // the sign bit, or an infinite or NaN value
+	lo, hi := v[0], v[0]
+	for _, x := range v {
+		if math.Float64bits(x) >= 0x7ff0000000000000 { // the sign bit, or an infinite or NaN value
 			slices.Sort(v)
 			return
 		}
-		keys[i] = b
+		lo, hi = min(lo, x), max(hi, x)
 	}
-	slices.Sort(keys)
-	for i, b := range keys {
-		v[i] = math.Float64frombits(b)
+	scale := float64(n) / (hi - lo)
+	if !(scale < math.MaxFloat64) { // all equal, or a range too narrow to divide
+		if hi > lo {
+			slices.Sort(v)
+		}
+		return
+	}
+	// start[b+1] counts, then (prefix sums) starts bucket b.
+	var start [maxN + 1]uint16
+	var bucket [maxN]uint8
+	for i, x := range v {
+		b := min(int((x-lo)*scale), n-1)
+		bucket[i] = uint8(b)
+		start[b+1]++
+	}
+	for b := 1; b <= n; b++ {
+		start[b] += start[b-1]
+	}
+	var out [maxN]float64
+	next := start
+	for i, x := range v {
+		b := bucket[i]
+		out[next[b]] = x
+		next[b]++
+	}
+	copy(v, out[:n])
+	for b := range n {
+		s := v[start[b]:start[b+1]]
+		if len(s) > crowded {
+			slices.Sort(s)
+			continue
+		}
+		for i := 1; i < len(s); i++ {
+			x := s[i]
+			j := i
+			for ; j > 0 && s[j-1] > x; j-- {
+				s[j] = s[j-1]
+			}
+			s[j] = x
+		}
 	}
 }
 
