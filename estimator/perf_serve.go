@@ -163,14 +163,17 @@ func (s *ServingModel) StepSeconds(st Step) float64 {
 		return 0
 	}
 	m := &s.m
+	// The built-in max is math.Max for every input (NaN and signed zeros
+	// included, by the Go spec), inlined: this runs for every simulated
+	// engine step.
 	var lctx, kv float64
 	if p > 0 {
-		lctx += p * m.sc.attended(math.Max(st.PrefillContext, 0)/p)
+		lctx += p * m.sc.attended(max(st.PrefillContext, 0)/p)
 		k := float64(max(st.PrefillSeqs, 1))
-		kv += k * m.kvSeq(math.Max(st.PrefillKV, 0)/k)
+		kv += k * m.kvSeq(max(st.PrefillKV, 0)/k)
 	}
 	if d > 0 {
-		ctx := math.Max(st.DecodeContext, 0) / d
+		ctx := max(st.DecodeContext, 0) / d
 		lctx += d * m.sc.attended(ctx)
 		kv += d * m.kvSeq(ctx)
 	}

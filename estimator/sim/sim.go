@@ -401,7 +401,7 @@ func (s *state) run() error {
 				return errStuck
 			}
 			// Idle: jump to the next arrival.
-			s.t = math.Max(s.t, s.reqs[s.pending].arrive)
+			s.t = max(s.t, s.reqs[s.pending].arrive)
 			continue
 		}
 		s.preemptForGrowth()
@@ -569,7 +569,7 @@ func (s *state) advance(limit Limit) {
 				s.preemptLast()
 				return
 			}
-			s.t = math.Max(s.t, s.nextArrival())
+			s.t = max(s.t, s.nextArrival())
 			return
 		}
 		steps = s.decodeRun()
@@ -873,7 +873,9 @@ func (s *state) result(slo SLO, b *runBufs) Result {
 		}
 		outTok += r.out
 		allTok += r.out + r.prompt
-		first, last = math.Min(first, r.send), math.Max(last, r.finish)
+		// The built-in min and max: math.Min's and math.Max's results
+		// (the Go spec's, NaN and signed zeros included), inlined.
+		first, last = min(first, r.send), max(last, r.finish)
 		tp := 0.0
 		if r.out > 1 {
 			tp = (r.finish - r.first) / float64(r.out-1)
