@@ -353,8 +353,21 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	sc := serveCurve{}
 	eff := p.req.Assumptions.Efficiency
 	// One serving model per shape: its points are ServingPoint's without
-	// repeating the setup every concurrency shares.
-	sm := estimator.NewServingModel(in, hw, eff, p.work)
+	// repeating the setup every concurrency shares. A serving plan's
+	// simulation of the shape holds the same model (simConfig), which
+	// the curve reads instead of building it twice.
+	var simCfg sim.Config
+	simOK := false
+	if p.req.Workload.Kind == Serving {
+		simCfg, simOK = p.simConfig(in, hw)
+	}
+	var sm *estimator.ServingModel
+	if simOK {
+		sm = simCfg.Model
+	} else {
+		m := estimator.NewServingModel(in, hw, eff, p.work)
+		sm = &m
+	}
 	pf, err := sm.Perf(1)
 	res := p.estimate(in)
 	sc.headroom = res.Headroom
@@ -418,7 +431,7 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	sc.ok = len(sc.c) > 0 && sc.prefillW > 0 && sc.ttft[0] > 0
 	if sc.ok && p.req.Workload.Kind == Serving {
 		sc.mu, sc.why = p.sustainable(&sc)
-		sc.sim = p.newSimMemo(in, hw)
+		sc.sim = p.newSimMemo(simCfg, simOK)
 		// The simulator adds the engine's fixed cost per request and
 		// chunks the prompt: where its idle replica already misses the
 		// SLOs, no count of this shape meets them (serve_sim.go, idle).
