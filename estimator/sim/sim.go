@@ -187,6 +187,10 @@ type runBufs struct {
 	heap                         []heapEntry
 	plan                         []chunk
 	times                        []float64 // result's four distributions
+	// pcg, re-seeded by each run, is the source of rng (a Rand holds no
+	// state of its own beyond its source): the open loop's draws.
+	pcg rand.PCG
+	rng *rand.Rand
 }
 
 var bufPool = sync.Pool{New: func() any { return new(runBufs) }}
@@ -314,7 +318,11 @@ func (s *state) init(cfg Config, b *runBufs) error {
 	s.running = slices.Grow(b.running[:0], min(l.Requests, 4096))
 	s.heap = slices.Grow(b.heap[:0], min(l.Requests, 4096))
 	s.prefilling, s.plan = b.prefilling[:0], b.plan[:0]
-	s.rng = rand.New(rand.NewPCG(l.Seed, l.Seed^0x9e3779b97f4a7c15))
+	b.pcg.Seed(l.Seed, l.Seed^0x9e3779b97f4a7c15)
+	if b.rng == nil {
+		b.rng = rand.New(&b.pcg)
+	}
+	s.rng = b.rng
 	for i := range s.reqs {
 		r := &s.reqs[i]
 		r.prompt, r.out = l.PromptTokens, l.OutputTokens
