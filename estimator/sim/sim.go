@@ -973,17 +973,17 @@ func dist(v []float64) Dist {
 // latencies (a few hundred finite values ≥ 0) are sorted by value
 // buckets: each value goes to bucket ⌊(x − min)·n/(max − min)⌋ of n, an
 // index that never decreases as x grows (each floating-point operation
-// rounds monotonically), so the buckets in turn hold ordered ranges and
-// sorting each one sorts v; most hold a value or two, which a pass of
-// insertion sort orders, and a crowded one (a tail of equal or close
-// values) is sorted with slices.Sort. Such floats order as their bits
+// rounds monotonically), so with the buckets laid out in turn only
+// values of one bucket can be out of order, and a pass of insertion sort
+// orders them; where a bucket is crowded (a tail of equal or close
+// values) slices.Sort sorts the whole. Such floats order as their bits
 // (IEEE 754) and equal ones have equal bits, so any correct sort leaves
 // the same values in the same places; a bucket sort of n values takes
 // about n steps where a comparison sort takes n·log₂ n, each an
 // unpredictable branch. Longer slices, and v with a negative, an
 // infinite or a NaN value, are sorted by slices.Sort.
 func sortTimes(v []float64) {
-	const maxN, crowded = 256, 16
+	const maxN, crowded = 256, 32
 	n := len(v)
 	if n < 2 {
 		return
@@ -1007,39 +1007,39 @@ func sortTimes(v []float64) {
 		}
 		return
 	}
-	// start[b+1] counts, then (prefix sums) starts bucket b.
-	var start [maxN + 1]uint16
+	// start[b] counts bucket b's values, then (prefix sums) starts it.
+	var start [maxN]uint16
 	var bucket [maxN]uint8
 	for i, x := range v {
 		b := min(int((x-lo)*scale), n-1)
 		bucket[i] = uint8(b)
-		start[b+1]++
+		start[b]++
 	}
-	for b := 1; b <= n; b++ {
-		start[b] += start[b-1]
+	var sum, most uint16
+	for b, c := range start[:n] {
+		start[b] = sum
+		sum += c
+		most = max(most, c)
 	}
 	var out [maxN]float64
-	next := start
 	for i, x := range v {
 		b := bucket[i]
-		out[next[b]] = x
-		next[b]++
+		out[start[b]] = x
+		start[b]++
 	}
-	copy(v, out[:n])
-	for b := range n {
-		s := v[start[b]:start[b+1]]
-		if len(s) > crowded {
-			slices.Sort(s)
-			continue
+	if most > crowded {
+		copy(v, out[:n])
+		slices.Sort(v)
+		return
+	}
+	// Insertion sort from out into v: each value moves back past the
+	// larger ones of its own bucket only.
+	for i, x := range out[:n] {
+		j := i
+		for ; j > 0 && v[j-1] > x; j-- {
+			v[j] = v[j-1]
 		}
-		for i := 1; i < len(s); i++ {
-			x := s[i]
-			j := i
-			for ; j > 0 && s[j-1] > x; j-- {
-				s[j] = s[j-1]
-			}
-			s[j] = x
-		}
+		v[j] = x
 	}
 }
 
