@@ -317,8 +317,7 @@ func (s *state) init(cfg Config, b *runBufs) error {
 	if s.StepSeconds(estimator.Step{DecodeSeqs: 1, DecodeContext: 1}) <= 0 {
 		return &estimator.InputError{Field: "model", Value: "0", Reason: "the step model gives no step time", Err: estimator.ErrIncompatible}
 	}
-	s.reqs = grow(b.reqs, l.Requests)
-	clear(s.reqs)
+	s.reqs = grow(b.reqs, l.Requests) // each set whole below
 	s.waiting = slices.Grow(b.waiting[:0], min(l.Requests, 4096))
 	s.running = slices.Grow(b.running[:0], min(l.Requests, 4096))
 	s.heap = slices.Grow(b.heap[:0], min(l.Requests, 4096))
@@ -330,12 +329,11 @@ func (s *state) init(cfg Config, b *runBufs) error {
 	}
 	s.rng = b.rng
 	for i := range s.reqs {
-		r := &s.reqs[i]
-		r.prompt, r.out = l.PromptTokens, l.OutputTokens
+		prompt, out := l.PromptTokens, l.OutputTokens
 		if l.RangeRatio > 0 && l.RangeRatio < 1 {
-			r.prompt, r.out = s.draw(l.PromptTokens), s.draw(l.OutputTokens)
+			prompt, out = s.draw(l.PromptTokens), s.draw(l.OutputTokens)
 		}
-		r.target = r.prompt
+		s.reqs[i] = request{prompt: prompt, out: out, target: prompt}
 	}
 	if l.Concurrency > 0 {
 		for range min(l.Concurrency, l.Requests) {
@@ -458,7 +456,7 @@ func (s *state) preemptLast() {
 			s.prefHeld -= float64(r.done)
 			s.prefOutSum -= float64(r.out - r.gen)
 			s.nRun--
-			s.prefilling = slices.DeleteFunc(s.prefilling, func(j int32) bool { return j == i })
+			s.prefilling = remove(s.prefilling, i)
 			r.done = 0
 		default:
 			continue // finished: dropped lazily
@@ -622,7 +620,7 @@ func (s *state) advance(limit Limit) {
 		if r.done < r.target {
 			continue
 		}
-		s.prefilling = slices.DeleteFunc(s.prefilling, func(j int32) bool { return j == c.idx })
+		s.prefilling = remove(s.prefilling, c.idx)
 		s.prefHeld -= float64(r.done)
 		s.prefOutSum -= float64(r.out - r.gen)
 		if r.gen == 0 {
@@ -1041,6 +1039,14 @@ func sortTimes(v []float64) {
 		}
 		v[j] = x
 	}
+}
+
+// remove is v without its entry i (a request is listed once), in order.
+func remove(v []int32, i int32) []int32 {
+	if j := slices.Index(v, i); j >= 0 {
+		return append(v[:j], v[j+1:]...)
+	}
+	return v
 }
 
 // grow is v resliced to n elements, reallocated when its capacity is
