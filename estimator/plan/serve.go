@@ -490,7 +490,7 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 			return Row{}, false
 		}
 		k := units * cs.perInstance
-		l := sc.at(lam, k, p.output)
+		var l load
 		if sim != nil {
 			// Quote the simulated run of the k replicas deployed.
 			if s, ok := sim(k); ok {
@@ -499,6 +499,9 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 				c := lam / float64(k) * s.res.E2E.Mean
 				l = load{c: c, tpot: s.res.TPOT.Mean, ttft50: s.res.TTFT.P50, ttft95: s.res.TTFT.P95, ok: true}
 			}
+		}
+		if !l.ok {
+			l = sc.at(lam, k, p.output) // the closed form's
 		}
 		c := *r
 		c.Fits, c.FitReason = true, sc.fitOK
