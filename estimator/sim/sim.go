@@ -696,8 +696,16 @@ func (s *state) decodeRun() int64 {
 		k = min(k, w) // stop when the balance wait times out
 	}
 	if s.p.Preempt && s.nDec > 0 {
-		room := math.Floor((s.cap - s.used()) / float64(s.nDec))
-		k = min(k, max(int64(room), 1))
+		// The pool's room for a token more per decoding request each
+		// step. Where it holds the k steps already (free ≥ k·n, whole
+		// numbers below 2^53, exact as floats, and free below 2^62, so
+		// the conversion below is defined) the floor is at least k and
+		// the division is not needed; it was 3% of a serving plan.
+		free := s.cap - s.used()
+		if kn := k * int64(s.nDec); kn >= 1<<53 || !(free >= float64(kn) && free < 1<<62) {
+			room := math.Floor(free / float64(s.nDec))
+			k = min(k, max(int64(room), 1))
+		}
 	}
 	if k > 1 && (s.wHead == len(s.waiting) || s.p.BalanceRanks > 1) && s.pending < s.sent {
 		// An arrival may be admitted (or complete a balanced set): stop
