@@ -59,6 +59,7 @@ func (p *planner) simConfig(in estimator.Input, hw estimator.Hardware) (sim.Conf
 		return sim.Config{}, false
 	}
 	cfg.Load.Requests, cfg.Load.Seed, cfg.Load.RangeRatio = simRequests, 1, 1
+	cfg.SkipQueue = true // no plan reads it
 	return cfg, true
 }
 

@@ -210,3 +210,20 @@ func TestDecodeStepMonotoneInContext(t *testing.T) {
 		}
 	}
 }
+
+// SkipQueue changes nothing but the Queue distribution, which it leaves
+// zero.
+func TestSkipQueue(t *testing.T) {
+	cfg := testConfig(t, estimator.VLLM, 800, 100)
+	cfg.Load.Requests, cfg.Load.RatePerSecond, cfg.Load.RangeRatio = 150, 15, DefaultRangeRatio
+	full := run(t, cfg)
+	cfg.SkipQueue = true
+	skip := run(t, cfg)
+	if skip.Queue != (Dist{}) || full.Queue == (Dist{}) {
+		t.Fatalf("queue with SkipQueue %+v, without %+v", skip.Queue, full.Queue)
+	}
+	skip.Queue = full.Queue
+	if skip != full {
+		t.Fatalf("with SkipQueue\n%+v\nwithout\n%+v", skip, full)
+	}
+}
