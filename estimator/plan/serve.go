@@ -354,8 +354,8 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	eff := p.req.Assumptions.Efficiency
 	// One serving model per shape: its points are ServingPoint's without
 	// repeating the setup every concurrency shares. A serving plan's
-	// simulation of the shape holds the same model (simConfig), which
-	// the curve reads instead of building it twice.
+	// simulation of the shape holds the same model (simConfig), and the
+	// curve reads its points from it.
 	var simCfg sim.Config
 	simOK := false
 	if p.req.Workload.Kind == Serving {

@@ -704,8 +704,8 @@ func (s *state) decodeRun() int64 {
 		// The pool's room for a token more per decoding request each
 		// step. Where it holds the k steps already (free ≥ k·n, whole
 		// numbers below 2^53, exact as floats, and free below 2^62, so
-		// the conversion below is defined) the floor is at least k and
-		// the division is not needed; it was 3% of a serving plan.
+		// the conversion below is defined) the floor is at least k, and
+		// the run is spared a division and a floor.
 		free := s.cap - s.used()
 		if kn := k * int64(s.nDec); kn >= 1<<53 || !(free >= float64(kn) && free < 1<<62) {
 			room := math.Floor(free / float64(s.nDec))
@@ -845,13 +845,13 @@ func (s *state) nextArrival() float64 {
 // come in order of it: a run's requests of equal lengths each join after
 // the ones before with as many tokens to go. While they do, the heap is a
 // queue in that order (a sorted slice is also a binary heap): push
-// appends and pop takes the first, without the sifts of a binary heap,
-// which were 4% of a serving plan's time. The first entry out of order
-// makes it a binary heap until it empties. Entries of equal fin may leave
-// in another order than a binary heap's; a step's completions are
-// applied together (advance) and sum whole token counts, which floats
-// hold exactly, so the run is the same (the plain loop, Config.plain,
-// keeps the binary heap: TestShortcutsMatchPlain, FuzzRun).
+// appends and pop takes the first, without the sifts of a binary heap.
+// The first entry out of order makes it a binary heap until it empties.
+// Entries of equal fin may leave in another order than a binary heap's;
+// a step's completions are applied together (advance) and sum whole
+// token counts, which floats hold exactly, so the run is the same (the
+// plain loop, Config.plain, keeps the binary heap: TestShortcutsMatchPlain,
+// FuzzRun).
 func (s *state) push(e heapEntry) {
 	if s.heapSorted {
 		n := len(s.heap)
