@@ -9,7 +9,6 @@ import "math"
 // shares; its methods are the phases.
 type inferModel struct {
 	in     Input
-	a      Arch
 	tp     float64
 	atp    float64 // attention's TP degree: tp, or tp/DP (attnTP)
 	n      float64 // matmul parameters (matmulParams)
@@ -40,7 +39,7 @@ type inferModel struct {
 
 func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	a := in.Arch
-	m := inferModel{in: in, a: a, tp: float64(in.TP), atp: attnTP(in), n: matmulParams(a), layers: math.Max(float64(a.Layers), 0)}
+	m := inferModel{in: in, tp: float64(in.TP), atp: attnTP(in), n: matmulParams(a), layers: math.Max(float64(a.Layers), 0)}
 	// Weight bytes a forward pass reads: every parameter at its storage
 	// width (the memory model's weightBits) except the input embedding,
 	// of which only the batch's rows are gathered (untied models).

@@ -51,7 +51,10 @@ func ServingPoint(in Input, hw Hardware, eff Efficiency, w Workload, concurrency
 // ServingPoint(in, hw, eff, w, c) returns. The zero value is not valid:
 // build it with NewServingModel.
 type ServingModel struct {
-	in      Input // ServingPoint's input: GPUs = TP × PP, Seq = prompt + output
+	// m.in is ServingPoint's input (GPUs = TP × PP, Seq = prompt +
+	// output), set even where m is not built (an invalid or training
+	// input): the model keeps one copy of the Input, which a serving plan
+	// holds for each of its copy shapes.
 	w       Workload
 	prompt  float64 // sampleLengths of the input as given
 	out     float64
@@ -79,7 +82,8 @@ func NewServingModel(in Input, hw Hardware, eff Efficiency, w Workload) ServingM
 	if p, o := int(prompt), int(out); p+o >= 1 && p+o <= maxSeq {
 		in.Seq = p + o
 	}
-	s := ServingModel{in: in, w: w, prompt: prompt, out: out, hw: hw, rawEff: eff}
+	s := ServingModel{w: w, prompt: prompt, out: out, hw: hw, rawEff: eff}
+	s.m.in = in
 	if s.err = validateThroughput(in, hw, eff, w); s.err != nil {
 		return s
 	}
@@ -154,7 +158,7 @@ type Step struct {
 // for an empty step, a training input or a model with an error, and
 // allocates nothing.
 func (s *ServingModel) StepSeconds(st Step) float64 {
-	if s.err != nil || s.in.Task.Training() {
+	if s.err != nil || s.m.in.Task.Training() {
 		return 0
 	}
 	p, d := float64(max(st.PrefillTokens, 0)), float64(max(st.DecodeSeqs, 0))
@@ -163,14 +167,17 @@ func (s *ServingModel) StepSeconds(st Step) float64 {
 		return 0
 	}
 	m := &s.m
+	// The built-in max is math.Max for every input (NaN and signed zeros
+	// included, by the Go spec), inlined: this runs for every simulated
+	// engine step.
 	var lctx, kv float64
 	if p > 0 {
-		lctx += p * m.sc.attended(math.Max(st.PrefillContext, 0)/p)
+		lctx += p * m.sc.attended(max(st.PrefillContext, 0)/p)
 		k := float64(max(st.PrefillSeqs, 1))
-		kv += k * m.kvSeq(math.Max(st.PrefillKV, 0)/k)
+		kv += k * m.kvSeq(max(st.PrefillKV, 0)/k)
 	}
 	if d > 0 {
-		ctx := math.Max(st.DecodeContext, 0) / d
+		ctx := max(st.DecodeContext, 0) / d
 		lctx += d * m.sc.attended(ctx)
 		kv += d * m.kvSeq(ctx)
 	}
@@ -180,7 +187,7 @@ func (s *ServingModel) StepSeconds(st Step) float64 {
 
 // Input is the replica's input as ServingPoint reads it: GPUs = TP × PP,
 // Seq = prompt + output tokens, Batch 1 (Perf sets it).
-func (s *ServingModel) Input() Input { return s.in }
+func (s *ServingModel) Input() Input { return s.m.in }
 
 // Perf is Throughput of the replica's input (ServingPoint's: GPUs = TP
 // × PP, Seq = prompt + output) at Batch = concurrency; ServePoint's
@@ -193,7 +200,7 @@ func (s *ServingModel) Perf(concurrency int) (Perf, error) {
 	if s.err != nil {
 		return Perf{}, s.err
 	}
-	in := s.in
+	in := s.m.in
 	in.Batch = concurrency
 	if in.Task.Training() {
 		return Throughput(in, s.hw, s.rawEff, s.w)

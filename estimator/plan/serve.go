@@ -353,8 +353,21 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	sc := serveCurve{}
 	eff := p.req.Assumptions.Efficiency
 	// One serving model per shape: its points are ServingPoint's without
-	// repeating the setup every concurrency shares.
-	sm := estimator.NewServingModel(in, hw, eff, p.work)
+	// repeating the setup every concurrency shares. A serving plan's
+	// simulation of the shape holds the same model (simConfig), and the
+	// curve reads its points from it.
+	var simCfg sim.Config
+	simOK := false
+	if p.req.Workload.Kind == Serving {
+		simCfg, simOK = p.simConfig(in, hw)
+	}
+	var sm *estimator.ServingModel
+	if simOK {
+		sm = simCfg.Model
+	} else {
+		m := estimator.NewServingModel(in, hw, eff, p.work)
+		sm = &m
+	}
 	pf, err := sm.Perf(1)
 	res := p.estimate(in)
 	sc.headroom = res.Headroom
@@ -418,7 +431,7 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	sc.ok = len(sc.c) > 0 && sc.prefillW > 0 && sc.ttft[0] > 0
 	if sc.ok && p.req.Workload.Kind == Serving {
 		sc.mu, sc.why = p.sustainable(&sc)
-		sc.sim = p.newSimMemo(in, hw)
+		sc.sim = p.newSimMemo(simCfg, simOK)
 		// The simulator adds the engine's fixed cost per request and
 		// chunks the prompt: where its idle replica already misses the
 		// SLOs, no count of this shape meets them (serve_sim.go, idle).
@@ -477,7 +490,7 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 			return Row{}, false
 		}
 		k := units * cs.perInstance
-		l := sc.at(lam, k, p.output)
+		var l load
 		if sim != nil {
 			// Quote the simulated run of the k replicas deployed.
 			if s, ok := sim(k); ok {
@@ -486,6 +499,9 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 				c := lam / float64(k) * s.res.E2E.Mean
 				l = load{c: c, tpot: s.res.TPOT.Mean, ttft50: s.res.TTFT.P50, ttft95: s.res.TTFT.P95, ok: true}
 			}
+		}
+		if !l.ok {
+			l = sc.at(lam, k, p.output) // the closed form's
 		}
 		c := *r
 		c.Fits, c.FitReason = true, sc.fitOK

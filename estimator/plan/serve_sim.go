@@ -43,21 +43,30 @@ type simMemo struct {
 	yield func() // Options.yield, before each run
 }
 
-// newSimMemo sets up the simulation of copy shape cs on hw; ok is false
-// when the engine does not batch continuously or the shape has no
-// serving model.
-func (p *planner) newSimMemo(in estimator.Input, hw estimator.Hardware) *simMemo {
-	m := &simMemo{runs: map[int]simServe{}, yield: p.opts.yield}
+// simConfig sets up the simulation of the copy input in on hw; false
+// when the engine does not batch continuously or the copy has no serving
+// model. Its Model is estimator.NewServingModel(in, hw, the request's
+// efficiency, p.work): sim.NewConfig reads a workload's lengths as they
+// are unless both are 0, and p.work's prompt is at least 1
+// (newPlanner), so the serving curve reads its points from the same
+// model (curve).
+func (p *planner) simConfig(in estimator.Input, hw estimator.Hardware) (sim.Config, bool) {
 	if !sim.Simulatable(in, p.work) {
-		return m
+		return sim.Config{}, false
 	}
 	cfg, err := sim.NewConfig(in, hw, p.req.Assumptions.Efficiency, p.work)
 	if err != nil {
-		return m
+		return sim.Config{}, false
 	}
 	cfg.Load.Requests, cfg.Load.Seed, cfg.Load.RangeRatio = simRequests, 1, 1
-	m.cfg, m.ok = cfg, true
-	return m
+	cfg.SkipQueue = true // no plan reads it
+	return cfg, true
+}
+
+// newSimMemo holds the runs of the simulation cfg (simConfig); its ok is
+// false when there is none.
+func (p *planner) newSimMemo(cfg sim.Config, ok bool) *simMemo {
+	return &simMemo{cfg: cfg, ok: ok, runs: map[int]simServe{}, yield: p.opts.yield}
 }
 
 // at is the simulated run of k replicas at total rate lam.

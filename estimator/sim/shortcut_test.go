@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -107,19 +108,32 @@ func TestShortcutsMatchPlain(t *testing.T) {
 
 // sortTimes orders latencies exactly as slices.Sort does: the same
 // values in the same places, whatever their spread, ties, zeros, or a
-// negative, infinite or NaN value among them.
+// negative, infinite or NaN value among them; and whatever crowds its
+// buckets: a narrow bulk with a far tail, ranges among the subnormals or
+// up to the largest float, values a few ulps apart.
 func TestSortTimes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	odd := []float64{0, -1, math.Inf(1), math.NaN(), math.SmallestNonzeroFloat64, math.MaxFloat64}
-	for i := range 2000 {
+	for i := range 4000 {
 		n := rng.IntN(300)
 		v := make([]float64, n)
+		base := rng.Float64()
 		for j := range v {
-			switch rng.IntN(4) {
-			case 0:
+			switch k := rng.IntN(8); {
+			case k == 0:
 				v[j] = float64(rng.IntN(5)) // ties
-			case 1:
+			case k == 1:
 				v[j] = rng.ExpFloat64() * math.Pow(10, float64(rng.IntN(12)-8))
+			case k == 2 && i%3 == 0:
+				v[j] = base + rng.Float64()*1e-3 // a narrow bulk ...
+			case k == 3 && i%3 == 0:
+				v[j] = base * (1 + 100*rng.Float64()) // ... and its tail
+			case k == 4 && i%5 == 0:
+				v[j] = math.Float64frombits(math.Float64bits(base) + uint64(rng.IntN(8))) // ulps apart
+			case k == 5 && i%11 == 0:
+				v[j] = math.Float64frombits(uint64(rng.IntN(1000))) // subnormals
+			case k == 6 && i%13 == 0:
+				v[j] = math.MaxFloat64 * rng.Float64()
 			default:
 				v[j] = rng.Float64()
 			}
@@ -127,13 +141,31 @@ func TestSortTimes(t *testing.T) {
 				v[j] = odd[rng.IntN(len(odd))]
 			}
 		}
-		want := slices.Clone(v)
-		slices.Sort(want)
-		sortTimes(v)
-		for j := range v {
-			if math.Float64bits(v[j]) != math.Float64bits(want[j]) && !(math.IsNaN(v[j]) && math.IsNaN(want[j])) {
-				t.Fatalf("case %d: at %d %v, slices.Sort has %v", i, j, v[j], want[j])
-			}
+		checkSortTimes(t, "case "+itoa(i), v)
+	}
+}
+
+// FuzzSortTimes: sortTimes of any values is slices.Sort's order.
+func FuzzSortTimes(f *testing.F) {
+	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		v := make([]float64, len(b)/8)
+		for i := range v {
+			v[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+		}
+		checkSortTimes(t, "fuzz", v)
+	})
+}
+
+func checkSortTimes(t *testing.T, name string, v []float64) {
+	t.Helper()
+	want := slices.Clone(v)
+	slices.Sort(want)
+	sortTimes(v)
+	for j := range v {
+		// slices.Sort leaves −0 and +0 in either order, and NaNs first.
+		if math.Float64bits(v[j]) != math.Float64bits(want[j]) && !(math.IsNaN(v[j]) && math.IsNaN(want[j])) && !(v[j] == 0 && want[j] == 0) {
+			t.Fatalf("%s: at %d %v, slices.Sort has %v", name, j, v[j], want[j])
 		}
 	}
 }
@@ -176,5 +208,22 @@ func TestDecodeStepMonotoneInContext(t *testing.T) {
 				check(math.Round(x))
 			}
 		}
+	}
+}
+
+// SkipQueue changes nothing but the Queue distribution, which it leaves
+// zero.
+func TestSkipQueue(t *testing.T) {
+	cfg := testConfig(t, estimator.VLLM, 800, 100)
+	cfg.Load.Requests, cfg.Load.RatePerSecond, cfg.Load.RangeRatio = 150, 15, DefaultRangeRatio
+	full := run(t, cfg)
+	cfg.SkipQueue = true
+	skip := run(t, cfg)
+	if skip.Queue != (Dist{}) || full.Queue == (Dist{}) {
+		t.Fatalf("queue with SkipQueue %+v, without %+v", skip.Queue, full.Queue)
+	}
+	skip.Queue = full.Queue
+	if skip != full {
+		t.Fatalf("with SkipQueue\n%+v\nwithout\n%+v", skip, full)
 	}
 }

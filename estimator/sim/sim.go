@@ -47,6 +47,10 @@ type Config struct {
 	SLO    SLO
 	// KVTokens is the KV pool in tokens; 0: Model.KVPoolTokens().
 	KVTokens int64
+	// SkipQueue leaves Result.Queue zero: a caller that does not read it
+	// (the planner sizes replicas by TTFT, TPOT and end-to-end time)
+	// spares its sort, about a tenth of a short run.
+	SkipQueue bool
 	// maxEvents, when > 0, bounds the run's scheduler events (Bench).
 	maxEvents int64
 	// plain, when set (tests), runs the scheduler loop without its
@@ -187,6 +191,10 @@ type runBufs struct {
 	heap                         []heapEntry
 	plan                         []chunk
 	times                        []float64 // result's four distributions
+	// pcg, re-seeded by each run, is the source of rng (a Rand holds no
+	// state of its own beyond its source): the open loop's draws.
+	pcg rand.PCG
+	rng *rand.Rand
 }
 
 var bufPool = sync.Pool{New: func() any { return new(runBufs) }}
@@ -245,6 +253,11 @@ type state struct {
 	running    []int32 // admission order; finished entries are dropped lazily
 	prefilling []int32 // admission order
 	heap       []heapEntry
+	// heapHead is the first live entry of heap while heapSorted: then
+	// heap[heapHead:] is in order of fin (a queue), otherwise heap is a
+	// binary heap and heapHead 0 (push).
+	heapHead   int
+	heapSorted bool
 
 	nRun                 int     // running requests (prefilling + decoding)
 	nDec                 int     // decoding requests
@@ -257,6 +270,7 @@ type state struct {
 	events      int64 // iterations of run's loop
 	maxEvents   int64 // Config.maxEvents
 	plain       bool  // Config.plain
+	skipQueue   bool  // Config.SkipQueue
 	preemptions int
 	runArea     float64     // ∫ running dt
 	blocked     [5]float64  // seconds the head of the queue waited, by Limit
@@ -295,7 +309,7 @@ func (s *state) init(cfg Config, b *runBufs) error {
 	if in := cfg.Model.Input(); in.Task.Training() {
 		return &estimator.InputError{Field: "task", Value: in.Task.String(), Reason: "the simulator serves inference", Err: estimator.ErrIncompatible}
 	}
-	s.m, s.p, s.load, s.maxEvents, s.plain = cfg.Model, cfg.Policy, cfg.Load, cfg.maxEvents, cfg.plain
+	s.m, s.p, s.load, s.maxEvents, s.plain, s.skipQueue = cfg.Model, cfg.Policy, cfg.Load, cfg.maxEvents, cfg.plain, cfg.SkipQueue
 	s.cap = float64(cfg.KVTokens)
 	if cfg.KVTokens <= 0 {
 		s.cap = float64(cfg.Model.KVPoolTokens())
@@ -308,20 +322,23 @@ func (s *state) init(cfg Config, b *runBufs) error {
 	if s.StepSeconds(estimator.Step{DecodeSeqs: 1, DecodeContext: 1}) <= 0 {
 		return &estimator.InputError{Field: "model", Value: "0", Reason: "the step model gives no step time", Err: estimator.ErrIncompatible}
 	}
-	s.reqs = grow(b.reqs, l.Requests)
-	clear(s.reqs)
+	s.reqs = grow(b.reqs, l.Requests) // each set whole below
 	s.waiting = slices.Grow(b.waiting[:0], min(l.Requests, 4096))
 	s.running = slices.Grow(b.running[:0], min(l.Requests, 4096))
 	s.heap = slices.Grow(b.heap[:0], min(l.Requests, 4096))
+	s.heapSorted = !s.plain
 	s.prefilling, s.plan = b.prefilling[:0], b.plan[:0]
-	s.rng = rand.New(rand.NewPCG(l.Seed, l.Seed^0x9e3779b97f4a7c15))
+	b.pcg.Seed(l.Seed, l.Seed^0x9e3779b97f4a7c15)
+	if b.rng == nil {
+		b.rng = rand.New(&b.pcg)
+	}
+	s.rng = b.rng
 	for i := range s.reqs {
-		r := &s.reqs[i]
-		r.prompt, r.out = l.PromptTokens, l.OutputTokens
+		prompt, out := l.PromptTokens, l.OutputTokens
 		if l.RangeRatio > 0 && l.RangeRatio < 1 {
-			r.prompt, r.out = s.draw(l.PromptTokens), s.draw(l.OutputTokens)
+			prompt, out = s.draw(l.PromptTokens), s.draw(l.OutputTokens)
 		}
-		r.target = r.prompt
+		s.reqs[i] = request{prompt: prompt, out: out, target: prompt}
 	}
 	if l.Concurrency > 0 {
 		for range min(l.Concurrency, l.Requests) {
@@ -401,7 +418,7 @@ func (s *state) run() error {
 				return errStuck
 			}
 			// Idle: jump to the next arrival.
-			s.t = math.Max(s.t, s.reqs[s.pending].arrive)
+			s.t = max(s.t, s.reqs[s.pending].arrive)
 			continue
 		}
 		s.preemptForGrowth()
@@ -444,7 +461,7 @@ func (s *state) preemptLast() {
 			s.prefHeld -= float64(r.done)
 			s.prefOutSum -= float64(r.out - r.gen)
 			s.nRun--
-			s.prefilling = slices.DeleteFunc(s.prefilling, func(j int32) bool { return j == i })
+			s.prefilling = remove(s.prefilling, i)
 			r.done = 0
 		default:
 			continue // finished: dropped lazily
@@ -569,7 +586,7 @@ func (s *state) advance(limit Limit) {
 				s.preemptLast()
 				return
 			}
-			s.t = math.Max(s.t, s.nextArrival())
+			s.t = max(s.t, s.nextArrival())
 			return
 		}
 		steps = s.decodeRun()
@@ -608,7 +625,7 @@ func (s *state) advance(limit Limit) {
 		if r.done < r.target {
 			continue
 		}
-		s.prefilling = slices.DeleteFunc(s.prefilling, func(j int32) bool { return j == c.idx })
+		s.prefilling = remove(s.prefilling, c.idx)
 		s.prefHeld -= float64(r.done)
 		s.prefOutSum -= float64(r.out - r.gen)
 		if r.gen == 0 {
@@ -628,7 +645,7 @@ func (s *state) advance(limit Limit) {
 		s.push(heapEntry{r.fin, c.idx, r.epoch})
 	}
 	// Completions.
-	for len(s.heap) > 0 && s.heap[0].fin <= s.k {
+	for s.heapHead < len(s.heap) && s.heap[s.heapHead].fin <= s.k {
 		e := s.pop()
 		r := &s.reqs[e.idx]
 		if e.epoch != r.epoch || r.state != stDecode {
@@ -673,8 +690,8 @@ func (s *state) decodeRun() int64 {
 		return s.decodeRunPlain()
 	}
 	k := int64(1)
-	if len(s.heap) > 0 {
-		k = max(s.heap[0].fin-s.k, 1)
+	if s.heapHead < len(s.heap) {
+		k = max(s.heap[s.heapHead].fin-s.k, 1)
 	}
 	// Stale heap entries only make the run shorter: still correct.
 	if e := s.p.AdmitEvery; e > 1 && (s.wHead < len(s.waiting) || s.pending < s.sent) {
@@ -684,8 +701,16 @@ func (s *state) decodeRun() int64 {
 		k = min(k, w) // stop when the balance wait times out
 	}
 	if s.p.Preempt && s.nDec > 0 {
-		room := math.Floor((s.cap - s.used()) / float64(s.nDec))
-		k = min(k, max(int64(room), 1))
+		// The pool's room for a token more per decoding request each
+		// step. Where it holds the k steps already (free ≥ k·n, whole
+		// numbers below 2^53, exact as floats, and free below 2^62, so
+		// the conversion below is defined) the floor is at least k, and
+		// the run is spared a division and a floor.
+		free := s.cap - s.used()
+		if kn := k * int64(s.nDec); kn >= 1<<53 || !(free >= float64(kn) && free < 1<<62) {
+			room := math.Floor(free / float64(s.nDec))
+			k = min(k, max(int64(room), 1))
+		}
 	}
 	if k > 1 && (s.wHead == len(s.waiting) || s.p.BalanceRanks > 1) && s.pending < s.sent {
 		// An arrival may be admitted (or complete a balanced set): stop
@@ -714,8 +739,8 @@ func (s *state) decodeRun() int64 {
 // run it beside decodeRun (Config.plain) and compare the runs.
 func (s *state) decodeRunPlain() int64 {
 	k := int64(1)
-	if len(s.heap) > 0 {
-		k = max(s.heap[0].fin-s.k, 1)
+	if s.heapHead < len(s.heap) {
+		k = max(s.heap[s.heapHead].fin-s.k, 1)
 	}
 	if (s.wHead == len(s.waiting) || s.p.BalanceRanks > 1) && s.pending < s.sent {
 		dt0 := s.decodeStep(s.nDec, s.decBase+float64(s.nDec)*float64(s.k))
@@ -816,8 +841,31 @@ func (s *state) nextArrival() float64 {
 	return s.t
 }
 
-// heap of decoding requests by their last decode step.
+// heap of decoding requests by their last decode step. Entries mostly
+// come in order of it: a run's requests of equal lengths each join after
+// the ones before with as many tokens to go. While they do, the heap is a
+// queue in that order (a sorted slice is also a binary heap): push
+// appends and pop takes the first, without the sifts of a binary heap.
+// The first entry out of order makes it a binary heap until it empties.
+// Entries of equal fin may leave in another order than a binary heap's;
+// a step's completions are applied together (advance) and sum whole
+// token counts, which floats hold exactly, so the run is the same (the
+// plain loop, Config.plain, keeps the binary heap: TestShortcutsMatchPlain,
+// FuzzRun).
 func (s *state) push(e heapEntry) {
+	if s.heapSorted {
+		n := len(s.heap)
+		if n == s.heapHead || s.heap[n-1].fin <= e.fin {
+			if n == cap(s.heap) && s.heapHead > 0 {
+				s.heap = s.heap[:copy(s.heap, s.heap[s.heapHead:])]
+				s.heapHead = 0
+			}
+			s.heap = append(s.heap, e)
+			return
+		}
+		s.heap = s.heap[:copy(s.heap, s.heap[s.heapHead:])]
+		s.heapHead, s.heapSorted = 0, false
+	}
 	s.heap = append(s.heap, e)
 	i := len(s.heap) - 1
 	for i > 0 {
@@ -831,8 +879,18 @@ func (s *state) push(e heapEntry) {
 }
 
 func (s *state) pop() heapEntry {
+	if s.heapSorted {
+		top := s.heap[s.heapHead]
+		if s.heapHead++; s.heapHead == len(s.heap) {
+			s.heap, s.heapHead = s.heap[:0], 0
+		}
+		return top
+	}
 	top := s.heap[0]
 	n := len(s.heap) - 1
+	if n == 0 && !s.plain {
+		s.heapSorted = true
+	}
 	s.heap[0] = s.heap[n]
 	s.heap = s.heap[:n]
 	i := 0
@@ -873,7 +931,9 @@ func (s *state) result(slo SLO, b *runBufs) Result {
 		}
 		outTok += r.out
 		allTok += r.out + r.prompt
-		first, last = math.Min(first, r.send), math.Max(last, r.finish)
+		// The built-in min and max: math.Min's and math.Max's results
+		// (the Go spec's, NaN and signed zeros included), inlined.
+		first, last = min(first, r.send), max(last, r.finish)
 		tp := 0.0
 		if r.out > 1 {
 			tp = (r.finish - r.first) / float64(r.out-1)
@@ -882,7 +942,10 @@ func (s *state) result(slo SLO, b *runBufs) Result {
 			good++
 		}
 	}
-	res := Result{Requests: n, TTFT: dist(ttft), E2E: dist(e2e), Queue: dist(queue), Steps: s.steps, Preemptions: s.preemptions, events: s.events}
+	res := Result{Requests: n, TTFT: dist(ttft), E2E: dist(e2e), Steps: s.steps, Preemptions: s.preemptions, events: s.events}
+	if !s.skipQueue {
+		res.Queue = dist(queue)
+	}
 	if withTPOT > 0 {
 		res.TPOT = dist(tpot[:withTPOT])
 	}
@@ -920,30 +983,86 @@ func dist(v []float64) Dist {
 	return d
 }
 
-// sortTimes sorts v in increasing order, as slices.Sort does. Latencies
-// are finite and ≥ 0, and the bits of such floats order as the floats
-// themselves (IEEE 754), so they sort as integers, without slices.Sort's
-// NaN checks; v with a negative, an infinite or a NaN value is sorted as
-// floats.
+// sortTimes sorts v in increasing order, as slices.Sort does. A run's
+// latencies (a few hundred finite values ≥ 0) are sorted by value
+// buckets: each value goes to bucket ⌊(x − min)·n/(max − min)⌋ of n, an
+// index that never decreases as x grows (each floating-point operation
+// rounds monotonically), so with the buckets laid out in turn only
+// values of one bucket can be out of order, and a pass of insertion sort
+// orders them; where a bucket is crowded (a tail of equal or close
+// values) slices.Sort sorts the whole. Such floats order as their bits
+// (IEEE 754) and equal ones have equal bits, so any correct sort leaves
+// the same values in the same places; a bucket sort of n values takes
+// about n steps where a comparison sort takes n·log₂ n, each an
+// unpredictable branch. Longer slices, and v with a negative, an
+// infinite or a NaN value, are sorted by slices.Sort.
 func sortTimes(v []float64) {
-	var buf [256]uint64
-	if len(v) > len(buf) {
+	const maxN, crowded = 256, 32
+	n := len(v)
+	if n < 2 {
+		return
+	}
+	if n > maxN {
 		slices.Sort(v)
 		return
 	}
-	keys := buf[:len(v)]
-	for i, x := range v {
-		b := math.Float64bits(x)
-		if b >= 0x7ff0000000000000 { // the sign bit, or an infinite or NaN value
+	lo, hi := v[0], v[0]
+	for _, x := range v {
+		if math.Float64bits(x) >= 0x7ff0000000000000 { // the sign bit, or an infinite or NaN value
 			slices.Sort(v)
 			return
 		}
-		keys[i] = b
+		lo, hi = min(lo, x), max(hi, x)
 	}
-	slices.Sort(keys)
-	for i, b := range keys {
-		v[i] = math.Float64frombits(b)
+	scale := float64(n) / (hi - lo)
+	if !(scale < math.MaxFloat64) { // all equal, or a range too narrow to divide
+		if hi > lo {
+			slices.Sort(v)
+		}
+		return
 	}
+	// start[b] counts bucket b's values, then (prefix sums) starts it.
+	var start [maxN]uint16
+	var bucket [maxN]uint8
+	for i, x := range v {
+		b := min(int((x-lo)*scale), n-1)
+		bucket[i] = uint8(b)
+		start[b]++
+	}
+	var sum, most uint16
+	for b, c := range start[:n] {
+		start[b] = sum
+		sum += c
+		most = max(most, c)
+	}
+	var out [maxN]float64
+	for i, x := range v {
+		b := bucket[i]
+		out[start[b]] = x
+		start[b]++
+	}
+	if most > crowded {
+		copy(v, out[:n])
+		slices.Sort(v)
+		return
+	}
+	// Insertion sort from out into v: each value moves back past the
+	// larger ones of its own bucket only.
+	for i, x := range out[:n] {
+		j := i
+		for ; j > 0 && v[j-1] > x; j-- {
+			v[j] = v[j-1]
+		}
+		v[j] = x
+	}
+}
+
+// remove is v without its entry i (a request is listed once), in order.
+func remove(v []int32, i int32) []int32 {
+	if j := slices.Index(v, i); j >= 0 {
+		return append(v[:j], v[j+1:]...)
+	}
+	return v
 }
 
 // grow is v resliced to n elements, reallocated when its capacity is
