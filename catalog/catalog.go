@@ -183,7 +183,7 @@ type Model struct {
 	// --dtype says), so it is the precision a plan starts from.
 	// WeightsSource says where it comes from.
 	WeightsDType, WeightsSource string
-	Notes        string
+	Notes                       string
 }
 
 // Provider kinds.
