@@ -128,6 +128,7 @@ fuzz:
 	$(GO) test ./estimator/sim -run '^$$' -fuzz '^FuzzParseCalibration$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator/sim -run '^$$' -fuzz '^FuzzCalibrationJSON$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator/sim -run '^$$' -fuzz '^FuzzRun$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./estimator/sim -run '^$$' -fuzz '^FuzzSortTimes$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./cmd/wasmsize -run '^$$' -fuzz '^FuzzPackageSizes$$' -fuzztime $(FUZZTIME)
 
 bench: deps dist hello

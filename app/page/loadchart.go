@@ -11,7 +11,6 @@ import (
 	"math"
 	"strconv"
 
-	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
 	"rightsize/estimator/sim"
 )
@@ -39,92 +38,33 @@ type ServeLoad struct {
 	// TTFTTarget and TPOTTarget are the job's latency targets in seconds
 	// (0: none).
 	TTFTTarget, TPOTTarget float64
+	// Requests is each charted run's simulated requests.
+	Requests int
 }
 
-// The planner's sizing runs (estimator/plan/serve_sim.go): 150 Poisson
-// requests from seed 1, every request of exactly the job's lengths. The
-// chart runs the same, so its operating point is the run the plan quotes
-// (TestServeChartMatchesPlan holds them together).
-const (
-	loadRequests = 150
-	loadSeed     = 1
-	// satRequests is the saturation run's requests per request the copy
-	// holds at once (sim.Capacity).
-	satRequests = 4
-)
+// The chart runs the planner's own sizing simulation (CopyConfig: 150
+// Poisson requests from seed 1, every request of exactly the job's
+// lengths), so its operating point is the run the plan quotes
+// (TestServeChartMatchesPlan holds them together). satRequests is the
+// saturation run's requests per request the copy holds at once
+// (sim.Capacity).
+const satRequests = 4
 
 // loadShares are the rates charted, as shares of the saturation rate: low
 // load, the knee, and just past saturation.
 var loadShares = [...]float64{0.1, 0.3, 0.5, 0.7, 0.85, 0.95, 1.05, 1.15}
 
-// copyInput is the job of one engine copy of row r as the planner reads
-// req (estimator/plan: newPlanner's lengths and sequence, the copy
-// shape's input) and its request's lengths.
-func copyInput(req planner.Request, r *planner.Row) (estimator.Input, estimator.Workload) {
-	in := req.Input
-	prompt, out := req.Workload.PromptTokens, req.Workload.OutputTokens
-	if prompt == 0 && out == 0 {
-		out = in.Seq / 2
-		prompt = max(1, in.Seq-out)
-	}
-	if in.Arch.SeqLen == 0 || in.Arch.Generic() {
-		in.Seq = prompt + out
-	}
-	in.Engine = r.Engine
-	in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch = r.TP*r.PP, r.TP, r.PP, 0, 1
-	return in, estimator.Workload{PromptTokens: prompt, OutputTokens: out}
-}
-
-// simSized reports whether the engine simulator sized serving row r (so
-// its Binding and EngineLimit say what set it).
-func simSized(req planner.Request, r *planner.Row) bool {
-	in, w := copyInput(req, r)
-	return req.Workload.Kind == planner.Serving && r.Fits && sim.Simulatable(in, w)
-}
-
-// CopyConfig is the simulation the planner sized row r with: one engine
-// copy of TP × PP GPUs of r's offer under its engine's scheduler
-// (copyInput), on the offer's hardware as the planner reads it for a
-// serving copy (estimator/plan: slice and curve). ok is false when the
-// engine simulator does not apply to the job.
-func CopyConfig(req planner.Request, r *planner.Row) (sim.Config, bool) {
-	o := r.Offer
-	if o == nil || !o.HasHardware || r.TP < 1 || r.PP < 1 {
+// CopyConfig is the simulation the planner sized row r with
+// (planner.Row.Sim: one engine copy of r's shape under its engine's
+// scheduler, on the offer's hardware as the planner reads it for a
+// serving copy); ok is false when the engine simulator did not size r.
+// The queue figure, which no plan reads, is left out of its runs
+// (sim.Config.SkipQueue).
+func CopyConfig(r *planner.Row) (sim.Config, bool) {
+	if r.Sim == nil {
 		return sim.Config{}, false
 	}
-	in, w := copyInput(req, r)
-	if !sim.Simulatable(in, w) {
-		return sim.Config{}, false
-	}
-	hw := o.Hardware
-	nvlink := o.Interconnect == "nvlink" || o.Interconnect == "infinity-fabric"
-	dom := int(math.Max(o.GPUCount, 1))
-	if !nvlink {
-		hw.LinkBandwidth = 0
-	} else if o.NVLinkDomain > 0 && o.NVLinkDomain < dom {
-		dom = o.NVLinkDomain
-	}
-	hw.NVLinkDomain = max(dom, 1)
-	in.VRAM = o.GPUMemory
-	if o.GPUCount < 1 {
-		f := o.GPUCount
-		hw.PeakFLOPS *= f
-		hw.MemBandwidth *= f
-		in.VRAM = estimator.Bytes(float64(o.GPUMemory) * f)
-	}
-	if in.TP == 1 {
-		hw.LinkBandwidth = 0
-	}
-	hw.NetworkBandwidth, hw.HostLinkBandwidth = 0, 0
-	if in.TP <= hw.NVLinkDomain {
-		hw.NVLinkDomain = in.TP
-	}
-	cfg, err := sim.NewConfig(in, hw, req.Assumptions.Efficiency, w)
-	if err != nil {
-		return sim.Config{}, false
-	}
-	cfg.Load.Requests, cfg.Load.Seed, cfg.Load.RangeRatio = loadRequests, loadSeed, 1
-	return cfg, true
+	return *r.Sim, true
 }
 
 // ServeLoadOf simulates one engine copy of serving row r (planned for req)
@@ -135,7 +75,7 @@ func ServeLoadOf(req planner.Request, r *planner.Row) ServeLoad {
 	if w.Kind != planner.Serving || !r.Fits || copies < 1 || !(w.RequestsPerSecond > 0) {
 		return ServeLoad{}
 	}
-	cfg, ok := CopyConfig(req, r)
+	cfg, ok := CopyConfig(r)
 	if !ok {
 		return ServeLoad{}
 	}
@@ -148,7 +88,7 @@ func ServeLoadOf(req planner.Request, r *planner.Row) ServeLoad {
 	if err != nil || !(sat.RequestsPerSecond > 0) {
 		return ServeLoad{}
 	}
-	s := ServeLoad{Copies: copies, SatRPS: sat.RequestsPerSecond, TTFTTarget: w.TTFTP95Seconds, TPOTTarget: w.TPOTSeconds,
+	s := ServeLoad{Copies: copies, SatRPS: sat.RequestsPerSecond, TTFTTarget: w.TTFTP95Seconds, TPOTTarget: w.TPOTSeconds, Requests: cfg.Load.Requests,
 		Points: make([]LoadPoint, 0, len(loadShares)+1)}
 	op := w.RequestsPerSecond / float64(copies)
 	run := func(rps float64) bool {
@@ -332,7 +272,7 @@ func LoadChartOf(s ServeLoad, l Locale, what string) LoadChartView {
 		ChartKey{Class: "rs-lc-op", Text: Fill(l.T(MsgLoadOp), ShortRate(l, op.RPS))},
 		ChartKey{Class: "rs-lc-sat", Text: Fill(l.T(MsgLoadSat), ShortRate(l, s.SatRPS))})
 	v.Caption = Fill(l.T(MsgLoadCaption), what, ShortRate(l, op.RPS*float64(s.Copies)), l.Count(int64(s.Copies)), ShortRate(l, op.RPS),
-		TickSeconds(l, op.TTFTP95), TickSeconds(l, op.TPOTP95), ShortRate(l, s.SatRPS), l.Count(loadRequests))
+		TickSeconds(l, op.TTFTP95), TickSeconds(l, op.TPOTP95), ShortRate(l, s.SatRPS), l.Count(int64(s.Requests)))
 	return v
 }
 

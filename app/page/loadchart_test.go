@@ -61,7 +61,7 @@ func TestServeChartMatchesPlan(t *testing.T) {
 			if s.TTFTTarget != req.Workload.TTFTP95Seconds || s.TPOTTarget != req.Workload.TPOTSeconds {
 				t.Errorf("targets %g/%g, want %g/%g", s.TTFTTarget, s.TPOTTarget, req.Workload.TTFTP95Seconds, req.Workload.TPOTSeconds)
 			}
-			cfg, ok := CopyConfig(req, r)
+			cfg, ok := CopyConfig(r)
 			if !ok {
 				t.Fatal("no simulation config")
 			}

@@ -98,7 +98,7 @@ func serveOf(req planner.Request, r *planner.Row) ServeResult {
 		OK: true, Offer: r.Offer, Instances: r.Instances, Plan: Plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO},
 		Pricing: r.Pricing, Engine: r.Engine, Replicas: r.Replicas, GPUs: int(r.GPUs), Concurrency: r.Concurrency,
 		TTFTP95: r.TTFTP95Seconds, TPOT: r.TPOTSeconds, Utilised: r.Utilisation, Monthly: r.MonthlyCostDisp,
-		Sized: simSized(req, r), Binding: r.Binding, Limit: r.EngineLimit,
+		Sized: r.Sim != nil, Binding: r.Binding, Limit: r.EngineLimit,
 	}
 }
 

@@ -28,7 +28,17 @@ func runEstimate(args []string, stdout, stderr io.Writer) int {
 // estimateCommand parses the estimate flags. With a nil sub it prints the
 // estimate; otherwise sub adds its own flags to the set and receives the
 // parsed job (rightsize plan).
-func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub subcommand) int {
+func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub subcommand) (code int) {
+	// notes are said once the command has answered (a refused input says
+	// only why it was refused).
+	var notes []string
+	defer func() {
+		if code == 0 {
+			for _, n := range notes {
+				fmt.Fprintln(stderr, "note: "+n)
+			}
+		}
+	}()
 	fail := func(format string, a ...any) int {
 		msg := fmt.Sprintf(format, a...)
 		msg = strings.ReplaceAll(msg, "\n", "; ")
@@ -224,7 +234,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		// its quantization_config), so a 16-bit plan would size weights
 		// the engine never loads (catalog.Model.WeightsDType).
 		in.Weights = shipped
-		fmt.Fprintf(stderr, "note: --precision %s: %s ships its weights in %s (--precision bf16 plans 16-bit weights)\n", shipped, shippedAs, shipped)
+		notes = append(notes, fmt.Sprintf("--precision %s: %s ships its weights in %s (--precision bf16 plans 16-bit weights)", shipped, shippedAs, shipped))
 	}
 	if set["seq"] || arch.SeqLen == 0 { // keep the architecture's own sample length unless asked
 		in.Seq = *seq

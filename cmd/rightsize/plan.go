@@ -15,7 +15,6 @@ import (
 	"rightsize/catalog"
 	"rightsize/estimator"
 	"rightsize/estimator/plan"
-	"rightsize/estimator/sim"
 )
 
 // subcommand extends the estimate flags with a verb of its own.
@@ -760,7 +759,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		if r.Host.Reason.Key == "" {
 			j.HostCheck.Reason = ""
 		}
-		if simSized(req, r) {
+		if r.Sim != nil {
 			j.Binding, j.EngineLimit = r.Binding.String(), r.EngineLimit.String()
 		}
 		why := res.WhyNot(i)
@@ -786,18 +785,6 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		out.Hosted = append(out.Hosted, j)
 	}
 	return out
-}
-
-// simSized reports whether the engine simulator sized serving row r (a
-// continuously batching engine generating tokens: sim.Simulatable on the
-// planner's lengths), so its Binding and EngineLimit mean something.
-func simSized(req plan.Request, r *plan.Row) bool {
-	if req.Workload.Kind != plan.Serving || !r.Fits {
-		return false
-	}
-	in := req.Input
-	in.Engine = r.Engine
-	return sim.Simulatable(in, estimator.Workload{PromptTokens: req.Workload.PromptTokens, OutputTokens: req.Workload.OutputTokens})
 }
 
 // columns are the table, CSV and Markdown columns for a workload.

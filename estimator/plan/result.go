@@ -293,6 +293,13 @@ type Row struct {
 	// run at the target (kv-cache, token-budget, max-seqs, none).
 	Binding     sim.Binding
 	EngineLimit sim.Limit
+	// Sim is the simulation of one engine copy the row was sized with
+	// (simConfig: its model, scheduler, hardware and lengths; 150
+	// requests from seed 1), nil when the engine simulator did not size
+	// it. The rows of one copy shape share it; never write through it.
+	// The page's latency chart runs it at other rates, so its points are
+	// the simulator's own at the plan's setup.
+	Sim *sim.Config
 
 	// Inference jobs and serving.
 	USDPerMillionInput, USDPerMillionOutput float64

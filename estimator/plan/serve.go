@@ -582,7 +582,7 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 			r.FitReason = why
 			return
 		}
-		c.Binding, c.EngineLimit = bind, limit
+		c.Binding, c.EngineLimit, c.Sim = bind, limit, &sc.sim.cfg
 		best = c
 	}
 	*r = best
