@@ -24,6 +24,7 @@ package estimator
 import (
 	"errors"
 	"math"
+	"strconv"
 )
 
 // DisaggSide is one side's workers: how many, and each one's layout.
@@ -69,6 +70,12 @@ type Disagg struct {
 	// Acceptance is the probability that a draft token is accepted when
 	// the ones before it were; 0: MTPAcceptance.
 	Acceptance float64
+	// Rate, when positive, is the replica's completion rate in requests/s
+	// (an open loop, as a planner sizes a fleet): the steady state is the
+	// one at that rate, Concurrency is not read, and each decode worker
+	// holds up to Decode.Batch requests, else as many as its KV pool
+	// holds. A rate at or above either side's capacity is refused.
+	Rate float64
 }
 
 // MTPAcceptance is the default Disagg.Acceptance: DeepSeek-V3's report
@@ -160,8 +167,11 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 			l.add(n+"-batch", float64(s.s.Batch), ErrRange, "want 0..1048576 (0: the default)")
 		}
 	}
-	if d.Concurrency < 1 || d.Concurrency > maxBatch {
+	if d.Rate == 0 && (d.Concurrency < 1 || d.Concurrency > maxBatch) {
 		l.add("concurrency", float64(d.Concurrency), ErrRange, "want 1..1048576")
+	}
+	if !(d.Rate >= 0 && d.Rate <= 1e9) {
+		l.add("rate", d.Rate, ErrRange, "want requests/s from 0 to 1e9 (0: a closed loop at the concurrency)")
 	}
 	if !(d.KVBandwidth >= 0 && d.KVBandwidth <= 1e15) {
 		l.add("kv-transfer-gbps", d.KVBandwidth*8/1e9, ErrRange, "want Gbit/s per GPU from 0 to 8e6 (0: the node's)")
@@ -263,6 +273,9 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 	// in flight (the measured engines admit them all; the KV pool estimate
 	// is reported with the decode worker's memory, not used as a cap).
 	nMax := math.Max(1, math.Ceil(float64(d.Concurrency)/float64(d.Decode.Workers)))
+	if d.Rate > 0 {
+		nMax = float64(dm.MaxConcurrency())
+	}
 	if d.Decode.Batch > 0 {
 		nMax = math.Min(nMax, float64(d.Decode.Batch))
 	}
@@ -338,22 +351,42 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 	if steps > 0 && tMax > 0 {
 		capD = D * nMax / (steps * tMax)
 	}
-	// λ solves λ × R(λ) = C (R grows with λ): bisect below the smaller
-	// capacity, and below C / R(0).
-	hi := math.Min(math.Min(capP, capD), C/at(0).r)
-	lo := 0.0
-	for range 100 {
-		mid := (lo + hi) / 2
-		if st := at(mid); mid*st.r < C {
-			lo = mid
-		} else {
-			hi = mid
+	var lam float64
+	if d.Rate > 0 {
+		// An open loop at the given rate: below both capacities, or the
+		// queue of that side grows without bound.
+		if d.Rate >= capP || d.Rate >= capD {
+			side, capacity := "prefill", capP
+			if capD < capP {
+				side, capacity = "decode", capD
+			}
+			return DisaggPoint{}, &InputError{Field: "rate", Value: strconv.FormatFloat(d.Rate, 'g', 4, 64), Err: ErrRange,
+				Reason: "at or above the " + side + " side's capacity, " + strconv.FormatFloat(capacity, 'g', 4, 64) + " requests/s"}
 		}
+		lam = d.Rate
+	} else {
+		// λ solves λ × R(λ) = C (R grows with λ): bisect below the
+		// smaller capacity, and below C / R(0).
+		hi := math.Min(math.Min(capP, capD), C/at(0).r)
+		lo := 0.0
+		for range 100 {
+			mid := (lo + hi) / 2
+			if st := at(mid); mid*st.r < C {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		lam = lo
 	}
-	lam := lo
 	st := at(lam)
 	bound := "concurrency"
 	switch {
+	case d.Rate > 0:
+		bound = "rate"
+		if st.rho > 0.9 {
+			bound = "prefill"
+		}
 	case lam >= 0.999*capD && C > lam*st.r:
 		// Every decode slot is taken: the requests beyond them wait for
 		// one after their handover, and the cycle is C / λ.

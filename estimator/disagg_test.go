@@ -287,3 +287,40 @@ func TestDisaggMTP(t *testing.T) {
 		}
 	}
 }
+
+// TestDisaggAtRate: the open loop at the rate a closed loop of 64
+// requests completes is that closed loop's steady state (with the same
+// decode slots), and a rate at either side's capacity is refused.
+func TestDisaggAtRate(t *testing.T) {
+	in, hw := disaggInput(t)
+	w := Workload{PromptTokens: 1000, OutputTokens: 1000}
+	d := Disagg{Prefill: DisaggSide{Workers: 1, TP: 8, DP: 1, EP: 1, Batch: 8}, Decode: DisaggSide{Workers: 2, TP: 8, DP: 1, EP: 1, Batch: 32},
+		Concurrency: 64, RequestSeconds: 0.040}
+	closed, err := DisaggServing(in, hw, Efficiency{}, w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Rate, d.Concurrency = closed.RequestsPerSecond, 0
+	open, err := DisaggServing(in, hw, Efficiency{}, w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range [][3]any{{"TTFT", open.TTFTSeconds, closed.TTFTSeconds}, {"TPOT", open.TPOTSeconds, closed.TPOTSeconds},
+		{"decode batch", open.DecodeBatch, closed.DecodeBatch}, {"rate", open.RequestsPerSecond, closed.RequestsPerSecond}} {
+		if got, want := c[1].(float64), c[2].(float64); math.Abs(got-want) > 1e-9*want {
+			t.Errorf("%s at the closed loop's rate: %.9g, closed loop %.9g", c[0], got, want)
+		}
+	}
+	if open.Bound != "rate" && open.Bound != "prefill" {
+		t.Errorf("bound %q", open.Bound)
+	}
+	d.Rate = 1.001 * math.Min(closed.PrefillCapacity, closed.DecodeCapacity)
+	var ie *InputError
+	if _, err := DisaggServing(in, hw, Efficiency{}, w, d); !errors.As(err, &ie) || ie.Field != "rate" {
+		t.Errorf("a rate past capacity: %v", err)
+	}
+	d.Rate = math.NaN()
+	if _, err := DisaggServing(in, hw, Efficiency{}, w, d); !errors.As(err, &ie) || ie.Field != "rate" {
+		t.Errorf("a NaN rate: %v", err)
+	}
+}

@@ -250,6 +250,7 @@ const (
 	MsgWarnZeROWithoutDP
 	MsgHWNoFP4
 	MsgShipsFP8
+	MsgDisaggFigures
 	MsgHowAccurate
 	MsgRPS
 	MsgTTFTTarget
@@ -674,6 +675,7 @@ var messagesEN = [NMsgs]string{
 	MsgWarnZeROWithoutDP:     "ZeRO has no effect with a data-parallel degree of 1",
 	MsgHWNoFP4:               "this GPU has no FP4 tensor cores (they start with Blackwell): FP4 weights are dequantized, no FP4 speed-up",
 	MsgShipsFP8:              "this model's checkpoint stores its weights in fp8 (the quantization_config of its config.json): vLLM and SGLang serve it in fp8 whatever precision is set, and at 16 bits its weights take twice the memory — set the precision to fp8",
+	MsgDisaggFigures:         "mean TTFT %s, TPOT %s, KV handover %s at the target rate",
 	MsgHowAccurate:           "How accurate is this?",
 	MsgRPS:                   "Requests per second (serving; empty = off)",
 	MsgTTFTTarget:            "Time to first token target, ms",
@@ -1097,6 +1099,7 @@ var MessagesRU = [NMsgs]string{
 	MsgWarnZeROWithoutDP:     "ZeRO не действует при степени параллелизма по данным 1",
 	MsgHWNoFP4:               "у этого GPU нет тензорных ядер FP4 (они появились в Blackwell): веса FP4 распаковываются, ускорения FP4 нет",
 	MsgShipsFP8:              "чекпойнт этой модели хранит веса в fp8 (quantization_config в её config.json): vLLM и SGLang обслуживают её в fp8 при любой заданной точности, а в 16 битах веса заняли бы вдвое больше памяти — выберите точность fp8",
+	MsgDisaggFigures:         "средний TTFT %s, TPOT %s, передача KV %s при целевой нагрузке",
 	MsgHowAccurate:           "Насколько это точно?",
 	MsgRPS:                   "Запросов в секунду (сервинг; пусто — выкл.)",
 	MsgTTFTTarget:            "Цель по времени до первого токена, мс",
@@ -1520,6 +1523,7 @@ var messagesZH = [NMsgs]string{
 	MsgWarnZeROWithoutDP:     "数据并行度为 1 时 ZeRO 无效",
 	MsgHWNoFP4:               "此 GPU 没有 FP4 张量核心（从 Blackwell 开始才有）：FP4 权重会被反量化，没有 FP4 加速",
 	MsgShipsFP8:              "此模型的检查点以 fp8 存储权重（其 config.json 中的 quantization_config）：无论设定何种精度，vLLM 和 SGLang 都以 fp8 提供服务；按 16 位计算权重会占用两倍显存——请将精度设为 fp8",
+	MsgDisaggFigures:         "目标请求率下平均 TTFT %s、TPOT %s、KV 传输 %s",
 	MsgHowAccurate:           "这有多准确？",
 	MsgRPS:                   "每秒请求数（推理服务；留空为关闭）",
 	MsgTTFTTarget:            "首 token 时间目标（毫秒）",

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	planner "rightsize/estimator/plan"
 	"strings"
 	"testing"
 )
@@ -53,5 +54,45 @@ func TestNoUnusedMessages(t *testing.T) {
 		if seen[k[1]] <= len(Languages)+1 {
 			t.Errorf("%s is declared and translated but never used", k[1])
 		}
+	}
+}
+
+// TestPlanMessagesTakeStrings: the page formats every reason argument as
+// text (Locale.ReasonWith), so a template takes each as %s; a %d would
+// print "%!d(string=1)". Each language's template takes as many as the
+// English one.
+func TestPlanMessagesTakeStrings(t *testing.T) {
+	// A verb is %s or an indexed %[n]s (a translation may reorder them).
+	verbs := regexp.MustCompile(`%(\[\d+\])?.`)
+	args := func(key, lang, tmpl string) int {
+		n, indexed := 0, map[string]bool{}
+		for _, m := range verbs.FindAllStringSubmatch(strings.ReplaceAll(tmpl, "%%", ""), -1) {
+			if !strings.HasSuffix(m[0], "s") {
+				t.Errorf("%s in %s uses %s", key, lang, m[0])
+			}
+			if m[1] != "" {
+				indexed[m[1]] = true
+			} else {
+				n++
+			}
+		}
+		return n + len(indexed)
+	}
+	for key, en := range planner.English {
+		want := args(key, "en", en)
+		for _, lang := range []string{"ru", "zh"} {
+			if tmpl, ok := PlanMessages[lang][key]; ok && args(key, lang, tmpl) != want {
+				t.Errorf("%s in %s takes another number of arguments than in English", key, lang)
+			}
+		}
+	}
+	r := planner.Reason{Key: "note.rental_layout_no_ckpt", Args: []any{1}}
+	for _, lang := range []string{"en", "ru", "zh"} {
+		if got := (Locale{Lang: lang}).Reason(r); !strings.Contains(got, "ZeRO-1") {
+			t.Errorf("%s: %q", lang, got)
+		}
+	}
+	if got := r.String(); !strings.Contains(got, "ZeRO-1 and no activation") {
+		t.Errorf("CLI: %q", got)
 	}
 }

@@ -146,6 +146,9 @@ type PlanOut struct {
 	// false when none was asked or sized.
 	Fleet  FleetOut
 	Hosted []planner.HostedComparison
+	// Disagg is the planner's disaggregated prefill/decode alternative
+	// (nil: none applies).
+	Disagg *planner.DisaggPlan
 	Notes  []planner.Reason
 	Err    error
 	// ByGPU and ByOffer index the cheapest candidate per GPU (of those
@@ -224,7 +227,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 	if err != nil {
 		return PlanOut{Err: err}
 	}
-	out := PlanOut{OK: true, Kind: req.Workload.Kind, Currency: res.Currency, Notes: res.Notes, Hosted: res.Hosted,
+	out := PlanOut{OK: true, Kind: req.Workload.Kind, Currency: res.Currency, Notes: res.Notes, Hosted: res.Hosted, Disagg: res.Disagg,
 		ByGPU: map[string]int{}, ByOffer: map[string]int{}, Fleet: fleet, Rows: res.Rows, PerUSD: 1, Flagged: -1}
 	if x, ok := pr.Cat.FX(res.Currency); ok && x.PerUSD > 0 {
 		out.PerUSD = x.PerUSD

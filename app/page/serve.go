@@ -18,6 +18,9 @@ type ServeView struct {
 	Chart LoadChartView // Title "": no chart
 	Daily DailyFleetView
 	Here  ServeFleet // Name "": none
+	// Disagg says whether disaggregated prefill and decode would pay, and
+	// its figures ("": none applies).
+	Disagg string
 }
 
 // ServeFleet is one fleet: what it is, its figures and what set its size.
@@ -56,6 +59,10 @@ func (b *viewBuilder) serve() ServeView {
 		v.Chart = LoadChartOf(s, l, what)
 	}
 	v.Daily = b.dailyFleet()
+	if d := out.Disagg; d != nil {
+		v.Disagg = l.ReasonWith(d.Why, in.Prices.ProviderName) + " · " + Fill(b.t(MsgDisaggFigures),
+			l.Duration(d.TTFTSeconds), l.Duration(d.TPOTSeconds), l.Duration(d.KVTransferSeconds))
+	}
 	if h := out.ServeHere; h.OK && h.Offer.GPU != out.Serve.Offer.GPU {
 		v.Here = b.serveFleet("rs-here-", b.t(MsgFleetHere), h)
 	}

@@ -57,6 +57,16 @@ type estimateJob struct {
 //	fleet               with --load-curve or --workload: the daily fleet
 //	                    (fields below, fleet.go); rows are then the plan at
 //	                    the curve's peak, on demand
+//	disaggregated       serving: the cheapest disaggregated prefill/decode
+//	                    deployment (plan.DisaggPlan): offer_id, provider,
+//	                    instance_type, gpu, engine, tp (each worker's GPUs),
+//	                    prefill_workers, decode_workers, instances, gpus,
+//	                    mean_ttft_seconds and tpot_seconds (the disaggregated
+//	                    model's, at the target rate; an estimate),
+//	                    kv_transfer_seconds, monthly_cost_usd,
+//	                    monthly_cost_disp, aggregated_monthly_cost_usd, wins
+//	                    (cheaper than the cheapest aggregated row), why;
+//	                    absent when none applies
 //
 // Each row:
 //
@@ -712,10 +722,33 @@ type planJSON struct {
 	// ProviderKinds are the provider kinds the plan considered (empty:
 	// every kind, --kind any); the default is hyperscaler, gpu-cloud and
 	// broker.
-	ProviderKinds []string      `json:"provider_kinds"`
-	Rows          []planRowJSON `json:"rows"`
-	Hosted        []hostedJSON  `json:"hosted,omitempty"`
-	Fleet         *fleetJSON    `json:"fleet,omitempty"`
+	ProviderKinds []string        `json:"provider_kinds"`
+	Rows          []planRowJSON   `json:"rows"`
+	Hosted        []hostedJSON    `json:"hosted,omitempty"`
+	Fleet         *fleetJSON      `json:"fleet,omitempty"`
+	Disagg        *disaggPlanJSON `json:"disaggregated,omitempty"`
+}
+
+// disaggPlanJSON is plan.DisaggPlan (the package comment lists its fields).
+type disaggPlanJSON struct {
+	OfferID       string  `json:"offer_id"`
+	Provider      string  `json:"provider"`
+	InstanceType  string  `json:"instance_type"`
+	GPU           string  `json:"gpu"`
+	Engine        string  `json:"engine"`
+	TP            int     `json:"tp"`
+	Prefill       int     `json:"prefill_workers"`
+	Decode        int     `json:"decode_workers"`
+	Instances     int     `json:"instances"`
+	GPUs          float64 `json:"gpus"`
+	TTFT          float64 `json:"mean_ttft_seconds"`
+	TPOT          float64 `json:"tpot_seconds"`
+	KVTransfer    float64 `json:"kv_transfer_seconds"`
+	MonthlyUSD    float64 `json:"monthly_cost_usd"`
+	MonthlyDisp   float64 `json:"monthly_cost_disp"`
+	AggregatedUSD float64 `json:"aggregated_monthly_cost_usd"`
+	Wins          bool    `json:"wins"`
+	Why           string  `json:"why"`
 }
 
 func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJSON {
@@ -727,6 +760,12 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		if x.Currency == res.Currency && x.Currency != "USD" {
 			out.FXSource = x.Source
 		}
+	}
+	if d := res.Disagg; d != nil {
+		out.Disagg = &disaggPlanJSON{OfferID: d.Offer.ID, Provider: d.Offer.Provider, InstanceType: d.Offer.InstanceType, GPU: d.Offer.GPU,
+			Engine: d.Engine.String(), TP: d.TP, Prefill: d.Prefill, Decode: d.Decode, Instances: d.Instances, GPUs: d.GPUs,
+			TTFT: d.TTFTSeconds, TPOT: d.TPOTSeconds, KVTransfer: d.KVTransferSeconds, MonthlyUSD: d.MonthlyCostUSD,
+			MonthlyDisp: d.MonthlyCostDisp, AggregatedUSD: d.AggregatedUSD, Wins: d.Wins, Why: catalog.Printable(d.Why.String())}
 	}
 	for _, n := range res.Notes {
 		out.Notes = append(out.Notes, n.String())
@@ -1027,5 +1066,9 @@ func writePickNotes(w io.Writer, p planJSON) {
 		}
 		fmt.Fprintf(w, "cheaper if the price holds (verify): %s ×%d at %s %s%s — %s\n", catalog.Printable(r.Provider+" "+r.InstanceType),
 			r.Instances, strconv.FormatFloat(cost, 'f', 2, 64), p.Currency, unit, r.Why)
+	}
+	if d := p.Disagg; d != nil {
+		fmt.Fprintf(w, "disaggregated: %s (mean TTFT %s s, TPOT %s ms at the target rate; KV handover %s ms)\n", d.Why,
+			strconv.FormatFloat(d.TTFT, 'g', 3, 64), strconv.FormatFloat(1000*d.TPOT, 'g', 3, 64), strconv.FormatFloat(1000*d.KVTransfer, 'g', 3, 64))
 	}
 }

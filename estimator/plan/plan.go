@@ -324,6 +324,7 @@ func (p *planner) plan(offers []Offer) Result {
 	}
 	opts.yield()
 	res.Hosted = p.hosted(res)
+	res.Disagg = p.disagg(&res)
 	res.Notes = p.notes.list
 	return res
 }

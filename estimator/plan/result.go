@@ -162,12 +162,14 @@ var English = map[string]string{
 	"note.weights_substituted":   "%s weights have no kernel in this engine on %s GPUs: planned with %s weights",
 	"note.fp16_for_bf16":         "%s does not run on %s GPUs: runs %s instead, same memory",
 	"note.rental_no_offload":     "planned without your CPU offload (%s): a rented fleet holds the job on its GPUs, faster",
-	"note.rental_layout_ckpt":    "planned with ZeRO-%d and activation checkpointing: a rented fleet takes the memory layout that costs least, not your own GPUs' settings",
-	"note.rental_layout_no_ckpt": "planned with ZeRO-%d and no activation checkpointing: a rented fleet takes the memory layout that costs least, not your own GPUs' settings",
+	"note.rental_layout_ckpt":    "planned with ZeRO-%s and activation checkpointing: a rented fleet takes the memory layout that costs least, not your own GPUs' settings",
+	"note.rental_layout_no_ckpt": "planned with ZeRO-%s and no activation checkpointing: a rented fleet takes the memory layout that costs least, not your own GPUs' settings",
 	"note.no_spare":              "one replica at %s%% load serves the whole rate: no spare if it fails (add one for N+1)",
 	"note.serving_engine":        "serving assumes continuous batching (vLLM)",
 	"hosted.cheaper_than_api":    "self-hosting on %s beats %s above %s requests/s",
 	"hosted.never":               "%s stays cheaper than self-hosting at any rate one replica sustains",
+	"disagg.wins":                "disaggregated prefill and decode on %s: %s prefill + %s decode workers of TP %s, %s, %s%% less than the aggregated plan at the targets (mean TTFT; an estimate)",
+	"disagg.loses":               "disaggregated prefill and decode would not pay: the cheapest, on %s, %s prefill + %s decode workers of TP %s, costs %s, %s× the aggregated plan",
 	"hosted.no_fit":              "no self-hosted plan fits the job to compare with %s",
 	"hosted.day_rent_cheaper":    "over the day's load curve the cheapest rented fleet, on %s, costs less than %s",
 	"hosted.day_api_cheaper":     "over the day's load curve %s costs less than the cheapest rented fleet, on %s",
@@ -184,6 +186,8 @@ func (r Reason) String() string {
 		switch v := a.(type) {
 		case float64:
 			args[i] = formatNumber(v)
+		case int:
+			args[i] = strconv.Itoa(v)
 		case fmt.Stringer:
 			args[i] = v.String()
 		default:
@@ -397,6 +401,10 @@ type Result struct {
 	FXAsOf          string
 	Hosted          []HostedComparison
 	Notes           []Reason
+	// Disagg is the cheapest disaggregated prefill/decode deployment of a
+	// serving plan and whether it beats the aggregated one (disagg.go);
+	// nil when none applies.
+	Disagg *DisaggPlan
 }
 
 // MarshalText keeps a typed argument a string in JSON, as it was before

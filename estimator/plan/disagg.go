@@ -1,0 +1,201 @@
+package plan
+
+import (
+	"rightsize/estimator"
+)
+
+// Disaggregated prefill and decode as an alternative to the aggregated
+// serving plan: prefill workers and decode workers of one engine copy's
+// shape each, on separate instances of one offer, the KV cache handed
+// over between them (estimator.DisaggServing, its open loop at the
+// target rate). This is how large models are served at scale (DistServe,
+// Zhong et al., OSDI 2024; Splitwise, Patel et al., ISCA 2024; NVIDIA
+// Dynamo's planner and SGLang's and vLLM's PD disaggregation size the two
+// pools separately): the decode pool is sized on the TPOT target alone,
+// the prefill pool on the TTFT target given the decode pool, and each
+// pool on its own instances. The planner sizes it on the offers of the
+// aggregated plan's rows and says whether it beats the cheapest of them.
+
+// DisaggPlan is the cheapest disaggregated deployment the planner found.
+type DisaggPlan struct {
+	Offer  *Offer
+	Engine estimator.Engine
+	// TP is each worker's tensor-parallel GPUs (the aggregated row's copy
+	// shape on the offer); Prefill and Decode the workers of each pool.
+	TP, Prefill, Decode int
+	// Instances are the instances rented: each pool packs its workers
+	// into whole instances of its own.
+	Instances int
+	GPUs      float64
+	// TTFTSeconds and TPOTSeconds are the disaggregated model's mean time
+	// to first token and time per output token at the target rate (its
+	// TTFT is the mean of an M/D/1 prefill queue, not a p95: an estimate,
+	// docs/accuracy.md "Disaggregated serving"); KVTransferSeconds one
+	// request's handover.
+	TTFTSeconds, TPOTSeconds, KVTransferSeconds float64
+	MonthlyCostUSD, MonthlyCostDisp             float64
+	// AggregatedUSD is the cheapest aggregated plan's monthly bill; Wins
+	// when the disaggregated one costs less.
+	AggregatedUSD float64
+	Wins          bool
+	Why           Reason
+}
+
+// maxDisaggWorkers bounds each pool's search.
+const maxDisaggWorkers = 1024
+
+// disaggShapes is how many hardware shapes (GPU, instance size, copy
+// shape, network) the search sizes, the cheapest aggregated rows' first:
+// the pools' cost follows the same hourly prices and the same step
+// times, so an offer far down the aggregated ranking does not lead the
+// disaggregated one, and each shape costs a few dozen open-loop
+// evaluations.
+const disaggShapes = 4
+
+// disagg sizes the disaggregated alternative to res's serving plan: for
+// the fitting rows' offers of the first disaggShapes shapes in rank order,
+// the fewest decode workers
+// meeting the TPOT target below the utilisation cap, then the fewest
+// prefill workers meeting the TTFT target; the cheapest such deployment.
+// nil when the request is not serving, nothing fits aggregated, or no row
+// can be disaggregated (a copy over several instances, one token out).
+func (p *planner) disagg(res *Result) *DisaggPlan {
+	w := p.req.Workload
+	if w.Kind != Serving || res.Cheapest < 0 || !(w.RequestsPerSecond > 0) || p.output < 2 {
+		return nil
+	}
+	lam := w.RequestsPerSecond
+	capU := w.MaxUtilisation
+	if capU == 0 {
+		capU = DefaultMaxUtilisation
+	}
+	type key struct {
+		gpu           string
+		gpus, tp      int
+		gbps, mem, bw float64
+		dom           int
+	}
+	type size struct {
+		ok         bool
+		p, d       int
+		ttft, tpot float64
+		xfer       float64
+	}
+	sized := map[key]size{}
+	var best *DisaggPlan
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		o := r.Offer
+		if !r.Fits || r.PassedOver.Key != "" || r.PP > 1 || r.TP < 1 || o == nil || o.GPUCount < 1 || float64(r.TP) > o.GPUCount {
+			continue
+		}
+		vram, hw := p.slice(o)
+		k := key{o.GPU, int(o.GPUCount), r.TP, hw.NetworkBandwidth, float64(vram), hw.MemBandwidth, hw.NVLinkDomain}
+		s, seen := sized[k]
+		if !seen && len(sized) == disaggShapes {
+			continue
+		}
+		if !seen {
+			in := withGPUs(p.in, r.TP, r.TP, 1, 0)
+			in.VRAM, in.Batch, in.Engine = vram, 1, r.Engine
+			s = p.disaggSize(in, hw, lam, capU)
+			sized[k] = s
+		}
+		if !s.ok {
+			continue
+		}
+		per := int(o.GPUCount) / r.TP // workers per instance
+		inst := (s.p+per-1)/per + (s.d+per-1)/per
+		usd := float64(inst) * r.PricePerHourUSD * HoursPerMonth
+		if best != nil && usd >= best.MonthlyCostUSD {
+			continue
+		}
+		best = &DisaggPlan{Offer: o, Engine: r.Engine, TP: r.TP, Prefill: s.p, Decode: s.d, Instances: inst,
+			GPUs: float64((s.p + s.d) * r.TP), TTFTSeconds: s.ttft, TPOTSeconds: s.tpot, KVTransferSeconds: s.xfer,
+			MonthlyCostUSD: usd}
+	}
+	if best == nil {
+		return nil
+	}
+	best.MonthlyCostDisp = p.display(best.MonthlyCostUSD)
+	agg := &res.Rows[res.Cheapest]
+	best.AggregatedUSD = agg.MonthlyCostUSD
+	best.Wins = best.MonthlyCostUSD < agg.MonthlyCostUSD
+	ref := OfferRef{Provider: best.Offer.Provider, InstanceType: best.Offer.InstanceType, Instances: best.Instances}
+	if best.Wins {
+		best.Why = Reason{Key: "disagg.wins", Args: []any{ref, best.Prefill, best.Decode, best.TP,
+			Money{Amount: p.display(best.MonthlyCostUSD), Currency: res.Currency, PerMonth: true},
+			100 * (1 - best.MonthlyCostUSD/agg.MonthlyCostUSD)}}
+	} else {
+		best.Why = Reason{Key: "disagg.loses", Args: []any{ref, best.Prefill, best.Decode, best.TP,
+			Money{Amount: p.display(best.MonthlyCostUSD), Currency: res.Currency, PerMonth: true},
+			best.MonthlyCostUSD / agg.MonthlyCostUSD}}
+	}
+	return best
+}
+
+// disaggSize is the fewest decode workers of copy input in on hw whose
+// TPOT at rate lam meets the target with each pool at most capU loaded,
+// then the fewest prefill workers whose mean TTFT meets the TTFT target.
+// Prefill workers batch as many prompts as the engine's token budget per
+// forward holds (vLLM's default max_num_batched_tokens,
+// estimator.VLLMDefaultLimits; at least one prompt).
+func (p *planner) disaggSize(in estimator.Input, hw estimator.Hardware, lam, capU float64) (s struct {
+	ok         bool
+	p, d       int
+	ttft, tpot float64
+	xfer       float64
+}) {
+	w := p.req.Workload
+	side := estimator.DisaggSide{TP: in.TP, DP: 1, EP: 1}
+	pre := side
+	pre.Batch = max(1, estimator.VLLMDefaultLimits(in.VRAM).MaxNumBatchedTokens/max(int(p.prompt), 1))
+	eval := func(np, nd int) (estimator.DisaggPoint, bool) {
+		pre.Workers, side.Workers = np, nd
+		pt, err := estimator.DisaggServing(in, hw, p.req.Assumptions.Efficiency, p.work,
+			estimator.Disagg{Prefill: pre, Decode: side, Rate: lam, RequestSeconds: in.RequestSeconds})
+		if err != nil {
+			return pt, false
+		}
+		return pt, pt.PrefillUtilization <= capU && lam <= capU*pt.DecodeCapacity
+	}
+	// first is the smallest n in 1..maxDisaggWorkers with ok(n), for ok
+	// monotone in n: doubling, then bisection.
+	first := func(ok func(n int) bool) (int, bool) {
+		hi := 1
+		for !ok(hi) {
+			if hi >= maxDisaggWorkers {
+				return 0, false
+			}
+			hi = min(2*hi, maxDisaggWorkers)
+		}
+		lo := hi / 2 // ok(lo) is false, or lo is 0
+		for hi-lo > 1 {
+			mid := (lo + hi) / 2
+			if ok(mid) {
+				hi = mid
+			} else {
+				lo = mid
+			}
+		}
+		return hi, true
+	}
+	// The decode pool, with prefill workers enough never to bind.
+	d, ok := first(func(n int) bool {
+		pt, ok := eval(maxDisaggWorkers, n)
+		return ok && (w.TPOTSeconds == 0 || pt.TPOTSeconds <= w.TPOTSeconds)
+	})
+	if !ok {
+		return s
+	}
+	np, ok := first(func(n int) bool {
+		pt, ok := eval(n, d)
+		return ok && (w.TTFTP95Seconds == 0 || pt.TTFTSeconds <= w.TTFTP95Seconds)
+	})
+	if !ok {
+		return s
+	}
+	pt, _ := eval(np, d)
+	s.ok, s.p, s.d, s.ttft, s.tpot, s.xfer = true, np, d, pt.TTFTSeconds, pt.TPOTSeconds, pt.KVTransferSeconds
+	return s
+}

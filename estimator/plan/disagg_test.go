@@ -1,0 +1,89 @@
+package plan_test
+
+import (
+	"math"
+	"testing"
+
+	"rightsize/estimator"
+	"rightsize/estimator/plan"
+)
+
+// TestDisaggPlan: DeepSeek-R1 in FP8 at 100 requests/s on 8-GPU H200
+// instances. The planner sizes a disaggregated deployment on the
+// aggregated rows' offers: its decode pool meets the TPOT target, its
+// prefill pool the TTFT target (the model's mean), each pool on whole
+// instances of its own, priced at the offer's hourly price, and it says
+// whether that beats the cheapest aggregated row; twice the rate needs no
+// fewer workers. A batch job and one-token answers get none.
+func TestDisaggPlan(t *testing.T) {
+	in := modelInput(t, "deepseek-r1")
+	in.Weights, in.Engine = estimator.FP8, estimator.SGLang
+	o := gpuOffer(t, "h200-sxm", 8, estimator.FP8)
+	o.NetworkGbps = 3200
+	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: 2, TPOTSeconds: 0.05}
+	res, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{})
+	if err != nil || res.Cheapest < 0 {
+		t.Fatalf("no aggregated plan: %v", err)
+	}
+	d := res.Disagg
+	if d == nil {
+		t.Fatal("no disaggregated plan")
+	}
+	if d.Prefill < 1 || d.Decode < 1 || d.TP < 1 || d.TTFTSeconds > w.TTFTP95Seconds || d.TPOTSeconds > w.TPOTSeconds {
+		t.Errorf("disaggregated plan %+v misses the targets", d)
+	}
+	per := 8 / d.TP
+	if want := (d.Prefill+per-1)/per + (d.Decode+per-1)/per; d.Instances != want || d.GPUs != float64((d.Prefill+d.Decode)*d.TP) {
+		t.Errorf("%d + %d workers of TP %d on %d instances (%v GPUs), want %d instances", d.Prefill, d.Decode, d.TP, d.Instances, d.GPUs, want)
+	}
+	if math.Abs(d.MonthlyCostUSD-float64(d.Instances)*plan.HoursPerMonth) > 1e-6 {
+		t.Errorf("monthly %v for %d instances at $1/h", d.MonthlyCostUSD, d.Instances)
+	}
+	t.Logf("%d prefill + %d decode workers of TP %d on %d instances: TTFT %.3f s, TPOT %.1f ms; $%.0f/month against $%.0f aggregated", d.Prefill, d.Decode, d.TP, d.Instances, d.TTFTSeconds, 1000*d.TPOTSeconds, d.MonthlyCostUSD, res.Rows[res.Cheapest].MonthlyCostUSD)
+	agg := res.Rows[res.Cheapest].MonthlyCostUSD
+	if d.AggregatedUSD != agg || d.Wins != (d.MonthlyCostUSD < agg) || (d.Why.Key == "disagg.wins") != d.Wins {
+		t.Errorf("wins %v (%s) at %v against %v", d.Wins, d.Why.Key, d.MonthlyCostUSD, agg)
+	}
+	// One decode worker fewer misses the TPOT target or the load cap,
+	// one prefill worker fewer the TTFT target: the pools are the fewest.
+	hw := o.Hardware
+	hw.NetworkBandwidth, hw.NVLinkDomain = 3200e9/8/8, 8
+	run := func(p, dd int) (estimator.DisaggPoint, error) {
+		x := in
+		x.TP, x.GPUs, x.VRAM = d.TP, d.TP, o.GPUMemory
+		side := estimator.DisaggSide{TP: d.TP, DP: 1, EP: 1}
+		pre, dec := side, side
+		pre.Workers, dec.Workers = p, dd
+		pre.Batch = max(1, estimator.VLLMDefaultLimits(o.GPUMemory).MaxNumBatchedTokens/1024)
+		return estimator.DisaggServing(x, hw, estimator.Efficiency{}, estimator.Workload{PromptTokens: 1024, OutputTokens: 1024},
+			estimator.Disagg{Prefill: pre, Decode: dec, Rate: 100})
+	}
+	if pt, err := run(d.Prefill, d.Decode); err != nil || math.Abs(pt.TTFTSeconds-d.TTFTSeconds) > 1e-9 || math.Abs(pt.TPOTSeconds-d.TPOTSeconds) > 1e-12 {
+		t.Errorf("the plan's figures are not the model's at its pools: %+v, %v", pt, err)
+	}
+	if d.Decode > 1 {
+		if pt, err := run(1024, d.Decode-1); err == nil && pt.TPOTSeconds <= w.TPOTSeconds && 100 <= plan.DefaultMaxUtilisation*pt.DecodeCapacity {
+			t.Errorf("%d decode workers would do", d.Decode-1)
+		}
+	}
+	if d.Prefill > 1 {
+		if pt, err := run(d.Prefill-1, d.Decode); err == nil && pt.TTFTSeconds <= w.TTFTP95Seconds && pt.PrefillUtilization <= plan.DefaultMaxUtilisation {
+			t.Errorf("%d prefill workers would do", d.Prefill-1)
+		}
+	}
+	w2 := w
+	w2.RequestsPerSecond = 200
+	res2, _ := plan.Plan(plan.Request{Input: in, Workload: w2}, []plan.Offer{o}, plan.Options{})
+	if d2 := res2.Disagg; d2 == nil || d2.Prefill < d.Prefill || d2.Decode < d.Decode {
+		t.Errorf("twice the rate: %+v after %d + %d", d2, d.Prefill, d.Decode)
+	}
+	one := w
+	one.OutputTokens = 1
+	if r, _ := plan.Plan(plan.Request{Input: in, Workload: one}, []plan.Offer{o}, plan.Options{}); r.Disagg != nil {
+		t.Error("a disaggregated plan for one-token answers")
+	}
+	batch := plan.Workload{Kind: plan.Batch, Requests: 1000, PromptTokens: 1024, OutputTokens: 1024}
+	if r, _ := plan.Plan(plan.Request{Input: in, Workload: batch}, []plan.Offer{o}, plan.Options{}); r.Disagg != nil {
+		t.Error("a disaggregated plan for a batch job")
+	}
+}
