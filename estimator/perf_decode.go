@@ -147,7 +147,9 @@ func newStepConsts(in Input) stepConsts {
 // FlashMLA decoding kernel counts as 2·h_q·s_q·s_k·(d_k + d_v) FLOPs with
 // d_k = 576 and d_v = 512 for DeepSeek-V3 (FlashMLA,
 // docs/20250422-new-kernel-deep-dive.md: the kernel is compute-bound once
-// h_q·s_q ≥ 128 on an H800, although it decodes). Per head and attended
+// h_q·s_q ≥ 128 on an H800, although it decodes; it reaches 580–660 of the
+// H800's 989 dense BF16 TFLOPS, more than the InferenceMFU share the step
+// model gives attention, which stays as it is). Per head and attended
 // token that is 2·(2·kv_lora_rank + qk_rope_head_dim) = 2,176 FLOPs
 // against attnFLOPs' 4·(qk_nope + qk_rope) = 768, 2.83×. The engines run
 // every decode step (and speculative decoding's verification of draft

@@ -263,7 +263,7 @@ func writeDisaggSection(w io.Writer, cases []valCase) {
 	fmt.Fprintln(w, "  attention DP (the LM head, the three dense MLPs and the shared experts over the whole TP group, the embedding")
 	fmt.Fprintln(w, "  whole on every GPU: 3.9 GiB less per GPU here), which leaves 166.0 GiB of weights per GPU against the 165.7 GiB")
 	fmt.Fprintln(w, "  the 0.9 memory share allows. SGLang's own default share on a GPU this size with attention DP is lower (about")
-	fmt.Fprintln(w, "  0.81: 36 GiB reserved), so the measured runs set a larger --mem-fraction-static, which the rows do not state;")
+	fmt.Fprintln(w, "  0.8: over 30 GiB reserved), so the measured runs set a larger --mem-fraction-static, which the rows do not state;")
 	fmt.Fprintln(w, "  the replay does not guess it. SGLang's share also holds only the weights and the KV pool (activations and CUDA")
 	fmt.Fprintln(w, "  graphs come out of the rest), where the estimate counts activations inside every pooled engine's share.")
 	fmt.Fprintln(w, "- **Queueing.** A steady state: Pollaczek–Khinchine waits for the prefill queue at its load against the capacity of")
