@@ -248,7 +248,8 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 	// its decode phase: prompt plus half the output. With DraftTokens d
 	// the step drafts d tokens (d MTP blocks) and verifies d + 1 tokens of
 	// each request in one forward (the d draft tokens attend to the
-	// context like a prompt chunk, the KV read once), and yields
+	// context like a prompt chunk, in the decode form: Step.Verify; the KV
+	// read once), and yields
 	// acceptedTokens of them: decode is the time per generated token.
 	dd, acc := d.DraftTokens, d.Acceptance
 	if acc == 0 {
@@ -263,7 +264,7 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 				return one
 			}
 			verify := dm.StepSeconds(Step{DecodeSeqs: n, DecodeContext: ctx, PrefillTokens: n * dd, PrefillSeqs: n,
-				PrefillContext: float64(dd) * ctx, PrefillKV: float64(n * dd)})
+				PrefillContext: float64(dd) * ctx, PrefillKV: float64(n * dd), Verify: true})
 			return (verify + float64(dd)*block*one) / tau
 		}
 		return between(at, n)

@@ -522,7 +522,78 @@ func stageParams(in Input, ps pipeStage) stageShape {
 	exGPU := ex * expertSlots(in) / exShard // redundant copies of experts included
 	params := exGPU + (ends+body-ex-kvp)/atp + kvp*kvShare
 	linGPU := exGPU + (lin-ex)/atp
+	if d := sglangDPSharding(in, ps, frac); d != (dpSharding{}) {
+		// SGLang under attention DP: the embedding whole on every GPU,
+		// the LM head, dense MLPs and shared experts over the whole TP
+		// group (sglangDPSharding) rather than attention's TP/DP share.
+		params += d.embed*(1-1/atp) + (d.head+d.mlp)*(1/tp-1/atp)
+		linGPU += d.mlp * (1/tp - 1/atp)
+	}
 	return stageShape{frac: frac, k: k, params: params, linGPU: linGPU, otherGPU: params - linGPU, exGPU: exGPU}
+}
+
+// dpSharding is the parameters of one pipeline stage that SGLang lays out
+// differently from attention's TP under attention data parallelism.
+type dpSharding struct {
+	embed float64 // input embedding: whole on every GPU
+	head  float64 // LM head: over the whole TP group
+	mlp   float64 // dense MLPs and shared experts (block linears): over the whole TP group
+}
+
+// sglangDPSharding is what SGLang's attention data parallelism
+// (--enable-dp-attention, Input.DP > 1) shards otherwise than attention's
+// TP/DP share, as SGLang's models build their layers with the default
+// flags (python/sglang/srt/models/deepseek_v2.py; the same pattern in its
+// other MoE models):
+//   - the input embedding is replicated: VocabParallelEmbedding(...,
+//     enable_tp=not enable_dp_attention);
+//   - the LM head is split over the whole TP group: ParallelLMHead(...,
+//     use_attn_tp_group=enable_dp_lm_head), --enable-dp-lm-head off by
+//     default;
+//   - the dense layers' MLPs are split over the whole TP group unless
+//     --moe-dense-tp-size 1 (enable_moe_dense_fully_dp: tp_size 1; default
+//     None, the TP group);
+//   - the shared experts are split over the whole TP group
+//     (DeepseekV2MoE.shared_experts takes the TP group's rank and size, or
+//     is fused into the routed experts, which the TP group shares), except
+//     under DeepEP (--moe-a2a-backend deepep, --enable-deepep-moe in older
+//     releases: tp_rank 0, tp_size 1, a whole copy per GPU), which the
+//     step model assumes for SGLang with attention DP and EP (the EP
+//     all-to-all in newInferModel).
+//
+// Zero for other engines and without attention DP: vLLM's data parallelism
+// builds a whole TP model on each DP rank, so attention's share holds.
+func sglangDPSharding(in Input, ps pipeStage, frac float64) dpSharding {
+	a := in.Arch
+	if in.Engine != SGLang || attnTP(in) >= float64(in.TP) || in.Task.Training() {
+		return dpSharding{}
+	}
+	var d dpSharding
+	if ps.first {
+		d.embed = float64(a.EmbeddingParams)
+		if in.TextOnly {
+			d.embed -= float64(a.VisionParams)
+		}
+	}
+	if ps.last && !a.TiedEmbeddings {
+		d.head = float64(a.HeadParams)
+	}
+	if !a.IsMoE() || a.Hidden <= 0 {
+		return d
+	}
+	mats := 2.0 // fc1, fc2
+	if a.GatedMLP {
+		mats = 3 // gate, up, down
+	}
+	h, dense := float64(a.Hidden), float64(max(a.DenseLayers, 0))
+	d.mlp = dense * mats * h * float64(a.Intermediate)
+	if in.EP <= 1 {
+		moeLayers := math.Max(float64(a.Layers)-dense, 0)
+		shared := float64(a.MoEIntermediate)*float64(max(a.SharedExperts, 0)) + float64(a.SharedExpertIntermediate)
+		d.mlp += moeLayers * mats * h * shared
+	}
+	d.mlp *= frac
+	return d
 }
 
 // modelStates: weights, gradients and optimizer states on this GPU after

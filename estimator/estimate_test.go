@@ -1007,3 +1007,48 @@ func TestQuantizeHead(t *testing.T) {
 		t.Errorf("quantize-head on a 16-bit LoRA accepted: %v", err)
 	}
 }
+
+// TestSGLangDPSharding: under SGLang's attention DP, DeepSeek-V3's LM head
+// (129,280 × 7,168 and the final norm), its 3 dense MLPs (3 × 3 × 7,168 ×
+// 18,432) and its 58 layers' shared expert (58 × 3 × 7,168 × 2,048) are
+// split over the whole TP group and the embedding is whole on every GPU
+// (sglangDPSharding); with DeepEP (EP > 1) the shared experts are whole on
+// every GPU; vLLM's DP and SGLang without DP keep attention's share.
+func TestSGLangDPSharding(t *testing.T) {
+	in := DefaultInput(loadArch(t, "deepseek-v3.json"))
+	in.Task, in.Engine, in.Weights, in.TP, in.DP, in.EP, in.VRAM = Inference, SGLang, FP8, 4, 4, 1, 186*GiB
+	in.GPUs = 4
+	whole := pipeStage{first: true, last: true}
+	d := sglangDPSharding(in, whole, 1)
+	want := dpSharding{embed: 129280 * 7168, head: 129280*7168 + 7168, mlp: 3*3*7168*18432 + 58*3*7168*2048}
+	if d != want {
+		t.Errorf("TP 4 DP 4 EP 1: %+v, want %+v", d, want)
+	}
+	ep := in
+	ep.EP = 4
+	if got := sglangDPSharding(ep, whole, 1); got.mlp != 3*3*7168*18432 {
+		t.Errorf("EP 4 (DeepEP): MLP %v, want the dense MLPs only (%v)", got.mlp, 3*3*7168*18432)
+	}
+	for _, o := range []Input{func() Input { i := in; i.Engine = VLLM; return i }(), func() Input { i := in; i.DP = 1; return i }()} {
+		if got := sglangDPSharding(o, whole, 1); got != (dpSharding{}) {
+			t.Errorf("%v DP %d: %+v, want none", o.Engine, o.DP, got)
+		}
+	}
+	// The per-GPU weights drop by the head and the MLPs' 3/4 at their
+	// storage widths against vLLM's layout of the same replica.
+	v := in
+	v.Engine = VLLM
+	rs, err := Estimate(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rv, err := Estimate(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	linBits, otherBits, _ := weightBits(in)
+	drop := (float64(want.head)*otherBits/8 + float64(want.mlp)*linBits/8) * 3 / 4
+	if got := float64(rv.PerGPU.Weights - rs.PerGPU.Weights); math.Abs(got-drop) > 1e-6*drop {
+		t.Errorf("weights vLLM − SGLang = %.0f B, want %.0f", got, drop)
+	}
+}

@@ -125,11 +125,50 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 type stepConsts struct {
 	layers layerSpans
 	qDim   float64 // attnFLOPs(a, lctx) = 4·lctx·qDim
+	// absorbed is a decoding token's attention FLOPs per attended token
+	// relative to attnFLOPs' (absorbedAttnScale): 1 except for MLA.
+	absorbed float64
 	weightFormat
 }
 
 func newStepConsts(in Input) stepConsts {
-	return stepConsts{layers: in.Arch.layerSpans(), qDim: float64(in.Arch.qDim()), weightFormat: newWeightFormat(in)}
+	return stepConsts{layers: in.Arch.layerSpans(), qDim: float64(in.Arch.qDim()), absorbed: absorbedAttnScale(in),
+		weightFormat: newWeightFormat(in)}
+}
+
+// absorbedAttnScale is the attention FLOPs of a decoding token relative to
+// attnFLOPs' 4·ctx·qDim per layer: 1, except for multi-head latent
+// attention. MLA decodes in its absorbed form (DeepSeek-V2,
+// arXiv:2405.04434, §2.1.2: W_UK is absorbed into W_Q and W_UV into W_O,
+// so attention runs on the cached latent and is never decompressed):
+// every query head attends over the kv_lora_rank + qk_rope_head_dim
+// latent as its key and the kv_lora_rank latent as its value, which the
+// FlashMLA decoding kernel counts as 2·h_q·s_q·s_k·(d_k + d_v) FLOPs with
+// d_k = 576 and d_v = 512 for DeepSeek-V3 (FlashMLA,
+// docs/20250422-new-kernel-deep-dive.md: the kernel is compute-bound once
+// h_q·s_q ≥ 128 on an H800, although it decodes; it reaches 580–660 of the
+// H800's 989 dense BF16 TFLOPS, more than the InferenceMFU share the step
+// model gives attention, which stays as it is). Per head and attended
+// token that is 2·(2·kv_lora_rank + qk_rope_head_dim) = 2,176 FLOPs
+// against attnFLOPs' 4·(qk_nope + qk_rope) = 768, 2.83×. The engines run
+// every decode step (and speculative decoding's verification of draft
+// tokens) this way and only fresh prompts in the decompressed MHA form
+// that attnFLOPs counts: SGLang's DeepSeek attention dispatch
+// (_handle_attention_backend: MHA only for an extend without
+// speculative decoding, the absorbed MLA kernels otherwise), vLLM's
+// MLACommonImpl (prefill decompressed, decode absorbed), TensorRT-LLM's
+// MLA generation kernels and llama.cpp's deepseek2 graph since it caches
+// the latent (ggml-org/llama.cpp pull 12801). Hugging Face transformers
+// decompresses the latent with kv_b_proj at every step
+// (modeling_deepseek_v3.py, DeepseekV3Attention) and attends as MHA: 1.
+func absorbedAttnScale(in Input) float64 {
+	a := in.Arch
+	q := float64(a.qDim())
+	if !a.IsMLA() || in.Engine == HF || q <= 0 || a.Heads <= 0 {
+		return 1
+	}
+	dk, dv := float64(a.KVLoRARank+a.QKRopeHeadDim), float64(a.KVLoRARank)
+	return 2 * float64(a.Heads) * (dk + dv) / (4 * q)
 }
 
 // attended is in.Arch.AttendedContext(ctx).
@@ -268,13 +307,14 @@ func (m *inferModel) step(tokens, lctx, kvRead float64) (secs float64, b Bound, 
 	return d, BoundCompute, memBound
 }
 
-// decodeStep is one decode step of batch sequences at context ctx.
+// decodeStep is one decode step of batch sequences at context ctx, whose
+// attention runs in the decode form (absorbedAttnScale).
 func (m *inferModel) decodeStep(batch, ctx float64) (secs float64, b Bound, memBound bool) {
 	kv := batch * m.kvSeq(ctx)
 	if m.in.Engine == HF && !m.in.Compiled {
 		kv *= hfDynamicCacheReads
 	}
-	return m.step(batch, m.sc.attended(ctx), kv)
+	return m.step(batch, m.sc.attended(ctx)*m.sc.absorbed, kv)
 }
 
 // hfDynamicCacheReads is the cache bytes an HF transformers eager decode

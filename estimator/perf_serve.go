@@ -146,6 +146,10 @@ type Step struct {
 	PrefillContext, PrefillKV float64
 	DecodeSeqs                int     // sequences decoding one token each
 	DecodeContext             float64 // Σ over them of their context (prompt + generated)
+	// Verify marks the prefill tokens as speculative draft tokens that the
+	// decoding sequences verify: their attention runs in the decode form
+	// (absorbedAttnScale), not a prompt's.
+	Verify bool
 }
 
 // StepSeconds is the time of one engine step doing st on the replica:
@@ -172,13 +176,17 @@ func (s *ServingModel) StepSeconds(st Step) float64 {
 	// engine step.
 	var lctx, kv float64
 	if p > 0 {
-		lctx += p * m.sc.attended(max(st.PrefillContext, 0)/p)
+		pl := p * m.sc.attended(max(st.PrefillContext, 0)/p)
+		if st.Verify {
+			pl *= m.sc.absorbed
+		}
+		lctx += pl
 		k := float64(max(st.PrefillSeqs, 1))
 		kv += k * m.kvSeq(max(st.PrefillKV, 0)/k)
 	}
 	if d > 0 {
 		ctx := max(st.DecodeContext, 0) / d
-		lctx += d * m.sc.attended(ctx)
+		lctx += d * m.sc.attended(ctx) * m.sc.absorbed
 		kv += d * m.kvSeq(ctx)
 	}
 	secs, _, _ := m.step(tokens, lctx/tokens, kv)

@@ -308,3 +308,56 @@ func TestTrainAttentionAt16BitRate(t *testing.T) {
 		t.Errorf("attention at half the rate adds %v s, at a quarter %v s: want > 0 and three times as much", d2, d4)
 	}
 }
+
+// TestAbsorbedMLADecode: DeepSeek-V3's decode attention is MLA's absorbed
+// form, 2·(2·512 + 64) = 2,176 FLOPs per head and attended token against
+// the decompressed form's 4·(128 + 64) = 768 (absorbedAttnScale); every
+// model without MLA, and Hugging Face transformers (which decompresses),
+// keep the factor 1, so their steps are what they were, bit for bit.
+func TestAbsorbedMLADecode(t *testing.T) {
+	ds := DefaultInput(loadArch(t, "deepseek-v3.json"))
+	ds.Engine = SGLang
+	if got, want := absorbedAttnScale(ds), 2176.0/768; math.Abs(got-want) > 1e-12 {
+		t.Errorf("DeepSeek-V3 on SGLang: %.6f, want %.6f", got, want)
+	}
+	ds.Engine = HF
+	if got := absorbedAttnScale(ds); got != 1 {
+		t.Errorf("DeepSeek-V3 on HF transformers: %v, want 1", got)
+	}
+	for _, f := range []string{"llama-3.1-8b.json", "llama-3.1-70b.json", "qwen2.5-7b.json", "mixtral-8x7b-v0.1.mlc_preset.json", "gpt-oss-120b.json"} {
+		in := DefaultInput(loadArch(t, f))
+		for _, e := range Engines {
+			in.Engine = e
+			if got := absorbedAttnScale(in); got != 1 {
+				t.Errorf("%s on %v: %v, want 1", f, e, got)
+			}
+		}
+	}
+
+	// A step's verified draft tokens cost what they cost as a prompt's
+	// chunk for a model without MLA, and more for DeepSeek-V3.
+	hw := Hardware{PeakFLOPS: 989e12, MemBandwidth: 4.8e12, LinkBandwidth: 450e9, Generation: GenHopper, NVLinkDomain: 8}
+	w := Workload{PromptTokens: 8192, OutputTokens: 1024}
+	st := Step{DecodeSeqs: 256, DecodeContext: 256 * 8704, PrefillTokens: 256, PrefillSeqs: 256, PrefillContext: 256 * 8704,
+		PrefillKV: 256}
+	verify := st
+	verify.Verify = true
+	for _, f := range []string{"llama-3.1-70b.json", "deepseek-v3.json"} {
+		in := DefaultInput(loadArch(t, f))
+		in.Task, in.Engine, in.Weights, in.TP, in.DP, in.VRAM = Inference, SGLang, FP8, 8, 8, 141*GiB
+		if !in.Arch.IsMLA() {
+			in.DP = 1
+		}
+		m := NewServingModel(in, hw, Efficiency{}, w)
+		if err := m.Err(); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		a, b := m.StepSeconds(st), m.StepSeconds(verify)
+		switch {
+		case !in.Arch.IsMLA() && math.Float64bits(a) != math.Float64bits(b):
+			t.Errorf("%s: verify step %v, prompt-chunk step %v: want the same", f, b, a)
+		case in.Arch.IsMLA() && !(b > a):
+			t.Errorf("%s: verify step %v, prompt-chunk step %v: want the verify step slower (absorbed MLA)", f, b, a)
+		}
+	}
+}
