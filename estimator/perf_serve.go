@@ -175,7 +175,9 @@ func (s *ServingModel) StepSeconds(st Step) float64 {
 		kv += d * m.kvSeq(ctx)
 	}
 	secs, _, _ := m.step(tokens, lctx/tokens, kv)
-	return finite(secs)
+	// The prompt tokens' memory-bound operators (prefillOpBytes), as in
+	// prefill.
+	return finite(secs + p*m.prefillOps)
 }
 
 // Input is the replica's input as ServingPoint reads it: GPUs = TP × PP,
