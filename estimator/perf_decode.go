@@ -24,7 +24,6 @@ type inferModel struct {
 	bw, flops               float64 // achieved bytes/s and FLOP/s per GPU
 	attnFlops               float64 // achieved FLOP/s of attention's products (Hardware.AttnFLOPS)
 	commPerToken            float64 // TP all-reduce seconds per token per forward
-	prefillOps              float64 // seconds per prompt token of the memory-bound operators (prefillOpBytes)
 	host, perLayer          float64 // stepFloor
 	// hostBetween: the serving engine's release runs its per-step host
 	// work between the GPU's steps, not under them (overlapsHost).
@@ -77,9 +76,6 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 		m.gemmCost = gemmShapeCost(a, m.atp, m.tp, float64(in.EP))
 	}
 	m.attnFlops = m.flops
-	if m.bw > 0 {
-		m.prefillOps = prefillOpBytes(in, m.atp, m.tp) / m.bw
-	}
 	if hw.AttnFLOPS > 0 && hw.AttnFLOPS < hw.PeakFLOPS {
 		m.attnFlops = hw.AttnFLOPS * eff.InferenceMFU
 	}

@@ -153,7 +153,7 @@ func nvidiaGEMMCurve(g Generation) bool {
 // kernel maturity), and leaves attention's products at InferenceMFU:
 // scaling the resolved MFU instead (attention too) moved the InferenceX
 // TTFT p50 18.1/18.2/23.8% → 20.7/19.9/22.3%.
-const blackwellLowPrecisionShare = 0.6
+const blackwellLowPrecisionShare = 0.4
 
 // lowPrecisionGEMMShare is blackwellLowPrecisionShare for a serving
 // engine's FP8 or FP4 linears on a Blackwell GPU, else 1.

@@ -175,9 +175,7 @@ func (s *ServingModel) StepSeconds(st Step) float64 {
 		kv += d * m.kvSeq(ctx)
 	}
 	secs, _, _ := m.step(tokens, lctx/tokens, kv)
-	// The prompt tokens' memory-bound operators (prefillOpBytes), as in
-	// prefill.
-	return finite(secs + p*m.prefillOps)
+	return finite(secs)
 }
 
 // Input is the replica's input as ServingPoint reads it: GPUs = TP × PP,
