@@ -40,8 +40,8 @@ type simJSON struct {
 	// FirstWaveSeconds is the cold first wave the run was given
 	// (--first-wave-seconds); absent when none.
 	FirstWaveSeconds float64 `json:"first_wave_seconds,omitempty"`
-	E2EMean float64 `json:"e2e_latency_seconds"`
-	E2EP99  float64 `json:"e2e_latency_p99_seconds"`
+	E2EMean          float64 `json:"e2e_latency_seconds"`
+	E2EP99           float64 `json:"e2e_latency_p99_seconds"`
 	// QueueMean is the mean wait at the engine before a request's first
 	// step; RequestSeconds the engine's fixed cost per request (in TTFT).
 	QueueMean         float64 `json:"queue_seconds"`
