@@ -56,7 +56,7 @@ var inferencexModels = map[string]string{"DeepSeek-R1-0528": "deepseek-r1", "nvi
 // the client's source, and it is a trait of this harness rather than of
 // the engines: GPUStack's `vllm bench serve` runs of DeepSeek-R1 (no
 // warm-up) show a mean 1.05 × the median at 4 in flight, InferenceX's
-// 1.2–2.7 × at 4–64. So the replay, not the product, adds it: 0.5 s is
+// 1.2–3.5 × at 4–64. So the replay, not the product, adds it: 0.5 s is
 // the delay that minimises the median |error| of the mean TTFT on those
 // 58 fit rows (0.4 s: 20.8%, 0.5 s: 20.2%, 0.6 s: 22.6%;
 // testdata/calibration/README.md, "Tenth round"); test and held-back
