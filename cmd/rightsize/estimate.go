@@ -115,6 +115,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		noSim      = fs.Bool("steady-state", false, "serving engines: report the closed-form steady state instead of the simulated benchmark")
 		reqOver    = fs.Float64("request-overhead", 0, "serving engines: fixed seconds per request outside the GPU's steps (API server, tokenisation, streaming); 0: the engine's fitted figure")
 		calFile    = fs.String("calibration", "", "serving engines: apply a calibration written by rightsize calibrate --out: its GPU and engine where --gpu and --engine are not given (a mismatch is an error; a plan then covers that GPU's offers only) and its factors as --request-overhead, --inference-mfu and --bandwidth-util where those are not given")
+		firstWave  = fs.Float64("first-wave-seconds", 0, "serving engines: the simulated closed-loop benchmark's cold first wave: its first --batch requests reach the engine this many seconds late (a harness whose warm-up never ran a batch of distinct prompts; 0: none)")
 		rangeRatio = fs.Float64("range-ratio", sim.DefaultRangeRatio, "serving engines: the simulated client draws each request's prompt and output lengths uniformly from [ratio × given, given] (benchmark_serving.py --random-range-ratio); 1: fixed lengths")
 	)
 	// --concurrency is --batch for serving: the client's requests in
@@ -170,6 +171,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		{"gpu-mem-util", *memUtil > 0 && *memUtil <= 1, "a share of GPU memory in (0, 1]"},
 		{"request-overhead", *reqOver >= 0 && *reqOver <= 3600, "seconds from 0 to 3600 (0: the engine's)"},
 		{"range-ratio", in01(*rangeRatio), "a share in [0, 1]"},
+		{"first-wave-seconds", *firstWave >= 0 && *firstWave <= 3600, "seconds from 0 to 3600"},
 	} {
 		if !f.ok {
 			return fail("--%s %s: want %s", f.name, fs.Lookup(f.name).Value, f.want)
@@ -348,7 +350,8 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	if perf != nil && !*noSim {
 		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok}
 		eff := estimator.Efficiency{InferenceMFU: *infMFU, BandwidthUtil: *bwUtil}
-		cfg, res, ok, err := gpuSpec.Benchmark(in, eff, w, node, sim.Bench{Concurrency: in.Batch, Requests: *numReq, RangeRatio: *rangeRatio})
+		cfg, res, ok, err := gpuSpec.Benchmark(in, eff, w, node, sim.Bench{Concurrency: in.Batch, Requests: *numReq, RangeRatio: *rangeRatio,
+			FirstWaveSeconds: *firstWave})
 		if err != nil {
 			return fail("%v", err)
 		}

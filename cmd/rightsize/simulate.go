@@ -25,16 +25,23 @@ type simJSON struct {
 	Concurrency int    `json:"concurrency"`
 	Requests    int    `json:"requests"`
 	Limit       string `json:"limit"` // what held queued requests back: none, max-seqs, kv-cache, token-budget
-	// Percentiles over the requests (the means are the performance
-	// fields time_to_first_token_seconds and decode_token_latency_seconds).
+	// Percentiles over the requests, linear between order statistics as
+	// benchmark clients report them (the means are the performance fields
+	// time_to_first_token_seconds and decode_token_latency_seconds; p95 is
+	// the statistic the planner sizes by).
 	TTFTP50 float64 `json:"time_to_first_token_p50_seconds"`
 	TTFTP90 float64 `json:"time_to_first_token_p90_seconds"`
+	TTFTP95 float64 `json:"time_to_first_token_p95_seconds"`
 	TTFTP99 float64 `json:"time_to_first_token_p99_seconds"`
 	TPOTP50 float64 `json:"decode_token_latency_p50_seconds"`
 	TPOTP90 float64 `json:"decode_token_latency_p90_seconds"`
+	TPOTP95 float64 `json:"decode_token_latency_p95_seconds"`
 	TPOTP99 float64 `json:"decode_token_latency_p99_seconds"`
-	E2EMean float64 `json:"e2e_latency_seconds"`
-	E2EP99  float64 `json:"e2e_latency_p99_seconds"`
+	// FirstWaveSeconds is the cold first wave the run was given
+	// (--first-wave-seconds); absent when none.
+	FirstWaveSeconds float64 `json:"first_wave_seconds,omitempty"`
+	E2EMean          float64 `json:"e2e_latency_seconds"`
+	E2EP99           float64 `json:"e2e_latency_p99_seconds"`
 	// QueueMean is the mean wait at the engine before a request's first
 	// step; RequestSeconds the engine's fixed cost per request (in TTFT).
 	QueueMean         float64 `json:"queue_seconds"`
@@ -56,8 +63,9 @@ type simJSON struct {
 // generated tokens/s of all replicas) and adds the percentiles.
 func (p *perfJSON) applySim(cfg sim.Config, res sim.Result, replicas int) {
 	s := &simJSON{Concurrency: cfg.Load.Concurrency, Requests: res.Requests, Limit: res.Limit.String(),
-		TTFTP50: res.TTFT.P50, TTFTP90: res.TTFT.P90, TTFTP99: res.TTFT.P99,
-		TPOTP50: res.TPOT.P50, TPOTP90: res.TPOT.P90, TPOTP99: res.TPOT.P99, E2EMean: res.E2E.Mean, E2EP99: res.E2E.P99,
+		TTFTP50: res.TTFT.P50, TTFTP90: res.TTFT.P90, TTFTP95: res.TTFT.P95, TTFTP99: res.TTFT.P99,
+		TPOTP50: res.TPOT.P50, TPOTP90: res.TPOT.P90, TPOTP95: res.TPOT.P95, TPOTP99: res.TPOT.P99,
+		FirstWaveSeconds: cfg.Load.FirstWaveSeconds, E2EMean: res.E2E.Mean, E2EP99: res.E2E.P99,
 		QueueMean: res.Queue.Mean, RequestSeconds: cfg.Policy.RequestSeconds, RequestsPerSecond: res.RequestsPerSecond * float64(replicas),
 		Preemptions: res.Preemptions, KVUnbounded: cfg.KVTokens == sim.KVUnbounded, ClosedFormTTFT: p.TimeToFirstToken,
 		ClosedFormTPOT: p.DecodeTokenLatency, ClosedFormTPS: p.TokensPerSecond}
@@ -141,6 +149,10 @@ func (c *simulateCmd) run(job estimateJob, stdout io.Writer, fail func(string, .
 			cfg.Load.RangeRatio = v
 		}
 	}
+	firstWave := 0.0 // the estimate flags' --first-wave-seconds: the closed loops' cold first wave
+	if f := c.fs.Lookup("first-wave-seconds"); f != nil {
+		firstWave, _ = strconv.ParseFloat(f.Value.String(), 64)
+	}
 	var points []simPoint
 	if *c.rates != "" {
 		rates, err := parseList(*c.rates, func(s string) (float64, error) { return strconv.ParseFloat(s, 64) })
@@ -169,7 +181,9 @@ func (c *simulateCmd) run(job estimateJob, stdout io.Writer, fail func(string, .
 			if n == 0 {
 				cfg.Load.Requests = sim.DefaultRequests(k)
 			}
-			res, err := sim.Run(cfg)
+			c := cfg
+			c.Load.FirstWaveSeconds = firstWave
+			res, err := sim.Run(c)
 			if err != nil {
 				return fail("%v", err)
 			}

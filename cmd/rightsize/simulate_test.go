@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 )
@@ -44,6 +45,20 @@ func TestEstimateServingSimulated(t *testing.T) {
 	// Under load the first token waits for other prompts.
 	if lone := get("--batch", "1"); !(lone["time_to_first_token_seconds"].(float64) < ttft) {
 		t.Errorf("TTFT at 1 in flight %v not below 32's %v", lone["time_to_first_token_seconds"], ttft)
+	}
+	// p90 ≤ p95 ≤ p99, and no first wave unless asked for.
+	if p90, p95, p99 := s["time_to_first_token_p90_seconds"].(float64), s["time_to_first_token_p95_seconds"].(float64),
+		s["time_to_first_token_p99_seconds"].(float64); !(p90 <= p95 && p95 <= p99) || s["first_wave_seconds"] != nil ||
+		!(s["decode_token_latency_p95_seconds"].(float64) > 0) {
+		t.Errorf("percentiles %v %v %v, first wave %v", p90, p95, p99, s["first_wave_seconds"])
+	}
+	// A cold first wave of 0.5 s: the mean TTFT rises by 0.5 × 32/320
+	// s, the median not at all.
+	cold := get("--batch", "32", "--first-wave-seconds", "0.5")
+	cs := cold["serving"].(map[string]any)
+	if d := cold["time_to_first_token_seconds"].(float64) - ttft; d < 0.049 || d > 0.051 || cs["first_wave_seconds"] != 0.5 ||
+		math.Abs(cs["time_to_first_token_p50_seconds"].(float64)-s["time_to_first_token_p50_seconds"].(float64)) > 1e-9 {
+		t.Errorf("first wave 0.5 s: mean TTFT +%v s, serving %v", d, cs)
 	}
 	// --steady-state keeps the closed form.
 	if ss := get("--batch", "32", "--steady-state"); ss["serving"] != nil || ss["time_to_first_token_seconds"].(float64) != s["closed_form_time_to_first_token_seconds"].(float64) {

@@ -33,7 +33,43 @@ var inferencexEngines = map[string]string{"sglang": "sglang", "trt": "trtllm", "
 var inferencexModels = map[string]string{"DeepSeek-R1-0528": "deepseek-r1", "nvidia/DeepSeek-R1-0528-FP4": "deepseek-r1",
 	"openai/gpt-oss-120b": "gpt-oss-120b"}
 
-// inferencexArgs is the estimate command of one measured point.
+// inferencexFirstWaveSeconds is the InferenceX client's cold first wave
+// (estimate --first-wave-seconds, sim.Load.FirstWaveSeconds): how much
+// later than the steady state the first --max-concurrency requests of its
+// runs get their first token, beyond the wait for each other's prefills
+// that the simulated schedulers give them.
+//
+// The client (InferenceX utils/bench_serving/benchmark_serving.py, a copy
+// of vLLM's benchmark_serving) creates every request's task at once
+// behind an asyncio semaphore of --max-concurrency, so the first wave of
+// C requests starts together; its warm-up (--num-warmups 2 × CONC since
+// 2026-01-21) sends C at a time copies of one prompt, input_requests[0],
+// which the engines' prefix caches (SGLang's radix cache, TensorRT-LLM's
+// KV block reuse, both on by default) prefill once, so the first wave is
+// the first batch of distinct prompts the engine runs. The engines'
+// admission of that batch (one token budget per step; SGLang's
+// max_prefill_tokens and chunked_prefill_size, TensorRT-LLM's
+// max_num_tokens) is simulated step by step; it leaves the measured mean
+// TTFT short by 24% (median signed error, the 58 SGLang and TensorRT-LLM
+// fit rows on NVIDIA GPUs that keep a mean) and the p99 by 47%, while
+// the median request is within 4%. The rest is not in the engines' or
+// the client's source, and it is a trait of this harness rather than of
+// the engines: GPUStack's `vllm bench serve` runs of DeepSeek-R1 (no
+// warm-up) show a mean 1.05 × the median at 4 in flight, InferenceX's
+// 1.2–3.5 × at 4–64. So the replay, not the product, adds it: 0.5 s is
+// the delay that minimises the median |error| of the mean TTFT on those
+// 58 fit rows (0.4 s: 20.8%, 0.5 s: 20.2%, 0.6 s: 22.6%;
+// testdata/calibration/README.md, "Twelfth round"); test and held-back
+// rows were not looked at.
+const inferencexFirstWaveSeconds = 0.5
+
+// firstWaveArgs is args with the InferenceX client's cold first wave.
+func firstWaveArgs(args []string) []string {
+	return append(args[:len(args):len(args)], "--first-wave-seconds", strconv.FormatFloat(inferencexFirstWaveSeconds, 'g', -1, 64))
+}
+
+// inferencexArgs is the estimate command of one measured point, without
+// the client's first wave (firstWaveArgs).
 func inferencexArgs(r map[string]string) ([]string, bool) {
 	model, ok1 := inferencexModels[r["model"]]
 	gpu, ok2 := inferencexGPUs[r["hardware"]]
@@ -99,7 +135,7 @@ func inferencexCases(dir string) ([]valCase, error) {
 			set += " DP-attn"
 		}
 		set += fmt.Sprintf(" %s/%s conc %d (%s)", r["isl"], r["osl"], conc, r["run_date"])
-		base := valCase{Split: r["split"], Source: inferencexFile, Engine: eng, Args: args, EngineID: inferencexEngines[r["framework"]],
+		base := valCase{Split: r["split"], Source: inferencexFile, Engine: eng, Args: firstWaveArgs(args), EngineID: inferencexEngines[r["framework"]],
 			GPU: r["hardware"], Concurrency: conc}
 		add := func(group, what, field, col string, scale float64, unit string) {
 			v := num(r[col])
@@ -115,11 +151,16 @@ func inferencexCases(dir string) ([]valCase, error) {
 		// row keeps one, and against the median where it does not (the
 		// dashboard's history rows): a replay that compares the reported
 		// figure with whatever the row holds sees both, so both are shown,
-		// apart.
+		// apart. Against a median, which no first wave moves, the estimate
+		// runs without the client's first wave, as it does by default.
 		if num(r["ttft_mean_ms"]) > 0 {
 			add("load TTFT", "mean TTFT", perf+"time_to_first_token_seconds", "ttft_mean_ms", 1000, "ms")
 		} else {
+			n := len(out)
 			add("load TTFT vs median", "median TTFT (no mean kept)", perf+"time_to_first_token_seconds", "ttft_median_ms", 1000, "ms")
+			if len(out) > n {
+				out[n].Args = args
+			}
 		}
 		if num(r["tpot_mean_ms"]) > 0 {
 			add("load TPOT", "mean TPOT", perf+"decode_token_latency_seconds", "tpot_mean_ms", 1000, "ms")
@@ -159,7 +200,7 @@ func inferencexTableCases(dir string) ([]valCase, error) {
 		tp, _ := strconv.Atoi(r["tp"])
 		set := fmt.Sprintf("%s %s %s %s TP %s %s/%s conc %d (%s, %s)", r["model"], r["hardware"], r["framework"], r["precision"], r["tp"],
 			r["isl"], r["osl"], conc, r["source_url"], r["posted"])
-		base := valCase{Split: r["split"], Source: inferencexTableFile, Engine: r["framework"] + " (release not stated)", Args: args,
+		base := valCase{Split: r["split"], Source: inferencexTableFile, Engine: r["framework"] + " (release not stated)", Args: firstWaveArgs(args),
 			EngineID: inferencexEngines[r["framework"]], GPU: r["hardware"], Concurrency: conc}
 		add := func(group, what, field, col string, scale float64, unit string) {
 			if v := num(r[col]); v > 0 {
@@ -279,12 +320,15 @@ func writeLoadBreakdown(w io.Writer, cases []valCase) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "SemiAnalysis InferenceX's single-node DeepSeek-R1 points (SGLang, TensorRT-LLM) and vLLM gpt-oss-120b points, each")
 	fmt.Fprintln(w, "replayed as `rightsize estimate --gpu G --engine E --precision P --tp T --dp D --ep E --batch C --prompt-tokens I")
-	fmt.Fprintln(w, "--output-tokens O --json` (the simulated closed-loop benchmark). Median |error| and median signed error per cell.")
+	fmt.Fprintln(w, "--output-tokens O --first-wave-seconds 0.5 --json` (the simulated closed-loop benchmark, its first wave of C requests")
+	fmt.Fprintln(w, "0.5 s late: the InferenceX client's cold first wave, fitted on the fit rows; `inferencexFirstWaveSeconds` in")
+	fmt.Fprintln(w, "cmd/rightsize/validate_serving.go). Median |error| and median signed error per cell.")
 	fmt.Fprintln(w, "\"load TTFT\" and \"load TPOT\" compare the run's mean (`time_to_first_token_seconds`, `decode_token_latency_seconds`)")
 	fmt.Fprintln(w, "with the measured mean where a row keeps one; \"… vs median\" compare the same mean with the median of the rows that")
-	fmt.Fprintln(w, "keep no mean (the dashboard's history); \"p50\" and \"p99\" compare the simulated percentiles. The measured mean TTFT")
-	fmt.Fprintln(w, "runs at about twice the median (the first wave of a run waits seconds longer than the steady state, up to a p99 of")
-	fmt.Fprintln(w, "68–83 s at a median under 1 s on runs without warm-up), which the simulator's first wave does not reproduce.")
+	fmt.Fprintln(w, "keep no mean (the dashboard's history), replayed without the first wave, which no median holds; \"p50\" and")
+	fmt.Fprintln(w, "\"p99\" compare the simulated percentiles. The measured mean TTFT runs at 1.2–3.5× the median at 4–64 in flight")
+	fmt.Fprintln(w, "(the first wave waits longer than the steady state: 0.5–1 s more than the simulated prefill queue on NVIDIA GPUs")
+	fmt.Fprintln(w, "with warm-up, 2–15 s on AMD GPUs, up to a p99 of 68–83 s on runs without warm-up); the replay's 0.5 s is the NVIDIA part.")
 	fmt.Fprintln(w, "The \"tables\" groups are the vLLM gpt-oss-120b H100 sweep InferenceX published in its issue #828 (TPOT as the tables")
 	fmt.Fprintln(w, "print it, mean or median not stated; inferencex/README.md).")
 	fmt.Fprintln(w)

@@ -425,3 +425,25 @@ func TestE2EStartupKeepsAnswer(t *testing.T) {
 		t.Errorf("another view: the planning line was not shown while planning (%s)", v)
 	}
 }
+
+// TestE2EServingAtScale: DeepSeek-R1 in FP8 on SGLang at 100 requests/s.
+// The serving section shows the fleet, its latency chart and the
+// planner's word on disaggregated prefill and decode; screenshots at
+// both widths in English and Russian.
+func TestE2EServingAtScale(t *testing.T) {
+	s := newSite(t, distDir(t, "RIGHTSIZE_DIST"), "/")
+	for _, lang := range []string{"en", "ru"} {
+		s.do("opening DeepSeek-R1 at 100 req/s", chromedp.Navigate(s.base+"#l="+lang+"&m=deepseek-r1&p=fp8&e=sglang&rps=100&s=2048&out=1024&ttft=2000&tpot=50"))
+		s.waitLive()
+		s.do("waiting for the serving plan", chromedp.WaitVisible("#rs-replicas", chromedp.ByQuery), chromedp.WaitVisible("#rs-disagg", chromedp.ByQuery))
+		s.waitPlan()
+		v := s.text("#rs-disagg")
+		if lang == "en" && !strings.Contains(v, "disaggregated prefill and decode") || lang == "ru" && !strings.Contains(v, "prefill") || !strings.Contains(v, "TP 8") {
+			t.Errorf("%s: the disaggregated line reads %q", lang, v)
+		}
+		t.Logf("%s: %s replicas, %s a month; %s", lang, s.text("#rs-replicas"), s.text("#rs-monthly"), v)
+		s.do("scrolling to the serving plan", chromedp.ScrollIntoView("#rs-fleet-plan", chromedp.ByQuery))
+		s.screenshot("scale-"+lang+"-desktop.png", 1280)
+		s.screenshot("scale-"+lang+"-360.png", 360)
+	}
+}

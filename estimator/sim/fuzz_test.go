@@ -27,6 +27,9 @@ func FuzzRun(f *testing.F) {
 			Chunked: chunked, ReserveOutput: reserve, Preempt: preempt, RequestSeconds: fixed, AdmitEvery: int(every)}
 		c.Load = Load{Requests: 50, Concurrency: conc % 300, RatePerSecond: 20, PromptTokens: prompt % 20000, OutputTokens: output % 3000, RangeRatio: ratio}
 		c.KVTokens = kv % 10_000_000
+		if every%3 == 1 {
+			c.Load.FirstWaveSeconds = 3 * fixed // a cold first wave (closed loops)
+		}
 		r, err := Run(c)
 		plain := c
 		plain.plain = true

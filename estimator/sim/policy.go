@@ -246,6 +246,9 @@ type Bench struct {
 	Concurrency, Requests int
 	RangeRatio            float64
 	Seed                  uint64
+	// FirstWaveSeconds is the benchmark's cold first wave
+	// (Load.FirstWaveSeconds); 0: none.
+	FirstWaveSeconds float64
 	// maxEvents, when > 0, stops the run with errEventBudget after that
 	// many scheduler events (Fit's budget).
 	maxEvents int64
@@ -349,6 +352,7 @@ func Benchmark(in estimator.Input, hw estimator.Hardware, eff estimator.Efficien
 		cfg.Load.Requests = DefaultRequests(b.Concurrency)
 	}
 	cfg.Load.RangeRatio, cfg.Load.Seed = b.RangeRatio, b.Seed
+	cfg.Load.FirstWaveSeconds = b.FirstWaveSeconds
 	cfg.maxEvents = b.maxEvents
 	if in.SchedulerSteps == 0 {
 		cfg.Policy.AdmitEvery = recvInterval(in, hw, b.Concurrency)

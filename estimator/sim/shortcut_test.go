@@ -95,6 +95,9 @@ func TestShortcutsMatchPlain(t *testing.T) {
 		}
 		if rng.IntN(3) == 0 {
 			l.Concurrency = 1 + rng.IntN(128)
+			if rng.IntN(2) == 0 {
+				l.FirstWaveSeconds = rng.Float64() // a cold first wave
+			}
 		} else {
 			l.RatePerSecond = math.Exp(rng.Float64()*9 - 4) // 0.02..150 requests/s
 		}

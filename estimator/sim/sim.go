@@ -31,6 +31,15 @@ type Load struct {
 	// lengths.
 	PromptTokens, OutputTokens int
 	RangeRatio                 float64
+	// FirstWaveSeconds (closed loop only) delays the first Concurrency
+	// requests' arrival at the scheduler: a benchmark's cold first wave,
+	// the batch of distinct prompts a warm-up of copies of one prompt
+	// (benchmark_serving.py's --num-warmups) never ran. It adds to their
+	// TTFT and end-to-end time and to the run's duration, not to their
+	// queue, and moves the mean TTFT by about FirstWaveSeconds ×
+	// Concurrency / Requests, the p99 and the max by about
+	// FirstWaveSeconds, the median not at all. 0: none.
+	FirstWaveSeconds float64
 }
 
 // SLO bounds a request's latency for goodput; a zero field is no bound.
@@ -148,7 +157,7 @@ const (
 )
 
 type request struct {
-	send, arrive float64 // client send; arrival at the scheduler (send + RequestSeconds)
+	send, arrive float64 // client send; arrival at the scheduler (send + RequestSeconds, + Load.FirstWaveSeconds in a closed loop's first wave)
 	sched, first float64 // first scheduled; first token
 	finish       float64
 	prompt, out  int   // the request's lengths
@@ -231,6 +240,8 @@ func checkLoad(l Load) error {
 		return bad("output-tokens", l.OutputTokens, "want 1..16777216")
 	case !(l.RangeRatio >= 0 && l.RangeRatio <= 1):
 		return &estimator.InputError{Field: "range-ratio", Value: ftoa(l.RangeRatio), Reason: "want a share in [0, 1]", Err: estimator.ErrRange}
+	case !(l.FirstWaveSeconds >= 0 && l.FirstWaveSeconds <= 3600):
+		return &estimator.InputError{Field: "first-wave-seconds", Value: ftoa(l.FirstWaveSeconds), Reason: "want seconds in [0, 3600]", Err: estimator.ErrRange}
 	}
 	return nil
 }
@@ -343,6 +354,7 @@ func (s *state) init(cfg Config, b *runBufs) error {
 	if l.Concurrency > 0 {
 		for range min(l.Concurrency, l.Requests) {
 			s.send(0)
+			s.reqs[s.sent-1].arrive += l.FirstWaveSeconds
 		}
 	} else {
 		t := 0.0

@@ -118,6 +118,44 @@ func TestBurstQueuesPrefills(t *testing.T) {
 	}
 }
 
+// A cold first wave (Load.FirstWaveSeconds) delays a closed loop's first
+// Concurrency requests and nothing else: the run after it is the same run
+// shifted, so their TTFT grows by the delay, the mean by delay ×
+// concurrency / requests, the max by at most the delay, the median, the
+// queue and the TPOTs not at all, the duration by the delay; an open loop
+// ignores it.
+func TestFirstWave(t *testing.T) {
+	const wave = 0.5
+	for _, e := range []estimator.Engine{estimator.VLLM, estimator.SGLang, estimator.TRTLLM} {
+		cfg := testConfig(t, e, 1000, 200)
+		cfg.Load.Concurrency, cfg.Load.Requests, cfg.Load.RangeRatio, cfg.Load.Seed = 16, 160, DefaultRangeRatio, 3
+		warm := run(t, cfg)
+		cfg.Load.FirstWaveSeconds = wave
+		cold := run(t, cfg)
+		// The shifted run rounds its times a little differently.
+		near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(1, math.Abs(b)) }
+		if !near(cold.TTFT.Mean, warm.TTFT.Mean+wave*16/160) {
+			t.Errorf("%v: mean TTFT %.4f s, want %.4f s + %.4f s", e, cold.TTFT.Mean, warm.TTFT.Mean, wave*16/160)
+		}
+		if !near(cold.TTFT.P50, warm.TTFT.P50) || !near(cold.TPOT.Mean, warm.TPOT.Mean) || !near(cold.TPOT.P99, warm.TPOT.P99) || !near(cold.Queue.Mean, warm.Queue.Mean) {
+			t.Errorf("%v: median TTFT %.4f s (warm %.4f s), TPOT %+v (warm %+v), queue %.4f s (warm %.4f s)", e,
+				cold.TTFT.P50, warm.TTFT.P50, cold.TPOT, warm.TPOT, cold.Queue.Mean, warm.Queue.Mean)
+		}
+		if cold.TTFT.Max < warm.TTFT.Max || cold.TTFT.Max > warm.TTFT.Max+wave+1e-9 {
+			t.Errorf("%v: max TTFT %.4f s, warm %.4f s", e, cold.TTFT.Max, warm.TTFT.Max)
+		}
+		if !near(cold.DurationSeconds, warm.DurationSeconds+wave) {
+			t.Errorf("%v: duration %.4f s, want %.4f s + %.1f s", e, cold.DurationSeconds, warm.DurationSeconds, wave)
+		}
+		cfg.Load.Concurrency, cfg.Load.RatePerSecond = 0, 5
+		open := run(t, cfg)
+		cfg.Load.FirstWaveSeconds = 0
+		if run(t, cfg) != open {
+			t.Errorf("%v: the open loop moved with a first wave", e)
+		}
+	}
+}
+
 // SGLang pauses decodes for prefill steps (no mixed chunks), so its TPOT
 // under a stream of arrivals exceeds vLLM's, whose chunks ride with the
 // decodes.
@@ -218,6 +256,8 @@ func TestBadInput(t *testing.T) {
 		"too long":       func(c *Config) { c.KVTokens = 50 },
 		"negative seqs":  func(c *Config) { c.Policy.MaxSeqs = -1 },
 		"reserve over 1": func(c *Config) { c.Policy.ReserveOutput = 2 },
+		"NaN first wave": func(c *Config) { c.Load.FirstWaveSeconds = math.NaN() },
+		"negative wave":  func(c *Config) { c.Load.FirstWaveSeconds = -1 },
 	}
 	for name, mod := range cases {
 		c := good
