@@ -54,7 +54,7 @@ func serveUI(v *page.ServeView, lang string) app.UI {
 		body = append(body, fleet("rs-fleet-here", "rs-here-binds", &v.Here)...)
 	}
 	if v.Disagg != "" {
-		body = append(body, app.P().Class("rs-sub").ID("rs-disagg").Text(v.Disagg))
+		body = append(body, app.H3().Text(v.DisaggTitle), app.P().Class("rs-sub").ID("rs-disagg").Text(v.Disagg))
 	}
 	return app.Section().Class("rs-serve").Body(body...)
 }

@@ -2,6 +2,8 @@ package page
 
 import (
 	"errors"
+	"unicode"
+	"unicode/utf8"
 
 	planner "rightsize/estimator/plan"
 	"rightsize/estimator/sim"
@@ -19,8 +21,8 @@ type ServeView struct {
 	Daily DailyFleetView
 	Here  ServeFleet // Name "": none
 	// Disagg says whether disaggregated prefill and decode would pay, and
-	// its figures ("": none applies).
-	Disagg string
+	// its figures, under DisaggTitle ("": none applies).
+	Disagg, DisaggTitle string
 }
 
 // ServeFleet is one fleet: what it is, its figures and what set its size.
@@ -60,7 +62,8 @@ func (b *viewBuilder) serve() ServeView {
 	}
 	v.Daily = b.dailyFleet()
 	if d := out.Disagg; d != nil {
-		v.Disagg = l.ReasonWith(d.Why, in.Prices.ProviderName) + " · " + Fill(b.t(MsgDisaggFigures),
+		v.DisaggTitle = b.t(MsgDisaggTitle)
+		v.Disagg = sentence(l.ReasonWith(d.Why, in.Prices.ProviderName)) + " · " + Fill(b.t(MsgDisaggFigures),
 			l.Duration(d.TTFTSeconds), l.Duration(d.TPOTSeconds), l.Duration(d.KVTransferSeconds))
 	}
 	if h := out.ServeHere; h.OK && h.Offer.GPU != out.Serve.Offer.GPU {
@@ -143,4 +146,14 @@ func (b *viewBuilder) dailyFleet() DailyFleetView {
 		}
 	}
 	return v
+}
+
+// sentence is s with its first letter a capital, as a paragraph of its
+// own starts (the reasons are written to follow a colon in the CLI).
+func sentence(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
 }

@@ -123,6 +123,9 @@ func TestServeView(t *testing.T) {
 	if s.Daily.Shown {
 		t.Error("a daily fleet without a load curve")
 	}
+	if d := in.Plan.Disagg; d == nil || s.DisaggTitle != Tr("en", MsgDisaggTitle) || !strings.HasPrefix(s.Disagg, "It ") || !strings.Contains(s.Disagg, d.Offer.InstanceType) {
+		t.Errorf("disaggregated line %q under %q", s.Disagg, s.DisaggTitle)
+	}
 	if batch, _, _ := pageOf(t, "", nil); batch.Serve.Shown {
 		t.Error("the batch job has a serving section")
 	}

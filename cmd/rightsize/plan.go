@@ -1068,7 +1068,7 @@ func writePickNotes(w io.Writer, p planJSON) {
 			r.Instances, strconv.FormatFloat(cost, 'f', 2, 64), p.Currency, unit, r.Why)
 	}
 	if d := p.Disagg; d != nil {
-		fmt.Fprintf(w, "disaggregated: %s (mean TTFT %s s, TPOT %s ms at the target rate; KV handover %s ms)\n", d.Why,
+		fmt.Fprintf(w, "disaggregated prefill and decode: %s (mean TTFT %s s, TPOT %s ms at the target rate; KV handover %s ms)\n", d.Why,
 			strconv.FormatFloat(d.TTFT, 'g', 3, 64), strconv.FormatFloat(1000*d.TPOT, 'g', 3, 64), strconv.FormatFloat(1000*d.KVTransfer, 'g', 3, 64))
 	}
 }
