@@ -191,7 +191,7 @@ const (
 	WarnNoActivationModel                // generic model without shape numbers: activations not estimated
 	WarnVisionApprox                     // VLM vision tower counted approximately
 	WarnFP8NotInLlamaCpp                 // llama.cpp has no fp8: Q8_0 assumed
-	WarnPoolBelowOneSeq                  // vLLM KV pool holds less than one sequence of Seq tokens
+	WarnPoolBelowOneSeq                  // the serving engine's KV pool holds less than one sequence of Seq tokens
 	WarnNoKVCache                        // encoder / generic model: no KV cache counted
 	WarnZeROWithoutDP                    // ZeRO stage set but data-parallel degree is 1
 	numWarnings
@@ -205,7 +205,7 @@ var warningText = [numWarnings]string{
 	WarnNoActivationModel: "model gives no shape numbers: activations not estimated",
 	WarnVisionApprox:      "vision tower parameters are approximate",
 	WarnFP8NotInLlamaCpp:  "llama.cpp has no fp8 weights: Q8_0 assumed",
-	WarnPoolBelowOneSeq:   "vLLM KV pool is smaller than one sequence",
+	WarnPoolBelowOneSeq:   "the serving engine's KV pool is smaller than one sequence",
 	WarnNoKVCache:         "no KV cache for this architecture",
 	WarnZeROWithoutDP:     "ZeRO has no effect with a data-parallel degree of 1",
 }

@@ -333,7 +333,7 @@ func (b *viewBuilder) result() ResultView {
 		facts = append(facts, Fact{Label: b.t(MsgKVPerToken), Value: l.Fixed(float64(r.KVBytesPerToken)/float64(estimator.KiB), 1) + " " + b.t(MsgKiB)})
 	}
 	if r.KVPoolTokens > 0 {
-		facts = append(facts, Fact{Label: b.t(MsgKVPool), Value: l.Count(r.KVPoolTokens) + " " + b.t(MsgTokens) + " · " + l.Count(r.MaxConcurrentSeqs) + " × " + in.State[FieldSeq]})
+		facts = append(facts, Fact{Label: b.t(MsgKVPool) + " · " + EngineLabels[in.Job.In.Engine], Value: l.Count(r.KVPoolTokens) + " " + b.t(MsgTokens) + " · " + l.Count(r.MaxConcurrentSeqs) + " × " + in.State[FieldSeq]})
 	}
 	maxSeq := l.CountOrNone(in.R.MaxSeq)
 	if in.R.SeqCapped {
