@@ -266,7 +266,14 @@ func (b *viewBuilder) pinned() PinView {
 		if !ok || in.Pending {
 			return "—"
 		}
-		return l.Money(x.Cost, o.Currency) + " (" + o.PlanCostHeader(l) + ")"
+		unit := MsgJobCost
+		switch o.Kind {
+		case planner.Serving:
+			unit = MsgMonthlyShort
+		case planner.Batch:
+			unit = MsgBatchCost
+		}
+		return l.Money(x.Cost, o.Currency) + " (" + b.t(unit) + ")"
 	}
 	perM := func(j *Job, o *PlanOut) string {
 		x, ok := o.Best(j.GPU.ID)

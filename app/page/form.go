@@ -495,7 +495,7 @@ func (b *viewBuilder) hosted(withDefault func(f Field, label MsgKey, placeholder
 			Source: b.t(MsgYourPrice), Monthly: usd(x.MonthlyCostUSD), Self: usd(x.SelfHostedUSD),
 			BreakEven: "—", Why: l.ReasonWith(x.Why, in.Prices.ProviderName),
 		}
-		if x.API.Provider == "" && x.API.Model == "" {
+		if r.API == " " {
 			r.API = x.API.ID
 		}
 		if x.API.AsOf != "" {

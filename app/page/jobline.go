@@ -32,10 +32,8 @@ func (p *JobPart) Editable() bool { return p.F < NFields }
 // JobLineView is the job line's parts, in order.
 type JobLineView struct{ Parts []JobPart }
 
-// jobLine builds the job line; a select part's editor offers the same
-// choices as the form's field (form: the form BuildView built, whose
-// option lists it shares rather than building them again on every input).
-func (b *viewBuilder) jobLine(form *FormView) JobLineView {
+// jobLine builds the job line.
+func (b *viewBuilder) jobLine() JobLineView {
 	in, l := &b.in, b.l
 	j := &in.Job
 	var v JobLineView
@@ -54,10 +52,7 @@ func (b *viewBuilder) jobLine(form *FormView) JobLineView {
 		}
 		switch f {
 		case FieldModel, FieldTask, FieldGPU, FieldEngine:
-			p.Opts = formOptions(form, f)
-			if p.Opts == nil {
-				p.Opts = in.FieldOptions(f) // the form hides the field
-			}
+			p.Opts = in.FieldOptions(f)
 		default:
 			p.Mode = FieldMode(f)
 		}
@@ -118,15 +113,4 @@ func (b *viewBuilder) jobLine(form *FormView) JobLineView {
 	plain(" · " + b.t(MsgBatch) + " ")
 	v.Parts = append(v.Parts, field(FieldBatch, MsgBatch, strconv.Itoa(j.In.Batch)))
 	return v
-}
-
-// formOptions is the choices of form field f, nil when the form does not
-// show it.
-func formOptions(form *FormView, f Field) []Option {
-	for i := range form.Fields {
-		if form.Fields[i].F == f {
-			return form.Fields[i].Opts
-		}
-	}
-	return nil
 }

@@ -79,8 +79,7 @@ type View struct {
 // the same view, and it writes nothing.
 func BuildView(in ViewIn) View {
 	b := newViewBuilder(in)
-	v := View{Lang: b.l.Lang, Answer: b.answer(), Form: b.form(), Plans: b.plans(), Pinned: b.pinned(), Fresh: b.fresh()}
-	v.Job = b.jobLine(&v.Form)
+	v := View{Lang: b.l.Lang, Answer: b.answer(), Form: b.form(), Job: b.jobLine(), Plans: b.plans(), Pinned: b.pinned(), Fresh: b.fresh()}
 	for _, e := range in.General {
 		v.Problems = append(v.Problems, ErrText(v.Lang, e))
 	}

@@ -75,7 +75,13 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 		gbps, mem, bw float64
 		dom           int
 	}
-	sized := map[key]disaggSizing{}
+	type size struct {
+		ok         bool
+		p, d       int
+		ttft, tpot float64
+		xfer       float64
+	}
+	sized := map[key]size{}
 	var best *DisaggPlan
 	for i := range res.Rows {
 		r := &res.Rows[i]
@@ -128,23 +134,18 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 	return best
 }
 
-// disaggSizing is one shape's pools: prefill and decode workers, their
-// mean TTFT, TPOT and KV handover at the target rate (ok false: no pool
-// of at most maxDisaggWorkers meets the targets).
-type disaggSizing struct {
-	ok         bool
-	p, d       int
-	ttft, tpot float64
-	xfer       float64
-}
-
 // disaggSize is the fewest decode workers of copy input in on hw whose
 // TPOT at rate lam meets the target with each pool at most capU loaded,
 // then the fewest prefill workers whose mean TTFT meets the TTFT target.
 // Prefill workers batch as many prompts as the engine's token budget per
 // forward holds (vLLM's default max_num_batched_tokens,
 // estimator.VLLMDefaultLimits; at least one prompt).
-func (p *planner) disaggSize(in estimator.Input, hw estimator.Hardware, lam, capU float64) (s disaggSizing) {
+func (p *planner) disaggSize(in estimator.Input, hw estimator.Hardware, lam, capU float64) (s struct {
+	ok         bool
+	p, d       int
+	ttft, tpot float64
+	xfer       float64
+}) {
 	w := p.req.Workload
 	side := estimator.DisaggSide{TP: in.TP, DP: 1, EP: 1}
 	pre := side
