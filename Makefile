@@ -16,7 +16,7 @@ SUB_PREFIX := /tools/rightsize/
 WASM_FLAGS := -trimpath -ldflags="-s -w" -gcflags=rightsize/app/...=-l
 export CI
 
-.PHONY: all run dist wasm test deps vet test-native test-wasm test-e2e repro size bench hello fuzz clean validate
+.PHONY: all run dist wasm test deps vet test-native test-wasm test-e2e repro size bench hello fuzz clean validate profile
 
 all: dist
 
@@ -132,14 +132,24 @@ fuzz:
 	$(GO) test ./cmd/wasmsize -run '^$$' -fuzz '^FuzzPackageSizes$$' -fuzztime $(FUZZTIME)
 
 bench: deps dist hello
-	$(GO) test -run '^$$' -bench . -benchmem ./estimator/... ./catalog/... ./app
+	$(GO) test -run '^$$' -bench . -benchmem ./estimator/... ./catalog/... ./app/...
 	@echo "--- the same page benchmarks compiled to WebAssembly, in headless Chromium:"
 	WBT="$$($(GO) tool -n wasmbrowsertest)" && \
-	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem -exec="$$WBT" ./app
+	GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench . -benchmem -exec="$$WBT" ./app ./app/page
 	@echo "--- time to interactive, cold and warm, against go-app's hello world; input → updated tables:"
 	RIGHTSIZE_DIST=$(CURDIR)/dist RIGHTSIZE_HELLO_DIST=$(CURDIR)/build/hello/dist RIGHTSIZE_COLDLOAD=5 \
 		$(GO) test -count=1 -v -run 'ColdLoad|E2EInputUpdate' ./cmd/serve 2>&1 | grep -E 'start-up|cold|warm|ratio|input|ok|FAIL'
 	@$(MAKE) --no-print-directory size
+
+# profile: where an input's time goes in the browser. A site built with
+# the WebAssembly symbol names kept (no -s), then Chromium's sampling
+# profiler over 15 inputs, each from the change to the DOM written, by
+# part (page view, go-app, estimator, Go runtime, browser) and function.
+profile: deps
+	@mkdir -p build/prof
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -gcflags=rightsize/app/...=-l -o build/prof/app.wasm ./cmd/web
+	$(GO) run ./cmd/build -wasm build/prof/app.wasm -out build/prof/dist -prefix /
+	RIGHTSIZE_PROFILE=1 RIGHTSIZE_DIST=$(CURDIR)/build/prof/dist $(GO) test -count=1 -v -run 'TestE2EInputProfile' ./cmd/serve
 
 # validate: replay the public measurements in estimator/testdata/calibration
 # through the estimate command and regenerate docs/accuracy.md (a test fails

@@ -138,6 +138,8 @@ type Prices struct {
 	Yield func()
 	// Archs memoizes the catalog's parsed model configs.
 	Archs Archs
+	// options memoizes the select fields' choices (FieldOptions).
+	options map[optionsKey][]Option
 }
 
 // offersKey is a planner offer list's weight dtype and the day its prices
@@ -148,7 +150,7 @@ type offersKey struct {
 }
 
 func NewPrices(cat *catalog.Catalog, own map[string]bool) Prices {
-	return Prices{Cat: cat, cheapest: CheapestUSD(cat), bySize: gpusBySize(cat), Own: own, offers: map[offersKey][]planner.Offer{}, Archs: Archs{}}
+	return Prices{Cat: cat, cheapest: CheapestUSD(cat), bySize: gpusBySize(cat), Own: own, offers: map[offersKey][]planner.Offer{}, Archs: Archs{}, options: map[optionsKey][]Option{}}
 }
 
 // gpusBySize orders cat's GPUs by memory, then ID: the fit table's order.

@@ -4,6 +4,7 @@ import (
 	"rightsize/catalog"
 	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
+	"slices"
 )
 
 // The inputs form as values: which fields show, in which order, with
@@ -137,7 +138,36 @@ func labelled[T interface{ String() string }](l Locale, vals []T, labels ...MsgK
 
 // FieldOptions are the choices of a select field, which the form and the
 // job line's editor both offer; nil for a field entered as text.
+//
+// The lists depend on the field, the language, the units, the catalog (its
+// models, GPUs, currencies and providers, whose names a price sheet sets)
+// and the user's own model, so Prices keeps each list once built: an input
+// then builds none, and the leaves that show them compare the same slice
+// (reflect.DeepEqual's identical-slice shortcut) instead of every option.
+// The slices are shared: callers read them, never write.
 func (in *ViewIn) FieldOptions(f Field) []Option {
+	k := optionsKey{f: f, lang: in.lang(), units: in.Job.Units, custom: in.HasCustom, customName: in.CustomName, cat: in.Prices.Cat}
+	if o, ok := in.Prices.options[k]; ok {
+		return o
+	}
+	o := slices.Clip(in.fieldOptions(f))
+	if in.Prices.options != nil {
+		in.Prices.options[k] = o
+	}
+	return o
+}
+
+// optionsKey is what a field's choices depend on (FieldOptions).
+type optionsKey struct {
+	f          Field
+	lang       string
+	units      Unit
+	custom     bool
+	customName string
+	cat        *catalog.Catalog
+}
+
+func (in *ViewIn) fieldOptions(f Field) []Option {
 	l := Locale{Lang: in.lang(), Units: in.Job.Units}
 	cat := in.Prices.Cat
 	if cat == nil {

@@ -294,3 +294,33 @@ func TestAssumptionsReachThePlanner(t *testing.T) {
 		t.Fatalf("hosted comparison at the user's prices: %+v", h)
 	}
 }
+
+// TestFieldOptionsBuiltOnce: an input rebuilds no select field's choices
+// (the same slice comes back, so the leaves' comparison is one pointer);
+// another language or the user's own model gets its own list.
+func TestFieldOptionsBuiltOnce(t *testing.T) {
+	pr := NewPrices(DefaultCatalog(), nil)
+	in := ViewIn{State: DefaultState, Prices: pr}
+	a, b := in.FieldOptions(FieldGPU), in.FieldOptions(FieldGPU)
+	if len(a) == 0 || &a[0] != &b[0] {
+		t.Fatalf("the GPU list was built twice (%d options)", len(a))
+	}
+	if cap(a) != len(a) {
+		t.Errorf("a shared list has room to append into: len %d, cap %d", len(a), cap(a))
+	}
+	ru := in
+	ru.State[FieldLang] = "ru"
+	tr := ru.FieldOptions(FieldTask)
+	if en := in.FieldOptions(FieldTask); tr[0].Label == en[0].Label {
+		t.Errorf("the Russian task list reuses the English one: %q", tr[0].Label)
+	}
+	own := in
+	own.HasCustom, own.CustomName = true, "my-model"
+	m := own.FieldOptions(FieldModel)
+	if last := m[len(m)-1]; last.Value != CustomModelID || !strings.Contains(last.Label, "my-model") {
+		t.Errorf("the model list with the user's model ends with %+v", last)
+	}
+	if n := len(in.FieldOptions(FieldModel)); n != len(m)-1 {
+		t.Errorf("the catalog's model list has %d options, with the user's model %d", n, len(m))
+	}
+}

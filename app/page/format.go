@@ -7,6 +7,7 @@ package page
 // follow the amount in Russian (245,50 ₽) and precede it otherwise.
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"strings"
@@ -30,29 +31,38 @@ func (l Locale) Fixed(v float64, digits int) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "—"
 	}
-	s := strconv.FormatFloat(v, 'f', digits, 64)
-	intPart, frac, _ := strings.Cut(s, ".")
-	neg := strings.HasPrefix(intPart, "-")
-	intPart = strings.TrimPrefix(intPart, "-")
+	var ob [48]byte
+	return string(l.appendFixed(ob[:0], v, digits))
+}
+
+// appendFixed appends v as Fixed writes it (a finite v). It formats and
+// groups in stack buffers (append grows them only for huge values): the
+// tables write hundreds of figures per input, and each allocation costs
+// more in WebAssembly than the formatting.
+func (l Locale) appendFixed(o []byte, v float64, digits int) []byte {
+	var fb [48]byte
+	s := strconv.AppendFloat(fb[:0], v, 'f', digits, 64)
+	if len(s) > 0 && s[0] == '-' {
+		o, s = append(o, '-'), s[1:]
+	}
+	intLen := len(s)
+	if i := bytes.IndexByte(s, '.'); i >= 0 {
+		intLen = i
+	}
 	group, dec := ",", "."
 	if l.ru() {
 		group, dec = " ", ","
 	}
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	for i := range len(intPart) {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteString(group)
+	for i := range intLen {
+		if i > 0 && (intLen-i)%3 == 0 {
+			o = append(o, group...)
 		}
-		b.WriteByte(intPart[i])
+		o = append(o, s[i])
 	}
-	if frac != "" {
-		b.WriteString(dec)
-		b.WriteString(frac)
+	if intLen < len(s) {
+		o = append(append(o, dec...), s[intLen+1:]...)
 	}
-	return b.String()
+	return o
 }
 
 // Count writes n grouped: 8,030,261,248 or 8 030 261 248.
@@ -68,10 +78,15 @@ func (l Locale) CountOrNone(n int) string {
 
 // Bytes formats b in the chosen unit with two decimals.
 func (l Locale) Bytes(b estimator.Bytes) string {
+	v, unit := b.GiB(), MsgUnitGiB
 	if l.Units == UnitGB {
-		return l.Fixed(b.GB(), 2) + " " + l.T(MsgUnitGB)
+		v, unit = b.GB(), MsgUnitGB
 	}
-	return l.Fixed(b.GiB(), 2) + " " + l.T(MsgUnitGiB)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "— " + l.T(unit)
+	}
+	var ob [48]byte
+	return string(append(append(l.appendFixed(ob[:0], v, 2), ' '), l.T(unit)...))
 }
 
 // BytesRange writes "15.49–16.45 GiB": one unit for both ends.
@@ -132,17 +147,21 @@ func (l Locale) Money(v float64, currency string) string {
 	if v < 0.1 {
 		digits = 3
 	}
-	num := l.Fixed(v, digits)
+	// One allocation: the number and its symbol written into one buffer.
+	var ob [64]byte
+	o := ob[:0]
 	sym, ok := currencySymbols[currency]
 	switch {
 	case !ok:
-		return currency + " " + num
+		o = l.appendFixed(append(o, currency+" "...), v, digits)
 	case l.ru():
-		return num + " " + sym
+		o = append(append(l.appendFixed(o, v, digits), ' '), sym...)
 	case currency == "RUB":
-		return sym + " " + num
+		o = l.appendFixed(append(append(o, sym...), ' '), v, digits)
+	default:
+		o = l.appendFixed(append(o, sym...), v, digits)
 	}
-	return sym + num
+	return string(o)
 }
 
 // Duration writes seconds as "45 s", "12 min", "3.2 h" or "4.5 days".
@@ -187,24 +206,30 @@ func (l Locale) Date(asOf string) string {
 	if err != nil {
 		return asOf
 	}
-	// Formatted by hand: time.Format is large cold code in WebAssembly.
+	// Formatted by hand into one buffer: time.Format is large cold code
+	// in WebAssembly, and the offer tables date every row.
 	y, m, d := t.Date()
+	var ob [32]byte
+	o := ob[:0]
 	switch l.Lang {
 	case "ru":
-		return zeroPad(d, 2) + "." + zeroPad(int(m), 2) + "." + zeroPad(y, 4)
+		o = appendPad(append(appendPad(append(appendPad(o, d, 2), '.'), int(m), 2), '.'), y, 4)
 	case "zh":
-		return strconv.Itoa(y) + "年" + strconv.Itoa(int(m)) + "月" + strconv.Itoa(d) + "日"
+		o = append(strconv.AppendInt(append(strconv.AppendInt(append(strconv.AppendInt(o, int64(y), 10), "年"...), int64(m), 10), "月"...), int64(d), 10), "日"...)
+	default:
+		o = appendPad(append(appendPad(append(appendPad(o, y, 4), '-'), int(m), 2), '-'), d, 2)
 	}
-	return zeroPad(y, 4) + "-" + zeroPad(int(m), 2) + "-" + zeroPad(d, 2)
+	return string(o)
 }
 
-// zeroPad writes a non-negative n with at least width digits.
-func zeroPad(n, width int) string {
-	s := strconv.Itoa(n)
-	for len(s) < width {
-		s = "0" + s
+// appendPad appends a non-negative n with at least width digits.
+func appendPad(o []byte, n, width int) []byte {
+	var db [20]byte
+	s := strconv.AppendInt(db[:0], int64(n), 10)
+	for range width - len(s) {
+		o = append(o, '0')
 	}
-	return s
+	return append(o, s...)
 }
 
 // Fill puts args in place of msg's %s, in order.
@@ -220,6 +245,10 @@ func Fill(msg string, args ...string) string {
 // URL of another origin (the build's policy test); the CLI and the
 // exports keep the full address.
 func SourceText(s string) string {
+	if !strings.Contains(s, "://") {
+		// Most sources name no scheme; a Replacer copies even then.
+		return s
+	}
 	return schemeDropper.Replace(s)
 }
 

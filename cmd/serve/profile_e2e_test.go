@@ -1,0 +1,154 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/profiler"
+	"github.com/chromedp/chromedp"
+)
+
+// TestE2EInputProfile samples Chromium's CPU while the batch size changes
+// 15 times (as TestE2EInputUpdate does) and reports where the main
+// thread's time goes, by function and by part: the page's view
+// (app/page), go-app's render and diff, the estimator, the Go runtime
+// (allocation and garbage collection), the calls into JavaScript and the
+// browser's own work. It runs only with RIGHTSIZE_PROFILE set (make
+// profile), on a site built with the WebAssembly symbol names kept
+// (without -ldflags=-s); a stripped build reports wasm-function[N].
+// It asserts nothing but that every change reached the page: it is a
+// measurement, read from its report.
+func TestE2EInputProfile(t *testing.T) {
+	if os.Getenv("RIGHTSIZE_PROFILE") == "" {
+		t.Skip("set RIGHTSIZE_PROFILE=1 (make profile) to sample the page's CPU")
+	}
+	s := openPlanned(t)
+	// One profile per change, from just before the input to the DOM write
+	// the change caused: the planner, which runs 250 ms after input
+	// pauses, falls between them (a second's pause after each).
+	s.do("enabling the profiler", profiler.Enable(), profiler.SetSamplingInterval(100))
+	var profs []*profiler.Profile
+	for i := range 15 {
+		s.do("starting the profiler", profiler.Start())
+		got := s.eval(fmt.Sprintf(`(async () => {
+			const e = document.getElementById("rs-batch"), total = () => document.getElementById("rs-total").textContent;
+			const before = total();
+			let written;
+			const done = new Promise(r => written = r);
+			const obs = new MutationObserver(() => { if (total() !== before) { obs.disconnect(); written("ok"); } });
+			obs.observe(document.querySelector("main"), {subtree: true, childList: true, characterData: true});
+			e.value = "%d"; e.dispatchEvent(new Event("change", {bubbles: true}));
+			return await Promise.race([done, new Promise(r => setTimeout(() => r("timeout"), 20000))]);
+		})()`, 2+(i%2)*6))
+		var prof *profiler.Profile
+		if err := chromedp.Run(s.ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+			var err error
+			prof, err = profiler.Stop().Do(ctx)
+			return err
+		})); err != nil {
+			t.Fatalf("stopping the profiler: %v", err)
+		}
+		if got != "ok" {
+			t.Fatalf("change %d did not reach the page: %s", i+1, got)
+		}
+		profs = append(profs, prof)
+		time.Sleep(time.Second)
+	}
+	self, total := map[string]float64{}, 0.0
+	for _, p := range profs {
+		s, t := selfTimes(p)
+		for k, v := range s {
+			self[k] += v
+		}
+		total += t
+	}
+	type row struct {
+		name string
+		us   float64
+	}
+	var fns []row
+	parts := map[string]float64{}
+	for name, us := range self {
+		fns = append(fns, row{name, us})
+		parts[partOf(name)] += us
+	}
+	slices.SortFunc(fns, func(a, b row) int { return cmp.Compare(b.us, a.us) })
+	var b strings.Builder
+	fmt.Fprintf(&b, "sampled %.0f ms over 15 changes, input to DOM written (%.1f ms a change, idle and the profiler's round trips included)\nby part:\n", total/1000, total/1000/15)
+	var ps []row
+	for p, us := range parts {
+		ps = append(ps, row{p, us})
+	}
+	slices.SortFunc(ps, func(a, b row) int { return cmp.Compare(b.us, a.us) })
+	for _, p := range ps {
+		fmt.Fprintf(&b, "  %-28s %7.2f ms a change (%4.1f%%)\n", p.name, p.us/1000/15, 100*p.us/total)
+	}
+	b.WriteString("top functions (self time):\n")
+	for _, f := range fns[:min(40, len(fns))] {
+		fmt.Fprintf(&b, "  %7.2f ms  %s\n", f.us/1000/15, f.name)
+	}
+	t.Log("\n" + b.String())
+}
+
+// selfTimes adds each sample's interval to the function it was taken in.
+func selfTimes(p *profiler.Profile) (map[string]float64, float64) {
+	name := map[int64]string{}
+	for _, n := range p.Nodes {
+		name[int64(n.ID)] = n.CallFrame.FunctionName
+		if name[int64(n.ID)] == "" {
+			name[int64(n.ID)] = "(anonymous " + n.CallFrame.URL + ")"
+		}
+	}
+	self := map[string]float64{}
+	var total float64
+	for i, id := range p.Samples {
+		if i >= len(p.TimeDeltas) {
+			break
+		}
+		// TimeDeltas[i] is the time since the previous sample: the
+		// interval that ends with sample i.
+		dt := float64(p.TimeDeltas[i])
+		self[name[id]] += dt
+		total += dt
+	}
+	return self, total
+}
+
+// partOf sorts a function into the part of the page it belongs to.
+func partOf(fn string) string {
+	switch {
+	case fn == "(idle)":
+		return "idle"
+	case fn == "(program)", fn == "(garbage collector)":
+		return "browser " + fn
+	case strings.HasPrefix(fn, "rightsize_app_page."):
+		return "app/page (view, compute)"
+	case strings.HasPrefix(fn, "rightsize_app."):
+		return "app (components)"
+	case strings.HasPrefix(fn, "rightsize_estimator"):
+		return "estimator"
+	case strings.HasPrefix(fn, "rightsize_catalog"):
+		return "catalog"
+	case strings.HasPrefix(fn, "github.com_maxence_charriere_go_app"):
+		return "go-app"
+	case strings.HasPrefix(fn, "syscall_js."), strings.HasPrefix(fn, "runtime.wasm"):
+		return "syscall/js"
+	case strings.HasPrefix(fn, "runtime."), strings.HasPrefix(fn, "internal_runtime"), strings.HasPrefix(fn, "gcWriteBarrier"), strings.HasPrefix(fn, "memeqbody"), strings.HasPrefix(fn, "cmpbody"), strings.HasPrefix(fn, "memcmp"):
+		return "Go runtime (alloc, GC, sched)"
+	case strings.HasPrefix(fn, "reflect."), strings.HasPrefix(fn, "internal_abi"), strings.HasPrefix(fn, "internal_reflectlite"):
+		return "reflect"
+	case strings.HasPrefix(fn, "strconv."), strings.HasPrefix(fn, "internal_strconv"), strings.HasPrefix(fn, "strings."), strings.HasPrefix(fn, "fmt."), strings.HasPrefix(fn, "unicode"):
+		return "strings and formatting"
+	case strings.HasPrefix(fn, "wasm-function"):
+		return "wasm (no names: stripped build)"
+	case strings.Contains(fn, "."), strings.Contains(fn, "_"):
+		return "other Go"
+	}
+	return "JavaScript and browser"
+}
