@@ -4,6 +4,7 @@ import (
 	"rightsize/catalog"
 	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
+	"rightsize/estimator/sim"
 	"slices"
 )
 
@@ -280,6 +281,9 @@ func (b *viewBuilder) formField(f Field, label MsgKey, kind FieldKind) (FieldVie
 		return FieldView{}, false
 	}
 	v := FieldView{F: f, Kind: kind, Label: b.t(label), Value: in.State[f]}
+	if f == FieldMemUtil || f == FieldMaxBatched {
+		v.Label = b.engineLabel(f, label)
+	}
 	if !in.Errs[f].OK() {
 		v.Err = ErrText(b.l.Lang, in.Errs[f])
 	}
@@ -290,6 +294,30 @@ func (b *viewBuilder) formField(f Field, label MsgKey, kind FieldKind) (FieldVie
 		v.Mode = FieldMode(f)
 	}
 	return v, true
+}
+
+// engineLabel names the serving engine's own setting behind field f (the
+// memory share or the step's token budget), as its launch command spells
+// it (estimator.Engine.Settings), and for the budget the engine's default
+// on the job's GPU (the simulator's DefaultPolicy, which the estimate and
+// the launch use too).
+func (b *viewBuilder) engineLabel(f Field, label MsgKey) string {
+	in := &b.in
+	eng, err := estimator.ParseEngine(in.State[FieldEngine])
+	if err != nil {
+		eng = estimator.VLLM
+	}
+	set := eng.Settings()
+	if f == FieldMemUtil {
+		return Fill(b.t(label), EngineLabels[eng], set.MemShare)
+	}
+	here := ""
+	if vram := in.Job.In.VRAM; vram > 0 {
+		if pol, err := sim.DefaultPolicy(eng, vram); err == nil && pol.TokenBudget > 0 {
+			here = Fill(b.t(MsgDefaultHere), b.l.Count(int64(pol.TokenBudget)))
+		}
+	}
+	return Fill(b.t(label), EngineLabels[eng], set.TokenBudget, here)
 }
 
 // fields appends the shown ones of fs to out.

@@ -89,6 +89,7 @@ const (
 	MsgLoRATargets
 	MsgSelective
 	MsgMaxBatched
+	MsgDefaultHere
 	MsgEager
 	MsgOverrides
 	MsgOverridesNote
@@ -489,7 +490,7 @@ var messagesEN = [NMsgs]string{
 	MsgModel:   "Model", MsgTask: "Task", MsgPrecision: "Precision", MsgKV: "KV-cache dtype", MsgBatch: "Batch size",
 	MsgSeq: "Sequence length (tokens)", MsgOptimizer: "Optimizer", MsgCheckpointing: "Gradient checkpointing",
 	MsgFlash: "FlashAttention / SDPA", MsgLoRARank: "LoRA rank", MsgEngine: "Inference engine",
-	MsgMemUtil: "vLLM gpu_memory_utilization", MsgGPU: "GPU", MsgGPUs: "GPUs", MsgZeRO: "ZeRO stage (3 = FSDP)",
+	MsgMemUtil: "Memory share (%s %s)", MsgGPU: "GPU", MsgGPUs: "GPUs", MsgZeRO: "ZeRO stage (3 = FSDP)",
 	MsgTP: "Tensor parallel", MsgPP: "Pipeline stages", MsgOffload: "CPU offload", MsgUnits: "Units", MsgLanguage: "Language",
 	MsgPerGPU: "Memory per GPU", MsgPart: "Part", MsgMemory: "Memory", MsgShare: "Share", MsgUncertainty: "±",
 	MsgWeights: "Weights", MsgGradients: "Gradients", MsgOptimizerStates: "Optimizer states", MsgActivations: "Activations",
@@ -510,7 +511,8 @@ var messagesEN = [NMsgs]string{
 	MsgQuant:          "Weight format",
 	MsgLoRATargets:    "LoRA targets",
 	MsgSelective:      "Selective recompute (attention scores only)",
-	MsgMaxBatched:     "vLLM max_num_batched_tokens (0: vLLM's default, 8192 from 70 GiB of GPU memory, else 2048)",
+	MsgMaxBatched:     "Tokens per step (%s %s; 0: the engine's default%s)",
+	MsgDefaultHere:    ", %s on this GPU",
 	MsgEager:          "vLLM --enforce-eager (no CUDA graphs)",
 	MsgOverrides:      "Overheads you measured",
 	MsgOverridesNote:  "Leave empty to use the estimate. Sizes take a unit: 1343MiB, 0.5GiB, 2GB.",
@@ -914,7 +916,7 @@ var MessagesRU = [NMsgs]string{
 	MsgModel:   "Модель", MsgTask: "Задача", MsgPrecision: "Точность", MsgKV: "Тип KV-кэша", MsgBatch: "Размер батча",
 	MsgSeq: "Длина последовательности (токены)", MsgOptimizer: "Оптимизатор", MsgCheckpointing: "Пересчёт активаций (gradient checkpointing)",
 	MsgFlash: "FlashAttention / SDPA", MsgLoRARank: "Ранг LoRA", MsgEngine: "Движок инференса",
-	MsgMemUtil: "vLLM gpu_memory_utilization", MsgGPU: "GPU", MsgGPUs: "Число GPU", MsgZeRO: "Стадия ZeRO (3 = FSDP)",
+	MsgMemUtil: "Доля памяти (%s %s)", MsgGPU: "GPU", MsgGPUs: "Число GPU", MsgZeRO: "Стадия ZeRO (3 = FSDP)",
 	MsgTP: "Тензорный параллелизм", MsgPP: "Стадии конвейера", MsgOffload: "Выгрузка на CPU", MsgUnits: "Единицы", MsgLanguage: "Язык",
 	MsgPerGPU: "Память на один GPU", MsgPart: "Часть", MsgMemory: "Память", MsgShare: "Доля", MsgUncertainty: "±",
 	MsgWeights: "Веса", MsgGradients: "Градиенты", MsgOptimizerStates: "Состояния оптимизатора", MsgActivations: "Активации",
@@ -935,7 +937,8 @@ var MessagesRU = [NMsgs]string{
 	MsgQuant:          "Формат весов",
 	MsgLoRATargets:    "Слои LoRA",
 	MsgSelective:      "Выборочный пересчёт (только attention)",
-	MsgMaxBatched:     "vLLM max_num_batched_tokens (0: по умолчанию vLLM — 8192 от 70 ГиБ памяти GPU, иначе 2048)",
+	MsgMaxBatched:     "Токенов за шаг (%s %s; 0: значение движка по умолчанию%s)",
+	MsgDefaultHere:    ", на этом GPU %s",
 	MsgEager:          "vLLM --enforce-eager (без CUDA graphs)",
 	MsgOverrides:      "Измеренные накладные расходы",
 	MsgOverridesNote:  "Оставьте пустым, чтобы взять оценку. Размер с единицей: 1343MiB, 0.5GiB, 2GB.",
@@ -1339,7 +1342,7 @@ var messagesZH = [NMsgs]string{
 	MsgModel:   "模型", MsgTask: "任务", MsgPrecision: "精度", MsgKV: "KV 缓存类型", MsgBatch: "批大小",
 	MsgSeq: "序列长度（token）", MsgOptimizer: "优化器", MsgCheckpointing: "梯度检查点",
 	MsgFlash: "FlashAttention / SDPA", MsgLoRARank: "LoRA 秩", MsgEngine: "推理引擎",
-	MsgMemUtil: "vLLM gpu_memory_utilization", MsgGPU: "GPU", MsgGPUs: "GPU 数量", MsgZeRO: "ZeRO 阶段（3 = FSDP）",
+	MsgMemUtil: "显存占比（%s %s）", MsgGPU: "GPU", MsgGPUs: "GPU 数量", MsgZeRO: "ZeRO 阶段（3 = FSDP）",
 	MsgTP: "张量并行", MsgPP: "流水线阶段", MsgOffload: "CPU 卸载", MsgUnits: "单位", MsgLanguage: "语言",
 	MsgPerGPU: "每张 GPU 的显存", MsgPart: "组成", MsgMemory: "显存", MsgShare: "占比", MsgUncertainty: "±",
 	MsgWeights: "权重", MsgGradients: "梯度", MsgOptimizerStates: "优化器状态", MsgActivations: "激活",
@@ -1360,7 +1363,8 @@ var messagesZH = [NMsgs]string{
 	MsgQuant:          "权重格式",
 	MsgLoRATargets:    "LoRA 目标层",
 	MsgSelective:      "选择性重计算（仅注意力分数）",
-	MsgMaxBatched:     "vLLM max_num_batched_tokens（0：vLLM 默认值，GPU 显存 70 GiB 起为 8192，否则 2048）",
+	MsgMaxBatched:     "每步 token 数（%s %s；0：引擎默认值%s）",
+	MsgDefaultHere:    "，此 GPU 上为 %s",
 	MsgEager:          "vLLM --enforce-eager（不用 CUDA graphs）",
 	MsgOverrides:      "您实测的开销",
 	MsgOverridesNote:  "留空则使用估算值。大小需带单位：1343MiB、0.5GiB、2GB。",

@@ -6,6 +6,7 @@ package page
 
 import (
 	"errors"
+	"slices"
 
 	"rightsize/catalog/launch"
 )
@@ -14,12 +15,16 @@ import (
 // choices.
 func LaunchKinds(out *PlanOut) []launch.Kind { return launch.For(out.Kind) }
 
-// LaunchKind is the launcher the link names (FieldLaunch), else the
-// first that fits out's workload; false when the link names one that does
-// not fit it.
+// LaunchKind is the launcher the link names (FieldLaunch), else the job's
+// serving engine where it is a launcher for out's workload (the plan was
+// sized for that engine's scheduler and memory), else the first that
+// fits; false when the link names one that does not fit it.
 func LaunchKind(s ViewState, out *PlanOut) (launch.Kind, bool) {
 	kinds := LaunchKinds(out)
 	if s[FieldLaunch] == "" {
+		if k, err := launch.ParseKind(s[FieldEngine]); err == nil && slices.Contains(kinds, k) {
+			return k, true
+		}
 		return kinds[0], true
 	}
 	k, err := launch.ParseKind(s[FieldLaunch])

@@ -421,3 +421,46 @@ func TestShipsFP8(t *testing.T) {
 		}
 	}
 }
+
+// TestEngineFieldsNameTheEngine: the memory-share and token-budget fields
+// name the selected engine's own settings, with the engine's default
+// budget on the job's GPU, and the launch the page hands over sets those
+// same settings (one table: estimator.Engine.Settings).
+func TestEngineFieldsNameTheEngine(t *testing.T) {
+	for _, tc := range []struct {
+		frag, mem, budget, def string
+	}{
+		{"e=vllm", "vLLM --gpu-memory-utilization", "vLLM --max-num-batched-tokens", "8,192 on this GPU"},
+		{"e=sglang", "SGLang --mem-fraction-static", "SGLang --chunked-prefill-size", "8,192 on this GPU"},
+		{"e=sglang&g=b200", "SGLang --mem-fraction-static", "SGLang --chunked-prefill-size", "16,384 on this GPU"},
+		{"e=trtllm", "TensorRT-LLM --kv_cache_free_gpu_memory_fraction", "TensorRT-LLM --max_num_tokens", "8,192 on this GPU"},
+	} {
+		v, in, d := pageOf(t, tc.frag, nil)
+		if !d.R.OK {
+			t.Fatalf("%s: no result: %v", tc.frag, d.General)
+		}
+		var mem, budget string
+		for _, f := range v.Form.Fields {
+			switch f.F {
+			case FieldMemUtil:
+				mem = f.Label
+			case FieldMaxBatched:
+				budget = f.Label
+			}
+		}
+		if !strings.Contains(mem, tc.mem) || !strings.Contains(budget, tc.budget) || !strings.Contains(budget, tc.def) {
+			t.Errorf("%s: fields %q and %q, want %q and %q with %q", tc.frag, mem, budget, tc.mem, tc.budget, tc.def)
+		}
+		text, ok := LaunchText(&in)
+		flag := tc.mem[strings.Index(tc.mem, "--"):]
+		if !ok || !strings.Contains(text, flag+" ") {
+			t.Errorf("%s: the launch does not set %s:\n%s", tc.frag, flag, text)
+		}
+	}
+	ru, _, _ := pageOf(t, "e=sglang&l=ru", nil)
+	for _, f := range ru.Form.Fields {
+		if f.F == FieldMemUtil && !strings.HasPrefix(f.Label, "Доля памяти (SGLang --mem-fraction-static") {
+			t.Errorf("Russian memory-share field: %q", f.Label)
+		}
+	}
+}

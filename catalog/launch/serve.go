@@ -201,6 +201,9 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 	if !(util > 0 && util <= 1) {
 		util = 0.9
 	}
+	// The three settings' names come from the estimator's one table, so
+	// the launch sets what the page's fields name.
+	knobs := engineOf(k).Settings()
 	c := &command{}
 	switch k {
 	case VLLM:
@@ -247,12 +250,12 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		}
 		c.num("--max-model-len", e.contextLen())
 		if seqs > 0 {
-			c.num("--max-num-seqs", seqs)
+			c.num(knobs.MaxSeqs, seqs)
 		}
 		if tokens > 0 {
-			c.num("--max-num-batched-tokens", tokens)
+			c.num(knobs.TokenBudget, tokens)
 		}
-		c.frac("--gpu-memory-utilization", util)
+		c.frac(knobs.MemShare, util)
 		if e.in.EnforceEager {
 			c.bare("--enforce-eager")
 		}
@@ -298,12 +301,12 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		c.num("--context-length", e.contextLen())
 		// SGLang's static share holds the weights and the KV pool; the
 		// estimator sizes SGLang's pool as vLLM's, at GPUMemUtil.
-		c.frac("--mem-fraction-static", util)
+		c.frac(knobs.MemShare, util)
 		if seqs > 0 {
-			c.num("--max-running-requests", seqs)
+			c.num(knobs.MaxSeqs, seqs)
 		}
 		if tokens > 0 {
-			c.num("--chunked-prefill-size", tokens)
+			c.num(knobs.TokenBudget, tokens)
 		}
 		c.flag("--host", "0.0.0.0")
 		c.num("--port", servePort)
@@ -330,16 +333,16 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 			e.quant()
 		}
 		if seqs > 0 {
-			c.num("--max_batch_size", seqs)
+			c.num(knobs.MaxSeqs, seqs)
 		}
 		if tokens > 0 {
-			c.num("--max_num_tokens", tokens)
+			c.num(knobs.TokenBudget, tokens)
 		}
 		c.num("--max_seq_len", e.contextLen())
-		// The share of the memory left after the weights that the KV
-		// cache takes; the plan's pool is sized as vLLM's at GPUMemUtil
-		// (0.9, TensorRT-LLM's default too).
-		c.frac("--kv_cache_free_gpu_memory_fraction", util)
+		// The share of the memory left after the model is loaded that
+		// the KV cache takes, as the estimator sizes TensorRT-LLM's pool
+		// (kvPool; 0.9, TensorRT-LLM's default too).
+		c.frac(knobs.MemShare, util)
 		c.flag("--host", "0.0.0.0")
 		c.num("--port", servePort)
 	}
