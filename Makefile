@@ -149,7 +149,7 @@ profile: deps
 	@mkdir -p build/prof
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -gcflags=rightsize/app/...=-l -o build/prof/app.wasm ./cmd/web
 	$(GO) run ./cmd/build -wasm build/prof/app.wasm -out build/prof/dist -prefix /
-	RIGHTSIZE_PROFILE=1 RIGHTSIZE_DIST=$(CURDIR)/build/prof/dist $(GO) test -count=1 -v -run 'TestE2EInputProfile' ./cmd/serve
+	RIGHTSIZE_PROFILE=1 RIGHTSIZE_DIST=$(CURDIR)/build/prof/dist $(GO) test -count=1 -v -run 'TestE2E(Input|Start)Profile' ./cmd/serve
 
 # validate: replay the public measurements in estimator/testdata/calibration
 # through the estimate command and regenerate docs/accuracy.md (a test fails

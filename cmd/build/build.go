@@ -145,6 +145,44 @@ const linkGuardJS = `(function () {
 })();
 `
 
+// wasmFetchJS replaces go-app's fetchWithProgress for app.wasm. go-app
+// hands WebAssembly.instantiateStreaming a new Response built on a
+// ReadableStream it fills chunk by chunk to count the bytes: that copy has
+// no URL, so Chromium compiles the whole module again on every start
+// instead of reusing the code it cached for app.wasm (V8's WebAssembly
+// code caching keys the compiled code on the response's URL, whether the
+// HTTP cache or the service worker's Cache Storage answered: "Code caching
+// for WebAssembly developers", v8.dev, 2019), and its JavaScript copy of
+// every chunk is main-thread work. Here the fetched response itself goes
+// to instantiateStreaming, and a clone of it counts the bytes for the
+// loading percentage.
+const wasmFetchJS = `function rightsizeFetchWasm(url, progress) {
+  return fetch(url).then(function (response) {
+    var total = parseInt(goappWasmContentLength, 10) || parseInt(response.headers.get("Content-Length"), 10) || 0;
+    if (total > 0 && response.ok && response.body) {
+      var reader = response.clone().body.getReader(), loaded = 0;
+      var pump = function () {
+        reader.read().then(function (r) {
+          if (r.done) { progress(100); return; }
+          loaded += r.value.byteLength;
+          progress(Math.min(100, Math.round((loaded * 100) / total)));
+          pump();
+        }, function () {});
+      };
+      pump();
+    }
+    return response;
+  });
+}
+`
+
+// wasmFetchFrom is go-app's call of fetchWithProgress in its loader, and
+// wasmFetchTo its replacement (wasmFetchJS).
+const (
+	wasmFetchFrom = "      fetchWithProgress("
+	wasmFetchTo   = "      rightsizeFetchWasm("
+)
+
 // workerFetchFrom is the line of go-app's service worker that fills the
 // cache of a new version, and workerFetchTo its replacement: cache.addAll
 // fetches through the browser's HTTP cache, which may answer from a copy
@@ -155,12 +193,14 @@ const (
 	workerFetchTo   = `await cache.addAll(resourcesToCache.map((url) => new Request(url, { cache: "reload" })));`
 )
 
-// patchLoader prepends linkGuardJS to app.js and makes the service worker
+// patchLoader prepends linkGuardJS to app.js, has it hand app.wasm's own
+// response to the compiler (wasmFetchJS), and makes the service worker
 // bypass the HTTP cache when it fetches a new version. It fails if
 // go-app's files no longer hold what it rewrites.
 func patchLoader(dir string) error {
 	edits := []struct{ name, from, to string }{
-		{"app.js", "", linkGuardJS},
+		{"app.js", "", linkGuardJS + wasmFetchJS},
+		{"app.js", wasmFetchFrom, wasmFetchTo},
 		{"app-worker.js", workerFetchFrom, workerFetchTo},
 	}
 	for _, e := range edits {

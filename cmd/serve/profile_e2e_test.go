@@ -68,6 +68,12 @@ func TestE2EInputProfile(t *testing.T) {
 		}
 		total += t
 	}
+	t.Log("\n" + profileReport(self, total, 15, "changes, input to DOM written"))
+}
+
+// profileReport sorts the sampled self times of n runs by part and by
+// function.
+func profileReport(self map[string]float64, total float64, n int, what string) string {
 	type row struct {
 		name string
 		us   float64
@@ -80,20 +86,54 @@ func TestE2EInputProfile(t *testing.T) {
 	}
 	slices.SortFunc(fns, func(a, b row) int { return cmp.Compare(b.us, a.us) })
 	var b strings.Builder
-	fmt.Fprintf(&b, "sampled %.0f ms over 15 changes, input to DOM written (%.1f ms a change, idle and the profiler's round trips included)\nby part:\n", total/1000, total/1000/15)
+	fmt.Fprintf(&b, "sampled %.0f ms over %d %s (%.1f ms each, idle and the profiler's round trips included)\nby part:\n", total/1000, n, what, total/1000/float64(n))
 	var ps []row
 	for p, us := range parts {
 		ps = append(ps, row{p, us})
 	}
 	slices.SortFunc(ps, func(a, b row) int { return cmp.Compare(b.us, a.us) })
 	for _, p := range ps {
-		fmt.Fprintf(&b, "  %-28s %7.2f ms a change (%4.1f%%)\n", p.name, p.us/1000/15, 100*p.us/total)
+		fmt.Fprintf(&b, "  %-30s %8.2f ms each (%4.1f%%)\n", p.name, p.us/1000/float64(n), 100*p.us/total)
 	}
 	b.WriteString("top functions (self time):\n")
 	for _, f := range fns[:min(40, len(fns))] {
-		fmt.Fprintf(&b, "  %7.2f ms  %s\n", f.us/1000/15, f.name)
+		fmt.Fprintf(&b, "  %8.2f ms  %s\n", f.us/1000/float64(n), f.name)
 	}
-	t.Log("\n" + b.String())
+	return b.String()
+}
+
+// TestE2EStartProfile samples Chromium's CPU over three warm starts (a
+// reload with the caches filled, to the page answering input), reported
+// like TestE2EInputProfile's changes. Only with RIGHTSIZE_PROFILE set.
+func TestE2EStartProfile(t *testing.T) {
+	if os.Getenv("RIGHTSIZE_PROFILE") == "" {
+		t.Skip("set RIGHTSIZE_PROFILE=1 (make profile) to sample the page's CPU")
+	}
+	s := openPlanned(t)
+	s.do("enabling the profiler", profiler.Enable(), profiler.SetSamplingInterval(100))
+	self, total := map[string]float64{}, 0.0
+	const n = 3
+	for range n {
+		s.do("starting the profiler", profiler.Start())
+		s.do("reloading", chromedp.Reload())
+		s.waitInteractive()
+		var prof *profiler.Profile
+		if err := chromedp.Run(s.ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+			var err error
+			prof, err = profiler.Stop().Do(ctx)
+			return err
+		})); err != nil {
+			t.Fatalf("stopping the profiler: %v", err)
+		}
+		p, tt := selfTimes(prof)
+		for k, v := range p {
+			self[k] += v
+		}
+		total += tt
+		s.waitLive()
+		time.Sleep(time.Second)
+	}
+	t.Log("\n" + profileReport(self, total, n, "warm starts, reload to interactive"))
 }
 
 // selfTimes adds each sample's interval to the function it was taken in.
