@@ -396,12 +396,13 @@ type Input struct {
 
 // DefaultLoRADropout is the adapters' input dropout a LoRA/QLoRA plan
 // assumes when the user names none (--lora-dropout). PEFT's LoraConfig
-// defaults to 0.0, and LLaMA-Factory (finetuning_args.py) and
-// torchtune's LoRA builders pass 0.0, but the recipes most fine-tunes
-// start from set 0.05: LitGPT's finetune/lora.py (lora_dropout 0.05, and
-// its config hub 0.05–0.1), ms-swift (lora_dropout_p 0.05), TRL's
-// ModelConfig (lora_dropout 0.05) and axolotl's example configs; the
-// QLoRA paper tuned 0.05–0.1 (Dettmers et al. 2023, App. B.2). The rate
+// defaults to 0.0 and LLaMA-Factory (finetuning_args.py) passes 0.0 on,
+// but the recipes most fine-tunes start from set 0.05: LitGPT's
+// finetune/lora.py (lora_dropout 0.05, and its config hub 0.05–0.1),
+// ms-swift v2 (SftArguments.lora_dropout_p 0.05), TRL's ModelConfig
+// (lora_dropout 0.05), axolotl's example configs and torchtune's 2024
+// Llama 3.1 LoRA builders (lora_dropout=0.05); the QLoRA paper tuned
+// 0.1 up to 13B and 0.05 at 33B and 65B (Dettmers et al. 2023). The rate
 // itself does not change memory, only whether each adapted linear keeps a
 // dropped copy of its input and a 1-byte mask (loraDropoutBytes); with
 // 0.05 a plan counts that copy, the larger figure when the recipe is not
