@@ -1120,3 +1120,32 @@ func TestFSDPNoSyncDefault(t *testing.T) {
 		}
 	}
 }
+
+// TestSeparateHead: a tied checkpoint run with its own LM head (LitGPT)
+// holds V·h more parameters, on the last stage; an untied one is
+// unchanged. Gemma 2B: 256,000 × 2,048 = 524,288,000 more, 1.05 GB of bf16
+// weights in a LoRA plan.
+func TestSeparateHead(t *testing.T) {
+	g := loadArch(t, filepath.Join("..", "calibration", "finetune_configs", "gemma-2b.json"))
+	if !g.TiedEmbeddings {
+		t.Fatal("gemma-2b config not tied")
+	}
+	s := g.WithSeparateHead()
+	const head = 256000 * 2048
+	if s.TiedEmbeddings || s.TotalParams-g.TotalParams != head || s.HeadParams-g.HeadParams != head || s.ActiveParamCount-g.ActiveParamCount != head {
+		t.Errorf("separate head: tied %v, +%d params, +%d head params, +%d active; want untied and +%d each", s.TiedEmbeddings,
+			s.TotalParams-g.TotalParams, s.HeadParams-g.HeadParams, s.ActiveParamCount-g.ActiveParamCount, head)
+	}
+	in := DefaultInput(g)
+	in.Task, in.Batch, in.Seq, in.PureBF16 = LoRA, 2, 512, true
+	tied := mustEstimate(t, in)
+	in.Arch = s
+	sep := mustEstimate(t, in)
+	if got := float64(sep.PerGPU.Weights - tied.PerGPU.Weights); math.Abs(got-2*head) > 1 {
+		t.Errorf("separate head adds %.0f B of weights, want %d", got, 2*head)
+	}
+	l := loadArch(t, "llama-3.1-8b.json")
+	if l.TiedEmbeddings || l.WithSeparateHead() != l {
+		t.Error("an untied model changed")
+	}
+}

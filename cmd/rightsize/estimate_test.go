@@ -595,3 +595,20 @@ func TestFineTuneDefaults(t *testing.T) {
 		t.Errorf("--lora-dropout on an inference job: exit %d, %q", code, errs)
 	}
 }
+
+// TestSeparateHead: --separate-head gives a tied checkpoint its own LM
+// head, as LitGPT runs Gemma and Llama 3.2: 256,000 × 2,048 more
+// parameters for Gemma 2B, their bf16 weights in the plan.
+func TestSeparateHead(t *testing.T) {
+	cfg := filepath.Join("..", "..", "estimator", "testdata", "calibration", "finetune_configs", "gemma-2b.json")
+	args := []string{"--config", cfg, "--task", "lora", "--gpu", "a10g", "--batch", "2", "--seq", "512", "--pure-bf16"}
+	tied, sep := estJSON(t, args...), estJSON(t, append(slices.Clone(args), "--separate-head")...)
+	const head = 256000 * 2048
+	if d := sep["parameters"].(float64) - tied["parameters"].(float64); d != head {
+		t.Errorf("--separate-head adds %.0f parameters, want %d", d, head)
+	}
+	w := func(r map[string]any) float64 { return r["per_gpu"].(map[string]any)["weights_bytes"].(float64) }
+	if d := w(sep) - w(tied); math.Abs(d-2*head) > 1 {
+		t.Errorf("--separate-head adds %.0f B of weights, want %d", d, 2*head)
+	}
+}

@@ -1152,7 +1152,10 @@ func litgptCases(dir string) ([]valCase, error) {
 		}
 		mb, seq := int(num(r["micro_batch_size"])), int(num(r["max_seq_length"]))
 		args := append(slices.Clone(m), "--task", task, "--gpu", "a10g", "--gpus", itoa(gpus), "--batch", itoa(mb), "--seq", itoa(seq),
-			"--global-batch", itoa(int(num(r["global_batch_size"]))), "--pure-bf16", "--loss-chunks", itoa(max(1, seq/128)))
+			"--global-batch", itoa(int(num(r["global_batch_size"]))), "--pure-bf16", "--loss-chunks", itoa(max(1, seq/128)),
+			// LitGPT's GPT keeps wte and lm_head apart; its checkpoint
+			// conversion copies a tied embedding (Gemma, Llama 3.2) into lm_head
+			"--separate-head")
 		if gpus > 1 {
 			// full.py/lora.py accumulate inside fabric.no_backward_sync:
 			// the estimate's default with --global-batch above one
