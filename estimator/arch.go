@@ -308,3 +308,25 @@ const MXFP4BitsPerParam = 4 + 8.0/32
 func (a Arch) CheckpointWeightBytes(bits float64) float64 {
 	return float64(a.MXFP4Params)*MXFP4BitsPerParam/8 + float64(a.TotalParams-a.MXFP4Params)*bits/8
 }
+
+// WithSeparateHead is a with its LM head held as its own V·h matrix when
+// the checkpoint ties it to the input embedding: LitGPT's GPT builds
+// transformer.wte (nn.Embedding) and lm_head (nn.Linear) as separate
+// parameters and never ties them, and its convert_hf_checkpoint copies a
+// tied checkpoint's embedding into lm_head ("if 'lm_head.weight' not in
+// state_dict: state_dict['lm_head.weight'] =
+// state_dict['transformer.wte.weight']"), so Gemma and Llama 3.2 run with
+// V·h more weights there (frozen in LoRA, trained in a full fine-tune).
+// The head joins the last pipeline stage's HeadParams. a is returned
+// unchanged when its head is already separate (or it has none).
+func (a Arch) WithSeparateHead() Arch {
+	if !a.TiedEmbeddings || a.Vocab <= 0 || a.Hidden <= 0 || a.Encoder {
+		return a
+	}
+	head := int64(a.Vocab) * int64(a.Hidden)
+	a.TiedEmbeddings = false
+	a.TotalParams += head
+	a.ActiveParamCount += head
+	a.HeadParams += head
+	return a
+}

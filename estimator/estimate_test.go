@@ -419,6 +419,8 @@ func BenchmarkEstimate(b *testing.B) {
 // full fine-tune (frozen MLP linears keep no inputs); all-linear adapters and
 // torchtune's QLoRA (the input of every 4-bit matmul is saved) save the
 // same; PEFT's QLoRA saves its fp32 hidden-width tensors (kbitPrepared).
+// Without adapter dropout (DefaultLoRADropout adds its copies on top:
+// TestLoRADropout).
 func TestLoRAActivations(t *testing.T) {
 	for _, f := range testConfigs {
 		a := loadArch(t, f)
@@ -428,6 +430,7 @@ func TestLoRAActivations(t *testing.T) {
 		act := func(task Task, tg LoRATargets, pure bool) Bytes {
 			in := DefaultInput(a)
 			in.Task, in.LoRATargets, in.Batch, in.Seq, in.PureBF16 = task, tg, 2, 512, pure && task == QLoRA
+			in.LoRADropout = 0
 			return mustEstimate(t, in).PerGPU.Activations
 		}
 		full := act(FullFinetune, LoRAAttention, false)
@@ -962,6 +965,7 @@ func TestLoRADropout(t *testing.T) {
 	a := loadArch(t, "llama-3.1-8b.json")
 	in := DefaultInput(a)
 	in.Task, in.Batch, in.Seq, in.PureBF16 = LoRA, 1, 512, true
+	in.LoRADropout = 0
 	base := mustEstimate(t, in)
 	in.LoRADropout = 0.05
 	sep := mustEstimate(t, in)
@@ -975,13 +979,45 @@ func TestLoRADropout(t *testing.T) {
 	if got, want := float64(fused.PerGPU.Activations-base.PerGPU.Activations), per(h+q); math.Abs(got-want) > float64(a.Layers) {
 		t.Errorf("fused qkv dropout adds %.0f, want %.0f", got, want)
 	}
-	for _, bad := range []func(Input) Input{
-		func(in Input) Input { in.LoRADropout = 1; return in },
-		func(in Input) Input { in.Task = FullFinetune; return in },
-	} {
-		if err := bad(in).Validate(); err == nil || !strings.Contains(err.Error(), "lora-dropout") {
-			t.Errorf("bad lora-dropout accepted: %v", err)
-		}
+	in.LoRADropout = 1
+	if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "lora-dropout") {
+		t.Errorf("lora-dropout 1 accepted: %v", err)
+	}
+	// Outside LoRA/QLoRA the rate is ignored (DefaultInput carries it for
+	// every task): a full fine-tune is the same with and without it.
+	in.Task, in.LoRADropout, in.LoRAFusedQKV = FullFinetune, 0, false
+	full := mustEstimate(t, in)
+	in.LoRADropout = DefaultLoRADropout
+	if got := mustEstimate(t, in); got.Peak != full.Peak {
+		t.Errorf("adapter dropout moved a full fine-tune: %d, want %d", got.Peak, full.Peak)
+	}
+}
+
+// TestDefaultLoRADropout: a LoRA plan that names no dropout counts the
+// adapters' dropped input copies at the recipes' 0.05 (DefaultLoRADropout,
+// as LitGPT, ms-swift and TRL set it): Gemma 7B LoRA on q, k, v, o at
+// 1 × 512 keeps 28 layers × 512 tokens × (3·3072 + 4096) inputs × 3 B =
+// 572.5 MB more than at rate 0; the default inference input, which
+// carries the rate too, stays valid.
+func TestDefaultLoRADropout(t *testing.T) {
+	if d := DefaultInput(Arch{}).LoRADropout; d != 0.05 {
+		t.Fatalf("DefaultInput's LoRA dropout %v, want 0.05", d)
+	}
+	a := loadArch(t, "llama-3.1-8b.json")
+	if err := DefaultInput(a).Validate(); err != nil {
+		t.Fatalf("default inference input refused: %v", err)
+	}
+	g := loadArch(t, filepath.Join("..", "calibration", "finetune_configs", "gemma-7b.json"))
+	if g.Layers != 28 || g.Hidden != 3072 || g.qDim() != 4096 {
+		t.Fatalf("gemma-7b shapes %d layers, h %d, q %d", g.Layers, g.Hidden, g.qDim())
+	}
+	in := DefaultInput(g)
+	in.Task, in.Batch, in.Seq = LoRA, 1, 512
+	def := mustEstimate(t, in)
+	in.LoRADropout = 0
+	zero := mustEstimate(t, in)
+	if got, want := float64(def.PerGPU.Activations-zero.PerGPU.Activations), 28*512*(3*3072+4096)*3.0; math.Abs(got-want) > 28 {
+		t.Errorf("default dropout adds %.0f B, want %.0f", got, want)
 	}
 }
 
@@ -1050,5 +1086,66 @@ func TestSGLangDPSharding(t *testing.T) {
 	drop := (float64(want.head)*otherBits/8 + float64(want.mlp)*linBits/8) * 3 / 4
 	if got := float64(rv.PerGPU.Weights - rs.PerGPU.Weights); math.Abs(got-drop) > 1e-6*drop {
 		t.Errorf("weights vLLM − SGLang = %.0f B, want %.0f", got, drop)
+	}
+}
+
+// TestFSDPNoSyncDefault: a fine-tune under --zero 3 that accumulates
+// (LitGPT's Llama 3 8B full config: 4 GPUs, micro-batch 4, global batch
+// 64, four micro-batches per step) holds the whole model's gradients by
+// default, as Accelerate and Lightning do; one micro-batch per step,
+// pre-training, or no FSDP does not.
+func TestFSDPNoSyncDefault(t *testing.T) {
+	in := DefaultInput(loadArch(t, "llama-3.1-8b.json"))
+	in.Task, in.Batch, in.Seq, in.GPUs, in.ZeRO = FullFinetune, 4, 512, 4, 3
+	for _, c := range []struct {
+		name string
+		edit func(Input) Input
+		w    Workload
+		want bool
+	}{
+		{"four micro-batches", nil, Workload{GlobalBatch: 64}, true},
+		{"micro-batches named", nil, Workload{MicroBatches: 2}, true},
+		{"LoRA", func(in Input) Input { in.Task = LoRA; return in }, Workload{GlobalBatch: 64}, true},
+		{"one micro-batch", nil, Workload{GlobalBatch: 16}, false},
+		{"no batch named", nil, Workload{}, false},
+		{"pre-training", func(in Input) Input { in.Task = Pretrain; return in }, Workload{GlobalBatch: 64}, false},
+		{"ZeRO 2", func(in Input) Input { in.ZeRO = 2; return in }, Workload{GlobalBatch: 64}, false},
+	} {
+		x := in
+		if c.edit != nil {
+			x = c.edit(x)
+		}
+		if got := FSDPNoSyncDefault(x, c.w); got != c.want {
+			t.Errorf("%s: FSDPNoSyncDefault %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestSeparateHead: a tied checkpoint run with its own LM head (LitGPT)
+// holds V·h more parameters, on the last stage; an untied one is
+// unchanged. Gemma 2B: 256,000 × 2,048 = 524,288,000 more, 1.05 GB of bf16
+// weights in a LoRA plan.
+func TestSeparateHead(t *testing.T) {
+	g := loadArch(t, filepath.Join("..", "calibration", "finetune_configs", "gemma-2b.json"))
+	if !g.TiedEmbeddings {
+		t.Fatal("gemma-2b config not tied")
+	}
+	s := g.WithSeparateHead()
+	const head = 256000 * 2048
+	if s.TiedEmbeddings || s.TotalParams-g.TotalParams != head || s.HeadParams-g.HeadParams != head || s.ActiveParamCount-g.ActiveParamCount != head {
+		t.Errorf("separate head: tied %v, +%d params, +%d head params, +%d active; want untied and +%d each", s.TiedEmbeddings,
+			s.TotalParams-g.TotalParams, s.HeadParams-g.HeadParams, s.ActiveParamCount-g.ActiveParamCount, head)
+	}
+	in := DefaultInput(g)
+	in.Task, in.Batch, in.Seq, in.PureBF16 = LoRA, 2, 512, true
+	tied := mustEstimate(t, in)
+	in.Arch = s
+	sep := mustEstimate(t, in)
+	if got := float64(sep.PerGPU.Weights - tied.PerGPU.Weights); math.Abs(got-2*head) > 1 {
+		t.Errorf("separate head adds %.0f B of weights, want %d", got, 2*head)
+	}
+	l := loadArch(t, "llama-3.1-8b.json")
+	if l.TiedEmbeddings || l.WithSeparateHead() != l {
+		t.Error("an untied model changed")
 	}
 }

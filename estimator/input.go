@@ -275,8 +275,10 @@ type Input struct {
 	// Above 0 every adapted linear runs its own dropout on its input and
 	// its A matrix saves the dropped copy, and dropout saves a 1-byte mask
 	// (PEFT: lora_B(lora_A(dropout(x))); LitGPT's LoRALinear the same;
-	// torch.native_dropout returns a bool mask). 0 (PEFT's default): no
-	// copy. LoRA/QLoRA only.
+	// torch.native_dropout returns a bool mask). 0: no copy (PEFT replaces
+	// the dropout with nn.Identity). DefaultInput sets
+	// DefaultLoRADropout; it counts for LoRA/QLoRA only and is ignored
+	// for other tasks.
 	LoRADropout float64
 	// LoRAFusedQKV: the adapters on q, k and v sit on one fused qkv
 	// projection with one dropout (--lora-fused-qkv; LitGPT's
@@ -342,9 +344,10 @@ type Input struct {
 	// each rank keeps the whole model's unsharded gradients, not its
 	// shard (FullyShardedDataParallel.no_sync docstring: "FSDP will
 	// accumulate the full model gradients (instead of gradient shards)
-	// until the eventual sync"). Training with --zero 3 only; set it
+	// until the eventual sync"). Training with --zero 3 only; it holds
 	// only when the run accumulates (more than one micro-batch per
-	// optimizer step).
+	// optimizer step), which the memory model does not see: the CLI sets
+	// it by FSDPNoSyncDefault for fine-tunes that accumulate.
 	FSDPNoSync bool
 	// EP and DP are expert parallelism and attention data parallelism
 	// (--ep, --dp). In training, EP takes its ranks from the data-parallel
@@ -391,10 +394,25 @@ type Input struct {
 	Overheads Overheads // --cuda-context etc.
 }
 
+// DefaultLoRADropout is the adapters' input dropout a LoRA/QLoRA plan
+// assumes when the user names none (--lora-dropout). PEFT's LoraConfig
+// defaults to 0.0 and LLaMA-Factory (finetuning_args.py) passes 0.0 on,
+// but the recipes most fine-tunes start from set 0.05: LitGPT's
+// finetune/lora.py (lora_dropout 0.05, and its config hub 0.05–0.1),
+// ms-swift v2 (SftArguments.lora_dropout_p 0.05), TRL's ModelConfig
+// (lora_dropout 0.05), axolotl's example configs and torchtune's 2024
+// Llama 3.1 LoRA builders (lora_dropout=0.05); the QLoRA paper tuned
+// 0.1 up to 13B and 0.05 at 33B and 65B (Dettmers et al. 2023). The rate
+// itself does not change memory, only whether each adapted linear keeps a
+// dropped copy of its input and a 1-byte mask (loraDropoutBytes); with
+// 0.05 a plan counts that copy, the larger figure when the recipe is not
+// known, and --lora-dropout 0 drops it.
+const DefaultLoRADropout = 0.05
+
 // DefaultInput is bf16 inference of a with HF transformers on one 80 GiB
 // GPU: batch 1, 2048 tokens (or the architecture's fixed sample length),
 // bf16 KV cache, FlashAttention/SDPA, AdamW and LoRA rank 16 ready for the
-// training tasks, vLLM utilisation 0.9 (vLLM's default).
+// training tasks (adapter dropout DefaultLoRADropout), vLLM utilisation 0.9 (vLLM's default).
 func DefaultInput(a Arch) Input {
 	seq := 2048
 	if a.SeqLen > 0 {
@@ -403,7 +421,7 @@ func DefaultInput(a Arch) Input {
 	return Input{
 		Arch: a, Task: Inference, Weights: BF16, KV: BF16,
 		Batch: 1, Seq: seq, Optimizer: AdamW, FlashAttention: true,
-		LoRARank: 16, Engine: HF, GPUMemUtil: VLLMGPUMemoryUtilization,
+		LoRARank: 16, LoRADropout: DefaultLoRADropout, Engine: HF, GPUMemUtil: VLLMGPUMemoryUtilization,
 		VRAM: 80 * GiB, GPUs: 1, TP: 1, PP: 1, SequenceParallel: true,
 	}
 }
@@ -564,8 +582,6 @@ func (in Input) validate(l *errList) {
 	}
 	if !(in.LoRADropout >= 0 && in.LoRADropout < 1) {
 		l.add("lora-dropout", in.LoRADropout, ErrRange, "want 0 ≤ p < 1")
-	} else if in.LoRADropout > 0 && in.Task != LoRA && in.Task != QLoRA {
-		l.add("lora-dropout", in.LoRADropout, ErrIncompatible, "adapter dropout needs --task lora or qlora")
 	}
 	if in.QuantizeHead && in.Task != QLoRA {
 		l.add("quantize-head", in.QuantizeHead, ErrIncompatible, "a 4-bit LM head needs --task qlora")

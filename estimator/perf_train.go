@@ -64,6 +64,32 @@ func microBatches(in Input, w Workload, replicas int, seq float64) int {
 	return 1
 }
 
+// FSDPNoSyncDefault is Input.FSDPNoSync when the user does not say: a
+// fine-tune (full, LoRA or QLoRA) under FSDP full shard (ZeRO 3) that
+// accumulates more than one micro-batch per optimizer step (w's
+// MicroBatches or GlobalBatch) keeps the whole model's unsharded
+// gradients between syncs, as the fine-tuning stacks built on PyTorch
+// FSDP do by default: Hugging Face Accelerate's accumulate() runs every
+// micro-batch but the last under the model's no_sync() unless
+// GradientAccumulationPlugin.sync_each_batch is set, whose default is
+// False (transformers TrainingArguments.gradient_accumulation_kwargs:
+// "Setting to True may reduce memory requirements when using gradient
+// accumulation with distributed training"); Lightning Fabric's
+// no_backward_sync under its FSDPStrategy calls FSDP's no_sync(), and
+// LitGPT's full.py/lora.py wrap every accumulating micro-batch in it.
+// Stacks that reduce-scatter every micro-batch do not hold them:
+// DeepSpeed ZeRO-3, torchtune (FSDP2, no no_sync), Composer/llm-foundry
+// (its ddp_sync_context skips models not wrapped in DDP), Megatron-Core;
+// --fsdp-no-sync=false says so. Pre-training is left out: its stacks are
+// those.
+func FSDPNoSyncDefault(in Input, w Workload) bool {
+	if in.ZeRO != 3 || in.Task != FullFinetune && in.Task != LoRA && in.Task != QLoRA {
+		return false
+	}
+	replicas := max(1, in.GPUs/(max(in.TP, 1)*max(in.PP, 1)*cpDegree(in)))
+	return microBatches(in, w, replicas, float64(in.Seq)) > 1
+}
+
 // defaultGlobalSequences is the sequences of seq tokens per optimizer step
 // a pre-training run takes when the user names no batch: the published
 // batch for the model's size (DefaultGlobalBatchTokens), raised under

@@ -63,10 +63,11 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		pureBF16   = fs.Bool("pure-bf16", false, "full training in 16-bit only: no fp32 master copy, optimizer states in bf16 (torchtune's default)")
 		seqPar     = fs.Bool("sequence-parallel", true, "with TP in training, shard the LayerNorm/dropout activations too (Megatron-LM, NeMo)")
 		optInBwd   = fs.Bool("optimizer-in-backward", false, "full training on one GPU: step each parameter in the backward pass and free its gradient (torchtune optimizer_in_bwd)")
-		loraDrop   = fs.Float64("lora-dropout", 0, "LoRA/QLoRA: dropout rate on the adapters' input (PEFT lora_dropout); above 0 each adapted linear saves a dropped copy of its input and a mask")
+		loraDrop   = fs.Float64("lora-dropout", def.LoRADropout, "LoRA/QLoRA: dropout rate on the adapters' input (PEFT lora_dropout); above 0 each adapted linear saves a dropped copy of its input and a mask. 0.05 as LitGPT, ms-swift, TRL, axolotl's examples and torchtune's 2024 builders set; 0 for PEFT's own default, LLaMA-Factory, Unsloth's notebooks")
 		loraFused  = fs.Bool("lora-fused-qkv", false, "LoRA/QLoRA: the q, k, v adapters share one fused qkv projection and one dropout (LitGPT)")
 		quantHead  = fs.Bool("quantize-head", false, "QLoRA: the LM head is 4-bit too and dequantised whole when used (Lightning BitsandbytesPrecision, LitGPT)")
-		fsdpNoSync = fs.Bool("fsdp-no-sync", false, "training with --zero 3 that accumulates micro-batches inside FSDP's no_sync() (Lightning Fabric no_backward_sync, LitGPT): each rank holds the whole model's gradients between syncs")
+		sepHead    = fs.Bool("separate-head", false, "the LM head is its own copy of a tied input embedding (LitGPT: its GPT keeps wte and lm_head apart and its checkpoint conversion copies a tied embedding into both)")
+		fsdpNoSync = fs.Bool("fsdp-no-sync", false, "training with --zero 3 that accumulates micro-batches inside FSDP's no_sync(): each rank holds the whole model's gradients between syncs. Default: on for fine-tunes that accumulate (--global-batch or --micro-batches above one micro-batch per replica), as HF Accelerate/Trainer and Lightning/LitGPT do; --fsdp-no-sync=false for DeepSpeed ZeRO-3, torchtune (FSDP2) or Accelerate's sync_each_batch")
 		lossChunks = fs.Int("loss-chunks", 0, "training: cross-entropy in this many chunks (torchtune's chunked loss uses 8); 0: one piece")
 		gc         = fs.Bool("grad-checkpointing", false, "full activation checkpointing")
 		selective  = fs.Bool("selective-recompute", false, "recompute attention scores only")
@@ -208,6 +209,9 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	if err != nil {
 		return fail("%s: %v", name, err)
 	}
+	if *sepHead {
+		arch = arch.WithSeparateHead()
+	}
 
 	in := estimator.DefaultInput(arch)
 	var errs []error
@@ -247,6 +251,9 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	in.TextOnly = *textOnly
 	in.OptimizerInBackward, in.SchedulerSteps, in.RequestSeconds = *optInBwd, *schedSteps, *reqOver
 	in.FSDPNoSync, in.LoRADropout, in.LoRAFusedQKV, in.QuantizeHead = *fsdpNoSync, *loraDrop, *loraFused, *quantHead
+	if set["lora-dropout"] && *loraDrop > 0 && in.Task != estimator.LoRA && in.Task != estimator.QLoRA {
+		errs = append(errs, errors.New("--lora-dropout: adapter dropout needs --task lora or qlora"))
+	}
 	in.GPUs, in.ZeRO, in.TP, in.PP, in.CP, in.EP, in.DP = *gpus, *zero, *tp, *pp, *cp, *ep, *dp
 	in.RedundantExperts = *redundant
 	if !set["gpus"] && *tp >= 1 && *pp >= 1 && *cp >= 1 && *tp**pp**cp <= 1<<16 {
@@ -297,6 +304,13 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 			return fail("--output-tokens %d leaves no prompt in --seq %d: give --prompt-tokens, or a --seq longer than the output", *outputTok, in.Seq)
 		}
 		*promptTok = in.Seq - *outputTok
+	}
+	if !set["fsdp-no-sync"] && estimator.FSDPNoSyncDefault(in, estimator.Workload{MicroBatches: *micro, GlobalBatch: *global}) {
+		// Accumulating under FSDP's no_sync() by default
+		// (estimator.FSDPNoSyncDefault): the gradients line holds the
+		// whole model's.
+		in.FSDPNoSync = true
+		notes = append(notes, "--fsdp-no-sync: the fine-tune accumulates micro-batches under FSDP, which by default (HF Accelerate, Lightning/LitGPT) keeps the whole model's gradients on every GPU between syncs; --fsdp-no-sync=false for DeepSpeed ZeRO-3, torchtune or Accelerate's sync_each_batch")
 	}
 	if sub != nil {
 		return sub.run(estimateJob{in: in, name: name, gpu: gpuSpec, trainTokens: tokens,

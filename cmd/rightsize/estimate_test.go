@@ -548,3 +548,67 @@ func TestShippedPrecision(t *testing.T) {
 		t.Errorf("Llama 3.1 8B: precision %q, note %q", p, note)
 	}
 }
+
+// TestFineTuneDefaults: what a fine-tune plan assumes when the flags say
+// nothing, against LitGPT's config-hub runs on A10Gs. Llama 3 8B full
+// fine-tuning on 4 GPUs with FSDP at micro-batch 4 and global batch 64
+// (four micro-batches per step) ran out of memory: by default the
+// accumulation runs under FSDP's no_sync(), so every GPU holds the whole
+// model's bf16 gradients (2 B per parameter) and the plan does not fit;
+// --fsdp-no-sync=false shards them again. Gemma 7B LoRA at 1 × 512 with
+// only the generic flags counts the adapters' dropout copies (0.05 by
+// default); --lora-dropout 0 drops them.
+func TestFineTuneDefaults(t *testing.T) {
+	full := []string{"--model", "llama-3-8b", "--task", "finetune", "--gpu", "a10g", "--gpus", "4", "--zero", "3", "--batch", "4", "--seq", "512",
+		"--global-batch", "64", "--pure-bf16", "--grad-checkpointing"}
+	code, _, errs := runEst(t, append(slices.Clone(full), "--json")...)
+	if code != 0 || !strings.Contains(errs, "note: --fsdp-no-sync") {
+		t.Errorf("exit %d, no no_sync note: %q", code, errs)
+	}
+	r := estJSON(t, full...)
+	per := r["per_gpu"].(map[string]any)
+	params := r["parameters"].(float64)
+	if got := per["gradients_bytes"].(float64); math.Abs(got-2*params) > 1 {
+		t.Errorf("default gradients %.0f B, want the whole model's in bf16 %.0f", got, 2*params)
+	}
+	if r["fits"] != false {
+		t.Error("Llama 3 8B full on 4 A10Gs accumulating under FSDP called fitting; LitGPT's run ran out of memory")
+	}
+	off := estJSON(t, append(slices.Clone(full), "--fsdp-no-sync=false")...)
+	if got := off["per_gpu"].(map[string]any)["gradients_bytes"].(float64); math.Abs(got-2*params/4) > 4 {
+		t.Errorf("--fsdp-no-sync=false gradients %.0f B, want a quarter of the model's %.0f", got, 2*params/4)
+	}
+	one := estJSON(t, append(slices.Clone(full[:len(full)-4]), "--global-batch", "16", "--pure-bf16")...)
+	if got := one["per_gpu"].(map[string]any)["gradients_bytes"].(float64); math.Abs(got-2*params/4) > 4 {
+		t.Errorf("one micro-batch per step: gradients %.0f B, want sharded %.0f", got, 2*params/4)
+	}
+
+	cfg := filepath.Join("..", "..", "estimator", "testdata", "calibration", "finetune_configs", "gemma-7b.json")
+	lora := []string{"--config", cfg, "--task", "lora", "--precision", "bf16", "--gpu", "a10g", "--batch", "1", "--seq", "512"}
+	def, zero := estJSON(t, lora...), estJSON(t, append(slices.Clone(lora), "--lora-dropout", "0")...)
+	act := func(r map[string]any) float64 { return r["per_gpu"].(map[string]any)["activations_bytes"].(float64) }
+	// 28 layers × 512 tokens × (q, k, v: 3·3072; o: 4096) inputs × (2 B + 1 B mask)
+	if got, want := act(def)-act(zero), 28*512*(3*3072+4096)*3.0; math.Abs(got-want) > 28 {
+		t.Errorf("default adapter dropout adds %.0f B, want %.0f", got, want)
+	}
+	if code, _, errs := runEst(t, "--model", "llama-3-8b", "--lora-dropout", "0.1"); code != 2 || !strings.Contains(errs, "lora-dropout") {
+		t.Errorf("--lora-dropout on an inference job: exit %d, %q", code, errs)
+	}
+}
+
+// TestSeparateHead: --separate-head gives a tied checkpoint its own LM
+// head, as LitGPT runs Gemma and Llama 3.2: 256,000 × 2,048 more
+// parameters for Gemma 2B, their bf16 weights in the plan.
+func TestSeparateHead(t *testing.T) {
+	cfg := filepath.Join("..", "..", "estimator", "testdata", "calibration", "finetune_configs", "gemma-2b.json")
+	args := []string{"--config", cfg, "--task", "lora", "--gpu", "a10g", "--batch", "2", "--seq", "512", "--pure-bf16"}
+	tied, sep := estJSON(t, args...), estJSON(t, append(slices.Clone(args), "--separate-head")...)
+	const head = 256000 * 2048
+	if d := sep["parameters"].(float64) - tied["parameters"].(float64); d != head {
+		t.Errorf("--separate-head adds %.0f parameters, want %d", d, head)
+	}
+	w := func(r map[string]any) float64 { return r["per_gpu"].(map[string]any)["weights_bytes"].(float64) }
+	if d := w(sep) - w(tied); math.Abs(d-2*head) > 1 {
+		t.Errorf("--separate-head adds %.0f B of weights, want %d", d, 2*head)
+	}
+}

@@ -25,7 +25,7 @@ import (
 )
 
 // Validation groups, in report order.
-var valGroups = []string{"memory", "fine-tune memory", "decode", "prefill/TTFT", "serving TPOT", "serving throughput",
+var valGroups = []string{"memory", "fine-tune memory", "fine-tune memory, generic flags", "decode", "prefill/TTFT", "serving TPOT", "serving throughput",
 	"load TTFT", "load TTFT vs median", "load TTFT p50", "load TTFT p99", "load TPOT", "load TPOT vs median", "load TPOT p50",
 	"load TPOT p99", "load throughput/GPU", "load TPOT, tables", "load throughput/GPU, tables",
 	"GPUStack TTFT p50, conc ≤ 8", "GPUStack TTFT mean, conc ≤ 8", "GPUStack TTFT p50, burst", "GPUStack TTFT mean, burst",
@@ -72,6 +72,11 @@ type valCase struct {
 	// so the run cannot have been that setup; the row is shown but left
 	// out of the summary and the fit calls.
 	Inconsistent bool `json:",omitempty"`
+	// SetupArgs (Call rows), when set, are the arguments of the printed
+	// setup the Inconsistent check weighs the model states of, where Args
+	// replay the row otherwise (the generic-flags replay of the LitGPT
+	// rows leaves out the same rows as the replay as the configs run).
+	SetupArgs []string `json:",omitempty"`
 }
 
 // runValidate implements "rightsize validate [--format markdown|json]
@@ -176,7 +181,11 @@ func (c *valCase) run() error {
 	if c.Call {
 		states := 0.0
 		for _, f := range []string{"per_gpu.weights_bytes", "per_gpu.gradients_bytes", "per_gpu.optimizer_bytes"} {
-			b, err := estimateField(append(slices.Clone(c.Args), "--json"), f)
+			setup := c.Args
+			if c.SetupArgs != nil {
+				setup = c.SetupArgs
+			}
+			b, err := estimateField(append(slices.Clone(setup), "--json"), f)
 			if err != nil {
 				return err
 			}
@@ -413,6 +422,12 @@ func writeAccuracy(w io.Writer, cases []valCase, skipped []string) {
 	fmt.Fprintln(w, "  the printed peak after its 4-bit LM head, fused qkv adapter and adapter dropout are modelled: about 9 bytes per")
 	fmt.Fprintln(w, "  MLP-intermediate element per token and layer that the LoRA rows of the same models do not show. Three of its full")
 	fmt.Fprintln(w, "  fine-tuning rows print less than one GPU's weights, gradients and AdamW states and are left out of the summary.")
+	fmt.Fprintln(w, "- **The LitGPT rows with generic flags** (\"fine-tune memory, generic flags\": model, task, bf16, batch, sequence,")
+	fmt.Fprintln(w, "  GPU and GPU count, --zero 3 on more than one GPU) plan mixed precision with fp32 master weights and AdamW states,")
+	fmt.Fprintln(w, "  as HF Trainer's bf16 does, where LitGPT ran bf16-true: its full fine-tunes of TinyLlama, phi-2 and StableLM (+48")
+	fmt.Fprintln(w, "  to +101%) are called out of memory though they ran. Without the global batch the replay cannot see the")
+	fmt.Fprintln(w, "  accumulation that puts the 7B/8B full fine-tunes out of memory under FSDP, and Gemma 7B LoRA at 1 × 512 plans")
+	fmt.Fprintln(w, "  22.75 GiB against the A10G's usable 23.76 GiB (0.99 × 24 GiB; nvidia-smi shows 23,028 MiB with ECC on).")
 	if len(skipped) > 0 {
 		fmt.Fprintf(w, "\n## Not replayed\n\nThe catalog lacks the tensor FLOP/s of these rows' GPU, so `rightsize estimate` gives no speed for them:\n\n")
 		for _, s := range skipped {
@@ -512,7 +527,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 func validationCases(dir string) ([]valCase, error) {
 	var all []valCase
 	for _, f := range []func(string) ([]valCase, error){memoryCases, bnbCases, optimumGPTQCases, gptFastCases, llamaCppCases, vllmBlogCases, sglangCases, trtllmCases,
-		inferencexCases, inferencexTableCases, gpustackCases, foundryCases, llama2Cases, llama3Cases, megatronCases, megatronBridgeCases, nemoCases, torchtuneCases, torchtuneFSDPCases, swiftCases, litgptCases, deviceMemoryCases, deviceDecodeCases, disaggCases} {
+		inferencexCases, inferencexTableCases, gpustackCases, foundryCases, llama2Cases, llama3Cases, megatronCases, megatronBridgeCases, nemoCases, torchtuneCases, torchtuneFSDPCases, swiftCases, litgptCases, litgptGenericCases, deviceMemoryCases, deviceDecodeCases, disaggCases} {
 		c, err := f(dir)
 		if err != nil {
 			return nil, err
@@ -1032,10 +1047,12 @@ func torchtuneCases(dir string) ([]valCase, error) {
 			args = append(args, "--optimizer", "paged-adamw-8bit", "--optimizer-in-backward")
 			split = "test"
 		case "lora":
-			args = append(args, "--lora-targets", "attention", "--lora-rank", "8")
+			args = append(args, "--lora-targets", "attention", "--lora-rank", "8", "--lora-dropout", "0.05")
 		case "qlora": // its recipe puts adapters on q, k, v, o and the MLP
-			args = append(args, "--precision", "int4", "--lora-targets", "all-linear", "--lora-rank", "8")
+			args = append(args, "--precision", "int4", "--lora-targets", "all-linear", "--lora-rank", "8", "--lora-dropout", "0.05")
 		}
+		// lora_dropout: torchtune's 2024 lora_llama3_1_8b builder passes
+		// lora_dropout=0.05 to its LoRALinear layers (not a config key).
 		set := fmt.Sprintf("Llama 3.1 8B %s %s batch 2 × 2048, ", r["method"], g)
 		out = append(out,
 			valCase{Group: "training time", Split: split, Source: file, Engine: "torchtune (2024-09)", Setting: set + "tokens/s",
@@ -1066,7 +1083,8 @@ func torchtuneFSDPCases(dir string) ([]valCase, error) {
 			continue
 		}
 		args := []string{"--model", m, "--task", task, "--gpu", "a100-80gb-sxm", "--gpus", "8", "--zero", "3", "--batch", "2", "--seq", "2048",
-			"--grad-checkpointing", "--pure-bf16", "--loss-chunks", "8", "--lora-rank", "8"}
+			"--grad-checkpointing", "--pure-bf16", "--loss-chunks", "8", "--lora-rank", "8",
+			"--lora-dropout", "0.05"} // torchtune's 2024 Llama 3.1 LoRA builders (70B: 0.05; 405B assumed the same)
 		if task == "lora" {
 			args = append(args, "--lora-targets", "attention")
 		} else {
@@ -1134,13 +1152,15 @@ func litgptCases(dir string) ([]valCase, error) {
 		}
 		mb, seq := int(num(r["micro_batch_size"])), int(num(r["max_seq_length"]))
 		args := append(slices.Clone(m), "--task", task, "--gpu", "a10g", "--gpus", itoa(gpus), "--batch", itoa(mb), "--seq", itoa(seq),
-			"--global-batch", itoa(int(num(r["global_batch_size"]))), "--pure-bf16", "--loss-chunks", itoa(max(1, seq/128)))
+			"--global-batch", itoa(int(num(r["global_batch_size"]))), "--pure-bf16", "--loss-chunks", itoa(max(1, seq/128)),
+			// LitGPT's GPT keeps wte and lm_head apart; its checkpoint
+			// conversion copies a tied embedding (Gemma, Llama 3.2) into lm_head
+			"--separate-head")
 		if gpus > 1 {
+			// full.py/lora.py accumulate inside fabric.no_backward_sync:
+			// the estimate's default with --global-batch above one
+			// micro-batch per GPU (estimator.FSDPNoSyncDefault)
 			args = append(args, "--zero", "3", "--grad-checkpointing")
-			if int(num(r["global_batch_size"])) > mb*gpus {
-				// full.py/lora.py accumulate inside fabric.no_backward_sync
-				args = append(args, "--fsdp-no-sync")
-			}
 		}
 		if task != "finetune" {
 			targets := "attention"
@@ -1169,6 +1189,38 @@ func litgptCases(dir string) ([]valCase, error) {
 			c.Measured = num(r["peak_memory_gb"])
 		}
 		out = append(out, c)
+	}
+	return out, nil
+}
+
+// litgptGenericCases replays LitGPT's config-hub rows (litgptCases) as a
+// user who knows only the table would: the model, the task, bf16, the
+// micro-batch, the sequence, the GPU and the GPU count, FSDP full shard
+// (--zero 3) on more than one GPU, and nothing else, so every other
+// setting is the estimate's default (mixed precision with fp32 master
+// weights and AdamW states, no checkpointing, one micro-batch per step,
+// PEFT's separate q/k/v adapters, adapter dropout DefaultLoRADropout, a
+// 16-bit LM head). Group "fine-tune memory, generic flags"; the splits and
+// the rows left out as not the printed setup are litgptCases'.
+func litgptGenericCases(dir string) ([]valCase, error) {
+	rows, err := litgptCases(dir)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]valCase, 0, len(rows))
+	for _, c := range rows {
+		flag := func(name string) string { return c.Args[slices.Index(c.Args, name)+1] }
+		model := c.Args[:2] // --model ID or --config FILE
+		task, gpus := flag("--task"), flag("--gpus")
+		args := append(slices.Clone(model), "--task", task, "--precision", "bf16", "--batch", flag("--batch"), "--seq", flag("--seq"),
+			"--gpu", flag("--gpu"), "--gpus", gpus)
+		if gpus != "1" {
+			args = append(args, "--zero", "3")
+		}
+		g := c
+		g.Group, g.Args, g.SetupArgs = "fine-tune memory, generic flags", args, c.Args
+		g.Setting = c.Setting + ", generic flags"
+		out = append(out, g)
 	}
 	return out, nil
 }
@@ -1235,7 +1287,10 @@ func swiftCases(dir string) ([]valCase, error) {
 		in := estimator.DefaultInput(a)
 		in.Task, in.Batch, in.Seq = estimator.LoRA, 1, seq
 		args := append([]string{"--config", cfg, "--gpu", "a100-80gb-sxm", "--cuda-context", "0MiB",
-			"--batch", "1", "--seq", itoa(seq), "--grad-checkpointing", "--lora-rank", "8", "--lora-targets", "attention"}, base...)
+			"--batch", "1", "--seq", itoa(seq), "--grad-checkpointing", "--lora-rank", "8", "--lora-targets", "attention",
+			// ms-swift v2's SftArguments.lora_dropout_p default; Qwen-1's
+			// c_attn is one fused qkv linear (one dropout)
+			"--lora-dropout", "0.05", "--lora-fused-qkv"}, base...)
 		out = append(out, valCase{Group: "fine-tune memory", Split: split, Source: file, Engine: "ms-swift v2 (HF Trainer, PEFT, 2024-01)",
 			Setting: setting, Args: args, Field: "peak_bytes", Scale: 1.0 / (1 << 30), Measured: gib, Unit: "GiB",
 			Reserved: true, MeanTokens: estimator.MeanTruncatedTokens(mean, sd, float64(seq)), in: &in})
@@ -1308,7 +1363,8 @@ func deviceMemoryCases(dir string) ([]valCase, error) {
 			b, sq := int(num(r["batch"])), int(num(r["seq"]))
 			args := []string{"--model", str(r["model"]), "--task", task, "--gpu", "h100-sxm", "--batch", itoa(b), "--seq", itoa(sq), "--pure-bf16"}
 			if task == "lora" {
-				args = append(args, "--lora-rank", "16", "--lora-targets", "attention")
+				// measure.py's LoraConfig: lora_dropout=0.0
+				args = append(args, "--lora-rank", "16", "--lora-targets", "attention", "--lora-dropout", "0")
 			}
 			if r["grad_checkpointing"] == true {
 				args = append(args, "--grad-checkpointing")
