@@ -406,6 +406,11 @@ func (p *parser) parse() (Job, bool) {
 			j.Cal, j.CalApplied = cal, cal.ApplyTo(j.GPU.ID, &in, &j.Eff)
 		}
 	}
+	// A fine-tune that accumulates under FSDP holds the whole model's
+	// gradients between syncs, as Accelerate and Lightning run it by
+	// default (estimator.FSDPNoSyncDefault; the CLI's default without
+	// --fsdp-no-sync).
+	in.FSDPNoSync = estimator.FSDPNoSyncDefault(in, j.Work)
 	j.In = in
 	for _, e := range p.errs {
 		if !e.OK() {

@@ -59,6 +59,11 @@ func TestPageAgreesWithCLI(t *testing.T) {
 		job{"model": "qwen3-30b-a3b", "task": "inference", "engine": "vllm", "precision": "fp8", "gpu": "h100-sxm", "gpus": "4", "tp": "4", "ep": "4", "batch": "64"},
 		job{"model": "qwen3-30b-a3b", "task": "inference", "engine": "sglang", "gpu": "h100-sxm", "gpus": "8", "tp": "8", "ep": "8", "dp": "8", "batch": "128"},
 		job{"model": "mixtral-8x7b", "task": "train", "gpu": "h100-sxm", "gpus": "16", "ep": "8", "zero": "1", "batch": "1", "seq": "4096", "grad-checkpointing": "1"},
+		// A fine-tune accumulating 8 micro-batches under FSDP: both hold
+		// the whole model's gradients between syncs by default
+		// (estimator.FSDPNoSyncDefault).
+		job{"model": "llama-3.1-8b", "task": "finetune", "gpu": "a100-80gb-sxm", "gpus": "4", "zero": "3", "batch": "2", "seq": "2048", "global-batch": "64", "grad-checkpointing": "1"},
+		job{"model": "llama-3.1-8b", "task": "lora", "gpu": "l4", "gpus": "2", "zero": "3", "batch": "1", "seq": "2048", "global-batch": "16", "grad-checkpointing": "1"},
 		// Context parallelism for a long sequence.
 		job{"model": "llama-3.1-8b", "task": "train", "gpu": "h100-sxm", "gpus": "16", "cp": "4", "batch": "1", "seq": "65536", "grad-checkpointing": "1"},
 		job{"model": "llama-3.1-70b", "task": "train", "gpu": "h100-sxm", "gpus": "64", "tp": "8", "cp": "2", "batch": "1", "seq": "32768", "grad-checkpointing": "1"},
@@ -70,7 +75,7 @@ func TestPageAgreesWithCLI(t *testing.T) {
 		q := url.Values{}
 		keys := map[string]string{"model": "m", "task": "t", "engine": "e", "precision": "p", "gpu": "g", "batch": "b", "seq": "s",
 			"quant": "q", "gpus": "n", "zero": "z", "tp": "tp", "pp": "pp", "grad-checkpointing": "gc",
-			"kernel": "kr", "engine-version": "ev", "host": "host", "text-only": "to", "cp": "cp", "ep": "xp", "dp": "adp"}
+			"kernel": "kr", "engine-version": "ev", "host": "host", "text-only": "to", "cp": "cp", "ep": "xp", "dp": "adp", "global-batch": "gb"}
 		for k, v := range c {
 			if k == "grad-checkpointing" || k == "text-only" {
 				args = append(args, "--"+k)

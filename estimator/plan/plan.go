@@ -461,7 +461,10 @@ func (p *planner) sub(v variant) *planner {
 	req := p.req
 	req.Input.Weights, req.Input.Offload = v.weights, v.offload
 	if v.rental {
-		req.Input.ZeRO, req.Input.GradCheckpointing = 0, v.ckpt
+		// The rental's own layout: FSDP's no_sync accumulation (the
+		// default of the user's accumulating ZeRO-3 fine-tune,
+		// Input.FSDPNoSync) belongs to the user's layout as ZeRO does.
+		req.Input.ZeRO, req.Input.GradCheckpointing, req.Input.FSDPNoSync = 0, v.ckpt, false
 	}
 	q := newPlanner(req, p.opts, 0)
 	q.rental, q.notes = v.rental, p.notes

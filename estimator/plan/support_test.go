@@ -229,6 +229,9 @@ func TestRentalChoosesItsMemoryLayout(t *testing.T) {
 	plain := mustPlan(t, req, offers, plan.Options{KeepUnfit: true})
 	home := req
 	home.Input.ZeRO, home.Input.GradCheckpointing, home.Input.Offload = 3, true, estimator.OffloadOptimizer
+	// FSDP's no_sync accumulation, the default of an accumulating FSDP
+	// fine-tune, is a ZeRO-3 setting: it must not pin the rentals to it.
+	home.Input.FSDPNoSync = true
 	own := mustPlan(t, home, offers, plan.Options{KeepUnfit: true})
 	if plain.Cheapest < 0 || own.Cheapest < 0 || len(plain.Rows) != len(own.Rows) {
 		t.Fatalf("cheapest %d / %d, rows %d / %d", plain.Cheapest, own.Cheapest, len(plain.Rows), len(own.Rows))
