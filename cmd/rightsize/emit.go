@@ -13,8 +13,10 @@ import (
 	"rightsize/estimator/plan"
 )
 
-// emitPicks are the plan's picks --emit-pick chooses from.
-var emitPicks = []string{"cheapest", "fastest", "value"}
+// emitPicks are the plan's picks --emit-pick chooses from; "disaggregated"
+// is the planner's disaggregated prefill/decode alternative
+// (plan.Result.Disagg, launch.EmitDisagg).
+var emitPicks = []string{"cheapest", "fastest", "value", "disaggregated"}
 
 func emitKinds() string {
 	names := make([]string, len(launch.Kinds))
@@ -88,11 +90,6 @@ func (c *planCmd) runEmit(job estimateJob, stdout io.Writer, fail func(string, .
 	if err != nil {
 		return fail("%v", err)
 	}
-	i := map[string]int{"cheapest": res.Cheapest, "fastest": res.Fastest, "value": res.Value}[pick]
-	if i < 0 || i >= len(res.Rows) {
-		return fail("--emit %s: no plan fits the job, so there is nothing to launch (plan without --emit shows why)", kind)
-	}
-	row := res.Rows[i]
 	// A --config run names a file, which no engine loads: Emit then takes
 	// the Hugging Face repository the config names (_name_or_path) or
 	// writes a placeholder and says so.
@@ -100,7 +97,29 @@ func (c *planCmd) runEmit(job estimateJob, stdout io.Writer, fail func(string, .
 	if _, ok := cat.Model(model); !ok {
 		model = ""
 	}
-	l, err := launch.Emit(kind, req, row, cat, model)
+	var (
+		l      launch.Launch
+		banner string
+	)
+	if pick == "disaggregated" {
+		l, err = launch.EmitDisagg(kind, req, res, cat, model)
+		if d := res.Disagg; d != nil {
+			ref := plan.OfferRef{Provider: d.Offer.Provider, InstanceType: d.Offer.InstanceType, Instances: d.Instances}
+			verdict := "cheaper than"
+			if !d.Wins {
+				verdict = fmt.Sprintf("%.2f× the cost of", d.MonthlyCostUSD/d.AggregatedUSD)
+			}
+			banner = fmt.Sprintf("rightsize: %s settings for the disaggregated alternative, %s: %d prefill and %d decode workers of TP %d, %s the aggregated plan\n",
+				kind, catalog.Printable(ref.String()), d.Prefill, d.Decode, d.TP, verdict)
+		}
+	} else {
+		i := map[string]int{"cheapest": res.Cheapest, "fastest": res.Fastest, "value": res.Value}[pick]
+		if i < 0 || i >= len(res.Rows) {
+			return fail("--emit %s: no plan fits the job, so there is nothing to launch (plan without --emit shows why)", kind)
+		}
+		l, err = launch.Emit(kind, req, res.Rows[i], cat, model)
+		banner = emitBanner(kind, pick, res.Rows[i])
+	}
 	var le *launch.Error
 	if errors.As(err, &le) {
 		if le.Key == launch.ErrNoSkyPilotCloud || le.Key == launch.ErrNoAccelerator {
@@ -111,7 +130,7 @@ func (c *planCmd) runEmit(job estimateJob, stdout io.Writer, fail func(string, .
 		return fail("%v", err)
 	}
 	if c.stderr != nil {
-		io.WriteString(c.stderr, emitBanner(kind, pick, row))
+		io.WriteString(c.stderr, banner)
 		for _, w := range newPlanJSON(req, res, cat).Warnings {
 			fmt.Fprintln(c.stderr, "warning: "+catalog.Printable(w))
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"regexp"
@@ -246,4 +247,35 @@ func readSchema(t *testing.T) map[string]string {
 		t.Fatalf("%d fields in the schema list", len(m))
 	}
 	return m
+}
+
+// TestPlanEmitDisaggregated: --emit-pick disaggregated writes the
+// planner's disaggregated alternative as SGLang PD (prefill, decode and
+// router scripts) and names it on stderr with its cost against the
+// aggregated plan, the same figures as the plan's JSON; another engine
+// gets the reason, not a script.
+func TestPlanEmitDisaggregated(t *testing.T) {
+	args := []string{"--model", "llama-3.1-70b", "--engine", "sglang", "--gpu", "h100-sxm", "--requests-per-second", "20",
+		"--prompt-tokens", "2000", "--output-tokens", "500", "--ttft-p95", "2s", "--tpot", "50ms"}
+	p := planJSONOf(t, args...)
+	if p.Disagg == nil {
+		t.Fatal("the plan has no disaggregated alternative")
+	}
+	code, out, errs := runPlanArgs(t, append(args, "--emit", "sglang", "--emit-pick", "disaggregated")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"# file: prefill.sh", "# file: decode.sh", "# file: router.sh", "--disaggregation-mode prefill", "sglang_router.launch_router --pd-disaggregation"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("launch lacks %q:\n%s", want, out)
+		}
+	}
+	banner := fmt.Sprintf("%d prefill and %d decode workers of TP %d", p.Disagg.Prefill, p.Disagg.Decode, p.Disagg.TP)
+	if !strings.Contains(errs, banner) || !strings.Contains(errs, p.Disagg.InstanceType) {
+		t.Errorf("stderr %q does not name %q on %s", errs, banner, p.Disagg.InstanceType)
+	}
+	code, _, errs = runPlanArgs(t, append(args, "--emit", "vllm", "--emit-pick", "disaggregated")...)
+	if code == 0 || !strings.Contains(errs, "written for sglang") {
+		t.Errorf("vllm disaggregated: exit %d, %q", code, errs)
+	}
 }
