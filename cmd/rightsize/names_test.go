@@ -84,7 +84,7 @@ func TestCatalogImportSkyPilotSkipsBadName(t *testing.T) {
 func TestEmitBannerPrintable(t *testing.T) {
 	row := plan.Row{Offer: &plan.Offer{Provider: "aws\x1b]0;owned\a", InstanceType: badInstance}, Instances: 2, Pricing: plan.OnDemand}
 	got := emitBanner(launch.VLLM, "cheapest", row)
-	want := `rightsize: vllm settings for the cheapest pick, aws\x1b]0;owned\a p4d.24xlarge\ntouch /tmp/pwned\n# ×2 (on-demand; --emit-pick cheapest|fastest|value)` + "\n"
+	want := `rightsize: vllm settings for the cheapest pick, aws\x1b]0;owned\a p4d.24xlarge\ntouch /tmp/pwned\n# ×2 (on-demand; --emit-pick cheapest|fastest|value|disaggregated)` + "\n"
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
