@@ -212,8 +212,15 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 	if err != nil {
 		return DisaggPoint{}, prefixed("prefill-", err)
 	}
-	dm, err := side(d.Decode)
-	if err != nil {
+	// Sides of one shape (a planner's sizing of equal workers) share
+	// the model: it is a function of the side's parallelism alone, and
+	// its only state, the admission memo, caches a pure function, so a
+	// copy is the model built again, and the build is most of a call.
+	var dm ServingModel
+	if d.Decode.TP == d.Prefill.TP && d.Decode.DP == d.Prefill.DP && d.Decode.EP == d.Prefill.EP &&
+		d.Decode.RedundantExperts == d.Prefill.RedundantExperts {
+		dm = pm
+	} else if dm, err = side(d.Decode); err != nil {
 		return DisaggPoint{}, prefixed("decode-", err)
 	}
 	if pm.MaxConcurrency() < 1 {
