@@ -145,6 +145,63 @@ const maxWorkers = 1 << 12
 // dtype and engine; its TP, DP, EP, GPUs and Batch are ignored) serving w
 // on GPUs like hw. Invalid input gives an *InputError naming the flag.
 func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) (DisaggPoint, error) {
+	return NewDisaggSizer(in, hw, eff, w).At(d)
+}
+
+// DisaggSizer is DisaggServing for one model, hardware, efficiency and
+// workload at many replicas: a search over worker counts (the planner's)
+// evaluates dozens, and building the sides' serving models was most of
+// each evaluation. The sizer keeps the last model it built for each
+// side's parallelism; a model is a function of its inputs alone, and its
+// only state, the admission memo, caches a pure function, so a kept copy
+// is the model built again and At(d) is DisaggServing(in, hw, eff, w, d)
+// to the bit.
+type DisaggSizer struct {
+	in    Input
+	hw    Hardware
+	eff   Efficiency
+	w     Workload
+	kept  [2]keptSide
+	nkept int
+}
+
+// keptSide is a side's model as built, with its parallelism.
+type keptSide struct {
+	tp, dp, ep, redundant int
+	m                     ServingModel
+}
+
+// NewDisaggSizer is the sizer of model in serving w on GPUs like hw.
+func NewDisaggSizer(in Input, hw Hardware, eff Efficiency, w Workload) *DisaggSizer {
+	return &DisaggSizer{in: in, hw: hw, eff: eff, w: w}
+}
+
+// side is the serving model of one side of the replica (its TP, DP, EP
+// and redundant experts; workers and batch do not enter it), built once.
+func (z *DisaggSizer) side(s DisaggSide) (ServingModel, error) {
+	for _, k := range z.kept[:z.nkept] {
+		if k.tp == s.TP && k.dp == s.DP && k.ep == s.EP && k.redundant == s.RedundantExperts {
+			return k.m, k.m.Err()
+		}
+	}
+	si := z.in
+	si.TP, si.DP, si.EP, si.PP, si.CP, si.RedundantExperts = s.TP, s.DP, s.EP, 1, 1, s.RedundantExperts
+	m := NewServingModel(si, z.hw, z.eff, z.w)
+	// Two slots, the prefill's and the decode's; a third shape
+	// replaces the older.
+	i := z.nkept
+	if i == len(z.kept) {
+		z.kept[0], i = z.kept[1], 1
+	} else {
+		z.nkept++
+	}
+	z.kept[i] = keptSide{s.TP, s.DP, s.EP, s.RedundantExperts, m}
+	return m, m.Err()
+}
+
+// At is DisaggServing(in, hw, eff, w, d) of the sizer's in, hw, eff and w.
+func (z *DisaggSizer) At(d Disagg) (DisaggPoint, error) {
+	in, hw, w := z.in, z.hw, z.w
 	var l errList
 	for _, s := range []struct {
 		name string
@@ -202,17 +259,13 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 		return DisaggPoint{}, &InputError{Field: "output-tokens", Value: itoa(int(out)), Err: ErrRange,
 			Reason: "disaggregated serving generates tokens: want ≥ 1"}
 	}
-	side := func(s DisaggSide) (ServingModel, error) {
-		si := in
-		si.TP, si.DP, si.EP, si.PP, si.CP, si.RedundantExperts = s.TP, s.DP, s.EP, 1, 1, s.RedundantExperts
-		m := NewServingModel(si, hw, eff, w)
-		return m, m.Err()
-	}
-	pm, err := side(d.Prefill)
+	// Sides of one shape (a planner's sizing of equal workers) share
+	// the model (side).
+	pm, err := z.side(d.Prefill)
 	if err != nil {
 		return DisaggPoint{}, prefixed("prefill-", err)
 	}
-	dm, err := side(d.Decode)
+	dm, err := z.side(d.Decode)
 	if err != nil {
 		return DisaggPoint{}, prefixed("decode-", err)
 	}

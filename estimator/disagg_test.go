@@ -324,3 +324,31 @@ func TestDisaggAtRate(t *testing.T) {
 		t.Errorf("a NaN rate: %v", err)
 	}
 }
+
+// TestDisaggSizer: a sizer's points are DisaggServing's, bit for bit and
+// error for error, whatever it evaluated before (sides of one shape and
+// of several, more shapes than it keeps, invalid ones between).
+func TestDisaggSizer(t *testing.T) {
+	in, hw := disaggInput(t)
+	w := Workload{PromptTokens: 1000, OutputTokens: 1000}
+	z := NewDisaggSizer(in, hw, Efficiency{}, w)
+	side := func(workers, tp, dp, ep, batch int) DisaggSide {
+		return DisaggSide{Workers: workers, TP: tp, DP: dp, EP: ep, Batch: batch}
+	}
+	ds := []Disagg{
+		{Prefill: side(2, 8, 8, 8, 4), Decode: side(2, 8, 8, 8, 8), Concurrency: 512},
+		{Prefill: side(3, 8, 8, 8, 4), Decode: side(1, 8, 8, 8, 0), Concurrency: 64},
+		{Prefill: side(1, 8, 1, 1, 0), Decode: side(2, 16, 16, 16, 0), Concurrency: 64},
+		{Prefill: side(1, 4, 1, 1, 0), Decode: side(2, 8, 8, 8, 0), Rate: 3},
+		{Prefill: side(0, 8, 8, 8, 0), Decode: side(2, 8, 8, 8, 0), Concurrency: 64},
+		{Prefill: side(2, 8, 8, 8, 4), Decode: side(2, 8, 8, 8, 8), Concurrency: 512},
+		{Prefill: side(1, 8, 1, 1, 0), Decode: side(4, 8, 8, 8, 0), Rate: 5},
+	}
+	for i, d := range ds {
+		want, werr := DisaggServing(in, hw, Efficiency{}, w, d)
+		got, err := z.At(d)
+		if got != want || (err == nil) != (werr == nil) || (err != nil && err.Error() != werr.Error()) {
+			t.Fatalf("point %d: sizer %+v, %v; DisaggServing %+v, %v", i, got, err, want, werr)
+		}
+	}
+}

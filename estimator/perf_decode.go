@@ -31,6 +31,15 @@ type inferModel struct {
 	// gemmCost is the matmuls' time relative to InferenceMFU by the
 	// inner dimension each runs at on one GPU (gemmShapeCost).
 	gemmCost float64
+	// The per-step coefficients of device, read once when the model is
+	// built (newInferModel, stepCoeffs): a serving plan's simulations
+	// price tens of thousands of steps, and these were four divisions
+	// of each.
+	tokSecs     float64 // matmul seconds per token: 2·n·gemmCost / flops / tp
+	ctxSecs     float64 // attention seconds per token and attended token: 4·qDim / attnFlops / tp
+	denseBytes  float64 // non-expert weight bytes one GPU reads per forward: weight·(1 − expertFrac) / atp
+	perBW       float64 // 1 / bw
+	fixedLayers float64 // layers · perLayer
 	// admission's memo: own prefill and marginal prompt seconds at
 	// admitPrompt.
 	admitted                   bool
@@ -113,7 +122,20 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 		m.perLayer += allReduceLatency(hw, m.atp) + allReduceLatency(hw, m.tp)
 	}
 	m.sc = newStepConsts(in)
+	m.stepCoeffs()
 	return m
+}
+
+// stepCoeffs sets device's per-step coefficients from the model's
+// figures. They regroup device's arithmetic (a product by a reciprocal
+// for a division, the per-token terms summed after their quotients),
+// which moves a step's time in its last bits only.
+func (m *inferModel) stepCoeffs() {
+	m.tokSecs = 2 * m.n * m.gemmCost / m.flops / m.tp
+	m.ctxSecs = 4 * m.sc.qDim / m.attnFlops / m.tp
+	m.denseBytes = m.weight * (1 - m.expertFrac) / m.atp
+	m.perBW = 1 / m.bw
+	m.fixedLayers = m.layers * m.perLayer
 }
 
 // stepConsts are the per-step figures that depend on the model alone,
@@ -251,12 +273,11 @@ const allReduceHopSeconds = 6e-6
 // EPLB), so a step touches (E + R)·(1 − (1 − k/(E + R))^B) slots: the same
 // bytes for a few tokens, (E + R)/E times them once every slot is read.
 func (m *inferModel) gpuWeightRead(tokens float64) float64 {
-	dense := m.weight * (1 - m.expertFrac) / m.atp
 	if m.expertFrac == 0 {
-		return dense
+		return m.denseBytes
 	}
 	slots := m.E * m.slots
-	return dense + m.weight*m.expertFrac*m.slots/m.tp*(1-math.Pow(1-m.k/slots, tokens))
+	return m.denseBytes + m.weight*m.expertFrac*m.slots/m.tp*(1-math.Pow(1-m.k/slots, tokens))
 }
 
 // kvSeq is one sequence's KV bytes at ctx tokens on one TP rank.
@@ -268,7 +289,7 @@ func (m *inferModel) kvSeq(ctx float64) float64 {
 // attention spans sum to lctx per token, on the whole replica (PP stages
 // run in sequence, so PP does not divide it).
 func (m *inferModel) computeTime(tokens, lctx float64) float64 {
-	return tokens * (2*m.n*m.gemmCost/m.flops + 4*lctx*m.sc.qDim/m.attnFlops) / m.tp
+	return tokens*m.tokSecs + tokens*lctx*m.ctxSecs
 }
 
 // device is the device seconds of one forward over tokens new tokens,
@@ -276,9 +297,16 @@ func (m *inferModel) computeTime(tokens, lctx float64) float64 {
 // bytes: the roofline of compute and memory (rooflineTime), the per-layer
 // cost under CUDA graphs and the TP all-reduces.
 func (m *inferModel) device(tokens, lctx, kvRead float64) (secs float64, memBound bool) {
-	c := m.computeTime(tokens, lctx)
-	mem := (m.gpuWeightRead(tokens)*m.sc.dequant(tokens) + kvRead) / m.bw
-	return rooflineTime(c, mem) + m.layers*m.perLayer + tokens*m.commPerToken, mem > c
+	return m.deviceSum(tokens, tokens*lctx, kvRead)
+}
+
+// deviceSum is device with the tokens' attention spans as their sum,
+// lctxSum = tokens · lctx (StepSeconds has the sum, and is spared the
+// division by tokens and the product that undoes it).
+func (m *inferModel) deviceSum(tokens, lctxSum, kvRead float64) (secs float64, memBound bool) {
+	c := tokens*m.tokSecs + lctxSum*m.ctxSecs
+	mem := (m.gpuWeightRead(tokens)*m.sc.dequant(tokens) + kvRead) * m.perBW
+	return rooflineTime(c, mem) + m.fixedLayers + tokens*m.commPerToken, mem > c
 }
 
 // step is one engine step: the longer of the host floor and the device,
@@ -288,7 +316,13 @@ func (m *inferModel) device(tokens, lctx, kvRead float64) (secs float64, memBoun
 // reports whether the device's part was limited by memory bandwidth
 // rather than FLOPs.
 func (m *inferModel) step(tokens, lctx, kvRead float64) (secs float64, b Bound, memBound bool) {
-	d, memBound := m.device(tokens, lctx, kvRead)
+	return m.stepSum(tokens, tokens*lctx, kvRead)
+}
+
+// stepSum is step with the tokens' attention spans as their sum
+// (deviceSum).
+func (m *inferModel) stepSum(tokens, lctxSum, kvRead float64) (secs float64, b Bound, memBound bool) {
+	d, memBound := m.deviceSum(tokens, lctxSum, kvRead)
 	if m.hostBetween || m.sc.serial(tokens) {
 		switch {
 		case m.host >= d:

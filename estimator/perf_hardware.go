@@ -180,13 +180,13 @@ const (
 // larger term so it neither overflows nor underflows; it is ≥ max(c, m),
 // ≤ c + m, and non-decreasing in both.
 //
-// With k = 3/2 and r = min/max ≤ 1 it is max·(1 + r·√r)^(2/3), taken as
-// max·∛((1 + r·√r)²): a square root and a cube root instead of three
-// math.Pow calls, which were a quarter of a serving plan's time (the
-// simulator prices every engine step with it). TestRooflineTime holds it
-// to the general form. The built-in max and min give math.Max's and
-// math.Min's results for every input, NaN, infinities and signed zeros
-// included (the Go spec's table of them), without the call to their
+// With k = 3/2 and r = min/max ≤ 1 it is max·(1 + r·√r)^(2/3): a square
+// root and the power 2/3 of s = 1 + r·√r in [1, 2] (pow23) instead of
+// three math.Pow calls, which were a quarter of a serving plan's time
+// (the simulator prices every engine step with it). TestRooflineTime
+// holds it to the general form. The built-in max and min give math.Max's
+// and math.Min's results for every input, NaN, infinities and signed
+// zeros included (the Go spec's table of them), without the call to their
 // assembly that math.Max and math.Min make on amd64.
 func rooflineTime(c, m float64) float64 {
 	hi := max(c, m)
@@ -194,8 +194,43 @@ func rooflineTime(c, m float64) float64 {
 		return hi
 	}
 	r := min(c, m) / hi
-	s := 1 + r*math.Sqrt(r)
-	return hi * math.Cbrt(s*s)
+	return hi * pow23(1+r*math.Sqrt(r))
+}
+
+// pow23Steps is the intervals of pow23's table over [1, 2].
+const pow23Steps = 128
+
+// pow23Table holds s^(2/3) = ∛(s²) at s = 1 + i/pow23Steps, i = 0 …
+// pow23Steps (each s and s² exact), from math.Cbrt.
+var pow23Table = func() (t [pow23Steps + 1]float64) {
+	for i := range t {
+		s := 1 + float64(i)/pow23Steps
+		t[i] = math.Cbrt(s * s)
+	}
+	return t
+}()
+
+// pow23 is s^(2/3) for s in [1, 2], within two ulps of math.Cbrt(s*s),
+// which it replaces in rooflineTime: math.Cbrt reduces its argument and
+// refines its guess with five divisions, and was an eighth of a serving
+// plan's time. Here the guess y₀ is the table's linear interpolation
+// (relative error below h²/36 ≈ 1.7·10⁻⁶ for steps of h = 1/128, the
+// second derivative of s^(2/3) being −(2/9)·s^(−4/3)), and one
+// correction y = y₀·(1 + ε)^(1/3) with ε = s²/y₀³ − 1 (|ε| < 6·10⁻⁶),
+// taken to its ε² term (1 + ε/3 − ε²/9; the next, 5ε³/81, is below
+// 2·10⁻¹⁷), brings it to the rounding of those few operations: one
+// division in all. At s = 1 it is 1 exactly (the table's first entry,
+// ε = 0), so a step that is all compute or all memory stays at
+// max(c, m). TestPow23 holds it to math.Cbrt over [1, 2] and checks that
+// it never falls by more than an ulp as s grows (rooflineTime's other
+// roundings already allow as much).
+func pow23(s float64) float64 {
+	u := (s - 1) * pow23Steps
+	i := min(max(int(u), 0), pow23Steps-1)
+	a, b := pow23Table[i], pow23Table[i+1]
+	y := a + (u-float64(i))*(b-a)
+	e := s*s/(y*y*y) - 1
+	return y + y*e*(1.0/3-e*(1.0/9))
 }
 
 // matmulParams is N for the FLOP counts: the parameters a token multiplies

@@ -189,7 +189,7 @@ func (s *ServingModel) StepSeconds(st Step) float64 {
 		lctx += d * m.sc.attended(ctx) * m.sc.absorbed
 		kv += d * m.kvSeq(ctx)
 	}
-	secs, _, _ := m.step(tokens, lctx/tokens, kv)
+	secs, _, _ := m.stepSum(tokens, lctx, kv)
 	return finite(secs)
 }
 

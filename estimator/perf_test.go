@@ -1376,3 +1376,55 @@ func TestKVLayout(t *testing.T) {
 		t.Fatal("no sliding-window or chunked config among the vendored ones")
 	}
 }
+
+// TestPow23: rooflineTime's s^(2/3) is within two ulps of math.Cbrt(s²)
+// over [1, 2] (random points, the table's knots and their neighbours),
+// exactly 1 at s = 1, and never falls by more than an ulp along s, nor at
+// all on a grid of steps above the rounding: the simulator's decode runs
+// read a step's time as not falling when its context grows, which
+// rooflineTime's own roundings (r = min/max, r·√r, the product with max)
+// already hold only to the last bit.
+func TestPow23(t *testing.T) {
+	check := func(s float64) {
+		t.Helper()
+		got, want := pow23(s), math.Cbrt(s*s)
+		if math.Abs(got-want) > 2*(math.Nextafter(want, 3)-want) {
+			t.Fatalf("pow23(%v) = %v, ∛(s²) = %v", s, got, want)
+		}
+	}
+	if got := pow23(1); got != 1 {
+		t.Fatalf("pow23(1) = %v, want 1", got)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200000 {
+		check(1 + rng.Float64())
+	}
+	starts := []float64{1}
+	for i := 1; i < pow23Steps; i++ {
+		starts = append(starts, 1+float64(i)/pow23Steps-1e-13)
+	}
+	for range 200 {
+		starts = append(starts, 1+rng.Float64()*0.999)
+	}
+	for _, s := range starts {
+		check(s)
+		prev := pow23(s)
+		for range 2000 {
+			s = math.Nextafter(s, 3)
+			check(s)
+			y := pow23(s)
+			if y < math.Nextafter(prev, 0) {
+				t.Fatalf("pow23 falls at %v: %v after %v", s, y, prev)
+			}
+			prev = y
+		}
+	}
+	prev := 0.0
+	for i := 0; i <= 1<<20; i++ {
+		y := pow23(1 + float64(i)/(1<<20))
+		if y < prev {
+			t.Fatalf("pow23 falls at step %d", i)
+		}
+		prev = y
+	}
+}

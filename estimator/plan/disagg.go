@@ -150,10 +150,12 @@ func (p *planner) disaggSize(in estimator.Input, hw estimator.Hardware, lam, cap
 	side := estimator.DisaggSide{TP: in.TP, DP: 1, EP: 1}
 	pre := side
 	pre.Batch = max(1, estimator.VLLMDefaultLimits(in.VRAM).MaxNumBatchedTokens/max(int(p.prompt), 1))
+	// One sizer for the search: the workers' serving model is built once,
+	// not at every count tried.
+	sz := estimator.NewDisaggSizer(in, hw, p.req.Assumptions.Efficiency, p.work)
 	eval := func(np, nd int) (estimator.DisaggPoint, bool) {
 		pre.Workers, side.Workers = np, nd
-		pt, err := estimator.DisaggServing(in, hw, p.req.Assumptions.Efficiency, p.work,
-			estimator.Disagg{Prefill: pre, Decode: side, Rate: lam, RequestSeconds: in.RequestSeconds})
+		pt, err := sz.At(estimator.Disagg{Prefill: pre, Decode: side, Rate: lam, RequestSeconds: in.RequestSeconds})
 		if err != nil {
 			return pt, false
 		}

@@ -89,6 +89,10 @@ func (m *simMemo) at(k int, lam float64, w Workload) (simServe, bool) {
 func (m *simMemo) run(rate float64) (sim.Result, error) {
 	c := m.cfg
 	c.Load.Concurrency, c.Load.RatePerSecond = 0, rate
+	// A row quotes its run's mean end-to-end time alone (servingTech);
+	// the copy's configuration (Row.Sim) keeps every figure for the
+	// page's load chart.
+	c.E2EMeanOnly = true
 	m.yield()
 	return sim.Run(c)
 }

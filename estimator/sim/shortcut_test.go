@@ -230,3 +230,21 @@ func TestSkipQueue(t *testing.T) {
 		t.Fatalf("with SkipQueue\n%+v\nwithout\n%+v", skip, full)
 	}
 }
+
+// E2EMeanOnly changes nothing but the E2E distribution, whose mean it
+// keeps (to its last bits: summed in another order) and whose other
+// figures it leaves zero.
+func TestE2EMeanOnly(t *testing.T) {
+	cfg := testConfig(t, estimator.VLLM, 800, 100)
+	cfg.Load.Requests, cfg.Load.RatePerSecond, cfg.Load.RangeRatio = 150, 15, DefaultRangeRatio
+	full := run(t, cfg)
+	cfg.E2EMeanOnly = true
+	brief := run(t, cfg)
+	if want := (Dist{Mean: brief.E2E.Mean}); brief.E2E != want || math.Abs(brief.E2E.Mean/full.E2E.Mean-1) > 1e-12 {
+		t.Fatalf("E2E with E2EMeanOnly %+v, without %+v", brief.E2E, full.E2E)
+	}
+	brief.E2E = full.E2E
+	if brief != full {
+		t.Fatalf("with E2EMeanOnly\n%+v\nwithout\n%+v", brief, full)
+	}
+}
