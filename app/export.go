@@ -21,6 +21,7 @@ const (
 	copyLink copyWhat = iota
 	copyMarkdown
 	copyLaunch
+	copyLaunchDisagg
 	saveCSV
 	saveJSON
 )
@@ -75,6 +76,14 @@ func launchUI(lang string, v *page.LaunchView, copied bool) app.UI {
 			return app.P().Class("rs-ok").ID("rs-launch-copied").Text(t(page.MsgLaunchCopied))
 		}),
 	)
+	if v.DisaggText != "" {
+		body = append(body,
+			app.H3().Text(v.DisaggTitle),
+			app.P().Class("rs-sub").ID("rs-launch-disagg-for").Text(v.DisaggFor),
+			app.Pre().Class("rs-launch").ID("rs-launch-disagg").Text(v.DisaggText),
+			&copyButton{ID: "rs-copy-launch-disagg", Label: t(page.MsgCopyLaunch), What: copyLaunchDisagg},
+		)
+	}
 	return app.Section().Class("rs-prices").ID("rs-launch").Body(body...)
 }
 
@@ -106,6 +115,11 @@ func (c *Calculator) onCopy(ctx app.Context, a app.Action) {
 		in := c.viewIn()
 		if text, ok := page.LaunchText(&in); ok {
 			copyOrDownload(ctx, text, "rightsize-launch.txt", "text/plain", done(page.MsgCopyLaunch))
+		}
+	case copyLaunchDisagg:
+		in := c.viewIn()
+		if text, ok := page.LaunchDisaggText(&in); ok {
+			copyOrDownload(ctx, text, "rightsize-launch-disaggregated.txt", "text/plain", done(page.MsgCopyLaunch))
 		}
 	}
 }

@@ -6,6 +6,7 @@ package page
 
 import (
 	"errors"
+	planner "rightsize/estimator/plan"
 	"slices"
 
 	"rightsize/catalog/launch"
@@ -63,6 +64,33 @@ func LaunchOf(j Job, pr Prices, out *PlanOut, k launch.Kind) (launch.Launch, Pic
 	return launch.Launch{}, Pick{}, errors.New("no pick to launch")
 }
 
+// LaunchDisagg writes out's disaggregated alternative with launcher k:
+// the same call as rightsize plan --emit k --emit-pick disaggregated
+// (SGLang's PD disaggregation; other launchers return an error).
+func LaunchDisagg(j Job, pr Prices, out *PlanOut, k launch.Kind) (launch.Launch, error) {
+	if out.Disagg == nil {
+		return launch.Launch{}, errors.New("no disaggregated alternative")
+	}
+	req := PlanRequest(j)
+	req.FX = pr.Cat.PlanFX()
+	model := j.Model.ID
+	if model == CustomModelID {
+		model = ""
+	}
+	return launch.EmitDisagg(k, req, planner.Result{Rows: out.Rows, Disagg: out.Disagg}, pr.Cat, model)
+}
+
+// LaunchDisaggText is the disaggregated launch the box shows for in, or
+// ok false.
+func LaunchDisaggText(in *ViewIn) (string, bool) {
+	k, _ := LaunchKind(in.State, &in.Plan)
+	l, err := LaunchDisagg(in.Job, in.Prices, &in.Plan, k)
+	if err != nil {
+		return "", false
+	}
+	return l.Text(), true
+}
+
 // LaunchErrorKey is the message for a launch that cannot be written, in
 // the page's language (0: say the error's own English sentence).
 func LaunchErrorKey(err error) MsgKey {
@@ -87,6 +115,10 @@ type LaunchView struct {
 	Err   string
 	For   string // the pick the settings are for
 	Text  string // the settings, as rightsize plan --emit writes them
+	// DisaggTitle, DisaggFor and DisaggText are the disaggregated
+	// alternative's launch (rightsize plan --emit-pick disaggregated),
+	// where the launcher writes one ("": none).
+	DisaggTitle, DisaggFor, DisaggText string
 }
 
 // launchLabels name the launchers in the picker.
@@ -128,5 +160,11 @@ func (b *viewBuilder) launch() LaunchView {
 	}
 	v.For = b.t(MsgPickCheapest) + ": " + in.Prices.GPUName(p.Offer.GPU) + " · " + in.Prices.ProviderName(p.Offer.Provider) + " " + p.Offer.InstanceType
 	v.Text = l.Text()
+	if d := out.Disagg; d != nil {
+		if dl, err := LaunchDisagg(in.Job, in.Prices, out, k); err == nil {
+			v.DisaggTitle, v.DisaggText = b.t(MsgDisaggTitle), dl.Text()
+			v.DisaggFor = sentence(b.l.ReasonWith(d.Why, in.Prices.ProviderName))
+		}
+	}
 	return v
 }

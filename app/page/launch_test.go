@@ -94,3 +94,25 @@ func TestLaunchView(t *testing.T) {
 		t.Error("the folded box was built")
 	}
 }
+
+// TestLaunchBoxDisaggregated: an SGLang serving plan at scale hands over
+// its disaggregated alternative under the aggregated launch, the planner's
+// verdict above it, and the copy action copies the same text; vLLM's box
+// has none (its disaggregated launch is not written).
+func TestLaunchBoxDisaggregated(t *testing.T) {
+	const job = "m=llama-3.1-70b&rps=20&ttft=2000&tpot=50&s=2500&out=500"
+	l, in := launchViewOf(t, job+"&e=sglang")
+	if in.Plan.Disagg == nil {
+		t.Fatal("no disaggregated alternative")
+	}
+	if !strings.Contains(l.DisaggText, "# file: router.sh") || !strings.Contains(l.DisaggText, "--disaggregation-mode decode") || l.DisaggFor == "" {
+		t.Errorf("disaggregated launch %q for %q", l.DisaggText, l.DisaggFor)
+	}
+	if text, ok := LaunchDisaggText(&in); !ok || text != l.DisaggText {
+		t.Errorf("the copy action copies %q", text)
+	}
+	l, in = launchViewOf(t, job+"&e=vllm")
+	if in.Plan.Disagg == nil || l.DisaggText != "" || !l.Shown {
+		t.Errorf("vLLM box: alternative %v, shown %v, disaggregated launch %q", in.Plan.Disagg != nil, l.Shown, l.DisaggText)
+	}
+}
