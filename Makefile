@@ -114,6 +114,7 @@ fuzz:
 	$(GO) test ./catalog/source -run '^$$' -fuzz '^FuzzParseFX$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./catalog/source -run '^$$' -fuzz '^FuzzGPUForName$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./catalog/launch -run '^$$' -fuzz '^FuzzServeScript$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./catalog/launch -run '^$$' -fuzz '^FuzzDisaggScript$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./catalog/launch -run '^$$' -fuzz '^FuzzTrainScript$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./catalog/launch -run '^$$' -fuzz '^FuzzSkyPilotYAML$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./app -run '^$$' -fuzz '^FuzzFragment$$' -fuzztime $(FUZZTIME)

@@ -67,11 +67,15 @@ type scenario struct {
 	kind launch.Kind
 	req  plan.Request
 	row  plan.Row
+	// disagg writes the disaggregated alternative on the row's offer and
+	// copy shape (3 prefill and 2 decode workers) instead of the row.
+	disagg bool
 }
 
 var (
 	scenariosOnce                 sync.Once
 	serveCases, trainCases, skies []scenario
+	disaggCases                   []scenario
 )
 
 // scenarios builds the rows once: every serving engine on one GPU, on two
@@ -87,25 +91,29 @@ func scenarios(t *testing.T) {
 		for _, i := range []int{0, 2} {
 			req, r := row(i)
 			for _, k := range []launch.Kind{launch.VLLM, launch.SGLang, launch.TRTLLM} {
-				serveCases = append(serveCases, scenario{k, req, r})
+				serveCases = append(serveCases, scenario{kind: k, req: req, row: r})
 			}
+		}
+		for _, i := range []int{0, 2} {
+			req, r := row(i)
+			disaggCases = append(disaggCases, scenario{kind: launch.SGLang, req: req, row: r, disagg: true})
 		}
 		req, r := row(1)
 		r.InstancesPerReplica, r.Instances = 2, 2
 		for _, k := range []launch.Kind{launch.VLLM, launch.SGLang} {
-			serveCases = append(serveCases, scenario{k, req, r})
+			serveCases = append(serveCases, scenario{kind: k, req: req, row: r})
 		}
 		for _, i := range []int{4, 7} {
 			req, r := row(i)
-			trainCases = append(trainCases, scenario{launch.DeepSpeed, req, r})
+			trainCases = append(trainCases, scenario{kind: launch.DeepSpeed, req: req, row: r})
 		}
 		for _, i := range []int{5, 7} {
 			req, r := row(i)
-			trainCases = append(trainCases, scenario{launch.FSDP, req, r})
+			trainCases = append(trainCases, scenario{kind: launch.FSDP, req: req, row: r})
 		}
 		for _, i := range []int{4, 6, 7} {
 			req, r := row(i)
-			skies = append(skies, scenario{launch.SkyPilot, req, r})
+			skies = append(skies, scenario{kind: launch.SkyPilot, req: req, row: r})
 		}
 	})
 }
@@ -127,6 +135,11 @@ func emit(s scenario, n names) (launch.Launch, error) {
 	row, req := s.row, s.req
 	row.Offer = &o
 	req.Input.Arch.NameOrPath = n.nameOrPath
+	if s.disagg {
+		per := max(int(o.GPUCount)/max(row.TP, 1), 1)
+		d := plan.DisaggPlan{Offer: &o, Engine: row.Engine, TP: max(row.TP, 1), Prefill: 3, Decode: 2, Instances: (3+per-1)/per + (2+per-1)/per}
+		return launch.EmitDisagg(s.kind, req, plan.Result{Rows: []plan.Row{row}, Disagg: &d}, nil, n.model)
+	}
 	return launch.Emit(s.kind, req, row, nil, n.model)
 }
 
@@ -494,6 +507,17 @@ func FuzzServeScript(f *testing.F) {
 	f.Fuzz(func(t *testing.T, provider, instance, region, model string, pick uint8) {
 		scenarios(t)
 		s := serveCases[int(pick)%len(serveCases)]
+		checkEmitted(t, s, names{provider: provider, instance: instance, region: region, model: model, nameOrPath: instance})
+	})
+}
+
+// FuzzDisaggScript: SGLang PD's prefill, decode and router scripts,
+// whatever the names.
+func FuzzDisaggScript(f *testing.F) {
+	seed(f)
+	f.Fuzz(func(t *testing.T, provider, instance, region, model string, pick uint8) {
+		scenarios(t)
+		s := disaggCases[int(pick)%len(disaggCases)]
 		checkEmitted(t, s, names{provider: provider, instance: instance, region: region, model: model, nameOrPath: instance})
 	})
 }
