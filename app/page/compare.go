@@ -266,14 +266,7 @@ func (b *viewBuilder) pinned() PinView {
 		if !ok || in.Pending {
 			return "—"
 		}
-		unit := MsgJobCost
-		switch o.Kind {
-		case planner.Serving:
-			unit = MsgMonthlyShort
-		case planner.Batch:
-			unit = MsgBatchCost
-		}
-		return l.Money(x.Cost, o.Currency) + " (" + b.t(unit) + ")"
+		return l.Money(x.Cost, o.Currency) + " (" + o.PlanCostHeader(l) + ")"
 	}
 	perM := func(j *Job, o *PlanOut) string {
 		x, ok := o.Best(j.GPU.ID)

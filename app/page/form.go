@@ -553,7 +553,7 @@ func (b *viewBuilder) hosted(withDefault func(f Field, label MsgKey, placeholder
 			Source: b.t(MsgYourPrice), Monthly: usd(x.MonthlyCostUSD), Self: usd(x.SelfHostedUSD),
 			BreakEven: "—", Why: l.ReasonWith(x.Why, in.Prices.ProviderName),
 		}
-		if r.API == " " {
+		if x.API.Provider == "" && x.API.Model == "" {
 			r.API = x.API.ID
 		}
 		if x.API.AsOf != "" {
