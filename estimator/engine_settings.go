@@ -1,5 +1,22 @@
 package estimator
 
+// The engines' facts the simulator, the launcher and the page share: each
+// engine's product name (Label), whether it pre-allocates a KV pool
+// (Pooled, perf_engine.go) and the names of its own settings behind the
+// Input fields it reads (Settings). The scheduler's defaults per engine
+// are the simulator's (sim.DefaultPolicy), the launch dialect the
+// launcher's.
+
+var engineLabels = [...]string{HF: "Hugging Face transformers", VLLM: "vLLM", SGLang: "SGLang", TRTLLM: "TensorRT-LLM", LlamaCpp: "llama.cpp (GGUF)"}
+
+// Label is e's product name, as the page and the notes write it.
+func (e Engine) Label() string {
+	if int(e) < 0 || int(e) >= len(engineLabels) {
+		return e.String()
+	}
+	return engineLabels[e]
+}
+
 // EngineSettings names a pooled serving engine's own settings behind three
 // Input fields, spelled as its launch command takes them. Each engine
 // reads the field its own way; the estimate follows each reading

@@ -195,7 +195,7 @@ func (in *ViewIn) fieldOptions(f Field) []Option {
 	case FieldEngine:
 		engines := make([]Option, len(estimator.Engines))
 		for i, e := range estimator.Engines {
-			engines[i] = Option{e.String(), EngineLabels[e]}
+			engines[i] = Option{e.String(), e.Label()}
 		}
 		return engines
 	case FieldLang:
@@ -309,7 +309,7 @@ func (b *viewBuilder) engineLabel(f Field, label MsgKey) string {
 	}
 	set := eng.Settings()
 	if f == FieldMemUtil {
-		return Fill(b.t(label), EngineLabels[eng], set.MemShare)
+		return Fill(b.t(label), eng.Label(), set.MemShare)
 	}
 	here := ""
 	if vram := in.Job.In.VRAM; vram > 0 {
@@ -317,7 +317,7 @@ func (b *viewBuilder) engineLabel(f Field, label MsgKey) string {
 			here = Fill(b.t(MsgDefaultHere), b.l.Count(int64(pol.TokenBudget)))
 		}
 	}
-	return Fill(b.t(label), EngineLabels[eng], set.TokenBudget, here)
+	return Fill(b.t(label), eng.Label(), set.TokenBudget, here)
 }
 
 // fields appends the shown ones of fs to out.

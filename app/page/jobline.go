@@ -108,7 +108,7 @@ func (b *viewBuilder) jobLine() JobLineView {
 	plain(PlanSuffix(PlanOf(j.In)))
 	if j.In.Task == estimator.Inference {
 		plain(" · ")
-		v.Parts = append(v.Parts, field(FieldEngine, MsgEngine, EngineLabels[j.In.Engine]))
+		v.Parts = append(v.Parts, field(FieldEngine, MsgEngine, j.In.Engine.Label()))
 	}
 	plain(" · " + b.t(MsgBatch) + " ")
 	v.Parts = append(v.Parts, field(FieldBatch, MsgBatch, strconv.Itoa(j.In.Batch)))

@@ -57,7 +57,7 @@ func (b *viewBuilder) serve() ServeView {
 	v.Best = b.serveFleet("rs-", b.t(MsgFleetOf), out.Serve)
 	if s := out.Load; s.OK {
 		x := out.Serve
-		what := l.Count(int64(x.Plan.TP*max(x.Plan.PP, 1))) + " × " + in.Prices.GPUName(x.Offer.GPU) + " · " + EngineLabels[x.Engine]
+		what := l.Count(int64(x.Plan.TP*max(x.Plan.PP, 1))) + " × " + in.Prices.GPUName(x.Offer.GPU) + " · " + x.Engine.Label()
 		v.Chart = LoadChartOf(s, l, what)
 	}
 	v.Daily = b.dailyFleet()
@@ -77,7 +77,7 @@ func (b *viewBuilder) serve() ServeView {
 func (b *viewBuilder) serveFleet(id, title string, x ServeResult) ServeFleet {
 	in, l := &b.in, b.l
 	f := ServeFleet{
-		Name: title + ": " + l.Count(int64(x.GPUs)) + " × " + in.Prices.GPUName(x.Offer.GPU) + PlanSuffix(x.Plan) + " · " + EngineLabels[x.Engine] +
+		Name: title + ": " + l.Count(int64(x.GPUs)) + " × " + in.Prices.GPUName(x.Offer.GPU) + PlanSuffix(x.Plan) + " · " + x.Engine.Label() +
 			" · " + b.t(PricingKeys[x.Pricing]) + " · " + in.Prices.ProviderName(x.Offer.Provider) + " " + x.Offer.InstanceType + Instances(x.Instances),
 		Facts: []Fact{
 			{ID: id + "concurrency", Label: b.t(MsgConcurrency), Value: l.Sig3(x.Concurrency)},

@@ -188,11 +188,6 @@ var (
 		estimator.Inference: MsgTaskInference, estimator.Pretrain: MsgTaskTrain, estimator.FullFinetune: MsgTaskFinetune,
 		estimator.LoRA: MsgTaskLoRA, estimator.QLoRA: MsgTaskQLoRA,
 	}
-	// EngineLabels are the engines' product names, one per estimator.Engines.
-	EngineLabels = map[estimator.Engine]string{
-		estimator.HF: "Hugging Face transformers", estimator.VLLM: "vLLM", estimator.SGLang: "SGLang",
-		estimator.TRTLLM: "TensorRT-LLM", estimator.LlamaCpp: "llama.cpp (GGUF)",
-	}
 	// boundKeys name what bounded a phase, by estimator.Bound.
 	boundKeys = map[estimator.Bound]MsgKey{
 		estimator.BoundNone: MsgNone, estimator.BoundCompute: MsgBoundCompute, estimator.BoundBandwidth: MsgBoundBandwidth,
@@ -333,7 +328,7 @@ func (b *viewBuilder) result() ResultView {
 		facts = append(facts, Fact{Label: b.t(MsgKVPerToken), Value: l.Fixed(float64(r.KVBytesPerToken)/float64(estimator.KiB), 1) + " " + b.t(MsgKiB)})
 	}
 	if r.KVPoolTokens > 0 {
-		facts = append(facts, Fact{Label: b.t(MsgKVPool) + " · " + EngineLabels[in.Job.In.Engine], Value: l.Count(r.KVPoolTokens) + " " + b.t(MsgTokens) + " · " + l.Count(r.MaxConcurrentSeqs) + " × " + in.State[FieldSeq]})
+		facts = append(facts, Fact{Label: b.t(MsgKVPool) + " · " + in.Job.In.Engine.Label(), Value: l.Count(r.KVPoolTokens) + " " + b.t(MsgTokens) + " · " + l.Count(r.MaxConcurrentSeqs) + " × " + in.State[FieldSeq]})
 	}
 	maxSeq := l.CountOrNone(in.R.MaxSeq)
 	if in.R.SeqCapped {
@@ -440,7 +435,7 @@ func SetupLine(l Locale, j Job) string {
 	in := j.In
 	s := l.Count(int64(in.GPUs)) + " × " + j.GPU.Name + PlanSuffix(PlanOf(in))
 	if in.Task == estimator.Inference {
-		s += " · " + EngineLabels[in.Engine]
+		s += " · " + in.Engine.Label()
 	}
 	return s + " · " + l.T(MsgBatch) + " " + strconv.Itoa(in.Batch)
 }
@@ -488,7 +483,7 @@ func (b *viewBuilder) perf() PerfView {
 		shape := l.Count(int64(x.Plan.GPUs)) + " × " + j.GPU.Name + PlanSuffix(x.Plan)
 		if j.In.Task == estimator.Inference {
 			planned = l.Money(out.FromUSD(x.PerMOutUSD), out.Currency)
-			plannedWhat = shape + " · " + EngineLabels[x.Engine] + " · " + l.Count(int64(math.Round(x.Concurrency))) + " " + b.t(MsgInFlight) + " · " + where
+			plannedWhat = shape + " · " + x.Engine.Label() + " · " + l.Count(int64(math.Round(x.Concurrency))) + " " + b.t(MsgInFlight) + " · " + where
 		} else {
 			planned = l.Money(x.Cost, out.Currency)
 			plannedWhat = l.Duration(x.Seconds) + " · " + shape + " · " + where
@@ -966,7 +961,7 @@ func (o *PlanOut) EngineText(x Candidate) string {
 	if o.Kind == planner.Training {
 		return ""
 	}
-	return " · " + EngineLabels[x.Engine]
+	return " · " + x.Engine.Label()
 }
 
 // kindText is " (GPU cloud)" after a provider's name, " (your price)" on

@@ -99,7 +99,7 @@ func TestServeView(t *testing.T) {
 		t.Fatalf("no serving section: %+v", in.Plan.Err)
 	}
 	l := Locale{Lang: "en", Units: in.Job.Units}
-	if !strings.HasPrefix(s.Best.Name, Tr("en", MsgFleetOf)+": ") || !strings.Contains(s.Best.Name, x.Offer.InstanceType) || !strings.Contains(s.Best.Name, EngineLabels[x.Engine]) {
+	if !strings.HasPrefix(s.Best.Name, Tr("en", MsgFleetOf)+": ") || !strings.Contains(s.Best.Name, x.Offer.InstanceType) || !strings.Contains(s.Best.Name, x.Engine.Label()) {
 		t.Errorf("fleet named %q", s.Best.Name)
 	}
 	want := map[string]string{
