@@ -316,11 +316,14 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 	// over the DP × CP ranks. DDP, FSDP and DeepSpeed bucket the gradient
 	// traffic under the backward pass (PyTorch DDP, Li et al. 2020
 	// §3.2.3), so only what outlasts it is exposed: the last micro-batch's
-	// backward (2/3 of its compute) for DP and ZeRO-1/2, each micro-batch's
-	// whole compute for ZeRO-3's prefetched gathers; and never less than
-	// the last bucket (or ZeRO-3's first gather), which has nothing left
-	// to hide under. Each collective pays NCCL's latency, which grows with
-	// the ranks (train_comm.go).
+	// backward (2/3 of its compute) for DP and ZeRO-1/2's gradients, each
+	// micro-batch's whole compute for ZeRO-3's prefetched gathers; and never
+	// less than the last bucket (or ZeRO-3's first gather), which has
+	// nothing left to hide under. ZeRO-1's all-gather of the updated
+	// parameters follows the optimizer step and is exposed whole; ZeRO-2's
+	// per-block gathers hide under the next forward pass (dpComm.after).
+	// Each collective pays NCCL's latency, which grows with the ranks
+	// (train_comm.go).
 	var exposed, dpTotal float64
 	d := replicas * cpN
 	params := float64(a.TotalParams) - expertParams(a)*(1-1/trainEP(in)) // with EP, each GPU holds 1/EP of the experts
@@ -335,8 +338,8 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 			exposed = mf * math.Max(dc.tail, dc.total-compute)
 			dpTotal = mf * dc.total
 		} else {
-			exposed = math.Max(dc.tail, dc.total-compute*2/3)
-			dpTotal = dc.total
+			exposed = dc.exposed(compute)
+			dpTotal = dc.total + dc.after
 		}
 	}
 	// The optimizer step follows the reduction (train_comm.go); ZeRO

@@ -82,6 +82,45 @@ const (
 type dpComm struct {
 	total, tail float64
 	perMicro    bool // ZeRO-3: the traffic repeats on every micro-batch (total is per micro-batch)
+	// after is ZeRO-1/2's all-gather of the updated parameters, which
+	// follows the optimizer step and so cannot run under the backward
+	// pass (not part of total): each rank updates only its shard and the
+	// others need it before the next forward (Rajbhandari et al. 2020,
+	// ZeRO §5.1: P_os all-gathers the updated parameters at the end of
+	// each step; §7.2.1: reduce-scatter, update, all-gather, 2Ψ). DeepSpeed's stage 1/2 optimizer all-gathers the
+	// partitions at the end of its step (overlap_comm overlaps the
+	// gradient reduction only); PyTorch's ZeroRedundancyOptimizer
+	// broadcasts the updated shards after step() unless overlap_with_ddp;
+	// Megatron-LM's distributed optimizer (docs/distrib_optimizer.md)
+	// all-gathers after the step unless --overlap-param-gather (off by
+	// default) moves it under the next forward pass. ZeRO-1 takes the
+	// exposed default. ZeRO-2 is priced per wrapped unit as FSDP's
+	// SHARD_GRAD_OP runs it: each block's parameters are gathered again in
+	// the next forward pass, issued on their own stream ahead of the block
+	// that needs them (Zhao et al. 2023, PyTorch FSDP: forward prefetch and
+	// communication overlapped with computation), so they hide under the
+	// forward pass (a third of the compute) except the first block's
+	// (afterTail).
+	after, afterTail  float64
+	afterUnderForward bool
+}
+
+// exposed is the part of one step's data-parallel traffic no computation
+// hides, given the compute of the step's last micro-batch: the gradient
+// reduction beyond its backward pass (2/3 of it) or at least the last
+// bucket, and the parameters' all-gather after the optimizer step (under
+// the next forward pass, 1/3 of it, where the schedule allows, never
+// less than its first unit).
+func (c dpComm) exposed(compute float64) float64 {
+	e := math.Max(c.tail, c.total-compute*2/3)
+	if c.after > 0 {
+		hide := 0.0
+		if c.afterUnderForward {
+			hide = compute / 3
+		}
+		e += math.Max(c.afterTail, c.after-hide)
+	}
+	return e
 }
 
 // dataParallelComm prices the gradient (and ZeRO parameter) traffic of
@@ -103,8 +142,10 @@ func dataParallelComm(in Input, hw Hardware, d int, psi, params, elem, bw float6
 		unit := 3 * (ring/layers + lat/2)
 		return dpComm{total: layers * unit, tail: unit / 3, perMicro: true}
 	case in.ZeRO == 2 && !lora:
-		unit := 2 * (ring/layers + lat/2)
-		return dpComm{total: layers * unit, tail: unit / 2}
+		// 1 reduce-scatter per block under the backward pass, then each
+		// block's parameters gathered again in the next forward (after).
+		unit := ring/layers + lat/2
+		return dpComm{total: layers * unit, tail: unit, after: layers * unit, afterTail: unit, afterUnderForward: true}
 	}
 	var buckets float64
 	if in.ZeRO == 1 || in.TP > 1 || in.PP > 1 {
@@ -114,6 +155,13 @@ func dataParallelComm(in Input, hw Hardware, d int, psi, params, elem, bw float6
 	}
 	buckets = math.Max(1, buckets)
 	total := 2*ring + buckets*lat // all-reduce = reduce-scatter + all-gather (Patarasuk & Yuan 2009)
+	if in.ZeRO == 1 || in.ZeRO == 2 {
+		// The distributed optimizer reduce-scatters each bucket under the
+		// backward pass and all-gathers the updated parameters after the
+		// step (after), exposed.
+		half := total / 2
+		return dpComm{total: half, tail: half / buckets, after: half, afterTail: half}
+	}
 	return dpComm{total: total, tail: total / buckets}
 }
 

@@ -34,9 +34,10 @@ func TestNCCLAllReduceLatency(t *testing.T) {
 
 // dataParallelComm by hand: Llama 2 7B (6.74e9 parameters, bf16) on 2,048
 // A100s with ZeRO-1 is Megatron's distributed optimizer: buckets of
-// max(40M, 1M × 2048) parameters, so 4 buckets, each reduce-scattered and
-// all-gathered at the hierarchical bus bandwidth plus NCCL's latency;
-// the last bucket is the tail. Plain DDP (ZeRO 0) on 64 GPUs packs 25 MB
+// max(40M, 1M × 2048) parameters, so 4 buckets, each reduce-scattered
+// under the backward pass (total; the last bucket is the tail) and
+// all-gathered after the optimizer step (after, all of it exposed), at the
+// hierarchical bus bandwidth plus NCCL's latency. Plain DDP (ZeRO 0) on 64 GPUs packs 25 MB
 // buckets: 540 of them. FSDP (ZeRO-3) gathers twice and reduce-scatters
 // once per block.
 func TestDataParallelComm(t *testing.T) {
@@ -50,8 +51,14 @@ func TestDataParallelComm(t *testing.T) {
 	dc := dataParallelComm(in, hw, 2048, psi, params, 2, bw)
 	ring := 2047.0 / 2048 * psi / bw
 	lat := ncclAllReduceLatency(hw, 2048, 8)
-	if want := 2*ring + 4*lat; math.Abs(relErr(dc.total, want)) > 1e-12 || math.Abs(relErr(dc.tail, want/4)) > 1e-12 || dc.perMicro {
-		t.Errorf("ZeRO-1 on 2048: %+v, want total %g (4 buckets)", dc, want)
+	if want := ring + 2*lat; math.Abs(relErr(dc.total, want)) > 1e-12 || math.Abs(relErr(dc.tail, want/4)) > 1e-12 || dc.perMicro ||
+		math.Abs(relErr(dc.after, want)) > 1e-12 || dc.afterTail != dc.after || dc.afterUnderForward {
+		t.Errorf("ZeRO-1 on 2048: %+v, want reduce-scatter %g (4 buckets) and the same all-gather after the step", dc, want)
+	}
+	// Exposed with 300 ms of compute: the reduce-scatter hides under the
+	// 200 ms backward pass but its last bucket; the all-gather does not.
+	if got, want := dc.exposed(0.3), ring/4+lat/2+ring+2*lat; math.Abs(relErr(got, want)) > 1e-12 {
+		t.Errorf("ZeRO-1 exposed %g s, want %g", got, want)
 	}
 	// 8 × 25 GB/s per node: the bus bandwidth is 2·2047/2048 / (2·255/256 / 200e9).
 	if want := 2 * 2047.0 / 2048 / (2 * 255.0 / 256 / 200e9); math.Abs(relErr(bw, want)) > 1e-12 {
