@@ -446,4 +446,15 @@ func TestE2EServingAtScale(t *testing.T) {
 		s.screenshot("scale-"+lang+"-desktop.png", 1280)
 		s.screenshot("scale-"+lang+"-360.png", 360)
 	}
+	// The Run it box, opened by the link, hands over SGLang's launch and,
+	// under it, the disaggregated alternative's prefill, decode and router
+	// scripts.
+	s.do("opening the launch box", chromedp.Navigate(s.base+"#m=deepseek-r1&p=fp8&e=sglang&rps=100&s=2048&out=1024&ttft=2000&tpot=50&show=launch"))
+	s.waitLive()
+	s.do("waiting for the launch", chromedp.WaitVisible("#rs-launch-text", chromedp.ByQuery), chromedp.WaitVisible("#rs-launch-disagg", chromedp.ByQuery))
+	if a, d := s.text("#rs-launch-text"), s.text("#rs-launch-disagg"); !strings.Contains(a, "sglang.launch_server") || !strings.Contains(d, "--disaggregation-mode prefill") || !strings.Contains(d, "sglang_router.launch_router") {
+		t.Errorf("the launch box shows\n%s\nand\n%s", a, d)
+	}
+	s.do("scrolling to the disaggregated launch", chromedp.ScrollIntoView("#rs-launch-disagg", chromedp.ByQuery))
+	s.screenshot("scale-launch-desktop.png", 1280)
 }
