@@ -111,6 +111,9 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	// for the MLP or experts per layer (allReduceLatency).
 	if in.TP > 1 {
 		m.perLayer += allReduceLatency(hw, m.atp) + allReduceLatency(hw, m.tp)
+		if dpRanks(in) > 1 {
+			m.perLayer += dpGatherLatency(hw, m.tp)
+		}
 	}
 	m.sc = newStepConsts(in)
 	return m
@@ -193,6 +196,29 @@ func allReduceLatency(hw Hardware, t float64) float64 {
 	}
 	return (t - 1) * allReduceHopSeconds
 }
+
+// dpGatherLatency is the latency of the collective that attention data
+// parallelism adds to every layer: the DP ranks' tokens are gathered
+// over the whole TP group before the MLP or experts and scattered back
+// after, two collectives where tensor-parallel attention has one
+// all-reduce after the MLP (allReduceLatency(tp)) and one inside
+// attention's own TP ranks, which DP leaves at one rank (atp = 1, no
+// latency). SGLang: dp_gather before and dp_scatter after the MLP of a
+// DP-attention layer (python/sglang/srt/layers/dp_attention.py,
+// LayerCommunicator), and with DeepEP the MoE layer's dispatch before and
+// combine after the experts (DeepEP's low-latency kernels: two
+// collectives per MoE layer, each 77–194 µs for dispatch and 114–369 µs
+// for combine from EP 8 to EP 256 on H800 over RDMA at 128 tokens per
+// rank, DeepEP README "Low-latency kernels with pure RDMA").
+// TensorRT-LLM with attention DP all-gathers the ranks' tokens before the
+// MoE and reduce-scatters after (or, for wide EP, its MNNVL all-to-all
+// dispatch and combine). Each costs what one all-reduce over the group
+// costs (allReduceLatency): no constant is fitted. With it, the
+// attention-DP decode rows of the InferenceX disaggregated fit set (24
+// to 48 GPUs a decode worker: 20–45% too fast before) move their TPOT
+// median |error| from 21.7% to 17.3% (testdata/calibration/README.md,
+// "Sixteenth round").
+func dpGatherLatency(hw Hardware, tp float64) float64 { return allReduceLatency(hw, tp) }
 
 // servingAllReduceSeconds is the exposed latency of one all-reduce over 3
 // to 72 GPUs of one NVLink domain: an effective figure (the collective,
