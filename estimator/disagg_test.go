@@ -364,3 +364,24 @@ func TestDPGatherLatency(t *testing.T) {
 		t.Errorf("DP 8 EP 8 decode step %.3g s with %.3g s of per-layer cost, want at least the %.3g s of two collectives a layer", step, dp.layers*(dp.perLayer-layerOverhead), want)
 	}
 }
+
+// TestEPAllToAllAcrossDomains: an expert-parallel all-to-all over 16 GPUs
+// of two 8-GPU NVLink domains sends half of each GPU's bytes (8 of 16
+// ranks) through its own 400 Gbit/s NIC, 50e9 B/s: 1e-11 s a byte, five
+// times the 1.94e-12 of the ring all-reduce's hierarchical bandwidth it
+// was priced at. Inside one domain, 7/8 of the bytes over 450e9 B/s of
+// NVLink.
+func TestEPAllToAllAcrossDomains(t *testing.T) {
+	hw := Hardware{LinkBandwidth: 450e9, NetworkBandwidth: 50e9, NVLinkDomain: 8}
+	for _, c := range []struct {
+		ep   int
+		want float64
+	}{{8, 7.0 / 8 / 450e9}, {16, 0.5 / 50e9}, {32, 24.0 / 32 / 50e9}} {
+		if got := epAllToAllSecondsPerByte(hw, c.ep); math.Abs(got/c.want-1) > 1e-12 {
+			t.Errorf("EP %d: %.4g s/B, want %.4g", c.ep, got, c.want)
+		}
+	}
+	if ring := 15.0 / 16 / collectiveBandwidth(hw, 16); !(epAllToAllSecondsPerByte(hw, 16) > 5*ring*0.99) {
+		t.Errorf("EP 16 all-to-all %.4g s/B, the ring's %.4g: want about 5×", epAllToAllSecondsPerByte(hw, 16), ring)
+	}
+}

@@ -99,8 +99,7 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 			// all-reduce (python/sglang/srt/models/deepseek_v2.py,
 			// DeepseekV2MoE.forward_normal: tensor_model_parallel_all_reduce
 			// after the experts): the same ring as tensor parallelism.
-			ep := float64(in.EP)
-			mlp = 2 * m.k * h * elem * (ep - 1) / ep / bw / dpRanks(in)
+			mlp = 2 * m.k * h * elem * epAllToAllSecondsPerByte(hw, in.EP) / dpRanks(in)
 		}
 		m.commPerToken = m.layers * (ring(m.atp) + mlp)
 	}
@@ -195,6 +194,28 @@ func allReduceLatency(hw Hardware, t float64) float64 {
 		return servingAllReduceLatency(hw.Generation)
 	}
 	return (t - 1) * allReduceHopSeconds
+}
+
+// epAllToAllSecondsPerByte is the seconds per byte a GPU sends in an
+// expert-parallel all-to-all over ep GPUs (dispatch or combine), each byte
+// to a uniformly drawn rank: (ep − 1)/ep of them leave the GPU. Inside one
+// NVLink domain they cross NVLink. An EP group wider than the domain sends
+// the share bound for the other domains, (ep − d)/ep, through the GPU's
+// own NIC at the network's per-GPU figure, while (d − 1)/ep stays on
+// NVLink; the slower path sets the time. An all-to-all has no
+// hierarchical reduction to shrink what crosses the network, as a ring
+// all-reduce has (collectiveBandwidth): DeepEP's kernels measure their
+// bottleneck as the RDMA link as soon as EP leaves the node (DeepEP
+// README: normal kernels 153–158 GB/s over NVLink at EP 8 against 43–58
+// GB/s over a 400 Gb/s CX7 NIC at EP 16–64; low-latency kernels 39–63
+// GB/s at EP 16–256).
+func epAllToAllSecondsPerByte(hw Hardware, ep int) float64 {
+	e := float64(max(ep, 1))
+	d := math.Min(float64(max(hw.NVLinkDomain, 1)), e)
+	if e <= d || hw.NetworkBandwidth <= 0 {
+		return (e - 1) / e / collectiveBandwidth(hw, ep)
+	}
+	return math.Max((d-1)/e/hw.LinkBandwidth, (e-d)/e/hw.NetworkBandwidth)
 }
 
 // dpGatherLatency is the latency of the collective that attention data
