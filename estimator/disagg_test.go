@@ -352,3 +352,64 @@ func TestDisaggSizer(t *testing.T) {
 		}
 	}
 }
+
+// TestDPGatherLatency: attention data parallelism gathers the DP ranks'
+// tokens before the MLP or experts and scatters them after (SGLang's
+// dp_gather/dp_scatter, DeepEP's dispatch and combine): two collectives a
+// layer where tensor-parallel attention has one all-reduce after the MLP
+// and one inside attention. DeepSeek-V3 FP8, TP 8 on an 8-GPU NVLink
+// domain: a decode step of one request per rank at DP 8 with EP 8 pays
+// 61 layers × (0 + 32 + 32 µs) of collective latency, at DP 1 EP 1 61 ×
+// (32 + 32 µs); without the gather DP 8 paid 61 × 32 µs, 1.95 ms less.
+func TestDPGatherLatency(t *testing.T) {
+	in, hw := disaggInput(t)
+	in.TP, in.GPUs = 8, 8
+	w := Workload{PromptTokens: 1000, OutputTokens: 1000}
+	at := func(dp, ep int) inferModel {
+		i := in
+		i.DP, i.EP = dp, ep
+		m := NewServingModel(i, hw, Efficiency{}, w)
+		if err := m.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return m.m
+	}
+	tp, dp := at(1, 1), at(8, 8)
+	const lat = servingAllReduceSeconds
+	if got := dp.perLayer - tp.perLayer; math.Abs(got) > 1e-12 {
+		t.Errorf("per-layer cost DP 8 EP 8 − TP 8 = %.3g s, want 0 (two collectives each: attention's all-reduce and the MLP's, or the gather and the scatter)", got)
+	}
+	if got := dpGatherLatency(hw, 8); math.Abs(got-lat) > 1e-15 {
+		t.Errorf("dpGatherLatency over 8 GPUs of one domain = %.3g s, want %.3g", got, lat)
+	}
+	// Over 16 GPUs across two 8-GPU domains: the ring's 15 hops.
+	if got := dpGatherLatency(hw, 16); math.Abs(got-15*allReduceHopSeconds) > 1e-15 {
+		t.Errorf("dpGatherLatency over 16 GPUs of 8-GPU domains = %.3g s, want %.3g", got, 15*allReduceHopSeconds)
+	}
+	m := NewServingModel(func() Input { i := in; i.DP, i.EP = 8, 8; return i }(), hw, Efficiency{}, w)
+	step := m.StepSeconds(Step{DecodeSeqs: 8, DecodeContext: 8 * 1500})
+	if want := 61 * 2 * lat; dp.layers*(dp.perLayer-layerOverhead) < want*(1-1e-9) || step < want {
+		t.Errorf("DP 8 EP 8 decode step %.3g s with %.3g s of per-layer cost, want at least the %.3g s of two collectives a layer", step, dp.layers*(dp.perLayer-layerOverhead), want)
+	}
+}
+
+// TestEPAllToAllAcrossDomains: an expert-parallel all-to-all over 16 GPUs
+// of two 8-GPU NVLink domains sends half of each GPU's bytes (8 of 16
+// ranks) through its own 400 Gbit/s NIC, 50e9 B/s: 1e-11 s a byte, five
+// times the 1.94e-12 of the ring all-reduce's hierarchical bandwidth it
+// was priced at. Inside one domain, 7/8 of the bytes over 450e9 B/s of
+// NVLink.
+func TestEPAllToAllAcrossDomains(t *testing.T) {
+	hw := Hardware{LinkBandwidth: 450e9, NetworkBandwidth: 50e9, NVLinkDomain: 8}
+	for _, c := range []struct {
+		ep   int
+		want float64
+	}{{8, 7.0 / 8 / 450e9}, {16, 0.5 / 50e9}, {32, 24.0 / 32 / 50e9}} {
+		if got := epAllToAllSecondsPerByte(hw, c.ep); math.Abs(got/c.want-1) > 1e-12 {
+			t.Errorf("EP %d: %.4g s/B, want %.4g", c.ep, got, c.want)
+		}
+	}
+	if ring := 15.0 / 16 / collectiveBandwidth(hw, 16); !(epAllToAllSecondsPerByte(hw, 16) > 5*ring*0.99) {
+		t.Errorf("EP 16 all-to-all %.4g s/B, the ring's %.4g: want about 5×", epAllToAllSecondsPerByte(hw, 16), ring)
+	}
+}

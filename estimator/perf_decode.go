@@ -108,8 +108,7 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 			// all-reduce (python/sglang/srt/models/deepseek_v2.py,
 			// DeepseekV2MoE.forward_normal: tensor_model_parallel_all_reduce
 			// after the experts): the same ring as tensor parallelism.
-			ep := float64(in.EP)
-			mlp = 2 * m.k * h * elem * (ep - 1) / ep / bw / dpRanks(in)
+			mlp = 2 * m.k * h * elem * epAllToAllSecondsPerByte(hw, in.EP) / dpRanks(in)
 		}
 		m.commPerToken = m.layers * (ring(m.atp) + mlp)
 	}
@@ -120,6 +119,9 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	// for the MLP or experts per layer (allReduceLatency).
 	if in.TP > 1 {
 		m.perLayer += allReduceLatency(hw, m.atp) + allReduceLatency(hw, m.tp)
+		if dpRanks(in) > 1 {
+			m.perLayer += dpGatherLatency(hw, m.tp)
+		}
 	}
 	m.sc = newStepConsts(in)
 	m.stepCoeffs()
@@ -215,6 +217,51 @@ func allReduceLatency(hw Hardware, t float64) float64 {
 	}
 	return (t - 1) * allReduceHopSeconds
 }
+
+// epAllToAllSecondsPerByte is the seconds per byte a GPU sends in an
+// expert-parallel all-to-all over ep GPUs (dispatch or combine), each byte
+// to a uniformly drawn rank: (ep − 1)/ep of them leave the GPU. Inside one
+// NVLink domain they cross NVLink. An EP group wider than the domain sends
+// the share bound for the other domains, (ep − d)/ep, through the GPU's
+// own NIC at the network's per-GPU figure, while (d − 1)/ep stays on
+// NVLink; the slower path sets the time. An all-to-all has no
+// hierarchical reduction to shrink what crosses the network, as a ring
+// all-reduce has (collectiveBandwidth): DeepEP's kernels measure their
+// bottleneck as the RDMA link as soon as EP leaves the node (DeepEP
+// README: normal kernels 153–158 GB/s over NVLink at EP 8 against 43–58
+// GB/s over a 400 Gb/s CX7 NIC at EP 16–64; low-latency kernels 39–63
+// GB/s at EP 16–256).
+func epAllToAllSecondsPerByte(hw Hardware, ep int) float64 {
+	e := float64(max(ep, 1))
+	d := math.Min(float64(max(hw.NVLinkDomain, 1)), e)
+	if e <= d || hw.NetworkBandwidth <= 0 {
+		return (e - 1) / e / collectiveBandwidth(hw, ep)
+	}
+	return math.Max((d-1)/e/hw.LinkBandwidth, (e-d)/e/hw.NetworkBandwidth)
+}
+
+// dpGatherLatency is the latency of the collective that attention data
+// parallelism adds to every layer: the DP ranks' tokens are gathered
+// over the whole TP group before the MLP or experts and scattered back
+// after, two collectives where tensor-parallel attention has one
+// all-reduce after the MLP (allReduceLatency(tp)) and one inside
+// attention's own TP ranks, which DP leaves at one rank (atp = 1, no
+// latency). SGLang: dp_gather before and dp_scatter after the MLP of a
+// DP-attention layer (python/sglang/srt/layers/dp_attention.py,
+// LayerCommunicator), and with DeepEP the MoE layer's dispatch before and
+// combine after the experts (DeepEP's low-latency kernels: two
+// collectives per MoE layer, each 77–194 µs for dispatch and 114–369 µs
+// for combine from EP 8 to EP 256 on H800 over RDMA at 128 tokens per
+// rank, DeepEP README "Low-latency kernels with pure RDMA").
+// TensorRT-LLM with attention DP all-gathers the ranks' tokens before the
+// MoE and reduce-scatters after (or, for wide EP, its MNNVL all-to-all
+// dispatch and combine). Each costs what one all-reduce over the group
+// costs (allReduceLatency): no constant is fitted. With it, the
+// attention-DP decode rows of the InferenceX disaggregated fit set (24
+// to 48 GPUs a decode worker: 20–45% too fast before) move their TPOT
+// median |error| from 21.7% to 17.3% (testdata/calibration/README.md,
+// "Sixteenth round").
+func dpGatherLatency(hw Hardware, tp float64) float64 { return allReduceLatency(hw, tp) }
 
 // servingAllReduceSeconds is the exposed latency of one all-reduce over 3
 // to 72 GPUs of one NVLink domain: an effective figure (the collective,

@@ -995,8 +995,22 @@ func TestExpertAndAttentionDataParallel(t *testing.T) {
 	if !(dp.MaxConcurrentSeqs > 3*tp.MaxConcurrentSeqs) {
 		t.Errorf("DP holds %d sequences, TP %d: want > 3×", dp.MaxConcurrentSeqs, tp.MaxConcurrentSeqs)
 	}
-	if !(dpPerf.DecodeStepSeconds < tpPerf.DecodeStepSeconds) {
-		t.Errorf("DP decode step %g s not below TP's %g s at batch 64", dpPerf.DecodeStepSeconds, tpPerf.DecodeStepSeconds)
+	// At 64 requests the DP step pays one more collective a layer (the
+	// gather before the experts and the scatter after, dpGatherLatency)
+	// and saves the 8× replicated latent reads: within 5% of TP's. At 512
+	// requests the latent reads win.
+	if r := dpPerf.DecodeStepSeconds / tpPerf.DecodeStepSeconds; !(r > 0.95 && r < 1.05) {
+		t.Errorf("DP decode step %g s against TP's %g s at batch 64: want within 5%%", dpPerf.DecodeStepSeconds, tpPerf.DecodeStepSeconds)
+	}
+	{
+		big := in
+		big.Batch = 512
+		dpBig := mustPerf(t, big, hw, Efficiency{}, w)
+		big.DP, big.EP = 1, 1
+		tpBig := mustPerf(t, big, hw, Efficiency{}, w)
+		if !(dpBig.DecodeStepSeconds < 0.8*tpBig.DecodeStepSeconds) {
+			t.Errorf("DP decode step %g s not 20%% below TP's %g s at batch 512", dpBig.DecodeStepSeconds, tpBig.DecodeStepSeconds)
+		}
 	}
 	in.DP = 1
 	// SGLang's EP without DP sums the experts' outputs with the TP

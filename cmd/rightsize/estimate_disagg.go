@@ -180,7 +180,20 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 		// The engine's prefill token budget (SGLang's chunked prefill
 		// size, TensorRT-LLM's max_num_tokens, vLLM's max_num_batched_tokens)
 		// bounds the prompts one prefill forward takes.
-		d.Prefill.Batch = max(1, pol.TokenBudget/w.PromptTokens)
+		// TensorRT-LLM with attention DP runs one executor, scheduler
+		// and max_num_tokens budget per rank (its PyTorch backend's
+		// PyExecutor on every attention-DP rank, ADP balancing requests
+		// over them), so one prefill forward of the worker carries DP ×
+		// max_num_tokens. SGLang divides its chunked_prefill_size by
+		// dp_size over the ranks (server_args.py,
+		// _handle_data_parallelism: "DP attention is enabled. The chunked
+		// prefill size is adjusted to … to avoid MoE kernel issues"): the
+		// worker's forward keeps the one budget.
+		budget := pol.TokenBudget
+		if in.Engine == estimator.TRTLLM && in.MaxBatchedTokens == 0 {
+			budget *= max(1, *f.pdp)
+		}
+		d.Prefill.Batch = max(1, budget/w.PromptTokens)
 	}
 	p, err := estimator.DisaggServing(in, hw, j.eff, w, d)
 	if err != nil {

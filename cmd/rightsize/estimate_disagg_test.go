@@ -106,3 +106,38 @@ func FuzzDisaggFlags(f *testing.F) {
 		}
 	})
 }
+
+// TestDisaggTRTPrefillBudget: a TensorRT-LLM prefill worker with attention
+// DP runs one scheduler and max_num_tokens budget (8192) per rank, so one
+// forward of a TP 4 DP 4 worker takes 4 × 8192 / 922 = 35 of the client's
+// 922-token prompts, not the 8 of one budget; SGLang divides its one
+// chunked_prefill_size over the ranks (16,384 on a B200: 17 prompts at
+// any DP).
+func TestDisaggTRTPrefillBudget(t *testing.T) {
+	capacity := func(engine, dp string, extra ...string) float64 {
+		t.Helper()
+		args := append([]string{"--model", "deepseek-r1", "--gpu", "b200", "--engine", engine, "--precision", "fp4", "--disagg",
+			"--prefill-workers", "1", "--prefill-tp", "4", "--prefill-dp", dp, "--prefill-ep", "4", "--decode-workers", "1", "--decode-tp", "8",
+			"--decode-ep", "8", "--concurrency", "64", "--prompt-tokens", "1024", "--output-tokens", "1024"}, extra...)
+		d, _ := perfOf(estJSON(t, args...))["disaggregated"].(map[string]any)
+		v, _ := d["prefill_prompts_per_second_capacity"].(float64)
+		if !(v > 0) {
+			t.Fatalf("%v: prefill capacity %v", args, d["prefill_prompts_per_second_capacity"])
+		}
+		return v
+	}
+	same := func(what string, a, b float64) {
+		t.Helper()
+		if math.Abs(a/b-1) > 1e-9 {
+			t.Errorf("%s: %.6g, want %.6g", what, a, b)
+		}
+	}
+	same("trtllm DP 4 default", capacity("trtllm", "4"), capacity("trtllm", "4", "--prefill-batch", "35"))
+	same("trtllm DP 1 default", capacity("trtllm", "1"), capacity("trtllm", "1", "--prefill-batch", "8"))
+	same("sglang DP 4 default", capacity("sglang", "4"), capacity("sglang", "4", "--prefill-batch", "17"))
+	// Compute-bound already at 8 prompts, the larger forward gains the
+	// per-forward costs: 72.5 against 66.7 prompts/s.
+	if a, b := capacity("trtllm", "4"), capacity("trtllm", "4", "--prefill-batch", "8"); !(a > 1.05*b) {
+		t.Errorf("trtllm DP 4: capacity %.4g prompts/s at the default, %.4g at one rank's budget: want the 4 ranks' budgets above", a, b)
+	}
+}
