@@ -111,15 +111,10 @@ func (c *Calculator) onCopy(ctx app.Context, a app.Action) {
 		download("rightsize-plan.json", "application/json", page.ExportJSON(c.viewIn(), c.link().Encode(page.DefaultState)))
 	case copyMarkdown:
 		copyOrDownload(ctx, page.ExportMarkdown(c.viewIn()), "rightsize-plan.md", "text/markdown", done(page.MsgCopyMarkdown))
-	case copyLaunch:
+	case copyLaunch, copyLaunchDisagg:
 		in := c.viewIn()
-		if text, ok := page.LaunchText(&in); ok {
-			copyOrDownload(ctx, text, "rightsize-launch.txt", "text/plain", done(page.MsgCopyLaunch))
-		}
-	case copyLaunchDisagg:
-		in := c.viewIn()
-		if text, ok := page.LaunchDisaggText(&in); ok {
-			copyOrDownload(ctx, text, "rightsize-launch-disaggregated.txt", "text/plain", done(page.MsgCopyLaunch))
+		if text, file, ok := page.LaunchCopy(&in, what == copyLaunchDisagg); ok {
+			copyOrDownload(ctx, text, file, "text/plain", done(page.MsgCopyLaunch))
 		}
 	}
 }

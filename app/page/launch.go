@@ -80,15 +80,21 @@ func LaunchDisagg(j Job, pr Prices, out *PlanOut, k launch.Kind) (launch.Launch,
 	return launch.EmitDisagg(k, req, planner.Result{Rows: out.Rows, Disagg: out.Disagg}, pr.Cat, model)
 }
 
-// LaunchDisaggText is the disaggregated launch the box shows for in, or
-// ok false.
-func LaunchDisaggText(in *ViewIn) (string, bool) {
+// LaunchCopy is what the box's copy button copies for in, and the file
+// name it saves under where the clipboard refuses: the cheapest pick's
+// launch, or the disaggregated alternative's (disagg); ok false when the
+// box shows none.
+func LaunchCopy(in *ViewIn, disagg bool) (text, file string, ok bool) {
+	if !disagg {
+		text, ok = LaunchText(in)
+		return text, "rightsize-launch.txt", ok
+	}
 	k, _ := LaunchKind(in.State, &in.Plan)
 	l, err := LaunchDisagg(in.Job, in.Prices, &in.Plan, k)
 	if err != nil {
-		return "", false
+		return "", "", false
 	}
-	return l.Text(), true
+	return l.Text(), "rightsize-launch-disaggregated.txt", true
 }
 
 // LaunchErrorKey is the message for a launch that cannot be written, in

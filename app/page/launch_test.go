@@ -108,8 +108,11 @@ func TestLaunchBoxDisaggregated(t *testing.T) {
 	if !strings.Contains(l.DisaggText, "# file: router.sh") || !strings.Contains(l.DisaggText, "--disaggregation-mode decode") || l.DisaggFor == "" {
 		t.Errorf("disaggregated launch %q for %q", l.DisaggText, l.DisaggFor)
 	}
-	if text, ok := LaunchDisaggText(&in); !ok || text != l.DisaggText {
-		t.Errorf("the copy action copies %q", text)
+	if text, file, ok := LaunchCopy(&in, true); !ok || text != l.DisaggText || file != "rightsize-launch-disaggregated.txt" {
+		t.Errorf("the copy action copies %q as %s", text, file)
+	}
+	if text, _, ok := LaunchCopy(&in, false); !ok || text != l.Text {
+		t.Errorf("the aggregated copy action copies %q", text)
 	}
 	l, in = launchViewOf(t, job+"&e=vllm")
 	if in.Plan.Disagg == nil || l.DisaggText != "" || !l.Shown {
