@@ -55,14 +55,7 @@ func TestE2EInputProfile(t *testing.T) {
 		}
 		return String(n);
 	})()`)
-	var prof *profiler.Profile
-	if err := chromedp.Run(s.ctx, chromedp.ActionFunc(func(ctx context.Context) error {
-		var err error
-		prof, err = profiler.Stop().Do(ctx)
-		return err
-	})); err != nil {
-		t.Fatalf("stopping the profiler: %v", err)
-	}
+	prof := stopProfiler(s)
 	if got != "15" {
 		t.Fatalf("%s of 15 changes reached the page", got)
 	}
@@ -118,15 +111,7 @@ func TestE2EStartProfile(t *testing.T) {
 		s.do("starting the profiler", profiler.Start())
 		s.do("reloading", chromedp.Reload())
 		s.waitInteractive()
-		var prof *profiler.Profile
-		if err := chromedp.Run(s.ctx, chromedp.ActionFunc(func(ctx context.Context) error {
-			var err error
-			prof, err = profiler.Stop().Do(ctx)
-			return err
-		})); err != nil {
-			t.Fatalf("stopping the profiler: %v", err)
-		}
-		p, tt := selfTimes(prof)
+		p, tt := selfTimes(stopProfiler(s))
 		for k, v := range p {
 			self[k] += v
 		}
@@ -135,6 +120,20 @@ func TestE2EStartProfile(t *testing.T) {
 		time.Sleep(time.Second)
 	}
 	t.Log("\n" + profileReport(self, total, n, "warm starts, reload to interactive"))
+}
+
+// stopProfiler stops Chromium's sampling profiler and returns its profile.
+func stopProfiler(s *site) *profiler.Profile {
+	s.t.Helper()
+	var prof *profiler.Profile
+	if err := chromedp.Run(s.ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		var err error
+		prof, err = profiler.Stop().Do(ctx)
+		return err
+	})); err != nil {
+		s.t.Fatalf("stopping the profiler: %v", err)
+	}
+	return prof
 }
 
 // selfTimes adds each sample's interval to the function it was taken in.
