@@ -81,8 +81,10 @@ func EmitDisagg(k Kind, req plan.Request, res plan.Result, cat *catalog.Catalog,
 	if d.Engine.String() != k.String() {
 		e.note("the plan was sized for " + d.Engine.String() + "; these settings run sglang")
 	}
+	// Both sides as the planner sized them: each worker at the plan's
+	// attention-DP and EP degrees.
 	s := e.shape()
-	s.copies, s.nodes = per, 1
+	s.copies, s.nodes, s.dp, s.ep = per, 1, max(d.DP, 1), max(d.EP, 1)
 	if err := e.checkServe(k, s); err != nil {
 		return Launch{}, err
 	}
@@ -91,9 +93,13 @@ func EmitDisagg(k Kind, req plan.Request, res plan.Result, cat *catalog.Catalog,
 		return Launch{}, &Error{Kind: k, Key: ErrInconsistent, Reason: "the workers need " + itoa(pInst+dInst) + " instances and the plan rents " + itoa(d.Instances)}
 	}
 	head := "# rightsize plan: " + catalog.Printable(d.Offer.Provider+" "+d.Offer.InstanceType) + " ×" + itoa(d.Instances) +
-		", disaggregated: " + plural(d.Prefill, "prefill worker") + " and " + plural(d.Decode, "decode worker") + " of " + plural(d.TP, "GPU") + "\n"
+		", disaggregated: " + plural(d.Prefill, "prefill worker") + " and " + plural(d.Decode, "decode worker") + " of " + plural(d.TP, "GPU")
+	if s.dp > 1 || s.ep > 1 {
+		head += " (attention DP " + itoa(s.dp) + ", EP " + itoa(s.ep) + ")"
+	}
+	head += "\n"
 	for _, side := range []struct {
-		mode, file        string
+		mode, file         string
 		workers, instances int
 	}{{"prefill", "prefill.sh", d.Prefill, pInst}, {"decode", "decode.sh", d.Decode, dInst}} {
 		text, err := e.disaggWorkers(s, side.mode, per, side.workers, side.instances)

@@ -60,7 +60,10 @@ type estimateJob struct {
 //	disaggregated       serving: the cheapest disaggregated prefill/decode
 //	                    deployment (plan.DisaggPlan): offer_id, provider,
 //	                    instance_type, gpu, engine, tp (each worker's GPUs),
-//	                    prefill_workers, decode_workers, instances, gpus,
+//	                    prefill_workers, decode_workers, dp and ep (each
+//	                    worker's attention data- and expert-parallel
+//	                    degrees: the request's --dp and --ep, as the
+//	                    aggregated rows run them), instances, gpus,
 //	                    mean_ttft_seconds and tpot_seconds (the disaggregated
 //	                    model's, at the target rate; an estimate),
 //	                    kv_transfer_seconds, monthly_cost_usd,
@@ -739,6 +742,8 @@ type disaggPlanJSON struct {
 	TP            int     `json:"tp"`
 	Prefill       int     `json:"prefill_workers"`
 	Decode        int     `json:"decode_workers"`
+	DP            int     `json:"dp"`
+	EP            int     `json:"ep"`
 	Instances     int     `json:"instances"`
 	GPUs          float64 `json:"gpus"`
 	TTFT          float64 `json:"mean_ttft_seconds"`
@@ -763,7 +768,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 	}
 	if d := res.Disagg; d != nil {
 		out.Disagg = &disaggPlanJSON{OfferID: d.Offer.ID, Provider: d.Offer.Provider, InstanceType: d.Offer.InstanceType, GPU: d.Offer.GPU,
-			Engine: d.Engine.String(), TP: d.TP, Prefill: d.Prefill, Decode: d.Decode, Instances: d.Instances, GPUs: d.GPUs,
+			Engine: d.Engine.String(), TP: d.TP, Prefill: d.Prefill, Decode: d.Decode, DP: d.DP, EP: d.EP, Instances: d.Instances, GPUs: d.GPUs,
 			TTFT: d.TTFTSeconds, TPOT: d.TPOTSeconds, KVTransfer: d.KVTransferSeconds, MonthlyUSD: d.MonthlyCostUSD,
 			MonthlyDisp: d.MonthlyCostDisp, AggregatedUSD: d.AggregatedUSD, Wins: d.Wins, Why: catalog.Printable(d.Why.String())}
 	}

@@ -23,6 +23,12 @@ type DisaggPlan struct {
 	// TP is each worker's tensor-parallel GPUs (the aggregated row's copy
 	// shape on the offer); Prefill and Decode the workers of each pool.
 	TP, Prefill, Decode int
+	// DP and EP are each worker's attention data- and expert-parallel
+	// degrees: the request's (Input.DP, Input.EP), as the aggregated rows
+	// run them, where they divide the worker's TP GPUs, else 1. Both
+	// sides take the aggregated layout, so the comparison is of
+	// disaggregation alone.
+	DP, EP int
 	// Instances are the instances rented: each pool packs its workers
 	// into whole instances of its own.
 	Instances int
@@ -75,13 +81,7 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 		gbps, mem, bw float64
 		dom           int
 	}
-	type size struct {
-		ok         bool
-		p, d       int
-		ttft, tpot float64
-		xfer       float64
-	}
-	sized := map[key]size{}
+	sized := map[key]disaggSizing{}
 	var best *DisaggPlan
 	for i := range res.Rows {
 		r := &res.Rows[i]
@@ -110,7 +110,7 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 		if best != nil && usd >= best.MonthlyCostUSD {
 			continue
 		}
-		best = &DisaggPlan{Offer: o, Engine: r.Engine, TP: r.TP, Prefill: s.p, Decode: s.d, Instances: inst,
+		best = &DisaggPlan{Offer: o, Engine: r.Engine, TP: r.TP, Prefill: s.p, Decode: s.d, DP: s.dp, EP: s.ep, Instances: inst,
 			GPUs: float64((s.p + s.d) * r.TP), TTFTSeconds: s.ttft, TPOTSeconds: s.tpot, KVTransferSeconds: s.xfer,
 			MonthlyCostUSD: usd}
 	}
@@ -140,14 +140,10 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 // Prefill workers batch as many prompts as the engine's token budget per
 // forward holds (vLLM's default max_num_batched_tokens,
 // estimator.VLLMDefaultLimits; at least one prompt).
-func (p *planner) disaggSize(in estimator.Input, hw estimator.Hardware, lam, capU float64) (s struct {
-	ok         bool
-	p, d       int
-	ttft, tpot float64
-	xfer       float64
-}) {
+func (p *planner) disaggSize(in estimator.Input, hw estimator.Hardware, lam, capU float64) (s disaggSizing) {
 	w := p.req.Workload
-	side := estimator.DisaggSide{TP: in.TP, DP: 1, EP: 1}
+	dp, ep := workerLayout(in)
+	side := estimator.DisaggSide{TP: in.TP, DP: dp, EP: ep}
 	pre := side
 	pre.Batch = max(1, estimator.VLLMDefaultLimits(in.VRAM).MaxNumBatchedTokens/max(int(p.prompt), 1))
 	// One sizer for the search: the workers' serving model is built once,
@@ -198,6 +194,29 @@ func (p *planner) disaggSize(in estimator.Input, hw estimator.Hardware, lam, cap
 		return s
 	}
 	pt, _ := eval(np, d)
-	s.ok, s.p, s.d, s.ttft, s.tpot, s.xfer = true, np, d, pt.TTFTSeconds, pt.TPOTSeconds, pt.KVTransferSeconds
-	return s
+	return disaggSizing{ok: true, p: np, d: d, dp: dp, ep: ep, ttft: pt.TTFTSeconds, tpot: pt.TPOTSeconds, xfer: pt.KVTransferSeconds}
+}
+
+// disaggSizing is one hardware shape's disaggregated pools (disaggSize):
+// the prefill and decode workers, their attention-DP and EP degrees, and
+// the model's figures at the target rate.
+type disaggSizing struct {
+	ok           bool
+	p, d, dp, ep int
+	ttft, tpot   float64
+	xfer         float64
+}
+
+// workerLayout is a disaggregated worker's attention-DP and EP degrees for
+// copy input in: the request's where the worker's TP divides by them (the
+// aggregated rows' layout), else 1 each.
+func workerLayout(in estimator.Input) (dp, ep int) {
+	tp, dp, ep := max(in.TP, 1), max(in.DP, 1), max(in.EP, 1)
+	if tp%dp != 0 {
+		dp = 1
+	}
+	if tp%ep != 0 {
+		ep = 1
+	}
+	return dp, ep
 }

@@ -39,7 +39,25 @@ func TestDisaggPlan(t *testing.T) {
 	if math.Abs(d.MonthlyCostUSD-float64(d.Instances)*plan.HoursPerMonth) > 1e-6 {
 		t.Errorf("monthly %v for %d instances at $1/h", d.MonthlyCostUSD, d.Instances)
 	}
-	t.Logf("%d prefill + %d decode workers of TP %d on %d instances: TTFT %.3f s, TPOT %.1f ms; $%.0f/month against $%.0f aggregated", d.Prefill, d.Decode, d.TP, d.Instances, d.TTFTSeconds, 1000*d.TPOTSeconds, d.MonthlyCostUSD, res.Rows[res.Cheapest].MonthlyCostUSD)
+	t.Logf("%d prefill + %d decode workers of TP %d (DP %d, EP %d) on %d instances: TTFT %.3f s, TPOT %.1f ms; $%.0f/month against $%.0f aggregated", d.Prefill, d.Decode, d.TP, d.DP, d.EP, d.Instances, d.TTFTSeconds, 1000*d.TPOTSeconds, d.MonthlyCostUSD, res.Rows[res.Cheapest].MonthlyCostUSD)
+	// The workers run the aggregated rows' layout: tensor parallelism
+	// alone unless the request asks for attention DP and EP, as SGLang's
+	// DeepSeek PD recipe runs both sides (--dp-size 8
+	// --enable-dp-attention --ep-size 8).
+	if d.DP != 1 || d.EP != 1 {
+		t.Errorf("workers at DP %d, EP %d for a request without either", d.DP, d.EP)
+	}
+	wide := in
+	wide.TP, wide.GPUs, wide.DP, wide.EP = 8, 8, 8, 8
+	rw, err := plan.Plan(plan.Request{Input: wide, Workload: w}, []plan.Offer{o}, plan.Options{})
+	if err != nil || rw.Disagg == nil || rw.Cheapest < 0 {
+		t.Fatalf("DP 8 EP 8: no plan: %v", err)
+	}
+	if dw := rw.Disagg; dw.DP != 8 || dw.EP != 8 || dw.TP != 8 || rw.Rows[rw.Cheapest].TP != 8 {
+		t.Errorf("DP 8 EP 8 request: disaggregated workers TP %d DP %d EP %d, aggregated TP %d", dw.TP, dw.DP, dw.EP, rw.Rows[rw.Cheapest].TP)
+	} else {
+		t.Logf("DP 8 EP 8: %d prefill + %d decode workers on %d instances, $%.0f/month against $%.0f aggregated", dw.Prefill, dw.Decode, dw.Instances, dw.MonthlyCostUSD, rw.Rows[rw.Cheapest].MonthlyCostUSD)
+	}
 	agg := res.Rows[res.Cheapest].MonthlyCostUSD
 	if d.AggregatedUSD != agg || d.Wins != (d.MonthlyCostUSD < agg) || (d.Why.Key == "disagg.wins") != d.Wins {
 		t.Errorf("wins %v (%s) at %v against %v", d.Wins, d.Why.Key, d.MonthlyCostUSD, agg)
@@ -51,9 +69,9 @@ func TestDisaggPlan(t *testing.T) {
 	run := func(p, dd int) (estimator.DisaggPoint, error) {
 		x := in
 		x.TP, x.GPUs, x.VRAM = d.TP, d.TP, o.GPUMemory
-		side := estimator.DisaggSide{TP: d.TP, DP: 1, EP: 1}
-		pre, dec := side, side
-		pre.Workers, dec.Workers = p, dd
+		pre := estimator.DisaggSide{TP: d.TP, DP: d.DP, EP: d.EP, Workers: p}
+		dec := pre
+		dec.Workers = dd
 		pre.Batch = max(1, estimator.VLLMDefaultLimits(o.GPUMemory).MaxNumBatchedTokens/1024)
 		return estimator.DisaggServing(x, hw, estimator.Efficiency{}, estimator.Workload{PromptTokens: 1024, OutputTokens: 1024},
 			estimator.Disagg{Prefill: pre, Decode: dec, Rate: 100})
