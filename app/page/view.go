@@ -1001,11 +1001,13 @@ func (b *viewBuilder) picks() []PickView {
 	return views
 }
 
-// chart places the candidates on log axes: cost (x) and time (y).
+// chart places the candidates on log axes: cost (x) and time (y); none
+// for fewer than two, where axes from one value to itself say nothing the
+// picks above do not.
 func (b *viewBuilder) chart() ChartView {
 	l, in, out := b.l, &b.in, &b.in.Plan
 	pts := out.Points
-	if len(pts) == 0 {
+	if len(pts) < 2 {
 		return ChartView{}
 	}
 	minC, maxC, minT, maxT := math.Inf(1), 0.0, math.Inf(1), 0.0

@@ -464,3 +464,17 @@ func TestEngineFieldsNameTheEngine(t *testing.T) {
 		}
 	}
 }
+
+// TestChartNeedsTwoPoints: the cost-vs-time chart is drawn from two
+// candidates up; one candidate (every pick the same offer) gets none,
+// not axes from a figure to itself.
+func TestChartNeedsTwoPoints(t *testing.T) {
+	v, in, _ := pageOf(t, "rps=5", nil)
+	if len(in.Plan.Points) < 2 || len(v.Answer.Chart.Points) != len(in.Plan.Points) {
+		t.Fatalf("%d candidates, %d points drawn", len(in.Plan.Points), len(v.Answer.Chart.Points))
+	}
+	in.Plan.Points = in.Plan.Points[:1]
+	if c := BuildView(in).Answer.Chart; len(c.Points) != 0 || c.Title != "" {
+		t.Errorf("one candidate drawn as %d points under %q", len(c.Points), c.Title)
+	}
+}
