@@ -299,7 +299,7 @@ func TestPriceSheet(t *testing.T) {
 	if c.applySheet("huge.csv", strings.Repeat("x", maxSheetBytes+1)) || !strings.Contains(c.sheet.err, tr(c, page.MsgFileTooBig)) {
 		t.Errorf("an oversized sheet: %q", c.sheet.err)
 	}
-	c.onSheet(contextOf(t), app.Action{Value: sheetFile{Clear: true}})
+	c.onSheet(contextOf(t), app.Action{Value: userFile{Remove: true}})
 	if o := find(); locOf(c).Money(o.Offer.OnDemandPerHour, "USD") != "$21.96" || o.Own {
 		t.Errorf("after clearing: %+v", *o)
 	}
@@ -880,6 +880,6 @@ func answerOf(c *Calculator) app.UI { return answerUI(viewOf(c), c.edit.field(),
 // and reports whether the page took it.
 func useConfig(t *testing.T, c *Calculator, name, text string) bool {
 	t.Helper()
-	c.onConfig(contextOf(t), app.Action{Value: configFile{Name: name, Text: text}})
+	c.onConfig(contextOf(t), app.Action{Value: userFile{Name: name, Text: text}})
 	return c.own.err == ""
 }

@@ -34,23 +34,18 @@ func (o *ownModel) parse(name, text, lang string) bool {
 	return true
 }
 
-// actionConfig carries the own-model section's config to the page: a
-// file read or text pasted (Name, Text), one that could not be read
-// (Err), or Drop, which removes a saved config that failed to load.
+// actionConfig carries the own-model section's userFile to the page: a
+// file read or text pasted, one that could not be read, or Remove (of a
+// saved config that failed to load).
 const actionConfig = "rs/config"
-
-type configFile struct {
-	Name, Text, Err string
-	Drop            bool
-}
 
 // onConfig applies a config from any source and keeps it; a full
 // localStorage loses the copy kept for the next visit, and the page says so.
 func (c *Calculator) onConfig(ctx app.Context, a app.Action) {
-	m, ok := a.Value.(configFile)
+	m, ok := a.Value.(userFile)
 	switch {
 	case !ok:
-	case m.Drop:
+	case m.Remove:
 		ctx.LocalStorage().Del(configKey)
 		c.sheet.load.configBad, c.own.err = false, ""
 	case m.Err != "":
@@ -100,13 +95,7 @@ func (b *configBox) Render() app.UI {
 }
 
 func (b *configBox) read(ctx app.Context, files app.Value) {
-	readFile(ctx, b.Lang, files, page.MaxConfigBytes,
-		func(ctx app.Context, name, why string) {
-			ctx.NewActionWithValue(actionConfig, configFile{Err: name + ": " + why})
-		},
-		func(ctx app.Context, name, text string) {
-			ctx.NewActionWithValue(actionConfig, configFile{Name: name, Text: text})
-		})
+	readFile(ctx, actionConfig, b.Lang, files, page.MaxConfigBytes)
 }
 
 func (b *configBox) onFile(ctx app.Context, e app.Event) { b.read(ctx, ctx.JSSrc().Get("files")) }
@@ -114,7 +103,7 @@ func (b *configBox) onFile(ctx app.Context, e app.Event) { b.read(ctx, ctx.JSSrc
 // onPaste takes the text pasted into the box.
 func (b *configBox) onPaste(ctx app.Context, e app.Event) {
 	if text := strings.TrimSpace(ctx.JSSrc().Get("value").String()); text != "" {
-		ctx.NewActionWithValue(actionConfig, configFile{Name: "config.json", Text: text})
+		ctx.NewActionWithValue(actionConfig, userFile{Name: "config.json", Text: text})
 	}
 }
 
@@ -130,5 +119,5 @@ func (b *configBox) onDrop(ctx app.Context, e app.Event) {
 func (b *configBox) onDragOver(ctx app.Context, e app.Event) { e.PreventDefault() }
 
 func (b *configBox) onDropSaved(ctx app.Context, e app.Event) {
-	ctx.NewActionWithValue(actionConfig, configFile{Drop: true})
+	ctx.NewActionWithValue(actionConfig, userFile{Remove: true})
 }

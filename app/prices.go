@@ -196,23 +196,35 @@ func keep(ctx app.Context, key string, f savedFile) bool {
 	return ctx.LocalStorage().Set(key, f) == nil
 }
 
+// userFile is a file the user hands the page (a price sheet, a
+// config.json), as the action of its section carries it: its name and
+// text, why it could not be read (Err), or Remove (the sheet's "back to
+// catalog prices", the saved config's removal).
+type userFile struct {
+	Name, Text, Err string
+	Remove          bool
+}
+
 // readFile reads the first of files (a file input's or a drop's) with the
-// browser's File.text() and hands its name and text to use on the UI
+// browser's File.text() and sends its name and text as action, on the UI
 // goroutine; the page never sends it anywhere. Files over limit bytes are
-// refused before they are read, and fail says why in language lang.
-func readFile(ctx app.Context, lang string, files app.Value, limit int, fail func(ctx app.Context, name, why string), use func(ctx app.Context, name, text string)) {
+// refused before they are read, and the action says why in language lang.
+func readFile(ctx app.Context, action, lang string, files app.Value, limit int) {
 	if !files.Truthy() || files.Length() == 0 {
 		return
 	}
 	f := files.Index(0)
 	name := f.Get("name").String()
+	fail := func(ctx app.Context, why string) { ctx.NewActionWithValue(action, userFile{Err: name + ": " + why}) }
 	if f.Get("size").Int() > limit {
-		fail(ctx, name, tooBig(lang, limit))
+		fail(ctx, tooBig(lang, limit))
 		return
 	}
 	settle(ctx, f.Call("text"),
-		func(ctx app.Context, v app.Value) { use(ctx, name, v.String()) },
-		func(ctx app.Context) { fail(ctx, name, page.Tr(lang, page.MsgSheetUnreadable)) })
+		func(ctx app.Context, v app.Value) {
+			ctx.NewActionWithValue(action, userFile{Name: name, Text: v.String()})
+		},
+		func(ctx app.Context) { fail(ctx, page.Tr(lang, page.MsgSheetUnreadable)) })
 }
 
 // settle waits for a JavaScript promise and runs done with its value, or
@@ -237,22 +249,17 @@ func settle(ctx app.Context, promise app.Value, done func(app.Context, app.Value
 	promise.Call("then", ok, bad)
 }
 
-// actionSheet carries the price section's file to the page: a sheet
-// read (Name, Text), one that could not be (Err), or Clear.
+// actionSheet carries the price section's userFile to the page: a sheet
+// read, one that could not be, or Remove (back to the catalog's prices).
 const actionSheet = "rs/sheet"
-
-type sheetFile struct {
-	Name, Text, Err string
-	Clear           bool
-}
 
 // onSheet applies a picked price sheet and keeps it for later visits, or
 // returns to the built-in prices.
 func (c *Calculator) onSheet(ctx app.Context, a app.Action) {
-	m, ok := a.Value.(sheetFile)
+	m, ok := a.Value.(userFile)
 	switch {
 	case !ok:
-	case m.Clear:
+	case m.Remove:
 		ctx.LocalStorage().Del(pricesKey)
 		c.sheet.load.seq.Add(1) // stops a load under way
 		c.sheet.load.busy, c.sheet.load.sheetSavedBad, c.sheet.load.sheetUnsaved = "", false, false
@@ -332,15 +339,9 @@ func (s *sheetBox) Render() app.UI {
 }
 
 func (s *sheetBox) onPick(ctx app.Context, e app.Event) {
-	readFile(ctx, s.Lang, ctx.JSSrc().Get("files"), maxSheetBytes,
-		func(ctx app.Context, name, why string) {
-			ctx.NewActionWithValue(actionSheet, sheetFile{Err: name + ": " + why})
-		},
-		func(ctx app.Context, name, text string) {
-			ctx.NewActionWithValue(actionSheet, sheetFile{Name: name, Text: text})
-		})
+	readFile(ctx, actionSheet, s.Lang, ctx.JSSrc().Get("files"), maxSheetBytes)
 }
 
 func (s *sheetBox) onClear(ctx app.Context, e app.Event) {
-	ctx.NewActionWithValue(actionSheet, sheetFile{Clear: true})
+	ctx.NewActionWithValue(actionSheet, userFile{Remove: true})
 }

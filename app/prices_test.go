@@ -111,7 +111,7 @@ func TestSavedSheetKept(t *testing.T) {
 	if strings.Contains(html, `gpu &#34;&#34;`) {
 		t.Error(`the message blames gpu ""`)
 	}
-	c.onSheet(ctx, app.Action{Value: sheetFile{Clear: true}})
+	c.onSheet(ctx, app.Action{Value: userFile{Remove: true}})
 	if err := ctx.LocalStorage().Get(pricesKey, &kept); err != nil || kept.Text != "" && kept == bad {
 		// Del leaves nothing to read.
 		var again savedFile
@@ -144,7 +144,7 @@ func TestSavedConfigKept(t *testing.T) {
 			t.Errorf("the config box lacks %q:\n%s", want, html)
 		}
 	}
-	c.onConfig(ctx, app.Action{Value: configFile{Drop: true}})
+	c.onConfig(ctx, app.Action{Value: userFile{Remove: true}})
 	var again savedFile
 	ctx.LocalStorage().Get(configKey, &again)
 	if again.Text != "" || strings.Contains(app.HTMLString(configUIOf(c)), `id="rs-config-drop"`) {
