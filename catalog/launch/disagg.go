@@ -125,16 +125,8 @@ func (e *emitter) disaggWorkers(s copyShape, mode string, per, workers, instance
 	}
 	c.flag("--disaggregation-mode", mode)
 	c.flag("--disaggregation-transfer-backend", disaggBackend)
-	bootstrap := -1
 	if mode == "prefill" {
 		c.num("--disaggregation-bootstrap-port", disaggBootstrap)
-		bootstrap = len(c.args) - 1
-	}
-	port := -1
-	for j := range c.args {
-		if c.args[j].flag == "--port" {
-			port = j
-		}
 	}
 	var b strings.Builder
 	last := workers - (instances-1)*per
@@ -144,17 +136,9 @@ func (e *emitter) disaggWorkers(s copyShape, mode string, per, workers, instance
 	}
 	b.WriteString("\nWORKERS=${WORKERS:-" + itoa(per) + "}\n")
 	for i := range per {
-		ids := make([]string, s.tp)
-		for g := range ids {
-			ids[g] = itoa(i*s.tp + g)
-		}
-		c.env = "CUDA_VISIBLE_DEVICES=" + strings.Join(ids, ",") + " "
-		if port >= 0 {
-			c.args[port].value = itoa(disaggPort + i)
-		}
-		if bootstrap >= 0 {
-			c.args[bootstrap].value = itoa(disaggBootstrap + i)
-		}
+		c.onGPUs(i*s.tp, s.tp)
+		c.set("--port", itoa(disaggPort+i))
+		c.set("--disaggregation-bootstrap-port", itoa(disaggBootstrap+i)) // prefill only: absent on decode
 		b.WriteString("if [ \"$WORKERS\" -gt " + itoa(i) + " ]; then\n  " + strings.ReplaceAll(c.String(), "\n", "\n  ") + " &\nfi\n")
 	}
 	b.WriteString("wait\n")

@@ -421,6 +421,27 @@ func (c *command) flag(name string, value string) {
 func (c *command) num(name string, v int)      { c.flag(name, strconv.Itoa(v)) }
 func (c *command) frac(name string, v float64) { c.flag(name, strconv.FormatFloat(v, 'g', -1, 64)) }
 func (c *command) bare(name string)            { c.flag(name, "") }
+
+// set gives flag name, already on c, the value v (each engine copy or
+// worker of an instance its own port).
+func (c *command) set(name, v string) {
+	for j := range c.args {
+		if c.args[j].flag == name {
+			c.args[j].value = v
+		}
+	}
+}
+
+// onGPUs runs c on the n GPUs from first (CUDA_VISIBLE_DEVICES), for one
+// of several processes on an instance.
+func (c *command) onGPUs(first, n int) {
+	ids := make([]string, n)
+	for g := range ids {
+		ids[g] = itoa(first + g)
+	}
+	c.env = "CUDA_VISIBLE_DEVICES=" + strings.Join(ids, ",") + " "
+}
+
 func (c *command) expand(name string, w shellWord) {
 	c.args = append(c.args, arg{flag: name, word: w})
 }

@@ -120,16 +120,8 @@ func (e *emitter) engineCommands(k Kind) (string, error) {
 	var b strings.Builder
 	gpus := s.tp * s.pp
 	for i := 0; i < s.copies; i++ {
-		ids := make([]string, gpus)
-		for g := range ids {
-			ids[g] = itoa(i*gpus + g)
-		}
-		c.env = "CUDA_VISIBLE_DEVICES=" + strings.Join(ids, ",") + " "
-		for j := range c.args {
-			if c.args[j].flag == "--port" {
-				c.args[j].value = itoa(servePort + i)
-			}
-		}
+		c.onGPUs(i*gpus, gpus)
+		c.set("--port", itoa(servePort+i))
 		b.WriteString(c.String() + " &\n")
 	}
 	b.WriteString("wait\n")
