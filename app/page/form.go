@@ -1,11 +1,12 @@
 package page
 
 import (
+	"slices"
+
 	"rightsize/catalog"
 	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
 	"rightsize/estimator/sim"
-	"slices"
 )
 
 // The inputs form as values: which fields show, in which order, with

@@ -153,7 +153,7 @@ func (l Locale) Money(v float64, currency string) string {
 	sym, ok := currencySymbols[currency]
 	switch {
 	case !ok:
-		o = l.appendFixed(append(o, currency+" "...), v, digits)
+		o = l.appendFixed(append(append(o, currency...), ' '), v, digits)
 	case l.ru():
 		o = append(append(l.appendFixed(o, v, digits), ' '), sym...)
 	case currency == "RUB":

@@ -6,10 +6,10 @@ package page
 
 import (
 	"errors"
-	planner "rightsize/estimator/plan"
 	"slices"
 
 	"rightsize/catalog/launch"
+	planner "rightsize/estimator/plan"
 )
 
 // LaunchKinds are the launchers that fit out's workload, the page's
