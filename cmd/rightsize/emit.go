@@ -103,14 +103,8 @@ func (c *planCmd) runEmit(job estimateJob, stdout io.Writer, fail func(string, .
 	)
 	if pick == "disaggregated" {
 		l, err = launch.EmitDisagg(kind, req, res, cat, model)
-		if d := res.Disagg; d != nil {
-			ref := plan.OfferRef{Provider: d.Offer.Provider, InstanceType: d.Offer.InstanceType, Instances: d.Instances}
-			verdict := "cheaper than"
-			if !d.Wins {
-				verdict = fmt.Sprintf("%.2f× the cost of", d.MonthlyCostUSD/d.AggregatedUSD)
-			}
-			banner = fmt.Sprintf("rightsize: %s settings for the disaggregated alternative, %s: %d prefill and %d decode workers of TP %d, %s the aggregated plan\n",
-				kind, catalog.Printable(ref.String()), d.Prefill, d.Decode, d.TP, verdict)
+		if res.Disagg != nil {
+			banner = disaggBanner(kind, res.Disagg)
 		}
 	} else {
 		i := map[string]int{"cheapest": res.Cheapest, "fastest": res.Fastest, "value": res.Value}[pick]
@@ -146,4 +140,16 @@ func emitBanner(kind launch.Kind, pick string, row plan.Row) string {
 	ref := plan.OfferRef{Provider: row.Offer.Provider, InstanceType: row.Offer.InstanceType, Instances: row.Instances}
 	return fmt.Sprintf("rightsize: %s settings for the %s pick, %s (%s; --emit-pick %s)\n",
 		kind, pick, catalog.Printable(ref.String()), row.Pricing, strings.Join(emitPicks, "|"))
+}
+
+// disaggBanner is emitBanner's line for the disaggregated alternative: its
+// offer, workers and cost against the aggregated plan.
+func disaggBanner(kind launch.Kind, d *plan.DisaggPlan) string {
+	ref := plan.OfferRef{Provider: d.Offer.Provider, InstanceType: d.Offer.InstanceType, Instances: d.Instances}
+	verdict := "cheaper than"
+	if !d.Wins {
+		verdict = fmt.Sprintf("%.2f× the cost of", d.MonthlyCostUSD/d.AggregatedUSD)
+	}
+	return fmt.Sprintf("rightsize: %s settings for the disaggregated alternative, %s: %d prefill and %d decode workers of TP %d, %s the aggregated plan\n",
+		kind, catalog.Printable(ref.String()), d.Prefill, d.Decode, d.TP, verdict)
 }
