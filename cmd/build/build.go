@@ -148,12 +148,13 @@ const linkGuardJS = `(function () {
 // wasmFetchJS replaces go-app's fetchWithProgress for app.wasm. go-app
 // hands WebAssembly.instantiateStreaming a new Response built on a
 // ReadableStream it fills chunk by chunk to count the bytes: that copy has
-// no URL, so Chromium compiles the whole module again on every start
-// instead of reusing the code it cached for app.wasm (V8's WebAssembly
+// no URL, which rules out V8's cached code for app.wasm (its WebAssembly
 // code caching keys the compiled code on the response's URL, whether the
 // HTTP cache or the service worker's Cache Storage answered: "Code caching
 // for WebAssembly developers", v8.dev, 2019), and its JavaScript copy of
-// every chunk is main-thread work. Here the fetched response itself goes
+// every chunk is main-thread work. make bench's warm start (a reload
+// seconds after the first load) showed no difference beyond its noise;
+// a visitor returning later is not measured. Here the fetched response itself goes
 // to instantiateStreaming, and a clone of it counts the bytes for the
 // loading percentage.
 const wasmFetchJS = `function rightsizeFetchWasm(url, progress) {
