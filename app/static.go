@@ -16,9 +16,9 @@ import (
 // the default view the static copies of the recommendation, the memory
 // breakdown and the speed-and-cost summary are moved into empty slots
 // instead, so the first render builds only the header and the inputs:
-// the breakdown and the summary are rendered live in the first step
-// after the page is live (showRest), the recommendation when the
-// browser's first plan arrives. Any change of the view drops the copies
+// the breakdown is rendered live in the first step after the page is
+// live (showRest), the recommendation and the summary when the browser's
+// first plan arrives. Any change of the view drops the copies
 // at once and renders the live sections. The copies are the same HTML
 // the live render produces for that view; their basis folds open
 // natively.
@@ -62,16 +62,19 @@ func (c *Calculator) plainView() bool {
 
 // keeps reports whether the static copy of section s stands for the live
 // one now: on the plain view (Calculator.plainView), for the
-// recommendation until the browser's first plan (planned), for the others
-// the first screen only.
+// recommendation and the speed-and-cost summary until the browser's first
+// plan (planned), for the breakdown the first screen only. The summary's
+// cost figures and their offer lines come from the plan: rendered live
+// before it, the box lost those lines and got them back, and every
+// section below moved twice under a user's first click.
 func (st *staging) keeps(s staticSection, plain, planned bool) bool {
 	if st.static[s] == nil || !plain {
 		return false
 	}
-	if s == staticAnswer {
-		return !planned
+	if s == staticResult {
+		return !st.firstStepDone
 	}
-	return !st.firstStepDone
+	return !planned
 }
 
 // firstScreen reports whether the default view's first screen is all the

@@ -466,19 +466,25 @@ func (b *viewBuilder) perf() PerfView {
 	// batch and price model), as in the tables.
 	out := &in.Plan
 	names := in.Prices.ProviderName
-	atSpeedV, atSpeedWhere := "…", ""
-	if sc := AtSpeed(v, j, out); sc.OK && !in.Pending {
+	// While a plan for a changed job is on its way, the last plan's
+	// figures stay (greyed by the page's pending class), as the answer
+	// and the tables keep theirs: dropping them and their offer lines
+	// shrank the box by several lines and grew it back, moving every
+	// section below under the user's pointer. With no plan held they
+	// wait ("…").
+	atSpeedV, atSpeedWhere := "—", ""
+	if sc := AtSpeed(v, j, out); sc.OK {
 		atSpeedWhere = l.Money(sc.PerGPUHour, sc.Currency) + "/" + b.t(MsgGPUHour) + " " + b.t(PricingKeys[sc.Pricing]) +
 			" · " + names(sc.Offer.Provider) + " " + sc.Offer.InstanceType
 		atSpeedV = l.Money(sc.JobCost, sc.Currency)
 		if j.In.Task == estimator.Inference {
 			atSpeedV = l.Money(sc.PerMOut, sc.Currency)
 		}
-	} else if !in.Pending {
-		atSpeedV = "—"
+	} else if in.Pending {
+		atSpeedV = "…"
 	}
-	planned, plannedWhat := "…", ""
-	if x, ok := out.Best(j.GPU.ID); ok && !in.Pending {
+	planned, plannedWhat := "—", ""
+	if x, ok := out.Best(j.GPU.ID); ok {
 		where := b.t(PricingKeys[x.Pricing]) + " · " + names(x.Offer.Provider) + " " + x.Offer.InstanceType + Instances(x.Instances)
 		shape := l.Count(int64(x.Plan.GPUs)) + " × " + j.GPU.Name + PlanSuffix(x.Plan)
 		if j.In.Task == estimator.Inference {
@@ -488,8 +494,8 @@ func (b *viewBuilder) perf() PerfView {
 			planned = l.Money(x.Cost, out.Currency)
 			plannedWhat = l.Duration(x.Seconds) + " · " + shape + " · " + where
 		}
-	} else if !in.Pending {
-		planned = "—"
+	} else if in.Pending {
+		planned = "…"
 	}
 	var facts []Fact
 	if j.In.Task == estimator.Inference {

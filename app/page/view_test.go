@@ -202,17 +202,26 @@ func TestBuildViewCompareButtons(t *testing.T) {
 }
 
 // While a plan for a changed job is on its way, the speed box's planner
-// figures wait ("…") and the tables keep the last plan's costs.
+// figures and their offer lines stay the last plan's, as the tables keep
+// the last plan's costs, so nothing below them moves; with no plan held
+// they wait ("…").
 func TestBuildViewPending(t *testing.T) {
 	v, _ := viewOf(t, "", nil)
 	w, _ := viewOf(t, "", func(in *ViewIn) { in.Pending = true })
 	for _, id := range []string{"rs-cheapest", "rs-cost-at-speed"} {
-		if f := factOf(t, w.Perf.Facts, id); f.Value != "…" || f.Detail != "" {
-			t.Errorf("pending %s: %+v", id, f)
+		if f, g := factOf(t, w.Perf.Facts, id), factOf(t, v.Perf.Facts, id); f != g || f.Detail == "" || strings.ContainsAny(f.Value, "…—") {
+			t.Errorf("pending %s: %+v, planned %+v", id, f, g)
 		}
 	}
 	if !reflect.DeepEqual(v.Fit, w.Fit) || !reflect.DeepEqual(v.Offers, w.Offers) {
 		t.Error("the tables changed while the plan is pending")
+	}
+	// The first plan on its way: nothing held.
+	y, _ := viewOf(t, "", func(in *ViewIn) { in.Plan, in.Pending = PlanOut{}, true })
+	for _, id := range []string{"rs-cheapest", "rs-cost-at-speed"} {
+		if f := factOf(t, y.Perf.Facts, id); f.Value != "…" || f.Detail != "" {
+			t.Errorf("first plan pending %s: %+v", id, f)
+		}
 	}
 	// No plan at all: "—".
 	x, _ := viewOf(t, "", func(in *ViewIn) { in.Plan = PlanOut{} })

@@ -351,7 +351,7 @@ func TestE2EStartupKeepsAnswer(t *testing.T) {
 	s := newSite(t, dir, "/")
 	s.do("watching the start-up", chromedp.ActionFunc(func(ctx context.Context) error {
 		_, err := page.AddScriptToEvaluateOnNewDocument(`
-			window.__su = {planning: false, noAnswer: false, tops: [], optionsAtLive: -1};
+			window.__su = {planning: false, noAnswer: false, tops: [], restTops: [], optionsAtLive: -1};
 			const look = () => {
 				if (__su.optionsAtLive < 0 && document.querySelector("main.rs-live")) {
 					__su.optionsAtLive = document.querySelectorAll("#rs-model option").length;
@@ -363,6 +363,8 @@ func TestE2EStartupKeepsAnswer(t *testing.T) {
 				if (!document.querySelector("main .rs-answer")) __su.noAnswer = true;
 				const i = document.querySelector("main .rs-inputs");
 				if (i) __su.tops.push(Math.round(i.getBoundingClientRect().top + scrollY));
+				const r = document.querySelector("main.rs-live .rs-rest");
+				if (r) __su.restTops.push(Math.round(r.getBoundingClientRect().top + scrollY));
 			};
 			document.addEventListener("DOMContentLoaded", () => {
 				look();
@@ -375,7 +377,7 @@ func TestE2EStartupKeepsAnswer(t *testing.T) {
 	s.waitPlan()
 	var su struct {
 		Planning, NoAnswer bool
-		Tops               []int
+		Tops, RestTops     []int
 		OptionsAtLive      int
 	}
 	if err := chromedp.Run(s.ctx, chromedp.Evaluate(`__su`, &su)); err != nil {
@@ -396,6 +398,13 @@ func TestE2EStartupKeepsAnswer(t *testing.T) {
 	}
 	if len(su.Tops) < 2 || slices.Max(su.Tops)-slices.Min(su.Tops) > 4 {
 		t.Errorf("the inputs moved during start-up: their top went through %v", su.Tops)
+	}
+	// Nor do the folded sections below the summary on the live page,
+	// which a user may click as soon as they appear: the summary's static
+	// copy stays until the first plan, so its cost lines never leave and
+	// come back.
+	if len(su.RestTops) < 2 || slices.Max(su.RestTops)-slices.Min(su.RestTops) > 4 {
+		t.Errorf("the sections below the summary moved during start-up: their top went through %v", su.RestTops)
 	}
 	if s.count("#rs-answer-slot") != "0" || s.count("#rs-recommendation [data-kind]") != "3" {
 		t.Error("after planning: the slot is still there or the three picks are missing")

@@ -214,15 +214,19 @@ func (s *site) setField(id, value string) {
 // openSection opens folded sections by their names (a click on the
 // name, as a user opens one) and waits for their bodies; an open one
 // stays open.
+//
+// chromedp clicks at the point where it found the name. A section that
+// moves between the two gets no click: the page's first plan of a link's
+// view still changes the height of what is above the sections (its speed
+// box has no last plan to keep), so the click waits for the plan. A
+// section still closed 4 s after a click is clicked again, at most
+// twice, and the retry is logged; one that never opens fails below.
 func (s *site) openSection(keys ...string) {
 	s.t.Helper()
+	s.do("waiting for the plan before a click", chromedp.WaitNotPresent(`.rs-plan-pending`, chromedp.ByQuery))
 	for _, k := range keys {
 		sel := "#rs-fold-" + k
 		s.do("finding the "+k+" section", chromedp.WaitVisible(sel+" > summary", chromedp.ByQuery))
-		// A click can be lost to a re-render that lands between it and
-		// the toggle event (a known race, in the closing notes): a
-		// section still closed after 4 s is clicked again, at most twice,
-		// and the retry is logged. One that never opens fails below.
 		for try := 0; try < 3; try++ {
 			if s.eval(`String(document.querySelector(`+jsString(sel)+`).open)`) != "true" {
 				if try > 0 {
