@@ -750,7 +750,7 @@ func workingMemory(in Input, sh stageShape, ps pipeStage, b *Breakdown) (seqKV, 
 		// The first stage holds the saved activations of its micro-batches
 		// in flight, but recomputes one block of one micro-batch at a time.
 		saved, working := trainActivationSplit(in, k)
-		b.Activations = toBytes((saved*inflight + working) / cp)
+		b.Activations = toBytes((saved*inflight + working + bnbLastGraph(in, k, last)) / cp)
 		if last && a.Vocab > 0 && !a.Encoder {
 			// Cross-entropy on b·s·V logits: 16-bit logits, fp32 upcast,
 			// fp32 gradient (fp32 training: logits + gradient). Chunked
@@ -1018,6 +1018,45 @@ func softcapScoreBytes(elem float64) float64 {
 // --flash-attention; the default runs of both frameworks are eager.
 func eagerScores(in Input) bool {
 	return !in.FlashAttention || in.Arch.AttnSoftcap
+}
+
+// bnbLastGraph is the previous micro-batch's bitsandbytes 4-bit linear
+// inputs still held at this step's peak on one GPU, for k blocks, when the
+// loop keeps the previous graph (Input.KeepsLastGraph). MatMul4Bit.forward
+// keeps its input as ctx.tensors = (A, B) whenever the input needs a
+// gradient, not through save_for_backward, and its backward reads it
+// without clearing it (bitsandbytes/autograd/_functions.py, 0.42.0 to
+// 0.44.1), so it is freed with the graph: while the next forward runs, the
+// previous step's inputs of every 4-bit linear are there beside this
+// step's. Per token and block: the attention input (one tensor for q, k
+// and v), the output projection's input (the attention output), the MLP
+// input (one tensor for gate and up, or fc1) and the down projection's
+// input (the MLP's product); the 4-bit LM head's input (the final norm's
+// output, whose 128-token chunks are views of it) on the last stage
+// (Input.QuantizeHead). Without recomputation only: a checkpointed block
+// runs its 4-bit linears again in the backward.
+func bnbLastGraph(in Input, k float64, last bool) float64 {
+	a := in.Arch
+	if !in.KeepsLastGraph || in.Task != QLoRA || !bnbLinears(in) || in.GradCheckpointing || a.Generic() {
+		return 0
+	}
+	elem, hidElem := 2.0, 2.0
+	if kbitPrepared(in) {
+		hidElem = 4 // fp32 norms' outputs (kbitPrepared), as perTokenLayer
+	}
+	h, tp := float64(a.Hidden), float64(in.TP)
+	o := float64(a.qDim())
+	if a.IsMLA() {
+		o = float64(a.Heads) * float64(a.VHeadDim)
+	}
+	topk := math.Max(1, float64(a.ExpertsPerToken))
+	perTok := hidElem*h*(1+topk) + elem*(o+float64(a.activeMLPWidth()))/tp
+	tokens := float64(in.Batch) * float64(in.Seq)
+	out := tokens * perTok * k
+	if last && in.QuantizeHead && a.Vocab > 0 && !a.Encoder {
+		out += tokens * h * hidElem
+	}
+	return out
 }
 
 // loraDropoutBytes is what the adapters' input dropout saves per token per

@@ -1207,3 +1207,45 @@ func TestGemma2Softcap(t *testing.T) {
 		t.Errorf("gemma-2b logits %d B, want 2,621,440,000", got)
 	}
 }
+
+// TestKeepsLastGraph: with the previous step's graph held (LitGPT's fit
+// loop), bitsandbytes' MatMul4Bit inputs of that step are there again at
+// this step's peak. Llama 2 7B (32 layers, h 4,096, I 11,008) QLoRA in
+// pure bf16 at 2 × 512 with a 4-bit head: per token and layer the
+// attention input, the attention output and the MLP input (4,096 each)
+// and the down projection's input (11,008), 2 bytes each:
+// 1,024 × 32 × 2 × 23,296 = 1,526,726,656 B, plus the head's input,
+// 1,024 × 4,096 × 2 = 8,388,608 B: 1,535,115,264 B. Nothing for a 16-bit
+// LoRA (its saved tensors go with the backward), under checkpointing, or
+// without the flag; refused for inference.
+func TestKeepsLastGraph(t *testing.T) {
+	a := loadArch(t, "llama-2-7b-hf.json")
+	in := DefaultInput(a)
+	in.Task, in.Weights, in.Batch, in.Seq, in.PureBF16, in.QuantizeHead = QLoRA, INT4, 2, 512, true, true
+	base := mustEstimate(t, in)
+	in.KeepsLastGraph = true
+	kept := mustEstimate(t, in)
+	if got := kept.PerGPU.Activations - base.PerGPU.Activations; got != 1535115264 {
+		t.Errorf("previous step's 4-bit inputs %d B, want 1,535,115,264", got)
+	}
+	for _, c := range []struct {
+		name string
+		edit func(*Input)
+	}{
+		{"LoRA", func(x *Input) { x.Task, x.Weights, x.QuantizeHead = LoRA, BF16, false }},
+		{"checkpointing", func(x *Input) { x.GradCheckpointing = true }},
+	} {
+		on, off := in, in
+		c.edit(&on)
+		c.edit(&off)
+		off.KeepsLastGraph = false
+		if d := mustEstimate(t, on).PerGPU.Activations - mustEstimate(t, off).PerGPU.Activations; d != 0 {
+			t.Errorf("%s: the previous graph adds %d B, want 0", c.name, d)
+		}
+	}
+	inf := DefaultInput(a)
+	inf.KeepsLastGraph = true
+	if err := inf.Validate(); err == nil || !strings.Contains(err.Error(), "keeps-last-graph") {
+		t.Errorf("keeps-last-graph on inference accepted: %v", err)
+	}
+}
