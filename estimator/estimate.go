@@ -991,9 +991,9 @@ func perTokenLayer(in Input, elem float64) (repl, shard, scores float64) {
 // saves for backward per score element, with 16-bit (elem 2) or fp32
 // (elem 4) activations. LitGPT's CausalSelfAttention (litgpt/model.py at
 // 00af8b0d, "with softcapping we cannot use SDPA") and transformers'
-// Gemma 2 eager attention (modeling_gemma2.py, v4.42.3–v4.44) both compute
-// q·kᵀ·scale, tanh(·/cap)·cap, add the mask, softmax(dtype=float32), cast
-// back to the compute dtype and multiply by V. Autograd keeps tanh's output
+// Gemma 2 eager attention (modeling_gemma2.py, 2024 releases from
+// v4.42.3) both compute q·kᵀ·scale, tanh(·/cap)·cap, add the mask,
+// softmax(dtype=float32), cast back to the compute dtype and multiply by V. Autograd keeps tanh's output
 // (its backward is 1 − y²: elem bytes), softmax's fp32 output (4) and the
 // cast probabilities that the product with V saves (elem; the same tensor
 // as the softmax output when elem is 4). The scalings and the mask
@@ -1010,8 +1010,8 @@ func softcapScoreBytes(elem float64) float64 {
 // scores: without FlashAttention/SDPA (Input.FlashAttention false), or
 // with soft-capped scores (Arch.AttnSoftcap), which torch's
 // scaled_dot_product_attention cannot apply, so LitGPT computes them
-// eagerly (litgpt/model.py at 00af8b0d) and transformers v4.42.3–v4.44
-// swaps its default SDPA for eager attention on Gemma 2
+// eagerly (litgpt/model.py at 00af8b0d) and transformers (2024 releases
+// from v4.42.3) swaps its default SDPA for eager attention on Gemma 2
 // (Gemma2PreTrainedModel._check_and_enable_sdpa: "DISABLE torch SDPA by
 // default on Gemma2 models ... because of the logits softcapping").
 // FlashAttention 2.6's softcap argument is not told apart from SDPA by
