@@ -993,12 +993,13 @@ func perTokenLayer(in Input, elem float64) (repl, shard, scores float64) {
 // 00af8b0d, "with softcapping we cannot use SDPA") and transformers'
 // Gemma 2 eager attention (modeling_gemma2.py, 2024 releases from
 // v4.42.3) both compute q·kᵀ·scale, tanh(·/cap)·cap, add the mask,
-// softmax(dtype=float32), cast back to the compute dtype and multiply by V. Autograd keeps tanh's output
-// (its backward is 1 − y²: elem bytes), softmax's fp32 output (4) and the
-// cast probabilities that the product with V saves (elem; the same tensor
-// as the softmax output when elem is 4). The scalings and the mask
-// addition save nothing, and Gemma 2's attention dropout is 0, which
-// PyTorch's dropout returns unchanged (no mask).
+// softmax(dtype=float32), cast back to the compute dtype and multiply by
+// V. Autograd keeps tanh's output (its backward is 1 − y²: elem bytes),
+// softmax's fp32 output (4) and the cast probabilities that the product
+// with V saves (elem; the same tensor as the softmax output when elem is
+// 4). The scalings and the mask addition save nothing, and Gemma 2's
+// attention dropout is 0, which PyTorch's dropout returns unchanged (no
+// mask).
 func softcapScoreBytes(elem float64) float64 {
 	if elem >= 4 {
 		return 4 + 4
