@@ -64,6 +64,14 @@ type Arch struct {
 	// AttentionSinks: each attention layer has one learned sink logit per
 	// head (gpt-oss; counted in the parameters, no KV).
 	AttentionSinks bool
+	// AttnSoftcap: the attention scores are soft-capped, tanh(s/c)·c,
+	// before the softmax (Gemma 2 attn_logit_softcapping). No SDPA kernel
+	// takes a cap, so the frameworks run these layers eagerly and the
+	// score tensors are materialised (eagerScores).
+	AttnSoftcap bool
+	// FinalLogitSoftcap: the LM head's logits are soft-capped the same way
+	// before the loss (Gemma 2 final_logit_softcapping).
+	FinalLogitSoftcap bool
 
 	// Chunked local attention (Llama 4, attention_chunk_size): ChunkedLayers
 	// of Layers attend only within their AttentionChunk-token chunk, so they

@@ -122,6 +122,25 @@ func (r *reader) need(keys ...string) int64 {
 	return v
 }
 
+// capped reads a soft-capping value k (Gemma 2): on when absent (the
+// config class's default) or a positive number, off when null or 0.
+func (r *reader) capped(k string) bool {
+	v, ok := r.m[k]
+	if !ok {
+		return true
+	}
+	if v == nil {
+		return false
+	}
+	n, isNum := v.(json.Number)
+	f, err := n.Float64()
+	if !isNum || err != nil || f < 0 {
+		r.fail("%s%s=%v: want a non-negative number or null", r.prefix, k, v)
+		return false
+	}
+	return f > 0
+}
+
 // zero reports whether key k is present and the number 0.
 func (r *reader) zero(k string) bool {
 	n, ok := r.m[k].(json.Number)

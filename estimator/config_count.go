@@ -34,6 +34,7 @@ type spec struct {
 	// chunked local attention (Llama 4)
 	chunk, chunkedLayers int64
 	sinks                bool  // one learned sink logit per head per layer (gpt-oss)
+	attnCap, finalCap    bool  // attention / final logits soft-capped (Gemma 2)
 	expertBias           bool  // expert linears carry biases (gpt-oss)
 	qGate                bool  // q_proj also emits an output gate, 2× wide (Qwen3-Next)
 	qkNormFull           bool  // q_norm/k_norm over the full q and k widths (OLMo 2, MiniMax-M2)
@@ -147,6 +148,7 @@ func (s spec) arch() Arch {
 		QLoRARank: int(s.qLoRA), KVLoRARank: int(s.kvLoRA), QKNopeHeadDim: int(s.nope),
 		QKRopeHeadDim: int(s.rope), VHeadDim: int(s.vhd),
 		SlidingWindow: int(s.window), SlidingLayers: int(s.slidingLayers), AttentionSinks: s.sinks,
+		AttnSoftcap: s.attnCap, FinalLogitSoftcap: s.finalCap,
 		AttentionChunk: int(s.chunk), ChunkedLayers: int(s.chunkedLayers), LinearAttnLayers: int(s.linLayers),
 		MTPLayers: int(s.mtp),
 		ImageSize: int(s.image), PatchSize: int(s.patch), Channels: int(s.channels),

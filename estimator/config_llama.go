@@ -112,6 +112,14 @@ func llamaAttention(r *reader, s *spec, mt string) {
 		s.norms = 4
 		s.window = r.dim(0, "sliding_window")
 		s.slidingLayers = (s.layers + 1) / 2
+		// Soft-capped attention scores and final logits, on unless the
+		// config sets them to null: Gemma2Config's defaults are
+		// attn_logit_softcapping=50.0, final_logit_softcapping=30.0
+		// (transformers models/gemma2/configuration_gemma2.py, read at
+		// 008e5743), as LitGPT's Gemma 2 configs set them (litgpt/config.py
+		// at 00af8b0d).
+		s.attnCap = r.capped("attn_logit_softcapping")
+		s.finalCap = r.capped("final_logit_softcapping")
 	case "gemma3_text":
 		// Gemma 3: 5 local (sliding) layers to 1 global, the pattern given
 		// by sliding_window_pattern (6) or layer_types (Gemma 3 technical

@@ -750,7 +750,7 @@ func workingMemory(in Input, sh stageShape, ps pipeStage, b *Breakdown) (seqKV, 
 		// The first stage holds the saved activations of its micro-batches
 		// in flight, but recomputes one block of one micro-batch at a time.
 		saved, working := trainActivationSplit(in, k)
-		b.Activations = toBytes((saved*inflight + working) / cp)
+		b.Activations = toBytes((saved*inflight + working + bnbLastGraph(in, k, last)) / cp)
 		if last && a.Vocab > 0 && !a.Encoder {
 			// Cross-entropy on b·s·V logits: 16-bit logits, fp32 upcast,
 			// fp32 gradient (fp32 training: logits + gradient). Chunked
@@ -763,6 +763,17 @@ func workingMemory(in Input, sh stageShape, ps pipeStage, b *Breakdown) (seqKV, 
 			per := keep + fp32
 			if in.LossChunks > 1 {
 				per = keep + fp32/float64(in.LossChunks)
+			} else if a.FinalLogitSoftcap {
+				// Soft-capped logits (Gemma 2): transformers'
+				// Gemma2ForCausalLM (diff_gemma2.py at 0604c449, 2024)
+				// and LitGPT's GPT.forward (litgpt/model.py at
+				// 00af8b0d) compute tanh(logits/cap)·cap before the
+				// upcast; tanh's output, in the compute dtype, is saved
+				// for its backward until the loss's gradient reaches
+				// it. LitGPT's chunked head (lm_head_chunk_size, lora.py)
+				// returns the chunks before the cap, so a chunked loss
+				// keeps none.
+				per += keep
 			}
 			b.Logits = toBytes(batch * seq * float64(a.Vocab) / tp * per / cp)
 		}
@@ -965,12 +976,88 @@ func perTokenLayer(in Input, elem float64) (repl, shard, scores float64) {
 	if amp {
 		sb = 4 // softmax in fp32 under autocast
 	}
-	if a.Dropout {
+	switch {
+	case a.AttnSoftcap:
+		scores = float64(a.Heads) * softcapScoreBytes(elem)
+	case a.Dropout:
 		scores = float64(a.Heads) * (sb + elem + 1)
-	} else {
+	default:
 		scores = float64(a.Heads) * sb
 	}
 	return repl, shard, scores
+}
+
+// softcapScoreBytes is what soft-capped eager attention (Arch.AttnSoftcap)
+// saves for backward per score element, with 16-bit (elem 2) or fp32
+// (elem 4) activations. LitGPT's CausalSelfAttention (litgpt/model.py at
+// 00af8b0d, "with softcapping we cannot use SDPA") and transformers'
+// Gemma 2 eager attention (modeling_gemma2.py, 2024 releases from
+// v4.42.3) both compute q·kᵀ·scale, tanh(·/cap)·cap, add the mask,
+// softmax(dtype=float32), cast back to the compute dtype and multiply by
+// V. Autograd keeps tanh's output (its backward is 1 − y²: elem bytes),
+// softmax's fp32 output (4) and the cast probabilities that the product
+// with V saves (elem; the same tensor as the softmax output when elem is
+// 4). The scalings and the mask addition save nothing, and Gemma 2's
+// attention dropout is 0, which PyTorch's dropout returns unchanged (no
+// mask).
+func softcapScoreBytes(elem float64) float64 {
+	if elem >= 4 {
+		return 4 + 4
+	}
+	return elem + 4 + elem
+}
+
+// eagerScores reports whether the attention materialises its b·heads·s²
+// scores: without FlashAttention/SDPA (Input.FlashAttention false), or
+// with soft-capped scores (Arch.AttnSoftcap), which torch's
+// scaled_dot_product_attention cannot apply, so LitGPT computes them
+// eagerly (litgpt/model.py at 00af8b0d) and transformers (2024 releases
+// from v4.42.3) swaps its default SDPA for eager attention on Gemma 2
+// (Gemma2PreTrainedModel._check_and_enable_sdpa: "DISABLE torch SDPA by
+// default on Gemma2 models ... because of the logits softcapping").
+// FlashAttention 2.6's softcap argument is not told apart from SDPA by
+// --flash-attention; the default runs of both frameworks are eager.
+func eagerScores(in Input) bool {
+	return !in.FlashAttention || in.Arch.AttnSoftcap
+}
+
+// bnbLastGraph is the previous micro-batch's bitsandbytes 4-bit linear
+// inputs still held at this step's peak on one GPU, for k blocks, when the
+// loop keeps the previous graph (Input.KeepsLastGraph). MatMul4Bit.forward
+// keeps its input as ctx.tensors = (A, B) whenever the input needs a
+// gradient, not through save_for_backward, and its backward reads it
+// without clearing it (bitsandbytes/autograd/_functions.py, 0.42.0 to
+// 0.44.1), so it is freed with the graph: while the next forward runs, the
+// previous step's inputs of every 4-bit linear are there beside this
+// step's. Per token and block: the attention input (one tensor for q, k
+// and v), the output projection's input (the attention output), the MLP
+// input (one tensor for gate and up, or fc1) and the down projection's
+// input (the MLP's product); the 4-bit LM head's input (the final norm's
+// output, whose 128-token chunks are views of it) on the last stage
+// (Input.QuantizeHead). Without recomputation only: a checkpointed block
+// runs its 4-bit linears again in the backward.
+func bnbLastGraph(in Input, k float64, last bool) float64 {
+	a := in.Arch
+	if !in.KeepsLastGraph || in.Task != QLoRA || !bnbLinears(in) || in.GradCheckpointing || a.Generic() {
+		return 0
+	}
+	elem, hidElem := 2.0, 2.0
+	if kbitPrepared(in) {
+		hidElem = 4 // fp32 norms' outputs (kbitPrepared), as perTokenLayer
+	}
+	h, tp := float64(a.Hidden), float64(in.TP)
+	o := float64(a.qDim())
+	if a.IsMLA() {
+		o = float64(a.Heads) * float64(a.VHeadDim)
+	}
+	topk := math.Max(1, float64(a.ExpertsPerToken))
+	perTok := hidElem*h*(1+topk) + elem*(o+float64(a.activeMLPWidth()))/tp
+	tokens := float64(in.Batch) * float64(in.Seq)
+	out := tokens * perTok * k
+	if last && in.QuantizeHead && a.Vocab > 0 && !a.Encoder {
+		out += tokens * h * hidElem
+	}
+	return out
 }
 
 // loraDropoutBytes is what the adapters' input dropout saves per token per
@@ -1040,9 +1127,9 @@ func trainActivationSplit(in Input, k float64) (saved, working float64) {
 	if in.SequenceParallel && in.TP > 1 {
 		perTok, sp = (repl+shard)/tp, tp
 	}
-	if !in.FlashAttention && !in.SelectiveRecompute {
+	if eagerScores(in) && !in.SelectiveRecompute {
 		perTok += scores * s / tp
-	} else if in.FlashAttention {
+	} else if !eagerScores(in) {
 		perTok += float64(a.Heads) * 4 / tp // FlashAttention saves fp32 logsumexp per row
 	}
 	layer := b * s * perTok
@@ -1089,7 +1176,7 @@ func hfInferActivations(in Input, k, tp float64) float64 {
 	elem := math.Max(2, in.Weights.BitsPerElement()/8) // quantised weights compute in 16-bit
 	hidden := 4 * t * float64(a.Hidden) * elem
 	attn := t * float64(a.qDim()+2*a.kvDim()) * elem / tp
-	if !in.FlashAttention {
+	if eagerScores(in) {
 		attn += float64(in.Batch) * float64(a.Heads) / tp * s * s * (elem + 4)
 	}
 	mlp := t * float64(a.activeMLPWidth()) * 3 * elem / tp

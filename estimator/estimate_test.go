@@ -1149,3 +1149,103 @@ func TestSeparateHead(t *testing.T) {
 		t.Error("an untied model changed")
 	}
 }
+
+// TestGemma2Softcap: Gemma 2's soft-capped attention runs eagerly whatever
+// --flash-attention says, and its soft-capped logits keep tanh's output.
+// Gemma 2 2B (26 layers, 8 heads, vocabulary 256,000), LoRA in bf16 at
+// 2 × 512: each layer saves 2 × 8 × 512² scores at 2 (tanh) + 4 (fp32
+// softmax) + 2 (bf16 probabilities) bytes, 26 × 33,554,432 = 872,415,232 B
+// in all; the loss holds 2 × 512 × 256,000 logits at 2 (bf16) + 8 (fp32
+// upcast and gradient) + 2 (tanh's output) = 3,145,728,000 B, and 4 bytes
+// each (1,048,576,000 B) with LitGPT's loss in 4 chunks, whose chunked head
+// skips the cap. Gemma 1 (gemma-2b) and Gemma 3 are not capped: Gemma 2B's
+// logits at 2 × 512 stay 2 × 512 × 256,000 × 10 = 2,621,440,000 B.
+func TestGemma2Softcap(t *testing.T) {
+	g := loadArch(t, "gemma-2-2b.mlc_preset.json")
+	if !g.AttnSoftcap || !g.FinalLogitSoftcap {
+		t.Fatalf("gemma-2-2b: AttnSoftcap %v, FinalLogitSoftcap %v; want both", g.AttnSoftcap, g.FinalLogitSoftcap)
+	}
+	for _, f := range []string{"gemma-3-1b.json", "llama-3.1-8b.json"} {
+		if a := loadArch(t, f); a.AttnSoftcap || a.FinalLogitSoftcap {
+			t.Errorf("%s: soft-capped", f)
+		}
+	}
+	off, err := ParseConfig([]byte(`{"model_type": "gemma2", "hidden_size": 2304, "intermediate_size": 9216, "num_hidden_layers": 26,
+		"num_attention_heads": 8, "num_key_value_heads": 4, "head_dim": 256, "vocab_size": 256000,
+		"attn_logit_softcapping": null, "final_logit_softcapping": null}`))
+	if err != nil || off.AttnSoftcap || off.FinalLogitSoftcap {
+		t.Errorf("null caps: AttnSoftcap %v, FinalLogitSoftcap %v, err %v; want neither", off.AttnSoftcap, off.FinalLogitSoftcap, err)
+	}
+
+	in := DefaultInput(g)
+	in.Task, in.Batch, in.Seq, in.Weights = LoRA, 2, 512, BF16
+	if !in.FlashAttention {
+		t.Fatal("default input without FlashAttention/SDPA")
+	}
+	capped := mustEstimate(t, in)
+	plain := in
+	plain.Arch.AttnSoftcap, plain.Arch.FinalLogitSoftcap = false, false
+	base := mustEstimate(t, plain)
+	if got := capped.PerGPU.Activations - base.PerGPU.Activations; got != 872415232-851968 {
+		t.Errorf("soft-capped scores add %d B of activations, want 871,563,264", got)
+	}
+	if got := capped.PerGPU.Logits; got != 3145728000 {
+		t.Errorf("soft-capped logits %d B, want 3,145,728,000", got)
+	}
+	in.LossChunks = 4
+	if got := mustEstimate(t, in).PerGPU.Logits; got != 1048576000 {
+		t.Errorf("chunked soft-capped logits %d B, want 1,048,576,000", got)
+	}
+
+	g1 := loadArch(t, filepath.Join("..", "calibration", "finetune_configs", "gemma-2b.json"))
+	if g1.AttnSoftcap || g1.FinalLogitSoftcap {
+		t.Error("gemma-2b (Gemma 1) soft-capped")
+	}
+	in1 := DefaultInput(g1)
+	in1.Task, in1.Batch, in1.Seq, in1.Weights = LoRA, 2, 512, BF16
+	if got := mustEstimate(t, in1).PerGPU.Logits; got != 2621440000 {
+		t.Errorf("gemma-2b logits %d B, want 2,621,440,000", got)
+	}
+}
+
+// TestKeepsLastGraph: with the previous step's graph held (LitGPT's fit
+// loop), bitsandbytes' MatMul4Bit inputs of that step are there again at
+// this step's peak. Llama 2 7B (32 layers, h 4,096, I 11,008) QLoRA in
+// pure bf16 at 2 × 512 with a 4-bit head: per token and layer the
+// attention input, the attention output and the MLP input (4,096 each)
+// and the down projection's input (11,008), 2 bytes each:
+// 1,024 × 32 × 2 × 23,296 = 1,526,726,656 B, plus the head's input,
+// 1,024 × 4,096 × 2 = 8,388,608 B: 1,535,115,264 B. Nothing for a 16-bit
+// LoRA (its saved tensors go with the backward), under checkpointing, or
+// without the flag; refused for inference.
+func TestKeepsLastGraph(t *testing.T) {
+	a := loadArch(t, "llama-2-7b-hf.json")
+	in := DefaultInput(a)
+	in.Task, in.Weights, in.Batch, in.Seq, in.PureBF16, in.QuantizeHead = QLoRA, INT4, 2, 512, true, true
+	base := mustEstimate(t, in)
+	in.KeepsLastGraph = true
+	kept := mustEstimate(t, in)
+	if got := kept.PerGPU.Activations - base.PerGPU.Activations; got != 1535115264 {
+		t.Errorf("previous step's 4-bit inputs %d B, want 1,535,115,264", got)
+	}
+	for _, c := range []struct {
+		name string
+		edit func(*Input)
+	}{
+		{"LoRA", func(x *Input) { x.Task, x.Weights, x.QuantizeHead = LoRA, BF16, false }},
+		{"checkpointing", func(x *Input) { x.GradCheckpointing = true }},
+	} {
+		on, off := in, in
+		c.edit(&on)
+		c.edit(&off)
+		off.KeepsLastGraph = false
+		if d := mustEstimate(t, on).PerGPU.Activations - mustEstimate(t, off).PerGPU.Activations; d != 0 {
+			t.Errorf("%s: the previous graph adds %d B, want 0", c.name, d)
+		}
+	}
+	inf := DefaultInput(a)
+	inf.KeepsLastGraph = true
+	if err := inf.Validate(); err == nil || !strings.Contains(err.Error(), "keeps-last-graph") {
+		t.Errorf("keeps-last-graph on inference accepted: %v", err)
+	}
+}

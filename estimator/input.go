@@ -293,6 +293,17 @@ type Input struct {
 	// default skip list holds the output embedding). QLoRA with
 	// bitsandbytes only.
 	QuantizeHead bool
+	// KeepsLastGraph: the training loop still holds the previous
+	// micro-batch's outputs, and through their grad_fn its autograd graph,
+	// while the next forward runs (--keeps-last-graph). LitGPT's fit loop
+	// does: logits and loss are reassigned only when the next forward and
+	// loss return (litgpt/finetune/lora.py at 00af8b0d). A graph's saved
+	// tensors are released by the backward, but what a custom autograd
+	// function keeps as a ctx attribute lives as long as the graph:
+	// bitsandbytes' MatMul4Bit keeps its input so (bnbLastGraph). HF
+	// Trainer's training_step returns loss.detach() and drops the model's
+	// outputs, so the default keeps nothing.
+	KeepsLastGraph bool
 
 	Engine           Engine  // --engine
 	GPUMemUtil       float64 // --gpu-mem-util: vLLM gpu_memory_utilization (0, 1]
@@ -585,6 +596,9 @@ func (in Input) validate(l *errList) {
 	}
 	if in.QuantizeHead && in.Task != QLoRA {
 		l.add("quantize-head", in.QuantizeHead, ErrIncompatible, "a 4-bit LM head needs --task qlora")
+	}
+	if in.KeepsLastGraph && !train {
+		l.add("keeps-last-graph", in.KeepsLastGraph, ErrIncompatible, "the previous step's graph is a training option")
 	}
 	if in.LoRAFusedQKV && in.Task != LoRA && in.Task != QLoRA {
 		l.add("lora-fused-qkv", in.LoRAFusedQKV, ErrIncompatible, "a fused qkv adapter needs --task lora or qlora")

@@ -475,8 +475,9 @@ func trainUncertainty(in Input, hw Hardware, eff Efficiency, p Perf) float64 {
 }
 
 // unfusedAttnSeconds is the time a micro-batch's attention spends moving
-// its scores through memory when they are materialised (Input.FlashAttention
-// false: Megatron-LM before FlashAttention, HF eager attention). Each of
+// its scores through memory when they are materialised (eagerScores:
+// Megatron-LM before FlashAttention, HF eager attention, soft-capped
+// Gemma 2 attention). Each of
 // the b·heads·s² scores of a layer (the whole matrix, the causal half
 // masked, not skipped) is written by Q·Kᵀ, read and written by the
 // softmax (scale, mask and softmax fused in one kernel in Megatron-LM,
@@ -493,7 +494,7 @@ func trainUncertainty(in Input, hw Hardware, eff Efficiency, p Perf) float64 {
 // the bandwidth share decode reaches (defaultBandwidthUtil).
 func unfusedAttnSeconds(in Input, hw Hardware, b, s, cp float64) float64 {
 	a := in.Arch
-	if in.FlashAttention || a.Heads <= 0 || hw.MemBandwidth <= 0 {
+	if !eagerScores(in) || a.Heads <= 0 || hw.MemBandwidth <= 0 {
 		return 0
 	}
 	perScore := 8.0 + 14

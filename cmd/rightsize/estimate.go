@@ -66,6 +66,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		loraDrop   = fs.Float64("lora-dropout", def.LoRADropout, "LoRA/QLoRA: dropout rate on the adapters' input (PEFT lora_dropout); above 0 each adapted linear saves a dropped copy of its input and a mask. 0.05 as LitGPT, ms-swift, TRL, axolotl's examples and torchtune's 2024 builders set; 0 for PEFT's own default, LLaMA-Factory, Unsloth's notebooks")
 		loraFused  = fs.Bool("lora-fused-qkv", false, "LoRA/QLoRA: the q, k, v adapters share one fused qkv projection and one dropout (LitGPT)")
 		quantHead  = fs.Bool("quantize-head", false, "QLoRA: the LM head is 4-bit too and dequantised whole when used (Lightning BitsandbytesPrecision, LitGPT)")
+		lastGraph  = fs.Bool("keeps-last-graph", false, "training: the loop holds the previous micro-batch's outputs, and so its autograd graph, until the next forward returns (LitGPT's fit loop); bitsandbytes' 4-bit linears keep their inputs with that graph. HF Trainer drops them each step")
 		sepHead    = fs.Bool("separate-head", false, "the LM head is its own copy of a tied input embedding (LitGPT: its GPT keeps wte and lm_head apart and its checkpoint conversion copies a tied embedding into both)")
 		fsdpNoSync = fs.Bool("fsdp-no-sync", false, "training with --zero 3 that accumulates micro-batches inside FSDP's no_sync(): each rank holds the whole model's gradients between syncs. Default: on for fine-tunes that accumulate (--global-batch or --micro-batches above one micro-batch per replica), as HF Accelerate/Trainer and Lightning/LitGPT do; --fsdp-no-sync=false for DeepSpeed ZeRO-3, torchtune (FSDP2) or Accelerate's sync_each_batch")
 		lossChunks = fs.Int("loss-chunks", 0, "training: cross-entropy in this many chunks (torchtune's chunked loss uses 8); 0: one piece")
@@ -251,6 +252,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	in.TextOnly = *textOnly
 	in.OptimizerInBackward, in.SchedulerSteps, in.RequestSeconds = *optInBwd, *schedSteps, *reqOver
 	in.FSDPNoSync, in.LoRADropout, in.LoRAFusedQKV, in.QuantizeHead = *fsdpNoSync, *loraDrop, *loraFused, *quantHead
+	in.KeepsLastGraph = *lastGraph
 	if set["lora-dropout"] && *loraDrop > 0 && in.Task != estimator.LoRA && in.Task != estimator.QLoRA {
 		errs = append(errs, errors.New("--lora-dropout: adapter dropout needs --task lora or qlora"))
 	}
