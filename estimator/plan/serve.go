@@ -243,28 +243,32 @@ func tpotReason(bound estimator.Bound, tpot float64) Reason {
 }
 
 // copyShape is one engine copy: TP × PP GPUs, how many fit in an instance
-// (perInstance ≥ 1), or how many instances one spans.
+// (perInstance ≥ 1), or how many instances one spans; dp and ep are its
+// attention data-parallel and expert-parallel degrees inside the TP group
+// (estimator.Input.DP and EP; 0 or 1: none).
 type copyShape struct {
 	vram                      estimator.Bytes
 	gpus, tp, pp              int
 	perInstance, instancesPer int
+	dp, ep                    int
 }
 
 // input is the estimator input of one copy.
 func (p *planner) input(cs copyShape) estimator.Input {
 	in := withGPUs(p.in, cs.gpus, cs.tp, cs.pp, 0)
-	in.VRAM, in.Batch = cs.vram, 1
+	in.VRAM, in.Batch, in.DP, in.EP = cs.vram, 1, cs.dp, cs.ep
 	return in
 }
 
 func shapeOf(in estimator.Input, perInstance, instancesPer int) copyShape {
-	return copyShape{in.VRAM, in.GPUs, in.TP, in.PP, perInstance, instancesPer}
+	return copyShape{in.VRAM, in.GPUs, in.TP, in.PP, perInstance, instancesPer, in.DP, in.EP}
 }
 
 // inferShapes lists the engine-copy shapes to try on o: the smallest TP
 // that fits one instance, then each larger TP up to the instance or NVLink
-// domain; a model too large for one instance spans the fewest instances,
-// TP inside each and pipeline stages across them.
+// domain (after each TP of a mixture-of-experts model, its expert-parallel
+// layouts: moeLayouts); a model too large for one instance spans the
+// fewest instances, TP inside each and pipeline stages across them.
 func (p *planner) inferShapes(o *Offer) []copyShape {
 	vram, _ := p.slice(o)
 	in := p.in
@@ -297,6 +301,7 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 		}
 		if len(out) > 0 || p.estimate(c).Fits {
 			out = append(out, shapeOf(c, gpus/tp, 1))
+			out = p.moeLayouts(out, c, gpus/tp)
 		}
 	}
 	if len(out) > 0 {
@@ -319,6 +324,45 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 		return nil
 	}
 	return []copyShape{s}
+}
+
+// moeLayouts appends to out the expert-parallel layouts of copy c (TP ≥ 2
+// GPUs, perInstance copies an instance) where the planner chooses the
+// layout: a mixture-of-experts model on a serving engine that runs expert
+// parallelism (vLLM, SGLang, TensorRT-LLM; estimator.Input.Validate is the
+// judge), the request naming neither --dp nor --ep. Two layouts, each with
+// the routed experts spread whole over the TP group (EP = TP):
+//   - attention data parallelism over the whole group (DP = EP = TP), what
+//     the engines run for DeepSeek-V3/R1-class models at throughput: SGLang
+//     --tp 8 --dp 8 --enable-dp-attention --ep 8 (SGLang docs, DeepSeek
+//     usage; LMSYS, "Deploying DeepSeek with PD Disaggregation and
+//     Large-scale Expert Parallelism", 2025-05), TensorRT-LLM
+//     enable_attention_dp with moe_expert_parallel_size 8 (its DeepSeek-R1
+//     throughput recipe), vLLM --data-parallel-size 8
+//     --enable-expert-parallel (vLLM docs, "Data Parallel Deployment" and
+//     "Expert Parallel Deployment"): each GPU runs attention for its own
+//     requests and holds its own KV cache, which MLA's latent cache would
+//     otherwise repeat on every GPU of the group;
+//   - tensor-parallel attention with expert parallelism (DP 1, EP = TP),
+//     the engines' latency layout (SGLang --tp 8 --ep 8, the InferenceX
+//     recipes; TensorRT-LLM moe_expert_parallel_size without attention DP).
+//
+// Attention DP below the group (1 < DP < TP) is left out: it sits between
+// the two in memory and speed and no engine recipe runs it for these
+// models. Dense models and requests that fix a layout get no extra shape.
+func (p *planner) moeLayouts(out []copyShape, c estimator.Input, perInstance int) []copyShape {
+	if c.TP < 2 || !c.Arch.IsMoE() || !c.Engine.Pooled() || p.in.DP > 1 || p.in.EP > 1 || p.req.FixedParallelism {
+		return out
+	}
+	for _, dp := range [...]int{c.TP, 1} {
+		x := c
+		x.DP, x.EP = dp, c.TP
+		if x.Validate() != nil || !p.estimate(x).Fits {
+			continue
+		}
+		out = append(out, shapeOf(x, perInstance, 1))
+	}
+	return out
 }
 
 // curve builds (or recalls) the serving curve of one copy shape from
@@ -346,7 +390,7 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	if in.TP <= hw.NVLinkDomain {
 		hw.NVLinkDomain = in.TP
 	}
-	k, memo := mkPerfKey(hw, in.VRAM, in.GPUs, in.TP, in.PP, 0, 0, 0)
+	k, memo := mkPerfKey(hw, in.VRAM, in.GPUs, in.TP, in.PP, 0, 0, 0, in.DP, in.EP)
 	if sc, ok := p.serves[k]; ok && memo {
 		return *sc
 	}
@@ -510,6 +554,7 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 		c.Instances = units * cs.instancesPer
 		c.GPUs = float64(c.Instances) * o.GPUCount
 		c.TP, c.PP, c.DP, c.ZeRO = cs.tp, cs.pp, cs.perInstance, 0
+		c.AttnDP, c.EP = cs.dp, cs.ep
 		c.SustainableRPSPerReplica = sc.mu * float64(cs.perInstance)
 		c.Concurrency = l.c
 		c.TPOTSeconds = l.tpot
@@ -678,6 +723,7 @@ func (p *planner) batchTech(o *Offer, r *Row) {
 	r.Instances = units * cs.instancesPer
 	r.GPUs = float64(r.Instances) * o.GPUCount
 	r.TP, r.PP, r.DP = cs.tp, cs.pp, cs.perInstance
+	r.AttnDP, r.EP = cs.dp, cs.ep
 	r.Concurrency = c
 	r.TokensPerSecond = tps
 	r.prefillShare = share
