@@ -403,3 +403,33 @@ func TestEmitPlannedExpertLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestEmitWideExpertLayoutVLLM: a wide expert-parallel copy over two
+// instances (TP = DP = EP = 16) runs on vLLM as 16 data-parallel ranks
+// placed by Ray, 8 on each instance, not as one Ray-executor copy.
+func TestEmitWideExpertLayoutVLLM(t *testing.T) {
+	var c goldenCase
+	for _, g := range goldenCases {
+		if g.name == "deepseek-r1-wide-ep16" {
+			c = g
+		}
+	}
+	if c.req == nil {
+		t.Fatal("no wide-EP golden case")
+	}
+	req := c.req(t)
+	l, err := launch.Emit(launch.VLLM, req, c.row(t, req), nil, c.model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := l.Files[0].Text
+	for _, want := range []string{"--tensor-parallel-size 1 \\", "--data-parallel-size 16 \\", "--enable-expert-parallel \\",
+		"--data-parallel-backend ray \\", "--data-parallel-size-local 8 \\", "ray start --head"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "--distributed-executor-backend") {
+		t.Errorf("a Ray-executor copy:\n%s", text)
+	}
+}

@@ -139,6 +139,25 @@ var goldenCases = []goldenCase{
 			return r
 		},
 	},
+	{
+		// DeepSeek-R1 in FP8 over two 8 × H100 instances (it does not fit
+		// one) at the wide expert-parallel layout the planner chooses for
+		// it: attention DP and EP over all 16 GPUs of the copy. SGLang
+		// runs it with --nnodes 2, TensorRT-LLM under mpirun. (vLLM's
+		// script starts a Ray cluster, which the golden's shell check
+		// does not read; the fuzz scenarios run it.)
+		name: "deepseek-r1-wide-ep16", model: "deepseek-ai/DeepSeek-R1", kinds: []launch.Kind{launch.SGLang, launch.TRTLLM},
+		req: func(t *testing.T) plan.Request {
+			r := serving(t, "deepseek-r1", 100, estimator.SGLang, plan.OnDemand)
+			r.Input.Weights = estimator.FP8
+			return r
+		},
+		row: func(t *testing.T, req plan.Request) plan.Row {
+			r := servingRow(t, req, "aws-p5.48xlarge", 16, 1, 7)
+			r.AttnDP, r.EP, r.InstancesPerReplica, r.Instances, r.GPUs = 16, 16, 2, 14, 112
+			return r
+		},
+	},
 }
 
 func TestGolden(t *testing.T) {

@@ -248,7 +248,17 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		if s.pp > 1 {
 			c.num("--pipeline-parallel-size", s.pp)
 		}
-		if s.nodes > 1 {
+		switch {
+		case s.nodes > 1 && s.dp > 1:
+			// Data-parallel ranks over several instances: vLLM places
+			// them as Ray actors over the cluster the script starts
+			// (EngineArgs data_parallel_backend "ray"), each instance
+			// holding its share (data_parallel_size_local; vLLM docs,
+			// "Data Parallel Deployment").
+			c.flag("--data-parallel-backend", "ray")
+			c.num("--data-parallel-size-local", s.dp/s.nodes)
+			e.note("one copy spans " + plural(s.nodes, "instance") + ": run this script on each with NODE_RANK 0.." + itoa(s.nodes-1) + " and HEAD_IP the first one's address; the first starts the Ray head and serves, the others join it")
+		case s.nodes > 1:
 			c.flag("--distributed-executor-backend", "ray")
 			e.note("one copy spans " + plural(s.nodes, "instance") + ": run this script on each with NODE_RANK 0.." + itoa(s.nodes-1) + " and HEAD_IP the first one's address; the first starts the Ray head and serves, the others join it")
 		}

@@ -118,3 +118,48 @@ func TestExpertLayoutsKeepTheirOwnMemo(t *testing.T) {
 		t.Errorf("layouts with equal figures: TP %+v, DP/EP %+v, EP %+v", tp, dpep, ep)
 	}
 }
+
+// TestWideExpertParallel: DeepSeek-R1 in FP8 does not fit one 8 × H100
+// instance (640 GB for 671 GB of weights). Over two instances with 3,200
+// Gbit/s between them the planner spreads one copy's attention and
+// experts over all 16 GPUs (TP = DP = EP = 16, SGLang's multi-node
+// --tp 16 --dp 16 --enable-dp-attention --ep 16), its all-to-all priced
+// over the NIC, and rents well under two thirds of the instances the
+// pipeline layout (TP 8 × PP 2, the only shape tried before) needs.
+// Measured when written: 14 instances against 46. The network matters:
+// at a tenth of it (320 Gbit/s) the all-to-all costs more than the
+// pipeline saves and the planner keeps TP 8 × PP 2.
+func TestWideExpertParallel(t *testing.T) {
+	in := modelInput(t, "deepseek-r1")
+	in.Weights, in.Engine = estimator.FP8, estimator.SGLang
+	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: 2, TPOTSeconds: 0.05}
+	for _, gbps := range []float64{3200, 320} {
+		o := gpuOffer(t, "h100-sxm", 8, estimator.FP8)
+		o.NetworkGbps = gbps
+		res, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{})
+		if err != nil || res.Cheapest < 0 {
+			t.Fatalf("%v Gbit/s: no plan: %v", gbps, err)
+		}
+		r := res.Rows[res.Cheapest]
+		pp := in
+		pp.TP, pp.PP, pp.GPUs = 8, 2, 16
+		rp, err := plan.Plan(plan.Request{Input: pp, Workload: w, FixedParallelism: true}, []plan.Offer{o}, plan.Options{})
+		if err != nil || rp.Cheapest < 0 {
+			t.Fatalf("%v Gbit/s TP 8 PP 2: no plan: %v", gbps, err)
+		}
+		base := rp.Rows[rp.Cheapest]
+		t.Logf("%v Gbit/s: TP %d PP %d DP %d EP %d, %d instances a copy, %d instances ($%.0f/month, %.2f req/s a copy, TPOT %.1f ms) against TP 8 PP 2 on %d",
+			gbps, r.TP, r.PP, r.AttnDP, r.EP, r.InstancesPerReplica, r.Instances, r.MonthlyCostUSD, r.SustainableRPSPerReplica, 1000*r.TPOTSeconds, base.Instances)
+		if gbps == 3200 {
+			if r.TP != 16 || r.AttnDP != 16 || r.EP != 16 || r.PP != 1 || r.InstancesPerReplica != 2 || r.Instances%2 != 0 {
+				t.Errorf("picked TP %d PP %d DP %d EP %d over %d instances a copy, want TP = DP = EP = 16 over 2", r.TP, r.PP, r.AttnDP, r.EP, r.InstancesPerReplica)
+			}
+			if !(r.MonthlyCostUSD < 0.65*base.MonthlyCostUSD) || r.TPOTSeconds > w.TPOTSeconds {
+				t.Errorf("$%.0f/month (TPOT %.3f s) against $%.0f at TP 8 PP 2", r.MonthlyCostUSD, r.TPOTSeconds, base.MonthlyCostUSD)
+			}
+		}
+		if gbps == 320 && (r.EP > 1 || r.PP != 2) {
+			t.Errorf("320 Gbit/s: picked TP %d PP %d EP %d, want TP 8 PP 2: the all-to-all over the network is not priced", r.TP, r.PP, r.EP)
+		}
+	}
+}

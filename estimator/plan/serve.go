@@ -320,10 +320,56 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 		}
 		return shapeOf(c, 1, n), p.estimate(c).Fits
 	})
-	if !ok {
-		return nil
+	if ok {
+		out = append(out, s)
 	}
-	return []copyShape{s}
+	return p.wideEP(out, o, in, gpus)
+}
+
+// maxWideEPInstances bounds the instances one wide expert-parallel copy
+// spans (wideEP): LMSYS's DeepSeek-V3 deployment runs its decode workers
+// over 9 nodes of 8 H100s and prefill over 3 (LMSYS, "Deploying DeepSeek
+// with PD Disaggregation and Large-scale Expert Parallelism on 96 H100
+// GPUs", 2025-05), TensorRT-LLM's wide-EP examples EP 32 to 72.
+const maxWideEPInstances = 16
+
+// wideEP appends to out the wide expert-parallel copy of a
+// mixture-of-experts model that no instance of o holds alone: attention
+// data parallelism on every GPU and the routed experts spread whole over
+// all of them (TP = DP = EP = the copy's GPUs), over the fewest instances
+// that hold it, as SGLang runs DeepSeek over several nodes (--tp 16 --dp
+// 16 --enable-dp-attention --ep 16 --nnodes 2; SGLang docs, DeepSeek
+// usage, multi-node) and TensorRT-LLM's wide EP (its docs, "Wide Expert
+// Parallelism"). Only the experts' all-to-all crosses the instances (the
+// estimator prices it over the NIC: epAllToAllSecondsPerByte), where the
+// pipeline copy beside it passes activations stage to stage. A model that
+// fits one instance gets none: the planner's single-instance layouts
+// (moeLayouts) serve it on fewer instances, each instance's all-to-all
+// staying on NVLink.
+func (p *planner) wideEP(out []copyShape, o *Offer, in estimator.Input, gpus int) []copyShape {
+	limit := min(p.instLimit(o), maxWideEPInstances)
+	if limit < 2 || !p.choosesLayout(in) {
+		return out
+	}
+	for n := 2; n <= limit; n++ {
+		c := withGPUs(in, n*gpus, n*gpus, 1, 0)
+		c.DP, c.EP = c.TP, c.TP
+		// EP must divide the experts (Input.Validate): 256 experts take
+		// 16 or 32 GPUs, not 24.
+		if c.Validate() != nil || !p.estimate(c).Fits {
+			continue
+		}
+		return append(out, shapeOf(c, 1, n))
+	}
+	return out
+}
+
+// choosesLayout reports whether the planner chooses the attention-DP and
+// EP layout of copies of in: a mixture-of-experts model on an engine that
+// runs expert parallelism, the request naming neither --dp nor --ep nor a
+// fixed parallelism.
+func (p *planner) choosesLayout(in estimator.Input) bool {
+	return in.Arch.IsMoE() && in.Engine.Pooled() && p.in.DP <= 1 && p.in.EP <= 1 && !p.req.FixedParallelism
 }
 
 // moeLayouts appends to out the expert-parallel layouts of copy c (TP ≥ 2
@@ -351,7 +397,7 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 // the two in memory and speed and no engine recipe runs it for these
 // models. Dense models and requests that fix a layout get no extra shape.
 func (p *planner) moeLayouts(out []copyShape, c estimator.Input, perInstance int) []copyShape {
-	if c.TP < 2 || !c.Arch.IsMoE() || !c.Engine.Pooled() || p.in.DP > 1 || p.in.EP > 1 || p.req.FixedParallelism {
+	if c.TP < 2 || !p.choosesLayout(c) {
 		return out
 	}
 	for _, dp := range [...]int{c.TP, 1} {
@@ -373,9 +419,13 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 		hw.LinkBandwidth = 0 // no tensor-parallel traffic: the link does not matter
 	}
 	// Tensor parallelism stays inside the NVLink domain and the
-	// estimator's inference model sends nothing across instances
-	// (pipeline stages pass activations of a few kB per token).
-	hw.NetworkBandwidth = 0
+	// estimator's inference model sends nothing else across instances
+	// (pipeline stages pass activations of a few kB per token): only a
+	// wide expert-parallel copy's all-to-all crosses the network (wideEP),
+	// and only its curve reads it.
+	if in.EP <= hw.NVLinkDomain {
+		hw.NetworkBandwidth = 0
+	}
 	// Nor does it read the host link (offload traffic is a training cost)
 	// or the domain beyond the TP group: offers that differ only there
 	// share the curve.
