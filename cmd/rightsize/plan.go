@@ -62,8 +62,9 @@ type estimateJob struct {
 //	                    instance_type, gpu, engine, tp (each worker's GPUs),
 //	                    prefill_workers, decode_workers, dp and ep (each
 //	                    worker's attention data- and expert-parallel
-//	                    degrees: the request's --dp and --ep, as the
-//	                    aggregated rows run them), instances, gpus,
+//	                    degrees: the aggregated row's layout, the
+//	                    request's --dp and --ep or the planner's choice),
+//	                    instances, gpus,
 //	                    mean_ttft_seconds and tpot_seconds (the disaggregated
 //	                    model's, at the target rate; an estimate),
 //	                    kv_transfer_seconds, monthly_cost_usd,

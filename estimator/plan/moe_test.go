@@ -44,6 +44,12 @@ func TestMoEServingChoosesExpertParallel(t *testing.T) {
 			if r.TP != 8 || r.AttnDP != 8 || r.EP != 8 || r.GPUs != float64(8*r.Instances) {
 				t.Errorf("%s %s: picked TP %d DP %d EP %d on %v GPUs, want TP 8 DP 8 EP 8", gpu, eng, r.TP, r.AttnDP, r.EP, r.GPUs)
 			}
+			// The row's latencies are the simulation of that layout.
+			if r.Sim == nil || r.Sim.Model == nil {
+				t.Errorf("%s %s: no simulated run", gpu, eng)
+			} else if mi := r.Sim.Model.Input(); mi.TP != 8 || mi.DP != 8 || mi.EP != 8 {
+				t.Errorf("%s %s: simulated TP %d DP %d EP %d, the row TP 8 DP 8 EP 8", gpu, eng, mi.TP, mi.DP, mi.EP)
+			}
 			if base.AttnDP > 1 || base.EP > 1 || base.TP != 8 {
 				t.Errorf("%s %s: the fixed TP 8 request ran DP %d EP %d", gpu, eng, base.AttnDP, base.EP)
 			}
