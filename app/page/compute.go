@@ -34,9 +34,34 @@ const paretoPoints = 40
 // Plan is how a job uses its GPUs: the count and the split.
 type Plan struct {
 	GPUs, TP, PP, ZeRO int
+	// AttnDP and EP are an inference copy's layout inside its TP GPUs:
+	// attention data-parallel ranks and the GPUs its routed experts
+	// spread over (estimator.Input.DP and EP, planner.Row.AttnDP and
+	// EP); 0: none.
+	AttnDP, EP int
 }
 
-func PlanOf(in estimator.Input) Plan { return Plan{in.GPUs, in.TP, in.PP, in.ZeRO} }
+// PlanOf is the split of the job in.
+func PlanOf(in estimator.Input) Plan {
+	p := Plan{GPUs: in.GPUs, TP: in.TP, PP: in.PP, ZeRO: in.ZeRO}
+	if !in.Task.Training() {
+		p.AttnDP, p.EP = layoutDegree(in.DP), layoutDegree(in.EP)
+	}
+	return p
+}
+
+// RowPlan is the split of a planner row.
+func RowPlan(r *planner.Row) Plan {
+	return Plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO, AttnDP: layoutDegree(r.AttnDP), EP: layoutDegree(r.EP)}
+}
+
+// layoutDegree is an attention-DP or EP degree, 0 for none (0 or 1).
+func layoutDegree(n int) int {
+	if n > 1 {
+		return n
+	}
+	return 0
+}
 
 // Results is everything the page shows for one job, as numbers.
 type Results struct {

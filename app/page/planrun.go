@@ -95,7 +95,7 @@ type ServeResult struct {
 // serveOf is row r's fleet, planned for req.
 func serveOf(req planner.Request, r *planner.Row) ServeResult {
 	return ServeResult{
-		OK: true, Offer: r.Offer, Instances: r.Instances, Plan: Plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO},
+		OK: true, Offer: r.Offer, Instances: r.Instances, Plan: RowPlan(r),
 		Pricing: r.Pricing, Engine: r.Engine, Replicas: r.Replicas, GPUs: int(r.GPUs), Concurrency: r.Concurrency,
 		TTFTP95: r.TTFTP95Seconds, TPOT: r.TPOTSeconds, Utilised: r.Utilisation, Monthly: r.MonthlyCostDisp,
 		Sized: r.Sim != nil, Binding: r.Binding, Limit: r.EngineLimit,
@@ -245,7 +245,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 		}
 		c := Candidate{
 			Offer: r.Offer, Row: i, Instances: r.Instances, Why: r.Why,
-			Plan: Plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO},
+			Plan: RowPlan(r),
 			Cost: r.RankedCostDisp, Seconds: r.RankedSeconds, PerMOutUSD: r.USDPerMillionOutput,
 			Pricing: r.Pricing, Engine: r.Engine, Concurrency: r.Concurrency,
 			CommShare: commShare(r), PerGPUHour: r.PricePerHourDisp / math.Max(r.Offer.GPUCount, 1e-9), Notes: r.Notes,

@@ -200,12 +200,21 @@ var (
 	}
 )
 
-// SplitText says how the GPUs are used: tensor-parallel degree, pipeline
-// stages and data-parallel copies (with the ZeRO stage that shards them).
+// SplitText says how the GPUs are used: tensor-parallel degree, the
+// attention data-parallel ranks and expert-parallel GPUs inside it (as
+// the CLI's table writes them: attn-DP, EP), pipeline stages and
+// data-parallel copies (with the ZeRO stage that shards them). The
+// abbreviations are the engines' own in every language.
 func SplitText(p Plan) string {
 	var parts []string
 	if p.TP > 1 {
 		parts = append(parts, "TP "+strconv.Itoa(p.TP))
+	}
+	if p.AttnDP > 1 {
+		parts = append(parts, "attn-DP "+strconv.Itoa(p.AttnDP))
+	}
+	if p.EP > 1 {
+		parts = append(parts, "EP "+strconv.Itoa(p.EP))
 	}
 	if p.PP > 1 {
 		parts = append(parts, "PP "+strconv.Itoa(p.PP))

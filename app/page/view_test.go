@@ -284,8 +284,13 @@ func TestSplitText(t *testing.T) {
 	for _, c := range []struct {
 		gpus, tp, pp, zero int
 		want               string
-	}{{1, 1, 1, 0, ""}, {2, 2, 1, 0, "TP 2"}, {16, 1, 16, 0, "PP 16"}, {8, 1, 1, 3, "DP 8 ZeRO-3"}, {64, 8, 2, 1, "TP 8 · PP 2 · DP 4 ZeRO-1"}} {
-		p := Plan{GPUs: c.gpus, TP: c.tp, PP: c.pp, ZeRO: c.zero}
+		adp, ep            int
+	}{{1, 1, 1, 0, "", 0, 0}, {2, 2, 1, 0, "TP 2", 0, 0}, {16, 1, 16, 0, "PP 16", 0, 0}, {8, 1, 1, 3, "DP 8 ZeRO-3", 0, 0},
+		{64, 8, 2, 1, "TP 8 · PP 2 · DP 4 ZeRO-1", 0, 0},
+		// DeepSeek-R1 on five 8-GPU copies at attention DP 8 and EP 8,
+		// and one copy at EP 8 alone.
+		{40, 8, 1, 0, "TP 8 · attn-DP 8 · EP 8 · DP 5", 8, 8}, {8, 8, 1, 0, "TP 8 · EP 8", 0, 8}} {
+		p := Plan{GPUs: c.gpus, TP: c.tp, PP: c.pp, ZeRO: c.zero, AttnDP: c.adp, EP: c.ep}
 		if got := SplitText(p); got != c.want {
 			t.Errorf("%+v: %q, want %q", c, got, c.want)
 		}
@@ -346,5 +351,18 @@ func TestErrText(t *testing.T) {
 	}
 	if got := ErrText("ru", e); got != Tr("ru", MsgNotNumber)+": “abc”" {
 		t.Errorf("ru: %q", got)
+	}
+}
+
+// TestRowPlanLayout: a planner row's attention-DP and EP layout reaches
+// the page's shape label; 1 means none, as 0 does.
+func TestRowPlanLayout(t *testing.T) {
+	r := planner.Row{GPUs: 40, TP: 8, PP: 1, DP: 1, AttnDP: 8, EP: 8}
+	if got := PlanSuffix(RowPlan(&r)); got != " (TP 8 · attn-DP 8 · EP 8 · DP 5)" {
+		t.Errorf("DP 8 EP 8 row: %q", got)
+	}
+	r.AttnDP, r.EP = 1, 1
+	if p := RowPlan(&r); p != (Plan{GPUs: 40, TP: 8, PP: 1}) || PlanSuffix(p) != " (TP 8 · DP 5)" {
+		t.Errorf("TP-only row: %+v %q", p, PlanSuffix(p))
 	}
 }

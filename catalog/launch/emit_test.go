@@ -365,3 +365,71 @@ func checkSemantics(t *testing.T, where string, req plan.Request, row plan.Row, 
 		return
 	}
 }
+
+// TestEmitPlannedExpertLayout: the layout the planner chooses for
+// DeepSeek-R1 on 8 × H200 (attention DP 8, EP 8: plan.Row.AttnDP, EP)
+// is the layout each engine's launch starts, with no layout in the
+// request.
+func TestEmitPlannedExpertLayout(t *testing.T) {
+	in := input(t, "deepseek-r1")
+	in.Weights, in.Engine = estimator.FP8, estimator.SGLang
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024,
+		TTFTP95Seconds: 2, TPOTSeconds: 0.05}}
+	row := planOn(t, req, "aws-p5en.48xlarge")
+	if row.TP != 8 || row.AttnDP != 8 || row.EP != 8 {
+		t.Fatalf("planned TP %d DP %d EP %d, want TP 8 DP 8 EP 8", row.TP, row.AttnDP, row.EP)
+	}
+	want := map[launch.Kind]map[string]string{
+		launch.SGLang: {"--tp-size": "8", "--dp-size": "8", "--enable-dp-attention": "", "--ep-size": "8"},
+		launch.VLLM:   {"--tensor-parallel-size": "1", "--data-parallel-size": "8", "--enable-expert-parallel": ""},
+		launch.TRTLLM: {"--tp_size": "8", "--ep_size": "8", "--extra_llm_api_options": "extra_llm_api_options.yaml"},
+	}
+	for k, flags := range want {
+		l, err := launch.Emit(k, req, row, nil, "deepseek-ai/DeepSeek-R1")
+		if err != nil {
+			t.Fatalf("%s: %v", k, err)
+		}
+		cmds := commands(t, l.Files[0].Text)
+		if len(cmds) != 1 {
+			t.Fatalf("%s: %d commands, want one engine copy per instance:\n%s", k, len(cmds), l.Text())
+		}
+		for f, v := range flags {
+			if got, ok := cmds[0].has(f); !ok || got != v {
+				t.Errorf("%s: %s %q (set %v), want %q:\n%s", k, f, got, ok, v, l.Files[0].Text)
+			}
+		}
+		if k == launch.TRTLLM && (len(l.Files) != 2 || !strings.Contains(l.Files[1].Text, "\nenable_attention_dp: true\n")) {
+			t.Errorf("trtllm: no LLM API options file with enable_attention_dp:\n%s", l.Text())
+		}
+	}
+}
+
+// TestEmitWideExpertLayoutVLLM: a wide expert-parallel copy over two
+// instances (TP = DP = EP = 16) runs on vLLM as 16 data-parallel ranks
+// placed by Ray, 8 on each instance, not as one Ray-executor copy.
+func TestEmitWideExpertLayoutVLLM(t *testing.T) {
+	var c goldenCase
+	for _, g := range goldenCases {
+		if g.name == "deepseek-r1-wide-ep16" {
+			c = g
+		}
+	}
+	if c.req == nil {
+		t.Fatal("no wide-EP golden case")
+	}
+	req := c.req(t)
+	l, err := launch.Emit(launch.VLLM, req, c.row(t, req), nil, c.model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := l.Files[0].Text
+	for _, want := range []string{"--tensor-parallel-size 1 \\", "--data-parallel-size 16 \\", "--enable-expert-parallel \\",
+		"--data-parallel-backend ray \\", "--data-parallel-size-local 8 \\", "ray start --head"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "--distributed-executor-backend") {
+		t.Errorf("a Ray-executor copy:\n%s", text)
+	}
+}

@@ -79,8 +79,10 @@ var (
 )
 
 // scenarios builds the rows once: every serving engine on one GPU, on two
-// TP-4 copies (TensorRT-LLM one process per copy) and on a copy spanning
-// two instances; DeepSpeed and FSDP on one instance and on two; SkyPilot
+// TP-4 copies (TensorRT-LLM one process per copy), on a copy at attention
+// DP 8 and EP 8 (TensorRT-LLM's options file), on a wide expert-parallel
+// copy over two instances and on a tensor-parallel copy spanning two
+// instances; DeepSpeed and FSDP on one instance and on two; SkyPilot
 // for serving on spot and for training on one and two instances.
 func scenarios(t *testing.T) {
 	scenariosOnce.Do(func() {
@@ -88,7 +90,7 @@ func scenarios(t *testing.T) {
 			req := goldenCases[i].req(t)
 			return req, goldenCases[i].row(t, req)
 		}
-		for _, i := range []int{0, 2} {
+		for _, i := range []int{0, 2, len(goldenCases) - 2, len(goldenCases) - 1} {
 			req, r := row(i)
 			for _, k := range []launch.Kind{launch.VLLM, launch.SGLang, launch.TRTLLM} {
 				serveCases = append(serveCases, scenario{kind: k, req: req, row: r})

@@ -120,6 +120,44 @@ var goldenCases = []goldenCase{
 				Replicas: 1, InstancesPerReplica: 2, CheckpointIntervalSeconds: 5400}
 		},
 	},
+	{
+		// DeepSeek-R1 in FP8 on 8 × H200 at the layout the planner
+		// chooses for it: attention data parallelism and the experts over
+		// the copy's 8 GPUs (DP 8, EP 8), seven replicas. SGLang writes
+		// --dp-size 8 --enable-dp-attention --ep-size 8, vLLM TP 1 × DP 8
+		// with --enable-expert-parallel, TensorRT-LLM --ep_size 8 and its
+		// LLM API options file with enable_attention_dp.
+		name: "deepseek-r1-dp8-ep8", model: "deepseek-ai/DeepSeek-R1", kinds: []launch.Kind{launch.VLLM, launch.SGLang, launch.TRTLLM},
+		req: func(t *testing.T) plan.Request {
+			r := serving(t, "deepseek-r1", 100, estimator.SGLang, plan.OnDemand)
+			r.Input.Weights = estimator.FP8
+			return r
+		},
+		row: func(t *testing.T, req plan.Request) plan.Row {
+			r := servingRow(t, req, "aws-p5en.48xlarge", 8, 1, 7)
+			r.AttnDP, r.EP = 8, 8
+			return r
+		},
+	},
+	{
+		// DeepSeek-R1 in FP8 over two 8 × H100 instances (it does not fit
+		// one) at the wide expert-parallel layout the planner chooses for
+		// it: attention DP and EP over all 16 GPUs of the copy. SGLang
+		// runs it with --nnodes 2, TensorRT-LLM under mpirun. (vLLM's
+		// script starts a Ray cluster, which the golden's shell check
+		// does not read; the fuzz scenarios run it.)
+		name: "deepseek-r1-wide-ep16", model: "deepseek-ai/DeepSeek-R1", kinds: []launch.Kind{launch.SGLang, launch.TRTLLM},
+		req: func(t *testing.T) plan.Request {
+			r := serving(t, "deepseek-r1", 100, estimator.SGLang, plan.OnDemand)
+			r.Input.Weights = estimator.FP8
+			return r
+		},
+		row: func(t *testing.T, req plan.Request) plan.Row {
+			r := servingRow(t, req, "aws-p5.48xlarge", 16, 1, 7)
+			r.AttnDP, r.EP, r.InstancesPerReplica, r.Instances, r.GPUs = 16, 16, 2, 14, 112
+			return r
+		},
+	},
 }
 
 func TestGolden(t *testing.T) {

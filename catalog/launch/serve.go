@@ -26,9 +26,16 @@ type copyShape struct {
 	copies, nodes int
 }
 
+// shape is the row's copy shape; its attention-DP and EP layout is the
+// row's (plan.Row.AttnDP, EP: the request's or the planner's choice),
+// else the request's (a row that names none).
 func (e *emitter) shape() copyShape {
 	r := e.row
-	s := copyShape{tp: max(r.TP, 1), pp: max(r.PP, 1), dp: max(e.in.DP, 1), ep: max(e.in.EP, 1),
+	dp, ep := e.in.DP, e.in.EP
+	if r.AttnDP > 0 || r.EP > 0 {
+		dp, ep = r.AttnDP, r.EP
+	}
+	s := copyShape{tp: max(r.TP, 1), pp: max(r.PP, 1), dp: max(dp, 1), ep: max(ep, 1),
 		copies: max(r.DP, 1), nodes: max(r.InstancesPerReplica, 1)}
 	if s.tp%s.dp != 0 {
 		s.dp = 1
@@ -56,6 +63,9 @@ func (e *emitter) serve() error {
 		return err
 	}
 	e.file("serve.sh", "sh", "#!/bin/sh\n"+e.header()+cmds)
+	if e.k == TRTLLM && e.shape().dp > 1 {
+		e.file(trtllmOptions, "yaml", trtllmOptionsYAML(e.shape()))
+	}
 	switch r := e.row; {
 	case e.req.Workload.Kind == plan.Serving && r.Replicas > 1:
 		e.note("run this on each of the " + itoa(r.Replicas) + " replicas (" + plural(max(r.InstancesPerReplica, 1), "instance") + " each) behind a load balancer")
@@ -127,6 +137,17 @@ func (e *emitter) engineCommands(k Kind) (string, error) {
 	b.WriteString("wait\n")
 	e.note(plural(s.copies, "engine copy") + " per instance, each on its own GPUs and port from " + itoa(servePort) + ": put a load balancer in front")
 	return b.String(), nil
+}
+
+// trtllmOptions is the TensorRT-LLM LLM API options file serve.sh names.
+const trtllmOptions = "extra_llm_api_options.yaml"
+
+// trtllmOptionsYAML is that file for copy shape s: attention data
+// parallelism (enable_attention_dp, an LLM API field: tensorrt_llm/
+// llmapi/llm_args.py).
+func trtllmOptionsYAML(s copyShape) string {
+	return "# trtllm-serve --extra_llm_api_options: attention data parallelism over the copy's " + itoa(s.tp) + " GPUs, experts over " + itoa(s.ep) + "\n" +
+		"enable_attention_dp: true\n"
 }
 
 // limits is what the plan sized one engine copy's scheduler with: the
@@ -227,7 +248,17 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		if s.pp > 1 {
 			c.num("--pipeline-parallel-size", s.pp)
 		}
-		if s.nodes > 1 {
+		switch {
+		case s.nodes > 1 && s.dp > 1:
+			// Data-parallel ranks over several instances: vLLM places
+			// them as Ray actors over the cluster the script starts
+			// (EngineArgs data_parallel_backend "ray"), each instance
+			// holding its share (data_parallel_size_local; vLLM docs,
+			// "Data Parallel Deployment").
+			c.flag("--data-parallel-backend", "ray")
+			c.num("--data-parallel-size-local", s.dp/s.nodes)
+			e.note("one copy spans " + plural(s.nodes, "instance") + ": run this script on each with NODE_RANK 0.." + itoa(s.nodes-1) + " and HEAD_IP the first one's address; the first starts the Ray head and serves, the others join it")
+		case s.nodes > 1:
 			c.flag("--distributed-executor-backend", "ray")
 			e.note("one copy spans " + plural(s.nodes, "instance") + ": run this script on each with NODE_RANK 0.." + itoa(s.nodes-1) + " and HEAD_IP the first one's address; the first starts the Ray head and serves, the others join it")
 		}
@@ -314,7 +345,16 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 			c.num("--ep_size", s.ep)
 		}
 		if s.dp > 1 {
-			e.note("TensorRT-LLM turns attention data parallelism on in its --config YAML (enable_attention_dp: true); add it for the plan's DP " + itoa(s.dp))
+			// Attention data parallelism is an LLM API option, not a
+			// flag: trtllm-serve reads it from the YAML file named by
+			// --extra_llm_api_options (alias --config; tensorrt_llm/
+			// commands/serve.py), enable_attention_dp: true, as
+			// TensorRT-LLM's DeepSeek-R1 throughput recipes set it with
+			// moe_expert_parallel_size (--ep_size above).
+			c.flag("--extra_llm_api_options", trtllmOptions)
+			if s.dp != s.tp {
+				e.note("TensorRT-LLM's attention data parallelism runs one rank per GPU of the copy; the plan assumed attention DP " + itoa(s.dp) + " over " + itoa(s.tp))
+			}
 		}
 		if s.nodes > 1 {
 			e.note("one copy spans " + plural(s.nodes, "instance") + ": start trtllm-serve under mpirun or srun over them (TensorRT-LLM multi-node docs)")

@@ -430,6 +430,27 @@ func checkAccelerate(t *testing.T, where, text string) map[string]any {
 	return doc
 }
 
+// llmAPIOptions are the TensorRT-LLM LLM API options (the LLM API's
+// argument fields, tensorrt_llm/llmapi/llm_args.py at the commit of
+// testdata/trtllm_flags.txt) a launch may write into the file
+// trtllm-serve reads with --extra_llm_api_options, and their types.
+var llmAPIOptions = map[string]string{"enable_attention_dp": "boolean"}
+
+// checkLLMAPIOptions checks a TensorRT-LLM options file: YAML whose keys
+// are llmAPIOptions' with their types.
+func checkLLMAPIOptions(t *testing.T, where, text string) {
+	t.Helper()
+	doc := parseYAML(t, text)
+	if len(doc) == 0 {
+		t.Errorf("%s: no option:\n%s", where, text)
+	}
+	for k, v := range doc {
+		if want, ok := llmAPIOptions[k]; !ok || typeOf(v) != want {
+			t.Errorf("%s: option %s: %v (%s), want one of %v", where, k, v, typeOf(v), llmAPIOptions)
+		}
+	}
+}
+
 // checkLaunch checks every file of a launch by its format.
 func checkLaunch(t *testing.T, where string, l launch.Launch, dp int) {
 	t.Helper()
@@ -445,6 +466,8 @@ func checkLaunch(t *testing.T, where string, l launch.Launch, dp int) {
 			checkDeepSpeed(t, w, f.Text, dp)
 		case f.Name == "fsdp.yaml":
 			checkAccelerate(t, w, f.Text)
+		case f.Name == "extra_llm_api_options.yaml":
+			checkLLMAPIOptions(t, w, f.Text)
 		case f.Format == "sh":
 			checkShell(t, w, f.Text)
 		default:

@@ -62,8 +62,9 @@ type estimateJob struct {
 //	                    instance_type, gpu, engine, tp (each worker's GPUs),
 //	                    prefill_workers, decode_workers, dp and ep (each
 //	                    worker's attention data- and expert-parallel
-//	                    degrees: the request's --dp and --ep, as the
-//	                    aggregated rows run them), instances, gpus,
+//	                    degrees: the aggregated row's layout, the
+//	                    request's --dp and --ep or the planner's choice),
+//	                    instances, gpus,
 //	                    mean_ttft_seconds and tpot_seconds (the disaggregated
 //	                    model's, at the target rate; an estimate),
 //	                    kv_transfer_seconds, monthly_cost_usd,
@@ -78,7 +79,13 @@ type estimateJob struct {
 //	instances           instances rented; gpus = instances × gpus_per_instance
 //	parallelism         {tp, pp, dp, zero}: TP × PP GPUs per model copy; dp
 //	                    copies (training: data-parallel degree; serving and
-//	                    batch: engine copies per replica)
+//	                    batch: engine copies per replica); attention_dp and
+//	                    expert_parallel: inference, the layout inside each
+//	                    copy's TP GPUs (attention data-parallel ranks and
+//	                    the GPUs the routed experts spread over: SGLang
+//	                    --dp-size with --enable-dp-attention and --ep-size;
+//	                    the request's --dp and --ep, or what the planner
+//	                    chose for a mixture-of-experts model); 1: none
 //	replicas            serving: replicas of instances_per_replica instances
 //	instances_per_replica
 //	pricing             on-demand | spot | reserved-1y | reserved-3y
@@ -604,6 +611,8 @@ type parallelismJSON struct {
 	ZeRO              int    `json:"zero"`
 	GradCheckpointing bool   `json:"grad_checkpointing"`
 	Offload           string `json:"offload"`
+	AttentionDP       int    `json:"attention_dp"`
+	ExpertParallel    int    `json:"expert_parallel"`
 }
 
 type hostJSON struct {
@@ -780,7 +789,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		o := r.Offer
 		j := planRowJSON{OfferID: o.ID, Provider: o.Provider, InstanceType: o.InstanceType, GPU: o.GPU,
 			GPUsPerInstance: o.GPUCount, Instances: r.Instances, GPUs: r.GPUs,
-			Parallelism: parallelismJSON{r.TP, r.PP, r.DP, r.ZeRO, r.GradCheckpointing, r.Offload.String()}, Replicas: r.Replicas, InstancesPerReplica: r.InstancesPerReplica,
+			Parallelism: parallelismJSON{r.TP, r.PP, r.DP, r.ZeRO, r.GradCheckpointing, r.Offload.String(), max(r.AttnDP, 1), max(r.EP, 1)}, Replicas: r.Replicas, InstancesPerReplica: r.InstancesPerReplica,
 			Pricing: r.Pricing.String(), Currency: o.Currency, PricePerHour: r.PricePerHour, PricePerHourUSD: r.PricePerHourUSD,
 			PricePerHourDisp: r.PricePerHourDisp, FXAsOf: r.FXAsOf, JobHours: r.JobSeconds / 3600, GPUHours: r.GPUHours,
 			JobCost: r.JobCost, JobCostUSD: r.JobCostUSD, JobCostDisp: r.JobCostDisp, OptimizerSteps: r.OptimizerSteps,
@@ -838,7 +847,7 @@ func columns(p planJSON) ([]string, func(r planRowJSON) []string) {
 		"price as of", "age d", "price flags"}
 	base := func(r planRowJSON) []string {
 		return []string{r.Recommendation, r.Provider, r.InstanceType, r.GPU, strconv.Itoa(r.Instances), f(r.GPUs, 3),
-			fmt.Sprintf("%d/%d/%d/%d", r.Parallelism.TP, r.Parallelism.PP, r.Parallelism.DP, r.Parallelism.ZeRO), r.Pricing, f(r.PricePerHourDisp, 2),
+			shapeText(r.Parallelism), r.Pricing, f(r.PricePerHourDisp, 2),
 			asOfText(r), ageText(r), priceFlags(r)}
 	}
 	switch p.Workload {
@@ -858,6 +867,20 @@ func columns(p planJSON) ([]string, func(r planRowJSON) []string) {
 		}
 		return append(base(r), f(r.JobHours, 2), f(r.GPUHours, 1), f(r.JobCostDisp, 2), f(r.OnDemandJobCostUSD, 2), spot, r.HostCheck.Status, r.Why)
 	}
+}
+
+// shapeText is the table's parallelism cell: tp/pp/dp/zero, then the
+// attention-DP and EP layout inside each copy where it has one
+// ("8/1/1/0 attn-dp8 ep8").
+func shapeText(p parallelismJSON) string {
+	s := fmt.Sprintf("%d/%d/%d/%d", p.TP, p.PP, p.DP, p.ZeRO)
+	if p.AttentionDP > 1 {
+		s += " attn-dp" + strconv.Itoa(p.AttentionDP)
+	}
+	if p.ExpertParallel > 1 {
+		s += " ep" + strconv.Itoa(p.ExpertParallel)
+	}
+	return s
 }
 
 func writeTable(w io.Writer, p planJSON) {

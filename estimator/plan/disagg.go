@@ -24,10 +24,10 @@ type DisaggPlan struct {
 	// shape on the offer); Prefill and Decode the workers of each pool.
 	TP, Prefill, Decode int
 	// DP and EP are each worker's attention data- and expert-parallel
-	// degrees: the request's (Input.DP, Input.EP), as the aggregated rows
-	// run them, where they divide the worker's TP GPUs, else 1. Both
-	// sides take the aggregated layout, so the comparison is of
-	// disaggregation alone.
+	// degrees: the aggregated row's (Row.AttnDP, Row.EP: the request's
+	// --dp and --ep, or the layout the planner chose) where they divide
+	// the worker's TP GPUs, else 1. Both sides take the aggregated
+	// layout, so the comparison is of disaggregation alone.
 	DP, EP int
 	// Instances are the instances rented: each pool packs its workers
 	// into whole instances of its own.
@@ -79,7 +79,7 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 		gpu           string
 		gpus, tp      int
 		gbps, mem, bw float64
-		dom           int
+		dom, dp, ep   int
 	}
 	sized := map[key]disaggSizing{}
 	var best *DisaggPlan
@@ -90,14 +90,14 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 			continue
 		}
 		vram, hw := p.slice(o)
-		k := key{o.GPU, int(o.GPUCount), r.TP, hw.NetworkBandwidth, float64(vram), hw.MemBandwidth, hw.NVLinkDomain}
+		k := key{o.GPU, int(o.GPUCount), r.TP, hw.NetworkBandwidth, float64(vram), hw.MemBandwidth, hw.NVLinkDomain, r.AttnDP, r.EP}
 		s, seen := sized[k]
 		if !seen && len(sized) == disaggShapes {
 			continue
 		}
 		if !seen {
 			in := withGPUs(p.in, r.TP, r.TP, 1, 0)
-			in.VRAM, in.Batch, in.Engine = vram, 1, r.Engine
+			in.VRAM, in.Batch, in.Engine, in.DP, in.EP = vram, 1, r.Engine, r.AttnDP, r.EP
 			s = p.disaggSize(in, hw, lam, capU)
 			sized[k] = s
 		}

@@ -40,12 +40,12 @@ func TestDisaggPlan(t *testing.T) {
 		t.Errorf("monthly %v for %d instances at $1/h", d.MonthlyCostUSD, d.Instances)
 	}
 	t.Logf("%d prefill + %d decode workers of TP %d (DP %d, EP %d) on %d instances: TTFT %.3f s, TPOT %.1f ms; $%.0f/month against $%.0f aggregated", d.Prefill, d.Decode, d.TP, d.DP, d.EP, d.Instances, d.TTFTSeconds, 1000*d.TPOTSeconds, d.MonthlyCostUSD, res.Rows[res.Cheapest].MonthlyCostUSD)
-	// The workers run the aggregated rows' layout: tensor parallelism
-	// alone unless the request asks for attention DP and EP, as SGLang's
-	// DeepSeek PD recipe runs both sides (--dp-size 8
+	// The workers run the aggregated row's layout: for DeepSeek-R1 on
+	// SGLang the planner chooses attention DP and EP over the copy's 8
+	// GPUs, as SGLang's DeepSeek PD recipe runs both sides (--dp-size 8
 	// --enable-dp-attention --ep-size 8).
-	if d.DP != 1 || d.EP != 1 {
-		t.Errorf("workers at DP %d, EP %d for a request without either", d.DP, d.EP)
+	if agg := res.Rows[res.Cheapest]; d.DP != max(agg.AttnDP, 1) || d.EP != max(agg.EP, 1) || d.DP != 8 || d.EP != 8 {
+		t.Errorf("workers at DP %d, EP %d; the aggregated row at DP %d, EP %d", d.DP, d.EP, agg.AttnDP, agg.EP)
 	}
 	wide := in
 	wide.TP, wide.GPUs, wide.DP, wide.EP = 8, 8, 8, 8

@@ -335,7 +335,7 @@ func (s *fleetSizer) shape(r *Row) (copyShape, serveCurve) {
 	if p.req.FixedParallelism {
 		gpus = p.in.GPUs
 	}
-	cs := copyShape{vram: vram, gpus: gpus, tp: r.TP, pp: r.PP, perInstance: max(r.DP, 1), instancesPer: max(r.InstancesPerReplica, 1)}
+	cs := copyShape{vram: vram, gpus: gpus, tp: r.TP, pp: r.PP, perInstance: max(r.DP, 1), instancesPer: max(r.InstancesPerReplica, 1), dp: r.AttnDP, ep: r.EP}
 	return cs, p.curve(cs, hw)
 }
 

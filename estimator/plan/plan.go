@@ -227,31 +227,36 @@ type planner struct {
 	rental bool
 }
 
+// fitKey is a memory memo's key: the fields the planner varies, the
+// attention-DP and EP layout included (it moves the KV cache and the
+// experts each GPU holds).
 type fitKey struct {
-	vram                      estimator.Bytes
-	gpus, tp, pp, zero, batch int
+	vram                              estimator.Bytes
+	gpus, tp, pp, zero, batch, dp, ep int
 }
 
-// perfKey is a speed memo's key. It stays within 128 bytes, which Go
-// maps store inline (a larger key is allocated per entry): the counts are
-// int32, and settings beyond that range are not memoised (mkPerfKey).
+// perfKey is a speed memo's key. It stays within 128 bytes (120 now),
+// which Go maps store inline (a larger key is allocated per entry): the
+// counts are int32, and settings beyond that range are not memoised
+// (mkPerfKey).
 type perfKey struct {
-	hw                            estimator.Hardware
-	vram                          estimator.Bytes
-	gpus, tp, pp, zero, batch, mb int32
+	hw                                    estimator.Hardware
+	vram                                  estimator.Bytes
+	gpus, tp, pp, zero, batch, mb, dp, ep int32
 }
 
-// mkPerfKey is the key of a setup, and false when a count does not fit
+// mkPerfKey is the key of a setup (counts: GPUs, TP, PP, ZeRO, batch,
+// micro-batches, attention DP, EP), and false when a count does not fit
 // in an int32.
 func mkPerfKey(hw estimator.Hardware, vram estimator.Bytes, counts ...int) (perfKey, bool) {
-	var c [6]int32
+	var c [8]int32
 	for i, v := range counts {
 		if v < math.MinInt32 || v > math.MaxInt32 {
 			return perfKey{}, false
 		}
 		c[i] = int32(v)
 	}
-	return perfKey{hw, vram, c[0], c[1], c[2], c[3], c[4], c[5]}, true
+	return perfKey{hw, vram, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]}, true
 }
 
 // perfOut is the part of an estimator.Perf the planner reads.
@@ -830,7 +835,7 @@ type needOut struct {
 // estimator calls out of memory while loading never fits here.
 func (p *planner) estimate(in estimator.Input) fitOut {
 	if p.in.Task.Training() {
-		k := fitKey{0, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch}
+		k := fitKey{0, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch, in.DP, in.EP}
 		n, ok := p.needs[k]
 		if !ok {
 			r, err := estimator.Estimate(in)
@@ -843,7 +848,7 @@ func (p *planner) estimate(in estimator.Input) fitOut {
 		usable := in.UsableBytes()
 		return fitOut{n.peak <= usable, usable - n.peak, n.hostOffload, 0, n.trainableParams, n.params}
 	}
-	k := fitKey{in.VRAM, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch}
+	k := fitKey{in.VRAM, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch, in.DP, in.EP}
 	if r, ok := p.fits[k]; ok {
 		return r
 	}
@@ -862,7 +867,7 @@ func (p *planner) perf(in estimator.Input, hw estimator.Hardware, w estimator.Wo
 		// share the estimate.
 		hw.NetworkBandwidth = 0
 	}
-	k, memo := mkPerfKey(hw, in.VRAM, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch, w.MicroBatches)
+	k, memo := mkPerfKey(hw, in.VRAM, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch, w.MicroBatches, in.DP, in.EP)
 	if r, ok := p.perfs[k]; ok && memo {
 		return r
 	}

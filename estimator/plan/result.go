@@ -236,6 +236,15 @@ type Row struct {
 	Instances        int
 	GPUs             float64 // Instances × GPUCount
 	TP, PP, DP, ZeRO int
+	// AttnDP and EP are an inference row's layout inside each engine copy
+	// of TP GPUs (estimator.Input.DP and EP; 0 or 1: none): attention data
+	// parallelism over AttnDP ranks of TP/AttnDP GPUs each, and the routed
+	// experts spread whole over EP GPUs (SGLang --dp-size
+	// --enable-dp-attention --ep-size, vLLM --data-parallel-size
+	// --enable-expert-parallel, TensorRT-LLM enable_attention_dp and
+	// moe_expert_parallel_size). The copy is still TP × PP GPUs; DP above
+	// stays the engine copies per replica.
+	AttnDP, EP int
 	// GradCheckpointing and Offload are a training row's memory layout:
 	// the user's settings, or the rental layout the planner chose
 	// (rentalRow's notes say so).

@@ -243,28 +243,32 @@ func tpotReason(bound estimator.Bound, tpot float64) Reason {
 }
 
 // copyShape is one engine copy: TP × PP GPUs, how many fit in an instance
-// (perInstance ≥ 1), or how many instances one spans.
+// (perInstance ≥ 1), or how many instances one spans; dp and ep are its
+// attention data-parallel and expert-parallel degrees inside the TP group
+// (estimator.Input.DP and EP; 0 or 1: none).
 type copyShape struct {
 	vram                      estimator.Bytes
 	gpus, tp, pp              int
 	perInstance, instancesPer int
+	dp, ep                    int
 }
 
 // input is the estimator input of one copy.
 func (p *planner) input(cs copyShape) estimator.Input {
 	in := withGPUs(p.in, cs.gpus, cs.tp, cs.pp, 0)
-	in.VRAM, in.Batch = cs.vram, 1
+	in.VRAM, in.Batch, in.DP, in.EP = cs.vram, 1, cs.dp, cs.ep
 	return in
 }
 
 func shapeOf(in estimator.Input, perInstance, instancesPer int) copyShape {
-	return copyShape{in.VRAM, in.GPUs, in.TP, in.PP, perInstance, instancesPer}
+	return copyShape{in.VRAM, in.GPUs, in.TP, in.PP, perInstance, instancesPer, in.DP, in.EP}
 }
 
 // inferShapes lists the engine-copy shapes to try on o: the smallest TP
 // that fits one instance, then each larger TP up to the instance or NVLink
-// domain; a model too large for one instance spans the fewest instances,
-// TP inside each and pipeline stages across them.
+// domain (after each TP of a mixture-of-experts model, its expert-parallel
+// layouts: moeLayouts); a model too large for one instance spans the
+// fewest instances, TP inside each and pipeline stages across them.
 func (p *planner) inferShapes(o *Offer) []copyShape {
 	vram, _ := p.slice(o)
 	in := p.in
@@ -297,6 +301,7 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 		}
 		if len(out) > 0 || p.estimate(c).Fits {
 			out = append(out, shapeOf(c, gpus/tp, 1))
+			out = p.moeLayouts(out, c, gpus/tp)
 		}
 	}
 	if len(out) > 0 {
@@ -315,10 +320,99 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 		}
 		return shapeOf(c, 1, n), p.estimate(c).Fits
 	})
-	if !ok {
-		return nil
+	if ok {
+		out = append(out, s)
 	}
-	return []copyShape{s}
+	return p.wideEP(out, o, in, gpus)
+}
+
+// maxWideEPInstances bounds the instances one wide expert-parallel copy
+// spans (wideEP): LMSYS's DeepSeek-V3 deployment runs its decode workers
+// over 9 nodes of 8 H100s and prefill over 3 (LMSYS, "Deploying DeepSeek
+// with PD Disaggregation and Large-scale Expert Parallelism on 96 H100
+// GPUs", 2025-05), TensorRT-LLM's wide-EP examples EP 32 to 72.
+const maxWideEPInstances = 16
+
+// wideEP appends to out the wide expert-parallel copy of a
+// mixture-of-experts model that no instance of o holds alone: attention
+// data parallelism on every GPU and the routed experts spread whole over
+// all of them (TP = DP = EP = the copy's GPUs), over the fewest instances
+// that hold it, as SGLang runs DeepSeek over several nodes (--tp 16 --dp
+// 16 --enable-dp-attention --ep 16 --nnodes 2; SGLang docs, DeepSeek
+// usage, multi-node) and TensorRT-LLM's wide EP (its docs, "Wide Expert
+// Parallelism"). Only the experts' all-to-all crosses the instances (the
+// estimator prices it over the NIC: epAllToAllSecondsPerByte), where the
+// pipeline copy beside it passes activations stage to stage. A model that
+// fits one instance gets none: the planner's single-instance layouts
+// (moeLayouts) serve it on fewer instances, each instance's all-to-all
+// staying on NVLink.
+func (p *planner) wideEP(out []copyShape, o *Offer, in estimator.Input, gpus int) []copyShape {
+	limit := min(p.instLimit(o), maxWideEPInstances)
+	if limit < 2 || !p.choosesLayout(in) {
+		return out
+	}
+	for n := 2; n <= limit; n++ {
+		c := withGPUs(in, n*gpus, n*gpus, 1, 0)
+		c.DP, c.EP = c.TP, c.TP
+		// EP must divide the experts (Input.Validate): 256 experts take
+		// 16 or 32 GPUs, not 24.
+		if c.Validate() != nil || !p.estimate(c).Fits {
+			continue
+		}
+		return append(out, shapeOf(c, 1, n))
+	}
+	return out
+}
+
+// choosesLayout reports whether the planner chooses the attention-DP and
+// EP layout of copies of in: a mixture-of-experts model on an engine that
+// runs expert parallelism, the request naming neither --dp nor --ep nor a
+// fixed parallelism.
+func (p *planner) choosesLayout(in estimator.Input) bool {
+	return in.Arch.IsMoE() && in.Engine.Pooled() && p.in.DP <= 1 && p.in.EP <= 1 && !p.req.FixedParallelism
+}
+
+// moeLayouts appends to out the expert-parallel layouts of copy c (TP ≥ 2
+// GPUs, perInstance copies an instance) where the planner chooses the
+// layout: a mixture-of-experts model on a serving engine that runs expert
+// parallelism (vLLM, SGLang, TensorRT-LLM; estimator.Input.Validate is the
+// judge), the request naming neither --dp nor --ep. Two layouts, each with
+// the routed experts spread whole over the TP group (EP = TP):
+//   - attention data parallelism over the whole group (DP = EP = TP), what
+//     the engines run for DeepSeek-V3/R1-class models at throughput: SGLang
+//     --tp 8 --dp 8 --enable-dp-attention --ep 8 (SGLang docs, DeepSeek
+//     usage; LMSYS, "Deploying DeepSeek with PD Disaggregation and
+//     Large-scale Expert Parallelism", 2025-05), TensorRT-LLM
+//     enable_attention_dp with moe_expert_parallel_size 8 (its DeepSeek-R1
+//     throughput recipe), vLLM --data-parallel-size 8
+//     --enable-expert-parallel (vLLM docs, "Data Parallel Deployment" and
+//     "Expert Parallel Deployment"): each GPU runs attention for its own
+//     requests and holds its own KV cache, which MLA's latent cache would
+//     otherwise repeat on every GPU of the group;
+//   - tensor-parallel attention with expert parallelism (DP 1, EP = TP),
+//     the engines' latency layout (SGLang --tp 8 --ep 8, the InferenceX
+//     recipes; TensorRT-LLM moe_expert_parallel_size without attention DP).
+//
+// Attention DP below the group (1 < DP < TP) is left out: the engines'
+// DeepSeek recipes above run DP = TP (TensorRT-LLM's attention DP is one
+// rank per GPU), and in the estimator's model it sits between the two:
+// DeepSeek-R1 FP8 on 8 × H200 (1,024 tokens in and out) sustains 5.2,
+// 5.9, 8.7 and 11.3 req/s a copy at EP 8 with DP 1, 2, 4 and 8
+// (Qwen3-235B-A22B 13.3, 11.7, 17.4, 22.0; Mixtral 8x7B 44.9, 45.3, 50.7,
+// 57.0). Dense models and requests that fix a layout get no extra shape.
+func (p *planner) moeLayouts(out []copyShape, c estimator.Input, perInstance int) []copyShape {
+	if c.TP < 2 || !p.choosesLayout(c) {
+		return out
+	}
+	for _, dp := range [...]int{c.TP, 1} {
+		x := c
+		x.DP, x.EP = dp, c.TP
+		if x.Validate() != nil || !p.estimate(x).Fits {
+			continue
+		}
+		out = append(out, shapeOf(x, perInstance, 1))
+	}
+	return out
 }
 
 // curve builds (or recalls) the serving curve of one copy shape from
@@ -329,9 +423,13 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 		hw.LinkBandwidth = 0 // no tensor-parallel traffic: the link does not matter
 	}
 	// Tensor parallelism stays inside the NVLink domain and the
-	// estimator's inference model sends nothing across instances
-	// (pipeline stages pass activations of a few kB per token).
-	hw.NetworkBandwidth = 0
+	// estimator's inference model sends nothing else across instances
+	// (pipeline stages pass activations of a few kB per token): only a
+	// wide expert-parallel copy's all-to-all crosses the network (wideEP),
+	// and only its curve reads it.
+	if in.EP <= hw.NVLinkDomain {
+		hw.NetworkBandwidth = 0
+	}
 	// Nor does it read the host link (offload traffic is a training cost)
 	// or the domain beyond the TP group: offers that differ only there
 	// share the curve.
@@ -346,7 +444,7 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	if in.TP <= hw.NVLinkDomain {
 		hw.NVLinkDomain = in.TP
 	}
-	k, memo := mkPerfKey(hw, in.VRAM, in.GPUs, in.TP, in.PP, 0, 0, 0)
+	k, memo := mkPerfKey(hw, in.VRAM, in.GPUs, in.TP, in.PP, 0, 0, 0, in.DP, in.EP)
 	if sc, ok := p.serves[k]; ok && memo {
 		return *sc
 	}
@@ -510,6 +608,7 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 		c.Instances = units * cs.instancesPer
 		c.GPUs = float64(c.Instances) * o.GPUCount
 		c.TP, c.PP, c.DP, c.ZeRO = cs.tp, cs.pp, cs.perInstance, 0
+		c.AttnDP, c.EP = cs.dp, cs.ep
 		c.SustainableRPSPerReplica = sc.mu * float64(cs.perInstance)
 		c.Concurrency = l.c
 		c.TPOTSeconds = l.tpot
@@ -678,6 +777,7 @@ func (p *planner) batchTech(o *Offer, r *Row) {
 	r.Instances = units * cs.instancesPer
 	r.GPUs = float64(r.Instances) * o.GPUCount
 	r.TP, r.PP, r.DP = cs.tp, cs.pp, cs.perInstance
+	r.AttnDP, r.EP = cs.dp, cs.ep
 	r.Concurrency = c
 	r.TokensPerSecond = tps
 	r.prefillShare = share

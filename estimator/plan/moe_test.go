@@ -1,0 +1,171 @@
+package plan_test
+
+import (
+	"testing"
+
+	"rightsize/estimator"
+	"rightsize/estimator/plan"
+)
+
+// TestMoEServingChoosesExpertParallel: DeepSeek-R1 in FP8 at 100
+// requests/s (1,024 tokens in and out, p95 TTFT 2 s, TPOT 50 ms) on the
+// catalog's 8-GPU B200 and H200 instances. Each engine that runs expert
+// parallelism serves it with attention data parallelism and the experts
+// spread over the 8 GPUs (DP 8, EP 8: SGLang's --tp 8 --dp 8
+// --enable-dp-attention --ep 8), on well under two thirds of the
+// instances the same offer needs at tensor parallelism alone (TP 8, the
+// only shape the planner tried before): MLA's latent KV cache is no
+// longer repeated on every GPU of the copy, so each GPU holds 8× the
+// sequences. Measured when written: B200 5 instances against 11, H200 7
+// against 20 (SGLang).
+func TestMoEServingChoosesExpertParallel(t *testing.T) {
+	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: 2, TPOTSeconds: 0.05}
+	for _, gpu := range []string{"b200", "h200-sxm"} {
+		for _, eng := range []estimator.Engine{estimator.SGLang, estimator.VLLM, estimator.TRTLLM} {
+			in := modelInput(t, "deepseek-r1")
+			in.Weights, in.Engine = estimator.FP8, eng
+			o := gpuOffer(t, gpu, 8, estimator.FP8)
+			res, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{})
+			if err != nil || res.Cheapest < 0 {
+				t.Fatalf("%s %s: no plan: %v", gpu, eng, err)
+			}
+			r := res.Rows[res.Cheapest]
+			// Tensor parallelism alone on the same offer: the request
+			// fixes TP 8 on 8 GPUs, which the planner keeps as given.
+			tp := in
+			tp.TP, tp.GPUs = 8, 8
+			rt, err := plan.Plan(plan.Request{Input: tp, Workload: w, FixedParallelism: true}, []plan.Offer{o}, plan.Options{})
+			if err != nil || rt.Cheapest < 0 {
+				t.Fatalf("%s %s TP 8: no plan: %v", gpu, eng, err)
+			}
+			base := rt.Rows[rt.Cheapest]
+			t.Logf("%s %s: TP %d DP %d EP %d on %d instances ($%.0f/month, TPOT %.1f ms, p95 TTFT %.3f s) against TP 8 on %d ($%.0f)",
+				gpu, eng, r.TP, r.AttnDP, r.EP, r.Instances, r.MonthlyCostUSD, 1000*r.TPOTSeconds, r.TTFTP95Seconds, base.Instances, base.MonthlyCostUSD)
+			if r.TP != 8 || r.AttnDP != 8 || r.EP != 8 || r.GPUs != float64(8*r.Instances) {
+				t.Errorf("%s %s: picked TP %d DP %d EP %d on %v GPUs, want TP 8 DP 8 EP 8", gpu, eng, r.TP, r.AttnDP, r.EP, r.GPUs)
+			}
+			// The row's latencies are the simulation of that layout.
+			if r.Sim == nil || r.Sim.Model == nil {
+				t.Errorf("%s %s: no simulated run", gpu, eng)
+			} else if mi := r.Sim.Model.Input(); mi.TP != 8 || mi.DP != 8 || mi.EP != 8 {
+				t.Errorf("%s %s: simulated TP %d DP %d EP %d, the row TP 8 DP 8 EP 8", gpu, eng, mi.TP, mi.DP, mi.EP)
+			}
+			if base.AttnDP > 1 || base.EP > 1 || base.TP != 8 {
+				t.Errorf("%s %s: the fixed TP 8 request ran DP %d EP %d", gpu, eng, base.AttnDP, base.EP)
+			}
+			if !(r.MonthlyCostUSD < 0.65*base.MonthlyCostUSD) || r.TPOTSeconds > w.TPOTSeconds || r.TTFTP95Seconds > w.TTFTP95Seconds {
+				t.Errorf("%s %s: $%.0f/month (TPOT %.3f s, TTFT %.3f s) against $%.0f at TP 8: want under 0.65× within the SLOs",
+					gpu, eng, r.MonthlyCostUSD, r.TPOTSeconds, r.TTFTP95Seconds, base.MonthlyCostUSD)
+			}
+			if gpu == "b200" && eng == estimator.SGLang && (r.Instances != 5 || base.Instances != 11) {
+				t.Errorf("B200 SGLang: %d instances against %d at TP 8, want 5 against 11", r.Instances, base.Instances)
+			}
+		}
+	}
+}
+
+// TestDenseGetsNoExpertLayouts: a dense model (Llama 3.1 70B on 8 H100s,
+// SGLang) gets the tensor-parallel shapes alone, and a request that names
+// its own layout (--dp 8 --ep 8) keeps it: the planner adds no shape.
+func TestDenseGetsNoExpertLayouts(t *testing.T) {
+	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 20, PromptTokens: 1024, OutputTokens: 256, TTFTP95Seconds: 2}
+	in := modelInput(t, "llama-3.1-70b")
+	in.Engine = estimator.SGLang
+	o := gpuOffer(t, "h100-sxm", 8, estimator.BF16)
+	shapes := plan.Shapes(plan.Request{Input: in, Workload: w}, o, -1)
+	if len(shapes) == 0 {
+		t.Fatal("no shapes")
+	}
+	for _, s := range shapes {
+		if s.DP > 1 || s.EP > 1 {
+			t.Errorf("dense model: shape TP %d DP %d EP %d", s.TP, s.DP, s.EP)
+		}
+	}
+	r1 := modelInput(t, "deepseek-r1")
+	r1.Weights, r1.Engine = estimator.FP8, estimator.SGLang
+	r1.TP, r1.GPUs, r1.DP, r1.EP = 8, 8, 8, 8
+	o = gpuOffer(t, "h200-sxm", 8, estimator.FP8)
+	shapes = plan.Shapes(plan.Request{Input: r1, Workload: w}, o, -1)
+	if len(shapes) != 1 || shapes[0].TP != 8 || shapes[0].DP != 8 || shapes[0].EP != 8 {
+		t.Errorf("request at DP 8 EP 8: shapes %+v, want TP 8 DP 8 EP 8 alone", shapes)
+	}
+}
+
+// TestExpertLayoutsKeepTheirOwnMemo: copy shapes that differ only in their
+// attention-DP and EP layout never share a memory or curve memo entry:
+// each shape's figures built after all the others on one planner are
+// those it gets on a fresh planner, every shape adds its own entries, and
+// the layouts' figures differ (a shared entry would make them equal).
+func TestExpertLayoutsKeepTheirOwnMemo(t *testing.T) {
+	in := modelInput(t, "deepseek-r1")
+	in.Weights, in.Engine = estimator.FP8, estimator.SGLang
+	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: 2, TPOTSeconds: 0.05}
+	req := plan.Request{Input: in, Workload: w}
+	o := gpuOffer(t, "b200", 8, estimator.FP8)
+	all := plan.Shapes(req, o, -1)
+	layouts := map[[2]int]plan.ShapeFigures{}
+	for i, s := range all {
+		if i > 0 && (s.MemoSC <= all[i-1].MemoSC || s.MemoFit < all[i-1].MemoFit) {
+			t.Errorf("shape %d (TP %d DP %d EP %d) shares a curve memo entry: %d entries after it, %d before", i, s.TP, s.DP, s.EP, s.MemoSC, all[i-1].MemoSC)
+		}
+		alone := plan.Shapes(req, o, i)[i]
+		if s.KVMax != alone.KVMax || s.RPS != alone.RPS || s.Headroom != alone.Headroom {
+			t.Errorf("shape %d (TP %d DP %d EP %d): %+v after the others, %+v alone", i, s.TP, s.DP, s.EP, s, alone)
+		}
+		if s.TP == 8 {
+			layouts[[2]int{max(s.DP, 1), max(s.EP, 1)}] = s
+		}
+	}
+	tp, dpep, ep := layouts[[2]int{1, 1}], layouts[[2]int{8, 8}], layouts[[2]int{1, 8}]
+	if tp.TP == 0 || dpep.TP == 0 || ep.TP == 0 {
+		t.Fatalf("TP 8 layouts %v: want DP/EP 1/1, 8/8 and 1/8", layouts)
+	}
+	if tp.KVMax == dpep.KVMax || tp.RPS == dpep.RPS || ep.RPS == dpep.RPS || tp.RPS == ep.RPS {
+		t.Errorf("layouts with equal figures: TP %+v, DP/EP %+v, EP %+v", tp, dpep, ep)
+	}
+}
+
+// TestWideExpertParallel: DeepSeek-R1 in FP8 does not fit one 8 × H100
+// instance (640 GB for 671 GB of weights). Over two instances with 3,200
+// Gbit/s between them the planner spreads one copy's attention and
+// experts over all 16 GPUs (TP = DP = EP = 16, SGLang's multi-node
+// --tp 16 --dp 16 --enable-dp-attention --ep 16), its all-to-all priced
+// over the NIC, and rents well under two thirds of the instances the
+// pipeline layout (TP 8 × PP 2, the only shape tried before) needs.
+// Measured when written: 14 instances against 46. The network matters:
+// at a tenth of it (320 Gbit/s) the all-to-all costs more than the
+// pipeline saves and the planner keeps TP 8 × PP 2.
+func TestWideExpertParallel(t *testing.T) {
+	in := modelInput(t, "deepseek-r1")
+	in.Weights, in.Engine = estimator.FP8, estimator.SGLang
+	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: 2, TPOTSeconds: 0.05}
+	for _, gbps := range []float64{3200, 320} {
+		o := gpuOffer(t, "h100-sxm", 8, estimator.FP8)
+		o.NetworkGbps = gbps
+		res, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{})
+		if err != nil || res.Cheapest < 0 {
+			t.Fatalf("%v Gbit/s: no plan: %v", gbps, err)
+		}
+		r := res.Rows[res.Cheapest]
+		pp := in
+		pp.TP, pp.PP, pp.GPUs = 8, 2, 16
+		rp, err := plan.Plan(plan.Request{Input: pp, Workload: w, FixedParallelism: true}, []plan.Offer{o}, plan.Options{})
+		if err != nil || rp.Cheapest < 0 {
+			t.Fatalf("%v Gbit/s TP 8 PP 2: no plan: %v", gbps, err)
+		}
+		base := rp.Rows[rp.Cheapest]
+		t.Logf("%v Gbit/s: TP %d PP %d DP %d EP %d, %d instances a copy, %d instances ($%.0f/month, %.2f req/s a copy, TPOT %.1f ms) against TP 8 PP 2 on %d",
+			gbps, r.TP, r.PP, r.AttnDP, r.EP, r.InstancesPerReplica, r.Instances, r.MonthlyCostUSD, r.SustainableRPSPerReplica, 1000*r.TPOTSeconds, base.Instances)
+		if gbps == 3200 {
+			if r.TP != 16 || r.AttnDP != 16 || r.EP != 16 || r.PP != 1 || r.InstancesPerReplica != 2 || r.Instances%2 != 0 {
+				t.Errorf("picked TP %d PP %d DP %d EP %d over %d instances a copy, want TP = DP = EP = 16 over 2", r.TP, r.PP, r.AttnDP, r.EP, r.InstancesPerReplica)
+			}
+			if !(r.MonthlyCostUSD < 0.65*base.MonthlyCostUSD) || r.TPOTSeconds > w.TPOTSeconds {
+				t.Errorf("$%.0f/month (TPOT %.3f s) against $%.0f at TP 8 PP 2", r.MonthlyCostUSD, r.TPOTSeconds, base.MonthlyCostUSD)
+			}
+		}
+		if gbps == 320 && (r.EP > 1 || r.PP != 2) {
+			t.Errorf("320 Gbit/s: picked TP %d PP %d EP %d, want TP 8 PP 2: the all-to-all over the network is not priced", r.TP, r.PP, r.EP)
+		}
+	}
+}
