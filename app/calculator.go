@@ -2,7 +2,6 @@ package app
 
 import (
 	"slices"
-	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -327,11 +326,7 @@ func (c *Calculator) onApply(ctx app.Context, a app.Action) {
 	if _, ok := c.pr.Cat.GPU(p.GPU); !ok || p.Plan.GPUs < 1 {
 		return
 	}
-	c.state[page.FieldGPU] = p.GPU
-	c.state[page.FieldGPUs] = strconv.Itoa(p.Plan.GPUs)
-	c.state[page.FieldTP] = strconv.Itoa(max(1, p.Plan.TP))
-	c.state[page.FieldPP] = strconv.Itoa(max(1, p.Plan.PP))
-	c.state[page.FieldZeRO] = strconv.Itoa(p.Plan.ZeRO)
+	c.state = c.state.WithPlan(p.GPU, p.Plan, c.d.Job.In.Task.Training())
 	c.open.allOffers = false
 	c.set(page.FieldGPU, p.GPU)
 	c.share.sync(ctx, c.link().Encode(page.DefaultState))

@@ -379,3 +379,22 @@ func Inflate(z string) (string, error) {
 }
 
 var errConfigTooBig = errors.New("config in the link is larger than 256 KiB")
+
+// WithPlan is s with a picked plan applied: the GPU, its count and the
+// split in one step, so every table agrees with the pick. An inference
+// plan also sets the attention-DP and EP layout inside each copy (the
+// planner's row names it, TP-only rows as 1), so the page's estimate and
+// launch settings are the row's; a training plan leaves the job's EP,
+// which its rows do not choose.
+func (s ViewState) WithPlan(gpu string, p Plan, training bool) ViewState {
+	s[FieldGPU] = gpu
+	s[FieldGPUs] = strconv.Itoa(p.GPUs)
+	s[FieldTP] = strconv.Itoa(max(1, p.TP))
+	s[FieldPP] = strconv.Itoa(max(1, p.PP))
+	s[FieldZeRO] = strconv.Itoa(p.ZeRO)
+	if !training {
+		s[FieldDP] = strconv.Itoa(max(1, p.AttnDP))
+		s[FieldEP] = strconv.Itoa(max(1, p.EP))
+	}
+	return s
+}

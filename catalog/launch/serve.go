@@ -129,15 +129,31 @@ func (e *emitter) engineCommands(k Kind) (string, error) {
 	}
 	var b strings.Builder
 	gpus := s.tp * s.pp
+	// A vLLM copy's data-parallel ranks meet at one RPC port
+	// (ParallelConfig.data_parallel_rpc_port, 29550 by default,
+	// vllm/config/parallel.py): copies on one instance would share it,
+	// so each gets its own.
+	dpPort := k == VLLM && s.dp > 1
+	if dpPort {
+		c.num("--data-parallel-rpc-port", vllmDPRPCPort)
+	}
 	for i := 0; i < s.copies; i++ {
 		c.onGPUs(i*gpus, gpus)
 		c.set("--port", itoa(servePort+i))
+		if dpPort {
+			c.set("--data-parallel-rpc-port", itoa(vllmDPRPCPort+i))
+		}
 		b.WriteString(c.String() + " &\n")
 	}
 	b.WriteString("wait\n")
 	e.note(plural(s.copies, "engine copy") + " per instance, each on its own GPUs and port from " + itoa(servePort) + ": put a load balancer in front")
 	return b.String(), nil
 }
+
+// vllmDPRPCPort is vLLM's default data-parallel RPC port
+// (ParallelConfig.data_parallel_rpc_port, vllm/config/parallel.py), the
+// first copy's on an instance of several.
+const vllmDPRPCPort = 29550
 
 // trtllmOptions is the TensorRT-LLM LLM API options file serve.sh names.
 const trtllmOptions = "extra_llm_api_options.yaml"
