@@ -874,7 +874,9 @@ func fullLinkOf(c *Calculator) string {
 }
 
 // answerOf is the page's answer section.
-func answerOf(c *Calculator) app.UI { return answerUI(viewOf(c), c.edit.field(), c.cmp.ids, c.embed) }
+func answerOf(c *Calculator) app.UI {
+	return answerUI(viewOf(c), c.open.part.field(), c.cmp.ids, c.embed)
+}
 
 // useConfig hands the page a config.json as its own-model section does,
 // and reports whether the page took it.

@@ -32,7 +32,6 @@ type Calculator struct {
 	// is the comparison's offers (compare.go).
 	pin   *page.ViewState
 	cmp   compareList
-	edit  openPart  // the part of the job line open for editing (jobline.go)
 	notes linkNotes // what the opened link held that the page could not read (routes.go)
 	// d is the state's job and results (recompute).
 	d page.Derived
@@ -46,9 +45,11 @@ type Calculator struct {
 }
 
 // disclosure is what the user opened: the overheads box (kept open once
-// the user typed in it) and the whole offers table.
+// the user typed in it), the whole offers table and the part of the job
+// line open for editing (jobline.go).
 type disclosure struct {
 	overrides, allOffers bool
+	part                 openPart
 }
 
 // shareState is the result of "Copy link" (copied to the clipboard, or

@@ -131,14 +131,14 @@ func (c *Calculator) onJob(ctx app.Context, a app.Action) {
 	}
 	switch {
 	case !e.Apply && e.F < page.NFields:
-		c.edit = openPart{e.F, true}
+		c.open.part = openPart{e.F, true}
 		focusAfter(ctx, jobEditID)
 		return
 	case e.Apply && e.F < page.NFields && (e.V != c.state[e.F] || !c.d.Errs[e.F].OK()):
 		c.change(ctx, e.F, e.V)
 	}
-	if f := c.edit.f; c.edit.open && (!e.Apply || c.d.Errs[f].OK()) {
-		c.edit.open = false
+	if f := c.open.part.f; c.open.part.open && (!e.Apply || c.d.Errs[f].OK()) {
+		c.open.part.open = false
 		focusAfter(ctx, jobPartID(f))
 	}
 }

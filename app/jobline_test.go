@@ -18,7 +18,7 @@ func TestJobLineButtons(t *testing.T) {
 	c.state = page.ParseFragment("m=mistral-7b-v0.3&rps=20", page.DefaultState)
 	c.recompute()
 	v := viewOf(c)
-	doc := app.HTMLString(answerUI(v, c.edit.field(), c.cmp.ids, c.embed))
+	doc := app.HTMLString(answerUI(v, c.open.part.field(), c.cmp.ids, c.embed))
 	n := 0
 	for _, p := range v.Job.Parts {
 		if !p.Editable() {
@@ -48,7 +48,7 @@ func TestJobLineButtons(t *testing.T) {
 // keeps the line (with its editor) even with no plan to show.
 func TestJobLineEditor(t *testing.T) {
 	c, _ := load(t)
-	c.edit = openPart{page.FieldModel, true}
+	c.open.part = openPart{page.FieldModel, true}
 	doc := app.HTMLString(&jobLine{V: viewOf(c).Job, Edit: page.FieldModel})
 	if !strings.Contains(doc, `<select class="rs-job-edit" id="rs-job-edit" data-f="`+strconv.Itoa(int(page.FieldModel))+`"`) &&
 		!strings.Contains(doc, `id="rs-job-edit"`) {
@@ -59,7 +59,7 @@ func TestJobLineEditor(t *testing.T) {
 	}
 
 	// A bad batch size typed in the line: the form's parse, the form's message.
-	c.edit.f = page.FieldBatch
+	c.open.part.f = page.FieldBatch
 	c.set(page.FieldBatch, "eight")
 	full := app.HTMLString(c.Render())
 	form, ok1 := textByID(full, "rs-batch-error")

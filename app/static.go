@@ -140,7 +140,7 @@ func (c *Calculator) onStaticPart(ctx app.Context, a app.Action) {
 		c.recompute()
 	}
 	c.start.static[staticAnswer] = nil
-	c.edit = openPart{f, true}
+	c.open.part = openPart{f, true}
 	focusAfter(ctx, jobEditID)
 }
 

@@ -37,7 +37,7 @@ func (c *Calculator) Render() app.UI {
 		cls += " rs-embed"
 		return app.Main().Class(cls).Body(
 			linkNoteUI(v.Lang, c.notes.link, c.notes.cmp),
-			answerUI(&v, c.edit.field(), c.cmp.ids, c.embed),
+			answerUI(&v, c.open.part.field(), c.cmp.ids, c.embed),
 			resultUI(&v, c.d.R.OK),
 			&perfSection{V: v.Perf, Lang: v.Lang},
 			serveUI(&v.Serve, v.Lang),
@@ -66,7 +66,7 @@ func (c *Calculator) Render() app.UI {
 				return app.Input().Type("text").ID("rs-share-url").ReadOnly(true).Value(c.share.url).Attr("aria-label", tr(c, page.MsgCopyLink))
 			}),
 		),
-		staticOr(c.start.keeps(staticAnswer, plain, c.ps.out.OK), staticAnswer, func() app.UI { return answerUI(&v, c.edit.field(), c.cmp.ids, c.embed) }),
+		staticOr(c.start.keeps(staticAnswer, plain, c.ps.out.OK), staticAnswer, func() app.UI { return answerUI(&v, c.open.part.field(), c.cmp.ids, c.embed) }),
 		pinUI(&v.Pinned),
 		&plansTable{V: v.Plans},
 		formUI(&v.Form),
