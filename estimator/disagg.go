@@ -137,7 +137,9 @@ type DisaggPoint struct {
 // at concurrency ≤ 16 (12 rows: 20 ms left a median residual of 66 ms,
 // 70 ms one of 16 ms; testdata/calibration/inferencex/README.md). It also
 // holds whatever of the first decode step's admission the engines add
-// beyond one step.
+// beyond one step and, on SGLang, beyond decodeAdmissionSteps (with that
+// step counted, the 14 non-MTP fit rows at concurrency ≤ 16 leave a median
+// residual of −23 ms; the constant was not refitted).
 const DisaggHandoverSeconds = 0.085
 
 // maxWorkers bounds DisaggSide.Workers.
