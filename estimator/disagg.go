@@ -11,10 +11,11 @@ package estimator
 // each worker one engine instance of its own TP/DP/EP layout.
 //
 // A request queues for a prefill worker, is prefilled there (in a batch
-// with the prompts that queued with it), its KV cache goes to a decode
-// worker, and it joins that worker's running batch: TTFT = fixed
-// per-request cost + queue + prefill + KV transfer + the first decode
-// step, as DistServe §3 splits it. Each worker's steps are the existing
+// with the prompts that queued with it; under attention DP each prompt on
+// one rank, rankSkewSeconds), its KV cache goes to a decode worker, which
+// admits it in its own loop (decodeAdmissionSteps), and it joins that
+// worker's running batch: TTFT = fixed per-request cost + queue + prefill
+// + KV transfer + the first decode step, as DistServe §3 splits it. Each worker's steps are the existing
 // forward-pass model (ServingModel.StepSeconds: the roofline, per-layer
 // cost, TP/EP collectives and engine floor the aggregated estimate uses),
 // on its own layout. The client keeps C requests in flight (closed loop),
@@ -110,7 +111,8 @@ type DisaggPoint struct {
 	// at its largest batch, and its load at λ (λ over that capacity).
 	PrefillSeconds, PrefillBatch, PrefillCapacity, PrefillUtilization float64
 	// KVBytes is one request's KV cache, KVTransferSeconds its handover
-	// (latency + bytes over the links).
+	// (latency + bytes over the links + the decode worker's admission
+	// steps, decodeAdmissionSteps).
 	KVBytes, KVTransferSeconds float64
 	// Decode: the step time (= TPOT; with DraftTokens the verify step,
 	// AcceptedTokens × TPOT), the requests decoding per worker,
@@ -135,7 +137,9 @@ type DisaggPoint struct {
 // at concurrency ≤ 16 (12 rows: 20 ms left a median residual of 66 ms,
 // 70 ms one of 16 ms; testdata/calibration/inferencex/README.md). It also
 // holds whatever of the first decode step's admission the engines add
-// beyond one step.
+// beyond one step and, on SGLang, beyond decodeAdmissionSteps (with that
+// step counted, the 14 non-MTP fit rows at concurrency ≤ 16 leave a median
+// residual of −23 ms; the constant was not refitted).
 const DisaggHandoverSeconds = 0.085
 
 // maxWorkers bounds DisaggSide.Workers.
@@ -290,10 +294,18 @@ func (z *DisaggSizer) At(d Disagg) (DisaggPoint, error) {
 	if d.DraftTokens > 0 && in.Arch.Layers > 0 {
 		block = 1 / float64(in.Arch.Layers)
 	}
+	// Attention DP on the prefill worker: a prompt is one rank's
+	// (rankSkewSeconds), and the forward lasts as long as its busiest rank.
+	ranks := float64(max(d.Prefill.DP, 1))
+	rankAttn := 0.0
+	if ranks > 1 {
+		rankAttn = pm.promptAttnSeconds(prompt)
+	}
 	prefill := func(k float64) float64 {
 		at := func(k int) float64 {
-			return pm.StepSeconds(Step{PrefillTokens: k * int(prompt), PrefillSeqs: k,
-				PrefillContext: float64(k) * prompt * (prompt + 1) / 2, PrefillKV: float64(k) * prompt}) * (1 + block)
+			st := Step{PrefillTokens: k * int(prompt), PrefillSeqs: k,
+				PrefillContext: float64(k) * prompt * (prompt + 1) / 2, PrefillKV: float64(k) * prompt}
+			return (pm.StepSeconds(st) + pm.rooflineGrowth(st, rankSkewSeconds(rankAttn, k, ranks))) * (1 + block)
 		}
 		return between(at, k)
 	}
@@ -334,6 +346,10 @@ func (z *DisaggSizer) At(d Disagg) (DisaggPoint, error) {
 		nMax = math.Min(nMax, float64(d.Decode.Batch))
 	}
 	steps := out - 1 // decode steps after the first token
+	// The decode worker's loop admits a request in its own steps
+	// (decodeAdmissionSteps): the handover waits that many decode steps
+	// besides its fixed cost and bytes.
+	admit := decodeAdmissionSteps(in.Engine)
 
 	// KV handover: the prompt's KV bytes (Arch.KVBytesPerToken, every
 	// layer) leave the prefill worker over as many links as GPUs hold a
@@ -396,7 +412,7 @@ func (z *DisaggSizer) At(d Disagg) (DisaggPoint, error) {
 			st.n = math.Min(nMax, math.Max(1, lam*steps*decode(st.n)/D))
 		}
 		st.tpot = decode(st.n)
-		st.ttft = d.RequestSeconds + st.wait + st.s + xfer + st.tpot*tau
+		st.ttft = d.RequestSeconds + st.wait + st.s + xfer + admit*st.tpot*tau + st.tpot*tau
 		st.r = st.ttft + steps*st.tpot
 		return st
 	}
@@ -447,7 +463,7 @@ func (z *DisaggSizer) At(d Disagg) (DisaggPoint, error) {
 		lam, bound = capD, "decode"
 		st = at(lam * (1 - 1e-9))
 		st.n, st.tpot = nMax, tMax
-		st.ttft = d.RequestSeconds + st.wait + st.s + xfer + st.tpot*tau
+		st.ttft = d.RequestSeconds + st.wait + st.s + xfer + admit*st.tpot*tau + st.tpot*tau
 		st.r = st.ttft + steps*st.tpot
 		extra := math.Max(0, C/lam-st.r)
 		st.wait += extra
@@ -458,7 +474,7 @@ func (z *DisaggSizer) At(d Disagg) (DisaggPoint, error) {
 	return DisaggPoint{
 		TTFTSeconds: finite(st.ttft), TPOTSeconds: finite(st.tpot), TokensPerSecond: finite(lam * out), RequestsPerSecond: finite(lam),
 		QueueSeconds: finite(st.wait), PrefillSeconds: finite(st.s), PrefillBatch: finite(st.k), PrefillCapacity: finite(capP),
-		PrefillUtilization: finite(math.Min(st.rho, 1)), KVBytes: finite(kvBytes), KVTransferSeconds: finite(xfer),
+		PrefillUtilization: finite(math.Min(st.rho, 1)), KVBytes: finite(kvBytes), KVTransferSeconds: finite(xfer + admit*st.tpot*tau),
 		DecodeStepSeconds: finite(st.tpot * tau), DecodeBatch: finite(st.n), DecodeCapacity: finite(capD), AcceptedTokens: tau, Bound: bound,
 		GPUs: d.Prefill.Workers*d.Prefill.TP + d.Decode.Workers*d.Decode.TP,
 	}, nil

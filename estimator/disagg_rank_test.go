@@ -1,0 +1,108 @@
+package estimator
+
+import (
+	"math"
+	"testing"
+)
+
+// TestAttnLinearParams: DeepSeek-V3's attention projections by hand
+// (config.json: hidden 7168, 128 heads, q_lora_rank 1536, kv_lora_rank
+// 512, qk_nope 128, qk_rope 64, v_head_dim 128, 61 layers): q_a 7168 ×
+// 1536 = 11,010,048; q_b 1536 × 128 × 192 = 37,748,736; kv_a 7168 × 576 =
+// 4,128,768; kv_b 512 × 128 × 256 = 16,777,216; o 128 × 128 × 7168 =
+// 117,440,512; 187,105,280 a layer, 11,413,422,080 in all. A GQA layer of
+// Llama 3 8B's shape (hidden 4096, 32 heads, 8 KV heads of 128): QKV 4096
+// × 6144 = 25,165,824 and O 4096 × 4096 = 16,777,216, 41,943,040 a layer,
+// 1,342,177,280 over 32 layers.
+func TestAttnLinearParams(t *testing.T) {
+	if got := attnLinearParams(loadArch(t, "deepseek-v3.json")); got != 11_413_422_080 {
+		t.Errorf("DeepSeek-V3: %.0f, want 11,413,422,080", got)
+	}
+	gqa := Arch{Hidden: 4096, Layers: 32, Heads: 32, KVHeads: 8, HeadDim: 128}
+	if got := attnLinearParams(gqa); got != 1_342_177_280 {
+		t.Errorf("GQA: %.0f, want 1,342,177,280", got)
+	}
+}
+
+// TestRankSkewSeconds: the busiest of the ranks holds ⌈k/ranks⌉ whole
+// prompts, each taking ranks × attn there, against the k × attn the step
+// counted.
+func TestRankSkewSeconds(t *testing.T) {
+	for _, c := range []struct {
+		attn  float64
+		k     int
+		ranks float64
+		want  float64
+	}{
+		{1, 1, 8, 7}, // one prompt on one of 8 ranks: 8 × attn, 1 counted
+		{1, 8, 8, 0}, // one prompt a rank: balanced
+		{1, 9, 8, 7}, // 2 on the busiest: 16 against 9
+		{2, 5, 4, 6}, // 2 on the busiest: 2 × (8 − 5)
+		{1, 3, 1, 0}, // no attention DP
+		{0, 1, 8, 0}, // no attention
+		{1, 0, 8, 0}, // no prompt
+	} {
+		if got := rankSkewSeconds(c.attn, c.k, c.ranks); got != c.want {
+			t.Errorf("rankSkewSeconds(%g, %d, %g) = %g, want %g", c.attn, c.k, c.ranks, got, c.want)
+		}
+	}
+}
+
+// TestDisaggAttentionDPPrefill: one request in flight on a TP 8 DP 8 EP 8
+// prefill worker is one rank's: its forward is the step as the model
+// spreads it with 7 × its attention's compute more on that rank, under the
+// same roofline. DeepSeek-V3's attention is a third of the FLOPs of a
+// 900-token prompt (11.4 B attention projection parameters of the 36.6 B
+// it multiplies by, plus the scores), 3.6 ms of compute spread over the 8
+// GPUs, while the 41 ms forward is mostly the experts' weight reads (84 GB
+// of FP8 a GPU) and the per-layer costs: 9% of it. On one rank the
+// attention is 29 ms of compute, which the weight reads partly hide: the
+// forward takes 60 ms, between the step plus half the 25 ms and the step
+// plus all of it. The same worker without attention DP pays nothing.
+func TestDisaggAttentionDPPrefill(t *testing.T) {
+	in, hw := disaggInput(t)
+	w := Workload{PromptTokens: 1000, OutputTokens: 100}
+	d := Disagg{Prefill: DisaggSide{Workers: 1, TP: 8, DP: 8, EP: 8}, Decode: DisaggSide{Workers: 1, TP: 8, DP: 1, EP: 1},
+		Concurrency: 1, RequestSeconds: 0.040}
+	p, err := DisaggServing(in, hw, Efficiency{}, w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pi := in
+	pi.TP, pi.DP, pi.EP, pi.GPUs = 8, 8, 8, 8
+	m := NewServingModel(pi, hw, Efficiency{}, w)
+	prompt, _ := sampleLengths(in, w)
+	st := Step{PrefillTokens: int(prompt), PrefillSeqs: 1, PrefillContext: prompt * (prompt + 1) / 2, PrefillKV: prompt}
+	step := m.StepSeconds(st)
+	attn := m.promptAttnSeconds(prompt)
+	if share := attn / step; !(share > 0.05 && share < 0.15) {
+		t.Errorf("attention %.4g s of a %.4g s forward (%.2f): want about 9%%", attn, step, share)
+	}
+	if want := step + m.rooflineGrowth(st, 7*attn); math.Abs(p.PrefillSeconds/want-1) > 1e-9 || p.PrefillBatch != 1 {
+		t.Errorf("prefill %.6g s of batch %.3g, want %.6g s of 1", p.PrefillSeconds, p.PrefillBatch, want)
+	}
+	if !(p.PrefillSeconds > step+3.5*attn && p.PrefillSeconds < step+7*attn) {
+		t.Errorf("prefill %.4g s: want between %.4g and %.4g", p.PrefillSeconds, step+3.5*attn, step+7*attn)
+	}
+	d.Prefill.DP = 1
+	q, err := DisaggServing(in, hw, Efficiency{}, w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pi.DP = 1
+	m1 := NewServingModel(pi, hw, Efficiency{}, w)
+	if want := m1.StepSeconds(Step{PrefillTokens: int(prompt), PrefillSeqs: 1, PrefillContext: prompt * (prompt + 1) / 2,
+		PrefillKV: prompt}); math.Abs(q.PrefillSeconds/want-1) > 1e-9 {
+		t.Errorf("DP 1: prefill %.6g s, want the step's %.6g s", q.PrefillSeconds, want)
+	}
+}
+
+// TestDecodeAdmissionSteps: SGLang's decode worker admits a handed-over
+// request in its loop (one decode step, half for the pre-allocation and
+// half for the transfer poll); the other engines add none.
+func TestDecodeAdmissionSteps(t *testing.T) {
+	if decodeAdmissionSteps(SGLang) != 1 || decodeAdmissionSteps(TRTLLM) != 0 || decodeAdmissionSteps(VLLM) != 0 {
+		t.Errorf("admission steps: SGLang %g, TensorRT-LLM %g, vLLM %g; want 1, 0, 0", decodeAdmissionSteps(SGLang),
+			decodeAdmissionSteps(TRTLLM), decodeAdmissionSteps(VLLM))
+	}
+}
