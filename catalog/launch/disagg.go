@@ -325,7 +325,10 @@ func (e *emitter) disaggRouter(s copyShape, per int, sides [2]disaggSide) string
 			b.WriteString("cat >> " + conf + " <<EOF\n" + section + ":\n  num_instances: " + itoa(side.workers) +
 				"\n  tensor_parallel_size: " + itoa(s.tp) + "\n  moe_expert_parallel_size: " + itoa(s.ep) +
 				"\n  enable_attention_dp: " + strconv.FormatBool(s.dp > 1) + "\n  urls:\nEOF\n")
-			b.WriteString(hostLoop(lists[j], per, last, side.instances, "printf '    - \"%s:%s\"\\n' \"$h\" \""+port+"\" >> "+conf))
+			// The server splits each url at its one colon and the YAML
+			// string is double-quoted: a host name or IPv4 address only.
+			check := "case $h in *[!A-Za-z0-9._-]*) echo \"" + lists[j] + ": $h: want a host name or IPv4 address\" >&2; exit 1;; esac\n    "
+			b.WriteString(hostLoop(lists[j], per, last, side.instances, check+"printf '    - \"%s:%s\"\\n' \"$h\" \""+port+"\" >> "+conf))
 			b.WriteString(countCheck(lists[j], side.instances))
 		}
 		b.WriteString("exec trtllm-serve disaggregated -c " + conf + "\n")

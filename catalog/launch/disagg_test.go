@@ -401,6 +401,10 @@ func TestEmitDisaggVLLMAndTRTLLM(t *testing.T) {
 			if _, _, err := routes(t, k, router, "PREFILL_HOSTS="+hosts("p", pInst), "DECODE_HOSTS="+hosts("d", d.Instances-pInst+1)); err == nil {
 				t.Errorf("%s: the router took one decode address too many", where)
 			}
+			// TensorRT-LLM's urls are "host:port", split at the colon.
+			if _, _, err := routes(t, k, router, "PREFILL_HOSTS="+hosts("p", pInst-1)+" fe80::1", "DECODE_HOSTS="+hosts("d", d.Instances-pInst)); k == launch.TRTLLM && err == nil {
+				t.Errorf("%s: the router took an IPv6 address into its urls", where)
+			}
 		}
 	}
 }
