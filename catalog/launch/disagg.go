@@ -162,20 +162,25 @@ func EmitDisagg(k Kind, req plan.Request, res plan.Result, cat *catalog.Catalog,
 	}
 	head += "\n"
 	sides := [2]disaggSide{{"prefill", "prefill.sh", d.Prefill, pInst}, {"decode", "decode.sh", d.Decode, dInst}}
-	var bufferTokens string // TensorRT-LLM's transfer buffer: the context length
 	for _, side := range sides {
-		c, text, err := e.disaggWorkers(s, side, per)
+		text, err := e.disaggWorkers(s, side, per)
 		if err != nil {
 			return Launch{}, err
 		}
-		bufferTokens = c.value("--max_seq_len")
 		e.file(side.file, "sh", "#!/bin/sh\n"+head+text)
 	}
 	e.file("router.sh", "sh", "#!/bin/sh\n"+head+e.disaggRouter(s, per, sides))
+	e.disaggExtras(s, pInst, dInst)
+	return Launch{Kind: k, Files: e.files, Notes: e.notes}, nil
+}
+
+// disaggExtras writes what the engine's scripts need beside them (its
+// options files) and the notes on how to run them.
+func (e *emitter) disaggExtras(s copyShape, pInst, dInst int) {
 	run := "run prefill.sh on each of the " + plural(pInst, "prefill instance") + " and decode.sh on each of the " + plural(dInst, "decode instance") +
 		" (WORKERS=N on an instance that runs fewer workers"
 	after := "), then router.sh with PREFILL_HOSTS and DECODE_HOSTS set to their addresses; clients call the router on port " + itoa(servePort)
-	switch k {
+	switch e.k {
 	case SGLang:
 		e.note(run + after)
 		e.note("the KV cache moves over NIXL (pip install nixl); for Mooncake, SGLang's default, write --disaggregation-transfer-backend mooncake and name the RDMA device with --disaggregation-ib-device")
@@ -184,23 +189,25 @@ func EmitDisagg(k Kind, req plan.Request, res plan.Result, cat *catalog.Catalog,
 		e.note("the KV cache moves over vLLM's NixlConnector (pip install nixl); NIXL's UCX transport takes the network from UCX_NET_DEVICES (all by default) and UCX_TLS")
 		e.note("router.sh runs the proxy vLLM's NixlConnector guide documents, " + vllmProxy + ": an example in vLLM's repository, not part of the vllm package; run it from a checkout of the installed vLLM version, or set PROXY to the script's path")
 	case TRTLLM:
-		e.file(trtllmContextOptions, "yaml", trtllmDisaggOptions(s, "context (prefill)", true, bufferTokens))
-		e.file(trtllmGenOptions, "yaml", trtllmDisaggOptions(s, "generation (decode)", false, bufferTokens))
+		// The transfer buffer holds the longest request the workers
+		// take: their context length (--max_seq_len).
+		buffer := e.contextLen()
+		e.file(trtllmContextOptions, "yaml", trtllmDisaggOptions(s, "context (prefill)", true, buffer))
+		e.file(trtllmGenOptions, "yaml", trtllmDisaggOptions(s, "generation (decode)", false, buffer))
 		e.note(run + "; " + trtllmContextOptions + " and " + trtllmGenOptions + " in the directory the scripts run from" + after +
 			" (router.sh writes " + trtllmDisaggConfig + " and runs trtllm-serve disaggregated)")
 		e.note("the KV cache moves over NIXL (cache_transceiver_config backend NIXL); TRTLLM_NIXL_KVCACHE_BACKEND picks its transport, UCX by default or LIBFABRIC (AWS EFA)")
 	}
-	return Launch{Kind: k, Files: e.files, Notes: e.notes}, nil
 }
 
 // disaggWorkers is the script that starts one instance's workers of one
 // side: per workers of shape s (WORKERS of them where the user says so),
 // each on its own GPUs and port, with the engine's disaggregation
-// settings; and the last worker's command.
-func (e *emitter) disaggWorkers(s copyShape, side disaggSide, per int) (*command, string, error) {
+// settings.
+func (e *emitter) disaggWorkers(s copyShape, side disaggSide, per int) (string, error) {
 	c, err := e.engineCommand(e.k, s, true)
 	if err != nil {
-		return nil, "", err
+		return "", err
 	}
 	switch e.k {
 	case SGLang:
@@ -248,7 +255,7 @@ func (e *emitter) disaggWorkers(s copyShape, side disaggSide, per int) (*command
 		b.WriteString("if [ \"$WORKERS\" -gt " + itoa(i) + " ]; then\n  " + strings.ReplaceAll(c.String(), "\n", "\n  ") + " &\nfi\n")
 	}
 	b.WriteString("wait\n")
-	return c, b.String(), nil
+	return b.String(), nil
 }
 
 // hostLoop is the shell loop over the instances in $list that runs body
@@ -344,7 +351,7 @@ func (e *emitter) disaggRouter(s copyShape, per int, sides [2]disaggSide) string
 // parallelism as the aggregated launch sets it, and on the context side
 // disable_overlap_scheduler (the docs: the overlap scheduler is not
 // supported on context servers).
-func trtllmDisaggOptions(s copyShape, side string, context bool, bufferTokens string) string {
+func trtllmDisaggOptions(s copyShape, side string, context bool, bufferTokens int) string {
 	var b strings.Builder
 	b.WriteString("# trtllm-serve --extra_llm_api_options of the " + side + " servers\n")
 	if context {
@@ -353,9 +360,6 @@ func trtllmDisaggOptions(s copyShape, side string, context bool, bufferTokens st
 	if s.dp > 1 {
 		b.WriteString("enable_attention_dp: true\n")
 	}
-	b.WriteString("cache_transceiver_config:\n  backend: \"NIXL\"\n")
-	if bufferTokens != "" {
-		b.WriteString("  max_tokens_in_buffer: " + bufferTokens + "\n")
-	}
+	b.WriteString("cache_transceiver_config:\n  backend: \"NIXL\"\n  max_tokens_in_buffer: " + itoa(bufferTokens) + "\n")
 	return b.String()
 }

@@ -465,16 +465,6 @@ func (c *command) setenv(name, v string, w shellWord) {
 	c.vars = append(c.vars, arg{flag: name, value: v, word: w})
 }
 
-// value is flag name's value on c, "" where c has none.
-func (c *command) value(name string) string {
-	for _, a := range c.args {
-		if a.flag == name {
-			return a.value
-		}
-	}
-	return ""
-}
-
 // put sets flag name to v: a new value where c has it, else a new flag.
 func (c *command) put(name, v string) {
 	for j := range c.args {
