@@ -116,6 +116,30 @@ func LinkLaunch(fragment string) (string, error) {
 	return l.Text(), nil
 }
 
+// LinkLaunchDisagg is the disaggregated alternative's launch the page's
+// "Run it" box shows for a link, with the launcher it picks: the text
+// rightsize plan --emit KIND --emit-pick disaggregated prints for the same
+// job.
+func LinkLaunchDisagg(fragment string) (string, error) {
+	s, j, err := linkJob(fragment)
+	if err != nil {
+		return "", err
+	}
+	out, pr, err := linkPlan(j)
+	if err != nil {
+		return "", err
+	}
+	k, ok := LaunchKind(s, &out)
+	if !ok {
+		return "", fmt.Errorf("launcher %q does not fit the workload", s[FieldLaunch])
+	}
+	l, err := LaunchDisagg(j, pr, &out, k)
+	if err != nil {
+		return "", err
+	}
+	return l.Text(), nil
+}
+
 // linkJob parses fragment as the page does, over its defaults; an input
 // the page would flag next to a field is an error naming the field.
 func linkJob(fragment string) (ViewState, Job, error) {

@@ -66,7 +66,9 @@ func LaunchOf(j Job, pr Prices, out *PlanOut, k launch.Kind) (launch.Launch, Pic
 
 // LaunchDisagg writes out's disaggregated alternative with launcher k:
 // the same call as rightsize plan --emit k --emit-pick disaggregated
-// (SGLang's PD disaggregation; other launchers return an error).
+// (SGLang's PD disaggregation, vLLM's NixlConnector workers behind its
+// proxy, TensorRT-LLM's trtllm-serve disaggregated; launchers that do not
+// serve return an error).
 func LaunchDisagg(j Job, pr Prices, out *PlanOut, k launch.Kind) (launch.Launch, error) {
 	if out.Disagg == nil {
 		return launch.Launch{}, errors.New("no disaggregated alternative")

@@ -97,8 +97,8 @@ func TestLaunchView(t *testing.T) {
 
 // TestLaunchBoxDisaggregated: an SGLang serving plan at scale hands over
 // its disaggregated alternative under the aggregated launch, the planner's
-// verdict above it, and the copy action copies the same text; vLLM's box
-// has none (its disaggregated launch is not written).
+// verdict above it, and the copy action copies the same text; the vLLM
+// and TensorRT-LLM launchers write it in their dialects, SkyPilot not.
 func TestLaunchBoxDisaggregated(t *testing.T) {
 	const job = "m=llama-3.1-70b&rps=20&ttft=2000&tpot=50&s=2500&out=500"
 	l, in := launchViewOf(t, job+"&e=sglang")
@@ -114,8 +114,16 @@ func TestLaunchBoxDisaggregated(t *testing.T) {
 	if text, _, ok := LaunchCopy(&in, false); !ok || text != l.Text {
 		t.Errorf("the aggregated copy action copies %q", text)
 	}
-	l, in = launchViewOf(t, job+"&e=vllm")
-	if in.Plan.Disagg == nil || l.DisaggText != "" || !l.Shown {
-		t.Errorf("vLLM box: alternative %v, shown %v, disaggregated launch %q", in.Plan.Disagg != nil, l.Shown, l.DisaggText)
+	// The launcher picked writes the alternative in its own dialect.
+	for launcher, want := range map[string]string{"vllm": "NixlConnector", "trtllm": "trtllm-serve disaggregated"} {
+		l, in = launchViewOf(t, job+"&e=sglang&run="+launcher)
+		if in.Plan.Disagg == nil || !l.Shown || !strings.Contains(l.DisaggText, "# file: router.sh") || !strings.Contains(l.DisaggText, want) {
+			t.Errorf("%s box: alternative %v, shown %v, disaggregated launch %q", launcher, in.Plan.Disagg != nil, l.Shown, l.DisaggText)
+		}
+	}
+	// SkyPilot writes none: the box shows the aggregated launch alone.
+	l, _ = launchViewOf(t, job+"&e=sglang&run=skypilot")
+	if l.DisaggText != "" {
+		t.Errorf("SkyPilot box: disaggregated launch %q", l.DisaggText)
 	}
 }

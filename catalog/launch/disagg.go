@@ -1,57 +1,120 @@
 package launch
 
 import (
+	"strconv"
 	"strings"
 
 	"rightsize/catalog"
 	"rightsize/estimator/plan"
 )
 
-// Disaggregated prefill and decode (plan.DisaggPlan) as SGLang runs it
-// (SGLang docs, "PD Disaggregation", docs/advanced_features/
-// pd_disaggregation.md, and its router's "Prefill-Decode
-// Disaggregation" mode): every worker is a python -m
-// sglang.launch_server with --disaggregation-mode prefill or decode and a
-// KV transfer backend; each prefill server listens for the decode
-// servers' handshake on its --disaggregation-bootstrap-port (8998 by
-// default, one per server on an instance); python -m
-// sglang_router.launch_router --pd-disaggregation takes every prefill
-// server as --prefill URL BOOTSTRAP_PORT and every decode server as
-// --decode URL, and sends each request to a pair.
+// Disaggregated prefill and decode (plan.DisaggPlan): prefill workers
+// compute each prompt's KV cache, decode workers fetch it over the
+// network and generate, and a router sends every request to a prefill
+// worker and then to a decode worker. Each engine writes three scripts,
+// prefill.sh and decode.sh (one instance's workers, each on its own GPUs
+// and port) and router.sh (the router, given the instances' addresses),
+// plus the files its workers read:
+//
+//   - SGLang (SGLang docs, "PD Disaggregation", docs/advanced_features/
+//     pd_disaggregation.md, and its router's "Prefill-Decode
+//     Disaggregation" mode): every worker is a python -m
+//     sglang.launch_server with --disaggregation-mode prefill or decode
+//     and a KV transfer backend; each prefill server listens for the
+//     decode servers' handshake on its --disaggregation-bootstrap-port
+//     (8998 by default, one per server on an instance); python -m
+//     sglang_router.launch_router --pd-disaggregation takes every prefill
+//     server as --prefill URL BOOTSTRAP_PORT and every decode server as
+//     --decode URL.
+//   - vLLM (vLLM docs, "NixlConnector Usage Guide",
+//     docs/features/nixl_connector_usage.md @ 026c83f974fc, and
+//     "Disaggregated Prefilling", docs/features/disagg_prefill.md): every
+//     worker is a vllm serve with --kv-transfer-config naming the
+//     NixlConnector; the decode side fetches the KV cache from the
+//     prefill worker's NIXL side channel (VLLM_NIXL_SIDE_CHANNEL_HOST and
+//     _PORT, 5600 by default, one port per data-parallel rank); the
+//     router is the proxy that guide documents,
+//     tests/v1/kv_connector/nixl_integration/toy_proxy_server.py
+//     (--prefiller-hosts/-ports, --decoder-hosts/-ports).
+//   - TensorRT-LLM (TensorRT-LLM docs, "Disaggregated Serving",
+//     docs/source/features/disagg-serving.md @ 0434b982fa38, and
+//     examples/disaggregated/README.md): every worker is a trtllm-serve
+//     whose LLM API options (--extra_llm_api_options) set
+//     cache_transceiver_config; context (prefill) servers also set
+//     disable_overlap_scheduler; trtllm-serve disaggregated -c
+//     disagg_config.yaml routes between the context_servers and
+//     generation_servers the file lists (hostname, port, and each side's
+//     num_instances and urls "host:port": tensorrt_llm/llmapi/
+//     disagg_utils.py, extract_disagg_cfg and extract_ctx_gen_cfgs).
 
 // Error keys of EmitDisagg.
 const (
-	ErrDisaggKind = "launch.disagg_kind" // an engine whose disaggregated launch is not written
+	ErrDisaggKind = "launch.disagg_kind" // a launcher that does not serve (training, SkyPilot)
 	ErrNoDisagg   = "launch.no_disagg"   // the plan has no disaggregated alternative
 )
 
 // Ports of the disaggregated workers on an instance: the k-th worker
-// serves on disaggPort+k and, on a prefill instance, takes the decode
-// servers' handshake on disaggBootstrap+k (SGLang's default bootstrap
-// port is 8998). The router serves on servePort.
+// serves on disaggPort+k and, on an SGLang prefill instance, takes the
+// decode servers' handshake on disaggBootstrap+k (SGLang's default
+// bootstrap port is 8998). The router serves on servePort.
 const (
 	disaggPort      = 30000
 	disaggBootstrap = 8998
 )
 
-// disaggBackend is the KV transfer backend the launch names: NIXL needs
-// no device name (Mooncake, SGLang's default, takes the RDMA device with
-// --disaggregation-ib-device; a note says so).
+// disaggBackend is the KV transfer backend SGLang's launch names: NIXL
+// needs no device name (Mooncake, SGLang's default, takes the RDMA device
+// with --disaggregation-ib-device; a note says so). vLLM's and
+// TensorRT-LLM's launches move the KV cache over NIXL too.
 const disaggBackend = "nixl"
 
+// vllmKVTransfer is vLLM's --kv-transfer-config for the NixlConnector
+// (KVTransferConfig, vllm/config/kv_transfer.py: kv_connector, kv_role;
+// the NixlConnector guide's JSON). The NixlConnector does not tell the
+// roles apart (the guide: "kv_role ... is effectively a placeholder";
+// the proxy decides which worker prefills), so both sides are kv_both.
+const vllmKVTransfer = `{"kv_connector":"NixlConnector","kv_role":"kv_both"}`
+
+// vllmNIXLPort is the first worker's NIXL side-channel port on an
+// instance (VLLM_NIXL_SIDE_CHANNEL_PORT, 5600 by default); a worker's
+// data-parallel ranks take the port plus their rank (the guide:
+// base_port + dp_rank), so the k-th worker of DP d starts at 5600+k·d.
+const vllmNIXLPort = 5600
+
+// vllmProxy is the router vLLM's NixlConnector guide runs: a script in
+// vLLM's repository, not in its package.
+const vllmProxy = "tests/v1/kv_connector/nixl_integration/toy_proxy_server.py"
+
+// TensorRT-LLM's option files: the context (prefill) and generation
+// (decode) servers' LLM API options, as the disaggregated serving docs
+// name them, and the router's configuration, which router.sh writes once
+// it knows the workers' addresses.
+const (
+	trtllmContextOptions = "context_config.yaml"
+	trtllmGenOptions     = "gen_config.yaml"
+	trtllmDisaggConfig   = "disagg_config.yaml"
+)
+
+// disaggSide is one side of the deployment: its workers and the
+// instances they run on.
+type disaggSide struct {
+	mode, file         string
+	workers, instances int
+}
+
 // EmitDisagg writes the disaggregated deployment of res.Disagg, res being
-// plan.Plan's result for req, with engine kind k: three files, the
-// prefill instances' script, the decode instances' and the router's.
-// Only SGLang's is written; other kinds return an Error. The workers
-// take the aggregated row's settings on the same offer and copy shape
-// (the memory share, the engine limits, the dtype), checked as Emit
-// checks them.
+// plan.Plan's result for req, with serving engine k: the prefill
+// instances' script, the decode instances' and the router's, then the
+// files they read (TensorRT-LLM's options). Launchers that do not serve
+// return an Error. The workers take the aggregated row's settings on the
+// same offer and copy shape (the memory share, the engine limits, the
+// dtype), checked as Emit checks them.
 func EmitDisagg(k Kind, req plan.Request, res plan.Result, cat *catalog.Catalog, model string) (Launch, error) {
 	if cat == nil {
 		cat = catalog.Default()
 	}
-	if k != SGLang {
-		return Launch{}, &Error{Kind: k, Key: ErrDisaggKind, Reason: "disaggregated prefill and decode is written for sglang (its PD disaggregation and router); vLLM's (NIXL connector, Dynamo) and TensorRT-LLM's are not"}
+	if !k.Serving() {
+		return Launch{}, &Error{Kind: k, Key: ErrDisaggKind, Reason: "disaggregated prefill and decode runs on a serving engine: use vllm, sglang or trtllm"}
 	}
 	d := res.Disagg
 	if d == nil || d.Offer == nil || d.TP < 1 || d.Prefill < 1 || d.Decode < 1 {
@@ -79,7 +142,7 @@ func EmitDisagg(k Kind, req plan.Request, res plan.Result, cat *catalog.Catalog,
 		return Launch{}, err
 	}
 	if d.Engine.String() != k.String() {
-		e.note("the plan was sized for " + d.Engine.String() + "; these settings run sglang")
+		e.note("the plan was sized for " + d.Engine.String() + "; these settings run " + k.String())
 	}
 	// Both sides as the planner sized them: each worker at the plan's
 	// attention-DP and EP degrees.
@@ -98,77 +161,205 @@ func EmitDisagg(k Kind, req plan.Request, res plan.Result, cat *catalog.Catalog,
 		head += " (attention DP " + itoa(s.dp) + ", EP " + itoa(s.ep) + ")"
 	}
 	head += "\n"
-	for _, side := range []struct {
-		mode, file         string
-		workers, instances int
-	}{{"prefill", "prefill.sh", d.Prefill, pInst}, {"decode", "decode.sh", d.Decode, dInst}} {
-		text, err := e.disaggWorkers(s, side.mode, per, side.workers, side.instances)
+	sides := [2]disaggSide{{"prefill", "prefill.sh", d.Prefill, pInst}, {"decode", "decode.sh", d.Decode, dInst}}
+	for _, side := range sides {
+		text, err := e.disaggWorkers(s, side, per)
 		if err != nil {
 			return Launch{}, err
 		}
 		e.file(side.file, "sh", "#!/bin/sh\n"+head+text)
 	}
-	e.file("router.sh", "sh", "#!/bin/sh\n"+head+disaggRouter(per, d.Prefill, pInst, d.Decode, dInst))
-	e.note("run prefill.sh on each of the " + plural(pInst, "prefill instance") + " and decode.sh on each of the " + plural(dInst, "decode instance") +
-		" (WORKERS=N on an instance that runs fewer workers), then router.sh with PREFILL_HOSTS and DECODE_HOSTS set to their addresses; clients call the router on port " + itoa(servePort))
-	e.note("the KV cache moves over NIXL (pip install nixl); for Mooncake, SGLang's default, write --disaggregation-transfer-backend mooncake and name the RDMA device with --disaggregation-ib-device")
+	e.file("router.sh", "sh", "#!/bin/sh\n"+head+e.disaggRouter(s, per, sides))
+	e.disaggExtras(s, pInst, dInst)
 	return Launch{Kind: k, Files: e.files, Notes: e.notes}, nil
+}
+
+// disaggExtras writes what the engine's scripts need beside them (its
+// options files) and the notes on how to run them.
+func (e *emitter) disaggExtras(s copyShape, pInst, dInst int) {
+	run := "run prefill.sh on each of the " + plural(pInst, "prefill instance") + " and decode.sh on each of the " + plural(dInst, "decode instance") +
+		" (WORKERS=N on an instance that runs fewer workers"
+	after := "), then router.sh with PREFILL_HOSTS and DECODE_HOSTS set to their addresses; clients call the router on port " + itoa(servePort)
+	switch e.k {
+	case SGLang:
+		e.note(run + after)
+		e.note("the KV cache moves over NIXL (pip install nixl); for Mooncake, SGLang's default, write --disaggregation-transfer-backend mooncake and name the RDMA device with --disaggregation-ib-device")
+	case VLLM:
+		e.note(run + "; HOST_IP set to the instance's own address, where the decode workers fetch the KV cache" + after)
+		e.note("the KV cache moves over vLLM's NixlConnector (pip install nixl); NIXL's UCX transport takes the network from UCX_NET_DEVICES (all by default) and UCX_TLS")
+		e.note("router.sh runs the proxy vLLM's NixlConnector guide documents, " + vllmProxy + ": an example in vLLM's repository, not part of the vllm package; run it from a checkout of the installed vLLM version, or set PROXY to the script's path")
+	case TRTLLM:
+		// The transfer buffer holds the longest request the workers
+		// take: their context length (--max_seq_len).
+		buffer := e.contextLen()
+		e.file(trtllmContextOptions, "yaml", trtllmDisaggOptions(s, "context (prefill)", true, buffer))
+		e.file(trtllmGenOptions, "yaml", trtllmDisaggOptions(s, "generation (decode)", false, buffer))
+		e.note(run + "; " + trtllmContextOptions + " and " + trtllmGenOptions + " in the directory the scripts run from" + after +
+			" (router.sh writes " + trtllmDisaggConfig + " and runs trtllm-serve disaggregated)")
+		e.note("the KV cache moves over NIXL (cache_transceiver_config backend NIXL); TRTLLM_NIXL_KVCACHE_BACKEND picks its transport, UCX by default or LIBFABRIC (AWS EFA)")
+	}
 }
 
 // disaggWorkers is the script that starts one instance's workers of one
 // side: per workers of shape s (WORKERS of them where the user says so),
-// each on its own GPUs, port and, for prefill, bootstrap port.
-func (e *emitter) disaggWorkers(s copyShape, mode string, per, workers, instances int) (string, error) {
+// each on its own GPUs and port, with the engine's disaggregation
+// settings.
+func (e *emitter) disaggWorkers(s copyShape, side disaggSide, per int) (string, error) {
 	c, err := e.engineCommand(e.k, s, true)
 	if err != nil {
 		return "", err
 	}
-	c.flag("--disaggregation-mode", mode)
-	c.flag("--disaggregation-transfer-backend", disaggBackend)
-	if mode == "prefill" {
-		c.num("--disaggregation-bootstrap-port", disaggBootstrap)
+	switch e.k {
+	case SGLang:
+		c.flag("--disaggregation-mode", side.mode)
+		c.flag("--disaggregation-transfer-backend", disaggBackend)
+		if side.mode == "prefill" {
+			c.num("--disaggregation-bootstrap-port", disaggBootstrap)
+		}
+	case VLLM:
+		c.flag("--kv-transfer-config", vllmKVTransfer)
+		c.setenv("VLLM_NIXL_SIDE_CHANNEL_HOST", "", hostIP)
+		if per > 1 && s.dp > 1 {
+			// Each worker's data-parallel ranks meet at their own RPC
+			// port, as engine copies on one instance do (engineCommands).
+			c.num("--data-parallel-rpc-port", vllmDPRPCPort)
+		}
+	case TRTLLM:
+		opts := trtllmGenOptions
+		if side.mode == "prefill" {
+			opts = trtllmContextOptions
+		}
+		// The side's options file replaces the aggregated launch's.
+		c.put("--extra_llm_api_options", opts)
 	}
 	var b strings.Builder
-	last := workers - (instances-1)*per
-	b.WriteString("# " + plural(workers, mode+" worker") + " on " + plural(instances, "instance") + ": " + itoa(per) + " on each")
+	last := side.workers - (side.instances-1)*per
+	b.WriteString("# " + plural(side.workers, side.mode+" worker") + " on " + plural(side.instances, "instance") + ": " + itoa(per) + " on each")
 	if last != per {
 		b.WriteString(", " + itoa(last) + " on the last (start it with WORKERS=" + itoa(last) + ")")
 	}
 	b.WriteString("\nWORKERS=${WORKERS:-" + itoa(per) + "}\n")
+	if e.k == VLLM {
+		b.WriteString(": \"${HOST_IP:?set HOST_IP to the address of this instance}\"\n")
+	}
 	for i := range per {
 		c.onGPUs(i*s.tp, s.tp)
 		c.set("--port", itoa(disaggPort+i))
-		c.set("--disaggregation-bootstrap-port", itoa(disaggBootstrap+i)) // prefill only: absent on decode
+		switch e.k {
+		case SGLang:
+			c.set("--disaggregation-bootstrap-port", itoa(disaggBootstrap+i)) // prefill only: absent on decode
+		case VLLM:
+			c.setenv("VLLM_NIXL_SIDE_CHANNEL_PORT", itoa(vllmNIXLPort+i*s.dp), "")
+			c.set("--data-parallel-rpc-port", itoa(vllmDPRPCPort+i))
+		}
 		b.WriteString("if [ \"$WORKERS\" -gt " + itoa(i) + " ]; then\n  " + strings.ReplaceAll(c.String(), "\n", "\n  ") + " &\nfi\n")
 	}
 	b.WriteString("wait\n")
 	return b.String(), nil
 }
 
+// hostLoop is the shell loop over the instances in $list that runs body
+// once for each worker, with $h the instance's address and $i the
+// worker's index on it: per workers on each instance, last on the last
+// of instances.
+func hostLoop(list string, per, last, instances int, body string) string {
+	var b strings.Builder
+	b.WriteString("n=0\nfor h in $" + list + "; do\n  n=$((n + 1))\n  w=" + itoa(per) + "\n")
+	if last != per {
+		b.WriteString("  if [ \"$n\" -eq " + itoa(instances) + " ]; then w=" + itoa(last) + "; fi\n")
+	}
+	b.WriteString("  i=0\n  while [ \"$i\" -lt \"$w\" ]; do\n    " + body + "\n    i=$((i + 1))\n  done\ndone\n")
+	return b.String()
+}
+
+// countCheck stops the router where $list names another number of
+// instances than the plan.
+func countCheck(list string, instances int) string {
+	return "if [ \"$n\" -ne " + itoa(instances) + " ]; then echo \"" + list + ": want " + itoa(instances) + " addresses, got $n\" >&2; exit 1; fi\n"
+}
+
 // disaggRouter is the router's script: every worker of the instances in
 // $PREFILL_HOSTS and $DECODE_HOSTS, per on each and the rest on the
 // last, after a check that the lists name as many instances as the plan.
-func disaggRouter(per, prefill, pInst, decode, dInst int) string {
+func (e *emitter) disaggRouter(s copyShape, per int, sides [2]disaggSide) string {
 	var b strings.Builder
 	b.WriteString("# PREFILL_HOSTS and DECODE_HOSTS: the instances' addresses, space-separated, in the order their scripts ran\n")
-	b.WriteString("set --\n")
-	for _, side := range []struct {
-		list, flag         string
-		workers, instances int
-		bootstrap          bool
-	}{{"PREFILL_HOSTS", "--prefill", prefill, pInst, true}, {"DECODE_HOSTS", "--decode", decode, dInst, false}} {
-		last := side.workers - (side.instances-1)*per
-		b.WriteString("n=0\nfor h in $" + side.list + "; do\n  n=$((n + 1))\n  w=" + itoa(per) + "\n")
-		if last != per {
-			b.WriteString("  if [ \"$n\" -eq " + itoa(side.instances) + " ]; then w=" + itoa(last) + "; fi\n")
+	lists := [2]string{"PREFILL_HOSTS", "DECODE_HOSTS"}
+	port := "$((" + itoa(disaggPort) + " + i))"
+	switch e.k {
+	case SGLang:
+		b.WriteString("set --\n")
+		for j, side := range sides {
+			last := side.workers - (side.instances-1)*per
+			body := "set -- \"$@\" --decode \"http://$h:" + port + "\""
+			if j == 0 {
+				body = "set -- \"$@\" --prefill \"http://$h:" + port + "\" \"$((" + itoa(disaggBootstrap) + " + i))\""
+			}
+			b.WriteString(hostLoop(lists[j], per, last, side.instances, body))
+			b.WriteString(countCheck(lists[j], side.instances))
 		}
-		b.WriteString("  i=0\n  while [ \"$i\" -lt \"$w\" ]; do\n    set -- \"$@\" " + side.flag + " \"http://$h:$((" + itoa(disaggPort) + " + i))\"")
-		if side.bootstrap {
-			b.WriteString(" \"$((" + itoa(disaggBootstrap) + " + i))\"")
+		b.WriteString("exec python -m sglang_router.launch_router --pd-disaggregation \"$@\" --host 0.0.0.0 --port " + itoa(servePort) + "\n")
+	case VLLM:
+		// toy_proxy_server.py's arguments (its parse_args): a list of
+		// hosts and a list of ports on each side, paired in order; it
+		// sends each request to the next prefill worker, then the next
+		// decode worker, round robin.
+		b.WriteString("PROXY=${PROXY:-" + vllmProxy + "}\nset --\n")
+		for j, side := range sides {
+			last := side.workers - (side.instances-1)*per
+			flag := [2]string{"--prefiller", "--decoder"}[j]
+			b.WriteString("set -- \"$@\" " + flag + "-hosts\n")
+			b.WriteString(hostLoop(lists[j], per, last, side.instances, "set -- \"$@\" \"$h\""))
+			b.WriteString(countCheck(lists[j], side.instances))
+			b.WriteString("set -- \"$@\" " + flag + "-ports\n")
+			b.WriteString(hostLoop(lists[j], per, last, side.instances, "set -- \"$@\" \""+port+"\""))
 		}
-		b.WriteString("\n    i=$((i + 1))\n  done\ndone\n")
-		b.WriteString("if [ \"$n\" -ne " + itoa(side.instances) + " ]; then echo \"" + side.list + ": want " + itoa(side.instances) + " addresses, got $n\" >&2; exit 1; fi\n")
+		b.WriteString("exec python \"$PROXY\" --host 0.0.0.0 --port " + itoa(servePort) + " \"$@\"\n")
+	case TRTLLM:
+		// disagg_config.yaml (extract_disagg_cfg): the router's own
+		// hostname and port, and each side's servers as
+		// num_instances and urls, "host:port" without a scheme
+		// (extract_ctx_gen_cfgs splits them at the colon and wants
+		// num_instances of them). The layout keys beside them are the
+		// LLM API fields the MPI launch reads from the same file
+		// (examples/disaggregated/README.md), written so the file says
+		// each side's layout; the HTTP servers read their own options.
+		conf := trtllmDisaggConfig
+		b.WriteString("cat > " + conf + " <<EOF\nhostname: \"0.0.0.0\"\nport: " + itoa(servePort) + "\nbackend: \"pytorch\"\nEOF\n")
+		for j, side := range sides {
+			last := side.workers - (side.instances-1)*per
+			section := [2]string{"context_servers", "generation_servers"}[j]
+			b.WriteString("cat >> " + conf + " <<EOF\n" + section + ":\n  num_instances: " + itoa(side.workers) +
+				"\n  tensor_parallel_size: " + itoa(s.tp) + "\n  moe_expert_parallel_size: " + itoa(s.ep) +
+				"\n  enable_attention_dp: " + strconv.FormatBool(s.dp > 1) + "\n  urls:\nEOF\n")
+			// The server splits each url at its one colon and the YAML
+			// string is double-quoted: a host name or IPv4 address only.
+			check := "case $h in *[!A-Za-z0-9._-]*) echo \"" + lists[j] + ": $h: want a host name or IPv4 address\" >&2; exit 1;; esac\n    "
+			b.WriteString(hostLoop(lists[j], per, last, side.instances, check+"printf '    - \"%s:%s\"\\n' \"$h\" \""+port+"\" >> "+conf))
+			b.WriteString(countCheck(lists[j], side.instances))
+		}
+		b.WriteString("exec trtllm-serve disaggregated -c " + conf + "\n")
 	}
-	b.WriteString("exec python -m sglang_router.launch_router --pd-disaggregation \"$@\" --host 0.0.0.0 --port " + itoa(servePort) + "\n")
+	return b.String()
+}
+
+// trtllmDisaggOptions is one side's LLM API options file (trtllm-serve
+// --extra_llm_api_options; fields of tensorrt_llm/llmapi/llm_args.py):
+// cache_transceiver_config (CacheTransceiverConfig: backend, one of
+// DEFAULT, UCX, NIXL, MPI; max_tokens_in_buffer, the transfer buffer,
+// which the docs advise to hold the longest prompt), attention data
+// parallelism as the aggregated launch sets it, and on the context side
+// disable_overlap_scheduler (the docs: the overlap scheduler is not
+// supported on context servers).
+func trtllmDisaggOptions(s copyShape, side string, context bool, bufferTokens int) string {
+	var b strings.Builder
+	b.WriteString("# trtllm-serve --extra_llm_api_options of the " + side + " servers\n")
+	if context {
+		b.WriteString("disable_overlap_scheduler: true\n")
+	}
+	if s.dp > 1 {
+		b.WriteString("enable_attention_dp: true\n")
+	}
+	b.WriteString("cache_transceiver_config:\n  backend: \"NIXL\"\n  max_tokens_in_buffer: " + itoa(bufferTokens) + "\n")
 	return b.String()
 }

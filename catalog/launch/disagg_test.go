@@ -1,6 +1,7 @@
 package launch_test
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -40,8 +41,9 @@ func disaggPlan(t *testing.T, model string) (plan.Request, plan.Result) {
 	return req, res
 }
 
-// routerArgs runs the router script with a python that prints its
-// arguments, one a line, and returns them.
+// routerArgs runs the router script in a scratch directory with a python
+// that prints its arguments, one a line, and a trtllm-serve that prints
+// its arguments and then the file its -c names, and returns the lines.
 func routerArgs(t *testing.T, script string, env ...string) ([]string, error) {
 	t.Helper()
 	sh, err := exec.LookPath("sh")
@@ -49,10 +51,15 @@ func routerArgs(t *testing.T, script string, env ...string) ([]string, error) {
 		t.Skip("no sh")
 	}
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "python"), []byte("#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\n"), 0o755); err != nil {
+	const printArgs = "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\n"
+	if err := os.WriteFile(filepath.Join(dir, "python"), []byte(printArgs), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "trtllm-serve"), []byte(printArgs+"cat \"$3\"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(sh, "-c", script)
+	cmd.Dir = dir
 	cmd.Env = append([]string{"PATH=" + dir + string(os.PathListSeparator) + os.Getenv("PATH")}, env...)
 	out, err := cmd.Output()
 	return strings.Split(strings.TrimSpace(string(out)), "\n"), err
@@ -63,7 +70,8 @@ func routerArgs(t *testing.T, script string, env ...string) ([]string, error) {
 // GPUs, port and (prefill) bootstrap port, with the aggregated row's
 // settings; the router, run with the instances' addresses, names every
 // worker of the plan once, prefill with its bootstrap port, and refuses
-// a host list of the wrong length. Other engines get a reason.
+// a host list of the wrong length. Launchers that do not serve get a
+// reason.
 func TestEmitDisaggSGLang(t *testing.T) {
 	req, res := disaggPlan(t, "llama-3.1-70b")
 	d := *res.Disagg
@@ -151,12 +159,294 @@ func TestEmitDisaggSGLang(t *testing.T) {
 		}
 	}
 	var le *launch.Error
-	if _, err := launch.EmitDisagg(launch.VLLM, req, res, nil, "llama-3.1-70b"); !errors.As(err, &le) || le.Key != launch.ErrDisaggKind {
-		t.Errorf("vllm: %v", err)
+	for _, k := range []launch.Kind{launch.FSDP, launch.DeepSpeed, launch.SkyPilot} {
+		if _, err := launch.EmitDisagg(k, req, res, nil, "llama-3.1-70b"); !errors.As(err, &le) || le.Key != launch.ErrDisaggKind {
+			t.Errorf("%s: %v", k, err)
+		}
 	}
 	none := res
 	none.Disagg = nil
 	if _, err := launch.EmitDisagg(launch.SGLang, req, none, nil, "llama-3.1-70b"); !errors.As(err, &le) || le.Key != launch.ErrNoDisagg {
 		t.Errorf("no alternative: %v", err)
+	}
+}
+
+// workerLines is a prefill or decode script's engine commands: the shell
+// around them (the WORKERS default, the HOST_IP check, the if-blocks)
+// dropped, for checkShell.
+func workerLines(text string) string {
+	var keep []string
+	for _, line := range strings.Split(text, "\n") {
+		tr := strings.TrimSpace(line)
+		if strings.HasPrefix(tr, "if [") || tr == "fi" || strings.HasPrefix(tr, "WORKERS=") || strings.HasPrefix(tr, ": ") {
+			continue
+		}
+		keep = append(keep, line)
+	}
+	return strings.Join(keep, "\n")
+}
+
+// disaggFlag is the flag that makes each engine's worker a disaggregated
+// one.
+var disaggFlag = map[launch.Kind]string{launch.SGLang: "--disaggregation-mode", launch.VLLM: "--kv-transfer-config", launch.TRTLLM: "--extra_llm_api_options"}
+
+// checkDisagg checks every file of a disaggregated launch of kind k by
+// its format: the scripts parse, the workers' commands use their
+// engine's documented flags and the flag that disaggregates them (vLLM's
+// KV transfer config is the NixlConnector's JSON), and the options files
+// are the LLM API's.
+func checkDisagg(t *testing.T, where string, k launch.Kind, l launch.Launch) {
+	t.Helper()
+	var names []string
+	for _, f := range l.Files {
+		names = append(names, f.Name)
+		w := where + " " + f.Name
+		switch f.Format {
+		case "sh":
+			shellParses(t, w, f.Text)
+			if f.Name == "router.sh" {
+				continue
+			}
+			for _, c := range checkShell(t, w, workerLines(f.Text)) {
+				v, ok := c.has(disaggFlag[k])
+				if !ok {
+					t.Errorf("%s: %s lacks %s", w, c.tool, disaggFlag[k])
+				}
+				if k == launch.VLLM {
+					var cfg struct {
+						KVConnector string `json:"kv_connector"`
+						KVRole      string `json:"kv_role"`
+					}
+					if err := json.Unmarshal([]byte(v), &cfg); err != nil || cfg.KVConnector != "NixlConnector" ||
+						!slices.Contains([]string{"kv_producer", "kv_consumer", "kv_both"}, cfg.KVRole) {
+						t.Errorf("%s: --kv-transfer-config %s (%v)", w, v, err)
+					}
+				}
+			}
+		case "yaml":
+			checkLLMAPIOptions(t, w, f.Text)
+		default:
+			t.Errorf("%s: unexpected file", w)
+		}
+	}
+	want := []string{"prefill.sh", "decode.sh", "router.sh"}
+	if k == launch.TRTLLM {
+		want = append(want, "context_config.yaml", "gen_config.yaml")
+	}
+	if !slices.Equal(names, want) {
+		t.Errorf("%s: files %v, want %v", where, names, want)
+	}
+}
+
+// routes runs a vLLM or TensorRT-LLM router script with the instances'
+// addresses in env and returns the workers it routes to, "host:port" on
+// each side, after checking its arguments (vLLM's proxy) or the
+// configuration it writes (TensorRT-LLM's) against their vocabularies.
+func routes(t *testing.T, k launch.Kind, router string, env ...string) (prefill, decode []string, err error) {
+	t.Helper()
+	out, err := routerArgs(t, router, env...)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch k {
+	case launch.VLLM:
+		if out[0] != "tests/v1/kv_connector/nixl_integration/toy_proxy_server.py" {
+			t.Errorf("router runs %q", out[0])
+		}
+		v := readVocab(t, "vllm_proxy_flags.txt", "")
+		lists := map[string][]string{}
+		var flag string
+		for _, a := range out[1:] {
+			if strings.HasPrefix(a, "--") {
+				flag = a
+				v.check(t, "router.sh", a, "")
+				continue
+			}
+			lists[flag] = append(lists[flag], a)
+		}
+		if lists["--host"][0] != "0.0.0.0" || lists["--port"][0] != "8000" {
+			t.Errorf("router serves on %v:%v", lists["--host"], lists["--port"])
+		}
+		pair := func(hosts, ports []string) []string {
+			if len(hosts) != len(ports) {
+				t.Errorf("%d hosts and %d ports", len(hosts), len(ports))
+				return nil
+			}
+			var s []string
+			for i := range hosts {
+				s = append(s, hosts[i]+":"+ports[i])
+			}
+			return s
+		}
+		return pair(lists["--prefiller-hosts"], lists["--prefiller-ports"]), pair(lists["--decoder-hosts"], lists["--decoder-ports"]), nil
+	case launch.TRTLLM:
+		if len(out) < 3 || out[0] != "disaggregated" || out[1] != "-c" || out[2] != "disagg_config.yaml" {
+			t.Fatalf("router runs trtllm-serve %v", out)
+		}
+		// parseYAML reads mappings; the urls lists are taken out first.
+		var rest []string
+		urls := map[string][]string{}
+		section := ""
+		for _, line := range out[3:] {
+			if !strings.HasPrefix(line, " ") {
+				section, _, _ = strings.Cut(line, ":")
+			}
+			if item, ok := strings.CutPrefix(line, "    - "); ok {
+				u, err := strconv.Unquote(item)
+				if err != nil {
+					t.Fatalf("url %s: %v", item, err)
+				}
+				urls[section] = append(urls[section], u)
+				continue
+			}
+			rest = append(rest, line)
+		}
+		doc := leaves(parseYAML(t, strings.Join(rest, "\n")), "", map[string]any{})
+		v := readVocab(t, "trtllm_disagg_keys.txt", "")
+		for key, val := range doc {
+			want := v[key]
+			got := typeOf(val)
+			if strings.HasSuffix(key, ".urls") {
+				got = "list"
+			}
+			if len(want) != 1 || got != want[0] {
+				t.Errorf("disagg_config.yaml: %s: %v (%s), want %v", key, val, got, want)
+			}
+		}
+		for _, s := range []string{"context_servers", "generation_servers"} {
+			if n, _ := doc[s+".num_instances"].(int64); int(n) != len(urls[s]) {
+				t.Errorf("disagg_config.yaml: %s: %d instances, %d urls", s, n, len(urls[s]))
+			}
+		}
+		if doc["hostname"] != "0.0.0.0" || doc["port"] != int64(8000) {
+			t.Errorf("router serves on %v:%v", doc["hostname"], doc["port"])
+		}
+		return urls["context_servers"], urls["generation_servers"], nil
+	}
+	t.Fatalf("no router reader for %s", k)
+	return nil, nil, nil
+}
+
+// TestEmitDisaggVLLMAndTRTLLM: vLLM's (NixlConnector) and TensorRT-LLM's
+// disaggregated launches, on the plans TestEmitDisaggSGLang launches:
+// scripts that parse, with documented flags and options; each worker on
+// its own GPUs and port (vLLM: and its own NIXL side-channel ports); the
+// router, run with the instances' addresses, names every worker of the
+// plan once, in order, and refuses a host list of the wrong length.
+func TestEmitDisaggVLLMAndTRTLLM(t *testing.T) {
+	req, res := disaggPlan(t, "llama-3.1-70b")
+	req8, res8 := disaggPlan(t, "llama-3.1-8b")
+	d8 := *res8.Disagg
+	per8 := int(d8.Offer.GPUCount) / d8.TP
+	d8.Prefill, d8.Decode, d8.Instances = 10, 3, (10+per8-1)/per8+(3+per8-1)/per8
+	res8.Disagg = &d8
+	for _, k := range []launch.Kind{launch.VLLM, launch.TRTLLM} {
+		for _, c := range []struct {
+			req plan.Request
+			res plan.Result
+		}{{req, res}, {req8, res8}} {
+			d := c.res.Disagg
+			per := int(d.Offer.GPUCount) / d.TP
+			where := k.String() + " TP " + strconv.Itoa(d.TP)
+			l, err := launch.EmitDisagg(k, c.req, c.res, nil, "")
+			if err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			checkDisagg(t, where, k, l)
+			pre, dec, router := l.Files[0].Text, l.Files[1].Text, l.Files[2].Text
+			tool := map[launch.Kind]string{launch.VLLM: "vllm serve", launch.TRTLLM: "trtllm-serve"}[k]
+			if strings.Count(pre, tool) != per || strings.Count(dec, tool) != per {
+				t.Errorf("%s: %d prefill and %d decode workers an instance, want %d", where, strings.Count(pre, tool), strings.Count(dec, tool), per)
+			}
+			if per > 1 {
+				var ids []string
+				for g := d.TP; g < 2*d.TP; g++ {
+					ids = append(ids, strconv.Itoa(g))
+				}
+				second := "CUDA_VISIBLE_DEVICES=" + strings.Join(ids, ",") + " "
+				if !strings.Contains(pre, second) || !strings.Contains(pre, "--port 30001") {
+					t.Errorf("%s: the second worker does not run on GPUs %v and port 30001:\n%s", where, ids, pre)
+				}
+				if k == launch.VLLM && !strings.Contains(pre, "VLLM_NIXL_SIDE_CHANNEL_PORT="+strconv.Itoa(5600+max(d.DP, 1))+" ") {
+					t.Errorf("%s: the second worker's NIXL side channel:\n%s", where, pre)
+				}
+			}
+			if k == launch.TRTLLM && (!strings.Contains(pre, "--extra_llm_api_options context_config.yaml") || !strings.Contains(dec, "--extra_llm_api_options gen_config.yaml")) {
+				t.Errorf("%s: the sides' options files:\n%s\n%s", where, pre, dec)
+			}
+			if k == launch.VLLM && !strings.Contains(pre, `VLLM_NIXL_SIDE_CHANNEL_HOST="$HOST_IP"`) {
+				t.Errorf("%s: no NIXL side-channel host:\n%s", where, pre)
+			}
+			pInst := (d.Prefill + per - 1) / per
+			hosts := func(prefix string, n int) string {
+				var h []string
+				for i := range n {
+					h = append(h, prefix+strconv.Itoa(i))
+				}
+				return strings.Join(h, " ")
+			}
+			ps, ds, err := routes(t, k, router, "PREFILL_HOSTS="+hosts("p", pInst), "DECODE_HOSTS="+hosts("d", d.Instances-pInst))
+			if err != nil {
+				t.Fatalf("%s router.sh: %v", where, err)
+			}
+			if len(ps) != d.Prefill || len(ds) != d.Decode {
+				t.Fatalf("%s: router routes to %v and %v; want %d prefill and %d decode workers", where, ps, ds, d.Prefill, d.Decode)
+			}
+			if lastP := "p" + strconv.Itoa(pInst-1) + ":" + strconv.Itoa(30000+(d.Prefill-1)%per); ps[0] != "p0:30000" || ps[len(ps)-1] != lastP || ds[0] != "d0:30000" {
+				t.Errorf("%s: prefill workers %v (last want %s), decode %v", where, ps, lastP, ds)
+			}
+			if per > 1 && ps[1] != "p0:30001" {
+				t.Errorf("%s: prefill workers %v", where, ps)
+			}
+			if _, _, err := routes(t, k, router, "PREFILL_HOSTS="+hosts("p", pInst), "DECODE_HOSTS="+hosts("d", d.Instances-pInst+1)); err == nil {
+				t.Errorf("%s: the router took one decode address too many", where)
+			}
+			// TensorRT-LLM's urls are "host:port", split at the colon.
+			if _, _, err := routes(t, k, router, "PREFILL_HOSTS="+hosts("p", pInst-1)+" fe80::1", "DECODE_HOSTS="+hosts("d", d.Instances-pInst)); k == launch.TRTLLM && err == nil {
+				t.Errorf("%s: the router took an IPv6 address into its urls", where)
+			}
+		}
+	}
+}
+
+// TestGoldenDisagg: the disaggregated launch of DeepSeek-R1 at DP 8/EP 8
+// on 8 × H200 (the golden deepseek-r1-dp8-ep8 row's offer and layout), 2
+// prefill and 3 decode workers, for each serving engine, against
+// testdata/golden/deepseek-r1-dp8-ep8-disagg.KIND.txt.
+func TestGoldenDisagg(t *testing.T) {
+	var c goldenCase
+	for _, g := range goldenCases {
+		if g.name == "deepseek-r1-dp8-ep8" {
+			c = g
+		}
+	}
+	req := c.req(t)
+	row := c.row(t, req)
+	d := plan.DisaggPlan{Offer: row.Offer, Engine: row.Engine, TP: row.TP, DP: row.AttnDP, EP: row.EP, Prefill: 2, Decode: 3, Instances: 5}
+	res := plan.Result{Rows: []plan.Row{row}, Disagg: &d}
+	for _, k := range []launch.Kind{launch.VLLM, launch.SGLang, launch.TRTLLM} {
+		name := c.name + "-disagg." + k.String() + ".txt"
+		t.Run(name, func(t *testing.T) {
+			l, err := launch.EmitDisagg(k, req, res, nil, c.model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkDisagg(t, name, k, l)
+			got := l.Text()
+			path := filepath.Join("testdata", "golden", name)
+			if *update {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("%s changed (go test -update rewrites it):\n%s", name, diff(string(want), got))
+			}
+		})
 	}
 }

@@ -96,9 +96,14 @@ func scenarios(t *testing.T) {
 				serveCases = append(serveCases, scenario{kind: k, req: req, row: r})
 			}
 		}
-		for _, i := range []int{0, 2} {
+		// Disaggregated: every serving engine on one GPU a worker, on two
+		// TP-4 workers an instance, at DP 8/EP 8 and at DP 4/EP 4 with
+		// two workers an instance.
+		for _, i := range []int{0, 2, len(goldenCases) - 3, len(goldenCases) - 2} {
 			req, r := row(i)
-			disaggCases = append(disaggCases, scenario{kind: launch.SGLang, req: req, row: r, disagg: true})
+			for _, k := range []launch.Kind{launch.VLLM, launch.SGLang, launch.TRTLLM} {
+				disaggCases = append(disaggCases, scenario{kind: k, req: req, row: r, disagg: true})
+			}
 		}
 		req, r := row(1)
 		r.InstancesPerReplica, r.Instances = 2, 2
@@ -139,7 +144,7 @@ func emit(s scenario, n names) (launch.Launch, error) {
 	req.Input.Arch.NameOrPath = n.nameOrPath
 	if s.disagg {
 		per := max(int(o.GPUCount)/max(row.TP, 1), 1)
-		d := plan.DisaggPlan{Offer: &o, Engine: row.Engine, TP: max(row.TP, 1), Prefill: 3, Decode: 2, Instances: (3+per-1)/per + (2+per-1)/per}
+		d := plan.DisaggPlan{Offer: &o, Engine: row.Engine, TP: max(row.TP, 1), DP: row.AttnDP, EP: row.EP, Prefill: 3, Decode: 2, Instances: (3+per-1)/per + (2+per-1)/per}
 		return launch.EmitDisagg(s.kind, req, plan.Result{Rows: []plan.Row{row}, Disagg: &d}, nil, n.model)
 	}
 	return launch.Emit(s.kind, req, row, nil, n.model)
@@ -513,7 +518,9 @@ func FuzzServeScript(f *testing.F) {
 	})
 }
 
-// FuzzDisaggScript: SGLang PD's prefill, decode and router scripts,
+// FuzzDisaggScript: the disaggregated launch of every serving engine
+// (SGLang PD, vLLM's NixlConnector, TensorRT-LLM's disaggregated
+// serving): its prefill, decode and router scripts and options files,
 // whatever the names.
 func FuzzDisaggScript(f *testing.F) {
 	seed(f)

@@ -17,6 +17,7 @@
 package launch
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -221,7 +222,13 @@ type emitter struct {
 	notes []string
 }
 
-func (e *emitter) note(s string) { e.notes = append(e.notes, catalog.Printable(s)) }
+// note adds a note once (a disaggregated launch builds each side's
+// command, and the second says nothing new).
+func (e *emitter) note(s string) {
+	if s = catalog.Printable(s); !slices.Contains(e.notes, s) {
+		e.notes = append(e.notes, s)
+	}
+}
 func (e *emitter) file(name, format, text string) {
 	e.files = append(e.files, File{name, format, text})
 }
@@ -388,7 +395,10 @@ func (e *emitter) gpusPerInstance() int { return max(int(e.row.Offer.GPUCount), 
 
 // command formats a command line, one flag per line.
 type command struct {
-	env  string // "VAR=value " prefix, or ""
+	env string // "CUDA_VISIBLE_DEVICES=... " prefix, or ""
+	// vars are further VAR=value prefixes (a flag-less arg: flag is the
+	// variable's name), after env.
+	vars []arg
 	argv []string
 	args []arg
 	// then is the command this one launches (torchrun's script and its
@@ -413,6 +423,7 @@ const (
 	nodeRank   shellWord = "$NODE_RANK"    // the instance's rank, 0 on the first
 	masterAddr shellWord = "$MASTER_ADDR"  // the first instance's address
 	headInit   shellWord = "$HEAD_IP:5000" // SGLang's rendezvous on the first instance
+	hostIP     shellWord = "$HOST_IP"      // the instance's own address (vLLM's NIXL side channel)
 )
 
 func (c *command) flag(name string, value string) {
@@ -442,6 +453,29 @@ func (c *command) onGPUs(first, n int) {
 	c.env = "CUDA_VISIBLE_DEVICES=" + strings.Join(ids, ",") + " "
 }
 
+// setenv runs c with variable name set to v (a literal, quoted) or, where
+// w is given, to the shell word w; a second call replaces the value.
+func (c *command) setenv(name, v string, w shellWord) {
+	for j := range c.vars {
+		if c.vars[j].flag == name {
+			c.vars[j].value, c.vars[j].word = v, w
+			return
+		}
+	}
+	c.vars = append(c.vars, arg{flag: name, value: v, word: w})
+}
+
+// put sets flag name to v: a new value where c has it, else a new flag.
+func (c *command) put(name, v string) {
+	for j := range c.args {
+		if c.args[j].flag == name {
+			c.args[j].value = v
+			return
+		}
+	}
+	c.flag(name, v)
+}
+
 func (c *command) expand(name string, w shellWord) {
 	c.args = append(c.args, arg{flag: name, word: w})
 }
@@ -449,6 +483,14 @@ func (c *command) expand(name string, w shellWord) {
 func (c *command) String() string {
 	var b strings.Builder
 	b.WriteString(c.env)
+	for _, v := range c.vars {
+		b.WriteString(v.flag + "=")
+		if v.word != "" {
+			b.WriteString("\"" + string(v.word) + "\" ")
+		} else {
+			b.WriteString(shellQuote(v.value) + " ")
+		}
+	}
 	for i, a := range c.argv {
 		if i > 0 {
 			b.WriteByte(' ')

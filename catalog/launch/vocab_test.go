@@ -433,16 +433,29 @@ func checkAccelerate(t *testing.T, where, text string) map[string]any {
 // llmAPIOptions are the TensorRT-LLM LLM API options (the LLM API's
 // argument fields, tensorrt_llm/llmapi/llm_args.py at the commit of
 // testdata/trtllm_flags.txt) a launch may write into the file
-// trtllm-serve reads with --extra_llm_api_options, and their types.
-var llmAPIOptions = map[string]string{"enable_attention_dp": "boolean"}
+// trtllm-serve reads with --extra_llm_api_options, as dotted paths, and
+// their types. The disaggregated servers' (launch.EmitDisagg) are
+// disable_overlap_scheduler (TorchLlmArgs) and cache_transceiver_config
+// (CacheTransceiverConfig: backend, max_tokens_in_buffer), as
+// docs/source/features/disagg-serving.md @ 0434b982fa38 writes them.
+var llmAPIOptions = map[string]string{"enable_attention_dp": "boolean", "disable_overlap_scheduler": "boolean",
+	"cache_transceiver_config": "object", "cache_transceiver_config.backend": "string",
+	"cache_transceiver_config.max_tokens_in_buffer": "integer"}
+
+// cacheTransceiverBackends are the values of cache_transceiver_config's
+// backend (CacheTransceiverConfig.backend's Literal, llm_args.py).
+var cacheTransceiverBackends = []string{"DEFAULT", "UCX", "NIXL", "MPI"}
 
 // checkLLMAPIOptions checks a TensorRT-LLM options file: YAML whose keys
 // are llmAPIOptions' with their types.
 func checkLLMAPIOptions(t *testing.T, where, text string) {
 	t.Helper()
-	doc := parseYAML(t, text)
+	doc := leaves(parseYAML(t, text), "", map[string]any{})
 	if len(doc) == 0 {
 		t.Errorf("%s: no option:\n%s", where, text)
+	}
+	if b, ok := doc["cache_transceiver_config.backend"].(string); ok && !slices.Contains(cacheTransceiverBackends, b) {
+		t.Errorf("%s: cache transceiver backend %q, want one of %v", where, b, cacheTransceiverBackends)
 	}
 	for k, v := range doc {
 		if want, ok := llmAPIOptions[k]; !ok || typeOf(v) != want {
@@ -466,7 +479,7 @@ func checkLaunch(t *testing.T, where string, l launch.Launch, dp int) {
 			checkDeepSpeed(t, w, f.Text, dp)
 		case f.Name == "fsdp.yaml":
 			checkAccelerate(t, w, f.Text)
-		case f.Name == "extra_llm_api_options.yaml":
+		case f.Name == "extra_llm_api_options.yaml" || f.Name == "context_config.yaml" || f.Name == "gen_config.yaml":
 			checkLLMAPIOptions(t, w, f.Text)
 		case f.Format == "sh":
 			checkShell(t, w, f.Text)

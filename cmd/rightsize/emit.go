@@ -15,7 +15,8 @@ import (
 
 // emitPicks are the plan's picks --emit-pick chooses from; "disaggregated"
 // is the planner's disaggregated prefill/decode alternative
-// (plan.Result.Disagg, launch.EmitDisagg).
+// (plan.Result.Disagg, launch.EmitDisagg: SGLang PD, vLLM's
+// NixlConnector, TensorRT-LLM's disaggregated serving).
 var emitPicks = []string{"cheapest", "fastest", "value", "disaggregated"}
 
 func emitKinds() string {
@@ -33,7 +34,8 @@ func defineEmitFlags(fs *flag.FlagSet) {
 			" (vllm|sglang|trtllm for inference, fsdp|deepspeed for training, skypilot for both)")
 	}
 	if fs.Lookup("emit-pick") == nil {
-		fs.String("emit-pick", "cheapest", "with --emit: the pick to launch, "+strings.Join(emitPicks, "|"))
+		fs.String("emit-pick", "cheapest", "with --emit: the pick to launch, "+strings.Join(emitPicks, "|")+
+			" (disaggregated: the planner's prefill/decode alternative as prefill, decode and router scripts, with --emit vllm, sglang or trtllm)")
 	}
 }
 

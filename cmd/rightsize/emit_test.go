@@ -252,8 +252,9 @@ func readSchema(t *testing.T) map[string]string {
 // TestPlanEmitDisaggregated: --emit-pick disaggregated writes the
 // planner's disaggregated alternative as SGLang PD (prefill, decode and
 // router scripts) and names it on stderr with its cost against the
-// aggregated plan, the same figures as the plan's JSON; another engine
-// gets the reason, not a script.
+// aggregated plan, the same figures as the plan's JSON; vLLM and
+// TensorRT-LLM write theirs; a launcher that does not serve gets the
+// reason, not a script.
 func TestPlanEmitDisaggregated(t *testing.T) {
 	args := []string{"--model", "llama-3.1-70b", "--engine", "sglang", "--gpu", "h100-sxm", "--requests-per-second", "20",
 		"--prompt-tokens", "2000", "--output-tokens", "500", "--ttft-p95", "2s", "--tpot", "50ms"}
@@ -274,8 +275,28 @@ func TestPlanEmitDisaggregated(t *testing.T) {
 	if !strings.Contains(errs, banner) || !strings.Contains(errs, p.Disagg.InstanceType) {
 		t.Errorf("stderr %q does not name %q on %s", errs, banner, p.Disagg.InstanceType)
 	}
-	code, _, errs = runPlanArgs(t, append(args, "--emit", "vllm", "--emit-pick", "disaggregated")...)
-	if code == 0 || !strings.Contains(errs, "written for sglang") {
-		t.Errorf("vllm disaggregated: exit %d, %q", code, errs)
+	// vLLM's (NixlConnector workers behind the proxy its guide runs) and
+	// TensorRT-LLM's (trtllm-serve workers with their options files behind
+	// trtllm-serve disaggregated) for the same alternative.
+	for kind, wants := range map[string][]string{
+		"vllm":   {"# file: prefill.sh", "# file: router.sh", `--kv-transfer-config '{"kv_connector":"NixlConnector","kv_role":"kv_both"}'`, "toy_proxy_server.py"},
+		"trtllm": {"# file: decode.sh", "# file: context_config.yaml", "# file: gen_config.yaml", "--extra_llm_api_options context_config.yaml", "exec trtllm-serve disaggregated -c disagg_config.yaml"},
+	} {
+		code, out, errs := runPlanArgs(t, append(args, "--emit", kind, "--emit-pick", "disaggregated")...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", kind, code, errs)
+		}
+		for _, want := range wants {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s launch lacks %q:\n%s", kind, want, out)
+			}
+		}
+		if !strings.Contains(errs, "rightsize: "+kind+" settings for the disaggregated alternative") {
+			t.Errorf("%s: stderr %q", kind, errs)
+		}
+	}
+	code, _, errs = runPlanArgs(t, append(args, "--emit", "skypilot", "--emit-pick", "disaggregated")...)
+	if code == 0 || !strings.Contains(errs, "runs on a serving engine") {
+		t.Errorf("skypilot disaggregated: exit %d, %q", code, errs)
 	}
 }

@@ -249,6 +249,25 @@ func TestPageLaunchAgreesWithCLI(t *testing.T) {
 	}
 }
 
+// The page's disaggregated launch and rightsize plan --emit-pick
+// disaggregated are one text, for each serving engine's dialect.
+func TestPageDisaggLaunchAgreesWithCLI(t *testing.T) {
+	args := []string{"--model", "llama-3.1-70b", "--engine", "sglang", "--requests-per-second", "20",
+		"--prompt-tokens", "2000", "--output-tokens", "500", "--ttft-p95", "2s", "--tpot", "50ms", "--emit-pick", "disaggregated"}
+	const frag = "m=llama-3.1-70b&e=sglang&rps=20&s=2500&out=500&ttft=2000&tpot=50"
+	for _, k := range []string{"vllm", "sglang", "trtllm"} {
+		code, out, errs := runPlanArgs(t, append(args, "--emit", k)...)
+		web, err := page.LinkLaunchDisagg(frag + "&run=" + k)
+		if code != 0 || err != nil {
+			t.Errorf("%s: CLI exit %d (%s), page %v", k, code, strings.TrimSpace(errs), err)
+			continue
+		}
+		if out != web {
+			t.Errorf("%s: CLI prints\n%s\npage writes\n%s", k, out, web)
+		}
+	}
+}
+
 // The page's "With gradient checkpointing" fact and the CLI's
 // with_grad_checkpointing are one figure: training jobs that do not fit
 // without checkpointing get the same memory per GPU from both, and a job
