@@ -7,10 +7,11 @@ import (
 
 func nan() float64 { return math.NaN() }
 
-// UsableFraction is the share of a GPU's nominal memory that PyTorch can
-// allocate: the driver reserves the rest. An "80 GB" H100 reports 79.19
-// GiB total to torch (llm-d vLLM v0.19 accuracy report; 79.11 GiB in vLLM
-// PR #48601's log): 0.99 of 80 GiB.
+// UsableFraction is the share of the memory a GPU shows CUDA (its nominal
+// memory, or Input.VisibleVRAM where ECC takes part of it) that PyTorch
+// can allocate: the driver reserves the rest. An "80 GB" H100 reports
+// 79.19 GiB total to torch (llm-d vLLM v0.19 accuracy report; 79.11 GiB
+// in vLLM PR #48601's log): 0.99 of 80 GiB.
 const UsableFraction = 0.99
 
 // Overhead defaults (see the Breakdown field comments for sources).
@@ -50,10 +51,14 @@ func (in Input) BatchedTokens() int {
 }
 
 // UsableBytes is the memory per GPU the estimate must fit in: in.UsableVRAM
-// when set, else UsableFraction of in.VRAM.
+// when set, else UsableFraction of what CUDA sees (in.VisibleVRAM when
+// set, else in.VRAM).
 func (in Input) UsableBytes() Bytes {
 	if in.UsableVRAM > 0 {
 		return in.UsableVRAM
+	}
+	if in.VisibleVRAM > 0 {
+		return toBytes(float64(in.VisibleVRAM) * UsableFraction)
 	}
 	return toBytes(float64(in.VRAM) * UsableFraction)
 }

@@ -95,7 +95,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		schedSteps = fs.Int("scheduler-steps", 0, "vLLM multi-step scheduling (--num-scheduler-steps); 0: every step")
 		gpu        = fs.String("gpu", "", "catalog GPU ID (e.g. h100-sxm)")
 		vram       = fs.String("vram", "", "memory per GPU with unit, e.g. 24GB or 80GiB (default 80GiB)")
-		usable     = fs.String("usable-vram", "", "measured usable memory per GPU (default 0.99 × vram)")
+		usable     = fs.String("usable-vram", "", "measured usable memory per GPU (default 0.99 × what CUDA sees: vram, less the ECC share of a catalog GDDR GPU)")
 		gpus       = fs.Int("gpus", 1, "total GPUs")
 		zero       = fs.Int("zero", 0, "DeepSpeed ZeRO stage 0..3 (FSDP full shard = 3)")
 		offload    = fs.String("offload", def.Offload.String(), choices(estimator.Offloads))
@@ -270,7 +270,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		if !ok {
 			errs = append(errs, fmt.Errorf("--gpu %q: not in the catalog", *gpu))
 		}
-		in.VRAM = g.Memory
+		g.SetMemory(&in)
 		gpuSpec = g
 	case *vram != "":
 		parse("vram", func() (err error) { in.VRAM, err = estimator.ParseBytes(*vram); return })
