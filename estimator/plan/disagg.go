@@ -126,11 +126,11 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 	best.Wins = best.MonthlyCostUSD < agg.MonthlyCostUSD
 	ref := OfferRef{Provider: best.Offer.Provider, InstanceType: best.Offer.InstanceType, Instances: best.Instances}
 	if best.Wins {
-		best.Why = Reason{Key: "disagg.wins", Args: []any{ref, best.Prefill, best.Decode, best.TP,
+		best.Why = Reason{Key: "disagg.wins", Args: []any{ref, best.Prefill, best.Decode, WorkerLayout{best.TP, best.DP, best.EP},
 			Money{Amount: p.display(best.MonthlyCostUSD), Currency: res.Currency, PerMonth: true},
 			100 * (1 - best.MonthlyCostUSD/agg.MonthlyCostUSD)}}
 	} else {
-		best.Why = Reason{Key: "disagg.loses", Args: []any{ref, best.Prefill, best.Decode, best.TP,
+		best.Why = Reason{Key: "disagg.loses", Args: []any{ref, best.Prefill, best.Decode, WorkerLayout{best.TP, best.DP, best.EP},
 			Money{Amount: p.display(best.MonthlyCostUSD), Currency: res.Currency, PerMonth: true},
 			best.MonthlyCostUSD / agg.MonthlyCostUSD}}
 	}

@@ -2,6 +2,7 @@ package plan_test
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"rightsize/estimator"
@@ -46,6 +47,10 @@ func TestDisaggPlan(t *testing.T) {
 	// --enable-dp-attention --ep-size 8).
 	if agg := res.Rows[res.Cheapest]; d.DP != max(agg.AttnDP, 1) || d.EP != max(agg.EP, 1) || d.DP != 8 || d.EP != 8 {
 		t.Errorf("workers at DP %d, EP %d; the aggregated row at DP %d, EP %d", d.DP, d.EP, agg.AttnDP, agg.EP)
+	}
+	// The reason names the workers' whole layout, as the plan tables do.
+	if w := d.Why.String(); !strings.Contains(w, "decode workers of TP 8 · attn-DP 8 · EP 8,") {
+		t.Errorf("reason %q does not name the workers' layout", w)
 	}
 	wide := in
 	wide.TP, wide.GPUs, wide.DP, wide.EP = 8, 8, 8, 8

@@ -85,6 +85,23 @@ type OfferRef struct {
 	Instances              int
 }
 
+// WorkerLayout names a disaggregated worker's layout in a reason: its
+// tensor-parallel GPUs and, inside them, the attention data-parallel
+// ranks and expert-parallel degree (1: none), abbreviated as the page's
+// and the CLI's plan tables write them ("8 · attn-DP 8 · EP 8").
+type WorkerLayout struct{ TP, DP, EP int }
+
+func (w WorkerLayout) String() string {
+	s := strconv.Itoa(w.TP)
+	if w.DP > 1 {
+		s += " · attn-DP " + strconv.Itoa(w.DP)
+	}
+	if w.EP > 1 {
+		s += " · EP " + strconv.Itoa(w.EP)
+	}
+	return s
+}
+
 func (m Money) String() string {
 	s := formatNumber(m.Amount) + " " + m.Currency
 	if m.PerMonth {
