@@ -16,12 +16,17 @@ const UsableFraction = 0.99
 
 // Overhead defaults (see the Breakdown field comments for sources).
 const (
-	defaultCUDAContext     = 500 * MiB
-	vllmNonTorch           = 256 * MiB  // 0.25 GiB
-	ncclTP                 = 1894 * MiB // 1.85 GiB
-	ncclDP                 = 512 * MiB
-	defaultCUDAGraphs      = 1 * GiB
-	trainAllocatorShare    = 0.35
+	defaultCUDAContext  = 500 * MiB
+	vllmNonTorch        = 256 * MiB  // 0.25 GiB
+	ncclTP              = 1894 * MiB // 1.85 GiB
+	ncclDP              = 512 * MiB
+	defaultCUDAGraphs   = 1 * GiB
+	trainAllocatorShare = 0.35
+	// trainAllocatorKept is the share of a training step's allocated bytes
+	// that the caching allocator still holds, free but not returnable, when
+	// an allocation would fail: allocatorKept. The rest of the reserve is
+	// cached whole segments it frees and retries with (memory_peak.go).
+	trainAllocatorKept     = 0.04
 	hfInferAllocatorShare  = 0.10
 	defaultMaxBatchedToken = 8192 // SGLang and TensorRT-LLM; vLLM's: VLLMDefaultLimits
 	// vllmSamplerRows is the rows of fp32 logits the activation peak of a
