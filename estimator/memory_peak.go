@@ -137,12 +137,14 @@ func loadTransient(in Input) float64 {
 //
 // allocatorKept returns that remainder for a training step:
 // trainAllocatorKept (4%) of the step's allocated bytes, at most the
-// reserve. The share is the largest of seven fine-tuning jobs' out-of-
+// reserve. The share is the largest of eight training jobs' out-of-
 // memory messages that print both figures (reserved-but-unallocated over
-// allocated by PyTorch): 0.5% (axolotl #998, 24 GB), 0.75% (RWKV5-LM-LoRA
-// #2, 80 GB), 0.8% (stanford_alpaca #76, A10), 0.86% (MiniCPM-V #338,
-// 80 GB), 0.9% (torchtune #2071, 24 GB), 1.4% (LTE #3, 80 GB), 4.0%
-// (OpenHelix-Team/cobra #24, 24 GB). It is not a bound: a run whose step
+// allocated by PyTorch): 0.2% (LoRA-ViT #6, 16 GB), 0.5% (axolotl #998,
+// 24 GB), 0.75% (RWKV5-LM-LoRA #2, 80 GB), 0.8% (stanford_alpaca #76,
+// A10), 0.86% (MiniCPM-V #338, 80 GB), 0.9% (torchtune #2071, 24 GB),
+// 1.4% (LTE #3, 80 GB), 4.0% (OpenHelix-Team/cobra #24, 24 GB, a torchrun
+// job whose task the issue does not state; 1.4% without it). It is not a
+// bound: a run whose step
 // shapes change can leave more split (llama-cookbook #320, an A10G LoRA
 // run failing on the first backward of its second epoch, held 10.61 GiB
 // split beside 9.71 GiB allocated; the cache of varying lengths is
