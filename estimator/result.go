@@ -41,9 +41,10 @@ type Breakdown struct {
 	// AllocatorReserve: PyTorch caching-allocator fragmentation and
 	// untracked transients, as a share of activations (training 35%,
 	// fitted to the HF BERT-large V100 series; HF inference 10%). 0 for
-	// vLLM and llama.cpp, which allocate fixed pools. In training, all but
-	// 4% of the step's allocated bytes is cache the allocator frees under
-	// pressure (Result.AllocatorCache), which the fit call leaves out.
+	// vLLM and llama.cpp, which allocate fixed pools. In training, what
+	// exceeds 4% of the step's allocated bytes is cache the allocator
+	// frees under pressure (Result.AllocatorCache), which the fit call
+	// leaves out.
 	AllocatorReserve Bytes
 	// NCCL: communicator buffers. 1.85 GiB at TP ≥ 2 (llm-d report:
 	// non-torch 2.07–2.13 GiB at TP 2/4 vs 0.25 at TP 1); 0.5 GiB for
