@@ -157,6 +157,13 @@ func (b *breakdownView) Render() app.UI {
 						app.Td(), app.Td(),
 					)
 				}),
+				app.If(b.Needed != "", func() app.UI {
+					return app.Tr().Class("rs-total").Body(
+						app.Td().Text(t(page.MsgNeeded)),
+						app.Td().Class("num").ID("rs-needed").Text(b.Needed),
+						app.Td(), app.Td(),
+					)
+				}),
 				app.Tr().Body(
 					app.Td().Text(t(page.MsgUsable)),
 					app.Td().Class("num").ID("rs-usable").Text(b.Usable),

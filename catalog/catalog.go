@@ -109,7 +109,14 @@ type GPU struct {
 	Architecture string // Hopper, Ada Lovelace, CDNA3, ...
 	FormFactor   string // SXM5, PCIe, OAM, ...
 	Memory       estimator.Bytes
-	MemoryType   string // HBM3, GDDR6, ...
+	// ECCMemory is the memory CUDA sees with ECC on, as nvidia-smi prints
+	// its total, where that is less than Memory: GDDR GPUs keep their ECC
+	// bits in the same DRAM (an A10G's 24 GiB shows as 23,028 MiB); 0 when
+	// ECC takes nothing (HBM) or no source gives the figure. ECCSource is
+	// where the figure was read.
+	ECCMemory  estimator.Bytes
+	ECCSource  string
+	MemoryType string // HBM3, GDDR6, ...
 	// MemoryBandwidthBytesPerSecond is the datasheet peak memory bandwidth.
 	MemoryBandwidthBytesPerSecond float64
 

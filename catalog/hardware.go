@@ -371,3 +371,22 @@ func CopiesOf(in estimator.Input) int { return max(in.GPUs/max(in.TP*in.PP, 1), 
 // link rather than PCIe: NVLink, or AMD's Infinity Fabric (xGMI), whose
 // bidirectional total the catalog keeps in NVLinkGBps as well.
 func (g GPU) GPULink() bool { return g.Interconnect == "nvlink" || g.Interconnect == "infinity-fabric" }
+
+// SetMemory gives in the memory of one g: VRAM the card's memory (what
+// the page and CLI print, and what engine defaults key on) and VisibleVRAM
+// the part CUDA sees with ECC on where the catalog has it (ECCMemory), so
+// that in.UsableBytes is UsableFraction of that. An explicit
+// in.UsableVRAM (--usable-vram) still wins. Every door that estimates on a
+// catalog GPU sets its memory here, and the planner's offers carry the
+// same two figures (PlanOffers).
+func (g GPU) SetMemory(in *estimator.Input) {
+	in.VRAM, in.VisibleVRAM = g.Memory, g.ECCMemory
+}
+
+// UsableBytes is the memory per GPU an estimate on g fits in when the
+// user gives none: estimator.Input.UsableBytes of SetMemory's figures.
+func (g GPU) UsableBytes() estimator.Bytes {
+	var in estimator.Input
+	g.SetMemory(&in)
+	return in.UsableBytes()
+}

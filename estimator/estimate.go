@@ -7,20 +7,26 @@ import (
 
 func nan() float64 { return math.NaN() }
 
-// UsableFraction is the share of a GPU's nominal memory that PyTorch can
-// allocate: the driver reserves the rest. An "80 GB" H100 reports 79.19
-// GiB total to torch (llm-d vLLM v0.19 accuracy report; 79.11 GiB in vLLM
-// PR #48601's log): 0.99 of 80 GiB.
+// UsableFraction is the share of the memory a GPU shows CUDA (its nominal
+// memory, or Input.VisibleVRAM where ECC takes part of it) that PyTorch
+// can allocate: the driver reserves the rest. An "80 GB" H100 reports
+// 79.19 GiB total to torch (llm-d vLLM v0.19 accuracy report; 79.11 GiB
+// in vLLM PR #48601's log): 0.99 of 80 GiB.
 const UsableFraction = 0.99
 
 // Overhead defaults (see the Breakdown field comments for sources).
 const (
-	defaultCUDAContext     = 500 * MiB
-	vllmNonTorch           = 256 * MiB  // 0.25 GiB
-	ncclTP                 = 1894 * MiB // 1.85 GiB
-	ncclDP                 = 512 * MiB
-	defaultCUDAGraphs      = 1 * GiB
-	trainAllocatorShare    = 0.35
+	defaultCUDAContext  = 500 * MiB
+	vllmNonTorch        = 256 * MiB  // 0.25 GiB
+	ncclTP              = 1894 * MiB // 1.85 GiB
+	ncclDP              = 512 * MiB
+	defaultCUDAGraphs   = 1 * GiB
+	trainAllocatorShare = 0.35
+	// trainAllocatorKept is the share of a training step's allocated bytes
+	// that the caching allocator still holds, free but not returnable, when
+	// an allocation would fail: allocatorKept. The rest of the reserve is
+	// cached whole segments it frees and retries with (memory_peak.go).
+	trainAllocatorKept     = 0.04
 	hfInferAllocatorShare  = 0.10
 	defaultMaxBatchedToken = 8192 // SGLang and TensorRT-LLM; vLLM's: VLLMDefaultLimits
 	// vllmSamplerRows is the rows of fp32 logits the activation peak of a
@@ -50,10 +56,14 @@ func (in Input) BatchedTokens() int {
 }
 
 // UsableBytes is the memory per GPU the estimate must fit in: in.UsableVRAM
-// when set, else UsableFraction of in.VRAM.
+// when set, else UsableFraction of what CUDA sees (in.VisibleVRAM when
+// set, else in.VRAM).
 func (in Input) UsableBytes() Bytes {
 	if in.UsableVRAM > 0 {
 		return in.UsableVRAM
+	}
+	if in.VisibleVRAM > 0 {
+		return toBytes(float64(in.VisibleVRAM) * UsableFraction)
 	}
 	return toBytes(float64(in.VRAM) * UsableFraction)
 }

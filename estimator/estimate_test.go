@@ -843,14 +843,15 @@ func TestReservedLossCache(t *testing.T) {
 	if got := ReservedLossCache(inf, 1000); got != 0 {
 		t.Errorf("ReservedLossCache for inference = %d, want 0", got)
 	}
-	// RunReserved: the peak without the context plus the cache, up to the
-	// usable memory; the fit call is the peak's.
+	// RunReserved: the peak with the whole allocator reserve, without the
+	// context, plus the cache, up to the usable memory; the fit call is
+	// the peak's, which leaves the reserve's cache out.
 	r, err := Estimate(in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := r.PerGPU.CUDAContext
-	if got, want := RunReserved(in, r, 1000), r.Peak+5469696000-ctx; got != want {
+	if got, want := RunReserved(in, r, 1000), max(r.PerGPU.Total(), r.LoadPeak)+5469696000-ctx; got != want {
 		t.Errorf("RunReserved = %d, want %d", got, want)
 	}
 	small := in
@@ -1247,5 +1248,45 @@ func TestKeepsLastGraph(t *testing.T) {
 	inf.KeepsLastGraph = true
 	if err := inf.Validate(); err == nil || !strings.Contains(err.Error(), "keeps-last-graph") {
 		t.Errorf("keeps-last-graph on inference accepted: %v", err)
+	}
+}
+
+// TestAllocatorCacheUnderPressure: a training step needs its allocated
+// bytes and 4% of them that the caching allocator cannot free (at most
+// the reserve); the rest of the reserve is cache, in PerGPU but not in
+// Peak, so a GPU between the two fits the job. Inference and an explicit
+// --allocator-reserve count the reserve whole.
+func TestAllocatorCacheUnderPressure(t *testing.T) {
+	cfg := []byte(`{"model_type":"llama","hidden_size":4096,"intermediate_size":14336,"num_hidden_layers":32,"num_attention_heads":32,"num_key_value_heads":8,"vocab_size":128256,"max_position_embeddings":8192}`)
+	a, err := ParseConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := DefaultInput(a)
+	in.Task, in.Batch, in.Seq, in.VRAM = LoRA, 2, 2048, 80*GiB
+	r := mustEstimate(t, in)
+	b := r.PerGPU
+	allocated := b.Total() - b.CUDAContext - b.AllocatorReserve - b.NCCL - b.CUDAGraphs
+	kept := toBytes(trainAllocatorKept * float64(allocated))
+	if r.AllocatorCache != b.AllocatorReserve-kept || !(kept > 0 && kept < b.AllocatorReserve) {
+		t.Fatalf("cache %d, reserve %d, kept %d", r.AllocatorCache, b.AllocatorReserve, kept)
+	}
+	if r.Peak != b.Total()-r.AllocatorCache || r.PeakPhase != PhaseStep {
+		t.Errorf("peak %d (%v), want the step without the cache %d", r.Peak, r.PeakPhase, b.Total()-r.AllocatorCache)
+	}
+	between := in
+	between.UsableVRAM = (r.Peak + b.Total()) / 2
+	if !mustEstimate(t, between).Fits {
+		t.Errorf("usable %d between the needed %d and the held %d: does not fit", between.UsableVRAM, r.Peak, b.Total())
+	}
+	set := in
+	set.Overheads.AllocatorReserve = OptionalBytes{Set: true, Value: b.AllocatorReserve}
+	if rs := mustEstimate(t, set); rs.AllocatorCache != 0 || rs.Peak != rs.PerGPU.Total() {
+		t.Errorf("explicit reserve: cache %d, peak %d, total %d", rs.AllocatorCache, rs.Peak, rs.PerGPU.Total())
+	}
+	inf := in
+	inf.Task = Inference
+	if ri := mustEstimate(t, inf); ri.AllocatorCache != 0 || ri.PerGPU.AllocatorReserve == 0 {
+		t.Errorf("inference: cache %d, reserve %d", ri.AllocatorCache, ri.PerGPU.AllocatorReserve)
 	}
 }

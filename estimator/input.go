@@ -314,8 +314,14 @@ type Input struct {
 	// that bound eager decoding at small batch leave the host.
 	Compiled bool
 
-	VRAM       Bytes // --vram / --gpu: nominal memory per GPU
-	UsableVRAM Bytes // --usable-vram: measured usable memory per GPU (0: derived from VRAM)
+	VRAM Bytes // --vram / --gpu: nominal memory per GPU
+	// VisibleVRAM is the memory per GPU CUDA sees where it is less than
+	// VRAM (--gpu): a GDDR card with ECC on keeps its ECC bits in the same
+	// DRAM, so an A10G's 24 GiB shows as 23,028 MiB in nvidia-smi (CUDA C++
+	// Best Practices Guide: "On GPUs with GDDR memory with ECC enabled the
+	// available DRAM is reduced by 6.25%"). 0: VRAM (HBM, or not known).
+	VisibleVRAM Bytes
+	UsableVRAM  Bytes // --usable-vram: measured usable memory per GPU (0: derived from VisibleVRAM or VRAM)
 
 	GPUs    int     // --gpus: total GPUs (= DP × TP × PP)
 	ZeRO    int     // --zero: DeepSpeed ZeRO stage 0..3 (FSDP full shard = 3)
@@ -546,6 +552,9 @@ func (in Input) validate(l *errList) {
 		// What a process can allocate is below the card's memory (CUDA
 		// context, ECC, driver reservations), never above it.
 		l.add("usable-vram", int64(in.UsableVRAM), ErrRange, "want at most the GPU's memory (%d bytes)", int64(in.VRAM))
+	}
+	if in.VisibleVRAM < 0 || (in.VRAM > 0 && in.VisibleVRAM > in.VRAM) {
+		l.add("visible-vram", int64(in.VisibleVRAM), ErrRange, "want 0..the GPU's memory (%d bytes)", int64(in.VRAM))
 	}
 	if !(in.GPUMemUtil > 0 && in.GPUMemUtil <= 1) && in.Engine.Pooled() {
 		l.add("gpu-mem-util", in.GPUMemUtil, ErrRange, "want a fraction in (0, 1]")

@@ -41,7 +41,10 @@ type Breakdown struct {
 	// AllocatorReserve: PyTorch caching-allocator fragmentation and
 	// untracked transients, as a share of activations (training 35%,
 	// fitted to the HF BERT-large V100 series; HF inference 10%). 0 for
-	// vLLM and llama.cpp, which allocate fixed pools.
+	// vLLM and llama.cpp, which allocate fixed pools. In training, what
+	// exceeds 4% of the step's allocated bytes is cache the allocator
+	// frees under pressure (Result.AllocatorCache), which the fit call
+	// leaves out.
 	AllocatorReserve Bytes
 	// NCCL: communicator buffers. 1.85 GiB at TP ≥ 2 (llm-d report:
 	// non-torch 2.07–2.13 GiB at TP 2/4 vs 0.25 at TP 1); 0.5 GiB for
@@ -263,11 +266,18 @@ type Result struct {
 	Fits     bool      // Peak ≤ Usable (vLLM: and the pool holds Batch sequences of Seq)
 	Headroom Bytes     // Usable − Peak (negative when it does not fit)
 
-	// Peak is the most memory the job holds on one GPU at any time: the
-	// larger of the step's (PerGPU.Total) and LoadPeak. Fits and Headroom
-	// use it. PeakPhase says which it is.
-	Peak      Bytes
-	PeakPhase Phase
+	// Peak is the most memory the job needs on one GPU at any time: the
+	// larger of the step's (PerGPU.Total less AllocatorCache) and
+	// LoadPeak. Fits and Headroom use it. PeakPhase says which it is.
+	Peak Bytes
+	// AllocatorCache is the part of PerGPU.AllocatorReserve that PyTorch's
+	// caching allocator frees and retries with before it fails an
+	// allocation (whole cached segments; allocatorKept in memory_peak.go):
+	// held when memory is plentiful, so PerGPU shows it, but not needed,
+	// so Peak leaves it out. 0 for inference and for an explicit
+	// Overheads.AllocatorReserve.
+	AllocatorCache Bytes
+	PeakPhase      Phase
 	// LoadPeak is the memory while the weights load, for a base that is
 	// quantised on the GPU as it loads (bitsandbytes: QLoRA, HF NF4 and
 	// LLM.int8() inference): the loaded weights, the CUDA context and the

@@ -326,9 +326,10 @@ func fitResults(j Job, pr Prices) ([]FitResult, int) {
 	rows := make([]FitResult, 0, len(pr.bySize))
 	// The job's input differs from GPU to GPU only in its memory, so GPUs
 	// of one size (55 GPUs, 17 sizes) share one estimate and one search:
-	// the previous row's, as the list is sorted by memory.
+	// the previous row's, as the list is sorted by memory. The size is the
+	// card's memory and what CUDA sees of it (ECC on GDDR takes a share).
 	var (
-		last        estimator.Bytes
+		last        [2]estimator.Bytes
 		fits, found bool
 		headroom    estimator.Bytes
 		minIn       estimator.Input
@@ -339,9 +340,10 @@ func fitResults(j Job, pr Prices) ([]FitResult, int) {
 			continue
 		}
 		x := j.In
-		x.VRAM, x.UsableVRAM = g.Memory, 0
-		if g.Memory != last {
-			last, fits, found, headroom = g.Memory, false, false, 0
+		g.SetMemory(&x)
+		x.UsableVRAM = 0 // the user's measured figure is their own GPU's
+		if m := [2]estimator.Bytes{x.VRAM, x.VisibleVRAM}; m != last {
+			last, fits, found, headroom = m, false, false, 0
 			if res, err := estimator.Estimate(x); err == nil {
 				fits, headroom = res.Fits, res.Headroom
 			}

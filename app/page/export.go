@@ -175,8 +175,11 @@ func ExportMarkdown(in ViewIn) string {
 	}
 	b.WriteString("| **" + e(l.T(MsgTotal)) + "** | **" + e(l.Bytes(in.R.Res.PerGPU.Total())) + "** | " +
 		e(l.BytesRange(in.R.Res.Confidence.Low, in.R.Res.Confidence.High)) + " |\n")
-	if in.R.Res.PeakPhase == estimator.PhaseLoad {
+	switch {
+	case in.R.Res.PeakPhase == estimator.PhaseLoad:
 		row(l.T(MsgLoadPeak), l.Bytes(in.R.Res.Peak), "")
+	case in.R.Res.AllocatorCache > 0:
+		row(l.T(MsgNeeded), l.Bytes(in.R.Res.Peak), "")
 	}
 	b.WriteString("\n")
 	if len(in.Plan.Picks) > 0 {

@@ -402,6 +402,7 @@ const (
 	MsgFleetUnsized
 	MsgFleetReserved
 	MsgLoadPeak
+	MsgNeeded
 	MsgTextVision
 	MsgTextOnly
 	MsgKernel
@@ -835,6 +836,7 @@ var messagesEN = [NMsgs]string{
 	MsgFleetUnsized:          "no fleet: %s",
 	MsgFleetReserved:         "reserved",
 	MsgLoadPeak:              "Peak while loading (quantising on the GPU)",
+	MsgNeeded:                "Needed (without cached blocks the allocator frees under pressure)",
 	MsgTextVision:            "Parameters: text %s + vision %s",
 	MsgTextOnly:              "Text only (leave the vision tower unloaded)",
 	MsgKernel:                "Weight-only kernel",
@@ -1261,6 +1263,7 @@ var MessagesRU = [NMsgs]string{
 	MsgFleetUnsized:          "нет парка: %s",
 	MsgFleetReserved:         "резерв",
 	MsgLoadPeak:              "Пик при загрузке (квантование на GPU)",
+	MsgNeeded:                "Нужно (без кэша, который аллокатор освобождает при нехватке памяти)",
 	MsgTextVision:            "Параметры: текст %s + зрение %s",
 	MsgTextOnly:              "Только текст (без модуля зрения)",
 	MsgKernel:                "Ядро для квантованных весов",
@@ -1687,6 +1690,7 @@ var messagesZH = [NMsgs]string{
 	MsgFleetUnsized:          "无机群：%s",
 	MsgFleetReserved:         "预留",
 	MsgLoadPeak:              "加载时峰值（在 GPU 上量化）",
+	MsgNeeded:                "所需（不含分配器在内存不足时释放的缓存块）",
 	MsgTextVision:            "参数：文本 %s + 视觉 %s",
 	MsgTextOnly:              "仅文本（不加载视觉塔）",
 	MsgKernel:                "仅权重量化内核",

@@ -395,7 +395,7 @@ func (p *parser) parse() (Job, bool) {
 	in.UsableVRAM = usable.Value
 	if g, ok := p.cat.GPU(s[FieldGPU]); ok {
 		j.GPU = g
-		in.VRAM = g.Memory
+		g.SetMemory(&in)
 	} else {
 		p.fail(FieldGPU, MsgUnknownChoice)
 	}

@@ -405,7 +405,8 @@ func TestFitRowsBySize(t *testing.T) {
 		for _, f := range r.Fit {
 			seen[f.GPU.Memory]++
 			x := j.In
-			x.VRAM, x.UsableVRAM = f.GPU.Memory, 0
+			f.GPU.SetMemory(&x)
+			x.UsableVRAM = 0
 			want := FitResult{GPU: f.GPU, Plan: PlanOf(x), From: f.From}
 			if res, err := estimator.Estimate(x); err == nil {
 				want.Fits, want.Headroom = res.Fits, res.Headroom

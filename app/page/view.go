@@ -310,8 +310,13 @@ type Breakdown struct {
 	Parts                []Part
 	Total, Band, Usable  string
 	// LoadPeak is the peak while the weights load, when it is above the
-	// step's total (estimator.Result.PeakPhase == PhaseLoad), else "".
+	// step's (estimator.Result.PeakPhase == PhaseLoad), else "".
 	LoadPeak string
+	// Needed is the step's peak without the allocator's cache, which
+	// PyTorch frees before an allocation fails (estimator.Result.
+	// AllocatorCache), when there is such cache, else "". The verdict is
+	// judged on it.
+	Needed string
 }
 
 // ResultView is the memory section: the breakdown, the facts under it and
@@ -370,9 +375,12 @@ func (b *viewBuilder) result() ResultView {
 	for w := range r.Warnings.Each() {
 		warns = append(warns, b.t(WarningKeys[w]))
 	}
-	loadPeak := ""
-	if r.PeakPhase == estimator.PhaseLoad {
+	loadPeak, needed := "", ""
+	switch {
+	case r.PeakPhase == estimator.PhaseLoad:
 		loadPeak = l.Bytes(r.Peak)
+	case r.AllocatorCache > 0:
+		needed = l.Bytes(r.Peak)
 	}
 	verdict := b.t(MsgFits) + " · " + b.t(MsgHeadroom) + " " + l.Bytes(r.Headroom)
 	if !r.Fits {
@@ -383,7 +391,7 @@ func (b *viewBuilder) result() ResultView {
 			Lang: l.Lang, Title: b.t(MsgPerGPU) + " · " + ModelName(l, in.Job, in.CustomName) + " · " + in.Job.GPU.Name,
 			Verdict: verdict, Fits: r.Fits, Parts: Parts(l, r),
 			Total: l.Bytes(r.PerGPU.Total()), Band: l.BytesRange(r.Confidence.Low, r.Confidence.High),
-			Usable: l.Bytes(r.Usable), LoadPeak: loadPeak,
+			Usable: l.Bytes(r.Usable), LoadPeak: loadPeak, Needed: needed,
 		},
 		Facts:    facts,
 		Warnings: warns,

@@ -478,3 +478,17 @@ func TestChartNeedsTwoPoints(t *testing.T) {
 		t.Errorf("one candidate drawn as %d points under %q", len(c.Points), c.Title)
 	}
 }
+
+// TestNeededLine: a LoRA job's breakdown shows what it needs without the
+// allocator's cache (the fit's figure) beside the total that holds it;
+// an inference job, whose reserve counts whole, shows no such line.
+func TestNeededLine(t *testing.T) {
+	v, _, d := pageOf(t, "t=lora", nil)
+	l := Locale{Lang: "en", Units: d.Job.Units}
+	if r := d.R.Res; r.AllocatorCache <= 0 || v.Result.Breakdown.Needed != l.Bytes(r.Peak) || r.Peak >= r.PerGPU.Total() {
+		t.Errorf("lora: cache %d, needed %q, peak %d, total %d", r.AllocatorCache, v.Result.Breakdown.Needed, r.Peak, r.PerGPU.Total())
+	}
+	if v, _, _ := pageOf(t, "", nil); v.Result.Breakdown.Needed != "" {
+		t.Errorf("inference: needed %q", v.Result.Breakdown.Needed)
+	}
+}

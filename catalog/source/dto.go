@@ -20,15 +20,20 @@ type gpuFile struct {
 }
 
 type gpuJSON struct {
-	ID                 string   `json:"id"`
-	Name               string   `json:"name"`
-	Vendor             string   `json:"vendor"`
-	Architecture       string   `json:"architecture"`
-	FormFactor         string   `json:"form_factor,omitempty"`
-	MemoryGB           *float64 `json:"memory_gb,omitempty"`
-	MemoryGiB          *float64 `json:"memory_gib,omitempty"`
-	MemoryMiB          *float64 `json:"memory_mib,omitempty"`
-	MemoryType         string   `json:"memory_type,omitempty"`
+	ID           string   `json:"id"`
+	Name         string   `json:"name"`
+	Vendor       string   `json:"vendor"`
+	Architecture string   `json:"architecture"`
+	FormFactor   string   `json:"form_factor,omitempty"`
+	MemoryGB     *float64 `json:"memory_gb,omitempty"`
+	MemoryGiB    *float64 `json:"memory_gib,omitempty"`
+	MemoryMiB    *float64 `json:"memory_mib,omitempty"`
+	MemoryType   string   `json:"memory_type,omitempty"`
+	// ECCMemoryMiB is nvidia-smi's memory total with ECC on (cloud
+	// default), where the card's ECC bits take part of its DRAM (GDDR);
+	// ECCMemorySource says where it was read.
+	ECCMemoryMiB       *float64 `json:"ecc_memory_mib,omitempty"`
+	ECCMemorySource    string   `json:"ecc_memory_source,omitempty"`
 	MemoryBandwidthGBs *float64 `json:"memory_bandwidth_gb_s,omitempty"`
 	MemoryBandwidthTBs *float64 `json:"memory_bandwidth_tb_s,omitempty"`
 	FP32TFLOPS         float64  `json:"fp32_tflops,omitempty"`

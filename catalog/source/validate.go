@@ -90,6 +90,21 @@ func convertGPU(v *validator, i int, g gpuJSON) catalog.GPU {
 	if n != 1 {
 		v.add(i, id, "exactly one of memory_gb, memory_gib, memory_mib is required (have %d)", n)
 	}
+	switch {
+	case g.ECCMemoryMiB == nil:
+		if g.ECCMemorySource != "" {
+			v.add(i, id, "ecc_memory_source without ecc_memory_mib")
+		}
+	case g.ECCMemorySource == "":
+		v.add(i, id, "ecc_memory_mib needs ecc_memory_source")
+	default:
+		b, err := bytesOf(*g.ECCMemoryMiB, estimator.MiB)
+		if err != nil || (out.Memory > 0 && b > out.Memory) {
+			v.add(i, id, "ecc_memory_mib %v must be > 0 and at most the GPU's memory", *g.ECCMemoryMiB)
+			break
+		}
+		out.ECCMemory, out.ECCSource = b, g.ECCMemorySource
+	}
 
 	switch {
 	case g.MemoryBandwidthGBs != nil && g.MemoryBandwidthTBs != nil:

@@ -95,7 +95,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		schedSteps = fs.Int("scheduler-steps", 0, "vLLM multi-step scheduling (--num-scheduler-steps); 0: every step")
 		gpu        = fs.String("gpu", "", "catalog GPU ID (e.g. h100-sxm)")
 		vram       = fs.String("vram", "", "memory per GPU with unit, e.g. 24GB or 80GiB (default 80GiB)")
-		usable     = fs.String("usable-vram", "", "measured usable memory per GPU (default 0.99 × vram)")
+		usable     = fs.String("usable-vram", "", "measured usable memory per GPU (default 0.99 × what CUDA sees: vram, less the ECC share of a catalog GDDR GPU)")
 		gpus       = fs.Int("gpus", 1, "total GPUs")
 		zero       = fs.Int("zero", 0, "DeepSpeed ZeRO stage 0..3 (FSDP full shard = 3)")
 		offload    = fs.String("offload", def.Offload.String(), choices(estimator.Offloads))
@@ -270,7 +270,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		if !ok {
 			errs = append(errs, fmt.Errorf("--gpu %q: not in the catalog", *gpu))
 		}
-		in.VRAM = g.Memory
+		g.SetMemory(&in)
 		gpuSpec = g
 	case *vram != "":
 		parse("vram", func() (err error) { in.VRAM, err = estimator.ParseBytes(*vram); return })
@@ -575,12 +575,15 @@ type towersJSON struct {
 // where loading a base quantised on the GPU needs more, load_peak_bytes;
 // peak_phase says which ("step" or "load"). steady_state_bytes is what
 // stays on the GPU between steps (weights, gradients, optimizer states,
-// KV cache, CUDA context, NCCL, CUDA graphs).
+// KV cache, CUDA context, NCCL, CUDA graphs). allocator_cache_bytes is the
+// part of the allocator reserve that PyTorch frees and retries with before
+// an allocation fails: in total_bytes, not in peak_bytes.
 type peakJSON struct {
-	PeakBytes        int64  `json:"peak_bytes"`
-	PeakPhase        string `json:"peak_phase"`
-	LoadPeakBytes    int64  `json:"load_peak_bytes"`
-	SteadyStateBytes int64  `json:"steady_state_bytes"`
+	PeakBytes           int64  `json:"peak_bytes"`
+	PeakPhase           string `json:"peak_phase"`
+	LoadPeakBytes       int64  `json:"load_peak_bytes"`
+	SteadyStateBytes    int64  `json:"steady_state_bytes"`
+	AllocatorCacheBytes int64  `json:"allocator_cache_bytes"`
 }
 
 // ruleJSON is one rule of thumb next to the estimate for one unsharded
@@ -672,7 +675,7 @@ func newEstimateJSON(name string, in estimator.Input, r estimator.Result, maxBat
 			AllocatedBytes: int64(b.Total() - b.CUDAContext - b.AllocatorReserve - b.NCCL - b.CUDAGraphs),
 		},
 		VRAMBytes: int64(in.VRAM), UsableBytes: int64(r.Usable), HeadroomBytes: int64(r.Headroom), Fits: r.Fits,
-		peakJSON:         peakJSON{int64(r.Peak), r.PeakPhase.String(), int64(r.LoadPeak), int64(r.SteadyState)},
+		peakJSON:         peakJSON{int64(r.Peak), r.PeakPhase.String(), int64(r.LoadPeak), int64(r.SteadyState), int64(r.AllocatorCache)},
 		towersJSON:       towersJSON{r.Params - r.VisionParams, r.VisionParams, in.TextOnly},
 		MaxBatchThatFits: maxBatch, MaxSeqThatFits: maxSeq, MinGPUsThatFit: minGPUs, WithGradCheckpointing: newCheckpointingJSON(in, r),
 		FitsWith:     newFitsWithJSON(in, r),
@@ -709,8 +712,13 @@ func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Res
 		fmt.Fprintf(tw, "%s\t%s\t±%.0f%%\t\n", part, gib(v), 100*c.Of(part))
 	}
 	fmt.Fprintf(tw, "total per GPU\t%s\t%s – %s\t\n", gib(b.Total()), gib(c.Low), gib(c.High))
-	if r.PeakPhase == estimator.PhaseLoad {
+	switch {
+	case r.PeakPhase == estimator.PhaseLoad:
 		fmt.Fprintf(tw, "peak per GPU (loading)\t%s\t\t\n", gib(r.Peak))
+	case r.AllocatorCache > 0:
+		// The fit is judged on what the step needs: the allocator frees
+		// its cached blocks before an allocation fails.
+		fmt.Fprintf(tw, "needed per GPU\t%s\t−%s cache\t\n", gib(r.Peak), gib(r.AllocatorCache))
 	}
 	fmt.Fprintf(tw, "usable per GPU\t%s\t\t\n", gib(r.Usable))
 	tw.Flush()

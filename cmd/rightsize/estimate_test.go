@@ -429,9 +429,11 @@ func TestEstimatePeak(t *testing.T) {
 	r := estJSON(t, args...)
 	pg := r["per_gpu"].(map[string]any)
 	f := func(k string) float64 { return r[k].(float64) }
-	step, load, peak := pg["total_bytes"].(float64), f("load_peak_bytes"), f("peak_bytes")
+	step, load, peak := pg["total_bytes"].(float64)-f("allocator_cache_bytes"), f("load_peak_bytes"), f("peak_bytes")
 	// PEFT's fp32 head (above its 16-bit copy while loading) and the
-	// head's 16-bit autocast copy in every step: the step is the peak.
+	// head's 16-bit autocast copy in every step: the step (without the
+	// allocator's cache, which it frees under pressure; none here, where
+	// the reserve is below 4% of the step) is the peak.
 	if r["peak_phase"] != "step" || peak != step || !(load > 0 && load < step) || f("headroom_bytes") != f("usable_bytes")-peak || r["fits"] != true {
 		t.Fatalf("peak %v (%v), load %v, step %v, headroom %v, fits %v", peak, r["peak_phase"], load, step, r["headroom_bytes"], r["fits"])
 	}
@@ -451,9 +453,11 @@ func TestEstimatePeak(t *testing.T) {
 	if _, out, _ := runEst(t, append(slices.Clone(args), "--usable-vram", short)...); !strings.Contains(out, "does NOT fit") {
 		t.Errorf("table:\n%s", out)
 	}
-	// A 16-bit LoRA base loads as it is: the step is the peak.
+	// A 16-bit LoRA base loads as it is: the step, less the allocator's
+	// cache, is the peak.
 	r = estJSON(t, "--model", "qwen2.5-7b", "--task", "lora", "--vram", "80GiB")
-	if r["peak_phase"] != "step" || r["load_peak_bytes"] != 0.0 || r["peak_bytes"] != r["per_gpu"].(map[string]any)["total_bytes"] {
+	if r["peak_phase"] != "step" || r["load_peak_bytes"] != 0.0 || !(r["allocator_cache_bytes"].(float64) > 0) ||
+		r["peak_bytes"] != r["per_gpu"].(map[string]any)["total_bytes"].(float64)-r["allocator_cache_bytes"].(float64) {
 		t.Errorf("LoRA: peak %v (%v), load %v", r["peak_bytes"], r["peak_phase"], r["load_peak_bytes"])
 	}
 }

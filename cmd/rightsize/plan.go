@@ -485,7 +485,7 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	f.DeadlineSeconds = dur("deadline", c.s("deadline"))
 	if job.set["gpu"] {
 		f.GPU = job.gpu.ID
-		req.Input.VRAM = job.gpu.Memory
+		job.gpu.SetMemory(&req.Input)
 		if job.set["gpus"] {
 			req.FixedParallelism = true
 		}

@@ -205,14 +205,25 @@ func (c *valCase) run() error {
 
 // reserved turns the estimate's peak_bytes into what
 // torch.cuda.max_memory_reserved reports after the run (estimator.RunReserved):
-// the peak without the CUDA context plus the allocator's cache of the
-// loss's blocks, up to the usable memory.
+// the peak with the allocator's whole reserve (the step's total_bytes or
+// the load peak: the cache the fit call leaves out, allocator_cache_bytes,
+// is held where memory is plentiful) without the CUDA context, plus the
+// allocator's cache of the loss's blocks, up to the usable memory.
 func (c *valCase) reserved(peak float64) (float64, error) {
 	args := append(slices.Clone(c.Args), "--json")
 	usable, err := estimateField(args, "usable_bytes")
 	if err != nil {
 		return 0, err
 	}
+	total, err := estimateField(args, "per_gpu.total_bytes")
+	if err != nil {
+		return 0, err
+	}
+	load, err := estimateField(args, "load_peak_bytes")
+	if err != nil {
+		return 0, err
+	}
+	peak = math.Max(peak, math.Max(total, load))
 	ctx, err := estimateField(args, "per_gpu.cuda_context_bytes")
 	if err != nil {
 		return 0, err

@@ -76,10 +76,12 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 		capU = DefaultMaxUtilisation
 	}
 	type key struct {
-		gpu           string
-		gpus, tp      int
-		gbps, mem, bw float64
-		dom, dp, ep   int
+		gpu         string
+		gpus, tp    int
+		gbps        float64
+		mem         gpuMem
+		bw          float64
+		dom, dp, ep int
 	}
 	sized := map[key]disaggSizing{}
 	var best *DisaggPlan
@@ -89,15 +91,16 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 		if !r.Fits || r.PassedOver.Key != "" || r.PP > 1 || r.TP < 1 || o == nil || o.GPUCount < 1 || float64(r.TP) > o.GPUCount {
 			continue
 		}
-		vram, hw := p.slice(o)
-		k := key{o.GPU, int(o.GPUCount), r.TP, hw.NetworkBandwidth, float64(vram), hw.MemBandwidth, hw.NVLinkDomain, r.AttnDP, r.EP}
+		mem, hw := p.slice(o)
+		k := key{o.GPU, int(o.GPUCount), r.TP, hw.NetworkBandwidth, mem, hw.MemBandwidth, hw.NVLinkDomain, r.AttnDP, r.EP}
 		s, seen := sized[k]
 		if !seen && len(sized) == disaggShapes {
 			continue
 		}
 		if !seen {
 			in := withGPUs(p.in, r.TP, r.TP, 1, 0)
-			in.VRAM, in.Batch, in.Engine, in.DP, in.EP = vram, 1, r.Engine, r.AttnDP, r.EP
+			mem.set(&in)
+			in.Batch, in.Engine, in.DP, in.EP = 1, r.Engine, r.AttnDP, r.EP
 			s = p.disaggSize(in, hw, lam, capU)
 			sized[k] = s
 		}

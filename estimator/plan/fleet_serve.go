@@ -330,12 +330,12 @@ func (s *fleetSizer) loadOn(r *Row, cs copyShape, sc *serveCurve, lam float64) (
 // shape is the row's copy shape and its curve for s's workload.
 func (s *fleetSizer) shape(r *Row) (copyShape, serveCurve) {
 	p := s.p
-	vram, hw := p.slice(r.Offer)
+	mem, hw := p.slice(r.Offer)
 	gpus := r.TP * r.PP
 	if p.req.FixedParallelism {
 		gpus = p.in.GPUs
 	}
-	cs := copyShape{vram: vram, gpus: gpus, tp: r.TP, pp: r.PP, perInstance: max(r.DP, 1), instancesPer: max(r.InstancesPerReplica, 1), dp: r.AttnDP, ep: r.EP}
+	cs := copyShape{mem: mem, gpus: gpus, tp: r.TP, pp: r.PP, perInstance: max(r.DP, 1), instancesPer: max(r.InstancesPerReplica, 1), dp: r.AttnDP, ep: r.EP}
 	return cs, p.curve(cs, hw)
 }
 

@@ -214,7 +214,7 @@ type planner struct {
 	techs     map[techNum]int32 // index into techSlots: the last slot with those numbers
 	techSlots []techSlot
 	shapes    map[shapeKey]shapeOut
-	hints     map[estimator.Bytes]int // GPUs the last training plan on this memory size needed
+	hints     map[gpuMem]int // GPUs the last training plan on this memory size needed
 	rates     []rateMemo
 	ckpt      float64
 	maxInst   int
@@ -231,24 +231,24 @@ type planner struct {
 // attention-DP and EP layout included (it moves the KV cache and the
 // experts each GPU holds).
 type fitKey struct {
-	vram                              estimator.Bytes
+	mem                               gpuMem
 	gpus, tp, pp, zero, batch, dp, ep int
 }
 
-// perfKey is a speed memo's key. It stays within 128 bytes (120 now),
+// perfKey is a speed memo's key. It stays within 128 bytes (128 now),
 // which Go maps store inline (a larger key is allocated per entry): the
 // counts are int32, and settings beyond that range are not memoised
 // (mkPerfKey).
 type perfKey struct {
 	hw                                    estimator.Hardware
-	vram                                  estimator.Bytes
+	mem                                   gpuMem
 	gpus, tp, pp, zero, batch, mb, dp, ep int32
 }
 
 // mkPerfKey is the key of a setup (counts: GPUs, TP, PP, ZeRO, batch,
 // micro-batches, attention DP, EP), and false when a count does not fit
 // in an int32.
-func mkPerfKey(hw estimator.Hardware, vram estimator.Bytes, counts ...int) (perfKey, bool) {
+func mkPerfKey(hw estimator.Hardware, mem gpuMem, counts ...int) (perfKey, bool) {
 	var c [8]int32
 	for i, v := range counts {
 		if v < math.MinInt32 || v > math.MaxInt32 {
@@ -256,7 +256,7 @@ func mkPerfKey(hw estimator.Hardware, vram estimator.Bytes, counts ...int) (perf
 		}
 		c[i] = int32(v)
 	}
-	return perfKey{hw, vram, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]}, true
+	return perfKey{hw, mem, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]}, true
 }
 
 // perfOut is the part of an estimator.Perf the planner reads.
@@ -343,7 +343,7 @@ func newPlanner(req Request, opts Options, offers int) *planner {
 	switch req.Workload.Kind {
 	case Training:
 		p.needs, p.shapes, p.perfs = make(map[fitKey]needOut, 448), make(map[shapeKey]shapeOut, 448), make(map[perfKey]perfOut, 224)
-		p.hints = map[estimator.Bytes]int{}
+		p.hints = map[gpuMem]int{}
 	case Batch:
 		p.fits, p.serves, p.perfs = make(map[fitKey]fitOut, 64), make(map[perfKey]*serveCurve, 224), make(map[perfKey]perfOut, 64)
 	default:
@@ -835,7 +835,7 @@ type needOut struct {
 // estimator calls out of memory while loading never fits here.
 func (p *planner) estimate(in estimator.Input) fitOut {
 	if p.in.Task.Training() {
-		k := fitKey{0, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch, in.DP, in.EP}
+		k := fitKey{gpuMem{}, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch, in.DP, in.EP}
 		n, ok := p.needs[k]
 		if !ok {
 			r, err := estimator.Estimate(in)
@@ -848,7 +848,7 @@ func (p *planner) estimate(in estimator.Input) fitOut {
 		usable := in.UsableBytes()
 		return fitOut{n.peak <= usable, usable - n.peak, n.hostOffload, 0, n.trainableParams, n.params}
 	}
-	k := fitKey{in.VRAM, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch, in.DP, in.EP}
+	k := fitKey{memOf(in), in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch, in.DP, in.EP}
 	if r, ok := p.fits[k]; ok {
 		return r
 	}
@@ -867,7 +867,7 @@ func (p *planner) perf(in estimator.Input, hw estimator.Hardware, w estimator.Wo
 		// share the estimate.
 		hw.NetworkBandwidth = 0
 	}
-	k, memo := mkPerfKey(hw, in.VRAM, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch, w.MicroBatches, in.DP, in.EP)
+	k, memo := mkPerfKey(hw, memOf(in), in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch, w.MicroBatches, in.DP, in.EP)
 	if r, ok := p.perfs[k]; ok && memo {
 		return r
 	}
@@ -920,7 +920,7 @@ func maxTP(o *Offer, gpus int) int {
 //     Gbit/s EFA over 8 H100s = 50 GB/s per GPU). The estimator prices the
 //     data-parallel, ZeRO and FSDP collectives that cross it
 //     (estimator/perf_train.go), so the planner adds no traffic of its own.
-func (p *planner) slice(o *Offer) (estimator.Bytes, estimator.Hardware) {
+func (p *planner) slice(o *Offer) (gpuMem, estimator.Hardware) {
 	hw := o.Hardware
 	per := math.Max(o.GPUCount, 1)
 	gbps, _ := p.networkGbps(o)
@@ -935,13 +935,23 @@ func (p *planner) slice(o *Offer) (estimator.Bytes, estimator.Hardware) {
 	}
 	hw.NVLinkDomain = max(dom, 1)
 	if o.GPUCount >= 1 {
-		return o.GPUMemory, hw
+		return gpuMem{o.GPUMemory, o.GPUVisibleMemory}, hw
 	}
 	f := o.GPUCount
 	hw.PeakFLOPS *= f
 	hw.MemBandwidth *= f
-	return estimator.Bytes(float64(o.GPUMemory) * f), hw
+	return gpuMem{estimator.Bytes(float64(o.GPUMemory) * f), estimator.Bytes(float64(o.GPUVisibleMemory) * f)}, hw
 }
+
+// gpuMem is one GPU's (or vGPU slice's) memory as the estimator takes it:
+// the card's (Input.VRAM) and what CUDA sees of it where ECC takes a share
+// (Input.VisibleVRAM, 0: all). The request's own Input.UsableVRAM, the
+// user's measured figure, is left as it is and wins over both.
+type gpuMem struct{ vram, visible estimator.Bytes }
+
+func (m gpuMem) set(in *estimator.Input) { in.VRAM, in.VisibleVRAM = m.vram, m.visible }
+
+func memOf(in estimator.Input) gpuMem { return gpuMem{in.VRAM, in.VisibleVRAM} }
 
 // rank orders fitting rows by cost, then time, then hourly price, then
 // offer ID; unfit rows follow in offer ID order. It sorts compact keys

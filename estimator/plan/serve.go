@@ -247,7 +247,7 @@ func tpotReason(bound estimator.Bound, tpot float64) Reason {
 // attention data-parallel and expert-parallel degrees inside the TP group
 // (estimator.Input.DP and EP; 0 or 1: none).
 type copyShape struct {
-	vram                      estimator.Bytes
+	mem                       gpuMem
 	gpus, tp, pp              int
 	perInstance, instancesPer int
 	dp, ep                    int
@@ -256,12 +256,13 @@ type copyShape struct {
 // input is the estimator input of one copy.
 func (p *planner) input(cs copyShape) estimator.Input {
 	in := withGPUs(p.in, cs.gpus, cs.tp, cs.pp, 0)
-	in.VRAM, in.Batch, in.DP, in.EP = cs.vram, 1, cs.dp, cs.ep
+	cs.mem.set(&in)
+	in.Batch, in.DP, in.EP = 1, cs.dp, cs.ep
 	return in
 }
 
 func shapeOf(in estimator.Input, perInstance, instancesPer int) copyShape {
-	return copyShape{in.VRAM, in.GPUs, in.TP, in.PP, perInstance, instancesPer, in.DP, in.EP}
+	return copyShape{memOf(in), in.GPUs, in.TP, in.PP, perInstance, instancesPer, in.DP, in.EP}
 }
 
 // inferShapes lists the engine-copy shapes to try on o: the smallest TP
@@ -270,9 +271,10 @@ func shapeOf(in estimator.Input, perInstance, instancesPer int) copyShape {
 // layouts: moeLayouts); a model too large for one instance spans the
 // fewest instances, TP inside each and pipeline stages across them.
 func (p *planner) inferShapes(o *Offer) []copyShape {
-	vram, _ := p.slice(o)
+	mem, _ := p.slice(o)
 	in := p.in
-	in.VRAM, in.Batch, in.ZeRO = vram, 1, 0
+	mem.set(&in)
+	in.Batch, in.ZeRO = 1, 0
 	if p.req.FixedParallelism {
 		gpus := max(int(o.GPUCount), 1)
 		if !p.estimate(in).Fits {
@@ -444,7 +446,7 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	if in.TP <= hw.NVLinkDomain {
 		hw.NVLinkDomain = in.TP
 	}
-	k, memo := mkPerfKey(hw, in.VRAM, in.GPUs, in.TP, in.PP, 0, 0, 0, in.DP, in.EP)
+	k, memo := mkPerfKey(hw, memOf(in), in.GPUs, in.TP, in.PP, 0, 0, 0, in.DP, in.EP)
 	if sc, ok := p.serves[k]; ok && memo {
 		return *sc
 	}

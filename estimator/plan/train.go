@@ -66,9 +66,9 @@ type shapeOut struct {
 // bisection.
 func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 	gpus := int(o.GPUCount)
-	vram, _ := p.slice(o)
+	mem, _ := p.slice(o)
 	in := p.in
-	in.VRAM = vram
+	mem.set(&in)
 	if p.req.FixedParallelism {
 		n := (in.GPUs + gpus - 1) / gpus
 		res := p.estimate(in)
@@ -80,7 +80,7 @@ func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 		// Offers of other shapes reach the same GPU total (2 × 8 and
 		// 4 × 4 GPUs): the search result depends only on the memory,
 		// the total and the largest TP inside an instance.
-		k := shapeKey{vram, total, top}
+		k := shapeKey{mem, total, top}
 		so, seen := p.shapes[k]
 		if !seen {
 			s, ok := p.searchShape(in, total, top)
@@ -93,19 +93,19 @@ func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 		return trainShape{withGPUs(in, total, so.tp, so.pp, so.zero), n, so.res}, true
 	}
 	guess := 0
-	if t, ok := p.hints[vram]; ok {
+	if t, ok := p.hints[mem]; ok {
 		guess = (t + gpus - 1) / gpus
 	}
 	s, ok := searchInstances(p.instLimit(o), guess, at)
 	if ok {
-		p.hints[vram] = s.in.GPUs
+		p.hints[mem] = s.in.GPUs
 	}
 	return s, ok
 }
 
 // shapeKey memoises searchShape.
 type shapeKey struct {
-	vram         estimator.Bytes
+	mem          gpuMem
 	total, maxTP int
 }
 

@@ -121,10 +121,12 @@ type Offer struct {
 
 	// Hardware is one whole GPU's figures for the job's dtype
 	// (HasHardware false when the catalog lacks them); GPUMemory is one
-	// whole GPU's memory.
-	Hardware    estimator.Hardware
-	HasHardware bool
-	GPUMemory   estimator.Bytes
+	// whole GPU's memory and GPUVisibleMemory what CUDA sees of it where
+	// ECC takes a share (estimator.Input.VisibleVRAM; 0: all of it).
+	Hardware         estimator.Hardware
+	HasHardware      bool
+	GPUMemory        estimator.Bytes
+	GPUVisibleMemory estimator.Bytes
 }
 
 // Workload is the job being planned.
