@@ -257,6 +257,9 @@ const (
 	MsgRPS
 	MsgTTFTTarget
 	MsgTPOTTarget
+	MsgSLOStat
+	MsgSLOMean
+	MsgSLOMedian
 	MsgGlobalBatch
 	MsgOptimizerSteps
 	MsgServeTitle
@@ -684,6 +687,9 @@ var messagesEN = [NMsgs]string{
 	MsgRPS:                   "Requests per second (serving; empty = off)",
 	MsgTTFTTarget:            "Time to first token target, ms",
 	MsgTPOTTarget:            "Time per output token target, ms",
+	MsgSLOStat:               "Latency targets at",
+	MsgSLOMean:               "mean",
+	MsgSLOMedian:             "p50 (median)",
 	MsgGlobalBatch:           "Global batch (sequences per step; empty = one micro-batch per replica)",
 	MsgOptimizerSteps:        "Optimizer steps",
 	MsgServeTitle:            "Serving fleet (estimate)",
@@ -778,8 +784,8 @@ var messagesEN = [NMsgs]string{
 	MsgLoadOp:          "this plan: %s req/s per copy",
 	MsgLoadSat:         "saturation: %s req/s",
 	MsgLoadCaption:     "One engine copy (%s) simulated with the planner's settings. The plan spreads %s req/s over %s copies, %s req/s each: p95 TTFT %s, p95 TPOT %s. A copy saturates at %s req/s: above it requests arrive faster than it completes them, and a run longer than the %s requests simulated here queues without bound.",
-	MsgBindTTFT:        "Replicas set by p95 TTFT at %s req/s",
-	MsgBindTPOT:        "Replicas set by p95 TPOT at %s req/s",
+	MsgBindTTFT:        "Replicas set by %s TTFT at %s req/s",
+	MsgBindTPOT:        "Replicas set by %s TPOT at %s req/s",
 	MsgBindThroughput:  "Replicas set by throughput: fewer would run above the utilisation cap at %s req/s",
 	MsgBindNone:        "One replica meets the targets at %s req/s",
 	MsgLimitNone:       "no request waited for an engine slot",
@@ -1110,6 +1116,9 @@ var MessagesRU = [NMsgs]string{
 	MsgRPS:                   "Запросов в секунду (сервинг; пусто — выкл.)",
 	MsgTTFTTarget:            "Цель по времени до первого токена, мс",
 	MsgTPOTTarget:            "Цель по времени на токен ответа, мс",
+	MsgSLOStat:               "Цели задержки по",
+	MsgSLOMean:               "среднему",
+	MsgSLOMedian:             "p50 (медиане)",
 	MsgGlobalBatch:           "Глобальный пакет (последовательностей за шаг; пусто — один микропакет на реплику)",
 	MsgOptimizerSteps:        "Шагов оптимизатора",
 	MsgServeTitle:            "Парк для сервинга (оценка)",
@@ -1204,8 +1213,8 @@ var MessagesRU = [NMsgs]string{
 	MsgLoadOp:          "этот план: %s запр./с на копию",
 	MsgLoadSat:         "насыщение: %s запр./с",
 	MsgLoadCaption:     "Одна копия движка (%s), симуляция с настройками планировщика. План распределяет %s запр./с по %s копиям, по %s запр./с на каждую: p95 до первого токена %s, p95 на токен ответа %s. Копия насыщается при %s запр./с: выше запросы приходят быстрее, чем она их завершает, и на прогоне длиннее смоделированных здесь %s запросов очередь растёт без предела.",
-	MsgBindTTFT:        "Число реплик задано p95 времени до первого токена при %s запр./с",
-	MsgBindTPOT:        "Число реплик задано p95 времени на токен ответа при %s запр./с",
+	MsgBindTTFT:        "Число реплик задано временем до первого токена по %s при %s запр./с",
+	MsgBindTPOT:        "Число реплик задано временем на токен ответа по %s при %s запр./с",
 	MsgBindThroughput:  "Число реплик задано пропускной способностью: меньшее число превысит предел загрузки при %s запр./с",
 	MsgBindNone:        "Одна реплика укладывается в цели при %s запр./с",
 	MsgLimitNone:       "ни один запрос не ждал места в движке",
@@ -1536,6 +1545,9 @@ var messagesZH = [NMsgs]string{
 	MsgRPS:                   "每秒请求数（推理服务；留空为关闭）",
 	MsgTTFTTarget:            "首 token 时间目标（毫秒）",
 	MsgTPOTTarget:            "每个输出 token 时间目标（毫秒）",
+	MsgSLOStat:               "延迟目标按",
+	MsgSLOMean:               "均值",
+	MsgSLOMedian:             "p50（中位数）",
 	MsgGlobalBatch:           "全局批量（每步序列数；留空为每副本一个微批）",
 	MsgOptimizerSteps:        "优化器步数",
 	MsgServeTitle:            "推理服务集群（估算）",
@@ -1630,8 +1642,8 @@ var messagesZH = [NMsgs]string{
 	MsgLoadOp:          "本方案：每副本 %s 次/秒",
 	MsgLoadSat:         "饱和点：%s 次/秒",
 	MsgLoadCaption:     "单个引擎副本（%s），按规划器的设置模拟。方案把 %s 次/秒分给 %s 个副本，每个 %s 次/秒：首 token 时间 p95 为 %s，每输出 token 用时 p95 为 %s。单个副本在 %s 次/秒时饱和：超过后请求到达快于完成，比此处模拟的 %s 个请求更长的运行中队列会无限增长。",
-	MsgBindTTFT:        "副本数由 %s 次/秒下的首 token 时间 p95 决定",
-	MsgBindTPOT:        "副本数由 %s 次/秒下的每输出 token 用时 p95 决定",
+	MsgBindTTFT:        "副本数由首 token 时间（%s）在 %s 次/秒下决定",
+	MsgBindTPOT:        "副本数由每输出 token 用时（%s）在 %s 次/秒下决定",
 	MsgBindThroughput:  "副本数由吞吐量决定：更少的副本在 %s 次/秒下会超过利用率上限",
 	MsgBindNone:        "一个副本即可在 %s 次/秒下满足目标",
 	MsgLimitNone:       "没有请求等待引擎空位",

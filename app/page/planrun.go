@@ -172,6 +172,7 @@ func PlanRequest(j Job) planner.Request {
 		}
 	case j.RPS > 0:
 		w.Kind, w.RequestsPerSecond, w.TTFTP95Seconds, w.TPOTSeconds = planner.Serving, j.RPS, j.TTFT, j.TPOT
+		w.SLOStat = j.SLOStat
 		if j.Mix != nil {
 			// Planned at the mix's means; the launch's context length
 			// covers its longest request (the model's context where the

@@ -99,12 +99,13 @@ func (b *viewBuilder) binding(x ServeResult) string {
 		return ""
 	}
 	rps := ShortRate(b.l, b.in.Job.RPS)
+	stat := SLOStatLabel(b.l, b.in.Job.SLOStat)
 	var s string
 	switch x.Binding {
 	case sim.BindTTFT:
-		s = Fill(b.t(MsgBindTTFT), rps)
+		s = Fill(b.t(MsgBindTTFT), stat, rps)
 	case sim.BindTPOT:
-		s = Fill(b.t(MsgBindTPOT), rps)
+		s = Fill(b.t(MsgBindTPOT), stat, rps)
 	case sim.BindThroughput:
 		s = Fill(b.t(MsgBindThroughput), rps)
 	default:
