@@ -186,7 +186,7 @@ func (p *planner) simCopies(sc *serveCurve, lam float64, guess, hi, step int) (i
 		return k, sim.BindThroughput, true
 	}
 	d, ok := sc.sim.at(miss, lam, w)
-	if ok && w.TTFTP95Seconds > 0 && w.SLOStat.of(d.res.TTFT) > w.TTFTP95Seconds {
+	if ok && w.TTFTP95Seconds > 0 && w.SLOStat.Of(d.res.TTFT) > w.TTFTP95Seconds {
 		return k, sim.BindTTFT, true
 	}
 	return k, sim.BindTPOT, true

@@ -76,11 +76,11 @@ func (s SLOStat) quantile() float64 {
 	return 0.95
 }
 
-// of is the statistic of a simulated run's latencies (sim.Dist: the mean
+// Of is the statistic of a simulated run's latencies (sim.Dist: the mean
 // and the p50/p90/p95/p99 over the run's requests). A p99 over the
 // planner's simRequests requests is its second-largest value: the run
 // sees the tail, but coarsely.
-func (s SLOStat) of(d sim.Dist) float64 {
+func (s SLOStat) Of(d sim.Dist) float64 {
 	switch s {
 	case SLOMean:
 		return d.Mean
@@ -97,6 +97,6 @@ func (s SLOStat) of(d sim.Dist) float64 {
 // meetsSLO reports whether a simulated run meets the workload's targets at
 // its statistic (0: no target on that metric).
 func meetsSLO(w Workload, res sim.Result) bool {
-	return (w.TTFTP95Seconds == 0 || w.SLOStat.of(res.TTFT) <= w.TTFTP95Seconds) &&
-		(w.TPOTSeconds == 0 || w.SLOStat.of(res.TPOT) <= w.TPOTSeconds)
+	return (w.TTFTP95Seconds == 0 || w.SLOStat.Of(res.TTFT) <= w.TTFTP95Seconds) &&
+		(w.TPOTSeconds == 0 || w.SLOStat.Of(res.TPOT) <= w.TPOTSeconds)
 }
