@@ -81,7 +81,7 @@ func (b *viewBuilder) serveFleet(id, title string, x ServeResult) ServeFleet {
 			" · " + b.t(PricingKeys[x.Pricing]) + " · " + in.Prices.ProviderName(x.Offer.Provider) + " " + x.Offer.InstanceType + Instances(x.Instances),
 		Facts: []Fact{
 			{ID: id + "concurrency", Label: b.t(MsgConcurrency), Value: l.Sig3(x.Concurrency)},
-			{ID: id + "serve-ttft", Label: b.t(MsgTTFT) + " (p95)", Value: l.Duration(x.TTFTP95)},
+			{ID: id + "serve-ttft", Label: b.t(MsgTTFT) + " (" + SLOStatLabel(l, in.Job.SLOStat) + ")", Value: l.Duration(x.TTFTAtSLO)},
 			{ID: id + "serve-tpot", Label: b.t(MsgTPOT), Value: l.Duration(x.TPOT)},
 			{ID: id + "replicas", Label: b.t(MsgReplicas), Value: l.Count(int64(x.Replicas))},
 			{ID: id + "fleet-gpus", Label: b.t(MsgFleetGPUs), Value: l.Count(int64(x.GPUs))},

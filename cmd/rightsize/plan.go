@@ -108,7 +108,10 @@ type estimateJob struct {
 //	                    price_per_hour_usd × 730
 //	sustainable_rps_per_replica  serving: requests/s one replica serves within the SLOs
 //	ttft_p50_seconds, ttft_p95_seconds, tpot_seconds, e2e_p95_seconds,
-//	utilisation         serving, at the target rate
+//	utilisation         serving, at the target rate (tpot_seconds: the mean)
+//	ttft_slo_seconds, tpot_slo_seconds  serving: TTFT and TPOT at slo_stat,
+//	                    the figures the sizing held under --ttft-p95 and
+//	                    --tpot (the simulated run's, or the closed form's)
 //	binding             serving, when the engine simulator sized the row:
 //	                    what set the replica count (ttft | tpot: the SLO
 //	                    figure, at slo_stat, that one replica fewer
@@ -658,6 +661,8 @@ type planRowJSON struct {
 	SustainableRPSPerReplica     float64         `json:"sustainable_rps_per_replica"`
 	TTFTP50Seconds               float64         `json:"ttft_p50_seconds"`
 	TTFTP95Seconds               float64         `json:"ttft_p95_seconds"`
+	TTFTAtSLOSeconds             float64         `json:"ttft_slo_seconds,omitempty"`
+	TPOTAtSLOSeconds             float64         `json:"tpot_slo_seconds,omitempty"`
 	TPOTSeconds                  float64         `json:"tpot_seconds"`
 	E2EP95Seconds                float64         `json:"e2e_p95_seconds"`
 	Utilisation                  float64         `json:"utilisation"`
@@ -807,6 +812,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 			TokensPerSecond: r.TokensPerSecond, CommSecondsPerStep: r.CommSeconds, Bound: r.Bound.String(),
 			MonthlyCostUSD: r.MonthlyCostUSD, MonthlyCostDisp: r.MonthlyCostDisp, SustainableRPSPerReplica: r.SustainableRPSPerReplica,
 			TTFTP50Seconds: r.TTFTP50Seconds, TTFTP95Seconds: r.TTFTP95Seconds, TPOTSeconds: r.TPOTSeconds,
+			TTFTAtSLOSeconds: r.TTFTAtSLOSeconds, TPOTAtSLOSeconds: r.TPOTAtSLOSeconds,
 			E2EP95Seconds: r.E2EP95Seconds, Utilisation: r.Utilisation,
 			USDPerMillionInput: r.USDPerMillionInput, USDPerMillionOutput: r.USDPerMillionOutput,
 			OnDemandJobCostUSD: r.OnDemandJobCostUSD, SpotExpectedCostUSD: r.SpotExpectedCostUSD, SpotExpectedHours: r.SpotExpectedSeconds / 3600, CheckpointIntervalSeconds: r.CheckpointIntervalSeconds,

@@ -663,7 +663,9 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 				// Requests in flight per replica, client-side (Little's
 				// law over the mean end-to-end latency).
 				c := lam / float64(k) * s.res.E2E.Mean
-				l = load{c: c, tpot: s.res.TPOT.Mean, ttft50: s.res.TTFT.P50, ttft95: s.res.TTFT.P95, ok: true}
+				st := p.req.Workload.SLOStat
+				l = load{c: c, tpot: s.res.TPOT.Mean, ttft50: s.res.TTFT.P50, ttft95: s.res.TTFT.P95,
+					ttftS: st.Of(s.res.TTFT), tpotS: st.Of(s.res.TPOT), ok: true}
 			}
 		}
 		if !l.ok {
@@ -681,6 +683,7 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 		c.Concurrency = l.c
 		c.TPOTSeconds = l.tpot
 		c.TTFTP50Seconds, c.TTFTP95Seconds = l.ttft50, l.ttft95
+		c.TTFTAtSLOSeconds, c.TPOTAtSLOSeconds = l.ttftS, l.tpotS
 		tail := math.Max(p.output-1, 0) * l.tpot
 		c.E2EP50Seconds, c.E2EP95Seconds = l.ttft50+tail, l.ttft95+tail
 		c.Utilisation = lam / float64(k) / sc.rawRate(p.output)
@@ -696,7 +699,7 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 			// benchmark clients leave such requests out of TPOT, as the
 			// simulator does), and its GPU time is the prompt's, priced
 			// per input token: the output token costs nothing beyond it.
-			c.TPOTSeconds, c.prefillShare = 0, 1
+			c.TPOTSeconds, c.TPOTAtSLOSeconds, c.prefillShare = 0, 0, 1
 		}
 		c.time = c.E2EP95Seconds
 		return c, true

@@ -44,8 +44,8 @@ func TestSLOStatSizes(t *testing.T) {
 		stat := func(d sim.Dist) float64 {
 			return map[plan.SLOStat]float64{plan.SLOMean: d.Mean, plan.SLOP50: d.P50, plan.SLOP90: d.P90, plan.SLOP95: d.P95, plan.SLOP99: d.P99}[s]
 		}
-		if v := stat(at(r.Replicas).TTFT); v > w.TTFTP95Seconds {
-			t.Errorf("%s: %d copies: TTFT %.3f s over the target", s, r.Replicas, v)
+		if v := stat(at(r.Replicas).TTFT); v > w.TTFTP95Seconds || v != r.TTFTAtSLOSeconds {
+			t.Errorf("%s: %d copies: TTFT %.3f s over the target, or not the row's %.3f s", s, r.Replicas, v, r.TTFTAtSLOSeconds)
 		}
 		if r.Binding == sim.BindTTFT {
 			if v := stat(at(r.Replicas - 1).TTFT); v <= w.TTFTP95Seconds {
