@@ -166,7 +166,7 @@ func (sc *serveCurve) at(lam float64, k int, out float64, stat SLOStat) load {
 	cc := math.Max(c, 1)
 	ttft := sc.interp(sc.ttft, cc)
 	l := load{c: c, tpot: sc.interp(sc.tpot, cc), ttft50: ttft + quant(0.5), ttft95: ttft + quant(0.95), ok: true}
-	switch q := stat.quantile(); {
+	switch q := stat.Quantile(); {
 	case stat == SLOMean:
 		if drain > 0 {
 			l.ttftS = ttft + pw/drain

@@ -32,7 +32,7 @@ func TestClosedFormSLOStat(t *testing.T) {
 	prev := 0.0
 	for _, s := range []SLOStat{SLOP50, SLOP90, SLOP95, SLOP99} {
 		l := sc.at(lam, k, out, s)
-		q := s.quantile()
+		q := s.Quantile()
 		want := mean
 		if pw > 1-q {
 			want += math.Log(pw/(1-q)) / drain
