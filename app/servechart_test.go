@@ -36,7 +36,7 @@ func TestServeChartRenders(t *testing.T) {
 				`class="rs-lc-curve rs-lc-tpot95"`, `<path `, `<text `, `class="rs-lc-target rs-lc-ttft95"`, `class="rs-lc-target rs-lc-tpot95"`,
 				`class="rs-lc-op"`, `class="rs-lc-sat"`, `class="rs-lc-ytick"`, `class="rs-lc-xtick"`,
 				html.EscapeString(l.T(page.MsgLoadX)), html.EscapeString(l.T(page.MsgLoadY)), html.EscapeString(l.T(page.MsgLoadTitle)),
-				html.EscapeString(page.Fill(l.T(page.MsgLoadTTFTTarget), page.TickSeconds(l, 1))), l.T(page.MsgMs),
+				html.EscapeString(page.Fill(l.T(page.MsgLoadTTFTTarget), "p95", page.TickSeconds(l, 1))), l.T(page.MsgMs),
 			} {
 				if !strings.Contains(doc, want) {
 					t.Errorf("doc lacks %s", want)

@@ -217,6 +217,12 @@ func (in *ViewIn) fieldOptions(f Field) []Option {
 		return labelled(l, estimator.Offloads, MsgOffNone, MsgOffOptimizer, MsgOffAll)
 	case FieldUnits:
 		return []Option{{UnitGiB.String(), l.T(MsgUnitsGiB)}, {UnitGB.String(), l.T(MsgUnitsGB)}}
+	case FieldSLOStat:
+		stats := make([]Option, len(planner.SLOStats))
+		for i, s := range planner.SLOStats {
+			stats[i] = Option{s.String(), SLOStatLabel(l, s)}
+		}
+		return stats
 	case FieldPricing:
 		pricing := make([]Option, len(planner.Pricings))
 		for i, p := range planner.Pricings {
@@ -351,7 +357,7 @@ func (b *viewBuilder) form() FormView {
 		textF(FieldBatch, MsgBatch), textF(FieldSeq, MsgSeq), selectF(FieldGPU, MsgGPU), textF(FieldGPUs, MsgGPUs),
 		textF(FieldTrainTokens, MsgTrainTokens), textF(FieldDataset, MsgDataset), textF(FieldEpochs, MsgEpochs),
 		textF(FieldOutput, MsgOutputTokens), textF(FieldRPS, MsgRPS), textF(FieldRequests, MsgRequests),
-		textF(FieldTTFT, MsgTTFTTarget), textF(FieldTPOT, MsgTPOTTarget), textF(FieldGlobalBatch, MsgGlobalBatch),
+		textF(FieldTTFT, MsgTTFTTarget), textF(FieldTPOT, MsgTPOTTarget), selectF(FieldSLOStat, MsgSLOStat), textF(FieldGlobalBatch, MsgGlobalBatch),
 		selectF(FieldOptimizer, MsgOptimizer), checkF(FieldCheckpointing, MsgCheckpointing), checkF(FieldSelective, MsgSelective),
 		textF(FieldLoRARank, MsgLoRARank), selectF(FieldLoRATargets, MsgLoRATargets), selectF(FieldZeRO, MsgZeRO),
 		selectF(FieldOffload, MsgOffload), selectF(FieldEngine, MsgEngine), selectF(FieldKV, MsgKV),

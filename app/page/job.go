@@ -85,6 +85,8 @@ type Job struct {
 	AllOffers bool
 	// Serving: a request rate (0: not set) and latency targets in seconds.
 	RPS, TTFT, TPOT float64
+	// SLOStat is the statistic over the requests TTFT and TPOT bound.
+	SLOStat planner.SLOStat
 	// Eff overrides the estimator's efficiencies (zero fields: its own).
 	Eff estimator.Efficiency
 	// The planner's question: requests of a batch job, price model,
@@ -306,6 +308,7 @@ func (p *parser) parse() (Job, bool) {
 		j.TTFT = ms / 1000
 		p.positive(FieldTPOT, &ms)
 		j.TPOT = ms / 1000
+		choice(p, FieldSLOStat, planner.ParseSLOStat, &j.SLOStat)
 	}
 	if s.Shown(FieldRequests) {
 		p.positive(FieldRequests, &j.Requests)

@@ -6,6 +6,7 @@ import (
 
 	"rightsize/catalog"
 	"rightsize/estimator"
+	planner "rightsize/estimator/plan"
 )
 
 // TestPicksAnExpertSigns: on the users' jobs no pick rests on a price the
@@ -73,15 +74,15 @@ func TestFiltersInUsersTerms(t *testing.T) {
 // unfilled nor a neighbouring message (the legend read "TTFT target (p95)
 // %s" for the p50 curve and "this plan: …" for the TPOT target).
 func TestLoadChartLegend(t *testing.T) {
-	s := ServeLoad{OK: true, Points: []LoadPoint{{RPS: 1, TTFTP95: 0.2, TTFTP50: 0.1, TPOTP95: 0.03}, {RPS: 2, TTFTP95: 0.3, TTFTP50: 0.15, TPOTP95: 0.04}},
+	s := ServeLoad{OK: true, Points: []LoadPoint{{RPS: 1, TTFTStat: 0.2, TTFTP50: 0.1, TPOTStat: 0.03}, {RPS: 2, TTFTStat: 0.3, TTFTP50: 0.15, TPOTStat: 0.04}},
 		Op: 0, Copies: 1, SatRPS: 3, TTFTTarget: 1, TPOTTarget: 0.05}
 	for _, lang := range []string{"en", "ru", "zh"} {
 		l := Locale{Lang: lang}
 		v := LoadChartOf(s, l, "x")
 		want := map[string]string{
-			"rs-lc-ttft95": l.T(MsgLoadTTFT95), "rs-lc-ttft50": l.T(MsgLoadTTFT50), "rs-lc-tpot95": l.T(MsgLoadTPOT95),
-			"rs-lc-target rs-lc-ttft95": Fill(l.T(MsgLoadTTFTTarget), TickSeconds(l, 1)),
-			"rs-lc-target rs-lc-tpot95": Fill(l.T(MsgLoadTPOTTarget), TickSeconds(l, 0.05)),
+			"rs-lc-ttft95": Fill(l.T(MsgLoadTTFT95), "p95"), "rs-lc-ttft50": l.T(MsgLoadTTFT50), "rs-lc-tpot95": Fill(l.T(MsgLoadTPOT95), "p95"),
+			"rs-lc-target rs-lc-ttft95": Fill(l.T(MsgLoadTTFTTarget), "p95", TickSeconds(l, 1)),
+			"rs-lc-target rs-lc-tpot95": Fill(l.T(MsgLoadTPOTTarget), "p95", TickSeconds(l, 0.05)),
 		}
 		for _, k := range v.Keys {
 			if strings.Contains(k.Text, "%") {
@@ -97,6 +98,17 @@ func TestLoadChartLegend(t *testing.T) {
 		if len(want) > 0 {
 			t.Errorf("%s: no legend for %v", lang, want)
 		}
+	}
+	// Targets at p99 are drawn against the p99 curves, and say so.
+	s.Stat = planner.SLOP99
+	v := LoadChartOf(s, Locale{Lang: "en"}, "x")
+	var keys []string
+	for _, k := range v.Keys {
+		keys = append(keys, k.Text)
+	}
+	if got := strings.Join(keys, "|"); !strings.Contains(got, "TTFT p99|") || !strings.Contains(got, "TPOT p99|") || !strings.Contains(got, "TTFT target (p99) 1 s") ||
+		!strings.Contains(v.Caption, "p99 TTFT") {
+		t.Errorf("p99 chart: legend %q, caption %q", got, v.Caption)
 	}
 }
 

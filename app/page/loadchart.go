@@ -17,9 +17,12 @@ import (
 
 // LoadPoint is one simulated request rate of one engine copy.
 type LoadPoint struct {
-	RPS              float64 // Poisson arrivals per second at the copy
-	TTFTP50, TTFTP95 float64 // time to first token, seconds
-	TPOTP95          float64 // time per output token, seconds
+	RPS float64 // Poisson arrivals per second at the copy
+	// Time to first token, seconds: its median and its figure at the
+	// statistic the latency targets bound (ServeLoad.Stat); time per
+	// output token at that statistic.
+	TTFTP50, TTFTStat float64
+	TPOTStat          float64
 }
 
 // ServeLoad is the latency of one engine copy of a serving plan against
@@ -38,6 +41,9 @@ type ServeLoad struct {
 	// TTFTTarget and TPOTTarget are the job's latency targets in seconds
 	// (0: none).
 	TTFTTarget, TPOTTarget float64
+	// Stat is the statistic the targets bound (planner.Workload.SLOStat):
+	// the chart draws TTFT and TPOT at it against them.
+	Stat planner.SLOStat
 	// Requests is each charted run's simulated requests.
 	Requests int
 }
@@ -88,7 +94,7 @@ func ServeLoadOf(req planner.Request, r *planner.Row) ServeLoad {
 	if err != nil || !(sat.RequestsPerSecond > 0) {
 		return ServeLoad{}
 	}
-	s := ServeLoad{Copies: copies, SatRPS: sat.RequestsPerSecond, TTFTTarget: w.TTFTP95Seconds, TPOTTarget: w.TPOTSeconds, Requests: cfg.Load.Requests,
+	s := ServeLoad{Copies: copies, SatRPS: sat.RequestsPerSecond, TTFTTarget: w.TTFTP95Seconds, TPOTTarget: w.TPOTSeconds, Stat: w.SLOStat, Requests: cfg.Load.Requests,
 		Points: make([]LoadPoint, 0, len(loadShares)+1)}
 	op := w.RequestsPerSecond / float64(copies)
 	run := func(rps float64) bool {
@@ -98,7 +104,7 @@ func ServeLoadOf(req planner.Request, r *planner.Row) ServeLoad {
 		if err != nil {
 			return false
 		}
-		s.Points = append(s.Points, LoadPoint{RPS: rps, TTFTP50: res.TTFT.P50, TTFTP95: res.TTFT.P95, TPOTP95: res.TPOT.P95})
+		s.Points = append(s.Points, LoadPoint{RPS: rps, TTFTP50: res.TTFT.P50, TTFTStat: w.SLOStat.Of(res.TTFT), TPOTStat: w.SLOStat.Of(res.TPOT)})
 		return true
 	}
 	s.Op = -1
@@ -196,10 +202,11 @@ func vline(x int) string { return string(pathData(nil).pt('M', x, lcTop).to('V',
 // their curve's colour, the operating point and the saturation point as
 // vertical lines. what names the copy ("1 × H100 SXM · vLLM").
 func LoadChartOf(s ServeLoad, l Locale, what string) LoadChartView {
+	stat := SLOStatLabel(l, s.Stat)
 	sc := lcScale{lo: math.Inf(1)}
 	for _, p := range s.Points {
 		sc.xMax = math.Max(sc.xMax, p.RPS)
-		for _, v := range [...]float64{p.TTFTP50, p.TTFTP95, p.TPOTP95, s.TTFTTarget, s.TPOTTarget} {
+		for _, v := range [...]float64{p.TTFTP50, p.TTFTStat, p.TPOTStat, s.TTFTTarget, s.TPOTTarget} {
 			if v > 0 && !math.IsInf(v, 0) {
 				sc.lo, sc.hi = math.Min(sc.lo, v), math.Max(sc.hi, v)
 			}
@@ -254,7 +261,7 @@ func LoadChartOf(s ServeLoad, l Locale, what string) LoadChartView {
 		if t > 0 {
 			class := "rs-lc-target " + ChartSeries[2*i]
 			v.Paths = append(v.Paths, ChartPath{class, hline(sc.y(t))})
-			targets = append(targets, ChartKey{Class: class, Text: Fill(l.T(loadTargetKeys[i]), TickSeconds(l, t))})
+			targets = append(targets, ChartKey{Class: class, Text: Fill(l.T(loadTargetKeys[i]), stat, TickSeconds(l, t))})
 		}
 	}
 	for i, class := range ChartSeries {
@@ -265,18 +272,20 @@ func LoadChartOf(s ServeLoad, l Locale, what string) LoadChartView {
 		}
 		v.Paths = append(v.Paths, ChartPath{"rs-lc-curve " + class, string(d)},
 			ChartPath{"rs-lc-dot " + class, string(pathData(nil).pt('M', sc.x(op.RPS), sc.y(op.Series(i))).to('h', 0))})
-		v.Keys = append(v.Keys, ChartKey{Class: class, Text: l.T(loadSeriesKeys[i])})
+		v.Keys = append(v.Keys, ChartKey{Class: class, Text: Fill(l.T(loadSeriesKeys[i]), stat)})
 	}
 	v.Keys = append(v.Keys, targets...)
 	v.Keys = append(v.Keys,
 		ChartKey{Class: "rs-lc-op", Text: Fill(l.T(MsgLoadOp), ShortRate(l, op.RPS))},
 		ChartKey{Class: "rs-lc-sat", Text: Fill(l.T(MsgLoadSat), ShortRate(l, s.SatRPS))})
 	v.Caption = Fill(l.T(MsgLoadCaption), what, ShortRate(l, op.RPS*float64(s.Copies)), l.Count(int64(s.Copies)), ShortRate(l, op.RPS),
-		TickSeconds(l, op.TTFTP95), TickSeconds(l, op.TPOTP95), ShortRate(l, s.SatRPS), l.Count(int64(s.Requests)))
+		stat, TickSeconds(l, op.TTFTStat), stat, TickSeconds(l, op.TPOTStat), ShortRate(l, s.SatRPS), l.Count(int64(s.Requests)))
 	return v
 }
 
-// ChartSeries are the curves' classes: TTFT p95, TTFT p50, TPOT p95
+// ChartSeries are the curves' classes: TTFT at the targets' statistic
+// (p95 by default, whence the class names), TTFT p50, TPOT at the
+// statistic
 // (loadSeriesKeys their legend keys, LoadPoint.Series their figures, in
 // that order).
 var ChartSeries = [...]string{"rs-lc-ttft95", "rs-lc-ttft50", "rs-lc-tpot95"}
@@ -292,11 +301,11 @@ var (
 func (p LoadPoint) Series(i int) float64 {
 	switch i {
 	case 0:
-		return p.TTFTP95
+		return p.TTFTStat
 	case 1:
 		return p.TTFTP50
 	}
-	return p.TPOTP95
+	return p.TPOTStat
 }
 
 // niceStep is the 1-2-5 step at or above v.

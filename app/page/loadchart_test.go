@@ -55,8 +55,8 @@ func TestServeChartMatchesPlan(t *testing.T) {
 			if s.Copies != copies || op.RPS != req.Workload.RequestsPerSecond/float64(copies) {
 				t.Errorf("operating point %g req/s over %d copies, want %g over %d", op.RPS, s.Copies, req.Workload.RequestsPerSecond/float64(copies), copies)
 			}
-			if op.TTFTP95 != r.TTFTP95Seconds || op.TTFTP50 != r.TTFTP50Seconds {
-				t.Errorf("operating point TTFT p50/p95 %g/%g s, the plan quotes %g/%g", op.TTFTP50, op.TTFTP95, r.TTFTP50Seconds, r.TTFTP95Seconds)
+			if op.TTFTStat != r.TTFTP95Seconds || op.TTFTP50 != r.TTFTP50Seconds {
+				t.Errorf("operating point TTFT p50/p95 %g/%g s, the plan quotes %g/%g", op.TTFTP50, op.TTFTStat, r.TTFTP50Seconds, r.TTFTP95Seconds)
 			}
 			if s.TTFTTarget != req.Workload.TTFTP95Seconds || s.TPOTTarget != req.Workload.TPOTSeconds {
 				t.Errorf("targets %g/%g, want %g/%g", s.TTFTTarget, s.TPOTTarget, req.Workload.TTFTP95Seconds, req.Workload.TPOTSeconds)
@@ -83,7 +83,7 @@ func TestServeChartMatchesPlan(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if p.TTFTP50 != want.TTFT.P50 || p.TTFTP95 != want.TTFT.P95 || p.TPOTP95 != want.TPOT.P95 {
+				if p.TTFTP50 != want.TTFT.P50 || p.TTFTStat != want.TTFT.P95 || p.TPOTStat != want.TPOT.P95 {
 					t.Errorf("at %g req/s: %+v, the simulator gives TTFT %g/%g TPOT p95 %g", p.RPS, p, want.TTFT.P50, want.TTFT.P95, want.TPOT.P95)
 				}
 			}

@@ -223,3 +223,16 @@ func (l Locale) decimals(s string) string {
 	}
 	return string(b)
 }
+
+// SLOStatLabel names the statistic the latency targets bound
+// (planner.SLOStat) in l's language: "mean", "p50 (median)", or the
+// percentile as benchmark reports write it ("p95").
+func SLOStatLabel(l Locale, s planner.SLOStat) string {
+	switch s {
+	case planner.SLOMean:
+		return l.T(MsgSLOMean)
+	case planner.SLOP50:
+		return l.T(MsgSLOMedian)
+	}
+	return s.String()
+}

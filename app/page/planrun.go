@@ -83,7 +83,10 @@ type ServeResult struct {
 	Replicas, GPUs          int
 	Concurrency             float64
 	TTFTP95, TPOT, Utilised float64
-	Monthly                 float64 // in PlanOut.Currency
+	// TTFTAtSLO is TTFT at the statistic the targets bound
+	// (planner.Row.TTFTAtSLOSeconds).
+	TTFTAtSLO float64
+	Monthly   float64 // in PlanOut.Currency
 	// Sized: the engine simulator set the replica count; Binding names
 	// what needed the last replica and Limit what held requests back in
 	// each engine copy (planner.Row.Binding, EngineLimit).
@@ -97,7 +100,7 @@ func serveOf(req planner.Request, r *planner.Row) ServeResult {
 	return ServeResult{
 		OK: true, Offer: r.Offer, Instances: r.Instances, Plan: RowPlan(r),
 		Pricing: r.Pricing, Engine: r.Engine, Replicas: r.Replicas, GPUs: int(r.GPUs), Concurrency: r.Concurrency,
-		TTFTP95: r.TTFTP95Seconds, TPOT: r.TPOTSeconds, Utilised: r.Utilisation, Monthly: r.MonthlyCostDisp,
+		TTFTP95: r.TTFTP95Seconds, TPOT: r.TPOTSeconds, Utilised: r.Utilisation, Monthly: r.MonthlyCostDisp, TTFTAtSLO: r.TTFTAtSLOSeconds,
 		Sized: r.Sim != nil, Binding: r.Binding, Limit: r.EngineLimit,
 	}
 }
@@ -172,6 +175,7 @@ func PlanRequest(j Job) planner.Request {
 		}
 	case j.RPS > 0:
 		w.Kind, w.RequestsPerSecond, w.TTFTP95Seconds, w.TPOTSeconds = planner.Serving, j.RPS, j.TTFT, j.TPOT
+		w.SLOStat = j.SLOStat
 		if j.Mix != nil {
 			// Planned at the mix's means; the launch's context length
 			// covers its longest request (the model's context where the

@@ -81,7 +81,7 @@ func (b *viewBuilder) serveFleet(id, title string, x ServeResult) ServeFleet {
 			" · " + b.t(PricingKeys[x.Pricing]) + " · " + in.Prices.ProviderName(x.Offer.Provider) + " " + x.Offer.InstanceType + Instances(x.Instances),
 		Facts: []Fact{
 			{ID: id + "concurrency", Label: b.t(MsgConcurrency), Value: l.Sig3(x.Concurrency)},
-			{ID: id + "serve-ttft", Label: b.t(MsgTTFT) + " (p95)", Value: l.Duration(x.TTFTP95)},
+			{ID: id + "serve-ttft", Label: b.t(MsgTTFT) + " (" + SLOStatLabel(l, in.Job.SLOStat) + ")", Value: l.Duration(x.TTFTAtSLO)},
 			{ID: id + "serve-tpot", Label: b.t(MsgTPOT), Value: l.Duration(x.TPOT)},
 			{ID: id + "replicas", Label: b.t(MsgReplicas), Value: l.Count(int64(x.Replicas))},
 			{ID: id + "fleet-gpus", Label: b.t(MsgFleetGPUs), Value: l.Count(int64(x.GPUs))},
@@ -99,12 +99,13 @@ func (b *viewBuilder) binding(x ServeResult) string {
 		return ""
 	}
 	rps := ShortRate(b.l, b.in.Job.RPS)
+	stat := SLOStatLabel(b.l, b.in.Job.SLOStat)
 	var s string
 	switch x.Binding {
 	case sim.BindTTFT:
-		s = Fill(b.t(MsgBindTTFT), rps)
+		s = Fill(b.t(MsgBindTTFT), stat, rps)
 	case sim.BindTPOT:
-		s = Fill(b.t(MsgBindTPOT), rps)
+		s = Fill(b.t(MsgBindTPOT), stat, rps)
 	case sim.BindThroughput:
 		s = Fill(b.t(MsgBindThroughput), rps)
 	default:

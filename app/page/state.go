@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"rightsize/estimator"
+	planner "rightsize/estimator/plan"
 )
 
 // Field indexes one user input of the calculator.
@@ -91,6 +92,7 @@ const (
 	FieldDP
 	FieldRegion
 	FieldProvider
+	FieldSLOStat
 	FieldShow // the sections opened (Opens), not an input
 	NFields
 )
@@ -113,7 +115,7 @@ var FieldKeys = [NFields]string{
 	FieldCurve: "lc", FieldWorkload: "wl", FieldOwnPrice: "own", FieldKWh: "kwh", FieldOwnYears: "dep",
 	FieldTextOnly: "to", FieldKernel: "kr", FieldEngineVersion: "ev", FieldHost: "host",
 	FieldLaunch: "run", FieldCP: "cp", FieldDataset: "ds", FieldEpochs: "ep", FieldEP: "xp", FieldDP: "adp",
-	FieldRegion: "hr", FieldProvider: "pv", FieldShow: "show",
+	FieldRegion: "hr", FieldProvider: "pv", FieldSLOStat: "slo", FieldShow: "show",
 }
 
 // FieldNames name each input: its element id is "rs-"+name, and for the
@@ -138,7 +140,7 @@ var FieldNames = [NFields]string{
 	FieldCurve: "load-curve", FieldWorkload: "workload", FieldOwnPrice: "own-price", FieldKWh: "kwh-price", FieldOwnYears: "depreciation-years",
 	FieldTextOnly: "text-only", FieldKernel: "kernel", FieldEngineVersion: "engine-version", FieldHost: "host",
 	FieldLaunch: "emit", FieldCP: "cp", FieldDataset: "dataset-tokens", FieldEpochs: "epochs", FieldEP: "ep", FieldDP: "dp",
-	FieldRegion: "region", FieldProvider: "provider", FieldShow: "show",
+	FieldRegion: "region", FieldProvider: "provider", FieldSLOStat: "slo-stat", FieldShow: "show",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker
@@ -183,6 +185,9 @@ func newDefaultState(in estimator.Input) ViewState {
 		// Serving targets (used once a request rate is set): first token within
 		// 2 s, then 10 tokens/s per user or better.
 		FieldRPS: "", FieldTTFT: "2000", FieldTPOT: "100", FieldGlobalBatch: "",
+		// The statistic both targets bound: p95, as rightsize plan's
+		// --slo-stat (planner.SLOStat's zero value).
+		FieldSLOStat: planner.SLOP95.String(),
 		// A batch job of 100,000 requests when no request rate is set; every
 		// pricing model and filter at "anything".
 		FieldRequests: "100000", FieldPricing: "on-demand", FieldCurrency: "USD",
@@ -226,7 +231,7 @@ func (s *ViewState) Shown(f Field) bool {
 	switch f {
 	case FieldOptimizer, FieldCheckpointing, FieldSelective, FieldZeRO, FieldOffload, FieldTrainTokens:
 		return train
-	case FieldOutput, FieldRPS, FieldTTFT, FieldTPOT, FieldRequests:
+	case FieldOutput, FieldRPS, FieldTTFT, FieldTPOT, FieldSLOStat, FieldRequests:
 		return !train
 	case FieldDeadline:
 		return train || s[FieldRPS] == ""

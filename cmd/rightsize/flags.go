@@ -32,7 +32,7 @@ const (
 // workloadFlags are the plan flags only one workload reads; given for
 // another they would be ignored without a word.
 var workloadFlags = map[plan.Kind][]string{
-	plan.Serving:  {"requests-per-second", "ttft-p95", "tpot", "max-utilisation", "api-input-price", "api-output-price"},
+	plan.Serving:  {"requests-per-second", "ttft-p95", "tpot", "slo-stat", "max-utilisation", "api-input-price", "api-output-price"},
 	plan.Training: {"train-tokens", "epochs", "dataset-tokens", "global-batch-tokens", "checkpoint-write", "restart"},
 	plan.Batch:    {"requests"},
 }

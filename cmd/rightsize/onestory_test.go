@@ -162,10 +162,17 @@ func TestPageAgreesWithCLI(t *testing.T) {
 // it costs what the CLI says for that offer.
 func TestPageFleetAgreesWithCLI(t *testing.T) {
 	const curve = "2,1,1,1,1,2,4,8,12,14,15,16,16,15,15,14,13,12,11,10,8,6,4,3"
-	for _, c := range []struct{ model, preset string }{{"mistral-7b-v0.3", "code"}, {"llama-3.1-8b", "chat"}, {"llama-3.1-8b", ""}} {
+	for _, c := range []struct{ model, preset, stat string }{{"mistral-7b-v0.3", "code", ""}, {"llama-3.1-8b", "chat", ""}, {"llama-3.1-8b", "", ""},
+		// A 300 ms TTFT target at p99 (--slo-stat, the page's "slo" key):
+		// a dearer fleet than at the default p95.
+		{"llama-3.1-8b", "", "p99"}} {
 		args := []string{"--model", c.model, "--load-curve", curve, "--ttft-p95", "2s", "--tpot", "100ms",
 			"--own-price", "9000", "--kwh-price", "0.15", "--depreciation-years", "4", "--json"}
 		frag := "m=" + c.model + "&lc=" + curve + "&own=9000&kwh=0.15&dep=4"
+		if c.stat != "" {
+			args = append(args, "--slo-stat", c.stat, "--ttft-p95", "300ms")
+			frag += "&slo=" + c.stat + "&ttft=300"
+		}
 		if c.preset != "" {
 			args = append(args, "--workload", c.preset)
 			frag += "&wl=" + c.preset

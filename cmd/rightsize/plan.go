@@ -42,6 +42,9 @@ type estimateJob struct {
 //	fx_as_of            date of the display currency's rate ("" for USD)
 //	fx_source           where that rate comes from
 //	workload            "training", "batch" or "serving"
+//	slo_stat            serving: the statistic the TTFT and TPOT targets
+//	                    bound (--slo-stat: mean | p50 | p90 | p95 | p99);
+//	                    absent for training and batch
 //	checkpoint_bytes    training: weights + optimizer states, bytes
 //	considered, fitting offers planned after the filters, and those that fit
 //	notes               assumptions the plan used, English
@@ -105,10 +108,14 @@ type estimateJob struct {
 //	                    price_per_hour_usd × 730
 //	sustainable_rps_per_replica  serving: requests/s one replica serves within the SLOs
 //	ttft_p50_seconds, ttft_p95_seconds, tpot_seconds, e2e_p95_seconds,
-//	utilisation         serving, at the target rate
+//	utilisation         serving, at the target rate (tpot_seconds: the mean)
+//	ttft_slo_seconds, tpot_slo_seconds  serving: TTFT and TPOT at slo_stat,
+//	                    the figures the sizing held under --ttft-p95 and
+//	                    --tpot (the simulated run's, or the closed form's)
 //	binding             serving, when the engine simulator sized the row:
-//	                    what set the replica count (ttft | tpot: the p95
-//	                    SLO figure one replica fewer misses; throughput:
+//	                    what set the replica count (ttft | tpot: the SLO
+//	                    figure, at slo_stat, that one replica fewer
+//	                    misses; throughput:
 //	                    fewer replicas would run above --max-utilisation;
 //	                    none: one replica is enough); absent otherwise
 //	engine_limit        serving, with binding: what held requests back in
@@ -279,8 +286,9 @@ var planFlags = []struct{ name, def, usage string }{
 	{"global-batch-tokens", "", "training: tokens per optimizer step, e.g. 4M (default: pre-training's published batch for the model's size, 0.5M-4M tokens; fine-tunes one micro-batch per replica, 4×PP with PP)"},
 	{"requests", "", "batch inference: requests in the job, e.g. 1M"},
 	{"requests-per-second", "", "online serving: target request rate"},
-	{"ttft-p95", "", "serving SLO: p95 time to first token, e.g. 1s, 800ms"},
-	{"tpot", "", "serving SLO: time per output token, e.g. 50ms"},
+	{"ttft-p95", "", "serving SLO: time to first token at --slo-stat (p95 by default), e.g. 1s, 800ms"},
+	{"tpot", "", "serving SLO: time per output token at --slo-stat, e.g. 50ms"},
+	{"slo-stat", "", "serving: the statistic --ttft-p95 and --tpot bound over the requests: mean|p50|p90|p95|p99 (default p95)"},
 	{"max-utilisation", "0", "serving: cap on each replica's load (0: 0.8)"},
 	{"pricing", "on-demand", "on-demand|spot|reserved-1y|reserved-3y"},
 	{"currency", "USD", "display currency (the catalog's FX table's)"},
@@ -462,6 +470,8 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	default:
 		w.Kind, w.RequestsPerSecond = plan.Serving, rps
 		w.TTFTP95Seconds, w.TPOTSeconds = dur("ttft-p95", c.s("ttft-p95")), dur("tpot", c.s("tpot"))
+		w.SLOStat, err = plan.ParseSLOStat(c.s("slo-stat"))
+		add("slo-stat", err)
 		w.MaxUtilisation = num("max-utilisation")
 	}
 	if err := checkPlanFlags(*w, job.set, c.s); kinds == 1 && err != nil {
@@ -651,6 +661,8 @@ type planRowJSON struct {
 	SustainableRPSPerReplica     float64         `json:"sustainable_rps_per_replica"`
 	TTFTP50Seconds               float64         `json:"ttft_p50_seconds"`
 	TTFTP95Seconds               float64         `json:"ttft_p95_seconds"`
+	TTFTAtSLOSeconds             float64         `json:"ttft_slo_seconds,omitempty"`
+	TPOTAtSLOSeconds             float64         `json:"tpot_slo_seconds,omitempty"`
 	TPOTSeconds                  float64         `json:"tpot_seconds"`
 	E2EP95Seconds                float64         `json:"e2e_p95_seconds"`
 	Utilisation                  float64         `json:"utilisation"`
@@ -717,6 +729,7 @@ type planJSON struct {
 	FXAsOf          string   `json:"fx_as_of"`
 	FXSource        string   `json:"fx_source"`
 	Workload        string   `json:"workload"`
+	SLOStat         string   `json:"slo_stat,omitempty"`
 	CheckpointBytes float64  `json:"checkpoint_bytes,omitempty"`
 	Considered      int      `json:"considered"`
 	Fitting         int      `json:"fitting"`
@@ -770,6 +783,9 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		CheckpointBytes: res.CheckpointBytes, Considered: res.Considered, Fitting: res.Fitting, Notes: []string{}, Rows: []planRowJSON{},
 		FreshnessDays: res.FreshnessDays, Warnings: pickWarnings(res), CheaperFlagged: res.CheaperFlagged,
 		ProviderKinds: append([]string{}, req.Filters.Kinds...)}
+	if req.Workload.Kind == plan.Serving {
+		out.SLOStat = req.Workload.SLOStat.String()
+	}
 	for _, x := range req.FX {
 		if x.Currency == res.Currency && x.Currency != "USD" {
 			out.FXSource = x.Source
@@ -796,6 +812,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 			TokensPerSecond: r.TokensPerSecond, CommSecondsPerStep: r.CommSeconds, Bound: r.Bound.String(),
 			MonthlyCostUSD: r.MonthlyCostUSD, MonthlyCostDisp: r.MonthlyCostDisp, SustainableRPSPerReplica: r.SustainableRPSPerReplica,
 			TTFTP50Seconds: r.TTFTP50Seconds, TTFTP95Seconds: r.TTFTP95Seconds, TPOTSeconds: r.TPOTSeconds,
+			TTFTAtSLOSeconds: r.TTFTAtSLOSeconds, TPOTAtSLOSeconds: r.TPOTAtSLOSeconds,
 			E2EP95Seconds: r.E2EP95Seconds, Utilisation: r.Utilisation,
 			USDPerMillionInput: r.USDPerMillionInput, USDPerMillionOutput: r.USDPerMillionOutput,
 			OnDemandJobCostUSD: r.OnDemandJobCostUSD, SpotExpectedCostUSD: r.SpotExpectedCostUSD, SpotExpectedHours: r.SpotExpectedSeconds / 3600, CheckpointIntervalSeconds: r.CheckpointIntervalSeconds,

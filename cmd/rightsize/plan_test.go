@@ -237,6 +237,8 @@ func TestPlanBadFlags(t *testing.T) {
 		{"--model", "mistral-7b-v0.1", "--requests-per-second", "-2"},
 		{"--model", "mistral-7b-v0.1", "--requests-per-second", "2", "--ttft-p95", "soon"},
 		{"--model", "mistral-7b-v0.1", "--requests-per-second", "2", "--pricing", "weekly"},
+		{"--model", "mistral-7b-v0.1", "--requests-per-second", "2", "--slo-stat", "p97"},
+		{"--model", "mistral-7b-v0.1", "--requests", "10", "--slo-stat", "p99"},
 		{"--model", "mistral-7b-v0.1", "--requests-per-second", "2", "--currency", "XYZ"},
 		{"--model", "mistral-7b-v0.1", "--requests-per-second", "2", "--format", "yaml"},
 		{"--model", "mistral-7b-v0.1", "--requests-per-second", "2", "--budget", "lots"},
@@ -621,5 +623,38 @@ func TestPlanExpertLayout(t *testing.T) {
 		if r.Parallelism.AttentionDP != 1 || r.Parallelism.ExpertParallel != 1 {
 			t.Fatalf("dense model: %+v", r.Parallelism)
 		}
+	}
+}
+
+// TestPlanSLOStat: --slo-stat names the statistic the TTFT target bounds
+// and the JSON echoes it. Llama 3.1 8B under vLLM on A100 80GB, 12 req/s
+// of 1,000 + 200 tokens, TTFT 300 ms, one GPU a copy: the cheapest plan
+// costs more at p99 than at the default p95, and less at the mean.
+func TestPlanSLOStat(t *testing.T) {
+	args := []string{"--model", "llama-3.1-8b", "--engine", "vllm", "--gpu", "a100-80gb-sxm", "--gpus", "1", "--requests-per-second", "12",
+		"--prompt-tokens", "1000", "--output-tokens", "200", "--ttft-p95", "300ms", "--top", "1"}
+	n := map[string]float64{}
+	for _, s := range []string{"", "mean", "p95", "p99"} {
+		a := args
+		if s != "" {
+			a = append(append([]string{}, args...), "--slo-stat", s)
+		}
+		p := planJSONOf(t, a...)
+		want := s
+		if s == "" {
+			want = "p95"
+		}
+		if p.SLOStat != want {
+			t.Errorf("--slo-stat %q: slo_stat %q", s, p.SLOStat)
+		}
+		c := cheapestRow(t, p)
+		n[s] = c.MonthlyCostUSD
+		t.Logf("%s: %s, %d replicas of TP %d, %g GPUs, %.0f USD/month, p95 TTFT %.3f s", want, c.OfferID, c.Replicas, c.Parallelism.TP, c.GPUs, c.MonthlyCostUSD, c.TTFTP95Seconds)
+	}
+	if n[""] != n["p95"] || n["mean"] >= n["p95"] || n["p95"] >= n["p99"] {
+		t.Errorf("USD/month default/mean/p95/p99: %.0f/%.0f/%.0f/%.0f", n[""], n["mean"], n["p95"], n["p99"])
+	}
+	if p := planJSONOf(t, "--model", "mistral-7b-v0.1", "--requests", "10", "--top", "1"); p.SLOStat != "" {
+		t.Errorf("batch plan: slo_stat %q", p.SLOStat)
 	}
 }

@@ -84,6 +84,7 @@ type simulateCmd struct {
 	size        *float64
 	maxReplicas *int
 	ttft, tpot  *float64
+	stat        *string
 	format      *string
 	seed        *uint64
 }
@@ -92,8 +93,8 @@ type simulateCmd struct {
 // TPOT and throughput against the load (closed-loop concurrencies with
 // --concurrencies, or Poisson request rates with --rates), with the SLO's
 // goodput and the saturation point; with --rate, the fewest replicas
-// whose simulated p95 TTFT and TPOT meet the SLO at that rate
-// (sim.Replicas) and the limit that binds.
+// whose simulated TTFT and TPOT at --slo-stat (p95 by default) meet the
+// SLO at that rate (sim.Replicas) and the limit that binds.
 func runSimulate(args []string, stdout, stderr io.Writer) int {
 	return estimateCommand("simulate", args, stdout, stderr, &simulateCmd{})
 }
@@ -102,10 +103,11 @@ func (c *simulateCmd) define(fs *flag.FlagSet) {
 	c.fs = fs
 	c.conc = fs.String("concurrencies", "1,2,4,8,16,32,64,128,256", "closed loop: comma-separated requests in flight per replica")
 	c.rates = fs.String("rates", "", "open loop: comma-separated Poisson request rates per replica (requests/s); replaces --concurrencies")
-	c.size = fs.Float64("rate", 0, "size a deployment: the fewest replicas whose simulated p95 TTFT and TPOT meet --slo-ttft and --slo-tpot at this many requests/s")
+	c.size = fs.Float64("rate", 0, "size a deployment: the fewest replicas whose simulated TTFT and TPOT at --slo-stat meet --slo-ttft and --slo-tpot at this many requests/s")
 	c.maxReplicas = fs.Int("max-replicas", 1024, "with --rate: the most replicas to consider")
 	c.ttft = fs.Float64("slo-ttft", 0, "SLO on time to first token, seconds (0: none)")
 	c.tpot = fs.Float64("slo-tpot", 0, "SLO on time per output token, seconds (0: none)")
+	c.stat = fs.String("slo-stat", "p95", "with --rate: the statistic over the requests that --slo-ttft and --slo-tpot bound: mean|p50|p90|p95|p99")
 	c.format = fs.String("format", "table", "table|json")
 	c.seed = fs.Uint64("seed", 0, "seed of the simulated client's lengths and arrivals")
 }
@@ -143,6 +145,9 @@ func (c *simulateCmd) run(job estimateJob, stdout io.Writer, fail func(string, .
 		n, _ = strconv.Atoi(f.Value.String())
 	}
 	cfg.SLO = sim.SLO{TTFTSeconds: *c.ttft, TPOTSeconds: *c.tpot}
+	if cfg.SLO.Stat, err = sim.ParseStat(*c.stat); err != nil {
+		return fail("--slo-stat: %v", err)
+	}
 	cfg.Load.RangeRatio = sim.DefaultRangeRatio
 	if f := c.fs.Lookup("range-ratio"); f != nil {
 		if v, err := strconv.ParseFloat(f.Value.String(), 64); err == nil {
@@ -214,10 +219,14 @@ func (c *simulateCmd) run(job estimateJob, stdout io.Writer, fail func(string, .
 			KVPoolTokens   int64       `json:"kv_pool_tokens"`
 			Saturation     *sim.Point  `json:"saturation,omitempty"`
 			Sizing         *sim.Sizing `json:"sizing,omitempty"`
+			SLOStat        *sim.Stat   `json:"slo_stat,omitempty"` // with sizing
 			Points         []simPoint  `json:"points"`
-		}{in.Engine.String(), cfg.Policy.RequestSeconds, cfg.Policy.TokenBudget, cfg.Policy.MaxSeqs, cfg.Model.KVPoolTokens(), nil, sizing, points}
+		}{in.Engine.String(), cfg.Policy.RequestSeconds, cfg.Policy.TokenBudget, cfg.Policy.MaxSeqs, cfg.Model.KVPoolTokens(), nil, sizing, nil, points}
 		if satErr == nil {
 			out.Saturation = &sat
+		}
+		if sizing != nil {
+			out.SLOStat = &cfg.SLO.Stat
 		}
 		if err := enc.Encode(out); err != nil {
 			return fail("%v", err)
@@ -247,8 +256,9 @@ func (c *simulateCmd) run(job estimateJob, stdout io.Writer, fail func(string, .
 		if !sizing.Meets {
 			verdict = "do NOT meet"
 		}
-		fmt.Fprintf(stdout, "at %g requests/s: %d replicas %s the SLO: p95 TTFT %s, p95 TPOT %s", *c.size, sizing.Replicas, verdict,
-			ms(sizing.Result.TTFT.P95), ms(sizing.Result.TPOT.P95))
+		st := cfg.SLO.Stat
+		fmt.Fprintf(stdout, "at %g requests/s: %d replicas %s the SLO: %s TTFT %s, %s TPOT %s", *c.size, sizing.Replicas, verdict,
+			st, ms(st.Of(sizing.Result.TTFT)), st, ms(st.Of(sizing.Result.TPOT)))
 		if sizing.Binding != sim.BindNone {
 			fmt.Fprintf(stdout, "; binding: %s (%s)", sizing.Binding, sizing.Result.Limit)
 		}

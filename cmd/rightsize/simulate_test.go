@@ -89,3 +89,38 @@ func TestSimulateCommand(t *testing.T) {
 		t.Errorf("hf: exit %d, %q", code, errb.String())
 	}
 }
+
+// TestSimulateSLOStat: --slo-stat names the statistic --rate sizes on.
+// Llama 3.1 8B under vLLM on an A100 80GB, 12 req/s of 1,000 + 200
+// tokens, TTFT 300 ms: measured when written, 2 replicas at the mean, 3 at
+// p95, 4 at p99. A bad value is a one-line error.
+func TestSimulateSLOStat(t *testing.T) {
+	n := map[string]int{}
+	for _, s := range []string{"mean", "p95", "p99"} {
+		var out, errb bytes.Buffer
+		code := run([]string{"simulate", "--model", "llama-3.1-8b", "--gpu", "a100-80gb-sxm", "--engine", "vllm", "--prompt-tokens", "1000",
+			"--output-tokens", "200", "--rates", "1", "--slo-ttft", "0.3", "--rate", "12", "--slo-stat", s, "--format", "json"}, &out, &errb)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", s, code, errb.String())
+		}
+		var r struct {
+			Sizing struct {
+				Replicas int  `json:"replicas"`
+				Meets    bool `json:"meets"`
+			} `json:"sizing"`
+			SLOStat string `json:"slo_stat"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &r); err != nil || r.SLOStat != s || !r.Sizing.Meets {
+			t.Fatalf("%s: %v, slo_stat %q, meets %v", s, err, r.SLOStat, r.Sizing.Meets)
+		}
+		n[s] = r.Sizing.Replicas
+	}
+	if n["mean"] >= n["p95"] || n["p95"] >= n["p99"] {
+		t.Errorf("replicas at mean/p95/p99: %d/%d/%d", n["mean"], n["p95"], n["p99"])
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"simulate", "--model", "llama-3.1-8b", "--gpu", "a100-80gb-sxm", "--engine", "vllm", "--rate", "12", "--slo-stat", "p97"}, &out, &errb); code != 2 ||
+		!strings.Contains(errb.String(), "slo-stat") || strings.Count(errb.String(), "\n") != 1 {
+		t.Errorf("p97: exit %d, %q", code, errb.String())
+	}
+}

@@ -10,7 +10,7 @@ import (
 // Fleets over the catalog: the serving plan at the curve's peak picks each
 // offer's copy shape (Plan, on demand), the engine simulator sizes that
 // shape at every hour's rate (serve_sim.go: the fewest replicas whose
-// simulated p95 TTFT and TPOT meet the SLOs), and Fleet prices the day.
+// simulated TTFT and TPOT meet the SLOs at their statistic), and Fleet prices the day.
 
 // Bucket is one request-size class of a workload mix: its prompt and
 // output tokens and its share of requests.
@@ -288,7 +288,7 @@ type fleetSizer struct {
 //
 // The simulator runs one copy at lam/k requests/s (serve_sim.go), so
 // whether k copies meet the SLOs at lam depends on lam/k alone: with ρ*
-// the highest rate per copy whose simulated p95 TTFT and TPOT meet them
+// the highest rate per copy whose simulated TTFT and TPOT meet them at the SLOs' statistic
 // (and at most the cap's share of the copy's saturated rate), the fewest
 // copies are ceil(lam/ρ*), the count simCopies finds wherever meeting the
 // SLOs is monotone in the rate. ρ* is found once per shape by bisection,
@@ -419,8 +419,7 @@ func (s *fleetSizer) perCopy(sc *serveCurve, r *Row, step int) float64 {
 	}
 	meets := func(rho float64) bool {
 		res, err := sc.sim.run(rho)
-		return err == nil && (w.TTFTP95Seconds == 0 || res.TTFT.P95 <= w.TTFTP95Seconds) &&
-			(w.TPOTSeconds == 0 || res.TPOT.P95 <= w.TPOTSeconds)
+		return err == nil && meetsSLO(w, res)
 	}
 	if !(hi > 0) {
 		return 0

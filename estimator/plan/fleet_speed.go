@@ -52,7 +52,7 @@ func (p *planner) prewarmPeak(offers []Offer) {
 			if inst > p.maxInst {
 				continue
 			}
-			l := sc.at(lam, units*cs.perInstance, p.output)
+			l := sc.at(lam, units*cs.perInstance, p.output, p.req.Workload.SLOStat)
 			t := l.ttft95 + math.Max(p.output-1, 0)*l.tpot
 			if inst < bestInst || (inst == bestInst && t < bestTime) {
 				best, bestCurve, bestInst, bestTime = cs, sc, inst, t

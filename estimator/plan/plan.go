@@ -113,6 +113,9 @@ func (r Request) Validate() error {
 			if !okNonNeg(w.TPOTSeconds) {
 				errs = append(errs, bad("tpot", w.TPOTSeconds, "want seconds ≥ 0"))
 			}
+			if !w.SLOStat.Valid() {
+				errs = append(errs, &estimator.InputError{Field: "slo-stat", Value: w.SLOStat.String(), Err: estimator.ErrUnknown, Reason: "want mean, p50, p90, p95 or p99"})
+			}
 			if !(w.MaxUtilisation >= 0 && w.MaxUtilisation <= 1) {
 				errs = append(errs, bad("max-utilisation", w.MaxUtilisation, "want a fraction in (0, 1] (0: default)"))
 			}

@@ -313,9 +313,14 @@ type Row struct {
 	SustainableRPSPerReplica       float64
 	TTFTP50Seconds, TTFTP95Seconds float64
 	TPOTSeconds                    float64
-	E2EP50Seconds, E2EP95Seconds   float64
-	Utilisation                    float64
-	Concurrency                    float64 // sequences in flight per engine copy at the target
+	// TTFTAtSLOSeconds and TPOTAtSLOSeconds are TTFT and TPOT at the
+	// statistic the targets bound (Workload.SLOStat): the figures the
+	// sizing held under the targets (TTFTP95Seconds and the mean
+	// TPOTSeconds at the default p95 and the mean).
+	TTFTAtSLOSeconds, TPOTAtSLOSeconds float64
+	E2EP50Seconds, E2EP95Seconds       float64
+	Utilisation                        float64
+	Concurrency                        float64 // sequences in flight per engine copy at the target
 	// Binding is what set the replica count when the engine simulator
 	// sized the row (serve_sim.go): the p95 TTFT or TPOT that one copy
 	// fewer misses, the utilisation cap (throughput), or none (one

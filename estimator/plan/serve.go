@@ -127,15 +127,19 @@ func (sc *serveCurve) concurrency(per, out float64) (float64, bool) {
 }
 
 // load is one replica's state at λ req/s when k replicas share the
-// prefill queue (each at λ/k).
+// prefill queue (each at λ/k): requests in flight c, the mean TPOT, the
+// TTFT's median and p95, and (ttftS, tpotS) the TTFT and TPOT at the
+// statistic the SLOs name (Workload.SLOStat), the figures its targets
+// bound.
 type load struct {
 	c, tpot        float64
 	ttft50, ttft95 float64
+	ttftS, tpotS   float64
 	ok             bool
 }
 
-// at evaluates k replicas at a total rate lam.
-func (sc *serveCurve) at(lam float64, k int, out float64) load {
+// at evaluates k replicas at a total rate lam, the SLO figures at stat.
+func (sc *serveCurve) at(lam float64, k int, out float64, stat SLOStat) load {
 	kf := float64(k)
 	per := lam / kf
 	a := lam * sc.prefillW
@@ -146,7 +150,11 @@ func (sc *serveCurve) at(lam float64, k int, out float64) load {
 	if !ok {
 		return load{}
 	}
-	// Erlang C with k servers of rate 1/P_w.
+	// Erlang C with k servers of rate 1/P_w: an arrival waits with
+	// probability C, and then for an exponential time of rate kμ − λ, so
+	// P(W > t) = C·e^{−(kμ − λ)t} (the wait's q-quantile below) and
+	// E[W] = C/(kμ − λ) (Cooper, §4.4; Kleinrock, "Queueing Systems"
+	// vol. 1, §3.5).
 	pw := erlangC(k, a)
 	drain := (kf - a) / sc.prefillW // kμ − λ
 	quant := func(q float64) float64 {
@@ -157,7 +165,65 @@ func (sc *serveCurve) at(lam float64, k int, out float64) load {
 	}
 	cc := math.Max(c, 1)
 	ttft := sc.interp(sc.ttft, cc)
-	return load{c: c, tpot: sc.interp(sc.tpot, cc), ttft50: ttft + quant(0.5), ttft95: ttft + quant(0.95), ok: true}
+	l := load{c: c, tpot: sc.interp(sc.tpot, cc), ttft50: ttft + quant(0.5), ttft95: ttft + quant(0.95), ok: true}
+	switch q := stat.Quantile(); {
+	case stat == SLOMean:
+		if drain > 0 {
+			l.ttftS = ttft + pw/drain
+		} else {
+			l.ttftS = ttft
+		}
+		l.tpotS = l.tpot
+	case q == 0.95:
+		l.ttftS, l.tpotS = l.ttft95, sc.tpotQuantile(c, q)
+	default:
+		l.ttftS, l.tpotS = ttft+quant(q), sc.tpotQuantile(c, q)
+	}
+	return l
+}
+
+// simulated reports whether the engine simulator sizes this shape's plans
+// (serve_sim.go), the closed form only ranking the shapes and guessing the
+// count.
+func (sc *serveCurve) simulated() bool { return sc.sim != nil && sc.sim.ok }
+
+// tpotQuantile is the closed form's q-quantile of TPOT at c requests in
+// flight on average. The speed model gives the mean TPOT at a
+// concurrency, not its spread over requests; the spread comes from the
+// number in flight, which varies as requests arrive and leave. Below the
+// KV pool's limit a continuously batching replica serves every request in
+// flight at once, an infinite-server queue, whose number in system under
+// Poisson arrivals is Poisson with mean c (M/G/∞: Kleinrock, "Queueing
+// Systems" vol. 1, §3.8), about c + z_q·√c at its q-quantile. The TPOT at
+// that concurrency overstates the request's: a request's TPOT averages
+// the step time over its whole decode, which smooths the count's swings.
+// The median (and the mean) is the mean TPOT. What the closed form cannot
+// give is the rest of the tail: preemptions and recomputation when the
+// pool fills, prompts that stall a step, the engine's polling; the
+// simulator (serve_sim.go) has them and sizes the plan where the engine
+// runs in it.
+//
+// Where the simulator sizes the shape (simulated), the closed form is a
+// screen that must not set aside a shape the simulator would size, and
+// reads the mean TPOT for every statistic: a lower estimate of a tail
+// percentile. Where it does not (engines without continuous batching),
+// the closed form's figure is the plan's, and it reads the quantile.
+func (sc *serveCurve) tpotQuantile(c, q float64) float64 {
+	var z float64
+	switch {
+	case sc.simulated():
+		return sc.interp(sc.tpot, math.Max(c, 1))
+	case q >= 0.99:
+		z = 2.3263 // standard normal quantiles
+	case q >= 0.95:
+		z = 1.6449
+	case q >= 0.9:
+		z = 1.2816
+	default:
+		return sc.interp(sc.tpot, math.Max(c, 1))
+	}
+	cq := math.Min(c+z*math.Sqrt(c), math.Max(sc.kvMax, c))
+	return sc.interp(sc.tpot, math.Max(cq, 1))
 }
 
 // erlangC is the probability that an arrival waits in M/M/k at offered
@@ -188,10 +254,12 @@ func (sc *serveCurve) rawRate(out float64) float64 {
 func (p *planner) sustainable(sc *serveCurve) (float64, Reason) {
 	w := p.req.Workload
 	out := p.output
+	// The targets bound the statistic they name (Workload.SLOStat), as in
+	// the simulator's sizing (meetsSLO).
 	meets := func(l load) bool {
 		// A one-token answer has no TPOT (build): a TPOT target does not
 		// bind it, as in the simulator.
-		return l.ok && (w.TPOTSeconds == 0 || out <= 1 || l.tpot <= w.TPOTSeconds) && (w.TTFTP95Seconds == 0 || l.ttft95 <= w.TTFTP95Seconds)
+		return l.ok && (w.TPOTSeconds == 0 || out <= 1 || l.tpotS <= w.TPOTSeconds) && (w.TTFTP95Seconds == 0 || l.ttftS <= w.TTFTP95Seconds)
 	}
 	cap := w.MaxUtilisation
 	if cap == 0 {
@@ -202,21 +270,21 @@ func (p *planner) sustainable(sc *serveCurve) (float64, Reason) {
 	if sc.kvMax < 1 {
 		return 0, Reason{Key: "slo.kv_pool"}
 	}
-	if l := sc.at(tiny, 1, out); !meets(l) {
+	if l := sc.at(tiny, 1, out, w.SLOStat); !meets(l) {
 		switch {
-		case w.TTFTP95Seconds > 0 && l.ttft95 > w.TTFTP95Seconds:
+		case w.TTFTP95Seconds > 0 && l.ttftS > w.TTFTP95Seconds:
 			return 0, Reason{Key: "slo.ttft_prefill", Args: []any{sc.ttft[0]}}
 		default:
 			return 0, tpotReason(sc.bound, sc.tpot[0])
 		}
 	}
-	if meets(sc.at(hi, 1, out)) {
+	if meets(sc.at(hi, 1, out, w.SLOStat)) {
 		return hi, Reason{}
 	}
 	lo := tiny
 	for range 40 {
 		mid := (lo + hi) / 2
-		if meets(sc.at(mid, 1, out)) {
+		if meets(sc.at(mid, 1, out, w.SLOStat)) {
 			lo = mid
 		} else {
 			hi = mid
@@ -530,8 +598,8 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	}
 	sc.ok = len(sc.c) > 0 && sc.prefillW > 0 && sc.ttft[0] > 0
 	if sc.ok && p.req.Workload.Kind == Serving {
-		sc.mu, sc.why = p.sustainable(&sc)
 		sc.sim = p.newSimMemo(simCfg, simOK)
+		sc.mu, sc.why = p.sustainable(&sc)
 		// The simulator adds the engine's fixed cost per request and
 		// chunks the prompt: where its idle replica already misses the
 		// SLOs, no count of this shape meets them (serve_sim.go, idle).
@@ -597,11 +665,13 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 				// Requests in flight per replica, client-side (Little's
 				// law over the mean end-to-end latency).
 				c := lam / float64(k) * s.res.E2E.Mean
-				l = load{c: c, tpot: s.res.TPOT.Mean, ttft50: s.res.TTFT.P50, ttft95: s.res.TTFT.P95, ok: true}
+				st := p.req.Workload.SLOStat
+				l = load{c: c, tpot: s.res.TPOT.Mean, ttft50: s.res.TTFT.P50, ttft95: s.res.TTFT.P95,
+					ttftS: st.Of(s.res.TTFT), tpotS: st.Of(s.res.TPOT), ok: true}
 			}
 		}
 		if !l.ok {
-			l = sc.at(lam, k, p.output) // the closed form's
+			l = sc.at(lam, k, p.output, p.req.Workload.SLOStat) // the closed form's
 		}
 		c := *r
 		c.Fits, c.FitReason = true, sc.fitOK
@@ -615,6 +685,7 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 		c.Concurrency = l.c
 		c.TPOTSeconds = l.tpot
 		c.TTFTP50Seconds, c.TTFTP95Seconds = l.ttft50, l.ttft95
+		c.TTFTAtSLOSeconds, c.TPOTAtSLOSeconds = l.ttftS, l.tpotS
 		tail := math.Max(p.output-1, 0) * l.tpot
 		c.E2EP50Seconds, c.E2EP95Seconds = l.ttft50+tail, l.ttft95+tail
 		c.Utilisation = lam / float64(k) / sc.rawRate(p.output)
@@ -630,7 +701,7 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 			// benchmark clients leave such requests out of TPOT, as the
 			// simulator does), and its GPU time is the prompt's, priced
 			// per input token: the output token costs nothing beyond it.
-			c.TPOTSeconds, c.prefillShare = 0, 1
+			c.TPOTSeconds, c.TPOTAtSLOSeconds, c.prefillShare = 0, 0, 1
 		}
 		c.time = c.E2EP95Seconds
 		return c, true

@@ -13,11 +13,13 @@ import (
 // at the target rate spread over k replicas (Poisson arrivals, which a
 // random or least-loaded router splits into Poisson streams) and k is the
 // smallest count, from the utilisation cap's floor up, whose simulated
-// p95 TTFT and p95 TPOT meet the SLOs (searchCopies: to 1/64 of the count
+// TTFT and TPOT, at the statistic the SLOs name (Workload.SLOStat; p95
+// by default), meet the SLOs (searchCopies: to 1/64 of the count
 // beyond 128 copies). A shape whose lone request on an idle replica
 // already misses them is set aside at once (idle). The row quotes that
 // run's figures, so a plan's p95 TTFT is what the simulator gives for its
-// replica count at the requested rate.
+// replica count at the requested rate. The closed form compares the same
+// statistic where it can compute it (serveCurve.at, sustainable).
 
 // simRequests is the requests of one sizing run: enough for a p95 over
 // two hundred requests, few enough for the page to plan a thousand
@@ -78,8 +80,7 @@ func (m *simMemo) at(k int, lam float64, w Workload) (simServe, bool) {
 	if err != nil {
 		return simServe{}, false
 	}
-	s := simServe{res: res, meets: (w.TTFTP95Seconds == 0 || res.TTFT.P95 <= w.TTFTP95Seconds) &&
-		(w.TPOTSeconds == 0 || res.TPOT.P95 <= w.TPOTSeconds)}
+	s := simServe{res: res, meets: meetsSLO(w, res)}
 	m.runs[k] = s
 	return s, true
 }
@@ -133,6 +134,8 @@ func (p *planner) floor(sc *serveCurve) (Reason, bool) {
 	// lightest loads) from being ruled out by rounding.
 	const margin = 1 + 1e-9
 	switch {
+	// One request's run has one TTFT and one TPOT: every statistic of it
+	// is that value.
 	case w.TTFTP95Seconds > 0 && res.TTFT.P95 > w.TTFTP95Seconds*margin:
 		return Reason{Key: "slo.ttft_prefill", Args: []any{res.TTFT.P95}}, true
 	case w.TPOTSeconds > 0 && res.TPOT.P95 > w.TPOTSeconds*margin:
@@ -183,7 +186,7 @@ func (p *planner) simCopies(sc *serveCurve, lam float64, guess, hi, step int) (i
 		return k, sim.BindThroughput, true
 	}
 	d, ok := sc.sim.at(miss, lam, w)
-	if ok && w.TTFTP95Seconds > 0 && d.res.TTFT.P95 > w.TTFTP95Seconds {
+	if ok && w.TTFTP95Seconds > 0 && w.SLOStat.Of(d.res.TTFT) > w.TTFTP95Seconds {
 		return k, sim.BindTTFT, true
 	}
 	return k, sim.BindTPOT, true

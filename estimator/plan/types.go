@@ -152,10 +152,13 @@ type Workload struct {
 	// Batch: requests in the job.
 	Requests float64
 
-	// Serving: target rate and SLOs (0: no target on that metric).
+	// Serving: target rate and SLOs (0: no target on that metric). The
+	// TTFT and TPOT targets bound the statistic SLOStat names over the
+	// requests (the zero value: p95, whence TTFTP95Seconds's name).
 	RequestsPerSecond float64
 	TTFTP95Seconds    float64
 	TPOTSeconds       float64
+	SLOStat           SLOStat
 	// MaxUtilisation caps each replica's load as a share of its raw
 	// capacity (0: DefaultMaxUtilisation).
 	MaxUtilisation float64

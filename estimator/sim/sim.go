@@ -43,8 +43,11 @@ type Load struct {
 }
 
 // SLO bounds a request's latency for goodput; a zero field is no bound.
+// Replicas sizes a deployment on the bounds at Stat over the requests
+// (p95 by default).
 type SLO struct {
 	TTFTSeconds, TPOTSeconds float64
+	Stat                     Stat
 }
 
 // Config is one simulation: the replica's step model, its engine's

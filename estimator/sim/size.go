@@ -11,8 +11,8 @@ type Binding int
 
 const (
 	BindNone       Binding = iota // one replica is enough
-	BindTTFT                      // the p95 time to first token needed the last replica
-	BindTPOT                      // the p95 time per output token did
+	BindTTFT                      // the time to first token (at the SLO's statistic) needed the last replica
+	BindTPOT                      // the time per output token did
 	BindThroughput                // fewer replicas saturate (or exceed the utilisation cap)
 )
 
@@ -49,7 +49,8 @@ type Sizing struct {
 }
 
 // Replicas is the smallest number of replicas of cfg's replica, up to
-// maxReplicas, whose simulated p95 TTFT and p95 TPOT meet slo when
+// maxReplicas, whose simulated TTFT and TPOT at slo.Stat (p95 by
+// default) meet slo when
 // ratePerSecond requests/s arrive as a Poisson process spread evenly over
 // them (cfg.Load.Requests per run, 1000 when 0; cfg.Load's lengths, spread
 // and seed). A zero SLO figure is no bound. It returns an
@@ -73,9 +74,9 @@ func Replicas(cfg Config, ratePerSecond float64, slo SLO, maxReplicas int) (Sizi
 			return r, false, BindNone, err
 		}
 		switch {
-		case slo.TTFTSeconds > 0 && r.TTFT.P95 > slo.TTFTSeconds:
+		case slo.TTFTSeconds > 0 && slo.Stat.Of(r.TTFT) > slo.TTFTSeconds:
 			return r, false, BindTTFT, nil
-		case slo.TPOTSeconds > 0 && r.TPOT.P95 > slo.TPOTSeconds:
+		case slo.TPOTSeconds > 0 && slo.Stat.Of(r.TPOT) > slo.TPOTSeconds:
 			return r, false, BindTPOT, nil
 		}
 		return r, true, BindNone, nil
