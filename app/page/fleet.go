@@ -15,8 +15,8 @@ import (
 	planner "rightsize/estimator/plan"
 )
 
-// fleetRows is how many of the peak plan's best offers get a fleet, as
-// the CLI's --fleet-offers default.
+// fleetRows is how many of the peak plan's best offers under each price
+// model get a fleet, as the CLI's --fleet-offers default.
 const fleetRows = 3
 
 // FleetOut is the daily fleet as the page shows it.

@@ -28,7 +28,7 @@ var fleetFlags = []struct{ name, def, usage string }{
 	{"load-curve", "", `serving: requests/s for each hour of the day, "r0,r1,...,r23", or a CSV file of hour,requests_per_second`},
 	{"workload", "", "serving: a preset (" + strings.Join(plan.PresetNames(), ", ") + "), a CSV histogram (prompt_tokens,output_tokens,share) or a request log (JSONL or CSV with prompt_tokens/output_tokens per request, OpenAI-style usage.prompt_tokens/usage.completion_tokens, optional timestamp for the load curve)"},
 	{"min-replicas", "1", "fleet: fewest replicas at any hour"},
-	{"fleet-offers", "3", "fleet: how many of the best offers get a fleet (0: every fitting offer)"},
+	{"fleet-offers", "3", "fleet: how many of the best offers under each price model (on demand, spot, reserved 1y and 3y at the peak) get a fleet (0: every fitting offer)"},
 	{"own-price", "", "owned GPUs: purchase price per GPU, USD"},
 	{"own-watts", "", "owned GPUs: watts per GPU while busy (default: the GPU's TDP from the catalog)"},
 	{"pue", "", "owned GPUs: power usage effectiveness (default 1.58, Uptime Institute 2023 average)"},

@@ -352,3 +352,43 @@ func TestPlanFleetBuckets(t *testing.T) {
 		}
 	}
 }
+
+// A fleet of few offers (FleetOptions.Rows) is chosen under every price
+// model its best mix may use, not on demand alone: the offers with the
+// cheapest spot or reserved peak get a fleet too, so the day's best mix
+// is never dearer than among the on-demand leaders, and here cheaper.
+func TestFleetCandidatesByPriceModel(t *testing.T) {
+	req, offers := servingRequest(t)
+	all, err := plan.PlanFleet(req, offers, plan.Options{}, plan.FleetOptions{Curve: chatCurve})
+	if err != nil {
+		t.Fatal(err)
+	}
+	few, err := plan.PlanFleet(req, offers, plan.Options{}, plan.FleetOptions{Curve: chatCurve, Rows: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The three offers the peak plan ranks first on demand, and their
+	// cheapest best mix: what a fleet of three offers chose from before.
+	lead := map[string]bool{}
+	for i := range few.Peak.Rows {
+		if r := &few.Peak.Rows[i]; r.Fits && r.PassedOver.Key == "" && len(lead) < 3 {
+			lead[r.Offer.ID] = true
+		}
+	}
+	onDemandBest := math.Inf(1)
+	for _, fr := range all.Rows {
+		if fr.Sized && lead[fr.Row.Offer.ID] {
+			onDemandBest = min(onDemandBest, fr.Plan.Best.MonthlyUSD)
+		}
+	}
+	if len(few.Rows) <= 3 || len(few.Rows) > 12 {
+		t.Fatalf("%d fleets for 3 offers per price model, want 4..12", len(few.Rows))
+	}
+	got := few.Rows[0].Plan.Best.MonthlyUSD
+	if !(got < onDemandBest) || got < all.Rows[0].Plan.Best.MonthlyUSD {
+		t.Errorf("best mix of the chosen offers %.0f USD/month (%s), of the on-demand leaders %.0f, of every offer %.0f",
+			got, few.Rows[0].Row.Offer.ID, onDemandBest, all.Rows[0].Plan.Best.MonthlyUSD)
+	}
+	t.Logf("%d fleets: best %s %.0f USD/month; on-demand leaders' best %.0f; every offer's best %s %.0f",
+		len(few.Rows), few.Rows[0].Row.Offer.ID, got, onDemandBest, all.Rows[0].Row.Offer.ID, all.Rows[0].Plan.Best.MonthlyUSD)
+}
