@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"rightsize/catalog"
+	"rightsize/catalog/launch"
 )
 
 // Figures are the speed figures the page shows for the job a link
@@ -98,17 +99,9 @@ func LinkFleet(fragment string) (FleetOut, error) {
 // job a link describes (its cheapest pick, the link's launcher); the CLI's
 // agreement test holds `rightsize plan --emit` to it.
 func LinkLaunch(fragment string) (string, error) {
-	s, j, err := linkJob(fragment)
+	j, pr, out, k, err := linkLauncher(fragment)
 	if err != nil {
 		return "", err
-	}
-	out, pr, err := linkPlan(j)
-	if err != nil {
-		return "", err
-	}
-	k, ok := LaunchKind(s, &out)
-	if !ok {
-		return "", fmt.Errorf("launcher %q does not fit the workload", s[FieldLaunch])
 	}
 	l, _, err := LaunchOf(j, pr, &out, k)
 	if err != nil {
@@ -122,23 +115,33 @@ func LinkLaunch(fragment string) (string, error) {
 // rightsize plan --emit KIND --emit-pick disaggregated prints for the same
 // job.
 func LinkLaunchDisagg(fragment string) (string, error) {
-	s, j, err := linkJob(fragment)
+	j, pr, out, k, err := linkLauncher(fragment)
 	if err != nil {
 		return "", err
-	}
-	out, pr, err := linkPlan(j)
-	if err != nil {
-		return "", err
-	}
-	k, ok := LaunchKind(s, &out)
-	if !ok {
-		return "", fmt.Errorf("launcher %q does not fit the workload", s[FieldLaunch])
 	}
 	l, err := LaunchDisagg(j, pr, &out, k)
 	if err != nil {
 		return "", err
 	}
 	return l.Text(), nil
+}
+
+// linkLauncher is a link's job, its plan and prices, and the launcher
+// the page picks for it.
+func linkLauncher(fragment string) (Job, Prices, PlanOut, launch.Kind, error) {
+	s, j, err := linkJob(fragment)
+	if err != nil {
+		return Job{}, Prices{}, PlanOut{}, 0, err
+	}
+	out, pr, err := linkPlan(j)
+	if err != nil {
+		return Job{}, Prices{}, PlanOut{}, 0, err
+	}
+	k, ok := LaunchKind(s, &out)
+	if !ok {
+		return Job{}, Prices{}, PlanOut{}, 0, fmt.Errorf("launcher %q does not fit the workload", s[FieldLaunch])
+	}
+	return j, pr, out, k, nil
 }
 
 // linkJob parses fragment as the page does, over its defaults; an input

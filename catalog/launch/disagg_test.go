@@ -432,21 +432,7 @@ func TestGoldenDisagg(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkDisagg(t, name, k, l)
-			got := l.Text()
-			path := filepath.Join("testdata", "golden", name)
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s changed (go test -update rewrites it):\n%s", name, diff(string(want), got))
-			}
+			golden(t, name, l.Text())
 		})
 	}
 }

@@ -184,26 +184,32 @@ func TestGolden(t *testing.T) {
 					t.Fatal(err)
 				}
 				checkLaunch(t, name, l, row.DP)
-				got := l.Text()
-				path := filepath.Join("testdata", "golden", name)
-				if *update {
-					if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (run go test -update)", err)
-				}
-				if got != string(want) {
-					t.Errorf("%s changed (go test -update rewrites it):\n%s", name, diff(string(want), got))
-				}
+				golden(t, name, l.Text())
 			})
 		}
+	}
+}
+
+// golden compares got with testdata/golden/name, or writes it there
+// with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s changed (go test -update rewrites it):\n%s", name, diff(string(want), got))
 	}
 }
 
