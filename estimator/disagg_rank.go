@@ -57,23 +57,15 @@ func decodeAdmissionSteps(e Engine) float64 {
 }
 
 // attnLinearParams is the parameters of the attention projections a token
-// multiplies by, over all layers (gemmShapeCost's attention terms): MLA's
-// q_a/q_b (or q), kv_a, kv_b and o projections; Q, K, V and O otherwise.
+// multiplies by, over all layers: gemmShapeCost's attention terms
+// (attnProjections).
 func attnLinearParams(a Arch) float64 {
-	h, layers, heads := float64(a.Hidden), float64(a.Layers), float64(a.Heads)
-	if h <= 0 || layers <= 0 || a.Generic() || a.Encoder {
+	if a.Hidden <= 0 || a.Layers <= 0 || a.Generic() || a.Encoder {
 		return 0
 	}
-	if a.IsMLA() {
-		qk, v, r := float64(a.QKNopeHeadDim+a.QKRopeHeadDim), float64(a.VHeadDim), float64(a.KVLoRARank)
-		q := h * heads * qk
-		if qr := float64(a.QLoRARank); qr > 0 {
-			q = h*qr + qr*heads*qk
-		}
-		return layers * (q + h*(r+float64(a.QKRopeHeadDim)) + r*heads*(float64(a.QKNopeHeadDim)+v) + heads*v*h)
-	}
-	hd := float64(a.HeadDim)
-	return layers * (h*(heads+2*float64(a.KVHeads))*hd + heads*hd*h)
+	var n float64
+	attnProjections(a, 1, func(params, _ float64) { n += params })
+	return n
 }
 
 // promptAttnSeconds is the compute seconds of one whole prompt of p

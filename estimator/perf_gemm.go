@@ -68,26 +68,7 @@ func gemmShapeCost(a Arch, atp, tp, ep float64) float64 {
 		}
 	}
 	layers := float64(a.Layers)
-	// Attention.
-	heads := float64(a.Heads)
-	if a.IsMLA() {
-		qk := float64(a.QKNopeHeadDim + a.QKRopeHeadDim)
-		v := float64(a.VHeadDim)
-		if r := float64(a.QLoRARank); r > 0 {
-			add(layers*h*r, h)
-			add(layers*r*heads*qk, r)
-		} else {
-			add(layers*h*heads*qk, h)
-		}
-		r := float64(a.KVLoRARank)
-		add(layers*h*(r+float64(a.QKRopeHeadDim)), h)
-		add(layers*r*heads*(float64(a.QKNopeHeadDim)+v), r)
-		add(layers*heads*v*h, heads*v/atp)
-	} else {
-		hd := float64(a.HeadDim)
-		add(layers*h*(heads+2*float64(a.KVHeads))*hd, h)
-		add(layers*heads*hd*h, heads*hd/atp)
-	}
+	attnProjections(a, atp, add)
 	// MLP: dense layers, then experts.
 	up := 1.0
 	if a.GatedMLP {
@@ -121,6 +102,34 @@ func gemmShapeCost(a Arch, atp, tp, ep float64) float64 {
 		flops = n
 	}
 	return cost / flops
+}
+
+// attnProjections calls add with each attention projection of a over all
+// its layers: its parameters and the inner dimension K it runs at on one
+// GPU, the output projection split over atp attention-TP ranks. MLA: the
+// query (or its low-rank q_a and q_b), kv_a with the rope key, kv_b and o;
+// otherwise the fused Q, K, V and O. The caller has checked a's hidden
+// size and layers.
+func attnProjections(a Arch, atp float64, add func(params, k float64)) {
+	h, layers, heads := float64(a.Hidden), float64(a.Layers), float64(a.Heads)
+	if a.IsMLA() {
+		qk := float64(a.QKNopeHeadDim + a.QKRopeHeadDim)
+		v := float64(a.VHeadDim)
+		if r := float64(a.QLoRARank); r > 0 {
+			add(layers*h*r, h)
+			add(layers*r*heads*qk, r)
+		} else {
+			add(layers*h*heads*qk, h)
+		}
+		r := float64(a.KVLoRARank)
+		add(layers*h*(r+float64(a.QKRopeHeadDim)), h)
+		add(layers*r*heads*(float64(a.QKNopeHeadDim)+v), r)
+		add(layers*heads*v*h, heads*v/atp)
+		return
+	}
+	hd := float64(a.HeadDim)
+	add(layers*h*(heads+2*float64(a.KVHeads))*hd, h)
+	add(layers*heads*hd*h, heads*hd/atp)
 }
 
 // nvidiaGEMMCurve reports whether gemmK0's curve applies on g: it was
