@@ -102,6 +102,10 @@ type disaggSide struct {
 	workers, instances int
 }
 
+// last is how many of the side's workers the last of its instances runs,
+// per on each of the others.
+func (s disaggSide) last(per int) int { return s.workers - (s.instances-1)*per }
+
 // EmitDisagg writes the disaggregated deployment of res.Disagg, res being
 // plan.Plan's result for req, with serving engine k: the prefill
 // instances' script, the decode instances' and the router's, then the
@@ -233,7 +237,7 @@ func (e *emitter) disaggWorkers(s copyShape, side disaggSide, per int) (string, 
 		c.put("--extra_llm_api_options", opts)
 	}
 	var b strings.Builder
-	last := side.workers - (side.instances-1)*per
+	last := side.last(per)
 	b.WriteString("# " + plural(side.workers, side.mode+" worker") + " on " + plural(side.instances, "instance") + ": " + itoa(per) + " on each")
 	if last != per {
 		b.WriteString(", " + itoa(last) + " on the last (start it with WORKERS=" + itoa(last) + ")")
@@ -290,7 +294,7 @@ func (e *emitter) disaggRouter(s copyShape, per int, sides [2]disaggSide) string
 	case SGLang:
 		b.WriteString("set --\n")
 		for j, side := range sides {
-			last := side.workers - (side.instances-1)*per
+			last := side.last(per)
 			body := "set -- \"$@\" --decode \"http://$h:" + port + "\""
 			if j == 0 {
 				body = "set -- \"$@\" --prefill \"http://$h:" + port + "\" \"$((" + itoa(disaggBootstrap) + " + i))\""
@@ -306,7 +310,7 @@ func (e *emitter) disaggRouter(s copyShape, per int, sides [2]disaggSide) string
 		// decode worker, round robin.
 		b.WriteString("PROXY=${PROXY:-" + vllmProxy + "}\nset --\n")
 		for j, side := range sides {
-			last := side.workers - (side.instances-1)*per
+			last := side.last(per)
 			flag := [2]string{"--prefiller", "--decoder"}[j]
 			b.WriteString("set -- \"$@\" " + flag + "-hosts\n")
 			b.WriteString(hostLoop(lists[j], per, last, side.instances, "set -- \"$@\" \"$h\""))
@@ -327,7 +331,7 @@ func (e *emitter) disaggRouter(s copyShape, per int, sides [2]disaggSide) string
 		conf := trtllmDisaggConfig
 		b.WriteString("cat > " + conf + " <<EOF\nhostname: \"0.0.0.0\"\nport: " + itoa(servePort) + "\nbackend: \"pytorch\"\nEOF\n")
 		for j, side := range sides {
-			last := side.workers - (side.instances-1)*per
+			last := side.last(per)
 			section := [2]string{"context_servers", "generation_servers"}[j]
 			b.WriteString("cat >> " + conf + " <<EOF\n" + section + ":\n  num_instances: " + itoa(side.workers) +
 				"\n  tensor_parallel_size: " + itoa(s.tp) + "\n  moe_expert_parallel_size: " + itoa(s.ep) +

@@ -166,17 +166,13 @@ func (sc *serveCurve) at(lam float64, k int, out float64, stat SLOStat) load {
 	cc := math.Max(c, 1)
 	ttft := sc.interp(sc.ttft, cc)
 	l := load{c: c, tpot: sc.interp(sc.tpot, cc), ttft50: ttft + quant(0.5), ttft95: ttft + quant(0.95), ok: true}
-	switch q := stat.Quantile(); {
-	case stat == SLOMean:
+	if stat == SLOMean {
+		l.ttftS, l.tpotS = ttft, l.tpot
 		if drain > 0 {
-			l.ttftS = ttft + pw/drain
-		} else {
-			l.ttftS = ttft
+			l.ttftS += pw / drain
 		}
-		l.tpotS = l.tpot
-	case q == 0.95:
-		l.ttftS, l.tpotS = l.ttft95, sc.tpotQuantile(c, q)
-	default:
+	} else {
+		q := stat.Quantile()
 		l.ttftS, l.tpotS = ttft+quant(q), sc.tpotQuantile(c, q)
 	}
 	return l
