@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"rightsize/estimator"
+	"rightsize/estimator/sim"
 )
 
 // HoursPerMonth is the billing month cloud price lists use: 8,760 h / 12
@@ -114,7 +115,7 @@ func (r Request) Validate() error {
 				errs = append(errs, bad("tpot", w.TPOTSeconds, "want seconds ≥ 0"))
 			}
 			if !w.SLOStat.Valid() {
-				errs = append(errs, &estimator.InputError{Field: "slo-stat", Value: w.SLOStat.String(), Err: estimator.ErrUnknown, Reason: "want mean, p50, p90, p95 or p99"})
+				errs = append(errs, sim.StatError(w.SLOStat.String())) // the text ParseSLOStat gives
 			}
 			if !(w.MaxUtilisation >= 0 && w.MaxUtilisation <= 1) {
 				errs = append(errs, bad("max-utilisation", w.MaxUtilisation, "want a fraction in (0, 1] (0: default)"))

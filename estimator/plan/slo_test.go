@@ -2,7 +2,6 @@ package plan_test
 
 import (
 	"errors"
-	"strings"
 	"testing"
 
 	"rightsize/estimator"
@@ -122,7 +121,22 @@ func TestParseSLOStat(t *testing.T) {
 		}
 	}
 	r := plan.Request{Workload: plan.Workload{Kind: plan.Serving, RequestsPerSecond: 1, SLOStat: plan.SLOStat(9)}}
-	if err := r.Validate(); err == nil || !strings.Contains(err.Error(), "slo-stat") {
-		t.Errorf("Validate of SLOStat(9): %v", err)
+	err := r.Validate()
+	var ie *estimator.InputError
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			if x, ok := e.(*estimator.InputError); ok && x.Field == "slo-stat" {
+				ie = x
+			}
+		}
+	}
+	if ie == nil || !errors.Is(ie, estimator.ErrUnknown) {
+		t.Fatalf("Validate of SLOStat(9): %v, want an unknown slo-stat", err)
+	}
+	// The request's message is the parser's, value aside: one text.
+	_, perr := plan.ParseSLOStat("x")
+	var pe *estimator.InputError
+	if !errors.As(perr, &pe) || ie.Reason != pe.Reason || ie.Value != "Stat(9)" {
+		t.Errorf("Validate's slo-stat error %+v, ParseSLOStat's %+v: want the same reason", ie, pe)
 	}
 }

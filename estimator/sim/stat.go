@@ -59,7 +59,14 @@ func ParseStat(s string) (Stat, error) {
 			return Stat(i), nil
 		}
 	}
-	return 0, &estimator.InputError{Field: "slo-stat", Value: s, Err: estimator.ErrUnknown,
+	return 0, StatError(s)
+}
+
+// StatError is the error for a statistic that is not one of Stats, the
+// value as the user wrote it: ParseStat's, and a Request's whose Stat is
+// out of range.
+func StatError(value string) error {
+	return &estimator.InputError{Field: "slo-stat", Value: value, Err: estimator.ErrUnknown,
 		Reason: "want mean, p50, p90, p95 or p99"}
 }
 
