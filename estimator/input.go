@@ -443,6 +443,33 @@ func DefaultInput(a Arch) Input {
 	}
 }
 
+// ZeRODefault is Input.ZeRO when the user does not say: 1 (the optimizer
+// states sharded over the data-parallel ranks, Megatron-Core's
+// distributed optimizer) for pre-training whose GPUs hold more than one
+// copy of the model, in.ZeRO otherwise. The stacks that publish
+// pre-training runs shard at least the optimizer by default: NeMo 2.0's
+// and Megatron-Bridge's recipes build their optimizer with
+// use_distributed_optimizer=True (distributed_fused_adam_with_cosine_annealing),
+// torchtitan shards parameters, gradients and states with FSDP2
+// (data_parallel_shard_degree = -1, every rank left over), llm-foundry's
+// pre-training configs run FSDP FULL_SHARD, GPT-NeoX's (Pythia's) configs
+// set zero_optimization stage 1, and Llama 3 trained with FSDP (Dubey et
+// al. 2024, §3.3.2). Megatron-LM's own flag is off unless given
+// (--use-distributed-optimizer, store_true), and DeepSpeed's stage
+// defaults to 0; ZeRO-1 is the least all of the former shard, so a
+// layout a published run used is not called out of memory for want of
+// a flag (Llama 3.1 405B at TP 8 × PP 16 on 16,384 H100s holds 113 GiB a
+// GPU unsharded). Fine-tunes keep stage 0: HF Trainer and Accelerate
+// replicate unless told to shard. The shard group is every GPU outside
+// TP × PP (CP included), as Megatron-Core's distributed optimizer shards
+// over the data-parallel group with context parallelism.
+func ZeRODefault(in Input) int {
+	if in.Task == Pretrain && in.ZeRO == 0 && in.TP >= 1 && in.PP >= 1 && in.GPUs/(in.TP*in.PP) > 1 {
+		return 1
+	}
+	return in.ZeRO
+}
+
 // Sentinel errors wrapped by InputError.
 var (
 	ErrRange        = errors.New("out of range")

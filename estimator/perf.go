@@ -150,7 +150,9 @@ type Workload struct {
 	// GlobalBatch / (replicas × Input.Batch), at least 1.
 	GlobalBatch int
 	// VirtualStages is the model chunks per pipeline stage of Megatron's
-	// interleaved 1F1B schedule (training with PP > 1); 0 or 1: plain 1F1B.
+	// interleaved 1F1B schedule (training with PP > 1); 1: plain 1F1B; 0:
+	// DefaultVirtualStages (interleaved for pre-training, as the
+	// Megatron-Core recipes run it).
 	VirtualStages int
 }
 
@@ -187,6 +189,10 @@ type Perf struct {
 	StepSeconds           float64 // one optimizer step: MicroBatches micro-batches per pipeline
 	TokensPerStep         float64 // whole job: Replicas × MicroBatches × Batch × Seq
 	MicroBatches          int     // micro-batches per optimizer step in each pipeline
+	// VirtualStages is the model chunks per pipeline stage the step was
+	// timed with (Workload.VirtualStages or DefaultVirtualStages; 1:
+	// plain 1F1B; 0 for inference).
+	VirtualStages int
 	// CommSeconds is the part of StepSeconds spent in collectives and
 	// offload traffic that compute does not hide.
 	CommSeconds float64

@@ -90,6 +90,39 @@ func FSDPNoSyncDefault(in Input, w Workload) bool {
 	return microBatches(in, w, replicas, float64(in.Seq)) > 1
 }
 
+// virtualStages is the model chunks per pipeline stage the step runs:
+// w.VirtualStages when given (1: plain 1F1B), else DefaultVirtualStages.
+func virtualStages(in Input, w Workload, m int) int {
+	if w.VirtualStages > 0 {
+		return w.VirtualStages
+	}
+	return DefaultVirtualStages(in, m)
+}
+
+// DefaultVirtualStages is the interleaved schedule's chunks per pipeline
+// stage when the user names none: for pre-training over PP > 1 stages fed
+// a multiple of PP micro-batches (m), two layers a chunk, ⌊⌈L/PP⌉/2⌋;
+// otherwise 1 (plain 1F1B). The published Megatron-Core pre-training
+// runs interleave at that size: Megatron-Bridge's Llama 3 70B recipe runs
+// PP 8 with VP 5 (80 layers, 10 a stage) and Llama 3.1 405B PP 8 with VP
+// 8 (126 layers, 16 a stage) (public-2026-11/megatron_bridge_performance_summary.json),
+// and Llama 3 405B trained with an interleaved schedule at PP 16 (Dubey
+// et al. 2024, §3.3.2; 8 layers a stage, the chunk count not given: this
+// takes 4). Interleaving shrinks the bubble v-fold (Narayanan et al. 2021
+// §2.2.2); Megatron-Core's interleaved schedule refuses an m that is not
+// a multiple of PP (schedules.py: "number of microbatches (m) is not
+// divisible by pipeline-model-parallel-size (p) when using interleaved
+// schedule"), so such batches run plain 1F1B.
+// Megatron-LM itself interleaves only when asked
+// (--num-layers-per-virtual-pipeline-stage); --virtual-stages 1 says so.
+func DefaultVirtualStages(in Input, m int) int {
+	if in.Task != Pretrain || in.PP <= 1 || m <= 0 || m%in.PP != 0 || in.Arch.Layers <= 0 {
+		return 1
+	}
+	perStage := (in.Arch.Layers + in.PP - 1) / in.PP
+	return max(1, perStage/2)
+}
+
 // defaultGlobalSequences is the sequences of seq tokens per optimizer step
 // a pre-training run takes when the user names no batch: the published
 // batch for the model's size (DefaultGlobalBatchTokens), raised under
@@ -296,7 +329,7 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 		m = 1 // the global batch is spread thinner than one micro-batch per replica
 	}
 	mf := float64(m)
-	v := math.Max(1, float64(w.VirtualStages))
+	v := float64(virtualStages(in, w, m))
 
 	// Pipeline sends (train_comm.go): Megatron overlaps them with compute
 	// in the interleaved schedule (overlap_p2p_comm, on with virtual
@@ -380,7 +413,7 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 	tps := tokensPerStep / step
 
 	p := Perf{GPUs: in.GPUs, Replicas: replicas, FLOPsPerToken: model, HardwareFLOPsPerToken: hwFLOPs,
-		StepSeconds: step, TokensPerStep: tokensPerStep, TokensPerSecond: tps, MicroBatches: m,
+		StepSeconds: step, TokensPerStep: tokensPerStep, TokensPerSecond: tps, MicroBatches: m, VirtualStages: int(v),
 		CommSeconds: slots*(tpComm+sendExposed) + exposed, ComputeEfficiency: eff.MFU}
 	p.CommTotalSeconds = finite(slots*(tpTotal+cpTotal+a2a) + mf*send + dpTotal + offload)
 	p.MFU = tps * model / (float64(in.GPUs) * hw.PeakFLOPS)

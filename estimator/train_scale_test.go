@@ -392,3 +392,90 @@ func TestParamGatherAfterStep(t *testing.T) {
 		t.Errorf("ZeRO-1 step %.1f ms against ZeRO-2 %.1f ms: the exposed gather (%.1f ms) is missing", 1e3*z1.StepSeconds, 1e3*z2.StepSeconds, 1e3*gather)
 	}
 }
+
+// TestZeRODefault: pre-training whose GPUs hold more than one model copy
+// shards the optimizer states unless told (ZeRO-1, Megatron-Core's
+// distributed optimizer, NeMo/Megatron-Bridge recipes, FSDP); one copy,
+// fine-tunes and a stage the user gave keep theirs. Llama 3.1 405B at its
+// published TP 8 × PP 16 on 16,384 H100s fits only so.
+func TestZeRODefault(t *testing.T) {
+	in := DefaultInput(loadArch(t, "llama-3.1-405b.json"))
+	in.Task, in.Seq, in.Batch = Pretrain, 8192, 1
+	in.GPUs, in.TP, in.PP = 16384, 8, 16
+	in.VRAM = 80 * GiB
+	if r := mustEstimate(t, in); r.Fits {
+		t.Fatalf("ZeRO 0: %.1f GiB fits; the default would not be needed", float64(r.Peak)/float64(GiB))
+	}
+	if z := ZeRODefault(in); z != 1 {
+		t.Fatalf("pre-training over 128 replicas: ZeRO %d, want 1", z)
+	}
+	in.ZeRO = ZeRODefault(in)
+	if r := mustEstimate(t, in); !r.Fits {
+		t.Errorf("ZeRO 1 by default: %.1f GiB of %.1f GiB, called out of memory", float64(r.Peak)/float64(GiB), float64(r.Usable)/float64(GiB))
+	}
+	for _, c := range []struct {
+		name             string
+		task             Task
+		gpus, tp, pp, cp int
+		zero, want       int
+	}{
+		{"one copy", Pretrain, 128, 8, 16, 1, 0, 0},
+		{"context parallelism only", Pretrain, 256, 8, 16, 2, 0, 1}, // CP ranks share the shard group
+		{"full fine-tune", FullFinetune, 64, 8, 1, 1, 0, 0},
+		{"LoRA", LoRA, 64, 8, 1, 1, 0, 0},
+		{"stage given", Pretrain, 16384, 8, 16, 1, 3, 3},
+		{"inference", Inference, 16, 8, 1, 1, 0, 0},
+	} {
+		in.Task, in.GPUs, in.TP, in.PP, in.CP, in.ZeRO = c.task, c.gpus, c.tp, c.pp, c.cp, c.zero
+		if z := ZeRODefault(in); z != c.want {
+			t.Errorf("%s: ZeRO %d, want %d", c.name, z, c.want)
+		}
+	}
+}
+
+// TestDefaultVirtualStages: pre-training over pipeline stages interleaves
+// two layers a chunk when the micro-batches are a multiple of the stages,
+// the chunking Megatron-Bridge's Llama 3 recipes publish (70B PP 8 VP 5,
+// 405B PP 8 VP 8); plain 1F1B otherwise. The Llama 3 405B run's 16
+// micro-batches on 16 stages then idle 15/64 of the step, not 15/16.
+func TestDefaultVirtualStages(t *testing.T) {
+	l70 := DefaultInput(loadArch(t, "llama-3.1-70b.json"))
+	l405 := DefaultInput(loadArch(t, "llama-3.1-405b.json"))
+	for _, c := range []struct {
+		name  string
+		in    Input
+		task  Task
+		pp, m int
+		want  int
+	}{
+		{"70B PP 8", l70, Pretrain, 8, 32, 5},
+		{"405B PP 8", l405, Pretrain, 8, 16, 8},
+		{"405B PP 16", l405, Pretrain, 16, 16, 4},
+		{"m not a multiple of PP", l405, Pretrain, 16, 24, 1},
+		{"no pipeline", l70, Pretrain, 1, 32, 1},
+		{"fine-tune", l70, FullFinetune, 8, 32, 1},
+	} {
+		in := c.in
+		in.Task, in.PP = c.task, c.pp
+		if v := DefaultVirtualStages(in, c.m); v != c.want {
+			t.Errorf("%s, m %d: %d chunks a stage, want %d", c.name, c.m, v, c.want)
+		}
+	}
+	in := l405
+	in.Task, in.Seq, in.Batch = Pretrain, 8192, 1
+	in.GPUs, in.TP, in.PP, in.ZeRO = 16384, 8, 16, 1
+	in.VRAM = 80 * GiB
+	hw := scaleHardware["h100-sxm"]
+	hw.NetworkBandwidth, hw.NVLinkDomain = 50e9, 8
+	def := mustPerf(t, in, hw, Efficiency{}, Workload{GlobalBatch: 2048})
+	four := mustPerf(t, in, hw, Efficiency{}, Workload{GlobalBatch: 2048, VirtualStages: 4})
+	plain := mustPerf(t, in, hw, Efficiency{}, Workload{GlobalBatch: 2048, VirtualStages: 1})
+	if def.VirtualStages != 4 || def.StepSeconds != four.StepSeconds {
+		t.Errorf("default: %d chunks, step %.2f s; want 4 and the explicit 4's %.2f s", def.VirtualStages, def.StepSeconds, four.StepSeconds)
+	}
+	// 16 + 15 slots plain, 16 + 15/4 interleaved: the plain step is
+	// about 31/19.75 = 1.57 times longer.
+	if r := plain.StepSeconds / def.StepSeconds; plain.VirtualStages != 1 || r < 1.4 || r > 1.7 {
+		t.Errorf("plain 1F1B (%d chunks): step %.2f s, %.2f× the interleaved %.2f s; want about 1.57×", plain.VirtualStages, plain.StepSeconds, r, def.StepSeconds)
+	}
+}

@@ -101,6 +101,7 @@ const (
 	MsgTaskLoRA
 	MsgTaskQLoRA
 	MsgOffNone
+	MsgZeROAuto
 	MsgOffOptimizer
 	MsgOffAll
 	MsgTargetsAttn
@@ -528,6 +529,7 @@ var messagesEN = [NMsgs]string{
 	MsgTaskLoRA:       "LoRA",
 	MsgTaskQLoRA:      "QLoRA (4-bit base)",
 	MsgOffNone:        "None",
+	MsgZeROAuto:       "auto (1 when pre-training over replicas)",
 	MsgOffOptimizer:   "Optimizer states",
 	MsgOffAll:         "Optimizer states and parameters",
 	MsgTargetsAttn:    "Attention (q, k, v, o)",
@@ -958,6 +960,7 @@ var MessagesRU = [NMsgs]string{
 	MsgTaskLoRA:       "LoRA",
 	MsgTaskQLoRA:      "QLoRA (4-битная база)",
 	MsgOffNone:        "Нет",
+	MsgZeROAuto:       "авто (1 при предобучении на нескольких репликах)",
 	MsgOffOptimizer:   "Состояния оптимизатора",
 	MsgOffAll:         "Состояния оптимизатора и параметры",
 	MsgTargetsAttn:    "Attention (q, k, v, o)",
@@ -1388,6 +1391,7 @@ var messagesZH = [NMsgs]string{
 	MsgTaskLoRA:       "LoRA",
 	MsgTaskQLoRA:      "QLoRA（4 位基座）",
 	MsgOffNone:        "无",
+	MsgZeROAuto:       "自动（多副本预训练时为 1）",
 	MsgOffOptimizer:   "优化器状态",
 	MsgOffAll:         "优化器状态和参数",
 	MsgTargetsAttn:    "注意力（q、k、v、o）",

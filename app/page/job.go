@@ -208,7 +208,10 @@ func (p *parser) parse() (Job, bool) {
 	p.intField(FieldSeq, &in.Seq)
 	p.intField(FieldLoRARank, &in.LoRARank)
 	p.intField(FieldGPUs, &in.GPUs)
-	p.intField(FieldZeRO, &in.ZeRO)
+	zeroAuto := strings.TrimSpace(s[FieldZeRO]) == ""
+	if !zeroAuto {
+		p.intField(FieldZeRO, &in.ZeRO)
+	}
 	p.intField(FieldTP, &in.TP)
 	p.intField(FieldPP, &in.PP)
 	p.intField(FieldCP, &in.CP)
@@ -413,6 +416,10 @@ func (p *parser) parse() (Job, bool) {
 	// gradients between syncs, as Accelerate and Lightning run it by
 	// default (estimator.FSDPNoSyncDefault; the CLI's default without
 	// --fsdp-no-sync).
+	if zeroAuto {
+		// The ZeRO field on auto: the CLI's default without --zero.
+		in.ZeRO = estimator.ZeRODefault(in)
+	}
 	in.FSDPNoSync = estimator.FSDPNoSyncDefault(in, j.Work)
 	j.In = in
 	for _, e := range p.errs {

@@ -177,7 +177,7 @@ func newDefaultState(in estimator.Input) ViewState {
 		FieldBatch: itoa(in.Batch), FieldSeq: itoa(in.Seq), FieldOptimizer: in.Optimizer.String(), FieldCheckpointing: "0", FieldFlash: bit(in.FlashAttention),
 		FieldLoRARank: itoa(in.LoRARank), FieldEngine: in.Engine.String(), FieldMemUtil: strconv.FormatFloat(in.GPUMemUtil, 'g', -1, 64),
 		FieldGPU: "h100-sxm", FieldGPUs: itoa(in.GPUs),
-		FieldZeRO: itoa(in.ZeRO), FieldTP: itoa(in.TP), FieldPP: itoa(in.PP), FieldOffload: in.Offload.String(), FieldUnits: "GiB",
+		FieldZeRO: "", FieldTP: itoa(in.TP), FieldPP: itoa(in.PP), FieldOffload: in.Offload.String(), FieldUnits: "GiB",
 		FieldQuant: in.Quant.String(), FieldLoRATargets: in.LoRATargets.String(), FieldSelective: "0", FieldMaxBatched: itoa(in.MaxBatchedTokens), FieldEager: bit(in.EnforceEager),
 		// FieldCtx … FieldUsable empty: the estimator's own figure
 		// A 1B-token fine-tune; requests that generate 512 of their tokens.

@@ -86,7 +86,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		engVer     = fs.String("engine-version", "", "serving engine release, e.g. 0.6.0 (vLLM before 0.8 and SGLang before 0.4 run their scheduler between the GPU's steps, not under them). Default: the current release ("+currentVersions()+")")
 		micro      = fs.Int("micro-batches", 0, "training: micro-batches (gradient accumulation steps) per optimizer step; 0: from --global-batch, else pre-training's published batch for the model's size (0.5M-4M tokens), else 4×PP with PP, else 1")
 		global     = fs.Int("global-batch", 0, "training: sequences per optimizer step over all GPUs")
-		vp         = fs.Int("virtual-stages", 0, "training with --pp: model chunks per stage (Megatron interleaved 1F1B); 0: plain 1F1B")
+		vp         = fs.Int("virtual-stages", 0, "training with --pp: model chunks per stage (Megatron interleaved 1F1B); 1: plain 1F1B; 0: pre-training interleaves two layers a chunk when the micro-batches are a multiple of --pp, as Megatron-Core's recipes and Llama 3 run it, else plain 1F1B")
 		netGbps    = fs.Float64("network-gbps", 0, "inter-node network per node in Gbit/s (e.g. 3200 for 8×400G); 0: 200 Gbit/s per GPU")
 		gpusNode   = fs.Int("gpus-per-node", 0, "GPUs per node: they share NVLink (or PCIe) and --network-gbps; 0: the GPU's NVLink domain (72 on GB200 NVL72), else 8")
 		memUtil    = fs.Float64("gpu-mem-util", def.GPUMemUtil, "the serving engine's memory share: vLLM --gpu-memory-utilization, SGLang --mem-fraction-static (shares of the GPU's memory), TensorRT-LLM --kv_cache_free_gpu_memory_fraction (a share of the memory free after loading)")
@@ -97,7 +97,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		vram       = fs.String("vram", "", "memory per GPU with unit, e.g. 24GB or 80GiB (default 80GiB)")
 		usable     = fs.String("usable-vram", "", "measured usable memory per GPU (default 0.99 × what CUDA sees: vram, less the ECC share of a catalog GDDR GPU)")
 		gpus       = fs.Int("gpus", 1, "total GPUs")
-		zero       = fs.Int("zero", 0, "DeepSpeed ZeRO stage 0..3 (FSDP full shard = 3)")
+		zero       = fs.Int("zero", 0, "DeepSpeed ZeRO stage 0..3 (FSDP full shard = 3). Default: 1 for pre-training over more than one data-parallel replica (the optimizer states sharded, as Megatron-Core's distributed optimizer, FSDP and GPT-NeoX run it), else 0")
 		offload    = fs.String("offload", def.Offload.String(), choices(estimator.Offloads))
 		tp         = fs.Int("tp", 1, "tensor-parallel degree")
 		pp         = fs.Int("pp", 1, "pipeline-parallel stages")
@@ -307,6 +307,15 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		}
 		*promptTok = in.Seq - *outputTok
 	}
+	if !set["zero"] {
+		if z := estimator.ZeRODefault(in); z != in.ZeRO {
+			// Pre-training over data-parallel replicas shards the
+			// optimizer states by default (estimator.ZeRODefault), as
+			// the page does with its ZeRO field on auto.
+			in.ZeRO = z
+			notes = append(notes, "--zero 1: pre-training over data-parallel replicas shards the optimizer states, as Megatron-Core's distributed optimizer (NeMo, Megatron-Bridge), FSDP and GPT-NeoX's ZeRO-1 do by default; --zero 0 for plain data parallelism")
+		}
+	}
 	if !set["fsdp-no-sync"] && estimator.FSDPNoSyncDefault(in, estimator.Workload{MicroBatches: *micro, GlobalBatch: *global}) {
 		// Accumulating under FSDP's no_sync() by default
 		// (estimator.FSDPNoSyncDefault): the gradients line holds the
@@ -429,6 +438,7 @@ type perfJSON struct {
 	// is the part compute does not hide.
 	CommTotalSeconds float64 `json:"comm_total_seconds,omitempty"`
 	MicroBatches     int     `json:"micro_batches,omitempty"`
+	VirtualStages    int     `json:"virtual_stages,omitempty"`
 	// Inference.
 	TimeToFirstToken   float64 `json:"time_to_first_token_seconds,omitempty"`
 	DecodeTokenLatency float64 `json:"decode_token_latency_seconds,omitempty"`
@@ -453,7 +463,7 @@ func newPerfJSON(in estimator.Input, p estimator.Perf, tokens float64) *perfJSON
 		return j
 	}
 	j.TrainTokens, j.JobSeconds, j.GPUHours = tokens, estimator.JobTime(p, tokens), estimator.GPUHours(p, tokens)
-	j.StepSeconds, j.CommSeconds, j.MicroBatches = p.StepSeconds, p.CommSeconds, p.MicroBatches
+	j.StepSeconds, j.CommSeconds, j.MicroBatches, j.VirtualStages = p.StepSeconds, p.CommSeconds, p.MicroBatches, p.VirtualStages
 	j.CommTotalSeconds = p.CommTotalSeconds
 	return j
 }

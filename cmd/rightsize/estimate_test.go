@@ -616,3 +616,47 @@ func TestSeparateHead(t *testing.T) {
 		t.Errorf("--separate-head adds %.0f B of weights, want %d", d, 2*head)
 	}
 }
+
+// TestPublishedPretrainLayoutGetsATime: Llama 3.1 405B as Meta pre-trained
+// it (TP 8 × PP 16, 8K sequences, 2,048-sequence batches on 16,384 H100s;
+// Dubey et al. 2024 §3.3.2, Table 4), given as a replay gives it, without
+// --zero or --virtual-stages: the optimizer is sharded by default (ZeRO
+// 1), the pipeline interleaves (4 chunks of 2 layers a stage), the job
+// fits and gets GPU-hours near the model card's 30.84M (which also holds
+// the long-context and annealing stages and the run's interruptions).
+// --zero 0 says plain data parallelism: out of memory, as before.
+func TestPublishedPretrainLayoutGetsATime(t *testing.T) {
+	args := []string{"--model", "llama-3.1-405b", "--task", "train", "--gpu", "h100-sxm", "--gpus", "16384", "--tp", "8", "--pp", "16",
+		"--seq", "8192", "--precision", "bf16", "--train-tokens", "15.6T", "--global-batch", "2048", "--json"}
+	code, out, errs := runEst(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r struct {
+		ZeRO        int  `json:"zero"`
+		Fits        bool `json:"fits"`
+		Performance *struct {
+			GPUHours      float64 `json:"gpu_hours"`
+			VirtualStages int     `json:"virtual_stages"`
+		} `json:"performance"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.ZeRO != 1 || !r.Fits || r.Performance == nil {
+		t.Fatalf("zero %d, fits %v, performance %v; want ZeRO 1 by default, fitting, with a time", r.ZeRO, r.Fits, r.Performance != nil)
+	}
+	if r.Performance.VirtualStages != 4 {
+		t.Errorf("%d chunks a stage, want 4 (two of the stage's 8 layers each)", r.Performance.VirtualStages)
+	}
+	if h := r.Performance.GPUHours; h < 0.8*30.84e6 || h > 1.25*30.84e6 {
+		t.Errorf("%.2fM GPU-hours, the card's 30.84M ±20/25%%", h/1e6)
+	}
+	if !strings.Contains(errs, "--zero 1") {
+		t.Errorf("no note says the default stage: %q", errs)
+	}
+	code, out, _ = runEst(t, append(args, "--zero", "0")...)
+	if code != 0 || !strings.Contains(out, `"fits": false`) {
+		t.Errorf("--zero 0: exit %d, want the unsharded layout out of memory", code)
+	}
+}

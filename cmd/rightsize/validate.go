@@ -1450,7 +1450,8 @@ func memoryCases(dir string) ([]valCase, error) {
 // ("present work") and with full recomputation; TP 8, PP and micro-batch
 // as printed (training_compute.json); attention without FlashAttention
 // (published the same month; the paper's activation count keeps the
-// 5as/h score tensors that only unfused attention has). Test rows.
+// 5as/h score tensors that only unfused attention has); plain 1F1B, as
+// replayed since the rows were added (Table 5 names no schedule). Test rows.
 func megatronCases(dir string) ([]valCase, error) {
 	const file = "training_compute.json"
 	_, recs, err := readRecords(dir, file)
@@ -1472,7 +1473,8 @@ func megatronCases(dir string) ([]valCase, error) {
 		args := []string{"--config", filepath.Join(dir, "megatron", "gpt-"+name+".json"), "--task", "train", "--gpu", "a100-80gb-sxm",
 			"--gpus", itoa(int(num(r["num_gpus"]))), "--tp", itoa(int(num(mc["tensor_parallel"]))), "--pp", itoa(int(num(mc["pipeline_parallel"]))),
 			"--batch", itoa(int(num(mc["micro_batch"]))), "--seq", itoa(int(num(mc["seq_len"]))),
-			"--global-batch", itoa(int(num(mc["global_batch"]))), "--network-gbps", "1600", "--flash-attention=false"}
+			"--global-batch", itoa(int(num(mc["global_batch"]))), "--network-gbps", "1600", "--flash-attention=false",
+			"--virtual-stages", "1"}
 		for _, v := range []struct{ key, flag, what string }{{"present_work", "--selective-recompute", "selective recompute + SP"},
 			{"full_recompute", "--grad-checkpointing", "full recompute"}} {
 			out = append(out, valCase{Group: "training time", Split: "test", Source: file, Engine: "Megatron-LM (2022)",
