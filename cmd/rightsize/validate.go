@@ -1210,14 +1210,21 @@ func litgptCases(dir string) ([]valCase, error) {
 }
 
 // litgptGenericCases replays LitGPT's config-hub rows (litgptCases) as a
-// user who knows only the table would: the model, the task, bf16, the
-// micro-batch, the sequence, the GPU and the GPU count, FSDP full shard
-// (--zero 3) on more than one GPU, and nothing else, so every other
-// setting is the estimate's default (mixed precision with fp32 master
-// weights and AdamW states, no checkpointing, one micro-batch per step,
-// PEFT's separate q/k/v adapters, adapter dropout DefaultLoRADropout, a
-// 16-bit LM head). Group "fine-tune memory, generic flags"; the splits and
-// the rows left out as not the printed setup are litgptCases'.
+// user who reads only the table and the row's config file would, with
+// the flags every fine-tuning framework has: the model, the task, the GPU
+// and the config's devices, its micro-batch, max_seq_length and global
+// batch, its precision bf16-true as --pure-bf16 (weights, gradients and
+// AdamW states in bf16: Lightning's "bf16-true"), QLoRA's bnb.nf4 as
+// --precision int4, its LoRA rank, dropout and layers (lora_mlp set:
+// all-linear; q and v only: attention) and, on more than one GPU, the
+// row's strategy: FSDP full shard with every Block checkpointed (--zero 3
+// --grad-checkpointing). It leaves out what only LitGPT's code does and
+// the table does not print (litgptOnly), so those are the estimate's
+// defaults: whole-sequence cross-entropy, the loop dropping each step's
+// graph, PEFT's separate q/k/v adapters, a tied head where the checkpoint
+// ties it, a 16-bit LM head under QLoRA. Group "fine-tune memory, generic
+// flags"; the splits and the rows left out as not the printed setup are
+// litgptCases'.
 func litgptGenericCases(dir string) ([]valCase, error) {
 	rows, err := litgptCases(dir)
 	if err != nil {
@@ -1225,13 +1232,13 @@ func litgptGenericCases(dir string) ([]valCase, error) {
 	}
 	out := make([]valCase, 0, len(rows))
 	for _, c := range rows {
-		flag := func(name string) string { return c.Args[slices.Index(c.Args, name)+1] }
-		model := c.Args[:2] // --model ID or --config FILE
-		task, gpus := flag("--task"), flag("--gpus")
-		args := append(slices.Clone(model), "--task", task, "--precision", "bf16", "--batch", flag("--batch"), "--seq", flag("--seq"),
-			"--gpu", flag("--gpu"), "--gpus", gpus)
-		if gpus != "1" {
-			args = append(args, "--zero", "3")
+		var args []string
+		for i := 0; i < len(c.Args); i++ {
+			if n, ok := litgptOnly[c.Args[i]]; ok {
+				i += n
+				continue
+			}
+			args = append(args, c.Args[i])
 		}
 		g := c
 		g.Group, g.Args, g.SetupArgs = "fine-tune memory, generic flags", args, c.Args
@@ -1240,6 +1247,10 @@ func litgptGenericCases(dir string) ([]valCase, error) {
 	}
 	return out, nil
 }
+
+// litgptOnly is litgptCases' flags for what LitGPT's scripts do that its
+// table and config files do not say, with the count of values each takes.
+var litgptOnly = map[string]int{"--loss-chunks": 1, "--separate-head": 0, "--keeps-last-graph": 0, "--lora-fused-qkv": 0, "--quantize-head": 0}
 
 // swiftCases: ms-swift's v2 benchmark (A100 80GB, HF Trainer + PEFT, 2024-01),
 // its Quantization table: LoRA rank 8 on Qwen-1's c_attn over a bf16, GPTQ
