@@ -718,7 +718,7 @@ func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 		if in.ZeRO == 3 {
 			// FSDP/ZeRO-3 all-gather the current block and prefetch the
 			// next one (gatherBytes: a QLoRA base in its 4-bit storage).
-			gather = gatherBytes(in, wide)
+			gather = gatherBytes(in, wide) + fsdpRootBytes(in, wide, shard)
 			W = W/shard + gather
 		}
 		switch in.Offload {
