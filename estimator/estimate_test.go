@@ -690,7 +690,8 @@ func TestPeakDecidesFit(t *testing.T) {
 }
 
 // FSDP gathers a QLoRA base as 4-bit storage: the gather buffer of two
-// blocks is NF4 (4.127 bits) for the linears and 16-bit for the norms,
+// blocks is NF4 (4.5 bits by default: nf4AutoBits) for the linears and
+// 16-bit for the norms,
 // where a 16-bit LoRA base gathers two 16-bit blocks.
 func TestFSDPGatherQuantised(t *testing.T) {
 	a := loadArch(t, "llama-3.1-70b.json")
@@ -701,12 +702,12 @@ func TestFSDPGatherQuantised(t *testing.T) {
 	in.Task = QLoRA
 	q := mustEstimate(t, in)
 	unit, lin := float64(a.MaxLayerParams), blockLinearParams(a)
-	if g, want := gatherBytes(in, 2), 2*(lin*QuantNF4.BitsPerWeight()/8+(unit-lin)*2); math.Abs(g-want) > 1 {
+	if g, want := gatherBytes(in, 2), 2*(lin*nf4AutoBits/8+(unit-lin)*2); math.Abs(g-want) > 1 {
 		t.Errorf("QLoRA gather %.0f B, want %.0f", g, want)
 	}
 	// 70B: 80 blocks of 856M parameters, 99.98% of them in linears.
-	if g := gatherBytes(in, 2) / float64(GiB); g < 0.80 || g > 0.85 {
-		t.Errorf("70B QLoRA gather %.3f GiB, want 0.82", g)
+	if g := gatherBytes(in, 2) / float64(GiB); g < 0.87 || g > 0.92 {
+		t.Errorf("70B QLoRA gather %.3f GiB, want 0.90", g)
 	}
 	in.Task = LoRA
 	if g := gatherBytes(in, 2) / float64(GiB); g < 3.17 || g > 3.21 {

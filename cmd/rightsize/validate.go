@@ -429,20 +429,20 @@ func writeAccuracy(w io.Writer, cases []valCase, skipped []string) {
 	fmt.Fprintln(w, "  of a mean step's logits (fitted on the Qwen-1.8B rows), up to the GPU, which the fit call does not count (the")
 	fmt.Fprintln(w, "  allocator frees its cache before it fails). Its QLoRA rows stay 7–14% under it (2–3 GiB at 7B–14B, 11 GiB at")
 	fmt.Fprintln(w, "  72B), which no mechanism here explains.")
-	fmt.Fprintln(w, "- **QLoRA under Lightning's bitsandbytes plugin.** LitGPT's QLoRA rows (A10G, NF4, bf16-true) stay 8–17% under")
-	fmt.Fprintln(w, "  the printed peak (phi-2 +0.5%) after its 4-bit LM head, fused qkv adapter, adapter dropout and the previous")
-	fmt.Fprintln(w, "  step's 4-bit linear inputs (bitsandbytes' MatMul4Bit keeps them on its ctx, and LitGPT's loop holds that graph")
-	fmt.Fprintln(w, "  into the next forward: --keeps-last-graph) are modelled; the LoRA rows of the same models show no such gap. Three")
-	fmt.Fprintln(w, "  of its full fine-tuning rows print less than one GPU's weights, gradients and AdamW states and are left out of the")
-	fmt.Fprintln(w, "  summary.")
+	fmt.Fprintln(w, "- **QLoRA under Lightning's bitsandbytes plugin.** LitGPT's QLoRA rows (A10G, NF4 without double quantisation,")
+	fmt.Fprintln(w, "  bf16-true) stay 4–16% under the printed peak (phi-2 +1.4%) after its 4-bit LM head, fused qkv adapter, adapter")
+	fmt.Fprintln(w, "  dropout and the previous step's 4-bit linear inputs (bitsandbytes' MatMul4Bit keeps them on its ctx, and")
+	fmt.Fprintln(w, "  LitGPT's loop holds that graph into the next forward: --keeps-last-graph) are modelled; the LoRA rows of the")
+	fmt.Fprintln(w, "  same models show no such gap. Three of its full fine-tuning rows print less than one GPU's weights, gradients")
+	fmt.Fprintln(w, "  and AdamW states and are left out of the summary.")
 	fmt.Fprintln(w, "- **The LitGPT rows with generic flags** (\"fine-tune memory, generic flags\": what the table and the row's config")
 	fmt.Fprintln(w, "  print — model, task, GPU and the config's devices, micro-batch, max_seq_length 512, global batch, bf16-true as")
 	fmt.Fprintln(w, "  --pure-bf16, NF4 for QLoRA, LoRA rank, dropout and layers, FSDP with Block checkpointing on more than one GPU —")
-	fmt.Fprintln(w, "  without LitGPT's chunked loss, held graph, fused qkv adapter, untied and 4-bit head) call every run right. 15 of")
-	fmt.Fprintln(w, "  16 QLoRA rows are 11–24% under (phi-2 −5%; the gap the LitGPT flags narrow to 8–17%, and ms-swift's QLoRA rows")
-	fmt.Fprintln(w, "  share); LoRA on every linear at micro-batch 4–8 (phi-2, TinyLlama, phi-3) 11–24% over, PEFT's separate q, k and")
-	fmt.Fprintln(w, "  v adapters each saving a dropped copy of the input where LitGPT's fused qkv adapter saves one; Gemma 2B's FSDP")
-	fmt.Fprintln(w, "  full fine-tune 34% under (24% with LitGPT's untied head) after the root FSDP unit's whole embedding.")
+	fmt.Fprintln(w, "  without LitGPT's chunked loss, held graph, fused qkv adapter, untied and 4-bit head) call every run right. 14 of")
+	fmt.Fprintln(w, "  16 QLoRA rows are 11–21% under (StableLM −8%, phi-2 −4%; the gap the LitGPT flags narrow to 4–16%); LoRA on")
+	fmt.Fprintln(w, "  every linear at micro-batch 4–8 (phi-2, TinyLlama, phi-3) 11–24% over, PEFT's separate q, k and v adapters")
+	fmt.Fprintln(w, "  each saving a dropped copy of the input where LitGPT's fused qkv adapter saves one; Gemma 2B's FSDP full")
+	fmt.Fprintln(w, "  fine-tune 34% under (24% with LitGPT's untied head) after the root FSDP unit's whole embedding.")
 	if len(skipped) > 0 {
 		fmt.Fprintf(w, "\n## Not replayed\n\nThe catalog lacks the tensor FLOP/s of these rows' GPU, so `rightsize estimate` gives no speed for them:\n\n")
 		for _, s := range skipped {
@@ -1064,7 +1064,8 @@ func torchtuneCases(dir string) ([]valCase, error) {
 		case "lora":
 			args = append(args, "--lora-targets", "attention", "--lora-rank", "8", "--lora-dropout", "0.05")
 		case "qlora": // its recipe puts adapters on q, k, v, o and the MLP
-			args = append(args, "--precision", "int4", "--lora-targets", "all-linear", "--lora-rank", "8", "--lora-dropout", "0.05")
+			// torchao's NF4, double-quantised scalers: --quant nf4
+			args = append(args, "--precision", "int4", "--quant", "nf4", "--lora-targets", "all-linear", "--lora-rank", "8", "--lora-dropout", "0.05")
 		}
 		// lora_dropout: torchtune's 2024 lora_llama3_1_8b builder passes
 		// lora_dropout=0.05 to its LoRALinear layers (not a config key).
@@ -1103,7 +1104,7 @@ func torchtuneFSDPCases(dir string) ([]valCase, error) {
 		if task == "lora" {
 			args = append(args, "--lora-targets", "attention")
 		} else {
-			args = append(args, "--precision", "int4", "--lora-targets", "all-linear")
+			args = append(args, "--precision", "int4", "--quant", "nf4", "--lora-targets", "all-linear") // torchao's NF4
 		}
 		gib := num(r["peak_memory_per_gpu_gib"])
 		if math.IsNaN(gib) {
