@@ -1358,3 +1358,25 @@ func TestFSDPRootUnit(t *testing.T) {
 		t.Errorf("pre-training: root unit adds %d B, want 0 (its stacks are not these)", d)
 	}
 }
+
+// TestQLoRANF4Default: a QLoRA base with --quant auto is NF4 without
+// double quantisation (4.5 bits per linear weight: one fp32 absmax per 64
+// weights), bitsandbytes' and Lightning's default; --quant nf4 is the
+// double-quantised 4.127. The difference is the linears' 0.373 bits
+// each, and bitsandbytes inference keeps its NF4 figure.
+func TestQLoRANF4Default(t *testing.T) {
+	a := loadArch(t, "llama-3.1-8b.json")
+	in := DefaultInput(a)
+	in.Task, in.Weights, in.Batch, in.Seq, in.GradCheckpointing = QLoRA, INT4, 1, 512, true
+	auto := mustEstimate(t, in)
+	in.Quant = QuantNF4
+	dq := mustEstimate(t, in)
+	want := float64(a.LinearParams) * (4.5 - 4.127) / 8
+	if got := float64(auto.PerGPU.Weights - dq.PerGPU.Weights); math.Abs(got-want) > 2 {
+		t.Errorf("auto over nf4: %.0f B, want %.0f (the linears at 4.5 vs 4.127 bits)", got, want)
+	}
+	in.Task, in.Quant, in.Kernel = Inference, QuantAuto, KernelBitsandbytes
+	if lin, _, _ := weightBits(in); lin != QuantNF4.BitsPerWeight() {
+		t.Errorf("bitsandbytes int4 inference: %v bits, want NF4's %v", lin, QuantNF4.BitsPerWeight())
+	}
+}
