@@ -327,7 +327,9 @@ func fineTuneCases(t testing.TB) []ftCase {
 		case LoRA:
 			in.LoRATargets = LoRAAttention
 		case QLoRA:
-			in.Weights, in.LoRATargets = INT4, LoRAAllLinear
+			// torchao's NF4 (torchtune's QLoRA base): int8 scalers per
+			// 64 weights, fp32 per 256 blocks, QuantNF4's 4.127 bits
+			in.Weights, in.Quant, in.LoRATargets = INT4, QuantNF4, LoRAAllLinear
 		}
 		if gpus > 1 {
 			in.ZeRO = 3

@@ -173,7 +173,12 @@ func weightBits(in Input) (linear, other float64, fp8LlamaCpp bool) {
 	q := in.Quant
 	if q == QuantAuto {
 		switch {
-		case in.Task == QLoRA, in.Weights == INT4 && in.Kernel == KernelBitsandbytes:
+		case in.Task == QLoRA:
+			// QLoRA's base as the stacks quantise it when nobody says
+			// more: NF4 without double quantisation, one fp32 absmax per
+			// 64 weights (nf4AutoBits).
+			return nf4AutoBits, 16, false
+		case in.Weights == INT4 && in.Kernel == KernelBitsandbytes:
 			q = QuantNF4 // bitsandbytes' 4-bit format
 		case in.Engine == LlamaCpp && (in.Weights == INT4):
 			q = QuantQ4KM
@@ -203,6 +208,20 @@ func weightBits(in Input) (linear, other float64, fp8LlamaCpp bool) {
 	}
 	return bits, bits, false
 }
+
+// nf4AutoBits is a QLoRA base's bits per linear weight when --quant is
+// auto: bitsandbytes NF4 with one fp32 absmax per 64-weight block and no
+// double quantisation, 4 + 32/64 = 4.5. That is what a QLoRA run gets
+// unless it asks for more: transformers' BitsAndBytesConfig defaults
+// bnb_4bit_use_double_quant to False and Params4bit's blocksize to 64
+// (src/transformers/utils/quantization_config.py; bitsandbytes
+// nn/modules.py), and Lightning's BitsandbytesPrecision "nf4" (LitGPT's
+// --quantize bnb.nf4) builds Linear4bit with compress_statistics=False,
+// its "nf4-dq" with True (lightning/fabric/plugins/precision/bitsandbytes.py).
+// The double-quantised format (QLoRA paper §3: 4.127 bits; torchao's NF4
+// that torchtune uses, int8 scalers per 64 weights and fp32 per 256
+// blocks) is --quant nf4 (QuantNF4).
+const nf4AutoBits = 4 + 32.0/64
 
 // gptqGroupSize is GPTQ's default group: transformers' GPTQConfig and
 // optimum's GPTQQuantizer default group_size to 128 ("Recommended value is
@@ -718,7 +737,7 @@ func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 		if in.ZeRO == 3 {
 			// FSDP/ZeRO-3 all-gather the current block and prefetch the
 			// next one (gatherBytes: a QLoRA base in its 4-bit storage).
-			gather = gatherBytes(in, wide)
+			gather = gatherBytes(in, wide) + fsdpRootBytes(in, wide, shard)
 			W = W/shard + gather
 		}
 		switch in.Offload {

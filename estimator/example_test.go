@@ -35,5 +35,5 @@ func Example() {
 	// Output:
 	// 8030261248 params, KV 131072 B/token
 	// inference: 17.5 GiB of 23.8 GiB, fits=true, max batch 3
-	// qlora: weights 7.3 GiB, total 14.3 GiB, fits=true
+	// qlora: weights 7.6 GiB, total 14.6 GiB, fits=true
 }

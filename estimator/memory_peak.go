@@ -87,6 +87,37 @@ func gatherBytes(in Input, wide float64) float64 {
 	return 2 * unit / float64(in.TP) * wide
 }
 
+// fsdpRootBytes is what the root FSDP unit holds above its shard through a
+// fine-tune's step, on one GPU: the parameters no Block unit takes (the
+// embedding, the final norm and an untied LM head: Arch.EmbeddingParams +
+// HeadParams), whole from the forward's start to the backward's end. The
+// fine-tuning stacks the FSDPNoSync default stands for wrap only the
+// transformer blocks (Lightning/LitGPT FSDPStrategy auto_wrap_policy={Block};
+// HF Accelerate's TRANSFORMER_BASED_WRAP on the model's _no_split_modules),
+// so those parameters fall to the root unit, and PyTorch FSDP does not
+// reshard the root after the forward "with the intention that they are
+// immediately used for backward computation" (FSDP1
+// torch/distributed/fsdp/_runtime_utils.py _post_forward_reshard: only
+// non-root handles free their unsharded parameter; FSDP2's fully_shard
+// likewise sets reshard_after_forward False on the root). Their gradients
+// are whole under no_sync already (Input.FSDPNoSync). Zero without that
+// default's stacks: torchtune (FSDP2, which shards tok_embeddings and
+// output as units of their own with custom_sharded_layers), DeepSpeed
+// ZeRO-3 (gathers per module), pre-training, pipeline stages. The width:
+// the step's 16-bit width (trainWidth) for full fine-tunes, the frozen
+// base's non-linear width for LoRA and QLoRA (weightBits: 16-bit).
+func fsdpRootBytes(in Input, wide, shard float64) float64 {
+	if in.ZeRO != 3 || !in.FSDPNoSync || in.PP > 1 || shard <= 1 || in.Task != FullFinetune && in.Task != LoRA && in.Task != QLoRA {
+		return 0
+	}
+	a := in.Arch
+	if in.Task != FullFinetune {
+		_, otherBits, _ := weightBits(in)
+		wide = otherBits / 8
+	}
+	return float64(a.EmbeddingParams+a.HeadParams) / float64(in.TP) * wide * (1 - 1/shard)
+}
+
 // loadTransient is the memory above the loaded weights while a quantised
 // base is loaded and prepared, on one GPU:
 //
@@ -173,12 +204,12 @@ func peak(in Input, s stageOut, r *Result) {
 	r.SteadyState = b.Weights + b.Gradients + b.Optimizer + b.KVCache + b.CUDAContext + b.NCCL + b.CUDAGraphs
 	r.LoadPeak = 0
 	if t := loadTransient(in); t > 0 {
-		// While loading, the weights (without FSDP's gather buffer, which a
-		// step allocates) and the CUDA context are on the GPU, and no
-		// optimizer state yet.
+		// While loading, the weights (without FSDP's gather buffer and the
+		// root unit's whole copy, which a step allocates) and the CUDA
+		// context are on the GPU, and no optimizer state yet.
 		w := float64(b.Weights)
 		if in.Task.Training() && in.ZeRO == 3 {
-			w -= gatherBytes(in, trainWidth(in))
+			w -= gatherBytes(in, trainWidth(in)) + fsdpRootBytes(in, trainWidth(in), float64(in.GPUs/(in.TP*in.PP)))
 		}
 		r.LoadPeak = toBytes(math.Max(w, 0) + float64(b.CUDAContext) + t)
 	}

@@ -55,7 +55,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		task       = fs.String("task", def.Task.String(), choices(estimator.Tasks))
 		precision  = fs.String("precision", def.Weights.String(), "weights: "+choices(estimator.DTypes)+" (training: the compute dtype; fp8 = Transformer Engine)")
 		kvDType    = fs.String("kv-dtype", def.KV.String(), "KV cache: "+choices(estimator.DTypes))
-		quant      = fs.String("quant", def.Quant.String(), "weight format: "+choices(estimator.Quants))
+		quant      = fs.String("quant", def.Quant.String(), "weight format: "+choices(estimator.Quants)+" (auto under --task qlora: bitsandbytes NF4 without double quantisation, 4.5 bits, its and Lightning's default; nf4: double-quantised, 4.127 bits, as the QLoRA paper and torchtune's torchao NF4)")
 		kernel     = fs.String("kernel", estimator.KernelAuto.String(), "weight-only int4/int8 kernel: "+choices(estimator.Kernels)+" (auto: in HF bitsandbytes for int8 and NF4, exllama for int4; in vLLM and SGLang Marlin. GPTQ int8 in HF: autogptq)")
 		batch      = fs.Int("batch", def.Batch, "micro-batch (training) or concurrent sequences (inference)")
 		seq        = fs.Int("seq", def.Seq, "tokens per sequence")

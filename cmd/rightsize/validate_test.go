@@ -134,3 +134,54 @@ func TestValidateRowsCarryKernelAndRelease(t *testing.T) {
 		}
 	}
 }
+
+// The generic-flags replay of LitGPT's table keeps what the row and its
+// config print (bf16-true, global batch, LoRA rank and layers, NF4, FSDP
+// with checkpointing) and drops only what LitGPT's code alone does; every
+// row's fit call, the seven out-of-memory recipes included, is right
+// (the three full fine-tunes printed below their own states aside).
+func TestLitGPTGenericMapping(t *testing.T) {
+	dir := filepath.Join("..", "..", "estimator", "testdata", "calibration")
+	rows, err := litgptGenericCases(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 53 {
+		t.Fatalf("%d rows, want 53", len(rows))
+	}
+	oom := 0
+	for _, c := range rows {
+		a := strings.Join(c.Args, " ")
+		for f := range litgptOnly {
+			if strings.Contains(a, f) {
+				t.Errorf("%s: LitGPT-only flag %s in %q", c.Setting, f, a)
+			}
+		}
+		for _, f := range []string{"--pure-bf16", "--global-batch", "--seq 512"} {
+			if !strings.Contains(a, f) {
+				t.Errorf("%s: %s missing from %q", c.Setting, f, a)
+			}
+		}
+		if strings.Contains(a, "--task qlora") != strings.Contains(a, "--precision int4") {
+			t.Errorf("%s: QLoRA without NF4 or NF4 without QLoRA: %q", c.Setting, a)
+		}
+		if strings.Contains(a, "--zero 3") != strings.Contains(a, "--grad-checkpointing") {
+			t.Errorf("%s: FSDP without its Block checkpointing: %q", c.Setting, a)
+		}
+		if err := c.run(); err != nil {
+			t.Fatal(err)
+		}
+		if c.OOM {
+			oom++
+		}
+		if c.Inconsistent {
+			continue // below its own setup's states, as the summary leaves it out
+		}
+		if c.EstFits == c.OOM {
+			t.Errorf("%s: fits=%v, but the run %s", c.Setting, c.EstFits, map[bool]string{true: "ran out of memory", false: "ran"}[c.OOM])
+		}
+	}
+	if oom != 7 {
+		t.Errorf("%d out-of-memory rows, want 7", oom)
+	}
+}
