@@ -415,6 +415,8 @@ const (
 	MsgLaunchTitle
 	MsgLaunchHelp
 	MsgLaunchKind
+	MsgLaunchRouter
+	MsgRouterEngine
 	MsgCopyLaunch
 	MsgLaunchCopied
 	MsgLaunchNoSky
@@ -852,6 +854,8 @@ var messagesEN = [NMsgs]string{
 	MsgLaunchTitle:           "Run it",
 	MsgLaunchHelp:            "Launch settings for the cheapest pick, from the figures it was planned with: check the paths and the model before running.",
 	MsgLaunchKind:            "Launcher",
+	MsgLaunchRouter:          "Router of the disaggregated workers",
+	MsgRouterEngine:          "The engine's own",
 	MsgCopyLaunch:            "Copy",
 	MsgLaunchCopied:          "Launch settings copied",
 	MsgLaunchNoSky:           "SkyPilot does not support this provider: pick another launcher or an offer on a SkyPilot cloud",
@@ -1282,6 +1286,8 @@ var MessagesRU = [NMsgs]string{
 	MsgLaunchTitle:           "Запустить",
 	MsgLaunchHelp:            "Параметры запуска для самого дешёвого варианта, из тех же цифр, по которым он спланирован: проверьте пути и модель перед запуском.",
 	MsgLaunchKind:            "Чем запускать",
+	MsgLaunchRouter:          "Маршрутизатор разделённых воркеров",
+	MsgRouterEngine:          "Собственный маршрутизатор движка",
 	MsgCopyLaunch:            "Копировать",
 	MsgLaunchCopied:          "Параметры запуска скопированы",
 	MsgLaunchNoSky:           "SkyPilot не поддерживает этого провайдера: выберите другой способ запуска или предложение облака SkyPilot",
@@ -1712,6 +1718,8 @@ var messagesZH = [NMsgs]string{
 	MsgLaunchTitle:           "运行它",
 	MsgLaunchHelp:            "按最便宜方案的规划数据生成的启动设置：运行前请检查路径与模型。",
 	MsgLaunchKind:            "启动方式",
+	MsgLaunchRouter:          "分离式 worker 的路由",
+	MsgRouterEngine:          "引擎自带路由",
 	MsgCopyLaunch:            "复制",
 	MsgLaunchCopied:          "启动设置已复制",
 	MsgLaunchNoSky:           "SkyPilot 不支持该云厂商：请换一种启动方式或选择 SkyPilot 支持的云",
