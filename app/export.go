@@ -79,6 +79,7 @@ func launchUI(lang string, v *page.LaunchView, copied bool) app.UI {
 	if v.DisaggText != "" {
 		body = append(body,
 			app.H3().Text(v.DisaggTitle),
+			fieldUI(v.Router),
 			app.P().Class("rs-sub").ID("rs-launch-disagg-for").Text(v.DisaggFor),
 			app.Pre().Class("rs-launch").ID("rs-launch-disagg").Text(v.DisaggText),
 			&copyButton{ID: "rs-copy-launch-disagg", Label: t(page.MsgCopyLaunch), What: copyLaunchDisagg},

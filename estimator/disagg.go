@@ -77,6 +77,11 @@ type Disagg struct {
 	// holds up to Decode.Batch requests, else as many as its KV pool
 	// holds. A rate at or above either side's capacity is refused.
 	Rate float64
+	// Quantile is the quantile of TTFT and TPOT over the requests that
+	// DisaggPoint.TTFTAtSeconds and TPOTAtSeconds report (0.95 for a
+	// p95 SLO; 0: the means): a planner sizes on the statistic the SLOs
+	// name (disagg_quantile.go).
+	Quantile float64
 }
 
 // MTPAcceptance is the default Disagg.Acceptance: DeepSeek-V3's report
@@ -127,6 +132,18 @@ type DisaggPoint struct {
 	// is taken and requests wait for one).
 	Bound string
 	GPUs  int // P × prefill GPUs per worker + D × decode GPUs per worker
+	// TTFTAtSeconds and TPOTAtSeconds are TTFT and TPOT at
+	// Disagg.Quantile over the requests (the means at 0). The TTFT's
+	// spread is the prefill queue's: its wait at the quantile, M/D/1's
+	// at the same load and forward as the mean wait (mdWaitQuantile).
+	// The TPOT's is the number decoding on a worker, which under
+	// Poisson arrivals is Poisson around the mean n (an infinite-server
+	// queue, M/G/∞: Kleinrock, "Queueing Systems" vol. 1, §3.8), about
+	// n + z_q·√n at its q-quantile (at most the worker's slots), the
+	// closed form the aggregated plan uses (plan's tpotQuantile); the
+	// median is the mean. The step time at that count overstates a
+	// request's TPOT, which averages its steps.
+	TTFTAtSeconds, TPOTAtSeconds float64
 }
 
 // DisaggHandoverSeconds is the fixed cost of one request's KV handover
@@ -248,6 +265,9 @@ func (z *DisaggSizer) At(d Disagg) (DisaggPoint, error) {
 		l.add("mtp-draft-tokens", float64(d.DraftTokens), ErrRange, "want 0..16")
 	case d.DraftTokens > 0 && in.Arch.MTPLayers < 1:
 		l.add("mtp-draft-tokens", float64(d.DraftTokens), ErrIncompatible, "the model has no multi-token-prediction module (num_nextn_predict_layers)")
+	}
+	if !(d.Quantile >= 0 && d.Quantile < 1) {
+		l.add("quantile", d.Quantile, ErrRange, "want a quantile in [0, 1) (0: the means)")
 	}
 	if !(d.Acceptance >= 0 && d.Acceptance < 1) {
 		l.add("mtp-acceptance", d.Acceptance, ErrRange, "want a probability in [0, 1) (0: the DeepSeek-V3 figure)")
@@ -450,6 +470,7 @@ func (z *DisaggSizer) At(d Disagg) (DisaggPoint, error) {
 		lam = lo
 	}
 	st := at(lam)
+	pkWait := st.wait // the prefill queue's mean wait (the decode-bound case adds its own)
 	bound := "concurrency"
 	switch {
 	case d.Rate > 0:
@@ -462,6 +483,7 @@ func (z *DisaggSizer) At(d Disagg) (DisaggPoint, error) {
 		// one after their handover, and the cycle is C / λ.
 		lam, bound = capD, "decode"
 		st = at(lam * (1 - 1e-9))
+		pkWait = st.wait
 		st.n, st.tpot = nMax, tMax
 		st.ttft = d.RequestSeconds + st.wait + st.s + xfer + admit*st.tpot*tau + st.tpot*tau
 		st.r = st.ttft + steps*st.tpot
@@ -471,7 +493,19 @@ func (z *DisaggSizer) At(d Disagg) (DisaggPoint, error) {
 	case st.rho > 0.9:
 		bound = "prefill"
 	}
+	ttftAt, tpotAt := st.ttft, st.tpot
+	if q := d.Quantile; q > 0 {
+		if math.IsInf(pkWait, 1) {
+			ttftAt = pkWait
+		} else {
+			ttftAt += mdWaitQuantile(st.rho, st.s, q) - pkWait
+		}
+		if z := normalQuantile(q); z > 0 {
+			tpotAt = decode(math.Min(math.Max(nMax, st.n), st.n+z*math.Sqrt(st.n)))
+		}
+	}
 	return DisaggPoint{
+		TTFTAtSeconds: finite(ttftAt), TPOTAtSeconds: finite(tpotAt),
 		TTFTSeconds: finite(st.ttft), TPOTSeconds: finite(st.tpot), TokensPerSecond: finite(lam * out), RequestsPerSecond: finite(lam),
 		QueueSeconds: finite(st.wait), PrefillSeconds: finite(st.s), PrefillBatch: finite(st.k), PrefillCapacity: finite(capP),
 		PrefillUtilization: finite(math.Min(st.rho, 1)), KVBytes: finite(kvBytes), KVTransferSeconds: finite(xfer + admit*st.tpot*tau),

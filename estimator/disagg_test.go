@@ -130,6 +130,8 @@ func TestDisaggErrors(t *testing.T) {
 		{"decode-ep", func(d *Disagg) { d.Decode.TP, d.Decode.DP, d.Decode.EP = 48, 48, 48 }},                               // 256 experts over 48
 		{"decode-ep", func(d *Disagg) { d.Decode.TP, d.Decode.DP, d.Decode.EP, d.Decode.RedundantExperts = 48, 48, 48, 8 }}, // 264 over 48
 		{"prefill-redundant-experts", func(d *Disagg) { d.Prefill.RedundantExperts = 8 }},                                   // without EP
+		{"quantile", func(d *Disagg) { d.Quantile = 1 }},
+		{"quantile", func(d *Disagg) { d.Quantile = math.NaN() }},
 	} {
 		d := ok
 		c.f(&d)
@@ -315,6 +317,22 @@ func TestDisaggAtRate(t *testing.T) {
 	}
 	if open.Bound != "rate" && open.Bound != "prefill" {
 		t.Errorf("bound %q", open.Bound)
+	}
+	// At a quantile, TTFT is the mean less the prefill queue's mean wait
+	// plus M/D/1's wait at that quantile, and TPOT the step at the decode
+	// batch's Poisson quantile; the means are unchanged, and at 0 the
+	// quantile figures are the means.
+	if open.TTFTAtSeconds != open.TTFTSeconds || open.TPOTAtSeconds != open.TPOTSeconds {
+		t.Errorf("quantile 0: %v, %v against the means %v, %v", open.TTFTAtSeconds, open.TPOTAtSeconds, open.TTFTSeconds, open.TPOTSeconds)
+	}
+	q := d
+	q.Quantile = 0.99
+	p99, err := DisaggServing(in, hw, Efficiency{}, w, q)
+	rho := p99.PrefillUtilization
+	if want := open.TTFTSeconds - open.QueueSeconds + mdWaitQuantile(rho, p99.PrefillSeconds, 0.99); err != nil || p99.TTFTSeconds != open.TTFTSeconds ||
+		math.Abs(p99.TTFTAtSeconds-want) > 1e-12 || !(p99.TTFTAtSeconds > open.TTFTSeconds) || !(p99.TPOTAtSeconds > open.TPOTSeconds) {
+		t.Errorf("p99 at load %.2f: TTFT %.4f s (want %.4f), TPOT %.2f ms against the means %.4f s, %.2f ms: %v", rho, p99.TTFTAtSeconds, want,
+			1000*p99.TPOTAtSeconds, open.TTFTSeconds, 1000*open.TPOTSeconds, err)
 	}
 	d.Rate = 1.001 * math.Min(closed.PrefillCapacity, closed.DecodeCapacity)
 	var ie *InputError

@@ -119,7 +119,11 @@ func LinkLaunchDisagg(fragment string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	l, err := LaunchDisagg(j, pr, &out, k)
+	r, err := launch.ParseRouter(ParseFragment(fragment, DefaultState)[FieldRouter])
+	if err != nil {
+		return "", err
+	}
+	l, err := LaunchDisagg(j, pr, &out, k, r)
 	if err != nil {
 		return "", err
 	}

@@ -416,6 +416,8 @@ const (
 	MsgLaunchTitle
 	MsgLaunchHelp
 	MsgLaunchKind
+	MsgLaunchRouter
+	MsgRouterEngine
 	MsgCopyLaunch
 	MsgLaunchCopied
 	MsgLaunchNoSky
@@ -684,7 +686,7 @@ var messagesEN = [NMsgs]string{
 	MsgWarnZeROWithoutDP:     "ZeRO has no effect with a data-parallel degree of 1",
 	MsgHWNoFP4:               "this GPU has no FP4 tensor cores (they start with Blackwell): FP4 weights are dequantized, no FP4 speed-up",
 	MsgShipsFP8:              "this model's checkpoint stores its weights in fp8 (the quantization_config of its config.json): vLLM and SGLang serve it in fp8 whatever precision is set, and at 16 bits its weights take twice the memory — set the precision to fp8",
-	MsgDisaggFigures:         "mean TTFT %s, TPOT %s, KV handover %s at the target rate",
+	MsgDisaggFigures:         "TTFT %s, TPOT %s (%s; mean TTFT %s), KV handover %s at the target rate",
 	MsgDisaggTitle:           "Disaggregated prefill and decode",
 	MsgHowAccurate:           "How accurate is this?",
 	MsgRPS:                   "Requests per second (serving; empty = off)",
@@ -854,6 +856,8 @@ var messagesEN = [NMsgs]string{
 	MsgLaunchTitle:           "Run it",
 	MsgLaunchHelp:            "Launch settings for the cheapest pick, from the figures it was planned with: check the paths and the model before running.",
 	MsgLaunchKind:            "Launcher",
+	MsgLaunchRouter:          "Router of the disaggregated workers",
+	MsgRouterEngine:          "The engine's own",
 	MsgCopyLaunch:            "Copy",
 	MsgLaunchCopied:          "Launch settings copied",
 	MsgLaunchNoSky:           "SkyPilot does not support this provider: pick another launcher or an offer on a SkyPilot cloud",
@@ -1115,7 +1119,7 @@ var MessagesRU = [NMsgs]string{
 	MsgWarnZeROWithoutDP:     "ZeRO не действует при степени параллелизма по данным 1",
 	MsgHWNoFP4:               "у этого GPU нет тензорных ядер FP4 (они появились в Blackwell): веса FP4 распаковываются, ускорения FP4 нет",
 	MsgShipsFP8:              "чекпойнт этой модели хранит веса в fp8 (quantization_config в её config.json): vLLM и SGLang обслуживают её в fp8 при любой заданной точности, а в 16 битах веса заняли бы вдвое больше памяти — выберите точность fp8",
-	MsgDisaggFigures:         "средний TTFT %s, TPOT %s, передача KV %s при целевой нагрузке",
+	MsgDisaggFigures:         "TTFT %s, TPOT %s (%s; средний TTFT %s), передача KV %s при целевой нагрузке",
 	MsgDisaggTitle:           "Раздельные prefill и decode",
 	MsgHowAccurate:           "Насколько это точно?",
 	MsgRPS:                   "Запросов в секунду (сервинг; пусто — выкл.)",
@@ -1285,6 +1289,8 @@ var MessagesRU = [NMsgs]string{
 	MsgLaunchTitle:           "Запустить",
 	MsgLaunchHelp:            "Параметры запуска для самого дешёвого варианта, из тех же цифр, по которым он спланирован: проверьте пути и модель перед запуском.",
 	MsgLaunchKind:            "Чем запускать",
+	MsgLaunchRouter:          "Маршрутизатор разделённых воркеров",
+	MsgRouterEngine:          "Собственный маршрутизатор движка",
 	MsgCopyLaunch:            "Копировать",
 	MsgLaunchCopied:          "Параметры запуска скопированы",
 	MsgLaunchNoSky:           "SkyPilot не поддерживает этого провайдера: выберите другой способ запуска или предложение облака SkyPilot",
@@ -1546,7 +1552,7 @@ var messagesZH = [NMsgs]string{
 	MsgWarnZeROWithoutDP:     "数据并行度为 1 时 ZeRO 无效",
 	MsgHWNoFP4:               "此 GPU 没有 FP4 张量核心（从 Blackwell 开始才有）：FP4 权重会被反量化，没有 FP4 加速",
 	MsgShipsFP8:              "此模型的检查点以 fp8 存储权重（其 config.json 中的 quantization_config）：无论设定何种精度，vLLM 和 SGLang 都以 fp8 提供服务；按 16 位计算权重会占用两倍显存——请将精度设为 fp8",
-	MsgDisaggFigures:         "目标请求率下平均 TTFT %s、TPOT %s、KV 传输 %s",
+	MsgDisaggFigures:         "目标请求率下 TTFT %s、TPOT %s（%s；平均 TTFT %s）、KV 传输 %s",
 	MsgDisaggTitle:           "分离式 prefill 与 decode",
 	MsgHowAccurate:           "这有多准确？",
 	MsgRPS:                   "每秒请求数（推理服务；留空为关闭）",
@@ -1716,6 +1722,8 @@ var messagesZH = [NMsgs]string{
 	MsgLaunchTitle:           "运行它",
 	MsgLaunchHelp:            "按最便宜方案的规划数据生成的启动设置：运行前请检查路径与模型。",
 	MsgLaunchKind:            "启动方式",
+	MsgLaunchRouter:          "分离式 worker 的路由",
+	MsgRouterEngine:          "引擎自带路由",
 	MsgCopyLaunch:            "复制",
 	MsgLaunchCopied:          "启动设置已复制",
 	MsgLaunchNoSky:           "SkyPilot 不支持该云厂商：请换一种启动方式或选择 SkyPilot 支持的云",

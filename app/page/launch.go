@@ -64,12 +64,33 @@ func LaunchOf(j Job, pr Prices, out *PlanOut, k launch.Kind) (launch.Launch, Pic
 	return launch.Launch{}, Pick{}, errors.New("no pick to launch")
 }
 
-// LaunchDisagg writes out's disaggregated alternative with launcher k:
-// the same call as rightsize plan --emit k --emit-pick disaggregated
-// (SGLang's PD disaggregation, vLLM's NixlConnector workers behind its
-// proxy, TensorRT-LLM's trtllm-serve disaggregated; launchers that do not
-// serve return an error).
-func LaunchDisagg(j Job, pr Prices, out *PlanOut, k launch.Kind) (launch.Launch, error) {
+// LaunchRouter is the disaggregated launch's router the link names
+// (FieldRouter: engine, dynamo; empty: the engine's own); false when it
+// names none, and then the engine's own.
+func LaunchRouter(s ViewState) (launch.Router, bool) {
+	r, err := launch.ParseRouter(s[FieldRouter])
+	if err != nil {
+		return launch.EngineRouter, false
+	}
+	return r, true
+}
+
+// routerLabels name the routers in the picker (the engine's own in the
+// page's language).
+func routerLabel(l Locale, r launch.Router) string {
+	if r == launch.DynamoRouter {
+		return "NVIDIA Dynamo (python -m dynamo.frontend)"
+	}
+	return l.T(MsgRouterEngine)
+}
+
+// LaunchDisagg writes out's disaggregated alternative with launcher k
+// behind router r: the same call as rightsize plan --emit k --emit-pick
+// disaggregated --emit-router r (SGLang's PD disaggregation, vLLM's
+// NixlConnector workers behind its proxy, TensorRT-LLM's trtllm-serve
+// disaggregated, or each engine's NVIDIA Dynamo workers behind Dynamo's
+// frontend; launchers that do not serve return an error).
+func LaunchDisagg(j Job, pr Prices, out *PlanOut, k launch.Kind, r launch.Router) (launch.Launch, error) {
 	if out.Disagg == nil {
 		return launch.Launch{}, errors.New("no disaggregated alternative")
 	}
@@ -79,7 +100,7 @@ func LaunchDisagg(j Job, pr Prices, out *PlanOut, k launch.Kind) (launch.Launch,
 	if model == CustomModelID {
 		model = ""
 	}
-	return launch.EmitDisagg(k, req, planner.Result{Rows: out.Rows, Disagg: out.Disagg}, pr.Cat, model)
+	return launch.EmitDisaggVia(k, r, req, planner.Result{Rows: out.Rows, Disagg: out.Disagg}, pr.Cat, model)
 }
 
 // LaunchCopy is what the box's copy button copies for in, and the file
@@ -92,7 +113,8 @@ func LaunchCopy(in *ViewIn, disagg bool) (text, file string, ok bool) {
 		return text, "rightsize-launch.txt", ok
 	}
 	k, _ := LaunchKind(in.State, &in.Plan)
-	l, err := LaunchDisagg(in.Job, in.Prices, &in.Plan, k)
+	r, _ := LaunchRouter(in.State)
+	l, err := LaunchDisagg(in.Job, in.Prices, &in.Plan, k, r)
 	if err != nil {
 		return "", "", false
 	}
@@ -125,8 +147,10 @@ type LaunchView struct {
 	Text  string // the settings, as rightsize plan --emit writes them
 	// DisaggTitle, DisaggFor and DisaggText are the disaggregated
 	// alternative's launch (rightsize plan --emit-pick disaggregated),
-	// where the launcher writes one ("": none).
+	// where the launcher writes one ("": none), and Router its router
+	// picker (--emit-router).
 	DisaggTitle, DisaggFor, DisaggText string
+	Router                             FieldView
 }
 
 // launchLabels name the launchers in the picker.
@@ -169,9 +193,17 @@ func (b *viewBuilder) launch() LaunchView {
 	v.For = b.t(MsgPickCheapest) + ": " + in.Prices.GPUName(p.Offer.GPU) + " · " + in.Prices.ProviderName(p.Offer.Provider) + " " + p.Offer.InstanceType
 	v.Text = l.Text()
 	if d := out.Disagg; d != nil {
-		if dl, err := LaunchDisagg(in.Job, in.Prices, out, k); err == nil {
+		r, ok := LaunchRouter(in.State)
+		if dl, err := LaunchDisagg(in.Job, in.Prices, out, k, r); err == nil {
 			v.DisaggTitle, v.DisaggText = b.t(MsgDisaggTitle), dl.Text()
 			v.DisaggFor = sentence(b.l.ReasonWith(d.Why, in.Prices.ProviderName))
+			v.Router = FieldView{F: FieldRouter, Kind: KindSelect, Label: b.t(MsgLaunchRouter), Value: r.String()}
+			for _, x := range launch.Routers {
+				v.Router.Opts = append(v.Router.Opts, Option{x.String(), routerLabel(b.l, x)})
+			}
+			if !ok {
+				v.Router.Err = b.t(MsgUnknownChoice)
+			}
 		}
 	}
 	return v

@@ -123,7 +123,26 @@ func TestLaunchBoxDisaggregated(t *testing.T) {
 	}
 	// SkyPilot writes none: the box shows the aggregated launch alone.
 	l, _ = launchViewOf(t, job+"&e=sglang&run=skypilot")
-	if l.DisaggText != "" {
-		t.Errorf("SkyPilot box: disaggregated launch %q", l.DisaggText)
+	if l.DisaggText != "" || len(l.Router.Opts) != 0 {
+		t.Errorf("SkyPilot box: disaggregated launch %q, router picker %v", l.DisaggText, l.Router.Opts)
+	}
+	// The router picker: the engine's own by default, NVIDIA Dynamo's
+	// frontend over Dynamo's workers when picked (and copied as shown),
+	// an unknown one flagged and the engine's own written.
+	l, _ = launchViewOf(t, job+"&e=sglang")
+	if l.Router.F != FieldRouter || l.Router.Value != "engine" || len(l.Router.Opts) != 2 || l.Router.Opts[1].Value != "dynamo" || l.Router.Err != "" {
+		t.Errorf("router picker %+v", l.Router)
+	}
+	l, in = launchViewOf(t, job+"&e=sglang&rt=dynamo")
+	if l.Router.Value != "dynamo" || !strings.Contains(l.DisaggText, "exec python -m dynamo.frontend") || !strings.Contains(l.DisaggText, "python -m dynamo.sglang") ||
+		strings.Contains(l.DisaggText, "sglang_router") {
+		t.Errorf("Dynamo box: router %q, launch %q", l.Router.Value, l.DisaggText)
+	}
+	if text, _, ok := LaunchCopy(&in, true); !ok || text != l.DisaggText {
+		t.Errorf("the copy action copies %q", text)
+	}
+	l, _ = launchViewOf(t, job+"&e=sglang&rt=nginx")
+	if l.Router.Err == "" || !strings.Contains(l.DisaggText, "sglang_router") {
+		t.Errorf("unknown router: picker %+v, launch %q", l.Router, l.DisaggText)
 	}
 }

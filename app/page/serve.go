@@ -64,7 +64,8 @@ func (b *viewBuilder) serve() ServeView {
 	if d := out.Disagg; d != nil {
 		v.DisaggTitle = b.t(MsgDisaggTitle)
 		v.Disagg = sentence(l.ReasonWith(d.Why, in.Prices.ProviderName)) + " · " + Fill(b.t(MsgDisaggFigures),
-			l.Duration(d.TTFTSeconds), l.Duration(d.TPOTSeconds), l.Duration(d.KVTransferSeconds))
+			l.Duration(d.TTFTAtSLOSeconds), l.Duration(d.TPOTAtSLOSeconds), SLOStatLabel(l, in.Job.SLOStat), l.Duration(d.TTFTSeconds),
+			l.Duration(d.KVTransferSeconds))
 	}
 	if h := out.ServeHere; h.OK && h.Offer.GPU != out.Serve.Offer.GPU {
 		v.Here = b.serveFleet("rs-here-", b.t(MsgFleetHere), h)

@@ -93,7 +93,8 @@ const (
 	FieldRegion
 	FieldProvider
 	FieldSLOStat
-	FieldShow // the sections opened (Opens), not an input
+	FieldRouter // the disaggregated launch's router (catalog/launch.Router)
+	FieldShow   // the sections opened (Opens), not an input
 	NFields
 )
 
@@ -115,7 +116,7 @@ var FieldKeys = [NFields]string{
 	FieldCurve: "lc", FieldWorkload: "wl", FieldOwnPrice: "own", FieldKWh: "kwh", FieldOwnYears: "dep",
 	FieldTextOnly: "to", FieldKernel: "kr", FieldEngineVersion: "ev", FieldHost: "host",
 	FieldLaunch: "run", FieldCP: "cp", FieldDataset: "ds", FieldEpochs: "ep", FieldEP: "xp", FieldDP: "adp",
-	FieldRegion: "hr", FieldProvider: "pv", FieldSLOStat: "slo", FieldShow: "show",
+	FieldRegion: "hr", FieldProvider: "pv", FieldSLOStat: "slo", FieldRouter: "rt", FieldShow: "show",
 }
 
 // FieldNames name each input: its element id is "rs-"+name, and for the
@@ -140,7 +141,7 @@ var FieldNames = [NFields]string{
 	FieldCurve: "load-curve", FieldWorkload: "workload", FieldOwnPrice: "own-price", FieldKWh: "kwh-price", FieldOwnYears: "depreciation-years",
 	FieldTextOnly: "text-only", FieldKernel: "kernel", FieldEngineVersion: "engine-version", FieldHost: "host",
 	FieldLaunch: "emit", FieldCP: "cp", FieldDataset: "dataset-tokens", FieldEpochs: "epochs", FieldEP: "ep", FieldDP: "dp",
-	FieldRegion: "region", FieldProvider: "provider", FieldSLOStat: "slo-stat", FieldShow: "show",
+	FieldRegion: "region", FieldProvider: "provider", FieldSLOStat: "slo-stat", FieldRouter: "emit-router", FieldShow: "show",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker

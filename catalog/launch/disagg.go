@@ -114,11 +114,21 @@ func (s disaggSide) last(per int) int { return s.workers - (s.instances-1)*per }
 // same offer and copy shape (the memory share, the engine limits, the
 // dtype), checked as Emit checks them.
 func EmitDisagg(k Kind, req plan.Request, res plan.Result, cat *catalog.Catalog, model string) (Launch, error) {
+	return EmitDisaggVia(k, EngineRouter, req, res, cat, model)
+}
+
+// EmitDisaggVia is EmitDisagg with router r in front of the workers: the
+// engine's own (EngineRouter, EmitDisagg's), or NVIDIA Dynamo's frontend
+// over Dynamo's workers of engine k (DynamoRouter, dynamo.go).
+func EmitDisaggVia(k Kind, r Router, req plan.Request, res plan.Result, cat *catalog.Catalog, model string) (Launch, error) {
 	if cat == nil {
 		cat = catalog.Default()
 	}
 	if !k.Serving() {
 		return Launch{}, &Error{Kind: k, Key: ErrDisaggKind, Reason: "disaggregated prefill and decode runs on a serving engine: use vllm, sglang or trtllm"}
+	}
+	if !r.valid() {
+		return Launch{}, &Error{Kind: k, Key: ErrUnknownRouter, Reason: "want router " + routerChoices()}
 	}
 	d := res.Disagg
 	if d == nil || d.Offer == nil || d.TP < 1 || d.Prefill < 1 || d.Decode < 1 {
@@ -136,7 +146,7 @@ func EmitDisagg(k Kind, req plan.Request, res plan.Result, cat *catalog.Catalog,
 	if base == nil || per < 1 {
 		return Launch{}, &Error{Kind: k, Key: ErrInconsistent, Reason: "the disaggregated plan's offer and copy shape have no fitting aggregated row to take the workers' settings from"}
 	}
-	e := emitter{k: k, req: req, row: *base, in: req.Input, cat: cat}
+	e := emitter{k: k, req: req, row: *base, in: req.Input, cat: cat, router: r}
 	e.in.Engine = d.Engine
 	var err error
 	if e.model, err = e.modelRef(model); err != nil {
@@ -164,6 +174,9 @@ func EmitDisagg(k Kind, req plan.Request, res plan.Result, cat *catalog.Catalog,
 	if s.dp > 1 || s.ep > 1 {
 		head += " (attention DP " + itoa(s.dp) + ", EP " + itoa(s.ep) + ")"
 	}
+	if r == DynamoRouter {
+		head += ", behind NVIDIA Dynamo's frontend"
+	}
 	head += "\n"
 	sides := [2]disaggSide{{"prefill", "prefill.sh", d.Prefill, pInst}, {"decode", "decode.sh", d.Decode, dInst}}
 	for _, side := range sides {
@@ -173,7 +186,11 @@ func EmitDisagg(k Kind, req plan.Request, res plan.Result, cat *catalog.Catalog,
 		}
 		e.file(side.file, "sh", "#!/bin/sh\n"+head+text)
 	}
-	e.file("router.sh", "sh", "#!/bin/sh\n"+head+e.disaggRouter(s, per, sides))
+	if r == DynamoRouter {
+		e.file("router.sh", "sh", "#!/bin/sh\n"+head+dynamoFrontend())
+	} else {
+		e.file("router.sh", "sh", "#!/bin/sh\n"+head+e.disaggRouter(s, per, sides))
+	}
 	e.disaggExtras(s, pInst, dInst)
 	return Launch{Kind: k, Files: e.files, Notes: e.notes}, nil
 }
@@ -184,6 +201,11 @@ func (e *emitter) disaggExtras(s copyShape, pInst, dInst int) {
 	run := "run prefill.sh on each of the " + plural(pInst, "prefill instance") + " and decode.sh on each of the " + plural(dInst, "decode instance") +
 		" (WORKERS=N on an instance that runs fewer workers"
 	after := "), then router.sh with PREFILL_HOSTS and DECODE_HOSTS set to their addresses; clients call the router on port " + itoa(servePort)
+	dynamo := e.router == DynamoRouter
+	if dynamo {
+		after = "), and router.sh on any instance: " + dynamoAfter
+		defer e.dynamoNotes()
+	}
 	switch e.k {
 	case SGLang:
 		e.note(run + after)
@@ -191,15 +213,25 @@ func (e *emitter) disaggExtras(s copyShape, pInst, dInst int) {
 	case VLLM:
 		e.note(run + "; HOST_IP set to the instance's own address, where the decode workers fetch the KV cache" + after)
 		e.note("the KV cache moves over vLLM's NixlConnector (pip install nixl); NIXL's UCX transport takes the network from UCX_NET_DEVICES (all by default) and UCX_TLS")
-		e.note("router.sh runs the proxy vLLM's NixlConnector guide documents, " + vllmProxy + ": an example in vLLM's repository, not part of the vllm package; run it from a checkout of the installed vLLM version, or set PROXY to the script's path")
+		if !dynamo {
+			e.note("router.sh runs the proxy vLLM's NixlConnector guide documents, " + vllmProxy + ": an example in vLLM's repository, not part of the vllm package; run it from a checkout of the installed vLLM version, or set PROXY to the script's path")
+		}
 	case TRTLLM:
 		// The transfer buffer holds the longest request the workers
 		// take: their context length (--max_seq_len).
 		buffer := e.contextLen()
-		e.file(trtllmContextOptions, "yaml", trtllmDisaggOptions(s, "context (prefill)", true, buffer))
-		e.file(trtllmGenOptions, "yaml", trtllmDisaggOptions(s, "generation (decode)", false, buffer))
-		e.note(run + "; " + trtllmContextOptions + " and " + trtllmGenOptions + " in the directory the scripts run from" + after +
-			" (router.sh writes " + trtllmDisaggConfig + " and runs trtllm-serve disaggregated)")
+		ctx, gen := trtllmDisaggOptions(s, "context (prefill)", true, buffer), trtllmDisaggOptions(s, "generation (decode)", false, buffer)
+		how := " (router.sh writes " + trtllmDisaggConfig + " and runs trtllm-serve disaggregated)"
+		if dynamo {
+			// The same LLM API options, read by dynamo.trtllm's
+			// --extra-engine-args.
+			ctx = strings.Replace(ctx, "trtllm-serve --extra_llm_api_options", "dynamo.trtllm --extra-engine-args", 1)
+			gen = strings.Replace(gen, "trtllm-serve --extra_llm_api_options", "dynamo.trtllm --extra-engine-args", 1)
+			how = ""
+		}
+		e.file(trtllmContextOptions, "yaml", ctx)
+		e.file(trtllmGenOptions, "yaml", gen)
+		e.note(run + "; " + trtllmContextOptions + " and " + trtllmGenOptions + " in the directory the scripts run from" + after + how)
 		e.note("the KV cache moves over NIXL (cache_transceiver_config backend NIXL); TRTLLM_NIXL_KVCACHE_BACKEND picks its transport, UCX by default or LIBFABRIC (AWS EFA)")
 	}
 }
@@ -212,6 +244,9 @@ func (e *emitter) disaggWorkers(s copyShape, side disaggSide, per int) (string, 
 	c, err := e.engineCommand(e.k, s, true)
 	if err != nil {
 		return "", err
+	}
+	if e.router == DynamoRouter {
+		c = e.dynamoWorker(c, side.mode)
 	}
 	switch e.k {
 	case SGLang:
@@ -234,7 +269,11 @@ func (e *emitter) disaggWorkers(s copyShape, side disaggSide, per int) (string, 
 			opts = trtllmContextOptions
 		}
 		// The side's options file replaces the aggregated launch's.
-		c.put("--extra_llm_api_options", opts)
+		if e.router == DynamoRouter {
+			c.put("--extra-engine-args", opts)
+		} else {
+			c.put("--extra_llm_api_options", opts)
+		}
 	}
 	var b strings.Builder
 	last := side.last(per)
@@ -245,6 +284,9 @@ func (e *emitter) disaggWorkers(s copyShape, side disaggSide, per int) (string, 
 	b.WriteString("\nWORKERS=${WORKERS:-" + itoa(per) + "}\n")
 	if e.k == VLLM {
 		b.WriteString(": \"${HOST_IP:?set HOST_IP to the address of this instance}\"\n")
+	}
+	if e.router == DynamoRouter {
+		b.WriteString(dynamoEnvCheck)
 	}
 	for i := range per {
 		c.onGPUs(i*s.tp, s.tp)

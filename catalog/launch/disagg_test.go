@@ -197,6 +197,18 @@ var disaggFlag = map[launch.Kind]string{launch.SGLang: "--disaggregation-mode", 
 // are the LLM API's.
 func checkDisagg(t *testing.T, where string, k launch.Kind, l launch.Launch) {
 	t.Helper()
+	checkDisaggVia(t, where, k, launch.EngineRouter, l)
+}
+
+// checkDisaggVia is checkDisagg for router r: behind NVIDIA Dynamo every
+// worker is the engine's Dynamo worker in its --disaggregation-mode, and
+// router.sh runs Dynamo's frontend with its documented flags.
+func checkDisaggVia(t *testing.T, where string, k launch.Kind, r launch.Router, l launch.Launch) {
+	t.Helper()
+	flag := disaggFlag[k]
+	if r == launch.DynamoRouter {
+		flag = "--disaggregation-mode"
+	}
 	var names []string
 	for _, f := range l.Files {
 		names = append(names, f.Name)
@@ -205,12 +217,27 @@ func checkDisagg(t *testing.T, where string, k launch.Kind, l launch.Launch) {
 		case "sh":
 			shellParses(t, w, f.Text)
 			if f.Name == "router.sh" {
+				if r == launch.DynamoRouter {
+					cmds := checkShell(t, w, strings.ReplaceAll(workerLines(f.Text), "exec ", ""))
+					if len(cmds) != 1 || cmds[0].tool != "dynamo-frontend" {
+						t.Errorf("%s: router.sh runs %v", w, cmds)
+					}
+				}
 				continue
 			}
 			for _, c := range checkShell(t, w, workerLines(f.Text)) {
-				v, ok := c.has(disaggFlag[k])
+				if want := "dynamo-" + k.String(); r == launch.DynamoRouter && c.tool != want {
+					t.Errorf("%s: runs %s, want %s", w, c.tool, want)
+				}
+				v, ok := c.has(flag)
 				if !ok {
-					t.Errorf("%s: %s lacks %s", w, c.tool, disaggFlag[k])
+					t.Errorf("%s: %s lacks %s", w, c.tool, flag)
+				}
+				if r == launch.DynamoRouter {
+					if mode := strings.TrimSuffix(f.Name, ".sh"); v != mode {
+						t.Errorf("%s: --disaggregation-mode %q, want %s", w, v, mode)
+					}
+					v, _ = c.has("--kv-transfer-config")
 				}
 				if k == launch.VLLM {
 					var cfg struct {
@@ -424,15 +451,107 @@ func TestGoldenDisagg(t *testing.T) {
 	row := c.row(t, req)
 	d := plan.DisaggPlan{Offer: row.Offer, Engine: row.Engine, TP: row.TP, DP: row.AttnDP, EP: row.EP, Prefill: 2, Decode: 3, Instances: 5}
 	res := plan.Result{Rows: []plan.Row{row}, Disagg: &d}
-	for _, k := range []launch.Kind{launch.VLLM, launch.SGLang, launch.TRTLLM} {
-		name := c.name + "-disagg." + k.String() + ".txt"
-		t.Run(name, func(t *testing.T) {
-			l, err := launch.EmitDisagg(k, req, res, nil, c.model)
-			if err != nil {
-				t.Fatal(err)
+	for _, r := range launch.Routers {
+		for _, k := range []launch.Kind{launch.VLLM, launch.SGLang, launch.TRTLLM} {
+			name := c.name + "-disagg." + k.String() + ".txt"
+			if r != launch.EngineRouter {
+				name = c.name + "-disagg-" + r.String() + "." + k.String() + ".txt"
 			}
-			checkDisagg(t, name, k, l)
-			golden(t, name, l.Text())
-		})
+			t.Run(name, func(t *testing.T) {
+				l, err := launch.EmitDisaggVia(k, r, req, res, nil, c.model)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkDisaggVia(t, name, k, r, l)
+				golden(t, name, l.Text())
+			})
+		}
+	}
+}
+
+// TestEmitDisaggDynamo: the disaggregated launches behind NVIDIA Dynamo,
+// on the plans TestEmitDisaggSGLang launches: every engine's workers are
+// its Dynamo worker (python -m dynamo.ENGINE) in their side's mode, per
+// on an instance, each on its own GPUs (SGLang: its own --port, from
+// which it derives its internal ports, and on the prefill side its own
+// bootstrap port; vLLM: its own NIXL side channel, and none of vllm
+// serve's HTTP flags); the scripts refuse to start without etcd's and
+// NATS's addresses; router.sh starts Dynamo's frontend on port 8000 and
+// needs no list of workers. An unknown router is refused.
+func TestEmitDisaggDynamo(t *testing.T) {
+	req, res := disaggPlan(t, "llama-3.1-70b")
+	req8, res8 := disaggPlan(t, "llama-3.1-8b")
+	d8 := *res8.Disagg
+	per8 := int(d8.Offer.GPUCount) / d8.TP
+	d8.Prefill, d8.Decode, d8.Instances = 10, 3, (10+per8-1)/per8+(3+per8-1)/per8
+	res8.Disagg = &d8
+	env := []string{"ETCD_ENDPOINTS=10.0.0.1:2379", "NATS_SERVER=nats://10.0.0.1:4222", "HOST_IP=10.0.0.2"}
+	for _, k := range []launch.Kind{launch.SGLang, launch.VLLM, launch.TRTLLM} {
+		for _, c := range []struct {
+			req plan.Request
+			res plan.Result
+		}{{req, res}, {req8, res8}} {
+			d := c.res.Disagg
+			per := int(d.Offer.GPUCount) / d.TP
+			where := k.String() + " TP " + strconv.Itoa(d.TP)
+			l, err := launch.EmitDisaggVia(k, launch.DynamoRouter, c.req, c.res, nil, "")
+			if err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			checkDisaggVia(t, where, k, launch.DynamoRouter, l)
+			pre, dec, router := l.Files[0].Text, l.Files[1].Text, l.Files[2].Text
+			worker := "python -m dynamo." + k.String()
+			if strings.Count(pre, worker) != per || strings.Count(dec, worker) != per {
+				t.Errorf("%s: %d prefill and %d decode workers an instance, want %d", where, strings.Count(pre, worker), strings.Count(dec, worker), per)
+			}
+			switch k {
+			case launch.VLLM:
+				if strings.Contains(pre, "--port") || strings.Contains(pre, "--host") || strings.Contains(pre, "vllm serve") {
+					t.Errorf("%s: vllm serve's HTTP flags on a Dynamo worker:\n%s", where, pre)
+				}
+				if per > 1 && !strings.Contains(pre, "VLLM_NIXL_SIDE_CHANNEL_PORT="+strconv.Itoa(5600+max(d.DP, 1))+" ") {
+					t.Errorf("%s: the second worker's NIXL side channel:\n%s", where, pre)
+				}
+			case launch.SGLang:
+				if per > 1 && (!strings.Contains(pre, "--port 30001") || !strings.Contains(pre, "--disaggregation-bootstrap-port 8999")) {
+					t.Errorf("%s: the second worker's ports:\n%s", where, pre)
+				}
+				if strings.Contains(dec, "bootstrap-port") {
+					t.Errorf("%s: a bootstrap port on a decode worker:\n%s", where, dec)
+				}
+			case launch.TRTLLM:
+				if !strings.Contains(pre, "--extra-engine-args context_config.yaml") || !strings.Contains(dec, "--extra-engine-args gen_config.yaml") {
+					t.Errorf("%s: the sides' options files:\n%s\n%s", where, pre, dec)
+				}
+			}
+			args, err := routerArgs(t, router, env...)
+			if err != nil || !slices.Equal(args, []string{"-m", "dynamo.frontend", "--http-port", "8000"}) {
+				t.Errorf("%s: router.sh runs python %v (%v)", where, args, err)
+			}
+			for name, script := range map[string]string{"prefill.sh": pre, "decode.sh": dec, "router.sh": router} {
+				for _, drop := range []int{0, 1} {
+					rest := slices.Delete(slices.Clone(env), drop, drop+1)
+					if _, err := routerArgs(t, script, rest...); err == nil {
+						t.Errorf("%s: %s starts without %s", where, name, env[drop])
+					}
+				}
+			}
+			out, err := routerArgs(t, pre, env...)
+			if err != nil || slices.Index(out, "dynamo."+k.String()) < 0 || strings.Count(strings.Join(out, "\n"), "dynamo."+k.String()) != per {
+				t.Errorf("%s: prefill.sh starts %v (%v)", where, out, err)
+			}
+		}
+	}
+	var le *launch.Error
+	if _, err := launch.EmitDisaggVia(launch.SGLang, launch.Router(7), req, res, nil, ""); !errors.As(err, &le) || le.Key != launch.ErrUnknownRouter {
+		t.Errorf("router 7: %v", err)
+	}
+	for s, want := range map[string]launch.Router{"": launch.EngineRouter, "engine": launch.EngineRouter, "dynamo": launch.DynamoRouter} {
+		if r, err := launch.ParseRouter(s); err != nil || r != want || (s != "" && r.String() != s) {
+			t.Errorf("ParseRouter(%q) = %v, %v", s, r, err)
+		}
+	}
+	if _, err := launch.ParseRouter("nginx"); err == nil || !strings.Contains(err.Error(), "engine, dynamo") {
+		t.Errorf("ParseRouter(nginx): %v", err)
 	}
 }

@@ -68,8 +68,10 @@ type scenario struct {
 	req  plan.Request
 	row  plan.Row
 	// disagg writes the disaggregated alternative on the row's offer and
-	// copy shape (3 prefill and 2 decode workers) instead of the row.
+	// copy shape (3 prefill and 2 decode workers) instead of the row,
+	// behind router.
 	disagg bool
+	router launch.Router
 }
 
 var (
@@ -102,7 +104,9 @@ func scenarios(t *testing.T) {
 		for _, i := range []int{0, 2, len(goldenCases) - 3, len(goldenCases) - 2} {
 			req, r := row(i)
 			for _, k := range []launch.Kind{launch.VLLM, launch.SGLang, launch.TRTLLM} {
-				disaggCases = append(disaggCases, scenario{kind: k, req: req, row: r, disagg: true})
+				for _, rt := range launch.Routers {
+					disaggCases = append(disaggCases, scenario{kind: k, req: req, row: r, disagg: true, router: rt})
+				}
 			}
 		}
 		req, r := row(1)
@@ -145,7 +149,7 @@ func emit(s scenario, n names) (launch.Launch, error) {
 	if s.disagg {
 		per := max(int(o.GPUCount)/max(row.TP, 1), 1)
 		d := plan.DisaggPlan{Offer: &o, Engine: row.Engine, TP: max(row.TP, 1), DP: row.AttnDP, EP: row.EP, Prefill: 3, Decode: 2, Instances: (3+per-1)/per + (2+per-1)/per}
-		return launch.EmitDisagg(s.kind, req, plan.Result{Rows: []plan.Row{row}, Disagg: &d}, nil, n.model)
+		return launch.EmitDisaggVia(s.kind, s.router, req, plan.Result{Rows: []plan.Row{row}, Disagg: &d}, nil, n.model)
 	}
 	return launch.Emit(s.kind, req, row, nil, n.model)
 }
@@ -520,7 +524,8 @@ func FuzzServeScript(f *testing.F) {
 
 // FuzzDisaggScript: the disaggregated launch of every serving engine
 // (SGLang PD, vLLM's NixlConnector, TensorRT-LLM's disaggregated
-// serving): its prefill, decode and router scripts and options files,
+// serving), behind the engine's router and behind NVIDIA Dynamo's
+// frontend: its prefill, decode and router scripts and options files,
 // whatever the names.
 func FuzzDisaggScript(f *testing.F) {
 	seed(f)

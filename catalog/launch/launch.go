@@ -220,6 +220,9 @@ type emitter struct {
 	model string
 	files []File
 	notes []string
+	// router is what a disaggregated launch puts in front of its workers
+	// (EmitDisaggVia).
+	router Router
 }
 
 // note adds a note once (a disaggregated launch builds each side's

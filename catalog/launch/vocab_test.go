@@ -109,6 +109,10 @@ func commands(t *testing.T, text string) []invocation {
 			case cur == nil && tok == "python" && i+2 < len(toks) && toks[i+2] == "sglang.launch_server":
 				start("sglang", toks[i:i+3]...)
 				i += 2
+			case cur == nil && tok == "python" && i+2 < len(toks) && strings.HasPrefix(toks[i+2], "dynamo."):
+				// NVIDIA Dynamo's frontend or an engine's Dynamo worker.
+				start("dynamo-"+strings.TrimPrefix(toks[i+2], "dynamo."), toks[i:i+3]...)
+				i += 2
 			case cur == nil && tok == "trtllm-serve":
 				start("trtllm", tok, toks[i+1])
 				i++
@@ -149,6 +153,20 @@ func toolVocab(t *testing.T, tool string) vocab {
 		return readVocab(t, "accelerate_keys.txt", "flag")
 	case "script":
 		return readVocab(t, "transformers_flags.txt", "")
+	case "dynamo-frontend", "dynamo-trtllm":
+		return readVocab(t, "dynamo_flags.txt", strings.TrimPrefix(tool, "dynamo-"))
+	case "dynamo-sglang":
+		return readVocab(t, "sglang_flags.txt", "")
+	case "dynamo-vllm":
+		// vLLM's EngineArgs, not vllm serve's HTTP server flags, and
+		// Dynamo's own.
+		v := readVocab(t, "vllm_flags.txt", "")
+		delete(v, "--host")
+		delete(v, "--port")
+		for f, vals := range readVocab(t, "dynamo_flags.txt", "vllm") {
+			v[f] = vals
+		}
+		return v
 	}
 	t.Fatalf("no vocabulary for %s", tool)
 	return nil
@@ -163,6 +181,12 @@ var requiredFlags = map[string][]string{
 	"torchrun":   {"--nnodes", "--nproc-per-node"},
 	"accelerate": {"--config_file"},
 	"script":     {"--model_name_or_path", "--per_device_train_batch_size", "--gradient_accumulation_steps", "--max_grad_norm", "--output_dir"},
+	// NVIDIA Dynamo's workers: the same settings under Dynamo's names,
+	// and the role each plays.
+	"dynamo-sglang":   {"--model-path", "--tp-size", "--context-length", "--mem-fraction-static", "--chunked-prefill-size", "--disaggregation-mode"},
+	"dynamo-vllm":     {"--model", "--tensor-parallel-size", "--max-model-len", "--gpu-memory-utilization", "--max-num-batched-tokens", "--disaggregation-mode"},
+	"dynamo-trtllm":   {"--model", "--tensor-parallel-size", "--max-batch-size", "--max-num-tokens", "--max-seq-len", "--free-gpu-memory-fraction", "--disaggregation-mode"},
+	"dynamo-frontend": {"--http-port"},
 }
 
 // checkShell checks every command of a shell text against its tool's

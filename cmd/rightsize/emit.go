@@ -15,8 +15,9 @@ import (
 
 // emitPicks are the plan's picks --emit-pick chooses from; "disaggregated"
 // is the planner's disaggregated prefill/decode alternative
-// (plan.Result.Disagg, launch.EmitDisagg: SGLang PD, vLLM's
-// NixlConnector, TensorRT-LLM's disaggregated serving).
+// (plan.Result.Disagg, launch.EmitDisaggVia: SGLang PD, vLLM's
+// NixlConnector, TensorRT-LLM's disaggregated serving, or each behind
+// NVIDIA Dynamo with --emit-router dynamo).
 var emitPicks = []string{"cheapest", "fastest", "value", "disaggregated"}
 
 func emitKinds() string {
@@ -37,12 +38,24 @@ func defineEmitFlags(fs *flag.FlagSet) {
 		fs.String("emit-pick", "cheapest", "with --emit: the pick to launch, "+strings.Join(emitPicks, "|")+
 			" (disaggregated: the planner's prefill/decode alternative as prefill, decode and router scripts, with --emit vllm, sglang or trtllm)")
 	}
+	if fs.Lookup("emit-router") == nil {
+		fs.String("emit-router", "engine", "with --emit-pick disaggregated: what routes requests to the workers, "+emitRouters()+
+			" (engine: the engine's own router; dynamo: NVIDIA Dynamo's frontend over Dynamo's workers of the engine, found through etcd)")
+	}
+}
+
+func emitRouters() string {
+	names := make([]string, len(launch.Routers))
+	for i, r := range launch.Routers {
+		names[i] = r.String()
+	}
+	return strings.Join(names, "|")
 }
 
 // emitAsked is whether the command line gives --emit or --emit-pick.
 func (c *planCmd) emitAsked() bool {
 	asked := false
-	c.fs.Visit(func(f *flag.Flag) { asked = asked || f.Name == "emit" || f.Name == "emit-pick" })
+	c.fs.Visit(func(f *flag.Flag) { asked = asked || f.Name == "emit" || f.Name == "emit-pick" || f.Name == "emit-router" })
 	return asked
 }
 
@@ -67,6 +80,13 @@ func (c *planCmd) runEmit(job estimateJob, stdout io.Writer, fail func(string, .
 	}
 	if !valid {
 		return fail("--emit-pick %q: want %s", pick, strings.Join(emitPicks, "|"))
+	}
+	router, err := launch.ParseRouter(c.s("emit-router"))
+	if err != nil {
+		return fail("--emit-router %q: want %s", c.s("emit-router"), emitRouters())
+	}
+	if router != launch.EngineRouter && pick != "disaggregated" {
+		return fail("--emit-router %s routes a disaggregated deployment: add --emit-pick disaggregated", router)
 	}
 	if c.s("format") != "table" {
 		return fail("--emit prints launch settings, not a table: drop --format/--json")
@@ -104,9 +124,9 @@ func (c *planCmd) runEmit(job estimateJob, stdout io.Writer, fail func(string, .
 		banner string
 	)
 	if pick == "disaggregated" {
-		l, err = launch.EmitDisagg(kind, req, res, cat, model)
+		l, err = launch.EmitDisaggVia(kind, router, req, res, cat, model)
 		if res.Disagg != nil {
-			banner = disaggBanner(kind, res.Disagg)
+			banner = disaggBanner(kind, router, res.Disagg)
 		}
 	} else {
 		i := map[string]int{"cheapest": res.Cheapest, "fastest": res.Fastest, "value": res.Value}[pick]
@@ -146,12 +166,16 @@ func emitBanner(kind launch.Kind, pick string, row plan.Row) string {
 
 // disaggBanner is emitBanner's line for the disaggregated alternative: its
 // offer, workers and cost against the aggregated plan.
-func disaggBanner(kind launch.Kind, d *plan.DisaggPlan) string {
+func disaggBanner(kind launch.Kind, router launch.Router, d *plan.DisaggPlan) string {
 	ref := plan.OfferRef{Provider: d.Offer.Provider, InstanceType: d.Offer.InstanceType, Instances: d.Instances}
 	verdict := "cheaper than"
 	if !d.Wins {
 		verdict = fmt.Sprintf("%.2f× the cost of", d.MonthlyCostUSD/d.AggregatedUSD)
 	}
-	return fmt.Sprintf("rightsize: %s settings for the disaggregated alternative, %s: %d prefill and %d decode workers of TP %d, %s the aggregated plan\n",
-		kind, catalog.Printable(ref.String()), d.Prefill, d.Decode, d.TP, verdict)
+	via := ""
+	if router == launch.DynamoRouter {
+		via = " behind NVIDIA Dynamo"
+	}
+	return fmt.Sprintf("rightsize: %s settings%s for the disaggregated alternative, %s: %d prefill and %d decode workers of TP %d, %s the aggregated plan\n",
+		kind, via, catalog.Printable(ref.String()), d.Prefill, d.Decode, d.TP, verdict)
 }

@@ -299,4 +299,31 @@ func TestPlanEmitDisaggregated(t *testing.T) {
 	if code == 0 || !strings.Contains(errs, "runs on a serving engine") {
 		t.Errorf("skypilot disaggregated: exit %d, %q", code, errs)
 	}
+	// Behind NVIDIA Dynamo: each engine's Dynamo workers and Dynamo's
+	// frontend; --emit-router engine is the default; a router with
+	// another pick, or an unknown one, is refused.
+	for _, kind := range []string{"sglang", "vllm", "trtllm"} {
+		code, out, errs := runPlanArgs(t, append(args, "--emit", kind, "--emit-pick", "disaggregated", "--emit-router", "dynamo")...)
+		if code != 0 {
+			t.Fatalf("%s dynamo: exit %d: %s", kind, code, errs)
+		}
+		for _, want := range []string{"python -m dynamo." + kind + " \\", "--disaggregation-mode prefill", "--disaggregation-mode decode", "exec python -m dynamo.frontend \\\n  --http-port 8000", `"${ETCD_ENDPOINTS:?`} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s dynamo launch lacks %q:\n%s", kind, want, out)
+			}
+		}
+		if !strings.Contains(errs, "rightsize: "+kind+" settings behind NVIDIA Dynamo for the disaggregated alternative") {
+			t.Errorf("%s dynamo: stderr %q", kind, errs)
+		}
+		_, def, _ := runPlanArgs(t, append(args, "--emit", kind, "--emit-pick", "disaggregated", "--emit-router", "engine")...)
+		_, plain, _ := runPlanArgs(t, append(args, "--emit", kind, "--emit-pick", "disaggregated")...)
+		if def != plain || strings.Contains(plain, "dynamo") {
+			t.Errorf("%s: --emit-router engine is not the default launch", kind)
+		}
+	}
+	for _, bad := range [][]string{{"--emit-pick", "cheapest", "--emit-router", "dynamo"}, {"--emit-pick", "disaggregated", "--emit-router", "nginx"}} {
+		if code, _, errs := runPlanArgs(t, append(args, append([]string{"--emit", "sglang"}, bad...)...)...); code == 0 || !strings.Contains(errs, "--emit-router") {
+			t.Errorf("%v: exit %d, %q", bad, code, errs)
+		}
+	}
 }

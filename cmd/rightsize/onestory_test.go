@@ -257,21 +257,31 @@ func TestPageLaunchAgreesWithCLI(t *testing.T) {
 }
 
 // The page's disaggregated launch and rightsize plan --emit-pick
-// disaggregated are one text, for each serving engine's dialect.
+// disaggregated are one text, for each serving engine's dialect, behind
+// the engine's router and behind NVIDIA Dynamo (--emit-router, the
+// link's rt).
 func TestPageDisaggLaunchAgreesWithCLI(t *testing.T) {
 	args := []string{"--model", "llama-3.1-70b", "--engine", "sglang", "--requests-per-second", "20",
 		"--prompt-tokens", "2000", "--output-tokens", "500", "--ttft-p95", "2s", "--tpot", "50ms", "--emit-pick", "disaggregated"}
 	const frag = "m=llama-3.1-70b&e=sglang&rps=20&s=2500&out=500&ttft=2000&tpot=50"
-	for _, k := range []string{"vllm", "sglang", "trtllm"} {
-		code, out, errs := runPlanArgs(t, append(args, "--emit", k)...)
-		web, err := page.LinkLaunchDisagg(frag + "&run=" + k)
-		if code != 0 || err != nil {
-			t.Errorf("%s: CLI exit %d (%s), page %v", k, code, strings.TrimSpace(errs), err)
-			continue
+	for _, router := range []string{"engine", "dynamo"} {
+		for _, k := range []string{"vllm", "sglang", "trtllm"} {
+			code, out, errs := runPlanArgs(t, append(args, "--emit", k, "--emit-router", router)...)
+			web, err := page.LinkLaunchDisagg(frag + "&run=" + k + "&rt=" + router)
+			if code != 0 || err != nil {
+				t.Errorf("%s %s: CLI exit %d (%s), page %v", router, k, code, strings.TrimSpace(errs), err)
+				continue
+			}
+			if out != web {
+				t.Errorf("%s %s: CLI prints\n%s\npage writes\n%s", router, k, out, web)
+			}
+			if dyn := strings.Contains(out, "python -m dynamo.frontend"); dyn != (router == "dynamo") {
+				t.Errorf("%s %s: Dynamo's frontend in the launch: %v", router, k, dyn)
+			}
 		}
-		if out != web {
-			t.Errorf("%s: CLI prints\n%s\npage writes\n%s", k, out, web)
-		}
+	}
+	if _, err := page.LinkLaunchDisagg(frag + "&run=sglang&rt=nginx"); err == nil {
+		t.Error("the page wrote a launch for an unknown router")
 	}
 }
 

@@ -69,7 +69,9 @@ type estimateJob struct {
 //	                    request's --dp and --ep or the planner's choice),
 //	                    instances, gpus,
 //	                    mean_ttft_seconds and tpot_seconds (the disaggregated
-//	                    model's, at the target rate; an estimate),
+//	                    model's means at the target rate; an estimate),
+//	                    ttft_slo_seconds and tpot_slo_seconds (the same at
+//	                    slo_stat, the figures the pools were sized on),
 //	                    kv_transfer_seconds, monthly_cost_usd,
 //	                    monthly_cost_disp, aggregated_monthly_cost_usd, wins
 //	                    (cheaper than the cheapest aggregated row), why;
@@ -770,6 +772,8 @@ type disaggPlanJSON struct {
 	GPUs          float64 `json:"gpus"`
 	TTFT          float64 `json:"mean_ttft_seconds"`
 	TPOT          float64 `json:"tpot_seconds"`
+	TTFTAtSLO     float64 `json:"ttft_slo_seconds"`
+	TPOTAtSLO     float64 `json:"tpot_slo_seconds"`
 	KVTransfer    float64 `json:"kv_transfer_seconds"`
 	MonthlyUSD    float64 `json:"monthly_cost_usd"`
 	MonthlyDisp   float64 `json:"monthly_cost_disp"`
@@ -794,7 +798,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 	if d := res.Disagg; d != nil {
 		out.Disagg = &disaggPlanJSON{OfferID: d.Offer.ID, Provider: d.Offer.Provider, InstanceType: d.Offer.InstanceType, GPU: d.Offer.GPU,
 			Engine: d.Engine.String(), TP: d.TP, Prefill: d.Prefill, Decode: d.Decode, DP: d.DP, EP: d.EP, Instances: d.Instances, GPUs: d.GPUs,
-			TTFT: d.TTFTSeconds, TPOT: d.TPOTSeconds, KVTransfer: d.KVTransferSeconds, MonthlyUSD: d.MonthlyCostUSD,
+			TTFT: d.TTFTSeconds, TPOT: d.TPOTSeconds, TTFTAtSLO: d.TTFTAtSLOSeconds, TPOTAtSLO: d.TPOTAtSLOSeconds, KVTransfer: d.KVTransferSeconds, MonthlyUSD: d.MonthlyCostUSD,
 			MonthlyDisp: d.MonthlyCostDisp, AggregatedUSD: d.AggregatedUSD, Wins: d.Wins, Why: catalog.Printable(d.Why.String())}
 	}
 	for _, n := range res.Notes {
@@ -1113,7 +1117,8 @@ func writePickNotes(w io.Writer, p planJSON) {
 			r.Instances, strconv.FormatFloat(cost, 'f', 2, 64), p.Currency, unit, r.Why)
 	}
 	if d := p.Disagg; d != nil {
-		fmt.Fprintf(w, "disaggregated prefill and decode: %s (mean TTFT %s s, TPOT %s ms at the target rate; KV handover %s ms)\n", d.Why,
-			strconv.FormatFloat(d.TTFT, 'g', 3, 64), strconv.FormatFloat(1000*d.TPOT, 'g', 3, 64), strconv.FormatFloat(1000*d.KVTransfer, 'g', 3, 64))
+		fmt.Fprintf(w, "disaggregated prefill and decode: %s (at the target rate: TTFT %s s and TPOT %s ms at %s, mean TTFT %s s; KV handover %s ms)\n", d.Why,
+			strconv.FormatFloat(d.TTFTAtSLO, 'g', 3, 64), strconv.FormatFloat(1000*d.TPOTAtSLO, 'g', 3, 64), p.SLOStat,
+			strconv.FormatFloat(d.TTFT, 'g', 3, 64), strconv.FormatFloat(1000*d.KVTransfer, 'g', 3, 64))
 	}
 }

@@ -34,12 +34,17 @@ type DisaggPlan struct {
 	Instances int
 	GPUs      float64
 	// TTFTSeconds and TPOTSeconds are the disaggregated model's mean time
-	// to first token and time per output token at the target rate (its
-	// TTFT is the mean of an M/D/1 prefill queue, not a p95: an estimate,
-	// docs/accuracy.md "Disaggregated serving"); KVTransferSeconds one
-	// request's handover.
+	// to first token and time per output token at the target rate (an
+	// estimate, docs/accuracy.md "Disaggregated serving");
+	// KVTransferSeconds one request's handover.
 	TTFTSeconds, TPOTSeconds, KVTransferSeconds float64
-	MonthlyCostUSD, MonthlyCostDisp             float64
+	// TTFTAtSLOSeconds and TPOTAtSLOSeconds are TTFT and TPOT at the
+	// statistic the targets bound (Workload.SLOStat), the figures the
+	// pools were sized on, as Row's for the aggregated plan (the M/D/1
+	// prefill queue's wait at that quantile, the decode batch's Poisson
+	// spread: estimator.DisaggPoint.TTFTAtSeconds).
+	TTFTAtSLOSeconds, TPOTAtSLOSeconds float64
+	MonthlyCostUSD, MonthlyCostDisp    float64
 	// AggregatedUSD is the cheapest aggregated plan's monthly bill; Wins
 	// when the disaggregated one costs less.
 	AggregatedUSD float64
@@ -115,7 +120,7 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 		}
 		best = &DisaggPlan{Offer: o, Engine: r.Engine, TP: r.TP, Prefill: s.p, Decode: s.d, DP: s.dp, EP: s.ep, Instances: inst,
 			GPUs: float64((s.p + s.d) * r.TP), TTFTSeconds: s.ttft, TPOTSeconds: s.tpot, KVTransferSeconds: s.xfer,
-			MonthlyCostUSD: usd}
+			TTFTAtSLOSeconds: s.ttftAt, TPOTAtSLOSeconds: s.tpotAt, MonthlyCostUSD: usd}
 	}
 	if best == nil {
 		return nil
@@ -139,7 +144,9 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 
 // disaggSize is the fewest decode workers of copy input in on hw whose
 // TPOT at rate lam meets the target with each pool at most capU loaded,
-// then the fewest prefill workers whose mean TTFT meets the TTFT target.
+// then the fewest prefill workers whose TTFT meets the TTFT target, both
+// at the statistic the targets bound (Workload.SLOStat, as the
+// aggregated rows are sized).
 // Prefill workers batch as many prompts as the engine's token budget per
 // forward holds (vLLM's default max_num_batched_tokens,
 // estimator.VLLMDefaultLimits; at least one prompt).
@@ -154,7 +161,7 @@ func (p *planner) disaggSize(in estimator.Input, hw estimator.Hardware, lam, cap
 	sz := estimator.NewDisaggSizer(in, hw, p.req.Assumptions.Efficiency, p.work)
 	eval := func(np, nd int) (estimator.DisaggPoint, bool) {
 		pre.Workers, side.Workers = np, nd
-		pt, err := sz.At(estimator.Disagg{Prefill: pre, Decode: side, Rate: lam, RequestSeconds: in.RequestSeconds})
+		pt, err := sz.At(estimator.Disagg{Prefill: pre, Decode: side, Rate: lam, RequestSeconds: in.RequestSeconds, Quantile: w.SLOStat.Quantile()})
 		if err != nil {
 			return pt, false
 		}
@@ -184,20 +191,21 @@ func (p *planner) disaggSize(in estimator.Input, hw estimator.Hardware, lam, cap
 	// The decode pool, with prefill workers enough never to bind.
 	d, ok := first(func(n int) bool {
 		pt, ok := eval(maxDisaggWorkers, n)
-		return ok && (w.TPOTSeconds == 0 || pt.TPOTSeconds <= w.TPOTSeconds)
+		return ok && (w.TPOTSeconds == 0 || pt.TPOTAtSeconds <= w.TPOTSeconds)
 	})
 	if !ok {
 		return s
 	}
 	np, ok := first(func(n int) bool {
 		pt, ok := eval(n, d)
-		return ok && (w.TTFTP95Seconds == 0 || pt.TTFTSeconds <= w.TTFTP95Seconds)
+		return ok && (w.TTFTP95Seconds == 0 || pt.TTFTAtSeconds <= w.TTFTP95Seconds)
 	})
 	if !ok {
 		return s
 	}
 	pt, _ := eval(np, d)
-	return disaggSizing{ok: true, p: np, d: d, dp: dp, ep: ep, ttft: pt.TTFTSeconds, tpot: pt.TPOTSeconds, xfer: pt.KVTransferSeconds}
+	return disaggSizing{ok: true, p: np, d: d, dp: dp, ep: ep, ttft: pt.TTFTSeconds, tpot: pt.TPOTSeconds, xfer: pt.KVTransferSeconds,
+		ttftAt: pt.TTFTAtSeconds, tpotAt: pt.TPOTAtSeconds}
 }
 
 // disaggSizing is one hardware shape's disaggregated pools (disaggSize):
@@ -206,8 +214,10 @@ func (p *planner) disaggSize(in estimator.Input, hw estimator.Hardware, lam, cap
 type disaggSizing struct {
 	ok           bool
 	p, d, dp, ep int
-	ttft, tpot   float64
+	ttft, tpot   float64 // the means
 	xfer         float64
+	// ttftAt, tpotAt: at the SLO statistic
+	ttftAt, tpotAt float64
 }
 
 // workerLayout is a disaggregated worker's attention-DP and EP degrees for

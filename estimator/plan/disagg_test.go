@@ -12,7 +12,8 @@ import (
 // TestDisaggPlan: DeepSeek-R1 in FP8 at 100 requests/s on 8-GPU H200
 // instances. The planner sizes a disaggregated deployment on the
 // aggregated rows' offers: its decode pool meets the TPOT target, its
-// prefill pool the TTFT target (the model's mean), each pool on whole
+// prefill pool the TTFT target (at the SLO statistic, p95 by default;
+// TestDisaggPlanAtSLOStat), each pool on whole
 // instances of its own, priced at the offer's hourly price, and it says
 // whether that beats the cheapest aggregated row; twice the rate needs no
 // fewer workers. A batch job and one-token answers get none.
@@ -30,7 +31,8 @@ func TestDisaggPlan(t *testing.T) {
 	if d == nil {
 		t.Fatal("no disaggregated plan")
 	}
-	if d.Prefill < 1 || d.Decode < 1 || d.TP < 1 || d.TTFTSeconds > w.TTFTP95Seconds || d.TPOTSeconds > w.TPOTSeconds {
+	if d.Prefill < 1 || d.Decode < 1 || d.TP < 1 || d.TTFTAtSLOSeconds > w.TTFTP95Seconds || d.TPOTAtSLOSeconds > w.TPOTSeconds ||
+		d.TTFTAtSLOSeconds < d.TTFTSeconds || d.TPOTAtSLOSeconds < d.TPOTSeconds {
 		t.Errorf("disaggregated plan %+v misses the targets", d)
 	}
 	per := 8 / d.TP
@@ -79,18 +81,19 @@ func TestDisaggPlan(t *testing.T) {
 		dec.Workers = dd
 		pre.Batch = max(1, estimator.VLLMDefaultLimits(o.GPUMemory).MaxNumBatchedTokens/1024)
 		return estimator.DisaggServing(x, hw, estimator.Efficiency{}, estimator.Workload{PromptTokens: 1024, OutputTokens: 1024},
-			estimator.Disagg{Prefill: pre, Decode: dec, Rate: 100})
+			estimator.Disagg{Prefill: pre, Decode: dec, Rate: 100, Quantile: 0.95})
 	}
-	if pt, err := run(d.Prefill, d.Decode); err != nil || math.Abs(pt.TTFTSeconds-d.TTFTSeconds) > 1e-9 || math.Abs(pt.TPOTSeconds-d.TPOTSeconds) > 1e-12 {
+	if pt, err := run(d.Prefill, d.Decode); err != nil || math.Abs(pt.TTFTSeconds-d.TTFTSeconds) > 1e-9 || math.Abs(pt.TPOTSeconds-d.TPOTSeconds) > 1e-12 ||
+		pt.TTFTAtSeconds != d.TTFTAtSLOSeconds || pt.TPOTAtSeconds != d.TPOTAtSLOSeconds {
 		t.Errorf("the plan's figures are not the model's at its pools: %+v, %v", pt, err)
 	}
 	if d.Decode > 1 {
-		if pt, err := run(1024, d.Decode-1); err == nil && pt.TPOTSeconds <= w.TPOTSeconds && 100 <= plan.DefaultMaxUtilisation*pt.DecodeCapacity {
+		if pt, err := run(1024, d.Decode-1); err == nil && pt.TPOTAtSeconds <= w.TPOTSeconds && 100 <= plan.DefaultMaxUtilisation*pt.DecodeCapacity {
 			t.Errorf("%d decode workers would do", d.Decode-1)
 		}
 	}
 	if d.Prefill > 1 {
-		if pt, err := run(d.Prefill-1, d.Decode); err == nil && pt.TTFTSeconds <= w.TTFTP95Seconds && pt.PrefillUtilization <= plan.DefaultMaxUtilisation {
+		if pt, err := run(d.Prefill-1, d.Decode); err == nil && pt.TTFTAtSeconds <= w.TTFTP95Seconds && pt.PrefillUtilization <= plan.DefaultMaxUtilisation {
 			t.Errorf("%d prefill workers would do", d.Prefill-1)
 		}
 	}
@@ -108,5 +111,46 @@ func TestDisaggPlan(t *testing.T) {
 	batch := plan.Workload{Kind: plan.Batch, Requests: 1000, PromptTokens: 1024, OutputTokens: 1024}
 	if r, _ := plan.Plan(plan.Request{Input: in, Workload: batch}, []plan.Offer{o}, plan.Options{}); r.Disagg != nil {
 		t.Error("a disaggregated plan for a batch job")
+	}
+}
+
+// TestDisaggPlanAtSLOStat: the disaggregated pools are sized on the
+// statistic the SLOs name, as the aggregated rows are. Llama 3.1 70B at
+// 40 requests/s of 4,096-token prompts on 8-GPU H100 instances with a
+// tight TTFT target: each plan holds the TTFT and TPOT at its statistic
+// under the targets, the mean's figures are the means, and a higher
+// quantile costs no less.
+func TestDisaggPlanAtSLOStat(t *testing.T) {
+	in := modelInput(t, "llama-3.1-70b")
+	in.Weights, in.Engine = estimator.FP8, estimator.VLLM
+	o := gpuOffer(t, "h100-sxm", 8, estimator.FP8)
+	o.NetworkGbps = 3200
+	at := func(stat plan.SLOStat) *plan.DisaggPlan {
+		t.Helper()
+		w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 40, PromptTokens: 4096, OutputTokens: 256, TTFTP95Seconds: 0.5, TPOTSeconds: 0.05, SLOStat: stat}
+		res, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{})
+		if err != nil || res.Disagg == nil {
+			t.Fatalf("%v: no disaggregated plan: %v", stat, err)
+		}
+		d := res.Disagg
+		if d.TTFTAtSLOSeconds > w.TTFTP95Seconds || d.TPOTAtSLOSeconds > w.TPOTSeconds {
+			t.Errorf("%v: TTFT %.3f s, TPOT %.1f ms at the statistic: over the targets", stat, d.TTFTAtSLOSeconds, 1000*d.TPOTAtSLOSeconds)
+		}
+		t.Logf("%v: %d prefill + %d decode workers of TP %d: mean TTFT %.3f s, at %v %.3f s; TPOT %.1f / %.1f ms", stat, d.Prefill, d.Decode, d.TP,
+			d.TTFTSeconds, stat, d.TTFTAtSLOSeconds, 1000*d.TPOTSeconds, 1000*d.TPOTAtSLOSeconds)
+		return d
+	}
+	mean, p50, p95, p99 := at(plan.SLOMean), at(plan.SLOP50), at(plan.SLOP95), at(plan.SLOP99)
+	if mean.TTFTAtSLOSeconds != mean.TTFTSeconds || mean.TPOTAtSLOSeconds != mean.TPOTSeconds {
+		t.Errorf("at the mean the SLO figures %v, %v are not the means %v, %v", mean.TTFTAtSLOSeconds, mean.TPOTAtSLOSeconds, mean.TTFTSeconds, mean.TPOTSeconds)
+	}
+	// A higher quantile is a tighter bound (the median TTFT is below the
+	// mean here, the queue's wait skewed): no cheaper, and at p99 more
+	// prefill GPUs than at the mean. The old verdict sized all four on
+	// the mean alike.
+	gpus := func(d *plan.DisaggPlan) int { return d.Prefill * d.TP }
+	if gpus(p99) <= gpus(mean) || p50.MonthlyCostUSD > p95.MonthlyCostUSD || p95.MonthlyCostUSD > p99.MonthlyCostUSD || mean.MonthlyCostUSD >= p99.MonthlyCostUSD {
+		t.Errorf("prefill GPUs mean %d, p50 %d, p95 %d, p99 %d; monthly %v, %v, %v, %v", gpus(mean), gpus(p50), gpus(p95), gpus(p99),
+			mean.MonthlyCostUSD, p50.MonthlyCostUSD, p95.MonthlyCostUSD, p99.MonthlyCostUSD)
 	}
 }
