@@ -51,6 +51,8 @@ func (in Input) BatchedTokens() int {
 		return in.MaxBatchedTokens
 	case in.Engine == VLLM:
 		return VLLMDefaultLimits(in.VRAM).MaxNumBatchedTokens
+	case in.Engine == SGLang:
+		return SGLangDefaults(in.VRAM, in.TP).ChunkedPrefillSize
 	}
 	return defaultMaxBatchedToken
 }
@@ -875,9 +877,10 @@ func overheads(in Input, b *Breakdown) {
 
 }
 
-// kvPool: a pooled engine pre-allocates GPUMemUtil of the memory and gives
+// kvPool: a pooled engine pre-allocates its memory share (Input.MemShare:
+// the user's GPUMemUtil or the engine's default) of the memory and gives
 // what the rest leaves to the KV cache (vLLM gpu_memory_utilization,
-// SGLang mem_fraction_static). TensorRT-LLM instead takes GPUMemUtil of
+// SGLang mem_fraction_static). TensorRT-LLM instead takes the share of
 // the memory still free once the model is loaded (its
 // kv_cache_free_gpu_mem_fraction, "the fraction of free GPU memory"
 // after loading: TensorRT-LLM KvCacheConfig documentation).
@@ -887,11 +890,26 @@ func kvPool(in Input, seqKV, tokKV float64, r *Result, out *stageOut) {
 	batch := float64(in.Batch)
 	out.kvFits = true
 	if in.Engine.Pooled() && !in.Task.Training() {
-		budget := in.GPUMemUtil * float64(r.Usable)
+		share := in.MemShare()
+		budget := share * float64(r.Usable)
 		static := float64(b.Weights + b.Activations + b.Logits + b.CUDAContext + b.NCCL + b.QuantState)
-		if in.Engine == TRTLLM {
+		switch in.Engine {
+		case TRTLLM:
 			free := float64(r.Usable) - static - float64(b.CUDAGraphs)
-			budget = static + in.GPUMemUtil*math.Max(free, 0)
+			budget = static + share*math.Max(free, 0)
+		case SGLang:
+			// SGLang sizes its pool as the share of the memory free before
+			// the weights load (after the CUDA context and the
+			// communicators) less what the weights took: pool =
+			// f·(free before) − weights (model_runner.py
+			// profile_max_num_token; model_runner_kv_cache_mixin.py
+			// _profile_available_bytes in the 2026 tree). Activations,
+			// logits and CUDA graphs live in the 1 − f it leaves
+			// (server_args.py _handle_gpu_memory_settings sizes that
+			// reserve for them), so they take nothing from the pool.
+			before := float64(r.Usable) - float64(b.CUDAContext+b.NCCL)
+			budget = share*math.Max(before, 0) + float64(b.CUDAContext+b.NCCL)
+			static = float64(b.Weights + b.QuantState + b.CUDAContext + b.NCCL)
 		}
 		pool := budget - static
 		if pool < 0 {

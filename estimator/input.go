@@ -306,7 +306,7 @@ type Input struct {
 	KeepsLastGraph bool
 
 	Engine           Engine  // --engine
-	GPUMemUtil       float64 // --gpu-mem-util: vLLM gpu_memory_utilization (0, 1]
+	GPUMemUtil       float64 // --gpu-mem-util: the engine's memory share in (0, 1]; 0: the engine's default (MemShare)
 	MaxBatchedTokens int     // --max-batched-tokens: vLLM profiling batch (0: the engine's default, BatchedTokens)
 	EnforceEager     bool    // --enforce-eager: vLLM without CUDA graphs
 	// Compiled is HF transformers with a static KV cache and
@@ -438,7 +438,7 @@ func DefaultInput(a Arch) Input {
 	return Input{
 		Arch: a, Task: Inference, Weights: BF16, KV: BF16,
 		Batch: 1, Seq: seq, Optimizer: AdamW, FlashAttention: true,
-		LoRARank: 16, LoRADropout: DefaultLoRADropout, Engine: HF, GPUMemUtil: VLLMGPUMemoryUtilization,
+		LoRARank: 16, LoRADropout: DefaultLoRADropout, Engine: HF,
 		VRAM: 80 * GiB, GPUs: 1, TP: 1, PP: 1, SequenceParallel: true,
 	}
 }
@@ -583,8 +583,8 @@ func (in Input) validate(l *errList) {
 	if in.VisibleVRAM < 0 || (in.VRAM > 0 && in.VisibleVRAM > in.VRAM) {
 		l.add("visible-vram", int64(in.VisibleVRAM), ErrRange, "want 0..the GPU's memory (%d bytes)", int64(in.VRAM))
 	}
-	if !(in.GPUMemUtil > 0 && in.GPUMemUtil <= 1) && in.Engine.Pooled() {
-		l.add("gpu-mem-util", in.GPUMemUtil, ErrRange, "want a fraction in (0, 1]")
+	if !(in.GPUMemUtil >= 0 && in.GPUMemUtil <= 1) && in.Engine.Pooled() {
+		l.add("gpu-mem-util", in.GPUMemUtil, ErrRange, "want a fraction in (0, 1] (0: the engine's default)")
 	}
 	if in.MaxBatchedTokens < 0 || in.MaxBatchedTokens > maxSeq {
 		l.add("max-batched-tokens", in.MaxBatchedTokens, ErrRange, "want 0..%d", maxSeq)

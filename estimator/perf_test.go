@@ -977,6 +977,10 @@ func TestExpertAndAttentionDataParallel(t *testing.T) {
 	a := loadArch(t, "deepseek-v3.json")
 	in := DefaultInput(a)
 	in.Engine, in.Weights, in.GPUs, in.TP, in.Batch, in.Seq, in.VRAM = SGLang, FP8, 8, 8, 64, 4096, 141*GB
+	// One memory share for both layouts: SGLang's own default reserves
+	// 18 GiB more for DP attention's CUDA graphs (sglangMemFractionStatic),
+	// which is not what this test is about.
+	in.GPUMemUtil = 0.9
 	hw := Hardware{PeakFLOPS: 1979e12, MemBandwidth: 4.8e12, LinkBandwidth: 450e9, Generation: GenHopper}
 	w := Workload{PromptTokens: 2000, OutputTokens: 1000}
 	tp := mustEstimate(t, in)

@@ -23,8 +23,9 @@ func TestVLLMDefaultLimits(t *testing.T) {
 		}
 	}
 	in := DefaultInput(Arch{})
-	if in.GPUMemUtil != 0.9 || VLLMGPUMemoryUtilization != 0.9 {
-		t.Errorf("gpu_memory_utilization %v (DefaultInput %v), want vLLM's 0.9", VLLMGPUMemoryUtilization, in.GPUMemUtil)
+	in.Engine = VLLM
+	if in.GPUMemUtil != 0 || in.MemShare() != 0.9 || VLLMGPUMemoryUtilization != 0.9 {
+		t.Errorf("gpu_memory_utilization %v (DefaultInput %v, its share %v), want the engine's default, vLLM's 0.9", VLLMGPUMemoryUtilization, in.GPUMemUtil, in.MemShare())
 	}
 	in.Engine, in.VRAM = VLLM, 24*GiB
 	if got := in.BatchedTokens(); got != 2048 {
@@ -34,8 +35,14 @@ func TestVLLMDefaultLimits(t *testing.T) {
 	if got := in.BatchedTokens(); got != 4096 {
 		t.Errorf("vLLM with max_num_batched_tokens 4096 profiles %d", got)
 	}
+	// SGLang's activations follow its chunk by GPU memory
+	// (SGLangDefaults); TensorRT-LLM's its max_num_tokens.
 	in.MaxBatchedTokens, in.Engine = 0, SGLang
+	if got := in.BatchedTokens(); got != 2048 {
+		t.Errorf("SGLang on 24 GiB profiles %d tokens, want its chunk, 2048", got)
+	}
+	in.Engine = TRTLLM
 	if got := in.BatchedTokens(); got != defaultMaxBatchedToken {
-		t.Errorf("SGLang on 24 GiB profiles %d tokens, want %d", got, defaultMaxBatchedToken)
+		t.Errorf("TensorRT-LLM on 24 GiB profiles %d tokens, want %d", got, defaultMaxBatchedToken)
 	}
 }

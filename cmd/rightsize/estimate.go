@@ -170,7 +170,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		{"bandwidth-util", in01(*bwUtil), "a share of memory bandwidth in [0, 1] (0: the model's)"},
 		{"host-op-us", *hostOp >= 0 && *hostOp <= 1e6, "microseconds per op from 0 to 1e6 (0: by --host)"},
 		{"network-gbps", *netGbps >= 0 && *netGbps <= 1e6, "Gbit/s per node from 0 to 1e6 (0: the default)"},
-		{"gpu-mem-util", *memUtil > 0 && *memUtil <= 1, "a share of GPU memory in (0, 1]"},
+		{"gpu-mem-util", in01(*memUtil), "a share of GPU memory in [0, 1] (0: the engine's default)"},
 		{"request-overhead", *reqOver >= 0 && *reqOver <= 3600, "seconds from 0 to 3600 (0: the engine's)"},
 		{"range-ratio", in01(*rangeRatio), "a share in [0, 1]"},
 		{"first-wave-seconds", *firstWave >= 0 && *firstWave <= 3600, "seconds from 0 to 3600"},

@@ -107,7 +107,7 @@ func TestEfficiencyFlagsChecked(t *testing.T) {
 		{"--host-op-us", "NaN", "--host-op-us NaN: want microseconds per op from 0 to 1e6"},
 		{"--network-gbps", "NaN", "--network-gbps NaN: want Gbit/s per node from 0 to 1e6"},
 		{"--network-gbps", "-5", "--network-gbps -5: want Gbit/s per node"},
-		{"--gpu-mem-util", "0", "--gpu-mem-util 0: want a share of GPU memory in (0, 1]"},
+		{"--gpu-mem-util", "-0.1", "--gpu-mem-util -0.1: want a share of GPU memory in [0, 1]"},
 		{"--range-ratio", "5", "--range-ratio 5: want a share in [0, 1]"},
 		{"--request-overhead", "NaN", "--request-overhead NaN: want seconds from 0 to 3600"},
 	} {

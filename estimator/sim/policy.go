@@ -53,10 +53,34 @@ type Policy struct {
 	// paused), SGLang's new_token_ratio estimate, 0 for vLLM (blocks are
 	// allocated as tokens are scheduled).
 	ReserveOutput float64
+	// ReserveFloor and ReserveDecaySteps: the reserve share decays, one
+	// step of (ReserveOutput − ReserveFloor)/ReserveDecaySteps per decode
+	// step, down to ReserveFloor; it starts again from ReserveOutput when
+	// the engine idles (SGLang's new_token_ratio: init 0.7, floor
+	// 0.7 × 0.14, 600 decode steps). ReserveDecaySteps 0: a fixed share.
+	ReserveFloor      float64
+	ReserveDecaySteps int
+	// ReserveOwnOutput: a new request must find room for its whole
+	// output (clipped at ReserveClip) next to its prompt, the running
+	// requests' outputs counting at the reserve share; the requests
+	// admitted in the same step count whole too (SGLang's
+	// PrefillAdder.add_one_req against rem_total_tokens). Otherwise a new
+	// request's own output counts at the share as well.
+	ReserveOwnOutput bool
+	// ReserveClip caps each request's output in the reserve (SGLang's
+	// CLIP_MAX_NEW_TOKENS, 4096); 0: no cap.
+	ReserveClip int
 	// Preempt: when the pool cannot hold the next step's tokens, the
 	// engine preempts the most recently admitted running request and
 	// recomputes it later (vLLM v1 RECOMPUTE, SGLang's retraction).
 	Preempt bool
+	// RetractSteps: a preemption goes on until the pool holds that many
+	// more tokens for every running decode, and then sets the reserve
+	// share to (tokens decoded + RetractSteps × decodes) / their outputs,
+	// capped at 1 (SGLang's retract_decode and its
+	// SGLANG_RETRACT_DECODE_STEPS, 20). 0: one request at a time, while a
+	// single token per decode does not fit (vLLM).
+	RetractSteps int
 	// AdmitEvery takes new requests in only every so many steps: vLLM
 	// v0.6's multi-step scheduling (--num-scheduler-steps, which runs
 	// that many decode steps per scheduling pass), SGLang's
@@ -81,17 +105,39 @@ type Policy struct {
 // estimator.VLLMDefaultLimits, which the memory estimate reads too;
 // chunked prefill is on in its v1 engine and preemption recomputes.
 const (
-	// SGLang chunked_prefill_size by GPU memory: 2048 under 35 GiB, 8192
-	// under 160 GiB, 16384 above (sglang/srt/server_args.py,
-	// _handle_gpu_memory_settings); max_prefill_tokens defaults to 16384,
-	// at least the chunk, so the chunk bounds a prefill step.
-	sglangChunkSmall, sglangChunkMid, sglangChunkLarge = 2048, 8192, 16384
-	// sglangNewTokenRatio is SGLang's initial new_token_ratio, the share
-	// of each running request's remaining output it keeps free when it
-	// admits a new one (sglang/srt/managers/scheduler.py,
-	// SGLANG_INIT_NEW_TOKEN_RATIO default 0.7); the ratio decays while
-	// nothing is retracted, which this model leaves out.
-	sglangNewTokenRatio = 0.7
+	// SGLang's admission under KV pressure (sgl-project/sglang
+	// python/sglang/srt/managers/scheduler.py, init_new_token_ratio and
+	// update_running_batch; schedule_policy.py, PrefillAdder and
+	// add_one_req; schedule_batch.py, retract_decode; the defaults in
+	// global_config.py, later environ.py). A new request is admitted when
+	// its prompt plus its whole output (at most CLIP_MAX_NEW_TOKENS,
+	// SGLANG_CLIP_MAX_NEW_TOKENS_ESTIMATION 4096) fits in the free pool
+	// less new_token_ratio of every running request's remaining output.
+	// The ratio starts at SGLANG_INIT_NEW_TOKEN_RATIO 0.7 and falls by
+	// (0.7 − 0.7 × SGLANG_MIN_NEW_TOKEN_RATIO_FACTOR 0.14) /
+	// SGLANG_NEW_TOKEN_RATIO_DECAY_STEPS 600 each decode step without a
+	// retraction, to 0.098; it returns to 0.7 when the scheduler idles
+	// (self_check_during_idle). When a decode step finds no token free
+	// for every running request, retract_decode takes back requests (the
+	// fewest tokens generated first, then the longest prompt: about the
+	// newest) until SGLANG_RETRACT_DECODE_STEPS 20 tokens per remaining
+	// request are free, and sets the ratio to (tokens decoded + 20 ×
+	// requests) / their max_new_tokens, at most 1; a retracted request
+	// goes back to the queue and prefills its prompt and output again.
+	//
+	// Not modelled: a request with ignore_eos on a server without the
+	// radix cache takes add_one_req_ignore_eos instead, which admits only
+	// when the pool holds every running request to its last token (ratio
+	// 1) as the shortest finish first — InferenceX's clients send
+	// --ignore-eos and its DeepSeek-R1 recipes pass
+	// --disable-radix-cache; with SGLang's default pool that admission
+	// binds on none of its rows (testdata/calibration/README.md, "SGLang's
+	// memory default and admission").
+	sglangNewTokenRatio    = 0.7
+	sglangMinNewTokenRatio = sglangNewTokenRatio * 0.14
+	sglangRatioDecaySteps  = 600
+	sglangRetractSteps     = 20
+	sglangClipMaxNewTokens = 4096
 	// TensorRT-LLM's LLM API defaults: max_num_tokens 8192, max_batch_size
 	// 2048, capacity scheduler GUARANTEED_NO_EVICT, chunked context off
 	// (tensorrt_llm/llmapi/llm_args.py; "Useful Runtime Options" in the
@@ -150,14 +196,15 @@ func DefaultPolicy(e estimator.Engine, vram estimator.Bytes) (Policy, error) {
 		p.TokenBudget, p.MaxSeqs = l.MaxNumBatchedTokens, l.MaxNumSeqs
 		p.Mixed, p.Chunked, p.Preempt = true, true, true
 	case estimator.SGLang:
-		p.TokenBudget = sglangChunkLarge
-		switch {
-		case vram < 35*gib:
-			p.TokenBudget = sglangChunkSmall
-		case vram < 160*gib:
-			p.TokenBudget = sglangChunkMid
-		}
+		// SGLang's chunked_prefill_size by GPU memory
+		// (estimator.SGLangDefaults: 2048 under 35 GiB, 4096 under
+		// 60 GiB, 8192 under 160 GiB, 16384 above); max_prefill_tokens
+		// defaults to 16384, at least the chunk, so the chunk bounds a
+		// prefill step.
+		p.TokenBudget = estimator.SGLangDefaults(vram, 1).ChunkedPrefillSize
 		p.Chunked, p.Preempt, p.ReserveOutput = true, true, sglangNewTokenRatio
+		p.ReserveFloor, p.ReserveDecaySteps, p.ReserveOwnOutput = sglangMinNewTokenRatio, sglangRatioDecaySteps, true
+		p.ReserveClip, p.RetractSteps = sglangClipMaxNewTokens, sglangRetractSteps
 	case estimator.TRTLLM:
 		p.TokenBudget, p.MaxSeqs = trtBudget, trtSeqs
 		p.Mixed, p.ReserveOutput = true, 1
@@ -226,6 +273,14 @@ func (p Policy) validate() error {
 		return bad("max-batched-tokens", p.TokenBudget, "want 1..16777216")
 	case !(p.ReserveOutput >= 0 && p.ReserveOutput <= 1):
 		return &estimator.InputError{Field: "reserve-output", Value: ftoa(p.ReserveOutput), Reason: "want a share in [0, 1]", Err: estimator.ErrRange}
+	case !(p.ReserveFloor >= 0 && p.ReserveFloor <= p.ReserveOutput):
+		return &estimator.InputError{Field: "reserve-floor", Value: ftoa(p.ReserveFloor), Reason: "want a share in [0, reserve-output]", Err: estimator.ErrRange}
+	case p.ReserveDecaySteps < 0 || p.ReserveDecaySteps > 1<<24:
+		return bad("reserve-decay-steps", p.ReserveDecaySteps, "want 0..16777216")
+	case p.ReserveClip < 0 || p.ReserveClip > 1<<24:
+		return bad("reserve-clip", p.ReserveClip, "want 0..16777216 (0: none)")
+	case p.RetractSteps < 0 || p.RetractSteps > 1<<16:
+		return bad("retract-steps", p.RetractSteps, "want 0..65536")
 	case p.AdmitEvery < 0 || p.AdmitEvery > 1<<16:
 		return bad("scheduler-steps", p.AdmitEvery, "want 0..65536")
 	case p.BalanceRanks < 0 || p.BalanceRanks > 1<<16:

@@ -265,6 +265,11 @@ type state struct {
 	t float64 // simulated time
 	k int64   // decode steps so far (every decoding request gains one token per decode step)
 
+	// The reserve share (Policy.ReserveOutput) as it decays: ratio0 at
+	// decode step ratioK (Policy.ReserveDecaySteps).
+	ratio0 float64
+	ratioK int64
+
 	pending    int // next request to deliver to the scheduler (arrivals are in send order)
 	sent       int // requests sent by the client
 	waiting    []int32
@@ -330,6 +335,7 @@ func (s *state) init(cfg Config, b *runBufs) error {
 		return &estimator.InputError{Field: "task", Value: in.Task.String(), Reason: "the simulator serves inference", Err: estimator.ErrIncompatible}
 	}
 	s.m, s.p, s.load, s.maxEvents, s.plain, s.skipQueue, s.e2eMean = cfg.Model, cfg.Policy, cfg.Load, cfg.maxEvents, cfg.plain, cfg.SkipQueue, cfg.E2EMeanOnly
+	s.ratio0 = cfg.Policy.ReserveOutput
 	s.cap = float64(cfg.KVTokens)
 	if cfg.KVTokens <= 0 {
 		s.cap = float64(cfg.Model.KVPoolTokens())
@@ -411,6 +417,58 @@ func (s *state) outLeft() float64 {
 	return s.prefOutSum + s.finSum - float64(s.nDec)*float64(s.k)
 }
 
+// share is the reserve share now: Policy.ReserveOutput, or where it
+// decays (Policy.ReserveDecaySteps) its value after the decode steps since
+// it was last set.
+func (s *state) share() float64 {
+	if s.p.ReserveDecaySteps <= 0 {
+		return s.p.ReserveOutput
+	}
+	decay := (s.p.ReserveOutput - s.p.ReserveFloor) / float64(s.p.ReserveDecaySteps)
+	return max(s.ratio0-decay*float64(s.k-s.ratioK), s.p.ReserveFloor)
+}
+
+// setShare sets the reserve share to r from this decode step on.
+func (s *state) setShare(r float64) { s.ratio0, s.ratioK = r, s.k }
+
+// reserveLeft is the running requests' remaining output as the reserve
+// counts it: outLeft, each request's capped at Policy.ReserveClip where
+// a request's output can exceed it.
+func (s *state) reserveLeft() float64 {
+	c := s.p.ReserveClip
+	if c <= 0 || s.load.OutputTokens <= c {
+		return s.outLeft()
+	}
+	sum := 0.0
+	for _, i := range s.running {
+		if r := &s.reqs[i]; r.state == stDecode || r.state == stPrefill {
+			sum += float64(min(s.left(r), c))
+		}
+	}
+	return sum
+}
+
+// left is r's output still to generate.
+func (s *state) left(r *request) int {
+	if r.state == stDecode {
+		return int(r.fin - s.k)
+	}
+	return r.out - r.gen
+}
+
+// ownReserve is what a newly admitted request r reserves for its output:
+// the whole of it, capped (Policy.ReserveOwnOutput), or the share of it.
+func (s *state) ownReserve(r *request, share float64) float64 {
+	left := r.out - r.gen
+	if c := s.p.ReserveClip; c > 0 {
+		left = min(left, c)
+	}
+	if s.p.ReserveOwnOutput {
+		return float64(left)
+	}
+	return share * float64(left)
+}
+
 // errStuck: the run stopped making progress (a guard: every step either
 // advances time or admits, completes or preempts a request).
 var errStuck = errors.New("sim: the simulation stopped making progress")
@@ -438,8 +496,10 @@ func (s *state) run() error {
 			if s.pending >= s.sent {
 				return errStuck
 			}
-			// Idle: jump to the next arrival.
+			// Idle: jump to the next arrival. An idle SGLang scheduler
+			// resets its reserve share (self_check_during_idle).
 			s.t = max(s.t, s.reqs[s.pending].arrive)
+			s.setShare(s.p.ReserveOutput)
 			continue
 		}
 		s.preemptForGrowth()
@@ -453,12 +513,37 @@ func (s *state) run() error {
 // while the pool cannot hold one more token for every decoding request
 // (vLLM v1's scheduler preempts from the end of its running queue when a
 // running request cannot get a block: vllm/v1/core/sched/scheduler.py).
+//
+// With Policy.RetractSteps (SGLang's retract_decode) the preemption goes on
+// until RetractSteps tokens per remaining decode are free, and the reserve
+// share becomes (tokens decoded + RetractSteps × decodes) / their outputs,
+// at most 1.
 func (s *state) preemptForGrowth() {
-	if !s.p.Preempt {
+	if !s.p.Preempt || !(s.used()+float64(s.nDec) > s.cap) {
 		return
 	}
 	for s.nRun > 1 && s.used()+float64(s.nDec) > s.cap {
 		s.preemptLast()
+	}
+	n := float64(s.p.RetractSteps)
+	if n <= 0 {
+		return
+	}
+	for s.nRun > 1 && s.used()+n*float64(s.nDec) > s.cap {
+		s.preemptLast()
+	}
+	if s.p.ReserveDecaySteps <= 0 {
+		return
+	}
+	var decoded, outs float64
+	for _, i := range s.running {
+		if r := &s.reqs[i]; r.state == stDecode {
+			decoded += float64(r.out - s.left(r))
+			outs += float64(r.out)
+		}
+	}
+	if outs > 0 {
+		s.setShare(min((decoded+n*float64(s.nDec))/outs, 1))
 	}
 }
 
@@ -536,7 +621,11 @@ func (s *state) schedule() Limit {
 	if s.balanceWait() > 0 {
 		return LimitPolling
 	}
-	reserve := s.p.ReserveOutput * s.outLeft()
+	share := s.share()
+	reserve := 0.0
+	if s.p.ReserveOutput > 0 {
+		reserve = share * s.reserveLeft()
+	}
 	for s.wHead < len(s.waiting) {
 		i := s.waiting[s.wHead]
 		r := &s.reqs[i]
@@ -560,8 +649,10 @@ func (s *state) schedule() Limit {
 			break
 		}
 		need := float64(n)
+		own := 0.0
 		if s.p.ReserveOutput > 0 {
-			need = float64(r.target) + s.p.ReserveOutput*float64(r.out-r.gen)
+			own = s.ownReserve(r, share)
+			need = float64(r.target) + own
 		}
 		if need > free-reserve {
 			limit = LimitKV
@@ -579,7 +670,7 @@ func (s *state) schedule() Limit {
 		s.plan = append(s.plan, chunk{i, n})
 		planned += n
 		free -= float64(n)
-		reserve += s.p.ReserveOutput * float64(r.out-r.gen)
+		reserve += own
 	}
 	if s.wHead > 1024 && s.wHead*2 > len(s.waiting) {
 		s.waiting = s.waiting[:copy(s.waiting, s.waiting[s.wHead:])]

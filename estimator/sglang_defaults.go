@@ -1,0 +1,132 @@
+package estimator
+
+import "math"
+
+// SGLang's defaults that depend on the GPU: the prefill chunk, the largest
+// decode batch it captures a CUDA graph for and, from those, the share of
+// the GPU's memory it takes for the weights and the KV pool when the user
+// sets no --mem-fraction-static.
+//
+// Source: sgl-project/sglang python/sglang/srt/server_args.py,
+// ServerArgs._handle_gpu_memory_settings, read in two stored versions of
+// the 0.5 line (one with the Ascend NPU tiers, late 2025; one with the
+// piecewise CUDA-graph tokens of PR #15927, 2026-01), which agree on every
+// line used here; the 2026-11 tree moved the same arithmetic into
+// reserve_for_graph_mb and a DeepEP reserve without changing it for a
+// single node without DeepEP. The InferenceX SGLang images (v0.5.6 to
+// v0.5.12, testdata/calibration/inferencex) fall in that line. Older
+// releases (0.4) took a share by TP size instead; it is not modelled.
+//
+// gpu_mem is the memory nvidia-smi (rocm-smi on AMD) reports as the
+// card's total, in MiB (sglang/srt/utils get_device_memory_capacity):
+// Input.VisibleVRAM where set, else Input.VRAM.
+
+// SGLangGPUDefaults are SGLang's chunked_prefill_size and
+// cuda_graph_max_bs on a GPU of vram bytes at tensor parallelism tp.
+type SGLangGPUDefaults struct {
+	ChunkedPrefillSize, CUDAGraphMaxBS int
+}
+
+// SGLangDefaults gives SGLang's chunk and CUDA-graph batch by the GPU's
+// memory (_handle_gpu_memory_settings): under 20 GiB 2048 and 8 (T4,
+// 4080); under 35 GiB 2048 and 24 (80 at TP ≥ 4; A10, 4090, 5090); under
+// 60 GiB 4096 and 32 (160 at TP ≥ 4; A100 40 GB, L40); under 160 GiB 8192
+// and 256 (512 at TP ≥ 4; H100, H200); above, 16384 and 512 (B200,
+// MI300X).
+func SGLangDefaults(vram Bytes, tp int) SGLangGPUDefaults {
+	mib := float64(vram) / float64(MiB)
+	wide := tp >= 4
+	pick := func(narrow, w int) int {
+		if wide {
+			return w
+		}
+		return narrow
+	}
+	switch {
+	case mib < 20*1024:
+		return SGLangGPUDefaults{2048, 8}
+	case mib < 35*1024:
+		return SGLangGPUDefaults{2048, pick(24, 80)}
+	case mib < 60*1024:
+		return SGLangGPUDefaults{4096, pick(32, 160)}
+	case mib < 160*1024:
+		return SGLangGPUDefaults{8192, pick(256, 512)}
+	}
+	return SGLangGPUDefaults{16384, 512}
+}
+
+// sglangMemFractionStatic is SGLang's mem_fraction_static when none is set
+// (_handle_gpu_memory_settings): the GPU's memory less a reserve for
+// activations and CUDA graphs, in MiB,
+//
+//	reserved = 512 + max(chunk, 2048)·1.5 + graph_bs·2 + tp·pp/8·1024
+//	         [+ graph_bs·dp·3, + graph_bs·dp·1.5 when graph_bs > 300,
+//	            with data-parallel attention]
+//
+// at least 10 GiB on a GPU over 60 GiB, as a share of the memory rounded
+// to three places. The chunk is the user's --chunked-prefill-size
+// (Input.MaxBatchedTokens) where set. Data-parallel attention is Input.DP
+// above 1 (SGLang's --enable-dp-attention --dp-size). Speculative decoding
+// and piecewise CUDA graphs, which reserve more, are not modelled.
+func sglangMemFractionStatic(in Input) float64 {
+	vram := in.VRAM
+	if in.VisibleVRAM > 0 {
+		vram = in.VisibleVRAM
+	}
+	mib := float64(vram) / float64(MiB)
+	if !(mib > 0) {
+		return sglangMemFractionNoGPU
+	}
+	d := SGLangDefaults(vram, in.TP)
+	chunk := d.ChunkedPrefillSize
+	if in.MaxBatchedTokens > 0 {
+		chunk = in.MaxBatchedTokens
+	}
+	bs := float64(d.CUDAGraphMaxBS)
+	reserved := 512 + float64(max(chunk, 2048))*1.5 + bs*2 + float64(max(in.TP, 1)*max(in.PP, 1))/8*1024
+	if dp := float64(in.DP); dp > 1 {
+		reserved += bs * dp * 3
+		if bs > 300 {
+			reserved += bs * dp * 1.5
+		}
+	}
+	if mib > 60*1024 {
+		reserved = math.Max(reserved, 10*1024)
+	}
+	f := math.Round((mib-reserved)/mib*1000) / 1000
+	if !(f > 0) {
+		return sglangMemFractionNoGPU // a GPU smaller than the reserve: the engine would not start either
+	}
+	return f
+}
+
+// sglangMemFractionNoGPU is SGLang's share when it cannot read the GPU's
+// memory (the same function's fallback).
+const sglangMemFractionNoGPU = 0.88
+
+// TRTLLMFreeGPUMemoryFraction is TensorRT-LLM's default
+// kv_cache_free_gpu_memory_fraction: the share of the memory still free
+// after the model is loaded that its KV cache takes (KvCacheConfig
+// free_gpu_memory_fraction, default 0.9; tensorrt_llm/llmapi/llm_args.py).
+const TRTLLMFreeGPUMemoryFraction = 0.9
+
+// MemShare is the serving engine's memory share the estimate sizes the KV
+// pool with (EngineSettings.MemShare): Input.GPUMemUtil where the user
+// set one, else the engine's own default — vLLM's gpu_memory_utilization
+// 0.9, TensorRT-LLM's kv_cache_free_gpu_memory_fraction 0.9, SGLang's
+// mem_fraction_static from the GPU's memory, TP, DP attention and chunk
+// (sglangMemFractionStatic). 0 for an engine without a KV pool.
+func (in Input) MemShare() float64 {
+	if in.GPUMemUtil > 0 {
+		return in.GPUMemUtil
+	}
+	switch in.Engine {
+	case VLLM:
+		return VLLMGPUMemoryUtilization
+	case TRTLLM:
+		return TRTLLMFreeGPUMemoryFraction
+	case SGLang:
+		return sglangMemFractionStatic(in)
+	}
+	return 0
+}

@@ -1,0 +1,76 @@
+package estimator
+
+import "testing"
+
+// SGLang's default mem_fraction_static, worked by hand from
+// server_args.py _handle_gpu_memory_settings (reserve in MiB: 512 +
+// max(chunk, 2048)·1.5 + graph_bs·2 + tp·pp/8·1024, + graph_bs·dp·4.5
+// with DP attention at graph_bs 512, at least 10 GiB above 60 GiB).
+func TestSGLangMemFractionStatic(t *testing.T) {
+	for _, c := range []struct {
+		name           string
+		vram, visible  Bytes
+		tp, dp, chunk  int
+		util, want     float64
+		wantChunk, wbs int
+	}{
+		// 512 + 12288 + 1024 + 1024 = 14848 of 81920: 0.819.
+		{"80 GiB TP 8", 80 * GiB, 0, 8, 1, 0, 0, 0.819, 8192, 512},
+		// 512 + 12288 + 512 + 128 = 13440: 0.836.
+		{"80 GiB TP 1", 80 * GiB, 0, 1, 1, 0, 0, 0.836, 8192, 256},
+		// 14848 + 512·8·3 + 512·8·1.5 = 33280: 0.594.
+		{"80 GiB TP 8 DP 8", 80 * GiB, 0, 8, 8, 0, 0, 0.594, 8192, 512},
+		// chunk 2048: 512 + 3072 + 512 + 128 = 4224, floor 10240: 0.875.
+		{"80 GiB TP 1 chunk 2048", 80 * GiB, 0, 1, 1, 2048, 0, 0.875, 8192, 256},
+		// 512 + 24576 + 1024 + 1024 = 27136 of 196608: 0.862.
+		{"192 GiB TP 8", 192 * GiB, 0, 8, 1, 0, 0, 0.862, 16384, 512},
+		// 512 + 3072 + 48 + 128 = 3760 of 24576, no floor: 0.847.
+		{"24 GiB TP 1", 24 * GiB, 0, 1, 1, 0, 0, 0.847, 2048, 24},
+		// 512 + 6144 + 64 + 128 = 6848 of 40960: 0.833.
+		{"40 GiB TP 1", 40 * GiB, 0, 1, 1, 0, 0, 0.833, 4096, 32},
+		// 512 + 3072 + 16 + 128 = 3728 of 16384: 0.772.
+		{"16 GiB TP 1", 16 * GiB, 0, 1, 1, 0, 0, 0.772, 2048, 8},
+		// What CUDA sees decides: a 24 GiB card showing 23,028 MiB.
+		{"A10G with ECC", 24 * GiB, 23028 * MiB, 1, 1, 0, 0, 0.837, 2048, 24},
+		// The user's share wins.
+		{"set 0.5", 80 * GiB, 0, 8, 1, 0, 0.5, 0.5, 8192, 512},
+	} {
+		in := DefaultInput(Arch{})
+		in.Engine, in.VRAM, in.VisibleVRAM, in.TP, in.DP, in.MaxBatchedTokens, in.GPUMemUtil = SGLang, c.vram, c.visible, c.tp, c.dp, c.chunk, c.util
+		if got := in.MemShare(); got != c.want {
+			t.Errorf("%s: mem_fraction_static %v, want %v", c.name, got, c.want)
+		}
+		d := SGLangDefaults(c.vram, c.tp)
+		if d.ChunkedPrefillSize != c.wantChunk || d.CUDAGraphMaxBS != c.wbs {
+			t.Errorf("%s: SGLangDefaults %+v, want chunk %d, graph bs %d", c.name, d, c.wantChunk, c.wbs)
+		}
+	}
+	// The other engines' defaults, and none for an engine without a pool.
+	in := DefaultInput(Arch{})
+	for e, want := range map[Engine]float64{VLLM: 0.9, TRTLLM: 0.9, HF: 0} {
+		in.Engine = e
+		if got := in.MemShare(); got != want {
+			t.Errorf("%v: share %v, want %v", e, got, want)
+		}
+	}
+}
+
+// SGLang's pool is the share of the memory free before the weights load
+// less the weights: its activations and CUDA graphs sit in the reserve,
+// so a larger chunk lowers the share but takes nothing else from the
+// pool.
+func TestSGLangPool(t *testing.T) {
+	a := loadArch(t, "deepseek-v3.json")
+	in := DefaultInput(a)
+	in.Engine, in.Weights, in.GPUs, in.TP, in.Batch, in.Seq, in.VRAM, in.GPUMemUtil = SGLang, FP8, 8, 8, 64, 4096, 141*GB, 0.8
+	r := mustEstimate(t, in)
+	b := r.PerGPU
+	before := float64(r.Usable - b.CUDAContext - b.NCCL)
+	want := 0.8*before - float64(b.Weights+b.QuantState)
+	if got := float64(b.KVCache); got < want-1 || got > want+1 {
+		t.Errorf("SGLang pool %.0f bytes, want 0.8 × %.0f − weights = %.0f", got, before, want)
+	}
+	if b.Activations == 0 || b.CUDAGraphs == 0 {
+		t.Errorf("activations %v, CUDA graphs %v: want both counted outside the pool", b.Activations, b.CUDAGraphs)
+	}
+}
