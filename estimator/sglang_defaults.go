@@ -93,11 +93,9 @@ func sglangMemFractionStatic(in Input) float64 {
 	if mib > 60*1024 {
 		reserved = math.Max(reserved, 10*1024)
 	}
-	f := math.Round((mib-reserved)/mib*1000) / 1000
-	if !(f > 0) {
-		return sglangMemFractionNoGPU // a GPU smaller than the reserve: the engine would not start either
-	}
-	return f
+	// A reserve beyond the memory (DP attention over many ranks on a
+	// small GPU) gives SGLang a share at or below 0, and no pool: 0.
+	return math.Max(math.Round((mib-reserved)/mib*1000)/1000, 0)
 }
 
 // sglangMemFractionNoGPU is SGLang's share when it cannot read the GPU's
@@ -115,7 +113,8 @@ const TRTLLMFreeGPUMemoryFraction = 0.9
 // set one, else the engine's own default — vLLM's gpu_memory_utilization
 // 0.9, TensorRT-LLM's kv_cache_free_gpu_memory_fraction 0.9, SGLang's
 // mem_fraction_static from the GPU's memory, TP, DP attention and chunk
-// (sglangMemFractionStatic). 0 for an engine without a KV pool.
+// (sglangMemFractionStatic; 0 where its reserve exceeds the memory). 0 for
+// an engine without a KV pool.
 func (in Input) MemShare() float64 {
 	if in.GPUMemUtil > 0 {
 		return in.GPUMemUtil

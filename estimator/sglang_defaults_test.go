@@ -32,6 +32,9 @@ func TestSGLangMemFractionStatic(t *testing.T) {
 		{"16 GiB TP 1", 16 * GiB, 0, 1, 1, 0, 0, 0.772, 2048, 8},
 		// What CUDA sees decides: a 24 GiB card showing 23,028 MiB.
 		{"A10G with ECC", 24 * GiB, 23028 * MiB, 1, 1, 0, 0, 0.837, 2048, 24},
+		// DP attention over 32 ranks on 80 GiB: 512 + 12288 + 1024 + 4096
+		// + 512·32·4.5 = 91648 MiB, beyond the memory: no share.
+		{"80 GiB TP 32 DP 32", 80 * GiB, 0, 32, 32, 0, 0, 0, 8192, 512},
 		// The user's share wins.
 		{"set 0.5", 80 * GiB, 0, 8, 1, 0, 0.5, 0.5, 8192, 512},
 	} {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -75,9 +76,21 @@ func TestServingAccuracy(t *testing.T) {
 		t.Fatal(err)
 	}
 	errs := map[string][]float64{}
+	noFit := 0
 	for i := range cases {
 		c := &cases[i]
 		if err := c.run(); err != nil {
+			// DeepSeek-R1 FP8 on 4 B200s does not fit SGLang's own
+			// default share (0.856: 150.7 GiB for 156.7 GiB of weights a
+			// GPU; SGLang refuses to start the same way, and the recipe
+			// sets its own share): the replay from the row's settings
+			// gets no estimate, as an independent one does.
+			if errors.Is(err, errNoSpeed) && strings.Contains(c.Setting, "b200 sglang fp8 TP 4 ") {
+				if fits, ferr := estimateField(append(slices.Clone(c.Args), "--json"), "fits"); ferr == nil && fits == 0 {
+					noFit++
+					continue
+				}
+			}
 			t.Fatalf("%s: %v", c.Setting, err)
 		}
 		for _, nv := range []bool{false, true} {
@@ -87,6 +100,9 @@ func TestServingAccuracy(t *testing.T) {
 			k := c.Group + "|" + c.Split + "|" + map[bool]string{false: "all", true: "nvidia"}[nv]
 			errs[k] = append(errs[k], math.Abs(c.Error))
 		}
+	}
+	if noFit != 29 {
+		t.Errorf("%d cases of DeepSeek-R1 FP8 on 4 B200s under SGLang's default share do not fit, want 29 (4 rows)", noFit)
 	}
 	for _, a := range servingAchieved {
 		for i, s := range valSplits {

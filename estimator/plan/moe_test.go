@@ -24,6 +24,12 @@ func TestMoEServingChoosesExpertParallel(t *testing.T) {
 		for _, eng := range []estimator.Engine{estimator.SGLang, estimator.VLLM, estimator.TRTLLM} {
 			in := modelInput(t, "deepseek-r1")
 			in.Weights, in.Engine = estimator.FP8, eng
+			// The share the launch command sets (catalog/launch writes
+			// 0.9 for every engine): SGLang's own default reserves
+			// 18 GiB more a GPU for DP attention's CUDA graphs
+			// (estimator.Input.MemShare), which is not what this test is
+			// about.
+			in.GPUMemUtil = 0.9
 			o := gpuOffer(t, gpu, 8, estimator.FP8)
 			res, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{})
 			if err != nil || res.Cheapest < 0 {
@@ -138,6 +144,10 @@ func TestExpertLayoutsKeepTheirOwnMemo(t *testing.T) {
 func TestWideExpertParallel(t *testing.T) {
 	in := modelInput(t, "deepseek-r1")
 	in.Weights, in.Engine = estimator.FP8, estimator.SGLang
+	// The share the launch command sets (0.9): SGLang's own default
+	// reserves 4.5 × 512 × DP MiB a GPU for DP attention, 36 GiB at
+	// DP 16, which leaves an 80 GiB GPU no pool (estimator.Input.MemShare).
+	in.GPUMemUtil = 0.9
 	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: 2, TPOTSeconds: 0.05}
 	for _, gbps := range []float64{3200, 320} {
 		o := gpuOffer(t, "h100-sxm", 8, estimator.FP8)
