@@ -15,7 +15,10 @@ import "math"
 // reserve_for_graph_mb and a DeepEP reserve without changing it for a
 // single node without DeepEP. The InferenceX SGLang images (v0.5.6 to
 // v0.5.12, testdata/calibration/inferencex) fall in that line. Older
-// releases (0.4) took a share by TP size instead; it is not modelled.
+// releases took a share by TP size alone (0.88; 0.87 at TP ≥ 2, 0.85 at
+// ≥ 4, 0.81 at ≥ 8, 0.79 at ≥ 16: ServerArgs.__post_init__ in stored
+// 0.3/0.4 versions); the release that switched is not pinned, so it is
+// not modelled.
 //
 // gpu_mem is the memory nvidia-smi (rocm-smi on AMD) reports as the
 // card's total, in MiB (sglang/srt/utils get_device_memory_capacity):
