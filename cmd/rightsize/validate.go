@@ -940,10 +940,10 @@ func llama2Cases(dir string) ([]valCase, error) {
 // state (the record's figure_includes: the early 4M/8M-token batches, the
 // long-context stage at CP 16, annealing and the interruptions), so a step
 // model at the right speed lands below it. ZeRO 2: the run's FSDP sharded
-// the optimizer states and the gradients and did not reshard the
-// parameters after the forward pass (§3.3.2), ZeRO 2's memory; at ZeRO 1
-// the interleaved warm-up (all 16 micro-batches on the early stages) needs
-// 0.2 GiB more than an H100 has. A test row.
+// the model, the optimizer states and the gradients (§3.3.2); ZeRO 2
+// counts the last two sharded and the parameters whole, no less than the
+// run held. At ZeRO 1 the interleaved warm-up (all 16 micro-batches on the
+// early stages) needs 0.2 GiB more than an H100 has. A test row.
 func llama3Cases(dir string) ([]valCase, error) {
 	const file = "training_compute.json"
 	_, recs, err := readRecords(dir, file)
