@@ -402,18 +402,24 @@ func stageLayers(L, pp, i int) int {
 }
 
 // worstTrainStage is the training stage that needs the most memory per
-// GPU. Under the 1F1B schedule stage i holds the saved activations of
-// pp − i micro-batches (Narayanan et al. 2021 §2.2.1: "the number of
-// outstanding forward passes is at most the number of pipeline stages",
-// reached on the first stage), so with layers balanced as stageLayers puts
-// them the first stage (embedding, most micro-batches), the second (one
-// micro-batch fewer, perhaps a layer more), the first middle stage with the
-// full ⌈L/pp⌉ layers and the last (head and logits) are the candidates; the
-// largest decides whether the job fits.
+// GPU. Each stage holds the saved activations of the micro-batches its
+// schedule has in flight at once (stageInflight: under 1F1B stage i holds
+// min(pp − i, m); Narayanan et al. 2021 §2.2.1: "the number of outstanding
+// forward passes is at most the number of pipeline stages", reached on the
+// first stage; under the interleaved schedule more, and the same on every
+// early stage when the warm-up takes the whole batch), so with layers
+// balanced as stageLayers puts them the first stage (embedding, most
+// micro-batches), the second (as many or fewer micro-batches, perhaps a
+// layer more), the first middle stage with the full ⌈L/pp⌉ layers and the
+// last (head and logits) are the candidates; the largest decides whether
+// the job fits. The schedule is the one the step is timed with
+// (TrainSchedule on Input.Schedule).
 func worstTrainStage(in Input, r *Result) stageOut {
 	pp, L := in.PP, in.Arch.Layers
+	m, v := TrainSchedule(in, in.Schedule.workload())
 	at := func(i int) pipeStage {
-		return pipeStage{first: i == 0, last: i == pp-1, layers: stageLayers(L, pp, i), inflight: float64(pp - i)}
+		k := stageLayers(L, pp, i)
+		return pipeStage{first: i == 0, last: i == pp-1, layers: k, inflight: stageInflight(pp, i, m, v, k)}
 	}
 	best := stage(in, at(0), r)
 	try := func(i int) {
@@ -433,6 +439,95 @@ func worstTrainStage(in Input, r *Result) stageOut {
 		}
 	}
 	return best
+}
+
+// chunkLayers is the transformer layers of each of the v model chunks of
+// stage i of pp when the stage holds k layers: ⌈k/v⌉ each, and the chunks
+// that take one fewer are the first chunks of the first stage (the
+// embedding's chunk) and the last chunks of the others (on the last stage
+// the loss's chunk). Megatron-Core does the same for the published 405B
+// split: with account_for_embedding_in_pipeline_split and
+// account_for_loss_in_pipeline_split the embedding and the loss each take
+// a layer's place, L + 2 slots over pp·v chunks, so the first chunk of the
+// first stage and the last chunk of the last stage build one layer fewer
+// (get_num_layers_to_build, megatron/core/transformer/transformer_block.py,
+// core_v0.19.0); Llama 3.1 405B (126 layers) at PP 16 VP 4 is 2 layers a
+// chunk and 1 in those two.
+func chunkLayers(k, v, i int) []int {
+	v = max(v, 1)
+	full := (k + v - 1) / v
+	short := full*v - k
+	c := make([]int, v)
+	for j := range c {
+		c[j] = full
+		if i == 0 && j < short || i != 0 && j >= v-short {
+			c[j] = full - 1
+		}
+	}
+	return c
+}
+
+// stageInflight is how many micro-batches' worth of stage i's saved
+// activations (k layers each) the stage holds at its peak, under
+// Megatron-Core's schedules (megatron/core/pipeline_parallel/schedules.py,
+// core_v0.19.0, get_pp_rank_microbatches):
+//
+//   - plain 1F1B (v = 1): min(pp − i − 1, m) warm-up forwards, then one
+//     forward before each backward: min(pp − i, m) micro-batches.
+//   - interleaved (v > 1, forward_backward_pipelining_with_interleaving):
+//     W = (pp − i − 1)·2 + (v − 1)·g warm-up chunk forwards, g the
+//     micro-batches a chunk runs in a row (microbatch_group_size_per_vp_stage,
+//     default pp, model_parallel_config.py), then 1F1B over chunks: W + 1
+//     chunk-micro-batches in flight; when W reaches all m·v the whole
+//     batch runs forward first and the stage holds m micro-batches of all
+//     its layers. Chunks run in get_schedule_table's order (g micro-batches
+//     of chunk 0, then of chunk 1, …; backward from the last chunk), so with
+//     unequal chunks (chunkLayers) the peak is the largest sum of the
+//     layers in flight over the steady state.
+//
+// Llama 3.1 405B at PP 16 VP 4 with m = 16 (16,384 GPUs, batch 2,048):
+// every stage up to the seventh holds all 64 chunk-micro-batches, 16 of its
+// 8 layers on the second stage, against 15 under plain 1F1B; at m = 32
+// the second stage holds 77 chunks of 2 layers, 19.25 micro-batches.
+func stageInflight(pp, i, m, v, k int) float64 {
+	m = max(m, 1)
+	if v <= 1 || pp <= 1 {
+		return float64(min(pp-i, m))
+	}
+	total := m * v
+	w := (pp-i-1)*2 + (v-1)*pp
+	if w >= total || k <= 0 {
+		return float64(m)
+	}
+	c := chunkLayers(k, v, i)
+	// get_schedule_table: micro-batches in groups of pp; each group runs
+	// chunk 0 … v−1; the last group takes all that remain.
+	order := make([]int, 0, total)
+	for lo := 0; lo < m; lo += pp {
+		hi := min(lo+pp, m)
+		if lo+pp >= m {
+			hi = m
+		}
+		for ch := 0; ch < v; ch++ {
+			for mb := lo; mb < hi; mb++ {
+				order = append(order, ch)
+			}
+		}
+		if hi == m {
+			break
+		}
+	}
+	var held, peak int
+	for f := 0; f < total; f++ {
+		held += c[order[f]]
+		if f >= w {
+			if held > peak {
+				peak = held
+			}
+			held -= c[v-1-order[f-w]] // the backward that follows this forward
+		}
+	}
+	return float64(peak) / float64(k)
 }
 
 // stage computes one pipeline stage's per-GPU breakdown: its share of the
@@ -792,7 +887,32 @@ func workingMemory(in Input, sh stageShape, ps pipeStage, b *Breakdown) (seqKV, 
 				keep, fp32 = 4, 4
 			}
 			per := keep + fp32
-			if in.LossChunks > 1 {
+			if in.Task == Pretrain && in.LossChunks <= 1 && !a.FinalLogitSoftcap {
+				// Megatron-Core's vocab-parallel cross-entropy, which
+				// GPTModel's loss runs at every TP, TP 1 included
+				// (language_module.py compute_language_model_loss;
+				// tensor_parallel/cross_entropy.py, core_v0.19.0):
+				// forward casts the 16-bit logits to fp32 (.float()),
+				// exponentiates that copy in place (torch.exp(...,
+				// out=)) and saves it; backward turns the saved softmax
+				// into the gradient in place (grad_input = softmax;
+				// mul_), which the cast's backward makes 16-bit again.
+				// At most the 16-bit logits or gradient and one fp32
+				// copy exist at once: 6 bytes an element (fp32
+				// training: .float() is the same tensor, 4). The fused
+				// kernels (--cross-entropy-loss-fusion, native or
+				// Transformer Engine) keep no more, nor does
+				// llm-foundry's default loss (ComposerMPTCausalLM
+				// loss_fn='fused_crossentropy': flash-attn's Triton
+				// CrossEntropyLoss, no fp32 copy of the logits), so the
+				// llm-foundry MPT benchmark runs, which ran, fit.
+				// torchtitan's loss upcasts whole (10 bytes): a
+				// torchtitan run is counted short by 4 bytes a logit.
+				per = keep + 4
+				if in.Weights == FP32 {
+					per = 4
+				}
+			} else if in.LossChunks > 1 {
 				per = keep + fp32/float64(in.LossChunks)
 			} else if a.FinalLogitSoftcap {
 				// Soft-capped logits (Gemma 2): transformers'
@@ -967,13 +1087,17 @@ func perTokenLayer(in Input, elem float64) (repl, shard, scores float64) {
 	mlp := 2 * I
 	if a.GatedMLP {
 		mlp = 4 * I
-		if in.Task.Training() && in.SequenceParallel && in.TP > 1 {
-			// Sequence parallelism is Megatron-Core's (and NeMo's), whose
-			// SwiGLU is one fused function that saves only its input, the
-			// gate and up projections (2I); the product is saved by the
-			// down projection (I): megatron/core/fusions/fused_bias_swiglu.py,
-			// bias_swiglu_fusion on by default in TransformerConfig.
-			// Unfused (HF, eager PyTorch) act(gate) is saved as well.
+		if megatronCoreStep(in) {
+			// Megatron-Core's SwiGLU is one fused function that saves
+			// only its input, the gate and up projections (2I); the
+			// product is saved by the down projection (I):
+			// megatron/core/fusions/fused_bias_swiglu.py. Its MLP calls
+			// it at any TP (mlp.py: bias_activation_fusion with silu and
+			// a gated linear unit); Megatron-LM sets it from
+			// --bias-swiglu-fusion, on unless --no-bias-swiglu-fusion
+			// (arguments.py), NeMo's and Megatron-Bridge's Llama configs
+			// with bias_activation_fusion=True. Unfused (HF, eager
+			// PyTorch) act(gate) is saved as well.
 			mlp = 3 * I
 		}
 	}
@@ -1032,6 +1156,17 @@ func perTokenLayer(in Input, elem float64) (repl, shard, scores float64) {
 		scores = float64(a.Heads) * sb
 	}
 	return repl, shard, scores
+}
+
+// megatronCoreStep reports whether a training step's activations are
+// counted as Megatron-Core saves them (fused SwiGLU, its vocab-parallel
+// cross-entropy): pre-training, whose defaults are Megatron-Core's recipes
+// (ZeRODefault, DefaultVirtualStages; NeMo 2.0 and Megatron-Bridge), at
+// any TP, and any training run with sequence parallelism over TP > 1,
+// which is Megatron-Core's (Korthikanti et al. 2022). Fine-tunes are HF
+// Trainer, PEFT, torchtune or LitGPT steps, unfused.
+func megatronCoreStep(in Input) bool {
+	return in.Task == Pretrain || in.Task.Training() && in.SequenceParallel && in.TP > 1
 }
 
 // softcapScoreBytes is what soft-capped eager attention (Arch.AttnSoftcap)

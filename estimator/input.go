@@ -329,6 +329,13 @@ type Input struct {
 	PP      int     // --pp: pipeline-parallel stages
 	CP      int     // --cp: context-parallel degree, the sequence split over CP GPUs (ring attention); 0 or 1: none
 	Offload Offload // --offload
+	// Schedule is the training step's pipeline schedule, from which the
+	// memory of a pipeline stage counts the micro-batches it holds at once
+	// (PP > 1): the CLI copies --micro-batches, --global-batch and
+	// --virtual-stages here, as it passes them to the step's timing
+	// (Workload). Zero fields take the defaults the timing takes
+	// (TrainSchedule).
+	Schedule Schedule
 
 	// PureBF16 trains in 16-bit only (--pure-bf16): weights, gradients and
 	// optimizer states in the compute dtype, no fp32 master copy and no
@@ -710,6 +717,15 @@ func (in Input) validate(l *errList) {
 		if why := HeadsSplit(a, atp); why != "" {
 			l.add("tp", in.TP, ErrIncompatible, "%s", why)
 		}
+	}
+	if in.Schedule.MicroBatches < 0 || in.Schedule.MicroBatches > maxBatch {
+		l.add("micro-batches", in.Schedule.MicroBatches, ErrRange, "want 0..%d", maxBatch)
+	}
+	if in.Schedule.VirtualStages < 0 || in.Schedule.VirtualStages > maxBatch {
+		l.add("virtual-stages", in.Schedule.VirtualStages, ErrRange, "want 0..%d", maxBatch)
+	}
+	if in.Schedule.GlobalBatch < 0 || in.Schedule.GlobalBatch > maxBatch*maxGPUs {
+		l.add("global-batch", in.Schedule.GlobalBatch, ErrRange, "want 0..%d", maxBatch*maxGPUs)
 	}
 	if in.PP < 1 || in.PP > maxGPUs {
 		l.add("pp", in.PP, ErrRange, "want 1..%d", maxGPUs)

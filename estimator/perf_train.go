@@ -90,6 +90,45 @@ func FSDPNoSyncDefault(in Input, w Workload) bool {
 	return microBatches(in, w, replicas, float64(in.Seq)) > 1
 }
 
+// Schedule is the part of a training Workload that sets what a pipeline
+// stage holds at once (Input.Schedule): micro-batches per optimizer step,
+// the global batch in sequences and the model chunks per stage, each as
+// in Workload (0: the default).
+type Schedule struct {
+	MicroBatches, GlobalBatch, VirtualStages int
+}
+
+// workload is s as the Workload the step's timing takes.
+func (s Schedule) workload() Workload {
+	return Workload{MicroBatches: s.MicroBatches, GlobalBatch: s.GlobalBatch, VirtualStages: s.VirtualStages}
+}
+
+// TrainSchedule is the pipeline schedule a training step runs: m
+// micro-batches per optimizer step in each pipeline and v model chunks per
+// stage (1: plain 1F1B), as trainPerf times it, so that the memory of a
+// stage and the step's time assume the same schedule.
+func TrainSchedule(in Input, w Workload) (m, v int) {
+	a := in.Arch
+	cpN := min(cpDegree(in), max(1, in.GPUs/max(1, in.TP*in.PP)))
+	in.CP = cpN
+	replicas := max(1, in.GPUs/max(1, in.TP*in.PP*cpN))
+	s := float64(in.Seq)
+	if a.SeqLen > 0 && !a.Generic() {
+		s = float64(a.SeqLen)
+	}
+	return pipeSchedule(in, w, replicas, s, perReplicaBatch(in, w, replicas, s))
+}
+
+// pipeSchedule is TrainSchedule with the replicas, the sequence and the
+// sequences per replica (perReplicaBatch) already known.
+func pipeSchedule(in Input, w Workload, replicas int, s, b float64) (m, v int) {
+	m = microBatches(in, w, replicas, s)
+	if b < float64(in.Batch) {
+		m = 1 // the global batch is spread thinner than one micro-batch per replica
+	}
+	return m, virtualStages(in, w, m)
+}
+
 // virtualStages is the model chunks per pipeline stage the step runs:
 // w.VirtualStages when given (1: plain 1F1B), else DefaultVirtualStages.
 func virtualStages(in Input, w Workload, m int) int {
@@ -324,12 +363,9 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 		lin := float64(a.LinearParams) / (tp * pp)
 		compute += passes * lin * (4.127/8 + 4) / (hw.MemBandwidth * defaultBandwidthUtil)
 	}
-	m := microBatches(in, w, replicas, s)
-	if b < float64(in.Batch) {
-		m = 1 // the global batch is spread thinner than one micro-batch per replica
-	}
+	m, vi := pipeSchedule(in, w, replicas, s, b)
 	mf := float64(m)
-	v := float64(virtualStages(in, w, m))
+	v := float64(vi)
 
 	// Pipeline sends (train_comm.go): Megatron overlaps them with compute
 	// in the interleaved schedule (overlap_p2p_comm, on with virtual

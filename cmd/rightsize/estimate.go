@@ -323,6 +323,9 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		in.FSDPNoSync = true
 		notes = append(notes, "--fsdp-no-sync: the fine-tune accumulates micro-batches under FSDP, which by default (HF Accelerate, Lightning/LitGPT) keeps the whole model's gradients on every GPU between syncs; --fsdp-no-sync=false for DeepSpeed ZeRO-3, torchtune or Accelerate's sync_each_batch")
 	}
+	// The memory of a pipeline stage counts the micro-batches the step's
+	// schedule keeps in flight: the same schedule the time is given.
+	in.Schedule = estimator.Schedule{MicroBatches: *micro, GlobalBatch: *global, VirtualStages: *vp}
 	if sub != nil {
 		return sub.run(estimateJob{in: in, name: name, gpu: gpuSpec, trainTokens: tokens,
 			prompt: *promptTok, output: *outputTok, set: set}, stdout, fail)

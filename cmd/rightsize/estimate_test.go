@@ -621,10 +621,14 @@ func TestSeparateHead(t *testing.T) {
 // it (TP 8 × PP 16, 8K sequences, 2,048-sequence batches on 16,384 H100s;
 // Dubey et al. 2024 §3.3.2, Table 4), given as a replay gives it, without
 // --zero or --virtual-stages: the optimizer is sharded by default (ZeRO
-// 1), the pipeline interleaves (4 chunks of 2 layers a stage), the job
-// fits and gets GPU-hours near the model card's 30.84M (which also holds
-// the long-context and annealing stages and the run's interruptions).
-// --zero 0 says plain data parallelism: out of memory, as before.
+// 1) and the pipeline interleaves (4 chunks of 2 layers a stage). With 16
+// micro-batches on 16 stages Megatron-Core's interleaved warm-up takes the
+// whole batch on the early stages (8 layers × 16 micro-batches on the
+// second), 0.2 GiB more than an H100 has at ZeRO 1; the run's FSDP also
+// sharded the gradients (ZeRO 2's memory), with which the job fits and
+// gets GPU-hours near the model card's 30.84M (which also holds the
+// long-context and annealing stages and the run's interruptions). --zero 0
+// says plain data parallelism: out of memory, as before.
 func TestPublishedPretrainLayoutGetsATime(t *testing.T) {
 	args := []string{"--model", "llama-3.1-405b", "--task", "train", "--gpu", "h100-sxm", "--gpus", "16384", "--tp", "8", "--pp", "16",
 		"--seq", "8192", "--precision", "bf16", "--train-tokens", "15.6T", "--global-batch", "2048", "--json"}
@@ -643,17 +647,28 @@ func TestPublishedPretrainLayoutGetsATime(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.ZeRO != 1 || !r.Fits || r.Performance == nil {
-		t.Fatalf("zero %d, fits %v, performance %v; want ZeRO 1 by default, fitting, with a time", r.ZeRO, r.Fits, r.Performance != nil)
+	if r.ZeRO != 1 {
+		t.Errorf("zero %d; want ZeRO 1 by default", r.ZeRO)
+	}
+	if !strings.Contains(errs, "--zero 1") {
+		t.Errorf("no note says the default stage: %q", errs)
+	}
+	code, out, _ = runEst(t, append(args, "--zero", "2")...)
+	if code != 0 {
+		t.Fatalf("--zero 2: exit %d", code)
+	}
+	r.Performance = nil
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.ZeRO != 2 || !r.Fits || r.Performance == nil {
+		t.Fatalf("zero %d, fits %v, performance %v; want ZeRO 2 fitting, with a time", r.ZeRO, r.Fits, r.Performance != nil)
 	}
 	if r.Performance.VirtualStages != 4 {
 		t.Errorf("%d chunks a stage, want 4 (two of the stage's 8 layers each)", r.Performance.VirtualStages)
 	}
 	if h := r.Performance.GPUHours; h < 0.8*30.84e6 || h > 1.25*30.84e6 {
 		t.Errorf("%.2fM GPU-hours, the card's 30.84M ±20/25%%", h/1e6)
-	}
-	if !strings.Contains(errs, "--zero 1") {
-		t.Errorf("no note says the default stage: %q", errs)
 	}
 	code, out, _ = runEst(t, append(args, "--zero", "0")...)
 	if code != 0 || !strings.Contains(out, `"fits": false`) {
