@@ -131,6 +131,10 @@ var goldenCases = []goldenCase{
 		req: func(t *testing.T) plan.Request {
 			r := serving(t, "deepseek-r1", 100, estimator.SGLang, plan.OnDemand)
 			r.Input.Weights = estimator.FP8
+			// The share the published DP-attention recipes set
+			// themselves: SGLang's own default reserves room for
+			// CUDA graphs of 512 requests per attention rank.
+			r.Input.GPUMemUtil = 0.9
 			return r
 		},
 		row: func(t *testing.T, req plan.Request) plan.Row {
@@ -162,6 +166,10 @@ var goldenCases = []goldenCase{
 		req: func(t *testing.T) plan.Request {
 			r := serving(t, "deepseek-r1", 100, estimator.SGLang, plan.OnDemand)
 			r.Input.Weights = estimator.FP8
+			// The share the published DP-attention recipes set
+			// themselves: SGLang's own default reserves room for
+			// CUDA graphs of 512 requests per attention rank.
+			r.Input.GPUMemUtil = 0.9
 			return r
 		},
 		row: func(t *testing.T, req plan.Request) plan.Row {

@@ -195,6 +195,30 @@ func (e *emitter) limits(k Kind) (seqs, tokens int) {
 	return seqs, tokens
 }
 
+// memShare is the memory share the launch writes for engine k running
+// copies of shape s: the one the estimate sized the KV pool with
+// (estimator.Input.MemShare) — the request's --gpu-mem-util where set,
+// else engine k's own default on the row's GPU at the copy's TP, PP and
+// attention DP (SGLang's mem_fraction_static depends on all three). Writing
+// it keeps the engine on the pool the plan assumed, whatever a later
+// release's default. 0.9 where there is none to read (a share at or below
+// 0, which the estimate calls no pool).
+func (e *emitter) memShare(k Kind, s copyShape) float64 {
+	in := e.in
+	in.Engine = engineOf(k)
+	if g := e.row.Offer.GPUMemory; g > 0 {
+		in.VRAM, in.VisibleVRAM = g, 0
+		if f := e.row.Offer.GPUCount; f > 0 && f < 1 {
+			in.VRAM = estimator.Bytes(float64(g) * f)
+		}
+	}
+	in.TP, in.PP, in.DP = max(s.tp, 1), max(s.pp, 1), max(s.dp, 1)
+	if u := in.MemShare(); u > 0 && u <= 1 {
+		return u
+	}
+	return 0.9
+}
+
 // dtypeName is the --dtype value of the compute dtype, "" to leave it
 // to the checkpoint (vLLM and SGLang take the same names: vllm
 // config/model.py ModelDType, sglang server_args.py dtype choices).
@@ -226,10 +250,7 @@ func (e *emitter) quant() (flag string) {
 
 func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command, error) {
 	seqs, tokens := e.limits(k)
-	util := e.in.GPUMemUtil
-	if !(util > 0 && util <= 1) {
-		util = 0.9
-	}
+	util := e.memShare(k, s)
 	// The three settings' names come from the estimator's one table, so
 	// the launch sets what the page's fields name.
 	knobs := engineOf(k).Settings()
@@ -338,8 +359,8 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 			c.flag("--kv-cache-dtype", "fp8_e4m3")
 		}
 		c.num("--context-length", e.contextLen())
-		// SGLang's static share holds the weights and the KV pool; the
-		// estimator sizes SGLang's pool as vLLM's, at GPUMemUtil.
+		// SGLang's static share holds the weights and the KV pool
+		// (memShare: the share the estimate sized the pool with).
 		c.frac(knobs.MemShare, util)
 		if seqs > 0 {
 			c.num(knobs.MaxSeqs, seqs)
