@@ -80,6 +80,23 @@ func TestSimImportsOnlyStdAndEstimator(t *testing.T) {
 	}
 }
 
+// TestJobspecSitsOnThePlanner keeps the table of the job fields both
+// doors read (the CLI's flags, the page's link) below both: it may read
+// the estimator's and the planner's defaults, nothing above them.
+func TestJobspecSitsOnThePlanner(t *testing.T) {
+	deps := goList(t, true, nil, "./jobspec")
+	if _, ok := deps["rightsize/jobspec"]; !ok {
+		t.Fatalf("go list found no rightsize/jobspec: %v", deps)
+	}
+	for p := range deps {
+		switch p {
+		case "rightsize/jobspec", "rightsize/estimator", "rightsize/estimator/plan", "rightsize/estimator/sim":
+		default:
+			t.Errorf("jobspec depends on %s: only the estimator and its planner belong below it", p)
+		}
+	}
+}
+
 // TestPageIsGoAppFree keeps the page's state, compute and tables in a
 // package without go-app: it parses the link into a typed job, computes,
 // plans and lays out the tables as plain values that native tests and the
