@@ -2,8 +2,14 @@
 // Rightsize's doors read: the command line's flags (cmd/rightsize) and
 // the page's link (app/page). Each field has its CLI flag name (also the
 // name estimator.InputError.Field reports and the page's field name), its
-// link key, how the command line types it, and its default, written once:
-// the estimator's inputs take theirs from estimator.DefaultInput.
+// link key, how the command line types it, and its default, written once.
+//
+// The defaults the estimator and the planner choose are theirs
+// (estimator.DefaultInput, plan.DefaultFreshnessDays …), written here as
+// text and held equal to them by TestDefaultsAreTheEstimators, like a
+// generated table with its staleness test: the table stays static data,
+// which costs the page's binary no code (built at start-up from
+// DefaultInput it was 6.8 KB of WebAssembly).
 //
 // The words differ by door and stay there: the command line's help next
 // to its flag definitions, the page's labels and messages as message
@@ -11,12 +17,7 @@
 // units; the command line's --json or --pure-bf16) are not listed.
 package jobspec
 
-import (
-	"strconv"
-
-	"rightsize/estimator"
-	planner "rightsize/estimator/plan"
-)
+import "strconv"
 
 // Kind is how the command line types a field's flag. The page holds every
 // field as text; a Bool as "1" or "0".
@@ -35,8 +36,8 @@ type Spec struct {
 	Key  string // the link key (short: links get pasted into chats)
 	Kind Kind
 	// Default is the field's text when nobody sets it, as the page holds
-	// it: a whole number in decimal, a flag "1" or "0", a figure the
-	// estimator or planner chooses when not given "".
+	// it: a whole number in decimal, a flag "1" or "0", and "" for a
+	// figure the estimator or planner chooses when not given.
 	Default string
 }
 
@@ -109,93 +110,85 @@ const (
 	N // the number of shared fields
 )
 
-// Fields is the table. The estimator's defaults are DefaultInput's for a
-// model without a sample length of its own (2,048 tokens).
-var Fields = fields(estimator.DefaultInput(estimator.Arch{}))
+// Fields is the table.
+var Fields = [N]Spec{
+	// estimator.DefaultInput for a model without a sample length of its
+	// own: inference in bf16 with HF transformers, one sequence of 2,048
+	// tokens on one GPU.
+	Model:              {"model", "m", Text, ""},
+	Task:               {"task", "t", Text, "inference"},
+	Precision:          {"precision", "p", Text, "bf16"},
+	KVDType:            {"kv-dtype", "kv", Text, "bf16"},
+	Quant:              {"quant", "q", Text, "auto"},
+	Kernel:             {"kernel", "kr", Text, "auto"},
+	Batch:              {"batch", "b", Int, "1"},
+	Seq:                {"seq", "s", Int, "2048"},
+	Optimizer:          {"optimizer", "o", Text, "adamw"},
+	GradCheckpointing:  {"grad-checkpointing", "gc", Bool, "0"},
+	SelectiveRecompute: {"selective-recompute", "sr", Bool, "0"},
+	FlashAttention:     {"flash-attention", "fa", Bool, "1"},
+	LoRARank:           {"lora-rank", "r", Int, "16"},
+	LoRATargets:        {"lora-targets", "lt", Text, "attention"},
+	Engine:             {"engine", "e", Text, "hf"},
+	TextOnly:           {"text-only", "to", Bool, "0"},
+	// Efficiencies: empty (0 on the command line) is the estimator's own.
+	MFU:           {"mfu", "mfu", Float, ""},
+	InferenceMFU:  {"inference-mfu", "imfu", Float, ""},
+	BandwidthUtil: {"bandwidth-util", "bw", Float, ""},
+	// The host CPU and engine release: empty is the GPU's usual host
+	// and the engine's current release.
+	Host:          {"host", "host", Text, ""},
+	EngineVersion: {"engine-version", "ev", Text, ""},
+	GlobalBatch:   {"global-batch", "gb", Int, ""},
+	// estimator.VLLMGPUMemoryUtilization; 0 tokens per step: the
+	// engine's default for the GPU's memory.
+	GPUMemUtil:       {"gpu-mem-util", "u", Float, "0.9"},
+	MaxBatchedTokens: {"max-batched-tokens", "mbt", Int, "0"},
+	EnforceEager:     {"enforce-eager", "ee", Bool, "0"},
+	GPU:              {"gpu", "g", Text, ""},
+	UsableVRAM:       {"usable-vram", "uv", Text, ""},
+	GPUs:             {"gpus", "n", Int, "1"},
+	ZeRO:             {"zero", "z", Int, "0"},
+	Offload:          {"offload", "off", Text, "none"},
+	TP:               {"tp", "tp", Int, "1"},
+	PP:               {"pp", "pp", Int, "1"},
+	// DefaultInput leaves CP, EP and DP at 0, which the estimator reads
+	// as 1; both doors show the 1.
+	CP: {"cp", "cp", Int, "1"},
+	EP: {"ep", "xp", Int, "1"},
+	DP: {"dp", "adp", Int, "1"},
+	// Measured overheads: empty is the estimator's own figure.
+	CUDAContext:      {"cuda-context", "oc", Text, ""},
+	AllocatorReserve: {"allocator-reserve", "oa", Text, ""},
+	NCCL:             {"nccl", "on", Text, ""},
+	CUDAGraphs:       {"cuda-graphs", "og", Text, ""},
+	// A 1B-token job when training.
+	TrainTokens: {"train-tokens", "tok", Text, "1B"},
+	// 0: the prompt is the whole sequence (the page's sample job
+	// generates 512 of its tokens).
+	OutputTokens: {"output-tokens", "out", Int, "0"},
 
-func fields(in estimator.Input) [N]Spec {
-	itoa := strconv.Itoa
-	return [N]Spec{
-		Model:              {"model", "m", Text, ""},
-		Task:               {"task", "t", Text, in.Task.String()},
-		Precision:          {"precision", "p", Text, in.Weights.String()},
-		KVDType:            {"kv-dtype", "kv", Text, in.KV.String()},
-		Quant:              {"quant", "q", Text, in.Quant.String()},
-		Kernel:             {"kernel", "kr", Text, in.Kernel.String()},
-		Batch:              {"batch", "b", Int, itoa(in.Batch)},
-		Seq:                {"seq", "s", Int, itoa(in.Seq)},
-		Optimizer:          {"optimizer", "o", Text, in.Optimizer.String()},
-		GradCheckpointing:  {"grad-checkpointing", "gc", Bool, bit(in.GradCheckpointing)},
-		SelectiveRecompute: {"selective-recompute", "sr", Bool, bit(in.SelectiveRecompute)},
-		FlashAttention:     {"flash-attention", "fa", Bool, bit(in.FlashAttention)},
-		LoRARank:           {"lora-rank", "r", Int, itoa(in.LoRARank)},
-		LoRATargets:        {"lora-targets", "lt", Text, in.LoRATargets.String()},
-		Engine:             {"engine", "e", Text, in.Engine.String()},
-		TextOnly:           {"text-only", "to", Bool, bit(in.TextOnly)},
-		// Efficiencies: empty (0 on the command line) is the estimator's own.
-		MFU:           {"mfu", "mfu", Float, ""},
-		InferenceMFU:  {"inference-mfu", "imfu", Float, ""},
-		BandwidthUtil: {"bandwidth-util", "bw", Float, ""},
-		// The host CPU and engine release: empty is the GPU's usual host
-		// and the engine's current release.
-		Host:             {"host", "host", Text, ""},
-		EngineVersion:    {"engine-version", "ev", Text, ""},
-		GlobalBatch:      {"global-batch", "gb", Int, ""},
-		GPUMemUtil:       {"gpu-mem-util", "u", Float, strconv.FormatFloat(in.GPUMemUtil, 'g', -1, 64)},
-		MaxBatchedTokens: {"max-batched-tokens", "mbt", Int, itoa(in.MaxBatchedTokens)},
-		EnforceEager:     {"enforce-eager", "ee", Bool, bit(in.EnforceEager)},
-		GPU:              {"gpu", "g", Text, ""},
-		UsableVRAM:       {"usable-vram", "uv", Text, ""},
-		GPUs:             {"gpus", "n", Int, itoa(in.GPUs)},
-		ZeRO:             {"zero", "z", Int, itoa(in.ZeRO)},
-		Offload:          {"offload", "off", Text, in.Offload.String()},
-		TP:               {"tp", "tp", Int, itoa(in.TP)},
-		PP:               {"pp", "pp", Int, itoa(in.PP)},
-		// DefaultInput leaves CP, EP and DP at 0, which the estimator
-		// reads as 1; both doors show the 1.
-		CP: {"cp", "cp", Int, itoa(max(1, in.CP))},
-		EP: {"ep", "xp", Int, itoa(max(1, in.EP))},
-		DP: {"dp", "adp", Int, itoa(max(1, in.DP))},
-		// Measured overheads: empty is the estimator's own figure.
-		CUDAContext:      {"cuda-context", "oc", Text, ""},
-		AllocatorReserve: {"allocator-reserve", "oa", Text, ""},
-		NCCL:             {"nccl", "on", Text, ""},
-		CUDAGraphs:       {"cuda-graphs", "og", Text, ""},
-		// A 1B-token job when training.
-		TrainTokens: {"train-tokens", "tok", Text, "1B"},
-		// 0: the prompt is the whole sequence (the page's sample job
-		// generates 512 of its tokens).
-		OutputTokens: {"output-tokens", "out", Int, "0"},
+	RequestsPerSecond: {"requests-per-second", "rps", Text, ""},
+	Requests:          {"requests", "req", Text, ""},
+	Pricing:           {"pricing", "pr", Text, "on-demand"}, // plan.OnDemand
+	Currency:          {"currency", "cur", Text, "USD"},
+	Country:           {"country", "cc", Text, ""},
+	Region:            {"region", "hr", Text, ""},
+	Provider:          {"provider", "pv", Text, ""},
+	CheckpointWrite:   {"checkpoint-write", "ckw", Text, ""},
+	Restart:           {"restart", "rst", Text, ""},
+	// Plans span only instances whose provider names the network
+	// between them (plan.Assumptions.UnknownNetworks).
+	UnknownNetworks: {"unknown-networks", "un", Bool, "0"},
+	FreshnessDays:   {"freshness-days", "fw", Text, "180"}, // plan.DefaultFreshnessDays
+	DatasetTokens:   {"dataset-tokens", "ds", Text, ""},
+	Epochs:          {"epochs", "ep", Text, ""},
 
-		RequestsPerSecond: {"requests-per-second", "rps", Text, ""},
-		Requests:          {"requests", "req", Text, ""},
-		Pricing:           {"pricing", "pr", Text, planner.OnDemand.String()},
-		Currency:          {"currency", "cur", Text, "USD"},
-		Country:           {"country", "cc", Text, ""},
-		Region:            {"region", "hr", Text, ""},
-		Provider:          {"provider", "pv", Text, ""},
-		CheckpointWrite:   {"checkpoint-write", "ckw", Text, ""},
-		Restart:           {"restart", "rst", Text, ""},
-		// Plans span only instances whose provider names the network
-		// between them (planner.Assumptions.UnknownNetworks).
-		UnknownNetworks: {"unknown-networks", "un", Bool, "0"},
-		FreshnessDays:   {"freshness-days", "fw", Text, strconv.Itoa(planner.DefaultFreshnessDays)},
-		DatasetTokens:   {"dataset-tokens", "ds", Text, ""},
-		Epochs:          {"epochs", "ep", Text, ""},
-
-		LoadCurve:         {"load-curve", "lc", Text, ""},
-		Workload:          {"workload", "wl", Text, ""},
-		OwnPrice:          {"own-price", "own", Text, ""},
-		KWhPrice:          {"kwh-price", "kwh", Text, ""},
-		DepreciationYears: {"depreciation-years", "dep", Text, ""},
-	}
-}
-
-func bit(b bool) string {
-	if b {
-		return "1"
-	}
-	return "0"
+	LoadCurve:         {"load-curve", "lc", Text, ""},
+	Workload:          {"workload", "wl", Text, ""},
+	OwnPrice:          {"own-price", "own", Text, ""},
+	KWhPrice:          {"kwh-price", "kwh", Text, ""},
+	DepreciationYears: {"depreciation-years", "dep", Text, ""},
 }
 
 // ByFlag returns the shared field with the CLI flag (page field) name.
@@ -210,7 +203,7 @@ func ByFlag(flag string) (Field, bool) {
 
 // Int is an Int field's default as the command line takes it.
 func (s Spec) Int() int {
-	if s.Default == "" {
+	if s.Default == "" && s.Kind == Int {
 		return 0
 	}
 	n, err := strconv.Atoi(s.Default)
@@ -222,7 +215,7 @@ func (s Spec) Int() int {
 
 // Float is a Float field's default as the command line takes it.
 func (s Spec) Float() float64 {
-	if s.Default == "" {
+	if s.Default == "" && s.Kind == Float {
 		return 0
 	}
 	x, err := strconv.ParseFloat(s.Default, 64)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"rightsize/estimator"
+	"rightsize/estimator/plan"
 )
 
 // TestFieldsRead: every default reads as its kind, and no two fields share
@@ -33,20 +34,36 @@ func TestFieldsRead(t *testing.T) {
 	}
 }
 
-// TestDefaultsAreTheEstimators: the estimator's inputs start where
-// estimator.DefaultInput does, whichever door reads them.
+// TestDefaultsAreTheEstimators holds the table's text to the figures the
+// estimator and the planner choose (estimator.DefaultInput for a model
+// without a sample length of its own, the planner's constants): whichever
+// door reads a field, it starts where the estimator does.
 func TestDefaultsAreTheEstimators(t *testing.T) {
 	in := estimator.DefaultInput(estimator.Arch{})
-	for _, c := range []struct {
-		f    Field
-		want string
-	}{
-		{Batch, strconv.Itoa(in.Batch)}, {Seq, "2048"}, {Task, "inference"}, {Precision, "bf16"}, {Engine, in.Engine.String()},
-		{GPUMemUtil, strconv.FormatFloat(in.GPUMemUtil, 'g', -1, 64)}, {FlashAttention, "1"}, {LoRARank, "16"},
-		{LoRATargets, "attention"}, {Kernel, estimator.KernelAuto.String()}, {GPUs, "1"}, {TP, "1"}, {CP, "1"},
-	} {
-		if got := Fields[c.f].Default; got != c.want {
-			t.Errorf("--%s: default %q, want %q", Fields[c.f].Flag, got, c.want)
+	itoa := strconv.Itoa
+	bit := func(b bool) string {
+		if b {
+			return "1"
+		}
+		return "0"
+	}
+	want := map[Field]string{
+		Task: in.Task.String(), Precision: in.Weights.String(), KVDType: in.KV.String(), Quant: in.Quant.String(),
+		Kernel: in.Kernel.String(), Batch: itoa(in.Batch), Seq: itoa(in.Seq), Optimizer: in.Optimizer.String(),
+		GradCheckpointing: bit(in.GradCheckpointing), SelectiveRecompute: bit(in.SelectiveRecompute),
+		FlashAttention: bit(in.FlashAttention), LoRARank: itoa(in.LoRARank), LoRATargets: in.LoRATargets.String(),
+		Engine: in.Engine.String(), TextOnly: bit(in.TextOnly), GPUMemUtil: strconv.FormatFloat(in.GPUMemUtil, 'g', -1, 64),
+		MaxBatchedTokens: itoa(in.MaxBatchedTokens), EnforceEager: bit(in.EnforceEager), GPUs: itoa(in.GPUs),
+		ZeRO: itoa(in.ZeRO), Offload: in.Offload.String(), TP: itoa(in.TP), PP: itoa(in.PP),
+		CP: itoa(max(1, in.CP)), EP: itoa(max(1, in.EP)), DP: itoa(max(1, in.DP)),
+		Pricing: plan.OnDemand.String(), FreshnessDays: itoa(plan.DefaultFreshnessDays),
+		// The overrides and efficiencies the estimator chooses itself.
+		MFU: "", InferenceMFU: "", BandwidthUtil: "", CUDAContext: "", AllocatorReserve: "", NCCL: "", CUDAGraphs: "",
+		UsableVRAM: "", EngineVersion: "", Host: "",
+	}
+	for f, w := range want {
+		if got := Fields[f].Default; got != w {
+			t.Errorf("--%s: default %q in the table, %q the estimator's or planner's", Fields[f].Flag, got, w)
 		}
 	}
 	if got := Fields[GPUMemUtil].Float(); got != in.GPUMemUtil {
