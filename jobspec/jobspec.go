@@ -34,11 +34,11 @@ const (
 type Spec struct {
 	Flag string // the CLI flag without dashes, and the page's field name
 	Key  string // the link key (short: links get pasted into chats)
-	Kind Kind
 	// Default is the field's text when nobody sets it, as the page holds
 	// it: a whole number in decimal, a flag "1" or "0", and "" for a
 	// figure the estimator or planner chooses when not given.
 	Default string
+	Kind    Kind
 }
 
 // Field indexes the shared fields.
@@ -115,80 +115,80 @@ var Fields = [N]Spec{
 	// estimator.DefaultInput for a model without a sample length of its
 	// own: inference in bf16 with HF transformers, one sequence of 2,048
 	// tokens on one GPU.
-	Model:              {"model", "m", Text, ""},
-	Task:               {"task", "t", Text, "inference"},
-	Precision:          {"precision", "p", Text, "bf16"},
-	KVDType:            {"kv-dtype", "kv", Text, "bf16"},
-	Quant:              {"quant", "q", Text, "auto"},
-	Kernel:             {"kernel", "kr", Text, "auto"},
-	Batch:              {"batch", "b", Int, "1"},
-	Seq:                {"seq", "s", Int, "2048"},
-	Optimizer:          {"optimizer", "o", Text, "adamw"},
-	GradCheckpointing:  {"grad-checkpointing", "gc", Bool, "0"},
-	SelectiveRecompute: {"selective-recompute", "sr", Bool, "0"},
-	FlashAttention:     {"flash-attention", "fa", Bool, "1"},
-	LoRARank:           {"lora-rank", "r", Int, "16"},
-	LoRATargets:        {"lora-targets", "lt", Text, "attention"},
-	Engine:             {"engine", "e", Text, "hf"},
-	TextOnly:           {"text-only", "to", Bool, "0"},
+	Model:              {"model", "m", "", Text},
+	Task:               {"task", "t", "inference", Text},
+	Precision:          {"precision", "p", "bf16", Text},
+	KVDType:            {"kv-dtype", "kv", "bf16", Text},
+	Quant:              {"quant", "q", "auto", Text},
+	Kernel:             {"kernel", "kr", "auto", Text},
+	Batch:              {"batch", "b", "1", Int},
+	Seq:                {"seq", "s", "2048", Int},
+	Optimizer:          {"optimizer", "o", "adamw", Text},
+	GradCheckpointing:  {"grad-checkpointing", "gc", "0", Bool},
+	SelectiveRecompute: {"selective-recompute", "sr", "0", Bool},
+	FlashAttention:     {"flash-attention", "fa", "1", Bool},
+	LoRARank:           {"lora-rank", "r", "16", Int},
+	LoRATargets:        {"lora-targets", "lt", "attention", Text},
+	Engine:             {"engine", "e", "hf", Text},
+	TextOnly:           {"text-only", "to", "0", Bool},
 	// Efficiencies: empty (0 on the command line) is the estimator's own.
-	MFU:           {"mfu", "mfu", Float, ""},
-	InferenceMFU:  {"inference-mfu", "imfu", Float, ""},
-	BandwidthUtil: {"bandwidth-util", "bw", Float, ""},
+	MFU:           {"mfu", "mfu", "", Float},
+	InferenceMFU:  {"inference-mfu", "imfu", "", Float},
+	BandwidthUtil: {"bandwidth-util", "bw", "", Float},
 	// The host CPU and engine release: empty is the GPU's usual host
 	// and the engine's current release.
-	Host:          {"host", "host", Text, ""},
-	EngineVersion: {"engine-version", "ev", Text, ""},
-	GlobalBatch:   {"global-batch", "gb", Int, ""},
+	Host:          {"host", "host", "", Text},
+	EngineVersion: {"engine-version", "ev", "", Text},
+	GlobalBatch:   {"global-batch", "gb", "", Int},
 	// estimator.VLLMGPUMemoryUtilization; 0 tokens per step: the
 	// engine's default for the GPU's memory.
-	GPUMemUtil:       {"gpu-mem-util", "u", Float, "0.9"},
-	MaxBatchedTokens: {"max-batched-tokens", "mbt", Int, "0"},
-	EnforceEager:     {"enforce-eager", "ee", Bool, "0"},
-	GPU:              {"gpu", "g", Text, ""},
-	UsableVRAM:       {"usable-vram", "uv", Text, ""},
-	GPUs:             {"gpus", "n", Int, "1"},
-	ZeRO:             {"zero", "z", Int, "0"},
-	Offload:          {"offload", "off", Text, "none"},
-	TP:               {"tp", "tp", Int, "1"},
-	PP:               {"pp", "pp", Int, "1"},
+	GPUMemUtil:       {"gpu-mem-util", "u", "0.9", Float},
+	MaxBatchedTokens: {"max-batched-tokens", "mbt", "0", Int},
+	EnforceEager:     {"enforce-eager", "ee", "0", Bool},
+	GPU:              {"gpu", "g", "", Text},
+	UsableVRAM:       {"usable-vram", "uv", "", Text},
+	GPUs:             {"gpus", "n", "1", Int},
+	ZeRO:             {"zero", "z", "0", Int},
+	Offload:          {"offload", "off", "none", Text},
+	TP:               {"tp", "tp", "1", Int},
+	PP:               {"pp", "pp", "1", Int},
 	// DefaultInput leaves CP, EP and DP at 0, which the estimator reads
 	// as 1; both doors show the 1.
-	CP: {"cp", "cp", Int, "1"},
-	EP: {"ep", "xp", Int, "1"},
-	DP: {"dp", "adp", Int, "1"},
+	CP: {"cp", "cp", "1", Int},
+	EP: {"ep", "xp", "1", Int},
+	DP: {"dp", "adp", "1", Int},
 	// Measured overheads: empty is the estimator's own figure.
-	CUDAContext:      {"cuda-context", "oc", Text, ""},
-	AllocatorReserve: {"allocator-reserve", "oa", Text, ""},
-	NCCL:             {"nccl", "on", Text, ""},
-	CUDAGraphs:       {"cuda-graphs", "og", Text, ""},
+	CUDAContext:      {"cuda-context", "oc", "", Text},
+	AllocatorReserve: {"allocator-reserve", "oa", "", Text},
+	NCCL:             {"nccl", "on", "", Text},
+	CUDAGraphs:       {"cuda-graphs", "og", "", Text},
 	// A 1B-token job when training.
-	TrainTokens: {"train-tokens", "tok", Text, "1B"},
+	TrainTokens: {"train-tokens", "tok", "1B", Text},
 	// 0: the prompt is the whole sequence (the page's sample job
 	// generates 512 of its tokens).
-	OutputTokens: {"output-tokens", "out", Int, "0"},
+	OutputTokens: {"output-tokens", "out", "0", Int},
 
-	RequestsPerSecond: {"requests-per-second", "rps", Text, ""},
-	Requests:          {"requests", "req", Text, ""},
-	Pricing:           {"pricing", "pr", Text, "on-demand"}, // plan.OnDemand
-	Currency:          {"currency", "cur", Text, "USD"},
-	Country:           {"country", "cc", Text, ""},
-	Region:            {"region", "hr", Text, ""},
-	Provider:          {"provider", "pv", Text, ""},
-	CheckpointWrite:   {"checkpoint-write", "ckw", Text, ""},
-	Restart:           {"restart", "rst", Text, ""},
+	RequestsPerSecond: {"requests-per-second", "rps", "", Text},
+	Requests:          {"requests", "req", "", Text},
+	Pricing:           {"pricing", "pr", "on-demand", Text}, // plan.OnDemand
+	Currency:          {"currency", "cur", "USD", Text},
+	Country:           {"country", "cc", "", Text},
+	Region:            {"region", "hr", "", Text},
+	Provider:          {"provider", "pv", "", Text},
+	CheckpointWrite:   {"checkpoint-write", "ckw", "", Text},
+	Restart:           {"restart", "rst", "", Text},
 	// Plans span only instances whose provider names the network
 	// between them (plan.Assumptions.UnknownNetworks).
-	UnknownNetworks: {"unknown-networks", "un", Bool, "0"},
-	FreshnessDays:   {"freshness-days", "fw", Text, "180"}, // plan.DefaultFreshnessDays
-	DatasetTokens:   {"dataset-tokens", "ds", Text, ""},
-	Epochs:          {"epochs", "ep", Text, ""},
+	UnknownNetworks: {"unknown-networks", "un", "0", Bool},
+	FreshnessDays:   {"freshness-days", "fw", "180", Text}, // plan.DefaultFreshnessDays
+	DatasetTokens:   {"dataset-tokens", "ds", "", Text},
+	Epochs:          {"epochs", "ep", "", Text},
 
-	LoadCurve:         {"load-curve", "lc", Text, ""},
-	Workload:          {"workload", "wl", Text, ""},
-	OwnPrice:          {"own-price", "own", Text, ""},
-	KWhPrice:          {"kwh-price", "kwh", Text, ""},
-	DepreciationYears: {"depreciation-years", "dep", Text, ""},
+	LoadCurve:         {"load-curve", "lc", "", Text},
+	Workload:          {"workload", "wl", "", Text},
+	OwnPrice:          {"own-price", "own", "", Text},
+	KWhPrice:          {"kwh-price", "kwh", "", Text},
+	DepreciationYears: {"depreciation-years", "dep", "", Text},
 }
 
 // ByFlag returns the shared field with the CLI flag (page field) name.
