@@ -169,9 +169,11 @@ type ViewState [NFields]string
 
 // DefaultState is what a visitor without a link sees: Llama 3.1 8B served
 // in bf16 with Hugging Face transformers on one H100. A field the command
-// line has too takes its default from jobspec.Fields (the estimator's from
-// estimator.DefaultInput), as the CLI's flag does; the page's own fields
-// and its sample job are set here.
+// line has too takes its default from jobspec.Fields (the estimator's are
+// estimator.DefaultInput's, the freshness window the planner's), as the
+// CLI's flag does; the page's own fields and its sample job are set here.
+// Every other field starts empty: the estimator's own figure, every filter
+// at "anything".
 var DefaultState = newDefaultState()
 
 // SampleFields are the fields whose default on the page is its sample
@@ -192,16 +194,12 @@ func newDefaultState() ViewState {
 	// request rate is set.
 	s[FieldModel], s[FieldGPU], s[FieldOutput], s[FieldRequests] = "llama-3.1-8b", "h100-sxm", "512", "100000"
 	s[FieldLang], s[FieldUnits], s[FieldSort] = "en", "GiB", "vram"
-	// FieldCtx … FieldUsable empty: the estimator's own figure.
 	// Serving targets (used once a request rate is set): first token within
 	// 2 s, then 10 tokens/s per user or better.
 	s[FieldTTFT], s[FieldTPOT] = "2000", "100"
 	// The statistic both targets bound: p95, as rightsize plan's
 	// --slo-stat (planner.SLOStat's zero value).
 	s[FieldSLOStat] = planner.SLOP95.String()
-	// Every filter at "anything"; the picks rest on prices dated within
-	// the planner's freshness window wherever the GPU has one
-	// (TestFreshnessField).
 	return s
 }
 
