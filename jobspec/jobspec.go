@@ -140,18 +140,20 @@ var Fields = [N]Spec{
 	Host:          {"host", "host", "", Text},
 	EngineVersion: {"engine-version", "ev", "", Text},
 	GlobalBatch:   {"global-batch", "gb", "", Int},
-	// estimator.VLLMGPUMemoryUtilization; 0 tokens per step: the
-	// engine's default for the GPU's memory.
-	GPUMemUtil:       {"gpu-mem-util", "u", "0.9", Float},
+	// 0: the engine's own memory share and tokens per step for the GPU's
+	// memory (estimator.Input.GPUMemUtil, MaxBatchedTokens).
+	GPUMemUtil:       {"gpu-mem-util", "u", "0", Float},
 	MaxBatchedTokens: {"max-batched-tokens", "mbt", "0", Int},
 	EnforceEager:     {"enforce-eager", "ee", "0", Bool},
 	GPU:              {"gpu", "g", "", Text},
 	UsableVRAM:       {"usable-vram", "uv", "", Text},
 	GPUs:             {"gpus", "n", "1", Int},
-	ZeRO:             {"zero", "z", "0", Int},
-	Offload:          {"offload", "off", "none", Text},
-	TP:               {"tp", "tp", "1", Int},
-	PP:               {"pp", "pp", "1", Int},
+	// Empty (0 on the command line unless given): estimator.ZeRODefault,
+	// 1 for pre-training over data-parallel replicas, else 0.
+	ZeRO:    {"zero", "z", "", Int},
+	Offload: {"offload", "off", "none", Text},
+	TP:      {"tp", "tp", "1", Int},
+	PP:      {"pp", "pp", "1", Int},
 	// DefaultInput leaves CP, EP and DP at 0, which the estimator reads
 	// as 1; both doors show the 1.
 	CP: {"cp", "cp", "1", Int},

@@ -54,7 +54,7 @@ func TestDefaultsAreTheEstimators(t *testing.T) {
 		FlashAttention: bit(in.FlashAttention), LoRARank: itoa(in.LoRARank), LoRATargets: in.LoRATargets.String(),
 		Engine: in.Engine.String(), TextOnly: bit(in.TextOnly), GPUMemUtil: strconv.FormatFloat(in.GPUMemUtil, 'g', -1, 64),
 		MaxBatchedTokens: itoa(in.MaxBatchedTokens), EnforceEager: bit(in.EnforceEager), GPUs: itoa(in.GPUs),
-		ZeRO: itoa(in.ZeRO), Offload: in.Offload.String(), TP: itoa(in.TP), PP: itoa(in.PP),
+		ZeRO: "", Offload: in.Offload.String(), TP: itoa(in.TP), PP: itoa(in.PP),
 		CP: itoa(max(1, in.CP)), EP: itoa(max(1, in.EP)), DP: itoa(max(1, in.DP)),
 		Pricing: plan.OnDemand.String(), FreshnessDays: itoa(plan.DefaultFreshnessDays),
 		// The overrides and efficiencies the estimator chooses itself.

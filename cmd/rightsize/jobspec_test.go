@@ -97,6 +97,7 @@ func TestDoorsShareJobFields(t *testing.T) {
 		"api-input-price":    `"0" on the command line, "" on the page: the catalog's list price`,
 		"api-output-price":   `"0" on the command line, "" on the page: the catalog's list price`,
 		"min-vcpus":          `"0" on the command line, "" on the page: no floor`,
+		"emit-router":        `"engine" on the command line, "" on the page: the engine's own`,
 	}
 	for _, n := range page.FieldNames {
 		if _, shared := jobspec.ByFlag(n); shared || lookup(n) == nil {
