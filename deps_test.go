@@ -80,6 +80,22 @@ func TestSimImportsOnlyStdAndEstimator(t *testing.T) {
 	}
 }
 
+// TestJobspecImportsOnlyStd keeps the table of the job fields both doors
+// read (the CLI's flags, the page's link) below both, as plain data: the
+// estimator's and planner's defaults it writes are held to theirs by its
+// test, not by an import.
+func TestJobspecImportsOnlyStd(t *testing.T) {
+	deps := goList(t, true, nil, "./jobspec")
+	if _, ok := deps["rightsize/jobspec"]; !ok {
+		t.Fatalf("go list found no rightsize/jobspec: %v", deps)
+	}
+	for p := range deps {
+		if p != "rightsize/jobspec" {
+			t.Errorf("jobspec depends on non-standard package %s", p)
+		}
+	}
+}
+
 // TestPageIsGoAppFree keeps the page's state, compute and tables in a
 // package without go-app: it parses the link into a typed job, computes,
 // plans and lays out the tables as plain values that native tests and the

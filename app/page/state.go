@@ -12,6 +12,7 @@ import (
 
 	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
+	"rightsize/jobspec"
 )
 
 // Field indexes one user input of the calculator.
@@ -99,24 +100,24 @@ const (
 )
 
 // FieldKeys are the URL-fragment keys, short because links get pasted into
-// chats and docs.
-var FieldKeys = [NFields]string{
-	FieldLang: "l", FieldModel: "m", FieldTask: "t", FieldPrecision: "p", FieldKV: "kv", FieldBatch: "b", FieldSeq: "s",
-	FieldOptimizer: "o", FieldCheckpointing: "gc", FieldFlash: "fa", FieldLoRARank: "r", FieldEngine: "e",
-	FieldMemUtil: "u", FieldGPU: "g", FieldGPUs: "n", FieldZeRO: "z", FieldTP: "tp", FieldPP: "pp", FieldOffload: "off", FieldUnits: "units",
-	FieldQuant: "q", FieldLoRATargets: "lt", FieldSelective: "sr", FieldMaxBatched: "mbt", FieldEager: "ee",
-	FieldCtx: "oc", FieldAlloc: "oa", FieldNCCL: "on", FieldGraphs: "og", FieldUsable: "uv",
-	FieldTrainTokens: "tok", FieldOutput: "out", FieldSort: "sort",
-	FieldRPS: "rps", FieldTTFT: "ttft", FieldTPOT: "tpot", FieldGlobalBatch: "gb",
-	FieldMFU: "mfu", FieldInfMFU: "imfu", FieldBWUtil: "bw",
-	FieldRequests: "req", FieldPricing: "pr", FieldCurrency: "cur", FieldProviderKind: "pk", FieldCountry: "cc",
-	FieldBudget: "bud", FieldDeadline: "dl", FieldMinVCPU: "vc", FieldMinRAM: "ram",
-	FieldSpotRate: "spot", FieldCkptWrite: "ckw", FieldRestart: "rst", FieldAPIIn: "api-in", FieldAPIOut: "api-out", FieldUnknownNet: "un",
-	FieldFreshness: "fw", FieldCalibration: "cal",
-	FieldCurve: "lc", FieldWorkload: "wl", FieldOwnPrice: "own", FieldKWh: "kwh", FieldOwnYears: "dep",
-	FieldTextOnly: "to", FieldKernel: "kr", FieldEngineVersion: "ev", FieldHost: "host",
-	FieldLaunch: "run", FieldCP: "cp", FieldDataset: "ds", FieldEpochs: "ep", FieldEP: "xp", FieldDP: "adp",
-	FieldRegion: "hr", FieldProvider: "pv", FieldSLOStat: "slo", FieldRouter: "rt", FieldShow: "show",
+// chats and docs. A field the command line has too (jobspec.Fields, found
+// by its name) takes its key from that table; the page's own are here.
+var FieldKeys = fieldKeys([NFields]string{
+	FieldLang: "l", FieldUnits: "units", FieldSort: "sort",
+	FieldTTFT: "ttft", FieldTPOT: "tpot", FieldSLOStat: "slo",
+	FieldProviderKind: "pk", FieldBudget: "bud", FieldDeadline: "dl", FieldMinVCPU: "vc", FieldMinRAM: "ram",
+	FieldSpotRate: "spot", FieldAPIIn: "api-in", FieldAPIOut: "api-out",
+	FieldCalibration: "cal", FieldLaunch: "run", FieldRouter: "rt", FieldShow: "show",
+})
+
+// fieldKeys fills in the keys of the shared fields.
+func fieldKeys(own [NFields]string) [NFields]string {
+	for f, name := range FieldNames {
+		if j, ok := jobspec.ByFlag(name); ok {
+			own[f] = jobspec.Fields[j].Key
+		}
+	}
+	return own
 }
 
 // FieldNames name each input: its element id is "rs-"+name, and for the
@@ -167,48 +168,39 @@ func fieldOf(flag string) (Field, bool) {
 type ViewState [NFields]string
 
 // DefaultState is what a visitor without a link sees: Llama 3.1 8B served
-// in bf16 with Hugging Face transformers on one H100. The estimator's
-// inputs come from estimator.DefaultInput, as the CLI's flag defaults do.
-var DefaultState = newDefaultState(estimator.DefaultInput(estimator.Arch{}))
+// in bf16 with Hugging Face transformers on one H100. A field the command
+// line has too takes its default from jobspec.Fields (the estimator's are
+// estimator.DefaultInput's, the freshness window the planner's), as the
+// CLI's flag does; the page's own fields and its sample job are set here.
+// Every other field starts empty: the estimator's own figure, every filter
+// at "anything".
+var DefaultState = newDefaultState()
 
-func newDefaultState(in estimator.Input) ViewState {
-	itoa := strconv.Itoa
-	return ViewState{
-		FieldLang: "en", FieldModel: "llama-3.1-8b", FieldTask: in.Task.String(), FieldPrecision: in.Weights.String(), FieldKV: in.KV.String(),
-		FieldBatch: itoa(in.Batch), FieldSeq: itoa(in.Seq), FieldOptimizer: in.Optimizer.String(), FieldCheckpointing: "0", FieldFlash: bit(in.FlashAttention),
-		FieldLoRARank: itoa(in.LoRARank), FieldEngine: in.Engine.String(), FieldMemUtil: strconv.FormatFloat(in.GPUMemUtil, 'g', -1, 64),
-		FieldGPU: "h100-sxm", FieldGPUs: itoa(in.GPUs),
-		FieldZeRO: "", FieldTP: itoa(in.TP), FieldPP: itoa(in.PP), FieldOffload: in.Offload.String(), FieldUnits: "GiB",
-		FieldQuant: in.Quant.String(), FieldLoRATargets: in.LoRATargets.String(), FieldSelective: "0", FieldMaxBatched: itoa(in.MaxBatchedTokens), FieldEager: bit(in.EnforceEager),
-		// FieldCtx … FieldUsable empty: the estimator's own figure
-		// A 1B-token fine-tune; requests that generate 512 of their tokens.
-		FieldTrainTokens: "1B", FieldOutput: "512", FieldSort: "vram",
-		// Serving targets (used once a request rate is set): first token within
-		// 2 s, then 10 tokens/s per user or better.
-		FieldRPS: "", FieldTTFT: "2000", FieldTPOT: "100", FieldGlobalBatch: "",
-		// The statistic both targets bound: p95, as rightsize plan's
-		// --slo-stat (planner.SLOStat's zero value).
-		FieldSLOStat: planner.SLOP95.String(),
-		// A batch job of 100,000 requests when no request rate is set; every
-		// pricing model and filter at "anything".
-		FieldRequests: "100000", FieldPricing: "on-demand", FieldCurrency: "USD",
-		// Plans span only instances whose provider names the network
-		// between them (planner.Assumptions.UnknownNetworks).
-		FieldUnknownNet: "0",
-		// The picks rest on prices dated within 180 days wherever the
-		// GPU has one (planner.DefaultFreshnessDays; TestFreshnessField).
-		FieldFreshness: "180",
-		// A vision-language model loads its vision tower unless asked.
-		FieldTextOnly: "0", FieldKernel: in.Kernel.String(), FieldCP: "1", FieldEP: "1", FieldDP: "1",
-	}
-}
+// SampleFields are the fields whose default on the page is its sample
+// job's, not the command line's: the command line asks for a model and
+// takes a GPU's memory from --gpu or --vram, generates no tokens unless
+// asked and plans no batch job unless given its requests.
+var SampleFields = []Field{FieldModel, FieldGPU, FieldOutput, FieldRequests}
 
-// bit is a checkbox field's text.
-func bit(b bool) string {
-	if b {
-		return "1"
+func newDefaultState() ViewState {
+	var s ViewState
+	for f, name := range FieldNames {
+		if j, ok := jobspec.ByFlag(name); ok {
+			s[f] = jobspec.Fields[j].Default
+		}
 	}
-	return "0"
+	// The sample job: Llama 3.1 8B on one H100; requests that generate
+	// 512 of their tokens; a batch job of 100,000 requests when no
+	// request rate is set.
+	s[FieldModel], s[FieldGPU], s[FieldOutput], s[FieldRequests] = "llama-3.1-8b", "h100-sxm", "512", "100000"
+	s[FieldLang], s[FieldUnits], s[FieldSort] = "en", "GiB", "vram"
+	// Serving targets (used once a request rate is set): first token within
+	// 2 s, then 10 tokens/s per user or better.
+	s[FieldTTFT], s[FieldTPOT] = "2000", "100"
+	// The statistic both targets bound: p95, as rightsize plan's
+	// --slo-stat (planner.SLOStat's zero value).
+	s[FieldSLOStat] = planner.SLOP95.String()
+	return s
 }
 
 // OverrideFields are the measured-overhead inputs, folded by default.

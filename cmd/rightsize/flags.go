@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"rightsize/estimator/plan"
+	"rightsize/jobspec"
 )
 
 // Checks shared by the commands' flags: values a user may type but no
@@ -83,3 +85,44 @@ func readConfig(path string) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// The flags of the job fields the page's link has too (jobspec.Fields):
+// their names and defaults come from that table, so the command line and
+// the page start from one value; the help is the command line's own.
+
+func textFlag(fs *flag.FlagSet, f jobspec.Field, usage string) *string {
+	s := jobspec.Fields[f]
+	if s.Kind != jobspec.Text {
+		panic("textFlag: --" + s.Flag + " is not a text field")
+	}
+	return fs.String(s.Flag, s.Default, usage)
+}
+
+func intFlag(fs *flag.FlagSet, f jobspec.Field, usage string) *int {
+	s := jobspec.Fields[f]
+	return fs.Int(s.Flag, s.Int(), usage)
+}
+
+func floatFlag(fs *flag.FlagSet, f jobspec.Field, usage string) *float64 {
+	s := jobspec.Fields[f]
+	return fs.Float64(s.Flag, s.Float(), usage)
+}
+
+func boolFlag(fs *flag.FlagSet, f jobspec.Field, usage string) *bool {
+	s := jobspec.Fields[f]
+	return fs.Bool(s.Flag, s.Bool(), usage)
+}
+
+// sharedFlag is a row of a string-flag list (planFlags, fleetFlags) for a
+// shared text field: its name and default from jobspec.Fields.
+func sharedFlag(f jobspec.Field, usage string) flagRow {
+	s := jobspec.Fields[f]
+	if s.Kind != jobspec.Text {
+		panic("sharedFlag: --" + s.Flag + " is not a text field")
+	}
+	return flagRow{s.Flag, s.Default, usage}
+}
+
+// flagRow is one string flag of a command's list: its name, default and
+// help.
+type flagRow struct{ name, def, usage string }

@@ -14,6 +14,7 @@ import (
 
 	"rightsize/catalog"
 	"rightsize/estimator/plan"
+	"rightsize/jobspec"
 )
 
 // The daily fleet: "rightsize plan --load-curve CURVE [--workload FILE]"
@@ -24,16 +25,16 @@ import (
 // alternative and its break-even utilisation.
 
 // fleetFlags are the fleet's flags (parsed by fleetQuestion).
-var fleetFlags = []struct{ name, def, usage string }{
-	{"load-curve", "", `serving: requests/s for each hour of the day, "r0,r1,...,r23", or a CSV file of hour,requests_per_second`},
-	{"workload", "", "serving: a preset (" + strings.Join(plan.PresetNames(), ", ") + "), a CSV histogram (prompt_tokens,output_tokens,share) or a request log (JSONL or CSV with prompt_tokens/output_tokens per request, OpenAI-style usage.prompt_tokens/usage.completion_tokens, optional timestamp for the load curve)"},
+var fleetFlags = []flagRow{
+	sharedFlag(jobspec.LoadCurve, `serving: requests/s for each hour of the day, "r0,r1,...,r23", or a CSV file of hour,requests_per_second`),
+	sharedFlag(jobspec.Workload, "serving: a preset ("+strings.Join(plan.PresetNames(), ", ")+"), a CSV histogram (prompt_tokens,output_tokens,share) or a request log (JSONL or CSV with prompt_tokens/output_tokens per request, OpenAI-style usage.prompt_tokens/usage.completion_tokens, optional timestamp for the load curve)"),
 	{"min-replicas", "1", "fleet: fewest replicas at any hour"},
 	{"fleet-offers", "3", "fleet: how many of the best offers under each price model (on demand, spot, reserved 1y and 3y at the peak) get a fleet (0: every fitting offer)"},
-	{"own-price", "", "owned GPUs: purchase price per GPU, USD"},
+	sharedFlag(jobspec.OwnPrice, "owned GPUs: purchase price per GPU, USD"),
 	{"own-watts", "", "owned GPUs: watts per GPU while busy (default: the GPU's TDP from the catalog)"},
 	{"pue", "", "owned GPUs: power usage effectiveness (default 1.58, Uptime Institute 2023 average)"},
-	{"kwh-price", "", "owned GPUs: electricity, USD per kWh"},
-	{"depreciation-years", "", "owned GPUs: depreciation period, years"},
+	sharedFlag(jobspec.KWhPrice, "owned GPUs: electricity, USD per kWh"),
+	sharedFlag(jobspec.DepreciationYears, "owned GPUs: depreciation period, years"),
 	{"utilisation", "", "owned GPUs: busy share of the hours, 0..1 (default: the fleet's own, mean replicas / peak)"},
 }
 

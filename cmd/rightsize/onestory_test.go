@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"rightsize/app/page"
+	"rightsize/jobspec"
 )
 
 // TestPageAgreesWithCLI runs a matrix of jobs through `rightsize estimate
@@ -73,16 +74,18 @@ func TestPageAgreesWithCLI(t *testing.T) {
 	for _, c := range cases {
 		var args []string
 		q := url.Values{}
-		keys := map[string]string{"model": "m", "task": "t", "engine": "e", "precision": "p", "gpu": "g", "batch": "b", "seq": "s",
-			"quant": "q", "gpus": "n", "zero": "z", "tp": "tp", "pp": "pp", "grad-checkpointing": "gc",
-			"kernel": "kr", "engine-version": "ev", "host": "host", "text-only": "to", "cp": "cp", "ep": "xp", "dp": "adp", "global-batch": "gb"}
 		for k, v := range c {
+			// The link key of the CLI flag, from the one table both read.
+			f, ok := jobspec.ByFlag(k)
+			if !ok {
+				t.Fatalf("--%s is not a shared job field (jobspec.Fields)", k)
+			}
 			if k == "grad-checkpointing" || k == "text-only" {
 				args = append(args, "--"+k)
 			} else {
 				args = append(args, "--"+k, v)
 			}
-			q.Set(keys[k], v)
+			q.Set(jobspec.Fields[f].Key, v)
 		}
 		// The page's defaults for what the case leaves out: 512 output
 		// tokens of the sequence, 1B training tokens, KV in bf16.

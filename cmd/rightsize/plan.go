@@ -15,6 +15,7 @@ import (
 	"rightsize/catalog"
 	"rightsize/estimator"
 	"rightsize/estimator/plan"
+	"rightsize/jobspec"
 )
 
 // subcommand extends the estimate flags with a verb of its own.
@@ -282,35 +283,35 @@ type planCmd struct {
 
 // planFlags are the plan's own flags; every value is parsed by request,
 // so a bad one is a one-line error naming the flag.
-var planFlags = []struct{ name, def, usage string }{
-	{"epochs", "", "training: passes over --dataset-tokens"},
-	{"dataset-tokens", "", "training: tokens in the dataset, e.g. 2B"},
+var planFlags = []flagRow{
+	sharedFlag(jobspec.Epochs, "training: passes over --dataset-tokens"),
+	sharedFlag(jobspec.DatasetTokens, "training: tokens in the dataset, e.g. 2B"),
 	{"global-batch-tokens", "", "training: tokens per optimizer step, e.g. 4M (default: pre-training's published batch for the model's size, 0.5M-4M tokens; fine-tunes one micro-batch per replica, 4×PP with PP)"},
-	{"requests", "", "batch inference: requests in the job, e.g. 1M"},
-	{"requests-per-second", "", "online serving: target request rate"},
+	sharedFlag(jobspec.Requests, "batch inference: requests in the job, e.g. 1M"),
+	sharedFlag(jobspec.RequestsPerSecond, "online serving: target request rate"),
 	{"ttft-p95", "", "serving SLO: time to first token at --slo-stat (p95 by default), e.g. 1s, 800ms"},
 	{"tpot", "", "serving SLO: time per output token at --slo-stat, e.g. 50ms"},
 	{"slo-stat", "", "serving: the statistic --ttft-p95 and --tpot bound over the requests: mean|p50|p90|p95|p99 (default p95)"},
 	{"max-utilisation", "0", "serving: cap on each replica's load (0: 0.8)"},
-	{"pricing", "on-demand", "on-demand|spot|reserved-1y|reserved-3y"},
-	{"currency", "USD", "display currency (the catalog's FX table's)"},
-	{"provider", "", "comma-separated provider IDs"},
+	sharedFlag(jobspec.Pricing, "on-demand|spot|reserved-1y|reserved-3y"),
+	sharedFlag(jobspec.Currency, "display currency (the catalog's FX table's)"),
+	sharedFlag(jobspec.Provider, "comma-separated provider IDs"),
 	{"kind", "", "comma-separated provider kinds: hyperscaler,gpu-cloud,marketplace,broker,decentralized, or any (default: hyperscaler,gpu-cloud,broker)"},
-	{"country", "", "comma-separated ISO codes of the provider's home country (billing, law, VAT); where the machines stand is --region"},
+	sharedFlag(jobspec.Country, "comma-separated ISO codes of the provider's home country (billing, law, VAT); where the machines stand is --region"),
 	{"min-vcpus", "0", "minimum vCPUs per instance"},
 	{"min-ram", "0", "minimum host RAM per instance, GiB"},
 	{"budget", "", "maximum job cost (serving: monthly bill) in --currency"},
 	{"deadline", "", "maximum job time, e.g. 72h, 3d"},
 	{"spot-interruptions", "0", "share of spot instances reclaimed per month (0: per-offer bucket, else 0.20)"},
-	{"checkpoint-write", "", "checkpoint write rate per instance per second, e.g. 2GB (default 1000MiB)"},
-	{"restart", "", "restart time after a spot reclaim (default 10m)"},
+	sharedFlag(jobspec.CheckpointWrite, "checkpoint write rate per instance per second, e.g. 2GB (default 1000MiB)"),
+	sharedFlag(jobspec.Restart, "restart time after a spot reclaim (default 10m)"),
 	{"network-gbps", "0", "inter-node network where the catalog has none (0: 100)"},
 	{"mfu", "0", "training model-FLOPs utilisation (0: the estimator's default)"},
 	{"bandwidth-util", "0", "share of memory bandwidth decoding reaches (0: the estimator's default)"},
 	{"api-input-price", "0", "hosted API: USD per 1M input tokens, to compare with self-hosting (default: the catalog's list prices for --model)"},
 	{"api-output-price", "0", "hosted API: USD per 1M output tokens (default: the catalog's list prices for --model)"},
 	{"max-instances", "0", "most instances one plan may rent (0: 64)"},
-	{"freshness-days", "180", "freshness window in days: the picks rest on prices no older than this (and not estimated) wherever the GPU has one"},
+	sharedFlag(jobspec.FreshnessDays, "freshness window in days: the picks rest on prices no older than this (and not estimated) wherever the GPU has one"),
 	{"top", "10", "rows to print (0: all fitting)"},
 	{"format", "table", "table|json|csv|markdown"},
 }
@@ -331,11 +332,13 @@ func (c *planCmd) define(fs *flag.FlagSet) {
 	defineEmitFlags(fs)  // emit.go
 	definePriceFlags(fs) // prices.go
 	for _, b := range []struct{ name, usage string }{{"exclude-vat", "normalise VAT-inclusive prices to exclude VAT"},
-		{"all", "also print offers that do not fit, with the reason"},
-		{"unknown-networks", "let a plan span instances whose provider names no network between them (at --network-gbps, with a note); off: such offers run on one instance only"}} {
+		{"all", "also print offers that do not fit, with the reason"}} {
 		if fs.Lookup(b.name) == nil {
 			fs.Bool(b.name, false, b.usage)
 		}
+	}
+	if fs.Lookup(jobspec.Fields[jobspec.UnknownNetworks].Flag) == nil {
+		boolFlag(fs, jobspec.UnknownNetworks, "let a plan span instances whose provider names no network between them (at --network-gbps, with a note); off: such offers run on one instance only")
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"rightsize/catalog"
+	"rightsize/jobspec"
 )
 
 // definePriceFlags adds the flags that choose the offers a plan ranks:
@@ -14,8 +15,8 @@ func definePriceFlags(fs *flag.FlagSet) {
 	if fs.Lookup("prices") == nil {
 		fs.String("prices", "", "a sheet of your own prices (CSV or JSON, the page's price-sheet format): they enter the ranking as yours, not flagged against the market")
 	}
-	if fs.Lookup("region") == nil {
-		fs.String("region", "", "comma-separated region prefixes where the instances are hosted (e.g. ru, eu-west, cn-north), whoever the provider")
+	if fs.Lookup(jobspec.Fields[jobspec.Region].Flag) == nil {
+		textFlag(fs, jobspec.Region, "comma-separated region prefixes where the instances are hosted (e.g. ru, eu-west, cn-north), whoever the provider")
 	}
 }
 

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"flag"
+	"io"
+	"slices"
+	"testing"
+
+	"rightsize/app/page"
+	"rightsize/jobspec"
+)
+
+// cliFlags is every flag of rightsize plan (estimate's, plan's, the
+// fleet's, the price sheet's, the launch script's) and of simulate.
+func cliFlags(t *testing.T) []*flag.FlagSet {
+	t.Helper()
+	pc := &planCmd{stderr: io.Discard}
+	if code := estimateCommand("plan", []string{"--help"}, io.Discard, io.Discard, pc); code != 0 || pc.fs == nil {
+		t.Fatalf("plan --help: exit %d", code)
+	}
+	sc := &simulateCmd{}
+	if code := estimateCommand("simulate", []string{"--help"}, io.Discard, io.Discard, sc); code != 0 || sc.fs == nil {
+		t.Fatalf("simulate --help: exit %d", code)
+	}
+	return []*flag.FlagSet{pc.fs, sc.fs}
+}
+
+// TestDoorsShareJobFields holds the command line and the page to one
+// table of the job fields (jobspec.Fields): each field is a CLI flag with
+// the table's default and type, and a page field of the same name with
+// the table's link key and default (but the page's sample job). A page
+// field named like a CLI flag is in the table, or listed here with why
+// not, so a new field cannot take a second default at either door.
+func TestDoorsShareJobFields(t *testing.T) {
+	fss := cliFlags(t)
+	lookup := func(name string) *flag.Flag {
+		for _, fs := range fss {
+			if f := fs.Lookup(name); f != nil {
+				return f
+			}
+		}
+		return nil
+	}
+	pageField := map[string]page.Field{}
+	for f, n := range page.FieldNames {
+		pageField[n] = page.Field(f)
+	}
+	keys := map[string]string{}
+	for j, s := range jobspec.Fields {
+		if s.Flag == "" || s.Key == "" {
+			t.Errorf("field %d: flag %q, key %q", j, s.Flag, s.Key)
+			continue
+		}
+		if other, dup := keys[s.Key]; dup {
+			t.Errorf("link key %q is both --%s's and --%s's", s.Key, other, s.Flag)
+		}
+		keys[s.Key] = s.Flag
+		cf := lookup(s.Flag)
+		if cf == nil {
+			t.Errorf("--%s: in jobspec.Fields, not a flag of rightsize plan or simulate", s.Flag)
+		} else {
+			if cf.DefValue != s.CLIDefault() {
+				t.Errorf("--%s: default %q on the command line, %q in jobspec.Fields", s.Flag, cf.DefValue, s.CLIDefault())
+			}
+			var kind jobspec.Kind
+			switch cf.Value.(flag.Getter).Get().(type) {
+			case int:
+				kind = jobspec.Int
+			case float64:
+				kind = jobspec.Float
+			case bool:
+				kind = jobspec.Bool
+			}
+			if kind != s.Kind {
+				t.Errorf("--%s: a %T flag, kind %d in jobspec.Fields", s.Flag, cf.Value.(flag.Getter).Get(), s.Kind)
+			}
+		}
+		pf, ok := pageField[s.Flag]
+		if !ok {
+			t.Errorf("--%s: no page field of that name (page.FieldNames): its link key %q reads nothing", s.Flag, s.Key)
+			continue
+		}
+		if page.FieldKeys[pf] != s.Key {
+			t.Errorf("%s: link key %q on the page, %q in jobspec.Fields", s.Flag, page.FieldKeys[pf], s.Key)
+		}
+		if d := page.DefaultState[pf]; d != s.Default && !slices.Contains(page.SampleFields, pf) {
+			t.Errorf("%s: default %q on the page, %q in jobspec.Fields", s.Flag, d, s.Default)
+		}
+	}
+	// Page fields named like a CLI flag whose text means something else
+	// at each door, or whose "not set" is written differently.
+	apart := map[string]string{
+		"calibration":        "a file on the command line, the calibration's text in the link",
+		"emit":               "a launch script's dialect and file on the command line, the page's launch tab",
+		"slo-stat":           `"" on the command line means p95, which the page shows`,
+		"spot-interruptions": `"0" on the command line, "" on the page: the planner's own`,
+		"api-input-price":    `"0" on the command line, "" on the page: the catalog's list price`,
+		"api-output-price":   `"0" on the command line, "" on the page: the catalog's list price`,
+		"min-vcpus":          `"0" on the command line, "" on the page: no floor`,
+		"emit-router":        `"engine" on the command line, "" on the page: the engine's own`,
+	}
+	for _, n := range page.FieldNames {
+		if _, shared := jobspec.ByFlag(n); shared || lookup(n) == nil {
+			continue
+		}
+		if _, ok := apart[n]; !ok {
+			t.Errorf("--%s is a CLI flag and a page field outside jobspec.Fields: add it to the table (one default, one key)", n)
+		}
+	}
+	// Every link key, the page's own and the table's, reads one field.
+	seen := map[string]string{}
+	for f, k := range page.FieldKeys {
+		if other, dup := seen[k]; dup || k == "" {
+			t.Errorf("link key %q: fields %s and %s", k, other, page.FieldNames[f])
+		}
+		seen[k] = page.FieldNames[f]
+	}
+	for n := range apart {
+		if _, shared := jobspec.ByFlag(n); shared || lookup(n) == nil || !slices.Contains(page.FieldNames[:], n) {
+			t.Errorf("%s: listed as apart, but it is shared or not at both doors", n)
+		}
+	}
+}
