@@ -85,12 +85,12 @@ func TestSimImportsOnlyStdAndEstimator(t *testing.T) {
 // estimator's and planner's defaults it writes are held to theirs by its
 // test, not by an import.
 func TestJobspecImportsOnlyStd(t *testing.T) {
-	deps := goList(t, true, nil, "./jobspec")
-	if _, ok := deps["rightsize/jobspec"]; !ok {
-		t.Fatalf("go list found no rightsize/jobspec: %v", deps)
+	deps := goList(t, true, nil, "./app/page/jobspec")
+	if _, ok := deps["rightsize/app/page/jobspec"]; !ok {
+		t.Fatalf("go list found no rightsize/app/page/jobspec: %v", deps)
 	}
 	for p := range deps {
-		if p != "rightsize/jobspec" {
+		if p != "rightsize/app/page/jobspec" {
 			t.Errorf("jobspec depends on non-standard package %s", p)
 		}
 	}

@@ -10,9 +10,9 @@ import (
 	"strconv"
 	"strings"
 
+	"rightsize/app/page/jobspec"
 	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
-	"rightsize/jobspec"
 )
 
 // Field indexes one user input of the calculator.

@@ -55,7 +55,9 @@ func emitRouters() string {
 // emitAsked is whether the command line gives --emit or --emit-pick.
 func (c *planCmd) emitAsked() bool {
 	asked := false
-	c.fs.Visit(func(f *flag.Flag) { asked = asked || f.Name == "emit" || f.Name == "emit-pick" || f.Name == "emit-router" })
+	c.fs.Visit(func(f *flag.Flag) {
+		asked = asked || f.Name == "emit" || f.Name == "emit-pick" || f.Name == "emit-router"
+	})
 	return asked
 }
 

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"rightsize/app/page/jobspec"
 	"rightsize/catalog"
 	"rightsize/estimator"
 	"rightsize/estimator/sim"
-	"rightsize/jobspec"
 )
 
 // minGPUsLimit bounds the MinGPUs search reported by estimate.

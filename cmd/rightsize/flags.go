@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"rightsize/app/page/jobspec"
 	"rightsize/estimator/plan"
-	"rightsize/jobspec"
 )
 
 // Checks shared by the commands' flags: values a user may type but no

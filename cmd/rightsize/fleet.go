@@ -12,9 +12,9 @@ import (
 	"strconv"
 	"strings"
 
+	"rightsize/app/page/jobspec"
 	"rightsize/catalog"
 	"rightsize/estimator/plan"
-	"rightsize/jobspec"
 )
 
 // The daily fleet: "rightsize plan --load-curve CURVE [--workload FILE]"

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"rightsize/app/page"
-	"rightsize/jobspec"
+	"rightsize/app/page/jobspec"
 )
 
 // cliFlags is every flag of rightsize plan (estimate's, plan's, the

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"rightsize/app/page"
-	"rightsize/jobspec"
+	"rightsize/app/page/jobspec"
 )
 
 // TestPageAgreesWithCLI runs a matrix of jobs through `rightsize estimate

@@ -12,10 +12,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"rightsize/app/page/jobspec"
 	"rightsize/catalog"
 	"rightsize/estimator"
 	"rightsize/estimator/plan"
-	"rightsize/jobspec"
 )
 
 // subcommand extends the estimate flags with a verb of its own.

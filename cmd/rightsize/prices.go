@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"os"
 
+	"rightsize/app/page/jobspec"
 	"rightsize/catalog"
-	"rightsize/jobspec"
 )
 
 // definePriceFlags adds the flags that choose the offers a plan ranks:
