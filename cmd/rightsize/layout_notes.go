@@ -19,12 +19,12 @@ func layoutNotes(lay estimator.TrainLayout) []string {
 	if len(lay.Tried) == 0 || !lay.Fits {
 		return notes
 	}
-	var flags []string
+	var flags, names []string
 	if lay.ZeROChosen {
-		flags = append(flags, fmt.Sprintf("--zero %d", lay.ZeRO))
+		flags, names = append(flags, fmt.Sprintf("--zero %d", lay.ZeRO)), append(names, "--zero")
 	}
 	if lay.ScheduleChosen {
-		flags = append(flags, fmt.Sprintf("--virtual-stages %d", lay.VirtualStages))
+		flags, names = append(flags, fmt.Sprintf("--virtual-stages %d", lay.VirtualStages)), append(names, "--virtual-stages")
 	}
 	what := func(z, v int) string {
 		var s []string
@@ -49,9 +49,9 @@ func layoutNotes(lay estimator.TrainLayout) []string {
 	}
 	fmt.Fprintf(&b, "; %s fits at %.1f GiB", what(lay.ZeRO, lay.VirtualStages), lay.Peak.GiB())
 	if lay.ZeROChosen && lay.ZeRO == 2 {
-		b.WriteString(" (the gradients sharded too, as Llama 3's FSDP and torchtitan's FSDP2 over pipeline stages hold them)")
+		b.WriteString(" (the gradients sharded too, as Llama 3's FSDP held them)")
 	}
-	b.WriteString("; give --zero or --virtual-stages to choose")
+	fmt.Fprintf(&b, "; give %s to choose", strings.Join(names, " or "))
 	return append(notes, b.String())
 }
 
