@@ -454,17 +454,22 @@ func worstTrainStage(in Input, r *Result) stageOut {
 // core_v0.19.0); Llama 3.1 405B (126 layers) at PP 16 VP 4 is 2 layers a
 // chunk and 1 in those two.
 func chunkLayers(k, v, i int) []int {
+	c := make([]int, max(v, 1))
+	for j := range c {
+		c[j] = chunkLayer(k, v, i, j)
+	}
+	return c
+}
+
+// chunkLayer is chunkLayers' chunk j, without the slice.
+func chunkLayer(k, v, i, j int) int {
 	v = max(v, 1)
 	full := (k + v - 1) / v
 	short := full*v - k
-	c := make([]int, v)
-	for j := range c {
-		c[j] = full
-		if i == 0 && j < short || i != 0 && j >= v-short {
-			c[j] = full - 1
-		}
+	if i == 0 && j < short || i != 0 && j >= v-short {
+		return full - 1
 	}
-	return c
+	return full
 }
 
 // stageInflight is how many micro-batches' worth of stage i's saved
@@ -499,35 +504,49 @@ func stageInflight(pp, i, m, v, k int) float64 {
 	if w >= total || k <= 0 {
 		return float64(m)
 	}
-	c := chunkLayers(k, v, i)
 	// get_schedule_table: micro-batches in groups of pp; each group runs
-	// chunk 0 … v−1; the last group takes all that remain.
-	order := make([]int, 0, total)
-	for lo := 0; lo < m; lo += pp {
-		hi := min(lo+pp, m)
-		if lo+pp >= m {
-			hi = m
+	// chunk 0 … v−1; the last group takes all that remain. Two cursors
+	// walk that order in place, the forwards and, w behind, the
+	// backwards (no table: the estimate runs on every input of the page).
+	full := (k + v - 1) / v // chunkLayer's sizes, worked out once
+	short := full*v - k
+	layers := func(ch int) int {
+		if i == 0 && ch < short || i != 0 && ch >= v-short {
+			return full - 1
 		}
-		for ch := 0; ch < v; ch++ {
-			for mb := lo; mb < hi; mb++ {
-				order = append(order, ch)
-			}
-		}
-		if hi == m {
-			break
-		}
+		return full
 	}
+	fwd, bwd := schedCursor{sz: min(pp, m)}, schedCursor{sz: min(pp, m)}
 	var held, peak int
 	for f := 0; f < total; f++ {
-		held += c[order[f]]
+		held += layers(fwd.ch)
+		fwd.next(pp, m, v)
 		if f >= w {
 			if held > peak {
 				peak = held
 			}
-			held -= c[v-1-order[f-w]] // the backward that follows this forward
+			held -= layers(v - 1 - bwd.ch) // the backward that follows this forward
+			bwd.next(pp, m, v)
 		}
 	}
 	return float64(peak) / float64(k)
+}
+
+// schedCursor walks get_schedule_table's order of chunk-micro-batches
+// (stageInflight): the micro-batches of one group (sz of them from lo)
+// through chunk ch, then the next chunk, then the next group.
+type schedCursor struct{ lo, sz, ch, mb int }
+
+func (c *schedCursor) next(pp, m, v int) {
+	if c.mb++; c.mb < c.sz {
+		return
+	}
+	c.mb = 0
+	if c.ch++; c.ch < v {
+		return
+	}
+	c.ch, c.lo = 0, c.lo+pp
+	c.sz = min(pp, m-c.lo)
 }
 
 // stage computes one pipeline stage's per-GPU breakdown: its share of the

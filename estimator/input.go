@@ -469,7 +469,9 @@ func DefaultInput(a Arch) Input {
 // GPU unsharded). Fine-tunes keep stage 0: HF Trainer and Accelerate
 // replicate unless told to shard. The shard group is every GPU outside
 // TP × PP (CP included), as Megatron-Core's distributed optimizer shards
-// over the data-parallel group with context parallelism.
+// over the data-parallel group with context parallelism. ZeRODefault is
+// the first stage tried: ResolveTrainDefaults raises it to the sharding
+// of the FSDP stacks when ZeRO-1 does not fit.
 func ZeRODefault(in Input) int {
 	if in.Task == Pretrain && in.ZeRO == 0 && in.TP >= 1 && in.PP >= 1 && in.GPUs/(in.TP*in.PP) > 1 {
 		return 1

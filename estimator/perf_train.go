@@ -130,10 +130,15 @@ func pipeSchedule(in Input, w Workload, replicas int, s, b float64) (m, v int) {
 }
 
 // virtualStages is the model chunks per pipeline stage the step runs:
-// w.VirtualStages when given (1: plain 1F1B), else DefaultVirtualStages.
+// w.VirtualStages when given (1: plain 1F1B), else the input's schedule
+// (Input.Schedule.VirtualStages, which ResolveTrainDefaults sets to 1
+// when only plain 1F1B fits), else DefaultVirtualStages.
 func virtualStages(in Input, w Workload, m int) int {
 	if w.VirtualStages > 0 {
 		return w.VirtualStages
+	}
+	if in.Schedule.VirtualStages > 0 {
+		return in.Schedule.VirtualStages
 	}
 	return DefaultVirtualStages(in, m)
 }

@@ -190,7 +190,7 @@ const (
 	WarnTightFit          Warning = iota // fits with less than 5% headroom
 	WarnSeqBeyondContext                 // seq exceeds the config's max_position_embeddings
 	WarnKVHeadsReplicated                // TP > KV heads: KV heads (and their cache) are replicated
-	WarnUnevenPipeline                   // layers do not split evenly over PP stages; the worst stage is shown
+	WarnUnevenPipeline                   // layers do not split evenly over PP stages; the stage needing the most memory is shown
 	WarnNoActivationModel                // generic model without shape numbers: activations not estimated
 	WarnVisionApprox                     // VLM vision tower counted approximately
 	WarnFP8NotInLlamaCpp                 // llama.cpp has no fp8: Q8_0 assumed
@@ -204,7 +204,7 @@ var warningText = [numWarnings]string{
 	WarnTightFit:          "fits with less than 5% headroom",
 	WarnSeqBeyondContext:  "sequence longer than the model's max_position_embeddings",
 	WarnKVHeadsReplicated: "tensor parallelism exceeds KV heads: KV heads are replicated",
-	WarnUnevenPipeline:    "layers do not divide evenly over pipeline stages: showing the largest stage",
+	WarnUnevenPipeline:    "layers do not divide evenly over pipeline stages: showing the stage that needs the most memory (in training the first and last stages hold the fewer layers)",
 	WarnNoActivationModel: "model gives no shape numbers: activations not estimated",
 	WarnVisionApprox:      "vision tower parameters are approximate",
 	WarnFP8NotInLlamaCpp:  "llama.cpp has no fp8 weights: Q8_0 assumed",

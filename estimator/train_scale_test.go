@@ -580,3 +580,140 @@ func TestMegatronFusionsAtTP1(t *testing.T) {
 		t.Errorf("fine-tune logits %.2f GiB, want HF's 10 bytes × s·V = %.2f GiB", got/float64(GiB), want/float64(GiB))
 	}
 }
+
+// TestResolveTrainDefaults: with neither the ZeRO stage nor the schedule
+// given, pre-training takes the first layout the common stacks run that
+// fits. Llama 3.1 405B at TP 8 × PP 16 on H100s (Dubey et al. 2024
+// §3.3.2, Table 4): on 16,384 GPUs (16 micro-batches a replica) the
+// interleaved ZeRO 1 default needs 79.4 GiB of 79.2 and ZeRO 2 (the run's
+// FSDP) fits at 73.6; on 8,192 (32) neither stage fits interleaved and
+// plain 1F1B does at ZeRO 1. A setting the user gave is kept, with the
+// other's plain default and no search; a job no layout fits keeps the
+// defaults; other jobs come back unchanged.
+func TestResolveTrainDefaults(t *testing.T) {
+	l405 := DefaultInput(loadArch(t, "llama-3.1-405b.json"))
+	l405.Task, l405.Seq, l405.Batch, l405.TP, l405.PP = Pretrain, 8192, 1, 8, 16
+	l405.VRAM = 80 * GiB
+	l405.Schedule.GlobalBatch = 2048
+	gib := func(b Bytes) float64 { return float64(b) / float64(GiB) }
+	for _, c := range []struct {
+		name       string
+		gpus, zero int
+		vp         int // Schedule.VirtualStages given
+		vram       Bytes
+		zeroOpen   bool
+		wantZ      int
+		wantVP     int       // Schedule.VirtualStages after
+		ran        int       // TrainLayout.VirtualStages
+		fits       bool      // TrainLayout.Fits
+		tried      []float64 // GiB of each layout tried first
+		peak       float64
+	}{
+		{"16,384: ZeRO 2 interleaved", 16384, 0, 0, 80 * GiB, true, 2, 0, 4, true, []float64{79.44}, 73.55},
+		{"8,192: ZeRO 1 plain 1F1B", 8192, 0, 0, 80 * GiB, true, 1, 1, 1, true, []float64{92.63, 86.79}, 75.75},
+		{"--zero 1 given", 16384, 1, 0, 80 * GiB, false, 1, 0, 0, false, nil, 0},
+		{"--virtual-stages 4 given", 16384, 0, 4, 80 * GiB, true, 1, 4, 4, false, nil, 0},
+		{"nothing fits a 40 GiB GPU", 16384, 0, 0, 40 * GiB, true, 1, 0, 4, false, nil, 79.44},
+	} {
+		in := l405
+		in.GPUs, in.ZeRO, in.Schedule.VirtualStages, in.VRAM = c.gpus, c.zero, c.vp, c.vram
+		out, lay := ResolveTrainDefaults(in, c.zeroOpen)
+		if out.ZeRO != c.wantZ || out.Schedule.VirtualStages != c.wantVP || lay.ZeRO != c.wantZ || lay.VirtualStages != c.ran || lay.Fits != c.fits {
+			t.Errorf("%s: ZeRO %d, schedule %d (ran %d), fits %v; want ZeRO %d, schedule %d (ran %d), fits %v",
+				c.name, out.ZeRO, out.Schedule.VirtualStages, lay.VirtualStages, lay.Fits, c.wantZ, c.wantVP, c.ran, c.fits)
+		}
+		if len(lay.Tried) != len(c.tried) {
+			t.Errorf("%s: tried %+v, want %d layouts first", c.name, lay.Tried, len(c.tried))
+		} else {
+			for i, want := range c.tried {
+				if got := gib(lay.Tried[i].Peak); math.Abs(got-want) > 0.01 {
+					t.Errorf("%s: layout %d (%+v) needs %.2f GiB, measured %.2f", c.name, i, lay.Tried[i], got, want)
+				}
+			}
+		}
+		if got := gib(lay.Peak); math.Abs(got-c.peak) > 0.01 {
+			t.Errorf("%s: chosen layout %.2f GiB, measured %.2f", c.name, got, c.peak)
+		}
+		if r := mustEstimate(t, out); r.Fits != c.fits && c.zeroOpen && c.vp == 0 {
+			t.Errorf("%s: resolved input fits %v, the layout says %v", c.name, r.Fits, c.fits)
+		}
+	}
+	// A single-GPU pre-training job, a fine-tune over 8 GPUs and a job
+	// with one copy of the model come back as they went in.
+	l8 := DefaultInput(loadArch(t, "llama-3.1-8b.json"))
+	for _, c := range []struct {
+		task     Task
+		gpus, pp int
+	}{{Pretrain, 1, 1}, {FullFinetune, 8, 1}, {LoRA, 1, 1}, {Inference, 8, 1}} {
+		in := l8
+		in.Task, in.GPUs, in.PP = c.task, c.gpus, c.pp
+		if out, lay := ResolveTrainDefaults(in, true); out != in || lay.ZeROChosen || lay.ScheduleChosen || lay.Peak != 0 {
+			t.Errorf("%v on %d GPUs: changed (%+v)", c.task, c.gpus, lay)
+		}
+	}
+}
+
+// BenchmarkResolveTrainDefaults is the dearest case, four memory
+// estimates: Llama 3.1 405B on 8,192 H100s, whose interleaved layouts do
+// not fit.
+func BenchmarkResolveTrainDefaults(b *testing.B) {
+	in := DefaultInput(loadArch(b, "llama-3.1-405b.json"))
+	in.Task, in.Seq, in.Batch, in.GPUs, in.TP, in.PP = Pretrain, 8192, 1, 8192, 8, 16
+	in.Schedule.GlobalBatch = 2048
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = ResolveTrainDefaults(in, true)
+	}
+}
+
+// TestStageInflightMatchesTable: stageInflight's in-place walk of
+// get_schedule_table's order gives what the plain table gives.
+func TestStageInflightMatchesTable(t *testing.T) {
+	table := func(pp, i, m, v, k int) float64 {
+		m = max(m, 1)
+		if v <= 1 || pp <= 1 {
+			return float64(min(pp-i, m))
+		}
+		total := m * v
+		w := (pp-i-1)*2 + (v-1)*pp
+		if w >= total || k <= 0 {
+			return float64(m)
+		}
+		c := chunkLayers(k, v, i)
+		var order []int
+		for lo := 0; lo < m; lo += pp {
+			for ch := 0; ch < v; ch++ {
+				for mb := lo; mb < min(lo+pp, m); mb++ {
+					order = append(order, ch)
+				}
+			}
+		}
+		var held, peak int
+		for f := 0; f < total; f++ {
+			held += c[order[f]]
+			if f >= w {
+				peak = max(peak, held)
+				held -= c[v-1-order[f-w]]
+			}
+		}
+		return float64(peak) / float64(k)
+	}
+	n := 0
+	for _, pp := range []int{2, 4, 8, 16} {
+		for _, v := range []int{2, 3, 4, 5} {
+			for _, m := range []int{pp, 2 * pp, 3 * pp, 5*pp + 3, 64} {
+				for _, k := range []int{v, 2*v - 1, 2 * v, 7} {
+					for i := 0; i < pp; i++ {
+						if got, want := stageInflight(pp, i, m, v, k), table(pp, i, m, v, k); got != want {
+							t.Errorf("pp %d, stage %d, m %d, v %d, k %d: %g, the table gives %g", pp, i, m, v, k, got, want)
+						}
+						n++
+					}
+				}
+			}
+		}
+	}
+	if n < 1000 {
+		t.Fatalf("%d cases", n)
+	}
+}

@@ -212,7 +212,7 @@ func (in *ViewIn) fieldOptions(f Field) []Option {
 	case FieldLoRATargets:
 		return labelled(l, []estimator.LoRATargets{estimator.LoRAAttention, estimator.LoRAAllLinear}, MsgTargetsAttn, MsgTargetsAll)
 	case FieldZeRO:
-		// Empty: estimator.ZeRODefault, as the CLI without --zero.
+		// Empty: estimator.ResolveTrainDefaults, as the CLI without --zero.
 		return []Option{{"", l.T(MsgZeROAuto)}, {"0", "0"}, {"1", "1"}, {"2", "2"}, {"3", "3"}}
 	case FieldOffload:
 		return labelled(l, estimator.Offloads, MsgOffNone, MsgOffOptimizer, MsgOffAll)

@@ -416,10 +416,10 @@ func (p *parser) parse() (Job, bool) {
 	// gradients between syncs, as Accelerate and Lightning run it by
 	// default (estimator.FSDPNoSyncDefault; the CLI's default without
 	// --fsdp-no-sync).
-	if zeroAuto {
-		// The ZeRO field on auto: the CLI's default without --zero.
-		in.ZeRO = estimator.ZeRODefault(in)
-	}
+	// The stage's memory counts the schedule the step is timed with; the
+	// ZeRO field on auto picks the layout as the CLI does without --zero.
+	in.Schedule = estimator.Schedule{MicroBatches: j.Work.MicroBatches, GlobalBatch: j.Work.GlobalBatch}
+	in, _ = estimator.ResolveTrainDefaults(in, zeroAuto)
 	in.FSDPNoSync = estimator.FSDPNoSyncDefault(in, j.Work)
 	j.In = in
 	for _, e := range p.errs {

@@ -308,15 +308,14 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		}
 		*promptTok = in.Seq - *outputTok
 	}
-	if !set["zero"] {
-		if z := estimator.ZeRODefault(in); z != in.ZeRO {
-			// Pre-training over data-parallel replicas shards the
-			// optimizer states by default (estimator.ZeRODefault), as
-			// the page does with its ZeRO field on auto.
-			in.ZeRO = z
-			notes = append(notes, "--zero 1: pre-training over data-parallel replicas shards the optimizer states, as Megatron-Core's distributed optimizer (NeMo, Megatron-Bridge), FSDP and GPT-NeoX's ZeRO-1 do by default; --zero 0 for plain data parallelism")
-		}
-	}
+	// The memory of a pipeline stage counts the micro-batches the step's
+	// schedule keeps in flight: the same schedule the time is given.
+	in.Schedule = estimator.Schedule{MicroBatches: *micro, GlobalBatch: *global, VirtualStages: *vp}
+	// Pre-training's ZeRO stage and pipeline schedule when not given: the
+	// first the common stacks run that fits, as the page and planner take them.
+	var lay estimator.TrainLayout
+	in, lay = estimator.ResolveTrainDefaults(in, !set["zero"])
+	notes = append(notes, layoutNotes(lay)...)
 	if !set["fsdp-no-sync"] && estimator.FSDPNoSyncDefault(in, estimator.Workload{MicroBatches: *micro, GlobalBatch: *global}) {
 		// Accumulating under FSDP's no_sync() by default
 		// (estimator.FSDPNoSyncDefault): the gradients line holds the
@@ -324,9 +323,6 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		in.FSDPNoSync = true
 		notes = append(notes, "--fsdp-no-sync: the fine-tune accumulates micro-batches under FSDP, which by default (HF Accelerate, Lightning/LitGPT) keeps the whole model's gradients on every GPU between syncs; --fsdp-no-sync=false for DeepSpeed ZeRO-3, torchtune or Accelerate's sync_each_batch")
 	}
-	// The memory of a pipeline stage counts the micro-batches the step's
-	// schedule keeps in flight: the same schedule the time is given.
-	in.Schedule = estimator.Schedule{MicroBatches: *micro, GlobalBatch: *global, VirtualStages: *vp}
 	if sub != nil {
 		return sub.run(estimateJob{in: in, name: name, gpu: gpuSpec, trainTokens: tokens,
 			prompt: *promptTok, output: *outputTok, set: set}, stdout, fail)
@@ -358,7 +354,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	// figures (catalog.ErrNoFigures: none, as without --gpu), as on the page.
 	if r.Runs(in) {
 		eff := estimator.Efficiency{MFU: *mfu, InferenceMFU: *infMFU, BandwidthUtil: *bwUtil}
-		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: *global, VirtualStages: *vp}
+		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: *global, VirtualStages: in.Schedule.VirtualStages}
 		switch p, hw, err := gpuSpec.Speed(in, eff, w, node); {
 		case errors.Is(err, catalog.ErrNoFigures):
 		case noPrompt(err):

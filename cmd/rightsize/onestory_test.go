@@ -68,6 +68,11 @@ func TestPageAgreesWithCLI(t *testing.T) {
 		// Context parallelism for a long sequence.
 		job{"model": "llama-3.1-8b", "task": "train", "gpu": "h100-sxm", "gpus": "16", "cp": "4", "batch": "1", "seq": "65536", "grad-checkpointing": "1"},
 		job{"model": "llama-3.1-70b", "task": "train", "gpu": "h100-sxm", "gpus": "64", "tp": "8", "cp": "2", "batch": "1", "seq": "32768", "grad-checkpointing": "1"},
+		// Llama 3.1 405B's published layouts with ZeRO on auto: the
+		// layout each door picks (ZeRO 2 interleaved at 16,384; ZeRO 1
+		// under plain 1F1B at 8,192, 32 micro-batches a replica) is one.
+		job{"model": "llama-3.1-405b", "task": "train", "gpu": "h100-sxm", "gpus": "16384", "tp": "8", "pp": "16", "batch": "1", "seq": "8192", "global-batch": "2048"},
+		job{"model": "llama-3.1-405b", "task": "train", "gpu": "h100-sxm", "gpus": "8192", "tp": "8", "pp": "16", "batch": "1", "seq": "8192", "global-batch": "2048"},
 	)
 	agree := func(a, b float64) bool { return a == b || math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
 	checked := 0
