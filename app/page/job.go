@@ -71,10 +71,14 @@ func (e FieldErr) OK() bool { return e.Key == 0 && e.Value == "" && e.Detail == 
 
 // Job is the page state as typed values: what compute needs.
 type Job struct {
-	In     estimator.Input
-	Model  catalog.Model
-	GPU    catalog.GPU
-	Tokens float64 // training tokens of the job (training tasks)
+	In estimator.Input
+	// ZeROAuto: the ZeRO field is on auto (the CLI without --zero), so
+	// pre-training's stage and schedule are chosen to fit, at the user's
+	// GPUs in In and per shape by the planner (planner.Request.ZeROOpen).
+	ZeROAuto bool
+	Model    catalog.Model
+	GPU      catalog.GPU
+	Tokens   float64 // training tokens of the job (training tasks)
 	// Dataset and Epochs, when the dataset is given: Tokens = Epochs ×
 	// Dataset (0: the training tokens are given directly).
 	Dataset, Epochs float64
@@ -420,6 +424,7 @@ func (p *parser) parse() (Job, bool) {
 	// ZeRO field on auto picks the layout as the CLI does without --zero.
 	in.Schedule = estimator.Schedule{MicroBatches: j.Work.MicroBatches, GlobalBatch: j.Work.GlobalBatch}
 	in, _ = estimator.ResolveTrainDefaults(in, zeroAuto)
+	j.ZeROAuto = zeroAuto
 	in.FSDPNoSync = estimator.FSDPNoSyncDefault(in, j.Work)
 	j.In = in
 	for _, e := range p.errs {

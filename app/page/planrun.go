@@ -188,8 +188,15 @@ func PlanRequest(j Job) planner.Request {
 	default:
 		w.Kind, w.Requests = planner.Batch, j.Requests
 	}
+	in := j.In
+	if j.ZeROAuto {
+		// The planner chooses the stage and schedule per shape from the
+		// user's own (the page sets no schedule), not from those resolved
+		// at the job's GPUs.
+		in.Schedule.VirtualStages = 0
+	}
 	return planner.Request{
-		Input: j.In, Workload: w, Pricing: j.Pricing, Currency: j.Currency,
+		Input: in, ZeROOpen: j.ZeROAuto, Workload: w, Pricing: j.Pricing, Currency: j.Currency,
 		Filters: j.Filters, Assumptions: planner.Assumptions{
 			Efficiency: j.Eff, SpotInterruptionsPerMonth: j.SpotRate,
 			CheckpointWriteBytesPerSecond: j.CkptWriteBytesPerSecond, RestartSeconds: j.RestartSeconds,

@@ -91,7 +91,11 @@ type estimateJob struct {
 //	                    the GPUs the routed experts spread over: SGLang
 //	                    --dp-size with --enable-dp-attention and --ep-size;
 //	                    the request's --dp and --ep, or what the planner
-//	                    chose for a mixture-of-experts model); 1: none
+//	                    chose for a mixture-of-experts model); 1: none;
+//	                    virtual_stages: training with pp > 1, the model
+//	                    chunks per stage of the pipeline schedule (1:
+//	                    plain 1F1B), chosen with zero when --zero is not
+//	                    given
 //	replicas            serving: replicas of instances_per_replica instances
 //	instances_per_replica
 //	pricing             on-demand | spot | reserved-1y | reserved-3y
@@ -407,6 +411,13 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 		}
 	}
 	req := plan.Request{Input: job.in, Currency: strings.ToUpper(c.s("currency")), FX: cat.PlanFX(), ExcludeVAT: c.s("exclude-vat") == "true"}
+	// Without --zero the planner chooses pre-training's ZeRO stage, and
+	// the schedule unless --virtual-stages is given, for each shape it
+	// tries (plan.Request.ZeROOpen), from the user's own settings rather
+	// than those the estimate resolved at --gpus.
+	if req.ZeROOpen = !job.set["zero"]; req.ZeROOpen && !job.set["virtual-stages"] {
+		req.Input.Schedule.VirtualStages = 0
+	}
 	var err error
 	req.Pricing, err = plan.ParsePricing(c.s("pricing"))
 	add("pricing", err)
@@ -624,6 +635,7 @@ type parallelismJSON struct {
 	PP                int    `json:"pp"`
 	DP                int    `json:"dp"`
 	ZeRO              int    `json:"zero"`
+	VirtualStages     int    `json:"virtual_stages,omitempty"`
 	GradCheckpointing bool   `json:"grad_checkpointing"`
 	Offload           string `json:"offload"`
 	AttentionDP       int    `json:"attention_dp"`
@@ -812,7 +824,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		o := r.Offer
 		j := planRowJSON{OfferID: o.ID, Provider: o.Provider, InstanceType: o.InstanceType, GPU: o.GPU,
 			GPUsPerInstance: o.GPUCount, Instances: r.Instances, GPUs: r.GPUs,
-			Parallelism: parallelismJSON{r.TP, r.PP, r.DP, r.ZeRO, r.GradCheckpointing, r.Offload.String(), max(r.AttnDP, 1), max(r.EP, 1)}, Replicas: r.Replicas, InstancesPerReplica: r.InstancesPerReplica,
+			Parallelism: parallelismJSON{r.TP, r.PP, r.DP, r.ZeRO, r.VirtualStages, r.GradCheckpointing, r.Offload.String(), max(r.AttnDP, 1), max(r.EP, 1)}, Replicas: r.Replicas, InstancesPerReplica: r.InstancesPerReplica,
 			Pricing: r.Pricing.String(), Currency: o.Currency, PricePerHour: r.PricePerHour, PricePerHourUSD: r.PricePerHourUSD,
 			PricePerHourDisp: r.PricePerHourDisp, FXAsOf: r.FXAsOf, JobHours: r.JobSeconds / 3600, GPUHours: r.GPUHours,
 			JobCost: r.JobCost, JobCostUSD: r.JobCostUSD, JobCostDisp: r.JobCostDisp, OptimizerSteps: r.OptimizerSteps,
@@ -893,11 +905,15 @@ func columns(p planJSON) ([]string, func(r planRowJSON) []string) {
 	}
 }
 
-// shapeText is the table's parallelism cell: tp/pp/dp/zero, then the
-// attention-DP and EP layout inside each copy where it has one
-// ("8/1/1/0 attn-dp8 ep8").
+// shapeText is the table's parallelism cell: tp/pp/dp/zero, then an
+// interleaved pipeline's chunks per stage ("8/16/4/1 vp4"; plain 1F1B
+// has none) and the attention-DP and EP layout inside each copy where it
+// has one ("8/1/1/0 attn-dp8 ep8").
 func shapeText(p parallelismJSON) string {
 	s := fmt.Sprintf("%d/%d/%d/%d", p.TP, p.PP, p.DP, p.ZeRO)
+	if p.VirtualStages > 1 {
+		s += " vp" + strconv.Itoa(p.VirtualStages)
+	}
 	if p.AttentionDP > 1 {
 		s += " attn-dp" + strconv.Itoa(p.AttentionDP)
 	}

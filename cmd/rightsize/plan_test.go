@@ -658,3 +658,24 @@ func TestPlanSLOStat(t *testing.T) {
 		t.Errorf("batch plan: slo_stat %q", p.SLOStat)
 	}
 }
+
+// TestPlanPretrainLayoutPerShape: without --zero the free search chooses a
+// pre-train's ZeRO stage and schedule at each shape it tries, as the
+// estimate does at --gpus (estimator.ResolveTrainDefaults): Llama 3.1 405B
+// on H100s then runs as a pipeline at ZeRO ≥ 1 without checkpointing,
+// cheaper than the checkpointed ZeRO-3 copy the user's own stage (0 at one
+// GPU) held it to; --zero 0 keeps that floor.
+func TestPlanPretrainLayoutPerShape(t *testing.T) {
+	args := []string{"--model", "llama-3.1-405b", "--task", "train", "--seq", "8192", "--train-tokens", "15.6T", "--gpu", "h100-sxm"}
+	open, floor := planJSONOf(t, args...), planJSONOf(t, append(args, "--zero", "0")...)
+	if len(open.Rows) == 0 || len(floor.Rows) == 0 {
+		t.Fatalf("%d rows without --zero, %d with --zero 0", len(open.Rows), len(floor.Rows))
+	}
+	o, f := open.Rows[0], floor.Rows[0]
+	if o.Parallelism.PP < 2 || o.Parallelism.ZeRO < 1 || o.Parallelism.GradCheckpointing || o.Parallelism.VirtualStages < 1 {
+		t.Errorf("without --zero: %+v, want a pipeline at ZeRO ≥ 1 without checkpointing", o.Parallelism)
+	}
+	if !(o.JobCostUSD < f.JobCostUSD) {
+		t.Errorf("without --zero: %.4g USD (%+v), not below --zero 0's %.4g USD (%+v)", o.JobCostUSD, o.Parallelism, f.JobCostUSD, f.Parallelism)
+	}
+}

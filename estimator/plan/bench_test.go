@@ -31,6 +31,15 @@ func trainingRequest(tb testing.TB) (plan.Request, []plan.Offer) {
 	return req, offers
 }
 
+// pretrainingRequest is a 405B pre-train with the ZeRO stage left open:
+// the planner chooses the layout for each shape it tries.
+func pretrainingRequest(tb testing.TB) (plan.Request, []plan.Offer) {
+	req, offers := catalogRequest(tb, "llama-3.1-405b")
+	req.Input.Task, req.Input.Seq, req.ZeROOpen = estimator.Pretrain, 8192, true
+	req.Workload = plan.Workload{Kind: plan.Training, TrainTokens: 15.6e12}
+	return req, offers
+}
+
 func servingRequest(tb testing.TB) (plan.Request, []plan.Offer) {
 	req, offers := catalogRequest(tb, "mistral-7b-v0.1")
 	req.Workload = plan.Workload{Kind: plan.Serving, RequestsPerSecond: 20, PromptTokens: 500, OutputTokens: 200, TTFTP95Seconds: 1}
@@ -43,7 +52,7 @@ func BenchmarkPlan(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		mk   func(testing.TB) (plan.Request, []plan.Offer)
-	}{{"training", trainingRequest}, {"serving", servingRequest}} {
+	}{{"training", trainingRequest}, {"pretraining", pretrainingRequest}, {"serving", servingRequest}} {
 		req, offers := c.mk(b)
 		if len(offers) < 1100 {
 			b.Fatalf("catalog has %d offers, want ≥ 1100", len(offers))

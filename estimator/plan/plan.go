@@ -235,8 +235,8 @@ type planner struct {
 // attention-DP and EP layout included (it moves the KV cache and the
 // experts each GPU holds).
 type fitKey struct {
-	mem                               gpuMem
-	gpus, tp, pp, zero, batch, dp, ep int
+	mem                                   gpuMem
+	gpus, tp, pp, zero, vs, batch, dp, ep int
 }
 
 // perfKey is a speed memo's key. It stays within 128 bytes (128 now),
@@ -268,6 +268,7 @@ type perfOut struct {
 	stepSeconds, commSeconds, tokensPerStep             float64 // training
 	tokensPerSecond, prefillTokensPerSecond, decodeStep float64
 	bound                                               estimator.Bound
+	virtualStages                                       int // training: the schedule the step ran
 	ok                                                  bool
 }
 
@@ -839,7 +840,7 @@ type needOut struct {
 // estimator calls out of memory while loading never fits here.
 func (p *planner) estimate(in estimator.Input) fitOut {
 	if p.in.Task.Training() {
-		k := fitKey{gpuMem{}, in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch, in.DP, in.EP}
+		k := fitKey{gpuMem{}, in.GPUs, in.TP, in.PP, in.ZeRO, in.Schedule.VirtualStages, in.Batch, in.DP, in.EP}
 		n, ok := p.needs[k]
 		if !ok {
 			r, err := estimator.Estimate(in)
@@ -852,7 +853,7 @@ func (p *planner) estimate(in estimator.Input) fitOut {
 		usable := in.UsableBytes()
 		return fitOut{n.peak <= usable, usable - n.peak, n.hostOffload, 0, n.trainableParams, n.params}
 	}
-	k := fitKey{memOf(in), in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch, in.DP, in.EP}
+	k := fitKey{memOf(in), in.GPUs, in.TP, in.PP, in.ZeRO, in.Schedule.VirtualStages, in.Batch, in.DP, in.EP}
 	if r, ok := p.fits[k]; ok {
 		return r
 	}
@@ -871,14 +872,17 @@ func (p *planner) perf(in estimator.Input, hw estimator.Hardware, w estimator.Wo
 		// share the estimate.
 		hw.NetworkBandwidth = 0
 	}
-	k, memo := mkPerfKey(hw, memOf(in), in.GPUs, in.TP, in.PP, in.ZeRO, in.Batch, w.MicroBatches, in.DP, in.EP)
+	// The ZeRO stage (0..3) and the memory's pipeline schedule share a
+	// slot (the key's 128 bytes are full): a plan that chooses the
+	// layout per shape (resolveLayout) times each with its schedule.
+	k, memo := mkPerfKey(hw, memOf(in), in.GPUs, in.TP, in.PP, in.ZeRO+4*in.Schedule.VirtualStages, in.Batch, w.MicroBatches, in.DP, in.EP)
 	if r, ok := p.perfs[k]; ok && memo {
 		return r
 	}
 	var r perfOut
 	if pf, err := estimator.Throughput(in, hw, p.req.Assumptions.Efficiency, w); err == nil {
 		r = perfOut{pf.StepSeconds, pf.CommSeconds, pf.TokensPerStep, pf.TokensPerSecond, pf.PrefillTokensPerSecond,
-			pf.DecodeStepSeconds, pf.Bound, true}
+			pf.DecodeStepSeconds, pf.Bound, pf.VirtualStages, true}
 	}
 	if memo {
 		p.perfs[k] = r

@@ -253,6 +253,11 @@ type Row struct {
 	Instances        int
 	GPUs             float64 // Instances × GPUCount
 	TP, PP, DP, ZeRO int
+	// VirtualStages is a training row's pipeline schedule when PP > 1:
+	// the model chunks per stage (estimator.Perf.VirtualStages; 1: plain
+	// 1F1B), chosen with the ZeRO stage where Request.ZeROOpen; 0
+	// without pipeline stages.
+	VirtualStages int
 	// AttnDP and EP are an inference row's layout inside each engine copy
 	// of TP GPUs (estimator.Input.DP and EP; 0 or 1: none): attention data
 	// parallelism over AttnDP ranks of TP/AttnDP GPUs each, and the routed

@@ -44,6 +44,26 @@ func withGPUs(in estimator.Input, gpus, tp, pp, zero int) estimator.Input {
 	return in
 }
 
+// layoutOpen reports whether the planner chooses the job's ZeRO stage and
+// pipeline schedule for each shape it tries: a pre-training job whose user
+// gave no ZeRO stage (Request.ZeROOpen).
+func (p *planner) layoutOpen() bool {
+	return p.req.ZeROOpen && p.in.Task == estimator.Pretrain
+}
+
+// resolveLayout is in with the ZeRO stage, and the pipeline schedule
+// where the user gave none, that estimator.ResolveTrainDefaults chooses
+// for in's own GPUs, TP and PP: the one judge the CLI's estimate and the
+// page use at the user's layout, here at each shape the planner tries
+// (Llama 3.1 405B on 16,384 H100s at TP 8 × PP 16 fits only at ZeRO 2,
+// on 8,192 only as plain 1F1B). The user's own schedule is p.in's
+// (Request.ZeROOpen), not one resolved at another layout.
+func (p *planner) resolveLayout(in estimator.Input) estimator.Input {
+	in.ZeRO, in.Schedule.VirtualStages = 0, p.in.Schedule.VirtualStages
+	in, _ = estimator.ResolveTrainDefaults(in, true)
+	return in
+}
+
 // trainShape is one way to run the job on n instances.
 type trainShape struct {
 	in        estimator.Input
@@ -51,17 +71,20 @@ type trainShape struct {
 	res       fitOut
 }
 
-// shapeOut is a memoised searchShape result.
+// shapeOut is a memoised searchShape result; vs is the pipeline
+// schedule's Input.Schedule.VirtualStages.
 type shapeOut struct {
-	tp, pp, zero int
-	res          fitOut
-	ok           bool
+	tp, pp, zero, vs int
+	res              fitOut
+	ok               bool
 }
 
 // fitTraining finds the fewest instances of o on which the job fits and the
 // parallelism that holds it there, preferring (in order) no pipeline
 // stages, the smallest TP inside the instance, and the lowest ZeRO stage
-// at or above the request's. Fitting is monotone in the instance count
+// at or above the request's (a pre-training job whose user left the ZeRO
+// stage open: the stage and schedule resolveLayout chooses for each
+// shape, which fits or rules the shape out). Fitting is monotone in the instance count
 // (more GPUs shard more), so the count is found by doubling, then
 // bisection.
 func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
@@ -71,6 +94,9 @@ func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 	mem.set(&in)
 	if p.req.FixedParallelism {
 		n := (in.GPUs + gpus - 1) / gpus
+		if p.layoutOpen() {
+			in = p.resolveLayout(in)
+		}
 		res := p.estimate(in)
 		return trainShape{in, n, res}, res.Fits && n <= p.instLimit(o)
 	}
@@ -84,13 +110,15 @@ func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 		so, seen := p.shapes[k]
 		if !seen {
 			s, ok := p.searchShape(in, total, top)
-			so = shapeOut{s.in.TP, s.in.PP, s.in.ZeRO, s.res, ok}
+			so = shapeOut{s.in.TP, s.in.PP, s.in.ZeRO, s.in.Schedule.VirtualStages, s.res, ok}
 			p.shapes[k] = so
 		}
 		if !so.ok {
 			return trainShape{}, false
 		}
-		return trainShape{withGPUs(in, total, so.tp, so.pp, so.zero), n, so.res}, true
+		c := withGPUs(in, total, so.tp, so.pp, so.zero)
+		c.Schedule.VirtualStages = so.vs
+		return trainShape{c, n, so.res}, true
 	}
 	guess := 0
 	if t, ok := p.hints[mem]; ok {
@@ -109,15 +137,53 @@ type shapeKey struct {
 	total, maxTP int
 }
 
+// layoutMayFit reports whether any layout resolveLayout may choose could
+// fit tp × pp on total GPUs, from the memo shared by every memory size:
+// ZeRO-3 holds the least per GPU at a given schedule (Rajbhandari et al.
+// 2020, Fig. 1; as searchShape's own first try), so when it does not fit
+// under any schedule the resolver may take (the user's, or the
+// interleaved and plain 1F1B ones), no stage the resolver tries does, and
+// the shape is passed over without its search (up to four estimates the
+// memo does not keep).
+func (p *planner) layoutMayFit(in estimator.Input, total, tp, pp, dp int) bool {
+	c := withGPUs(in, total, tp, pp, 0)
+	if dp > 1 {
+		c.ZeRO = 3
+	}
+	vs := [2]int{p.in.Schedule.VirtualStages, 1}
+	n := 1
+	if vs[0] == 0 && pp > 1 {
+		n = 2
+	}
+	for _, v := range vs[:n] {
+		c.Schedule.VirtualStages = v
+		if p.estimate(c).Fits {
+			return true
+		}
+	}
+	return false
+}
+
 // searchShape finds the preferred parallelism for total GPUs.
 func (p *planner) searchShape(in estimator.Input, total int, top int) (trainShape, bool) {
 	{
+		open := p.layoutOpen()
 		for pp := 1; pp <= total && pp <= max(in.Arch.Layers, 1); pp *= 2 {
 			for tp := 1; tp <= top; tp *= 2 {
 				if total%(tp*pp) != 0 {
 					continue
 				}
 				dp := total / (tp * pp)
+				if open {
+					if !p.layoutMayFit(in, total, tp, pp, dp) {
+						continue
+					}
+					c := p.resolveLayout(withGPUs(in, total, tp, pp, 0))
+					if r := p.estimate(c); r.Fits {
+						return trainShape{c, 0, r}, true
+					}
+					continue
+				}
 				// ZeRO-3 holds the least per GPU (Rajbhandari et al. 2020,
 				// Fig. 1: 2Ψ+2Ψ+KΨ sharded stage by stage): when it does
 				// not fit, no lower stage does, so try it first.
@@ -244,6 +310,10 @@ func (p *planner) grow(o *Offer, hw estimator.Hardware, s *trainShape, r *Row, f
 	bigger := *s
 	bigger.instances *= 2
 	bigger.in.GPUs *= 2
+	if p.layoutOpen() {
+		// More replicas shard more: the layout is chosen afresh.
+		bigger.in = p.resolveLayout(bigger.in)
+	}
 	bigger.res = p.estimate(bigger.in)
 	if !bigger.res.Fits {
 		return false
@@ -290,6 +360,9 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 	r.Instances = s.instances
 	r.GPUs = float64(s.instances) * o.GPUCount
 	r.TP, r.PP, r.DP, r.ZeRO = in.TP, in.PP, dp, in.ZeRO
+	if in.PP > 1 {
+		r.VirtualStages = pf.virtualStages
+	}
 	r.GradCheckpointing, r.Offload = in.GradCheckpointing, in.Offload
 	r.Replicas, r.InstancesPerReplica = 1, s.instances
 	r.TokensPerSecond = tps

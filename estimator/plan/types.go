@@ -235,6 +235,15 @@ type Request struct {
 	// chosen per offer unless FixedParallelism is set.
 	Input            estimator.Input
 	FixedParallelism bool
+	// ZeROOpen says the user gave no ZeRO stage (the CLI without --zero,
+	// the page's ZeRO on auto). A pre-training job's stage, and its
+	// pipeline schedule where Input.Schedule.VirtualStages is 0, are then
+	// chosen for each shape the planner tries, as
+	// estimator.ResolveTrainDefaults chooses them at the user's own
+	// layout: Input.ZeRO is no floor, and Input.Schedule.VirtualStages
+	// must be the user's own (0 when not given), not one resolved at
+	// another layout.
+	ZeROOpen bool
 
 	Workload Workload
 	Pricing  Pricing
