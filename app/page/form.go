@@ -2,6 +2,7 @@ package page
 
 import (
 	"slices"
+	"strconv"
 
 	"rightsize/catalog"
 	"rightsize/estimator"
@@ -290,7 +291,7 @@ func (b *viewBuilder) formField(f Field, label MsgKey, kind FieldKind) (FieldVie
 	}
 	v := FieldView{F: f, Kind: kind, Label: b.t(label), Value: in.State[f]}
 	if f == FieldMemUtil || f == FieldMaxBatched {
-		v.Label = b.engineLabel(f, label)
+		v.Label, v.Placeholder = b.engineLabel(f, label)
 	}
 	if !in.Errs[f].OK() {
 		v.Err = ErrText(b.l.Lang, in.Errs[f])
@@ -306,26 +307,39 @@ func (b *viewBuilder) formField(f Field, label MsgKey, kind FieldKind) (FieldVie
 
 // engineLabel names the serving engine's own setting behind field f (the
 // memory share or the step's token budget), as its launch command spells
-// it (estimator.Engine.Settings), and for the budget the engine's default
-// on the job's GPU (the simulator's DefaultPolicy, which the estimate and
-// the launch use too).
-func (b *viewBuilder) engineLabel(f Field, label MsgKey) string {
+// it (estimator.Engine.Settings), with the engine's default for the job
+// on its GPU, which 0 in the field stands for: the memory share the
+// estimate used (estimator.Input.MemShare: vLLM's and TensorRT-LLM's 0.9,
+// SGLang's mem_fraction_static from the GPU's memory and the job's TP,
+// 0.819 at TP 8 on an 80 GB H100), the budget from the simulator's
+// DefaultPolicy (which the estimate and the launch use too). The default
+// is also the field's placeholder, as the field accepts it: the link
+// keeps 0.
+func (b *viewBuilder) engineLabel(f Field, label MsgKey) (text, placeholder string) {
 	in := &b.in
 	eng, err := estimator.ParseEngine(in.State[FieldEngine])
 	if err != nil {
 		eng = estimator.VLLM
 	}
 	set := eng.Settings()
-	if f == FieldMemUtil {
-		return Fill(b.t(label), eng.Label(), set.MemShare)
-	}
 	here := ""
+	if f == FieldMemUtil {
+		if j := in.Job.In; j.VRAM > 0 && j.Engine == eng {
+			j.GPUMemUtil = 0
+			if share := j.MemShare(); share > 0 {
+				placeholder = strconv.FormatFloat(share, 'f', -1, 64)
+				here = Fill(b.t(MsgDefaultHere), placeholder)
+			}
+		}
+		return Fill(b.t(label), eng.Label(), set.MemShare, here), placeholder
+	}
 	if vram := in.Job.In.VRAM; vram > 0 {
 		if pol, err := sim.DefaultPolicy(eng, vram); err == nil && pol.TokenBudget > 0 {
 			here = Fill(b.t(MsgDefaultHere), b.l.Count(int64(pol.TokenBudget)))
+			placeholder = strconv.Itoa(pol.TokenBudget)
 		}
 	}
-	return Fill(b.t(label), eng.Label(), set.TokenBudget, here)
+	return Fill(b.t(label), eng.Label(), set.TokenBudget, here), placeholder
 }
 
 // fields appends the shown ones of fs to out.

@@ -492,3 +492,39 @@ func TestNeededLine(t *testing.T) {
 		t.Errorf("inference: needed %q", v.Result.Breakdown.Needed)
 	}
 }
+
+// TestMemShareFieldShowsEngineDefault: the memory-share field's 0 stands
+// for the engine's own default, which its label and placeholder give as
+// the estimate used it (estimator.Input.MemShare), in each language; the
+// link keeps 0.
+func TestMemShareFieldShowsEngineDefault(t *testing.T) {
+	for _, tc := range []struct{ frag, share, here string }{
+		{"e=vllm", "0.9", "0.9 on this GPU"},
+		{"e=trtllm", "0.9", "0.9 on this GPU"},
+		// SGLang's mem_fraction_static on an 80 GB H100 at TP 8.
+		{"e=sglang&g=h100-sxm&tp=8&n=8", "0.819", "0.819 on this GPU"},
+		{"e=sglang&g=h100-sxm&tp=8&n=8&l=ru", "0.819", "на этом GPU 0.819"},
+		{"e=sglang&g=h100-sxm&tp=8&n=8&l=zh", "0.819", "此 GPU 上为 0.819"},
+	} {
+		v, in, d := pageOf(t, tc.frag, nil)
+		if !d.R.OK {
+			t.Fatalf("%s: no result: %v", tc.frag, d.General)
+		}
+		found := false
+		for _, f := range v.Form.Fields {
+			if f.F != FieldMemUtil {
+				continue
+			}
+			found = true
+			if f.Placeholder != tc.share || !strings.Contains(f.Label, tc.here) || f.Value != "0" {
+				t.Errorf("%s: label %q, placeholder %q, value %q; want %q in the label, placeholder %q, value 0", tc.frag, f.Label, f.Placeholder, f.Value, tc.here, tc.share)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no memory-share field", tc.frag)
+		}
+		if got := in.State[FieldMemUtil]; got != "0" {
+			t.Errorf("%s: the state holds %q, want 0", tc.frag, got)
+		}
+	}
+}
