@@ -118,7 +118,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		noSim      = fs.Bool("steady-state", false, "serving engines: report the closed-form steady state instead of the simulated benchmark")
 		reqOver    = fs.Float64("request-overhead", 0, "serving engines: fixed seconds per request outside the GPU's steps (API server, tokenisation, streaming); 0: the engine's fitted figure")
 		calFile    = fs.String("calibration", "", "serving engines: apply a calibration written by rightsize calibrate --out: its GPU and engine where --gpu and --engine are not given (a mismatch is an error; a plan then covers that GPU's offers only) and its factors as --request-overhead, --inference-mfu and --bandwidth-util where those are not given")
-		firstWave  = fs.Float64("first-wave-seconds", 0, "serving engines: the simulated closed-loop benchmark's cold first wave: its first --batch requests reach the engine this many seconds late (a harness whose warm-up never ran a batch of distinct prompts; 0: none)")
+		firstWave  = fs.Float64("first-wave-seconds", 0, "serving engines: the simulated closed-loop benchmark's first --batch requests reach the engine this many seconds late. For replaying a closed-loop benchmark whose first wave measured slower than its steady state (first-use work its warm-up did not reach, such as kernels compiled or tuned for new shapes); 0: none, the default")
 		rangeRatio = fs.Float64("range-ratio", sim.DefaultRangeRatio, "serving engines: the simulated client draws each request's prompt and output lengths uniformly from [ratio × given, given] (benchmark_serving.py --random-range-ratio); 1: fixed lengths")
 	)
 	// --concurrency is --batch for serving: the client's requests in
