@@ -116,7 +116,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	for _, c := range cases {
 		switch err := c.run(); {
 		case errors.Is(err, errNoSpeed):
-			skipped = append(skipped, c.Setting+" ("+c.Source+")")
+			skipped = append(skipped, c.Setting+" ("+c.Source+"): "+err.Error())
 		case err != nil:
 			return fail("%s %s: %v", c.Source, c.Setting, err)
 		default:
@@ -141,8 +141,21 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 }
 
 // errNoSpeed: the catalog GPU lacks the datasheet figures a speed
-// estimate needs, so the row cannot be replayed.
+// estimate needs, so the row cannot be replayed. errors.Is matches it for
+// errNoFit too: either way the row is skipped, with its own reason.
 var errNoSpeed = errors.New("no speed estimate for this GPU")
+
+// errNoFit: the row's job does not fit its GPUs as the estimate counts
+// them, and the estimate gives speed only for a job that runs
+// (estimator.Result.Runs), so the row cannot be replayed.
+var errNoFit error = noFitError{}
+
+type noFitError struct{}
+
+func (noFitError) Error() string {
+	return "does not fit in the GPUs' memory"
+}
+func (noFitError) Is(target error) bool { return target == errNoSpeed }
 
 // findCalibrationDir looks for estimator/testdata/calibration from the
 // working directory up.
@@ -256,6 +269,9 @@ func estimateField(args []string, field string) (float64, error) {
 		obj, ok := cur.(map[string]any)
 		if !ok {
 			if strings.HasPrefix(field, "performance.") {
+				if fits, ok := m["fits"].(bool); ok && !fits {
+					return 0, errNoFit
+				}
 				return 0, errNoSpeed
 			}
 			return 0, fmt.Errorf("no field %q in the estimate", field)
@@ -444,7 +460,7 @@ func writeAccuracy(w io.Writer, cases []valCase, skipped []string) {
 	fmt.Fprintln(w, "  each saving a dropped copy of the input where LitGPT's fused qkv adapter saves one; Gemma 2B's FSDP full")
 	fmt.Fprintln(w, "  fine-tune 34% under (24% with LitGPT's untied head) after the root FSDP unit's whole embedding.")
 	if len(skipped) > 0 {
-		fmt.Fprintf(w, "\n## Not replayed\n\nThe catalog lacks the tensor FLOP/s of these rows' GPU, so `rightsize estimate` gives no speed for them:\n\n")
+		fmt.Fprintf(w, "\n## Not replayed\n\n`rightsize estimate` gives no speed for these rows: the catalog lacks their GPU's tensor FLOP/s, or the job does not fit (each row says which):\n\n")
 		for _, s := range skipped {
 			fmt.Fprintln(w, "- "+s)
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -183,5 +184,20 @@ func TestLitGPTGenericMapping(t *testing.T) {
 	}
 	if oom != 7 {
 		t.Errorf("%d out-of-memory rows, want 7", oom)
+	}
+}
+
+// TestValidateSkipSaysDoesNotFit: a training row whose job does not fit
+// has no speed to replay, and says so rather than blaming the GPU's
+// figures; it is still skipped as a row without a speed.
+func TestValidateSkipSaysDoesNotFit(t *testing.T) {
+	_, err := estimateField([]string{"--model", "llama-3.1-70b", "--task", "finetune", "--gpu", "h100-sxm", "--gpus", "1",
+		"--seq", "4096", "--train-tokens", "1B", "--json"}, "performance.step_seconds")
+	if !errors.Is(err, errNoFit) || !errors.Is(err, errNoSpeed) || !strings.Contains(err.Error(), "does not fit") {
+		t.Fatalf("70B full fine-tune on one H100: %v", err)
+	}
+	if _, err := estimateField([]string{"--model", "llama-3.1-8b", "--task", "finetune", "--gpu", "h100-sxm", "--gpus", "8", "--zero", "3",
+		"--seq", "4096", "--train-tokens", "1B", "--json"}, "performance.step_seconds"); err != nil {
+		t.Fatalf("8B on 8 H100s: %v", err)
 	}
 }
