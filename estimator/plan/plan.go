@@ -235,9 +235,15 @@ type planner struct {
 // attention-DP and EP layout included (it moves the KV cache and the
 // experts each GPU holds).
 type fitKey struct {
-	mem                                   gpuMem
-	gpus, tp, pp, zero, vs, batch, dp, ep int
+	mem                               gpuMem
+	gpus, tp, pp, zero, batch, dp, ep int
 }
+
+// layoutKey is the ZeRO stage (0..3) and the memory's pipeline schedule
+// in one key field: a plan that chooses the layout per shape
+// (resolveLayout) estimates each with its schedule, and the keys keep
+// their size (the serving memo's too).
+func layoutKey(in estimator.Input) int { return in.ZeRO + 4*in.Schedule.VirtualStages }
 
 // perfKey is a speed memo's key. It stays within 128 bytes (128 now),
 // which Go maps store inline (a larger key is allocated per entry): the
@@ -268,8 +274,8 @@ type perfOut struct {
 	stepSeconds, commSeconds, tokensPerStep             float64 // training
 	tokensPerSecond, prefillTokensPerSecond, decodeStep float64
 	bound                                               estimator.Bound
-	virtualStages                                       int // training: the schedule the step ran
 	ok                                                  bool
+	virtualStages                                       int32 // training: the schedule the step ran (in ok's padding)
 }
 
 // Plan plans req on every offer and ranks the results. It returns an
@@ -840,7 +846,7 @@ type needOut struct {
 // estimator calls out of memory while loading never fits here.
 func (p *planner) estimate(in estimator.Input) fitOut {
 	if p.in.Task.Training() {
-		k := fitKey{gpuMem{}, in.GPUs, in.TP, in.PP, in.ZeRO, in.Schedule.VirtualStages, in.Batch, in.DP, in.EP}
+		k := fitKey{gpuMem{}, in.GPUs, in.TP, in.PP, layoutKey(in), in.Batch, in.DP, in.EP}
 		n, ok := p.needs[k]
 		if !ok {
 			r, err := estimator.Estimate(in)
@@ -853,7 +859,7 @@ func (p *planner) estimate(in estimator.Input) fitOut {
 		usable := in.UsableBytes()
 		return fitOut{n.peak <= usable, usable - n.peak, n.hostOffload, 0, n.trainableParams, n.params}
 	}
-	k := fitKey{memOf(in), in.GPUs, in.TP, in.PP, in.ZeRO, in.Schedule.VirtualStages, in.Batch, in.DP, in.EP}
+	k := fitKey{memOf(in), in.GPUs, in.TP, in.PP, layoutKey(in), in.Batch, in.DP, in.EP}
 	if r, ok := p.fits[k]; ok {
 		return r
 	}
@@ -872,17 +878,16 @@ func (p *planner) perf(in estimator.Input, hw estimator.Hardware, w estimator.Wo
 		// share the estimate.
 		hw.NetworkBandwidth = 0
 	}
-	// The ZeRO stage (0..3) and the memory's pipeline schedule share a
-	// slot (the key's 128 bytes are full): a plan that chooses the
-	// layout per shape (resolveLayout) times each with its schedule.
-	k, memo := mkPerfKey(hw, memOf(in), in.GPUs, in.TP, in.PP, in.ZeRO+4*in.Schedule.VirtualStages, in.Batch, w.MicroBatches, in.DP, in.EP)
+	// The ZeRO stage and the schedule share a slot (layoutKey): the
+	// key's 128 bytes are full.
+	k, memo := mkPerfKey(hw, memOf(in), in.GPUs, in.TP, in.PP, layoutKey(in), in.Batch, w.MicroBatches, in.DP, in.EP)
 	if r, ok := p.perfs[k]; ok && memo {
 		return r
 	}
 	var r perfOut
 	if pf, err := estimator.Throughput(in, hw, p.req.Assumptions.Efficiency, w); err == nil {
 		r = perfOut{pf.StepSeconds, pf.CommSeconds, pf.TokensPerStep, pf.TokensPerSecond, pf.PrefillTokensPerSecond,
-			pf.DecodeStepSeconds, pf.Bound, pf.VirtualStages, true}
+			pf.DecodeStepSeconds, pf.Bound, true, int32(min(pf.VirtualStages, math.MaxInt32))}
 	}
 	if memo {
 		p.perfs[k] = r

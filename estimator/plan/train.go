@@ -361,7 +361,7 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 	r.GPUs = float64(s.instances) * o.GPUCount
 	r.TP, r.PP, r.DP, r.ZeRO = in.TP, in.PP, dp, in.ZeRO
 	if in.PP > 1 {
-		r.VirtualStages = pf.virtualStages
+		r.VirtualStages = int(pf.virtualStages)
 	}
 	r.GradCheckpointing, r.Offload = in.GradCheckpointing, in.Offload
 	r.Replicas, r.InstancesPerReplica = 1, s.instances
