@@ -113,6 +113,25 @@ func (b *fieldBox) Render() app.UI {
 	)
 }
 
+// OnUpdate clears the text box's value when the page's value for it is
+// empty. go-app 10.1.11 keeps no empty "value" attribute (attributes.Set
+// switches on the value, not the name), so going from text to empty
+// removes the attribute, which leaves an input's current value as it was:
+// a box reused for another field when the task changes (the fine-tune's
+// global batch under the inference form's 100000 requests), or one a plan
+// resets, kept showing the old text while the job held none.
+func (b *fieldBox) OnUpdate(ctx app.Context) {
+	if b.V.Kind == page.KindCheck || b.V.Value != "" {
+		return
+	}
+	id := fieldID(b.V.F)
+	ctx.Defer(func(app.Context) {
+		if el := app.Window().GetElementByID(id); el.Truthy() && el.Get("value").String() != "" {
+			el.Set("value", "")
+		}
+	})
+}
+
 func (b *fieldBox) onChange(ctx app.Context, e app.Event) {
 	src := ctx.JSSrc()
 	v := src.Get("value").String()

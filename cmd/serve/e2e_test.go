@@ -515,6 +515,14 @@ func TestE2EInteractions(t *testing.T) {
 	s.setField("rs-sort", "vram")
 	s.clickRow("a100-80gb-sxm")
 	s.screenshot("finetune-desktop.png", 1280)
+	// The fine-tune's own boxes, which the inference form's output tokens
+	// and requests stood in before the task changed, show the job's empty
+	// values, not the old text.
+	for _, id := range []string{"rs-global-batch", "rs-dataset-tokens", "rs-epochs"} {
+		if v := s.eval(`document.getElementById("` + id + `").value`); v != "" {
+			t.Errorf("after the task changed to fine-tune, #%s shows %q; the job holds none", id, v)
+		}
+	}
 
 	// A measured overhead replaces the estimate's line; the box it lives in
 	// stays open while the user edits, and a size without a unit is refused
