@@ -354,6 +354,20 @@ func routes(t *testing.T, k launch.Kind, router string, env ...string) (prefill,
 	return nil, nil, nil
 }
 
+// disaggPlans are the plans the vLLM, TensorRT-LLM and Dynamo tests
+// launch: Llama 3.1 70B's disaggregated plan, and Llama 3.1 8B's with 10
+// prefill and 3 decode workers, so one instance holds several of a side.
+func disaggPlans(t *testing.T) (req plan.Request, res plan.Result, req8 plan.Request, res8 plan.Result) {
+	t.Helper()
+	req, res = disaggPlan(t, "llama-3.1-70b")
+	req8, res8 = disaggPlan(t, "llama-3.1-8b")
+	d8 := *res8.Disagg
+	per8 := int(d8.Offer.GPUCount) / d8.TP
+	d8.Prefill, d8.Decode, d8.Instances = 10, 3, (10+per8-1)/per8+(3+per8-1)/per8
+	res8.Disagg = &d8
+	return req, res, req8, res8
+}
+
 // TestEmitDisaggVLLMAndTRTLLM: vLLM's (NixlConnector) and TensorRT-LLM's
 // disaggregated launches, on the plans TestEmitDisaggSGLang launches:
 // scripts that parse, with documented flags and options; each worker on
@@ -361,12 +375,7 @@ func routes(t *testing.T, k launch.Kind, router string, env ...string) (prefill,
 // router, run with the instances' addresses, names every worker of the
 // plan once, in order, and refuses a host list of the wrong length.
 func TestEmitDisaggVLLMAndTRTLLM(t *testing.T) {
-	req, res := disaggPlan(t, "llama-3.1-70b")
-	req8, res8 := disaggPlan(t, "llama-3.1-8b")
-	d8 := *res8.Disagg
-	per8 := int(d8.Offer.GPUCount) / d8.TP
-	d8.Prefill, d8.Decode, d8.Instances = 10, 3, (10+per8-1)/per8+(3+per8-1)/per8
-	res8.Disagg = &d8
+	req, res, req8, res8 := disaggPlans(t)
 	for _, k := range []launch.Kind{launch.VLLM, launch.TRTLLM} {
 		for _, c := range []struct {
 			req plan.Request
@@ -479,12 +488,7 @@ func TestGoldenDisagg(t *testing.T) {
 // NATS's addresses; router.sh starts Dynamo's frontend on port 8000 and
 // needs no list of workers. An unknown router is refused.
 func TestEmitDisaggDynamo(t *testing.T) {
-	req, res := disaggPlan(t, "llama-3.1-70b")
-	req8, res8 := disaggPlan(t, "llama-3.1-8b")
-	d8 := *res8.Disagg
-	per8 := int(d8.Offer.GPUCount) / d8.TP
-	d8.Prefill, d8.Decode, d8.Instances = 10, 3, (10+per8-1)/per8+(3+per8-1)/per8
-	res8.Disagg = &d8
+	req, res, req8, res8 := disaggPlans(t)
 	env := []string{"ETCD_ENDPOINTS=10.0.0.1:2379", "NATS_SERVER=nats://10.0.0.1:4222", "HOST_IP=10.0.0.2"}
 	for _, k := range []launch.Kind{launch.SGLang, launch.VLLM, launch.TRTLLM} {
 		for _, c := range []struct {

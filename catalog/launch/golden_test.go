@@ -34,6 +34,17 @@ func serving(t *testing.T, model string, rps float64, engine estimator.Engine, p
 		Workload: plan.Workload{Kind: plan.Serving, RequestsPerSecond: rps, PromptTokens: 1000, OutputTokens: 200}}
 }
 
+// deepseekR1FP8 is DeepSeek-R1 in FP8 on SGLang at 100 req/s, at the
+// memory share the published DP-attention recipes set themselves:
+// SGLang's own default reserves room for CUDA graphs of 512 requests per
+// attention rank.
+func deepseekR1FP8(t *testing.T) plan.Request {
+	r := serving(t, "deepseek-r1", 100, estimator.SGLang, plan.OnDemand)
+	r.Input.Weights = estimator.FP8
+	r.Input.GPUMemUtil = 0.9
+	return r
+}
+
 func servingRow(t *testing.T, req plan.Request, offerID string, tp, copies, replicas int) plan.Row {
 	o := offer(t, offerID, req.Input.Weights)
 	return plan.Row{Offer: o, Fits: true, Engine: req.Input.Engine, Pricing: req.Pricing,
@@ -128,15 +139,7 @@ var goldenCases = []goldenCase{
 		// with --enable-expert-parallel, TensorRT-LLM --ep_size 8 and its
 		// LLM API options file with enable_attention_dp.
 		name: "deepseek-r1-dp8-ep8", model: "deepseek-ai/DeepSeek-R1", kinds: []launch.Kind{launch.VLLM, launch.SGLang, launch.TRTLLM},
-		req: func(t *testing.T) plan.Request {
-			r := serving(t, "deepseek-r1", 100, estimator.SGLang, plan.OnDemand)
-			r.Input.Weights = estimator.FP8
-			// The share the published DP-attention recipes set
-			// themselves: SGLang's own default reserves room for
-			// CUDA graphs of 512 requests per attention rank.
-			r.Input.GPUMemUtil = 0.9
-			return r
-		},
+		req: deepseekR1FP8,
 		row: func(t *testing.T, req plan.Request) plan.Row {
 			r := servingRow(t, req, "aws-p5en.48xlarge", 8, 1, 7)
 			r.AttnDP, r.EP = 8, 8
@@ -163,15 +166,7 @@ var goldenCases = []goldenCase{
 		// script starts a Ray cluster, which the golden's shell check
 		// does not read; the fuzz scenarios run it.)
 		name: "deepseek-r1-wide-ep16", model: "deepseek-ai/DeepSeek-R1", kinds: []launch.Kind{launch.SGLang, launch.TRTLLM},
-		req: func(t *testing.T) plan.Request {
-			r := serving(t, "deepseek-r1", 100, estimator.SGLang, plan.OnDemand)
-			r.Input.Weights = estimator.FP8
-			// The share the published DP-attention recipes set
-			// themselves: SGLang's own default reserves room for
-			// CUDA graphs of 512 requests per attention rank.
-			r.Input.GPUMemUtil = 0.9
-			return r
-		},
+		req: deepseekR1FP8,
 		row: func(t *testing.T, req plan.Request) plan.Row {
 			r := servingRow(t, req, "aws-p5.48xlarge", 16, 1, 7)
 			r.AttnDP, r.EP, r.InstancesPerReplica, r.Instances, r.GPUs = 16, 16, 2, 14, 112

@@ -173,16 +173,7 @@ func trtllmOptionsYAML(s copyShape) string {
 // under the engine's documented defaults (sim.DefaultPolicy), which are
 // written out so the deployment matches the plan.
 func (e *emitter) limits(k Kind) (seqs, tokens int) {
-	// The defaults depend on the GPU's memory: the row's GPU (or slice
-	// of one), as the planner sized it, not the request's.
-	vram := e.row.Offer.GPUMemory
-	if g := e.row.Offer.GPUCount; g > 0 && g < 1 {
-		vram = estimator.Bytes(float64(vram) * g)
-	}
-	if vram == 0 {
-		vram = e.in.VRAM
-	}
-	pol, err := sim.DefaultPolicy(engineOf(k), vram)
+	pol, err := sim.DefaultPolicy(engineOf(k), e.rowVRAM())
 	if err == nil {
 		seqs, tokens = pol.MaxSeqs, pol.TokenBudget
 	}
@@ -193,6 +184,20 @@ func (e *emitter) limits(k Kind) (seqs, tokens int) {
 		seqs = int(math.Ceil(e.row.Concurrency))
 	}
 	return seqs, tokens
+}
+
+// rowVRAM is the memory of one of the row's GPUs (or of its slice of
+// one), as the planner sized it, not the request's; the request's where
+// the row's offer names none. The engines' defaults depend on it.
+func (e *emitter) rowVRAM() estimator.Bytes {
+	vram := e.row.Offer.GPUMemory
+	if g := e.row.Offer.GPUCount; g > 0 && g < 1 {
+		vram = estimator.Bytes(float64(vram) * g)
+	}
+	if vram == 0 {
+		vram = e.in.VRAM
+	}
+	return vram
 }
 
 // memShare is the memory share the launch writes for engine k running
@@ -206,11 +211,8 @@ func (e *emitter) limits(k Kind) (seqs, tokens int) {
 func (e *emitter) memShare(k Kind, s copyShape) float64 {
 	in := e.in
 	in.Engine = engineOf(k)
-	if g := e.row.Offer.GPUMemory; g > 0 {
-		in.VRAM, in.VisibleVRAM = g, 0
-		if f := e.row.Offer.GPUCount; f > 0 && f < 1 {
-			in.VRAM = estimator.Bytes(float64(g) * f)
-		}
+	if e.row.Offer.GPUMemory > 0 {
+		in.VRAM, in.VisibleVRAM = e.rowVRAM(), 0
 	}
 	in.TP, in.PP, in.DP = max(s.tp, 1), max(s.pp, 1), max(s.dp, 1)
 	if u := in.MemShare(); u > 0 && u <= 1 {
