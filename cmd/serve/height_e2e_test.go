@@ -1,0 +1,142 @@
+//go:build !js
+
+package main
+
+// The default page's length, the way a user meets it: a fresh browser on
+// the bare URL (no fragment), the planner's answer on screen, at desktop
+// 1280 × 900 and phone 360 × 780, in every language. The targets are the
+// page in screens: at most 4 screens tall on a desktop and 8 on a phone
+// (progressive disclosure: the first screen holds the job, the answer and
+// why; every other section opens on demand).
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"rightsize/catalog"
+	"rightsize/estimator"
+
+	"github.com/chromedp/chromedp"
+)
+
+// Screens a default page may take, at each viewport.
+const (
+	desktopScreens = 4
+	phoneScreens   = 8
+)
+
+func TestE2EDefaultPageHeight(t *testing.T) {
+	dir := distDir(t, "RIGHTSIZE_DIST")
+	for _, lang := range []string{"en", "ru", "zh"} {
+		for _, vp := range []struct {
+			w, h    int64
+			screens int
+		}{{1280, 900, desktopScreens}, {360, 780, phoneScreens}} {
+			s := newSite(t, dir, "/")
+			s.do("sizing the window", chromedp.EmulateViewport(vp.w, vp.h))
+			s.do("loading the page", chromedp.Navigate(s.base+"#l="+lang))
+			s.waitLive()
+			s.waitPlan()
+			h, err := strconv.Atoi(s.eval(`String(document.documentElement.scrollHeight)`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			screens := float64(h) / float64(vp.h)
+			t.Logf("%s at %d × %d: %d px, %.2f screens", lang, vp.w, vp.h, h, screens)
+			if screens > float64(vp.screens) {
+				t.Errorf("%s at %d × %d: the default page is %.2f screens (%d px); at most %d", lang, vp.w, vp.h, screens, h, vp.screens)
+			}
+			s.close()
+		}
+	}
+}
+
+// TestE2EFirstScreenText reads the Russian and Chinese phone's first
+// screen: every Latin word on it must be a name (a GPU, model, provider,
+// instance, engine or the product's own), never interface text left in
+// English such as a price's provenance or an exchange-rate source.
+func TestE2EFirstScreenText(t *testing.T) {
+	dir := distDir(t, "RIGHTSIZE_DIST")
+	names := nameWords()
+	latin := regexp.MustCompile(`[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]`)
+	for _, lang := range []string{"ru", "zh"} {
+		s := newSite(t, dir, "/")
+		s.do("sizing the window", chromedp.EmulateViewport(360, 780))
+		s.do("loading the page", chromedp.Navigate(s.base+"#l="+lang))
+		s.waitLive()
+		s.waitPlan()
+		text := s.eval(firstScreenText)
+		if len([]rune(text)) < 200 {
+			t.Fatalf("%s first screen: only %q", lang, text)
+		}
+		var foreign []string
+		for _, w := range latin.FindAllString(text, -1) {
+			if !names[strings.ToLower(w)] {
+				foreign = append(foreign, w)
+			}
+		}
+		if len(foreign) > 0 {
+			t.Errorf("%s first screen at 360 × 780 has Latin words that are no name: %q\n%s", lang, foreign, text)
+		}
+		s.close()
+	}
+}
+
+// nameWords is every word of the catalog's names (GPUs, models,
+// providers, instances), the engines' labels and the product's own name,
+// lowercased: what a localized page shows in Latin letters.
+func nameWords() map[string]bool {
+	c := catalog.Default()
+	var all []string
+	for _, g := range c.GPUs {
+		all = append(all, g.Name)
+	}
+	for _, m := range c.Models {
+		all = append(all, m.Name)
+	}
+	for _, p := range c.Providers {
+		all = append(all, p.Name)
+	}
+	for _, o := range c.Offers {
+		all = append(all, o.InstanceType)
+	}
+	for _, e := range estimator.Engines {
+		all = append(all, e.Label())
+	}
+	// "token" is how Chinese model providers write the unit on their own
+	// price pages (DeepSeek's 百万 tokens), not English left untranslated.
+	all = append(all, "Rightsize", "GPU", "DP", "TP", "PP", "EP", "token")
+	words := map[string]bool{}
+	split := regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+	for _, n := range all {
+		for _, w := range split.Split(n, -1) {
+			words[strings.ToLower(strings.Trim(w, ".-_"))] = true
+			words[strings.ToLower(w)] = true
+		}
+	}
+	return words
+}
+
+// firstScreenText is the visible text of the first screen: every text
+// node whose box starts above the viewport's bottom edge, less the body
+// of a closed <details>.
+const firstScreenText = `(() => {
+	const out = [], w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+	for (let n; (n = w.nextNode());) {
+		const t = n.textContent.trim();
+		if (!t) continue;
+		const e = n.parentElement;
+		if (!e || e.closest("script,style,noscript,[hidden]")) continue;
+		const d = e.closest("details");
+		if (d && !d.open && !e.closest("summary")) continue;
+		const st = getComputedStyle(e);
+		if (st.display === "none" || st.visibility === "hidden") continue;
+		const r = document.createRange(); r.selectNodeContents(n);
+		const b = r.getBoundingClientRect();
+		if (b.height === 0 || b.top >= innerHeight) continue;
+		out.push(t);
+	}
+	return out.join(" | ");
+})()`
