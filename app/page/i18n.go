@@ -1349,7 +1349,7 @@ var MessagesRU = [NMsgs]string{
 	MsgLayoutWhy:             "%s помещается: %s; %s",
 	MsgLayoutNeeds:           "%s нужно %s из %s доступных",
 	MsgSchedPlain:            "обычное 1F1B",
-	MsgSchedInterleaved:      "чередующееся 1F1B, %d части на стадию",
+	MsgSchedInterleaved:      "чередующееся 1F1B (частей на стадию: %d)",
 	MsgLeverCheckpointing:    "пересчётом активаций",
 	MsgLeverZeRO3:            "ZeRO-3",
 	MsgLeverMicroBatch:       "микробатчем",
