@@ -55,16 +55,35 @@ func gemmKCost(k float64) float64 {
 // ways otherwise; shared experts follow the dense MLP. The LM head and
 // what the layer list misses count at 1.
 func gemmShapeCost(a Arch, atp, tp, ep float64) float64 {
+	cost, _ := gemmShapeSplit(a, atp, tp, ep, true)
+	return cost
+}
+
+// gemmShapeSplit is gemmShapeCost (with curve; every linear at 1 without
+// it) and routed, the routed experts' part of it: their matmul time per
+// token relative to InferenceMFU over all the matmul FLOPs, so that the
+// routed experts take routed/cost of a token's matmul time (moePadFactor
+// scales that part). routed is 0 for dense models and where the layer
+// list is unknown.
+func gemmShapeSplit(a Arch, atp, tp, ep float64, curve bool) (cost, routed float64) {
 	h := float64(a.Hidden)
 	if h <= 0 || a.Layers <= 0 || a.Generic() || a.Encoder {
-		return 1
+		return 1, 0
 	}
 	atp, tp = math.Max(atp, 1), math.Max(tp, 1)
-	var flops, cost float64
+	var flops float64
+	inRouted := false
 	add := func(params, k float64) {
 		if params > 0 {
+			c := 1.0
+			if curve {
+				c = gemmKCost(k)
+			}
 			flops += params
-			cost += params * gemmKCost(k)
+			cost += params * c
+			if inRouted {
+				routed += params * c
+			}
 		}
 	}
 	layers := float64(a.Layers)
@@ -86,14 +105,16 @@ func gemmShapeCost(a Arch, atp, tp, ep float64) float64 {
 		if ep > 1 {
 			experts = math.Max(tp/ep, 1)
 		}
+		inRouted = true
 		mlp(moe*float64(a.ExpertsPerToken), w, experts)
+		inRouted = false
 		mlp(moe*float64(a.SharedExperts), w, tp)
 		mlp(moe, float64(a.SharedExpertIntermediate), tp)
 	} else {
 		mlp(layers, float64(a.Intermediate), tp)
 	}
 	if flops <= 0 {
-		return 1
+		return 1, 0
 	}
 	// Linears the list misses (the LM head, norms' and routers' small
 	// products) run at the reference.
@@ -101,7 +122,10 @@ func gemmShapeCost(a Arch, atp, tp, ep float64) float64 {
 		cost += n - flops
 		flops = n
 	}
-	return cost / flops
+	if !curve {
+		return 1, routed / flops
+	}
+	return cost / flops, routed / flops
 }
 
 // attnProjections calls add with each attention projection of a over all
