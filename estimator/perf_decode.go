@@ -31,17 +31,11 @@ type inferModel struct {
 	// gemmCost is the matmuls' time relative to InferenceMFU by the
 	// inner dimension each runs at on one GPU (gemmShapeCost).
 	gemmCost float64
-	// routedCost is the routed experts' part of gemmCost
-	// (gemmShapeSplit); tile the M tile their grouped GEMMs pad each
-	// expert's rows to (newMoETile).
-	routedCost float64
-	tile       moeTile
 	// The per-step coefficients of device, read once when the model is
 	// built (newInferModel, stepCoeffs): a serving plan's simulations
 	// price tens of thousands of steps, and these were four divisions
 	// of each.
 	tokSecs     float64 // matmul seconds per token: 2·n·gemmCost / flops / tp
-	routedSecs  float64 // the routed experts' part of tokSecs: 2·n·routedCost / flops / tp
 	ctxSecs     float64 // attention seconds per token and attended token: 4·qDim / attnFlops / tp
 	denseBytes  float64 // non-expert weight bytes one GPU reads per forward: weight·(1 − expertFrac) / atp
 	perBW       float64 // 1 / bw
@@ -85,8 +79,10 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	}
 	m.bw = hw.MemBandwidth * eff.BandwidthUtil
 	m.flops = hw.PeakFLOPS * eff.InferenceMFU * lowPrecisionGEMMShare(in, hw)
-	m.gemmCost, m.routedCost = gemmShapeSplit(a, m.atp, m.tp, float64(in.EP), nvidiaGEMMCurve(hw.Generation))
-	m.tile = newMoETile(in, hw)
+	m.gemmCost = 1
+	if nvidiaGEMMCurve(hw.Generation) {
+		m.gemmCost = gemmShapeCost(a, m.atp, m.tp, float64(in.EP))
+	}
 	m.attnFlops = m.flops
 	if hw.AttnFLOPS > 0 && hw.AttnFLOPS < hw.PeakFLOPS {
 		m.attnFlops = hw.AttnFLOPS * eff.InferenceMFU
@@ -138,7 +134,6 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 // which moves a step's time in its last bits only.
 func (m *inferModel) stepCoeffs() {
 	m.tokSecs = 2 * m.n * m.gemmCost / m.flops / m.tp
-	m.routedSecs = 2 * m.n * m.routedCost / m.flops / m.tp
 	m.ctxSecs = 4 * m.sc.qDim / m.attnFlops / m.tp
 	m.denseBytes = m.weight * (1 - m.expertFrac) / m.atp
 	m.perBW = 1 / m.bw
@@ -328,19 +323,8 @@ func (m *inferModel) gpuWeightRead(tokens float64) float64 {
 	if m.expertFrac == 0 {
 		return m.denseBytes
 	}
-	return m.gpuWeightReadUntouched(m.untouched(tokens))
-}
-
-// untouched is the chance that a step of tokens tokens routes none to a
-// given expert slot: (1 − k/(E + R))^tokens.
-func (m *inferModel) untouched(tokens float64) float64 {
-	return math.Pow(1-m.k/(m.E*m.slots), tokens)
-}
-
-// gpuWeightReadUntouched is gpuWeightRead of a MoE model from untouched's
-// figure for the step.
-func (m *inferModel) gpuWeightReadUntouched(none float64) float64 {
-	return m.denseBytes + m.weight*m.expertFrac*m.slots/m.tp*(1-none)
+	slots := m.E * m.slots
+	return m.denseBytes + m.weight*m.expertFrac*m.slots/m.tp*(1-math.Pow(1-m.k/slots, tokens))
 }
 
 // kvSeq is one sequence's KV bytes at ctx tokens on one TP rank.
@@ -368,18 +352,7 @@ func (m *inferModel) device(tokens, lctx, kvRead float64) (secs float64, memBoun
 // division by tokens and the product that undoes it).
 func (m *inferModel) deviceSum(tokens, lctxSum, kvRead float64) (secs float64, memBound bool) {
 	c := tokens*m.tokSecs + lctxSum*m.ctxSecs
-	w := m.denseBytes
-	if m.expertFrac != 0 {
-		// The routed experts read the weights of the slots the step
-		// touches (gpuWeightRead) and multiply every slot's rows padded to
-		// the grouped GEMM's tile (moePadFactor).
-		none := m.untouched(tokens)
-		w = m.gpuWeightReadUntouched(none)
-		if m.routedSecs > 0 && m.tile.large > 0 {
-			c += tokens * m.routedSecs * (m.moePadFactor(tokens, none) - 1)
-		}
-	}
-	mem := (w*m.sc.dequant(tokens) + kvRead) * m.perBW
+	mem := (m.gpuWeightRead(tokens)*m.sc.dequant(tokens) + kvRead) * m.perBW
 	return rooflineTime(c, mem) + m.fixedLayers + tokens*m.commPerToken, mem > c
 }
 

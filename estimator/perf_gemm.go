@@ -55,35 +55,16 @@ func gemmKCost(k float64) float64 {
 // ways otherwise; shared experts follow the dense MLP. The LM head and
 // what the layer list misses count at 1.
 func gemmShapeCost(a Arch, atp, tp, ep float64) float64 {
-	cost, _ := gemmShapeSplit(a, atp, tp, ep, true)
-	return cost
-}
-
-// gemmShapeSplit is gemmShapeCost (with curve; every linear at 1 without
-// it) and routed, the routed experts' part of it: their matmul time per
-// token relative to InferenceMFU over all the matmul FLOPs, so that the
-// routed experts take routed/cost of a token's matmul time (moePadFactor
-// scales that part). routed is 0 for dense models and where the layer
-// list is unknown.
-func gemmShapeSplit(a Arch, atp, tp, ep float64, curve bool) (cost, routed float64) {
 	h := float64(a.Hidden)
 	if h <= 0 || a.Layers <= 0 || a.Generic() || a.Encoder {
-		return 1, 0
+		return 1
 	}
 	atp, tp = math.Max(atp, 1), math.Max(tp, 1)
-	var flops float64
-	inRouted := false
+	var flops, cost float64
 	add := func(params, k float64) {
 		if params > 0 {
-			c := 1.0
-			if curve {
-				c = gemmKCost(k)
-			}
 			flops += params
-			cost += params * c
-			if inRouted {
-				routed += params * c
-			}
+			cost += params * gemmKCost(k)
 		}
 	}
 	layers := float64(a.Layers)
@@ -105,16 +86,14 @@ func gemmShapeSplit(a Arch, atp, tp, ep float64, curve bool) (cost, routed float
 		if ep > 1 {
 			experts = math.Max(tp/ep, 1)
 		}
-		inRouted = true
 		mlp(moe*float64(a.ExpertsPerToken), w, experts)
-		inRouted = false
 		mlp(moe*float64(a.SharedExperts), w, tp)
 		mlp(moe, float64(a.SharedExpertIntermediate), tp)
 	} else {
 		mlp(layers, float64(a.Intermediate), tp)
 	}
 	if flops <= 0 {
-		return 1, 0
+		return 1
 	}
 	// Linears the list misses (the LM head, norms' and routers' small
 	// products) run at the reference.
@@ -122,10 +101,7 @@ func gemmShapeSplit(a Arch, atp, tp, ep float64, curve bool) (cost, routed float
 		cost += n - flops
 		flops = n
 	}
-	if !curve {
-		return 1, routed / flops
-	}
-	return cost / flops, routed / flops
+	return cost / flops
 }
 
 // attnProjections calls add with each attention projection of a over all
