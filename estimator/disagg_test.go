@@ -433,3 +433,42 @@ func TestEPAllToAllAcrossDomains(t *testing.T) {
 		t.Errorf("EP 16 all-to-all %.4g s/B, the ring's %.4g: want about 5×", epAllToAllSecondsPerByte(hw, 16), ring)
 	}
 }
+
+// TestDisaggDecodeSlotWait: TensorRT-LLM's generation worker schedules at
+// most max_batch_size requests, and a handed-over request beyond them
+// waits for a slot (py_executor.py: only the fitting
+// DISAGG_GENERATION_INIT requests are scheduled). NVIDIA's H100 recipe
+// ctx1_gen3_tep16_batch1 runs 3 decode workers of one slot each at 6 in
+// flight: the decode side holds λ = 3 / (steps × TPOT), and by Little's law
+// on the requests not decoding λ × TTFT = 6 − 3, so TTFT is one request's
+// whole decode (steps × TPOT), not the handover's fraction of a second.
+func TestDisaggDecodeSlotWait(t *testing.T) {
+	in, hw := disaggInput(t)
+	w := Workload{PromptTokens: 1024, OutputTokens: 1024}
+	d := Disagg{Prefill: DisaggSide{Workers: 1, TP: 8, DP: 8, EP: 8}, Decode: DisaggSide{Workers: 3, TP: 8, DP: 1, EP: 8, Batch: 1},
+		Concurrency: 6}
+	p, err := DisaggServing(in, hw, Efficiency{}, w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Bound != "decode" || p.DecodeBatch != 1 {
+		t.Fatalf("bound %s, decode batch %v: want decode, 1", p.Bound, p.DecodeBatch)
+	}
+	if got := p.RequestsPerSecond * p.TTFTSeconds; math.Abs(got/3-1) > 1e-6 {
+		t.Errorf("λ × TTFT = %v, want 6 − 3 slots = 3", got)
+	}
+	steps := 3 / (p.RequestsPerSecond * p.TPOTSeconds) // λ = 3 / (steps × TPOT)
+	if math.Abs(p.TTFTSeconds/(steps*p.TPOTSeconds)-1) > 1e-6 || !(p.TTFTSeconds > 5) {
+		t.Errorf("TTFT %.3f s, want one decode of %.0f steps × %.2f ms", p.TTFTSeconds, steps, 1000*p.TPOTSeconds)
+	}
+	// Without the cap every request decodes at once and TTFT is the
+	// handover path alone.
+	d.Decode.Batch = 0
+	free, err := DisaggServing(in, hw, Efficiency{}, w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(free.TTFTSeconds < 1) || free.Bound != "concurrency" {
+		t.Errorf("uncapped: TTFT %.3f s, bound %s; want under 1 s, concurrency", free.TTFTSeconds, free.Bound)
+	}
+}

@@ -18,6 +18,24 @@ import (
 
 const inferencexDisaggFile = "inferencex/inferencex_disagg_points.csv"
 
+// inferencexDecodeBatchFile holds the decode workers' max_batch_size of
+// the TensorRT-LLM rows, read from the recipe each InferenceX search-space
+// entry names (inferencex/README.md, "Decode batch").
+const inferencexDecodeBatchFile = "inferencex/inferencex_disagg_decode_batch.csv"
+
+// disaggLayoutKey is a row's setting (GPU, precision, lengths, MTP,
+// concurrency and both sides' layouts), as the decode-batch table keys it.
+func disaggLayoutKey(r map[string]string) string {
+	var b strings.Builder
+	for _, c := range []string{"hardware", "precision", "isl", "osl", "spec_decoding", "conc", "prefill_num_workers",
+		"gpus_per_prefill_worker", "prefill_ep", "prefill_dp_attention", "decode_num_workers", "gpus_per_decode_worker", "decode_ep",
+		"decode_dp_attention"} {
+		b.WriteString(strings.ToLower(r[c]))
+		b.WriteByte('|')
+	}
+	return b.String()
+}
+
 // The disaggregated groups ("load …": reported by engine, GPU and
 // concurrency with the other serving-under-load groups, and in their own
 // section).
@@ -38,7 +56,17 @@ var disaggGPUs = map[string]string{"h100": "h100-sxm", "h200": "h200-sxm", "b200
 
 // disaggArgs is the estimate command of one measured point, or why the
 // point cannot be expressed.
-func disaggArgs(r map[string]string) ([]string, string) {
+//
+// batch is the recipe's decode max_batch_size for the row's setting (0:
+// not known). TensorRT-LLM's generation worker schedules at most that
+// many requests (per attention-DP rank: each rank runs its own
+// executor and scheduler); a transferred request beyond them stays in
+// DISAGG_GENERATION_INIT until a slot frees (py_executor.py
+// _executor_loop: _schedule → _prepare_disagg_gen_init for the
+// fitting_disagg_gen_init_requests only). The replay passes the worker's
+// slots as --decode-batch, which the estimate's decode-bound closed loop
+// turns into the wait for a slot.
+func disaggArgs(r map[string]string, batch int) ([]string, string) {
 	model, ok := inferencexModels[r["model"]]
 	if !ok {
 		return nil, "model"
@@ -93,6 +121,13 @@ func disaggArgs(r map[string]string) ([]string, string) {
 			args = append(args, "--"+s+"-redundant-experts", strconv.Itoa(red))
 		}
 	}
+	if batch > 0 {
+		g, _ := strconv.Atoi(r["gpus_per_decode_worker"])
+		if r["decode_dp_attention"] == "true" {
+			batch *= g // max_batch_size per attention-DP rank
+		}
+		args = append(args, "--decode-batch", strconv.Itoa(batch))
+	}
 	if rel := imageRelease(r["image"]); rel != "" {
 		args = append(args, "--engine-version", rel)
 	}
@@ -131,6 +166,18 @@ func disaggCases(dir string) ([]valCase, error) {
 	if err != nil {
 		return nil, err
 	}
+	brows, err := readCSV(dir, inferencexDecodeBatchFile)
+	if err != nil {
+		return nil, err
+	}
+	batches := map[string]int{}
+	for _, b := range brows {
+		n, err := strconv.Atoi(b["decode_max_batch"])
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%s: decode_max_batch %q", inferencexDecodeBatchFile, b["decode_max_batch"])
+		}
+		batches[disaggLayoutKey(b)] = n
+	}
 	clear(disaggRows)
 	clear(disaggWhyNot)
 	var out []valCase
@@ -138,7 +185,11 @@ func disaggCases(dir string) ([]valCase, error) {
 		n := disaggRows[r["split"]]
 		n[0]++
 		disaggRows[r["split"]] = n
-		args, why := disaggArgs(r)
+		batch := 0
+		if r["framework"] == "dynamo-trt" {
+			batch = batches[disaggLayoutKey(r)]
+		}
+		args, why := disaggArgs(r, batch)
 		if why == "" {
 			// A layout the estimate rejects (the model does not fit a
 			// worker) is not expressible either.
@@ -274,6 +325,11 @@ func writeDisaggSection(w io.Writer, cases []valCase) {
 	fmt.Fprintln(w, "  0.8: over 30 GiB reserved), so the measured runs set a larger --mem-fraction-static, which the rows do not state;")
 	fmt.Fprintln(w, "  the replay does not guess it. SGLang's share also holds only the weights and the KV pool (activations and CUDA")
 	fmt.Fprintln(w, "  graphs come out of the rest), where the estimate counts activations inside every pooled engine's share.")
+	fmt.Fprintln(w, "- **Decode slots.** The TensorRT-LLM rows replay with their recipe's decode `max_batch_size` (`--decode-batch`,")
+	fmt.Fprintln(w, "  per attention-DP rank; `inferencex/inferencex_disagg_decode_batch.csv`, 171 of 225 rows). The recipes run 5–100%")
+	fmt.Fprintln(w, "  more requests than slots, so the rest wait for a slot before their first token (a whole decode at 6 in flight on")
+	fmt.Fprintln(w, "  3 one-slot workers: 12.7 s measured). The estimate spreads that wait evenly over the requests (a mean); where")
+	fmt.Fprintln(w, "  the router leaves some requests unqueued the measured median is lower.")
 	fmt.Fprintln(w, "- **Queueing.** A steady state: Pollaczek–Khinchine waits for the prefill queue at its load against the capacity of")
 	fmt.Fprintln(w, "  full batches, no first wave or drain, the KV transfer after the whole prefill (no layer-by-layer overlap), and")
 	fmt.Fprintln(w, "  one fixed handover cost for every engine, plus, on SGLang, one decode step for the decode worker's loop (it")

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestDisaggRecipeDecodeBatch: the replay gives a TensorRT-LLM row the
+// decode max_batch_size of the recipe InferenceX names for it, per worker
+// (× the GPUs under attention DP, where each rank schedules its own).
+func TestDisaggRecipeDecodeBatch(t *testing.T) {
+	cases, err := disaggCases("../../estimator/testdata/calibration")
+	if err != nil {
+		t.Fatal(err)
+	}
+	batchOf := func(set string) string {
+		t.Helper()
+		for _, c := range cases {
+			if c.Group == disaggTTFT && strings.HasPrefix(c.Setting, set) {
+				if i := slices.Index(c.Args, "--decode-batch"); i >= 0 {
+					return c.Args[i+1]
+				}
+				return ""
+			}
+		}
+		t.Fatalf("no row %q", set)
+		return ""
+	}
+	for _, c := range []struct{ set, want string }{
+		// recipes/trtllm/h100-fp8/1k1k/stp/ctx1_gen3_tep16_batch1_eplb0_mtp0.yaml
+		{"DeepSeek-R1-0528 h100 dynamo-trt fp8 1P(TP 16 EP 16 DP-attn) 3D(TP 16 EP 16) 1024/1024 conc 6 ", "1"},
+		// recipes/trtllm/gb200-fp8/1k1k/stp/ctx1_gen1_dep32_batch32_eplb0_mtp0_1127.yaml: 32 a rank × 32 ranks
+		{"DeepSeek-R1-0528 gb200 dynamo-trt fp8 1P(TP 8 EP 8 DP-attn) 1D(TP 32 EP 32 DP-attn) 1024/1024 conc 1127 ", "1024"},
+		// SGLang rows keep every request in flight decoding.
+		{"DeepSeek-R1-0528 mi355x mori-sglang", ""},
+	} {
+		if got := batchOf(c.set); got != c.want {
+			t.Errorf("%s: --decode-batch %q, want %q", c.set, got, c.want)
+		}
+	}
+}
