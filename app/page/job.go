@@ -7,10 +7,10 @@ package page
 
 import (
 	"errors"
-	"math"
 	"strconv"
 	"strings"
 
+	"rightsize/app/page/jobspec"
 	"rightsize/catalog"
 	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
@@ -197,46 +197,27 @@ func (p *parser) parse() (Job, bool) {
 			return j, false
 		}
 	}
-	in := estimator.DefaultInput(arch)
-	choice(p, FieldTask, estimator.ParseTask, &in.Task)
-	choice(p, FieldPrecision, estimator.ParseDType, &in.Weights)
-	choice(p, FieldKV, estimator.ParseDType, &in.KV)
-	choice(p, FieldOptimizer, estimator.ParseOptimizer, &in.Optimizer)
-	choice(p, FieldEngine, estimator.ParseEngine, &in.Engine)
-	choice(p, FieldOffload, estimator.ParseOffload, &in.Offload)
-	choice(p, FieldQuant, estimator.ParseQuant, &in.Quant)
-	choice(p, FieldLoRATargets, estimator.ParseLoRATargets, &in.LoRATargets)
-	choice(p, FieldSort, parseSort, &j.Sort)
-	choice(p, FieldUnits, parseUnit, &j.Units)
-	p.intField(FieldBatch, &in.Batch)
-	p.intField(FieldSeq, &in.Seq)
-	p.intField(FieldLoRARank, &in.LoRARank)
-	p.intField(FieldGPUs, &in.GPUs)
-	zeroAuto := strings.TrimSpace(s[FieldZeRO]) == ""
-	if !zeroAuto {
-		p.intField(FieldZeRO, &in.ZeRO)
-	}
-	p.intField(FieldTP, &in.TP)
-	p.intField(FieldPP, &in.PP)
-	p.intField(FieldCP, &in.CP)
-	p.intField(FieldEP, &in.EP)
-	p.intField(FieldDP, &in.DP)
-	p.intField(FieldMaxBatched, &in.MaxBatchedTokens)
-	p.flag(FieldCheckpointing, &in.GradCheckpointing)
-	p.flag(FieldSelective, &in.SelectiveRecompute)
-	p.flag(FieldEager, &in.EnforceEager)
-	p.flag(FieldFlash, &in.FlashAttention)
-	if s.Shown(FieldMemUtil) {
-		if v, err := strconv.ParseFloat(s[FieldMemUtil], 64); err != nil {
-			p.fail(FieldMemUtil, MsgNotNumber)
-		} else {
-			in.GPUMemUtil = v
+	// The estimator's fields are read as the command line reads its
+	// flags (ParseInput); the page reads every field it shows.
+	var t JobText
+	for jf, f := range jobFields {
+		if f >= 0 {
+			t.Text[jf], t.Read[jf], t.Set[jf] = s[f], s.Shown(f), true
 		}
 	}
-	p.sizeField(FieldCtx, &in.Overheads.CUDAContext)
-	p.sizeField(FieldAlloc, &in.Overheads.AllocatorReserve)
-	p.sizeField(FieldNCCL, &in.Overheads.NCCL)
-	p.sizeField(FieldGraphs, &in.Overheads.CUDAGraphs)
+	ij, jerrs := ParseInput(&t, arch, p.cat)
+	for _, e := range jerrs {
+		if f := jobFields[e.Field]; p.errs[f].OK() {
+			p.errs[f] = FieldErr{Key: e.Key, Value: e.Value}
+		}
+	}
+	in, zeroAuto := ij.In, ij.ZeROAuto
+	j.GPU, j.Host = ij.GPU, ij.Host
+	if j.GPU.ID == "" && p.errs[FieldGPU].OK() {
+		p.fail(FieldGPU, MsgUnknownChoice) // the page always sizes for a GPU
+	}
+	choice(p, FieldSort, parseSort, &j.Sort)
+	choice(p, FieldUnits, parseUnit, &j.Units)
 	if s.Shown(FieldTrainTokens) {
 		if v, err := estimator.ParseCount(s[FieldTrainTokens]); err != nil || v == 0 {
 			p.fail(FieldTrainTokens, MsgNotCount)
@@ -383,32 +364,9 @@ func (p *parser) parse() (Job, bool) {
 			p.fail(FieldFreshness, MsgRange)
 		}
 	}
-	p.flag(FieldTextOnly, &in.TextOnly)
-	if s.Shown(FieldKernel) {
-		choice(p, FieldKernel, estimator.ParseKernel, &in.Kernel)
-	}
-	if s.Shown(FieldEngineVersion) {
-		choice(p, FieldEngineVersion, estimator.ParseEngineVersion, &in.EngineVersion)
-	}
-	if h := strings.TrimSpace(s[FieldHost]); h != "" && s.Shown(FieldHost) {
-		if _, err := catalog.ParseHost(h); err != nil {
-			p.fail(FieldHost, MsgUnknownChoice)
-		} else {
-			j.Host = h
-		}
-	}
 	p.owned(&j)
 	p.optional(FieldAPIIn, &j.APIInUSDPerM)
 	p.optional(FieldAPIOut, &j.APIOutUSDPerM)
-	var usable estimator.OptionalBytes
-	p.sizeField(FieldUsable, &usable)
-	in.UsableVRAM = usable.Value
-	if g, ok := p.cat.GPU(s[FieldGPU]); ok {
-		j.GPU = g
-		g.SetMemory(&in)
-	} else {
-		p.fail(FieldGPU, MsgUnknownChoice)
-	}
 	if v := strings.TrimSpace(s[FieldCalibration]); v != "" && s.Shown(FieldCalibration) {
 		if cal, err := sim.ParseCalibration(v); err != nil {
 			j.CalBad = true
@@ -466,21 +424,6 @@ func (p *parser) flag(f Field, dst *bool) {
 	default:
 		p.fail(f, MsgUnknownChoice)
 	}
-}
-
-// sizeField reads an optional size such as "1343MiB" or "0.5 GiB"; empty
-// leaves the estimator's own figure.
-func (p *parser) sizeField(f Field, dst *estimator.OptionalBytes) {
-	v := strings.TrimSpace(p.s[f])
-	if v == "" || !p.s.Shown(f) {
-		return
-	}
-	b, err := estimator.ParseBytes(v)
-	if err != nil || b < 0 {
-		p.fail(f, MsgNotSize)
-		return
-	}
-	*dst = estimator.OptionalBytes{Set: true, Value: b}
 }
 
 // fraction reads an optional share in (0, 1]; empty leaves 0 (the
@@ -556,30 +499,24 @@ func (p *parser) intField(f Field, dst *int) {
 	if !p.s.Shown(f) {
 		return
 	}
-	v, err := strconv.Atoi(p.s[f])
+	v, key, err := parseWhole(p.s[f])
 	if err != nil {
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			p.fail(f, MsgRange)
-			return
-		}
-		// 1e9 or 1e308 is a number, written the scientific way: a whole
-		// one within int's range is read, a huge one is out of range and
-		// a fraction is not a count (it read "not a number" for all).
-		x, ferr := strconv.ParseFloat(strings.TrimSpace(p.s[f]), 64)
-		switch {
-		case ferr != nil && !errors.Is(ferr, strconv.ErrRange):
-			p.fail(f, MsgNotNumber)
-		case ferr != nil || math.IsInf(x, 0) || math.Abs(x) > 1<<53:
-			p.fail(f, MsgRange)
-		case x != math.Trunc(x):
-			p.fail(f, MsgNotWhole)
-		default:
-			*dst = int(x)
-		}
+		p.fail(f, key)
 		return
 	}
 	*dst = v
 }
+
+// jobFields is the page field of each shared job field (by its name).
+var jobFields = func() (m [jobspec.N]Field) {
+	for jf, s := range jobspec.Fields {
+		m[jf] = -1
+		if f, ok := fieldOf(s.Flag); ok && FieldNames[f] == s.Flag {
+			m[jf] = f
+		}
+	}
+	return m
+}()
 
 // place puts each estimator.InputError next to its field; the others go to
 // the general list.

@@ -1,0 +1,265 @@
+package page
+
+// One reading of the estimator's part of a job for both doors: the
+// command line collects its flags' text (jobspec.Fields) and the page its
+// fields' text into a JobText, and ParseInput turns it into the typed
+// estimator.Input with the catalog GPU. Each problem is one JobError: a
+// message key the page translates (EN/RU/ZH, i18n.go) and the English
+// reason the command line prints after the flag's name.
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"rightsize/app/page/jobspec"
+	"rightsize/catalog"
+	"rightsize/estimator"
+)
+
+// JobText is the shared job fields as text, keyed by jobspec.Field: a
+// whole number in decimal, an on/off field "1" or "0", a size with its
+// unit, a choice by its name.
+type JobText struct {
+	Text [jobspec.N]string
+	// Read marks the fields whose text is read; a field not read keeps
+	// estimator.DefaultInput's value (a page field hidden for the task, a
+	// flag the command does not have).
+	Read [jobspec.N]bool
+	// Set marks the fields the user chose rather than left at the
+	// table's default: the command line's flags on its command line, and
+	// on the page every field (its state is the whole job). An unset
+	// --seq keeps the model's own sample length, unset --gpus is one
+	// model copy (TP × PP × CP) and an unset --zero is on auto.
+	Set [jobspec.N]bool
+}
+
+// DefaultJobText is the table's defaults, all read and none set: the
+// command line before its flags.
+func DefaultJobText() JobText {
+	var t JobText
+	for f, s := range jobspec.Fields {
+		t.Text[f], t.Read[f] = s.Default, true
+	}
+	return t
+}
+
+// InputJob is the typed estimator part of a job.
+type InputJob struct {
+	In estimator.Input
+	// GPU is the catalog GPU named (zero ID: none); In has its memory.
+	GPU catalog.GPU
+	// ZeROAuto: no ZeRO stage given, so pre-training's stage and schedule
+	// are chosen to fit (estimator.ResolveTrainDefaults).
+	ZeROAuto bool
+	// Host is the host CPU (a class or a CPU name; "": the GPU's usual).
+	Host string
+}
+
+// JobError is one shared field's problem: Key is the page's message,
+// Value the text as given, Err the reason in English.
+type JobError struct {
+	Field jobspec.Field
+	Key   MsgKey
+	Value string
+	Err   error
+	// show is how the command line names the field before Err.
+	show errShow
+}
+
+type errShow uint8
+
+const (
+	showFlag   errShow = iota // --flag: reason
+	showValue                 // --flag value: reason
+	showQuoted                // --flag "value": reason
+)
+
+// Error is the command line's wording.
+func (e *JobError) Error() string {
+	flag := "--" + jobspec.Fields[e.Field].Flag
+	switch e.show {
+	case showValue:
+		return flag + " " + e.Value + ": " + e.Err.Error()
+	case showQuoted:
+		return fmt.Sprintf("%s %q: %v", flag, e.Value, e.Err)
+	}
+	return flag + ": " + e.Err.Error()
+}
+
+func (e *JobError) Unwrap() error { return e.Err }
+
+// ParseInput reads t over estimator.DefaultInput(arch). It returns the
+// problems in the table's order of reading (the choices, the host, the
+// GPU, the sizes, then the numbers and on/off fields), every field
+// checked, none skipped after a first problem.
+func ParseInput(t *JobText, arch estimator.Arch, cat *catalog.Catalog) (InputJob, []*JobError) {
+	r := jobReader{t: t}
+	var j InputJob
+	in := estimator.DefaultInput(arch)
+	choose(&r, jobspec.Task, estimator.ParseTask, &in.Task)
+	choose(&r, jobspec.Precision, estimator.ParseDType, &in.Weights)
+	choose(&r, jobspec.KVDType, estimator.ParseDType, &in.KV)
+	choose(&r, jobspec.Quant, estimator.ParseQuant, &in.Quant)
+	choose(&r, jobspec.Kernel, estimator.ParseKernel, &in.Kernel)
+	choose(&r, jobspec.Optimizer, estimator.ParseOptimizer, &in.Optimizer)
+	choose(&r, jobspec.LoRATargets, estimator.ParseLoRATargets, &in.LoRATargets)
+	choose(&r, jobspec.Engine, estimator.ParseEngine, &in.Engine)
+	choose(&r, jobspec.Offload, estimator.ParseOffload, &in.Offload)
+	choose(&r, jobspec.EngineVersion, estimator.ParseEngineVersion, &in.EngineVersion)
+	if h := strings.TrimSpace(t.Text[jobspec.Host]); t.Read[jobspec.Host] && h != "" {
+		if _, err := catalog.ParseHost(h); err != nil {
+			r.fail(jobspec.Host, MsgUnknownChoice, showFlag, err)
+		} else {
+			j.Host = h
+		}
+	}
+	if id := strings.TrimSpace(t.Text[jobspec.GPU]); t.Read[jobspec.GPU] && id != "" {
+		if g, ok := cat.GPU(id); ok {
+			j.GPU = g
+			g.SetMemory(&in)
+		} else {
+			r.fail(jobspec.GPU, MsgUnknownChoice, showQuoted, errors.New("not in the catalog"))
+		}
+	}
+	var usable estimator.OptionalBytes
+	r.size(jobspec.UsableVRAM, &usable)
+	in.UsableVRAM = usable.Value
+	r.size(jobspec.CUDAContext, &in.Overheads.CUDAContext)
+	r.size(jobspec.AllocatorReserve, &in.Overheads.AllocatorReserve)
+	r.size(jobspec.NCCL, &in.Overheads.NCCL)
+	r.size(jobspec.CUDAGraphs, &in.Overheads.CUDAGraphs)
+
+	r.whole(jobspec.Batch, &in.Batch)
+	// The model's own sample length unless asked (estimator.DefaultInput).
+	if t.Set[jobspec.Seq] || arch.SeqLen == 0 {
+		r.whole(jobspec.Seq, &in.Seq)
+	}
+	r.whole(jobspec.LoRARank, &in.LoRARank)
+	r.whole(jobspec.TP, &in.TP)
+	r.whole(jobspec.PP, &in.PP)
+	r.whole(jobspec.CP, &in.CP)
+	r.whole(jobspec.EP, &in.EP)
+	r.whole(jobspec.DP, &in.DP)
+	r.whole(jobspec.MaxBatchedTokens, &in.MaxBatchedTokens)
+	r.whole(jobspec.GPUs, &in.GPUs)
+	if !t.Set[jobspec.GPUs] && in.TP >= 1 && in.PP >= 1 && in.CP >= 1 && in.TP*in.PP*in.CP <= 1<<16 {
+		in.GPUs = in.TP * in.PP * in.CP // one model copy unless --gpus says more
+	}
+	// ZeRO: empty or not set is auto; a hidden stage is not read.
+	j.ZeROAuto = !t.Set[jobspec.ZeRO] || strings.TrimSpace(t.Text[jobspec.ZeRO]) == ""
+	if !j.ZeROAuto {
+		r.whole(jobspec.ZeRO, &in.ZeRO)
+	}
+	r.onOff(jobspec.GradCheckpointing, &in.GradCheckpointing)
+	r.onOff(jobspec.SelectiveRecompute, &in.SelectiveRecompute)
+	r.onOff(jobspec.FlashAttention, &in.FlashAttention)
+	r.onOff(jobspec.EnforceEager, &in.EnforceEager)
+	r.onOff(jobspec.TextOnly, &in.TextOnly)
+	if t.Read[jobspec.GPUMemUtil] {
+		v, err := strconv.ParseFloat(strings.TrimSpace(t.Text[jobspec.GPUMemUtil]), 64)
+		switch {
+		case err != nil:
+			r.fail(jobspec.GPUMemUtil, MsgNotNumber, showValue, errors.New("want a share of GPU memory in [0, 1] (0: the engine's default)"))
+		case !(v >= 0 && v <= 1):
+			r.fail(jobspec.GPUMemUtil, MsgRange, showValue, errors.New("want a share of GPU memory in [0, 1] (0: the engine's default)"))
+		default:
+			in.GPUMemUtil = v
+		}
+	}
+	j.In = in
+	return j, r.errs
+}
+
+// jobReader reads a JobText's fields and collects their problems.
+type jobReader struct {
+	t    *JobText
+	errs []*JobError
+}
+
+func (r *jobReader) fail(f jobspec.Field, k MsgKey, show errShow, err error) {
+	r.errs = append(r.errs, &JobError{Field: f, Key: k, Value: r.t.Text[f], Err: err, show: show})
+}
+
+// choose reads a choice with the estimator's parser.
+func choose[T any](r *jobReader, f jobspec.Field, parse func(string) (T, error), dst *T) {
+	if !r.t.Read[f] {
+		return
+	}
+	v, err := parse(r.t.Text[f])
+	if err != nil {
+		r.fail(f, MsgUnknownChoice, showFlag, err)
+		return
+	}
+	*dst = v
+}
+
+// onOff reads an on/off field: "1" or "0".
+func (r *jobReader) onOff(f jobspec.Field, dst *bool) {
+	if !r.t.Read[f] {
+		return
+	}
+	switch r.t.Text[f] {
+	case "1":
+		*dst = true
+	case "0":
+		*dst = false
+	default:
+		r.fail(f, MsgUnknownChoice, showValue, errors.New("want 1 (on) or 0 (off)"))
+	}
+}
+
+// size reads an optional size such as "1343MiB" or "0.5 GiB"; empty
+// leaves the estimator's own figure.
+func (r *jobReader) size(f jobspec.Field, dst *estimator.OptionalBytes) {
+	v := strings.TrimSpace(r.t.Text[f])
+	if v == "" || !r.t.Read[f] {
+		return
+	}
+	b, err := estimator.ParseBytes(v)
+	if err == nil && b < 0 {
+		err = errors.New("want a size of at least 0")
+	}
+	if err != nil {
+		r.fail(f, MsgNotSize, showFlag, err)
+		return
+	}
+	*dst = estimator.OptionalBytes{Set: true, Value: b}
+}
+
+// whole reads a whole number.
+func (r *jobReader) whole(f jobspec.Field, dst *int) {
+	if !r.t.Read[f] {
+		return
+	}
+	v, key, err := parseWhole(r.t.Text[f])
+	if err != nil {
+		r.fail(f, key, showValue, err)
+		return
+	}
+	*dst = v
+}
+
+// parseWhole reads a whole number: decimal, or written the scientific way
+// (1e9 is read; a huge one is out of range and a fraction is not a count).
+func parseWhole(s string) (int, MsgKey, error) {
+	v, err := strconv.Atoi(s)
+	if err == nil {
+		return v, 0, nil
+	}
+	if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+		return 0, MsgRange, errors.New("out of range")
+	}
+	x, ferr := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	switch {
+	case ferr != nil && !errors.Is(ferr, strconv.ErrRange):
+		return 0, MsgNotNumber, errors.New("want a whole number")
+	case ferr != nil || math.IsInf(x, 0) || math.Abs(x) > 1<<53:
+		return 0, MsgRange, errors.New("out of range")
+	case x != math.Trunc(x):
+		return 0, MsgNotWhole, errors.New("want a whole number")
+	}
+	return int(x), 0, nil
+}
