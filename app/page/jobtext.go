@@ -24,9 +24,9 @@ import (
 // unit, a choice by its name.
 type JobText struct {
 	Text [jobspec.N]string
-	// Read marks the fields whose text is read; a field not read keeps
-	// estimator.DefaultInput's value (a page field hidden for the task, a
-	// flag the command does not have).
+	// Read marks the fields whose text is read; a field not read takes
+	// the table's default, as a flag not given (a page field hidden for
+	// the task, a flag the command does not have).
 	Read [jobspec.N]bool
 	// Set marks the fields the user chose rather than left at the
 	// table's default: the command line's flags on its command line, and
@@ -34,16 +34,6 @@ type JobText struct {
 	// --seq keeps the model's own sample length, unset --gpus is one
 	// model copy (TP × PP × CP) and an unset --zero is on auto.
 	Set [jobspec.N]bool
-}
-
-// DefaultJobText is the table's defaults, all read and none set: the
-// command line before its flags.
-func DefaultJobText() JobText {
-	var t JobText
-	for f, s := range jobspec.Fields {
-		t.Text[f], t.Read[f] = s.Default, true
-	}
-	return t
 }
 
 // InputJob is the typed estimator part of a job.
@@ -95,8 +85,14 @@ func (e *JobError) Unwrap() error { return e.Err }
 // problems in the table's order of reading (the choices, the host, the
 // GPU, the sizes, then the numbers and on/off fields), every field
 // checked, none skipped after a first problem.
-func ParseInput(t *JobText, arch estimator.Arch, cat *catalog.Catalog) (InputJob, []*JobError) {
-	r := jobReader{t: t}
+func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (InputJob, []*JobError) {
+	t := *given
+	for f, s := range jobspec.Fields {
+		if !t.Read[f] {
+			t.Text[f], t.Read[f], t.Set[f] = s.Default, true, false
+		}
+	}
+	r := jobReader{t: &t}
 	var j InputJob
 	in := estimator.DefaultInput(arch)
 	choose(&r, jobspec.Task, estimator.ParseTask, &in.Task)
@@ -109,14 +105,14 @@ func ParseInput(t *JobText, arch estimator.Arch, cat *catalog.Catalog) (InputJob
 	choose(&r, jobspec.Engine, estimator.ParseEngine, &in.Engine)
 	choose(&r, jobspec.Offload, estimator.ParseOffload, &in.Offload)
 	choose(&r, jobspec.EngineVersion, estimator.ParseEngineVersion, &in.EngineVersion)
-	if h := strings.TrimSpace(t.Text[jobspec.Host]); t.Read[jobspec.Host] && h != "" {
+	if h := strings.TrimSpace(t.Text[jobspec.Host]); h != "" {
 		if _, err := catalog.ParseHost(h); err != nil {
 			r.fail(jobspec.Host, MsgUnknownChoice, showFlag, err)
 		} else {
 			j.Host = h
 		}
 	}
-	if id := strings.TrimSpace(t.Text[jobspec.GPU]); t.Read[jobspec.GPU] && id != "" {
+	if id := strings.TrimSpace(t.Text[jobspec.GPU]); id != "" {
 		if g, ok := cat.GPU(id); ok {
 			j.GPU = g
 			g.SetMemory(&in)
@@ -148,7 +144,7 @@ func ParseInput(t *JobText, arch estimator.Arch, cat *catalog.Catalog) (InputJob
 	if !t.Set[jobspec.GPUs] && in.TP >= 1 && in.PP >= 1 && in.CP >= 1 && in.TP*in.PP*in.CP <= 1<<16 {
 		in.GPUs = in.TP * in.PP * in.CP // one model copy unless --gpus says more
 	}
-	// ZeRO: empty or not set is auto; a hidden stage is not read.
+	// ZeRO: empty or not given is on auto.
 	j.ZeROAuto = !t.Set[jobspec.ZeRO] || strings.TrimSpace(t.Text[jobspec.ZeRO]) == ""
 	if !j.ZeROAuto {
 		r.whole(jobspec.ZeRO, &in.ZeRO)
@@ -158,16 +154,14 @@ func ParseInput(t *JobText, arch estimator.Arch, cat *catalog.Catalog) (InputJob
 	r.onOff(jobspec.FlashAttention, &in.FlashAttention)
 	r.onOff(jobspec.EnforceEager, &in.EnforceEager)
 	r.onOff(jobspec.TextOnly, &in.TextOnly)
-	if t.Read[jobspec.GPUMemUtil] {
-		v, err := strconv.ParseFloat(strings.TrimSpace(t.Text[jobspec.GPUMemUtil]), 64)
-		switch {
-		case err != nil:
-			r.fail(jobspec.GPUMemUtil, MsgNotNumber, showValue, errors.New("want a share of GPU memory in [0, 1] (0: the engine's default)"))
-		case !(v >= 0 && v <= 1):
-			r.fail(jobspec.GPUMemUtil, MsgRange, showValue, errors.New("want a share of GPU memory in [0, 1] (0: the engine's default)"))
-		default:
-			in.GPUMemUtil = v
-		}
+	v, err := strconv.ParseFloat(strings.TrimSpace(t.Text[jobspec.GPUMemUtil]), 64)
+	switch {
+	case err != nil:
+		r.fail(jobspec.GPUMemUtil, MsgNotNumber, showValue, errors.New("want a share of GPU memory in [0, 1] (0: the engine's default)"))
+	case !(v >= 0 && v <= 1):
+		r.fail(jobspec.GPUMemUtil, MsgRange, showValue, errors.New("want a share of GPU memory in [0, 1] (0: the engine's default)"))
+	default:
+		in.GPUMemUtil = v
 	}
 	j.In = in
 	return j, r.errs
@@ -185,9 +179,6 @@ func (r *jobReader) fail(f jobspec.Field, k MsgKey, show errShow, err error) {
 
 // choose reads a choice with the estimator's parser.
 func choose[T any](r *jobReader, f jobspec.Field, parse func(string) (T, error), dst *T) {
-	if !r.t.Read[f] {
-		return
-	}
 	v, err := parse(r.t.Text[f])
 	if err != nil {
 		r.fail(f, MsgUnknownChoice, showFlag, err)
@@ -198,9 +189,6 @@ func choose[T any](r *jobReader, f jobspec.Field, parse func(string) (T, error),
 
 // onOff reads an on/off field: "1" or "0".
 func (r *jobReader) onOff(f jobspec.Field, dst *bool) {
-	if !r.t.Read[f] {
-		return
-	}
 	switch r.t.Text[f] {
 	case "1":
 		*dst = true
@@ -215,7 +203,7 @@ func (r *jobReader) onOff(f jobspec.Field, dst *bool) {
 // leaves the estimator's own figure.
 func (r *jobReader) size(f jobspec.Field, dst *estimator.OptionalBytes) {
 	v := strings.TrimSpace(r.t.Text[f])
-	if v == "" || !r.t.Read[f] {
+	if v == "" {
 		return
 	}
 	b, err := estimator.ParseBytes(v)
@@ -231,9 +219,6 @@ func (r *jobReader) size(f jobspec.Field, dst *estimator.OptionalBytes) {
 
 // whole reads a whole number.
 func (r *jobReader) whole(f jobspec.Field, dst *int) {
-	if !r.t.Read[f] {
-		return
-	}
 	v, key, err := parseWhole(r.t.Text[f])
 	if err != nil {
 		r.fail(f, key, showValue, err)

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"io"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"rightsize/app/page"
+	"rightsize/app/page/jobspec"
+	"rightsize/catalog"
+)
+
+// jobCapture is a subcommand that keeps the parsed job and runs nothing:
+// what the command line made of its flags.
+type jobCapture struct{ job estimateJob }
+
+func (c *jobCapture) define(*flag.FlagSet) {}
+func (c *jobCapture) run(job estimateJob, _ io.Writer, _ func(string, ...any) int) int {
+	c.job = job
+	return 0
+}
+
+// TestDoorsParseOneJob gives the command line and the page the same
+// shared job fields and requires the same typed job: the same
+// estimator.Input and catalog GPU for good input, and for bad input a
+// refusal at both doors naming the same field (no panic, no job).
+func TestDoorsParseOneJob(t *testing.T) {
+	type job map[string]string // CLI flag (= the page field's name) → value
+	// Every case names the model, task, precision, sequence and GPUs: the
+	// page's sample job sets them, the command line would take the
+	// model's own (its sample length, its checkpoint's precision, one
+	// model copy).
+	base := func(kv ...string) job {
+		j := job{"model": "llama-3.1-8b", "task": "inference", "precision": "bf16", "seq": "4096", "gpus": "1", "gpu": "h100-sxm"}
+		for i := 0; i+1 < len(kv); i += 2 {
+			j[kv[i]] = kv[i+1]
+		}
+		return j
+	}
+	good := []job{
+		base(),
+		base("engine", "vllm", "batch", "32", "gpu-mem-util", "0.85", "max-batched-tokens", "8192", "enforce-eager", "1"),
+		base("engine", "sglang", "kv-dtype", "fp8", "batch", "64", "gpu", "b200"),
+		base("engine", "hf", "precision", "int4", "kernel", "autogptq", "host", "legacy-server", "gpu", "a100-80gb-sxm"),
+		base("engine", "vllm", "engine-version", "0.6.0", "usable-vram", "70GiB", "cuda-context", "600MiB", "nccl", "1GiB", "cuda-graphs", "0.5GiB", "allocator-reserve", "2GiB"),
+		base("model", "qwen3-30b-a3b", "engine", "vllm", "precision", "fp8", "gpus", "4", "tp", "4", "ep", "4", "batch", "64"),
+		base("model", "qwen3-30b-a3b", "engine", "sglang", "gpus", "8", "tp", "8", "ep", "8", "dp", "8", "batch", "128"),
+		base("model", "gemma-3-27b", "engine", "vllm", "text-only", "1", "batch", "8"),
+		base("task", "train", "gpus", "16", "tp", "2", "pp", "2", "zero", "1", "batch", "2", "grad-checkpointing", "1", "flash-attention", "0"),
+		base("task", "train", "gpus", "16", "cp", "4", "batch", "1", "seq", "32768", "selective-recompute", "1"),
+		// ZeRO on auto at both doors (the page's empty field, no --zero).
+		base("task", "train", "gpus", "64", "tp", "8", "batch", "1"),
+		base("task", "finetune", "gpus", "4", "zero", "3", "offload", "optimizer", "optimizer", "adamw-8bit", "batch", "2"),
+		base("task", "lora", "lora-rank", "64", "lora-targets", "all-linear", "batch", "4"),
+		base("task", "qlora", "quant", "nf4", "lora-rank", "8", "batch", "4", "gpu", "l4"),
+	}
+	bad := []struct {
+		c     job
+		field string
+	}{
+		{base("task", "pretrain"), "task"},
+		{base("precision", "fp3"), "precision"},
+		{base("kv-dtype", "int3"), "kv-dtype"},
+		{base("engine", "tgi"), "engine"},
+		{base("quant", "q9"), "quant"},
+		{base("precision", "int4", "kernel", "cutlass9"), "kernel"},
+		{base("engine", "vllm", "engine-version", "banana"), "engine-version"},
+		{base("host", "pentium-pro-9000"), "host"},
+		{base("gpu", "h999"), "gpu"},
+		{base("usable-vram", "lots"), "usable-vram"},
+		{base("nccl", "-1GiB"), "nccl"},
+		{base("cuda-context", "12 parsecs"), "cuda-context"},
+		{base("engine", "vllm", "gpu-mem-util", "1.5"), "gpu-mem-util"},
+		{base("engine", "vllm", "gpu-mem-util", "-0.1"), "gpu-mem-util"},
+		{base("batch", "many"), "batch"},
+		{base("batch", "2.5"), "batch"},
+		{base("tp", "99999999999999999999"), "tp"},
+		{base("task", "train", "zero", "x"), "zero"},
+		{base("task", "train", "grad-checkpointing", "maybe"), "grad-checkpointing"},
+	}
+	parseBoth := func(c job) (cli jobCapture, code int, stderr string, j page.Job, errs [page.NFields]page.FieldErr, ok bool) {
+		s := page.DefaultState
+		var args []string
+		keys := make([]string, 0, len(c))
+		for k := range c {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			v := c[k]
+			if _, shared := jobspec.ByFlag(k); !shared {
+				t.Fatalf("--%s is not a shared job field", k)
+			}
+			args = append(args, "--"+k+"="+v)
+			i := -1
+			for f, n := range page.FieldNames {
+				if n == k {
+					i = f
+				}
+			}
+			if i < 0 {
+				t.Fatalf("%s: no page field", k)
+			}
+			s[i] = v
+		}
+		// The page's sample job generates 512 of the tokens; the command
+		// line is told so.
+		args = append(args, "--output-tokens", s[page.FieldOutput])
+		var eb bytes.Buffer
+		code = estimateCommand("estimate", args, io.Discard, &eb, &cli)
+		j, errs, _, ok = page.ParseJob(s, catalog.Default(), page.Archs{}, nil, "")
+		return cli, code, eb.String(), j, errs, ok
+	}
+	for _, c := range good {
+		cli, code, stderr, j, errs, ok := parseBoth(c)
+		if code != 0 || !ok {
+			t.Errorf("%v: CLI exit %d (%s), page ok %v %v", c, code, strings.TrimSpace(stderr), ok, errs)
+			continue
+		}
+		if !reflect.DeepEqual(cli.job.in, j.In) {
+			a, b := reflect.ValueOf(cli.job.in), reflect.ValueOf(j.In)
+			for i := 0; i < a.NumField(); i++ {
+				if !reflect.DeepEqual(a.Field(i).Interface(), b.Field(i).Interface()) {
+					t.Errorf("%v: Input.%s CLI %v, page %v", c, a.Type().Field(i).Name, a.Field(i), b.Field(i))
+				}
+			}
+		}
+		if cli.job.gpu.ID != j.GPU.ID || cli.job.gpu.ID != c["gpu"] {
+			t.Errorf("%v: GPU CLI %q, page %q", c, cli.job.gpu.ID, j.GPU.ID)
+		}
+	}
+	for _, b := range bad {
+		cli, code, stderr, _, errs, ok := parseBoth(b.c)
+		if code != 2 || cli.job.name != "" {
+			t.Errorf("%v: CLI exit %d, want 2 and no job", b.c, code)
+		}
+		if !strings.Contains(stderr, "-"+b.field+" ") && !strings.Contains(stderr, "-"+b.field+":") {
+			t.Errorf("%v: CLI says %q, not naming --%s", b.c, strings.TrimSpace(stderr), b.field)
+		}
+		if ok {
+			t.Errorf("%v: the page takes it", b.c)
+		}
+		for f, e := range errs {
+			if named := page.FieldNames[f] == b.field; named == e.OK() {
+				t.Errorf("%v: page field %s error %+v", b.c, page.FieldNames[f], e)
+			}
+		}
+	}
+}
