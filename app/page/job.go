@@ -212,7 +212,7 @@ func (p *parser) parse() (Job, bool) {
 		}
 	}
 	in, zeroAuto := ij.In, ij.ZeROAuto
-	j.GPU, j.Host = ij.GPU, ij.Host
+	j.GPU, j.Host, j.Eff = ij.GPU, ij.Host, ij.Eff
 	if j.GPU.ID == "" && p.errs[FieldGPU].OK() {
 		p.fail(FieldGPU, MsgUnknownChoice) // the page always sizes for a GPU
 	}
@@ -336,9 +336,6 @@ func (p *parser) parse() (Job, bool) {
 	p.optional(FieldMinVCPU, &vcpus)
 	j.Filters.MinVCPUs = int(vcpus)
 	p.optional(FieldMinRAM, &j.Filters.MinRAMGiB)
-	p.fraction(FieldMFU, &j.Eff.MFU)
-	p.fraction(FieldInfMFU, &j.Eff.InferenceMFU)
-	p.fraction(FieldBWUtil, &j.Eff.BandwidthUtil)
 	p.fraction(FieldSpotRate, &j.SpotRate)
 	if v := strings.TrimSpace(s[FieldCkptWrite]); v != "" {
 		if b, err := estimator.ParseBytes(v); err != nil {

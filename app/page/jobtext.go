@@ -46,6 +46,8 @@ type InputJob struct {
 	ZeROAuto bool
 	// Host is the host CPU (a class or a CPU name; "": the GPU's usual).
 	Host string
+	// Eff overrides the estimator's efficiencies (zero fields: its own).
+	Eff estimator.Efficiency
 }
 
 // JobError is one shared field's problem: Key is the page's message,
@@ -163,6 +165,11 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	default:
 		in.GPUMemUtil = v
 	}
+	// An efficiency is the model's own when empty or 0 (the command
+	// line's --mfu 0), else a share from minFraction to 1.
+	r.share(jobspec.MFU, &j.Eff.MFU, "a share of peak FLOP/s")
+	r.share(jobspec.InferenceMFU, &j.Eff.InferenceMFU, "a share of peak FLOP/s")
+	r.share(jobspec.BandwidthUtil, &j.Eff.BandwidthUtil, "a share of memory bandwidth")
 	j.In = in
 	return j, r.errs
 }
@@ -215,6 +222,27 @@ func (r *jobReader) size(f jobspec.Field, dst *estimator.OptionalBytes) {
 		return
 	}
 	*dst = estimator.OptionalBytes{Set: true, Value: b}
+}
+
+// share reads an efficiency: empty or 0 leaves the model's own, else a
+// share from minFraction to 1. Below 1% an efficiency prices a job at
+// hundreds of digits (mfu=1e-300 in a link printed 400-digit costs).
+func (r *jobReader) share(f jobspec.Field, dst *float64, what string) {
+	v := strings.TrimSpace(r.t.Text[f])
+	if v == "" {
+		return
+	}
+	x, err := strconv.ParseFloat(v, 64)
+	want := fmt.Errorf("want %s in [0, 1] (0: the model's; from %g when set)", what, minFraction)
+	switch {
+	case err != nil:
+		r.fail(f, MsgNotNumber, showValue, want)
+	case x == 0:
+	case !(x >= minFraction && x <= 1):
+		r.fail(f, MsgRange, showValue, want)
+	default:
+		*dst = x
+	}
 }
 
 // whole reads a whole number.

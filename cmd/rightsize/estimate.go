@@ -83,9 +83,9 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		_          = textFlag(fs, jobspec.Engine, choices(estimator.Engines))
 		compiled   = fs.Bool("compile", false, "HF transformers with a static KV cache and torch.compile (CUDA graphs)")
 		_          = boolFlag(fs, jobspec.TextOnly, "a vision-language model's text model alone: its vision tower and projector are not loaded (vLLM --language-model-only)")
-		mfu        = floatFlag(fs, jobspec.MFU, "training compute efficiency (share of peak FLOP/s) to use instead of the model's; 0: model")
-		infMFU     = floatFlag(fs, jobspec.InferenceMFU, "share of peak FLOP/s for prefill; 0: model")
-		bwUtil     = floatFlag(fs, jobspec.BandwidthUtil, "share of memory bandwidth while decoding; 0: model")
+		_          = floatFlag(fs, jobspec.MFU, "training compute efficiency (share of peak FLOP/s) to use instead of the model's; 0: model")
+		_          = floatFlag(fs, jobspec.InferenceMFU, "share of peak FLOP/s for prefill; 0: model")
+		_          = floatFlag(fs, jobspec.BandwidthUtil, "share of memory bandwidth while decoding; 0: model")
 		hostOp     = fs.Float64("host-op-us", 0, "HF eager: host microseconds per PyTorch op (0: by --host's class: 17.4 server, 28 legacy-server, 9 desktop)")
 		host       = textFlag(fs, jobspec.Host, "host CPU: a class ("+choices(estimator.HostClasses)+") or a CPU name (e.g. \"AMD EPYC 7742\", \"Xeon Platinum 8275CL\"); sets HF eager's cost per op. Default: the class of the hosts the catalog offers the GPU in (desktop for consumer cards), else server")
 		_          = textFlag(fs, jobspec.EngineVersion, "serving engine release, e.g. 0.6.0 (vLLM before 0.8 and SGLang before 0.4 run their scheduler between the GPU's steps, not under them). Default: the current release ("+currentVersions()+")")
@@ -170,9 +170,6 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		ok   bool
 		want string
 	}{
-		{"mfu", in01(*mfu), "a share of peak FLOP/s in [0, 1] (0: the model's)"},
-		{"inference-mfu", in01(*infMFU), "a share of peak FLOP/s in [0, 1] (0: the model's)"},
-		{"bandwidth-util", in01(*bwUtil), "a share of memory bandwidth in [0, 1] (0: the model's)"},
 		{"host-op-us", *hostOp >= 0 && *hostOp <= 1e6, "microseconds per op from 0 to 1e6 (0: by --host)"},
 		{"network-gbps", *netGbps >= 0 && *netGbps <= 1e6, "Gbit/s per node from 0 to 1e6 (0: the default)"},
 		{"request-overhead", *reqOver >= 0 && *reqOver <= 3600, "seconds from 0 to 3600 (0: the engine's)"},
@@ -290,7 +287,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		notes = append(notes, "--fsdp-no-sync: the fine-tune accumulates micro-batches under FSDP, which by default (HF Accelerate, Lightning/LitGPT) keeps the whole model's gradients on every GPU between syncs; --fsdp-no-sync=false for DeepSpeed ZeRO-3, torchtune or Accelerate's sync_each_batch")
 	}
 	if sub != nil {
-		return sub.run(estimateJob{in: in, name: name, gpu: gpuSpec, trainTokens: tokens,
+		return sub.run(estimateJob{in: in, name: name, gpu: gpuSpec, eff: ij.Eff, trainTokens: tokens,
 			prompt: *promptTok, output: *outputTok, set: set}, stdout, fail)
 	}
 	if on, err := dis.active(set); err != nil {
@@ -298,7 +295,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	} else if on {
 		return dis.run(disaggJob{name: name, in: in, gpu: gpuSpec, gpuSet: *gpu != "", prompt: *promptTok, output: *outputTok,
 			node:       catalog.Node{GPUsPerNode: *gpusNode, NetworkGbps: *netGbps, HostOpSeconds: *hostOp * 1e-6, Host: *host},
-			eff:        estimator.Efficiency{InferenceMFU: *infMFU, BandwidthUtil: *bwUtil},
+			eff:        estimator.Efficiency{InferenceMFU: ij.Eff.InferenceMFU, BandwidthUtil: ij.Eff.BandwidthUtil},
 			rangeRatio: *rangeRatio, asJSON: *asJSON}, stdout, fail)
 	}
 	r, err := estimator.Estimate(in)
@@ -319,7 +316,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	// Speed only for a job that runs (Result.Runs) on a GPU with speed
 	// figures (catalog.ErrNoFigures: none, as without --gpu), as on the page.
 	if r.Runs(in) {
-		eff := estimator.Efficiency{MFU: *mfu, InferenceMFU: *infMFU, BandwidthUtil: *bwUtil}
+		eff := ij.Eff
 		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: *global, VirtualStages: in.Schedule.VirtualStages}
 		switch p, hw, err := gpuSpec.Speed(in, eff, w, node); {
 		case errors.Is(err, catalog.ErrNoFigures):
@@ -340,7 +337,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	// catalog.GPU.Benchmark is the page's path too.
 	if perf != nil && !*noSim {
 		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok}
-		eff := estimator.Efficiency{InferenceMFU: *infMFU, BandwidthUtil: *bwUtil}
+		eff := estimator.Efficiency{InferenceMFU: ij.Eff.InferenceMFU, BandwidthUtil: ij.Eff.BandwidthUtil}
 		cfg, res, ok, err := gpuSpec.Benchmark(in, eff, w, node, sim.Bench{Concurrency: in.Batch, Requests: *numReq, RangeRatio: *rangeRatio,
 			FirstWaveSeconds: *firstWave})
 		if err != nil {

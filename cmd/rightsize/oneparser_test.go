@@ -57,6 +57,11 @@ func TestDoorsParseOneJob(t *testing.T) {
 		base("task", "finetune", "gpus", "4", "zero", "3", "offload", "optimizer", "optimizer", "adamw-8bit", "batch", "2"),
 		base("task", "lora", "lora-rank", "64", "lora-targets", "all-linear", "batch", "4"),
 		base("task", "qlora", "quant", "nf4", "lora-rank", "8", "batch", "4", "gpu", "l4"),
+		// Efficiencies: 0 and empty are the model's own at both doors.
+		base("task", "train", "gpus", "8", "mfu", "0.4"),
+		base("task", "train", "gpus", "8", "mfu", "0"),
+		base("engine", "vllm", "inference-mfu", "0.5", "bandwidth-util", "0.8"),
+		base("engine", "vllm", "inference-mfu", "0", "bandwidth-util", "1"),
 	}
 	bad := []struct {
 		c     job
@@ -81,6 +86,10 @@ func TestDoorsParseOneJob(t *testing.T) {
 		{base("tp", "99999999999999999999"), "tp"},
 		{base("task", "train", "zero", "x"), "zero"},
 		{base("task", "train", "grad-checkpointing", "maybe"), "grad-checkpointing"},
+		{base("task", "train", "mfu", "1.5"), "mfu"},
+		{base("task", "train", "mfu", "NaN"), "mfu"},
+		{base("engine", "vllm", "bandwidth-util", "0.001"), "bandwidth-util"},
+		{base("engine", "vllm", "inference-mfu", "-0.3"), "inference-mfu"},
 	}
 	parseBoth := func(c job) (cli jobCapture, code int, stderr string, j page.Job, errs [page.NFields]page.FieldErr, ok bool) {
 		s := page.DefaultState
@@ -128,6 +137,9 @@ func TestDoorsParseOneJob(t *testing.T) {
 					t.Errorf("%v: Input.%s CLI %v, page %v", c, a.Type().Field(i).Name, a.Field(i), b.Field(i))
 				}
 			}
+		}
+		if cli.job.eff != j.Eff {
+			t.Errorf("%v: efficiencies CLI %+v, page %+v", c, cli.job.eff, j.Eff)
 		}
 		if cli.job.gpu.ID != j.GPU.ID || cli.job.gpu.ID != c["gpu"] {
 			t.Errorf("%v: GPU CLI %q, page %q", c, cli.job.gpu.ID, j.GPU.ID)

@@ -29,6 +29,7 @@ type estimateJob struct {
 	in             estimator.Input
 	name           string
 	gpu            catalog.GPU
+	eff            estimator.Efficiency // --mfu, --inference-mfu, --bandwidth-util (0: the model's)
 	trainTokens    float64
 	prompt, output int
 	set            map[string]bool
@@ -310,8 +311,6 @@ var planFlags = []flagRow{
 	sharedFlag(jobspec.CheckpointWrite, "checkpoint write rate per instance per second, e.g. 2GB (default 1000MiB)"),
 	sharedFlag(jobspec.Restart, "restart time after a spot reclaim (default 10m)"),
 	{"network-gbps", "0", "inter-node network where the catalog has none (0: 100)"},
-	{"mfu", "0", "training model-FLOPs utilisation (0: the estimator's default)"},
-	{"bandwidth-util", "0", "share of memory bandwidth decoding reaches (0: the estimator's default)"},
 	{"api-input-price", "0", "hosted API: USD per 1M input tokens, to compare with self-hosting (default: the catalog's list prices for --model)"},
 	{"api-output-price", "0", "hosted API: USD per 1M output tokens (default: the catalog's list prices for --model)"},
 	{"max-instances", "0", "most instances one plan may rent (0: 64)"},
@@ -519,7 +518,7 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	a := &req.Assumptions
 	a.SpotInterruptionsPerMonth, a.NetworkGbps = num("spot-interruptions"), num("network-gbps")
 	a.UnknownNetworks = c.s("unknown-networks") == "true"
-	a.Efficiency.MFU, a.Efficiency.InferenceMFU, a.Efficiency.BandwidthUtil = num("mfu"), num("inference-mfu"), num("bandwidth-util")
+	a.Efficiency = job.eff
 	if c.s("checkpoint-write") != "" {
 		b, err := estimator.ParseBytes(c.s("checkpoint-write"))
 		add("checkpoint-write", err)
