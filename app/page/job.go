@@ -219,11 +219,7 @@ func (p *parser) parse() (Job, bool) {
 	choice(p, FieldSort, parseSort, &j.Sort)
 	choice(p, FieldUnits, parseUnit, &j.Units)
 	if s.Shown(FieldTrainTokens) {
-		if v, err := estimator.ParseCount(s[FieldTrainTokens]); err != nil || v == 0 {
-			p.fail(FieldTrainTokens, MsgNotCount)
-		} else {
-			j.Tokens = v
-		}
+		j.Tokens = ij.TrainTokens
 	}
 	// A dataset and its epochs replace the training tokens, as
 	// rightsize plan --epochs E --dataset-tokens N (one epoch when only
@@ -249,12 +245,7 @@ func (p *parser) parse() (Job, bool) {
 			j.Work = estimator.Workload{PromptTokens: in.Seq - out, OutputTokens: out}
 		}
 	}
-	if s.Shown(FieldGlobalBatch) && strings.TrimSpace(s[FieldGlobalBatch]) != "" {
-		p.intField(FieldGlobalBatch, &j.Work.GlobalBatch)
-		if p.errs[FieldGlobalBatch].OK() && j.Work.GlobalBatch < 1 {
-			p.fail(FieldGlobalBatch, MsgRange)
-		}
-	}
+	j.Work.GlobalBatch = ij.GlobalBatch
 	if s.Shown(FieldWorkload) && strings.TrimSpace(s[FieldWorkload]) != "" {
 		if w, ok := planner.PresetWorkload(strings.TrimSpace(s[FieldWorkload])); ok {
 			j.Mix = &w

@@ -48,6 +48,11 @@ type InputJob struct {
 	Host string
 	// Eff overrides the estimator's efficiencies (zero fields: its own).
 	Eff estimator.Efficiency
+	// TrainTokens is the tokens a training job processes (above 0).
+	TrainTokens float64
+	// GlobalBatch is the sequences per optimizer step over all GPUs
+	// (training; 0: not given, the estimator's schedule).
+	GlobalBatch int
 }
 
 // JobError is one shared field's problem: Key is the page's message,
@@ -170,6 +175,22 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	r.share(jobspec.MFU, &j.Eff.MFU, "a share of peak FLOP/s")
 	r.share(jobspec.InferenceMFU, &j.Eff.InferenceMFU, "a share of peak FLOP/s")
 	r.share(jobspec.BandwidthUtil, &j.Eff.BandwidthUtil, "a share of memory bandwidth")
+	// The training job's tokens: a count above 0 (500M, 2T).
+	if v, err := estimator.ParseCount(t.Text[jobspec.TrainTokens]); err != nil || !(v > 0) || math.IsInf(v, 0) {
+		if err == nil {
+			err = errors.New("want a count above 0, e.g. 500M or 2T")
+		}
+		r.fail(jobspec.TrainTokens, MsgNotCount, showFlag, err)
+	} else {
+		j.TrainTokens = v
+	}
+	// The global batch: empty or 0 is not given, else at least 1.
+	if strings.TrimSpace(t.Text[jobspec.GlobalBatch]) != "" {
+		if r.whole(jobspec.GlobalBatch, &j.GlobalBatch); j.GlobalBatch < 0 {
+			r.fail(jobspec.GlobalBatch, MsgRange, showValue, errors.New("want sequences per step of at least 1 (0: not given)"))
+			j.GlobalBatch = 0
+		}
+	}
 	j.In = in
 	return j, r.errs
 }

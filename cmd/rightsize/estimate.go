@@ -90,7 +90,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		host       = textFlag(fs, jobspec.Host, "host CPU: a class ("+choices(estimator.HostClasses)+") or a CPU name (e.g. \"AMD EPYC 7742\", \"Xeon Platinum 8275CL\"); sets HF eager's cost per op. Default: the class of the hosts the catalog offers the GPU in (desktop for consumer cards), else server")
 		_          = textFlag(fs, jobspec.EngineVersion, "serving engine release, e.g. 0.6.0 (vLLM before 0.8 and SGLang before 0.4 run their scheduler between the GPU's steps, not under them). Default: the current release ("+currentVersions()+")")
 		micro      = fs.Int("micro-batches", 0, "training: micro-batches (gradient accumulation steps) per optimizer step; 0: from --global-batch, else pre-training's published batch for the model's size (0.5M-4M tokens), else 4×PP with PP, else 1")
-		global     = intFlag(fs, jobspec.GlobalBatch, "training: sequences per optimizer step over all GPUs")
+		_          = intFlag(fs, jobspec.GlobalBatch, "training: sequences per optimizer step over all GPUs")
 		vp         = fs.Int("virtual-stages", 0, "training with --pp: model chunks per stage (Megatron interleaved 1F1B); 1: plain 1F1B; 0: pre-training interleaves two layers a chunk when the micro-batches are a multiple of --pp, as Megatron-Core's recipes and Llama 3 run it, else plain 1F1B")
 		netGbps    = fs.Float64("network-gbps", 0, "inter-node network per node in Gbit/s (e.g. 3200 for 8×400G); 0: 200 Gbit/s per GPU")
 		gpusNode   = fs.Int("gpus-per-node", 0, "GPUs per node: they share NVLink (or PCIe) and --network-gbps; 0: the GPU's NVLink domain (72 on GB200 NVL72), else 8")
@@ -115,7 +115,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		_          = textFlag(fs, jobspec.NCCL, "override the NCCL buffers line")
 		_          = textFlag(fs, jobspec.CUDAGraphs, "override the CUDA graphs line")
 		asJSON     = fs.Bool("json", false, "print JSON")
-		trainTok   = textFlag(fs, jobspec.TrainTokens, "tokens the training job processes, e.g. 500M, 2T (speed estimate with --gpu)")
+		_          = textFlag(fs, jobspec.TrainTokens, "tokens the training job processes, e.g. 500M, 2T (speed estimate with --gpu)")
 		promptTok  = fs.Int("prompt-tokens", 0, "inference: prompt tokens per request (0: --seq less --output-tokens; with --output-tokens 0 too: half of --seq)")
 		outputTok  = intFlag(fs, jobspec.OutputTokens, "inference: generated tokens per request")
 		numReq     = fs.Int("num-requests", 0, "serving engines: requests in the simulated benchmark (0: 10 × --batch, at least 64)")
@@ -257,8 +257,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	case *vram != "":
 		parse("vram", func() (err error) { in.VRAM, err = estimator.ParseBytes(*vram); return })
 	}
-	var tokens float64
-	parse("train-tokens", func() (err error) { tokens, err = estimator.ParseCount(*trainTok); return })
+	tokens, global := ij.TrainTokens, ij.GlobalBatch
 	if len(errs) > 0 {
 		return fail("%v", errors.Join(errs...))
 	}
@@ -273,13 +272,13 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	}
 	// The memory of a pipeline stage counts the micro-batches the step's
 	// schedule keeps in flight: the same schedule the time is given.
-	in.Schedule = estimator.Schedule{MicroBatches: *micro, GlobalBatch: *global, VirtualStages: *vp}
+	in.Schedule = estimator.Schedule{MicroBatches: *micro, GlobalBatch: global, VirtualStages: *vp}
 	// Pre-training's ZeRO stage and pipeline schedule when not given: the
 	// first the common stacks run that fits, as the page and planner take them.
 	var lay estimator.TrainLayout
 	in, lay = estimator.ResolveTrainDefaults(in, ij.ZeROAuto)
 	notes = append(notes, layoutNotes(lay)...)
-	if !set["fsdp-no-sync"] && estimator.FSDPNoSyncDefault(in, estimator.Workload{MicroBatches: *micro, GlobalBatch: *global}) {
+	if !set["fsdp-no-sync"] && estimator.FSDPNoSyncDefault(in, estimator.Workload{MicroBatches: *micro, GlobalBatch: global}) {
 		// Accumulating under FSDP's no_sync() by default
 		// (estimator.FSDPNoSyncDefault): the gradients line holds the
 		// whole model's.
@@ -317,7 +316,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	// figures (catalog.ErrNoFigures: none, as without --gpu), as on the page.
 	if r.Runs(in) {
 		eff := ij.Eff
-		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: *global, VirtualStages: in.Schedule.VirtualStages}
+		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: global, VirtualStages: in.Schedule.VirtualStages}
 		switch p, hw, err := gpuSpec.Speed(in, eff, w, node); {
 		case errors.Is(err, catalog.ErrNoFigures):
 		case noPrompt(err):

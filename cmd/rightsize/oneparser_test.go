@@ -57,6 +57,9 @@ func TestDoorsParseOneJob(t *testing.T) {
 		base("task", "finetune", "gpus", "4", "zero", "3", "offload", "optimizer", "optimizer", "adamw-8bit", "batch", "2"),
 		base("task", "lora", "lora-rank", "64", "lora-targets", "all-linear", "batch", "4"),
 		base("task", "qlora", "quant", "nf4", "lora-rank", "8", "batch", "4", "gpu", "l4"),
+		// The training job's tokens and global batch (0: not given).
+		base("task", "finetune", "gpus", "4", "zero", "3", "batch", "2", "global-batch", "64", "train-tokens", "500M"),
+		base("task", "train", "gpus", "8", "global-batch", "0", "train-tokens", "2T"),
 		// Efficiencies: 0 and empty are the model's own at both doors.
 		base("task", "train", "gpus", "8", "mfu", "0.4"),
 		base("task", "train", "gpus", "8", "mfu", "0"),
@@ -86,6 +89,9 @@ func TestDoorsParseOneJob(t *testing.T) {
 		{base("tp", "99999999999999999999"), "tp"},
 		{base("task", "train", "zero", "x"), "zero"},
 		{base("task", "train", "grad-checkpointing", "maybe"), "grad-checkpointing"},
+		{base("task", "train", "train-tokens", "0"), "train-tokens"},
+		{base("task", "train", "train-tokens", "lots"), "train-tokens"},
+		{base("task", "train", "global-batch", "-4"), "global-batch"},
 		{base("task", "train", "mfu", "1.5"), "mfu"},
 		{base("task", "train", "mfu", "NaN"), "mfu"},
 		{base("engine", "vllm", "bandwidth-util", "0.001"), "bandwidth-util"},
@@ -137,6 +143,9 @@ func TestDoorsParseOneJob(t *testing.T) {
 					t.Errorf("%v: Input.%s CLI %v, page %v", c, a.Type().Field(i).Name, a.Field(i), b.Field(i))
 				}
 			}
+		}
+		if c["task"] != "inference" && cli.job.trainTokens != j.Tokens {
+			t.Errorf("%v: training tokens CLI %g, page %g", c, cli.job.trainTokens, j.Tokens)
 		}
 		if cli.job.eff != j.Eff {
 			t.Errorf("%v: efficiencies CLI %+v, page %+v", c, cli.job.eff, j.Eff)
