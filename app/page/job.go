@@ -292,7 +292,6 @@ func (p *parser) parse() (Job, bool) {
 	if s.Shown(FieldRequests) {
 		p.positive(FieldRequests, &j.Requests)
 	}
-	choice(p, FieldPricing, planner.ParsePricing, &j.Pricing)
 	j.Currency = "USD"
 	if _, ok := p.cat.FX(s[FieldCurrency]); ok {
 		j.Currency = s[FieldCurrency]
@@ -328,30 +327,16 @@ func (p *parser) parse() (Job, bool) {
 	j.Filters.MinVCPUs = int(vcpus)
 	p.optional(FieldMinRAM, &j.Filters.MinRAMGiB)
 	p.fraction(FieldSpotRate, &j.SpotRate)
-	if v := strings.TrimSpace(s[FieldCkptWrite]); v != "" {
-		if b, err := estimator.ParseBytes(v); err != nil {
-			p.fail(FieldCkptWrite, MsgNotSize)
-		} else if b <= 0 {
-			p.fail(FieldCkptWrite, MsgRange)
-		} else {
-			j.CkptWriteBytesPerSecond = float64(b)
+	// The planner's assumptions are read as the command line reads its
+	// plan flags (ParsePlan).
+	pj, perrs := ParsePlan(&t)
+	for _, e := range perrs {
+		if f := jobFields[e.Field]; p.errs[f].OK() {
+			p.errs[f] = FieldErr{Key: e.Key, Value: e.Value}
 		}
 	}
-	if v := strings.TrimSpace(s[FieldRestart]); v != "" {
-		if d, ok := parseSeconds(v); ok {
-			j.RestartSeconds = d
-		} else {
-			p.fail(FieldRestart, MsgNotNumber)
-		}
-	}
-	p.flag(FieldUnknownNet, &j.UnknownNetworks)
-	// The freshness window: empty takes the planner's default; 0 or a
-	// negative window is out of range, not "no window".
-	if strings.TrimSpace(s[FieldFreshness]) != "" {
-		if p.intField(FieldFreshness, &j.FreshnessDays); p.errs[FieldFreshness].OK() && (j.FreshnessDays < 1 || j.FreshnessDays > 36500) {
-			p.fail(FieldFreshness, MsgRange)
-		}
-	}
+	j.Pricing, j.CkptWriteBytesPerSecond, j.RestartSeconds = pj.Pricing, pj.CkptWriteBytesPerSecond, pj.RestartSeconds
+	j.UnknownNetworks, j.FreshnessDays = pj.UnknownNetworks, pj.FreshnessDays
 	p.owned(&j)
 	p.optional(FieldAPIIn, &j.APIInUSDPerM)
 	p.optional(FieldAPIOut, &j.APIOutUSDPerM)
@@ -397,21 +382,6 @@ func choice[T any](p *parser, f Field, parse func(string) (T, error), dst *T) {
 		return
 	}
 	*dst = v
-}
-
-// flag reads a checkbox ("1" on, "0" off); a hidden one keeps the default.
-func (p *parser) flag(f Field, dst *bool) {
-	if !p.s.Shown(f) {
-		return
-	}
-	switch p.s[f] {
-	case "1":
-		*dst = true
-	case "0":
-		*dst = false
-	default:
-		p.fail(f, MsgUnknownChoice)
-	}
 }
 
 // fraction reads an optional share in (0, 1]; empty leaves 0 (the
@@ -553,11 +523,4 @@ func inputErrKey(err error) MsgKey {
 		return MsgNoModel
 	}
 	return MsgRange
-}
-
-// parseSeconds reads a duration as the CLI's --restart does: seconds
-// ("600"), or with a unit ("10m", "1h30m", "2d").
-func parseSeconds(v string) (float64, bool) {
-	x, err := estimator.ParseSeconds(v)
-	return x, err == nil
 }

@@ -17,6 +17,7 @@ import (
 	"rightsize/app/page/jobspec"
 	"rightsize/catalog"
 	"rightsize/estimator"
+	planner "rightsize/estimator/plan"
 )
 
 // JobText is the shared job fields as text, keyed by jobspec.Field: a
@@ -296,4 +297,63 @@ func parseWhole(s string) (int, MsgKey, error) {
 		return 0, MsgNotWhole, errors.New("want a whole number")
 	}
 	return int(x), 0, nil
+}
+
+// PlanJob is the typed planner's assumptions both doors share.
+type PlanJob struct {
+	Pricing planner.Pricing
+	// CkptWriteBytesPerSecond and RestartSeconds: 0 is the planner's own.
+	CkptWriteBytesPerSecond, RestartSeconds float64
+	UnknownNetworks                         bool // plans may span instances with no named network
+	// FreshnessDays is the window the picks rest on, 1 to 36,500 days
+	// (planner.Request.FreshnessDays); 0: not given, the planner's.
+	FreshnessDays int
+}
+
+// ParsePlan reads the planner's assumptions of t, as ParseInput the
+// estimator's fields: a field not read takes the table's default.
+func ParsePlan(given *JobText) (PlanJob, []*JobError) {
+	t := *given
+	for f, s := range jobspec.Fields {
+		if !t.Read[f] {
+			t.Text[f], t.Read[f], t.Set[f] = s.Default, true, false
+		}
+	}
+	r := jobReader{t: &t}
+	var j PlanJob
+	choose(&r, jobspec.Pricing, planner.ParsePricing, &j.Pricing)
+	// A checkpoint write rate per instance: a size per second above 0.
+	if v := strings.TrimSpace(t.Text[jobspec.CheckpointWrite]); v != "" {
+		switch b, err := estimator.ParseBytes(v); {
+		case err != nil:
+			r.fail(jobspec.CheckpointWrite, MsgNotSize, showFlag, err)
+		case b <= 0:
+			r.fail(jobspec.CheckpointWrite, MsgRange, showFlag, errors.New("want a rate > 0"))
+		default:
+			j.CkptWriteBytesPerSecond = float64(b)
+		}
+	}
+	// The restart: seconds ("600") or with a unit ("10m", "1h30m", "2d").
+	if v := strings.TrimSpace(t.Text[jobspec.Restart]); v != "" {
+		if x, err := estimator.ParseSeconds(v); err != nil {
+			r.fail(jobspec.Restart, MsgNotNumber, showFlag, fmt.Errorf("duration %q: want e.g. 3d, 72h, 800ms (0 to 10^9 s)", v))
+		} else {
+			j.RestartSeconds = x
+		}
+	}
+	r.onOff(jobspec.UnknownNetworks, &j.UnknownNetworks)
+	// The freshness window: empty takes the planner's default; 0 or a
+	// negative window is out of range, not "no window".
+	if v := t.Text[jobspec.FreshnessDays]; strings.TrimSpace(v) != "" {
+		d, key, err := parseWhole(v)
+		if err == nil && (d < 1 || d > 36500) {
+			key, err = MsgRange, errors.New("out of range")
+		}
+		if err != nil {
+			r.fail(jobspec.FreshnessDays, key, showFlag, fmt.Errorf("%q: want whole days from 1 to 36500", v))
+		} else {
+			j.FreshnessDays = d
+		}
+	}
+	return j, r.errs
 }

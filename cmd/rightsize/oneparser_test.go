@@ -12,6 +12,7 @@ import (
 	"rightsize/app/page"
 	"rightsize/app/page/jobspec"
 	"rightsize/catalog"
+	"rightsize/estimator/plan"
 )
 
 // jobCapture is a subcommand that keeps the parsed job and runs nothing:
@@ -161,6 +162,93 @@ func TestDoorsParseOneJob(t *testing.T) {
 		}
 		if !strings.Contains(stderr, "-"+b.field+" ") && !strings.Contains(stderr, "-"+b.field+":") {
 			t.Errorf("%v: CLI says %q, not naming --%s", b.c, strings.TrimSpace(stderr), b.field)
+		}
+		if ok {
+			t.Errorf("%v: the page takes it", b.c)
+		}
+		for f, e := range errs {
+			if named := page.FieldNames[f] == b.field; named == e.OK() {
+				t.Errorf("%v: page field %s error %+v", b.c, page.FieldNames[f], e)
+			}
+		}
+	}
+}
+
+// planCapture defines plan's flags and keeps its request, planning nothing.
+type planCapture struct {
+	planCmd
+	req plan.Request
+	err error
+}
+
+func (c *planCapture) run(job estimateJob, _ io.Writer, _ func(string, ...any) int) int {
+	c.req, c.err = c.request(job, catalog.Default())
+	return 0
+}
+
+// TestDoorsParseOnePlan: the planner's assumptions both doors have read
+// the same (page.ParsePlan), and bad ones are refused at the same field.
+func TestDoorsParseOnePlan(t *testing.T) {
+	type job map[string]string
+	good := []job{
+		{},
+		{"task": "train", "pricing": "spot", "checkpoint-write": "2GB", "restart": "10m", "unknown-networks": "1", "freshness-days": "30"},
+		{"task": "finetune", "pricing": "reserved-1y", "restart": "600", "freshness-days": "36500"},
+	}
+	bad := []struct {
+		c     job
+		field string
+	}{
+		{job{"pricing": "free"}, "pricing"},
+		{job{"task": "train", "checkpoint-write": "fast"}, "checkpoint-write"},
+		{job{"task": "train", "checkpoint-write": "0GB"}, "checkpoint-write"},
+		{job{"task": "train", "restart": "soon"}, "restart"},
+		{job{"freshness-days": "0"}, "freshness-days"},
+		{job{"freshness-days": "36501"}, "freshness-days"},
+		{job{"freshness-days": "a week"}, "freshness-days"},
+	}
+	parseBoth := func(c job) (cli *planCapture, code int, j page.Job, errs [page.NFields]page.FieldErr, ok bool) {
+		s := page.DefaultState
+		// A batch job of 1,000 requests, or a training job of 1B tokens
+		// on 8 GPUs (the checkpoint and restart are training's).
+		args := []string{"--model=llama-3.1-8b", "--gpu=h100-sxm", "--seq=2048", "--precision=bf16", "--output-tokens=512", "--requests=1000"}
+		s[page.FieldRequests] = "1000"
+		if c["task"] != "" {
+			args = []string{"--model=llama-3.1-8b", "--gpu=h100-sxm", "--seq=2048", "--precision=bf16", "--gpus=8", "--train-tokens=1B"}
+			s[page.FieldGPUs] = "8"
+		}
+		for k, v := range c {
+			args = append(args, "--"+k+"="+v)
+			for f, n := range page.FieldNames {
+				if n == k {
+					s[f] = v
+				}
+			}
+		}
+		cli = &planCapture{planCmd: planCmd{stderr: io.Discard}}
+		code = estimateCommand("plan", args, io.Discard, io.Discard, cli)
+		j, errs, _, ok = page.ParseJob(s, catalog.Default(), page.Archs{}, nil, "")
+		return cli, code, j, errs, ok
+	}
+	for _, c := range good {
+		cli, code, j, errs, ok := parseBoth(c)
+		if code != 0 || cli.err != nil || !ok {
+			t.Errorf("%v: CLI exit %d, %v; page ok %v %v", c, code, cli.err, ok, errs)
+			continue
+		}
+		a := cli.req.Assumptions
+		if cli.req.Pricing != j.Pricing || a.CheckpointWriteBytesPerSecond != j.CkptWriteBytesPerSecond || a.RestartSeconds != j.RestartSeconds ||
+			a.UnknownNetworks != j.UnknownNetworks || cli.req.FreshnessDays != j.FreshnessDays {
+			t.Errorf("%v: CLI %v %+v fresh %d, page %+v", c, cli.req.Pricing, a, cli.req.FreshnessDays, j)
+		}
+	}
+	if _, _, j, _, _ := parseBoth(good[1]); j.Pricing.String() != "spot" || j.CkptWriteBytesPerSecond != 2e9 || j.RestartSeconds != 600 || !j.UnknownNetworks || j.FreshnessDays != 30 {
+		t.Errorf("page read %+v", j)
+	}
+	for _, b := range bad {
+		cli, code, _, errs, ok := parseBoth(b.c)
+		if code != 0 || cli.err == nil || !strings.Contains(cli.err.Error(), "--"+b.field+":") {
+			t.Errorf("%v: CLI exit %d, %v; want an error naming --%s", b.c, code, cli.err, b.field)
 		}
 		if ok {
 			t.Errorf("%v: the page takes it", b.c)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"rightsize/app/page"
 	"rightsize/app/page/jobspec"
 	"rightsize/catalog"
 	"rightsize/estimator"
@@ -417,9 +418,20 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	if req.ZeROOpen = !job.set["zero"]; req.ZeROOpen && !job.set["virtual-stages"] {
 		req.Input.Schedule.VirtualStages = 0
 	}
+	// The planner's assumptions the page has too, read as it reads them
+	// (page.ParsePlan); each problem is said where the flag is checked.
+	text := jobText(c.fs, job.set)
+	pj, perrs := page.ParsePlan(&text)
+	said := func(f jobspec.Field) {
+		for _, e := range perrs {
+			if e.Field == f {
+				errs = append(errs, e)
+			}
+		}
+	}
 	var err error
-	req.Pricing, err = plan.ParsePricing(c.s("pricing"))
-	add("pricing", err)
+	req.Pricing = pj.Pricing
+	said(jobspec.Pricing)
 	w := &req.Workload
 	w.PromptTokens, w.OutputTokens = job.prompt, job.output
 	count := func(name, v string) float64 {
@@ -517,17 +529,11 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	}
 	a := &req.Assumptions
 	a.SpotInterruptionsPerMonth, a.NetworkGbps = num("spot-interruptions"), num("network-gbps")
-	a.UnknownNetworks = c.s("unknown-networks") == "true"
+	a.UnknownNetworks = pj.UnknownNetworks
 	a.Efficiency = job.eff
-	if c.s("checkpoint-write") != "" {
-		b, err := estimator.ParseBytes(c.s("checkpoint-write"))
-		add("checkpoint-write", err)
-		if err == nil && b == 0 {
-			add("checkpoint-write", errors.New("want a rate > 0"))
-		}
-		a.CheckpointWriteBytesPerSecond = float64(b)
-	}
-	a.RestartSeconds = dur("restart", c.s("restart"))
+	a.CheckpointWriteBytesPerSecond, a.RestartSeconds = pj.CkptWriteBytesPerSecond, pj.RestartSeconds
+	said(jobspec.CheckpointWrite)
+	said(jobspec.Restart)
 	// Hosted APIs: the user's price when given, else the catalog's dated,
 	// sourced list prices for the model.
 	if in, out := num("api-input-price"), num("api-output-price"); in > 0 || out > 0 || job.set["api-input-price"] || job.set["api-output-price"] {
@@ -542,11 +548,8 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	}
 	integer("top")
 	integer("max-instances")
-	if d, err := strconv.Atoi(c.s("freshness-days")); err != nil || d < 1 || d > 36500 {
-		add("freshness-days", fmt.Errorf("%q: want whole days from 1 to 36500", c.s("freshness-days")))
-	} else {
-		req.FreshnessDays = d
-	}
+	req.FreshnessDays = pj.FreshnessDays
+	said(jobspec.FreshnessDays)
 	if len(errs) > 0 {
 		return req, errors.Join(errs...)
 	}
