@@ -292,26 +292,21 @@ func (p *parser) parse() (Job, bool) {
 	if s.Shown(FieldRequests) {
 		p.positive(FieldRequests, &j.Requests)
 	}
-	j.Currency = "USD"
-	if _, ok := p.cat.FX(s[FieldCurrency]); ok {
-		j.Currency = s[FieldCurrency]
-	} else {
-		p.fail(FieldCurrency, MsgUnknownChoice)
+	// The planner's assumptions and filters are read as the command
+	// line reads its plan flags (ParsePlan).
+	pj, perrs := ParsePlan(&t, p.cat)
+	for _, e := range perrs {
+		if f := jobFields[e.Field]; p.errs[f].OK() {
+			p.errs[f] = FieldErr{Key: e.Key, Value: e.Value}
+		}
 	}
-	// "" is the default set (catalog.DefaultKinds), "any" every kind.
-	j.Filters.Kinds = catalog.KindsFilter(s[FieldProviderKind])
-	list := func(f Field) []string {
-		return strings.FieldsFunc(strings.TrimSpace(s[f]), func(r rune) bool { return r == ',' || r == ' ' })
-	}
+	j.Pricing, j.CkptWriteBytesPerSecond, j.RestartSeconds = pj.Pricing, pj.CkptWriteBytesPerSecond, pj.RestartSeconds
+	j.UnknownNetworks, j.FreshnessDays, j.Currency = pj.UnknownNetworks, pj.FreshnessDays, pj.Currency
 	// Country is the provider's home (billing, law, VAT); where the
 	// machines stand is the region (planner.Filters).
-	j.Filters.Countries, j.Filters.Regions = list(FieldCountry), list(FieldRegion)
-	for _, id := range list(FieldProvider) {
-		if _, ok := p.cat.Provider(id); !ok {
-			p.fail(FieldProvider, MsgUnknownChoice)
-		}
-		j.Filters.Providers = append(j.Filters.Providers, id)
-	}
+	j.Filters.Providers, j.Filters.Countries, j.Filters.Regions = pj.Providers, pj.Countries, pj.Regions
+	// "" is the default set (catalog.DefaultKinds), "any" every kind.
+	j.Filters.Kinds = catalog.KindsFilter(s[FieldProviderKind])
 	// The budget is typed in the display currency, as the cards show
 	// costs (rightsize plan --budget is in --currency); the planner's
 	// filter is in USD.
@@ -327,16 +322,6 @@ func (p *parser) parse() (Job, bool) {
 	j.Filters.MinVCPUs = int(vcpus)
 	p.optional(FieldMinRAM, &j.Filters.MinRAMGiB)
 	p.fraction(FieldSpotRate, &j.SpotRate)
-	// The planner's assumptions are read as the command line reads its
-	// plan flags (ParsePlan).
-	pj, perrs := ParsePlan(&t)
-	for _, e := range perrs {
-		if f := jobFields[e.Field]; p.errs[f].OK() {
-			p.errs[f] = FieldErr{Key: e.Key, Value: e.Value}
-		}
-	}
-	j.Pricing, j.CkptWriteBytesPerSecond, j.RestartSeconds = pj.Pricing, pj.CkptWriteBytesPerSecond, pj.RestartSeconds
-	j.UnknownNetworks, j.FreshnessDays = pj.UnknownNetworks, pj.FreshnessDays
 	p.owned(&j)
 	p.optional(FieldAPIIn, &j.APIInUSDPerM)
 	p.optional(FieldAPIOut, &j.APIOutUSDPerM)

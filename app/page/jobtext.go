@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -308,11 +309,18 @@ type PlanJob struct {
 	// FreshnessDays is the window the picks rest on, 1 to 36,500 days
 	// (planner.Request.FreshnessDays); 0: not given, the planner's.
 	FreshnessDays int
+	// Currency is the display currency, one the catalog's FX table
+	// converts (upper case; "USD" when the field is wrong).
+	Currency string
+	// Providers, Countries and Regions filter the offers (planner.Filters):
+	// catalog provider IDs (any case, as the planner compares them), the
+	// provider's home countries, region prefixes.
+	Providers, Countries, Regions []string
 }
 
 // ParsePlan reads the planner's assumptions of t, as ParseInput the
 // estimator's fields: a field not read takes the table's default.
-func ParsePlan(given *JobText) (PlanJob, []*JobError) {
+func ParsePlan(given *JobText, cat *catalog.Catalog) (PlanJob, []*JobError) {
 	t := *given
 	for f, s := range jobspec.Fields {
 		if !t.Read[f] {
@@ -322,6 +330,30 @@ func ParsePlan(given *JobText) (PlanJob, []*JobError) {
 	r := jobReader{t: &t}
 	var j PlanJob
 	choose(&r, jobspec.Pricing, planner.ParsePricing, &j.Pricing)
+	j.Currency = "USD"
+	if c := strings.ToUpper(strings.TrimSpace(t.Text[jobspec.Currency])); c != "" {
+		if _, ok := cat.FX(c); ok {
+			j.Currency = c
+		} else {
+			r.fail(jobspec.Currency, MsgUnknownChoice, showQuoted, errors.New("no exchange rate; known: "+strings.Join(cat.Currencies(), ", ")))
+		}
+	}
+	// Lists are separated by commas or spaces.
+	list := func(f jobspec.Field) []string {
+		return strings.FieldsFunc(t.Text[f], func(r rune) bool { return r == ',' || r == ' ' })
+	}
+	j.Countries, j.Regions, j.Providers = list(jobspec.Country), list(jobspec.Region), list(jobspec.Provider)
+	for _, id := range j.Providers {
+		if !slices.ContainsFunc(cat.Providers, func(p catalog.Provider) bool { return strings.EqualFold(p.ID, id) }) {
+			known := make([]string, len(cat.Providers))
+			for i, p := range cat.Providers {
+				known[i] = p.ID
+			}
+			r.errs = append(r.errs, &JobError{Field: jobspec.Provider, Key: MsgUnknownChoice, Value: id,
+				Err: fmt.Errorf("%q: not a catalog provider; known: %s", id, strings.Join(known, ", "))})
+			break
+		}
+	}
 	// A checkpoint write rate per instance: a size per second above 0.
 	if v := strings.TrimSpace(t.Text[jobspec.CheckpointWrite]); v != "" {
 		switch b, err := estimator.ParseBytes(v); {

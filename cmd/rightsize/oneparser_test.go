@@ -194,12 +194,17 @@ func TestDoorsParseOnePlan(t *testing.T) {
 		{},
 		{"task": "train", "pricing": "spot", "checkpoint-write": "2GB", "restart": "10m", "unknown-networks": "1", "freshness-days": "30"},
 		{"task": "finetune", "pricing": "reserved-1y", "restart": "600", "freshness-days": "36500"},
+		// A currency in any case; lists by commas or spaces; provider IDs
+		// in any case, as the planner compares them.
+		{"currency": "eur", "provider": "AWS, lambda", "country": "US DE", "region": "us-east,eu"},
 	}
 	bad := []struct {
 		c     job
 		field string
 	}{
 		{job{"pricing": "free"}, "pricing"},
+		{job{"currency": "XYZ"}, "currency"},
+		{job{"provider": "aws nosuch"}, "provider"},
 		{job{"task": "train", "checkpoint-write": "fast"}, "checkpoint-write"},
 		{job{"task": "train", "checkpoint-write": "0GB"}, "checkpoint-write"},
 		{job{"task": "train", "restart": "soon"}, "restart"},
@@ -238,16 +243,21 @@ func TestDoorsParseOnePlan(t *testing.T) {
 		}
 		a := cli.req.Assumptions
 		if cli.req.Pricing != j.Pricing || a.CheckpointWriteBytesPerSecond != j.CkptWriteBytesPerSecond || a.RestartSeconds != j.RestartSeconds ||
-			a.UnknownNetworks != j.UnknownNetworks || cli.req.FreshnessDays != j.FreshnessDays {
+			a.UnknownNetworks != j.UnknownNetworks || cli.req.FreshnessDays != j.FreshnessDays || cli.req.Currency != j.Currency ||
+			!reflect.DeepEqual([][]string{cli.req.Filters.Providers, cli.req.Filters.Countries, cli.req.Filters.Regions},
+				[][]string{j.Filters.Providers, j.Filters.Countries, j.Filters.Regions}) {
 			t.Errorf("%v: CLI %v %+v fresh %d, page %+v", c, cli.req.Pricing, a, cli.req.FreshnessDays, j)
 		}
 	}
 	if _, _, j, _, _ := parseBoth(good[1]); j.Pricing.String() != "spot" || j.CkptWriteBytesPerSecond != 2e9 || j.RestartSeconds != 600 || !j.UnknownNetworks || j.FreshnessDays != 30 {
 		t.Errorf("page read %+v", j)
 	}
+	if _, _, j, _, _ := parseBoth(good[3]); j.Currency != "EUR" || len(j.Filters.Providers) != 2 || len(j.Filters.Countries) != 2 || len(j.Filters.Regions) != 2 {
+		t.Errorf("page read %s %v", j.Currency, j.Filters)
+	}
 	for _, b := range bad {
 		cli, code, _, errs, ok := parseBoth(b.c)
-		if code != 0 || cli.err == nil || !strings.Contains(cli.err.Error(), "--"+b.field+":") {
+		if code != 0 || cli.err == nil || !strings.Contains(cli.err.Error(), "--"+b.field+":") && !strings.Contains(cli.err.Error(), "--"+b.field+" ") {
 			t.Errorf("%v: CLI exit %d, %v; want an error naming --%s", b.c, code, cli.err, b.field)
 		}
 		if ok {

@@ -377,31 +377,6 @@ func parseAmount(s string) (float64, error) {
 	return v, nil
 }
 
-// checkProviders refuses a --provider ID the catalog does not list (the
-// planner compares IDs without case, as here), naming the known ones.
-func checkProviders(ids []string, cat *catalog.Catalog) error {
-	for _, id := range ids {
-		if !slices.ContainsFunc(cat.Providers, func(p catalog.Provider) bool { return strings.EqualFold(p.ID, id) }) {
-			known := make([]string, len(cat.Providers))
-			for i, p := range cat.Providers {
-				known[i] = p.ID
-			}
-			return fmt.Errorf("%q: not a catalog provider; known: %s", id, strings.Join(known, ", "))
-		}
-	}
-	return nil
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
 // request turns the flags into a plan request.
 func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, error) {
 	var errs []error
@@ -410,24 +385,25 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 			errs = append(errs, fmt.Errorf("--%s: %w", flagName, err))
 		}
 	}
-	req := plan.Request{Input: job.in, Currency: strings.ToUpper(c.s("currency")), FX: cat.PlanFX(), ExcludeVAT: c.s("exclude-vat") == "true"}
-	// Without --zero the planner chooses pre-training's ZeRO stage, and
-	// the schedule unless --virtual-stages is given, for each shape it
-	// tries (plan.Request.ZeROOpen), from the user's own settings rather
-	// than those the estimate resolved at --gpus.
-	if req.ZeROOpen = !job.set["zero"]; req.ZeROOpen && !job.set["virtual-stages"] {
-		req.Input.Schedule.VirtualStages = 0
-	}
 	// The planner's assumptions the page has too, read as it reads them
 	// (page.ParsePlan); each problem is said where the flag is checked.
 	text := jobText(c.fs, job.set)
-	pj, perrs := page.ParsePlan(&text)
+	pj, perrs := page.ParsePlan(&text, cat)
 	said := func(f jobspec.Field) {
 		for _, e := range perrs {
 			if e.Field == f {
 				errs = append(errs, e)
 			}
 		}
+	}
+	req := plan.Request{Input: job.in, Currency: pj.Currency, FX: cat.PlanFX(), ExcludeVAT: c.s("exclude-vat") == "true"}
+	said(jobspec.Currency)
+	// Without --zero the planner chooses pre-training's ZeRO stage, and
+	// the schedule unless --virtual-stages is given, for each shape it
+	// tries (plan.Request.ZeROOpen), from the user's own settings rather
+	// than those the estimate resolved at --gpus.
+	if req.ZeROOpen = !job.set["zero"]; req.ZeROOpen && !job.set["virtual-stages"] {
+		req.Input.Schedule.VirtualStages = 0
 	}
 	var err error
 	req.Pricing = pj.Pricing
@@ -506,9 +482,8 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	}
 	f := &req.Filters
 	// No --kind is the default set (catalog.DefaultKinds), --kind any every kind.
-	f.Providers, f.Kinds, f.Countries = splitList(c.s("provider")), catalog.KindsFilter(c.s("kind")), splitList(c.s("country"))
-	f.Regions = splitList(c.s("region"))
-	add("provider", checkProviders(f.Providers, cat))
+	f.Providers, f.Kinds, f.Countries, f.Regions = pj.Providers, catalog.KindsFilter(c.s("kind")), pj.Countries, pj.Regions
+	said(jobspec.Provider)
 	f.MinVCPUs, f.MinRAMGiB = integer("min-vcpus"), num("min-ram")
 	if c.s("budget") != "" {
 		b, err := parseAmount(c.s("budget"))
