@@ -931,6 +931,11 @@ func workingMemory(in Input, sh stageShape, ps pipeStage, b *Breakdown) (seqKV, 
 				if in.Weights == FP32 {
 					per = 4
 				}
+			} else if in.KeepsLastGraph {
+				per = heldLogitBytes(keep)
+				if a.FinalLogitSoftcap && in.LossChunks <= 1 {
+					per += keep // tanh's saved output, as below
+				}
 			} else if in.LossChunks > 1 {
 				per = keep + fp32/float64(in.LossChunks)
 			} else if a.FinalLogitSoftcap {
@@ -1135,7 +1140,20 @@ func perTokenLayer(in Input, elem float64) (repl, shard, scores float64) {
 		masks = 2 * h
 	}
 	mlpIn := h * topk // MLP input (MoE: one copy per routed expert)
-	if in.Task == LoRA && in.LoRATargets == LoRAAttention {
+	attnIn := h       // the attention input (the first norm's output)
+	if frozenInputs(in) {
+		// LoRA on a 16-bit base with dropout on the adapters' input: the
+		// frozen q/k/v linears do not save the attention input (the
+		// autograd rule below), and each adapter saves its own dropped
+		// copy instead (loraDropoutBytes), so the norm's output itself
+		// is kept by nothing: LitGPT's RMSNorm multiplies by a frozen
+		// weight (x_normed * self.weight, litgpt/model.py at 00af8b0d),
+		// which saves the weight only, and layer_norm saves its input,
+		// not its output. Without dropout the adapters' A matrices save
+		// the input itself, as QLoRA's MatMul4Bit does.
+		attnIn = 0
+	}
+	if in.Task == LoRA && (in.LoRATargets == LoRAAttention || frozenInputs(in)) {
 		// LoRA on a 16-bit base with adapters on attention only: the MLP's
 		// linears are frozen, and PyTorch's autograd saves a matmul input
 		// only when the weight's gradient is needed (the guard_for /
@@ -1144,7 +1162,11 @@ func perTokenLayer(in Input, elem float64) (repl, shard, scores float64) {
 		// are not kept. gate, up and act(gate) still are: SiLU and the
 		// product need them to pass the gradient down. QLoRA keeps both:
 		// bitsandbytes' MatMul4Bit saves its input whenever the input
-		// needs a gradient (bitsandbytes/autograd/_functions.py).
+		// needs a gradient (bitsandbytes/autograd/_functions.py). With
+		// adapters on every linear and dropout on their input
+		// (frozenInputs) the same holds: each adapter saves a dropped
+		// copy of the MLP input and of the product (loraDropoutBytes),
+		// the frozen linears neither.
 		mlpIn = 0
 		if a.GatedMLP {
 			mlp = 3 * I
@@ -1159,7 +1181,7 @@ func perTokenLayer(in Input, elem float64) (repl, shard, scores float64) {
 		// fp32; the linears' outputs stay 16-bit under autocast.
 		hidElem, normElem = 4, 4
 	}
-	repl = h*hidElem + mlpIn*hidElem + norms*normElem + masks // block inputs, MLP input, norm inputs, masks
+	repl = attnIn*hidElem + mlpIn*hidElem + norms*normElem + masks // attention input, MLP input, norm inputs, masks
 	repl += loraDropoutBytes(in, elem)
 	shard = (q+kv+v+o)*elem + mlp*elem
 	sb := elem
@@ -1175,6 +1197,45 @@ func perTokenLayer(in Input, elem float64) (repl, shard, scores float64) {
 		scores = float64(a.Heads) * sb
 	}
 	return repl, shard, scores
+}
+
+// frozenInputs reports whether a LoRA step on a 16-bit base keeps none of
+// its frozen linears' inputs: PyTorch's autograd saves a matmul input only
+// when the weight's gradient is needed (the guard_for /
+// should_compute_output checks in tools/autograd/gen_variable_type.py),
+// and with dropout on the adapters' input (Input.LoRADropout > 0) each
+// adapter's A matrix saves the dropped copy, not the input (LitGPT's
+// LoRALinear and LoRAQKVLinear, litgpt/lora.py at 00af8b0d; PEFT's
+// lora.Linear: lora_A(dropout(x))). Which inputs that covers depends on
+// the targets: the attention input always (q and v carry adapters), the
+// MLP input and the down projection's input with all-linear. QLoRA's
+// 4-bit linears save their input whatever the adapters do (bitsandbytes
+// MatMul4Bit), so it is LoRA only.
+func frozenInputs(in Input) bool {
+	return in.Task == LoRA && in.LoRADropout > 0
+}
+
+// heldLogitBytes is the logits' bytes per element at the peak of a
+// LitGPT step (Input.KeepsLastGraph), keep being the compute dtype's
+// bytes. Lightning Fabric's _FabricModule.forward returns
+// precision.convert_output(output), which HalfPrecision and
+// BitsandbytesPrecision alike cast to torch.get_default_dtype(), fp32
+// outside their forward context (lightning/fabric/plugins/precision/
+// half.py and bitsandbytes.py, 2.4.0), so the whole logits list, every
+// lm_head_chunk_size chunk, becomes fp32 when the forward returns, before
+// the loss sees it: LitGPT's chunked_cross_entropy (litgpt/utils.py at
+// 00af8b0d) chunks the loss, not the upcast. Its fit loops
+// (finetune/lora.py and full.py) reassign logits only when that call
+// returns, so while the new list is cast the previous step's fp32 list is
+// still referenced: previous fp32 (4) + this step's 16-bit chunks (keep)
+// + their fp32 copies (4), 10 bytes in bf16. After the assignment the loss
+// keeps at most the fp32 list and the log-softmax it saves (8). In fp32
+// training the cast returns the same tensor: 8.
+func heldLogitBytes(keep float64) float64 {
+	if keep >= 4 {
+		return 4 + keep
+	}
+	return 4 + keep + 4
 }
 
 // megatronCoreStep reports whether a training step's activations are

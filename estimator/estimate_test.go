@@ -964,7 +964,8 @@ func TestFSDPNoSync(t *testing.T) {
 // TestLoRADropout: adapter dropout saves, per token and layer, each
 // adapted linear's dropped input (16-bit) and a 1-byte mask: for
 // attention targets q, k, v (one copy when fused) and o's input; nothing
-// at rate 0.
+// at rate 0. On a 16-bit base the attention input itself (h, 16-bit) is
+// then kept by nothing (frozenInputs), so it leaves the count.
 func TestLoRADropout(t *testing.T) {
 	a := loadArch(t, "llama-3.1-8b.json")
 	in := DefaultInput(a)
@@ -977,10 +978,11 @@ func TestLoRADropout(t *testing.T) {
 	fused := mustEstimate(t, in)
 	per := func(inputs float64) float64 { return inputs * 3 * 512 * float64(a.Layers) }
 	h, q := float64(a.Hidden), float64(a.qDim())
-	if got, want := float64(sep.PerGPU.Activations-base.PerGPU.Activations), per(3*h+q); math.Abs(got-want) > float64(a.Layers) {
+	attnIn := h * 2 * 512 * float64(a.Layers)
+	if got, want := float64(sep.PerGPU.Activations-base.PerGPU.Activations), per(3*h+q)-attnIn; math.Abs(got-want) > float64(a.Layers) {
 		t.Errorf("separate q/k/v dropout adds %.0f, want %.0f", got, want)
 	}
-	if got, want := float64(fused.PerGPU.Activations-base.PerGPU.Activations), per(h+q); math.Abs(got-want) > float64(a.Layers) {
+	if got, want := float64(fused.PerGPU.Activations-base.PerGPU.Activations), per(h+q)-attnIn; math.Abs(got-want) > float64(a.Layers) {
 		t.Errorf("fused qkv dropout adds %.0f, want %.0f", got, want)
 	}
 	in.LoRADropout = 1
@@ -1001,8 +1003,10 @@ func TestLoRADropout(t *testing.T) {
 // adapters' dropped input copies at the recipes' 0.05 (DefaultLoRADropout,
 // as LitGPT, ms-swift and TRL set it): Gemma 7B LoRA on q, k, v, o at
 // 1 × 512 keeps 28 layers × 512 tokens × (3·3072 + 4096) inputs × 3 B =
-// 572.5 MB more than at rate 0; the default inference input, which
-// carries the rate too, stays valid.
+// 572.5 MB more than at rate 0, less the attention input that the frozen
+// q/k/v no longer share with the adapters (frozenInputs: 28 × 512 × 3072
+// × 2 B = 88.1 MB), 484.4 MB; the default inference input, which carries
+// the rate too, stays valid.
 func TestDefaultLoRADropout(t *testing.T) {
 	if d := DefaultInput(Arch{}).LoRADropout; d != 0.05 {
 		t.Fatalf("DefaultInput's LoRA dropout %v, want 0.05", d)
@@ -1020,8 +1024,65 @@ func TestDefaultLoRADropout(t *testing.T) {
 	def := mustEstimate(t, in)
 	in.LoRADropout = 0
 	zero := mustEstimate(t, in)
-	if got, want := float64(def.PerGPU.Activations-zero.PerGPU.Activations), 28*512*(3*3072+4096)*3.0; math.Abs(got-want) > 28 {
+	if got, want := float64(def.PerGPU.Activations-zero.PerGPU.Activations), 28*512*((3*3072+4096)*3.0-3072*2); math.Abs(got-want) > 28 {
 		t.Errorf("default dropout adds %.0f B, want %.0f", got, want)
+	}
+}
+
+// TestFrozenInputs: with adapters on every linear of a 16-bit base and
+// dropout on their input, the frozen linears save none of their inputs
+// (frozenInputs): TinyLlama (h 2048, I 5632, 22 layers) at 8 × 512 keeps
+// the attention input, the MLP input and the product, (2·2048 + 5632)
+// × 2 B per token and layer, less than QLoRA's 4-bit linears, which save
+// theirs whatever the adapters do (bitsandbytes MatMul4Bit), and than
+// the same LoRA at rate 0, whose adapters' A matrices save the inputs
+// themselves.
+func TestFrozenInputs(t *testing.T) {
+	a := loadArch(t, filepath.Join("..", "calibration", "finetune_configs", "tinyllama-1.1b.json"))
+	if a.Hidden != 2048 || a.Intermediate != 5632 || a.Layers != 22 || !a.GatedMLP {
+		t.Fatalf("tinyllama shapes h %d, I %d, %d layers", a.Hidden, a.Intermediate, a.Layers)
+	}
+	in := DefaultInput(a)
+	in.Task, in.Batch, in.Seq, in.PureBF16 = LoRA, 8, 512, true
+	in.LoRATargets, in.LoRAFusedQKV = LoRAAllLinear, true
+	in.LoRADropout = 0.05
+	lora := mustEstimate(t, in)
+	in.Task = QLoRA
+	qlora := mustEstimate(t, in)
+	in.Task, in.LoRADropout = LoRA, 0
+	zero := mustEstimate(t, in)
+	kept := (2*2048 + 5632) * 2.0 * 8 * 512 * 22 // 1,754,267,648 B
+	if got := float64(qlora.PerGPU.Activations - lora.PerGPU.Activations); math.Abs(got-kept) > 22 {
+		t.Errorf("QLoRA keeps %.0f B more than LoRA, want %.0f", got, kept)
+	}
+	// Rate 0: no dropped copies (per token and layer: h for fused qkv, q
+	// for o, 2h for gate and up, I for down, each 2 B + a 1-byte mask),
+	// but the inputs are back.
+	copies := (2048 + 2048 + 2*2048 + 5632) * 3.0 * 8 * 512 * 22
+	if got := float64(lora.PerGPU.Activations - zero.PerGPU.Activations); math.Abs(got-(copies-kept)) > 22 {
+		t.Errorf("dropout at 0.05 adds %.0f B, want %.0f", got, copies-kept)
+	}
+}
+
+// TestHeldLogits: a LitGPT step (KeepsLastGraph) holds 10 bytes per bf16
+// logit at its peak whatever the loss chunking (heldLogitBytes: the
+// previous step's fp32 list, this step's bf16 chunks and their fp32
+// copies, Lightning Fabric's convert_output), 8 in fp32; without it a
+// chunked loss keeps 2 + 8/chunks.
+func TestHeldLogits(t *testing.T) {
+	a := loadArch(t, filepath.Join("..", "calibration", "finetune_configs", "tinyllama-1.1b.json"))
+	in := DefaultInput(a)
+	in.Task, in.Batch, in.Seq, in.PureBF16, in.LossChunks = LoRA, 8, 512, true, 4
+	logits := 8 * 512 * float64(a.Vocab) // 131,072,000 for V 32000
+	if got, want := float64(mustEstimate(t, in).PerGPU.Logits), logits*(2+8.0/4); math.Abs(got-want) > 1 {
+		t.Errorf("chunked logits %.0f B, want %.0f", got, want)
+	}
+	in.KeepsLastGraph = true
+	if got, want := float64(mustEstimate(t, in).PerGPU.Logits), logits*10; math.Abs(got-want) > 1 {
+		t.Errorf("LitGPT's held logits %.0f B, want %.0f", got, want)
+	}
+	if heldLogitBytes(2) != 10 || heldLogitBytes(4) != 8 {
+		t.Errorf("heldLogitBytes(2, 4) = %v, %v, want 10, 8", heldLogitBytes(2), heldLogitBytes(4))
 	}
 }
 

@@ -123,9 +123,35 @@ func (c dpComm) exposed(compute float64) float64 {
 	return e
 }
 
+// gradReduceElem is the bytes per element of the gradient reduction.
+// Pre-training in bf16 mixed precision (and fp8 or fp4, whose Transformer
+// Engine recipes keep bf16 parameters and gradients) reduces the
+// gradients in fp32: Megatron-LM turns accumulate_allreduce_grads_in_fp32
+// on under --bf16 ("bfloat16 requires gradient accumulation and
+// all-reduce to be done in fp32", megatron/training/arguments.py; off only
+// with --grad-reduce-in-bf16), NeMo 2.0 / Megatron-Bridge recipes set
+// grad_reduce_in_fp32=True, torchtitan's mixed_precision_reduce defaults to
+// float32, Composer's (llm-foundry's) FSDP mixed_precision DEFAULT has
+// reduce_dtype float32, and Llama 3 reduce-scattered "gradients in FP32
+// across data parallel workers in FSDP" (Dubey et al. 2024 §3.3.2). The
+// parameters still move in the compute dtype (ZeRO-1/2's all-gather after
+// the step, ZeRO-3's gathers). fp16 keeps its own dtype: Megatron-LM forces
+// fp32 only for bf16, and DeepSpeed's ZeRO reduces fp16 gradients in fp16
+// unless communication_data_type says otherwise (GPT-NeoX's fp16 runs).
+// Pure 16-bit training (Composer's PURE, Lightning's bf16-true) reduces in
+// the compute dtype. Fine-tunes keep the compute dtype here (their stacks
+// differ; not yet sourced case by case).
+func gradReduceElem(in Input, elem float64) float64 {
+	if in.Task == Pretrain && !in.PureBF16 && in.Weights != FP16 {
+		return math.Max(elem, 4)
+	}
+	return elem
+}
+
 // dataParallelComm prices the gradient (and ZeRO parameter) traffic of
 // one step: psi bytes of this GPU's shard over d ranks at bus bandwidth
-// bw; params is the shard's parameter count, elem the bytes per element.
+// bw; params is the shard's parameter count, elem the bytes per element of
+// the parameters (the gradients move at gradReduceElem).
 func dataParallelComm(in Input, hw Hardware, d int, psi, params, elem, bw float64) dpComm {
 	if d <= 1 || psi <= 0 {
 		return dpComm{}
@@ -134,34 +160,39 @@ func dataParallelComm(in Input, hw Hardware, d int, psi, params, elem, bw float6
 	perNode := max(1, hw.NodeGPUs()/max(1, in.TP)) // the DP × CP group's ranks in one node
 	lat := ncclAllReduceLatency(hw, d, perNode)
 	ring := (df - 1) / df * psi / bw // one reduce-scatter or all-gather of psi
+	gradPsi := psi / elem * gradReduceElem(in, elem)
+	gradRing := (df - 1) / df * gradPsi / bw // the gradients' reduce-scatter
 	layers := math.Max(1, math.Ceil(float64(in.Arch.Layers)/float64(max(1, in.PP))))
 	lora := in.Task == LoRA || in.Task == QLoRA
 	switch {
 	case in.ZeRO == 3 && !lora:
-		// 2 all-gathers and 1 reduce-scatter per block per micro-batch.
-		unit := 3 * (ring/layers + lat/2)
-		return dpComm{total: layers * unit, tail: unit / 3, perMicro: true}
+		// 2 all-gathers and 1 reduce-scatter per block per micro-batch;
+		// the first block's gather has nothing to hide under.
+		unit := (2*ring+gradRing)/layers + 3*lat/2
+		return dpComm{total: layers * unit, tail: ring/layers + lat/2, perMicro: true}
 	case in.ZeRO == 2 && !lora:
 		// 1 reduce-scatter per block under the backward pass, then each
 		// block's parameters gathered again in the next forward (after).
-		unit := ring/layers + lat/2
-		return dpComm{total: layers * unit, tail: unit, after: layers * unit, afterTail: unit, afterUnderForward: true}
+		unit := gradRing/layers + lat/2
+		gather := ring/layers + lat/2
+		return dpComm{total: layers * unit, tail: unit, after: layers * gather, afterTail: gather, afterUnderForward: true}
 	}
 	var buckets float64
 	if in.ZeRO == 1 || in.TP > 1 || in.PP > 1 {
 		buckets = math.Ceil(params / math.Max(megatronBucketParams, megatronBucketPerDP*df))
 	} else {
-		buckets = math.Ceil(psi / ddpBucketBytes)
+		buckets = math.Ceil(gradPsi / ddpBucketBytes) // DDP's bucket_cap_mb counts gradient bytes
 	}
 	buckets = math.Max(1, buckets)
-	total := 2*ring + buckets*lat // all-reduce = reduce-scatter + all-gather (Patarasuk & Yuan 2009)
 	if in.ZeRO == 1 || in.ZeRO == 2 {
 		// The distributed optimizer reduce-scatters each bucket under the
 		// backward pass and all-gathers the updated parameters after the
 		// step (after), exposed.
-		half := total / 2
-		return dpComm{total: half, tail: half / buckets, after: half, afterTail: half}
+		rs := gradRing + buckets*lat/2
+		ag := ring + buckets*lat/2
+		return dpComm{total: rs, tail: rs / buckets, after: ag, afterTail: ag}
 	}
+	total := 2*gradRing + buckets*lat // all-reduce = reduce-scatter + all-gather (Patarasuk & Yuan 2009)
 	return dpComm{total: total, tail: total / buckets}
 }
 

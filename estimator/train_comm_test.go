@@ -35,11 +35,14 @@ func TestNCCLAllReduceLatency(t *testing.T) {
 // dataParallelComm by hand: Llama 2 7B (6.74e9 parameters, bf16) on 2,048
 // A100s with ZeRO-1 is Megatron's distributed optimizer: buckets of
 // max(40M, 1M × 2048) parameters, so 4 buckets, each reduce-scattered
-// under the backward pass (total; the last bucket is the tail) and
-// all-gathered after the optimizer step (after, all of it exposed), at the
-// hierarchical bus bandwidth plus NCCL's latency. Plain DDP (ZeRO 0) on 64 GPUs packs 25 MB
-// buckets: 540 of them. FSDP (ZeRO-3) gathers twice and reduce-scatters
-// once per block.
+// under the backward pass (total; the last bucket is the tail) in fp32
+// (gradReduceElem: 4 bytes a gradient, twice the bf16 parameters' bytes)
+// and the bf16 parameters all-gathered after the optimizer step (after,
+// all of it exposed), at the hierarchical bus bandwidth plus NCCL's
+// latency. Plain DDP (ZeRO 0) on 64 GPUs packs 25 MB buckets of fp32
+// gradients: 1,079 of them (540 in pure bf16). FSDP (ZeRO-3) gathers the
+// bf16 parameters twice and reduce-scatters the fp32 gradients once per
+// block.
 func TestDataParallelComm(t *testing.T) {
 	a := loadArch(t, "llama-2-7b-hf.json")
 	in := DefaultInput(a)
@@ -51,13 +54,14 @@ func TestDataParallelComm(t *testing.T) {
 	dc := dataParallelComm(in, hw, 2048, psi, params, 2, bw)
 	ring := 2047.0 / 2048 * psi / bw
 	lat := ncclAllReduceLatency(hw, 2048, 8)
-	if want := ring + 2*lat; math.Abs(relErr(dc.total, want)) > 1e-12 || math.Abs(relErr(dc.tail, want/4)) > 1e-12 || dc.perMicro ||
-		math.Abs(relErr(dc.after, want)) > 1e-12 || dc.afterTail != dc.after || dc.afterUnderForward {
-		t.Errorf("ZeRO-1 on 2048: %+v, want reduce-scatter %g (4 buckets) and the same all-gather after the step", dc, want)
+	if rs, ag := 2*ring+2*lat, ring+2*lat; math.Abs(relErr(dc.total, rs)) > 1e-12 || math.Abs(relErr(dc.tail, rs/4)) > 1e-12 || dc.perMicro ||
+		math.Abs(relErr(dc.after, ag)) > 1e-12 || dc.afterTail != dc.after || dc.afterUnderForward {
+		t.Errorf("ZeRO-1 on 2048: %+v, want an fp32 reduce-scatter %g (4 buckets) and a bf16 all-gather %g after the step", dc, rs, ag)
 	}
-	// Exposed with 300 ms of compute: the reduce-scatter hides under the
-	// 200 ms backward pass but its last bucket; the all-gather does not.
-	if got, want := dc.exposed(0.3), ring/4+lat/2+ring+2*lat; math.Abs(relErr(got, want)) > 1e-12 {
+	// Exposed with 300 ms of compute: the reduce-scatter (≈ 135 ms) hides
+	// under the 200 ms backward pass but its last bucket; the all-gather
+	// does not.
+	if got, want := dc.exposed(0.3), 2*ring/4+lat/2+ring+2*lat; math.Abs(relErr(got, want)) > 1e-12 {
 		t.Errorf("ZeRO-1 exposed %g s, want %g", got, want)
 	}
 	// 8 × 25 GB/s per node: the bus bandwidth is 2·2047/2048 / (2·255/256 / 200e9).
@@ -66,17 +70,46 @@ func TestDataParallelComm(t *testing.T) {
 	}
 	in.ZeRO, in.GPUs = 0, 64
 	dc = dataParallelComm(in, hw, 64, psi, params, 2, dpBandwidth(hw, in, 64))
-	if n := math.Ceil(psi / 25e6); n != 540 || math.Abs(relErr(dc.tail, dc.total/n)) > 1e-12 {
+	if n := math.Ceil(2 * psi / 25e6); n != 1079 || math.Abs(relErr(dc.tail, dc.total/n)) > 1e-12 {
 		t.Errorf("DDP buckets %v: %+v", n, dc)
 	}
+	in.PureBF16 = true
+	pure := dataParallelComm(in, hw, 64, psi, params, 2, dpBandwidth(hw, in, 64))
+	if n := math.Ceil(psi / 25e6); n != 540 || math.Abs(relErr(pure.tail, pure.total/n)) > 1e-12 {
+		t.Errorf("pure bf16 DDP buckets %v: %+v", n, pure)
+	}
+	in.PureBF16 = false
 	in.ZeRO = 3
 	dc = dataParallelComm(in, hw, 64, psi, params, 2, dpBandwidth(hw, in, 64))
-	unit := 3 * (63.0/64*psi/dpBandwidth(hw, in, 64)/32 + ncclAllReduceLatency(hw, 64, 8)/2)
-	if !dc.perMicro || math.Abs(relErr(dc.total, 32*unit)) > 1e-12 || math.Abs(relErr(dc.tail, unit/3)) > 1e-12 {
+	r64 := 63.0 / 64 * psi / dpBandwidth(hw, in, 64)
+	l64 := ncclAllReduceLatency(hw, 64, 8)
+	unit := 4*r64/32 + 3*l64/2
+	if !dc.perMicro || math.Abs(relErr(dc.total, 32*unit)) > 1e-12 || math.Abs(relErr(dc.tail, r64/32+l64/2)) > 1e-12 {
 		t.Errorf("ZeRO-3 per block: %+v, want %g per micro-batch", dc, 32*unit)
 	}
 	if dc := dataParallelComm(in, hw, 1, psi, params, 2, bw); dc != (dpComm{}) {
 		t.Errorf("one rank: %+v", dc)
+	}
+}
+
+// TestGradReduceElem: bf16 (and fp8) mixed-precision pre-training reduces
+// its gradients in fp32 (Megatron-LM under --bf16, NeMo/Megatron-Bridge
+// grad_reduce_in_fp32, torchtitan, Composer's DEFAULT, Llama 3 §3.3.2);
+// fp16 (Megatron-LM, DeepSpeed), pure 16-bit training and fine-tunes in the
+// compute dtype; fp32 training in fp32.
+func TestGradReduceElem(t *testing.T) {
+	in := DefaultInput(loadArch(t, "llama-3.1-8b.json"))
+	for _, c := range []struct {
+		task       Task
+		w          DType
+		pure       bool
+		elem, want float64
+	}{{Pretrain, BF16, false, 2, 4}, {Pretrain, FP8, false, 2, 4}, {Pretrain, FP16, false, 2, 2}, {Pretrain, BF16, true, 2, 2},
+		{Pretrain, FP32, false, 4, 4}, {FullFinetune, BF16, false, 2, 2}, {LoRA, BF16, false, 2, 2}} {
+		in.Task, in.Weights, in.PureBF16 = c.task, c.w, c.pure
+		if got := gradReduceElem(in, c.elem); got != c.want {
+			t.Errorf("%v %v pure=%v elem %g: %g bytes, want %g", c.task, c.w, c.pure, c.elem, got, c.want)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"rightsize/catalog"
 	"rightsize/catalog/launch"
+	"rightsize/estimator"
 )
 
 // Figures are the speed figures the page shows for the job a link
@@ -37,6 +38,9 @@ type Figures struct {
 	// pulled and the levers' names; 0 and nil where there is none.
 	FitsWithBytes int64
 	FitsWith      []string
+	// Layout is the pre-training layout the page chose where the user
+	// left ZeRO and the schedule open (the fact "Layout chosen").
+	Layout estimator.TrainLayout
 }
 
 // LinkFigures parses fragment (the part of a link after "#") as the page
@@ -52,7 +56,7 @@ func LinkFigures(fragment string) (Figures, error) {
 	if !r.OK {
 		return Figures{}, errors.New("the estimate failed")
 	}
-	f := Figures{TotalBytes: int64(r.Res.PerGPU.Total()), PeakBytes: int64(r.Res.Peak), UsableBytes: int64(r.Res.Usable)}
+	f := Figures{TotalBytes: int64(r.Res.PerGPU.Total()), PeakBytes: int64(r.Res.Peak), UsableBytes: int64(r.Res.Usable), Layout: j.Layout}
 	if r.HasCheckpointed {
 		f.CheckpointedBytes = int64(r.Checkpointed.PerGPU.Total())
 	}

@@ -483,6 +483,11 @@ const (
 	MsgKindsNote
 	MsgWidened
 	MsgNotWhole
+	MsgLayoutChosen
+	MsgLayoutWhy
+	MsgLayoutNeeds
+	MsgSchedPlain
+	MsgSchedInterleaved
 	NMsgs
 )
 
@@ -902,6 +907,11 @@ var messagesEN = [NMsgs]string{
 	MsgCheaperFlagged:        "Cheaper if the price holds — verify: %s, %s",
 	MsgOwnPriceMark:          "your price",
 	MsgFitsWith:              "Fits with",
+	MsgLayoutChosen:          "Layout chosen",
+	MsgLayoutWhy:             "%s fits at %s; %s",
+	MsgLayoutNeeds:           "%s needs %s of %s usable",
+	MsgSchedPlain:            "plain 1F1B",
+	MsgSchedInterleaved:      "interleaved 1F1B, %d chunks a stage",
 	MsgLeverCheckpointing:    "gradient checkpointing",
 	MsgLeverZeRO3:            "ZeRO-3",
 	MsgLeverMicroBatch:       "micro-batch",
@@ -1335,6 +1345,11 @@ var MessagesRU = [NMsgs]string{
 	MsgCheaperFlagged:        "Дешевле, если цена верна, — проверьте: %s, %s",
 	MsgOwnPriceMark:          "ваша цена",
 	MsgFitsWith:              "Поместится с",
+	MsgLayoutChosen:          "Выбранная раскладка",
+	MsgLayoutWhy:             "%s помещается: %s; %s",
+	MsgLayoutNeeds:           "%s нужно %s из %s доступных",
+	MsgSchedPlain:            "обычное 1F1B",
+	MsgSchedInterleaved:      "чередующееся 1F1B (частей на стадию: %d)",
 	MsgLeverCheckpointing:    "пересчётом активаций",
 	MsgLeverZeRO3:            "ZeRO-3",
 	MsgLeverMicroBatch:       "микробатчем",
@@ -1768,6 +1783,11 @@ var messagesZH = [NMsgs]string{
 	MsgCheaperFlagged:        "若价格属实则更便宜——请核实：%s，%s",
 	MsgOwnPriceMark:          "您的价格",
 	MsgFitsWith:              "这样可以装下",
+	MsgLayoutChosen:          "所选布局",
+	MsgLayoutWhy:             "%s 可装下：%s；%s",
+	MsgLayoutNeeds:           "%s 需要 %s（可用 %s）",
+	MsgSchedPlain:            "普通 1F1B",
+	MsgSchedInterleaved:      "交错式 1F1B，每段 %d 个模型块",
 	MsgLeverCheckpointing:    "梯度检查点",
 	MsgLeverZeRO3:            "ZeRO-3",
 	MsgLeverMicroBatch:       "微批次",

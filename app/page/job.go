@@ -76,9 +76,12 @@ type Job struct {
 	// pre-training's stage and schedule are chosen to fit, at the user's
 	// GPUs in In and per shape by the planner (planner.Request.ZeROOpen).
 	ZeROAuto bool
-	Model    catalog.Model
-	GPU      catalog.GPU
-	Tokens   float64 // training tokens of the job (training tasks)
+	// Layout is what ResolveTrainDefaults chose and why (the layouts
+	// tried first); LayoutWhy words it.
+	Layout estimator.TrainLayout
+	Model  catalog.Model
+	GPU    catalog.GPU
+	Tokens float64 // training tokens of the job (training tasks)
 	// Dataset and Epochs, when the dataset is given: Tokens = Epochs ×
 	// Dataset (0: the training tokens are given directly).
 	Dataset, Epochs float64
@@ -339,7 +342,7 @@ func (p *parser) parse() (Job, bool) {
 	// The stage's memory counts the schedule the step is timed with; the
 	// ZeRO field on auto picks the layout as the CLI does without --zero.
 	in.Schedule = estimator.Schedule{MicroBatches: j.Work.MicroBatches, GlobalBatch: j.Work.GlobalBatch}
-	in, _ = estimator.ResolveTrainDefaults(in, zeroAuto)
+	in, j.Layout = estimator.ResolveTrainDefaults(in, zeroAuto)
 	j.ZeROAuto = zeroAuto
 	in.FSDPNoSync = estimator.FSDPNoSyncDefault(in, j.Work)
 	j.In = in

@@ -10,6 +10,7 @@ package page
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -359,6 +360,9 @@ func (b *viewBuilder) result() ResultView {
 			v = l.Bytes(g.PerGPU.Total()) + " · ✓ " + b.t(MsgFits) + " · " + b.t(MsgHeadroom) + " " + l.Bytes(g.Headroom)
 		}
 		facts = append(facts, Fact{Label: b.t(MsgWithCheckpointing), Value: v, ID: "rs-with-gc"})
+	}
+	if why := LayoutWhy(l, in.Job.Layout); why != "" {
+		facts = append(facts, Fact{Label: b.t(MsgLayoutChosen), Value: why, ID: "rs-layout-why"})
 	}
 	if in.R.HasFix && !(in.R.HasCheckpointed && in.R.Checkpointed.Fits) {
 		// Checkpointing alone is not enough: the settings that are.
@@ -1065,4 +1069,34 @@ func (b *viewBuilder) chart() ChartView {
 		YLabel: out.PlanTimeHeader(l) + " (" + l.Duration(minT) + " … " + l.Duration(maxT) + ")",
 		Hint:   b.t(MsgParetoHint),
 	}
+}
+
+// LayoutWhy words why the pre-training layout the user left open is the
+// one chosen: the layouts tried first and the memory each needs, then the
+// one that fits (the CLI's note, layoutNotes in cmd/rightsize, in the
+// page's language). Empty when the first default fit or nothing was
+// chosen.
+func LayoutWhy(l Locale, lay estimator.TrainLayout) string {
+	if len(lay.Tried) == 0 || !lay.Fits {
+		return ""
+	}
+	name := func(z, v int) string {
+		var s []string
+		if lay.ZeROChosen {
+			s = append(s, fmt.Sprintf("ZeRO-%d", z))
+		}
+		if lay.ScheduleChosen {
+			if v <= 1 {
+				s = append(s, l.T(MsgSchedPlain))
+			} else {
+				s = append(s, fmt.Sprintf(l.T(MsgSchedInterleaved), v))
+			}
+		}
+		return strings.Join(s, ", ")
+	}
+	tried := make([]string, len(lay.Tried))
+	for i, t := range lay.Tried {
+		tried[i] = fmt.Sprintf(l.T(MsgLayoutNeeds), name(t.ZeRO, t.VirtualStages), l.Bytes(t.Peak), l.Bytes(lay.Usable))
+	}
+	return fmt.Sprintf(l.T(MsgLayoutWhy), name(lay.ZeRO, lay.VirtualStages), l.Bytes(lay.Peak), strings.Join(tried, "; "))
 }

@@ -51,6 +51,25 @@ func TestE2EDefaultPageHeight(t *testing.T) {
 			s.close()
 		}
 	}
+	// A serving job at scale and a pre-training job, measured and shot
+	// for a person to look at (their length follows the plan's depth, so
+	// only the default page has a target).
+	for _, job := range []struct{ name, frag string }{
+		{"serving", "m=deepseek-r1&p=fp8&e=sglang&rps=100&s=2048&out=1024&ttft=2000&tpot=50"},
+		{"training", "m=llama-3.1-8b&t=train&n=64"},
+	} {
+		for _, lang := range []string{"en", "ru", "zh"} {
+			s := newSite(t, dir, "/")
+			s.do("loading the "+job.name+" job", chromedp.Navigate(s.base+"#l="+lang+"&"+job.frag))
+			s.waitLive()
+			s.waitPlan()
+			for _, w := range []int64{1280, 360} {
+				s.screenshot(job.name+"-"+lang+"-"+strconv.Itoa(int(w))+".png", w)
+				t.Logf("%s job, %s at %d px: %s px", job.name, lang, w, s.eval(`String(document.documentElement.scrollHeight)`))
+			}
+			s.close()
+		}
+	}
 }
 
 // TestE2EFirstScreenText reads the Russian and Chinese phone's first
