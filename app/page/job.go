@@ -219,6 +219,16 @@ func (p *parser) parse() (Job, bool) {
 	if j.GPU.ID == "" && p.errs[FieldGPU].OK() {
 		p.fail(FieldGPU, MsgUnknownChoice) // the page always sizes for a GPU
 	}
+	// The planner's assumptions and filters are read as the command
+	// line reads its plan flags (ParsePlan).
+	pj, perrs := ParsePlan(&t, p.cat)
+	for _, e := range perrs {
+		if f := jobFields[e.Field]; p.errs[f].OK() {
+			p.errs[f] = FieldErr{Key: e.Key, Value: e.Value}
+		}
+	}
+	j.Pricing, j.CkptWriteBytesPerSecond, j.RestartSeconds = pj.Pricing, pj.CkptWriteBytesPerSecond, pj.RestartSeconds
+	j.UnknownNetworks, j.FreshnessDays, j.Currency = pj.UnknownNetworks, pj.FreshnessDays, pj.Currency
 	choice(p, FieldSort, parseSort, &j.Sort)
 	choice(p, FieldUnits, parseUnit, &j.Units)
 	if s.Shown(FieldTrainTokens) {
@@ -227,18 +237,14 @@ func (p *parser) parse() (Job, bool) {
 	// A dataset and its epochs replace the training tokens, as
 	// rightsize plan --epochs E --dataset-tokens N (one epoch when only
 	// the dataset is given).
-	if s.Shown(FieldDataset) && strings.TrimSpace(s[FieldDataset]) != "" {
-		if v, err := estimator.ParseCount(s[FieldDataset]); err != nil || v == 0 {
-			p.fail(FieldDataset, MsgNotCount)
-		} else {
-			j.Dataset, j.Epochs = v, 1
-			if strings.TrimSpace(s[FieldEpochs]) != "" {
-				p.positive(FieldEpochs, &j.Epochs)
-			}
-			j.Tokens = j.Epochs * j.Dataset
-			p.errs[FieldTrainTokens] = FieldErr{} // replaced
+	if s.Shown(FieldDataset) && pj.DatasetTokens > 0 {
+		j.Dataset, j.Epochs = pj.DatasetTokens, 1
+		if pj.Epochs > 0 {
+			j.Epochs = pj.Epochs
 		}
-	} else if s.Shown(FieldEpochs) && strings.TrimSpace(s[FieldEpochs]) != "" {
+		j.Tokens = j.Epochs * j.Dataset
+		p.errs[FieldTrainTokens] = FieldErr{} // replaced
+	} else if s.Shown(FieldEpochs) && strings.TrimSpace(s[FieldEpochs]) != "" && (!s.Shown(FieldDataset) || strings.TrimSpace(s[FieldDataset]) == "") {
 		p.fail(FieldDataset, MsgNeedsDataset)
 	}
 	if s.Shown(FieldOutput) {
@@ -293,18 +299,11 @@ func (p *parser) parse() (Job, bool) {
 		choice(p, FieldSLOStat, planner.ParseSLOStat, &j.SLOStat)
 	}
 	if s.Shown(FieldRequests) {
-		p.positive(FieldRequests, &j.Requests)
-	}
-	// The planner's assumptions and filters are read as the command
-	// line reads its plan flags (ParsePlan).
-	pj, perrs := ParsePlan(&t, p.cat)
-	for _, e := range perrs {
-		if f := jobFields[e.Field]; p.errs[f].OK() {
-			p.errs[f] = FieldErr{Key: e.Key, Value: e.Value}
+		// A batch job's requests are needed where the field is shown.
+		if j.Requests = pj.Requests; strings.TrimSpace(s[FieldRequests]) == "" {
+			p.fail(FieldRequests, MsgNotNumber)
 		}
 	}
-	j.Pricing, j.CkptWriteBytesPerSecond, j.RestartSeconds = pj.Pricing, pj.CkptWriteBytesPerSecond, pj.RestartSeconds
-	j.UnknownNetworks, j.FreshnessDays, j.Currency = pj.UnknownNetworks, pj.FreshnessDays, pj.Currency
 	// Country is the provider's home (billing, law, VAT); where the
 	// machines stand is the region (planner.Filters).
 	j.Filters.Providers, j.Filters.Countries, j.Filters.Regions = pj.Providers, pj.Countries, pj.Regions

@@ -268,6 +268,24 @@ func (r *jobReader) share(f jobspec.Field, dst *float64, what string) {
 	}
 }
 
+// count reads a count above 0 such as "2T", "1.5" or "100k"
+// (estimator.ParseCount); empty leaves 0, not given.
+func (r *jobReader) count(f jobspec.Field, dst *float64, notCount MsgKey) {
+	v := strings.TrimSpace(r.t.Text[f])
+	if v == "" {
+		return
+	}
+	x, err := estimator.ParseCount(v)
+	switch {
+	case err != nil:
+		r.fail(f, notCount, showFlag, err)
+	case !(x > 0) || math.IsInf(x, 0):
+		r.fail(f, MsgRange, showFlag, fmt.Errorf("%q: want a count above 0", v))
+	default:
+		*dst = x
+	}
+}
+
 // whole reads a whole number.
 func (r *jobReader) whole(f jobspec.Field, dst *int) {
 	v, key, err := parseWhole(r.t.Text[f])
@@ -316,6 +334,9 @@ type PlanJob struct {
 	// catalog provider IDs (any case, as the planner compares them), the
 	// provider's home countries, region prefixes.
 	Providers, Countries, Regions []string
+	// DatasetTokens and Epochs (a training job as passes over a dataset)
+	// and Requests (a batch job): 0 is not given.
+	DatasetTokens, Epochs, Requests float64
 }
 
 // ParsePlan reads the planner's assumptions of t, as ParseInput the
@@ -374,6 +395,9 @@ func ParsePlan(given *JobText, cat *catalog.Catalog) (PlanJob, []*JobError) {
 		}
 	}
 	r.onOff(jobspec.UnknownNetworks, &j.UnknownNetworks)
+	r.count(jobspec.DatasetTokens, &j.DatasetTokens, MsgNotCount)
+	r.count(jobspec.Epochs, &j.Epochs, MsgNotNumber)
+	r.count(jobspec.Requests, &j.Requests, MsgNotNumber)
 	// The freshness window: empty takes the planner's default; 0 or a
 	// negative window is out of range, not "no window".
 	if v := t.Text[jobspec.FreshnessDays]; strings.TrimSpace(v) != "" {

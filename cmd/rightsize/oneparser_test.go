@@ -197,6 +197,9 @@ func TestDoorsParseOnePlan(t *testing.T) {
 		// A currency in any case; lists by commas or spaces; provider IDs
 		// in any case, as the planner compares them.
 		{"currency": "eur", "provider": "AWS, lambda", "country": "US DE", "region": "us-east,eu"},
+		// Counts: a batch job's requests, a dataset and its passes.
+		{"requests": "100k"},
+		{"task": "train", "dataset-tokens": "10B", "epochs": "1.5"},
 	}
 	bad := []struct {
 		c     job
@@ -204,6 +207,10 @@ func TestDoorsParseOnePlan(t *testing.T) {
 	}{
 		{job{"pricing": "free"}, "pricing"},
 		{job{"currency": "XYZ"}, "currency"},
+		{job{"requests": "none"}, "requests"},
+		{job{"requests": "0"}, "requests"},
+		{job{"task": "train", "dataset-tokens": "lots"}, "dataset-tokens"},
+		{job{"task": "train", "dataset-tokens": "1B", "epochs": "0"}, "epochs"},
 		{job{"provider": "aws nosuch"}, "provider"},
 		{job{"task": "train", "checkpoint-write": "fast"}, "checkpoint-write"},
 		{job{"task": "train", "checkpoint-write": "0GB"}, "checkpoint-write"},
@@ -220,6 +227,9 @@ func TestDoorsParseOnePlan(t *testing.T) {
 		s[page.FieldRequests] = "1000"
 		if c["task"] != "" {
 			args = []string{"--model=llama-3.1-8b", "--gpu=h100-sxm", "--seq=2048", "--precision=bf16", "--gpus=8", "--train-tokens=1B"}
+			if c["dataset-tokens"] != "" {
+				args = args[:len(args)-1] // the dataset replaces the training tokens
+			}
 			s[page.FieldGPUs] = "8"
 		}
 		for k, v := range c {
@@ -243,7 +253,8 @@ func TestDoorsParseOnePlan(t *testing.T) {
 		}
 		a := cli.req.Assumptions
 		if cli.req.Pricing != j.Pricing || a.CheckpointWriteBytesPerSecond != j.CkptWriteBytesPerSecond || a.RestartSeconds != j.RestartSeconds ||
-			a.UnknownNetworks != j.UnknownNetworks || cli.req.FreshnessDays != j.FreshnessDays || cli.req.Currency != j.Currency ||
+			a.UnknownNetworks != j.UnknownNetworks || cli.req.Workload.Requests != j.Requests ||
+			c["task"] != "" && cli.req.Workload.TrainTokens != j.Tokens || cli.req.FreshnessDays != j.FreshnessDays || cli.req.Currency != j.Currency ||
 			!reflect.DeepEqual([][]string{cli.req.Filters.Providers, cli.req.Filters.Countries, cli.req.Filters.Regions},
 				[][]string{j.Filters.Providers, j.Filters.Countries, j.Filters.Regions}) {
 			t.Errorf("%v: CLI %v %+v fresh %d, page %+v", c, cli.req.Pricing, a, cli.req.FreshnessDays, j)
@@ -254,6 +265,12 @@ func TestDoorsParseOnePlan(t *testing.T) {
 	}
 	if _, _, j, _, _ := parseBoth(good[3]); j.Currency != "EUR" || len(j.Filters.Providers) != 2 || len(j.Filters.Countries) != 2 || len(j.Filters.Regions) != 2 {
 		t.Errorf("page read %s %v", j.Currency, j.Filters)
+	}
+	if _, _, j, _, _ := parseBoth(good[4]); j.Requests != 1e5 {
+		t.Errorf("page read %g requests", j.Requests)
+	}
+	if _, _, j, _, _ := parseBoth(good[5]); j.Tokens != 1.5e10 {
+		t.Errorf("page read %g training tokens", j.Tokens)
 	}
 	for _, b := range bad {
 		cli, code, _, errs, ok := parseBoth(b.c)

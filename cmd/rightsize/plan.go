@@ -438,8 +438,11 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 		add(name, err)
 		return x
 	}
-	epochs, dataset := count("epochs", c.s("epochs")), count("dataset-tokens", c.s("dataset-tokens"))
-	requests, rps := count("requests", c.s("requests")), count("requests-per-second", c.s("requests-per-second"))
+	epochs, dataset, requests := pj.Epochs, pj.DatasetTokens, pj.Requests
+	said(jobspec.Epochs)
+	said(jobspec.DatasetTokens)
+	said(jobspec.Requests)
+	rps := count("requests-per-second", c.s("requests-per-second"))
 	train := job.set["train-tokens"] || c.s("dataset-tokens") != "" || c.s("epochs") != ""
 	kinds := 0
 	for _, b := range []bool{train, c.s("requests") != "", c.s("requests-per-second") != ""} {
