@@ -1,11 +1,12 @@
 package page
 
-// One reading of the estimator's part of a job for both doors: the
-// command line collects its flags' text (jobspec.Fields) and the page its
-// fields' text into a JobText, and ParseInput turns it into the typed
-// estimator.Input with the catalog GPU. Each problem is one JobError: a
-// message key the page translates (EN/RU/ZH, i18n.go) and the English
-// reason the command line prints after the flag's name.
+// One reading of the job's shared fields for both doors: the command
+// line collects its flags' text (jobspec.Fields) and the page its fields'
+// text into a JobText; ParseInput turns it into the typed estimator.Input
+// with the catalog GPU, ParsePlan into the planner's assumptions and
+// filters. Each problem is one JobError: a message key the page
+// translates (EN/RU/ZH, i18n.go) and the English reason the command line
+// prints after the flag's name.
 
 import (
 	"errors"
@@ -36,6 +37,18 @@ type JobText struct {
 	// --seq keeps the model's own sample length, unset --gpus is one
 	// model copy (TP × PP × CP) and an unset --zero is on auto.
 	Set [jobspec.N]bool
+}
+
+// withDefaults is t with each field not read at the table's default, not
+// set.
+func (t *JobText) withDefaults() JobText {
+	d := *t
+	for f, s := range jobspec.Fields {
+		if !d.Read[f] {
+			d.Text[f], d.Read[f], d.Set[f] = s.Default, true, false
+		}
+	}
+	return d
 }
 
 // InputJob is the typed estimator part of a job.
@@ -90,17 +103,13 @@ func (e *JobError) Error() string {
 
 func (e *JobError) Unwrap() error { return e.Err }
 
-// ParseInput reads t over estimator.DefaultInput(arch). It returns the
-// problems in the table's order of reading (the choices, the host, the
-// GPU, the sizes, then the numbers and on/off fields), every field
-// checked, none skipped after a first problem.
+// ParseInput reads the estimator's fields of given over
+// estimator.DefaultInput(arch). It returns the problems in the order it
+// reads the fields (the choices, the host, the GPU, the sizes, the
+// numbers and on/off fields, the efficiencies, the training tokens),
+// every field checked, none skipped after a first problem.
 func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (InputJob, []*JobError) {
-	t := *given
-	for f, s := range jobspec.Fields {
-		if !t.Read[f] {
-			t.Text[f], t.Read[f], t.Set[f] = s.Default, true, false
-		}
-	}
+	t := given.withDefaults()
 	r := jobReader{t: &t}
 	var j InputJob
 	in := estimator.DefaultInput(arch)
@@ -342,12 +351,7 @@ type PlanJob struct {
 // ParsePlan reads the planner's assumptions of t, as ParseInput the
 // estimator's fields: a field not read takes the table's default.
 func ParsePlan(given *JobText, cat *catalog.Catalog) (PlanJob, []*JobError) {
-	t := *given
-	for f, s := range jobspec.Fields {
-		if !t.Read[f] {
-			t.Text[f], t.Read[f], t.Set[f] = s.Default, true, false
-		}
-	}
+	t := given.withDefaults()
 	r := jobReader{t: &t}
 	var j PlanJob
 	choose(&r, jobspec.Pricing, planner.ParsePricing, &j.Pricing)
