@@ -7,10 +7,10 @@ package page
 
 import (
 	"errors"
-	"math"
 	"strconv"
 	"strings"
 
+	"rightsize/app/page/jobspec"
 	"rightsize/catalog"
 	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
@@ -200,68 +200,51 @@ func (p *parser) parse() (Job, bool) {
 			return j, false
 		}
 	}
-	in := estimator.DefaultInput(arch)
-	choice(p, FieldTask, estimator.ParseTask, &in.Task)
-	choice(p, FieldPrecision, estimator.ParseDType, &in.Weights)
-	choice(p, FieldKV, estimator.ParseDType, &in.KV)
-	choice(p, FieldOptimizer, estimator.ParseOptimizer, &in.Optimizer)
-	choice(p, FieldEngine, estimator.ParseEngine, &in.Engine)
-	choice(p, FieldOffload, estimator.ParseOffload, &in.Offload)
-	choice(p, FieldQuant, estimator.ParseQuant, &in.Quant)
-	choice(p, FieldLoRATargets, estimator.ParseLoRATargets, &in.LoRATargets)
+	// The estimator's fields are read as the command line reads its
+	// flags (ParseInput); the page reads every field it shows.
+	var t JobText
+	for jf, f := range jobFields {
+		if f >= 0 {
+			t.Text[jf], t.Read[jf], t.Set[jf] = s[f], s.Shown(f), true
+		}
+	}
+	ij, jerrs := ParseInput(&t, arch, p.cat)
+	for _, e := range jerrs {
+		if f := jobFields[e.Field]; p.errs[f].OK() {
+			p.errs[f] = FieldErr{Key: e.Key, Value: e.Value}
+		}
+	}
+	in, zeroAuto := ij.In, ij.ZeROAuto
+	j.GPU, j.Host, j.Eff = ij.GPU, ij.Host, ij.Eff
+	if j.GPU.ID == "" && p.errs[FieldGPU].OK() {
+		p.fail(FieldGPU, MsgUnknownChoice) // the page always sizes for a GPU
+	}
+	// The planner's assumptions and filters are read as the command
+	// line reads its plan flags (ParsePlan).
+	pj, perrs := ParsePlan(&t, p.cat)
+	for _, e := range perrs {
+		if f := jobFields[e.Field]; p.errs[f].OK() {
+			p.errs[f] = FieldErr{Key: e.Key, Value: e.Value}
+		}
+	}
+	j.Pricing, j.CkptWriteBytesPerSecond, j.RestartSeconds = pj.Pricing, pj.CkptWriteBytesPerSecond, pj.RestartSeconds
+	j.UnknownNetworks, j.FreshnessDays, j.Currency = pj.UnknownNetworks, pj.FreshnessDays, pj.Currency
 	choice(p, FieldSort, parseSort, &j.Sort)
 	choice(p, FieldUnits, parseUnit, &j.Units)
-	p.intField(FieldBatch, &in.Batch)
-	p.intField(FieldSeq, &in.Seq)
-	p.intField(FieldLoRARank, &in.LoRARank)
-	p.intField(FieldGPUs, &in.GPUs)
-	zeroAuto := strings.TrimSpace(s[FieldZeRO]) == ""
-	if !zeroAuto {
-		p.intField(FieldZeRO, &in.ZeRO)
-	}
-	p.intField(FieldTP, &in.TP)
-	p.intField(FieldPP, &in.PP)
-	p.intField(FieldCP, &in.CP)
-	p.intField(FieldEP, &in.EP)
-	p.intField(FieldDP, &in.DP)
-	p.intField(FieldMaxBatched, &in.MaxBatchedTokens)
-	p.flag(FieldCheckpointing, &in.GradCheckpointing)
-	p.flag(FieldSelective, &in.SelectiveRecompute)
-	p.flag(FieldEager, &in.EnforceEager)
-	p.flag(FieldFlash, &in.FlashAttention)
-	if s.Shown(FieldMemUtil) {
-		if v, err := strconv.ParseFloat(s[FieldMemUtil], 64); err != nil {
-			p.fail(FieldMemUtil, MsgNotNumber)
-		} else {
-			in.GPUMemUtil = v
-		}
-	}
-	p.sizeField(FieldCtx, &in.Overheads.CUDAContext)
-	p.sizeField(FieldAlloc, &in.Overheads.AllocatorReserve)
-	p.sizeField(FieldNCCL, &in.Overheads.NCCL)
-	p.sizeField(FieldGraphs, &in.Overheads.CUDAGraphs)
 	if s.Shown(FieldTrainTokens) {
-		if v, err := estimator.ParseCount(s[FieldTrainTokens]); err != nil || v == 0 {
-			p.fail(FieldTrainTokens, MsgNotCount)
-		} else {
-			j.Tokens = v
-		}
+		j.Tokens = ij.TrainTokens
 	}
 	// A dataset and its epochs replace the training tokens, as
 	// rightsize plan --epochs E --dataset-tokens N (one epoch when only
 	// the dataset is given).
-	if s.Shown(FieldDataset) && strings.TrimSpace(s[FieldDataset]) != "" {
-		if v, err := estimator.ParseCount(s[FieldDataset]); err != nil || v == 0 {
-			p.fail(FieldDataset, MsgNotCount)
-		} else {
-			j.Dataset, j.Epochs = v, 1
-			if strings.TrimSpace(s[FieldEpochs]) != "" {
-				p.positive(FieldEpochs, &j.Epochs)
-			}
-			j.Tokens = j.Epochs * j.Dataset
-			p.errs[FieldTrainTokens] = FieldErr{} // replaced
+	if s.Shown(FieldDataset) && pj.DatasetTokens > 0 {
+		j.Dataset, j.Epochs = pj.DatasetTokens, 1
+		if pj.Epochs > 0 {
+			j.Epochs = pj.Epochs
 		}
-	} else if s.Shown(FieldEpochs) && strings.TrimSpace(s[FieldEpochs]) != "" {
+		j.Tokens = j.Epochs * j.Dataset
+		p.errs[FieldTrainTokens] = FieldErr{} // replaced
+	} else if s.Shown(FieldEpochs) && strings.TrimSpace(s[FieldEpochs]) != "" && (!s.Shown(FieldDataset) || strings.TrimSpace(s[FieldDataset]) == "") {
 		p.fail(FieldDataset, MsgNeedsDataset)
 	}
 	if s.Shown(FieldOutput) {
@@ -271,12 +254,7 @@ func (p *parser) parse() (Job, bool) {
 			j.Work = estimator.Workload{PromptTokens: in.Seq - out, OutputTokens: out}
 		}
 	}
-	if s.Shown(FieldGlobalBatch) && strings.TrimSpace(s[FieldGlobalBatch]) != "" {
-		p.intField(FieldGlobalBatch, &j.Work.GlobalBatch)
-		if p.errs[FieldGlobalBatch].OK() && j.Work.GlobalBatch < 1 {
-			p.fail(FieldGlobalBatch, MsgRange)
-		}
-	}
+	j.Work.GlobalBatch = ij.GlobalBatch
 	if s.Shown(FieldWorkload) && strings.TrimSpace(s[FieldWorkload]) != "" {
 		if w, ok := planner.PresetWorkload(strings.TrimSpace(s[FieldWorkload])); ok {
 			j.Mix = &w
@@ -321,29 +299,16 @@ func (p *parser) parse() (Job, bool) {
 		choice(p, FieldSLOStat, planner.ParseSLOStat, &j.SLOStat)
 	}
 	if s.Shown(FieldRequests) {
-		p.positive(FieldRequests, &j.Requests)
-	}
-	choice(p, FieldPricing, planner.ParsePricing, &j.Pricing)
-	j.Currency = "USD"
-	if _, ok := p.cat.FX(s[FieldCurrency]); ok {
-		j.Currency = s[FieldCurrency]
-	} else {
-		p.fail(FieldCurrency, MsgUnknownChoice)
-	}
-	// "" is the default set (catalog.DefaultKinds), "any" every kind.
-	j.Filters.Kinds = catalog.KindsFilter(s[FieldProviderKind])
-	list := func(f Field) []string {
-		return strings.FieldsFunc(strings.TrimSpace(s[f]), func(r rune) bool { return r == ',' || r == ' ' })
+		// A batch job's requests are needed where the field is shown.
+		if j.Requests = pj.Requests; strings.TrimSpace(s[FieldRequests]) == "" {
+			p.fail(FieldRequests, MsgNotNumber)
+		}
 	}
 	// Country is the provider's home (billing, law, VAT); where the
 	// machines stand is the region (planner.Filters).
-	j.Filters.Countries, j.Filters.Regions = list(FieldCountry), list(FieldRegion)
-	for _, id := range list(FieldProvider) {
-		if _, ok := p.cat.Provider(id); !ok {
-			p.fail(FieldProvider, MsgUnknownChoice)
-		}
-		j.Filters.Providers = append(j.Filters.Providers, id)
-	}
+	j.Filters.Providers, j.Filters.Countries, j.Filters.Regions = pj.Providers, pj.Countries, pj.Regions
+	// "" is the default set (catalog.DefaultKinds), "any" every kind.
+	j.Filters.Kinds = catalog.KindsFilter(s[FieldProviderKind])
 	// The budget is typed in the display currency, as the cards show
 	// costs (rightsize plan --budget is in --currency); the planner's
 	// filter is in USD.
@@ -358,60 +323,10 @@ func (p *parser) parse() (Job, bool) {
 	p.optional(FieldMinVCPU, &vcpus)
 	j.Filters.MinVCPUs = int(vcpus)
 	p.optional(FieldMinRAM, &j.Filters.MinRAMGiB)
-	p.fraction(FieldMFU, &j.Eff.MFU)
-	p.fraction(FieldInfMFU, &j.Eff.InferenceMFU)
-	p.fraction(FieldBWUtil, &j.Eff.BandwidthUtil)
 	p.fraction(FieldSpotRate, &j.SpotRate)
-	if v := strings.TrimSpace(s[FieldCkptWrite]); v != "" {
-		if b, err := estimator.ParseBytes(v); err != nil {
-			p.fail(FieldCkptWrite, MsgNotSize)
-		} else if b <= 0 {
-			p.fail(FieldCkptWrite, MsgRange)
-		} else {
-			j.CkptWriteBytesPerSecond = float64(b)
-		}
-	}
-	if v := strings.TrimSpace(s[FieldRestart]); v != "" {
-		if d, ok := parseSeconds(v); ok {
-			j.RestartSeconds = d
-		} else {
-			p.fail(FieldRestart, MsgNotNumber)
-		}
-	}
-	p.flag(FieldUnknownNet, &j.UnknownNetworks)
-	// The freshness window: empty takes the planner's default; 0 or a
-	// negative window is out of range, not "no window".
-	if strings.TrimSpace(s[FieldFreshness]) != "" {
-		if p.intField(FieldFreshness, &j.FreshnessDays); p.errs[FieldFreshness].OK() && (j.FreshnessDays < 1 || j.FreshnessDays > 36500) {
-			p.fail(FieldFreshness, MsgRange)
-		}
-	}
-	p.flag(FieldTextOnly, &in.TextOnly)
-	if s.Shown(FieldKernel) {
-		choice(p, FieldKernel, estimator.ParseKernel, &in.Kernel)
-	}
-	if s.Shown(FieldEngineVersion) {
-		choice(p, FieldEngineVersion, estimator.ParseEngineVersion, &in.EngineVersion)
-	}
-	if h := strings.TrimSpace(s[FieldHost]); h != "" && s.Shown(FieldHost) {
-		if _, err := catalog.ParseHost(h); err != nil {
-			p.fail(FieldHost, MsgUnknownChoice)
-		} else {
-			j.Host = h
-		}
-	}
 	p.owned(&j)
 	p.optional(FieldAPIIn, &j.APIInUSDPerM)
 	p.optional(FieldAPIOut, &j.APIOutUSDPerM)
-	var usable estimator.OptionalBytes
-	p.sizeField(FieldUsable, &usable)
-	in.UsableVRAM = usable.Value
-	if g, ok := p.cat.GPU(s[FieldGPU]); ok {
-		j.GPU = g
-		g.SetMemory(&in)
-	} else {
-		p.fail(FieldGPU, MsgUnknownChoice)
-	}
 	if v := strings.TrimSpace(s[FieldCalibration]); v != "" && s.Shown(FieldCalibration) {
 		if cal, err := sim.ParseCalibration(v); err != nil {
 			j.CalBad = true
@@ -454,36 +369,6 @@ func choice[T any](p *parser, f Field, parse func(string) (T, error), dst *T) {
 		return
 	}
 	*dst = v
-}
-
-// flag reads a checkbox ("1" on, "0" off); a hidden one keeps the default.
-func (p *parser) flag(f Field, dst *bool) {
-	if !p.s.Shown(f) {
-		return
-	}
-	switch p.s[f] {
-	case "1":
-		*dst = true
-	case "0":
-		*dst = false
-	default:
-		p.fail(f, MsgUnknownChoice)
-	}
-}
-
-// sizeField reads an optional size such as "1343MiB" or "0.5 GiB"; empty
-// leaves the estimator's own figure.
-func (p *parser) sizeField(f Field, dst *estimator.OptionalBytes) {
-	v := strings.TrimSpace(p.s[f])
-	if v == "" || !p.s.Shown(f) {
-		return
-	}
-	b, err := estimator.ParseBytes(v)
-	if err != nil || b < 0 {
-		p.fail(f, MsgNotSize)
-		return
-	}
-	*dst = estimator.OptionalBytes{Set: true, Value: b}
 }
 
 // fraction reads an optional share in (0, 1]; empty leaves 0 (the
@@ -559,30 +444,24 @@ func (p *parser) intField(f Field, dst *int) {
 	if !p.s.Shown(f) {
 		return
 	}
-	v, err := strconv.Atoi(p.s[f])
+	v, key, err := parseWhole(p.s[f])
 	if err != nil {
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			p.fail(f, MsgRange)
-			return
-		}
-		// 1e9 or 1e308 is a number, written the scientific way: a whole
-		// one within int's range is read, a huge one is out of range and
-		// a fraction is not a count (it read "not a number" for all).
-		x, ferr := strconv.ParseFloat(strings.TrimSpace(p.s[f]), 64)
-		switch {
-		case ferr != nil && !errors.Is(ferr, strconv.ErrRange):
-			p.fail(f, MsgNotNumber)
-		case ferr != nil || math.IsInf(x, 0) || math.Abs(x) > 1<<53:
-			p.fail(f, MsgRange)
-		case x != math.Trunc(x):
-			p.fail(f, MsgNotWhole)
-		default:
-			*dst = int(x)
-		}
+		p.fail(f, key)
 		return
 	}
 	*dst = v
 }
+
+// jobFields is the page field of each shared job field (by its name).
+var jobFields = func() (m [jobspec.N]Field) {
+	for jf, s := range jobspec.Fields {
+		m[jf] = -1
+		if f, ok := fieldOf(s.Flag); ok && FieldNames[f] == s.Flag {
+			m[jf] = f
+		}
+	}
+	return m
+}()
 
 // place puts each estimator.InputError next to its field; the others go to
 // the general list.
@@ -631,11 +510,4 @@ func inputErrKey(err error) MsgKey {
 		return MsgNoModel
 	}
 	return MsgRange
-}
-
-// parseSeconds reads a duration as the CLI's --restart does: seconds
-// ("600"), or with a unit ("10m", "1h30m", "2d").
-func parseSeconds(v string) (float64, bool) {
-	x, err := estimator.ParseSeconds(v)
-	return x, err == nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"rightsize/app/page"
 	"rightsize/app/page/jobspec"
 	"rightsize/catalog"
 	"rightsize/estimator"
@@ -50,17 +51,20 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	fs.SetOutput(io.Discard)
 	// Defaults and choices are the estimator's, as on the page.
 	def := estimator.DefaultInput(estimator.Arch{})
+	// The shared job fields' flags (jobspec.Fields) are read back as text
+	// by jobText and parsed by page.ParseInput, as the page's fields: the
+	// blank ones are defined here for their help only.
 	var (
 		model      = textFlag(fs, jobspec.Model, "catalog model ID (e.g. llama-3.1-8b)")
 		config     = fs.String("config", "", "Hugging Face config.json or rightsize-generic config file")
-		task       = textFlag(fs, jobspec.Task, choices(estimator.Tasks))
-		precision  = textFlag(fs, jobspec.Precision, "weights: "+choices(estimator.DTypes)+" (training: the compute dtype; fp8 = Transformer Engine)")
-		kvDType    = textFlag(fs, jobspec.KVDType, "KV cache: "+choices(estimator.DTypes))
-		quant      = textFlag(fs, jobspec.Quant, "weight format: "+choices(estimator.Quants)+" (auto under --task qlora: bitsandbytes NF4 without double quantisation, 4.5 bits, its and Lightning's default; nf4: double-quantised, 4.127 bits, as the QLoRA paper and torchtune's torchao NF4)")
-		kernel     = textFlag(fs, jobspec.Kernel, "weight-only int4/int8 kernel: "+choices(estimator.Kernels)+" (auto: in HF bitsandbytes for int8 and NF4, exllama for int4; in vLLM and SGLang Marlin. GPTQ int8 in HF: autogptq)")
+		_          = textFlag(fs, jobspec.Task, choices(estimator.Tasks))
+		_          = textFlag(fs, jobspec.Precision, "weights: "+choices(estimator.DTypes)+" (training: the compute dtype; fp8 = Transformer Engine)")
+		_          = textFlag(fs, jobspec.KVDType, "KV cache: "+choices(estimator.DTypes))
+		_          = textFlag(fs, jobspec.Quant, "weight format: "+choices(estimator.Quants)+" (auto under --task qlora: bitsandbytes NF4 without double quantisation, 4.5 bits, its and Lightning's default; nf4: double-quantised, 4.127 bits, as the QLoRA paper and torchtune's torchao NF4)")
+		_          = textFlag(fs, jobspec.Kernel, "weight-only int4/int8 kernel: "+choices(estimator.Kernels)+" (auto: in HF bitsandbytes for int8 and NF4, exllama for int4; in vLLM and SGLang Marlin. GPTQ int8 in HF: autogptq)")
 		batch      = intFlag(fs, jobspec.Batch, "micro-batch (training) or concurrent sequences (inference)")
-		seq        = intFlag(fs, jobspec.Seq, "tokens per sequence")
-		optimizer  = textFlag(fs, jobspec.Optimizer, choices(estimator.Optimizers))
+		_          = intFlag(fs, jobspec.Seq, "tokens per sequence")
+		_          = textFlag(fs, jobspec.Optimizer, choices(estimator.Optimizers))
 		pureBF16   = fs.Bool("pure-bf16", false, "full training in 16-bit only: no fp32 master copy, optimizer states in bf16 (torchtune's default)")
 		seqPar     = fs.Bool("sequence-parallel", def.SequenceParallel, "with TP in training, shard the LayerNorm/dropout activations too (Megatron-LM, NeMo)")
 		optInBwd   = fs.Bool("optimizer-in-backward", false, "full training on one GPU: step each parameter in the backward pass and free its gradient (torchtune optimizer_in_bwd)")
@@ -71,47 +75,47 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		sepHead    = fs.Bool("separate-head", false, "the LM head is its own copy of a tied input embedding (LitGPT: its GPT keeps wte and lm_head apart and its checkpoint conversion copies a tied embedding into both)")
 		fsdpNoSync = fs.Bool("fsdp-no-sync", false, "training with --zero 3 that accumulates micro-batches inside FSDP's no_sync(): each rank holds the whole model's gradients between syncs. Default: on for fine-tunes that accumulate (--global-batch or --micro-batches above one micro-batch per replica), as HF Accelerate/Trainer and Lightning/LitGPT do; --fsdp-no-sync=false for DeepSpeed ZeRO-3, torchtune (FSDP2) or Accelerate's sync_each_batch")
 		lossChunks = fs.Int("loss-chunks", 0, "training: cross-entropy in this many chunks (torchtune's chunked loss uses 8); 0: one piece")
-		gc         = boolFlag(fs, jobspec.GradCheckpointing, "full activation checkpointing")
-		selective  = boolFlag(fs, jobspec.SelectiveRecompute, "recompute attention scores only")
-		flash      = boolFlag(fs, jobspec.FlashAttention, "FlashAttention/SDPA (no s² score tensors)")
-		loraRank   = intFlag(fs, jobspec.LoRARank, "LoRA rank")
-		loraTarget = textFlag(fs, jobspec.LoRATargets, "attention|all-linear")
-		engine     = textFlag(fs, jobspec.Engine, choices(estimator.Engines))
+		_          = boolFlag(fs, jobspec.GradCheckpointing, "full activation checkpointing")
+		_          = boolFlag(fs, jobspec.SelectiveRecompute, "recompute attention scores only")
+		_          = boolFlag(fs, jobspec.FlashAttention, "FlashAttention/SDPA (no s² score tensors)")
+		_          = intFlag(fs, jobspec.LoRARank, "LoRA rank")
+		_          = textFlag(fs, jobspec.LoRATargets, "attention|all-linear")
+		_          = textFlag(fs, jobspec.Engine, choices(estimator.Engines))
 		compiled   = fs.Bool("compile", false, "HF transformers with a static KV cache and torch.compile (CUDA graphs)")
-		textOnly   = boolFlag(fs, jobspec.TextOnly, "a vision-language model's text model alone: its vision tower and projector are not loaded (vLLM --language-model-only)")
-		mfu        = floatFlag(fs, jobspec.MFU, "training compute efficiency (share of peak FLOP/s) to use instead of the model's; 0: model")
-		infMFU     = floatFlag(fs, jobspec.InferenceMFU, "share of peak FLOP/s for prefill; 0: model")
-		bwUtil     = floatFlag(fs, jobspec.BandwidthUtil, "share of memory bandwidth while decoding; 0: model")
+		_          = boolFlag(fs, jobspec.TextOnly, "a vision-language model's text model alone: its vision tower and projector are not loaded (vLLM --language-model-only)")
+		_          = floatFlag(fs, jobspec.MFU, "training compute efficiency (share of peak FLOP/s) to use instead of the model's; 0: model")
+		_          = floatFlag(fs, jobspec.InferenceMFU, "share of peak FLOP/s for prefill; 0: model")
+		_          = floatFlag(fs, jobspec.BandwidthUtil, "share of memory bandwidth while decoding; 0: model")
 		hostOp     = fs.Float64("host-op-us", 0, "HF eager: host microseconds per PyTorch op (0: by --host's class: 17.4 server, 28 legacy-server, 9 desktop)")
 		host       = textFlag(fs, jobspec.Host, "host CPU: a class ("+choices(estimator.HostClasses)+") or a CPU name (e.g. \"AMD EPYC 7742\", \"Xeon Platinum 8275CL\"); sets HF eager's cost per op. Default: the class of the hosts the catalog offers the GPU in (desktop for consumer cards), else server")
-		engVer     = textFlag(fs, jobspec.EngineVersion, "serving engine release, e.g. 0.6.0 (vLLM before 0.8 and SGLang before 0.4 run their scheduler between the GPU's steps, not under them). Default: the current release ("+currentVersions()+")")
+		_          = textFlag(fs, jobspec.EngineVersion, "serving engine release, e.g. 0.6.0 (vLLM before 0.8 and SGLang before 0.4 run their scheduler between the GPU's steps, not under them). Default: the current release ("+currentVersions()+")")
 		micro      = fs.Int("micro-batches", 0, "training: micro-batches (gradient accumulation steps) per optimizer step; 0: from --global-batch, else pre-training's published batch for the model's size (0.5M-4M tokens), else 4×PP with PP, else 1")
-		global     = intFlag(fs, jobspec.GlobalBatch, "training: sequences per optimizer step over all GPUs")
+		_          = intFlag(fs, jobspec.GlobalBatch, "training: sequences per optimizer step over all GPUs")
 		vp         = fs.Int("virtual-stages", 0, "training with --pp: model chunks per stage (Megatron interleaved 1F1B); 1: plain 1F1B; 0: pre-training interleaves two layers a chunk when the micro-batches are a multiple of --pp, as Megatron-Core's recipes and Llama 3 run it, else plain 1F1B")
 		netGbps    = fs.Float64("network-gbps", 0, "inter-node network per node in Gbit/s (e.g. 3200 for 8×400G); 0: 200 Gbit/s per GPU")
 		gpusNode   = fs.Int("gpus-per-node", 0, "GPUs per node: they share NVLink (or PCIe) and --network-gbps; 0: the GPU's NVLink domain (72 on GB200 NVL72), else 8")
-		memUtil    = floatFlag(fs, jobspec.GPUMemUtil, "the serving engine's memory share: vLLM --gpu-memory-utilization, SGLang --mem-fraction-static (shares of the GPU's memory), TensorRT-LLM --kv_cache_free_gpu_memory_fraction (a share of the memory free after loading)")
-		batched    = intFlag(fs, jobspec.MaxBatchedTokens, "the serving engine's tokens per step: vLLM --max-num-batched-tokens, SGLang --chunked-prefill-size, TensorRT-LLM --max_num_tokens (0: the engine's default for the GPU's memory)")
-		eager      = boolFlag(fs, jobspec.EnforceEager, "vLLM without CUDA graphs")
+		_          = floatFlag(fs, jobspec.GPUMemUtil, "the serving engine's memory share: vLLM --gpu-memory-utilization, SGLang --mem-fraction-static (shares of the GPU's memory), TensorRT-LLM --kv_cache_free_gpu_memory_fraction (a share of the memory free after loading)")
+		_          = intFlag(fs, jobspec.MaxBatchedTokens, "the serving engine's tokens per step: vLLM --max-num-batched-tokens, SGLang --chunked-prefill-size, TensorRT-LLM --max_num_tokens (0: the engine's default for the GPU's memory)")
+		_          = boolFlag(fs, jobspec.EnforceEager, "vLLM without CUDA graphs")
 		schedSteps = fs.Int("scheduler-steps", 0, "vLLM multi-step scheduling (--num-scheduler-steps); 0: every step")
 		gpu        = textFlag(fs, jobspec.GPU, "catalog GPU ID (e.g. h100-sxm)")
 		vram       = fs.String("vram", "", "memory per GPU with unit, e.g. 24GB or 80GiB (default 80GiB)")
-		usable     = textFlag(fs, jobspec.UsableVRAM, "measured usable memory per GPU (default 0.99 × what CUDA sees: vram, less the ECC share of a catalog GDDR GPU)")
-		gpus       = intFlag(fs, jobspec.GPUs, "total GPUs")
-		zero       = intFlag(fs, jobspec.ZeRO, "DeepSpeed ZeRO stage 0..3 (FSDP full shard = 3). Default: 1 for pre-training over more than one data-parallel replica (the optimizer states sharded, as Megatron-Core's distributed optimizer, FSDP and GPT-NeoX run it), else 0")
-		offload    = textFlag(fs, jobspec.Offload, choices(estimator.Offloads))
-		tp         = intFlag(fs, jobspec.TP, "tensor-parallel degree")
-		pp         = intFlag(fs, jobspec.PP, "pipeline-parallel stages")
-		cp         = intFlag(fs, jobspec.CP, "context-parallel degree: the sequence split over CP GPUs with ring attention (training; --gpus = DP × TP × PP × CP)")
-		ep         = intFlag(fs, jobspec.EP, "MoE expert-parallel degree: training, taken from the data-parallel ranks (Megatron); serving, inside the TP group (divides --tp; vLLM -dp D --enable-expert-parallel with -tp t is --tp t·D --dp D --ep t·D)")
+		_          = textFlag(fs, jobspec.UsableVRAM, "measured usable memory per GPU (default 0.99 × what CUDA sees: vram, less the ECC share of a catalog GDDR GPU)")
+		_          = intFlag(fs, jobspec.GPUs, "total GPUs")
+		_          = intFlag(fs, jobspec.ZeRO, "DeepSpeed ZeRO stage 0..3 (FSDP full shard = 3). Default: 1 for pre-training over more than one data-parallel replica (the optimizer states sharded, as Megatron-Core's distributed optimizer, FSDP and GPT-NeoX run it), else 0")
+		_          = textFlag(fs, jobspec.Offload, choices(estimator.Offloads))
+		_          = intFlag(fs, jobspec.TP, "tensor-parallel degree")
+		_          = intFlag(fs, jobspec.PP, "pipeline-parallel stages")
+		_          = intFlag(fs, jobspec.CP, "context-parallel degree: the sequence split over CP GPUs with ring attention (training; --gpus = DP × TP × PP × CP)")
+		_          = intFlag(fs, jobspec.EP, "MoE expert-parallel degree: training, taken from the data-parallel ranks (Megatron); serving, inside the TP group (divides --tp; vLLM -dp D --enable-expert-parallel with -tp t is --tp t·D --dp D --ep t·D)")
 		redundant  = fs.Int("redundant-experts", 0, "serving with --ep: extra copies of routed experts over the EP ranks, so that --ep divides experts + these; each EP rank holds (experts + these)/EP (SGLang --ep-num-redundant-experts, vLLM --enable-eplb --num-redundant-experts, TensorRT-LLM MoE load balancer num_slots − experts)")
-		dp         = intFlag(fs, jobspec.DP, "serving: attention data-parallel ranks inside the TP group (divides --tp; SGLang --enable-dp-attention --dp-size)")
-		cudaCtx    = textFlag(fs, jobspec.CUDAContext, "override the CUDA context line, e.g. 1343MiB")
-		allocRes   = textFlag(fs, jobspec.AllocatorReserve, "override the allocator reserve line")
-		nccl       = textFlag(fs, jobspec.NCCL, "override the NCCL buffers line")
-		graphs     = textFlag(fs, jobspec.CUDAGraphs, "override the CUDA graphs line")
+		_          = intFlag(fs, jobspec.DP, "serving: attention data-parallel ranks inside the TP group (divides --tp; SGLang --enable-dp-attention --dp-size)")
+		_          = textFlag(fs, jobspec.CUDAContext, "override the CUDA context line, e.g. 1343MiB")
+		_          = textFlag(fs, jobspec.AllocatorReserve, "override the allocator reserve line")
+		_          = textFlag(fs, jobspec.NCCL, "override the NCCL buffers line")
+		_          = textFlag(fs, jobspec.CUDAGraphs, "override the CUDA graphs line")
 		asJSON     = fs.Bool("json", false, "print JSON")
-		trainTok   = textFlag(fs, jobspec.TrainTokens, "tokens the training job processes, e.g. 500M, 2T (speed estimate with --gpu)")
+		_          = textFlag(fs, jobspec.TrainTokens, "tokens the training job processes, e.g. 500M, 2T (speed estimate with --gpu)")
 		promptTok  = fs.Int("prompt-tokens", 0, "inference: prompt tokens per request (0: --seq less --output-tokens; with --output-tokens 0 too: half of --seq)")
 		outputTok  = intFlag(fs, jobspec.OutputTokens, "inference: generated tokens per request")
 		numReq     = fs.Int("num-requests", 0, "serving engines: requests in the simulated benchmark (0: 10 × --batch, at least 64)")
@@ -166,12 +170,8 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		ok   bool
 		want string
 	}{
-		{"mfu", in01(*mfu), "a share of peak FLOP/s in [0, 1] (0: the model's)"},
-		{"inference-mfu", in01(*infMFU), "a share of peak FLOP/s in [0, 1] (0: the model's)"},
-		{"bandwidth-util", in01(*bwUtil), "a share of memory bandwidth in [0, 1] (0: the model's)"},
 		{"host-op-us", *hostOp >= 0 && *hostOp <= 1e6, "microseconds per op from 0 to 1e6 (0: by --host)"},
 		{"network-gbps", *netGbps >= 0 && *netGbps <= 1e6, "Gbit/s per node from 0 to 1e6 (0: the default)"},
-		{"gpu-mem-util", in01(*memUtil), "a share of GPU memory in [0, 1] (0: the engine's default)"},
 		{"request-overhead", *reqOver >= 0 && *reqOver <= 3600, "seconds from 0 to 3600 (0: the engine's)"},
 		{"range-ratio", in01(*rangeRatio), "a share in [0, 1]"},
 		{"first-wave-seconds", *firstWave >= 0 && *firstWave <= 3600, "seconds from 0 to 3600"},
@@ -215,27 +215,25 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		arch = arch.WithSeparateHead()
 	}
 
-	in := estimator.DefaultInput(arch)
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	// The shared job fields are read as the page reads its own
+	// (page.ParseInput): their text, and which of them were given.
+	text := jobText(fs, set)
+	if *vram != "" {
+		text.Read[jobspec.GPU] = false // --gpu and --vram are exclusive: said below
+	}
+	ij, jerrs := page.ParseInput(&text, arch, catalog.Default())
+	in, gpuSpec := ij.In, ij.GPU // gpuSpec: --gpu's datasheet figures feed the speed estimate
 	var errs []error
-	var gpuSpec catalog.GPU // set by --gpu: its datasheet figures feed the speed estimate
+	for _, e := range jerrs {
+		errs = append(errs, e)
+	}
 	parse := func(flagName string, f func() error) {
 		if err := f(); err != nil {
 			errs = append(errs, fmt.Errorf("--%s: %w", flagName, err))
 		}
 	}
-	parse("task", func() (err error) { in.Task, err = estimator.ParseTask(*task); return })
-	parse("precision", func() (err error) { in.Weights, err = estimator.ParseDType(*precision); return })
-	parse("kv-dtype", func() (err error) { in.KV, err = estimator.ParseDType(*kvDType); return })
-	parse("quant", func() (err error) { in.Quant, err = estimator.ParseQuant(*quant); return })
-	parse("kernel", func() (err error) { in.Kernel, err = estimator.ParseKernel(*kernel); return })
-	parse("optimizer", func() (err error) { in.Optimizer, err = estimator.ParseOptimizer(*optimizer); return })
-	parse("lora-targets", func() (err error) { in.LoRATargets, err = estimator.ParseLoRATargets(*loraTarget); return })
-	parse("engine", func() (err error) { in.Engine, err = estimator.ParseEngine(*engine); return })
-	parse("offload", func() (err error) { in.Offload, err = estimator.ParseOffload(*offload); return })
-	parse("engine-version", func() (err error) { in.EngineVersion, err = estimator.ParseEngineVersion(*engVer); return })
-	parse("host", func() error { _, err := catalog.ParseHost(*host); return err })
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if shippedAs != "" && !set["precision"] && in.Task == estimator.Inference {
 		// Serving starts from the checkpoint as published: vLLM and SGLang
 		// serve an FP8 checkpoint in FP8 whatever --dtype says (they read
@@ -244,58 +242,22 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		in.Weights = shipped
 		notes = append(notes, fmt.Sprintf("--precision %s: %s ships its weights in %s (--precision bf16 plans 16-bit weights)", shipped, shippedAs, shipped))
 	}
-	if set["seq"] || arch.SeqLen == 0 { // keep the architecture's own sample length unless asked
-		in.Seq = *seq
-	}
-	in.Batch, in.GradCheckpointing, in.SelectiveRecompute, in.FlashAttention = *batch, *gc, *selective, *flash
-	in.LoRARank, in.GPUMemUtil, in.MaxBatchedTokens, in.EnforceEager = *loraRank, *memUtil, *batched, *eager
+	// The command line's own fields (the page has none of these).
 	in.Compiled, in.PureBF16, in.SequenceParallel, in.LossChunks = *compiled, *pureBF16, *seqPar, *lossChunks
-	in.TextOnly = *textOnly
 	in.OptimizerInBackward, in.SchedulerSteps, in.RequestSeconds = *optInBwd, *schedSteps, *reqOver
 	in.FSDPNoSync, in.LoRADropout, in.LoRAFusedQKV, in.QuantizeHead = *fsdpNoSync, *loraDrop, *loraFused, *quantHead
 	in.KeepsLastGraph = *lastGraph
 	if set["lora-dropout"] && *loraDrop > 0 && in.Task != estimator.LoRA && in.Task != estimator.QLoRA {
 		errs = append(errs, errors.New("--lora-dropout: adapter dropout needs --task lora or qlora"))
 	}
-	in.GPUs, in.ZeRO, in.TP, in.PP, in.CP, in.EP, in.DP = *gpus, *zero, *tp, *pp, *cp, *ep, *dp
 	in.RedundantExperts = *redundant
-	if !set["gpus"] && *tp >= 1 && *pp >= 1 && *cp >= 1 && *tp**pp**cp <= 1<<16 {
-		in.GPUs = *tp * *pp * *cp // one model copy unless --gpus says more
-	}
-
 	switch {
 	case *gpu != "" && *vram != "":
 		errs = append(errs, errors.New("--gpu and --vram are exclusive"))
-	case *gpu != "":
-		g, ok := catalog.Default().GPU(*gpu)
-		if !ok {
-			errs = append(errs, fmt.Errorf("--gpu %q: not in the catalog", *gpu))
-		}
-		g.SetMemory(&in)
-		gpuSpec = g
 	case *vram != "":
 		parse("vram", func() (err error) { in.VRAM, err = estimator.ParseBytes(*vram); return })
 	}
-	if *usable != "" {
-		parse("usable-vram", func() (err error) { in.UsableVRAM, err = estimator.ParseBytes(*usable); return })
-	}
-	for _, o := range []struct {
-		flag string
-		v    string
-		dst  *estimator.OptionalBytes
-	}{{"cuda-context", *cudaCtx, &in.Overheads.CUDAContext}, {"allocator-reserve", *allocRes, &in.Overheads.AllocatorReserve},
-		{"nccl", *nccl, &in.Overheads.NCCL}, {"cuda-graphs", *graphs, &in.Overheads.CUDAGraphs}} {
-		if o.v == "" {
-			continue
-		}
-		parse(o.flag, func() (err error) {
-			o.dst.Value, err = estimator.ParseBytes(o.v)
-			o.dst.Set = err == nil
-			return
-		})
-	}
-	var tokens float64
-	parse("train-tokens", func() (err error) { tokens, err = estimator.ParseCount(*trainTok); return })
+	tokens, global := ij.TrainTokens, ij.GlobalBatch
 	if len(errs) > 0 {
 		return fail("%v", errors.Join(errs...))
 	}
@@ -310,13 +272,13 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	}
 	// The memory of a pipeline stage counts the micro-batches the step's
 	// schedule keeps in flight: the same schedule the time is given.
-	in.Schedule = estimator.Schedule{MicroBatches: *micro, GlobalBatch: *global, VirtualStages: *vp}
+	in.Schedule = estimator.Schedule{MicroBatches: *micro, GlobalBatch: global, VirtualStages: *vp}
 	// Pre-training's ZeRO stage and pipeline schedule when not given: the
 	// first the common stacks run that fits, as the page and planner take them.
 	var lay estimator.TrainLayout
-	in, lay = estimator.ResolveTrainDefaults(in, !set["zero"])
+	in, lay = estimator.ResolveTrainDefaults(in, ij.ZeROAuto)
 	notes = append(notes, layoutNotes(lay)...)
-	if !set["fsdp-no-sync"] && estimator.FSDPNoSyncDefault(in, estimator.Workload{MicroBatches: *micro, GlobalBatch: *global}) {
+	if !set["fsdp-no-sync"] && estimator.FSDPNoSyncDefault(in, estimator.Workload{MicroBatches: *micro, GlobalBatch: global}) {
 		// Accumulating under FSDP's no_sync() by default
 		// (estimator.FSDPNoSyncDefault): the gradients line holds the
 		// whole model's.
@@ -324,7 +286,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		notes = append(notes, "--fsdp-no-sync: the fine-tune accumulates micro-batches under FSDP, which by default (HF Accelerate, Lightning/LitGPT) keeps the whole model's gradients on every GPU between syncs; --fsdp-no-sync=false for DeepSpeed ZeRO-3, torchtune or Accelerate's sync_each_batch")
 	}
 	if sub != nil {
-		return sub.run(estimateJob{in: in, name: name, gpu: gpuSpec, trainTokens: tokens,
+		return sub.run(estimateJob{in: in, name: name, gpu: gpuSpec, eff: ij.Eff, trainTokens: tokens,
 			prompt: *promptTok, output: *outputTok, set: set}, stdout, fail)
 	}
 	if on, err := dis.active(set); err != nil {
@@ -332,7 +294,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	} else if on {
 		return dis.run(disaggJob{name: name, in: in, gpu: gpuSpec, gpuSet: *gpu != "", prompt: *promptTok, output: *outputTok,
 			node:       catalog.Node{GPUsPerNode: *gpusNode, NetworkGbps: *netGbps, HostOpSeconds: *hostOp * 1e-6, Host: *host},
-			eff:        estimator.Efficiency{InferenceMFU: *infMFU, BandwidthUtil: *bwUtil},
+			eff:        estimator.Efficiency{InferenceMFU: ij.Eff.InferenceMFU, BandwidthUtil: ij.Eff.BandwidthUtil},
 			rangeRatio: *rangeRatio, asJSON: *asJSON}, stdout, fail)
 	}
 	r, err := estimator.Estimate(in)
@@ -353,8 +315,8 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	// Speed only for a job that runs (Result.Runs) on a GPU with speed
 	// figures (catalog.ErrNoFigures: none, as without --gpu), as on the page.
 	if r.Runs(in) {
-		eff := estimator.Efficiency{MFU: *mfu, InferenceMFU: *infMFU, BandwidthUtil: *bwUtil}
-		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: *global, VirtualStages: in.Schedule.VirtualStages}
+		eff := ij.Eff
+		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: global, VirtualStages: in.Schedule.VirtualStages}
 		switch p, hw, err := gpuSpec.Speed(in, eff, w, node); {
 		case errors.Is(err, catalog.ErrNoFigures):
 		case noPrompt(err):
@@ -374,7 +336,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	// catalog.GPU.Benchmark is the page's path too.
 	if perf != nil && !*noSim {
 		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok}
-		eff := estimator.Efficiency{InferenceMFU: *infMFU, BandwidthUtil: *bwUtil}
+		eff := estimator.Efficiency{InferenceMFU: ij.Eff.InferenceMFU, BandwidthUtil: ij.Eff.BandwidthUtil}
 		cfg, res, ok, err := gpuSpec.Benchmark(in, eff, w, node, sim.Bench{Concurrency: in.Batch, Requests: *numReq, RangeRatio: *rangeRatio,
 			FirstWaveSeconds: *firstWave})
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"rightsize/app/page"
 	"rightsize/app/page/jobspec"
 	"rightsize/estimator/plan"
 )
@@ -121,6 +122,28 @@ func sharedFlag(f jobspec.Field, usage string) flagRow {
 		panic("sharedFlag: --" + s.Flag + " is not a text field")
 	}
 	return flagRow{s.Flag, s.Default, usage}
+}
+
+// jobText collects the shared job fields' flags as text, as the page
+// holds its fields (page.JobText): every flag of the table that the
+// command has is read, at its default unless given; set names the flags
+// given. An on/off flag is "1" or "0".
+func jobText(fs *flag.FlagSet, set map[string]bool) page.JobText {
+	var t page.JobText
+	for f, s := range jobspec.Fields {
+		fl := fs.Lookup(s.Flag)
+		if fl == nil {
+			continue
+		}
+		t.Text[f], t.Read[f], t.Set[f] = fl.Value.String(), true, set[s.Flag]
+		if b, ok := fl.Value.(flag.Getter).Get().(bool); ok {
+			t.Text[f] = "0"
+			if b {
+				t.Text[f] = "1"
+			}
+		}
+	}
+	return t
 }
 
 // flagRow is one string flag of a command's list: its name, default and

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"rightsize/app/page"
 	"rightsize/app/page/jobspec"
 	"rightsize/catalog"
 	"rightsize/estimator"
@@ -29,6 +30,7 @@ type estimateJob struct {
 	in             estimator.Input
 	name           string
 	gpu            catalog.GPU
+	eff            estimator.Efficiency // --mfu, --inference-mfu, --bandwidth-util (0: the model's)
 	trainTokens    float64
 	prompt, output int
 	set            map[string]bool
@@ -310,8 +312,6 @@ var planFlags = []flagRow{
 	sharedFlag(jobspec.CheckpointWrite, "checkpoint write rate per instance per second, e.g. 2GB (default 1000MiB)"),
 	sharedFlag(jobspec.Restart, "restart time after a spot reclaim (default 10m)"),
 	{"network-gbps", "0", "inter-node network where the catalog has none (0: 100)"},
-	{"mfu", "0", "training model-FLOPs utilisation (0: the estimator's default)"},
-	{"bandwidth-util", "0", "share of memory bandwidth decoding reaches (0: the estimator's default)"},
 	{"api-input-price", "0", "hosted API: USD per 1M input tokens, to compare with self-hosting (default: the catalog's list prices for --model)"},
 	{"api-output-price", "0", "hosted API: USD per 1M output tokens (default: the catalog's list prices for --model)"},
 	{"max-instances", "0", "most instances one plan may rent (0: 64)"},
@@ -377,31 +377,6 @@ func parseAmount(s string) (float64, error) {
 	return v, nil
 }
 
-// checkProviders refuses a --provider ID the catalog does not list (the
-// planner compares IDs without case, as here), naming the known ones.
-func checkProviders(ids []string, cat *catalog.Catalog) error {
-	for _, id := range ids {
-		if !slices.ContainsFunc(cat.Providers, func(p catalog.Provider) bool { return strings.EqualFold(p.ID, id) }) {
-			known := make([]string, len(cat.Providers))
-			for i, p := range cat.Providers {
-				known[i] = p.ID
-			}
-			return fmt.Errorf("%q: not a catalog provider; known: %s", id, strings.Join(known, ", "))
-		}
-	}
-	return nil
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
 // request turns the flags into a plan request.
 func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, error) {
 	var errs []error
@@ -410,7 +385,19 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 			errs = append(errs, fmt.Errorf("--%s: %w", flagName, err))
 		}
 	}
-	req := plan.Request{Input: job.in, Currency: strings.ToUpper(c.s("currency")), FX: cat.PlanFX(), ExcludeVAT: c.s("exclude-vat") == "true"}
+	// The planner's assumptions the page has too, read as it reads them
+	// (page.ParsePlan); each problem is said where the flag is checked.
+	text := jobText(c.fs, job.set)
+	pj, perrs := page.ParsePlan(&text, cat)
+	said := func(f jobspec.Field) {
+		for _, e := range perrs {
+			if e.Field == f {
+				errs = append(errs, e)
+			}
+		}
+	}
+	req := plan.Request{Input: job.in, Currency: pj.Currency, FX: cat.PlanFX(), ExcludeVAT: c.s("exclude-vat") == "true"}
+	said(jobspec.Currency)
 	// Without --zero the planner chooses pre-training's ZeRO stage, and
 	// the schedule unless --virtual-stages is given, for each shape it
 	// tries (plan.Request.ZeROOpen), from the user's own settings rather
@@ -419,8 +406,8 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 		req.Input.Schedule.VirtualStages = 0
 	}
 	var err error
-	req.Pricing, err = plan.ParsePricing(c.s("pricing"))
-	add("pricing", err)
+	req.Pricing = pj.Pricing
+	said(jobspec.Pricing)
 	w := &req.Workload
 	w.PromptTokens, w.OutputTokens = job.prompt, job.output
 	count := func(name, v string) float64 {
@@ -451,8 +438,11 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 		add(name, err)
 		return x
 	}
-	epochs, dataset := count("epochs", c.s("epochs")), count("dataset-tokens", c.s("dataset-tokens"))
-	requests, rps := count("requests", c.s("requests")), count("requests-per-second", c.s("requests-per-second"))
+	epochs, dataset, requests := pj.Epochs, pj.DatasetTokens, pj.Requests
+	said(jobspec.Epochs)
+	said(jobspec.DatasetTokens)
+	said(jobspec.Requests)
+	rps := count("requests-per-second", c.s("requests-per-second"))
 	train := job.set["train-tokens"] || c.s("dataset-tokens") != "" || c.s("epochs") != ""
 	kinds := 0
 	for _, b := range []bool{train, c.s("requests") != "", c.s("requests-per-second") != ""} {
@@ -495,9 +485,8 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	}
 	f := &req.Filters
 	// No --kind is the default set (catalog.DefaultKinds), --kind any every kind.
-	f.Providers, f.Kinds, f.Countries = splitList(c.s("provider")), catalog.KindsFilter(c.s("kind")), splitList(c.s("country"))
-	f.Regions = splitList(c.s("region"))
-	add("provider", checkProviders(f.Providers, cat))
+	f.Providers, f.Kinds, f.Countries, f.Regions = pj.Providers, catalog.KindsFilter(c.s("kind")), pj.Countries, pj.Regions
+	said(jobspec.Provider)
 	f.MinVCPUs, f.MinRAMGiB = integer("min-vcpus"), num("min-ram")
 	if c.s("budget") != "" {
 		b, err := parseAmount(c.s("budget"))
@@ -518,17 +507,11 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	}
 	a := &req.Assumptions
 	a.SpotInterruptionsPerMonth, a.NetworkGbps = num("spot-interruptions"), num("network-gbps")
-	a.UnknownNetworks = c.s("unknown-networks") == "true"
-	a.Efficiency.MFU, a.Efficiency.InferenceMFU, a.Efficiency.BandwidthUtil = num("mfu"), num("inference-mfu"), num("bandwidth-util")
-	if c.s("checkpoint-write") != "" {
-		b, err := estimator.ParseBytes(c.s("checkpoint-write"))
-		add("checkpoint-write", err)
-		if err == nil && b == 0 {
-			add("checkpoint-write", errors.New("want a rate > 0"))
-		}
-		a.CheckpointWriteBytesPerSecond = float64(b)
-	}
-	a.RestartSeconds = dur("restart", c.s("restart"))
+	a.UnknownNetworks = pj.UnknownNetworks
+	a.Efficiency = job.eff
+	a.CheckpointWriteBytesPerSecond, a.RestartSeconds = pj.CkptWriteBytesPerSecond, pj.RestartSeconds
+	said(jobspec.CheckpointWrite)
+	said(jobspec.Restart)
 	// Hosted APIs: the user's price when given, else the catalog's dated,
 	// sourced list prices for the model.
 	if in, out := num("api-input-price"), num("api-output-price"); in > 0 || out > 0 || job.set["api-input-price"] || job.set["api-output-price"] {
@@ -543,11 +526,8 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	}
 	integer("top")
 	integer("max-instances")
-	if d, err := strconv.Atoi(c.s("freshness-days")); err != nil || d < 1 || d > 36500 {
-		add("freshness-days", fmt.Errorf("%q: want whole days from 1 to 36500", c.s("freshness-days")))
-	} else {
-		req.FreshnessDays = d
-	}
+	req.FreshnessDays = pj.FreshnessDays
+	said(jobspec.FreshnessDays)
 	if len(errs) > 0 {
 		return req, errors.Join(errs...)
 	}

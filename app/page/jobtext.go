@@ -1,0 +1,419 @@
+package page
+
+// One reading of the job's shared fields for both doors: the command
+// line collects its flags' text (jobspec.Fields) and the page its fields'
+// text into a JobText; ParseInput turns it into the typed estimator.Input
+// with the catalog GPU, ParsePlan into the planner's assumptions and
+// filters. Each problem is one JobError: a message key the page
+// translates (EN/RU/ZH, i18n.go) and the English reason the command line
+// prints after the flag's name.
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"rightsize/app/page/jobspec"
+	"rightsize/catalog"
+	"rightsize/estimator"
+	planner "rightsize/estimator/plan"
+)
+
+// JobText is the shared job fields as text, keyed by jobspec.Field: a
+// whole number in decimal, an on/off field "1" or "0", a size with its
+// unit, a choice by its name.
+type JobText struct {
+	Text [jobspec.N]string
+	// Read marks the fields whose text is read; a field not read takes
+	// the table's default, as a flag not given (a page field hidden for
+	// the task, a flag the command does not have).
+	Read [jobspec.N]bool
+	// Set marks the fields the user chose rather than left at the
+	// table's default: the command line's flags on its command line, and
+	// on the page every field (its state is the whole job). An unset
+	// --seq keeps the model's own sample length, unset --gpus is one
+	// model copy (TP × PP × CP) and an unset --zero is on auto.
+	Set [jobspec.N]bool
+}
+
+// withDefaults is t with each field not read at the table's default, not
+// set.
+func (t *JobText) withDefaults() JobText {
+	d := *t
+	for f, s := range jobspec.Fields {
+		if !d.Read[f] {
+			d.Text[f], d.Read[f], d.Set[f] = s.Default, true, false
+		}
+	}
+	return d
+}
+
+// InputJob is the typed estimator part of a job.
+type InputJob struct {
+	In estimator.Input
+	// GPU is the catalog GPU named (zero ID: none); In has its memory.
+	GPU catalog.GPU
+	// ZeROAuto: no ZeRO stage given, so pre-training's stage and schedule
+	// are chosen to fit (estimator.ResolveTrainDefaults).
+	ZeROAuto bool
+	// Host is the host CPU (a class or a CPU name; "": the GPU's usual).
+	Host string
+	// Eff overrides the estimator's efficiencies (zero fields: its own).
+	Eff estimator.Efficiency
+	// TrainTokens is the tokens a training job processes (above 0).
+	TrainTokens float64
+	// GlobalBatch is the sequences per optimizer step over all GPUs
+	// (training; 0: not given, the estimator's schedule).
+	GlobalBatch int
+}
+
+// JobError is one shared field's problem: Key is the page's message,
+// Value the text as given, Err the reason in English.
+type JobError struct {
+	Field jobspec.Field
+	Key   MsgKey
+	Value string
+	Err   error
+	// show is how the command line names the field before Err.
+	show errShow
+}
+
+type errShow uint8
+
+const (
+	showFlag   errShow = iota // --flag: reason
+	showValue                 // --flag value: reason
+	showQuoted                // --flag "value": reason
+)
+
+// Error is the command line's wording.
+func (e *JobError) Error() string {
+	flag := "--" + jobspec.Fields[e.Field].Flag
+	switch e.show {
+	case showValue:
+		return flag + " " + e.Value + ": " + e.Err.Error()
+	case showQuoted:
+		return fmt.Sprintf("%s %q: %v", flag, e.Value, e.Err)
+	}
+	return flag + ": " + e.Err.Error()
+}
+
+func (e *JobError) Unwrap() error { return e.Err }
+
+// ParseInput reads the estimator's fields of given over
+// estimator.DefaultInput(arch). It returns the problems in the order it
+// reads the fields (the choices, the host, the GPU, the sizes, the
+// numbers and on/off fields, the efficiencies, the training tokens),
+// every field checked, none skipped after a first problem.
+func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (InputJob, []*JobError) {
+	t := given.withDefaults()
+	r := jobReader{t: &t}
+	var j InputJob
+	in := estimator.DefaultInput(arch)
+	choose(&r, jobspec.Task, estimator.ParseTask, &in.Task)
+	choose(&r, jobspec.Precision, estimator.ParseDType, &in.Weights)
+	choose(&r, jobspec.KVDType, estimator.ParseDType, &in.KV)
+	choose(&r, jobspec.Quant, estimator.ParseQuant, &in.Quant)
+	choose(&r, jobspec.Kernel, estimator.ParseKernel, &in.Kernel)
+	choose(&r, jobspec.Optimizer, estimator.ParseOptimizer, &in.Optimizer)
+	choose(&r, jobspec.LoRATargets, estimator.ParseLoRATargets, &in.LoRATargets)
+	choose(&r, jobspec.Engine, estimator.ParseEngine, &in.Engine)
+	choose(&r, jobspec.Offload, estimator.ParseOffload, &in.Offload)
+	choose(&r, jobspec.EngineVersion, estimator.ParseEngineVersion, &in.EngineVersion)
+	if h := strings.TrimSpace(t.Text[jobspec.Host]); h != "" {
+		if _, err := catalog.ParseHost(h); err != nil {
+			r.fail(jobspec.Host, MsgUnknownChoice, showFlag, err)
+		} else {
+			j.Host = h
+		}
+	}
+	if id := strings.TrimSpace(t.Text[jobspec.GPU]); id != "" {
+		if g, ok := cat.GPU(id); ok {
+			j.GPU = g
+			g.SetMemory(&in)
+		} else {
+			r.fail(jobspec.GPU, MsgUnknownChoice, showQuoted, errors.New("not in the catalog"))
+		}
+	}
+	var usable estimator.OptionalBytes
+	r.size(jobspec.UsableVRAM, &usable)
+	in.UsableVRAM = usable.Value
+	r.size(jobspec.CUDAContext, &in.Overheads.CUDAContext)
+	r.size(jobspec.AllocatorReserve, &in.Overheads.AllocatorReserve)
+	r.size(jobspec.NCCL, &in.Overheads.NCCL)
+	r.size(jobspec.CUDAGraphs, &in.Overheads.CUDAGraphs)
+
+	r.whole(jobspec.Batch, &in.Batch)
+	// The model's own sample length unless asked (estimator.DefaultInput).
+	if t.Set[jobspec.Seq] || arch.SeqLen == 0 {
+		r.whole(jobspec.Seq, &in.Seq)
+	}
+	r.whole(jobspec.LoRARank, &in.LoRARank)
+	r.whole(jobspec.TP, &in.TP)
+	r.whole(jobspec.PP, &in.PP)
+	r.whole(jobspec.CP, &in.CP)
+	r.whole(jobspec.EP, &in.EP)
+	r.whole(jobspec.DP, &in.DP)
+	r.whole(jobspec.MaxBatchedTokens, &in.MaxBatchedTokens)
+	r.whole(jobspec.GPUs, &in.GPUs)
+	if !t.Set[jobspec.GPUs] && in.TP >= 1 && in.PP >= 1 && in.CP >= 1 && in.TP*in.PP*in.CP <= 1<<16 {
+		in.GPUs = in.TP * in.PP * in.CP // one model copy unless --gpus says more
+	}
+	// ZeRO: empty or not given is on auto.
+	j.ZeROAuto = !t.Set[jobspec.ZeRO] || strings.TrimSpace(t.Text[jobspec.ZeRO]) == ""
+	if !j.ZeROAuto {
+		r.whole(jobspec.ZeRO, &in.ZeRO)
+	}
+	r.onOff(jobspec.GradCheckpointing, &in.GradCheckpointing)
+	r.onOff(jobspec.SelectiveRecompute, &in.SelectiveRecompute)
+	r.onOff(jobspec.FlashAttention, &in.FlashAttention)
+	r.onOff(jobspec.EnforceEager, &in.EnforceEager)
+	r.onOff(jobspec.TextOnly, &in.TextOnly)
+	v, err := strconv.ParseFloat(strings.TrimSpace(t.Text[jobspec.GPUMemUtil]), 64)
+	switch {
+	case err != nil:
+		r.fail(jobspec.GPUMemUtil, MsgNotNumber, showValue, errors.New("want a share of GPU memory in [0, 1] (0: the engine's default)"))
+	case !(v >= 0 && v <= 1):
+		r.fail(jobspec.GPUMemUtil, MsgRange, showValue, errors.New("want a share of GPU memory in [0, 1] (0: the engine's default)"))
+	default:
+		in.GPUMemUtil = v
+	}
+	// An efficiency is the model's own when empty or 0 (the command
+	// line's --mfu 0), else a share from minFraction to 1.
+	r.share(jobspec.MFU, &j.Eff.MFU, "a share of peak FLOP/s")
+	r.share(jobspec.InferenceMFU, &j.Eff.InferenceMFU, "a share of peak FLOP/s")
+	r.share(jobspec.BandwidthUtil, &j.Eff.BandwidthUtil, "a share of memory bandwidth")
+	// The training job's tokens: a count above 0 (500M, 2T).
+	if v, err := estimator.ParseCount(t.Text[jobspec.TrainTokens]); err != nil || !(v > 0) || math.IsInf(v, 0) {
+		if err == nil {
+			err = errors.New("want a count above 0, e.g. 500M or 2T")
+		}
+		r.fail(jobspec.TrainTokens, MsgNotCount, showFlag, err)
+	} else {
+		j.TrainTokens = v
+	}
+	// The global batch: empty or 0 is not given, else at least 1.
+	if strings.TrimSpace(t.Text[jobspec.GlobalBatch]) != "" {
+		if r.whole(jobspec.GlobalBatch, &j.GlobalBatch); j.GlobalBatch < 0 {
+			r.fail(jobspec.GlobalBatch, MsgRange, showValue, errors.New("want sequences per step of at least 1 (0: not given)"))
+			j.GlobalBatch = 0
+		}
+	}
+	j.In = in
+	return j, r.errs
+}
+
+// jobReader reads a JobText's fields and collects their problems.
+type jobReader struct {
+	t    *JobText
+	errs []*JobError
+}
+
+func (r *jobReader) fail(f jobspec.Field, k MsgKey, show errShow, err error) {
+	r.errs = append(r.errs, &JobError{Field: f, Key: k, Value: r.t.Text[f], Err: err, show: show})
+}
+
+// choose reads a choice with the estimator's parser.
+func choose[T any](r *jobReader, f jobspec.Field, parse func(string) (T, error), dst *T) {
+	v, err := parse(r.t.Text[f])
+	if err != nil {
+		r.fail(f, MsgUnknownChoice, showFlag, err)
+		return
+	}
+	*dst = v
+}
+
+// onOff reads an on/off field: "1" or "0".
+func (r *jobReader) onOff(f jobspec.Field, dst *bool) {
+	switch r.t.Text[f] {
+	case "1":
+		*dst = true
+	case "0":
+		*dst = false
+	default:
+		r.fail(f, MsgUnknownChoice, showValue, errors.New("want 1 (on) or 0 (off)"))
+	}
+}
+
+// size reads an optional size such as "1343MiB" or "0.5 GiB"; empty
+// leaves the estimator's own figure.
+func (r *jobReader) size(f jobspec.Field, dst *estimator.OptionalBytes) {
+	v := strings.TrimSpace(r.t.Text[f])
+	if v == "" {
+		return
+	}
+	b, err := estimator.ParseBytes(v)
+	if err == nil && b < 0 {
+		err = errors.New("want a size of at least 0")
+	}
+	if err != nil {
+		r.fail(f, MsgNotSize, showFlag, err)
+		return
+	}
+	*dst = estimator.OptionalBytes{Set: true, Value: b}
+}
+
+// share reads an efficiency: empty or 0 leaves the model's own, else a
+// share from minFraction to 1. Below 1% an efficiency prices a job at
+// hundreds of digits (mfu=1e-300 in a link printed 400-digit costs).
+func (r *jobReader) share(f jobspec.Field, dst *float64, what string) {
+	v := strings.TrimSpace(r.t.Text[f])
+	if v == "" {
+		return
+	}
+	x, err := strconv.ParseFloat(v, 64)
+	want := fmt.Errorf("want %s in [0, 1] (0: the model's; from %g when set)", what, minFraction)
+	switch {
+	case err != nil:
+		r.fail(f, MsgNotNumber, showValue, want)
+	case x == 0:
+	case !(x >= minFraction && x <= 1):
+		r.fail(f, MsgRange, showValue, want)
+	default:
+		*dst = x
+	}
+}
+
+// count reads a count above 0 such as "2T", "1.5" or "100k"
+// (estimator.ParseCount); empty leaves 0, not given.
+func (r *jobReader) count(f jobspec.Field, dst *float64, notCount MsgKey) {
+	v := strings.TrimSpace(r.t.Text[f])
+	if v == "" {
+		return
+	}
+	x, err := estimator.ParseCount(v)
+	switch {
+	case err != nil:
+		r.fail(f, notCount, showFlag, err)
+	case !(x > 0) || math.IsInf(x, 0):
+		r.fail(f, MsgRange, showFlag, fmt.Errorf("%q: want a count above 0", v))
+	default:
+		*dst = x
+	}
+}
+
+// whole reads a whole number.
+func (r *jobReader) whole(f jobspec.Field, dst *int) {
+	v, key, err := parseWhole(r.t.Text[f])
+	if err != nil {
+		r.fail(f, key, showValue, err)
+		return
+	}
+	*dst = v
+}
+
+// parseWhole reads a whole number: decimal, or written the scientific way
+// (1e9 is read; a huge one is out of range and a fraction is not a count).
+func parseWhole(s string) (int, MsgKey, error) {
+	v, err := strconv.Atoi(s)
+	if err == nil {
+		return v, 0, nil
+	}
+	if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+		return 0, MsgRange, errors.New("out of range")
+	}
+	x, ferr := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	switch {
+	case ferr != nil && !errors.Is(ferr, strconv.ErrRange):
+		return 0, MsgNotNumber, errors.New("want a whole number")
+	case ferr != nil || math.IsInf(x, 0) || math.Abs(x) > 1<<53:
+		return 0, MsgRange, errors.New("out of range")
+	case x != math.Trunc(x):
+		return 0, MsgNotWhole, errors.New("want a whole number")
+	}
+	return int(x), 0, nil
+}
+
+// PlanJob is the typed planner's assumptions both doors share.
+type PlanJob struct {
+	Pricing planner.Pricing
+	// CkptWriteBytesPerSecond and RestartSeconds: 0 is the planner's own.
+	CkptWriteBytesPerSecond, RestartSeconds float64
+	UnknownNetworks                         bool // plans may span instances with no named network
+	// FreshnessDays is the window the picks rest on, 1 to 36,500 days
+	// (planner.Request.FreshnessDays); 0: not given, the planner's.
+	FreshnessDays int
+	// Currency is the display currency, one the catalog's FX table
+	// converts (upper case; "USD" when the field is wrong).
+	Currency string
+	// Providers, Countries and Regions filter the offers (planner.Filters):
+	// catalog provider IDs (any case, as the planner compares them), the
+	// provider's home countries, region prefixes.
+	Providers, Countries, Regions []string
+	// DatasetTokens and Epochs (a training job as passes over a dataset)
+	// and Requests (a batch job): 0 is not given.
+	DatasetTokens, Epochs, Requests float64
+}
+
+// ParsePlan reads the planner's assumptions of t, as ParseInput the
+// estimator's fields: a field not read takes the table's default.
+func ParsePlan(given *JobText, cat *catalog.Catalog) (PlanJob, []*JobError) {
+	t := given.withDefaults()
+	r := jobReader{t: &t}
+	var j PlanJob
+	choose(&r, jobspec.Pricing, planner.ParsePricing, &j.Pricing)
+	j.Currency = "USD"
+	if c := strings.ToUpper(strings.TrimSpace(t.Text[jobspec.Currency])); c != "" {
+		if _, ok := cat.FX(c); ok {
+			j.Currency = c
+		} else {
+			r.fail(jobspec.Currency, MsgUnknownChoice, showQuoted, errors.New("no exchange rate; known: "+strings.Join(cat.Currencies(), ", ")))
+		}
+	}
+	// Lists are separated by commas or spaces.
+	list := func(f jobspec.Field) []string {
+		return strings.FieldsFunc(t.Text[f], func(r rune) bool { return r == ',' || r == ' ' })
+	}
+	j.Countries, j.Regions, j.Providers = list(jobspec.Country), list(jobspec.Region), list(jobspec.Provider)
+	for _, id := range j.Providers {
+		if !slices.ContainsFunc(cat.Providers, func(p catalog.Provider) bool { return strings.EqualFold(p.ID, id) }) {
+			known := make([]string, len(cat.Providers))
+			for i, p := range cat.Providers {
+				known[i] = p.ID
+			}
+			r.errs = append(r.errs, &JobError{Field: jobspec.Provider, Key: MsgUnknownChoice, Value: id,
+				Err: fmt.Errorf("%q: not a catalog provider; known: %s", id, strings.Join(known, ", "))})
+			break
+		}
+	}
+	// A checkpoint write rate per instance: a size per second above 0.
+	if v := strings.TrimSpace(t.Text[jobspec.CheckpointWrite]); v != "" {
+		switch b, err := estimator.ParseBytes(v); {
+		case err != nil:
+			r.fail(jobspec.CheckpointWrite, MsgNotSize, showFlag, err)
+		case b <= 0:
+			r.fail(jobspec.CheckpointWrite, MsgRange, showFlag, errors.New("want a rate > 0"))
+		default:
+			j.CkptWriteBytesPerSecond = float64(b)
+		}
+	}
+	// The restart: seconds ("600") or with a unit ("10m", "1h30m", "2d").
+	if v := strings.TrimSpace(t.Text[jobspec.Restart]); v != "" {
+		if x, err := estimator.ParseSeconds(v); err != nil {
+			r.fail(jobspec.Restart, MsgNotNumber, showFlag, fmt.Errorf("duration %q: want e.g. 3d, 72h, 800ms (0 to 10^9 s)", v))
+		} else {
+			j.RestartSeconds = x
+		}
+	}
+	r.onOff(jobspec.UnknownNetworks, &j.UnknownNetworks)
+	r.count(jobspec.DatasetTokens, &j.DatasetTokens, MsgNotCount)
+	r.count(jobspec.Epochs, &j.Epochs, MsgNotNumber)
+	r.count(jobspec.Requests, &j.Requests, MsgNotNumber)
+	// The freshness window: empty takes the planner's default; 0 or a
+	// negative window is out of range, not "no window".
+	if v := t.Text[jobspec.FreshnessDays]; strings.TrimSpace(v) != "" {
+		d, key, err := parseWhole(v)
+		if err == nil && (d < 1 || d > 36500) {
+			key, err = MsgRange, errors.New("out of range")
+		}
+		if err != nil {
+			r.fail(jobspec.FreshnessDays, key, showFlag, fmt.Errorf("%q: want whole days from 1 to 36500", v))
+		} else {
+			j.FreshnessDays = d
+		}
+	}
+	return j, r.errs
+}

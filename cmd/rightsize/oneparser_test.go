@@ -1,0 +1,289 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"io"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"rightsize/app/page"
+	"rightsize/app/page/jobspec"
+	"rightsize/catalog"
+	"rightsize/estimator/plan"
+)
+
+// jobCapture is a subcommand that keeps the parsed job and runs nothing:
+// what the command line made of its flags.
+type jobCapture struct{ job estimateJob }
+
+func (c *jobCapture) define(*flag.FlagSet) {}
+func (c *jobCapture) run(job estimateJob, _ io.Writer, _ func(string, ...any) int) int {
+	c.job = job
+	return 0
+}
+
+// TestDoorsParseOneJob gives the command line and the page the same
+// shared job fields and requires the same typed job: the same
+// estimator.Input and catalog GPU for good input, and for bad input a
+// refusal at both doors naming the same field (no panic, no job).
+func TestDoorsParseOneJob(t *testing.T) {
+	type job map[string]string // CLI flag (= the page field's name) → value
+	// Every case names the model, task, precision, sequence and GPUs: the
+	// page's sample job sets them, the command line would take the
+	// model's own (its sample length, its checkpoint's precision, one
+	// model copy).
+	base := func(kv ...string) job {
+		j := job{"model": "llama-3.1-8b", "task": "inference", "precision": "bf16", "seq": "4096", "gpus": "1", "gpu": "h100-sxm"}
+		for i := 0; i+1 < len(kv); i += 2 {
+			j[kv[i]] = kv[i+1]
+		}
+		return j
+	}
+	good := []job{
+		base(),
+		base("engine", "vllm", "batch", "32", "gpu-mem-util", "0.85", "max-batched-tokens", "8192", "enforce-eager", "1"),
+		base("engine", "sglang", "kv-dtype", "fp8", "batch", "64", "gpu", "b200"),
+		base("engine", "hf", "precision", "int4", "kernel", "autogptq", "host", "legacy-server", "gpu", "a100-80gb-sxm"),
+		base("engine", "vllm", "engine-version", "0.6.0", "usable-vram", "70GiB", "cuda-context", "600MiB", "nccl", "1GiB", "cuda-graphs", "0.5GiB", "allocator-reserve", "2GiB"),
+		base("model", "qwen3-30b-a3b", "engine", "vllm", "precision", "fp8", "gpus", "4", "tp", "4", "ep", "4", "batch", "64"),
+		base("model", "qwen3-30b-a3b", "engine", "sglang", "gpus", "8", "tp", "8", "ep", "8", "dp", "8", "batch", "128"),
+		base("model", "gemma-3-27b", "engine", "vllm", "text-only", "1", "batch", "8"),
+		base("task", "train", "gpus", "16", "tp", "2", "pp", "2", "zero", "1", "batch", "2", "grad-checkpointing", "1", "flash-attention", "0"),
+		base("task", "train", "gpus", "16", "cp", "4", "batch", "1", "seq", "32768", "selective-recompute", "1"),
+		// ZeRO on auto at both doors (the page's empty field, no --zero).
+		base("task", "train", "gpus", "64", "tp", "8", "batch", "1"),
+		base("task", "finetune", "gpus", "4", "zero", "3", "offload", "optimizer", "optimizer", "adamw-8bit", "batch", "2"),
+		base("task", "lora", "lora-rank", "64", "lora-targets", "all-linear", "batch", "4"),
+		base("task", "qlora", "quant", "nf4", "lora-rank", "8", "batch", "4", "gpu", "l4"),
+		// The training job's tokens and global batch (0: not given).
+		base("task", "finetune", "gpus", "4", "zero", "3", "batch", "2", "global-batch", "64", "train-tokens", "500M"),
+		base("task", "train", "gpus", "8", "global-batch", "0", "train-tokens", "2T"),
+		// Efficiencies: 0 and empty are the model's own at both doors.
+		base("task", "train", "gpus", "8", "mfu", "0.4"),
+		base("task", "train", "gpus", "8", "mfu", "0"),
+		base("engine", "vllm", "inference-mfu", "0.5", "bandwidth-util", "0.8"),
+		base("engine", "vllm", "inference-mfu", "0", "bandwidth-util", "1"),
+	}
+	bad := []struct {
+		c     job
+		field string
+	}{
+		{base("task", "pretrain"), "task"},
+		{base("precision", "fp3"), "precision"},
+		{base("kv-dtype", "int3"), "kv-dtype"},
+		{base("engine", "tgi"), "engine"},
+		{base("quant", "q9"), "quant"},
+		{base("precision", "int4", "kernel", "cutlass9"), "kernel"},
+		{base("engine", "vllm", "engine-version", "banana"), "engine-version"},
+		{base("host", "pentium-pro-9000"), "host"},
+		{base("gpu", "h999"), "gpu"},
+		{base("usable-vram", "lots"), "usable-vram"},
+		{base("nccl", "-1GiB"), "nccl"},
+		{base("cuda-context", "12 parsecs"), "cuda-context"},
+		{base("engine", "vllm", "gpu-mem-util", "1.5"), "gpu-mem-util"},
+		{base("engine", "vllm", "gpu-mem-util", "-0.1"), "gpu-mem-util"},
+		{base("batch", "many"), "batch"},
+		{base("batch", "2.5"), "batch"},
+		{base("tp", "99999999999999999999"), "tp"},
+		{base("task", "train", "zero", "x"), "zero"},
+		{base("task", "train", "grad-checkpointing", "maybe"), "grad-checkpointing"},
+		{base("task", "train", "train-tokens", "0"), "train-tokens"},
+		{base("task", "train", "train-tokens", "lots"), "train-tokens"},
+		{base("task", "train", "global-batch", "-4"), "global-batch"},
+		{base("task", "train", "mfu", "1.5"), "mfu"},
+		{base("task", "train", "mfu", "NaN"), "mfu"},
+		{base("engine", "vllm", "bandwidth-util", "0.001"), "bandwidth-util"},
+		{base("engine", "vllm", "inference-mfu", "-0.3"), "inference-mfu"},
+	}
+	parseBoth := func(c job) (cli jobCapture, code int, stderr string, j page.Job, errs [page.NFields]page.FieldErr, ok bool) {
+		s := page.DefaultState
+		var args []string
+		keys := make([]string, 0, len(c))
+		for k := range c {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			v := c[k]
+			if _, shared := jobspec.ByFlag(k); !shared {
+				t.Fatalf("--%s is not a shared job field", k)
+			}
+			args = append(args, "--"+k+"="+v)
+			i := -1
+			for f, n := range page.FieldNames {
+				if n == k {
+					i = f
+				}
+			}
+			if i < 0 {
+				t.Fatalf("%s: no page field", k)
+			}
+			s[i] = v
+		}
+		// The page's sample job generates 512 of the tokens; the command
+		// line is told so.
+		args = append(args, "--output-tokens", s[page.FieldOutput])
+		var eb bytes.Buffer
+		code = estimateCommand("estimate", args, io.Discard, &eb, &cli)
+		j, errs, _, ok = page.ParseJob(s, catalog.Default(), page.Archs{}, nil, "")
+		return cli, code, eb.String(), j, errs, ok
+	}
+	for _, c := range good {
+		cli, code, stderr, j, errs, ok := parseBoth(c)
+		if code != 0 || !ok {
+			t.Errorf("%v: CLI exit %d (%s), page ok %v %v", c, code, strings.TrimSpace(stderr), ok, errs)
+			continue
+		}
+		if !reflect.DeepEqual(cli.job.in, j.In) {
+			a, b := reflect.ValueOf(cli.job.in), reflect.ValueOf(j.In)
+			for i := 0; i < a.NumField(); i++ {
+				if !reflect.DeepEqual(a.Field(i).Interface(), b.Field(i).Interface()) {
+					t.Errorf("%v: Input.%s CLI %v, page %v", c, a.Type().Field(i).Name, a.Field(i), b.Field(i))
+				}
+			}
+		}
+		if c["task"] != "inference" && cli.job.trainTokens != j.Tokens {
+			t.Errorf("%v: training tokens CLI %g, page %g", c, cli.job.trainTokens, j.Tokens)
+		}
+		if cli.job.eff != j.Eff {
+			t.Errorf("%v: efficiencies CLI %+v, page %+v", c, cli.job.eff, j.Eff)
+		}
+		if cli.job.gpu.ID != j.GPU.ID || cli.job.gpu.ID != c["gpu"] {
+			t.Errorf("%v: GPU CLI %q, page %q", c, cli.job.gpu.ID, j.GPU.ID)
+		}
+	}
+	for _, b := range bad {
+		cli, code, stderr, _, errs, ok := parseBoth(b.c)
+		if code != 2 || cli.job.name != "" {
+			t.Errorf("%v: CLI exit %d, want 2 and no job", b.c, code)
+		}
+		if !strings.Contains(stderr, "-"+b.field+" ") && !strings.Contains(stderr, "-"+b.field+":") {
+			t.Errorf("%v: CLI says %q, not naming --%s", b.c, strings.TrimSpace(stderr), b.field)
+		}
+		if ok {
+			t.Errorf("%v: the page takes it", b.c)
+		}
+		for f, e := range errs {
+			if named := page.FieldNames[f] == b.field; named == e.OK() {
+				t.Errorf("%v: page field %s error %+v", b.c, page.FieldNames[f], e)
+			}
+		}
+	}
+}
+
+// planCapture defines plan's flags and keeps its request, planning nothing.
+type planCapture struct {
+	planCmd
+	req plan.Request
+	err error
+}
+
+func (c *planCapture) run(job estimateJob, _ io.Writer, _ func(string, ...any) int) int {
+	c.req, c.err = c.request(job, catalog.Default())
+	return 0
+}
+
+// TestDoorsParseOnePlan: the planner's assumptions both doors have read
+// the same (page.ParsePlan), and bad ones are refused at the same field.
+func TestDoorsParseOnePlan(t *testing.T) {
+	type job map[string]string
+	good := []job{
+		{},
+		{"task": "train", "pricing": "spot", "checkpoint-write": "2GB", "restart": "10m", "unknown-networks": "1", "freshness-days": "30"},
+		{"task": "finetune", "pricing": "reserved-1y", "restart": "600", "freshness-days": "36500"},
+		// A currency in any case; lists by commas or spaces; provider IDs
+		// in any case, as the planner compares them.
+		{"currency": "eur", "provider": "AWS, lambda", "country": "US DE", "region": "us-east,eu"},
+		// Counts: a batch job's requests, a dataset and its passes.
+		{"requests": "100k"},
+		{"task": "train", "dataset-tokens": "10B", "epochs": "1.5"},
+	}
+	bad := []struct {
+		c     job
+		field string
+	}{
+		{job{"pricing": "free"}, "pricing"},
+		{job{"currency": "XYZ"}, "currency"},
+		{job{"requests": "none"}, "requests"},
+		{job{"requests": "0"}, "requests"},
+		{job{"task": "train", "dataset-tokens": "lots"}, "dataset-tokens"},
+		{job{"task": "train", "dataset-tokens": "1B", "epochs": "0"}, "epochs"},
+		{job{"provider": "aws nosuch"}, "provider"},
+		{job{"task": "train", "checkpoint-write": "fast"}, "checkpoint-write"},
+		{job{"task": "train", "checkpoint-write": "0GB"}, "checkpoint-write"},
+		{job{"task": "train", "restart": "soon"}, "restart"},
+		{job{"freshness-days": "0"}, "freshness-days"},
+		{job{"freshness-days": "36501"}, "freshness-days"},
+		{job{"freshness-days": "a week"}, "freshness-days"},
+	}
+	parseBoth := func(c job) (cli *planCapture, code int, j page.Job, errs [page.NFields]page.FieldErr, ok bool) {
+		s := page.DefaultState
+		// A batch job of 1,000 requests, or a training job of 1B tokens
+		// on 8 GPUs (the checkpoint and restart are training's).
+		args := []string{"--model=llama-3.1-8b", "--gpu=h100-sxm", "--seq=2048", "--precision=bf16", "--output-tokens=512", "--requests=1000"}
+		s[page.FieldRequests] = "1000"
+		if c["task"] != "" {
+			args = []string{"--model=llama-3.1-8b", "--gpu=h100-sxm", "--seq=2048", "--precision=bf16", "--gpus=8", "--train-tokens=1B"}
+			if c["dataset-tokens"] != "" {
+				args = args[:len(args)-1] // the dataset replaces the training tokens
+			}
+			s[page.FieldGPUs] = "8"
+		}
+		for k, v := range c {
+			args = append(args, "--"+k+"="+v)
+			for f, n := range page.FieldNames {
+				if n == k {
+					s[f] = v
+				}
+			}
+		}
+		cli = &planCapture{planCmd: planCmd{stderr: io.Discard}}
+		code = estimateCommand("plan", args, io.Discard, io.Discard, cli)
+		j, errs, _, ok = page.ParseJob(s, catalog.Default(), page.Archs{}, nil, "")
+		return cli, code, j, errs, ok
+	}
+	for _, c := range good {
+		cli, code, j, errs, ok := parseBoth(c)
+		if code != 0 || cli.err != nil || !ok {
+			t.Errorf("%v: CLI exit %d, %v; page ok %v %v", c, code, cli.err, ok, errs)
+			continue
+		}
+		a := cli.req.Assumptions
+		if cli.req.Pricing != j.Pricing || a.CheckpointWriteBytesPerSecond != j.CkptWriteBytesPerSecond || a.RestartSeconds != j.RestartSeconds ||
+			a.UnknownNetworks != j.UnknownNetworks || cli.req.Workload.Requests != j.Requests ||
+			c["task"] != "" && cli.req.Workload.TrainTokens != j.Tokens || cli.req.FreshnessDays != j.FreshnessDays || cli.req.Currency != j.Currency ||
+			!reflect.DeepEqual([][]string{cli.req.Filters.Providers, cli.req.Filters.Countries, cli.req.Filters.Regions},
+				[][]string{j.Filters.Providers, j.Filters.Countries, j.Filters.Regions}) {
+			t.Errorf("%v: CLI %v %+v fresh %d, page %+v", c, cli.req.Pricing, a, cli.req.FreshnessDays, j)
+		}
+	}
+	if _, _, j, _, _ := parseBoth(good[1]); j.Pricing.String() != "spot" || j.CkptWriteBytesPerSecond != 2e9 || j.RestartSeconds != 600 || !j.UnknownNetworks || j.FreshnessDays != 30 {
+		t.Errorf("page read %+v", j)
+	}
+	if _, _, j, _, _ := parseBoth(good[3]); j.Currency != "EUR" || len(j.Filters.Providers) != 2 || len(j.Filters.Countries) != 2 || len(j.Filters.Regions) != 2 {
+		t.Errorf("page read %s %v", j.Currency, j.Filters)
+	}
+	if _, _, j, _, _ := parseBoth(good[4]); j.Requests != 1e5 {
+		t.Errorf("page read %g requests", j.Requests)
+	}
+	if _, _, j, _, _ := parseBoth(good[5]); j.Tokens != 1.5e10 {
+		t.Errorf("page read %g training tokens", j.Tokens)
+	}
+	for _, b := range bad {
+		cli, code, _, errs, ok := parseBoth(b.c)
+		if code != 0 || cli.err == nil || !strings.Contains(cli.err.Error(), "--"+b.field+":") && !strings.Contains(cli.err.Error(), "--"+b.field+" ") {
+			t.Errorf("%v: CLI exit %d, %v; want an error naming --%s", b.c, code, cli.err, b.field)
+		}
+		if ok {
+			t.Errorf("%v: the page takes it", b.c)
+		}
+		for f, e := range errs {
+			if named := page.FieldNames[f] == b.field; named == e.OK() {
+				t.Errorf("%v: page field %s error %+v", b.c, page.FieldNames[f], e)
+			}
+		}
+	}
+}
