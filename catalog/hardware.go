@@ -346,6 +346,24 @@ func (g GPU) Speed(in estimator.Input, eff estimator.Efficiency, w estimator.Wor
 	return p, hw, err
 }
 
+// StepTimer times the training layouts estimator.MakeItFitTimed weighs
+// on GPU g in node n: Speed's seconds per optimizer step, each layout
+// with its own pipeline schedule (Input.Schedule.VirtualStages, which the
+// plain-1F1B lever sets), so that the CLI's fits_with and the page's
+// "Fits with" order the levers by the same times. No time where the
+// catalog lacks g's figures (MakeItFitTimed then weighs compute alone).
+func (g GPU) StepTimer(eff estimator.Efficiency, w estimator.Workload, n Node) estimator.StepTimer {
+	return func(in estimator.Input) (float64, bool) {
+		w := w
+		w.VirtualStages = in.Schedule.VirtualStages
+		p, _, err := g.Speed(in, eff, w, n)
+		if err != nil {
+			return 0, false
+		}
+		return p.StepSeconds, true
+	}
+}
+
 // Benchmark is the simulated closed-loop benchmark that Rightsize reports
 // for a serving engine (estimator/sim.Benchmark) on GPU g in node n, the
 // one the CLI's estimate and the page both show: ok is false where it does

@@ -219,7 +219,9 @@ func Compute(j Job, pr Prices) (r Results, general []FieldErr) {
 	r.MaxBatch = estimator.MaxBatch(in)
 	r.MaxSeq = estimator.MaxSeq(in)
 	r.Checkpointed, r.HasCheckpointed = estimator.WithCheckpointing(in, res)
-	r.Fix, r.HasFix = estimator.MakeItFit(in, res)
+	// The levers weighed by their step times on the job's GPU, as the
+	// CLI's fits_with weighs them (catalog.GPU.StepTimer).
+	r.Fix, r.HasFix = estimator.MakeItFitTimed(in, res, j.GPU.StepTimer(j.Eff, j.Work, catalog.Node{Host: j.Host}))
 	if limit := contextLimit(j); limit > 0 && r.MaxSeq > limit {
 		r.MaxSeq, r.SeqCapped = limit, true
 	}
@@ -461,7 +463,8 @@ func CheapestUSD(cat *catalog.Catalog) map[string]OfferPrice {
 // leverMsgs name MakeItFit's levers in the page's words.
 var leverMsgs = [...]MsgKey{estimator.LeverCheckpointing: MsgLeverCheckpointing, estimator.LeverZeRO3: MsgLeverZeRO3,
 	estimator.LeverMicroBatch: MsgLeverMicroBatch, estimator.LeverOffloadOptimizer: MsgLeverOffloadOptimizer,
-	estimator.LeverOffloadAll: MsgLeverOffloadAll, estimator.LeverMoreGPUs: MsgLeverMoreGPUs}
+	estimator.LeverOffloadAll: MsgLeverOffloadAll, estimator.LeverMoreGPUs: MsgLeverMoreGPUs,
+	estimator.LeverZeRO2: MsgLeverZeRO2, estimator.LeverPlain1F1B: MsgLeverPlain1F1B}
 
 // FixText is the "Fits with" fact: the levers, then the memory per GPU on
 // the GPUs it needs and the host memory its offload takes ("gradient

@@ -468,6 +468,8 @@ const (
 	MsgLeverOffloadOptimizer
 	MsgLeverOffloadAll
 	MsgLeverMoreGPUs
+	MsgLeverZeRO2
+	MsgLeverPlain1F1B
 	MsgFixPerGPU
 	MsgFixHost
 	MsgLoadTTFT50
@@ -918,6 +920,8 @@ var messagesEN = [NMsgs]string{
 	MsgLeverOffloadOptimizer: "optimizer offload to CPU",
 	MsgLeverOffloadAll:       "parameter offload to CPU",
 	MsgLeverMoreGPUs:         "more GPUs",
+	MsgLeverZeRO2:            "ZeRO-2",
+	MsgLeverPlain1F1B:        "plain 1F1B (no interleaving)",
 	MsgFixPerGPU:             "%s per GPU on %s GPUs",
 	MsgFixHost:               "host RAM %s per GPU",
 	MsgLoadTTFT50:            "TTFT p50",
@@ -1356,6 +1360,8 @@ var MessagesRU = [NMsgs]string{
 	MsgLeverOffloadOptimizer: "выгрузкой оптимизатора на CPU",
 	MsgLeverOffloadAll:       "выгрузкой параметров на CPU",
 	MsgLeverMoreGPUs:         "большим числом GPU",
+	MsgLeverZeRO2:            "ZeRO-2",
+	MsgLeverPlain1F1B:        "обычным 1F1B (без чередования)",
 	MsgFixPerGPU:             "%s на GPU, GPU: %s",
 	MsgFixHost:               "ОЗУ хоста %s на GPU",
 	MsgLoadTTFT50:            "до 1-го токена, p50",
@@ -1794,6 +1800,8 @@ var messagesZH = [NMsgs]string{
 	MsgLeverOffloadOptimizer: "优化器卸载到 CPU",
 	MsgLeverOffloadAll:       "参数卸载到 CPU",
 	MsgLeverMoreGPUs:         "更多 GPU",
+	MsgLeverZeRO2:            "ZeRO-2",
+	MsgLeverPlain1F1B:        "普通 1F1B（不交错）",
 	MsgFixPerGPU:             "每 GPU %s，共 %s 个 GPU",
 	MsgFixHost:               "每 GPU 主机内存 %s",
 	MsgLoadTTFT50:            "首 token 时间 p50",

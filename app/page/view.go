@@ -364,8 +364,10 @@ func (b *viewBuilder) result() ResultView {
 	if why := LayoutWhy(l, in.Job.Layout); why != "" {
 		facts = append(facts, Fact{Label: b.t(MsgLayoutChosen), Value: why, ID: "rs-layout-why"})
 	}
-	if in.R.HasFix && !(in.R.HasCheckpointed && in.R.Checkpointed.Fits) {
-		// Checkpointing alone is not enough: the settings that are.
+	if f := in.R.Fix; in.R.HasFix && !slices.Equal(f.Levers, []estimator.Lever{estimator.LeverCheckpointing}) {
+		// The settings that make it fit, unless checkpointing alone is
+		// the fix (the fact above says so): ZeRO-2 or plain 1F1B, which
+		// cost less, or checkpointing with more.
 		facts = append(facts, Fact{Label: b.t(MsgFitsWith), Value: l.FixText(in.R.Fix), ID: "rs-fits-with"})
 	}
 	var warns []string

@@ -312,6 +312,10 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	// GB200 keeps its 72-GPU NVLink domain); catalog.GPU.Speed is the
 	// page's path too.
 	node := catalog.Node{GPUsPerNode: *gpusNode, NetworkGbps: *netGbps, HostOpSeconds: *hostOp * 1e-6, Host: *host}
+	// fits_with weighs plain 1F1B against checkpointing by their step
+	// times on this GPU (estimator.MakeItFitTimed), as the page does.
+	step := gpuSpec.StepTimer(estimator.Efficiency{MFU: *mfu, InferenceMFU: *infMFU, BandwidthUtil: *bwUtil},
+		estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: *global}, node)
 	// Speed only for a job that runs (Result.Runs) on a GPU with speed
 	// figures (catalog.ErrNoFigures: none, as without --gpu), as on the page.
 	if r.Runs(in) {
@@ -350,14 +354,14 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		out := newEstimateJSON(name, in, r, maxBatch, maxSeq, minGPUs)
+		out := newEstimateJSON(name, in, r, maxBatch, maxSeq, minGPUs, step)
 		out.Performance = perf
 		if err := enc.Encode(out); err != nil {
 			return fail("%v", err)
 		}
 		return 0
 	}
-	printEstimate(stdout, name, in, r, maxBatch, maxSeq, minGPUs)
+	printEstimate(stdout, name, in, r, maxBatch, maxSeq, minGPUs, step)
 	printPerf(stdout, in, perf)
 	return 0
 }
@@ -590,26 +594,29 @@ type checkpointingJSON struct {
 }
 
 // fitsWithJSON is estimator.MakeItFit's answer: settings are the levers'
-// names ("grad-checkpointing", "zero-3", "micro-batch",
-// "offload-optimizer", "offload-all", "more-gpus"); the figures are the
-// job's with them, per GPU, and the host memory its offload needs.
+// names in the order pulled ("zero-2", "plain-1f1b", "grad-checkpointing",
+// "zero-3", "micro-batch", "offload-optimizer", "offload-all",
+// "more-gpus"); the figures are the job's with them, per GPU, and the
+// host memory its offload needs; virtual_stages is the pipeline schedule
+// (1: plain 1F1B, as --virtual-stages 1; 0: the default).
 type fitsWithJSON struct {
 	Settings         []string `json:"settings"`
 	GPUs             int      `json:"gpus"`
 	ZeRO             int      `json:"zero"`
 	Batch            int      `json:"batch"`
+	VirtualStages    int      `json:"virtual_stages"`
 	Offload          string   `json:"offload"`
 	TotalBytes       int64    `json:"total_bytes"`
 	HeadroomBytes    int64    `json:"headroom_bytes"`
 	HostOffloadBytes int64    `json:"host_offload_bytes"`
 }
 
-func newFitsWithJSON(in estimator.Input, r estimator.Result) *fitsWithJSON {
-	f, ok := estimator.MakeItFit(in, r)
+func newFitsWithJSON(in estimator.Input, r estimator.Result, step estimator.StepTimer) *fitsWithJSON {
+	f, ok := estimator.MakeItFitTimed(in, r, step)
 	if !ok {
 		return nil
 	}
-	j := &fitsWithJSON{GPUs: f.In.GPUs, ZeRO: f.In.ZeRO, Batch: f.In.Batch, Offload: f.In.Offload.String(),
+	j := &fitsWithJSON{GPUs: f.In.GPUs, ZeRO: f.In.ZeRO, Batch: f.In.Batch, VirtualStages: f.In.Schedule.VirtualStages, Offload: f.In.Offload.String(),
 		TotalBytes: int64(f.Result.Peak), HeadroomBytes: int64(f.Result.Headroom), HostOffloadBytes: int64(f.Result.HostOffload)}
 	for _, l := range f.Levers {
 		j.Settings = append(j.Settings, l.String())
@@ -625,7 +632,7 @@ func newCheckpointingJSON(in estimator.Input, r estimator.Result) *checkpointing
 	return &checkpointingJSON{int64(g.PerGPU.Total()), int64(g.PerGPU.Activations), int64(g.Headroom), g.Fits}
 }
 
-func newEstimateJSON(name string, in estimator.Input, r estimator.Result, maxBatch, maxSeq, minGPUs int) estimateJSON {
+func newEstimateJSON(name string, in estimator.Input, r estimator.Result, maxBatch, maxSeq, minGPUs int, step estimator.StepTimer) estimateJSON {
 	b := r.PerGPU
 	c := r.Confidence
 	w := r.Warnings.Strings()
@@ -650,7 +657,7 @@ func newEstimateJSON(name string, in estimator.Input, r estimator.Result, maxBat
 		peakJSON:         peakJSON{int64(r.Peak), r.PeakPhase.String(), int64(r.LoadPeak), int64(r.SteadyState), int64(r.AllocatorCache)},
 		towersJSON:       towersJSON{r.Params - r.VisionParams, r.VisionParams, in.TextOnly},
 		MaxBatchThatFits: maxBatch, MaxSeqThatFits: maxSeq, MinGPUsThatFit: minGPUs, WithGradCheckpointing: newCheckpointingJSON(in, r),
-		FitsWith:     newFitsWithJSON(in, r),
+		FitsWith:     newFitsWithJSON(in, r, step),
 		KVPoolTokens: r.KVPoolTokens, MaxConcurrentSeqs: r.MaxConcurrentSeqs, HostOffloadBytes: int64(r.HostOffload),
 		Warnings: w,
 		Confidence: confidenceJSON{Weights: c.Weights, Gradients: c.Gradients, Optimizer: c.Optimizer,
@@ -660,7 +667,7 @@ func newEstimateJSON(name string, in estimator.Input, r estimator.Result, maxBat
 	}
 }
 
-func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Result, maxBatch, maxSeq, minGPUs int) {
+func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Result, maxBatch, maxSeq, minGPUs int, step estimator.StepTimer) {
 	gib := func(b estimator.Bytes) string { return fmt.Sprintf("%.2f GiB", b.GiB()) }
 	fmt.Fprintf(w, "%s (%s): %.3fB parameters", name, in.Arch.ModelType, float64(r.Params)/estimator.Billion)
 	if r.VisionParams > 0 {
@@ -711,9 +718,12 @@ func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Res
 		fmt.Fprintf(w, "with --grad-checkpointing: %s per GPU (activations %s), %s (headroom %s)\n",
 			gib(estimator.Bytes(g.TotalBytes)), gib(estimator.Bytes(g.ActivationsBytes)), verdict, gib(estimator.Bytes(g.HeadroomBytes)))
 	}
-	if f := newFitsWithJSON(in, r); f != nil {
+	if f := newFitsWithJSON(in, r, step); f != nil {
 		fmt.Fprintf(w, "fits with %s: %s per GPU on %d GPUs (ZeRO %d, batch %d, offload %s, headroom %s",
 			strings.Join(f.Settings, " + "), gib(estimator.Bytes(f.TotalBytes)), f.GPUs, f.ZeRO, f.Batch, f.Offload, gib(estimator.Bytes(f.HeadroomBytes)))
+		if f.VirtualStages > 0 {
+			fmt.Fprintf(w, ", virtual stages %d", f.VirtualStages)
+		}
 		if f.HostOffloadBytes > 0 {
 			fmt.Fprintf(w, ", host memory %s per GPU", gib(estimator.Bytes(f.HostOffloadBytes)))
 		}

@@ -231,7 +231,7 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 		out := struct {
 			estimateJSON
 			Performance disaggPerfJSON `json:"performance"`
-		}{newEstimateJSON(j.name, dec, r, maxBatch, maxSeq, minGPUs), disaggPerfJSON{perf, dj}}
+		}{newEstimateJSON(j.name, dec, r, maxBatch, maxSeq, minGPUs, nil), disaggPerfJSON{perf, dj}}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(out); err != nil {
@@ -240,7 +240,7 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 		return 0
 	}
 	fmt.Fprintln(stdout, "decode worker:")
-	printEstimate(stdout, j.name, dec, r, maxBatch, maxSeq, minGPUs)
+	printEstimate(stdout, j.name, dec, r, maxBatch, maxSeq, minGPUs, nil)
 	fmt.Fprintf(stdout, "\ndisaggregated replica (estimate): %d prefill × %d GPUs + %d decode × %d GPUs = %d GPUs, %d requests in flight, %s-bound\n",
 		dj.PrefillWorkers, dj.PrefillGPUs, dj.DecodeWorkers, dj.DecodeGPUs, dj.GPUs, dj.Concurrency, dj.Bound)
 	fmt.Fprintf(stdout, "  time to first token %.3f s = %.0f ms per request + %.3f s queued + %.3f s prefill (%.1f prompts per forward) + %.3f s KV transfer (%.1f MB) + %.1f ms first decode step\n",

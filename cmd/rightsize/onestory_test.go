@@ -309,6 +309,13 @@ func TestCheckpointingAgreesWithCLI(t *testing.T) {
 		{[]string{"--model", "llama-3.1-70b", "--task", "qlora", "--gpu", "h100-sxm", "--batch", "4", "--seq", "4096", "--grad-checkpointing"}, "m=llama-3.1-70b&t=qlora&g=h100-sxm&b=4&s=4096&gc=1", false},
 		// Two 24 GB cards: checkpointing alone does not hold it, ZeRO-3 and offload do.
 		{[]string{"--model", "llama-3.1-70b", "--task", "qlora", "--gpu", "rtx-4090", "--gpus", "2", "--batch", "4", "--seq", "4096"}, "m=llama-3.1-70b&t=qlora&g=rtx-4090&n=2&b=4&s=4096", true},
+		// Llama 3.1 405B interleaved at ZeRO 1: ZeRO-2 (free) holds it;
+		// at ZeRO 2 and 64 micro-batches, plain 1F1B, by the H100's step
+		// times on both sides.
+		{[]string{"--model", "llama-3.1-405b", "--task", "train", "--gpu", "h100-sxm", "--gpus", "16384", "--tp", "8", "--pp", "16", "--batch", "1", "--seq", "8192", "--global-batch", "2048", "--zero", "1"},
+			"m=llama-3.1-405b&t=train&g=h100-sxm&n=16384&tp=8&pp=16&b=1&s=8192&gb=2048&z=1", true},
+		{[]string{"--model", "llama-3.1-405b", "--task", "train", "--gpu", "h100-sxm", "--gpus", "16384", "--tp", "8", "--pp", "16", "--batch", "1", "--seq", "8192", "--global-batch", "8192", "--zero", "2"},
+			"m=llama-3.1-405b&t=train&g=h100-sxm&n=16384&tp=8&pp=16&b=1&s=8192&gb=8192&z=2", true},
 	} {
 		name := strings.Join(c.args, " ")
 		code, out, errs := runEst(t, append(c.args, "--train-tokens", "1B", "--json")...)
@@ -343,6 +350,9 @@ func TestCheckpointingAgreesWithCLI(t *testing.T) {
 		}
 		if strings.Contains(c.frag, "rtx-4090") && !strings.Contains(cliSet, "offload") {
 			t.Errorf("%s: fits with %q, want an offload", name, cliSet)
+		}
+		if want := map[string]string{"z=1": "zero-2", "z=2": "plain-1f1b"}; strings.Contains(c.frag, "405b") && cliSet != want[c.frag[len(c.frag)-3:]] {
+			t.Errorf("%s: fits with %q, want %q", name, cliSet, want[c.frag[len(c.frag)-3:]])
 		}
 		cli := int64(0)
 		if r.GC != nil {
