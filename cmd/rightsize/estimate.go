@@ -314,8 +314,8 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	node := catalog.Node{GPUsPerNode: *gpusNode, NetworkGbps: *netGbps, HostOpSeconds: *hostOp * 1e-6, Host: *host}
 	// fits_with weighs plain 1F1B against checkpointing by their step
 	// times on this GPU (estimator.MakeItFitTimed), as the page does.
-	step := gpuSpec.StepTimer(estimator.Efficiency{MFU: *mfu, InferenceMFU: *infMFU, BandwidthUtil: *bwUtil},
-		estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: *global}, node)
+	step := gpuSpec.StepTimer(ij.Eff,
+		estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: global}, node)
 	// Speed only for a job that runs (Result.Runs) on a GPU with speed
 	// figures (catalog.ErrNoFigures: none, as without --gpu), as on the page.
 	if r.Runs(in) {
