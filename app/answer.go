@@ -102,7 +102,7 @@ func (p *pickCard) Render() app.UI {
 			app.Br(),
 			app.Span().Class(x.Price.Class+" rs-pick-age").Text(orNBSP(x.Price.Age)),
 		),
-		sourceFold(p.Lang, x.Price.Source),
+		foldUI(page.Tr(p.Lang, page.MsgSource), x.Price.Source),
 		app.If(x.Price.Verify != "", func() app.UI { return app.P().Class("rs-warn rs-pick-verify").Text(x.Price.Verify) }),
 		app.If(x.Price.FarBelow != "", func() app.UI { return app.P().Class("rs-warn rs-pick-far").Text(x.Price.FarBelow) }),
 		app.If(x.Price.From != "", func() app.UI { return app.P().Class("rs-where rs-pick-from").Text(x.Price.From) }),
@@ -183,7 +183,7 @@ func (p *pareto) Render() app.UI {
 				state = 1
 			}
 		}
-		cmp = app.Span().ID("rs-pareto-cmp").OnClick(p.onCompare).OnKeyDown(p.onCompareKey).Body(compareButton(p.Lang, pt.ID, state))
+		cmp = app.Span().ID("rs-pareto-cmp").OnClick(p.onCompare).OnKeyDown(p.onCompareKey).Body(compareButton(page.CompareLabel(p.Lang, state), pt.ID, state))
 	}
 	// The axis names are HTML text around the chart, not SVG text: the SVG
 	// scales with the page's width (to about 0.37 of its size on a 360 px
@@ -285,13 +285,7 @@ func pinUI(v *page.PinView) app.UI {
 	}
 	return app.Section().Class("rs-compare-box").Body(
 		app.H2().Text(v.Title),
-		app.Div().Class("rs-scroll").Body(app.Table().ID("rs-compare").Body(
-			app.THead().Body(app.Tr().Body(app.Th(), app.Th().Text(v.Pinned), app.Th().Text(v.Live))),
-			app.TBody().Body(app.Range(v.Rows).Slice(func(i int) app.UI {
-				r := v.Rows[i]
-				return app.Tr().Body(app.Th().Attr("scope", "row").Text(r.Label), app.Td().Text(r.Pinned), app.Td().Text(r.Live))
-			})),
-		)),
+		tableUI(page.PinTable(v)),
 	)
 }
 
@@ -311,15 +305,15 @@ func (b *pinButton) Render() app.UI {
 
 func (b *pinButton) onClick(ctx app.Context, e app.Event) { ctx.NewAction(actionPin) }
 
-// sourceFold is a price's source as one short word that opens on the
-// full provenance (a repository path with its commit, a price list's
-// address): the path, in English, is long and wraps over several lines
-// on a phone.
-func sourceFold(lang, source string) app.UI {
-	if source == "" {
+// foldUI is a price's source (text) as one short word (summary) that
+// opens on the full provenance (a repository path with its commit, a price
+// list's address): the path, in English, is long and wraps over several
+// lines on a phone.
+func foldUI(summary, text string) app.UI {
+	if text == "" {
 		return app.Text("")
 	}
-	return app.Details().Class("rs-where rs-src rs-src-fold").Body(app.Summary().Text(page.Tr(lang, page.MsgSource)), app.Text(source))
+	return app.Details().Class("rs-where rs-src rs-src-fold").Body(app.Summary().Text(summary), app.Text(text))
 }
 
 // orNBSP is s, or a no-break space that keeps an empty line's height.

@@ -91,15 +91,12 @@ func (p *plansTable) onRemove(ctx app.Context, e app.Event) {
 	ctx.NewActionWithValue(actionCompare, ctx.JSSrc().Get("dataset").Get("cmp").String())
 }
 
-// compareButton is a row's "+ Compare" button (state: cmpState); the
-// table's click handler reads its data-cmp.
-func compareButton(lang, id string, state int) app.UI {
+// compareButton is a "+ Compare" button with its label (page.CompareLabel)
+// for offer id in state (page.CompareState); the table's click handler
+// reads its data-cmp.
+func compareButton(label, id string, state int) app.UI {
 	if id == "" {
 		return app.Text("")
-	}
-	label := page.Tr(lang, page.MsgCompareAdd)
-	if state == 1 {
-		label = page.Tr(lang, page.MsgCompared)
 	}
 	return app.Button().Class("rs-cmp-add").Attr("data-cmp", id).Attr("aria-pressed", strconv.FormatBool(state == 1)).
 		Attr("aria-disabled", strconv.FormatBool(state == 2)).Text(label)
