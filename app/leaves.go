@@ -193,13 +193,16 @@ func (t *table) Render() app.UI {
 	for i := range t.T.Head {
 		head[i] = cellUI(app.Th(), &t.T.Head[i])
 	}
-	body := app.TBody()
+	thead, body := app.THead(), app.TBody()
+	if t.T.Removes {
+		thead = thead.OnClick(onRemove)
+	}
 	if t.T.Picks {
 		body = body.OnClick(onPickRow).OnKeyDown(onPickRow)
 	}
 	return app.Table().ID(t.T.ID).Body(
 		app.If(t.T.Caption != "", func() app.UI { return app.Caption().Text(t.T.Caption) }),
-		app.THead().Body(app.Tr().Body(head...)),
+		thead.Body(app.Tr().Body(head...)),
 		body.Body(app.Range(t.T.Rows).Slice(func(i int) app.UI {
 			r := &t.T.Rows[i]
 			tr := app.Tr()
@@ -213,7 +216,7 @@ func (t *table) Render() app.UI {
 			for j := range r.Cells {
 				c := &r.Cells[j]
 				if c.Th {
-					cells[j] = cellUI(app.Th().Attr("scope", "row"), c)
+					cells[j] = cellUI(app.Th(), c)
 				} else {
 					cells[j] = cellUI(app.Td(), c)
 				}
@@ -240,6 +243,9 @@ func cellUI[E interface {
 	if c.Label != "" {
 		e = e.Attr("data-label", c.Label)
 	}
+	for _, a := range c.Attrs {
+		e = e.Attr(a.K, a.V)
+	}
 	body := make([]app.UI, len(c.Nodes))
 	for i, n := range c.Nodes {
 		switch n.Kind {
@@ -251,12 +257,17 @@ func cellUI[E interface {
 			body[i] = compareButton(n.Text, n.Ref, n.Cmp)
 		case page.NodeSource:
 			body[i] = foldUI(n.Ref, n.Text)
+		case page.NodeRemove:
+			body[i] = app.Button().Class("rs-cmp-remove").Attr("data-cmp", n.Ref).Attr("aria-label", n.Label).Title(n.Text).Text("✕")
 		default:
 			body[i] = app.Text(n.Text)
 		}
 	}
 	return e.Body(body...)
 }
+
+// onRemove takes a plan out of the comparison (its ✕ button's data-cmp).
+func onRemove(ctx app.Context, e app.Event) { onCompareButton(ctx, e) }
 
 // onPickRow applies the plan of the clicked row (or the focused one, on
 // Enter or Space): data-gpu, data-gpus, data-tp, data-pp, data-zero.

@@ -9,13 +9,14 @@ import "strconv"
 // decides nothing.
 
 // Table is one table: its element id, caption, header row and rows. Picks
-// marks a table whose rows carry a plan (Row.Plan) that a click or Enter
-// applies, and whose "+ Compare" buttons add an offer to the comparison.
+// marks a table whose rows carry a plan (planAttrs) that a click or Enter
+// applies, and whose "+ Compare" buttons add an offer to the comparison;
+// Removes one whose header holds buttons that take one out of it.
 type Table struct {
-	ID, Caption string
-	Head        []Cell
-	Rows        []Row
-	Picks       bool
+	ID, Caption    string
+	Head           []Cell
+	Rows           []Row
+	Picks, Removes bool
 }
 
 // Row is one table row: its class, its attributes (data-gpu, data-offer,
@@ -29,12 +30,13 @@ type Row struct {
 // Attr is an element attribute.
 type Attr struct{ K, V string }
 
-// Cell is one cell: a header of its row (Th, <th scope="row">) or data;
-// its class, id, column name for the phone's card layout (Label, as
-// data-label) and what it holds, in order.
+// Cell is one cell: a header (Th; every cell of Table.Head is one) or
+// data; its class, id, column name for the phone's card layout (Label, as
+// data-label), other attributes and what it holds, in order.
 type Cell struct {
 	Th               bool
 	Class, ID, Label string
+	Attrs            []Attr
 	Nodes            []Node
 }
 
@@ -46,7 +48,8 @@ const (
 	NodeSpan                    // <span class=Class>Text</span>
 	NodeDiv                     // <div class=Class>Text</div>
 	NodeCompare                 // a "+ Compare" button: offer ID, label Text, state Cmp
-	NodeSource                  // a price's source folded under the word Class (sourceFold)
+	NodeSource                  // a price's source folded under the word Ref
+	NodeRemove                  // a ✕ button that takes offer Ref out of the comparison, titled Text, named Label
 )
 
 // Node is one piece of a cell; the renderer writes every piece it is
@@ -54,7 +57,8 @@ const (
 type Node struct {
 	Kind        NodeKind
 	Class, Text string
-	Ref         string // NodeCompare: the offer ID; NodeSource: the fold's summary
+	Ref         string // NodeCompare, NodeRemove: the offer ID; NodeSource: the fold's summary
+	Label       string // NodeRemove: its accessible name
 	Cmp         int
 }
 
@@ -127,6 +131,9 @@ func cell(class, label, s string) Cell {
 // th is a header cell; num one over a column of numbers.
 func th(s string) Cell  { return Cell{Nodes: text(s)} }
 func num(s string) Cell { return Cell{Class: "num", Nodes: text(s)} }
+
+// rowHead is the header cell of a row.
+func rowHead(s string) Cell { return Cell{Th: true, Attrs: []Attr{{"scope", "row"}}, Nodes: text(s)} }
 
 // heads are plain header cells.
 func heads(texts ...string) []Cell {
@@ -257,7 +264,7 @@ func RulesTable(lang string, v *RulesView) Table {
 func PinTable(v *PinView) Table {
 	tb := Table{ID: "rs-compare", Head: heads("", v.Pinned, v.Live)}
 	for _, r := range v.Rows {
-		tb.Rows = append(tb.Rows, Row{Cells: []Cell{{Th: true, Nodes: text(r.Label)}, cell("", "", r.Pinned), cell("", "", r.Live)}})
+		tb.Rows = append(tb.Rows, Row{Cells: []Cell{rowHead(r.Label), cell("", "", r.Pinned), cell("", "", r.Live)}})
 	}
 	return tb
 }
@@ -288,6 +295,26 @@ func FXTable(v *FXView) Table {
 			cell("", "", r.Currency), cell("num", "", r.PerUSD),
 			{Class: "rs-asof", Nodes: join(text(r.AsOf), div("rs-where rs-src", r.Source))},
 		}})
+	}
+	return tb
+}
+
+// PlansTable is the comparison: one column per plan, headed by its name,
+// its offer and a button that removes it, its figures in rows.
+func PlansTable(v *PlansView) Table {
+	tb := Table{ID: "rs-plans-table", Removes: true, Head: []Cell{th("")}}
+	classes := [...]string{"num rs-cmp-cost", "num rs-cmp-time", "num rs-cmp-vram", "num rs-cmp-perm", "num rs-cmp-asof"}
+	for i, label := range v.Labels {
+		tb.Rows = append(tb.Rows, Row{Cells: []Cell{rowHead(label)}})
+		for _, col := range v.Cols {
+			x := [...]string{col.Cost, col.Time, col.VRAM, col.PerM, col.AsOf}[i]
+			tb.Rows[i].Cells = append(tb.Rows[i].Cells, cell(classes[i], label, x))
+		}
+	}
+	for _, col := range v.Cols {
+		tb.Head = append(tb.Head, Cell{Attrs: []Attr{{"scope", "col"}, {"data-offer", col.ID}}, Nodes: join(
+			div("rs-cmp-title", col.Title), div("rs-where", col.Where),
+			[]Node{{Kind: NodeRemove, Ref: col.ID, Text: v.Remove, Label: v.Remove + ": " + col.Title + " " + col.Where}})})
 	}
 	return tb
 }

@@ -108,3 +108,26 @@ func TestSmallTables(t *testing.T) {
 		t.Errorf("fx %+v", fx)
 	}
 }
+
+func TestPlansTable(t *testing.T) {
+	v := PlansView{Labels: [5]string{"Cost", "Time", "VRAM", "$/1M", "Date"}, Remove: "Remove", Cols: []PlanCol{
+		{ID: "a", Title: "1 × H100", Where: "AWS", RowCells: RowCells{Cost: "$1", Time: "2 h"}, VRAM: "80 GB"},
+		{ID: "b", Title: "8 × B200", Where: "GCP", RowCells: RowCells{Cost: "$9"}},
+	}}
+	tb := PlansTable(&v)
+	if tb.ID != "rs-plans-table" || !tb.Removes || tb.Picks || len(tb.Head) != 3 || len(tb.Rows) != 5 {
+		t.Fatalf("table %+v", tb)
+	}
+	h := tb.Head[2]
+	if attr(Row{Attrs: h.Attrs}, "data-offer") != "b" || len(h.Nodes) != 3 ||
+		h.Nodes[2] != (Node{Kind: NodeRemove, Ref: "b", Text: "Remove", Label: "Remove: 8 × B200 GCP"}) {
+		t.Errorf("head %+v", h)
+	}
+	cost := tb.Rows[0].Cells
+	if !cost[0].Th || cost[0].Nodes[0].Text != "Cost" || cost[1].Class != "num rs-cmp-cost" || cost[1].Label != "Cost" || cost[2].Nodes[0].Text != "$9" {
+		t.Errorf("cost row %+v", cost)
+	}
+	if c := tb.Rows[2].Cells[1]; c.Class != "num rs-cmp-vram" || c.Nodes[0].Text != "80 GB" {
+		t.Errorf("VRAM cell %+v", c)
+	}
+}
