@@ -141,29 +141,12 @@ func (p *pareto) Render() app.UI {
 		svg("line").Class("rs-axis").Attr("x1", chartLeft).Attr("y1", chartH-chartBot).Attr("x2", chartW-chartRight).Attr("y2", chartH-chartBot),
 		svg("line").Class("rs-axis").Attr("x1", chartLeft).Attr("y1", chartTop).Attr("x2", chartLeft).Attr("y2", chartH-chartBot),
 	}
-	// The front as a step line, cheapest to fastest.
-	var front string
-	for _, pt := range p.Points {
-		if pt.Front {
-			if front != "" {
-				front += " "
-			}
-			front += strconv.Itoa(pt.X) + "," + strconv.Itoa(pt.Y)
-		}
-	}
-	if front != "" {
+	if front := page.FrontLine(p.Points); front != "" {
 		body = append(body, svg("polyline").Class("rs-front").Attr("points", front))
 	}
 	for i, pt := range p.Points {
-		cls := "rs-pt"
-		if pt.Front {
-			cls += " rs-pt-front"
-		}
-		if pt.Picked {
-			cls += " rs-pt-picked"
-		}
 		// No handler per point: the chart listens once (event delegation).
-		body = append(body, svg("circle").Class(cls).Attr("cx", pt.X).Attr("cy", pt.Y).Attr("r", 5).
+		body = append(body, svg("circle").Class(pt.Class()).Attr("cx", pt.X).Attr("cy", pt.Y).Attr("r", 5).
 			Attr("data-i", strconv.Itoa(i)).Attr("tabindex", 0).Attr("role", "button").Attr("aria-label", pt.Label))
 	}
 	info, cmp := p.Hint, app.UI(app.Text(""))
@@ -174,15 +157,7 @@ func (p *pareto) Render() app.UI {
 	if p.shown > 0 && p.shown <= len(p.Points) && !p.NoCompare {
 		pt := p.Points[p.shown-1]
 		// The point shown can join the comparison.
-		state := 0
-		if len(p.Compared) >= page.MaxCompare {
-			state = 2
-		}
-		for _, id := range p.Compared {
-			if id == pt.ID {
-				state = 1
-			}
-		}
+		state := page.CompareState(p.Compared, pt.ID)
 		cmp = app.Span().ID("rs-pareto-cmp").OnClick(p.onCompare).OnKeyDown(p.onCompareKey).Body(compareButton(page.CompareLabel(p.Lang, state), pt.ID, state))
 	}
 	// The axis names are HTML text around the chart, not SVG text: the SVG

@@ -1,6 +1,9 @@
 package page
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // OptionsOf lists what a select holds with cur its value: a bad value from
 // a link first (so its error has context), then the choices opts; chosen
@@ -54,4 +57,14 @@ func writeEscaped(b *strings.Builder, text string) {
 			b.WriteByte(c)
 		}
 	}
+}
+
+// FieldOfData is the field an element's data-f names (its index, as the
+// form and the job line write it); ok is false for anything else.
+func FieldOfData(s string) (f Field, ok bool) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || n >= int(NFields) {
+		return 0, false
+	}
+	return Field(n), true
 }

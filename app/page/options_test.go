@@ -1,6 +1,7 @@
 package page
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -30,5 +31,16 @@ func TestOptionsOf(t *testing.T) {
 	out, i := OptionsOf(opts, "x")
 	if len(out) != 3 || i != 0 || out[0] != (Option{"x", "x"}) || out[1] != opts[0] || len(opts) != 2 {
 		t.Errorf("x: %v, chosen %d", out, i)
+	}
+}
+
+func TestFieldOfData(t *testing.T) {
+	if f, ok := FieldOfData("1"); !ok || f != Field(1) {
+		t.Errorf("1: %v %v", f, ok)
+	}
+	for _, s := range []string{"", "x", "-1", strconv.Itoa(int(NFields))} {
+		if f, ok := FieldOfData(s); ok {
+			t.Errorf("%q read as field %v", s, f)
+		}
 	}
 }
