@@ -102,7 +102,7 @@ func (p *pickCard) Render() app.UI {
 			app.Br(),
 			app.Span().Class(x.Price.Class+" rs-pick-age").Text(orNBSP(x.Price.Age)),
 		),
-		sourceFold(p.Lang, x.Price.Source),
+		foldUI(page.Tr(p.Lang, page.MsgSource), x.Price.Source),
 		app.If(x.Price.Verify != "", func() app.UI { return app.P().Class("rs-warn rs-pick-verify").Text(x.Price.Verify) }),
 		app.If(x.Price.FarBelow != "", func() app.UI { return app.P().Class("rs-warn rs-pick-far").Text(x.Price.FarBelow) }),
 		app.If(x.Price.From != "", func() app.UI { return app.P().Class("rs-where rs-pick-from").Text(x.Price.From) }),
@@ -141,29 +141,12 @@ func (p *pareto) Render() app.UI {
 		svg("line").Class("rs-axis").Attr("x1", chartLeft).Attr("y1", chartH-chartBot).Attr("x2", chartW-chartRight).Attr("y2", chartH-chartBot),
 		svg("line").Class("rs-axis").Attr("x1", chartLeft).Attr("y1", chartTop).Attr("x2", chartLeft).Attr("y2", chartH-chartBot),
 	}
-	// The front as a step line, cheapest to fastest.
-	var front string
-	for _, pt := range p.Points {
-		if pt.Front {
-			if front != "" {
-				front += " "
-			}
-			front += strconv.Itoa(pt.X) + "," + strconv.Itoa(pt.Y)
-		}
-	}
-	if front != "" {
+	if front := page.FrontLine(p.Points); front != "" {
 		body = append(body, svg("polyline").Class("rs-front").Attr("points", front))
 	}
 	for i, pt := range p.Points {
-		cls := "rs-pt"
-		if pt.Front {
-			cls += " rs-pt-front"
-		}
-		if pt.Picked {
-			cls += " rs-pt-picked"
-		}
 		// No handler per point: the chart listens once (event delegation).
-		body = append(body, svg("circle").Class(cls).Attr("cx", pt.X).Attr("cy", pt.Y).Attr("r", 5).
+		body = append(body, svg("circle").Class(pt.Class()).Attr("cx", pt.X).Attr("cy", pt.Y).Attr("r", 5).
 			Attr("data-i", strconv.Itoa(i)).Attr("tabindex", 0).Attr("role", "button").Attr("aria-label", pt.Label))
 	}
 	info, cmp := p.Hint, app.UI(app.Text(""))
@@ -174,16 +157,8 @@ func (p *pareto) Render() app.UI {
 	if p.shown > 0 && p.shown <= len(p.Points) && !p.NoCompare {
 		pt := p.Points[p.shown-1]
 		// The point shown can join the comparison.
-		state := 0
-		if len(p.Compared) >= page.MaxCompare {
-			state = 2
-		}
-		for _, id := range p.Compared {
-			if id == pt.ID {
-				state = 1
-			}
-		}
-		cmp = app.Span().ID("rs-pareto-cmp").OnClick(p.onCompare).OnKeyDown(p.onCompareKey).Body(compareButton(p.Lang, pt.ID, state))
+		state := page.CompareState(p.Compared, pt.ID)
+		cmp = app.Span().ID("rs-pareto-cmp").OnClick(p.onCompare).OnKeyDown(p.onCompareKey).Body(compareButton(page.CompareLabel(p.Lang, state), pt.ID, state))
 	}
 	// The axis names are HTML text around the chart, not SVG text: the SVG
 	// scales with the page's width (to about 0.37 of its size on a 360 px
@@ -285,13 +260,7 @@ func pinUI(v *page.PinView) app.UI {
 	}
 	return app.Section().Class("rs-compare-box").Body(
 		app.H2().Text(v.Title),
-		app.Div().Class("rs-scroll").Body(app.Table().ID("rs-compare").Body(
-			app.THead().Body(app.Tr().Body(app.Th(), app.Th().Text(v.Pinned), app.Th().Text(v.Live))),
-			app.TBody().Body(app.Range(v.Rows).Slice(func(i int) app.UI {
-				r := v.Rows[i]
-				return app.Tr().Body(app.Th().Attr("scope", "row").Text(r.Label), app.Td().Text(r.Pinned), app.Td().Text(r.Live))
-			})),
-		)),
+		tableUI(page.PinTable(v)),
 	)
 }
 
@@ -311,15 +280,15 @@ func (b *pinButton) Render() app.UI {
 
 func (b *pinButton) onClick(ctx app.Context, e app.Event) { ctx.NewAction(actionPin) }
 
-// sourceFold is a price's source as one short word that opens on the
-// full provenance (a repository path with its commit, a price list's
-// address): the path, in English, is long and wraps over several lines
-// on a phone.
-func sourceFold(lang, source string) app.UI {
-	if source == "" {
+// foldUI is a price's source (text) as one short word (summary) that
+// opens on the full provenance (a repository path with its commit, a price
+// list's address): the path, in English, is long and wraps over several
+// lines on a phone.
+func foldUI(summary, text string) app.UI {
+	if text == "" {
 		return app.Text("")
 	}
-	return app.Details().Class("rs-where rs-src rs-src-fold").Body(app.Summary().Text(page.Tr(lang, page.MsgSource)), app.Text(source))
+	return app.Details().Class("rs-where rs-src rs-src-fold").Body(app.Summary().Text(summary), app.Text(text))
 }
 
 // orNBSP is s, or a no-break space that keeps an empty line's height.

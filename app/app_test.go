@@ -275,13 +275,13 @@ func TestPriceSheet(t *testing.T) {
 	c, find := loadP4D(t)
 	sheet := "offer_id,on_demand_per_hour,currency,as_of,source\naws-p4d.24xlarge,4,USD,2026-11-01,our AWS private pricing addendum\n"
 	if !c.applySheet("aws.csv", sheet) {
-		t.Fatalf("sheet refused: %s", c.sheet.err)
+		t.Fatalf("sheet refused: %s", c.sheet.Err)
 	}
 	if o := find(); o.Offer.OnDemandPerHour != 4 || !o.Own || o.Offer.AsOf != "2026-11-01" {
 		t.Errorf("after the sheet: %+v", *o)
 	}
-	if c.sheet.rows != 1 || len(c.pr.Own) != 1 {
-		t.Errorf("sheet summary: %d rows, %d offers", c.sheet.rows, len(c.pr.Own))
+	if c.sheet.Rows != 1 || len(c.pr.Own) != 1 {
+		t.Errorf("sheet summary: %d rows, %d offers", c.sheet.Rows, len(c.pr.Own))
 	}
 	// $4.00 / 8 GPUs = $0.50 per GPU-hour: now the cheapest A100 40GB SXM.
 	if f := fitOf(t, c, "a100-40gb-sxm"); f.From.PerGPUHour != 0.5 {
@@ -290,14 +290,14 @@ func TestPriceSheet(t *testing.T) {
 	if c.applySheet("bad.csv", "offer_id,on_demand_per_hour,currency,as_of,source\naws-p4d.24xlarge,cheap,USD,2026-11-01,x\n") {
 		t.Fatal("a sheet with a non-numeric price was accepted")
 	}
-	if !strings.Contains(c.sheet.err, "bad.csv") || !strings.Contains(c.sheet.err, "on_demand_per_hour") {
-		t.Errorf("sheet error %q does not name the file and column", c.sheet.err)
+	if !strings.Contains(c.sheet.Err, "bad.csv") || !strings.Contains(c.sheet.Err, "on_demand_per_hour") {
+		t.Errorf("sheet error %q does not name the file and column", c.sheet.Err)
 	}
 	if o := find(); o.Offer.OnDemandPerHour != 4 {
 		t.Errorf("a refused sheet changed prices: %+v", *o)
 	}
-	if c.applySheet("huge.csv", strings.Repeat("x", maxSheetBytes+1)) || !strings.Contains(c.sheet.err, tr(c, page.MsgFileTooBig)) {
-		t.Errorf("an oversized sheet: %q", c.sheet.err)
+	if c.applySheet("huge.csv", strings.Repeat("x", maxSheetBytes+1)) || !strings.Contains(c.sheet.Err, tr(c, page.MsgFileTooBig)) {
+		t.Errorf("an oversized sheet: %q", c.sheet.Err)
 	}
 	c.onSheet(contextOf(t), app.Action{Value: userFile{Remove: true}})
 	if o := find(); locOf(c).Money(o.Offer.OnDemandPerHour, "USD") != "$21.96" || o.Own {
@@ -675,21 +675,6 @@ func TestApplyFragmentReportsChange(t *testing.T) {
 	}
 	if !c.applyFragment(own+"&embed=1") || !c.embed {
 		t.Error("adding the embed flag was not applied")
-	}
-}
-
-// A select's options written as HTML in the browser escape every value
-// and label (a custom model's label is the user's file name) and mark the
-// chosen one; a value that is not a choice comes first, chosen.
-func TestSelectOptionsHTML(t *testing.T) {
-	s := &selectBox{Cur: `b"1`, Opts: []page.Option{{Value: "a", Label: "A & <b>"}, {Value: `b"1`, Label: `it's "x"`}}}
-	want := `<option value="a">A &amp; &lt;b&gt;</option><option value="b&quot;1" selected>it&#39;s &quot;x&quot;</option>`
-	if got := s.optionsHTML(); got != want {
-		t.Errorf("options HTML\n got %s\nwant %s", got, want)
-	}
-	s.Cur = "zz<"
-	if got := s.optionsHTML(); !strings.HasPrefix(got, `<option value="zz&lt;" selected>zz&lt;</option><option value="a">`) {
-		t.Errorf("unknown value: %s", got)
 	}
 }
 

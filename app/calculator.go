@@ -157,7 +157,7 @@ func (c *Calculator) OnMount(ctx app.Context) {
 	ctx.Handle(actionStaticPart, c.onStaticPart)
 	c.ps.ctx, c.ps.hasCtx = ctx, true
 	c.replan()
-	custom, sheet := c.own.arch, c.sheet.rows
+	custom, sheet := c.own.arch, c.sheet.Rows
 	c.loadSaved(ctx)
 	c.start.place(c.plainView(), c.ps.out.OK)
 	c.start.live = true
@@ -165,7 +165,7 @@ func (c *Calculator) OnMount(ctx app.Context) {
 		watchHeight()
 	}
 	c.showRest(ctx)
-	if c.own.arch == custom && c.sheet.rows == sheet {
+	if c.own.arch == custom && c.sheet.Rows == sheet {
 		// Nothing on screen changed (the plan was pending from the first
 		// render on): skip the update go-app schedules after OnMount, a
 		// second pass over the whole page in cold code at start-up.
@@ -259,7 +259,7 @@ func (c *Calculator) OnNav(ctx app.Context) {
 // custom model carried in the link. It reports whether the view changed;
 // a link holding the current view changes nothing.
 func (c *Calculator) applyFragment(frag string) bool {
-	ignored := ignoredInLink(frag)
+	ignored := page.IgnoredInLink(frag)
 	l := page.ParseLink(frag, page.DefaultState)
 	// The notes on what the link's reader ignored are part of the view: a
 	// link that holds the current state but a part the page cannot read

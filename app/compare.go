@@ -50,35 +50,9 @@ func (p *plansTable) Render() app.UI {
 	if len(v.Cols) == 0 {
 		return app.Text("")
 	}
-	classes := [...]string{"num rs-cmp-cost", "num rs-cmp-time", "num rs-cmp-vram", "num rs-cmp-perm", "num rs-cmp-asof"}
-	head := make([]app.UI, 1, len(v.Cols)+1)
-	head[0] = app.Th()
-	rows := make([][]app.UI, len(v.Labels))
-	for i, label := range v.Labels {
-		rows[i] = append(make([]app.UI, 0, len(v.Cols)+1), app.Th().Attr("scope", "row").Text(label))
-	}
-	for _, col := range v.Cols {
-		head = append(head, app.Th().Attr("scope", "col").Attr("data-offer", col.ID).Body(
-			app.Div().Class("rs-cmp-title").Text(col.Title),
-			app.Div().Class("rs-where").Text(col.Where),
-			app.Button().Class("rs-cmp-remove").Attr("data-cmp", col.ID).
-				Attr("aria-label", v.Remove+": "+col.Title+" "+col.Where).
-				Title(v.Remove).OnClick(p.onRemove).Text("✕"),
-		))
-		for i, x := range [...]string{col.Cost, col.Time, col.VRAM, col.PerM, col.AsOf} {
-			rows[i] = append(rows[i], app.Td().Class(classes[i]).Attr("data-label", v.Labels[i]).Text(x))
-		}
-	}
-	body := make([]app.UI, len(rows))
-	for i, r := range rows {
-		body[i] = app.Tr().Body(r...)
-	}
 	return app.Section().Class("rs-compare-box").ID("rs-plans").Body(
 		app.H2().Text(v.Title),
-		app.Div().Class("rs-scroll").Body(app.Table().ID("rs-plans-table").Body(
-			app.THead().Body(app.Tr().Body(head...)),
-			app.TBody().Body(body...),
-		)),
+		tableUI(page.PlansTable(v)),
 		app.If(v.Note != "", func() app.UI { return app.P().Class("rs-sub").Text(v.Note) }),
 		app.If(v.Full != "", func() app.UI {
 			return app.P().Class("rs-warn").ID("rs-plans-full").Attr("role", "status").Text(v.Full)
@@ -86,20 +60,12 @@ func (p *plansTable) Render() app.UI {
 	)
 }
 
-// onRemove is the comparison's own remove buttons (data-cmp).
-func (p *plansTable) onRemove(ctx app.Context, e app.Event) {
-	ctx.NewActionWithValue(actionCompare, ctx.JSSrc().Get("dataset").Get("cmp").String())
-}
-
-// compareButton is a row's "+ Compare" button (state: cmpState); the
-// table's click handler reads its data-cmp.
-func compareButton(lang, id string, state int) app.UI {
+// compareButton is a "+ Compare" button with its label (page.CompareLabel)
+// for offer id in state (page.CompareState); the table's click handler
+// reads its data-cmp.
+func compareButton(label, id string, state int) app.UI {
 	if id == "" {
 		return app.Text("")
-	}
-	label := page.Tr(lang, page.MsgCompareAdd)
-	if state == 1 {
-		label = page.Tr(lang, page.MsgCompared)
 	}
 	return app.Button().Class("rs-cmp-add").Attr("data-cmp", id).Attr("aria-pressed", strconv.FormatBool(state == 1)).
 		Attr("aria-disabled", strconv.FormatBool(state == 2)).Text(label)

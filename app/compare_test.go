@@ -53,11 +53,8 @@ func TestCompareButtons(t *testing.T) {
 		t.Fatalf("%d planned offers: too few to fill the comparison", len(ids))
 	}
 	c.cmp.ids = ids[:page.MaxCompare]
-	rows = viewOf(c).Offers.Rows
-	var doc string
-	for _, r := range rows {
-		doc += app.HTMLString((&offerRow{R: r, Lang: "en"}).Render())
-	}
+	v := viewOf(c)
+	doc := app.HTMLString(tableUI(page.OfferTable("en", &v.Offers)))
 	// (go-app writes a "true" attribute bare in HTML: aria-pressed.)
 	on := func(attr string) int { return len(regexp.MustCompile(attr+`(="true"|[ >])`).FindAllString(doc, -1)) }
 	if n := on("aria-pressed"); n != page.MaxCompare {
@@ -66,10 +63,7 @@ func TestCompareButtons(t *testing.T) {
 	if n := on("aria-disabled"); n != len(ids)-page.MaxCompare {
 		t.Errorf("%d compare buttons say full, want %d", n, len(ids)-page.MaxCompare)
 	}
-	fit := ""
-	for _, r := range viewOf(c).Fit.Rows {
-		fit += app.HTMLString((&fitRow{R: r, Lang: "en"}).Render())
-	}
+	fit := app.HTMLString(tableUI(page.FitTable("en", &v.Fit)))
 	if !strings.Contains(fit, `class="rs-cmp-add"`) {
 		t.Error("the fit table has no compare buttons")
 	}

@@ -20,14 +20,8 @@ const configKey = "rightsize.config/v1"
 // parse reads a config in language lang; it keeps the model when the
 // config is valid, and says why not otherwise.
 func (o *ownModel) parse(name, text, lang string) bool {
-	o.err = ""
-	if len(text) > page.MaxConfigBytes {
-		o.err = name + ": " + page.Tr(lang, page.MsgConfigTooBig)
-		return false
-	}
-	a, err := page.ParseConfig(text)
-	if err != nil {
-		o.err = name + ": " + page.Tr(lang, page.MsgBadConfig) + ": " + strings.TrimPrefix(err.Error(), "estimator: ")
+	a, msg := page.ReadConfig(name, text, lang)
+	if o.err = msg; msg != "" {
 		return false
 	}
 	o.arch, o.name, o.text = &a, name, text

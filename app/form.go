@@ -44,7 +44,7 @@ func formUI(v *page.FormView) app.UI {
 				app.Div().Class("rs-fields").Body(fieldsUI(a.Plan)...),
 				app.If(a.SpotNow != "", func() app.UI { return app.P().Class("rs-sub").ID("rs-checkpoint-interval").Text(a.SpotNow) }),
 				&hostedBox{V: a.Hosted},
-				&fxTable{V: a.FX},
+				app.If(len(a.FX.Rows) > 0, func() app.UI { return tableUI(page.FXTable(&a.FX)) }),
 			}
 		}),
 	)
@@ -157,49 +157,7 @@ func (h *hostedBox) Render() app.UI {
 		app.P().Class("rs-sub").Text(v.Note),
 		app.Div().Class("rs-fields").Body(fieldsUI(v.Fields)...),
 		app.If(len(v.Rows) > 0, func() app.UI {
-			heads := make([]app.UI, len(v.Heads))
-			for i, t := range v.Heads {
-				th := app.Th().Text(t)
-				if i > 0 && i < len(v.Heads)-1 {
-					th = th.Class("num")
-				}
-				heads[i] = th
-			}
-			return app.Div().Class("rs-scroll").Body(app.Table().ID("rs-hosted-table").Body(
-				app.Caption().Text(v.Title),
-				app.THead().Body(app.Tr().Body(heads...)),
-				app.TBody().Body(app.Range(v.Rows).Slice(func(i int) app.UI {
-					r := v.Rows[i]
-					return app.Tr().Body(
-						app.Td().Body(app.Text(r.API), app.Div().Class("rs-where").Text(r.Why)),
-						app.Td().Class("num").Text(r.Prices), app.Td().Class("num").Text(r.Monthly),
-						app.Td().Class("num").Text(r.Self), app.Td().Class("num").Text(r.BreakEven),
-						app.Td().Class("rs-asof rs-src").Text(r.Source),
-					)
-				})),
-			))
+			return tableUI(page.HostedTable(v))
 		}),
 	)
-}
-
-// fxTable is the dated exchange rates, with their sources.
-type fxTable struct {
-	app.Compo
-	V page.FXView
-}
-
-func (x *fxTable) Render() app.UI {
-	v := &x.V
-	if len(v.Rows) == 0 {
-		return app.Text("")
-	}
-	return app.Div().Class("rs-scroll").Body(app.Table().ID("rs-fx").Body(
-		app.Caption().Text(v.Title),
-		app.THead().Body(app.Tr().Body(app.Th().Text(v.Heads[0]), app.Th().Class("num").Text(v.Heads[1]), app.Th().Text(v.Heads[2]))),
-		app.TBody().Body(app.Range(v.Rows).Slice(func(i int) app.UI {
-			r := v.Rows[i]
-			return app.Tr().Body(app.Td().Text(r.Currency), app.Td().Class("num").Text(r.PerUSD),
-				app.Td().Class("rs-asof").Body(app.Text(r.AsOf), app.Div().Class("rs-where rs-src").Text(r.Source)))
-		})),
-	))
 }

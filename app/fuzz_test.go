@@ -46,12 +46,12 @@ func browserHref(frag string) string {
 }
 
 // openLink follows go-app's own path from the address bar to OnNav: the
-// loader's guard (cleanHref), url.Parse of location.href (go-app's
+// loader's guard (page.CleanHref), url.Parse of location.href (go-app's
 // Window().URL(), which drops the error), and the URL's decoded Fragment
 // handed to the page. It fails the test where go-app would get a nil URL.
 func openLink(t *testing.T, c *Calculator, frag string) {
 	t.Helper()
-	href, _ := cleanHref(browserHref(frag))
+	href, _ := page.CleanHref(browserHref(frag))
 	u, err := url.Parse(href)
 	if err != nil {
 		t.Fatalf("%q: go-app would read a nil URL from %q: %v", frag, href, err)
@@ -90,7 +90,7 @@ func FuzzFragment(f *testing.F) {
 			}
 		}
 		for _, s := range c.notes.link {
-			if !utf8.ValidString(s) || len(s) > maxIgnoredShown+len("…") {
+			if !utf8.ValidString(s) || len(s) > page.MaxIgnoredShown+len("…") {
 				t.Fatalf("%q: ignored part shown as %q", frag, s)
 			}
 		}

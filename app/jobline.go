@@ -112,13 +112,9 @@ func (j *jobLine) onKey(ctx app.Context, e app.Event) {
 	}
 }
 
-// dataField is the field index an element carries in data-f.
+// dataField is the field an element carries in data-f.
 func dataField(el app.Value) (page.Field, bool) {
-	f, err := strconv.Atoi(el.Get("dataset").Get("f").String())
-	if err != nil || f < 0 || f >= int(page.NFields) {
-		return 0, false
-	}
-	return page.Field(f), true
+	return page.FieldOfData(el.Get("dataset").Get("f").String())
 }
 
 // onJob opens, applies or closes a part of the job line. An applied value

@@ -174,30 +174,100 @@ func (b *breakdownView) Render() app.UI {
 	)
 }
 
-type fitTable struct {
+// tableUI renders a table page laid out (page.FitTable, page.OfferTable…)
+// in its scrolling box.
+func tableUI(t page.Table) app.UI { return app.Div().Class("rs-scroll").Body(&table{T: t}) }
+
+// table is one of the page's tables as a leaf: go-app skips it while its
+// rows did not change. A picking table's rows carry their plans in data
+// attributes (page.Row.Attrs), and its body holds one click and one key
+// handler for all rows: a handler never goes stale after a re-sort, and
+// the page binds two listeners instead of two per row.
+type table struct {
 	app.Compo
-	Rows       []page.FitRow
-	Lang       string
-	CostHeader string
+	T page.Table
 }
 
-func (f *fitTable) Render() app.UI {
-	t := func(k page.MsgKey) string { return page.Tr(f.Lang, k) }
-	return app.Div().Class("rs-scroll").Body(app.Table().ID("rs-fit").Body(
-		app.THead().Body(app.Tr().Body(
-			app.Th().Text(t(page.MsgGPUCol)), app.Th().Class("num").Text(t(page.MsgVRAM)),
-			app.Th().Text(t(page.MsgWithYourSetup)), app.Th().Class("num").Text(t(page.MsgMinGPUs)),
-			app.Th().Class("num").Text(t(page.MsgFromPrice)),
-			app.Th().Class("num").Text(f.CostHeader),
-		)),
-		// One click and one key handler for all rows: each row carries its
-		// plan in data attributes, so a handler never goes stale after a
-		// re-sort, and the page binds two listeners instead of two per row.
-		app.TBody().OnClick(onPickRow).OnKeyDown(onPickRow).Body(app.Range(f.Rows).Slice(func(i int) app.UI {
-			return &fitRow{R: f.Rows[i], Lang: f.Lang, CostHeader: f.CostHeader}
+func (t *table) Render() app.UI {
+	head := make([]app.UI, len(t.T.Head))
+	for i := range t.T.Head {
+		head[i] = cellUI(app.Th(), &t.T.Head[i])
+	}
+	thead, body := app.THead(), app.TBody()
+	if t.T.Removes {
+		thead = thead.OnClick(onRemove)
+	}
+	if t.T.Picks {
+		body = body.OnClick(onPickRow).OnKeyDown(onPickRow)
+	}
+	return app.Table().ID(t.T.ID).Body(
+		app.If(t.T.Caption != "", func() app.UI { return app.Caption().Text(t.T.Caption) }),
+		thead.Body(app.Tr().Body(head...)),
+		body.Body(app.Range(t.T.Rows).Slice(func(i int) app.UI {
+			r := &t.T.Rows[i]
+			tr := app.Tr()
+			if r.Class != "" {
+				tr = tr.Class(r.Class)
+			}
+			for _, a := range r.Attrs {
+				tr = tr.Attr(a.K, a.V)
+			}
+			cells := make([]app.UI, len(r.Cells))
+			for j := range r.Cells {
+				c := &r.Cells[j]
+				if c.Th {
+					cells[j] = cellUI(app.Th(), c)
+				} else {
+					cells[j] = cellUI(app.Td(), c)
+				}
+			}
+			return tr.Body(cells...)
 		})),
-	))
+	)
 }
+
+// cellUI fills a cell element with c's class, id, column name and pieces.
+func cellUI[E interface {
+	app.UI
+	Class(...string) E
+	ID(string, ...any) E
+	Attr(string, any) E
+	Body(...app.UI) E
+}](e E, c *page.Cell) app.UI {
+	if c.Class != "" {
+		e = e.Class(c.Class)
+	}
+	if c.ID != "" {
+		e = e.ID(c.ID)
+	}
+	if c.Label != "" {
+		e = e.Attr("data-label", c.Label)
+	}
+	for _, a := range c.Attrs {
+		e = e.Attr(a.K, a.V)
+	}
+	body := make([]app.UI, len(c.Nodes))
+	for i, n := range c.Nodes {
+		switch n.Kind {
+		case page.NodeSpan:
+			body[i] = app.Span().Class(n.Class).Text(n.Text)
+		case page.NodeDiv:
+			body[i] = app.Div().Class(n.Class).Text(n.Text)
+		case page.NodeCompare:
+			body[i] = compareButton(n.Text, n.Ref, n.Cmp)
+		case page.NodeSource:
+			body[i] = foldUI(n.Ref, n.Text)
+		case page.NodeRemove:
+			body[i] = app.Button().Class("rs-cmp-remove").Attr("data-cmp", n.Ref).Attr("aria-label", n.Label).Title(n.Text).Text("✕")
+		default:
+			body[i] = app.Text(n.Text)
+		}
+	}
+	return e.Body(body...)
+}
+
+// onRemove takes a plan out of the comparison (its ✕ button's data-cmp).
+func onRemove(ctx app.Context, e app.Event) { onCompareButton(ctx, e) }
 
 // onPickRow applies the plan of the clicked row (or the focused one, on
 // Enter or Space): data-gpu, data-gpus, data-tp, data-pp, data-zero.
@@ -215,139 +285,8 @@ func onPickRow(ctx app.Context, e app.Event) {
 	if !row.Truthy() {
 		return
 	}
-	if p, ok := planFromData(row.Get("dataset")); ok {
-		ctx.NewActionWithValue(actionApply, p)
+	d := row.Get("dataset")
+	if gpu, p, ok := page.PlanFromData(func(k string) string { return d.Get(k).String() }); ok {
+		ctx.NewActionWithValue(actionApply, applyPlan{GPU: gpu, Plan: p})
 	}
-}
-
-// planFromData reads a pick from an element's dataset.
-func planFromData(d app.Value) (applyPlan, bool) {
-	num := func(k string) int {
-		n, _ := strconv.Atoi(d.Get(k).String())
-		return n
-	}
-	p := applyPlan{GPU: d.Get("gpu").String(), Plan: page.Plan{GPUs: num("gpus"), TP: num("tp"), PP: num("pp"), ZeRO: num("zero")}}
-	return p, p.GPU != "" && p.Plan.GPUs > 0
-}
-
-// withPlan puts a plan in an element's data attributes.
-func withPlan(e app.HTMLTr, gpu string, p page.Plan) app.HTMLTr {
-	return e.Attr("data-gpu", gpu).Attr("data-gpus", strconv.Itoa(p.GPUs)).Attr("data-tp", strconv.Itoa(p.TP)).Attr("data-pp", strconv.Itoa(p.PP)).Attr("data-zero", strconv.Itoa(p.ZeRO))
-}
-
-// fitRow is one row; its picks are handled by the table. Each cell
-// carries its column's header in data-label: on a phone the stylesheet
-// lays a row out as a card and writes the label above the value.
-type fitRow struct {
-	app.Compo
-	R          page.FitRow
-	Lang       string
-	CostHeader string
-}
-
-// labelCell is a table cell that names its column (data-label).
-func labelCell(label string) app.HTMLTd { return app.Td().Attr("data-label", label) }
-
-func (r *fitRow) Render() app.UI {
-	x := r.R
-	cls := "rs-row"
-	if x.Selected {
-		cls += " rs-selected"
-	}
-	verdict := app.Span().Class("rs-ok").Text(x.Verdict)
-	if !x.Fits {
-		verdict = app.Span().Class("rs-bad").Text(x.Verdict)
-	}
-	t := func(k page.MsgKey) string { return page.Tr(r.Lang, k) }
-	cost := labelCell(r.CostHeader).Class("num rs-cost").Body(
-		app.If(x.Cheapest, func() app.UI { return app.Span().Class("rs-badge").Text(page.Tr(r.Lang, page.MsgCheapest) + " ") }),
-		app.Text(x.Cost),
-		app.If(x.Where != "", func() app.UI { return app.Div().Class("rs-where").Text(x.Where) }),
-	)
-	return withPlan(app.Tr().Class(cls), x.GPU, x.Plan).TabIndex(0).Attr("aria-selected", x.Selected).Body(
-		labelCell(t(page.MsgGPUCol)).Class("rs-name").Body(app.Text(x.Name+" "), compareButton(r.Lang, x.Offer, x.Cmp)),
-		labelCell(t(page.MsgVRAM)).Class("num rs-vram").Text(x.VRAM),
-		labelCell(t(page.MsgWithYourSetup)).Class("rs-fits").Body(verdict),
-		labelCell(t(page.MsgMinGPUs)).Class("num rs-need").Body(
-			app.Text(x.Need),
-			app.If(x.Split != "", func() app.UI { return app.Div().Class("rs-where").Text(x.Split) }),
-		),
-		labelCell(t(page.MsgFromPrice)).Class("num rs-price").Text(x.From),
-		cost,
-	)
-}
-
-type offerTable struct {
-	app.Compo
-	Rows                   []page.OfferRow
-	Lang                   string
-	CostHeader, TimeHeader string
-}
-
-func (o *offerTable) Render() app.UI {
-	t := func(k page.MsgKey) string { return page.Tr(o.Lang, k) }
-	return app.Div().Class("rs-scroll").Body(app.Table().ID("rs-offers").Body(
-		app.THead().Body(app.Tr().Body(
-			app.Th().Text(t(page.MsgProvider)), app.Th().Text(t(page.MsgInstance)), app.Th().Class("num").Text(t(page.MsgGPUs)),
-			app.Th().Class("num").Text(t(page.MsgOnDemand)), app.Th().Class("num").Text(t(page.MsgSpot)),
-			app.Th().Class("num").Text(t(page.MsgReserved)), app.Th().Class("num").Text(o.CostHeader),
-			app.Th().Class("num").Text(o.TimeHeader),
-			app.Th().Text(t(page.MsgRegion)), app.Th().Text(t(page.MsgAsOfSource)),
-		)),
-		app.TBody().OnClick(onPickRow).OnKeyDown(onPickRow).Body(app.Range(o.Rows).Slice(func(i int) app.UI {
-			return &offerRow{R: o.Rows[i], Lang: o.Lang, CostHeader: o.CostHeader, TimeHeader: o.TimeHeader}
-		})),
-	))
-}
-
-// offerRow is one offer; a click (handled by the table) applies its GPU
-// and its whole instance. Its cells name their columns (data-label), as
-// fitRow's do.
-type offerRow struct {
-	app.Compo
-	R                      page.OfferRow
-	Lang                   string
-	CostHeader, TimeHeader string
-}
-
-func (r *offerRow) Render() app.UI {
-	o := r.R
-	t := func(k page.MsgKey) string { return page.Tr(r.Lang, k) }
-	cmpID := o.ID
-	if o.Cmp < 0 {
-		cmpID = ""
-	}
-	provider := labelCell(t(page.MsgProvider)).Class("rs-name").Body(
-		app.Text(o.Provider+" "),
-		app.If(o.Own, func() app.UI { return app.Span().Class("rs-badge").Text(t(page.MsgYourPrice)) }),
-		compareButton(r.Lang, cmpID, o.Cmp),
-	)
-	date := o.AsOf
-	if o.Estimated {
-		date += " (" + t(page.MsgEstimatedDate) + ")"
-	}
-	cls := ""
-	if o.Age > 0 {
-		cls = page.GradeClass[o.Age-1]
-	}
-	return withPlan(app.Tr().Class("rs-row").Attr("data-offer", o.ID), o.GPU, o.Plan).TabIndex(0).Body(
-		provider, labelCell(t(page.MsgInstance)).Class("rs-instance").Text(o.Instance),
-		labelCell(t(page.MsgGPUs)).Class("num rs-count").Text(o.GPUs),
-		labelCell(t(page.MsgOnDemand)).Class("num rs-price").Text(o.OnDemand),
-		labelCell(t(page.MsgSpot)).Class("num rs-spot").Text(o.Spot),
-		labelCell(t(page.MsgReserved)).Class("num rs-reserved").Text(o.Reserved),
-		labelCell(r.CostHeader).Class("num rs-cost").Body(
-			app.Text(o.Cost),
-			app.If(o.Where != "", func() app.UI { return app.Div().Class("rs-where").Text(o.Where) }),
-		),
-		labelCell(r.TimeHeader).Class("num rs-time").Text(o.Time),
-		labelCell(t(page.MsgRegion)).Class("rs-region").Text(o.Region),
-		labelCell(t(page.MsgAsOfSource)).Class("rs-asof").Body(
-			app.Span().Class(cls).Text(date),
-			app.If(o.Age > 0, func() app.UI { return app.Span().Class("rs-where " + cls).Text(" " + t(page.GradeKeys[o.Age-1])) }),
-			app.If(o.Verify != "", func() app.UI { return app.Div().Class("rs-warn rs-verify").Text(o.Verify) }),
-			app.If(o.FarBelow != "", func() app.UI { return app.Div().Class("rs-warn rs-far-below").Text(o.FarBelow) }),
-			sourceFold(r.Lang, page.SourceText(o.Source)),
-		),
-	)
 }

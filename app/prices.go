@@ -1,8 +1,6 @@
 package app
 
 import (
-	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -49,10 +47,9 @@ const sheetAsyncBytes = 64 << 10
 // priceSheet is the user's price sheet over base, the built-in catalog:
 // its file name, rows, why it did not read, and its load.
 type priceSheet struct {
-	base      *page.Catalog
-	name, err string
-	rows      int
-	load      loadState
+	base *page.Catalog
+	page.Sheet
+	load loadState
 }
 
 type loadState struct {
@@ -69,43 +66,17 @@ type loadState struct {
 // once. On error the previous prices stay and the message is shown next
 // to the file picker.
 func (c *Calculator) applySheet(name, text string) bool {
-	if !c.sheet.fits(name, text, page.LangOf(&c.state)) {
+	if !c.sheet.Fits(name, text, page.LangOf(&c.state)) {
 		return false
 	}
 	cat, changes, n, err := c.sheet.base.MergeOwnPrices([]byte(text), nil)
-	own, ok := c.sheet.use(name, changes, n, err, page.LangOf(&c.state))
+	own, ok := c.sheet.Use(name, changes, n, err, page.LangOf(&c.state))
 	if ok {
+		c.sheet.load.sheetSavedBad = false
 		c.pr = clockedPrices(cat, own, c.now)
 		c.recompute()
 	}
 	return ok
-}
-
-// fits reports whether a sheet is within the page's limit, and says so
-// when it is not.
-func (s *priceSheet) fits(name, text, lang string) bool {
-	s.err = ""
-	if len(text) > maxSheetBytes {
-		s.err = name + ": " + tooBig(lang, maxSheetBytes)
-		return false
-	}
-	return true
-}
-
-// use records a merged sheet (its rows and the offers it prices), or why
-// it was refused, in language lang; ok reports which.
-func (s *priceSheet) use(name string, changes []page.PriceChange, rows int, err error, lang string) (own map[string]bool, ok bool) {
-	if err != nil {
-		s.err = name + ": " + page.Tr(lang, page.MsgBadSheet) + ": " + strings.TrimPrefix(err.Error(), "catalog: ")
-		return nil, false
-	}
-	own = map[string]bool{}
-	for _, ch := range changes {
-		own[ch.OfferID] = true
-	}
-	s.name, s.rows = name, rows
-	s.load.sheetSavedBad = false
-	return own, true
 }
 
 // clockedPrices is cat with the offers in own marked as the user's, on
@@ -123,7 +94,7 @@ func clockedPrices(cat *page.Catalog, own map[string]bool, now time.Time) page.P
 // older one.
 func (c *Calculator) loadSheet(ctx app.Context, name, text string, then func(ctx app.Context, ok bool)) {
 	seq := c.sheet.load.seq.Add(1)
-	if !c.sheet.fits(name, text, page.LangOf(&c.state)) {
+	if !c.sheet.Fits(name, text, page.LangOf(&c.state)) {
 		then(ctx, false)
 		return
 	}
@@ -155,8 +126,9 @@ func (c *Calculator) loadSheet(ctx app.Context, name, text string, then func(ctx
 				return
 			}
 			c.sheet.load.busy = ""
-			own, ok := c.sheet.use(name, changes, n, err, page.LangOf(&c.state))
+			own, ok := c.sheet.Use(name, changes, n, err, page.LangOf(&c.state))
 			if ok {
+				c.sheet.load.sheetSavedBad = false
 				c.pr = clockedPrices(cat, own, c.now)
 				c.recompute()
 			}
@@ -174,9 +146,9 @@ func (c *Calculator) loadSheet(ctx app.Context, name, text string, then func(ctx
 func (c *Calculator) loadSaved(ctx app.Context) {
 	var s savedFile
 	if c.own.arch == nil && ctx.LocalStorage().Get(configKey, &s) == nil && s.Text != "" {
-		if a, err := page.ParseConfig(s.Text); err != nil {
+		if a, msg := page.ReadConfig(s.Name, s.Text, page.LangOf(&c.state)); msg != "" {
 			c.sheet.load.configBad = true
-			c.own.err = tr(c, page.MsgSavedKept) + " " + s.Name + ": " + tr(c, page.MsgBadConfig) + ": " + strings.TrimPrefix(err.Error(), "estimator: ")
+			c.own.err = tr(c, page.MsgSavedKept) + " " + msg
 		} else {
 			c.own.arch, c.own.name, c.own.text = &a, s.Name, s.Text
 			c.recompute()
@@ -217,7 +189,7 @@ func readFile(ctx app.Context, action, lang string, files app.Value, limit int) 
 	name := f.Get("name").String()
 	fail := func(ctx app.Context, why string) { ctx.NewActionWithValue(action, userFile{Err: name + ": " + why}) }
 	if f.Get("size").Int() > limit {
-		fail(ctx, tooBig(lang, limit))
+		fail(ctx, page.TooBig(lang, limit))
 		return
 	}
 	settle(ctx, f.Call("text"),
@@ -263,11 +235,11 @@ func (c *Calculator) onSheet(ctx app.Context, a app.Action) {
 		ctx.LocalStorage().Del(pricesKey)
 		c.sheet.load.seq.Add(1) // stops a load under way
 		c.sheet.load.busy, c.sheet.load.sheetSavedBad, c.sheet.load.sheetUnsaved = "", false, false
-		c.sheet.name, c.sheet.rows, c.sheet.err = "", 0, ""
+		c.sheet.Sheet = page.Sheet{}
 		c.pr = clockedPrices(c.sheet.base, nil, c.now)
 		c.recompute()
 	case m.Err != "":
-		c.sheet.err = m.Err
+		c.sheet.Err = m.Err
 	default:
 		c.loadSheet(ctx, m.Name, m.Text, func(ctx app.Context, ok bool) {
 			if ok {
@@ -275,12 +247,6 @@ func (c *Calculator) onSheet(ctx app.Context, a app.Action) {
 			}
 		})
 	}
-}
-
-// tooBig says a file is over limit bytes, in language lang.
-func tooBig(lang string, limit int) string {
-	l := page.Locale{Lang: lang}
-	return l.T(page.MsgFileTooBig) + " (" + l.Fixed(float64(limit)/(1<<10), 0) + " " + l.T(page.MsgKiB) + ")"
 }
 
 // sheetBox is the "Your prices" section: the sheet in use or being
@@ -296,15 +262,13 @@ type sheetBox struct {
 
 func (s *sheetBox) Render() app.UI {
 	l := page.Locale{Lang: s.Lang}
-	status := app.P().Class("rs-sub").Text(l.T(page.MsgSheetHelp))
+	id, text, ok := page.SheetStatus(s.Lang, s.Busy, s.Progress, s.Name, s.Rows, s.Offers)
+	status := app.P().Class("rs-sub").Text(text)
 	switch {
-	case s.Busy != "":
-		status = app.P().Class("rs-sub").ID("rs-prices-progress").Attr("role", "status").Text(
-			s.Busy + " · " + l.T(page.MsgSheetApplying) + " " + l.Fixed(100*s.Progress, 0) + " %")
-	case s.Name != "":
-		status = app.P().Class("rs-ok").ID("rs-prices-status").Text(
-			s.Name + " · " + l.T(page.MsgSheetRows) + ": " + strconv.Itoa(s.Rows) + " · " +
-				l.T(page.MsgSheetOffers) + ": " + strconv.Itoa(s.Offers))
+	case ok:
+		status = app.P().Class("rs-ok").ID(id).Text(text)
+	case id != "":
+		status = app.P().Class("rs-sub").ID(id).Attr("role", "status").Text(text)
 	}
 	picker := app.Input().Type("file").ID("rs-prices-file").Accept(".csv,.json,text/csv,application/json").
 		Attr("aria-invalid", s.Err != "").OnChange(s.onPick)

@@ -56,12 +56,12 @@ func TestLargeSheetPage(t *testing.T) {
 	}
 	start := time.Now()
 	if !c.applySheet("big.csv", sheet) {
-		t.Fatalf("refused: %s", c.sheet.err)
+		t.Fatalf("refused: %s", c.sheet.Err)
 	}
 	took := time.Since(start)
 	t.Logf("100,000 rows applied and the page recomputed in %v", took.Round(time.Millisecond))
-	if c.sheet.rows != 100_000 || len(c.pr.Own) != 100_000 {
-		t.Errorf("%d rows, %d offers of the sheet", c.sheet.rows, len(c.pr.Own))
+	if c.sheet.Rows != 100_000 || len(c.pr.Own) != 100_000 {
+		t.Errorf("%d rows, %d offers of the sheet", c.sheet.Rows, len(c.pr.Own))
 	}
 	if took > 20*time.Second {
 		t.Errorf("applying took %v", took)
@@ -156,6 +156,6 @@ func TestSavedConfigKept(t *testing.T) {
 func TestExcelSheetOnPage(t *testing.T) {
 	c, _ := load(t)
 	if !c.applySheet("excel.csv", "\ufeffoffer_id,on_demand_per_hour,as_of,source\r\naws-g4dn.xlarge,0.4,2026-11-01,quote\r\n") {
-		t.Fatalf("refused: %s", c.sheet.err)
+		t.Fatalf("refused: %s", c.sheet.Err)
 	}
 }

@@ -4,10 +4,6 @@
 package app
 
 import (
-	"net/url"
-	"strconv"
-	"strings"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"rightsize/app/page"
@@ -35,40 +31,12 @@ func Mark(name string) {
 // A link is text a user can type, so it may hold a "%" that starts no
 // escape ("#mfu=40%", "#%", "#m=%E0%A4%A"). go-app reads the address with
 // url.Parse and drops its error: the nil URL then panics in Navigate and
-// the WebAssembly page dies. cleanHref rewrites such an address before
+// the WebAssembly page dies. page.CleanHref rewrites such an address before
 // go-app reads it, at start-up and on every history change: the loader
 // (app.js) does it first (cmd/build prepends linkGuardJS), guardLink is
-// the same rule in Go for a loader that lacks it. What the page then
-// cannot read from the fragment is named to the user (ignoredInLink).
-
-// cleanHref returns href with every "%" that starts no escape written as
-// "%25", so url.Parse accepts it, and whether it changed anything. An
-// address url.Parse still refuses loses its fragment.
-func cleanHref(href string) (string, bool) {
-	if _, err := url.Parse(href); err == nil {
-		return href, false
-	}
-	var b strings.Builder
-	for i := 0; i < len(href); i++ {
-		if href[i] == '%' && !(i+2 < len(href) && isHex(href[i+1]) && isHex(href[i+2])) {
-			b.WriteString("%25")
-			continue
-		}
-		b.WriteByte(href[i])
-	}
-	out := b.String()
-	if _, err := url.Parse(out); err != nil {
-		out, _, _ = strings.Cut(out, "#")
-		if _, err := url.Parse(out); err != nil {
-			out = "/"
-		}
-	}
-	return out, true
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
+// the same rule in Go (page.CleanHref) for a loader that lacks it. What the
+// page then cannot read from the fragment is named to the user
+// (page.IgnoredInLink).
 
 // guardLink cleans the page's address now, and again on each popstate
 // before go-app's own handler reads it: a listener added here runs before
@@ -81,7 +49,7 @@ func guardLink() {
 	fix := func() {
 		w := app.Window()
 		href := w.Get("location").Get("href").String()
-		if clean, changed := cleanHref(href); changed {
+		if clean, changed := page.CleanHref(href); changed {
 			w.Get("history").Call("replaceState", w.Get("history").Get("state"), "", clean)
 		}
 	}
@@ -92,46 +60,18 @@ func guardLink() {
 	}))
 }
 
-// maxIgnoredShown bounds the text of one ignored part shown to the user.
-const maxIgnoredShown = 80
-
-// ignoredInLink lists the parts of a fragment ("key=value" between "&")
-// that do not decode: the page cannot read them and ignores them. Each is
-// valid UTF-8 and at most maxIgnoredShown bytes, for display.
-func ignoredInLink(frag string) []string {
-	var bad []string
-	for part := range strings.SplitSeq(frag, "&") {
-		if part == "" {
-			continue
-		}
-		k, v, _ := strings.Cut(part, "=")
-		_, errK := url.QueryUnescape(k)
-		_, errV := url.QueryUnescape(v)
-		if errK == nil && errV == nil && !strings.Contains(part, ";") {
-			continue // url.ParseQuery reads it (it refuses ";" as a separator)
-		}
-		s := strings.ToValidUTF8(part, "�")
-		if len(s) > maxIgnoredShown {
-			s = strings.ToValidUTF8(s[:maxIgnoredShown], "") + "…"
-		}
-		bad = append(bad, s)
-	}
-	return bad
-}
-
 // linkNoteUI names what the page ignored in the link it was opened with
 // (link: parts that do not decode; cmp: comparison values that do not
 // read), so a hand-edited link that half works does not pass for a
 // whole one.
 func linkNoteUI(lang string, link, cmp []string) app.UI {
+	linkNote, cmpNote := page.LinkNotes(lang, link, cmp)
 	var note app.UI = app.Text("")
-	if len(link) > 0 {
-		note = app.P().Class("rs-error").ID("rs-link-ignored").Attr("role", "status").
-			Text(page.Tr(lang, page.MsgLinkIgnored) + ": " + strings.Join(link, " · "))
+	if linkNote != "" {
+		note = app.P().Class("rs-error").ID("rs-link-ignored").Attr("role", "status").Text(linkNote)
 	}
-	if len(cmp) == 0 {
+	if cmpNote == "" {
 		return note
 	}
-	return app.Div().Body(note, app.P().Class("rs-error").ID("rs-cmp-ignored").Attr("role", "status").
-		Text(page.Fill(page.Tr(lang, page.MsgCompareIgnored), strconv.Itoa(page.MaxCompare))+": "+strings.Join(cmp, " · ")))
+	return app.Div().Body(note, app.P().Class("rs-error").ID("rs-cmp-ignored").Attr("role", "status").Text(cmpNote))
 }

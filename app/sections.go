@@ -83,27 +83,10 @@ func (s *rulesSection) Render() app.UI {
 		return app.Text("")
 	}
 	t := func(k page.MsgKey) string { return page.Tr(s.Lang, k) }
-	rows := s.V.Rows
 	return app.Section().Class("rs-rules").Body(
 		app.H2().Text(t(page.MsgRulesTitle)),
 		app.P().Class("rs-sub").Text(t(page.MsgRulesNote)),
-		app.Div().Class("rs-scroll").Body(app.Table().ID("rs-rules").Body(
-			app.THead().Body(app.Tr().Body(
-				app.Th().Text(""), app.Th().Class("num").Text(t(page.MsgRuleSays)),
-				app.Th().Class("num").Text(t(page.MsgThisEstimate)), app.Th().Class("num").Text(t(page.MsgOffBy)),
-			)),
-			app.TBody().Body(app.Range(rows).Slice(func(i int) app.UI {
-				r := rows[i]
-				cls := "num rs-ok"
-				if r.Bad {
-					cls = "num rs-bad"
-				}
-				return app.Tr().Attr("data-rule", r.Rule).Body(
-					app.Td().Text(r.Label), app.Td().Class("num").Text(r.Says),
-					app.Td().Class("num").Text(r.Estimate), app.Td().Class(cls).Text(r.OffBy),
-				)
-			})),
-		)),
+		tableUI(page.RulesTable(s.Lang, &s.V)),
 	)
 }
 
@@ -126,7 +109,7 @@ func (s *fitSection) Render() app.UI {
 			&selectBox{F: int(page.FieldSort), Label: t(page.MsgSortBy), Cur: s.V.Sort, Err: s.V.SortErr,
 				Opts: []page.Option{{Value: page.SortVRAM.String(), Label: t(page.MsgSortVRAM)}, {Value: page.SortCost.String(), Label: t(page.MsgSortCost)}}},
 		),
-		&fitTable{Rows: s.V.Rows, Lang: s.Lang, CostHeader: s.V.CostHeader},
+		tableUI(page.FitTable(s.Lang, &s.V)),
 	)
 }
 
@@ -152,7 +135,7 @@ func (s *offersSection) Render() app.UI {
 		app.If(len(s.V.Rows) == 0, func() app.UI {
 			return app.P().Class("rs-sub").Text(t(page.MsgNoOffers))
 		}).Else(func() app.UI {
-			return &offerTable{Rows: s.V.Rows, Lang: s.Lang, CostHeader: s.V.CostHeader, TimeHeader: s.V.TimeHeader}
+			return tableUI(page.OfferTable(s.Lang, &s.V))
 		}),
 		app.If(s.V.More > 0, func() app.UI {
 			return app.Button().Class("rs-more").ID("rs-more-offers").OnClick(s.onShowAll).

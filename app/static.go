@@ -57,7 +57,7 @@ func takeStaticPage() {
 // state, no price sheet of the user's, no pin, no comparison, not
 // embedded. Only there do the static copies stand in.
 func (c *Calculator) plainView() bool {
-	return c.state == page.DefaultState && c.sheet.rows == 0 && c.pin == nil && len(c.cmp.ids) == 0 && !c.embed
+	return c.state == page.DefaultState && c.sheet.Rows == 0 && c.pin == nil && len(c.cmp.ids) == 0 && !c.embed
 }
 
 // keeps reports whether the static copy of section s stands for the live

@@ -2,7 +2,6 @@ package app
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -97,8 +96,8 @@ func (c *Calculator) restSections(v *page.View) []func() app.UI {
 		folded(v.Lang, &c.state, page.SecExport, c.d.R.OK, func() app.UI { return exportUI(v.Lang, c.share.what == page.MsgCopyMarkdown) }),
 		folded(v.Lang, &c.state, page.SecLaunch, true, func() app.UI { return launchUI(v.Lang, &v.Launch, c.share.what == page.MsgCopyLaunch) }),
 		folded(v.Lang, &c.state, page.SecPrices, true, func() app.UI {
-			return &sheetBox{Lang: v.Lang, Busy: c.sheet.load.busy, Name: c.sheet.name, Err: c.sheet.err, Progress: c.sheet.load.progress,
-				Rows: c.sheet.rows, Offers: len(c.pr.Own), SavedBad: c.sheet.load.sheetSavedBad, Unsaved: c.sheet.load.sheetUnsaved, Off: !app.IsClient}
+			return &sheetBox{Lang: v.Lang, Busy: c.sheet.load.busy, Name: c.sheet.Name, Err: c.sheet.Err, Progress: c.sheet.load.progress,
+				Rows: c.sheet.Rows, Offers: len(c.pr.Own), SavedBad: c.sheet.load.sheetSavedBad, Unsaved: c.sheet.load.sheetUnsaved, Off: !app.IsClient}
 		}),
 		folded(v.Lang, &c.state, page.SecModel, true, func() app.UI {
 			return &configBox{Lang: v.Lang, Err: c.own.err, Unsaved: c.sheet.load.configUnsaved, Bad: c.sheet.load.configBad}
@@ -191,7 +190,7 @@ func resultUI(v *page.View, ok bool) app.UI {
 // actionField.
 //
 // In the browser its options are one innerHTML write (writeOptions, on
-// mount and on a change of props), not go-app elements: the page's
+// mount and on a change of props, of page.OptionsHTML), not go-app elements: the page's
 // selects hold about 200 options, which were a third of the elements the
 // first screen created one by one through syscall/js at start-up. The
 // static page renders them as children, so the HTML is the same.
@@ -228,23 +227,8 @@ func (s *selectBox) OnMount(ctx app.Context) {
 
 func (s *selectBox) OnUpdate(ctx app.Context) { s.writeOptions() }
 
-// options lists what the select holds: a bad value from a link first (so
-// its error has context), then the choices; chosen marks the current one.
-func (s *selectBox) options() (opts []page.Option, chosen int) {
-	chosen = -1
-	for i, o := range s.Opts {
-		if o.Value == s.Cur {
-			chosen = i
-		}
-	}
-	if chosen < 0 {
-		return append([]page.Option{{Value: s.Cur, Label: s.Cur}}, s.Opts...), 0
-	}
-	return s.Opts, chosen
-}
-
 func (s *selectBox) optionElems() []app.UI {
-	opts, chosen := s.options()
+	opts, chosen := page.OptionsOf(s.Opts, s.Cur)
 	body := make([]app.UI, len(opts))
 	for i, o := range opts {
 		// Only the chosen option carries "selected": in the static HTML,
@@ -258,28 +242,6 @@ func (s *selectBox) optionElems() []app.UI {
 	return body
 }
 
-// writeEscaped writes text for an HTML attribute or element body. By
-// hand rather than html.EscapeString: its strings.Replacer added about
-// 7 KB of brotli to app.wasm.
-func writeEscaped(b *strings.Builder, text string) {
-	for i := 0; i < len(text); i++ {
-		switch c := text[i]; c {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '"':
-			b.WriteString("&quot;")
-		case '\'':
-			b.WriteString("&#39;")
-		default:
-			b.WriteByte(c)
-		}
-	}
-}
-
 func (s *selectBox) writeOptions() {
 	if !app.IsClient || !s.Mounted() {
 		return
@@ -288,27 +250,8 @@ func (s *selectBox) writeOptions() {
 	if !sel.Truthy() {
 		return
 	}
-	sel.Set("innerHTML", s.optionsHTML())
+	sel.Set("innerHTML", page.OptionsHTML(s.Opts, s.Cur))
 	sel.Set("value", s.Cur)
-}
-
-// optionsHTML is the select's options as HTML, every value and label
-// escaped (a custom model's label is the user's file name).
-func (s *selectBox) optionsHTML() string {
-	opts, chosen := s.options()
-	var b strings.Builder
-	for i, o := range opts {
-		b.WriteString(`<option value="`)
-		writeEscaped(&b, o.Value)
-		b.WriteByte('"')
-		if i == chosen {
-			b.WriteString(" selected")
-		}
-		b.WriteByte('>')
-		writeEscaped(&b, o.Label)
-		b.WriteString("</option>")
-	}
-	return b.String()
 }
 
 func (s *selectBox) onChange(ctx app.Context, e app.Event) {

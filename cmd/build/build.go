@@ -133,7 +133,7 @@ func handler(version, prefix string, wasmSize int) *goapp.Handler {
 // popstate handler: it writes a "%" of the address that starts no escape
 // ("#mfu=40%", "#%") as "%25". go-app reads location.href with url.Parse
 // and drops its error; the nil URL panics in Navigate and the page dies.
-// rightsize/app's guardLink applies the same rule (cleanHref) in Go, and
+// rightsize/app's guardLink applies the same rule (page.CleanHref) in Go, and
 // the page names what it could not read.
 const linkGuardJS = `(function () {
   function rightsizeCleanLink() {
