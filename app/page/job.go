@@ -208,6 +208,12 @@ func (p *parser) parse() (Job, bool) {
 			t.Text[jf], t.Read[jf], t.Set[jf] = s[f], s.Shown(f), true
 		}
 	}
+	// The daily curve replaces the request rate (as rightsize plan
+	// --load-curve, which notes it): a rate left in the field is not read.
+	curve := s.Shown(FieldCurve) && strings.TrimSpace(s[FieldCurve]) != ""
+	if curve {
+		t.Read[jobspec.RequestsPerSecond] = false
+	}
 	ij, jerrs := ParseInput(&t, arch, p.cat)
 	for _, e := range jerrs {
 		if f := jobFields[e.Field]; p.errs[f].OK() {
@@ -250,7 +256,10 @@ func (p *parser) parse() (Job, bool) {
 	if s.Shown(FieldOutput) {
 		var out int
 		p.intField(FieldOutput, &out)
-		if p.errs[FieldOutput].OK() && p.errs[FieldSeq].OK() {
+		// 0 is no split given: half of the sequence generated
+		// (estimator.Workload's zero value), as rightsize's
+		// --output-tokens 0, whose JSON the independent checks replay.
+		if p.errs[FieldOutput].OK() && p.errs[FieldSeq].OK() && out != 0 {
 			j.Work = estimator.Workload{PromptTokens: in.Seq - out, OutputTokens: out}
 		}
 	}
@@ -263,7 +272,6 @@ func (p *parser) parse() (Job, bool) {
 			p.fail(FieldWorkload, MsgUnknownChoice)
 		}
 	}
-	curve := s.Shown(FieldCurve) && strings.TrimSpace(s[FieldCurve]) != ""
 	if curve {
 		// The daily curve replaces the request rate: the planner ranks
 		// the offers at its busiest hour (as rightsize plan --load-curve).
@@ -281,7 +289,7 @@ func (p *parser) parse() (Job, bool) {
 	}
 	if s.Shown(FieldRPS) && (curve || strings.TrimSpace(s[FieldRPS]) != "") {
 		if !curve {
-			p.positive(FieldRPS, &j.RPS)
+			j.RPS = pj.RequestsPerSecond // ParsePlan
 		}
 		if j.Mix != nil && j.Curve == nil && j.RPS > 0 {
 			// A preset at one request rate: a flat day.
@@ -324,7 +332,7 @@ func (p *parser) parse() (Job, bool) {
 	j.Filters.MinVCPUs = int(vcpus)
 	p.optional(FieldMinRAM, &j.Filters.MinRAMGiB)
 	p.fraction(FieldSpotRate, &j.SpotRate)
-	p.owned(&j)
+	j.Own = pj.Own // ParsePlan: nil without a purchase price
 	p.optional(FieldAPIIn, &j.APIInUSDPerM)
 	p.optional(FieldAPIOut, &j.APIOutUSDPerM)
 	if v := strings.TrimSpace(s[FieldCalibration]); v != "" && s.Shown(FieldCalibration) {
@@ -388,32 +396,6 @@ func (p *parser) fraction(f Field, dst *float64) {
 	default:
 		*dst = v
 	}
-}
-
-// owned reads the owned-GPU fields: a purchase price asks for the
-// electricity price and the depreciation period (no sourced default for
-// either); the power is the GPU's TDP and the PUE the planner's default,
-// as rightsize plan --own-price.
-func (p *parser) owned(j *Job) {
-	if !p.s.Shown(FieldOwnPrice) || strings.TrimSpace(p.s[FieldOwnPrice]) == "" {
-		return
-	}
-	o := &planner.Owned{}
-	p.positive(FieldOwnPrice, &o.PriceUSD)
-	for _, f := range []struct {
-		f  Field
-		to *float64
-	}{{FieldKWh, &o.KWhUSD}, {FieldOwnYears, &o.DepreciationYears}} {
-		if strings.TrimSpace(p.s[f.f]) == "" {
-			p.fail(f.f, MsgOwnNeeds)
-			continue
-		}
-		p.positive(f.f, f.to)
-	}
-	if o.DepreciationYears > 100 {
-		p.fail(FieldOwnYears, MsgRange)
-	}
-	j.Own = o
 }
 
 // minFraction is the smallest efficiency or utilisation a field accepts.

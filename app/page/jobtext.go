@@ -87,6 +87,7 @@ const (
 	showFlag   errShow = iota // --flag: reason
 	showValue                 // --flag value: reason
 	showQuoted                // --flag "value": reason
+	showReason                // the reason alone (it names the flags)
 )
 
 // Error is the command line's wording.
@@ -97,6 +98,8 @@ func (e *JobError) Error() string {
 		return flag + " " + e.Value + ": " + e.Err.Error()
 	case showQuoted:
 		return fmt.Sprintf("%s %q: %v", flag, e.Value, e.Err)
+	case showReason:
+		return e.Err.Error()
 	}
 	return flag + ": " + e.Err.Error()
 }
@@ -346,7 +349,25 @@ type PlanJob struct {
 	// DatasetTokens and Epochs (a training job as passes over a dataset)
 	// and Requests (a batch job): 0 is not given.
 	DatasetTokens, Epochs, Requests float64
+	// RequestsPerSecond is online serving's request rate, above 0 and up
+	// to MaxRequestsPerSecond (0: not given).
+	RequestsPerSecond float64
+	// Own is the owned-GPU alternative to the daily fleet: its purchase
+	// price, electricity price and depreciation period (nil: no purchase
+	// price given). The power and PUE are the planner's defaults unless
+	// the command line's --own-watts and --pue say more.
+	Own *planner.Owned
 }
+
+// MaxRequestsPerSecond bounds the request rate: a million requests a
+// second is above any single deployment; beyond it the replica count
+// overflows an int (5e17 printed -9.2e18 instances).
+const MaxRequestsPerSecond = 1e6
+
+// maxAmount bounds a price: 10^15 is above any bill or price a plan meets,
+// and keeps an error's echo of the value short (1e308 was printed with
+// 309 digits).
+const maxAmount = 1e15
 
 // ParsePlan reads the planner's assumptions of t, as ParseInput the
 // estimator's fields: a field not read takes the table's default.
@@ -402,6 +423,13 @@ func ParsePlan(given *JobText, cat *catalog.Catalog) (PlanJob, []*JobError) {
 	r.count(jobspec.DatasetTokens, &j.DatasetTokens, MsgNotCount)
 	r.count(jobspec.Epochs, &j.Epochs, MsgNotNumber)
 	r.count(jobspec.Requests, &j.Requests, MsgNotNumber)
+	// The request rate: a count above 0 ("20", "1.5k"), up to
+	// MaxRequestsPerSecond.
+	if r.count(jobspec.RequestsPerSecond, &j.RequestsPerSecond, MsgNotNumber); j.RequestsPerSecond > MaxRequestsPerSecond {
+		r.fail(jobspec.RequestsPerSecond, MsgRange, showValue, fmt.Errorf("want a rate up to %g", float64(MaxRequestsPerSecond)))
+		j.RequestsPerSecond = 0
+	}
+	j.Own = r.owned()
 	// The freshness window: empty takes the planner's default; 0 or a
 	// negative window is out of range, not "no window".
 	if v := t.Text[jobspec.FreshnessDays]; strings.TrimSpace(v) != "" {
@@ -416,4 +444,54 @@ func ParsePlan(given *JobText, cat *catalog.Catalog) (PlanJob, []*JobError) {
 		}
 	}
 	return j, r.errs
+}
+
+
+// owned reads the owned-GPU fields: a purchase price asks for the
+// electricity price and the depreciation period (no sourced default for
+// either). The ranges are the planner's (plan.OwnCost): a price above 0,
+// electricity from 0 (a site with its own power), a period above 0 up to
+// 100 years; money up to maxAmount.
+func (r *jobReader) owned() *planner.Owned {
+	if strings.TrimSpace(r.t.Text[jobspec.OwnPrice]) == "" {
+		return nil
+	}
+	o := &planner.Owned{}
+	ok := r.amount(jobspec.OwnPrice, &o.PriceUSD, false, maxAmount, "a number above 0 up to %g")
+	for _, f := range []struct {
+		f    jobspec.Field
+		to   *float64
+		zero bool
+		hi   float64
+		want string
+	}{{jobspec.KWhPrice, &o.KWhUSD, true, maxAmount, "a number from 0 to %g"},
+		{jobspec.DepreciationYears, &o.DepreciationYears, false, 100, "years above 0 up to %g"}} {
+		if strings.TrimSpace(r.t.Text[f.f]) == "" {
+			r.fail(f.f, MsgOwnNeeds, showReason, fmt.Errorf("--own-price needs --%s (no sourced default)", jobspec.Fields[f.f].Flag))
+			ok = false
+			continue
+		}
+		ok = r.amount(f.f, f.to, f.zero, f.hi, f.want) && ok
+	}
+	if !ok {
+		return nil
+	}
+	return o
+}
+
+// amount reads a finite number above 0 (from 0 with zero) up to hi; want
+// is the range said, with %g for hi.
+func (r *jobReader) amount(f jobspec.Field, dst *float64, zero bool, hi float64, want string) bool {
+	v := strings.TrimSpace(r.t.Text[f])
+	x, err := strconv.ParseFloat(v, 64)
+	switch {
+	case err != nil && !errors.Is(err, strconv.ErrRange):
+		r.fail(f, MsgNotNumber, showFlag, fmt.Errorf("%q: want "+want, v, hi))
+	case err != nil || !(x > 0 || zero && x == 0) || x > hi:
+		r.fail(f, MsgRange, showFlag, fmt.Errorf("%q: want "+want, v, hi))
+	default:
+		*dst = x
+		return true
+	}
+	return false
 }

@@ -442,7 +442,8 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	said(jobspec.Epochs)
 	said(jobspec.DatasetTokens)
 	said(jobspec.Requests)
-	rps := count("requests-per-second", c.s("requests-per-second"))
+	rps := pj.RequestsPerSecond
+	said(jobspec.RequestsPerSecond)
 	train := job.set["train-tokens"] || c.s("dataset-tokens") != "" || c.s("epochs") != ""
 	kinds := 0
 	for _, b := range []bool{train, c.s("requests") != "", c.s("requests-per-second") != ""} {
