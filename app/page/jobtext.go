@@ -446,7 +446,6 @@ func ParsePlan(given *JobText, cat *catalog.Catalog) (PlanJob, []*JobError) {
 	return j, r.errs
 }
 
-
 // owned reads the owned-GPU fields: a purchase price asks for the
 // electricity price and the depreciation period (no sourced default for
 // either). The ranges are the planner's (plan.OwnCost): a price above 0,
