@@ -104,11 +104,12 @@ type Job struct {
 	Filters  planner.Filters
 	// Assumptions the planner prices with (zero: its defaults): spot
 	// reclaims per month, checkpoint write rate (bytes/s), restart time
-	// (seconds); and a hosted API's prices (USD per 1M tokens) to compare
-	// with self-hosting instead of the catalog's list prices.
+	// (seconds); and a hosted API the user prices (USD per 1M tokens) to
+	// compare with self-hosting instead of the catalog's list prices
+	// (nil: the catalog's).
 	SpotRate, CkptWriteBytesPerSecond, RestartSeconds float64
 	UnknownNetworks                                   bool // plans may span instances with no named network
-	APIInUSDPerM, APIOutUSDPerM                       float64
+	API                                               *planner.HostedAPI
 
 	// FreshnessDays is the freshness window the picks rest on
 	// (planner.Request.FreshnessDays), 1 to 36,500 days; 0: the default.
@@ -327,14 +328,11 @@ func (p *parser) parse() (Job, bool) {
 	var hours float64
 	p.optional(FieldDeadline, &hours)
 	j.Filters.DeadlineSeconds = hours * 3600
-	var vcpus float64
-	p.optional(FieldMinVCPU, &vcpus)
-	j.Filters.MinVCPUs = int(vcpus)
+	j.Filters.MinVCPUs = pj.MinVCPUs // ParsePlan
 	p.optional(FieldMinRAM, &j.Filters.MinRAMGiB)
-	p.fraction(FieldSpotRate, &j.SpotRate)
+	j.SpotRate = pj.SpotInterruptions
 	j.Own = pj.Own // ParsePlan: nil without a purchase price
-	p.optional(FieldAPIIn, &j.APIInUSDPerM)
-	p.optional(FieldAPIOut, &j.APIOutUSDPerM)
+	j.API = pj.HostedAPI
 	if v := strings.TrimSpace(s[FieldCalibration]); v != "" && s.Shown(FieldCalibration) {
 		if cal, err := sim.ParseCalibration(v); err != nil {
 			j.CalBad = true
@@ -377,25 +375,6 @@ func choice[T any](p *parser, f Field, parse func(string) (T, error), dst *T) {
 		return
 	}
 	*dst = v
-}
-
-// fraction reads an optional share in (0, 1]; empty leaves 0 (the
-// estimator's own figure).
-func (p *parser) fraction(f Field, dst *float64) {
-	if !p.s.Shown(f) || strings.TrimSpace(p.s[f]) == "" {
-		return
-	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(p.s[f]), 64)
-	switch {
-	case err != nil:
-		p.fail(f, MsgNotNumber)
-	case !(v >= minFraction) || v > 1:
-		// Below 1% an efficiency prices a job at hundreds of digits
-		// (mfu=1e-300 in a link printed 400-digit costs).
-		p.fail(f, MsgRange)
-	default:
-		*dst = v
-	}
 }
 
 // minFraction is the smallest efficiency or utilisation a field accepts.

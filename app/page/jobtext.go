@@ -357,6 +357,15 @@ type PlanJob struct {
 	// price given). The power and PUE are the planner's defaults unless
 	// the command line's --own-watts and --pue say more.
 	Own *planner.Owned
+	// MinVCPUs is the vCPUs an instance needs at least (0: no floor).
+	MinVCPUs int
+	// SpotInterruptions is the share of spot instances reclaimed a month,
+	// 0 to 1 (0: the planner's, per offer).
+	SpotInterruptions float64
+	// HostedAPI is the hosted API priced by the user to compare serving
+	// with (USD per 1M input and output tokens; a price not given is 0);
+	// nil: neither price given, the catalog's list prices for the model.
+	HostedAPI *planner.HostedAPI
 }
 
 // MaxRequestsPerSecond bounds the request rate: a million requests a
@@ -430,6 +439,35 @@ func ParsePlan(given *JobText, cat *catalog.Catalog) (PlanJob, []*JobError) {
 		j.RequestsPerSecond = 0
 	}
 	j.Own = r.owned()
+	// The instance floor: a whole number of vCPUs from 0.
+	if v := t.Text[jobspec.MinVCPUs]; strings.TrimSpace(v) != "" {
+		n, key, err := parseWhole(v)
+		if err == nil && n < 0 {
+			key, err = MsgRange, errors.New("below 0")
+		}
+		if err != nil {
+			r.fail(jobspec.MinVCPUs, key, showFlag, fmt.Errorf("%q: want a whole number ≥ 0", v))
+		} else {
+			j.MinVCPUs = n
+		}
+	}
+	// Spot reclaims: a share of the instances a month, 0 to 1.
+	if strings.TrimSpace(t.Text[jobspec.SpotInterruptions]) != "" {
+		r.amount(jobspec.SpotInterruptions, &j.SpotInterruptions, true, 1, "a share of instances reclaimed a month from 0 to %g (0: the planner's)")
+	}
+	// The user's hosted-API prices: either given (0 included) replaces
+	// the catalog's list prices.
+	in, out := strings.TrimSpace(t.Text[jobspec.APIInputPrice]), strings.TrimSpace(t.Text[jobspec.APIOutputPrice])
+	if in != "" || out != "" {
+		api := planner.HostedAPI{ID: "api", Provider: "hosted API", Currency: "USD"}
+		ok := in == "" || r.amount(jobspec.APIInputPrice, &api.InputUSDPerMillion, true, maxAmount, "a number from 0 to %g")
+		if out != "" && !r.amount(jobspec.APIOutputPrice, &api.OutputUSDPerMillion, true, maxAmount, "a number from 0 to %g") {
+			ok = false
+		}
+		if ok {
+			j.HostedAPI = &api
+		}
+	}
 	// The freshness window: empty takes the planner's default; 0 or a
 	// negative window is out of range, not "no window".
 	if v := t.Text[jobspec.FreshnessDays]; strings.TrimSpace(v) != "" {
