@@ -1,6 +1,7 @@
 package page
 
 import (
+	"strings"
 	"testing"
 
 	"rightsize/app/page/jobspec"
@@ -51,4 +52,43 @@ func TestParseInputErrors(t *testing.T) {
 			t.Errorf("--%s %q: GPU %q", jobspec.Fields[c.f].Flag, c.text, j.GPU.ID)
 		}
 	}
+}
+
+// FuzzParsePlan: any text in the planner's fields reads as a plan within
+// its documented ranges or as one problem per field it names, never a
+// panic, NaN or a value out of range.
+func FuzzParsePlan(f *testing.F) {
+	f.Add("20", "32", "0.2", "0.15", "0.6", "25000", "0.1", "5")
+	f.Add("1.5k", "0", "0", "0", "", "1e5", "0", "100")
+	f.Add("0", "-1", "1.5", "-1", "1e16", "0", "-0.1", "101")
+	f.Add("2e6", "2.5", "NaN", "Inf", "free", "lots", "", "Inf")
+	f.Add("", "", "", "", "", "", "", "")
+	f.Fuzz(func(t *testing.T, rps, vcpus, spot, apiIn, apiOut, own, kwh, years string) {
+		var text JobText
+		for fl, v := range map[jobspec.Field]string{jobspec.RequestsPerSecond: rps, jobspec.MinVCPUs: vcpus, jobspec.SpotInterruptions: spot,
+			jobspec.APIInputPrice: apiIn, jobspec.APIOutputPrice: apiOut, jobspec.OwnPrice: own, jobspec.KWhPrice: kwh, jobspec.DepreciationYears: years} {
+			text.Text[fl], text.Read[fl], text.Set[fl] = v, true, true
+		}
+		j, errs := ParsePlan(&text, catalog.Default())
+		bad := map[jobspec.Field]bool{}
+		for _, e := range errs {
+			if e.Error() == "" || e.Key == 0 {
+				t.Fatalf("an empty problem %+v", e)
+			}
+			bad[e.Field] = true
+		}
+		if !(j.RequestsPerSecond == 0 || j.RequestsPerSecond > 0 && j.RequestsPerSecond <= MaxRequestsPerSecond) || j.MinVCPUs < 0 ||
+			!(j.SpotInterruptions >= 0 && j.SpotInterruptions <= 1) {
+			t.Fatalf("rate %g, vCPUs %d, reclaims %g", j.RequestsPerSecond, j.MinVCPUs, j.SpotInterruptions)
+		}
+		if a := j.HostedAPI; a != nil && (!(a.InputUSDPerMillion >= 0 && a.InputUSDPerMillion <= maxAmount) || !(a.OutputUSDPerMillion >= 0 && a.OutputUSDPerMillion <= maxAmount)) {
+			t.Fatalf("hosted API %+v", *a)
+		}
+		if o := j.Own; o != nil && (!(o.PriceUSD > 0 && o.PriceUSD <= maxAmount) || !(o.KWhUSD >= 0 && o.KWhUSD <= maxAmount) || !(o.DepreciationYears > 0 && o.DepreciationYears <= 100)) {
+			t.Fatalf("owned %+v", *o)
+		}
+		if (j.Own == nil) != (strings.TrimSpace(own) == "" || bad[jobspec.OwnPrice] || bad[jobspec.KWhPrice] || bad[jobspec.DepreciationYears]) {
+			t.Fatalf("own %q %q %q: %+v, problems %v", own, kwh, years, j.Own, errs)
+		}
+	})
 }
