@@ -7,7 +7,6 @@ package page
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 
 	"rightsize/app/page/jobspec"
@@ -300,11 +299,10 @@ func (p *parser) parse() (Job, bool) {
 			}
 			j.Curve = &c
 		}
-		var ms float64
-		p.positive(FieldTTFT, &ms)
-		j.TTFT = ms / 1000
-		p.positive(FieldTPOT, &ms)
-		j.TPOT = ms / 1000
+		// Milliseconds, or a time with its unit (ParseDuration, as
+		// rightsize plan --ttft-p95 and --tpot); 0 is no target.
+		p.duration(FieldTTFT, 1e-3, &j.TTFT)
+		p.duration(FieldTPOT, 1e-3, &j.TPOT)
 		choice(p, FieldSLOStat, planner.ParseSLOStat, &j.SLOStat)
 	}
 	if s.Shown(FieldRequests) {
@@ -321,15 +319,16 @@ func (p *parser) parse() (Job, bool) {
 	// The budget is typed in the display currency, as the cards show
 	// costs (rightsize plan --budget is in --currency); the planner's
 	// filter is in USD.
-	p.optional(FieldBudget, &j.Filters.BudgetUSD)
+	p.amount(FieldBudget, &j.Filters.BudgetUSD)
 	if x, ok := p.cat.FX(j.Currency); ok && x.PerUSD > 0 {
 		j.Filters.BudgetUSD /= x.PerUSD
 	}
-	var hours float64
-	p.optional(FieldDeadline, &hours)
-	j.Filters.DeadlineSeconds = hours * 3600
+	// Hours, or a time with its unit (as --deadline); empty or 0: none.
+	if s.Shown(FieldDeadline) && strings.TrimSpace(s[FieldDeadline]) != "" {
+		p.duration(FieldDeadline, 3600, &j.Filters.DeadlineSeconds)
+	}
 	j.Filters.MinVCPUs = pj.MinVCPUs // ParsePlan
-	p.optional(FieldMinRAM, &j.Filters.MinRAMGiB)
+	p.amount(FieldMinRAM, &j.Filters.MinRAMGiB)
 	j.SpotRate = pj.SpotInterruptions
 	j.Own = pj.Own // ParsePlan: nil without a purchase price
 	j.API = pj.HostedAPI
@@ -380,25 +379,29 @@ func choice[T any](p *parser, f Field, parse func(string) (T, error), dst *T) {
 // minFraction is the smallest efficiency or utilisation a field accepts.
 const minFraction = 0.01
 
-// optional reads a number > 0, or leaves 0 for an empty field.
-func (p *parser) optional(f Field, dst *float64) {
+// duration reads a time (ParseDuration) as seconds; a bare number is in
+// units of bare seconds.
+func (p *parser) duration(f Field, bare float64, dst *float64) {
+	v, key, err := ParseDuration(p.s[f], bare)
+	if err != nil {
+		p.fail(f, key)
+		return
+	}
+	*dst = v
+}
+
+// amount reads an optional amount (ParseAmount), as the command line's
+// --budget and --min-ram; empty or 0 leaves 0, no limit.
+func (p *parser) amount(f Field, dst *float64) {
 	if !p.s.Shown(f) || strings.TrimSpace(p.s[f]) == "" {
 		return
 	}
-	p.positive(f, dst)
-}
-
-// positive reads a finite number > 0.
-func (p *parser) positive(f Field, dst *float64) {
-	v, err := strconv.ParseFloat(strings.TrimSpace(p.s[f]), 64)
-	switch {
-	case err != nil:
-		p.fail(f, MsgNotNumber)
-	case !(v > 0) || v > 1e9:
-		p.fail(f, MsgRange)
-	default:
-		*dst = v
+	v, key, err := ParseAmount(p.s[f])
+	if err != nil {
+		p.fail(f, key)
+		return
 	}
+	*dst = v
 }
 
 func (p *parser) intField(f Field, dst *int) {

@@ -532,3 +532,43 @@ func (r *jobReader) amount(f jobspec.Field, dst *float64, zero bool, hi float64,
 	}
 	return false
 }
+
+// The fields each door names its own way (the command line's --ttft-p95,
+// --tpot, --deadline, --budget and --min-ram; the page's ttft-ms,
+// tpot-ms, deadline-hours, budget-usd and min-ram-gib) hold the same
+// quantity, read by one rule: a time with any unit, or a bare number in
+// the field's own unit; an amount as a plain number.
+
+// ParseDuration reads a time as seconds: with a unit ("500ms", "0.5s",
+// "1h30m", "3d") or a bare number in the field's unit, bare seconds each
+// (1 for --ttft-p95 and --deadline, 0.001 for the page's ttft-ms, 3600
+// for its deadline-hours); 0 to 10^9 s (estimator.ParseSeconds). The key
+// is the page's message for a problem: a number out of range, or no time.
+func ParseDuration(s string, bare float64) (float64, MsgKey, error) {
+	t := strings.TrimSpace(s)
+	key := MsgNotNumber
+	if x, err := strconv.ParseFloat(t, 64); err == nil {
+		t, key = strconv.FormatFloat(x*bare, 'g', -1, 64), MsgRange
+	}
+	v, err := estimator.ParseSeconds(t)
+	if err != nil {
+		return 0, key, err
+	}
+	return v, 0, nil
+}
+
+// ParseAmount reads an amount (money in any catalog currency, GiB, a rate)
+// as a finite number from 0 to 10^15, above any bill, host or price a plan
+// meets: the echo of a bad value stays short (1e308 was printed with 309
+// digits).
+func ParseAmount(s string) (float64, MsgKey, error) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || !(v >= 0 && v <= maxAmount) {
+		key := MsgRange
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			key = MsgNotNumber
+		}
+		return 0, key, fmt.Errorf("%q: want a number from 0 to %g", s, float64(maxAmount))
+	}
+	return v, 0, nil
+}

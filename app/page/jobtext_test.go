@@ -1,6 +1,8 @@
 package page
 
 import (
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -89,6 +91,30 @@ func FuzzParsePlan(f *testing.F) {
 		}
 		if (j.Own == nil) != (strings.TrimSpace(own) == "" || bad[jobspec.OwnPrice] || bad[jobspec.KWhPrice] || bad[jobspec.DepreciationYears]) {
 			t.Fatalf("own %q %q %q: %+v, problems %v", own, kwh, years, j.Own, errs)
+		}
+	})
+}
+
+// FuzzParseUnits: ParseDuration and ParseAmount, the rule both doors
+// read their renamed fields by, give a value in range or a problem with
+// the page's message, for any text; a bare number is in the field's unit.
+func FuzzParseUnits(f *testing.F) {
+	for _, s := range []string{"500", "0.5s", "500ms", "3d", "1h30m", "-1", "NaN", "Inf", "1e400", "", " 72 ", "1e16", "0x1p4"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, bare := range []float64{1, 1e-3, 3600} {
+			v, key, err := ParseDuration(s, bare)
+			if err != nil && key == 0 || err == nil && !(v >= 0 && v <= 1e9) {
+				t.Fatalf("ParseDuration(%q, %g) = %g, %d, %v", s, bare, v, key, err)
+			}
+			if x, perr := strconv.ParseFloat(strings.TrimSpace(s), 64); perr == nil && err == nil && math.Abs(v-x*bare) > 1e-9*math.Abs(x*bare) {
+				t.Fatalf("ParseDuration(%q, %g) = %g, want the bare number in the unit", s, bare, v)
+			}
+		}
+		v, key, err := ParseAmount(s)
+		if err != nil && key == 0 || err == nil && !(v >= 0 && v <= 1e15) {
+			t.Fatalf("ParseAmount(%q) = %g, %d, %v", s, v, key, err)
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"io"
+	"math"
 	"reflect"
 	"sort"
 	"strings"
@@ -362,6 +363,114 @@ func TestDoorsParseOnePlan(t *testing.T) {
 		for f, e := range errs {
 			if named := page.FieldNames[f] == b.field; named == e.OK() {
 				t.Errorf("%v: page field %s error %+v", b.c, page.FieldNames[f], e)
+			}
+		}
+	}
+}
+
+// TestDoorsParseRenamedPairs: the fields each door names its own way hold
+// one quantity, read by one rule (page.ParseDuration, page.ParseAmount):
+// a time with any unit or a bare number in the field's unit (seconds on
+// the command line, milliseconds or hours on the page), an amount as a
+// plain number. Every spelling the command line took still reads.
+func TestDoorsParseRenamedPairs(t *testing.T) {
+	type side struct{ name, value string }
+	good := []struct {
+		cli, pg side
+		get     func(plan.Request) float64
+		page    func(page.Job) float64
+		want    float64
+	}{}
+	ttft := func(r plan.Request) float64 { return r.Workload.TTFTP95Seconds }
+	pageTTFT := func(j page.Job) float64 { return j.TTFT }
+	tpot := func(r plan.Request) float64 { return r.Workload.TPOTSeconds }
+	pageTPOT := func(j page.Job) float64 { return j.TPOT }
+	dl := func(r plan.Request) float64 { return r.Filters.DeadlineSeconds }
+	pageDL := func(j page.Job) float64 { return j.Filters.DeadlineSeconds }
+	ram := func(r plan.Request) float64 { return r.Filters.MinRAMGiB }
+	pageRAM := func(j page.Job) float64 { return j.Filters.MinRAMGiB }
+	bud := func(r plan.Request) float64 { return r.Filters.BudgetUSD }
+	pageBud := func(j page.Job) float64 { return j.Filters.BudgetUSD }
+	add := func(cli, pg side, get func(plan.Request) float64, pf func(page.Job) float64, want float64) {
+		good = append(good, struct {
+			cli, pg side
+			get     func(plan.Request) float64
+			page    func(page.Job) float64
+			want    float64
+		}{cli, pg, get, pf, want})
+	}
+	add(side{"ttft-p95", "0.5"}, side{"ttft-ms", "500"}, ttft, pageTTFT, 0.5)
+	add(side{"ttft-p95", "500ms"}, side{"ttft-ms", "0.5s"}, ttft, pageTTFT, 0.5)
+	add(side{"ttft-p95", "2s"}, side{"ttft-ms", "2000ms"}, ttft, pageTTFT, 2)
+	add(side{"tpot", "50ms"}, side{"tpot-ms", "50"}, tpot, pageTPOT, 0.05)
+	add(side{"tpot", "0.1"}, side{"tpot-ms", "0.1s"}, tpot, pageTPOT, 0.1)
+	add(side{"deadline", "72h"}, side{"deadline-hours", "72"}, dl, pageDL, 72*3600)
+	add(side{"deadline", "3d"}, side{"deadline-hours", "3d"}, dl, pageDL, 72*3600)
+	add(side{"deadline", "5400"}, side{"deadline-hours", "1.5"}, dl, pageDL, 5400)
+	add(side{"min-ram", "512"}, side{"min-ram-gib", "512"}, ram, pageRAM, 512)
+	add(side{"min-ram", "0"}, side{"min-ram-gib", "0"}, ram, pageRAM, 0)
+	add(side{"budget", "2500"}, side{"budget-usd", "2500"}, bud, pageBud, 2500)
+	bad := []struct{ cli, pg side }{
+		{side{"ttft-p95", "soon"}, side{"ttft-ms", "soon"}},
+		{side{"ttft-p95", "-1"}, side{"ttft-ms", "-1000"}},
+		{side{"tpot", "NaN"}, side{"tpot-ms", "NaN"}},
+		{side{"tpot", "1e10"}, side{"tpot-ms", "1e13"}},
+		{side{"deadline", "tomorrow"}, side{"deadline-hours", "tomorrow"}},
+		{side{"deadline", "-3d"}, side{"deadline-hours", "-72"}},
+		{side{"min-ram", "lots"}, side{"min-ram-gib", "lots"}},
+		{side{"min-ram", "-1"}, side{"min-ram-gib", "-1"}},
+		{side{"budget", "1e16"}, side{"budget-usd", "1e16"}},
+		{side{"budget", "Inf"}, side{"budget-usd", "Inf"}},
+	}
+	parseBoth := func(cli, pg side) (*planCapture, page.Job, [page.NFields]page.FieldErr, bool) {
+		s := page.DefaultState
+		args := []string{"--model=llama-3.1-8b", "--gpu=h100-sxm", "--seq=2048", "--precision=bf16", "--output-tokens=512", "--" + cli.name + "=" + cli.value}
+		// The SLO is serving's; the deadline a batch job's (the page
+		// hides it for serving).
+		if cli.name == "ttft-p95" || cli.name == "tpot" {
+			args = append(args, "--requests-per-second=5")
+			s[page.FieldRPS] = "5"
+		} else {
+			args = append(args, "--requests=1000")
+		}
+		s[page.FieldRequests] = "1000"
+		found := false
+		for f, n := range page.FieldNames {
+			if n == pg.name {
+				s[f], found = pg.value, true
+			}
+		}
+		if !found {
+			t.Fatalf("%s: no page field", pg.name)
+		}
+		c := &planCapture{planCmd: planCmd{stderr: io.Discard}}
+		if code := estimateCommand("plan", args, io.Discard, io.Discard, c); code != 0 {
+			t.Fatalf("%v: exit %d", args, code)
+		}
+		j, errs, _, ok := page.ParseJob(s, catalog.Default(), page.Archs{}, nil, "")
+		return c, j, errs, ok
+	}
+	for _, g := range good {
+		cli, j, errs, ok := parseBoth(g.cli, g.pg)
+		if cli.err != nil || !ok {
+			t.Errorf("--%s %s / %s %s: CLI %v, page ok %v %v", g.cli.name, g.cli.value, g.pg.name, g.pg.value, cli.err, ok, errs)
+			continue
+		}
+		if a, b := g.get(cli.req), g.page(j); math.Abs(a-g.want) > 1e-9*g.want || math.Abs(b-g.want) > 1e-9*g.want {
+			t.Errorf("--%s %s: CLI %g, %s %s: page %g; want %g", g.cli.name, g.cli.value, a, g.pg.name, g.pg.value, b, g.want)
+		}
+	}
+	for _, b := range bad {
+		cli, _, errs, ok := parseBoth(b.cli, b.pg)
+		if cli.err == nil || !strings.Contains(cli.err.Error(), "--"+b.cli.name+":") && !strings.Contains(cli.err.Error(), "--"+b.cli.name+" ") {
+			t.Errorf("--%s %s: CLI %v; want an error naming it", b.cli.name, b.cli.value, cli.err)
+		}
+		if ok {
+			t.Errorf("%s %s: the page takes it", b.pg.name, b.pg.value)
+		}
+		for f, e := range errs {
+			if named := page.FieldNames[f] == b.pg.name; named == e.OK() {
+				t.Errorf("%s %s: page field %s error %+v", b.pg.name, b.pg.value, page.FieldNames[f], e)
 			}
 		}
 	}

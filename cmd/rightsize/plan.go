@@ -349,32 +349,25 @@ func (c *planCmd) define(fs *flag.FlagSet) {
 // s is a flag's value as text.
 func (c *planCmd) s(name string) string { return c.fs.Lookup(name).Value.String() }
 
-// parseDuration reads "1.5s", "800ms", "72h", "3d" or bare seconds:
-// estimator.ParseSeconds, the page's parser too.
+// parseDuration reads "1.5s", "800ms", "72h", "3d" or bare seconds, as
+// the page reads its times (page.ParseDuration, there with a bare number
+// in milliseconds or hours).
 func parseDuration(s string) (float64, error) {
 	if strings.TrimSpace(s) == "" {
 		return 0, errors.New("empty duration")
 	}
-	v, err := estimator.ParseSeconds(s)
+	v, _, err := page.ParseDuration(s, 1)
 	if err != nil {
 		return 0, fmt.Errorf("duration %q: want e.g. 3d, 72h, 800ms (0 to 10^9 s)", s)
 	}
 	return v, nil
 }
 
-// maxAmount bounds the plan's amounts (money in any catalog currency,
-// GiB, rates, prices per 1M tokens): 10^15 is above any bill, host or
-// price a plan meets, and keeps an error's echo of the value short
-// (1e308 was printed with 309 digits).
-const maxAmount = 1e15
-
-// parseAmount reads a finite number from 0 to maxAmount.
+// parseAmount reads a finite number from 0 to 10^15, as the page reads
+// its amounts (page.ParseAmount).
 func parseAmount(s string) (float64, error) {
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || !(v >= 0 && v <= maxAmount) {
-		return 0, fmt.Errorf("%q: want a number from 0 to %g", s, float64(maxAmount))
-	}
-	return v, nil
+	v, _, err := page.ParseAmount(s)
+	return v, err
 }
 
 // request turns the flags into a plan request.
