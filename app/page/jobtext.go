@@ -68,6 +68,9 @@ type InputJob struct {
 	// GlobalBatch is the sequences per optimizer step over all GPUs
 	// (training; 0: not given, the estimator's schedule).
 	GlobalBatch int
+	// ShippedBy names the catalog model whose checkpoint precision In's
+	// weights take, no precision being chosen for serving ("": none).
+	ShippedBy string
 }
 
 // JobError is one shared field's problem: Key is the page's message,
@@ -118,6 +121,18 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	in := estimator.DefaultInput(arch)
 	choose(&r, jobspec.Task, estimator.ParseTask, &in.Task)
 	choose(&r, jobspec.Precision, estimator.ParseDType, &in.Weights)
+	// Serving starts from the checkpoint as published when no precision is
+	// chosen (the command line without --precision; the page always
+	// chooses): vLLM and SGLang serve an FP8 checkpoint in FP8 whatever
+	// --dtype says (they read its quantization_config), so a 16-bit plan
+	// would size weights the engine never loads (catalog.Model.WeightsDType).
+	if !t.Set[jobspec.Precision] && in.Task == estimator.Inference {
+		if m, ok := cat.Model(strings.TrimSpace(t.Text[jobspec.Model])); ok && m.WeightsDType != "" {
+			if d, err := estimator.ParseDType(m.WeightsDType); err == nil {
+				in.Weights, j.ShippedBy = d, m.Name
+			}
+		}
+	}
 	choose(&r, jobspec.KVDType, estimator.ParseDType, &in.KV)
 	choose(&r, jobspec.Quant, estimator.ParseQuant, &in.Quant)
 	choose(&r, jobspec.Kernel, estimator.ParseKernel, &in.Kernel)

@@ -118,3 +118,30 @@ func FuzzParseUnits(f *testing.F) {
 		}
 	})
 }
+
+// TestParseInputShippedPrecision: serving with no precision chosen takes
+// the checkpoint's own (DeepSeek-V3 ships FP8), at either door; a chosen
+// precision, training, or a model without a narrower checkpoint keeps it.
+func TestParseInputShippedPrecision(t *testing.T) {
+	for _, c := range []struct {
+		model, task, precision string
+		set                    bool
+		want                   estimator.DType
+		shipped                string
+	}{
+		{"deepseek-v3", "inference", "bf16", false, estimator.FP8, "DeepSeek-V3"},
+		{"deepseek-v3", "inference", "bf16", true, estimator.BF16, ""},
+		{"deepseek-v3", "finetune", "bf16", false, estimator.BF16, ""},
+		{"llama-3.1-8b", "inference", "bf16", false, estimator.BF16, ""},
+	} {
+		var text JobText
+		for f, v := range map[jobspec.Field]string{jobspec.Model: c.model, jobspec.Task: c.task, jobspec.Precision: c.precision} {
+			text.Text[f], text.Read[f], text.Set[f] = v, true, true
+		}
+		text.Set[jobspec.Precision] = c.set
+		j, errs := ParseInput(&text, estimator.Arch{}, catalog.Default())
+		if len(errs) > 0 || j.In.Weights != c.want || j.ShippedBy != c.shipped {
+			t.Errorf("%+v: weights %s, shipped by %q, %v", c, j.In.Weights, j.ShippedBy, errs)
+		}
+	}
+}
