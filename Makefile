@@ -119,6 +119,8 @@ fuzz:
 	$(GO) test ./catalog/launch -run '^$$' -fuzz '^FuzzSkyPilotYAML$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./app -run '^$$' -fuzz '^FuzzFragment$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./app/page -run '^$$' -fuzz '^FuzzCompareLink$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./app/page -run '^$$' -fuzz '^FuzzParsePlan$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./app/page -run '^$$' -fuzz '^FuzzParseUnits$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator/plan -run '^$$' -fuzz '^FuzzPlan$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator/plan -run '^$$' -fuzz '^FuzzParseWorkload$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator/plan -run '^$$' -fuzz '^FuzzParseLoadCurve$$' -fuzztime $(FUZZTIME)

@@ -589,7 +589,7 @@ var messagesEN = [NMsgs]string{
 	MsgJobCost:         "Job cost",
 	MsgPerMTokens:      "Per 1M tokens",
 	MsgTrainTokens:     "Training tokens (e.g. 1B, 2T)",
-	MsgOutputTokens:    "Generated tokens per request (of the sequence)",
+	MsgOutputTokens:    "Generated tokens per request (of the sequence; 0: half of it)",
 	MsgNoPerf:          "No speed estimate: the job does not fit, or the catalog lacks this GPU's FLOPS or bandwidth.",
 	MsgMFUImplied:      "Implied MFU",
 
@@ -1029,7 +1029,7 @@ var MessagesRU = [NMsgs]string{
 	MsgJobCost:         "Стоимость задачи",
 	MsgPerMTokens:      "За 1M токенов",
 	MsgTrainTokens:     "Обучающие токены (например, 1B, 2T)",
-	MsgOutputTokens:    "Генерируемых токенов на запрос (из длины)",
+	MsgOutputTokens:    "Генерируемых токенов на запрос (из длины; 0: её половина)",
 	MsgNoPerf:          "Нет оценки скорости: задача не помещается или в каталоге нет FLOPS или пропускной способности этого GPU.",
 	MsgMFUImplied:      "Итоговый MFU",
 
@@ -1469,7 +1469,7 @@ var messagesZH = [NMsgs]string{
 	MsgJobCost:         "任务成本",
 	MsgPerMTokens:      "每 100 万 token",
 	MsgTrainTokens:     "训练 token 数（例如 1B、2T）",
-	MsgOutputTokens:    "每个请求生成的 token（占序列长度）",
+	MsgOutputTokens:    "每个请求生成的 token（占序列长度；0：其一半）",
 	MsgNoPerf:          "无速度估算：任务装不下，或目录缺少此 GPU 的 FLOPS 或带宽。",
 	MsgMFUImplied:      "实际 MFU",
 

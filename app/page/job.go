@@ -7,7 +7,6 @@ package page
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 
 	"rightsize/app/page/jobspec"
@@ -104,11 +103,12 @@ type Job struct {
 	Filters  planner.Filters
 	// Assumptions the planner prices with (zero: its defaults): spot
 	// reclaims per month, checkpoint write rate (bytes/s), restart time
-	// (seconds); and a hosted API's prices (USD per 1M tokens) to compare
-	// with self-hosting instead of the catalog's list prices.
+	// (seconds); and a hosted API the user prices (USD per 1M tokens) to
+	// compare with self-hosting instead of the catalog's list prices
+	// (nil: the catalog's).
 	SpotRate, CkptWriteBytesPerSecond, RestartSeconds float64
 	UnknownNetworks                                   bool // plans may span instances with no named network
-	APIInUSDPerM, APIOutUSDPerM                       float64
+	API                                               *planner.HostedAPI
 
 	// FreshnessDays is the freshness window the picks rest on
 	// (planner.Request.FreshnessDays), 1 to 36,500 days; 0: the default.
@@ -208,6 +208,12 @@ func (p *parser) parse() (Job, bool) {
 			t.Text[jf], t.Read[jf], t.Set[jf] = s[f], s.Shown(f), true
 		}
 	}
+	// The daily curve replaces the request rate (as rightsize plan
+	// --load-curve, which notes it): a rate left in the field is not read.
+	curve := s.Shown(FieldCurve) && strings.TrimSpace(s[FieldCurve]) != ""
+	if curve {
+		t.Read[jobspec.RequestsPerSecond] = false
+	}
 	ij, jerrs := ParseInput(&t, arch, p.cat)
 	for _, e := range jerrs {
 		if f := jobFields[e.Field]; p.errs[f].OK() {
@@ -250,7 +256,10 @@ func (p *parser) parse() (Job, bool) {
 	if s.Shown(FieldOutput) {
 		var out int
 		p.intField(FieldOutput, &out)
-		if p.errs[FieldOutput].OK() && p.errs[FieldSeq].OK() {
+		// 0 is no split given: half of the sequence generated
+		// (estimator.Workload's zero value), as rightsize's
+		// --output-tokens 0, whose JSON the independent checks replay.
+		if p.errs[FieldOutput].OK() && p.errs[FieldSeq].OK() && out != 0 {
 			j.Work = estimator.Workload{PromptTokens: in.Seq - out, OutputTokens: out}
 		}
 	}
@@ -263,7 +272,6 @@ func (p *parser) parse() (Job, bool) {
 			p.fail(FieldWorkload, MsgUnknownChoice)
 		}
 	}
-	curve := s.Shown(FieldCurve) && strings.TrimSpace(s[FieldCurve]) != ""
 	if curve {
 		// The daily curve replaces the request rate: the planner ranks
 		// the offers at its busiest hour (as rightsize plan --load-curve).
@@ -281,7 +289,7 @@ func (p *parser) parse() (Job, bool) {
 	}
 	if s.Shown(FieldRPS) && (curve || strings.TrimSpace(s[FieldRPS]) != "") {
 		if !curve {
-			p.positive(FieldRPS, &j.RPS)
+			j.RPS = pj.RequestsPerSecond // ParsePlan
 		}
 		if j.Mix != nil && j.Curve == nil && j.RPS > 0 {
 			// A preset at one request rate: a flat day.
@@ -291,11 +299,10 @@ func (p *parser) parse() (Job, bool) {
 			}
 			j.Curve = &c
 		}
-		var ms float64
-		p.positive(FieldTTFT, &ms)
-		j.TTFT = ms / 1000
-		p.positive(FieldTPOT, &ms)
-		j.TPOT = ms / 1000
+		// Milliseconds, or a time with its unit (ParseDuration, as
+		// rightsize plan --ttft-p95 and --tpot); 0 is no target.
+		p.duration(FieldTTFT, 1e-3, &j.TTFT)
+		p.duration(FieldTPOT, 1e-3, &j.TPOT)
 		choice(p, FieldSLOStat, planner.ParseSLOStat, &j.SLOStat)
 	}
 	if s.Shown(FieldRequests) {
@@ -312,21 +319,19 @@ func (p *parser) parse() (Job, bool) {
 	// The budget is typed in the display currency, as the cards show
 	// costs (rightsize plan --budget is in --currency); the planner's
 	// filter is in USD.
-	p.optional(FieldBudget, &j.Filters.BudgetUSD)
+	p.amount(FieldBudget, &j.Filters.BudgetUSD)
 	if x, ok := p.cat.FX(j.Currency); ok && x.PerUSD > 0 {
 		j.Filters.BudgetUSD /= x.PerUSD
 	}
-	var hours float64
-	p.optional(FieldDeadline, &hours)
-	j.Filters.DeadlineSeconds = hours * 3600
-	var vcpus float64
-	p.optional(FieldMinVCPU, &vcpus)
-	j.Filters.MinVCPUs = int(vcpus)
-	p.optional(FieldMinRAM, &j.Filters.MinRAMGiB)
-	p.fraction(FieldSpotRate, &j.SpotRate)
-	p.owned(&j)
-	p.optional(FieldAPIIn, &j.APIInUSDPerM)
-	p.optional(FieldAPIOut, &j.APIOutUSDPerM)
+	// Hours, or a time with its unit (as --deadline); empty or 0: none.
+	if s.Shown(FieldDeadline) && strings.TrimSpace(s[FieldDeadline]) != "" {
+		p.duration(FieldDeadline, 3600, &j.Filters.DeadlineSeconds)
+	}
+	j.Filters.MinVCPUs = pj.MinVCPUs // ParsePlan
+	p.amount(FieldMinRAM, &j.Filters.MinRAMGiB)
+	j.SpotRate = pj.SpotInterruptions
+	j.Own = pj.Own // ParsePlan: nil without a purchase price
+	j.API = pj.HostedAPI
 	if v := strings.TrimSpace(s[FieldCalibration]); v != "" && s.Shown(FieldCalibration) {
 		if cal, err := sim.ParseCalibration(v); err != nil {
 			j.CalBad = true
@@ -371,73 +376,32 @@ func choice[T any](p *parser, f Field, parse func(string) (T, error), dst *T) {
 	*dst = v
 }
 
-// fraction reads an optional share in (0, 1]; empty leaves 0 (the
-// estimator's own figure).
-func (p *parser) fraction(f Field, dst *float64) {
-	if !p.s.Shown(f) || strings.TrimSpace(p.s[f]) == "" {
-		return
-	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(p.s[f]), 64)
-	switch {
-	case err != nil:
-		p.fail(f, MsgNotNumber)
-	case !(v >= minFraction) || v > 1:
-		// Below 1% an efficiency prices a job at hundreds of digits
-		// (mfu=1e-300 in a link printed 400-digit costs).
-		p.fail(f, MsgRange)
-	default:
-		*dst = v
-	}
-}
-
-// owned reads the owned-GPU fields: a purchase price asks for the
-// electricity price and the depreciation period (no sourced default for
-// either); the power is the GPU's TDP and the PUE the planner's default,
-// as rightsize plan --own-price.
-func (p *parser) owned(j *Job) {
-	if !p.s.Shown(FieldOwnPrice) || strings.TrimSpace(p.s[FieldOwnPrice]) == "" {
-		return
-	}
-	o := &planner.Owned{}
-	p.positive(FieldOwnPrice, &o.PriceUSD)
-	for _, f := range []struct {
-		f  Field
-		to *float64
-	}{{FieldKWh, &o.KWhUSD}, {FieldOwnYears, &o.DepreciationYears}} {
-		if strings.TrimSpace(p.s[f.f]) == "" {
-			p.fail(f.f, MsgOwnNeeds)
-			continue
-		}
-		p.positive(f.f, f.to)
-	}
-	if o.DepreciationYears > 100 {
-		p.fail(FieldOwnYears, MsgRange)
-	}
-	j.Own = o
-}
-
 // minFraction is the smallest efficiency or utilisation a field accepts.
 const minFraction = 0.01
 
-// optional reads a number > 0, or leaves 0 for an empty field.
-func (p *parser) optional(f Field, dst *float64) {
+// duration reads a time (ParseDuration) as seconds; a bare number is in
+// units of bare seconds.
+func (p *parser) duration(f Field, bare float64, dst *float64) {
+	v, key, err := ParseDuration(p.s[f], bare)
+	if err != nil {
+		p.fail(f, key)
+		return
+	}
+	*dst = v
+}
+
+// amount reads an optional amount (ParseAmount), as the command line's
+// --budget and --min-ram; empty or 0 leaves 0, no limit.
+func (p *parser) amount(f Field, dst *float64) {
 	if !p.s.Shown(f) || strings.TrimSpace(p.s[f]) == "" {
 		return
 	}
-	p.positive(f, dst)
-}
-
-// positive reads a finite number > 0.
-func (p *parser) positive(f Field, dst *float64) {
-	v, err := strconv.ParseFloat(strings.TrimSpace(p.s[f]), 64)
-	switch {
-	case err != nil:
-		p.fail(f, MsgNotNumber)
-	case !(v > 0) || v > 1e9:
-		p.fail(f, MsgRange)
-	default:
-		*dst = v
+	v, key, err := ParseAmount(p.s[f])
+	if err != nil {
+		p.fail(f, key)
+		return
 	}
+	*dst = v
 }
 
 func (p *parser) intField(f Field, dst *int) {

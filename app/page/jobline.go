@@ -89,11 +89,17 @@ func (b *viewBuilder) jobLine() JobLineView {
 		if !in.State.Shown(FieldCurve) || strings.TrimSpace(in.State[FieldCurve]) == "" {
 			rps = field(FieldRPS, MsgRPS, l.Sig3(j.RPS))
 		}
-		out := JobPart{F: NFields, Text: count(float64(j.Work.OutputTokens))}
-		if j.Mix == nil {
-			out = field(FieldOutput, MsgOutputTokens, count(float64(j.Work.OutputTokens)))
+		// No split given is half of the sequence each (estimator.Workload).
+		prompt, gen := j.Work.PromptTokens, j.Work.OutputTokens
+		if prompt == 0 && gen == 0 {
+			gen = j.In.Seq / 2
+			prompt = max(1, j.In.Seq-gen)
 		}
-		fill(b.t(MsgJobRate), rps, JobPart{F: NFields, Text: count(float64(j.Work.PromptTokens))}, out)
+		out := JobPart{F: NFields, Text: count(float64(gen))}
+		if j.Mix == nil {
+			out = field(FieldOutput, MsgOutputTokens, count(float64(gen)))
+		}
+		fill(b.t(MsgJobRate), rps, JobPart{F: NFields, Text: count(float64(prompt))}, out)
 	default:
 		fill(b.t(MsgJobRequests), field(FieldRequests, MsgRequests, count(j.Requests)), field(FieldSeq, MsgSeq, count(float64(j.In.Seq))))
 	}

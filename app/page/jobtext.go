@@ -68,6 +68,9 @@ type InputJob struct {
 	// GlobalBatch is the sequences per optimizer step over all GPUs
 	// (training; 0: not given, the estimator's schedule).
 	GlobalBatch int
+	// ShippedBy names the catalog model whose checkpoint precision In's
+	// weights take, no precision being chosen for serving ("": none).
+	ShippedBy string
 }
 
 // JobError is one shared field's problem: Key is the page's message,
@@ -87,6 +90,7 @@ const (
 	showFlag   errShow = iota // --flag: reason
 	showValue                 // --flag value: reason
 	showQuoted                // --flag "value": reason
+	showReason                // the reason alone (it names the flags)
 )
 
 // Error is the command line's wording.
@@ -97,6 +101,8 @@ func (e *JobError) Error() string {
 		return flag + " " + e.Value + ": " + e.Err.Error()
 	case showQuoted:
 		return fmt.Sprintf("%s %q: %v", flag, e.Value, e.Err)
+	case showReason:
+		return e.Err.Error()
 	}
 	return flag + ": " + e.Err.Error()
 }
@@ -115,6 +121,18 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	in := estimator.DefaultInput(arch)
 	choose(&r, jobspec.Task, estimator.ParseTask, &in.Task)
 	choose(&r, jobspec.Precision, estimator.ParseDType, &in.Weights)
+	// Serving starts from the checkpoint as published when no precision is
+	// chosen (the command line without --precision; the page always
+	// chooses): vLLM and SGLang serve an FP8 checkpoint in FP8 whatever
+	// --dtype says (they read its quantization_config), so a 16-bit plan
+	// would size weights the engine never loads (catalog.Model.WeightsDType).
+	if !t.Set[jobspec.Precision] && in.Task == estimator.Inference {
+		if m, ok := cat.Model(strings.TrimSpace(t.Text[jobspec.Model])); ok && m.WeightsDType != "" {
+			if d, err := estimator.ParseDType(m.WeightsDType); err == nil {
+				in.Weights, j.ShippedBy = d, m.Name
+			}
+		}
+	}
 	choose(&r, jobspec.KVDType, estimator.ParseDType, &in.KV)
 	choose(&r, jobspec.Quant, estimator.ParseQuant, &in.Quant)
 	choose(&r, jobspec.Kernel, estimator.ParseKernel, &in.Kernel)
@@ -346,7 +364,34 @@ type PlanJob struct {
 	// DatasetTokens and Epochs (a training job as passes over a dataset)
 	// and Requests (a batch job): 0 is not given.
 	DatasetTokens, Epochs, Requests float64
+	// RequestsPerSecond is online serving's request rate, above 0 and up
+	// to MaxRequestsPerSecond (0: not given).
+	RequestsPerSecond float64
+	// Own is the owned-GPU alternative to the daily fleet: its purchase
+	// price, electricity price and depreciation period (nil: no purchase
+	// price given). The power and PUE are the planner's defaults unless
+	// the command line's --own-watts and --pue say more.
+	Own *planner.Owned
+	// MinVCPUs is the vCPUs an instance needs at least (0: no floor).
+	MinVCPUs int
+	// SpotInterruptions is the share of spot instances reclaimed a month,
+	// 0 to 1 (0: the planner's, per offer).
+	SpotInterruptions float64
+	// HostedAPI is the hosted API priced by the user to compare serving
+	// with (USD per 1M input and output tokens; a price not given is 0);
+	// nil: neither price given, the catalog's list prices for the model.
+	HostedAPI *planner.HostedAPI
 }
+
+// MaxRequestsPerSecond bounds the request rate: a million requests a
+// second is above any single deployment; beyond it the replica count
+// overflows an int (5e17 printed -9.2e18 instances).
+const MaxRequestsPerSecond = 1e6
+
+// maxAmount bounds a price: 10^15 is above any bill or price a plan meets,
+// and keeps an error's echo of the value short (1e308 was printed with
+// 309 digits).
+const maxAmount = 1e15
 
 // ParsePlan reads the planner's assumptions of t, as ParseInput the
 // estimator's fields: a field not read takes the table's default.
@@ -402,6 +447,42 @@ func ParsePlan(given *JobText, cat *catalog.Catalog) (PlanJob, []*JobError) {
 	r.count(jobspec.DatasetTokens, &j.DatasetTokens, MsgNotCount)
 	r.count(jobspec.Epochs, &j.Epochs, MsgNotNumber)
 	r.count(jobspec.Requests, &j.Requests, MsgNotNumber)
+	// The request rate: a count above 0 ("20", "1.5k"), up to
+	// MaxRequestsPerSecond.
+	if r.count(jobspec.RequestsPerSecond, &j.RequestsPerSecond, MsgNotNumber); j.RequestsPerSecond > MaxRequestsPerSecond {
+		r.fail(jobspec.RequestsPerSecond, MsgRange, showValue, fmt.Errorf("want a rate up to %g", float64(MaxRequestsPerSecond)))
+		j.RequestsPerSecond = 0
+	}
+	j.Own = r.owned()
+	// The instance floor: a whole number of vCPUs from 0.
+	if v := t.Text[jobspec.MinVCPUs]; strings.TrimSpace(v) != "" {
+		n, key, err := parseWhole(v)
+		if err == nil && n < 0 {
+			key, err = MsgRange, errors.New("below 0")
+		}
+		if err != nil {
+			r.fail(jobspec.MinVCPUs, key, showFlag, fmt.Errorf("%q: want a whole number ≥ 0", v))
+		} else {
+			j.MinVCPUs = n
+		}
+	}
+	// Spot reclaims: a share of the instances a month, 0 to 1.
+	if strings.TrimSpace(t.Text[jobspec.SpotInterruptions]) != "" {
+		r.amount(jobspec.SpotInterruptions, &j.SpotInterruptions, true, 1, "a share of instances reclaimed a month from 0 to %g (0: the planner's)")
+	}
+	// The user's hosted-API prices: either given (0 included) replaces
+	// the catalog's list prices.
+	in, out := strings.TrimSpace(t.Text[jobspec.APIInputPrice]), strings.TrimSpace(t.Text[jobspec.APIOutputPrice])
+	if in != "" || out != "" {
+		api := planner.HostedAPI{ID: "api", Provider: "hosted API", Currency: "USD"}
+		ok := in == "" || r.amount(jobspec.APIInputPrice, &api.InputUSDPerMillion, true, maxAmount, "a number from 0 to %g")
+		if out != "" && !r.amount(jobspec.APIOutputPrice, &api.OutputUSDPerMillion, true, maxAmount, "a number from 0 to %g") {
+			ok = false
+		}
+		if ok {
+			j.HostedAPI = &api
+		}
+	}
 	// The freshness window: empty takes the planner's default; 0 or a
 	// negative window is out of range, not "no window".
 	if v := t.Text[jobspec.FreshnessDays]; strings.TrimSpace(v) != "" {
@@ -416,4 +497,93 @@ func ParsePlan(given *JobText, cat *catalog.Catalog) (PlanJob, []*JobError) {
 		}
 	}
 	return j, r.errs
+}
+
+// owned reads the owned-GPU fields: a purchase price asks for the
+// electricity price and the depreciation period (no sourced default for
+// either). The ranges are the planner's (plan.OwnCost): a price above 0,
+// electricity from 0 (a site with its own power), a period above 0 up to
+// 100 years; money up to maxAmount.
+func (r *jobReader) owned() *planner.Owned {
+	if strings.TrimSpace(r.t.Text[jobspec.OwnPrice]) == "" {
+		return nil
+	}
+	o := &planner.Owned{}
+	ok := r.amount(jobspec.OwnPrice, &o.PriceUSD, false, maxAmount, "a number above 0 up to %g")
+	for _, f := range []struct {
+		f    jobspec.Field
+		to   *float64
+		zero bool
+		hi   float64
+		want string
+	}{{jobspec.KWhPrice, &o.KWhUSD, true, maxAmount, "a number from 0 to %g"},
+		{jobspec.DepreciationYears, &o.DepreciationYears, false, 100, "years above 0 up to %g"}} {
+		if strings.TrimSpace(r.t.Text[f.f]) == "" {
+			r.fail(f.f, MsgOwnNeeds, showReason, fmt.Errorf("--own-price needs --%s (no sourced default)", jobspec.Fields[f.f].Flag))
+			ok = false
+			continue
+		}
+		ok = r.amount(f.f, f.to, f.zero, f.hi, f.want) && ok
+	}
+	if !ok {
+		return nil
+	}
+	return o
+}
+
+// amount reads a finite number above 0 (from 0 with zero) up to hi; want
+// is the range said, with %g for hi.
+func (r *jobReader) amount(f jobspec.Field, dst *float64, zero bool, hi float64, want string) bool {
+	v := strings.TrimSpace(r.t.Text[f])
+	x, err := strconv.ParseFloat(v, 64)
+	switch {
+	case err != nil && !errors.Is(err, strconv.ErrRange):
+		r.fail(f, MsgNotNumber, showFlag, fmt.Errorf("%q: want "+want, v, hi))
+	case err != nil || !(x > 0 || zero && x == 0) || x > hi:
+		r.fail(f, MsgRange, showFlag, fmt.Errorf("%q: want "+want, v, hi))
+	default:
+		*dst = x
+		return true
+	}
+	return false
+}
+
+// The fields each door names its own way (the command line's --ttft-p95,
+// --tpot, --deadline, --budget and --min-ram; the page's ttft-ms,
+// tpot-ms, deadline-hours, budget-usd and min-ram-gib) hold the same
+// quantity, read by one rule: a time with any unit, or a bare number in
+// the field's own unit; an amount as a plain number.
+
+// ParseDuration reads a time as seconds: with a unit ("500ms", "0.5s",
+// "1h30m", "3d") or a bare number in the field's unit, bare seconds each
+// (1 for --ttft-p95 and --deadline, 0.001 for the page's ttft-ms, 3600
+// for its deadline-hours); 0 to 10^9 s (estimator.ParseSeconds). The key
+// is the page's message for a problem: a number out of range, or no time.
+func ParseDuration(s string, bare float64) (float64, MsgKey, error) {
+	t := strings.TrimSpace(s)
+	key := MsgNotNumber
+	if x, err := strconv.ParseFloat(t, 64); err == nil {
+		t, key = strconv.FormatFloat(x*bare, 'g', -1, 64), MsgRange
+	}
+	v, err := estimator.ParseSeconds(t)
+	if err != nil {
+		return 0, key, err
+	}
+	return v, 0, nil
+}
+
+// ParseAmount reads an amount (money in any catalog currency, GiB, a rate)
+// as a finite number from 0 to 10^15, above any bill, host or price a plan
+// meets: the echo of a bad value stays short (1e308 was printed with 309
+// digits).
+func ParseAmount(s string) (float64, MsgKey, error) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || !(v >= 0 && v <= maxAmount) {
+		key := MsgRange
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			key = MsgNotNumber
+		}
+		return 0, key, fmt.Errorf("%q: want a number from 0 to %g", s, float64(maxAmount))
+	}
+	return v, 0, nil
 }

@@ -1,6 +1,9 @@
 package page
 
 import (
+	"math"
+	"strconv"
+	"strings"
 	"testing"
 
 	"rightsize/app/page/jobspec"
@@ -49,6 +52,96 @@ func TestParseInputErrors(t *testing.T) {
 		}
 		if c.f != jobspec.GPU && j.GPU.ID != "h100-sxm" {
 			t.Errorf("--%s %q: GPU %q", jobspec.Fields[c.f].Flag, c.text, j.GPU.ID)
+		}
+	}
+}
+
+// FuzzParsePlan: any text in the planner's fields reads as a plan within
+// its documented ranges or as one problem per field it names, never a
+// panic, NaN or a value out of range.
+func FuzzParsePlan(f *testing.F) {
+	f.Add("20", "32", "0.2", "0.15", "0.6", "25000", "0.1", "5")
+	f.Add("1.5k", "0", "0", "0", "", "1e5", "0", "100")
+	f.Add("0", "-1", "1.5", "-1", "1e16", "0", "-0.1", "101")
+	f.Add("2e6", "2.5", "NaN", "Inf", "free", "lots", "", "Inf")
+	f.Add("", "", "", "", "", "", "", "")
+	f.Fuzz(func(t *testing.T, rps, vcpus, spot, apiIn, apiOut, own, kwh, years string) {
+		var text JobText
+		for fl, v := range map[jobspec.Field]string{jobspec.RequestsPerSecond: rps, jobspec.MinVCPUs: vcpus, jobspec.SpotInterruptions: spot,
+			jobspec.APIInputPrice: apiIn, jobspec.APIOutputPrice: apiOut, jobspec.OwnPrice: own, jobspec.KWhPrice: kwh, jobspec.DepreciationYears: years} {
+			text.Text[fl], text.Read[fl], text.Set[fl] = v, true, true
+		}
+		j, errs := ParsePlan(&text, catalog.Default())
+		bad := map[jobspec.Field]bool{}
+		for _, e := range errs {
+			if e.Error() == "" || e.Key == 0 {
+				t.Fatalf("an empty problem %+v", e)
+			}
+			bad[e.Field] = true
+		}
+		if !(j.RequestsPerSecond == 0 || j.RequestsPerSecond > 0 && j.RequestsPerSecond <= MaxRequestsPerSecond) || j.MinVCPUs < 0 ||
+			!(j.SpotInterruptions >= 0 && j.SpotInterruptions <= 1) {
+			t.Fatalf("rate %g, vCPUs %d, reclaims %g", j.RequestsPerSecond, j.MinVCPUs, j.SpotInterruptions)
+		}
+		if a := j.HostedAPI; a != nil && (!(a.InputUSDPerMillion >= 0 && a.InputUSDPerMillion <= maxAmount) || !(a.OutputUSDPerMillion >= 0 && a.OutputUSDPerMillion <= maxAmount)) {
+			t.Fatalf("hosted API %+v", *a)
+		}
+		if o := j.Own; o != nil && (!(o.PriceUSD > 0 && o.PriceUSD <= maxAmount) || !(o.KWhUSD >= 0 && o.KWhUSD <= maxAmount) || !(o.DepreciationYears > 0 && o.DepreciationYears <= 100)) {
+			t.Fatalf("owned %+v", *o)
+		}
+		if (j.Own == nil) != (strings.TrimSpace(own) == "" || bad[jobspec.OwnPrice] || bad[jobspec.KWhPrice] || bad[jobspec.DepreciationYears]) {
+			t.Fatalf("own %q %q %q: %+v, problems %v", own, kwh, years, j.Own, errs)
+		}
+	})
+}
+
+// FuzzParseUnits: ParseDuration and ParseAmount, the rule both doors
+// read their renamed fields by, give a value in range or a problem with
+// the page's message, for any text; a bare number is in the field's unit.
+func FuzzParseUnits(f *testing.F) {
+	for _, s := range []string{"500", "0.5s", "500ms", "3d", "1h30m", "-1", "NaN", "Inf", "1e400", "", " 72 ", "1e16", "0x1p4"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, bare := range []float64{1, 1e-3, 3600} {
+			v, key, err := ParseDuration(s, bare)
+			if err != nil && key == 0 || err == nil && !(v >= 0 && v <= 1e9) {
+				t.Fatalf("ParseDuration(%q, %g) = %g, %d, %v", s, bare, v, key, err)
+			}
+			if x, perr := strconv.ParseFloat(strings.TrimSpace(s), 64); perr == nil && err == nil && math.Abs(v-x*bare) > 1e-9*math.Abs(x*bare) {
+				t.Fatalf("ParseDuration(%q, %g) = %g, want the bare number in the unit", s, bare, v)
+			}
+		}
+		v, key, err := ParseAmount(s)
+		if err != nil && key == 0 || err == nil && !(v >= 0 && v <= 1e15) {
+			t.Fatalf("ParseAmount(%q) = %g, %d, %v", s, v, key, err)
+		}
+	})
+}
+
+// TestParseInputShippedPrecision: serving with no precision chosen takes
+// the checkpoint's own (DeepSeek-V3 ships FP8), at either door; a chosen
+// precision, training, or a model without a narrower checkpoint keeps it.
+func TestParseInputShippedPrecision(t *testing.T) {
+	for _, c := range []struct {
+		model, task, precision string
+		set                    bool
+		want                   estimator.DType
+		shipped                string
+	}{
+		{"deepseek-v3", "inference", "bf16", false, estimator.FP8, "DeepSeek-V3"},
+		{"deepseek-v3", "inference", "bf16", true, estimator.BF16, ""},
+		{"deepseek-v3", "finetune", "bf16", false, estimator.BF16, ""},
+		{"llama-3.1-8b", "inference", "bf16", false, estimator.BF16, ""},
+	} {
+		var text JobText
+		for f, v := range map[jobspec.Field]string{jobspec.Model: c.model, jobspec.Task: c.task, jobspec.Precision: c.precision} {
+			text.Text[f], text.Read[f], text.Set[f] = v, true, true
+		}
+		text.Set[jobspec.Precision] = c.set
+		j, errs := ParseInput(&text, estimator.Arch{}, catalog.Default())
+		if len(errs) > 0 || j.In.Weights != c.want || j.ShippedBy != c.shipped {
+			t.Errorf("%+v: weights %s, shipped by %q, %v", c, j.In.Weights, j.ShippedBy, errs)
 		}
 	}
 }

@@ -210,8 +210,8 @@ func PlanRequest(j Job) planner.Request {
 // user's prices when given (as the CLI's --api-input-price and
 // --api-output-price), else the catalog's dated list prices for the model.
 func hostedAPIs(j Job, pr Prices) []planner.HostedAPI {
-	if j.APIInUSDPerM > 0 || j.APIOutUSDPerM > 0 {
-		return []planner.HostedAPI{{ID: "api", Provider: "hosted API", InputUSDPerMillion: j.APIInUSDPerM, OutputUSDPerMillion: j.APIOutUSDPerM, Currency: "USD"}}
+	if j.API != nil {
+		return []planner.HostedAPI{*j.API}
 	}
 	return pr.Cat.PlanHostedAPIs(j.Model.ID)
 }

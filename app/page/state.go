@@ -105,8 +105,7 @@ const (
 var FieldKeys = fieldKeys([NFields]string{
 	FieldLang: "l", FieldUnits: "units", FieldSort: "sort",
 	FieldTTFT: "ttft", FieldTPOT: "tpot", FieldSLOStat: "slo",
-	FieldProviderKind: "pk", FieldBudget: "bud", FieldDeadline: "dl", FieldMinVCPU: "vc", FieldMinRAM: "ram",
-	FieldSpotRate: "spot", FieldAPIIn: "api-in", FieldAPIOut: "api-out",
+	FieldProviderKind: "pk", FieldBudget: "bud", FieldDeadline: "dl", FieldMinRAM: "ram",
 	FieldCalibration: "cal", FieldLaunch: "run", FieldRouter: "rt", FieldShow: "show",
 })
 

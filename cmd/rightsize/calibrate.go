@@ -408,17 +408,4 @@ func loadCalibration(fs *flag.FlagSet, file string) error {
 	return nil
 }
 
-// flagEfficiency is the prefill and decode shares the estimate flags set
-// (--inference-mfu, --bandwidth-util, or a calibration's); 0: the model's.
-func flagEfficiency(fs *flag.FlagSet) estimator.Efficiency {
-	get := func(name string) float64 {
-		var v float64
-		if f := fs.Lookup(name); f != nil {
-			fmt.Sscan(f.Value.String(), &v)
-		}
-		return v
-	}
-	return estimator.Efficiency{InferenceMFU: get("inference-mfu"), BandwidthUtil: get("bandwidth-util")}
-}
-
 func ftoa(v float64) string { return fmt.Sprint(v) }

@@ -183,8 +183,6 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 
 	// Architecture.
 	var cfg []byte
-	var shipped estimator.DType // the catalog model's checkpoint precision, when narrower than 16 bits
-	var shippedAs string
 	name := *model
 	switch {
 	case *model != "" && *config != "":
@@ -195,9 +193,6 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 			return fail("--model %q: not in the catalog (see rightsize catalog stats)", *model)
 		}
 		cfg = []byte(m.Config)
-		if d, err := estimator.ParseDType(m.WeightsDType); err == nil && m.WeightsDType != "" {
-			shipped, shippedAs = d, m.Name
-		}
 	case *config != "":
 		data, err := readConfig(*config)
 		if err != nil {
@@ -234,13 +229,9 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 			errs = append(errs, fmt.Errorf("--%s: %w", flagName, err))
 		}
 	}
-	if shippedAs != "" && !set["precision"] && in.Task == estimator.Inference {
-		// Serving starts from the checkpoint as published: vLLM and SGLang
-		// serve an FP8 checkpoint in FP8 whatever --dtype says (they read
-		// its quantization_config), so a 16-bit plan would size weights
-		// the engine never loads (catalog.Model.WeightsDType).
-		in.Weights = shipped
-		notes = append(notes, fmt.Sprintf("--precision %s: %s ships its weights in %s (--precision bf16 plans 16-bit weights)", shipped, shippedAs, shipped))
+	if ij.ShippedBy != "" {
+		// Served in the checkpoint's own precision (page.ParseInput).
+		notes = append(notes, fmt.Sprintf("--precision %s: %s ships its weights in %s (--precision bf16 plans 16-bit weights)", in.Weights, ij.ShippedBy, in.Weights))
 	}
 	// The command line's own fields (the page has none of these).
 	in.Compiled, in.PureBF16, in.SequenceParallel, in.LossChunks = *compiled, *pureBF16, *seqPar, *lossChunks

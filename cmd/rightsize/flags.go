@@ -19,10 +19,6 @@ import (
 // ignores. Each failure is one line naming the flag.
 
 const (
-	// maxRequestsPerSecond bounds --requests-per-second: a million
-	// requests a second is above any single deployment; beyond it the
-	// replica count overflows an int (5e17 printed -9.2e18 instances).
-	maxRequestsPerSecond = 1e6
 	// maxPlanInstances bounds --max-instances: 8,192 eight-GPU instances
 	// are the estimator's 65,536 GPUs; above it every plan failed with a
 	// reason that blamed the offer.
@@ -58,9 +54,6 @@ func checkPlanFlags(w plan.Workload, set map[string]bool, get func(string) strin
 	if len(unused) > 0 {
 		slices.Sort(unused)
 		return fmt.Errorf("%s: not used by a %s plan", strings.Join(unused, ", "), kind)
-	}
-	if kind == plan.Serving && w.RequestsPerSecond > maxRequestsPerSecond {
-		return fmt.Errorf("--requests-per-second %s: want a rate up to %g", get("requests-per-second"), maxRequestsPerSecond)
 	}
 	if n, err := strconv.Atoi(get("max-instances")); err == nil && n > maxPlanInstances {
 		return fmt.Errorf("--max-instances %d: want 0..%d (65,536 GPUs, the estimator's limit, on 8-GPU instances)", n, maxPlanInstances)

@@ -7,11 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strconv"
 	"strings"
 
+	"rightsize/app/page"
 	"rightsize/app/page/jobspec"
 	"rightsize/catalog"
 	"rightsize/estimator/plan"
@@ -94,7 +94,7 @@ func (c *planCmd) runFleet(job estimateJob, stdout io.Writer, fail func(string, 
 	if res.Mix != nil {
 		mix = newMixJSON(*res.Mix, fo.Curve)
 	}
-	own, err := c.ownedInputs()
+	own, err := c.ownedInputs(job, cat)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -170,7 +170,10 @@ func fileExists(s string) bool {
 }
 
 // ownedInputs reads the --own-* flags; nil when --own-price is not given.
-func (c *planCmd) ownedInputs() (*plan.Owned, error) {
+// The purchase price, electricity price and depreciation period are read
+// as the page reads its own-GPU fields (page.ParsePlan); the power, PUE
+// and utilisation are the command line's own.
+func (c *planCmd) ownedInputs(job estimateJob, cat *catalog.Catalog) (*plan.Owned, error) {
 	if c.s("own-price") == "" {
 		for _, n := range []string{"own-watts", "pue", "kwh-price", "depreciation-years", "utilisation"} {
 			if c.s(n) != "" {
@@ -179,18 +182,21 @@ func (c *planCmd) ownedInputs() (*plan.Owned, error) {
 		}
 		return nil, nil
 	}
-	o := &plan.Owned{}
+	text := jobText(c.fs, job.set)
+	pj, perrs := page.ParsePlan(&text, cat)
+	for _, e := range perrs {
+		switch e.Field {
+		case jobspec.OwnPrice, jobspec.KWhPrice, jobspec.DepreciationYears:
+			return nil, e
+		}
+	}
+	o := pj.Own
 	for _, f := range []struct {
-		name     string
-		to       *float64
-		required bool
-	}{{"own-price", &o.PriceUSD, true}, {"own-watts", &o.Watts, false}, {"pue", &o.PUE, false},
-		{"kwh-price", &o.KWhUSD, true}, {"depreciation-years", &o.DepreciationYears, true}, {"utilisation", &o.Utilisation, false}} {
+		name string
+		to   *float64
+	}{{"own-watts", &o.Watts}, {"pue", &o.PUE}, {"utilisation", &o.Utilisation}} {
 		s := c.s(f.name)
 		if s == "" {
-			if f.required {
-				return nil, fmt.Errorf("--own-price needs --%s (no sourced default)", f.name)
-			}
 			continue
 		}
 		v, err := parseAmount(s)
@@ -234,10 +240,15 @@ func (c *planCmd) fleetRequest(job estimateJob, cat *catalog.Catalog) (req plan.
 	case wl != nil && wl.Curve != nil:
 		curve = *wl.Curve
 	case c.s("requests-per-second") != "":
-		rps, err := strconv.ParseFloat(c.s("requests-per-second"), 64)
-		if err != nil || !(rps > 0) || math.IsInf(rps, 0) {
-			return bad(fmt.Errorf("--requests-per-second %q: want a rate > 0", c.s("requests-per-second")))
+		// The rate read as the page reads it (page.ParsePlan).
+		text := jobText(c.fs, job.set)
+		pj, perrs := page.ParsePlan(&text, cat)
+		for _, e := range perrs {
+			if e.Field == jobspec.RequestsPerSecond {
+				return bad(e)
+			}
 		}
+		rps := pj.RequestsPerSecond
 		for h := range curve {
 			curve[h] = rps // a flat day
 		}

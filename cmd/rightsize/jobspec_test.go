@@ -90,14 +90,10 @@ func TestDoorsShareJobFields(t *testing.T) {
 	// Page fields named like a CLI flag whose text means something else
 	// at each door, or whose "not set" is written differently.
 	apart := map[string]string{
-		"calibration":        "a file on the command line, the calibration's text in the link",
-		"emit":               "a launch script's dialect and file on the command line, the page's launch tab",
-		"slo-stat":           `"" on the command line means p95, which the page shows`,
-		"spot-interruptions": `"0" on the command line, "" on the page: the planner's own`,
-		"api-input-price":    `"0" on the command line, "" on the page: the catalog's list price`,
-		"api-output-price":   `"0" on the command line, "" on the page: the catalog's list price`,
-		"min-vcpus":          `"0" on the command line, "" on the page: no floor`,
-		"emit-router":        `"engine" on the command line, "" on the page: the engine's own`,
+		"calibration": "a file on the command line, the calibration's text in the link",
+		"emit":        "a launch script's dialect and file on the command line, the page's launch tab",
+		"slo-stat":    `"" on the command line means p95, which the page shows`,
+		"emit-router": `"engine" on the command line, "" on the page: the engine's own`,
 	}
 	for _, n := range page.FieldNames {
 		if _, shared := jobspec.ByFlag(n); shared || lookup(n) == nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"io"
+	"math"
 	"reflect"
 	"sort"
 	"strings"
@@ -66,6 +67,10 @@ func TestDoorsParseOneJob(t *testing.T) {
 		base("task", "train", "gpus", "8", "mfu", "0"),
 		base("engine", "vllm", "inference-mfu", "0.5", "bandwidth-util", "0.8"),
 		base("engine", "vllm", "inference-mfu", "0", "bandwidth-util", "1"),
+		// No split of the sequence: half of it generated at both doors
+		// (estimator.Workload's zero value), as the CLI's JSON has it.
+		base("output-tokens", "0"),
+		base("output-tokens", "4000"),
 	}
 	bad := []struct {
 		c     job
@@ -97,6 +102,7 @@ func TestDoorsParseOneJob(t *testing.T) {
 		{base("task", "train", "mfu", "NaN"), "mfu"},
 		{base("engine", "vllm", "bandwidth-util", "0.001"), "bandwidth-util"},
 		{base("engine", "vllm", "inference-mfu", "-0.3"), "inference-mfu"},
+		{base("output-tokens", "many"), "output-tokens"},
 	}
 	parseBoth := func(c job) (cli jobCapture, code int, stderr string, j page.Job, errs [page.NFields]page.FieldErr, ok bool) {
 		s := page.DefaultState
@@ -148,6 +154,9 @@ func TestDoorsParseOneJob(t *testing.T) {
 		if c["task"] != "inference" && cli.job.trainTokens != j.Tokens {
 			t.Errorf("%v: training tokens CLI %g, page %g", c, cli.job.trainTokens, j.Tokens)
 		}
+		if c["task"] == "inference" && (cli.job.prompt != j.Work.PromptTokens || cli.job.output != j.Work.OutputTokens) {
+			t.Errorf("%v: prompt/output CLI %d/%d, page %d/%d", c, cli.job.prompt, cli.job.output, j.Work.PromptTokens, j.Work.OutputTokens)
+		}
 		if cli.job.eff != j.Eff {
 			t.Errorf("%v: efficiencies CLI %+v, page %+v", c, cli.job.eff, j.Eff)
 		}
@@ -179,10 +188,14 @@ type planCapture struct {
 	planCmd
 	req plan.Request
 	err error
+	// own and ownErr are the daily fleet's owned-GPU alternative.
+	own    *plan.Owned
+	ownErr error
 }
 
 func (c *planCapture) run(job estimateJob, _ io.Writer, _ func(string, ...any) int) int {
 	c.req, c.err = c.request(job, catalog.Default())
+	c.own, c.ownErr = c.ownedInputs(job, catalog.Default())
 	return 0
 }
 
@@ -200,6 +213,20 @@ func TestDoorsParseOnePlan(t *testing.T) {
 		// Counts: a batch job's requests, a dataset and its passes.
 		{"requests": "100k"},
 		{"task": "train", "dataset-tokens": "10B", "epochs": "1.5"},
+		// Serving at a request rate: a count, suffixes too.
+		{"requests-per-second": "1.5k"},
+		{"requests-per-second": "0.25", "spot-interruptions": "0.005", "min-vcpus": "32"},
+		// The instance floor and the planner's reclaim share: 0 is none
+		// given at both doors.
+		{"min-vcpus": "0", "spot-interruptions": "0"},
+		{"spot-interruptions": "1"},
+		// The user's hosted API: one price given is the other at 0; a free
+		// API is a price.
+		{"requests-per-second": "5", "api-input-price": "0.15", "api-output-price": "0.6"},
+		{"requests-per-second": "5", "api-output-price": "0"},
+		// Owning against the daily fleet (a preset's): free power is a price.
+		{"workload": "chat", "own-price": "25000", "kwh-price": "0", "depreciation-years": "5"},
+		{"workload": "chat", "own-price": "1e5", "kwh-price": "0.12", "depreciation-years": "100"},
 	}
 	bad := []struct {
 		c     job
@@ -218,6 +245,26 @@ func TestDoorsParseOnePlan(t *testing.T) {
 		{job{"freshness-days": "0"}, "freshness-days"},
 		{job{"freshness-days": "36501"}, "freshness-days"},
 		{job{"freshness-days": "a week"}, "freshness-days"},
+		{job{"requests-per-second": "fast"}, "requests-per-second"},
+		{job{"requests-per-second": "0"}, "requests-per-second"},
+		{job{"requests-per-second": "2e6"}, "requests-per-second"},
+		{job{"requests-per-second": "-3"}, "requests-per-second"},
+		{job{"min-vcpus": "-1"}, "min-vcpus"},
+		{job{"min-vcpus": "2.5"}, "min-vcpus"},
+		{job{"min-vcpus": "many"}, "min-vcpus"},
+		{job{"spot-interruptions": "1.5"}, "spot-interruptions"},
+		{job{"spot-interruptions": "-0.1"}, "spot-interruptions"},
+		{job{"spot-interruptions": "NaN"}, "spot-interruptions"},
+		{job{"spot-interruptions": "often"}, "spot-interruptions"},
+		{job{"requests-per-second": "5", "api-input-price": "-1"}, "api-input-price"},
+		{job{"requests-per-second": "5", "api-input-price": "free"}, "api-input-price"},
+		{job{"requests-per-second": "5", "api-output-price": "1e16"}, "api-output-price"},
+		{job{"workload": "chat", "own-price": "0", "kwh-price": "0.1", "depreciation-years": "5"}, "own-price"},
+		{job{"workload": "chat", "own-price": "lots", "kwh-price": "0.1", "depreciation-years": "5"}, "own-price"},
+		{job{"workload": "chat", "own-price": "25000", "kwh-price": "-0.1", "depreciation-years": "5"}, "kwh-price"},
+		{job{"workload": "chat", "own-price": "25000", "kwh-price": "0.1", "depreciation-years": "101"}, "depreciation-years"},
+		{job{"workload": "chat", "own-price": "25000", "kwh-price": "0.1", "depreciation-years": "Inf"}, "depreciation-years"},
+		{job{"workload": "chat", "own-price": "25000", "depreciation-years": "5"}, "kwh-price"},
 	}
 	parseBoth := func(c job) (cli *planCapture, code int, j page.Job, errs [page.NFields]page.FieldErr, ok bool) {
 		s := page.DefaultState
@@ -225,6 +272,9 @@ func TestDoorsParseOnePlan(t *testing.T) {
 		// on 8 GPUs (the checkpoint and restart are training's).
 		args := []string{"--model=llama-3.1-8b", "--gpu=h100-sxm", "--seq=2048", "--precision=bf16", "--output-tokens=512", "--requests=1000"}
 		s[page.FieldRequests] = "1000"
+		if c["requests-per-second"] != "" {
+			args = args[:len(args)-1] // serving at the rate instead (the page plans by the rate when one is given)
+		}
 		if c["task"] != "" {
 			args = []string{"--model=llama-3.1-8b", "--gpu=h100-sxm", "--seq=2048", "--precision=bf16", "--gpus=8", "--train-tokens=1B"}
 			if c["dataset-tokens"] != "" {
@@ -253,12 +303,37 @@ func TestDoorsParseOnePlan(t *testing.T) {
 		}
 		a := cli.req.Assumptions
 		if cli.req.Pricing != j.Pricing || a.CheckpointWriteBytesPerSecond != j.CkptWriteBytesPerSecond || a.RestartSeconds != j.RestartSeconds ||
-			a.UnknownNetworks != j.UnknownNetworks || cli.req.Workload.Requests != j.Requests ||
+			a.UnknownNetworks != j.UnknownNetworks || c["requests-per-second"] == "" && cli.req.Workload.Requests != j.Requests ||
 			c["task"] != "" && cli.req.Workload.TrainTokens != j.Tokens || cli.req.FreshnessDays != j.FreshnessDays || cli.req.Currency != j.Currency ||
 			!reflect.DeepEqual([][]string{cli.req.Filters.Providers, cli.req.Filters.Countries, cli.req.Filters.Regions},
 				[][]string{j.Filters.Providers, j.Filters.Countries, j.Filters.Regions}) {
 			t.Errorf("%v: CLI %v %+v fresh %d, page %+v", c, cli.req.Pricing, a, cli.req.FreshnessDays, j)
 		}
+		if cli.req.Workload.RequestsPerSecond != j.RPS || cli.req.Filters.MinVCPUs != j.Filters.MinVCPUs || a.SpotInterruptionsPerMonth != j.SpotRate {
+			t.Errorf("%v: CLI rate %g, vCPUs %d, reclaims %g; page %g, %d, %g", c, cli.req.Workload.RequestsPerSecond, cli.req.Filters.MinVCPUs,
+				a.SpotInterruptionsPerMonth, j.RPS, j.Filters.MinVCPUs, j.SpotRate)
+		}
+		if api := c["api-input-price"] + c["api-output-price"]; api != "" && (j.API == nil || len(cli.req.HostedAPIs) != 1 || cli.req.HostedAPIs[0] != *j.API) ||
+			api == "" && j.API != nil {
+			t.Errorf("%v: hosted APIs CLI %+v, page %+v", c, cli.req.HostedAPIs, j.API)
+		}
+		if cli.ownErr != nil || !reflect.DeepEqual(cli.own, j.Own) || (c["own-price"] != "") != (j.Own != nil) {
+			t.Errorf("%v: owned CLI %+v %v, page %+v", c, cli.own, cli.ownErr, j.Own)
+		}
+	}
+	for i, want := range map[int]float64{6: 1500, 7: 0.25} {
+		if _, _, j, _, _ := parseBoth(good[i]); j.RPS != want {
+			t.Errorf("%v: page read a rate of %g, want %g", good[i], j.RPS, want)
+		}
+	}
+	if _, _, j, _, _ := parseBoth(good[7]); j.SpotRate != 0.005 || j.Filters.MinVCPUs != 32 {
+		t.Errorf("%v: page read %g reclaims, %d vCPUs", good[7], j.SpotRate, j.Filters.MinVCPUs)
+	}
+	if _, _, j, _, _ := parseBoth(good[11]); j.API == nil || j.API.InputUSDPerMillion != 0 || j.API.OutputUSDPerMillion != 0 {
+		t.Errorf("%v: page's hosted API %+v, want a free one", good[11], j.API)
+	}
+	if _, _, j, _, _ := parseBoth(good[12]); j.Own == nil || *j.Own != (plan.Owned{PriceUSD: 25000, DepreciationYears: 5}) {
+		t.Errorf("%v: page's owned GPU %+v", good[12], j.Own)
 	}
 	if _, _, j, _, _ := parseBoth(good[1]); j.Pricing.String() != "spot" || j.CkptWriteBytesPerSecond != 2e9 || j.RestartSeconds != 600 || !j.UnknownNetworks || j.FreshnessDays != 30 {
 		t.Errorf("page read %+v", j)
@@ -274,8 +349,13 @@ func TestDoorsParseOnePlan(t *testing.T) {
 	}
 	for _, b := range bad {
 		cli, code, _, errs, ok := parseBoth(b.c)
-		if code != 0 || cli.err == nil || !strings.Contains(cli.err.Error(), "--"+b.field+":") && !strings.Contains(cli.err.Error(), "--"+b.field+" ") {
-			t.Errorf("%v: CLI exit %d, %v; want an error naming --%s", b.c, code, cli.err, b.field)
+		cliErr := cli.err
+		if cliErr == nil {
+			cliErr = cli.ownErr // the daily fleet's owned GPUs
+		}
+		if code != 0 || cliErr == nil || !strings.Contains(cliErr.Error(), "--"+b.field+":") && !strings.Contains(cliErr.Error(), "--"+b.field+" ") &&
+			!strings.HasSuffix(cliErr.Error(), "--"+b.field+" (no sourced default)") {
+			t.Errorf("%v: CLI exit %d, %v; want an error naming --%s", b.c, code, cliErr, b.field)
 		}
 		if ok {
 			t.Errorf("%v: the page takes it", b.c)
@@ -283,6 +363,114 @@ func TestDoorsParseOnePlan(t *testing.T) {
 		for f, e := range errs {
 			if named := page.FieldNames[f] == b.field; named == e.OK() {
 				t.Errorf("%v: page field %s error %+v", b.c, page.FieldNames[f], e)
+			}
+		}
+	}
+}
+
+// TestDoorsParseRenamedPairs: the fields each door names its own way hold
+// one quantity, read by one rule (page.ParseDuration, page.ParseAmount):
+// a time with any unit or a bare number in the field's unit (seconds on
+// the command line, milliseconds or hours on the page), an amount as a
+// plain number. Every spelling the command line took still reads.
+func TestDoorsParseRenamedPairs(t *testing.T) {
+	type side struct{ name, value string }
+	good := []struct {
+		cli, pg side
+		get     func(plan.Request) float64
+		page    func(page.Job) float64
+		want    float64
+	}{}
+	ttft := func(r plan.Request) float64 { return r.Workload.TTFTP95Seconds }
+	pageTTFT := func(j page.Job) float64 { return j.TTFT }
+	tpot := func(r plan.Request) float64 { return r.Workload.TPOTSeconds }
+	pageTPOT := func(j page.Job) float64 { return j.TPOT }
+	dl := func(r plan.Request) float64 { return r.Filters.DeadlineSeconds }
+	pageDL := func(j page.Job) float64 { return j.Filters.DeadlineSeconds }
+	ram := func(r plan.Request) float64 { return r.Filters.MinRAMGiB }
+	pageRAM := func(j page.Job) float64 { return j.Filters.MinRAMGiB }
+	bud := func(r plan.Request) float64 { return r.Filters.BudgetUSD }
+	pageBud := func(j page.Job) float64 { return j.Filters.BudgetUSD }
+	add := func(cli, pg side, get func(plan.Request) float64, pf func(page.Job) float64, want float64) {
+		good = append(good, struct {
+			cli, pg side
+			get     func(plan.Request) float64
+			page    func(page.Job) float64
+			want    float64
+		}{cli, pg, get, pf, want})
+	}
+	add(side{"ttft-p95", "0.5"}, side{"ttft-ms", "500"}, ttft, pageTTFT, 0.5)
+	add(side{"ttft-p95", "500ms"}, side{"ttft-ms", "0.5s"}, ttft, pageTTFT, 0.5)
+	add(side{"ttft-p95", "2s"}, side{"ttft-ms", "2000ms"}, ttft, pageTTFT, 2)
+	add(side{"tpot", "50ms"}, side{"tpot-ms", "50"}, tpot, pageTPOT, 0.05)
+	add(side{"tpot", "0.1"}, side{"tpot-ms", "0.1s"}, tpot, pageTPOT, 0.1)
+	add(side{"deadline", "72h"}, side{"deadline-hours", "72"}, dl, pageDL, 72*3600)
+	add(side{"deadline", "3d"}, side{"deadline-hours", "3d"}, dl, pageDL, 72*3600)
+	add(side{"deadline", "5400"}, side{"deadline-hours", "1.5"}, dl, pageDL, 5400)
+	add(side{"min-ram", "512"}, side{"min-ram-gib", "512"}, ram, pageRAM, 512)
+	add(side{"min-ram", "0"}, side{"min-ram-gib", "0"}, ram, pageRAM, 0)
+	add(side{"budget", "2500"}, side{"budget-usd", "2500"}, bud, pageBud, 2500)
+	bad := []struct{ cli, pg side }{
+		{side{"ttft-p95", "soon"}, side{"ttft-ms", "soon"}},
+		{side{"ttft-p95", "-1"}, side{"ttft-ms", "-1000"}},
+		{side{"tpot", "NaN"}, side{"tpot-ms", "NaN"}},
+		{side{"tpot", "1e10"}, side{"tpot-ms", "1e13"}},
+		{side{"deadline", "tomorrow"}, side{"deadline-hours", "tomorrow"}},
+		{side{"deadline", "-3d"}, side{"deadline-hours", "-72"}},
+		{side{"min-ram", "lots"}, side{"min-ram-gib", "lots"}},
+		{side{"min-ram", "-1"}, side{"min-ram-gib", "-1"}},
+		{side{"budget", "1e16"}, side{"budget-usd", "1e16"}},
+		{side{"budget", "Inf"}, side{"budget-usd", "Inf"}},
+	}
+	parseBoth := func(cli, pg side) (*planCapture, page.Job, [page.NFields]page.FieldErr, bool) {
+		s := page.DefaultState
+		args := []string{"--model=llama-3.1-8b", "--gpu=h100-sxm", "--seq=2048", "--precision=bf16", "--output-tokens=512", "--" + cli.name + "=" + cli.value}
+		// The SLO is serving's; the deadline a batch job's (the page
+		// hides it for serving).
+		if cli.name == "ttft-p95" || cli.name == "tpot" {
+			args = append(args, "--requests-per-second=5")
+			s[page.FieldRPS] = "5"
+		} else {
+			args = append(args, "--requests=1000")
+		}
+		s[page.FieldRequests] = "1000"
+		found := false
+		for f, n := range page.FieldNames {
+			if n == pg.name {
+				s[f], found = pg.value, true
+			}
+		}
+		if !found {
+			t.Fatalf("%s: no page field", pg.name)
+		}
+		c := &planCapture{planCmd: planCmd{stderr: io.Discard}}
+		if code := estimateCommand("plan", args, io.Discard, io.Discard, c); code != 0 {
+			t.Fatalf("%v: exit %d", args, code)
+		}
+		j, errs, _, ok := page.ParseJob(s, catalog.Default(), page.Archs{}, nil, "")
+		return c, j, errs, ok
+	}
+	for _, g := range good {
+		cli, j, errs, ok := parseBoth(g.cli, g.pg)
+		if cli.err != nil || !ok {
+			t.Errorf("--%s %s / %s %s: CLI %v, page ok %v %v", g.cli.name, g.cli.value, g.pg.name, g.pg.value, cli.err, ok, errs)
+			continue
+		}
+		if a, b := g.get(cli.req), g.page(j); math.Abs(a-g.want) > 1e-9*g.want || math.Abs(b-g.want) > 1e-9*g.want {
+			t.Errorf("--%s %s: CLI %g, %s %s: page %g; want %g", g.cli.name, g.cli.value, a, g.pg.name, g.pg.value, b, g.want)
+		}
+	}
+	for _, b := range bad {
+		cli, _, errs, ok := parseBoth(b.cli, b.pg)
+		if cli.err == nil || !strings.Contains(cli.err.Error(), "--"+b.cli.name+":") && !strings.Contains(cli.err.Error(), "--"+b.cli.name+" ") {
+			t.Errorf("--%s %s: CLI %v; want an error naming it", b.cli.name, b.cli.value, cli.err)
+		}
+		if ok {
+			t.Errorf("%s %s: the page takes it", b.pg.name, b.pg.value)
+		}
+		for f, e := range errs {
+			if named := page.FieldNames[f] == b.pg.name; named == e.OK() {
+				t.Errorf("%s %s: page field %s error %+v", b.pg.name, b.pg.value, page.FieldNames[f], e)
 			}
 		}
 	}

@@ -304,16 +304,16 @@ var planFlags = []flagRow{
 	sharedFlag(jobspec.Provider, "comma-separated provider IDs"),
 	{"kind", "", "comma-separated provider kinds: hyperscaler,gpu-cloud,marketplace,broker,decentralized, or any (default: hyperscaler,gpu-cloud,broker)"},
 	sharedFlag(jobspec.Country, "comma-separated ISO codes of the provider's home country (billing, law, VAT); where the machines stand is --region"),
-	{"min-vcpus", "0", "minimum vCPUs per instance"},
+	sharedFlag(jobspec.MinVCPUs, "minimum vCPUs per instance (0: no floor)"),
 	{"min-ram", "0", "minimum host RAM per instance, GiB"},
 	{"budget", "", "maximum job cost (serving: monthly bill) in --currency"},
 	{"deadline", "", "maximum job time, e.g. 72h, 3d"},
-	{"spot-interruptions", "0", "share of spot instances reclaimed per month (0: per-offer bucket, else 0.20)"},
+	sharedFlag(jobspec.SpotInterruptions, "share of spot instances reclaimed per month, 0 to 1 (0: per-offer bucket, else 0.20)"),
 	sharedFlag(jobspec.CheckpointWrite, "checkpoint write rate per instance per second, e.g. 2GB (default 1000MiB)"),
 	sharedFlag(jobspec.Restart, "restart time after a spot reclaim (default 10m)"),
 	{"network-gbps", "0", "inter-node network where the catalog has none (0: 100)"},
-	{"api-input-price", "0", "hosted API: USD per 1M input tokens, to compare with self-hosting (default: the catalog's list prices for --model)"},
-	{"api-output-price", "0", "hosted API: USD per 1M output tokens (default: the catalog's list prices for --model)"},
+	sharedFlag(jobspec.APIInputPrice, "hosted API: USD per 1M input tokens, to compare with self-hosting (default: the catalog's list prices for --model)"),
+	sharedFlag(jobspec.APIOutputPrice, "hosted API: USD per 1M output tokens (default: the catalog's list prices for --model)"),
 	{"max-instances", "0", "most instances one plan may rent (0: 64)"},
 	sharedFlag(jobspec.FreshnessDays, "freshness window in days: the picks rest on prices no older than this (and not estimated) wherever the GPU has one"),
 	{"top", "10", "rows to print (0: all fitting)"},
@@ -349,32 +349,25 @@ func (c *planCmd) define(fs *flag.FlagSet) {
 // s is a flag's value as text.
 func (c *planCmd) s(name string) string { return c.fs.Lookup(name).Value.String() }
 
-// parseDuration reads "1.5s", "800ms", "72h", "3d" or bare seconds:
-// estimator.ParseSeconds, the page's parser too.
+// parseDuration reads "1.5s", "800ms", "72h", "3d" or bare seconds, as
+// the page reads its times (page.ParseDuration, there with a bare number
+// in milliseconds or hours).
 func parseDuration(s string) (float64, error) {
 	if strings.TrimSpace(s) == "" {
 		return 0, errors.New("empty duration")
 	}
-	v, err := estimator.ParseSeconds(s)
+	v, _, err := page.ParseDuration(s, 1)
 	if err != nil {
 		return 0, fmt.Errorf("duration %q: want e.g. 3d, 72h, 800ms (0 to 10^9 s)", s)
 	}
 	return v, nil
 }
 
-// maxAmount bounds the plan's amounts (money in any catalog currency,
-// GiB, rates, prices per 1M tokens): 10^15 is above any bill, host or
-// price a plan meets, and keeps an error's echo of the value short
-// (1e308 was printed with 309 digits).
-const maxAmount = 1e15
-
-// parseAmount reads a finite number from 0 to maxAmount.
+// parseAmount reads a finite number from 0 to 10^15, as the page reads
+// its amounts (page.ParseAmount).
 func parseAmount(s string) (float64, error) {
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || !(v >= 0 && v <= maxAmount) {
-		return 0, fmt.Errorf("%q: want a number from 0 to %g", s, float64(maxAmount))
-	}
-	return v, nil
+	v, _, err := page.ParseAmount(s)
+	return v, err
 }
 
 // request turns the flags into a plan request.
@@ -442,7 +435,8 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	said(jobspec.Epochs)
 	said(jobspec.DatasetTokens)
 	said(jobspec.Requests)
-	rps := count("requests-per-second", c.s("requests-per-second"))
+	rps := pj.RequestsPerSecond
+	said(jobspec.RequestsPerSecond)
 	train := job.set["train-tokens"] || c.s("dataset-tokens") != "" || c.s("epochs") != ""
 	kinds := 0
 	for _, b := range []bool{train, c.s("requests") != "", c.s("requests-per-second") != ""} {
@@ -487,7 +481,8 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	// No --kind is the default set (catalog.DefaultKinds), --kind any every kind.
 	f.Providers, f.Kinds, f.Countries, f.Regions = pj.Providers, catalog.KindsFilter(c.s("kind")), pj.Countries, pj.Regions
 	said(jobspec.Provider)
-	f.MinVCPUs, f.MinRAMGiB = integer("min-vcpus"), num("min-ram")
+	f.MinVCPUs, f.MinRAMGiB = pj.MinVCPUs, num("min-ram")
+	said(jobspec.MinVCPUs)
 	if c.s("budget") != "" {
 		b, err := parseAmount(c.s("budget"))
 		add("budget", err)
@@ -506,7 +501,8 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 		}
 	}
 	a := &req.Assumptions
-	a.SpotInterruptionsPerMonth, a.NetworkGbps = num("spot-interruptions"), num("network-gbps")
+	a.SpotInterruptionsPerMonth, a.NetworkGbps = pj.SpotInterruptions, num("network-gbps")
+	said(jobspec.SpotInterruptions)
 	a.UnknownNetworks = pj.UnknownNetworks
 	a.Efficiency = job.eff
 	a.CheckpointWriteBytesPerSecond, a.RestartSeconds = pj.CkptWriteBytesPerSecond, pj.RestartSeconds
@@ -514,8 +510,10 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	said(jobspec.Restart)
 	// Hosted APIs: the user's price when given, else the catalog's dated,
 	// sourced list prices for the model.
-	if in, out := num("api-input-price"), num("api-output-price"); in > 0 || out > 0 || job.set["api-input-price"] || job.set["api-output-price"] {
-		req.HostedAPIs = []plan.HostedAPI{{ID: "api", Provider: "hosted API", InputUSDPerMillion: in, OutputUSDPerMillion: out, Currency: "USD"}}
+	said(jobspec.APIInputPrice)
+	said(jobspec.APIOutputPrice)
+	if pj.HostedAPI != nil {
+		req.HostedAPIs = []plan.HostedAPI{*pj.HostedAPI}
 	} else {
 		req.HostedAPIs = cat.PlanHostedAPIs(job.name)
 	}

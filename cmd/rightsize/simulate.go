@@ -135,7 +135,10 @@ func (c *simulateCmd) run(job estimateJob, stdout io.Writer, fail func(string, .
 		in.GPUs = in.TP * in.PP
 	}
 	w := estimator.Workload{PromptTokens: job.prompt, OutputTokens: job.output}
-	cfg, err := sim.NewConfig(in, hw, flagEfficiency(c.fs), w)
+	// The prefill and decode shares as the one job parser read them
+	// (page.ParseInput: --inference-mfu, --bandwidth-util, or a
+	// calibration's; 0: the model's).
+	cfg, err := sim.NewConfig(in, hw, estimator.Efficiency{InferenceMFU: job.eff.InferenceMFU, BandwidthUtil: job.eff.BandwidthUtil}, w)
 	if err != nil {
 		return fail("%v", err)
 	}

@@ -107,6 +107,12 @@ const (
 	OwnPrice
 	KWhPrice
 	DepreciationYears
+	// The planner's instance floor, spot reclaims and hosted-API prices
+	// (rightsize plan).
+	MinVCPUs
+	SpotInterruptions
+	APIInputPrice
+	APIOutputPrice
 	N // the number of shared fields
 )
 
@@ -191,6 +197,14 @@ var Fields = [N]Spec{
 	OwnPrice:          {"own-price", "own", "", Text},
 	KWhPrice:          {"kwh-price", "kwh", "", Text},
 	DepreciationYears: {"depreciation-years", "dep", "", Text},
+
+	// Empty (or 0): no vCPU floor, the planner's reclaim share (per
+	// offer, else plan's default), the catalog's list prices for the
+	// model; a price given, 0 included, is the user's.
+	MinVCPUs:          {"min-vcpus", "vc", "", Text},
+	SpotInterruptions: {"spot-interruptions", "spot", "", Text},
+	APIInputPrice:     {"api-input-price", "api-in", "", Text},
+	APIOutputPrice:    {"api-output-price", "api-out", "", Text},
 }
 
 // ByFlag returns the shared field with the CLI flag (page field) name.
