@@ -88,32 +88,7 @@ func (p *pickCard) onUse(ctx app.Context, e app.Event) {
 }
 
 func (p *pickCard) Render() app.UI {
-	x := p.P
-	return app.Article().Class("rs-pick").Attr("data-kind", x.Kind).Attr("data-gpu", x.GPU).Attr("data-gpus", strconv.Itoa(x.Plan.GPUs)).Body(
-		app.H3().Text(x.Title),
-		app.P().Class("rs-pick-what").Text(x.What),
-		app.P().Class("rs-where").Text(x.Where),
-		// The date, its age grade and the source each on a line of their
-		// own: the prerendered card has no clock to grade the age with,
-		// and its line stays (empty) so the live card, which says it, is
-		// as tall and nothing below the answer moves when it arrives.
-		app.P().Class("rs-where rs-pick-price").Body(
-			app.Span().Class(x.Price.Class).Text(x.Price.Date),
-			app.Br(),
-			app.Span().Class(x.Price.Class+" rs-pick-age").Text(orNBSP(x.Price.Age)),
-		),
-		foldUI(page.Tr(p.Lang, page.MsgSource), x.Price.Source),
-		app.If(x.Price.Verify != "", func() app.UI { return app.P().Class("rs-warn rs-pick-verify").Text(x.Price.Verify) }),
-		app.If(x.Price.FarBelow != "", func() app.UI { return app.P().Class("rs-warn rs-pick-far").Text(x.Price.FarBelow) }),
-		app.If(x.Price.From != "", func() app.UI { return app.P().Class("rs-where rs-pick-from").Text(x.Price.From) }),
-		app.Dl().Class("rs-facts").Body(
-			app.Div().Class("rs-fact").Body(app.Dt().Text(p.CostLabel), app.Dd().Class("rs-pick-cost").Text(x.Cost)),
-			app.Div().Class("rs-fact").Body(app.Dt().Text(p.TimeLabel), app.Dd().Class("rs-pick-time").Text(x.Time)),
-		),
-		app.P().Class("rs-reason").Text(x.Reason),
-		app.If(x.Notes != "", func() app.UI { return app.P().Class("rs-where rs-pick-notes").Text(x.Notes) }),
-		app.Button().Class("rs-more").OnClick(p.onUse).Text(page.Tr(p.Lang, page.MsgUseThis)),
-	)
+	return nodeUI(page.PickNode(p.Lang, &p.P, p.CostLabel, p.TimeLabel), map[string]app.EventHandler{"use": p.onUse})
 }
 
 // chart geometry (SVG user units): page.Pareto's.

@@ -32,8 +32,8 @@ func (s *resultSection) Render() app.UI {
 	}
 	warns := s.V.Warnings
 	return app.Section().Class("rs-result").Body(
-		&breakdownView{Breakdown: s.V.Breakdown},
-		&factList{Facts: s.V.Facts},
+		nodeUI(page.BreakdownNode(&s.V.Breakdown), nil),
+		nodeUI(page.FactsNode("", s.V.Facts), nil),
 		app.If(len(warns) > 0, func() app.UI {
 			return app.Div().Class("rs-warnings").ID("rs-warnings").Body(
 				app.H3().Text(t(page.MsgWarnings)),
@@ -65,7 +65,7 @@ func (s *perfSection) Render() app.UI {
 	return app.Section().Class("rs-perf").Body(
 		app.H2().Text(t(page.MsgSpeedTitle)),
 		app.P().Class("rs-sub").ID("rs-perf-setup").Text(s.V.Setup),
-		&factList{Facts: s.V.Facts, Lang: s.Lang},
+		nodeUI(page.FactsNode(s.Lang, s.V.Facts), nil),
 		app.P().Class("rs-sub").Body(app.Text(t(page.MsgSpeedNote)+" "), accuracyLink(s.Lang)),
 	)
 }
