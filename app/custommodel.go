@@ -45,7 +45,7 @@ func (c *Calculator) onConfig(ctx app.Context, a app.Action) {
 	case m.Err != "":
 		c.own.err = m.Err
 	case c.own.parse(m.Name, m.Text, page.LangOf(&c.state)):
-		c.set(page.FieldModel, page.CustomModelID)
+		c.set(ctx, page.FieldModel, page.CustomModelID)
 		c.sheet.load.configBad = false
 		c.sheet.load.configUnsaved = !keep(ctx, configKey, savedFile{m.Name, m.Text})
 		c.share.sync(ctx, c.link().Encode(page.DefaultState))

@@ -65,7 +65,7 @@ type loadState struct {
 // applySheet parses a sheet and applies it over the built-in catalog at
 // once. On error the previous prices stay and the message is shown next
 // to the file picker.
-func (c *Calculator) applySheet(name, text string) bool {
+func (c *Calculator) applySheet(ctx app.Context, name, text string) bool {
 	if !c.sheet.Fits(name, text, page.LangOf(&c.state)) {
 		return false
 	}
@@ -74,7 +74,7 @@ func (c *Calculator) applySheet(name, text string) bool {
 	if ok {
 		c.sheet.load.sheetSavedBad = false
 		c.pr = clockedPrices(cat, own, c.now)
-		c.recompute()
+		c.recompute(ctx)
 	}
 	return ok
 }
@@ -100,7 +100,7 @@ func (c *Calculator) loadSheet(ctx app.Context, name, text string, then func(ctx
 	}
 	if !app.IsClient || len(text) < sheetAsyncBytes {
 		c.sheet.load.busy = ""
-		then(ctx, c.applySheet(name, text))
+		then(ctx, c.applySheet(ctx, name, text))
 		return
 	}
 	c.sheet.load.busy, c.sheet.load.progress = name, 0
@@ -130,7 +130,7 @@ func (c *Calculator) loadSheet(ctx app.Context, name, text string, then func(ctx
 			if ok {
 				c.sheet.load.sheetSavedBad = false
 				c.pr = clockedPrices(cat, own, c.now)
-				c.recompute()
+				c.recompute(ctx)
 			}
 			then(ctx, ok)
 			Mark("rightsize:sheet-applied")
@@ -151,7 +151,7 @@ func (c *Calculator) loadSaved(ctx app.Context) {
 			c.own.err = tr(c, page.MsgSavedKept) + " " + msg
 		} else {
 			c.own.arch, c.own.name, c.own.text = &a, s.Name, s.Text
-			c.recompute()
+			c.recompute(ctx)
 		}
 	}
 	s = savedFile{}
@@ -237,7 +237,7 @@ func (c *Calculator) onSheet(ctx app.Context, a app.Action) {
 		c.sheet.load.busy, c.sheet.load.sheetSavedBad, c.sheet.load.sheetUnsaved = "", false, false
 		c.sheet.Sheet = page.Sheet{}
 		c.pr = clockedPrices(c.sheet.base, nil, c.now)
-		c.recompute()
+		c.recompute(ctx)
 	case m.Err != "":
 		c.sheet.Err = m.Err
 	default:

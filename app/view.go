@@ -19,7 +19,7 @@ func (c *Calculator) Render() app.UI {
 		// page never carries rs-live).
 		cls += " rs-live"
 	}
-	if c.start.live && c.start.restShown == nRest {
+	if c.start.Live && c.start.RestShown == nRest {
 		cls += " rs-complete"
 	}
 	if c.ps.pending() {
@@ -47,7 +47,7 @@ func (c *Calculator) Render() app.UI {
 	plain := c.plainView()
 	return app.Main().Class(cls).Body(
 		linkNoteUI(v.Lang, c.notes.link, c.notes.cmp),
-		app.If(c.start.updateReady, func() app.UI { return &updateBanner{Lang: v.Lang} }),
+		app.If(c.start.UpdateReady, func() app.UI { return &updateBanner{Lang: v.Lang} }),
 		app.Header().Class("rs-header").Body(
 			app.Div().Class("rs-title").Body(
 				app.H1().Text("Rightsize"),
@@ -65,17 +65,17 @@ func (c *Calculator) Render() app.UI {
 				return app.Input().Type("text").ID("rs-share-url").ReadOnly(true).Value(c.share.url).Attr("aria-label", tr(c, page.MsgCopyLink))
 			}),
 		),
-		staticOr(c.start.keeps(staticAnswer, plain, c.ps.out.OK), staticAnswer, func() app.UI { return answerUI(&v, c.open.part.field(), c.cmp.ids, c.embed) }),
+		staticOr(c.start.Keeps(page.StaticAnswer, plain, c.ps.out.OK), page.StaticAnswer, func() app.UI { return answerUI(&v, c.open.part.field(), c.cmp.ids, c.embed) }),
 		pinUI(&v.Pinned),
 		&plansTable{V: v.Plans},
 		formUI(&v.Form),
-		staticOr(c.start.keeps(staticResult, plain, c.ps.out.OK), staticResult, func() app.UI { return resultUI(&v, c.d.R.OK) }),
-		staticOr(c.start.keeps(staticPerf, plain, c.ps.out.OK), staticPerf, func() app.UI { return &perfSection{V: v.Perf, Lang: v.Lang} }),
+		staticOr(c.start.Keeps(page.StaticResult, plain, c.ps.out.OK), page.StaticResult, func() app.UI { return resultUI(&v, c.d.R.OK) }),
+		staticOr(c.start.Keeps(page.StaticPerf, plain, c.ps.out.OK), page.StaticPerf, func() app.UI { return &perfSection{V: v.Perf, Lang: v.Lang} }),
 		serveUI(&v.Serve, v.Lang),
-		app.If(c.start.restShown > 0, func() app.UI {
+		app.If(c.start.RestShown > 0, func() app.UI {
 			secs := c.restSections(&v)
 			body := make([]app.UI, 0, len(secs))
-			for _, f := range secs[:min(c.start.restShown, len(secs))] {
+			for _, f := range secs[:min(c.start.RestShown, len(secs))] {
 				body = append(body, f())
 			}
 			return app.Div().Class("rs-rest").Body(body...)
@@ -157,7 +157,7 @@ func (c *Calculator) onFold(ctx app.Context, a app.Action) {
 	first := c.firstScreen()
 	c.state = c.state.WithOpen(f.Sec, f.Open)
 	if first {
-		c.recompute()
+		c.recompute(ctx)
 	}
 	c.share.sync(ctx, c.link().Encode(page.DefaultState))
 }
