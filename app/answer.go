@@ -16,50 +16,13 @@ import (
 // page, whose chart offers no "+ Compare"): the picks,
 // the chart and the plan's notes, or why there are none.
 func answerUI(view *page.View, edit page.Field, compared []string, embed bool) app.UI {
-	v := &view.Answer
-	t := func(k page.MsgKey) string { return page.Tr(view.Lang, k) }
-	cls := "rs-answer"
-	if v.Kind == page.AnswerStale || v.Kind == page.AnswerStalePicks {
-		// A field is invalid: the last answer stays, greyed, so the page
-		// does not lose (and later regain) the answer's height above the
-		// inputs while the user fixes it; the job line stays, so a part
-		// edited there keeps its box and its message until it reads.
-		cls += " rs-stale"
-	}
-	head := []app.UI{app.H2().Text(t(page.MsgAnswerTitle)), &jobLine{V: view.Job, Edit: edit}}
-	switch v.Kind {
-	case page.AnswerStale:
-		return app.Section().Class(cls).Body(append(head, app.P().Class("rs-sub").ID("rs-answer-stale").Text(v.Note))...)
-	case page.AnswerPlanning:
-		return app.Section().Class(cls).Body(append(head, app.P().Class("rs-sub").ID("rs-planning").Text(v.Note))...)
-	case page.AnswerNone:
-		return app.Section().Class(cls).Body(append(head,
-			app.P().Class("rs-sub").ID("rs-no-answer").Text(v.Note),
-			app.If(v.Widened != "", func() app.UI { return app.P().Class("rs-sub").ID("rs-widened").Text(v.Widened) }),
-		)...)
-	}
-	note := app.P().Class("rs-sub").Text(v.Note)
-	if v.Kind == page.AnswerStalePicks {
-		note = note.ID("rs-answer-stale")
-	}
-	return app.Section().Class(cls).Body(append(head,
-		note,
-		app.If(v.FX != "", func() app.UI { return app.P().Class("rs-sub").ID("rs-fx-line").Text(v.FX) }),
-		app.If(v.KindsNote, func() app.UI { return app.P().Class("rs-sub").ID("rs-kinds").Text(t(page.MsgKindsNote)) }),
-		&recommendation{Picks: v.Picks, Lang: view.Lang, CostLabel: v.CostLabel, TimeLabel: v.TimeLabel},
-		app.If(v.Flagged != "", func() app.UI { return app.P().ID("rs-flagged").Class("rs-warn").Text(v.Flagged) }),
-		app.If(len(v.Notes) > 0, func() app.UI {
-			return app.Div().ID("rs-plan-notes").Class("rs-notes").Body(
-				app.P().Class("rs-sub").Text(t(page.MsgPlanNotes)+":"),
-				app.Ul().Body(app.Range(v.Notes).Slice(func(i int) app.UI { return app.Li().Text(v.Notes[i]) })),
-			)
-		}),
-		app.If(len(v.Chart.Points) > 0, func() app.UI {
-			ch := v.Chart
-			return &pareto{Points: ch.Points, Title: ch.Title, XLabel: ch.XLabel, YLabel: ch.YLabel, Hint: ch.Hint,
-				Lang: view.Lang, Compared: compared, NoCompare: embed}
-		}),
-	)...)
+	v, ch := &view.Answer, &view.Answer.Chart
+	return nodeUI(page.AnswerNode(view), hooks{ui: map[string]app.UI{
+		"job":   &jobLine{V: view.Job, Edit: edit},
+		"picks": &recommendation{Picks: v.Picks, Lang: view.Lang, CostLabel: v.CostLabel, TimeLabel: v.TimeLabel},
+		"chart": &pareto{Points: ch.Points, Title: ch.Title, XLabel: ch.XLabel, YLabel: ch.YLabel, Hint: ch.Hint,
+			Lang: view.Lang, Compared: compared, NoCompare: embed},
+	}})
 }
 
 type recommendation struct {
@@ -88,7 +51,7 @@ func (p *pickCard) onUse(ctx app.Context, e app.Event) {
 }
 
 func (p *pickCard) Render() app.UI {
-	return nodeUI(page.PickNode(p.Lang, &p.P, p.CostLabel, p.TimeLabel), map[string]app.EventHandler{"use": p.onUse})
+	return nodeUI(page.PickNode(p.Lang, &p.P, p.CostLabel, p.TimeLabel), hooks{on: map[string]app.EventHandler{"use": p.onUse}})
 }
 
 // chart geometry (SVG user units): page.Pareto's.

@@ -51,7 +51,7 @@ func TestCalculatorDefault(t *testing.T) {
 		t.Fatalf("no result for the defaults: errors %v %v", c.d.Errs, c.d.General)
 	}
 	// The breakdown leaf renders the verdict from its props.
-	b := nodeUI(page.BreakdownNode(&page.Breakdown{Lang: "en", Title: "x", Verdict: "Fits · headroom 1.00 GiB", Fits: true}), nil)
+	b := nodeUI(page.BreakdownNode(&page.Breakdown{Lang: "en", Title: "x", Verdict: "Fits · headroom 1.00 GiB", Fits: true}), hooks{})
 	if err := app.Match(app.Elem("p").Class("rs-verdict rs-ok").ID("rs-verdict").Text("Fits · headroom 1.00 GiB"), b, 1); err != nil {
 		t.Fatal(err)
 	}

@@ -18,10 +18,16 @@ const svgNS = "http://www.w3.org/2000/svg"
 
 func svg(tag string) app.HTMLElem { return app.Elem(tag).XMLNS(svgNS) }
 
-// nodeUI renders a piece page laid out (page.BreakdownNode, page.PickNode,
-// a table cell's); on holds the component's handlers for its
-// NodeAction buttons, by name.
-func nodeUI(n page.Node, on map[string]app.EventHandler) app.UI {
+// hooks are what a component puts into the nodes it renders: handlers
+// for their NodeAction buttons and leaves for their slots, by name.
+type hooks struct {
+	on map[string]app.EventHandler
+	ui map[string]app.UI
+}
+
+// nodeUI renders a piece page laid out (page.AnswerNode, page.PickNode,
+// a table cell's) with the component's hooks h.
+func nodeUI(n page.Node, h hooks) app.UI {
 	switch n.Kind {
 	case page.NodeSpan:
 		return app.Span().Class(n.Class).Text(n.Text)
@@ -36,7 +42,9 @@ func nodeUI(n page.Node, on map[string]app.EventHandler) app.UI {
 	case page.NodeBasis:
 		return &basisBox{N: n}
 	case page.NodeAction:
-		return app.Button().Class(n.Class).OnClick(on[n.Ref]).Text(n.Text)
+		return app.Button().Class(n.Class).ID(n.ID).OnClick(h.on[n.Ref]).Text(n.Text)
+	case page.NodeSlot:
+		return h.ui[n.Ref]
 	case page.NodeEl:
 		var e app.HTMLElem
 		switch tag, svgTag := strings.CutPrefix(n.Tag, "svg:"); {
@@ -54,16 +62,16 @@ func nodeUI(n page.Node, on map[string]app.EventHandler) app.UI {
 		if len(n.Kids) == 0 {
 			return e.Text(n.Text)
 		}
-		return e.Body(append(when(n.Text != "", app.Text(n.Text)), nodesUI(n.Kids, on)...)...)
+		return e.Body(append(when(n.Text != "", app.Text(n.Text)), nodesUI(n.Kids, h)...)...)
 	}
 	return app.Text(n.Text)
 }
 
 // nodesUI renders pieces in order.
-func nodesUI(ns []page.Node, on map[string]app.EventHandler) []app.UI {
+func nodesUI(ns []page.Node, h hooks) []app.UI {
 	out := make([]app.UI, len(ns))
 	for i := range ns {
-		out[i] = nodeUI(ns[i], on)
+		out[i] = nodeUI(ns[i], h)
 	}
 	return out
 }
@@ -190,7 +198,7 @@ func cellUI[E interface {
 	for _, a := range c.Attrs {
 		e = e.Attr(a.K, a.V)
 	}
-	return e.Body(nodesUI(c.Nodes, nil)...)
+	return e.Body(nodesUI(c.Nodes, hooks{})...)
 }
 
 // onRemove takes a plan out of the comparison (its ✕ button's data-cmp).

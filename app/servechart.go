@@ -41,7 +41,7 @@ func serveUI(v *page.ServeView, lang string) app.UI {
 	fleet := func(id, bindsID string, f *page.ServeFleet) []app.UI {
 		return []app.UI{
 			app.P().Class("rs-sub").ID(id).Text(f.Name),
-			nodeUI(page.FactsNode(lang, f.Facts), nil),
+			nodeUI(page.FactsNode(lang, f.Facts), hooks{}),
 			app.If(f.Binds != "", func() app.UI { return app.P().Class("rs-sub rs-binds").ID(bindsID).Text(f.Binds) }),
 		}
 	}

@@ -52,7 +52,8 @@ const (
 	NodeRemove                  // a ✕ button that takes offer Ref out of the comparison, titled Text, named Label
 	NodeEl                      // an element <Tag id=ID class=Class Attrs…>Text Kids…</Tag> (node.go)
 	NodeBasis                   // a "how this was made" fold: summary Text, colour key Cmp (-1: none), facts Kids, link Label
-	NodeAction                  // a button of class Class saying Text whose click the component takes (handler Ref)
+	NodeAction                  // a button of class Class (id ID) saying Text whose click the component takes (handler Ref)
+	NodeSlot                    // a leaf of the component's own, by name (Ref)
 )
 
 // Node is one piece of a cell; the renderer writes every piece it is
