@@ -109,7 +109,7 @@ func BenchmarkMountParts(b *testing.B) {
 		{"perf", func() app.UI { return &perfSection{V: viewOf(c).Perf, Lang: "en"} }},
 		{"rules", func() app.UI { return &rulesSection{V: viewOf(c).Rules, Lang: "en"} }},
 		{"fit", func() app.UI { return &fitSection{V: viewOf(c).Fit, Lang: "en"} }},
-		{"offers", func() app.UI { return &offersSection{V: viewOf(c).Offers, Lang: "en"} }}, {"export", func() app.UI { return exportUI("en", false) }},
+		{"offers", func() app.UI { return &offersSection{V: viewOf(c).Offers, Lang: "en"} }}, {"export", func() app.UI { return nodeUI(page.ExportNode("en", false), hooks{}) }},
 		{"prices", func() app.UI { return sheetUIOf(c) }}, {"custom", func() app.UI { return configUIOf(c) }},
 	} {
 		b.Run(part.name, func(b *testing.B) {

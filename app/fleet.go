@@ -10,17 +10,6 @@ import (
 	"rightsize/app/page"
 )
 
-// fleetInputsUI is the "Daily load" box, for inference.
-func fleetInputsUI(lang string, fields []page.FieldView) app.UI {
-	if len(fields) == 0 {
-		return app.Text("")
-	}
-	return app.Section().Class("rs-prices").ID("rs-daily").Body(
-		app.H2().Text(page.Tr(lang, page.MsgFleetTitle)),
-		app.Div().Class("rs-fields").Body(fieldsUI(fields)...),
-	)
-}
-
 // dailyFleetUI is the daily fleet's answer, or nothing when none was asked.
 func dailyFleetUI(v *page.DailyFleetView) app.UI {
 	if !v.Shown {

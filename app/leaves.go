@@ -43,6 +43,8 @@ func nodeUI(n page.Node, h hooks) app.UI {
 		return &basisBox{N: n}
 	case page.NodeAction:
 		return app.Button().Class(n.Class).ID(n.ID).OnClick(h.on[n.Ref]).Text(n.Text)
+	case page.NodeCopy:
+		return &copyButton{ID: n.ID, Label: n.Text, What: page.Copy(n.Cmp)}
 	case page.NodeSlot:
 		return h.ui[n.Ref]
 	case page.NodeEl:

@@ -54,6 +54,7 @@ const (
 	NodeBasis                   // a "how this was made" fold: summary Text, colour key Cmp (-1: none), facts Kids, link Label
 	NodeAction                  // a button of class Class (id ID) saying Text whose click the component takes (handler Ref)
 	NodeSlot                    // a leaf of the component's own, by name (Ref)
+	NodeCopy                    // a button of class Class, id ID, saying Text, that copies or saves text Cmp (Copy)
 )
 
 // Node is one piece of a cell; the renderer writes every piece it is
