@@ -54,13 +54,6 @@ func (p *pickCard) Render() app.UI {
 	return nodeUI(page.PickNode(p.Lang, &p.P, p.CostLabel, p.TimeLabel), hooks{on: map[string]app.EventHandler{"use": p.onUse}})
 }
 
-// chart geometry (SVG user units): page.Pareto's.
-const (
-	chartW, chartH       = page.ChartW, page.ChartH
-	chartLeft, chartBot  = page.ChartLeft, page.ChartBot
-	chartTop, chartRight = page.ChartTop, page.ChartRight
-)
-
 type pareto struct {
 	app.Compo
 	Points                      []page.Point
@@ -74,42 +67,9 @@ type pareto struct {
 }
 
 func (p *pareto) Render() app.UI {
-	body := []app.UI{
-		svg("title").Text(p.Title),
-		svg("line").Class("rs-axis").Attr("x1", chartLeft).Attr("y1", chartH-chartBot).Attr("x2", chartW-chartRight).Attr("y2", chartH-chartBot),
-		svg("line").Class("rs-axis").Attr("x1", chartLeft).Attr("y1", chartTop).Attr("x2", chartLeft).Attr("y2", chartH-chartBot),
-	}
-	if front := page.FrontLine(p.Points); front != "" {
-		body = append(body, svg("polyline").Class("rs-front").Attr("points", front))
-	}
-	for i, pt := range p.Points {
-		// No handler per point: the chart listens once (event delegation).
-		body = append(body, svg("circle").Class(pt.Class()).Attr("cx", pt.X).Attr("cy", pt.Y).Attr("r", 5).
-			Attr("data-i", strconv.Itoa(i)).Attr("tabindex", 0).Attr("role", "button").Attr("aria-label", pt.Label))
-	}
-	info, cmp := p.Hint, app.UI(app.Text(""))
-	if p.shown > 0 && p.shown <= len(p.Points) {
-		pt := p.Points[p.shown-1]
-		info = pt.Label
-	}
-	if p.shown > 0 && p.shown <= len(p.Points) && !p.NoCompare {
-		pt := p.Points[p.shown-1]
-		// The point shown can join the comparison.
-		state := page.CompareState(p.Compared, pt.ID)
-		cmp = app.Span().ID("rs-pareto-cmp").OnClick(p.onCompare).OnKeyDown(p.onCompareKey).Body(compareButton(page.CompareLabel(p.Lang, state), pt.ID, state))
-	}
-	// The axis names are HTML text around the chart, not SVG text: the SVG
-	// scales with the page's width (to about 0.37 of its size on a 360 px
-	// phone), which shrank Chinese labels below legibility; HTML text keeps
-	// the page's font size on every screen.
-	return app.Figure().Class("rs-pareto").Body(
-		app.Div().Class("rs-axis-label rs-axis-y").Attr("aria-hidden", true).Text("↑ "+p.YLabel),
-		svg("svg").ID("rs-pareto").Attr("viewBox", "0 0 "+strconv.Itoa(chartW)+" "+strconv.Itoa(chartH)).
-			Attr("role", "group").Attr("aria-label", p.Title).
-			On("mouseover", p.onShow).On("focusin", p.onShow).OnClick(p.onPick).OnKeyDown(p.onKey).Body(body...),
-		app.Div().Class("rs-axis-label rs-axis-x").Attr("aria-hidden", true).Text(p.XLabel+" →"),
-		app.FigCaption().Body(app.Span().ID("rs-pareto-info").Attr("aria-live", "polite").Text(info), app.Text(" "), cmp),
-	)
+	v := page.ChartView{Points: p.Points, Title: p.Title, XLabel: p.XLabel, YLabel: p.YLabel, Hint: p.Hint}
+	return nodeUI(page.ChartNode(p.Lang, &v, p.shown, p.Compared, p.NoCompare), hooks{on: map[string]app.EventHandler{
+		"show": p.onShow, "pick": p.onPick, "key": p.onKey, "cmp": p.onCompare, "cmpkey": p.onCompareKey}})
 }
 
 // onCompare adds the point shown to the comparison (or removes it).

@@ -54,19 +54,37 @@ func nodeUI(n page.Node, h hooks) app.UI {
 			e = svg(tag)
 		case tag == "br":
 			return app.Br()
+		case tag == "input": // a void element, as br
+			return attrsUI(app.Input(), n, h)
 		default:
 			e = app.Elem(tag)
 		}
-		e = e.Class(n.Class).ID(n.ID)
-		for _, a := range n.Attrs {
-			e = e.Attr(a.K, a.V)
-		}
+		e = attrsUI(e, n, h)
 		if len(n.Kids) == 0 {
 			return e.Text(n.Text)
 		}
 		return e.Body(append(when(n.Text != "", app.Text(n.Text)), nodesUI(n.Kids, h)...)...)
 	}
 	return app.Text(n.Text)
+}
+
+// attrsUI gives element e node n's class, id and attributes, and binds
+// its "on:<event>" attributes to the handlers h names.
+func attrsUI[E interface {
+	Class(...string) E
+	ID(string, ...any) E
+	Attr(string, any) E
+	On(string, app.EventHandler, ...app.EventOption) E
+}](e E, n page.Node, h hooks) E {
+	e = e.Class(n.Class).ID(n.ID)
+	for _, a := range n.Attrs {
+		if ev, ok := strings.CutPrefix(a.K, "on:"); ok {
+			e = e.On(ev, h.on[a.V])
+		} else {
+			e = e.Attr(a.K, a.V)
+		}
+	}
+	return e
 }
 
 // nodesUI renders pieces in order.

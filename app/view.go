@@ -101,8 +101,8 @@ func (c *Calculator) restSections(v *page.View) []func() app.UI {
 				hooks{ui: map[string]app.UI{"kind": fieldUI(v.Launch.Kind), "router": fieldUI(v.Launch.Router)}})
 		}),
 		folded(v.Lang, &c.state, page.SecPrices, true, func() app.UI {
-			return &sheetBox{Lang: v.Lang, Busy: c.sheet.load.busy, Name: c.sheet.Name, Err: c.sheet.Err, Progress: c.sheet.load.progress,
-				Rows: c.sheet.Rows, Offers: len(c.pr.Own), SavedBad: c.sheet.load.sheetSavedBad, Unsaved: c.sheet.load.sheetUnsaved, Off: !app.IsClient}
+			return &sheetBox{Lang: v.Lang, V: page.SheetBox{Busy: c.sheet.load.busy, Name: c.sheet.Name, Err: c.sheet.Err, Progress: c.sheet.load.progress,
+				Rows: c.sheet.Rows, Offers: len(c.pr.Own), SavedBad: c.sheet.load.sheetSavedBad, Unsaved: c.sheet.load.sheetUnsaved, Off: !app.IsClient}}
 		}),
 		folded(v.Lang, &c.state, page.SecModel, true, func() app.UI {
 			return &configBox{Lang: v.Lang, Err: c.own.err, Unsaved: c.sheet.load.configUnsaved, Bad: c.sheet.load.configBad}
