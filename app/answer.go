@@ -16,50 +16,13 @@ import (
 // page, whose chart offers no "+ Compare"): the picks,
 // the chart and the plan's notes, or why there are none.
 func answerUI(view *page.View, edit page.Field, compared []string, embed bool) app.UI {
-	v := &view.Answer
-	t := func(k page.MsgKey) string { return page.Tr(view.Lang, k) }
-	cls := "rs-answer"
-	if v.Kind == page.AnswerStale || v.Kind == page.AnswerStalePicks {
-		// A field is invalid: the last answer stays, greyed, so the page
-		// does not lose (and later regain) the answer's height above the
-		// inputs while the user fixes it; the job line stays, so a part
-		// edited there keeps its box and its message until it reads.
-		cls += " rs-stale"
-	}
-	head := []app.UI{app.H2().Text(t(page.MsgAnswerTitle)), &jobLine{V: view.Job, Edit: edit}}
-	switch v.Kind {
-	case page.AnswerStale:
-		return app.Section().Class(cls).Body(append(head, app.P().Class("rs-sub").ID("rs-answer-stale").Text(v.Note))...)
-	case page.AnswerPlanning:
-		return app.Section().Class(cls).Body(append(head, app.P().Class("rs-sub").ID("rs-planning").Text(v.Note))...)
-	case page.AnswerNone:
-		return app.Section().Class(cls).Body(append(head,
-			app.P().Class("rs-sub").ID("rs-no-answer").Text(v.Note),
-			app.If(v.Widened != "", func() app.UI { return app.P().Class("rs-sub").ID("rs-widened").Text(v.Widened) }),
-		)...)
-	}
-	note := app.P().Class("rs-sub").Text(v.Note)
-	if v.Kind == page.AnswerStalePicks {
-		note = note.ID("rs-answer-stale")
-	}
-	return app.Section().Class(cls).Body(append(head,
-		note,
-		app.If(v.FX != "", func() app.UI { return app.P().Class("rs-sub").ID("rs-fx-line").Text(v.FX) }),
-		app.If(v.KindsNote, func() app.UI { return app.P().Class("rs-sub").ID("rs-kinds").Text(t(page.MsgKindsNote)) }),
-		&recommendation{Picks: v.Picks, Lang: view.Lang, CostLabel: v.CostLabel, TimeLabel: v.TimeLabel},
-		app.If(v.Flagged != "", func() app.UI { return app.P().ID("rs-flagged").Class("rs-warn").Text(v.Flagged) }),
-		app.If(len(v.Notes) > 0, func() app.UI {
-			return app.Div().ID("rs-plan-notes").Class("rs-notes").Body(
-				app.P().Class("rs-sub").Text(t(page.MsgPlanNotes)+":"),
-				app.Ul().Body(app.Range(v.Notes).Slice(func(i int) app.UI { return app.Li().Text(v.Notes[i]) })),
-			)
-		}),
-		app.If(len(v.Chart.Points) > 0, func() app.UI {
-			ch := v.Chart
-			return &pareto{Points: ch.Points, Title: ch.Title, XLabel: ch.XLabel, YLabel: ch.YLabel, Hint: ch.Hint,
-				Lang: view.Lang, Compared: compared, NoCompare: embed}
-		}),
-	)...)
+	v, ch := &view.Answer, &view.Answer.Chart
+	return nodeUI(page.AnswerNode(view), hooks{ui: map[string]app.UI{
+		"job":   &jobLine{V: view.Job, Edit: edit},
+		"picks": &recommendation{Picks: v.Picks, Lang: view.Lang, CostLabel: v.CostLabel, TimeLabel: v.TimeLabel},
+		"chart": &pareto{Points: ch.Points, Title: ch.Title, XLabel: ch.XLabel, YLabel: ch.YLabel, Hint: ch.Hint,
+			Lang: view.Lang, Compared: compared, NoCompare: embed},
+	}})
 }
 
 type recommendation struct {
@@ -88,40 +51,8 @@ func (p *pickCard) onUse(ctx app.Context, e app.Event) {
 }
 
 func (p *pickCard) Render() app.UI {
-	x := p.P
-	return app.Article().Class("rs-pick").Attr("data-kind", x.Kind).Attr("data-gpu", x.GPU).Attr("data-gpus", strconv.Itoa(x.Plan.GPUs)).Body(
-		app.H3().Text(x.Title),
-		app.P().Class("rs-pick-what").Text(x.What),
-		app.P().Class("rs-where").Text(x.Where),
-		// The date, its age grade and the source each on a line of their
-		// own: the prerendered card has no clock to grade the age with,
-		// and its line stays (empty) so the live card, which says it, is
-		// as tall and nothing below the answer moves when it arrives.
-		app.P().Class("rs-where rs-pick-price").Body(
-			app.Span().Class(x.Price.Class).Text(x.Price.Date),
-			app.Br(),
-			app.Span().Class(x.Price.Class+" rs-pick-age").Text(orNBSP(x.Price.Age)),
-		),
-		foldUI(page.Tr(p.Lang, page.MsgSource), x.Price.Source),
-		app.If(x.Price.Verify != "", func() app.UI { return app.P().Class("rs-warn rs-pick-verify").Text(x.Price.Verify) }),
-		app.If(x.Price.FarBelow != "", func() app.UI { return app.P().Class("rs-warn rs-pick-far").Text(x.Price.FarBelow) }),
-		app.If(x.Price.From != "", func() app.UI { return app.P().Class("rs-where rs-pick-from").Text(x.Price.From) }),
-		app.Dl().Class("rs-facts").Body(
-			app.Div().Class("rs-fact").Body(app.Dt().Text(p.CostLabel), app.Dd().Class("rs-pick-cost").Text(x.Cost)),
-			app.Div().Class("rs-fact").Body(app.Dt().Text(p.TimeLabel), app.Dd().Class("rs-pick-time").Text(x.Time)),
-		),
-		app.P().Class("rs-reason").Text(x.Reason),
-		app.If(x.Notes != "", func() app.UI { return app.P().Class("rs-where rs-pick-notes").Text(x.Notes) }),
-		app.Button().Class("rs-more").OnClick(p.onUse).Text(page.Tr(p.Lang, page.MsgUseThis)),
-	)
+	return nodeUI(page.PickNode(p.Lang, &p.P, p.CostLabel, p.TimeLabel), hooks{on: map[string]app.EventHandler{"use": p.onUse}})
 }
-
-// chart geometry (SVG user units): page.Pareto's.
-const (
-	chartW, chartH       = page.ChartW, page.ChartH
-	chartLeft, chartBot  = page.ChartLeft, page.ChartBot
-	chartTop, chartRight = page.ChartTop, page.ChartRight
-)
 
 type pareto struct {
 	app.Compo
@@ -136,42 +67,9 @@ type pareto struct {
 }
 
 func (p *pareto) Render() app.UI {
-	body := []app.UI{
-		svg("title").Text(p.Title),
-		svg("line").Class("rs-axis").Attr("x1", chartLeft).Attr("y1", chartH-chartBot).Attr("x2", chartW-chartRight).Attr("y2", chartH-chartBot),
-		svg("line").Class("rs-axis").Attr("x1", chartLeft).Attr("y1", chartTop).Attr("x2", chartLeft).Attr("y2", chartH-chartBot),
-	}
-	if front := page.FrontLine(p.Points); front != "" {
-		body = append(body, svg("polyline").Class("rs-front").Attr("points", front))
-	}
-	for i, pt := range p.Points {
-		// No handler per point: the chart listens once (event delegation).
-		body = append(body, svg("circle").Class(pt.Class()).Attr("cx", pt.X).Attr("cy", pt.Y).Attr("r", 5).
-			Attr("data-i", strconv.Itoa(i)).Attr("tabindex", 0).Attr("role", "button").Attr("aria-label", pt.Label))
-	}
-	info, cmp := p.Hint, app.UI(app.Text(""))
-	if p.shown > 0 && p.shown <= len(p.Points) {
-		pt := p.Points[p.shown-1]
-		info = pt.Label
-	}
-	if p.shown > 0 && p.shown <= len(p.Points) && !p.NoCompare {
-		pt := p.Points[p.shown-1]
-		// The point shown can join the comparison.
-		state := page.CompareState(p.Compared, pt.ID)
-		cmp = app.Span().ID("rs-pareto-cmp").OnClick(p.onCompare).OnKeyDown(p.onCompareKey).Body(compareButton(page.CompareLabel(p.Lang, state), pt.ID, state))
-	}
-	// The axis names are HTML text around the chart, not SVG text: the SVG
-	// scales with the page's width (to about 0.37 of its size on a 360 px
-	// phone), which shrank Chinese labels below legibility; HTML text keeps
-	// the page's font size on every screen.
-	return app.Figure().Class("rs-pareto").Body(
-		app.Div().Class("rs-axis-label rs-axis-y").Attr("aria-hidden", true).Text("↑ "+p.YLabel),
-		svg("svg").ID("rs-pareto").Attr("viewBox", "0 0 "+strconv.Itoa(chartW)+" "+strconv.Itoa(chartH)).
-			Attr("role", "group").Attr("aria-label", p.Title).
-			On("mouseover", p.onShow).On("focusin", p.onShow).OnClick(p.onPick).OnKeyDown(p.onKey).Body(body...),
-		app.Div().Class("rs-axis-label rs-axis-x").Attr("aria-hidden", true).Text(p.XLabel+" →"),
-		app.FigCaption().Body(app.Span().ID("rs-pareto-info").Attr("aria-live", "polite").Text(info), app.Text(" "), cmp),
-	)
+	v := page.ChartView{Points: p.Points, Title: p.Title, XLabel: p.XLabel, YLabel: p.YLabel, Hint: p.Hint}
+	return nodeUI(page.ChartNode(p.Lang, &v, p.shown, p.Compared, p.NoCompare), hooks{on: map[string]app.EventHandler{
+		"show": p.onShow, "pick": p.onPick, "key": p.onKey, "cmp": p.onCompare, "cmpkey": p.onCompareKey}})
 }
 
 // onCompare adds the point shown to the comparison (or removes it).

@@ -51,8 +51,8 @@ func TestCalculatorDefault(t *testing.T) {
 		t.Fatalf("no result for the defaults: errors %v %v", c.d.Errs, c.d.General)
 	}
 	// The breakdown leaf renders the verdict from its props.
-	b := &breakdownView{Breakdown: page.Breakdown{Lang: "en", Title: "x", Verdict: "Fits · headroom 1.00 GiB", Fits: true}}
-	if err := app.Match(app.P().Class("rs-verdict rs-ok").ID("rs-verdict").Text("Fits · headroom 1.00 GiB"), b.Render(), 1); err != nil {
+	b := nodeUI(page.BreakdownNode(&page.Breakdown{Lang: "en", Title: "x", Verdict: "Fits · headroom 1.00 GiB", Fits: true}), hooks{})
+	if err := app.Match(app.Elem("p").Class("rs-verdict rs-ok").ID("rs-verdict").Text("Fits · headroom 1.00 GiB"), b, 1); err != nil {
 		t.Fatal(err)
 	}
 	c.state = c.state.WithOpen(page.SecFit, true)
@@ -68,7 +68,7 @@ func TestCalculatorDefault(t *testing.T) {
 		t.Errorf("the T4 row does not carry data-gpus=%d", x.Plan.GPUs)
 	}
 	// On T4s (two GPUs needed) a single-T4 offer without a plan is not listed.
-	c.set(page.FieldGPU, "t4")
+	c.set(none, page.FieldGPU, "t4")
 	for _, o := range c.d.R.Offers {
 		if _, planned := c.ps.out.ByOffer[o.Offer.ID]; o.Offer.GPUCount < 2 && !planned && strings.Contains(offersHTML(c), `data-offer="`+o.Offer.ID+`"`) {
 			t.Errorf("single-T4 offer %s listed for a two-GPU job without a plan", o.Offer.ID)
@@ -80,9 +80,9 @@ func TestCalculatorDefault(t *testing.T) {
 // so the verdict and the offers agree with the row.
 func TestApplyPlan(t *testing.T) {
 	c, _ := load(t)
-	c.set(page.FieldGPU, "t4")
+	c.set(none, page.FieldGPU, "t4")
 	t4 := fitOf(t, c, "t4")
-	c.set(page.FieldGPU, "h100-sxm")
+	c.set(none, page.FieldGPU, "h100-sxm")
 	c.onApply(contextOf(t), app.Action{Value: applyPlan{GPU: "t4", Plan: t4.Plan}})
 	if c.state[page.FieldGPU] != "t4" || c.state[page.FieldGPUs] != "2" || c.state[page.FieldPP] != "2" || c.state[page.FieldTP] != "1" {
 		t.Fatalf("after applying the T4 row: gpu %s gpus %s tp %s pp %s", c.state[page.FieldGPU], c.state[page.FieldGPUs], c.state[page.FieldTP], c.state[page.FieldPP])
@@ -101,9 +101,9 @@ func TestApplyPlan(t *testing.T) {
 func loadP4D(t *testing.T) (*Calculator, func() *page.OfferResult) {
 	c, _ := load(t)
 	c.open.allOffers = true
-	c.set(page.FieldGPU, "a100-40gb-sxm")
+	c.set(none, page.FieldGPU, "a100-40gb-sxm")
 	c.open.allOffers = true
-	c.set(page.FieldGPUs, "8")
+	c.set(none, page.FieldGPUs, "8")
 	return c, func() *page.OfferResult {
 		t.Helper()
 		for i := range c.d.R.Offers {
@@ -151,7 +151,7 @@ func TestCalculatorBadInput(t *testing.T) {
 		{page.FieldGPU, "gtx-9999", page.FieldGPU, "unknown choice"},
 		{page.FieldSort, "price", page.FieldSort, "unknown choice"},
 	} {
-		c.set(tc.f, tc.v)
+		c.set(none, tc.f, tc.v)
 		if c.d.R.OK {
 			t.Errorf("%s=%q: a result is shown", page.FieldKeys[tc.f], tc.v)
 		}
@@ -159,15 +159,15 @@ func TestCalculatorBadInput(t *testing.T) {
 			t.Errorf("%s=%q: error next to %s = %q, want it to contain %q (all: %v, general %v)",
 				page.FieldKeys[tc.f], tc.v, page.FieldKeys[tc.field], msg, tc.want, c.d.Errs, c.d.General)
 		}
-		c.set(tc.f, page.DefaultState[tc.f])
+		c.set(none, tc.f, page.DefaultState[tc.f])
 		if !c.d.R.OK {
 			t.Fatalf("back to defaults after %s=%q: no result: %v %v", page.FieldKeys[tc.f], tc.v, c.d.Errs, c.d.General)
 		}
 	}
 	// In Russian the same problem reads in Russian, the estimator's
 	// English reason left out.
-	c.set(page.FieldLang, "ru")
-	c.set(page.FieldTP, "3")
+	c.set(none, page.FieldLang, "ru")
+	c.set(none, page.FieldTP, "3")
 	if msg := page.ErrText(page.LangOf(&c.state), c.d.Errs[page.FieldTP]); msg != tr(c, page.MsgIncompatible) && msg != tr(c, page.MsgRange) {
 		t.Errorf("ru: tp=3 reads %q", msg)
 	}
@@ -177,9 +177,9 @@ func TestCalculatorBadInput(t *testing.T) {
 // checks each gives a result whose parts add up.
 func TestCalculatorTasks(t *testing.T) {
 	c, _ := load(t)
-	c.set(page.FieldModel, "qwen2.5-7b")
+	c.set(none, page.FieldModel, "qwen2.5-7b")
 	for _, task := range estimator.Tasks {
-		c.set(page.FieldTask, task.String())
+		c.set(none, page.FieldTask, task.String())
 		if !c.d.R.OK {
 			t.Errorf("task %s: no result: %v %v", task, c.d.Errs, c.d.General)
 			continue
@@ -192,7 +192,7 @@ func TestCalculatorTasks(t *testing.T) {
 			t.Errorf("task %s: shown parts sum to %d‰", task, sum)
 		}
 	}
-	c.set(page.FieldTask, estimator.FullFinetune.String())
+	c.set(none, page.FieldTask, estimator.FullFinetune.String())
 	if c.d.R.Res.PerGPU.Optimizer == 0 || c.d.R.Res.PerGPU.Gradients == 0 {
 		t.Errorf("full fine-tune without optimizer states or gradients: %+v", c.d.R.Res.PerGPU)
 	}
@@ -203,7 +203,7 @@ func TestCalculatorTasks(t *testing.T) {
 func TestTranslations(t *testing.T) {
 	// Every message in every language: page.TestMessagesTranslated.
 	c, _ := load(t)
-	c.set(page.FieldLang, "ru")
+	c.set(none, page.FieldLang, "ru")
 	if got := tr(c, page.MsgFits); got != "Помещается" {
 		t.Errorf("ru fits = %q", got)
 	}
@@ -211,7 +211,7 @@ func TestTranslations(t *testing.T) {
 	if !strings.Contains(html, "8 030 261 248") || !strings.Contains(html, "14,96 ГиБ") {
 		t.Error("the Russian page does not write 8 030 261 248 and 14,96 ГиБ")
 	}
-	c.set(page.FieldLang, "xx")
+	c.set(none, page.FieldLang, "xx")
 	if got := tr(c, page.MsgFits); got != "Fits" {
 		t.Errorf("unknown language does not fall back to English: %q", got)
 	}
@@ -221,20 +221,20 @@ func TestTranslations(t *testing.T) {
 // is refused next to its field.
 func TestOverrides(t *testing.T) {
 	c, _ := load(t)
-	c.set(page.FieldCtx, "2GiB")
+	c.set(none, page.FieldCtx, "2GiB")
 	if c.d.R.Res.PerGPU.CUDAContext != 2*estimator.GiB {
 		t.Errorf("CUDA context = %d, want 2 GiB", c.d.R.Res.PerGPU.CUDAContext)
 	}
-	c.set(page.FieldUsable, "70GiB")
+	c.set(none, page.FieldUsable, "70GiB")
 	if c.d.R.Res.Usable != 70*estimator.GiB {
 		t.Errorf("usable = %d, want 70 GiB", c.d.R.Res.Usable)
 	}
-	c.set(page.FieldAlloc, "2")
+	c.set(none, page.FieldAlloc, "2")
 	if c.d.R.OK || c.d.Errs[page.FieldAlloc].Key != page.MsgNotSize {
 		t.Errorf("allocator reserve %q: result %v, error %v", c.state[page.FieldAlloc], c.d.R.OK, c.d.Errs[page.FieldAlloc])
 	}
-	c.set(page.FieldAlloc, "")
-	c.set(page.FieldUsable, "900TiB")
+	c.set(none, page.FieldAlloc, "")
+	c.set(none, page.FieldUsable, "900TiB")
 	if c.d.R.OK || c.d.Errs[page.FieldUsable].OK() {
 		t.Errorf("usable 900 TiB: result %v, error %v", c.d.R.OK, c.d.Errs[page.FieldUsable])
 	}
@@ -246,11 +246,11 @@ func TestOverrides(t *testing.T) {
 // K-quants sit between Q4_0 and Q8_0 in size order.
 func TestQuantField(t *testing.T) {
 	c, _ := load(t)
-	c.set(page.FieldPrecision, estimator.INT4.String())
-	c.set(page.FieldEngine, estimator.LlamaCpp.String())
+	c.set(none, page.FieldPrecision, estimator.INT4.String())
+	c.set(none, page.FieldEngine, estimator.LlamaCpp.String())
 	var prev estimator.Bytes
 	for _, q := range []estimator.Quant{estimator.QuantQ4_0, estimator.QuantQ4KM, estimator.QuantQ5KM, estimator.QuantQ6K, estimator.QuantQ8_0} {
-		c.set(page.FieldQuant, q.String())
+		c.set(none, page.FieldQuant, q.String())
 		w := c.d.R.Res.PerGPU.Weights
 		if !c.d.R.OK || w <= prev {
 			t.Errorf("%s: weights %d after %d (result %v, errors %v)", q, w, prev, c.d.R.OK, c.d.Errs)
@@ -260,9 +260,9 @@ func TestQuantField(t *testing.T) {
 	if prev != 8532152576 {
 		t.Errorf("Q8_0 weights = %d, want 8,532,152,576", prev)
 	}
-	c.set(page.FieldPrecision, estimator.BF16.String())
-	c.set(page.FieldQuant, estimator.QuantNF4.String())
-	c.set(page.FieldTask, estimator.FullFinetune.String())
+	c.set(none, page.FieldPrecision, estimator.BF16.String())
+	c.set(none, page.FieldQuant, estimator.QuantNF4.String())
+	c.set(none, page.FieldTask, estimator.FullFinetune.String())
 	if !c.d.R.OK {
 		t.Errorf("a hidden weight format blocked a full fine-tune: %v %v", c.d.Errs, c.d.General)
 	}
@@ -274,7 +274,7 @@ func TestQuantField(t *testing.T) {
 func TestPriceSheet(t *testing.T) {
 	c, find := loadP4D(t)
 	sheet := "offer_id,on_demand_per_hour,currency,as_of,source\naws-p4d.24xlarge,4,USD,2026-11-01,our AWS private pricing addendum\n"
-	if !c.applySheet("aws.csv", sheet) {
+	if !c.applySheet(none, "aws.csv", sheet) {
 		t.Fatalf("sheet refused: %s", c.sheet.Err)
 	}
 	if o := find(); o.Offer.OnDemandPerHour != 4 || !o.Own || o.Offer.AsOf != "2026-11-01" {
@@ -287,7 +287,7 @@ func TestPriceSheet(t *testing.T) {
 	if f := fitOf(t, c, "a100-40gb-sxm"); f.From.PerGPUHour != 0.5 {
 		t.Errorf("fit table From = %v, want 0.50", f.From.PerGPUHour)
 	}
-	if c.applySheet("bad.csv", "offer_id,on_demand_per_hour,currency,as_of,source\naws-p4d.24xlarge,cheap,USD,2026-11-01,x\n") {
+	if c.applySheet(none, "bad.csv", "offer_id,on_demand_per_hour,currency,as_of,source\naws-p4d.24xlarge,cheap,USD,2026-11-01,x\n") {
 		t.Fatal("a sheet with a non-numeric price was accepted")
 	}
 	if !strings.Contains(c.sheet.Err, "bad.csv") || !strings.Contains(c.sheet.Err, "on_demand_per_hour") {
@@ -296,14 +296,14 @@ func TestPriceSheet(t *testing.T) {
 	if o := find(); o.Offer.OnDemandPerHour != 4 {
 		t.Errorf("a refused sheet changed prices: %+v", *o)
 	}
-	if c.applySheet("huge.csv", strings.Repeat("x", maxSheetBytes+1)) || !strings.Contains(c.sheet.Err, tr(c, page.MsgFileTooBig)) {
+	if c.applySheet(none, "huge.csv", strings.Repeat("x", maxSheetBytes+1)) || !strings.Contains(c.sheet.Err, tr(c, page.MsgFileTooBig)) {
 		t.Errorf("an oversized sheet: %q", c.sheet.Err)
 	}
 	c.onSheet(contextOf(t), app.Action{Value: userFile{Remove: true}})
 	if o := find(); locOf(c).Money(o.Offer.OnDemandPerHour, "USD") != "$21.96" || o.Own {
 		t.Errorf("after clearing: %+v", *o)
 	}
-	if c.applySheet("empty.json", "[]") {
+	if c.applySheet(none, "empty.json", "[]") {
 		t.Error("an empty sheet was accepted")
 	}
 }
@@ -333,7 +333,7 @@ func TestRulesTable(t *testing.T) {
 // named. The config travels in the link, so another browser gets it.
 func TestCustomModel(t *testing.T) {
 	c, _ := load(t)
-	c.set(page.FieldModel, page.CustomModelID)
+	c.set(none, page.FieldModel, page.CustomModelID)
 	if c.d.R.OK || c.d.Errs[page.FieldModel].Key != page.MsgNoCustomModel {
 		t.Errorf("m=custom without a file: result %v, error %v", c.d.R.OK, c.d.Errs[page.FieldModel])
 	}
@@ -357,7 +357,7 @@ func TestCustomModel(t *testing.T) {
 		t.Errorf("link with the config is %d bytes", len(frag))
 	}
 	d, _ := load(t)
-	d.applyFragment(frag)
+	d.applyFragment(none, frag)
 	if !d.d.R.OK || d.d.R.Res.Params != 7615616512 {
 		t.Errorf("a link with the config opened elsewhere: result %v, params %d (%v)", d.d.R.OK, d.d.R.Res.Params, d.d.Errs[page.FieldModel])
 	}
@@ -378,7 +378,7 @@ func TestCustomModel(t *testing.T) {
 // "Longest sequence that fits" stops at the model's context length.
 func TestMaxSeqModelLimit(t *testing.T) {
 	c, _ := load(t)
-	c.set(page.FieldModel, "gpt2") // 1024 positions: an H100 holds far more
+	c.set(none, page.FieldModel, "gpt2") // 1024 positions: an H100 holds far more
 	if !c.d.R.OK {
 		t.Fatalf("gpt2: %v %v", c.d.Errs, c.d.General)
 	}
@@ -397,7 +397,7 @@ func TestUpdateBanner(t *testing.T) {
 	if strings.Contains(app.HTMLString(c.Render()), `id="rs-update"`) {
 		t.Fatal("update banner shown without an update")
 	}
-	c.start.updateReady = true
+	c.start.UpdateReady = true
 	if !strings.Contains(app.HTMLString(c.Render()), tr(c, page.MsgUpdateReady)) {
 		t.Error("no update banner when an update is ready")
 	}
@@ -409,9 +409,9 @@ func TestUpdateBanner(t *testing.T) {
 // cheapest pick's GPU, and clicking either row applies that row's plan.
 func TestTablesAgreeWithPlan(t *testing.T) {
 	c, _ := load(t)
-	c.set(page.FieldTask, estimator.FullFinetune.String())
-	c.set(page.FieldZeRO, "3")
-	c.set(page.FieldGPUs, "8")
+	c.set(none, page.FieldTask, estimator.FullFinetune.String())
+	c.set(none, page.FieldZeRO, "3")
+	c.set(none, page.FieldGPUs, "8")
 	var cheap page.Pick
 	for _, p := range c.ps.out.Picks {
 		if p.Kind == page.PickCheapest {
@@ -434,7 +434,7 @@ func TestTablesAgreeWithPlan(t *testing.T) {
 		t.Errorf("%d rows marked cheapest", n)
 	}
 	// Sorted by cost, the cheapest pick's GPU is first.
-	c.set(page.FieldSort, page.SortCost.String())
+	c.set(none, page.FieldSort, page.SortCost.String())
 	html = fitHTML(c)
 	first := html[strings.Index(html, "<tbody"):]
 	if i := strings.Index(first, "data-gpu="); i < 0 || !strings.HasPrefix(first[i:], `data-gpu="`+cheap.Offer.GPU+`"`) {
@@ -443,7 +443,7 @@ func TestTablesAgreeWithPlan(t *testing.T) {
 	// The offers table of the pick's GPU prices the pick's offer as the pick.
 	c.onApply(contextOf(t), app.Action{Value: applyPlan{GPU: cheap.Offer.GPU, Plan: cheap.Plan}})
 	c.open.allOffers = true
-	c.recompute()
+	c.recompute(none)
 	x, ok := c.ps.out.ByOffer[cheap.Offer.ID]
 	if !ok {
 		t.Fatalf("offer %s not planned after applying its plan", cheap.Offer.ID)
@@ -527,15 +527,15 @@ func TestRecommendation(t *testing.T) {
 // shows both side by side.
 func TestPinAndCompare(t *testing.T) {
 	c, _ := load(t)
-	c.set(page.FieldPrecision, estimator.INT8.String())
-	c.set(page.FieldGPU, "t4")
+	c.set(none, page.FieldPrecision, estimator.INT8.String())
+	c.set(none, page.FieldGPU, "t4")
 	p := c.state
 	c.pin = &p
-	c.set(page.FieldPrecision, estimator.BF16.String())
-	c.set(page.FieldGPU, "a100-80gb-sxm")
+	c.set(none, page.FieldPrecision, estimator.BF16.String())
+	c.set(none, page.FieldGPU, "a100-80gb-sxm")
 	frag := c.link().Encode(page.DefaultState)
 	d, _ := load(t)
-	d.applyFragment(frag)
+	d.applyFragment(none, frag)
 	if d.pin == nil || d.pin[page.FieldGPU] != "t4" || d.state[page.FieldGPU] != "a100-80gb-sxm" {
 		t.Fatalf("link %q: pin %v, gpu %s", frag, d.pin, d.state[page.FieldGPU])
 	}
@@ -551,7 +551,7 @@ func TestPinAndCompare(t *testing.T) {
 // Embed mode: results only, a link to the full page, no inputs.
 func TestEmbed(t *testing.T) {
 	c, _ := load(t)
-	c.applyFragment("embed=1&m=qwen2.5-7b")
+	c.applyFragment(none, "embed=1&m=qwen2.5-7b")
 	html := app.HTMLString(c.Render())
 	if strings.Contains(html, `id="rs-model"`) || !strings.Contains(html, `id="rs-recommendation"`) || !strings.Contains(html, `id="rs-open-full"`) {
 		t.Error("embed page: want results and the open link, no inputs")
@@ -586,14 +586,14 @@ func TestHardwareWarnings(t *testing.T) {
 		d    estimator.DType
 		want page.MsgKey
 	}{{"a100-80gb-sxm", estimator.FP8, page.MsgHWNoFP8}, {"h100-sxm", estimator.FP4, page.MsgHWNoFP4}, {"v100-32gb", estimator.BF16, page.MsgHWNoBF16}} {
-		c.set(page.FieldGPU, tc.gpu)
-		c.set(page.FieldPrecision, tc.d.String())
+		c.set(none, page.FieldGPU, tc.gpu)
+		c.set(none, page.FieldPrecision, tc.d.String())
 		if !slices.Contains(c.d.R.HWWarn, tc.want) {
 			t.Errorf("%s on %s: warnings %v", tc.d, tc.gpu, c.d.R.HWWarn)
 		}
 	}
-	c.set(page.FieldGPU, "b200")
-	c.set(page.FieldPrecision, estimator.FP4.String())
+	c.set(none, page.FieldGPU, "b200")
+	c.set(none, page.FieldPrecision, estimator.FP4.String())
 	if len(c.d.R.HWWarn) != 0 {
 		t.Errorf("fp4 on a B200: warnings %v", c.d.R.HWWarn)
 	}
@@ -603,22 +603,22 @@ func TestHardwareWarnings(t *testing.T) {
 // (compute-bound), and a share above 1 is refused.
 func TestAssumptions(t *testing.T) {
 	c, _ := load(t)
-	c.set(page.FieldTask, estimator.FullFinetune.String())
-	c.set(page.FieldGPUs, "8")
-	c.set(page.FieldZeRO, "3")
+	c.set(none, page.FieldTask, estimator.FullFinetune.String())
+	c.set(none, page.FieldGPUs, "8")
+	c.set(none, page.FieldZeRO, "3")
 	base := c.d.R.Perf
 	if !base.OK {
 		t.Fatalf("no speed: %v %v", c.d.Errs, c.d.General)
 	}
-	c.set(page.FieldMFU, strconv.FormatFloat(base.Eff.MFU/2, 'f', -1, 64))
+	c.set(none, page.FieldMFU, strconv.FormatFloat(base.Eff.MFU/2, 'f', -1, 64))
 	if c.d.R.Perf.Eff.MFU != base.Eff.MFU/2 || c.d.R.Perf.P.TokensPerSecond >= base.P.TokensPerSecond {
 		t.Errorf("half the MFU: %v tokens/s (was %v), MFU %v", c.d.R.Perf.P.TokensPerSecond, base.P.TokensPerSecond, c.d.R.Perf.Eff.MFU)
 	}
-	c.set(page.FieldMFU, "1.5")
+	c.set(none, page.FieldMFU, "1.5")
 	if c.d.R.OK || c.d.Errs[page.FieldMFU].Key != page.MsgRange {
 		t.Errorf("MFU 1.5: %v", c.d.Errs[page.FieldMFU])
 	}
-	c.set(page.FieldMFU, "")
+	c.set(none, page.FieldMFU, "")
 	if html := app.HTMLString(c.Render()); !strings.Contains(html, `id="rs-fx"`) || !strings.Contains(html, "RUB") {
 		t.Error("the Assumptions box lacks the exchange rates")
 	}
@@ -632,7 +632,7 @@ func TestAnswerKeptWhileFieldInvalid(t *testing.T) {
 	if !c.ps.out.OK || len(c.ps.out.Picks) != 3 {
 		t.Fatalf("no plan on the default page: %v", c.ps.out.Err)
 	}
-	c.set(page.FieldBatch, "abc")
+	c.set(none, page.FieldBatch, "abc")
 	if c.d.R.OK {
 		t.Fatal("batch abc gave a result")
 	}
@@ -641,7 +641,7 @@ func TestAnswerKeptWhileFieldInvalid(t *testing.T) {
 		t.Errorf("with batch abc the page lost its last answer: stale note %v, %d picks",
 			strings.Contains(html, `id="rs-answer-stale"`), strings.Count(html, `data-kind="`))
 	}
-	c.set(page.FieldBatch, "4")
+	c.set(none, page.FieldBatch, "4")
 	html = app.HTMLString(c.Render())
 	if !c.d.R.OK || !c.ps.out.OK || strings.Contains(html, `id="rs-answer-stale"`) || strings.Count(html, `data-kind="`) != 3 {
 		t.Errorf("after batch 4: result %v, plan %v, stale note %v", c.d.R.OK, c.ps.out.OK, strings.Contains(html, `id="rs-answer-stale"`))
@@ -652,28 +652,28 @@ func TestAnswerKeptWhileFieldInvalid(t *testing.T) {
 // update); any difference in state, pin or embed flag applies.
 func TestApplyFragmentReportsChange(t *testing.T) {
 	c, _ := load(t)
-	if c.applyFragment("") {
+	if c.applyFragment(none, "") {
 		t.Error("an empty fragment on the default view reported a change")
 	}
-	if c.applyFragment(c.link().Encode(page.DefaultState)) {
+	if c.applyFragment(none, c.link().Encode(page.DefaultState)) {
 		t.Error("the view's own link reported a change")
 	}
 	// "#%" holds the default view but a part the page cannot read: its note
 	// is a change on screen, and so is the note going away.
-	if !c.applyFragment("%") || !slices.Equal(c.notes.link, []string{"%"}) {
+	if !c.applyFragment(none, "%") || !slices.Equal(c.notes.link, []string{"%"}) {
 		t.Errorf(`"%%" on the default view: change not reported, ignored %q`, c.notes.link)
 	}
-	if !c.applyFragment("") || len(c.notes.link) != 0 {
+	if !c.applyFragment(none, "") || len(c.notes.link) != 0 {
 		t.Errorf("the note on an ignored part did not go: %q", c.notes.link)
 	}
-	if !c.applyFragment("m=qwen2.5-7b") || c.state[page.FieldModel] != "qwen2.5-7b" {
+	if !c.applyFragment(none, "m=qwen2.5-7b") || c.state[page.FieldModel] != "qwen2.5-7b" {
 		t.Errorf("a link to another model: model %s", c.state[page.FieldModel])
 	}
 	own := c.link().Encode(page.DefaultState)
-	if c.applyFragment(own) {
+	if c.applyFragment(none, own) {
 		t.Errorf("re-applying %q reported a change", own)
 	}
-	if !c.applyFragment(own+"&embed=1") || !c.embed {
+	if !c.applyFragment(none, own+"&embed=1") || !c.embed {
 		t.Error("adding the embed flag was not applied")
 	}
 }
@@ -688,22 +688,23 @@ func TestFirstScreenComputesNothing(t *testing.T) {
 		c := &Calculator{state: page.DefaultState}
 		c.sheet.base = catalog.Default()
 		c.pr = page.NewPrices(c.sheet.base, nil)
-		c.start.static[staticResult] = app.Window().GetElementByID("rs-result") // a stand-in
+		c.start.static[page.StaticResult] = app.Window().GetElementByID("rs-result") // a stand-in
+		c.start.Held[page.StaticResult] = true
 		return c
 	}
 	c := newCalc()
 	if !c.firstScreen() {
 		t.Fatal("default view with a static copy: not the first screen")
 	}
-	c.recompute()
+	c.recompute(none)
 	if c.d.R.OK || c.d.Job.Model.ID != "" || !c.ps.pending() {
 		t.Fatalf("first screen: result %v, job model %q, plan pending %v", c.d.R.OK, c.d.Job.Model.ID, c.ps.pending())
 	}
 	if html := app.HTMLString(formUI(&viewOf(c).Form)); strings.Contains(html, `id="rs-spot-interruptions"`) || !strings.Contains(html, `id="rs-assumptions"`) {
 		t.Error("first screen: the Assumptions box is missing or already filled")
 	}
-	c.start.firstStepDone = true // what showRest's first step sets before it recomputes
-	c.recompute()
+	c.start.FirstStepDone = true // what showRest's first step sets before it recomputes
+	c.recompute(none)
 	if !c.d.R.OK || c.d.Job.Model.ID == "" || !c.ps.out.OK || c.firstScreen() {
 		t.Fatalf("first step: result %v, job model %q, plan %v", c.d.R.OK, c.d.Job.Model.ID, c.ps.out.OK)
 	}
@@ -712,8 +713,8 @@ func TestFirstScreenComputesNothing(t *testing.T) {
 	}
 
 	c = newCalc()
-	c.recompute()
-	c.set(page.FieldBatch, "4")
+	c.recompute(none)
+	c.set(none, page.FieldBatch, "4")
 	if !c.d.R.OK || c.firstScreen() {
 		t.Errorf("an input on the first screen: result %v", c.d.R.OK)
 	}
@@ -739,8 +740,8 @@ func TestVerifySaysHowToCheck(t *testing.T) {
 	} {
 		calc, _ := load(t)
 		calc.state = page.ParseFragment(c.frag, page.DefaultState)
-		calc.start.firstStepDone = true
-		calc.recompute()
+		calc.start.FirstStepDone = true
+		calc.recompute(none)
 		html := app.HTMLString(calc.Render())
 		msgs := page.Messages[c.lang]
 		if !strings.Contains(html, htmlText(msgs[c.want])) {
@@ -770,7 +771,7 @@ func TestFitFromInPageCurrency(t *testing.T) {
 	for _, r := range viewOf(c).Fit.Rows {
 		usd[r.GPU] = r.From
 	}
-	c.set(page.FieldCurrency, "RUB")
+	c.set(none, page.FieldCurrency, "RUB")
 	l := locOf(c)
 	n := 0
 	for _, r := range viewOf(c).Fit.Rows {
@@ -799,7 +800,7 @@ func TestCheckpointingFact(t *testing.T) {
 		t.Error("the inference page shows the checkpointing line")
 	}
 	c.state = page.ParseFragment("m=llama-3.1-70b&t=qlora&b=4&s=4096&l=ru", page.DefaultState)
-	c.recompute()
+	c.recompute(none)
 	if !c.d.R.OK || c.d.R.Res.Fits || !c.d.R.HasCheckpointed {
 		t.Fatalf("70B QLoRA at 4 × 4096: ok %v, fits %v, checkpointed %v", c.d.R.OK, c.d.R.Res.Fits, c.d.R.HasCheckpointed)
 	}
@@ -870,3 +871,7 @@ func useConfig(t *testing.T, c *Calculator, name, text string) bool {
 	c.onConfig(contextOf(t), app.Action{Value: userFile{Name: name, Text: text}})
 	return c.own.err == ""
 }
+
+// none is no context: the page's before mount, as natively, where it
+// computes and plans at once.
+var none app.Context

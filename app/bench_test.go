@@ -40,7 +40,7 @@ func BenchmarkRecompute(b *testing.B) {
 	c := &Calculator{}
 	c.OnInit()
 	for b.Loop() {
-		c.recompute()
+		c.recompute(none)
 	}
 }
 
@@ -64,7 +64,7 @@ type benchPage struct {
 	ctx app.Context
 }
 
-func (p *benchPage) OnMount(ctx app.Context) { p.ps.ctx = ctx; p.Calculator.OnMount(ctx) }
+func (p *benchPage) OnMount(ctx app.Context) { p.ctx = ctx; p.Calculator.OnMount(ctx) }
 
 // BenchmarkUpdate is one input change through the engine: compute and the
 // DOM update (in the browser, through syscall/js). Run it in Chromium with
@@ -83,7 +83,7 @@ func BenchmarkUpdate(b *testing.B) {
 	for b.Loop() {
 		i++
 		v := []string{"2", "8"}[i%2]
-		p.ps.ctx.Dispatch(func(ctx app.Context) { p.set(page.FieldBatch, v) })
+		p.ctx.Dispatch(func(ctx app.Context) { p.set(ctx, page.FieldBatch, v) })
 		e.ConsumeAll()
 	}
 }
@@ -109,7 +109,7 @@ func BenchmarkMountParts(b *testing.B) {
 		{"perf", func() app.UI { return &perfSection{V: viewOf(c).Perf, Lang: "en"} }},
 		{"rules", func() app.UI { return &rulesSection{V: viewOf(c).Rules, Lang: "en"} }},
 		{"fit", func() app.UI { return &fitSection{V: viewOf(c).Fit, Lang: "en"} }},
-		{"offers", func() app.UI { return &offersSection{V: viewOf(c).Offers, Lang: "en"} }}, {"export", func() app.UI { return exportUI("en", false) }},
+		{"offers", func() app.UI { return &offersSection{V: viewOf(c).Offers, Lang: "en"} }}, {"export", func() app.UI { return nodeUI(page.ExportNode("en", false), hooks{}) }},
 		{"prices", func() app.UI { return sheetUIOf(c) }}, {"custom", func() app.UI { return configUIOf(c) }},
 	} {
 		b.Run(part.name, func(b *testing.B) {
@@ -136,24 +136,24 @@ func TestRestShownInSteps(t *testing.T) {
 	if err := e.Load(p); err != nil {
 		t.Fatal(err)
 	}
-	if p.start.restShown != 0 {
-		t.Fatalf("before mount: %d sections below the first screen, want 0", p.start.restShown)
+	if p.start.RestShown != 0 {
+		t.Fatalf("before mount: %d sections below the first screen, want 0", p.start.RestShown)
 	}
 	var seen []int
 	for range 20 {
 		e.ConsumeNext()
-		if n := p.start.restShown; n > 0 && (len(seen) == 0 || seen[len(seen)-1] != n) {
+		if n := p.start.RestShown; n > 0 && (len(seen) == 0 || seen[len(seen)-1] != n) {
 			seen = append(seen, n)
 		}
-		if p.start.restShown == len(p.restSections(&page.View{})) && !p.ps.pending() {
+		if p.start.RestShown == len(p.restSections(&page.View{})) && !p.ps.pending() {
 			break
 		}
 	}
 	// The stages, then every section (the last step).
-	if want := append(slices.Clone(restStages), len(p.restSections(&page.View{}))); !slices.Equal(seen, want) {
+	if want := append(slices.Clone(page.RestStages), len(p.restSections(&page.View{}))); !slices.Equal(seen, want) {
 		t.Errorf("sections shown in steps %v, want %v", seen, want)
 	}
-	if !p.start.live || p.ps.pending() {
-		t.Errorf("after the steps: live %v, plan pending %v", p.start.live, p.ps.pending())
+	if !p.start.Live || p.ps.pending() {
+		t.Errorf("after the steps: live %v, plan pending %v", p.start.Live, p.ps.pending())
 	}
 }

@@ -2,7 +2,6 @@ package app
 
 import (
 	"slices"
-	"sync/atomic"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -60,7 +59,7 @@ type shareState struct {
 	copied bool
 	url    string
 	what   page.MsgKey
-	seq    atomic.Int64
+	seq    page.Tickets
 }
 
 // ownModel is the user's own config.json: parsed (nil: none), its file
@@ -95,22 +94,12 @@ func (p openPart) field() page.Field {
 // values of its comparison that do not read (page.ParseCompare).
 type linkNotes struct{ link, cmp []string }
 
-// staging is the start-up in the browser: live is set once the app has
-// taken over the prerendered page; static holds the static page's
-// sections standing in for the live ones on the default view (static.go)
-// and firstStepDone ends the first screen's; restShown is how many of
-// the sections below the first screen (restSections) are rendered. The
-// prerendered page has them all; in the browser they follow in steps
-// after the app is live, with the main thread free between them, so the
-// first render (the start-up cost users wait for) stays small and inputs
-// answer while the rest arrives.
-//
-// updateReady is set when the service worker has a newer build.
+// staging is the start-up in the browser (page.Staging) with the static
+// page's sections standing in for the live ones on the default view
+// (static.go).
 type staging struct {
-	live, updateReady bool
-	restShown         int
-	static            [nStatic]app.Value
-	firstStepDone     bool
+	page.Staging
+	static [page.NStatic]app.Value
 }
 
 // OnInit sets defaults; it runs natively, in the browser and during static
@@ -121,7 +110,7 @@ func (c *Calculator) OnInit() {
 	c.pr = page.NewPrices(c.sheet.base, nil)
 	c.state = page.DefaultState
 	if !app.IsClient {
-		c.start.restShown = nRest
+		c.start.RestShown = nRest
 		// The prerendered page plans on the catalog's newest price date,
 		// so its picks rest on the prices the live page's will on the day
 		// the site is built (the freshness window passes stale prices
@@ -134,8 +123,11 @@ func (c *Calculator) OnInit() {
 		c.now = time.Now() // staleness grades only in the browser, never in the prerendered page
 		c.pr.Today, c.pr.Yield = c.now, planYield()
 		c.start.static = staticPage
+		for s, v := range staticPage {
+			c.start.Held[s] = v != nil
+		}
 	}
-	c.recompute()
+	c.recompute(app.Context{})
 	Mark("rightsize:computed")
 }
 
@@ -155,12 +147,11 @@ func (c *Calculator) OnMount(ctx app.Context) {
 	ctx.Handle(actionPin, c.onPin)
 	ctx.Handle(actionFold, c.onFold)
 	ctx.Handle(actionStaticPart, c.onStaticPart)
-	c.ps.ctx, c.ps.hasCtx = ctx, true
-	c.replan()
+	c.replan(ctx)
 	custom, sheet := c.own.arch, c.sheet.Rows
 	c.loadSaved(ctx)
 	c.start.place(c.plainView(), c.ps.out.OK)
-	c.start.live = true
+	c.start.Live = true
 	if c.embed {
 		watchHeight()
 	}
@@ -179,73 +170,43 @@ func (c *Calculator) OnMount(ctx app.Context) {
 // after mount (the fit and offers tables' first DOM): the page looked
 // live but answered no input, and the planner's first run waited behind it.
 func (c *Calculator) showRest(ctx app.Context) {
-	if c.start.restShown >= nRest {
+	next, d, more := c.start.NextRest(nRest)
+	if !more {
 		return
 	}
 	// Defer: count the delay from the end of this update, so the browser
 	// gets the main thread (paint, input) between two sections.
-	d := restDelay
-	if !c.start.firstStepDone {
-		d = restFirstDelay
-	}
 	ctx.Defer(func(ctx app.Context) {
 		ctx.After(d, func(ctx app.Context) {
-			if !c.start.firstStepDone {
+			if !c.start.FirstStepDone {
 				first := c.firstScreen()
-				c.start.firstStepDone = true
+				c.start.FirstStepDone = true
 				if first {
 					// This step computes the job, and renders the live
 					// breakdown and summary in place of their static copies
 					// and the folded boxes (static.go); the planner starts
 					// from here. The rest waits for the next step.
-					c.recompute()
+					c.recompute(ctx)
 					c.showRest(ctx)
 					return
 				}
 			}
-			// The next stage, or every section at the last step: a section
-			// added after the last stage's count is shown, never waited on.
-			next := nRest
-			for _, n := range restStages {
-				if n > c.start.restShown && n < next {
-					next = n
-					break
-				}
-			}
-			c.start.restShown = next
+			c.start.RestShown = next
 			c.showRest(ctx)
 		})
 	})
 }
 
-// restStages are the counts of restSections shown after each step before
-// the last: the rules and the fit table, then the offers table (the
-// largest); the last step shows the small forms and the footer. Each step re-renders the whole page, so
-// fewer, evenly sized steps beat one per section.
-var restStages = []int{2, 3}
-
-// restFirstDelay is the pause between the first screen going live and the
-// first step below it: long enough for a first input (or a test driver's
-// query for the live page) to be answered on a loaded machine, short of
-// the planner's start (planDelay).
-const restFirstDelay = 150 * time.Millisecond
-
-// restDelay is the pause before each step of the sections below the
-// first screen: several frames of go-app's engine (1/120 s), so the
-// browser paints and handles pending input (and a test driver's queries)
-// in between.
-const restDelay = 50 * time.Millisecond
-
 // OnAppUpdate is called by go-app when the service worker has fetched a
 // newer build; the page offers a reload instead of switching under the user.
-func (c *Calculator) OnAppUpdate(ctx app.Context) { c.start.updateReady = ctx.AppUpdateAvailable() }
+func (c *Calculator) OnAppUpdate(ctx app.Context) { c.start.UpdateReady = ctx.AppUpdateAvailable() }
 
 // OnNav restores the state of a shared link from the URL fragment.
 func (c *Calculator) OnNav(ctx app.Context) {
-	c.share.seq.Add(1) // a pending write of the old state must not replace the link opened
-	changed := c.applyFragment(ctx.Page().URL().Fragment)
+	c.share.seq.Next() // a pending write of the old state must not replace the link opened
+	changed := c.applyFragment(ctx, ctx.Page().URL().Fragment)
 	setDocumentLang(page.LangOf(&c.state))
-	if c.embed && c.start.live {
+	if c.embed && c.start.Live {
 		watchHeight()
 	}
 	if !changed {
@@ -258,7 +219,7 @@ func (c *Calculator) OnNav(ctx app.Context) {
 // applyFragment reads a link: the state, the pin, the embed flag and a
 // custom model carried in the link. It reports whether the view changed;
 // a link holding the current view changes nothing.
-func (c *Calculator) applyFragment(frag string) bool {
+func (c *Calculator) applyFragment(ctx app.Context, frag string) bool {
 	ignored := page.IgnoredInLink(frag)
 	l := page.ParseLink(frag, page.DefaultState)
 	// The notes on what the link's reader ignored are part of the view: a
@@ -266,8 +227,7 @@ func (c *Calculator) applyFragment(frag string) bool {
 	// ("#%" on the default page) still shows its note.
 	notes := !slices.Equal(ignored, c.notes.link) || !slices.Equal(l.CompareBad, c.notes.cmp)
 	c.notes.link, c.notes.cmp = ignored, l.CompareBad
-	if l.State == c.state && l.Embed == c.embed && l.Pinned == (c.pin != nil) && (!l.Pinned || l.Pin == *c.pin) &&
-		(l.Config == "" || l.Config == c.own.text) && slices.Equal(l.Compare, c.cmp.ids) {
+	if l.Shows(c.state, c.embed, c.cmp.ids, c.pin, c.own.text) {
 		return notes
 	}
 	c.state, c.embed = l.State, l.Embed
@@ -283,7 +243,7 @@ func (c *Calculator) applyFragment(frag string) bool {
 			c.own.name = l.ConfigName
 		}
 	}
-	c.recompute()
+	c.recompute(ctx)
 	return true
 }
 
@@ -300,7 +260,7 @@ func (c *Calculator) change(ctx app.Context, f page.Field, v string) {
 	for _, o := range page.OverrideFields {
 		c.open.overrides = c.open.overrides || o == f
 	}
-	c.set(f, v)
+	c.set(ctx, f, v)
 	c.share.sync(ctx, c.link().Encode(page.DefaultState))
 	if f == page.FieldLang {
 		setDocumentLang(page.LangOf(&c.state))
@@ -329,13 +289,13 @@ func (c *Calculator) onApply(ctx app.Context, a app.Action) {
 	}
 	c.state = c.state.WithPlan(p.GPU, p.Plan, c.d.Job.In.Task.Training())
 	c.open.allOffers = false
-	c.set(page.FieldGPU, p.GPU)
+	c.set(ctx, page.FieldGPU, p.GPU)
 	c.share.sync(ctx, c.link().Encode(page.DefaultState))
 }
 
 func (c *Calculator) onAllOffers(ctx app.Context, a app.Action) {
 	c.open.allOffers = true
-	c.recompute()
+	c.recompute(ctx)
 }
 
 // onPin keeps the current configuration for comparison, or drops the pin.
@@ -346,30 +306,23 @@ func (c *Calculator) onPin(ctx app.Context, a app.Action) {
 		p := c.state
 		c.pin = &p
 	}
-	c.recompute()
+	c.recompute(ctx)
 	c.share.sync(ctx, c.link().Encode(page.DefaultState))
 }
 
 // set changes one field and recomputes.
-func (c *Calculator) set(f page.Field, v string) {
+func (c *Calculator) set(ctx app.Context, f page.Field, v string) {
 	c.state[f] = v
 	c.share.copied, c.share.url, c.share.what = false, "", 0
 	if f == page.FieldGPU {
 		c.open.allOffers = false
 	}
-	c.recompute()
+	c.recompute(ctx)
 }
 
 // link is what the URL fragment carries.
 func (c *Calculator) link() page.Link {
-	l := page.Link{State: c.state, Embed: c.embed, Compare: c.cmp.ids}
-	if c.pin != nil {
-		l.Pin, l.Pinned = *c.pin, true
-	}
-	if c.state[page.FieldModel] == page.CustomModelID || (c.pin != nil && c.pin[page.FieldModel] == page.CustomModelID) {
-		l.Config, l.ConfigName = c.own.text, c.own.name
-	}
-	return l
+	return page.LinkOf(c.state, c.embed, c.cmp.ids, c.pin, c.own.text, c.own.name)
 }
 
 // sync keeps the fragment in step with the state, without a history
@@ -378,14 +331,14 @@ func (c *Calculator) link() page.Link {
 // the main thread a few milliseconds that an input change spends on its
 // tables instead. Copy link flushes it first (flush).
 func (s *shareState) sync(ctx app.Context, frag string) {
-	seq := s.seq.Add(1)
+	seq := s.seq.Next()
 	if !app.IsClient {
 		writeURL(ctx, frag)
 		return
 	}
 	ctx.Async(func() {
 		time.Sleep(urlDelay)
-		if seq == s.seq.Load() { // no newer change replaced it
+		if !s.seq.Stale(seq) { // no newer change replaced it
 			writeURL(ctx, frag)
 		}
 	})
@@ -393,7 +346,7 @@ func (s *shareState) sync(ctx app.Context, frag string) {
 
 // flush writes the fragment now, dropping a pending write.
 func (s *shareState) flush(ctx app.Context, frag string) {
-	s.seq.Add(1)
+	s.seq.Next()
 	writeURL(ctx, frag)
 }
 
@@ -408,89 +361,29 @@ func writeURL(ctx app.Context, frag string) {
 }
 
 // recompute parses the state into a job and computes its results (and the
-// pin's, for the comparison).
-func (c *Calculator) recompute() {
-	if c.firstScreen() {
-		// The default view's first screen shows the static page's results
-		// and the inputs, which need no job: the default state parses
-		// without a problem (TestDefaultStateParses), so there is no error
-		// to show. The first step after the page is live computes
-		// (showRest); replan leaves the plan to it.
-		c.d = page.Derived{}
-		c.replan()
-		return
+// pin's, for the comparison), then re-plans (ctx: the page's context, nil
+// before mount). The default view's first screen shows the static page's
+// results and the inputs, which need no job: the default state parses
+// without a problem (TestDefaultStateParses), so there is no error to
+// show. The first step after the page is live computes (showRest).
+func (c *Calculator) recompute(ctx app.Context) {
+	c.d = page.Derived{}
+	if !c.firstScreen() {
+		c.d = page.Derive(c.state, c.pin, c.pr, c.own.arch, c.own.name, c.open.allOffers)
+		c.start.drop(c.plainView(), c.ps.out.OK)
 	}
-	c.d = page.Derive(c.state, c.pin, c.pr, c.own.arch, c.own.name, c.open.allOffers)
-	c.start.drop(c.plainView(), c.ps.out.OK)
-	c.replan()
+	c.replan(ctx)
 }
 
-// replan runs the planner for the current job: at once natively (tests,
-// the prerendered page), and in the browser after the updated tables have
-// been painted, so typing never waits for it; an answer for an older job
-// is dropped.
-func (c *Calculator) replan() {
-	c.ps.seq.Add(1)
-	if c.firstScreen() {
-		// Nothing computed yet: the first step after the page is live
-		// computes and plans (showRest); the static recommendation stands
-		// until that plan arrives.
-		c.ps.status = planPending
-		return
-	}
-	if !c.d.R.OK {
-		// Nothing to plan; the last plan stays for the greyed answer
-		// (answerUI) until a valid input replaces it.
-		c.ps.status = planReady
-		return
-	}
-	if planSync {
-		// At once, without yielding: a test may drive this from a
-		// browser event's callback, where a sleep would wait forever.
-		pr := c.pr
-		pr.Yield = nil
-		c.ps.set(page.RunPlan(c.d.Job, pr), planPin(&c.d, c.pin != nil, pr))
-		return
-	}
-	if !c.ps.hasCtx {
-		if app.IsClient {
-			// Starting in the browser: OnMount plans once the page is up.
-			c.ps.status = planPending
-			return
-		}
-		c.ps.set(page.RunPlan(c.d.Job, c.pr), planPin(&c.d, c.pin != nil, c.pr))
-		return
-	}
-	seq, j, pr, ctx := c.ps.seq.Load(), c.d.Job, c.pr, c.ps.ctx
-	pin, pinJob := c.pin != nil && c.d.Pinned.OK, c.d.PinJob
-	c.ps.status = planPending
-	ctx.Async(func() {
-		// Let the engine render the tables and the browser paint them.
-		time.Sleep(planDelay)
-		// A newer change replaced this plan. Read atomically: waiting
-		// here on a Dispatch would deadlock an engine that consumes its
-		// dispatches only after its async work (go-app's TestEngine).
-		if seq != c.ps.seq.Load() {
-			return
-		}
-		out := page.RunPlan(j, pr)
-		var pinOut page.PlanOut
-		if pin {
-			pinOut = page.RunPlan(pinJob, pr)
-		}
-		// The answer's dispatch and the update it starts are work of
-		// their own: give the thread back first if the plan's last slice
-		// has held it for a while.
-		if app.IsClient {
-			yieldToBrowser()
-		}
-		ctx.Dispatch(func(ctx app.Context) {
-			if seq == c.ps.seq.Load() {
-				c.ps.set(out, pinOut)
-				c.start.drop(c.plainView(), c.ps.out.OK)
-				Mark("rightsize:planned")
-			}
-		})
+// replan runs the planner for the current job as page.NextPlan decides:
+// at once natively (tests, the prerendered page), and in the browser
+// after the updated tables have been painted, so typing never waits for
+// it; an answer for an older job is dropped.
+func (c *Calculator) replan(ctx app.Context) {
+	step := page.NextPlan(c.firstScreen(), c.d.R.OK, planSync, app.IsClient, ctx.Context != nil)
+	c.ps.run(ctx, step, c.d.Job, c.d.PinJob, c.pin != nil && c.d.Pinned.OK, c.pr, func() {
+		c.start.drop(c.plainView(), c.ps.out.OK)
+		Mark("rightsize:planned")
 	})
 }
 
@@ -538,17 +431,13 @@ const (
 
 // planState holds the planner's answer as the page's state, as go-app's
 // docs app holds a document with its status: the answer for the job, the
-// pin's (for the comparison), where it stands, and the sequence number of
-// the newest request, which the pending plan's goroutine reads to drop an
-// answer a newer input has replaced.
+// pin's (for the comparison), where it stands, and the tickets of its
+// requests, which the pending plan's goroutine reads to drop an answer a
+// newer input has replaced.
 type planState struct {
 	out, pin page.PlanOut
 	status   planStatus
-	seq      atomic.Int64
-	// ctx is the page's context from mount on, which the plan's goroutine
-	// dispatches its answer through.
-	ctx    app.Context
-	hasCtx bool
+	seq      page.Tickets
 }
 
 // pending reports whether an answer for the current job is on its way.
@@ -557,30 +446,65 @@ func (p *planState) pending() bool { return p.status == planPending }
 // set stores an answer for the current job.
 func (p *planState) set(out, pin page.PlanOut) { p.out, p.pin, p.status = out, pin, planReady }
 
+// run carries out step for job j (and the pin's job pinJob when pin) at
+// prices pr. A later answer (page.PlanLater) comes through ctx, the
+// page's context it is handed, and done runs once it is stored.
+func (p *planState) run(ctx app.Context, step page.PlanStep, j, pinJob page.Job, pin bool, pr page.Prices, done func()) {
+	seq := p.seq.Next()
+	plan := func(pr page.Prices) (out, pinOut page.PlanOut) {
+		out = page.RunPlan(j, pr)
+		if pin {
+			pinOut = page.RunPlan(pinJob, pr)
+		}
+		return out, pinOut
+	}
+	switch step {
+	case page.PlanWait:
+		p.status = planPending
+	case page.PlanKeep:
+		p.status = planReady
+	case page.PlanNow:
+		// Without yielding: a test may drive this from a browser event's
+		// callback, where a sleep would wait forever.
+		pr.Yield = nil
+		p.set(plan(pr))
+	case page.PlanLater:
+		p.status = planPending
+		ctx.Async(func() {
+			// Let the engine render the tables and the browser paint them.
+			// A newer change may replace this plan meanwhile: read the
+			// tickets atomically, as waiting here on a Dispatch would
+			// deadlock an engine that consumes its dispatches only after
+			// its async work (go-app's TestEngine).
+			time.Sleep(page.PlanDelay)
+			if p.seq.Stale(seq) {
+				return
+			}
+			out, pinOut := plan(pr)
+			// The answer's dispatch and the update it starts are work of
+			// their own: give the thread back first if the plan's last
+			// slice has held it for a while.
+			if app.IsClient {
+				yieldToBrowser()
+			}
+			ctx.Dispatch(func(ctx app.Context) {
+				if !p.seq.Stale(seq) {
+					p.set(out, pinOut)
+					done()
+				}
+			})
+		})
+	}
+}
+
 // planSync makes replan plan at once, for component tests that read the
 // plan right after an input change (the deferred path runs in the
 // end-to-end tests).
 var planSync bool
-
-// planDelay is how long the planner waits after an input change: well
-// past one frame of go-app's engine (1/120 s) and the render of the rest
-// of the page, so the tables are on screen and the page answers input
-// before the planner (hundreds of milliseconds in WebAssembly for the
-// whole catalog) holds the main thread; a change within the delay
-// replaces the pending plan instead of queuing another.
-const planDelay = 250 * time.Millisecond
 
 // setDocumentLang sets the document's language, for screen readers and fonts.
 func setDocumentLang(lang string) {
 	if app.IsClient {
 		app.Window().Get("document").Get("documentElement").Set("lang", lang)
 	}
-}
-
-// planPin plans the pinned configuration at pr, when there is one.
-func planPin(d *page.Derived, pinned bool, pr page.Prices) page.PlanOut {
-	if !pinned || !d.Pinned.OK {
-		return page.PlanOut{}
-	}
-	return page.RunPlan(d.PinJob, pr)
 }

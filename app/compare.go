@@ -28,7 +28,7 @@ func (c *Calculator) onCompare(ctx app.Context, a app.Action) {
 	out, ok := page.ToggleCompare(c.cmp.ids, id)
 	c.cmp.ids, c.cmp.full = out, !ok
 	if c.d.Job.Model.ID == "" {
-		c.recompute() // the default view's first screen computed nothing yet
+		c.recompute(ctx) // the default view's first screen computed nothing yet
 	} else {
 		c.start.drop(c.plainView(), c.ps.out.OK)
 	}

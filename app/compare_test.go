@@ -41,7 +41,7 @@ func TestCompareTableRendered(t *testing.T) {
 func TestCompareButtons(t *testing.T) {
 	c, _ := load(t)
 	c.open.allOffers = true
-	c.recompute()
+	c.recompute(none)
 	rows := viewOf(c).Offers.Rows
 	var ids []string
 	for _, r := range rows {
@@ -75,7 +75,7 @@ func TestCompareLinkNote(t *testing.T) {
 	c, _ := load(t)
 	rows := viewOf(c).Offers.Rows
 	id := rows[0].ID
-	c.applyFragment("m=llama-3.1-8b&cmp=" + id + ",bad!id," + id + ",no-such-offer")
+	c.applyFragment(none, "m=llama-3.1-8b&cmp="+id+",bad!id,"+id+",no-such-offer")
 	if len(c.cmp.ids) != 2 || c.cmp.ids[0] != id || c.cmp.ids[1] != "no-such-offer" {
 		t.Fatalf("comparison %q", c.cmp.ids)
 	}
@@ -118,7 +118,7 @@ func TestEmbedNoComparison(t *testing.T) {
 		if embed {
 			frag += "&embed=1"
 		}
-		c.applyFragment(frag)
+		c.applyFragment(none, frag)
 		if c.embed != embed || len(c.cmp.ids) != 1 {
 			t.Fatalf("%q: embed %v, comparison %q", frag, c.embed, c.cmp.ids)
 		}

@@ -45,7 +45,7 @@ func (c *Calculator) onConfig(ctx app.Context, a app.Action) {
 	case m.Err != "":
 		c.own.err = m.Err
 	case c.own.parse(m.Name, m.Text, page.LangOf(&c.state)):
-		c.set(page.FieldModel, page.CustomModelID)
+		c.set(ctx, page.FieldModel, page.CustomModelID)
 		c.sheet.load.configBad = false
 		c.sheet.load.configUnsaved = !keep(ctx, configKey, savedFile{m.Name, m.Text})
 		c.share.sync(ctx, c.link().Encode(page.DefaultState))
@@ -61,31 +61,8 @@ type configBox struct {
 }
 
 func (b *configBox) Render() app.UI {
-	t := func(k page.MsgKey) string { return page.Tr(b.Lang, k) }
-	return app.Section().Class("rs-prices").ID("rs-your-model").Body(
-		app.H2().Text(t(page.MsgYourModel)),
-		app.P().Class("rs-sub").Text(t(page.MsgConfigHelp)),
-		app.Div().Class("rs-field rs-file").Body(
-			app.Label().For("rs-config-file").Text(t(page.MsgConfigPick)),
-			app.Input().Type("file").ID("rs-config-file").Accept(".json,application/json").
-				Attr("aria-invalid", b.Err != "").OnChange(b.onFile),
-		),
-		app.Div().Class("rs-field rs-drop").OnDragOver(b.onDragOver).OnDrop(b.onDrop).Body(
-			app.Label().For("rs-config-paste").Text(t(page.MsgConfigPaste)),
-			app.Textarea().ID("rs-config-paste").Rows(4).Attr("spellcheck", "false").
-				Placeholder(`{"model_type": "llama", "hidden_size": 4096, …}`).
-				Attr("aria-invalid", b.Err != "").OnChange(b.onPaste),
-		),
-		app.If(b.Err != "", func() app.UI {
-			return app.P().Class("rs-error").ID("rs-config-file-error").Attr("aria-live", "polite").Text(b.Err)
-		}),
-		app.If(b.Unsaved, func() app.UI {
-			return app.P().Class("rs-warn").ID("rs-config-unsaved").Text(t(page.MsgNotKept))
-		}),
-		app.If(b.Bad, func() app.UI {
-			return app.Button().Class("rs-more").ID("rs-config-drop").OnClick(b.onDropSaved).Text(t(page.MsgConfigDrop))
-		}),
-	)
+	return nodeUI(page.ConfigNode(b.Lang, b.Err, b.Unsaved, b.Bad), hooks{on: map[string]app.EventHandler{
+		"file": b.onFile, "paste": b.onPaste, "drop": b.onDrop, "dragover": b.onDragOver, "dropsaved": b.onDropSaved}})
 }
 
 func (b *configBox) read(ctx app.Context, files app.Value) {

@@ -14,23 +14,11 @@ import (
 // actionCopy asks the page to copy or save one of its texts.
 const actionCopy = "rs/copy"
 
-// copyWhat is what a copy or download button hands over.
-type copyWhat int
-
-const (
-	copyLink copyWhat = iota
-	copyMarkdown
-	copyLaunch
-	copyLaunchDisagg
-	saveCSV
-	saveJSON
-)
-
 // copyButton is a button that sends actionCopy.
 type copyButton struct {
 	app.Compo
 	ID, Label string
-	What      copyWhat
+	What      page.Copy
 }
 
 func (b *copyButton) Render() app.UI {
@@ -41,61 +29,14 @@ func (b *copyButton) onClick(ctx app.Context, e app.Event) {
 	ctx.NewActionWithValue(actionCopy, b.What)
 }
 
-// exportUI is the export section.
-func exportUI(lang string, copied bool) app.UI {
-	t := func(k page.MsgKey) string { return page.Tr(lang, k) }
-	return app.Section().Class("rs-export").Body(
-		app.H2().Text(t(page.MsgExportTitle)),
-		app.Div().Class("rs-actions").Body(
-			&copyButton{ID: "rs-export-csv", Label: t(page.MsgExportCSV), What: saveCSV},
-			&copyButton{ID: "rs-export-json", Label: t(page.MsgExportJSON), What: saveJSON},
-			&copyButton{ID: "rs-copy-markdown", Label: t(page.MsgCopyMarkdown), What: copyMarkdown},
-		),
-		app.If(copied, func() app.UI {
-			return app.P().Class("rs-ok").ID("rs-markdown-copied").Text(t(page.MsgMarkdownCopied))
-		}),
-	)
-}
-
-// launchUI is the "Run it" box, once the planner has a pick.
-func launchUI(lang string, v *page.LaunchView, copied bool) app.UI {
-	if !v.Shown {
-		return app.Text("")
-	}
-	t := func(k page.MsgKey) string { return page.Tr(lang, k) }
-	body := []app.UI{app.H2().Text(t(page.MsgLaunchTitle)), app.P().Class("rs-sub").Text(t(page.MsgLaunchHelp)), fieldUI(v.Kind)}
-	if v.Err != "" {
-		body = append(body, app.P().Class("rs-warn").ID("rs-launch-error").Text(v.Err))
-		return app.Section().Class("rs-prices").ID("rs-launch").Body(body...)
-	}
-	body = append(body,
-		app.P().Class("rs-sub").ID("rs-launch-for").Text(v.For),
-		app.Pre().Class("rs-launch").ID("rs-launch-text").Text(v.Text),
-		&copyButton{ID: "rs-copy-launch", Label: t(page.MsgCopyLaunch), What: copyLaunch},
-		app.If(copied, func() app.UI {
-			return app.P().Class("rs-ok").ID("rs-launch-copied").Text(t(page.MsgLaunchCopied))
-		}),
-	)
-	if v.DisaggText != "" {
-		body = append(body,
-			app.H3().Text(v.DisaggTitle),
-			fieldUI(v.Router),
-			app.P().Class("rs-sub").ID("rs-launch-disagg-for").Text(v.DisaggFor),
-			app.Pre().Class("rs-launch").ID("rs-launch-disagg").Text(v.DisaggText),
-			&copyButton{ID: "rs-copy-launch-disagg", Label: t(page.MsgCopyLaunch), What: copyLaunchDisagg},
-		)
-	}
-	return app.Section().Class("rs-prices").ID("rs-launch").Body(body...)
-}
-
 // onCopy copies the page's link, its Markdown table or its launch
 // settings to the clipboard (where that is refused: the link is shown to
 // copy by hand, the others saved as files), or saves the CSV or JSON.
 func (c *Calculator) onCopy(ctx app.Context, a app.Action) {
-	what, _ := a.Value.(copyWhat)
+	what, _ := a.Value.(page.Copy)
 	done := func(k page.MsgKey) func(app.Context) { return func(app.Context) { c.share.what = k } }
 	switch what {
-	case copyLink:
+	case page.CopyLink:
 		c.share.flush(ctx, c.link().Encode(page.DefaultState))
 		href := app.Window().Get("location").Get("href").String()
 		clip := app.Window().Get("navigator").Get("clipboard")
@@ -106,15 +47,15 @@ func (c *Calculator) onCopy(ctx app.Context, a app.Action) {
 		settle(ctx, clip.Call("writeText", href),
 			func(ctx app.Context, _ app.Value) { c.share.copied, c.share.url = true, "" },
 			func(ctx app.Context) { c.share.copied, c.share.url = false, href })
-	case saveCSV:
+	case page.SaveCSV:
 		download("rightsize-plan.csv", "text/csv", page.ExportCSV(c.viewIn()))
-	case saveJSON:
+	case page.SaveJSON:
 		download("rightsize-plan.json", "application/json", page.ExportJSON(c.viewIn(), c.link().Encode(page.DefaultState)))
-	case copyMarkdown:
+	case page.CopyMarkdown:
 		copyOrDownload(ctx, page.ExportMarkdown(c.viewIn()), "rightsize-plan.md", "text/markdown", done(page.MsgCopyMarkdown))
-	case copyLaunch, copyLaunchDisagg:
+	case page.CopyLaunch, page.CopyLaunchDisagg:
 		in := c.viewIn()
-		if text, file, ok := page.LaunchCopy(&in, what == copyLaunchDisagg); ok {
+		if text, file, ok := page.LaunchCopy(&in, what == page.CopyLaunchDisagg); ok {
 			copyOrDownload(ctx, text, file, "text/plain", done(page.MsgCopyLaunch))
 		}
 	}

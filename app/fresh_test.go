@@ -20,7 +20,7 @@ var today = time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 // withClock gives c the browser's clock and plans again.
 func withClock(c *Calculator, now time.Time) {
 	c.now, c.pr.Today = now, now
-	c.recompute()
+	c.recompute(none)
 }
 
 // TestPicksSayHowFreshOnPage: with the page's clock, no pick rests on a
@@ -121,7 +121,7 @@ func TestFreshnessField(t *testing.T) {
 	}
 	c, _ := load(t)
 	withClock(c, today)
-	c.set(page.FieldFreshness, "90")
+	c.set(none, page.FieldFreshness, "90")
 	if c.d.Job.FreshnessDays != 90 || page.PlanRequest(c.d.Job).FreshnessDays != 90 || !strings.Contains(c.state.Fragment(page.DefaultState), "fw=90") {
 		t.Errorf("window %d, request %d, link %q", c.d.Job.FreshnessDays, page.PlanRequest(c.d.Job).FreshnessDays, c.state.Fragment(page.DefaultState))
 	}
@@ -129,12 +129,12 @@ func TestFreshnessField(t *testing.T) {
 		t.Errorf("link fw=45 reads %q", s[page.FieldFreshness])
 	}
 	for _, bad := range []string{"0", "-3", "x", "1.5", "36501"} {
-		c.set(page.FieldFreshness, bad)
+		c.set(none, page.FieldFreshness, bad)
 		if c.d.Errs[page.FieldFreshness].OK() {
 			t.Errorf("window %q accepted", bad)
 		}
 	}
-	c.set(page.FieldFreshness, "36500")
+	c.set(none, page.FieldFreshness, "36500")
 	for _, x := range c.ps.out.Cands {
 		if x.Stale != (x.Offer.AsOfEstimated || x.Offer.PriceAgeDays < 0) {
 			t.Errorf("%s stale %v in a century's window", x.Offer.ID, x.Stale)
@@ -222,12 +222,12 @@ func TestExportsSayHowFresh(t *testing.T) {
 // they were converted at, next to the picks.
 func TestAnswerSaysFXRate(t *testing.T) {
 	c, _ := load(t)
-	c.set(page.FieldCurrency, "RUB")
+	c.set(none, page.FieldCurrency, "RUB")
 	want := page.FXLine(locOf(c), c.pr.Cat, "RUB")
 	if got, ok := textByID(app.HTMLString(c.Render()), "rs-fx-line"); !ok || got != want || want == "" {
 		t.Errorf("rate line %q, want %q", got, want)
 	}
-	c.set(page.FieldCurrency, "USD")
+	c.set(none, page.FieldCurrency, "USD")
 	if _, ok := textByID(app.HTMLString(c.Render()), "rs-fx-line"); ok {
 		t.Error("a rate line for USD")
 	}

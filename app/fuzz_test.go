@@ -56,7 +56,7 @@ func openLink(t *testing.T, c *Calculator, frag string) {
 	if err != nil {
 		t.Fatalf("%q: go-app would read a nil URL from %q: %v", frag, href, err)
 	}
-	c.applyFragment(u.Fragment)
+	c.applyFragment(none, u.Fragment)
 }
 
 // FuzzFragment: whatever a pasted or hand-edited link carries, the page

@@ -16,7 +16,7 @@ import (
 func TestJobLineButtons(t *testing.T) {
 	c, _ := load(t)
 	c.state = page.ParseFragment("m=mistral-7b-v0.3&rps=20", page.DefaultState)
-	c.recompute()
+	c.recompute(none)
 	v := viewOf(c)
 	doc := app.HTMLString(answerUI(v, c.open.part.field(), c.cmp.ids, c.embed))
 	n := 0
@@ -60,7 +60,7 @@ func TestJobLineEditor(t *testing.T) {
 
 	// A bad batch size typed in the line: the form's parse, the form's message.
 	c.open.part.f = page.FieldBatch
-	c.set(page.FieldBatch, "eight")
+	c.set(none, page.FieldBatch, "eight")
 	full := app.HTMLString(c.Render())
 	form, ok1 := textByID(full, "rs-batch-error")
 	line, ok2 := textByID(full, "rs-job-batch-error")
@@ -74,7 +74,7 @@ func TestJobLineEditor(t *testing.T) {
 	// Opened with a bad link and no plan ever made: the line is there,
 	// its part shows the text as typed with its message.
 	c2, _ := load(t)
-	c2.applyFragment("m=llama-3.1-8b&s=lots")
+	c2.applyFragment(none, "m=llama-3.1-8b&s=lots")
 	c2.ps.out = page.PlanOut{}
 	doc = app.HTMLString(answerOf(c2))
 	if v, ok := textByID(doc, "rs-job-seq"); !ok || v != "lots" {

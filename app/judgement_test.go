@@ -18,7 +18,7 @@ func TestMonthlyBillSaysItsPricing(t *testing.T) {
 		calc, _ := load(t)
 		calc.state = page.ParseFragment(c.frag, page.DefaultState)
 		calc.start.drop(calc.plainView(), calc.ps.out.OK)
-		calc.recompute()
+		calc.recompute(none)
 		doc := app.HTMLString(calc.Render())
 		want := page.Fill(tr(calc, page.MsgMonthly), tr(calc, page.PricingKeys[calc.d.Job.Pricing]))
 		if !strings.Contains(doc, html.EscapeString(want)) || calc.d.Job.Pricing.String() != c.pricing {

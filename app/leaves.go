@@ -7,6 +7,7 @@ package app
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -17,52 +18,121 @@ const svgNS = "http://www.w3.org/2000/svg"
 
 func svg(tag string) app.HTMLElem { return app.Elem(tag).XMLNS(svgNS) }
 
-func renderBasis(lang string, b page.Basis) app.UI {
-	return &basisBox{Lang: lang, Label: page.Tr(lang, page.MsgBasis), Seg: -1, Facts: [6]basisFact{
-		{page.MsgBasisFormula, b.Formula}, {page.MsgBasisInputs, b.Inputs}, {page.MsgBasisEfficiency, b.Efficiency},
-		{page.MsgBasisBand, b.Band}, {page.MsgBasisBound, b.Bound}, {page.MsgBasisVerify, b.Verify},
-	}}
+// hooks are what a component puts into the nodes it renders: handlers
+// for their NodeAction buttons and leaves for their slots, by name.
+type hooks struct {
+	on map[string]app.EventHandler
+	ui map[string]app.UI
 }
 
-// basisFact is one line of a basis: what it is and its text ("" leaves it out).
-type basisFact struct {
-	Key   page.MsgKey
-	Value string
+// nodeUI renders a piece page laid out (page.AnswerNode, page.PickNode,
+// a table cell's) with the component's hooks h.
+func nodeUI(n page.Node, h hooks) app.UI {
+	switch n.Kind {
+	case page.NodeSpan:
+		return app.Span().Class(n.Class).Text(n.Text)
+	case page.NodeDiv:
+		return app.Div().Class(n.Class).Text(n.Text)
+	case page.NodeCompare:
+		return compareButton(n.Text, n.Ref, n.Cmp)
+	case page.NodeSource:
+		return foldUI(n.Ref, n.Text)
+	case page.NodeRemove:
+		return app.Button().Class("rs-cmp-remove").Attr("data-cmp", n.Ref).Attr("aria-label", n.Label).Title(n.Text).Text("✕")
+	case page.NodeBasis:
+		return &basisBox{N: n}
+	case page.NodeAction:
+		return app.Button().Class(n.Class).ID(n.ID).OnClick(h.on[n.Ref]).Text(n.Text)
+	case page.NodeCopy:
+		return &copyButton{ID: n.ID, Label: n.Text, What: page.Copy(n.Cmp)}
+	case page.NodeSlot:
+		return h.ui[n.Ref]
+	case page.NodeEl:
+		var e app.HTMLElem
+		switch tag, svgTag := strings.CutPrefix(n.Tag, "svg:"); {
+		case svgTag:
+			e = svg(tag)
+		case tag == "br":
+			return app.Br()
+		case tag == "input": // a void element, as br
+			return attrsUI(app.Input(), n, h)
+		default:
+			e = app.Elem(tag)
+		}
+		e = attrsUI(e, n, h)
+		if len(n.Kids) == 0 {
+			return e.Text(n.Text)
+		}
+		return e.Body(append(when(n.Text != "", app.Text(n.Text)), nodesUI(n.Kids, h)...)...)
+	}
+	return app.Text(n.Text)
 }
 
-// basisBox is one "how this number was made" fold. In the browser its
-// body is built only once the user opens it: the page has a fold per
-// number (about 200 elements on the first screen), which go-app would
-// otherwise create at start-up and compare on every input while nobody
-// reads them. The prerendered page carries every body, so the static
-// HTML stays complete.
+// attrsUI gives element e node n's class, id and attributes, and binds
+// its "on:<event>" attributes to the handlers h names.
+func attrsUI[E interface {
+	Class(...string) E
+	ID(string, ...any) E
+	Attr(string, any) E
+	On(string, app.EventHandler, ...app.EventOption) E
+}](e E, n page.Node, h hooks) E {
+	e = e.Class(n.Class).ID(n.ID)
+	for _, a := range n.Attrs {
+		if ev, ok := strings.CutPrefix(a.K, "on:"); ok {
+			e = e.On(ev, h.on[a.V])
+		} else {
+			e = e.Attr(a.K, a.V)
+		}
+	}
+	return e
+}
+
+// nodesUI renders pieces in order.
+func nodesUI(ns []page.Node, h hooks) []app.UI {
+	out := make([]app.UI, len(ns))
+	for i := range ns {
+		out[i] = nodeUI(ns[i], h)
+	}
+	return out
+}
+
+// when is ui, or nothing unless ok.
+func when(ok bool, ui app.UI) []app.UI {
+	if !ok {
+		return nil
+	}
+	return []app.UI{ui}
+}
+
+// basisBox is one "how this number was made" fold (page.BasisNode). In
+// the browser its body is built only once the user opens it: the page has
+// a fold per number (about 200 elements on the first screen), which
+// go-app would otherwise create at start-up and compare on every input
+// while nobody reads them. The prerendered page carries every body, so
+// the static HTML stays complete.
 type basisBox struct {
 	app.Compo
-	Lang, Label string
-	Seg         int // colour key of a breakdown part; -1: none
-	Facts       [6]basisFact
-	open        bool
+	N    page.Node
+	open bool
 }
 
 func (b *basisBox) Render() app.UI {
-	summary := app.Summary().Text(b.Label)
-	if b.Seg >= 0 {
-		summary = app.Summary().Body(app.Span().Class("rs-key rs-seg-"+strconv.Itoa(b.Seg)), app.Text(b.Label))
+	summary := app.Summary().Text(b.N.Text)
+	if b.N.Cmp >= 0 {
+		summary = app.Summary().Body(app.Span().Class("rs-key rs-seg-"+strconv.Itoa(b.N.Cmp)), app.Text(b.N.Text))
 	}
 	d := app.Details().Class("rs-basis").OnToggle(b.onToggle)
 	if app.IsClient && !b.open {
 		return d.Body(summary)
 	}
-	facts := make([]app.UI, 0, len(b.Facts))
-	for _, f := range b.Facts {
-		if f.Value != "" {
-			facts = append(facts, app.Div().Class("rs-fact").Body(app.Dt().Text(page.Tr(b.Lang, f.Key)), app.Dd().Text(f.Value)))
-		}
+	facts := make([]app.UI, len(b.N.Kids))
+	for i, f := range b.N.Kids {
+		facts[i] = app.Div().Class("rs-fact").Body(app.Dt().Text(f.Label), app.Dd().Text(f.Text))
 	}
 	if b.open {
 		d = d.Open(true) // never Open(false): the static HTML would read open="false", which is open
 	}
-	return d.Body(summary, app.Dl().Body(facts...), accuracyLink(b.Lang))
+	return d.Body(summary, app.Dl().Body(facts...), app.A().Class("rs-accuracy").Href("accuracy.html").Text(b.N.Label))
 }
 
 // onToggle builds the body when the fold opens (and drops it when it closes).
@@ -74,104 +144,6 @@ func (b *basisBox) onToggle(ctx app.Context, e app.Event) {
 // docs/accuracy.md to accuracy.html next to the page, precached).
 func accuracyLink(lang string) app.UI {
 	return app.A().Class("rs-accuracy").Href("accuracy.html").Text(page.Tr(lang, page.MsgHowAccurate))
-}
-
-type factList struct {
-	app.Compo
-	Facts []page.Fact
-	Lang  string
-}
-
-func (f *factList) Render() app.UI {
-	return app.Dl().Class("rs-facts").Body(app.Range(f.Facts).Slice(func(i int) app.UI {
-		x := f.Facts[i]
-		dd := app.Dd().Text(x.Value)
-		if x.ID != "" {
-			dd = app.Dd().ID(x.ID).Text(x.Value)
-		}
-		return app.Div().Class("rs-fact").Body(
-			app.Dt().Text(x.Label), dd,
-			app.If(x.Detail != "", func() app.UI { return app.Div().Class("rs-where").Text(x.Detail) }),
-			app.If(x.Basis.Formula != "", func() app.UI { return renderBasis(f.Lang, x.Basis) }),
-		)
-	}))
-}
-
-// breakdownView is the memory per GPU as a bar and a table of parts.
-type breakdownView struct {
-	app.Compo
-	page.Breakdown
-}
-
-func (b *breakdownView) Render() app.UI {
-	t := func(k page.MsgKey) string { return page.Tr(b.Lang, k) }
-	cls := "rs-verdict rs-ok"
-	if !b.Fits {
-		cls = "rs-verdict rs-bad"
-	}
-	// The bar is SVG with widths as attributes: the page's
-	// Content-Security-Policy refuses inline style attributes.
-	x := 0
-	bar := make([]app.UI, 0, len(b.Parts))
-	for _, p := range b.Parts {
-		bar = append(bar, svg("rect").Class("rs-seg-"+strconv.Itoa(p.Seg)).
-			Attr("x", x).Attr("y", 0).Attr("width", p.Permille).Attr("height", 10).
-			Body(svg("title").Text(p.Name)))
-		x += p.Permille
-	}
-	verify := page.Tr(b.Lang, page.MsgVerifyMemory)
-	return app.Div().Body(
-		app.H2().Text(b.Title),
-		app.P().Class(cls).ID("rs-verdict").Text(b.Verdict),
-		svg("svg").Class("rs-bar").Attr("viewBox", "0 0 1000 10").Attr("preserveAspectRatio", "none").
-			Attr("aria-hidden", true).Body(bar...),
-		app.Table().Class("rs-breakdown").Body(
-			app.THead().Body(app.Tr().Body(
-				app.Th().Text(t(page.MsgPart)), app.Th().Class("num").Text(t(page.MsgMemory)),
-				app.Th().Class("num").Text(t(page.MsgShare)), app.Th().Class("num").Text(t(page.MsgUncertainty)),
-			)),
-			app.TBody().Body(
-				app.Range(b.Parts).Slice(func(i int) app.UI {
-					p := b.Parts[i]
-					return app.Tr().Body(
-						app.Td().Body(
-							&basisBox{Lang: b.Lang, Label: p.Name, Seg: p.Seg, Facts: [6]basisFact{
-								{page.MsgBasisFormula, p.Formula}, {page.MsgBasisBand, p.Band}, {page.MsgBasisVerify, verify},
-							}},
-						),
-						app.Td().Class("num").ID(p.ID).Text(p.Value),
-						app.Td().Class("num").Text(p.Share),
-						app.Td().Class("num").Text(p.Band),
-					)
-				}),
-				app.Tr().Class("rs-total").Body(
-					app.Td().Text(t(page.MsgTotal)),
-					app.Td().Class("num").ID("rs-total").Text(b.Total),
-					app.Td().Class("num").Text("100%"),
-					app.Td().Class("num rs-band").Body(app.Text(b.Band+" "), app.A().ID("rs-accuracy-link").Href("accuracy.html").Text("ⓘ").Attr("aria-label", t(page.MsgHowAccurate)).Title(t(page.MsgHowAccurate))),
-				),
-				app.If(b.LoadPeak != "", func() app.UI {
-					return app.Tr().Class("rs-total").Body(
-						app.Td().Text(t(page.MsgLoadPeak)),
-						app.Td().Class("num").ID("rs-load-peak").Text(b.LoadPeak),
-						app.Td(), app.Td(),
-					)
-				}),
-				app.If(b.Needed != "", func() app.UI {
-					return app.Tr().Class("rs-total").Body(
-						app.Td().Text(t(page.MsgNeeded)),
-						app.Td().Class("num").ID("rs-needed").Text(b.Needed),
-						app.Td(), app.Td(),
-					)
-				}),
-				app.Tr().Body(
-					app.Td().Text(t(page.MsgUsable)),
-					app.Td().Class("num").ID("rs-usable").Text(b.Usable),
-					app.Td(), app.Td(),
-				),
-			),
-		),
-	)
 }
 
 // tableUI renders a table page laid out (page.FitTable, page.OfferTable…)
@@ -246,24 +218,7 @@ func cellUI[E interface {
 	for _, a := range c.Attrs {
 		e = e.Attr(a.K, a.V)
 	}
-	body := make([]app.UI, len(c.Nodes))
-	for i, n := range c.Nodes {
-		switch n.Kind {
-		case page.NodeSpan:
-			body[i] = app.Span().Class(n.Class).Text(n.Text)
-		case page.NodeDiv:
-			body[i] = app.Div().Class(n.Class).Text(n.Text)
-		case page.NodeCompare:
-			body[i] = compareButton(n.Text, n.Ref, n.Cmp)
-		case page.NodeSource:
-			body[i] = foldUI(n.Ref, n.Text)
-		case page.NodeRemove:
-			body[i] = app.Button().Class("rs-cmp-remove").Attr("data-cmp", n.Ref).Attr("aria-label", n.Label).Title(n.Text).Text("✕")
-		default:
-			body[i] = app.Text(n.Text)
-		}
-	}
-	return e.Body(body...)
+	return e.Body(nodesUI(c.Nodes, hooks{})...)
 }
 
 // onRemove takes a plan out of the comparison (its ✕ button's data-cmp).

@@ -82,7 +82,7 @@ func TestPageTellsOneStory(t *testing.T) {
 			c, _ := load(t)
 			c.state = page.ParseFragment(frag, page.DefaultState)
 			c.start.drop(c.plainView(), c.ps.out.OK)
-			c.recompute()
+			c.recompute(none)
 			if !c.d.R.OK || !c.ps.out.OK {
 				t.Fatalf("no answer: %v %v %v", c.d.Errs, c.d.General, c.ps.out.Err)
 			}
@@ -197,7 +197,7 @@ func TestJobLine(t *testing.T) {
 		c, _ := load(t)
 		c.state = page.ParseFragment(tc.frag, page.DefaultState)
 		c.start.drop(c.plainView(), c.ps.out.OK)
-		c.recompute()
+		c.recompute(none)
 		got, ok := innerTextByID(app.HTMLString(c.Render()), "rs-job-line", "p")
 		// The job, then the setup the figures below are for ("|" between).
 		for _, want := range strings.Split(tc.want, "|") {

@@ -65,7 +65,7 @@ type loadState struct {
 // applySheet parses a sheet and applies it over the built-in catalog at
 // once. On error the previous prices stay and the message is shown next
 // to the file picker.
-func (c *Calculator) applySheet(name, text string) bool {
+func (c *Calculator) applySheet(ctx app.Context, name, text string) bool {
 	if !c.sheet.Fits(name, text, page.LangOf(&c.state)) {
 		return false
 	}
@@ -74,7 +74,7 @@ func (c *Calculator) applySheet(name, text string) bool {
 	if ok {
 		c.sheet.load.sheetSavedBad = false
 		c.pr = clockedPrices(cat, own, c.now)
-		c.recompute()
+		c.recompute(ctx)
 	}
 	return ok
 }
@@ -100,7 +100,7 @@ func (c *Calculator) loadSheet(ctx app.Context, name, text string, then func(ctx
 	}
 	if !app.IsClient || len(text) < sheetAsyncBytes {
 		c.sheet.load.busy = ""
-		then(ctx, c.applySheet(name, text))
+		then(ctx, c.applySheet(ctx, name, text))
 		return
 	}
 	c.sheet.load.busy, c.sheet.load.progress = name, 0
@@ -130,7 +130,7 @@ func (c *Calculator) loadSheet(ctx app.Context, name, text string, then func(ctx
 			if ok {
 				c.sheet.load.sheetSavedBad = false
 				c.pr = clockedPrices(cat, own, c.now)
-				c.recompute()
+				c.recompute(ctx)
 			}
 			then(ctx, ok)
 			Mark("rightsize:sheet-applied")
@@ -151,7 +151,7 @@ func (c *Calculator) loadSaved(ctx app.Context) {
 			c.own.err = tr(c, page.MsgSavedKept) + " " + msg
 		} else {
 			c.own.arch, c.own.name, c.own.text = &a, s.Name, s.Text
-			c.recompute()
+			c.recompute(ctx)
 		}
 	}
 	s = savedFile{}
@@ -237,7 +237,7 @@ func (c *Calculator) onSheet(ctx app.Context, a app.Action) {
 		c.sheet.load.busy, c.sheet.load.sheetSavedBad, c.sheet.load.sheetUnsaved = "", false, false
 		c.sheet.Sheet = page.Sheet{}
 		c.pr = clockedPrices(c.sheet.base, nil, c.now)
-		c.recompute()
+		c.recompute(ctx)
 	case m.Err != "":
 		c.sheet.Err = m.Err
 	default:
@@ -253,53 +253,12 @@ func (c *Calculator) onSheet(ctx app.Context, a app.Action) {
 // applied, its problem, and the file picker.
 type sheetBox struct {
 	app.Compo
-	Lang                   string
-	Busy, Name, Err        string
-	Progress               float64
-	Rows, Offers           int
-	SavedBad, Unsaved, Off bool // Off: the prerendered page's picker
+	Lang string
+	V    page.SheetBox
 }
 
 func (s *sheetBox) Render() app.UI {
-	l := page.Locale{Lang: s.Lang}
-	id, text, ok := page.SheetStatus(s.Lang, s.Busy, s.Progress, s.Name, s.Rows, s.Offers)
-	status := app.P().Class("rs-sub").Text(text)
-	switch {
-	case ok:
-		status = app.P().Class("rs-ok").ID(id).Text(text)
-	case id != "":
-		status = app.P().Class("rs-sub").ID(id).Attr("role", "status").Text(text)
-	}
-	picker := app.Input().Type("file").ID("rs-prices-file").Accept(".csv,.json,text/csv,application/json").
-		Attr("aria-invalid", s.Err != "").OnChange(s.onPick)
-	if s.Off {
-		// Disabled on the prerendered page: a file picked there, before
-		// the page is live, went to an input the live page replaces, and
-		// was dropped without a word. (The live page writes no disabled
-		// attribute at all: disabled="false" would disable it in HTML.)
-		picker = picker.Disabled(true)
-	}
-	return app.Section().Class("rs-prices").Body(
-		app.H2().Text(l.T(page.MsgSheetTitle)),
-		status,
-		app.Div().Class("rs-field rs-file").Body(
-			app.Label().For("rs-prices-file").Text(l.T(page.MsgSheetPick)),
-			picker,
-			app.If(s.Err != "", func() app.UI {
-				msg := s.Err
-				if s.SavedBad {
-					msg = l.T(page.MsgSavedKept) + " " + msg
-				}
-				return app.P().Class("rs-error").ID("rs-prices-file-error").Text(msg)
-			}),
-			app.If(s.Unsaved, func() app.UI {
-				return app.P().Class("rs-warn").ID("rs-prices-unsaved").Text(l.T(page.MsgNotKept))
-			}),
-		),
-		app.If(s.Name != "" || s.SavedBad, func() app.UI {
-			return app.Button().Class("rs-more").ID("rs-prices-clear").OnClick(s.onClear).Text(l.T(page.MsgSheetClear))
-		}),
-	)
+	return nodeUI(page.SheetNode(s.Lang, &s.V), hooks{on: map[string]app.EventHandler{"pick": s.onPick, "clear": s.onClear}})
 }
 
 func (s *sheetBox) onPick(ctx app.Context, e app.Event) {

@@ -55,7 +55,7 @@ func TestLargeSheetPage(t *testing.T) {
 		t.Fatalf("the test sheet is %d bytes, over the page's limit", len(sheet))
 	}
 	start := time.Now()
-	if !c.applySheet("big.csv", sheet) {
+	if !c.applySheet(none, "big.csv", sheet) {
 		t.Fatalf("refused: %s", c.sheet.Err)
 	}
 	took := time.Since(start)
@@ -155,7 +155,7 @@ func TestSavedConfigKept(t *testing.T) {
 // TestExcelSheetOnPage: Excel's "CSV UTF-8" (a byte-order mark, CRLF) loads.
 func TestExcelSheetOnPage(t *testing.T) {
 	c, _ := load(t)
-	if !c.applySheet("excel.csv", "\ufeffoffer_id,on_demand_per_hour,as_of,source\r\naws-g4dn.xlarge,0.4,2026-11-01,quote\r\n") {
+	if !c.applySheet(none, "excel.csv", "\ufeffoffer_id,on_demand_per_hour,as_of,source\r\naws-g4dn.xlarge,0.4,2026-11-01,quote\r\n") {
 		t.Fatalf("refused: %s", c.sheet.Err)
 	}
 }

@@ -59,19 +59,3 @@ func guardLink() {
 		return nil
 	}))
 }
-
-// linkNoteUI names what the page ignored in the link it was opened with
-// (link: parts that do not decode; cmp: comparison values that do not
-// read), so a hand-edited link that half works does not pass for a
-// whole one.
-func linkNoteUI(lang string, link, cmp []string) app.UI {
-	linkNote, cmpNote := page.LinkNotes(lang, link, cmp)
-	var note app.UI = app.Text("")
-	if linkNote != "" {
-		note = app.P().Class("rs-error").ID("rs-link-ignored").Attr("role", "status").Text(linkNote)
-	}
-	if cmpNote == "" {
-		return note
-	}
-	return app.Div().Body(note, app.P().Class("rs-error").ID("rs-cmp-ignored").Attr("role", "status").Text(cmpNote))
-}

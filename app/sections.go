@@ -2,11 +2,10 @@ package app
 
 // The page's sections below the answer, each a leaf component fed one
 // section of page.View: an input re-renders only the sections whose
-// values changed, and a section lays out what page.BuildView decided.
+// values changed, and a section renders what page.BuildView decided and
+// page laid out (page.ResultNode, page.FitNode…).
 
 import (
-	"strconv"
-
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"rightsize/app/page"
@@ -23,52 +22,17 @@ type resultSection struct {
 }
 
 func (s *resultSection) Render() app.UI {
-	t := func(k page.MsgKey) string { return page.Tr(s.Lang, k) }
-	if !s.OK {
-		return app.Section().Class("rs-result").Body(
-			app.P().Class("rs-sub").Text(t(page.MsgFixFields)),
-			app.Range(s.Errors).Slice(func(i int) app.UI { return app.P().Class("rs-error").Text(s.Errors[i]) }),
-		)
-	}
-	warns := s.V.Warnings
-	return app.Section().Class("rs-result").Body(
-		&breakdownView{Breakdown: s.V.Breakdown},
-		&factList{Facts: s.V.Facts},
-		app.If(len(warns) > 0, func() app.UI {
-			return app.Div().Class("rs-warnings").ID("rs-warnings").Body(
-				app.H3().Text(t(page.MsgWarnings)),
-				app.Ul().Body(app.Range(warns).Slice(func(i int) app.UI { return app.Li().Class("rs-warn").Text(warns[i]) })),
-			)
-		}),
-	)
+	return nodeUI(page.ResultNode(s.Lang, &s.V, s.OK, s.Errors), hooks{})
 }
 
-// perfSection is the speed-and-cost summary under the breakdown, each
-// number with its basis.
+// perfSection is the speed-and-cost summary under the breakdown.
 type perfSection struct {
 	app.Compo
 	V    page.PerfView
 	Lang string
 }
 
-func (s *perfSection) Render() app.UI {
-	t := func(k page.MsgKey) string { return page.Tr(s.Lang, k) }
-	switch {
-	case s.V.NoPerf:
-		return app.Section().Class("rs-perf").Body(
-			app.H2().Text(t(page.MsgSpeedTitle)),
-			app.P().Class("rs-sub").ID("rs-no-perf").Text(t(page.MsgNoPerf)),
-		)
-	case len(s.V.Facts) == 0:
-		return app.Text("")
-	}
-	return app.Section().Class("rs-perf").Body(
-		app.H2().Text(t(page.MsgSpeedTitle)),
-		app.P().Class("rs-sub").ID("rs-perf-setup").Text(s.V.Setup),
-		&factList{Facts: s.V.Facts, Lang: s.Lang},
-		app.P().Class("rs-sub").Body(app.Text(t(page.MsgSpeedNote)+" "), accuracyLink(s.Lang)),
-	)
-}
+func (s *perfSection) Render() app.UI { return nodeUI(page.PerfNode(s.Lang, &s.V), hooks{}) }
 
 // rulesSection compares the rules of thumb users meet in guides with the
 // estimate for the same job on one GPU.
@@ -79,15 +43,7 @@ type rulesSection struct {
 }
 
 func (s *rulesSection) Render() app.UI {
-	if len(s.V.Rows) == 0 {
-		return app.Text("")
-	}
-	t := func(k page.MsgKey) string { return page.Tr(s.Lang, k) }
-	return app.Section().Class("rs-rules").Body(
-		app.H2().Text(t(page.MsgRulesTitle)),
-		app.P().Class("rs-sub").Text(t(page.MsgRulesNote)),
-		tableUI(page.RulesTable(s.Lang, &s.V)),
-	)
+	return nodeUI(page.RulesNode(s.Lang, &s.V), hooks{ui: map[string]app.UI{"table": tableUI(page.RulesTable(s.Lang, &s.V))}})
 }
 
 // fitSection is every GPU with the job's verdict on it, and the sort.
@@ -98,19 +54,12 @@ type fitSection struct {
 }
 
 func (s *fitSection) Render() app.UI {
-	if len(s.V.Rows) == 0 {
-		return app.Text("")
-	}
 	t := func(k page.MsgKey) string { return page.Tr(s.Lang, k) }
-	return app.Section().Class("rs-fit").Body(
-		app.H2().Text(t(page.MsgGPUFit)),
-		app.Div().Class("rs-fit-head").Body(
-			app.P().Class("rs-sub").Text(t(page.MsgPickGPU)),
-			&selectBox{F: int(page.FieldSort), Label: t(page.MsgSortBy), Cur: s.V.Sort, Err: s.V.SortErr,
-				Opts: []page.Option{{Value: page.SortVRAM.String(), Label: t(page.MsgSortVRAM)}, {Value: page.SortCost.String(), Label: t(page.MsgSortCost)}}},
-		),
-		tableUI(page.FitTable(s.Lang, &s.V)),
-	)
+	return nodeUI(page.FitNode(s.Lang, &s.V), hooks{ui: map[string]app.UI{
+		"sort": &selectBox{F: int(page.FieldSort), Label: t(page.MsgSortBy), Cur: s.V.Sort, Err: s.V.SortErr,
+			Opts: []page.Option{{Value: page.SortVRAM.String(), Label: t(page.MsgSortVRAM)}, {Value: page.SortCost.String(), Label: t(page.MsgSortCost)}}},
+		"table": tableUI(page.FitTable(s.Lang, &s.V)),
+	}})
 }
 
 // offersSection is the selected GPU's offers, with "Show all" when the
@@ -125,23 +74,8 @@ type offersSection struct {
 const actionAllOffers = "rs/all-offers"
 
 func (s *offersSection) Render() app.UI {
-	if s.V.Title == "" {
-		return app.Text("")
-	}
-	t := func(k page.MsgKey) string { return page.Tr(s.Lang, k) }
-	return app.Section().Class("rs-offers").Body(
-		app.H2().Text(s.V.Title),
-		app.P().Class("rs-sub").Text(t(page.MsgPricesNote)),
-		app.If(len(s.V.Rows) == 0, func() app.UI {
-			return app.P().Class("rs-sub").Text(t(page.MsgNoOffers))
-		}).Else(func() app.UI {
-			return tableUI(page.OfferTable(s.Lang, &s.V))
-		}),
-		app.If(s.V.More > 0, func() app.UI {
-			return app.Button().Class("rs-more").ID("rs-more-offers").OnClick(s.onShowAll).
-				Text(t(page.MsgShowAll) + " (+" + strconv.Itoa(s.V.More) + ")")
-		}),
-	)
+	return nodeUI(page.OffersNode(s.Lang, &s.V), hooks{on: map[string]app.EventHandler{"all": s.onShowAll},
+		ui: map[string]app.UI{"table": tableUI(page.OfferTable(s.Lang, &s.V))}})
 }
 
 func (s *offersSection) onShowAll(ctx app.Context, e app.Event) { ctx.NewAction(actionAllOffers) }

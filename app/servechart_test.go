@@ -23,7 +23,7 @@ func TestServeChartRenders(t *testing.T) {
 			c, _ := load(t)
 			c.state = page.ParseFragment(frag, page.DefaultState)
 			c.start.drop(c.plainView(), c.ps.out.OK)
-			c.recompute()
+			c.recompute(none)
 			if !c.ps.out.Load.OK {
 				t.Fatal("no chart")
 			}

@@ -23,23 +23,14 @@ import (
 // the live render produces for that view; their basis folds open
 // natively.
 
-type staticSection int
-
-const (
-	staticAnswer staticSection = iota
-	staticResult
-	staticPerf
-	nStatic
-)
-
 var (
-	staticSelectors = [nStatic]string{"main section.rs-answer", "main section.rs-result", "main section.rs-perf"}
-	staticSlotIDs   = [nStatic]string{"rs-answer-slot", "rs-result-slot", "rs-perf-slot"}
+	staticSelectors = [page.NStatic]string{"main section.rs-answer", "main section.rs-result", "main section.rs-perf"}
+	staticSlotIDs   = [page.NStatic]string{"rs-answer-slot", "rs-result-slot", "rs-perf-slot"}
 )
 
 // staticPage holds the static page's sections, taken by Routes before
 // go-app replaces the prerendered DOM.
-var staticPage [nStatic]app.Value
+var staticPage [page.NStatic]app.Value
 
 func takeStaticPage() {
 	if !app.IsClient {
@@ -60,23 +51,6 @@ func (c *Calculator) plainView() bool {
 	return c.state == page.DefaultState && c.sheet.Rows == 0 && c.pin == nil && len(c.cmp.ids) == 0 && !c.embed
 }
 
-// keeps reports whether the static copy of section s stands for the live
-// one now: on the plain view (Calculator.plainView), for the
-// recommendation and the speed-and-cost summary until the browser's first
-// plan (planned), for the breakdown the first screen only. The summary's
-// cost figures and their offer lines come from the plan: rendered live
-// before it, the box lost those lines and got them back, and every
-// section below moved twice under a user's first click.
-func (st *staging) keeps(s staticSection, plain, planned bool) bool {
-	if st.static[s] == nil || !plain {
-		return false
-	}
-	if s == staticResult {
-		return !st.firstStepDone
-	}
-	return !planned
-}
-
 // firstScreen reports whether the default view's first screen is all the
 // browser has built: the static copies stand in for the breakdown and the
 // summary, so nothing on screen needs the job's results yet. The page
@@ -88,7 +62,7 @@ func (st *staging) keeps(s staticSection, plain, planned bool) bool {
 // first render) were half of the 980 KB compiled between main and the
 // page answering input. Any input computes at once.
 func (c *Calculator) firstScreen() bool {
-	return c.start.keeps(staticResult, c.plainView(), c.ps.out.OK)
+	return c.start.Keeps(page.StaticResult, c.plainView(), c.ps.out.OK)
 }
 
 // staticOr renders the slot for section s while its static copy stands
@@ -96,12 +70,12 @@ func (c *Calculator) firstScreen() bool {
 // a div, the live section a section: go-app replaces one by the other
 // whole, the copy with it. A click in the answer's copy goes to
 // onStaticJobPart.
-func staticOr(keep bool, s staticSection, render func() app.UI) app.UI {
+func staticOr(keep bool, s page.Static, render func() app.UI) app.UI {
 	if !keep {
 		return render()
 	}
 	slot := app.Div().ID(staticSlotIDs[s])
-	if s == staticAnswer {
+	if s == page.StaticAnswer {
 		slot = slot.OnClick(onStaticJobPart)
 	}
 	return slot
@@ -132,14 +106,14 @@ func (c *Calculator) onStaticPart(ctx app.Context, a app.Action) {
 	if !ok {
 		return
 	}
-	if !c.start.firstStepDone {
+	if !c.start.FirstStepDone {
 		// What the first step after start-up does (showRest): the job,
 		// the live breakdown and summary, and the plan. The steps below
 		// the first screen follow on their own schedule.
-		c.start.firstStepDone = true
-		c.recompute()
+		c.start.FirstStepDone = true
+		c.recompute(ctx)
 	}
-	c.start.static[staticAnswer] = nil
+	c.start.static[page.StaticAnswer], c.start.Held[page.StaticAnswer] = nil, false
 	c.open.part = openPart{f, true}
 	focusAfter(ctx, jobEditID)
 }
@@ -159,11 +133,12 @@ func (st *staging) place(plain, planned bool) {
 	}
 }
 
-// drop forgets the copies that no longer stand for the view: once
-// dropped, a copy never returns.
+// drop forgets the copies that no longer stand for the view
+// (page.Staging.Drop).
 func (st *staging) drop(plain, planned bool) {
-	for s := range nStatic {
-		if !st.keeps(s, plain, planned) {
+	st.Drop(plain, planned)
+	for s, held := range st.Held {
+		if !held {
 			st.static[s] = nil
 		}
 	}

@@ -19,7 +19,7 @@ func (c *Calculator) Render() app.UI {
 		// page never carries rs-live).
 		cls += " rs-live"
 	}
-	if c.start.live && c.start.restShown == nRest {
+	if c.start.Live && c.start.RestShown == nRest {
 		cls += " rs-complete"
 	}
 	if c.ps.pending() {
@@ -35,7 +35,7 @@ func (c *Calculator) Render() app.UI {
 		// the link is kept for "Open in Rightsize", whose page shows it.
 		cls += " rs-embed"
 		return app.Main().Class(cls).Body(
-			linkNoteUI(v.Lang, c.notes.link, c.notes.cmp),
+			nodeUI(page.LinkNoteNode(v.Lang, c.notes.link, c.notes.cmp), hooks{}),
 			answerUI(&v, c.open.part.field(), c.cmp.ids, c.embed),
 			resultUI(&v, c.d.R.OK),
 			&perfSection{V: v.Perf, Lang: v.Lang},
@@ -46,8 +46,8 @@ func (c *Calculator) Render() app.UI {
 	}
 	plain := c.plainView()
 	return app.Main().Class(cls).Body(
-		linkNoteUI(v.Lang, c.notes.link, c.notes.cmp),
-		app.If(c.start.updateReady, func() app.UI { return &updateBanner{Lang: v.Lang} }),
+		nodeUI(page.LinkNoteNode(v.Lang, c.notes.link, c.notes.cmp), hooks{}),
+		app.If(c.start.UpdateReady, func() app.UI { return &updateBanner{Lang: v.Lang} }),
 		app.Header().Class("rs-header").Body(
 			app.Div().Class("rs-title").Body(
 				app.H1().Text("Rightsize"),
@@ -56,7 +56,7 @@ func (c *Calculator) Render() app.UI {
 			app.Div().Class("rs-share").Body(
 				app.P().Class("rs-tagline").Text(tr(c, page.MsgTagline)),
 				app.Div().Class("rs-actions").Body(
-					&copyButton{ID: "rs-copy-link", Label: tr(c, page.MsgCopyLink), What: copyLink},
+					&copyButton{ID: "rs-copy-link", Label: tr(c, page.MsgCopyLink), What: page.CopyLink},
 					&pinButton{Label: pinLabel(v.Lang, c.pin != nil), Pinned: c.pin != nil},
 				),
 			),
@@ -65,17 +65,17 @@ func (c *Calculator) Render() app.UI {
 				return app.Input().Type("text").ID("rs-share-url").ReadOnly(true).Value(c.share.url).Attr("aria-label", tr(c, page.MsgCopyLink))
 			}),
 		),
-		staticOr(c.start.keeps(staticAnswer, plain, c.ps.out.OK), staticAnswer, func() app.UI { return answerUI(&v, c.open.part.field(), c.cmp.ids, c.embed) }),
+		staticOr(c.start.Keeps(page.StaticAnswer, plain, c.ps.out.OK), page.StaticAnswer, func() app.UI { return answerUI(&v, c.open.part.field(), c.cmp.ids, c.embed) }),
 		pinUI(&v.Pinned),
 		&plansTable{V: v.Plans},
 		formUI(&v.Form),
-		staticOr(c.start.keeps(staticResult, plain, c.ps.out.OK), staticResult, func() app.UI { return resultUI(&v, c.d.R.OK) }),
-		staticOr(c.start.keeps(staticPerf, plain, c.ps.out.OK), staticPerf, func() app.UI { return &perfSection{V: v.Perf, Lang: v.Lang} }),
+		staticOr(c.start.Keeps(page.StaticResult, plain, c.ps.out.OK), page.StaticResult, func() app.UI { return resultUI(&v, c.d.R.OK) }),
+		staticOr(c.start.Keeps(page.StaticPerf, plain, c.ps.out.OK), page.StaticPerf, func() app.UI { return &perfSection{V: v.Perf, Lang: v.Lang} }),
 		serveUI(&v.Serve, v.Lang),
-		app.If(c.start.restShown > 0, func() app.UI {
+		app.If(c.start.RestShown > 0, func() app.UI {
 			secs := c.restSections(&v)
 			body := make([]app.UI, 0, len(secs))
-			for _, f := range secs[:min(c.start.restShown, len(secs))] {
+			for _, f := range secs[:min(c.start.RestShown, len(secs))] {
 				body = append(body, f())
 			}
 			return app.Div().Class("rs-rest").Body(body...)
@@ -93,21 +93,27 @@ func (c *Calculator) restSections(v *page.View) []func() app.UI {
 			return &fitSection{V: v.Fit, Lang: v.Lang}
 		}),
 		folded(v.Lang, &c.state, page.SecOffers, v.Offers.Title != "", func() app.UI { return &offersSection{V: v.Offers, Lang: v.Lang} }),
-		folded(v.Lang, &c.state, page.SecExport, c.d.R.OK, func() app.UI { return exportUI(v.Lang, c.share.what == page.MsgCopyMarkdown) }),
-		folded(v.Lang, &c.state, page.SecLaunch, true, func() app.UI { return launchUI(v.Lang, &v.Launch, c.share.what == page.MsgCopyLaunch) }),
+		folded(v.Lang, &c.state, page.SecExport, c.d.R.OK, func() app.UI {
+			return nodeUI(page.ExportNode(v.Lang, c.share.what == page.MsgCopyMarkdown), hooks{})
+		}),
+		folded(v.Lang, &c.state, page.SecLaunch, true, func() app.UI {
+			return nodeUI(page.LaunchNode(v.Lang, &v.Launch, c.share.what == page.MsgCopyLaunch),
+				hooks{ui: map[string]app.UI{"kind": fieldUI(v.Launch.Kind), "router": fieldUI(v.Launch.Router)}})
+		}),
 		folded(v.Lang, &c.state, page.SecPrices, true, func() app.UI {
-			return &sheetBox{Lang: v.Lang, Busy: c.sheet.load.busy, Name: c.sheet.Name, Err: c.sheet.Err, Progress: c.sheet.load.progress,
-				Rows: c.sheet.Rows, Offers: len(c.pr.Own), SavedBad: c.sheet.load.sheetSavedBad, Unsaved: c.sheet.load.sheetUnsaved, Off: !app.IsClient}
+			return &sheetBox{Lang: v.Lang, V: page.SheetBox{Busy: c.sheet.load.busy, Name: c.sheet.Name, Err: c.sheet.Err, Progress: c.sheet.load.progress,
+				Rows: c.sheet.Rows, Offers: len(c.pr.Own), SavedBad: c.sheet.load.sheetSavedBad, Unsaved: c.sheet.load.sheetUnsaved, Off: !app.IsClient}}
 		}),
 		folded(v.Lang, &c.state, page.SecModel, true, func() app.UI {
 			return &configBox{Lang: v.Lang, Err: c.own.err, Unsaved: c.sheet.load.configUnsaved, Bad: c.sheet.load.configBad}
 		}),
-		folded(v.Lang, &c.state, page.SecFleet, true, func() app.UI { return fleetInputsUI(v.Lang, v.Form.Fleet) }),
-		folded(v.Lang, &c.state, page.SecBench, true, func() app.UI { return benchUI(v.Lang, &v.Form.Bench) }),
-		func() app.UI {
-			return app.Footer().Class("rs-footer").Body(app.P().Class("rs-sub").Text(tr(c, page.MsgFooter)),
-				app.If(v.Fresh != "", func() app.UI { return app.P().Class("rs-sub").ID("rs-fresh").Text(v.Fresh) }))
-		},
+		folded(v.Lang, &c.state, page.SecFleet, true, func() app.UI {
+			return nodeUI(page.FleetInputsNode(v.Lang, len(v.Form.Fleet) > 0), hooks{ui: map[string]app.UI{"fields": fieldsDiv(v.Form.Fleet)}})
+		}),
+		folded(v.Lang, &c.state, page.SecBench, true, func() app.UI {
+			return nodeUI(page.BenchNode(v.Lang, &v.Form.Bench), hooks{ui: map[string]app.UI{"field": fieldUI(v.Form.Bench.Field)}})
+		}),
+		func() app.UI { return nodeUI(page.FooterNode(v.Lang, v.Fresh), hooks{}) },
 	}
 }
 
@@ -157,7 +163,7 @@ func (c *Calculator) onFold(ctx app.Context, a app.Action) {
 	first := c.firstScreen()
 	c.state = c.state.WithOpen(f.Sec, f.Open)
 	if first {
-		c.recompute()
+		c.recompute(ctx)
 	}
 	c.share.sync(ctx, c.link().Encode(page.DefaultState))
 }

@@ -50,6 +50,11 @@ const (
 	NodeCompare                 // a "+ Compare" button: offer ID, label Text, state Cmp
 	NodeSource                  // a price's source folded under the word Ref
 	NodeRemove                  // a ✕ button that takes offer Ref out of the comparison, titled Text, named Label
+	NodeEl                      // an element <Tag id=ID class=Class Attrs…>Text Kids…</Tag> (node.go)
+	NodeBasis                   // a "how this was made" fold: summary Text, colour key Cmp (-1: none), facts Kids, link Label
+	NodeAction                  // a button of class Class (id ID) saying Text whose click the component takes (handler Ref)
+	NodeSlot                    // a leaf of the component's own, by name (Ref)
+	NodeCopy                    // a button of class Class, id ID, saying Text, that copies or saves text Cmp (Copy)
 )
 
 // Node is one piece of a cell; the renderer writes every piece it is
@@ -60,6 +65,11 @@ type Node struct {
 	Ref         string // NodeCompare, NodeRemove: the offer ID; NodeSource: the fold's summary
 	Label       string // NodeRemove: its accessible name
 	Cmp         int
+	// NodeEl: the element's tag ("svg:" before an SVG element's), id,
+	// other attributes in order and children after its Text.
+	Tag, ID string
+	Attrs   []Attr
+	Kids    []Node
 }
 
 // text is a piece of text; an empty text makes none.

@@ -30,7 +30,7 @@ func TestFitTable(t *testing.T) {
 		t.Errorf("selected row %+v", r)
 	}
 	name := r.Cells[0]
-	if name.Label != "GPU" || len(name.Nodes) != 2 || name.Nodes[1] != (Node{Kind: NodeCompare, Ref: "aws-p5", Text: Tr("en", MsgCompared), Cmp: 1}) {
+	if name.Label != "GPU" || len(name.Nodes) != 2 || !reflect.DeepEqual(name.Nodes[1], Node{Kind: NodeCompare, Ref: "aws-p5", Text: Tr("en", MsgCompared), Cmp: 1}) {
 		t.Errorf("name cell %+v", name)
 	}
 	cost := r.Cells[5]
@@ -104,7 +104,7 @@ func TestSmallTables(t *testing.T) {
 		t.Errorf("hosted %+v", h)
 	}
 	fx := FXTable(&FXView{Title: "Rates", Heads: [3]string{"Currency", "Per USD", "As of"}, Rows: []FXRow{{"EUR", "0.92", "2025-11-01", "ECB"}}})
-	if fx.Head[1].Class != "num" || fx.Rows[0].Cells[2].Nodes[1] != (Node{Kind: NodeDiv, Class: "rs-where rs-src", Text: "ECB"}) {
+	if fx.Head[1].Class != "num" || !reflect.DeepEqual(fx.Rows[0].Cells[2].Nodes[1], Node{Kind: NodeDiv, Class: "rs-where rs-src", Text: "ECB"}) {
 		t.Errorf("fx %+v", fx)
 	}
 }
@@ -120,7 +120,7 @@ func TestPlansTable(t *testing.T) {
 	}
 	h := tb.Head[2]
 	if attr(Row{Attrs: h.Attrs}, "data-offer") != "b" || len(h.Nodes) != 3 ||
-		h.Nodes[2] != (Node{Kind: NodeRemove, Ref: "b", Text: "Remove", Label: "Remove: 8 × B200 GCP"}) {
+		!reflect.DeepEqual(h.Nodes[2], Node{Kind: NodeRemove, Ref: "b", Text: "Remove", Label: "Remove: 8 × B200 GCP"}) {
 		t.Errorf("head %+v", h)
 	}
 	cost := tb.Rows[0].Cells
