@@ -94,6 +94,6 @@ func (s *ServingModel) rooflineGrowth(st Step, extra float64) float64 {
 	}
 	k := float64(max(st.PrefillSeqs, 1))
 	c := p*m.tokSecs + p*m.sc.attended(st.PrefillContext/p)*m.ctxSecs
-	mem := (m.gpuWeightRead(p)*m.sc.dequant(p) + k*m.kvSeq(st.PrefillKV/k)) * m.perBW
+	mem := (m.weightBytes(p) + k*m.kvSeq(st.PrefillKV/k)) * m.perBW
 	return rooflineTime(c+extra, mem) - rooflineTime(c, mem)
 }

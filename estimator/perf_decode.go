@@ -13,6 +13,10 @@ type inferModel struct {
 	atp    float64 // attention's TP degree: tp, or tp/DP (attnTP)
 	n      float64 // matmul parameters (matmulParams)
 	weight float64 // weight bytes one forward reads on the whole replica
+	// plainBytes: the bytes one GPU reads of the weights that are not
+	// quantised linears (embedding rows, norms, LM head), which a
+	// dequantising kernel never copies (weightBytes).
+	plainBytes float64
 	// expertFrac is the routed experts' share of weight; E and k their
 	// count and top-k (0 for dense models); slots the expert slots per
 	// expert with redundant copies (expertSlots).
@@ -59,6 +63,7 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	}
 	lin := math.Min(float64(a.LinearParams), readParams)
 	m.weight = (lin*linBits + math.Max(readParams-lin, 0)*otherBits) / 8
+	m.plainBytes = math.Max(readParams-lin, 0) * otherBits / 8 / m.atp
 	// MoE: the routed experts are the difference between total and active
 	// parameters scaled by E/(E − k). With uniform routing a step of B
 	// tokens touches E·(1 − (1 − k/E)^B) experts of each layer (expected
@@ -327,6 +332,26 @@ func (m *inferModel) gpuWeightRead(tokens float64) float64 {
 	return m.denseBytes + m.weight*m.expertFrac*m.slots/m.tp*(1-math.Pow(1-m.k/slots, tokens))
 }
 
+// weightBytes is the bytes one GPU moves for the weights of a forward
+// over tokens: gpuWeightRead at the format's factor (dequantBytesFactor).
+// Where the kernel dequantises to a 16-bit copy (bitsandbytes 4-bit above
+// one token, exllama's reconstruction), only the quantised linears are
+// copied: the embedding, the norms and the LM head stay in 16 bits and are
+// read once. transformers' bitsandbytes integration leaves the output
+// embedding unconverted (integrations/bitsandbytes.py,
+// get_keys_to_not_convert: "the output embedding ... kept in full
+// precision for numerical stability"), and AutoGPTQ quantises only the
+// decoder layers' linears (inside_layer_modules), so lm_head stays an
+// nn.Linear in fp16. Before, the copy's factor (×8.75 for NF4) was put on
+// these 16-bit bytes too: a 1.05 GB LM head of Llama 3.1 8B became 9.2 GB.
+func (m *inferModel) weightBytes(tokens float64) float64 {
+	w, dq := m.gpuWeightRead(tokens), m.sc.dequant(tokens)
+	if m.sc.linearsOnly(tokens) {
+		return (w-m.plainBytes)*dq + m.plainBytes
+	}
+	return w * dq
+}
+
 // kvSeq is one sequence's KV bytes at ctx tokens on one TP rank.
 func (m *inferModel) kvSeq(ctx float64) float64 {
 	return m.kvLayout.bytes(int64(math.Ceil(ctx)))
@@ -352,7 +377,7 @@ func (m *inferModel) device(tokens, lctx, kvRead float64) (secs float64, memBoun
 // division by tokens and the product that undoes it).
 func (m *inferModel) deviceSum(tokens, lctxSum, kvRead float64) (secs float64, memBound bool) {
 	c := tokens*m.tokSecs + lctxSum*m.ctxSecs
-	mem := (m.gpuWeightRead(tokens)*m.sc.dequant(tokens) + kvRead) * m.perBW
+	mem := (m.weightBytes(tokens) + kvRead) * m.perBW
 	return rooflineTime(c, mem) + m.fixedLayers + tokens*m.commPerToken, mem > c
 }
 

@@ -210,8 +210,11 @@ func dequantBytesFactor(in Input, tokens float64) float64 {
 // one token (bitsandbytes 4-bit) and at exllamaReconsRows (exllama).
 type weightFormat struct {
 	hf, bnb, exllama bool
-	// dqBnb, dqExllama: the factors of bitsandbytes' and exllama's
-	// 16-bit copies; dq: the stored bytes' factor otherwise.
+	// autogptq: AutoGPTQ's CUDA kernel in HF transformers, which reads the
+	// weights once per row of input (autogptqRowPasses).
+	autogptq bool
+	// dqBnb, dqExllama: the factors of bitsandbytes' and exllama's (and
+	// AutoGPTQ's) 16-bit copies; dq: the stored bytes' factor otherwise.
 	dqBnb, dqExllama, dq float64
 }
 
@@ -219,8 +222,9 @@ func newWeightFormat(in Input) weightFormat {
 	k := resolveKernel(in)
 	f := weightFormat{hf: in.Engine == HF, bnb: bnb4(in)}
 	f.exllama = f.hf && k == KernelExllama
+	f.autogptq = f.hf && k == KernelAutoGPTQ
 	f.dqBnb = (4.127/8 + 4) / (4.127 / 8)
-	if f.exllama {
+	if f.exllama || f.autogptq {
 		bits, _, _ := weightBits(in)
 		f.dqExllama = (bits/8 + 4) / (bits / 8)
 	}
@@ -240,15 +244,34 @@ func (f *weightFormat) dequant(tokens float64) float64 {
 	switch {
 	case f.bnb && tokens > 1:
 		return f.dqBnb
-	case f.recons(tokens):
+	case f.recons(tokens) || f.autogptq && tokens >= autogptqSwitchRows:
 		return f.dqExllama
+	case f.autogptq && tokens > 1:
+		return f.dq * tokens
 	}
 	return f.dq
 }
 
+// copies reports whether a forward over tokens dequantises the linears
+// to 16-bit copies (bitsandbytes 4-bit above one token, exllama's
+// reconstruction): dequant is then the copy's factor, which applies to
+// the quantised linears alone (inferModel.weightBytes).
+func (f *weightFormat) copies(tokens float64) bool {
+	return f.bnb && tokens > 1 || f.recons(tokens)
+}
+
+// linearsOnly reports whether dequant's factor at tokens applies to the
+// quantised linears alone, the 16-bit embedding, norms and LM head being
+// read once (inferModel.weightBytes): the 16-bit copies (copies) and
+// AutoGPTQ's passes per row (autogptqRowPasses; its LM head is a plain
+// fp16 nn.Linear at every batch).
+func (f *weightFormat) linearsOnly(tokens float64) bool {
+	return f.copies(tokens) || f.autogptq
+}
+
 // serial is hostSerial at tokens.
 func (f *weightFormat) serial(tokens float64) bool {
-	return f.hf && (f.bnb && tokens > 1 || f.recons(tokens))
+	return f.hf && f.copies(tokens)
 }
 
 // recons is exllamaRecons at tokens.
@@ -280,13 +303,20 @@ const hfInt4BandwidthShare = 0.72
 // after the host's launches instead of under them: bitsandbytes 4-bit in
 // HF transformers at batch > 1, which dequantises every linear to a
 // 16-bit copy before its matmul (dequantBytesFactor). Its H100 Llama 3.1
-// 8B fit rows at batch 8 and 32 (56.6, 57.7 ms) sit at the host floor
-// (40.0 ms) plus the dequantisation's device time (14.3 ms), −4% and −6%,
+// 8B fit rows at batch 8 and 32 (56.6, 57.7 ms) sit near the host floor
+// (40.0 ms) plus the dequantisation's device time (13.4 ms), −6% and −5%,
 // not at the longer of the two (−29%, −31%); the T4 Qwen 2.5 3B rows, fit
-// rows of the host classes, land at +22% and the held-back H100 Qwen 2.5
-// 32B at +12% (the longer: −31%, −34%). The RTX 4090 rows come out
-// +54..+60% (the longer: +23..+37%): its 72 MB L2 cache, larger than
-// the H100's 50 MB, probably serves much of the 16-bit copy's read-back.
+// rows of the host classes, land at +27% and +15% and the held-back H100
+// Qwen 2.5 32B at +14% and +9% (the longer: −31%, −41%, −34%, −39%). The
+// RTX 4090 rows come out +48..+59% (the longer: +1..+16%): on that card
+// the sum does not hold. The same table's NF4 rows without double
+// quantisation say so too: double quantisation's extra host work (2.7 ms
+// a step at batch 1 on the RTX 4090, 8.0 ms on the H100) is still there at
+// batch 8 on the H100 Llama 3.1 8B (9.0 ms) and mostly hidden on the RTX
+// 4090 (1.8 ms), i.e. the host runs under the device there. Which cards
+// overlap, and why the dequantising path is slower on H100 and T4 than on
+// the RTX 4090, has no source yet (testdata/calibration/README.md,
+// "single-GPU decode outliers").
 func hostSerial(in Input, tokens float64) bool {
 	f := newWeightFormat(in)
 	return f.serial(tokens)
@@ -307,3 +337,20 @@ func exllamaRecons(in Input, tokens float64) bool {
 
 // exllamaReconsRows is exllama's matmul_recons_thd as AutoGPTQ sets it.
 const exllamaReconsRows = 8
+
+// autogptqRowPasses: AutoGPTQ's CUDA kernel reads the packed weights once
+// per row of input. Its QuantLinear (auto_gptq/nn_modules/qlinear/
+// qlinear_cuda_old.py; use_cuda_fp16 True by default) calls
+// vecquant4matmul_faster_old for fewer than kernel_switch_threshold rows
+// (128 by default), and that launch's grid is (height/32, width/256,
+// batch), each block taking its row from blockIdx.z and walking its own
+// slice of the weights (autogptq_extension/cuda_256/
+// autogptq_cuda_kernel_256.cu, VecQuant4MatMulKernelFaster_old; the 8-bit
+// VecQuant8MatMulKernel_old launches the same grid), so a forward over B
+// tokens reads the int4 weights B times (dequant: B × the kernel's
+// stored-bytes factor). From 128 rows it dequantises each linear to fp16
+// and calls torch.matmul: a 16-bit copy (dequantBytesFactor). optimum's
+// A100 Llama-2-13B autogptq-cuda-old rows (test) grow by about 11 ms a row
+// from batch 4 to 16 (59.9, 102.9, 189.9 ms), as the weights' passes do,
+// where one pass stays under the host floor at batch 1.
+const autogptqSwitchRows = 128

@@ -1235,8 +1235,10 @@ func TestDPBandwidthWithTP(t *testing.T) {
 // concatenation, hfDynamicCacheReads: transformers of 2023 also ran eager
 // attention, device work that grows with batch × context and is not
 // modelled), exllama at batch 2 and 4 (−18%, −43%) and AutoGPTQ's cuda-old
-// kernel above batch 1 (−14..−79%: its time grows with the batch as if it
-// read the weights once per row; not modelled).
+// kernel above batch 1 (−14%, −33%, −42%, −38% at batch 2 to 16: it reads
+// the weights once per row, autogptqRowPasses, which leaves batch 2 and 4
+// under the host floor and the passes at about 7.4 ms against the rows'
+// 11 ms).
 func optimumA100Rows(t *testing.T) []calRow {
 	a := loadArch(t, "llama-2-13b-chat-hf.json")
 	var rows []calRow
@@ -1444,5 +1446,57 @@ func TestPow23(t *testing.T) {
 			t.Fatalf("pow23 falls at step %d", i)
 		}
 		prev = y
+	}
+}
+
+// TestDequantCopiesLinearsOnly: a 16-bit copy is made of the quantised
+// linears only (inferModel.weightBytes). Llama 3.1 8B in HF with NF4: its
+// 6,979,321,856 linear weights at 4.127 bits are 3,600,457,662 bytes, the
+// LM head and norms (525,602,816 weights) stay BF16, 1,051,205,632 bytes:
+// 4,651,663,294 bytes at batch 1 (the 4-bit mat-vec reads them once). At
+// batch 8 bitsandbytes reads the 4.127 bits and writes and reads a 16-bit
+// copy of each linear, 6,979,321,856 × (4.127/8 + 4) bytes, and reads the
+// head once: 32,568,950,718 bytes (40,719,806,116 when the copy's ×8.75
+// was put on the head too).
+func TestDequantCopiesLinearsOnly(t *testing.T) {
+	in := DefaultInput(loadArch(t, "llama-3.1-8b.json"))
+	in.Weights, in.Quant, in.Batch = INT4, QuantNF4, 8
+	hw := a100SXM.withDefaults()
+	m := newInferModel(in, hw, Efficiency{}.resolve(in, hw))
+	for _, c := range []struct{ tokens, want float64 }{{1, 4651663294.464}, {8, 32568950718.464}, {32, 32568950718.464}} {
+		if got := m.weightBytes(c.tokens); math.Abs(got/c.want-1) > 1e-9 {
+			t.Errorf("NF4 at %g tokens: %.0f weight bytes, want %.0f", c.tokens, got, c.want)
+		}
+	}
+}
+
+// TestAutoGPTQRowPasses: AutoGPTQ's CUDA kernel reads the int4 weights once
+// per row below 128 rows and dequantises to fp16 from there
+// (autogptqRowPasses). Llama-2-13B in HF: 12,687,769,600 linear weights at
+// 4.25 bits (group 128) are 6,740,377,600 bytes, read at
+// hfInt4BandwidthShare; the LM head and norms (164,254,720 weights) stay
+// fp16, 328,509,440 bytes, read once at every batch. At batch 8: 8 × 6,740,377,600 / 0.72 +
+// 328,509,440 = 75,221,593,884 bytes; at 128 rows the copy,
+// 12,687,769,600 × (4.25/8 + 4) + 328,509,440 = 57,819,965,440. exllama
+// at batch 2 reads the weights once.
+func TestAutoGPTQRowPasses(t *testing.T) {
+	in := DefaultInput(loadArch(t, "llama-2-13b-chat-hf.json"))
+	in.Weights, in.Quant, in.Kernel = INT4, QuantGroup128, KernelAutoGPTQ
+	hw := a100SXM.withDefaults()
+	m := newInferModel(in, hw, Efficiency{}.resolve(in, hw))
+	for _, c := range []struct{ tokens, want float64 }{
+		{1, 6740377600/hfInt4BandwidthShare + 328509440},
+		{8, 75221593884.44444}, {128, 57819965440}} {
+		if got := m.weightBytes(c.tokens); math.Abs(got/c.want-1) > 1e-9 {
+			t.Errorf("autogptq at %g tokens: %.0f weight bytes, want %.0f", c.tokens, got, c.want)
+		}
+	}
+	if hostSerial(in, 8) {
+		t.Error("autogptq's row passes taken as host-serial")
+	}
+	in.Kernel = KernelExllama
+	m = newInferModel(in, hw, Efficiency{}.resolve(in, hw))
+	if got, want := m.weightBytes(2), (6740377600+328509440)/hfInt4BandwidthShare; math.Abs(got/want-1) > 1e-9 {
+		t.Errorf("exllama at 2 tokens: %.0f weight bytes, want %.0f", got, want)
 	}
 }
