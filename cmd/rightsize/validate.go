@@ -460,7 +460,8 @@ func writeAccuracy(w io.Writer, cases []valCase, skipped []string) {
 	fmt.Fprintln(w, "  16 QLoRA rows are 11–21% under (StableLM −8%, phi-2 −4%; the gap LitGPT's held graph and logits close); LoRA")
 	fmt.Fprintln(w, "  on every linear at micro-batch 4–8 (phi-2, TinyLlama, phi-3) +2 to +9%, PEFT's separate q, k and v adapters")
 	fmt.Fprintln(w, "  each saving a dropped copy of the input where LitGPT's fused qkv adapter saves one; Gemma 2B's FSDP full")
-	fmt.Fprintln(w, "  fine-tune 34% under (19% with LitGPT's untied head and held logits) after the root FSDP unit's whole embedding.")
+	fmt.Fprintln(w, "  fine-tune 33% under (3% with LitGPT's untied head and held logits: FSDP1's root unit assembles the head's and")
+	fmt.Fprintln(w, "  the embedding's gradient at the backward's end, the peak_allocated_bytes every allocated row is compared on).")
 	if len(skipped) > 0 {
 		fmt.Fprintf(w, "\n## Not replayed\n\n`rightsize estimate` gives no speed for these rows: the catalog lacks their GPU's tensor FLOP/s, or the job does not fit (each row says which):\n\n")
 		for _, s := range skipped {
