@@ -1441,3 +1441,62 @@ func TestQLoRANF4Default(t *testing.T) {
 		t.Errorf("bitsandbytes int4 inference: %v bits, want NF4's %v", lin, QuantNF4.BitsPerWeight())
 	}
 }
+
+// TestFSDP1BackwardEnd pins the end of a full fine-tune's backward under
+// FSDP1 (rootGradBytes) on LitGPT's Gemma 2B row (4×A10G, batch 1 × 512,
+// bf16-true, untied head, held logits; 17.43 GB measured): the sharded
+// weights with the root's whole copy but no gather buffer, the whole
+// model's no_sync gradients, the states, the root's gradient twice
+// (views and flat gradient: 2 × (V·h + V·h + h) × 2 B) and the loop's fp32
+// logits (512 × 256,000 × 4 B), no activations. By hand from the
+// breakdown and the shapes; it must be the peak, nearer 17.43 GB than the
+// step's allocated bytes. LoRA (a frozen root), sync every micro-batch
+// (FSDP2 and DeepSpeed stacks) and one GPU have no such moment.
+func TestFSDP1BackwardEnd(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "calibration", "finetune_configs", "gemma-2b.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := ParseConfig(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a = a.WithSeparateHead()
+	in := DefaultInput(a)
+	in.Task, in.GPUs, in.ZeRO, in.Batch, in.Seq, in.PureBF16, in.GradCheckpointing = FullFinetune, 4, 3, 1, 512, true, true
+	in.FSDPNoSync, in.KeepsLastGraph, in.LossChunks = true, true, 4
+	in.VRAM = 24 * GiB
+	r := mustEstimate(t, in)
+	b := r.PerGPU
+	root := float64(a.EmbeddingParams + a.HeadParams)
+	if root != 2*256000*2048+2048 {
+		t.Fatalf("root unit %.0f parameters, want 2 × 256000 × 2048 + 2048 (wte, lm_head, final norm)", root)
+	}
+	gather := 2 * float64(a.MaxLayerParams) * 2
+	want := float64(b.Weights) - gather + float64(b.Gradients+b.Optimizer) + 2*root*2 + 512*256000*4
+	if got := float64(r.PeakAllocated); math.Abs(got-want) > 2 {
+		t.Errorf("allocated at the backward's end %.0f B, want %.0f", got, want)
+	}
+	kept := math.Min(float64(b.AllocatorReserve), trainAllocatorKept*want)
+	if got, w := float64(r.BackwardEnd), want+float64(b.CUDAContext+b.NCCL)+kept; math.Abs(got-w) > 3 {
+		t.Errorf("BackwardEnd %.0f B, want %.0f", got, w)
+	}
+	if r.PeakPhase != PhaseBackwardEnd || r.Peak != r.BackwardEnd {
+		t.Errorf("peak %v at %v, want the backward's end %v", r.Peak, r.PeakPhase, r.BackwardEnd)
+	}
+	step := b.Total() - b.CUDAContext - b.AllocatorReserve - b.NCCL - b.CUDAGraphs
+	if e, s := math.Abs(float64(r.PeakAllocated)/1e9-17.43), math.Abs(float64(step)/1e9-17.43); e >= s {
+		t.Errorf("peak allocated %.2f GB, step %.2f GB: no nearer LitGPT's 17.43 GB", float64(r.PeakAllocated)/1e9, float64(step)/1e9)
+	}
+	for name, f := range map[string]func(Input) Input{
+		"LoRA":    func(x Input) Input { x.Task, x.LoRARank, x.LoRATargets = LoRA, 8, LoRAAllLinear; return x },
+		"sync":    func(x Input) Input { x.FSDPNoSync = false; return x },
+		"one GPU": func(x Input) Input { x.GPUs, x.ZeRO, x.FSDPNoSync, x.GradCheckpointing = 1, 0, false, false; return x },
+	} {
+		x := mustEstimate(t, f(in))
+		xb := x.PerGPU
+		if x.BackwardEnd != 0 || x.PeakPhase == PhaseBackwardEnd || x.PeakAllocated != xb.Total()-xb.CUDAContext-xb.AllocatorReserve-xb.NCCL-xb.CUDAGraphs {
+			t.Errorf("%s: BackwardEnd %v, phase %v, peak allocated %v: want none, the step's", name, x.BackwardEnd, x.PeakPhase, x.PeakAllocated)
+		}
+	}
+}

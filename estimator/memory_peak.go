@@ -14,14 +14,15 @@ import "math"
 type Phase uint8
 
 const (
-	PhaseStep Phase = iota // a training step or a forward pass (Result.PerGPU)
-	PhaseLoad              // loading the weights: quantising them on the GPU
+	PhaseStep        Phase = iota // a training step or a forward pass (Result.PerGPU)
+	PhaseLoad                     // loading the weights: quantising them on the GPU
+	PhaseBackwardEnd              // the backward's end: FSDP1's root unit assembling its gradient (Result.BackwardEnd)
 	numPhases
 )
 
-var phaseNames = [numPhases]string{PhaseStep: "step", PhaseLoad: "load"}
+var phaseNames = [numPhases]string{PhaseStep: "step", PhaseLoad: "load", PhaseBackwardEnd: "backward-end"}
 
-// String returns "step" or "load".
+// String returns "step", "load" or "backward-end".
 func (p Phase) String() string { return enumName(phaseNames[:], int(p), "Phase") }
 
 // kbitPrepared reports whether a QLoRA job runs Hugging Face PEFT's
@@ -116,6 +117,65 @@ func fsdpRootBytes(in Input, wide, shard float64) float64 {
 		wide = otherBits / 8
 	}
 	return float64(a.EmbeddingParams+a.HeadParams) / float64(in.TP) * wide * (1 - 1/shard)
+}
+
+// rootGradBytes is what the root FSDP unit's gradient holds above the
+// step's gradients at the end of a full fine-tune's backward, on one GPU,
+// for the stacks fsdpRootBytes stands for (PyTorch FSDP1: Lightning's
+// FSDPStrategy, HF Accelerate's FSDP plugin in 2024); zero elsewhere.
+//
+// FSDP1 hands each original parameter to its module as a view into the
+// unsharded flat parameter ("views into the flat parameter via
+// torch.split()", FlatParameter._numels_with_padding;
+// FlatParamHandle._use_unsharded_views and _get_unflat_views,
+// torch/distributed/fsdp/_flat_param.py, torch 2.2–2.4), so autograd
+// reaches the flat parameter through one split node per unit, which runs
+// only once every view's gradient has arrived, concatenating them into a
+// new flat gradient (unit-wide, unsharded) that AccumulateGrad then adds
+// to the gradient no_sync keeps (or, on the synchronising micro-batch,
+// _post_backward_hook reduce-scatters: _runtime_utils.py). In the root
+// unit the LM head's weight gradient is computed first in the backward and
+// the embedding's (dense, V·h) last, so at the backward's end the views'
+// gradients (the root's parameters, once) and the new flat gradient (once
+// more) are there together: 2·(embedding + head) at the gradient width,
+// beside the whole model's no_sync gradients (Breakdown.Gradients). Full
+// fine-tunes only: a LoRA or QLoRA root is frozen and has no gradient.
+// FSDP2 (torchtune) keeps each parameter a DTensor of its own and shards
+// the embedding and head as units of their own (fsdpRootBytes: zero).
+func rootGradBytes(in Input, wide, shard float64) float64 {
+	if in.Task != FullFinetune || fsdpRootBytes(in, wide, shard) <= 0 {
+		return 0
+	}
+	return 2 * float64(in.Arch.EmbeddingParams+in.Arch.HeadParams) / float64(in.TP) * wide
+}
+
+// backwardEndAllocated is what PyTorch's allocator holds at the end of
+// the backward where the root's gradient is assembled (rootGradBytes), on
+// one GPU, or zero where that moment is not modelled. Every block unit
+// has been resharded by then: each unit's post-backward hook frees its
+// unsharded parameter once its gradient is accumulated
+// (_should_free_in_backward: FULL_SHARD frees under no_sync too), and
+// autograd runs the embedding's backward, the first op of the forward,
+// last. So the moment holds the sharded weights with the root's unsharded
+// copy (the root reshards only in the final callback, _catch_all_reshard)
+// but no gather buffer, the gradients, the optimizer states, no
+// activations (freed as the backward went), and the logits the training
+// loop still references: with KeepsLastGraph, LitGPT's fp32 logits
+// (Lightning Fabric's convert_output cast, heldLogitBytes: 4 bytes a
+// logit once the loss graph is gone); otherwise none.
+func backwardEndAllocated(in Input, b Breakdown) float64 {
+	wide := trainWidth(in)
+	shard := float64(in.GPUs / (in.TP * in.PP))
+	g := rootGradBytes(in, wide, shard)
+	if g <= 0 {
+		return 0
+	}
+	w := math.Max(float64(b.Weights)-gatherBytes(in, wide), 0)
+	logits := 0.0
+	if in.KeepsLastGraph && in.Arch.Vocab > 0 && !in.Arch.Encoder {
+		logits = float64(in.Batch) * float64(in.Seq) * float64(in.Arch.Vocab) / float64(in.TP) * 4 / CPShard(in)
+	}
+	return w + float64(b.Gradients+b.Optimizer+b.QuantState) + g + logits
 }
 
 // loadTransient is the memory above the loaded weights while a quantised
@@ -213,8 +273,21 @@ func peak(in Input, s stageOut, r *Result) {
 		}
 		r.LoadPeak = toBytes(math.Max(w, 0) + float64(b.CUDAContext) + t)
 	}
+	stepAllocated := b.Total() - b.CUDAContext - b.AllocatorReserve - b.NCCL - b.CUDAGraphs
+	r.PeakAllocated = stepAllocated
+	r.BackwardEnd = 0
+	if e := backwardEndAllocated(in, b); e > 0 {
+		// The fixed overheads of the step and what the allocator cannot
+		// give back of the moment's own allocations (allocatorKept's share).
+		kept := math.Min(float64(b.AllocatorReserve), trainAllocatorKept*e)
+		r.BackwardEnd = toBytes(e + float64(b.CUDAContext+b.NCCL+b.CUDAGraphs) + kept)
+		r.PeakAllocated = max(stepAllocated, toBytes(e))
+	}
 	r.Peak, r.PeakPhase = step, PhaseStep
-	if r.LoadPeak > step {
+	if r.BackwardEnd > r.Peak {
+		r.Peak, r.PeakPhase = r.BackwardEnd, PhaseBackwardEnd
+	}
+	if r.LoadPeak > r.Peak {
 		r.Peak, r.PeakPhase = r.LoadPeak, PhaseLoad
 	}
 	r.Headroom = r.Usable - r.Peak

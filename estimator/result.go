@@ -267,8 +267,8 @@ type Result struct {
 	Headroom Bytes     // Usable − Peak (negative when it does not fit)
 
 	// Peak is the most memory the job needs on one GPU at any time: the
-	// larger of the step's (PerGPU.Total less AllocatorCache) and
-	// LoadPeak. Fits and Headroom use it. PeakPhase says which it is.
+	// largest of the step's (PerGPU.Total less AllocatorCache), LoadPeak
+	// and BackwardEnd. Fits and Headroom use it. PeakPhase says which it is.
 	Peak Bytes
 	// AllocatorCache is the part of PerGPU.AllocatorReserve that PyTorch's
 	// caching allocator frees and retries with before it fails an
@@ -283,6 +283,19 @@ type Result struct {
 	// LLM.int8() inference): the loaded weights, the CUDA context and the
 	// 16-bit weights being quantised or cast (loadTransient); 0 otherwise.
 	LoadPeak Bytes
+	// BackwardEnd is the memory at the end of a full fine-tune's backward
+	// under PyTorch FSDP1 (the stacks Input.FSDPNoSync stands for), when
+	// the root unit's gradient is assembled beside the views' gradients
+	// (rootGradBytes): the sharded weights with the root's whole copy,
+	// gradients, optimizer states, the root's gradient twice, the logits
+	// the loop still holds, the fixed overheads; 0 where not modelled.
+	BackwardEnd Bytes
+	// PeakAllocated is what PyTorch's allocator holds at the larger of the
+	// step's moment and BackwardEnd (torch.cuda.max_memory_allocated over
+	// a step): the step's breakdown less the CUDA context, the allocator's
+	// reserve, NCCL's buffers and CUDA graphs, or the backward's end
+	// without them. The load is left out (LoadPeak).
+	PeakAllocated Bytes
 	// SteadyState is what stays on the GPU between steps: weights,
 	// gradients, optimizer states, KV cache, CUDA context, NCCL buffers and
 	// CUDA graphs, without a step's activations, logits, dequantised

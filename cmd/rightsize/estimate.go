@@ -540,7 +540,12 @@ type towersJSON struct {
 // peakJSON is when the job's memory peaks (estimator.Result.Peak): fits
 // and headroom_bytes are judged on peak_bytes, the step's total_bytes or,
 // where loading a base quantised on the GPU needs more, load_peak_bytes;
-// peak_phase says which ("step" or "load"). steady_state_bytes is what
+// peak_phase says which ("step", "load" or "backward-end").
+// backward_end_bytes is the end of a full fine-tune's backward under
+// PyTorch FSDP1, when the root unit assembles its gradient (0 where not
+// modelled); peak_allocated_bytes is what PyTorch's allocator holds at the
+// larger of the step and that moment (torch.cuda.max_memory_allocated;
+// per_gpu.allocated_bytes is the step's alone). steady_state_bytes is what
 // stays on the GPU between steps (weights, gradients, optimizer states,
 // KV cache, CUDA context, NCCL, CUDA graphs). allocator_cache_bytes is the
 // part of the allocator reserve that PyTorch frees and retries with before
@@ -551,6 +556,8 @@ type peakJSON struct {
 	LoadPeakBytes       int64  `json:"load_peak_bytes"`
 	SteadyStateBytes    int64  `json:"steady_state_bytes"`
 	AllocatorCacheBytes int64  `json:"allocator_cache_bytes"`
+	BackwardEndBytes    int64  `json:"backward_end_bytes"`
+	PeakAllocatedBytes  int64  `json:"peak_allocated_bytes"`
 }
 
 // ruleJSON is one rule of thumb next to the estimate for one unsharded
@@ -645,7 +652,7 @@ func newEstimateJSON(name string, in estimator.Input, r estimator.Result, maxBat
 			AllocatedBytes: int64(b.Total() - b.CUDAContext - b.AllocatorReserve - b.NCCL - b.CUDAGraphs),
 		},
 		VRAMBytes: int64(in.VRAM), UsableBytes: int64(r.Usable), HeadroomBytes: int64(r.Headroom), Fits: r.Fits,
-		peakJSON:         peakJSON{int64(r.Peak), r.PeakPhase.String(), int64(r.LoadPeak), int64(r.SteadyState), int64(r.AllocatorCache)},
+		peakJSON:         peakJSON{int64(r.Peak), r.PeakPhase.String(), int64(r.LoadPeak), int64(r.SteadyState), int64(r.AllocatorCache), int64(r.BackwardEnd), int64(r.PeakAllocated)},
 		towersJSON:       towersJSON{r.Params - r.VisionParams, r.VisionParams, in.TextOnly},
 		MaxBatchThatFits: maxBatch, MaxSeqThatFits: maxSeq, MinGPUsThatFit: minGPUs, WithGradCheckpointing: newCheckpointingJSON(in, r),
 		FitsWith:     newFitsWithJSON(in, r, step),
@@ -685,6 +692,10 @@ func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Res
 	switch {
 	case r.PeakPhase == estimator.PhaseLoad:
 		fmt.Fprintf(tw, "peak per GPU (loading)\t%s\t\t\n", gib(r.Peak))
+	case r.PeakPhase == estimator.PhaseBackwardEnd:
+		// FSDP1's root unit assembles its gradient after the step's
+		// activations are gone (estimator.Result.BackwardEnd).
+		fmt.Fprintf(tw, "peak per GPU (end of backward)\t%s\t\t\n", gib(r.Peak))
 	case r.AllocatorCache > 0:
 		// The fit is judged on what the step needs: the allocator frees
 		// its cached blocks before an allocation fails.

@@ -462,6 +462,33 @@ func TestEstimatePeak(t *testing.T) {
 	}
 }
 
+// TestEstimateBackwardEnd: a full fine-tune that accumulates under FSDP
+// (LitGPT's Gemma 2B row: --fsdp-no-sync by default) peaks at the end of
+// the backward (estimator.Result.BackwardEnd): peak_phase "backward-end",
+// peak_bytes is backward_end_bytes, peak_allocated_bytes is above the
+// step's allocated_bytes, and the table names the line. Synchronising
+// every micro-batch (--fsdp-no-sync=false) has no such moment.
+func TestEstimateBackwardEnd(t *testing.T) {
+	args := []string{"--config", filepath.Join("..", "..", "estimator", "testdata", "calibration", "finetune_configs", "gemma-2b.json"),
+		"--task", "finetune", "--gpu", "a10g", "--gpus", "4", "--batch", "1", "--seq", "512", "--global-batch", "16", "--pure-bf16",
+		"--loss-chunks", "4", "--separate-head", "--keeps-last-graph", "--zero", "3", "--grad-checkpointing"}
+	r := estJSON(t, args...)
+	pg := r["per_gpu"].(map[string]any)
+	if r["peak_phase"] != "backward-end" || r["peak_bytes"] != r["backward_end_bytes"] ||
+		!(r["peak_allocated_bytes"].(float64) > pg["allocated_bytes"].(float64)+2e9) || !(r["peak_bytes"].(float64) > pg["total_bytes"].(float64)) {
+		t.Errorf("peak %v (%v), backward end %v, peak allocated %v, step allocated %v", r["peak_bytes"], r["peak_phase"],
+			r["backward_end_bytes"], r["peak_allocated_bytes"], pg["allocated_bytes"])
+	}
+	if _, out, _ := runEst(t, args...); !strings.Contains(out, "peak per GPU (end of backward)") {
+		t.Errorf("table:\n%s", out)
+	}
+	r = estJSON(t, append(slices.Clone(args), "--fsdp-no-sync=false")...)
+	pg = r["per_gpu"].(map[string]any)
+	if r["peak_phase"] != "step" || r["backward_end_bytes"] != 0.0 || r["peak_allocated_bytes"] != pg["allocated_bytes"] {
+		t.Errorf("sync: peak %v (%v), backward end %v, peak allocated %v", r["peak_bytes"], r["peak_phase"], r["backward_end_bytes"], r["peak_allocated_bytes"])
+	}
+}
+
 // TestEstimateNoPromptLeft: --output-tokens as long as --seq leaves no
 // prompt; the command says so in one line naming both flags, not
 // "prompt=0: out of range".
