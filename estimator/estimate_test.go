@@ -1365,14 +1365,7 @@ func TestAllocatorCacheUnderPressure(t *testing.T) {
 // no_sync), LoRA's 16-bit base and pre-training are as before or as
 // stated.
 func TestFSDPRootUnit(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "calibration", "finetune_configs", "gemma-2b.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := ParseConfig(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := loadArch(t, filepath.Join("..", "calibration", "finetune_configs", "gemma-2b.json"))
 	in := DefaultInput(a)
 	in.Task, in.GPUs, in.ZeRO, in.Batch, in.Seq, in.PureBF16, in.GradCheckpointing = FullFinetune, 4, 3, 1, 512, true, true
 	in.VRAM = 24 * GiB
@@ -1453,14 +1446,7 @@ func TestQLoRANF4Default(t *testing.T) {
 // step's allocated bytes. LoRA (a frozen root), sync every micro-batch
 // (FSDP2 and DeepSpeed stacks) and one GPU have no such moment.
 func TestFSDP1BackwardEnd(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "calibration", "finetune_configs", "gemma-2b.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := ParseConfig(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := loadArch(t, filepath.Join("..", "calibration", "finetune_configs", "gemma-2b.json"))
 	a = a.WithSeparateHead()
 	in := DefaultInput(a)
 	in.Task, in.GPUs, in.ZeRO, in.Batch, in.Seq, in.PureBF16, in.GradCheckpointing = FullFinetune, 4, 3, 1, 512, true, true
