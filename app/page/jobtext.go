@@ -191,11 +191,12 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	r.onOff(jobspec.EnforceEager, &in.EnforceEager)
 	r.onOff(jobspec.TextOnly, &in.TextOnly)
 	v, err := strconv.ParseFloat(strings.TrimSpace(t.Text[jobspec.GPUMemUtil]), 64)
+	wantShare := errors.New("want a share of GPU memory in [0, 1] (0: the engine's default)")
 	switch {
 	case err != nil:
-		r.fail(jobspec.GPUMemUtil, MsgNotNumber, showValue, errors.New("want a share of GPU memory in [0, 1] (0: the engine's default)"))
+		r.fail(jobspec.GPUMemUtil, MsgNotNumber, showValue, wantShare)
 	case !(v >= 0 && v <= 1):
-		r.fail(jobspec.GPUMemUtil, MsgRange, showValue, errors.New("want a share of GPU memory in [0, 1] (0: the engine's default)"))
+		r.fail(jobspec.GPUMemUtil, MsgRange, showValue, wantShare)
 	default:
 		in.GPUMemUtil = v
 	}
