@@ -6,7 +6,6 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"rightsize/app/page"
-	"rightsize/catalog"
 )
 
 // viewMemo is the page's last view with what it was built from. In the
@@ -25,15 +24,15 @@ type viewMemo struct {
 
 // viewKey is what the view is built from (Calculator.viewIn), by value
 // where it is small and by version or identity where it is not: the
-// derived job and results change only in recompute (derived), the plan's
-// answer only in planState.set (answers), the comparison only by
+// derived job and results change only in recompute (derived), and so do
+// the prices (a sheet is applied with a recompute: prices.go); the plan's
+// answer only in planState.set (answers); the comparison only by
 // reassignment (compare.go).
 type viewKey struct {
 	derived, answers uint64
 	pending          bool
 	state            page.ViewState
 	now, today       time.Time
-	cat              *catalog.Catalog
 	cmp              *string
 	ncmp             int
 	full             bool
@@ -47,7 +46,7 @@ type viewKey struct {
 func (c *Calculator) viewKey() viewKey {
 	k := viewKey{
 		derived: c.derived, answers: c.ps.answers, pending: c.ps.pending(),
-		state: c.state, now: c.now, today: c.pr.Today, cat: c.pr.Cat,
+		state: c.state, now: c.now, today: c.pr.Today,
 		ncmp: len(c.cmp.ids), full: c.cmp.full, pin: c.pin,
 		allOffers: c.open.allOffers, typed: c.open.overrides,
 		ownName: c.own.name, ownArch: c.own.arch, firstScreen: c.firstScreen(),
