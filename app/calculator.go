@@ -388,7 +388,6 @@ func (c *Calculator) replan(ctx app.Context) {
 	step := page.NextPlan(c.firstScreen(), c.d.R.OK, planSync, app.IsClient, ctx.Context != nil)
 	c.ps.run(ctx, step, c.d.Job, c.d.PinJob, c.pin != nil && c.d.Pinned.OK, c.pr, func() {
 		c.start.drop(c.plainView(), c.ps.out.OK)
-		c.prebuild()
 		Mark("rightsize:planned")
 	})
 }

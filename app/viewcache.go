@@ -9,13 +9,16 @@ import (
 )
 
 // viewMemo is the page's last view with what it was built from. In the
-// browser the view of a change is built while the change is handled
-// (recompute, a plan's arrival), not in the render that follows: go-app
-// renders on its next frame, 1/120 s after the change's dispatch, so a
-// view built in between is ready when the frame comes, and the frame only
-// diffs and writes the DOM. A render whose inputs did not change (a
-// copied-link note, a fold's class) reuses the view, whose unchanged
-// slices go-app's prop comparison then finds identical at once.
+// browser the view of an input is built while the input is handled
+// (recompute), not in the render that follows: go-app renders on its next
+// frame, 1/120 s after the input's dispatch (go-app's engineX.Start), and
+// the input's own work is shorter than that, so a view built in between
+// is ready when the frame comes and the frame only diffs and writes the
+// DOM. A plan's answer is not built ahead: its dispatch follows the
+// planner's last slice in one task, which the view would only lengthen.
+// A render whose inputs did not change (a copied-link note, each step of
+// the start-up's showRest) reuses the view, whose unchanged slices
+// go-app's prop comparison then finds identical at once.
 type viewMemo struct {
 	key viewKey
 	v   page.View
@@ -66,7 +69,7 @@ func (c *Calculator) view() page.View {
 	return c.memo.v
 }
 
-// prebuild builds the view in the browser while a change is handled, for
+// prebuild builds the view in the browser while an input is handled, for
 // the render go-app runs on its next frame (viewMemo).
 func (c *Calculator) prebuild() {
 	if app.IsClient {
