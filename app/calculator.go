@@ -41,6 +41,9 @@ type Calculator struct {
 	ps planState
 	// start is the page's start-up in the browser (static.go, showRest).
 	start staging
+	// derived counts recomputes (viewKey); memo is the last view built.
+	derived uint64
+	memo    viewMemo
 }
 
 // disclosure is what the user opened: the overheads box (kept open once
@@ -372,7 +375,9 @@ func (c *Calculator) recompute(ctx app.Context) {
 		c.d = page.Derive(c.state, c.pin, c.pr, c.own.arch, c.own.name, c.open.allOffers)
 		c.start.drop(c.plainView(), c.ps.out.OK)
 	}
+	c.derived++
 	c.replan(ctx)
+	c.prebuild()
 }
 
 // replan runs the planner for the current job as page.NextPlan decides:
@@ -438,13 +443,17 @@ type planState struct {
 	out, pin page.PlanOut
 	status   planStatus
 	seq      page.Tickets
+	answers  uint64 // how many answers were stored (viewKey)
 }
 
 // pending reports whether an answer for the current job is on its way.
 func (p *planState) pending() bool { return p.status == planPending }
 
 // set stores an answer for the current job.
-func (p *planState) set(out, pin page.PlanOut) { p.out, p.pin, p.status = out, pin, planReady }
+func (p *planState) set(out, pin page.PlanOut) {
+	p.out, p.pin, p.status = out, pin, planReady
+	p.answers++
+}
 
 // run carries out step for job j (and the pin's job pinJob when pin) at
 // prices pr. A later answer (page.PlanLater) comes through ctx, the

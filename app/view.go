@@ -11,7 +11,7 @@ import (
 // Render formats the current state through leaf components; it computes
 // nothing.
 func (c *Calculator) Render() app.UI {
-	v := page.BuildView(c.viewIn())
+	v := c.view()
 	cls := "rs-page"
 	if app.IsClient {
 		// Every render in the browser is the app's own DOM, with its

@@ -1,0 +1,78 @@
+package app
+
+import (
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"rightsize/app/page"
+)
+
+// viewMemo is the page's last view with what it was built from. In the
+// browser the view of an input is built while the input is handled
+// (recompute), not in the render that follows: go-app renders on its next
+// frame, 1/120 s after the input's dispatch (go-app's engineX.Start), and
+// the input's own work is shorter than that, so a view built in between
+// is ready when the frame comes and the frame only diffs and writes the
+// DOM. A plan's answer is not built ahead: its dispatch follows the
+// planner's last slice in one task, which the view would only lengthen.
+// A render whose inputs did not change (a copied-link note, each step of
+// the start-up's showRest) reuses the view, whose unchanged slices
+// go-app's prop comparison then finds identical at once.
+type viewMemo struct {
+	key viewKey
+	v   page.View
+	ok  bool
+}
+
+// viewKey is what the view is built from (Calculator.viewIn), by value
+// where it is small and by version or identity where it is not: the
+// derived job and results change only in recompute (derived), and so do
+// the prices (a sheet is applied with a recompute: prices.go); the plan's
+// answer only in planState.set (answers); the comparison only by
+// reassignment (compare.go).
+type viewKey struct {
+	derived, answers uint64
+	pending          bool
+	state            page.ViewState
+	now, today       time.Time
+	cmp              *string
+	ncmp             int
+	full             bool
+	pin              *page.ViewState
+	allOffers, typed bool
+	ownName          string
+	ownArch          *page.Arch
+	firstScreen      bool
+}
+
+func (c *Calculator) viewKey() viewKey {
+	k := viewKey{
+		derived: c.derived, answers: c.ps.answers, pending: c.ps.pending(),
+		state: c.state, now: c.now, today: c.pr.Today,
+		ncmp: len(c.cmp.ids), full: c.cmp.full, pin: c.pin,
+		allOffers: c.open.allOffers, typed: c.open.overrides,
+		ownName: c.own.name, ownArch: c.own.arch, firstScreen: c.firstScreen(),
+	}
+	if len(c.cmp.ids) > 0 {
+		k.cmp = &c.cmp.ids[0]
+	}
+	return k
+}
+
+// view is the page's view of the current state, built once per state.
+func (c *Calculator) view() page.View {
+	k := c.viewKey()
+	if !c.memo.ok || c.memo.key != k {
+		c.memo = viewMemo{key: k, v: page.BuildView(c.viewIn()), ok: true}
+	}
+	return c.memo.v
+}
+
+// prebuild builds the view in the browser while an input is handled, for
+// the render go-app runs on its next frame (viewMemo).
+func (c *Calculator) prebuild() {
+	if app.IsClient {
+		c.view()
+	}
+}
