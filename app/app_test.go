@@ -60,7 +60,7 @@ func TestCalculatorDefault(t *testing.T) {
 	if want := `>Fits · headroom ` + locOf(c).Bytes(c.d.R.Res.Headroom) + "<"; !strings.Contains(html, want) {
 		t.Errorf("page lacks %q", want)
 	}
-	x, ok := c.ps.out.Best("t4")
+	x, ok := c.ps.Out.Best("t4")
 	if !ok {
 		t.Fatal("no T4 plan")
 	}
@@ -70,7 +70,7 @@ func TestCalculatorDefault(t *testing.T) {
 	// On T4s (two GPUs needed) a single-T4 offer without a plan is not listed.
 	c.set(none, page.FieldGPU, "t4")
 	for _, o := range c.d.R.Offers {
-		if _, planned := c.ps.out.ByOffer[o.Offer.ID]; o.Offer.GPUCount < 2 && !planned && strings.Contains(offersHTML(c), `data-offer="`+o.Offer.ID+`"`) {
+		if _, planned := c.ps.Out.ByOffer[o.Offer.ID]; o.Offer.GPUCount < 2 && !planned && strings.Contains(offersHTML(c), `data-offer="`+o.Offer.ID+`"`) {
 			t.Errorf("single-T4 offer %s listed for a two-GPU job without a plan", o.Offer.ID)
 		}
 	}
@@ -413,19 +413,19 @@ func TestTablesAgreeWithPlan(t *testing.T) {
 	c.set(none, page.FieldZeRO, "3")
 	c.set(none, page.FieldGPUs, "8")
 	var cheap page.Pick
-	for _, p := range c.ps.out.Picks {
+	for _, p := range c.ps.Out.Picks {
 		if p.Kind == page.PickCheapest {
 			cheap = p
 		}
 	}
 	if cheap.Offer == nil {
-		t.Fatalf("no cheapest pick: %v", c.ps.out.Err)
+		t.Fatalf("no cheapest pick: %v", c.ps.Out.Err)
 	}
 	l := locOf(c)
 	html := fitHTML(c)
 	row := rowOf(t, html, `data-gpu="`+cheap.Offer.GPU+`"`)
-	if !strings.Contains(row, l.Money(cheap.Cost, c.ps.out.Currency)) || !strings.Contains(row, tr(c, page.MsgCheapest)) {
-		t.Errorf("fit row of the cheapest pick's GPU lacks its cost %s and badge: %s", l.Money(cheap.Cost, c.ps.out.Currency), row)
+	if !strings.Contains(row, l.Money(cheap.Cost, c.ps.Out.Currency)) || !strings.Contains(row, tr(c, page.MsgCheapest)) {
+		t.Errorf("fit row of the cheapest pick's GPU lacks its cost %s and badge: %s", l.Money(cheap.Cost, c.ps.Out.Currency), row)
 	}
 	if !strings.Contains(row, `data-gpus="`+strconv.Itoa(cheap.Plan.GPUs)+`"`) || !strings.Contains(row, `data-zero="`+strconv.Itoa(cheap.Plan.ZeRO)+`"`) {
 		t.Errorf("fit row does not carry the pick's plan %+v: %s", cheap.Plan, row)
@@ -444,25 +444,25 @@ func TestTablesAgreeWithPlan(t *testing.T) {
 	c.onApply(contextOf(t), app.Action{Value: applyPlan{GPU: cheap.Offer.GPU, Plan: cheap.Plan}})
 	c.open.allOffers = true
 	c.recompute(none)
-	x, ok := c.ps.out.ByOffer[cheap.Offer.ID]
+	x, ok := c.ps.Out.ByOffer[cheap.Offer.ID]
 	if !ok {
 		t.Fatalf("offer %s not planned after applying its plan", cheap.Offer.ID)
 	}
-	want := c.ps.out.Cands[x]
+	want := c.ps.Out.Cands[x]
 	html = offersHTML(c)
 	row = rowOf(t, html, `data-offer="`+cheap.Offer.ID+`"`)
-	if !strings.Contains(row, l.Money(want.Cost, c.ps.out.Currency)) || !strings.Contains(row, `data-gpus="`+strconv.Itoa(want.Plan.GPUs)+`"`) {
-		t.Errorf("offer row of %s lacks the planner's cost %s or plan %+v: %s", cheap.Offer.ID, l.Money(want.Cost, c.ps.out.Currency), want.Plan, row)
+	if !strings.Contains(row, l.Money(want.Cost, c.ps.Out.Currency)) || !strings.Contains(row, `data-gpus="`+strconv.Itoa(want.Plan.GPUs)+`"`) {
+		t.Errorf("offer row of %s lacks the planner's cost %s or plan %+v: %s", cheap.Offer.ID, l.Money(want.Cost, c.ps.Out.Currency), want.Plan, row)
 	}
 	// Offers the planner priced are listed cheapest first.
 	prev := 0.0
 	for _, id := range offerIDs(html) {
-		i, ok := c.ps.out.ByOffer[id]
+		i, ok := c.ps.Out.ByOffer[id]
 		if !ok {
 			prev = math.Inf(1)
 			continue
 		}
-		if cost := c.ps.out.Cands[i].Cost; cost < prev {
+		if cost := c.ps.Out.Cands[i].Cost; cost < prev {
 			t.Errorf("offer %s (%v) listed after a dearer or unpriced one (%v)", id, cost, prev)
 		} else {
 			prev = cost
@@ -501,17 +501,17 @@ func offerIDs(html string) []string {
 // circle per point; reasons come from the planner's keys, translated.
 func TestRecommendation(t *testing.T) {
 	c, _ := load(t)
-	if !c.ps.out.OK || len(c.ps.out.Picks) != 3 {
-		t.Fatalf("plan %v: %d picks (%v)", c.ps.out.OK, len(c.ps.out.Picks), c.ps.out.Err)
+	if !c.ps.Out.OK || len(c.ps.Out.Picks) != 3 {
+		t.Fatalf("plan %v: %d picks (%v)", c.ps.Out.OK, len(c.ps.Out.Picks), c.ps.Out.Err)
 	}
 	// Which offers the picks are: page.TestPicks.
-	cheap := c.ps.out.Picks[0]
+	cheap := c.ps.Out.Picks[0]
 	html := app.HTMLString(c.Render())
 	if n := strings.Count(html, `data-kind="`); n != 3 {
 		t.Errorf("%d picks on the page", n)
 	}
-	if n := strings.Count(html, "<circle"); n != len(c.ps.out.Points) || n == 0 {
-		t.Errorf("%d circles for %d points", n, len(c.ps.out.Points))
+	if n := strings.Count(html, "<circle"); n != len(c.ps.Out.Points) || n == 0 {
+		t.Errorf("%d circles for %d points", n, len(c.ps.Out.Points))
 	}
 	if strings.Contains(html, "style=") {
 		t.Error("an inline style attribute: the Content-Security-Policy refuses it")
@@ -566,7 +566,7 @@ func TestEmbed(t *testing.T) {
 func TestExport(t *testing.T) {
 	c, _ := load(t)
 	rows := strings.Split(strings.TrimSpace(page.ExportCSV(c.viewIn())), "\n")
-	if len(rows) != 1+3+len(c.ps.out.Cands) || len(c.ps.out.Cands) < len(c.ps.out.Points) || !strings.HasPrefix(rows[1], "cheapest,") {
+	if len(rows) != 1+3+len(c.ps.Out.Cands) || len(c.ps.Out.Cands) < len(c.ps.Out.Points) || !strings.HasPrefix(rows[1], "cheapest,") {
 		t.Errorf("CSV: %d rows, first %q", len(rows), rows[1])
 	}
 	if js := page.ExportJSON(c.viewIn(), c.link().Encode(page.DefaultState)); !strings.Contains(js, `"pick": "value"`) || !strings.Contains(js, `"memory_per_gpu_bytes"`) {
@@ -629,8 +629,8 @@ func TestAssumptions(t *testing.T) {
 // replaces it with a fresh plan.
 func TestAnswerKeptWhileFieldInvalid(t *testing.T) {
 	c, _ := load(t)
-	if !c.ps.out.OK || len(c.ps.out.Picks) != 3 {
-		t.Fatalf("no plan on the default page: %v", c.ps.out.Err)
+	if !c.ps.Out.OK || len(c.ps.Out.Picks) != 3 {
+		t.Fatalf("no plan on the default page: %v", c.ps.Out.Err)
 	}
 	c.set(none, page.FieldBatch, "abc")
 	if c.d.R.OK {
@@ -643,8 +643,8 @@ func TestAnswerKeptWhileFieldInvalid(t *testing.T) {
 	}
 	c.set(none, page.FieldBatch, "4")
 	html = app.HTMLString(c.Render())
-	if !c.d.R.OK || !c.ps.out.OK || strings.Contains(html, `id="rs-answer-stale"`) || strings.Count(html, `data-kind="`) != 3 {
-		t.Errorf("after batch 4: result %v, plan %v, stale note %v", c.d.R.OK, c.ps.out.OK, strings.Contains(html, `id="rs-answer-stale"`))
+	if !c.d.R.OK || !c.ps.Out.OK || strings.Contains(html, `id="rs-answer-stale"`) || strings.Count(html, `data-kind="`) != 3 {
+		t.Errorf("after batch 4: result %v, plan %v, stale note %v", c.d.R.OK, c.ps.Out.OK, strings.Contains(html, `id="rs-answer-stale"`))
 	}
 }
 
@@ -660,11 +660,11 @@ func TestApplyFragmentReportsChange(t *testing.T) {
 	}
 	// "#%" holds the default view but a part the page cannot read: its note
 	// is a change on screen, and so is the note going away.
-	if !c.applyFragment(none, "%") || !slices.Equal(c.notes.link, []string{"%"}) {
-		t.Errorf(`"%%" on the default view: change not reported, ignored %q`, c.notes.link)
+	if !c.applyFragment(none, "%") || !slices.Equal(c.share.notes.link, []string{"%"}) {
+		t.Errorf(`"%%" on the default view: change not reported, ignored %q`, c.share.notes.link)
 	}
-	if !c.applyFragment(none, "") || len(c.notes.link) != 0 {
-		t.Errorf("the note on an ignored part did not go: %q", c.notes.link)
+	if !c.applyFragment(none, "") || len(c.share.notes.link) != 0 {
+		t.Errorf("the note on an ignored part did not go: %q", c.share.notes.link)
 	}
 	if !c.applyFragment(none, "m=qwen2.5-7b") || c.state[page.FieldModel] != "qwen2.5-7b" {
 		t.Errorf("a link to another model: model %s", c.state[page.FieldModel])
@@ -697,16 +697,16 @@ func TestFirstScreenComputesNothing(t *testing.T) {
 		t.Fatal("default view with a static copy: not the first screen")
 	}
 	c.recompute(none)
-	if c.d.R.OK || c.d.Job.Model.ID != "" || !c.ps.pending() {
-		t.Fatalf("first screen: result %v, job model %q, plan pending %v", c.d.R.OK, c.d.Job.Model.ID, c.ps.pending())
+	if c.d.R.OK || c.d.Job.Model.ID != "" || !c.ps.Pending() {
+		t.Fatalf("first screen: result %v, job model %q, plan pending %v", c.d.R.OK, c.d.Job.Model.ID, c.ps.Pending())
 	}
 	if html := app.HTMLString(formUI(&viewOf(c).Form)); strings.Contains(html, `id="rs-spot-interruptions"`) || !strings.Contains(html, `id="rs-assumptions"`) {
 		t.Error("first screen: the Assumptions box is missing or already filled")
 	}
 	c.start.FirstStepDone = true // what showRest's first step sets before it recomputes
 	c.recompute(none)
-	if !c.d.R.OK || c.d.Job.Model.ID == "" || !c.ps.out.OK || c.firstScreen() {
-		t.Fatalf("first step: result %v, job model %q, plan %v", c.d.R.OK, c.d.Job.Model.ID, c.ps.out.OK)
+	if !c.d.R.OK || c.d.Job.Model.ID == "" || !c.ps.Out.OK || c.firstScreen() {
+		t.Fatalf("first step: result %v, job model %q, plan %v", c.d.R.OK, c.d.Job.Model.ID, c.ps.Out.OK)
 	}
 	if html := app.HTMLString(formUI(&viewOf(c).Form)); !strings.Contains(html, `id="rs-spot-interruptions"`) {
 		t.Error("after the first step the Assumptions box is still empty")

@@ -145,7 +145,7 @@ func TestRestShownInSteps(t *testing.T) {
 		if n := p.start.RestShown; n > 0 && (len(seen) == 0 || seen[len(seen)-1] != n) {
 			seen = append(seen, n)
 		}
-		if p.start.RestShown == len(p.restSections(&page.View{})) && !p.ps.pending() {
+		if p.start.RestShown == len(p.restSections(&page.View{})) && !p.ps.Pending() {
 			break
 		}
 	}
@@ -153,7 +153,7 @@ func TestRestShownInSteps(t *testing.T) {
 	if want := append(slices.Clone(page.RestStages), len(p.restSections(&page.View{}))); !slices.Equal(seen, want) {
 		t.Errorf("sections shown in steps %v, want %v", seen, want)
 	}
-	if !p.start.Live || p.ps.pending() {
-		t.Errorf("after the steps: live %v, plan pending %v", p.start.Live, p.ps.pending())
+	if !p.start.Live || p.ps.Pending() {
+		t.Errorf("after the steps: live %v, plan pending %v", p.start.Live, p.ps.Pending())
 	}
 }

@@ -25,25 +25,23 @@ type Calculator struct {
 	// sheet (prices.go).
 	pr    page.Prices
 	sheet priceSheet
-	share shareState // "Copy link" and the fragment's writes
+	share shareState // the link: "Copy link", the fragment's writes, what it could not read
 	own   ownModel   // the user's own config.json (custommodel.go)
 	// pin is the configuration kept for comparison ("Pin"), or nil; cmp
 	// is the comparison's offers (compare.go).
-	pin   *page.ViewState
-	cmp   compareList
-	notes linkNotes // what the opened link held that the page could not read (routes.go)
+	pin *page.ViewState
+	cmp compareList
 	// d is the state's job and results (recompute).
 	d page.Derived
-	// ps is the planner's answer as the page's state (planState). In the
+	// ps is the planner's answer as the page's state (page.PlanState). In the
 	// browser the planner runs after the tables are on screen (pending
 	// meanwhile); natively and in the prerendered page it runs with the
 	// rest.
-	ps planState
+	ps page.PlanState
 	// start is the page's start-up in the browser (static.go, showRest).
 	start staging
-	// derived counts recomputes (viewKey); memo is the last view built.
-	derived uint64
-	memo    viewMemo
+	// memo is the last view built and what it was built from (viewcache.go).
+	memo viewMemo
 }
 
 // disclosure is what the user opened: the overheads box (kept open once
@@ -54,15 +52,17 @@ type disclosure struct {
 	part                 openPart
 }
 
-// shareState is the result of "Copy link" (copied to the clipboard, or
-// the URL shown for copying by hand where the clipboard is refused), what
-// the last copy button put on the clipboard (0: nothing), and the newest
-// fragment write (sync).
+// shareState is the link both ways: the result of "Copy link" (copied to
+// the clipboard, or the URL shown for copying by hand where the clipboard
+// is refused), what the last copy button put on the clipboard (0:
+// nothing), the newest fragment write (sync), and what the opened link
+// held that the page could not read (notes, routes.go).
 type shareState struct {
 	copied bool
 	url    string
 	what   page.MsgKey
 	seq    page.Tickets
+	notes  linkNotes
 }
 
 // ownModel is the user's own config.json: parsed (nil: none), its file
@@ -153,7 +153,7 @@ func (c *Calculator) OnMount(ctx app.Context) {
 	c.replan(ctx)
 	custom, sheet := c.own.arch, c.sheet.Rows
 	c.loadSaved(ctx)
-	c.start.place(c.plainView(), c.ps.out.OK)
+	c.start.place(c.plainView(), c.ps.Out.OK)
 	c.start.Live = true
 	if c.embed {
 		watchHeight()
@@ -228,8 +228,8 @@ func (c *Calculator) applyFragment(ctx app.Context, frag string) bool {
 	// The notes on what the link's reader ignored are part of the view: a
 	// link that holds the current state but a part the page cannot read
 	// ("#%" on the default page) still shows its note.
-	notes := !slices.Equal(ignored, c.notes.link) || !slices.Equal(l.CompareBad, c.notes.cmp)
-	c.notes.link, c.notes.cmp = ignored, l.CompareBad
+	notes := !slices.Equal(ignored, c.share.notes.link) || !slices.Equal(l.CompareBad, c.share.notes.cmp)
+	c.share.notes.link, c.share.notes.cmp = ignored, l.CompareBad
 	if l.Shows(c.state, c.embed, c.cmp.ids, c.pin, c.own.text) {
 		return notes
 	}
@@ -373,11 +373,13 @@ func (c *Calculator) recompute(ctx app.Context) {
 	c.d = page.Derived{}
 	if !c.firstScreen() {
 		c.d = page.Derive(c.state, c.pin, c.pr, c.own.arch, c.own.name, c.open.allOffers)
-		c.start.drop(c.plainView(), c.ps.out.OK)
+		c.start.drop(c.plainView(), c.ps.Out.OK)
 	}
-	c.derived++
+	c.memo.derived++
 	c.replan(ctx)
-	c.prebuild()
+	if app.IsClient {
+		c.memo.view(c) // built while the input is handled (viewMemo)
+	}
 }
 
 // replan runs the planner for the current job as page.NextPlan decides:
@@ -386,8 +388,8 @@ func (c *Calculator) recompute(ctx app.Context) {
 // it; an answer for an older job is dropped.
 func (c *Calculator) replan(ctx app.Context) {
 	step := page.NextPlan(c.firstScreen(), c.d.R.OK, planSync, app.IsClient, ctx.Context != nil)
-	c.ps.run(ctx, step, c.d.Job, c.d.PinJob, c.pin != nil && c.d.Pinned.OK, c.pr, func() {
-		c.start.drop(c.plainView(), c.ps.out.OK)
+	runPlan(&c.ps, ctx, step, c.d.Job, c.d.PinJob, c.pin != nil && c.d.Pinned.OK, c.pr, func() {
+		c.start.drop(c.plainView(), c.ps.Out.OK)
 		Mark("rightsize:planned")
 	})
 }
@@ -396,70 +398,16 @@ func (c *Calculator) replan(ctx app.Context) {
 // elsewhere.
 func planYield() func() {
 	if app.IsClient {
-		return yieldToBrowser
+		return page.YieldToBrowser
 	}
 	return nil
-}
-
-// yieldEvery is the longest a plan holds the browser's only thread at a
-// time, with room under the 50 ms a long task takes (past which input
-// waits) for a slice that cannot yield inside it: one simulated run, the
-// ranking, the answer's dispatch. At 30 ms, 3 of 15 plans of the default
-// page ran 53–60 ms tasks, each ending with the answer's dispatch.
-const yieldEvery = 20 * time.Millisecond
-
-// lastYield is when yieldToBrowser last gave the thread back; the page's
-// Go code runs on one thread, so it needs no lock.
-var lastYield time.Time
-
-// yieldToBrowser gives the browser's thread back for a moment once a plan
-// has held it for yieldEvery: Go's WebAssembly runtime returns to the
-// browser's event loop when every goroutine waits, and time.Sleep parks
-// the planner's goroutine, so input, rendering and painting go on between
-// slices of a plan (the planner calls it between offers and before each
-// simulated run: planner.Options.Yield).
-func yieldToBrowser() {
-	if time.Since(lastYield) < yieldEvery {
-		return
-	}
-	time.Sleep(time.Millisecond)
-	lastYield = time.Now()
-}
-
-// planStatus is where the planner's answer stands.
-type planStatus int
-
-const (
-	planReady   planStatus = iota // the answer is the current job's, or there is nothing to plan
-	planPending                   // an answer for the current job is on its way; the last one stays, greyed
-)
-
-// planState holds the planner's answer as the page's state, as go-app's
-// docs app holds a document with its status: the answer for the job, the
-// pin's (for the comparison), where it stands, and the tickets of its
-// requests, which the pending plan's goroutine reads to drop an answer a
-// newer input has replaced.
-type planState struct {
-	out, pin page.PlanOut
-	status   planStatus
-	seq      page.Tickets
-	answers  uint64 // how many answers were stored (viewKey)
-}
-
-// pending reports whether an answer for the current job is on its way.
-func (p *planState) pending() bool { return p.status == planPending }
-
-// set stores an answer for the current job.
-func (p *planState) set(out, pin page.PlanOut) {
-	p.out, p.pin, p.status = out, pin, planReady
-	p.answers++
 }
 
 // run carries out step for job j (and the pin's job pinJob when pin) at
 // prices pr. A later answer (page.PlanLater) comes through ctx, the
 // page's context it is handed, and done runs once it is stored.
-func (p *planState) run(ctx app.Context, step page.PlanStep, j, pinJob page.Job, pin bool, pr page.Prices, done func()) {
-	seq := p.seq.Next()
+func runPlan(p *page.PlanState, ctx app.Context, step page.PlanStep, j, pinJob page.Job, pin bool, pr page.Prices, done func()) {
+	seq := p.Seq.Next()
 	plan := func(pr page.Prices) (out, pinOut page.PlanOut) {
 		out = page.RunPlan(j, pr)
 		if pin {
@@ -469,16 +417,16 @@ func (p *planState) run(ctx app.Context, step page.PlanStep, j, pinJob page.Job,
 	}
 	switch step {
 	case page.PlanWait:
-		p.status = planPending
+		p.Status = page.PlanPending
 	case page.PlanKeep:
-		p.status = planReady
+		p.Status = page.PlanReady
 	case page.PlanNow:
 		// Without yielding: a test may drive this from a browser event's
 		// callback, where a sleep would wait forever.
 		pr.Yield = nil
-		p.set(plan(pr))
+		p.Set(plan(pr))
 	case page.PlanLater:
-		p.status = planPending
+		p.Status = page.PlanPending
 		ctx.Async(func() {
 			// Let the engine render the tables and the browser paint them.
 			// A newer change may replace this plan meanwhile: read the
@@ -486,7 +434,7 @@ func (p *planState) run(ctx app.Context, step page.PlanStep, j, pinJob page.Job,
 			// deadlock an engine that consumes its dispatches only after
 			// its async work (go-app's TestEngine).
 			time.Sleep(page.PlanDelay)
-			if p.seq.Stale(seq) {
+			if p.Seq.Stale(seq) {
 				return
 			}
 			out, pinOut := plan(pr)
@@ -494,11 +442,11 @@ func (p *planState) run(ctx app.Context, step page.PlanStep, j, pinJob page.Job,
 			// their own: give the thread back first if the plan's last
 			// slice has held it for a while.
 			if app.IsClient {
-				yieldToBrowser()
+				page.YieldToBrowser()
 			}
 			ctx.Dispatch(func(ctx app.Context) {
-				if !p.seq.Stale(seq) {
-					p.set(out, pinOut)
+				if !p.Seq.Stale(seq) {
+					p.Set(out, pinOut)
 					done()
 				}
 			})

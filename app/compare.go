@@ -30,7 +30,7 @@ func (c *Calculator) onCompare(ctx app.Context, a app.Action) {
 	if c.d.Job.Model.ID == "" {
 		c.recompute(ctx) // the default view's first screen computed nothing yet
 	} else {
-		c.start.drop(c.plainView(), c.ps.out.OK)
+		c.start.drop(c.plainView(), c.ps.Out.OK)
 	}
 	c.share.sync(ctx, c.link().Encode(page.DefaultState))
 }

@@ -79,8 +79,8 @@ func TestCompareLinkNote(t *testing.T) {
 	if len(c.cmp.ids) != 2 || c.cmp.ids[0] != id || c.cmp.ids[1] != "no-such-offer" {
 		t.Fatalf("comparison %q", c.cmp.ids)
 	}
-	if strings.Join(c.notes.cmp, ",") != "bad!id,"+id || len(c.notes.link) != 0 {
-		t.Errorf("ignored: comparison %q, link %q", c.notes.cmp, c.notes.link)
+	if strings.Join(c.share.notes.cmp, ",") != "bad!id,"+id || len(c.share.notes.link) != 0 {
+		t.Errorf("ignored: comparison %q, link %q", c.share.notes.cmp, c.share.notes.link)
 	}
 	if v, _ := textByID(app.HTMLString(c.Render()), "rs-cmp-ignored"); !strings.HasPrefix(v, "Left out of the comparison") || !strings.HasSuffix(v, ": bad!id · "+id) {
 		t.Errorf("the comparison's note reads %q", v)

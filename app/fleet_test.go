@@ -15,7 +15,7 @@ import (
 // serving section, with the same best-mix bill as page.FleetTextOf.
 func TestFleetBox(t *testing.T) {
 	c, _ := load(t)
-	c.start.drop(c.plainView(), c.ps.out.OK)
+	c.start.drop(c.plainView(), c.ps.Out.OK)
 	// The box's fields: page.TestFormFleet.
 	c.state = c.state.WithOpen(page.SecFleet, true)
 	if html := app.HTMLString(c.Render()); !strings.Contains(html, `id="rs-load-curve"`) || strings.Contains(html, `id="rs-own-price"`) {
@@ -27,11 +27,11 @@ func TestFleetBox(t *testing.T) {
 	c.set(none, page.FieldOwnPrice, "9000")
 	c.set(none, page.FieldKWh, "0.15")
 	c.set(none, page.FieldOwnYears, "4")
-	if !c.d.R.OK || !c.ps.out.Fleet.OK {
-		t.Fatalf("no fleet: errs %v, fleet %+v", c.d.Errs, c.ps.out.Fleet.Reason)
+	if !c.d.R.OK || !c.ps.Out.Fleet.OK {
+		t.Fatalf("no fleet: errs %v, fleet %+v", c.d.Errs, c.ps.Out.Fleet.Reason)
 	}
 	html := app.HTMLString(c.Render())
-	want := page.FleetTextOf(c.ps.out.Fleet, locOf(c), page.Names{GPU: c.pr.GPUName, Provider: c.pr.ProviderName})
+	want := page.FleetTextOf(c.ps.Out.Fleet, locOf(c), page.Names{GPU: c.pr.GPUName, Provider: c.pr.ProviderName})
 	if !strings.Contains(html, `id="rs-fleet-chart"`) || !strings.Contains(html, `class="rs-fc-need"`) {
 		t.Error("no fleet chart")
 	}

@@ -34,13 +34,13 @@ func TestPicksSayHowFreshOnPage(t *testing.T) {
 	for _, frag := range []string{"", "t=lora&tok=100M", "m=mistral-7b-v0.3&rps=20&ttft=1000", "m=llama-3.1-70b&t=finetune&n=8&z=3&gc=1&tok=1B"} {
 		c, _ := load(t)
 		c.state = page.ParseFragment(frag, page.DefaultState)
-		c.start.drop(c.plainView(), c.ps.out.OK)
+		c.start.drop(c.plainView(), c.ps.Out.OK)
 		withClock(c, today)
-		if !c.d.R.OK || len(c.ps.out.Picks) == 0 {
-			t.Fatalf("%q: no picks (%v)", frag, c.ps.out.Err)
+		if !c.d.R.OK || len(c.ps.Out.Picks) == 0 {
+			t.Fatalf("%q: no picks (%v)", frag, c.ps.Out.Err)
 		}
 		fresh, normal := map[string]bool{}, map[string]bool{}
-		for _, x := range c.ps.out.Cands {
+		for _, x := range c.ps.Out.Cands {
 			if !x.Stale {
 				fresh[x.Offer.GPU] = true
 				if !x.Offer.FarBelowMedian {
@@ -50,10 +50,10 @@ func TestPicksSayHowFreshOnPage(t *testing.T) {
 		}
 		html := app.HTMLString(c.Render())
 		cards := strings.Split(html, `class="rs-pick"`)[1:]
-		if len(cards) != len(c.ps.out.Picks) {
-			t.Fatalf("%q: %d cards for %d picks", frag, len(cards), len(c.ps.out.Picks))
+		if len(cards) != len(c.ps.Out.Picks) {
+			t.Fatalf("%q: %d cards for %d picks", frag, len(cards), len(c.ps.Out.Picks))
 		}
-		for i, p := range c.ps.out.Picks {
+		for i, p := range c.ps.Out.Picks {
 			o := p.Offer
 			if p.Stale && fresh[o.GPU] || !p.Stale && o.FarBelowMedian && normal[o.GPU] {
 				t.Errorf("%q: %s pick %s rests on a stale or far-below price while %s has a better one", frag, p.Kind, o.ID, o.GPU)
@@ -87,10 +87,10 @@ func TestPicksSayHowFreshOnPage(t *testing.T) {
 	c.state = page.ParseFragment("l=ru", page.DefaultState)
 	withClock(c, today)
 	html := app.HTMLString(c.Render())
-	if strings.Contains(html, "— verify") || strings.Count(html, "rs-pick-price") != len(c.ps.out.Picks) {
+	if strings.Contains(html, "— verify") || strings.Count(html, "rs-pick-price") != len(c.ps.Out.Picks) {
 		t.Error("the Russian page shows English price labels")
 	}
-	for _, p := range c.ps.out.Picks {
+	for _, p := range c.ps.Out.Picks {
 		if p.Stale && !strings.Contains(html, htmlText(page.Fill(page.MessagesRU[page.MsgVerifyPrice], p.Offer.AsOf[:7]))) {
 			t.Errorf("the Russian page lacks %q", page.Fill(page.MessagesRU[page.MsgVerifyPrice], p.Offer.AsOf[:7]))
 		}
@@ -100,7 +100,7 @@ func TestPicksSayHowFreshOnPage(t *testing.T) {
 	if !app.IsClient {
 		c, _ = load(t)
 		html = app.HTMLString(c.Render())
-		if _, ok := textByID(html, "rs-fresh"); ok || strings.Contains(html, htmlText(tr(c, page.MsgAgeFresh))) || strings.Count(html, "rs-pick-price") != len(c.ps.out.Picks) {
+		if _, ok := textByID(html, "rs-fresh"); ok || strings.Contains(html, htmlText(tr(c, page.MsgAgeFresh))) || strings.Count(html, "rs-pick-price") != len(c.ps.Out.Picks) {
 			t.Error("the page without a clock grades prices or lacks their dates")
 		}
 	}
@@ -135,7 +135,7 @@ func TestFreshnessField(t *testing.T) {
 		}
 	}
 	c.set(none, page.FieldFreshness, "36500")
-	for _, x := range c.ps.out.Cands {
+	for _, x := range c.ps.Out.Cands {
 		if x.Stale != (x.Offer.AsOfEstimated || x.Offer.PriceAgeDays < 0) {
 			t.Errorf("%s stale %v in a century's window", x.Offer.ID, x.Stale)
 		}
@@ -152,7 +152,7 @@ func TestOffersSayHowFresh(t *testing.T) {
 	html := offersHTML(c)
 	estimated, far := 0, 0
 	for _, o := range c.d.R.Offers {
-		if _, ok := c.ps.out.ByOffer[o.Offer.ID]; !ok && !o.Holds {
+		if _, ok := c.ps.Out.ByOffer[o.Offer.ID]; !ok && !o.Holds {
 			continue
 		}
 		row := rowOf(t, html, `data-offer="`+o.Offer.ID+`"`)
@@ -165,7 +165,7 @@ func TestOffersSayHowFresh(t *testing.T) {
 				t.Errorf("%s: estimated date not said: %s", o.Offer.ID, row)
 			}
 		}
-		if k, ok := c.ps.out.ByOffer[o.Offer.ID]; ok && c.ps.out.Cands[k].Offer.FarBelowMedian {
+		if k, ok := c.ps.Out.ByOffer[o.Offer.ID]; ok && c.ps.Out.Cands[k].Offer.FarBelowMedian {
 			far++
 			if !strings.Contains(row, htmlText(tr(c, page.MsgFarBelow))) {
 				t.Errorf("%s: far below the median, not said", o.Offer.ID)
@@ -183,7 +183,7 @@ func TestOffersSayHowFresh(t *testing.T) {
 // Markdown picks table each pick's date, source and "verify".
 func TestExportsSayHowFresh(t *testing.T) {
 	c, _ := load(t)
-	c.start.drop(c.plainView(), c.ps.out.OK)
+	c.start.drop(c.plainView(), c.ps.Out.OK)
 	withClock(c, today)
 	var doc struct {
 		Offers []struct {
@@ -198,11 +198,11 @@ func TestExportsSayHowFresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := doc.Offers
-	if len(rows) != len(c.ps.out.Picks)+len(c.ps.out.Cands) {
+	if len(rows) != len(c.ps.Out.Picks)+len(c.ps.Out.Cands) {
 		t.Fatalf("%d export rows", len(rows))
 	}
-	for i, x := range c.ps.out.Cands {
-		r := rows[len(c.ps.out.Picks)+i]
+	for i, x := range c.ps.Out.Cands {
+		r := rows[len(c.ps.Out.Picks)+i]
 		if r.AsOf != x.Offer.AsOf || r.Source != x.Offer.Source || r.AsOfEstimated != x.Offer.AsOfEstimated || r.Stale != x.Stale || r.FarBelowMedian != x.Offer.FarBelowMedian {
 			t.Fatalf("export row %+v for %s", r, x.Offer.ID)
 		}

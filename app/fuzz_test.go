@@ -84,12 +84,12 @@ func FuzzFragment(f *testing.F) {
 	f.Fuzz(func(t *testing.T, frag string) {
 		c := &Calculator{pr: page.NewPrices(cat, nil)}
 		openLink(t, c, frag)
-		for _, s := range c.notes.cmp {
+		for _, s := range c.share.notes.cmp {
 			if !utf8.ValidString(s) || utf8.RuneCountInString(s) > 41 {
 				t.Fatalf("%q: ignored comparison value shown as %q", frag, s)
 			}
 		}
-		for _, s := range c.notes.link {
+		for _, s := range c.share.notes.link {
 			if !utf8.ValidString(s) || len(s) > page.MaxIgnoredShown+len("…") {
 				t.Fatalf("%q: ignored part shown as %q", frag, s)
 			}
@@ -110,7 +110,7 @@ func FuzzFragment(f *testing.F) {
 				t.Fatalf("%q: part %s = %q (%d‰)", frag, p.Name, p.Value, p.Permille)
 			}
 		}
-		for _, x := range c.ps.out.Points {
+		for _, x := range c.ps.Out.Points {
 			if !(x.Cost > 0) || !(x.Seconds > 0) || math.IsInf(x.Cost, 0) || math.IsInf(x.Seconds, 0) {
 				t.Fatalf("%q: offer %s costs %v over %v s", frag, x.Offer.ID, x.Cost, x.Seconds)
 			}
@@ -139,8 +139,8 @@ func TestHostileLinks(t *testing.T) {
 		}
 		c := &Calculator{pr: page.NewPrices(catalog.Default(), nil)}
 		openLink(t, c, tc.frag)
-		if strings.Join(c.notes.link, "|") != strings.Join(tc.ignored, "|") {
-			t.Errorf("%q: ignored %q, want %q", tc.frag, c.notes.link, tc.ignored)
+		if strings.Join(c.share.notes.link, "|") != strings.Join(tc.ignored, "|") {
+			t.Errorf("%q: ignored %q, want %q", tc.frag, c.share.notes.link, tc.ignored)
 		}
 		if !strings.Contains(app.HTMLString(c.Render()), `id="rs-link-ignored"`) {
 			t.Errorf("%q: the page does not say what it ignored", tc.frag)

@@ -75,7 +75,7 @@ func TestJobLineEditor(t *testing.T) {
 	// its part shows the text as typed with its message.
 	c2, _ := load(t)
 	c2.applyFragment(none, "m=llama-3.1-8b&s=lots")
-	c2.ps.out = page.PlanOut{}
+	c2.ps.Out = page.PlanOut{}
 	doc = app.HTMLString(answerOf(c2))
 	if v, ok := textByID(doc, "rs-job-seq"); !ok || v != "lots" {
 		t.Errorf("bad sequence length shown as %q (%v) in %s", v, ok, doc)

@@ -17,7 +17,7 @@ func TestMonthlyBillSaysItsPricing(t *testing.T) {
 	for _, c := range []struct{ frag, pricing string }{{"m=mistral-7b-v0.3&rps=20&ttft=1000&pr=reserved-1y", "reserved-1y"}, {"m=mistral-7b-v0.3&rps=20&ttft=1000", "on-demand"}} {
 		calc, _ := load(t)
 		calc.state = page.ParseFragment(c.frag, page.DefaultState)
-		calc.start.drop(calc.plainView(), calc.ps.out.OK)
+		calc.start.drop(calc.plainView(), calc.ps.Out.OK)
 		calc.recompute(none)
 		doc := app.HTMLString(calc.Render())
 		want := page.Fill(tr(calc, page.MsgMonthly), tr(calc, page.PricingKeys[calc.d.Job.Pricing]))

@@ -81,17 +81,17 @@ func TestPageTellsOneStory(t *testing.T) {
 		t.Run(frag, func(t *testing.T) {
 			c, _ := load(t)
 			c.state = page.ParseFragment(frag, page.DefaultState)
-			c.start.drop(c.plainView(), c.ps.out.OK)
+			c.start.drop(c.plainView(), c.ps.Out.OK)
 			c.recompute(none)
-			if !c.d.R.OK || !c.ps.out.OK {
-				t.Fatalf("no answer: %v %v %v", c.d.Errs, c.d.General, c.ps.out.Err)
+			if !c.d.R.OK || !c.ps.Out.OK {
+				t.Fatalf("no answer: %v %v %v", c.d.Errs, c.d.General, c.ps.Out.Err)
 			}
 			l := locOf(c)
 			doc := app.HTMLString(c.Render())
 			v := c.d.R.Perf
 			// Cost at this speed, recomputed by hand on the offer and price of
 			// the planner's cheapest row on this GPU: price × GPUs × time.
-			if x, ok := c.ps.out.Best(c.d.Job.GPU.ID); ok && v.OK {
+			if x, ok := c.ps.Out.Best(c.d.Job.GPU.ID); ok && v.OK {
 				per := math.NaN()
 				req := page.PlanRequest(c.d.Job)
 				req.FX = c.pr.Cat.PlanFX()
@@ -111,18 +111,18 @@ func TestPageTellsOneStory(t *testing.T) {
 					want = hourly / (v.P.TokensPerSecond * 3600) * 1e6
 				}
 				got, _ := textByID(doc, "rs-cost-at-speed")
-				if got != l.Money(want, c.ps.out.Currency) {
-					t.Errorf("cost at this speed %q, want %s (%s at %v/GPU·h)", got, l.Money(want, c.ps.out.Currency), x.Offer.InstanceType, per)
+				if got != l.Money(want, c.ps.Out.Currency) {
+					t.Errorf("cost at this speed %q, want %s (%s at %v/GPU·h)", got, l.Money(want, c.ps.Out.Currency), x.Offer.InstanceType, per)
 				}
 			}
 			// The planner's figure on this GPU is its cheapest row there.
-			if x, ok := c.ps.out.Best(c.d.Job.GPU.ID); ok && v.OK {
-				want := l.Money(x.Cost, c.ps.out.Currency)
+			if x, ok := c.ps.Out.Best(c.d.Job.GPU.ID); ok && v.OK {
+				want := l.Money(x.Cost, c.ps.Out.Currency)
 				if !c.d.Job.In.Task.Training() {
 					// Per 1M tokens, in the cards' currency at the
 					// catalog's dated rate.
-					fx, _ := c.pr.Cat.FX(c.ps.out.Currency)
-					want = l.Money(x.PerMOutUSD*fx.PerUSD, c.ps.out.Currency)
+					fx, _ := c.pr.Cat.FX(c.ps.Out.Currency)
+					want = l.Money(x.PerMOutUSD*fx.PerUSD, c.ps.Out.Currency)
 				}
 				if got, _ := textByID(doc, "rs-cheapest"); got != want {
 					t.Errorf("planner's figure %q, want %q", got, want)
@@ -135,10 +135,10 @@ func TestPageTellsOneStory(t *testing.T) {
 			// quotes the same amount.
 			for _, p := range viewOf(c).Answer.Picks {
 				var k page.PickKind
-				for _, q := range c.ps.out.Picks {
+				for _, q := range c.ps.Out.Picks {
 					if q.Kind.String() == p.Kind {
 						k = q.Kind
-						if want := l.Money(q.Cost, c.ps.out.Currency); p.Cost != want {
+						if want := l.Money(q.Cost, c.ps.Out.Currency); p.Cost != want {
 							t.Errorf("%s card %q, ranked cost %q", p.Kind, p.Cost, want)
 						}
 						if k == page.PickCheapest && q.Why.Key == "reason.cheapest" && !strings.Contains(p.Reason, p.Cost) {
@@ -151,34 +151,34 @@ func TestPageTellsOneStory(t *testing.T) {
 				}
 			}
 			// The serving fleet is the cheapest pick's, named.
-			if c.ps.out.Kind == planner.Serving {
+			if c.ps.Out.Kind == planner.Serving {
 				if !viewOf(c).Serve.Shown {
 					t.Fatal("a serving plan without its fleet")
 				}
-				ch := c.ps.out.Picks[0]
+				ch := c.ps.Out.Picks[0]
 				fleet, _ := textByID(doc, "rs-fleet-plan")
 				if ch.Kind != page.PickCheapest || !strings.Contains(fleet, c.pr.GPUName(ch.Offer.GPU)) || !strings.Contains(fleet, ch.Offer.InstanceType) {
 					t.Errorf("fleet %q for the cheapest pick on %s %s", fleet, ch.Offer.GPU, ch.Offer.InstanceType)
 				}
-				if got, _ := textByID(doc, "rs-monthly"); got != l.Money(ch.Cost, c.ps.out.Currency) {
-					t.Errorf("fleet bill %q, cheapest pick %q", got, l.Money(ch.Cost, c.ps.out.Currency))
+				if got, _ := textByID(doc, "rs-monthly"); got != l.Money(ch.Cost, c.ps.Out.Currency) {
+					t.Errorf("fleet bill %q, cheapest pick %q", got, l.Money(ch.Cost, c.ps.Out.Currency))
 				}
 			}
 			// The offers table's time and cost are the planner's rows.
 			for _, o := range c.d.R.Offers {
-				i, ok := c.ps.out.ByOffer[o.Offer.ID]
+				i, ok := c.ps.Out.ByOffer[o.Offer.ID]
 				if !ok {
 					continue
 				}
-				x := c.ps.out.Cands[i]
+				x := c.ps.Out.Cands[i]
 				at := strings.Index(doc, `data-offer="`+o.Offer.ID+`"`)
 				if at < 0 {
 					continue // beyond the rows shown
 				}
 				row := doc[at:]
 				row = row[:strings.Index(row, "</tr>")]
-				if !strings.Contains(row, l.Money(x.Cost, c.ps.out.Currency)) || !strings.Contains(row, l.Duration(x.Seconds)) {
-					t.Errorf("offer %s row lacks the plan's %s and %s", o.Offer.ID, l.Money(x.Cost, c.ps.out.Currency), l.Duration(x.Seconds))
+				if !strings.Contains(row, l.Money(x.Cost, c.ps.Out.Currency)) || !strings.Contains(row, l.Duration(x.Seconds)) {
+					t.Errorf("offer %s row lacks the plan's %s and %s", o.Offer.ID, l.Money(x.Cost, c.ps.Out.Currency), l.Duration(x.Seconds))
 				}
 			}
 		})
@@ -196,7 +196,7 @@ func TestJobLine(t *testing.T) {
 	} {
 		c, _ := load(t)
 		c.state = page.ParseFragment(tc.frag, page.DefaultState)
-		c.start.drop(c.plainView(), c.ps.out.OK)
+		c.start.drop(c.plainView(), c.ps.Out.OK)
 		c.recompute(none)
 		got, ok := innerTextByID(app.HTMLString(c.Render()), "rs-job-line", "p")
 		// The job, then the setup the figures below are for ("|" between).

@@ -22,14 +22,14 @@ func TestServeChartRenders(t *testing.T) {
 		t.Run(frag, func(t *testing.T) {
 			c, _ := load(t)
 			c.state = page.ParseFragment(frag, page.DefaultState)
-			c.start.drop(c.plainView(), c.ps.out.OK)
+			c.start.drop(c.plainView(), c.ps.Out.OK)
 			c.recompute(none)
-			if !c.ps.out.Load.OK {
+			if !c.ps.Out.Load.OK {
 				t.Fatal("no chart")
 			}
 			doc := app.HTMLString(c.Render())
 			l := locOf(c)
-			s := c.ps.out.Load
+			s := c.ps.Out.Load
 			v := page.LoadChartOf(s, l, "x")
 			for _, want := range []string{
 				`id="rs-load-chart"`, `class="rs-lc-curve rs-lc-ttft95"`, `class="rs-lc-curve rs-lc-ttft50"`,

@@ -11,7 +11,7 @@ import (
 // Render formats the current state through leaf components; it computes
 // nothing.
 func (c *Calculator) Render() app.UI {
-	v := c.view()
+	v := c.memo.view(c)
 	cls := "rs-page"
 	if app.IsClient {
 		// Every render in the browser is the app's own DOM, with its
@@ -22,7 +22,7 @@ func (c *Calculator) Render() app.UI {
 	if c.start.Live && c.start.RestShown == nRest {
 		cls += " rs-complete"
 	}
-	if c.ps.pending() {
+	if c.ps.Pending() {
 		cls += " rs-plan-pending" // the tables' costs wait for the planner
 	}
 	if c.embed {
@@ -35,7 +35,7 @@ func (c *Calculator) Render() app.UI {
 		// the link is kept for "Open in Rightsize", whose page shows it.
 		cls += " rs-embed"
 		return app.Main().Class(cls).Body(
-			nodeUI(page.LinkNoteNode(v.Lang, c.notes.link, c.notes.cmp), hooks{}),
+			nodeUI(page.LinkNoteNode(v.Lang, c.share.notes.link, c.share.notes.cmp), hooks{}),
 			answerUI(&v, c.open.part.field(), c.cmp.ids, c.embed),
 			resultUI(&v, c.d.R.OK),
 			&perfSection{V: v.Perf, Lang: v.Lang},
@@ -46,7 +46,7 @@ func (c *Calculator) Render() app.UI {
 	}
 	plain := c.plainView()
 	return app.Main().Class(cls).Body(
-		nodeUI(page.LinkNoteNode(v.Lang, c.notes.link, c.notes.cmp), hooks{}),
+		nodeUI(page.LinkNoteNode(v.Lang, c.share.notes.link, c.share.notes.cmp), hooks{}),
 		app.If(c.start.UpdateReady, func() app.UI { return &updateBanner{Lang: v.Lang} }),
 		app.Header().Class("rs-header").Body(
 			app.Div().Class("rs-title").Body(
@@ -65,12 +65,12 @@ func (c *Calculator) Render() app.UI {
 				return app.Input().Type("text").ID("rs-share-url").ReadOnly(true).Value(c.share.url).Attr("aria-label", tr(c, page.MsgCopyLink))
 			}),
 		),
-		staticOr(c.start.Keeps(page.StaticAnswer, plain, c.ps.out.OK), page.StaticAnswer, func() app.UI { return answerUI(&v, c.open.part.field(), c.cmp.ids, c.embed) }),
+		staticOr(c.start.Keeps(page.StaticAnswer, plain, c.ps.Out.OK), page.StaticAnswer, func() app.UI { return answerUI(&v, c.open.part.field(), c.cmp.ids, c.embed) }),
 		pinUI(&v.Pinned),
 		&plansTable{V: v.Plans},
 		formUI(&v.Form),
-		staticOr(c.start.Keeps(page.StaticResult, plain, c.ps.out.OK), page.StaticResult, func() app.UI { return resultUI(&v, c.d.R.OK) }),
-		staticOr(c.start.Keeps(page.StaticPerf, plain, c.ps.out.OK), page.StaticPerf, func() app.UI { return &perfSection{V: v.Perf, Lang: v.Lang} }),
+		staticOr(c.start.Keeps(page.StaticResult, plain, c.ps.Out.OK), page.StaticResult, func() app.UI { return resultUI(&v, c.d.R.OK) }),
+		staticOr(c.start.Keeps(page.StaticPerf, plain, c.ps.Out.OK), page.StaticPerf, func() app.UI { return &perfSection{V: v.Perf, Lang: v.Lang} }),
 		serveUI(&v.Serve, v.Lang),
 		app.If(c.start.RestShown > 0, func() app.UI {
 			secs := c.restSections(&v)
@@ -174,12 +174,12 @@ const nRest = 10
 // viewIn is what page.BuildView builds the page's view from.
 func (c *Calculator) viewIn() page.ViewIn {
 	in := page.ViewIn{
-		State: c.state, Job: c.d.Job, R: c.d.R, Plan: c.ps.out, Pending: c.ps.pending(), Prices: c.pr, Now: c.now,
+		State: c.state, Job: c.d.Job, R: c.d.R, Plan: c.ps.Out, Pending: c.ps.Pending(), Prices: c.pr, Now: c.now,
 		Compare: c.cmp.ids, CompareFull: c.cmp.full, AllOffers: c.open.allOffers, CustomName: c.own.name, HasCustom: c.own.arch != nil,
 		Errs: c.d.Errs, General: c.d.General, Typed: c.open.overrides, FirstScreen: c.firstScreen(),
 	}
 	if c.pin != nil {
-		in.Pin = &page.PinIn{Job: c.d.PinJob, R: c.d.Pinned, Plan: c.ps.pin}
+		in.Pin = &page.PinIn{Job: c.d.PinJob, R: c.d.Pinned, Plan: c.ps.Pin}
 	}
 	return in
 }

@@ -3,8 +3,6 @@ package app
 import (
 	"time"
 
-	"github.com/maxence-charriere/go-app/v10/pkg/app"
-
 	"rightsize/app/page"
 )
 
@@ -23,13 +21,15 @@ type viewMemo struct {
 	key viewKey
 	v   page.View
 	ok  bool
+	// derived counts recompute's results (viewKey.derived).
+	derived uint64
 }
 
 // viewKey is what the view is built from (Calculator.viewIn), by value
 // where it is small and by version or identity where it is not: the
 // derived job and results change only in recompute (derived), and so do
 // the prices (a sheet is applied with a recompute: prices.go); the plan's
-// answer only in planState.set (answers); the comparison only by
+// answer only in page.PlanState.Set (Answers); the comparison only by
 // reassignment (compare.go).
 type viewKey struct {
 	derived, answers uint64
@@ -46,9 +46,10 @@ type viewKey struct {
 	firstScreen      bool
 }
 
-func (c *Calculator) viewKey() viewKey {
+// keyOf is what c's view would be built from now.
+func (m *viewMemo) keyOf(c *Calculator) viewKey {
 	k := viewKey{
-		derived: c.derived, answers: c.ps.answers, pending: c.ps.pending(),
+		derived: m.derived, answers: c.ps.Answers, pending: c.ps.Pending(),
 		state: c.state, now: c.now, today: c.pr.Today,
 		ncmp: len(c.cmp.ids), full: c.cmp.full, pin: c.pin,
 		allOffers: c.open.allOffers, typed: c.open.overrides,
@@ -60,19 +61,10 @@ func (c *Calculator) viewKey() viewKey {
 	return k
 }
 
-// view is the page's view of the current state, built once per state.
-func (c *Calculator) view() page.View {
-	k := c.viewKey()
-	if !c.memo.ok || c.memo.key != k {
-		c.memo = viewMemo{key: k, v: page.BuildView(c.viewIn()), ok: true}
+// view is c's view of the current state, built once per state.
+func (m *viewMemo) view(c *Calculator) page.View {
+	if k := m.keyOf(c); !m.ok || m.key != k {
+		m.key, m.v, m.ok = k, page.BuildView(c.viewIn()), true
 	}
-	return c.memo.v
-}
-
-// prebuild builds the view in the browser while an input is handled, for
-// the render go-app runs on its next frame (viewMemo).
-func (c *Calculator) prebuild() {
-	if app.IsClient {
-		c.view()
-	}
+	return m.v
 }
