@@ -172,8 +172,8 @@ var Fields = [N]Spec{
 	CUDAGraphs:       {"cuda-graphs", "og", "", Text},
 	// A 1B-token job when training.
 	TrainTokens: {"train-tokens", "tok", "1B", Text},
-	// 0: the prompt is the whole sequence (the page's sample job
-	// generates 512 of its tokens).
+	// 0: no split given, half of the sequence generated
+	// (estimator.Workload's zero value) at both doors.
 	OutputTokens: {"output-tokens", "out", "0", Int},
 
 	RequestsPerSecond: {"requests-per-second", "rps", "", Text},
