@@ -73,26 +73,16 @@ func routerArgs(t *testing.T, script string, env ...string) ([]string, error) {
 // a host list of the wrong length. Launchers that do not serve get a
 // reason.
 func TestEmitDisaggSGLang(t *testing.T) {
-	req, res := disaggPlan(t, "llama-3.1-70b")
-	d := *res.Disagg
 	type tc struct {
 		req      plan.Request
 		res      plan.Result
 		per      int
 		p, dd, n int
 	}
-	cases := []tc{{req, res, int(d.Offer.GPUCount) / d.TP, d.Prefill, d.Decode, d.Instances}}
-	// Also several workers an instance and a partial last instance (the
-	// arithmetic the scripts spell out): Llama 3.1 8B's alternative,
-	// resized to 10 prefill and 3 decode workers.
-	req8, res8 := disaggPlan(t, "llama-3.1-8b")
-	d8 := *res8.Disagg
-	if per := int(d8.Offer.GPUCount) / d8.TP; per < 2 || 10%per == 0 {
-		t.Errorf("8B alternative: %d workers an instance, want 2+ and not dividing 10", per)
-	} else {
-		d8.Prefill, d8.Decode, d8.Instances = 10, 3, (10+per-1)/per+(3+per-1)/per
-		res8.Disagg = &d8
-		cases = append(cases, tc{req8, res8, per, 10, 3, d8.Instances})
+	var cases []tc
+	for _, c := range disaggPlans(t) {
+		d := c.res.Disagg
+		cases = append(cases, tc{c.req, c.res, int(d.Offer.GPUCount) / d.TP, d.Prefill, d.Decode, d.Instances})
 	}
 	for _, c := range cases {
 		l, err := launch.EmitDisagg(launch.SGLang, c.req, c.res, nil, "")
@@ -159,6 +149,7 @@ func TestEmitDisaggSGLang(t *testing.T) {
 		}
 	}
 	var le *launch.Error
+	req, res := cases[0].req, cases[0].res
 	for _, k := range []launch.Kind{launch.FSDP, launch.DeepSpeed, launch.SkyPilot} {
 		if _, err := launch.EmitDisagg(k, req, res, nil, "llama-3.1-70b"); !errors.As(err, &le) || le.Key != launch.ErrDisaggKind {
 			t.Errorf("%s: %v", k, err)
@@ -354,18 +345,27 @@ func routes(t *testing.T, k launch.Kind, router string, env ...string) (prefill,
 	return nil, nil, nil
 }
 
-// disaggPlans are the plans the vLLM, TensorRT-LLM and Dynamo tests
+// disaggPlans are the plans the SGLang, vLLM, TensorRT-LLM and Dynamo tests
 // launch: Llama 3.1 70B's disaggregated plan, and Llama 3.1 8B's with 10
 // prefill and 3 decode workers, so one instance holds several of a side.
-func disaggPlans(t *testing.T) (req plan.Request, res plan.Result, req8 plan.Request, res8 plan.Result) {
+func disaggPlans(t *testing.T) []disaggCase {
 	t.Helper()
-	req, res = disaggPlan(t, "llama-3.1-70b")
-	req8, res8 = disaggPlan(t, "llama-3.1-8b")
+	req, res := disaggPlan(t, "llama-3.1-70b")
+	req8, res8 := disaggPlan(t, "llama-3.1-8b")
 	d8 := *res8.Disagg
 	per8 := int(d8.Offer.GPUCount) / d8.TP
+	if per8 < 2 || 10%per8 == 0 {
+		t.Fatalf("8B alternative: %d workers an instance, want 2+ and not dividing 10", per8)
+	}
 	d8.Prefill, d8.Decode, d8.Instances = 10, 3, (10+per8-1)/per8+(3+per8-1)/per8
 	res8.Disagg = &d8
-	return req, res, req8, res8
+	return []disaggCase{{req, res}, {req8, res8}}
+}
+
+// disaggCase is one disaggregated plan and the request it answers.
+type disaggCase struct {
+	req plan.Request
+	res plan.Result
 }
 
 // TestEmitDisaggVLLMAndTRTLLM: vLLM's (NixlConnector) and TensorRT-LLM's
@@ -375,12 +375,9 @@ func disaggPlans(t *testing.T) (req plan.Request, res plan.Result, req8 plan.Req
 // router, run with the instances' addresses, names every worker of the
 // plan once, in order, and refuses a host list of the wrong length.
 func TestEmitDisaggVLLMAndTRTLLM(t *testing.T) {
-	req, res, req8, res8 := disaggPlans(t)
+	cases := disaggPlans(t)
 	for _, k := range []launch.Kind{launch.VLLM, launch.TRTLLM} {
-		for _, c := range []struct {
-			req plan.Request
-			res plan.Result
-		}{{req, res}, {req8, res8}} {
+		for _, c := range cases {
 			d := c.res.Disagg
 			per := int(d.Offer.GPUCount) / d.TP
 			where := k.String() + " TP " + strconv.Itoa(d.TP)
@@ -488,13 +485,10 @@ func TestGoldenDisagg(t *testing.T) {
 // NATS's addresses; router.sh starts Dynamo's frontend on port 8000 and
 // needs no list of workers. An unknown router is refused.
 func TestEmitDisaggDynamo(t *testing.T) {
-	req, res, req8, res8 := disaggPlans(t)
+	cases := disaggPlans(t)
 	env := []string{"ETCD_ENDPOINTS=10.0.0.1:2379", "NATS_SERVER=nats://10.0.0.1:4222", "HOST_IP=10.0.0.2"}
 	for _, k := range []launch.Kind{launch.SGLang, launch.VLLM, launch.TRTLLM} {
-		for _, c := range []struct {
-			req plan.Request
-			res plan.Result
-		}{{req, res}, {req8, res8}} {
+		for _, c := range cases {
 			d := c.res.Disagg
 			per := int(d.Offer.GPUCount) / d.TP
 			where := k.String() + " TP " + strconv.Itoa(d.TP)
@@ -547,7 +541,7 @@ func TestEmitDisaggDynamo(t *testing.T) {
 		}
 	}
 	var le *launch.Error
-	if _, err := launch.EmitDisaggVia(launch.SGLang, launch.Router(7), req, res, nil, ""); !errors.As(err, &le) || le.Key != launch.ErrUnknownRouter {
+	if _, err := launch.EmitDisaggVia(launch.SGLang, launch.Router(7), cases[0].req, cases[0].res, nil, ""); !errors.As(err, &le) || le.Key != launch.ErrUnknownRouter {
 		t.Errorf("router 7: %v", err)
 	}
 	for s, want := range map[string]launch.Router{"": launch.EngineRouter, "engine": launch.EngineRouter, "dynamo": launch.DynamoRouter} {
