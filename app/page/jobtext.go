@@ -191,12 +191,11 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	r.onOff(jobspec.EnforceEager, &in.EnforceEager)
 	r.onOff(jobspec.TextOnly, &in.TextOnly)
 	v, err := strconv.ParseFloat(strings.TrimSpace(t.Text[jobspec.GPUMemUtil]), 64)
-	wantShare := errors.New("want a share of GPU memory in [0, 1] (0: the engine's default)")
 	switch {
 	case err != nil:
-		r.fail(jobspec.GPUMemUtil, MsgNotNumber, showValue, wantShare)
+		r.fail(jobspec.GPUMemUtil, MsgNotNumber, showValue, errMemShare)
 	case !(v >= 0 && v <= 1):
-		r.fail(jobspec.GPUMemUtil, MsgRange, showValue, wantShare)
+		r.fail(jobspec.GPUMemUtil, MsgRange, showValue, errMemShare)
 	default:
 		in.GPUMemUtil = v
 	}
@@ -224,6 +223,10 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	j.In = in
 	return j, r.errs
 }
+
+// errMemShare is --gpu-mem-util's reason, for text that is no number and
+// for a number out of range.
+var errMemShare = errors.New("want a share of GPU memory in [0, 1] (0: the engine's default)")
 
 // jobReader reads a JobText's fields and collects their problems.
 type jobReader struct {
