@@ -3,7 +3,9 @@ package estimator
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // Task is what the GPUs are used for.
@@ -25,9 +27,25 @@ var Tasks = []Task{Inference, Pretrain, FullFinetune, LoRA, QLoRA}
 // String returns the CLI name ("inference", "train", "finetune", "lora", "qlora").
 func (t Task) String() string { return enumName(taskNames[:], int(t), "Task") }
 
-// ParseTask reads a name written by Task.String.
+// taskAliases are the other names users write for a task: the guides'
+// and the frameworks' words ("pretrain" is Megatron's and torchtitan's,
+// "sft" TRL's and NeMo's for full supervised fine-tuning). Each reads as
+// the task whose CLI name Task.String writes.
+var taskAliases = map[string]Task{
+	"pretrain": Pretrain, "pretraining": Pretrain, "pre-training": Pretrain, "pre-train": Pretrain, "training": Pretrain,
+	"fine-tune": FullFinetune, "full-finetune": FullFinetune, "full-fine-tune": FullFinetune, "sft": FullFinetune,
+}
+
+// ParseTask reads a name written by Task.String, or one of its aliases
+// (taskAliases), in any letter case.
 func ParseTask(s string) (Task, error) {
-	i, err := parseEnum(taskNames[:], s, "task")
+	if t, ok := taskAliases[strings.ToLower(s)]; ok {
+		return t, nil
+	}
+	i, err := parseEnum(taskNames[:], strings.ToLower(s), "task")
+	if err != nil {
+		err.(*InputError).Value = s
+	}
 	return Task(i), err
 }
 
@@ -217,7 +235,7 @@ func parseEnum(names []string, s, field string) (int, error) {
 			return i, nil
 		}
 	}
-	return 0, &InputError{Field: field, Value: s, Err: ErrUnknown}
+	return 0, &InputError{Field: field, Value: s, Reason: "want one of " + strings.Join(slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == "" }), "|"), Err: ErrUnknown}
 }
 
 // OptionalBytes is an overhead override: when Set, Value replaces the

@@ -41,6 +41,14 @@ func TestEnumRoundTrips(t *testing.T) {
 	var ie *InputError
 	if _, err := ParseTask("dance"); !errors.As(err, &ie) || ie.Field != "task" || !errors.Is(err, ErrUnknown) {
 		t.Errorf("ParseTask(dance) error %v", err)
+	} else if ie.Value != "dance" || ie.Reason != "want one of inference|train|finetune|lora|qlora" {
+		t.Errorf("ParseTask(dance) = value %q, reason %q", ie.Value, ie.Reason)
+	}
+	for s, want := range map[string]Task{"pretrain": Pretrain, "Pre-Training": Pretrain, "TRAIN": Pretrain, "sft": FullFinetune,
+		"fine-tune": FullFinetune, "QLoRA": QLoRA, "Inference": Inference} {
+		if got, err := ParseTask(s); err != nil || got != want {
+			t.Errorf("ParseTask(%q) = %v, %v; want %v", s, got, err, want)
+		}
 	}
 	if Task(9).String() != "Task(9)" {
 		t.Errorf("out-of-range name %q", Task(9).String())

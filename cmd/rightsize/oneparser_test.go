@@ -76,7 +76,7 @@ func TestDoorsParseOneJob(t *testing.T) {
 		c     job
 		field string
 	}{
-		{base("task", "pretrain"), "task"},
+		{base("task", "pretrian"), "task"},
 		{base("precision", "fp3"), "precision"},
 		{base("kv-dtype", "int3"), "kv-dtype"},
 		{base("engine", "tgi"), "engine"},
