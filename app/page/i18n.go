@@ -407,6 +407,7 @@ const (
 	MsgFleetReserved
 	MsgLoadPeak
 	MsgNeeded
+	MsgBackwardEndPeak
 	MsgTextVision
 	MsgTextOnly
 	MsgKernel
@@ -854,6 +855,7 @@ var messagesEN = [NMsgs]string{
 	MsgFleetReserved:         "reserved",
 	MsgLoadPeak:              "Peak while loading (quantising on the GPU)",
 	MsgNeeded:                "Needed (without cached blocks the allocator frees under pressure)",
+	MsgBackwardEndPeak:       "Peak at the end of the backward pass (FSDP's root unit gathering its gradients)",
 	MsgTextVision:            "Parameters: text %s + vision %s",
 	MsgTextOnly:              "Text only (leave the vision tower unloaded)",
 	MsgKernel:                "Weight-only kernel",
@@ -1294,6 +1296,7 @@ var MessagesRU = [NMsgs]string{
 	MsgFleetReserved:         "резерв",
 	MsgLoadPeak:              "Пик при загрузке (квантование на GPU)",
 	MsgNeeded:                "Нужно (без кэша, который аллокатор освобождает при нехватке памяти)",
+	MsgBackwardEndPeak:       "Пик в конце обратного прохода (корневой блок FSDP собирает свои градиенты)",
 	MsgTextVision:            "Параметры: текст %s + зрение %s",
 	MsgTextOnly:              "Только текст (без модуля зрения)",
 	MsgKernel:                "Ядро для квантованных весов",
@@ -1734,6 +1737,7 @@ var messagesZH = [NMsgs]string{
 	MsgFleetReserved:         "预留",
 	MsgLoadPeak:              "加载时峰值（在 GPU 上量化）",
 	MsgNeeded:                "所需（不含分配器在内存不足时释放的缓存块）",
+	MsgBackwardEndPeak:       "反向传播结束时的峰值（FSDP 根单元汇集其梯度）",
 	MsgTextVision:            "参数：文本 %s + 视觉 %s",
 	MsgTextOnly:              "仅文本（不加载视觉塔）",
 	MsgKernel:                "仅权重量化内核",

@@ -107,6 +107,7 @@ func BreakdownNode(b *Breakdown) Node {
 			tx("td", "num rs-band", b.Band+" ").kids([]Node{tx("a", "", "ⓘ").id("rs-accuracy-link").attr("href", "accuracy.html").
 				attr("aria-label", how).attr("title", how)})),
 	}, when(b.LoadPeak != "", total("rs-total", t(MsgLoadPeak), "rs-load-peak", b.LoadPeak)),
+		when(b.BackwardEndPeak != "", total("rs-total", t(MsgBackwardEndPeak), "rs-backward-end-peak", b.BackwardEndPeak)),
 		when(b.Needed != "", total("rs-total", t(MsgNeeded), "rs-needed", b.Needed)),
 		[]Node{total("", t(MsgUsable), "rs-usable", b.Usable)})
 	return el("div", "",

@@ -54,6 +54,14 @@ func TestBreakdownNode(t *testing.T) {
 	if v, ok := find(n, byID("rs-load-peak")); !ok || v.Text != "95 GiB" {
 		t.Errorf("load peak %+v", v)
 	}
+	if _, ok := find(n, byID("rs-backward-end-peak")); ok {
+		t.Error("a backward-end row without a backward-end peak")
+	}
+	b.BackwardEndPeak = "21 GiB"
+	n = BreakdownNode(&b)
+	if v, ok := find(n, byID("rs-backward-end-peak")); !ok || v.Text != "21 GiB" {
+		t.Errorf("backward-end peak %+v", v)
+	}
 	if v, _ := find(n, byID("rs-verdict")); v.Class != "rs-verdict rs-ok" {
 		t.Errorf("a fitting verdict's class %q", v.Class)
 	}

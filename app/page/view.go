@@ -313,6 +313,12 @@ type Breakdown struct {
 	// LoadPeak is the peak while the weights load, when it is above the
 	// step's (estimator.Result.PeakPhase == PhaseLoad), else "".
 	LoadPeak string
+	// BackwardEndPeak is the peak at the end of the backward pass, when
+	// it is above the step's (estimator.Result.PeakPhase ==
+	// PhaseBackwardEnd: FSDP1's root unit assembling its gradient after
+	// the activations are gone), else "". The CLI prints the same figure
+	// as "peak per GPU (end of backward)".
+	BackwardEndPeak string
 	// Needed is the step's peak without the allocator's cache, which
 	// PyTorch frees before an allocation fails (estimator.Result.
 	// AllocatorCache), when there is such cache, else "". The verdict is
@@ -381,10 +387,12 @@ func (b *viewBuilder) result() ResultView {
 	for w := range r.Warnings.Each() {
 		warns = append(warns, b.t(WarningKeys[w]))
 	}
-	loadPeak, needed := "", ""
+	loadPeak, backwardEnd, needed := "", "", ""
 	switch {
 	case r.PeakPhase == estimator.PhaseLoad:
 		loadPeak = l.Bytes(r.Peak)
+	case r.PeakPhase == estimator.PhaseBackwardEnd:
+		backwardEnd = l.Bytes(r.Peak)
 	case r.AllocatorCache > 0:
 		needed = l.Bytes(r.Peak)
 	}
@@ -397,7 +405,7 @@ func (b *viewBuilder) result() ResultView {
 			Lang: l.Lang, Title: b.t(MsgPerGPU) + " · " + ModelName(l, in.Job, in.CustomName) + " · " + in.Job.GPU.Name,
 			Verdict: verdict, Fits: r.Fits, Parts: Parts(l, r),
 			Total: l.Bytes(r.PerGPU.Total()), Band: l.BytesRange(r.Confidence.Low, r.Confidence.High),
-			Usable: l.Bytes(r.Usable), LoadPeak: loadPeak, Needed: needed,
+			Usable: l.Bytes(r.Usable), LoadPeak: loadPeak, BackwardEndPeak: backwardEnd, Needed: needed,
 		},
 		Facts:    facts,
 		Warnings: warns,
