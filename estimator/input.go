@@ -203,6 +203,44 @@ func (q Quant) BitsPerWeight() float64 {
 	return nan()
 }
 
+// AttnKernel is the fused attention kernel a training step runs
+// (--attention-kernel). Its speed relative to FlashAttention-2 is
+// attnKernelSpeed; the kernels keep the scores on chip alike, so the
+// memory does not depend on it.
+type AttnKernel int
+
+const (
+	// AttnFA2 is FlashAttention-2 (Dao 2023) and kernels of its speed
+	// (Triton's FlashAttention runs within 6% of it on an H100: Shah et
+	// al. 2024, Figure 5): MPT's attn_impl flash or triton in the
+	// llm-foundry rows trainAttnCost was fitted on, and the default.
+	AttnFA2 AttnKernel = iota
+	// AttnCuDNN is cuDNN's fused attention, which Transformer Engine
+	// selects on Hopper whenever it and FlashAttention both can run
+	// (v1.2–v1.x transformer_engine/pytorch/attention.py: "Select
+	// FusedAttention on sm90 and FlashAttention on others for
+	// performance"; 2.x get_attention_backend: "Disabling FlashAttention
+	// to give FusedAttention preference on Hopper+ for performance
+	// reasons"), so Megatron-Core, NeMo and Megatron-Bridge run it there.
+	AttnCuDNN
+	// AttnFA3 is FlashAttention-3 (Shah et al. 2024), Hopper only.
+	AttnFA3
+)
+
+// AttnKernels lists every AttnKernel in display order.
+var AttnKernels = []AttnKernel{AttnFA2, AttnCuDNN, AttnFA3}
+
+var attnKernelNames = [...]string{AttnFA2: "fa2", AttnCuDNN: "cudnn", AttnFA3: "fa3"}
+
+// String returns the CLI name ("fa2", "cudnn", "fa3").
+func (k AttnKernel) String() string { return enumName(attnKernelNames[:], int(k), "AttnKernel") }
+
+// ParseAttnKernel reads a name written by AttnKernel.String.
+func ParseAttnKernel(s string) (AttnKernel, error) {
+	i, err := parseEnum(attnKernelNames[:], s, "attention-kernel")
+	return AttnKernel(i), err
+}
+
 // LoRATargets selects the linear layers that get adapters.
 type LoRATargets int
 
@@ -286,6 +324,7 @@ type Input struct {
 	GradCheckpointing  bool        // --grad-checkpointing: full activation recomputation
 	SelectiveRecompute bool        // --selective-recompute: recompute attention scores only (Korthikanti et al. §5)
 	FlashAttention     bool        // --flash-attention: FlashAttention/SDPA, no s² score tensors
+	AttnKernel         AttnKernel  // --attention-kernel: which fused kernel a training step's attention runs (speed only)
 	LoRARank           int         // --lora-rank
 	LoRATargets        LoRATargets // --lora-targets
 	// LoRADropout is the dropout rate on the adapters' input
@@ -590,6 +629,11 @@ func (in Input) validate(l *errList) {
 	}
 	if in.LoRATargets < 0 || int(in.LoRATargets) >= len(loraTargetNames) {
 		l.add("lora-targets", int(in.LoRATargets), ErrUnknown, "")
+	}
+	if in.AttnKernel < 0 || int(in.AttnKernel) >= len(attnKernelNames) {
+		l.add("attention-kernel", int(in.AttnKernel), ErrUnknown, "")
+	} else if in.AttnKernel != AttnFA2 && !in.FlashAttention {
+		l.add("attention-kernel", in.AttnKernel.String(), ErrIncompatible, "a fused attention kernel needs FlashAttention-style attention (--flash-attention)")
 	}
 	if in.Batch < 1 || in.Batch > maxBatch {
 		l.add("batch", in.Batch, ErrRange, "want 1..%d", maxBatch)

@@ -1001,8 +1001,9 @@ func llama3Cases(dir string) ([]valCase, error) {
 // where the FSDP column is set. The newest container of each
 // configuration is replayed. The published layouts ran, so each must fit;
 // the 405B row exercises pipeline stage balance with context parallelism
-// at the largest GPU count of the table. Test rows: no constant was fitted
-// on them.
+// at the largest GPU count of the table. Attention runs cuDNN's fused
+// kernel, which Transformer Engine selects on Hopper (estimator.AttnCuDNN).
+// Test rows: no constant was fitted on them.
 func megatronBridgeCases(dir string) ([]valCase, error) {
 	const file = "public-2026-11/megatron_bridge_performance_summary.json"
 	_, recs, err := readRecords(dir, file)
@@ -1041,7 +1042,7 @@ func megatronBridgeCases(dir string) ([]valCase, error) {
 		args := []string{"--model", k.model, "--task", "train", "--precision", k.prec, "--gpu", "h100-sxm", "--gpus", itoa(k.gpus),
 			"--tp", itoa(k.tp), "--pp", itoa(k.pp), "--cp", itoa(k.cp), "--zero", zero,
 			"--batch", itoa(int(num(r["micro_batch_size"]))), "--seq", itoa(int(num(r["seq_len_tokens"]))),
-			"--global-batch", itoa(k.gbs), "--network-gbps", "3200", "--train-tokens", "1B"}
+			"--global-batch", itoa(k.gbs), "--network-gbps", "3200", "--train-tokens", "1B", "--attention-kernel", "cudnn"}
 		if vp := int(num(r["vp"])); vp > 1 {
 			args = append(args, "--virtual-stages", itoa(vp))
 		}
@@ -1530,7 +1531,9 @@ func megatronCases(dir string) ([]valCase, error) {
 // 1), the interleaved pipeline's virtual stages (VP) and context
 // parallelism (CP 2 on the Llama 3 rows; counted as data parallelism
 // until the interleaved warm-up's activations were counted, which a
-// replay of 8K sequences uncut by CP does not fit). Held back.
+// replay of 8K sequences uncut by CP does not fit), with cuDNN's fused
+// attention, Transformer Engine's choice on Hopper (estimator.AttnCuDNN).
+// Held back.
 func nemoCases(dir string) ([]valCase, error) {
 	const file = "public-2026-11/nemo_performance_summary.json"
 	_, recs, err := readRecords(dir, file)
@@ -1551,7 +1554,7 @@ func nemoCases(dir string) ([]valCase, error) {
 		tp, pp := max(1, int(num(r["tp"]))), max(1, int(num(r["pp"])))
 		args := []string{"--model", m, "--task", task, "--precision", "fp8", "--gpu", "h100-sxm", "--gpus", itoa(n), "--tp", itoa(tp), "--pp", itoa(pp),
 			"--batch", itoa(int(num(r["micro_batch_size"]))), "--seq", itoa(int(num(r["seq_len_tokens"]))),
-			"--global-batch", itoa(int(num(r["global_batch_size"]))), "--network-gbps", "3200"}
+			"--global-batch", itoa(int(num(r["global_batch_size"]))), "--network-gbps", "3200", "--attention-kernel", "cudnn"}
 		if task != "lora" {
 			args = append(args, "--zero", "1")
 		}
