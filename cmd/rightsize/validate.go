@@ -1085,13 +1085,16 @@ func torchtuneCases(dir string) ([]valCase, error) {
 			args = append(args, "--optimizer", "paged-adamw-8bit", "--optimizer-in-backward")
 			split = "test"
 		case "lora":
-			args = append(args, "--lora-targets", "attention", "--lora-rank", "8", "--lora-dropout", "0.05")
+			args = append(args, "--lora-targets", "attention", "--lora-rank", "8", "--lora-dropout", "0")
 		case "qlora": // its recipe puts adapters on q, k, v, o and the MLP
 			// torchao's NF4, double-quantised scalers: --quant nf4
-			args = append(args, "--precision", "int4", "--quant", "nf4", "--lora-targets", "all-linear", "--lora-rank", "8", "--lora-dropout", "0.05")
+			args = append(args, "--precision", "int4", "--quant", "nf4", "--lora-targets", "all-linear", "--lora-rank", "8", "--lora-dropout", "0")
 		}
-		// lora_dropout: torchtune's 2024 lora_llama3_1_8b builder passes
-		// lora_dropout=0.05 to its LoRALinear layers (not a config key).
+		// lora_dropout 0: at the table's commit (30b8519e, 2024-09-24) the
+		// 8B LoRA and QLoRA configs set lora_dropout: 0.0 and the
+		// lora_llama3_1_* builders default to 0.0 (torchtune d7fae967,
+		// 2024-09-11, "expose and set lora_dropout = 0.0"; before it the
+		// builders passed 0.05), and LoRALinear then uses nn.Identity.
 		set := fmt.Sprintf("Llama 3.1 8B %s %s batch 2 × 2048, ", r["method"], g)
 		out = append(out,
 			valCase{Group: "training time", Split: split, Source: file, Engine: "torchtune (2024-09)", Setting: set + "tokens/s",
@@ -1123,7 +1126,7 @@ func torchtuneFSDPCases(dir string) ([]valCase, error) {
 		}
 		args := []string{"--model", m, "--task", task, "--gpu", "a100-80gb-sxm", "--gpus", "8", "--zero", "3", "--batch", "2", "--seq", "2048",
 			"--grad-checkpointing", "--pure-bf16", "--loss-chunks", "8", "--lora-rank", "8",
-			"--lora-dropout", "0.05"} // torchtune's 2024 Llama 3.1 LoRA builders (70B: 0.05; 405B assumed the same)
+			"--lora-dropout", "0"} // at the table's commit: 70B_lora.yaml lora_dropout 0.0, the 405B builder's default 0.0 (torchtune d7fae967)
 		if task == "lora" {
 			args = append(args, "--lora-targets", "attention")
 		} else {
