@@ -481,8 +481,9 @@ type Input struct {
 // but the recipes most fine-tunes start from set 0.05: LitGPT's
 // finetune/lora.py (lora_dropout 0.05, and its config hub 0.05–0.1),
 // ms-swift v2 (SftArguments.lora_dropout_p 0.05), TRL's ModelConfig
-// (lora_dropout 0.05), axolotl's example configs and torchtune's 2024
-// Llama 3.1 LoRA builders (lora_dropout=0.05); the QLoRA paper tuned
+// (lora_dropout 0.05), axolotl's example configs and torchtune's Llama
+// 3.1 LoRA builders until 2024-09-11 (lora_dropout=0.05; 0.0 since
+// torchtune d7fae967, and in its configs); the QLoRA paper tuned
 // 0.1 up to 13B and 0.05 at 33B and 65B (Dettmers et al. 2023). The rate
 // itself does not change memory, only whether each adapted linear keeps a
 // dropped copy of its input and a 1-byte mask (loraDropoutBytes); with
