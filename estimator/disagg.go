@@ -69,7 +69,9 @@ type Disagg struct {
 	// model verifies the d + 1 tokens in one forward. 0: none.
 	DraftTokens int
 	// Acceptance is the probability that a draft token is accepted when
-	// the ones before it were; 0: MTPAcceptance.
+	// the ones before it were; 0: the engine's measured acceptance by
+	// draft position where one is published (mtpAcceptedTokens), else
+	// MTPAcceptance for every draft.
 	Acceptance float64
 	// Rate, when positive, is the replica's completion rate in requests/s
 	// (an open loop, as a planner sizes a fleet): the steady state is the
@@ -103,6 +105,46 @@ func acceptedTokens(d int, a float64) float64 {
 	}
 	return (1 - math.Pow(a, float64(d+1))) / (1 - a)
 }
+
+// trtllmDeepSeekMTPPrefix is P(the first k drafts are all accepted), k =
+// 1..5, for DeepSeek-R1's MTP module as TensorRT-LLM runs it (MTP Eagle:
+// the one module run k times, strict top-1 acceptance), from the mean
+// accepted tokens per step NVIDIA measured at 1 to 5 drafts: 1.92, 2.58,
+// 2.82, 2.99, 3.01 (NVIDIA/TensorRT-LLM docs/source/blogs/tech_blog/
+// blog1_Pushing_Latency_Boundaries_Optimizing_DeepSeek-R1_Performance_on_
+// NVIDIA_B200_GPUs.md, table "Autoregressive MTP Layers", column
+// "Acceptance Rate", and "MTP3_top1, d0.0 2.82" in the relaxed-acceptance
+// table; DeepSeek-R1 FP4 on 8 B200, ISL/OSL 1k/2k, batch 1; published
+// 2025). A chain draft's k-th token is drafted the same way whatever the
+// count after it, so the k-th term is the difference of consecutive rows:
+// 0.92, 0.66, 0.24, 0.17, 0.02 (per position given the ones before: 0.92,
+// 0.72, 0.36, 0.71, 0.12 — the later rows are separate runs of ten
+// requests, so only their sums are read as measured).
+var trtllmDeepSeekMTPPrefix = [...]float64{0.92, 0.66, 0.24, 0.17, 0.02}
+
+// mtpAcceptedTokens is the tokens one verify step yields with d drafts:
+// with an acceptance a given (Disagg.Acceptance), acceptedTokens(d, a);
+// else, for a DeepSeek-V3-family model (DeepSeek-R1's MTP head) on
+// TensorRT-LLM, 1 + Σ_{k≤d} P(first k accepted) from the engine's
+// measured table (drafts past the table's fifth add nothing: its fifth
+// adds 0.02); else acceptedTokens(d, MTPAcceptance).
+func mtpAcceptedTokens(e Engine, a Arch, d int, acc float64) float64 {
+	if acc > 0 || d <= 0 {
+		return acceptedTokens(d, acc)
+	}
+	if e == TRTLLM && deepSeekMTP(a) {
+		tau := 1.0
+		for k := 0; k < d && k < len(trtllmDeepSeekMTPPrefix); k++ {
+			tau += trtllmDeepSeekMTPPrefix[k]
+		}
+		return tau
+	}
+	return acceptedTokens(d, MTPAcceptance)
+}
+
+// deepSeekMTP reports whether a's MTP module is DeepSeek-V3's (the
+// architecture DeepSeek-V3 and R1 share, config model_type deepseek_v3).
+func deepSeekMTP(a Arch) bool { return a.ModelType == "deepseek_v3" && a.MTPLayers > 0 }
 
 // DisaggPoint is the replica's steady state.
 type DisaggPoint struct {
@@ -335,12 +377,9 @@ func (z *DisaggSizer) At(d Disagg) (DisaggPoint, error) {
 	// each request in one forward (the d draft tokens attend to the
 	// context like a prompt chunk, in the decode form: Step.Verify; the KV
 	// read once), and yields
-	// acceptedTokens of them: decode is the time per generated token.
-	dd, acc := d.DraftTokens, d.Acceptance
-	if acc == 0 {
-		acc = MTPAcceptance
-	}
-	tau := acceptedTokens(dd, acc)
+	// mtpAcceptedTokens of them: decode is the time per generated token.
+	dd := d.DraftTokens
+	tau := mtpAcceptedTokens(in.Engine, in.Arch, dd, d.Acceptance)
 	decode := func(n float64) float64 {
 		at := func(n int) float64 {
 			ctx := float64(n) * (prompt + out/2)

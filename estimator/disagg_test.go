@@ -292,6 +292,64 @@ func TestDisaggMTP(t *testing.T) {
 	}
 }
 
+// TestDisaggMTPByPosition: DeepSeek-R1's MTP on TensorRT-LLM yields the
+// tokens per step NVIDIA measured at 1–5 drafts (1.92, 2.58, 2.82, 2.99,
+// 3.01: 1 + the sum of the first d of 0.92, 0.66, 0.24, 0.17, 0.02), and
+// nothing more past five; a given acceptance overrides the table (three
+// drafts at 0.85: 3.186625), and other engines keep 0.85 a draft. At three
+// drafts the table's 2.82 against 3.186625 gives one request on a TP 8
+// TensorRT-LLM decode worker 3.186625/2.82 = 1.130 times the TPOT it has
+// at 0.85.
+func TestDisaggMTPByPosition(t *testing.T) {
+	in, hw := disaggInput(t)
+	for _, c := range []struct {
+		e    Engine
+		d    int
+		a    float64
+		want float64
+	}{
+		{TRTLLM, 0, 0, 1}, {TRTLLM, 1, 0, 1.92}, {TRTLLM, 2, 0, 2.58}, {TRTLLM, 3, 0, 2.82}, {TRTLLM, 4, 0, 2.99},
+		{TRTLLM, 5, 0, 3.01}, {TRTLLM, 8, 0, 3.01}, {TRTLLM, 3, 0.85, 3.186625}, {SGLang, 1, 0, 1.85},
+		{SGLang, 3, 0, 3.186625}, {VLLM, 3, 0, 3.186625},
+	} {
+		if got := mtpAcceptedTokens(c.e, in.Arch, c.d, c.a); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("mtpAcceptedTokens(%v, %d drafts, %g) = %.6f, want %.6f", c.e, c.d, c.a, got, c.want)
+		}
+	}
+	// The table is DeepSeek-V3's module's: another MTP architecture keeps
+	// 0.85 a draft on TensorRT-LLM too.
+	other := in.Arch
+	other.ModelType = "glm4_moe"
+	if got := mtpAcceptedTokens(TRTLLM, other, 3, 0); math.Abs(got-3.186625) > 1e-12 {
+		t.Errorf("glm4_moe on TensorRT-LLM: %.6f accepted, want 3.186625", got)
+	}
+	in.Engine = TRTLLM
+	w := Workload{PromptTokens: 1024, OutputTokens: 1024}
+	d := Disagg{Prefill: DisaggSide{Workers: 1, TP: 8, DP: 1, EP: 1}, Decode: DisaggSide{Workers: 1, TP: 8, DP: 1, EP: 1},
+		Concurrency: 1, DraftTokens: 3}
+	table, err := DisaggServing(in, hw, Efficiency{}, w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Acceptance = MTPAcceptance
+	flat, err := DisaggServing(in, hw, Efficiency{}, w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(table.AcceptedTokens-2.82) > 1e-12 || math.Abs(flat.AcceptedTokens-3.186625) > 1e-12 {
+		t.Errorf("accepted %g and %g, want 2.82 and 3.186625", table.AcceptedTokens, flat.AcceptedTokens)
+	}
+	// One request: both steps are the step of one (the decode batch is
+	// under one, which the step takes as one), the TPOT that step over the
+	// accepted tokens.
+	if math.Abs(table.DecodeStepSeconds-flat.DecodeStepSeconds) > 1e-12*flat.DecodeStepSeconds || flat.DecodeStepSeconds <= 0 {
+		t.Fatalf("decode steps %g s and %g s differ", table.DecodeStepSeconds, flat.DecodeStepSeconds)
+	}
+	if r := table.TPOTSeconds / flat.TPOTSeconds; math.Abs(r-3.186625/2.82) > 1e-9 {
+		t.Errorf("TPOT ratio %.6f, want %.6f", r, 3.186625/2.82)
+	}
+}
+
 // TestDisaggAtRate: the open loop at the rate a closed loop of 64
 // requests completes is that closed loop's steady state (with the same
 // decode slots), and a rate at either side's capacity is refused.

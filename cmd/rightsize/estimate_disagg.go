@@ -47,7 +47,7 @@ func defineDisagg(fs *flag.FlagSet) *disaggFlags {
 		*r.v = fs.Int(r.s+"-redundant-experts", 0, "with --disagg: extra expert copies over each "+r.s+" worker's EP ranks, so that --"+r.s+"-ep divides experts + these (as --redundant-experts; SGLang --ep-num-redundant-experts)")
 	}
 	f.draft = fs.Int("mtp-draft-tokens", 0, "with --disagg: speculative decoding with the model's multi-token-prediction module, d draft tokens per decode step verified together (SGLang --speculative-algorithm EAGLE --speculative-num-steps d, TensorRT-LLM MTP num_nextn_predict_layers d); 0: none")
-	f.accept = fs.Float64("mtp-acceptance", 0, fmt.Sprintf("with --mtp-draft-tokens: probability a draft token is accepted when the ones before it were (0: %.2f, DeepSeek-V3's measured 85-90%%)", estimator.MTPAcceptance))
+	f.accept = fs.Float64("mtp-acceptance", 0, fmt.Sprintf("with --mtp-draft-tokens: probability a draft token is accepted when the ones before it were (0: TensorRT-LLM's measured tokens per step for DeepSeek-V3/R1, else %.2f, DeepSeek-V3's measured 85-90%%)", estimator.MTPAcceptance))
 	f.kvGbps = fs.Float64("kv-transfer-gbps", 0, "with --disagg: Gbit/s per GPU the KV cache crosses between prefill and decode workers (0: NVLink where both sides fit one NVLink domain, else --network-gbps per GPU or 400 Gbit/s per Hopper/Blackwell GPU)")
 	f.kvLatency = fs.Float64("kv-transfer-latency", 0, fmt.Sprintf("with --disagg: seconds each request's KV handover costs besides the bytes (0: the fitted %.0f ms)", 1000*estimator.DisaggHandoverSeconds))
 	return f

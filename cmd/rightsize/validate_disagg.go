@@ -90,7 +90,8 @@ func disaggArgs(r map[string]string, batch int) ([]string, string) {
 		// attention DP, 3 without) for TensorRT-LLM workers, and for
 		// SGLang the DeepSeek usage docs' --speculative-num-steps 1
 		// --speculative-num-draft-tokens 2; the acceptance is the
-		// estimate's default (estimator.MTPAcceptance).
+		// estimate's default (TensorRT-LLM's measured tokens per step
+		// by draft count for DeepSeek-R1, SGLang estimator.MTPAcceptance).
 		d := "1"
 		if engine == "trtllm" && r["decode_dp_attention"] != "true" {
 			d = "3"
@@ -288,8 +289,9 @@ func writeDisaggSection(w io.Writer, cases []valCase) {
 	fmt.Fprintln(w, "What the disaggregated model leaves out:")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "- **Speculative decoding.** A third of the rows run DeepSeek's MTP (`--mtp-draft-tokens d`): each decode step drafts d")
-	fmt.Fprintln(w, "  tokens with the MTP block and verifies d + 1 in one forward, yielding 1 + a + … + a^d tokens at DeepSeek-V3's")
-	fmt.Fprintln(w, "  measured acceptance a = 0.85 (not fitted). The rows do not state d: the replay takes 1, and 3 for TensorRT-LLM")
+	fmt.Fprintln(w, "  tokens with the MTP block and verifies d + 1 in one forward, yielding on TensorRT-LLM the tokens per step NVIDIA")
+	fmt.Fprintln(w, "  measured for DeepSeek-R1 at d drafts (1.92 at 1, 2.82 at 3), on SGLang 1 + a + … + a^d at DeepSeek-V3's")
+	fmt.Fprintln(w, "  second-token acceptance a = 0.85 (neither fitted). The rows do not state d: the replay takes 1, and 3 for TensorRT-LLM")
 	fmt.Fprintln(w, "  decode workers without attention DP (InferenceX's TensorRT-LLM MTP recipe rule). The MTP module's 14B weights are")
 	fmt.Fprintln(w, "  not in the decode worker's memory estimate.")
 	fmt.Fprintln(w, "- **Wide EP.** Decode workers of 24 or 48 GPUs run EP 24/48 over DeepSeek-R1's 256 experts with redundant copies")
