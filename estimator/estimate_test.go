@@ -1486,3 +1486,29 @@ func TestFSDP1BackwardEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestLightningQLoRADefault: only a pure-bf16 QLoRA on bitsandbytes NF4
+// without double quantisation and without sharding is planned as
+// Lightning's BitsandbytesPrecision; PEFT's fp32 preparation, torchao's
+// double-quantised NF4, FSDP/ZeRO sharding and 16-bit LoRA are not.
+func TestLightningQLoRADefault(t *testing.T) {
+	a := loadArch(t, filepath.Join("..", "calibration", "finetune_configs", "gemma-2b.json"))
+	in := DefaultInput(a)
+	in.Task, in.Weights, in.PureBF16, in.Batch, in.Seq = QLoRA, INT4, true, 2, 512
+	if !LightningQLoRADefault(in) {
+		t.Fatal("pure-bf16 NF4 QLoRA on one GPU: not Lightning's plugin")
+	}
+	for name, mod := range map[string]func(*Input){
+		"PEFT's fp32 preparation": func(in *Input) { in.PureBF16 = false },
+		"double-quantised NF4":    func(in *Input) { in.Quant = QuantNF4 },
+		"ZeRO 3":                  func(in *Input) { in.ZeRO, in.GPUs = 3, 2 },
+		"ZeRO 2":                  func(in *Input) { in.ZeRO, in.GPUs = 2, 2 },
+		"LoRA":                    func(in *Input) { in.Task, in.Weights = LoRA, BF16 },
+	} {
+		c := in
+		mod(&c)
+		if LightningQLoRADefault(c) {
+			t.Errorf("%s: planned as Lightning's plugin", name)
+		}
+	}
+}

@@ -42,6 +42,32 @@ func (p Phase) String() string { return enumName(phaseNames[:], int(p), "Phase")
 // skips the preparation with FSDP.
 func kbitPrepared(in Input) bool { return in.Task == QLoRA && !in.PureBF16 && in.ZeRO < 3 }
 
+// LightningQLoRADefault reports whether a QLoRA plan that does not say more
+// is Lightning's bitsandbytes plugin, and so takes its LM head
+// (Input.QuantizeHead) and its fit loop's held graph (Input.KeepsLastGraph)
+// by default. A bitsandbytes 4-bit base (--quant auto: NF4 without double
+// quantisation, nf4AutoBits) under pure bf16 (Input.PureBF16) with no
+// sharding is what Lightning's BitsandbytesPrecision("nf4", bf16) builds:
+// its init_context makes bf16 the default dtype, so embeddings, norms and
+// adapters are bf16 (Lightning's "bf16-true"), and swaps torch.nn.Linear
+// for an NF4 Linear4bit with compress_statistics=False, the head among
+// them (ignore_modules is empty unless the user names modules;
+// lightning/fabric/plugins/precision/bitsandbytes.py). The other stacks
+// that quantise with bitsandbytes are not pure bf16: PEFT's
+// prepare_model_for_kbit_training casts what is not quantised to fp32
+// (kbitPrepared), and FSDP-QLoRA (ZeRO 3) stores the packed weights in
+// the model's dtype under HF Trainer. torchtune's QLoRA is torchao's
+// double-quantised NF4 (--quant nf4), left out. The plugin's fine-tuning
+// scripts are LitGPT's (finetune/lora.py at 00af8b0d selects it for
+// --quantize bnb.nf4 and bf16-true), whose fit loop rebinds logits and
+// loss only when the next forward and loss return, so the previous step's
+// graph, and with it bitsandbytes' ctx-held 4-bit inputs, is still there
+// (bnbLastGraph, heldLogitBytes). --quantize-head=false and
+// --keeps-last-graph=false say otherwise.
+func LightningQLoRADefault(in Input) bool {
+	return in.Task == QLoRA && in.PureBF16 && in.Quant == QuantAuto && in.ZeRO == 0 && bnbLinears(in)
+}
+
 // quantisedOnLoad reports whether the weights are quantised on the GPU
 // while they load: bitsandbytes' Params4bit and Int8Params quantise when
 // they are moved to the device (bitsandbytes nn/modules.py; its FSDP-QLoRA

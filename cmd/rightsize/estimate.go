@@ -70,8 +70,8 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		optInBwd   = fs.Bool("optimizer-in-backward", false, "full training on one GPU: step each parameter in the backward pass and free its gradient (torchtune optimizer_in_bwd)")
 		loraDrop   = fs.Float64("lora-dropout", def.LoRADropout, "LoRA/QLoRA: dropout rate on the adapters' input (PEFT lora_dropout); above 0 each adapted linear saves a dropped copy of its input and a mask. 0.05 as LitGPT, ms-swift, TRL, axolotl's examples and torchtune's builders before 2024-09-11 set; 0 for PEFT's own default, LLaMA-Factory, Unsloth's notebooks, torchtune's Llama 3.1 recipes since")
 		loraFused  = fs.Bool("lora-fused-qkv", false, "LoRA/QLoRA: the q, k, v adapters share one fused qkv projection and one dropout (LitGPT)")
-		quantHead  = fs.Bool("quantize-head", false, "QLoRA: the LM head is 4-bit too and dequantised whole when used (Lightning BitsandbytesPrecision, LitGPT)")
-		lastGraph  = fs.Bool("keeps-last-graph", false, "training: the loop holds the previous micro-batch's outputs, and so its autograd graph, until the next forward returns (LitGPT's fit loop); bitsandbytes' 4-bit linears keep their inputs with that graph. HF Trainer drops them each step")
+		quantHead  = fs.Bool("quantize-head", false, "QLoRA: the LM head is 4-bit too and dequantised whole when used (Lightning BitsandbytesPrecision, LitGPT; on by default for --pure-bf16 QLoRA on bitsandbytes NF4)")
+		lastGraph  = fs.Bool("keeps-last-graph", false, "training: the loop holds the previous micro-batch's outputs, and so its autograd graph, until the next forward returns (LitGPT's fit loop); bitsandbytes' 4-bit linears keep their inputs with that graph. HF Trainer drops them each step; on by default for --pure-bf16 QLoRA on bitsandbytes NF4")
 		sepHead    = fs.Bool("separate-head", false, "the LM head is its own copy of a tied input embedding (LitGPT: its GPT keeps wte and lm_head apart and its checkpoint conversion copies a tied embedding into both)")
 		fsdpNoSync = fs.Bool("fsdp-no-sync", false, "training with --zero 3 that accumulates micro-batches inside FSDP's no_sync(): each rank holds the whole model's gradients between syncs. Default: on for fine-tunes that accumulate (--global-batch or --micro-batches above one micro-batch per replica), as HF Accelerate/Trainer and Lightning/LitGPT do; --fsdp-no-sync=false for DeepSpeed ZeRO-3, torchtune (FSDP2) or Accelerate's sync_each_batch")
 		attnKernel = fs.String("attention-kernel", estimator.AttnFA2.String(), "training: the fused attention kernel, "+choices(estimator.AttnKernels)+" (speed only; on H100 cuDNN's runs 1.62× and FlashAttention-3 1.74× FlashAttention-2's speed: Shah et al. 2024). cudnn for Megatron-Core, NeMo and Megatron-Bridge (Transformer Engine prefers it on Hopper); fa2 for FlashAttention-2 or Triton kernels (llm-foundry, HF with flash_attention_2)")
@@ -277,6 +277,19 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		// whole model's.
 		in.FSDPNoSync = true
 		notes = append(notes, "--fsdp-no-sync: the fine-tune accumulates micro-batches under FSDP, which by default (HF Accelerate, Lightning/LitGPT) keeps the whole model's gradients on every GPU between syncs; --fsdp-no-sync=false for DeepSpeed ZeRO-3, torchtune or Accelerate's sync_each_batch")
+	}
+	if estimator.LightningQLoRADefault(in) {
+		// Pure-bf16 QLoRA on bitsandbytes NF4 is Lightning's
+		// BitsandbytesPrecision (estimator.LightningQLoRADefault).
+		if !set["quantize-head"] {
+			in.QuantizeHead = true
+		}
+		if !set["keeps-last-graph"] {
+			in.KeepsLastGraph = true
+		}
+		if !set["quantize-head"] || !set["keeps-last-graph"] {
+			notes = append(notes, "--pure-bf16 QLoRA on bitsandbytes NF4 plans Lightning's BitsandbytesPrecision as LitGPT runs it: the LM head is 4-bit too (--quantize-head) and the fit loop holds the previous step's graph (--keeps-last-graph); --quantize-head=false or --keeps-last-graph=false for a loop that drops it")
+		}
 	}
 	if sub != nil {
 		return sub.run(estimateJob{in: in, name: name, gpu: gpuSpec, eff: ij.Eff, trainTokens: tokens,

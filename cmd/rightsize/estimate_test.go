@@ -628,6 +628,51 @@ func TestFineTuneDefaults(t *testing.T) {
 	}
 }
 
+// TestLightningQLoRADefault: a pure-bf16 QLoRA on bitsandbytes NF4
+// (Lightning's BitsandbytesPrecision, estimator.LightningQLoRADefault)
+// plans a 4-bit LM head and the fit loop's held graph unless told
+// otherwise. Llama 2 7B at 2 × 512 by hand: the head stores V·h at 4.5
+// bits, not 16, and is dequantised whole (V·h·2 B); the previous step's
+// 4-bit linear inputs are 1,024 tokens × 32 layers × (attention and MLP
+// inputs 2·4096·2 B + attention output and MLP product 2·(4096 + 11008) B)
+// + the head's input 1,024 × 4096 × 2 B.
+func TestLightningQLoRADefault(t *testing.T) {
+	args := []string{"--model", "llama-2-7b", "--task", "qlora", "--gpu", "a10g", "--batch", "2", "--seq", "512",
+		"--pure-bf16", "--precision", "int4", "--lora-targets", "attention", "--lora-rank", "8"}
+	code, _, errs := runEst(t, append(slices.Clone(args), "--json")...)
+	if code != 0 || !strings.Contains(errs, "BitsandbytesPrecision") {
+		t.Errorf("exit %d, no note on Lightning's plugin: %q", code, errs)
+	}
+	def := estJSON(t, args...)
+	off := estJSON(t, append(slices.Clone(args), "--quantize-head=false", "--keeps-last-graph=false")...)
+	both := estJSON(t, append(slices.Clone(args), "--quantize-head", "--keeps-last-graph")...)
+	part := func(r map[string]any, k string) float64 { return r["per_gpu"].(map[string]any)[k].(float64) }
+	if def["peak_allocated_bytes"] != both["peak_allocated_bytes"] {
+		t.Errorf("default peak %v, want the explicit flags' %v", def["peak_allocated_bytes"], both["peak_allocated_bytes"])
+	}
+	const V, h = 32000.0, 4096.0
+	if got, want := part(off, "weights_bytes")-part(def, "weights_bytes"), V*h*(16-4.5)/8; math.Abs(got-want) > 8 {
+		t.Errorf("4-bit head saves %.0f B of weights, want %.0f", got, want)
+	}
+	if got, want := part(def, "quant_state_bytes"), V*h*2; math.Abs(got-want) > 8 {
+		t.Errorf("dequantised head %.0f B, want %.0f", got, want)
+	}
+	if got, want := part(def, "activations_bytes")-part(off, "activations_bytes"), 1024*32*(2*h*2+2*(h+11008))+1024*h*2; math.Abs(got-want) > 32 {
+		t.Errorf("held 4-bit inputs %.0f B, want %.0f", got, want)
+	}
+	// Not Lightning's plugin: PEFT's fp32 preparation (no --pure-bf16),
+	// torchao's double-quantised NF4 (--quant nf4), LoRA on a 16-bit base.
+	for _, other := range [][]string{
+		{"--model", "llama-2-7b", "--task", "qlora", "--gpu", "a10g", "--batch", "2", "--seq", "512", "--precision", "int4"},
+		append(slices.Clone(args), "--quant", "nf4"),
+		{"--model", "llama-2-7b", "--task", "lora", "--gpu", "a10g", "--batch", "2", "--seq", "512", "--pure-bf16"},
+	} {
+		if _, _, errs := runEst(t, append(slices.Clone(other), "--json")...); strings.Contains(errs, "BitsandbytesPrecision") {
+			t.Errorf("%v: planned as Lightning's plugin", other)
+		}
+	}
+}
+
 // TestSeparateHead: --separate-head gives a tied checkpoint its own LM
 // head, as LitGPT runs Gemma and Llama 3.2: 256,000 × 2,048 more
 // parameters for Gemma 2B, their bf16 weights in the plan.
