@@ -259,3 +259,42 @@ func TestGPUStackArgs(t *testing.T) {
 		}
 	}
 }
+
+// The GPUStack breakdown sorts rows by dataset as well as engine and model:
+// the ShareGPT rows (the uniform spread gpustackArgs gives) apart from the
+// fixed-length random rows by prompt size, so the length-distribution term
+// of the ShareGPT errors reads against rows that have none.
+func TestGPUStackDataset(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--prompt-tokens", "430", "--output-tokens", "399", "--range-ratio", "0.01"}, "ShareGPT"},
+		{[]string{"--prompt-tokens", "3995", "--output-tokens", "200", "--range-ratio", "1"}, "random 4K"},
+		{[]string{"--prompt-tokens", "1996", "--output-tokens", "99", "--range-ratio", "1"}, "random 2K"},
+		{[]string{"--prompt-tokens", "31999", "--output-tokens", "100", "--range-ratio", "1"}, "random 32K"},
+		{[]string{"--prompt-tokens", "127", "--output-tokens", "4", "--range-ratio", "1"}, "random <1K"},
+		{[]string{"--output-tokens", "4"}, "unknown"},
+	} {
+		if got := gpustackDataset(c.args); got != c.want {
+			t.Errorf("gpustackDataset(%v) = %q, want %q", c.args, got, c.want)
+		}
+	}
+	// Two ShareGPT rows at +50% and +150% and one random 4K row at −20%:
+	// the dataset lines hold the median |error| and signed median of each.
+	mk := func(e float64, prompt, ratio string) valCase {
+		return valCase{Group: "GPUStack throughput", Split: "fit", EngineID: "vllm", Error: e,
+			Args: []string{"--model", "qwen3-8b", "--prompt-tokens", prompt, "--range-ratio", ratio}}
+	}
+	var b strings.Builder
+	writeGPUStackBreakdown(&b, []valCase{mk(0.5, "430", "0.01"), mk(1.5, "430", "0.01"), mk(-0.2, "3996", "1")})
+	for _, want := range []string{
+		"| GPUStack throughput | dataset | ShareGPT | fit (in-sample) | 2 | 100.0% | +100.0% |",
+		"| GPUStack throughput | dataset | random 4K | fit (in-sample) | 1 | 20.0% | -20.0% |",
+		"| GPUStack throughput | engine | vllm | fit (in-sample) | 3 | 50.0% | +50.0% |",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("breakdown lacks %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -250,8 +250,30 @@ func gpustackCases(dir string) ([]valCase, error) {
 	return out, nil
 }
 
-// writeGPUStackBreakdown prints the GPUStack groups by engine and by
-// model, each split apart: median |error| and median signed error.
+// gpustackDataset names a replayed row's dataset from its arguments:
+// "ShareGPT" where gpustackArgs gave the uniform ShareGPT spread
+// (--range-ratio 0.01), else "random N" with N the prompt length rounded
+// to thousands ("random 4K"), or "random <1K" (the 128-token runs, whose
+// means read 127–128 after the client's re-tokenising). The random rows' lengths are fixed (vllm bench serve's
+// --random-range-ratio defaults to 0), so their errors carry no
+// length-distribution term, the ShareGPT rows' do.
+func gpustackDataset(args []string) string {
+	if argValue(args, "--range-ratio") == "0.01" {
+		return "ShareGPT"
+	}
+	p, err := strconv.Atoi(argValue(args, "--prompt-tokens"))
+	switch {
+	case err != nil || p <= 0:
+		return "unknown"
+	case p < 1000:
+		return "random <1K"
+	}
+	return "random " + strconv.Itoa(int(math.Round(float64(p)/1000))) + "K"
+}
+
+// writeGPUStackBreakdown prints the GPUStack groups by engine, by model
+// and by dataset, each split apart: median |error| and median signed
+// error.
 func writeGPUStackBreakdown(w io.Writer, cases []valCase) {
 	type key struct{ group, by, value, split string }
 	abs, signed := map[key][]float64{}, map[key][]float64{}
@@ -260,7 +282,8 @@ func writeGPUStackBreakdown(w io.Writer, cases []valCase) {
 		if !strings.HasPrefix(c.Group, "GPUStack ") {
 			continue
 		}
-		for _, k := range []key{{c.Group, "engine", c.EngineID, c.Split}, {c.Group, "model", argValue(c.Args, "--model"), c.Split}} {
+		for _, k := range []key{{c.Group, "engine", c.EngineID, c.Split}, {c.Group, "model", argValue(c.Args, "--model"), c.Split},
+			{c.Group, "dataset", gpustackDataset(c.Args), c.Split}} {
 			if abs[k] == nil {
 				keys = append(keys, k)
 			}
@@ -287,12 +310,14 @@ func writeGPUStackBreakdown(w io.Writer, cases []valCase) {
 		}
 		return a.split < b.split
 	})
-	fmt.Fprintln(w, "\n## GPUStack's performance lab, by engine and model")
+	fmt.Fprintln(w, "\n## GPUStack's performance lab, by engine, model and dataset")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "A second benchmark family (gpustack/README.md): `vllm bench serve` against vLLM, SGLang and TensorRT-LLM with")
 	fmt.Fprintln(w, "their defaults on A100, H100 and H200, replayed with the serving command's parallelism, precision and token budget,")
 	fmt.Fprintln(w, "the run's mean lengths and its concurrency. \"conc ≤ 8\" rows hold 1–8 requests in flight; \"burst\" rows send every")
 	fmt.Fprintln(w, "request (100–1,000) at once. Split by page: fit pages fixed vLLM's per-request cost, held-back pages fixed nothing.")
+	fmt.Fprintln(w, "By dataset: \"random N\" rows have fixed lengths (N-token prompts), so their errors hold no length-distribution")
+	fmt.Fprintln(w, "term; the \"ShareGPT\" rows' lengths are a uniform draw with the run's means (gpustack/README.md, \"Lengths\").")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| group | by | value | split | n | median \\|error\\| | median error |")
 	fmt.Fprintln(w, "|---|---|---|---|---:|---:|---:|")
