@@ -18,7 +18,7 @@ func fieldID(f page.Field) string { return "rs-" + page.FieldNames[f] }
 // fieldUI is one field as its leaf: a select, or a text box or tick box.
 func fieldUI(v page.FieldView) app.UI {
 	if v.Kind == page.KindSelect {
-		return &selectBox{F: int(v.F), Label: v.Label, Cur: v.Value, Err: v.Err, Opts: v.Opts}
+		return &selectBox{F: int(v.F), Label: v.Label, Cur: v.Value, Err: v.Err, Where: v.Where, Opts: v.Opts}
 	}
 	return &fieldBox{V: v}
 }
@@ -82,7 +82,6 @@ type fieldBox struct {
 func (b *fieldBox) Render() app.UI {
 	v := &b.V
 	id := fieldID(v.F)
-	msg := app.If(v.Err != "", func() app.UI { return app.P().Class("rs-error").ID(id + "-error").Text(v.Err) })
 	if v.Kind == page.KindCheck {
 		return app.Div().Class("rs-field rs-check").Body(
 			app.Label().For(id).Body(
@@ -90,7 +89,7 @@ func (b *fieldBox) Render() app.UI {
 					Checked(v.Value == "1").OnChange(b.onChange),
 				app.Text(" "+v.Label),
 			),
-			msg,
+			errLine(id, v.Err),
 		)
 	}
 	in := app.Input().Type("text").ID(id).Attr("data-f", strconv.Itoa(int(v.F))).
@@ -111,9 +110,18 @@ func (b *fieldBox) Render() app.UI {
 	return app.Div().Class(cls).Body(
 		app.Label().For(id).Text(v.Label),
 		in,
-		app.If(v.Where != "", func() app.UI { return app.Div().Class("rs-where rs-src").Text(v.Where) }),
-		msg,
+		whereLine(v.Where),
+		errLine(id, v.Err),
 	)
+}
+
+// whereLine and errLine are the lines under a field (text box, tick box
+// or select): what its default or choices mean, and its problem.
+func whereLine(w string) app.UI {
+	return app.If(w != "", func() app.UI { return app.Div().Class("rs-where rs-src").Text(w) })
+}
+func errLine(id, e string) app.UI {
+	return app.If(e != "", func() app.UI { return app.P().Class("rs-error").ID(id + "-error").Text(e) })
 }
 
 // OnUpdate clears the text box's value when the page's value for it is

@@ -204,7 +204,7 @@ type selectBox struct {
 	app.Compo
 	F          int
 	Label, Cur string
-	Err        string
+	Err, Where string
 	Opts       []page.Option
 }
 
@@ -217,7 +217,8 @@ func (s *selectBox) Render() app.UI {
 	return app.Div().Class("rs-field").Body(
 		app.Label().For(id).Text(s.Label),
 		sel,
-		app.If(s.Err != "", func() app.UI { return app.P().Class("rs-error").ID(id + "-error").Text(s.Err) }),
+		whereLine(s.Where),
+		errLine(id, s.Err),
 	)
 }
 

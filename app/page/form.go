@@ -208,6 +208,8 @@ func (in *ViewIn) fieldOptions(f Field) []Option {
 		return enumOptions(estimator.Kernels)
 	case FieldOptimizer:
 		return enumOptions(estimator.Optimizers)
+	case FieldAttnKernel:
+		return labelled(l, estimator.AttnKernels, MsgAttnFA2, MsgAttnCuDNN, MsgAttnFA3)
 	case FieldQuant:
 		return quantOptions(l)
 	case FieldLoRATargets:
@@ -293,6 +295,9 @@ func (b *viewBuilder) formField(f Field, label MsgKey, kind FieldKind) (FieldVie
 	if f == FieldMemUtil || f == FieldMaxBatched {
 		v.Label, v.Placeholder = b.engineLabel(f, label)
 	}
+	if f == FieldAttnKernel {
+		v.Where = b.t(MsgAttnKernelHelp) // which stack runs which kernel, and its speed
+	}
 	if !in.Errs[f].OK() {
 		v.Err = ErrText(b.l.Lang, in.Errs[f])
 	}
@@ -373,7 +378,8 @@ func (b *viewBuilder) form() FormView {
 		textF(FieldTrainTokens, MsgTrainTokens), textF(FieldDataset, MsgDataset), textF(FieldEpochs, MsgEpochs),
 		textF(FieldOutput, MsgOutputTokens), textF(FieldRPS, MsgRPS), textF(FieldRequests, MsgRequests),
 		textF(FieldTTFT, MsgTTFTTarget), textF(FieldTPOT, MsgTPOTTarget), selectF(FieldSLOStat, MsgSLOStat), textF(FieldGlobalBatch, MsgGlobalBatch),
-		selectF(FieldOptimizer, MsgOptimizer), checkF(FieldCheckpointing, MsgCheckpointing), checkF(FieldSelective, MsgSelective),
+		selectF(FieldOptimizer, MsgOptimizer), selectF(FieldAttnKernel, MsgAttnKernel),
+		checkF(FieldCheckpointing, MsgCheckpointing), checkF(FieldSelective, MsgSelective),
 		textF(FieldLoRARank, MsgLoRARank), selectF(FieldLoRATargets, MsgLoRATargets), selectF(FieldZeRO, MsgZeRO),
 		selectF(FieldOffload, MsgOffload), selectF(FieldEngine, MsgEngine), selectF(FieldKV, MsgKV),
 		textF(FieldMemUtil, MsgMemUtil), textF(FieldMaxBatched, MsgMaxBatched), checkF(FieldEager, MsgEager), checkF(FieldFlash, MsgFlash),

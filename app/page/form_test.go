@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"rightsize/catalog"
+	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
 )
 
@@ -322,5 +323,65 @@ func TestFieldOptionsBuiltOnce(t *testing.T) {
 	}
 	if n := len(in.FieldOptions(FieldModel)); n != len(m)-1 {
 		t.Errorf("the catalog's model list has %d options, with the user's model %d", n, len(m))
+	}
+}
+
+// The training attention kernel (estimator.AttnKernel, the CLI's
+// --attention-kernel) is a select among the training settings, shown only
+// for training tasks, with its stacks named under it; the link keeps it,
+// hidden or not, and the job reads it only when it shows.
+func TestFormAttentionKernel(t *testing.T) {
+	if v, d := formOf(t, "ak=cudnn"); hasField(v.Fields, FieldAttnKernel) || d.Job.In.AttnKernel != estimator.AttnFA2 {
+		t.Errorf("serving: the form offers the attention kernel, or the job reads it (%v)", d.Job.In.AttnKernel)
+	}
+	for _, task := range []string{"train", "finetune", "lora", "qlora"} {
+		v, d := formOf(t, "t="+task+"&ak=cudnn&n=8")
+		k := formField(t, v.Fields, FieldAttnKernel)
+		if k.Kind != KindSelect || k.Value != "cudnn" || k.Label != "Attention kernel (training)" || k.Err != "" {
+			t.Errorf("%s: field %+v", task, k)
+		}
+		if d.Job.In.AttnKernel != estimator.AttnCuDNN {
+			t.Errorf("%s: the job runs %v", task, d.Job.In.AttnKernel)
+		}
+		// Next to the optimizer, among the training settings.
+		if i, j := slices.IndexFunc(v.Fields, func(f FieldView) bool { return f.F == FieldOptimizer }), slices.IndexFunc(v.Fields, func(f FieldView) bool { return f.F == FieldAttnKernel }); j != i+1 {
+			t.Errorf("%s: the kernel is field %d, the optimizer %d", task, j, i)
+		}
+	}
+	v, _ := formOf(t, "t=train")
+	k := formField(t, v.Fields, FieldAttnKernel)
+	want := []Option{{"fa2", "FlashAttention-2 / Triton"}, {"cudnn", "cuDNN fused (Transformer Engine: Megatron-Core, NeMo)"}, {"fa3", "FlashAttention-3"}}
+	if k.Value != "fa2" || !slices.Equal(k.Opts, want) {
+		t.Errorf("default %q, choices %v", k.Value, k.Opts)
+	}
+	for _, s := range []string{"Megatron-Core", "llm-foundry", "flash_attention_2", "1.62", "1.74"} {
+		if !strings.Contains(k.Where, s) {
+			t.Errorf("the help line %q does not name %s", k.Where, s)
+		}
+	}
+	for _, lang := range []string{"ru", "zh"} {
+		tr, _ := formOf(t, "t=train&l="+lang)
+		if x := formField(t, tr.Fields, FieldAttnKernel); x.Label == k.Label || x.Where == k.Where || x.Opts[1].Label == "" {
+			t.Errorf("%s: label %q, help %q untranslated", lang, x.Label, x.Where)
+		}
+	}
+	// The link: only a kernel other than the default, read back as given.
+	for _, frag := range []string{"t=train&ak=fa3", "ak=cudnn"} {
+		s := ParseFragment(frag, DefaultState)
+		back := ParseFragment(s.Fragment(DefaultState), DefaultState)
+		if back != s || !strings.Contains(s.Fragment(DefaultState), "ak="+s[FieldAttnKernel]) {
+			t.Errorf("%s: the link is %q", frag, s.Fragment(DefaultState))
+		}
+	}
+	if strings.Contains(ParseFragment("t=train", DefaultState).Fragment(DefaultState), "ak=") {
+		t.Error("the default kernel is written into the link")
+	}
+	// Refused next to the field: an unknown kernel, and a fused kernel
+	// without FlashAttention-style attention (the estimator's rule).
+	for _, frag := range []string{"t=train&ak=fa4", "t=train&ak=cudnn&fa=0"} {
+		v, d := formOf(t, frag)
+		if d.Errs[FieldAttnKernel].OK() || formField(t, v.Fields, FieldAttnKernel).Err == "" {
+			t.Errorf("%s: taken (%+v)", frag, d.Errs[FieldAttnKernel])
+		}
 	}
 }

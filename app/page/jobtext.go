@@ -137,6 +137,7 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	choose(&r, jobspec.Quant, estimator.ParseQuant, &in.Quant)
 	choose(&r, jobspec.Kernel, estimator.ParseKernel, &in.Kernel)
 	choose(&r, jobspec.Optimizer, estimator.ParseOptimizer, &in.Optimizer)
+	choose(&r, jobspec.AttnKernel, estimator.ParseAttnKernel, &in.AttnKernel)
 	choose(&r, jobspec.LoRATargets, estimator.ParseLoRATargets, &in.LoRATargets)
 	choose(&r, jobspec.Engine, estimator.ParseEngine, &in.Engine)
 	choose(&r, jobspec.Offload, estimator.ParseOffload, &in.Offload)

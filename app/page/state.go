@@ -94,6 +94,7 @@ const (
 	FieldRegion
 	FieldProvider
 	FieldSLOStat
+	FieldAttnKernel
 	FieldRouter // the disaggregated launch's router (catalog/launch.Router)
 	FieldShow   // the sections opened (Opens), not an input
 	NFields
@@ -142,6 +143,7 @@ var FieldNames = [NFields]string{
 	FieldTextOnly: "text-only", FieldKernel: "kernel", FieldEngineVersion: "engine-version", FieldHost: "host",
 	FieldLaunch: "emit", FieldCP: "cp", FieldDataset: "dataset-tokens", FieldEpochs: "epochs", FieldEP: "ep", FieldDP: "dp",
 	FieldRegion: "region", FieldProvider: "provider", FieldSLOStat: "slo-stat", FieldRouter: "emit-router", FieldShow: "show",
+	FieldAttnKernel: "attention-kernel",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker
@@ -227,7 +229,7 @@ func (s *ViewState) Shown(f Field) bool {
 		return !train
 	case FieldDeadline:
 		return train || s[FieldRPS] == ""
-	case FieldGlobalBatch, FieldMFU, FieldCP, FieldDataset, FieldEpochs:
+	case FieldGlobalBatch, FieldMFU, FieldCP, FieldDataset, FieldEpochs, FieldAttnKernel:
 		return train
 	case FieldInfMFU, FieldBWUtil, FieldCalibration, FieldCurve, FieldWorkload:
 		return !train

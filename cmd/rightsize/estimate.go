@@ -74,7 +74,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		lastGraph  = fs.Bool("keeps-last-graph", false, "training: the loop holds the previous micro-batch's outputs, and so its autograd graph, until the next forward returns (LitGPT's fit loop); bitsandbytes' 4-bit linears keep their inputs with that graph. HF Trainer drops them each step; on by default for --pure-bf16 QLoRA on bitsandbytes NF4")
 		sepHead    = fs.Bool("separate-head", false, "the LM head is its own copy of a tied input embedding (LitGPT: its GPT keeps wte and lm_head apart and its checkpoint conversion copies a tied embedding into both)")
 		fsdpNoSync = fs.Bool("fsdp-no-sync", false, "training with --zero 3 that accumulates micro-batches inside FSDP's no_sync(): each rank holds the whole model's gradients between syncs. Default: on for fine-tunes that accumulate (--global-batch or --micro-batches above one micro-batch per replica), as HF Accelerate/Trainer and Lightning/LitGPT do; --fsdp-no-sync=false for DeepSpeed ZeRO-3, torchtune (FSDP2) or Accelerate's sync_each_batch")
-		attnKernel = fs.String("attention-kernel", estimator.AttnFA2.String(), "training: the fused attention kernel, "+choices(estimator.AttnKernels)+" (speed only; on H100 cuDNN's runs 1.62× and FlashAttention-3 1.74× FlashAttention-2's speed: Shah et al. 2024). cudnn for Megatron-Core, NeMo and Megatron-Bridge (Transformer Engine prefers it on Hopper); fa2 for FlashAttention-2 or Triton kernels (llm-foundry, HF with flash_attention_2)")
+		_          = textFlag(fs, jobspec.AttnKernel, "training: the fused attention kernel, "+choices(estimator.AttnKernels)+" (speed only; on H100 cuDNN's runs 1.62× and FlashAttention-3 1.74× FlashAttention-2's speed: Shah et al. 2024). cudnn for Megatron-Core, NeMo and Megatron-Bridge (Transformer Engine prefers it on Hopper); fa2 for FlashAttention-2 or Triton kernels (llm-foundry, HF with flash_attention_2)")
 		lossChunks = fs.Int("loss-chunks", 0, "training: cross-entropy in this many chunks (torchtune's chunked loss uses 8); 0: one piece")
 		_          = boolFlag(fs, jobspec.GradCheckpointing, "full activation checkpointing")
 		_          = boolFlag(fs, jobspec.SelectiveRecompute, "recompute attention scores only")
@@ -239,7 +239,6 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	in.OptimizerInBackward, in.SchedulerSteps, in.RequestSeconds = *optInBwd, *schedSteps, *reqOver
 	in.FSDPNoSync, in.LoRADropout, in.LoRAFusedQKV, in.QuantizeHead = *fsdpNoSync, *loraDrop, *loraFused, *quantHead
 	in.KeepsLastGraph = *lastGraph
-	parse("attention-kernel", func() (err error) { in.AttnKernel, err = estimator.ParseAttnKernel(*attnKernel); return })
 	if set["lora-dropout"] && *loraDrop > 0 && in.Task != estimator.LoRA && in.Task != estimator.QLoRA {
 		errs = append(errs, errors.New("--lora-dropout: adapter dropout needs --task lora or qlora"))
 	}

@@ -54,6 +54,10 @@ func TestDoorsParseOneJob(t *testing.T) {
 		base("model", "gemma-3-27b", "engine", "vllm", "text-only", "1", "batch", "8"),
 		base("task", "train", "gpus", "16", "tp", "2", "pp", "2", "zero", "1", "batch", "2", "grad-checkpointing", "1", "flash-attention", "0"),
 		base("task", "train", "gpus", "16", "cp", "4", "batch", "1", "seq", "32768", "selective-recompute", "1"),
+		// The fused attention kernel a training step runs (Megatron-Core's
+		// cuDNN attention on Hopper; FlashAttention-3).
+		base("task", "train", "gpus", "8", "batch", "2", "attention-kernel", "cudnn"),
+		base("task", "finetune", "gpus", "8", "zero", "3", "batch", "2", "attention-kernel", "fa3"),
 		// ZeRO on auto at both doors (the page's empty field, no --zero).
 		base("task", "train", "gpus", "64", "tp", "8", "batch", "1"),
 		base("task", "finetune", "gpus", "4", "zero", "3", "offload", "optimizer", "optimizer", "adamw-8bit", "batch", "2"),
@@ -95,6 +99,8 @@ func TestDoorsParseOneJob(t *testing.T) {
 		{base("tp", "99999999999999999999"), "tp"},
 		{base("task", "train", "zero", "x"), "zero"},
 		{base("task", "train", "grad-checkpointing", "maybe"), "grad-checkpointing"},
+		{base("task", "train", "attention-kernel", "fa4"), "attention-kernel"},
+		{base("task", "train", "attention-kernel", "CUDNN "), "attention-kernel"},
 		{base("task", "train", "train-tokens", "0"), "train-tokens"},
 		{base("task", "train", "train-tokens", "lots"), "train-tokens"},
 		{base("task", "train", "global-batch", "-4"), "global-batch"},
@@ -156,6 +162,9 @@ func TestDoorsParseOneJob(t *testing.T) {
 		}
 		if c["task"] == "inference" && (cli.job.prompt != j.Work.PromptTokens || cli.job.output != j.Work.OutputTokens) {
 			t.Errorf("%v: prompt/output CLI %d/%d, page %d/%d", c, cli.job.prompt, cli.job.output, j.Work.PromptTokens, j.Work.OutputTokens)
+		}
+		if k, ok := c["attention-kernel"]; ok && (cli.job.in.AttnKernel.String() != k || j.In.AttnKernel.String() != k) {
+			t.Errorf("%v: attention kernel CLI %v, page %v, want %s", c, cli.job.in.AttnKernel, j.In.AttnKernel, k)
 		}
 		if cli.job.eff != j.Eff {
 			t.Errorf("%v: efficiencies CLI %+v, page %+v", c, cli.job.eff, j.Eff)

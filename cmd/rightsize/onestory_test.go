@@ -73,6 +73,10 @@ func TestPageAgreesWithCLI(t *testing.T) {
 		// under plain 1F1B at 8,192, 32 micro-batches a replica) is one.
 		job{"model": "llama-3.1-405b", "task": "train", "gpu": "h100-sxm", "gpus": "16384", "tp": "8", "pp": "16", "batch": "1", "seq": "8192", "global-batch": "2048"},
 		job{"model": "llama-3.1-405b", "task": "train", "gpu": "h100-sxm", "gpus": "8192", "tp": "8", "pp": "16", "batch": "1", "seq": "8192", "global-batch": "2048"},
+		// The training step's fused attention kernel: cuDNN's under
+		// Megatron-Core on Hopper, FlashAttention-3.
+		job{"model": "llama-3.1-70b", "task": "train", "gpu": "h100-sxm", "gpus": "64", "tp": "8", "batch": "1", "seq": "8192", "grad-checkpointing": "1", "attention-kernel": "cudnn"},
+		job{"model": "llama-3.1-8b", "task": "lora", "gpu": "h100-sxm", "batch": "4", "seq": "4096", "attention-kernel": "fa3"},
 	)
 	agree := func(a, b float64) bool { return a == b || math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
 	checked := 0
@@ -361,5 +365,46 @@ func TestCheckpointingAgreesWithCLI(t *testing.T) {
 		if (cli > 0) != c.want || cli != fig.CheckpointedBytes {
 			t.Errorf("%s: with checkpointing CLI %d B, page %d B (want a figure: %v)", name, cli, fig.CheckpointedBytes, c.want)
 		}
+	}
+}
+
+// TestAttentionKernelAgreesWithCLI: the page's training speed and the
+// CLI's performance.tokens_per_second are one figure for each fused
+// attention kernel (--attention-kernel, the page's select), and the
+// kernel moves it on an H100 (estimator attnKernelSpeed: cuDNN's 1.62×
+// and FlashAttention-3's 1.74× FlashAttention-2's attention speed), so
+// a door that dropped the field would not agree.
+func TestAttentionKernelAgreesWithCLI(t *testing.T) {
+	speed := map[string]float64{}
+	for _, k := range []string{"fa2", "cudnn", "fa3"} {
+		args := []string{"--model", "llama-3.1-8b", "--task", "train", "--gpu", "h100-sxm", "--gpus", "8", "--batch", "2", "--seq", "8192", "--grad-checkpointing",
+			"--attention-kernel", k, "--train-tokens", "1B", "--json"}
+		code, out, errs := runEst(t, args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", k, code, errs)
+		}
+		var r struct {
+			Performance *struct {
+				TokensPerSecond float64 `json:"tokens_per_second"`
+				StepSeconds     float64 `json:"step_seconds"`
+			} `json:"performance"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil || r.Performance == nil {
+			t.Fatalf("%s: %v, performance %v", k, err, r.Performance)
+		}
+		fig, err := page.LinkFigures("m=llama-3.1-8b&t=train&g=h100-sxm&n=8&b=2&s=8192&gc=1&tok=1B&ak=" + k)
+		if err != nil || !fig.OK {
+			t.Fatalf("%s: the page: %v (speed %v)", k, err, fig.OK)
+		}
+		p := r.Performance
+		if math.Abs(p.TokensPerSecond-fig.TokensPerSecond) > 1e-9*p.TokensPerSecond || math.Abs(p.StepSeconds-fig.StepSeconds) > 1e-9*p.StepSeconds {
+			t.Errorf("%s: tokens/s CLI %v, page %v; step CLI %v s, page %v s", k, p.TokensPerSecond, fig.TokensPerSecond, p.StepSeconds, fig.StepSeconds)
+		}
+		speed[k] = p.TokensPerSecond
+	}
+	// At 8,192 tokens attention is a sizeable share of an 8B model's step:
+	// the faster kernels shorten it, each by less than its own speed-up.
+	if !(speed["fa2"] < speed["cudnn"] && speed["cudnn"] < speed["fa3"] && speed["fa3"] < 1.74*speed["fa2"]) {
+		t.Errorf("tokens/s by kernel %v: want fa2 < cudnn < fa3 < 1.74 × fa2", speed)
 	}
 }

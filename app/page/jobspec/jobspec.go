@@ -58,6 +58,7 @@ const (
 	GradCheckpointing
 	SelectiveRecompute
 	FlashAttention
+	AttnKernel
 	LoRARank
 	LoRATargets
 	Engine
@@ -133,6 +134,7 @@ var Fields = [N]Spec{
 	GradCheckpointing:  {"grad-checkpointing", "gc", "0", Bool},
 	SelectiveRecompute: {"selective-recompute", "sr", "0", Bool},
 	FlashAttention:     {"flash-attention", "fa", "1", Bool},
+	AttnKernel:         {"attention-kernel", "ak", "fa2", Text}, // estimator.AttnFA2: training's fused attention at FlashAttention-2's speed
 	LoRARank:           {"lora-rank", "r", "16", Int},
 	LoRATargets:        {"lora-targets", "lt", "attention", Text},
 	Engine:             {"engine", "e", "hf", Text},
