@@ -168,12 +168,12 @@ type request struct {
 	send, arrive float64 // client send; arrival at the scheduler (send + RequestSeconds, + Load.FirstWaveSeconds in a closed loop's first wave)
 	sched, first float64 // first scheduled; first token
 	finish       float64
-	prompt, out  int   // the request's lengths
-	target, done int   // tokens to prefill (prompt, + generated after a preemption) and prefilled
-	gen          int   // tokens generated when it joined the decoding set
-	k0, fin      int64 // decode counter at the join, and at the last token
-	step         int64 // the engine's step count when it reached the scheduler
-	epoch        int32 // bumps on preemption: heap entries of older epochs are stale
+	prompt, out  int    // the request's lengths
+	target, done int    // tokens to prefill (prompt, + generated after a preemption) and prefilled
+	gen          int    // tokens generated when it joined the decoding set
+	k0, fin      int64  // decode counter at the join, and at the last token
+	step         int64  // the engine's step count when it reached the scheduler
+	epoch        int32  // bumps on preemption: heap entries of older epochs are stale
 	rank         uint16 // its attention-DP rank (Policy.BalanceRanks > 1)
 	state        uint8
 	scheduled    bool
@@ -300,9 +300,9 @@ type state struct {
 	skipQueue   bool  // Config.SkipQueue
 	e2eMean     bool  // Config.E2EMeanOnly
 	preemptions int
-	runArea     float64     // ∫ running dt
-	blocked     [5]float64  // seconds the head of the queue waited, by Limit
-	plan        []chunk     // this step's prompt chunks
+	runArea     float64    // ∫ running dt
+	blocked     [5]float64 // seconds the head of the queue waited, by Limit
+	plan        []chunk    // this step's prompt chunks
 	// The attention-DP ranks (Policy.BalanceRanks > 1): each one's
 	// requests, how many ranks hold a waiting request, how many hold
 	// waiting requests and none running, and the step at which the
@@ -310,12 +310,12 @@ type state struct {
 	ranks                   []rankLoad
 	ranksWaiting, ranksCold int
 	balanceFrom             int
-	rng         *rand.Rand  // open loop
-	stepMemo    stepMemoKey // last decode-only step time
-	stepMemoVal float64
-	decodeCalls int        // decode-only steps computed before the table
-	table       []stepSlot // decodeStep's table of a long run
-	tableBits   int
+	rng                     *rand.Rand  // open loop
+	stepMemo                stepMemoKey // last decode-only step time
+	stepMemoVal             float64
+	decodeCalls             int        // decode-only steps computed before the table
+	table                   []stepSlot // decodeStep's table of a long run
+	tableBits               int
 }
 
 type chunk struct {
