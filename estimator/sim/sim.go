@@ -648,13 +648,6 @@ func (s *state) schedule() Limit {
 	if s.p.ReserveOutput > 0 {
 		reserve = share * s.reserveLeft()
 	}
-	perRank := len(s.ranks) > 0 && !s.p.Chunked
-	skipped, blocked := 0, 0
-	if perRank {
-		for k := range s.ranks {
-			s.ranks[k].planned, s.ranks[k].full = 0, false
-		}
-	}
 	for s.wHead < len(s.waiting) {
 		i := s.waiting[s.wHead]
 		r := &s.reqs[i]
@@ -664,25 +657,6 @@ func (s *state) schedule() Limit {
 		}
 		left := budget - planned
 		n := r.target
-		if perRank {
-			l := &s.ranks[r.rank]
-			if !l.full && l.planned > 0 && int32(n) > int32(s.p.TokenBudget/len(s.ranks))-l.running-l.planned {
-				l.full = true
-				blocked++
-			}
-			if l.full {
-				// Its rank's budget is spent this step: it waits, the
-				// other ranks' requests go on.
-				s.wHead++
-				skipped++
-				if blocked == len(s.ranks) {
-					limit = LimitTokens
-					break
-				}
-				continue
-			}
-			l.planned += int32(n)
-		}
 		switch {
 		case left <= 0:
 			limit = LimitTokens
@@ -706,11 +680,6 @@ func (s *state) schedule() Limit {
 			limit = LimitKV
 			break
 		}
-		if skipped > 0 {
-			// Keep the skipped requests, in order, just before the head.
-			copy(s.waiting[s.wHead-skipped+1:s.wHead+1], s.waiting[s.wHead-skipped:s.wHead])
-			s.waiting[s.wHead-skipped] = i
-		}
 		s.wHead++
 		r.state = stPrefill
 		s.rankMove(r, -1, 1)
@@ -725,10 +694,6 @@ func (s *state) schedule() Limit {
 		planned += n
 		free -= float64(n)
 		reserve += own
-	}
-	s.wHead -= skipped
-	if skipped > 0 && limit == LimitNone {
-		limit = LimitTokens
 	}
 	if s.wHead > 1024 && s.wHead*2 > len(s.waiting) {
 		s.waiting = s.waiting[:copy(s.waiting, s.waiting[s.wHead:])]
@@ -965,8 +930,6 @@ func (s *state) decodeRunPlain() int64 {
 type rankLoad struct {
 	active, waiting, running int32
 	tokens                   int64
-	planned                  int32 // prompt tokens planned on it this step
-	full                     bool
 }
 
 // assignRank puts r, arriving at the scheduler, on its rank
