@@ -89,9 +89,11 @@ type Policy struct {
 	AdmitEvery int
 	// BalanceRanks and BalanceWaitSteps: TensorRT-LLM's attention-DP
 	// balance (attention_dp_config enable_balance, batching_wait_iters 0,
-	// timeout_iters BalanceWaitSteps): new requests start only when every
-	// one of the BalanceRanks attention ranks has one to start, or when
-	// the oldest has waited BalanceWaitSteps steps. 0: no balance wait.
+	// timeout_iters BalanceWaitSteps): each new request joins one of the
+	// BalanceRanks attention ranks, and new requests start only when every
+	// rank has one to start, when a rank has some and none running, or
+	// every BalanceWaitSteps steps after the last start (the executor's
+	// iteration counter; sim.go, rankLoad). 0: no balance wait.
 	BalanceRanks, BalanceWaitSteps int
 	// RequestSeconds is each request's fixed cost outside the GPU's
 	// steps: the HTTP/API server, tokenisation, scheduling, detokenising
@@ -163,7 +165,7 @@ const gib = 1 << 30
 //     attention_dp_config enable_balance: true, batching_wait_iters: 0,
 //     timeout_iters: 60 (every DeepSeek-R1 recipe; gpt-oss and MiniMax
 //     enable the balance too): a context phase waits until every rank has
-//     one, up to 60 iterations.
+//     one, or for the executor's 60-iteration counter (Policy.BalanceRanks).
 const (
 	sglangRecvIntervalLow, sglangRecvIntervalHigh = 10, 30
 	sglangRecvIntervalFrom                        = 16

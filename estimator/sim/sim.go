@@ -168,12 +168,13 @@ type request struct {
 	send, arrive float64 // client send; arrival at the scheduler (send + RequestSeconds, + Load.FirstWaveSeconds in a closed loop's first wave)
 	sched, first float64 // first scheduled; first token
 	finish       float64
-	prompt, out  int   // the request's lengths
-	target, done int   // tokens to prefill (prompt, + generated after a preemption) and prefilled
-	gen          int   // tokens generated when it joined the decoding set
-	k0, fin      int64 // decode counter at the join, and at the last token
-	step         int64 // the engine's step count when it reached the scheduler
-	epoch        int32 // bumps on preemption: heap entries of older epochs are stale
+	prompt, out  int    // the request's lengths
+	target, done int    // tokens to prefill (prompt, + generated after a preemption) and prefilled
+	gen          int    // tokens generated when it joined the decoding set
+	k0, fin      int64  // decode counter at the join, and at the last token
+	step         int64  // the engine's step count when it reached the scheduler
+	epoch        int32  // bumps on preemption: heap entries of older epochs are stale
+	rank         uint16 // its attention-DP rank (Policy.BalanceRanks > 1)
 	state        uint8
 	scheduled    bool
 }
@@ -207,6 +208,7 @@ type runBufs struct {
 	waiting, running, prefilling []int32
 	heap                         []heapEntry
 	plan                         []chunk
+	ranks                        []rankLoad
 	times                        []float64 // result's four distributions
 	// pcg, re-seeded by each run, is the source of rng (a Rand holds no
 	// state of its own beyond its source): the open loop's draws.
@@ -228,6 +230,7 @@ func (b *runBufs) put(s *state) {
 		return
 	}
 	b.reqs, b.waiting, b.running, b.prefilling, b.heap, b.plan = s.reqs[:0], s.waiting[:0], s.running[:0], s.prefilling[:0], s.heap[:0], s.plan[:0]
+	b.ranks = s.ranks[:0]
 	bufPool.Put(b)
 }
 
@@ -297,15 +300,22 @@ type state struct {
 	skipQueue   bool  // Config.SkipQueue
 	e2eMean     bool  // Config.E2EMeanOnly
 	preemptions int
-	runArea     float64     // ∫ running dt
-	blocked     [5]float64  // seconds the head of the queue waited, by Limit
-	plan        []chunk     // this step's prompt chunks
-	rng         *rand.Rand  // open loop
-	stepMemo    stepMemoKey // last decode-only step time
-	stepMemoVal float64
-	decodeCalls int        // decode-only steps computed before the table
-	table       []stepSlot // decodeStep's table of a long run
-	tableBits   int
+	runArea     float64    // ∫ running dt
+	blocked     [5]float64 // seconds the head of the queue waited, by Limit
+	plan        []chunk    // this step's prompt chunks
+	// The attention-DP ranks (Policy.BalanceRanks > 1): each one's
+	// requests, how many ranks hold a waiting request, how many hold
+	// waiting requests and none running, and the step at which the
+	// balance's iteration counter last restarted.
+	ranks                   []rankLoad
+	ranksWaiting, ranksCold int
+	balanceFrom             int
+	rng                     *rand.Rand  // open loop
+	stepMemo                stepMemoKey // last decode-only step time
+	stepMemoVal             float64
+	decodeCalls             int        // decode-only steps computed before the table
+	table                   []stepSlot // decodeStep's table of a long run
+	tableBits               int
 }
 
 type chunk struct {
@@ -354,6 +364,11 @@ func (s *state) init(cfg Config, b *runBufs) error {
 	s.heap = slices.Grow(b.heap[:0], min(l.Requests, 4096))
 	s.heapSorted = !s.plain
 	s.prefilling, s.plan = b.prefilling[:0], b.plan[:0]
+	s.ranks = b.ranks[:0]
+	if n := cfg.Policy.BalanceRanks; n > 1 {
+		s.ranks = slices.Grow(s.ranks, n)[:n]
+		clear(s.ranks)
+	}
 	b.pcg.Seed(l.Seed, l.Seed^0x9e3779b97f4a7c15)
 	if b.rng == nil {
 		b.rng = rand.New(&b.pcg)
@@ -404,6 +419,9 @@ func (s *state) deliver() {
 	for s.pending < s.sent && s.reqs[s.pending].arrive <= s.t {
 		s.reqs[s.pending].state = stWaiting
 		s.reqs[s.pending].step = int64(s.steps)
+		if len(s.ranks) > 0 {
+			s.assignRank(&s.reqs[s.pending])
+		}
 		s.waiting = append(s.waiting, int32(s.pending))
 		s.pending++
 	}
@@ -573,6 +591,7 @@ func (s *state) preemptLast() {
 			continue // finished: dropped lazily
 		}
 		r.state = stWaiting
+		s.rankMove(r, 1, -1)
 		s.preemptions++
 		// Back to the front of the queue.
 		if s.wHead > 0 {
@@ -621,6 +640,9 @@ func (s *state) schedule() Limit {
 	if s.balanceWait() > 0 {
 		return LimitPolling
 	}
+	if len(s.ranks) > 0 && s.wHead < len(s.waiting) {
+		s.balanceFrom = s.steps // the balance's counter restarts
+	}
 	share := s.share()
 	reserve := 0.0
 	if s.p.ReserveOutput > 0 {
@@ -660,6 +682,7 @@ func (s *state) schedule() Limit {
 		}
 		s.wHead++
 		r.state = stPrefill
+		s.rankMove(r, -1, 1)
 		if !r.scheduled {
 			r.scheduled, r.sched = true, s.t
 		}
@@ -778,6 +801,12 @@ func (s *state) advance(limit Limit) {
 func (s *state) complete(i int32) {
 	r := &s.reqs[i]
 	r.state, r.finish = stDone, s.t
+	s.rankMove(r, 0, -1)
+	if len(s.ranks) > 0 {
+		l := &s.ranks[r.rank]
+		l.active--
+		l.tokens -= int64(r.prompt)
+	}
 	s.nRun--
 	s.finished++
 	if s.load.Concurrency > 0 && s.sent < len(s.reqs) {
@@ -874,17 +903,95 @@ func (s *state) decodeRunPlain() int64 {
 	return k
 }
 
+// TensorRT-LLM's attention-DP balance (Policy.BalanceRanks,
+// BalanceWaitSteps), as its executor runs it (NVIDIA/TensorRT-LLM
+// tensorrt_llm/_torch/pyexecutor/py_executor.py, PyExecutor.
+// _balance_adp_requests, and _pad_attention_dp_dummy_request;
+// executor_request_queue.py, _schedule_attention_dp_requests and
+// _balance_requests_across_ranks; read in two stored versions of late
+// 2025 and 2026, the second with the balance moved into the scheduler
+// unchanged):
+//   - a new request joins one rank for good: a rank below the expected
+//     count of active requests, max(⌈(active + new) / ranks⌉, the largest
+//     rank's count), the one with the fewest active prompt tokens. In a
+//     closed loop that is the rank where a request just finished, so the
+//     ranks fill at random, not in turn;
+//   - context requests start on every rank at once when every rank has
+//     one, when a rank has requests but no generation request (a rank with
+//     none gets a dummy one), or when the iteration counter reaches
+//     timeout_iters; the counter counts every iteration in which not every
+//     rank has one, with or without requests waiting, and restarts at
+//     each start. So a lone request waits for the counter's next turn,
+//     not timeout_iters from its own arrival.
+
+// rankLoad is one attention-DP rank's requests: active (waiting and
+// running, as the executor counts them), their prompt tokens, and of them
+// the waiting and the running.
+type rankLoad struct {
+	active, waiting, running int32
+	tokens                   int64
+}
+
+// assignRank puts r, arriving at the scheduler, on its rank
+// (_schedule_attention_dp_requests: the expected count, then the heap by
+// active tokens, ties to the lower rank).
+func (s *state) assignRank(r *request) {
+	var total, most int32
+	for _, l := range s.ranks {
+		total += l.active
+		most = max(most, l.active)
+	}
+	n := int32(len(s.ranks))
+	expected := max((total+n)/n, most) // ⌈(total + 1) / n⌉
+	best := -1
+	for i, l := range s.ranks {
+		if l.active < expected && (best < 0 || l.tokens < s.ranks[best].tokens) {
+			best = i
+		}
+	}
+	l := &s.ranks[best]
+	r.rank = uint16(best)
+	l.active++
+	l.tokens += int64(r.prompt)
+	s.rankMove(r, 1, 0)
+}
+
+// rankMove moves r's rank's waiting and running counts by dWait and dRun
+// and keeps the counts of ranks with waiting requests and of ranks with
+// waiting requests and none running.
+func (s *state) rankMove(r *request, dWait, dRun int32) {
+	if len(s.ranks) == 0 {
+		return
+	}
+	l := &s.ranks[r.rank]
+	s.ranksWaiting -= b2i(l.waiting > 0)
+	s.ranksCold -= b2i(l.waiting > 0 && l.running == 0)
+	l.waiting += dWait
+	l.running += dRun
+	s.ranksWaiting += b2i(l.waiting > 0)
+	s.ranksCold += b2i(l.waiting > 0 && l.running == 0)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // balanceWait is how many more steps new requests wait for the
-// attention-DP balance (Policy.BalanceRanks): 0 when they may start,
-// because the engine is idle, none waits, every rank has one or the oldest
-// waited Policy.BalanceWaitSteps.
+// attention-DP balance: 0 when they may start (nothing waits, every rank
+// has one, a rank has some and none running, or the counter's turn came).
 func (s *state) balanceWait() int64 {
-	n := len(s.waiting) - s.wHead
-	if s.p.BalanceRanks < 2 || s.nRun == 0 || n == 0 || n >= s.p.BalanceRanks {
+	w := s.p.BalanceWaitSteps
+	if len(s.ranks) == 0 || w <= 0 || s.wHead == len(s.waiting) || s.ranksCold > 0 || s.ranksWaiting == len(s.ranks) {
 		return 0
 	}
-	head := &s.reqs[s.waiting[s.wHead]]
-	return max(head.step+int64(s.p.BalanceWaitSteps)-int64(s.steps), 0)
+	e := (s.steps - s.balanceFrom) % w
+	if e == 0 && s.steps > s.balanceFrom {
+		return 0
+	}
+	return int64(w - e)
 }
 
 // decodeStep is a decode-only step of n sequences whose contexts sum to

@@ -351,32 +351,107 @@ func TestClosedFormAgrees(t *testing.T) {
 	}
 }
 
-// TensorRT-LLM's attention-DP balance holds a lone new request until every
-// rank has one or BalanceWaitSteps steps pass: with 4 ranks and a closed
-// loop of 2, every request after the first wave waits the whole timeout, so
-// its TTFT grows by about that many decode steps; with 4 in flight at once
-// the first wave fills every rank and starts at once.
+// TensorRT-LLM's attention-DP balance (PyExecutor._balance_adp_requests,
+// _schedule_attention_dp_requests): a new request joins the rank below the
+// expected count with the fewest active prompt tokens, and context
+// requests start when every rank has one, when a rank has some and none
+// running, or at the iteration counter's turn, which comes every
+// BalanceWaitSteps steps after the last start whether or not requests wait.
+func TestBalanceRanks(t *testing.T) {
+	s := state{p: Policy{BalanceRanks: 4, BalanceWaitSteps: 60}, ranks: make([]rankLoad, 4)}
+	s.reqs = make([]request, 9)
+	// Requests 0–3 run, one on each rank (the first wave fills them in
+	// turn), with prompts of 100, 50, 100, 100 tokens.
+	for i, prompt := range []int{100, 50, 100, 100} {
+		r := &s.reqs[i]
+		r.prompt = prompt
+		s.assignRank(r)
+		if int(r.rank) != i {
+			t.Fatalf("first wave: request %d on rank %d, want %d", i, r.rank, i)
+		}
+		s.rankMove(r, -1, 1)
+	}
+	// Expected count ⌈5/4⌉ = 2: every rank is below it; rank 1 holds the
+	// fewest tokens.
+	r := &s.reqs[4]
+	r.prompt = 10
+	s.assignRank(r)
+	if r.rank != 1 {
+		t.Errorf("fifth request on rank %d, want 1 (fewest tokens)", r.rank)
+	}
+	// Rank 2's request finishes: the next one goes there, the only rank
+	// below the expected count max(⌈5/4⌉, 2) = 2, though it holds more
+	// tokens than rank 0 or 3.
+	s.rankMove(&s.reqs[2], 0, -1)
+	s.ranks[2].active--
+	s.ranks[2].tokens -= 100
+	r = &s.reqs[5]
+	r.prompt = 10
+	s.assignRank(r)
+	if r.rank != 2 {
+		t.Errorf("after rank 2's completion the new request is on rank %d, want 2", r.rank)
+	}
+	// Rank 2 now waits with nothing running: it starts at once (not every
+	// rank has a generation request).
+	s.waiting, s.wHead = []int32{4, 5}, 0
+	s.steps, s.balanceFrom = 25, 0
+	if w := s.balanceWait(); w != 0 || s.ranksCold != 1 {
+		t.Errorf("a rank with requests and none running: wait %d (cold ranks %d), want 0 (1)", w, s.ranksCold)
+	}
+	// With a request running there, ranks 1 and 2 wait for the counter's
+	// turn at step 60: 35 steps more.
+	s.rankMove(&s.reqs[5], 0, 1)
+	if w := s.balanceWait(); w != 35 {
+		t.Errorf("at step 25: wait %d, want 35", w)
+	}
+	s.steps = 60
+	if w := s.balanceWait(); w != 0 {
+		t.Errorf("at step 60: wait %d, want 0 (the counter's turn)", w)
+	}
+	s.steps = 61 // the turn passed with no start: the next is at 120
+	if w := s.balanceWait(); w != 59 {
+		t.Errorf("at step 61: wait %d, want 59", w)
+	}
+	// Three more: rank 2 (fewest tokens among the ranks below the
+	// expected 2), then 0, then 3. Every rank has one waiting: they start
+	// at once.
+	for i := 6; i < 9; i++ {
+		r := &s.reqs[i]
+		s.assignRank(r)
+		s.rankMove(r, 0, 1)
+		s.waiting = append(s.waiting, int32(i))
+	}
+	if s.ranksWaiting != 4 || s.balanceWait() != 0 {
+		t.Errorf("every rank waiting (%d of 4): wait %d, want 0", s.ranksWaiting, s.balanceWait())
+	}
+}
+
+// In a closed loop with arrivals far apart (8 ranks, 16 in flight, about
+// one completion every 28 decode steps), the balance adds the wait for
+// the counter's next turn: about half of the 60 steps on average, where a
+// wait of 60 steps from each first waiting request would add about 45.
 func TestBalanceWait(t *testing.T) {
-	base := testConfig(t, estimator.TRTLLM, 512, 64)
-	base.Load.Concurrency, base.Load.Requests, base.Load.RangeRatio = 2, 40, DefaultRangeRatio
+	base := testConfig(t, estimator.TRTLLM, 512, 512)
+	base.Load.Concurrency, base.Load.Requests, base.Load.RangeRatio = 16, 400, DefaultRangeRatio
 	plain := run(t, base)
 	bal := base
-	bal.Policy.BalanceRanks, bal.Policy.BalanceWaitSteps = 4, 60
+	bal.Policy.BalanceRanks, bal.Policy.BalanceWaitSteps = 8, 60
 	held := run(t, bal)
 	step := plain.TPOT.Mean
-	if got, want := held.TTFT.Mean-plain.TTFT.Mean, 60*step; got < 0.7*want || got > 1.3*want {
-		t.Errorf("balance wait adds %.1f ms to the mean TTFT, want about 60 decode steps (%.1f ms)", 1e3*got, 1e3*want)
+	got := (held.TTFT.Mean - plain.TTFT.Mean) / step
+	t.Logf("balance wait: %.1f decode steps", got)
+	if got < 0.4*60 || got > 0.6*60 {
+		t.Errorf("balance wait adds %.1f decode steps to the mean TTFT, want about 30", got)
 	}
 	if held.Limit != LimitPolling {
 		t.Errorf("limit %v, want %v", held.Limit, LimitPolling)
 	}
-	// A wave as large as the ranks starts without waiting.
-	full := bal
-	full.Load.Concurrency, full.Load.Requests = 4, 4
-	fullPlain := base
-	fullPlain.Load.Concurrency, fullPlain.Load.Requests = 4, 4
-	if a, b := run(t, full).TTFT.Mean, run(t, fullPlain).TTFT.Mean; math.Abs(a/b-1) > 1e-9 {
-		t.Errorf("a full first wave: TTFT %.4f s with the balance, %.4f s without", a, b)
+	// Fewer in flight than ranks: a new request joins an empty rank, which
+	// has no generation request, so nothing waits.
+	few, fewPlain := bal, base
+	few.Load.Concurrency, fewPlain.Load.Concurrency = 2, 2
+	if a, b := run(t, few).TTFT.Mean, run(t, fewPlain).TTFT.Mean; math.Abs(a/b-1) > 1e-9 {
+		t.Errorf("2 in flight on 8 ranks: TTFT %.4f s with the balance, %.4f s without", a, b)
 	}
 }
 
