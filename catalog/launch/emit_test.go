@@ -446,7 +446,7 @@ func TestEmitVLLMLimitsOnA100(t *testing.T) {
 	cat := catalog.Default()
 	req := serving(t, "llama-3.1-8b", 2, estimator.VLLM, plan.OnDemand)
 	for _, c := range []struct {
-		offer          string
+		offer         string
 		seqs, perStep int
 	}{{"akash-a100-80gb-sxm4", 256, 2048}, {"aws-p5.4xlarge", 1024, 8192}} {
 		l, err := launch.Emit(launch.VLLM, req, servingRow(t, req, c.offer, 1, 1, 1), cat, "llama-3.1-8b")
