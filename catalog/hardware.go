@@ -71,9 +71,19 @@ func (g GPU) Hardware(w estimator.DType) (hw estimator.Hardware, ok bool) {
 		hw.NVLinkDomain = g.NVLinkDomain
 	}
 	hw.Generation, hw.HostClass = g.Generation(), g.HostClass()
+	hw.VLLMSmallDefaults = g.VLLMNamesSmall()
 	hw.HostLinkBandwidth = estimator.PCIeX16Bandwidth(g.PCIeGen)
 	return hw, hw.PeakFLOPS > 0 && hw.MemBandwidth > 0
 }
+
+// VLLMNamesSmall reports whether vLLM gives the GPU its smaller scheduler
+// defaults by name (estimator.Hardware.VLLMSmallDefaults): the engine
+// lowers the device's name and takes max_num_seqs 256 and
+// max_num_batched_tokens 2048 where it contains "a100", whatever the
+// memory (vllm/engine/arg_utils.py, get_batch_defaults; vLLM PR #17885).
+// The catalog's names and CUDA's ("NVIDIA A100 80GB SXM",
+// "NVIDIA A100-SXM4-80GB") both carry it; the A800's do not.
+func (g GPU) VLLMNamesSmall() bool { return strings.Contains(strings.ToLower(g.Name), "a100") }
 
 // Blackwell reports whether the GPU is of NVIDIA's Blackwell generation
 // (B200, B300 "Blackwell Ultra", GB200, RTX PRO 6000 Blackwell, RTX 50xx).

@@ -177,3 +177,21 @@ func TestGPUHardwareAttention(t *testing.T) {
 		t.Errorf("A100 FP8: attention %v FLOP/s, want 0 (the peak is already BF16)", hw.AttnFLOPS)
 	}
 }
+
+// TestVLLMNamesSmall: vLLM singles out the A100 by name (its device name,
+// lowered, contains "a100": vllm/engine/arg_utils.py, get_batch_defaults),
+// so every catalog A100 carries the mark into its Hardware and no other
+// GPU does, the A800 80GB (same board, another name) and the H100 included.
+func TestVLLMNamesSmall(t *testing.T) {
+	c := Default()
+	for id, want := range map[string]bool{"a100-80gb-sxm": true, "a100-80gb-pcie": true, "a100-80gb": true, "a100-40gb": true,
+		"a800-80gb": false, "h100-sxm": false, "a10g": false, "h200-sxm": false} {
+		g, ok := c.GPU(id)
+		if !ok {
+			t.Fatalf("no GPU %s", id)
+		}
+		if hw, _ := g.Hardware(estimator.BF16); g.VLLMNamesSmall() != want || hw.VLLMSmallDefaults != want {
+			t.Errorf("%s (%q): named %v, hardware mark %v, want %v", id, g.Name, g.VLLMNamesSmall(), hw.VLLMSmallDefaults, want)
+		}
+	}
+}

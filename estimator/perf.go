@@ -71,6 +71,11 @@ type Hardware struct {
 	// (HF transformers decoding is bound by it at small batch). 0: the
 	// host class's fitted figure (HostClass.OpSeconds).
 	HostOpSeconds float64
+	// VLLMSmallDefaults marks a GPU that vLLM gives its smaller scheduler
+	// limits whatever its memory (VLLMDefaultLimitsOn): the engine keys
+	// them on the device's name as well as its memory and names the A100.
+	// The catalog sets it from the GPU's name; the estimator reads no name.
+	VLLMSmallDefaults bool
 	// HostClass is the class of the host CPU that launches the GPU's
 	// work, set by the catalog from the host (catalog.Offer.HostClass
 	// where the instance's CPU is known, catalog.GPU.HostClass's stated

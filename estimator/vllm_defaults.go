@@ -12,11 +12,15 @@ package estimator
 // CacheConfig.gpu_memory_utilization 0.9.
 //
 // vLLM also gives the A100 80GB the smaller limits: it checks the device's
-// name ("a100", vLLM PR #17885, where the larger budget lowered the A100's
-// throughput). The estimate and the simulator know a GPU by its memory
-// only, so they take the larger limits on it; the launch command writes
-// both limits out (--max-num-seqs, --max-num-batched-tokens), so the
-// engine runs as planned.
+// name, `device_memory >= 70 * GiB_bytes and "a100" not in device_name`
+// (vLLM PR #17885, where the larger budget lowered the A100's throughput;
+// tests/engine/test_arg_utils.py, test_defaults_with_usage_context, pins
+// both tables). The catalog marks such GPUs (Hardware.VLLMSmallDefaults)
+// and VLLMDefaultLimitsOn reads the mark: the serving simulator, the
+// planner and the launch command take the smaller limits on an A100 80GB,
+// as the engine does when no flag is given. The memory estimate knows the
+// GPU by its memory only (Input carries no Hardware), so its profiled
+// forward (Input.BatchedTokens) keeps the larger budget there.
 
 // VLLMGPUMemoryUtilization is vLLM's default gpu_memory_utilization: the
 // share of the GPU's memory the engine takes for weights, activations and
@@ -41,10 +45,21 @@ var (
 	vllmLimitsSmall = VLLMLimits{MaxNumSeqs: 256, MaxNumBatchedTokens: 2048}
 )
 
-// VLLMDefaultLimits are vLLM's default limits on a GPU of vram bytes.
+// VLLMDefaultLimits are vLLM's default limits on a GPU of vram bytes
+// that the engine does not single out by name.
 func VLLMDefaultLimits(vram Bytes) VLLMLimits {
 	if vram >= vllmLargeGPU {
 		return vllmLimitsLarge
 	}
 	return vllmLimitsSmall
+}
+
+// VLLMDefaultLimitsOn are vLLM's default limits on a GPU like hw with vram
+// bytes: the smaller ones on a GPU the engine names
+// (Hardware.VLLMSmallDefaults), else VLLMDefaultLimits(vram).
+func VLLMDefaultLimitsOn(vram Bytes, hw Hardware) VLLMLimits {
+	if hw.VLLMSmallDefaults {
+		return vllmLimitsSmall
+	}
+	return VLLMDefaultLimits(vram)
 }

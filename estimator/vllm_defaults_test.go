@@ -46,3 +46,27 @@ func TestVLLMDefaultLimits(t *testing.T) {
 		t.Errorf("TensorRT-LLM on 24 GiB profiles %d tokens, want %d", got, defaultMaxBatchedToken)
 	}
 }
+
+// TestVLLMDefaultLimitsOn: vLLM takes the smaller limits on a GPU whose
+// name holds "a100" whatever its memory (vllm/engine/arg_utils.py,
+// get_batch_defaults; tests/engine/test_arg_utils.py,
+// test_defaults_with_usage_context), which the catalog marks with
+// Hardware.VLLMSmallDefaults; an unmarked GPU keys on memory alone.
+func TestVLLMDefaultLimitsOn(t *testing.T) {
+	small, large := VLLMLimits{MaxNumSeqs: 256, MaxNumBatchedTokens: 2048}, VLLMLimits{MaxNumSeqs: 1024, MaxNumBatchedTokens: 8192}
+	for _, c := range []struct {
+		vram  Bytes
+		named bool
+		want  VLLMLimits
+	}{
+		{80 * GiB, true, small},  // A100 80GB
+		{40 * GiB, true, small},  // A100 40GB: small by memory too
+		{80 * GiB, false, large}, // H100 80GB, A800 80GB
+		{141 * GiB, false, large},
+		{48 * GiB, false, small},
+	} {
+		if got := VLLMDefaultLimitsOn(c.vram, Hardware{VLLMSmallDefaults: c.named}); got != c.want {
+			t.Errorf("VLLMDefaultLimitsOn(%v GiB, named %v) = %+v, want %+v", c.vram.GiB(), c.named, got, c.want)
+		}
+	}
+}

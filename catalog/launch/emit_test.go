@@ -245,9 +245,11 @@ func checkFigures(t *testing.T, where string, req plan.Request, row plan.Row, l 
 		checkSemantics(t, where, req, row, main, "vllm", estimator.VLLM, "--dtype", "--tensor-parallel-size", "--max-model-len")
 		if req.Workload.Kind == plan.Serving {
 			// vLLM's own defaults on the row's GPU, which the simulator
-			// sized the row with: 1024 sequences at ≥ 70 GiB, else 256.
+			// sized the row with: 1024 sequences at ≥ 70 GiB, else 256,
+			// and 256 on an A100 whatever its memory (the engine names
+			// it).
 			want := 256
-			if row.Offer.GPUMemory >= 70*estimator.GiB && row.Offer.GPUCount >= 1 {
+			if row.Offer.GPUMemory >= 70*estimator.GiB && row.Offer.GPUCount >= 1 && !row.Offer.Hardware.VLLMSmallDefaults {
 				want = 1024
 			}
 			if got := flagInt(t, main, "vllm", "--max-num-seqs"); got != want {
@@ -431,5 +433,29 @@ func TestEmitWideExpertLayoutVLLM(t *testing.T) {
 	}
 	if strings.Contains(text, "--distributed-executor-backend") {
 		t.Errorf("a Ray-executor copy:\n%s", text)
+	}
+}
+
+// TestEmitVLLMLimitsOnA100: a serving row on an A100 80GB writes vLLM's
+// own defaults there, 256 sequences and 2048 tokens a step (the engine
+// gives a GPU whose name holds "a100" its smaller limits whatever its
+// memory: vllm/engine/arg_utils.py, get_batch_defaults), the limits the
+// simulator sized the row with; an H100 row of the same 80 GiB writes 1024
+// and 8192.
+func TestEmitVLLMLimitsOnA100(t *testing.T) {
+	cat := catalog.Default()
+	req := serving(t, "llama-3.1-8b", 2, estimator.VLLM, plan.OnDemand)
+	for _, c := range []struct {
+		offer         string
+		seqs, perStep int
+	}{{"akash-a100-80gb-sxm4", 256, 2048}, {"aws-p5.4xlarge", 1024, 8192}} {
+		l, err := launch.Emit(launch.VLLM, req, servingRow(t, req, c.offer, 1, 1, 1), cat, "llama-3.1-8b")
+		if err != nil {
+			t.Fatal(err)
+		}
+		main := l.Files[0].Text
+		if s, b := flagInt(t, main, "vllm", "--max-num-seqs"), flagInt(t, main, "vllm", "--max-num-batched-tokens"); s != c.seqs || b != c.perStep {
+			t.Errorf("%s: --max-num-seqs %d --max-num-batched-tokens %d, want %d and %d", c.offer, s, b, c.seqs, c.perStep)
+		}
 	}
 }

@@ -170,10 +170,11 @@ func trtllmOptionsYAML(s copyShape) string {
 // sequences running at once (0: the KV pool limits) and the tokens one
 // step computes. Batch jobs run their planned batch per copy
 // (plan.Row.Concurrency); serving rows were sized by the engine simulator
-// under the engine's documented defaults (sim.DefaultPolicy), which are
-// written out so the deployment matches the plan.
+// under the engine's documented defaults on the row's GPU
+// (sim.DefaultPolicyOn), which are written out so the deployment matches
+// the plan.
 func (e *emitter) limits(k Kind) (seqs, tokens int) {
-	pol, err := sim.DefaultPolicy(engineOf(k), e.rowVRAM())
+	pol, err := sim.DefaultPolicyOn(engineOf(k), e.rowVRAM(), e.row.Offer.Hardware)
 	if err == nil {
 		seqs, tokens = pol.MaxSeqs, pol.TokenBudget
 	}

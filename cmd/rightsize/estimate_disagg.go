@@ -142,11 +142,11 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 	if j.output < 1 {
 		return fail("--disagg: needs --output-tokens ≥ 1 (and --prompt-tokens)")
 	}
-	pol, err := sim.DefaultPolicy(in.Engine, in.VRAM)
+	hw, ok := j.gpu.HardwareOn(in.Weights, j.node)
+	pol, err := sim.DefaultPolicyOn(in.Engine, in.VRAM, hw)
 	if err != nil {
 		return fail("--disagg: --engine %s: the disaggregated engines are vllm, sglang and trtllm", in.Engine)
 	}
-	hw, ok := j.gpu.HardwareOn(in.Weights, j.node)
 	if !ok {
 		return fail("--disagg: %v", catalog.ErrNoFigures)
 	}

@@ -171,7 +171,9 @@ func TestInferencexTableCases(t *testing.T) {
 // +358% and +93%); with every request sent at once (500–1,000 of them) the
 // replay is 2× fast on TTFT and throughput, more for MoE models (gpt-oss,
 // GLM-4.5-Air, Qwen3-235B, DeepSeek-R1: −50…−70%) than for dense Qwen3
-// (−19…−31%). TestGPUStackAccuracy fails when a figure gets worse by more
+// (−19…−31%). The burst figures were lowered on 2026-11-29, when the
+// A100 80GB took vLLM's smaller scheduler limits (the engine names it).
+// TestGPUStackAccuracy fails when a figure gets worse by more
 // than servingSlack; lower them when the model improves.
 var gpustackAchieved = []struct {
 	group  string
@@ -179,10 +181,10 @@ var gpustackAchieved = []struct {
 }{
 	{"GPUStack TTFT p50, conc ≤ 8", [2]float64{0.325, 0.346}},
 	{"GPUStack TTFT mean, conc ≤ 8", [2]float64{0.329, 0.351}},
-	{"GPUStack TTFT p50, burst", [2]float64{0.508, 0.509}},
-	{"GPUStack TTFT mean, burst", [2]float64{0.502, 0.506}},
-	{"GPUStack TPOT p50", [2]float64{0.342, 0.382}},
-	{"GPUStack throughput", [2]float64{0.580, 0.864}},
+	{"GPUStack TTFT p50, burst", [2]float64{0.407, 0.418}},
+	{"GPUStack TTFT mean, burst", [2]float64{0.390, 0.423}},
+	{"GPUStack TPOT p50", [2]float64{0.219, 0.349}},
+	{"GPUStack throughput", [2]float64{0.485, 0.618}},
 }
 
 func TestGPUStackAccuracy(t *testing.T) {

@@ -149,13 +149,13 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 // aggregated rows are sized).
 // Prefill workers batch as many prompts as the engine's token budget per
 // forward holds (vLLM's default max_num_batched_tokens,
-// estimator.VLLMDefaultLimits; at least one prompt).
+// estimator.VLLMDefaultLimitsOn; at least one prompt).
 func (p *planner) disaggSize(in estimator.Input, hw estimator.Hardware, lam, capU float64) (s disaggSizing) {
 	w := p.req.Workload
 	dp, ep := workerLayout(in)
 	side := estimator.DisaggSide{TP: in.TP, DP: dp, EP: ep}
 	pre := side
-	pre.Batch = max(1, estimator.VLLMDefaultLimits(in.VRAM).MaxNumBatchedTokens/max(int(p.prompt), 1))
+	pre.Batch = max(1, estimator.VLLMDefaultLimitsOn(in.VRAM, hw).MaxNumBatchedTokens/max(int(p.prompt), 1))
 	// One sizer for the search: the workers' serving model is built once,
 	// not at every count tried.
 	sz := estimator.NewDisaggSizer(in, hw, p.req.Assumptions.Efficiency, p.work)

@@ -191,10 +191,17 @@ func recvInterval(in estimator.Input, hw estimator.Hardware, conc int) int {
 // batch continuously (HF transformers, llama.cpp) return an
 // *estimator.InputError: the simulator models continuous batching.
 func DefaultPolicy(e estimator.Engine, vram estimator.Bytes) (Policy, error) {
+	return DefaultPolicyOn(e, vram, estimator.Hardware{})
+}
+
+// DefaultPolicyOn is DefaultPolicy on a GPU like hw: vLLM's limits are
+// estimator.VLLMDefaultLimitsOn, which reads the GPUs the engine singles
+// out by name (the A100 80GB takes the smaller limits).
+func DefaultPolicyOn(e estimator.Engine, vram estimator.Bytes, hw estimator.Hardware) (Policy, error) {
 	p := Policy{Engine: e, RequestSeconds: requestSeconds(e)}
 	switch e {
 	case estimator.VLLM:
-		l := estimator.VLLMDefaultLimits(vram)
+		l := estimator.VLLMDefaultLimitsOn(vram, hw)
 		p.TokenBudget, p.MaxSeqs = l.MaxNumBatchedTokens, l.MaxNumSeqs
 		p.Mixed, p.Chunked, p.Preempt = true, true, true
 	case estimator.SGLang:
@@ -347,7 +354,7 @@ func lengths(in estimator.Input, w estimator.Workload) (prompt, output int) {
 
 // NewConfig sets up the simulation of one replica of in (in.TP × in.PP
 // GPUs like hw; in.GPUs and in.Batch are ignored) serving w under its
-// engine's default scheduler (DefaultPolicy on in.VRAM; a non-zero
+// engine's default scheduler (DefaultPolicyOn in.VRAM and hw; a non-zero
 // in.MaxBatchedTokens replaces the token budget, in.SchedulerSteps sets
 // AdmitEvery, a non-zero in.RequestSeconds RequestSeconds). When the memory
 // estimate's KV pool cannot hold one request (a job that fits only with a
@@ -355,7 +362,7 @@ func lengths(in estimator.Input, w estimator.Workload) (prompt, output int) {
 // KVUnbounded says so. Load's concurrency, rate and request count are
 // left to the caller.
 func NewConfig(in estimator.Input, hw estimator.Hardware, eff estimator.Efficiency, w estimator.Workload) (Config, error) {
-	pol, err := DefaultPolicy(in.Engine, in.VRAM)
+	pol, err := DefaultPolicyOn(in.Engine, in.VRAM, hw)
 	if err != nil {
 		return Config{}, err
 	}

@@ -48,3 +48,39 @@ func TestVLLMDefaultsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestVLLMLimitsOnA100: vLLM gives a GPU whose name holds "a100" its
+// smaller limits whatever its memory (vllm/engine/arg_utils.py,
+// get_batch_defaults), so the simulated scheduler of an A100 80GB runs
+// 256 sequences and 2048 tokens a step, as `vllm serve` does there with no
+// flags, where an H100 of the same 80 GiB runs 1024 and 8192. A budget the
+// input sets still wins; the sequence cap stays the engine's.
+func TestVLLMLimitsOnA100(t *testing.T) {
+	a100 := estimator.Hardware{PeakFLOPS: 312e12, MemBandwidth: 2.039e12, LinkBandwidth: 300e9, Generation: estimator.GenAmpere,
+		VLLMSmallDefaults: true}
+	in := estimator.DefaultInput(llama8B(t))
+	in.Engine, in.VRAM = estimator.VLLM, 80*estimator.GiB
+	w := estimator.Workload{PromptTokens: 1000, OutputTokens: 200}
+	for _, c := range []struct {
+		name          string
+		hw            estimator.Hardware
+		budget        int
+		seqs, perStep int
+	}{
+		{"A100 80GB", a100, 0, 256, 2048},
+		{"H100 80GB", h100SXM, 0, 1024, 8192},
+		{"A100 80GB, --max-num-batched-tokens 4096", a100, 4096, 256, 4096},
+	} {
+		in.MaxBatchedTokens = c.budget
+		cfg, err := NewConfig(in, c.hw, estimator.Efficiency{}, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.Policy.MaxSeqs != c.seqs || cfg.Policy.TokenBudget != c.perStep {
+			t.Errorf("%s: max_num_seqs %d, max_num_batched_tokens %d; want %d, %d", c.name, cfg.Policy.MaxSeqs, cfg.Policy.TokenBudget, c.seqs, c.perStep)
+		}
+	}
+	if pol, _ := DefaultPolicy(estimator.VLLM, 80*estimator.GiB); pol.MaxSeqs != 1024 {
+		t.Errorf("an unnamed 80 GiB GPU runs %d sequences, want 1024", pol.MaxSeqs)
+	}
+}
