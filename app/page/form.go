@@ -317,7 +317,7 @@ func (b *viewBuilder) formField(f Field, label MsgKey, kind FieldKind) (FieldVie
 // estimate used (estimator.Input.MemShare: vLLM's and TensorRT-LLM's 0.9,
 // SGLang's mem_fraction_static from the GPU's memory and the job's TP,
 // 0.819 at TP 8 on an 80 GB H100), the budget from the simulator's
-// DefaultPolicy (which the estimate and the launch use too). The default
+// DefaultPolicyOn (which the estimate and the launch use too). The default
 // is also the field's placeholder, as the field accepts it: the link
 // keeps 0.
 func (b *viewBuilder) engineLabel(f Field, label MsgKey) (text, placeholder string) {
@@ -339,7 +339,10 @@ func (b *viewBuilder) engineLabel(f Field, label MsgKey) (text, placeholder stri
 		return Fill(b.t(label), eng.Label(), set.MemShare, here), placeholder
 	}
 	if vram := in.Job.In.VRAM; vram > 0 {
-		if pol, err := sim.DefaultPolicy(eng, vram); err == nil && pol.TokenBudget > 0 {
+		// The GPU's name matters too: vLLM gives the A100 its smaller
+		// limits whatever its memory (catalog.GPU.VLLMNamesSmall).
+		hw := estimator.Hardware{VLLMSmallDefaults: in.Job.GPU.VLLMNamesSmall()}
+		if pol, err := sim.DefaultPolicyOn(eng, vram, hw); err == nil && pol.TokenBudget > 0 {
 			here = Fill(b.t(MsgDefaultHere), b.l.Count(int64(pol.TokenBudget)))
 			placeholder = strconv.Itoa(pol.TokenBudget)
 		}

@@ -354,7 +354,7 @@ func TestFormAttentionKernel(t *testing.T) {
 	if k.Value != "fa2" || !slices.Equal(k.Opts, want) {
 		t.Errorf("default %q, choices %v", k.Value, k.Opts)
 	}
-	for _, s := range []string{"Megatron-Core", "llm-foundry", "flash_attention_2", "1.62", "1.74"} {
+	for _, s := range []string{"Megatron-Core", "llm-foundry", "Hugging Face", "1.62", "1.74"} {
 		if !strings.Contains(k.Where, s) {
 			t.Errorf("the help line %q does not name %s", k.Where, s)
 		}

@@ -431,6 +431,9 @@ func TestEngineFieldsNameTheEngine(t *testing.T) {
 		frag, mem, budget, def string
 	}{
 		{"e=vllm", "vLLM --gpu-memory-utilization", "vLLM --max-num-batched-tokens", "8,192 on this GPU"},
+		// vLLM gives the A100 its smaller limits by name, whatever its
+		// memory (catalog.GPU.VLLMNamesSmall).
+		{"e=vllm&g=a100-80gb", "vLLM --gpu-memory-utilization", "vLLM --max-num-batched-tokens", "2,048 on this GPU"},
 		{"e=sglang", "SGLang --mem-fraction-static", "SGLang --chunked-prefill-size", "8,192 on this GPU"},
 		{"e=sglang&g=b200", "SGLang --mem-fraction-static", "SGLang --chunked-prefill-size", "16,384 on this GPU"},
 		{"e=trtllm", "TensorRT-LLM --kv_cache_free_gpu_memory_fraction", "TensorRT-LLM --max_num_tokens", "8,192 on this GPU"},
