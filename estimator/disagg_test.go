@@ -492,6 +492,31 @@ func TestEPAllToAllAcrossDomains(t *testing.T) {
 	}
 }
 
+// TestDPGatherBytes: under attention DP the experts' traffic is priced as
+// the EP all-to-all of each rank's own tokens, k copies each (dispatch and
+// combine), which at DP = EP = top-k inside one NVLink domain moves what an
+// all-gather of every rank's tokens before the experts and a
+// reduce-scatter after move (TensorRT-LLM's AllGatherReduceScatter,
+// SGLang's dp_gather/dp_reduce_scatter_tensor): (DP − 1)/DP of the
+// replica's tokens × hidden × 2 B each way. DeepSeek-V3, TP 8 DP 8 EP 8,
+// 16-bit activations, 450e9 B/s of NVLink: 61 layers × 2 × 8 × 7,168 × 2 B
+// × 7/8 / 8 / 450e9 = 61 × 2 × 7/8 × 7,168 × 2 / 450e9 s a token, 3.4 µs;
+// attention's own all-reduce is gone (one rank). So the collective's bytes
+// are not what makes the attention-DP rows at 8–16 a rank slower than the
+// estimate (calibration README, "attention-DP decode step").
+func TestDPGatherBytes(t *testing.T) {
+	in, hw := disaggInput(t)
+	in.TP, in.GPUs, in.DP, in.EP = 8, 8, 8, 8
+	m := NewServingModel(in, hw, Efficiency{}, Workload{PromptTokens: 1000, OutputTokens: 1000})
+	if err := m.Err(); err != nil {
+		t.Fatal(err)
+	}
+	allGatherReduceScatter := 61 * 2 * 7.0 / 8 * 7168 * 2 / 450e9
+	if got := m.m.commPerToken; math.Abs(got/allGatherReduceScatter-1) > 1e-12 {
+		t.Errorf("DP 8 EP 8 collective seconds a token %.6g, want %.6g (an all-gather and a reduce-scatter of every rank's tokens)", got, allGatherReduceScatter)
+	}
+}
+
 // TestDisaggDecodeSlotWait: TensorRT-LLM's generation worker schedules at
 // most max_batch_size requests, and a handed-over request beyond them
 // waits for a slot (py_executor.py: only the fitting
