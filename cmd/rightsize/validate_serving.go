@@ -108,7 +108,36 @@ func inferencexArgs(r map[string]string) ([]string, bool) {
 	if rel := imageRelease(r["image"]); rel != "" {
 		args = append(args, "--engine-version", rel)
 	}
+	if r["framework"] == "trt" {
+		isl, _ := strconv.Atoi(r["isl"])
+		conc, _ := strconv.Atoi(r["conc"])
+		args = append(args, "--max-batched-tokens", strconv.Itoa(trtRecipeMaxNumTokens(isl, conc, r["run_date"])))
+	}
 	return args, true
+}
+
+// trtRecipeSince8192 is the day InferenceX's TensorRT-LLM recipes began
+// to raise max_num_tokens to at least 8192 (SemiAnalysisAI/InferenceX
+// commit 64af5a771, "Adding evals after throughput benchmarks (#258)",
+// 2026-01-21, benchmarks/dsr1_{fp4_b200,fp8_b200,fp8_h200}_trt_slurm.sh).
+const trtRecipeSince8192 = "2026-01-21"
+
+// trtRecipeMaxNumTokens is the --max_num_tokens that InferenceX's
+// DeepSeek-R1 TensorRT-LLM recipes launched trtllm-serve with for a row
+// of prompt length isl at client concurrency conc run on runDate
+// (YYYY-MM-DD): MAX_NUM_TOKENS=$(( ($CONC+$ISL+64+63)/64*64 )) in every
+// version from 2025-11-03 (commit 17d5e204f) on, one whole prompt plus
+// the running decodes per step; from 2026-01-21 (trtRecipeSince8192)
+// raised to at least 8192 (benchmarks/single_node/fixed_seq_len/
+// dsr1_*_trt.sh at 843c6254 still does). The rows before then ran the
+// lower budget; the engine's default, which the estimate takes
+// otherwise, is 8192 (sim.DefaultPolicy).
+func trtRecipeMaxNumTokens(isl, conc int, runDate string) int {
+	n := (conc + isl + 64 + 63) / 64 * 64
+	if runDate >= trtRecipeSince8192 {
+		n = max(n, 8192)
+	}
+	return n
 }
 
 // imageRelease is the engine release a row's container image names

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -90,6 +91,39 @@ func TestImageRelease(t *testing.T) {
 		if got := imageRelease(image); got != want {
 			t.Errorf("imageRelease(%q) = %q, want %q", image, got, want)
 		}
+	}
+}
+
+// The TensorRT-LLM rows run the recipe's --max_num_tokens of their day:
+// ⌊(conc + ISL + 127) / 64⌋ × 64 until 2026-01-21, at least 8192 after.
+func TestTRTRecipeMaxNumTokens(t *testing.T) {
+	for _, c := range []struct {
+		isl, conc int
+		date      string
+		want      int
+	}{
+		{1024, 256, "2025-12-15", 1344}, // (256+1024+127)/64 = 21 → 1344
+		{1024, 64, "2025-12-09", 1152},  // 1215/64 = 18 → 1152
+		{8192, 256, "2025-12-09", 8512}, // 8575/64 = 133 → 8512
+		{8192, 8, "2025-12-15", 8320},   // 8327/64 = 130 → 8320
+		{1024, 256, "2026-02-03", 8192}, // raised to the floor
+		{8192, 256, "2026-02-03", 8512}, // above the floor already
+		{1024, 4, "2026-01-20", 1152},
+		{1024, 4, "2026-01-21", 8192},
+	} {
+		if got := trtRecipeMaxNumTokens(c.isl, c.conc, c.date); got != c.want {
+			t.Errorf("trtRecipeMaxNumTokens(%d, %d, %s) = %d, want %d", c.isl, c.conc, c.date, got, c.want)
+		}
+	}
+	row := map[string]string{"model": "DeepSeek-R1-0528", "hardware": "b200", "framework": "trt", "precision": "fp4", "tp": "4", "ep": "4",
+		"dp_attention": "true", "isl": "1024", "osl": "1024", "conc": "256", "run_date": "2025-12-15"}
+	args, ok := inferencexArgs(row)
+	if i := slices.Index(args, "--max-batched-tokens"); !ok || i < 0 || args[i+1] != "1344" {
+		t.Errorf("TensorRT-LLM row of 2025-12-15: args %q, want --max-batched-tokens 1344", args)
+	}
+	row["framework"] = "sglang"
+	if args, _ := inferencexArgs(row); slices.Contains(args, "--max-batched-tokens") {
+		t.Errorf("SGLang row: args %q carry a token budget", args)
 	}
 }
 
