@@ -137,7 +137,7 @@ func PickNode(lang string, p *PickView, costLabel, timeLabel string) Node {
 		tx("p", "rs-pick-what", p.What),
 		tx("p", "rs-where", p.Where),
 		el("p", "rs-where rs-pick-price", tx("span", pr.Class, pr.Date), el("br", ""), tx("span", pr.Class+" rs-pick-age", age)),
-	).attr("data-kind", p.Kind).attr("data-gpu", p.GPU).attr("data-gpus", strconv.Itoa(p.Plan.GPUs)).kids(
+	).attr("data-kind", p.Kind).attr("data-roles", p.Roles).attr("data-gpu", p.GPU).attr("data-gpus", strconv.Itoa(p.Plan.GPUs)).kids(
 		sourceNode(lang, pr.Source),
 		when(pr.Verify != "", tx("p", "rs-warn rs-pick-verify", pr.Verify)),
 		when(pr.FarBelow != "", tx("p", "rs-warn rs-pick-far", pr.FarBelow)),

@@ -923,10 +923,14 @@ const (
 // PickView is one recommendation, formatted.
 type PickView struct {
 	Kind, Title, What, Where, Cost, Time, Reason string
-	Notes                                        string // the row's own planner notes (VAT, spot spare), joined
-	GPU                                          string
-	Plan                                         Plan
-	Price                                        PriceLabels // the price's date, source, age and warnings
+	// Roles are the picks the card shows, space-separated ("cheapest
+	// value"): picks naming one plan share a card (PickCards), whose Kind
+	// is the first.
+	Roles string
+	Notes string // the row's own planner notes (VAT, spot spare), joined
+	GPU   string
+	Plan  Plan
+	Price PriceLabels // the price's date, source, age and warnings
 }
 
 // Point is one plan on the cost-vs-time chart, in chart coordinates.
@@ -1013,13 +1017,28 @@ func kindText(l Locale, o *planner.Offer) string {
 	return ""
 }
 
+// Picks that name one plan (the same offer, instances, layout and price
+// model) are one card: its title names each role ("Cheapest · Fastest"),
+// its data-kind the first, and its reason keeps each role's why. Three
+// identical cards said the same thing three times and pushed the rest of
+// the page one and a half screens down on a phone; the CLI's table keeps
+// a row per role.
 func (b *viewBuilder) picks() []PickView {
 	l, in, out := b.l, &b.in, &b.in.Plan
 	names := in.Prices.ProviderName
-	views := make([]PickView, len(out.Picks))
-	for i, p := range out.Picks {
+	card, n := PickCards(out.Picks)
+	views := make([]PickView, n)
+	for x, p := range out.Picks {
+		i := card[x]
+		if views[i].Kind != "" {
+			v := &views[i]
+			v.Title += " · " + b.t(pickTitles[p.Kind])
+			v.Roles += " " + p.Kind.String()
+			v.Reason += " " + l.ReasonWith(p.Why, names)
+			continue
+		}
 		views[i] = PickView{
-			Kind: p.Kind.String(), Title: b.t(pickTitles[p.Kind]),
+			Kind: p.Kind.String(), Roles: p.Kind.String(), Title: b.t(pickTitles[p.Kind]),
 			What: strconv.Itoa(p.Plan.GPUs) + " × " + in.Prices.GPUName(p.Offer.GPU) + PlanSuffix(p.Plan),
 			Where: names(p.Offer.Provider) + kindText(l, p.Offer) + " · " + p.Offer.InstanceType + Instances(p.Instances) +
 				" · " + b.t(PricingKeys[p.Pricing]) + out.EngineText(p.Candidate),
@@ -1036,6 +1055,31 @@ func (b *viewBuilder) picks() []PickView {
 		views[i].Notes = strings.Join(notes, " · ")
 	}
 	return views
+}
+
+// PickCards is, for each of picks, the index of the card that shows it,
+// and the number of cards: picks that name one plan (the same offer,
+// instances, layout and price model) share the card of the first.
+func PickCards(picks []Pick) (card []int, n int) {
+	type planKey struct {
+		offer     string
+		instances int
+		plan      Plan
+		pricing   planner.Pricing
+	}
+	seen := map[planKey]int{}
+	card = make([]int, len(picks))
+	for x, p := range picks {
+		k := planKey{p.Offer.ID, p.Instances, p.Plan, p.Pricing}
+		i, ok := seen[k]
+		if !ok {
+			i = n
+			seen[k] = i
+			n++
+		}
+		card[x] = i
+	}
+	return card, n
 }
 
 // chart places the candidates on log axes: cost (x) and time (y); none

@@ -531,3 +531,34 @@ func TestMemShareFieldShowsEngineDefault(t *testing.T) {
 		}
 	}
 }
+
+// TestPicksNamingOnePlanShareACard: the default job's cheapest plan is
+// also its best value, so the page shows two cards for three picks: the
+// first titled with both roles and giving both reasons, "Use this" on it
+// applying that plan; a job whose picks differ keeps a card each.
+func TestPicksNamingOnePlanShareACard(t *testing.T) {
+	_, in, _ := pageOf(t, "", nil)
+	picks := in.Plan.Picks
+	if len(picks) != 3 || picks[0].Offer.ID != picks[2].Offer.ID || picks[0].Offer.ID == picks[1].Offer.ID {
+		t.Fatalf("the default job's picks changed: %d, want cheapest = value ≠ fastest", len(picks))
+	}
+	card, n := PickCards(picks)
+	if n != 2 || !slices.Equal(card, []int{0, 1, 0}) {
+		t.Fatalf("cards %v (%d), want [0 1 0] (2)", card, n)
+	}
+	v := PickViews(in)
+	l := Locale{Lang: "en"}
+	names := in.Prices.ProviderName
+	if len(v) != 2 || v[0].Title != "Cheapest · Best value" || v[1].Title != "Fastest" || v[0].Kind != "cheapest" ||
+		v[0].Roles != "cheapest value" || v[1].Roles != "fastest" ||
+		v[0].Reason != l.ReasonWith(picks[0].Why, names)+" "+l.ReasonWith(picks[2].Why, names) ||
+		v[0].GPU != picks[0].Offer.GPU || v[0].Plan != picks[0].Plan {
+		t.Errorf("cards %+v", v)
+	}
+	// Three different plans: three cards.
+	distinct := slices.Clone(picks)
+	distinct[2].Instances++
+	if card, n := PickCards(distinct); n != 3 || !slices.Equal(card, []int{0, 1, 2}) {
+		t.Errorf("distinct plans: cards %v (%d)", card, n)
+	}
+}

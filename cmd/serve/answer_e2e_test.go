@@ -59,7 +59,7 @@ func (s *site) waitPlan() {
 	s.t.Helper()
 	time.Sleep(100 * time.Millisecond)
 	s.do("waiting for the plan", chromedp.WaitNotPresent(`.rs-plan-pending`, chromedp.ByQuery),
-		chromedp.WaitVisible(`#rs-recommendation [data-kind="value"]`, chromedp.ByQuery))
+		chromedp.WaitVisible(`#rs-recommendation [data-roles~="value"]`, chromedp.ByQuery))
 }
 
 func (s *site) count(sel string) string {
@@ -79,13 +79,15 @@ func TestE2EAnswers(t *testing.T) {
 		t.Errorf("first head tag: %s", v)
 	}
 	// The answer first: three picks (the planner runs once the page is
-	// up), and the chart with one circle per offer.
+	// up), a card per plan (the default job's cheapest plan is also its
+	// best value: page.PickCards), and the chart with one circle per
+	// offer.
 	s.waitPlan()
-	if n := s.count("#rs-recommendation > [data-kind]"); n != "3" {
-		t.Fatalf("%s picks in #rs-recommendation", n)
+	if n := s.count("#rs-recommendation > [data-kind]"); n != "2" {
+		t.Fatalf("%s cards in #rs-recommendation, want 2", n)
 	}
-	if kinds := s.eval(`[...document.querySelectorAll("#rs-recommendation > [data-kind]")].map(e => e.dataset.kind).join(",")`); kinds != "cheapest,fastest,value" {
-		t.Errorf("picks: %s", kinds)
+	if roles := s.eval(`[...document.querySelectorAll("#rs-recommendation > [data-kind]")].map(e => e.dataset.roles).join(",")`); roles != "cheapest value,fastest" {
+		t.Errorf("cards' roles: %s", roles)
 	}
 	if n := s.count("svg#rs-pareto circle"); n == "0" {
 		t.Error("no points on the Pareto chart")
@@ -406,8 +408,9 @@ func TestE2EStartupKeepsAnswer(t *testing.T) {
 	if len(su.RestTops) < 2 || slices.Max(su.RestTops)-slices.Min(su.RestTops) > 4 {
 		t.Errorf("the sections below the summary moved during start-up: their top went through %v", su.RestTops)
 	}
-	if s.count("#rs-answer-slot") != "0" || s.count("#rs-recommendation [data-kind]") != "3" {
-		t.Error("after planning: the slot is still there or the three picks are missing")
+	if s.count("#rs-answer-slot") != "0" || s.count("#rs-recommendation [data-roles~=cheapest]") != "1" ||
+		s.count("#rs-recommendation [data-roles~=fastest]") != "1" || s.count("#rs-recommendation [data-roles~=value]") != "1" {
+		t.Error("after planning: the slot is still there or one of the three picks is missing")
 	}
 	// The breakdown and the summary are live (go-app's) once the page is
 	// complete: no slot, no static copy beside them.
