@@ -32,7 +32,7 @@ const (
 	// vllmSamplerRows is the rows of fp32 logits the activation peak of a
 	// pooled engine adds to its forward pass: vLLM's sampler runs after
 	// the forward pass on max_num_seqs rows (1024 on an H100, 256 below
-	// 70 GiB: VLLMDefaultLimits), so only part of its logits add to the
+	// 70 GiB and on an A100: Input.VLLMLimits), so only part of its logits add to the
 	// profiled peak. Fitted with vllmActivations to the llm-d v0.19 H100
 	// peaks (calibration_test.go, vllmRows): 256 rows put both within 5%,
 	// 1024 rows 22–25% over.
