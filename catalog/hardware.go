@@ -406,9 +406,14 @@ func (g GPU) GPULink() bool { return g.Interconnect == "nvlink" || g.Interconnec
 // that in.UsableBytes is UsableFraction of that. An explicit
 // in.UsableVRAM (--usable-vram) still wins. Every door that estimates on a
 // catalog GPU sets its memory here, and the planner's offers carry the
-// same two figures (PlanOffers).
+// same two figures (PlanOffers). It marks a GPU vLLM gives its smaller
+// limits by name too (VLLMNamesSmall, estimator.Input.VLLMSmallDefaults):
+// the engine's default step budget, and with it the forward pass it
+// profiles before sizing its KV pool, follows the mark as it follows the
+// memory.
 func (g GPU) SetMemory(in *estimator.Input) {
 	in.VRAM, in.VisibleVRAM = g.Memory, g.ECCMemory
+	in.VLLMSmallDefaults = g.VLLMNamesSmall()
 }
 
 // UsableBytes is the memory per GPU an estimate on g fits in when the

@@ -28,11 +28,11 @@ const (
 	// cached whole segments it frees and retries with (memory_peak.go).
 	trainAllocatorKept     = 0.04
 	hfInferAllocatorShare  = 0.10
-	defaultMaxBatchedToken = 8192 // SGLang and TensorRT-LLM; vLLM's: VLLMDefaultLimits
+	defaultMaxBatchedToken = 8192 // TensorRT-LLM; vLLM's: Input.VLLMLimits, SGLang's: SGLangDefaults
 	// vllmSamplerRows is the rows of fp32 logits the activation peak of a
 	// pooled engine adds to its forward pass: vLLM's sampler runs after
 	// the forward pass on max_num_seqs rows (1024 on an H100, 256 below
-	// 70 GiB: VLLMDefaultLimits), so only part of its logits add to the
+	// 70 GiB and on an A100: Input.VLLMLimits), so only part of its logits add to the
 	// profiled peak. Fitted with vllmActivations to the llm-d v0.19 H100
 	// peaks (calibration_test.go, vllmRows): 256 rows put both within 5%,
 	// 1024 rows 22–25% over.
@@ -43,14 +43,14 @@ const (
 // BatchedTokens is the tokens of the forward pass a pooled engine
 // profiles its activation peak with, its step budget:
 // in.MaxBatchedTokens, else the engine's default (vLLM's
-// max_num_batched_tokens for the GPU's memory, VLLMDefaultLimits; 8192
-// for SGLang and TensorRT-LLM).
+// max_num_batched_tokens for the GPU, in.VLLMLimits; SGLang's chunk for
+// its memory; 8192 for TensorRT-LLM).
 func (in Input) BatchedTokens() int {
 	switch {
 	case in.MaxBatchedTokens > 0:
 		return in.MaxBatchedTokens
 	case in.Engine == VLLM:
-		return VLLMDefaultLimits(in.VRAM).MaxNumBatchedTokens
+		return in.VLLMLimits().MaxNumBatchedTokens
 	case in.Engine == SGLang:
 		return SGLangDefaults(in.VRAM, in.TP).ChunkedPrefillSize
 	}

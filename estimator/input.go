@@ -379,6 +379,14 @@ type Input struct {
 	// available DRAM is reduced by 6.25%"). 0: VRAM (HBM, or not known).
 	VisibleVRAM Bytes
 	UsableVRAM  Bytes // --usable-vram: measured usable memory per GPU (0: derived from VisibleVRAM or VRAM)
+	// VLLMSmallDefaults marks a GPU that vLLM gives its smaller scheduler
+	// limits whatever its memory (--gpu: the A100, named by
+	// catalog.GPU.VLLMNamesSmall; Hardware.VLLMSmallDefaults is the same
+	// mark for the speed side). vLLM's default max_num_batched_tokens,
+	// and so the forward pass it profiles before sizing its KV pool,
+	// follows it (Input.VLLMLimits). false for a GPU known by its memory
+	// alone (--vram).
+	VLLMSmallDefaults bool
 
 	GPUs    int     // --gpus: total GPUs (= DP × TP × PP)
 	ZeRO    int     // --zero: DeepSpeed ZeRO stage 0..3 (FSDP full shard = 3)

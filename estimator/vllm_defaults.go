@@ -18,9 +18,11 @@ package estimator
 // both tables). The catalog marks such GPUs (Hardware.VLLMSmallDefaults)
 // and VLLMDefaultLimitsOn reads the mark: the serving simulator, the
 // planner and the launch command take the smaller limits on an A100 80GB,
-// as the engine does when no flag is given. The memory estimate knows the
-// GPU by its memory only (Input carries no Hardware), so its profiled
-// forward (Input.BatchedTokens) keeps the larger budget there.
+// as the engine does when no flag is given, and so does the memory
+// estimate: Input.VLLMSmallDefaults carries the same mark (set with the
+// GPU's memory by catalog.GPU.SetMemory and the planner's offers), and
+// Input.VLLMLimits reads it, so the forward pass vLLM profiles before it
+// sizes its KV pool (Input.BatchedTokens) is 2048 tokens on an A100 80GB.
 
 // VLLMGPUMemoryUtilization is vLLM's default gpu_memory_utilization: the
 // share of the GPU's memory the engine takes for weights, activations and
@@ -62,4 +64,10 @@ func VLLMDefaultLimitsOn(vram Bytes, hw Hardware) VLLMLimits {
 		return vllmLimitsSmall
 	}
 	return VLLMDefaultLimits(vram)
+}
+
+// VLLMLimits are vLLM's default limits on the GPU in describes:
+// VLLMDefaultLimitsOn its memory and its mark (in.VLLMSmallDefaults).
+func (in Input) VLLMLimits() VLLMLimits {
+	return VLLMDefaultLimitsOn(in.VRAM, Hardware{VLLMSmallDefaults: in.VLLMSmallDefaults})
 }

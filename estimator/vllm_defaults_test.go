@@ -70,3 +70,53 @@ func TestVLLMDefaultLimitsOn(t *testing.T) {
 		}
 	}
 }
+
+// TestVLLMA100Pool: the memory estimate profiles an A100 80GB
+// (Input.VLLMSmallDefaults) at vLLM's smaller budget, 2048 tokens, as the
+// engine does (vllm/engine/arg_utils.py, get_batch_defaults: "a100" in the
+// device name), and its KV pool takes the activations the 8192-token
+// forward would have held. Llama-3.1-8B (hidden 4096, intermediate 14336,
+// 32 layers of 8 KV heads × 128, bf16) on one 80 GiB GPU:
+//   - activations (vllmActivations) 2048 × (6·14336 + 8·4096) × 2 B =
+//     2048 × 118,784 × 2 = 486,539,264 B; 1,946,157,056 B at 8192 tokens;
+//   - the pool grows by the difference, 1,459,617,792 B, which at
+//     32 × 2 × 8 × 128 × 2 = 131,072 B a token is 11,136 tokens.
+//
+// An unmarked GPU of the same memory (an H100 80GB) keeps 8192.
+func TestVLLMA100Pool(t *testing.T) {
+	in := DefaultInput(loadArch(t, "llama-3.1-8b.json"))
+	in.Engine, in.VRAM, in.GPUs, in.TP = VLLM, 80*GiB, 1, 1
+	h100, err := Estimate(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.VLLMSmallDefaults = true
+	if got := in.BatchedTokens(); got != 2048 {
+		t.Errorf("A100 80GB profiles %d tokens, want 2048", got)
+	}
+	if l := in.VLLMLimits(); l != (VLLMLimits{MaxNumSeqs: 256, MaxNumBatchedTokens: 2048}) {
+		t.Errorf("A100 80GB limits %+v, want 256 sequences, 2048 tokens", l)
+	}
+	a100, err := Estimate(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a100.PerGPU.Activations != 486539264 || h100.PerGPU.Activations != 1946157056 {
+		t.Errorf("activations A100 %d B, H100 %d B; want 486,539,264 and 1,946,157,056", a100.PerGPU.Activations, h100.PerGPU.Activations)
+	}
+	if d := a100.PerGPU.KVCache - h100.PerGPU.KVCache; d < 1459617792-1 || d > 1459617792+1 {
+		t.Errorf("A100 pool %d B over the H100's, want 1,459,617,792", d)
+	}
+	if d := a100.KVPoolTokens - h100.KVPoolTokens; d < 11136-1 || d > 11136+1 {
+		t.Errorf("A100 pool %d tokens (H100 %d): %d more, want 11,136", a100.KVPoolTokens, h100.KVPoolTokens, d)
+	}
+	// The mark counts for vLLM alone, and a budget set by hand wins.
+	in.MaxBatchedTokens = 8192
+	if got := in.BatchedTokens(); got != 8192 {
+		t.Errorf("A100 80GB with max_num_batched_tokens 8192 profiles %d", got)
+	}
+	in.MaxBatchedTokens, in.Engine = 0, SGLang
+	if got, want := in.BatchedTokens(), SGLangDefaults(in.VRAM, 1).ChunkedPrefillSize; got != want {
+		t.Errorf("SGLang on an A100 80GB profiles %d tokens, want its chunk %d", got, want)
+	}
+}

@@ -321,6 +321,14 @@ func AssumedEfficiency(j Job, r PerfResult) estimator.Efficiency {
 	return estimator.ResolveEfficiency(j.In, estimator.Hardware{}, j.Eff)
 }
 
+// memKey is what of a catalog GPU the job's estimate reads
+// (catalog.GPU.SetMemory): its memory, what CUDA sees of it, and whether
+// vLLM gives it its smaller limits by name (the A100).
+type memKey struct {
+	vram, visible estimator.Bytes
+	vllmSmall     bool
+}
+
 // fitResults estimates the job's memory on every catalog GPU, smallest
 // memory first, and how many of the selected GPU it needs.
 func fitResults(j Job, pr Prices) ([]FitResult, int) {
@@ -329,9 +337,10 @@ func fitResults(j Job, pr Prices) ([]FitResult, int) {
 	// The job's input differs from GPU to GPU only in its memory, so GPUs
 	// of one size (55 GPUs, 17 sizes) share one estimate and one search:
 	// the previous row's, as the list is sorted by memory. The size is the
-	// card's memory and what CUDA sees of it (ECC on GDDR takes a share).
+	// card's memory and what CUDA sees of it (ECC on GDDR takes a share),
+	// and vLLM's class of the GPU (memKey).
 	var (
-		last        [2]estimator.Bytes
+		last        memKey
 		fits, found bool
 		headroom    estimator.Bytes
 		minIn       estimator.Input
@@ -344,7 +353,7 @@ func fitResults(j Job, pr Prices) ([]FitResult, int) {
 		x := j.In
 		g.SetMemory(&x)
 		x.UsableVRAM = 0 // the user's measured figure is their own GPU's
-		if m := [2]estimator.Bytes{x.VRAM, x.VisibleVRAM}; m != last {
+		if m := (memKey{x.VRAM, x.VisibleVRAM, x.VLLMSmallDefaults}); m != last {
 			last, fits, found, headroom = m, false, false, 0
 			if res, err := estimator.Estimate(x); err == nil {
 				fits, headroom = res.Fits, res.Headroom

@@ -340,8 +340,9 @@ func (b *viewBuilder) engineLabel(f Field, label MsgKey) (text, placeholder stri
 	}
 	if vram := in.Job.In.VRAM; vram > 0 {
 		// The GPU's name matters too: vLLM gives the A100 its smaller
-		// limits whatever its memory (catalog.GPU.VLLMNamesSmall).
-		hw := estimator.Hardware{VLLMSmallDefaults: in.Job.GPU.VLLMNamesSmall()}
+		// limits whatever its memory (catalog.GPU.VLLMNamesSmall, which
+		// ParseInput copies into the estimate's input).
+		hw := estimator.Hardware{VLLMSmallDefaults: in.Job.In.VLLMSmallDefaults}
 		if pol, err := sim.DefaultPolicyOn(eng, vram, hw); err == nil && pol.TokenBudget > 0 {
 			here = Fill(b.t(MsgDefaultHere), b.l.Count(int64(pol.TokenBudget)))
 			placeholder = strconv.Itoa(pol.TokenBudget)

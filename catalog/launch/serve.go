@@ -214,6 +214,7 @@ func (e *emitter) memShare(k Kind, s copyShape) float64 {
 	in.Engine = engineOf(k)
 	if e.row.Offer.GPUMemory > 0 {
 		in.VRAM, in.VisibleVRAM = e.rowVRAM(), 0
+		in.VLLMSmallDefaults = e.row.Offer.Hardware.VLLMSmallDefaults
 	}
 	in.TP, in.PP, in.DP = max(s.tp, 1), max(s.pp, 1), max(s.dp, 1)
 	if u := in.MemShare(); u > 0 && u <= 1 {

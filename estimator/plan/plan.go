@@ -947,24 +947,34 @@ func (p *planner) slice(o *Offer) (gpuMem, estimator.Hardware) {
 		hw.LinkBandwidth = 0 // PCIe between the instance's GPUs
 	}
 	hw.NVLinkDomain = max(dom, 1)
+	small := hw.VLLMSmallDefaults
 	if o.GPUCount >= 1 {
-		return gpuMem{o.GPUMemory, o.GPUVisibleMemory}, hw
+		return gpuMem{o.GPUMemory, o.GPUVisibleMemory, small}, hw
 	}
 	f := o.GPUCount
 	hw.PeakFLOPS *= f
 	hw.MemBandwidth *= f
-	return gpuMem{estimator.Bytes(float64(o.GPUMemory) * f), estimator.Bytes(float64(o.GPUVisibleMemory) * f)}, hw
+	return gpuMem{estimator.Bytes(float64(o.GPUMemory) * f), estimator.Bytes(float64(o.GPUVisibleMemory) * f), small}, hw
 }
 
 // gpuMem is one GPU's (or vGPU slice's) memory as the estimator takes it:
 // the card's (Input.VRAM) and what CUDA sees of it where ECC takes a share
-// (Input.VisibleVRAM, 0: all). The request's own Input.UsableVRAM, the
-// user's measured figure, is left as it is and wins over both.
-type gpuMem struct{ vram, visible estimator.Bytes }
+// (Input.VisibleVRAM, 0: all), with the GPU's vLLM class
+// (Input.VLLMSmallDefaults, the offer's Hardware.VLLMSmallDefaults: vLLM
+// profiles and schedules an A100 80GB with its smaller limits), so that
+// an A100 80GB and an H100 80GB do not share an estimate. The request's
+// own Input.UsableVRAM, the user's measured figure, is left as it is and
+// wins over both.
+type gpuMem struct {
+	vram, visible estimator.Bytes
+	vllmSmall     bool
+}
 
-func (m gpuMem) set(in *estimator.Input) { in.VRAM, in.VisibleVRAM = m.vram, m.visible }
+func (m gpuMem) set(in *estimator.Input) {
+	in.VRAM, in.VisibleVRAM, in.VLLMSmallDefaults = m.vram, m.visible, m.vllmSmall
+}
 
-func memOf(in estimator.Input) gpuMem { return gpuMem{in.VRAM, in.VisibleVRAM} }
+func memOf(in estimator.Input) gpuMem { return gpuMem{in.VRAM, in.VisibleVRAM, in.VLLMSmallDefaults} }
 
 // rank orders fitting rows by cost, then time, then hourly price, then
 // offer ID; unfit rows follow in offer ID order. It sorts compact keys

@@ -103,8 +103,9 @@ type Policy struct {
 }
 
 // Default scheduler limits, from the engines' sources. vLLM's
-// (max_num_seqs and max_num_batched_tokens by GPU memory) are
-// estimator.VLLMDefaultLimits, which the memory estimate reads too;
+// (max_num_seqs and max_num_batched_tokens by GPU memory, and the smaller
+// ones on an A100) are estimator.VLLMDefaultLimitsOn, which the memory
+// estimate reads too (estimator.Input.VLLMLimits);
 // chunked prefill is on in its v1 engine and preemption recomputes.
 const (
 	// SGLang's admission under KV pressure (sgl-project/sglang

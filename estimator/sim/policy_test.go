@@ -7,29 +7,39 @@ import (
 )
 
 // TestVLLMDefaultsAgree: the simulator's vLLM scheduler and the memory
-// estimate read one table of vLLM's defaults (estimator.VLLMDefaultLimits).
-// On GPUs of the memory sizes sold, and on each side of vLLM's 70 GiB
-// line, the step budget the simulator schedules with is the forward pass
-// the estimate profiles its activation peak with (the estimate is the
-// one it gives with that budget set), and the sequence cap is vLLM's.
+// estimate read one rule for vLLM's defaults
+// (estimator.VLLMDefaultLimitsOn). On GPUs of the memory sizes sold, on
+// each side of vLLM's 70 GiB line, and on a GPU the engine names (the
+// A100: Hardware.VLLMSmallDefaults for the simulator,
+// Input.VLLMSmallDefaults for the estimate), the step budget the
+// simulator schedules with is the forward pass the estimate profiles its
+// activation peak with (the estimate is the one it gives with that budget
+// set), and the sequence cap is vLLM's.
 func TestVLLMDefaultsAgree(t *testing.T) {
 	a := llama8B(t)
-	for _, gib := range []float64{16, 24, 32, 40, 48, 69.5, 70, 80, 94, 141, 192, 288} {
+	for _, c := range []struct {
+		gib   float64
+		named bool
+	}{{16, false}, {24, false}, {32, false}, {40, false}, {40, true}, {48, false}, {69.5, false}, {70, false}, {80, false},
+		{80, true}, {94, false}, {141, false}, {192, false}, {288, false}} {
+		gib := c.gib
 		vram := estimator.Bytes(gib * float64(estimator.GiB))
-		want := estimator.VLLMDefaultLimits(vram)
-		pol, err := DefaultPolicy(estimator.VLLM, vram)
+		hw := h100SXM
+		hw.VLLMSmallDefaults = c.named
+		want := estimator.VLLMDefaultLimitsOn(vram, hw)
+		pol, err := DefaultPolicyOn(estimator.VLLM, vram, hw)
 		if err != nil {
 			t.Fatal(err)
 		}
 		in := estimator.DefaultInput(a)
-		in.Engine, in.VRAM = estimator.VLLM, vram
+		in.Engine, in.VRAM, in.VLLMSmallDefaults = estimator.VLLM, vram, c.named
 		if pol.MaxSeqs != want.MaxNumSeqs || pol.TokenBudget != want.MaxNumBatchedTokens {
 			t.Errorf("%v GiB: simulator max_num_seqs %d, max_num_batched_tokens %d; vLLM's %+v", gib, pol.MaxSeqs, pol.TokenBudget, want)
 		}
 		if got := in.BatchedTokens(); got != pol.TokenBudget {
 			t.Errorf("%v GiB: the estimate profiles %d tokens, the simulator schedules %d", gib, got, pol.TokenBudget)
 		}
-		cfg, err := NewConfig(in, h100SXM, estimator.Efficiency{}, estimator.Workload{PromptTokens: 1000, OutputTokens: 200})
+		cfg, err := NewConfig(in, hw, estimator.Efficiency{}, estimator.Workload{PromptTokens: 1000, OutputTokens: 200})
 		if err != nil {
 			t.Fatal(err)
 		}
