@@ -42,6 +42,11 @@ type Figures struct {
 	// Layout is the pre-training layout the page chose where the user
 	// left ZeRO and the schedule open (the fact "Layout chosen").
 	Layout estimator.TrainLayout
+	// MinGPUs is, for a job that does not fit as set, the fewest of its
+	// GPU that hold it (the fact "Fewest of this GPU that fit", Result.Need;
+	// the CLI's min_gpus_that_fit); 0 where it fits or needs more than
+	// MaxGPUsSearched.
+	MinGPUs int
 }
 
 // LinkFigures parses fragment (the part of a link after "#") as the page
@@ -58,6 +63,9 @@ func LinkFigures(fragment string) (Figures, error) {
 		return Figures{}, errors.New("the estimate failed")
 	}
 	f := Figures{TotalBytes: int64(r.Res.PerGPU.Total()), PeakBytes: int64(r.Res.Peak), UsableBytes: int64(r.Res.Usable), KVPoolTokens: r.Res.KVPoolTokens, Layout: j.Layout}
+	if !r.Res.Fits {
+		f.MinGPUs = r.Need
+	}
 	if r.HasCheckpointed {
 		f.CheckpointedBytes = int64(r.Checkpointed.PerGPU.Total())
 	}

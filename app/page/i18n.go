@@ -459,6 +459,8 @@ const (
 	MsgPreset8k1k
 	MsgPreset1k8k
 	MsgWithCheckpointing
+	MsgFewestGPUs
+	MsgMoreThanGPUs
 	MsgRegionField
 	MsgCheaperFlagged
 	MsgOwnPriceMark
@@ -912,6 +914,8 @@ var messagesEN = [NMsgs]string{
 	MsgPreset8k1k:            "InferenceX fixed-length benchmark shape 8k/1k: long prompts, short answers",
 	MsgPreset1k8k:            "InferenceX fixed-length benchmark shape 1k/8k: short prompts, long answers",
 	MsgWithCheckpointing:     "With gradient checkpointing",
+	MsgFewestGPUs:            "Fewest of this GPU that fit",
+	MsgMoreThanGPUs:          "more than %s",
 	MsgRegionField:           "Hosted in (region prefix, e.g. eu-, ru)",
 	MsgCheaperFlagged:        "Cheaper if the price holds — verify: %s, %s",
 	MsgOwnPriceMark:          "your price",
@@ -1358,6 +1362,8 @@ var MessagesRU = [NMsgs]string{
 	MsgPreset8k1k:            "фиксированная форма бенчмарка InferenceX 8k/1k: длинные запросы, короткие ответы",
 	MsgPreset1k8k:            "фиксированная форма бенчмарка InferenceX 1k/8k: короткие запросы, длинные ответы",
 	MsgWithCheckpointing:     "С пересчётом активаций (gradient checkpointing)",
+	MsgFewestGPUs:            "Меньше всего таких GPU, чтобы поместилось",
+	MsgMoreThanGPUs:          "больше %s",
 	MsgRegionField:           "Где размещено (префикс региона, например eu-, ru)",
 	MsgCheaperFlagged:        "Дешевле, если цена верна, — проверьте: %s, %s",
 	MsgOwnPriceMark:          "ваша цена",
@@ -1804,6 +1810,8 @@ var messagesZH = [NMsgs]string{
 	MsgPreset8k1k:            "InferenceX 固定长度基准形状 8k/1k：长提示、短回答",
 	MsgPreset1k8k:            "InferenceX 固定长度基准形状 1k/8k：短提示、长回答",
 	MsgWithCheckpointing:     "开启梯度检查点后",
+	MsgFewestGPUs:            "可容纳的此 GPU 最少数量",
+	MsgMoreThanGPUs:          "超过 %s 块",
 	MsgRegionField:           "托管地区（地区前缀，如 eu-、ru）",
 	MsgCheaperFlagged:        "若价格属实则更便宜——请核实：%s，%s",
 	MsgOwnPriceMark:          "您的价格",

@@ -562,3 +562,29 @@ func TestPicksNamingOnePlanShareACard(t *testing.T) {
 		t.Errorf("distinct plans: cards %v (%d)", card, n)
 	}
 }
+
+// TestFewestGPUsFact: a job that does not fit on the GPUs as set names the
+// fewest of its GPU that hold it, with their split (the fit table's row
+// for that GPU); in Russian too; a job that fits has no such fact.
+func TestFewestGPUsFact(t *testing.T) {
+	fact := func(v View) (Fact, bool) {
+		for _, f := range v.Result.Facts {
+			if f.ID == "rs-min-gpus" {
+				return f, true
+			}
+		}
+		return Fact{}, false
+	}
+	v, _, d := pageOf(t, "m=deepseek-r1&p=fp8&e=sglang", nil)
+	f, ok := fact(v)
+	if d.R.Need != 16 || !ok || f.Label != "Fewest of this GPU that fit" || !strings.HasPrefix(f.Value, "16 × NVIDIA H100 SXM 80GB (TP ") {
+		t.Errorf("need %d, fact %+v", d.R.Need, f)
+	}
+	ru, _, _ := pageOf(t, "m=deepseek-r1&p=fp8&e=sglang&l=ru", nil)
+	if f, ok := fact(ru); !ok || f.Label != "Меньше всего таких GPU, чтобы поместилось" {
+		t.Errorf("Russian fact %+v", f)
+	}
+	if v, _, _ := pageOf(t, "", nil); func() bool { _, ok := fact(v); return ok }() {
+		t.Error("a job that fits names a fewest count")
+	}
+}
