@@ -101,6 +101,7 @@ fuzz:
 	$(GO) test ./estimator -run '^$$' -fuzz '^FuzzThroughput$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator -run '^$$' -fuzz '^FuzzParseCount$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator -run '^$$' -fuzz '^FuzzParseSeconds$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./estimator -run '^$$' -fuzz '^FuzzParseChoices$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator -run '^$$' -fuzz '^FuzzDisaggServing$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./catalog -run '^$$' -fuzz '^FuzzParsePriceSheet$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./catalog -run '^$$' -fuzz '^FuzzAsOfTime$$' -fuzztime $(FUZZTIME)

@@ -154,6 +154,45 @@ func FuzzParseSeconds(f *testing.F) {
 	})
 }
 
+// FuzzParseChoices: every choice field's parser takes any text without a
+// panic; what it accepts writes back as a name the parser reads as the
+// same value, and what it refuses is an *InputError naming the field and
+// the text as given.
+func FuzzParseChoices(f *testing.F) {
+	for _, s := range []string{"train", "Pre-Training", "sft", "vllm", "adamw", "fa3", "all-linear", "", "\xff", "TRAIN\x00"} {
+		f.Add(s)
+	}
+	type choice struct {
+		field string
+		parse func(string) (string, error)
+	}
+	of := func(field string, p func(string) (string, error)) choice { return choice{field, p} }
+	choices := []choice{
+		of("task", func(s string) (string, error) { v, err := ParseTask(s); return v.String(), err }),
+		of("engine", func(s string) (string, error) { v, err := ParseEngine(s); return v.String(), err }),
+		of("optimizer", func(s string) (string, error) { v, err := ParseOptimizer(s); return v.String(), err }),
+		of("offload", func(s string) (string, error) { v, err := ParseOffload(s); return v.String(), err }),
+		of("quant", func(s string) (string, error) { v, err := ParseQuant(s); return v.String(), err }),
+		of("attention-kernel", func(s string) (string, error) { v, err := ParseAttnKernel(s); return v.String(), err }),
+		of("lora-targets", func(s string) (string, error) { v, err := ParseLoRATargets(s); return v.String(), err }),
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, c := range choices {
+			name, err := c.parse(s)
+			if err != nil {
+				var ie *InputError
+				if !errors.As(err, &ie) || ie.Field != c.field || ie.Value != s || !errors.Is(err, ErrUnknown) {
+					t.Fatalf("%s %q: %v", c.field, s, err)
+				}
+				continue
+			}
+			if back, err := c.parse(name); err != nil || back != name {
+				t.Fatalf("%s %q reads as %q, which reads back as %q (%v)", c.field, s, name, back, err)
+			}
+		}
+	})
+}
+
 // TestAttentionDPHeads: under serving's attention data parallelism the
 // heads split over tp/dp GPUs, so TP 24 with DP 24 serves Llama 3.1 8B's
 // 32 heads (one attention rank per GPU); the same TP without DP, or in
