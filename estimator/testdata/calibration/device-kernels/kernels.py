@@ -92,6 +92,8 @@ TRAIN_FP8_MAX_SEQ = 8192                       # FA3's FP8 forward up to this le
 
 # Section 3: a training micro-batch (8192 tokens) and decode steps.
 FP8_TRAIN_M = 8192
+FP8_TRAIN_MODELS = ["llama-3.1-8b", "llama-3.1-70b-tp8"]
+FP8_DECODE_MODEL = "qwen3-14b"
 FP8_DECODE_M = [64, 256, 1024]
 # Dense (m, n, k) of DeepGEMM's README "Normal GEMMs for dense models" table
 # (github.com/deepseek-ai/DeepGEMM a6d97a1c, H800; our copy:
@@ -226,10 +228,10 @@ def plan():
                  % (shapes, len(backends), TRAIN_FP8_MAX_SEQ), n, s))
     # 3. fp8
     shapes = []
-    for m in ["llama-3.1-8b", "llama-3.1-70b-tp8"]:
+    for m in FP8_TRAIN_MODELS:
         shapes += [(FP8_TRAIN_M, nn, k) for (_, k, nn) in linears(m)]
     for tok in FP8_DECODE_M:
-        shapes += [(tok, nn, k) for (_, k, nn) in linears("qwen3-14b")]
+        shapes += [(tok, nn, k) for (_, k, nn) in linears(FP8_DECODE_MODEL)]
     shapes += [(mm, nn, k) for mm in DEEPGEMM_M for (nn, k) in DEEPGEMM_NK]
     variants = ["bf16", "fp8-tensorwise", "fp8-rowwise", "fp8-block1x128x128"]
     n, s = 0, 0.0
@@ -238,7 +240,7 @@ def plan():
             n += 1
             peak = EST_BF16 if v == "bf16" else EST_FP8
             s += est_point(est_time(gemm_flops(mm, nn, k), gemm_bytes(mm, nn, k, 2 if v == "bf16" else 1), peak))
-    n_cast = 8
+    n_cast = 4 * len(FP8_TRAIN_MODELS)
     s += n_cast * est_point(FP8_TRAIN_M * 8192 * 13 / EST_BW)
     rows.append(("fp8", "%d (M, N, K) shapes (training M %d, Qwen3-14B decode M %s, DeepGEMM dense) x %s, + %d activation casts"
                  % (len(shapes), FP8_TRAIN_M, FP8_DECODE_M, variants, n_cast), n + n_cast, s))
@@ -331,10 +333,10 @@ def point(section, op, model, shape, dtype, backend, seconds=None, flops=None, n
         p["seconds"] = seconds
         if finite(flops) and flops > 0 and seconds > 0:
             p["flops"] = flops
-            p["tflops"] = round(flops / seconds / 1e12, 3)
+            p["tflops"] = flops / seconds / 1e12
         if finite(nbytes) and nbytes > 0 and seconds > 0:
             p["bytes"] = nbytes
-            p["gb_per_s"] = round(nbytes / seconds / 1e9, 2)
+            p["gb_per_s"] = nbytes / seconds / 1e9
     p.update(extra)
     return p
 
@@ -351,12 +353,32 @@ def sh(args, timeout=20):
         return "unavailable: %r" % (e,)
 
 
-SMI_FIELDS = "name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,power.draw,power.limit,temperature.gpu,pstate,clocks_throttle_reasons.active"
+SMI_FIELDS = "name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,power.draw,power.limit,temperature.gpu,pstate"
+_reason_field = []
+
+
+def smi_reason_field():
+    """The throttle-reasons field this driver knows (newer drivers call them
+    clock event reasons); an unknown field would fail the whole query."""
+    if not _reason_field:
+        found = ""
+        for f in ["clocks_event_reasons.active", "clocks_throttle_reasons.active"]:
+            try:
+                r = subprocess.run(["nvidia-smi", "--query-gpu=" + f, "--format=csv,noheader"],
+                                   capture_output=True, text=True, timeout=20)
+            except Exception:
+                break
+            if r.returncode == 0 and "not a valid" not in (r.stdout + r.stderr).lower():
+                found = "," + f
+                break
+        _reason_field.append(found)
+    return _reason_field[0]
 
 
 def smi_query():
-    out = sh(["nvidia-smi", "--query-gpu=" + SMI_FIELDS, "--format=csv,noheader"])
-    return {"fields": SMI_FIELDS, "values": out}
+    fields = SMI_FIELDS + smi_reason_field()
+    out = sh(["nvidia-smi", "--query-gpu=" + fields, "--format=csv,noheader"])
+    return {"fields": fields, "values": out}
 
 
 def optional_module(name):
@@ -631,7 +653,7 @@ def sustained(r):
     b = torch.randn(n, n, dtype=torch.bfloat16, device="cuda")
     smi = None
     try:
-        smi = subprocess.Popen(["nvidia-smi", "--query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_throttle_reasons.active",
+        smi = subprocess.Popen(["nvidia-smi", "--query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu" + smi_reason_field(),
                                 "--format=csv,noheader", "-lms", "200"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     except Exception as e:
         smi_err = repr(e)
@@ -659,6 +681,7 @@ def sustained(r):
             smi.kill()
             samples = "nvidia-smi sampling failed: %r" % (e,)
     r.res.doc["sustained"] = {"op": "torch.mm bf16 %d^3 back to back" % n, "seconds": SUSTAIN_S, "gemms_per_slice": batch,
+                              "nvidia_smi_fields": "timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu" + smi_reason_field(),
                               "slices": slices, "nvidia_smi_samples": samples}
     r.res.save()
     del a, b
@@ -763,7 +786,7 @@ def section_train(r):
             if "seconds" in pf and "seconds" in pt and pt["seconds"] > pf["seconds"]:
                 # The backward alone, as the difference of the two medians.
                 pt["bwd_seconds"] = pt["seconds"] - pf["seconds"]
-                pt["bwd_tflops"] = round(f_bwd / pt["bwd_seconds"] / 1e12, 3)
+                pt["bwd_tflops"] = f_bwd / pt["bwd_seconds"] / 1e12
                 r.res.save()
         # FlashAttention-3's FP8 forward (e4m3), where the library has it.
         if fa3 is not None and L <= TRAIN_FP8_MAX_SEQ and hkv == h:
@@ -825,13 +848,14 @@ def section_fp8(r):
     torch = r.torch
     import torch.nn.functional as F
     bf16 = torch.bfloat16
-    if not hasattr(torch, "_scaled_mm"):
-        r.record_error("gemm", None, {}, "fp8_e4m3", "torch._scaled_mm", "absent in this torch")
+    have_fp8 = hasattr(torch, "_scaled_mm") and hasattr(torch, "float8_e4m3fn")
+    if not have_fp8:
+        r.record_error("gemm", None, {}, "fp8_e4m3", "torch._scaled_mm", "absent in this torch (no _scaled_mm or float8_e4m3fn)")
     shapes = []
-    for m in ["llama-3.1-8b", "llama-3.1-70b-tp8"]:
+    for m in FP8_TRAIN_MODELS:
         shapes += [(m + ":" + nm, FP8_TRAIN_M, n, k) for (nm, k, n) in linears(m)]
     for tok in FP8_DECODE_M:
-        shapes += [("qwen3-14b:" + nm, tok, n, k) for (nm, k, n) in linears("qwen3-14b")]
+        shapes += [(FP8_DECODE_MODEL + ":" + nm, tok, n, k) for (nm, k, n) in linears(FP8_DECODE_MODEL)]
     shapes += [("deepgemm-dense", mm, n, k) for mm in DEEPGEMM_M for (n, k) in DEEPGEMM_NK]
     for (model, m, n, k) in shapes:
         if r.over():
@@ -842,7 +866,7 @@ def section_fp8(r):
         w = torch.randn(n, k, dtype=bf16, device="cuda")
         r.measure("gemm", model, shape, "bf16", "F.linear(cuBLAS)", lambda: F.linear(x, w), flops=fl,
                   nbytes=gemm_bytes(m, n, k, 2))
-        if m == FP8_TRAIN_M and k >= 512:
+        if have_fp8 and m == FP8_TRAIN_M and k >= 512:
             # The activation's per-tensor cast as eager PyTorch does it (amax,
             # scale, cast: three kernels); fused recipes do less.
             f8 = torch.float8_e4m3fn
@@ -853,6 +877,8 @@ def section_fp8(r):
             r.measure("fp8_cast", model, {"m": m, "k": k}, "bf16->fp8_e4m3", "eager amax+scale+cast", cast,
                       nbytes=m * k * (2 + 2 + 4 + 4 + 1))
         del x, w
+        if not have_fp8:
+            continue
         try:
             variants = fp8_variants(torch, m, n, k)
         except Exception as e:
@@ -872,7 +898,7 @@ def section_moe(r):
     torch = r.torch
     import torch.nn.functional as F
     bf16 = torch.bfloat16
-    f8 = torch.float8_e4m3fn
+    f8 = getattr(torch, "float8_e4m3fn", None)
     cases = []
     for model, c in MOE.items():
         for (nm, k, n) in [("gate_up", c["hidden"], 2 * c["inter"]), ("down", c["inter"], c["hidden"])]:
@@ -901,7 +927,7 @@ def section_moe(r):
                       lambda: torch._grouped_mm(x, wt, offs=offs, out_dtype=bf16), flops=fl, nbytes=nb2)
         else:
             r.record_error("grouped_gemm", model, shape, "bf16", "torch._grouped_mm", "absent in this torch")
-        if hasattr(torch, "_scaled_grouped_mm"):
+        if f8 is not None and hasattr(torch, "_scaled_grouped_mm"):
             try:
                 x8 = x.to(f8)
                 w8t = w.to(f8).transpose(1, 2)
@@ -956,7 +982,7 @@ def summarize(doc, out=sys.stdout):
     ]:
         p = best(fn, key)
         if p:
-            w("  %s: %s %s\n" % (label, p[key], "GB/s" if key == "gb_per_s" else "TFLOP/s"))
+            w("  %s: %.1f %s\n" % (label, p[key], "GB/s" if key == "gb_per_s" else "TFLOP/s"))
     lin = [p for p in ok if p["op"].startswith("linear_")]
     if lin:
         w("  decode linears, TFLOP/s (GB/s) by M, summed over a layer's four linears:\n")
