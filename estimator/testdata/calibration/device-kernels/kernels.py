@@ -465,6 +465,28 @@ class Budget(Exception):
     pass
 
 
+class guard:
+    """Records an exception from a block as an error point and lets the run go
+    on (a shape that cannot even be allocated loses only itself); the budget's
+    stop passes through."""
+
+    def __init__(self, r, op, model=None, shape=None, dtype="", backend="setup"):
+        self.r, self.args = r, (op, model, shape or {}, dtype, backend)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, et, e, tb):
+        if et is None or issubclass(et, Budget) or not issubclass(et, Exception):
+            return False
+        self.r.record_error(*self.args, err="%s: %s" % (et.__name__, str(e)[:300]))
+        try:
+            self.r.torch.cuda.empty_cache()
+        except Exception:
+            pass
+        return True
+
+
 class Runner:
     def __init__(self, torch, res, budget_s):
         self.torch = torch
@@ -561,14 +583,15 @@ def section_decode(r):
 
     # BF16 linears as a serving engine runs them: y = x W^T with W [N, K].
     for m in DENSE:
-        for (name, k, n) in linears(m):
-            w = torch.randn(n, k, dtype=bf16, device="cuda")
-            for tok in DECODE_M:
-                x = torch.randn(tok, k, dtype=bf16, device="cuda")
-                r.measure("linear_" + name, m, {"m": tok, "n": n, "k": k}, "bf16", "F.linear(cuBLAS)",
-                          lambda: F.linear(x, w), flops=gemm_flops(tok, n, k), nbytes=gemm_bytes(tok, n, k, 2))
-                del x
-            del w
+        with guard(r, "linear", m, dtype="bf16"):
+            for (name, k, n) in linears(m):
+                w = torch.randn(n, k, dtype=bf16, device="cuda")
+                for tok in DECODE_M:
+                    x = torch.randn(tok, k, dtype=bf16, device="cuda")
+                    r.measure("linear_" + name, m, {"m": tok, "n": n, "k": k}, "bf16", "F.linear(cuBLAS)",
+                              lambda: F.linear(x, w), flops=gemm_flops(tok, n, k), nbytes=gemm_bytes(tok, n, k, 2))
+                    del x
+                del w
     torch.cuda.empty_cache()
 
     # Decode attention: one new token per sequence against its cached K and V.
@@ -583,61 +606,64 @@ def section_decode(r):
         hq, hkv, hd = c["heads"] // c["tp"], max(1, c["kv"] // c["tp"]), c["hd"]
         g = hq // hkv
         for (b, l) in decode_attn_grid():
-            if r.over():
-                raise Budget()
-            shape = {"batch": b, "context": l, "q_heads": hq, "kv_heads": hkv, "head_dim": hd}
-            flops = decode_attn_flops(b, l, hq, hd)
-            nbytes = decode_attn_bytes(b, l, hkv, hq, hd)
-            try:
-                k = torch.randn(b, hkv, l, hd, dtype=bf16, device="cuda")
-                v = torch.randn(b, hkv, l, hd, dtype=bf16, device="cuda")
-            except Exception as e:
-                r.record_error("decode_attention", m, shape, "bf16", "all", "%s: %s" % (type(e).__name__, str(e)[:300]))
-                torch.cuda.empty_cache()
-                continue
-            # The query heads of one KV head folded into the query length (G
-            # rows against one K/V, no mask): the same arithmetic as GQA
-            # decode, and every SDPA backend takes it.
-            qf = torch.randn(b, hkv, g, hd, dtype=bf16, device="cuda")
-            for backend in [None, "flash", "cudnn", "efficient"]:
-                label = "sdpa-" + (backend or "default")
-
-                def run(backend=backend):
-                    with sdpa_backend_ctx(torch, backend):
-                        return F.scaled_dot_product_attention(qf, k, v)
-                extra = {"layout": "gqa folded: q [B, Hkv, G, D]"}
-                if backend is None and not profiled:
-                    try:
-                        extra["kernels"] = kernel_names(torch, run)
-                    except Exception as e:
-                        extra["kernels"] = "profiler failed: %r" % (e,)
-                    profiled = True
-                r.measure("decode_attention", m, shape, "bf16", label, run, flops=flops, nbytes=nbytes, **extra)
-            # The layout HF transformers passes: q [B, Hq, 1, D] with enable_gqa.
-            q1 = qf.reshape(b, hq, 1, hd)
-            r.measure("decode_attention", m, shape, "bf16", "sdpa-default-gqa",
-                      lambda: F.scaled_dot_product_attention(q1, k, v, enable_gqa=True), flops=flops, nbytes=nbytes,
-                      layout="q [B, Hq, 1, D], enable_gqa=True")
-            del qf, q1
-            if fa is not None:
+            k = v = qf = q1 = kc = vc = qc = None
+            with guard(r, "decode_attention", m, {"batch": b, "context": l}, "bf16"):
+                if r.over():
+                    raise Budget()
+                shape = {"batch": b, "context": l, "q_heads": hq, "kv_heads": hkv, "head_dim": hd}
+                flops = decode_attn_flops(b, l, hq, hd)
+                nbytes = decode_attn_bytes(b, l, hkv, hq, hd)
                 try:
-                    kc, vc = k.transpose(1, 2).contiguous(), v.transpose(1, 2).contiguous()  # [B, L, Hkv, D]
-                    del k, v
-                    qc = torch.randn(b, 1, hq, hd, dtype=bf16, device="cuda")
-                    r.measure("decode_attention", m, shape, "bf16", "flash_attn.flash_attn_with_kvcache",
-                              lambda: fa(qc, kc, vc), flops=flops, nbytes=nbytes, layout="bshd, contiguous cache")
-                    del kc, vc, qc
-                except Budget:
-                    raise
+                    k = torch.randn(b, hkv, l, hd, dtype=bf16, device="cuda")
+                    v = torch.randn(b, hkv, l, hd, dtype=bf16, device="cuda")
                 except Exception as e:
-                    r.record_error("decode_attention", m, shape, "bf16", "flash_attn.flash_attn_with_kvcache",
-                                   "%s: %s" % (type(e).__name__, str(e)[:300]))
-            else:
-                r.record_error("decode_attention", m, shape, "bf16", "flash_attn.flash_attn_with_kvcache", "flash_attn absent")
-            k = v = None
-            torch.cuda.empty_cache()
+                    r.record_error("decode_attention", m, shape, "bf16", "all", "%s: %s" % (type(e).__name__, str(e)[:300]))
+                    torch.cuda.empty_cache()
+                    continue
+                # The query heads of one KV head folded into the query length (G
+                # rows against one K/V, no mask): the same arithmetic as GQA
+                # decode, and every SDPA backend takes it.
+                qf = torch.randn(b, hkv, g, hd, dtype=bf16, device="cuda")
+                for backend in [None, "flash", "cudnn", "efficient"]:
+                    label = "sdpa-" + (backend or "default")
 
-    sustained(r)
+                    def run(backend=backend):
+                        with sdpa_backend_ctx(torch, backend):
+                            return F.scaled_dot_product_attention(qf, k, v)
+                    extra = {"layout": "gqa folded: q [B, Hkv, G, D]"}
+                    if backend is None and not profiled:
+                        try:
+                            extra["kernels"] = kernel_names(torch, run)
+                        except Exception as e:
+                            extra["kernels"] = "profiler failed: %r" % (e,)
+                        profiled = True
+                    r.measure("decode_attention", m, shape, "bf16", label, run, flops=flops, nbytes=nbytes, **extra)
+                # The layout HF transformers passes: q [B, Hq, 1, D] with enable_gqa.
+                q1 = qf.reshape(b, hq, 1, hd)
+                r.measure("decode_attention", m, shape, "bf16", "sdpa-default-gqa",
+                          lambda: F.scaled_dot_product_attention(q1, k, v, enable_gqa=True), flops=flops, nbytes=nbytes,
+                          layout="q [B, Hq, 1, D], enable_gqa=True")
+                del qf, q1
+                if fa is not None:
+                    try:
+                        kc, vc = k.transpose(1, 2).contiguous(), v.transpose(1, 2).contiguous()  # [B, L, Hkv, D]
+                        del k, v
+                        qc = torch.randn(b, 1, hq, hd, dtype=bf16, device="cuda")
+                        r.measure("decode_attention", m, shape, "bf16", "flash_attn.flash_attn_with_kvcache",
+                                  lambda: fa(qc, kc, vc), flops=flops, nbytes=nbytes, layout="bshd, contiguous cache")
+                        del kc, vc, qc
+                    except Budget:
+                        raise
+                    except Exception as e:
+                        r.record_error("decode_attention", m, shape, "bf16", "flash_attn.flash_attn_with_kvcache",
+                                       "%s: %s" % (type(e).__name__, str(e)[:300]))
+                else:
+                    r.record_error("decode_attention", m, shape, "bf16", "flash_attn.flash_attn_with_kvcache", "flash_attn absent")
+                k = v = None
+                torch.cuda.empty_cache()
+
+    with guard(r, "sustained", None, {}, "bf16"):
+        sustained(r)
 
 
 def sustained(r):
@@ -718,94 +744,96 @@ def section_train(r):
     shapes.append(TRAIN_GQA)
     profiled = False
     for (b, L, h, hkv, model) in shapes:
-        if r.over():
-            raise Budget()
-        hd = 128
-        shape = {"batch": b, "seq": L, "heads": h, "kv_heads": hkv, "head_dim": hd, "causal": True}
-        f_fwd = attn_train_flops(b, L, h, hd)
-        f_bwd = 2.5 * f_fwd
-        # SDPA layout [B, H, L, D]
-        q = torch.randn(b, h, L, hd, dtype=bf16, device="cuda", requires_grad=True)
-        k = torch.randn(b, hkv, L, hd, dtype=bf16, device="cuda", requires_grad=True)
-        v = torch.randn(b, hkv, L, hd, dtype=bf16, device="cuda", requires_grad=True)
-        do = torch.randn(b, h, L, hd, dtype=bf16, device="cuda")
-        gqa = hkv != h
+        q = k = v = do = qb = kb = vb = dob = None
+        with guard(r, "attention_train", model, {"batch": b, "seq": L, "heads": h, "kv_heads": hkv}, "bf16"):
+            if r.over():
+                raise Budget()
+            hd = 128
+            shape = {"batch": b, "seq": L, "heads": h, "kv_heads": hkv, "head_dim": hd, "causal": True}
+            f_fwd = attn_train_flops(b, L, h, hd)
+            f_bwd = 2.5 * f_fwd
+            # SDPA layout [B, H, L, D]
+            q = torch.randn(b, h, L, hd, dtype=bf16, device="cuda", requires_grad=True)
+            k = torch.randn(b, hkv, L, hd, dtype=bf16, device="cuda", requires_grad=True)
+            v = torch.randn(b, hkv, L, hd, dtype=bf16, device="cuda", requires_grad=True)
+            do = torch.randn(b, h, L, hd, dtype=bf16, device="cuda")
+            gqa = hkv != h
 
-        def sdpa(backend):
-            def fwd():
-                with sdpa_backend_ctx(torch, backend):
-                    if gqa:
-                        return F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
-                    return F.scaled_dot_product_attention(q, k, v, is_causal=True)
-            return fwd
+            def sdpa(backend):
+                def fwd():
+                    with sdpa_backend_ctx(torch, backend):
+                        if gqa:
+                            return F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+                        return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+                return fwd
 
-        cands = [("sdpa-" + (bk or "default"), sdpa(bk)) for bk in [None, "flash", "cudnn", "efficient"]]
-        # Libraries with their own layout [B, L, H, D].
-        qb = kb = vb = dob = None
-        if fa2 is not None or fa3 is not None or te_mod is not None:
-            qb = q.detach().transpose(1, 2).contiguous().requires_grad_()
-            kb = k.detach().transpose(1, 2).contiguous().requires_grad_()
-            vb = v.detach().transpose(1, 2).contiguous().requires_grad_()
-            dob = do.transpose(1, 2).contiguous()
-        if fa2 is not None:
-            cands.append(("flash_attn(FA2)", lambda: fa2(qb, kb, vb, causal=True)))
-        if fa3 is not None:
-            def fa3_fwd():
-                o = fa3(qb, kb, vb, causal=True)
-                return o[0] if isinstance(o, tuple) else o
-            cands.append(("flash_attn_interface(FA3)", fa3_fwd))
-        if te_mod is not None:
-            try:
-                dpa = te_mod.DotProductAttention(h, hd, num_gqa_groups=hkv, attn_mask_type="causal", qkv_format="bshd")
-                cands.append(("transformer_engine.DotProductAttention", lambda: dpa(qb, kb, vb)))
-            except Exception as e:
-                r.record_error("attention_train", model, shape, "bf16", "transformer_engine.DotProductAttention",
-                               "%s: %s" % (type(e).__name__, str(e)[:300]))
-        for (label, fwd) in cands:
-            layout_bshd = not label.startswith("sdpa")
-            inputs = (qb, kb, vb) if layout_bshd else (q, k, v)
-            grad = dob if layout_bshd else do
-
-            def fwd_only(fwd=fwd):
-                with torch.no_grad():
-                    return fwd()
-
-            def fwd_bwd(fwd=fwd, inputs=inputs, grad=grad):
-                o = fwd()
-                return torch.autograd.grad(o, inputs, grad.reshape(o.shape))
-            extra = {}
-            if label == "sdpa-default" and not profiled:
+            cands = [("sdpa-" + (bk or "default"), sdpa(bk)) for bk in [None, "flash", "cudnn", "efficient"]]
+            # Libraries with their own layout [B, L, H, D].
+            qb = kb = vb = dob = None
+            if fa2 is not None or fa3 is not None or te_mod is not None:
+                qb = q.detach().transpose(1, 2).contiguous().requires_grad_()
+                kb = k.detach().transpose(1, 2).contiguous().requires_grad_()
+                vb = v.detach().transpose(1, 2).contiguous().requires_grad_()
+                dob = do.transpose(1, 2).contiguous()
+            if fa2 is not None:
+                cands.append(("flash_attn(FA2)", lambda: fa2(qb, kb, vb, causal=True)))
+            if fa3 is not None:
+                def fa3_fwd():
+                    o = fa3(qb, kb, vb, causal=True)
+                    return o[0] if isinstance(o, tuple) else o
+                cands.append(("flash_attn_interface(FA3)", fa3_fwd))
+            if te_mod is not None:
                 try:
-                    extra["kernels"] = kernel_names(torch, fwd_bwd, top=6)
+                    dpa = te_mod.DotProductAttention(h, hd, num_gqa_groups=hkv, attn_mask_type="causal", qkv_format="bshd")
+                    cands.append(("transformer_engine.DotProductAttention", lambda: dpa(qb, kb, vb)))
                 except Exception as e:
-                    extra["kernels"] = "profiler failed: %r" % (e,)
-                profiled = True
-            pf = r.measure("attention_fwd", model, shape, "bf16", label, fwd_only, flops=f_fwd, **extra)
-            pt = r.measure("attention_fwd_bwd", model, shape, "bf16", label, fwd_bwd, flops=f_fwd + f_bwd,
-                           flops_note="FA3 paper count: causal fwd 2*L^2*D*H*B, bwd 2.5x fwd")
-            if "seconds" in pf and "seconds" in pt and pt["seconds"] > pf["seconds"]:
-                # The backward alone, as the difference of the two medians.
-                pt["bwd_seconds"] = pt["seconds"] - pf["seconds"]
-                pt["bwd_tflops"] = f_bwd / pt["bwd_seconds"] / 1e12
-                r.res.save()
-        # FlashAttention-3's FP8 forward (e4m3), where the library has it.
-        if fa3 is not None and L <= TRAIN_FP8_MAX_SEQ and hkv == h:
-            try:
-                f8 = torch.float8_e4m3fn
-                q8, k8, v8 = qb.detach().to(f8), kb.detach().to(f8), vb.detach().to(f8)
+                    r.record_error("attention_train", model, shape, "bf16", "transformer_engine.DotProductAttention",
+                                   "%s: %s" % (type(e).__name__, str(e)[:300]))
+            for (label, fwd) in cands:
+                layout_bshd = not label.startswith("sdpa")
+                inputs = (qb, kb, vb) if layout_bshd else (q, k, v)
+                grad = dob if layout_bshd else do
 
-                def fa3_fp8():
+                def fwd_only(fwd=fwd):
                     with torch.no_grad():
-                        return fa3(q8, k8, v8, causal=True)
-                r.measure("attention_fwd", model, shape, "fp8_e4m3", "flash_attn_interface(FA3)", fa3_fp8, flops=f_fwd)
-                del q8, k8, v8
-            except Budget:
-                raise
-            except Exception as e:
-                r.record_error("attention_fwd", model, shape, "fp8_e4m3", "flash_attn_interface(FA3)",
-                               "%s: %s" % (type(e).__name__, str(e)[:300]))
-        del q, k, v, do, qb, kb, vb, dob
-        torch.cuda.empty_cache()
+                        return fwd()
+
+                def fwd_bwd(fwd=fwd, inputs=inputs, grad=grad):
+                    o = fwd()
+                    return torch.autograd.grad(o, inputs, grad.reshape(o.shape))
+                extra = {}
+                if label == "sdpa-default" and not profiled:
+                    try:
+                        extra["kernels"] = kernel_names(torch, fwd_bwd, top=6)
+                    except Exception as e:
+                        extra["kernels"] = "profiler failed: %r" % (e,)
+                    profiled = True
+                pf = r.measure("attention_fwd", model, shape, "bf16", label, fwd_only, flops=f_fwd, **extra)
+                pt = r.measure("attention_fwd_bwd", model, shape, "bf16", label, fwd_bwd, flops=f_fwd + f_bwd,
+                               flops_note="FA3 paper count: causal fwd 2*L^2*D*H*B, bwd 2.5x fwd")
+                if "seconds" in pf and "seconds" in pt and pt["seconds"] > pf["seconds"]:
+                    # The backward alone, as the difference of the two medians.
+                    pt["bwd_seconds"] = pt["seconds"] - pf["seconds"]
+                    pt["bwd_tflops"] = f_bwd / pt["bwd_seconds"] / 1e12
+                    r.res.save()
+            # FlashAttention-3's FP8 forward (e4m3), where the library has it.
+            if fa3 is not None and L <= TRAIN_FP8_MAX_SEQ and hkv == h:
+                try:
+                    f8 = torch.float8_e4m3fn
+                    q8, k8, v8 = qb.detach().to(f8), kb.detach().to(f8), vb.detach().to(f8)
+
+                    def fa3_fp8():
+                        with torch.no_grad():
+                            return fa3(q8, k8, v8, causal=True)
+                    r.measure("attention_fwd", model, shape, "fp8_e4m3", "flash_attn_interface(FA3)", fa3_fp8, flops=f_fwd)
+                    del q8, k8, v8
+                except Budget:
+                    raise
+                except Exception as e:
+                    r.record_error("attention_fwd", model, shape, "fp8_e4m3", "flash_attn_interface(FA3)",
+                                   "%s: %s" % (type(e).__name__, str(e)[:300]))
+            del q, k, v, do, qb, kb, vb, dob
+            torch.cuda.empty_cache()
 
 
 # ---------------------------------------------------------------------------
@@ -858,36 +886,38 @@ def section_fp8(r):
         shapes += [(FP8_DECODE_MODEL + ":" + nm, tok, n, k) for (nm, k, n) in linears(FP8_DECODE_MODEL)]
     shapes += [("deepgemm-dense", mm, n, k) for mm in DEEPGEMM_M for (n, k) in DEEPGEMM_NK]
     for (model, m, n, k) in shapes:
-        if r.over():
-            raise Budget()
-        shape = {"m": m, "n": n, "k": k}
-        fl = gemm_flops(m, n, k)
-        x = torch.randn(m, k, dtype=bf16, device="cuda")
-        w = torch.randn(n, k, dtype=bf16, device="cuda")
-        r.measure("gemm", model, shape, "bf16", "F.linear(cuBLAS)", lambda: F.linear(x, w), flops=fl,
-                  nbytes=gemm_bytes(m, n, k, 2))
-        if have_fp8 and m == FP8_TRAIN_M and k >= 512:
-            # The activation's per-tensor cast as eager PyTorch does it (amax,
-            # scale, cast: three kernels); fused recipes do less.
-            f8 = torch.float8_e4m3fn
+        x = w = variants = None
+        with guard(r, "gemm", model, {"m": m, "n": n, "k": k}):
+            if r.over():
+                raise Budget()
+            shape = {"m": m, "n": n, "k": k}
+            fl = gemm_flops(m, n, k)
+            x = torch.randn(m, k, dtype=bf16, device="cuda")
+            w = torch.randn(n, k, dtype=bf16, device="cuda")
+            r.measure("gemm", model, shape, "bf16", "F.linear(cuBLAS)", lambda: F.linear(x, w), flops=fl,
+                      nbytes=gemm_bytes(m, n, k, 2))
+            if have_fp8 and m == FP8_TRAIN_M and k >= 512:
+                # The activation's per-tensor cast as eager PyTorch does it (amax,
+                # scale, cast: three kernels); fused recipes do less.
+                f8 = torch.float8_e4m3fn
 
-            def cast():
-                s = 448.0 / torch.clamp(x.abs().amax().float(), min=1e-12)
-                return (x.float() * s).to(f8)
-            r.measure("fp8_cast", model, {"m": m, "k": k}, "bf16->fp8_e4m3", "eager amax+scale+cast", cast,
-                      nbytes=m * k * (2 + 2 + 4 + 4 + 1))
-        del x, w
-        if not have_fp8:
-            continue
-        try:
-            variants = fp8_variants(torch, m, n, k)
-        except Exception as e:
-            r.record_error("gemm", model, shape, "fp8_e4m3", "setup", "%s: %s" % (type(e).__name__, str(e)[:300]))
-            continue
-        for (label, fn) in variants:
-            r.measure("gemm", model, shape, "fp8_e4m3", label, fn, flops=fl, nbytes=gemm_bytes(m, n, k, 1))
-        del variants
-        torch.cuda.empty_cache()
+                def cast():
+                    s = 448.0 / torch.clamp(x.abs().amax().float(), min=1e-12)
+                    return (x.float() * s).to(f8)
+                r.measure("fp8_cast", model, {"m": m, "k": k}, "bf16->fp8_e4m3", "eager amax+scale+cast", cast,
+                          nbytes=m * k * (2 + 2 + 4 + 4 + 1))
+            del x, w
+            if not have_fp8:
+                continue
+            try:
+                variants = fp8_variants(torch, m, n, k)
+            except Exception as e:
+                r.record_error("gemm", model, shape, "fp8_e4m3", "setup", "%s: %s" % (type(e).__name__, str(e)[:300]))
+                continue
+            for (label, fn) in variants:
+                r.measure("gemm", model, shape, "fp8_e4m3", label, fn, flops=fl, nbytes=gemm_bytes(m, n, k, 1))
+            del variants
+            torch.cuda.empty_cache()
 
 
 # ---------------------------------------------------------------------------
@@ -906,54 +936,56 @@ def section_moe(r):
                 cases.append((model + ":" + nm, c["experts"], tok, n, k, True))
     cases += [("deepgemm-grouped", g, tok, n, k, False) for (g, tok, n, k) in DEEPGEMM_GROUPED]
     for (model, g, tok, n, k, with_loop) in cases:
-        if r.over():
-            raise Budget()
-        shape = {"groups": g, "m_per_group": tok, "n": n, "k": k}
-        fl = gemm_flops(g * tok, n, k)
-        nb2 = g * gemm_bytes(tok, n, k, 2)
-        try:
-            w = torch.randn(g, n, k, dtype=bf16, device="cuda")      # experts' weights, [G, N, K] as stored
-            x = torch.randn(g * tok, k, dtype=bf16, device="cuda")   # tokens sorted by expert
-        except Exception as e:
-            r.record_error("grouped_gemm", model, shape, "bf16", "all", "%s: %s" % (type(e).__name__, str(e)[:300]))
-            torch.cuda.empty_cache()
-            continue
-        wt = w.transpose(1, 2)      # [G, K, N], column-major per expert
-        x3 = x.view(g, tok, k)
-        r.measure("grouped_gemm", model, shape, "bf16", "torch.bmm", lambda: torch.bmm(x3, wt), flops=fl, nbytes=nb2)
-        offs = torch.arange(tok, g * tok + 1, tok, device="cuda", dtype=torch.int32)
-        if hasattr(torch, "_grouped_mm"):
-            r.measure("grouped_gemm", model, shape, "bf16", "torch._grouped_mm",
-                      lambda: torch._grouped_mm(x, wt, offs=offs, out_dtype=bf16), flops=fl, nbytes=nb2)
-        else:
-            r.record_error("grouped_gemm", model, shape, "bf16", "torch._grouped_mm", "absent in this torch")
-        if f8 is not None and hasattr(torch, "_scaled_grouped_mm"):
+        w = x = wt = x3 = offs = None
+        with guard(r, "grouped_gemm", model, {"groups": g, "m_per_group": tok, "n": n, "k": k}):
+            if r.over():
+                raise Budget()
+            shape = {"groups": g, "m_per_group": tok, "n": n, "k": k}
+            fl = gemm_flops(g * tok, n, k)
+            nb2 = g * gemm_bytes(tok, n, k, 2)
             try:
-                x8 = x.to(f8)
-                w8t = w.to(f8).transpose(1, 2)
-                sa = torch.ones(g * tok, device="cuda", dtype=torch.float32)
-                sb = torch.ones(g, n, device="cuda", dtype=torch.float32)
-                r.measure("grouped_gemm", model, shape, "fp8_e4m3", "torch._scaled_grouped_mm(rowwise)",
-                          lambda: torch._scaled_grouped_mm(x8, w8t, sa, sb, offs=offs, out_dtype=bf16),
-                          flops=fl, nbytes=g * gemm_bytes(tok, n, k, 1))
-                del x8, w8t
-            except Budget:
-                raise
+                w = torch.randn(g, n, k, dtype=bf16, device="cuda")      # experts' weights, [G, N, K] as stored
+                x = torch.randn(g * tok, k, dtype=bf16, device="cuda")   # tokens sorted by expert
             except Exception as e:
-                r.record_error("grouped_gemm", model, shape, "fp8_e4m3", "torch._scaled_grouped_mm(rowwise)",
-                               "%s: %s" % (type(e).__name__, str(e)[:300]))
-        else:
-            r.record_error("grouped_gemm", model, shape, "fp8_e4m3", "torch._scaled_grouped_mm(rowwise)", "absent in this torch")
-        if with_loop:
-            xs = list(x3.unbind(0))
-            ws = list(w.unbind(0))
+                r.record_error("grouped_gemm", model, shape, "bf16", "all", "%s: %s" % (type(e).__name__, str(e)[:300]))
+                torch.cuda.empty_cache()
+                continue
+            wt = w.transpose(1, 2)      # [G, K, N], column-major per expert
+            x3 = x.view(g, tok, k)
+            r.measure("grouped_gemm", model, shape, "bf16", "torch.bmm", lambda: torch.bmm(x3, wt), flops=fl, nbytes=nb2)
+            offs = torch.arange(tok, g * tok + 1, tok, device="cuda", dtype=torch.int32)
+            if hasattr(torch, "_grouped_mm"):
+                r.measure("grouped_gemm", model, shape, "bf16", "torch._grouped_mm",
+                          lambda: torch._grouped_mm(x, wt, offs=offs, out_dtype=bf16), flops=fl, nbytes=nb2)
+            else:
+                r.record_error("grouped_gemm", model, shape, "bf16", "torch._grouped_mm", "absent in this torch")
+            if f8 is not None and hasattr(torch, "_scaled_grouped_mm"):
+                try:
+                    x8 = x.to(f8)
+                    w8t = w.to(f8).transpose(1, 2)
+                    sa = torch.ones(g * tok, device="cuda", dtype=torch.float32)
+                    sb = torch.ones(g, n, device="cuda", dtype=torch.float32)
+                    r.measure("grouped_gemm", model, shape, "fp8_e4m3", "torch._scaled_grouped_mm(rowwise)",
+                              lambda: torch._scaled_grouped_mm(x8, w8t, sa, sb, offs=offs, out_dtype=bf16),
+                              flops=fl, nbytes=g * gemm_bytes(tok, n, k, 1))
+                    del x8, w8t
+                except Budget:
+                    raise
+                except Exception as e:
+                    r.record_error("grouped_gemm", model, shape, "fp8_e4m3", "torch._scaled_grouped_mm(rowwise)",
+                                   "%s: %s" % (type(e).__name__, str(e)[:300]))
+            else:
+                r.record_error("grouped_gemm", model, shape, "fp8_e4m3", "torch._scaled_grouped_mm(rowwise)", "absent in this torch")
+            if with_loop:
+                xs = list(x3.unbind(0))
+                ws = list(w.unbind(0))
 
-            def loop():
-                return [F.linear(xi, wi) for xi, wi in zip(xs, ws)]
-            r.measure("grouped_gemm", model, shape, "bf16", "loop of F.linear", loop, flops=fl, nbytes=nb2)
-            del xs, ws
-        del w, x, wt, x3, offs
-        torch.cuda.empty_cache()
+                def loop():
+                    return [F.linear(xi, wi) for xi, wi in zip(xs, ws)]
+                r.measure("grouped_gemm", model, shape, "bf16", "loop of F.linear", loop, flops=fl, nbytes=nb2)
+                del xs, ws
+            del w, x, wt, x3, offs
+            torch.cuda.empty_cache()
 
 
 # ---------------------------------------------------------------------------
