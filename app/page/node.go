@@ -1,6 +1,9 @@
 package page
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // The page's fixed blocks (the memory breakdown, a list of facts, a
 // recommendation's card) laid out as Nodes, down to each element's id,
@@ -120,6 +123,16 @@ func BreakdownNode(b *Breakdown) Node {
 			body))
 }
 
+// reasonNodes are a card's reasons, one paragraph a line (a card shared by
+// several picks gives each role's sentence).
+func reasonNodes(reason string) []Node {
+	var out []Node
+	for _, r := range strings.Split(reason, "\n") {
+		out = append(out, tx("p", "rs-reason", r))
+	}
+	return out
+}
+
 // PickNode is recommendation p's card; its "Use this" button (handler
 // "use") applies it.
 func PickNode(lang string, p *PickView, costLabel, timeLabel string) Node {
@@ -146,8 +159,8 @@ func PickNode(lang string, p *PickView, costLabel, timeLabel string) Node {
 			el("dl", "rs-facts",
 				el("div", "rs-fact", tx("dt", "", costLabel), tx("dd", "rs-pick-cost", p.Cost)),
 				el("div", "rs-fact", tx("dt", "", timeLabel), tx("dd", "rs-pick-time", p.Time))),
-			tx("p", "rs-reason", p.Reason),
 		},
+		reasonNodes(p.Reason),
 		when(p.Notes != "", tx("p", "rs-where rs-pick-notes", p.Notes)),
 		[]Node{{Kind: NodeAction, Class: "rs-more", Ref: "use", Text: Tr(lang, MsgUseThis)}},
 	)

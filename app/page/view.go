@@ -938,7 +938,8 @@ type PickView struct {
 	Kind, Title, What, Where, Cost, Time, Reason string
 	// Roles are the picks the card shows, space-separated ("cheapest
 	// value"): picks naming one plan share a card (PickCards), whose Kind
-	// is the first.
+	// is the first and whose Reason holds each role's sentence, one a
+	// line.
 	Roles string
 	Notes string // the row's own planner notes (VAT, spot spare), joined
 	GPU   string
@@ -1047,7 +1048,7 @@ func (b *viewBuilder) picks() []PickView {
 			v := &views[i]
 			v.Title += " · " + b.t(pickTitles[p.Kind])
 			v.Roles += " " + p.Kind.String()
-			v.Reason += " " + l.ReasonWith(p.Why, names)
+			v.Reason += "\n" + l.ReasonWith(p.Why, names)
 			continue
 		}
 		views[i] = PickView{

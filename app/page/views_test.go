@@ -551,9 +551,21 @@ func TestPicksNamingOnePlanShareACard(t *testing.T) {
 	names := in.Prices.ProviderName
 	if len(v) != 2 || v[0].Title != "Cheapest · Best value" || v[1].Title != "Fastest" || v[0].Kind != "cheapest" ||
 		v[0].Roles != "cheapest value" || v[1].Roles != "fastest" ||
-		v[0].Reason != l.ReasonWith(picks[0].Why, names)+" "+l.ReasonWith(picks[2].Why, names) ||
+		v[0].Reason != l.ReasonWith(picks[0].Why, names)+"\n"+l.ReasonWith(picks[2].Why, names) ||
 		v[0].GPU != picks[0].Offer.GPU || v[0].Plan != picks[0].Plan {
 		t.Errorf("cards %+v", v)
+	}
+	// Each role's sentence is a paragraph of the card.
+	var reasons []string
+	n2 := PickNode("en", &v[0], "Cost", "Time")
+	find(n2, func(n Node) bool {
+		if n.Class == "rs-reason" {
+			reasons = append(reasons, n.Text)
+		}
+		return false
+	})
+	if len(reasons) != 2 || reasons[1] != l.ReasonWith(picks[2].Why, names) {
+		t.Errorf("the shared card's reasons %q", reasons)
 	}
 	// Three different plans: three cards.
 	distinct := slices.Clone(picks)

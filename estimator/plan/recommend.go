@@ -169,37 +169,30 @@ func ratio(a, b float64) float64 {
 	return a / b
 }
 
-// knee is the front's point farthest below the chord from the cheapest to
-// the fastest point, in log cost and log time (Satopää et al. 2011,
-// "Finding a 'Kneedle' in a Haystack", ICDCS workshops: the knee is the
-// point of maximum distance from the line joining the curve's ends). Log
-// scales make a 2× saving count the same at any price. Ties keep the
-// cheaper point; a front of one or two points has the cheapest as knee.
+// knee is the best value on the cost–time front: the point with the least
+// cost × time, ties to the cheaper. Log scales make a 2× saving count the
+// same at any price and in either currency, money or hours, so from this
+// point a dearer plan on the front buys less speed than its price rises
+// and a cheaper one saves less money than it slows down: the sentences the
+// value pick is given ("no dearer plan buys enough speed for its cost",
+// "… × the cheapest plan's cost for … × its speed") hold by construction.
+// On a smooth convex front it is where the front's slope in log cost
+// against log time is −1, the knee for equal weights (Satopää et al. 2011,
+// "Finding a 'Kneedle' in a Haystack", ICDCS workshops, take the point
+// farthest below the chord between the ends instead; that point is
+// undefined for two points and fell back to the cheapest, so a plan 1.33×
+// the cost for 45× the speed was not the best value).
 func knee(rows []Row, front []int) int {
 	if len(front) == 0 {
 		return -1
 	}
-	if len(front) < 3 {
-		return front[0]
-	}
-	a, b := &rows[front[0]], &rows[front[len(front)-1]]
-	x0, y0 := math.Log(math.Max(a.cost, 1e-300)), math.Log(math.Max(a.time, 1e-300))
-	x1, y1 := math.Log(math.Max(b.cost, 1e-300)), math.Log(math.Max(b.time, 1e-300))
-	dx, dy := x1-x0, y1-y0
-	norm := math.Hypot(dx, dy)
-	if !(norm > 0) {
-		return front[0]
-	}
-	best, bestD := front[0], 0.0
-	for _, i := range front[1 : len(front)-1] {
-		x, y := math.Log(math.Max(rows[i].cost, 1e-300)), math.Log(math.Max(rows[i].time, 1e-300))
-		// Signed distance below the chord (towards lower cost and time).
-		d := (dx*(y-y0) - dy*(x-x0)) / norm
-		if dx > 0 {
-			d = -d
-		}
-		if d > bestD {
-			best, bestD = i, d
+	best, bestV := front[0], math.Inf(1)
+	for _, i := range front {
+		v := math.Log(math.Max(rows[i].cost, 1e-300)) + math.Log(math.Max(rows[i].time, 1e-300))
+		// Strictly better by more than rounding: ties keep the cheaper
+		// (the front is in cost order).
+		if v < bestV-1e-12 {
+			best, bestV = i, v
 		}
 	}
 	return best
