@@ -39,12 +39,14 @@ var taskAliases = map[string]Task{
 // ParseTask reads a name written by Task.String, or one of its aliases
 // (taskAliases), in any letter case.
 func ParseTask(s string) (Task, error) {
-	if t, ok := taskAliases[strings.ToLower(s)]; ok {
+	lower := strings.ToLower(s)
+	if t, ok := taskAliases[lower]; ok {
 		return t, nil
 	}
-	i, err := parseEnum(taskNames[:], strings.ToLower(s), "task")
-	if err != nil {
-		err.(*InputError).Value = s
+	i, err := parseEnum(taskNames[:], lower, "task")
+	var ie *InputError
+	if errors.As(err, &ie) {
+		ie.Value = s // the text as given
 	}
 	return Task(i), err
 }

@@ -101,6 +101,19 @@ type PerfResult struct {
 	GPUHours float64
 }
 
+// Fewest is the fit table's row for gpu, when the table has one: its
+// Plan is the fewest of that GPU that hold the job (Found) and their
+// split. The page's fact "Fewest of this GPU that fit" and
+// Figures.MinGPUs read it.
+func (r *Results) Fewest(gpu string) (FitResult, bool) {
+	for _, f := range r.Fit {
+		if f.GPU.ID == gpu {
+			return f, true
+		}
+	}
+	return FitResult{}, false
+}
+
 // FitResult is one GPU of the fit table: memory only. What the job costs
 // on the GPU is the planner's (PlanOut.ByGPU), so the table agrees with
 // the recommendation.

@@ -43,7 +43,7 @@ type Figures struct {
 	// left ZeRO and the schedule open (the fact "Layout chosen").
 	Layout estimator.TrainLayout
 	// MinGPUs is, for a job that does not fit as set, the fewest of its
-	// GPU that hold it (the fact "Fewest of this GPU that fit", Result.Need;
+	// GPU that hold it (the fact "Fewest of this GPU that fit", Result.Fewest;
 	// the CLI's min_gpus_that_fit); 0 where it fits or needs more than
 	// MaxGPUsSearched.
 	MinGPUs int
@@ -63,8 +63,8 @@ func LinkFigures(fragment string) (Figures, error) {
 		return Figures{}, errors.New("the estimate failed")
 	}
 	f := Figures{TotalBytes: int64(r.Res.PerGPU.Total()), PeakBytes: int64(r.Res.Peak), UsableBytes: int64(r.Res.Usable), KVPoolTokens: r.Res.KVPoolTokens, Layout: j.Layout}
-	if !r.Res.Fits {
-		f.MinGPUs = r.Need
+	if fr, ok := r.Fewest(j.GPU.ID); ok && fr.Found && !r.Res.Fits {
+		f.MinGPUs = fr.Plan.GPUs
 	}
 	if r.HasCheckpointed {
 		f.CheckpointedBytes = int64(r.Checkpointed.PerGPU.Total())

@@ -359,16 +359,13 @@ func (b *viewBuilder) result() ResultView {
 		Fact{Label: b.t(MsgMaxBatch), Value: l.CountOrNone(in.R.MaxBatch), ID: "rs-max-batch"},
 		Fact{Label: b.t(MsgMaxSeq), Value: maxSeq, ID: "rs-max-seq"},
 	)
-	if !r.Fits {
+	if f, ok := in.R.Fewest(in.Job.GPU.ID); ok && !r.Fits {
 		// A job that does not fit on the GPUs as set: the fewest of this
 		// GPU that hold it and their split (the fit table's row for it,
 		// estimator.MinGPUsInput; the CLI's "min GPUs", min_gpus_that_fit).
 		v := Fill(b.t(MsgMoreThanGPUs), strconv.Itoa(MaxGPUsSearched))
-		for _, f := range in.R.Fit {
-			if f.GPU.ID == in.Job.GPU.ID && f.Found {
-				v = strconv.Itoa(f.Plan.GPUs) + " × " + in.Job.GPU.Name + PlanSuffix(f.Plan)
-				break
-			}
+		if f.Found {
+			v = strconv.Itoa(f.Plan.GPUs) + " × " + in.Job.GPU.Name + PlanSuffix(f.Plan)
 		}
 		facts = append(facts, Fact{Label: b.t(MsgFewestGPUs), Value: v, ID: "rs-min-gpus"})
 	}
