@@ -367,7 +367,7 @@ type Input struct {
 	Engine           Engine  // --engine
 	GPUMemUtil       float64 // --gpu-mem-util: the engine's memory share in (0, 1]; 0: the engine's default (MemShare)
 	MaxBatchedTokens int     // --max-batched-tokens: vLLM profiling batch (0: the engine's default, BatchedTokens)
-	EnforceEager     bool    // --enforce-eager: vLLM without CUDA graphs
+	EnforceEager     bool    // --enforce-eager: a serving engine without CUDA graphs (vLLM --enforce-eager, SGLang --disable-cuda-graph, TensorRT-LLM cuda_graph_config: null)
 	// Compiled is HF transformers with a static KV cache and
 	// torch.compile (CUDA graphs) (--compile): the per-op host launches
 	// that bound eager decoding at small batch leave the host.

@@ -220,7 +220,7 @@ func (e *emitter) disaggExtras(s copyShape, pInst, dInst int) {
 		// The transfer buffer holds the longest request the workers
 		// take: their context length (--max_seq_len).
 		buffer := e.contextLen()
-		ctx, gen := trtllmDisaggOptions(s, "context (prefill)", true, buffer), trtllmDisaggOptions(s, "generation (decode)", false, buffer)
+		ctx, gen := trtllmDisaggOptions(s, "context (prefill)", true, buffer, e.in.EnforceEager), trtllmDisaggOptions(s, "generation (decode)", false, buffer, e.in.EnforceEager)
 		how := " (router.sh writes " + trtllmDisaggConfig + " and runs trtllm-serve disaggregated)"
 		if dynamo {
 			// The same LLM API options, read by dynamo.trtllm's
@@ -396,8 +396,9 @@ func (e *emitter) disaggRouter(s copyShape, per int, sides [2]disaggSide) string
 // which the docs advise to hold the longest prompt), attention data
 // parallelism as the aggregated launch sets it, and on the context side
 // disable_overlap_scheduler (the docs: the overlap scheduler is not
-// supported on context servers).
-func trtllmDisaggOptions(s copyShape, side string, context bool, bufferTokens int) string {
+// supported on context servers); without CUDA graphs where the plan
+// assumed none (noGraphs: trtllmNoGraphs).
+func trtllmDisaggOptions(s copyShape, side string, context bool, bufferTokens int, noGraphs bool) string {
 	var b strings.Builder
 	b.WriteString("# trtllm-serve --extra_llm_api_options of the " + side + " servers\n")
 	if context {
@@ -405,6 +406,9 @@ func trtllmDisaggOptions(s copyShape, side string, context bool, bufferTokens in
 	}
 	if s.dp > 1 {
 		b.WriteString("enable_attention_dp: true\n")
+	}
+	if noGraphs {
+		b.WriteString(trtllmNoGraphs)
 	}
 	b.WriteString("cache_transceiver_config:\n  backend: \"NIXL\"\n  max_tokens_in_buffer: " + itoa(bufferTokens) + "\n")
 	return b.String()

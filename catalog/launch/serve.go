@@ -63,8 +63,8 @@ func (e *emitter) serve() error {
 		return err
 	}
 	e.file("serve.sh", "sh", "#!/bin/sh\n"+e.header()+cmds)
-	if e.k == TRTLLM && e.shape().dp > 1 {
-		e.file(trtllmOptions, "yaml", trtllmOptionsYAML(e.shape()))
+	if e.k == TRTLLM && trtllmNeedsOptions(e.shape(), e.in) {
+		e.file(trtllmOptions, "yaml", trtllmOptionsYAML(e.shape(), e.in))
 	}
 	switch r := e.row; {
 	case e.req.Workload.Kind == plan.Serving && r.Replicas > 1:
@@ -158,13 +158,38 @@ const vllmDPRPCPort = 29550
 // trtllmOptions is the TensorRT-LLM LLM API options file serve.sh names.
 const trtllmOptions = "extra_llm_api_options.yaml"
 
+// trtllmNeedsOptions is whether the aggregated launch of copy shape s
+// for in needs that file: attention data parallelism, or a plan without
+// CUDA graphs (trtllmNoGraphs).
+func trtllmNeedsOptions(s copyShape, in estimator.Input) bool { return s.dp > 1 || in.EnforceEager }
+
 // trtllmOptionsYAML is that file for copy shape s: attention data
 // parallelism (enable_attention_dp, an LLM API field: tensorrt_llm/
-// llmapi/llm_args.py).
-func trtllmOptionsYAML(s copyShape) string {
-	return "# trtllm-serve --extra_llm_api_options: attention data parallelism over the copy's " + itoa(s.tp) + " GPUs, experts over " + itoa(s.ep) + "\n" +
-		"enable_attention_dp: true\n"
+// llmapi/llm_args.py) and, for a plan without CUDA graphs, trtllmNoGraphs.
+func trtllmOptionsYAML(s copyShape, in estimator.Input) string {
+	var b strings.Builder
+	b.WriteString("# trtllm-serve --extra_llm_api_options")
+	if s.dp > 1 {
+		b.WriteString(": attention data parallelism over the copy's " + itoa(s.tp) + " GPUs, experts over " + itoa(s.ep))
+	}
+	b.WriteString("\n")
+	if s.dp > 1 {
+		b.WriteString("enable_attention_dp: true\n")
+	}
+	if in.EnforceEager {
+		b.WriteString(trtllmNoGraphs)
+	}
+	return b.String()
 }
+
+// trtllmNoGraphs turns TensorRT-LLM's CUDA graphs off, as a plan made with
+// Input.EnforceEager assumed (no graphs' memory, eager decode steps): the
+// PyTorch backend captures decode graphs by default (TorchLlmArgs'
+// cuda_graph_config has default_factory=CudaGraphConfig) and runs without
+// them only when the field is null (get_pytorch_backend_config:
+// use_cuda_graph=bool(self.cuda_graph_config is not None));
+// tensorrt_llm/llmapi/llm_args.py.
+const trtllmNoGraphs = "cuda_graph_config: null\n"
 
 // limits is what the plan sized one engine copy's scheduler with: the
 // sequences running at once (0: the KV pool limits) and the tokens one
@@ -363,6 +388,12 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 			c.flag("--kv-cache-dtype", "fp8_e4m3")
 		}
 		c.num("--context-length", e.contextLen())
+		if e.in.EnforceEager {
+			// The plan assumed no CUDA graphs (Input.EnforceEager):
+			// SGLang's ServerArgs.disable_cuda_graph
+			// (python/sglang/srt/server_args.py).
+			c.bare("--disable-cuda-graph")
+		}
 		// SGLang's static share holds the weights and the KV pool
 		// (memShare: the share the estimate sized the pool with).
 		c.frac(knobs.MemShare, util)
@@ -385,7 +416,7 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		if s.ep > 1 {
 			c.num("--ep_size", s.ep)
 		}
-		if s.dp > 1 {
+		if trtllmNeedsOptions(s, e.in) {
 			// Attention data parallelism is an LLM API option, not a
 			// flag: trtllm-serve reads it from the YAML file named by
 			// --extra_llm_api_options (alias --config; tensorrt_llm/
@@ -393,7 +424,7 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 			// TensorRT-LLM's DeepSeek-R1 throughput recipes set it with
 			// moe_expert_parallel_size (--ep_size above).
 			c.flag("--extra_llm_api_options", trtllmOptions)
-			if s.dp != s.tp {
+			if s.dp > 1 && s.dp != s.tp {
 				e.note("TensorRT-LLM's attention data parallelism runs one rank per GPU of the copy; the plan assumed attention DP " + itoa(s.dp) + " over " + itoa(s.tp))
 			}
 		}

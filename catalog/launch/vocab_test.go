@@ -279,6 +279,8 @@ func parseYAML(t *testing.T, text string) map[string]any {
 			parent[key] = s
 		case val == "true" || val == "false":
 			parent[key] = val == "true"
+		case val == "null":
+			parent[key] = nil
 		default:
 			if n, err := strconv.ParseInt(val, 10, 64); err == nil {
 				parent[key] = n
@@ -317,6 +319,8 @@ func typeOf(v any) string {
 		return "boolean"
 	case map[string]any:
 		return "object"
+	case nil:
+		return "null"
 	}
 	return "?"
 }
@@ -461,8 +465,9 @@ func checkAccelerate(t *testing.T, where, text string) map[string]any {
 // their types. The disaggregated servers' (launch.EmitDisagg) are
 // disable_overlap_scheduler (TorchLlmArgs) and cache_transceiver_config
 // (CacheTransceiverConfig: backend, max_tokens_in_buffer), as
-// docs/source/features/disagg-serving.md @ 0434b982fa38 writes them.
-var llmAPIOptions = map[string]string{"enable_attention_dp": "boolean", "disable_overlap_scheduler": "boolean",
+// docs/source/features/disagg-serving.md @ 0434b982fa38 writes them; a
+// plan without CUDA graphs sets TorchLlmArgs' cuda_graph_config to null.
+var llmAPIOptions = map[string]string{"enable_attention_dp": "boolean", "disable_overlap_scheduler": "boolean", "cuda_graph_config": "null",
 	"cache_transceiver_config": "object", "cache_transceiver_config.backend": "string",
 	"cache_transceiver_config.max_tokens_in_buffer": "integer"}
 

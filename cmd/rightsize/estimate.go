@@ -97,7 +97,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		gpusNode   = fs.Int("gpus-per-node", 0, "GPUs per node: they share NVLink (or PCIe) and --network-gbps; 0: the GPU's NVLink domain (72 on GB200 NVL72), else 8")
 		_          = floatFlag(fs, jobspec.GPUMemUtil, "the serving engine's memory share: vLLM --gpu-memory-utilization, SGLang --mem-fraction-static (shares of the GPU's memory), TensorRT-LLM --kv_cache_free_gpu_memory_fraction (a share of the memory free after loading)")
 		_          = intFlag(fs, jobspec.MaxBatchedTokens, "the serving engine's tokens per step: vLLM --max-num-batched-tokens, SGLang --chunked-prefill-size, TensorRT-LLM --max_num_tokens (0: the engine's default for the GPU's memory)")
-		_          = boolFlag(fs, jobspec.EnforceEager, "vLLM without CUDA graphs")
+		_          = boolFlag(fs, jobspec.EnforceEager, "serving engines without CUDA graphs, as vLLM --enforce-eager, SGLang --disable-cuda-graph and TensorRT-LLM's cuda_graph_config: null run (no graphs' memory, eager decode steps; --emit writes the engine's setting)")
 		schedSteps = fs.Int("scheduler-steps", 0, "vLLM multi-step scheduling (--num-scheduler-steps); 0: every step")
 		gpu        = textFlag(fs, jobspec.GPU, "catalog GPU ID (e.g. h100-sxm)")
 		vram       = fs.String("vram", "", "memory per GPU with unit, e.g. 24GB or 80GiB (default 80GiB)")

@@ -1,0 +1,72 @@
+package launch_test
+
+import (
+	"strings"
+	"testing"
+
+	"rightsize/catalog/launch"
+	"rightsize/estimator/plan"
+)
+
+// TestEmitWithoutCUDAGraphs: a plan made without CUDA graphs
+// (estimator.Input.EnforceEager: no graphs' memory, eager decode steps)
+// starts each engine without them — vLLM --enforce-eager, SGLang
+// --disable-cuda-graph, TensorRT-LLM cuda_graph_config: null in its LLM
+// API options — and a plan with graphs writes none of the three, in the
+// aggregated launch and on both sides of the disaggregated one.
+func TestEmitWithoutCUDAGraphs(t *testing.T) {
+	in := input(t, "llama-3.1-8b")
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Serving, RequestsPerSecond: 10, PromptTokens: 1000, OutputTokens: 200}}
+	row := planOn(t, req, "aws-p5en.48xlarge")
+	off := map[launch.Kind]string{launch.VLLM: "--enforce-eager", launch.SGLang: "--disable-cuda-graph", launch.TRTLLM: "cuda_graph_config: null"}
+	for _, eager := range []bool{false, true} {
+		req.Input.EnforceEager = eager
+		for k, want := range off {
+			l, err := launch.Emit(k, req, row, nil, "meta-llama/Llama-3.1-8B-Instruct")
+			if err != nil {
+				t.Fatalf("%s: %v", k, err)
+			}
+			checkLaunch(t, k.String(), l, row.DP)
+			text := l.Text()
+			if got := strings.Contains(text, want); got != eager {
+				t.Errorf("%s, enforce-eager %v: %q written %v:\n%s", k, eager, want, got, text)
+			}
+			if k == launch.TRTLLM && eager && !strings.Contains(l.Files[0].Text, "--extra_llm_api_options extra_llm_api_options.yaml") {
+				t.Errorf("trtllm: serve.sh does not read the options file:\n%s", l.Files[0].Text)
+			}
+			for _, other := range off {
+				if other != want && strings.Contains(text, other) {
+					t.Errorf("%s: another engine's setting %q:\n%s", k, other, text)
+				}
+			}
+		}
+	}
+
+	dreq, dres := disaggPlan(t, "llama-3.1-8b")
+	for _, eager := range []bool{false, true} {
+		dreq.Input.EnforceEager = eager
+		for _, k := range []launch.Kind{launch.SGLang, launch.TRTLLM} {
+			l, err := launch.EmitDisagg(k, dreq, dres, nil, "meta-llama/Llama-3.1-8B-Instruct")
+			if err != nil {
+				t.Fatalf("disaggregated %s: %v", k, err)
+			}
+			checkDisagg(t, "disaggregated "+k.String(), k, l)
+			seen := 0
+			for _, f := range l.Files {
+				if f.Name != "prefill.sh" && f.Name != "decode.sh" && f.Name != "context_config.yaml" && f.Name != "gen_config.yaml" {
+					continue
+				}
+				if k == launch.SGLang && f.Format != "sh" || k == launch.TRTLLM && f.Format != "yaml" {
+					continue
+				}
+				seen++
+				if got := strings.Contains(f.Text, off[k]); got != eager {
+					t.Errorf("disaggregated %s %s, enforce-eager %v: %q written %v:\n%s", k, f.Name, eager, off[k], got, f.Text)
+				}
+			}
+			if seen != 2 {
+				t.Errorf("disaggregated %s: %d prefill/decode files checked, want 2", k, seen)
+			}
+		}
+	}
+}
