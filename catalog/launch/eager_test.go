@@ -45,7 +45,7 @@ func TestEmitWithoutCUDAGraphs(t *testing.T) {
 	dreq, dres := disaggPlan(t, "llama-3.1-8b")
 	for _, eager := range []bool{false, true} {
 		dreq.Input.EnforceEager = eager
-		for _, k := range []launch.Kind{launch.SGLang, launch.TRTLLM} {
+		for _, k := range []launch.Kind{launch.SGLang, launch.TRTLLM, launch.VLLM} {
 			l, err := launch.EmitDisagg(k, dreq, dres, nil, "meta-llama/Llama-3.1-8B-Instruct")
 			if err != nil {
 				t.Fatalf("disaggregated %s: %v", k, err)
@@ -56,7 +56,7 @@ func TestEmitWithoutCUDAGraphs(t *testing.T) {
 				if f.Name != "prefill.sh" && f.Name != "decode.sh" && f.Name != "context_config.yaml" && f.Name != "gen_config.yaml" {
 					continue
 				}
-				if k == launch.SGLang && f.Format != "sh" || k == launch.TRTLLM && f.Format != "yaml" {
+				if k != launch.TRTLLM && f.Format != "sh" || k == launch.TRTLLM && f.Format != "yaml" {
 					continue
 				}
 				seen++
@@ -66,6 +66,16 @@ func TestEmitWithoutCUDAGraphs(t *testing.T) {
 			}
 			if seen != 2 {
 				t.Errorf("disaggregated %s: %d prefill/decode files checked, want 2", k, seen)
+			}
+			// Under Dynamo the workers take the same settings, within
+			// the vocabulary its workers accept (checkDisaggVia).
+			dl, err := launch.EmitDisaggVia(k, launch.DynamoRouter, dreq, dres, nil, "")
+			if err != nil {
+				t.Fatalf("dynamo %s: %v", k, err)
+			}
+			checkDisaggVia(t, "dynamo "+k.String(), k, launch.DynamoRouter, dl)
+			if got := strings.Contains(dl.Text(), off[k]); got != eager {
+				t.Errorf("dynamo %s, enforce-eager %v: %q written %v", k, eager, off[k], got)
 			}
 		}
 	}
