@@ -431,11 +431,17 @@ func MeanTruncatedTokens(mean, sd, maxTokens float64) float64 {
 // adapters, PEFT's default, are units of their own whatever the policy),
 // no pipeline stages, and not Input.FSDPAdapterUnits.
 func fsdpFrozenGradBytes(in Input) float64 {
-	if in.Task != LoRA || in.ZeRO != 3 || !in.FSDPNoSync || !in.PureBF16 || in.PP > 1 || in.FSDPAdapterUnits {
+	if !FSDPFrozenBlockGrads(in) {
 		return 0
 	}
 	a := in.Arch
 	_, otherBits, _ := weightBits(in)
 	blocks := float64(a.TotalParams - a.EmbeddingParams - a.HeadParams)
 	return max(blocks, 0) / float64(max(in.TP, 1)) * otherBits / 8
+}
+
+// FSDPFrozenBlockGrads reports whether in's gradients count its frozen
+// Block weights (fsdpFrozenGradBytes).
+func FSDPFrozenBlockGrads(in Input) bool {
+	return in.Task == LoRA && in.ZeRO == 3 && in.FSDPNoSync && in.PureBF16 && in.PP <= 1 && !in.FSDPAdapterUnits
 }

@@ -279,6 +279,9 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		in.FSDPNoSync = true
 		notes = append(notes, "--fsdp-no-sync: the fine-tune accumulates micro-batches under FSDP, which by default (HF Accelerate, Lightning/LitGPT) keeps the whole model's gradients on every GPU between syncs; --fsdp-no-sync=false for DeepSpeed ZeRO-3, torchtune or Accelerate's sync_each_batch")
 	}
+	if !set["fsdp-adapter-units"] && estimator.FSDPFrozenBlockGrads(in) {
+		notes = append(notes, "--fsdp-adapter-units: a 16-bit LoRA under FSDP with Lightning/LitGPT's Block wrap shares each Block's flat parameter with its adapters, so FSDP keeps a gradient for the frozen Block weights too (counted); --fsdp-adapter-units when the adapters are FSDP units of their own (PEFT's fsdp_auto_wrap_policy, HF Trainer)")
+	}
 	if estimator.LightningQLoRADefault(in) {
 		// Pure-bf16 QLoRA on bitsandbytes NF4 is Lightning's
 		// BitsandbytesPrecision (estimator.LightningQLoRADefault).
