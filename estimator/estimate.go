@@ -817,7 +817,7 @@ func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 			adB = 2
 		}
 		W = linGPU*linBits/8 + otherGPU*otherBits/8 + ad*adB
-		G = ad * adB
+		G = ad*adB + fsdpFrozenGradBytes(in)
 		st := optimizerBytesPerParam(in.Optimizer)
 		if in.Optimizer == Adafactor {
 			st = 4 / float64(in.LoRARank) // A (r×in) factors to r+in ≈ in: 1/r of its size

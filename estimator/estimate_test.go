@@ -1512,3 +1512,58 @@ func TestLightningQLoRADefault(t *testing.T) {
 		}
 	}
 }
+
+// TestFSDPFrozenBlockGrads pins fsdpFrozenGradBytes: a 16-bit LoRA under
+// FSDP1 (--zero 3 with no_sync, Lightning's Block wrap) keeps a gradient
+// for every Block parameter, frozen ones too. phi-1.5 (gpt2 layout, h =
+// 2048, 24 blocks of 12h² + 13h parameters: two LayerNorms 4h, c_attn
+// 3h² + 3h, c_proj h² + h, c_fc 4h² + 4h, mlp c_proj 4h² + h) on 2 GPUs:
+// 24 × (12 × 2048² + 13 × 2048) × 2 B = 2,417,197,056 B more gradients
+// than with the adapters as units of their own, and the allocated peak
+// moves toward LitGPT's printed 4.86 GB (resource tables, 2 × A100 40GB).
+// Zero without no_sync (FSDP2, DeepSpeed), with fp32 adapters and for
+// QLoRA.
+func TestFSDPFrozenBlockGrads(t *testing.T) {
+	a := loadArch(t, filepath.Join("..", "calibration", "finetune_configs", "phi-1_5.json"))
+	in := DefaultInput(a)
+	in.Task, in.GPUs, in.ZeRO, in.Batch, in.Seq, in.PureBF16, in.GradCheckpointing = LoRA, 2, 3, 1, 1044, true, true
+	in.FSDPNoSync, in.LoRARank, in.LoRATargets = true, 8, LoRAAttention
+	in.VRAM = 40 * GiB
+	est := func(in Input) Breakdown {
+		t.Helper()
+		r, err := Estimate(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.PerGPU
+	}
+	own := in
+	own.FSDPAdapterUnits = true
+	const want = 24 * (12*2048*2048 + 13*2048) * 2
+	mixed, sep := est(in), est(own)
+	if got := mixed.Gradients - sep.Gradients; math.Abs(float64(got-want)) > 2 {
+		t.Errorf("frozen Block gradients %d B, want %d", got, want)
+	}
+	alloc := func(b Breakdown) float64 {
+		return float64(b.Total()-b.CUDAContext-b.AllocatorReserve-b.NCCL-b.CUDAGraphs) / 1e9
+	}
+	if math.Abs(alloc(mixed)-4.86) >= math.Abs(alloc(sep)-4.86) {
+		t.Errorf("allocated %.2f GB, %.2f GB with adapter units: no closer to LitGPT's 4.86 GB", alloc(mixed), alloc(sep))
+	}
+	for name, f := range map[string]func(*Input){
+		"no no_sync":    func(in *Input) { in.FSDPNoSync = false },
+		"fp32 adapters": func(in *Input) { in.PureBF16 = false },
+		"QLoRA":         func(in *Input) { in.Task, in.Weights = QLoRA, INT4 },
+	} {
+		x := in
+		f(&x)
+		if g := fsdpFrozenGradBytes(x); g != 0 {
+			t.Errorf("%s: frozen Block gradients %.0f B, want 0", name, g)
+		}
+	}
+	bad := in
+	bad.Task, bad.FSDPAdapterUnits = FullFinetune, true
+	if _, err := Estimate(bad); err == nil {
+		t.Error("--fsdp-adapter-units on a full fine-tune: no error")
+	}
+}

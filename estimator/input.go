@@ -440,6 +440,14 @@ type Input struct {
 	// optimizer step), which the memory model does not see: the CLI sets
 	// it by FSDPNoSyncDefault for fine-tunes that accumulate.
 	FSDPNoSync bool
+	// FSDPAdapterUnits says a LoRA fine-tune under FSDP wraps its adapters
+	// as FSDP units of their own (--fsdp-adapter-units; PEFT's
+	// fsdp_auto_wrap_policy, which HF Trainer applies to PEFT models), so
+	// the frozen Block weights get no gradient. The zero value is what
+	// Lightning Fabric's FSDPStrategy with LitGPT's Block wrap does: the
+	// adapters share each Block's flat parameter with its frozen weights
+	// (fsdpFrozenGradBytes).
+	FSDPAdapterUnits bool
 	// EP and DP are expert parallelism and attention data parallelism
 	// (--ep, --dp). In training, EP takes its ranks from the data-parallel
 	// degree, as Megatron-Core's expert model parallelism does: each GPU
@@ -720,6 +728,9 @@ func (in Input) validate(l *errList) {
 	}
 	if in.LoRAFusedQKV && in.Task != LoRA && in.Task != QLoRA {
 		l.add("lora-fused-qkv", in.LoRAFusedQKV, ErrIncompatible, "a fused qkv adapter needs --task lora or qlora")
+	}
+	if in.FSDPAdapterUnits && (in.Task != LoRA && in.Task != QLoRA || in.ZeRO != 3) {
+		l.add("fsdp-adapter-units", in.FSDPAdapterUnits, ErrIncompatible, "adapters as FSDP units of their own need --task lora or qlora with --zero 3")
 	}
 	if in.FSDPNoSync && (!train || in.ZeRO != 3) {
 		l.add("fsdp-no-sync", in.FSDPNoSync, ErrIncompatible, "FSDP's no_sync accumulation needs training with --zero 3")

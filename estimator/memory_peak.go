@@ -401,3 +401,47 @@ func MeanTruncatedTokens(mean, sd, maxTokens float64) float64 {
 	}
 	return below + maxTokens*math.Max(0, 1-mass)
 }
+
+// fsdpFrozenGradBytes is the gradient PyTorch FSDP1 allocates for a LoRA
+// fine-tune's frozen Block weights, on one GPU, whole (no_sync holds it
+// between syncs: Input.FSDPNoSync): the Block parameters (all but
+// Arch.EmbeddingParams and HeadParams) at the base's 16-bit width.
+//
+// Lightning Fabric's FSDPStrategy sets use_orig_params=True by default
+// ("Enables joint setup of model and optimizer ...",
+// src/lightning/fabric/strategies/fsdp.py, Lightning 2.1), and LitGPT wraps
+// each Block as one FSDP unit (finetune/lora.py at 8641822:
+// FSDPStrategy(auto_wrap_policy={Block}, ...)), so each Block's flat
+// parameter holds its frozen weights and its LoRA adapters together. FSDP1
+// documents what that costs: "For use_orig_params=True, FSDP supports
+// mixing frozen and non-frozen, but we recommend not doing so since then
+// the gradient memory usage will be higher than expected (namely,
+// equivalent to not freezing those parameters)"
+// (torch/distributed/fsdp/fully_sharded_data_parallel.py,
+// FullyShardedDataParallel docstring, torch 2.1): autograd reaches the
+// flat parameter as one tensor, and its gradient is unit-wide. LitGPT's
+// resource tables (A100 40GB, commit 8641822) show it: Llama 2 7B LoRA
+// prints 21.30 GB on one GPU and 22.18 GB on two.
+//
+// Zero unless the adapters can share a flat parameter with the frozen
+// weights and the stack is FSDP1's: LoRA (a QLoRA base is packed 4-bit
+// storage) under --zero 3 with FSDPNoSync (DeepSpeed ZeRO-3 and FSDP2 keep
+// per-parameter gradients; --fsdp-no-sync=false says so), 16-bit adapters
+// (Input.PureBF16: an FSDP1 flat parameter needs one dtype, so fp32
+// adapters, PEFT's default, are units of their own whatever the policy),
+// no pipeline stages, and not Input.FSDPAdapterUnits.
+func fsdpFrozenGradBytes(in Input) float64 {
+	if !FSDPFrozenBlockGrads(in) {
+		return 0
+	}
+	a := in.Arch
+	_, otherBits, _ := weightBits(in)
+	blocks := float64(a.TotalParams - a.EmbeddingParams - a.HeadParams)
+	return max(blocks, 0) / float64(max(in.TP, 1)) * otherBits / 8
+}
+
+// FSDPFrozenBlockGrads reports whether in's gradients count its frozen
+// Block weights (fsdpFrozenGradBytes).
+func FSDPFrozenBlockGrads(in Input) bool {
+	return in.Task == LoRA && in.ZeRO == 3 && in.FSDPNoSync && in.PureBF16 && in.PP <= 1 && !in.FSDPAdapterUnits
+}
