@@ -81,19 +81,18 @@ func (s *ServingModel) promptAttnSeconds(p float64) float64 {
 	return lin + p*m.sc.attended((p+1)/2)*m.ctxSecs
 }
 
-// rooflineGrowth is what a prefill step st of the model takes longer when
-// one rank's compute grows by extra seconds: its device time is the
-// roofline of compute and memory (deviceSum, which StepSeconds runs), so
-// extra compute under a forward still bound by its weight reads costs
-// less than its own seconds.
+// rooflineGrowth is what a step st of the model takes longer when one
+// rank's compute grows by extra seconds: its device time is the roofline
+// of compute and memory (deviceSum, which StepSeconds runs, on the terms
+// stepLoad and deviceTerms give it), so extra compute under a forward
+// still bound by its weight reads costs less than its own seconds.
 func (s *ServingModel) rooflineGrowth(st Step, extra float64) float64 {
 	m := &s.m
-	p := float64(st.PrefillTokens)
-	if s.err != nil || !(extra > 0) || p <= 0 {
+	p, d := float64(max(st.PrefillTokens, 0)), float64(max(st.DecodeSeqs, 0))
+	if s.err != nil || !(extra > 0) || p+d <= 0 {
 		return 0
 	}
-	k := float64(max(st.PrefillSeqs, 1))
-	c := p*m.tokSecs + p*m.sc.attended(st.PrefillContext/p)*m.ctxSecs
-	mem := (m.weightBytes(p) + k*m.kvSeq(st.PrefillKV/k)) * m.perBW
+	lctx, kv := m.stepLoad(st, p, d)
+	c, mem := m.deviceTerms(p+d, lctx, kv)
 	return rooflineTime(c+extra, mem) - rooflineTime(c, mem)
 }

@@ -376,9 +376,16 @@ func (m *inferModel) device(tokens, lctx, kvRead float64) (secs float64, memBoun
 // lctxSum = tokens · lctx (StepSeconds has the sum, and is spared the
 // division by tokens and the product that undoes it).
 func (m *inferModel) deviceSum(tokens, lctxSum, kvRead float64) (secs float64, memBound bool) {
-	c := tokens*m.tokSecs + lctxSum*m.ctxSecs
-	mem := (m.weightBytes(tokens) + kvRead) * m.perBW
+	c, mem := m.deviceTerms(tokens, lctxSum, kvRead)
 	return rooflineTime(c, mem) + m.fixedLayers + tokens*m.commPerToken, mem > c
+}
+
+// deviceTerms is the two terms of deviceSum's roofline: the compute
+// seconds of tokens new tokens whose attention spans sum to lctxSum, and
+// the memory seconds of reading the weights once and kvRead KV bytes. The
+// one place they are formed (rooflineGrowth reads them too).
+func (m *inferModel) deviceTerms(tokens, lctxSum, kvRead float64) (c, mem float64) {
+	return tokens*m.tokSecs + lctxSum*m.ctxSecs, (m.weightBytes(tokens) + kvRead) * m.perBW
 }
 
 // step is one engine step: the longer of the host floor and the device,

@@ -170,11 +170,18 @@ func (s *ServingModel) StepSeconds(st Step) float64 {
 	if tokens == 0 {
 		return 0
 	}
-	m := &s.m
+	lctx, kv := s.m.stepLoad(st, p, d)
+	secs, _, _ := s.m.stepSum(tokens, lctx, kv)
+	return finite(secs)
+}
+
+// stepLoad is the attention spans' sum and the KV bytes read of a step
+// st of p prompt tokens and d decoding sequences, as StepSeconds passes
+// them to stepSum (and rooflineGrowth to deviceTerms).
+func (m *inferModel) stepLoad(st Step, p, d float64) (lctx, kv float64) {
 	// The built-in max is math.Max for every input (NaN and signed zeros
 	// included, by the Go spec), inlined: this runs for every simulated
 	// engine step.
-	var lctx, kv float64
 	if p > 0 {
 		pl := p * m.sc.attended(max(st.PrefillContext, 0)/p)
 		if st.Verify {
@@ -189,8 +196,7 @@ func (s *ServingModel) StepSeconds(st Step) float64 {
 		lctx += d * m.sc.attended(ctx) * m.sc.absorbed
 		kv += d * m.kvSeq(ctx)
 	}
-	secs, _, _ := m.stepSum(tokens, lctx, kv)
-	return finite(secs)
+	return lctx, kv
 }
 
 // Input is the replica's input as ServingPoint reads it: GPUs = TP × PP,
