@@ -103,7 +103,8 @@ func TestModelRef(t *testing.T) {
 		{"org/My-Model", "vllm serve org/My-Model ", ""},
 		{"/models/ckpt", "vllm serve /models/ckpt ", ""},
 		{"", "vllm serve meta-llama/Llama-3.1-8B ", "the checkpoint is meta-llama/Llama-3.1-8B, the Hugging Face repository the config names (_name_or_path)"},
-		{"mixtral-8x7b", "vllm serve mixtral-8x7b ", "names no Hugging Face repository for mixtral-8x7b"},
+		{"mixtral-8x7b", "vllm serve mistralai/Mixtral-8x7B-v0.1 ", ""},
+		{"resnet-50", "vllm serve resnet-50 ", "names no Hugging Face repository for resnet-50"},
 	} {
 		l, err := launch.Emit(launch.VLLM, req, row, nil, c.model)
 		if err != nil {
@@ -114,6 +115,31 @@ func TestModelRef(t *testing.T) {
 		}
 		if got := strings.Join(l.Notes, "; "); (c.note == "") != (got == "") || !strings.Contains(got, c.note) {
 			t.Errorf("%q: notes %q, want %q", c.model, got, c.note)
+		}
+	}
+}
+
+// TestEveryTextModelHasACheckpoint: a serving launch of any catalog
+// text-generation model names the Hugging Face repository its engine
+// downloads, not the catalog's ID, which no engine resolves (DeepSeek-V3,
+// Mixtral 8x7B and 8x22B and Llama 3.2 3B once launched as "deepseek-v3",
+// "mixtral-8x7b", ...).
+func TestEveryTextModelHasACheckpoint(t *testing.T) {
+	req := serving(t, "llama-3.1-8b", 2, estimator.VLLM, plan.OnDemand)
+	row := servingRow(t, req, "aws-p5.4xlarge", 1, 1, 1)
+	for _, m := range catalog.Default().Models {
+		if m.Task != "text-generation" {
+			continue
+		}
+		l, err := launch.Emit(launch.VLLM, req, row, nil, m.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if notes := strings.Join(l.Notes, "; "); strings.Contains(notes, "names no Hugging Face repository") {
+			t.Errorf("%s: %s", m.ID, notes)
+		}
+		if strings.Contains(l.Files[0].Text, "vllm serve "+m.ID+" ") {
+			t.Errorf("%s: launched by its catalog ID:\n%s", m.ID, l.Files[0].Text)
 		}
 	}
 }
