@@ -747,6 +747,17 @@ type planJSON struct {
 	Hosted        []hostedJSON    `json:"hosted,omitempty"`
 	Fleet         *fleetJSON      `json:"fleet,omitempty"`
 	Disagg        *disaggPlanJSON `json:"disaggregated,omitempty"`
+	// perUSD is Currency's units per US dollar (0: USD), for the table's
+	// columns whose JSON fields are in USD.
+	perUSD float64
+}
+
+// disp is usd in the plan's currency, as the table shows money.
+func (p planJSON) disp(usd float64) float64 {
+	if p.perUSD > 0 {
+		return usd * p.perUSD
+	}
+	return usd
 }
 
 // disaggPlanJSON is plan.DisaggPlan (the package comment lists its fields).
@@ -785,7 +796,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 	}
 	for _, x := range req.FX {
 		if x.Currency == res.Currency && x.Currency != "USD" {
-			out.FXSource = x.Source
+			out.FXSource, out.perUSD = x.Source, x.PerUSD
 		}
 	}
 	if d := res.Disagg; d != nil {
@@ -866,20 +877,20 @@ func columns(p planJSON) ([]string, func(r planRowJSON) []string) {
 	}
 	switch p.Workload {
 	case "serving":
-		head = append(head, "replicas", "monthly ("+p.Currency+")", "rps/replica", "ttft p95 s", "tpot ms", "util", "binding", "engine limit", "$/1M out", "host", "why")
+		head = append(head, "replicas", "monthly ("+p.Currency+")", "rps/replica", "ttft p95 s", "tpot ms", "util", "binding", "engine limit", p.Currency+"/1M out", "host", "why")
 		return head, func(r planRowJSON) []string {
 			return append(base(r), strconv.Itoa(r.Replicas), f(r.MonthlyCostDisp, 0), f(r.SustainableRPSPerReplica, 2),
-				f(r.TTFTP95Seconds, 3), f(1000*r.TPOTSeconds, 1), f(r.Utilisation, 2), r.Binding, r.EngineLimit, f(r.USDPerMillionOutput, 3), r.HostCheck.Status, r.Why)
+				f(r.TTFTP95Seconds, 3), f(1000*r.TPOTSeconds, 1), f(r.Utilisation, 2), r.Binding, r.EngineLimit, f(p.disp(r.USDPerMillionOutput), 3), r.HostCheck.Status, r.Why)
 		}
 	}
-	head = append(head, "hours", "gpu-hours", "job ("+p.Currency+")", "on-demand $", "spot exp. $", "host", "why")
+	head = append(head, "hours", "gpu-hours", "job ("+p.Currency+")", "on-demand ("+p.Currency+")", "spot exp. ("+p.Currency+")", "host", "why")
 	return head, func(r planRowJSON) []string {
 		// No spot price: "—", not a spot job at $0.00.
 		spot := "—"
 		if r.SpotExpectedCostUSD > 0 {
-			spot = f(r.SpotExpectedCostUSD, 2)
+			spot = f(p.disp(r.SpotExpectedCostUSD), 2)
 		}
-		return append(base(r), f(r.JobHours, 2), f(r.GPUHours, 1), f(r.JobCostDisp, 2), f(r.OnDemandJobCostUSD, 2), spot, r.HostCheck.Status, r.Why)
+		return append(base(r), f(r.JobHours, 2), f(r.GPUHours, 1), f(r.JobCostDisp, 2), f(p.disp(r.OnDemandJobCostUSD), 2), spot, r.HostCheck.Status, r.Why)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -568,7 +569,7 @@ func TestPlanNoSpotPrice(t *testing.T) {
 	if err != nil || len(rows) < 2 {
 		t.Fatalf("%v, %d rows", err, len(rows))
 	}
-	col := slices.Index(rows[0], "spot exp. $")
+	col := slices.Index(rows[0], "spot exp. (USD)")
 	dash, priced := 0, 0
 	for _, r := range rows[1:] {
 		switch v := r[col]; {
@@ -582,6 +583,52 @@ func TestPlanNoSpotPrice(t *testing.T) {
 	}
 	if dash == 0 || priced == 0 {
 		t.Errorf("%d rows without a spot price, %d with", dash, priced)
+	}
+}
+
+// TestPlanTableMoneyInCurrency: every money column of the table is in
+// --currency. The on-demand job cost and the spot column were printed in
+// USD under a "$" beside a job column in EUR; at on-demand pricing the
+// job and the on-demand job are the same bill, so the two columns agree.
+func TestPlanTableMoneyInCurrency(t *testing.T) {
+	code, out, errs := runPlanArgs(t, "--model", "llama-3.1-8b", "--requests", "100000", "--currency", "EUR", "--top", "0", "--format", "csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("%v, %d rows", err, len(rows))
+	}
+	job, od, spot := slices.Index(rows[0], "job (EUR)"), slices.Index(rows[0], "on-demand (EUR)"), slices.Index(rows[0], "spot exp. (EUR)")
+	if job < 0 || od < 0 || spot < 0 {
+		t.Fatalf("columns %q", rows[0])
+	}
+	for _, h := range rows[0] {
+		if strings.Contains(h, "$") || strings.Contains(h, "USD") {
+			t.Errorf("column %q in EUR's table", h)
+		}
+	}
+	n := 0
+	for _, r := range rows[1:] {
+		a, errA := strconv.ParseFloat(r[job], 64)
+		b, errB := strconv.ParseFloat(r[od], 64)
+		if errA != nil || errB != nil || a == 0 || r[slices.Index(rows[0], "pricing")] != "on-demand" || b == 0 {
+			continue // a monthly or reserved term has no on-demand bill
+		}
+		n++
+		if math.Abs(a-b) > 0.011 {
+			t.Errorf("%s %s: job %s EUR, on-demand %s EUR", r[1], r[2], r[job], r[od])
+		}
+	}
+	if n == 0 {
+		t.Error("no priced rows")
+	}
+	code, out, errs = runPlanArgs(t, "--model", "llama-3.1-8b", "--requests-per-second", "2", "--currency", "EUR", "--top", "3", "--format", "csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if head, _, _ := strings.Cut(out, "\n"); !strings.Contains(head, "EUR/1M out") || strings.Contains(head, "$") {
+		t.Errorf("serving columns %q", head)
 	}
 }
 
