@@ -123,7 +123,7 @@ func (c *planCmd) runFleet(job estimateJob, stdout io.Writer, fail func(string, 
 	}
 	writeFleet(stdout, fj)
 	writeMix(stdout, fj.Mixed)
-	writeHosted(stdout, out.Hosted) // plan.go: over the load curve
+	writeHosted(stdout, out) // plan.go: over the load curve
 	return 0
 }
 

@@ -935,19 +935,22 @@ func writeTable(w io.Writer, p planJSON) {
 	}
 	tw.Flush()
 	writePickNotes(w, p)
-	writeHosted(w, p.Hosted)
+	writeHosted(w, p)
 }
 
 // writeHosted writes one line per hosted API against self-hosting (at
 // the target rate, or over a daily fleet's load curve) and their sources.
-func writeHosted(w io.Writer, hosted []hostedJSON) {
+// The API's list price stays in its list currency (USD per 1M tokens, as
+// its source quotes it); the monthly bills are in the plan's currency,
+// as the table's.
+func writeHosted(w io.Writer, p planJSON) {
 	var sources []string
-	for _, h := range hosted {
+	for _, h := range p.Hosted {
 		dated := ""
 		if h.AsOf != "" {
 			dated = ", list price as of " + h.AsOf
 		}
-		against := fmt.Sprintf(" against %.0f self-hosted", h.SelfHostedUSD)
+		against := fmt.Sprintf(" against %.0f self-hosted", p.disp(h.SelfHostedUSD))
 		if h.WhyKey == "hosted.no_fit" {
 			against = "" // nothing self-hosted fits: no bill of 0 to set against it
 		}
@@ -955,9 +958,9 @@ func writeHosted(w io.Writer, hosted []hostedJSON) {
 		if h.OverLoadCurve {
 			at = "over the load curve"
 		}
-		fmt.Fprintf(w, "hosted API %s: %s/%s USD per 1M input/output tokens%s: %.0f USD/month %s%s; %s\n",
+		fmt.Fprintf(w, "hosted API %s: %s/%s USD per 1M input/output tokens%s: %.0f %s/month %s%s; %s\n",
 			h.API, strconv.FormatFloat(h.InputUSDPerMillion, 'f', -1, 64), strconv.FormatFloat(h.OutputUSDPerMillion, 'f', -1, 64), dated,
-			h.MonthlyCostUSD, at, against, h.Why)
+			p.disp(h.MonthlyCostUSD), p.Currency, at, against, h.Why)
 		if h.Source != "" && !slices.Contains(sources, h.Source) {
 			sources = append(sources, h.Source)
 		}

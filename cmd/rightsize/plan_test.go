@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -644,6 +645,35 @@ func TestPlanHostedNothingFits(t *testing.T) {
 	want := "hosted API api: 0.2/0.6 USD per 1M input/output tokens: 11563 USD/month at the target rate; no self-hosted plan fits the job to compare with api\n"
 	if !strings.Contains(out, " 0 fit;") || !strings.Contains(out, want) || strings.Contains(out, "against 0 self-hosted") {
 		t.Errorf("output:\n%s\nwant the line %q", out, want)
+	}
+}
+
+// TestPlanHostedInCurrency: the hosted API lines give both monthly bills
+// in --currency, and the self-hosted one is the cheapest pick's monthly
+// cost in the table above them (they were "1615 USD/month ... against
+// 4198 self-hosted" under a table in RUB).
+func TestPlanHostedInCurrency(t *testing.T) {
+	args := []string{"--model", "llama-3.1-8b", "--requests-per-second", "10", "--currency", "RUB", "--top", "0",
+		"--api-input-price", "0.2", "--api-output-price", "0.6"}
+	p := planJSONOf(t, args...)
+	cheapest := -1.0
+	for _, r := range p.Rows {
+		if r.Recommendation == "cheapest" {
+			cheapest = r.MonthlyCostDisp
+		}
+	}
+	code, out, errs := runPlanArgs(t, args...)
+	if code != 0 || cheapest <= 0 {
+		t.Fatalf("exit %d, cheapest %v: %s", code, cheapest, errs)
+	}
+	var line string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "hosted API api:") {
+			line = l
+		}
+	}
+	if want := fmt.Sprintf(" RUB/month at the target rate against %.0f self-hosted;", cheapest); !strings.Contains(line, want) {
+		t.Errorf("hosted line %q, want %q", line, want)
 	}
 }
 
