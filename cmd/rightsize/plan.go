@@ -736,6 +736,10 @@ type planJSON struct {
 	// than the cheapest pick: "cheaper if the price holds — verify". -1:
 	// none.
 	CheaperFlagged int `json:"cheaper_flagged"`
+	// WhyValue is the best value's sentence (plan.Result.WhyValue): its
+	// row's own, or where the best value is the cheapest or the fastest
+	// plan, the sentence that says so; "" when nothing fits.
+	WhyValue string `json:"why_value"`
 	// Widened is what fits with the narrowest filter dropped when nothing
 	// fits with all of them (plan.Widen); absent otherwise.
 	Widened *widenedJSON `json:"widened,omitempty"`
@@ -789,7 +793,7 @@ type disaggPlanJSON struct {
 func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJSON {
 	out := planJSON{Currency: res.Currency, FXAsOf: res.FXAsOf, Workload: req.Workload.Kind.String(),
 		CheckpointBytes: res.CheckpointBytes, Considered: res.Considered, Fitting: res.Fitting, Notes: []string{}, Rows: []planRowJSON{},
-		FreshnessDays: res.FreshnessDays, Warnings: pickWarnings(res), CheaperFlagged: res.CheaperFlagged,
+		FreshnessDays: res.FreshnessDays, Warnings: pickWarnings(res), CheaperFlagged: res.CheaperFlagged, WhyValue: catalog.Printable(res.WhyValue.String()),
 		ProviderKinds: append([]string{}, req.Filters.Kinds...)}
 	if req.Workload.Kind == plan.Serving {
 		out.SLOStat = req.Workload.SLOStat.String()
@@ -1112,6 +1116,11 @@ func writePickNotes(w io.Writer, p planJSON) {
 				fmt.Fprintln(w, "note: "+line)
 			}
 		}
+	}
+	// The best value shares its row with the cheapest or the fastest pick:
+	// the table's rec column names the other role, so say it here.
+	if p.WhyValue != "" && !slices.ContainsFunc(p.Rows, func(r planRowJSON) bool { return r.Recommendation == "value" }) {
+		fmt.Fprintln(w, "best value: "+p.WhyValue)
 	}
 	if x := p.Widened; x != nil {
 		fmt.Fprintf(w, "nothing fits with --%s as given; without it the cheapest plan is %s ×%d (%s) at %s %s/h, %s %s\n", x.Dropped,

@@ -677,6 +677,32 @@ func TestPlanHostedInCurrency(t *testing.T) {
 	}
 }
 
+// TestPlanValueSharedWithFastest: a LoRA of Llama 3.1 8B whose fastest
+// plan (8 B200s, 1.58× the cheapest A100's cost for 37.9× its speed) is
+// also the best value: the table's rec column says "fastest", and the
+// best value's sentence is still printed and in the JSON, where it was
+// left out and the command named no best value at all.
+func TestPlanValueSharedWithFastest(t *testing.T) {
+	args := []string{"--model", "llama-3.1-8b", "--task", "lora", "--dataset-tokens", "100M", "--epochs", "3", "--seq", "4096", "--deadline", "24h"}
+	p := planJSONOf(t, args...)
+	var fastest string
+	for _, r := range p.Rows {
+		if r.Recommendation == "value" {
+			t.Skipf("the best value has its own row now: %s", r.Why)
+		}
+		if r.Recommendation == "fastest" {
+			fastest = r.Provider + " " + r.InstanceType
+		}
+	}
+	if want := fastest + ": the fastest plan is also the best value, "; fastest == "" || !strings.HasPrefix(p.WhyValue, want) {
+		t.Fatalf("why_value %q, want it to start %q", p.WhyValue, want)
+	}
+	code, out, errs := runPlanArgs(t, args...)
+	if code != 0 || !strings.Contains(out, "\nbest value: "+p.WhyValue+"\n") {
+		t.Errorf("exit %d %s: no best value line in\n%s", code, errs, out)
+	}
+}
+
 // TestPlanExpertLayout: DeepSeek-R1 on SGLang at 100 requests/s on B200
 // offers: the cheapest row runs attention DP 8 and EP 8 inside its TP-8
 // copies (parallelism.attention_dp, expert_parallel), the table's shape
