@@ -485,3 +485,35 @@ func TestEmitVLLMLimitsOnA100(t *testing.T) {
 		}
 	}
 }
+
+// TestSkyPilotAdapterPackages: a SkyPilot task for LoRA installs PEFT,
+// and one for QLoRA PEFT and bitsandbytes, beside transformers,
+// accelerate and DeepSpeed; the note already told the script to wrap
+// the model with PEFT, and the setup installed neither, so the task
+// stopped at its first import.
+func TestSkyPilotAdapterPackages(t *testing.T) {
+	for _, c := range []struct {
+		task estimator.Task
+		want string
+	}{
+		{estimator.FullFinetune, "pip install transformers accelerate deepspeed\n"},
+		{estimator.LoRA, "pip install transformers accelerate deepspeed peft\n"},
+		{estimator.QLoRA, "pip install transformers accelerate deepspeed peft bitsandbytes\n"},
+	} {
+		in := input(t, "llama-3.1-8b")
+		in.Task = c.task
+		if c.task == estimator.QLoRA {
+			in.Weights = estimator.INT4
+		}
+		req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e8}}
+		o := offer(t, "aws-p5.48xlarge", req.Input.Weights)
+		row := plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: 8, TP: 1, PP: 1, DP: 8, Replicas: 1, InstancesPerReplica: 1}
+		l, err := launch.Emit(launch.SkyPilot, req, row, nil, "llama-3.1-8b")
+		if err != nil {
+			t.Fatalf("%v: %v", c.task, err)
+		}
+		if text := l.Files[0].Text; !strings.Contains(text, "  "+c.want) {
+			t.Errorf("%v: want %q in\n%s", c.task, c.want, text)
+		}
+	}
+}
