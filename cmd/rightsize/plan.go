@@ -1123,9 +1123,13 @@ func writePickNotes(w io.Writer, p planJSON) {
 		fmt.Fprintln(w, "best value: "+p.WhyValue)
 	}
 	if x := p.Widened; x != nil {
-		fmt.Fprintf(w, "nothing fits with --%s as given; without it the cheapest plan is %s ×%d (%s) at %s %s/h, %s %s\n", x.Dropped,
+		unit := "" // a job's cost; serving's is a monthly bill
+		if p.Workload == "serving" {
+			unit = "/month"
+		}
+		fmt.Fprintf(w, "nothing fits with --%s as given; without it the cheapest plan is %s ×%d (%s) at %s %s/h, %s %s%s\n", x.Dropped,
 			catalog.Printable(x.Provider+" "+x.InstanceType), x.Instances, x.GPU, strconv.FormatFloat(x.PricePerHourDisp, 'f', 2, 64), p.Currency,
-			strconv.FormatFloat(x.CostDisp, 'f', 2, 64), p.Currency)
+			strconv.FormatFloat(x.CostDisp, 'f', 2, 64), p.Currency, unit)
 	}
 	if i := p.CheaperFlagged; i >= 0 && i < len(p.Rows) {
 		r := p.Rows[i]

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -157,5 +158,20 @@ func TestPlanProgressLabel(t *testing.T) {
 	p.update(1130, 1127)
 	if b.String() != "\rplanning… offers 1127/1127" {
 		t.Fatalf("%q", b.String())
+	}
+}
+
+// TestPlanWidenedServingIsMonthly: nothing runs TensorRT-LLM on MI300X;
+// the widened serving plan's cost is its monthly bill and says so, where
+// the line ended "30660.00 USD" like a job's cost.
+func TestPlanWidenedServingIsMonthly(t *testing.T) {
+	args := []string{"--model", "llama-3.1-70b", "--engine", "trtllm", "--gpu", "mi300x", "--requests-per-second", "5"}
+	p := planJSONOf(t, args...)
+	if p.Fitting != 0 || p.Widened == nil || !(p.Widened.CostDisp > 0) {
+		t.Fatalf("fitting %d, widened %+v", p.Fitting, p.Widened)
+	}
+	want := " " + strconv.FormatFloat(p.Widened.CostDisp, 'f', 2, 64) + " USD/month\n"
+	if code, out, _ := runPlanArgs(t, args...); code != 0 || !strings.Contains(out, "nothing fits with --gpu as given;") || !strings.Contains(out, want) {
+		t.Fatalf("exit %d, want %q in:\n%s", code, want, out)
 	}
 }
