@@ -517,3 +517,24 @@ func TestSkyPilotAdapterPackages(t *testing.T) {
 		}
 	}
 }
+
+// TestNativeMXFP4Checkpoint: gpt-oss is published in MXFP4, so its fp4
+// launch names the published checkpoint without sending the user to
+// look for an AWQ/GPTQ/NVFP4 one; a 16-bit model at fp4 still is.
+func TestNativeMXFP4Checkpoint(t *testing.T) {
+	for _, c := range []struct{ model, note string }{
+		{"gpt-oss-120b", "the published checkpoint stores its experts in MXFP4"},
+		{"llama-3.1-8b", "serve a checkpoint stored in that format (AWQ/GPTQ/NVFP4)"},
+	} {
+		req := serving(t, c.model, 2, estimator.VLLM, plan.OnDemand)
+		req.Input.Weights = estimator.FP4
+		row := servingRow(t, req, "aws-p5.48xlarge", 8, 1, 1)
+		l, err := launch.Emit(launch.VLLM, req, row, nil, c.model)
+		if err != nil {
+			t.Fatalf("%s: %v", c.model, err)
+		}
+		if notes := strings.Join(l.Notes, "; "); !strings.Contains(notes, c.note) {
+			t.Errorf("%s: notes %q, want %q", c.model, notes, c.note)
+		}
+	}
+}
