@@ -552,6 +552,13 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 	if c.fleetAsked() {
 		return c.runFleet(job, stdout, fail) // fleet.go
 	}
+	// Owned GPUs are priced against the rented fleet over a day's load
+	// (fleet.go, ownedInputs); a plan without one would drop them unsaid.
+	for _, n := range []string{"own-price", "own-watts", "pue", "kwh-price", "depreciation-years", "utilisation"} {
+		if c.s(n) != "" {
+			return fail("--%s: owned GPUs are set against a rented fleet over a day's load: give --load-curve or --workload too", n)
+		}
+	}
 	cat, err := c.catalog()
 	if err != nil {
 		return fail("%v", err)

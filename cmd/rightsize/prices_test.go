@@ -175,3 +175,18 @@ func TestPlanWidenedServingIsMonthly(t *testing.T) {
 		t.Fatalf("exit %d, want %q in:\n%s", code, want, out)
 	}
 }
+
+// TestPlanOwnNeedsFleet: --own-price on a plan without a day's load was
+// dropped without a word (the table had no owned row); it is refused,
+// naming the flags that make it count, and the fleet question still takes it.
+func TestPlanOwnNeedsFleet(t *testing.T) {
+	code, out, errs := runPlanArgs(t, "--model", "llama-3.1-8b", "--requests-per-second", "5", "--gpu", "h100-sxm", "--own-price", "25000")
+	if code == 0 || !strings.Contains(errs, "--own-price: owned GPUs are set against a rented fleet over a day's load: give --load-curve or --workload too") {
+		t.Errorf("exit %d, stderr %q, stdout %d bytes", code, errs, len(out))
+	}
+	code, _, errs = runPlanArgs(t, "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--load-curve", "2,2,2,2,2,2,4,6,8,8,8,8,8,8,8,8,8,6,4,4,2,2,2,2",
+		"--own-price", "25000", "--kwh-price", "0.1", "--depreciation-years", "4", "--format", "json")
+	if code != 0 {
+		t.Errorf("fleet with --own-price: exit %d: %s", code, errs)
+	}
+}
