@@ -703,6 +703,28 @@ func TestPlanValueSharedWithFastest(t *testing.T) {
 	}
 }
 
+// TestPlanAloneOnUnflaggedPrice: a LoRA under a 20 EUR budget fits on
+// hundreds of offers, all but one on a stale or estimated price; the
+// pick's sentence says it is the only one on an unflagged price, where it
+// said "the only plan that fits" above a count of 352 fitting.
+func TestPlanAloneOnUnflaggedPrice(t *testing.T) {
+	p := planJSONOf(t, "--model", "llama-3.1-8b", "--task", "lora", "--dataset-tokens", "100M", "--epochs", "3", "--seq", "4096",
+		"--currency", "EUR", "--budget", "20", "--top", "0")
+	for _, r := range p.Rows {
+		if r.Recommendation != "cheapest" {
+			continue
+		}
+		if strings.Contains(r.Why, "cheapest that fits at") {
+			t.Skipf("another unflagged plan fits now: %s", r.Why)
+		}
+		if p.Fitting < 2 || !strings.Contains(r.Why, ": the only plan that fits on an unflagged price, at ") {
+			t.Errorf("%d fit; why %q", p.Fitting, r.Why)
+		}
+		return
+	}
+	t.Fatal("no cheapest pick")
+}
+
 // TestPlanExpertLayout: DeepSeek-R1 on SGLang at 100 requests/s on B200
 // offers: the cheapest row runs attention DP 8 and EP 8 inside its TP-8
 // copies (parallelism.attention_dp, expert_parallel), the table's shape
