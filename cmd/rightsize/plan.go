@@ -747,6 +747,10 @@ type planJSON struct {
 	// row's own, or where the best value is the cheapest or the fastest
 	// plan, the sentence that says so; "" when nothing fits.
 	WhyValue string `json:"why_value"`
+	// WhyFastest is the fastest pick's sentence (plan.Result.WhyFastest):
+	// its row's own, or where the cheapest plan is also the fastest, the
+	// sentence that says so; "" when nothing fits.
+	WhyFastest string `json:"why_fastest"`
 	// Widened is what fits with the narrowest filter dropped when nothing
 	// fits with all of them (plan.Widen); absent otherwise.
 	Widened *widenedJSON `json:"widened,omitempty"`
@@ -801,6 +805,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 	out := planJSON{Currency: res.Currency, FXAsOf: res.FXAsOf, Workload: req.Workload.Kind.String(),
 		CheckpointBytes: res.CheckpointBytes, Considered: res.Considered, Fitting: res.Fitting, Notes: []string{}, Rows: []planRowJSON{},
 		FreshnessDays: res.FreshnessDays, Warnings: pickWarnings(res), CheaperFlagged: res.CheaperFlagged, WhyValue: catalog.Printable(res.WhyValue.String()),
+		WhyFastest:    catalog.Printable(res.WhyFastest.String()),
 		ProviderKinds: append([]string{}, req.Filters.Kinds...)}
 	if req.Workload.Kind == plan.Serving {
 		out.SLOStat = req.Workload.SLOStat.String()
@@ -1124,8 +1129,11 @@ func writePickNotes(w io.Writer, p planJSON) {
 			}
 		}
 	}
-	// The best value shares its row with the cheapest or the fastest pick:
-	// the table's rec column names the other role, so say it here.
+	// The fastest or the best value shares its row with another pick: the
+	// table's rec column names that role, so say it here.
+	if p.WhyFastest != "" && !slices.ContainsFunc(p.Rows, func(r planRowJSON) bool { return r.Recommendation == "fastest" }) {
+		fmt.Fprintln(w, "fastest: "+p.WhyFastest)
+	}
 	if p.WhyValue != "" && !slices.ContainsFunc(p.Rows, func(r planRowJSON) bool { return r.Recommendation == "value" }) {
 		fmt.Fprintln(w, "best value: "+p.WhyValue)
 	}

@@ -725,6 +725,31 @@ func TestPlanAloneOnUnflaggedPrice(t *testing.T) {
 	t.Fatal("no cheapest pick")
 }
 
+// TestPlanFastestSharedWithCheapest: a full fine-tune of Llama 3.1 8B
+// whose cheapest plan is also its fastest: the table's rec column says
+// "cheapest", and the fastest pick's sentence is printed and in the JSON
+// (why_fastest), where the command named no fastest plan.
+func TestPlanFastestSharedWithCheapest(t *testing.T) {
+	args := []string{"--model", "llama-3.1-8b", "--task", "finetune", "--dataset-tokens", "200M", "--seq", "4096", "--deadline", "48h"}
+	p := planJSONOf(t, args...)
+	var cheapest string
+	for _, r := range p.Rows {
+		if r.Recommendation == "fastest" {
+			t.Skipf("the fastest plan has its own row now: %s", r.Why)
+		}
+		if r.Recommendation == "cheapest" {
+			cheapest = r.Provider + " " + r.InstanceType
+		}
+	}
+	if want := cheapest + ": the cheapest plan is also the fastest, "; cheapest == "" || !strings.HasPrefix(p.WhyFastest, want) {
+		t.Fatalf("why_fastest %q, want it to start %q", p.WhyFastest, want)
+	}
+	code, out, errs := runPlanArgs(t, args...)
+	if code != 0 || !strings.Contains(out, "\nfastest: "+p.WhyFastest+"\n") {
+		t.Errorf("exit %d %s: no fastest line in\n%s", code, errs, out)
+	}
+}
+
 // TestPlanExpertLayout: DeepSeek-R1 on SGLang at 100 requests/s on B200
 // offers: the cheapest row runs attention DP 8 and EP 8 inside its TP-8
 // copies (parallelism.attention_dp, expert_parallel), the table's shape
