@@ -103,7 +103,8 @@ func TestModelRef(t *testing.T) {
 		{"org/My-Model", "vllm serve org/My-Model ", ""},
 		{"/models/ckpt", "vllm serve /models/ckpt ", ""},
 		{"", "vllm serve meta-llama/Llama-3.1-8B ", "the checkpoint is meta-llama/Llama-3.1-8B, the Hugging Face repository the config names (_name_or_path)"},
-		{"mixtral-8x7b", "vllm serve mixtral-8x7b ", "names no Hugging Face repository for mixtral-8x7b"},
+		{"mixtral-8x7b", "vllm serve mistralai/Mixtral-8x7B-v0.1 ", ""},
+		{"resnet-50", "vllm serve resnet-50 ", "names no Hugging Face repository for resnet-50"},
 	} {
 		l, err := launch.Emit(launch.VLLM, req, row, nil, c.model)
 		if err != nil {
@@ -114,6 +115,31 @@ func TestModelRef(t *testing.T) {
 		}
 		if got := strings.Join(l.Notes, "; "); (c.note == "") != (got == "") || !strings.Contains(got, c.note) {
 			t.Errorf("%q: notes %q, want %q", c.model, got, c.note)
+		}
+	}
+}
+
+// TestEveryTextModelHasACheckpoint: a serving launch of any catalog
+// text-generation model names the Hugging Face repository its engine
+// downloads, not the catalog's ID, which no engine resolves (DeepSeek-V3,
+// Mixtral 8x7B and 8x22B and Llama 3.2 3B once launched as "deepseek-v3",
+// "mixtral-8x7b", ...).
+func TestEveryTextModelHasACheckpoint(t *testing.T) {
+	req := serving(t, "llama-3.1-8b", 2, estimator.VLLM, plan.OnDemand)
+	row := servingRow(t, req, "aws-p5.4xlarge", 1, 1, 1)
+	for _, m := range catalog.Default().Models {
+		if m.Task != "text-generation" {
+			continue
+		}
+		l, err := launch.Emit(launch.VLLM, req, row, nil, m.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if notes := strings.Join(l.Notes, "; "); strings.Contains(notes, "names no Hugging Face repository") {
+			t.Errorf("%s: %s", m.ID, notes)
+		}
+		if strings.Contains(l.Files[0].Text, "vllm serve "+m.ID+" ") {
+			t.Errorf("%s: launched by its catalog ID:\n%s", m.ID, l.Files[0].Text)
 		}
 	}
 }
@@ -456,6 +482,59 @@ func TestEmitVLLMLimitsOnA100(t *testing.T) {
 		main := l.Files[0].Text
 		if s, b := flagInt(t, main, "vllm", "--max-num-seqs"), flagInt(t, main, "vllm", "--max-num-batched-tokens"); s != c.seqs || b != c.perStep {
 			t.Errorf("%s: --max-num-seqs %d --max-num-batched-tokens %d, want %d and %d", c.offer, s, b, c.seqs, c.perStep)
+		}
+	}
+}
+
+// TestSkyPilotAdapterPackages: a SkyPilot task for LoRA installs PEFT,
+// and one for QLoRA PEFT and bitsandbytes, beside transformers,
+// accelerate and DeepSpeed; the note already told the script to wrap
+// the model with PEFT, and the setup installed neither, so the task
+// stopped at its first import.
+func TestSkyPilotAdapterPackages(t *testing.T) {
+	for _, c := range []struct {
+		task estimator.Task
+		want string
+	}{
+		{estimator.FullFinetune, "pip install transformers accelerate deepspeed\n"},
+		{estimator.LoRA, "pip install transformers accelerate deepspeed peft\n"},
+		{estimator.QLoRA, "pip install transformers accelerate deepspeed peft bitsandbytes\n"},
+	} {
+		in := input(t, "llama-3.1-8b")
+		in.Task = c.task
+		if c.task == estimator.QLoRA {
+			in.Weights = estimator.INT4
+		}
+		req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e8}}
+		o := offer(t, "aws-p5.48xlarge", req.Input.Weights)
+		row := plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: 8, TP: 1, PP: 1, DP: 8, Replicas: 1, InstancesPerReplica: 1}
+		l, err := launch.Emit(launch.SkyPilot, req, row, nil, "llama-3.1-8b")
+		if err != nil {
+			t.Fatalf("%v: %v", c.task, err)
+		}
+		if text := l.Files[0].Text; !strings.Contains(text, "  "+c.want) {
+			t.Errorf("%v: want %q in\n%s", c.task, c.want, text)
+		}
+	}
+}
+
+// TestNativeMXFP4Checkpoint: gpt-oss is published in MXFP4, so its fp4
+// launch names the published checkpoint without sending the user to
+// look for an AWQ/GPTQ/NVFP4 one; a 16-bit model at fp4 still is.
+func TestNativeMXFP4Checkpoint(t *testing.T) {
+	for _, c := range []struct{ model, note string }{
+		{"gpt-oss-120b", "the published checkpoint stores its experts in MXFP4"},
+		{"llama-3.1-8b", "serve a checkpoint stored in that format (AWQ/GPTQ/NVFP4)"},
+	} {
+		req := serving(t, c.model, 2, estimator.VLLM, plan.OnDemand)
+		req.Input.Weights = estimator.FP4
+		row := servingRow(t, req, "aws-p5.48xlarge", 8, 1, 1)
+		l, err := launch.Emit(launch.VLLM, req, row, nil, c.model)
+		if err != nil {
+			t.Fatalf("%s: %v", c.model, err)
+		}
+		if notes := strings.Join(l.Notes, "; "); !strings.Contains(notes, c.note) {
+			t.Errorf("%s: notes %q, want %q", c.model, notes, c.note)
 		}
 	}
 }

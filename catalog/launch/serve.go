@@ -271,7 +271,16 @@ func (e *emitter) quant() (flag string) {
 	switch e.in.Weights {
 	case estimator.FP8:
 		return "fp8"
-	case estimator.INT8, estimator.INT4, estimator.FP4:
+	case estimator.FP4:
+		if e.in.Arch.MXFP4Params > 0 {
+			// gpt-oss is published with its experts in MXFP4 (its
+			// config.json's quantization_config, quant_method "mxfp4"):
+			// the published checkpoint is the planned one.
+			e.note("the plan keeps fp4 weights: the published checkpoint stores its experts in MXFP4, and the engine reads its quantization_config")
+			return ""
+		}
+		fallthrough
+	case estimator.INT8, estimator.INT4:
 		e.note("the plan keeps " + e.in.Weights.String() + " weights: serve a checkpoint stored in that format (AWQ/GPTQ/NVFP4); the engine reads its quantization_config")
 	}
 	return ""

@@ -84,7 +84,7 @@ func (e *emitter) skypilot() error {
 		}
 		nodes = s.nodes
 		cfg := e.deepspeedJSON(s)
-		setup = "pip install transformers accelerate deepspeed\ncat > ds_config.json <<'EOF'\n" + cfg + "EOF\n"
+		setup = "pip install " + e.trainPackages() + "\ncat > ds_config.json <<'EOF'\n" + cfg + "EOF\n"
 		if amd {
 			// PyTorch from pip is the CUDA build: on AMD the task runs in
 			// AMD's ROCm PyTorch image (ROCm docs, "PyTorch on ROCm").
@@ -223,4 +223,21 @@ func skyName(s string) string {
 		}
 	}
 	return strings.Trim(b.String(), "-")
+}
+
+// trainPackages are the pip packages the training task's Trainer script
+// imports: transformers, accelerate and DeepSpeed (whose config the setup
+// writes); PEFT for LoRA adapters (PEFT docs, "Installation": pip install
+// peft); and bitsandbytes for QLoRA's 4-bit base weights (transformers
+// docs, "bitsandbytes": pip install bitsandbytes, which BitsAndBytesConfig
+// needs at load). Without them a LoRA or QLoRA task stops at its first
+// import.
+func (e *emitter) trainPackages() string {
+	switch e.in.Task {
+	case estimator.LoRA:
+		return "transformers accelerate deepspeed peft"
+	case estimator.QLoRA:
+		return "transformers accelerate deepspeed peft bitsandbytes"
+	}
+	return "transformers accelerate deepspeed"
 }

@@ -299,6 +299,11 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		return sub.run(estimateJob{in: in, name: name, gpu: gpuSpec, eff: ij.Eff, trainTokens: tokens,
 			prompt: *promptTok, output: *outputTok, set: set}, stdout, fail)
 	}
+	if *gpu != "" && gpuSpec.ID != "" {
+		if n := supportNote(gpuSpec, in); n != "" {
+			notes = append(notes, n)
+		}
+	}
 	if on, err := dis.active(set); err != nil {
 		return fail("%v", err)
 	} else if on {
@@ -793,4 +798,30 @@ func currentVersions() string {
 func noPrompt(err error) bool {
 	var ie *estimator.InputError
 	return errors.As(err, &ie) && ie.Field == "prompt"
+}
+
+// supportNote says what the table of what runs where
+// (estimator.SupportFor, which the planner applies to every offer) holds
+// against the job on GPU g, or "": an engine that does not start on g's
+// generation (TensorRT-LLM on a T4), a format with no kernel there (fp8
+// training on an A100), bf16 on a GPU without it. The estimate keeps the
+// figures of the job as given; the note says it would not run so.
+func supportNote(g catalog.GPU, in estimator.Input) string {
+	gen := g.Generation()
+	s := estimator.SupportFor(gen, in.Engine, in.Task, in.Weights)
+	where := gen.String() + " GPUs (" + g.ID + ")"
+	switch {
+	case !s.Runs:
+		return "--engine " + in.Engine.String() + " does not start on " + where + ": these figures are for a setup that would not run, and rightsize plan leaves such GPUs out"
+	case s.Why == estimator.SupportNoBF16:
+		return "bf16 does not run on " + where + ": the engines run fp16 there, same memory (--precision fp16)"
+	case s.Why == estimator.SupportNoFormat:
+		stack := in.Engine.String()
+		if in.Task.Training() {
+			stack = "training (Transformer Engine)"
+		}
+		return "--precision " + in.Weights.String() + " has no kernel in " + stack + " on " + where + ": it runs " + s.Weights.String() +
+			" there, and these figures are for " + in.Weights.String() + " (--precision " + s.Weights.String() + " for what runs)"
+	}
+	return ""
 }

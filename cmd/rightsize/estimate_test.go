@@ -760,3 +760,32 @@ func TestPublishedPretrainLayoutGetsATime(t *testing.T) {
 		}
 	}
 }
+
+// TestEstimateSaysWhatDoesNotRun: an estimate on a catalog GPU says what
+// the table of what runs where holds against the job, as the planner
+// applies it to every offer: TensorRT-LLM does not start on a T4, fp8
+// training has no kernel on an A100, a V100 has no bf16; these were
+// estimated in full with no word. A job that runs as given has no note.
+func TestEstimateSaysWhatDoesNotRun(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		note string
+	}{
+		{[]string{"--engine", "trtllm", "--gpu", "t4", "--precision", "int4"}, "note: --engine trtllm does not start on Turing GPUs (t4)"},
+		{[]string{"--task", "train", "--precision", "fp8", "--gpu", "a100-80gb", "--gpus", "8", "--zero", "3"},
+			"note: --precision fp8 has no kernel in training (Transformer Engine) on Ampere GPUs (a100-80gb): it runs bf16 there"},
+		{[]string{"--engine", "vllm", "--gpu", "v100-32gb"}, "note: bf16 does not run on Volta GPUs (v100-32gb)"},
+		{[]string{"--engine", "sglang", "--gpu", "mi250x"}, "note: --engine sglang does not start on CDNA2 GPUs (mi250x)"},
+		{[]string{"--engine", "vllm", "--gpu", "h100-sxm", "--precision", "fp8"}, ""},
+		{[]string{"--engine", "vllm", "--vram", "16GB"}, ""},
+	} {
+		code, _, errs := runEst(t, append([]string{"--model", "llama-3.1-8b"}, c.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errs)
+		}
+		if c.note == "" && (strings.Contains(errs, "does not start") || strings.Contains(errs, "has no kernel") || strings.Contains(errs, "does not run")) ||
+			c.note != "" && !strings.Contains(errs, c.note) {
+			t.Errorf("%v: stderr %q, want %q", c.args, errs, c.note)
+		}
+	}
+}

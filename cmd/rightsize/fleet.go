@@ -121,9 +121,9 @@ func (c *planCmd) runFleet(job estimateJob, stdout io.Writer, fail func(string, 
 	for _, n := range notes {
 		fmt.Fprintln(stdout, "Note: "+n+".")
 	}
-	writeFleet(stdout, fj)
-	writeMix(stdout, fj.Mixed)
-	writeHosted(stdout, out.Hosted) // plan.go: over the load curve
+	writeFleet(stdout, fj, moneyOf(out))
+	writeMix(stdout, fj.Mixed, moneyOf(out))
+	writeHosted(stdout, out) // plan.go: over the load curve
 	return 0
 }
 

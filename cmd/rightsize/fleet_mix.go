@@ -106,24 +106,24 @@ func mixWhy(m *mixJSON) string {
 }
 
 // writeMix prints the mixed fleet under the fleets' table.
-func writeMix(w io.Writer, m *mixJSON) {
+func writeMix(w io.Writer, m *mixJSON, cur money) {
 	if m == nil {
 		return
 	}
 	fmt.Fprintf(w, "\nMixed fleet over %d offers (each size class on its own offer; classes on one offer share its replicas):\n", m.OffersScreened)
 	if !m.Mixed {
-		fmt.Fprintf(w, "One offer is cheapest for the whole mix: %s (%s), %s a month.\n", m.Single.OfferID, m.Single.GPU, usd(m.SingleMonthlyUSD))
+		fmt.Fprintf(w, "One offer is cheapest for the whole mix: %s (%s), %s a month.\n", m.Single.OfferID, m.Single.GPU, cur.of(m.SingleMonthlyUSD))
 		return
 	}
 	for gi, g := range m.Groups {
 		var cs []string
 		for _, ci := range g.Classes {
 			c := m.Classes[ci]
-			cs = append(cs, fmt.Sprintf("%s at %s/M requests (%s on %s)", className(c), usd(c.USDPerMillionRequests), usd(c.SingleUSDPerMillionRequests), m.Single.GPU))
+			cs = append(cs, fmt.Sprintf("%s at %s/M requests (%s on %s)", className(c), cur.of(c.USDPerMillionRequests), cur.of(c.SingleUSDPerMillionRequests), m.Single.GPU))
 		}
 		fmt.Fprintf(w, "  %d. %s (%s, %g GPU per replica), %d..%d replicas, %s, %s a month: %s\n", gi+1, g.OfferID, g.GPU, g.GPUsPerReplica,
-			g.MinReplicas, g.PeakReplicas, mixText(g.Best), choiceText(g.Best), strings.Join(cs, "; "))
+			g.MinReplicas, g.PeakReplicas, mixText(g.Best), choiceText(g.Best, cur), strings.Join(cs, "; "))
 	}
-	fmt.Fprintf(w, "Mixed %s a month against %s on the best single offer, %s (%s): %s (%.1f%%) less.\n", usd(m.MonthlyUSD), usd(m.SingleMonthlyUSD),
-		m.Single.OfferID, m.Single.GPU, usd(m.SavingUSD), 100*m.SavingShare)
+	fmt.Fprintf(w, "Mixed %s a month against %s on the best single offer, %s (%s): %s (%.1f%%) less.\n", cur.of(m.MonthlyUSD), cur.of(m.SingleMonthlyUSD),
+		m.Single.OfferID, m.Single.GPU, cur.of(m.SavingUSD), 100*m.SavingShare)
 }

@@ -227,11 +227,45 @@ func commas(v float64) string {
 	return b.String()
 }
 
-func choiceText(c *choiceJSON) string {
+// money writes US dollar amounts in the plan's currency: "$1,234" and
+// "$68.94" in USD, "1,234 EUR" and "68.94 EUR" in another at its rate
+// (perUSD units a dollar), as the plan's table shows money in --currency.
+type money struct {
+	currency string
+	perUSD   float64
+}
+
+// moneyOf is p's currency.
+func moneyOf(p planJSON) money { return money{p.Currency, p.perUSD} }
+
+func (m money) of(v float64) string {
+	if m.currency == "" || m.currency == "USD" || !(m.perUSD > 0) {
+		return usd(v)
+	}
+	return strings.TrimPrefix(usd(v*m.perUSD), "$") + " " + m.currency
+}
+
+// of3 is a small rate (electricity per kWh) to three decimals.
+func (m money) of3(v float64) string {
+	if m.currency == "" || m.currency == "USD" || !(m.perUSD > 0) {
+		return fmt.Sprintf("$%.3f", v)
+	}
+	return fmt.Sprintf("%.3f %s", v*m.perUSD, m.currency)
+}
+
+// unit is the currency's name for column heads: "USD", "EUR".
+func (m money) unit() string {
+	if m.currency == "" || !(m.perUSD > 0) {
+		return "USD"
+	}
+	return m.currency
+}
+
+func choiceText(c *choiceJSON, m money) string {
 	if c == nil {
 		return "-"
 	}
-	return usd(c.MonthlyUSD)
+	return m.of(c.MonthlyUSD)
 }
 
 // mixText names a best mix: "2 reserved-1y + on demand/spot".
@@ -258,7 +292,7 @@ func mixText(c *choiceJSON) string {
 
 // writeFleet prints the fleets: one line per offer, then the best
 // offer's day hour by hour and its bills.
-func writeFleet(w io.Writer, f fleetJSON) {
+func writeFleet(w io.Writer, f fleetJSON, m money) {
 	curve := plan.LoadCurve(f.LoadCurve)
 	peakH, lowH := 0, 0
 	for h, v := range curve {
@@ -305,7 +339,7 @@ func writeFleet(w io.Writer, f fleetJSON) {
 			continue
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d..%d × %g GPU\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f%%\n", o.OfferID, o.GPU, o.MinReplicas, o.PeakReplicas, o.GPUsPerReplica,
-			choiceText(o.OnDemand), choiceText(o.Spot), choiceText(o.Reserved1y), choiceText(o.Reserved3y), mixText(o.Best), choiceText(o.Best), 100*o.SavingShare)
+			choiceText(o.OnDemand, m), choiceText(o.Spot, m), choiceText(o.Reserved1y, m), choiceText(o.Reserved3y, m), mixText(o.Best), choiceText(o.Best, m), 100*o.SavingShare)
 	}
 	tw.Flush()
 	o := f.Offers[0]
@@ -314,15 +348,15 @@ func writeFleet(w io.Writer, f fleetJSON) {
 	}
 	fmt.Fprintf(w, "\n%s (%s, %s), best mix hour by hour (monthly bills; a month is 730 h, each hour of the day 30.4 times):\n", o.OfferID, o.Provider, o.GPU)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "HOUR\tREQ/S\tNEED\tRESERVED\tON DEMAND\tSPOT\tUSD/MONTH\t")
+	fmt.Fprintln(tw, "HOUR\tREQ/S\tNEED\tRESERVED\tON DEMAND\tSPOT\t"+m.unit()+"/MONTH\t")
 	for _, h := range o.Best.Hours {
-		fmt.Fprintf(tw, "%02d\t%.4g\t%d\t%d\t%d\t%d\t%s\t\n", h.Hour, h.RequestsPerSecond, h.Need, h.Reserved, h.OnDemand, h.Spot, usd(h.MonthlyUSD))
+		fmt.Fprintf(tw, "%02d\t%.4g\t%d\t%d\t%d\t%d\t%s\t\n", h.Hour, h.RequestsPerSecond, h.Need, h.Reserved, h.OnDemand, h.Spot, m.of(h.MonthlyUSD))
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "Monthly bill: all on demand %s; all spot %s (one spare replica); all reserved at the peak: 1 year %s, 3 years %s; best mix (%s) %s",
-		choiceText(o.OnDemand), choiceText(o.Spot), choiceText(o.Reserved1y), choiceText(o.Reserved3y), mixText(o.Best), choiceText(o.Best))
+		choiceText(o.OnDemand, m), choiceText(o.Spot, m), choiceText(o.Reserved1y, m), choiceText(o.Reserved3y, m), mixText(o.Best), choiceText(o.Best, m))
 	if o.OnDemand != nil {
-		fmt.Fprintf(w, ", %s (%.0f%%) less than all on demand", usd(o.SavingUSD), 100*o.SavingShare)
+		fmt.Fprintf(w, ", %s (%.0f%%) less than all on demand", m.of(o.SavingUSD), 100*o.SavingShare)
 	}
 	fmt.Fprintln(w, ".")
 	if o.BreakEven1y > 0 || o.BreakEven3y > 0 {
@@ -347,14 +381,14 @@ func writeFleet(w io.Writer, f fleetJSON) {
 		if ow.BreakEvenUtilisation != nil {
 			be = fmt.Sprintf("%.0f%% busy", 100**ow.BreakEvenUtilisation)
 		}
-		fmt.Fprintf(w, "Owned: %g GPUs at %s each over %g years, %g W × PUE %.2f at $%.3f/kWh, %.0f%% busy: %s per busy GPU-hour against %s rented; %s a month; owning breaks even at %s.\n",
-			ow.GPUs, usd(ow.PriceUSD), ow.DepreciationYears, ow.Watts, ow.PUE, ow.KWhUSD, 100*ow.Utilisation, usd(ow.PerBusyGPUHourUSD), usd(ow.RentedPerGPUHourUSD),
-			usd(ow.MonthlyUSD), be)
+		fmt.Fprintf(w, "Owned: %g GPUs at %s each over %g years, %g W × PUE %.2f at %s/kWh, %.0f%% busy: %s per busy GPU-hour against %s rented; %s a month; owning breaks even at %s.\n",
+			ow.GPUs, m.of(ow.PriceUSD), ow.DepreciationYears, ow.Watts, ow.PUE, m.of3(ow.KWhUSD), 100*ow.Utilisation, m.of(ow.PerBusyGPUHourUSD), m.of(ow.RentedPerGPUHourUSD),
+			m.of(ow.MonthlyUSD), be)
 		verdict := "renting is cheaper"
 		if ow.CheaperThanRenting {
 			verdict = "owning is cheaper"
 		}
-		fmt.Fprintf(w, "Owned against the best rented fleet of the same day: %s a month against %s: %s.\n", usd(ow.MonthlyUSD), usd(ow.BestRentedMonthlyUSD), verdict)
+		fmt.Fprintf(w, "Owned against the best rented fleet of the same day: %s a month against %s: %s.\n", m.of(ow.MonthlyUSD), m.of(ow.BestRentedMonthlyUSD), verdict)
 	}
 }
 

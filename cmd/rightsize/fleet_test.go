@@ -68,7 +68,7 @@ func TestFleetJSON(t *testing.T) {
 	for _, o := range p.Fleet.Offers {
 		reserved = reserved || o.Reserved1y != nil
 		t.Logf("%s %s: %d..%d replicas; on demand %.0f, 1y %v, best %s %.0f (−%.0f%%)", o.OfferID, o.GPU, o.MinReplicas, o.PeakReplicas,
-			o.OnDemand.MonthlyUSD, choiceText(o.Reserved1y), mixText(o.Best), o.Best.MonthlyUSD, 100*o.SavingShare)
+			o.OnDemand.MonthlyUSD, choiceText(o.Reserved1y, money{}), mixText(o.Best), o.Best.MonthlyUSD, 100*o.SavingShare)
 	}
 	if !reserved {
 		t.Error("no hyperscaler offer with a 1-year reservation price")
@@ -344,5 +344,40 @@ func TestFleetJSONGolden(t *testing.T) {
 				t.Errorf("fleet JSON differs from %s (go test -run TestFleetJSONGolden -update rewrites it)", golden)
 			}
 		})
+	}
+}
+
+// TestFleetInCurrency: the fleet's table, hour-by-hour bill, owned-GPU
+// lines and hosted lines are in --currency, where the fleet printed
+// dollars under --currency EUR beside hosted lines in euros; the best
+// fleet's monthly bill is the JSON's USD figure at the plan's rate.
+func TestFleetInCurrency(t *testing.T) {
+	args := []string{"--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--load-curve", "2,2,2,2,2,2,4,6,8,8,8,8,8,8,8,8,8,6,4,4,2,2,2,2",
+		"--own-price", "25000", "--kwh-price", "0.1", "--depreciation-years", "4", "--currency", "EUR"}
+	code, out, errs := runPlanArgs(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if strings.Contains(out, "$") || !strings.Contains(out, "EUR/MONTH") || !strings.Contains(out, " EUR/kWh") {
+		t.Errorf("dollars in a plan in EUR:\n%s", out)
+	}
+	var p struct {
+		Rows  []planRowJSON `json:"rows"`
+		Fleet struct {
+			Offers []struct {
+				Best *struct {
+					MonthlyUSD float64 `json:"monthly_usd"`
+				} `json:"best"`
+			} `json:"offers"`
+		} `json:"fleet"`
+	}
+	code, js, errs := runPlanArgs(t, append(args, "--format", "json")...)
+	if err := json.Unmarshal([]byte(js), &p); code != 0 || err != nil || len(p.Rows) == 0 || len(p.Fleet.Offers) == 0 || p.Fleet.Offers[0].Best == nil {
+		t.Fatalf("exit %d, %v: %s", code, err, errs)
+	}
+	rate := p.Rows[0].PricePerHourDisp / p.Rows[0].PricePerHourUSD
+	want := ") " + moneyOf(planJSON{Currency: "EUR", perUSD: rate}).of(p.Fleet.Offers[0].Best.MonthlyUSD)
+	if !strings.Contains(out, want) {
+		t.Errorf("want %q in:\n%s", want, out)
 	}
 }

@@ -552,6 +552,13 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 	if c.fleetAsked() {
 		return c.runFleet(job, stdout, fail) // fleet.go
 	}
+	// Owned GPUs are priced against the rented fleet over a day's load
+	// (fleet.go, ownedInputs); a plan without one would drop them unsaid.
+	for _, n := range []string{"own-price", "own-watts", "pue", "kwh-price", "depreciation-years", "utilisation"} {
+		if c.s(n) != "" {
+			return fail("--%s: owned GPUs are set against a rented fleet over a day's load: give --load-curve or --workload too", n)
+		}
+	}
 	cat, err := c.catalog()
 	if err != nil {
 		return fail("%v", err)
@@ -736,6 +743,14 @@ type planJSON struct {
 	// than the cheapest pick: "cheaper if the price holds — verify". -1:
 	// none.
 	CheaperFlagged int `json:"cheaper_flagged"`
+	// WhyValue is the best value's sentence (plan.Result.WhyValue): its
+	// row's own, or where the best value is the cheapest or the fastest
+	// plan, the sentence that says so; "" when nothing fits.
+	WhyValue string `json:"why_value"`
+	// WhyFastest is the fastest pick's sentence (plan.Result.WhyFastest):
+	// its row's own, or where the cheapest plan is also the fastest, the
+	// sentence that says so; "" when nothing fits.
+	WhyFastest string `json:"why_fastest"`
 	// Widened is what fits with the narrowest filter dropped when nothing
 	// fits with all of them (plan.Widen); absent otherwise.
 	Widened *widenedJSON `json:"widened,omitempty"`
@@ -747,6 +762,17 @@ type planJSON struct {
 	Hosted        []hostedJSON    `json:"hosted,omitempty"`
 	Fleet         *fleetJSON      `json:"fleet,omitempty"`
 	Disagg        *disaggPlanJSON `json:"disaggregated,omitempty"`
+	// perUSD is Currency's units per US dollar (0: USD), for the table's
+	// columns whose JSON fields are in USD.
+	perUSD float64
+}
+
+// disp is usd in the plan's currency, as the table shows money.
+func (p planJSON) disp(usd float64) float64 {
+	if p.perUSD > 0 {
+		return usd * p.perUSD
+	}
+	return usd
 }
 
 // disaggPlanJSON is plan.DisaggPlan (the package comment lists its fields).
@@ -778,14 +804,15 @@ type disaggPlanJSON struct {
 func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJSON {
 	out := planJSON{Currency: res.Currency, FXAsOf: res.FXAsOf, Workload: req.Workload.Kind.String(),
 		CheckpointBytes: res.CheckpointBytes, Considered: res.Considered, Fitting: res.Fitting, Notes: []string{}, Rows: []planRowJSON{},
-		FreshnessDays: res.FreshnessDays, Warnings: pickWarnings(res), CheaperFlagged: res.CheaperFlagged,
+		FreshnessDays: res.FreshnessDays, Warnings: pickWarnings(res), CheaperFlagged: res.CheaperFlagged, WhyValue: catalog.Printable(res.WhyValue.String()),
+		WhyFastest:    catalog.Printable(res.WhyFastest.String()),
 		ProviderKinds: append([]string{}, req.Filters.Kinds...)}
 	if req.Workload.Kind == plan.Serving {
 		out.SLOStat = req.Workload.SLOStat.String()
 	}
 	for _, x := range req.FX {
 		if x.Currency == res.Currency && x.Currency != "USD" {
-			out.FXSource = x.Source
+			out.FXSource, out.perUSD = x.Source, x.PerUSD
 		}
 	}
 	if d := res.Disagg; d != nil {
@@ -866,20 +893,20 @@ func columns(p planJSON) ([]string, func(r planRowJSON) []string) {
 	}
 	switch p.Workload {
 	case "serving":
-		head = append(head, "replicas", "monthly ("+p.Currency+")", "rps/replica", "ttft p95 s", "tpot ms", "util", "binding", "engine limit", "$/1M out", "host", "why")
+		head = append(head, "replicas", "monthly ("+p.Currency+")", "rps/replica", "ttft p95 s", "tpot ms", "util", "binding", "engine limit", p.Currency+"/1M out", "host", "why")
 		return head, func(r planRowJSON) []string {
 			return append(base(r), strconv.Itoa(r.Replicas), f(r.MonthlyCostDisp, 0), f(r.SustainableRPSPerReplica, 2),
-				f(r.TTFTP95Seconds, 3), f(1000*r.TPOTSeconds, 1), f(r.Utilisation, 2), r.Binding, r.EngineLimit, f(r.USDPerMillionOutput, 3), r.HostCheck.Status, r.Why)
+				f(r.TTFTP95Seconds, 3), f(1000*r.TPOTSeconds, 1), f(r.Utilisation, 2), r.Binding, r.EngineLimit, f(p.disp(r.USDPerMillionOutput), 3), r.HostCheck.Status, r.Why)
 		}
 	}
-	head = append(head, "hours", "gpu-hours", "job ("+p.Currency+")", "on-demand $", "spot exp. $", "host", "why")
+	head = append(head, "hours", "gpu-hours", "job ("+p.Currency+")", "on-demand ("+p.Currency+")", "spot exp. ("+p.Currency+")", "host", "why")
 	return head, func(r planRowJSON) []string {
 		// No spot price: "—", not a spot job at $0.00.
 		spot := "—"
 		if r.SpotExpectedCostUSD > 0 {
-			spot = f(r.SpotExpectedCostUSD, 2)
+			spot = f(p.disp(r.SpotExpectedCostUSD), 2)
 		}
-		return append(base(r), f(r.JobHours, 2), f(r.GPUHours, 1), f(r.JobCostDisp, 2), f(r.OnDemandJobCostUSD, 2), spot, r.HostCheck.Status, r.Why)
+		return append(base(r), f(r.JobHours, 2), f(r.GPUHours, 1), f(r.JobCostDisp, 2), f(p.disp(r.OnDemandJobCostUSD), 2), spot, r.HostCheck.Status, r.Why)
 	}
 }
 
@@ -924,19 +951,22 @@ func writeTable(w io.Writer, p planJSON) {
 	}
 	tw.Flush()
 	writePickNotes(w, p)
-	writeHosted(w, p.Hosted)
+	writeHosted(w, p)
 }
 
 // writeHosted writes one line per hosted API against self-hosting (at
 // the target rate, or over a daily fleet's load curve) and their sources.
-func writeHosted(w io.Writer, hosted []hostedJSON) {
+// The API's list price stays in its list currency (USD per 1M tokens, as
+// its source quotes it); the monthly bills are in the plan's currency,
+// as the table's.
+func writeHosted(w io.Writer, p planJSON) {
 	var sources []string
-	for _, h := range hosted {
+	for _, h := range p.Hosted {
 		dated := ""
 		if h.AsOf != "" {
 			dated = ", list price as of " + h.AsOf
 		}
-		against := fmt.Sprintf(" against %.0f self-hosted", h.SelfHostedUSD)
+		against := fmt.Sprintf(" against %.0f self-hosted", p.disp(h.SelfHostedUSD))
 		if h.WhyKey == "hosted.no_fit" {
 			against = "" // nothing self-hosted fits: no bill of 0 to set against it
 		}
@@ -944,9 +974,9 @@ func writeHosted(w io.Writer, hosted []hostedJSON) {
 		if h.OverLoadCurve {
 			at = "over the load curve"
 		}
-		fmt.Fprintf(w, "hosted API %s: %s/%s USD per 1M input/output tokens%s: %.0f USD/month %s%s; %s\n",
+		fmt.Fprintf(w, "hosted API %s: %s/%s USD per 1M input/output tokens%s: %.0f %s/month %s%s; %s\n",
 			h.API, strconv.FormatFloat(h.InputUSDPerMillion, 'f', -1, 64), strconv.FormatFloat(h.OutputUSDPerMillion, 'f', -1, 64), dated,
-			h.MonthlyCostUSD, at, against, h.Why)
+			p.disp(h.MonthlyCostUSD), p.Currency, at, against, h.Why)
 		if h.Source != "" && !slices.Contains(sources, h.Source) {
 			sources = append(sources, h.Source)
 		}
@@ -1099,10 +1129,22 @@ func writePickNotes(w io.Writer, p planJSON) {
 			}
 		}
 	}
+	// The fastest or the best value shares its row with another pick: the
+	// table's rec column names that role, so say it here.
+	if p.WhyFastest != "" && !slices.ContainsFunc(p.Rows, func(r planRowJSON) bool { return r.Recommendation == "fastest" }) {
+		fmt.Fprintln(w, "fastest: "+p.WhyFastest)
+	}
+	if p.WhyValue != "" && !slices.ContainsFunc(p.Rows, func(r planRowJSON) bool { return r.Recommendation == "value" }) {
+		fmt.Fprintln(w, "best value: "+p.WhyValue)
+	}
 	if x := p.Widened; x != nil {
-		fmt.Fprintf(w, "nothing fits with --%s as given; without it the cheapest plan is %s ×%d (%s) at %s %s/h, %s %s\n", x.Dropped,
+		unit := "" // a job's cost; serving's is a monthly bill
+		if p.Workload == "serving" {
+			unit = "/month"
+		}
+		fmt.Fprintf(w, "nothing fits with --%s as given; without it the cheapest plan is %s ×%d (%s) at %s %s/h, %s %s%s\n", x.Dropped,
 			catalog.Printable(x.Provider+" "+x.InstanceType), x.Instances, x.GPU, strconv.FormatFloat(x.PricePerHourDisp, 'f', 2, 64), p.Currency,
-			strconv.FormatFloat(x.CostDisp, 'f', 2, 64), p.Currency)
+			strconv.FormatFloat(x.CostDisp, 'f', 2, 64), p.Currency, unit)
 	}
 	if i := p.CheaperFlagged; i >= 0 && i < len(p.Rows) {
 		r := p.Rows[i]

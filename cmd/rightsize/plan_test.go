@@ -5,10 +5,12 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -568,7 +570,7 @@ func TestPlanNoSpotPrice(t *testing.T) {
 	if err != nil || len(rows) < 2 {
 		t.Fatalf("%v, %d rows", err, len(rows))
 	}
-	col := slices.Index(rows[0], "spot exp. $")
+	col := slices.Index(rows[0], "spot exp. (USD)")
 	dash, priced := 0, 0
 	for _, r := range rows[1:] {
 		switch v := r[col]; {
@@ -585,6 +587,52 @@ func TestPlanNoSpotPrice(t *testing.T) {
 	}
 }
 
+// TestPlanTableMoneyInCurrency: every money column of the table is in
+// --currency. The on-demand job cost and the spot column were printed in
+// USD under a "$" beside a job column in EUR; at on-demand pricing the
+// job and the on-demand job are the same bill, so the two columns agree.
+func TestPlanTableMoneyInCurrency(t *testing.T) {
+	code, out, errs := runPlanArgs(t, "--model", "llama-3.1-8b", "--requests", "100000", "--currency", "EUR", "--top", "0", "--format", "csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("%v, %d rows", err, len(rows))
+	}
+	job, od, spot := slices.Index(rows[0], "job (EUR)"), slices.Index(rows[0], "on-demand (EUR)"), slices.Index(rows[0], "spot exp. (EUR)")
+	if job < 0 || od < 0 || spot < 0 {
+		t.Fatalf("columns %q", rows[0])
+	}
+	for _, h := range rows[0] {
+		if strings.Contains(h, "$") || strings.Contains(h, "USD") {
+			t.Errorf("column %q in EUR's table", h)
+		}
+	}
+	n := 0
+	for _, r := range rows[1:] {
+		a, errA := strconv.ParseFloat(r[job], 64)
+		b, errB := strconv.ParseFloat(r[od], 64)
+		if errA != nil || errB != nil || a == 0 || r[slices.Index(rows[0], "pricing")] != "on-demand" || b == 0 {
+			continue // a monthly or reserved term has no on-demand bill
+		}
+		n++
+		if math.Abs(a-b) > 0.011 {
+			t.Errorf("%s %s: job %s EUR, on-demand %s EUR", r[1], r[2], r[job], r[od])
+		}
+	}
+	if n == 0 {
+		t.Error("no priced rows")
+	}
+	code, out, errs = runPlanArgs(t, "--model", "llama-3.1-8b", "--requests-per-second", "2", "--currency", "EUR", "--top", "3", "--format", "csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if head, _, _ := strings.Cut(out, "\n"); !strings.Contains(head, "EUR/1M out") || strings.Contains(head, "$") {
+		t.Errorf("serving columns %q", head)
+	}
+}
+
 // TestPlanHostedNothingFits: with no self-hosted plan the hosted line
 // gives the API's bill and says nothing self-hosted fits, not "against 0
 // self-hosted; " with an empty reason.
@@ -597,6 +645,108 @@ func TestPlanHostedNothingFits(t *testing.T) {
 	want := "hosted API api: 0.2/0.6 USD per 1M input/output tokens: 11563 USD/month at the target rate; no self-hosted plan fits the job to compare with api\n"
 	if !strings.Contains(out, " 0 fit;") || !strings.Contains(out, want) || strings.Contains(out, "against 0 self-hosted") {
 		t.Errorf("output:\n%s\nwant the line %q", out, want)
+	}
+}
+
+// TestPlanHostedInCurrency: the hosted API lines give both monthly bills
+// in --currency, and the self-hosted one is the cheapest pick's monthly
+// cost in the table above them (they were "1615 USD/month ... against
+// 4198 self-hosted" under a table in RUB).
+func TestPlanHostedInCurrency(t *testing.T) {
+	args := []string{"--model", "llama-3.1-8b", "--requests-per-second", "10", "--currency", "RUB", "--top", "0",
+		"--api-input-price", "0.2", "--api-output-price", "0.6"}
+	p := planJSONOf(t, args...)
+	cheapest := -1.0
+	for _, r := range p.Rows {
+		if r.Recommendation == "cheapest" {
+			cheapest = r.MonthlyCostDisp
+		}
+	}
+	code, out, errs := runPlanArgs(t, args...)
+	if code != 0 || cheapest <= 0 {
+		t.Fatalf("exit %d, cheapest %v: %s", code, cheapest, errs)
+	}
+	var line string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "hosted API api:") {
+			line = l
+		}
+	}
+	if want := fmt.Sprintf(" RUB/month at the target rate against %.0f self-hosted;", cheapest); !strings.Contains(line, want) {
+		t.Errorf("hosted line %q, want %q", line, want)
+	}
+}
+
+// TestPlanValueSharedWithFastest: a LoRA of Llama 3.1 8B whose fastest
+// plan (8 B200s, 1.58× the cheapest A100's cost for 37.9× its speed) is
+// also the best value: the table's rec column says "fastest", and the
+// best value's sentence is still printed and in the JSON, where it was
+// left out and the command named no best value at all.
+func TestPlanValueSharedWithFastest(t *testing.T) {
+	args := []string{"--model", "llama-3.1-8b", "--task", "lora", "--dataset-tokens", "100M", "--epochs", "3", "--seq", "4096", "--deadline", "24h"}
+	p := planJSONOf(t, args...)
+	var fastest string
+	for _, r := range p.Rows {
+		if r.Recommendation == "value" {
+			t.Skipf("the best value has its own row now: %s", r.Why)
+		}
+		if r.Recommendation == "fastest" {
+			fastest = r.Provider + " " + r.InstanceType
+		}
+	}
+	if want := fastest + ": the fastest plan is also the best value, "; fastest == "" || !strings.HasPrefix(p.WhyValue, want) {
+		t.Fatalf("why_value %q, want it to start %q", p.WhyValue, want)
+	}
+	code, out, errs := runPlanArgs(t, args...)
+	if code != 0 || !strings.Contains(out, "\nbest value: "+p.WhyValue+"\n") {
+		t.Errorf("exit %d %s: no best value line in\n%s", code, errs, out)
+	}
+}
+
+// TestPlanAloneOnUnflaggedPrice: a LoRA under a 20 EUR budget fits on
+// hundreds of offers, all but one on a stale or estimated price; the
+// pick's sentence says it is the only one on an unflagged price, where it
+// said "the only plan that fits" above a count of 352 fitting.
+func TestPlanAloneOnUnflaggedPrice(t *testing.T) {
+	p := planJSONOf(t, "--model", "llama-3.1-8b", "--task", "lora", "--dataset-tokens", "100M", "--epochs", "3", "--seq", "4096",
+		"--currency", "EUR", "--budget", "20", "--top", "0")
+	for _, r := range p.Rows {
+		if r.Recommendation != "cheapest" {
+			continue
+		}
+		if strings.Contains(r.Why, "cheapest that fits at") {
+			t.Skipf("another unflagged plan fits now: %s", r.Why)
+		}
+		if p.Fitting < 2 || !strings.Contains(r.Why, ": the only plan that fits on an unflagged price, at ") {
+			t.Errorf("%d fit; why %q", p.Fitting, r.Why)
+		}
+		return
+	}
+	t.Fatal("no cheapest pick")
+}
+
+// TestPlanFastestSharedWithCheapest: a full fine-tune of Llama 3.1 8B
+// whose cheapest plan is also its fastest: the table's rec column says
+// "cheapest", and the fastest pick's sentence is printed and in the JSON
+// (why_fastest), where the command named no fastest plan.
+func TestPlanFastestSharedWithCheapest(t *testing.T) {
+	args := []string{"--model", "llama-3.1-8b", "--task", "finetune", "--dataset-tokens", "200M", "--seq", "4096", "--deadline", "48h"}
+	p := planJSONOf(t, args...)
+	var cheapest string
+	for _, r := range p.Rows {
+		if r.Recommendation == "fastest" {
+			t.Skipf("the fastest plan has its own row now: %s", r.Why)
+		}
+		if r.Recommendation == "cheapest" {
+			cheapest = r.Provider + " " + r.InstanceType
+		}
+	}
+	if want := cheapest + ": the cheapest plan is also the fastest, "; cheapest == "" || !strings.HasPrefix(p.WhyFastest, want) {
+		t.Fatalf("why_fastest %q, want it to start %q", p.WhyFastest, want)
+	}
+	code, out, errs := runPlanArgs(t, args...)
+	if code != 0 || !strings.Contains(out, "\nfastest: "+p.WhyFastest+"\n") {
+		t.Errorf("exit %d %s: no fastest line in\n%s", code, errs, out)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -157,5 +158,35 @@ func TestPlanProgressLabel(t *testing.T) {
 	p.update(1130, 1127)
 	if b.String() != "\rplanning… offers 1127/1127" {
 		t.Fatalf("%q", b.String())
+	}
+}
+
+// TestPlanWidenedServingIsMonthly: nothing runs TensorRT-LLM on MI300X;
+// the widened serving plan's cost is its monthly bill and says so, where
+// the line ended "30660.00 USD" like a job's cost.
+func TestPlanWidenedServingIsMonthly(t *testing.T) {
+	args := []string{"--model", "llama-3.1-70b", "--engine", "trtllm", "--gpu", "mi300x", "--requests-per-second", "5"}
+	p := planJSONOf(t, args...)
+	if p.Fitting != 0 || p.Widened == nil || !(p.Widened.CostDisp > 0) {
+		t.Fatalf("fitting %d, widened %+v", p.Fitting, p.Widened)
+	}
+	want := " " + strconv.FormatFloat(p.Widened.CostDisp, 'f', 2, 64) + " USD/month\n"
+	if code, out, _ := runPlanArgs(t, args...); code != 0 || !strings.Contains(out, "nothing fits with --gpu as given;") || !strings.Contains(out, want) {
+		t.Fatalf("exit %d, want %q in:\n%s", code, want, out)
+	}
+}
+
+// TestPlanOwnNeedsFleet: --own-price on a plan without a day's load was
+// dropped without a word (the table had no owned row); it is refused,
+// naming the flags that make it count, and the fleet question still takes it.
+func TestPlanOwnNeedsFleet(t *testing.T) {
+	code, out, errs := runPlanArgs(t, "--model", "llama-3.1-8b", "--requests-per-second", "5", "--gpu", "h100-sxm", "--own-price", "25000")
+	if code == 0 || !strings.Contains(errs, "--own-price: owned GPUs are set against a rented fleet over a day's load: give --load-curve or --workload too") {
+		t.Errorf("exit %d, stderr %q, stdout %d bytes", code, errs, len(out))
+	}
+	code, _, errs = runPlanArgs(t, "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--load-curve", "2,2,2,2,2,2,4,6,8,8,8,8,8,8,8,8,8,6,4,4,2,2,2,2",
+		"--own-price", "25000", "--kwh-price", "0.1", "--depreciation-years", "4", "--format", "json")
+	if code != 0 {
+		t.Errorf("fleet with --own-price: exit %d: %s", code, errs)
 	}
 }

@@ -71,6 +71,9 @@ func recommend(res *Result, kind Kind) {
 		cr.Why = Reason{Key: "reason.cheapest", Args: []any{label(cr), costText(cr, kind, res), label(ru),
 			ratio(ru.cost, cr.cost), ratio(cr.time, ru.time)}}
 	} else {
+		// Alone among the rows the picks rest on: rows on a stale,
+		// estimated or far-below-median price that fit too are passed
+		// over, not unfit, so the sentence says "on an unflagged price".
 		cr.Why = Reason{Key: "reason.cheapest_alone", Args: []any{label(cr), costText(cr, kind, res)}}
 	}
 	cr.Recommendation = RecCheapest
