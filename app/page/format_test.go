@@ -100,7 +100,7 @@ func TestPlanReasonNamesKeepTheirDots(t *testing.T) {
 	// A serving time with its unit words, and a hosted-API ID with a dot.
 	fast := planner.Reason{Key: "reason.fastest_alone", Args: []any{planner.OfferRef{Provider: "yandex", InstanceType: "gpu-standard-v3.1"},
 		planner.Duration{Seconds: 0.85, P95PerRequest: true}}}
-	if got, want := (Locale{Lang: "ru"}).Reason(fast), "yandex gpu-standard-v3.1: единственный подходящий вариант, p95 850 мс на запрос"; got != want {
+	if got, want := (Locale{Lang: "ru"}).Reason(fast), "yandex gpu-standard-v3.1: единственный подходящий вариант среди цен без пометок, p95 850 мс на запрос"; got != want {
 		t.Errorf("ru serving:\n got %q\nwant %q", got, want)
 	}
 	api := planner.Reason{Key: "hosted.cheaper_than_api", Args: []any{verda, "openai-gpt-4.1-mini", 2.5}}
