@@ -104,6 +104,22 @@ var engineGens = [...]gens{
 	LlamaCpp: nvFrom(GenPascal) | amd,
 }
 
+// SupportForJob is SupportFor for the job in on generation g, with what
+// the format alone does not tell: TensorRT-LLM runs FP4 weights on Hopper
+// only as gpt-oss's MXFP4 experts (Arch.MXFP4Params; BF16 activations
+// over MXFP4 MoE weights, the TRITON MoE back-end: "Deployment Guide for
+// GPT-OSS on TensorRT-LLM", MoE backend support matrix, TensorRT-LLM
+// 1.4.0rc4 docs), while an NVFP4 checkpoint needs Blackwell (Model
+// Optimizer's support matrix: FP4 per-block weights and activations,
+// "GPUs: Blackwell and Later"), so such a model runs 16-bit there.
+func SupportForJob(g Generation, in Input) Support {
+	s := SupportFor(g, in.Engine, in.Task, in.Weights)
+	if s.Runs && s.Weights == FP4 && in.Engine == TRTLLM && !in.Task.Training() && g == GenHopper && in.Arch.MXFP4Params == 0 {
+		s.Weights, s.Why = BF16, SupportNoFormat
+	}
+	return s
+}
+
 // formatGens is where a pooled engine (vLLM, SGLang, TensorRT-LLM) has
 // kernels for a quantised weight format; a format missing here runs
 // everywhere the engine does.
@@ -124,7 +140,7 @@ func formatGens(e Engine, w DType) (gens, bool) {
 		switch w {
 		case FP8:
 			return nvFrom(GenAda), true
-		case FP4: // NVFP4 on Blackwell; MXFP4 weight-only on Hopper
+		case FP4: // NVFP4 on Blackwell; MXFP4 (gpt-oss) on Hopper: SupportForJob
 			return nvFrom(GenHopper), true
 		}
 	}

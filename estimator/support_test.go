@@ -79,3 +79,30 @@ func TestSupportSubstitutesRun(t *testing.T) {
 		}
 	}
 }
+
+// TestSupportForJob: TensorRT-LLM runs FP4 on Hopper only for gpt-oss's
+// MXFP4 experts; an NVFP4 model there runs bf16, on Blackwell FP4, and
+// vLLM's FP4 Marlin is not affected.
+func TestSupportForJob(t *testing.T) {
+	nvfp4 := Input{Engine: TRTLLM, Task: Inference, Weights: FP4}
+	mxfp4 := nvfp4
+	mxfp4.Arch.MXFP4Params = 1 << 30
+	vllm := nvfp4
+	vllm.Engine = VLLM
+	for _, c := range []struct {
+		name string
+		g    Generation
+		in   Input
+		want Support
+	}{
+		{"trtllm nvfp4 Hopper", GenHopper, nvfp4, Support{true, BF16, SupportNoFormat}},
+		{"trtllm mxfp4 Hopper", GenHopper, mxfp4, Support{true, FP4, SupportOK}},
+		{"trtllm nvfp4 Blackwell", GenBlackwell, nvfp4, Support{true, FP4, SupportOK}},
+		{"trtllm nvfp4 Ada", GenAda, nvfp4, Support{true, BF16, SupportNoFormat}},
+		{"vllm nvfp4 Hopper", GenHopper, vllm, Support{true, FP4, SupportOK}},
+	} {
+		if got := SupportForJob(c.g, c.in); got != c.want {
+			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}

@@ -350,13 +350,21 @@ func (e *emitter) engine() estimator.Engine {
 	return e.row.Engine
 }
 
-// support applies the table of what runs where (estimator.SupportFor) to
+// supportInput is the job as the launch's engine runs it: the request's,
+// on the launch's engine.
+func (e *emitter) supportInput() estimator.Input {
+	in := e.in
+	in.Engine = e.engine()
+	return in
+}
+
+// support applies the table of what runs where (estimator.SupportForJob) to
 // the launch: an engine that does not start on the row's GPU is an
 // error, and where the job's precision does not run there the launch
 // runs what does (fp16 on a GPU without bf16), with a note.
 func (e *emitter) support() error {
 	g := e.row.Offer.Hardware.Generation
-	s := estimator.SupportFor(g, e.engine(), e.in.Task, e.in.Weights)
+	s := estimator.SupportForJob(g, e.supportInput())
 	if !s.Runs {
 		return e.fail(ErrUnsupported, e.engine().String()+" does not run on "+g.String()+" GPUs ("+e.row.Offer.GPU+")")
 	}

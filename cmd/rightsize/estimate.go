@@ -808,7 +808,7 @@ func noPrompt(err error) bool {
 // figures of the job as given; the note says it would not run so.
 func supportNote(g catalog.GPU, in estimator.Input) string {
 	gen := g.Generation()
-	s := estimator.SupportFor(gen, in.Engine, in.Task, in.Weights)
+	s := estimator.SupportForJob(gen, in)
 	where := gen.String() + " GPUs (" + g.ID + ")"
 	switch {
 	case !s.Runs:

@@ -445,7 +445,7 @@ func (p *planner) passes(o *Offer) bool {
 // support is what the job's engine runs on o's GPU for the job's weights
 // (estimator.SupportFor, the one table of what runs where).
 func (p *planner) support(o *Offer) estimator.Support {
-	return estimator.SupportFor(o.Hardware.Generation, p.in.Engine, p.in.Task, p.in.Weights)
+	return estimator.SupportForJob(o.Hardware.Generation, p.in)
 }
 
 // supportNote is the row note of a plan that runs other weights than the

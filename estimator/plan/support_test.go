@@ -46,7 +46,7 @@ func TestNoPickRunsWhatItsGPULacks(t *testing.T) {
 			if r.Offer == nil || !r.Offer.HasHardware || r.FitReason.Key == "fit.no_price" || r.FitReason.Key == "fit.no_fx" {
 				continue
 			}
-			s := estimator.SupportFor(r.Offer.Hardware.Generation, req.Input.Engine, req.Input.Task, req.Input.Weights)
+			s := estimator.SupportForJob(r.Offer.Hardware.Generation, req.Input)
 			if !s.Runs {
 				if r.Fits || r.FitReason.Key != "fit.engine_gpu" {
 					t.Errorf("%v %v on %s (%v): fits=%v reason %q, want unfit fit.engine_gpu", req.Input.Engine, req.Input.Weights, r.Offer.ID, r.Offer.Hardware.Generation, r.Fits, r.FitReason.Key)
