@@ -132,3 +132,55 @@ func (in Input) MemShare() float64 {
 	}
 	return 0
 }
+
+// SGLangDPAttentionMemFraction is the --mem-fraction-static that SGLang
+// deployments of DeepSeek-R1 FP8 with data-parallel attention set, where
+// SGLang's default (sglangMemFractionStatic) reserves cuda_graph_max_bs ×
+// dp × 4.5 MiB for the attention ranks' CUDA graphs — 36 GiB at DP 16 on
+// an 80 GB H100, a share of 0.353, below the weights. The InferenceX
+// recipes for two nodes of 8 × H100 (SemiAnalysisAI/InferenceX
+// benchmarks/multi_node/srt-slurm-recipes/dsr1/sglang/h100-fp8/
+// {1k1k,8k1k}/disagg/{stp,mtp}/h100-fp8-1p1d-max-dep*.yaml, commit
+// aa430b5b, 2026-04-28; image lmsysorg/sglang:v0.5.8-cu130) run their
+// TP 16 / DP-attention 16 / EP 16 workers at 0.9 without MTP and 0.85
+// with it (with --cuda-graph-max-bs 64); their 8 × H200 DP-attention 8
+// workers (h200-fp8/*/disagg/*/bs*-dep*.yaml, same commit, v0.5.8.post1)
+// at 0.75 to 0.88. 0.85 is the lower H100 value: an aggregated copy runs
+// prefill beside decode, which the decode-only workers' 0.9 leaves out.
+// A sourced setting, not a fitted one.
+const SGLangDPAttentionMemFraction = 0.85
+
+// SGLangDPAttentionCUDAGraphMaxBS is the --cuda-graph-max-bs the same
+// H100 recipes set beside that share (h100-fp8-1p1d-max-dep*.yaml, commit
+// aa430b5b: 64), in place of SGLang's default 512 at TP ≥ 4
+// (SGLangDefaults), whose graphs at DP attention SGLang itself reserves
+// 4.5 MiB a batch slot a rank for: the share leaves 12 GiB of an 80 GB
+// GPU, and 64 slots a rank × 16 ranks × 4.5 MiB is 4.5 GiB of it. A launch
+// that sets SGLangDPAttentionMemFraction sets this with it.
+const SGLangDPAttentionCUDAGraphMaxBS = 64
+
+// EngineShareFix says whether the serving engine's default memory share
+// is what leaves in without a KV pool, and the share that fixes it: SGLang
+// with data-parallel attention (Input.DP > 1) and no --gpu-mem-util, whose
+// default mem_fraction_static (MemShare) is below
+// SGLangDPAttentionMemFraction, where in does not fit as set and fits at
+// SGLangDPAttentionMemFraction. The planner sets that share on such copies
+// and the launch writes it (--mem-fraction-static); the CLI's estimate
+// names it. ok is false for every other input, vLLM's and TensorRT-LLM's
+// included (their defaults, 0.9, do not grow with DP).
+func EngineShareFix(in Input) (share float64, ok bool) {
+	if in.Engine != SGLang || in.Task.Training() || in.GPUMemUtil != 0 || in.DP <= 1 {
+		return 0, false
+	}
+	if sglangMemFractionStatic(in) >= SGLangDPAttentionMemFraction {
+		return 0, false
+	}
+	if r, err := Estimate(in); err != nil || r.Fits {
+		return 0, false
+	}
+	in.GPUMemUtil = SGLangDPAttentionMemFraction
+	if r, err := Estimate(in); err != nil || !r.Fits {
+		return 0, false
+	}
+	return SGLangDPAttentionMemFraction, true
+}

@@ -232,10 +232,15 @@ func (e *emitter) rowVRAM() estimator.Bytes {
 // else engine k's own default on the row's GPU at the copy's TP, PP and
 // attention DP (SGLang's mem_fraction_static depends on all three). Writing
 // it keeps the engine on the pool the plan assumed, whatever a later
-// release's default. 0.9 where there is none to read (a share at or below
-// 0, which the estimate calls no pool).
+// release's default. The row's own share where the planner set one
+// (plan.Row.MemShare: SGLang's default leaves its attention-DP copies no
+// pool) and k runs the row's engine. 0.9 where there is none to read (a
+// share at or below 0, which the estimate calls no pool).
 func (e *emitter) memShare(k Kind, s copyShape) float64 {
 	in := e.in
+	if u := e.rowShare(k); u > 0 {
+		return u
+	}
 	in.Engine = engineOf(k)
 	if e.row.Offer.GPUMemory > 0 {
 		in.VRAM, in.VisibleVRAM = e.rowVRAM(), 0
@@ -246,6 +251,16 @@ func (e *emitter) memShare(k Kind, s copyShape) float64 {
 		return u
 	}
 	return 0.9
+}
+
+// rowShare is the memory share the planner set on the row's copies
+// (plan.Row.MemShare) where k runs the row's engine and the request set
+// none; 0 otherwise.
+func (e *emitter) rowShare(k Kind) float64 {
+	if u := e.row.MemShare; u > 0 && u <= 1 && e.in.GPUMemUtil == 0 && engineOf(k) == e.row.Engine {
+		return u
+	}
+	return 0
 }
 
 // dtypeName is the --dtype value of the compute dtype, "" to leave it
@@ -406,6 +421,12 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		// SGLang's static share holds the weights and the KV pool
 		// (memShare: the share the estimate sized the pool with).
 		c.frac(knobs.MemShare, util)
+		if e.rowShare(k) > 0 {
+			// The recipes that run DP attention at that share capture
+			// CUDA graphs to a smaller batch, which the share's reserve
+			// holds (estimator.SGLangDPAttentionCUDAGraphMaxBS).
+			c.num("--cuda-graph-max-bs", estimator.SGLangDPAttentionCUDAGraphMaxBS)
+		}
 		if seqs > 0 {
 			c.num(knobs.MaxSeqs, seqs)
 		}

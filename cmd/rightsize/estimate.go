@@ -540,16 +540,21 @@ type estimateJSON struct {
 	// FitsWith is what makes a training job that does not fit as set fit
 	// (estimator.MakeItFit): the levers pulled, in order, and the job's
 	// figures with them; absent when it fits or nothing within reach does.
-	FitsWith          *fitsWithJSON  `json:"fits_with,omitempty"`
-	KVPoolTokens      int64          `json:"kv_pool_tokens"`
-	MaxConcurrentSeqs int64          `json:"max_concurrent_seqs"`
-	HostOffloadBytes  int64          `json:"host_offload_bytes"`
-	Warnings          []string       `json:"warnings"`
-	Confidence        confidenceJSON `json:"confidence"`
-	RulesOfThumb      []ruleJSON     `json:"rules_of_thumb"`
-	Performance       *perfJSON      `json:"performance,omitempty"`
-	peakJSON                         // peak_bytes, peak_phase, load_peak_bytes, steady_state_bytes
-	towersJSON                       // text_parameters, vision_parameters, text_only
+	FitsWith *fitsWithJSON `json:"fits_with,omitempty"`
+	// FitsWithMemShare is the engine memory share that makes a serving
+	// job fit where the engine's default share is what leaves it no KV
+	// pool (estimator.EngineShareFix: SGLang at data-parallel attention);
+	// absent otherwise.
+	FitsWithMemShare  *memShareFixJSON `json:"fits_with_mem_share,omitempty"`
+	KVPoolTokens      int64            `json:"kv_pool_tokens"`
+	MaxConcurrentSeqs int64            `json:"max_concurrent_seqs"`
+	HostOffloadBytes  int64            `json:"host_offload_bytes"`
+	Warnings          []string         `json:"warnings"`
+	Confidence        confidenceJSON   `json:"confidence"`
+	RulesOfThumb      []ruleJSON       `json:"rules_of_thumb"`
+	Performance       *perfJSON        `json:"performance,omitempty"`
+	peakJSON                           // peak_bytes, peak_phase, load_peak_bytes, steady_state_bytes
+	towersJSON                         // text_parameters, vision_parameters, text_only
 }
 
 // towersJSON counts a vision-language model's text model and its vision
@@ -646,6 +651,29 @@ func newFitsWithJSON(in estimator.Input, r estimator.Result, step estimator.Step
 	return j
 }
 
+// memShareFixJSON is estimator.EngineShareFix's answer: the engine's
+// default share, the share that fits (the --gpu-mem-util to pass; SGLang's
+// --mem-fraction-static) and the KV pool at it.
+type memShareFixJSON struct {
+	DefaultShare      float64 `json:"default_share"`
+	Share             float64 `json:"share"`
+	KVPoolTokens      int64   `json:"kv_pool_tokens"`
+	MaxConcurrentSeqs int64   `json:"max_concurrent_seqs"`
+}
+
+func newMemShareFixJSON(in estimator.Input) *memShareFixJSON {
+	u, ok := estimator.EngineShareFix(in)
+	if !ok {
+		return nil
+	}
+	j := &memShareFixJSON{DefaultShare: in.MemShare(), Share: u}
+	in.GPUMemUtil = u
+	if r, err := estimator.Estimate(in); err == nil {
+		j.KVPoolTokens, j.MaxConcurrentSeqs = r.KVPoolTokens, r.MaxConcurrentSeqs
+	}
+	return j
+}
+
 func newCheckpointingJSON(in estimator.Input, r estimator.Result) *checkpointingJSON {
 	g, ok := estimator.WithCheckpointing(in, r)
 	if !ok {
@@ -679,7 +707,7 @@ func newEstimateJSON(name string, in estimator.Input, r estimator.Result, maxBat
 		peakJSON:         peakJSON{int64(r.Peak), r.PeakPhase.String(), int64(r.LoadPeak), int64(r.SteadyState), int64(r.AllocatorCache), int64(r.BackwardEnd), int64(r.PeakAllocated)},
 		towersJSON:       towersJSON{r.Params - r.VisionParams, r.VisionParams, in.TextOnly},
 		MaxBatchThatFits: maxBatch, MaxSeqThatFits: maxSeq, MinGPUsThatFit: minGPUs, WithGradCheckpointing: newCheckpointingJSON(in, r),
-		FitsWith:     newFitsWithJSON(in, r, step),
+		FitsWith: newFitsWithJSON(in, r, step), FitsWithMemShare: newMemShareFixJSON(in),
 		KVPoolTokens: r.KVPoolTokens, MaxConcurrentSeqs: r.MaxConcurrentSeqs, HostOffloadBytes: int64(r.HostOffload),
 		Warnings: w,
 		Confidence: confidenceJSON{Weights: c.Weights, Gradients: c.Gradients, Optimizer: c.Optimizer,
@@ -754,6 +782,10 @@ func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Res
 			fmt.Fprintf(w, ", host memory %s per GPU", gib(estimator.Bytes(f.HostOffloadBytes)))
 		}
 		fmt.Fprintln(w, ")")
+	}
+	if f := newMemShareFixJSON(in); f != nil {
+		fmt.Fprintf(w, "SGLang's default --mem-fraction-static, %s here (its CUDA-graph reserve grows with attention DP %d), is what leaves no KV pool; fits with --gpu-mem-util %s (--mem-fraction-static %s, as InferenceX's SGLang DeepSeek-R1 multi-node recipes set): KV pool %d tokens, %d concurrent sequences of %d tokens\n",
+			strconv.FormatFloat(f.DefaultShare, 'f', -1, 64), in.DP, strconv.FormatFloat(f.Share, 'f', -1, 64), strconv.FormatFloat(f.Share, 'f', -1, 64), f.KVPoolTokens, f.MaxConcurrentSeqs, in.Seq)
 	}
 	if in.Engine.Pooled() && r.KVPoolTokens > 0 {
 		fmt.Fprintf(w, "%s KV pool: %d tokens, %d concurrent sequences of %d tokens\n", in.Engine, r.KVPoolTokens, r.MaxConcurrentSeqs, in.Seq)

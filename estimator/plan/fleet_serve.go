@@ -375,6 +375,10 @@ func (s *fleetSizer) loadOn(r *Row, cs copyShape, sc *serveCurve, lam float64) (
 func (s *fleetSizer) shape(r *Row) (copyShape, serveCurve) {
 	p := s.p
 	mem, hw := p.slice(r.Offer)
+	mem.share = p.in.GPUMemUtil // the share the row's copies ran at (gpuMem)
+	if r.MemShare > 0 {
+		mem.share = r.MemShare
+	}
 	gpus := r.TP * r.PP
 	if p.req.FixedParallelism {
 		gpus = p.in.GPUs

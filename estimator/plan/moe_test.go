@@ -179,3 +179,49 @@ func TestWideExpertParallel(t *testing.T) {
 		}
 	}
 }
+
+// TestWideExpertParallelAtTheEngineDefault: with no --gpu-mem-util,
+// SGLang's default --mem-fraction-static leaves DeepSeek-R1 FP8 no KV
+// pool at attention DP 16 on 80 GB H100s (estimator.EngineShareFix), so
+// before the planner set the recipes' share itself its only layout on
+// 8-GPU H100 instances was TP 8 × PP 2 (26 copies of 16 GPUs at 100
+// req/s, 3.28 req/s a copy). Now the wide layout is tried at the share
+// InferenceX's H100 DeepSeek-R1 recipes set, 0.85, the row says so and
+// carries it (Row.MemShare), and at 3,200 Gbit/s it is picked; vLLM's
+// default share fits already and is left alone.
+func TestWideExpertParallelAtTheEngineDefault(t *testing.T) {
+	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: 2, TPOTSeconds: 0.05}
+	o := gpuOffer(t, "h100-sxm", 8, estimator.FP8)
+	o.NetworkGbps = 3200
+	for _, eng := range []estimator.Engine{estimator.SGLang, estimator.VLLM} {
+		in := modelInput(t, "deepseek-r1")
+		in.Weights, in.Engine = estimator.FP8, eng
+		res, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{})
+		if err != nil || res.Cheapest < 0 {
+			t.Fatalf("%v: no plan: %v", eng, err)
+		}
+		r := res.Rows[res.Cheapest]
+		t.Logf("%v: TP %d PP %d DP %d EP %d over %d instances, share %v, %.2f req/s a copy, %d instances",
+			eng, r.TP, r.PP, r.AttnDP, r.EP, r.InstancesPerReplica, r.MemShare, r.SustainableRPSPerReplica, r.Instances)
+		if r.TP != 16 || r.AttnDP != 16 || r.EP != 16 || r.PP != 1 || r.InstancesPerReplica != 2 {
+			t.Errorf("%v: picked TP %d PP %d DP %d EP %d over %d instances, want TP = DP = EP = 16 over 2", eng, r.TP, r.PP, r.AttnDP, r.EP, r.InstancesPerReplica)
+		}
+		noted := false
+		for _, n := range r.Notes {
+			noted = noted || n.Key == "note.mem_share"
+		}
+		switch eng {
+		case estimator.SGLang:
+			if r.MemShare != estimator.SGLangDPAttentionMemFraction || !noted {
+				t.Errorf("SGLang: share %v, noted %v: want %v, noted", r.MemShare, noted, estimator.SGLangDPAttentionMemFraction)
+			}
+			if r.SustainableRPSPerReplica < 2*3.28 {
+				t.Errorf("SGLang: %.2f req/s a copy, want well above TP 8 × PP 2's 3.28", r.SustainableRPSPerReplica)
+			}
+		default:
+			if r.MemShare != 0 || noted {
+				t.Errorf("%v: share %v, noted %v: its default fits, want none", eng, r.MemShare, noted)
+			}
+		}
+	}
+}

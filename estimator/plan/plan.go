@@ -949,12 +949,12 @@ func (p *planner) slice(o *Offer) (gpuMem, estimator.Hardware) {
 	hw.NVLinkDomain = max(dom, 1)
 	small := hw.VLLMSmallDefaults
 	if o.GPUCount >= 1 {
-		return gpuMem{o.GPUMemory, o.GPUVisibleMemory, small}, hw
+		return gpuMem{o.GPUMemory, o.GPUVisibleMemory, small, 0}, hw
 	}
 	f := o.GPUCount
 	hw.PeakFLOPS *= f
 	hw.MemBandwidth *= f
-	return gpuMem{estimator.Bytes(float64(o.GPUMemory) * f), estimator.Bytes(float64(o.GPUVisibleMemory) * f), small}, hw
+	return gpuMem{estimator.Bytes(float64(o.GPUMemory) * f), estimator.Bytes(float64(o.GPUVisibleMemory) * f), small, 0}, hw
 }
 
 // gpuMem is one GPU's (or vGPU slice's) memory as the estimator takes it:
@@ -964,17 +964,27 @@ func (p *planner) slice(o *Offer) (gpuMem, estimator.Hardware) {
 // profiles and schedules an A100 80GB with its smaller limits), so that
 // an A100 80GB and an H100 80GB do not share an estimate. The request's
 // own Input.UsableVRAM, the user's measured figure, is left as it is and
-// wins over both.
+// wins over both. share is the engine's memory share the copy runs at
+// (Input.GPUMemUtil): the request's, or the one the planner sets where
+// the engine's default leaves no KV pool (estimator.EngineShareFix); 0
+// leaves the input's own, so that estimates at two shares never share a
+// memo.
 type gpuMem struct {
 	vram, visible estimator.Bytes
 	vllmSmall     bool
+	share         float64
 }
 
 func (m gpuMem) set(in *estimator.Input) {
 	in.VRAM, in.VisibleVRAM, in.VLLMSmallDefaults = m.vram, m.visible, m.vllmSmall
+	if m.share > 0 {
+		in.GPUMemUtil = m.share
+	}
 }
 
-func memOf(in estimator.Input) gpuMem { return gpuMem{in.VRAM, in.VisibleVRAM, in.VLLMSmallDefaults} }
+func memOf(in estimator.Input) gpuMem {
+	return gpuMem{in.VRAM, in.VisibleVRAM, in.VLLMSmallDefaults, in.GPUMemUtil}
+}
 
 // rank orders fitting rows by cost, then time, then hourly price, then
 // offer ID; unfit rows follow in offer ID order. It sorts compact keys

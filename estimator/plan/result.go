@@ -181,6 +181,7 @@ var English = map[string]string{
 	"note.rental_no_offload":     "planned without your CPU offload (%s): a rented fleet holds the job on its GPUs, faster",
 	"note.rental_layout_ckpt":    "planned with ZeRO-%s and activation checkpointing: a rented fleet takes the memory layout that costs least, not your own GPUs' settings",
 	"note.rental_layout_no_ckpt": "planned with ZeRO-%s and no activation checkpointing: a rented fleet takes the memory layout that costs least, not your own GPUs' settings",
+	"note.mem_share":             "SGLang's default --mem-fraction-static leaves no KV cache at attention DP %s; the plan sets %s, as the SGLang DeepSeek-R1 multi-node recipes do (InferenceX, H100)",
 	"note.no_spare":              "one replica at %s%% load serves the whole rate: no spare if it fails (add one for N+1)",
 	"note.serving_engine":        "serving assumes continuous batching (vLLM)",
 	"hosted.cheaper_than_api":    "self-hosting on %s beats %s above %s requests/s",
@@ -267,6 +268,13 @@ type Row struct {
 	// moe_expert_parallel_size). The copy is still TP × PP GPUs; DP above
 	// stays the engine copies per replica.
 	AttnDP, EP int
+	// MemShare is the engine's memory share the planner set on the row's
+	// copies where the engine's default leaves them no KV pool
+	// (estimator.EngineShareFix: SGLang's --mem-fraction-static at
+	// data-parallel attention; the row notes it, note.mem_share, and the
+	// launch writes it); 0 where the copies run at the request's
+	// --gpu-mem-util or the engine's default.
+	MemShare float64
 	// GradCheckpointing and Offload are a training row's memory layout:
 	// the user's settings, or the rental layout the planner chose
 	// (rentalRow's notes say so).

@@ -422,12 +422,43 @@ func (p *planner) wideEP(out []copyShape, o *Offer, in estimator.Input, gpus int
 		c.DP, c.EP = c.TP, c.TP
 		// EP must divide the experts (Input.Validate): 256 experts take
 		// 16 or 32 GPUs, not 24.
-		if c.Validate() != nil || !p.estimate(c).Fits {
+		if c.Validate() != nil {
 			continue
 		}
-		return append(out, shapeOf(c, 1, n))
+		if c, ok := p.layoutFits(c); ok {
+			return append(out, shapeOf(c, 1, n))
+		}
 	}
 	return out
+}
+
+// setLayout sets r's attention-DP and EP layout from copy cs, and the
+// memory share the planner set on it (Row.MemShare) with its note.
+func (p *planner) setLayout(r *Row, cs copyShape) {
+	r.AttnDP, r.EP, r.MemShare = cs.dp, cs.ep, 0
+	if s := cs.mem.share; s > 0 && s != p.in.GPUMemUtil {
+		r.MemShare = s
+		r.Notes = append(slices.Clip(r.Notes), Reason{Key: "note.mem_share", Args: []any{cs.dp, s}})
+	}
+}
+
+// layoutFits reports whether the attention-DP and EP copy c fits one
+// sequence, with the engine's memory share it fits at: its own, or, where
+// the engine's default share is what leaves no KV pool, the share the
+// engine's published recipes set for that layout (estimator.EngineShareFix:
+// SGLang's default --mem-fraction-static reserves CUDA-graph memory for
+// every attention rank, 36 GiB of an 80 GB H100 at DP 16, where
+// InferenceX's H100 DeepSeek-R1 recipes run DP-attention 16 at 0.85 to
+// 0.9). The row notes the share (note.mem_share) and the launch writes it.
+func (p *planner) layoutFits(c estimator.Input) (estimator.Input, bool) {
+	if p.estimate(c).Fits {
+		return c, true
+	}
+	if s, ok := estimator.EngineShareFix(c); ok {
+		c.GPUMemUtil = s
+		return c, p.estimate(c).Fits
+	}
+	return c, false
 }
 
 // choosesLayout reports whether the planner chooses the attention-DP and
@@ -473,10 +504,12 @@ func (p *planner) moeLayouts(out []copyShape, c estimator.Input, perInstance int
 	for _, dp := range [...]int{c.TP, 1} {
 		x := c
 		x.DP, x.EP = dp, c.TP
-		if x.Validate() != nil || !p.estimate(x).Fits {
+		if x.Validate() != nil {
 			continue
 		}
-		out = append(out, shapeOf(x, perInstance, 1))
+		if x, ok := p.layoutFits(x); ok {
+			out = append(out, shapeOf(x, perInstance, 1))
+		}
 	}
 	return out
 }
@@ -676,7 +709,7 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 		c.Instances = units * cs.instancesPer
 		c.GPUs = float64(c.Instances) * o.GPUCount
 		c.TP, c.PP, c.DP, c.ZeRO = cs.tp, cs.pp, cs.perInstance, 0
-		c.AttnDP, c.EP = cs.dp, cs.ep
+		p.setLayout(&c, cs)
 		c.SustainableRPSPerReplica = sc.mu * float64(cs.perInstance)
 		c.Concurrency = l.c
 		c.TPOTSeconds = l.tpot
@@ -846,7 +879,7 @@ func (p *planner) batchTech(o *Offer, r *Row) {
 	r.Instances = units * cs.instancesPer
 	r.GPUs = float64(r.Instances) * o.GPUCount
 	r.TP, r.PP, r.DP = cs.tp, cs.pp, cs.perInstance
-	r.AttnDP, r.EP = cs.dp, cs.ep
+	p.setLayout(r, cs)
 	r.Concurrency = c
 	r.TokensPerSecond = tps
 	r.prefillShare = share

@@ -1,0 +1,50 @@
+package launch_test
+
+import (
+	"strings"
+	"testing"
+
+	"rightsize/catalog/launch"
+	"rightsize/estimator"
+	"rightsize/estimator/plan"
+)
+
+// TestLaunchWritesThePlannedShare: DeepSeek-R1 FP8 on SGLang with no
+// --gpu-mem-util, planned on 8 × H100 instances, gets the wide
+// attention-DP 16 / EP 16 copy over two instances at the share the
+// planner set where SGLang's default leaves no KV pool (plan.Row.MemShare,
+// 0.85); its SGLang launch writes that share and the recipes' CUDA-graph
+// batch with it, where the engine's default (0.356 at DP 16) would not
+// start. The same row launched on vLLM writes vLLM's own 0.9.
+func TestLaunchWritesThePlannedShare(t *testing.T) {
+	req := serving(t, "deepseek-r1", 100, estimator.SGLang, plan.OnDemand)
+	req.Input.Weights = estimator.FP8
+	req.Workload.PromptTokens, req.Workload.OutputTokens = 1024, 1024
+	req.Workload.TTFTP95Seconds, req.Workload.TPOTSeconds = 2, 0.05
+	o := offer(t, "aws-p5.48xlarge", req.Input.Weights)
+	res, err := plan.Plan(req, []plan.Offer{*o}, plan.Options{})
+	if err != nil || res.Cheapest < 0 {
+		t.Fatalf("no plan: %v", err)
+	}
+	row := res.Rows[res.Cheapest]
+	if row.TP != 16 || row.AttnDP != 16 || row.EP != 16 || row.MemShare != estimator.SGLangDPAttentionMemFraction {
+		t.Fatalf("planned TP %d DP %d EP %d at share %v, want TP = DP = EP = 16 at %v", row.TP, row.AttnDP, row.EP, row.MemShare, estimator.SGLangDPAttentionMemFraction)
+	}
+	l, err := launch.Emit(launch.SGLang, req, row, nil, "deepseek-r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := l.Text()
+	for _, want := range []string{"--enable-dp-attention", "--ep-size 16", "--nnodes 2", "--mem-fraction-static 0.85 ", "--cuda-graph-max-bs 64 "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the SGLang launch lacks %q:\n%s", want, text)
+		}
+	}
+	l, err = launch.Emit(launch.VLLM, req, row, nil, "deepseek-r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := l.Text(); !strings.Contains(text, "--gpu-memory-utilization 0.9 ") || strings.Contains(text, "0.85") {
+		t.Errorf("the vLLM launch of the same row:\n%s", text)
+	}
+}
