@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"rightsize/catalog/launch"
+	"rightsize/estimator"
 	"rightsize/estimator/plan"
 )
 
@@ -78,5 +79,39 @@ func TestEmitWithoutCUDAGraphs(t *testing.T) {
 				t.Errorf("dynamo %s, enforce-eager %v: %q written %v", k, eager, off[k], got)
 			}
 		}
+	}
+}
+
+// TestEmitPrequantizedCheckpoint: a model whose published checkpoint
+// stores the planned format (DeepSeek-R1's block FP8) is launched without
+// --quantization, by its catalog ID or its repository, as SGLang's
+// quantization docs ask for a pre-quantized model; a 16-bit checkpoint
+// planned at fp8 keeps --quantization fp8 (online quantisation).
+func TestEmitPrequantizedCheckpoint(t *testing.T) {
+	in := input(t, "deepseek-r1")
+	in.Weights, in.Engine = estimator.FP8, estimator.SGLang
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Serving, RequestsPerSecond: 20, PromptTokens: 1024, OutputTokens: 1024}}
+	row := planOn(t, req, "aws-p5en.48xlarge")
+	for _, k := range []launch.Kind{launch.SGLang, launch.VLLM} {
+		for _, name := range []string{"deepseek-r1", "deepseek-ai/DeepSeek-R1"} {
+			l, err := launch.Emit(k, req, row, nil, name)
+			if err != nil {
+				t.Fatalf("%s %s: %v", k, name, err)
+			}
+			if strings.Contains(l.Files[0].Text, "--quantization") || !strings.Contains(l.Text(), "the published checkpoint stores them so") {
+				t.Errorf("%s %s: a pre-quantized checkpoint launched with --quantization or without the note:\n%s", k, name, l.Text())
+			}
+		}
+	}
+	llama := input(t, "llama-3.1-8b")
+	llama.Weights = estimator.FP8
+	lreq := plan.Request{Input: llama, Workload: plan.Workload{Kind: plan.Serving, RequestsPerSecond: 10, PromptTokens: 1000, OutputTokens: 200}}
+	lrow := planOn(t, lreq, "aws-p5en.48xlarge")
+	l, err := launch.Emit(launch.VLLM, lreq, lrow, nil, "llama-3.1-8b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(l.Files[0].Text, "--quantization fp8") {
+		t.Errorf("a 16-bit checkpoint planned at fp8 lost --quantization fp8:\n%s", l.Text())
 	}
 }

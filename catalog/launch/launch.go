@@ -218,8 +218,13 @@ type emitter struct {
 	in    estimator.Input
 	cat   *catalog.Catalog
 	model string
-	files []File
-	notes []string
+	// stored is the precision the catalog model's published checkpoint
+	// stores its weights in (catalog.Model.WeightsDType, only ever 8- or
+	// 4-bit); the zero DType where the checkpoint is 16-bit or the model
+	// is not the catalog's.
+	stored estimator.DType
+	files  []File
+	notes  []string
 	// router is what a disaggregated launch puts in front of its workers
 	// (EmitDisaggVia).
 	router Router
@@ -253,10 +258,9 @@ const maxModelRef = 1024
 // repository the config names (its _name_or_path), or Placeholder.
 func (e *emitter) modelRef(name string) (string, error) {
 	if m, ok := e.cat.Model(name); ok {
-		for _, src := range []string{m.Source, m.ConfigSource} {
-			if repo := hfRepo(src); repo != "" {
-				return repo, nil
-			}
+		e.stored = storedDType(m)
+		if repo := modelRepo(m); repo != "" {
+			return repo, nil
 		}
 		e.note("the catalog names no Hugging Face repository for " + m.ID + ": replace " + m.ID + " with the checkpoint's repository or path")
 		return m.ID, nil
@@ -265,6 +269,14 @@ func (e *emitter) modelRef(name string) (string, error) {
 	if name != "" && !config {
 		if why := badRef(name); why != "" {
 			return "", e.fail(ErrModelRef, "model "+strconv.Quote(name)+": "+why)
+		}
+		// A catalog model named by its repository: its checkpoint's
+		// stored format is known too.
+		for _, m := range e.cat.Models {
+			if strings.EqualFold(modelRepo(m), name) {
+				e.stored = storedDType(m)
+				break
+			}
 		}
 		return name, nil
 	}
@@ -278,6 +290,32 @@ func (e *emitter) modelRef(name string) (string, error) {
 	}
 	e.note(why + ": replace " + Placeholder + " with the checkpoint's Hugging Face repository or path")
 	return Placeholder, nil
+}
+
+// modelRepo is a catalog model's Hugging Face repository: the first
+// huggingface.co address in its Source, then its ConfigSource; "" when
+// neither names one.
+func modelRepo(m catalog.Model) string {
+	for _, src := range []string{m.Source, m.ConfigSource} {
+		if repo := hfRepo(src); repo != "" {
+			return repo
+		}
+	}
+	return ""
+}
+
+// storedDType is the precision m's published checkpoint stores its
+// weights in (catalog.Model.WeightsDType), the zero DType for a 16-bit
+// one.
+func storedDType(m catalog.Model) estimator.DType {
+	if m.WeightsDType == "" {
+		return 0
+	}
+	d, err := estimator.ParseDType(m.WeightsDType)
+	if err != nil {
+		return 0
+	}
+	return d
 }
 
 // badRef says why name cannot be a model reference, or "": it must be one
