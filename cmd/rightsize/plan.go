@@ -559,6 +559,18 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 			return fail("--%s: owned GPUs are set against a rented fleet over a day's load: give --load-curve or --workload too", n)
 		}
 	}
+	// The fleet's own settings have defaults, so only one given on the
+	// command line is refused: a plan without a day's load has no fleet
+	// for them to shape.
+	var fleetOnly string
+	c.fs.Visit(func(f *flag.Flag) {
+		if fleetOnly == "" && (f.Name == "min-replicas" || f.Name == "fleet-offers" || f.Name == "no-spot") {
+			fleetOnly = f.Name
+		}
+	})
+	if fleetOnly != "" {
+		return fail("--%s: shapes the fleet over a day's load: give --load-curve or --workload too", fleetOnly)
+	}
 	cat, err := c.catalog()
 	if err != nil {
 		return fail("%v", err)

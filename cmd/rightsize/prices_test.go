@@ -190,3 +190,24 @@ func TestPlanOwnNeedsFleet(t *testing.T) {
 		t.Errorf("fleet with --own-price: exit %d: %s", code, errs)
 	}
 }
+
+// TestPlanFleetFlagsNeedFleet: --min-replicas, --fleet-offers and
+// --no-spot shape the fleet over a day's load; on a plan without one they
+// were dropped without a word. Given, they are refused naming the flags
+// that make them count; left at their defaults they do not stop a plan.
+func TestPlanFleetFlagsNeedFleet(t *testing.T) {
+	for _, f := range [][]string{{"--min-replicas", "2"}, {"--fleet-offers", "5"}, {"--no-spot"}} {
+		args := append([]string{"--model", "llama-3.1-8b", "--requests-per-second", "5", "--gpu", "h100-sxm"}, f...)
+		code, _, errs := runPlanArgs(t, args...)
+		if want := f[0] + ": shapes the fleet over a day's load: give --load-curve or --workload too"; code == 0 || !strings.Contains(errs, want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", f, code, errs, want)
+		}
+		args = append([]string{"--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--load-curve", "2,2,2,2,2,2,4,6,8,8,8,8,8,8,8,8,8,6,4,4,2,2,2,2", "--format", "json"}, f...)
+		if code, _, errs := runPlanArgs(t, args...); code != 0 {
+			t.Errorf("fleet with %v: exit %d: %s", f, code, errs)
+		}
+	}
+	if code, _, errs := runPlanArgs(t, "--model", "llama-3.1-8b", "--requests-per-second", "5", "--gpu", "h100-sxm"); code != 0 {
+		t.Errorf("plain plan: exit %d: %s", code, errs)
+	}
+}
