@@ -1,0 +1,53 @@
+package page
+
+import (
+	"slices"
+	"testing"
+)
+
+// formFields are the fields the form shows, in every box.
+func formFields(v *View) []Field {
+	var out []Field
+	for _, fs := range [][]FieldView{v.Form.Fields, v.Form.Overrides.Fields, v.Form.Filters.Fields, v.Form.Fleet} {
+		for _, f := range fs {
+			out = append(out, f.F)
+		}
+	}
+	return out
+}
+
+// TestServingAndBatchFieldsApart: an inference job is served at a rate
+// or run as a batch, and the form shows the fields of the one it is. The
+// latency targets (read only at a rate) are not on a batch job's form;
+// the batch's size and deadline are not on a served job's.
+func TestServingAndBatchFieldsApart(t *testing.T) {
+	for _, c := range []struct {
+		frag     string
+		shown    []Field
+		notShown []Field
+	}{
+		{"", []Field{FieldRequests, FieldDeadline, FieldRPS}, []Field{FieldTTFT, FieldTPOT, FieldSLOStat}},
+		{"e=vllm&req=2000000&dl=12", []Field{FieldRequests, FieldDeadline}, []Field{FieldTTFT, FieldTPOT, FieldSLOStat}},
+		{"e=vllm&rps=10", []Field{FieldTTFT, FieldTPOT, FieldSLOStat, FieldRPS}, []Field{FieldRequests, FieldDeadline}},
+		{"lc=2,1,1,1,1,2,4,8,12,14,15,16,16,15,15,14,13,12,11,10,8,6,4,3", []Field{FieldTTFT, FieldTPOT}, []Field{FieldRequests, FieldDeadline}},
+		{"t=lora", []Field{FieldDeadline}, []Field{FieldTTFT, FieldTPOT, FieldSLOStat, FieldRequests, FieldRPS}},
+	} {
+		v, _ := viewOf(t, c.frag, nil)
+		got := formFields(&v)
+		for _, f := range c.shown {
+			if !slices.Contains(got, f) {
+				t.Errorf("%q: no %s on the form", c.frag, FieldNames[f])
+			}
+		}
+		for _, f := range c.notShown {
+			if slices.Contains(got, f) {
+				t.Errorf("%q: %s on the form, where it changes nothing", c.frag, FieldNames[f])
+			}
+		}
+	}
+	// A rate with an empty batch size is a served job, not a bad batch.
+	if _, _, d := pageOf(t, "rps=5&req=", nil); !d.Errs[FieldRequests].OK() || !d.R.OK {
+		t.Errorf("rps=5 with no batch size: %+v", d.Errs[FieldRequests])
+	}
+}
+
