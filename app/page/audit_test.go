@@ -51,3 +51,26 @@ func TestServingAndBatchFieldsApart(t *testing.T) {
 	}
 }
 
+// TestTrainingHasNoInferenceSections: the daily fleet and the benchmark
+// price serving only; on a training job they are left out, not shown as
+// titles that open on nothing. On inference both are there.
+func TestTrainingHasNoInferenceSections(t *testing.T) {
+	for _, frag := range []string{"t=lora", "t=qlora&m=llama-3.1-70b", "t=train&n=8"} {
+		v, _ := viewOf(t, frag, nil)
+		for _, sec := range []Section{SecFleet, SecBench} {
+			if v.Shows(sec) {
+				t.Errorf("%s: the %s section is on a training job's page", frag, SectionKeys[sec])
+			}
+		}
+		if !v.Shows(SecFit) || !v.Shows(SecLaunch) {
+			t.Errorf("%s: fit %v, launch %v", frag, v.Shows(SecFit), v.Shows(SecLaunch))
+		}
+	}
+	v, _ := viewOf(t, "e=vllm&rps=10", nil)
+	for _, sec := range []Section{SecFleet, SecBench, SecFit, SecRules} {
+		if !v.Shows(sec) {
+			t.Errorf("serving: no %s section", SectionKeys[sec])
+		}
+	}
+}
+
