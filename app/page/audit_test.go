@@ -2,6 +2,7 @@ package page
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -74,3 +75,48 @@ func TestTrainingHasNoInferenceSections(t *testing.T) {
 	}
 }
 
+// TestTrainingHasNoKVFact: only inference keeps a KV cache; a training
+// job's facts do not list its size per token.
+func TestTrainingHasNoKVFact(t *testing.T) {
+	kv := Tr("en", MsgKVPerToken)
+	has := func(frag string) bool {
+		v, _ := viewOf(t, frag, nil)
+		for _, f := range v.Result.Facts {
+			if f.Label == kv {
+				return f.Value != ""
+			}
+		}
+		return false
+	}
+	if !has("") {
+		t.Error("inference: no KV cache per token")
+	}
+	for _, frag := range []string{"t=lora", "t=finetune", "t=train"} {
+		if has(frag) {
+			t.Errorf("%s: KV cache per token on a training job", frag)
+		}
+	}
+}
+
+// TestPartShareNeverZero: a part that takes memory never reads "0.0%".
+func TestPartShareNeverZero(t *testing.T) {
+	for _, c := range []struct {
+		lang string
+		f    float64
+		want string
+	}{
+		{"en", 0.435, "43.5%"}, {"en", 0.0004, "< 0.1%"}, {"ru", 0.0004, "< 0,1%"}, {"en", 0.0005, "0.1%"}, {"en", 0, "0.0%"}, {"en", 1, "100.0%"},
+	} {
+		if got := (Locale{Lang: c.lang}).PartShare(c.f); got != c.want {
+			t.Errorf("%s %g: %q, want %q", c.lang, c.f, got, c.want)
+		}
+	}
+	// Llama 3.1 405B fully fine-tuned on one L4: the CUDA context is
+	// 0.49 GiB of 7,032 GiB.
+	v, _ := viewOf(t, "m=llama-3.1-405b&t=finetune&g=l4", nil)
+	for _, p := range v.Result.Breakdown.Parts {
+		if strings.HasPrefix(p.Share, "0.0") && p.Value != "0.00 GiB" {
+			t.Errorf("%s: %s reads %s", p.Name, p.Value, p.Share)
+		}
+	}
+}

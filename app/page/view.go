@@ -345,7 +345,9 @@ func (b *viewBuilder) result() ResultView {
 	if r.ActiveParams != r.Params {
 		facts = append(facts, Fact{Label: b.t(MsgActive), Value: l.Count(r.ActiveParams)})
 	}
-	if r.KVBytesPerToken > 0 {
+	if r.KVBytesPerToken > 0 && in.Job.In.Task == estimator.Inference {
+		// Only inference keeps a KV cache: a training step recomputes
+		// attention over the sequence and its memory is activations.
 		facts = append(facts, Fact{Label: b.t(MsgKVPerToken), Value: l.Fixed(float64(r.KVBytesPerToken)/float64(estimator.KiB), 1) + " " + b.t(MsgKiB)})
 	}
 	if r.KVPoolTokens > 0 {
@@ -455,7 +457,7 @@ func Parts(l Locale, r estimator.Result) []Part {
 			share = float64(p.b) / float64(total)
 		}
 		out = append(out, Part{
-			ID: p.id, Name: l.T(p.key), Value: l.Bytes(p.b), Share: l.Fixed(share*100, 1) + "%",
+			ID: p.id, Name: l.T(p.key), Value: l.Bytes(p.b), Share: l.PartShare(share),
 			Band: l.Percent(p.conf), Formula: l.T(p.formula), Seg: len(out), Permille: int(share*1000 + 0.5),
 		})
 	}
