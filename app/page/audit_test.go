@@ -120,3 +120,25 @@ func TestPartShareNeverZero(t *testing.T) {
 		}
 	}
 }
+
+// TestNoPerfSaysWhy: with no speed for the job as set, the page says the
+// one reason that holds: the job does not fit the GPUs, or (it fits)
+// the catalog lacks the GPU's figures. Never both as "or".
+func TestNoPerfSaysWhy(t *testing.T) {
+	v, _ := viewOf(t, "t=lora&g=rtx-4090", nil)
+	if !v.Perf.NoPerf || !v.Perf.NoFit {
+		t.Fatalf("LoRA 8B on a 4090 (does not fit): %+v", v.Perf)
+	}
+	n := PerfNode("en", &v.Perf)
+	got, ok := find(n, byID("rs-no-perf"))
+	if !ok || got.Text != "No speed estimate on the GPUs as set: the job does not fit them." {
+		t.Errorf("no-fit reason: %q", got.Text)
+	}
+	v, _ = viewOf(t, "", nil)
+	if v.Perf.NoPerf || v.Perf.NoFit {
+		t.Errorf("the default job has a speed: %+v", v.Perf)
+	}
+	if Tr("en", MsgNoPerf) == Tr("en", MsgNoPerfNoFit) || strings.Contains(Tr("en", MsgNoPerf), "fit") {
+		t.Errorf("the two reasons: %q, %q", Tr("en", MsgNoPerf), Tr("en", MsgNoPerfNoFit))
+	}
+}

@@ -153,6 +153,7 @@ const (
 	MsgTrainTokens
 	MsgOutputTokens
 	MsgNoPerf
+	MsgNoPerfNoFit
 	MsgMFUImplied
 	MsgCheapest
 	MsgSortBy
@@ -598,7 +599,8 @@ var messagesEN = [NMsgs]string{
 	MsgPerMTokens:      "Per 1M tokens",
 	MsgTrainTokens:     "Training tokens (e.g. 1B, 2T)",
 	MsgOutputTokens:    "Generated tokens per request (of the sequence; 0: half of it)",
-	MsgNoPerf:          "No speed estimate: the job does not fit, or the catalog lacks this GPU's FLOPS or bandwidth.",
+	MsgNoPerf:          "No speed estimate: the catalog lacks this GPU's FLOPS or bandwidth.",
+	MsgNoPerfNoFit:     "No speed estimate on the GPUs as set: the job does not fit them.",
 	MsgMFUImplied:      "Implied MFU",
 
 	MsgCheapest: "cheapest",
@@ -1046,7 +1048,8 @@ var MessagesRU = [NMsgs]string{
 	MsgPerMTokens:      "За 1M токенов",
 	MsgTrainTokens:     "Обучающие токены (например, 1B, 2T)",
 	MsgOutputTokens:    "Генерируемых токенов на запрос (из длины; 0: её половина)",
-	MsgNoPerf:          "Нет оценки скорости: задача не помещается или в каталоге нет FLOPS или пропускной способности этого GPU.",
+	MsgNoPerf:          "Нет оценки скорости: в каталоге нет FLOPS или пропускной способности этого GPU.",
+	MsgNoPerfNoFit:     "Нет оценки скорости на заданных GPU: задача на них не помещается.",
 	MsgMFUImplied:      "Итоговый MFU",
 
 	MsgCheapest: "дешевле всех",
@@ -1494,7 +1497,8 @@ var messagesZH = [NMsgs]string{
 	MsgPerMTokens:      "每 100 万 token",
 	MsgTrainTokens:     "训练 token 数（例如 1B、2T）",
 	MsgOutputTokens:    "每个请求生成的 token（占序列长度；0：其一半）",
-	MsgNoPerf:          "无速度估算：任务装不下，或目录缺少此 GPU 的 FLOPS 或带宽。",
+	MsgNoPerf:          "无速度估算：目录缺少此 GPU 的 FLOPS 或带宽。",
+	MsgNoPerfNoFit:     "所设 GPU 上无速度估算：任务装不下。",
 	MsgMFUImplied:      "实际 MFU",
 
 	MsgCheapest: "最便宜",

@@ -465,11 +465,13 @@ func Parts(l Locale, r estimator.Result) []Part {
 }
 
 // PerfView is the speed-and-cost section: the job as set (Setup) and its
-// figures; NoPerf says the estimator has no speed for it.
+// figures; NoPerf says the estimator has no speed for it, and NoFit
+// that this is because the job does not fit the GPUs as set (else the
+// catalog lacks the GPU's figures).
 type PerfView struct {
-	Setup  string
-	Facts  []Fact
-	NoPerf bool
+	Setup         string
+	Facts         []Fact
+	NoPerf, NoFit bool
 }
 
 // SetupLine says the job as set, which the speed box's figures describe:
@@ -487,7 +489,8 @@ func (b *viewBuilder) perf() PerfView {
 	l, in := b.l, &b.in
 	v, j := in.R.Perf, in.Job
 	if !v.OK {
-		return PerfView{NoPerf: true}
+		// perfOf has a speed for every job that runs and a GPU with figures.
+		return PerfView{NoPerf: true, NoFit: !in.R.Res.Runs(j.In)}
 	}
 	p := v.P
 	band := l.Percent(p.Uncertainty)
