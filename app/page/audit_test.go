@@ -142,3 +142,31 @@ func TestNoPerfSaysWhy(t *testing.T) {
 		t.Errorf("the two reasons: %q, %q", Tr("en", MsgNoPerf), Tr("en", MsgNoPerfNoFit))
 	}
 }
+
+// TestEveryBadFieldAtOnce: two bad fields are marked together, one that
+// does not read and one out of range, so a user fixes both in one look.
+func TestEveryBadFieldAtOnce(t *testing.T) {
+	for _, c := range []struct {
+		frag       string
+		batch, seq MsgKey
+	}{
+		{"b=abc&s=-5", MsgNotNumber, MsgRange},
+		{"b=0&s=abc", MsgRange, MsgNotNumber},
+		{"b=abc&s=xyz", MsgNotNumber, MsgNotNumber},
+	} {
+		_, _, d := pageOf(t, c.frag, nil)
+		if d.R.OK || d.Errs[FieldBatch].Key != c.batch || d.Errs[FieldSeq].Key != c.seq {
+			t.Errorf("%s: ok %v, batch %+v, seq %+v", c.frag, d.R.OK, d.Errs[FieldBatch], d.Errs[FieldSeq])
+		}
+		if len(d.General) > 0 {
+			t.Errorf("%s: general problems %+v beside the fields' own", c.frag, d.General)
+		}
+	}
+	// One bad field alone: only it is marked.
+	_, _, d := pageOf(t, "b=abc", nil)
+	for f, e := range d.Errs {
+		if !e.OK() && Field(f) != FieldBatch {
+			t.Errorf("b=abc: %s marked too: %+v", FieldNames[f], e)
+		}
+	}
+}
