@@ -170,3 +170,38 @@ func TestEveryBadFieldAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestEngineOwnLabels: the CUDA-graph switch names the chosen engine's
+// own flag only, and a MoE model's active parameters read like its
+// parameters (a capitalised label, the count in billions).
+func TestEngineOwnLabels(t *testing.T) {
+	for _, c := range []struct{ frag, want string }{
+		{"e=vllm&rps=5", "No CUDA graphs (vLLM --enforce-eager)"},
+		{"e=sglang&rps=5", "No CUDA graphs (SGLang --disable-cuda-graph)"},
+		{"e=trtllm&rps=5", "No CUDA graphs (TensorRT-LLM cuda_graph_config: null)"},
+	} {
+		v, _ := viewOf(t, c.frag, nil)
+		found := false
+		for _, f := range v.Form.Fields {
+			if f.F == FieldEager {
+				found = true
+				if f.Label != c.want {
+					t.Errorf("%s: %q, want %q", c.frag, f.Label, c.want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no CUDA-graph switch", c.frag)
+		}
+	}
+	v, _ := viewOf(t, "m=mixtral-8x7b", nil)
+	for _, f := range v.Result.Facts {
+		if f.Label == Tr("en", MsgActive) {
+			if !strings.HasSuffix(f.Value, "B)") {
+				t.Errorf("active parameters %q: no count in billions", f.Value)
+			}
+			return
+		}
+	}
+	t.Errorf("Mixtral: no active-parameter fact among %+v", v.Result.Facts)
+}

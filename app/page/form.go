@@ -295,6 +295,14 @@ func (b *viewBuilder) formField(f Field, label MsgKey, kind FieldKind) (FieldVie
 	if f == FieldMemUtil || f == FieldMaxBatched {
 		v.Label, v.Placeholder = b.engineLabel(f, label)
 	}
+	if f == FieldEager {
+		// The chosen engine's own switch, not every engine's.
+		eng, err := estimator.ParseEngine(in.State[FieldEngine])
+		if err != nil || int(eng) < 0 || int(eng) >= len(noGraphs) || noGraphs[eng] == "" {
+			eng = estimator.VLLM
+		}
+		v.Label = Fill(v.Label, eng.Label()+" "+noGraphs[eng])
+	}
 	if f == FieldAttnKernel {
 		v.Where = b.t(MsgAttnKernelHelp) // which stack runs which kernel, and its speed
 	}
@@ -350,6 +358,13 @@ func (b *viewBuilder) engineLabel(f Field, label MsgKey) (text, placeholder stri
 	}
 	return Fill(b.t(label), eng.Label(), set.TokenBudget, here), placeholder
 }
+
+// noGraphs is each pooled engine's switch that turns CUDA graphs off, as
+// catalog/launch writes it into the engine's launch: vLLM's
+// --enforce-eager, SGLang's --disable-cuda-graph (ServerArgs in
+// python/sglang/srt/server_args.py), TensorRT-LLM's extra option
+// cuda_graph_config: null (tensorrt_llm/llmapi/llm_args.py).
+var noGraphs = [...]string{estimator.VLLM: "--enforce-eager", estimator.SGLang: "--disable-cuda-graph", estimator.TRTLLM: "cuda_graph_config: null"}
 
 // fields appends the shown ones of fs to out.
 func (b *viewBuilder) fields(out []FieldView, fs ...fieldSpec) []FieldView {

@@ -343,7 +343,7 @@ func (b *viewBuilder) result() ResultView {
 		facts[0].Value = Fill(b.t(MsgTextVision), l.Billions(r.Params-r.VisionParams), l.Billions(r.VisionParams))
 	}
 	if r.ActiveParams != r.Params {
-		facts = append(facts, Fact{Label: b.t(MsgActive), Value: l.Count(r.ActiveParams)})
+		facts = append(facts, Fact{Label: b.t(MsgActive), Value: l.Count(r.ActiveParams) + " (" + l.Billions(r.ActiveParams) + ")"})
 	}
 	if r.KVBytesPerToken > 0 && in.Job.In.Task == estimator.Inference {
 		// Only inference keeps a KV cache: a training step recomputes
