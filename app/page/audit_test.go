@@ -205,3 +205,20 @@ func TestEngineOwnLabels(t *testing.T) {
 	}
 	t.Errorf("Mixtral: no active-parameter fact among %+v", v.Result.Facts)
 }
+
+// TestMoneyRoundsLargeSums: a cost of tens of thousands drops its cents
+// (an estimate's band is wider than a cent); smaller sums keep them.
+func TestMoneyRoundsLargeSums(t *testing.T) {
+	for _, c := range []struct {
+		lang string
+		v    float64
+		want string
+	}{
+		{"en", 251120, "$251,120"}, {"en", 9999.5, "$9,999.50"}, {"en", 56.36, "$56.36"}, {"en", 0.042, "$0.042"},
+		{"ru", 30660, "30 660 $"}, {"zh", 102345.67, "$102,346"},
+	} {
+		if got := (Locale{Lang: c.lang}).Money(c.v, "USD"); got != c.want {
+			t.Errorf("%s %g: %q, want %q", c.lang, c.v, got, c.want)
+		}
+	}
+}

@@ -153,9 +153,14 @@ func (l Locale) Money(v float64, currency string) string {
 	if !(v > 0) || math.IsInf(v, 0) {
 		return "—"
 	}
+	// Cents on a sum of tens of thousands are noise beside an estimate
+	// with a band of ±10% or more: "$251,120", not "$251,120.00".
 	digits := 2
-	if v < 0.1 {
+	switch {
+	case v < 0.1:
 		digits = 3
+	case v >= 10000:
+		digits = 0
 	}
 	// One allocation: the number and its symbol written into one buffer.
 	var ob [64]byte
