@@ -222,3 +222,21 @@ func TestMoneyRoundsLargeSums(t *testing.T) {
 		}
 	}
 }
+
+// TestAMDNamesItsTool: on an AMD GPU the units and the breakdown's
+// "how to verify" name amd-smi, not nvidia-smi; NVIDIA's keep theirs.
+func TestAMDNamesItsTool(t *testing.T) {
+	for _, c := range []struct{ frag, tool, not string }{
+		{"g=mi300x&e=vllm&rps=10", "amd-smi", "nvidia-smi"},
+		{"", "nvidia-smi", "amd-smi"},
+	} {
+		v, in := viewOf(t, c.frag, nil)
+		opts := in.FieldOptions(FieldUnits)
+		if len(opts) == 0 || !strings.Contains(opts[0].Label, c.tool) {
+			t.Errorf("%q: units %+v, want %s", c.frag, opts, c.tool)
+		}
+		if b := v.Result.Breakdown.Verify; !strings.Contains(b, c.tool) || strings.Contains(b, c.not) {
+			t.Errorf("%q: verify %q, want %s", c.frag, b, c.tool)
+		}
+	}
+}

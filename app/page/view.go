@@ -324,6 +324,8 @@ type Breakdown struct {
 	// AllocatorCache), when there is such cache, else "". The verdict is
 	// judged on it.
 	Needed string
+	// Verify says how to measure a part on this GPU's maker's tools.
+	Verify string
 }
 
 // ResultView is the memory section: the breakdown, the facts under it and
@@ -418,6 +420,7 @@ func (b *viewBuilder) result() ResultView {
 			Verdict: verdict, Fits: r.Fits, Parts: Parts(l, r),
 			Total: l.Bytes(r.PerGPU.Total()), Band: l.BytesRange(r.Confidence.Low, r.Confidence.High),
 			Usable: l.Bytes(r.Usable), LoadPeak: loadPeak, BackwardEndPeak: backwardEnd, Needed: needed,
+			Verify: Fill(b.t(MsgVerifyMemory), SMITool(in.Job.GPU.Vendor)),
 		},
 		Facts:    facts,
 		Warnings: warns,
