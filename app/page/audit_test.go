@@ -240,3 +240,18 @@ func TestAMDNamesItsTool(t *testing.T) {
 		}
 	}
 }
+
+// TestStaleNoteTellsTheTruth: a page opened with bad input has no last
+// answer to keep, and its note does not claim one; a page with a last
+// plan says it keeps it.
+func TestStaleNoteTellsTheTruth(t *testing.T) {
+	v, _, _ := pageOf(t, "b=abc&s=-5", nil)
+	if v.Answer.Kind != AnswerStale || v.Answer.Note != "No answer yet: fix the fields marked in red." {
+		t.Errorf("fresh bad link: %v %q", v.Answer.Kind, v.Answer.Note)
+	}
+	_, good, _ := pageOf(t, "", nil)
+	v, _, _ = pageOf(t, "b=abc", func(in *ViewIn) { in.Plan = good.Plan })
+	if v.Answer.Kind != AnswerStalePicks || !strings.HasPrefix(v.Answer.Note, "The last answer") {
+		t.Errorf("bad edit after a plan: %v %q", v.Answer.Kind, v.Answer.Note)
+	}
+}

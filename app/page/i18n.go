@@ -282,6 +282,7 @@ const (
 	MsgPerUSD
 	MsgPlanning
 	MsgFixToUpdate
+	MsgFixToAnswer
 	MsgMonthlyShort
 	MsgBatchCost
 	MsgBatchTime
@@ -733,6 +734,7 @@ var messagesEN = [NMsgs]string{
 	MsgPerUSD:              "per 1 USD",
 	MsgPlanning:            "Planning every offer…",
 	MsgFixToUpdate:         "The last answer, kept until the field marked in red is fixed.",
+	MsgFixToAnswer:         "No answer yet: fix the fields marked in red.",
 	MsgMonthlyShort:        "Per month",
 	MsgBatchCost:           "Batch job cost",
 	MsgBatchTime:           "Batch job time",
@@ -1182,6 +1184,7 @@ var MessagesRU = [NMsgs]string{
 	MsgPerUSD:              "за 1 USD",
 	MsgPlanning:            "Планирование по всем предложениям…",
 	MsgFixToUpdate:         "Прежний ответ: он обновится, когда поле, отмеченное красным, будет исправлено.",
+	MsgFixToAnswer:         "Ответа пока нет: исправьте поля, отмеченные красным.",
 	MsgMonthlyShort:        "В месяц",
 	MsgBatchCost:           "Стоимость пакетной задачи",
 	MsgBatchTime:           "Время пакетной задачи",
@@ -1631,6 +1634,7 @@ var messagesZH = [NMsgs]string{
 	MsgPerUSD:              "每 1 美元",
 	MsgPlanning:            "正在为所有报价规划……",
 	MsgFixToUpdate:         "上一次的答案：修正标红的字段后会更新。",
+	MsgFixToAnswer:         "尚无答案：请修正标红的字段。",
 	MsgMonthlyShort:        "每月",
 	MsgBatchCost:           "批处理任务成本",
 	MsgBatchTime:           "批处理任务用时",

@@ -995,7 +995,8 @@ func (b *viewBuilder) answer() AnswerView {
 	v := AnswerView{Kind: AnswerPicks, Note: b.t(MsgAnswerNote)}
 	switch {
 	case !in.R.OK && (!out.OK || len(out.Picks) == 0):
-		return AnswerView{Kind: AnswerStale, Note: b.t(MsgFixToUpdate)}
+		// No last answer to keep: say what brings one.
+		return AnswerView{Kind: AnswerStale, Note: b.t(MsgFixToAnswer)}
 	case !in.R.OK:
 		v.Kind, v.Note = AnswerStalePicks, b.t(MsgFixToUpdate)
 	case !out.OK && in.Pending:
