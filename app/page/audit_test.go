@@ -255,3 +255,22 @@ func TestStaleNoteTellsTheTruth(t *testing.T) {
 		t.Errorf("bad edit after a plan: %v %q", v.Answer.Kind, v.Answer.Note)
 	}
 }
+
+// TestJobLineRepeatsWholeNumbers: the job line says a typed rate or
+// epoch count as typed, "100 requests/s", not "100.0".
+func TestJobLineRepeatsWholeNumbers(t *testing.T) {
+	for _, c := range []struct{ frag, want, not string }{
+		{"e=vllm&rps=100", "100 requests/s", "100.0"},
+		{"e=vllm&rps=2.5", "2.50 requests/s", ""},
+		{"t=lora&ds=10M&ep=2", "2 epochs", "2.00"},
+	} {
+		v, _ := viewOf(t, c.frag, nil)
+		var line strings.Builder
+		for _, p := range v.Job.Parts {
+			line.WriteString(p.Text)
+		}
+		if !strings.Contains(line.String(), c.want) || c.not != "" && strings.Contains(line.String(), c.not) {
+			t.Errorf("%s: %q, want %q", c.frag, line.String(), c.want)
+		}
+	}
+}
