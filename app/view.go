@@ -88,11 +88,11 @@ func (c *Calculator) Render() app.UI {
 // mount (see showRest), so no single render holds the main thread for long.
 func (c *Calculator) restSections(v *page.View) []func() app.UI {
 	return []func() app.UI{
-		folded(v.Lang, &c.state, page.SecRules, len(v.Rules.Rows) > 0, func() app.UI { return &rulesSection{V: v.Rules, Lang: v.Lang} }),
-		folded(v.Lang, &c.state, page.SecFit, len(v.Fit.Rows) > 0, func() app.UI {
+		folded(v.Lang, &c.state, page.SecRules, v.Shows(page.SecRules), func() app.UI { return &rulesSection{V: v.Rules, Lang: v.Lang} }),
+		folded(v.Lang, &c.state, page.SecFit, v.Shows(page.SecFit), func() app.UI {
 			return &fitSection{V: v.Fit, Lang: v.Lang}
 		}),
-		folded(v.Lang, &c.state, page.SecOffers, v.Offers.Title != "", func() app.UI { return &offersSection{V: v.Offers, Lang: v.Lang} }),
+		folded(v.Lang, &c.state, page.SecOffers, v.Shows(page.SecOffers), func() app.UI { return &offersSection{V: v.Offers, Lang: v.Lang} }),
 		folded(v.Lang, &c.state, page.SecExport, c.d.R.OK, func() app.UI {
 			return nodeUI(page.ExportNode(v.Lang, c.share.what == page.MsgCopyMarkdown), hooks{})
 		}),
@@ -107,10 +107,10 @@ func (c *Calculator) restSections(v *page.View) []func() app.UI {
 		folded(v.Lang, &c.state, page.SecModel, true, func() app.UI {
 			return &configBox{Lang: v.Lang, Err: c.own.err, Unsaved: c.sheet.load.configUnsaved, Bad: c.sheet.load.configBad}
 		}),
-		folded(v.Lang, &c.state, page.SecFleet, true, func() app.UI {
+		folded(v.Lang, &c.state, page.SecFleet, v.Shows(page.SecFleet), func() app.UI {
 			return nodeUI(page.FleetInputsNode(v.Lang, len(v.Form.Fleet) > 0), hooks{ui: map[string]app.UI{"fields": fieldsDiv(v.Form.Fleet)}})
 		}),
-		folded(v.Lang, &c.state, page.SecBench, true, func() app.UI {
+		folded(v.Lang, &c.state, page.SecBench, v.Shows(page.SecBench), func() app.UI {
 			return nodeUI(page.BenchNode(v.Lang, &v.Form.Bench), hooks{ui: map[string]app.UI{"field": fieldUI(v.Form.Bench.Field)}})
 		}),
 		func() app.UI { return nodeUI(page.FooterNode(v.Lang, v.Fresh), hooks{}) },

@@ -149,7 +149,7 @@ func labelled[T interface{ String() string }](l Locale, vals []T, labels ...MsgK
 // (reflect.DeepEqual's identical-slice shortcut) instead of every option.
 // The slices are shared: callers read them, never write.
 func (in *ViewIn) FieldOptions(f Field) []Option {
-	k := optionsKey{f: f, lang: in.lang(), units: in.Job.Units, custom: in.HasCustom, customName: in.CustomName, cat: in.Prices.Cat}
+	k := optionsKey{f: f, lang: in.lang(), units: in.Job.Units, custom: in.HasCustom, customName: in.CustomName, cat: in.Prices.Cat, vendor: in.Job.GPU.Vendor}
 	if o, ok := in.Prices.options[k]; ok {
 		return o
 	}
@@ -168,6 +168,7 @@ type optionsKey struct {
 	custom     bool
 	customName string
 	cat        *catalog.Catalog
+	vendor     string // the GPU's maker names the tool that reports GiB
 }
 
 func (in *ViewIn) fieldOptions(f Field) []Option {
@@ -220,7 +221,7 @@ func (in *ViewIn) fieldOptions(f Field) []Option {
 	case FieldOffload:
 		return labelled(l, estimator.Offloads, MsgOffNone, MsgOffOptimizer, MsgOffAll)
 	case FieldUnits:
-		return []Option{{UnitGiB.String(), l.T(MsgUnitsGiB)}, {UnitGB.String(), l.T(MsgUnitsGB)}}
+		return []Option{{UnitGiB.String(), Fill(l.T(MsgUnitsGiB), SMITool(in.Job.GPU.Vendor))}, {UnitGB.String(), l.T(MsgUnitsGB)}}
 	case FieldSLOStat:
 		stats := make([]Option, len(planner.SLOStats))
 		for i, s := range planner.SLOStats {
@@ -295,6 +296,14 @@ func (b *viewBuilder) formField(f Field, label MsgKey, kind FieldKind) (FieldVie
 	if f == FieldMemUtil || f == FieldMaxBatched {
 		v.Label, v.Placeholder = b.engineLabel(f, label)
 	}
+	if f == FieldEager {
+		// The chosen engine's own switch, not every engine's.
+		eng, err := estimator.ParseEngine(in.State[FieldEngine])
+		if err != nil || int(eng) < 0 || int(eng) >= len(noGraphs) || noGraphs[eng] == "" {
+			eng = estimator.VLLM
+		}
+		v.Label = Fill(v.Label, eng.Label()+" "+noGraphs[eng])
+	}
 	if f == FieldAttnKernel {
 		v.Where = b.t(MsgAttnKernelHelp) // which stack runs which kernel, and its speed
 	}
@@ -350,6 +359,27 @@ func (b *viewBuilder) engineLabel(f Field, label MsgKey) (text, placeholder stri
 	}
 	return Fill(b.t(label), eng.Label(), set.TokenBudget, here), placeholder
 }
+
+// SMITool is the command that reports a maker's GPU memory in MiB (GiB
+// at the page's units): NVIDIA's nvidia-smi, AMD's amd-smi (ROCm's
+// successor to rocm-smi, "AMD SMI" in the ROCm documentation), Intel
+// Gaudi's hl-smi (Habana's System Management Interface).
+func SMITool(vendor string) string {
+	switch vendor {
+	case "AMD":
+		return "amd-smi"
+	case "Intel":
+		return "hl-smi"
+	}
+	return "nvidia-smi"
+}
+
+// noGraphs is each pooled engine's switch that turns CUDA graphs off, as
+// catalog/launch writes it into the engine's launch: vLLM's
+// --enforce-eager, SGLang's --disable-cuda-graph (ServerArgs in
+// python/sglang/srt/server_args.py), TensorRT-LLM's extra option
+// cuda_graph_config: null (tensorrt_llm/llmapi/llm_args.py).
+var noGraphs = [...]string{estimator.VLLM: "--enforce-eager", estimator.SGLang: "--disable-cuda-graph", estimator.TRTLLM: "cuda_graph_config: null"}
 
 // fields appends the shown ones of fs to out.
 func (b *viewBuilder) fields(out []FieldView, fs ...fieldSpec) []FieldView {

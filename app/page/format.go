@@ -127,6 +127,16 @@ func (l Locale) SmallPercent(f float64) string {
 	return "< " + l.Fixed(0.01, 2) + "%"
 }
 
+// PartShare writes a part's share of the memory total (0..1) to one
+// decimal, as "43.5%"; a part too small for that decimal but not nothing
+// reads "< 0.1%", never a "0.0%" beside a part that takes memory.
+func (l Locale) PartShare(f float64) string {
+	if f > 0 && f*100 < 0.05 {
+		return "< " + l.Fixed(0.1, 1) + "%"
+	}
+	return l.Fixed(f*100, 1) + "%"
+}
+
 // SignedPercent writes a relative error as "+87%" or "−23%".
 func (l Locale) SignedPercent(f float64) string {
 	v := math.Round(f * 100)
@@ -143,9 +153,14 @@ func (l Locale) Money(v float64, currency string) string {
 	if !(v > 0) || math.IsInf(v, 0) {
 		return "—"
 	}
+	// Cents on a sum of tens of thousands are noise beside an estimate
+	// with a band of ±10% or more: "$251,120", not "$251,120.00".
 	digits := 2
-	if v < 0.1 {
+	switch {
+	case v < 0.1:
 		digits = 3
+	case v >= 10000:
+		digits = 0
 	}
 	// One allocation: the number and its symbol written into one buffer.
 	var ob [64]byte

@@ -94,7 +94,7 @@ func TestPlanReasonNamesKeepTheirDots(t *testing.T) {
 			return "Amazon Web Services"
 		}
 		return id
-	}); !strings.Contains(got, "Amazon Web Services p5.48xlarge ×2") || !strings.Contains(got, "$12,345.50") {
+	}); !strings.Contains(got, "Amazon Web Services p5.48xlarge ×2") || !strings.Contains(got, "$12,346") {
 		t.Errorf("providers by name, money as on the cards: %q", got)
 	}
 	// A serving time with its unit words, and a hosted-API ID with a dot.

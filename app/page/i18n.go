@@ -153,6 +153,7 @@ const (
 	MsgTrainTokens
 	MsgOutputTokens
 	MsgNoPerf
+	MsgNoPerfNoFit
 	MsgMFUImplied
 	MsgCheapest
 	MsgSortBy
@@ -281,6 +282,7 @@ const (
 	MsgPerUSD
 	MsgPlanning
 	MsgFixToUpdate
+	MsgFixToAnswer
 	MsgMonthlyShort
 	MsgBatchCost
 	MsgBatchTime
@@ -519,7 +521,7 @@ var messagesEN = [NMsgs]string{
 	MsgLogits: "Logits / loss", MsgKVCache: "KV cache", MsgCUDAContext: "CUDA context", MsgAllocator: "Allocator reserve",
 	MsgNCCL: "NCCL buffers", MsgCUDAGraphs: "CUDA graphs", MsgQuantState: "Quantization state", MsgTotal: "Total",
 	MsgUsable: "Usable on this GPU", MsgFits: "Fits", MsgDoesNotFit: "Does not fit", MsgHeadroom: "headroom",
-	MsgShortBy: "short by", MsgParams: "Parameters", MsgActive: "active per token", MsgKVPerToken: "KV cache per token",
+	MsgShortBy: "short by", MsgParams: "Parameters", MsgActive: "Active per token", MsgKVPerToken: "KV cache per token",
 	MsgKVPool: "KV pool", MsgMaxBatch: "Largest batch that fits", MsgMaxSeq: "Longest sequence that fits",
 	MsgFixFields: "Fix the highlighted fields to see an estimate.", MsgGPUFit: "Which GPUs fit",
 	MsgGPUCol: "GPU", MsgVRAM: "VRAM", MsgWithYourSetup: "With your GPU count", MsgMinGPUs: "GPUs needed",
@@ -535,7 +537,7 @@ var messagesEN = [NMsgs]string{
 	MsgSelective:      "Selective recompute (attention scores only)",
 	MsgMaxBatched:     "Tokens per step (%s %s; 0: the engine's default%s)",
 	MsgDefaultHere:    ", %s on this GPU",
-	MsgEager:          "No CUDA graphs (vLLM --enforce-eager, SGLang --disable-cuda-graph)",
+	MsgEager:          "No CUDA graphs (%s)",
 	MsgOverrides:      "Overheads you measured",
 	MsgOverridesNote:  "Leave empty to use the estimate. Sizes take a unit: 1343MiB, 0.5GiB, 2GB.",
 	MsgUsableOverride: "Usable memory per GPU (torch.cuda.mem_get_info)",
@@ -598,7 +600,8 @@ var messagesEN = [NMsgs]string{
 	MsgPerMTokens:      "Per 1M tokens",
 	MsgTrainTokens:     "Training tokens (e.g. 1B, 2T)",
 	MsgOutputTokens:    "Generated tokens per request (of the sequence; 0: half of it)",
-	MsgNoPerf:          "No speed estimate: the job does not fit, or the catalog lacks this GPU's FLOPS or bandwidth.",
+	MsgNoPerf:          "No speed estimate: the catalog lacks this GPU's FLOPS or bandwidth.",
+	MsgNoPerfNoFit:     "No speed estimate on the GPUs as set: the job does not fit them.",
 	MsgMFUImplied:      "Implied MFU",
 
 	MsgCheapest: "cheapest",
@@ -621,7 +624,7 @@ var messagesEN = [NMsgs]string{
 	MsgTokens:          "tokens",
 	MsgModelLimit:      "model limit",
 	MsgInputs:          "Inputs",
-	MsgUnitsGiB:        "GiB (nvidia-smi)",
+	MsgUnitsGiB:        "GiB (%s)",
 	MsgUnitsGB:         "GB (datasheet)",
 	MsgFooter:          "Every formula and price is sourced and dated; every figure is an estimate with its band. The page works offline and sends nothing anywhere.",
 	MsgOpenInRightsize: "Open in Rightsize",
@@ -644,7 +647,7 @@ var messagesEN = [NMsgs]string{
 	MsgFJobCost:        "job time × instance price per hour",
 	MsgVerifyVLLM:      "vllm bench serve (or llama-bench for llama.cpp) with this prompt and output length",
 	MsgVerifyTrain:     "log tokens/s over 50 steps after warm-up; MFU = 6 × parameters × tokens/s ÷ (GPUs × peak)",
-	MsgVerifyMemory:    "torch.cuda.max_memory_allocated() after the first steps (add the CUDA context from nvidia-smi)",
+	MsgVerifyMemory:    "torch.cuda.max_memory_allocated() after the first steps (add the CUDA context from %s)",
 
 	MsgGPUHour:               "GPU·h",
 	MsgYear1:                 "1y",
@@ -731,6 +734,7 @@ var messagesEN = [NMsgs]string{
 	MsgPerUSD:              "per 1 USD",
 	MsgPlanning:            "Planning every offer…",
 	MsgFixToUpdate:         "The last answer, kept until the field marked in red is fixed.",
+	MsgFixToAnswer:         "No answer yet: fix the fields marked in red.",
 	MsgMonthlyShort:        "Per month",
 	MsgBatchCost:           "Batch job cost",
 	MsgBatchTime:           "Batch job time",
@@ -967,7 +971,7 @@ var MessagesRU = [NMsgs]string{
 	MsgLogits: "Логиты / loss", MsgKVCache: "KV-кэш", MsgCUDAContext: "Контекст CUDA", MsgAllocator: "Резерв аллокатора",
 	MsgNCCL: "Буферы NCCL", MsgCUDAGraphs: "CUDA graphs", MsgQuantState: "Состояние квантизации", MsgTotal: "Итого",
 	MsgUsable: "Доступно на этом GPU", MsgFits: "Помещается", MsgDoesNotFit: "Не помещается", MsgHeadroom: "запас",
-	MsgShortBy: "не хватает", MsgParams: "Параметры", MsgActive: "активных на токен", MsgKVPerToken: "KV-кэш на токен",
+	MsgShortBy: "не хватает", MsgParams: "Параметры", MsgActive: "Активных на токен", MsgKVPerToken: "KV-кэш на токен",
 	MsgKVPool: "Пул KV", MsgMaxBatch: "Наибольший батч", MsgMaxSeq: "Наибольшая длина",
 	MsgFixFields: "Исправьте выделенные поля, чтобы увидеть оценку.", MsgGPUFit: "Какие GPU подходят",
 	MsgGPUCol: "GPU", MsgVRAM: "Память", MsgWithYourSetup: "С вашим числом GPU", MsgMinGPUs: "Нужно GPU",
@@ -983,7 +987,7 @@ var MessagesRU = [NMsgs]string{
 	MsgSelective:      "Выборочный пересчёт (только attention)",
 	MsgMaxBatched:     "Токенов за шаг (%s %s; 0: значение движка по умолчанию%s)",
 	MsgDefaultHere:    ", на этом GPU %s",
-	MsgEager:          "Без CUDA graphs (vLLM --enforce-eager, SGLang --disable-cuda-graph)",
+	MsgEager:          "Без CUDA graphs (%s)",
 	MsgOverrides:      "Измеренные накладные расходы",
 	MsgOverridesNote:  "Оставьте пустым, чтобы взять оценку. Размер с единицей: 1343MiB, 0.5GiB, 2GB.",
 	MsgUsableOverride: "Доступная память на GPU (torch.cuda.mem_get_info)",
@@ -1046,7 +1050,8 @@ var MessagesRU = [NMsgs]string{
 	MsgPerMTokens:      "За 1M токенов",
 	MsgTrainTokens:     "Обучающие токены (например, 1B, 2T)",
 	MsgOutputTokens:    "Генерируемых токенов на запрос (из длины; 0: её половина)",
-	MsgNoPerf:          "Нет оценки скорости: задача не помещается или в каталоге нет FLOPS или пропускной способности этого GPU.",
+	MsgNoPerf:          "Нет оценки скорости: в каталоге нет FLOPS или пропускной способности этого GPU.",
+	MsgNoPerfNoFit:     "Нет оценки скорости на заданных GPU: задача на них не помещается.",
 	MsgMFUImplied:      "Итоговый MFU",
 
 	MsgCheapest: "дешевле всех",
@@ -1069,7 +1074,7 @@ var MessagesRU = [NMsgs]string{
 	MsgTokens:          "токенов",
 	MsgModelLimit:      "предел модели",
 	MsgInputs:          "Параметры",
-	MsgUnitsGiB:        "ГиБ (nvidia-smi)",
+	MsgUnitsGiB:        "ГиБ (%s)",
 	MsgUnitsGB:         "ГБ (спецификация)",
 	MsgFooter:          "Каждая формула и цена имеет источник и дату; каждое число — оценка со своим интервалом. Страница работает офлайн и никуда ничего не отправляет.",
 	MsgOpenInRightsize: "Открыть в Rightsize",
@@ -1092,7 +1097,7 @@ var MessagesRU = [NMsgs]string{
 	MsgFJobCost:        "время задачи × цена инстанса в час",
 	MsgVerifyVLLM:      "vllm bench serve (или llama-bench для llama.cpp) с этими длинами промпта и ответа",
 	MsgVerifyTrain:     "запишите токены/с за 50 шагов после разогрева; MFU = 6 × параметры × токены/с ÷ (GPU × пик)",
-	MsgVerifyMemory:    "torch.cuda.max_memory_allocated() после первых шагов (плюс контекст CUDA из nvidia-smi)",
+	MsgVerifyMemory:    "torch.cuda.max_memory_allocated() после первых шагов (плюс контекст CUDA из %s)",
 
 	MsgGPUHour:               "GPU·ч",
 	MsgYear1:                 "1 г.",
@@ -1179,6 +1184,7 @@ var MessagesRU = [NMsgs]string{
 	MsgPerUSD:              "за 1 USD",
 	MsgPlanning:            "Планирование по всем предложениям…",
 	MsgFixToUpdate:         "Прежний ответ: он обновится, когда поле, отмеченное красным, будет исправлено.",
+	MsgFixToAnswer:         "Ответа пока нет: исправьте поля, отмеченные красным.",
 	MsgMonthlyShort:        "В месяц",
 	MsgBatchCost:           "Стоимость пакетной задачи",
 	MsgBatchTime:           "Время пакетной задачи",
@@ -1431,7 +1437,7 @@ var messagesZH = [NMsgs]string{
 	MsgSelective:      "选择性重计算（仅注意力分数）",
 	MsgMaxBatched:     "每步 token 数（%s %s；0：引擎默认值%s）",
 	MsgDefaultHere:    "，此 GPU 上为 %s",
-	MsgEager:          "不用 CUDA graphs（vLLM --enforce-eager、SGLang --disable-cuda-graph）",
+	MsgEager:          "不用 CUDA graphs（%s）",
 	MsgOverrides:      "您实测的开销",
 	MsgOverridesNote:  "留空则使用估算值。大小需带单位：1343MiB、0.5GiB、2GB。",
 	MsgUsableOverride: "每张 GPU 的可用显存（torch.cuda.mem_get_info）",
@@ -1494,7 +1500,8 @@ var messagesZH = [NMsgs]string{
 	MsgPerMTokens:      "每 100 万 token",
 	MsgTrainTokens:     "训练 token 数（例如 1B、2T）",
 	MsgOutputTokens:    "每个请求生成的 token（占序列长度；0：其一半）",
-	MsgNoPerf:          "无速度估算：任务装不下，或目录缺少此 GPU 的 FLOPS 或带宽。",
+	MsgNoPerf:          "无速度估算：目录缺少此 GPU 的 FLOPS 或带宽。",
+	MsgNoPerfNoFit:     "所设 GPU 上无速度估算：任务装不下。",
 	MsgMFUImplied:      "实际 MFU",
 
 	MsgCheapest: "最便宜",
@@ -1517,7 +1524,7 @@ var messagesZH = [NMsgs]string{
 	MsgTokens:          "token",
 	MsgModelLimit:      "模型上限",
 	MsgInputs:          "输入",
-	MsgUnitsGiB:        "GiB（nvidia-smi）",
+	MsgUnitsGiB:        "GiB（%s）",
 	MsgUnitsGB:         "GB（规格书）",
 	MsgFooter:          "每个公式和价格都注明来源和日期；每个数字都是带区间的估算。页面可离线使用，不向任何地方发送数据。",
 	MsgOpenInRightsize: "在 Rightsize 中打开",
@@ -1540,7 +1547,7 @@ var messagesZH = [NMsgs]string{
 	MsgFJobCost:        "任务时间 × 实例每小时价格",
 	MsgVerifyVLLM:      "用此提示词和输出长度运行 vllm bench serve（llama.cpp 用 llama-bench）",
 	MsgVerifyTrain:     "预热后记录 50 步的 token/秒；MFU = 6 × 参数量 × token/秒 ÷（GPU 数 × 峰值）",
-	MsgVerifyMemory:    "前几步后的 torch.cuda.max_memory_allocated()（再加 nvidia-smi 中的 CUDA 上下文）",
+	MsgVerifyMemory:    "前几步后的 torch.cuda.max_memory_allocated()（再加 %s 中的 CUDA 上下文）",
 
 	MsgGPUHour:               "GPU·时",
 	MsgYear1:                 "1 年",
@@ -1627,6 +1634,7 @@ var messagesZH = [NMsgs]string{
 	MsgPerUSD:              "每 1 美元",
 	MsgPlanning:            "正在为所有报价规划……",
 	MsgFixToUpdate:         "上一次的答案：修正标红的字段后会更新。",
+	MsgFixToAnswer:         "尚无答案：请修正标红的字段。",
 	MsgMonthlyShort:        "每月",
 	MsgBatchCost:           "批处理任务成本",
 	MsgBatchTime:           "批处理任务用时",

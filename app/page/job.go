@@ -350,16 +350,24 @@ func (p *parser) parse() (Job, bool) {
 	j.ZeROAuto = zeroAuto
 	in.FSDPNoSync = estimator.FSDPNoSyncDefault(in, j.Work)
 	j.In = in
+	bad := false
 	for _, e := range p.errs {
-		if !e.OK() {
-			return j, false
-		}
+		bad = bad || !e.OK()
 	}
 	if err := in.Validate(); err != nil {
-		p.place(err)
-		return j, false
+		if !bad {
+			p.place(err)
+			return j, false
+		}
+		// The estimator's range checks still mark the other fields, so
+		// one look shows every bad field ("abc" in the batch and -5 in
+		// the sequence, both at once): a field that did not read keeps
+		// its default, which the checks pass. A problem of no one field
+		// waits until every field reads.
+		var later []FieldErr
+		PlaceErrors(err, p.s, &p.errs, &later)
 	}
-	return j, true
+	return j, !bad
 }
 
 // choice parses an enum field with its parser; a hidden field keeps the

@@ -79,15 +79,15 @@ func (b *viewBuilder) jobLine() JobLineView {
 	plain(" · ")
 	switch {
 	case j.In.Task.Training() && j.Dataset > 0:
-		fill(b.t(MsgJobEpochs), field(FieldEpochs, MsgEpochs, l.Sig3(j.Epochs)), field(FieldDataset, MsgDataset, count(j.Dataset)))
+		fill(b.t(MsgJobEpochs), field(FieldEpochs, MsgEpochs, l.Given(j.Epochs)), field(FieldDataset, MsgDataset, count(j.Dataset)))
 	case j.In.Task.Training():
 		fill(b.t(MsgJobTokens), field(FieldTrainTokens, MsgTrainTokens, count(j.Tokens)))
 	case j.RPS > 0:
 		// A load curve sets the rate and a workload preset the sizes:
 		// those parts are said, not edited here.
-		rps := JobPart{F: NFields, Text: l.Sig3(j.RPS)}
+		rps := JobPart{F: NFields, Text: l.Given(j.RPS)}
 		if !in.State.Shown(FieldCurve) || strings.TrimSpace(in.State[FieldCurve]) == "" {
-			rps = field(FieldRPS, MsgRPS, l.Sig3(j.RPS))
+			rps = field(FieldRPS, MsgRPS, l.Given(j.RPS))
 		}
 		// No split given is half of the sequence each (estimator.Workload).
 		prompt, gen := j.Work.PromptTokens, j.Work.OutputTokens

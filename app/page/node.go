@@ -94,7 +94,7 @@ func BreakdownNode(b *Breakdown) Node {
 			attr("x", strconv.Itoa(x)).attr("y", "0").attr("width", strconv.Itoa(p.Permille)).attr("height", "10"))
 		x += p.Permille
 	}
-	verify := t(MsgVerifyMemory)
+	verify := b.Verify
 	body := el("tbody", "")
 	for _, p := range b.Parts {
 		body.Kids = append(body.Kids, el("tr", "",

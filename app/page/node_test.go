@@ -29,7 +29,7 @@ func attrOf(n Node, k string) string {
 // TestBreakdownNode: the verdict's class, the bar's widths, a part's row
 // with its fold, and the optional totals only when they say something.
 func TestBreakdownNode(t *testing.T) {
-	b := Breakdown{Lang: "en", Title: "Memory", Verdict: "Does not fit", Total: "90 GiB", Usable: "80 GiB", Band: "±3%",
+	b := Breakdown{Lang: "en", Title: "Memory", Verdict: "Does not fit", Total: "90 GiB", Usable: "80 GiB", Band: "±3%", Verify: "nvidia-smi",
 		Parts: []Part{{ID: "rs-weights", Name: "Weights", Value: "60 GiB", Share: "67%", Seg: 0, Permille: 667, Formula: "P × b"},
 			{ID: "rs-kv", Name: "KV cache", Value: "30 GiB", Share: "33%", Seg: 1, Permille: 333}}}
 	n := BreakdownNode(&b)

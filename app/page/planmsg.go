@@ -212,6 +212,16 @@ func (l Locale) Sig3(v float64) string {
 	return l.decimals(strconv.FormatFloat(v, 'g', 3, 64))
 }
 
+// Given writes a figure the user typed, as the job line repeats it: a
+// whole number as a whole ("100 requests/s", "2 epochs", never "100.0"
+// or "2.00"), else to three significant digits (Sig3).
+func (l Locale) Given(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return l.Fixed(v, 0)
+	}
+	return l.Sig3(v)
+}
+
 // decimals swaps the decimal point of numbers inside s for the locale's.
 func (l Locale) decimals(s string) string {
 	if !l.ru() {

@@ -85,7 +85,11 @@ func PerfNode(lang string, v *PerfView) Node {
 	t := func(k MsgKey) string { return Tr(lang, k) }
 	switch {
 	case v.NoPerf:
-		return sectionNode("rs-perf", t(MsgSpeedTitle), "", tx("p", "rs-sub", t(MsgNoPerf)).id("rs-no-perf"))
+		why := MsgNoPerf
+		if v.NoFit {
+			why = MsgNoPerfNoFit
+		}
+		return sectionNode("rs-perf", t(MsgSpeedTitle), "", tx("p", "rs-sub", t(why)).id("rs-no-perf"))
 	case len(v.Facts) == 0:
 		return none
 	}

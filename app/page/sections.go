@@ -68,3 +68,24 @@ func (s ViewState) WithOpen(sec Section, open bool) ViewState {
 	s[FieldShow] = strings.Join(keys, ".")
 	return s
 }
+
+// Shows reports whether view v has section sec on the page: a section
+// with nothing to open (the daily fleet and the benchmark, which belong
+// to inference, on a training job; a table without rows) is left out
+// rather than shown as a title that opens on nothing. Export's condition
+// (an estimate to export) is the component's, which holds the result.
+func (v *View) Shows(sec Section) bool {
+	switch sec {
+	case SecRules:
+		return len(v.Rules.Rows) > 0
+	case SecFit:
+		return len(v.Fit.Rows) > 0
+	case SecOffers:
+		return v.Offers.Title != ""
+	case SecFleet:
+		return len(v.Form.Fleet) > 0
+	case SecBench:
+		return v.Form.Bench.Shown
+	}
+	return true
+}

@@ -222,13 +222,23 @@ func (s *ViewState) Shown(f Field) bool {
 	// estimator decides (Engine.Pooled).
 	eng, err := estimator.ParseEngine(s[FieldEngine])
 	pooled := err == nil && eng.Pooled()
+	// An inference job is served at a request rate (or a daily curve) or
+	// run as a batch of requests: the latency targets bound only the
+	// first (ParseJob reads them only then, and rightsize plan refuses
+	// --slo-stat with --requests), the batch's size and deadline only
+	// the second (rightsize plan refuses --requests with a rate).
+	rate := strings.TrimSpace(s[FieldRPS]) != "" || strings.TrimSpace(s[FieldCurve]) != ""
 	switch f {
 	case FieldOptimizer, FieldCheckpointing, FieldSelective, FieldZeRO, FieldOffload, FieldTrainTokens:
 		return train
-	case FieldOutput, FieldRPS, FieldTTFT, FieldTPOT, FieldSLOStat, FieldRequests:
+	case FieldOutput, FieldRPS:
 		return !train
+	case FieldTTFT, FieldTPOT, FieldSLOStat:
+		return !train && rate
+	case FieldRequests:
+		return !train && !rate
 	case FieldDeadline:
-		return train || s[FieldRPS] == ""
+		return train || !rate
 	case FieldGlobalBatch, FieldMFU, FieldCP, FieldDataset, FieldEpochs, FieldAttnKernel:
 		return train
 	case FieldInfMFU, FieldBWUtil, FieldCalibration, FieldCurve, FieldWorkload:

@@ -324,6 +324,8 @@ type Breakdown struct {
 	// AllocatorCache), when there is such cache, else "". The verdict is
 	// judged on it.
 	Needed string
+	// Verify says how to measure a part on this GPU's maker's tools.
+	Verify string
 }
 
 // ResultView is the memory section: the breakdown, the facts under it and
@@ -343,9 +345,11 @@ func (b *viewBuilder) result() ResultView {
 		facts[0].Value = Fill(b.t(MsgTextVision), l.Billions(r.Params-r.VisionParams), l.Billions(r.VisionParams))
 	}
 	if r.ActiveParams != r.Params {
-		facts = append(facts, Fact{Label: b.t(MsgActive), Value: l.Count(r.ActiveParams)})
+		facts = append(facts, Fact{Label: b.t(MsgActive), Value: l.Count(r.ActiveParams) + " (" + l.Billions(r.ActiveParams) + ")"})
 	}
-	if r.KVBytesPerToken > 0 {
+	if r.KVBytesPerToken > 0 && in.Job.In.Task == estimator.Inference {
+		// Only inference keeps a KV cache: a training step recomputes
+		// attention over the sequence and its memory is activations.
 		facts = append(facts, Fact{Label: b.t(MsgKVPerToken), Value: l.Fixed(float64(r.KVBytesPerToken)/float64(estimator.KiB), 1) + " " + b.t(MsgKiB)})
 	}
 	if r.KVPoolTokens > 0 {
@@ -416,6 +420,7 @@ func (b *viewBuilder) result() ResultView {
 			Verdict: verdict, Fits: r.Fits, Parts: Parts(l, r),
 			Total: l.Bytes(r.PerGPU.Total()), Band: l.BytesRange(r.Confidence.Low, r.Confidence.High),
 			Usable: l.Bytes(r.Usable), LoadPeak: loadPeak, BackwardEndPeak: backwardEnd, Needed: needed,
+			Verify: Fill(b.t(MsgVerifyMemory), SMITool(in.Job.GPU.Vendor)),
 		},
 		Facts:    facts,
 		Warnings: warns,
@@ -455,7 +460,7 @@ func Parts(l Locale, r estimator.Result) []Part {
 			share = float64(p.b) / float64(total)
 		}
 		out = append(out, Part{
-			ID: p.id, Name: l.T(p.key), Value: l.Bytes(p.b), Share: l.Fixed(share*100, 1) + "%",
+			ID: p.id, Name: l.T(p.key), Value: l.Bytes(p.b), Share: l.PartShare(share),
 			Band: l.Percent(p.conf), Formula: l.T(p.formula), Seg: len(out), Permille: int(share*1000 + 0.5),
 		})
 	}
@@ -463,11 +468,13 @@ func Parts(l Locale, r estimator.Result) []Part {
 }
 
 // PerfView is the speed-and-cost section: the job as set (Setup) and its
-// figures; NoPerf says the estimator has no speed for it.
+// figures; NoPerf says the estimator has no speed for it, and NoFit
+// that this is because the job does not fit the GPUs as set (else the
+// catalog lacks the GPU's figures).
 type PerfView struct {
-	Setup  string
-	Facts  []Fact
-	NoPerf bool
+	Setup         string
+	Facts         []Fact
+	NoPerf, NoFit bool
 }
 
 // SetupLine says the job as set, which the speed box's figures describe:
@@ -485,7 +492,8 @@ func (b *viewBuilder) perf() PerfView {
 	l, in := b.l, &b.in
 	v, j := in.R.Perf, in.Job
 	if !v.OK {
-		return PerfView{NoPerf: true}
+		// perfOf has a speed for every job that runs and a GPU with figures.
+		return PerfView{NoPerf: true, NoFit: !in.R.Res.Runs(j.In)}
 	}
 	p := v.P
 	band := l.Percent(p.Uncertainty)
@@ -987,7 +995,8 @@ func (b *viewBuilder) answer() AnswerView {
 	v := AnswerView{Kind: AnswerPicks, Note: b.t(MsgAnswerNote)}
 	switch {
 	case !in.R.OK && (!out.OK || len(out.Picks) == 0):
-		return AnswerView{Kind: AnswerStale, Note: b.t(MsgFixToUpdate)}
+		// No last answer to keep: say what brings one.
+		return AnswerView{Kind: AnswerStale, Note: b.t(MsgFixToAnswer)}
 	case !in.R.OK:
 		v.Kind, v.Note = AnswerStalePicks, b.t(MsgFixToUpdate)
 	case !out.OK && in.Pending:

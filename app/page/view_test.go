@@ -262,7 +262,7 @@ func TestBuildViewPure(t *testing.T) {
 		t.Error("BuildView changed its input")
 	}
 	// A job that does not read has no sections but its form.
-	if v := BuildView(ViewIn{State: DefaultState}); !reflect.DeepEqual(v, View{Lang: "en", Answer: AnswerView{Kind: AnswerStale, Note: Tr("en", MsgFixToUpdate)}, Form: v.Form, Job: v.Job, Plans: v.Plans, Problems: v.Problems}) || len(v.Form.Fields) == 0 {
+	if v := BuildView(ViewIn{State: DefaultState}); !reflect.DeepEqual(v, View{Lang: "en", Answer: AnswerView{Kind: AnswerStale, Note: Tr("en", MsgFixToAnswer)}, Form: v.Form, Job: v.Job, Plans: v.Plans, Problems: v.Problems}) || len(v.Form.Fields) == 0 {
 		t.Errorf("no result: %+v", v)
 	}
 }
