@@ -968,7 +968,7 @@ var MessagesRU = [NMsgs]string{
 	MsgTP: "Тензорный параллелизм", MsgPP: "Стадии конвейера", MsgOffload: "Выгрузка на CPU", MsgUnits: "Единицы", MsgLanguage: "Язык",
 	MsgPerGPU: "Память на один GPU", MsgPart: "Часть", MsgMemory: "Память", MsgShare: "Доля", MsgUncertainty: "±",
 	MsgWeights: "Веса", MsgGradients: "Градиенты", MsgOptimizerStates: "Состояния оптимизатора", MsgActivations: "Активации",
-	MsgLogits: "Логиты / loss", MsgKVCache: "KV-кэш", MsgCUDAContext: "Контекст CUDA", MsgAllocator: "Резерв аллокатора",
+	MsgLogits: "Логиты / потери", MsgKVCache: "KV-кэш", MsgCUDAContext: "Контекст CUDA", MsgAllocator: "Резерв аллокатора",
 	MsgNCCL: "Буферы NCCL", MsgCUDAGraphs: "CUDA graphs", MsgQuantState: "Состояние квантизации", MsgTotal: "Итого",
 	MsgUsable: "Доступно на этом GPU", MsgFits: "Помещается", MsgDoesNotFit: "Не помещается", MsgHeadroom: "запас",
 	MsgShortBy: "не хватает", MsgParams: "Параметры", MsgActive: "Активных на токен", MsgKVPerToken: "KV-кэш на токен",
