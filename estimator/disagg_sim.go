@@ -24,8 +24,8 @@ package estimator
 //     (latency + its bytes over the link bandwidth, as the steady state;
 //     the links are not shared between handovers).
 //   - Decode: workers taken in turn (round robin, Dynamo's and SGLang's
-//     router default), each holding up to nMax running requests, the rest
-//     waiting FCFS for a slot; a step of n requests lasts decode(n) × tau
+//     router default), each holding up to the side's Batch running
+//     requests (0: all it is given), the rest waiting FCFS for a slot; a step of n requests lasts decode(n) × tau
 //     and yields tau tokens of each (one for the step that streams a
 //     request's first token). A handed-over request waits admit decode
 //     steps (decodeAdmissionSteps: two polls of SGLang's decode loop, half
@@ -89,10 +89,13 @@ type DisaggSimResult struct {
 }
 
 // maxDisaggSimWork bounds a simulated run: requests × output tokens (each
-// decode step visits every request it serves). 10 × 4,096 requests of
-// 8,192 tokens, the largest InferenceX setting, is 3.4e8; a run takes
-// about 3 ns a request-token here.
-const maxDisaggSimWork = 1e9
+// decode step visits every request it serves). The largest InferenceX
+// setting, 10 × 16,384 requests of 8,192 tokens, is 1.3e9; a run takes a
+// few ns a request-token (about 5 s for that one on one core).
+const maxDisaggSimWork = 2e9
+
+// maxDisaggSimRequests bounds a run's requests (about 100 bytes each).
+const maxDisaggSimRequests = 1 << 20
 
 // Simulate runs the benchmark r on the replica d (d.Rate must be 0: the
 // simulation is the closed loop). Invalid input gives an *InputError.
@@ -102,8 +105,8 @@ func (z *DisaggSizer) Simulate(d Disagg, r DisaggRun) (DisaggSimResult, error) {
 			Reason: "the simulation is a closed loop at the concurrency"}
 	}
 	var l errList
-	if r.Requests < 0 || r.Requests > 10*maxBatch {
-		l.add("num-requests", float64(r.Requests), ErrRange, "want 0..10485760 (0: 10 × the concurrency)")
+	if r.Requests < 0 || r.Requests > maxDisaggSimRequests {
+		l.add("num-requests", float64(r.Requests), ErrRange, "want 0..1048576 (0: 10 × the concurrency)")
 	}
 	if r.PromptTokens < 0 || r.PromptTokens > 1<<24 {
 		l.add("prompt-tokens", float64(r.PromptTokens), ErrRange, "want 0..16777216")
@@ -124,6 +127,10 @@ func (z *DisaggSizer) Simulate(d Disagg, r DisaggRun) (DisaggSimResult, error) {
 	n := r.Requests
 	if n == 0 {
 		n = 10 * d.Concurrency
+	}
+	if n > maxDisaggSimRequests {
+		return DisaggSimResult{}, &InputError{Field: "num-requests", Value: strconv.Itoa(n), Err: ErrRange,
+			Reason: "10 × the concurrency is over 1048576 requests: give fewer"}
 	}
 	if work := float64(n) * float64(r.OutputTokens); work > maxDisaggSimWork {
 		return DisaggSimResult{}, &InputError{Field: "num-requests", Value: strconv.Itoa(n), Err: ErrRange,
@@ -202,8 +209,7 @@ type disaggSim struct {
 	sent              int
 	ev                dsHeap
 	seq               uint64
-	queue             []int // prefill FCFS queue
-	qHead             int
+	queue             dsFIFO // the prefill FCFS queue
 	pre               []dsPrefill
 	dec               []dsDecode
 	rr                int // next decode worker
@@ -219,6 +225,12 @@ type disaggSim struct {
 func newDisaggSim(m *disaggSteps, d Disagg, r DisaggRun, n int) *disaggSim {
 	s := &disaggSim{m: m, d: d, reqs: make([]dsReq, n), pre: make([]dsPrefill, d.Prefill.Workers),
 		dec: make([]dsDecode, d.Decode.Workers), nMax: max(1, int(m.nMax)), kMax: max(1, int(m.kMax))}
+	if d.Decode.Batch == 0 {
+		// No cap: the measured engines admit every request they are
+		// given (the steady state's C/D is that count on even workers;
+		// here a worker may hold more while another holds fewer).
+		s.nMax = max(1, min(d.Concurrency, n))
+	}
 	s.stepMemo = make([]float64, s.nMax+1)
 	var pcg rand.PCG
 	pcg.Seed(r.Seed, r.Seed^0x9e3779b97f4a7c15)
@@ -278,7 +290,7 @@ func (s *disaggSim) run() {
 		s.now = e.t
 		switch e.kind {
 		case evArrive:
-			s.queue = append(s.queue, e.i)
+			s.queue.push(e.i)
 			s.startForwards()
 		case evForward:
 			w := &s.pre[e.i]
@@ -316,16 +328,13 @@ func (s *disaggSim) run() {
 // prompts wait.
 func (s *disaggSim) startForwards() {
 	for wi := range s.pre {
-		if s.qHead == len(s.queue) {
-			break
-		}
 		w := &s.pre[wi]
-		if w.busy {
+		q := &s.queue
+		if w.busy || q.len() == 0 {
 			continue
 		}
-		k := min(s.kMax, len(s.queue)-s.qHead)
-		w.batch = append(w.batch[:0], s.queue[s.qHead:s.qHead+k]...)
-		s.qHead += k
+		k := min(s.kMax, q.len())
+		w.batch = append(w.batch[:0], q.take(k)...)
 		var tokens int
 		var ctx float64
 		for _, i := range w.batch {
@@ -341,10 +350,25 @@ func (s *disaggSim) startForwards() {
 		s.preBusy += f
 		s.push(s.now+f, evForward, wi)
 	}
-	if s.qHead > 4096 && 2*s.qHead > len(s.queue) {
-		s.queue = append(s.queue[:0], s.queue[s.qHead:]...)
-		s.qHead = 0
+}
+
+// dsFIFO is a queue of request indices.
+type dsFIFO struct {
+	v    []int
+	head int
+}
+
+func (q *dsFIFO) len() int   { return len(q.v) - q.head }
+func (q *dsFIFO) push(i int) { q.v = append(q.v, i) }
+
+// take removes and returns the first k (valid until the next push).
+func (q *dsFIFO) take(k int) []int {
+	out := q.v[q.head : q.head+k]
+	q.head += k
+	if q.head == len(q.v) {
+		q.v, q.head = q.v[:0], 0
 	}
+	return out
 }
 
 // ready queues request i on its decode worker, which starts a step if it
