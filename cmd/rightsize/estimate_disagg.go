@@ -219,9 +219,10 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 	// request's lengths drawn from [ratio × given, given], --num-requests
 	// of them (0: 10 × the concurrency, as the InferenceX recipes run),
 	// simulated on the same step model. Not the default: replayed on the
-	// InferenceX disaggregated points its median TTFT is no closer to the
-	// measured medians than the steady state's mean (estimator/testdata/
-	// calibration/README.md, "the disaggregated closed loop, simulated").
+	// InferenceX disaggregated points its median TTFT is closer to the
+	// measured medians than the steady state's mean on the fit and test
+	// rows, not on the held-back ones (estimator/testdata/calibration/
+	// README.md, "the disaggregated closed loop, simulated").
 	var sr estimator.DisaggSimResult
 	simulated := *f.simulate
 	if simulated {
