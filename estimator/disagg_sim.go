@@ -225,11 +225,13 @@ type disaggSim struct {
 func newDisaggSim(m *disaggSteps, d Disagg, r DisaggRun, n int) *disaggSim {
 	s := &disaggSim{m: m, d: d, reqs: make([]dsReq, n), pre: make([]dsPrefill, d.Prefill.Workers),
 		dec: make([]dsDecode, d.Decode.Workers), nMax: max(1, int(m.nMax)), kMax: max(1, int(m.kMax))}
-	if d.Decode.Batch == 0 {
-		// No cap: the measured engines admit every request they are
-		// given (the steady state's C/D is that count on even workers;
-		// here a worker may hold more while another holds fewer).
-		s.nMax = max(1, min(d.Concurrency, n))
+	// The side's Batch, else no cap: the measured engines admit every
+	// request they are given (the steady state's ⌈C/D⌉ is that count on
+	// even workers; here a worker may hold more while another holds
+	// fewer).
+	s.nMax = max(1, min(d.Concurrency, n))
+	if d.Decode.Batch > 0 {
+		s.nMax = min(s.nMax, d.Decode.Batch)
 	}
 	s.stepMemo = make([]float64, s.nMax+1)
 	var pcg rand.PCG
