@@ -262,8 +262,40 @@ func (z *DisaggSizer) side(s DisaggSide) (ServingModel, error) {
 	return m, m.Err()
 }
 
+// disaggSteps is the step model of one replica, which the steady state
+// (At) and the simulation (Simulate, disagg_sim.go) share: each side's
+// forward, the handover and the decode worker's slots.
+type disaggSteps struct {
+	prompt, out float64 // the mean lengths (sampleLengths)
+	// forward is the seconds of one prefill forward of k prompts of
+	// tokens tokens in all, ctx their summed causal attention context
+	// (Σ p(p+1)/2) and kv their KV tokens.
+	forward func(k, tokens int, ctx, kv float64) float64
+	// prefill is forward at k mean prompts (fractional k between the
+	// two integers around it); decode the seconds per generated token
+	// of a decode step of n requests (the step is decode(n) × tau).
+	prefill, decode func(float64) float64
+	tau             float64 // tokens one decode step yields (mtpAcceptedTokens)
+	kMax, nMax      float64 // prompts in one prefill forward; requests decoding on one decode worker
+	admit           float64 // decode steps a handed-over request waits (decodeAdmissionSteps)
+	kvBytes, xfer   float64 // a mean request's KV bytes and handover seconds
+	// handover is the latency and the seconds per prompt token of the
+	// handover: xfer = latency + prompt × perToken.
+	latency, kvPerToken, linkBW float64
+	dm                          ServingModel
+}
+
 // At is DisaggServing(in, hw, eff, w, d) of the sizer's in, hw, eff and w.
 func (z *DisaggSizer) At(d Disagg) (DisaggPoint, error) {
+	m, err := z.model(d)
+	if err != nil {
+		return DisaggPoint{}, err
+	}
+	return m.steady(d)
+}
+
+// model checks d and builds its step model.
+func (z *DisaggSizer) model(d Disagg) (*disaggSteps, error) {
 	in, hw, w := z.in, z.hw, z.w
 	var l errList
 	for _, s := range []struct {
@@ -318,33 +350,32 @@ func (z *DisaggSizer) At(d Disagg) (DisaggPoint, error) {
 		l.add("task", 0, ErrIncompatible, "disaggregated serving is an inference task")
 	}
 	if l.n > 0 {
-		return DisaggPoint{}, errors.Join(l.errs[:l.n]...)
+		return nil, errors.Join(l.errs[:l.n]...)
 	}
 	prompt, out := sampleLengths(in, w)
 	if out < 1 {
-		return DisaggPoint{}, &InputError{Field: "output-tokens", Value: itoa(int(out)), Err: ErrRange,
+		return nil, &InputError{Field: "output-tokens", Value: itoa(int(out)), Err: ErrRange,
 			Reason: "disaggregated serving generates tokens: want ≥ 1"}
 	}
 	// Sides of one shape (a planner's sizing of equal workers) share
 	// the model (side).
 	pm, err := z.side(d.Prefill)
 	if err != nil {
-		return DisaggPoint{}, prefixed("prefill-", err)
+		return nil, prefixed("prefill-", err)
 	}
 	dm, err := z.side(d.Decode)
 	if err != nil {
-		return DisaggPoint{}, prefixed("decode-", err)
+		return nil, prefixed("decode-", err)
 	}
 	if pm.MaxConcurrency() < 1 {
-		return DisaggPoint{}, &InputError{Field: "prefill-tp", Value: itoa(d.Prefill.TP), Err: ErrRange,
+		return nil, &InputError{Field: "prefill-tp", Value: itoa(d.Prefill.TP), Err: ErrRange,
 			Reason: "the model and one request's KV cache do not fit a prefill worker"}
 	}
 	if dm.MaxConcurrency() < 1 {
-		return DisaggPoint{}, &InputError{Field: "decode-tp", Value: itoa(d.Decode.TP), Err: ErrRange,
+		return nil, &InputError{Field: "decode-tp", Value: itoa(d.Decode.TP), Err: ErrRange,
 			Reason: "the model and one request's KV cache do not fit a decode worker"}
 	}
 	hw = hw.withDefaults()
-	P, D, C := float64(d.Prefill.Workers), float64(d.Decode.Workers), float64(d.Concurrency)
 
 	// Prefill of k prompts in one forward (fractional k between the two
 	// integers around it): Step of k whole prompts, as prefill(k, p).
@@ -363,11 +394,13 @@ func (z *DisaggSizer) At(d Disagg) (DisaggPoint, error) {
 	if ranks > 1 {
 		rankAttn = pm.promptAttnSeconds(prompt)
 	}
+	forward := func(k, tokens int, ctx, kv float64) float64 {
+		st := Step{PrefillTokens: tokens, PrefillSeqs: k, PrefillContext: ctx, PrefillKV: kv}
+		return (pm.StepSeconds(st) + pm.rooflineGrowth(st, rankSkewSeconds(rankAttn, k, ranks))) * (1 + block)
+	}
 	prefill := func(k float64) float64 {
 		at := func(k int) float64 {
-			st := Step{PrefillTokens: k * int(prompt), PrefillSeqs: k,
-				PrefillContext: float64(k) * prompt * (prompt + 1) / 2, PrefillKV: float64(k) * prompt}
-			return (pm.StepSeconds(st) + pm.rooflineGrowth(st, rankSkewSeconds(rankAttn, k, ranks))) * (1 + block)
+			return forward(k, k*int(prompt), float64(k)*prompt*(prompt+1)/2, float64(k)*prompt)
 		}
 		return between(at, k)
 	}
@@ -404,7 +437,6 @@ func (z *DisaggSizer) At(d Disagg) (DisaggPoint, error) {
 	if d.Decode.Batch > 0 {
 		nMax = math.Min(nMax, float64(d.Decode.Batch))
 	}
-	steps := out - 1 // decode steps after the first token
 	// The decode worker's loop admits a request in its own steps
 	// (decodeAdmissionSteps): the handover waits that many decode steps
 	// besides its fixed cost and bytes.
@@ -437,7 +469,19 @@ func (z *DisaggSizer) At(d Disagg) (DisaggPoint, error) {
 	if lat == 0 {
 		lat = DisaggHandoverSeconds
 	}
-	xfer := lat + kvBytes/(bw*math.Min(links(d.Prefill), links(d.Decode)))
+	linkBW := bw * math.Min(links(d.Prefill), links(d.Decode))
+	xfer := lat + kvBytes/linkBW
+	return &disaggSteps{prompt: prompt, out: out, forward: forward, prefill: prefill, decode: decode, tau: tau,
+		kMax: kMax, nMax: nMax, admit: admit, kvBytes: kvBytes, xfer: xfer, latency: lat,
+		kvPerToken: float64(in.Arch.KVBytesPerToken(in.KV)), linkBW: linkBW, dm: dm}, nil
+}
+
+// steady is the replica's steady state (the analytic closed or open loop).
+func (m *disaggSteps) steady(d Disagg) (DisaggPoint, error) {
+	out, prefill, decode, tau := m.out, m.prefill, m.decode, m.tau
+	kMax, nMax, admit, kvBytes, xfer := m.kMax, m.nMax, m.admit, m.kvBytes, m.xfer
+	P, D, C := float64(d.Prefill.Workers), float64(d.Decode.Workers), float64(d.Concurrency)
+	steps := out - 1 // decode steps after the first token
 
 	// The state at completion rate lam: the prefill batch k that forms
 	// while a worker is busy (arrivals during one forward, 1..kMax), its

@@ -141,3 +141,61 @@ func TestDisaggTRTPrefillBudget(t *testing.T) {
 		t.Errorf("trtllm DP 4: capacity %.4g prompts/s at the default, %.4g at one rank's budget: want the 4 ranks' budgets above", a, b)
 	}
 }
+
+// TestEstimateDisaggSimulate: --simulate reports a simulated run of 10 ×
+// the concurrency requests in the usual fields (the run's means) and adds
+// its medians and p99; without it the steady state, marked so.
+func TestEstimateDisaggSimulate(t *testing.T) {
+	steady := perfOf(estJSON(t, disaggArgsR1...))
+	if d := steady["disaggregated"].(map[string]any); d["simulated"] != false || d["ttft_p50_seconds"] != nil {
+		t.Errorf("steady state: simulated %v, ttft_p50 %v; want false, absent", d["simulated"], d["ttft_p50_seconds"])
+	}
+	p := perfOf(estJSON(t, append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--simulate")...))
+	d := p["disaggregated"].(map[string]any)
+	num := func(m map[string]any, k string) float64 {
+		v, ok := m[k].(float64)
+		if !ok || !(v > 0) || math.IsInf(v, 0) {
+			t.Fatalf("%s = %v", k, m[k])
+		}
+		return v
+	}
+	if d["simulated"] != true || num(d, "simulated_requests") != 2560 {
+		t.Fatalf("simulated %v, requests %v; want true, 2560", d["simulated"], d["simulated_requests"])
+	}
+	ttft, p50, p99 := num(p, "time_to_first_token_seconds"), num(d, "ttft_p50_seconds"), num(d, "ttft_p99_seconds")
+	tpot, tp50 := num(p, "decode_token_latency_seconds"), num(d, "tpot_p50_seconds")
+	// The first wave (256 prompts at once on one prefill worker) waits
+	// seconds: the mean above the median, the p99 well above both.
+	if !(p50 < ttft && ttft < p99 && p99 > 3*p50) {
+		t.Errorf("TTFT mean %v, median %v, p99 %v", ttft, p50, p99)
+	}
+	// Decoding is the same step model: TPOT within a few per cent of
+	// the steady state's.
+	if st := steady["decode_token_latency_seconds"].(float64); math.Abs(tpot/st-1) > 0.05 || math.Abs(tp50/st-1) > 0.05 {
+		t.Errorf("simulated TPOT %v (median %v), steady state %v", tpot, tp50, st)
+	}
+	if got := num(p, "tokens_per_second"); math.Abs(got/num(d, "decode_tokens_per_second")-1) > 1e-12 {
+		t.Errorf("tokens/s %v, decode tokens/s %v", got, d["decode_tokens_per_second"])
+	}
+	few := perfOf(estJSON(t, append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--simulate", "--num-requests", "300")...))
+	if n := few["disaggregated"].(map[string]any)["simulated_requests"]; n != 300.0 {
+		t.Errorf("--num-requests 300: %v requests", n)
+	}
+	code, out, errs := runEst(t, append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--simulate")...)
+	if code != 0 || !strings.Contains(out, "(simulated, 2560 requests)") || !strings.Contains(out, "median") {
+		t.Errorf("exit %d: %s%s", code, out, errs)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--model", "deepseek-r1", "--gpu", "h200-sxm", "--simulate"}, "--simulate: only with --disagg"},
+		{append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--simulate", "--num-requests", "-1"), "num-requests"},
+		{append(disaggArgsR1[:len(disaggArgsR1):len(disaggArgsR1)], "--simulate", "--concurrency", "1000000"), "num-requests"},
+	} {
+		code, out, errs := runEst(t, c.args...)
+		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 with %q", c.args, code, out, errs, c.want)
+		}
+	}
+}
