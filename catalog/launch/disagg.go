@@ -51,6 +51,9 @@ import (
 const (
 	ErrDisaggKind = "launch.disagg_kind" // a launcher that does not serve (training, SkyPilot)
 	ErrNoDisagg   = "launch.no_disagg"   // the plan has no disaggregated alternative
+	// ErrDisaggWide: a launcher other than SGLang for workers that span
+	// several instances (plan.DisaggPlan.InstancesPerWorker > 1).
+	ErrDisaggWide = "launch.disagg_wide"
 )
 
 // Ports of the disaggregated workers on an instance: the k-th worker
@@ -96,15 +99,16 @@ const (
 )
 
 // disaggSide is one side of the deployment: its workers and the
-// instances they run on.
+// instances they run on (the router's lists name each worker's first
+// instance: for workers that span several, heads, the workers).
 type disaggSide struct {
-	mode, file         string
-	workers, instances int
+	mode, file                string
+	workers, instances, heads int
 }
 
-// last is how many of the side's workers the last of its instances runs,
-// per on each of the others.
-func (s disaggSide) last(per int) int { return s.workers - (s.instances-1)*per }
+// last is how many of the side's workers the last of its instances (its
+// heads) runs, per on each of the others.
+func (s disaggSide) last(per int) int { return s.workers - (s.heads-1)*per }
 
 // EmitDisagg writes the disaggregated deployment of res.Disagg, res being
 // plan.Plan's result for req, with serving engine k: the prefill
@@ -132,7 +136,7 @@ func EmitDisaggVia(k Kind, r Router, req plan.Request, res plan.Result, cat *cat
 	}
 	d := res.Disagg
 	if d == nil || d.Offer == nil || d.TP < 1 || d.Prefill < 1 || d.Decode < 1 {
-		return Launch{}, &Error{Kind: k, Key: ErrNoDisagg, Reason: "the plan has no disaggregated alternative (it needs a serving plan with a request rate, a TTFT or TPOT target and a fitting row on one instance)"}
+		return Launch{}, &Error{Kind: k, Key: ErrNoDisagg, Reason: "the plan has no disaggregated alternative (it needs a serving plan with a request rate, a TTFT or TPOT target and a fitting row without pipeline stages across instances)"}
 	}
 	var base *plan.Row
 	for i := range res.Rows {
@@ -142,9 +146,26 @@ func EmitDisaggVia(k Kind, r Router, req plan.Request, res plan.Result, cat *cat
 			break
 		}
 	}
+	// Workers per instance; a wide worker (one copy over
+	// InstancesPerWorker instances, as the plan's wide expert-parallel
+	// rows) is one per group of that many instances.
+	nodes := max(d.InstancesPerWorker, 1)
 	per := int(d.Offer.GPUCount) / d.TP
+	if nodes > 1 {
+		per = 0
+		if d.TP == nodes*int(d.Offer.GPUCount) {
+			per = 1
+		}
+	}
 	if base == nil || per < 1 {
 		return Launch{}, &Error{Kind: k, Key: ErrInconsistent, Reason: "the disaggregated plan's offer and copy shape have no fitting aggregated row to take the workers' settings from"}
+	}
+	if nodes > 1 && k != SGLang {
+		// SGLang starts a worker over several nodes from the one command
+		// (--nnodes, --node-rank, --dist-init-addr); vLLM's needs a Ray
+		// cluster and TensorRT-LLM's an MPI launch, which these scripts
+		// do not write.
+		return Launch{}, &Error{Kind: k, Key: ErrDisaggWide, Reason: "each worker spans " + plural(nodes, "instance") + ": the disaggregated launch of such workers is written for sglang"}
 	}
 	e := emitter{k: k, req: req, row: *base, in: req.Input, cat: cat, router: r}
 	e.in.Engine = d.Engine
@@ -161,16 +182,19 @@ func EmitDisaggVia(k Kind, r Router, req plan.Request, res plan.Result, cat *cat
 	// Both sides as the planner sized them: each worker at the plan's
 	// attention-DP and EP degrees.
 	s := e.shape()
-	s.copies, s.nodes, s.dp, s.ep = per, 1, max(d.DP, 1), max(d.EP, 1)
+	s.copies, s.nodes, s.dp, s.ep = per, nodes, max(d.DP, 1), max(d.EP, 1)
 	if err := e.checkServe(k, s); err != nil {
 		return Launch{}, err
 	}
-	pInst, dInst := (d.Prefill+per-1)/per, (d.Decode+per-1)/per
+	pInst, dInst := (d.Prefill+per-1)/per*nodes, (d.Decode+per-1)/per*nodes
 	if pInst+dInst != d.Instances {
 		return Launch{}, &Error{Kind: k, Key: ErrInconsistent, Reason: "the workers need " + itoa(pInst+dInst) + " instances and the plan rents " + itoa(d.Instances)}
 	}
 	head := "# rightsize plan: " + catalog.Printable(d.Offer.Provider+" "+d.Offer.InstanceType) + " ×" + itoa(d.Instances) +
 		", disaggregated: " + plural(d.Prefill, "prefill worker") + " and " + plural(d.Decode, "decode worker") + " of " + plural(d.TP, "GPU")
+	if nodes > 1 {
+		head += " over " + plural(nodes, "instance") + " each"
+	}
 	if s.dp > 1 || s.ep > 1 {
 		head += " (attention DP " + itoa(s.dp) + ", EP " + itoa(s.ep) + ")"
 	}
@@ -178,7 +202,7 @@ func EmitDisaggVia(k Kind, r Router, req plan.Request, res plan.Result, cat *cat
 		head += ", behind NVIDIA Dynamo's frontend"
 	}
 	head += "\n"
-	sides := [2]disaggSide{{"prefill", "prefill.sh", d.Prefill, pInst}, {"decode", "decode.sh", d.Decode, dInst}}
+	sides := [2]disaggSide{{"prefill", "prefill.sh", d.Prefill, pInst, pInst / nodes}, {"decode", "decode.sh", d.Decode, dInst, dInst / nodes}}
 	for _, side := range sides {
 		text, err := e.disaggWorkers(s, side, per)
 		if err != nil {
@@ -201,6 +225,11 @@ func (e *emitter) disaggExtras(s copyShape, pInst, dInst int) {
 	run := "run prefill.sh on each of the " + plural(pInst, "prefill instance") + " and decode.sh on each of the " + plural(dInst, "decode instance") +
 		" (WORKERS=N on an instance that runs fewer workers"
 	after := "), then router.sh with PREFILL_HOSTS and DECODE_HOSTS set to their addresses; clients call the router on port " + itoa(servePort)
+	if s.nodes > 1 {
+		run = "run prefill.sh on each of the " + plural(pInst, "prefill instance") + " and decode.sh on each of the " + plural(dInst, "decode instance") +
+			", " + itoa(s.nodes) + " a worker (NODE_RANK 0.." + itoa(s.nodes-1) + " and HEAD_IP its worker's first instance"
+		after = "), then router.sh with PREFILL_HOSTS and DECODE_HOSTS set to each worker's first instance; clients call the router on port " + itoa(servePort)
+	}
 	dynamo := e.router == DynamoRouter
 	if dynamo {
 		after = "), and router.sh on any instance: " + dynamoAfter
@@ -276,6 +305,21 @@ func (e *emitter) disaggWorkers(s copyShape, side disaggSide, per int) (string, 
 		}
 	}
 	var b strings.Builder
+	if s.nodes > 1 {
+		// One worker over s.nodes instances: the same command on each,
+		// its rank and its first instance's address from the
+		// environment (engineCommand's --nnodes, --node-rank,
+		// --dist-init-addr), the instance's own GPUs.
+		b.WriteString("# " + plural(side.workers, side.mode+" worker") + " on " + plural(side.instances, "instance") + ": each worker over " + plural(s.nodes, "instance") +
+			"; run this on each with NODE_RANK 0.." + itoa(s.nodes-1) + " and HEAD_IP the worker's first instance\n")
+		if e.router == DynamoRouter {
+			b.WriteString(dynamoEnvCheck)
+		}
+		c.onGPUs(0, s.tp/s.nodes)
+		c.set("--port", itoa(disaggPort))
+		b.WriteString(c.String() + "\n")
+		return b.String(), nil
+	}
 	last := side.last(per)
 	b.WriteString("# " + plural(side.workers, side.mode+" worker") + " on " + plural(side.instances, "instance") + ": " + itoa(per) + " on each")
 	if last != per {
@@ -329,7 +373,11 @@ func countCheck(list string, instances int) string {
 // last, after a check that the lists name as many instances as the plan.
 func (e *emitter) disaggRouter(s copyShape, per int, sides [2]disaggSide) string {
 	var b strings.Builder
-	b.WriteString("# PREFILL_HOSTS and DECODE_HOSTS: the instances' addresses, space-separated, in the order their scripts ran\n")
+	if s.nodes > 1 {
+		b.WriteString("# PREFILL_HOSTS and DECODE_HOSTS: each worker's first instance (NODE_RANK 0), space-separated\n")
+	} else {
+		b.WriteString("# PREFILL_HOSTS and DECODE_HOSTS: the instances' addresses, space-separated, in the order their scripts ran\n")
+	}
 	lists := [2]string{"PREFILL_HOSTS", "DECODE_HOSTS"}
 	port := "$((" + itoa(disaggPort) + " + i))"
 	switch e.k {
@@ -341,8 +389,8 @@ func (e *emitter) disaggRouter(s copyShape, per int, sides [2]disaggSide) string
 			if j == 0 {
 				body = "set -- \"$@\" --prefill \"http://$h:" + port + "\" \"$((" + itoa(disaggBootstrap) + " + i))\""
 			}
-			b.WriteString(hostLoop(lists[j], per, last, side.instances, body))
-			b.WriteString(countCheck(lists[j], side.instances))
+			b.WriteString(hostLoop(lists[j], per, last, side.heads, body))
+			b.WriteString(countCheck(lists[j], side.heads))
 		}
 		b.WriteString("exec python -m sglang_router.launch_router --pd-disaggregation \"$@\" --host 0.0.0.0 --port " + itoa(servePort) + "\n")
 	case VLLM:
@@ -355,10 +403,10 @@ func (e *emitter) disaggRouter(s copyShape, per int, sides [2]disaggSide) string
 			last := side.last(per)
 			flag := [2]string{"--prefiller", "--decoder"}[j]
 			b.WriteString("set -- \"$@\" " + flag + "-hosts\n")
-			b.WriteString(hostLoop(lists[j], per, last, side.instances, "set -- \"$@\" \"$h\""))
-			b.WriteString(countCheck(lists[j], side.instances))
+			b.WriteString(hostLoop(lists[j], per, last, side.heads, "set -- \"$@\" \"$h\""))
+			b.WriteString(countCheck(lists[j], side.heads))
 			b.WriteString("set -- \"$@\" " + flag + "-ports\n")
-			b.WriteString(hostLoop(lists[j], per, last, side.instances, "set -- \"$@\" \""+port+"\""))
+			b.WriteString(hostLoop(lists[j], per, last, side.heads, "set -- \"$@\" \""+port+"\""))
 		}
 		b.WriteString("exec python \"$PROXY\" --host 0.0.0.0 --port " + itoa(servePort) + " \"$@\"\n")
 	case TRTLLM:
@@ -381,8 +429,8 @@ func (e *emitter) disaggRouter(s copyShape, per int, sides [2]disaggSide) string
 			// The server splits each url at its one colon and the YAML
 			// string is double-quoted: a host name or IPv4 address only.
 			check := "case $h in *[!A-Za-z0-9._-]*) echo \"" + lists[j] + ": $h: want a host name or IPv4 address\" >&2; exit 1;; esac\n    "
-			b.WriteString(hostLoop(lists[j], per, last, side.instances, check+"printf '    - \"%s:%s\"\\n' \"$h\" \""+port+"\" >> "+conf))
-			b.WriteString(countCheck(lists[j], side.instances))
+			b.WriteString(hostLoop(lists[j], per, last, side.heads, check+"printf '    - \"%s:%s\"\\n' \"$h\" \""+port+"\" >> "+conf))
+			b.WriteString(countCheck(lists[j], side.heads))
 		}
 		b.WriteString("exec trtllm-serve disaggregated -c " + conf + "\n")
 	}

@@ -553,3 +553,75 @@ func TestEmitDisaggDynamo(t *testing.T) {
 		t.Errorf("ParseRouter(nginx): %v", err)
 	}
 }
+
+// TestEmitDisaggWideWorkers: DeepSeek-R1 FP8 on SGLang at 100 requests/s
+// on 8-GPU H100 offers plans 16-GPU workers over two instances each at
+// the recipes' share (plan.DisaggPlan.InstancesPerWorker, MemShare). Both
+// sides' scripts start one worker over --nnodes 2 on the instance's own 8
+// GPUs with that --mem-fraction-static and --cuda-graph-max-bs, as
+// InferenceX's H100 recipes run them; the router takes each worker's
+// first instance once; vLLM and TensorRT-LLM, whose scripts do not start
+// a worker over several instances, get a reason.
+func TestEmitDisaggWideWorkers(t *testing.T) {
+	in := input(t, "deepseek-r1")
+	in.Engine, in.Weights = estimator.SGLang, estimator.FP8
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024,
+		TTFTP95Seconds: 2, TPOTSeconds: 0.05}}
+	var offers []plan.Offer
+	for _, o := range catalog.Default().PlanOffers(in.Weights) {
+		if o.GPU == "h100-sxm" && o.GPUCount == 8 {
+			offers = append(offers, o)
+		}
+	}
+	res, err := plan.Plan(req, offers, plan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Disagg
+	if d == nil || d.InstancesPerWorker != 2 || d.TP != 16 {
+		t.Fatalf("disaggregated plan %+v, want 16-GPU workers over 2 instances", d)
+	}
+	l, err := launch.EmitDisagg(launch.SGLang, req, res, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range l.Files {
+		shellParses(t, f.Name, f.Text)
+	}
+	share := "--mem-fraction-static " + strconv.FormatFloat(estimator.SGLangDPAttentionMemFraction, 'g', -1, 64)
+	graphs := "--cuda-graph-max-bs " + strconv.Itoa(estimator.SGLangDPAttentionCUDAGraphMaxBS)
+	for _, f := range l.Files[:2] {
+		for _, want := range []string{share, graphs, "--tp-size 16", "--dp-size 16", "--ep-size 16", "--nnodes 2", "--node-rank $NODE_RANK", "CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7 "} {
+			if !strings.Contains(f.Text, want) {
+				t.Errorf("%s lacks %q:\n%s", f.Name, want, f.Text)
+			}
+		}
+		if n := strings.Count(f.Text, "sglang.launch_server"); n != 1 {
+			t.Errorf("%s starts %d servers, want 1", f.Name, n)
+		}
+	}
+	hosts := func(prefix string, n int) string {
+		var h []string
+		for i := range n {
+			h = append(h, prefix+strconv.Itoa(i))
+		}
+		return strings.Join(h, " ")
+	}
+	args, err := routerArgs(t, l.Files[2].Text, "PREFILL_HOSTS="+hosts("p", d.Prefill), "DECODE_HOSTS="+hosts("d", d.Decode))
+	if err != nil {
+		t.Fatalf("router.sh: %v", err)
+	}
+	if p, dd := slices.Index(args, "--prefill"), strings.Count(strings.Join(args, "\n"), "--decode\n"); p < 0 || strings.Count(strings.Join(args, "\n"), "--prefill\n") != d.Prefill || dd != d.Decode {
+		t.Errorf("router args %v, want %d prefill and %d decode workers", args, d.Prefill, d.Decode)
+	}
+	// Heads only: a list of every instance is the wrong length.
+	if _, err := routerArgs(t, l.Files[2].Text, "PREFILL_HOSTS="+hosts("p", 2*d.Prefill), "DECODE_HOSTS="+hosts("d", d.Decode)); err == nil {
+		t.Error("router.sh took every prefill instance, want each worker's first")
+	}
+	for _, k := range []launch.Kind{launch.VLLM, launch.TRTLLM} {
+		var le *launch.Error
+		if _, err := launch.EmitDisagg(k, req, res, nil, ""); !errors.As(err, &le) || le.Key != launch.ErrDisaggWide {
+			t.Errorf("%s: %v, want %s", k, err, launch.ErrDisaggWide)
+		}
+	}
+}

@@ -70,7 +70,11 @@ type estimateJob struct {
 //	                    worker's attention data- and expert-parallel
 //	                    degrees: the aggregated row's layout, the
 //	                    request's --dp and --ep or the planner's choice),
-//	                    instances, gpus,
+//	                    instances, instances_per_worker (1, or the
+//	                    instances one wide expert-parallel worker spans),
+//	                    mem_share (the engine memory share the workers run
+//	                    at where the planner set one, as the rows'
+//	                    mem_share), gpus,
 //	                    mean_ttft_seconds and tpot_seconds (the disaggregated
 //	                    model's means at the target rate; an estimate),
 //	                    ttft_slo_seconds and tpot_slo_seconds (the same at
@@ -801,6 +805,8 @@ type disaggPlanJSON struct {
 	DP            int     `json:"dp"`
 	EP            int     `json:"ep"`
 	Instances     int     `json:"instances"`
+	PerWorker     int     `json:"instances_per_worker"`
+	MemShare      float64 `json:"mem_share,omitempty"`
 	GPUs          float64 `json:"gpus"`
 	TTFT          float64 `json:"mean_ttft_seconds"`
 	TPOT          float64 `json:"tpot_seconds"`
@@ -830,7 +836,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 	}
 	if d := res.Disagg; d != nil {
 		out.Disagg = &disaggPlanJSON{OfferID: d.Offer.ID, Provider: d.Offer.Provider, InstanceType: d.Offer.InstanceType, GPU: d.Offer.GPU,
-			Engine: d.Engine.String(), TP: d.TP, Prefill: d.Prefill, Decode: d.Decode, DP: d.DP, EP: d.EP, Instances: d.Instances, GPUs: d.GPUs,
+			Engine: d.Engine.String(), TP: d.TP, Prefill: d.Prefill, Decode: d.Decode, DP: d.DP, EP: d.EP, Instances: d.Instances, PerWorker: d.InstancesPerWorker, MemShare: d.MemShare, GPUs: d.GPUs,
 			TTFT: d.TTFTSeconds, TPOT: d.TPOTSeconds, TTFTAtSLO: d.TTFTAtSLOSeconds, TPOTAtSLO: d.TPOTAtSLOSeconds, KVTransfer: d.KVTransferSeconds, MonthlyUSD: d.MonthlyCostUSD,
 			MonthlyDisp: d.MonthlyCostDisp, AggregatedUSD: d.AggregatedUSD, Wins: d.Wins, Why: catalog.Printable(d.Why.String())}
 	}

@@ -30,9 +30,22 @@ type DisaggPlan struct {
 	// layout, so the comparison is of disaggregation alone.
 	DP, EP int
 	// Instances are the instances rented: each pool packs its workers
-	// into whole instances of its own.
-	Instances int
-	GPUs      float64
+	// into whole instances of its own. InstancesPerWorker is how many
+	// instances one worker spans: 1 where it fits one instance, more for
+	// a wide expert-parallel worker (the aggregated row's copy over
+	// Row.InstancesPerReplica instances, TP = DP = EP = its GPUs), as
+	// every H100 row of InferenceX's disaggregated DeepSeek-R1 recipes
+	// runs TP 16 / DP-attention 16 / EP 16 workers over two 8-GPU nodes
+	// (SemiAnalysisAI/InferenceX benchmarks/multi_node/srt-slurm-recipes/
+	// dsr1/sglang/h100-fp8, commit aa430b5b).
+	Instances, InstancesPerWorker int
+	// MemShare is the engine's memory share the workers run at where the
+	// planner set one (the aggregated row's Row.MemShare: SGLang's
+	// default leaves DP-attention workers no KV pool,
+	// estimator.EngineShareFix); 0 where they run at the request's or the
+	// engine's default. The launch writes it on both sides.
+	MemShare float64
+	GPUs     float64
 	// TTFTSeconds and TPOTSeconds are the disaggregated model's mean time
 	// to first token and time per output token at the target rate (an
 	// estimate, docs/accuracy.md "Disaggregated serving");
@@ -69,7 +82,9 @@ const disaggShapes = 4
 // meeting the TPOT target below the utilisation cap, then the fewest
 // prefill workers meeting the TTFT target; the cheapest such deployment.
 // nil when the request is not serving, nothing fits aggregated, or no row
-// can be disaggregated (a copy over several instances, one token out).
+// can be disaggregated (pipeline stages across instances, one token out);
+// a wide expert-parallel copy over several instances is a worker over as
+// many (workerSpan).
 func (p *planner) disagg(res *Result) *DisaggPlan {
 	w := p.req.Workload
 	if w.Kind != Serving || res.Cheapest < 0 || !(w.RequestsPerSecond > 0) || p.output < 2 {
@@ -93,10 +108,17 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 	for i := range res.Rows {
 		r := &res.Rows[i]
 		o := r.Offer
-		if !r.Fits || r.PassedOver.Key != "" || r.PP > 1 || r.TP < 1 || o == nil || o.GPUCount < 1 || float64(r.TP) > o.GPUCount {
+		if !r.Fits || r.PassedOver.Key != "" || r.PP > 1 || r.TP < 1 || o == nil || o.GPUCount < 1 {
+			continue
+		}
+		span := workerSpan(r)
+		if span < 1 {
 			continue
 		}
 		mem, hw := p.slice(o)
+		// The workers run at the share the aggregated copy of the same
+		// layout runs at (Row.MemShare, estimator.EngineShareFix).
+		mem.share = r.MemShare
 		k := key{o.GPU, int(o.GPUCount), r.TP, hw.NetworkBandwidth, mem, hw.MemBandwidth, hw.NVLinkDomain, r.AttnDP, r.EP}
 		s, seen := sized[k]
 		if !seen && len(sized) == disaggShapes {
@@ -112,13 +134,16 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 		if !s.ok {
 			continue
 		}
-		per := int(o.GPUCount) / r.TP // workers per instance
-		inst := (s.p+per-1)/per + (s.d+per-1)/per
+		inst := (s.p + s.d) * span // wide workers: span instances each
+		if span == 1 {
+			per := int(o.GPUCount) / r.TP // workers per instance
+			inst = (s.p+per-1)/per + (s.d+per-1)/per
+		}
 		usd := float64(inst) * r.PricePerHourUSD * HoursPerMonth
 		if best != nil && usd >= best.MonthlyCostUSD {
 			continue
 		}
-		best = &DisaggPlan{Offer: o, Engine: r.Engine, TP: r.TP, Prefill: s.p, Decode: s.d, DP: s.dp, EP: s.ep, Instances: inst,
+		best = &DisaggPlan{Offer: o, Engine: r.Engine, TP: r.TP, Prefill: s.p, Decode: s.d, DP: s.dp, EP: s.ep, Instances: inst, InstancesPerWorker: span, MemShare: r.MemShare,
 			GPUs: float64((s.p + s.d) * r.TP), TTFTSeconds: s.ttft, TPOTSeconds: s.tpot, KVTransferSeconds: s.xfer,
 			TTFTAtSLOSeconds: s.ttftAt, TPOTAtSLOSeconds: s.tpotAt, MonthlyCostUSD: usd}
 	}
@@ -218,6 +243,24 @@ type disaggSizing struct {
 	xfer         float64
 	// ttftAt, tpotAt: at the SLO statistic
 	ttftAt, tpotAt float64
+}
+
+// workerSpan is how many instances one disaggregated worker of row r's
+// copy shape spans: 1 where the copy fits one instance; for a wide
+// expert-parallel copy (one copy over Row.InstancesPerReplica whole
+// instances, attention DP and EP over all its GPUs: the planner's wideEP)
+// that many; 0 for a copy that cannot be a worker (pipeline stages across
+// instances, a TP that does not fill whole instances).
+func workerSpan(r *Row) int {
+	g := int(r.Offer.GPUCount)
+	if r.TP <= g {
+		return 1
+	}
+	n := max(r.InstancesPerReplica, 1)
+	if r.PP > 1 || r.TP != n*g || r.AttnDP != r.TP || r.EP != r.TP {
+		return 0
+	}
+	return n
 }
 
 // workerLayout is a disaggregated worker's attention-DP and EP degrees for

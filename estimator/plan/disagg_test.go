@@ -154,3 +154,54 @@ func TestDisaggPlanAtSLOStat(t *testing.T) {
 			mean.MonthlyCostUSD, p50.MonthlyCostUSD, p95.MonthlyCostUSD, p99.MonthlyCostUSD)
 	}
 }
+
+// TestDisaggPlanWideWorkers: DeepSeek-R1 FP8 on SGLang at 100 requests/s
+// (1,024 tokens in and out) on 8-GPU H100 instances. No instance holds a
+// copy at SGLang's default share with attention DP, so the aggregated
+// rows are TP 16 / DP-attention 16 / EP 16 copies over two instances at
+// the recipes' share (estimator.SGLangDPAttentionMemFraction); the
+// disaggregated workers take the same layout and share over two
+// instances each, as every H100 row of InferenceX's disaggregated
+// DeepSeek-R1 recipes runs them, where the planner used to skip a copy
+// over several instances and offer none.
+func TestDisaggPlanWideWorkers(t *testing.T) {
+	in := modelInput(t, "deepseek-r1")
+	in.Weights, in.Engine = estimator.FP8, estimator.SGLang
+	o := gpuOffer(t, "h100-sxm", 8, estimator.FP8)
+	o.NetworkGbps = 3200
+	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: 2, TPOTSeconds: 0.05}
+	res, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{})
+	if err != nil || res.Cheapest < 0 {
+		t.Fatalf("no aggregated plan: %v", err)
+	}
+	agg := res.Rows[res.Cheapest]
+	if agg.TP != 16 || agg.InstancesPerReplica != 2 || agg.MemShare != estimator.SGLangDPAttentionMemFraction {
+		t.Fatalf("aggregated row TP %d over %d instances at share %v, want the wide copy at %v", agg.TP, agg.InstancesPerReplica, agg.MemShare, estimator.SGLangDPAttentionMemFraction)
+	}
+	d := res.Disagg
+	if d == nil {
+		t.Fatal("no disaggregated plan with 16-GPU workers")
+	}
+	if d.TP != 16 || d.DP != 16 || d.EP != 16 || d.InstancesPerWorker != 2 || d.MemShare != estimator.SGLangDPAttentionMemFraction {
+		t.Errorf("workers TP %d DP %d EP %d over %d instances at share %v, want 16/16/16 over 2 at %v", d.TP, d.DP, d.EP, d.InstancesPerWorker, d.MemShare, estimator.SGLangDPAttentionMemFraction)
+	}
+	if d.Instances != 2*(d.Prefill+d.Decode) || d.GPUs != float64(16*(d.Prefill+d.Decode)) {
+		t.Errorf("%d + %d workers on %d instances (%v GPUs), want %d instances", d.Prefill, d.Decode, d.Instances, d.GPUs, 2*(d.Prefill+d.Decode))
+	}
+	if d.TTFTAtSLOSeconds > w.TTFTP95Seconds || d.TPOTAtSLOSeconds > w.TPOTSeconds || math.Abs(d.MonthlyCostUSD-float64(d.Instances)*plan.HoursPerMonth) > 1e-6 {
+		t.Errorf("disaggregated plan %+v misses the targets or the price", d)
+	}
+	if s := d.Why.String(); !strings.Contains(s, "workers of TP 16 · attn-DP 16 · EP 16") {
+		t.Errorf("reason %q does not name the wide workers", s)
+	}
+	t.Logf("%d prefill + %d decode workers of 16 GPUs on %d instances: $%.0f/month against $%.0f aggregated", d.Prefill, d.Decode, d.Instances, d.MonthlyCostUSD, agg.MonthlyCostUSD)
+	// A request that sets its own share keeps it: the workers carry no
+	// planner share.
+	own := in
+	own.GPUMemUtil = 0.9
+	if r2, err := plan.Plan(plan.Request{Input: own, Workload: w}, []plan.Offer{o}, plan.Options{}); err != nil {
+		t.Fatal(err)
+	} else if d2 := r2.Disagg; d2 != nil && d2.MemShare != 0 {
+		t.Errorf("--gpu-mem-util 0.9: workers at planner share %v", d2.MemShare)
+	}
+}
