@@ -58,6 +58,9 @@ func (c *Catalog) PlanOffersAt(w estimator.DType, today time.Time) []plan.Offer 
 			Hardware: hw, HasHardware: ok, GPUMemory: g.Memory, GPUVisibleMemory: g.ECCMemory,
 			PriceAgeDays: -1, FarBelowMedian: !o.UserPrice && med.FarBelowMedian(c, o), UserPrice: o.UserPrice,
 		}
+		if n := c.InstanceName(o); n != o.InstanceType {
+			po.InstanceName = n // a broker's encoded listing ID, named
+		}
 		if !today.IsZero() {
 			po.PriceAgeDays = o.PriceAgeDays(today)
 		}

@@ -186,14 +186,14 @@ func (b *viewBuilder) plans() PlansView {
 		if x, ok := out.Row(id); ok {
 			col.OK = true
 			col.Title = strconv.Itoa(x.Plan.GPUs) + " × " + in.Prices.GPUName(x.Offer.GPU) + PlanSuffix(x.Plan)
-			col.Where = in.Prices.ProviderName(x.Offer.Provider) + " · " + x.Offer.InstanceType + Instances(x.Instances) +
+			col.Where = in.Prices.ProviderName(x.Offer.Provider) + " · " + x.Offer.Name() + Instances(x.Instances) +
 				" · " + b.t(PricingKeys[x.Pricing]) + out.EngineText(x)
 			col.RowCells = out.Cells(l, in.Job, x)
 			col.VRAM = in.Prices.GPUVRAM(l, x.Offer.GPU)
 		} else if in.Prices.Cat != nil {
 			if o, ok := in.Prices.Cat.Offer(id); ok {
 				col.Title = in.Prices.GPUName(o.GPU)
-				col.Where = in.Prices.ProviderName(o.Provider) + " · " + o.InstanceType
+				col.Where = in.Prices.ProviderName(o.Provider) + " · " + in.Prices.InstanceName(o)
 				col.VRAM = in.Prices.GPUVRAM(l, o.GPU)
 			}
 		}

@@ -115,7 +115,7 @@ type Names struct{ GPU, Provider func(string) string }
 // offerName is a replica's shape and offer: "2 × L40S · Lium L40S_2x".
 func offerName(l Locale, r planner.Row, n Names) string {
 	gpus := r.Offer.GPUCount * float64(max(r.InstancesPerReplica, 1))
-	return l.Fixed(gpus, 0) + " × " + n.GPU(r.Offer.GPU) + " · " + n.Provider(r.Offer.Provider) + " " + r.Offer.InstanceType
+	return l.Fixed(gpus, 0) + " × " + n.GPU(r.Offer.GPU) + " · " + n.Provider(r.Offer.Provider) + " " + r.Offer.Name()
 }
 
 // FleetTextOf lays f out.

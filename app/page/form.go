@@ -566,7 +566,7 @@ func (b *viewBuilder) assumptions() AssumptionsView {
 	}
 	if x, ok := in.Plan.Best(in.Job.GPU.ID); ok && !in.Pending && x.CheckpointEvery > 0 {
 		v.SpotNow = b.t(MsgSpotNow) + " " + l.Fixed(x.SpotPerMonth, 3) + " · " + b.t(MsgYoungDaly) + " " + l.Duration(x.CheckpointEvery) +
-			" · " + in.Prices.ProviderName(x.Offer.Provider) + " " + x.Offer.InstanceType
+			" · " + in.Prices.ProviderName(x.Offer.Provider) + " " + x.Offer.Name()
 	}
 	v.Hosted = b.hosted(withDefault)
 	if in.Prices.Cat == nil {

@@ -401,7 +401,7 @@ func (o *PlanOut) FlaggedLine(l Locale, names func(string) string) string {
 		return ""
 	}
 	c := o.Cands[o.Flagged]
-	what := names(c.Offer.Provider) + " · " + c.Offer.InstanceType
+	what := names(c.Offer.Provider) + " · " + c.Offer.Name()
 	if c.Instances > 1 {
 		what += " ×" + strconv.Itoa(c.Instances)
 	}
@@ -441,7 +441,7 @@ func (o *PlanOut) WidenedLine(l Locale, n Names) string {
 	if r.Offer == nil || !ok {
 		return ""
 	}
-	what := n.Provider(r.Offer.Provider) + " · " + r.Offer.InstanceType
+	what := n.Provider(r.Offer.Provider) + " · " + r.Offer.Name()
 	if r.Instances > 1 {
 		what += " ×" + strconv.Itoa(r.Instances)
 	}

@@ -137,6 +137,15 @@ func (pr Prices) ProviderName(id string) string {
 	return id
 }
 
+// InstanceName is offer o's instance as shown (catalog.Catalog.InstanceName,
+// the plan's plan.Offer.Name).
+func (pr Prices) InstanceName(o catalog.Offer) string {
+	if pr.Cat != nil {
+		return pr.Cat.InstanceName(o)
+	}
+	return o.InstanceType
+}
+
 // GPUName is a GPU's display name, its ID when the catalog has none.
 func (pr Prices) GPUName(id string) string {
 	if pr.Cat != nil {
@@ -524,7 +533,7 @@ func (b *viewBuilder) perf() PerfView {
 	atSpeedV, atSpeedWhere := "—", ""
 	if sc := AtSpeed(v, j, out); sc.OK {
 		atSpeedWhere = l.Money(sc.PerGPUHour, sc.Currency) + "/" + b.t(MsgGPUHour) + " " + b.t(PricingKeys[sc.Pricing]) +
-			" · " + names(sc.Offer.Provider) + " " + sc.Offer.InstanceType
+			" · " + names(sc.Offer.Provider) + " " + sc.Offer.Name()
 		atSpeedV = l.Money(sc.JobCost, sc.Currency)
 		if j.In.Task == estimator.Inference {
 			atSpeedV = l.Money(sc.PerMOut, sc.Currency)
@@ -534,7 +543,7 @@ func (b *viewBuilder) perf() PerfView {
 	}
 	planned, plannedWhat := "—", ""
 	if x, ok := out.Best(j.GPU.ID); ok {
-		where := b.t(PricingKeys[x.Pricing]) + " · " + names(x.Offer.Provider) + " " + x.Offer.InstanceType + Instances(x.Instances)
+		where := b.t(PricingKeys[x.Pricing]) + " · " + names(x.Offer.Provider) + " " + x.Offer.Name() + Instances(x.Instances)
 		shape := l.Count(int64(x.Plan.GPUs)) + " × " + j.GPU.Name + PlanSuffix(x.Plan)
 		if j.In.Task == estimator.Inference {
 			planned = l.Money(out.FromUSD(x.PerMOutUSD), out.Currency)
@@ -684,7 +693,7 @@ func (b *viewBuilder) fitRows() []FitRow {
 		if x, ok := out.Best(f.GPU.ID); ok {
 			v.Cost, v.Plan = out.Cells(l, in.Job, x).Cost, x.Plan
 			v.Offer, v.Cmp = x.Offer.ID, CompareState(in.Compare, x.Offer.ID)
-			v.Where = strconv.Itoa(x.Plan.GPUs) + "× · " + in.Prices.ProviderName(x.Offer.Provider) + " " + x.Offer.InstanceType + Instances(x.Instances)
+			v.Where = strconv.Itoa(x.Plan.GPUs) + "× · " + in.Prices.ProviderName(x.Offer.Provider) + " " + x.Offer.Name() + Instances(x.Instances)
 			v.Cheapest = f.GPU.ID == cheapestGPU
 			costs[i], passed[i] = x.Cost, x.PassedOver
 			if x.PassedOver && len(x.Offer.AsOf) >= 7 {
@@ -785,7 +794,7 @@ func (b *viewBuilder) offerRows() (rows []OfferRow, more int) {
 	for i, o := range offers {
 		rows[i] = OfferRow{
 			ID: o.Offer.ID, GPU: o.Offer.GPU, Plan: o.Plan,
-			Provider: o.Provider, Instance: o.Offer.InstanceType,
+			Provider: o.Provider, Instance: in.Prices.InstanceName(*o.Offer),
 			GPUs:     strconv.FormatFloat(o.Offer.GPUCount, 'f', -1, 64) + "×",
 			OnDemand: l.Money(o.Offer.OnDemandPerHour, o.Offer.Currency), Spot: l.Money(o.Offer.SpotPerHour, o.Offer.Currency),
 			Reserved: ReservedText(l, o.Offer.Reserved1yPerHour, o.Offer.Reserved3yPerHour, o.Offer.Currency),
@@ -1060,7 +1069,7 @@ func (b *viewBuilder) picks() []PickView {
 		views[i] = PickView{
 			Kind: p.Kind.String(), Roles: p.Kind.String(), Title: b.t(pickTitles[p.Kind]),
 			What: strconv.Itoa(p.Plan.GPUs) + " × " + in.Prices.GPUName(p.Offer.GPU) + PlanSuffix(p.Plan),
-			Where: names(p.Offer.Provider) + kindText(l, p.Offer) + " · " + p.Offer.InstanceType + Instances(p.Instances) +
+			Where: names(p.Offer.Provider) + kindText(l, p.Offer) + " · " + p.Offer.Name() + Instances(p.Instances) +
 				" · " + b.t(PricingKeys[p.Pricing]) + out.EngineText(p.Candidate),
 			Cost:   l.Money(p.Cost, out.Currency),
 			Time:   l.Duration(p.Seconds),
@@ -1134,7 +1143,7 @@ func (b *viewBuilder) chart() ChartView {
 			X: ChartLeft + scale(p.Cost, minC, maxC, w),
 			Y: ChartTop + h - scale(p.Seconds, minT, maxT, h),
 			Label: strconv.Itoa(p.Plan.GPUs) + " × " + in.Prices.GPUName(p.Offer.GPU) + " · " + in.Prices.ProviderName(p.Offer.Provider) + " " +
-				p.Offer.InstanceType + Instances(p.Instances) + " · " + l.Money(p.Cost, out.Currency) + " · " + l.Duration(p.Seconds),
+				p.Offer.Name() + Instances(p.Instances) + " · " + l.Money(p.Cost, out.Currency) + " · " + l.Duration(p.Seconds),
 		}
 	}
 	return ChartView{

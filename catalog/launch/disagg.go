@@ -190,7 +190,7 @@ func EmitDisaggVia(k Kind, r Router, req plan.Request, res plan.Result, cat *cat
 	if pInst+dInst != d.Instances {
 		return Launch{}, &Error{Kind: k, Key: ErrInconsistent, Reason: "the workers need " + itoa(pInst+dInst) + " instances and the plan rents " + itoa(d.Instances)}
 	}
-	head := "# rightsize plan: " + catalog.Printable(d.Offer.Provider+" "+d.Offer.InstanceType) + " ×" + itoa(d.Instances) +
+	head := "# rightsize plan: " + catalog.Printable(d.Offer.Provider+" "+d.Offer.Name()) + " ×" + itoa(d.Instances) +
 		", disaggregated: " + plural(d.Prefill, "prefill worker") + " and " + plural(d.Decode, "decode worker") + " of " + plural(d.TP, "GPU")
 	if nodes > 1 {
 		head += " over " + plural(nodes, "instance") + " each"

@@ -80,7 +80,7 @@ func (e *emitter) header() string {
 	r := e.row
 	// The names are data (a price sheet's, a provider's API's): a newline
 	// in one must not end the comment.
-	s := "# rightsize plan: " + catalog.Printable(r.Offer.Provider+" "+r.Offer.InstanceType)
+	s := "# rightsize plan: " + catalog.Printable(r.Offer.Provider+" "+r.Offer.Name())
 	if r.Instances > 1 {
 		s += " ×" + itoa(r.Instances)
 	}

@@ -161,7 +161,7 @@ func (c *planCmd) runEmit(job estimateJob, stdout io.Writer, fail func(string, .
 // offer's names are data (a price sheet's, a provider's API's) and are
 // printed with any control character escaped.
 func emitBanner(kind launch.Kind, pick string, row plan.Row) string {
-	ref := plan.OfferRef{Provider: row.Offer.Provider, InstanceType: row.Offer.InstanceType, Instances: row.Instances}
+	ref := plan.OfferRef{Provider: row.Offer.Provider, InstanceType: row.Offer.Name(), Instances: row.Instances}
 	return fmt.Sprintf("rightsize: %s settings for the %s pick, %s (%s; --emit-pick %s)\n",
 		kind, pick, catalog.Printable(ref.String()), row.Pricing, strings.Join(emitPicks, "|"))
 }
@@ -169,7 +169,7 @@ func emitBanner(kind launch.Kind, pick string, row plan.Row) string {
 // disaggBanner is emitBanner's line for the disaggregated alternative: its
 // offer, workers and cost against the aggregated plan.
 func disaggBanner(kind launch.Kind, router launch.Router, d *plan.DisaggPlan) string {
-	ref := plan.OfferRef{Provider: d.Offer.Provider, InstanceType: d.Offer.InstanceType, Instances: d.Instances}
+	ref := plan.OfferRef{Provider: d.Offer.Provider, InstanceType: d.Offer.Name(), Instances: d.Instances}
 	verdict := "cheaper than"
 	if !d.Wins {
 		verdict = fmt.Sprintf("%.2f× the cost of", d.MonthlyCostUSD/d.AggregatedUSD)

@@ -87,6 +87,9 @@ type estimateJob struct {
 // Each row:
 //
 //	offer_id, provider, instance_type, gpu    the offer
+//	instance_name       the instance as shown: instance_type, or where that
+//	                    is a broker's encoded listing ID, a name built from
+//	                    the offer's fields (catalog.Catalog.InstanceName)
 //	gpus_per_instance   GPUs per instance (fractional for slices)
 //	instances           instances rented; gpus = instances × gpus_per_instance
 //	parallelism         {tp, pp, dp, zero}: TP × PP GPUs per model copy; dp
@@ -602,7 +605,7 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 		if w, dropped, ok := plan.Widen(req, offers, plan.Options{MaxInstances: maxInst}); ok {
 			r := w.Rows[w.Cheapest]
 			out.Widened = &widenedJSON{Dropped: dropped, OfferID: r.Offer.ID, Provider: r.Offer.Provider, InstanceType: r.Offer.InstanceType,
-				GPU: r.Offer.GPU, Instances: r.Instances, PricePerHourDisp: r.PricePerHourDisp, CostDisp: r.RankedCostDisp}
+				InstanceName: r.Offer.Name(), GPU: r.Offer.GPU, Instances: r.Instances, PricePerHourDisp: r.PricePerHourDisp, CostDisp: r.RankedCostDisp}
 		}
 	}
 	if c.s("format") != "json" && c.stderr != nil {
@@ -652,6 +655,7 @@ type planRowJSON struct {
 	OfferID                      string          `json:"offer_id"`
 	Provider                     string          `json:"provider"`
 	InstanceType                 string          `json:"instance_type"`
+	InstanceName                 string          `json:"instance_name"` // as shown (catalog.Catalog.InstanceName)
 	GPU                          string          `json:"gpu"`
 	GPUsPerInstance              float64         `json:"gpus_per_instance"`
 	Instances                    int             `json:"instances"`
@@ -846,7 +850,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 	for i := range res.Rows {
 		r := &res.Rows[i]
 		o := r.Offer
-		j := planRowJSON{OfferID: o.ID, Provider: o.Provider, InstanceType: o.InstanceType, GPU: o.GPU,
+		j := planRowJSON{OfferID: o.ID, Provider: o.Provider, InstanceType: o.InstanceType, InstanceName: o.Name(), GPU: o.GPU,
 			GPUsPerInstance: o.GPUCount, Instances: r.Instances, GPUs: r.GPUs,
 			Parallelism: parallelismJSON{r.TP, r.PP, r.DP, r.ZeRO, r.VirtualStages, r.GradCheckpointing, r.Offload.String(), max(r.AttnDP, 1), max(r.EP, 1)}, MemShare: r.MemShare, Replicas: r.Replicas, InstancesPerReplica: r.InstancesPerReplica,
 			Pricing: r.Pricing.String(), Currency: o.Currency, PricePerHour: r.PricePerHour, PricePerHourUSD: r.PricePerHourUSD,
@@ -906,7 +910,7 @@ func columns(p planJSON) ([]string, func(r planRowJSON) []string) {
 	head := []string{"rec", "provider", "instance", "gpu", "instances", "gpus", "tp/pp/dp/zero", "pricing", "price/h (" + p.Currency + ")",
 		"price as of", "age d", "price flags"}
 	base := func(r planRowJSON) []string {
-		return []string{r.Recommendation, r.Provider, r.InstanceType, r.GPU, strconv.Itoa(r.Instances), f(r.GPUs, 3),
+		return []string{r.Recommendation, r.Provider, r.InstanceName, r.GPU, strconv.Itoa(r.Instances), f(r.GPUs, 3),
 			shapeText(r.Parallelism), r.Pricing, f(r.PricePerHourDisp, 2),
 			asOfText(r), ageText(r), priceFlags(r)}
 	}
@@ -1094,10 +1098,10 @@ func pickWarnings(res plan.Result) []string {
 			case o.AsOf != "":
 				when = "price from " + o.AsOf
 			}
-			stale = append(stale, k.name+" ("+o.Provider+" "+o.InstanceType+": "+when+")")
+			stale = append(stale, k.name+" ("+o.Provider+" "+o.Name()+": "+when+")")
 		}
 		if o.FarBelowMedian {
-			far = append(far, k.name+" ("+o.Provider+" "+o.InstanceType+")")
+			far = append(far, k.name+" ("+o.Provider+" "+o.Name()+")")
 		}
 	}
 	picks := func(xs []string) string {
@@ -1125,6 +1129,7 @@ type widenedJSON struct {
 	OfferID          string  `json:"offer_id"`
 	Provider         string  `json:"provider"`
 	InstanceType     string  `json:"instance_type"`
+	InstanceName     string  `json:"instance_name"`
 	GPU              string  `json:"gpu"`
 	Instances        int     `json:"instances"`
 	PricePerHourDisp float64 `json:"price_per_hour_disp"`
@@ -1141,7 +1146,7 @@ func writePickNotes(w io.Writer, p planJSON) {
 			continue
 		}
 		for _, n := range r.Notes {
-			line := r.Recommendation + " (" + catalog.Printable(r.Provider+" "+r.InstanceType) + "): " + n
+			line := r.Recommendation + " (" + catalog.Printable(r.Provider+" "+r.InstanceName) + "): " + n
 			if !seen[line] {
 				seen[line] = true
 				fmt.Fprintln(w, "note: "+line)
@@ -1162,7 +1167,7 @@ func writePickNotes(w io.Writer, p planJSON) {
 			unit = "/month"
 		}
 		fmt.Fprintf(w, "nothing fits with --%s as given; without it the cheapest plan is %s ×%d (%s) at %s %s/h, %s %s%s\n", x.Dropped,
-			catalog.Printable(x.Provider+" "+x.InstanceType), x.Instances, x.GPU, strconv.FormatFloat(x.PricePerHourDisp, 'f', 2, 64), p.Currency,
+			catalog.Printable(x.Provider+" "+x.InstanceName), x.Instances, x.GPU, strconv.FormatFloat(x.PricePerHourDisp, 'f', 2, 64), p.Currency,
 			strconv.FormatFloat(x.CostDisp, 'f', 2, 64), p.Currency, unit)
 	}
 	if i := p.CheaperFlagged; i >= 0 && i < len(p.Rows) {
@@ -1171,7 +1176,7 @@ func writePickNotes(w io.Writer, p planJSON) {
 		if p.Workload == "serving" {
 			cost, unit = r.MonthlyCostDisp, "/month"
 		}
-		fmt.Fprintf(w, "cheaper if the price holds (verify): %s ×%d at %s %s%s — %s\n", catalog.Printable(r.Provider+" "+r.InstanceType),
+		fmt.Fprintf(w, "cheaper if the price holds (verify): %s ×%d at %s %s%s — %s\n", catalog.Printable(r.Provider+" "+r.InstanceName),
 			r.Instances, strconv.FormatFloat(cost, 'f', 2, 64), p.Currency, unit, r.Why)
 	}
 	if d := p.Disagg; d != nil {

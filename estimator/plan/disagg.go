@@ -154,7 +154,7 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 	agg := &res.Rows[res.Cheapest]
 	best.AggregatedUSD = agg.MonthlyCostUSD
 	best.Wins = best.MonthlyCostUSD < agg.MonthlyCostUSD
-	ref := OfferRef{Provider: best.Offer.Provider, InstanceType: best.Offer.InstanceType, Instances: best.Instances}
+	ref := OfferRef{Provider: best.Offer.Provider, InstanceType: best.Offer.Name(), Instances: best.Instances}
 	if best.Wins {
 		best.Why = Reason{Key: "disagg.wins", Args: []any{ref, best.Prefill, best.Decode, WorkerLayout{best.TP, best.DP, best.EP},
 			Money{Amount: p.display(best.MonthlyCostUSD), Currency: res.Currency, PerMonth: true},

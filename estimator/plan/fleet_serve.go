@@ -260,7 +260,7 @@ func (p *planner) hostedDay(fo FleetOptions, rows []FleetRow, mix *MixedFleet) [
 		}
 	}
 	fleetName := func(r *Row) OfferRef {
-		return OfferRef{Provider: r.Offer.Provider, InstanceType: r.Offer.InstanceType}
+		return OfferRef{Provider: r.Offer.Provider, InstanceType: r.Offer.Name()}
 	}
 	for i := range rows {
 		if r := &rows[i]; r.Sized && r.Plan.Best.Priced && r.Row.Offer != nil {

@@ -9,7 +9,7 @@ import (
 
 // label names a row in a reason: "aws p5.48xlarge ×2".
 func label(r *Row) OfferRef {
-	return OfferRef{Provider: r.Offer.Provider, InstanceType: r.Offer.InstanceType, Instances: r.Instances}
+	return OfferRef{Provider: r.Offer.Provider, InstanceType: r.Offer.Name(), Instances: r.Instances}
 }
 
 // costText is the row's ranking cost (on spot, the expected cost) in the

@@ -58,6 +58,14 @@ const (
 	Serving
 )
 
+// Name is the offer's instance as shown: InstanceName, else InstanceType.
+func (o *Offer) Name() string {
+	if o.InstanceName != "" {
+		return o.InstanceName
+	}
+	return o.InstanceType
+}
+
 var kindNames = [...]string{Training: "training", Batch: "batch", Serving: "serving"}
 
 func (k Kind) String() string {
@@ -72,6 +80,10 @@ func (k Kind) String() string {
 // Currency; 0 means not offered or unknown.
 type Offer struct {
 	ID, Provider, ProviderKind, Country, Region, InstanceType string
+	// InstanceName is the instance as people name it, where InstanceType
+	// is a broker's encoded listing ID (catalog.Catalog.InstanceName);
+	// empty: InstanceType. Name is what the page and the CLI show.
+	InstanceName string
 
 	GPU      string
 	GPUCount float64 // GPUs per instance; fractional for vGPU/MIG slices (0.125 of an L4)

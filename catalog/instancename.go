@@ -1,0 +1,57 @@
+package catalog
+
+import (
+	"strconv"
+	"strings"
+)
+
+// InstanceName is offer o's instance as people name it, for display: its
+// InstanceType, except where that is a broker's encoded listing ID.
+// SkyPilot's Prime Intellect catalog
+// (skypilot-org/skypilot-catalog catalogs/v8/primeintellect/vms.csv) names
+// each listing PROVIDER__NxGPU_MEMORY__VCPUS__RAM
+// ("datacrunch__8xH200_141GB__176__1450"), which reached the plan's table
+// and its reasons as it stands. Such an offer is named from the fields the
+// offer already carries, which the importer read from the same row: the
+// cloud behind the broker (UnderlyingProvider, by its catalog name where
+// the catalog lists it), the GPU count and model (the catalog GPU's name
+// without its vendor, its memory added where the name lacks it), and the
+// host's vCPUs and RAM where given, which tell two listings of one GPU
+// apart: "datacrunch 8× H200 SXM 141GB (176 vCPU, 1450 GiB RAM)". The
+// offer's ID and InstanceType stay as they are (links, price sheets and
+// SkyPilot use them). The page and the CLI show this name
+// (plan.Offer.InstanceName, set by PlanOffers).
+func (c *Catalog) InstanceName(o Offer) string {
+	if !strings.Contains(o.InstanceType, "__") {
+		return o.InstanceType
+	}
+	var b strings.Builder
+	if u := o.UnderlyingProvider; u != "" {
+		if p, ok := c.Provider(u); ok && p.Name != "" {
+			u = p.Name
+		}
+		b.WriteString(u + " ")
+	}
+	b.WriteString(strconv.FormatFloat(o.GPUCount, 'f', -1, 64) + "× ")
+	name := o.GPU
+	if g, ok := c.GPU(o.GPU); ok {
+		name = strings.TrimSpace(strings.TrimPrefix(g.Name, g.Vendor+" "))
+		if !strings.Contains(name, "GB") && g.Memory > 0 {
+			// The memory as the listing and the GPU's own name write it:
+			// GiB, marked "GB" ("L40S_48GB", "H200 SXM 141GB").
+			name += " " + strconv.FormatFloat(float64(g.Memory)/(1<<30), 'f', 0, 64) + "GB"
+		}
+	}
+	b.WriteString(name)
+	var host []string
+	if o.VCPUs > 0 {
+		host = append(host, strconv.Itoa(o.VCPUs)+" vCPU")
+	}
+	if o.RAMGiB > 0 {
+		host = append(host, strconv.FormatFloat(o.RAMGiB, 'f', -1, 64)+" GiB RAM")
+	}
+	if len(host) > 0 {
+		b.WriteString(" (" + strings.Join(host, ", ") + ")")
+	}
+	return b.String()
+}
