@@ -417,7 +417,7 @@ func (b *viewBuilder) result() ResultView {
 	return ResultView{
 		Breakdown: Breakdown{
 			Lang: l.Lang, Title: b.t(MsgPerGPU) + " · " + ModelName(l, in.Job, in.CustomName) + " · " + in.Job.GPU.Name,
-			Verdict: verdict, Fits: r.Fits, Parts: Parts(l, r),
+			Verdict: verdict, Fits: r.Fits, Parts: Parts(l, r, in.Job.GPU.Vendor),
 			Total: l.Bytes(r.PerGPU.Total()), Band: l.BytesRange(r.Confidence.Low, r.Confidence.High),
 			Usable: l.Bytes(r.Usable), LoadPeak: loadPeak, BackwardEndPeak: backwardEnd, Needed: needed,
 			Verify: Fill(b.t(MsgVerifyMemory), SMITool(in.Job.GPU.Vendor)),
@@ -427,10 +427,28 @@ func (b *viewBuilder) result() ResultView {
 	}
 }
 
+// RuntimeKeys names the GPU runtime's context, graphs and "no graphs"
+// switch by the catalog GPU's vendor (catalog.GPU.Vendor): ROCm's HIP on
+// AMD (hipCtx, hipGraph in the ROCm HIP API reference), Intel Gaudi's HPU
+// Graphs (docs.habana.ai, "Run Inference Using HPU Graphs"), CUDA's
+// otherwise. The estimator's parts keep their CUDA names (the JSON's
+// cuda_context_bytes); only the words change.
+func RuntimeKeys(vendor string) (context, graphs, eager MsgKey) {
+	switch vendor {
+	case "AMD":
+		return MsgHIPContext, MsgHIPGraphs, MsgEagerHIP
+	case "Intel":
+		return MsgRuntimeContext, MsgHPUGraphs, MsgEagerHPU
+	}
+	return MsgCUDAContext, MsgCUDAGraphs, MsgEager
+}
+
 // Parts are the breakdown's lines with their basis: the weights always,
-// every other part when it holds memory.
-func Parts(l Locale, r estimator.Result) []Part {
+// every other part when it holds memory. vendor is the GPU's
+// (RuntimeKeys names the runtime's lines).
+func Parts(l Locale, r estimator.Result, vendor string) []Part {
 	b, cf := r.PerGPU, r.Confidence
+	ctxKey, graphsKey, _ := RuntimeKeys(vendor)
 	all := []struct {
 		key, formula MsgKey
 		id           string
@@ -443,10 +461,10 @@ func Parts(l Locale, r estimator.Result) []Part {
 		{MsgActivations, MsgFActivations, "rs-activations", b.Activations, cf.Activations},
 		{MsgLogits, MsgFLogits, "rs-logits", b.Logits, cf.Logits},
 		{MsgKVCache, MsgFKV, "rs-kv", b.KVCache, cf.KVCache},
-		{MsgCUDAContext, MsgFOverhead, "rs-cuda", b.CUDAContext, cf.Overhead},
+		{ctxKey, MsgFOverhead, "rs-cuda", b.CUDAContext, cf.Overhead},
 		{MsgAllocator, MsgFOverhead, "rs-alloc", b.AllocatorReserve, cf.Overhead},
 		{MsgNCCL, MsgFOverhead, "rs-nccl", b.NCCL, cf.Overhead},
-		{MsgCUDAGraphs, MsgFOverhead, "rs-graphs", b.CUDAGraphs, cf.Overhead},
+		{graphsKey, MsgFOverhead, "rs-graphs", b.CUDAGraphs, cf.Overhead},
 		{MsgQuantState, MsgFOverhead, "rs-quant", b.QuantState, cf.Overhead},
 	}
 	total := b.Total()
