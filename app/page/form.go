@@ -309,7 +309,7 @@ func (b *viewBuilder) formField(f Field, label MsgKey, kind FieldKind) (FieldVie
 		v.Where = b.t(MsgAttnKernelHelp) // which stack runs which kernel, and its speed
 	}
 	if !in.Errs[f].OK() {
-		v.Err = ErrText(b.l.Lang, in.Errs[f])
+		v.Err = b.l.ErrText(in.Errs[f])
 	}
 	switch kind {
 	case KindSelect:

@@ -506,6 +506,7 @@ const (
 	MsgHPUGraphs
 	MsgEagerHIP
 	MsgEagerHPU
+	MsgRangeFromTo
 	NMsgs
 )
 
@@ -549,6 +550,7 @@ var messagesEN = [NMsgs]string{
 	// Graphs"); Gaudi names no context, so the row says the runtime's.
 	MsgHIPContext: "HIP context", MsgHIPGraphs: "HIP graphs", MsgRuntimeContext: "Runtime context", MsgHPUGraphs: "HPU graphs",
 	MsgEagerHIP: "No HIP graphs (%s)", MsgEagerHPU: "No HPU graphs (%s)",
+	MsgRangeFromTo:    "%s to %s",
 	MsgOverrides:      "Overheads you measured",
 	MsgOverridesNote:  "Leave empty to use the estimate. Sizes take a unit: 1343MiB, 0.5GiB, 2GB.",
 	MsgUsableOverride: "Usable memory per GPU (torch.cuda.mem_get_info)",
@@ -1001,6 +1003,7 @@ var MessagesRU = [NMsgs]string{
 	MsgEager:       "Без CUDA graphs (%s)",
 	MsgHIPContext:  "Контекст HIP", MsgHIPGraphs: "HIP graphs", MsgRuntimeContext: "Контекст среды выполнения", MsgHPUGraphs: "HPU graphs",
 	MsgEagerHIP: "Без HIP graphs (%s)", MsgEagerHPU: "Без HPU graphs (%s)",
+	MsgRangeFromTo:    "от %s до %s",
 	MsgOverrides:      "Измеренные накладные расходы",
 	MsgOverridesNote:  "Оставьте пустым, чтобы взять оценку. Размер с единицей: 1343MiB, 0.5GiB, 2GB.",
 	MsgUsableOverride: "Доступная память на GPU (torch.cuda.mem_get_info)",
@@ -1453,6 +1456,7 @@ var messagesZH = [NMsgs]string{
 	MsgEager:       "不用 CUDA graphs（%s）",
 	MsgHIPContext:  "HIP 上下文", MsgHIPGraphs: "HIP graphs", MsgRuntimeContext: "运行时上下文", MsgHPUGraphs: "HPU graphs",
 	MsgEagerHIP: "不用 HIP graphs（%s）", MsgEagerHPU: "不用 HPU graphs（%s）",
+	MsgRangeFromTo:    "%s 至 %s",
 	MsgOverrides:      "您实测的开销",
 	MsgOverridesNote:  "留空则使用估算值。大小需带单位：1343MiB、0.5GiB、2GB。",
 	MsgUsableOverride: "每张 GPU 的可用显存（torch.cuda.mem_get_info）",

@@ -1,7 +1,12 @@
 package page
 
 import (
+	"strconv"
+	"strings"
 	"testing"
+
+	"rightsize/catalog"
+	"rightsize/estimator"
 )
 
 // TestRuntimeNamesFollowTheVendor: on an AMD GPU the breakdown, the
@@ -77,5 +82,94 @@ func TestSig3(t *testing.T) {
 	}
 	if got := (Locale{Lang: "en"}).Given(123.45); got != "123" {
 		t.Errorf("Given(123.45) = %q, want 123", got)
+	}
+}
+
+// TestRangeMessagesNameTheRange: a batch, sequence length or GPU count
+// out of range says the range in the page's language and numbers, for a
+// value the estimator refuses (0) and one no int holds (1e30).
+func TestRangeMessagesNameTheRange(t *testing.T) {
+	pr := NewPrices(catalog.Default(), nil)
+	want := map[string][3]string{
+		"en": {"out of range: 1 to 1,048,576", "out of range: 1 to 16,777,216", "out of range: 1 to 65,536"},
+		"ru": {"вне допустимого диапазона: от 1 до 1 048 576", "вне допустимого диапазона: от 1 до 16 777 216", "вне допустимого диапазона: от 1 до 65 536"},
+		"zh": {"超出范围: 1 至 1,048,576", "超出范围: 1 至 16,777,216", "超出范围: 1 至 65,536"},
+	}
+	for lang, w := range want {
+		for i, f := range []Field{FieldBatch, FieldSeq, FieldGPUs} {
+			for _, bad := range []string{"0", "1e30"} {
+				frag := "l=" + lang + "&" + FieldKeys[f] + "=" + bad
+				d := Derive(ParseFragment(frag, DefaultState), nil, pr, nil, "", false)
+				if got := ErrText(lang, d.Errs[f]); got != w[i] {
+					t.Errorf("%s: %q, want %q", frag, got, w[i])
+				}
+			}
+		}
+	}
+}
+
+// TestEveryRangeErrorHasItsRange walks every field the page reads with
+// values out of any range, on the jobs that show each field, and checks
+// that every out-of-range message carries its range, and that the range
+// refuses the value it is said of (a range that let the value through
+// would tell the user nothing).
+func TestEveryRangeErrorHasItsRange(t *testing.T) {
+	pr := NewPrices(catalog.Default(), nil)
+	bases := []string{"", "t=lora", "t=train&tok=1B", "e=vllm&rps=10", "e=sglang&req=1000&dl=12&own=30000&kwh=0.1&dep=4"}
+	checked := 0
+	for _, base := range bases {
+		for f := range Field(NFields) {
+			if f == FieldLang || f == FieldModel || f == FieldGPU {
+				continue
+			}
+			for _, bad := range []string{"-5", "0", "1e30", "-1e30", "1e400", "0.5"} {
+				frag := FieldKeys[f] + "=" + bad
+				if base != "" {
+					frag = base + "&" + frag
+				}
+				s := ParseFragment(frag, DefaultState)
+				d := Derive(s, nil, pr, nil, "", false)
+				errs := append(d.Errs[:], d.General...)
+				for _, e := range errs {
+					if e.Key != MsgRange {
+						continue
+					}
+					checked++
+					if !e.Range.Set() {
+						t.Errorf("%s: out of range with no range: %+v", frag, e)
+						continue
+					}
+					if x, err := strconv.ParseFloat(e.Value, 64); err == nil && e.Range.Contains(x) && !strings.Contains(frag, "=0.5") {
+						t.Errorf("%s: %s is said out of %+v, which holds it", frag, e.Value, e.Range)
+					}
+					if got := ErrText("ru", e); !strings.Contains(got, ": ") {
+						t.Errorf("%s: %q names no range", frag, got)
+					}
+				}
+			}
+		}
+	}
+	if checked < 40 {
+		t.Errorf("only %d out-of-range messages met: the walk no longer reaches the fields", checked)
+	}
+}
+
+// TestRangeText: open and one-sided ranges and units.
+func TestRangeText(t *testing.T) {
+	for _, c := range []struct {
+		r    estimator.Range
+		lang string
+		want string
+	}{
+		{estimator.Between(0.01, 1), "ru", "от 0,01 до 1"},
+		{estimator.Above(0), "en", "> 0"},
+		{estimator.AtLeast(0), "zh", "≥ 0"},
+		{estimator.Range{Min: 0, Max: 1e6, HasMin: true, HasMax: true, MinOpen: true}, "en", "> 0, ≤ 1,000,000"},
+		{estimator.Between(0, 3600).In(estimator.RangeSeconds), "en", "0 s to 60 min"},
+		{estimator.Between(0, float64(80*estimator.GiB)).In(estimator.RangeBytes), "ru", "от 0,00 ГиБ до 80,00 ГиБ"},
+	} {
+		if got := (Locale{Lang: c.lang}).RangeText(c.r); got != c.want {
+			t.Errorf("%s %+v: %q, want %q", c.lang, c.r, got, c.want)
+		}
 	}
 }
