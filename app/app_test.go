@@ -185,7 +185,7 @@ func TestCalculatorTasks(t *testing.T) {
 			continue
 		}
 		sum := 0
-		for _, p := range page.Parts(locOf(c), c.d.R.Res) {
+		for _, p := range page.Parts(locOf(c), c.d.R.Res, c.d.Job.GPU.Vendor) {
 			sum += p.Permille
 		}
 		if sum < 995 || sum > 1005 {

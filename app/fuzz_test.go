@@ -105,7 +105,7 @@ func FuzzFragment(f *testing.F) {
 			}
 			return
 		}
-		for _, p := range page.Parts(locOf(c), c.d.R.Res) {
+		for _, p := range page.Parts(locOf(c), c.d.R.Res, c.d.Job.GPU.Vendor) {
 			if p.Permille < 0 || p.Permille > 1000 || strings.Contains(p.Value, "NaN") || strings.Contains(p.Value, "—") {
 				t.Fatalf("%q: part %s = %q (%d‰)", frag, p.Name, p.Value, p.Permille)
 			}

@@ -3,6 +3,7 @@ package estimator
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -565,11 +566,87 @@ var (
 
 // InputError is one invalid Input field. Field is the CLI flag name
 // ("batch", "seq", "tp", ...), so a UI can show Err next to that field.
+// An ErrRange error carries its bounds as numbers in Range, so a UI can
+// say them in its own language and number format; Reason says them in
+// English for the command line.
 type InputError struct {
 	Field  string // CLI flag name without dashes
 	Value  string // the offending value as text
 	Reason string // human detail, may be empty
 	Err    error  // ErrRange, ErrIncompatible, ErrUnknown or ErrNoModel
+	Range  Range  // the accepted values of an ErrRange error (zero: not said)
+}
+
+// Range is the values a field accepts: from Min to Max, each bound
+// inclusive unless its Open flag is set; a bound not Has… is unbounded.
+// Unit says what the bounds count.
+type Range struct {
+	Min, Max         float64
+	HasMin, HasMax   bool
+	MinOpen, MaxOpen bool // (0, 1] is Min 0 with MinOpen, Max 1
+	Unit             RangeUnit
+}
+
+// RangeUnit is what a Range's bounds count.
+type RangeUnit uint8
+
+const (
+	RangeNumber  RangeUnit = iota // a plain number or count
+	RangeBytes                    // bytes
+	RangeSeconds                  // seconds
+)
+
+// Between is the range from lo to hi, both included.
+func Between(lo, hi float64) Range { return Range{Min: lo, Max: hi, HasMin: true, HasMax: true} }
+
+// AtLeast is the range from lo up, lo included.
+func AtLeast(lo float64) Range { return Range{Min: lo, HasMin: true} }
+
+// Above is the range above lo, lo excluded.
+func Above(lo float64) Range { return Range{Min: lo, HasMin: true, MinOpen: true} }
+
+// In is r counting unit.
+func (r Range) In(unit RangeUnit) Range { r.Unit = unit; return r }
+
+// Set reports whether r says any bound.
+func (r Range) Set() bool { return r.HasMin || r.HasMax }
+
+// Contains reports whether v lies in r.
+func (r Range) Contains(v float64) bool {
+	lo := !r.HasMin || v > r.Min || !r.MinOpen && v == r.Min
+	hi := !r.HasMax || v < r.Max || !r.MaxOpen && v == r.Max
+	return lo && hi && !math.IsNaN(v)
+}
+
+// WholeRange is the range of a whole-number Input field by its CLI flag
+// name, as Validate checks it (ok false: not a whole-number field with a
+// fixed range). A reader that cannot hold a value (1e30 overflows an int)
+// says this range, as Validate says it of a value it can hold.
+func WholeRange(field string) (Range, bool) {
+	for _, w := range wholeRanges {
+		if w.field == field {
+			return Between(w.lo, w.hi), true
+		}
+	}
+	return Range{}, false
+}
+
+// wholeRanges are the whole-number fields' ranges, as data (a switch on
+// the names was 1.4 KB of code). Workload's fields are also read under
+// the flags' names, --prompt-tokens and --output-tokens.
+var wholeRanges = [...]struct {
+	field  string
+	lo, hi float64
+}{
+	{"batch", 1, maxBatch},
+	{"seq", 1, maxSeq}, {"prompt", 1, maxSeq}, {"prompt-tokens", 1, maxSeq},
+	{"max-batched-tokens", 0, maxSeq}, {"loss-chunks", 0, maxSeq}, {"output", 0, maxSeq}, {"output-tokens", 0, maxSeq},
+	{"gpus", 1, maxGPUs}, {"tp", 1, maxGPUs}, {"pp", 1, maxGPUs}, {"cp", 1, maxGPUs},
+	{"ep", 0, maxGPUs}, {"dp", 0, maxGPUs}, {"redundant-experts", 0, maxGPUs}, {"nvlink-domain", 0, maxGPUs},
+	{"micro-batches", 0, maxBatch}, {"virtual-stages", 0, maxBatch}, {"scheduler-steps", 0, maxBatch},
+	{"global-batch", 0, maxBatch * maxGPUs},
+	{"lora-rank", 1, 1 << 16},
+	{"zero", 0, 3},
 }
 
 func (e *InputError) Error() string {
@@ -605,6 +682,22 @@ func (l *errList) add(field string, value any, err error, reason string, args ..
 	}
 	l.errs[l.n] = &InputError{Field: field, Value: fmt.Sprint(value), Reason: reason, Err: err}
 	l.n++
+}
+
+// out adds an ErrRange error with the range r the field accepts.
+func (l *errList) out(field string, value any, r Range, reason string, args ...any) {
+	if l.n == len(l.errs) {
+		return
+	}
+	l.add(field, value, ErrRange, reason, args...)
+	l.errs[l.n-1].(*InputError).Range = r
+}
+
+// whole adds an ErrRange error for a whole-number field with its
+// WholeRange.
+func (l *errList) whole(field string, value int, reason string, args ...any) {
+	r, _ := WholeRange(field)
+	l.out(field, value, r, reason, args...)
 }
 
 // Validate checks in and returns nil or errors.Join of *InputError values,
@@ -655,29 +748,29 @@ func (in Input) validate(l *errList) {
 		l.add("attention-kernel", in.AttnKernel.String(), ErrIncompatible, "a fused attention kernel needs FlashAttention-style attention (--flash-attention)")
 	}
 	if in.Batch < 1 || in.Batch > maxBatch {
-		l.add("batch", in.Batch, ErrRange, "want 1..%d", maxBatch)
+		l.whole("batch", in.Batch, "want 1..%d", maxBatch)
 	}
 	if in.Seq < 1 || in.Seq > maxSeq {
-		l.add("seq", in.Seq, ErrRange, "want 1..%d", maxSeq)
+		l.whole("seq", in.Seq, "want 1..%d", maxSeq)
 	}
 	if in.VRAM <= 0 || in.VRAM > maxVRAM {
-		l.add("vram", int64(in.VRAM), ErrRange, "want > 0 bytes")
+		l.out("vram", int64(in.VRAM), Above(0).In(RangeBytes), "want > 0 bytes")
 	}
 	if in.UsableVRAM < 0 || in.UsableVRAM > maxVRAM {
-		l.add("usable-vram", int64(in.UsableVRAM), ErrRange, "want ≥ 0 bytes")
+		l.out("usable-vram", int64(in.UsableVRAM), AtLeast(0).In(RangeBytes), "want ≥ 0 bytes")
 	} else if in.VRAM > 0 && in.UsableVRAM > in.VRAM {
 		// What a process can allocate is below the card's memory (CUDA
 		// context, ECC, driver reservations), never above it.
-		l.add("usable-vram", int64(in.UsableVRAM), ErrRange, "want at most the GPU's memory (%d bytes)", int64(in.VRAM))
+		l.out("usable-vram", int64(in.UsableVRAM), Between(0, float64(in.VRAM)).In(RangeBytes), "want at most the GPU's memory (%d bytes)", int64(in.VRAM))
 	}
 	if in.VisibleVRAM < 0 || (in.VRAM > 0 && in.VisibleVRAM > in.VRAM) {
-		l.add("visible-vram", int64(in.VisibleVRAM), ErrRange, "want 0..the GPU's memory (%d bytes)", int64(in.VRAM))
+		l.out("visible-vram", int64(in.VisibleVRAM), Between(0, float64(in.VRAM)).In(RangeBytes), "want 0..the GPU's memory (%d bytes)", int64(in.VRAM))
 	}
 	if !(in.GPUMemUtil >= 0 && in.GPUMemUtil <= 1) && in.Engine.Pooled() {
-		l.add("gpu-mem-util", in.GPUMemUtil, ErrRange, "want a fraction in (0, 1] (0: the engine's default)")
+		l.out("gpu-mem-util", in.GPUMemUtil, Between(0, 1), "want a fraction in (0, 1] (0: the engine's default)")
 	}
 	if in.MaxBatchedTokens < 0 || in.MaxBatchedTokens > maxSeq {
-		l.add("max-batched-tokens", in.MaxBatchedTokens, ErrRange, "want 0..%d", maxSeq)
+		l.whole("max-batched-tokens", in.MaxBatchedTokens, "want 0..%d", maxSeq)
 	}
 	for _, o := range [...]struct {
 		f string
@@ -685,7 +778,7 @@ func (in Input) validate(l *errList) {
 	}{{"cuda-context", in.Overheads.CUDAContext}, {"allocator-reserve", in.Overheads.AllocatorReserve},
 		{"nccl", in.Overheads.NCCL}, {"cuda-graphs", in.Overheads.CUDAGraphs}} {
 		if o.v.Set && (o.v.Value < 0 || o.v.Value > maxVRAM) {
-			l.add(o.f, int64(o.v.Value), ErrRange, "want ≥ 0 bytes")
+			l.out(o.f, int64(o.v.Value), Between(0, maxVRAM).In(RangeBytes), "want ≥ 0 bytes")
 		}
 	}
 	train := in.Task.Training()
@@ -700,7 +793,7 @@ func (in Input) validate(l *errList) {
 	}
 	if in.Task == LoRA || in.Task == QLoRA {
 		if in.LoRARank < 1 || in.LoRARank > 1<<16 {
-			l.add("lora-rank", in.LoRARank, ErrRange, "want 1..65536")
+			l.whole("lora-rank", in.LoRARank, "want 1..65536")
 		}
 		if a.LoRAAttnDims == 0 {
 			l.add("lora-rank", in.LoRARank, ErrIncompatible, "the config gives no layer shapes (hidden_size, num_hidden_layers) to place adapters")
@@ -710,7 +803,7 @@ func (in Input) validate(l *errList) {
 		l.add("pure-bf16", in.PureBF16, ErrIncompatible, "pure 16-bit training needs a training task with bf16 or fp16 weights")
 	}
 	if in.LossChunks < 0 || in.LossChunks > maxSeq {
-		l.add("loss-chunks", in.LossChunks, ErrRange, "want 0..%d", maxSeq)
+		l.whole("loss-chunks", in.LossChunks, "want 0..%d", maxSeq)
 	} else if in.LossChunks > 1 && !train {
 		l.add("loss-chunks", in.LossChunks, ErrIncompatible, "chunked cross-entropy is a training option")
 	}
@@ -718,7 +811,7 @@ func (in Input) validate(l *errList) {
 		l.add("optimizer-in-backward", in.OptimizerInBackward, ErrIncompatible, "optimizer in backward needs full training on one GPU")
 	}
 	if !(in.LoRADropout >= 0 && in.LoRADropout < 1) {
-		l.add("lora-dropout", in.LoRADropout, ErrRange, "want 0 ≤ p < 1")
+		l.out("lora-dropout", in.LoRADropout, Range{Min: 0, Max: 1, HasMin: true, HasMax: true, MaxOpen: true}, "want 0 ≤ p < 1")
 	}
 	if in.QuantizeHead && in.Task != QLoRA {
 		l.add("quantize-head", in.QuantizeHead, ErrIncompatible, "a 4-bit LM head needs --task qlora")
@@ -742,7 +835,7 @@ func (in Input) validate(l *errList) {
 		trainEP := train && f.name == "ep"
 		switch {
 		case f.v < 0 || f.v > maxGPUs:
-			l.add(f.name, f.v, ErrRange, "want 0..%d", maxGPUs)
+			l.whole(f.name, f.v, "want 0..%d", maxGPUs)
 		case f.v <= 1:
 		case f.name == "ep" && !a.IsMoE():
 			l.add(f.name, f.v, ErrIncompatible, "expert parallelism needs a mixture-of-experts model")
@@ -767,15 +860,15 @@ func (in Input) validate(l *errList) {
 	switch r := in.RedundantExperts; {
 	case r == 0:
 	case r < 0 || r > maxGPUs:
-		l.add("redundant-experts", r, ErrRange, "want 0..%d", maxGPUs)
+		l.whole("redundant-experts", r, "want 0..%d", maxGPUs)
 	case train || !in.Engine.Pooled() || in.EP <= 1 || !a.IsMoE():
 		l.add("redundant-experts", r, ErrIncompatible, "redundant experts are copies over a serving engine's expert-parallel ranks: want --ep > 1 on vllm, sglang or trtllm with a mixture-of-experts model")
 	}
 	if !(in.RequestSeconds >= 0 && in.RequestSeconds <= 3600) {
-		l.add("request-overhead", in.RequestSeconds, ErrRange, "want seconds in [0, 3600]")
+		l.out("request-overhead", in.RequestSeconds, Between(0, 3600).In(RangeSeconds), "want seconds in [0, 3600]")
 	}
 	if in.SchedulerSteps < 0 || in.SchedulerSteps > maxBatch {
-		l.add("scheduler-steps", in.SchedulerSteps, ErrRange, "want 0..%d", maxBatch)
+		l.whole("scheduler-steps", in.SchedulerSteps, "want 0..%d", maxBatch)
 	} else if in.SchedulerSteps > 1 && (in.Engine != VLLM || train) {
 		l.add("scheduler-steps", in.SchedulerSteps, ErrIncompatible, "multi-step scheduling is a vLLM serving option")
 	}
@@ -787,10 +880,10 @@ func (in Input) validate(l *errList) {
 	}
 	// Parallelism.
 	if in.GPUs < 1 || in.GPUs > maxGPUs {
-		l.add("gpus", in.GPUs, ErrRange, "want 1..%d", maxGPUs)
+		l.whole("gpus", in.GPUs, "want 1..%d", maxGPUs)
 	}
 	if in.TP < 1 || in.TP > maxGPUs {
-		l.add("tp", in.TP, ErrRange, "want 1..%d", maxGPUs)
+		l.whole("tp", in.TP, "want 1..%d", maxGPUs)
 	} else if in.TP > 1 {
 		// The heads split over attention's TP group: the whole TP group,
 		// or under serving's attention data parallelism its tp/dp GPUs
@@ -805,18 +898,18 @@ func (in Input) validate(l *errList) {
 		}
 	}
 	if in.Schedule.MicroBatches < 0 || in.Schedule.MicroBatches > maxBatch {
-		l.add("micro-batches", in.Schedule.MicroBatches, ErrRange, "want 0..%d", maxBatch)
+		l.whole("micro-batches", in.Schedule.MicroBatches, "want 0..%d", maxBatch)
 	}
 	if in.Schedule.VirtualStages < 0 || in.Schedule.VirtualStages > maxBatch {
-		l.add("virtual-stages", in.Schedule.VirtualStages, ErrRange, "want 0..%d", maxBatch)
+		l.whole("virtual-stages", in.Schedule.VirtualStages, "want 0..%d", maxBatch)
 	}
 	if in.Schedule.GlobalBatch < 0 || in.Schedule.GlobalBatch > maxBatch*maxGPUs {
-		l.add("global-batch", in.Schedule.GlobalBatch, ErrRange, "want 0..%d", maxBatch*maxGPUs)
+		l.whole("global-batch", in.Schedule.GlobalBatch, "want 0..%d", maxBatch*maxGPUs)
 	}
 	if in.PP < 1 || in.PP > maxGPUs {
-		l.add("pp", in.PP, ErrRange, "want 1..%d", maxGPUs)
+		l.whole("pp", in.PP, "want 1..%d", maxGPUs)
 	} else if in.PP > 1 && in.PP > a.Layers {
-		l.add("pp", in.PP, ErrRange, "more stages than num_hidden_layers=%d", a.Layers)
+		l.out("pp", in.PP, Between(1, float64(a.Layers)), "more stages than num_hidden_layers=%d", a.Layers)
 	}
 	if in.TP >= 1 && in.PP >= 1 && in.GPUs >= 1 && in.TP <= maxGPUs && in.PP <= maxGPUs && in.GPUs%(in.TP*in.PP) != 0 {
 		l.add("gpus", in.GPUs, ErrIncompatible, "not a multiple of tp×pp=%d", in.TP*in.PP)
@@ -827,7 +920,7 @@ func (in Input) validate(l *errList) {
 	// training (CPShard, cpRingBytes).
 	switch {
 	case in.CP < 0 || in.CP > maxGPUs:
-		l.add("cp", in.CP, ErrRange, "want 1..%d", maxGPUs)
+		l.whole("cp", in.CP, "want 1..%d", maxGPUs)
 	case in.CP > 1 && !train:
 		l.add("cp", in.CP, ErrIncompatible, "context parallelism is modelled for training")
 	case in.CP > 1 && in.TP >= 1 && in.PP >= 1 && in.TP <= maxGPUs && in.PP <= maxGPUs && in.GPUs%(in.TP*in.PP*in.CP) != 0:
@@ -836,7 +929,7 @@ func (in Input) validate(l *errList) {
 		l.add("cp", in.CP, ErrIncompatible, "does not divide seq=%d", in.Seq)
 	}
 	if in.ZeRO < 0 || in.ZeRO > 3 {
-		l.add("zero", in.ZeRO, ErrRange, "want 0..3")
+		l.whole("zero", in.ZeRO, "want 0..3")
 	} else if in.ZeRO > 0 && !train {
 		l.add("zero", in.ZeRO, ErrIncompatible, "ZeRO shards training state")
 	}

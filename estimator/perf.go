@@ -321,48 +321,48 @@ func (hw Hardware) withDefaults() Hardware {
 
 func validatePerf(l *errList, hw Hardware, eff Efficiency, w Workload) {
 	if !(hw.PeakFLOPS > 0 && hw.PeakFLOPS <= maxPeakFLOPS) {
-		l.add("peak-flops", hw.PeakFLOPS, ErrRange, "want FLOP/s in (0, 1e18]")
+		l.out("peak-flops", hw.PeakFLOPS, Range{Min: 0, Max: maxPeakFLOPS, HasMin: true, HasMax: true, MinOpen: true}, "want FLOP/s in (0, 1e18]")
 	}
 	if !(hw.MemBandwidth > 0 && hw.MemBandwidth <= maxBandwidth) {
-		l.add("mem-bandwidth", hw.MemBandwidth, ErrRange, "want bytes/s in (0, 1e15]")
+		l.out("mem-bandwidth", hw.MemBandwidth, Range{Min: 0, Max: maxBandwidth, HasMin: true, HasMax: true, MinOpen: true}, "want bytes/s in (0, 1e15]")
 	}
 	for _, f := range [...]struct {
 		name string
 		v    float64
 	}{{"link-bandwidth", hw.LinkBandwidth}, {"network-bandwidth", hw.NetworkBandwidth}, {"host-link-bandwidth", hw.HostLinkBandwidth}} {
 		if !(f.v >= 0 && f.v <= maxBandwidth) {
-			l.add(f.name, f.v, ErrRange, "want bytes/s in [0, 1e15] (0: default)")
+			l.out(f.name, f.v, Between(0, maxBandwidth), "want bytes/s in [0, 1e15] (0: default)")
 		}
 	}
 	if !(hw.HostOpSeconds >= 0 && hw.HostOpSeconds <= 1) {
-		l.add("host-op-seconds", hw.HostOpSeconds, ErrRange, "want seconds in [0, 1] (0: default)")
+		l.out("host-op-seconds", hw.HostOpSeconds, Between(0, 1).In(RangeSeconds), "want seconds in [0, 1] (0: default)")
 	}
 	if hw.NVLinkDomain < 0 || hw.NVLinkDomain > maxGPUs {
-		l.add("nvlink-domain", hw.NVLinkDomain, ErrRange, "want 0..%d GPUs (0: default)", maxGPUs)
+		l.whole("nvlink-domain", hw.NVLinkDomain, "want 0..%d GPUs (0: default)", maxGPUs)
 	}
 	for _, f := range [...]struct {
 		name string
 		v    float64
 	}{{"mfu", eff.MFU}, {"inference-mfu", eff.InferenceMFU}, {"bandwidth-util", eff.BandwidthUtil}} {
 		if !(f.v >= 0 && f.v <= 1) {
-			l.add(f.name, f.v, ErrRange, "want a fraction in (0, 1] (0: default)")
+			l.out(f.name, f.v, Between(0, 1), "want a fraction in (0, 1] (0: default)")
 		}
 	}
 	both := w.PromptTokens == 0 && w.OutputTokens == 0
 	if w.PromptTokens < 0 || w.PromptTokens > maxSeq || (!both && w.PromptTokens == 0) {
-		l.add("prompt", w.PromptTokens, ErrRange, "want 1..%d", maxSeq)
+		l.whole("prompt", w.PromptTokens, "want 1..%d", maxSeq)
 	}
 	if w.OutputTokens < 0 || w.OutputTokens > maxSeq {
-		l.add("output", w.OutputTokens, ErrRange, "want 0..%d", maxSeq)
+		l.whole("output", w.OutputTokens, "want 0..%d", maxSeq)
 	}
 	if w.MicroBatches < 0 || w.MicroBatches > maxBatch {
-		l.add("micro-batches", w.MicroBatches, ErrRange, "want 0..%d", maxBatch)
+		l.whole("micro-batches", w.MicroBatches, "want 0..%d", maxBatch)
 	}
 	if w.VirtualStages < 0 || w.VirtualStages > maxBatch {
-		l.add("virtual-stages", w.VirtualStages, ErrRange, "want 0..%d", maxBatch)
+		l.whole("virtual-stages", w.VirtualStages, "want 0..%d", maxBatch)
 	}
 	if w.GlobalBatch < 0 || w.GlobalBatch > maxBatch*maxGPUs {
-		l.add("global-batch", w.GlobalBatch, ErrRange, "want 0..%d", maxBatch*maxGPUs)
+		l.whole("global-batch", w.GlobalBatch, "want 0..%d", maxBatch*maxGPUs)
 	}
 }
 

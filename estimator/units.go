@@ -60,7 +60,7 @@ func ParseBytes(s string) (Bytes, error) {
 		}
 		f, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
 		if err != nil || math.IsNaN(f) || f < 0 || f*float64(u.unit) > maxVRAM {
-			return 0, &InputError{Field: "size", Value: s, Reason: "want a non-negative number below 1 PiB with a unit (e.g. 24GB, 80GiB)", Err: ErrRange}
+			return 0, &InputError{Field: "size", Value: s, Reason: "want a non-negative number below 1 PiB with a unit (e.g. 24GB, 80GiB)", Err: ErrRange, Range: Range{Min: 0, Max: maxVRAM, HasMin: true, HasMax: true, MaxOpen: true, Unit: RangeBytes}}
 		}
 		return Bytes(math.Round(f * float64(u.unit))), nil
 	}
@@ -91,7 +91,7 @@ func ParseCount(s string) (float64, error) {
 	}
 	f, err := strconv.ParseFloat(t, 64)
 	if err != nil || math.IsNaN(f) || f < 0 || f*mul > maxCount {
-		return 0, &InputError{Field: "count", Value: s, Reason: "want a number ≥ 0 up to 10^18, optionally with K, M, B or T", Err: ErrRange}
+		return 0, &InputError{Field: "count", Value: s, Reason: "want a number ≥ 0 up to 10^18, optionally with K, M, B or T", Err: ErrRange, Range: Between(0, maxCount)}
 	}
 	return f * mul, nil
 }
@@ -106,7 +106,7 @@ const maxDurationSeconds = 1e9
 // of Rightsize: the CLI and the page accept and refuse the same text.
 func ParseSeconds(s string) (float64, error) {
 	t := strings.TrimSpace(s)
-	bad := &InputError{Field: "duration", Value: s, Reason: "want e.g. 90 (seconds), 800ms, 72h or 3d, from 0 to 10^9 s", Err: ErrRange}
+	bad := &InputError{Field: "duration", Value: s, Reason: "want e.g. 90 (seconds), 800ms, 72h or 3d, from 0 to 10^9 s", Err: ErrRange, Range: Between(0, maxDurationSeconds).In(RangeSeconds)}
 	var v float64
 	if x, err := strconv.ParseFloat(t, 64); err == nil {
 		v = x

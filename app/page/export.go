@@ -170,7 +170,7 @@ func ExportMarkdown(in ViewIn) string {
 	b.WriteString("### " + e(l.T(MsgPerGPU)+" · "+ModelName(l, in.Job, in.CustomName)+" · "+in.Job.GPU.Name) + "\n\n")
 	row(l.T(MsgPart), l.T(MsgMemory), l.T(MsgUncertainty))
 	b.WriteString("|---|---:|---:|\n")
-	for _, p := range Parts(l, in.R.Res) {
+	for _, p := range Parts(l, in.R.Res, in.Job.GPU.Vendor) {
 		row(p.Name, p.Value, p.Band)
 	}
 	b.WriteString("| **" + e(l.T(MsgTotal)) + "** | **" + e(l.Bytes(in.R.Res.PerGPU.Total())) + "** | " +

@@ -302,13 +302,14 @@ func (b *viewBuilder) formField(f Field, label MsgKey, kind FieldKind) (FieldVie
 		if err != nil || int(eng) < 0 || int(eng) >= len(noGraphs) || noGraphs[eng] == "" {
 			eng = estimator.VLLM
 		}
-		v.Label = Fill(v.Label, eng.Label()+" "+noGraphs[eng])
+		_, _, eager := RuntimeKeys(in.Job.GPU.Vendor)
+		v.Label = Fill(b.t(eager), eng.Label()+" "+noGraphs[eng])
 	}
 	if f == FieldAttnKernel {
 		v.Where = b.t(MsgAttnKernelHelp) // which stack runs which kernel, and its speed
 	}
 	if !in.Errs[f].OK() {
-		v.Err = ErrText(b.l.Lang, in.Errs[f])
+		v.Err = b.l.ErrText(in.Errs[f])
 	}
 	switch kind {
 	case KindSelect:
@@ -499,10 +500,11 @@ func (b *viewBuilder) overrides() BoxView {
 		}
 	}
 	size(FieldUsable, MsgUsableOverride, res.Usable)
-	size(FieldCtx, MsgCUDAContext, res.PerGPU.CUDAContext)
+	ctxKey, graphsKey, _ := RuntimeKeys(in.Job.GPU.Vendor)
+	size(FieldCtx, ctxKey, res.PerGPU.CUDAContext)
 	size(FieldAlloc, MsgAllocator, res.PerGPU.AllocatorReserve)
 	size(FieldNCCL, MsgNCCL, res.PerGPU.NCCL)
-	size(FieldGraphs, MsgCUDAGraphs, res.PerGPU.CUDAGraphs)
+	size(FieldGraphs, graphsKey, res.PerGPU.CUDAGraphs)
 	box.Fields = b.fields(box.Fields, textF(FieldEngineVersion, MsgEngineVersion), textF(FieldHost, MsgHost))
 	box.Open = in.Typed
 	for _, f := range OverrideFields {

@@ -64,6 +64,9 @@ type FieldErr struct {
 	Key    MsgKey
 	Value  string
 	Detail string
+	// Range is what a MsgRange field accepts (zero: not said), which the
+	// page says in its language (Locale.RangeText) for the English Detail.
+	Range estimator.Range
 }
 
 func (e FieldErr) OK() bool { return e.Key == 0 && e.Value == "" && e.Detail == "" }
@@ -217,7 +220,7 @@ func (p *parser) parse() (Job, bool) {
 	ij, jerrs := ParseInput(&t, arch, p.cat)
 	for _, e := range jerrs {
 		if f := jobFields[e.Field]; p.errs[f].OK() {
-			p.errs[f] = FieldErr{Key: e.Key, Value: e.Value}
+			p.errs[f] = FieldErr{Key: e.Key, Value: e.Value, Range: e.Range()}
 		}
 	}
 	in, zeroAuto := ij.In, ij.ZeROAuto
@@ -230,7 +233,7 @@ func (p *parser) parse() (Job, bool) {
 	pj, perrs := ParsePlan(&t, p.cat)
 	for _, e := range perrs {
 		if f := jobFields[e.Field]; p.errs[f].OK() {
-			p.errs[f] = FieldErr{Key: e.Key, Value: e.Value}
+			p.errs[f] = FieldErr{Key: e.Key, Value: e.Value, Range: e.Range()}
 		}
 	}
 	j.Pricing, j.CkptWriteBytesPerSecond, j.RestartSeconds = pj.Pricing, pj.CkptWriteBytesPerSecond, pj.RestartSeconds
@@ -392,7 +395,7 @@ const minFraction = 0.01
 func (p *parser) duration(f Field, bare float64, dst *float64) {
 	v, key, err := ParseDuration(p.s[f], bare)
 	if err != nil {
-		p.fail(f, key)
+		p.failWith(f, key, err)
 		return
 	}
 	*dst = v
@@ -406,7 +409,7 @@ func (p *parser) amount(f Field, dst *float64) {
 	}
 	v, key, err := ParseAmount(p.s[f])
 	if err != nil {
-		p.fail(f, key)
+		p.failWith(f, key, err)
 		return
 	}
 	*dst = v
@@ -418,10 +421,21 @@ func (p *parser) intField(f Field, dst *int) {
 	}
 	v, key, err := parseWhole(p.s[f])
 	if err != nil {
-		p.fail(f, key)
+		if r, ok := estimator.WholeRange(FieldNames[f]); ok {
+			err = ranged(r, err) // too large to hold: the field's range
+		}
+		p.failWith(f, key, err)
 		return
 	}
 	*dst = v
+}
+
+// failWith marks field f with key and the range err carries (RangeOf).
+func (p *parser) failWith(f Field, key MsgKey, err error) {
+	p.fail(f, key)
+	if key == MsgRange {
+		p.errs[f].Range = RangeOf(err)
+	}
 }
 
 // jobFields is the page field of each shared job field (by its name).
@@ -454,7 +468,7 @@ func PlaceErrors(err error, s *ViewState, errs *[NFields]FieldErr, general *[]Fi
 		fe := FieldErr{Key: MsgInvalid, Detail: e.Error()}
 		var ie *estimator.InputError
 		if errors.As(e, &ie) {
-			fe = FieldErr{Key: inputErrKey(ie.Err), Value: ie.Value, Detail: ie.Reason}
+			fe = FieldErr{Key: inputErrKey(ie.Err), Value: ie.Value, Detail: ie.Reason, Range: ie.Range}
 			if f, ok := fieldOf(ie.Field); ok && s.Shown(f) {
 				if errs[f].OK() {
 					errs[f] = fe

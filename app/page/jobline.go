@@ -45,7 +45,7 @@ func (b *viewBuilder) jobLine() JobLineView {
 	field := func(f Field, label MsgKey, text string) JobPart {
 		p := JobPart{F: f, Text: text, Label: b.t(label), Raw: in.State[f]}
 		if !in.Errs[f].OK() {
-			p.Err = ErrText(l.Lang, in.Errs[f])
+			p.Err = l.ErrText(in.Errs[f])
 		}
 		if p.Err != "" || j.Model.ID == "" || text == "" {
 			p.Text = p.Raw // the parse did not reach it: the text as typed

@@ -109,6 +109,43 @@ func (e *JobError) Error() string {
 
 func (e *JobError) Unwrap() error { return e.Err }
 
+// Range is what the field accepts, for a MsgRange problem (RangeOf its
+// Err; zero: not said).
+func (e *JobError) Range() estimator.Range {
+	if e.Key != MsgRange {
+		return estimator.Range{}
+	}
+	return RangeOf(e.Err)
+}
+
+// rangeError is an English reason with the range it says, as numbers the
+// page writes in its own language; its text is the reason's alone, so the
+// command line's messages stay as they read.
+type rangeError struct {
+	err error
+	r   estimator.Range
+}
+
+func (e *rangeError) Error() string { return e.err.Error() }
+func (e *rangeError) Unwrap() error { return e.err }
+
+// ranged is err saying the range r.
+func ranged(r estimator.Range, err error) error { return &rangeError{err, r} }
+
+// RangeOf is the range an error says: a ranged reason's, or an
+// estimator.InputError's (zero: none).
+func RangeOf(err error) estimator.Range {
+	var re *rangeError
+	if errors.As(err, &re) {
+		return re.r
+	}
+	var ie *estimator.InputError
+	if errors.As(err, &ie) {
+		return ie.Range
+	}
+	return estimator.Range{}
+}
+
 // ParseInput reads the estimator's fields of given over
 // estimator.DefaultInput(arch). It returns the problems in the order it
 // reads the fields (the choices, the host, the GPU, the sizes, the
@@ -196,7 +233,7 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	case err != nil:
 		r.fail(jobspec.GPUMemUtil, MsgNotNumber, showValue, errMemShare)
 	case !(v >= 0 && v <= 1):
-		r.fail(jobspec.GPUMemUtil, MsgRange, showValue, errMemShare)
+		r.fail(jobspec.GPUMemUtil, MsgRange, showValue, ranged(estimator.Between(0, 1), errMemShare))
 	default:
 		in.GPUMemUtil = v
 	}
@@ -217,7 +254,8 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	// The global batch: empty or 0 is not given, else at least 1.
 	if strings.TrimSpace(t.Text[jobspec.GlobalBatch]) != "" {
 		if r.whole(jobspec.GlobalBatch, &j.GlobalBatch); j.GlobalBatch < 0 {
-			r.fail(jobspec.GlobalBatch, MsgRange, showValue, errors.New("want sequences per step of at least 1 (0: not given)"))
+			gb, _ := estimator.WholeRange("global-batch")
+			r.fail(jobspec.GlobalBatch, MsgRange, showValue, ranged(gb, errors.New("want sequences per step of at least 1 (0: not given)")))
 			j.GlobalBatch = 0
 		}
 	}
@@ -294,7 +332,7 @@ func (r *jobReader) share(f jobspec.Field, dst *float64, what string) {
 		r.fail(f, MsgNotNumber, showValue, want)
 	case x == 0:
 	case !(x >= minFraction && x <= 1):
-		r.fail(f, MsgRange, showValue, want)
+		r.fail(f, MsgRange, showValue, ranged(estimator.Between(minFraction, 1), want))
 	default:
 		*dst = x
 	}
@@ -312,7 +350,7 @@ func (r *jobReader) count(f jobspec.Field, dst *float64, notCount MsgKey) {
 	case err != nil:
 		r.fail(f, notCount, showFlag, err)
 	case !(x > 0) || math.IsInf(x, 0):
-		r.fail(f, MsgRange, showFlag, fmt.Errorf("%q: want a count above 0", v))
+		r.fail(f, MsgRange, showFlag, ranged(estimator.Above(0), fmt.Errorf("%q: want a count above 0", v)))
 	default:
 		*dst = x
 	}
@@ -322,6 +360,9 @@ func (r *jobReader) count(f jobspec.Field, dst *float64, notCount MsgKey) {
 func (r *jobReader) whole(f jobspec.Field, dst *int) {
 	v, key, err := parseWhole(r.t.Text[f])
 	if err != nil {
+		if w, ok := estimator.WholeRange(jobspec.Fields[f].Flag); ok {
+			err = ranged(w, err) // too large to hold: the field's range
+		}
 		r.fail(f, key, showValue, err)
 		return
 	}
@@ -435,7 +476,7 @@ func ParsePlan(given *JobText, cat *catalog.Catalog) (PlanJob, []*JobError) {
 		case err != nil:
 			r.fail(jobspec.CheckpointWrite, MsgNotSize, showFlag, err)
 		case b <= 0:
-			r.fail(jobspec.CheckpointWrite, MsgRange, showFlag, errors.New("want a rate > 0"))
+			r.fail(jobspec.CheckpointWrite, MsgRange, showFlag, ranged(estimator.Above(0), errors.New("want a rate > 0")))
 		default:
 			j.CkptWriteBytesPerSecond = float64(b)
 		}
@@ -455,7 +496,8 @@ func ParsePlan(given *JobText, cat *catalog.Catalog) (PlanJob, []*JobError) {
 	// The request rate: a count above 0 ("20", "1.5k"), up to
 	// MaxRequestsPerSecond.
 	if r.count(jobspec.RequestsPerSecond, &j.RequestsPerSecond, MsgNotNumber); j.RequestsPerSecond > MaxRequestsPerSecond {
-		r.fail(jobspec.RequestsPerSecond, MsgRange, showValue, fmt.Errorf("want a rate up to %g", float64(MaxRequestsPerSecond)))
+		rps := estimator.Range{Min: 0, Max: MaxRequestsPerSecond, HasMin: true, HasMax: true, MinOpen: true}
+		r.fail(jobspec.RequestsPerSecond, MsgRange, showValue, ranged(rps, fmt.Errorf("want a rate up to %g", float64(MaxRequestsPerSecond))))
 		j.RequestsPerSecond = 0
 	}
 	j.Own = r.owned()
@@ -466,7 +508,13 @@ func ParsePlan(given *JobText, cat *catalog.Catalog) (PlanJob, []*JobError) {
 			key, err = MsgRange, errors.New("below 0")
 		}
 		if err != nil {
-			r.fail(jobspec.MinVCPUs, key, showFlag, fmt.Errorf("%q: want a whole number ≥ 0", v))
+			// A count too large for an int (1e30) is out of the whole
+			// numbers parseWhole holds exactly (2^53).
+			rg := estimator.AtLeast(0)
+			if n >= 0 {
+				rg = estimator.Between(0, 1<<53)
+			}
+			r.fail(jobspec.MinVCPUs, key, showFlag, ranged(rg, fmt.Errorf("%q: want a whole number ≥ 0", v)))
 		} else {
 			j.MinVCPUs = n
 		}
@@ -496,7 +544,7 @@ func ParsePlan(given *JobText, cat *catalog.Catalog) (PlanJob, []*JobError) {
 			key, err = MsgRange, errors.New("out of range")
 		}
 		if err != nil {
-			r.fail(jobspec.FreshnessDays, key, showFlag, fmt.Errorf("%q: want whole days from 1 to 36500", v))
+			r.fail(jobspec.FreshnessDays, key, showFlag, ranged(estimator.Between(1, 36500), fmt.Errorf("%q: want whole days from 1 to 36500", v)))
 		} else {
 			j.FreshnessDays = d
 		}
@@ -545,7 +593,9 @@ func (r *jobReader) amount(f jobspec.Field, dst *float64, zero bool, hi float64,
 	case err != nil && !errors.Is(err, strconv.ErrRange):
 		r.fail(f, MsgNotNumber, showFlag, fmt.Errorf("%q: want "+want, v, hi))
 	case err != nil || !(x > 0 || zero && x == 0) || x > hi:
-		r.fail(f, MsgRange, showFlag, fmt.Errorf("%q: want "+want, v, hi))
+		rg := estimator.Between(0, hi)
+		rg.MinOpen = !zero
+		r.fail(f, MsgRange, showFlag, ranged(rg, fmt.Errorf("%q: want "+want, v, hi)))
 	default:
 		*dst = x
 		return true
@@ -588,7 +638,7 @@ func ParseAmount(s string) (float64, MsgKey, error) {
 		if err != nil && !errors.Is(err, strconv.ErrRange) {
 			key = MsgNotNumber
 		}
-		return 0, key, fmt.Errorf("%q: want a number from 0 to %g", s, float64(maxAmount))
+		return 0, key, ranged(estimator.Between(0, maxAmount), fmt.Errorf("%q: want a number from 0 to %g", s, float64(maxAmount)))
 	}
 	return v, 0, nil
 }

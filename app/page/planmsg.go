@@ -197,16 +197,19 @@ func (l Locale) ReasonWith(r planner.Reason, names func(string) string) string {
 	return fmt.Sprintf(tmpl, args...)
 }
 
-// Sig3 writes v with three significant digits, in the locale.
+// Sig3 writes v with three significant digits, in the locale: 123.4 is
+// "123", 12.34 "12.3", 1.234 "1.23", 0.01234 "0.0123". A number of four
+// digits or more keeps its whole part (1234 is "1,234", not "1,230"): the
+// rounding would read as a different count.
 func (l Locale) Sig3(v float64) string {
 	switch {
 	case math.IsNaN(v) || math.IsInf(v, 0):
 		return "—"
-	case math.Abs(v) >= 1000:
+	case math.Abs(v) >= 99.95: // 99.96 rounds to "100", not "100.0"
 		return l.Fixed(v, 0)
-	case math.Abs(v) >= 10:
+	case math.Abs(v) >= 9.995: // 9.996 rounds to "10.0", not "10.00"
 		return l.Fixed(v, 1)
-	case math.Abs(v) >= 1:
+	case math.Abs(v) >= 0.9995: // 0.9996 rounds to "1.00", not "1"
 		return l.Fixed(v, 2)
 	}
 	return l.decimals(strconv.FormatFloat(v, 'g', 3, 64))

@@ -82,7 +82,7 @@ func BuildView(in ViewIn) View {
 	b := newViewBuilder(in)
 	v := View{Lang: b.l.Lang, Answer: b.answer(), Form: b.form(), Job: b.jobLine(), Plans: b.plans(), Pinned: b.pinned(), Fresh: b.fresh()}
 	for _, e := range in.General {
-		v.Problems = append(v.Problems, ErrText(v.Lang, e))
+		v.Problems = append(v.Problems, b.l.ErrText(e))
 	}
 	if !in.R.OK {
 		return v
@@ -426,7 +426,7 @@ func (b *viewBuilder) result() ResultView {
 	return ResultView{
 		Breakdown: Breakdown{
 			Lang: l.Lang, Title: b.t(MsgPerGPU) + " · " + ModelName(l, in.Job, in.CustomName) + " · " + in.Job.GPU.Name,
-			Verdict: verdict, Fits: r.Fits, Parts: Parts(l, r),
+			Verdict: verdict, Fits: r.Fits, Parts: Parts(l, r, in.Job.GPU.Vendor),
 			Total: l.Bytes(r.PerGPU.Total()), Band: l.BytesRange(r.Confidence.Low, r.Confidence.High),
 			Usable: l.Bytes(r.Usable), LoadPeak: loadPeak, BackwardEndPeak: backwardEnd, Needed: needed,
 			Verify: Fill(b.t(MsgVerifyMemory), SMITool(in.Job.GPU.Vendor)),
@@ -436,10 +436,28 @@ func (b *viewBuilder) result() ResultView {
 	}
 }
 
+// RuntimeKeys names the GPU runtime's context, graphs and "no graphs"
+// switch by the catalog GPU's vendor (catalog.GPU.Vendor): ROCm's HIP on
+// AMD (hipCtx, hipGraph in the ROCm HIP API reference), Intel Gaudi's HPU
+// Graphs (docs.habana.ai, "Run Inference Using HPU Graphs"), CUDA's
+// otherwise. The estimator's parts keep their CUDA names (the JSON's
+// cuda_context_bytes); only the words change.
+func RuntimeKeys(vendor string) (context, graphs, eager MsgKey) {
+	switch vendor {
+	case "AMD":
+		return MsgHIPContext, MsgHIPGraphs, MsgEagerHIP
+	case "Intel":
+		return MsgRuntimeContext, MsgHPUGraphs, MsgEagerHPU
+	}
+	return MsgCUDAContext, MsgCUDAGraphs, MsgEager
+}
+
 // Parts are the breakdown's lines with their basis: the weights always,
-// every other part when it holds memory.
-func Parts(l Locale, r estimator.Result) []Part {
+// every other part when it holds memory. vendor is the GPU's
+// (RuntimeKeys names the runtime's lines).
+func Parts(l Locale, r estimator.Result, vendor string) []Part {
 	b, cf := r.PerGPU, r.Confidence
+	ctxKey, graphsKey, _ := RuntimeKeys(vendor)
 	all := []struct {
 		key, formula MsgKey
 		id           string
@@ -452,10 +470,10 @@ func Parts(l Locale, r estimator.Result) []Part {
 		{MsgActivations, MsgFActivations, "rs-activations", b.Activations, cf.Activations},
 		{MsgLogits, MsgFLogits, "rs-logits", b.Logits, cf.Logits},
 		{MsgKVCache, MsgFKV, "rs-kv", b.KVCache, cf.KVCache},
-		{MsgCUDAContext, MsgFOverhead, "rs-cuda", b.CUDAContext, cf.Overhead},
+		{ctxKey, MsgFOverhead, "rs-cuda", b.CUDAContext, cf.Overhead},
 		{MsgAllocator, MsgFOverhead, "rs-alloc", b.AllocatorReserve, cf.Overhead},
 		{MsgNCCL, MsgFOverhead, "rs-nccl", b.NCCL, cf.Overhead},
-		{MsgCUDAGraphs, MsgFOverhead, "rs-graphs", b.CUDAGraphs, cf.Overhead},
+		{graphsKey, MsgFOverhead, "rs-graphs", b.CUDAGraphs, cf.Overhead},
 		{MsgQuantState, MsgFOverhead, "rs-quant", b.QuantState, cf.Overhead},
 	}
 	total := b.Total()
@@ -644,7 +662,7 @@ func (b *viewBuilder) fit() FitView {
 	}
 	v := FitView{Rows: b.fitRows(), CostHeader: in.Plan.PlanCostHeader(b.l) + " · " + b.t(PricingKeys[in.Job.Pricing]), Sort: in.State[FieldSort]}
 	if !in.Errs[FieldSort].OK() {
-		v.SortErr = ErrText(b.l.Lang, in.Errs[FieldSort])
+		v.SortErr = b.l.ErrText(in.Errs[FieldSort])
 	}
 	return v
 }
@@ -921,17 +939,66 @@ func PriceLabelsOf(l Locale, o *planner.Offer, stale, clock bool) PriceLabels {
 	return p
 }
 
-// ErrText is a field problem in the page's language: the message, the
-// value that did not read, and the estimator's reason on the English page
-// (its reasons are English prose; the message carries the meaning).
-// Config errors name the JSON field, which reads the same everywhere.
-func ErrText(lang string, e FieldErr) string {
-	s := Tr(lang, e.Key)
+// ErrText is a field problem in the page's language (Locale.ErrText, in
+// GiB).
+func ErrText(lang string, e FieldErr) string { return Locale{Lang: lang}.ErrText(e) }
+
+// ErrText is a field problem in l's language: the message, the value that
+// did not read, the range a value out of range should lie in (in l's
+// numbers: "от 1 до 16 777 216"), and else the estimator's reason on the
+// English page (its reasons are English prose; the message carries the
+// meaning). Config errors name the JSON field, which reads the same
+// everywhere.
+func (l Locale) ErrText(e FieldErr) string {
+	s := l.T(e.Key)
 	if e.Value != "" && (e.Key == MsgUnknownChoice || e.Key == MsgNotNumber || e.Key == MsgNotSize || e.Key == MsgNotCount) {
 		s += ": “" + e.Value + "”"
 	}
-	if e.Detail != "" && (lang == "en" || e.Key == MsgBadConfig) {
+	switch {
+	case e.Key == MsgRange && e.Range.Set():
+		s += ": " + l.RangeText(e.Range)
+	case e.Detail != "" && (l.Lang == "en" || e.Key == MsgBadConfig):
 		s += ": " + e.Detail
+	}
+	return s
+}
+
+// RangeText writes the values r accepts in l's numbers and r's unit:
+// "1 to 16,777,216", "от 1 до 16 777 216", "1 至 16,777,216"; a bound left
+// open or missing as a sign: "> 0", "≥ 0", "> 0, ≤ 1".
+func (l Locale) RangeText(r estimator.Range) string {
+	num := func(v float64) string {
+		switch r.Unit {
+		case estimator.RangeBytes:
+			return l.Bytes(estimator.Bytes(v))
+		case estimator.RangeSeconds:
+			if v < 120 {
+				return l.Given(v) + " " + l.T(MsgSec)
+			}
+			return l.Duration(v)
+		}
+		return l.Given(v)
+	}
+	if r.HasMin && r.HasMax && !r.MinOpen && !r.MaxOpen {
+		return Fill(l.T(MsgRangeFromTo), num(r.Min), num(r.Max))
+	}
+	var s string
+	if r.HasMin {
+		s = "≥ "
+		if r.MinOpen {
+			s = "> "
+		}
+		s += num(r.Min)
+	}
+	if r.HasMax {
+		if s != "" {
+			s += ", "
+		}
+		op := "≤ "
+		if r.MaxOpen {
+			op = "< "
+		}
+		s += op + num(r.Max)
 	}
 	return s
 }

@@ -376,7 +376,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		}
 		return 0
 	}
-	printEstimate(stdout, name, in, r, maxBatch, maxSeq, minGPUs, step)
+	printEstimate(stdout, name, in, r, maxBatch, maxSeq, minGPUs, step, gpuSpec.Vendor)
 	printPerf(stdout, in, perf)
 	return 0
 }
@@ -717,7 +717,7 @@ func newEstimateJSON(name string, in estimator.Input, r estimator.Result, maxBat
 	}
 }
 
-func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Result, maxBatch, maxSeq, minGPUs int, step estimator.StepTimer) {
+func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Result, maxBatch, maxSeq, minGPUs int, step estimator.StepTimer, vendor string) {
 	gib := func(b estimator.Bytes) string { return fmt.Sprintf("%.2f GiB", b.GiB()) }
 	fmt.Fprintf(w, "%s (%s): %.3fB parameters", name, in.Arch.ModelType, float64(r.Params)/estimator.Billion)
 	if r.VisionParams > 0 {
@@ -738,7 +738,7 @@ func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Res
 		if v == 0 {
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t±%.0f%%\t\n", part, gib(v), 100*c.Of(part))
+		fmt.Fprintf(tw, "%s\t%s\t±%.0f%%\t\n", partName(part, vendor), gib(v), 100*c.Of(part))
 	}
 	fmt.Fprintf(tw, "total per GPU\t%s\t%s – %s\t\n", gib(b.Total()), gib(c.Low), gib(c.High))
 	switch {
@@ -856,4 +856,23 @@ func supportNote(g catalog.GPU, in estimator.Input) string {
 			" there, and these figures are for " + in.Weights.String() + " (--precision " + s.Weights.String() + " for what runs)"
 	}
 	return ""
+}
+
+// partName is a breakdown line's name as the text output prints it, in
+// the GPU's runtime's words: ROCm's HIP context and HIP graphs on AMD
+// (hipGraph, ROCm HIP API reference), Intel Gaudi's HPU graphs
+// (docs.habana.ai, "Run Inference Using HPU Graphs") and its runtime
+// context. The JSON keeps cuda_context_bytes and cuda_graphs_bytes.
+func partName(p estimator.Part, vendor string) string {
+	switch {
+	case vendor == "AMD" && p == estimator.PartCUDAContext:
+		return "hip context"
+	case vendor == "AMD" && p == estimator.PartCUDAGraphs:
+		return "hip graphs"
+	case vendor == "Intel" && p == estimator.PartCUDAContext:
+		return "runtime context"
+	case vendor == "Intel" && p == estimator.PartCUDAGraphs:
+		return "hpu graphs"
+	}
+	return p.String()
 }

@@ -279,7 +279,7 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 		return 0
 	}
 	fmt.Fprintln(stdout, "decode worker:")
-	printEstimate(stdout, j.name, dec, r, maxBatch, maxSeq, minGPUs, nil)
+	printEstimate(stdout, j.name, dec, r, maxBatch, maxSeq, minGPUs, nil, j.gpu.Vendor)
 	kind := "estimate"
 	if simulated {
 		kind = fmt.Sprintf("simulated, %d requests", sr.Requests)
