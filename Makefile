@@ -15,9 +15,12 @@ SUB_PREFIX := /tools/rightsize/
 # and the page's render work is dominated by the DOM, not by call overhead.
 # rightsize/catalog/... (the catalog's lookups and the launch emitters, run
 # once per answer, not per simulated step) likewise: about 19 KB smaller in
-# brotli. The estimator, simulator and planner keep inlining: they are the
-# hot loops (make bench).
-NOINLINE := -gcflags=rightsize/app/...=-l -gcflags=rightsize/catalog/...=-l
+# brotli. rightsize/estimator/plan (the ranking, rows and reasons around
+# the estimator's and the simulator's calls) likewise: about 10 KB smaller
+# in brotli, BenchmarkPlan the same within its noise (training 10-15 ms,
+# serving 20-23 ms an op either way, 2026-11-29). The estimator and the
+# simulator keep inlining: they are the hot loops (make bench).
+NOINLINE := -gcflags=rightsize/app/...=-l -gcflags=rightsize/catalog/...=-l -gcflags=rightsize/estimator/plan/...=-l
 WASM_FLAGS := -trimpath -ldflags="-s -w" $(NOINLINE)
 export CI
 
