@@ -10,8 +10,12 @@ import "time"
 // time, with room under the 50 ms a long task takes (past which input
 // waits) for a slice that cannot yield inside it: one simulated run, the
 // ranking, the answer's dispatch. At 30 ms, 3 of 15 plans of the default
-// page ran 53–60 ms tasks, each ending with the answer's dispatch.
-const YieldEvery = 20 * time.Millisecond
+// page ran 53–60 ms tasks, each ending with the answer's dispatch. At 20
+// ms, once the default serving plan also sized wide expert-parallel rows
+// and their disaggregated workers, 11 tasks of 55–78 ms over 8 runs of 15
+// changes (TestE2EInputUpdate); at 12 ms, 3 of 50–64 ms over 6 runs, input
+// → DOM the same within its noise (16.7–21.2 ms against 16.1–19.7).
+const YieldEvery = 12 * time.Millisecond
 
 // lastYield is when YieldToBrowser last gave the thread back; the page's
 // Go code runs on one thread, so it needs no lock.

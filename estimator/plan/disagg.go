@@ -125,6 +125,10 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 			continue
 		}
 		if !seen {
+			// Each new shape is a search of its own (disaggSize): a
+			// caller's yield may give the thread away before it, as
+			// between offers (Options.Yield).
+			p.opts.yield()
 			in := withGPUs(p.in, r.TP, r.TP, 1, 0)
 			mem.set(&in)
 			in.Batch, in.Engine, in.DP, in.EP = 1, r.Engine, r.AttnDP, r.EP
