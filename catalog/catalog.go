@@ -193,6 +193,18 @@ type Model struct {
 	Notes                       string
 }
 
+// StoredWeights is the precision m's published checkpoint stores its
+// weights in (WeightsDType) and true, or false for a 16-bit checkpoint
+// (or a WeightsDType the estimator does not read; the catalog's
+// validation refuses such a value).
+func (m Model) StoredWeights() (estimator.DType, bool) {
+	if m.WeightsDType == "" {
+		return 0, false
+	}
+	d, err := estimator.ParseDType(m.WeightsDType)
+	return d, err == nil
+}
+
 // Provider kinds.
 const (
 	KindHyperscaler   = "hyperscaler"

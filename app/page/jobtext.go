@@ -164,8 +164,8 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	// --dtype says (they read its quantization_config), so a 16-bit plan
 	// would size weights the engine never loads (catalog.Model.WeightsDType).
 	if !t.Set[jobspec.Precision] && in.Task == estimator.Inference {
-		if m, ok := cat.Model(strings.TrimSpace(t.Text[jobspec.Model])); ok && m.WeightsDType != "" {
-			if d, err := estimator.ParseDType(m.WeightsDType); err == nil {
+		if m, ok := cat.Model(strings.TrimSpace(t.Text[jobspec.Model])); ok {
+			if d, ok := m.StoredWeights(); ok {
 				in.Weights, j.ShippedBy = d, m.Name
 			}
 		}

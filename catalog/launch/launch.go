@@ -219,12 +219,13 @@ type emitter struct {
 	cat   *catalog.Catalog
 	model string
 	// stored is the precision the catalog model's published checkpoint
-	// stores its weights in (catalog.Model.WeightsDType, only ever 8- or
-	// 4-bit); the zero DType where the checkpoint is 16-bit or the model
-	// is not the catalog's.
-	stored estimator.DType
-	files  []File
-	notes  []string
+	// stores its weights in (catalog.Model.StoredWeights) and storedSet
+	// whether it has one: false for a 16-bit checkpoint or a model not
+	// the catalog's.
+	stored    estimator.DType
+	storedSet bool
+	files     []File
+	notes     []string
 	// router is what a disaggregated launch puts in front of its workers
 	// (EmitDisaggVia).
 	router Router
@@ -258,7 +259,7 @@ const maxModelRef = 1024
 // repository the config names (its _name_or_path), or Placeholder.
 func (e *emitter) modelRef(name string) (string, error) {
 	if m, ok := e.cat.Model(name); ok {
-		e.stored = storedDType(m)
+		e.stored, e.storedSet = m.StoredWeights()
 		if repo := modelRepo(m); repo != "" {
 			return repo, nil
 		}
@@ -274,7 +275,7 @@ func (e *emitter) modelRef(name string) (string, error) {
 		// stored format is known too.
 		for _, m := range e.cat.Models {
 			if strings.EqualFold(modelRepo(m), name) {
-				e.stored = storedDType(m)
+				e.stored, e.storedSet = m.StoredWeights()
 				break
 			}
 		}
@@ -302,20 +303,6 @@ func modelRepo(m catalog.Model) string {
 		}
 	}
 	return ""
-}
-
-// storedDType is the precision m's published checkpoint stores its
-// weights in (catalog.Model.WeightsDType), the zero DType for a 16-bit
-// one.
-func storedDType(m catalog.Model) estimator.DType {
-	if m.WeightsDType == "" {
-		return 0
-	}
-	d, err := estimator.ParseDType(m.WeightsDType)
-	if err != nil {
-		return 0
-	}
-	return d
 }
 
 // badRef says why name cannot be a model reference, or "": it must be one

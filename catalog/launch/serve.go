@@ -283,7 +283,7 @@ func dtypeName(d estimator.DType) string {
 // a checkpoint stored in that format, whose quantization_config the
 // engines read.
 func (e *emitter) quant() (flag string) {
-	if e.in.Weights == e.stored && e.stored != 0 {
+	if e.storedSet && e.in.Weights == e.stored {
 		// The published checkpoint is stored in the planned format (a
 		// catalog model's WeightsDType: DeepSeek-V3/R1's block FP8):
 		// the engines read its quantization_config, and SGLang's
@@ -470,7 +470,7 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		if s.nodes > 1 {
 			e.note("one copy spans " + plural(s.nodes, "instance") + ": start trtllm-serve under mpirun or srun over them (TensorRT-LLM multi-node docs)")
 		}
-		if (e.in.Weights == estimator.FP8 && e.stored != estimator.FP8) || e.in.KV == estimator.FP8 {
+		if (e.in.Weights == estimator.FP8 && !(e.storedSet && e.stored == estimator.FP8)) || e.in.KV == estimator.FP8 {
 			e.note("TensorRT-LLM reads fp8 weights and an fp8 KV cache from a quantised checkpoint (ModelOpt); serve one")
 		} else {
 			e.quant()
