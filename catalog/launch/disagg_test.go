@@ -25,8 +25,18 @@ func disaggPlan(t *testing.T, model string) (plan.Request, plan.Result) {
 	in.Engine = estimator.SGLang
 	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Serving, RequestsPerSecond: 20, PromptTokens: 2000, OutputTokens: 500,
 		TTFTP95Seconds: 2, TPOTSeconds: 0.05}}
+	res := planOnH100Nodes(t, req)
+	if res.Disagg == nil {
+		t.Fatal("no disaggregated alternative")
+	}
+	return req, res
+}
+
+// planOnH100Nodes plans req on the catalog's 8 × H100 SXM instances.
+func planOnH100Nodes(t *testing.T, req plan.Request) plan.Result {
+	t.Helper()
 	var offers []plan.Offer
-	for _, o := range catalog.Default().PlanOffers(in.Weights) {
+	for _, o := range catalog.Default().PlanOffers(req.Input.Weights) {
 		if o.GPU == "h100-sxm" && o.GPUCount == 8 {
 			offers = append(offers, o)
 		}
@@ -35,10 +45,7 @@ func disaggPlan(t *testing.T, model string) (plan.Request, plan.Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Disagg == nil {
-		t.Fatal("no disaggregated alternative")
-	}
-	return req, res
+	return res
 }
 
 // routerArgs runs the router script in a scratch directory with a python
@@ -567,16 +574,7 @@ func TestEmitDisaggWideWorkers(t *testing.T) {
 	in.Engine, in.Weights = estimator.SGLang, estimator.FP8
 	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024,
 		TTFTP95Seconds: 2, TPOTSeconds: 0.05}}
-	var offers []plan.Offer
-	for _, o := range catalog.Default().PlanOffers(in.Weights) {
-		if o.GPU == "h100-sxm" && o.GPUCount == 8 {
-			offers = append(offers, o)
-		}
-	}
-	res, err := plan.Plan(req, offers, plan.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := planOnH100Nodes(t, req)
 	d := res.Disagg
 	if d == nil || d.InstancesPerWorker != 2 || d.TP != 16 {
 		t.Fatalf("disaggregated plan %+v, want 16-GPU workers over 2 instances", d)
