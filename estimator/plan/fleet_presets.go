@@ -94,8 +94,16 @@ func inferenceX(name string, isl, osl int, what string) Preset {
 	}
 }
 
-// Presets lists the workload presets.
-func Presets() []Preset { return presets }
+// Presets lists the workload presets: a copy, buckets included, so a
+// caller that edits it changes no later plan.
+func Presets() []Preset {
+	out := make([]Preset, len(presets))
+	for i, p := range presets {
+		p.Buckets = append([]Bucket(nil), p.Buckets...)
+		out[i] = p
+	}
+	return out
+}
 
 // PresetNames is the presets' names, in order.
 func PresetNames() []string {

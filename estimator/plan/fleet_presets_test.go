@@ -73,3 +73,20 @@ func TestPresetInferenceX(t *testing.T) {
 		}
 	}
 }
+
+// TestPresetsIsACopy: a caller editing the list Presets returns, or a
+// preset's buckets, changes neither the next call nor a preset's workload.
+func TestPresetsIsACopy(t *testing.T) {
+	ps := plan.Presets()
+	name, share := ps[0].Name, ps[0].Buckets[0].Share
+	ps[0].Name = "edited"
+	ps[0].Buckets[0].Share = share + 1
+	again := plan.Presets()
+	if again[0].Name != name || again[0].Buckets[0].Share != share {
+		t.Fatalf("Presets()[0] = %q share %v after an edit of an earlier copy, want %q share %v", again[0].Name, again[0].Buckets[0].Share, name, share)
+	}
+	w, ok := plan.PresetWorkload(name)
+	if !ok || w.Buckets[0].Share != share {
+		t.Fatalf("PresetWorkload(%q) = %+v, %v: an edit of Presets() reached it", name, w, ok)
+	}
+}
