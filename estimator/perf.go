@@ -133,7 +133,8 @@ type Efficiency struct {
 	MFU float64
 	// InferenceMFU is the same utilisation for the compute-bound inference
 	// phases: prefill, and decode at batches large enough to be
-	// compute-bound.
+	// compute-bound (HF transformers' decode steps run at
+	// hfDecodeComputeShare of it).
 	InferenceMFU float64
 	// BandwidthUtil is achieved / datasheet memory bandwidth while decoding
 	// (reading the weights and KV cache every step).

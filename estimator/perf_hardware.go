@@ -23,10 +23,6 @@ const (
 	// HF transformers BF16 rows of the bitsandbytes table on an RTX 4090,
 	// where the device, not the host, bounds the step, within 1%.
 	defaultBandwidthUtil = 0.75
-	// hfInferenceMFU: HF transformers eager inference launches one kernel
-	// per op from Python; its large-batch BLOOM rows reach about a quarter
-	// of peak (fitted to the accelerate rows, not validated).
-	hfInferenceMFU = 0.25
 	// llamaCppBandwidthUtil: llama.cpp's CUDA mat-vec kernels on GGUF
 	// blocks. Fitted to the llama-bench tg128 rows of builds from 2025 on
 	// (RTX 4080 Qwen2.5-7B Q4_K_M, RTX 6000 Ada Llama 3B Q4_K_M and 8B
@@ -44,8 +40,6 @@ func DefaultEfficiency(in Input) Efficiency {
 	e := Efficiency{MFU: trainEfficiency(in, Hardware{}), InferenceMFU: defaultInferenceMFU, BandwidthUtil: defaultBandwidthUtil}
 	switch {
 	case in.Task.Training():
-	case in.Engine == HF:
-		e.InferenceMFU = hfInferenceMFU
 	case in.Engine == LlamaCpp:
 		e.BandwidthUtil = llamaCppBandwidthUtil
 	}

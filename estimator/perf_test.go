@@ -1500,3 +1500,35 @@ func TestAutoGPTQRowPasses(t *testing.T) {
 		t.Errorf("exllama at 2 tokens: %.0f weight bytes, want %.0f", got, want)
 	}
 }
+
+// TestHFPrefillAtEngineShare: HF transformers prefills at the serving
+// engines' matmul share (defaultInferenceMFU, the same cuBLAS GEMMs) and
+// decodes at hfDecodeComputeShare of it. Llama-2-7B on an A100 (312
+// TFLOP/s FP16): 32 layers × (4 · 4096² + 3 · 4096 · 11008) + the LM head
+// 32000 · 4096 = 6,607,077,376 matmul parameters, and the 65 RMSNorm
+// weight vectors of 4096 that matmulParams counts with them:
+// 6,607,343,616, all at K ≥ 4096 on one GPU (gemmShapeCost 1), so a prompt
+// token costs 2 · 6.6073e9 / (312e12 × 0.5) = 84.709 µs of matmuls and a
+// decoded token 169.42 µs.
+func TestHFPrefillAtEngineShare(t *testing.T) {
+	in := DefaultInput(loadArch(t, "llama-2-7b-hf.json"))
+	in.Engine, in.Weights = HF, FP16
+	eff := Efficiency{}.resolve(in, a100SXM)
+	m := newInferModel(in, a100SXM.withDefaults(), eff)
+	if eff.InferenceMFU != 0.5 || m.n != 6607343616 {
+		t.Fatalf("HF inference MFU %g, matmul parameters %g: want 0.5 and 6,607,343,616", eff.InferenceMFU, m.n)
+	}
+	if got, want := m.computeTime(1, 0), 84.709e-6; math.Abs(relErr(got, want)) > 1e-4 {
+		t.Errorf("HF prefill matmuls %g s a token, want %g", got, want)
+	}
+	d := m.hfDecodeModel()
+	if got, want := d.computeTime(1, 0), 169.42e-6; math.Abs(relErr(got, want)) > 1e-4 {
+		t.Errorf("HF decode matmuls %g s a token, want %g", got, want)
+	}
+	// A serving engine decodes at the prefill's share.
+	in.Engine = VLLM
+	v := newInferModel(in, a100SXM.withDefaults(), Efficiency{}.resolve(in, a100SXM))
+	if got := v.computeTime(1, 0); math.Abs(relErr(got, 84.709e-6)) > 1e-4 {
+		t.Errorf("vLLM matmuls %g s a token, want 84.709 µs", got)
+	}
+}
