@@ -156,7 +156,7 @@ func TestEmptyAnswerNamesItsCause(t *testing.T) {
 		// And what fits without it.
 		id := func(s string) string { return s }
 		line := out.WidenedLine(Locale{Lang: "en"}, Names{GPU: id, Provider: id})
-		if out.Widened.Offer == nil || !strings.Contains(line, out.Widened.Offer.InstanceType) || !strings.Contains(line, Locale{Lang: "en"}.T(widenedFields[out.WidenedDrop])) {
+		if out.Widened.Offer == nil || !strings.Contains(line, out.Widened.Offer.Name()) || !strings.Contains(line, Locale{Lang: "en"}.T(widenedFields[out.WidenedDrop])) {
 			t.Errorf("%s: widened %q (dropped %q)", frag, line, out.WidenedDrop)
 		}
 	}

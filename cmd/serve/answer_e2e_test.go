@@ -79,9 +79,8 @@ func TestE2EAnswers(t *testing.T) {
 		t.Errorf("first head tag: %s", v)
 	}
 	// The answer first: three picks (the planner runs once the page is
-	// up), a card per plan (the default job's cheapest plan is also its
-	// best value: page.PickCards), and the chart with one circle per
-	// offer.
+	// up), a card per plan (picks naming one plan share a card:
+	// page.PickCards), and the chart with one circle per offer.
 	s.waitPlan()
 	roles := strings.Split(s.eval(`[...document.querySelectorAll("#rs-recommendation > [data-kind]")].map(e => e.dataset.roles).join(",")`), ",")
 	if all := strings.Fields(strings.Join(roles, " ")); len(roles) < 1 || len(roles) > 3 || len(all) != 3 ||
