@@ -44,10 +44,29 @@ func recommend(res *Result, kind Kind) {
 	if len(fit) == 0 {
 		return
 	}
-	// Pareto front: walking in cost order, a row is on the front when it
-	// is strictly faster than every cheaper row.
+	// The cheapest: the fastest of the rows within costTolerance of the
+	// lowest cost, so a plan 0.1% dearer at twice the speed is not passed
+	// over for a cost difference the estimate cannot tell apart (a dearer
+	// row must still be faster by more than frontTolerance).
+	lowest := fit[0]
+	cheap := lowest
+	for _, i := range fit[1:] {
+		if rows[i].cost > rows[lowest].cost*(1+costTolerance) {
+			break // fit is in cost order
+		}
+		if rows[i].time < rows[cheap].time*(1-frontTolerance) {
+			cheap = i
+		}
+	}
+	// Pareto front: from the cheapest, walking in cost order, a row is on
+	// the front when it is faster than every cheaper row. The rows within
+	// costTolerance of the lowest cost are the cheapest's tie, which it
+	// wins.
 	bestTime := math.Inf(1)
 	for _, i := range fit {
+		if i != cheap && rows[i].cost <= rows[lowest].cost*(1+costTolerance) {
+			continue
+		}
 		// A dearer row joins the front only when it is faster by more
 		// than frontTolerance: a B300 0.3% faster than a B200 at 1.3×
 		// the cost is not "the fastest" but a tie the B200 wins.
@@ -58,7 +77,6 @@ func recommend(res *Result, kind Kind) {
 			rows[i].Why = Reason{Key: "reason.pareto", Args: []any{label(&rows[i])}}
 		}
 	}
-	cheap := fit[0]
 	fast := res.Pareto[len(res.Pareto)-1]
 	res.Cheapest, res.Fastest = cheap, fast
 	value := knee(rows, res.Pareto)
@@ -66,11 +84,16 @@ func recommend(res *Result, kind Kind) {
 
 	// Runner-up: the next fitting row in the same order.
 	cr := &rows[cheap]
-	if len(fit) > 1 {
+	switch {
+	case cheap != lowest:
+		lo := &rows[lowest]
+		cr.Why = Reason{Key: "reason.cheapest_tie", Args: []any{label(cr), costText(cr, kind, res), percent(costTolerance), label(lo),
+			costText(lo, kind, res), ratio(lo.time, cr.time)}}
+	case len(fit) > 1:
 		ru := &rows[fit[1]]
 		cr.Why = Reason{Key: "reason.cheapest", Args: []any{label(cr), costText(cr, kind, res), label(ru),
 			ratio(ru.cost, cr.cost), ratio(cr.time, ru.time)}}
-	} else {
+	default:
 		// Alone among the rows the picks rest on: rows on a stale,
 		// estimated or far-below-median price that fit too are passed
 		// over, not unfit, so the sentence says "on an unflagged price".
@@ -119,6 +142,12 @@ func recommend(res *Result, kind Kind) {
 	}
 }
 
+// costTolerance is how much cheaper a slower plan must be to count as
+// cheaper: 1%, for the reason frontTolerance is (a cost is a time ×
+// a price, so it carries the speed model's uncertainty): a plan cheaper
+// by less is a tie, and the faster one wins it.
+const costTolerance = 0.01
+
 // frontTolerance is how much faster a dearer plan must be to count as
 // faster on the cost–time front: 1%, well inside the speed model's own
 // uncertainty band (±10% and wider, estimator.Perf.Uncertainty), so a
@@ -146,11 +175,13 @@ func (res *Result) WhyNot(i int) Reason {
 	if r.PassedOver.Key != "" {
 		return r.PassedOver
 	}
-	// The fastest front row ranked before it (no dearer to the cent) is
-	// as fast (it dominates), or within frontTolerance of its time.
+	// The fastest front row ranked before it (no dearer to the cent), or
+	// dearer by no more than costTolerance, is as fast (it dominates),
+	// within frontTolerance of its time, or faster at a cost the
+	// estimate cannot tell from its own.
 	best := -1
 	for _, j := range res.Pareto {
-		if j < i && (best < 0 || res.Rows[j].time < res.Rows[best].time) {
+		if (j < i || res.Rows[j].cost <= r.cost*(1+costTolerance)) && (best < 0 || res.Rows[j].time < res.Rows[best].time) {
 			best = j
 		}
 	}
@@ -158,11 +189,17 @@ func (res *Result) WhyNot(i int) Reason {
 		return Reason{}
 	}
 	f := &res.Rows[best]
+	if f.cost > r.cost && f.time < r.time {
+		return Reason{Key: "reason.cost_tie", Args: []any{label(r), label(f), percent(costTolerance), ratio(r.time, f.time)}}
+	}
 	if f.time <= r.time {
 		return Reason{Key: "reason.none", Args: []any{label(r), label(f)}}
 	}
-	return Reason{Key: "reason.tie", Args: []any{label(r), label(f), 100 * frontTolerance}}
+	return Reason{Key: "reason.tie", Args: []any{label(r), label(f), percent(frontTolerance)}}
 }
+
+// percent is a tolerance as a whole per cent, for the reasons' "1%".
+func percent(share float64) int { return int(math.Round(100 * share)) }
 
 // ratio is a/b, or 0 when b is 0.
 func ratio(a, b float64) float64 {
