@@ -463,7 +463,14 @@ func printPerf(w io.Writer, in estimator.Input, p *perfJSON) {
 				1000*p.DecodeTokenLatency, 1000*s.TPOTP50, 1000*s.TPOTP99, s.RequestsPerSecond)
 			return
 		}
-		fmt.Fprintf(w, "time to first token %.3f s; %.1f tokens/s per request\n", p.TimeToFirstToken, 1/max(p.DecodeTokenLatency, 1e-12))
+		if p.DecodeTokenLatency <= 0 {
+			// An encoder (or a model with no decode step) answers in one
+			// forward pass: no tokens per second to print (it printed
+			// 1/1e-12, "1000000000000.0 tokens/s per request").
+			fmt.Fprintf(w, "one forward pass per request: %.3f s\n", p.TimeToFirstToken)
+			return
+		}
+		fmt.Fprintf(w, "time to first token %.3f s; %.1f tokens/s per request\n", p.TimeToFirstToken, 1/p.DecodeTokenLatency)
 		return
 	}
 	fmt.Fprintf(w, "%.3g training tokens: %.1f h, %.1f GPU-hours\n", p.TrainTokens, p.JobSeconds/3600, p.GPUHours)
