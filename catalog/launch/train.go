@@ -87,6 +87,14 @@ func (e *emitter) trainerArgs(c *command, s trainShape, checkpointing bool) {
 	if e.in.Task == estimator.LoRA || e.in.Task == estimator.QLoRA {
 		e.note("the plan trains " + e.in.Task.String() + " adapters (rank " + itoa(e.in.LoRARank) + ", " + e.in.LoRATargets.String() + "): the script must wrap the model with PEFT")
 	}
+	if e.in.Task == estimator.QLoRA && e.row.ZeRO == 3 {
+		// FSDP shards float tensors only: bitsandbytes' Params4bit store
+		// their NF4 bytes in quant_storage, uint8 by default, which must
+		// be the other weights' dtype for FSDP-QLoRA (bitsandbytes docs,
+		// "FSDP-QLoRA"; PEFT's "Use PEFT QLoRA and FSDP" and "DeepSpeed
+		// and QLoRA" guides set bnb_4bit_quant_storage the same way).
+		e.note("QLoRA sharded by ZeRO-3 or FSDP: load the base with BitsAndBytesConfig(bnb_4bit_quant_storage=torch." + storageDType(e.precision()) + "), the dtype of the other weights, or the 4-bit weights cannot be sharded")
+	}
 }
 
 // torchrun is the launcher line on every node: torch.distributed.run's
@@ -261,4 +269,12 @@ func (e *emitter) fsdp() error {
 	y.boolean("use_cpu", false)
 	e.file("fsdp.yaml", "yaml", y.String())
 	return nil
+}
+
+// storageDType is torch's name for the training precision's dtype.
+func storageDType(precision string) string {
+	if precision == "fp16" {
+		return "float16"
+	}
+	return "bfloat16"
 }

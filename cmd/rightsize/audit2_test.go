@@ -29,3 +29,32 @@ func TestNoOfferIsNotNothingFits(t *testing.T) {
 		t.Errorf("gaudi2 plan:\n%s", out)
 	}
 }
+
+// TestQLoRAPlansWithoutTP: QLoRA's NF4 base is sharded by data
+// parallelism only (FSDP-QLoRA, DeepSpeed ZeRO-3); no stack runs it
+// tensor-parallel. Llama 3.1 70B on A6000s was planned at TP 2, which
+// --emit fsdp then refused; every fitting row now has TP 1, and the
+// FSDP launch names the 4-bit storage dtype FSDP needs.
+func TestQLoRAPlansWithoutTP(t *testing.T) {
+	args := []string{"--model", "llama-3.1-70b", "--task", "qlora", "--gpu", "rtx-a6000", "--dataset-tokens", "50M", "--top", "0"}
+	p := planJSONOf(t, args...)
+	n := 0
+	for _, r := range p.Rows {
+		if r.Fits {
+			n++
+			if r.Parallelism.TP != 1 {
+				t.Errorf("%s %s: TP %d, want 1", r.Provider, r.InstanceName, r.Parallelism.TP)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no fitting row")
+	}
+	code, out, errs := runPlanArgs(t, append(args, "--emit", "fsdp")...)
+	if code != 0 {
+		t.Fatalf("--emit fsdp: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "bnb_4bit_quant_storage=torch.bfloat16") || !strings.Contains(out, `fsdp_sharding_strategy: "FULL_SHARD"`) {
+		t.Errorf("--emit fsdp:\n%s", out)
+	}
+}
