@@ -283,7 +283,8 @@ func dtypeName(d estimator.DType) string {
 // a checkpoint stored in that format, whose quantization_config the
 // engines read.
 func (e *emitter) quant() (flag string) {
-	if e.storedSet && e.in.Weights == e.stored {
+	mxfp4 := e.in.Weights == estimator.FP4 && e.in.Arch.MXFP4Params > 0
+	if e.storedSet && e.in.Weights == e.stored && !mxfp4 {
 		// The published checkpoint is stored in the planned format (a
 		// catalog model's WeightsDType: DeepSeek-V3/R1's block FP8):
 		// the engines read its quantization_config, and SGLang's
@@ -296,7 +297,7 @@ func (e *emitter) quant() (flag string) {
 	case estimator.FP8:
 		return "fp8"
 	case estimator.FP4:
-		if e.in.Arch.MXFP4Params > 0 {
+		if mxfp4 {
 			// gpt-oss is published with its experts in MXFP4 (its
 			// config.json's quantization_config, quant_method "mxfp4"):
 			// the published checkpoint is the planned one.
