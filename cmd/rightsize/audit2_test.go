@@ -58,3 +58,38 @@ func TestQLoRAPlansWithoutTP(t *testing.T) {
 		t.Errorf("--emit fsdp:\n%s", out)
 	}
 }
+
+// TestGptOssServesAsPublished: gpt-oss-20b ships its experts as MXFP4 and
+// runs within 16 GB; planned at 16 bits (42 GB) it took four RTX 4090s at
+// TP 4 or two RTX 5090s. Without --precision it is planned as published,
+// on one 24 GB card, and the note says so.
+func TestGptOssServesAsPublished(t *testing.T) {
+	args := []string{"--model", "gpt-oss-20b", "--engine", "vllm", "--requests-per-second", "1", "--gpu", "rtx-4090", "--kind", "any"}
+	p := planJSONOf(t, args...)
+	ok := false
+	for _, r := range p.Rows {
+		if r.Recommendation == "cheapest" {
+			ok = r.GPUsPerInstance == 1 && r.Parallelism.TP == 1
+			if !ok {
+				t.Errorf("cheapest %s: %v GPUs, TP %d", r.InstanceName, r.GPUsPerInstance, r.Parallelism.TP)
+			}
+		}
+	}
+	if !ok {
+		t.Fatalf("no one-GPU cheapest pick: %d rows", len(p.Rows))
+	}
+	_, _, errs := runPlanArgs(t, args...)
+	if !strings.Contains(errs, "--precision fp4: gpt-oss-20b ships its weights in fp4") {
+		t.Errorf("stderr: %s", errs)
+	}
+}
+
+// TestFlagErrorIsPrintable: a hostile flag value echoed in its error
+// reaches the terminal as one printable line, its escape sequence and
+// line separator written as escapes.
+func TestFlagErrorIsPrintable(t *testing.T) {
+	code, _, errs := runPlanArgs(t, "--model", "llama-3.1-8b", "--engine", "vllm\x1b[2J\u2028x", "--requests-per-second", "1")
+	if code != 2 || strings.ContainsAny(errs, "\x1b\u2028") || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, `\x1b[2J`) {
+		t.Errorf("exit %d: %q", code, errs)
+	}
+}

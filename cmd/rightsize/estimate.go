@@ -43,7 +43,10 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	}()
 	fail := func(format string, a ...any) int {
 		msg := fmt.Sprintf(format, a...)
-		msg = strings.ReplaceAll(msg, "\n", "; ")
+		// One printable line: a flag's value is echoed in its error, and
+		// an escape sequence in it (--engine $'vllm\e[2J') reached the
+		// terminal as given.
+		msg = catalog.Printable(strings.ReplaceAll(msg, "\n", "; "))
 		fmt.Fprintln(stderr, "rightsize "+cmd+": "+msg)
 		return 2
 	}
