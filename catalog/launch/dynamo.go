@@ -144,6 +144,11 @@ func (e *emitter) dynamoWorker(c *command, mode string) *command {
 		w.flag("--disaggregation-mode", mode)
 	case TRTLLM:
 		w.flag("--model", e.model)
+		if e.remoteCode != "" {
+			// dynamo.trtllm has no flag of its own for it (testdata/
+			// dynamo_flags.txt); the LLM API option is trust_remote_code.
+			e.note("dynamo.trtllm: add trust_remote_code: true to the --extra-engine-args file")
+		}
 		for _, a := range c.args {
 			if n, ok := trtllmDynamoFlags[a.flag]; ok {
 				a.flag = n

@@ -325,6 +325,10 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		// vllm/entrypoints/openai/cli_args.py (--host, --port);
 		// testdata/vllm_flags.txt.
 		c.argv = []string{"vllm", "serve", e.model}
+		if e.remoteCode != "" {
+			c.bare("--trust-remote-code")
+			e.note(e.remoteCode)
+		}
 		if s.dp > 1 || s.ep > 1 {
 			// vLLM's data-parallel attention with expert parallelism:
 			// --data-parallel-size D with TP t is a copy of t·D GPUs, its
@@ -390,6 +394,10 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		// is the field name in kebab case); testdata/sglang_flags.txt.
 		c.argv = []string{"python", "-m", "sglang.launch_server"}
 		c.flag("--model-path", e.model)
+		if e.remoteCode != "" {
+			c.bare("--trust-remote-code")
+			e.note(e.remoteCode)
+		}
 		c.num("--tp-size", s.tp)
 		if s.pp > 1 {
 			c.num("--pp-size", s.pp)
@@ -449,6 +457,10 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		// trtllm-serve: click options of tensorrt_llm/commands/serve.py;
 		// testdata/trtllm_flags.txt.
 		c.argv = []string{"trtllm-serve", e.model}
+		if e.remoteCode != "" {
+			c.bare("--trust_remote_code")
+			e.note(e.remoteCode)
+		}
 		c.num("--tp_size", s.tp)
 		if s.pp > 1 {
 			c.num("--pp_size", s.pp)
