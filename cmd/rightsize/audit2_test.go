@@ -93,3 +93,17 @@ func TestFlagErrorIsPrintable(t *testing.T) {
 		t.Errorf("exit %d: %q", code, errs)
 	}
 }
+
+// TestDynamoOnlyOnNVIDIA: NVIDIA Dynamo's support matrix lists NVIDIA
+// Ampere to Blackwell only; a Dynamo launch of DeepSeek-R1 on MI300X is
+// refused naming the engine's own router, which launches there.
+func TestDynamoOnlyOnNVIDIA(t *testing.T) {
+	args := []string{"--model", "deepseek-r1", "--engine", "sglang", "--requests-per-second", "60", "--gpu", "mi300x", "--emit", "sglang", "--emit-pick", "disaggregated"}
+	code, _, errs := runPlanArgs(t, append(args, "--emit-router", "dynamo")...)
+	if code != 2 || !strings.Contains(errs, "NVIDIA Dynamo runs on NVIDIA Ampere, Ada, Hopper and Blackwell GPUs, not on CDNA3 (mi300x): use --emit-router engine") {
+		t.Errorf("dynamo on mi300x: exit %d: %s", code, errs)
+	}
+	if code, out, errs := runPlanArgs(t, args...); code != 0 || !strings.Contains(out, "sglang_router.launch_router --pd-disaggregation") {
+		t.Errorf("engine router on mi300x: exit %d: %s\n%s", code, errs, out)
+	}
+}
