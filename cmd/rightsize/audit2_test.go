@@ -107,3 +107,18 @@ func TestDynamoOnlyOnNVIDIA(t *testing.T) {
 		t.Errorf("engine router on mi300x: exit %d: %s\n%s", code, errs, out)
 	}
 }
+
+// TestGenericEstimateHasNoTokenSpeed: a rightsize-generic model (ResNet-50,
+// SDXL's UNet) has no tokens; its estimate says speed is not modelled
+// instead of printing tokens per second per request.
+func TestGenericEstimateHasNoTokenSpeed(t *testing.T) {
+	for _, m := range []string{"resnet-50", "sdxl-unet"} {
+		code, out, errs := runEst(t, "--model", m, "--gpu", "l4")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", m, code, errs)
+		}
+		if strings.Contains(out, "tokens/s") || !strings.Contains(out, "speed: not modelled for a rightsize-generic model") {
+			t.Errorf("%s:\n%s", m, out)
+		}
+	}
+}

@@ -456,6 +456,15 @@ func printPerf(w io.Writer, in estimator.Input, p *perfJSON) {
 	if p == nil {
 		return
 	}
+	if in.Arch.Generic() && in.Task == estimator.Inference {
+		// A rightsize-generic model (diffusion, vision: FLUX.1, SDXL's
+		// UNet, ResNet-50) is a parameter count with no attention layout:
+		// its "tokens" per second ("ResNet-50: 2128.6 tokens/s per
+		// request") measure nothing a user serves. The JSON keeps the
+		// fields.
+		fmt.Fprintln(w, "\nspeed: not modelled for a rightsize-generic model (a parameter count, no attention layout): the memory above is the estimate")
+		return
+	}
 	fmt.Fprintf(w, "\nspeed (estimate, %.0f–%.0f tokens/s): %.0f tokens/s, MFU %.0f%%, %s-bound\n", p.TokensPerSecondLow, p.TokensPerSecondHigh, p.TokensPerSecond, 100*p.MFU, p.Bound)
 	if in.Task == estimator.Inference {
 		if s := p.Serving; s != nil {
