@@ -62,7 +62,7 @@ func (e *emitter) serve() error {
 	if err != nil {
 		return err
 	}
-	e.file("serve.sh", "sh", "#!/bin/sh\n"+e.header()+cmds)
+	e.file("serve.sh", "sh", "#!/bin/sh\n"+e.header()+nodeGuards(e.shape().nodes, cmds)+cmds)
 	if e.k == TRTLLM && trtllmNeedsOptions(e.shape(), e.in) {
 		e.file(trtllmOptions, "yaml", trtllmOptionsYAML(e.shape(), e.in))
 	}
@@ -503,4 +503,27 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		c.num("--port", servePort)
 	}
 	return c, nil
+}
+
+// nodeGuards stops a script that spans nodes instances where the
+// instance's rank (NODE_RANK) or the first instance's address (HEAD_IP or
+// MASTER_ADDR) that its text uses is unset: "--node-rank $NODE_RANK" would
+// otherwise pass the next flag as the rank, and SGLang, torchrun and
+// Accelerate stop with an argument error far from its cause (as the
+// disaggregated scripts require HOST_IP). "" for one instance, or a text
+// that uses neither (TensorRT-LLM's, started under mpirun).
+func nodeGuards(nodes int, text string) string {
+	if nodes < 2 {
+		return ""
+	}
+	var b strings.Builder
+	if strings.Contains(text, "$NODE_RANK") {
+		b.WriteString(": \"${NODE_RANK:?set NODE_RANK to this instance's rank, 0 to " + itoa(nodes-1) + "}\"\n")
+	}
+	for _, addr := range []string{"HEAD_IP", "MASTER_ADDR"} {
+		if strings.Contains(text, "$"+addr) {
+			b.WriteString(": \"${" + addr + ":?set " + addr + " to the first instance's address}\"\n")
+		}
+	}
+	return b.String()
 }

@@ -132,7 +132,7 @@ func (e *emitter) deepspeedLaunch(s trainShape) string {
 	c := e.deepspeedCommand(s)
 	text := "#!/bin/sh\n" + e.header()
 	if s.nodes > 1 {
-		text += "# on each of the " + itoa(s.nodes) + " instances: NODE_RANK 0.." + itoa(s.nodes-1) + ", MASTER_ADDR the first one's address\n"
+		text += "# on each of the " + itoa(s.nodes) + " instances: NODE_RANK 0.." + itoa(s.nodes-1) + ", MASTER_ADDR the first one's address\n" + nodeGuards(s.nodes, c.String())
 	}
 	return text + c.String() + "\n"
 }
@@ -233,7 +233,7 @@ func (e *emitter) fsdp() error {
 	}
 	text := "#!/bin/sh\n" + e.header()
 	if s.nodes > 1 {
-		text += "# on each of the " + itoa(s.nodes) + " instances: NODE_RANK 0.." + itoa(s.nodes-1) + ", MASTER_ADDR the first one's address\n"
+		text += "# on each of the " + itoa(s.nodes) + " instances: NODE_RANK 0.." + itoa(s.nodes-1) + ", MASTER_ADDR the first one's address\n" + nodeGuards(s.nodes, c.String())
 	}
 	c.then = &command{argv: []string{"train.py"}}
 	// FSDP recomputes activations itself (fsdp_activation_checkpointing);

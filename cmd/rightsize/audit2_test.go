@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -119,6 +120,32 @@ func TestGenericEstimateHasNoTokenSpeed(t *testing.T) {
 		}
 		if strings.Contains(out, "tokens/s") || !strings.Contains(out, "speed: not modelled for a rightsize-generic model") {
 			t.Errorf("%s:\n%s", m, out)
+		}
+	}
+}
+
+// TestMultiNodeScriptNeedsItsRank: a serve script over several instances
+// stops at once, naming the variable, where NODE_RANK or HEAD_IP is
+// unset; it passed "--node-rank --dist-init-addr :5000" to SGLang.
+func TestMultiNodeScriptNeedsItsRank(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	code, out, errs := runPlanArgs(t, "--model", "kimi-k2", "--engine", "sglang", "--requests-per-second", "5", "--gpu", "h100-sxm", "--emit", "sglang")
+	if code != 0 || !strings.Contains(out, "--nnodes ") {
+		t.Fatalf("exit %d: %s\n%s", code, errs, out)
+	}
+	for _, env := range [][]string{{"HEAD_IP=10.0.0.1"}, {"NODE_RANK=0"}} {
+		cmd := exec.Command(sh, "-c", out)
+		cmd.Env = env
+		b, err := cmd.CombinedOutput()
+		missing := "NODE_RANK"
+		if env[0] == "NODE_RANK=0" {
+			missing = "HEAD_IP"
+		}
+		if err == nil || !strings.Contains(string(b), "set "+missing+" to") || strings.Contains(string(b), "sglang") {
+			t.Errorf("%v: %v: %s", env, err, b)
 		}
 	}
 }
