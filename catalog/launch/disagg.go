@@ -327,7 +327,7 @@ func (e *emitter) disaggWorkers(s copyShape, side disaggSide, per int) (string, 
 		}
 		c.onGPUs(0, s.tp/s.nodes)
 		c.set("--port", itoa(disaggPort))
-		b.WriteString(c.String() + "\n")
+		b.WriteString(nodeGuards(s.nodes, c.String()) + c.String() + "\n")
 		return b.String(), nil
 	}
 	last := side.last(per)
