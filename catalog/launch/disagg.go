@@ -54,6 +54,9 @@ const (
 	// ErrDisaggWide: a launcher other than SGLang for workers that span
 	// several instances (plan.DisaggPlan.InstancesPerWorker > 1).
 	ErrDisaggWide = "launch.disagg_wide"
+	// ErrDynamoGPU: NVIDIA Dynamo's router on a GPU its support matrix
+	// does not list (AMD, Gaudi, NVIDIA before Ampere).
+	ErrDynamoGPU = "launch.dynamo_gpu"
 )
 
 // Ports of the disaggregated workers on an instance: the k-th worker
@@ -159,6 +162,13 @@ func EmitDisaggVia(k Kind, r Router, req plan.Request, res plan.Result, cat *cat
 	}
 	if base == nil || per < 1 {
 		return Launch{}, &Error{Kind: k, Key: ErrInconsistent, Reason: "the disaggregated plan's offer and copy shape have no fitting aggregated row to take the workers' settings from"}
+	}
+	if g := d.Offer.Hardware.Generation; r == DynamoRouter && d.Offer.HasHardware && !dynamoGens[g] {
+		// Dynamo's support matrix (docs/reference/support-matrix.md, "GPU
+		// Compatibility") lists NVIDIA Ampere, Ada Lovelace, Hopper and
+		// Blackwell only; its pip wheels and runtime containers are
+		// CUDA builds. A Dynamo launch on MI300X would not start.
+		return Launch{}, &Error{Kind: k, Key: ErrDynamoGPU, Reason: "NVIDIA Dynamo runs on NVIDIA Ampere, Ada, Hopper and Blackwell GPUs, not on " + g.String() + " (" + d.Offer.GPU + "): use --emit-router engine"}
 	}
 	if nodes > 1 && k != SGLang {
 		// SGLang starts a worker over several nodes from the one command
@@ -317,7 +327,7 @@ func (e *emitter) disaggWorkers(s copyShape, side disaggSide, per int) (string, 
 		}
 		c.onGPUs(0, s.tp/s.nodes)
 		c.set("--port", itoa(disaggPort))
-		b.WriteString(c.String() + "\n")
+		b.WriteString(nodeGuards(s.nodes, c.String()) + c.String() + "\n")
 		return b.String(), nil
 	}
 	last := side.last(per)

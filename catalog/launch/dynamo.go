@@ -50,6 +50,11 @@ import (
 // --is-prefill-worker and --is-decode-worker (components/src/dynamo/vllm/
 // backend_args.py @ 036f289b17f2): a note says which to use.
 
+// dynamoGens are the GPU generations Dynamo's support matrix lists
+// (docs/reference/support-matrix.md @ Dynamo 1.x: NVIDIA Blackwell,
+// Hopper, Ada Lovelace and Ampere).
+var dynamoGens = map[estimator.Generation]bool{estimator.GenAmpere: true, estimator.GenAda: true, estimator.GenHopper: true, estimator.GenBlackwell: true}
+
 // Router is what routes a disaggregated deployment's requests to its
 // prefill and decode workers.
 type Router int
@@ -144,6 +149,11 @@ func (e *emitter) dynamoWorker(c *command, mode string) *command {
 		w.flag("--disaggregation-mode", mode)
 	case TRTLLM:
 		w.flag("--model", e.model)
+		if e.remoteCode != "" {
+			// dynamo.trtllm has no flag of its own for it (testdata/
+			// dynamo_flags.txt); the LLM API option is trust_remote_code.
+			e.note("dynamo.trtllm: add trust_remote_code: true to the --extra-engine-args file")
+		}
 		for _, a := range c.args {
 			if n, ok := trtllmDynamoFlags[a.flag]; ok {
 				a.flag = n

@@ -224,7 +224,10 @@ type emitter struct {
 	// the catalog's.
 	stored    estimator.DType
 	storedSet bool
-	files     []File
+	// remoteCode is why the checkpoint needs code from its repository
+	// (remoteCode's entry for the catalog model), "" when it does not.
+	remoteCode string
+	files      []File
 	notes     []string
 	// router is what a disaggregated launch puts in front of its workers
 	// (EmitDisaggVia).
@@ -260,6 +263,7 @@ const maxModelRef = 1024
 func (e *emitter) modelRef(name string) (string, error) {
 	if m, ok := e.cat.Model(name); ok {
 		e.stored, e.storedSet = m.StoredWeights()
+		e.remoteCode = remoteCode[m.ID]
 		if repo := modelRepo(m); repo != "" {
 			return repo, nil
 		}
@@ -276,6 +280,7 @@ func (e *emitter) modelRef(name string) (string, error) {
 		for _, m := range e.cat.Models {
 			if strings.EqualFold(modelRepo(m), name) {
 				e.stored, e.storedSet = m.StoredWeights()
+				e.remoteCode = remoteCode[m.ID]
 				break
 			}
 		}
@@ -291,6 +296,18 @@ func (e *emitter) modelRef(name string) (string, error) {
 	}
 	e.note(why + ": replace " + Placeholder + " with the checkpoint's Hugging Face repository or path")
 	return Placeholder, nil
+}
+
+// remoteCode lists the catalog models whose published checkpoint the
+// engines load only with its repository's own code (vLLM and SGLang
+// --trust-remote-code, trtllm-serve --trust_remote_code), with why. A
+// launch without the flag stops at the tokenizer.
+var remoteCode = map[string]string{
+	// huggingface.co/moonshotai/Kimi-K2-Instruct: tokenizer_config.json's
+	// auto_map names tokenization_kimi.TikTokenTokenizer, code in the
+	// repository; Moonshot's docs/deploy_guidance.md runs vLLM and
+	// SGLang with --trust-remote-code.
+	"kimi-k2": "Kimi K2's tokenizer is code in its repository (tokenization_kimi.py), which the engine runs with --trust-remote-code, as Moonshot's deployment guide does",
 }
 
 // modelRepo is a catalog model's Hugging Face repository: the first

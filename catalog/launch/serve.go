@@ -62,7 +62,7 @@ func (e *emitter) serve() error {
 	if err != nil {
 		return err
 	}
-	e.file("serve.sh", "sh", "#!/bin/sh\n"+e.header()+cmds)
+	e.file("serve.sh", "sh", "#!/bin/sh\n"+e.header()+nodeGuards(e.shape().nodes, cmds)+cmds)
 	if e.k == TRTLLM && trtllmNeedsOptions(e.shape(), e.in) {
 		e.file(trtllmOptions, "yaml", trtllmOptionsYAML(e.shape(), e.in))
 	}
@@ -283,7 +283,8 @@ func dtypeName(d estimator.DType) string {
 // a checkpoint stored in that format, whose quantization_config the
 // engines read.
 func (e *emitter) quant() (flag string) {
-	if e.storedSet && e.in.Weights == e.stored {
+	mxfp4 := e.in.Weights == estimator.FP4 && e.in.Arch.MXFP4Params > 0
+	if e.storedSet && e.in.Weights == e.stored && !mxfp4 {
 		// The published checkpoint is stored in the planned format (a
 		// catalog model's WeightsDType: DeepSeek-V3/R1's block FP8):
 		// the engines read its quantization_config, and SGLang's
@@ -296,7 +297,7 @@ func (e *emitter) quant() (flag string) {
 	case estimator.FP8:
 		return "fp8"
 	case estimator.FP4:
-		if e.in.Arch.MXFP4Params > 0 {
+		if mxfp4 {
 			// gpt-oss is published with its experts in MXFP4 (its
 			// config.json's quantization_config, quant_method "mxfp4"):
 			// the published checkpoint is the planned one.
@@ -324,6 +325,10 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		// vllm/entrypoints/openai/cli_args.py (--host, --port);
 		// testdata/vllm_flags.txt.
 		c.argv = []string{"vllm", "serve", e.model}
+		if e.remoteCode != "" {
+			c.bare("--trust-remote-code")
+			e.note(e.remoteCode)
+		}
 		if s.dp > 1 || s.ep > 1 {
 			// vLLM's data-parallel attention with expert parallelism:
 			// --data-parallel-size D with TP t is a copy of t·D GPUs, its
@@ -389,6 +394,10 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		// is the field name in kebab case); testdata/sglang_flags.txt.
 		c.argv = []string{"python", "-m", "sglang.launch_server"}
 		c.flag("--model-path", e.model)
+		if e.remoteCode != "" {
+			c.bare("--trust-remote-code")
+			e.note(e.remoteCode)
+		}
 		c.num("--tp-size", s.tp)
 		if s.pp > 1 {
 			c.num("--pp-size", s.pp)
@@ -448,6 +457,10 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		// trtllm-serve: click options of tensorrt_llm/commands/serve.py;
 		// testdata/trtllm_flags.txt.
 		c.argv = []string{"trtllm-serve", e.model}
+		if e.remoteCode != "" {
+			c.bare("--trust_remote_code")
+			e.note(e.remoteCode)
+		}
 		c.num("--tp_size", s.tp)
 		if s.pp > 1 {
 			c.num("--pp_size", s.pp)
@@ -490,4 +503,27 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		c.num("--port", servePort)
 	}
 	return c, nil
+}
+
+// nodeGuards stops a script that spans nodes instances where the
+// instance's rank (NODE_RANK) or the first instance's address (HEAD_IP or
+// MASTER_ADDR) that its text uses is unset: "--node-rank $NODE_RANK" would
+// otherwise pass the next flag as the rank, and SGLang, torchrun and
+// Accelerate stop with an argument error far from its cause (as the
+// disaggregated scripts require HOST_IP). "" for one instance, or a text
+// that uses neither (TensorRT-LLM's, started under mpirun).
+func nodeGuards(nodes int, text string) string {
+	if nodes < 2 {
+		return ""
+	}
+	var b strings.Builder
+	if strings.Contains(text, "$NODE_RANK") {
+		b.WriteString(": \"${NODE_RANK:?set NODE_RANK to this instance's rank, 0 to " + itoa(nodes-1) + "}\"\n")
+	}
+	for _, addr := range []string{"HEAD_IP", "MASTER_ADDR"} {
+		if strings.Contains(text, "$"+addr) {
+			b.WriteString(": \"${" + addr + ":?set " + addr + " to the first instance's address}\"\n")
+		}
+	}
+	return b.String()
 }

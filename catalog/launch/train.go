@@ -87,6 +87,14 @@ func (e *emitter) trainerArgs(c *command, s trainShape, checkpointing bool) {
 	if e.in.Task == estimator.LoRA || e.in.Task == estimator.QLoRA {
 		e.note("the plan trains " + e.in.Task.String() + " adapters (rank " + itoa(e.in.LoRARank) + ", " + e.in.LoRATargets.String() + "): the script must wrap the model with PEFT")
 	}
+	if e.in.Task == estimator.QLoRA && e.row.ZeRO == 3 {
+		// FSDP shards float tensors only: bitsandbytes' Params4bit store
+		// their NF4 bytes in quant_storage, uint8 by default, which must
+		// be the other weights' dtype for FSDP-QLoRA (bitsandbytes docs,
+		// "FSDP-QLoRA"; PEFT's "Use PEFT QLoRA and FSDP" and "DeepSpeed
+		// and QLoRA" guides set bnb_4bit_quant_storage the same way).
+		e.note("QLoRA sharded by ZeRO-3 or FSDP: load the base with BitsAndBytesConfig(bnb_4bit_quant_storage=torch." + storageDType(e.precision()) + "), the dtype of the other weights, or the 4-bit weights cannot be sharded")
+	}
 }
 
 // torchrun is the launcher line on every node: torch.distributed.run's
@@ -124,7 +132,7 @@ func (e *emitter) deepspeedLaunch(s trainShape) string {
 	c := e.deepspeedCommand(s)
 	text := "#!/bin/sh\n" + e.header()
 	if s.nodes > 1 {
-		text += "# on each of the " + itoa(s.nodes) + " instances: NODE_RANK 0.." + itoa(s.nodes-1) + ", MASTER_ADDR the first one's address\n"
+		text += "# on each of the " + itoa(s.nodes) + " instances: NODE_RANK 0.." + itoa(s.nodes-1) + ", MASTER_ADDR the first one's address\n" + nodeGuards(s.nodes, c.String())
 	}
 	return text + c.String() + "\n"
 }
@@ -225,7 +233,7 @@ func (e *emitter) fsdp() error {
 	}
 	text := "#!/bin/sh\n" + e.header()
 	if s.nodes > 1 {
-		text += "# on each of the " + itoa(s.nodes) + " instances: NODE_RANK 0.." + itoa(s.nodes-1) + ", MASTER_ADDR the first one's address\n"
+		text += "# on each of the " + itoa(s.nodes) + " instances: NODE_RANK 0.." + itoa(s.nodes-1) + ", MASTER_ADDR the first one's address\n" + nodeGuards(s.nodes, c.String())
 	}
 	c.then = &command{argv: []string{"train.py"}}
 	// FSDP recomputes activations itself (fsdp_activation_checkpointing);
@@ -261,4 +269,12 @@ func (e *emitter) fsdp() error {
 	y.boolean("use_cpu", false)
 	e.file("fsdp.yaml", "yaml", y.String())
 	return nil
+}
+
+// storageDType is torch's name for the training precision's dtype.
+func storageDType(precision string) string {
+	if precision == "fp16" {
+		return "float16"
+	}
+	return "bfloat16"
 }

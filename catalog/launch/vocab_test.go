@@ -78,7 +78,7 @@ func (c invocation) has(flag string) (string, bool) {
 }
 
 // commands splits a shell file into the commands it runs: continuation
-// lines are joined, comments, wait and export lines skipped, a leading
+// lines are joined, comments, wait, export and guard lines skipped, a leading
 // VAR=value and a trailing & dropped; a launcher's script (train.py) and
 // its flags are a command of their own.
 func commands(t *testing.T, text string) []invocation {
@@ -88,7 +88,8 @@ func commands(t *testing.T, text string) []invocation {
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || line[0] == '#' || line == "wait" || strings.HasPrefix(line, "export ") ||
-			strings.HasPrefix(line, "pip install") || strings.HasPrefix(line, "cat >") || line == "EOF" {
+			strings.HasPrefix(line, "pip install") || strings.HasPrefix(line, "cat >") || line == "EOF" ||
+			strings.HasPrefix(line, `: "${`) { // a required variable's guard (nodeGuards)
 			continue
 		}
 		toks := strings.Fields(strings.TrimSuffix(line, "&"))

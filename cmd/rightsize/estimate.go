@@ -43,7 +43,10 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	}()
 	fail := func(format string, a ...any) int {
 		msg := fmt.Sprintf(format, a...)
-		msg = strings.ReplaceAll(msg, "\n", "; ")
+		// One printable line: a flag's value is echoed in its error, and
+		// an escape sequence in it (--engine $'vllm\e[2J') reached the
+		// terminal as given.
+		msg = catalog.Printable(strings.ReplaceAll(msg, "\n", "; "))
 		fmt.Fprintln(stderr, "rightsize "+cmd+": "+msg)
 		return 2
 	}
@@ -453,6 +456,15 @@ func printPerf(w io.Writer, in estimator.Input, p *perfJSON) {
 	if p == nil {
 		return
 	}
+	if in.Arch.Generic() && in.Task == estimator.Inference {
+		// A rightsize-generic model (diffusion, vision: FLUX.1, SDXL's
+		// UNet, ResNet-50) is a parameter count with no attention layout:
+		// its "tokens" per second ("ResNet-50: 2128.6 tokens/s per
+		// request") measure nothing a user serves. The JSON keeps the
+		// fields.
+		fmt.Fprintln(w, "\nspeed: not modelled for a rightsize-generic model (a parameter count, no attention layout): the memory above is the estimate")
+		return
+	}
 	fmt.Fprintf(w, "\nspeed (estimate, %.0f–%.0f tokens/s): %.0f tokens/s, MFU %.0f%%, %s-bound\n", p.TokensPerSecondLow, p.TokensPerSecondHigh, p.TokensPerSecond, 100*p.MFU, p.Bound)
 	if in.Task == estimator.Inference {
 		if s := p.Serving; s != nil {
@@ -463,7 +475,14 @@ func printPerf(w io.Writer, in estimator.Input, p *perfJSON) {
 				1000*p.DecodeTokenLatency, 1000*s.TPOTP50, 1000*s.TPOTP99, s.RequestsPerSecond)
 			return
 		}
-		fmt.Fprintf(w, "time to first token %.3f s; %.1f tokens/s per request\n", p.TimeToFirstToken, 1/max(p.DecodeTokenLatency, 1e-12))
+		if p.DecodeTokenLatency <= 0 {
+			// An encoder (or a model with no decode step) answers in one
+			// forward pass: no tokens per second to print (it printed
+			// 1/1e-12, "1000000000000.0 tokens/s per request").
+			fmt.Fprintf(w, "one forward pass per request: %.3f s\n", p.TimeToFirstToken)
+			return
+		}
+		fmt.Fprintf(w, "time to first token %.3f s; %.1f tokens/s per request\n", p.TimeToFirstToken, 1/p.DecodeTokenLatency)
 		return
 	}
 	fmt.Fprintf(w, "%.3g training tokens: %.1f h, %.1f GPU-hours\n", p.TrainTokens, p.JobSeconds/3600, p.GPUHours)

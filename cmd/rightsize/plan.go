@@ -1166,7 +1166,13 @@ func writePickNotes(w io.Writer, p planJSON) {
 		if p.Workload == "serving" {
 			unit = "/month"
 		}
-		fmt.Fprintf(w, "nothing fits with --%s as given; without it the cheapest plan is %s ×%d (%s) at %s %s/h, %s %s%s\n", x.Dropped,
+		// No offer left to try is not "nothing fits": a GPU the catalog
+		// has no offer of (Gaudi 2, MI355X) read as a model too big for it.
+		verb := "nothing fits"
+		if p.Considered == 0 {
+			verb = "no offer matches"
+		}
+		fmt.Fprintf(w, "%s with --%s as given; without it the cheapest plan is %s ×%d (%s) at %s %s/h, %s %s%s\n", verb, x.Dropped,
 			catalog.Printable(x.Provider+" "+x.InstanceName), x.Instances, x.GPU, strconv.FormatFloat(x.PricePerHourDisp, 'f', 2, 64), p.Currency,
 			strconv.FormatFloat(x.CostDisp, 'f', 2, 64), p.Currency, unit)
 	}

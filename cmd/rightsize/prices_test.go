@@ -136,14 +136,15 @@ func TestPlanDefaultKinds(t *testing.T) {
 }
 
 // TestPlanSaysWhatExists: no Russian provider prices an H100; the empty
-// plan says what a Russian provider does price.
+// plan says no offer matches (not that nothing fits) and what a Russian
+// provider does price.
 func TestPlanSaysWhatExists(t *testing.T) {
 	p := planJSONOf(t, "--model", "llama-3.1-8b", "--task", "lora", "--train-tokens", "100M", "--country", "RU", "--gpu", "h100-sxm")
 	if p.Fitting != 0 || p.Widened == nil || p.Widened.Dropped != "gpu" || p.Widened.GPU == "h100-sxm" || p.Widened.Provider == "" || !(p.Widened.CostDisp > 0) {
 		t.Fatalf("fitting %d, widened %+v", p.Fitting, p.Widened)
 	}
 	code, out, _ := runPlanArgs(t, "--model", "llama-3.1-8b", "--task", "lora", "--train-tokens", "100M", "--country", "RU", "--gpu", "h100-sxm")
-	if code != 0 || !strings.Contains(out, "nothing fits with --gpu as given; without it the cheapest plan is "+p.Widened.Provider) {
+	if code != 0 || !strings.Contains(out, "no offer matches with --gpu as given; without it the cheapest plan is "+p.Widened.Provider) {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 }

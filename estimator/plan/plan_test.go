@@ -753,3 +753,41 @@ func TestYieldChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestNoDecoderRefused: serving at a rate needs a KV-cache decoder and a
+// batch job a model whose tokens the estimator can time: an encoder
+// (BERT) at a rate and a rightsize-generic model (FLUX.1) at all are
+// refused naming the model, where they once planned every offer out
+// without a reason (BERT) or a 1024² image in 0.2 s (FLUX.1); BERT's
+// batch job and a decoder's serving still plan.
+func TestNoDecoderRefused(t *testing.T) {
+	cases := []struct {
+		model  string
+		kind   plan.Kind
+		refuse bool
+	}{
+		{"bert-base-uncased", plan.Serving, true},
+		{"bert-base-uncased", plan.Batch, false},
+		{"flux.1-dev", plan.Serving, true},
+		{"flux.1-dev", plan.Batch, true},
+		{"qwen2.5-1.5b", plan.Serving, false},
+	}
+	for _, c := range cases {
+		req := plan.Request{Input: modelInput(t, c.model), Workload: plan.Workload{Kind: c.kind, Requests: 1000, RequestsPerSecond: 1}}
+		err := req.Validate()
+		var ie *estimator.InputError
+		found := false
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range j.Unwrap() {
+				if errors.As(e, &ie) && ie.Field == "model" && errors.Is(ie, estimator.ErrIncompatible) {
+					found = true
+				}
+			}
+		} else if errors.As(err, &ie) && ie.Field == "model" {
+			found = true
+		}
+		if found != c.refuse {
+			t.Errorf("%s %v: %v, want refused %v", c.model, c.kind, err, c.refuse)
+		}
+	}
+}

@@ -101,6 +101,17 @@ func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 		return trainShape{in, n, res}, res.Fits && n <= p.instLimit(o)
 	}
 	top := maxTP(o, gpus)
+	if in.Task == estimator.QLoRA {
+		// QLoRA's frozen base is bitsandbytes NF4, which the stacks that
+		// run it shard by data parallelism only (FSDP or ZeRO-3: Answer.AI's
+		// FSDP+QLoRA, 2024; PEFT's "FSDP and QLoRA" and "DeepSpeed and
+		// QLoRA" guides); Megatron-LM's tensor parallelism has no NF4
+		// layers. A TP 2 plan of Llama 3.1 70B on A6000s was one no stack
+		// launches (--emit fsdp refused it): without TP the rental layout
+		// turns activation checkpointing on instead, as QLoRA runs do
+		// (Dettmers et al. 2023, §4: gradient checkpointing throughout).
+		top = 1
+	}
 	at := func(n int) (trainShape, bool) {
 		total := n * gpus
 		// Offers of other shapes reach the same GPU total (2 × 8 and
