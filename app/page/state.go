@@ -195,9 +195,11 @@ func newDefaultState() ViewState {
 	// request rate is set.
 	s[FieldModel], s[FieldGPU], s[FieldOutput], s[FieldRequests] = "llama-3.1-8b", "h100-sxm", "512", "100000"
 	s[FieldLang], s[FieldUnits], s[FieldSort] = "en", "GiB", "vram"
-	// Serving targets (used once a request rate is set): first token within
-	// 2 s, then 10 tokens/s per user or better.
-	s[FieldTTFT], s[FieldTPOT] = "2000", "100"
+	// Serving targets (used once a request rate is set), the planner's
+	// defaults: first token within 2 s, then 10 tokens/s per user or
+	// better.
+	s[FieldTTFT] = strconv.FormatFloat(1000*planner.DefaultTTFTSeconds, 'g', -1, 64)
+	s[FieldTPOT] = strconv.FormatFloat(1000*planner.DefaultTPOTSeconds, 'g', -1, 64)
 	// The statistic both targets bound: p95, as rightsize plan's
 	// --slo-stat (planner.SLOStat's zero value).
 	s[FieldSLOStat] = planner.SLOP95.String()

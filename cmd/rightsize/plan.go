@@ -7,10 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"rightsize/app/page"
 	"rightsize/app/page/jobspec"
@@ -48,6 +50,9 @@ type estimateJob struct {
 //	slo_stat            serving: the statistic the TTFT and TPOT targets
 //	                    bound (--slo-stat: mean | p50 | p90 | p95 | p99);
 //	                    absent for training and batch
+//	ttft_target_seconds, tpot_target_seconds  serving: the targets held at
+//	                    slo_stat (--ttft-p95, --tpot; default 2 s and
+//	                    100 ms, the page's too); absent: none (0)
 //	checkpoint_bytes    training: weights + optimizer states, bytes
 //	considered, fitting offers planned after the filters, and those that fit
 //	notes               assumptions the plan used, English
@@ -302,8 +307,8 @@ var planFlags = []flagRow{
 	{"global-batch-tokens", "", "training: tokens per optimizer step, e.g. 4M (default: pre-training's published batch for the model's size, 0.5M-4M tokens; fine-tunes one micro-batch per replica, 4×PP with PP)"},
 	sharedFlag(jobspec.Requests, "batch inference: requests in the job, e.g. 1M"),
 	sharedFlag(jobspec.RequestsPerSecond, "online serving: target request rate"),
-	{"ttft-p95", "", "serving SLO: time to first token at --slo-stat (p95 by default), e.g. 1s, 800ms"},
-	{"tpot", "", "serving SLO: time per output token at --slo-stat, e.g. 50ms"},
+	{"ttft-p95", strconv.FormatFloat(plan.DefaultTTFTSeconds, 'g', -1, 64) + "s", "serving SLO: time to first token at --slo-stat (p95 by default), e.g. 1s, 800ms; 0: none"},
+	{"tpot", strconv.FormatFloat(1000*plan.DefaultTPOTSeconds, 'g', -1, 64) + "ms", "serving SLO: time per output token at --slo-stat, e.g. 50ms; 0: none"},
 	{"slo-stat", "", "serving: the statistic --ttft-p95 and --tpot bound over the requests: mean|p50|p90|p95|p99 (default p95)"},
 	{"max-utilisation", "0", "serving: cap on each replica's load (0: 0.8)"},
 	sharedFlag(jobspec.Pricing, "on-demand|spot|reserved-1y|reserved-3y"),
@@ -753,6 +758,11 @@ type planJSON struct {
 	FXSource        string   `json:"fx_source"`
 	Workload        string   `json:"workload"`
 	SLOStat         string   `json:"slo_stat,omitempty"`
+	// TTFTTargetSeconds and TPOTTargetSeconds are the serving targets the
+	// plan held at slo_stat (--ttft-p95, --tpot; their defaults are
+	// plan.DefaultTTFTSeconds and DefaultTPOTSeconds); 0: none.
+	TTFTTargetSeconds float64 `json:"ttft_target_seconds,omitempty"`
+	TPOTTargetSeconds float64 `json:"tpot_target_seconds,omitempty"`
 	CheckpointBytes float64  `json:"checkpoint_bytes,omitempty"`
 	Considered      int      `json:"considered"`
 	Fitting         int      `json:"fitting"`
@@ -832,6 +842,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		ProviderKinds: append([]string{}, req.Filters.Kinds...)}
 	if req.Workload.Kind == plan.Serving {
 		out.SLOStat = req.Workload.SLOStat.String()
+		out.TTFTTargetSeconds, out.TPOTTargetSeconds = req.Workload.TTFTP95Seconds, req.Workload.TPOTSeconds
 	}
 	for _, x := range req.FX {
 		if x.Currency == res.Currency && x.Currency != "USD" {
@@ -951,6 +962,18 @@ func shapeText(p parallelismJSON) string {
 	return s
 }
 
+// targetsLine says the serving targets a plan held, and how to change them.
+func targetsLine(p planJSON) string {
+	t := func(name string, s float64, unit time.Duration) string {
+		if s == 0 {
+			return name + " none"
+		}
+		return name + " " + time.Duration(math.Round(s*float64(time.Second)/float64(unit))*float64(unit)).String()
+	}
+	return "targets: " + t("TTFT", p.TTFTTargetSeconds, time.Millisecond) + ", " + t("TPOT", p.TPOTTargetSeconds, 100*time.Microsecond) +
+		" at " + p.SLOStat + " (--ttft-p95, --tpot, --slo-stat; 0: no target)"
+}
+
 func writeTable(w io.Writer, p planJSON) {
 	fmt.Fprintf(w, "%s plan: %d offers considered, %d fit; prices in %s", p.Workload, p.Considered, p.Fitting, p.Currency)
 	if p.FXAsOf != "" {
@@ -965,6 +988,9 @@ func writeTable(w io.Writer, p planJSON) {
 	}
 	if len(p.ProviderKinds) > 0 {
 		fmt.Fprintln(w, "providers: "+strings.Join(p.ProviderKinds, ", ")+" (--kind any adds marketplaces and decentralised networks)")
+	}
+	if p.SLOStat != "" {
+		fmt.Fprintln(w, targetsLine(p))
 	}
 	head, cells := columns(p)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

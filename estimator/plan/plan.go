@@ -22,6 +22,17 @@ const (
 	// DefaultMaxUtilisation: docs/planning.md (Erlang C section): real arrivals
 	// are burstier than Poisson, keep target utilisation below ~0.7–0.8.
 	DefaultMaxUtilisation = 0.8
+	// DefaultTTFTSeconds and DefaultTPOTSeconds: assumption, the serving
+	// targets a plan holds when the user sets none: the first token
+	// within 2 s, then 10 tokens/s per user or better, at the SLO
+	// statistic (p95). Without a target a plan sizes replicas to
+	// DefaultMaxUtilisation of their capacity alone, which leaves a
+	// KV-bound replica of few slots queueing requests for tens of
+	// seconds (Gemma 3 27B on 13 × A100 80GB: p95 TTFT 43 s). The page's
+	// fields and the CLI's --ttft-p95 / --tpot default to them; 0 sets
+	// no target.
+	DefaultTTFTSeconds = 2
+	DefaultTPOTSeconds = 0.1
 	// DefaultCheckpointWriteBytesPerSecond: assumption, one cloud block
 	// volume's write throughput (AWS EBS gp3 volumes are provisioned up
 	// to 1,000 MiB/s, AWS EBS User Guide, "General Purpose SSD volumes").
