@@ -83,9 +83,11 @@ type ServeResult struct {
 	Replicas, GPUs          int
 	Concurrency             float64
 	TTFTP95, TPOT, Utilised float64
-	// TTFTAtSLO is TTFT at the statistic the targets bound
-	// (planner.Row.TTFTAtSLOSeconds).
-	TTFTAtSLO float64
+	// TTFTAtSLO and TPOTAtSLO are TTFT and TPOT at the statistic the
+	// targets bound (planner.Row.TTFTAtSLOSeconds, TPOTAtSLOSeconds):
+	// the figures the fleet's cards show, as the load chart and the
+	// disaggregated line do.
+	TTFTAtSLO, TPOTAtSLO float64
 	Monthly   float64 // in PlanOut.Currency
 	// Sized: the engine simulator set the replica count; Binding names
 	// what needed the last replica and Limit what held requests back in
@@ -101,6 +103,7 @@ func serveOf(req planner.Request, r *planner.Row) ServeResult {
 		OK: true, Offer: r.Offer, Instances: r.Instances, Plan: RowPlan(r),
 		Pricing: r.Pricing, Engine: r.Engine, Replicas: r.Replicas, GPUs: int(r.GPUs), Concurrency: r.Concurrency,
 		TTFTP95: r.TTFTP95Seconds, TPOT: r.TPOTSeconds, Utilised: r.Utilisation, Monthly: r.MonthlyCostDisp, TTFTAtSLO: r.TTFTAtSLOSeconds,
+		TPOTAtSLO: r.TPOTAtSLOSeconds,
 		Sized: r.Sim != nil, Binding: r.Binding, Limit: r.EngineLimit,
 	}
 }
