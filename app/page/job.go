@@ -262,7 +262,17 @@ func (p *parser) parse() (Job, bool) {
 		// 0 is no split given: half of the sequence generated
 		// (estimator.Workload's zero value), as rightsize's
 		// --output-tokens 0, whose JSON the independent checks replay.
-		if p.errs[FieldOutput].OK() && p.errs[FieldSeq].OK() && out != 0 {
+		switch {
+		case !p.errs[FieldOutput].OK() || !p.errs[FieldSeq].OK() || out == 0:
+		case out >= in.Seq:
+			// The prompt is the rest of the sequence, at least a token:
+			// the field says its own range (0 to the sequence less one),
+			// not the prompt's 1 to 16,777,216 that the estimator's
+			// check of prompt=0 put next to it (BERT at 512 tokens with
+			// the sample's 512 generated).
+			p.errs[FieldOutput] = FieldErr{Key: MsgRange, Value: s[FieldOutput],
+				Range: estimator.Range{Min: 0, Max: float64(in.Seq - 1), HasMin: true, HasMax: true}}
+		default:
 			j.Work = estimator.Workload{PromptTokens: in.Seq - out, OutputTokens: out}
 		}
 	}
