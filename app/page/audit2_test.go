@@ -1,6 +1,8 @@
 package page
 
 import (
+	"errors"
+	"rightsize/catalog"
 	"strings"
 	"testing"
 )
@@ -24,6 +26,53 @@ func TestFleetTPOTAtTheTargetsStatistic(t *testing.T) {
 		}
 		if ttft := factOf(t, v.Serve.Best.Facts, "rs-serve-ttft"); !strings.HasSuffix(ttft.Label, "("+stat+")") {
 			t.Errorf("%s: TTFT card %q", frag, ttft.Label)
+		}
+	}
+}
+
+// Generated tokens as many as the sequence leave no prompt: the field
+// says its own range, 0 to the sequence less one, where it said the
+// prompt's "1 to 16,777,216" next to 512 (BERT at its 512 tokens with the
+// sample's 512 generated).
+func TestOutputTokensWithinTheSequence(t *testing.T) {
+	cat := catalog.Default()
+	for frag, want := range map[string]string{
+		"m=bert-base-uncased&s=512&rps=5":         "out of range: 0 to 511",
+		"m=llama-3.1-8b&s=1024&out=4096&rps=5":    "out of range: 0 to 1,023",
+		"m=llama-3.1-8b&s=1024&out=1024&req=1000": "out of range: 0 to 1,023",
+		"m=llama-3.1-8b&s=1024&out=1000&rps=5":    "",
+	} {
+		_, errs, _, ok := ParseJob(ParseFragment(frag, DefaultState), cat, Archs{}, nil, "")
+		got := ""
+		if !errs[FieldOutput].OK() {
+			got = (Locale{Lang: "en"}).ErrText(errs[FieldOutput])
+		}
+		if got != want || ok != (want == "") {
+			t.Errorf("%s: output field %q (ok %v), want %q", frag, got, ok, want)
+		}
+	}
+	_, errs, _, _ := ParseJob(ParseFragment("m=bert-base-uncased&s=512&rps=5", DefaultState), cat, Archs{}, nil, "")
+	if got := (Locale{Lang: "ru"}).ErrText(errs[FieldOutput]); !strings.Contains(got, "от 0 до 511") {
+		t.Errorf("in Russian: %q", got)
+	}
+}
+
+// A plan the planner refused (the estimator's check of a field it reads)
+// says to fix the marked field, or that nothing runs the job: it showed
+// the page's tagline, the text of the zero message key.
+func TestRefusedPlanSaysWhy(t *testing.T) {
+	refused := func(field bool) func(*ViewIn) {
+		return func(in *ViewIn) {
+			in.Plan = PlanOut{Err: errors.New("estimator: prompt-tokens=0: out of range")}
+			if field {
+				in.Errs[FieldOutput] = FieldErr{Key: MsgRange, Value: "0"}
+			}
+		}
+	}
+	for field, want := range map[bool]MsgKey{true: MsgFixToAnswer, false: MsgNoAnswer} {
+		v, _ := viewOf(t, "", refused(field))
+		if v.Answer.Note != Tr("en", want) || v.Answer.Note == Tr("en", 0) {
+			t.Errorf("field error %v: the answer's note %q", field, v.Answer.Note)
 		}
 	}
 }

@@ -1066,6 +1066,21 @@ type AnswerView struct {
 
 var pickTitles = [...]MsgKey{PickCheapest: MsgPickCheapest, PickFastest: MsgPickFastest, PickValue: MsgPickValue}
 
+// hasErrors reports whether a field or the job as a whole has a problem.
+func (in *ViewIn) hasErrors() bool {
+	for _, e := range in.Errs {
+		if !e.OK() {
+			return true
+		}
+	}
+	for _, e := range in.General {
+		if !e.OK() {
+			return true
+		}
+	}
+	return false
+}
+
 func (b *viewBuilder) answer() AnswerView {
 	in, out := &b.in, &b.in.Plan
 	v := AnswerView{Kind: AnswerPicks, Note: b.t(MsgAnswerNote)}
@@ -1077,6 +1092,15 @@ func (b *viewBuilder) answer() AnswerView {
 		v.Kind, v.Note = AnswerStalePicks, b.t(MsgFixToUpdate)
 	case !out.OK && in.Pending:
 		return AnswerView{Kind: AnswerPlanning, Note: b.t(MsgPlanning)}
+	case !out.OK && out.Err != nil:
+		// The planner refused the job's figures (the estimator's check of
+		// a field it reads, which the speed estimate placed next to the
+		// field): nothing was planned to say none fits, and NoneWhy's
+		// zero key wrote the page's tagline here.
+		if in.hasErrors() {
+			return AnswerView{Kind: AnswerStale, Note: b.t(MsgFixToAnswer)}
+		}
+		return AnswerView{Kind: AnswerNone, Note: b.t(MsgNoAnswer)}
 	case len(out.Picks) == 0:
 		return AnswerView{Kind: AnswerNone, Note: b.t(out.NoneWhy),
 			Widened: out.WidenedLine(b.l, Names{GPU: in.Prices.GPUName, Provider: in.Prices.ProviderName})}
