@@ -76,3 +76,54 @@ func TestRefusedPlanSaysWhy(t *testing.T) {
 		}
 	}
 }
+
+// A price to verify names its month the way the language writes dates
+// (it was "цена от 2026-07 — проверьте" beside "09.07.2026").
+func TestVerifyMonthInTheLanguage(t *testing.T) {
+	for lang, want := range map[string]string{"en": "2026-07", "ru": "07.2026", "zh": "2026年7月"} {
+		if got := (Locale{Lang: lang}).Month("2026-07-09"); got != want {
+			t.Errorf("%s: %q, want %q", lang, got, want)
+		}
+	}
+	if got := (Locale{Lang: "ru"}).Month("soon"); got != "soon" {
+		t.Errorf("not a date: %q", got)
+	}
+	v, _ := viewOf(t, "m=llama-3.1-70b&e=vllm&rps=5&cur=RUB&l=ru", nil)
+	seen := false
+	for _, r := range v.Offers.Rows {
+		if r.Verify == "" {
+			continue
+		}
+		seen = true
+		if strings.Contains(r.Verify, "-") {
+			t.Errorf("Russian verify note %q", r.Verify)
+		}
+	}
+	if !seen {
+		t.Error("no offer to verify: the test no longer reaches the note")
+	}
+}
+
+// A fix that fits on one GPU says so ("on 1 GPUs" read as a slip).
+func TestFixOnOneGPU(t *testing.T) {
+	_, r, _ := answer(t, "m=llama-3.1-8b&t=train&tok=1T")
+	if !r.HasFix || r.Fix.In.GPUs != 1 {
+		t.Fatalf("fix %v on %d GPUs", r.HasFix, r.Fix.In.GPUs)
+	}
+	for lang, want := range map[string]string{"en": " on one GPU", "ru": " на одном GPU", "zh": "单个 GPU "} {
+		if got := (Locale{Lang: lang}).FixText(r.Fix); !strings.Contains(got, want) || strings.Contains(got, "1 GPUs") {
+			t.Errorf("%s: %q", lang, got)
+		}
+	}
+}
+
+// The daily fleet in Russian: the replica count agrees with its noun at
+// any number ("4 реплик в пик" did not), and spot is «спот» as elsewhere.
+func TestDailyFleetRussian(t *testing.T) {
+	if got := Fill(Tr("ru", MsgFleetPeak), "4", "16,0", "1"); strings.Contains(got, "4 реплик") || !strings.Contains(got, ": 4") {
+		t.Errorf("peak line %q", got)
+	}
+	if got := Tr("ru", MsgFleetAllSpot); strings.Contains(got, "spot") {
+		t.Errorf("spot row %q", got)
+	}
+}

@@ -237,6 +237,27 @@ func (l Locale) Date(asOf string) string {
 	return string(o)
 }
 
+// Month writes a catalog date's month the way the language does:
+// 2026-07 · 07.2026 · 2026年7月; other text is shown as is.
+func (l Locale) Month(asOf string) string {
+	t, err := catalog.AsOfTime(asOf)
+	if err != nil {
+		return asOf
+	}
+	y, m, _ := t.Date()
+	var ob [16]byte
+	o := ob[:0]
+	switch l.Lang {
+	case "ru":
+		o = appendPad(append(appendPad(o, int(m), 2), '.'), y, 4)
+	case "zh":
+		o = append(strconv.AppendInt(append(strconv.AppendInt(o, int64(y), 10), "年"...), int64(m), 10), "月"...)
+	default:
+		o = appendPad(append(appendPad(o, y, 4), '-'), int(m), 2)
+	}
+	return string(o)
+}
+
 // appendPad appends a non-negative n with at least width digits.
 func appendPad(o []byte, n, width int) []byte {
 	var db [20]byte

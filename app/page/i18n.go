@@ -476,6 +476,7 @@ const (
 	MsgLeverZeRO2
 	MsgLeverPlain1F1B
 	MsgFixPerGPU
+	MsgFixOneGPU
 	MsgFixHost
 	MsgLoadTTFT50
 	MsgLoadTPOT95
@@ -951,6 +952,7 @@ var messagesEN = [NMsgs]string{
 	MsgLeverZeRO2:            "ZeRO-2",
 	MsgLeverPlain1F1B:        "plain 1F1B (no interleaving)",
 	MsgFixPerGPU:             "%s per GPU on %s GPUs",
+	MsgFixOneGPU:             "%s on one GPU",
 	MsgFixHost:               "host RAM %s per GPU",
 	MsgLoadTTFT50:            "TTFT p50",
 	MsgLoadTPOT95:            "TPOT %s",
@@ -1308,10 +1310,10 @@ var MessagesRU = [NMsgs]string{
 	MsgFleetCommit:     "реплик: %s — %s, остальные — %s",
 	MsgFleetNoCommit:   "без резерва: %s по часам",
 	MsgFleetSaving:     "на %s (%s) дешевле, чем всё по требованию",
-	MsgFleetPeak:       "%s реплик в пик (%s запросов/с), %s в самый тихий час",
+	MsgFleetPeak:       "Реплик в пик: %s (%s запросов/с), в самый тихий час: %s",
 	MsgFleetChoice:     "Модель цены",
 	MsgFleetAllOD:      "Всё по требованию",
-	MsgFleetAllSpot:    "Всё на spot (с запасной)",
+	MsgFleetAllSpot:    "Всё на споте (с запасной)",
 	MsgFleetAll1y:      "Всё в резерве на 1 год",
 	MsgFleetAll3y:      "Всё в резерве на 3 года",
 	MsgFleetBestMix:    "Лучшая смесь",
@@ -1404,6 +1406,7 @@ var MessagesRU = [NMsgs]string{
 	MsgLeverZeRO2:            "ZeRO-2",
 	MsgLeverPlain1F1B:        "обычным 1F1B (без чередования)",
 	MsgFixPerGPU:             "%s на GPU, GPU: %s",
+	MsgFixOneGPU:             "%s на одном GPU",
 	MsgFixHost:               "ОЗУ хоста %s на GPU",
 	MsgLoadTTFT50:            "до 1-го токена, p50",
 	MsgLoadTPOT95:            "на токен, %s",
@@ -1857,6 +1860,7 @@ var messagesZH = [NMsgs]string{
 	MsgLeverZeRO2:            "ZeRO-2",
 	MsgLeverPlain1F1B:        "普通 1F1B（不交错）",
 	MsgFixPerGPU:             "每 GPU %s，共 %s 个 GPU",
+	MsgFixOneGPU:             "单个 GPU %s",
 	MsgFixHost:               "每 GPU 主机内存 %s",
 	MsgLoadTTFT50:            "首 token 时间 p50",
 	MsgLoadTPOT95:            "每 token 时间 %s",

@@ -717,7 +717,7 @@ func (b *viewBuilder) fitRows() []FitRow {
 			if x.PassedOver && len(x.Offer.AsOf) >= 7 {
 				// Every plan of this GPU rests on a stale price: the picks
 				// pass it over, and the row says so.
-				v.Where += " · " + Fill(b.t(MsgVerifyPrice), x.Offer.AsOf[:7])
+				v.Where += " · " + Fill(b.t(MsgVerifyPrice), b.l.Month(x.Offer.AsOf))
 			}
 			// The planner's plan holds the job too: where the memory
 			// search stopped at MaxGPUsSearched, or the planner's layout
@@ -921,10 +921,7 @@ func PriceLabelsOf(l Locale, o *planner.Offer, stale, clock bool) PriceLabels {
 		stale = false
 	}
 	if stale || o.AsOfEstimated || o.AsOf == "" {
-		month := o.AsOf
-		if len(month) >= 7 {
-			month = month[:7]
-		}
+		month := l.Month(o.AsOf)
 		if month == "" {
 			month = l.T(MsgAgeUndated)
 		}
