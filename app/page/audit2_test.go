@@ -127,3 +127,36 @@ func TestDailyFleetRussian(t *testing.T) {
 		t.Errorf("spot row %q", got)
 	}
 }
+
+// The job line says the plan's bounds when they are set: the deadline
+// and the budget (a serving fleet's a month's), in the display currency,
+// each editable in place; without them it says neither.
+func TestJobLineBounds(t *testing.T) {
+	text := func(v View) string {
+		var b strings.Builder
+		for _, p := range v.Job.Parts {
+			b.WriteString(p.Text)
+		}
+		return b.String()
+	}
+	for frag, want := range map[string]string{
+		"m=llama-3.1-8b&t=train&tok=1T&dl=720&bud=500000": " · within 30.0 days · budget $500,000; ",
+		"m=llama-3.1-8b&e=vllm&rps=5&bud=3000&cur=EUR":     " · budget €3,000.00 a month; ",
+		"m=llama-3.1-8b&e=vllm&req=100000&dl=12":           " · within 12.0 h; ",
+	} {
+		v, _ := viewOf(t, frag, nil)
+		if got := text(v); !strings.Contains(got, want) {
+			t.Errorf("%s: job line %q, want %q in it", frag, got, want)
+		}
+		found := map[Field]bool{}
+		for _, p := range v.Job.Parts {
+			found[p.F] = true
+		}
+		if strings.Contains(frag, "dl=") != found[FieldDeadline] || strings.Contains(frag, "bud=") != found[FieldBudget] {
+			t.Errorf("%s: editable bounds %v", frag, found)
+		}
+	}
+	if v, _ := viewOf(t, "m=llama-3.1-8b&t=train&tok=1T", nil); strings.Contains(text(v), "within") || strings.Contains(text(v), "budget") {
+		t.Errorf("no bounds set: %q", text(v))
+	}
+}

@@ -371,6 +371,9 @@ const (
 	MsgJobTokens
 	MsgJobRequests
 	MsgJobRate
+	MsgJobWithin
+	MsgJobBudget
+	MsgJobBudgetMonth
 	MsgJobFor
 	MsgJobSetupOn
 	MsgBadCurve
@@ -841,6 +844,9 @@ var messagesEN = [NMsgs]string{
 	MsgJobTokens:       "%s training tokens",
 	MsgJobRequests:     "%s requests × %s tokens",
 	MsgJobRate:         "%s requests/s · %s + %s tokens each",
+	MsgJobWithin:       "within %s",
+	MsgJobBudget:       "budget %s",
+	MsgJobBudgetMonth:  "budget %s a month",
 	MsgJobFor:          "Planned for",
 	MsgJobSetupOn:      "memory and speed below on",
 	MsgBadCurve:        "want 24 requests/s figures, one per hour, separated by commas",
@@ -1295,6 +1301,9 @@ var MessagesRU = [NMsgs]string{
 	MsgJobTokens:       "%s токенов обучения",
 	MsgJobRequests:     "%s запросов × %s токенов",
 	MsgJobRate:         "%s запросов/с · %s + %s токенов на запрос",
+	MsgJobWithin:       "не дольше %s",
+	MsgJobBudget:       "бюджет %s",
+	MsgJobBudgetMonth:  "бюджет %s в месяц",
 	MsgJobFor:          "План для",
 	MsgJobSetupOn:      "память и скорость ниже — на",
 	MsgBadCurve:        "нужно 24 значения запросов/с, по одному на час, через запятую",
@@ -1749,6 +1758,9 @@ var messagesZH = [NMsgs]string{
 	MsgJobTokens:       "%s 个训练 token",
 	MsgJobRequests:     "%s 个请求 × %s 个 token",
 	MsgJobRate:         "每秒 %s 个请求 · 每个 %s + %s 个 token",
+	MsgJobWithin:       "%s 内完成",
+	MsgJobBudget:       "预算 %s",
+	MsgJobBudgetMonth:  "预算每月 %s",
 	MsgJobFor:          "规划对象",
 	MsgJobSetupOn:      "下方内存与速度基于",
 	MsgBadCurve:        "需要 24 个每秒请求数，每小时一个，用逗号分隔",

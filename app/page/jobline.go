@@ -103,6 +103,27 @@ func (b *viewBuilder) jobLine() JobLineView {
 	default:
 		fill(b.t(MsgJobRequests), field(FieldRequests, MsgRequests, count(j.Requests)), field(FieldSeq, MsgSeq, count(float64(j.In.Seq))))
 	}
+	// The plan's bounds, when set: the picks are the cheapest within the
+	// deadline and under the budget, which the line otherwise left to the
+	// folded inputs (a 30-day pre-training run read as unbounded).
+	if in.State.Shown(FieldDeadline) && (j.Filters.DeadlineSeconds > 0 || !in.Errs[FieldDeadline].OK()) {
+		plain(" · ")
+		fill(b.t(MsgJobWithin), field(FieldDeadline, MsgDeadline, l.Duration(j.Filters.DeadlineSeconds)))
+	}
+	if j.Filters.BudgetUSD > 0 || !in.Errs[FieldBudget].OK() {
+		per := 1.0
+		if in.Prices.Cat != nil {
+			if x, ok := in.Prices.Cat.FX(j.Currency); ok && x.PerUSD > 0 {
+				per = x.PerUSD
+			}
+		}
+		msg := MsgJobBudget
+		if !j.In.Task.Training() && j.RPS > 0 {
+			msg = MsgJobBudgetMonth // a serving fleet's budget is its month's
+		}
+		plain(" · ")
+		fill(b.t(msg), field(FieldBudget, MsgBudget, l.Money(j.Filters.BudgetUSD*per, j.Currency)))
+	}
 	// The GPUs, engine and batch are the setup the memory breakdown and
 	// the speed box describe, not the picks' (each pick sizes its own
 	// GPUs, engine and requests in flight): the line says so rather than
