@@ -141,8 +141,8 @@ func TestJobLineBounds(t *testing.T) {
 	}
 	for frag, want := range map[string]string{
 		"m=llama-3.1-8b&t=train&tok=1T&dl=720&bud=500000": " · within 30.0 days · budget $500,000; ",
-		"m=llama-3.1-8b&e=vllm&rps=5&bud=3000&cur=EUR":     " · budget €3,000.00 a month; ",
-		"m=llama-3.1-8b&e=vllm&req=100000&dl=12":           " · within 12.0 h; ",
+		"m=llama-3.1-8b&e=vllm&rps=5&bud=3000&cur=EUR":    " · budget €3,000.00 a month; ",
+		"m=llama-3.1-8b&e=vllm&req=100000&dl=12":          " · within 12.0 h; ",
 	} {
 		v, _ := viewOf(t, frag, nil)
 		if got := text(v); !strings.Contains(got, want) {
@@ -158,5 +158,16 @@ func TestJobLineBounds(t *testing.T) {
 	}
 	if v, _ := viewOf(t, "m=llama-3.1-8b&t=train&tok=1T", nil); strings.Contains(text(v), "within") || strings.Contains(text(v), "budget") {
 		t.Errorf("no bounds set: %q", text(v))
+	}
+}
+
+// Plans side by side name the GPU's memory as one GPU's: "VRAM 80.00
+// GiB" under "8 × NVIDIA H100" read as the plan's total.
+func TestCompareVRAMPerGPU(t *testing.T) {
+	for lang, want := range map[string]string{"en": "VRAM per GPU", "ru": "Память одного GPU", "zh": "单卡显存"} {
+		v, _ := viewOf(t, "m=llama-3.1-8b&e=vllm&rps=5&l="+lang, func(in *ViewIn) { in.Compare = []string{"aws-p5.48xlarge"} })
+		if len(v.Plans.Cols) != 1 || v.Plans.Labels[2] != want || v.Plans.Cols[0].VRAM == "—" {
+			t.Errorf("%s: labels %q, columns %+v", lang, v.Plans.Labels, v.Plans.Cols)
+		}
 	}
 }

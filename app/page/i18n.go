@@ -65,6 +65,7 @@ const (
 	MsgGPUFit
 	MsgGPUCol
 	MsgVRAM
+	MsgVRAMPerGPU
 	MsgWithYourSetup
 	MsgMinGPUs
 	MsgFromPrice
@@ -535,7 +536,7 @@ var messagesEN = [NMsgs]string{
 	MsgShortBy: "short by", MsgParams: "Parameters", MsgActive: "Active per token", MsgKVPerToken: "KV cache per token",
 	MsgKVPool: "KV pool", MsgMaxBatch: "Largest batch that fits", MsgMaxSeq: "Longest sequence that fits",
 	MsgFixFields: "Fix the highlighted fields to see an estimate.", MsgGPUFit: "Which GPUs fit",
-	MsgGPUCol: "GPU", MsgVRAM: "VRAM", MsgWithYourSetup: "With your GPU count", MsgMinGPUs: "GPUs needed",
+	MsgGPUCol: "GPU", MsgVRAM: "VRAM", MsgVRAMPerGPU: "VRAM per GPU", MsgWithYourSetup: "With your GPU count", MsgMinGPUs: "GPUs needed",
 	MsgFromPrice: "From (on-demand)", MsgNone: "—", MsgOffers: "Where to rent", MsgProvider: "Provider",
 	MsgInstance: "Instance", MsgOnDemand: "On-demand /h", MsgSpot: "Spot /h", MsgReserved: "Reserved /h", MsgRegion: "Region",
 	MsgShowAll: "Show all", MsgNoOffers: "No offer in the catalog has this GPU.",
@@ -995,7 +996,7 @@ var MessagesRU = [NMsgs]string{
 	MsgShortBy: "не хватает", MsgParams: "Параметры", MsgActive: "Активных на токен", MsgKVPerToken: "KV-кэш на токен",
 	MsgKVPool: "Пул KV", MsgMaxBatch: "Наибольший батч", MsgMaxSeq: "Наибольшая длина",
 	MsgFixFields: "Исправьте выделенные поля, чтобы увидеть оценку.", MsgGPUFit: "Какие GPU подходят",
-	MsgGPUCol: "GPU", MsgVRAM: "Память", MsgWithYourSetup: "С вашим числом GPU", MsgMinGPUs: "Нужно GPU",
+	MsgGPUCol: "GPU", MsgVRAM: "Память", MsgVRAMPerGPU: "Память одного GPU", MsgWithYourSetup: "С вашим числом GPU", MsgMinGPUs: "Нужно GPU",
 	MsgFromPrice: "От (по требованию)", MsgNone: "—", MsgOffers: "Где арендовать", MsgProvider: "Провайдер",
 	MsgInstance: "Инстанс", MsgOnDemand: "По требованию /ч", MsgSpot: "Спот /ч", MsgReserved: "Резерв /ч", MsgRegion: "Регион",
 	MsgShowAll: "Показать все", MsgNoOffers: "В каталоге нет предложений с этим GPU.",
@@ -1452,7 +1453,7 @@ var messagesZH = [NMsgs]string{
 	MsgShortBy: "缺少", MsgParams: "参数量", MsgActive: "每 token 激活", MsgKVPerToken: "每 token 的 KV 缓存",
 	MsgKVPool: "KV 池", MsgMaxBatch: "可容纳的最大批大小", MsgMaxSeq: "可容纳的最长序列",
 	MsgFixFields: "请修正标出的字段以查看估算。", MsgGPUFit: "哪些 GPU 装得下",
-	MsgGPUCol: "GPU", MsgVRAM: "显存", MsgWithYourSetup: "按您的 GPU 数量", MsgMinGPUs: "所需 GPU",
+	MsgGPUCol: "GPU", MsgVRAM: "显存", MsgVRAMPerGPU: "单卡显存", MsgWithYourSetup: "按您的 GPU 数量", MsgMinGPUs: "所需 GPU",
 	MsgFromPrice: "起价（按需）", MsgNone: "—", MsgOffers: "去哪里租", MsgProvider: "服务商",
 	MsgInstance: "实例", MsgOnDemand: "按需 /小时", MsgSpot: "竞价 /小时", MsgReserved: "预留 /小时", MsgRegion: "地域",
 	MsgShowAll: "显示全部", MsgNoOffers: "目录中没有带此 GPU 的报价。",

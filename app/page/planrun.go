@@ -88,7 +88,7 @@ type ServeResult struct {
 	// the figures the fleet's cards show, as the load chart and the
 	// disaggregated line do.
 	TTFTAtSLO, TPOTAtSLO float64
-	Monthly   float64 // in PlanOut.Currency
+	Monthly              float64 // in PlanOut.Currency
 	// Sized: the engine simulator set the replica count; Binding names
 	// what needed the last replica and Limit what held requests back in
 	// each engine copy (planner.Row.Binding, EngineLimit).
@@ -104,7 +104,7 @@ func serveOf(req planner.Request, r *planner.Row) ServeResult {
 		Pricing: r.Pricing, Engine: r.Engine, Replicas: r.Replicas, GPUs: int(r.GPUs), Concurrency: r.Concurrency,
 		TTFTP95: r.TTFTP95Seconds, TPOT: r.TPOTSeconds, Utilised: r.Utilisation, Monthly: r.MonthlyCostDisp, TTFTAtSLO: r.TTFTAtSLOSeconds,
 		TPOTAtSLO: r.TPOTAtSLOSeconds,
-		Sized: r.Sim != nil, Binding: r.Binding, Limit: r.EngineLimit,
+		Sized:     r.Sim != nil, Binding: r.Binding, Limit: r.EngineLimit,
 	}
 }
 
