@@ -3,6 +3,7 @@ package page
 import (
 	"errors"
 	"rightsize/catalog"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -169,5 +170,33 @@ func TestCompareVRAMPerGPU(t *testing.T) {
 		if len(v.Plans.Cols) != 1 || v.Plans.Labels[2] != want || v.Plans.Cols[0].VRAM == "—" {
 			t.Errorf("%s: labels %q, columns %+v", lang, v.Plans.Labels, v.Plans.Cols)
 		}
+	}
+}
+
+// Picking a model whose checkpoint ships in fp8 serves it in fp8, as the
+// command line plans it without --precision and the engines load it;
+// leaving it goes back to bf16; a precision the user chose, or a
+// training task, stays.
+func TestPickingAnFP8Checkpoint(t *testing.T) {
+	cat := catalog.Default()
+	s := DefaultState.WithModel("deepseek-r1", cat)
+	if s[FieldModel] != "deepseek-r1" || s[FieldPrecision] != "fp8" {
+		t.Errorf("DeepSeek-R1 picked: model %q precision %q", s[FieldModel], s[FieldPrecision])
+	}
+	d := Derive(s, nil, NewPrices(cat, nil), nil, "", false)
+	if !d.R.OK || slices.Contains(d.R.HWWarn, MsgShipsFP8) {
+		t.Errorf("DeepSeek-R1 at fp8: ok %v, still told to set fp8: %v", d.R.OK, d.R.HWWarn)
+	}
+	if b := s.WithModel("llama-3.1-8b", cat); b[FieldPrecision] != "bf16" {
+		t.Errorf("back to Llama: precision %q", b[FieldPrecision])
+	}
+	for frag, want := range map[string]string{"p=int4": "int4", "t=lora": "bf16", "m=deepseek-r1&p=fp16": "fp16"} {
+		x := ParseFragment(frag, DefaultState)
+		if got := x.WithModel("deepseek-v3", cat)[FieldPrecision]; got != want {
+			t.Errorf("%s, DeepSeek-V3 picked: precision %q, want %q", frag, got, want)
+		}
+	}
+	if got := ParseFragment("p=fp8", DefaultState).WithModel("llama-3.1-8b", cat)[FieldPrecision]; got != "fp8" {
+		t.Errorf("fp8 chosen for Llama: %q", got)
 	}
 }
