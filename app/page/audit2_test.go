@@ -200,3 +200,25 @@ func TestPickingAnFP8Checkpoint(t *testing.T) {
 		t.Errorf("fp8 chosen for Llama: %q", got)
 	}
 }
+
+// A model that generates no tokens (a diffusion transformer, an encoder)
+// gets no serving plan, and the page says why, not "change the GPU count,
+// precision or model" beside a breakdown that fits.
+func TestNoServingPlanForModelsWithoutTokens(t *testing.T) {
+	cat := catalog.Default()
+	pr := NewPrices(cat, nil)
+	for frag, want := range map[string]MsgKey{
+		"m=flux.1-dev&rps=1":                      MsgNoAnswerNoTokens,
+		"m=bert-base-uncased&s=512&out=64&rps=50": MsgNoAnswerNoTokens,
+	} {
+		d := Derive(ParseFragment(frag, DefaultState), nil, pr, nil, "", false)
+		out := RunPlan(d.Job, pr)
+		if !d.R.OK || !d.R.Res.Fits || len(out.Picks) != 0 || out.NoneWhy != want {
+			t.Errorf("%s: fits %v, %d picks, note %q", frag, d.R.Res.Fits, len(out.Picks), Tr("en", out.NoneWhy))
+		}
+	}
+	// A language model still gets its plan.
+	if _, _, out := answer(t, "m=llama-3.1-8b&rps=1"); len(out.Picks) == 0 {
+		t.Errorf("Llama 3.1 8B at 1 req/s: no picks (%q)", Tr("en", out.NoneWhy))
+	}
+}

@@ -315,6 +315,13 @@ func RunPlan(j Job, pr Prices) PlanOut {
 		out.NoneWhy = MsgNoAnswerBudget
 	case res.PastDeadline > 0:
 		out.NoneWhy = MsgNoAnswerDeadline
+	case j.In.Task == estimator.Inference && (j.In.Arch.Encoder || j.In.Arch.Generic()):
+		// An encoder (BERT, ViT) or a model known by its parameters alone
+		// (FLUX, SDXL): the planner's serving model is token generation,
+		// whose KV pool such a model lacks, so no offer holds one
+		// request. Changing the GPU count, precision or model, as the
+		// default note says, would not help while the memory fits.
+		out.NoneWhy = MsgNoAnswerNoTokens
 	default:
 		out.NoneWhy = MsgNoAnswer
 	}
