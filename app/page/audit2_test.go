@@ -222,3 +222,30 @@ func TestNoServingPlanForModelsWithoutTokens(t *testing.T) {
 		t.Errorf("Llama 3.1 8B at 1 req/s: no picks (%q)", Tr("en", out.NoneWhy))
 	}
 }
+
+// A breakdown part too small for two decimals reads "< 0.01 GiB" (as its
+// share reads "< 0.1%"), not "0.00 GiB" beside memory it takes: the
+// logits of one 2,048-token sequence of Qwen2.5 7B at batch 1.
+func TestTinyPartIsNotZero(t *testing.T) {
+	for units, want := range map[string]string{"GiB": "< 0.01 GiB", "GB": "< 0.01 GB"} {
+		l := Locale{Lang: "en"}
+		if units == "GB" {
+			l.Units = UnitGB
+		}
+		if got := l.PartBytes(600_000); got != want {
+			t.Errorf("%s: %q, want %q", units, got, want)
+		}
+		if got := l.PartBytes(0); got != l.Bytes(0) {
+			t.Errorf("%s: nothing reads %q", units, got)
+		}
+	}
+	if got := (Locale{Lang: "ru"}).PartBytes(600_000); got != "< 0,01 ГиБ" {
+		t.Errorf("ru: %q", got)
+	}
+	v, _ := viewOf(t, "m=qwen2.5-7b&b=1", nil)
+	for _, p := range v.Result.Breakdown.Parts {
+		if strings.HasPrefix(p.Value, "0.00 ") {
+			t.Errorf("part %s reads %q", p.Name, p.Value)
+		}
+	}
+}

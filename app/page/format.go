@@ -137,6 +137,21 @@ func (l Locale) PartShare(f float64) string {
 	return l.Fixed(f*100, 1) + "%"
 }
 
+// PartBytes writes a part of the memory breakdown as Bytes does; a part
+// too small for two decimals but not nothing reads "< 0.01 GiB", never a
+// "0.00 GiB" beside a part that takes memory (the logits of one sequence
+// of a 7B model: 0.6 MB).
+func (l Locale) PartBytes(b estimator.Bytes) string {
+	v := b.GiB()
+	if l.Units == UnitGB {
+		v = b.GB()
+	}
+	if b > 0 && v < 0.005 {
+		return "< " + l.Bytes(estimator.Bytes(float64(b)/v*0.01))
+	}
+	return l.Bytes(b)
+}
+
 // SignedPercent writes a relative error as "+87%" or "−23%".
 func (l Locale) SignedPercent(f float64) string {
 	v := math.Round(f * 100)

@@ -487,7 +487,7 @@ func Parts(l Locale, r estimator.Result, vendor string) []Part {
 			share = float64(p.b) / float64(total)
 		}
 		out = append(out, Part{
-			ID: p.id, Name: l.T(p.key), Value: l.Bytes(p.b), Share: l.PartShare(share),
+			ID: p.id, Name: l.T(p.key), Value: l.PartBytes(p.b), Share: l.PartShare(share),
 			Band: l.Percent(p.conf), Formula: l.T(p.formula), Seg: len(out), Permille: int(share*1000 + 0.5),
 		})
 	}
