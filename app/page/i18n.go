@@ -324,7 +324,8 @@ const (
 	MsgAsSet
 	MsgCostAtSpeed
 	MsgJobCostAtSpeed
-	MsgPlannerBest
+	MsgPlannerBestPerM
+	MsgPlannerBestJob
 	MsgInFlight
 	MsgPrOnDemand
 	MsgPrSpot
@@ -794,7 +795,8 @@ var messagesEN = [NMsgs]string{
 	MsgAsSet:               "As set",
 	MsgCostAtSpeed:         "Per 1M generated tokens at this speed",
 	MsgJobCostAtSpeed:      "Job cost at this speed",
-	MsgPlannerBest:         "Planner's cheapest plan on this GPU",
+	MsgPlannerBestPerM:     "Planner's cheapest plan on this GPU, per 1M generated tokens",
+	MsgPlannerBestJob:      "Planner's cheapest plan on this GPU, job cost",
 	MsgInFlight:            "requests in flight",
 	MsgPrOnDemand:          "on-demand",
 	MsgPrSpot:              "spot",
@@ -1252,7 +1254,8 @@ var MessagesRU = [NMsgs]string{
 	MsgAsSet:               "Как задано",
 	MsgCostAtSpeed:         "За 1M сгенерированных токенов при этой скорости",
 	MsgJobCostAtSpeed:      "Стоимость задачи при этой скорости",
-	MsgPlannerBest:         "Самый дешёвый план на этом GPU (планировщик)",
+	MsgPlannerBestPerM:     "Самый дешёвый план на этом GPU (планировщик), за 1M сгенерированных токенов",
+	MsgPlannerBestJob:      "Самый дешёвый план на этом GPU (планировщик), стоимость задачи",
 	MsgInFlight:            "запросов одновременно",
 	MsgPrOnDemand:          "по требованию",
 	MsgPrSpot:              "спот",
@@ -1710,7 +1713,8 @@ var messagesZH = [NMsgs]string{
 	MsgAsSet:               "按当前设置",
 	MsgCostAtSpeed:         "按此速度每 100 万生成 token 成本",
 	MsgJobCostAtSpeed:      "按此速度的任务成本",
-	MsgPlannerBest:         "规划器在此 GPU 上的最便宜方案",
+	MsgPlannerBestPerM:     "规划器在此 GPU 上的最便宜方案（每 100 万生成 token）",
+	MsgPlannerBestJob:      "规划器在此 GPU 上的最便宜方案（任务成本）",
 	MsgInFlight:            "个并发请求",
 	MsgPrOnDemand:          "按需",
 	MsgPrSpot:              "竞价",

@@ -559,7 +559,13 @@ func (b *viewBuilder) perf() PerfView {
 	} else if in.Pending {
 		atSpeedV = "…"
 	}
-	planned, plannedWhat := "—", ""
+	// The planner's figure says what it counts: per 1M generated tokens
+	// for serving, the job's cost for training ("$0.31" under a bare
+	// "cheapest plan" read as a price per hour).
+	planned, plannedWhat, plannerBest := "—", "", MsgPlannerBestJob
+	if j.In.Task == estimator.Inference {
+		plannerBest = MsgPlannerBestPerM
+	}
 	if x, ok := out.Best(j.GPU.ID); ok {
 		where := b.t(PricingKeys[x.Pricing]) + " · " + names(x.Offer.Provider) + " " + x.Offer.Name() + Instances(x.Instances)
 		shape := l.Count(int64(x.Plan.GPUs)) + " × " + j.GPU.Name + PlanSuffix(x.Plan)
@@ -610,7 +616,7 @@ func (b *viewBuilder) perf() PerfView {
 			Detail: Fill(b.t(MsgCommHidden), exposed, l.Duration(p.CommTotalSeconds))})
 	}
 	facts = append(facts, Fact{ID: "rs-mfu", Label: b.t(MsgMFUImplied), Value: l.SmallPercent(p.MFU)},
-		Fact{ID: "rs-cheapest", Label: b.t(MsgPlannerBest), Value: planned, Detail: plannedWhat})
+		Fact{ID: "rs-cheapest", Label: b.t(plannerBest), Value: planned, Detail: plannedWhat})
 	return PerfView{Setup: b.t(MsgAsSet) + ": " + SetupLine(l, j), Facts: facts}
 }
 
