@@ -264,3 +264,13 @@ func TestPlannerFigureSaysWhatItCounts(t *testing.T) {
 		}
 	}
 }
+
+// A refused sheet says "price sheet" once: "ours.csv: price sheet
+// refused: price sheet: row 1: …" named it twice.
+func TestRefusedSheetSaysItOnce(t *testing.T) {
+	var s Sheet
+	s.Use("ours.csv", nil, 0, errors.New(`catalog: price sheet: row 1: provider "ourcloud" is not in the catalog`), "en")
+	if want := `ours.csv: price sheet refused: row 1: provider "ourcloud" is not in the catalog`; s.Err != want {
+		t.Errorf("%q, want %q", s.Err, want)
+	}
+}
