@@ -274,3 +274,22 @@ func TestRefusedSheetSaysItOnce(t *testing.T) {
 		t.Errorf("%q, want %q", s.Err, want)
 	}
 }
+
+// With the generated tokens refused the job line does not add a prompt
+// to them ("256 + 512" under a 512-token sequence); in Russian the rate
+// reads "запр./с", which agrees with any count ("1 запросов/с" did not).
+func TestJobLineRateParts(t *testing.T) {
+	cat := catalog.Default()
+	d := Derive(ParseFragment("m=bert-base-uncased&s=512&rps=5", DefaultState), nil, NewPrices(cat, nil), nil, "", false)
+	v := BuildView(ViewIn{State: ParseFragment("m=bert-base-uncased&s=512&rps=5", DefaultState), Job: d.Job, Errs: d.Errs, R: d.R, Prices: NewPrices(cat, nil)})
+	var line strings.Builder
+	for _, p := range v.Job.Parts {
+		line.WriteString(p.Text)
+	}
+	if !strings.Contains(line.String(), " · — + 512 tokens each") {
+		t.Errorf("job line %q", line.String())
+	}
+	if got := Fill(Tr("ru", MsgJobRate), "1", "1 536", "512"); !strings.HasPrefix(got, "1 запр./с") {
+		t.Errorf("Russian rate %q", got)
+	}
+}

@@ -99,7 +99,14 @@ func (b *viewBuilder) jobLine() JobLineView {
 		if j.Mix == nil {
 			out = field(FieldOutput, MsgOutputTokens, count(float64(gen)))
 		}
-		fill(b.t(MsgJobRate), rps, JobPart{F: NFields, Text: count(float64(prompt))}, out)
+		// The prompt is the rest of the sequence: with the generated
+		// tokens refused it is not known ("256 + 512" under a 512-token
+		// sequence added up to more than it).
+		promptText := count(float64(prompt))
+		if !in.Errs[FieldOutput].OK() {
+			promptText = "—"
+		}
+		fill(b.t(MsgJobRate), rps, JobPart{F: NFields, Text: promptText}, out)
 	default:
 		fill(b.t(MsgJobRequests), field(FieldRequests, MsgRequests, count(j.Requests)), field(FieldSeq, MsgSeq, count(float64(j.In.Seq))))
 	}
