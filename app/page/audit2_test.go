@@ -293,3 +293,19 @@ func TestJobLineRateParts(t *testing.T) {
 		t.Errorf("Russian rate %q", got)
 	}
 }
+
+// A planner that refuses a model generating no tokens outright (an error,
+// no field to mark) gets the same note as one that plans it out.
+func TestRefusedTokenlessModelSaysWhy(t *testing.T) {
+	for _, frag := range []string{"m=flux.1-dev&rps=1", "m=bert-base-uncased&s=512&out=64&rps=50"} {
+		v, _ := viewOf(t, "", func(in *ViewIn) {
+			in.State = ParseFragment(frag, DefaultState)
+			d := Derive(in.State, nil, in.Prices, nil, "", false)
+			in.Job, in.R, in.Errs = d.Job, d.R, d.Errs
+			in.Plan = PlanOut{Err: errors.New("plan: model: incompatible")}
+		})
+		if v.Answer.Note != Tr("en", MsgNoAnswerNoTokens) {
+			t.Errorf("%s: the answer's note %q", frag, v.Answer.Note)
+		}
+	}
+}

@@ -315,12 +315,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 		out.NoneWhy = MsgNoAnswerBudget
 	case res.PastDeadline > 0:
 		out.NoneWhy = MsgNoAnswerDeadline
-	case j.In.Task == estimator.Inference && (j.In.Arch.Encoder || j.In.Arch.Generic()):
-		// An encoder (BERT, ViT) or a model known by its parameters alone
-		// (FLUX, SDXL): the planner's serving model is token generation,
-		// whose KV pool such a model lacks, so no offer holds one
-		// request. Changing the GPU count, precision or model, as the
-		// default note says, would not help while the memory fits.
+	case generatesNoTokens(j):
 		out.NoneWhy = MsgNoAnswerNoTokens
 	default:
 		out.NoneWhy = MsgNoAnswer
@@ -457,4 +452,14 @@ func (o *PlanOut) WidenedLine(l Locale, n Names) string {
 	}
 	what += " (" + n.GPU(r.Offer.GPU) + ")"
 	return Fill(l.T(MsgWidened), l.T(k), what, l.Money(r.PricePerHourDisp, o.Currency), l.Money(r.RankedCostDisp, o.Currency))
+}
+
+// generatesNoTokens reports whether j serves a model that generates no
+// tokens: an encoder (BERT, ViT) or a model known by its parameters alone
+// (FLUX, SDXL). The planner's serving model is token generation, whose KV
+// pool such a model lacks, so no offer holds one request (or the planner
+// refuses the model); changing the GPU count, precision or model, as the
+// default note says, would not help while the memory fits.
+func generatesNoTokens(j Job) bool {
+	return j.In.Task == estimator.Inference && (j.In.Arch.Encoder || j.In.Arch.Generic())
 }

@@ -1100,8 +1100,13 @@ func (b *viewBuilder) answer() AnswerView {
 		// a field it reads, which the speed estimate placed next to the
 		// field): nothing was planned to say none fits, and NoneWhy's
 		// zero key wrote the page's tagline here.
-		if in.hasErrors() {
+		switch {
+		case in.hasErrors():
 			return AnswerView{Kind: AnswerStale, Note: b.t(MsgFixToAnswer)}
+		case generatesNoTokens(in.Job):
+			// The planner refuses such a model outright, with no
+			// field of the page to mark.
+			return AnswerView{Kind: AnswerNone, Note: b.t(MsgNoAnswerNoTokens)}
 		}
 		return AnswerView{Kind: AnswerNone, Note: b.t(MsgNoAnswer)}
 	case len(out.Picks) == 0:
