@@ -207,14 +207,13 @@ func TestPickingAnFP8Checkpoint(t *testing.T) {
 func TestNoServingPlanForModelsWithoutTokens(t *testing.T) {
 	cat := catalog.Default()
 	pr := NewPrices(cat, nil)
-	for frag, want := range map[string]MsgKey{
-		"m=flux.1-dev&rps=1":                      MsgNoAnswerNoTokens,
-		"m=bert-base-uncased&s=512&out=64&rps=50": MsgNoAnswerNoTokens,
-	} {
-		d := Derive(ParseFragment(frag, DefaultState), nil, pr, nil, "", false)
+	for _, frag := range []string{"m=flux.1-dev&rps=1", "m=bert-base-uncased&s=512&out=64&rps=50"} {
+		st := ParseFragment(frag, DefaultState)
+		d := Derive(st, nil, pr, nil, "", false)
 		out := RunPlan(d.Job, pr)
-		if !d.R.OK || !d.R.Res.Fits || len(out.Picks) != 0 || out.NoneWhy != want {
-			t.Errorf("%s: fits %v, %d picks, note %q", frag, d.R.Res.Fits, len(out.Picks), Tr("en", out.NoneWhy))
+		v := BuildView(ViewIn{State: st, Job: d.Job, Errs: d.Errs, General: d.General, R: d.R, Plan: out, Prices: pr})
+		if !d.R.OK || !d.R.Res.Fits || len(out.Picks) != 0 || v.Answer.Note != Tr("en", MsgNoAnswerNoTokens) {
+			t.Errorf("%s: fits %v, %d picks, note %q", frag, d.R.Res.Fits, len(out.Picks), v.Answer.Note)
 		}
 	}
 	// A language model still gets its plan.
