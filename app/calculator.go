@@ -315,7 +315,11 @@ func (c *Calculator) onPin(ctx app.Context, a app.Action) {
 
 // set changes one field and recomputes.
 func (c *Calculator) set(ctx app.Context, f page.Field, v string) {
-	c.state[f] = v
+	if f == page.FieldModel {
+		c.state = c.state.WithModel(v, c.pr.Cat) // and the checkpoint's precision
+	} else {
+		c.state[f] = v
+	}
 	c.share.copied, c.share.url, c.share.what = false, "", 0
 	if f == page.FieldGPU {
 		c.open.allOffers = false

@@ -177,7 +177,7 @@ func (b *viewBuilder) plans() PlansView {
 	out := &in.Plan
 	v := PlansView{
 		Title: b.t(MsgComparePlans),
-		Labels: [5]string{out.PlanCostHeader(l) + " · " + b.t(PricingKeys[in.Job.Pricing]), out.PlanTimeHeader(l), b.t(MsgVRAM),
+		Labels: [5]string{out.PlanCostHeader(l) + " · " + b.t(PricingKeys[in.Job.Pricing]), out.PlanTimeHeader(l), b.t(MsgVRAMPerGPU),
 			b.t(MsgPerMTokens), b.t(MsgPriceDate)},
 		Remove: b.t(MsgCompareRemove),
 	}

@@ -505,7 +505,13 @@ func (l Locale) FixText(f estimator.Fix) string {
 			s += " " + strconv.Itoa(f.In.Batch)
 		}
 	}
-	s += " · " + fmt.Sprintf(l.T(MsgFixPerGPU), l.Bytes(f.Result.Peak), strconv.Itoa(f.In.GPUs))
+	// In the page's numbers ("16,384"), and one GPU said as one ("on 1
+	// GPUs" read as a slip).
+	if f.In.GPUs == 1 {
+		s += " · " + fmt.Sprintf(l.T(MsgFixOneGPU), l.Bytes(f.Result.Peak))
+	} else {
+		s += " · " + fmt.Sprintf(l.T(MsgFixPerGPU), l.Bytes(f.Result.Peak), l.Count(int64(f.In.GPUs)))
+	}
 	if f.Result.HostOffload > 0 {
 		s += " · " + fmt.Sprintf(l.T(MsgFixHost), l.Bytes(f.Result.HostOffload))
 	}

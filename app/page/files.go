@@ -33,7 +33,10 @@ func (s *Sheet) Fits(name, text, lang string) bool {
 // own is the offers the sheet prices, and ok reports whether it read.
 func (s *Sheet) Use(name string, changes []PriceChange, rows int, err error, lang string) (own map[string]bool, ok bool) {
 	if err != nil {
-		s.Err = name + ": " + Tr(lang, MsgBadSheet) + ": " + strings.TrimPrefix(err.Error(), "catalog: ")
+		// The catalog's reason names the sheet too ("catalog: price
+		// sheet: row 1: …"): the message says "price sheet" once.
+		why := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "catalog: "), "price sheet: ")
+		s.Err = name + ": " + Tr(lang, MsgBadSheet) + ": " + why
 		return nil, false
 	}
 	own = map[string]bool{}

@@ -137,6 +137,21 @@ func (l Locale) PartShare(f float64) string {
 	return l.Fixed(f*100, 1) + "%"
 }
 
+// PartBytes writes a part of the memory breakdown as Bytes does; a part
+// too small for two decimals but not nothing reads "< 0.01 GiB", never a
+// "0.00 GiB" beside a part that takes memory (the logits of one sequence
+// of a 7B model: 0.6 MB).
+func (l Locale) PartBytes(b estimator.Bytes) string {
+	v := b.GiB()
+	if l.Units == UnitGB {
+		v = b.GB()
+	}
+	if b > 0 && v < 0.005 {
+		return "< " + l.Bytes(estimator.Bytes(float64(b)/v*0.01))
+	}
+	return l.Bytes(b)
+}
+
 // SignedPercent writes a relative error as "+87%" or "−23%".
 func (l Locale) SignedPercent(f float64) string {
 	v := math.Round(f * 100)
@@ -233,6 +248,27 @@ func (l Locale) Date(asOf string) string {
 		o = append(strconv.AppendInt(append(strconv.AppendInt(append(strconv.AppendInt(o, int64(y), 10), "年"...), int64(m), 10), "月"...), int64(d), 10), "日"...)
 	default:
 		o = appendPad(append(appendPad(append(appendPad(o, y, 4), '-'), int(m), 2), '-'), d, 2)
+	}
+	return string(o)
+}
+
+// Month writes a catalog date's month the way the language does:
+// 2026-07 · 07.2026 · 2026年7月; other text is shown as is.
+func (l Locale) Month(asOf string) string {
+	t, err := catalog.AsOfTime(asOf)
+	if err != nil {
+		return asOf
+	}
+	y, m, _ := t.Date()
+	var ob [16]byte
+	o := ob[:0]
+	switch l.Lang {
+	case "ru":
+		o = appendPad(append(appendPad(o, int(m), 2), '.'), y, 4)
+	case "zh":
+		o = append(strconv.AppendInt(append(strconv.AppendInt(o, int64(y), 10), "年"...), int64(m), 10), "月"...)
+	default:
+		o = appendPad(append(appendPad(o, y, 4), '-'), int(m), 2)
 	}
 	return string(o)
 }

@@ -65,6 +65,7 @@ const (
 	MsgGPUFit
 	MsgGPUCol
 	MsgVRAM
+	MsgVRAMPerGPU
 	MsgWithYourSetup
 	MsgMinGPUs
 	MsgFromPrice
@@ -323,7 +324,8 @@ const (
 	MsgAsSet
 	MsgCostAtSpeed
 	MsgJobCostAtSpeed
-	MsgPlannerBest
+	MsgPlannerBestPerM
+	MsgPlannerBestJob
 	MsgInFlight
 	MsgPrOnDemand
 	MsgPrSpot
@@ -371,6 +373,9 @@ const (
 	MsgJobTokens
 	MsgJobRequests
 	MsgJobRate
+	MsgJobWithin
+	MsgJobBudget
+	MsgJobBudgetMonth
 	MsgJobFor
 	MsgJobSetupOn
 	MsgBadCurve
@@ -476,12 +481,14 @@ const (
 	MsgLeverZeRO2
 	MsgLeverPlain1F1B
 	MsgFixPerGPU
+	MsgFixOneGPU
 	MsgFixHost
 	MsgLoadTTFT50
 	MsgLoadTPOT95
 	MsgLoadTPOTTarget
 	MsgNoAnswerBudget
 	MsgNoAnswerDeadline
+	MsgNoAnswerNoTokens
 	MsgOwnCheaper
 	MsgOwnDearer
 	MsgFleetVsCard
@@ -531,7 +538,7 @@ var messagesEN = [NMsgs]string{
 	MsgShortBy: "short by", MsgParams: "Parameters", MsgActive: "Active per token", MsgKVPerToken: "KV cache per token",
 	MsgKVPool: "KV pool", MsgMaxBatch: "Largest batch that fits", MsgMaxSeq: "Longest sequence that fits",
 	MsgFixFields: "Fix the highlighted fields to see an estimate.", MsgGPUFit: "Which GPUs fit",
-	MsgGPUCol: "GPU", MsgVRAM: "VRAM", MsgWithYourSetup: "With your GPU count", MsgMinGPUs: "GPUs needed",
+	MsgGPUCol: "GPU", MsgVRAM: "VRAM", MsgVRAMPerGPU: "VRAM per GPU", MsgWithYourSetup: "With your GPU count", MsgMinGPUs: "GPUs needed",
 	MsgFromPrice: "From (on-demand)", MsgNone: "—", MsgOffers: "Where to rent", MsgProvider: "Provider",
 	MsgInstance: "Instance", MsgOnDemand: "On-demand /h", MsgSpot: "Spot /h", MsgReserved: "Reserved /h", MsgRegion: "Region",
 	MsgShowAll: "Show all", MsgNoOffers: "No offer in the catalog has this GPU.",
@@ -788,7 +795,8 @@ var messagesEN = [NMsgs]string{
 	MsgAsSet:               "As set",
 	MsgCostAtSpeed:         "Per 1M generated tokens at this speed",
 	MsgJobCostAtSpeed:      "Job cost at this speed",
-	MsgPlannerBest:         "Planner's cheapest plan on this GPU",
+	MsgPlannerBestPerM:     "Planner's cheapest plan on this GPU, per 1M generated tokens",
+	MsgPlannerBestJob:      "Planner's cheapest plan on this GPU, job cost",
 	MsgInFlight:            "requests in flight",
 	MsgPrOnDemand:          "on-demand",
 	MsgPrSpot:              "spot",
@@ -840,6 +848,9 @@ var messagesEN = [NMsgs]string{
 	MsgJobTokens:       "%s training tokens",
 	MsgJobRequests:     "%s requests × %s tokens",
 	MsgJobRate:         "%s requests/s · %s + %s tokens each",
+	MsgJobWithin:       "within %s",
+	MsgJobBudget:       "budget %s",
+	MsgJobBudgetMonth:  "budget %s a month",
 	MsgJobFor:          "Planned for",
 	MsgJobSetupOn:      "memory and speed below on",
 	MsgBadCurve:        "want 24 requests/s figures, one per hour, separated by commas",
@@ -951,12 +962,14 @@ var messagesEN = [NMsgs]string{
 	MsgLeverZeRO2:            "ZeRO-2",
 	MsgLeverPlain1F1B:        "plain 1F1B (no interleaving)",
 	MsgFixPerGPU:             "%s per GPU on %s GPUs",
+	MsgFixOneGPU:             "%s on one GPU",
 	MsgFixHost:               "host RAM %s per GPU",
 	MsgLoadTTFT50:            "TTFT p50",
 	MsgLoadTPOT95:            "TPOT %s",
 	MsgLoadTPOTTarget:        "TPOT target (%s) %s",
 	MsgNoAnswerBudget:        "Plans run this job, but none within your budget: raise it, or clear it to see what the job costs.",
 	MsgNoAnswerDeadline:      "Plans run this job, but none within your deadline: extend it, or clear it to see how long the job takes.",
+	MsgNoAnswerNoTokens:      "No serving plan: the planner sizes a fleet by the tokens a model generates, and this one generates none (no KV cache). The memory it needs and the GPUs that fit are below.",
 	MsgOwnCheaper:            "owning: %s a month against %s for the best rented fleet of the same day: owning is cheaper",
 	MsgOwnDearer:             "owning: %s a month against %s for the best rented fleet of the same day: renting is cheaper",
 	MsgFleetVsCard:           "The cheapest pick above (%s a month) holds the peak on demand all day; this fleet follows the day's load and buys its hours the cheapest way: %s a month.",
@@ -987,7 +1000,7 @@ var MessagesRU = [NMsgs]string{
 	MsgShortBy: "не хватает", MsgParams: "Параметры", MsgActive: "Активных на токен", MsgKVPerToken: "KV-кэш на токен",
 	MsgKVPool: "Пул KV", MsgMaxBatch: "Наибольший батч", MsgMaxSeq: "Наибольшая длина",
 	MsgFixFields: "Исправьте выделенные поля, чтобы увидеть оценку.", MsgGPUFit: "Какие GPU подходят",
-	MsgGPUCol: "GPU", MsgVRAM: "Память", MsgWithYourSetup: "С вашим числом GPU", MsgMinGPUs: "Нужно GPU",
+	MsgGPUCol: "GPU", MsgVRAM: "Память", MsgVRAMPerGPU: "Память одного GPU", MsgWithYourSetup: "С вашим числом GPU", MsgMinGPUs: "Нужно GPU",
 	MsgFromPrice: "От (по требованию)", MsgNone: "—", MsgOffers: "Где арендовать", MsgProvider: "Провайдер",
 	MsgInstance: "Инстанс", MsgOnDemand: "По требованию /ч", MsgSpot: "Спот /ч", MsgReserved: "Резерв /ч", MsgRegion: "Регион",
 	MsgShowAll: "Показать все", MsgNoOffers: "В каталоге нет предложений с этим GPU.",
@@ -1241,7 +1254,8 @@ var MessagesRU = [NMsgs]string{
 	MsgAsSet:               "Как задано",
 	MsgCostAtSpeed:         "За 1M сгенерированных токенов при этой скорости",
 	MsgJobCostAtSpeed:      "Стоимость задачи при этой скорости",
-	MsgPlannerBest:         "Самый дешёвый план на этом GPU (планировщик)",
+	MsgPlannerBestPerM:     "Самый дешёвый план на этом GPU (планировщик), за 1M сгенерированных токенов",
+	MsgPlannerBestJob:      "Самый дешёвый план на этом GPU (планировщик), стоимость задачи",
 	MsgInFlight:            "запросов одновременно",
 	MsgPrOnDemand:          "по требованию",
 	MsgPrSpot:              "спот",
@@ -1292,7 +1306,10 @@ var MessagesRU = [NMsgs]string{
 	MsgBenchBad:        "Калибровку в этой ссылке не удаётся прочитать; она не учитывается.",
 	MsgJobTokens:       "%s токенов обучения",
 	MsgJobRequests:     "%s запросов × %s токенов",
-	MsgJobRate:         "%s запросов/с · %s + %s токенов на запрос",
+	MsgJobRate:         "%s запр./с · %s + %s токенов на запрос",
+	MsgJobWithin:       "не дольше %s",
+	MsgJobBudget:       "бюджет %s",
+	MsgJobBudgetMonth:  "бюджет %s в месяц",
 	MsgJobFor:          "План для",
 	MsgJobSetupOn:      "память и скорость ниже — на",
 	MsgBadCurve:        "нужно 24 значения запросов/с, по одному на час, через запятую",
@@ -1308,10 +1325,10 @@ var MessagesRU = [NMsgs]string{
 	MsgFleetCommit:     "реплик: %s — %s, остальные — %s",
 	MsgFleetNoCommit:   "без резерва: %s по часам",
 	MsgFleetSaving:     "на %s (%s) дешевле, чем всё по требованию",
-	MsgFleetPeak:       "%s реплик в пик (%s запросов/с), %s в самый тихий час",
+	MsgFleetPeak:       "Реплик в пик: %s (%s запр./с), в самый тихий час: %s",
 	MsgFleetChoice:     "Модель цены",
 	MsgFleetAllOD:      "Всё по требованию",
-	MsgFleetAllSpot:    "Всё на spot (с запасной)",
+	MsgFleetAllSpot:    "Всё на споте (с запасной)",
 	MsgFleetAll1y:      "Всё в резерве на 1 год",
 	MsgFleetAll3y:      "Всё в резерве на 3 года",
 	MsgFleetBestMix:    "Лучшая смесь",
@@ -1404,12 +1421,14 @@ var MessagesRU = [NMsgs]string{
 	MsgLeverZeRO2:            "ZeRO-2",
 	MsgLeverPlain1F1B:        "обычным 1F1B (без чередования)",
 	MsgFixPerGPU:             "%s на GPU, GPU: %s",
+	MsgFixOneGPU:             "%s на одном GPU",
 	MsgFixHost:               "ОЗУ хоста %s на GPU",
 	MsgLoadTTFT50:            "до 1-го токена, p50",
 	MsgLoadTPOT95:            "на токен, %s",
 	MsgLoadTPOTTarget:        "цель на токен (%s) %s",
 	MsgNoAnswerBudget:        "Задачу выполняют планы, но ни один не укладывается в бюджет: увеличьте его или очистите поле, чтобы увидеть стоимость.",
 	MsgNoAnswerDeadline:      "Задачу выполняют планы, но ни один не укладывается в срок: продлите его или очистите поле, чтобы увидеть длительность.",
+	MsgNoAnswerNoTokens:      "Плана сервинга нет: планировщик подбирает парк по токенам, которые генерирует модель, а эта модель их не генерирует (нет KV-кэша). Нужная ей память и подходящие GPU — ниже.",
 	MsgOwnCheaper:            "свои GPU: %s в месяц против %s за лучший арендованный парк на тот же день: покупка дешевле",
 	MsgOwnDearer:             "свои GPU: %s в месяц против %s за лучший арендованный парк на тот же день: аренда дешевле",
 	MsgFleetVsCard:           "Самый дешёвый вариант выше (%s в месяц) весь день держит пиковую нагрузку по требованию; этот парк следует дневной нагрузке и покупает часы самым дешёвым способом: %s в месяц.",
@@ -1440,7 +1459,7 @@ var messagesZH = [NMsgs]string{
 	MsgShortBy: "缺少", MsgParams: "参数量", MsgActive: "每 token 激活", MsgKVPerToken: "每 token 的 KV 缓存",
 	MsgKVPool: "KV 池", MsgMaxBatch: "可容纳的最大批大小", MsgMaxSeq: "可容纳的最长序列",
 	MsgFixFields: "请修正标出的字段以查看估算。", MsgGPUFit: "哪些 GPU 装得下",
-	MsgGPUCol: "GPU", MsgVRAM: "显存", MsgWithYourSetup: "按您的 GPU 数量", MsgMinGPUs: "所需 GPU",
+	MsgGPUCol: "GPU", MsgVRAM: "显存", MsgVRAMPerGPU: "单卡显存", MsgWithYourSetup: "按您的 GPU 数量", MsgMinGPUs: "所需 GPU",
 	MsgFromPrice: "起价（按需）", MsgNone: "—", MsgOffers: "去哪里租", MsgProvider: "服务商",
 	MsgInstance: "实例", MsgOnDemand: "按需 /小时", MsgSpot: "竞价 /小时", MsgReserved: "预留 /小时", MsgRegion: "地域",
 	MsgShowAll: "显示全部", MsgNoOffers: "目录中没有带此 GPU 的报价。",
@@ -1694,7 +1713,8 @@ var messagesZH = [NMsgs]string{
 	MsgAsSet:               "按当前设置",
 	MsgCostAtSpeed:         "按此速度每 100 万生成 token 成本",
 	MsgJobCostAtSpeed:      "按此速度的任务成本",
-	MsgPlannerBest:         "规划器在此 GPU 上的最便宜方案",
+	MsgPlannerBestPerM:     "规划器在此 GPU 上的最便宜方案（每 100 万生成 token）",
+	MsgPlannerBestJob:      "规划器在此 GPU 上的最便宜方案（任务成本）",
 	MsgInFlight:            "个并发请求",
 	MsgPrOnDemand:          "按需",
 	MsgPrSpot:              "竞价",
@@ -1746,6 +1766,9 @@ var messagesZH = [NMsgs]string{
 	MsgJobTokens:       "%s 个训练 token",
 	MsgJobRequests:     "%s 个请求 × %s 个 token",
 	MsgJobRate:         "每秒 %s 个请求 · 每个 %s + %s 个 token",
+	MsgJobWithin:       "%s 内完成",
+	MsgJobBudget:       "预算 %s",
+	MsgJobBudgetMonth:  "预算每月 %s",
 	MsgJobFor:          "规划对象",
 	MsgJobSetupOn:      "下方内存与速度基于",
 	MsgBadCurve:        "需要 24 个每秒请求数，每小时一个，用逗号分隔",
@@ -1857,12 +1880,14 @@ var messagesZH = [NMsgs]string{
 	MsgLeverZeRO2:            "ZeRO-2",
 	MsgLeverPlain1F1B:        "普通 1F1B（不交错）",
 	MsgFixPerGPU:             "每 GPU %s，共 %s 个 GPU",
+	MsgFixOneGPU:             "单个 GPU %s",
 	MsgFixHost:               "每 GPU 主机内存 %s",
 	MsgLoadTTFT50:            "首 token 时间 p50",
 	MsgLoadTPOT95:            "每 token 时间 %s",
 	MsgLoadTPOTTarget:        "每 token 目标（%s）%s",
 	MsgNoAnswerBudget:        "有方案能运行此任务，但都超出您的预算：请提高预算，或清空以查看任务费用。",
 	MsgNoAnswerDeadline:      "有方案能运行此任务，但都超出您的期限：请延长期限，或清空以查看任务耗时。",
+	MsgNoAnswerNoTokens:      "没有服务方案：规划器按模型生成的 token 规划集群，而此模型不生成 token（无 KV 缓存）。所需显存与装得下的 GPU 见下方。",
 	MsgOwnCheaper:            "自购：每月 %s，同一天最佳租用机群为 %s：自购更便宜",
 	MsgOwnDearer:             "自购：每月 %s，同一天最佳租用机群为 %s：租用更便宜",
 	MsgFleetVsCard:           "上方最便宜的方案（每月 %s）全天按需承载峰值；此机群随每日负载伸缩，并以最便宜的方式购买时长：每月 %s。",

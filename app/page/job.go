@@ -262,7 +262,17 @@ func (p *parser) parse() (Job, bool) {
 		// 0 is no split given: half of the sequence generated
 		// (estimator.Workload's zero value), as rightsize's
 		// --output-tokens 0, whose JSON the independent checks replay.
-		if p.errs[FieldOutput].OK() && p.errs[FieldSeq].OK() && out != 0 {
+		switch {
+		case !p.errs[FieldOutput].OK() || !p.errs[FieldSeq].OK() || out == 0:
+		case out >= in.Seq:
+			// The prompt is the rest of the sequence, at least a token:
+			// the field says its own range (0 to the sequence less one),
+			// not the prompt's 1 to 16,777,216 that the estimator's
+			// check of prompt=0 put next to it (BERT at 512 tokens with
+			// the sample's 512 generated).
+			p.errs[FieldOutput] = FieldErr{Key: MsgRange, Value: s[FieldOutput],
+				Range: estimator.Range{Min: 0, Max: float64(in.Seq - 1), HasMin: true, HasMax: true}}
+		default:
 			j.Work = estimator.Workload{PromptTokens: in.Seq - out, OutputTokens: out}
 		}
 	}
@@ -496,4 +506,38 @@ func inputErrKey(err error) MsgKey {
 		return MsgNoModel
 	}
 	return MsgRange
+}
+
+// WithModel is s with model id picked. Serving a checkpoint published in
+// a narrower format (catalog.Model.StoredWeights: fp8 for DeepSeek-V3 and
+// R1 and Kimi K2) starts from that format, as rightsize plan does without
+// --precision and as vLLM and SGLang load it whatever --dtype says: at
+// the default bf16 the page planned DeepSeek-R1 at 100 req/s on 144 H200
+// for $1.34M a month where the command line's fp8 plan costs a tenth.
+// Leaving such a model with its format still set goes back to the
+// default; a precision the user chose stays.
+func (s ViewState) WithModel(id string, cat *catalog.Catalog) ViewState {
+	stored := func(id string) string {
+		if cat == nil {
+			return ""
+		}
+		if m, ok := cat.Model(id); ok {
+			if d, ok := m.StoredWeights(); ok {
+				return d.String()
+			}
+		}
+		return ""
+	}
+	was, now := stored(s[FieldModel]), stored(id)
+	s[FieldModel] = id
+	if task, err := estimator.ParseTask(s[FieldTask]); err != nil || task != estimator.Inference {
+		return s
+	}
+	switch def := DefaultState[FieldPrecision]; {
+	case now != "" && s[FieldPrecision] == def:
+		s[FieldPrecision] = now
+	case was != "" && now == "" && s[FieldPrecision] == was:
+		s[FieldPrecision] = def
+	}
+	return s
 }

@@ -99,9 +99,37 @@ func (b *viewBuilder) jobLine() JobLineView {
 		if j.Mix == nil {
 			out = field(FieldOutput, MsgOutputTokens, count(float64(gen)))
 		}
-		fill(b.t(MsgJobRate), rps, JobPart{F: NFields, Text: count(float64(prompt))}, out)
+		// The prompt is the rest of the sequence: with the generated
+		// tokens refused it is not known ("256 + 512" under a 512-token
+		// sequence added up to more than it).
+		promptText := count(float64(prompt))
+		if !in.Errs[FieldOutput].OK() {
+			promptText = "—"
+		}
+		fill(b.t(MsgJobRate), rps, JobPart{F: NFields, Text: promptText}, out)
 	default:
 		fill(b.t(MsgJobRequests), field(FieldRequests, MsgRequests, count(j.Requests)), field(FieldSeq, MsgSeq, count(float64(j.In.Seq))))
+	}
+	// The plan's bounds, when set: the picks are the cheapest within the
+	// deadline and under the budget, which the line otherwise left to the
+	// folded inputs (a 30-day pre-training run read as unbounded).
+	if in.State.Shown(FieldDeadline) && (j.Filters.DeadlineSeconds > 0 || !in.Errs[FieldDeadline].OK()) {
+		plain(" · ")
+		fill(b.t(MsgJobWithin), field(FieldDeadline, MsgDeadline, l.Duration(j.Filters.DeadlineSeconds)))
+	}
+	if j.Filters.BudgetUSD > 0 || !in.Errs[FieldBudget].OK() {
+		per := 1.0
+		if in.Prices.Cat != nil {
+			if x, ok := in.Prices.Cat.FX(j.Currency); ok && x.PerUSD > 0 {
+				per = x.PerUSD
+			}
+		}
+		msg := MsgJobBudget
+		if !j.In.Task.Training() && j.RPS > 0 {
+			msg = MsgJobBudgetMonth // a serving fleet's budget is its month's
+		}
+		plain(" · ")
+		fill(b.t(msg), field(FieldBudget, MsgBudget, l.Money(j.Filters.BudgetUSD*per, j.Currency)))
 	}
 	// The GPUs, engine and batch are the setup the memory breakdown and
 	// the speed box describe, not the picks' (each pick sizes its own

@@ -83,10 +83,12 @@ type ServeResult struct {
 	Replicas, GPUs          int
 	Concurrency             float64
 	TTFTP95, TPOT, Utilised float64
-	// TTFTAtSLO is TTFT at the statistic the targets bound
-	// (planner.Row.TTFTAtSLOSeconds).
-	TTFTAtSLO float64
-	Monthly   float64 // in PlanOut.Currency
+	// TTFTAtSLO and TPOTAtSLO are TTFT and TPOT at the statistic the
+	// targets bound (planner.Row.TTFTAtSLOSeconds, TPOTAtSLOSeconds):
+	// the figures the fleet's cards show, as the load chart and the
+	// disaggregated line do.
+	TTFTAtSLO, TPOTAtSLO float64
+	Monthly              float64 // in PlanOut.Currency
 	// Sized: the engine simulator set the replica count; Binding names
 	// what needed the last replica and Limit what held requests back in
 	// each engine copy (planner.Row.Binding, EngineLimit).
@@ -101,7 +103,8 @@ func serveOf(req planner.Request, r *planner.Row) ServeResult {
 		OK: true, Offer: r.Offer, Instances: r.Instances, Plan: RowPlan(r),
 		Pricing: r.Pricing, Engine: r.Engine, Replicas: r.Replicas, GPUs: int(r.GPUs), Concurrency: r.Concurrency,
 		TTFTP95: r.TTFTP95Seconds, TPOT: r.TPOTSeconds, Utilised: r.Utilisation, Monthly: r.MonthlyCostDisp, TTFTAtSLO: r.TTFTAtSLOSeconds,
-		Sized: r.Sim != nil, Binding: r.Binding, Limit: r.EngineLimit,
+		TPOTAtSLO: r.TPOTAtSLOSeconds,
+		Sized:     r.Sim != nil, Binding: r.Binding, Limit: r.EngineLimit,
 	}
 }
 
@@ -312,6 +315,8 @@ func RunPlan(j Job, pr Prices) PlanOut {
 		out.NoneWhy = MsgNoAnswerBudget
 	case res.PastDeadline > 0:
 		out.NoneWhy = MsgNoAnswerDeadline
+	case generatesNoTokens(j):
+		out.NoneWhy = MsgNoAnswerNoTokens
 	default:
 		out.NoneWhy = MsgNoAnswer
 	}
@@ -447,4 +452,14 @@ func (o *PlanOut) WidenedLine(l Locale, n Names) string {
 	}
 	what += " (" + n.GPU(r.Offer.GPU) + ")"
 	return Fill(l.T(MsgWidened), l.T(k), what, l.Money(r.PricePerHourDisp, o.Currency), l.Money(r.RankedCostDisp, o.Currency))
+}
+
+// generatesNoTokens reports whether j serves a model that generates no
+// tokens: an encoder (BERT, ViT) or a model known by its parameters alone
+// (FLUX, SDXL). The planner's serving model is token generation, whose KV
+// pool such a model lacks, so no offer holds one request (or the planner
+// refuses the model); changing the GPU count, precision or model, as the
+// default note says, would not help while the memory fits.
+func generatesNoTokens(j Job) bool {
+	return j.In.Task == estimator.Inference && (j.In.Arch.Encoder || j.In.Arch.Generic())
 }

@@ -487,7 +487,7 @@ func Parts(l Locale, r estimator.Result, vendor string) []Part {
 			share = float64(p.b) / float64(total)
 		}
 		out = append(out, Part{
-			ID: p.id, Name: l.T(p.key), Value: l.Bytes(p.b), Share: l.PartShare(share),
+			ID: p.id, Name: l.T(p.key), Value: l.PartBytes(p.b), Share: l.PartShare(share),
 			Band: l.Percent(p.conf), Formula: l.T(p.formula), Seg: len(out), Permille: int(share*1000 + 0.5),
 		})
 	}
@@ -559,7 +559,13 @@ func (b *viewBuilder) perf() PerfView {
 	} else if in.Pending {
 		atSpeedV = "…"
 	}
-	planned, plannedWhat := "—", ""
+	// The planner's figure says what it counts: per 1M generated tokens
+	// for serving, the job's cost for training ("$0.31" under a bare
+	// "cheapest plan" read as a price per hour).
+	planned, plannedWhat, plannerBest := "—", "", MsgPlannerBestJob
+	if j.In.Task == estimator.Inference {
+		plannerBest = MsgPlannerBestPerM
+	}
 	if x, ok := out.Best(j.GPU.ID); ok {
 		where := b.t(PricingKeys[x.Pricing]) + " · " + names(x.Offer.Provider) + " " + x.Offer.Name() + Instances(x.Instances)
 		shape := l.Count(int64(x.Plan.GPUs)) + " × " + j.GPU.Name + PlanSuffix(x.Plan)
@@ -610,7 +616,7 @@ func (b *viewBuilder) perf() PerfView {
 			Detail: Fill(b.t(MsgCommHidden), exposed, l.Duration(p.CommTotalSeconds))})
 	}
 	facts = append(facts, Fact{ID: "rs-mfu", Label: b.t(MsgMFUImplied), Value: l.SmallPercent(p.MFU)},
-		Fact{ID: "rs-cheapest", Label: b.t(MsgPlannerBest), Value: planned, Detail: plannedWhat})
+		Fact{ID: "rs-cheapest", Label: b.t(plannerBest), Value: planned, Detail: plannedWhat})
 	return PerfView{Setup: b.t(MsgAsSet) + ": " + SetupLine(l, j), Facts: facts}
 }
 
@@ -717,7 +723,7 @@ func (b *viewBuilder) fitRows() []FitRow {
 			if x.PassedOver && len(x.Offer.AsOf) >= 7 {
 				// Every plan of this GPU rests on a stale price: the picks
 				// pass it over, and the row says so.
-				v.Where += " · " + Fill(b.t(MsgVerifyPrice), x.Offer.AsOf[:7])
+				v.Where += " · " + Fill(b.t(MsgVerifyPrice), b.l.Month(x.Offer.AsOf))
 			}
 			// The planner's plan holds the job too: where the memory
 			// search stopped at MaxGPUsSearched, or the planner's layout
@@ -921,10 +927,7 @@ func PriceLabelsOf(l Locale, o *planner.Offer, stale, clock bool) PriceLabels {
 		stale = false
 	}
 	if stale || o.AsOfEstimated || o.AsOf == "" {
-		month := o.AsOf
-		if len(month) >= 7 {
-			month = month[:7]
-		}
+		month := l.Month(o.AsOf)
 		if month == "" {
 			month = l.T(MsgAgeUndated)
 		}
@@ -1066,6 +1069,21 @@ type AnswerView struct {
 
 var pickTitles = [...]MsgKey{PickCheapest: MsgPickCheapest, PickFastest: MsgPickFastest, PickValue: MsgPickValue}
 
+// hasErrors reports whether a field or the job as a whole has a problem.
+func (in *ViewIn) hasErrors() bool {
+	for _, e := range in.Errs {
+		if !e.OK() {
+			return true
+		}
+	}
+	for _, e := range in.General {
+		if !e.OK() {
+			return true
+		}
+	}
+	return false
+}
+
 func (b *viewBuilder) answer() AnswerView {
 	in, out := &b.in, &b.in.Plan
 	v := AnswerView{Kind: AnswerPicks, Note: b.t(MsgAnswerNote)}
@@ -1077,6 +1095,20 @@ func (b *viewBuilder) answer() AnswerView {
 		v.Kind, v.Note = AnswerStalePicks, b.t(MsgFixToUpdate)
 	case !out.OK && in.Pending:
 		return AnswerView{Kind: AnswerPlanning, Note: b.t(MsgPlanning)}
+	case !out.OK && out.Err != nil:
+		// The planner refused the job's figures (the estimator's check of
+		// a field it reads, which the speed estimate placed next to the
+		// field): nothing was planned to say none fits, and NoneWhy's
+		// zero key wrote the page's tagline here.
+		switch {
+		case in.hasErrors():
+			return AnswerView{Kind: AnswerStale, Note: b.t(MsgFixToAnswer)}
+		case generatesNoTokens(in.Job):
+			// The planner refuses such a model outright, with no
+			// field of the page to mark.
+			return AnswerView{Kind: AnswerNone, Note: b.t(MsgNoAnswerNoTokens)}
+		}
+		return AnswerView{Kind: AnswerNone, Note: b.t(MsgNoAnswer)}
 	case len(out.Picks) == 0:
 		return AnswerView{Kind: AnswerNone, Note: b.t(out.NoneWhy),
 			Widened: out.WidenedLine(b.l, Names{GPU: in.Prices.GPUName, Provider: in.Prices.ProviderName})}
