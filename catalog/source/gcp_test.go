@@ -121,7 +121,7 @@ func TestImportSkyPilotGCP(t *testing.T) {
 			t.Errorf("offer added to a catalog that already has it: %s", ch.OfferID)
 		}
 	}
-	if _, err := f.Catalog(time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)); err != nil {
+	if _, err := f.Catalog(time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)); err != nil {
 		t.Fatalf("imported catalog does not validate: %v", err)
 	}
 }
@@ -174,7 +174,7 @@ func TestImportSkyPilotGCPAdds(t *testing.T) {
 	if len(res.Missing) != 0 {
 		t.Errorf("Missing = %v, want none", res.Missing)
 	}
-	if _, err := f.Catalog(time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)); err != nil {
+	if _, err := f.Catalog(time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)); err != nil {
 		t.Fatalf("imported catalog does not validate: %v", err)
 	}
 }

@@ -13,7 +13,7 @@ import (
 	"rightsize/catalog/source"
 )
 
-var today = time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+var today = time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)
 
 // TestLoad proves the embedded data decodes strictly and validates.
 func TestLoad(t *testing.T) {

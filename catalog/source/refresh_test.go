@@ -18,7 +18,7 @@ import (
 	"rightsize/catalog/source"
 )
 
-var refreshDay = time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+var refreshDay = time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)
 
 func replayFetcher(t *testing.T, sleeps *[]time.Duration) *source.Fetcher {
 	t.Helper()
