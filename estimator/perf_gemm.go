@@ -190,6 +190,9 @@ func lowPrecisionGEMMShare(in Input, hw Hardware) float64 {
 // dequantised quants to F16 for cuBLAS above 32 tokens ("max batch size
 // to use MMQ kernels when tensor cores are available", MMQ_MAX_BATCH_SIZE
 // 32); the build is not an input, so those take the current path.
+// Decode steps of a few tokens run ggml's own vector kernels instead
+// (ggml_cuda_should_use_mmvf); they are bandwidth-bound, so the rate the
+// step model gives their matmuls barely moves them.
 func halfAccumGEMM(in Input, hw Hardware) bool {
 	return in.Engine == LlamaCpp && in.Weights == FP16 && in.Quant == QuantAuto && hw.HalfAccumFLOPS > hw.PeakFLOPS
 }
