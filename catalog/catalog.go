@@ -124,8 +124,13 @@ type GPU struct {
 	TF32TFLOPS float64 // dense TF32 tensor
 	BF16TFLOPS float64 // dense BF16 tensor
 	FP16TFLOPS float64 // dense FP16 tensor (FP32 accumulate where the vendor distinguishes)
-	FP8TFLOPS  float64 // dense FP8 tensor
-	INT8TOPS   float64 // dense INT8 tensor
+	// FP16Acc16TFLOPS is the dense FP16 tensor rate with FP16
+	// accumulation where the vendor gives it above FP16TFLOPS (GeForce
+	// cards: twice the FP32-accumulate rate); 0 where both are one rate
+	// or no source gives it.
+	FP16Acc16TFLOPS float64
+	FP8TFLOPS       float64 // dense FP8 tensor
+	INT8TOPS        float64 // dense INT8 tensor
 
 	FP4TFLOPS float64 // dense FP4 tensor (Blackwell NVFP4/MXFP4, MI355X MXFP4)
 

@@ -60,6 +60,10 @@ func (g GPU) Hardware(w estimator.DType) (hw estimator.Hardware, ok bool) {
 		tflops = g.FP32TFLOPS
 	}
 	hw = estimator.Hardware{PeakFLOPS: tflops * 1e12, MemBandwidth: g.MemoryBandwidthBytesPerSecond}
+	if g.FP16Acc16TFLOPS*1e12 > hw.PeakFLOPS {
+		// GeForce FP16 accumulation (estimator.Hardware.HalfAccumFLOPS).
+		hw.HalfAccumFLOPS = g.FP16Acc16TFLOPS * 1e12
+	}
 	if w == estimator.FP8 || w == estimator.FP4 {
 		// Attention's products stay 16-bit (estimator.Hardware.AttnFLOPS).
 		if b := max(g.BF16TFLOPS, g.FP16TFLOPS); b > 0 && b*1e12 < hw.PeakFLOPS {

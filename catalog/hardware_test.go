@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"math"
 	"testing"
 
 	"rightsize/estimator"
@@ -192,6 +193,25 @@ func TestVLLMNamesSmall(t *testing.T) {
 		}
 		if hw, _ := g.Hardware(estimator.BF16); g.VLLMNamesSmall() != want || hw.VLLMSmallDefaults != want {
 			t.Errorf("%s (%q): named %v, hardware mark %v, want %v", id, g.Name, g.VLLMNamesSmall(), hw.VLLMSmallDefaults, want)
+		}
+	}
+}
+
+// TestHalfAccumOnGeForceOnly: the FP16-accumulate rate reaches the
+// estimator for the GeForce cards whose whitepapers give it (RTX 4090:
+// Ada whitepaper v2.02 Table 2, 330.3 TFLOPS) and not for professional
+// cards, which run FP16 and FP32 accumulation at one rate.
+func TestHalfAccumOnGeForceOnly(t *testing.T) {
+	c := Default()
+	for id, want := range map[string]float64{"rtx-4090": 330.3e12, "rtx-3090": 142e12, "rtx-5090": 419.2e12,
+		"rtx-6000-ada": 0, "l40s": 0, "a100-80gb-sxm": 0, "rtx-pro-6000-ws-maxq": 0} {
+		g, ok := c.GPU(id)
+		if !ok {
+			t.Fatalf("GPU %s not in the catalog", id)
+		}
+		hw, _ := g.Hardware(estimator.FP16)
+		if math.Abs(hw.HalfAccumFLOPS-want) > 1e6 {
+			t.Errorf("%s: HalfAccumFLOPS %g, want %g", id, hw.HalfAccumFLOPS, want)
 		}
 	}
 }

@@ -41,8 +41,16 @@ type Hardware struct {
 	// configurations) take BF16/FP16 operands whatever the linears' format,
 	// as Transformer Engine casts only the linears to FP8 in training
 	// (trainAttnCost). 0: PeakFLOPS.
-	AttnFLOPS    float64
-	MemBandwidth float64 // bytes/s per GPU, datasheet HBM/GDDR bandwidth
+	AttnFLOPS float64
+	// HalfAccumFLOPS is the dense FP16 tensor FLOP/s per GPU with FP16
+	// accumulation where the datasheet gives it above PeakFLOPS'
+	// FP32-accumulate rate: GeForce cards run FP16-accumulate tensor math
+	// at twice the FP32-accumulate rate (NVIDIA Ada whitepaper v2.02,
+	// Appendix A Table 2, RTX 4090: 330.3 against 165.2 TFLOPS dense),
+	// while data-centre and workstation cards run both at one rate.
+	// Only llama.cpp's F16 GEMMs read it (halfAccumGEMM). 0: none.
+	HalfAccumFLOPS float64
+	MemBandwidth   float64 // bytes/s per GPU, datasheet HBM/GDDR bandwidth
 	// LinkBandwidth is the bytes/s one GPU sends in one direction to its
 	// peers inside its NVLink domain (NVLink datasheets quote both
 	// directions together: halve them, e.g. H100 SXM 900 GB/s → 450e9).
@@ -323,6 +331,9 @@ func (hw Hardware) withDefaults() Hardware {
 func validatePerf(l *errList, hw Hardware, eff Efficiency, w Workload) {
 	if !(hw.PeakFLOPS > 0 && hw.PeakFLOPS <= maxPeakFLOPS) {
 		l.out("peak-flops", hw.PeakFLOPS, Range{Min: 0, Max: maxPeakFLOPS, HasMin: true, HasMax: true, MinOpen: true}, "want FLOP/s in (0, 1e18]")
+	}
+	if !(hw.HalfAccumFLOPS >= 0 && hw.HalfAccumFLOPS <= maxPeakFLOPS) {
+		l.out("half-accum-flops", hw.HalfAccumFLOPS, Between(0, maxPeakFLOPS), "want FLOP/s in [0, 1e18] (0: none)")
 	}
 	if !(hw.MemBandwidth > 0 && hw.MemBandwidth <= maxBandwidth) {
 		l.out("mem-bandwidth", hw.MemBandwidth, Range{Min: 0, Max: maxBandwidth, HasMin: true, HasMax: true, MinOpen: true}, "want bytes/s in (0, 1e15]")

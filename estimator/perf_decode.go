@@ -89,6 +89,10 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 		m.gemmCost = gemmShapeCost(a, m.atp, m.tp, float64(in.EP))
 	}
 	m.attnFlops = m.flops
+	if halfAccumGEMM(in, hw) {
+		// The linears only: attention keeps the FP32-accumulate rate.
+		m.flops = hw.HalfAccumFLOPS * eff.InferenceMFU
+	}
 	if hw.AttnFLOPS > 0 && hw.AttnFLOPS < hw.PeakFLOPS {
 		m.attnFlops = hw.AttnFLOPS * eff.InferenceMFU
 	}

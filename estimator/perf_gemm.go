@@ -172,3 +172,27 @@ func lowPrecisionGEMMShare(in Input, hw Hardware) float64 {
 	}
 	return 1
 }
+
+// halfAccumGEMM reports whether in's linears run at hw.HalfAccumFLOPS:
+// llama.cpp's F16 weights on a GPU whose FP16-accumulate tensor rate is
+// above PeakFLOPS (GeForce). ggml-cuda multiplies an F16 weight above
+// the vector kernels' batch through cuBLAS with CUBLAS_COMPUTE_16F, FP16
+// accumulation, on every NVIDIA GPU after Volta (ggml-org/llama.cpp
+// ggml/src/ggml-cuda/ggml-cuda.cu at 00108827d879:
+// batched_mul_mat_traits<GGML_TYPE_F16>::compute_type, with FP32 output
+// only for Volta, RDNA4 and CDNA; ggml_cuda_op_mul_mat_cublas's
+// cu_compute_type = CUBLAS_COMPUTE_16F in the early-2024 builds, whose
+// ggml-cuda.cu sets CUDA_USE_TENSOR_CORES unless GGML_CUDA_FORCE_MMQ). BF16
+// weights multiply with CUBLAS_COMPUTE_32F (batched_mul_mat_traits
+// <GGML_TYPE_BF16>), and GGUF quants run the MMQ int8 kernels on Turing
+// and later (ggml_cuda_should_use_mmq: true where turing_mma_available),
+// so neither reads the FP16-accumulate rate. The early-2024 builds
+// dequantised quants to F16 for cuBLAS above 32 tokens ("max batch size
+// to use MMQ kernels when tensor cores are available", MMQ_MAX_BATCH_SIZE
+// 32); the build is not an input, so those take the current path.
+// Decode steps of a few tokens run ggml's own vector kernels instead
+// (ggml_cuda_should_use_mmvf); they are bandwidth-bound, so the rate the
+// step model gives their matmuls barely moves them.
+func halfAccumGEMM(in Input, hw Hardware) bool {
+	return in.Engine == LlamaCpp && in.Weights == FP16 && in.Quant == QuantAuto && hw.HalfAccumFLOPS > hw.PeakFLOPS
+}

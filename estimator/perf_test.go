@@ -1532,3 +1532,44 @@ func TestHFPrefillAtEngineShare(t *testing.T) {
 		t.Errorf("vLLM matmuls %g s a token, want 84.709 µs", got)
 	}
 }
+
+// TestLlamaCppF16HalfAccumulate pins llama.cpp's F16 linears at the
+// FP16-accumulate rate of a GeForce card (halfAccumGEMM), by hand:
+// Llama-2-7B's 6,607,343,616 matmul parameters on an RTX 4090 (Ada
+// whitepaper v2.02 Table 2: 330.3 TFLOPS dense with FP16 accumulate,
+// 165.2 with FP32 accumulate) at the 0.5 inference MFU cost
+// 2 · 6,607,343,616 / (330.3e12 · 0.5) = 80.016 µs a prompt token.
+// BF16 weights (CUBLAS_COMPUTE_32F), GGUF quants (MMQ) and other engines
+// stay at 165.2 TFLOPS: 2 · 6,607,343,616 / (165.2e12 · 0.5) = 159.98 µs.
+func TestLlamaCppF16HalfAccumulate(t *testing.T) {
+	rtx4090 := Hardware{PeakFLOPS: 165.2e12, HalfAccumFLOPS: 330.3e12, MemBandwidth: 1008e9, Generation: GenAda}
+	in := DefaultInput(loadArch(t, "llama-2-7b-hf.json"))
+	for _, c := range []struct {
+		name   string
+		engine Engine
+		w      DType
+		quant  Quant
+		hw     Hardware
+		want   float64
+	}{
+		{"llama.cpp F16", LlamaCpp, FP16, QuantAuto, rtx4090, 80.016e-6},
+		{"llama.cpp BF16", LlamaCpp, BF16, QuantAuto, rtx4090, 159.98e-6},
+		{"llama.cpp Q8_0", LlamaCpp, INT8, QuantQ8_0, rtx4090, 159.98e-6},
+		{"vLLM F16", VLLM, FP16, QuantAuto, rtx4090, 159.98e-6},
+		{"llama.cpp F16, one rate", LlamaCpp, FP16, QuantAuto, Hardware{PeakFLOPS: 165.2e12, MemBandwidth: 1008e9, Generation: GenAda}, 159.98e-6},
+	} {
+		in.Engine, in.Weights, in.Quant = c.engine, c.w, c.quant
+		eff := Efficiency{}.resolve(in, c.hw)
+		m := newInferModel(in, c.hw.withDefaults(), eff)
+		if m.n != 6607343616 {
+			t.Fatalf("matmul parameters %g, want 6,607,343,616", m.n)
+		}
+		if got := m.computeTime(1, 0); math.Abs(relErr(got, c.want)) > 1e-4 {
+			t.Errorf("%s: matmuls %g s a prompt token, want %g", c.name, got, c.want)
+		}
+		// Attention's products keep the FP32-accumulate rate.
+		if want := 165.2e12 * eff.InferenceMFU; math.Abs(relErr(m.attnFlops, want)) > 1e-12 {
+			t.Errorf("%s: attention at %g FLOP/s, want %g", c.name, m.attnFlops, want)
+		}
+	}
+}

@@ -40,22 +40,25 @@ type gpuJSON struct {
 	TF32TFLOPSDense    float64  `json:"tf32_tflops_dense,omitempty"`
 	BF16TFLOPSDense    float64  `json:"bf16_tflops_dense,omitempty"`
 	FP16TFLOPSDense    float64  `json:"fp16_tflops_dense,omitempty"`
-	FP8TFLOPSDense     float64  `json:"fp8_tflops_dense,omitempty"`
-	INT8TOPSDense      float64  `json:"int8_tops_dense,omitempty"`
-	FP4TFLOPSDense     float64  `json:"fp4_tflops_dense,omitempty"`
-	SupportsBF16       bool     `json:"supports_bf16"`
-	SupportsFP8        bool     `json:"supports_fp8"`
-	SupportsFP4        bool     `json:"supports_fp4,omitempty"`
-	Interconnect       string   `json:"interconnect"`
-	NVLinkGBs          float64  `json:"nvlink_gb_s,omitempty"`
-	NVLinkDomain       int      `json:"nvlink_domain,omitempty"`
-	PCIeGen            int      `json:"pcie_gen,omitempty"`
-	MIGSlices          int      `json:"mig_slices,omitempty"`
-	MIGProfiles        []string `json:"mig_profiles,omitempty"`
-	TDPW               int      `json:"tdp_w,omitempty"`
-	Source             string   `json:"source"`
-	AsOf               string   `json:"as_of"`
-	Notes              string   `json:"notes,omitempty"`
+	// FP16Acc16TFLOPSDense: dense FP16 tensor with FP16 accumulation,
+	// only where the vendor lists it above fp16_tflops_dense (GeForce).
+	FP16Acc16TFLOPSDense float64  `json:"fp16_acc16_tflops_dense,omitempty"`
+	FP8TFLOPSDense       float64  `json:"fp8_tflops_dense,omitempty"`
+	INT8TOPSDense        float64  `json:"int8_tops_dense,omitempty"`
+	FP4TFLOPSDense       float64  `json:"fp4_tflops_dense,omitempty"`
+	SupportsBF16         bool     `json:"supports_bf16"`
+	SupportsFP8          bool     `json:"supports_fp8"`
+	SupportsFP4          bool     `json:"supports_fp4,omitempty"`
+	Interconnect         string   `json:"interconnect"`
+	NVLinkGBs            float64  `json:"nvlink_gb_s,omitempty"`
+	NVLinkDomain         int      `json:"nvlink_domain,omitempty"`
+	PCIeGen              int      `json:"pcie_gen,omitempty"`
+	MIGSlices            int      `json:"mig_slices,omitempty"`
+	MIGProfiles          []string `json:"mig_profiles,omitempty"`
+	TDPW                 int      `json:"tdp_w,omitempty"`
+	Source               string   `json:"source"`
+	AsOf                 string   `json:"as_of"`
+	Notes                string   `json:"notes,omitempty"`
 }
 
 type modelFile struct {

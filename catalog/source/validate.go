@@ -58,7 +58,7 @@ func convertGPU(v *validator, i int, g gpuJSON) catalog.GPU {
 		ID: g.ID, Name: g.Name, Vendor: g.Vendor, Architecture: g.Architecture, FormFactor: g.FormFactor,
 		MemoryType: g.MemoryType,
 		FP32TFLOPS: g.FP32TFLOPS, TF32TFLOPS: g.TF32TFLOPSDense, BF16TFLOPS: g.BF16TFLOPSDense,
-		FP16TFLOPS: g.FP16TFLOPSDense, FP8TFLOPS: g.FP8TFLOPSDense, INT8TOPS: g.INT8TOPSDense,
+		FP16TFLOPS: g.FP16TFLOPSDense, FP16Acc16TFLOPS: g.FP16Acc16TFLOPSDense, FP8TFLOPS: g.FP8TFLOPSDense, INT8TOPS: g.INT8TOPSDense,
 		FP4TFLOPS: g.FP4TFLOPSDense, SupportsBF16: g.SupportsBF16, SupportsFP8: g.SupportsFP8, SupportsFP4: g.SupportsFP4,
 		Interconnect: g.Interconnect, NVLinkGBps: g.NVLinkGBs, NVLinkDomain: g.NVLinkDomain, PCIeGen: g.PCIeGen,
 		MIGSlices: g.MIGSlices, MIGProfiles: g.MIGProfiles, TDPWatts: g.TDPW, Source: g.Source, AsOf: g.AsOf, Notes: g.Notes,
@@ -126,8 +126,12 @@ func convertGPU(v *validator, i int, g gpuJSON) catalog.GPU {
 		x     float64
 	}{{"fp32_tflops", g.FP32TFLOPS}, {"tf32_tflops_dense", g.TF32TFLOPSDense}, {"bf16_tflops_dense", g.BF16TFLOPSDense},
 		{"fp16_tflops_dense", g.FP16TFLOPSDense}, {"fp8_tflops_dense", g.FP8TFLOPSDense}, {"int8_tops_dense", g.INT8TOPSDense},
-		{"fp4_tflops_dense", g.FP4TFLOPSDense}} {
+		{"fp4_tflops_dense", g.FP4TFLOPSDense}, {"fp16_acc16_tflops_dense", g.FP16Acc16TFLOPSDense}} {
 		v.rangeF(i, id, t.field, t.x, 0, 40000)
+	}
+	if g.FP16Acc16TFLOPSDense > 0 && g.FP16Acc16TFLOPSDense <= g.FP16TFLOPSDense {
+		v.add(i, id, "fp16_acc16_tflops_dense %v is not above fp16_tflops_dense %v (give it only where FP16 accumulation is faster)",
+			g.FP16Acc16TFLOPSDense, g.FP16TFLOPSDense)
 	}
 	if g.BF16TFLOPSDense > 0 && !g.SupportsBF16 {
 		v.add(i, id, "bf16_tflops_dense %v but supports_bf16 is false", g.BF16TFLOPSDense)

@@ -128,7 +128,7 @@ func exportSlice(s reflect.Value) []map[string]any {
 func SnakeCase(name string) string {
 	special := map[string]string{
 		"FP32TFLOPS": "fp32_tflops", "TF32TFLOPS": "tf32_tflops", "BF16TFLOPS": "bf16_tflops",
-		"FP16TFLOPS": "fp16_tflops", "FP8TFLOPS": "fp8_tflops", "INT8TOPS": "int8_tops",
+		"FP16TFLOPS": "fp16_tflops", "FP16Acc16TFLOPS": "fp16_acc16_tflops", "FP8TFLOPS": "fp8_tflops", "INT8TOPS": "int8_tops",
 		"SupportsBF16": "supports_bf16", "SupportsFP8": "supports_fp8", "NVLinkGBps": "nvlink_gbps",
 		"PCIeGen": "pcie_gen", "MIGSlices": "mig_slices", "TDPWatts": "tdp_watts", "RAMGiB": "ram_gib",
 		"VCPUs": "vcpus", "GPUCount": "gpu_count", "GPU": "gpu", "ID": "id", "URL": "url", "AsOf": "as_of",

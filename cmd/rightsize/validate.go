@@ -715,7 +715,7 @@ func llamaCppCases(dir string) ([]valCase, error) {
 		"qwen2 7B Q4_K - Medium": {"qwen2.5-7b", "q4_k_m", "int4"},
 	}
 	gpus := map[string]string{"NVIDIA GeForce RTX 4090": "rtx-4090", "NVIDIA RTX 6000 Ada Generation": "rtx-6000-ada",
-		"NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition": "rtx-pro-6000-ws"}
+		"NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition": "rtx-pro-6000-ws-maxq"}
 	var out []valCase
 	for _, r := range recs {
 		s, ok := models[str(r["model_type_as_printed"])]
