@@ -283,18 +283,45 @@ func ParseFragment(frag string, def ViewState) ViewState {
 			s[f] = x[0]
 		}
 	}
+	if x, ok := v[FieldKeys[FieldPrecision]]; !ok || len(x) == 0 {
+		s[FieldPrecision] = s.precisionDefault(def)
+	}
 	return s
 }
 
-// Fragment encodes the fields that differ from def, in a stable order.
+// Fragment encodes the fields that differ from def, in a stable order;
+// the precision against the model's own default (precisionDefault).
 func (s ViewState) Fragment(def ViewState) string {
 	v := url.Values{}
 	for f, k := range FieldKeys {
-		if s[f] != def[f] || f == int(FieldModel) {
+		d := def[f]
+		if f == int(FieldPrecision) {
+			d = s.precisionDefault(def)
+		}
+		if s[f] != d || f == int(FieldModel) {
 			v.Set(k, s[f])
 		}
 	}
 	return v.Encode()
+}
+
+// precisionDefault is the precision a link that names none means for s's
+// model and task: serving a checkpoint published in a narrower format
+// (catalog.Model.StoredWeights: DeepSeek-V3 and R1 and Kimi K2 in fp8,
+// gpt-oss in fp4) starts from that format, as WithModel sets it on the
+// page and rightsize plan plans it without --precision; otherwise def's.
+// A link to such a model at bf16 therefore says p=bf16, and one that says
+// nothing plans what the command line plans.
+func (s ViewState) precisionDefault(def ViewState) string {
+	if task, err := estimator.ParseTask(s[FieldTask]); err != nil || task != estimator.Inference {
+		return def[FieldPrecision]
+	}
+	if m, ok := DefaultCatalog().Model(s[FieldModel]); ok {
+		if d, ok := m.StoredWeights(); ok {
+			return d.String()
+		}
+	}
+	return def[FieldPrecision]
 }
 
 // Link is everything the URL fragment carries: the state, a pinned state

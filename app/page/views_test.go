@@ -404,7 +404,7 @@ func TestShipsFP8(t *testing.T) {
 		frag string
 		want bool
 	}{
-		{"m=deepseek-r1&n=16&e=vllm", true},
+		{"m=deepseek-r1&n=16&e=vllm&p=bf16", true},
 		{"m=deepseek-r1&n=8&e=vllm&p=fp8", false},
 		{"m=deepseek-r1&n=64&t=finetune&z=3", false},
 		{"", false},
