@@ -308,3 +308,57 @@ func TestRefusedTokenlessModelSaysWhy(t *testing.T) {
 		}
 	}
 }
+
+// TestGenericModelHasNoSpeed: a rightsize-generic model served (FLUX.1,
+// ResNet-50) gets the speed box's one reason, in each language, as
+// rightsize estimate says "speed: not modelled", not tokens per second
+// per request; a transformer keeps its figures.
+func TestGenericModelHasNoSpeed(t *testing.T) {
+	for _, m := range []string{"flux.1-dev", "resnet-50"} {
+		v, _, _ := pageOf(t, "m="+m, nil)
+		if !v.Perf.NoPerf || !v.Perf.Generic || len(v.Perf.Facts) != 0 {
+			t.Errorf("%s: speed view %+v, want no speed for a generic model", m, v.Perf)
+		}
+		for _, lang := range []string{"en", "ru", "zh"} {
+			var text string
+			find(PerfNode(lang, &v.Perf), func(n Node) bool {
+				if n.ID == "rs-no-perf" {
+					text = n.Text
+				}
+				return false
+			})
+			if text != Tr(lang, MsgNoPerfGeneric) || text == "" {
+				t.Errorf("%s %s: the box says %q", m, lang, text)
+			}
+		}
+	}
+	if v, _, _ := pageOf(t, "", nil); v.Perf.NoPerf || len(v.Perf.Facts) == 0 {
+		t.Errorf("the default job lost its speed: %+v", v.Perf)
+	}
+}
+
+// TestEncoderSpeedCountsTokensRead: BERT reads its tokens in one forward
+// pass and generates none, so the speed box says one forward pass per
+// request (the CLI's "one forward pass per request"), has no tokens per
+// request, and counts throughput and cost in tokens read, in each
+// language.
+func TestEncoderSpeedCountsTokensRead(t *testing.T) {
+	for _, lang := range []string{"en", "ru", "zh"} {
+		v, _, _ := pageOf(t, "m=bert-base-uncased&s=512&out=0&l="+lang, nil)
+		var ids, labels []string
+		for _, f := range v.Perf.Facts {
+			ids, labels = append(ids, f.ID), append(labels, f.Label)
+		}
+		want := []string{Tr(lang, MsgForwardPass), Tr(lang, MsgThroughputEncoder), Tr(lang, MsgCostAtSpeedTokens), Tr(lang, MsgMFUImplied), Tr(lang, MsgPlannerBestPerMTokens)}
+		if !slices.Equal(ids, []string{"rs-ttft", "rs-throughput", "rs-cost-at-speed", "rs-mfu", "rs-cheapest"}) || !slices.Equal(labels, want) {
+			t.Errorf("%s: facts %q %q", lang, ids, labels)
+		}
+		if v.Perf.Facts[0].Value == "" || v.Perf.Facts[0].Value == "—" {
+			t.Errorf("%s: no forward-pass time", lang)
+		}
+	}
+	v, _, _ := pageOf(t, "", nil)
+	if len(v.Perf.Facts) < 2 || v.Perf.Facts[1].ID != "rs-per-seq" || v.Perf.Facts[0].Label != Tr("en", MsgTTFT) {
+		t.Errorf("a decoder's speed box changed: %+v", v.Perf.Facts)
+	}
+}

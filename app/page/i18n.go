@@ -155,6 +155,11 @@ const (
 	MsgOutputTokens
 	MsgNoPerf
 	MsgNoPerfNoFit
+	MsgNoPerfGeneric
+	MsgForwardPass
+	MsgThroughputEncoder
+	MsgCostAtSpeedTokens
+	MsgPlannerBestPerMTokens
 	MsgMFUImplied
 	MsgCheapest
 	MsgSortBy
@@ -616,12 +621,17 @@ var messagesEN = [NMsgs]string{
 	MsgGPUHours:        "GPU-hours",
 	MsgTTFT:            "Time to first token",
 	MsgPerSeq:          "Tokens/s per request",
+	MsgForwardPass:           "One forward pass per request",
+	MsgThroughputEncoder:     "Tokens/s read, all requests",
+	MsgCostAtSpeedTokens:     "Per 1M tokens read at this speed",
+	MsgPlannerBestPerMTokens: "Planner's cheapest plan on this GPU, per 1M tokens read",
 	MsgJobCost:         "Job cost",
 	MsgPerMTokens:      "Per 1M tokens",
 	MsgTrainTokens:     "Training tokens (e.g. 1B, 2T)",
 	MsgOutputTokens:    "Generated tokens per request (of the sequence; 0: half of it)",
 	MsgNoPerf:          "No speed estimate: the catalog lacks this GPU's FLOPS or bandwidth.",
 	MsgNoPerfNoFit:     "No speed estimate on the GPUs as set: the job does not fit them.",
+	MsgNoPerfGeneric:   "No speed estimate: a generic model is a parameter count with no attention layout, so only its memory above is estimated.",
 	MsgMFUImplied:      "Implied MFU",
 
 	MsgCheapest: "cheapest",
@@ -1075,12 +1085,17 @@ var MessagesRU = [NMsgs]string{
 	MsgGPUHours:        "GPU-часы",
 	MsgTTFT:            "Время до первого токена",
 	MsgPerSeq:          "Токенов/с на запрос",
+	MsgForwardPass:           "Один прямой проход на запрос",
+	MsgThroughputEncoder:     "Прочитанных токенов/с, все запросы",
+	MsgCostAtSpeedTokens:     "За 1M прочитанных токенов при этой скорости",
+	MsgPlannerBestPerMTokens: "Самый дешёвый план на этом GPU (планировщик), за 1M прочитанных токенов",
 	MsgJobCost:         "Стоимость задачи",
 	MsgPerMTokens:      "За 1M токенов",
 	MsgTrainTokens:     "Обучающие токены (например, 1B, 2T)",
 	MsgOutputTokens:    "Генерируемых токенов на запрос (из длины; 0: её половина)",
 	MsgNoPerf:          "Нет оценки скорости: в каталоге нет FLOPS или пропускной способности этого GPU.",
 	MsgNoPerfNoFit:     "Нет оценки скорости на заданных GPU: задача на них не помещается.",
+	MsgNoPerfGeneric:   "Нет оценки скорости: обобщённая модель — это число параметров без схемы внимания, оценена только её память выше.",
 	MsgMFUImplied:      "Итоговый MFU",
 
 	MsgCheapest: "дешевле всех",
@@ -1534,12 +1549,17 @@ var messagesZH = [NMsgs]string{
 	MsgGPUHours:        "GPU 小时",
 	MsgTTFT:            "首 token 时间",
 	MsgPerSeq:          "每个请求的 token/秒",
+	MsgForwardPass:           "每个请求一次前向计算",
+	MsgThroughputEncoder:     "读取 token/秒，全部请求",
+	MsgCostAtSpeedTokens:     "按此速度每 100 万读取 token 成本",
+	MsgPlannerBestPerMTokens: "规划器在此 GPU 上的最便宜方案（每 100 万读取 token）",
 	MsgJobCost:         "任务成本",
 	MsgPerMTokens:      "每 100 万 token",
 	MsgTrainTokens:     "训练 token 数（例如 1B、2T）",
 	MsgOutputTokens:    "每个请求生成的 token（占序列长度；0：其一半）",
 	MsgNoPerf:          "无速度估算：目录缺少此 GPU 的 FLOPS 或带宽。",
 	MsgNoPerfNoFit:     "所设 GPU 上无速度估算：任务装不下。",
+	MsgNoPerfGeneric:   "无速度估算：通用模型只有参数量、没有注意力结构，仅估算上方的显存。",
 	MsgMFUImplied:      "实际 MFU",
 
 	MsgCheapest: "最便宜",

@@ -86,7 +86,10 @@ func PerfNode(lang string, v *PerfView) Node {
 	switch {
 	case v.NoPerf:
 		why := MsgNoPerf
-		if v.NoFit {
+		switch {
+		case v.Generic:
+			why = MsgNoPerfGeneric
+		case v.NoFit:
 			why = MsgNoPerfNoFit
 		}
 		return sectionNode("rs-perf", t(MsgSpeedTitle), "", tx("p", "rs-sub", t(why)).id("rs-no-perf"))

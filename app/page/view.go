@@ -502,6 +502,10 @@ type PerfView struct {
 	Setup         string
 	Facts         []Fact
 	NoPerf, NoFit bool
+	// Generic: no speed because a rightsize-generic model (FLUX.1, SDXL's
+	// UNet, ResNet-50) served is a parameter count with no attention
+	// layout, as rightsize estimate says it.
+	Generic bool
 }
 
 // SetupLine says the job as set, which the speed box's figures describe:
@@ -518,6 +522,10 @@ func SetupLine(l Locale, j Job) string {
 func (b *viewBuilder) perf() PerfView {
 	l, in := b.l, &b.in
 	v, j := in.R.Perf, in.Job
+	if j.In.Arch.Generic() && j.In.Task == estimator.Inference {
+		// Its "tokens" per second measure nothing a user serves.
+		return PerfView{NoPerf: true, Generic: true}
+	}
 	if !v.OK {
 		// perfOf has a speed for every job that runs and a GPU with figures.
 		return PerfView{NoPerf: true, NoFit: !in.R.Res.Runs(j.In)}
@@ -594,6 +602,16 @@ func (b *viewBuilder) perf() PerfView {
 			{ID: "rs-per-seq", Label: b.t(MsgPerSeq), Value: l.Rate(safeInv(p.DecodeTokenLatency)), Basis: basis(MsgFDecode, verify)},
 			{ID: "rs-throughput", Label: b.t(MsgThroughputInfer), Value: l.Rate(p.TokensPerSecond) + " " + band, Basis: basis(MsgFDecode, verify)},
 			{ID: "rs-cost-at-speed", Label: b.t(MsgCostAtSpeed), Value: atSpeedV, Detail: atSpeedWhere, Basis: basis(MsgFCostPerM, verify)},
+		}
+		if j.In.Arch.Encoder {
+			// An encoder reads its tokens in one forward pass and
+			// generates none, as rightsize estimate prints it ("one
+			// forward pass per request"): no first token, no tokens per
+			// request, and its throughput and cost count tokens read.
+			facts[0].Label = b.t(MsgForwardPass)
+			facts = slices.Delete(facts, 1, 2)
+			facts[1].Label, facts[2].Label = b.t(MsgThroughputEncoder), b.t(MsgCostAtSpeedTokens)
+			plannerBest = MsgPlannerBestPerMTokens
 		}
 	} else {
 		perEpoch := ""
