@@ -538,3 +538,102 @@ func TestNativeMXFP4Checkpoint(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainerModelSource: a pre-train builds the model from its config
+// (run_clm.py --config_name and --tokenizer_name) instead of loading the
+// published weights, which --model_name_or_path did, so the "pre-train"
+// fine-tuned Llama 3.1; fine-tunes still load the weights.
+func TestTrainerModelSource(t *testing.T) {
+	for _, c := range []struct {
+		task      estimator.Task
+		want, not string
+	}{
+		{estimator.Pretrain, "--config_name meta-llama/Llama-3.1-8B \\\n  --tokenizer_name meta-llama/Llama-3.1-8B \\\n", "--model_name_or_path"},
+		{estimator.FullFinetune, "--model_name_or_path meta-llama/Llama-3.1-8B \\\n", "--config_name"},
+	} {
+		in := input(t, "llama-3.1-8b")
+		in.Task = c.task
+		req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e9}}
+		o := offer(t, "aws-p5.48xlarge", in.Weights)
+		row := plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: 8, TP: 1, PP: 1, DP: 8, ZeRO: 1, Replicas: 1, InstancesPerReplica: 1}
+		l, err := launch.Emit(launch.DeepSpeed, req, row, nil, "meta-llama/Llama-3.1-8B")
+		if err != nil {
+			t.Fatalf("%v: %v", c.task, err)
+		}
+		text := l.Files[0].Text
+		if !strings.Contains(text, c.want) || strings.Contains(text, c.not) {
+			t.Errorf("%v: want %q and no %s in\n%s", c.task, c.want, c.not, text)
+		}
+	}
+}
+
+// TestSpotSaveSteps: a spot row's time and cost count on a checkpoint
+// every CheckpointIntervalSeconds, so the Trainer saves at that many
+// optimizer steps (3600 s at 10 s a step: 360), not at its default of
+// 500; on demand it keeps the default.
+func TestSpotSaveSteps(t *testing.T) {
+	in := input(t, "llama-3.1-8b")
+	in.Task = estimator.Pretrain
+	for _, c := range []struct {
+		pricing plan.Pricing
+		want    int // 0: no --save_steps
+	}{{plan.Spot, 360}, {plan.OnDemand, 0}} {
+		req := plan.Request{Input: in, Pricing: c.pricing, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e10}}
+		o := offer(t, "aws-p5.48xlarge", in.Weights)
+		row := plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Pricing: c.pricing, Instances: 1, GPUs: 8, TP: 1, PP: 1, DP: 8, ZeRO: 1,
+			Replicas: 1, InstancesPerReplica: 1, CheckpointIntervalSeconds: 3600, JobSeconds: 36000, OptimizerSteps: 3600}
+		for _, k := range []launch.Kind{launch.DeepSpeed, launch.FSDP} {
+			l, err := launch.Emit(k, req, row, nil, "meta-llama/Llama-3.1-8B")
+			if err != nil {
+				t.Fatalf("%v %v: %v", c.pricing, k, err)
+			}
+			text := l.Files[0].Text
+			if c.want == 0 {
+				if strings.Contains(text, "--save_steps") {
+					t.Errorf("%v %v: --save_steps on demand in\n%s", c.pricing, k, text)
+				}
+				continue
+			}
+			if got := flagInt(t, text, "script", "--save_steps"); got != c.want {
+				t.Errorf("%v %v: --save_steps %d, want %d", c.pricing, k, got, c.want)
+			}
+			if !strings.Contains(strings.Join(l.Notes, "\n"), "outlives a reclaimed instance") {
+				t.Errorf("%v %v: no note on keeping the checkpoints: %q", c.pricing, k, l.Notes)
+			}
+		}
+	}
+}
+
+// TestAdapterNotes: the notes name the adapters' PEFT settings as the
+// plan sized them, and QLoRA's bitsandbytes 4-bit load: NF4,
+// double-quantised only under --quant nf4, computing in bf16 (the
+// float32 default of bnb_4bit_compute_dtype runs the matmuls in fp32).
+func TestAdapterNotes(t *testing.T) {
+	for _, c := range []struct {
+		task    estimator.Task
+		targets estimator.LoRATargets
+		quant   estimator.Quant
+		want    []string
+	}{
+		{estimator.LoRA, estimator.LoRAAttention, estimator.QuantAuto, []string{`LoraConfig(r=16, lora_dropout=0.05, target_modules=["q_proj", "k_proj", "v_proj", "o_proj"])`}},
+		{estimator.QLoRA, estimator.LoRAAllLinear, estimator.QuantAuto, []string{`target_modules="all-linear"`,
+			`BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="nf4", bnb_4bit_use_double_quant=False, bnb_4bit_compute_dtype=torch.bfloat16)`}},
+		{estimator.QLoRA, estimator.LoRAAttention, estimator.QuantNF4, []string{`bnb_4bit_use_double_quant=True`}},
+	} {
+		in := input(t, "llama-3.1-8b")
+		in.Task, in.LoRATargets, in.Quant = c.task, c.targets, c.quant
+		req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e8}}
+		o := offer(t, "aws-p5.48xlarge", in.Weights)
+		row := plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: 8, TP: 1, PP: 1, DP: 8, Replicas: 1, InstancesPerReplica: 1}
+		l, err := launch.Emit(launch.DeepSpeed, req, row, nil, "meta-llama/Llama-3.1-8B")
+		if err != nil {
+			t.Fatalf("%v: %v", c.task, err)
+		}
+		notes := strings.Join(l.Notes, "\n")
+		for _, w := range c.want {
+			if !strings.Contains(notes, w) {
+				t.Errorf("%v %v %v: want %s in notes\n%s", c.task, c.targets, c.quant, w, notes)
+			}
+		}
+	}
+}

@@ -118,7 +118,9 @@ var goldenCases = []goldenCase{
 	},
 	{
 		// A pre-train over two spot instances: the task runs torchrun on
-		// both, ranks from SkyPilot's environment.
+		// both, ranks from SkyPilot's environment, builds the model from
+		// its config and saves every 715 steps (5400 s over 36000 s /
+		// 4768 steps).
 		name: "llama-3.1-8b-pretrain-2x-spot", model: "llama-3.1-8b", kinds: []launch.Kind{launch.SkyPilot, launch.FSDP},
 		req: func(t *testing.T) plan.Request {
 			in := input(t, "llama-3.1-8b")
@@ -128,7 +130,7 @@ var goldenCases = []goldenCase{
 		row: func(t *testing.T, req plan.Request) plan.Row {
 			o := offer(t, "aws-p5.48xlarge", req.Input.Weights)
 			return plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Pricing: plan.Spot, Instances: 2, GPUs: 16, TP: 1, PP: 1, DP: 16, ZeRO: 1,
-				Replicas: 1, InstancesPerReplica: 2, CheckpointIntervalSeconds: 5400}
+				Replicas: 1, InstancesPerReplica: 2, CheckpointIntervalSeconds: 5400, JobSeconds: 36000, OptimizerSteps: 1e10 / (1 << 21)}
 		},
 	},
 	{

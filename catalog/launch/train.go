@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"rightsize/estimator"
+	"rightsize/estimator/plan"
 )
 
 // maxGradNorm is the gradient clipping written into the configs: 1.0,
@@ -70,7 +71,17 @@ func (e *emitter) precision() string {
 // parse with HfArgumentParser, plus run_clm's --model_name_or_path;
 // testdata/transformers_flags.txt.
 func (e *emitter) trainerArgs(c *command, s trainShape, checkpointing bool) {
-	c.flag("--model_name_or_path", e.model)
+	if e.in.Task == estimator.Pretrain {
+		// Pre-training starts from the architecture, not the published
+		// weights: run_clm.py's ModelArguments build a model from
+		// scratch from --config_name ("model_name_or_path: ... Don't set
+		// if you want to train a model from scratch") and need
+		// --tokenizer_name for the tokenizer then.
+		c.flag("--config_name", e.model)
+		c.flag("--tokenizer_name", e.model)
+	} else {
+		c.flag("--model_name_or_path", e.model)
+	}
 	c.num("--per_device_train_batch_size", s.micro)
 	c.num("--gradient_accumulation_steps", s.accum)
 	c.frac("--max_grad_norm", maxGradNorm)
@@ -84,8 +95,29 @@ func (e *emitter) trainerArgs(c *command, s trainShape, checkpointing bool) {
 		c.flag("--gradient_checkpointing", "true")
 	}
 	c.flag("--output_dir", "out")
+	if n := e.saveSteps(); n > 0 {
+		// A spot row's time and cost count on a checkpoint every
+		// CheckpointIntervalSeconds (Young/Daly, estimator/plan): the
+		// Trainer saves every save_steps optimizer steps
+		// (TrainingArguments save_strategy "steps", save_steps; its
+		// default of 500 steps is not the planned interval).
+		c.flag("--save_strategy", "steps")
+		c.num("--save_steps", n)
+		e.note("spot: the Trainer saves a checkpoint every " + itoa(n) + " optimizer steps, the plan's interval; keep --output_dir on storage that outlives a reclaimed instance (a bucket, such as one SkyPilot mounts with file_mounts mode MOUNT) and resume from its last checkpoint (trainer.train(resume_from_checkpoint=...)), or each restart begins again from step 0")
+	}
 	if e.in.Task == estimator.LoRA || e.in.Task == estimator.QLoRA {
-		e.note("the plan trains " + e.in.Task.String() + " adapters (rank " + itoa(e.in.LoRARank) + ", " + e.in.LoRATargets.String() + "): the script must wrap the model with PEFT")
+		e.note("the plan trains " + e.in.Task.String() + " adapters: the script must wrap the model with PEFT, LoraConfig(r=" + itoa(e.in.LoRARank) +
+			", lora_dropout=" + ftoa(e.in.LoRADropout) + ", target_modules=" + loraModules(e.in.LoRATargets) + ")")
+	}
+	if e.in.Task == estimator.QLoRA {
+		// The plan's 4-bit base: bitsandbytes NF4, double-quantised
+		// only under --quant nf4 (estimator.Quant), computing in the
+		// training precision (transformers' BitsAndBytesConfig:
+		// load_in_4bit, bnb_4bit_quant_type, bnb_4bit_use_double_quant,
+		// bnb_4bit_compute_dtype, whose float32 default runs the
+		// matmuls in fp32).
+		e.note("QLoRA: load the base with BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=\"nf4\", bnb_4bit_use_double_quant=" +
+			pyBool(e.in.Quant == estimator.QuantNF4) + ", bnb_4bit_compute_dtype=torch." + storageDType(e.precision()) + "), the 4-bit format the plan sized")
 	}
 	if e.in.Task == estimator.QLoRA && e.row.ZeRO == 3 {
 		// FSDP shards float tensors only: bitsandbytes' Params4bit store
@@ -277,4 +309,39 @@ func storageDType(precision string) string {
 		return "float16"
 	}
 	return "bfloat16"
+}
+
+// saveSteps is the optimizer steps between checkpoints that a spot
+// row's plan counts on (plan.Row.CheckpointIntervalSeconds over the
+// seconds per optimizer step, JobSeconds / OptimizerSteps), at least 1;
+// 0 for a row not on spot or without the figures.
+func (e *emitter) saveSteps() int {
+	r := e.row
+	if r.Pricing != plan.Spot || r.CheckpointIntervalSeconds <= 0 || r.OptimizerSteps <= 0 || r.JobSeconds <= 0 {
+		return 0
+	}
+	n := math.Round(r.CheckpointIntervalSeconds / (r.JobSeconds / r.OptimizerSteps))
+	if !(n >= 1) {
+		return 1
+	}
+	return int(min(n, math.Ceil(r.OptimizerSteps)))
+}
+
+// loraModules is PEFT's target_modules for the plan's adapters:
+// "all-linear" (PEFT's LoraConfig shorthand for every linear but the
+// output layer) or the attention projections under the names Llama,
+// Mistral, Qwen and Gemma use in transformers.
+func loraModules(t estimator.LoRATargets) string {
+	if t == estimator.LoRAAllLinear {
+		return "\"all-linear\""
+	}
+	return "[\"q_proj\", \"k_proj\", \"v_proj\", \"o_proj\"]"
+}
+
+// pyBool is Python's spelling of b.
+func pyBool(b bool) string {
+	if b {
+		return "True"
+	}
+	return "False"
 }
