@@ -610,17 +610,19 @@ func TestSpotSaveSteps(t *testing.T) {
 // float32 default of bnb_4bit_compute_dtype runs the matmuls in fp32).
 func TestAdapterNotes(t *testing.T) {
 	for _, c := range []struct {
+		model   string
 		task    estimator.Task
 		targets estimator.LoRATargets
 		quant   estimator.Quant
 		want    []string
 	}{
-		{estimator.LoRA, estimator.LoRAAttention, estimator.QuantAuto, []string{`LoraConfig(r=16, lora_dropout=0.05, target_modules=["q_proj", "k_proj", "v_proj", "o_proj"])`}},
-		{estimator.QLoRA, estimator.LoRAAllLinear, estimator.QuantAuto, []string{`target_modules="all-linear"`,
+		{"llama-3.1-8b", estimator.LoRA, estimator.LoRAAttention, estimator.QuantAuto, []string{`LoraConfig(r=16, lora_dropout=0.05, target_modules=["q_proj", "k_proj", "v_proj", "o_proj"])`}},
+		{"phi-4", estimator.LoRA, estimator.LoRAAttention, estimator.QuantAuto, []string{`target_modules=["qkv_proj", "o_proj"])`}},
+		{"llama-3.1-8b", estimator.QLoRA, estimator.LoRAAllLinear, estimator.QuantAuto, []string{`target_modules="all-linear"`,
 			`BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="nf4", bnb_4bit_use_double_quant=False, bnb_4bit_compute_dtype=torch.bfloat16)`}},
-		{estimator.QLoRA, estimator.LoRAAttention, estimator.QuantNF4, []string{`bnb_4bit_use_double_quant=True`}},
+		{"llama-3.1-8b", estimator.QLoRA, estimator.LoRAAttention, estimator.QuantNF4, []string{`bnb_4bit_use_double_quant=True`}},
 	} {
-		in := input(t, "llama-3.1-8b")
+		in := input(t, c.model)
 		in.Task, in.LoRATargets, in.Quant = c.task, c.targets, c.quant
 		req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e8}}
 		o := offer(t, "aws-p5.48xlarge", in.Weights)

@@ -107,7 +107,7 @@ func (e *emitter) trainerArgs(c *command, s trainShape, checkpointing bool) {
 	}
 	if e.in.Task == estimator.LoRA || e.in.Task == estimator.QLoRA {
 		e.note("the plan trains " + e.in.Task.String() + " adapters: the script must wrap the model with PEFT, LoraConfig(r=" + itoa(e.in.LoRARank) +
-			", lora_dropout=" + ftoa(e.in.LoRADropout) + ", target_modules=" + loraModules(e.in.LoRATargets) + ")")
+			", lora_dropout=" + ftoa(e.in.LoRADropout) + ", target_modules=" + loraModules(e.in.LoRATargets, e.in.Arch.ModelType) + ")")
 	}
 	if e.in.Task == estimator.QLoRA {
 		// The plan's 4-bit base: bitsandbytes NF4, double-quantised
@@ -329,13 +329,23 @@ func (e *emitter) saveSteps() int {
 
 // loraModules is PEFT's target_modules for the plan's adapters:
 // "all-linear" (PEFT's LoraConfig shorthand for every linear but the
-// output layer) or the attention projections under the names Llama,
-// Mistral, Qwen and Gemma use in transformers.
-func loraModules(t estimator.LoRATargets) string {
+// output layer) or the attention projections under their names in
+// transformers' modeling file of the family (modeling_llama.py and the
+// families below: q_proj, k_proj, v_proj, o_proj; modeling_phi3.py: a
+// fused qkv_proj and o_proj). Another family's names are left to the
+// script.
+func loraModules(t estimator.LoRATargets, modelType string) string {
 	if t == estimator.LoRAAllLinear {
 		return "\"all-linear\""
 	}
-	return "[\"q_proj\", \"k_proj\", \"v_proj\", \"o_proj\"]"
+	switch modelType {
+	case "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma2", "gemma3", "gemma3_text",
+		"granite", "olmo2", "llama4", "gpt_oss", "glm4_moe":
+		return "[\"q_proj\", \"k_proj\", \"v_proj\", \"o_proj\"]"
+	case "phi3":
+		return "[\"qkv_proj\", \"o_proj\"]"
+	}
+	return "the attention projections of " + modelType
 }
 
 // pyBool is Python's spelling of b.
