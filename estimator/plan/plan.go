@@ -721,7 +721,11 @@ func (p *planner) row(o *Offer, r *Row) {
 	if r.Fits && f.BudgetUSD > 0 && r.cost > f.BudgetUSD {
 		r.Fits, r.FitReason = false, Reason{Key: "fit.over_budget"}
 	}
-	if r.Fits && f.DeadlineSeconds > 0 && p.req.Workload.Kind != Serving && r.JobSeconds > f.DeadlineSeconds {
+	// The deadline holds the time the row is ranked on, as the budget
+	// holds its cost: on spot the expected time with reclaims,
+	// checkpoints and restarts (SpotExpectedSeconds, Daly), not the
+	// uninterrupted JobSeconds.
+	if r.Fits && f.DeadlineSeconds > 0 && p.req.Workload.Kind != Serving && r.time > f.DeadlineSeconds {
 		r.Fits, r.FitReason = false, Reason{Key: "fit.past_deadline"}
 	}
 }

@@ -385,6 +385,29 @@ func TestSpotCostsMoreThanItsSticker(t *testing.T) {
 	}
 }
 
+// TestSpotDeadlineHoldsExpectedTime: on spot the deadline holds the
+// expected time with reclaims and restarts, as the budget holds the
+// expected cost: a deadline between the uninterrupted time and the
+// expected one is missed, where it used to pass on the uninterrupted time.
+func TestSpotDeadlineHoldsExpectedTime(t *testing.T) {
+	req, _ := trainingRequest(t)
+	req.Pricing = plan.Spot
+	o := gpuOffer(t, "h100-sxm", 8, estimator.BF16)
+	o.OnDemandPerHour, o.SpotPerHour, o.NetworkGbps, o.SpotInterruption = 24, 10, 3200, "10-15%"
+	r := mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows[0]
+	if !(r.SpotExpectedSeconds > r.JobSeconds) {
+		t.Fatalf("spot expected %v s, uninterrupted %v s", r.SpotExpectedSeconds, r.JobSeconds)
+	}
+	req.Filters.DeadlineSeconds = (r.JobSeconds + r.SpotExpectedSeconds) / 2
+	x := mustPlan(t, req, []plan.Offer{o}, plan.Options{KeepUnfit: true}).Rows[0]
+	if x.Fits && x.SpotExpectedSeconds > req.Filters.DeadlineSeconds {
+		t.Errorf("deadline %v s: fits, expected %v s (uninterrupted %v s) on %d instances", req.Filters.DeadlineSeconds, x.SpotExpectedSeconds, x.JobSeconds, x.Instances)
+	}
+	if !x.Fits && x.FitReason.Key != "fit.past_deadline" {
+		t.Errorf("deadline %v s: %v", req.Filters.DeadlineSeconds, x.FitReason)
+	}
+}
+
 // TestReservedAndCurrency: break-even utilisation r/o, the monthly
 // commitment, VAT normalisation and FX conversion.
 func TestReservedAndCurrency(t *testing.T) {
