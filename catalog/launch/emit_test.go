@@ -59,6 +59,8 @@ func TestRefusals(t *testing.T) {
 	tp := trainRow
 	tp.TP, tp.DP = 2, 4
 	fsdpOpt := train // OffloadOptimizer
+	ep := trainRow
+	ep.EP = 8 // a MoE plan with its experts over 8 of the DP ranks
 	unfit := serveRow
 	unfit.Fits = false
 	for _, c := range []struct {
@@ -76,6 +78,9 @@ func TestRefusals(t *testing.T) {
 		{"skypilot on coreweave", launch.SkyPilot, serve, cw, "SkyPilot does not support CoreWeave (coreweave); clouds it launches on: aws, azure, cudo", launch.ErrNoSkyPilotCloud},
 		{"deepspeed with TP", launch.DeepSpeed, train, tp, "TP 2 × PP 1; DeepSpeed ZeRO and FSDP configs here are data-parallel only", launch.ErrModelParallel},
 		{"skypilot training with TP", launch.SkyPilot, train, tp, "Megatron-LM", launch.ErrModelParallel},
+		{"deepspeed with EP", launch.DeepSpeed, train, ep, "splits the experts over EP 8 ranks; DeepSpeed ZeRO and FSDP configs here have no expert parallelism", launch.ErrModelParallel},
+		{"fsdp with EP", launch.FSDP, train, ep, "--expert-model-parallel-size", launch.ErrModelParallel},
+		{"skypilot training with EP", launch.SkyPilot, train, ep, "no expert parallelism", launch.ErrModelParallel},
 		{"fsdp with optimizer offload", launch.FSDP, fsdpOpt, trainRow, "FSDP cannot", launch.ErrOptimizerOnly},
 		{"unfit row", launch.VLLM, serve, unfit, "does not fit", launch.ErrUnfit},
 		{"bad kind", launch.Kind(99), serve, serveRow, "want vllm, sglang, trtllm, fsdp, deepspeed, skypilot", launch.ErrUnknownKind},

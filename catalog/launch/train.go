@@ -30,6 +30,15 @@ func (e *emitter) train() (trainShape, error) {
 		return trainShape{}, e.fail(ErrModelParallel, "the plan splits the model by TP "+itoa(r.TP)+" × PP "+itoa(r.PP)+
 			"; DeepSpeed ZeRO and FSDP configs here are data-parallel only: run it with Megatron-LM or NeMo")
 	}
+	if ep := max(r.EP, e.in.EP); ep > 1 {
+		// transformers' MoE layers (modeling_mixtral.py and the like)
+		// run every expert on every rank: the Trainer's DeepSpeed ZeRO
+		// and FSDP shard the experts' memory but do not split the
+		// experts' work, so a plan sized with each rank holding 1/EP of
+		// the experts does not fit as launched.
+		return trainShape{}, e.fail(ErrModelParallel, "the plan splits the experts over EP "+itoa(ep)+
+			" ranks; DeepSpeed ZeRO and FSDP configs here have no expert parallelism: run it with Megatron-LM or NeMo (--expert-model-parallel-size)")
+	}
 	if e.in.CP > 1 {
 		return trainShape{}, e.fail(ErrModelParallel, "the plan splits the sequence over CP "+itoa(e.in.CP)+" GPUs, which these configs do not set up")
 	}

@@ -408,6 +408,26 @@ func TestSpotDeadlineHoldsExpectedTime(t *testing.T) {
 	}
 }
 
+// TestTrainingRowCarriesEP: a MoE fine-tune with --ep splits the
+// experts over EP of the DP ranks, and its memory and time count on it;
+// the row says so (it said EP 1, and --emit deepspeed wrote a ZeRO-0
+// config holding all of Mixtral 8x7B's experts on every GPU).
+func TestTrainingRowCarriesEP(t *testing.T) {
+	req, _ := catalogRequest(t, "mixtral-8x7b")
+	req.Input.Task, req.Input.Seq, req.Input.GPUs, req.Input.EP = estimator.FullFinetune, 2048, 8, 8
+	req.Workload = plan.Workload{Kind: plan.Training, TrainTokens: 1e8}
+	o := gpuOffer(t, "h100-sxm", 8, estimator.BF16)
+	o.OnDemandPerHour, o.NetworkGbps = 24, 3200
+	r := mustPlan(t, req, []plan.Offer{o}, plan.Options{KeepUnfit: true}).Rows[0]
+	if !r.Fits || r.EP != 8 || r.DP%r.EP != 0 {
+		t.Errorf("fits %v (%v), EP %d, DP %d", r.Fits, r.FitReason, r.EP, r.DP)
+	}
+	req.Input.EP = 1
+	if r := mustPlan(t, req, []plan.Offer{o}, plan.Options{KeepUnfit: true}).Rows[0]; r.EP > 1 {
+		t.Errorf("without --ep: EP %d", r.EP)
+	}
+}
+
 // TestReservedAndCurrency: break-even utilisation r/o, the monthly
 // commitment, VAT normalisation and FX conversion.
 func TestReservedAndCurrency(t *testing.T) {

@@ -371,6 +371,12 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 	r.Instances = s.instances
 	r.GPUs = float64(s.instances) * o.GPUCount
 	r.TP, r.PP, r.DP, r.ZeRO = in.TP, in.PP, dp, in.ZeRO
+	if in.EP > 1 {
+		// The experts split over EP of the DP ranks (--ep, Megatron's
+		// expert parallelism), which the memory and time above count on:
+		// the row says so, and a launcher that cannot split them refuses.
+		r.EP = in.EP
+	}
 	if in.PP > 1 {
 		r.VirtualStages = int(pf.virtualStages)
 	}
