@@ -644,3 +644,39 @@ func TestAdapterNotes(t *testing.T) {
 		}
 	}
 }
+
+// TestFP8TrainingRunsOnBF16: an fp8 (Transformer Engine) plan's launch
+// runs bf16 mixed precision, the memory the plan sized, and says the
+// fp8 speed needs Transformer Engine in the script; it wrote
+// mixed_precision "no" and no --bf16, so the Trainer ran in fp32.
+func TestFP8TrainingRunsOnBF16(t *testing.T) {
+	in := input(t, "llama-3.1-8b")
+	in.Task, in.Weights = estimator.FullFinetune, estimator.FP8
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e9}}
+	o := offer(t, "aws-p5.48xlarge", in.Weights)
+	row := plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: 8, TP: 1, PP: 1, DP: 8, ZeRO: 1, Replicas: 1, InstancesPerReplica: 1}
+	for _, c := range []struct {
+		k    launch.Kind
+		want []string
+	}{
+		{launch.DeepSpeed, []string{"--bf16 true", "\"bf16\": {\n    \"enabled\": true"}},
+		{launch.FSDP, []string{"--bf16 true", "mixed_precision: \"bf16\""}},
+	} {
+		l, err := launch.Emit(c.k, req, row, nil, "meta-llama/Llama-3.1-8B")
+		if err != nil {
+			t.Fatalf("%v: %v", c.k, err)
+		}
+		var text string
+		for _, f := range l.Files {
+			text += f.Text
+		}
+		for _, w := range c.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%v: want %q in\n%s", c.k, w, text)
+			}
+		}
+		if !strings.Contains(strings.Join(l.Notes, "\n"), "fp8_autocast") {
+			t.Errorf("%v: no note on fp8: %q", c.k, l.Notes)
+		}
+	}
+}

@@ -63,10 +63,17 @@ func (e *emitter) train() (trainShape, error) {
 	return s, e.checkTrain(s)
 }
 
-// precision is the mixed-precision mode: "bf16", "fp16" or "no".
+// precision is the mixed-precision mode: "bf16", "fp16" or "no". fp8
+// training is Transformer Engine's fp8 matmuls inside bf16 mixed
+// precision (bf16 weights and gradients, an fp32 master copy: NVIDIA
+// Transformer Engine user guide; estimator.Input.Validate sizes its
+// memory as bf16's), so its base is bf16, not fp32's "no".
 func (e *emitter) precision() string {
 	switch e.in.Weights {
 	case estimator.BF16:
+		return "bf16"
+	case estimator.FP8:
+		e.note("the plan's speed counts fp8 matmuls (Transformer Engine): these settings run bf16 mixed precision, in the memory the plan sized but slower, until the script runs its layers under Transformer Engine's fp8_autocast (or plan with --precision bf16 for bf16's time)")
 		return "bf16"
 	case estimator.FP16:
 		return "fp16"
