@@ -680,3 +680,22 @@ func TestFP8TrainingRunsOnBF16(t *testing.T) {
 		}
 	}
 }
+
+// TestSkyPilotConsumerGPUs: a LoRA on one RTX 4090 at RunPod, where
+// SkyPilot takes an accelerator name, names it RTX4090 (the name
+// SkyPilot's RunPod and Vast catalogs give it, as catalog/source reads
+// them); it was refused for want of a name.
+func TestSkyPilotConsumerGPUs(t *testing.T) {
+	in := input(t, "llama-3.1-8b")
+	in.Task, in.GradCheckpointing = estimator.LoRA, true
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 5e7}}
+	o := offer(t, "runpod-1x_rtx4090_secure", in.Weights)
+	row := plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: 1, TP: 1, PP: 1, DP: 1, Replicas: 1, InstancesPerReplica: 1}
+	l, err := launch.Emit(launch.SkyPilot, req, row, nil, "meta-llama/Llama-3.1-8B")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := l.Files[0].Text; !strings.Contains(text, "  accelerators: \"RTX4090:1\"\n") {
+		t.Errorf("want accelerators RTX4090:1 in\n%s", text)
+	}
+}

@@ -35,6 +35,14 @@ var skyAccelerators = map[string]string{
 	"b200": "B200", "gb200": "GB200", "l4": "L4", "l40s": "L40S", "l40": "L40",
 	"a10g": "A10G", "a10": "A10", "a40": "A40", "t4": "T4",
 	"v100-16gb": "V100", "v100-32gb": "V100-32GB", "mi300x": "MI300X",
+	// The names catalog/source's skyPilotGPUs reads back to one GPU ID
+	// alone (SkyPilot's catalogs name the RTX A4000/A5000/A6000 two ways,
+	// RTXA6000 and A6000, so those stay out): the GPUs of the clouds that
+	// take an accelerator name, not an instance type (RunPod, Vast,
+	// Shadeform, Cudo).
+	"a16": "A16", "a30": "A30", "b300": "B300", "h100-nvl": "H100-NVL",
+	"rtx-3090": "RTX3090", "rtx-4090": "RTX4090", "rtx-5090": "RTX5090",
+	"rtx-6000-ada": "RTX6000-Ada", "rtx-pro-6000": "RTXPRO6000",
 }
 
 // SkyCloud is the SkyPilot cloud name of a catalog provider ID, and
