@@ -699,3 +699,22 @@ func TestSkyPilotConsumerGPUs(t *testing.T) {
 		t.Errorf("want accelerators RTX4090:1 in\n%s", text)
 	}
 }
+
+// TestCatalogRepoFromNameOrPath: Llama 3.2 1B's config was transcribed
+// from a ChatML re-upload (Emm9625/Llama-3.2-1B-chatml) that names the
+// original in _name_or_path; its launches load meta-llama/Llama-3.2-1B,
+// where they loaded the re-upload.
+func TestCatalogRepoFromNameOrPath(t *testing.T) {
+	in := input(t, "llama-3.2-1b")
+	in.Task = estimator.FullFinetune
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e9}}
+	o := offer(t, "aws-p5.48xlarge", in.Weights)
+	row := plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: 8, TP: 1, PP: 1, DP: 8, Replicas: 1, InstancesPerReplica: 1}
+	l, err := launch.Emit(launch.DeepSpeed, req, row, nil, "llama-3.2-1b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := l.Files[0].Text; !strings.Contains(text, "--model_name_or_path meta-llama/Llama-3.2-1B \\\n") || strings.Contains(text, "Emm9625") {
+		t.Errorf("want meta-llama/Llama-3.2-1B in\n%s", text)
+	}
+}

@@ -228,7 +228,7 @@ type emitter struct {
 	// (remoteCode's entry for the catalog model), "" when it does not.
 	remoteCode string
 	files      []File
-	notes     []string
+	notes      []string
 	// router is what a disaggregated launch puts in front of its workers
 	// (EmitDisaggVia).
 	router Router
@@ -311,15 +311,43 @@ var remoteCode = map[string]string{
 }
 
 // modelRepo is a catalog model's Hugging Face repository: the first
-// huggingface.co address in its Source, then its ConfigSource; "" when
-// neither names one.
+// huggingface.co address in its Source, then the repository its config
+// names (_name_or_path), then its ConfigSource's; "" when none names one.
+// The config may be transcribed from a copy on the Hub (Llama 3.2 1B's
+// from Emm9625/Llama-3.2-1B-chatml, a ChatML re-upload) whose
+// _name_or_path still names the original, meta-llama/Llama-3.2-1B.
 func modelRepo(m catalog.Model) string {
-	for _, src := range []string{m.Source, m.ConfigSource} {
-		if repo := hfRepo(src); repo != "" {
-			return repo
-		}
+	if repo := hfRepo(m.Source); repo != "" {
+		return repo
 	}
-	return ""
+	if repo := configNameOrPath(m.Config); hfRepoID(repo) {
+		return repo
+	}
+	return hfRepo(m.ConfigSource)
+}
+
+// configNameOrPath is the "_name_or_path" string of a config.json text,
+// "" when it has none or it holds an escape (no repository ID does).
+func configNameOrPath(config string) string {
+	const key = `"_name_or_path"`
+	i := strings.Index(config, key)
+	if i < 0 {
+		return ""
+	}
+	rest := strings.TrimLeft(config[i+len(key):], " \t\r\n")
+	rest, ok := strings.CutPrefix(rest, ":")
+	if !ok {
+		return ""
+	}
+	rest, ok = strings.CutPrefix(strings.TrimLeft(rest, " \t\r\n"), `"`)
+	if !ok {
+		return ""
+	}
+	v, _, ok := strings.Cut(rest, `"`)
+	if !ok || strings.Contains(v, `\`) {
+		return ""
+	}
+	return v
 }
 
 // badRef says why name cannot be a model reference, or "": it must be one
