@@ -297,6 +297,10 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 type planCmd struct {
 	fs     *flag.FlagSet
 	stderr io.Writer // warnings for the table, CSV and Markdown formats
+	// tokensByDefault: a training --task with no workload flag plans
+	// --train-tokens' default, as the page's training job does (request);
+	// the plan says so in a note.
+	tokensByDefault bool
 }
 
 // planFlags are the plan's own flags; every value is parsed by request,
@@ -450,6 +454,10 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	rps := pj.RequestsPerSecond
 	said(jobspec.RequestsPerSecond)
 	train := job.set["train-tokens"] || c.s("dataset-tokens") != "" || c.s("epochs") != ""
+	// A training task named with no workload trains --train-tokens'
+	// default, as the page plans its training job; it refused.
+	c.tokensByDefault = !train && job.set["task"] && job.in.Task.Training() && c.s("requests") == "" && c.s("requests-per-second") == ""
+	train = train || c.tokensByDefault
 	kinds := 0
 	for _, b := range []bool{train, c.s("requests") != "", c.s("requests-per-second") != ""} {
 		if b {
@@ -605,6 +613,9 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 		return fail("%v", err)
 	}
 	out := newPlanJSON(req, res, cat)
+	if c.tokensByDefault {
+		out.Notes = append(out.Notes, fmt.Sprintf("%s training tokens, --train-tokens' default (the page's too): give --train-tokens, or --epochs with --dataset-tokens, for your job's", c.s("train-tokens")))
+	}
 	if res.Cheapest < 0 {
 		// Nothing fits: say what does exist without the narrowest filter.
 		if w, dropped, ok := plan.Widen(req, offers, plan.Options{MaxInstances: maxInst}); ok {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
 	"rightsize/app/page"
@@ -43,5 +44,27 @@ func TestServingTargetsByDefault(t *testing.T) {
 	}
 	if c := cheapest(none); !(c.TTFTAtSLOSeconds > 10) {
 		t.Errorf("without targets the cheapest pick, %s, waits %v s at p95: the case above no longer shows the defaults' use", c.InstanceType, c.TTFTAtSLOSeconds)
+	}
+}
+
+// TestTrainingTaskTrainsTheDefaultTokens: a plan for a training --task
+// with no workload flag trains --train-tokens' default (1B), as the page
+// plans its training job, and says so in a note; it refused with "need a
+// workload". A task that is not training still needs one.
+func TestTrainingTaskTrainsTheDefaultTokens(t *testing.T) {
+	got := planJSONOf(t, "--model", "llama-3.1-8b", "--task", "lora")
+	want := planJSONOf(t, "--model", "llama-3.1-8b", "--task", "lora", "--train-tokens", "1B")
+	if got.Workload != "training" || len(got.Rows) == 0 || len(got.Rows) != len(want.Rows) || got.Rows[0].OnDemandJobCostUSD != want.Rows[0].OnDemandJobCostUSD {
+		t.Fatalf("without --train-tokens: %s, %d rows; with 1B: %d rows", got.Workload, len(got.Rows), len(want.Rows))
+	}
+	noted := false
+	for _, n := range got.Notes {
+		noted = noted || strings.Contains(n, "1B training tokens, --train-tokens' default")
+	}
+	if !noted || len(got.Notes) != len(want.Notes)+1 {
+		t.Errorf("notes %q, want the default named once more than %q", got.Notes, want.Notes)
+	}
+	if code, _, errs := runPlanArgs(t, "--model", "llama-3.1-8b", "--task", "inference"); code == 0 || !strings.Contains(errs, "need a workload") {
+		t.Errorf("inference with no workload: exit %d, %q", code, errs)
 	}
 }
