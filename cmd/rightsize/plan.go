@@ -764,22 +764,22 @@ type hostedJSON struct {
 }
 
 type planJSON struct {
-	Currency        string   `json:"currency"`
-	FXAsOf          string   `json:"fx_as_of"`
-	FXSource        string   `json:"fx_source"`
-	Workload        string   `json:"workload"`
-	SLOStat         string   `json:"slo_stat,omitempty"`
+	Currency string `json:"currency"`
+	FXAsOf   string `json:"fx_as_of"`
+	FXSource string `json:"fx_source"`
+	Workload string `json:"workload"`
+	SLOStat  string `json:"slo_stat,omitempty"`
 	// TTFTTargetSeconds and TPOTTargetSeconds are the serving targets the
 	// plan held at slo_stat (--ttft-p95, --tpot; their defaults are
 	// plan.DefaultTTFTSeconds and DefaultTPOTSeconds); 0: none.
-	TTFTTargetSeconds float64 `json:"ttft_target_seconds,omitempty"`
-	TPOTTargetSeconds float64 `json:"tpot_target_seconds,omitempty"`
-	CheckpointBytes float64  `json:"checkpoint_bytes,omitempty"`
-	Considered      int      `json:"considered"`
-	Fitting         int      `json:"fitting"`
-	Notes           []string `json:"notes"`
-	FreshnessDays   int      `json:"freshness_days"`
-	Warnings        []string `json:"warnings"`
+	TTFTTargetSeconds float64  `json:"ttft_target_seconds,omitempty"`
+	TPOTTargetSeconds float64  `json:"tpot_target_seconds,omitempty"`
+	CheckpointBytes   float64  `json:"checkpoint_bytes,omitempty"`
+	Considered        int      `json:"considered"`
+	Fitting           int      `json:"fitting"`
+	Notes             []string `json:"notes"`
+	FreshnessDays     int      `json:"freshness_days"`
+	Warnings          []string `json:"warnings"`
 	// CheaperFlagged is the index in rows of the cheapest plan passed over
 	// for its price (stale or far below the median) that would cost less
 	// than the cheapest pick: "cheaper if the price holds — verify". -1:
