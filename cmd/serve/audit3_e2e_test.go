@@ -142,3 +142,30 @@ func (s *site) audit3Shot(name string, width int64) {
 		s.t.Fatal(err)
 	}
 }
+
+// TestE2EAudit3Update shoots the update banner on a phone in Russian and
+// Chinese: a new build published while the old one is cached.
+func TestE2EAudit3Update(t *testing.T) {
+	dir := distDir(t, "RIGHTSIZE_DIST")
+	next := distDir(t, "RIGHTSIZE_DIST_NEXT")
+	for _, lang := range []string{"ru", "zh"} {
+		s := newSite(t, dir, "/")
+		s.do("a phone", chromedp.EmulateViewport(360, 780))
+		s.do("first visit", chromedp.Navigate(s.base+"#l="+lang))
+		s.waitLive()
+		s.waitCached()
+		h, err := newSiteHandler(next, "/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.handler.Store(h)
+		s.do("revisiting after a new build", chromedp.Reload())
+		s.waitLive()
+		s.do("waiting for the update banner", chromedp.WaitVisible("#rs-update", chromedp.ByQuery))
+		if o := s.eval(overflowing); o != "" {
+			t.Errorf("%s: the update banner is wider than a phone: %s", lang, o)
+		}
+		s.audit3Shot("audit3-update-"+lang+"-360.png", 360)
+		s.close()
+	}
+}
