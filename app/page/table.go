@@ -257,14 +257,17 @@ func OfferTable(lang string, v *OffersView) Table {
 // RulesTable is the rules-of-thumb table of v in language lang.
 func RulesTable(lang string, v *RulesView) Table {
 	t := func(k MsgKey) string { return Tr(lang, k) }
-	tb := Table{ID: "rs-rules", Head: []Cell{th(""), num(t(MsgRuleSays)), num(t(MsgThisEstimate)), num(t(MsgOffBy))}}
+	says, est, off := t(MsgRuleSays), t(MsgThisEstimate), t(MsgOffBy)
+	tb := Table{ID: "rs-rules", Head: []Cell{th(""), num(says), num(est), num(off)}}
 	for _, r := range v.Rows {
 		cls := "num rs-ok"
 		if r.Bad {
 			cls = "num rs-bad"
 		}
+		// The numbers carry their column's name: on a phone each rule is
+		// a card, its name across, its three numbers under their names.
 		tb.Rows = append(tb.Rows, Row{Attrs: []Attr{{"data-rule", r.Rule}}, Cells: []Cell{
-			cell("", "", r.Label), cell("num", "", r.Says), cell("num", "", r.Estimate), cell(cls, "", r.OffBy),
+			cell("", "", r.Label), cell("num", says, r.Says), cell("num", est, r.Estimate), cell(cls, off, r.OffBy),
 		}})
 	}
 	return tb
@@ -287,11 +290,14 @@ func HostedTable(v *HostedView) Table {
 	for i := 1; i < len(tb.Head)-1; i++ {
 		tb.Head[i].Class = "num"
 	}
+	// Each figure carries its column's name: on a phone each API is a
+	// card (web/rightsize.css), as the offers table's rows are.
+	h := &v.Heads
 	for _, r := range v.Rows {
 		tb.Rows = append(tb.Rows, Row{Cells: []Cell{
 			{Nodes: join(text(r.API), div("rs-where", r.Why))},
-			cell("num", "", r.Prices), cell("num", "", r.Monthly), cell("num", "", r.Self), cell("num", "", r.BreakEven),
-			cell("rs-asof rs-src", "", r.Source),
+			cell("num", h[1], r.Prices), cell("num", h[2], r.Monthly), cell("num", h[3], r.Self), cell("num", h[4], r.BreakEven),
+			cell("rs-asof rs-src", h[5], r.Source),
 		}})
 	}
 	return tb

@@ -94,13 +94,18 @@ func TestSmallTables(t *testing.T) {
 	if rules.ID != "rs-rules" || rules.Picks || attr(rules.Rows[0], "data-rule") != "2x" || rules.Rows[0].Cells[3].Class != "num rs-bad" || len(rules.Head[0].Nodes) != 0 {
 		t.Errorf("rules %+v", rules)
 	}
+	// On a phone each rule is a card: its numbers carry their columns' names.
+	if c := rules.Rows[0].Cells; c[0].Label != "" || c[1].Label != Tr("en", MsgRuleSays) || c[2].Label != Tr("en", MsgThisEstimate) || c[3].Label != Tr("en", MsgOffBy) || c[3].Label == "" {
+		t.Errorf("rules labels %q %q %q %q", c[0].Label, c[1].Label, c[2].Label, c[3].Label)
+	}
 	pin := PinTable(&PinView{Pinned: "Pinned", Live: "Now", Rows: []PinRow{{"GPU", "A100", "H100"}}})
 	if c := pin.Rows[0].Cells; !c[0].Th || c[0].Nodes[0].Text != "GPU" || c[2].Nodes[0].Text != "H100" || pin.Head[2].Nodes[0].Text != "Now" {
 		t.Errorf("pin %+v", pin)
 	}
 	h := HostedTable(&HostedView{Title: "APIs", Heads: [6]string{"API", "Prices", "Month", "Self", "Break-even", "Source"}, Rows: []HostedRow{{API: "x"}}})
 	if h.Caption != "APIs" || h.Head[0].Class != "" || h.Head[1].Class != "num" || h.Head[4].Class != "num" || h.Head[5].Class != "" ||
-		len(h.Rows[0].Cells[0].Nodes) != 2 || h.Rows[0].Cells[5].Class != "rs-asof rs-src" {
+		len(h.Rows[0].Cells[0].Nodes) != 2 || h.Rows[0].Cells[5].Class != "rs-asof rs-src" ||
+		h.Rows[0].Cells[0].Label != "" || h.Rows[0].Cells[1].Label != "Prices" || h.Rows[0].Cells[4].Label != "Break-even" || h.Rows[0].Cells[5].Label != "Source" {
 		t.Errorf("hosted %+v", h)
 	}
 	fx := FXTable(&FXView{Title: "Rates", Heads: [3]string{"Currency", "Per USD", "As of"}, Rows: []FXRow{{"EUR", "0.92", "2025-11-01", "ECB"}}})

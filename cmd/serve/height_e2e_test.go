@@ -99,6 +99,19 @@ func TestE2EFirstScreenText(t *testing.T) {
 		if len(foreign) > 0 {
 			t.Errorf("%s first screen at 360 × 780 has Latin words that are no name: %q\n%s", lang, foreign, text)
 		}
+		// The answer on the first screen: the first pick and its price,
+		// above the scope notes (web/rightsize.css moves them under it).
+		if b := s.eval(`(() => { const c = document.querySelector("#rs-recommendation .rs-pick-cost");
+			return c ? String(Math.round(c.getBoundingClientRect().bottom)) : "none"; })()`); b == "none" {
+			t.Errorf("%s at 360 × 780: no pick's cost on the page", lang)
+		} else if y, _ := strconv.Atoi(b); y > 780 {
+			t.Errorf("%s at 360 × 780: the first pick's cost ends at %d px, below the first screen", lang, y)
+		}
+		// Every control on the first screen takes a tap within 15 px of
+		// its middle, up and down, and 11 px either side.
+		if o := s.eval(shortTaps); o != "" {
+			t.Errorf("%s at 360 × 780: controls a finger misses: %s", lang, o)
+		}
 		s.close()
 	}
 }
@@ -156,6 +169,27 @@ const firstScreenText = `(() => {
 		const b = r.getBoundingClientRect();
 		if (b.height === 0 || b.top >= innerHeight) continue;
 		out.push(t);
+	}
+	return out.join(" | ");
+})()`
+
+// shortTaps lists the first screen's controls whose tap area is under
+// about 30 × 22 px: a point 15 px above or below the middle, or 11 px
+// to either side, that lands on no control.
+const shortTaps = `(() => {
+	const out = [], ctl = "button, summary, select, a[href], input, label";
+	for (const e of document.querySelectorAll("main button, main summary, main select, main a[href]")) {
+		const r = e.getBoundingClientRect();
+		if (r.width === 0 || r.height === 0 || r.top >= innerHeight || r.bottom <= 0) continue;
+		const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+		for (const [x, y] of [[cx, cy - 15], [cx, cy + 15], [cx - 11, cy], [cx + 11, cy]]) {
+			if (y < 0 || y >= innerHeight) continue;
+			const h = document.elementFromPoint(x, y);
+			if (!h || !h.closest(ctl)) {
+				out.push(e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + " " + Math.round(r.width) + "×" + Math.round(r.height) + " " + (e.tagName === "SELECT" ? e.value : e.innerText || "").trim().slice(0, 20));
+				break;
+			}
+		}
 	}
 	return out.join(" | ");
 })()`
