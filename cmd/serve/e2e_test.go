@@ -732,7 +732,19 @@ func TestE2ESubPath(t *testing.T) {
 // shown by job, vendor runtime names and out-of-range messages with their
 // ranges in the page's language (+24 KB raw, +15 KB brotli: 2,200,624 B),
 // and estimator/plan built without inlining too (−10 KB brotli, +21 KB
-// raw; BenchmarkPlan unchanged within its noise): 2,190,518 B.
+// raw; BenchmarkPlan unchanged within its noise): 2,190,518 B. Then three
+// audits' fixes of what an expert would not sign (about 50 on the page and
+// in the launch settings the page hands over: cost ties won by the faster
+// plan, the job line's bounds, plurals and dates in the page's language,
+// the speed box of encoders and generic models, checkpoint formats in
+// links, LoRA/QLoRA and spot-checkpoint launch settings, phone tables as
+// cards; +30 KB raw code, app/page +14 KB, catalog/launch +8 KB,
+// estimator/plan +6 KB): 2,188,897–2,198,827 B over this stop's builds (the
+// noise below), so the budget is 2,206,000 B. A planner in a worker of its
+// own would take 155 KB (plan, launch, simulator; measured by cutting
+// their entry points: 2,051,878 B against 2,206,923 B by the same brotli
+// settings), and everything but the go-app shell 464 KB (1,743,116 B,
+// 1.24× hello): the levers for the size target.
 // By code bytes (raw): runtime 1.17 MB, rightsize/app 0.65 MB (go-app
 // builders; 0.74 before the views moved), go-app 0.55 MB, app/page 0.44
 // MB, estimator/plan 0.32 MB, estimator 0.32 MB, encoding/json 0.24 MB,
@@ -747,7 +759,7 @@ func TestE2ESubPath(t *testing.T) {
 // size before it is blamed.
 func TestWasmBrotliBudget(t *testing.T) {
 	dir := distDir(t, "RIGHTSIZE_DIST")
-	const budget = 2_196_000
+	const budget = 2_206_000
 	st, err := os.Stat(filepath.Join(dir, "web", "app.wasm.br"))
 	if err != nil {
 		t.Fatal(err)
