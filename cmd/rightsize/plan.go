@@ -944,14 +944,17 @@ func columns(p planJSON) ([]string, func(r planRowJSON) []string) {
 				f(r.TTFTP95Seconds, 3), f(1000*r.TPOTSeconds, 1), f(r.Utilisation, 2), r.Binding, r.EngineLimit, f(p.disp(r.USDPerMillionOutput), 3), r.HostCheck.Status, r.Why)
 		}
 	}
-	head = append(head, "hours", "gpu-hours", "job ("+p.Currency+")", "on-demand ("+p.Currency+")", "spot exp. ("+p.Currency+")", "host", "why")
+	// "hours" is the job uninterrupted; on spot the picks rank on (and
+	// --deadline holds) the expected hours with reclaims, checkpoints and
+	// restarts, which "spot exp. hours" gives beside the expected cost.
+	head = append(head, "hours", "gpu-hours", "job ("+p.Currency+")", "on-demand ("+p.Currency+")", "spot exp. ("+p.Currency+")", "spot exp. hours", "host", "why")
 	return head, func(r planRowJSON) []string {
 		// No spot price: "—", not a spot job at $0.00.
-		spot := "—"
+		spot, spotHours := "—", "—"
 		if r.SpotExpectedCostUSD > 0 {
-			spot = f(p.disp(r.SpotExpectedCostUSD), 2)
+			spot, spotHours = f(p.disp(r.SpotExpectedCostUSD), 2), f(r.SpotExpectedHours, 2)
 		}
-		return append(base(r), f(r.JobHours, 2), f(r.GPUHours, 1), f(r.JobCostDisp, 2), f(p.disp(r.OnDemandJobCostUSD), 2), spot, r.HostCheck.Status, r.Why)
+		return append(base(r), f(r.JobHours, 2), f(r.GPUHours, 1), f(r.JobCostDisp, 2), f(p.disp(r.OnDemandJobCostUSD), 2), spot, spotHours, r.HostCheck.Status, r.Why)
 	}
 }
 
