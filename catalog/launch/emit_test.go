@@ -57,7 +57,9 @@ func TestRefusals(t *testing.T) {
 	serveRow := servingRow(t, serve, "aws-p5.4xlarge", 1, 1, 1)
 	cw := servingRow(t, serve, "coreweave-nvidia-hgx-h100", 1, 8, 1)
 	tp := trainRow
-	tp.TP, tp.DP = 2, 4
+	tp.TP, tp.DP, tp.ZeRO = 2, 4, 1
+	fsdpTP := tp // TP with the parameters sharded too: torchtitan's FSDP2 + TP
+	fsdpTP.ZeRO = 3
 	fsdpOpt := train // OffloadOptimizer
 	ep := trainRow
 	ep.EP = 8 // a MoE plan with its experts over 8 of the DP ranks
@@ -76,7 +78,8 @@ func TestRefusals(t *testing.T) {
 		{"deepspeed for serving", launch.DeepSpeed, serve, serveRow, "launches training and this plan is serving inference: use vllm", launch.ErrInferencePlan},
 		{"fsdp for serving", launch.FSDP, serve, serveRow, "use vllm, sglang, trtllm or skypilot", launch.ErrInferencePlan},
 		{"skypilot on coreweave", launch.SkyPilot, serve, cw, "SkyPilot does not support CoreWeave (coreweave); clouds it launches on: aws, azure, cudo", launch.ErrNoSkyPilotCloud},
-		{"deepspeed with TP", launch.DeepSpeed, train, tp, "TP 2 × PP 1; DeepSpeed ZeRO and FSDP configs here are data-parallel only", launch.ErrModelParallel},
+		{"deepspeed with TP", launch.DeepSpeed, train, tp, "TP 2 × PP 1 at ZeRO-1; DeepSpeed ZeRO and FSDP configs here are data-parallel only: run it with Megatron-LM or NeMo", launch.ErrModelParallel},
+		{"fsdp with TP at ZeRO-3", launch.FSDP, train, fsdpTP, "run it with torchtitan (FSDP2 with --parallelism.tensor_parallel_degree 2 --parallelism.pipeline_parallel_degree 1)", launch.ErrModelParallel},
 		{"skypilot training with TP", launch.SkyPilot, train, tp, "Megatron-LM", launch.ErrModelParallel},
 		{"deepspeed with EP", launch.DeepSpeed, train, ep, "splits the experts over EP 8 ranks; DeepSpeed ZeRO and FSDP configs here have no expert parallelism", launch.ErrModelParallel},
 		{"fsdp with EP", launch.FSDP, train, ep, "--expert-model-parallel-size", launch.ErrModelParallel},

@@ -27,8 +27,20 @@ type trainShape struct {
 func (e *emitter) train() (trainShape, error) {
 	r := e.row
 	if r.TP > 1 || r.PP > 1 {
+		// Megatron-LM and NeMo split the model by TP and PP with their
+		// distributed optimizer, which shards the optimizer states only
+		// (ZeRO-1); a plan that also shards gradients or parameters
+		// (ZeRO-2/3) is FSDP2 with tensor and pipeline parallelism, as
+		// torchtitan runs it (pytorch/torchtitan: --parallelism.
+		// tensor_parallel_degree, pipeline_parallel_degree and
+		// data_parallel_shard_degree, torchtitan/config).
+		where := "run it with Megatron-LM or NeMo"
+		if r.ZeRO >= 2 {
+			where = "run it with torchtitan (FSDP2 with --parallelism.tensor_parallel_degree " + itoa(r.TP) +
+				" --parallelism.pipeline_parallel_degree " + itoa(r.PP) + "), as Megatron-LM's distributed optimizer shards optimizer states only (ZeRO-1)"
+		}
 		return trainShape{}, e.fail(ErrModelParallel, "the plan splits the model by TP "+itoa(r.TP)+" × PP "+itoa(r.PP)+
-			"; DeepSpeed ZeRO and FSDP configs here are data-parallel only: run it with Megatron-LM or NeMo")
+			" at ZeRO-"+itoa(r.ZeRO)+"; DeepSpeed ZeRO and FSDP configs here are data-parallel only: "+where)
 	}
 	if ep := max(r.EP, e.in.EP); ep > 1 {
 		// transformers' MoE layers (modeling_mixtral.py and the like)
