@@ -177,7 +177,7 @@ func EmitDisaggVia(k Kind, r Router, req plan.Request, res plan.Result, cat *cat
 		// do not write.
 		return Launch{}, &Error{Kind: k, Key: ErrDisaggWide, Reason: "each worker spans " + plural(nodes, "instance") + ": the disaggregated launch of such workers is written for sglang"}
 	}
-	e := emitter{k: k, req: req, row: *base, in: req.Input, cat: cat, router: r}
+	e := emitter{k: k, req: req, row: *base, in: req.Input, cat: cat, router: r, disagg: true}
 	e.in.Engine = d.Engine
 	var err error
 	if e.model, err = e.modelRef(model); err != nil {

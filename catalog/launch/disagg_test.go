@@ -586,6 +586,17 @@ func TestEmitDisaggWideWorkers(t *testing.T) {
 	for _, f := range l.Files {
 		shellParses(t, f.Name, f.Text)
 	}
+	// One note says how a worker spans its instances (HEAD_IP its
+	// worker's first instance), not also the aggregated launch's "the
+	// first one's address", which would point every worker at one head.
+	for _, n := range l.Notes {
+		if strings.Contains(n, "the first one's address") {
+			t.Errorf("a disaggregated launch carries the aggregated note %q", n)
+		}
+	}
+	if !slices.ContainsFunc(l.Notes, func(n string) bool { return strings.Contains(n, "HEAD_IP its worker's first instance") }) {
+		t.Errorf("notes %q: none says which instance is each worker's head", l.Notes)
+	}
 	share := "--mem-fraction-static " + strconv.FormatFloat(estimator.SGLangDPAttentionMemFraction, 'g', -1, 64)
 	graphs := "--cuda-graph-max-bs " + strconv.Itoa(estimator.SGLangDPAttentionCUDAGraphMaxBS)
 	for _, f := range l.Files[:2] {

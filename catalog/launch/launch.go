@@ -230,8 +230,10 @@ type emitter struct {
 	files      []File
 	notes      []string
 	// router is what a disaggregated launch puts in front of its workers
-	// (EmitDisaggVia).
+	// (EmitDisaggVia); disagg marks such a launch, whose scripts say how
+	// a worker spans its instances (disaggExtras, disaggWorkers).
 	router Router
+	disagg bool
 }
 
 // note adds a note once (a disaggregated launch builds each side's

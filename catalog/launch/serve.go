@@ -418,7 +418,9 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 			c.num("--nnodes", s.nodes)
 			c.expand("--node-rank", nodeRank)
 			c.expand("--dist-init-addr", headInit)
-			e.note("one copy spans " + plural(s.nodes, "instance") + ": run the command on each with NODE_RANK 0.." + itoa(s.nodes-1) + " and HEAD_IP the first one's address")
+			if !e.disagg { // its own note names each worker's first instance
+				e.note("one copy spans " + plural(s.nodes, "instance") + ": run the command on each with NODE_RANK 0.." + itoa(s.nodes-1) + " and HEAD_IP the first one's address")
+			}
 		}
 		if d := dtypeName(e.in.Weights); d != "" {
 			c.flag("--dtype", d)
