@@ -696,6 +696,7 @@ func (p *planner) row(o *Offer, r *Row) {
 	switch p.req.Workload.Kind {
 	case Training:
 		p.trainMoney(o, r)
+		p.spotDeadline(o, r)
 	case Batch:
 		p.batchMoney(o, r)
 	case Serving:

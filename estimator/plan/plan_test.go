@@ -834,3 +834,26 @@ func TestNoDecoderRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestSpotDeadlineGrowsTheRow: a spot training row late on its expected
+// time but not uninterrupted takes more instances until the expected time
+// meets --deadline, as trainTech grows rows for the uninterrupted time;
+// it was dropped as past the deadline.
+func TestSpotDeadlineGrowsTheRow(t *testing.T) {
+	req, _ := trainingRequest(t)
+	req.Pricing = plan.Spot
+	o := gpuOffer(t, "h100-sxm", 8, estimator.BF16)
+	o.OnDemandPerHour, o.SpotPerHour, o.NetworkGbps, o.SpotInterruption = 24, 10, 3200, "10-15%"
+	r := mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows[0]
+	req.Filters.DeadlineSeconds = (r.JobSeconds + r.SpotExpectedSeconds) / 2
+	x := mustPlan(t, req, []plan.Offer{o}, plan.Options{KeepUnfit: true}).Rows[0]
+	// Doubled, its parallelism kept (the row had gone to 8 instances at
+	// TP 8, 2.8× the cost, by another path).
+	if !x.Fits || x.Instances != 2*r.Instances || x.TP != r.TP || x.SpotExpectedSeconds > req.Filters.DeadlineSeconds {
+		t.Errorf("deadline %.0f s: fits %v (%v) on %d instances, expected %.0f s; at the fewest, %d instances expected %.0f s",
+			req.Filters.DeadlineSeconds, x.Fits, x.FitReason, x.Instances, x.SpotExpectedSeconds, r.Instances, r.SpotExpectedSeconds)
+	}
+	if x.Fits && (x.JobSeconds >= r.JobSeconds || x.GPUs != float64(x.Instances)*o.GPUCount) {
+		t.Errorf("grown row: %.0f s uninterrupted against %.0f s, %v GPUs on %d instances", x.JobSeconds, r.JobSeconds, x.GPUs, x.Instances)
+	}
+}

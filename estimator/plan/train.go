@@ -387,6 +387,49 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 	r.JobSeconds = estimator.Finite(tokens / tps)
 }
 
+// spotDeadline grows a spot training row that meets --deadline
+// uninterrupted but not on its expected time with reclaims, checkpoints
+// and restarts (the time the deadline holds, row): more instances, as
+// trainTech does on the uninterrupted time, while the expected time is
+// late and still improves. trainTech's shapes are shared by offers of
+// one hardware whatever their interruption rates, so the spot growth is
+// the priced row's own: its shape is found again (fitTraining, memoised)
+// and grown to the row's instances first.
+func (p *planner) spotDeadline(o *Offer, r *Row) {
+	dl := p.req.Filters.DeadlineSeconds
+	if r.Pricing != Spot || !(dl > 0) || !r.Fits || !(r.time > dl) || p.req.FixedParallelism {
+		return
+	}
+	s, ok := p.fitTraining(o)
+	if !ok {
+		return
+	}
+	_, hw := p.slice(o)
+	at := *r
+	for s.instances < r.Instances {
+		if !p.grow(o, hw, &s, &at, false) {
+			return
+		}
+	}
+	if s.instances != r.Instances {
+		return
+	}
+	for at.time > dl {
+		next := at
+		if !p.grow(o, hw, &s, &next, true) {
+			break
+		}
+		p.trainMoney(o, &next)
+		if !(next.time < at.time) {
+			break
+		}
+		at = next
+	}
+	if at.Instances != r.Instances {
+		*r = at
+	}
+}
+
 // trainMoney prices the training row on o.
 func (p *planner) trainMoney(o *Offer, r *Row) {
 	p.spotTraining(o, r, r.Instances)
