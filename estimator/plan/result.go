@@ -403,6 +403,10 @@ type Row struct {
 
 	cost, time   float64 // ranking keys (USD, seconds)
 	prefillShare float64 // inference: prefill's share of GPU time
+	// shape is a training row's parallelism and instances as trainTech
+	// sized them, shared by the offers of its hardware (spotDeadline grows
+	// a copy); nil for other rows.
+	shape *trainShape
 }
 
 // HostedComparison sets a hosted API against the best self-hosted row,

@@ -309,6 +309,7 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 			break
 		}
 	}
+	r.shape = &s
 }
 
 // grow doubles the instances of shape s, keeping its parallelism, and
@@ -393,39 +394,28 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 // trainTech does on the uninterrupted time, while the expected time is
 // late and still improves. trainTech's shapes are shared by offers of
 // one hardware whatever their interruption rates, so the spot growth is
-// the priced row's own: its shape is found again (fitTraining, memoised)
-// and grown to the row's instances first.
+// the priced row's own, from a copy of the shape trainTech left on it.
 func (p *planner) spotDeadline(o *Offer, r *Row) {
 	dl := p.req.Filters.DeadlineSeconds
-	if r.Pricing != Spot || !(dl > 0) || !r.Fits || !(r.time > dl) || p.req.FixedParallelism {
+	if r.Pricing != Spot || !(dl > 0) || !r.Fits || !(r.time > dl) || p.req.FixedParallelism || r.shape == nil {
 		return
 	}
-	s, ok := p.fitTraining(o)
-	if !ok {
-		return
-	}
+	s := *r.shape
 	_, hw := p.slice(o)
 	at := *r
-	for s.instances < r.Instances {
-		if !p.grow(o, hw, &s, &at, false) {
-			return
-		}
-	}
-	if s.instances != r.Instances {
-		return
-	}
 	for at.time > dl {
-		next := at
-		if !p.grow(o, hw, &s, &next, true) {
+		next, ns := at, s
+		if !p.grow(o, hw, &ns, &next, true) {
 			break
 		}
 		p.trainMoney(o, &next)
 		if !(next.time < at.time) {
 			break
 		}
-		at = next
+		at, s = next, ns
 	}
 	if at.Instances != r.Instances {
+		at.shape = &s
 		*r = at
 	}
 }
