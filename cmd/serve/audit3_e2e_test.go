@@ -72,14 +72,21 @@ func TestE2EAudit3PhoneShots(t *testing.T) {
 	}
 }
 
+// phoneVisit is a first visit on a 360 × 780 phone in lang, left once
+// the service worker has cached the page for the next one.
+func (s *site) phoneVisit(lang string) {
+	s.t.Helper()
+	s.do("a phone", chromedp.EmulateViewport(360, 780))
+	s.do("first visit", chromedp.Navigate(s.base+"#l="+lang))
+	s.waitLive()
+	s.waitCached()
+}
+
 func TestE2EAudit3Offline(t *testing.T) {
 	dir := distDir(t, "RIGHTSIZE_DIST")
 	for _, lang := range []string{"ru", "zh"} {
 		s := newSite(t, dir, "/")
-		s.do("a phone", chromedp.EmulateViewport(360, 780))
-		s.do("first visit", chromedp.Navigate(s.base+"#l="+lang))
-		s.waitLive()
-		s.waitCached()
+		s.phoneVisit(lang)
 		s.do("going offline", chromedp.ActionFunc(func(ctx context.Context) error {
 			return cdp.Execute(ctx, "Network.emulateNetworkConditions",
 				networkConditions{Offline: true, DownloadThroughput: -1, UploadThroughput: -1}, nil)
@@ -150,18 +157,8 @@ func TestE2EAudit3Update(t *testing.T) {
 	next := distDir(t, "RIGHTSIZE_DIST_NEXT")
 	for _, lang := range []string{"ru", "zh"} {
 		s := newSite(t, dir, "/")
-		s.do("a phone", chromedp.EmulateViewport(360, 780))
-		s.do("first visit", chromedp.Navigate(s.base+"#l="+lang))
-		s.waitLive()
-		s.waitCached()
-		h, err := newSiteHandler(next, "/")
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.handler.Store(h)
-		s.do("revisiting after a new build", chromedp.Reload())
-		s.waitLive()
-		s.do("waiting for the update banner", chromedp.WaitVisible("#rs-update", chromedp.ByQuery))
+		s.phoneVisit(lang)
+		s.publish(next)
 		if o := s.eval(overflowing); o != "" {
 			t.Errorf("%s: the update banner is wider than a phone: %s", lang, o)
 		}

@@ -575,6 +575,21 @@ func TestE2EInteractions(t *testing.T) {
 	s.checkSameOrigin()
 }
 
+// publish serves the build in dir from now on, as a deploy replaces the
+// site under a visitor whose worker cached the old one, and revisits
+// until the update banner shows.
+func (s *site) publish(dir string) {
+	s.t.Helper()
+	h, err := newSiteHandler(dir, "/")
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.handler.Store(h)
+	s.do("revisiting after a new build is published", chromedp.Reload())
+	s.waitLive()
+	s.do("waiting for the update banner", chromedp.WaitVisible("#rs-update", chromedp.ByQuery))
+}
+
 // waitCached waits until the service worker controls the page and has
 // app.wasm in its cache. go-app's worker fills its cache without
 // event.waitUntil, so wait for the cache itself rather than for the
@@ -604,14 +619,7 @@ func TestE2EUpdate(t *testing.T) {
 	s.do("loading the page", chromedp.Navigate(s.base))
 	s.waitLive()
 	s.waitCached()
-	h, err := newSiteHandler(next, "/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.handler.Store(h)
-	s.do("revisiting after a new build", chromedp.Reload())
-	s.waitLive()
-	s.do("waiting for the update banner", chromedp.WaitVisible("#rs-update", chromedp.ByQuery))
+	s.publish(next)
 	s.screenshot("update-banner.png", 1280)
 	s.do("reloading into the new build", chromedp.Click("#rs-update button", chromedp.ByQuery))
 	s.waitLive()

@@ -194,14 +194,7 @@ func TestE2EDeployServesNewBytes(t *testing.T) {
 	s.do("loading build A", chromedp.Navigate(s.base))
 	s.waitLive()
 	s.waitCached()
-	h, err := newSiteHandler(b, "/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.handler.Store(h)
-	s.do("revisiting after build B is published", chromedp.Reload())
-	s.waitLive()
-	s.do("waiting for the update banner", chromedp.WaitVisible("#rs-update", chromedp.ByQuery))
+	s.publish(b)
 	s.do("reloading into build B", chromedp.Click("#rs-update button", chromedp.ByQuery))
 	s.waitLive()
 	got := s.eval(`(async () => {
