@@ -385,15 +385,23 @@ func TestSpotCostsMoreThanItsSticker(t *testing.T) {
 	}
 }
 
+// spotTraining is the training request on spot and an 8 × H100 offer
+// reclaimed 10–15% of instances a month (AWS Spot Advisor's bucket).
+func spotTraining(t *testing.T) (plan.Request, plan.Offer) {
+	t.Helper()
+	req, _ := trainingRequest(t)
+	req.Pricing = plan.Spot
+	o := gpuOffer(t, "h100-sxm", 8, estimator.BF16)
+	o.OnDemandPerHour, o.SpotPerHour, o.NetworkGbps, o.SpotInterruption = 24, 10, 3200, "10-15%"
+	return req, o
+}
+
 // TestSpotDeadlineHoldsExpectedTime: on spot the deadline holds the
 // expected time with reclaims and restarts, as the budget holds the
 // expected cost: a deadline between the uninterrupted time and the
 // expected one is missed, where it used to pass on the uninterrupted time.
 func TestSpotDeadlineHoldsExpectedTime(t *testing.T) {
-	req, _ := trainingRequest(t)
-	req.Pricing = plan.Spot
-	o := gpuOffer(t, "h100-sxm", 8, estimator.BF16)
-	o.OnDemandPerHour, o.SpotPerHour, o.NetworkGbps, o.SpotInterruption = 24, 10, 3200, "10-15%"
+	req, o := spotTraining(t)
 	r := mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows[0]
 	if !(r.SpotExpectedSeconds > r.JobSeconds) {
 		t.Fatalf("spot expected %v s, uninterrupted %v s", r.SpotExpectedSeconds, r.JobSeconds)
@@ -840,10 +848,7 @@ func TestNoDecoderRefused(t *testing.T) {
 // meets --deadline, as trainTech grows rows for the uninterrupted time;
 // it was dropped as past the deadline.
 func TestSpotDeadlineGrowsTheRow(t *testing.T) {
-	req, _ := trainingRequest(t)
-	req.Pricing = plan.Spot
-	o := gpuOffer(t, "h100-sxm", 8, estimator.BF16)
-	o.OnDemandPerHour, o.SpotPerHour, o.NetworkGbps, o.SpotInterruption = 24, 10, 3200, "10-15%"
+	req, o := spotTraining(t)
 	r := mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows[0]
 	req.Filters.DeadlineSeconds = (r.JobSeconds + r.SpotExpectedSeconds) / 2
 	x := mustPlan(t, req, []plan.Offer{o}, plan.Options{KeepUnfit: true}).Rows[0]
