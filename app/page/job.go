@@ -508,6 +508,21 @@ func inputErrKey(err error) MsgKey {
 	return MsgRange
 }
 
+// storedPrecision is the precision field's value for model id's
+// published weight format where it is narrower than 16 bits
+// (catalog.Model.StoredWeights), "" otherwise or without a catalog.
+func storedPrecision(cat *catalog.Catalog, id string) string {
+	if cat == nil {
+		return ""
+	}
+	if m, ok := cat.Model(id); ok {
+		if d, ok := m.StoredWeights(); ok {
+			return d.String()
+		}
+	}
+	return ""
+}
+
 // WithModel is s with model id picked. Serving a checkpoint published in
 // a narrower format (catalog.Model.StoredWeights: fp8 for DeepSeek-V3 and
 // R1 and Kimi K2) starts from that format, as rightsize plan does without
@@ -517,18 +532,7 @@ func inputErrKey(err error) MsgKey {
 // Leaving such a model with its format still set goes back to the
 // default; a precision the user chose stays.
 func (s ViewState) WithModel(id string, cat *catalog.Catalog) ViewState {
-	stored := func(id string) string {
-		if cat == nil {
-			return ""
-		}
-		if m, ok := cat.Model(id); ok {
-			if d, ok := m.StoredWeights(); ok {
-				return d.String()
-			}
-		}
-		return ""
-	}
-	was, now := stored(s[FieldModel]), stored(id)
+	was, now := storedPrecision(cat, s[FieldModel]), storedPrecision(cat, id)
 	s[FieldModel] = id
 	if task, err := estimator.ParseTask(s[FieldTask]); err != nil || task != estimator.Inference {
 		return s

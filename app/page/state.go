@@ -316,10 +316,8 @@ func (s ViewState) precisionDefault(def ViewState) string {
 	if task, err := estimator.ParseTask(s[FieldTask]); err != nil || task != estimator.Inference {
 		return def[FieldPrecision]
 	}
-	if m, ok := DefaultCatalog().Model(s[FieldModel]); ok {
-		if d, ok := m.StoredWeights(); ok {
-			return d.String()
-		}
+	if p := storedPrecision(DefaultCatalog(), s[FieldModel]); p != "" {
+		return p
 	}
 	return def[FieldPrecision]
 }
