@@ -190,6 +190,14 @@ func TestPickingAnFP8Checkpoint(t *testing.T) {
 	if b := s.WithModel("llama-3.1-8b", cat); b[FieldPrecision] != "bf16" {
 		t.Errorf("back to Llama: precision %q", b[FieldPrecision])
 	}
+	// From one published format to another: gpt-oss ships MXFP4, so it
+	// plans at fp4 as a link to it without a precision does.
+	if g := s.WithModel("gpt-oss-120b", cat); g[FieldPrecision] != "fp4" {
+		t.Errorf("DeepSeek-R1 to gpt-oss-120b: precision %q, want fp4", g[FieldPrecision])
+	}
+	if g := s.WithModel("gpt-oss-120b", cat); g[FieldPrecision] != ParseFragment("m=gpt-oss-120b", DefaultState)[FieldPrecision] {
+		t.Errorf("DeepSeek-R1 to gpt-oss-120b: precision %q, a link to it plans %q", g[FieldPrecision], ParseFragment("m=gpt-oss-120b", DefaultState)[FieldPrecision])
+	}
 	for frag, want := range map[string]string{"p=int4": "int4", "t=lora": "bf16", "m=deepseek-r1&p=fp16": "fp16"} {
 		x := ParseFragment(frag, DefaultState)
 		if got := x.WithModel("deepseek-v3", cat)[FieldPrecision]; got != want {

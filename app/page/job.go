@@ -529,8 +529,11 @@ func storedPrecision(cat *catalog.Catalog, id string) string {
 // --precision and as vLLM and SGLang load it whatever --dtype says: at
 // the default bf16 the page planned DeepSeek-R1 at 100 req/s on 144 H200
 // for $1.34M a month where the command line's fp8 plan costs a tenth.
-// Leaving such a model with its format still set goes back to the
-// default; a precision the user chose stays.
+// Leaving such a model with its format still set goes to the new model's
+// published format, or back to the default where it has none: moving from
+// DeepSeek-R1 (fp8) to gpt-oss (MXFP4, fp4 here) plans gpt-oss as
+// published, as a link to it without a precision does (precisionDefault).
+// A precision the user chose stays.
 func (s ViewState) WithModel(id string, cat *catalog.Catalog) ViewState {
 	was, now := storedPrecision(cat, s[FieldModel]), storedPrecision(cat, id)
 	s[FieldModel] = id
@@ -538,7 +541,7 @@ func (s ViewState) WithModel(id string, cat *catalog.Catalog) ViewState {
 		return s
 	}
 	switch def := DefaultState[FieldPrecision]; {
-	case now != "" && s[FieldPrecision] == def:
+	case now != "" && (s[FieldPrecision] == def || s[FieldPrecision] == was):
 		s[FieldPrecision] = now
 	case was != "" && now == "" && s[FieldPrecision] == was:
 		s[FieldPrecision] = def
