@@ -508,7 +508,7 @@ func TestRecommendation(t *testing.T) {
 	cheap := c.ps.Out.Picks[0]
 	html := app.HTMLString(c.Render())
 	// A card per plan: picks naming one plan share it (page.PickCards).
-	if _, cards := page.PickCards(c.ps.Out.Picks); strings.Count(html, `data-kind="`) != cards || cards < 2 {
+	if _, cards := page.PickCards(c.ps.Out.Picks); strings.Count(html, `data-kind="`) != cards || cards < 1 {
 		t.Errorf("%d cards on the page for %d plans", strings.Count(html, `data-kind="`), cards)
 	}
 	if n := strings.Count(html, "<circle"); n != len(c.ps.Out.Points) || n == 0 {

@@ -495,6 +495,17 @@ func (o Offer) PerGPUHour(instancePerHour float64) float64 {
 	return instancePerHour / o.GPUCount
 }
 
+// PriceToVerify reports whether the offer's own record leaves its price
+// open: the catalog's transcriptions close a caveat their source did not
+// settle with "verify" (a footnote not captured, as Paperspace's A100-80G
+// "$ 1.15** / hour"; a column read one of two ways; a region under 70% of
+// the others'). Such a price is listed, never the headline while a
+// confirmed price runs the job (plan.Offer.ToVerify). A user's own price
+// is never open.
+func (o Offer) PriceToVerify() bool {
+	return !o.UserPrice && strings.Contains(strings.ToLower(o.Notes), "verify")
+}
+
 // OnDemandPerGPUHour is the on-demand price per GPU-hour, in Currency.
 func (o Offer) OnDemandPerGPUHour() float64 { return o.PerGPUHour(o.OnDemandPerHour) }
 

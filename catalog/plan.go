@@ -57,6 +57,7 @@ func (c *Catalog) PlanOffersAt(w estimator.DType, today time.Time) []plan.Offer 
 			AsOf: o.AsOf, AsOfEstimated: o.AsOfEstimated, Source: o.Source,
 			Hardware: hw, HasHardware: ok, GPUMemory: g.Memory, GPUVisibleMemory: g.ECCMemory,
 			PriceAgeDays: -1, FarBelowMedian: !o.UserPrice && med.FarBelowMedian(c, o), UserPrice: o.UserPrice,
+			ToVerify: o.PriceToVerify(),
 		}
 		if n := c.InstanceName(o); n != o.InstanceType {
 			po.InstanceName = n // a broker's encoded listing ID, named

@@ -190,7 +190,7 @@ func ExportMarkdown(in ViewIn) string {
 		b.WriteString("|---|---|---|---:|---:|---|\n")
 		for _, p := range PickViews(in) {
 			price := p.Price.AsOf() + " · " + p.Price.Source
-			for _, w := range []string{p.Price.Verify, p.Price.FarBelow} {
+			for _, w := range []string{p.Price.Verify, p.Price.Caveat} {
 				if w != "" {
 					price += "; " + w
 				}

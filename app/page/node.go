@@ -153,7 +153,7 @@ func PickNode(lang string, p *PickView, costLabel, timeLabel string) Node {
 	).attr("data-kind", p.Kind).attr("data-roles", p.Roles).attr("data-gpu", p.GPU).attr("data-gpus", strconv.Itoa(p.Plan.GPUs)).kids(
 		sourceNode(lang, pr.Source),
 		when(pr.Verify != "", tx("p", "rs-warn rs-pick-verify", pr.Verify)),
-		when(pr.FarBelow != "", tx("p", "rs-warn rs-pick-far", pr.FarBelow)),
+		when(pr.Caveat != "", tx("p", "rs-warn rs-pick-far", pr.Caveat)),
 		when(pr.From != "", tx("p", "rs-where rs-pick-from", pr.From)),
 		[]Node{
 			el("dl", "rs-facts",

@@ -320,9 +320,17 @@ func RunPlan(j Job, pr Prices) PlanOut {
 	default:
 		out.NoneWhy = MsgNoAnswer
 	}
-	for i, c := range out.Cands {
-		if (i < paretoPoints && !c.PassedOver) || c.Front {
+	// The chart: the cheapest paretoPoints plans the picks may rest on
+	// (rows passed over for their price do not take a place: the cheapest
+	// forty cands of the default job were all stale or open prices, and
+	// its chart showed the one plan on the front) and the whole front.
+	shown := 0
+	for _, c := range out.Cands {
+		if (shown < paretoPoints && !c.PassedOver) || c.Front {
 			out.Points = append(out.Points, c)
+			if !c.PassedOver {
+				shown++
+			}
 		}
 	}
 	if out.Kind == planner.Serving && res.Cheapest >= 0 {

@@ -247,7 +247,7 @@ func OfferTable(lang string, v *OffersView) Table {
 				cell("num rs-time", v.TimeHeader, o.Time),
 				cell("rs-region", region, o.Region),
 				{Class: "rs-asof", Label: asOf, Nodes: join(span(cls, date), age,
-					divIf("rs-warn rs-verify", o.Verify), divIf("rs-warn rs-far-below", o.FarBelow), sourceNode(lang, SourceText(o.Source)))},
+					divIf("rs-warn rs-verify", o.Verify), divIf("rs-warn rs-far-below", o.Caveat), sourceNode(lang, SourceText(o.Source)))},
 			},
 		})
 	}

@@ -782,7 +782,7 @@ func (b *viewBuilder) fitRows() []FitRow {
 // OfferRow is one offer, formatted.
 type OfferRow struct {
 	ID, GPU, Provider, Instance, GPUs, OnDemand, Spot, Reserved, Cost, Time, Where, Region, AsOf, Source string
-	Verify, FarBelow                                                                                     string // the price's warnings (PriceLabels)
+	Verify, Caveat                                                                                       string // the price's warnings (PriceLabels)
 	Estimated, Own                                                                                       bool
 	Age                                                                                                  int // catalog.AgeGrade + 1; 0: no clock (the prerendered page)
 	Plan                                                                                                 Plan
@@ -878,15 +878,15 @@ func ReservedText(l Locale, r1, r3 float64, cur string) string {
 
 // flagOffer grades an offers-table row's price on the page's clock and
 // labels it as a pick card is labelled: "verify" when older than the
-// freshness window, undated or estimated, and far below the median (the
-// planner's flag, on the offers it planned).
+// freshness window, undated or estimated, far below the median (the
+// planner's flag, on the offers it planned) or left open by its source.
 func (b *viewBuilder) flagOffer(r *OfferRow, o *catalog.Offer) {
 	in := &b.in
 	days := in.Job.FreshnessDays
 	if days <= 0 {
 		days = catalog.DefaultFreshnessDays
 	}
-	po := planner.Offer{AsOf: o.AsOf, AsOfEstimated: o.AsOfEstimated, PriceAgeDays: -1}
+	po := planner.Offer{AsOf: o.AsOf, AsOfEstimated: o.AsOfEstimated, PriceAgeDays: -1, ToVerify: o.PriceToVerify()}
 	if !in.Now.IsZero() {
 		po.PriceAgeDays = o.PriceAgeDays(in.Now)
 		r.Age = int(catalog.GradeAge(po.PriceAgeDays)) + 1
@@ -895,7 +895,7 @@ func (b *viewBuilder) flagOffer(r *OfferRow, o *catalog.Offer) {
 		po.FarBelowMedian = in.Plan.Cands[k].Offer.FarBelowMedian
 	}
 	p := PriceLabelsOf(b.l, &po, !o.FreshWithin(in.Now, days), !in.Now.IsZero())
-	r.Verify, r.FarBelow = p.Verify, p.FarBelow
+	r.Verify, r.Caveat = p.Verify, p.Caveat
 }
 
 // GradeKeys and GradeClass label and colour a catalog.AgeGrade.
@@ -906,13 +906,13 @@ var (
 
 // PriceLabels are a price's date line and its warnings, formatted.
 type PriceLabels struct {
-	Date     string // "Price as of 2026-07-30 (estimated date)"
-	Age      string // the age grade ("under 90 days old"); "" without a clock
-	Class    string // the age grade's colour; "" without a clock
-	Source   string
-	Verify   string // "price from 2025-10 — verify" when stale or estimated
-	FarBelow string // under half the other providers' median
-	From     string // a marketplace's "from" price
+	Date   string // "Price as of 2026-07-30 (estimated date)"
+	Age    string // the age grade ("under 90 days old"); "" without a clock
+	Class  string // the age grade's colour; "" without a clock
+	Source string
+	Verify string // "price from 2025-10 — verify" when stale or estimated
+	Caveat string // under half the other providers' median, or a price its source leaves open
+	From   string // a marketplace's "from" price
 }
 
 // AsOf is the date line with its age grade: "Price as of 2026-07-30
@@ -951,8 +951,11 @@ func PriceLabelsOf(l Locale, o *planner.Offer, stale, clock bool) PriceLabels {
 		}
 		p.Verify = Fill(l.T(MsgVerifyPrice), month)
 	}
-	if o.FarBelowMedian {
-		p.FarBelow = l.T(MsgFarBelow)
+	switch {
+	case o.FarBelowMedian:
+		p.Caveat = l.T(MsgFarBelow)
+	case o.ToVerify:
+		p.Caveat = l.T(MsgSourceOpen)
 	}
 	if o.ProviderKind == catalog.KindMarketplace {
 		p.From = l.T(MsgFromListing)

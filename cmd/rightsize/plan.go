@@ -181,6 +181,10 @@ type estimateJob struct {
 //	                    the other providers' cheapest on-demand prices for
 //	                    the GPU (at least two of them): a marketplace "from"
 //	                    price, a lapsed promotion or an error
+//	price_to_verify     the price's own source record leaves a condition
+//	                    open (a footnote not captured, a column read one of
+//	                    two ways, a regional outlier): the picks pass it
+//	                    over while a confirmed price runs the job
 //	from_price          the provider is a marketplace: its price is the
 //	                    cheapest listing when read (a "from" price)
 //
@@ -736,6 +740,7 @@ type planRowJSON struct {
 	PriceAgeDays                 int             `json:"price_age_days"`
 	Stale                        bool            `json:"stale"`
 	FarBelowMedian               bool            `json:"far_below_median"`
+	PriceToVerify                bool            `json:"price_to_verify"`
 	FromPrice                    bool            `json:"from_price"`
 	// Weights is the weight format the row runs: the job's, or what the
 	// GPU and engine run instead (fp16 where there is no bf16; a note
@@ -892,8 +897,8 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 			HostCheck: hostJSON{r.Host.Status.String(), r.Host.Reason.String()}, Fits: r.Fits,
 			Recommendation: r.Recommendation.String(), AsOf: o.AsOf, Notes: []string{}, WhyArgs: []any{},
 			AsOfEstimated: o.AsOfEstimated, Source: o.Source, PriceAgeDays: o.PriceAgeDays, Stale: r.Stale, FarBelowMedian: o.FarBelowMedian,
-			FromPrice: o.ProviderKind == "marketplace",
-			Weights:   r.Weights.String(), UserPrice: o.UserPrice, ProviderKind: o.ProviderKind,
+			PriceToVerify: o.ToVerify, FromPrice: o.ProviderKind == "marketplace",
+			Weights: r.Weights.String(), UserPrice: o.UserPrice, ProviderKind: o.ProviderKind,
 		}
 		if r.Host.Reason.Key == "" {
 			j.HostCheck.Reason = ""
@@ -1096,8 +1101,9 @@ func ageText(r planRowJSON) string {
 }
 
 // priceFlags names what a row's price needs checked: "stale" (older than
-// the freshness window, undated or estimated), "far-below-median" and
-// "from-price" (a marketplace's cheapest listing when read).
+// the freshness window, undated or estimated), "far-below-median",
+// "to-verify" (its source leaves a condition open) and "from-price" (a
+// marketplace's cheapest listing when read).
 func priceFlags(r planRowJSON) string {
 	var f []string
 	if r.Stale {
@@ -1105,6 +1111,9 @@ func priceFlags(r planRowJSON) string {
 	}
 	if r.FarBelowMedian {
 		f = append(f, "far-below-median")
+	}
+	if r.PriceToVerify {
+		f = append(f, "to-verify")
 	}
 	if r.FromPrice {
 		f = append(f, "from-price")
@@ -1114,11 +1123,12 @@ func priceFlags(r planRowJSON) string {
 
 // pickWarnings is one line naming the picks that rest on a stale price
 // (no fresher offer of their GPU runs the job, or the planner would have
-// picked it) and one naming those far below the median; none when the
-// picks rest on fresh, normally priced offers.
+// picked it), one naming those far below the median and one naming those
+// whose source leaves the price open; none when the picks rest on fresh,
+// normally priced, confirmed offers.
 func pickWarnings(res plan.Result) []string {
 	out := []string{}
-	var stale, far []string
+	var stale, far, open []string
 	seen := map[int]bool{}
 	for _, k := range []struct {
 		name string
@@ -1143,6 +1153,9 @@ func pickWarnings(res plan.Result) []string {
 		if o.FarBelowMedian {
 			far = append(far, k.name+" ("+o.Provider+" "+o.Name()+")")
 		}
+		if o.ToVerify {
+			open = append(open, k.name+" ("+o.Provider+" "+o.Name()+")")
+		}
 	}
 	picks := func(xs []string) string {
 		if len(xs) == 1 {
@@ -1156,6 +1169,9 @@ func pickWarnings(res plan.Result) []string {
 	}
 	if len(far) > 0 {
 		out = append(out, picks(far)+" on a price under half what the other providers ask for the GPU, and no normally priced offer of it runs the job: verify the price before renting")
+	}
+	if len(open) > 0 {
+		out = append(out, picks(open)+" on a price whose source leaves a condition open (a footnote, a column or a region), and no confirmed price of the GPU runs the job: verify the price before renting")
 	}
 	return out
 }

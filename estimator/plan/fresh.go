@@ -65,7 +65,7 @@ func trust(r *Row) int {
 	if r.Stale {
 		c = 2
 	}
-	if r.Offer.FarBelowMedian || (r.Pricing == Spot && r.Offer.SpotFarBelow) {
+	if r.Offer.FarBelowMedian || r.Offer.ToVerify || (r.Pricing == Spot && r.Offer.SpotFarBelow) {
 		c++
 	}
 	return c
@@ -123,6 +123,10 @@ func passOver(rows []Row, days int) {
 			}
 		case r.Pricing == Spot && r.Offer.SpotFarBelow && !r.Offer.FarBelowMedian:
 			r.PassedOver = Reason{Key: "reason.spot_far_below", Args: []any{label(r), 100 * SpotFloorShare}}
+		case r.Offer.ToVerify && !r.Offer.FarBelowMedian && g < c:
+			r.PassedOver = Reason{Key: "reason.to_verify", Args: []any{label(r)}}
+		case r.Offer.ToVerify && !r.Offer.FarBelowMedian:
+			r.PassedOver = Reason{Key: "reason.to_verify_elsewhere", Args: []any{label(r)}}
 		case g < c:
 			r.PassedOver = Reason{Key: "reason.far_below", Args: []any{label(r)}}
 		default:

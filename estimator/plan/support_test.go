@@ -121,6 +121,55 @@ func TestTuringServesFP16(t *testing.T) {
 	}
 }
 
+// TestOpenPriceIsNotTheAnswer: a price whose own source leaves a
+// condition open (Paperspace's A100-80G "$ 1.15** / hour", its footnote
+// not captured) never wins a pick while a confirmed price runs the job:
+// of the same GPU (reason.to_verify) or of another (…_elsewhere). It is
+// CheaperFlagged instead, beside the answer.
+func TestOpenPriceIsNotTheAnswer(t *testing.T) {
+	req, offers := servingRequest(t)
+	var a100, h100 *plan.Offer
+	for i := range offers {
+		o := &offers[i]
+		if o.GPUCount == 1 && !o.FarBelowMedian && !o.ToVerify && o.OnDemandPerHour > 0 && o.Currency == "USD" {
+			switch {
+			case o.GPU == "a100-80gb-sxm" && a100 == nil:
+				a100 = o
+			case o.GPU == "h100-sxm" && h100 == nil:
+				h100 = o
+			}
+		}
+	}
+	if a100 == nil || h100 == nil {
+		t.Fatal("no single A100 and H100 offers in USD")
+	}
+	open, same, other := *a100, *a100, *h100
+	open.ID, open.OnDemandPerHour, open.ToVerify, open.PriceAgeDays = "open", 0.5, true, 1
+	same.ID, same.OnDemandPerHour, same.PriceAgeDays = "same", 5, 1
+	other.PriceAgeDays = 1
+	for _, c := range []struct {
+		offers []plan.Offer
+		want   string
+		key    string
+	}{
+		{[]plan.Offer{open, same}, "same", "reason.to_verify"},
+		{[]plan.Offer{open, other}, other.ID, "reason.to_verify_elsewhere"},
+	} {
+		res := mustPlan(t, req, c.offers, plan.Options{KeepUnfit: true})
+		if res.Cheapest < 0 || res.Rows[res.Cheapest].Offer.ID != c.want {
+			t.Fatalf("cheapest = %d, want %s", res.Cheapest, c.want)
+		}
+		if res.CheaperFlagged < 0 || res.Rows[res.CheaperFlagged].Offer.ID != "open" || res.Rows[res.CheaperFlagged].PassedOver.Key != c.key {
+			t.Fatalf("CheaperFlagged = %d, want the open price passed over with %s", res.CheaperFlagged, c.key)
+		}
+	}
+	// Alone, it is the answer: no confirmed price runs the job.
+	res := mustPlan(t, req, []plan.Offer{open}, plan.Options{KeepUnfit: true})
+	if res.Cheapest < 0 || res.Rows[res.Cheapest].Offer.ID != "open" {
+		t.Fatalf("alone: cheapest %d", res.Cheapest)
+	}
+}
+
 // TestFlaggedPriceIsNotTheAnswer: a price far below the median never
 // wins a pick while a normally priced offer of any GPU runs the job; it
 // is CheaperFlagged instead, beside the answer.

@@ -126,6 +126,11 @@ type Offer struct {
 	// own on-demand price: beyond the deepest discount the clouds
 	// document, more often a stale or mislabelled listing than a bargain.
 	SpotFarBelow bool
+	// ToVerify marks a price whose own source record leaves it open (a
+	// footnote not captured, an ambiguous column, a regional outlier:
+	// catalog.Offer.PriceToVerify). The picks treat it as they treat a
+	// price far below the median (trust).
+	ToVerify bool
 	// UserPrice marks the user's own price (an uploaded price sheet, the
 	// CLI's --prices): a negotiated rate the user vouches for, never
 	// stale nor a market outlier to the picks (trust).
