@@ -334,13 +334,19 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	// times on this GPU (estimator.MakeItFitTimed), as the page does.
 	step := gpuSpec.StepTimer(ij.Eff,
 		estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: global}, node)
-	// Speed only for a job that runs (Result.Runs) on a GPU with speed
-	// figures (catalog.ErrNoFigures: none, as without --gpu), as on the page.
-	if r.Runs(in) {
+	// Speed for a job that runs (Result.Runs) on a GPU with speed figures
+	// (catalog.ErrNoFigures: none, as without --gpu), and for a training
+	// job that does not fit (timedUnfit): its step as set, priced as if
+	// the memory were there, so a replay of a published layout the memory
+	// model calls short still gets its hours, flagged.
+	if r.Runs(in) || timedUnfit(in, r) {
 		eff := ij.Eff
 		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok, MicroBatches: *micro, GlobalBatch: global, VirtualStages: in.Schedule.VirtualStages}
 		switch p, hw, err := gpuSpec.Speed(in, eff, w, node); {
 		case errors.Is(err, catalog.ErrNoFigures):
+		case err != nil && !r.Runs(in):
+			// A job that does not fit and cannot be timed either says
+			// the first: the memory verdict is the answer.
 		case noPrompt(err):
 			// --seq is prompt plus output: the output took all of it.
 			return fail("--output-tokens %d leaves no prompt in --seq %d: give --prompt-tokens, or a --seq longer than the output", *outputTok, in.Seq)
@@ -348,6 +354,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 			return fail("%v", err)
 		default:
 			perf = newPerfJSON(in, p, tokens)
+			perf.DoesNotFit = !r.Runs(in)
 			if in.Task == estimator.Inference && in.Engine == estimator.HF {
 				perf.HostClass = hw.HostClass.String()
 			}
@@ -374,6 +381,9 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		enc.SetIndent("", "  ")
 		out := newEstimateJSON(name, in, r, maxBatch, maxSeq, minGPUs, step)
 		out.Performance = perf
+		if perf != nil && perf.DoesNotFit {
+			out.Warnings = append(out.Warnings, unfitTimeWarning)
+		}
 		if err := enc.Encode(out); err != nil {
 			return fail("%v", err)
 		}
@@ -423,6 +433,10 @@ type perfJSON struct {
 	CommTotalSeconds float64 `json:"comm_total_seconds,omitempty"`
 	MicroBatches     int     `json:"micro_batches,omitempty"`
 	VirtualStages    int     `json:"virtual_stages,omitempty"`
+	// DoesNotFit: the training job does not fit as set (the estimate's
+	// "fits" is false); the figures are its step's time once the memory
+	// is found (fits_with, a larger GPU), not a plan that starts.
+	DoesNotFit bool `json:"does_not_fit,omitempty"`
 	// Inference.
 	TimeToFirstToken   float64 `json:"time_to_first_token_seconds,omitempty"`
 	DecodeTokenLatency float64 `json:"decode_token_latency_seconds,omitempty"`
@@ -486,6 +500,24 @@ func printPerf(w io.Writer, in estimator.Input, p *perfJSON) {
 		return
 	}
 	fmt.Fprintf(w, "%.3g training tokens: %.1f h, %.1f GPU-hours\n", p.TrainTokens, p.JobSeconds/3600, p.GPUHours)
+	if p.DoesNotFit {
+		fmt.Fprintln(w, "warning: "+unfitTimeWarning)
+	}
+}
+
+// unfitTimeWarning flags the time of a training job that does not fit
+// (timedUnfit), in the text and in --json's warnings.
+const unfitTimeWarning = "does NOT fit: the training time is this layout's step as if the memory were there; as set, the job stops out of memory, and the settings that make it fit (fits with) take their own time"
+
+// timedUnfit reports whether a job that does not fit is still timed: a
+// training job, whose step as set (its compute, communication and
+// pipeline schedule) is priced without reference to its memory. The
+// levers in fits_with that make it fit (checkpointing, offload, a smaller
+// micro-batch, ZeRO 3) change that time; estimate with them gives theirs.
+// The page and the planner rank only jobs that run (Result.Runs); serving
+// that does not start has no time.
+func timedUnfit(in estimator.Input, r estimator.Result) bool {
+	return !r.Fits && in.Task.Training()
 }
 
 type perGPUJSON struct {

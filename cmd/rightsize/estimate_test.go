@@ -702,7 +702,10 @@ func TestSeparateHead(t *testing.T) {
 // card's 30.84M, which also holds the long-context and annealing stages);
 // at 8,192 neither stage fits interleaved (92.6, 86.8 GiB) and plain 1F1B
 // does at ZeRO 1 (75.7 GiB). A stage the user gives wins: --zero 1 at
-// 16,384 keeps the interleaved default and does not fit, --zero 0 neither.
+// 16,384 keeps the interleaved default and does not fit, --zero 0 neither;
+// each still gets its time, flagged (performance.does_not_fit and a
+// warning): ZeRO 1's step is ZeRO 2's but for the gradients' reduction
+// (36.53M GPU-hours), ZeRO 0 all-reduces them whole (37.16M).
 func TestPublishedPretrainLayoutGetsATime(t *testing.T) {
 	args := []string{"--model", "llama-3.1-405b", "--task", "train", "--gpu", "h100-sxm", "--tp", "8", "--pp", "16",
 		"--seq", "8192", "--precision", "bf16", "--train-tokens", "15.6T", "--global-batch", "2048", "--json"}
@@ -713,7 +716,9 @@ func TestPublishedPretrainLayoutGetsATime(t *testing.T) {
 		Performance *struct {
 			GPUHours      float64 `json:"gpu_hours"`
 			VirtualStages int     `json:"virtual_stages"`
+			DoesNotFit    bool    `json:"does_not_fit"`
 		} `json:"performance"`
+		Warnings []string `json:"warnings"`
 	}
 	run := func(extra ...string) (out, string) {
 		t.Helper()
@@ -737,8 +742,8 @@ func TestPublishedPretrainLayoutGetsATime(t *testing.T) {
 		{"8192", 1, 1, 75.75, 43.18e6, "--zero 1 --virtual-stages 1: ZeRO-1 (distributed optimizer) with the interleaved schedule (4 chunks a stage) needs 92.6 GiB of 79.2 usable, FSDP-style ZeRO-2 with the interleaved schedule (4 chunks a stage) needs 86.8 GiB; ZeRO-1 (distributed optimizer) with plain 1F1B fits at 75.7 GiB"},
 	} {
 		r, errs := run("--gpus", c.gpus)
-		if r.ZeRO != c.zero || !r.Fits || r.Performance == nil {
-			t.Fatalf("%s GPUs: zero %d, fits %v, performance %v; want ZeRO %d fitting, with a time", c.gpus, r.ZeRO, r.Fits, r.Performance != nil, c.zero)
+		if r.ZeRO != c.zero || !r.Fits || r.Performance == nil || r.Performance.DoesNotFit {
+			t.Fatalf("%s GPUs: zero %d, fits %v, performance %+v; want ZeRO %d fitting, with a time", c.gpus, r.ZeRO, r.Fits, r.Performance, c.zero)
 		}
 		if r.Performance.VirtualStages != c.vp {
 			t.Errorf("%s GPUs: %d chunks a stage, want %d", c.gpus, r.Performance.VirtualStages, c.vp)
@@ -753,10 +758,22 @@ func TestPublishedPretrainLayoutGetsATime(t *testing.T) {
 			t.Errorf("%s GPUs: the note does not say which layout and why: %q", c.gpus, errs)
 		}
 	}
-	for _, z := range []string{"1", "0"} {
-		r, errs := run("--gpus", "16384", "--zero", z)
-		if r.Fits || r.Performance != nil || strings.Contains(errs, "--virtual-stages") {
-			t.Errorf("--zero %s: fits %v, a time %v, notes %q; want the given stage out of memory under the default schedule", z, r.Fits, r.Performance != nil, errs)
+	for _, c := range []struct {
+		zero string
+		gph  float64 // measured GPU-hours
+	}{{"1", 36.53e6}, {"0", 37.16e6}} {
+		r, errs := run("--gpus", "16384", "--zero", c.zero)
+		if r.Fits || strings.Contains(errs, "--virtual-stages") {
+			t.Errorf("--zero %s: fits %v, notes %q; want the given stage out of memory under the default schedule", c.zero, r.Fits, errs)
+		}
+		if r.Performance == nil || !r.Performance.DoesNotFit || r.Performance.VirtualStages != 4 {
+			t.Fatalf("--zero %s: performance %+v; want the interleaved step's time, flagged does_not_fit", c.zero, r.Performance)
+		}
+		if h := r.Performance.GPUHours; math.Abs(h/c.gph-1) > 0.002 {
+			t.Errorf("--zero %s: %.2fM GPU-hours, measured %.2fM", c.zero, h/1e6, c.gph/1e6)
+		}
+		if !slices.Contains(r.Warnings, unfitTimeWarning) {
+			t.Errorf("--zero %s: warnings %q do not flag the time as one for a job that does not fit", c.zero, r.Warnings)
 		}
 	}
 }

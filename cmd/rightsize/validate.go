@@ -145,9 +145,11 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 // errNoFit too: either way the row is skipped, with its own reason.
 var errNoSpeed = errors.New("no speed estimate for this GPU")
 
-// errNoFit: the row's job does not fit its GPUs as the estimate counts
-// them, and the estimate gives speed only for a job that runs
-// (estimator.Result.Runs), so the row cannot be replayed.
+// errNoFit: the row's serving job does not start on its GPUs as the
+// estimate counts them, and the estimate gives serving speed only for a
+// job that runs (estimator.Result.Runs), so the row cannot be replayed. A
+// training job that does not fit is still timed (performance.does_not_fit)
+// and replayed.
 var errNoFit error = noFitError{}
 
 type noFitError struct{}
