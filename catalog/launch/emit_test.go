@@ -60,6 +60,8 @@ func TestRefusals(t *testing.T) {
 	tp.TP, tp.DP, tp.ZeRO = 2, 4, 1
 	fsdpTP := tp // TP with the parameters sharded too: torchtitan's FSDP2 + TP
 	fsdpTP.ZeRO = 3
+	pretrain := train // torchtitan pre-trains Llama 3; fine-tunes it does not run
+	pretrain.Input.Task = estimator.Pretrain
 	fsdpOpt := train // OffloadOptimizer
 	ep := trainRow
 	ep.EP = 8 // a MoE plan with its experts over 8 of the DP ranks
@@ -79,7 +81,8 @@ func TestRefusals(t *testing.T) {
 		{"fsdp for serving", launch.FSDP, serve, serveRow, "use vllm, sglang, trtllm or skypilot", launch.ErrInferencePlan},
 		{"skypilot on coreweave", launch.SkyPilot, serve, cw, "SkyPilot does not support CoreWeave (coreweave); clouds it launches on: aws, azure, cudo", launch.ErrNoSkyPilotCloud},
 		{"deepspeed with TP", launch.DeepSpeed, train, tp, "TP 2 × PP 1 at ZeRO-1; DeepSpeed ZeRO and FSDP configs here are data-parallel only: run it with Megatron-LM or NeMo", launch.ErrModelParallel},
-		{"fsdp with TP at ZeRO-3", launch.FSDP, train, fsdpTP, "run it with torchtitan (FSDP2 with --parallelism.tensor_parallel_degree 2 --parallelism.pipeline_parallel_degree 1)", launch.ErrModelParallel},
+		{"fsdp with TP at ZeRO-3", launch.FSDP, pretrain, fsdpTP, "run it with torchtitan (FSDP2 with --parallelism.tensor_parallel_degree 2 --parallelism.pipeline_parallel_degree 1)", launch.ErrModelParallel},
+		{"fine-tune with TP at ZeRO-3", launch.FSDP, train, fsdpTP, "no training stack runs it (Megatron-LM's distributed optimizer shards optimizer states only, ZeRO-1; torchtitan pre-trains Llama 3, Qwen3 and DeepSeek-V3 only", launch.ErrModelParallel},
 		{"skypilot training with TP", launch.SkyPilot, train, tp, "Megatron-LM", launch.ErrModelParallel},
 		{"deepspeed with EP", launch.DeepSpeed, train, ep, "splits the experts over EP 8 ranks; DeepSpeed ZeRO and FSDP configs here have no expert parallelism", launch.ErrModelParallel},
 		{"fsdp with EP", launch.FSDP, train, ep, "--expert-model-parallel-size", launch.ErrModelParallel},

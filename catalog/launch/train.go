@@ -27,17 +27,26 @@ type trainShape struct {
 func (e *emitter) train() (trainShape, error) {
 	r := e.row
 	if r.TP > 1 || r.PP > 1 {
+		// The stack that runs the split is the planner's judge's
+		// (plan.TrainStack), named in the plan's note up front:
 		// Megatron-LM and NeMo split the model by TP and PP with their
 		// distributed optimizer, which shards the optimizer states only
 		// (ZeRO-1); a plan that also shards gradients or parameters
 		// (ZeRO-2/3) is FSDP2 with tensor and pipeline parallelism, as
-		// torchtitan runs it (pytorch/torchtitan: --parallelism.
-		// tensor_parallel_degree, pipeline_parallel_degree and
-		// data_parallel_shard_degree, torchtitan/config).
-		where := "run it with Megatron-LM or NeMo"
-		if r.ZeRO >= 2 {
+		// torchtitan pre-trains its model families (pytorch/torchtitan:
+		// --parallelism.tensor_parallel_degree, pipeline_parallel_degree
+		// and data_parallel_shard_degree, torchtitan/config).
+		in := e.in
+		in.TP, in.PP, in.ZeRO, in.EP = r.TP, r.PP, r.ZeRO, max(r.EP, e.in.EP)
+		var where string
+		switch plan.TrainStack(in) {
+		case plan.StackMegatron:
+			where = "run it with Megatron-LM or NeMo"
+		case plan.StackTorchtitan:
 			where = "run it with torchtitan (FSDP2 with --parallelism.tensor_parallel_degree " + itoa(r.TP) +
 				" --parallelism.pipeline_parallel_degree " + itoa(r.PP) + "), as Megatron-LM's distributed optimizer shards optimizer states only (ZeRO-1)"
+		default:
+			where = "no training stack runs it (Megatron-LM's distributed optimizer shards optimizer states only, ZeRO-1; torchtitan pre-trains Llama 3, Qwen3 and DeepSeek-V3 only; a QLoRA base shards data-parallel only): plan with --zero 1 or without --tp"
 		}
 		return trainShape{}, e.fail(ErrModelParallel, "the plan splits the model by TP "+itoa(r.TP)+" × PP "+itoa(r.PP)+
 			" at ZeRO-"+itoa(r.ZeRO)+"; DeepSpeed ZeRO and FSDP configs here are data-parallel only: "+where)

@@ -254,6 +254,9 @@ type planner struct {
 	subs map[variant]*planner
 	// rental: this planner plans a rental layout (no further variants).
 	rental bool
+	// dataParallel: this rental planner tries data-parallel shapes only
+	// (TP 1, PP 1: StackDataParallel), a fine-tune's first choice.
+	dataParallel bool
 }
 
 // fitKey is a memory memo's key: the fields the planner varies, the
@@ -489,8 +492,9 @@ type variant struct {
 	weights estimator.DType
 	offload estimator.Offload
 	// rental: a rental layout (rentalRow) with activation checkpointing
-	// ckpt, ZeRO from stage 0 and no CPU offload.
-	rental, ckpt bool
+	// ckpt, ZeRO from stage 0 and no CPU offload; dataParallel keeps it
+	// to TP 1 and PP 1.
+	rental, ckpt, dataParallel bool
 }
 
 // sub is the planner of the job with v's settings: the same request,
@@ -508,7 +512,7 @@ func (p *planner) sub(v variant) *planner {
 		req.Input.ZeRO, req.Input.GradCheckpointing, req.Input.FSDPNoSync = 0, v.ckpt, false
 	}
 	q := newPlanner(req, p.opts, 0)
-	q.rental, q.notes = v.rental, p.notes
+	q.rental, q.dataParallel, q.notes = v.rental, v.dataParallel, p.notes
 	if p.subs == nil {
 		p.subs = map[variant]*planner{}
 	}
@@ -530,25 +534,30 @@ func (p *planner) sub(v variant) *planner {
 // the user fixed the parallelism (Request.FixedParallelism). An offer
 // that holds the job only with offload is not a rental plan: its row
 // says it does not fit.
+//
+// A fine-tune (full or LoRA; QLoRA is data-parallel only, fitTraining)
+// tries data-parallel shapes first, TP 1 and PP 1 with ZeRO sharding
+// and checkpointing on or off (StackDataParallel): fine-tunes of a
+// Hugging Face checkpoint run on FSDP or DeepSpeed ZeRO-3 with
+// activation checkpointing (transformers' Trainer with
+// --gradient_checkpointing; torchtune's full-finetune recipes with
+// enable_activation_checkpointing: True), which --emit fsdp|deepspeed
+// writes, and recomputing costs about one forward pass more per step
+// (Korthikanti et al. 2022, §4: ~33% more compute), which the estimate
+// counts in the step time the cost is ranked on. A tensor- or pipeline-
+// parallel split, which needs Megatron-LM or NeMo and a checkpoint
+// conversion, is planned only when no data-parallel shape fits the
+// offer.
 func (p *planner) rentalRow(o *Offer, r *Row) bool {
 	if p.req.Workload.Kind != Training || p.req.FixedParallelism || p.rental {
 		return false
 	}
 	var best Row
-	for i, ckpt := range [2]bool{false, true} {
-		if ckpt && best.Fits && best.Instances == 1 {
-			// Checkpointing fits on no fewer than one instance, at the
-			// same price per hour, and recomputes: never cheaper.
-			break
-		}
-		var c Row
-		p.sub(variant{weights: p.in.Weights, rental: true, ckpt: ckpt}).row(o, &c)
-		switch {
-		case i == 0,
-			c.Fits && (!best.Fits || c.JobCostUSD < best.JobCostUSD),
-			!c.Fits && !best.Fits && ckpt == p.in.GradCheckpointing:
-			best = c
-		}
+	if t := p.in.Task; t == estimator.FullFinetune || t == estimator.LoRA {
+		best = p.rentalBest(o, true)
+	}
+	if !best.Fits {
+		best = p.rentalBest(o, false)
 	}
 	*r = best
 	if !r.Fits {
@@ -569,6 +578,32 @@ func (p *planner) rentalRow(o *Offer, r *Row) bool {
 		r.Notes = append(slices.Clip(r.Notes), notes...)
 	}
 	return true
+}
+
+// rentalBest is the cheaper rental layout on o of checkpointing off and
+// on, data-parallel shapes only when dataParallel is set; a row that does
+// not fit (with the user's checkpointing) when neither fits.
+func (p *planner) rentalBest(o *Offer, dataParallel bool) Row {
+	var best Row
+	for i, ckpt := range [2]bool{false, true} {
+		if ckpt && best.Fits && best.Instances == 1 && (dataParallel || best.TP*best.PP == 1) {
+			// Checkpointing fits a data-parallel shape on no fewer
+			// than one instance, at the same price per hour, and
+			// recomputes: never cheaper. A split by TP or PP on one
+			// instance may give way to TP 1 with checkpointing, which
+			// is priced.
+			break
+		}
+		var c Row
+		p.sub(variant{weights: p.in.Weights, rental: true, ckpt: ckpt, dataParallel: dataParallel}).row(o, &c)
+		switch {
+		case i == 0,
+			c.Fits && (!best.Fits || c.JobCostUSD < best.JobCostUSD),
+			!c.Fits && !best.Fits && ckpt == p.in.GradCheckpointing:
+			best = c
+		}
+	}
+	return best
 }
 
 // price is the offer's hourly price under the request's pricing, native
@@ -697,6 +732,12 @@ func (p *planner) row(o *Offer, r *Row) {
 	case Training:
 		p.trainMoney(o, r)
 		p.spotDeadline(o, r)
+		// Which stack runs the layout, so a launch is never refused
+		// unannounced (catalog/launch's training emitters judge by
+		// TrainStack too).
+		in := p.in
+		in.TP, in.PP, in.ZeRO, in.EP = r.TP, r.PP, r.ZeRO, max(r.EP, p.in.EP)
+		r.Notes = append(slices.Clip(r.Notes), p.stackNote(in))
 	case Batch:
 		p.batchMoney(o, r)
 	case Serving:

@@ -169,19 +169,24 @@ func TestPlanIsDeterministic(t *testing.T) {
 	}
 }
 
-// TestSixteenGPUsAreTwoInstances: Llama-3.1-70B fine-tuned with FSDP needs
-// 16 H100s at 2048 tokens with checkpointing; every 8-GPU H100 instance
-// whose provider names a cluster network comes back as two of them; one
-// that names none is refused with fit.no_fabric (two separate pods are no
-// FSDP cluster), and comes back as two when unknown networks are allowed.
-func TestSixteenGPUsAreTwoInstances(t *testing.T) {
+// TestSeventyBFineTuneOnH100Instances: Llama-3.1-70B fine-tuned data-
+// parallel (FSDP, TP 1, ZeRO 3) at 2048 tokens needs 16 H100s with
+// activation checkpointing and 56 without; 56 without recompute take
+// about three quarters of the GPU-hours, so an 8-GPU H100 instance on a
+// 3,200 Gbit/s cluster network comes back as seven of them, checkpointing
+// off (on a slower one, as two with checkpointing); one that names none is refused with fit.no_fabric
+// (separate pods are no FSDP cluster), and comes back as two with
+// checkpointing when unknown networks are allowed (on the assumed slower
+// network ZeRO-3's traffic over seven instances costs more than the
+// recompute).
+func TestSeventyBFineTuneOnH100Instances(t *testing.T) {
 	req, offers := trainingRequest(t)
 	req.Filters.GPU = "h100-sxm"
 	res := mustPlan(t, req, offers, plan.Options{KeepUnfit: true})
 	allowed := req
 	allowed.Assumptions.UnknownNetworks = true
 	resAllowed := mustPlan(t, allowed, offers, plan.Options{KeepUnfit: true})
-	eight, fabric, refused := 0, 0, 0
+	eight, fabric, refused, sevens := 0, 0, 0, 0
 	for i := range res.Rows {
 		r := &res.Rows[i]
 		if r.Offer.GPU != "h100-sxm" || r.Offer.GPUCount != 8 || r.Offer.OnDemandPerHour == 0 {
@@ -194,15 +199,22 @@ func TestSixteenGPUsAreTwoInstances(t *testing.T) {
 				t.Errorf("%s (no named network): fits %v with %d instances (%v)", r.Offer.ID, r.Fits, r.Instances, r.FitReason)
 			}
 			for j := range resAllowed.Rows {
-				if a := &resAllowed.Rows[j]; a.Offer.ID == r.Offer.ID && (!a.Fits || a.Instances != 2) {
-					t.Errorf("%s with unknown networks allowed: fits %v, %d instances", a.Offer.ID, a.Fits, a.Instances)
+				if a := &resAllowed.Rows[j]; a.Offer.ID == r.Offer.ID && (!a.Fits || a.Instances != 2 || a.TP != 1 || !a.GradCheckpointing) {
+					t.Errorf("%s with unknown networks allowed: fits %v, %d instances, TP %d, checkpointing %v", a.Offer.ID, a.Fits, a.Instances, a.TP, a.GradCheckpointing)
 				}
 			}
 			continue
 		}
 		fabric++
-		if !r.Fits || r.Instances != 2 || r.GPUs != 16 || r.TP*r.PP*r.DP != 16 || r.ZeRO != 3 {
-			t.Errorf("%s: fits %v, %d instances, %v GPUs, TP %d PP %d DP %d ZeRO %d (%v)", r.Offer.ID, r.Fits, r.Instances, r.GPUs, r.TP, r.PP, r.DP, r.ZeRO, r.FitReason)
+		// On the slower cluster networks (800 Gbit/s and below) the
+		// recompute on two instances costs less than seven's traffic.
+		seven := r.Instances == 7 && !r.GradCheckpointing
+		if seven {
+			sevens++
+		}
+		if !r.Fits || !(seven || r.Instances == 2 && r.GradCheckpointing) || r.TP != 1 || r.PP != 1 || r.DP != 8*r.Instances || r.ZeRO != 3 ||
+			r.Offer.NetworkGbps >= 3200 && !seven {
+			t.Errorf("%s: fits %v, %d instances, %v GPUs, TP %d PP %d DP %d ZeRO %d, checkpointing %v (%v)", r.Offer.ID, r.Fits, r.Instances, r.GPUs, r.TP, r.PP, r.DP, r.ZeRO, r.GradCheckpointing, r.FitReason)
 		}
 		// ZeRO-3's traffic over these instances' 800–3,200 Gbit/s hides
 		// under the compute (CommSeconds counts only what is exposed);
@@ -210,6 +222,9 @@ func TestSixteenGPUsAreTwoInstances(t *testing.T) {
 		if r.CommSeconds < 0 {
 			t.Errorf("%s: communication %v s", r.Offer.ID, r.CommSeconds)
 		}
+	}
+	if sevens == 0 {
+		t.Errorf("no 8×H100 offer planned as seven instances without checkpointing")
 	}
 	if eight < 5 || fabric == 0 || refused == 0 {
 		t.Fatalf("%d priced 8×H100 offers: %d with a named network, %d without", eight, fabric, refused)
@@ -228,6 +243,7 @@ func TestSixteenGPUsAreTwoInstances(t *testing.T) {
 // than the same instances on 100 Gbit/s.
 func TestNetworkSlowsMultiInstanceTraining(t *testing.T) {
 	req, offers := trainingRequest(t)
+	req.FixedParallelism, req.Input.GPUs = true, 16 // FSDP with checkpointing on 16 GPUs
 	var p5 plan.Offer
 	for _, o := range offers {
 		if o.ID == "aws-p5.48xlarge" {
@@ -267,6 +283,7 @@ func TestNetworkSlowsMultiInstanceTraining(t *testing.T) {
 // GPU, and the NVLink domain is the instance.
 func TestNetworkIsTheEstimators(t *testing.T) {
 	req, _ := trainingRequest(t)
+	req.FixedParallelism, req.Input.GPUs = true, 16
 	o := gpuOffer(t, "h100-sxm", 8, estimator.BF16)
 	o.NetworkGbps = 3200
 	r := mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows[0]
@@ -287,6 +304,7 @@ func TestNetworkIsTheEstimators(t *testing.T) {
 	// The network matters only across instances: a 100 Gbit/s network
 	// leaves an 8-GPU job on one instance unchanged.
 	small := req
+	small.FixedParallelism = false
 	small.Input = modelInput(t, "llama-3.1-8b")
 	small.Input.Task, small.Input.ZeRO, small.Input.GradCheckpointing = estimator.FullFinetune, 3, true
 	a := mustPlan(t, small, []plan.Offer{o}, plan.Options{}).Rows[0]

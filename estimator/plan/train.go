@@ -112,6 +112,9 @@ func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 		// (Dettmers et al. 2023, §4: gradient checkpointing throughout).
 		top = 1
 	}
+	if p.dataParallel {
+		top = 1 // rentalRow's data-parallel try: PP 1 too (searchShape)
+	}
 	at := func(n int) (trainShape, bool) {
 		total := n * gpus
 		// Offers of other shapes reach the same GPU total (2 × 8 and
@@ -175,11 +178,18 @@ func (p *planner) layoutMayFit(in estimator.Input, total, tp, pp, dp int) bool {
 	return false
 }
 
-// searchShape finds the preferred parallelism for total GPUs.
+// searchShape finds the preferred parallelism for total GPUs among the
+// layouts a training stack runs (TrainStack): TP and PP splits at ZeRO 2
+// or 3 only where torchtitan runs them, as Megatron-LM's distributed
+// optimizer shards optimizer states only.
 func (p *planner) searchShape(in estimator.Input, total int, top int) (trainShape, bool) {
 	{
 		open := p.layoutOpen()
-		for pp := 1; pp <= total && pp <= max(in.Arch.Layers, 1); pp *= 2 {
+		maxPP := max(in.Arch.Layers, 1)
+		if p.dataParallel {
+			maxPP = 1
+		}
+		for pp := 1; pp <= total && pp <= maxPP; pp *= 2 {
 			for tp := 1; tp <= top; tp *= 2 {
 				if total%(tp*pp) != 0 {
 					continue
@@ -190,6 +200,9 @@ func (p *planner) searchShape(in estimator.Input, total int, top int) (trainShap
 						continue
 					}
 					c := p.resolveLayout(withGPUs(in, total, tp, pp, 0))
+					if TrainStack(c) == StackNone {
+						continue
+					}
 					if r := p.estimate(c); r.Fits {
 						return trainShape{c, 0, r}, true
 					}
@@ -206,6 +219,9 @@ func (p *planner) searchShape(in estimator.Input, total int, top int) (trainShap
 						break // nothing to shard over
 					}
 					c := withGPUs(in, total, tp, pp, z)
+					if TrainStack(c) == StackNone {
+						break // higher stages run on no stack either
+					}
 					if r := p.estimate(c); r.Fits {
 						return trainShape{c, 0, r}, true
 					}
@@ -327,7 +343,7 @@ func (p *planner) grow(o *Offer, hw estimator.Hardware, s *trainShape, r *Row, f
 		bigger.in = p.resolveLayout(bigger.in)
 	}
 	bigger.res = p.estimate(bigger.in)
-	if !bigger.res.Fits {
+	if !bigger.res.Fits || TrainStack(bigger.in) == StackNone {
 		return false
 	}
 	nr := *r

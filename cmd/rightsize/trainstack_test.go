@@ -1,0 +1,112 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// stackMarks are the words a training pick's note and a refused launch
+// use for the stack that runs the pick (plan.TrainStack).
+var stackMarks = map[string]struct{ note, refusal string }{
+	"dp":         {"FSDP or DeepSpeed", ""},
+	"megatron":   {"Megatron-LM or NeMo runs this split", "run it with Megatron-LM or NeMo"},
+	"torchtitan": {"torchtitan runs this split", "run it with torchtitan"},
+	"none":       {"runs on no training stack", "no training stack runs it"},
+}
+
+// TestTrainingPicksLaunch runs the cheapest, fastest and value picks of
+// training jobs through --emit fsdp and --emit deepspeed: a pick
+// either emits (a data-parallel layout, and its note says FSDP or
+// DeepSpeed runs it) or its note names the stack that runs it and the
+// refusal names the same one; none is refused unannounced. Fine-tunes
+// the planner lays out are data-parallel (Hugging Face checkpoints run on
+// FSDP or DeepSpeed); pre-training splits models by TP and PP with
+// Megatron's distributed optimizer (ZeRO ≤ 1) or, for the families
+// torchtitan pre-trains, FSDP2 at ZeRO 2/3.
+func TestTrainingPicksLaunch(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+		// want is the stack of each pick (cheapest, fastest, value).
+		want [3]string
+	}{
+		{"full fine-tune 8B", []string{"--model", "llama-3.1-8b", "--task", "finetune", "--train-tokens", "1B"}, [3]string{"dp", "dp", "dp"}},
+		// Was TP 2 at ZeRO 3 on 8 B200s, which no fine-tuning stack runs.
+		{"full fine-tune 70B", []string{"--model", "llama-3.1-70b", "--task", "finetune", "--train-tokens", "1B"}, [3]string{"dp", "dp", "dp"}},
+		{"LoRA 70B", []string{"--model", "llama-3.1-70b", "--task", "lora", "--train-tokens", "1B"}, [3]string{"dp", "dp", "dp"}},
+		{"QLoRA 70B", []string{"--model", "llama-3.1-70b", "--task", "qlora", "--train-tokens", "1B"}, [3]string{"dp", "dp", "dp"}},
+		{"full fine-tune Mixtral", []string{"--model", "mixtral-8x7b", "--task", "finetune", "--train-tokens", "1B"}, [3]string{"dp", "dp", "dp"}},
+		{"pre-train 1B", []string{"--model", "llama-3.2-1b", "--task", "train", "--train-tokens", "10B"}, [3]string{"dp", "dp", "dp"}},
+		{"pre-train 1B by a deadline", []string{"--model", "llama-3.2-1b", "--task", "train", "--train-tokens", "10B", "--deadline", "12h"}, [3]string{"dp", "dp", "dp"}},
+		{"pre-train 8B", []string{"--model", "llama-3.1-8b", "--task", "train", "--train-tokens", "100B"}, [3]string{"dp", "dp", "dp"}},
+		{"pre-train 8B by a deadline", []string{"--model", "llama-3.1-8b", "--task", "train", "--train-tokens", "100B", "--deadline", "7d"}, [3]string{"dp", "dp", "dp"}},
+		{"pre-train 70B", []string{"--model", "llama-3.1-70b", "--task", "train", "--train-tokens", "1T"}, [3]string{"torchtitan", "torchtitan", "torchtitan"}},
+		{"pre-train 70B by a deadline", []string{"--model", "llama-3.1-70b", "--task", "train", "--train-tokens", "1T", "--deadline", "90d"}, [3]string{"dp", "dp", "dp"}},
+		{"pre-train 405B", []string{"--model", "llama-3.1-405b", "--task", "train", "--train-tokens", "1T"}, [3]string{"dp", "torchtitan", "dp"}},
+		{"pre-train Qwen3-30B-A3B", []string{"--model", "qwen3-30b-a3b", "--task", "train", "--train-tokens", "100B"}, [3]string{"dp", "dp", "dp"}},
+		{"pre-train Mixtral 8x22B", []string{"--model", "mixtral-8x22b", "--task", "train", "--train-tokens", "100B"}, [3]string{"megatron", "megatron", "megatron"}},
+		{"user's TP 2", []string{"--model", "llama-3.1-8b", "--task", "finetune", "--train-tokens", "1B", "--gpu", "h100-sxm", "--gpus", "8", "--tp", "2"}, [3]string{"megatron", "megatron", "megatron"}},
+		{"user's TP 2 at ZeRO 3", []string{"--model", "llama-3.1-8b", "--task", "finetune", "--train-tokens", "1B", "--gpu", "h100-sxm", "--gpus", "8", "--tp", "2", "--zero", "3"}, [3]string{"none", "none", "none"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := planJSONOf(t, c.args...)
+			rows := map[string]planRowJSON{}
+			for _, r := range p.Rows {
+				if r.Recommendation != "none" && r.Recommendation != "" {
+					rows[r.Recommendation] = r
+				}
+			}
+			if _, ok := rows["cheapest"]; !ok {
+				t.Fatalf("no cheapest pick")
+			}
+			// A pick that is another's row carries that one's mark.
+			if _, ok := rows["fastest"]; !ok {
+				rows["fastest"] = rows["cheapest"]
+			}
+			if _, ok := rows["value"]; !ok {
+				rows["value"] = rows["cheapest"]
+				if strings.Contains(p.WhyValue, "fastest plan is also") {
+					rows["value"] = rows["fastest"]
+				}
+			}
+			finetune := c.args[3] != "train"
+			fixed := strings.Contains(strings.Join(c.args, " "), "--tp")
+			for i, pick := range []string{"cheapest", "fastest", "value"} {
+				r := rows[pick]
+				par := r.Parallelism
+				mark := stackMarks[c.want[i]]
+				noted := false
+				for _, n := range r.Notes {
+					noted = noted || strings.Contains(n, mark.note)
+				}
+				if !noted {
+					t.Errorf("%s (%s, TP %d PP %d ZeRO %d): no note says %q: %q", pick, r.OfferID, par.TP, par.PP, par.ZeRO, mark.note, r.Notes)
+				}
+				if finetune && !fixed && (par.TP != 1 || par.PP != 1) {
+					t.Errorf("%s: fine-tune laid out TP %d PP %d, want data-parallel", pick, par.TP, par.PP)
+				}
+				for _, kind := range []string{"fsdp", "deepspeed"} {
+					code, out, errs := runPlanArgs(t, append(append([]string{}, c.args...), "--emit", kind, "--emit-pick", pick)...)
+					if c.want[i] == "dp" {
+						if code != 0 {
+							t.Errorf("%s --emit %s: exit %d: %s", pick, kind, code, errs)
+							continue
+						}
+						want := `"stage": ` + strconv.Itoa(par.ZeRO)
+						if kind == "fsdp" {
+							want = "fsdp_sharding_strategy: \"" + map[int]string{0: "NO_SHARD", 1: "SHARD_GRAD_OP", 2: "SHARD_GRAD_OP", 3: "FULL_SHARD"}[par.ZeRO] + "\""
+						}
+						if !strings.Contains(out, want) {
+							t.Errorf("%s --emit %s: no %q in\n%s", pick, kind, want, out)
+						}
+						continue
+					}
+					if code == 0 || !strings.Contains(errs, mark.refusal) {
+						t.Errorf("%s --emit %s: exit %d, want a refusal naming %q: %s", pick, kind, code, mark.refusal, errs)
+					}
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,98 @@
+package plan
+
+import "rightsize/estimator"
+
+// Stack is the training software that runs a layout: the one judge of
+// which layouts the planner may pick, which note a training row carries
+// and what catalog/launch's training emitters refuse.
+type Stack int
+
+const (
+	// StackNone: no stack named here runs the layout (a user's own
+	// --tp at ZeRO 2 or 3 on a model torchtitan does not ship, or a
+	// QLoRA base split by TP or PP).
+	StackNone Stack = iota
+	// StackDataParallel: every GPU holds the whole model between
+	// collectives (TP 1, PP 1, no CP or EP) and ZeRO 0–3 shards the
+	// rest: Hugging Face's Trainer and accelerate with DeepSpeed ZeRO or
+	// FSDP, what rightsize plan --emit deepspeed|fsdp writes.
+	StackDataParallel
+	// StackMegatron: TP, PP, CP and EP with at most ZeRO 1, Megatron-
+	// Core's distributed optimizer sharding the optimizer states over the
+	// data-parallel ranks (Megatron-LM --use-distributed-optimizer,
+	// docs/source/api-guide/dist_optimizer.md; NeMo 2.0 and Megatron-
+	// Bridge recipes run their fine-tunes, LoRA included, the same way).
+	// Neither shards gradients or parameters as ZeRO 2/3 do.
+	StackMegatron
+	// StackTorchtitan: FSDP2 (ZeRO 2/3) with tensor and pipeline
+	// parallelism, pre-training only, on the model families torchtitan
+	// ships (pytorch/torchtitan, torchtitan/models/__init__.py:
+	// llama3, deepseek_v3, qwen3, whose train_configs include
+	// qwen3_30b_a3b; --parallelism.tensor_parallel_degree,
+	// pipeline_parallel_degree, data_parallel_shard_degree).
+	StackTorchtitan
+)
+
+var stackNames = [...]string{StackNone: "none", StackDataParallel: "data-parallel", StackMegatron: "megatron", StackTorchtitan: "torchtitan"}
+
+func (s Stack) String() string {
+	if s >= 0 && int(s) < len(stackNames) {
+		return stackNames[s]
+	}
+	return "Stack(?)"
+}
+
+// torchtitanTypes are the Hugging Face model_type values of the families
+// torchtitan pre-trains (torchtitan/models/__init__.py _supported_models:
+// llama3, deepseek_v3, qwen3).
+var torchtitanTypes = [...]string{"llama", "deepseek_v3", "qwen3", "qwen3_moe"}
+
+// TrainStack is the stack that runs in's training layout (its TP, PP,
+// CP, EP and ZeRO stage).
+func TrainStack(in estimator.Input) Stack {
+	tp, pp := max(in.TP, 1), max(in.PP, 1)
+	if tp == 1 && pp == 1 && in.CP <= 1 && in.EP <= 1 {
+		return StackDataParallel
+	}
+	if in.Task == estimator.QLoRA {
+		// bitsandbytes' NF4 layers are sharded by FSDP or ZeRO-3 only
+		// (PEFT's "FSDP and QLoRA" and "DeepSpeed and QLoRA" guides);
+		// Megatron-LM has no NF4 layers.
+		return StackNone
+	}
+	if in.ZeRO <= 1 {
+		return StackMegatron
+	}
+	if in.Task == estimator.Pretrain && in.EP <= 1 {
+		for _, t := range torchtitanTypes {
+			if in.Arch.ModelType == t {
+				return StackTorchtitan
+			}
+		}
+	}
+	return StackNone
+}
+
+// stackNote is the note that says which stack runs a training row's
+// layout (in's parallelism and ZeRO stage), how to launch it and, for a
+// rental fine-tune, why that layout.
+func (p *planner) stackNote(in estimator.Input) Reason {
+	finetune := in.Task == estimator.FullFinetune || in.Task == estimator.LoRA || in.Task == estimator.QLoRA
+	tp, pp := max(in.TP, 1), max(in.PP, 1)
+	switch TrainStack(in) {
+	case StackDataParallel:
+		if finetune && p.rental {
+			return Reason{Key: "note.stack_dp_ft", Args: []any{in.ZeRO}}
+		}
+		return Reason{Key: "note.stack_dp", Args: []any{in.ZeRO}}
+	case StackMegatron:
+		if finetune && p.rental {
+			// rentalRow's fallback: no data-parallel shape fits.
+			return Reason{Key: "note.stack_megatron_ft", Args: []any{tp, pp, in.ZeRO}}
+		}
+		return Reason{Key: "note.stack_megatron", Args: []any{tp, pp, in.ZeRO}}
+	case StackTorchtitan:
+		return Reason{Key: "note.stack_torchtitan", Args: []any{tp, pp, in.ZeRO}}
+	}
+	return Reason{Key: "note.stack_none", Args: []any{tp, pp, in.ZeRO}}
+}
