@@ -320,6 +320,10 @@ type Offer struct {
 	AsOfEstimated bool
 	Source        string
 	Notes         string
+	// PriceOpen marks a price its own record leaves open
+	// (NotesLeavePriceOpen of Notes, set when the catalog is loaded, so
+	// app.wasm, which carries no notes, keeps it): see PriceToVerify.
+	PriceOpen bool
 	// UserPrice marks a price from the user's own sheet (PriceMerge.Own):
 	// the planner neither flags it against the market nor passes it over
 	// for its date. Never part of the catalog's data.
@@ -502,8 +506,12 @@ func (o Offer) PerGPUHour(instancePerHour float64) float64 {
 // the others'). Such a price is listed, never the headline while a
 // confirmed price runs the job (plan.Offer.ToVerify). A user's own price
 // is never open.
-func (o Offer) PriceToVerify() bool {
-	return !o.UserPrice && strings.Contains(strings.ToLower(o.Notes), "verify")
+func (o Offer) PriceToVerify() bool { return !o.UserPrice && o.PriceOpen }
+
+// NotesLeavePriceOpen reports whether an offer's notes close a caveat on
+// its price with "verify", the transcriptions' marker (PriceToVerify).
+func NotesLeavePriceOpen(notes string) bool {
+	return strings.Contains(strings.ToLower(notes), "verify")
 }
 
 // OnDemandPerGPUHour is the on-demand price per GPU-hour, in Currency.
