@@ -10,6 +10,9 @@ package main
 
 import (
 	"context"
+	"maps"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -89,8 +92,11 @@ func TestE2EShowAllAndEmbed(t *testing.T) {
 				t.Errorf("%s: the embed view has %s %s", lang, c, what)
 			}
 		}
-		if href := s.eval(`document.getElementById("rs-open-full").href`); href != s.base+"#"+frag {
-			t.Errorf("%s: Open in Rightsize goes to %q, want %q", lang, href, s.base+"#"+frag)
+		href := s.eval(`document.getElementById("rs-open-full").href`)
+		got, _ := url.ParseQuery(strings.TrimPrefix(href, s.base+"#"))
+		want, _ := url.ParseQuery(strings.TrimPrefix(frag, "l=en&"))
+		if !strings.HasPrefix(href, s.base+"#") || !maps.EqualFunc(got, want, slices.Equal) {
+			t.Errorf("%s: Open in Rightsize goes to %q, want this page with %q", lang, href, frag)
 		}
 		if hint := s.text("#rs-pareto-info"); hint != page.Tr(lang, page.MsgParetoHintView) {
 			t.Errorf("%s: the embed's chart says %q", lang, hint)
@@ -103,6 +109,10 @@ func TestE2EShowAllAndEmbed(t *testing.T) {
 		}
 		s.screenshot("showall-embed-"+lang+"-360.png", 360)
 		s.screenshot("showall-embed-"+lang+"-1280.png", 1280)
+		for _, w := range []int64{360, 1280} {
+			s.shotOf("showall-embed-answer-"+lang+"-"+strconv.FormatInt(w, 10)+".png", "section.rs-answer", w)
+			s.shotOf("showall-embed-open-"+lang+"-"+strconv.FormatInt(w, 10)+".png", "p.rs-open", w)
+		}
 		s.close()
 	}
 }
