@@ -113,6 +113,7 @@ func TestE2EShowAllAndEmbed(t *testing.T) {
 			s.shotOf("showall-embed-answer-"+lang+"-"+strconv.FormatInt(w, 10)+".png", "section.rs-answer", w)
 			s.shotOf("showall-embed-open-"+lang+"-"+strconv.FormatInt(w, 10)+".png", "p.rs-open", w)
 		}
+		s.checkSameOrigin() // the embed view calls no other origin
 		s.close()
 	}
 }
