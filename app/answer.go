@@ -12,16 +12,17 @@ import (
 // the cost-vs-time chart of every offer that can run the job.
 
 // answerUI is the answer of view v under the job line (edit: its part
-// open for editing; compared: the comparison's offers; embed: the embed
-// page, whose chart offers no "+ Compare"): the picks,
-// the chart and the plan's notes, or why there are none.
-func answerUI(view *page.View, edit page.Field, compared []string, embed bool) app.UI {
+// open for editing; compared: the comparison's offers; readOnly: the
+// embed page, a view of the linked job that nothing on it changes: no
+// editable job line, no "Use this", a chart that only shows its points):
+// the picks, the chart and the plan's notes, or why there are none.
+func answerUI(view *page.View, edit page.Field, compared []string, readOnly bool) app.UI {
 	v, ch := &view.Answer, &view.Answer.Chart
 	return nodeUI(page.AnswerNode(view), hooks{ui: map[string]app.UI{
-		"job":   &jobLine{V: view.Job, Edit: edit},
-		"picks": &recommendation{Picks: v.Picks, Lang: view.Lang, CostLabel: v.CostLabel, TimeLabel: v.TimeLabel},
-		"chart": &pareto{Points: ch.Points, Title: ch.Title, XLabel: ch.XLabel, YLabel: ch.YLabel, Hint: ch.Hint,
-			Lang: view.Lang, Compared: compared, NoCompare: embed},
+		"job":   &jobLine{V: view.Job, Edit: edit, ReadOnly: readOnly},
+		"picks": &recommendation{Picks: v.Picks, Lang: view.Lang, CostLabel: v.CostLabel, TimeLabel: v.TimeLabel, ReadOnly: readOnly},
+		"chart": &pareto{Points: ch.Points, Title: ch.Title, XLabel: ch.XLabel, YLabel: ch.YLabel,
+			Lang: view.Lang, Compared: compared, ReadOnly: readOnly},
 	}})
 }
 
@@ -30,20 +31,23 @@ type recommendation struct {
 	Picks                []page.PickView
 	Lang                 string
 	CostLabel, TimeLabel string
+	ReadOnly             bool
 }
 
 func (r *recommendation) Render() app.UI {
 	return app.Div().ID("rs-recommendation").Class("rs-picks").Body(app.Range(r.Picks).Slice(func(i int) app.UI {
-		return &pickCard{P: r.Picks[i], Lang: r.Lang, CostLabel: r.CostLabel, TimeLabel: r.TimeLabel}
+		return &pickCard{P: r.Picks[i], Lang: r.Lang, CostLabel: r.CostLabel, TimeLabel: r.TimeLabel, ReadOnly: r.ReadOnly}
 	}))
 }
 
-// pickCard is one recommendation; "Use this" applies it.
+// pickCard is one recommendation; "Use this" applies it (none on a
+// read-only page).
 type pickCard struct {
 	app.Compo
 	P                    page.PickView
 	Lang                 string
 	CostLabel, TimeLabel string
+	ReadOnly             bool
 }
 
 func (p *pickCard) onUse(ctx app.Context, e app.Event) {
@@ -51,25 +55,37 @@ func (p *pickCard) onUse(ctx app.Context, e app.Event) {
 }
 
 func (p *pickCard) Render() app.UI {
-	return nodeUI(page.PickNode(p.Lang, &p.P, p.CostLabel, p.TimeLabel), hooks{on: map[string]app.EventHandler{"use": p.onUse}})
+	return nodeUI(page.PickNode(p.Lang, &p.P, p.CostLabel, p.TimeLabel, p.ReadOnly), hooks{on: map[string]app.EventHandler{"use": p.onUse}})
 }
 
 type pareto struct {
 	app.Compo
-	Points                      []page.Point
-	Title, XLabel, YLabel, Hint string
-	Lang                        string
-	Compared                    []string // the comparison's offers
-	// NoCompare leaves out the "+ Compare" of the point shown: the embed
-	// page shows no comparison (see Calculator.Render).
-	NoCompare bool
-	shown     int // index+1 of the point last hovered or tapped
+	Points                []page.Point
+	Title, XLabel, YLabel string
+	Lang                  string
+	Compared              []string // the comparison's offers
+	// ReadOnly: the embed page's chart, which shows a point on a click or
+	// tap and applies none, with no "+ Compare" (see Calculator.Render).
+	ReadOnly bool
+	shown    int // index+1 of the point last hovered or tapped
+	// tap is set when the pointer pressed last was a touch, with tapFrom
+	// the point shown before it: a phone has no hover, so a tap on a
+	// point not yet shown shows it, and a tap on the point shown uses it.
+	// A touch's focus (and the mouse events a browser sends after it)
+	// shows the point before the click arrives, hence tapFrom.
+	tap     bool
+	tapFrom int
 }
 
 func (p *pareto) Render() app.UI {
-	v := page.ChartView{Points: p.Points, Title: p.Title, XLabel: p.XLabel, YLabel: p.YLabel, Hint: p.Hint}
-	return nodeUI(page.ChartNode(p.Lang, &v, p.shown, p.Compared, p.NoCompare), hooks{on: map[string]app.EventHandler{
-		"show": p.onShow, "pick": p.onPick, "key": p.onKey, "cmp": p.onCompare, "cmpkey": p.onCompareKey}})
+	v := page.ChartView{Points: p.Points, Title: p.Title, XLabel: p.XLabel, YLabel: p.YLabel}
+	return nodeUI(page.ChartNode(p.Lang, &v, p.shown, p.Compared, p.ReadOnly), hooks{on: map[string]app.EventHandler{
+		"show": p.onShow, "down": p.onDown, "pick": p.onPick, "key": p.onKey, "cmp": p.onCompare, "cmpkey": p.onCompareKey}})
+}
+
+// onDown notes whether the press is a touch, and what it found shown.
+func (p *pareto) onDown(ctx app.Context, e app.Event) {
+	p.tap, p.tapFrom = e.Get("pointerType").String() == "touch", p.shown
 }
 
 // onCompare adds the point shown to the comparison (or removes it).
@@ -91,11 +107,20 @@ func (p *pareto) onShow(ctx app.Context, e app.Event) {
 	}
 }
 
+// onPick: a click uses the point's plan; a tap shows the point first,
+// and uses it when tapped again.
 func (p *pareto) onPick(ctx app.Context, e app.Event) {
-	if i, ok := p.point(e); ok {
+	if i, ok := p.point(e); ok && !(p.tap && p.tapFrom != i+1) {
+		p.use(ctx, i)
+	} else if ok {
 		p.shown = i + 1
-		ctx.NewActionWithValue(actionApply, applyPlan{GPU: p.Points[i].GPU, Plan: p.Points[i].Plan})
 	}
+}
+
+// use shows point i and applies its plan.
+func (p *pareto) use(ctx app.Context, i int) {
+	p.shown = i + 1
+	ctx.NewActionWithValue(actionApply, applyPlan{GPU: p.Points[i].GPU, Plan: p.Points[i].Plan})
 }
 
 // onKey: Enter or Space on a point applies its plan. Tab walks the
@@ -109,8 +134,10 @@ func (p *pareto) onKey(ctx app.Context, e app.Event) {
 	switch {
 	case k == "Enter" || k == " ":
 		e.PreventDefault()
-		p.onPick(ctx, e)
-	case k == "Tab" && !p.NoCompare:
+		if i, ok := p.point(e); ok {
+			p.use(ctx, i)
+		}
+	case k == "Tab" && !p.ReadOnly:
 		i, ok := p.point(e)
 		if e.Get("shiftKey").Bool() {
 			i--

@@ -4,6 +4,7 @@ import (
 	"html"
 	"math"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -55,7 +56,7 @@ func TestCalculatorDefault(t *testing.T) {
 	if err := app.Match(app.Elem("p").Class("rs-verdict rs-ok").ID("rs-verdict").Text("Fits · headroom 1.00 GiB"), b, 1); err != nil {
 		t.Fatal(err)
 	}
-	c.state = c.state.WithOpen(page.SecFit, true)
+	c.state = c.state.WithOpen(page.SecFit, true).WithAll(page.SecFit, true)
 	html := app.HTMLString(c.Render())
 	if want := `>Fits · headroom ` + locOf(c).Bytes(c.d.R.Res.Headroom) + "<"; !strings.Contains(html, want) {
 		t.Errorf("page lacks %q", want)
@@ -100,9 +101,9 @@ func TestApplyPlan(t *testing.T) {
 // listed; find returns the p4d.24xlarge row of the current table.
 func loadP4D(t *testing.T) (*Calculator, func() *page.OfferResult) {
 	c, _ := load(t)
-	c.open.allOffers = true
+	c.state = c.state.WithAll(page.SecOffers, true)
 	c.set(none, page.FieldGPU, "a100-40gb-sxm")
-	c.open.allOffers = true
+	c.state = c.state.WithAll(page.SecOffers, true)
 	c.set(none, page.FieldGPUs, "8")
 	return c, func() *page.OfferResult {
 		t.Helper()
@@ -442,7 +443,7 @@ func TestTablesAgreeWithPlan(t *testing.T) {
 	}
 	// The offers table of the pick's GPU prices the pick's offer as the pick.
 	c.onApply(contextOf(t), app.Action{Value: applyPlan{GPU: cheap.Offer.GPU, Plan: cheap.Plan}})
-	c.open.allOffers = true
+	c.state = c.state.WithAll(page.SecOffers, true)
 	c.recompute(none)
 	x, ok := c.ps.Out.ByOffer[cheap.Offer.ID]
 	if !ok {
@@ -559,6 +560,65 @@ func TestEmbed(t *testing.T) {
 	}
 	if strings.Contains(fullLinkOf(c), "embed") || !strings.Contains(fullLinkOf(c), "m=qwen2.5-7b") {
 		t.Errorf("open-in-Rightsize link %q", fullLinkOf(c))
+	}
+}
+
+// The embed page is a read-only view of the linked job in every language:
+// its job line is text, not buttons that open editors; its picks have no
+// "Use this"; its one link opens the same job on the full page.
+func TestEmbedReadOnly(t *testing.T) {
+	for _, lang := range []string{"en", "ru", "zh"} {
+		c, _ := load(t)
+		c.applyFragment(none, "embed=1&m=qwen2.5-7b&l="+lang)
+		html := app.HTMLString(c.Render())
+		if !strings.Contains(html, `id="rs-job-line"`) || !strings.Contains(html, `id="rs-recommendation"`) {
+			t.Fatalf("%s: embed page without its job line or picks", lang)
+		}
+		for _, editing := range []string{"rs-job-part", ">" + page.Tr(lang, page.MsgUseThis) + "<", "<button", "<input", "<select"} {
+			if strings.Contains(html, editing) {
+				t.Errorf("%s: the embed page has %q", lang, editing)
+			}
+		}
+		// Links stay on the page's origin: the accuracy page, and one to
+		// the full page.
+		for _, a := range regexp.MustCompile(`<a [^>]*>`).FindAllString(html, -1) {
+			_, href, _ := strings.Cut(a, `href="`)
+			href, _, _ = strings.Cut(href, `"`)
+			if href != "accuracy.html" && (!strings.HasPrefix(href, "#") || !strings.Contains(a, `id="rs-open-full"`)) {
+				t.Errorf("%s: the embed page links to %q", lang, href)
+			}
+		}
+		if strings.Count(html, `href="#`) != 1 || !strings.Contains(html, ">"+page.Tr(lang, page.MsgOpenInRightsize)+"<") {
+			t.Errorf("%s: want one Open in Rightsize", lang)
+		}
+		if l := fullLinkOf(c); strings.Contains(l, "embed") || !strings.Contains(l, "m=qwen2.5-7b") || lang != "en" && !strings.Contains(l, "l="+lang) {
+			t.Errorf("%s: open-in-Rightsize link %q", lang, l)
+		}
+	}
+}
+
+// "Show all" under the fit table lists every GPU and puts it in the
+// link; picking another GPU keeps it there and cuts the offers table
+// (another GPU's offers) to its first rows again.
+func TestShowAllFit(t *testing.T) {
+	c, _ := load(t)
+	c.state = c.state.WithOpen(page.SecFit, true).WithAll(page.SecOffers, true)
+	if n, more := len(viewOf(c).Fit.Rows), viewOf(c).Fit.More; n != page.FitShown || more != len(c.d.R.Fit)-n {
+		t.Fatalf("fit table: %d rows, %d more of %d", n, more, len(c.d.R.Fit))
+	}
+	if !strings.Contains(fitHTML(c), `id="rs-more-fit"`) {
+		t.Error("no Show all under the fit table")
+	}
+	c.onShowAll(contextOf(t), app.Action{Value: page.SecFit})
+	if v := viewOf(c); len(v.Fit.Rows) != len(c.d.R.Fit) || v.Fit.More != 0 || strings.Contains(fitHTML(c), `id="rs-more-fit"`) {
+		t.Errorf("shown whole: %d rows of %d, %d more", len(v.Fit.Rows), len(c.d.R.Fit), v.Fit.More)
+	}
+	if l := c.link().Encode(page.DefaultState); !strings.Contains(l, "show=fit.all-fit.all-offers") {
+		t.Errorf("link %q", l)
+	}
+	c.set(none, page.FieldGPU, "a100-80gb")
+	if !c.state.ShowsAll(page.SecFit) || c.state.ShowsAll(page.SecOffers) || viewOf(c).Offers.More == 0 {
+		t.Errorf("another GPU: show %q, %d more offers", c.state[page.FieldShow], viewOf(c).Offers.More)
 	}
 }
 
@@ -765,6 +825,7 @@ func TestVerifySaysHowToCheck(t *testing.T) {
 // costs).
 func TestFitFromInPageCurrency(t *testing.T) {
 	c, _ := load(t)
+	c.state = c.state.WithAll(page.SecFit, true)
 	rate, ok := c.pr.Cat.FX("RUB")
 	if !ok || !(rate.PerUSD > 0) {
 		t.Fatal("the catalog has no RUB rate")

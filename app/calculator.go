@@ -44,12 +44,13 @@ type Calculator struct {
 	memo viewMemo
 }
 
-// disclosure is what the user opened: the overheads box (kept open once
-// the user typed in it), the whole offers table and the part of the job
-// line open for editing (jobline.go).
+// disclosure is what the user opened that the link does not carry: the
+// overheads box (kept open once the user typed in it) and the part of the
+// job line open for editing (jobline.go). The open sections and the
+// tables shown whole are in the state's "show" key (page.Section).
 type disclosure struct {
-	overrides, allOffers bool
-	part                 openPart
+	overrides bool
+	part      openPart
 }
 
 // shareState is the link both ways: the result of "Copy link" (copied to
@@ -142,7 +143,7 @@ func (c *Calculator) OnMount(ctx app.Context) {
 	ctx.Handle(actionApply, c.onApply)
 	ctx.Handle(actionField, c.onFieldAction)
 	ctx.Handle(actionCompare, c.onCompare)
-	ctx.Handle(actionAllOffers, c.onAllOffers)
+	ctx.Handle(actionShowAll, c.onShowAll)
 	ctx.Handle(actionJob, c.onJob)
 	ctx.Handle(actionSheet, c.onSheet)
 	ctx.Handle(actionConfig, c.onConfig)
@@ -290,15 +291,20 @@ func (c *Calculator) onApply(ctx app.Context, a app.Action) {
 	if _, ok := c.pr.Cat.GPU(p.GPU); !ok || p.Plan.GPUs < 1 {
 		return
 	}
-	c.state = c.state.WithPlan(p.GPU, p.Plan, c.d.Job.In.Task.Training())
-	c.open.allOffers = false
+	c.state = c.state.WithPlan(p.GPU, p.Plan, c.d.Job.In.Task.Training()).WithAll(page.SecOffers, false)
 	c.set(ctx, page.FieldGPU, p.GPU)
 	c.share.sync(ctx, c.link().Encode(page.DefaultState))
 }
 
-func (c *Calculator) onAllOffers(ctx app.Context, a app.Action) {
-	c.open.allOffers = true
-	c.recompute(ctx)
+// onShowAll lists every row of a section's table (the fit table, the
+// offers), in the state and so in the link.
+func (c *Calculator) onShowAll(ctx app.Context, a app.Action) {
+	sec, ok := a.Value.(page.Section)
+	if !ok || c.state.ShowsAll(sec) {
+		return
+	}
+	c.state = c.state.WithAll(sec, true) // the view is built from the state: nothing to recompute
+	c.share.sync(ctx, c.link().Encode(page.DefaultState))
 }
 
 // onPin keeps the current configuration for comparison, or drops the pin.
@@ -322,7 +328,7 @@ func (c *Calculator) set(ctx app.Context, f page.Field, v string) {
 	}
 	c.share.copied, c.share.url, c.share.what = false, "", 0
 	if f == page.FieldGPU {
-		c.open.allOffers = false
+		c.state = c.state.WithAll(page.SecOffers, false) // another GPU's offers
 	}
 	c.recompute(ctx)
 }
@@ -376,7 +382,7 @@ func writeURL(ctx app.Context, frag string) {
 func (c *Calculator) recompute(ctx app.Context) {
 	c.d = page.Derived{}
 	if !c.firstScreen() {
-		c.d = page.Derive(c.state, c.pin, c.pr, c.own.arch, c.own.name, c.open.allOffers)
+		c.d = page.Derive(c.state, c.pin, c.pr, c.own.arch, c.own.name)
 		c.start.drop(c.plainView(), c.ps.Out.OK)
 	}
 	c.memo.derived++

@@ -40,7 +40,7 @@ func TestCompareTableRendered(t *testing.T) {
 // others say they cannot add.
 func TestCompareButtons(t *testing.T) {
 	c, _ := load(t)
-	c.open.allOffers = true
+	c.state = c.state.WithAll(page.SecOffers, true)
 	c.recompute(none)
 	rows := viewOf(c).Offers.Rows
 	var ids []string
@@ -127,7 +127,7 @@ func TestEmbedNoComparison(t *testing.T) {
 			t.Errorf("%q: comparison shown %v, want %v", frag, embed, !embed)
 		}
 		ch := viewOf(c).Answer.Chart
-		p := &pareto{Points: ch.Points, Lang: "en", Compared: c.cmp.ids, NoCompare: c.embed}
+		p := &pareto{Points: ch.Points, Lang: "en", Compared: c.cmp.ids, ReadOnly: c.embed}
 		if len(p.Points) == 0 {
 			t.Fatalf("%q: no chart", frag)
 		}

@@ -154,7 +154,7 @@ func TestFreshnessField(t *testing.T) {
 // labels a price far below the median.
 func TestOffersSayHowFresh(t *testing.T) {
 	c, _ := load(t)
-	c.open.allOffers = true
+	c.state = c.state.WithAll(page.SecOffers, true)
 	withClock(c, today)
 	html := offersHTML(c)
 	estimated, far := 0, 0

@@ -32,14 +32,18 @@ type jobEdit struct {
 }
 
 // jobLine is the line as a leaf; Edit is the part open for editing
-// (page.NFields: none).
+// (page.NFields: none); ReadOnly: the embed page's, text only.
 type jobLine struct {
 	app.Compo
-	V    page.JobLineView
-	Edit page.Field
+	V        page.JobLineView
+	Edit     page.Field
+	ReadOnly bool
 }
 
 func (j *jobLine) Render() app.UI {
+	if j.ReadOnly {
+		return nodeUI(page.JobLineNode(&j.V), hooks{})
+	}
 	body := make([]app.UI, 0, len(j.V.Parts))
 	for i := range j.V.Parts {
 		p := &j.V.Parts[i]

@@ -46,7 +46,8 @@ func (s *rulesSection) Render() app.UI {
 	return nodeUI(page.RulesNode(s.Lang, &s.V), hooks{ui: map[string]app.UI{"table": tableUI(page.RulesTable(s.Lang, &s.V))}})
 }
 
-// fitSection is every GPU with the job's verdict on it, and the sort.
+// fitSection is every GPU with the job's verdict on it, and the sort,
+// with "Show all" when the table shows only its first rows.
 type fitSection struct {
 	app.Compo
 	V    page.FitView
@@ -55,11 +56,15 @@ type fitSection struct {
 
 func (s *fitSection) Render() app.UI {
 	t := func(k page.MsgKey) string { return page.Tr(s.Lang, k) }
-	return nodeUI(page.FitNode(s.Lang, &s.V), hooks{ui: map[string]app.UI{
+	return nodeUI(page.FitNode(s.Lang, &s.V), hooks{on: map[string]app.EventHandler{"all": s.onShowAll}, ui: map[string]app.UI{
 		"sort": &selectBox{F: int(page.FieldSort), Label: t(page.MsgSortBy), Cur: s.V.Sort, Err: s.V.SortErr,
 			Opts: []page.Option{{Value: page.SortVRAM.String(), Label: t(page.MsgSortVRAM)}, {Value: page.SortCost.String(), Label: t(page.MsgSortCost)}}},
 		"table": tableUI(page.FitTable(s.Lang, &s.V)),
 	}})
+}
+
+func (s *fitSection) onShowAll(ctx app.Context, e app.Event) {
+	ctx.NewActionWithValue(actionShowAll, page.SecFit)
 }
 
 // offersSection is the selected GPU's offers, with "Show all" when the
@@ -70,12 +75,15 @@ type offersSection struct {
 	Lang string
 }
 
-// actionAllOffers asks the page to list every offer.
-const actionAllOffers = "rs/all-offers"
+// actionShowAll asks the page to list every row of a section's table
+// (its value: the page.Section).
+const actionShowAll = "rs/show-all"
 
 func (s *offersSection) Render() app.UI {
 	return nodeUI(page.OffersNode(s.Lang, &s.V), hooks{on: map[string]app.EventHandler{"all": s.onShowAll},
 		ui: map[string]app.UI{"table": tableUI(page.OfferTable(s.Lang, &s.V))}})
 }
 
-func (s *offersSection) onShowAll(ctx app.Context, e app.Event) { ctx.NewAction(actionAllOffers) }
+func (s *offersSection) onShowAll(ctx app.Context, e app.Event) {
+	ctx.NewActionWithValue(actionShowAll, page.SecOffers)
+}

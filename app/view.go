@@ -40,8 +40,7 @@ func (c *Calculator) Render() app.UI {
 			resultUI(&v, c.d.R.OK),
 			&perfSection{V: v.Perf, Lang: v.Lang},
 			serveUI(&v.Serve, v.Lang),
-			app.P().Class("rs-open").Body(app.A().ID("rs-open-full").Href("#"+full.Encode(page.DefaultState)).Target("_blank").
-				Rel("noopener").Text(tr(c, page.MsgOpenInRightsize))),
+			nodeUI(page.OpenFullNode(v.Lang, full.Encode(page.DefaultState)), hooks{}),
 		)
 	}
 	plain := c.plainView()
@@ -175,7 +174,7 @@ const nRest = 10
 func (c *Calculator) viewIn() page.ViewIn {
 	in := page.ViewIn{
 		State: c.state, Job: c.d.Job, R: c.d.R, Plan: c.ps.Out, Pending: c.ps.Pending(), Prices: c.pr, Now: c.now,
-		Compare: c.cmp.ids, CompareFull: c.cmp.full, AllOffers: c.open.allOffers, CustomName: c.own.name, HasCustom: c.own.arch != nil,
+		Compare: c.cmp.ids, CompareFull: c.cmp.full, CustomName: c.own.name, HasCustom: c.own.arch != nil,
 		Errs: c.d.Errs, General: c.d.General, Typed: c.open.overrides, FirstScreen: c.firstScreen(),
 	}
 	if c.pin != nil {

@@ -40,7 +40,7 @@ type viewKey struct {
 	ncmp             int
 	full             bool
 	pin              *page.ViewState
-	allOffers, typed bool
+	typed            bool
 	ownName          string
 	ownArch          *page.Arch
 	firstScreen      bool
@@ -52,7 +52,7 @@ func (m *viewMemo) keyOf(c *Calculator) viewKey {
 		derived: m.derived, answers: c.ps.Answers, pending: c.ps.Pending(),
 		state: c.state, now: c.now, today: c.pr.Today,
 		ncmp: len(c.cmp.ids), full: c.cmp.full, pin: c.pin,
-		allOffers: c.open.allOffers, typed: c.open.overrides,
+		typed:   c.open.overrides,
 		ownName: c.own.name, ownArch: c.own.arch, firstScreen: c.firstScreen(),
 	}
 	if len(c.cmp.ids) > 0 {

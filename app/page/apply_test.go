@@ -22,7 +22,7 @@ func TestWithPlanCarriesTheLayout(t *testing.T) {
 	if s[FieldDP] != "8" || s[FieldEP] != "8" || s[FieldTP] != "8" {
 		t.Fatalf("applied: tp %s dp %s ep %s", s[FieldTP], s[FieldDP], s[FieldEP])
 	}
-	d := Derive(s, nil, in.Prices, nil, "", false)
+	d := Derive(s, nil, in.Prices, nil, "")
 	if !d.R.OK || d.Job.In.DP != 8 || d.Job.In.EP != 8 || !d.R.Res.Fits {
 		t.Fatalf("the applied job: ok %v, dp %d, ep %d, fits %v (%v %v)", d.R.OK, d.Job.In.DP, d.Job.In.EP, d.R.Res.Fits, d.Errs, d.General)
 	}

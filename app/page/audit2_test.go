@@ -183,7 +183,7 @@ func TestPickingAnFP8Checkpoint(t *testing.T) {
 	if s[FieldModel] != "deepseek-r1" || s[FieldPrecision] != "fp8" {
 		t.Errorf("DeepSeek-R1 picked: model %q precision %q", s[FieldModel], s[FieldPrecision])
 	}
-	d := Derive(s, nil, NewPrices(cat, nil), nil, "", false)
+	d := Derive(s, nil, NewPrices(cat, nil), nil, "")
 	if !d.R.OK || slices.Contains(d.R.HWWarn, MsgShipsFP8) {
 		t.Errorf("DeepSeek-R1 at fp8: ok %v, still told to set fp8: %v", d.R.OK, d.R.HWWarn)
 	}
@@ -217,7 +217,7 @@ func TestNoServingPlanForModelsWithoutTokens(t *testing.T) {
 	pr := NewPrices(cat, nil)
 	for _, frag := range []string{"m=flux.1-dev&rps=1", "m=bert-base-uncased&s=512&out=64&rps=50"} {
 		st := ParseFragment(frag, DefaultState)
-		d := Derive(st, nil, pr, nil, "", false)
+		d := Derive(st, nil, pr, nil, "")
 		out := RunPlan(d.Job, pr)
 		v := BuildView(ViewIn{State: st, Job: d.Job, Errs: d.Errs, General: d.General, R: d.R, Plan: out, Prices: pr})
 		if !d.R.OK || !d.R.Res.Fits || len(out.Picks) != 0 || v.Answer.Note != Tr("en", MsgNoAnswerNoTokens) {
@@ -287,7 +287,7 @@ func TestRefusedSheetSaysItOnce(t *testing.T) {
 // reads "запр./с", which agrees with any count ("1 запросов/с" did not).
 func TestJobLineRateParts(t *testing.T) {
 	cat := catalog.Default()
-	d := Derive(ParseFragment("m=bert-base-uncased&s=512&rps=5", DefaultState), nil, NewPrices(cat, nil), nil, "", false)
+	d := Derive(ParseFragment("m=bert-base-uncased&s=512&rps=5", DefaultState), nil, NewPrices(cat, nil), nil, "")
 	v := BuildView(ViewIn{State: ParseFragment("m=bert-base-uncased&s=512&rps=5", DefaultState), Job: d.Job, Errs: d.Errs, R: d.R, Prices: NewPrices(cat, nil)})
 	var line strings.Builder
 	for _, p := range v.Job.Parts {
@@ -307,7 +307,7 @@ func TestRefusedTokenlessModelSaysWhy(t *testing.T) {
 	for _, frag := range []string{"m=flux.1-dev&rps=1", "m=bert-base-uncased&s=512&out=64&rps=50"} {
 		v, _ := viewOf(t, "", func(in *ViewIn) {
 			in.State = ParseFragment(frag, DefaultState)
-			d := Derive(in.State, nil, in.Prices, nil, "", false)
+			d := Derive(in.State, nil, in.Prices, nil, "")
 			in.Job, in.R, in.Errs = d.Job, d.R, d.Errs
 			in.Plan = PlanOut{Err: errors.New("plan: model: incompatible")}
 		})

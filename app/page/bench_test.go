@@ -8,7 +8,7 @@ import "testing"
 func BenchmarkDerive(b *testing.B) {
 	pr := NewPrices(DefaultCatalog(), nil)
 	for b.Loop() {
-		Derive(DefaultState, nil, pr, nil, "", false)
+		Derive(DefaultState, nil, pr, nil, "")
 	}
 }
 
@@ -17,7 +17,7 @@ func BenchmarkDerive(b *testing.B) {
 // cost in WebAssembly.
 func BenchmarkBuildView(b *testing.B) {
 	pr := NewPrices(DefaultCatalog(), nil)
-	d := Derive(DefaultState, nil, pr, nil, "", false)
+	d := Derive(DefaultState, nil, pr, nil, "")
 	in := ViewIn{State: DefaultState, Job: d.Job, R: d.R, Prices: pr, Errs: d.Errs, General: d.General}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -530,8 +530,8 @@ type Derived struct {
 }
 
 // Derive parses state s into a job and computes its results at prices
-// pr, and the pin's when there is one; allOffers lists every offer.
-func Derive(s ViewState, pin *ViewState, pr Prices, custom *estimator.Arch, customName string, allOffers bool) Derived {
+// pr, and the pin's when there is one.
+func Derive(s ViewState, pin *ViewState, pr Prices, custom *estimator.Arch, customName string) Derived {
 	var d Derived
 	archs := pr.Archs
 	if archs == nil {
@@ -539,7 +539,6 @@ func Derive(s ViewState, pin *ViewState, pr Prices, custom *estimator.Arch, cust
 	}
 	var ok bool
 	d.Job, d.Errs, d.General, ok = ParseJob(s, pr.Cat, archs, custom, customName)
-	d.Job.AllOffers = allOffers
 	if ok {
 		var gen []FieldErr
 		d.R, gen = Compute(d.Job, pr)

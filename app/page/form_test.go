@@ -17,7 +17,7 @@ func formOf(t *testing.T, frag string) (FormView, Derived) {
 	t.Helper()
 	pr := NewPrices(catalog.Default(), nil)
 	s := ParseFragment(frag, DefaultState)
-	d := Derive(s, nil, pr, nil, "", false)
+	d := Derive(s, nil, pr, nil, "")
 	in := ViewIn{State: s, Job: d.Job, R: d.R, Prices: pr, Errs: d.Errs}
 	if d.R.OK {
 		in.Plan = RunPlan(d.Job, pr)
@@ -238,7 +238,7 @@ func TestJobLineParts(t *testing.T) {
 	} {
 		pr := NewPrices(catalog.Default(), nil)
 		s := ParseFragment(tc.frag, DefaultState)
-		d := Derive(s, nil, pr, nil, "", false)
+		d := Derive(s, nil, pr, nil, "")
 		v := BuildView(ViewIn{State: s, Job: d.Job, R: d.R, Prices: pr, Errs: d.Errs}).Job
 		var got []Field
 		for _, p := range v.Parts {
@@ -256,7 +256,7 @@ func TestJobLineParts(t *testing.T) {
 	// A bad value: the part shows the text as typed and the form's message.
 	pr := NewPrices(catalog.Default(), nil)
 	s := ParseFragment("s=lots", DefaultState)
-	d := Derive(s, nil, pr, nil, "", false)
+	d := Derive(s, nil, pr, nil, "")
 	for _, p := range BuildView(ViewIn{State: s, Job: d.Job, R: d.R, Prices: pr, Errs: d.Errs}).Job.Parts {
 		if p.F == FieldSeq && (p.Text != "lots" || p.Err != ErrText("en", d.Errs[FieldSeq])) {
 			t.Errorf("bad sequence part %+v", p)

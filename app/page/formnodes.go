@@ -10,10 +10,12 @@ import "strconv"
 func (n Node) on(event, name string) Node { return n.attr("on:"+event, name) }
 
 // ChartNode is the cost-vs-time chart of v, with point shown-1 shown
-// (0: none) and, unless noCompare, its "+ Compare" (for the comparison
-// compared). Handlers: "show" (hover, focus), "pick" (click), "key" on the
-// chart; "cmp" (click) and "cmpkey" on the "+ Compare".
-func ChartNode(lang string, v *ChartView, shown int, compared []string, noCompare bool) Node {
+// (0: none) and its "+ Compare" (for the comparison compared). Handlers:
+// "show" (hover, focus), "down" (pointerdown: a touch's first tap shows
+// a point, the second uses it), "pick" (click), "key" on the chart; "cmp"
+// (click) and "cmpkey" on the "+ Compare". A read-only chart (the embed
+// page) only shows points: a click is "show", and there is no "+ Compare".
+func ChartNode(lang string, v *ChartView, shown int, compared []string, readOnly bool) Node {
 	itoa := strconv.Itoa
 	line := func(x1, y1, x2, y2 int) Node {
 		return el("svg:line", "rs-axis").attr("x1", itoa(x1)).attr("y1", itoa(y1)).attr("x2", itoa(x2)).attr("y2", itoa(y2))
@@ -21,7 +23,13 @@ func ChartNode(lang string, v *ChartView, shown int, compared []string, noCompar
 	chart := el("svg:svg", "", tx("svg:title", "", v.Title),
 		line(ChartLeft, ChartH-ChartBot, ChartW-ChartRight, ChartH-ChartBot), line(ChartLeft, ChartTop, ChartLeft, ChartH-ChartBot)).
 		id("rs-pareto").attr("viewBox", "0 0 "+itoa(ChartW)+" "+itoa(ChartH)).attr("role", "group").attr("aria-label", v.Title).
-		on("mouseover", "show").on("focusin", "show").on("click", "pick").on("keydown", "key")
+		on("mouseover", "show").on("focusin", "show")
+	hint := MsgParetoHint
+	if readOnly {
+		chart, hint = chart.on("click", "show"), MsgParetoHintView
+	} else {
+		chart = chart.on("pointerdown", "down").on("click", "pick").on("keydown", "key")
+	}
 	if front := FrontLine(v.Points); front != "" {
 		chart.Kids = append(chart.Kids, el("svg:polyline", "rs-front").attr("points", front))
 	}
@@ -30,11 +38,11 @@ func ChartNode(lang string, v *ChartView, shown int, compared []string, noCompar
 		chart.Kids = append(chart.Kids, el("svg:circle", pt.Class()).attr("cx", itoa(pt.X)).attr("cy", itoa(pt.Y)).attr("r", "5").
 			attr("data-i", itoa(i)).attr("tabindex", "0").attr("role", "button").attr("aria-label", pt.Label))
 	}
-	info, cmp := v.Hint, none
+	info, cmp := Tr(lang, hint), none
 	if shown > 0 && shown <= len(v.Points) {
 		pt := &v.Points[shown-1]
 		info = pt.Label
-		if !noCompare {
+		if !readOnly {
 			// The point shown can join the comparison.
 			state := CompareState(compared, pt.ID)
 			cmp = el("span", "", compareNode(lang, pt.ID, state)...).id("rs-pareto-cmp").on("click", "cmp").on("keydown", "cmpkey")

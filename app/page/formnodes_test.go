@@ -6,7 +6,7 @@ import "testing"
 // caption and its "+ Compare" only where the page offers the comparison;
 // the chart's handlers are named for the component.
 func TestChartNode(t *testing.T) {
-	v := ChartView{Title: "Cost vs time", Hint: "pick a point", Points: []Point{{ID: "a", Label: "A", X: 20, Y: 30}, {ID: "b", Label: "B", X: 40, Y: 50}}}
+	v := ChartView{Title: "Cost vs time", Points: []Point{{ID: "a", Label: "A", X: 20, Y: 30}, {ID: "b", Label: "B", X: 40, Y: 50}}}
 	n := ChartNode("en", &v, 0, nil, false)
 	chart, _ := find(n, byID("rs-pareto"))
 	circles := 0
@@ -18,7 +18,7 @@ func TestChartNode(t *testing.T) {
 	if circles != 2 || attrOf(chart, "on:click") != "pick" || attrOf(chart, "on:mouseover") != "show" {
 		t.Errorf("chart: %d points, handlers %v", circles, chart.Attrs)
 	}
-	if info, _ := find(n, byID("rs-pareto-info")); info.Text != "pick a point" {
+	if info, _ := find(n, byID("rs-pareto-info")); info.Text != Tr("en", MsgParetoHint) {
 		t.Errorf("nothing shown: caption %q", info.Text)
 	}
 	if _, ok := find(n, byID("rs-pareto-cmp")); ok {

@@ -229,6 +229,7 @@ const (
 	MsgUseThis
 	MsgParetoTitle
 	MsgParetoHint
+	MsgParetoHintView // the read-only chart's (embed page)
 	MsgPin
 	MsgUnpin
 	MsgVerdict
@@ -704,7 +705,8 @@ var messagesEN = [NMsgs]string{
 	MsgAnswerNote:            "Planned over every offer in the catalog at the chosen price model and currency (other currencies converted at the dated rates under Assumptions). Estimates, not quotes.",
 	MsgUseThis:               "Use this",
 	MsgParetoTitle:           "Cost vs time of every offer that can run the job (log scales); the line is the Pareto front",
-	MsgParetoHint:            "Point at a dot to see the offer; click it to use it.",
+	MsgParetoHint:            "Point at or tap a dot to see its offer; click it, or tap it again, to use it.",
+	MsgParetoHintView:        "Point at or tap a dot to see its offer.",
 	MsgPin:                   "Pin to compare",
 	MsgUnpin:                 "Unpin",
 	MsgVerdict:               "Verdict",
@@ -1169,7 +1171,8 @@ var MessagesRU = [NMsgs]string{
 	MsgAnswerNote:            "План по всем предложениям каталога для выбранной тарификации и валюты (другие валюты пересчитаны по датированным курсам из «Допущений»). Оценки, не коммерческие предложения.",
 	MsgUseThis:               "Выбрать",
 	MsgParetoTitle:           "Цена и время каждого предложения, способного выполнить задачу (логарифмические шкалы); линия — фронт Парето",
-	MsgParetoHint:            "Наведите на точку, чтобы увидеть предложение; нажмите, чтобы выбрать его.",
+	MsgParetoHint:            "Наведите на точку или коснитесь её, чтобы увидеть предложение; нажмите на неё или коснитесь ещё раз, чтобы выбрать его.",
+	MsgParetoHintView:        "Наведите на точку или коснитесь её, чтобы увидеть предложение.",
 	MsgPin:                   "Закрепить для сравнения",
 	MsgUnpin:                 "Открепить",
 	MsgVerdict:               "Вердикт",
@@ -1634,7 +1637,8 @@ var messagesZH = [NMsgs]string{
 	MsgAnswerNote:            "按所选计费方式和币种对目录中的所有报价进行规划（其他币种按“假设”中注明日期的汇率换算）。仅为估算，不是报价。",
 	MsgUseThis:               "使用此方案",
 	MsgParetoTitle:           "每个能运行此任务的报价的成本与时间（对数坐标）；折线为帕累托前沿",
-	MsgParetoHint:            "指向圆点查看报价；点击即可使用。",
+	MsgParetoHint:            "指向或轻点圆点查看报价；单击或再次轻点即可使用。",
+	MsgParetoHintView:        "指向或轻点圆点查看报价。",
 	MsgPin:                   "固定以便比较",
 	MsgUnpin:                 "取消固定",
 	MsgVerdict:               "结论",

@@ -90,8 +90,6 @@ type Job struct {
 	Work            estimator.Workload // prompt/output split (inference)
 	Sort            SortOrder
 	Units           Unit
-	// AllOffers lists every offer instead of the first OffersShown.
-	AllOffers bool
 	// Serving: a request rate (0: not set) and latency targets in seconds.
 	RPS, TTFT, TPOT float64
 	// SLOStat is the statistic over the requests TTFT and TPOT bound.

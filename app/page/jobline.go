@@ -148,3 +148,16 @@ func (b *viewBuilder) jobLine() JobLineView {
 	v.Parts = append(v.Parts, field(FieldBatch, MsgBatch, strconv.Itoa(j.In.Batch)))
 	return v
 }
+
+// JobLineNode is job line v read-only (the embed page): the parts as
+// text, each field's problem after it, and no control that edits them.
+func JobLineNode(v *JobLineView) Node {
+	line := el("p", "rs-job").id("rs-job-line")
+	for _, p := range v.Parts {
+		line.Kids = append(line.Kids, Node{Text: p.Text})
+		if p.Err != "" {
+			line.Kids = append(line.Kids, tx("span", "rs-error rs-job-error", " "+p.Err))
+		}
+	}
+	return line
+}

@@ -49,7 +49,7 @@ func launchViewOf(t *testing.T, frag string) (LaunchView, ViewIn) {
 	t.Helper()
 	pr := NewPrices(catalog.Default(), nil)
 	s := ParseFragment(frag, DefaultState).WithOpen(SecLaunch, true)
-	d := Derive(s, nil, pr, nil, "", false)
+	d := Derive(s, nil, pr, nil, "")
 	in := ViewIn{State: s, Job: d.Job, R: d.R, Prices: pr, Errs: d.Errs}
 	if d.R.OK {
 		in.Plan = RunPlan(d.Job, pr)

@@ -24,7 +24,7 @@ var servingFrags = []string{
 func servePlan(t testing.TB, frag string) (PlanOut, planner.Request, planner.Result) {
 	t.Helper()
 	pr := NewPrices(catalog.Default(), nil)
-	d := Derive(ParseFragment(frag, DefaultState), nil, pr, nil, "", false)
+	d := Derive(ParseFragment(frag, DefaultState), nil, pr, nil, "")
 	if !d.R.OK {
 		t.Fatalf("%s: %v %v", frag, d.Errs, d.General)
 	}

@@ -134,8 +134,8 @@ func reasonNodes(reason string) []Node {
 }
 
 // PickNode is recommendation p's card; its "Use this" button (handler
-// "use") applies it.
-func PickNode(lang string, p *PickView, costLabel, timeLabel string) Node {
+// "use") applies it, except on a read-only page (the embed page).
+func PickNode(lang string, p *PickView, costLabel, timeLabel string, readOnly bool) Node {
 	pr := &p.Price
 	// The date, its age grade and the source each on a line of their own:
 	// the prerendered card has no clock to grade the age with, and its
@@ -162,6 +162,6 @@ func PickNode(lang string, p *PickView, costLabel, timeLabel string) Node {
 		},
 		reasonNodes(p.Reason),
 		when(p.Notes != "", tx("p", "rs-where rs-pick-notes", p.Notes)),
-		[]Node{{Kind: NodeAction, Class: "rs-more", Ref: "use", Text: Tr(lang, MsgUseThis)}},
+		when(!readOnly, Node{Kind: NodeAction, Class: "rs-more", Ref: "use", Text: Tr(lang, MsgUseThis)}),
 	)
 }

@@ -73,7 +73,7 @@ func TestBreakdownNode(t *testing.T) {
 func TestPickNode(t *testing.T) {
 	p := PickView{Kind: "cheapest", Title: "Cheapest", GPU: "h100-sxm", Plan: Plan{GPUs: 8}, Cost: "$10", Time: "2 h",
 		Price: PriceLabels{Date: "2026-11-01", Source: "aws.amazon.com"}}
-	n := PickNode("en", &p, "Cost", "Time")
+	n := PickNode("en", &p, "Cost", "Time", false)
 	if n.Tag != "article" || attrOf(n, "data-kind") != "cheapest" || attrOf(n, "data-gpu") != "h100-sxm" || attrOf(n, "data-gpus") != "8" {
 		t.Errorf("card %s %v", n.Tag, n.Attrs)
 	}

@@ -99,7 +99,7 @@ func TestRangeMessagesNameTheRange(t *testing.T) {
 		for i, f := range []Field{FieldBatch, FieldSeq, FieldGPUs} {
 			for _, bad := range []string{"0", "1e30"} {
 				frag := "l=" + lang + "&" + FieldKeys[f] + "=" + bad
-				d := Derive(ParseFragment(frag, DefaultState), nil, pr, nil, "", false)
+				d := Derive(ParseFragment(frag, DefaultState), nil, pr, nil, "")
 				if got := ErrText(lang, d.Errs[f]); got != w[i] {
 					t.Errorf("%s: %q, want %q", frag, got, w[i])
 				}
@@ -128,7 +128,7 @@ func TestEveryRangeErrorHasItsRange(t *testing.T) {
 					frag = base + "&" + frag
 				}
 				s := ParseFragment(frag, DefaultState)
-				d := Derive(s, nil, pr, nil, "", false)
+				d := Derive(s, nil, pr, nil, "")
 				errs := append(d.Errs[:], d.General...)
 				for _, e := range errs {
 					if e.Key != MsgRange {

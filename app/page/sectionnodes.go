@@ -112,12 +112,14 @@ func RulesNode(lang string, v *RulesView) Node {
 }
 
 // FitNode is every GPU with the job's verdict on it (slot "table") and the
-// sort (slot "sort").
+// sort (slot "sort"), with "Show all" (handler "all") when the table
+// shows only its first rows.
 func FitNode(lang string, v *FitView) Node {
 	if len(v.Rows) == 0 {
 		return none
 	}
-	return sectionNode("rs-fit", Tr(lang, MsgGPUFit), "", el("div", "rs-fit-head", tx("p", "rs-sub", Tr(lang, MsgPickGPU)), slot("sort")), slot("table"))
+	return sectionNode("rs-fit", Tr(lang, MsgGPUFit), "", el("div", "rs-fit-head", tx("p", "rs-sub", Tr(lang, MsgPickGPU)), slot("sort")), slot("table")).
+		kids(showAll(lang, "rs-more-fit", v.More))
 }
 
 // OffersNode is the selected GPU's offers (slot "table"), with "Show all"
@@ -131,6 +133,19 @@ func OffersNode(lang string, v *OffersView) Node {
 	if len(v.Rows) == 0 {
 		rows = tx("p", "rs-sub", t(MsgNoOffers))
 	}
-	return sectionNode("rs-offers", v.Title, t(MsgPricesNote), rows).kids(
-		when(v.More > 0, Node{Kind: NodeAction, Class: "rs-more", ID: "rs-more-offers", Ref: "all", Text: t(MsgShowAll) + " (+" + strconv.Itoa(v.More) + ")"}))
+	return sectionNode("rs-offers", v.Title, t(MsgPricesNote), rows).kids(showAll(lang, "rs-more-offers", v.More))
+}
+
+// showAll is a long table's "Show all (+more)" button with id id
+// (handler "all"), or nothing when the table shows every row.
+func showAll(lang, id string, more int) []Node {
+	return when(more > 0, Node{Kind: NodeAction, Class: "rs-more", ID: id, Ref: "all", Text: Tr(lang, MsgShowAll) + " (+" + strconv.Itoa(more) + ")"})
+}
+
+// OpenFullNode is the embed page's one way to edit: "Open in Rightsize",
+// a link to the page's own fragment without embed=1 (frag), on the same
+// origin, in a new tab (the document around the iframe stays).
+func OpenFullNode(lang, frag string) Node {
+	return el("p", "rs-open", tx("a", "", Tr(lang, MsgOpenInRightsize)).id("rs-open-full").
+		attr("href", "#"+frag).attr("target", "_blank").attr("rel", "noopener"))
 }

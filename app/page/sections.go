@@ -47,9 +47,22 @@ func SectionOf(key string) (Section, bool) {
 }
 
 // Opens reports whether state s has section sec open.
-func (s *ViewState) Opens(sec Section) bool {
-	for _, k := range strings.Split(s[FieldShow], ".") {
-		if k == SectionKeys[sec] {
+func (s *ViewState) Opens(sec Section) bool { return s.lists(SectionKeys[sec]) }
+
+// ShowsAll reports whether state s lists every row of section sec's
+// table ("Show all"): a long table (the fit table, the offers) shows its
+// first rows until then. The link's "show" key carries it as "all-" and
+// the section's key, after the open sections, so a shared link shows the
+// rows its sender saw.
+func (s *ViewState) ShowsAll(sec Section) bool { return s.lists(allKey + SectionKeys[sec]) }
+
+// allKey marks a table shown whole in the "show" key.
+const allKey = "all-"
+
+// lists reports whether the "show" key of s lists key.
+func (s *ViewState) lists(key string) bool {
+	for k := range strings.SplitSeq(s[FieldShow], ".") {
+		if k == key {
 			return true
 		}
 	}
@@ -59,10 +72,28 @@ func (s *ViewState) Opens(sec Section) bool {
 // WithOpen is state s with section sec open or closed; the open sections
 // are listed in page order, so a view has one link.
 func (s ViewState) WithOpen(sec Section, open bool) ViewState {
+	return s.withShow(func(x Section) bool { return x == sec && open || x != sec && s.Opens(x) }, s.ShowsAll)
+}
+
+// WithAll is state s with section sec's table shown whole or cut to its
+// first rows.
+func (s ViewState) WithAll(sec Section, all bool) ViewState {
+	return s.withShow(s.Opens, func(x Section) bool { return x == sec && all || x != sec && s.ShowsAll(x) })
+}
+
+// withShow is state s whose "show" key lists the sections open says are
+// open, then those whose tables all says are shown whole, each in page
+// order.
+func (s ViewState) withShow(open, all func(Section) bool) ViewState {
 	var keys []string
 	for x := range NSections {
-		if x == sec && open || x != sec && s.Opens(x) {
+		if open(x) {
 			keys = append(keys, SectionKeys[x])
+		}
+	}
+	for x := range NSections {
+		if all(x) {
+			keys = append(keys, allKey+SectionKeys[x])
 		}
 	}
 	s[FieldShow] = strings.Join(keys, ".")

@@ -96,7 +96,7 @@ const (
 	FieldSLOStat
 	FieldAttnKernel
 	FieldRouter // the disaggregated launch's router (catalog/launch.Router)
-	FieldShow   // the sections opened (Opens), not an input
+	FieldShow   // the sections opened (Opens) and the tables shown whole (ShowsAll), not an input
 	NFields
 )
 

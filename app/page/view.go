@@ -38,8 +38,7 @@ type ViewIn struct {
 	// CompareFull: the last add found the comparison full.
 	CompareFull bool
 	// Pin is the pinned configuration, nil when none.
-	Pin       *PinIn
-	AllOffers bool
+	Pin *PinIn
 	// CustomName is the user's own model's file name (CustomModelID);
 	// HasCustom is set while one is loaded.
 	CustomName string
@@ -671,9 +670,11 @@ type FitRow struct {
 	Cmp                                                      int    // its "+ Compare" button (CompareState)
 }
 
-// FitView is the fit table: every GPU with the job's verdict on it.
+// FitView is the fit table: every GPU with the job's verdict on it, or
+// its first rows (fitShown); More is how many "Show all" would add.
 type FitView struct {
 	Rows       []FitRow
+	More       int
 	CostHeader string
 	// Sort is the sort field's text, SortErr its problem ("" when none).
 	Sort, SortErr string
@@ -684,16 +685,19 @@ func (b *viewBuilder) fit() FitView {
 	if len(in.R.Fit) == 0 {
 		return FitView{}
 	}
-	v := FitView{Rows: b.fitRows(), CostHeader: in.Plan.PlanCostHeader(b.l) + " · " + b.t(PricingKeys[in.Job.Pricing]), Sort: in.State[FieldSort]}
+	rows, more := b.fitRows()
+	v := FitView{Rows: rows, More: more, CostHeader: in.Plan.PlanCostHeader(b.l) + " · " + b.t(PricingKeys[in.Job.Pricing]), Sort: in.State[FieldSort]}
 	if !in.Errs[FieldSort].OK() {
 		v.SortErr = b.l.ErrText(in.Errs[FieldSort])
 	}
 	return v
 }
 
-// fitRows are the fit table's rows, formatted, in the table's order: by
-// memory, or by the planner's cost when the job sorts by cost.
-func (b *viewBuilder) fitRows() []FitRow {
+// fitRows are the fit table's rows, formatted, in the table's order (by
+// memory, or by the planner's cost when the job sorts by cost), cut to
+// the best FitShown unless the state shows the table whole; more is how
+// many rows "Show all" would add.
+func (b *viewBuilder) fitRows() (_ []FitRow, more int) {
 	l, in := b.l, &b.in
 	out := &in.Plan
 	cheapestGPU := ""
@@ -753,30 +757,61 @@ func (b *viewBuilder) fitRows() []FitRow {
 		}
 		rows[i] = v
 	}
-	if in.Job.Sort == SortCost {
-		// Cheapest plan first; plans the picks pass over (stale prices)
-		// after those they may rest on, so the cheapest pick's GPU leads;
-		// GPUs without a plan keep memory order after them.
-		idx := make([]int, len(rows))
-		for i := range idx {
-			idx[i] = i
+	// byCost: the cheapest plan first; plans the picks pass over (stale
+	// prices) after those they may rest on; GPUs without a plan last.
+	byCost := func(a, b int) int {
+		if passed[a] != passed[b] {
+			if passed[a] {
+				return 1
+			}
+			return -1
 		}
-		slices.SortStableFunc(idx, func(a, b int) int {
-			if passed[a] != passed[b] {
-				if passed[a] {
-					return 1
-				}
+		return cmp.Compare(PriceKey(costs[a]), PriceKey(costs[b]))
+	}
+	order := make([]int, len(rows))
+	for i := range order {
+		order[i] = i
+	}
+	if in.Job.Sort == SortCost {
+		// The cheapest pick's GPU leads; GPUs without a plan keep memory
+		// order after the others.
+		slices.SortStableFunc(order, byCost)
+	}
+	if !in.State.ShowsAll(SecFit) && len(rows) > FitShown {
+		order = bestFit(rows, order, byCost)
+	}
+	shown := make([]FitRow, len(order))
+	for i, k := range order {
+		shown[i] = rows[k]
+	}
+	return shown, len(rows) - len(shown)
+}
+
+// FitShown is how many rows the fit table shows before "Show all": the
+// catalog's 57 GPUs made it about 10,000 px tall on a 360 px phone.
+const FitShown = 12
+
+// bestFit is order (the table's, of rows) cut to the FitShown best rows,
+// in the table's order: the GPUs the job fits with the user's own setup,
+// then those it needs more GPUs on, each the cheapest plan first (byCost);
+// and the selected GPU's row wherever it ranks, so the table always shows
+// the GPU the page is sized on.
+func bestFit(rows []FitRow, order []int, byCost func(a, b int) int) []int {
+	best := slices.Clone(order)
+	slices.SortStableFunc(best, func(a, b int) int {
+		if rows[a].Fits != rows[b].Fits {
+			if rows[a].Fits {
 				return -1
 			}
-			return cmp.Compare(PriceKey(costs[a]), PriceKey(costs[b]))
-		})
-		sorted := make([]FitRow, len(rows))
-		for i, k := range idx {
-			sorted[i] = rows[k]
+			return 1
 		}
-		rows = sorted
+		return byCost(a, b)
+	})
+	keep := make([]bool, len(rows))
+	for _, k := range best[:FitShown] {
+		keep[k] = true
 	}
-	return rows
+	return slices.DeleteFunc(order, func(k int) bool { return !keep[k] && !rows[k].Selected })
 }
 
 // OfferRow is one offer, formatted.
@@ -828,7 +863,7 @@ func (b *viewBuilder) offerRows() (rows []OfferRow, more int) {
 		return 0
 	}
 	estimator.SortStable(offers, func(a, b *OfferResult) int { return cmp.Compare(PriceKey(cost(*a)), PriceKey(cost(*b))) })
-	if !in.AllOffers && len(offers) > OffersShown {
+	if !in.State.ShowsAll(SecOffers) && len(offers) > OffersShown {
 		more = len(offers) - OffersShown
 		offers = offers[:OffersShown]
 	}
@@ -1063,8 +1098,8 @@ type Point struct {
 // ChartView is the cost-vs-time chart: the points on log axes and the
 // axes' names with their ranges.
 type ChartView struct {
-	Points                      []Point
-	Title, XLabel, YLabel, Hint string
+	Points                []Point
+	Title, XLabel, YLabel string
 }
 
 // The chart's geometry (SVG user units).
@@ -1270,7 +1305,6 @@ func (b *viewBuilder) chart() ChartView {
 		Points: views, Title: b.t(MsgParetoTitle),
 		XLabel: out.PlanCostHeader(l) + " (" + l.Money(minC, out.Currency) + " … " + l.Money(maxC, out.Currency) + ")",
 		YLabel: out.PlanTimeHeader(l) + " (" + l.Duration(minT) + " … " + l.Duration(maxT) + ")",
-		Hint:   b.t(MsgParetoHint),
 	}
 }
 

@@ -94,7 +94,7 @@ func TestBuildViewDefault(t *testing.T) {
 // costs rising, rows the picks pass over after those they rest on, and GPUs
 // without a plan last.
 func TestBuildViewFitByCost(t *testing.T) {
-	v, in := viewOf(t, "sort=cost", nil)
+	v, in := viewOf(t, "sort=cost&show=all-fit", nil)
 	rows := v.Fit.Rows
 	if len(rows) != len(in.R.Fit) {
 		t.Fatalf("%d rows for %d GPUs", len(rows), len(in.R.Fit))
@@ -136,7 +136,7 @@ func TestBuildViewFitByCost(t *testing.T) {
 		t.Errorf("%d rows marked cheapest", n)
 	}
 	// By memory the same rows, in the catalog's size order.
-	w, _ := viewOf(t, "", nil)
+	w, _ := viewOf(t, "show=all-fit", nil)
 	for i, r := range w.Fit.Rows {
 		if r.GPU != in.R.Fit[i].GPU.ID {
 			t.Fatalf("by memory, row %d is %s, want %s", i, r.GPU, in.R.Fit[i].GPU.ID)
@@ -148,7 +148,7 @@ func TestBuildViewFitByCost(t *testing.T) {
 // OffersShown with the rest behind "show all".
 func TestBuildViewOffers(t *testing.T) {
 	v, in := viewOf(t, "", nil)
-	all, _ := viewOf(t, "", func(in *ViewIn) { in.AllOffers = true })
+	all, _ := viewOf(t, "", func(in *ViewIn) { in.State = in.State.WithAll(SecOffers, true) })
 	if len(v.Offers.Rows) != OffersShown || v.Offers.More != len(all.Offers.Rows)-OffersShown || all.Offers.More != 0 {
 		t.Fatalf("%d rows and %d more; all: %d rows, %d more", len(v.Offers.Rows), v.Offers.More, len(all.Offers.Rows), all.Offers.More)
 	}

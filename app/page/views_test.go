@@ -20,7 +20,7 @@ func pageOf(t *testing.T, frag string, edit func(*ViewIn)) (View, ViewIn, Derive
 	t.Helper()
 	pr := NewPrices(catalog.Default(), nil)
 	s := ParseFragment(frag, DefaultState)
-	d := Derive(s, nil, pr, nil, "", false)
+	d := Derive(s, nil, pr, nil, "")
 	in := ViewIn{State: s, Job: d.Job, R: d.R, Prices: pr, Errs: d.Errs, General: d.General}
 	if d.R.OK {
 		in.Plan = RunPlan(d.Job, pr)
@@ -560,7 +560,7 @@ func TestPicksNamingOnePlanShareACard(t *testing.T) {
 	}
 	// Each role's sentence is a paragraph of the card.
 	var reasons []string
-	n2 := PickNode("en", &v[0], "Cost", "Time")
+	n2 := PickNode("en", &v[0], "Cost", "Time", false)
 	find(n2, func(n Node) bool {
 		if n.Class == "rs-reason" {
 			reasons = append(reasons, n.Text)

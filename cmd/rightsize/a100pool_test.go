@@ -50,7 +50,7 @@ func TestA100PoolAgrees(t *testing.T) {
 			t.Fatalf("%s: %v", frag, err)
 		}
 		// The planner's serving row on a one-GPU copy of the same GPU.
-		d := page.Derive(page.ParseFragment(frag+"&rps=1", page.DefaultState), nil, pr, nil, "", false)
+		d := page.Derive(page.ParseFragment(frag+"&rps=1", page.DefaultState), nil, pr, nil, "")
 		if !d.R.OK {
 			t.Fatalf("%s: %v %v", frag, d.Errs, d.General)
 		}

@@ -109,7 +109,7 @@ func TestE2EAnswers(t *testing.T) {
 	// T4 row carries the planner's cheapest T4 plan (count and split),
 	// and a click sets every one of them.
 	s.waitPlan()
-	s.openSection("fit")
+	s.fitRow("t4")
 	row := `#rs-fit tr[data-gpu="t4"]`
 	data := map[string]string{}
 	for _, k := range []string{"gpus", "tp", "pp", "zero"} {

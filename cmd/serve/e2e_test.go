@@ -507,6 +507,7 @@ func TestE2EInteractions(t *testing.T) {
 		t.Errorf("sorting by cost left %q first", first)
 	}
 	// Keyboard: focus a row and press Enter.
+	s.fitRow("l40s")
 	s.do("picking a GPU with the keyboard", chromedp.Focus(`#rs-fit tr[data-gpu="l40s"]`, chromedp.ByQuery),
 		chromedp.KeyEvent("\r"), chromedp.WaitVisible(`#rs-fit tr[data-gpu="l40s"].rs-selected`, chromedp.ByQuery))
 	if v := s.eval(`document.getElementById("rs-gpu").value`); v != "l40s" {
@@ -641,10 +642,21 @@ func (s *site) refuseThenFix(id, bad, good string) {
 	s.do("waiting for the result", chromedp.WaitVisible("#rs-total", chromedp.ByQuery))
 }
 
+// fitRow opens the fit table with gpu's row on it: the table shows its
+// best rows, and "Show all" the others.
+func (s *site) fitRow(gpu string) {
+	s.t.Helper()
+	s.openSection("fit")
+	sel := `#rs-fit tr[data-gpu="` + gpu + `"]`
+	if s.eval(`document.querySelector(`+jsString(sel)+`) ? "shown" : ""`) == "" {
+		s.do("showing every GPU", chromedp.Click("#rs-more-fit", chromedp.ByQuery), chromedp.WaitVisible(sel, chromedp.ByQuery))
+	}
+}
+
 // clickRow clicks the fit-table row of a GPU and waits for it to be selected.
 func (s *site) clickRow(gpu string) {
 	s.t.Helper()
-	s.openSection("fit")
+	s.fitRow(gpu)
 	sel := `#rs-fit tr[data-gpu="` + gpu + `"]`
 	// The planner's answer arrives a moment after an input change and
 	// rewrites the rows' costs; a click aimed before it lands may hit a

@@ -159,6 +159,7 @@ func TestE2EComparePlans(t *testing.T) {
 		}
 	}
 	// A fit-table row (the A100's cheapest plan) and a chart point.
+	s.fitRow("a100-80gb-sxm")
 	fitOffer := s.eval(`document.querySelector('#rs-fit tr[data-gpu="a100-80gb-sxm"] button[data-cmp]').dataset.cmp`)
 	s.do("adding the A100 row", chromedp.ScrollIntoView(`#rs-fit tr[data-gpu="a100-80gb-sxm"] button[data-cmp]`, chromedp.ByQuery),
 		chromedp.Click(`#rs-fit tr[data-gpu="a100-80gb-sxm"] button[data-cmp]`, chromedp.ByQuery))
