@@ -67,25 +67,17 @@ type pareto struct {
 	// ReadOnly: the embed page's chart, which shows a point on a click or
 	// tap and applies none, with no "+ Compare" (see Calculator.Render).
 	ReadOnly bool
-	shown    int // index+1 of the point last hovered or tapped
-	// tap is set when the pointer pressed last was a touch, with tapFrom
-	// the point shown before it: a phone has no hover, so a tap on a
-	// point not yet shown shows it, and a tap on the point shown uses it.
-	// A touch's focus (and the mouse events a browser sends after it)
-	// shows the point before the click arrives, hence tapFrom.
-	tap     bool
-	tapFrom int
+	cur      page.ChartCursor // the point shown, and a tap's first press
 }
 
 func (p *pareto) Render() app.UI {
 	v := page.ChartView{Points: p.Points, Title: p.Title, XLabel: p.XLabel, YLabel: p.YLabel}
-	return nodeUI(page.ChartNode(p.Lang, &v, p.shown, p.Compared, p.ReadOnly), hooks{on: map[string]app.EventHandler{
+	return nodeUI(page.ChartNode(p.Lang, &v, p.cur.Shown, p.Compared, p.ReadOnly), hooks{on: map[string]app.EventHandler{
 		"show": p.onShow, "down": p.onDown, "pick": p.onPick, "key": p.onKey, "cmp": p.onCompare, "cmpkey": p.onCompareKey}})
 }
 
-// onDown notes whether the press is a touch, and what it found shown.
 func (p *pareto) onDown(ctx app.Context, e app.Event) {
-	p.tap, p.tapFrom = e.Get("pointerType").String() == "touch", p.shown
+	p.cur.Down(e.Get("pointerType").String() == "touch")
 }
 
 // onCompare adds the point shown to the comparison (or removes it).
@@ -103,66 +95,40 @@ func (p *pareto) point(e app.Event) (int, bool) {
 
 func (p *pareto) onShow(ctx app.Context, e app.Event) {
 	if i, ok := p.point(e); ok {
-		p.shown = i + 1
+		p.cur.Shown = i + 1
 	}
 }
 
-// onPick: a click uses the point's plan; a tap shows the point first,
-// and uses it when tapped again.
+// onPick: a click uses the point's plan; a tap shows it first.
 func (p *pareto) onPick(ctx app.Context, e app.Event) {
-	if i, ok := p.point(e); ok && !(p.tap && p.tapFrom != i+1) {
-		p.use(ctx, i)
-	} else if ok {
-		p.shown = i + 1
+	if i, ok := p.point(e); ok && p.cur.Pick(i) {
+		ctx.NewActionWithValue(actionApply, applyPlan{GPU: p.Points[i].GPU, Plan: p.Points[i].Plan})
 	}
 }
 
-// use shows point i and applies its plan.
-func (p *pareto) use(ctx app.Context, i int) {
-	p.shown = i + 1
-	ctx.NewActionWithValue(actionApply, applyPlan{GPU: p.Points[i].GPU, Plan: p.Points[i].Plan})
-}
-
-// onKey: Enter or Space on a point applies its plan. Tab walks the
-// points in order with the "+ Compare" of each between it and the next
-// (the button sits under the chart, after every point in the page):
-// Tab on point i shows it and moves to its button; Shift+Tab on point
-// i shows point i-1 and moves to that one's button (onCompareKey
-// takes it on from there). Shift+Tab on the first point leaves the chart.
+// onKey: Enter or Space on a point applies its plan; Tab moves to a
+// point's "+ Compare" (page.ChartCursor.Tab).
 func (p *pareto) onKey(ctx app.Context, e app.Event) {
 	k := e.Get("key").String()
+	i, ok := p.point(e)
 	switch {
-	case k == "Enter" || k == " ":
+	case (k == "Enter" || k == " ") && ok:
 		e.PreventDefault()
-		if i, ok := p.point(e); ok {
-			p.use(ctx, i)
-		}
-	case k == "Tab" && !p.ReadOnly:
-		i, ok := p.point(e)
-		if e.Get("shiftKey").Bool() {
-			i--
-		}
-		if !ok || i < 0 {
-			return
-		}
+		p.cur.Down(false)
+		p.onPick(ctx, e)
+	case k == "Tab" && !p.ReadOnly && ok && p.cur.Tab(i, e.Get("shiftKey").Bool()):
 		e.PreventDefault()
-		p.shown = i + 1
 		ctx.Defer(func(app.Context) { focusFirst("#rs-pareto-cmp button") })
 	}
 }
 
 // onCompareKey: Tab on the point's "+ Compare" moves to the next point,
-// Shift+Tab back to its own point; Tab on the last point's leaves the
-// chart.
+// Shift+Tab back to its own (page.ChartCursor.CompareTab).
 func (p *pareto) onCompareKey(ctx app.Context, e app.Event) {
-	if e.Get("key").String() != "Tab" || p.shown == 0 {
+	if e.Get("key").String() != "Tab" {
 		return
 	}
-	i := p.shown // the next point's index
-	if e.Get("shiftKey").Bool() {
-		i--
-	}
-	if i < len(p.Points) && focusFirst(`#rs-pareto circle[data-i="`+strconv.Itoa(i)+`"]`) {
+	if i, ok := p.cur.CompareTab(len(p.Points), e.Get("shiftKey").Bool()); ok && focusFirst(`#rs-pareto circle[data-i="`+strconv.Itoa(i)+`"]`) {
 		e.PreventDefault()
 	}
 }

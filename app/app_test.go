@@ -924,7 +924,7 @@ func fullLinkOf(c *Calculator) string {
 
 // answerOf is the page's answer section.
 func answerOf(c *Calculator) app.UI {
-	return answerUI(viewOf(c), c.open.part.field(), c.cmp.ids, c.embed)
+	return answerUI(viewOf(c), c.open.part.Field(), c.cmp.ids, c.embed)
 }
 
 // useConfig hands the page a config.json as its own-model section does,

@@ -50,7 +50,7 @@ type Calculator struct {
 // tables shown whole are in the state's "show" key (page.Section).
 type disclosure struct {
 	overrides bool
-	part      openPart
+	part      page.OpenPart
 }
 
 // shareState is the link both ways: the result of "Copy link" (copied to
@@ -78,20 +78,6 @@ type ownModel struct {
 type compareList struct {
 	ids  []string
 	full bool
-}
-
-// openPart is the field of the job line open for editing, when open.
-type openPart struct {
-	f    page.Field
-	open bool
-}
-
-// field is the part open, page.NFields when none.
-func (p openPart) field() page.Field {
-	if !p.open {
-		return page.NFields
-	}
-	return p.f
 }
 
 // linkNotes are the parts of the opened link that do not decode, and the

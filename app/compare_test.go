@@ -131,7 +131,7 @@ func TestEmbedNoComparison(t *testing.T) {
 		if len(p.Points) == 0 {
 			t.Fatalf("%q: no chart", frag)
 		}
-		p.shown = 1
+		p.cur.Shown = 1
 		if strings.Contains(app.HTMLString(p.Render()), `id="rs-pareto-cmp"`) == embed {
 			t.Errorf("%q: the chart's + Compare shown %v, want %v", frag, embed, !embed)
 		}

@@ -131,14 +131,14 @@ func (c *Calculator) onJob(ctx app.Context, a app.Action) {
 	}
 	switch {
 	case !e.Apply && e.F < page.NFields:
-		c.open.part = openPart{e.F, true}
+		c.open.part = page.OpenPart{F: e.F, Open: true}
 		focusAfter(ctx, jobEditID)
 		return
 	case e.Apply && e.F < page.NFields && (e.V != c.state[e.F] || !c.d.Errs[e.F].OK()):
 		c.change(ctx, e.F, e.V)
 	}
-	if f := c.open.part.f; c.open.part.open && (!e.Apply || c.d.Errs[f].OK()) {
-		c.open.part.open = false
+	if f := c.open.part.F; c.open.part.Open && (!e.Apply || c.d.Errs[f].OK()) {
+		c.open.part.Open = false
 		focusAfter(ctx, jobPartID(f))
 	}
 }

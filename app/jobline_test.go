@@ -18,7 +18,7 @@ func TestJobLineButtons(t *testing.T) {
 	c.state = page.ParseFragment("m=mistral-7b-v0.3&rps=20", page.DefaultState)
 	c.recompute(none)
 	v := viewOf(c)
-	doc := app.HTMLString(answerUI(v, c.open.part.field(), c.cmp.ids, c.embed))
+	doc := app.HTMLString(answerUI(v, c.open.part.Field(), c.cmp.ids, c.embed))
 	n := 0
 	for _, p := range v.Job.Parts {
 		if !p.Editable() {
@@ -48,7 +48,7 @@ func TestJobLineButtons(t *testing.T) {
 // keeps the line (with its editor) even with no plan to show.
 func TestJobLineEditor(t *testing.T) {
 	c, _ := load(t)
-	c.open.part = openPart{page.FieldModel, true}
+	c.open.part = page.OpenPart{F: page.FieldModel, Open: true}
 	doc := app.HTMLString(&jobLine{V: viewOf(c).Job, Edit: page.FieldModel})
 	if !strings.Contains(doc, `<select class="rs-job-edit" id="rs-job-edit" data-f="`+strconv.Itoa(int(page.FieldModel))+`"`) &&
 		!strings.Contains(doc, `id="rs-job-edit"`) {
@@ -59,7 +59,7 @@ func TestJobLineEditor(t *testing.T) {
 	}
 
 	// A bad batch size typed in the line: the form's parse, the form's message.
-	c.open.part.f = page.FieldBatch
+	c.open.part.F = page.FieldBatch
 	c.set(none, page.FieldBatch, "eight")
 	full := app.HTMLString(c.Render())
 	form, ok1 := textByID(full, "rs-batch-error")

@@ -114,7 +114,7 @@ func (c *Calculator) onStaticPart(ctx app.Context, a app.Action) {
 		c.recompute(ctx)
 	}
 	c.start.static[page.StaticAnswer], c.start.Held[page.StaticAnswer] = nil, false
-	c.open.part = openPart{f, true}
+	c.open.part = page.OpenPart{F: f, Open: true}
 	focusAfter(ctx, jobEditID)
 }
 

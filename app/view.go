@@ -36,7 +36,7 @@ func (c *Calculator) Render() app.UI {
 		cls += " rs-embed"
 		return app.Main().Class(cls).Body(
 			nodeUI(page.LinkNoteNode(v.Lang, c.share.notes.link, c.share.notes.cmp), hooks{}),
-			answerUI(&v, c.open.part.field(), c.cmp.ids, c.embed),
+			answerUI(&v, c.open.part.Field(), c.cmp.ids, c.embed),
 			resultUI(&v, c.d.R.OK),
 			&perfSection{V: v.Perf, Lang: v.Lang},
 			serveUI(&v.Serve, v.Lang),
@@ -64,7 +64,7 @@ func (c *Calculator) Render() app.UI {
 				return app.Input().Type("text").ID("rs-share-url").ReadOnly(true).Value(c.share.url).Attr("aria-label", tr(c, page.MsgCopyLink))
 			}),
 		),
-		staticOr(c.start.Keeps(page.StaticAnswer, plain, c.ps.Out.OK), page.StaticAnswer, func() app.UI { return answerUI(&v, c.open.part.field(), c.cmp.ids, c.embed) }),
+		staticOr(c.start.Keeps(page.StaticAnswer, plain, c.ps.Out.OK), page.StaticAnswer, func() app.UI { return answerUI(&v, c.open.part.Field(), c.cmp.ids, c.embed) }),
 		pinUI(&v.Pinned),
 		&plansTable{V: v.Plans},
 		formUI(&v.Form),

@@ -161,3 +161,17 @@ func JobLineNode(v *JobLineView) Node {
 	}
 	return line
 }
+
+// OpenPart is the field of the job line open for editing, when Open.
+type OpenPart struct {
+	F    Field
+	Open bool
+}
+
+// Field is the part open, NFields when none.
+func (p OpenPart) Field() Field {
+	if !p.Open {
+		return NFields
+	}
+	return p.F
+}
