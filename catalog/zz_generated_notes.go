@@ -701,7 +701,7 @@ func init() {
 	defaultCatalog.Offers[570].Notes = "vCPU/RAM not in source; GPU memory from model name"
 	defaultCatalog.Offers[571].Notes = "vCPU/RAM not in source; GPU memory from model name"
 	defaultCatalog.Offers[572].Notes = "vCPU/RAM not in source; GPU memory from model name"
-	defaultCatalog.Offers[573].Notes = "vCPU/RAM not in source; GPU memory from model name"
+	defaultCatalog.Offers[573].Notes = "vCPU/RAM not in source; GPU memory from model name; the broker listing of the same machine is 5.99 (shadeform paperspace_H100, 16 vCPU, 268 GB: skypilot-catalog v8 shadeform vms.csv@8e50954d565e, undated), where the broker's other Paperspace GPUs sit 0.04 above this page (A4000 0.80 vs 0.76, A5000 1.42 vs 1.38, A6000 1.93 vs 1.89, V100 2.34 vs 2.30): the page's 3.09 may belong to another row - verify before use"
 	defaultCatalog.Offers[574].Notes = "source shows \"$ 2.24* / hour\"; footnote text not captured; assumed per GPU-hour of an HGX (8-GPU) node; vCPU/RAM not in source; GPU memory from model name"
 	defaultCatalog.Offers[575].Notes = "source says only \"V100\"; 16 GB assumed per the normalisation table; vCPU/RAM not in source; GPU memory from model name"
 	defaultCatalog.Offers[576].Notes = "on-demand median over 2 regions: 10; broker listing (primeintellect); underlying provider = crusoecloud; marketplace-style listing; volatile; undated v8 file version; content suggests late 2025 - 2026 (lists B200/B300/RTX PRO 6000); as_of is the earliest plausible date (est.)"

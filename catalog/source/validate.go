@@ -393,6 +393,7 @@ func convertOffer(v *validator, i int, o offerJSON, gpus map[string]catalog.GPU,
 		MonthlyPrice: o.MonthlyPrice, Currency: o.Currency, BillingGranularity: o.BillingGranularity,
 		Regions: o.Regions, SpotRegion: o.SpotRegion, UnderlyingProvider: o.UnderlyingProvider,
 		AsOf: o.AsOf, AsOfEstimated: o.AsOfEstimated, Source: o.Source, Notes: o.Notes,
+		PriceOpen: catalog.NotesLeavePriceOpen(o.Notes),
 	}
 }
 
