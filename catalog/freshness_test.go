@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"rightsize/catalog"
+	"rightsize/estimator"
 )
 
 func TestPriceAgeDays(t *testing.T) {
@@ -109,7 +110,7 @@ func TestPriceToVerify(t *testing.T) {
 	if len(open) > len(c.Offers)/20 {
 		t.Errorf("%d offers left open: %v", len(open), open)
 	}
-	for _, id := range []string{"paperspace-a6000", "coreweave-nvidia-hgx-b200", "gcp-g4-standard-24"} {
+	for _, id := range []string{"paperspace-a6000", "paperspace-a100-monthly", "coreweave-nvidia-hgx-b200", "gcp-g4-standard-24"} {
 		if o, ok := c.Offer(id); !ok || o.PriceToVerify() {
 			t.Errorf("%s (%v): its price is stated plainly", id, ok)
 		}
@@ -141,5 +142,16 @@ func TestPriceOpenWithoutNotes(t *testing.T) {
 		if got := catalog.NotesLeavePriceOpen(notes); got != want {
 			t.Errorf("NotesLeavePriceOpen(%q) = %v, want %v", notes, got, want)
 		}
+	}
+}
+
+// TestPaperspaceA100Monthly: the monthly A100 plan, whose card the page
+// does not name, is planned on the 40 GB card, the smaller.
+func TestPaperspaceA100Monthly(t *testing.T) {
+	c := catalog.Default()
+	o, ok := c.Offer("paperspace-a100-monthly")
+	g, _ := c.GPU(o.GPU)
+	if !ok || o.GPU != "a100-40gb" || o.TotalGPUMemory(g) != 40*estimator.GiB {
+		t.Errorf("paperspace-a100-monthly: %s, %v: want a100-40gb, 40 GiB", o.GPU, o.TotalGPUMemory(g))
 	}
 }

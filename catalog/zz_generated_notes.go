@@ -697,7 +697,7 @@ func init() {
 	defaultCatalog.Offers[566].Notes = "EUR excl. VAT (HT); hourly plan (\".consumption\"); \"-le\" = OVH low-cost (\"LE\") variant; monthly: EUR excl. VAT (HT); monthly-billing plan (\".monthly.postpaid\"), as listed; \"-le\" = OVH low-cost (\"LE\") variant"
 	defaultCatalog.Offers[567].Notes = "EUR excl. VAT (HT); hourly plan (\".consumption\"); \"-le\" = OVH low-cost (\"LE\") variant; monthly: EUR excl. VAT (HT); monthly-billing plan (\".monthly.postpaid\"), as listed; \"-le\" = OVH low-cost (\"LE\") variant"
 	defaultCatalog.Offers[568].Notes = "source shows \"$ 1.15** / hour\"; the ** footnote (likely a commitment/promo condition) was not captured - verify before use; vCPU/RAM not in source; GPU memory from model name"
-	defaultCatalog.Offers[569].Notes = "monthly plan price as listed; A100 memory (40 vs 80 GB) not stated for the monthly plan"
+	defaultCatalog.Offers[569].Notes = "monthly plan price as listed; A100 memory (40 vs 80 GB) not stated for the monthly plan: planned as the 40 GB card, the smaller, so a plan that fits fits either (the page names its 80 GB card \"A100-80G\"; the broker's plain Paperspace \"A100\" is the 40 GB card: shadeform paperspace_A100, A100-40GB, skypilot-catalog v8 shadeform vms.csv@8e50954d565e)"
 	defaultCatalog.Offers[570].Notes = "vCPU/RAM not in source; GPU memory from model name"
 	defaultCatalog.Offers[571].Notes = "vCPU/RAM not in source; GPU memory from model name"
 	defaultCatalog.Offers[572].Notes = "vCPU/RAM not in source; GPU memory from model name"
