@@ -102,7 +102,7 @@ func TestPriceToVerify(t *testing.T) {
 			open = append(open, o.ID)
 		}
 	}
-	for _, id := range []string{"paperspace-a100-80g", "paperspace-h100", "akash-rtx-3090-24gb-pcie", "akash-b200-180gb-hbm3e", "vultr-bare-metal-nvidia-hgx-h100-x8-36-month-prepaid-from"} {
+	for _, id := range []string{"paperspace-a100-80g", "paperspace-h100", "paperspace-hgx-h100-3-year-commitment", "akash-rtx-3090-24gb-pcie", "akash-b200-180gb-hbm3e", "vultr-bare-metal-nvidia-hgx-h100-x8-36-month-prepaid-from"} {
 		if !slices.Contains(open, id) {
 			t.Errorf("%s: its price is open, not flagged", id)
 		}
@@ -153,5 +153,17 @@ func TestPaperspaceA100Monthly(t *testing.T) {
 	g, _ := c.GPU(o.GPU)
 	if !ok || o.GPU != "a100-40gb" || o.TotalGPUMemory(g) != 40*estimator.GiB {
 		t.Errorf("paperspace-a100-monthly: %s, %v: want a100-40gb, 40 GiB", o.GPU, o.TotalGPUMemory(g))
+	}
+}
+
+// TestPaperspaceHGXCommitment: Paperspace's "$ 2.24* / hour" HGX H100
+// 3-year commitment, read as per GPU-hour of an 8-GPU node, is the whole
+// node (8 × 2.24), as the catalog holds Vultr's per-GPU HGX quotes, not
+// one H100 rented alone for three years.
+func TestPaperspaceHGXCommitment(t *testing.T) {
+	o, ok := catalog.Default().Offer("paperspace-hgx-h100-3-year-commitment")
+	if !ok || o.GPUCount != 8 || o.Reserved3yPerHour != 17.92 || o.Interconnect != "nvlink" || !o.PriceToVerify() {
+		t.Errorf("%v: %v GPUs at %v/h reserved 3y over %q, to verify %v: want 8 at 17.92 over nvlink, to verify",
+			ok, o.GPUCount, o.Reserved3yPerHour, o.Interconnect, o.PriceToVerify())
 	}
 }

@@ -864,3 +864,19 @@ func TestPlanPassesOverOpenPrices(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanReservedPassesOverOpenCommitment: Paperspace's HGX H100 3-year
+// commitment ("$ 2.24* / hour", its footnote not captured) had been the
+// cheapest 3-year plan of Llama 3.1 8B at 5 req/s as one H100 at 2.24; it
+// is the 8-GPU node now, flagged, and no pick.
+func TestPlanReservedPassesOverOpenCommitment(t *testing.T) {
+	p := planJSONOf(t, "--model", "llama-3.1-8b", "--engine", "vllm", "--requests-per-second", "5", "--pricing", "reserved-3y", "--top", "0")
+	for _, r := range p.Rows {
+		if r.OfferID == "paperspace-hgx-h100-3-year-commitment" && (r.GPUsPerInstance != 8 || !r.PriceToVerify || r.Recommendation != "none") {
+			t.Errorf("%s: %v GPUs, to verify %v, pick %q", r.OfferID, r.GPUsPerInstance, r.PriceToVerify, r.Recommendation)
+		}
+	}
+	if c := cheapestRow(t, p); c.OfferID != "gcp-g4-standard-48" || c.Recommendation != "cheapest" {
+		t.Errorf("cheapest %s (%s), want gcp-g4-standard-48", c.OfferID, c.Recommendation)
+	}
+}
