@@ -1,7 +1,9 @@
 package plan_test
 
 import (
+	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -431,5 +433,40 @@ func TestSingleReplicaSaysNoSpare(t *testing.T) {
 	}
 	if ones == 0 || many == 0 {
 		t.Fatalf("%d single-replica and %d multi-replica rows", ones, many)
+	}
+}
+
+// TestMonthlyPlanBillsTheMonth: a plan sold only by the month
+// (Paperspace's "A100 monthly", $1994 / month) costs a batch job of a few
+// hours the whole month, where it had cost those hours at 1994/730 an hour
+// and won the job's cheapest pick from hourly offers; the same price sold
+// by the hour costs the hours.
+func TestMonthlyPlanBillsTheMonth(t *testing.T) {
+	req, offers := catalogRequest(t, "qwen2.5-7b")
+	req.Workload = plan.Workload{Kind: plan.Batch, Requests: 1e5, PromptTokens: 500, OutputTokens: 512}
+	i := slices.IndexFunc(offers, func(o plan.Offer) bool { return o.ID == "paperspace-a100-monthly" })
+	if i < 0 {
+		t.Fatal("no paperspace-a100-monthly offer")
+	}
+	monthly := offers[i]
+	hourly := monthly
+	hourly.ID, hourly.OnDemandPerHour, hourly.MonthlyPrice = "hourly", monthly.MonthlyPrice/plan.HoursPerMonth, 0
+	res := mustPlan(t, req, []plan.Offer{monthly, hourly}, plan.Options{})
+	for _, r := range res.Rows {
+		h, months := r.JobSeconds/3600, 0.0
+		if h <= 0 || h >= plan.HoursPerMonth {
+			t.Fatalf("%s: %v h: want a job of hours", r.Offer.ID, h)
+		}
+		want := float64(r.Instances) * hourly.OnDemandPerHour * h
+		if r.Offer.ID == monthly.ID {
+			months = 1
+			want = float64(r.Instances) * monthly.MonthlyPrice
+		}
+		if math.Abs(r.JobCostUSD-want) > 1e-6*want {
+			t.Errorf("%s: %v USD for %d × %.2f h (%v months), want %v", r.Offer.ID, r.JobCostUSD, r.Instances, h, months, want)
+		}
+	}
+	if res.Cheapest < 0 || res.Rows[res.Cheapest].Offer.ID != "hourly" {
+		t.Errorf("cheapest %d, want the hourly price", res.Cheapest)
 	}
 }
