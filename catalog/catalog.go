@@ -321,8 +321,9 @@ type Offer struct {
 	Source        string
 	Notes         string
 	// PriceOpen marks a price its own record leaves open
-	// (NotesLeavePriceOpen of Notes, set when the catalog is loaded, so
-	// app.wasm, which carries no notes, keeps it): see PriceToVerify.
+	// (NotesLeavePriceOpen of Notes), set when the catalog is loaded: the
+	// generated tables carry it, so app.wasm, which carries no Notes,
+	// judges as the CLI does.
 	PriceOpen bool
 	// UserPrice marks a price from the user's own sheet (PriceMerge.Own):
 	// the planner neither flags it against the market nor passes it over
@@ -500,19 +501,27 @@ func (o Offer) PerGPUHour(instancePerHour float64) float64 {
 }
 
 // PriceToVerify reports whether the offer's own record leaves its price
-// open: the catalog's transcriptions close a caveat their source did not
-// settle with "verify" (a footnote not captured, as Paperspace's A100-80G
-// "$ 1.15** / hour"; a column read one of two ways; a region under 70% of
-// the others'). Such a price is listed, never the headline while a
+// open (PriceOpen). Such a price is listed, never the headline while a
 // confirmed price runs the job (plan.Offer.ToVerify). A user's own price
 // is never open.
 func (o Offer) PriceToVerify() bool { return !o.UserPrice && o.PriceOpen }
 
-// NotesLeavePriceOpen reports whether an offer's notes close a caveat on
-// its price with "verify", the transcriptions' marker (PriceToVerify).
+// NotesLeavePriceOpen reports whether an offer's notes leave its price
+// open: the catalog's transcriptions close a caveat their source did not
+// settle with "verify" (a footnote not captured, as Paperspace's A100-80G
+// "$ 1.15** / hour"; a column read one of two ways; a region under 70% of
+// the others'; two sources for one seller's machine far apart), and quote
+// a floor in the source's words ("Starting at", "Starting from": Akash's
+// GPU page lists the lowest of its providers' bids, "floor prices, not
+// quotes" (the transcription's README); Vultr's prepaid bare metal).
 func NotesLeavePriceOpen(notes string) bool {
-	return strings.Contains(strings.ToLower(notes), "verify")
+	n := strings.ToLower(notes)
+	return slices.ContainsFunc(openPriceMarkers, func(m string) bool { return strings.Contains(n, m) })
 }
+
+// openPriceMarkers are the words, lower case, with which an offer's notes
+// leave its price open (NotesLeavePriceOpen).
+var openPriceMarkers = []string{"verify", `"starting at"`, `"starting from`}
 
 // OnDemandPerGPUHour is the on-demand price per GPU-hour, in Currency.
 func (o Offer) OnDemandPerGPUHour() float64 { return o.PerGPUHour(o.OnDemandPerHour) }

@@ -690,13 +690,15 @@ func TestPlanHostedInCurrency(t *testing.T) {
 	}
 }
 
-// TestPlanValueSharedWithFastest: a LoRA of Llama 3.1 8B whose fastest
-// plan (8 B200s, 1.58× the cheapest A100's cost for 37.9× its speed) is
-// also the best value: the table's rec column says "fastest", and the
-// best value's sentence is still printed and in the JSON, where it was
-// left out and the command named no best value at all.
+// TestPlanValueSharedWithFastest: a batch job of Llama 3.1 70B whose
+// fastest plan (8 B200s, 1.12× the cheapest H200 plan's cost for 1.22× its
+// speed) is also the best value: the table's rec column says "fastest",
+// and the best value's sentence is still printed and in the JSON, where it
+// was left out and the command named no best value at all. (A LoRA of
+// Llama 3.1 8B on every provider kind showed it while Akash's "Starting
+// at" B200 bid was its cheapest plan; that floor price is no pick now.)
 func TestPlanValueSharedWithFastest(t *testing.T) {
-	args := []string{"--model", "llama-3.1-8b", "--task", "lora", "--dataset-tokens", "100M", "--epochs", "3", "--seq", "4096", "--deadline", "24h", "--kind", "any"}
+	args := []string{"--model", "llama-3.1-70b", "--engine", "vllm", "--requests", "100000", "--output-tokens", "512"}
 	p := planJSONOf(t, args...)
 	var fastest string
 	for _, r := range p.Rows {
@@ -840,5 +842,53 @@ func TestPlanPretrainLayoutPerShape(t *testing.T) {
 	}
 	if !(o.JobCostUSD < f.JobCostUSD) {
 		t.Errorf("without --zero: %.4g USD (%+v), not below --zero 0's %.4g USD (%+v)", o.JobCostUSD, o.Parallelism, f.JobCostUSD, f.Parallelism)
+	}
+}
+
+// TestPlanPassesOverOpenPrices: the offers whose own record leaves the
+// price open are listed, flagged, and no pick: Paperspace's H100 at 3.09
+// (the broker lists the same machine at 5.99) had been the cheapest plan
+// of Llama 3.1 8B at 5 req/s, and with every provider kind Akash's
+// "Starting at" floor bids (an RTX 3090 at 0.16 a GPU-hour, thirteen of
+// them) the cheapest and a B200 at 5.00 the best value.
+func TestPlanPassesOverOpenPrices(t *testing.T) {
+	args := []string{"--model", "llama-3.1-8b", "--engine", "vllm", "--requests-per-second", "5", "--top", "0"}
+	for _, kind := range []string{"", "any"} {
+		a := args
+		if kind != "" {
+			a = append(slices.Clone(args), "--kind", kind)
+		}
+		p := planJSONOf(t, a...)
+		seen := 0
+		for _, r := range p.Rows {
+			open := r.OfferID == "paperspace-h100" || strings.HasPrefix(r.OfferID, "akash-")
+			if !open || !r.Fits {
+				continue
+			}
+			seen++
+			passed := strings.HasPrefix(r.WhyKey, "reason.to_verify") || strings.HasPrefix(r.WhyKey, "reason.far_below")
+			if !r.PriceToVerify || r.Recommendation != "none" || !passed {
+				t.Errorf("--kind %q: %s: to verify %v, pick %q, why %q", kind, r.OfferID, r.PriceToVerify, r.Recommendation, r.WhyKey)
+			}
+		}
+		if c := cheapestRow(t, p); seen == 0 || c.OfferID != "coreweave-nvidia-gh200" || c.Recommendation != "cheapest" {
+			t.Errorf("--kind %q: %d open offers fit; cheapest %s (%s), want coreweave-nvidia-gh200", kind, seen, c.OfferID, c.Recommendation)
+		}
+	}
+}
+
+// TestPlanReservedPassesOverOpenCommitment: Paperspace's HGX H100 3-year
+// commitment ("$ 2.24* / hour", its footnote not captured) had been the
+// cheapest 3-year plan of Llama 3.1 8B at 5 req/s as one H100 at 2.24; it
+// is the 8-GPU node now, flagged, and no pick.
+func TestPlanReservedPassesOverOpenCommitment(t *testing.T) {
+	p := planJSONOf(t, "--model", "llama-3.1-8b", "--engine", "vllm", "--requests-per-second", "5", "--pricing", "reserved-3y", "--top", "0")
+	for _, r := range p.Rows {
+		if r.OfferID == "paperspace-hgx-h100-3-year-commitment" && (r.GPUsPerInstance != 8 || !r.PriceToVerify || r.Recommendation != "none") {
+			t.Errorf("%s: %v GPUs, to verify %v, pick %q", r.OfferID, r.GPUsPerInstance, r.PriceToVerify, r.Recommendation)
+		}
+	}
+	if c := cheapestRow(t, p); c.OfferID != "gcp-g4-standard-48" || c.Recommendation != "cheapest" {
+		t.Errorf("cheapest %s (%s), want gcp-g4-standard-48", c.OfferID, c.Recommendation)
 	}
 }

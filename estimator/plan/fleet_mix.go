@@ -373,7 +373,7 @@ func (s *mixSearch) screen(p *planner, ps []*planner, offers []Offer) {
 		in.OnDemandPerHour, in.SpotPerHour = price(OnDemand), price(Spot)
 		in.Reserved1yPerHour, in.Reserved3yPerHour = price(Reserved1y), price(Reserved3y)
 		in.BillingGranularity = o.BillingGranularity
-		if in.BillingGranularity == "" && o.OnDemandPerHour == 0 && o.MonthlyPrice > 0 {
+		if in.BillingGranularity == "" && monthlyOnly(o) {
 			in.BillingGranularity = "month"
 		}
 		a := p.req.Assumptions

@@ -581,7 +581,7 @@ func fleetRow(sizers []*fleetSizer, r Row, fo FleetOptions, single bool, fr *Fle
 	in.OnDemandPerHour, in.SpotPerHour = price(OnDemand), price(Spot)
 	in.Reserved1yPerHour, in.Reserved3yPerHour = price(Reserved1y), price(Reserved3y)
 	in.BillingGranularity = o.BillingGranularity
-	if in.BillingGranularity == "" && o.OnDemandPerHour == 0 && o.MonthlyPrice > 0 {
+	if in.BillingGranularity == "" && monthlyOnly(o) {
 		in.BillingGranularity = "month"
 	}
 	in.StartUpSeconds = fr.StartUpSeconds

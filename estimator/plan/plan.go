@@ -613,7 +613,7 @@ func (p *planner) price(o *Offer, pr Pricing) float64 {
 	switch pr {
 	case OnDemand:
 		v = o.OnDemandPerHour
-		if v == 0 && o.MonthlyPrice > 0 {
+		if monthlyOnly(o) {
 			v = o.MonthlyPrice / HoursPerMonth
 		}
 	case Spot:

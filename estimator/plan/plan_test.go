@@ -53,9 +53,13 @@ func checkRow(t *testing.T, kind plan.Kind, r *plan.Row) {
 		return
 	}
 	h := r.JobSeconds / 3600
-	if !closeTo(r.JobCostUSD, float64(r.Instances)*r.PricePerHourUSD*h) || !closeTo(r.JobCost, float64(r.Instances)*r.PricePerHour*h) ||
+	billed := h // a plan sold only by the month bills whole months
+	if r.Pricing == plan.OnDemand && r.Offer.OnDemandPerHour == 0 && r.Offer.MonthlyPrice > 0 {
+		billed = math.Ceil(h/plan.HoursPerMonth) * plan.HoursPerMonth
+	}
+	if !closeTo(r.JobCostUSD, float64(r.Instances)*r.PricePerHourUSD*billed) || !closeTo(r.JobCost, float64(r.Instances)*r.PricePerHour*billed) ||
 		!closeTo(r.GPUHours, r.GPUs*h) || !(r.JobCostUSD > 0) {
-		t.Errorf("%s: job %v USD (%v native), %v GPU-h for %d × %v/h × %v h", r.Offer.ID, r.JobCostUSD, r.JobCost, r.GPUHours, r.Instances, r.PricePerHourUSD, h)
+		t.Errorf("%s: job %v USD (%v native), %v GPU-h for %d × %v/h × %v h billed (%v run)", r.Offer.ID, r.JobCostUSD, r.JobCost, r.GPUHours, r.Instances, r.PricePerHourUSD, billed, h)
 	}
 }
 

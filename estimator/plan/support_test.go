@@ -1,7 +1,9 @@
 package plan_test
 
 import (
+	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -121,6 +123,13 @@ func TestTuringServesFP16(t *testing.T) {
 	}
 }
 
+// fresh is o priced yesterday, its date stated: a price the picks rest on
+// unless a test flags it.
+func fresh(o plan.Offer) plan.Offer {
+	o.PriceAgeDays, o.AsOfEstimated = 1, false
+	return o
+}
+
 // TestOpenPriceIsNotTheAnswer: a price whose own source leaves a
 // condition open (Paperspace's A100-80G "$ 1.15** / hour", its footnote
 // not captured) never wins a pick while a confirmed price runs the job:
@@ -143,10 +152,9 @@ func TestOpenPriceIsNotTheAnswer(t *testing.T) {
 	if a100 == nil || h100 == nil {
 		t.Fatal("no single A100 and H100 offers in USD")
 	}
-	open, same, other := *a100, *a100, *h100
-	open.ID, open.OnDemandPerHour, open.ToVerify, open.PriceAgeDays = "open", 0.5, true, 1
-	same.ID, same.OnDemandPerHour, same.PriceAgeDays = "same", 5, 1
-	other.PriceAgeDays = 1
+	open, same, other := fresh(*a100), fresh(*a100), fresh(*h100)
+	open.ID, open.OnDemandPerHour, open.ToVerify = "open", 0.5, true
+	same.ID, same.OnDemandPerHour = "same", 5
 	for _, c := range []struct {
 		offers []plan.Offer
 		want   string
@@ -178,7 +186,7 @@ func TestFlaggedPriceIsNotTheAnswer(t *testing.T) {
 	var a100, h100 *plan.Offer
 	for i := range offers {
 		o := &offers[i]
-		if o.GPUCount == 1 && !o.FarBelowMedian && o.OnDemandPerHour > 0 && o.Currency == "USD" {
+		if o.GPUCount == 1 && !o.FarBelowMedian && !o.ToVerify && o.OnDemandPerHour > 0 && o.Currency == "USD" {
 			switch {
 			case o.GPU == "a100-80gb-sxm" && a100 == nil:
 				a100 = o
@@ -190,9 +198,8 @@ func TestFlaggedPriceIsNotTheAnswer(t *testing.T) {
 	if a100 == nil || h100 == nil {
 		t.Fatal("no single A100 and H100 offers in USD")
 	}
-	cheap, normal := *a100, *h100
-	cheap.ID, cheap.OnDemandPerHour, cheap.FarBelowMedian, cheap.PriceAgeDays = "flagged", 0.05, true, 1
-	normal.PriceAgeDays = 1
+	cheap, normal := fresh(*a100), fresh(*h100)
+	cheap.ID, cheap.OnDemandPerHour, cheap.FarBelowMedian = "flagged", 0.05, true
 	res := mustPlan(t, req, []plan.Offer{cheap, normal}, plan.Options{KeepUnfit: true})
 	if res.Cheapest < 0 || res.Rows[res.Cheapest].Offer.ID != normal.ID {
 		t.Fatalf("cheapest = %d, want %s", res.Cheapest, normal.ID)
@@ -382,7 +389,7 @@ func TestSpotFloor(t *testing.T) {
 	var h100 *plan.Offer
 	for i := range offers {
 		o := &offers[i]
-		if o.GPU == "h100-sxm" && o.GPUCount == 1 && o.OnDemandPerHour > 0 && o.Currency == "USD" && !o.FarBelowMedian {
+		if o.GPU == "h100-sxm" && o.GPUCount == 1 && o.OnDemandPerHour > 0 && o.Currency == "USD" && !o.FarBelowMedian && !o.ToVerify {
 			h100 = o
 			break
 		}
@@ -390,9 +397,9 @@ func TestSpotFloor(t *testing.T) {
 	if h100 == nil {
 		t.Fatal("no single H100 offer")
 	}
-	deep, fair := *h100, *h100
-	deep.ID, deep.SpotPerHour, deep.SpotFarBelow, deep.PriceAgeDays = "deep", 0.05*h100.OnDemandPerHour, true, 1
-	fair.ID, fair.SpotPerHour, fair.PriceAgeDays = "fair", 0.5*h100.OnDemandPerHour, 1
+	deep, fair := fresh(*h100), fresh(*h100)
+	deep.ID, deep.SpotPerHour, deep.SpotFarBelow = "deep", 0.05*h100.OnDemandPerHour, true
+	fair.ID, fair.SpotPerHour = "fair", 0.5*h100.OnDemandPerHour
 	req.Pricing = plan.Spot
 	res := mustPlan(t, req, []plan.Offer{deep, fair}, plan.Options{KeepUnfit: true})
 	if res.Cheapest < 0 || res.Rows[res.Cheapest].Offer.ID != "fair" || res.CheaperFlagged < 0 || res.Rows[res.CheaperFlagged].PassedOver.Key != "reason.spot_far_below" {
@@ -426,5 +433,40 @@ func TestSingleReplicaSaysNoSpare(t *testing.T) {
 	}
 	if ones == 0 || many == 0 {
 		t.Fatalf("%d single-replica and %d multi-replica rows", ones, many)
+	}
+}
+
+// TestMonthlyPlanBillsTheMonth: a plan sold only by the month
+// (Paperspace's "A100 monthly", $1994 / month) costs a batch job of a few
+// hours the whole month, where it had cost those hours at 1994/730 an hour
+// and won the job's cheapest pick from hourly offers; the same price sold
+// by the hour costs the hours.
+func TestMonthlyPlanBillsTheMonth(t *testing.T) {
+	req, offers := catalogRequest(t, "qwen2.5-7b")
+	req.Workload = plan.Workload{Kind: plan.Batch, Requests: 1e5, PromptTokens: 500, OutputTokens: 512}
+	i := slices.IndexFunc(offers, func(o plan.Offer) bool { return o.ID == "paperspace-a100-monthly" })
+	if i < 0 {
+		t.Fatal("no paperspace-a100-monthly offer")
+	}
+	monthly := offers[i]
+	hourly := monthly
+	hourly.ID, hourly.OnDemandPerHour, hourly.MonthlyPrice = "hourly", monthly.MonthlyPrice/plan.HoursPerMonth, 0
+	res := mustPlan(t, req, []plan.Offer{monthly, hourly}, plan.Options{})
+	for _, r := range res.Rows {
+		h, months := r.JobSeconds/3600, 0.0
+		if h <= 0 || h >= plan.HoursPerMonth {
+			t.Fatalf("%s: %v h: want a job of hours", r.Offer.ID, h)
+		}
+		want := float64(r.Instances) * hourly.OnDemandPerHour * h
+		if r.Offer.ID == monthly.ID {
+			months = 1
+			want = float64(r.Instances) * monthly.MonthlyPrice
+		}
+		if math.Abs(r.JobCostUSD-want) > 1e-6*want {
+			t.Errorf("%s: %v USD for %d × %.2f h (%v months), want %v", r.Offer.ID, r.JobCostUSD, r.Instances, h, months, want)
+		}
+	}
+	if res.Cheapest < 0 || res.Rows[res.Cheapest].Offer.ID != "hourly" {
+		t.Errorf("cheapest %d, want the hourly price", res.Cheapest)
 	}
 }

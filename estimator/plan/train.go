@@ -446,7 +446,8 @@ func (p *planner) trainMoney(o *Offer, r *Row) {
 // jobMoney fills the job's cost fields from JobSeconds, the job's time
 // without interruptions: job cost = instances × hourly price × hours
 // (docs/planning.md; the whole instance is billed even where the plan leaves
-// GPUs idle). On spot the ranking uses the expected cost and time
+// GPUs idle), and for a plan sold only by the month (monthlyOnly) whole
+// months. On spot the ranking uses the expected cost and time
 // (SpotExpectedCostUSD, SpotExpectedSeconds), which exceed them.
 func (p *planner) jobMoney(r *Row) {
 	h := r.JobSeconds / 3600
@@ -455,14 +456,24 @@ func (p *planner) jobMoney(r *Row) {
 		r.OnDemandJobCostUSD = estimator.Finite(inst * od * h)
 	}
 	r.GPUHours = r.GPUs * h
-	r.JobCost = estimator.Finite(inst * r.PricePerHour * h)
-	r.JobCostUSD = estimator.Finite(inst * r.PricePerHourUSD * h)
+	billed := h
+	if r.Pricing == OnDemand && monthlyOnly(r.Offer) {
+		billed = math.Ceil(h/HoursPerMonth-1e-9) * HoursPerMonth
+	}
+	r.JobCost = estimator.Finite(inst * r.PricePerHour * billed)
+	r.JobCostUSD = estimator.Finite(inst * r.PricePerHourUSD * billed)
 	r.JobCostDisp = p.display(r.JobCostUSD)
 	r.cost, r.time = r.JobCostUSD, r.JobSeconds
 	if r.Pricing == Spot && r.SpotExpectedSeconds > 0 {
 		r.cost, r.time = r.SpotExpectedCostUSD, r.SpotExpectedSeconds
 	}
 }
+
+// monthlyOnly reports whether o is sold only by the month (a subscription
+// plan: Paperspace's "A100 monthly" at $1994 / month, OVHcloud's monthly
+// flavours): its hourly price is MonthlyPrice / HoursPerMonth, so a job of
+// a few hours pays the month, not those hours of it.
+func monthlyOnly(o *Offer) bool { return o.OnDemandPerHour == 0 && o.MonthlyPrice > 0 }
 
 // spotTraining is the expected time and cost of the job on spot instances
 // that are reclaimed as a Poisson process, checkpointing at the optimum
