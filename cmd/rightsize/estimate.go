@@ -180,6 +180,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		{"request-overhead", *reqOver >= 0 && *reqOver <= 3600, "seconds from 0 to 3600 (0: the engine's)"},
 		{"range-ratio", in01(*rangeRatio), "a share in [0, 1]"},
 		{"first-wave-seconds", *firstWave >= 0 && *firstWave <= 3600, "seconds from 0 to 3600"},
+		{"gpus-per-node", *gpusNode >= 0, "≥ 1 (0: the GPU's own)"},
 	} {
 		if !f.ok {
 			return fail("--%s %s: want %s", f.name, fs.Lookup(f.name).Value, f.want)
@@ -323,9 +324,6 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	minGPUs, _ := estimator.MinGPUs(in, minGPUsLimit)
 	// Speed needs the GPU's datasheet figures, so only with --gpu.
 	var perf *perfJSON
-	if *gpusNode < 0 {
-		return fail("--gpus-per-node: want ≥ 1 (0: the GPU's own)")
-	}
 	// The node flags override the catalog's figures only when given (a
 	// GB200 keeps its 72-GPU NVLink domain); catalog.GPU.Speed is the
 	// page's path too.

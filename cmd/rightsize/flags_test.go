@@ -33,6 +33,14 @@ func TestHostileFlags(t *testing.T) {
 		{[]string{"plan", "--model", "llama-3.1-8b", "--train-tokens", "1B", "--api-input-price", "1"}, "--api-input-price: not used by a training plan"},
 		{[]string{"plan", "--model", "llama-3.1-8b", "--requests", "5", "--no-such-flag", "1"}, "flag provided but not defined: -no-such-flag"},
 		{[]string{"estimate", "--config", big}, "larger than 256 KiB"},
+		// A kind no provider has, a negative node size and the
+		// benchmark's own flags were taken without a word: the plan
+		// came back empty, or as if they had not been given.
+		{[]string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "5", "--kind", "gpucloud"}, `--kind: "gpucloud": not a provider kind`},
+		{[]string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "5", "--gpus-per-node", "-1"}, "--gpus-per-node -1: want ≥ 1"},
+		{[]string{"estimate", "--model", "llama-3.1-8b", "--disagg", "--gpus-per-node", "-8"}, "--gpus-per-node -8: want ≥ 1"},
+		{[]string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "5", "--engine", "vllm", "--num-requests", "500", "--range-ratio", "1"}, "--num-requests, --range-ratio: not used by a plan"},
+		{[]string{"plan", "--model", "llama-3.1-8b", "--requests", "1M", "--steady-state"}, "--steady-state: not used by a plan"},
 	}
 	if runtime.GOOS == "linux" {
 		cases = append(cases, struct {

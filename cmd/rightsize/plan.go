@@ -499,7 +499,9 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	}
 	f := &req.Filters
 	// No --kind is the default set (catalog.DefaultKinds), --kind any every kind.
-	f.Providers, f.Kinds, f.Countries, f.Regions = pj.Providers, catalog.KindsFilter(c.s("kind")), pj.Countries, pj.Regions
+	f.Providers, f.Countries, f.Regions = pj.Providers, pj.Countries, pj.Regions
+	f.Kinds, err = catalog.KindsFilter(c.s("kind"))
+	add("kind", err)
 	said(jobspec.Provider)
 	f.MinVCPUs, f.MinRAMGiB = pj.MinVCPUs, num("min-ram")
 	said(jobspec.MinVCPUs)
