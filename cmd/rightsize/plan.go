@@ -250,7 +250,8 @@ type estimateJob struct {
 //	                    sum, one day's hour), monthly_usd (usd × 730/24);
 //	                    monthly_usd of the choice is the sum of its rows
 //	  saving_usd, saving_share  all_on_demand less best, per month
-//	  owned             with --own-price: price_usd, watts, pue, kwh_usd,
+//	  owned             with --own-price: gpu (the offer's, one of which
+//	                    --own-price prices), price_usd, watts, pue, kwh_usd,
 //	                    depreciation_years, utilisation,
 //	                    capital_per_gpu_hour_usd, energy_per_busy_gpu_hour_usd,
 //	                    cost_per_busy_gpu_hour_usd, rented_per_gpu_hour_usd
