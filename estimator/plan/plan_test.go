@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"rightsize/catalog"
@@ -841,6 +843,57 @@ func TestNoDecoderRefused(t *testing.T) {
 			t.Errorf("%s %v: %v, want refused %v", c.model, c.kind, err, c.refuse)
 		}
 	}
+}
+
+// TestRequestOverContextRefused: a serving or batch request longer than
+// the model's context (max_position_embeddings), which the engines
+// refuse, is refused naming its length and the context; GPT-2 (1,024)
+// was planned at the default 2,048 tokens a request. Within the context,
+// or for a training job, it plans.
+func TestRequestOverContextRefused(t *testing.T) {
+	cases := []struct {
+		model          string
+		kind           plan.Kind
+		seq, prompt, o int
+		field          string // "" : not refused
+	}{
+		{"gpt2", plan.Serving, 2048, 0, 0, "seq"},
+		{"gpt2", plan.Batch, 1024, 900, 200, "prompt-tokens"},
+		{"bert-base-uncased", plan.Batch, 2048, 0, 0, "seq"},
+		{"gpt2", plan.Serving, 1024, 0, 0, ""},
+		{"gpt2", plan.Batch, 2048, 800, 224, ""},
+		{"bert-base-uncased", plan.Batch, 512, 0, 0, ""},
+	}
+	for _, c := range cases {
+		in := modelInput(t, c.model)
+		in.Seq = c.seq
+		req := plan.Request{Input: in, Workload: plan.Workload{Kind: c.kind, Requests: 1000, RequestsPerSecond: 1, PromptTokens: c.prompt, OutputTokens: c.o}}
+		err := req.Validate()
+		var ie *estimator.InputError
+		got := ""
+		for _, e := range unjoin(err) {
+			if errors.As(e, &ie) && errors.Is(ie, estimator.ErrRange) && strings.Contains(ie.Reason, "over the model's context") {
+				got = ie.Field
+				if want := strconv.Itoa(in.Arch.MaxPositions); !strings.Contains(ie.Reason, "context of "+want) {
+					t.Errorf("%s: %q does not name the context, %s", c.model, ie.Reason, want)
+				}
+			}
+		}
+		if got != c.field {
+			t.Errorf("%s %v seq %d prompt %d output %d: refused on %q (%v), want %q", c.model, c.kind, c.seq, c.prompt, c.o, got, err, c.field)
+		}
+	}
+}
+
+// unjoin is the errors an errors.Join holds, or err alone.
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	if err == nil {
+		return nil
+	}
+	return []error{err}
 }
 
 // TestSpotDeadlineGrowsTheRow: a spot training row late on its expected
