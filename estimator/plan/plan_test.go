@@ -863,6 +863,9 @@ func TestRequestOverContextRefused(t *testing.T) {
 		{"gpt2", plan.Serving, 1024, 0, 0, ""},
 		{"gpt2", plan.Batch, 2048, 800, 224, ""},
 		{"bert-base-uncased", plan.Batch, 512, 0, 0, ""},
+		// The catalog's Llama 2 70B config carries the official 4,096
+		// (its MLC preset's 2,048 refused its 4k requests).
+		{"llama-2-70b", plan.Serving, 4096, 0, 0, ""},
 	}
 	for _, c := range cases {
 		in := modelInput(t, c.model)
