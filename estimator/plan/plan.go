@@ -118,9 +118,11 @@ func (r Request) Validate() error {
 		// one (vllm/config.py _get_and_verify_max_len), SGLang's
 		// --context-length likewise, and a learned position table (GPT-2,
 		// BERT) has no row for it. GPT-2 (1,024) was sized at the default
-		// 2,048 tokens a request without a word. A fixed-size input (ViT)
-		// and a mix of request sizes (MaxRequestTokens, its own lengths)
-		// are not this check's.
+		// 2,048 tokens a request without a word. A mix of request sizes
+		// is checked at the mean request it is given as (PromptTokens,
+		// OutputTokens), not where it names only its longest
+		// (MaxRequestTokens); a fixed-size input (ViT) is not this
+		// check's.
 		if a := r.Input.Arch; a.MaxPositions > 0 && a.SeqLen == 0 {
 			field, n := "prompt-tokens", w.PromptTokens+w.OutputTokens
 			if n == 0 && w.MaxRequestTokens == 0 {
@@ -128,7 +130,7 @@ func (r Request) Validate() error {
 			}
 			if n > a.MaxPositions {
 				errs = append(errs, &estimator.InputError{Field: field, Value: strconv.Itoa(n), Err: estimator.ErrRange,
-					Reason: "a request of " + strconv.Itoa(n) + " tokens is over the model's context of " + strconv.Itoa(a.MaxPositions) + " (max_position_embeddings), which the engines refuse: give --seq, or --prompt-tokens and --output-tokens, within it"})
+					Reason: "a request of " + strconv.Itoa(n) + " tokens is over the model's context of " + strconv.Itoa(a.MaxPositions) + " (max_position_embeddings), which the engines refuse: plan requests within it (--seq, --prompt-tokens and --output-tokens, or a --workload of shorter requests)"})
 			}
 		}
 		if w.Kind == Batch && !okPos(w.Requests) {
