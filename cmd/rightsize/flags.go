@@ -66,6 +66,11 @@ func checkPlanFlags(w plan.Workload, set map[string]bool, get func(string) strin
 			}
 		}
 	}
+	// --deadline caps a job's time (training, batch); serving has a rate
+	// and SLOs, not an end (plan.Filters.DeadlineSeconds).
+	if kind == plan.Serving && set["deadline"] {
+		unused = append(unused, "--deadline")
+	}
 	if len(unused) > 0 {
 		slices.Sort(unused)
 		return fmt.Errorf("%s: not used by a %s plan", strings.Join(unused, ", "), kind)

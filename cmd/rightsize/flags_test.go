@@ -41,6 +41,7 @@ func TestHostileFlags(t *testing.T) {
 		{[]string{"estimate", "--model", "llama-3.1-8b", "--disagg", "--gpus-per-node", "-8"}, "--gpus-per-node -8: want ≥ 1"},
 		{[]string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "5", "--engine", "vllm", "--num-requests", "500", "--range-ratio", "1"}, "--num-requests, --range-ratio: not used by a plan"},
 		{[]string{"plan", "--model", "llama-3.1-8b", "--requests", "1M", "--steady-state"}, "--steady-state: not used by a plan"},
+		{[]string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "5", "--deadline", "1s"}, "--deadline: not used by a serving plan"},
 		// simulate checked neither its SLO nor the job as estimate does.
 		{[]string{"simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "vllm", "--concurrencies", "4", "--slo-ttft", "NaN"}, "slo-ttft=NaN: out of range"},
 		{[]string{"simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "vllm", "--rate", "5", "--slo-tpot", "-0.05"}, "slo-tpot=-0.05: out of range"},
