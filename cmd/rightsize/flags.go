@@ -36,24 +36,33 @@ var workloadFlags = map[plan.Kind][]string{
 	plan.Batch:    {"requests"},
 }
 
-// benchFlags are the estimate flags that shape one simulated benchmark
-// (rightsize estimate and simulate). A plan sizes every offer on its own
-// sizing runs (estimator/plan serve_sim.go: simRequests requests of the
-// workload's fixed lengths, no late first wave) and reads none of them.
-var benchFlags = []string{"num-requests", "range-ratio", "first-wave-seconds", "steady-state"}
+// planIgnored are estimate flags no plan reads, with why: the flags that
+// shape one simulated benchmark (rightsize estimate and simulate), as a
+// plan sizes every offer on its own sizing runs (estimator/plan
+// serve_sim.go: simRequests requests of the workload's fixed lengths, no
+// late first wave); and --vram, as a plan takes each offer's GPU memory.
+var planIgnored = []struct {
+	flags []string
+	why   string
+}{
+	{[]string{"num-requests", "range-ratio", "first-wave-seconds", "steady-state"}, "which sizes each offer on its own simulated runs (rightsize estimate and simulate take them)"},
+	{[]string{"vram"}, "which takes each offer's GPU memory (--usable-vram gives a measured figure)"},
+}
 
 // checkPlanFlags reports the plan flags set that the workload ignores,
 // and values out of the bounds above. get reads a flag's text.
 func checkPlanFlags(w plan.Workload, set map[string]bool, get func(string) string) error {
 	kind := w.Kind
-	var bench []string
-	for _, n := range benchFlags {
-		if set[n] {
-			bench = append(bench, "--"+n)
+	for _, ig := range planIgnored {
+		var given []string
+		for _, n := range ig.flags {
+			if set[n] {
+				given = append(given, "--"+n)
+			}
 		}
-	}
-	if len(bench) > 0 {
-		return fmt.Errorf("%s: not used by a plan, which sizes each offer on its own simulated runs (rightsize estimate and simulate take them)", strings.Join(bench, ", "))
+		if len(given) > 0 {
+			return fmt.Errorf("%s: not used by a plan, %s", strings.Join(given, ", "), ig.why)
+		}
 	}
 	var unused []string
 	for k, names := range workloadFlags {

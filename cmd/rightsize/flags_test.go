@@ -42,6 +42,7 @@ func TestHostileFlags(t *testing.T) {
 		{[]string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "5", "--engine", "vllm", "--num-requests", "500", "--range-ratio", "1"}, "--num-requests, --range-ratio: not used by a plan"},
 		{[]string{"plan", "--model", "llama-3.1-8b", "--requests", "1M", "--steady-state"}, "--steady-state: not used by a plan"},
 		{[]string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "5", "--deadline", "1s"}, "--deadline: not used by a serving plan"},
+		{[]string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "5", "--vram", "1TB"}, "--vram: not used by a plan, which takes each offer's GPU memory"},
 		// simulate checked neither its SLO nor the job as estimate does.
 		{[]string{"simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "vllm", "--concurrencies", "4", "--slo-ttft", "NaN"}, "slo-ttft=NaN: out of range"},
 		{[]string{"simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "vllm", "--rate", "5", "--slo-tpot", "-0.05"}, "slo-tpot=-0.05: out of range"},
