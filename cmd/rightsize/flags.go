@@ -32,7 +32,7 @@ const (
 // another they would be ignored without a word.
 var workloadFlags = map[plan.Kind][]string{
 	plan.Serving:  {"requests-per-second", "ttft-p95", "tpot", "slo-stat", "max-utilisation", "api-input-price", "api-output-price"},
-	plan.Training: {"train-tokens", "epochs", "dataset-tokens", "global-batch-tokens", "checkpoint-write", "restart"},
+	plan.Training: {"train-tokens", "epochs", "dataset-tokens", "global-batch-tokens", "checkpoint-write"},
 	plan.Batch:    {"requests"},
 }
 
@@ -79,6 +79,13 @@ func checkPlanFlags(w plan.Workload, set map[string]bool, get func(string) strin
 	// and SLOs, not an end (plan.Filters.DeadlineSeconds).
 	if kind == plan.Serving && set["deadline"] {
 		unused = append(unused, "--deadline")
+	}
+	// --restart is a spot reclaim's restart for training and batch rows
+	// (spotParams) and a new replica's start-up for the daily fleet of
+	// --load-curve or --workload (FleetRow.StartUpSeconds); a serving
+	// plan without a fleet has neither.
+	if kind == plan.Serving && set["restart"] && !set["load-curve"] && !set["workload"] {
+		unused = append(unused, "--restart")
 	}
 	if len(unused) > 0 {
 		slices.Sort(unused)
