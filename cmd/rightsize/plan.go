@@ -327,7 +327,7 @@ var planFlags = []flagRow{
 	{"deadline", "", "maximum job time, e.g. 72h, 3d"},
 	sharedFlag(jobspec.SpotInterruptions, "share of spot instances reclaimed per month, 0 to 1 (0: per-offer bucket, else 0.20)"),
 	sharedFlag(jobspec.CheckpointWrite, "checkpoint write rate per instance per second, e.g. 2GB (default 1000MiB)"),
-	sharedFlag(jobspec.Restart, "restart time after a spot reclaim (training, batch), and a new replica's start-up in the daily fleet of --load-curve or --workload (default 10m)"),
+	sharedFlag(jobspec.Restart, "an instance's start-up: a batch job's before its first request, a restart after a spot reclaim (training, batch), a new replica's in the daily fleet of --load-curve or --workload (default 10m)"),
 	{"network-gbps", "0", "inter-node network where the catalog has none (0: 100)"},
 	sharedFlag(jobspec.APIInputPrice, "hosted API: USD per 1M input tokens, to compare with self-hosting (default: the catalog's list prices for --model)"),
 	sharedFlag(jobspec.APIOutputPrice, "hosted API: USD per 1M output tokens (default: the catalog's list prices for --model)"),

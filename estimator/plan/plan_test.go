@@ -918,3 +918,50 @@ func TestSpotDeadlineGrowsTheRow(t *testing.T) {
 		t.Errorf("grown row: %.0f s uninterrupted against %.0f s, %v GPUs on %d instances", x.JobSeconds, r.JobSeconds, x.GPUs, x.Instances)
 	}
 }
+
+// TestBatchBillsStartUp: a batch job's time and cost count the instance's
+// start-up (Assumptions.RestartSeconds, else DefaultRestartSeconds) once,
+// on every instance it rents; a job of seconds no longer comes out
+// cheapest on an 8-GPU instance, as the page's default batch job did
+// (8× B200 for 0.17 h) when the instance was taken as ready when rented.
+func TestBatchBillsStartUp(t *testing.T) {
+	req, offers := catalogRequest(t, "llama-3.1-8b")
+	req.Workload = plan.Workload{Kind: plan.Batch, Requests: 2000, PromptTokens: 500, OutputTokens: 200}
+	rows := func(startUp float64) map[string]plan.Row {
+		r := req
+		r.Assumptions.RestartSeconds = startUp
+		out := map[string]plan.Row{}
+		for _, row := range mustPlan(t, r, offers, plan.Options{}).Rows {
+			if row.Fits && row.Pricing == plan.OnDemand {
+				out[row.Offer.ID] = row
+			}
+		}
+		return out
+	}
+	def, long := rows(0), rows(1800)
+	if len(def) < 100 {
+		t.Fatalf("%d fitting rows", len(def))
+	}
+	for id, a := range def {
+		b, ok := long[id]
+		if !ok || a.Instances != b.Instances {
+			continue
+		}
+		if d := b.JobSeconds - a.JobSeconds; math.Abs(d-(1800-plan.DefaultRestartSeconds)) > 1e-6 {
+			t.Fatalf("%s: job %.1f s with a 30-minute start-up, %.1f s with the default: %.1f s apart, want 1200", id, b.JobSeconds, a.JobSeconds, d)
+		}
+		want := float64(a.Instances) * a.PricePerHourUSD * 1200 / 3600
+		if d := b.JobCostUSD - a.JobCostUSD; math.Abs(d-want) > 1e-9*max(1, want) {
+			t.Fatalf("%s: cost %.4f USD apart, want %.4f (%d instances × %.4f USD/h × 1200 s)", id, d, want, a.Instances, a.PricePerHourUSD)
+		}
+		if a.JobSeconds < plan.DefaultRestartSeconds {
+			t.Fatalf("%s: job %.1f s, shorter than its start-up", id, a.JobSeconds)
+		}
+	}
+	res := mustPlan(t, req, offers, plan.Options{})
+	for _, p := range res.Rows {
+		if p.Recommendation == plan.RecCheapest && p.GPUs > 2 {
+			t.Errorf("cheapest: %s with %v GPUs for a job of %.0f s", p.Offer.ID, p.GPUs, p.JobSeconds)
+		}
+	}
+}
