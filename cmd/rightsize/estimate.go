@@ -245,8 +245,22 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	in.FSDPNoSync, in.LoRADropout, in.LoRAFusedQKV, in.QuantizeHead = *fsdpNoSync, *loraDrop, *loraFused, *quantHead
 	in.FSDPAdapterUnits = *fsdpAdapterUnits
 	in.KeepsLastGraph = *lastGraph
-	if set["lora-dropout"] && *loraDrop > 0 && in.Task != estimator.LoRA && in.Task != estimator.QLoRA {
-		errs = append(errs, errors.New("--lora-dropout: adapter dropout needs --task lora or qlora"))
+	if lora := in.Task == estimator.LoRA || in.Task == estimator.QLoRA; !lora {
+		if set["lora-dropout"] && *loraDrop > 0 {
+			errs = append(errs, errors.New("--lora-dropout: adapter dropout needs --task lora or qlora"))
+		}
+		// The adapters' shape sizes a LoRA or QLoRA fine-tune only: with
+		// another task (serving LoRA adapters among them, which no job
+		// here sizes) it was dropped without a word.
+		var given []string
+		for _, n := range []string{"lora-rank", "lora-targets", "lora-fused-qkv"} {
+			if set[n] {
+				given = append(given, "--"+n)
+			}
+		}
+		if len(given) > 0 {
+			errs = append(errs, fmt.Errorf("%s: the adapters of --task lora or qlora; --task %s has none (serving LoRA adapters is not sized)", strings.Join(given, ", "), in.Task))
+		}
 	}
 	in.RedundantExperts = *redundant
 	switch {

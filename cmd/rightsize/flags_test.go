@@ -44,6 +44,8 @@ func TestHostileFlags(t *testing.T) {
 		{[]string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "5", "--deadline", "1s"}, "--deadline: not used by a serving plan"},
 		{[]string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "5", "--vram", "1TB"}, "--vram: not used by a plan, which takes each offer's GPU memory"},
 		{[]string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "5", "--restart", "5m"}, "--restart: not used by a serving plan"},
+		{[]string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "5", "--lora-rank", "64"}, "--lora-rank: the adapters of --task lora or qlora; --task inference has none"},
+		{[]string{"estimate", "--model", "llama-3.1-8b", "--task", "finetune", "--lora-targets", "all-linear", "--lora-rank", "-1"}, "--lora-rank, --lora-targets: the adapters of --task lora or qlora"},
 		// simulate checked neither its SLO nor the job as estimate does.
 		{[]string{"simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "vllm", "--concurrencies", "4", "--slo-ttft", "NaN"}, "slo-ttft=NaN: out of range"},
 		{[]string{"simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "vllm", "--rate", "5", "--slo-tpot", "-0.05"}, "slo-tpot=-0.05: out of range"},
