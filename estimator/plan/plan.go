@@ -124,9 +124,14 @@ func (r Request) Validate() error {
 		// (MaxRequestTokens); a fixed-size input (ViT) is not this
 		// check's.
 		if a := r.Input.Arch; a.MaxPositions > 0 && a.SeqLen == 0 {
+			// The field to mend: the sequence where the request is it
+			// (the page's and the CLI's prompt is --seq less the output).
 			field, n := "prompt-tokens", w.PromptTokens+w.OutputTokens
 			if n == 0 && w.MaxRequestTokens == 0 {
-				field, n = "seq", r.Input.Seq
+				n = r.Input.Seq
+			}
+			if n == r.Input.Seq {
+				field = "seq"
 			}
 			if n > a.MaxPositions {
 				errs = append(errs, &estimator.InputError{Field: field, Value: strconv.Itoa(n), Err: estimator.ErrRange,
