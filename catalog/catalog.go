@@ -17,6 +17,7 @@ package catalog
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -219,6 +220,9 @@ const (
 	KindDecentralized = "decentralized"
 )
 
+// Kinds are every provider kind, in the order the page lists them.
+var Kinds = []string{KindHyperscaler, KindGPUCloud, KindMarketplace, KindBroker, KindDecentralized}
+
 // DefaultKinds are the provider kinds a plan rests on unless the user
 // widens them: hyperscalers, GPU clouds and the brokers that resell their
 // capacity, each with a contract, an SLA and invoiced billing. Marketplaces
@@ -233,21 +237,27 @@ var DefaultKinds = []string{KindHyperscaler, KindGPUCloud, KindBroker}
 const AnyKind = "any"
 
 // KindsFilter is the planner's kind filter for a user's choice: "" is
-// DefaultKinds, AnyKind every kind (nil), else the comma-separated kinds.
-func KindsFilter(choice string) []string {
+// DefaultKinds, AnyKind every kind (nil), else the comma-separated kinds,
+// each one of Kinds: a kind no provider has would leave the plan without
+// offers and without a word of why.
+func KindsFilter(choice string) ([]string, error) {
 	switch choice = strings.TrimSpace(choice); choice {
 	case "":
-		return slices.Clone(DefaultKinds)
+		return slices.Clone(DefaultKinds), nil
 	case AnyKind:
-		return nil
+		return nil, nil
 	}
 	var out []string
 	for _, k := range strings.Split(choice, ",") {
-		if k = strings.TrimSpace(k); k != "" {
-			out = append(out, k)
+		if k = strings.TrimSpace(k); k == "" {
+			continue
 		}
+		if !slices.Contains(Kinds, k) {
+			return nil, fmt.Errorf("%q: not a provider kind; want %s or %s", k, strings.Join(Kinds, ","), AnyKind)
+		}
+		out = append(out, k)
 	}
-	return out
+	return out, nil
 }
 
 // Provider is a company selling GPU time.

@@ -129,3 +129,30 @@ func TestPerGPUHour(t *testing.T) {
 		t.Error("zero offer has a price")
 	}
 }
+
+// TestKindsFilter: the default set, every kind, a list of kinds, and a
+// kind no provider has refused by name (it planned on no offer, silently).
+func TestKindsFilter(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+		err  string
+	}{
+		{"", catalog.DefaultKinds, ""},
+		{" any ", nil, ""},
+		{"marketplace, decentralized,", []string{catalog.KindMarketplace, catalog.KindDecentralized}, ""},
+		{"gpu-cloud,gpucloud", nil, `"gpucloud": not a provider kind`},
+		{"NaN", nil, `"NaN": not a provider kind`},
+	} {
+		got, err := catalog.KindsFilter(tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("KindsFilter(%q): %v, want an error with %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("KindsFilter(%q) = %q, %v, want %q", tc.in, got, err, tc.want)
+		}
+	}
+}

@@ -86,7 +86,7 @@ func init() {
 	defaultCatalog.Models[30].Notes = "params_tolerance 0.17: OpenAI's active count takes one of the two 0.58B vocabulary matrices (the unembedding); ParseConfig's active count includes both (4.19B). Experts ship as MXFP4 (Arch.MXFP4Params 19.1B at 4.25 bits); attention sinks; sliding window 128 on every other layer."
 	defaultCatalog.Models[36].Notes = "model_type kimi_k2 is the DeepSeek-V3 architecture (MLA, 384 routed experts + 1 shared, top-8); ParseConfig counts 1.026T / 32.9B."
 	defaultCatalog.Models[37].Notes = "Config of the chat variant; same architecture as the base model."
-	defaultCatalog.Models[38].Notes = "MLC preset lists max_position_embeddings 2048; the official config and card give 4096."
+	defaultCatalog.Models[38].Notes = "MLC preset lists max_position_embeddings 2048; the official config and card give 4096, which the config here carries (a 2,048 context refused its 4k requests)."
 	defaultCatalog.Models[40].Notes = "Config lists only the architecture fields litgpt gives (no bos/eos ids or torch_dtype); rope_scaling is absent, as in the 8k-context Llama 3 release."
 	defaultCatalog.Models[42].Notes = "Config fields as listed by maxtext (no rope_scaling given there; the official config uses llama3 rope scaling like the 8B/70B)."
 	defaultCatalog.Models[47].Notes = "Llama 3.3 70B reuses the Llama 3.1 70B architecture; the config shown is the 3.1 70B one."

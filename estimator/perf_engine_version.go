@@ -53,7 +53,7 @@ func ParseEngineVersion(s string) (EngineVersion, error) {
 		for n < len(p) && p[n] >= '0' && p[n] <= '9' {
 			n++
 		}
-		if n == 0 || (n < len(p) && i < len(parts)-1) {
+		if n == 0 || (n < len(p) && (i < len(parts)-1 || !releaseSuffix(p[n:]))) {
 			return EngineVersion{}, &InputError{Field: "engine-version", Value: s, Err: ErrUnknown,
 				Reason: "want a release such as 0.6.0 or v0.5.12"}
 		}
@@ -75,6 +75,19 @@ func ParseEngineVersion(s string) (EngineVersion, error) {
 		return EngineVersion{}, &InputError{Field: "engine-version", Value: s, Err: ErrRange, Reason: "want a release after 0.0.0"}
 	}
 	return v, nil
+}
+
+// releaseSuffix reports whether s, what follows a release's last number,
+// is a pre-release, post-release or local tag (PEP 440: "rc14", "a1",
+// "b2", "dev3", ".post1", "+cu121"; "-" as some builds write it): "1e400"
+// is no release.
+func releaseSuffix(s string) bool {
+	for _, p := range []string{"rc", "a", "b", "alpha", "beta", "dev", "post", ".", "+", "-"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // CurrentEngineVersion is the release the model takes when

@@ -138,7 +138,7 @@ func TestServingModelAllocs(t *testing.T) {
 // is the current release.
 func TestEngineVersionParse(t *testing.T) {
 	for s, want := range map[string]EngineVersion{"0.6.0": {0, 6, 0}, "v0.5.12": {0, 5, 12}, "1.3.0rc14": {1, 3, 0}, "0.4": {0, 4, 0},
-		"": {}, "current": {}} {
+		"0.6.3.post1": {0, 6, 3}, "0.6.0+cu121": {0, 6, 0}, "1.0.0b2": {1, 0, 0}, "": {}, "current": {}} {
 		got, err := ParseEngineVersion(s)
 		if err != nil || got != want {
 			t.Errorf("ParseEngineVersion(%q) = %v, %v; want %v", s, got, err, want)
@@ -147,7 +147,9 @@ func TestEngineVersionParse(t *testing.T) {
 			t.Errorf("%q prints empty", s)
 		}
 	}
-	for _, s := range []string{"x", "0.x.1", "0.0.0", "1..2", "99999999999"} {
+	// "1e400" and "7x" were read as releases 1 and 7: only a pre-release,
+	// post-release or local tag may follow the last number.
+	for _, s := range []string{"x", "0.x.1", "0.0.0", "1..2", "99999999999", "1e400", "7x", "0.6.0x"} {
 		if _, err := ParseEngineVersion(s); err == nil || !errors.Is(err, ErrUnknown) && !errors.Is(err, ErrRange) {
 			t.Errorf("ParseEngineVersion(%q) accepted: %v", s, err)
 		}

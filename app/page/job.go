@@ -326,7 +326,11 @@ func (p *parser) parse() (Job, bool) {
 	// machines stand is the region (planner.Filters).
 	j.Filters.Providers, j.Filters.Countries, j.Filters.Regions = pj.Providers, pj.Countries, pj.Regions
 	// "" is the default set (catalog.DefaultKinds), "any" every kind.
-	j.Filters.Kinds = catalog.KindsFilter(s[FieldProviderKind])
+	kinds, err := catalog.KindsFilter(s[FieldProviderKind])
+	if err != nil {
+		p.fail(FieldProviderKind, MsgUnknownChoice)
+	}
+	j.Filters.Kinds = kinds
 	// The budget is typed in the display currency, as the cards show
 	// costs (rightsize plan --budget is in --currency); the planner's
 	// filter is in USD.

@@ -10,6 +10,7 @@ package page
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -78,6 +79,7 @@ type View struct {
 // BuildView builds the page's view from in. It is pure: the same in gives
 // the same view, and it writes nothing.
 func BuildView(in ViewIn) View {
+	in.Errs = planRangeErrs(in)
 	b := newViewBuilder(in)
 	v := View{Lang: b.l.Lang, Answer: b.answer(), Form: b.form(), Job: b.jobLine(), Plans: b.plans(), Pinned: b.pinned(), Fresh: b.fresh()}
 	for _, e := range in.General {
@@ -1124,6 +1126,39 @@ type AnswerView struct {
 }
 
 var pickTitles = [...]MsgKey{PickCheapest: MsgPickCheapest, PickFastest: MsgPickFastest, PickValue: MsgPickValue}
+
+// planRangeErrs is in.Errs with the planner's refusal of a shown field's
+// value marked on that field (estimator.ErrRange: a request longer than
+// the model's context, which the planner checks and the speed estimate
+// does not), as the estimator's refusals are, so the answer says to fix
+// the marked field where it said no offer could run the job. Refusals of
+// the model itself keep their own answer (generatesNoTokens).
+func planRangeErrs(in ViewIn) [NFields]FieldErr {
+	errs := in.Errs
+	if in.Plan.OK || in.Plan.Err == nil {
+		return errs
+	}
+	var ranged []error
+	var walk func(error)
+	walk = func(e error) {
+		if u, ok := e.(interface{ Unwrap() []error }); ok {
+			for _, x := range u.Unwrap() {
+				walk(x)
+			}
+			return
+		}
+		if errors.Is(e, estimator.ErrRange) {
+			ranged = append(ranged, e)
+		}
+	}
+	walk(in.Plan.Err)
+	if len(ranged) == 0 {
+		return errs
+	}
+	var general []FieldErr // not a shown field's: answer() says why
+	PlaceErrors(errors.Join(ranged...), &in.State, &errs, &general)
+	return errs
+}
 
 // hasErrors reports whether a field or the job as a whole has a problem.
 func (in *ViewIn) hasErrors() bool {

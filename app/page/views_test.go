@@ -534,13 +534,14 @@ func TestMemShareFieldShowsEngineDefault(t *testing.T) {
 	}
 }
 
-// TestPicksNamingOnePlanShareACard: the default job on vLLM has a
-// cheapest plan that is also its best value, so the page shows two cards
-// for three picks: the first titled with both roles and giving both
-// reasons, "Use this" on it applying that plan; a job whose picks differ
-// keeps a card each.
+// TestPicksNamingOnePlanShareACard: the default batch job on vLLM at 10M
+// requests has a cheapest plan that is also its best value (at the
+// default 100k requests the instance's start-up makes one GPU cheapest),
+// so the page shows two cards for three picks: the first titled with both
+// roles and giving both reasons, "Use this" on it applying that plan; a
+// job whose picks differ keeps a card each.
 func TestPicksNamingOnePlanShareACard(t *testing.T) {
-	_, in, _ := pageOf(t, "e=vllm", nil)
+	_, in, _ := pageOf(t, "e=vllm&req=10M", nil)
 	picks := in.Plan.Picks
 	if len(picks) != 3 || picks[0].Offer.ID != picks[2].Offer.ID || picks[0].Offer.ID == picks[1].Offer.ID {
 		t.Fatalf("the vLLM job's picks changed: %d, want cheapest = value ≠ fastest", len(picks))

@@ -3,6 +3,7 @@ package source
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strings"
 
 	json "github.com/goccy/go-json"
@@ -17,11 +18,6 @@ var interconnects = map[string]bool{"nvlink": true, "pcie": true, "infinity-fabr
 var tasks = map[string]bool{
 	"text-generation": true, "fill-mask": true, "text2text": true, "image-classification": true,
 	"image-generation": true, "speech-recognition": true, "sentence-embedding": true, "text-ranking": true, "text-to-video": true,
-}
-
-var kinds = map[string]bool{
-	catalog.KindHyperscaler: true, catalog.KindGPUCloud: true, catalog.KindMarketplace: true,
-	catalog.KindBroker: true, catalog.KindDecentralized: true,
 }
 
 var billing = map[string]bool{"second": true, "minute": true, "hour": true, "month": true}
@@ -245,7 +241,7 @@ func convertProvider(v *validator, i int, p providerJSON) catalog.Provider {
 	v.name(i, id, "name", p.Name)
 	v.nonEmpty(i, id, "source", p.Source)
 	v.date(i, id, "as_of", p.AsOf)
-	if !kinds[p.Kind] {
+	if !slices.Contains(catalog.Kinds, p.Kind) {
 		v.add(i, id, "kind %q must be one of hyperscaler, gpu-cloud, marketplace, broker, decentralized", p.Kind)
 	}
 	if p.Country == "" && p.Notes == "" {

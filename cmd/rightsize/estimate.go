@@ -180,6 +180,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		{"request-overhead", *reqOver >= 0 && *reqOver <= 3600, "seconds from 0 to 3600 (0: the engine's)"},
 		{"range-ratio", in01(*rangeRatio), "a share in [0, 1]"},
 		{"first-wave-seconds", *firstWave >= 0 && *firstWave <= 3600, "seconds from 0 to 3600"},
+		{"gpus-per-node", *gpusNode >= 0, "≥ 1 (0: the GPU's own)"},
 	} {
 		if !f.ok {
 			return fail("--%s %s: want %s", f.name, fs.Lookup(f.name).Value, f.want)
@@ -244,8 +245,22 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	in.FSDPNoSync, in.LoRADropout, in.LoRAFusedQKV, in.QuantizeHead = *fsdpNoSync, *loraDrop, *loraFused, *quantHead
 	in.FSDPAdapterUnits = *fsdpAdapterUnits
 	in.KeepsLastGraph = *lastGraph
-	if set["lora-dropout"] && *loraDrop > 0 && in.Task != estimator.LoRA && in.Task != estimator.QLoRA {
-		errs = append(errs, errors.New("--lora-dropout: adapter dropout needs --task lora or qlora"))
+	if lora := in.Task == estimator.LoRA || in.Task == estimator.QLoRA; !lora {
+		if set["lora-dropout"] && *loraDrop > 0 {
+			errs = append(errs, errors.New("--lora-dropout: adapter dropout needs --task lora or qlora"))
+		}
+		// The adapters' shape sizes a LoRA or QLoRA fine-tune only: with
+		// another task (serving LoRA adapters among them, which no job
+		// here sizes) it was dropped without a word.
+		var given []string
+		for _, n := range []string{"lora-rank", "lora-targets", "lora-fused-qkv"} {
+			if set[n] {
+				given = append(given, "--"+n)
+			}
+		}
+		if len(given) > 0 {
+			errs = append(errs, fmt.Errorf("%s: the adapters of --task lora or qlora; --task %s has none (serving LoRA adapters is not sized)", strings.Join(given, ", "), in.Task))
+		}
 	}
 	in.RedundantExperts = *redundant
 	switch {
@@ -323,9 +338,6 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	minGPUs, _ := estimator.MinGPUs(in, minGPUsLimit)
 	// Speed needs the GPU's datasheet figures, so only with --gpu.
 	var perf *perfJSON
-	if *gpusNode < 0 {
-		return fail("--gpus-per-node: want ≥ 1 (0: the GPU's own)")
-	}
 	// The node flags override the catalog's figures only when given (a
 	// GB200 keeps its 72-GPU NVLink domain); catalog.GPU.Speed is the
 	// page's path too.

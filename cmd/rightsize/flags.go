@@ -32,14 +32,38 @@ const (
 // another they would be ignored without a word.
 var workloadFlags = map[plan.Kind][]string{
 	plan.Serving:  {"requests-per-second", "ttft-p95", "tpot", "slo-stat", "max-utilisation", "api-input-price", "api-output-price"},
-	plan.Training: {"train-tokens", "epochs", "dataset-tokens", "global-batch-tokens", "checkpoint-write", "restart"},
+	plan.Training: {"train-tokens", "epochs", "dataset-tokens", "global-batch-tokens", "checkpoint-write"},
 	plan.Batch:    {"requests"},
+}
+
+// planIgnored are estimate flags no plan reads, with why: the flags that
+// shape one simulated benchmark (rightsize estimate and simulate), as a
+// plan sizes every offer on its own sizing runs (estimator/plan
+// serve_sim.go: simRequests requests of the workload's fixed lengths, no
+// late first wave); and --vram, as a plan takes each offer's GPU memory.
+var planIgnored = []struct {
+	flags []string
+	why   string
+}{
+	{[]string{"num-requests", "range-ratio", "first-wave-seconds", "steady-state"}, "which sizes each offer on its own simulated runs (rightsize estimate and simulate take them)"},
+	{[]string{"vram"}, "which takes each offer's GPU memory (--usable-vram gives a measured figure)"},
 }
 
 // checkPlanFlags reports the plan flags set that the workload ignores,
 // and values out of the bounds above. get reads a flag's text.
 func checkPlanFlags(w plan.Workload, set map[string]bool, get func(string) string) error {
 	kind := w.Kind
+	for _, ig := range planIgnored {
+		var given []string
+		for _, n := range ig.flags {
+			if set[n] {
+				given = append(given, "--"+n)
+			}
+		}
+		if len(given) > 0 {
+			return fmt.Errorf("%s: not used by a plan, %s", strings.Join(given, ", "), ig.why)
+		}
+	}
 	var unused []string
 	for k, names := range workloadFlags {
 		if k == kind {
@@ -50,6 +74,18 @@ func checkPlanFlags(w plan.Workload, set map[string]bool, get func(string) strin
 				unused = append(unused, "--"+n)
 			}
 		}
+	}
+	// --deadline caps a job's time (training, batch); serving has a rate
+	// and SLOs, not an end (plan.Filters.DeadlineSeconds).
+	if kind == plan.Serving && set["deadline"] {
+		unused = append(unused, "--deadline")
+	}
+	// --restart is a spot reclaim's restart for training and batch rows
+	// (spotParams) and a new replica's start-up for the daily fleet of
+	// --load-curve or --workload (FleetRow.StartUpSeconds); a serving
+	// plan without a fleet has neither.
+	if kind == plan.Serving && set["restart"] && !set["load-curve"] && !set["workload"] {
+		unused = append(unused, "--restart")
 	}
 	if len(unused) > 0 {
 		slices.Sort(unused)

@@ -33,6 +33,24 @@ func TestHostileFlags(t *testing.T) {
 		{[]string{"plan", "--model", "llama-3.1-8b", "--train-tokens", "1B", "--api-input-price", "1"}, "--api-input-price: not used by a training plan"},
 		{[]string{"plan", "--model", "llama-3.1-8b", "--requests", "5", "--no-such-flag", "1"}, "flag provided but not defined: -no-such-flag"},
 		{[]string{"estimate", "--config", big}, "larger than 256 KiB"},
+		// A kind no provider has, a negative node size and the
+		// benchmark's own flags were taken without a word: the plan
+		// came back empty, or as if they had not been given.
+		{[]string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "5", "--kind", "gpucloud"}, `--kind: "gpucloud": not a provider kind`},
+		{[]string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "5", "--gpus-per-node", "-1"}, "--gpus-per-node -1: want ≥ 1"},
+		{[]string{"estimate", "--model", "llama-3.1-8b", "--disagg", "--gpus-per-node", "-8"}, "--gpus-per-node -8: want ≥ 1"},
+		{[]string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "5", "--engine", "vllm", "--num-requests", "500", "--range-ratio", "1"}, "--num-requests, --range-ratio: not used by a plan"},
+		{[]string{"plan", "--model", "llama-3.1-8b", "--requests", "1M", "--steady-state"}, "--steady-state: not used by a plan"},
+		{[]string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "5", "--deadline", "1s"}, "--deadline: not used by a serving plan"},
+		{[]string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "5", "--vram", "1TB"}, "--vram: not used by a plan, which takes each offer's GPU memory"},
+		{[]string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "5", "--restart", "5m"}, "--restart: not used by a serving plan"},
+		{[]string{"plan", "--model", "llama-3.1-8b", "--requests-per-second", "5", "--lora-rank", "64"}, "--lora-rank: the adapters of --task lora or qlora; --task inference has none"},
+		{[]string{"estimate", "--model", "llama-3.1-8b", "--task", "finetune", "--lora-targets", "all-linear", "--lora-rank", "-1"}, "--lora-rank, --lora-targets: the adapters of --task lora or qlora"},
+		// simulate checked neither its SLO nor the job as estimate does.
+		{[]string{"simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "vllm", "--concurrencies", "4", "--slo-ttft", "NaN"}, "slo-ttft=NaN: out of range"},
+		{[]string{"simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "vllm", "--rate", "5", "--slo-tpot", "-0.05"}, "slo-tpot=-0.05: out of range"},
+		{[]string{"simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "vllm", "--gpus", "-1"}, "gpus=-1: out of range"},
+		{[]string{"simulate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "vllm", "--tp", "2", "--gpus", "1"}, "gpus=1: incompatible"},
 	}
 	if runtime.GOOS == "linux" {
 		cases = append(cases, struct {
@@ -170,5 +188,34 @@ func TestLoadCurveFlag(t *testing.T) {
 	}
 	if list, _, _ := runCLI(append(base, "--format", "json", "--load-curve", rates(24))...); list != want {
 		t.Error("the CSV and the list of the same rates plan differently")
+	}
+}
+
+// TestRestartFlagRead: --restart is read by a batch plan (a spot
+// reclaim's restart in its expected cost) and by the daily fleet (a new
+// replica's start-up); both were refused as "not used", so neither could
+// be changed from 10 minutes. A serving plan without a fleet refuses it.
+func TestRestartFlagRead(t *testing.T) {
+	batch := func(restart string) float64 {
+		args := []string{"--model", "llama-3.1-8b", "--requests", "1M", "--gpu", "h100-sxm", "--provider", "aws", "--top", "0"}
+		if restart != "" {
+			args = append(args, "--restart", restart)
+		}
+		p := planJSONOf(t, args...)
+		for _, r := range p.Rows {
+			if r.Fits && r.SpotExpectedCostUSD > 0 {
+				return r.SpotExpectedCostUSD
+			}
+		}
+		t.Fatalf("no fitting spot row: %+v", p.Rows)
+		return 0
+	}
+	if long, short := batch("2h"), batch(""); !(long > short) {
+		t.Errorf("batch spot expected cost %.4g USD with --restart 2h, %.4g with the default 10m: want it dearer", long, short)
+	}
+	code, out, errs := runPlanArgs(t, "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--restart", "5m",
+		"--load-curve", "1,1,1,1,1,1,2,4,8,10,12,12,12,12,10,8,6,4,3,2,2,1,1,1")
+	if code != 0 || !strings.Contains(out, "Start-up 300 s per new replica") {
+		t.Errorf("fleet with --restart 5m: exit %d, stderr %q, want its start-up 300 s in:\n%s", code, errs, out)
 	}
 }

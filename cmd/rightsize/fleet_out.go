@@ -55,6 +55,9 @@ type choiceJSON struct {
 }
 
 type ownedJSON struct {
+	// GPU is the catalog GPU owned: the fleet's offer's, which --own-price
+	// prices one of (without --gpu, whichever GPU the best fleet rents).
+	GPU                  string   `json:"gpu"`
 	PriceUSD             float64  `json:"price_usd"`
 	Watts                float64  `json:"watts"`
 	PUE                  float64  `json:"pue"`
@@ -191,7 +194,7 @@ func ownedFleet(o plan.Owned, fr plan.FleetRow, cat *catalog.Catalog) (*ownedJSO
 		return nil, err
 	}
 	u := f.Owned
-	j := &ownedJSON{PriceUSD: u.PriceUSD, Watts: u.Watts, PUE: u.PUE, KWhUSD: u.KWhUSD, DepreciationYears: u.DepreciationYears,
+	j := &ownedJSON{GPU: fr.Row.Offer.GPU, PriceUSD: u.PriceUSD, Watts: u.Watts, PUE: u.PUE, KWhUSD: u.KWhUSD, DepreciationYears: u.DepreciationYears,
 		Utilisation: u.Utilisation, CapitalPerHourUSD: f.CapitalPerHourUSD, EnergyPerBusyHourUSD: f.EnergyPerBusyHourUSD,
 		PerBusyGPUHourUSD: f.PerBusyGPUHourUSD, RentedPerGPUHourUSD: f.RentedPerGPUHourUSD, GPUs: f.GPUs, MonthlyUSD: f.MonthlyUSD,
 		BestRentedMonthlyUSD: f.RentedMonthlyUSD, CheaperThanRenting: f.CheaperThanRenting()}
@@ -381,8 +384,8 @@ func writeFleet(w io.Writer, f fleetJSON, m money) {
 		if ow.BreakEvenUtilisation != nil {
 			be = fmt.Sprintf("%.0f%% busy", 100**ow.BreakEvenUtilisation)
 		}
-		fmt.Fprintf(w, "Owned: %g GPUs at %s each over %g years, %g W × PUE %.2f at %s/kWh, %.0f%% busy: %s per busy GPU-hour against %s rented; %s a month; owning breaks even at %s.\n",
-			ow.GPUs, m.of(ow.PriceUSD), ow.DepreciationYears, ow.Watts, ow.PUE, m.of3(ow.KWhUSD), 100*ow.Utilisation, m.of(ow.PerBusyGPUHourUSD), m.of(ow.RentedPerGPUHourUSD),
+		fmt.Fprintf(w, "Owned: %g %s GPUs at %s each over %g years, %g W × PUE %.2f at %s/kWh, %.0f%% busy: %s per busy GPU-hour against %s rented; %s a month; owning breaks even at %s.\n",
+			ow.GPUs, ow.GPU, m.of(ow.PriceUSD), ow.DepreciationYears, ow.Watts, ow.PUE, m.of3(ow.KWhUSD), 100*ow.Utilisation, m.of(ow.PerBusyGPUHourUSD), m.of(ow.RentedPerGPUHourUSD),
 			m.of(ow.MonthlyUSD), be)
 		verdict := "renting is cheaper"
 		if ow.CheaperThanRenting {

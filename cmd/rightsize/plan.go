@@ -254,7 +254,8 @@ type estimateJob struct {
 //	                    sum, one day's hour), monthly_usd (usd × 730/24);
 //	                    monthly_usd of the choice is the sum of its rows
 //	  saving_usd, saving_share  all_on_demand less best, per month
-//	  owned             with --own-price: price_usd, watts, pue, kwh_usd,
+//	  owned             with --own-price: gpu (the offer's, one of which
+//	                    --own-price prices), price_usd, watts, pue, kwh_usd,
 //	                    depreciation_years, utilisation,
 //	                    capital_per_gpu_hour_usd, energy_per_busy_gpu_hour_usd,
 //	                    cost_per_busy_gpu_hour_usd, rented_per_gpu_hour_usd
@@ -330,7 +331,7 @@ var planFlags = []flagRow{
 	{"deadline", "", "maximum job time, e.g. 72h, 3d"},
 	sharedFlag(jobspec.SpotInterruptions, "share of spot instances reclaimed per month, 0 to 1 (0: per-offer bucket, else 0.20)"),
 	sharedFlag(jobspec.CheckpointWrite, "checkpoint write rate per instance per second, e.g. 2GB (default 1000MiB)"),
-	sharedFlag(jobspec.Restart, "restart time after a spot reclaim (default 10m)"),
+	sharedFlag(jobspec.Restart, "an instance's start-up: a batch job's before its first request, a restart after a spot reclaim (training, batch), a new replica's in the daily fleet of --load-curve or --workload (default 10m)"),
 	{"network-gbps", "0", "inter-node network where the catalog has none (0: 100)"},
 	sharedFlag(jobspec.APIInputPrice, "hosted API: USD per 1M input tokens, to compare with self-hosting (default: the catalog's list prices for --model)"),
 	sharedFlag(jobspec.APIOutputPrice, "hosted API: USD per 1M output tokens (default: the catalog's list prices for --model)"),
@@ -503,7 +504,9 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	}
 	f := &req.Filters
 	// No --kind is the default set (catalog.DefaultKinds), --kind any every kind.
-	f.Providers, f.Kinds, f.Countries, f.Regions = pj.Providers, catalog.KindsFilter(c.s("kind")), pj.Countries, pj.Regions
+	f.Providers, f.Countries, f.Regions = pj.Providers, pj.Countries, pj.Regions
+	f.Kinds, err = catalog.KindsFilter(c.s("kind"))
+	add("kind", err)
 	said(jobspec.Provider)
 	f.MinVCPUs, f.MinRAMGiB = pj.MinVCPUs, num("min-ram")
 	said(jobspec.MinVCPUs)

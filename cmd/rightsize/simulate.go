@@ -134,6 +134,12 @@ func (c *simulateCmd) run(job estimateJob, stdout io.Writer, fail func(string, .
 	if in.TP >= 1 && in.PP >= 1 && !job.set["gpus"] {
 		in.GPUs = in.TP * in.PP
 	}
+	// The job as estimate checks it (--gpus -1, or fewer GPUs than
+	// --tp × --pp, reached the simulation unseen: it steps one replica
+	// of TP × PP GPUs whatever --gpus says).
+	if err := in.Validate(); err != nil {
+		return fail("%v", err)
+	}
 	w := estimator.Workload{PromptTokens: job.prompt, OutputTokens: job.output}
 	// The prefill and decode shares as the one job parser read them
 	// (page.ParseInput: --inference-mfu, --bandwidth-util, or a

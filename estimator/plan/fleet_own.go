@@ -64,11 +64,15 @@ func OwnCost(o Owned, rented float64) (OwnedCost, error) {
 		name string
 		v    float64
 		ok   bool
-	}{{"own-price", o.PriceUSD, okPos(o.PriceUSD)}, {"own-watts", o.Watts, okNonNeg(o.Watts)}, {"pue", o.PUE, o.PUE >= 1 && o.PUE <= 10},
-		{"kwh-price", o.KWhUSD, okNonNeg(o.KWhUSD)}, {"depreciation-years", o.DepreciationYears, o.DepreciationYears > 0 && o.DepreciationYears <= 100},
-		{"utilisation", o.Utilisation, o.Utilisation > 0 && o.Utilisation <= 1}, {"rented price", rented, okNonNeg(rented)}} {
+		want string
+	}{{"own-price", o.PriceUSD, okPos(o.PriceUSD), "want USD above 0"}, {"own-watts", o.Watts, okNonNeg(o.Watts), "want watts ≥ 0"},
+		{"pue", o.PUE, o.PUE >= 1 && o.PUE <= 10, "want 1 to 10 (the facility's energy over its IT equipment's)"},
+		{"kwh-price", o.KWhUSD, okNonNeg(o.KWhUSD), "want USD ≥ 0"},
+		{"depreciation-years", o.DepreciationYears, o.DepreciationYears > 0 && o.DepreciationYears <= 100, "want years above 0 up to 100"},
+		{"utilisation", o.Utilisation, o.Utilisation > 0 && o.Utilisation <= 1, "want a busy share above 0 up to 1"},
+		{"rented price", rented, okNonNeg(rented), "want USD ≥ 0"}} {
 		if !f.ok {
-			return OwnedCost{}, &estimator.InputError{Field: f.name, Value: fleetNum(f.v), Err: estimator.ErrRange, Reason: "out of range"}
+			return OwnedCost{}, &estimator.InputError{Field: f.name, Value: fleetNum(f.v), Err: estimator.ErrRange, Reason: f.want}
 		}
 	}
 	c := OwnedCost{RentedPerGPUHourUSD: rented}

@@ -1,8 +1,12 @@
 package plan
 
 import (
+	"errors"
 	"math"
+	"strings"
 	"testing"
+
+	"rightsize/estimator"
 )
 
 // TestOwnFleetHandComputed: 2 replicas of one 8-GPU instance at the peak,
@@ -46,5 +50,33 @@ func TestOwnFleetHandComputed(t *testing.T) {
 	}
 	if _, err := OwnFleet(Owned{PriceUSD: 30000, KWhUSD: 0.10, DepreciationYears: 4}, fr, 0); err != ErrNoWatts {
 		t.Errorf("no TDP: %v", err)
+	}
+}
+
+// TestOwnCostRefusalsSayTheRange: an owned figure out of range is refused
+// naming the field and the range it wants; "--pue 0.5" read "out of range:
+// out of range".
+func TestOwnCostRefusalsSayTheRange(t *testing.T) {
+	ok := Owned{PriceUSD: 25000, Watts: 700, PUE: 1.5, KWhUSD: 0.1, DepreciationYears: 5, Utilisation: 0.5}
+	for _, tc := range []struct {
+		set   func(*Owned)
+		field string
+		want  string
+	}{
+		{func(o *Owned) { o.PUE = 0.5 }, "pue", "want 1 to 10"},
+		{func(o *Owned) { o.Utilisation = 2 }, "utilisation", "want a busy share above 0 up to 1"},
+		{func(o *Owned) { o.PriceUSD = math.NaN() }, "own-price", "want USD above 0"},
+		{func(o *Owned) { o.DepreciationYears = 0 }, "depreciation-years", "want years above 0 up to 100"},
+	} {
+		o := ok
+		tc.set(&o)
+		_, err := OwnCost(o, 3)
+		var ie *estimator.InputError
+		if !errors.As(err, &ie) || ie.Field != tc.field || !strings.Contains(err.Error(), tc.want) || strings.Count(err.Error(), "out of range") != 1 {
+			t.Errorf("%s: %v, want one range error naming %q", tc.field, err, tc.want)
+		}
+	}
+	if _, err := OwnCost(ok, 3); err != nil {
+		t.Fatal(err)
 	}
 }

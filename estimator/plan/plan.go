@@ -112,6 +112,32 @@ func (r Request) Validate() error {
 		if w.OutputTokens < 0 || w.OutputTokens > 1<<24 {
 			errs = append(errs, bad("output-tokens", float64(w.OutputTokens), "want 0..16777216"))
 		}
+		// A request longer than the model's context (the config's
+		// max_position_embeddings, Arch.MaxPositions) is refused by the
+		// engines: vLLM takes --max-model-len from it and refuses a longer
+		// one (vllm/config.py _get_and_verify_max_len), SGLang's
+		// --context-length likewise, and a learned position table (GPT-2,
+		// BERT) has no row for it. GPT-2 (1,024) was sized at the default
+		// 2,048 tokens a request without a word. A mix of request sizes
+		// is checked at the mean request it is given as (PromptTokens,
+		// OutputTokens), not where it names only its longest
+		// (MaxRequestTokens); a fixed-size input (ViT) is not this
+		// check's.
+		if a := r.Input.Arch; a.MaxPositions > 0 && a.SeqLen == 0 {
+			// The field to mend: the sequence where the request is it
+			// (the page's and the CLI's prompt is --seq less the output).
+			field, n := "prompt-tokens", w.PromptTokens+w.OutputTokens
+			if n == 0 && w.MaxRequestTokens == 0 {
+				n = r.Input.Seq
+			}
+			if n == r.Input.Seq {
+				field = "seq"
+			}
+			if n > a.MaxPositions {
+				errs = append(errs, &estimator.InputError{Field: field, Value: strconv.Itoa(n), Err: estimator.ErrRange,
+					Reason: "a request of " + strconv.Itoa(n) + " tokens is over the model's context of " + strconv.Itoa(a.MaxPositions) + " (max_position_embeddings), which the engines refuse: plan requests within it (--seq, --prompt-tokens and --output-tokens, or a --workload of shorter requests)"})
+			}
+		}
 		if w.Kind == Batch && !okPos(w.Requests) {
 			errs = append(errs, bad("requests", w.Requests, "want requests > 0"))
 		}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"rightsize/catalog"
@@ -865,6 +867,60 @@ func TestNoDecoderRefused(t *testing.T) {
 	}
 }
 
+// TestRequestOverContextRefused: a serving or batch request longer than
+// the model's context (max_position_embeddings), which the engines
+// refuse, is refused naming its length and the context; GPT-2 (1,024)
+// was planned at the default 2,048 tokens a request. Within the context,
+// or for a training job, it plans.
+func TestRequestOverContextRefused(t *testing.T) {
+	cases := []struct {
+		model          string
+		kind           plan.Kind
+		seq, prompt, o int
+		field          string // "" : not refused
+	}{
+		{"gpt2", plan.Serving, 2048, 0, 0, "seq"},
+		{"gpt2", plan.Batch, 1024, 900, 200, "prompt-tokens"},
+		{"bert-base-uncased", plan.Batch, 2048, 0, 0, "seq"},
+		{"gpt2", plan.Serving, 1024, 0, 0, ""},
+		{"gpt2", plan.Batch, 2048, 800, 224, ""},
+		{"bert-base-uncased", plan.Batch, 512, 0, 0, ""},
+		// The catalog's Llama 2 70B config carries the official 4,096
+		// (its MLC preset's 2,048 refused its 4k requests).
+		{"llama-2-70b", plan.Serving, 4096, 0, 0, ""},
+	}
+	for _, c := range cases {
+		in := modelInput(t, c.model)
+		in.Seq = c.seq
+		req := plan.Request{Input: in, Workload: plan.Workload{Kind: c.kind, Requests: 1000, RequestsPerSecond: 1, PromptTokens: c.prompt, OutputTokens: c.o}}
+		err := req.Validate()
+		var ie *estimator.InputError
+		got := ""
+		for _, e := range unjoin(err) {
+			if errors.As(e, &ie) && errors.Is(ie, estimator.ErrRange) && strings.Contains(ie.Reason, "over the model's context") {
+				got = ie.Field
+				if want := strconv.Itoa(in.Arch.MaxPositions); !strings.Contains(ie.Reason, "context of "+want) {
+					t.Errorf("%s: %q does not name the context, %s", c.model, ie.Reason, want)
+				}
+			}
+		}
+		if got != c.field {
+			t.Errorf("%s %v seq %d prompt %d output %d: refused on %q (%v), want %q", c.model, c.kind, c.seq, c.prompt, c.o, got, err, c.field)
+		}
+	}
+}
+
+// unjoin is the errors an errors.Join holds, or err alone.
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	if err == nil {
+		return nil
+	}
+	return []error{err}
+}
+
 // TestSpotDeadlineGrowsTheRow: a spot training row late on its expected
 // time but not uninterrupted takes more instances until the expected time
 // meets --deadline, as trainTech grows rows for the uninterrupted time;
@@ -882,5 +938,52 @@ func TestSpotDeadlineGrowsTheRow(t *testing.T) {
 	}
 	if x.Fits && (x.JobSeconds >= r.JobSeconds || x.GPUs != float64(x.Instances)*o.GPUCount) {
 		t.Errorf("grown row: %.0f s uninterrupted against %.0f s, %v GPUs on %d instances", x.JobSeconds, r.JobSeconds, x.GPUs, x.Instances)
+	}
+}
+
+// TestBatchBillsStartUp: a batch job's time and cost count the instance's
+// start-up (Assumptions.RestartSeconds, else DefaultRestartSeconds) once,
+// on every instance it rents; a job of seconds no longer comes out
+// cheapest on an 8-GPU instance, as the page's default batch job did
+// (8× B200 for 0.17 h) when the instance was taken as ready when rented.
+func TestBatchBillsStartUp(t *testing.T) {
+	req, offers := catalogRequest(t, "llama-3.1-8b")
+	req.Workload = plan.Workload{Kind: plan.Batch, Requests: 2000, PromptTokens: 500, OutputTokens: 200}
+	rows := func(startUp float64) map[string]plan.Row {
+		r := req
+		r.Assumptions.RestartSeconds = startUp
+		out := map[string]plan.Row{}
+		for _, row := range mustPlan(t, r, offers, plan.Options{}).Rows {
+			if row.Fits && row.Pricing == plan.OnDemand {
+				out[row.Offer.ID] = row
+			}
+		}
+		return out
+	}
+	def, long := rows(0), rows(1800)
+	if len(def) < 100 {
+		t.Fatalf("%d fitting rows", len(def))
+	}
+	for id, a := range def {
+		b, ok := long[id]
+		if !ok || a.Instances != b.Instances {
+			continue
+		}
+		if d := b.JobSeconds - a.JobSeconds; math.Abs(d-(1800-plan.DefaultRestartSeconds)) > 1e-6 {
+			t.Fatalf("%s: job %.1f s with a 30-minute start-up, %.1f s with the default: %.1f s apart, want 1200", id, b.JobSeconds, a.JobSeconds, d)
+		}
+		want := float64(a.Instances) * a.PricePerHourUSD * 1200 / 3600
+		if d := b.JobCostUSD - a.JobCostUSD; math.Abs(d-want) > 1e-9*max(1, want) {
+			t.Fatalf("%s: cost %.4f USD apart, want %.4f (%d instances × %.4f USD/h × 1200 s)", id, d, want, a.Instances, a.PricePerHourUSD)
+		}
+		if a.JobSeconds < plan.DefaultRestartSeconds {
+			t.Fatalf("%s: job %.1f s, shorter than its start-up", id, a.JobSeconds)
+		}
+	}
+	res := mustPlan(t, req, offers, plan.Options{})
+	for _, p := range res.Rows {
+		if p.Recommendation == plan.RecCheapest && p.GPUs > 2 {
+			t.Errorf("cheapest: %s with %v GPUs for a job of %.0f s", p.Offer.ID, p.GPUs, p.JobSeconds)
+		}
 	}
 }

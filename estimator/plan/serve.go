@@ -867,8 +867,9 @@ func (p *planner) batchTech(o *Offer, r *Row) {
 		return
 	}
 	tokens := p.batchTokens()
+	up := p.startUpSeconds()
 	if dl := p.req.Filters.DeadlineSeconds; dl > 0 {
-		for tokens/tps > dl && units*2*cs.instancesPer <= p.maxInst {
+		for up+tokens/tps > dl && units*2*cs.instancesPer <= p.maxInst {
 			units *= 2
 			eval(units)
 		}
@@ -883,7 +884,21 @@ func (p *planner) batchTech(o *Offer, r *Row) {
 	r.Concurrency = c
 	r.TokensPerSecond = tps
 	r.prefillShare = share
-	r.JobSeconds = estimator.Finite(tokens / tps)
+	r.JobSeconds = estimator.Finite(up + tokens/tps)
+}
+
+// startUpSeconds is the time from renting an instance to its first
+// request: the instance starting and the engine loading the weights, as a
+// daily fleet's new replica takes it (FleetRow.StartUpSeconds) and a spot
+// reclaim's restart (spotParams): Assumptions.RestartSeconds, else
+// DefaultRestartSeconds (an assumption). A batch job is billed for it: a
+// job of seconds on an 8-GPU instance came out cheaper than the same job
+// on one GPU, as if the instance were ready when rented.
+func (p *planner) startUpSeconds() float64 {
+	if s := p.req.Assumptions.RestartSeconds; s > 0 {
+		return s
+	}
+	return DefaultRestartSeconds
 }
 
 // batchTokens is the tokens a batch job produces: generated tokens, or

@@ -550,11 +550,7 @@ func (p *planner) spotParams(o *Offer, r *Row, n int) (m, writeRate, restart flo
 	if writeRate == 0 {
 		writeRate = DefaultCheckpointWriteBytesPerSecond
 	}
-	restart = a.RestartSeconds
-	if restart == 0 {
-		restart = DefaultRestartSeconds
-	}
-	return m, writeRate, restart
+	return m, writeRate, p.startUpSeconds()
 }
 
 func (p *planner) spotCost(o *Offer, r *Row, n int, seconds float64) {

@@ -257,6 +257,25 @@ func checkLoad(l Load) error {
 	return nil
 }
 
+// maxSLOSeconds bounds an SLO's TTFT and TPOT, as the planner's
+// --ttft-p95 and --tpot durations are bounded (0 to 10^9 s).
+const maxSLOSeconds = 1e9
+
+// checkSLO: each bound is seconds from 0 (none) to maxSLOSeconds. A NaN
+// or negative bound was met by no request, and the run's goodput read 0%
+// without a word of why.
+func checkSLO(s SLO) error {
+	for _, b := range []struct {
+		field string
+		v     float64
+	}{{"slo-ttft", s.TTFTSeconds}, {"slo-tpot", s.TPOTSeconds}} {
+		if !(b.v >= 0 && b.v <= maxSLOSeconds) {
+			return &estimator.InputError{Field: b.field, Value: ftoa(b.v), Reason: "want seconds from 0 (none) to 1e9", Err: estimator.ErrRange}
+		}
+	}
+	return nil
+}
+
 // state is one run in progress.
 type state struct {
 	m    *estimator.ServingModel
@@ -339,6 +358,9 @@ func (s *state) init(cfg Config, b *runBufs) error {
 		return err
 	}
 	if err := checkLoad(cfg.Load); err != nil {
+		return err
+	}
+	if err := checkSLO(cfg.SLO); err != nil {
 		return err
 	}
 	if in := cfg.Model.Input(); in.Task.Training() {

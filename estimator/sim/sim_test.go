@@ -322,6 +322,38 @@ func TestReplicas(t *testing.T) {
 	}
 }
 
+// An SLO bound that no latency can be compared with (NaN, negative,
+// beyond 10^9 s) is refused by name by Run and Replicas: a NaN TTFT bound
+// was met by no request, and the goodput read 0% without a word.
+func TestBadSLORefused(t *testing.T) {
+	cfg := testConfig(t, estimator.VLLM, 500, 100)
+	cfg.Load.Concurrency, cfg.Load.Requests = 4, 16
+	for _, tc := range []struct {
+		slo   SLO
+		field string
+	}{
+		{SLO{TTFTSeconds: math.NaN()}, "slo-ttft"},
+		{SLO{TPOTSeconds: -0.05}, "slo-tpot"},
+		{SLO{TTFTSeconds: 1, TPOTSeconds: 1e20}, "slo-tpot"},
+		{SLO{TTFTSeconds: math.Inf(1)}, "slo-ttft"},
+	} {
+		c := cfg
+		c.SLO = tc.slo
+		_, err := Run(c)
+		var ie *estimator.InputError
+		if !errors.As(err, &ie) || ie.Field != tc.field || !errors.Is(err, estimator.ErrRange) {
+			t.Errorf("Run with SLO %+v: %v, want a range error on %s", tc.slo, err, tc.field)
+		}
+		if _, err := Replicas(cfg, 5, tc.slo, 4); !errors.As(err, &ie) || ie.Field != tc.field {
+			t.Errorf("Replicas with SLO %+v: %v, want a range error on %s", tc.slo, err, tc.field)
+		}
+	}
+	cfg.SLO = SLO{TTFTSeconds: 2, TPOTSeconds: 0.1}
+	if r := run(t, cfg); r.SLOAttainment != 1 {
+		t.Errorf("a loose SLO met by %.2f of the requests, want all", r.SLOAttainment)
+	}
+}
+
 // The closed-form fast path (estimator.ServingModel.Point) and the
 // simulator describe the same replica: at one request in flight the
 // simulated TTFT less the fixed cost is the closed form's, and at a

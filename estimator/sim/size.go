@@ -62,6 +62,9 @@ func Replicas(cfg Config, ratePerSecond float64, slo SLO, maxReplicas int) (Sizi
 	if maxReplicas < 1 || maxReplicas > 1<<16 {
 		return Sizing{}, &estimator.InputError{Field: "max-replicas", Value: itoa(maxReplicas), Reason: "want 1..65536", Err: estimator.ErrRange}
 	}
+	if err := checkSLO(slo); err != nil {
+		return Sizing{}, err
+	}
 	cfg.Load.Concurrency = 0
 	if cfg.Load.Requests == 0 {
 		cfg.Load.Requests = 1000

@@ -1,0 +1,51 @@
+package page
+
+import (
+	"testing"
+
+	"rightsize/catalog"
+)
+
+// TestUnknownProviderKindMarked: a link whose provider kind no provider
+// has marks the field, as --kind does on the command line (catalog
+// KindsFilter); it planned on no offer without a word.
+func TestUnknownProviderKindMarked(t *testing.T) {
+	cat := catalog.Default()
+	for frag, bad := range map[string]bool{
+		"m=llama-3.1-8b&rps=5&pk=gpucloud":  true,
+		"m=llama-3.1-8b&rps=5&pk=any":       false,
+		"m=llama-3.1-8b&rps=5&pk=gpu-cloud": false,
+	} {
+		_, errs, _, ok := ParseJob(ParseFragment(frag, DefaultState), cat, Archs{}, nil, "")
+		if got := !errs[FieldProviderKind].OK(); got != bad || ok == bad {
+			t.Errorf("%s: provider kind marked %v (ok %v), want %v", frag, got, ok, bad)
+		}
+		if bad && errs[FieldProviderKind].Key != MsgUnknownChoice {
+			t.Errorf("%s: %v, want unknown choice", frag, errs[FieldProviderKind])
+		}
+	}
+}
+
+// TestRequestOverContextMarksTheSequence: a job whose request is longer
+// than the model's context (GPT-2's 1,024 at a sequence of 2,048) is
+// refused by the planner on the sequence field, which the page marks, and
+// the answer says to fix the marked field; it said no priced offer could
+// run the job. Within the context it plans.
+func TestRequestOverContextMarksTheSequence(t *testing.T) {
+	v, in, _ := pageOf(t, "m=gpt2&s=2048&req=1000", nil)
+	if in.Plan.OK {
+		t.Fatal("GPT-2 at 2,048 tokens a request planned")
+	}
+	var seq *FieldView
+	for i := range v.Form.Fields {
+		if v.Form.Fields[i].F == FieldSeq {
+			seq = &v.Form.Fields[i]
+		}
+	}
+	if seq == nil || seq.Err == "" || v.Answer.Kind != AnswerStale || v.Answer.Note != (Locale{Lang: "en"}).T(MsgFixToAnswer) {
+		t.Errorf("sequence field %+v, answer %+v: want the field marked and the answer to fix it", seq, v.Answer)
+	}
+	if _, in, _ := pageOf(t, "m=gpt2&s=1024&req=1000", nil); !in.Plan.OK {
+		t.Error("GPT-2 at 1,024 tokens a request: no plan")
+	}
+}
