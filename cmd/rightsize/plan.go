@@ -684,6 +684,7 @@ type planRowJSON struct {
 	MemShare                     float64         `json:"mem_share,omitempty"` // plan.Row.MemShare: the share the planner set, the launch's --mem-fraction-static
 	Replicas                     int             `json:"replicas"`
 	InstancesPerReplica          int             `json:"instances_per_replica"`
+	ScaledFrom                   int             `json:"scaled_from,omitempty"` // plan.Row.ScaledFrom: a scaled-out training row's fewest instances
 	Pricing                      string          `json:"pricing"`
 	Currency                     string          `json:"currency"`
 	PricePerHour                 float64         `json:"price_per_hour"`
@@ -879,7 +880,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		o := r.Offer
 		j := planRowJSON{OfferID: o.ID, Provider: o.Provider, InstanceType: o.InstanceType, InstanceName: o.Name(), GPU: o.GPU,
 			GPUsPerInstance: o.GPUCount, Instances: r.Instances, GPUs: r.GPUs,
-			Parallelism: parallelismJSON{r.TP, r.PP, r.DP, r.ZeRO, r.VirtualStages, r.GradCheckpointing, r.Offload.String(), max(r.AttnDP, 1), max(r.EP, 1)}, MemShare: r.MemShare, Replicas: r.Replicas, InstancesPerReplica: r.InstancesPerReplica,
+			Parallelism: parallelismJSON{r.TP, r.PP, r.DP, r.ZeRO, r.VirtualStages, r.GradCheckpointing, r.Offload.String(), max(r.AttnDP, 1), max(r.EP, 1)}, MemShare: r.MemShare, Replicas: r.Replicas, InstancesPerReplica: r.InstancesPerReplica, ScaledFrom: r.ScaledFrom,
 			Pricing: r.Pricing.String(), Currency: o.Currency, PricePerHour: r.PricePerHour, PricePerHourUSD: r.PricePerHourUSD,
 			PricePerHourDisp: r.PricePerHourDisp, FXAsOf: r.FXAsOf, JobHours: r.JobSeconds / 3600, GPUHours: r.GPUHours,
 			JobCost: r.JobCost, JobCostUSD: r.JobCostUSD, JobCostDisp: r.JobCostDisp, OptimizerSteps: r.OptimizerSteps,

@@ -162,8 +162,9 @@ func TestPlanMultiInstanceTraining(t *testing.T) {
 		if r.GPU != "h100-sxm" {
 			t.Errorf("--gpu h100-sxm let %s through", r.GPU)
 		}
-		if r.GPUsPerInstance == 8 {
-			// Data-parallel ZeRO-3 (FSDP): 16 GPUs with activation
+		if r.GPUsPerInstance == 8 && r.ScaledFrom == 0 {
+			// The fewest instances that hold the job (a scaled-out
+			// fleet beside them has r.ScaledFrom set). Data-parallel ZeRO-3 (FSDP): 16 GPUs with activation
 			// checkpointing, or 56 without at about three quarters of
 			// the GPU-hours where the cluster network carries seven
 			// instances' traffic (estimator/plan TestSeventyBFineTuneOnH100Instances).
@@ -691,8 +692,8 @@ func TestPlanHostedInCurrency(t *testing.T) {
 }
 
 // TestPlanValueSharedWithFastest: a LoRA of Llama 3.1 8B whose fastest
-// plan (8 B200s, 1.58× the cheapest A100's cost for 37.9× its speed) is
-// also the best value: the table's rec column says "fastest", and the
+// plan (64 MI300X instances scaled out, 2.00× the cheapest plan's cost for
+// 369× its speed) is also the best value: the table's rec column says "fastest", and the
 // best value's sentence is still printed and in the JSON, where it was
 // left out and the command named no best value at all.
 func TestPlanValueSharedWithFastest(t *testing.T) {
@@ -705,6 +706,9 @@ func TestPlanValueSharedWithFastest(t *testing.T) {
 		}
 		if r.Recommendation == "fastest" {
 			fastest = r.Provider + " " + r.InstanceType
+			if r.Instances > 1 {
+				fastest += " ×" + strconv.Itoa(r.Instances)
+			}
 		}
 	}
 	if want := fastest + ": the fastest plan is also the best value, "; fastest == "" || !strings.HasPrefix(p.WhyValue, want) {

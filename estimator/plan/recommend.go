@@ -48,23 +48,31 @@ func recommend(res *Result, kind Kind) {
 	// lowest cost, so a plan 0.1% dearer at twice the speed is not passed
 	// over for a cost difference the estimate cannot tell apart (a dearer
 	// row must still be faster by more than frontTolerance).
+	//
+	// A training offer's scaled-out fleet (Row.ScaledFrom) dearer than
+	// the rows it ties with does not take the pick from them: it is on
+	// the front for its speed, and fewer instances are the cheaper bet
+	// where the estimate cannot tell the costs apart (each instance adds
+	// its start-up, re-provisioning and loading the weights,
+	// DefaultRestartSeconds, which the plan prices on spot reclaims only).
 	lowest := fit[0]
 	cheap := lowest
 	for _, i := range fit[1:] {
 		if rows[i].cost > rows[lowest].cost*(1+costTolerance) {
 			break // fit is in cost order
 		}
-		if rows[i].time < rows[cheap].time*(1-frontTolerance) {
+		if rows[i].time < rows[cheap].time*(1-frontTolerance) &&
+			(rows[i].ScaledFrom == 0 || rows[cheap].ScaledFrom > 0 || !(rows[i].cost > rows[cheap].cost)) {
 			cheap = i
 		}
 	}
 	// Pareto front: from the cheapest, walking in cost order, a row is on
 	// the front when it is faster than every cheaper row. The rows within
 	// costTolerance of the lowest cost are the cheapest's tie, which it
-	// wins.
+	// wins, but for a dearer scaled-out fleet it kept the pick from.
 	bestTime := math.Inf(1)
 	for _, i := range fit {
-		if i != cheap && rows[i].cost <= rows[lowest].cost*(1+costTolerance) {
+		if i != cheap && rows[i].cost <= rows[lowest].cost*(1+costTolerance) && !(i > cheap && rows[i].ScaledFrom > 0) {
 			continue
 		}
 		// A dearer row joins the front only when it is faster by more
