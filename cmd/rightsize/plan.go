@@ -517,12 +517,27 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 		}
 	}
 	f.DeadlineSeconds = dur("deadline", c.s("deadline"))
-	if job.set["gpu"] {
+	// The layout flags: a plan over every GPU chooses each offer's GPUs,
+	// TP and PP, as the page's plans do; with --gpu they plan that layout
+	// on that GPU (--gpus, else one model copy of TP × PP × CP GPUs, as
+	// the estimate reads them). Without --gpu they are refused, not
+	// dropped unsaid. --ep and --cp are kept by every plan (training
+	// splits the experts over EP data-parallel ranks, and the sequence
+	// over CP GPUs); --zero, --grad-checkpointing and --offload are the
+	// rows' notes where a rented fleet's layout differs.
+	var layout []string
+	for _, n := range []string{"gpus", "tp", "pp"} {
+		if job.set[n] {
+			layout = append(layout, "--"+n)
+		}
+	}
+	switch {
+	case job.set["gpu"]:
 		f.GPU = job.gpu.ID
 		job.gpu.SetMemory(&req.Input)
-		if job.set["gpus"] {
-			req.FixedParallelism = true
-		}
+		req.FixedParallelism = len(layout) > 0
+	case len(layout) > 0:
+		errs = append(errs, fmt.Errorf("%s: a plan over every GPU chooses each offer's GPUs, TP and PP; give --gpu too to plan this layout on one GPU", strings.Join(layout, ", ")))
 	}
 	a := &req.Assumptions
 	a.SpotInterruptionsPerMonth, a.NetworkGbps = pj.SpotInterruptions, num("network-gbps")
