@@ -100,12 +100,13 @@ func TestOneStory(t *testing.T) {
 						break
 					}
 				}
-				// The planner ranks by cost to the cent (ties go to the
-				// faster plan): nothing the picks may rest on is cheaper by
+				// The planner ranks by cost, a plan within
+				// planner.CostTolerance of the lowest and faster winning
+				// the tie: nothing the picks may rest on is cheaper by
 				// more than that.
 				if p.Kind == PickCheapest {
 					for _, c := range out.Cands {
-						if !c.PassedOver && c.Cost < p.Cost*(1-0.002)-0.01 {
+						if !c.PassedOver && c.Cost < p.Cost*(1-planner.CostTolerance)-0.01 {
 							t.Errorf("cheapest pick %.6g, but %s costs %.6g", p.Cost, c.Offer.ID, c.Cost)
 							break
 						}

@@ -520,12 +520,27 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 		}
 	}
 	f.DeadlineSeconds = dur("deadline", c.s("deadline"))
-	if job.set["gpu"] {
+	// The layout flags: a plan over every GPU chooses each offer's GPUs,
+	// TP and PP, as the page's plans do; with --gpu they plan that layout
+	// on that GPU (--gpus, else one model copy of TP × PP × CP GPUs, as
+	// the estimate reads them). Without --gpu they are refused, not
+	// dropped unsaid. --ep and --cp are kept by every plan (training
+	// splits the experts over EP data-parallel ranks, and the sequence
+	// over CP GPUs); --zero, --grad-checkpointing and --offload are the
+	// rows' notes where a rented fleet's layout differs.
+	var layout []string
+	for _, n := range []string{"gpus", "tp", "pp"} {
+		if job.set[n] {
+			layout = append(layout, "--"+n)
+		}
+	}
+	switch {
+	case job.set["gpu"]:
 		f.GPU = job.gpu.ID
 		job.gpu.SetMemory(&req.Input)
-		if job.set["gpus"] {
-			req.FixedParallelism = true
-		}
+		req.FixedParallelism = len(layout) > 0
+	case len(layout) > 0:
+		errs = append(errs, fmt.Errorf("%s: a plan over every GPU chooses each offer's GPUs, TP and PP; give --gpu too to plan this layout on one GPU", strings.Join(layout, ", ")))
 	}
 	a := &req.Assumptions
 	a.SpotInterruptionsPerMonth, a.NetworkGbps = pj.SpotInterruptions, num("network-gbps")
@@ -687,6 +702,7 @@ type planRowJSON struct {
 	MemShare                     float64         `json:"mem_share,omitempty"` // plan.Row.MemShare: the share the planner set, the launch's --mem-fraction-static
 	Replicas                     int             `json:"replicas"`
 	InstancesPerReplica          int             `json:"instances_per_replica"`
+	ScaledFrom                   int             `json:"scaled_from,omitempty"` // plan.Row.ScaledFrom: a scaled-out training row's fewest instances
 	Pricing                      string          `json:"pricing"`
 	Currency                     string          `json:"currency"`
 	PricePerHour                 float64         `json:"price_per_hour"`
@@ -882,7 +898,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		o := r.Offer
 		j := planRowJSON{OfferID: o.ID, Provider: o.Provider, InstanceType: o.InstanceType, InstanceName: o.Name(), GPU: o.GPU,
 			GPUsPerInstance: o.GPUCount, Instances: r.Instances, GPUs: r.GPUs,
-			Parallelism: parallelismJSON{r.TP, r.PP, r.DP, r.ZeRO, r.VirtualStages, r.GradCheckpointing, r.Offload.String(), max(r.AttnDP, 1), max(r.EP, 1)}, MemShare: r.MemShare, Replicas: r.Replicas, InstancesPerReplica: r.InstancesPerReplica,
+			Parallelism: parallelismJSON{r.TP, r.PP, r.DP, r.ZeRO, r.VirtualStages, r.GradCheckpointing, r.Offload.String(), max(r.AttnDP, 1), max(r.EP, 1)}, MemShare: r.MemShare, Replicas: r.Replicas, InstancesPerReplica: r.InstancesPerReplica, ScaledFrom: r.ScaledFrom,
 			Pricing: r.Pricing.String(), Currency: o.Currency, PricePerHour: r.PricePerHour, PricePerHourUSD: r.PricePerHourUSD,
 			PricePerHourDisp: r.PricePerHourDisp, FXAsOf: r.FXAsOf, JobHours: r.JobSeconds / 3600, GPUHours: r.GPUHours,
 			JobCost: r.JobCost, JobCostUSD: r.JobCostUSD, JobCostDisp: r.JobCostDisp, OptimizerSteps: r.OptimizerSteps,

@@ -162,8 +162,9 @@ func TestPlanMultiInstanceTraining(t *testing.T) {
 		if r.GPU != "h100-sxm" {
 			t.Errorf("--gpu h100-sxm let %s through", r.GPU)
 		}
-		if r.GPUsPerInstance == 8 {
-			// Data-parallel ZeRO-3 (FSDP): 16 GPUs with activation
+		if r.GPUsPerInstance == 8 && r.ScaledFrom == 0 {
+			// The fewest instances that hold the job (a scaled-out
+			// fleet beside them has r.ScaledFrom set). Data-parallel ZeRO-3 (FSDP): 16 GPUs with activation
 			// checkpointing, or 56 without at about three quarters of
 			// the GPU-hours where the cluster network carries seven
 			// instances' traffic (estimator/plan TestSeventyBFineTuneOnH100Instances).
@@ -707,6 +708,9 @@ func TestPlanValueSharedWithFastest(t *testing.T) {
 		}
 		if r.Recommendation == "fastest" {
 			fastest = r.Provider + " " + r.InstanceType
+			if r.Instances > 1 {
+				fastest += " ×" + strconv.Itoa(r.Instances)
+			}
 		}
 	}
 	if want := fastest + ": the fastest plan is also the best value, "; fastest == "" || !strings.HasPrefix(p.WhyValue, want) {
@@ -890,5 +894,29 @@ func TestPlanReservedPassesOverOpenCommitment(t *testing.T) {
 	}
 	if c := cheapestRow(t, p); c.OfferID != "gcp-g4-standard-48" || c.Recommendation != "cheapest" {
 		t.Errorf("cheapest %s (%s), want gcp-g4-standard-48", c.OfferID, c.Recommendation)
+	}
+}
+
+// TestPlanLayoutFlagsNeedGPU: a plan over every GPU chooses each offer's
+// GPUs, TP and PP, and dropped --gpus, --tp and --pp unsaid; they are
+// refused there with a message naming --gpu, and with --gpu they plan
+// that layout (--tp 2 alone: one model copy of 2 GPUs, as the estimate
+// reads it), where --tp was dropped and the rows ran TP 1.
+func TestPlanLayoutFlagsNeedGPU(t *testing.T) {
+	base := []string{"--model", "llama-3.1-8b", "--task", "finetune", "--train-tokens", "1B"}
+	for _, extra := range [][]string{{"--tp", "2"}, {"--pp", "2"}, {"--gpus", "8"}, {"--gpus", "8", "--tp", "2"}} {
+		code, _, errs := runPlanArgs(t, append(slices.Clone(base), extra...)...)
+		if code != 2 || !strings.Contains(errs, extra[0]) || !strings.Contains(errs, "give --gpu too") {
+			t.Errorf("%v: exit %d, %s", extra, code, errs)
+		}
+	}
+	p := planJSONOf(t, append(slices.Clone(base), "--gpu", "h100-sxm", "--tp", "2", "--top", "0")...)
+	if len(p.Rows) == 0 {
+		t.Fatal("no rows")
+	}
+	for _, r := range p.Rows {
+		if par := r.Parallelism; par.TP != 2 || par.PP != 1 || par.DP != 1 || r.ScaledFrom != 0 {
+			t.Errorf("%s: TP %d PP %d DP %d (scaled from %d), want the layout given: TP 2 on 2 GPUs", r.OfferID, par.TP, par.PP, par.DP, r.ScaledFrom)
+		}
 	}
 }

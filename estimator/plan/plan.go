@@ -349,6 +349,7 @@ func (p *planner) plan(offers []Offer) Result {
 	res := Result{Cheapest: -1, Fastest: -1, Value: -1, CheaperFlagged: -1, Currency: req.currency(), FXAsOf: p.disp.AsOf, CheckpointBytes: p.ckpt,
 		FreshnessDays: req.freshness()}
 	rows := make([]Row, len(offers))
+	var scaled []Row
 	n := 0
 	for i := range offers {
 		o := &offers[i]
@@ -367,17 +368,31 @@ func (p *planner) plan(offers []Offer) Result {
 		case "fit.past_deadline":
 			res.PastDeadline++
 		}
+		if sc := r.scale; sc != nil {
+			// A training row's scaled-out fleet is a row of its own;
+			// where no doubling pays, the fewest instances say why.
+			r.scale = nil
+			if sc.row != nil {
+				s := scaledRow(r, sc)
+				s.Stale = r.Stale
+				scaled = append(scaled, s)
+			} else {
+				r.Notes = append(slices.Clip(r.Notes), sc.stop)
+			}
+		}
 		if !r.Fits && !opts.KeepUnfit {
 			continue
 		}
 		n++
 	}
 	clear(rows[n:])
-	rows = rows[:n]
+	rows = append(rows[:n], scaled...)
 	// The ranking and the picks are one more slice of work: a caller's
 	// yield may give the thread away before it, as between offers.
 	opts.yield()
 	rows = rank(rows)
+	passOver(rows, res.FreshnessDays)
+	rows = pruneScaled(rows)
 	for i := range rows {
 		r := &rows[i]
 		if r.Fits {
@@ -386,7 +401,6 @@ func (p *planner) plan(offers []Offer) Result {
 		r.RankedCostDisp, r.RankedSeconds = p.display(r.cost), r.time
 	}
 	res.Rows = rows
-	passOver(rows, res.FreshnessDays)
 	recommend(&res, req.Workload.Kind)
 	res.CheaperFlagged = cheaperFlagged(&res)
 	if opts.Top > 0 {
@@ -586,9 +600,18 @@ func (p *planner) rentalRow(o *Offer, r *Row) bool {
 		best = p.rentalBest(o, false)
 	}
 	*r = best
-	if !r.Fits {
-		return true
+	if r.Fits {
+		p.rentalNotes(r)
 	}
+	if r.scale != nil && r.scale.row != nil {
+		p.rentalNotes(r.scale.row)
+	}
+	return true
+}
+
+// rentalNotes says where rental row r's memory layout differs from the
+// user's settings.
+func (p *planner) rentalNotes(r *Row) {
 	var notes []Reason
 	if p.in.Offload != estimator.OffloadNone {
 		notes = append(notes, Reason{Key: "note.rental_no_offload", Args: []any{p.in.Offload.String()}})
@@ -603,7 +626,6 @@ func (p *planner) rentalRow(o *Offer, r *Row) bool {
 	if len(notes) > 0 {
 		r.Notes = append(slices.Clip(r.Notes), notes...)
 	}
-	return true
 }
 
 // rentalBest is the cheaper rental layout on o of checkpointing off and
@@ -611,6 +633,10 @@ func (p *planner) rentalRow(o *Offer, r *Row) bool {
 // not fit (with the user's checkpointing) when neither fits.
 func (p *planner) rentalBest(o *Offer, dataParallel bool) Row {
 	var best Row
+	// The scaled-out fleet is the faster of the two layouts' (by more
+	// than frontTolerance, else the cheaper): a layout that needs
+	// checkpointing on its fewest instances may not on many more.
+	var scale *scaling
 	for i, ckpt := range [2]bool{false, true} {
 		if ckpt && best.Fits && best.Instances == 1 && (dataParallel || best.TP*best.PP == 1) {
 			// Checkpointing fits a data-parallel shape on no fewer
@@ -622,12 +648,23 @@ func (p *planner) rentalBest(o *Offer, dataParallel bool) Row {
 		}
 		var c Row
 		p.sub(variant{weights: p.in.Weights, rental: true, ckpt: ckpt, dataParallel: dataParallel}).row(o, &c)
+		if sc := c.scale; sc != nil && sc.row != nil {
+			if f := sc.row; scale == nil || f.time < scale.row.time*(1-frontTolerance) ||
+				!(scale.row.time < f.time*(1-frontTolerance)) && f.cost < scale.row.cost {
+				scale = sc
+			}
+		}
 		switch {
 		case i == 0,
 			c.Fits && (!best.Fits || c.JobCostUSD < best.JobCostUSD),
 			!c.Fits && !best.Fits && ckpt == p.in.GradCheckpointing:
 			best = c
 		}
+	}
+	if scale != nil && scale.row.Instances > best.Instances && scale.row.time < best.time*(1-frontTolerance) {
+		// Where neither layout scales out past best, best keeps its
+		// own note of where scaling stops.
+		best.scale = scale
 	}
 	return best
 }
@@ -727,6 +764,10 @@ func (p *planner) row(o *Offer, r *Row) {
 		// and cost, and the note that says so.
 		p.sub(variant{weights: sup.Weights, offload: p.in.Offload}).row(o, r)
 		r.Notes = append(slices.Clip(r.Notes), p.supportNote(o, sup))
+		if r.scale != nil && r.scale.row != nil {
+			s := r.scale.row
+			s.Notes = append(slices.Clip(s.Notes), p.supportNote(o, sup))
+		}
 		return
 	}
 	if p.rentalRow(o, r) {
@@ -743,21 +784,40 @@ func (p *planner) row(o *Offer, r *Row) {
 			notes = append(notes, Reason{Key: "note.vat_included", Args: []any{100 * o.VATRate}})
 		}
 	}
-	t := p.tech(o)
-	*r = *t
-	r.Offer, r.Pricing, r.Engine, r.Weights = o, p.req.Pricing, p.in.Engine, sup.Weights
-	r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
-	r.FXAsOf = x.AsOf
-	if len(t.Notes) > 0 || len(notes) > 0 {
-		r.Notes = append(slices.Clip(t.Notes), notes...)
+	// priced is a tech row t (the price-free plan of o's hardware) as o's
+	// plan at its price: the row itself, and each fleet of a training
+	// row's ladder (scaleOut).
+	priced := func(t, r *Row) {
+		*r = *t
+		r.Offer, r.Pricing, r.Engine, r.Weights = o, p.req.Pricing, p.in.Engine, sup.Weights
+		r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
+		r.FXAsOf = x.AsOf
+		r.ladder = nil
+		if len(t.Notes) > 0 || len(notes) > 0 {
+			r.Notes = append(slices.Clip(t.Notes), notes...)
+		}
 	}
+	t := p.tech(o)
+	priced(t, r)
 	if !r.Fits {
 		return
 	}
+	p.finish(o, r, true)
+	if t.ladder != nil {
+		r.scale = p.scaleOut(o, r, t.ladder, priced)
+	}
+}
+
+// finish prices a fitting row r on o (the job's bill, on spot by a
+// deadline grown when spotGrow is set), names the stack of a training
+// layout, checks the host and applies the budget and the deadline.
+func (p *planner) finish(o *Offer, r *Row, spotGrow bool) {
 	switch p.req.Workload.Kind {
 	case Training:
 		p.trainMoney(o, r)
-		p.spotDeadline(o, r)
+		if spotGrow {
+			p.spotDeadline(o, r)
+		}
 		// Which stack runs the layout, so a launch is never refused
 		// unannounced (catalog/launch's training emitters judge by
 		// TrainStack too).

@@ -23,6 +23,20 @@ func mustPlan(t testing.TB, req plan.Request, offers []plan.Offer, opts plan.Opt
 	return res
 }
 
+// fewest is the first of rows (a plan's, ranked) on the fewest instances
+// that hold the job: an offer's own row, not its scaled-out fleet
+// (Row.ScaledFrom).
+func fewest(t testing.TB, rows []plan.Row) plan.Row {
+	t.Helper()
+	for _, r := range rows {
+		if r.ScaledFrom == 0 {
+			return r
+		}
+	}
+	t.Fatalf("no row on the fewest instances among %d", len(rows))
+	return plan.Row{}
+}
+
 func closeTo(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b)) }
 
 // checkRow asserts the bill's arithmetic on one row: every number finite
@@ -74,8 +88,22 @@ func TestCatalogPlansAddUp(t *testing.T) {
 	sv, _ := servingRequest(t)
 	for _, req := range []plan.Request{tr, sv, batchReq} {
 		res := mustPlan(t, req, offers, plan.Options{KeepUnfit: true})
-		if len(res.Rows) != len(offers) || res.Fitting < 50 {
-			t.Fatalf("%v: %d rows for %d offers, %d fit", req.Workload.Kind, len(res.Rows), len(offers), res.Fitting)
+		// One row per offer, and a training offer's scaled-out fleet
+		// (at most one) beside it.
+		own, scaled := 0, map[string]int{}
+		for i := range res.Rows {
+			if r := &res.Rows[i]; r.ScaledFrom > 0 {
+				scaled[r.Offer.ID]++
+				if req.Workload.Kind != plan.Training || scaled[r.Offer.ID] > 1 || !r.Fits || r.Instances <= r.ScaledFrom {
+					t.Errorf("%v: %s scaled out from %d to %d instances (fits %v, %d such rows)", req.Workload.Kind, r.Offer.ID,
+						r.ScaledFrom, r.Instances, r.Fits, scaled[r.Offer.ID])
+				}
+			} else {
+				own++
+			}
+		}
+		if own != len(offers) || res.Fitting < 50 {
+			t.Fatalf("%v: %d rows (%d scaled out) for %d offers, %d fit", req.Workload.Kind, len(res.Rows), len(scaled), len(offers), res.Fitting)
 		}
 		for i := range res.Rows {
 			checkRow(t, req.Workload.Kind, &res.Rows[i])
@@ -195,7 +223,7 @@ func TestSeventyBFineTuneOnH100Instances(t *testing.T) {
 	eight, fabric, refused, sevens := 0, 0, 0, 0
 	for i := range res.Rows {
 		r := &res.Rows[i]
-		if r.Offer.GPU != "h100-sxm" || r.Offer.GPUCount != 8 || r.Offer.OnDemandPerHour == 0 {
+		if r.Offer.GPU != "h100-sxm" || r.Offer.GPUCount != 8 || r.Offer.OnDemandPerHour == 0 || r.ScaledFrom > 0 {
 			continue
 		}
 		eight++
@@ -205,7 +233,7 @@ func TestSeventyBFineTuneOnH100Instances(t *testing.T) {
 				t.Errorf("%s (no named network): fits %v with %d instances (%v)", r.Offer.ID, r.Fits, r.Instances, r.FitReason)
 			}
 			for j := range resAllowed.Rows {
-				if a := &resAllowed.Rows[j]; a.Offer.ID == r.Offer.ID && (!a.Fits || a.Instances != 2 || a.TP != 1 || !a.GradCheckpointing) {
+				if a := &resAllowed.Rows[j]; a.Offer.ID == r.Offer.ID && a.ScaledFrom == 0 && (!a.Fits || a.Instances != 2 || a.TP != 1 || !a.GradCheckpointing) {
 					t.Errorf("%s with unknown networks allowed: fits %v, %d instances, TP %d, checkpointing %v", a.Offer.ID, a.Fits, a.Instances, a.TP, a.GradCheckpointing)
 				}
 			}
@@ -301,8 +329,8 @@ func TestNetworkIsTheEstimators(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := req.Workload.TrainTokens / pf.TokensPerSecond; !closeTo(r.JobSeconds, want) {
-		t.Errorf("job %v s, the estimator's step gives %v s", r.JobSeconds, want)
+	if want := plan.DefaultRestartSeconds + req.Workload.TrainTokens/pf.TokensPerSecond; !closeTo(r.JobSeconds, want) {
+		t.Errorf("job %v s, the start-up and the estimator's step give %v s", r.JobSeconds, want)
 	}
 	if !closeTo(r.CommSeconds, pf.CommSeconds) || r.Bound != pf.Bound {
 		t.Errorf("comm %v s (%v), the estimator's %v s (%v)", r.CommSeconds, r.Bound, pf.CommSeconds, pf.Bound)
@@ -372,7 +400,7 @@ func TestSpotCostsMoreThanItsSticker(t *testing.T) {
 	req, _ := trainingRequest(t)
 	o := gpuOffer(t, "h100-sxm", 8, estimator.BF16)
 	o.OnDemandPerHour, o.SpotPerHour, o.NetworkGbps, o.SpotInterruption = 24, 10, 3200, "10-15%"
-	r := mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows[0]
+	r := fewest(t, mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows)
 	naive := float64(r.Instances) * o.SpotPerHour * r.JobSeconds / 3600
 	if !(r.SpotExpectedCostUSD > naive) || !(r.SpotExpectedSeconds > r.JobSeconds) {
 		t.Errorf("spot expected %v USD over %v s, naive %v USD over %v s", r.SpotExpectedCostUSD, r.SpotExpectedSeconds, naive, r.JobSeconds)
@@ -383,7 +411,7 @@ func TestSpotCostsMoreThanItsSticker(t *testing.T) {
 	prev := r.SpotExpectedCostUSD
 	for _, rate := range []float64{0.5, 2, 10} {
 		req.Assumptions.SpotInterruptionsPerMonth = rate
-		x := mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows[0]
+		x := fewest(t, mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows)
 		if !(x.SpotExpectedCostUSD > prev) {
 			t.Errorf("rate %v: %v not above %v", rate, x.SpotExpectedCostUSD, prev)
 		}
@@ -392,7 +420,7 @@ func TestSpotCostsMoreThanItsSticker(t *testing.T) {
 	// Priced on spot, the job cost is the sticker (instances × spot price
 	// × uninterrupted hours); the expected cost exceeds it.
 	req.Pricing = plan.Spot
-	s := mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows[0]
+	s := fewest(t, mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows)
 	if !closeTo(s.JobCostUSD, float64(s.Instances)*o.SpotPerHour*s.JobSeconds/3600) || !(s.SpotExpectedCostUSD > s.JobCostUSD) ||
 		!closeTo(s.JobSeconds, r.JobSeconds) {
 		t.Errorf("spot pricing: job %v USD over %v s, expected %v", s.JobCostUSD, s.JobSeconds, s.SpotExpectedCostUSD)
@@ -426,12 +454,12 @@ func spotTraining(t *testing.T) (plan.Request, plan.Offer) {
 // expected one is missed, where it used to pass on the uninterrupted time.
 func TestSpotDeadlineHoldsExpectedTime(t *testing.T) {
 	req, o := spotTraining(t)
-	r := mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows[0]
+	r := fewest(t, mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows)
 	if !(r.SpotExpectedSeconds > r.JobSeconds) {
 		t.Fatalf("spot expected %v s, uninterrupted %v s", r.SpotExpectedSeconds, r.JobSeconds)
 	}
 	req.Filters.DeadlineSeconds = (r.JobSeconds + r.SpotExpectedSeconds) / 2
-	x := mustPlan(t, req, []plan.Offer{o}, plan.Options{KeepUnfit: true}).Rows[0]
+	x := fewest(t, mustPlan(t, req, []plan.Offer{o}, plan.Options{KeepUnfit: true}).Rows)
 	if x.Fits && x.SpotExpectedSeconds > req.Filters.DeadlineSeconds {
 		t.Errorf("deadline %v s: fits, expected %v s (uninterrupted %v s) on %d instances", req.Filters.DeadlineSeconds, x.SpotExpectedSeconds, x.JobSeconds, x.Instances)
 	}
@@ -543,9 +571,9 @@ func TestBudgetDeadlineAndFilters(t *testing.T) {
 	req.Filters.BudgetUSD = 0
 	o := gpuOffer(t, "h100-sxm", 8, estimator.BF16)
 	o.NetworkGbps = 3200
-	slow := mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows[0]
+	slow := fewest(t, mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows)
 	req.Filters.DeadlineSeconds = slow.JobSeconds / 3
-	fast := mustPlan(t, req, []plan.Offer{o}, plan.Options{KeepUnfit: true}).Rows[0]
+	fast := fewest(t, mustPlan(t, req, []plan.Offer{o}, plan.Options{KeepUnfit: true}).Rows)
 	if !fast.Fits || fast.Instances <= slow.Instances || fast.JobSeconds > req.Filters.DeadlineSeconds {
 		t.Errorf("deadline %v s: %d instances, %v s (was %d, %v s)", req.Filters.DeadlineSeconds, fast.Instances, fast.JobSeconds, slow.Instances, slow.JobSeconds)
 	}
@@ -796,7 +824,7 @@ func TestFabricWithoutFigureIsItsOwnPlan(t *testing.T) {
 					t.Errorf("order %s first: no named network: fits %v (%v)", order[0].ID, r.Fits, r.FitReason)
 				}
 			case "test-named":
-				if !r.Fits || r.Instances != 2 {
+				if r.ScaledFrom == 0 && (!r.Fits || r.Instances != 2) {
 					t.Errorf("order %s first: infiniband named: fits %v, %d instances (%v)", order[0].ID, r.Fits, r.Instances, r.FitReason)
 				}
 			}
@@ -927,9 +955,9 @@ func unjoin(err error) []error {
 // it was dropped as past the deadline.
 func TestSpotDeadlineGrowsTheRow(t *testing.T) {
 	req, o := spotTraining(t)
-	r := mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows[0]
+	r := fewest(t, mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows)
 	req.Filters.DeadlineSeconds = (r.JobSeconds + r.SpotExpectedSeconds) / 2
-	x := mustPlan(t, req, []plan.Offer{o}, plan.Options{KeepUnfit: true}).Rows[0]
+	x := fewest(t, mustPlan(t, req, []plan.Offer{o}, plan.Options{KeepUnfit: true}).Rows)
 	// Doubled, its parallelism kept (the row had gone to 8 instances at
 	// TP 8, 2.8× the cost, by another path).
 	if !x.Fits || x.Instances != 2*r.Instances || x.TP != r.TP || x.SpotExpectedSeconds > req.Filters.DeadlineSeconds {

@@ -44,27 +44,35 @@ func recommend(res *Result, kind Kind) {
 	if len(fit) == 0 {
 		return
 	}
-	// The cheapest: the fastest of the rows within costTolerance of the
+	// The cheapest: the fastest of the rows within CostTolerance of the
 	// lowest cost, so a plan 0.1% dearer at twice the speed is not passed
 	// over for a cost difference the estimate cannot tell apart (a dearer
 	// row must still be faster by more than frontTolerance).
+	//
+	// A training offer's scaled-out fleet (Row.ScaledFrom) dearer than
+	// the rows it ties with does not take the pick from them: it is on
+	// the front for its speed, and fewer instances are the cheaper bet
+	// where the estimate cannot tell the costs apart (each instance adds
+	// its start-up, re-provisioning and loading the weights,
+	// DefaultRestartSeconds, which the plan prices on spot reclaims only).
 	lowest := fit[0]
 	cheap := lowest
 	for _, i := range fit[1:] {
-		if rows[i].cost > rows[lowest].cost*(1+costTolerance) {
+		if rows[i].cost > rows[lowest].cost*(1+CostTolerance) {
 			break // fit is in cost order
 		}
-		if rows[i].time < rows[cheap].time*(1-frontTolerance) {
+		if rows[i].time < rows[cheap].time*(1-frontTolerance) &&
+			(rows[i].ScaledFrom == 0 || rows[cheap].ScaledFrom > 0 || !(rows[i].cost > rows[cheap].cost)) {
 			cheap = i
 		}
 	}
 	// Pareto front: from the cheapest, walking in cost order, a row is on
 	// the front when it is faster than every cheaper row. The rows within
-	// costTolerance of the lowest cost are the cheapest's tie, which it
-	// wins.
+	// CostTolerance of the lowest cost are the cheapest's tie, which it
+	// wins, but for a dearer scaled-out fleet it kept the pick from.
 	bestTime := math.Inf(1)
 	for _, i := range fit {
-		if i != cheap && rows[i].cost <= rows[lowest].cost*(1+costTolerance) {
+		if i != cheap && rows[i].cost <= rows[lowest].cost*(1+CostTolerance) && !(i > cheap && rows[i].ScaledFrom > 0) {
 			continue
 		}
 		// A dearer row joins the front only when it is faster by more
@@ -87,7 +95,7 @@ func recommend(res *Result, kind Kind) {
 	switch {
 	case cheap != lowest:
 		lo := &rows[lowest]
-		cr.Why = Reason{Key: "reason.cheapest_tie", Args: []any{label(cr), costText(cr, kind, res), percent(costTolerance), label(lo),
+		cr.Why = Reason{Key: "reason.cheapest_tie", Args: []any{label(cr), costText(cr, kind, res), percent(CostTolerance), label(lo),
 			costText(lo, kind, res), ratio(lo.time, cr.time)}}
 	case len(fit) > 1:
 		ru := &rows[fit[1]]
@@ -142,11 +150,11 @@ func recommend(res *Result, kind Kind) {
 	}
 }
 
-// costTolerance is how much cheaper a slower plan must be to count as
+// CostTolerance is how much cheaper a slower plan must be to count as
 // cheaper: 1%, for the reason frontTolerance is (a cost is a time ×
 // a price, so it carries the speed model's uncertainty): a plan cheaper
 // by less is a tie, and the faster one wins it.
-const costTolerance = 0.01
+const CostTolerance = 0.01
 
 // frontTolerance is how much faster a dearer plan must be to count as
 // faster on the cost–time front: 1%, well inside the speed model's own
@@ -176,12 +184,12 @@ func (res *Result) WhyNot(i int) Reason {
 		return r.PassedOver
 	}
 	// The fastest front row ranked before it (no dearer to the cent), or
-	// dearer by no more than costTolerance, is as fast (it dominates),
+	// dearer by no more than CostTolerance, is as fast (it dominates),
 	// within frontTolerance of its time, or faster at a cost the
 	// estimate cannot tell from its own.
 	best := -1
 	for _, j := range res.Pareto {
-		if (j < i || res.Rows[j].cost <= r.cost*(1+costTolerance)) && (best < 0 || res.Rows[j].time < res.Rows[best].time) {
+		if (j < i || res.Rows[j].cost <= r.cost*(1+CostTolerance)) && (best < 0 || res.Rows[j].time < res.Rows[best].time) {
 			best = j
 		}
 	}
@@ -190,7 +198,7 @@ func (res *Result) WhyNot(i int) Reason {
 	}
 	f := &res.Rows[best]
 	if f.cost > r.cost && f.time < r.time {
-		return Reason{Key: "reason.cost_tie", Args: []any{label(r), label(f), percent(costTolerance), ratio(r.time, f.time)}}
+		return Reason{Key: "reason.cost_tie", Args: []any{label(r), label(f), percent(CostTolerance), ratio(r.time, f.time)}}
 	}
 	if f.time <= r.time {
 		return Reason{Key: "reason.none", Args: []any{label(r), label(f)}}

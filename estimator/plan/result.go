@@ -191,6 +191,12 @@ var English = map[string]string{
 	"note.stack_megatron_ft":     "TP %s × PP %s at ZeRO-%s, as no data-parallel layout fits these GPUs: Megatron-LM or NeMo runs this split after converting the checkpoint (their distributed optimizer is ZeRO-1); --emit fsdp and deepspeed write data-parallel launches only",
 	"note.stack_torchtitan":      "TP %s × PP %s at ZeRO-%s: torchtitan runs this split (FSDP2 with --parallelism.tensor_parallel_degree and pipeline_parallel_degree); --emit fsdp and deepspeed write data-parallel launches only",
 	"note.stack_none":            "TP %s × PP %s at ZeRO-%s runs on no training stack: Megatron-LM shards optimizer states only (ZeRO-1), torchtitan pre-trains Llama 3, Qwen3 and DeepSeek-V3 only, and a QLoRA base shards data-parallel only; plan with --zero 1 or without --tp",
+	"note.scale_out":             "scaled out from %s to %s instances: %s× as fast as the fewest that hold the job, for %s× the cost (each doubling must buy 1.5× the speed, CSC's scaling rule)",
+	"note.scale_stop_slow":       "scaling out stops here: doubling to %s instances would speed the job %s× for %s× the cost, under the 1.5× a doubling must buy",
+	"note.scale_stop_comm":       "scaling out stops here: doubling to %s instances would speed the job %s× for %s× the cost, under the 1.5× a doubling must buy, as communication compute does not hide takes more of each step",
+	"note.scale_stop_batch":      "scaling out stops here: more data-parallel replicas would step more than the job's global batch of %s tokens (--global-batch-tokens sets it)",
+	"note.scale_stop_limit":      "scaling out stops here: doubling again would pass the instance limit, %s (--max-instances)",
+	"note.scale_stop_layout":     "scaling out stops here: on %s instances no layout runs on a training stack",
 	"note.mem_share":             "SGLang's default --mem-fraction-static leaves no KV cache at attention DP %s; the plan sets %s, as the SGLang DeepSeek-R1 multi-node recipes do (InferenceX, H100)",
 	"note.no_spare":              "one replica at %s%% load serves the whole rate: no spare if it fails (add one for N+1)",
 	"note.serving_engine":        "serving assumes continuous batching (vLLM)",
@@ -292,6 +298,11 @@ type Row struct {
 	Offload             estimator.Offload
 	Replicas            int
 	InstancesPerReplica int
+	// ScaledFrom is, on a training row that rents more instances than
+	// the fewest that hold the job (a scaled-out fleet, for speed:
+	// scaleOut), that fewest count, its offer's other row; 0 on every
+	// other row.
+	ScaledFrom int
 
 	Fits        bool
 	FitReason   Reason
@@ -415,6 +426,11 @@ type Row struct {
 	// sized them, shared by the offers of its hardware (spotDeadline grows
 	// a copy); nil for other rows.
 	shape *trainShape
+	// ladder is a training tech row's larger fleets (climb); scale is a
+	// priced training row's scaled-out plan (scaleOut) until the plan
+	// lists it.
+	ladder *ladder
+	scale  *scaling
 }
 
 // HostedComparison sets a hosted API against the best self-hosted row,

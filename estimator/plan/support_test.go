@@ -292,13 +292,17 @@ func TestRentalChoosesItsMemoryLayout(t *testing.T) {
 	if plain.Cheapest < 0 || own.Cheapest < 0 || len(plain.Rows) != len(own.Rows) {
 		t.Fatalf("cheapest %d / %d, rows %d / %d", plain.Cheapest, own.Cheapest, len(plain.Rows), len(own.Rows))
 	}
-	byID := map[string]plan.Row{}
+	type key struct {
+		id     string
+		scaled bool
+	}
+	byID := map[key]plan.Row{}
 	for _, r := range plain.Rows {
-		byID[r.Offer.ID] = r
+		byID[key{r.Offer.ID, r.ScaledFrom > 0}] = r
 	}
 	var ckptOff, lowZeRO int
 	for _, b := range own.Rows {
-		a := byID[b.Offer.ID]
+		a := byID[key{b.Offer.ID, b.ScaledFrom > 0}]
 		if a.Fits != b.Fits || !closeTo(a.JobSeconds, b.JobSeconds) || a.ZeRO != b.ZeRO || a.GradCheckpointing != b.GradCheckpointing || b.Offload != estimator.OffloadNone {
 			t.Errorf("%s: own settings %v %.0f s ZeRO-%d ckpt %v offload %v; none %v %.0f s ZeRO-%d ckpt %v", b.Offer.ID,
 				b.Fits, b.JobSeconds, b.ZeRO, b.GradCheckpointing, b.Offload, a.Fits, a.JobSeconds, a.ZeRO, a.GradCheckpointing)

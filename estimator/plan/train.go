@@ -2,6 +2,7 @@ package plan
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"rightsize/estimator"
@@ -326,6 +327,218 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 		}
 	}
 	r.shape = &s
+	if s.instances < p.instLimit(o) {
+		r.ladder = p.climb(o, hw, s, *r)
+	}
+}
+
+// ladder is the fleets of one training tech row beyond its fewest
+// instances: each step doubles the one before it (grow), keeping its
+// parallelism, price-free. stop says why it ends: the instance limit,
+// the global batch (batch tokens a step), no layout a stack runs on the
+// next doubling (at: its instances), or a step no faster than the one
+// before it (the last step).
+type ladder struct {
+	steps []Row
+	stop  ladderStop
+	at    int
+	batch float64
+}
+
+type ladderStop int
+
+const (
+	stopLimit ladderStop = iota
+	stopBatch
+	stopLayout
+	stopSlower
+)
+
+// climb doubles shape s of row r up to the instance limit: the fleets a
+// scaled-out plan is chosen from (scaleOut). It stops where a doubling
+// runs on no stack, where it no longer speeds the job by frontTolerance
+// (that step kept, so its figures can say so), and where more
+// data-parallel replicas would step more tokens than the job's global
+// batch (batchCap).
+func (p *planner) climb(o *Offer, hw estimator.Hardware, s trainShape, r Row) *ladder {
+	l := &ladder{}
+	limit := p.instLimit(o)
+	batch := p.batchCap(s.in, r)
+	for {
+		if s.instances*2 > limit {
+			l.stop, l.at = stopLimit, limit
+			return l
+		}
+		next, ns := r, s
+		if !p.grow(o, hw, &ns, &next, false) {
+			l.stop, l.at = stopLayout, s.instances*2
+			return l
+		}
+		if batch > 0 && tokensPerStep(&next, p.req.Workload.TrainTokens) > batch*(1+1e-9) {
+			l.stop, l.batch = stopBatch, batch
+			return l
+		}
+		next.shape, next.ladder = &ns, nil
+		l.steps = append(l.steps, next)
+		if !(next.JobSeconds < r.JobSeconds*(1-frontTolerance)) {
+			l.stop = stopSlower
+			return l
+		}
+		r, s = next, ns
+	}
+}
+
+// scaleOutSpeedup is the speed-up a doubling of a training fleet must
+// buy for a scaled-out plan to take it: 1.5×, CSC's scalability
+// criterion for running on more processors ("The speed of the
+// application has to increase by 50%, when the number of processors is
+// doubled": CSC – IT Center for Science, Cray T3E User's Guide, §10.3
+// "Scalability criteria at CSC"). A doubling below it costs at least
+// 2/1.5 = 1.33× as much for the time it saves. The knee's measure (cost
+// × time, recommend.go) falls with a doubling above √2 ≈ 1.41×, so each
+// doubling the rule takes moves a plan towards the knee.
+const scaleOutSpeedup = 1.5
+
+// scaling is what scaleOut found for a training row: its scaled-out
+// plan (nil: no doubling pays) and the note that says where scaling
+// stops (no Key: nothing to say, as on an offer one instance of which is
+// the most a plan may rent).
+type scaling struct {
+	row  *Row
+	stop Reason
+}
+
+// scaleOut prices the ladder l of r's tech row on o (priced copies a
+// tech row onto a priced one, as row does) and returns the largest fleet
+// that fits (budget, deadline, host) whose own doubling bought at least
+// scaleOutSpeedup on the ranked time (on spot the expected time: more
+// instances are reclaimed more often) and that runs at least
+// scaleOutSpeedup per doubling as fast as r, the fewest instances, over
+// all of them. The rule is CSC's, applied to each doubling and on
+// average: a fleet whose last doubling pays after doublings that did not
+// (a ZeRO-3 fleet that accumulates many micro-batches over a slow
+// network speeds up as the accumulation falls) is taken when the whole
+// climb pays.
+func (p *planner) scaleOut(o *Offer, r *Row, l *ladder, priced func(t, c *Row)) *scaling {
+	rows := make([]Row, 0, len(l.steps))
+	best, prev := -1, r.time
+	for i := range l.steps {
+		if l.steps[i].Instances <= r.Instances {
+			continue // spotDeadline grew r past this fleet
+		}
+		var c Row
+		priced(&l.steps[i], &c)
+		p.finish(o, &c, false)
+		doublings := math.Log2(float64(c.Instances) / float64(r.Instances))
+		if c.Fits && c.time > 0 && prev >= scaleOutSpeedup*c.time && r.time >= math.Pow(scaleOutSpeedup, doublings)*c.time {
+			best = len(rows)
+		}
+		prev = c.time
+		rows = append(rows, c)
+	}
+	sc := &scaling{}
+	from := r
+	if best >= 0 {
+		sc.row = &rows[best]
+		from = sc.row
+	}
+	switch k := best + 1; {
+	case k < len(rows):
+		n := &rows[k]
+		speed := ratio(from.time, n.time)
+		if speed >= scaleOutSpeedup {
+			break // it pays, and the budget, the deadline or the host rules it out
+		}
+		key := "note.scale_stop_slow"
+		if n.Bound == estimator.BoundCommunication {
+			key = "note.scale_stop_comm"
+		}
+		sc.stop = Reason{Key: key, Args: []any{n.Instances, speed, ratio(n.cost, from.cost)}}
+	case len(rows) == 0 && l.stop == stopLimit:
+		// r holds the job on about the most instances a plan may rent.
+	case l.stop == stopLimit:
+		sc.stop = Reason{Key: "note.scale_stop_limit", Args: []any{l.at}}
+	case l.stop == stopBatch:
+		sc.stop = Reason{Key: "note.scale_stop_batch", Args: []any{l.batch}}
+	case l.stop == stopLayout:
+		sc.stop = Reason{Key: "note.scale_stop_layout", Args: []any{l.at}}
+	}
+	if sc.row == nil && sc.stop.Key == "" {
+		return nil
+	}
+	return sc
+}
+
+// scaledRow is the row of sc's scaled-out fleet as the plan lists it, r
+// being the fewest instances of its offer: marked, with a note that sets
+// it against r and the note that says where scaling stops.
+func scaledRow(r *Row, sc *scaling) Row {
+	s := *sc.row
+	s.ScaledFrom = r.Instances
+	s.Notes = append(slices.Clip(s.Notes), Reason{Key: "note.scale_out",
+		Args: []any{r.Instances, s.Instances, ratio(r.time, s.time), ratio(s.cost, r.cost)}})
+	if sc.stop.Key != "" {
+		s.Notes = append(s.Notes, sc.stop)
+	}
+	return s
+}
+
+// pruneScaled drops the scaled-out rows (scaledRow) the picks could
+// never rest on, rows being ranked: those passed over for their price
+// (passOver), and those a fitting row the picks may rest on that ranks
+// before them (costs no more) runs as fast as or faster than. A
+// scaled-out fleet is listed for the cost–time front it adds to: a GPU
+// offered at a dozen prices would otherwise add a dozen fleets, all but
+// the cheapest behind another. Fewest-instance rows stay, as before.
+func pruneScaled(rows []Row) []Row {
+	fastest := math.Inf(1)
+	out := rows[:0]
+	for i := range rows {
+		r := &rows[i]
+		if r.ScaledFrom > 0 && (r.PassedOver.Key != "" || !(r.time < fastest)) {
+			continue
+		}
+		if r.Fits && r.PassedOver.Key == "" {
+			fastest = min(fastest, r.time)
+		}
+		out = append(out, *r)
+	}
+	clear(rows[len(out):])
+	return out
+}
+
+// tokensPerStep is a training row's global batch in tokens: the job's
+// tokens over its optimizer steps.
+func tokensPerStep(r *Row, tokens float64) float64 {
+	if !(r.OptimizerSteps > 0) {
+		return 0
+	}
+	return tokens / r.OptimizerSteps
+}
+
+// batchCap is the most tokens an optimizer step of a scaled-out fleet
+// may take: the job's global batch (Workload.GlobalBatchTokens, else the
+// estimator's published default for pre-training,
+// estimator.DefaultGlobalBatchTokens), or the fewest instances' own step
+// where that is larger. Data parallelism divides the global batch among
+// the replicas (gradient accumulation falls to one micro-batch each,
+// Workload.GlobalBatchTokens); past that, more replicas would step a
+// larger batch than the run's, which changes the training itself:
+// beyond the critical batch size a larger batch needs more tokens for
+// the same loss (McCandlish et al. 2018, "An Empirical Model of
+// Large-Batch Training", §2.2), which a job of fixed tokens does not
+// count, so scaling out stops there. 0: no cap (a fine-tune with no
+// --global-batch-tokens steps its micro-batches on every replica, and
+// its batch grows with them, as on its fewest instances).
+func (p *planner) batchCap(in estimator.Input, r Row) float64 {
+	g := p.req.Workload.GlobalBatchTokens
+	if g == 0 {
+		g = estimator.DefaultGlobalBatchTokens(in)
+	}
+	if !(g > 0) {
+		return 0
+	}
+	return math.Max(g, tokensPerStep(&r, p.req.Workload.TrainTokens))
 }
 
 // grow doubles the instances of shape s, keeping its parallelism, and
@@ -401,7 +614,12 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 	r.Replicas, r.InstancesPerReplica = 1, s.instances
 	r.TokensPerSecond = tps
 	r.OptimizerSteps = tokens / pf.tokensPerStep
-	r.JobSeconds = estimator.Finite(tokens / tps)
+	// The instances start and load the model before the first step, on
+	// every instance rented (startUpSeconds), as a batch job's do: a
+	// fleet of 64 instances for a job of minutes was priced as if it
+	// trained from the moment it was rented, and came out the cheapest
+	// way to fine-tune 70B on 1B tokens.
+	r.JobSeconds = estimator.Finite(p.startUpSeconds() + tokens/tps)
 }
 
 // spotDeadline grows a spot training row that meets --deadline

@@ -1,0 +1,144 @@
+package plan_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"rightsize/catalog"
+	"rightsize/estimator"
+	"rightsize/estimator/plan"
+)
+
+// scaleOutRequest is a training job on every catalog offer of the kinds
+// the command line and the page plan by default, the ZeRO stage open.
+func scaleOutRequest(t *testing.T, model string, task estimator.Task, tokens float64) (plan.Request, []plan.Offer) {
+	t.Helper()
+	req, offers := catalogRequest(t, model)
+	req.Input.Task, req.ZeROOpen = task, true
+	req.Filters.Kinds = slices.Clone(catalog.DefaultKinds)
+	req.Workload = plan.Workload{Kind: plan.Training, TrainTokens: tokens}
+	return req, offers
+}
+
+// hasNote reports whether r has a note whose key starts with prefix.
+func hasNote(r *plan.Row, prefix string) bool {
+	return slices.ContainsFunc(r.Notes, func(n plan.Reason) bool { return strings.HasPrefix(n.Key, prefix) })
+}
+
+// TestFastestScalesOut: the fastest way to pre-train or fine-tune a model
+// on many tokens is a fleet of hundreds of GPUs, not the fewest that hold
+// it. The fastest pick was the fastest single instance (Llama 3.1 70B on
+// 1T tokens: one 8 × B300 instance, 1.8 years); it is now 64 instances
+// (512 GPUs) scaled out from the fewest, each doubling buying at least
+// 1.5× the speed, and says where scaling stops. The cheapest pick is
+// today's, to the cent.
+func TestFastestScalesOut(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		model    string
+		task     estimator.Task
+		tokens   float64
+		cheapID  string
+		cheapUSD float64 // the cheapest pick before scale-out rows, unchanged (with its start-up)
+		fastID   string
+		fastInst int
+	}{
+		{"pre-train 8B on 1T tokens", "llama-3.1-8b", estimator.Pretrain, 1e12, "shadeform-cudo_a40x10-bm", 52964.80263361128, "aws-p6-b300.48xlarge", 64},
+		{"pre-train 70B on 1T tokens", "llama-3.1-70b", estimator.Pretrain, 1e12, "verda-8b200.240v", 498360.3945984458, "aws-p6-b300.48xlarge", 64},
+		{"fine-tune 70B on 10B tokens", "llama-3.1-70b", estimator.FullFinetune, 1e10, "verda-8b300.240v", 6620.029687746527, "aws-p6-b300.48xlarge", 64},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			req, offers := scaleOutRequest(t, c.model, c.task, c.tokens)
+			res := mustPlan(t, req, offers, plan.Options{})
+			checkRecommendations(t, &res)
+			ch, fa := &res.Rows[res.Cheapest], &res.Rows[res.Fastest]
+			if ch.Offer.ID != c.cheapID || ch.Instances != 1 || ch.ScaledFrom != 0 || !closeTo(ch.JobCostUSD, c.cheapUSD) {
+				t.Errorf("cheapest %s ×%d (scaled from %d) at %v USD, want %s ×1 at %.2f USD", ch.Offer.ID, ch.Instances, ch.ScaledFrom,
+					ch.JobCostUSD, c.cheapID, c.cheapUSD)
+			}
+			if fa.Offer.ID != c.fastID || fa.Instances != c.fastInst || !(fa.RankedSeconds <= ch.RankedSeconds) {
+				t.Errorf("fastest %s ×%d in %.0f h, want %s ×%d, no slower than the cheapest's %.0f h", fa.Offer.ID, fa.Instances,
+					fa.RankedSeconds/3600, c.fastID, c.fastInst, ch.RankedSeconds/3600)
+			}
+			// The fastest is its offer's fewest instances scaled out, and
+			// says so and where scaling stops.
+			own := slices.IndexFunc(res.Rows, func(r plan.Row) bool { return r.Offer.ID == fa.Offer.ID && r.ScaledFrom == 0 })
+			if own < 0 || fa.ScaledFrom != res.Rows[own].Instances || !(fa.GPUs > res.Rows[own].GPUs) ||
+				!(fa.JobSeconds*1.5 <= res.Rows[own].JobSeconds) {
+				t.Fatalf("fastest ×%d on %v GPUs, scaled from %d; its offer's own row %d", fa.Instances, fa.GPUs, fa.ScaledFrom, own)
+			}
+			if !hasNote(fa, "note.scale_out") || !hasNote(fa, "note.scale_stop") {
+				t.Errorf("fastest's notes: %v", fa.Notes)
+			}
+			// At most one scaled-out row per offer, and none that a row
+			// the picks may rest on, ranked before it, runs as fast as.
+			seen := map[string]bool{}
+			fastest := 1e300
+			for i := range res.Rows {
+				r := &res.Rows[i]
+				if r.ScaledFrom > 0 {
+					if seen[r.Offer.ID] || !(r.RankedSeconds < fastest) || r.PassedOver.Key != "" {
+						t.Errorf("row %d, %s ×%d: a second scaled-out row, passed over, or behind a row ranked before it", i, r.Offer.ID, r.Instances)
+					}
+					seen[r.Offer.ID] = true
+				}
+				if r.Fits && r.PassedOver.Key == "" {
+					fastest = min(fastest, r.RankedSeconds)
+				}
+			}
+		})
+	}
+}
+
+// TestScaleOutKeepsTheGlobalBatch: data parallelism divides the job's
+// global batch among its replicas; a scaled-out fleet stops where one
+// more doubling would step more tokens than the batch (0.5M tokens here,
+// GPT-3's below 1B parameters), and says so, rather than train with a
+// larger batch than the run's.
+func TestScaleOutKeepsTheGlobalBatch(t *testing.T) {
+	req, offers := scaleOutRequest(t, "llama-3.1-8b", estimator.Pretrain, 1e11)
+	const batch = 1 << 19
+	req.Workload.GlobalBatchTokens = batch
+	res := mustPlan(t, req, offers, plan.Options{})
+	scaled, capped := 0, 0
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		if r.ScaledFrom == 0 {
+			continue
+		}
+		scaled++
+		if step := req.Workload.TrainTokens / r.OptimizerSteps; step > batch*(1+1e-9) {
+			t.Errorf("%s ×%d: %.0f tokens a step, over the %d-token global batch", r.Offer.ID, r.Instances, step, batch)
+		}
+		if hasNote(r, "note.scale_stop_batch") {
+			capped++
+		}
+	}
+	if scaled == 0 || capped == 0 {
+		t.Errorf("%d scaled-out rows, %d stopped by the global batch", scaled, capped)
+	}
+}
+
+// TestScaledTieKeepsTheCheapest: a scaled-out fleet dearer by less than
+// the cost tolerance does not take the cheapest pick from the fewest
+// instances (it took it on a 0.3% tie at twice the speed, by the rule
+// that gives a tie to the faster row); it stays on the front for its
+// speed. Llama 3.1 70B pre-trained on 1T tokens on spot within 30 days:
+// 32 MI300X instances (the fewest that meet the deadline), and 64 beside
+// them.
+func TestScaledTieKeepsTheCheapest(t *testing.T) {
+	req, offers := scaleOutRequest(t, "llama-3.1-70b", estimator.Pretrain, 1e12)
+	req.Pricing, req.Filters.DeadlineSeconds = plan.Spot, 30*86400
+	res := mustPlan(t, req, offers, plan.Options{})
+	checkRecommendations(t, &res)
+	ch := &res.Rows[res.Cheapest]
+	if ch.Offer.ID != "azure-standard_nd96isr_mi300x_v5" || ch.Instances != 32 || ch.ScaledFrom != 0 || !closeTo(ch.RankedCostDisp, 240615.77096097748) {
+		t.Errorf("cheapest %s ×%d (scaled from %d) at %v USD, want azure-standard_nd96isr_mi300x_v5 ×32 at 240615.77", ch.Offer.ID,
+			ch.Instances, ch.ScaledFrom, ch.RankedCostDisp)
+	}
+	i := slices.IndexFunc(res.Rows, func(r plan.Row) bool { return r.Offer.ID == ch.Offer.ID && r.ScaledFrom == 32 })
+	if i < 0 || res.Rows[i].Instances != 64 || !slices.Contains(res.Pareto, i) || !(res.Rows[i].RankedCostDisp < ch.RankedCostDisp*1.01) {
+		t.Errorf("the scaled-out ×64 row %d is not on the front %v within 1%% of the cheapest's cost", i, res.Pareto)
+	}
+}
