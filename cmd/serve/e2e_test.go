@@ -760,7 +760,13 @@ func TestE2ESubPath(t *testing.T) {
 // links, LoRA/QLoRA and spot-checkpoint launch settings, phone tables as
 // cards; +30 KB raw code, app/page +14 KB, catalog/launch +8 KB,
 // estimator/plan +6 KB): 2,188,897–2,198,827 B over this stop's builds (the
-// noise below), so the budget is 2,206,000 B. A planner in a worker of its
+// noise below), so the budget was 2,206,000 B. Then six more audits'
+// fixes: prices whose own record leaves them open (a field on every offer,
+// their flags and reasons in EN/RU/ZH), the training stack each layout
+// runs on and its notes, scaled-out training fleets, start-up in batch and
+// training jobs, whole-month billing, the fit table's best rows and "Show
+// all" in the link, the read-only embed view and the chart's tap (+84 KB
+// raw): 2,211,308 B, so the budget is 2,218,000 B. A planner in a worker of its
 // own would take 155 KB (plan, launch, simulator; measured by cutting
 // their entry points: 2,051,878 B against 2,206,923 B by the same brotli
 // settings), and everything but the go-app shell 464 KB (1,743,116 B,
@@ -779,7 +785,7 @@ func TestE2ESubPath(t *testing.T) {
 // size before it is blamed.
 func TestWasmBrotliBudget(t *testing.T) {
 	dir := distDir(t, "RIGHTSIZE_DIST")
-	const budget = 2_206_000
+	const budget = 2_218_000
 	st, err := os.Stat(filepath.Join(dir, "web", "app.wasm.br"))
 	if err != nil {
 		t.Fatal(err)
