@@ -134,6 +134,7 @@ var English = map[string]string{
 	"fit.no_fx":                  "no exchange rate for %s",
 	"fit.fraction_training":      "a GPU slice is for inference only",
 	"fit.too_big":                "needs more than %s instances",
+	"fit.layout_oom":             "%s GiB per GPU short at the layout given (%s GPUs, TP %s, PP %s, ZeRO %s): set a higher --zero or --grad-checkpointing, or leave --gpus, --tp and --pp out to let the plan choose",
 	"fit.engine_gpu":             "%s does not run on %s GPUs",
 	"fit.no_fabric":              "one instance does not hold it, and the provider names no cluster network between instances (allow unknown networks to plan across them)",
 	"fit.filtered":               "filtered out: %s",

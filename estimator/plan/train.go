@@ -310,7 +310,15 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 		return
 	}
 	s, ok := p.fitTraining(o)
-	if !ok {
+	switch {
+	case !ok && p.req.FixedParallelism && s.instances > 0 && s.instances <= p.instLimit(o):
+		// The user's layout runs out of memory however many instances
+		// are rented: "needs more than 64 instances" sent a full
+		// fine-tune of 8B on 16 H100s at ZeRO 0 looking for a bigger
+		// fleet, where --zero 2 or 3 (or no --gpus) is what fits it.
+		r.FitReason = Reason{Key: "fit.layout_oom", Args: []any{-s.res.Headroom.GiB(), s.in.GPUs, s.in.TP, s.in.PP, s.in.ZeRO}}
+		return
+	case !ok:
 		r.FitReason = p.tooBig(o)
 		return
 	}
