@@ -1042,3 +1042,19 @@ func TestFixedLayoutOutOfMemorySaysSo(t *testing.T) {
 		t.Errorf("ZeRO 3: fits %v on %d instances (%v)", res.Rows[0].Fits, res.Rows[0].Instances, res.Rows[0].FitReason)
 	}
 }
+
+// TestHostWarningSaysWhatToDo: the soft host rule's warning says what
+// the vCPUs are for and what to do, where it said only "below the 8 the
+// guides ask for this task". Llama 3.2 1B LoRA on an L4 with 4 vCPUs.
+func TestHostWarningSaysWhatToDo(t *testing.T) {
+	in := modelInput(t, "llama-3.2-1b")
+	in.Task, in.GPUs = estimator.LoRA, 1
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e7}, FixedParallelism: true}
+	o := gpuOffer(t, "l4", 1, estimator.BF16)
+	o.VCPUs, o.RAMGiB = 4, 64
+	r := mustPlan(t, req, []plan.Offer{o}, plan.Options{KeepUnfit: true}).Rows[0]
+	want := "4.00 vCPUs per GPU, below the 8.00 per GPU that host sizing guides give for this task: data-loader workers, tokenising and the serving front end run on them, and too few leave the GPUs waiting (a soft rule: pre-tokenise the data, or take a larger host shape)"
+	if r.Host.Status != plan.HostWarn || r.Host.Reason.String() != want {
+		t.Errorf("host %v: %q, want %q", r.Host.Status, r.Host.Reason, want)
+	}
+}
