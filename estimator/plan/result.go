@@ -197,6 +197,7 @@ var English = map[string]string{
 	"note.scale_stop_comm":       "scaling out stops here: doubling to %s instances would speed the job %s× for %s× the cost, under the 1.5× a doubling must buy, as communication compute does not hide takes more of each step",
 	"note.scale_stop_batch":      "scaling out stops here: more data-parallel replicas would step more than the job's global batch of %s tokens (--global-batch-tokens sets it)",
 	"note.scale_stop_batch_ft":   "scaling out stops here: more data-parallel replicas would step more than %s sequences (%s tokens), a fine-tune's usual global batch (Stanford Alpaca, alpaca-lora); a larger one is another training recipe (--global-batch-tokens sets it)",
+	"note.ft_batch_large":        "%s sequences a step, above a fine-tune's usual global batch of 128 (Stanford Alpaca, alpaca-lora): its %s data-parallel replicas step one micro-batch each, so the training recipe (batch, and the learning rate tuned for it) differs from the usual one (fewer instances keep the usual batch, and take longer)",
 	"note.scale_stop_limit":      "scaling out stops here: doubling again would pass the instance limit, %s (--max-instances)",
 	"note.scale_stop_layout":     "scaling out stops here: on %s instances no layout runs on a training stack",
 	"note.mem_share":             "SGLang's default --mem-fraction-static leaves no KV cache at attention DP %s; the plan sets %s, as the SGLang DeepSeek-R1 multi-node recipes do (InferenceX, H100)",

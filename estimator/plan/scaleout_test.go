@@ -176,3 +176,30 @@ func TestScaledTieKeepsTheCheapest(t *testing.T) {
 		t.Errorf("the scaled-out ×64 row %d is not on the front %v within 1%% of the cheapest's cost", i, res.Pareto)
 	}
 }
+
+// TestFineTuneBatchAboveTheUsualSaysSo: a fine-tune fleet grown to meet
+// --deadline steps one micro-batch on each of its replicas, more
+// sequences than a fine-tune's usual 128 (Llama 3.1 70B fully fine-tuned
+// on 10B tokens within 24 h: 28 instances, 224 sequences), which its
+// row now says; rows at or under 128 say nothing.
+func TestFineTuneBatchAboveTheUsualSaysSo(t *testing.T) {
+	req, offers := scaleOutRequest(t, "llama-3.1-70b", estimator.FullFinetune, 1e10)
+	req.Filters.DeadlineSeconds = 86400
+	res := mustPlan(t, req, offers, plan.Options{})
+	above := 0
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		if !r.Fits {
+			continue
+		}
+		seqs := req.Workload.TrainTokens / r.OptimizerSteps / float64(req.Input.Seq)
+		if big, noted := seqs > 128*(1+1e-9), hasNote(r, "note.ft_batch_large"); big != noted {
+			t.Errorf("%s ×%d: %.0f sequences a step, noted %v", r.Offer.ID, r.Instances, seqs, noted)
+		} else if big {
+			above++
+		}
+	}
+	if above == 0 {
+		t.Error("no fitting row steps more than 128 sequences")
+	}
+}

@@ -572,6 +572,24 @@ func (p *planner) batchCap(in estimator.Input, r Row) float64 {
 // --global-batch-tokens replaces it.
 const fineTuneGlobalSequences = 128
 
+// fineTuneBatchNote says when fine-tune row r steps more sequences than
+// a fine-tune's usual global batch (fineTuneGlobalSequences) because it
+// has more data-parallel replicas than that, each stepping its
+// micro-batch: a fleet grown to meet --deadline, or the fewest instances
+// of a large model. Scaled-out fleets stop at that batch (batchCap); these
+// rows cannot, so they say the recipe differs. No note where the user
+// named the global batch.
+func (p *planner) fineTuneBatchNote(r *Row) Reason {
+	if p.in.Task == estimator.Pretrain || p.req.Workload.GlobalBatchTokens > 0 {
+		return Reason{}
+	}
+	seqs := tokensPerStep(r, p.req.Workload.TrainTokens) / trainSeq(p.in)
+	if !(seqs > fineTuneGlobalSequences*(1+1e-9)) {
+		return Reason{}
+	}
+	return Reason{Key: "note.ft_batch_large", Args: []any{math.Round(seqs), r.DP}}
+}
+
 // trainSeq is the tokens of one training sample: --seq, or the length
 // the architecture fixes (Arch.SeqLen: ViT patches), as the estimator
 // counts it.
