@@ -165,7 +165,17 @@ func dataParallelComm(in Input, hw Hardware, d int, psi, params, elem, bw float6
 	layers := math.Max(1, math.Ceil(float64(in.Arch.Layers)/float64(max(1, in.PP))))
 	lora := in.Task == LoRA || in.Task == QLoRA
 	switch {
-	case in.ZeRO == 3 && !lora:
+	case in.ZeRO == 3 && lora:
+		// The frozen base is sharded too (Estimate divides it over the
+		// shard): FSDP and ZeRO-3 gather each block's base weights for
+		// the forward and again for the backward on every micro-batch,
+		// as for a full fine-tune, and reduce-scatter the adapters'
+		// gradients only. Counting the adapters alone priced a 70B LoRA
+		// over 16 nodes' network as free as on one node's NVLink.
+		base := (df - 1) / df * frozenBaseBytes(in) / bw
+		unit := (2*base+gradRing)/layers + 3*lat/2
+		return dpComm{total: layers * unit, tail: base/layers + lat/2, perMicro: true}
+	case in.ZeRO == 3:
 		// 2 all-gathers and 1 reduce-scatter per block per micro-batch;
 		// the first block's gather has nothing to hide under.
 		unit := (2*ring+gradRing)/layers + 3*lat/2
@@ -194,6 +204,19 @@ func dataParallelComm(in Input, hw Hardware, d int, psi, params, elem, bw float6
 	}
 	total := 2*gradRing + buckets*lat // all-reduce = reduce-scatter + all-gather (Patarasuk & Yuan 2009)
 	return dpComm{total: total, tail: total / buckets}
+}
+
+// frozenBaseBytes is one GPU's frozen LoRA or QLoRA base before ZeRO
+// shards it (its TP × PP part, 1/EP of the experts), in the width it is
+// stored and gathered in: weightBits (a QLoRA base's linear layers in
+// their 4-bit storage, as gatherBytes counts the gather buffer).
+func frozenBaseBytes(in Input) float64 {
+	a := in.Arch
+	experts := expertParams(a) * (1 - 1/trainEP(in))
+	lin := math.Max(0, float64(a.LinearParams)-experts)
+	other := math.Max(0, float64(a.TotalParams)-float64(a.LinearParams))
+	linBits, otherBits, _ := weightBits(in)
+	return (lin*linBits/8 + other*otherBits/8) / float64(max(1, in.TP)*max(1, in.PP))
 }
 
 // optimizerStepSeconds is the optimizer update after the gradients are

@@ -824,6 +824,9 @@ func (p *planner) finish(o *Offer, r *Row, spotGrow bool) {
 		in := p.in
 		in.TP, in.PP, in.ZeRO, in.EP = r.TP, r.PP, r.ZeRO, max(r.EP, p.in.EP)
 		r.Notes = append(slices.Clip(r.Notes), p.stackNote(in))
+		if n := p.fineTuneBatchNote(r); n.Key != "" {
+			r.Notes = append(r.Notes, n)
+		}
 	case Batch:
 		p.batchMoney(o, r)
 	case Serving:

@@ -1015,3 +1015,46 @@ func TestBatchBillsStartUp(t *testing.T) {
 		}
 	}
 }
+
+// TestFixedLayoutOutOfMemorySaysSo: a layout the user fixed (--gpu
+// h100-sxm --gpus 16) that runs out of memory on two instances is
+// refused for its memory, with the shortfall and the layout, not as
+// "needs more than 64 instances", which sent the user after a bigger
+// fleet where a higher ZeRO stage is what fits it. Llama 3.1 8B fully
+// fine-tuned at ZeRO 0 needs 154.1 GiB per GPU of the H100's 79.2.
+func TestFixedLayoutOutOfMemorySaysSo(t *testing.T) {
+	in := modelInput(t, "llama-3.1-8b")
+	in.Task, in.GPUs, in.TP, in.PP, in.ZeRO = estimator.FullFinetune, 16, 1, 1, 0
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e9}, FixedParallelism: true}
+	o := gpuOffer(t, "h100-sxm", 8, estimator.BF16)
+	o.NetworkGbps, o.NetworkFabric = 3200, "infiniband"
+	res := mustPlan(t, req, []plan.Offer{o}, plan.Options{KeepUnfit: true})
+	r := res.Rows[0]
+	if r.Fits || r.FitReason.Key != "fit.layout_oom" || len(r.FitReason.Args) != 5 {
+		t.Fatalf("fits %v, reason %v", r.Fits, r.FitReason)
+	}
+	if short := r.FitReason.Args[0].(float64); math.Abs(short-74.9) > 0.1 || r.FitReason.Args[1] != 16 || r.FitReason.Args[4] != 0 {
+		t.Errorf("reason %q, want 74.9 GiB short at 16 GPUs, ZeRO 0", r.FitReason)
+	}
+	// At ZeRO 3 the same layout fits.
+	req.Input.ZeRO = 3
+	if res := mustPlan(t, req, []plan.Offer{o}, plan.Options{KeepUnfit: true}); !res.Rows[0].Fits || res.Rows[0].Instances != 2 {
+		t.Errorf("ZeRO 3: fits %v on %d instances (%v)", res.Rows[0].Fits, res.Rows[0].Instances, res.Rows[0].FitReason)
+	}
+}
+
+// TestHostWarningSaysWhatToDo: the soft host rule's warning says what
+// the vCPUs are for and what to do, where it said only "below the 8 the
+// guides ask for this task". Llama 3.2 1B LoRA on an L4 with 4 vCPUs.
+func TestHostWarningSaysWhatToDo(t *testing.T) {
+	in := modelInput(t, "llama-3.2-1b")
+	in.Task, in.GPUs = estimator.LoRA, 1
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e7}, FixedParallelism: true}
+	o := gpuOffer(t, "l4", 1, estimator.BF16)
+	o.VCPUs, o.RAMGiB = 4, 64
+	r := mustPlan(t, req, []plan.Offer{o}, plan.Options{KeepUnfit: true}).Rows[0]
+	want := "4.00 vCPUs per GPU, below the 8.00 per GPU that host sizing guides give for this task: data-loader workers, tokenising and the serving front end run on them, and too few leave the GPUs waiting (a soft rule: pre-tokenise the data, or take a larger host shape)"
+	if r.Host.Status != plan.HostWarn || r.Host.Reason.String() != want {
+		t.Errorf("host %v: %q, want %q", r.Host.Status, r.Host.Reason, want)
+	}
+}

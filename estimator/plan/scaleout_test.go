@@ -46,7 +46,9 @@ func TestFastestScalesOut(t *testing.T) {
 	}{
 		{"pre-train 8B on 1T tokens", "llama-3.1-8b", estimator.Pretrain, 1e12, "shadeform-cudo_a40x10-bm", 52964.80263361128, "aws-p6-b300.48xlarge", 64},
 		{"pre-train 70B on 1T tokens", "llama-3.1-70b", estimator.Pretrain, 1e12, "verda-8b200.240v", 498360.3945984458, "aws-p6-b300.48xlarge", 64},
-		{"fine-tune 70B on 10B tokens", "llama-3.1-70b", estimator.FullFinetune, 1e10, "verda-8b300.240v", 6620.029687746527, "aws-p6-b300.48xlarge", 64},
+		// 16 instances: 128 GPUs of one sequence each step a fine-tune's
+		// default global batch, 128 sequences (TestFineTuneScaleOutKeepsItsBatch).
+		{"fine-tune 70B on 10B tokens", "llama-3.1-70b", estimator.FullFinetune, 1e10, "verda-8b300.240v", 6620.029687746527, "aws-p6-b300.48xlarge", 16},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			req, offers := scaleOutRequest(t, c.model, c.task, c.tokens)
@@ -120,6 +122,38 @@ func TestScaleOutKeepsTheGlobalBatch(t *testing.T) {
 	}
 }
 
+// TestFineTuneScaleOutKeepsItsBatch: a fine-tune that names no global
+// batch steps one micro-batch per replica, so a fleet's batch grew with
+// its replicas: the fastest LoRA of Llama 3.1 70B on 1B tokens was 64
+// MI300X instances stepping 512 sequences, a recipe no fine-tune runs.
+// Its fleets now stop at 128 sequences (Stanford Alpaca's and
+// alpaca-lora's batch) and say so; the fastest is 16 instances.
+func TestFineTuneScaleOutKeepsItsBatch(t *testing.T) {
+	for _, task := range []estimator.Task{estimator.LoRA, estimator.FullFinetune} {
+		req, offers := scaleOutRequest(t, "llama-3.1-70b", task, 1e9)
+		res := mustPlan(t, req, offers, plan.Options{})
+		batch := 128 * float64(req.Input.Seq)
+		capped := 0
+		for i := range res.Rows {
+			r := &res.Rows[i]
+			if r.ScaledFrom == 0 {
+				continue
+			}
+			if step := req.Workload.TrainTokens / r.OptimizerSteps; step > batch*(1+1e-9) {
+				t.Errorf("%v: %s ×%d steps %.0f tokens, over 128 sequences of %d", task, r.Offer.ID, r.Instances, step, req.Input.Seq)
+			}
+			if hasNote(r, "note.scale_stop_batch_ft") {
+				capped++
+			}
+		}
+		fa := &res.Rows[res.Fastest]
+		if capped == 0 || fa.ScaledFrom == 0 || fa.Instances != 16 || fa.GPUs != 128 {
+			t.Errorf("%v: %d scaled-out rows stopped by the batch; fastest %s ×%d on %v GPUs (scaled from %d), want ×16 on 128",
+				task, capped, fa.Offer.ID, fa.Instances, fa.GPUs, fa.ScaledFrom)
+		}
+	}
+}
+
 // TestScaledTieKeepsTheCheapest: a scaled-out fleet dearer by less than
 // the cost tolerance does not take the cheapest pick from the fewest
 // instances (it took it on a 0.3% tie at twice the speed, by the rule
@@ -140,5 +174,32 @@ func TestScaledTieKeepsTheCheapest(t *testing.T) {
 	i := slices.IndexFunc(res.Rows, func(r plan.Row) bool { return r.Offer.ID == ch.Offer.ID && r.ScaledFrom == 32 })
 	if i < 0 || res.Rows[i].Instances != 64 || !slices.Contains(res.Pareto, i) || !(res.Rows[i].RankedCostDisp < ch.RankedCostDisp*1.01) {
 		t.Errorf("the scaled-out ×64 row %d is not on the front %v within 1%% of the cheapest's cost", i, res.Pareto)
+	}
+}
+
+// TestFineTuneBatchAboveTheUsualSaysSo: a fine-tune fleet grown to meet
+// --deadline steps one micro-batch on each of its replicas, more
+// sequences than a fine-tune's usual 128 (Llama 3.1 70B fully fine-tuned
+// on 10B tokens within 24 h: 28 instances, 224 sequences), which its
+// row now says; rows at or under 128 say nothing.
+func TestFineTuneBatchAboveTheUsualSaysSo(t *testing.T) {
+	req, offers := scaleOutRequest(t, "llama-3.1-70b", estimator.FullFinetune, 1e10)
+	req.Filters.DeadlineSeconds = 86400
+	res := mustPlan(t, req, offers, plan.Options{})
+	above := 0
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		if !r.Fits {
+			continue
+		}
+		seqs := req.Workload.TrainTokens / r.OptimizerSteps / float64(req.Input.Seq)
+		if big, noted := seqs > 128*(1+1e-9), hasNote(r, "note.ft_batch_large"); big != noted {
+			t.Errorf("%s ×%d: %.0f sequences a step, noted %v", r.Offer.ID, r.Instances, seqs, noted)
+		} else if big {
+			above++
+		}
+	}
+	if above == 0 {
+		t.Error("no fitting row steps more than 128 sequences")
 	}
 }

@@ -310,7 +310,15 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 		return
 	}
 	s, ok := p.fitTraining(o)
-	if !ok {
+	switch {
+	case !ok && p.req.FixedParallelism && s.instances > 0 && s.instances <= p.instLimit(o):
+		// The user's layout runs out of memory however many instances
+		// are rented: "needs more than 64 instances" sent a full
+		// fine-tune of 8B on 16 H100s at ZeRO 0 looking for a bigger
+		// fleet, where --zero 2 or 3 (or no --gpus) is what fits it.
+		r.FitReason = Reason{Key: "fit.layout_oom", Args: []any{-s.res.Headroom.GiB(), s.in.GPUs, s.in.TP, s.in.PP, s.in.ZeRO}}
+		return
+	case !ok:
 		r.FitReason = p.tooBig(o)
 		return
 	}
@@ -337,12 +345,14 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 // parallelism, price-free. stop says why it ends: the instance limit,
 // the global batch (batch tokens a step), no layout a stack runs on the
 // next doubling (at: its instances), or a step no faster than the one
-// before it (the last step).
+// before it (the last step). seqs is the global batch in sequences
+// where it is a fine-tune's default (fineTuneGlobalSequences), else 0.
 type ladder struct {
 	steps []Row
 	stop  ladderStop
 	at    int
 	batch float64
+	seqs  float64
 }
 
 type ladderStop int
@@ -376,6 +386,9 @@ func (p *planner) climb(o *Offer, hw estimator.Hardware, s trainShape, r Row) *l
 		}
 		if batch > 0 && tokensPerStep(&next, p.req.Workload.TrainTokens) > batch*(1+1e-9) {
 			l.stop, l.batch = stopBatch, batch
+			if ft := fineTuneGlobalSequences * trainSeq(s.in); p.req.Workload.GlobalBatchTokens == 0 && s.in.Task != estimator.Pretrain && batch <= ft {
+				l.seqs = fineTuneGlobalSequences
+			}
 			return l
 		}
 		next.shape, next.ladder = &ns, nil
@@ -458,6 +471,8 @@ func (p *planner) scaleOut(o *Offer, r *Row, l *ladder, priced func(t, c *Row)) 
 		// r holds the job on about the most instances a plan may rent.
 	case l.stop == stopLimit:
 		sc.stop = Reason{Key: "note.scale_stop_limit", Args: []any{l.at}}
+	case l.stop == stopBatch && l.seqs > 0:
+		sc.stop = Reason{Key: "note.scale_stop_batch_ft", Args: []any{l.seqs, l.batch}}
 	case l.stop == stopBatch:
 		sc.stop = Reason{Key: "note.scale_stop_batch", Args: []any{l.batch}}
 	case l.stop == stopLayout:
@@ -527,18 +542,62 @@ func tokensPerStep(r *Row, tokens float64) float64 {
 // beyond the critical batch size a larger batch needs more tokens for
 // the same loss (McCandlish et al. 2018, "An Empirical Model of
 // Large-Batch Training", §2.2), which a job of fixed tokens does not
-// count, so scaling out stops there. 0: no cap (a fine-tune with no
-// --global-batch-tokens steps its micro-batches on every replica, and
-// its batch grows with them, as on its fewest instances).
+// count, so scaling out stops there. A fine-tune with no
+// --global-batch-tokens steps its micro-batches on every replica, its
+// batch growing with them: its fleets stop at a fine-tune's usual batch,
+// fineTuneGlobalSequences, so the fastest pick does not train a
+// different recipe (a LoRA of 70B on 64 nodes stepped 512 sequences).
+// 0: no cap.
 func (p *planner) batchCap(in estimator.Input, r Row) float64 {
 	g := p.req.Workload.GlobalBatchTokens
 	if g == 0 {
 		g = estimator.DefaultGlobalBatchTokens(in)
 	}
+	if g == 0 && in.Task != estimator.Pretrain {
+		g = fineTuneGlobalSequences * trainSeq(in)
+	}
 	if !(g > 0) {
 		return 0
 	}
 	return math.Max(g, tokensPerStep(&r, p.req.Workload.TrainTokens))
+}
+
+// fineTuneGlobalSequences is the global batch, in sequences, of a
+// fine-tune that names none: 128, Stanford Alpaca's (full fine-tune of
+// LLaMA 7B and 13B; github.com/tatsu-lab/stanford_alpaca README,
+// "Fine-tuning": batch size 128) and alpaca-lora's default for LoRA
+// (github.com/tloen/alpaca-lora finetune.py: batch_size 128, its
+// gradient accumulation divided by the world size so the batch holds
+// however many GPUs run it). A default, not a measurement:
+// --global-batch-tokens replaces it.
+const fineTuneGlobalSequences = 128
+
+// fineTuneBatchNote says when fine-tune row r steps more sequences than
+// a fine-tune's usual global batch (fineTuneGlobalSequences) because it
+// has more data-parallel replicas than that, each stepping its
+// micro-batch: a fleet grown to meet --deadline, or the fewest instances
+// of a large model. Scaled-out fleets stop at that batch (batchCap); these
+// rows cannot, so they say the recipe differs. No note where the user
+// named the global batch.
+func (p *planner) fineTuneBatchNote(r *Row) Reason {
+	if p.in.Task == estimator.Pretrain || p.req.Workload.GlobalBatchTokens > 0 {
+		return Reason{}
+	}
+	seqs := tokensPerStep(r, p.req.Workload.TrainTokens) / trainSeq(p.in)
+	if !(seqs > fineTuneGlobalSequences*(1+1e-9)) {
+		return Reason{}
+	}
+	return Reason{Key: "note.ft_batch_large", Args: []any{math.Round(seqs), r.DP}}
+}
+
+// trainSeq is the tokens of one training sample: --seq, or the length
+// the architecture fixes (Arch.SeqLen: ViT patches), as the estimator
+// counts it.
+func trainSeq(in estimator.Input) float64 {
+	if in.Arch.SeqLen > 0 && !in.Arch.Generic() {
+		return float64(in.Arch.SeqLen)
+	}
+	return float64(in.Seq)
 }
 
 // grow doubles the instances of shape s, keeping its parallelism, and
@@ -572,10 +631,7 @@ func (p *planner) grow(o *Offer, hw estimator.Hardware, s *trainShape, r *Row, f
 func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Row) {
 	in := s.in
 	dp := in.GPUs / (in.TP * in.PP)
-	seq := float64(in.Seq)
-	if in.Arch.SeqLen > 0 && !in.Arch.Generic() {
-		seq = float64(in.Arch.SeqLen)
-	}
+	seq := trainSeq(in)
 	w := estimator.Workload{}
 	if g := p.req.Workload.GlobalBatchTokens; g > 0 {
 		// Gradient accumulation: micro-batches per replica per step.
