@@ -209,8 +209,8 @@ func TestTranslations(t *testing.T) {
 		t.Errorf("ru fits = %q", got)
 	}
 	html := app.HTMLString(c.Render())
-	if !strings.Contains(html, "8 030 261 248") || !strings.Contains(html, "14,96 ГиБ") {
-		t.Error("the Russian page does not write 8 030 261 248 and 14,96 ГиБ")
+	if !strings.Contains(html, "8\u00a0030\u00a0261\u00a0248") || !strings.Contains(html, "14,96 ГиБ") {
+		t.Error("the Russian page does not write 8 030 261 248 (no-break spaces) and 14,96 ГиБ")
 	}
 	c.set(none, page.FieldLang, "xx")
 	if got := tr(c, page.MsgFits); got != "Fits" {
