@@ -3,6 +3,7 @@ package page
 import (
 	"strings"
 	"testing"
+	"time"
 
 	planner "rightsize/estimator/plan"
 )
@@ -50,5 +51,35 @@ func TestPlanNotesNameNoCLIFlag(t *testing.T) {
 	// The CLI keeps its flags.
 	if got := (planner.Reason{Key: "note.scale_stop_limit", Args: []any{64}}).String(); !strings.Contains(got, "--max-instances") {
 		t.Errorf("CLI: %q", got)
+	}
+}
+
+// An offer row's date cell says its date once and "verify" once: it read
+// "2025-10-01 (estimated date) · over a year old · price from 2025-10 —
+// verify · under half what other providers ask for this GPU — verify".
+func TestOfferRowSaysVerifyOnce(t *testing.T) {
+	for _, lang := range []string{"en", "ru", "zh"} {
+		v, _ := viewOf(t, "l="+lang, func(in *ViewIn) { in.Now = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC) })
+		words := strings.Fields(Tr(lang, MsgVerifyPrice)) // "price from %s — verify"
+		verb := words[len(words)-1]
+		caveats, stale := 0, 0
+		for _, r := range v.Offers.Rows {
+			cell := r.Verify + " " + r.Caveat
+			if n := strings.Count(cell, verb); n > 1 {
+				t.Errorf("%s %s: %q says %q %d times", lang, r.ID, cell, verb, n)
+			}
+			if r.Caveat != "" {
+				caveats++
+			}
+			if r.Verify != "" {
+				stale++
+				if r.Verify != Tr(lang, MsgVerifyDated) {
+					t.Errorf("%s %s: verify note %q repeats the row's date", lang, r.ID, r.Verify)
+				}
+			}
+		}
+		if caveats == 0 || stale == 0 {
+			t.Errorf("%s: %d rows with a caveat, %d stale: the test no longer reaches both", lang, caveats, stale)
+		}
 	}
 }

@@ -819,7 +819,7 @@ func bestFit(rows []FitRow, order []int, byCost func(a, b int) int) []int {
 // OfferRow is one offer, formatted.
 type OfferRow struct {
 	ID, GPU, Provider, Instance, GPUs, OnDemand, Spot, Reserved, Cost, Time, Where, Region, AsOf, Source string
-	Verify, Caveat                                                                                       string // the price's warnings (PriceLabels)
+	Verify, Caveat                                                                                       string // the price's warnings (PriceLabels); Verify without the month the row shows
 	Estimated, Own                                                                                       bool
 	Age                                                                                                  int // catalog.AgeGrade + 1; 0: no clock (the prerendered page)
 	Plan                                                                                                 Plan
@@ -933,6 +933,15 @@ func (b *viewBuilder) flagOffer(r *OfferRow, o *catalog.Offer) {
 	}
 	p := PriceLabelsOf(b.l, &po, !o.FreshWithin(in.Now, days), !in.Now.IsZero())
 	r.Verify, r.Caveat = p.Verify, p.Caveat
+	// The row's cell shows the date above its warnings: the warning does
+	// not say the month again ("2025-10-01 · price from 2025-10 —
+	// verify"), and a caveat, which ends in "verify", says it once.
+	switch {
+	case r.Caveat != "":
+		r.Verify = ""
+	case r.Verify != "":
+		r.Verify = b.t(MsgVerifyDated)
+	}
 }
 
 // GradeKeys and GradeClass label and colour a catalog.AgeGrade.
