@@ -900,12 +900,17 @@ func (b *viewBuilder) offerRows() (rows []OfferRow, more int) {
 // ReservedText shows the effective hourly rates of 1- and 3-year
 // commitments, or "—" when the catalog has none for the offer.
 func ReservedText(l Locale, r1, r3 float64, cur string) string {
+	// A rate and its term hold together (no-break spaces): the cell may
+	// wrap between the two terms, never inside "$40.45 1y" or "1 г.".
+	term := func(v float64, k MsgKey) string {
+		return l.Money(v, cur) + "\u00a0" + strings.ReplaceAll(l.T(k), " ", "\u00a0")
+	}
 	var parts []string
 	if r1 > 0 {
-		parts = append(parts, l.Money(r1, cur)+" "+l.T(MsgYear1))
+		parts = append(parts, term(r1, MsgYear1))
 	}
 	if r3 > 0 {
-		parts = append(parts, l.Money(r3, cur)+" "+l.T(MsgYear3))
+		parts = append(parts, term(r3, MsgYear3))
 	}
 	if len(parts) == 0 {
 		return "—"
