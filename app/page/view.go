@@ -901,7 +901,7 @@ func (b *viewBuilder) offerRows() (rows []OfferRow, more int) {
 // commitments, or "—" when the catalog has none for the offer.
 func ReservedText(l Locale, r1, r3 float64, cur string) string {
 	// A rate and its term hold together (no-break spaces): the cell may
-	// wrap between the two terms, never inside "$40.45 1y" or "1 г.".
+	// wrap after the first term's " ·", never inside "$40.45 1y" or "1 г.".
 	term := func(v float64, k MsgKey) string {
 		return l.Money(v, cur) + "\u00a0" + strings.ReplaceAll(l.T(k), " ", "\u00a0")
 	}
@@ -915,7 +915,7 @@ func ReservedText(l Locale, r1, r3 float64, cur string) string {
 	if len(parts) == 0 {
 		return "—"
 	}
-	return strings.Join(parts, " · ")
+	return strings.Join(parts, "\u00a0· ")
 }
 
 // flagOffer grades an offers-table row's price on the page's clock and
