@@ -126,8 +126,8 @@ func TestOffersReserved(t *testing.T) {
 	if got := l.Money(p4d.Offer.OnDemandPerHour, "USD"); got != "$21.96" {
 		t.Errorf("p4d.24xlarge on-demand %q, want $21.96", got)
 	}
-	if got := page.ReservedText(l, p4d.Offer.Reserved1yPerHour, p4d.Offer.Reserved3yPerHour, "USD"); !strings.Contains(got, "$8.16 3y") {
-		t.Errorf("p4d.24xlarge reserved %q, want $8.16 3y", got)
+	if got := page.ReservedText(l, p4d.Offer.Reserved1yPerHour, p4d.Offer.Reserved3yPerHour, "USD"); !strings.Contains(got, "$8.16\u00a03y") {
+		t.Errorf("p4d.24xlarge reserved %q, want $8.16 3y (a no-break space)", got)
 	}
 	if got := page.ReservedText(l, 0, 0, "USD"); got != "—" {
 		t.Errorf("no commitment: %q", got)
@@ -209,8 +209,8 @@ func TestTranslations(t *testing.T) {
 		t.Errorf("ru fits = %q", got)
 	}
 	html := app.HTMLString(c.Render())
-	if !strings.Contains(html, "8 030 261 248") || !strings.Contains(html, "14,96 ГиБ") {
-		t.Error("the Russian page does not write 8 030 261 248 and 14,96 ГиБ")
+	if !strings.Contains(html, "8\u00a0030\u00a0261\u00a0248") || !strings.Contains(html, "14,96 ГиБ") {
+		t.Error("the Russian page does not write 8 030 261 248 (no-break spaces) and 14,96 ГиБ")
 	}
 	c.set(none, page.FieldLang, "xx")
 	if got := tr(c, page.MsgFits); got != "Fits" {

@@ -215,7 +215,7 @@ func TestMoneyRoundsLargeSums(t *testing.T) {
 		want string
 	}{
 		{"en", 251120, "$251,120"}, {"en", 9999.5, "$9,999.50"}, {"en", 56.36, "$56.36"}, {"en", 0.042, "$0.042"},
-		{"ru", 30660, "30 660 $"}, {"zh", 102345.67, "$102,346"},
+		{"ru", 30660, "30\u00a0660\u00a0$"}, {"zh", 102345.67, "$102,346"},
 	} {
 		if got := (Locale{Lang: c.lang}).Money(c.v, "USD"); got != c.want {
 			t.Errorf("%s %g: %q, want %q", c.lang, c.v, got, c.want)

@@ -21,12 +21,12 @@ func TestFitsWithCheapLevers(t *testing.T) {
 	}{
 		{base + "&z=1&gb=2048", map[string]string{
 			"en": "ZeRO-2 · 73.55 GiB per GPU on 16,384 GPUs",
-			"ru": "ZeRO-2 · 73,55 ГиБ на GPU, GPU: 16 384",
+			"ru": "ZeRO-2 · 73,55 ГиБ на GPU, GPU: 16\u00a0384",
 			"zh": "ZeRO-2 · 每 GPU 73.55 GiB，共 16,384 个 GPU",
 		}},
 		{base + "&z=2&gb=8192", map[string]string{
 			"en": "plain 1F1B (no interleaving) · 69.58 GiB per GPU on 16,384 GPUs",
-			"ru": "обычным 1F1B (без чередования) · 69,58 ГиБ на GPU, GPU: 16 384",
+			"ru": "обычным 1F1B (без чередования) · 69,58 ГиБ на GPU, GPU: 16\u00a0384",
 			"zh": "普通 1F1B（不交错） · 每 GPU 69.58 GiB，共 16,384 个 GPU",
 		}},
 	} {

@@ -2,9 +2,11 @@ package page
 
 // Numbers, sizes, money, durations and dates as each language writes them
 // (CLDR conventions): English and Chinese group thousands with "," and use
-// "." for decimals; Russian groups with a space and uses ",":
-// 8,030,261,248 · 8 030 261 248; 137.3 GiB · 137,3 ГиБ. Currency symbols
-// follow the amount in Russian (245,50 ₽) and precede it otherwise.
+// "." for decimals; Russian groups with a no-break space (U+00A0, CLDR's
+// "ru" group symbol) and uses ",": 8,030,261,248 · 8 030 261 248;
+// 137.3 GiB · 137,3 ГиБ. A line never breaks inside a number. Currency
+// symbols follow the amount in Russian, after a no-break space
+// (245,50 ₽, CLDR's "#,##0.00 ¤"), and precede it otherwise.
 
 import (
 	"bytes"
@@ -51,7 +53,7 @@ func (l Locale) appendFixed(o []byte, v float64, digits int) []byte {
 	}
 	group, dec := ",", "."
 	if l.ru() {
-		group, dec = " ", ","
+		group, dec = "\u00a0", ","
 	}
 	for i := range intLen {
 		if i > 0 && (intLen-i)%3 == 0 {
@@ -185,7 +187,7 @@ func (l Locale) Money(v float64, currency string) string {
 	case !ok:
 		o = l.appendFixed(append(append(o, currency...), ' '), v, digits)
 	case l.ru():
-		o = append(append(l.appendFixed(o, v, digits), ' '), sym...)
+		o = append(append(l.appendFixed(o, v, digits), "\u00a0"...), sym...)
 	case currency == "RUB":
 		o = l.appendFixed(append(append(o, sym...), ' '), v, digits)
 	default:

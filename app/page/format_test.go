@@ -18,7 +18,7 @@ func TestFormat(t *testing.T) {
 		n    int64
 		want string
 	}{{en, 0, "0"}, {en, 999, "999"}, {en, 1000, "1,000"}, {en, 8030261248, "8,030,261,248"}, {en, -1234567, "-1,234,567"},
-		{ru, 8030261248, "8 030 261 248"}, {zh, 8030261248, "8,030,261,248"}} {
+		{ru, 8030261248, "8\u00a0030\u00a0261\u00a0248"}, {zh, 8030261248, "8,030,261,248"}} {
 		if got := tc.l.Count(tc.n); got != tc.want {
 			t.Errorf("%s count(%d) = %q, want %q", tc.l.Lang, tc.n, got, tc.want)
 		}
@@ -42,7 +42,7 @@ func TestFormat(t *testing.T) {
 		cur  string
 		want string
 	}{{en, 0.526, "USD", "$0.53"}, {en, 0, "USD", "—"}, {en, 0.05, "USD", "$0.050"}, {en, 245.5, "RUB", "₽ 245.50"},
-		{ru, 245.5, "RUB", "245,50 ₽"}, {ru, 1234.5, "USD", "1 234,50 $"}, {zh, 12, "CNY", "¥12.00"}, {en, 3, "CHF", "CHF 3.00"}} {
+		{ru, 245.5, "RUB", "245,50\u00a0₽"}, {ru, 1234.5, "USD", "1\u00a0234,50\u00a0$"}, {zh, 12, "CNY", "¥12.00"}, {en, 3, "CHF", "CHF 3.00"}} {
 		if got := tc.l.Money(tc.v, tc.cur); got != tc.want {
 			t.Errorf("%s money(%v, %s) = %q, want %q", tc.l.Lang, tc.v, tc.cur, got, tc.want)
 		}

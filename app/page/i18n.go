@@ -347,6 +347,7 @@ const (
 	MsgFreshnessField
 	MsgPriceAsOf
 	MsgVerifyPrice
+	MsgVerifyDated
 	MsgAge180to365
 	MsgAgeUndated
 	MsgFarBelow
@@ -827,6 +828,7 @@ var messagesEN = [NMsgs]string{
 	MsgFreshnessField: "Freshness window, days (the picks use prices no older)",
 	MsgPriceAsOf:      "Price as of %s",
 	MsgVerifyPrice:    "price from %s — verify",
+	MsgVerifyDated:    "verify the price",
 	MsgAge180to365:    "180 days to a year old",
 	MsgAgeUndated:     "undated",
 	MsgFarBelow:       "under half what other providers ask for this GPU — verify",
@@ -1293,6 +1295,7 @@ var MessagesRU = [NMsgs]string{
 	MsgFreshnessField: "Окно свежести, дней (выбор — по ценам не старше)",
 	MsgPriceAsOf:      "Цена на %s",
 	MsgVerifyPrice:    "цена от %s — проверьте",
+	MsgVerifyDated:    "проверьте цену",
 	MsgAge180to365:    "от 180 дней до года",
 	MsgAgeUndated:     "без даты",
 	MsgFarBelow:       "меньше половины того, что просят за этот GPU другие провайдеры — проверьте",
@@ -1759,6 +1762,7 @@ var messagesZH = [NMsgs]string{
 	MsgFreshnessField: "新鲜期（天，推荐只用不超过此天数的价格）",
 	MsgPriceAsOf:      "价格日期 %s",
 	MsgVerifyPrice:    "价格来自 %s — 请核实",
+	MsgVerifyDated:    "请核实价格",
 	MsgAge180to365:    "180 天至一年",
 	MsgAgeUndated:     "无日期",
 	MsgFarBelow:       "不到其他服务商对此 GPU 报价的一半 — 请核实",

@@ -2,8 +2,11 @@ package page
 
 // The planner's sentences (planner.Reason: a message key and its arguments)
 // in the page's languages. English comes from the planner itself
-// (planner.English); Russian and Chinese take the same keys with the same
-// arguments in the same order. A test fails when a key is missing here.
+// (planner.English), but for the sentences that send a CLI user to a flag
+// (--emit, --zero, --global-batch-tokens, --max-instances): the page names
+// its own control or section instead, in every language. Russian and
+// Chinese take the same keys with the same arguments in the same order. A
+// test fails when a key is missing here.
 
 import (
 	"fmt"
@@ -14,6 +17,18 @@ import (
 )
 
 var PlanMessages = map[string]map[string]string{
+	"en": {
+		"note.stack_dp":            "data-parallel (TP 1 × PP 1) at ZeRO-%s: FSDP or DeepSpeed runs it, and Run it below writes its launch",
+		"note.stack_dp_ft":         "data-parallel (TP 1 × PP 1) at ZeRO-%s, as fine-tunes of a Hugging Face checkpoint run on FSDP or DeepSpeed (Run it below writes its launch), with no checkpoint conversion for a tensor-parallel stack",
+		"note.stack_megatron":      "TP %s × PP %s at ZeRO-%s: Megatron-LM or NeMo runs this split (their distributed optimizer is ZeRO-1); Run it below writes data-parallel launches only",
+		"note.stack_megatron_ft":   "TP %s × PP %s at ZeRO-%s, as no data-parallel layout fits these GPUs: Megatron-LM or NeMo runs this split after converting the checkpoint (their distributed optimizer is ZeRO-1); Run it below writes data-parallel launches only",
+		"note.stack_torchtitan":    "TP %s × PP %s at ZeRO-%s: torchtitan runs this split (FSDP2 with --parallelism.tensor_parallel_degree and pipeline_parallel_degree); Run it below writes data-parallel launches only",
+		"note.stack_none":          "TP %s × PP %s at ZeRO-%s runs on no training stack: Megatron-LM shards optimizer states only (ZeRO-1), torchtitan pre-trains Llama 3, Qwen3 and DeepSeek-V3 only, and a QLoRA base shards data-parallel only; set ZeRO stage to 1 or Tensor parallel to 1",
+		"note.scale_stop_batch":    "scaling out stops here: more data-parallel replicas would step more than the job's global batch of %s tokens (Global batch sets it)",
+		"note.scale_stop_limit":    "scaling out stops here: doubling again would pass the planner's limit of %s instances",
+		"note.scale_stop_batch_ft": "scaling out stops here: more data-parallel replicas would step more than %s sequences (%s tokens), a fine-tune's usual global batch (Stanford Alpaca, alpaca-lora); a larger one is another training recipe (Global batch sets it)",
+		"fit.layout_oom":           "%s GiB per GPU short at the layout given (%s GPUs, TP %s, PP %s, ZeRO %s): raise the ZeRO stage or turn on gradient checkpointing, or clear GPUs, Tensor parallel and Pipeline stages to let the plan choose",
+	},
 	"ru": {
 		"fit.ok":                     "помещается с запасом %s на GPU",
 		"fit.no_hardware":            "в каталоге нет скоростных характеристик этого GPU",
@@ -21,7 +36,7 @@ var PlanMessages = map[string]map[string]string{
 		"fit.no_fx":                  "нет курса для %s",
 		"fit.fraction_training":      "доля GPU годится только для инференса",
 		"fit.too_big":                "нужно больше %s инстансов",
-		"fit.layout_oom":             "при заданной раскладке (%[2]s GPU, TP %[3]s, PP %[4]s, ZeRO %[5]s) не хватает %[1]s ГиБ на GPU: задайте больший --zero или --grad-checkpointing либо уберите --gpus, --tp и --pp, чтобы план выбрал сам",
+		"fit.layout_oom":             "при заданной раскладке (%[2]s GPU, TP %[3]s, PP %[4]s, ZeRO %[5]s) не хватает %[1]s ГиБ на GPU: поднимите стадию ZeRO или включите пересчёт активаций либо очистите поля числа GPU, тензорного и конвейерного параллелизма, чтобы план выбрал сам",
 		"fit.engine_gpu":             "%s не запускается на GPU %s",
 		"fit.no_fabric":              "один инстанс не вмещает задачу, а провайдер не указывает кластерную сеть между инстансами (разрешите неизвестные сети, чтобы планировать на нескольких)",
 		"fit.filtered":               "отфильтровано: %s",
@@ -59,20 +74,20 @@ var PlanMessages = map[string]map[string]string{
 		"note.rental_no_offload":     "план без вашей выгрузки на CPU (%s): арендованный парк держит задачу на своих GPU, быстрее",
 		"note.rental_layout_ckpt":    "план с ZeRO-%s и контрольными точками активаций: арендованный парк берёт самую дешёвую раскладку памяти, а не настройки ваших GPU",
 		"note.rental_layout_no_ckpt": "план с ZeRO-%s без контрольных точек активаций: арендованный парк берёт самую дешёвую раскладку памяти, а не настройки ваших GPU",
-		"note.stack_dp":              "параллелизм по данным (TP 1 × PP 1) с ZeRO-%s: его запускают FSDP или DeepSpeed, а --emit fsdp или deepspeed пишет запуск",
-		"note.stack_dp_ft":           "параллелизм по данным (TP 1 × PP 1) с ZeRO-%s — так дообучают чекпойнт Hugging Face на FSDP или DeepSpeed (--emit fsdp или deepspeed пишет запуск), без конвертации чекпойнта для тензорного параллелизма",
-		"note.stack_megatron":        "TP %s × PP %s с ZeRO-%s: такое разбиение запускают Megatron-LM или NeMo (их распределённый оптимизатор — это ZeRO-1); --emit fsdp и deepspeed пишут только запуски с параллелизмом по данным",
-		"note.stack_megatron_ft":     "TP %s × PP %s с ZeRO-%s, так как на этих GPU не помещается ни одна раскладка с параллелизмом по данным: такое разбиение запускают Megatron-LM или NeMo после конвертации чекпойнта (их распределённый оптимизатор — это ZeRO-1); --emit fsdp и deepspeed пишут только запуски с параллелизмом по данным",
-		"note.stack_torchtitan":      "TP %s × PP %s с ZeRO-%s: такое разбиение запускает torchtitan (FSDP2 с --parallelism.tensor_parallel_degree и pipeline_parallel_degree); --emit fsdp и deepspeed пишут только запуски с параллелизмом по данным",
-		"note.stack_none":            "TP %s × PP %s с ZeRO-%s не запускает ни один стек обучения: Megatron-LM шардирует только состояния оптимизатора (ZeRO-1), torchtitan предобучает только Llama 3, Qwen3 и DeepSeek-V3, а базу QLoRA шардируют только по данным; планируйте с --zero 1 или без --tp",
+		"note.stack_dp":              "параллелизм по данным (TP 1 × PP 1) с ZeRO-%s: его запускают FSDP или DeepSpeed, а раздел «Запустить» ниже пишет запуск",
+		"note.stack_dp_ft":           "параллелизм по данным (TP 1 × PP 1) с ZeRO-%s — так дообучают чекпойнт Hugging Face на FSDP или DeepSpeed (раздел «Запустить» ниже пишет запуск), без конвертации чекпойнта для тензорного параллелизма",
+		"note.stack_megatron":        "TP %s × PP %s с ZeRO-%s: такое разбиение запускают Megatron-LM или NeMo (их распределённый оптимизатор — это ZeRO-1); раздел «Запустить» пишет только запуски с параллелизмом по данным",
+		"note.stack_megatron_ft":     "TP %s × PP %s с ZeRO-%s, так как на этих GPU не помещается ни одна раскладка с параллелизмом по данным: такое разбиение запускают Megatron-LM или NeMo после конвертации чекпойнта (их распределённый оптимизатор — это ZeRO-1); раздел «Запустить» пишет только запуски с параллелизмом по данным",
+		"note.stack_torchtitan":      "TP %s × PP %s с ZeRO-%s: такое разбиение запускает torchtitan (FSDP2 с --parallelism.tensor_parallel_degree и pipeline_parallel_degree); раздел «Запустить» пишет только запуски с параллелизмом по данным",
+		"note.stack_none":            "TP %s × PP %s с ZeRO-%s не запускает ни один стек обучения: Megatron-LM шардирует только состояния оптимизатора (ZeRO-1), torchtitan предобучает только Llama 3, Qwen3 и DeepSeek-V3, а базу QLoRA шардируют только по данным; поставьте «Стадия ZeRO» 1 или «Тензорный параллелизм» 1",
 		"host.offload_unlisted":      "выгрузке на CPU нужно %s ГиБ ОЗУ хоста, а предложение не указывает ОЗУ",
 		"note.scale_out":             "масштабировано с %s до %s инстансов: в %s× быстрее, чем на наименьшем числе, вмещающем задачу, за %s× стоимости (каждое удвоение должно ускорять в 1,5×, правило масштабирования CSC)",
 		"note.scale_stop_slow":       "дальше масштабировать не стоит: удвоение до %s инстансов ускорит задачу в %s× за %s× стоимости, меньше 1,5×, которые должно дать удвоение",
 		"note.scale_stop_comm":       "дальше масштабировать не стоит: удвоение до %s инстансов ускорит задачу в %s× за %s× стоимости, меньше 1,5×, которые должно дать удвоение: не скрытый вычислениями обмен занимает всё большую долю шага",
-		"note.scale_stop_batch":      "дальше масштабировать нельзя: больше реплик данных обрабатывали бы за шаг больше глобального батча задачи в %s токенов (его задаёт --global-batch-tokens)",
-		"note.scale_stop_batch_ft":   "дальше масштабировать нельзя: больше реплик данных обрабатывали бы за шаг больше %s последовательностей (%s токенов), обычного глобального батча дообучения (Stanford Alpaca, alpaca-lora); больший батч — уже другой рецепт обучения (его задаёт --global-batch-tokens)",
+		"note.scale_stop_batch":      "дальше масштабировать нельзя: больше реплик данных обрабатывали бы за шаг больше глобального батча задачи в %s токенов (его задаёт поле «Глобальный пакет»)",
+		"note.scale_stop_batch_ft":   "дальше масштабировать нельзя: больше реплик данных обрабатывали бы за шаг больше %s последовательностей (%s токенов), обычного глобального батча дообучения (Stanford Alpaca, alpaca-lora); больший батч — уже другой рецепт обучения (его задаёт поле «Глобальный пакет»)",
 		"note.ft_batch_large":        "%s последовательностей за шаг — больше обычного глобального батча дообучения в 128 (Stanford Alpaca, alpaca-lora): каждая из %s реплик данных обрабатывает свой микробатч, поэтому рецепт обучения (батч и подобранный под него learning rate) отличается от обычного (меньше инстансов сохраняют обычный батч, но работают дольше)",
-		"note.scale_stop_limit":      "дальше масштабировать нельзя: следующее удвоение превысит предел инстансов, %s (--max-instances)",
+		"note.scale_stop_limit":      "дальше масштабировать нельзя: следующее удвоение превысит предел планировщика в %s инстансов",
 		"note.scale_stop_layout":     "дальше масштабировать нельзя: на %s инстансах ни одна раскладка не запускается ни на одном стеке обучения",
 		"note.mem_share":             "значение --mem-fraction-static по умолчанию в SGLang не оставляет места под KV-кэш при DP внимания %s; план задаёт %s, как многоузловые рецепты SGLang для DeepSeek-R1 (InferenceX, H100)",
 		"note.no_spare":              "одна реплика с загрузкой %s%% обслуживает весь поток: запаса на случай отказа нет (добавьте одну для N+1)",
@@ -105,7 +120,7 @@ var PlanMessages = map[string]map[string]string{
 		"fit.no_fx":                  "没有 %s 的汇率",
 		"fit.fraction_training":      "GPU 切片仅用于推理",
 		"fit.too_big":                "需要超过 %s 个实例",
-		"fit.layout_oom":             "按给定的并行布局（%[2]s 个 GPU，TP %[3]s，PP %[4]s，ZeRO %[5]s）每个 GPU 缺 %[1]s GiB：请提高 --zero 或开启 --grad-checkpointing，或去掉 --gpus、--tp 和 --pp 让计划自行选择",
+		"fit.layout_oom":             "按给定的并行布局（%[2]s 个 GPU，TP %[3]s，PP %[4]s，ZeRO %[5]s）每个 GPU 缺 %[1]s GiB：请提高 ZeRO 阶段或开启梯度检查点，或清空 GPU 数、张量并行和流水线阶段，让计划自行选择",
 		"fit.engine_gpu":             "%s 不支持 %s 架构的 GPU",
 		"fit.no_fabric":              "单个实例装不下，且提供商未标明实例之间的集群网络（允许未知网络后可跨实例规划）",
 		"fit.filtered":               "已筛除：%s",
@@ -143,20 +158,20 @@ var PlanMessages = map[string]map[string]string{
 		"note.rental_no_offload":     "未使用您的 CPU 卸载（%s）规划：租用的机群可在自身 GPU 上容纳该任务，更快",
 		"note.rental_layout_ckpt":    "按 ZeRO-%s 并启用激活检查点规划：租用的机群采用成本最低的显存布局，而非您自有 GPU 的设置",
 		"note.rental_layout_no_ckpt": "按 ZeRO-%s 且不启用激活检查点规划：租用的机群采用成本最低的显存布局，而非您自有 GPU 的设置",
-		"note.stack_dp":              "数据并行（TP 1 × PP 1），ZeRO-%s：由 FSDP 或 DeepSpeed 运行，--emit fsdp 或 deepspeed 可生成其启动配置",
-		"note.stack_dp_ft":           "数据并行（TP 1 × PP 1），ZeRO-%s：微调 Hugging Face 检查点通常在 FSDP 或 DeepSpeed 上这样运行（--emit fsdp 或 deepspeed 可生成其启动配置），无需为张量并行框架转换检查点",
-		"note.stack_megatron":        "TP %s × PP %s，ZeRO-%s：此切分由 Megatron-LM 或 NeMo 运行（其分布式优化器即 ZeRO-1）；--emit fsdp 和 deepspeed 只生成数据并行的启动配置",
-		"note.stack_megatron_ft":     "TP %s × PP %s，ZeRO-%s，因为这些 GPU 放不下任何数据并行布局：此切分在转换检查点后由 Megatron-LM 或 NeMo 运行（其分布式优化器即 ZeRO-1）；--emit fsdp 和 deepspeed 只生成数据并行的启动配置",
-		"note.stack_torchtitan":      "TP %s × PP %s，ZeRO-%s：此切分由 torchtitan 运行（FSDP2，配合 --parallelism.tensor_parallel_degree 与 pipeline_parallel_degree）；--emit fsdp 和 deepspeed 只生成数据并行的启动配置",
-		"note.stack_none":            "TP %s × PP %s，ZeRO-%s：没有训练框架能运行此切分：Megatron-LM 只切分优化器状态（ZeRO-1），torchtitan 只预训练 Llama 3、Qwen3 和 DeepSeek-V3，QLoRA 的基座只能按数据并行切分；请用 --zero 1 或不指定 --tp 来规划",
+		"note.stack_dp":              "数据并行（TP 1 × PP 1），ZeRO-%s：由 FSDP 或 DeepSpeed 运行，下方“运行它”可生成其启动配置",
+		"note.stack_dp_ft":           "数据并行（TP 1 × PP 1），ZeRO-%s：微调 Hugging Face 检查点通常在 FSDP 或 DeepSpeed 上这样运行（下方“运行它”可生成其启动配置），无需为张量并行框架转换检查点",
+		"note.stack_megatron":        "TP %s × PP %s，ZeRO-%s：此切分由 Megatron-LM 或 NeMo 运行（其分布式优化器即 ZeRO-1）；“运行它”只生成数据并行的启动配置",
+		"note.stack_megatron_ft":     "TP %s × PP %s，ZeRO-%s，因为这些 GPU 放不下任何数据并行布局：此切分在转换检查点后由 Megatron-LM 或 NeMo 运行（其分布式优化器即 ZeRO-1）；“运行它”只生成数据并行的启动配置",
+		"note.stack_torchtitan":      "TP %s × PP %s，ZeRO-%s：此切分由 torchtitan 运行（FSDP2，配合 --parallelism.tensor_parallel_degree 与 pipeline_parallel_degree）；“运行它”只生成数据并行的启动配置",
+		"note.stack_none":            "TP %s × PP %s，ZeRO-%s：没有训练框架能运行此切分：Megatron-LM 只切分优化器状态（ZeRO-1），torchtitan 只预训练 Llama 3、Qwen3 和 DeepSeek-V3，QLoRA 的基座只能按数据并行切分；请把“ZeRO 阶段”设为 1 或把“张量并行”设为 1",
 		"host.offload_unlisted":      "CPU 卸载需要 %s GiB 主机内存，而该报价未列出内存",
 		"note.scale_out":             "已从 %s 台扩展到 %s 台实例：速度是能容纳任务的最少实例的 %s×，成本为 %s×（每次翻倍须带来 1.5× 的加速，即 CSC 的扩展准则）",
 		"note.scale_stop_slow":       "扩展到此为止：翻倍到 %s 台实例只能把任务加速 %s×，成本却为 %s×，低于每次翻倍须达到的 1.5×",
 		"note.scale_stop_comm":       "扩展到此为止：翻倍到 %s 台实例只能把任务加速 %s×，成本却为 %s×，低于每次翻倍须达到的 1.5×：计算无法掩盖的通信在每步中占比越来越大",
-		"note.scale_stop_batch":      "扩展到此为止：更多数据并行副本每步处理的词元将超过任务的全局批量 %s（由 --global-batch-tokens 设定）",
-		"note.scale_stop_batch_ft":   "扩展到此为止：更多数据并行副本每步处理的序列将超过 %s 条（%s 个词元），即微调常用的全局批量（Stanford Alpaca、alpaca-lora）；更大的批量已是另一种训练配方（由 --global-batch-tokens 设定）",
+		"note.scale_stop_batch":      "扩展到此为止：更多数据并行副本每步处理的词元将超过任务的全局批量 %s（由“全局批量”设定）",
+		"note.scale_stop_batch_ft":   "扩展到此为止：更多数据并行副本每步处理的序列将超过 %s 条（%s 个词元），即微调常用的全局批量（Stanford Alpaca、alpaca-lora）；更大的批量已是另一种训练配方（由“全局批量”设定）",
 		"note.ft_batch_large":        "每步 %s 条序列，超过微调常用的全局批量 128（Stanford Alpaca、alpaca-lora）：其 %s 个数据并行副本各处理一个微批次，因此训练配方（批量及为其调好的学习率）与常用配方不同（更少的实例可保持常用批量，但耗时更长）",
-		"note.scale_stop_limit":      "扩展到此为止：再翻倍将超过实例上限 %s（--max-instances）",
+		"note.scale_stop_limit":      "扩展到此为止：再翻倍将超过规划器的实例上限 %s",
 		"note.scale_stop_layout":     "扩展到此为止：在 %s 台实例上没有任何布局能在训练框架上运行",
 		"note.mem_share":             "SGLang 默认的 --mem-fraction-static 在注意力 DP %s 时不留 KV 缓存空间；计划设为 %s，与 SGLang 的 DeepSeek-R1 多节点配方（InferenceX，H100）一致",
 		"note.no_spare":              "单个副本以 %s%% 负载承担全部流量：故障时没有备用（可再加一个实现 N+1）",

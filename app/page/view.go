@@ -819,7 +819,7 @@ func bestFit(rows []FitRow, order []int, byCost func(a, b int) int) []int {
 // OfferRow is one offer, formatted.
 type OfferRow struct {
 	ID, GPU, Provider, Instance, GPUs, OnDemand, Spot, Reserved, Cost, Time, Where, Region, AsOf, Source string
-	Verify, Caveat                                                                                       string // the price's warnings (PriceLabels)
+	Verify, Caveat                                                                                       string // the price's warnings (PriceLabels); Verify without the month the row shows
 	Estimated, Own                                                                                       bool
 	Age                                                                                                  int // catalog.AgeGrade + 1; 0: no clock (the prerendered page)
 	Plan                                                                                                 Plan
@@ -900,17 +900,22 @@ func (b *viewBuilder) offerRows() (rows []OfferRow, more int) {
 // ReservedText shows the effective hourly rates of 1- and 3-year
 // commitments, or "—" when the catalog has none for the offer.
 func ReservedText(l Locale, r1, r3 float64, cur string) string {
+	// A rate and its term hold together (no-break spaces): the cell may
+	// wrap after the first term's " ·", never inside "$40.45 1y" or "1 г.".
+	term := func(v float64, k MsgKey) string {
+		return l.Money(v, cur) + "\u00a0" + strings.ReplaceAll(l.T(k), " ", "\u00a0")
+	}
 	var parts []string
 	if r1 > 0 {
-		parts = append(parts, l.Money(r1, cur)+" "+l.T(MsgYear1))
+		parts = append(parts, term(r1, MsgYear1))
 	}
 	if r3 > 0 {
-		parts = append(parts, l.Money(r3, cur)+" "+l.T(MsgYear3))
+		parts = append(parts, term(r3, MsgYear3))
 	}
 	if len(parts) == 0 {
 		return "—"
 	}
-	return strings.Join(parts, " · ")
+	return strings.Join(parts, "\u00a0· ")
 }
 
 // flagOffer grades an offers-table row's price on the page's clock and
@@ -933,6 +938,15 @@ func (b *viewBuilder) flagOffer(r *OfferRow, o *catalog.Offer) {
 	}
 	p := PriceLabelsOf(b.l, &po, !o.FreshWithin(in.Now, days), !in.Now.IsZero())
 	r.Verify, r.Caveat = p.Verify, p.Caveat
+	// The row's cell shows the date above its warnings: the warning does
+	// not say the month again ("2025-10-01 · price from 2025-10 —
+	// verify"), and a caveat, which ends in "verify", says it once.
+	switch {
+	case r.Caveat != "":
+		r.Verify = ""
+	case r.Verify != "":
+		r.Verify = b.t(MsgVerifyDated)
+	}
 }
 
 // GradeKeys and GradeClass label and colour a catalog.AgeGrade.

@@ -308,10 +308,15 @@ func TestReservedText(t *testing.T) {
 	for _, c := range []struct {
 		r1, r3 float64
 		want   string
-	}{{0, 0, "—"}, {8.1591, 0, "$8.16 1y"}, {0, 8.1591, "$8.16 3y"}, {12, 8.1591, "$12.00 1y · $8.16 3y"}} {
+	}{{0, 0, "—"}, {8.1591, 0, "$8.16\u00a01y"}, {0, 8.1591, "$8.16\u00a03y"}, {12, 8.1591, "$12.00\u00a01y\u00a0· $8.16\u00a03y"}} {
 		if got := ReservedText(l, c.r1, c.r3, "USD"); got != c.want {
 			t.Errorf("%v %v: %q, want %q", c.r1, c.r3, got, c.want)
 		}
+	}
+	// The cell wraps between terms, not inside one (the offers table ran
+	// past its frame at 1280 px with the reserved column unwrapped).
+	if got, want := ReservedText(Locale{Lang: "ru"}, 40.45, 20.7, "USD"), "40,45\u00a0$\u00a01\u00a0г.\u00a0· 20,70\u00a0$\u00a03\u00a0г."; got != want {
+		t.Errorf("ru: %q, want %q", got, want)
 	}
 }
 

@@ -206,7 +206,7 @@ func TestE2EAnswers(t *testing.T) {
 
 	// Russian and Chinese: numbers, units and dates per locale.
 	s.setField("rs-lang", "ru")
-	s.do("waiting for Russian", chromedp.WaitVisible("//dd[@id='rs-params'][contains(., '7 615 616 512')]", chromedp.BySearch))
+	s.do("waiting for Russian", chromedp.WaitVisible("//dd[@id='rs-params'][contains(., '7\u00a0615\u00a0616\u00a0512')]", chromedp.BySearch))
 	if v := s.text("#rs-weights"); !strings.HasSuffix(v, " ГиБ") || !strings.Contains(v, ",") {
 		t.Errorf("ru weights read %q", v)
 	}

@@ -1,0 +1,104 @@
+//go:build !js
+
+package main
+
+// The fourth audit: the page after flagged prices, the cut fit table, the
+// read-only embed view and training fleets, as a user reads it in English,
+// Russian and Chinese at 1280 and 360 px. Each job is loaded by its link,
+// shot whole and its text saved for a person to read, and held to what a
+// reader needs: nothing past the window or past its table's frame.
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+var audit4Jobs = []struct{ name, frag string }{
+	{"default", ""},
+	{"serve20", "rps=20"},
+	{"lora70", "m=llama-3.1-70b&t=lora&tok=100M"},
+	{"pretrain8", "m=llama-3.1-8b&t=train&tok=1T"},
+	{"full70", "m=llama-3.1-70b&t=finetune&tok=100M"},
+}
+
+func TestE2EAudit4(t *testing.T) {
+	dir := distDir(t, "RIGHTSIZE_DIST")
+	only := os.Getenv("RIGHTSIZE_AUDIT_JOBS")
+	langs := []string{"en", "ru", "zh"}
+	if l := testingLangs(); l != nil {
+		langs = l
+	}
+	want := func(name string) bool { return only == "" || strings.Contains(","+only+",", ","+name+",") }
+	for _, job := range audit4Jobs {
+		if !want(job.name) {
+			continue
+		}
+		for _, lang := range langs {
+			s := newSite(t, dir, "/")
+			s.do("a wide window", chromedp.EmulateViewport(1280, 900))
+			s.do("loading "+job.name, chromedp.Navigate(s.base+"#l="+lang+"&"+job.frag+"&show="+allSections))
+			s.waitLive()
+			s.waitPlan()
+			time.Sleep(300 * time.Millisecond)
+			s.audit4Save("audit4-"+job.name+"-"+lang, 1280)
+			s.audit4Save("audit4-"+job.name+"-"+lang, 360)
+			s.close()
+		}
+	}
+	if want("embed") {
+		for _, lang := range langs {
+			s := newSite(t, dir, "/")
+			s.do("a wide window", chromedp.EmulateViewport(1280, 900))
+			s.do("loading the embed", chromedp.Navigate(s.base+"#embed=1&l="+lang+"&rps=20"))
+			s.waitLive()
+			s.waitPlan()
+			s.audit4Save("audit4-embed-"+lang, 1280)
+			s.audit4Save("audit4-embed-"+lang, 360)
+			s.close()
+		}
+	}
+	if want("fitall") {
+		for _, lang := range langs {
+			s := newSite(t, dir, "/")
+			s.do("a phone", chromedp.EmulateViewport(360, 780))
+			s.do("loading the whole fit table", chromedp.Navigate(s.base+"#l="+lang+"&show=fit.all-fit"))
+			s.waitLive()
+			s.waitPlan()
+			if n := s.count("#rs-more-fit"); n != "0" {
+				t.Errorf("%s: all-fit in the link still shows the Show all button", lang)
+			}
+			s.shotOf("audit4-fitall-"+lang+"-360.png", "#rs-fold-fit", 360)
+			s.audit4Save("audit4-fitall-"+lang, 1280)
+			s.close()
+		}
+	}
+}
+
+// audit4Save writes the page's text and a full-page shot at width, and
+// fails on anything past the window's right edge or on a table wider
+// than its frame.
+func (s *site) audit4Save(name string, width int64) {
+	s.t.Helper()
+	s.do("resizing", chromedp.EmulateViewport(width, 900))
+	time.Sleep(200 * time.Millisecond)
+	text := s.eval(`document.body.innerText`)
+	if err := os.WriteFile(filepath.Join(artifactDir(s.t), name+".txt"), []byte(text), 0o644); err != nil {
+		s.t.Fatal(err)
+	}
+	if o := s.eval(overflowing); o != "" {
+		s.t.Errorf("%s at %d px: wider than the window: %s", name, width, o)
+	}
+	if o := s.eval(scrollingTables); o != "" {
+		// Each column's width and widest cell, to see which one pushes.
+		cols := s.eval(`[...document.querySelectorAll("main table")].filter(t => t.parentElement.scrollWidth > t.parentElement.clientWidth + 1).map(t =>
+			t.id + ": " + [...t.querySelectorAll("thead th")].map(h => h.textContent.slice(0, 12) + " " + Math.round(h.getBoundingClientRect().width)).join(", ")).join(" | ")`)
+		s.t.Errorf("%s at %d px: tables past their frame: %s (columns: %s)", name, width, o, cols)
+	}
+	s.screenshot(name+"-"+strconv.FormatInt(width, 10)+".png", width)
+}
