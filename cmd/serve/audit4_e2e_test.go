@@ -35,16 +35,21 @@ func TestE2EAudit4(t *testing.T) {
 		langs = l
 	}
 	want := func(name string) bool { return only == "" || strings.Contains(","+only+",", ","+name+",") }
+	// open loads frag in a w × h window and waits for its plan.
+	open := func(what string, w, h int64, frag string) *site {
+		s := newSite(t, dir, "/")
+		s.do("a "+strconv.Itoa(int(w))+" px window", chromedp.EmulateViewport(w, h))
+		s.do("loading "+what, chromedp.Navigate(s.base+frag))
+		s.waitLive()
+		s.waitPlan()
+		return s
+	}
 	for _, job := range audit4Jobs {
 		if !want(job.name) {
 			continue
 		}
 		for _, lang := range langs {
-			s := newSite(t, dir, "/")
-			s.do("a wide window", chromedp.EmulateViewport(1280, 900))
-			s.do("loading "+job.name, chromedp.Navigate(s.base+"#l="+lang+"&"+job.frag+"&show="+allSections))
-			s.waitLive()
-			s.waitPlan()
+			s := open(job.name, 1280, 900, "#l="+lang+"&"+job.frag+"&show="+allSections)
 			time.Sleep(300 * time.Millisecond)
 			s.audit4Save("audit4-"+job.name+"-"+lang, 1280)
 			s.audit4Save("audit4-"+job.name+"-"+lang, 360)
@@ -53,11 +58,7 @@ func TestE2EAudit4(t *testing.T) {
 	}
 	if want("embed") {
 		for _, lang := range langs {
-			s := newSite(t, dir, "/")
-			s.do("a wide window", chromedp.EmulateViewport(1280, 900))
-			s.do("loading the embed", chromedp.Navigate(s.base+"#embed=1&l="+lang+"&rps=20"))
-			s.waitLive()
-			s.waitPlan()
+			s := open("the embed", 1280, 900, "#embed=1&l="+lang+"&rps=20")
 			s.audit4Save("audit4-embed-"+lang, 1280)
 			s.audit4Save("audit4-embed-"+lang, 360)
 			s.close()
@@ -65,11 +66,7 @@ func TestE2EAudit4(t *testing.T) {
 	}
 	if want("fitall") {
 		for _, lang := range langs {
-			s := newSite(t, dir, "/")
-			s.do("a phone", chromedp.EmulateViewport(360, 780))
-			s.do("loading the whole fit table", chromedp.Navigate(s.base+"#l="+lang+"&show=fit.all-fit"))
-			s.waitLive()
-			s.waitPlan()
+			s := open("the whole fit table", 360, 780, "#l="+lang+"&show=fit.all-fit")
 			if n := s.count("#rs-more-fit"); n != "0" {
 				t.Errorf("%s: all-fit in the link still shows the Show all button", lang)
 			}

@@ -130,14 +130,11 @@ func fresh(o plan.Offer) plan.Offer {
 	return o
 }
 
-// TestOpenPriceIsNotTheAnswer: a price whose own source leaves a
-// condition open (Paperspace's A100-80G "$ 1.15** / hour", its footnote
-// not captured) never wins a pick while a confirmed price runs the job:
-// of the same GPU (reason.to_verify) or of another (…_elsewhere). It is
-// CheaperFlagged instead, beside the answer.
-func TestOpenPriceIsNotTheAnswer(t *testing.T) {
-	req, offers := servingRequest(t)
-	var a100, h100 *plan.Offer
+// trustedA100H100 are the catalog's first single-GPU A100 80GB SXM and
+// H100 SXM offers priced in USD on demand that no price flag marks: the
+// normally priced offers the flagged-price tests set against a flagged one.
+func trustedA100H100(t *testing.T, offers []plan.Offer) (a100, h100 *plan.Offer) {
+	t.Helper()
 	for i := range offers {
 		o := &offers[i]
 		if o.GPUCount == 1 && !o.FarBelowMedian && !o.ToVerify && o.OnDemandPerHour > 0 && o.Currency == "USD" {
@@ -152,6 +149,17 @@ func TestOpenPriceIsNotTheAnswer(t *testing.T) {
 	if a100 == nil || h100 == nil {
 		t.Fatal("no single A100 and H100 offers in USD")
 	}
+	return a100, h100
+}
+
+// TestOpenPriceIsNotTheAnswer: a price whose own source leaves a
+// condition open (Paperspace's A100-80G "$ 1.15** / hour", its footnote
+// not captured) never wins a pick while a confirmed price runs the job:
+// of the same GPU (reason.to_verify) or of another (…_elsewhere). It is
+// CheaperFlagged instead, beside the answer.
+func TestOpenPriceIsNotTheAnswer(t *testing.T) {
+	req, offers := servingRequest(t)
+	a100, h100 := trustedA100H100(t, offers)
 	open, same, other := fresh(*a100), fresh(*a100), fresh(*h100)
 	open.ID, open.OnDemandPerHour, open.ToVerify = "open", 0.5, true
 	same.ID, same.OnDemandPerHour = "same", 5
@@ -183,21 +191,7 @@ func TestOpenPriceIsNotTheAnswer(t *testing.T) {
 // is CheaperFlagged instead, beside the answer.
 func TestFlaggedPriceIsNotTheAnswer(t *testing.T) {
 	req, offers := servingRequest(t)
-	var a100, h100 *plan.Offer
-	for i := range offers {
-		o := &offers[i]
-		if o.GPUCount == 1 && !o.FarBelowMedian && !o.ToVerify && o.OnDemandPerHour > 0 && o.Currency == "USD" {
-			switch {
-			case o.GPU == "a100-80gb-sxm" && a100 == nil:
-				a100 = o
-			case o.GPU == "h100-sxm" && h100 == nil:
-				h100 = o
-			}
-		}
-	}
-	if a100 == nil || h100 == nil {
-		t.Fatal("no single A100 and H100 offers in USD")
-	}
+	a100, h100 := trustedA100H100(t, offers)
 	cheap, normal := fresh(*a100), fresh(*h100)
 	cheap.ID, cheap.OnDemandPerHour, cheap.FarBelowMedian = "flagged", 0.05, true
 	res := mustPlan(t, req, []plan.Offer{cheap, normal}, plan.Options{KeepUnfit: true})
