@@ -44,6 +44,10 @@ type inferModel struct {
 	denseBytes  float64 // non-expert weight bytes one GPU reads per forward: weight·(1 − expertFrac) / atp
 	perBW       float64 // 1 / bw
 	fixedLayers float64 // layers · perLayer
+	// epFloor is the least a step's communication takes under DeepEP
+	// (deepEPDecode): its dispatch's and combine's latency over all the
+	// layers, which the bytes hide once there are enough (deepEPFloor).
+	epFloor float64
 	// admission's memo: own prefill and marginal prompt seconds at
 	// admitPrompt.
 	admitted                   bool
@@ -98,12 +102,15 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	}
 	// TP: 2 all-reduces per layer in the forward pass (Shoeybi et al. 2019
 	// §3), ring cost 2(t−1)/t of tokens·h activations per GPU.
+	// a2a is the seconds a rank's token costs in one layer's EP dispatch
+	// and combine (below; 0 without the all-to-all).
+	a2a := 0.0
 	if in.TP > 1 && a.Hidden > 0 {
 		elem := math.Max(2, in.Weights.BitsPerElement()/8) // activations in 16-bit (or fp32)
 		h, bw := float64(a.Hidden), collectiveBandwidth(hw, in.TP)
 		ring := func(t float64) float64 { return 2 * (t - 1) / t * h * elem / bw }
 		mlp := ring(m.tp)
-		if in.EP > 1 && a.IsMoE() && (in.Engine != SGLang || dpRanks(in) > 1) {
+		if epAllToAll(in) {
 			// Expert parallelism: all-to-all dispatch and combine of each
 			// token's hidden state to its k experts, (EP−1)/EP of them on
 			// other GPUs (DeepSeek-V3 report §3.2; DeepEP), each GPU
@@ -117,7 +124,8 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 			// all-reduce (python/sglang/srt/models/deepseek_v2.py,
 			// DeepseekV2MoE.forward_normal: tensor_model_parallel_all_reduce
 			// after the experts): the same ring as tensor parallelism.
-			mlp = 2 * m.k * h * elem * epAllToAllSecondsPerByte(hw, in.EP) / dpRanks(in)
+			a2a = 2 * m.k * h * elem * epAllToAllSecondsPerByte(hw, in.EP)
+			mlp = a2a / dpRanks(in)
 		}
 		m.commPerToken = m.layers * (ring(m.atp) + mlp)
 	}
@@ -125,8 +133,13 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	m.hostBetween = in.Engine.Pooled() && !overlapsHost(in)
 	// Each all-reduce also pays a latency that does not shrink with the
 	// message: one collective for attention (over its TP ranks) and one
-	// for the MLP or experts per layer (allReduceLatency).
-	if in.TP > 1 {
+	// for the MLP or experts per layer (allReduceLatency); under DeepEP the
+	// experts' two, its dispatch and combine, are the step's epFloor.
+	switch {
+	case a2a > 0 && deepEPDecode(in, hw):
+		m.perLayer += allReduceLatency(hw, m.atp)
+		m.epFloor = m.layers * deepEPFloor(hw, m.tp, a2a)
+	case in.TP > 1:
 		m.perLayer += allReduceLatency(hw, m.atp) + allReduceLatency(hw, m.tp)
 		if dpRanks(in) > 1 {
 			m.perLayer += dpGatherLatency(hw, m.tp)
@@ -226,6 +239,63 @@ func allReduceLatency(hw Hardware, t float64) float64 {
 	}
 	return (t - 1) * allReduceHopSeconds
 }
+
+// epAllToAll reports whether in's experts exchange tokens by an
+// expert-parallel all-to-all (dispatch and combine): a serving MoE with EP,
+// except SGLang's EP without attention data parallelism, which sums the
+// ranks' experts with an all-reduce (newInferModel).
+func epAllToAll(in Input) bool {
+	return in.EP > 1 && in.Arch.IsMoE() && (in.Engine != SGLang || dpRanks(in) > 1)
+}
+
+// deepEPDecode reports whether in's all-to-all is DeepEP's over RDMA:
+// SGLang's expert parallelism under attention data parallelism on Hopper
+// or Blackwell GPUs (DeepEP's low-latency kernels need SM90 and RDMA with
+// IBGDA) whose TP group spans NVLink domains (inside one, the fitted
+// collective latency stands: servingAllReduceSeconds), the
+// large-scale EP deployment (--moe-a2a-backend deepep, low-latency kernels
+// in decode; LMSYS, "Deploying DeepSeek with PD Disaggregation and
+// Large-scale Expert Parallelism on 96 H100 GPUs", 2025-05-05), whose
+// memory layout the estimate already assumes (sglangDPSharding).
+// TensorRT-LLM across nodes without a multi-node NVLink domain exchanges
+// tokens by all-gather and reduce-scatter unless DeepEP is switched on by
+// environment (tensorrt_llm/_torch/modules/fused_moe, WideEPMoE's
+// select_alltoall_method_type: MNNVL inside an NVL72 rack, DeepEP only with
+// TRTLLM_CAN_USE_DEEP_EP), and AMD's MoRI has no published latency table
+// here: both keep the collective's latency.
+func deepEPDecode(in Input, hw Hardware) bool {
+	return in.Engine == SGLang && dpRanks(in) > 1 && epAllToAll(in) && (hw.Generation == GenHopper || hw.Generation == GenBlackwell) &&
+		in.TP > max(hw.NVLinkDomain, 1)
+}
+
+// deepEPFloor is the seconds of one layer's DeepEP dispatch and combine
+// when a rank sends few tokens: two collectives' latency over the t GPUs
+// (allReduceLatency: a ring's t − 1 hops across NVLink domains), but no
+// more than the two take at deepEPMeasuredTokens a rank, given perToken,
+// the seconds both take per token a rank (their bytes through the NIC,
+// epAllToAllSecondsPerByte). The step pays the larger of this floor and
+// its tokens' bytes, not their sum (inferModel.deviceSum): DeepEP's
+// low-latency kernels write each token to its experts' ranks as soon as
+// it is ready, so the collective's latency passes under the transfer, and
+// its measured times at deepEPMeasuredTokens are the bytes alone. The
+// bytes term reproduces them within 7% at every EP measured: dispatch plus
+// combine 313, 428, 487, 561, 554 µs at EP 16, 32, 64, 128, 256
+// (deepseek-ai/DeepEP docs/legacy.md at 0297fc8, "Low-latency kernels with
+// pure RDMA": H800, 400 Gbit/s CX7, 7168 hidden, top-8, FP8 dispatch, BF16
+// combine) against 294, 440, 514, 550, 569 µs; a ring's latency added to
+// them (2 × 63 hops × allReduceHopSeconds = 756 µs at EP 64, more than the
+// measured pair) made a 72-GPU H100 decode step of 256 requests a rank
+// 170 ms where SGLang measured 115 ms without two-batch overlap
+// (testdata/calibration/wide_ep/README.md).
+func deepEPFloor(hw Hardware, t, perToken float64) float64 {
+	return math.Min(2*allReduceLatency(hw, t), deepEPMeasuredTokens*perToken)
+}
+
+// deepEPMeasuredTokens is the tokens a rank of DeepEP's low-latency
+// measurement sends ("a typical DeepSeek-V3/R1 production setting (128
+// tokens per batch…)", deepseek-ai/DeepEP docs/legacy.md): a dispatch of
+// fewer takes no longer.
+const deepEPMeasuredTokens = 128
 
 // epAllToAllSecondsPerByte is the seconds per byte a GPU sends in an
 // expert-parallel all-to-all over ep GPUs (dispatch or combine), each byte
@@ -381,7 +451,7 @@ func (m *inferModel) device(tokens, lctx, kvRead float64) (secs float64, memBoun
 // division by tokens and the product that undoes it).
 func (m *inferModel) deviceSum(tokens, lctxSum, kvRead float64) (secs float64, memBound bool) {
 	c, mem := m.deviceTerms(tokens, lctxSum, kvRead)
-	return rooflineTime(c, mem) + m.fixedLayers + tokens*m.commPerToken, mem > c
+	return rooflineTime(c, mem) + m.fixedLayers + max(m.epFloor, tokens*m.commPerToken), mem > c
 }
 
 // deviceTerms is the two terms of deviceSum's roofline: the compute
