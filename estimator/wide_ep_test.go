@@ -77,3 +77,54 @@ func TestWideEPDecodeAgainstSGLang(t *testing.T) {
 		t.Fatal("no point to replay")
 	}
 }
+
+// TestDeepEPFloor: SGLang's attention-DP EP over 8-GPU H100 nodes pays,
+// each layer, the larger of its DeepEP bytes and a latency floor, not
+// their sum. A rank's token costs 2 (dispatch, combine) × 8 experts ×
+// 7168 × 2 bytes = 229,376 bytes a layer, of which (EP − 8)/EP leave the
+// node through a 50e9 B/s NIC: 2.294 µs at EP 16, 4.014 µs at EP 64. The
+// floor is two ring latencies, 2 × (t − 1) × 6 µs (180 µs at 16, 756 µs
+// at 64), capped at DeepEP's measured 128 tokens: 180 µs at EP 16 (128 ×
+// 2.294 = 294 µs is more), 514 µs at EP 64. Inside one 8-GPU domain
+// nothing changes (two 32 µs latencies a layer on top of the bytes).
+func TestDeepEPFloor(t *testing.T) {
+	hw := Hardware{PeakFLOPS: 1979e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, NetworkBandwidth: 50e9, NVLinkDomain: 8,
+		Generation: GenHopper}
+	base := DefaultInput(loadArch(t, "deepseek-v3.json"))
+	base.Task, base.Engine, base.Weights, base.KV, base.VRAM, base.GPUMemUtil = Inference, SGLang, FP8, BF16, 80*GiB, 0.85
+	at := func(g int) inferModel {
+		in := base
+		in.TP, in.DP, in.EP = g, g, g
+		m := NewServingModel(in, hw, Efficiency{}, Workload{PromptTokens: 1000, OutputTokens: 100})
+		if err := m.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return m.m
+	}
+	perToken := 2 * 8 * 7168 * 2 / 50e9
+	for _, c := range []struct {
+		g           int
+		floor, byte float64 // per layer: the floor, and a rank token's bytes
+	}{{16, 180e-6, perToken * 8 / 16}, {64, 128 * perToken * 56 / 64, perToken * 56 / 64}} {
+		m := at(c.g)
+		if got := m.epFloor / 61; math.Abs(got/c.floor-1) > 1e-9 {
+			t.Errorf("EP %d: floor %.4g s a layer, want %.4g", c.g, got, c.floor)
+		}
+		if got := m.commPerToken * float64(c.g) / 61; math.Abs(got/c.byte-1) > 1e-9 {
+			t.Errorf("EP %d: %.4g s a rank token a layer, want %.4g", c.g, got, c.byte)
+		}
+		// One token a rank pays the floor; 256 pay their bytes alone.
+		for _, n := range []float64{1, 256} {
+			tokens := n * float64(c.g)
+			c0, mem := m.deviceTerms(tokens, 0, 0)
+			d, _ := m.deviceSum(tokens, 0, 0)
+			want := rooflineTime(c0, mem) + m.fixedLayers + 61*math.Max(c.floor, n*c.byte)
+			if math.Abs(d/want-1) > 1e-9 {
+				t.Errorf("EP %d, %v a rank: device %.4g s, want %.4g", c.g, n, d, want)
+			}
+		}
+	}
+	if m := at(8); m.epFloor != 0 {
+		t.Errorf("EP 8 inside one domain: floor %.3g s, want none", m.epFloor)
+	}
+}
