@@ -331,8 +331,11 @@ type Row struct {
 	// ReservedMonthlyCommitmentUSD × 12 × ReservedTermYears.
 	ReservedCommitmentUSD float64
 
-	// Training and batch jobs.
+	// Training and batch jobs. BilledHours is what each instance is
+	// billed for JobSeconds on the row's price model (BilledHours):
+	// JobCost = Instances × PricePerHour × BilledHours.
 	JobSeconds      float64
+	BilledHours     float64
 	GPUHours        float64
 	JobCost         float64 // native
 	JobCostUSD      float64

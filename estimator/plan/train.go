@@ -729,9 +729,9 @@ func (p *planner) jobMoney(r *Row) {
 		r.OnDemandJobCostUSD = estimator.Finite(inst * od * BilledHours(r.Offer, OnDemand, r.JobSeconds))
 	}
 	r.GPUHours = r.GPUs * r.JobSeconds / 3600
-	billed := BilledHours(r.Offer, r.Pricing, r.JobSeconds)
-	r.JobCost = estimator.Finite(inst * r.PricePerHour * billed)
-	r.JobCostUSD = estimator.Finite(inst * r.PricePerHourUSD * billed)
+	r.BilledHours = BilledHours(r.Offer, r.Pricing, r.JobSeconds)
+	r.JobCost = estimator.Finite(inst * r.PricePerHour * r.BilledHours)
+	r.JobCostUSD = estimator.Finite(inst * r.PricePerHourUSD * r.BilledHours)
 	r.JobCostDisp = p.display(r.JobCostUSD)
 	r.cost, r.time = r.JobCostUSD, r.JobSeconds
 	if r.Pricing == Spot && r.SpotExpectedSeconds > 0 {
