@@ -109,7 +109,7 @@ func TestFastestWinsTimeTiesOnCost(t *testing.T) {
 	if got := res.WhyFastest.String(); got != "p b: fastest, 0.413 h, within 5% of the shortest time (p c, 0.394 h) for 0.164× its cost" {
 		t.Errorf("the fastest pick's sentence: %q", got)
 	}
-	if got := res.WhyNot(2).String(); got != "p c: 1.05× as fast as p b, inside the estimate's 5% tie, for 6.10× its cost: not the fastest pick" {
+	if got := res.WhyNot(2).String(); got != "p c: 1.05× as fast as p b, within the 5% the estimate cannot tell apart, for 6.10× its cost: not the fastest pick" {
 		t.Errorf("the passed-over row's sentence: %q", got)
 	}
 	if !slices.Equal(res.Pareto, []int{0, 1, 2}) {

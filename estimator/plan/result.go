@@ -159,7 +159,7 @@ var English = map[string]string{
 	"reason.cost_tie":            "%s: %s costs at most %s%% more and runs %s× as fast",
 	"reason.fastest":             "%s: fastest, %s; the runner-up, %s, takes %s× as long for %s× the cost",
 	"reason.fastest_tie":         "%s: fastest, %s, within %s%% of the shortest time (%s, %s) for %s× its cost",
-	"reason.fastest_passed":      "%s: %s× as fast as %s, inside the estimate's %s%% tie, for %s× its cost: not the fastest pick",
+	"reason.fastest_passed":      "%s: %s× as fast as %s, within the %s%% the estimate cannot tell apart, for %s× its cost: not the fastest pick",
 	"reason.fastest_alone":       "%s: the only plan that fits on an unflagged price, %s",
 	"reason.value":               "%s: the knee of cost against time, %s× the cheapest plan's cost for %s× its speed",
 	"reason.pareto":              "%s: no other plan is both cheaper and faster",
