@@ -200,13 +200,15 @@ func fastestRunnerUp(rows []Row, fit []int, fast int, kind Kind) Reason {
 // less is faster inside the speed model's own error, and the cheaper plan
 // is the fastest pick. The part of the model's error that does not cancel
 // when two plans are compared under one model is the spread of its errors
-// about their median: for training time, median absolute deviation 9.1%
-// on the test rows (n = 24, median error −12.2%) and 7.4% held back
-// (n = 14, median −17.0%), docs/accuracy.md "training time" (2026-11);
-// serving and batch times rest on the wider serving groups ("load TPOT,
-// tables": median |error| 10.3%). 5% is the low end of that band: it
-// calls no plan the fastest over one the estimate puts more than 5%
-// ahead. It differs from frontTolerance, which keeps a row off the
+// about their median: for training time, the median absolute deviation of
+// the rows of docs/accuracy.md "training time" (2026-11) is 9.1% on the
+// test split (n = 24, median error −12.2%, median |error| 13.4%) and 7.4%
+// held back (n = 14, median error −16.9%, median |error| 16.9%); serving
+// and batch times rest on the serving groups, no narrower ("load TPOT,
+// tables": median |error| 10.3%). 5% sits below both spreads, the
+// cautious choice: a plan the estimate puts more than 5% ahead stays the
+// fastest pick, and a smaller lead, which the model's row-to-row error
+// can reverse, goes to the cheaper plan. It differs from frontTolerance, which keeps a row off the
 // front; the rows of the tie stay on the front, each saying why the pick
 // passed it over (reason.fastest_passed).
 const FastestTolerance = 0.05
