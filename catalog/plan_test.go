@@ -35,6 +35,11 @@ func TestPlanOffers(t *testing.T) {
 		if len(o.Regions) > 0 && po.Region != o.Regions[0] {
 			t.Errorf("%s: region %q", o.ID, po.Region)
 		}
+		// AWS bills Linux instances by the second, 60 seconds at least;
+		// no other provider's minimum is recorded.
+		if want := map[bool]float64{true: 60}[o.Provider == "aws"]; po.BillingGranularity != o.BillingGranularity || po.BillingMinimumSeconds != want {
+			t.Errorf("%s: billed by %q, %v s at least; want %q, %v s", o.ID, po.BillingGranularity, po.BillingMinimumSeconds, o.BillingGranularity, want)
+		}
 	}
 	if withHW < len(offers)*3/4 { // 845 of 1107 on 2026-11-23
 		t.Errorf("only %d of %d offers have speed figures", withHW, len(offers))

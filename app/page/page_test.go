@@ -139,7 +139,8 @@ func TestOneStory(t *testing.T) {
 				}
 			}
 			// The speed box prices the job as set on the planner's own plan
-			// for the GPU: per 1M = price × GPUs / (tokens/s × 3600) × 10⁶.
+			// for the GPU: per 1M = price × GPUs / (tokens/s × 3600) × 10⁶;
+			// a job, price × GPUs × the hours the offer bills for its time.
 			if s := AtSpeed(r.Perf, j, &out); s.OK {
 				best, _ := out.Best(j.GPU.ID)
 				if s.Offer != best.Offer || s.Pricing != best.Pricing || !near(s.PerGPUHour, best.PerGPUHour) || s.Currency != out.Currency {
@@ -147,7 +148,7 @@ func TestOneStory(t *testing.T) {
 				}
 				perHour := s.PerGPUHour * float64(j.In.GPUs)
 				if j.In.Task.Training() {
-					if want := perHour * r.Perf.Seconds / 3600; !near(s.JobCost, want) {
+					if want := perHour * planner.BilledHours(s.Offer, s.Pricing, r.Perf.Seconds); !near(s.JobCost, want) {
 						t.Errorf("job cost at speed %v, want %v", s.JobCost, want)
 					}
 				} else if want := perHour / (r.Perf.P.TokensPerSecond * 3600) * 1e6; !near(s.PerMOut, want) {

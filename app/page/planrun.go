@@ -367,9 +367,9 @@ func SafeShare(a, b float64) float64 {
 // SpeedCost is the job as set priced at its own speed (the speed box's
 // figures) on the offer of the planner's cheapest plan on the selected GPU:
 // that offer's price per GPU-hour under the plan's price model × the
-// job's GPUs × its time. The speed box's two costs thus rest on one offer
-// and one price (the planner's, which passes over stale and far-below
-// prices): per 1M tokens = price × GPUs / (tokens/s × 3600) × 10⁶.
+// job's GPUs × its time as the offer bills it (planner.BilledHours). The
+// speed box's two costs thus rest on one offer and one price (the
+// planner's, which passes over stale and far-below prices): per 1M tokens = price × GPUs / (tokens/s × 3600) × 10⁶.
 type SpeedCost struct {
 	OK         bool
 	Offer      *planner.Offer
@@ -388,7 +388,7 @@ func AtSpeed(v PerfResult, j Job, o *PlanOut) SpeedCost {
 	c := SpeedCost{OK: true, Offer: x.Offer, Pricing: x.Pricing, Currency: o.Currency, PerGPUHour: x.PerGPUHour}
 	perHour := x.PerGPUHour * float64(j.In.GPUs)
 	if j.In.Task.Training() {
-		c.JobCost = perHour * v.Seconds / 3600
+		c.JobCost = perHour * planner.BilledHours(x.Offer, x.Pricing, v.Seconds)
 	} else if v.P.TokensPerSecond > 0 {
 		c.PerMOut = perHour / (v.P.TokensPerSecond * 3600) * 1e6
 	}

@@ -349,8 +349,9 @@ func TestPicks(t *testing.T) {
 		if math.Round(100*x.Cost) < math.Round(100*cheap.Cost) && (x.Cost*1.01 < cheap.Cost || x.Seconds <= cheap.Seconds) {
 			t.Errorf("%s costs %v, less than the cheapest pick %v, in %v s against %v s", x.Offer.ID, x.Cost, cheap.Cost, x.Seconds, cheap.Seconds)
 		}
-		if x.Seconds < fast.Seconds {
-			t.Errorf("%s takes %v, less than the fastest pick %v", x.Offer.ID, x.Seconds, fast.Seconds)
+		// Faster only within the planner's tie for the fastest.
+		if x.Seconds*(1+planner.FastestTolerance) < fast.Seconds {
+			t.Errorf("%s takes %v, under the fastest pick's %v by more than the tie", x.Offer.ID, x.Seconds, fast.Seconds)
 		}
 		if x.Cost < value.Cost && x.Seconds < value.Seconds {
 			t.Errorf("%s dominates the value pick %s", x.Offer.ID, value.Offer.ID)
@@ -534,34 +535,35 @@ func TestMemShareFieldShowsEngineDefault(t *testing.T) {
 	}
 }
 
-// TestPicksNamingOnePlanShareACard: the default batch job on vLLM at 10M
-// requests has a cheapest plan that is also its best value (at the
-// default 100k requests the instance's start-up makes one GPU cheapest),
-// so the page shows two cards for three picks: the first titled with both
-// roles and giving both reasons, "Use this" on it applying that plan; a
-// job whose picks differ keeps a card each.
+// TestPicksNamingOnePlanShareACard: the batch job on vLLM at 3M requests
+// has a fastest plan that is also its best value (8 × B200 at 5.2 h
+// against the cheapest, 2 × B200, at 20.2 h; at 10M requests the cheapest
+// plan is within the planner's tie of the shortest time and takes all
+// three roles), so the page shows two cards for three picks: the second
+// titled with both roles and giving both reasons, "Use this" on it
+// applying that plan; a job whose picks differ keeps a card each.
 func TestPicksNamingOnePlanShareACard(t *testing.T) {
-	_, in, _ := pageOf(t, "e=vllm&req=10M", nil)
+	_, in, _ := pageOf(t, "e=vllm&req=3M", nil)
 	picks := in.Plan.Picks
-	if len(picks) != 3 || picks[0].Offer.ID != picks[2].Offer.ID || picks[0].Offer.ID == picks[1].Offer.ID {
-		t.Fatalf("the vLLM job's picks changed: %d, want cheapest = value ≠ fastest", len(picks))
+	if len(picks) != 3 || picks[1].Offer.ID != picks[2].Offer.ID || picks[0].Offer.ID == picks[1].Offer.ID {
+		t.Fatalf("the vLLM job's picks changed: %d, want cheapest ≠ fastest = value", len(picks))
 	}
 	card, n := PickCards(picks)
-	if n != 2 || !slices.Equal(card, []int{0, 1, 0}) {
-		t.Fatalf("cards %v (%d), want [0 1 0] (2)", card, n)
+	if n != 2 || !slices.Equal(card, []int{0, 1, 1}) {
+		t.Fatalf("cards %v (%d), want [0 1 1] (2)", card, n)
 	}
 	v := PickViews(in)
 	l := Locale{Lang: "en"}
 	names := in.Prices.ProviderName
-	if len(v) != 2 || v[0].Title != "Cheapest · Best value" || v[1].Title != "Fastest" || v[0].Kind != "cheapest" ||
-		v[0].Roles != "cheapest value" || v[1].Roles != "fastest" ||
-		v[0].Reason != l.ReasonWith(picks[0].Why, names)+"\n"+l.ReasonWith(picks[2].Why, names) ||
-		v[0].GPU != picks[0].Offer.GPU || v[0].Plan != picks[0].Plan {
+	if len(v) != 2 || v[0].Title != "Cheapest" || v[1].Title != "Fastest · Best value" || v[1].Kind != "fastest" ||
+		v[0].Roles != "cheapest" || v[1].Roles != "fastest value" ||
+		v[1].Reason != l.ReasonWith(picks[1].Why, names)+"\n"+l.ReasonWith(picks[2].Why, names) ||
+		v[1].GPU != picks[1].Offer.GPU || v[1].Plan != picks[1].Plan {
 		t.Errorf("cards %+v", v)
 	}
 	// Each role's sentence is a paragraph of the card.
 	var reasons []string
-	n2 := PickNode("en", &v[0], "Cost", "Time", false)
+	n2 := PickNode("en", &v[1], "Cost", "Time", false)
 	find(n2, func(n Node) bool {
 		if n.Class == "rs-reason" {
 			reasons = append(reasons, n.Text)

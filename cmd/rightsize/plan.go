@@ -118,12 +118,15 @@ type estimateJob struct {
 //	price_per_hour_usd  the same converted to USD at the FX table, whose
 //	                    date for the offer's currency is fx_as_of
 //	job_hours           training/batch: wall-clock hours without interruptions
+//	billed_hours        training/batch: the hours each instance is billed for
+//	                    job_hours, in the offer's billing units (whole hours
+//	                    on an hourly-billed offer; AWS: 60 s at least)
 //	gpu_hours           gpus × job_hours
 //	comm_seconds_per_step  training: communication per optimizer step that
 //	                    compute does not hide (TP, DP/ZeRO/FSDP over NVLink,
 //	                    PCIe or the instance's network, offload)
 //	bound               training: what limits the step (compute | communication)
-//	job_cost            native currency: instances × price_per_hour × job_hours
+//	job_cost            native currency: instances × price_per_hour × billed_hours
 //	job_cost_usd        the same in USD; job_cost_disp in the display currency
 //	monthly_cost_usd    serving: replicas × instances_per_replica ×
 //	                    price_per_hour_usd × 730
@@ -710,6 +713,7 @@ type planRowJSON struct {
 	PricePerHourDisp             float64         `json:"price_per_hour_disp"`
 	FXAsOf                       string          `json:"fx_as_of"`
 	JobHours                     float64         `json:"job_hours"`
+	BilledHours                  float64         `json:"billed_hours,omitempty"`
 	GPUHours                     float64         `json:"gpu_hours"`
 	JobCost                      float64         `json:"job_cost"`
 	JobCostUSD                   float64         `json:"job_cost_usd"`
@@ -900,7 +904,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 			GPUsPerInstance: o.GPUCount, Instances: r.Instances, GPUs: r.GPUs,
 			Parallelism: parallelismJSON{r.TP, r.PP, r.DP, r.ZeRO, r.VirtualStages, r.GradCheckpointing, r.Offload.String(), max(r.AttnDP, 1), max(r.EP, 1)}, MemShare: r.MemShare, Replicas: r.Replicas, InstancesPerReplica: r.InstancesPerReplica, ScaledFrom: r.ScaledFrom,
 			Pricing: r.Pricing.String(), Currency: o.Currency, PricePerHour: r.PricePerHour, PricePerHourUSD: r.PricePerHourUSD,
-			PricePerHourDisp: r.PricePerHourDisp, FXAsOf: r.FXAsOf, JobHours: r.JobSeconds / 3600, GPUHours: r.GPUHours,
+			PricePerHourDisp: r.PricePerHourDisp, FXAsOf: r.FXAsOf, JobHours: r.JobSeconds / 3600, BilledHours: r.BilledHours, GPUHours: r.GPUHours,
 			JobCost: r.JobCost, JobCostUSD: r.JobCostUSD, JobCostDisp: r.JobCostDisp, OptimizerSteps: r.OptimizerSteps,
 			TokensPerSecond: r.TokensPerSecond, CommSecondsPerStep: r.CommSeconds, Bound: r.Bound.String(),
 			MonthlyCostUSD: r.MonthlyCostUSD, MonthlyCostDisp: r.MonthlyCostDisp, SustainableRPSPerReplica: r.SustainableRPSPerReplica,

@@ -156,8 +156,11 @@ func TestPlanMultiInstanceTraining(t *testing.T) {
 	p := planJSONOf(t, append(fsdpArgs, "--top", "0")...)
 	eight, sevens := 0, 0
 	for _, r := range p.Rows {
-		if !near(r.JobCostUSD, float64(r.Instances)*r.PricePerHourUSD*r.JobHours) || !near(r.JobCost, float64(r.Instances)*r.PricePerHour*r.JobHours) {
-			t.Errorf("%s: job %v USD for %d × %v × %v h", r.OfferID, r.JobCostUSD, r.Instances, r.PricePerHourUSD, r.JobHours)
+		// Each instance pays the job's hours in whole seconds of its
+		// billing (AWS and GCP bill by the second), or the exact time.
+		if !near(r.JobCostUSD, float64(r.Instances)*r.PricePerHourUSD*r.BilledHours) || !near(r.JobCost, float64(r.Instances)*r.PricePerHour*r.BilledHours) ||
+			!(r.BilledHours >= r.JobHours && r.BilledHours <= r.JobHours+1.0/3600) {
+			t.Errorf("%s: job %v USD for %d × %v × %v h billed for %v h", r.OfferID, r.JobCostUSD, r.Instances, r.PricePerHourUSD, r.BilledHours, r.JobHours)
 		}
 		if r.GPU != "h100-sxm" {
 			t.Errorf("--gpu h100-sxm let %s through", r.GPU)
@@ -200,7 +203,7 @@ func TestPlanSpotAndCurrency(t *testing.T) {
 		// The sticker: spot price × instances × hours without
 		// interruptions; the expected cost of lost work and restarts
 		// exceeds it.
-		naive := float64(r.Instances) * r.PricePerHourUSD * r.JobHours
+		naive := float64(r.Instances) * r.PricePerHourUSD * r.BilledHours
 		if !near(r.JobCostUSD, naive) || !(r.SpotExpectedCostUSD > naive) || !(r.SpotExpectedHours > r.JobHours) {
 			t.Errorf("%s: spot expected %v USD over %v h, naive %v over %v h", r.OfferID, r.SpotExpectedCostUSD, r.SpotExpectedHours, naive, r.JobHours)
 		}

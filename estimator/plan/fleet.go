@@ -152,19 +152,17 @@ type FleetPlan struct {
 // fleetNum is a value in an error message.
 func fleetNum(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
-// billedHours is what a start-up of s seconds is billed at granularity g.
+// billedHours is what a start-up of s seconds is billed at granularity g:
+// whole units of it, and whole hours where g is "" (the dearer reading) or
+// "month" (a month-billed replica is held all month and starts no more).
 func billedHours(s float64, g string) float64 {
 	if !(s > 0) {
 		return 0
 	}
-	switch g {
-	case "second":
-		return s / 3600
-	case "minute":
-		return math.Ceil(s/60-1e-9) / 60
-	default: // hour, month (held all month: no start-ups) or unknown
-		return math.Ceil(s/3600 - 1e-9)
+	if g == "" || g == "month" {
+		g = "hour"
 	}
+	return roundUpTo(s, billingUnitSeconds(g)) / 3600
 }
 
 // mode is how the replicas above the commitment are rented in an hour.

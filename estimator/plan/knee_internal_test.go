@@ -1,6 +1,9 @@
 package plan
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestKneeLeastCostTimesTime: the best value is the front's plan with the
 // least cost × time, ties to the cheaper: a plan 1.33× the cost for 44.9×
@@ -77,5 +80,49 @@ func TestCheapestWinsCostTiesOnSpeed(t *testing.T) {
 		if res := plan(c[0], c[1]); res.Cheapest != 0 || res.Rows[0].Why.Key != "reason.cheapest" {
 			t.Errorf("%v: cheapest %d (%s), want the lowest cost", c, res.Cheapest, res.Rows[0].Why.Key)
 		}
+	}
+}
+
+// TestFastestWinsTimeTiesOnCost: a 1B LoRA on 1B tokens (the catalog's
+// plan, 2026-11): 16 × Azure ND40rs_v2 (128 V100s) at 0.394 h and 173 USD
+// is 4.8% faster than one 8 × B200 at 0.413 h and 28.4 USD, inside the
+// speed model's error: the B200 is the fastest pick, its sentence naming
+// the tie, the V100 fleet says why it was passed over, and the best value
+// is no dearer than the fastest pick. A plan faster by more than
+// FastestTolerance stays the fastest; a tie the cheapest plan is in makes
+// it the fastest too.
+func TestFastestWinsTimeTiesOnCost(t *testing.T) {
+	plan := func(kind Kind, ct ...[2]float64) *Result {
+		res := &Result{Currency: "USD", Cheapest: -1, Fastest: -1, Value: -1}
+		for i, x := range ct {
+			res.Rows = append(res.Rows, Row{Offer: &Offer{ID: string(rune('a' + i)), Provider: "p", InstanceType: string(rune('a' + i))}, Fits: true, Instances: 1,
+				RankedCostDisp: x[0], cost: x[0], time: x[1], E2EP95Seconds: x[1]})
+		}
+		recommend(res, kind)
+		return res
+	}
+	l4, b200, v100 := [2]float64{22.46, 31.88 * 3600}, [2]float64{28.41, 0.4129 * 3600}, [2]float64{173.44, 0.3938 * 3600}
+	res := plan(Batch, l4, b200, v100)
+	if res.Fastest != 1 || res.Value != 1 || res.Rows[1].Recommendation != RecFastest {
+		t.Fatalf("fastest %d, value %d, want the B200 (row 1) for both", res.Fastest, res.Value)
+	}
+	if got := res.WhyFastest.String(); got != "p b: fastest, 0.413 h, within 5% of the shortest time (p c, 0.394 h) for 0.164× its cost" {
+		t.Errorf("the fastest pick's sentence: %q", got)
+	}
+	if got := res.WhyNot(2).String(); got != "p c: 1.05× as fast as p b, within the 5% the estimate cannot tell apart, for 6.10× its cost: not the fastest pick" {
+		t.Errorf("the passed-over row's sentence: %q", got)
+	}
+	if !slices.Equal(res.Pareto, []int{0, 1, 2}) {
+		t.Errorf("front %v: the tie stays on it", res.Pareto)
+	}
+	// 0.37 h is 11.6% faster than the B200: no tie.
+	if res := plan(Batch, l4, b200, [2]float64{173.44, 0.37 * 3600}); res.Fastest != 2 || res.WhyFastest.Key != "reason.fastest" {
+		t.Errorf("a plan 11.6%% faster: fastest %d (%s), want row 2", res.Fastest, res.WhyFastest.Key)
+	}
+	// Serving ranks by the p95 time per request: a dearer replica 3%
+	// faster ties with the cheapest, which is the fastest pick too.
+	res = plan(Serving, [2]float64{1000, 1.03}, [2]float64{6000, 1})
+	if res.Fastest != 0 || res.Cheapest != 0 || res.WhyFastest.Key != "reason.fastest_tie" || res.Rows[1].Why.Key != "reason.fastest_passed" {
+		t.Errorf("serving: cheapest %d, fastest %d (%s), row 1 %s", res.Cheapest, res.Fastest, res.WhyFastest.Key, res.Rows[1].Why.Key)
 	}
 }

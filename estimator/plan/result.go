@@ -158,6 +158,8 @@ var English = map[string]string{
 	"reason.cheapest_tie":        "%s: cheapest that fits at %s, within %s%% of the lowest cost (%s, at %s) for %s× its speed",
 	"reason.cost_tie":            "%s: %s costs at most %s%% more and runs %s× as fast",
 	"reason.fastest":             "%s: fastest, %s; the runner-up, %s, takes %s× as long for %s× the cost",
+	"reason.fastest_tie":         "%s: fastest, %s, within %s%% of the shortest time (%s, %s) for %s× its cost",
+	"reason.fastest_passed":      "%s: %s× as fast as %s, within the %s%% the estimate cannot tell apart, for %s× its cost: not the fastest pick",
 	"reason.fastest_alone":       "%s: the only plan that fits on an unflagged price, %s",
 	"reason.value":               "%s: the knee of cost against time, %s× the cheapest plan's cost for %s× its speed",
 	"reason.pareto":              "%s: no other plan is both cheaper and faster",
@@ -329,8 +331,11 @@ type Row struct {
 	// ReservedMonthlyCommitmentUSD × 12 × ReservedTermYears.
 	ReservedCommitmentUSD float64
 
-	// Training and batch jobs.
+	// Training and batch jobs. BilledHours is what each instance is
+	// billed for JobSeconds on the row's price model (BilledHours):
+	// JobCost = Instances × PricePerHour × BilledHours.
 	JobSeconds      float64
+	BilledHours     float64
 	GPUHours        float64
 	JobCost         float64 // native
 	JobCostUSD      float64

@@ -48,7 +48,10 @@ func TestFastestScalesOut(t *testing.T) {
 		{"pre-train 70B on 1T tokens", "llama-3.1-70b", estimator.Pretrain, 1e12, "verda-8b200.240v", 498360.3945984458, "aws-p6-b300.48xlarge", 64},
 		// 16 instances: 128 GPUs of one sequence each step a fine-tune's
 		// default global batch, 128 sequences (TestFineTuneScaleOutKeepsItsBatch).
-		{"fine-tune 70B on 10B tokens", "llama-3.1-70b", estimator.FullFinetune, 1e10, "verda-8b300.240v", 6620.029687746527, "aws-p6-b300.48xlarge", 16},
+		// 16 × AWS p6-b300 (10.2 h, 23,250 USD) is 3% faster than 16 ×
+		// GCP a4-highgpu-8g (B200, 10.5 h, 10,875 USD), inside
+		// plan.FastestTolerance: the B200 fleet is the fastest pick.
+		{"fine-tune 70B on 10B tokens", "llama-3.1-70b", estimator.FullFinetune, 1e10, "verda-8b300.240v", 6620.029687746527, "gcp-a4-highgpu-8g", 16},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			req, offers := scaleOutRequest(t, c.model, c.task, c.tokens)
@@ -167,7 +170,7 @@ func TestScaledTieKeepsTheCheapest(t *testing.T) {
 	res := mustPlan(t, req, offers, plan.Options{})
 	checkRecommendations(t, &res)
 	ch := &res.Rows[res.Cheapest]
-	if ch.Offer.ID != "azure-standard_nd96isr_mi300x_v5" || ch.Instances != 32 || ch.ScaledFrom != 0 || !closeTo(ch.RankedCostDisp, 240615.77096097748) {
+	if ch.Offer.ID != "azure-standard_nd96isr_mi300x_v5" || ch.Instances != 32 || ch.ScaledFrom != 0 || !closeTo(ch.RankedCostDisp, 240615.77379839998) {
 		t.Errorf("cheapest %s ×%d (scaled from %d) at %v USD, want azure-standard_nd96isr_mi300x_v5 ×32 at 240615.77", ch.Offer.ID,
 			ch.Instances, ch.ScaledFrom, ch.RankedCostDisp)
 	}

@@ -718,29 +718,78 @@ func (p *planner) trainMoney(o *Offer, r *Row) {
 }
 
 // jobMoney fills the job's cost fields from JobSeconds, the job's time
-// without interruptions: job cost = instances × hourly price × hours
-// (docs/planning.md; the whole instance is billed even where the plan leaves
-// GPUs idle), and for a plan sold only by the month (monthlyOnly) whole
-// months. On spot the ranking uses the expected cost and time
+// without interruptions: job cost = instances × hourly price × billed
+// hours (docs/planning.md; the whole instance is billed even where the
+// plan leaves GPUs idle), the hours each instance is billed for the job's
+// time (BilledHours). On spot the ranking uses the expected cost and time
 // (SpotExpectedCostUSD, SpotExpectedSeconds), which exceed them.
 func (p *planner) jobMoney(r *Row) {
-	h := r.JobSeconds / 3600
 	inst := float64(r.Instances)
 	if od, ok := p.usd(r.Offer, p.vat(r.Offer, r.Offer.OnDemandPerHour)); ok && od > 0 {
-		r.OnDemandJobCostUSD = estimator.Finite(inst * od * h)
+		r.OnDemandJobCostUSD = estimator.Finite(inst * od * BilledHours(r.Offer, OnDemand, r.JobSeconds))
 	}
-	r.GPUHours = r.GPUs * h
-	billed := h
-	if r.Pricing == OnDemand && monthlyOnly(r.Offer) {
-		billed = math.Ceil(h/HoursPerMonth-1e-9) * HoursPerMonth
-	}
-	r.JobCost = estimator.Finite(inst * r.PricePerHour * billed)
-	r.JobCostUSD = estimator.Finite(inst * r.PricePerHourUSD * billed)
+	r.GPUHours = r.GPUs * r.JobSeconds / 3600
+	r.BilledHours = BilledHours(r.Offer, r.Pricing, r.JobSeconds)
+	r.JobCost = estimator.Finite(inst * r.PricePerHour * r.BilledHours)
+	r.JobCostUSD = estimator.Finite(inst * r.PricePerHourUSD * r.BilledHours)
 	r.JobCostDisp = p.display(r.JobCostUSD)
 	r.cost, r.time = r.JobCostUSD, r.JobSeconds
 	if r.Pricing == Spot && r.SpotExpectedSeconds > 0 {
 		r.cost, r.time = r.SpotExpectedCostUSD, r.SpotExpectedSeconds
 	}
+}
+
+// BilledHours is the hours a provider bills one instance of o for a run of
+// seconds under pricing: the run rounded up to the offer's billing unit
+// (BillingGranularity: an hourly-billed instance that runs ten minutes
+// pays the hour), and no less than its documented minimum
+// (BillingMinimumSeconds); a plan sold only by the month (monthlyOnly)
+// pays whole months on demand. Reserved prices bill the commitment by its
+// term whatever the job uses (reserved), so a job's share of one is its
+// own hours. An offer whose source does not state its granularity is
+// billed by the exact time (per second), as the catalog cannot say more;
+// its cost may then be low by up to one unit of the provider's billing
+// (a serving fleet's start-ups, billedHours, take the hour instead).
+// Training and batch job costs on the CLI, in its JSON and on the page
+// all come from here.
+func BilledHours(o *Offer, pricing Pricing, seconds float64) float64 {
+	if !(seconds > 0) {
+		return 0
+	}
+	if pricing == Reserved1y || pricing == Reserved3y {
+		return seconds / 3600
+	}
+	unit := billingUnitSeconds(o.BillingGranularity)
+	if pricing == OnDemand && monthlyOnly(o) {
+		unit = billingUnitSeconds("month")
+	}
+	return math.Max(roundUpTo(seconds, unit), o.BillingMinimumSeconds) / 3600
+}
+
+// billingUnitSeconds is the unit an offer billed at granularity g pays
+// by, in seconds (catalog.Offer.BillingGranularity); 0 when g is "", the
+// source not saying.
+func billingUnitSeconds(g string) float64 {
+	switch g {
+	case "second":
+		return 1
+	case "minute":
+		return 60
+	case "hour":
+		return 3600
+	case "month":
+		return HoursPerMonth * 3600
+	}
+	return 0
+}
+
+// roundUpTo is s seconds in whole units of unit seconds, or s itself when
+// unit is 0; the 1e-9 keeps a run of exactly n units at n.
+func roundUpTo(s, unit float64) float64 {
+	if !(unit > 0) {
+		return s
+	}
+	return math.Ceil(s/unit-1e-9) * unit
 }
 
 // monthlyOnly reports whether o is sold only by the month (a subscription
@@ -833,7 +882,12 @@ func (p *planner) spotCost(o *Offer, r *Row, n int, seconds float64) {
 		return
 	}
 	r.SpotExpectedSeconds = estimator.Finite(seconds)
-	r.SpotExpectedCostUSD = estimator.Finite(float64(n) * spot * seconds / 3600)
+	// The expected wall time is billed as one run (BilledHours). Each
+	// reclaim ends a run and the next one is billed afresh, which adds
+	// nothing on per-second billing and up to one unit per reclaim on
+	// coarser units: that is not counted, so the expected cost of a spot
+	// job billed by the hour is low by up to an hour per reclaim.
+	r.SpotExpectedCostUSD = estimator.Finite(float64(n) * spot * BilledHours(o, Spot, seconds))
 }
 
 // reserved fills the break-even utilisation of the request's reservation

@@ -107,8 +107,15 @@ type Offer struct {
 
 	// SpotInterruption is the AWS Spot Advisor monthly frequency bucket:
 	// "<5%", "5-10%", "10-15%", "15-20%", ">20%"; "" unknown.
-	SpotInterruption   string
-	BillingGranularity string
+	SpotInterruption string
+	// BillingGranularity is the smallest unit the provider bills an
+	// instance by: "second", "minute", "hour", "month", or "" when its
+	// source does not say (catalog.Offer.BillingGranularity).
+	// BillingMinimumSeconds is the shortest run it bills, where its
+	// documentation states one (the catalog fills it); 0 = none known.
+	// BilledHours reads both.
+	BillingGranularity    string
+	BillingMinimumSeconds float64
 
 	AsOf          string
 	AsOfEstimated bool
