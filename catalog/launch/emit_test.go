@@ -535,7 +535,7 @@ func TestSkyPilotAdapterPackages(t *testing.T) {
 func TestNativeMXFP4Checkpoint(t *testing.T) {
 	for _, c := range []struct{ model, note string }{
 		{"gpt-oss-120b", "the published checkpoint stores its experts in MXFP4"},
-		{"llama-3.1-8b", "serve a checkpoint stored in that format (AWQ/GPTQ/NVFP4)"},
+		{"llama-3.1-8b", "replace <your-checkpoint> with a copy of it stored in fp4 (NVFP4 or MXFP4)"},
 	} {
 		req := serving(t, c.model, 2, estimator.VLLM, plan.OnDemand)
 		req.Input.Weights = estimator.FP4
@@ -546,6 +546,69 @@ func TestNativeMXFP4Checkpoint(t *testing.T) {
 		}
 		if notes := strings.Join(l.Notes, "; "); !strings.Contains(notes, c.note) {
 			t.Errorf("%s: notes %q, want %q", c.model, notes, c.note)
+		}
+	}
+}
+
+// TestPublishedCheckpointFormat: a serving launch names a catalog
+// model's published checkpoint only where it is stored in the weights
+// the launch serves, since the engines load a checkpoint in its own
+// format whatever --dtype says. gpt-oss's MXFP4 checkpoint needs compute
+// capability 8.0 in vLLM and SGLang, so on a T4 the plan runs fp16 and
+// the launch asks for a 16-bit copy (vLLM refuses the published one
+// there); on an H100 it names it. A 16-bit checkpoint planned int4 asks
+// for an AWQ/GPTQ copy; planned fp8 it is quantised at load; a QLoRA
+// fine-tune quantises the 16-bit checkpoint itself.
+func TestPublishedCheckpointFormat(t *testing.T) {
+	for _, c := range []struct {
+		kind          launch.Kind
+		model, offer  string
+		weights       estimator.DType
+		train         bool
+		wantRef, note string
+	}{
+		{launch.VLLM, "gpt-oss-20b", "azure-standard_nc64as_t4_v3", estimator.FP4, false, "'<your-checkpoint>'", "openai/gpt-oss-20b is published with fp4 weights and these settings serve fp16: replace <your-checkpoint> with a 16-bit copy of it"},
+		{launch.SGLang, "gpt-oss-20b", "azure-standard_nc64as_t4_v3", estimator.FP4, false, "'<your-checkpoint>'", "a 16-bit copy of it"},
+		{launch.VLLM, "gpt-oss-20b", "aws-p5.48xlarge", estimator.FP4, false, "openai/gpt-oss-20b", "the published checkpoint stores its experts in MXFP4"},
+		{launch.VLLM, "llama-3.1-8b", "aws-p5.48xlarge", estimator.INT4, false, "'<your-checkpoint>'", "replace <your-checkpoint> with a copy of it stored in int4 (AWQ or GPTQ 4-bit)"},
+		{launch.VLLM, "llama-3.1-8b", "aws-p5.48xlarge", estimator.FP8, false, "meta-llama/Llama-3.1-8B", ""},
+		{launch.VLLM, "meta-llama/Llama-3.1-8B", "aws-p5.48xlarge", estimator.INT4, false, "'<your-checkpoint>'", "a copy of it stored in int4"},
+		{launch.VLLM, "hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4", "aws-p5.48xlarge", estimator.INT4, false, "hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4", "serve a checkpoint stored in that format (AWQ or GPTQ 4-bit)"},
+		{launch.DeepSpeed, "llama-3.1-8b", "aws-p5.48xlarge", estimator.INT4, true, "meta-llama/Llama-3.1-8B", ""},
+	} {
+		name := c.kind.String() + " " + c.model + " " + c.weights.String() + " on " + c.offer
+		cfg := c.model
+		if strings.Contains(cfg, "/") { // a repository: the config of the model it is
+			cfg = "llama-3.1-8b"
+		}
+		var req plan.Request
+		var row plan.Row
+		if c.train {
+			in := input(t, cfg)
+			in.Task, in.Weights = estimator.QLoRA, c.weights
+			req = plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e8}}
+			o := offer(t, c.offer, in.Weights)
+			row = plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: 8, TP: 1, PP: 1, DP: 8, Replicas: 1, InstancesPerReplica: 1}
+		} else {
+			req = serving(t, cfg, 1, estimator.VLLM, plan.OnDemand)
+			req.Input.Weights = c.weights
+			o := offer(t, c.offer, c.weights)
+			tp := int(o.GPUCount)
+			row = servingRow(t, req, c.offer, tp, 1, 1)
+		}
+		l, err := launch.Emit(c.kind, req, row, nil, c.model)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		text, notes := l.Files[0].Text, strings.Join(l.Notes, "; ")
+		if !strings.Contains(text, " "+c.wantRef+" ") && !strings.Contains(text, " "+c.wantRef+"\n") && !strings.Contains(text, "--model_name_or_path "+c.wantRef) {
+			t.Errorf("%s: want checkpoint %s in\n%s", name, c.wantRef, text)
+		}
+		if c.note != "" && !strings.Contains(notes, c.note) {
+			t.Errorf("%s: notes %q, want %q", name, notes, c.note)
+		}
+		if c.note == "" && strings.Contains(notes, launch.Placeholder) {
+			t.Errorf("%s: notes %q name the placeholder", name, notes)
 		}
 	}
 }

@@ -306,9 +306,30 @@ func (e *emitter) quant() (flag string) {
 		}
 		fallthrough
 	case estimator.INT8, estimator.INT4:
-		e.note("the plan keeps " + e.in.Weights.String() + " weights: serve a checkpoint stored in that format (AWQ/GPTQ/NVFP4); the engine reads its quantization_config")
+		if e.published && e.model == Placeholder {
+			break // checkpoint's note says which copy to name
+		}
+		e.note("the plan keeps " + e.in.Weights.String() + " weights: serve a checkpoint stored in that format (" + storedFormats(e.in.Weights) + "); the engine reads its quantization_config")
 	}
 	return ""
+}
+
+// storedFormats names the checkpoint formats that store weights w and
+// that vLLM, SGLang and TensorRT-LLM load (vLLM docs, "Quantization:
+// supported hardware"): GPTQ and AWQ 4-bit, GPTQ 8-bit and INT8 W8A8,
+// NVFP4 (and MXFP4, gpt-oss's own).
+func storedFormats(w estimator.DType) string {
+	switch w {
+	case estimator.INT4:
+		return "AWQ or GPTQ 4-bit"
+	case estimator.INT8:
+		return "GPTQ 8-bit or INT8 W8A8"
+	case estimator.FP4:
+		return "NVFP4 or MXFP4"
+	case estimator.FP8:
+		return "FP8"
+	}
+	return w.String()
 }
 
 func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command, error) {
