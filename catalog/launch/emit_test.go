@@ -550,6 +550,36 @@ func TestNativeMXFP4Checkpoint(t *testing.T) {
 	}
 }
 
+// TestQLoRAQuantStorage: FSDP flattens every wrapped unit's parameters,
+// whatever its sharding strategy, and refuses bitsandbytes' uint8 4-bit
+// storage, so a QLoRA launch under FSDP (NO_SHARD and SHARD_GRAD_OP too)
+// or ZeRO-3 stores the 4-bit weights in the other weights' dtype;
+// DeepSpeed below ZeRO-3 does not shard parameters and needs nothing.
+func TestQLoRAQuantStorage(t *testing.T) {
+	const want = "bnb_4bit_quant_storage=torch.bfloat16"
+	for _, c := range []struct {
+		kind launch.Kind
+		zero int
+		want bool
+	}{
+		{launch.FSDP, 0, true}, {launch.FSDP, 2, true}, {launch.FSDP, 3, true},
+		{launch.DeepSpeed, 0, false}, {launch.DeepSpeed, 2, false}, {launch.DeepSpeed, 3, true},
+	} {
+		in := input(t, "llama-3.1-8b")
+		in.Task, in.Weights = estimator.QLoRA, estimator.INT4
+		req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e8}}
+		o := offer(t, "aws-p5.48xlarge", in.Weights)
+		row := plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: 8, TP: 1, PP: 1, DP: 8, ZeRO: c.zero, Replicas: 1, InstancesPerReplica: 1}
+		l, err := launch.Emit(c.kind, req, row, nil, "llama-3.1-8b")
+		if err != nil {
+			t.Fatalf("%v ZeRO %d: %v", c.kind, c.zero, err)
+		}
+		if notes := strings.Join(l.Notes, "; "); strings.Contains(notes, want) != c.want {
+			t.Errorf("%v ZeRO %d: %q in the notes is %v, want %v: %s", c.kind, c.zero, want, !c.want, c.want, notes)
+		}
+	}
+}
+
 // TestPublishedCheckpointFormat: a serving launch names a catalog
 // model's published checkpoint only where it is stored in the weights
 // the launch serves, since the engines load a checkpoint in its own
