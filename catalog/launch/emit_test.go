@@ -550,6 +550,30 @@ func TestNativeMXFP4Checkpoint(t *testing.T) {
 	}
 }
 
+// TestSkyPilotServeSetup: the task installs the engine the row runs;
+// TensorRT-LLM's wheel imports MPI at start-up, so its setup installs
+// libopenmpi-dev first, as TensorRT-LLM's pip instructions do.
+func TestSkyPilotServeSetup(t *testing.T) {
+	for _, c := range []struct {
+		engine estimator.Engine
+		want   string
+	}{
+		{estimator.VLLM, "setup: |\n  pip install vllm\nrun:"},
+		{estimator.SGLang, "setup: |\n  pip install \"sglang[all]\"\nrun:"},
+		{estimator.TRTLLM, "setup: |\n  sudo apt-get update && sudo apt-get -y install libopenmpi-dev\n  pip install tensorrt-llm\nrun:"},
+	} {
+		req := serving(t, "llama-3.1-8b", 2, c.engine, plan.OnDemand)
+		row := servingRow(t, req, "aws-p5.48xlarge", 8, 1, 1)
+		l, err := launch.Emit(launch.SkyPilot, req, row, nil, "llama-3.1-8b")
+		if err != nil {
+			t.Fatalf("%v: %v", c.engine, err)
+		}
+		if text := l.Files[0].Text; !strings.Contains(text, c.want) {
+			t.Errorf("%v: want %q in\n%s", c.engine, c.want, text)
+		}
+	}
+}
+
 // TestQLoRAQuantStorage: FSDP flattens every wrapped unit's parameters,
 // whatever its sharding strategy, and refuses bitsandbytes' uint8 4-bit
 // storage, so a QLoRA launch under FSDP (NO_SHARD and SHARD_GRAD_OP too)
