@@ -574,6 +574,33 @@ func TestSkyPilotServeSetup(t *testing.T) {
 	}
 }
 
+// TestTRTLLMTokenBudgetCoversPrompt: trtllm-serve, chunked prefill off,
+// refuses a prompt over --max_num_tokens, so a workload of 16,384-token
+// prompts raises it from the default 8192; vLLM chunks prompts and keeps
+// its budget; short prompts keep TensorRT-LLM's default.
+func TestTRTLLMTokenBudgetCoversPrompt(t *testing.T) {
+	for _, c := range []struct {
+		kind   launch.Kind
+		prompt int
+		want   string
+	}{
+		{launch.TRTLLM, 16384, "--max_num_tokens 16384 \\\n"},
+		{launch.TRTLLM, 1000, "--max_num_tokens 8192 \\\n"},
+		{launch.VLLM, 16384, "--max-num-batched-tokens 8192 \\\n"},
+	} {
+		req := serving(t, "llama-3.1-8b", 0.5, estimator.VLLM, plan.OnDemand)
+		req.Workload.PromptTokens, req.Workload.OutputTokens = c.prompt, 200
+		row := servingRow(t, req, "aws-p5.48xlarge", 8, 1, 1)
+		l, err := launch.Emit(c.kind, req, row, nil, "llama-3.1-8b")
+		if err != nil {
+			t.Fatalf("%v %d: %v", c.kind, c.prompt, err)
+		}
+		if text := l.Files[0].Text; !strings.Contains(text, c.want) {
+			t.Errorf("%v prompt %d: want %q in\n%s", c.kind, c.prompt, c.want, text)
+		}
+	}
+}
+
 // TestQLoRAQuantStorage: FSDP flattens every wrapped unit's parameters,
 // whatever its sharding strategy, and refuses bitsandbytes' uint8 4-bit
 // storage, so a QLoRA launch under FSDP (NO_SHARD and SHARD_GRAD_OP too)

@@ -209,7 +209,32 @@ func (e *emitter) limits(k Kind) (seqs, tokens int) {
 	if e.req.Workload.Kind == plan.Batch && e.row.Concurrency >= 1 {
 		seqs = int(math.Ceil(e.row.Concurrency))
 	}
+	// TensorRT-LLM's PyTorch backend, with chunked prefill off (its
+	// default), refuses a request whose prompt is over max_num_tokens
+	// ("The sum of prompt length ... should not exceed max_num_tokens",
+	// LLM._check_arguments, tensorrt_llm/llmapi/llm.py): the step budget
+	// covers the longest prompt, which the plan's simulator runs whole
+	// in one step (sim.Policy.Chunked).
+	if p := e.longestPrompt(); k == TRTLLM && tokens > 0 && p > tokens {
+		e.note("trtllm-serve refuses a prompt over --max_num_tokens while chunked prefill is off: --max_num_tokens is " + itoa(p) + ", the workload's longest prompt, instead of " + itoa(tokens))
+		tokens = p
+	}
 	return seqs, tokens
+}
+
+// longestPrompt bounds the prompts the workload sends: its prompt length
+// when every request has the same lengths, else its longest request less
+// one output token, within the model's context.
+func (e *emitter) longestPrompt() int {
+	prompt, output := e.lengths()
+	n := prompt
+	if m := e.req.Workload.MaxRequestTokens; m > prompt+output {
+		n = m - 1
+	}
+	if ctx := e.in.Arch.MaxPositions; ctx > 0 && n > ctx-1 {
+		n = ctx - 1
+	}
+	return n
 }
 
 // rowVRAM is the memory of one of the row's GPUs (or of its slice of
