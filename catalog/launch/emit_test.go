@@ -601,6 +601,28 @@ func TestTRTLLMTokenBudgetCoversPrompt(t *testing.T) {
 	}
 }
 
+// TestSGLangShareForAVLLMRow: DeepSeek-R1 in FP8 planned for vLLM over
+// two 8 × H100 instances at attention DP 16 and EP 16, launched with
+// SGLang: SGLang's default --mem-fraction-static at DP attention 16
+// (0.356 of each GPU) is under the weights' share, and SGLang stops at
+// start-up, so the launch sets the share and CUDA-graph batch its
+// DP-attention recipes run (estimator.EngineShareFix), as for a row
+// planned for SGLang.
+func TestSGLangShareForAVLLMRow(t *testing.T) {
+	req := deepseekR1FP8(t)
+	req.Input.Engine, req.Input.GPUMemUtil = estimator.VLLM, 0
+	row := servingRow(t, req, "aws-p5.48xlarge", 16, 1, 7)
+	row.AttnDP, row.EP, row.InstancesPerReplica, row.Instances, row.GPUs = 16, 16, 2, 14, 112
+	l, err := launch.Emit(launch.SGLang, req, row, nil, "deepseek-r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "  --mem-fraction-static 0.85 \\\n  --cuda-graph-max-bs 64 \\\n"
+	if text := l.Files[0].Text; !strings.Contains(text, want) {
+		t.Errorf("want %q in\n%s", want, text)
+	}
+}
+
 // TestQLoRAQuantStorage: FSDP flattens every wrapped unit's parameters,
 // whatever its sharding strategy, and refuses bitsandbytes' uint8 4-bit
 // storage, so a QLoRA launch under FSDP (NO_SHARD and SHARD_GRAD_OP too)

@@ -257,25 +257,53 @@ func (e *emitter) rowVRAM() estimator.Bytes {
 // else engine k's own default on the row's GPU at the copy's TP, PP and
 // attention DP (SGLang's mem_fraction_static depends on all three). Writing
 // it keeps the engine on the pool the plan assumed, whatever a later
-// release's default. The row's own share where the planner set one
-// (plan.Row.MemShare: SGLang's default leaves its attention-DP copies no
-// pool) and k runs the row's engine. 0.9 where there is none to read (a
-// share at or below 0, which the estimate calls no pool).
+// release's default. The share fixedShare gives where there is one. 0.9
+// where there is none to read (a share at or below 0, which the estimate
+// calls no pool).
 func (e *emitter) memShare(k Kind, s copyShape) float64 {
-	in := e.in
-	if u := e.rowShare(k); u > 0 {
+	if u := e.fixedShare(k, s); u > 0 {
 		return u
 	}
+	if u := e.engineInput(k, s).MemShare(); u > 0 && u <= 1 {
+		return u
+	}
+	return 0.9
+}
+
+// engineInput is the request's input as engine k runs one copy of shape
+// s on the row's GPUs, one sequence at a time (as the planner sizes a
+// copy: estimator/plan's planner.input).
+func (e *emitter) engineInput(k Kind, s copyShape) estimator.Input {
+	in := e.in
 	in.Engine = engineOf(k)
 	if e.row.Offer.GPUMemory > 0 {
 		in.VRAM, in.VisibleVRAM = e.rowVRAM(), 0
 		in.VLLMSmallDefaults = e.row.Offer.Hardware.VLLMSmallDefaults
 	}
-	in.TP, in.PP, in.DP = max(s.tp, 1), max(s.pp, 1), max(s.dp, 1)
-	if u := in.MemShare(); u > 0 && u <= 1 {
+	in.TP, in.PP, in.DP, in.EP = max(s.tp, 1), max(s.pp, 1), max(s.dp, 1), max(s.ep, 1)
+	in.GPUs, in.ZeRO, in.Batch = in.TP*in.PP, 0, 1
+	return in
+}
+
+// fixedShare is the share a launch of engine k sets in place of k's
+// default, 0 for none: the row's own where the planner set one
+// (plan.Row.MemShare: SGLang's default leaves its attention-DP copies no
+// pool) and k runs the row's engine; where k is another engine than the
+// one the row was planned for, the share estimator.EngineShareFix gives
+// when k's default leaves the copy no pool (SGLang's at DP attention
+// 16 on H100s reserves 0.36 of each GPU for weights and KV, under
+// DeepSeek-R1's FP8 weights alone, and SGLang stops at start-up).
+func (e *emitter) fixedShare(k Kind, s copyShape) float64 {
+	if u := e.rowShare(k); u > 0 {
 		return u
 	}
-	return 0.9
+	if e.in.GPUMemUtil != 0 || engineOf(k) == e.row.Engine {
+		return 0
+	}
+	if u, ok := estimator.EngineShareFix(e.engineInput(k, s)); ok {
+		return u
+	}
+	return 0
 }
 
 // rowShare is the memory share the planner set on the row's copies
@@ -487,7 +515,7 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		// SGLang's static share holds the weights and the KV pool
 		// (memShare: the share the estimate sized the pool with).
 		c.frac(knobs.MemShare, util)
-		if e.rowShare(k) > 0 {
+		if e.fixedShare(k, s) > 0 {
 			// The recipes that run DP attention at that share capture
 			// CUDA graphs to a smaller batch, which the share's reserve
 			// holds (estimator.SGLangDPAttentionCUDAGraphMaxBS).
