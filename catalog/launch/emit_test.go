@@ -623,6 +623,45 @@ func TestSGLangShareForAVLLMRow(t *testing.T) {
 	}
 }
 
+// TestFP8BlockSplit: DeepSeek-R1's published checkpoint stores FP8 in
+// 128 × 128 blocks, and vLLM and SGLang refuse a TP shard of a layer that
+// is not whole blocks: its 2048-wide experts load at TP 16 (128 each) and
+// not at TP 32 (64) unless expert parallelism keeps them whole. Qwen3's
+// 16-bit checkpoint quantised at load (--quantization fp8, per tensor)
+// has no blocks: 768-wide experts at TP 8 are 96 each and load.
+func TestFP8BlockSplit(t *testing.T) {
+	for _, c := range []struct {
+		kind      launch.Kind
+		model     string
+		tp, ep    int
+		refused   bool
+		instances int
+	}{
+		{launch.VLLM, "deepseek-r1", 16, 1, false, 2},
+		{launch.VLLM, "deepseek-r1", 32, 1, true, 4},
+		{launch.SGLang, "deepseek-r1", 32, 1, true, 4},
+		{launch.SGLang, "deepseek-r1", 32, 32, false, 4},
+		{launch.VLLM, "qwen3-30b-a3b", 8, 1, false, 1},
+	} {
+		req := serving(t, c.model, 2, estimator.VLLM, plan.OnDemand)
+		req.Input.Weights = estimator.FP8
+		row := servingRow(t, req, "aws-p5.48xlarge", c.tp, 1, 1)
+		row.InstancesPerReplica, row.Instances, row.GPUs = c.instances, c.instances, float64(c.tp)
+		if c.ep > 1 {
+			row.AttnDP, row.EP = c.ep, c.ep
+		}
+		name := c.kind.String() + " " + c.model + " TP " + strconv.Itoa(c.tp) + " EP " + strconv.Itoa(c.ep)
+		_, err := launch.Emit(c.kind, req, row, nil, c.model)
+		var le *launch.Error
+		switch {
+		case c.refused && (!errors.As(err, &le) || le.Key != launch.ErrInconsistent || !strings.Contains(err.Error(), "128-wide blocks")):
+			t.Errorf("%s: %v, want the block refusal", name, err)
+		case !c.refused && err != nil:
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
 // TestQLoRAQuantStorage: FSDP flattens every wrapped unit's parameters,
 // whatever its sharding strategy, and refuses bitsandbytes' uint8 4-bit
 // storage, so a QLoRA launch under FSDP (NO_SHARD and SHARD_GRAD_OP too)
