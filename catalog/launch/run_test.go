@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"rightsize/catalog/launch"
 )
 
 // The fuzz targets read the scripts with sh -n and a shell-word splitter
@@ -22,7 +24,7 @@ import (
 // stderr).
 
 // launched are the programs the launch scripts start.
-var launched = []string{"vllm", "python", "python3", "trtllm-serve", "torchrun", "accelerate", "ray", "mpirun", "sglang", "nats-server", "etcd"}
+var launched = []string{"vllm", "python", "python3", "trtllm-serve", "torchrun", "accelerate", "ray", "mpirun", "sglang", "nats-server", "etcd", "pip", "sudo"}
 
 // tools are the other programs the scripts run, present as they are.
 var tools = []string{"cat", "head"}
@@ -87,6 +89,22 @@ func runScript(t *testing.T, sh, text string) (calls [][]string, stderr string) 
 	return calls, errb.String()
 }
 
+// script is the shell text of a launch file: a shell file's, or a
+// SkyPilot task's setup and run (as SkyPilot runs them, one after the
+// other).
+func script(t *testing.T, f launch.File) (string, bool) {
+	switch f.Format {
+	case "sh":
+		return f.Text, true
+	case "yaml":
+		y := parseYAML(t, f.Text)
+		setup, _ := y["setup"].(string)
+		run, _ := y["run"].(string)
+		return setup + run, run != ""
+	}
+	return "", false
+}
+
 // sortCalls orders calls so that background processes compare in any
 // order they end.
 func sortCalls(calls [][]string) {
@@ -99,11 +117,11 @@ func TestScriptsRunAsPlanned(t *testing.T) {
 		t.Skip("no sh")
 	}
 	scenarios(t)
-	// Every serving and training scenario; half the disaggregated ones:
+	// Every serving, training and SkyPilot scenario; half the disaggregated ones:
 	// every engine behind its own router on the first and third rows,
 	// behind Dynamo on the second and fourth (disaggCases lists each
 	// row's engines, each behind both routers).
-	all := slices.Concat(serveCases, trainCases)
+	all := slices.Concat(serveCases, trainCases, skies)
 	for i, s := range disaggCases {
 		if (i/(2*3)+i)%2 == 0 {
 			all = append(all, s)
@@ -118,8 +136,8 @@ func TestScriptsRunAsPlanned(t *testing.T) {
 		}
 		wantCalls := map[int][][]string{}
 		for j, f := range want.Files {
-			if f.Format == "sh" {
-				wantCalls[j], _ = runScript(t, sh, f.Text)
+			if text, ok := script(t, f); ok {
+				wantCalls[j], _ = runScript(t, sh, text)
 			}
 		}
 		for _, m := range models {
@@ -129,10 +147,11 @@ func TestScriptsRunAsPlanned(t *testing.T) {
 				t.Fatalf("scenario %d %q: %v", i, m, err)
 			}
 			for j, f := range got.Files {
-				if f.Format != "sh" {
+				text, ok := script(t, f)
+				if !ok {
 					continue
 				}
-				gc, gerr := runScript(t, sh, f.Text)
+				gc, gerr := runScript(t, sh, text)
 				if gerr != "" {
 					t.Fatalf("scenario %d %s model %q: sh said %q:\n%s", i, f.Name, m, gerr, f.Text)
 				}
