@@ -713,6 +713,7 @@ func TestPublishedCheckpointFormat(t *testing.T) {
 		{launch.SGLang, "gpt-oss-20b", "azure-standard_nc64as_t4_v3", estimator.FP4, false, "'<your-checkpoint>'", "a 16-bit copy of it"},
 		{launch.VLLM, "gpt-oss-20b", "aws-p5.48xlarge", estimator.FP4, false, "openai/gpt-oss-20b", "the published checkpoint stores its experts in MXFP4"},
 		{launch.VLLM, "llama-3.1-8b", "aws-p5.48xlarge", estimator.INT4, false, "'<your-checkpoint>'", "replace <your-checkpoint> with a copy of it stored in int4 (AWQ or GPTQ 4-bit)"},
+		{launch.VLLM, "llama-3.1-8b", "azure-standard_nd40rs_v2", estimator.INT4, false, "'<your-checkpoint>'", "replace <your-checkpoint> with a copy of it stored in int4 (GPTQ 4-bit)"},
 		{launch.VLLM, "llama-3.1-8b", "aws-p5.48xlarge", estimator.FP8, false, "meta-llama/Llama-3.1-8B", ""},
 		{launch.VLLM, "meta-llama/Llama-3.1-8B", "aws-p5.48xlarge", estimator.INT4, false, "'<your-checkpoint>'", "a copy of it stored in int4"},
 		{launch.VLLM, "hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4", "aws-p5.48xlarge", estimator.INT4, false, "hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4", "serve a checkpoint stored in that format (AWQ or GPTQ 4-bit)"},

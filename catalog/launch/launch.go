@@ -478,7 +478,7 @@ func (e *emitter) checkpoint() {
 	if !e.storedSet && (sixteen || w == estimator.FP8) {
 		return
 	}
-	was, want := "16-bit", "a copy of it stored in "+w.String()+" ("+storedFormats(w)+")"
+	was, want := "16-bit", "a copy of it stored in "+w.String()+" ("+e.storedFormats(w)+")"
 	if e.storedSet {
 		was = e.stored.String()
 	}

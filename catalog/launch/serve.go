@@ -362,18 +362,22 @@ func (e *emitter) quant() (flag string) {
 		if e.published && e.model == Placeholder {
 			break // checkpoint's note says which copy to name
 		}
-		e.note("the plan keeps " + e.in.Weights.String() + " weights: serve a checkpoint stored in that format (" + storedFormats(e.in.Weights) + "); the engine reads its quantization_config")
+		e.note("the plan keeps " + e.in.Weights.String() + " weights: serve a checkpoint stored in that format (" + e.storedFormats(e.in.Weights) + "); the engine reads its quantization_config")
 	}
 	return ""
 }
 
 // storedFormats names the checkpoint formats that store weights w and
-// that vLLM, SGLang and TensorRT-LLM load (vLLM docs, "Quantization:
-// supported hardware"): GPTQ and AWQ 4-bit, GPTQ 8-bit and INT8 W8A8,
-// NVFP4 (and MXFP4, gpt-oss's own).
-func storedFormats(w estimator.DType) string {
+// that vLLM, SGLang and TensorRT-LLM load on the row's GPU (vLLM docs,
+// "Quantization: supported hardware"): GPTQ and AWQ 4-bit (AWQ from
+// Turing, so GPTQ alone on Volta), GPTQ 8-bit and INT8 W8A8, NVFP4 (and
+// MXFP4, gpt-oss's own).
+func (e *emitter) storedFormats(w estimator.DType) string {
 	switch w {
 	case estimator.INT4:
+		if e.row.Offer.Hardware.Generation == estimator.GenVolta {
+			return "GPTQ 4-bit"
+		}
 		return "AWQ or GPTQ 4-bit"
 	case estimator.INT8:
 		return "GPTQ 8-bit or INT8 W8A8"
