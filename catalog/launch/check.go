@@ -99,7 +99,8 @@ const fp8Block = 128
 // the MoE's TP: the copy's whole TP without expert parallelism, TP/EP in
 // SGLang with it (--ep-size divides --tp-size), none in vLLM with it
 // (--enable-expert-parallel keeps every expert whole); the dense layers
-// over the copy's TP where attention is not data-parallel.
+// over the copy's TP where attention is not data-parallel. Sources read
+// 2026-11-29.
 func (e *emitter) blockSplit(k Kind, s copyShape) string {
 	if !(k == VLLM || k == SGLang) || !e.published || !e.storedSet || e.stored != estimator.FP8 || e.in.Weights != estimator.FP8 {
 		return ""

@@ -212,9 +212,9 @@ func (e *emitter) limits(k Kind) (seqs, tokens int) {
 	// TensorRT-LLM's PyTorch backend, with chunked prefill off (its
 	// default), refuses a request whose prompt is over max_num_tokens
 	// ("The sum of prompt length ... should not exceed max_num_tokens",
-	// LLM._check_arguments, tensorrt_llm/llmapi/llm.py): the step budget
-	// covers the longest prompt, which the plan's simulator runs whole
-	// in one step (sim.Policy.Chunked).
+	// LLM._check_arguments, tensorrt_llm/llmapi/llm.py, read 2026-11-29):
+	// the step budget covers the longest prompt, which the plan's
+	// simulator runs whole in one step (sim.Policy.Chunked).
 	if p := e.longestPrompt(); k == TRTLLM && tokens > 0 && p > tokens {
 		e.note("trtllm-serve refuses a prompt over --max_num_tokens while chunked prefill is off: --max_num_tokens is " + itoa(p) + ", the workload's longest prompt, instead of " + itoa(tokens))
 		tokens = p

@@ -237,8 +237,8 @@ func skyName(s string) string {
 // SGLang from pip (their "Installation" pages); TensorRT-LLM's wheel
 // after the MPI library it imports at start-up (TensorRT-LLM docs,
 // "Installing on Linux via pip", 0.19 to 1.3: "sudo apt-get -y install
-// libopenmpi-dev" before "pip3 install tensorrt_llm"; without it
-// trtllm-serve stops at import).
+// libopenmpi-dev" before "pip3 install tensorrt_llm", read 2026-11-29;
+// without it trtllm-serve stops at import).
 var serveSetup = map[Kind]string{
 	VLLM:   "pip install vllm\n",
 	SGLang: "pip install \"sglang[all]\"\n",

@@ -166,7 +166,7 @@ func (e *emitter) trainerArgs(c *command, s trainShape, checkpointing bool) {
 		// sharding strategy, NO_SHARD and SHARD_GRAD_OP too, and refuses
 		// uint8 ones ("Cannot flatten integer dtype tensors",
 		// FlatParamHandle._validate_tensors_to_flatten,
-		// torch/distributed/fsdp/_flat_param.py).
+		// torch/distributed/fsdp/_flat_param.py, read 2026-11-29).
 		e.note("QLoRA under FSDP or ZeRO-3: load the base with BitsAndBytesConfig(bnb_4bit_quant_storage=torch." + storageDType(e.precision()) + "), the dtype of the other weights, or the 4-bit weights cannot be flattened and sharded")
 	}
 }
