@@ -111,11 +111,24 @@ var engineGens = [...]gens{
 // GPT-OSS on TensorRT-LLM", MoE backend support matrix, TensorRT-LLM
 // 1.4.0rc4 docs), while an NVFP4 checkpoint needs Blackwell (Model
 // Optimizer's support matrix: FP4 per-block weights and activations,
-// "GPUs: Blackwell and Later"), so such a model runs 16-bit there.
+// "GPUs: Blackwell and Later"), so such a model runs 16-bit there. vLLM and SGLang, whose FP4
+// Marlin kernels run from Turing, load gpt-oss's MXFP4 checkpoint only
+// from compute capability 8.0: Mxfp4Config.get_min_capability returns 80
+// in vLLM (vllm/model_executor/layers/quantization/mxfp4.py, whose
+// get_supported_act_dtypes is bfloat16 alone) and in SGLang
+// (python/sglang/srt/layers/quantization/mxfp4.py), read 2026-11-29; on
+// Turing the model runs 16-bit (fp16, from a 16-bit copy of the
+// checkpoint), as on Volta, where the table has no FP4 at all.
 func SupportForJob(g Generation, in Input) Support {
 	s := SupportFor(g, in.Engine, in.Task, in.Weights)
-	if s.Runs && s.Weights == FP4 && in.Engine == TRTLLM && !in.Task.Training() && g == GenHopper && in.Arch.MXFP4Params == 0 {
+	if !s.Runs || s.Weights != FP4 || in.Task.Training() {
+		return s
+	}
+	switch {
+	case in.Engine == TRTLLM && g == GenHopper && in.Arch.MXFP4Params == 0:
 		s.Weights, s.Why = BF16, SupportNoFormat
+	case (in.Engine == VLLM || in.Engine == SGLang) && g == GenTuring && in.Arch.MXFP4Params > 0:
+		s.Weights, s.Why = FP16, SupportNoFormat
 	}
 	return s
 }

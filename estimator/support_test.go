@@ -89,6 +89,12 @@ func TestSupportForJob(t *testing.T) {
 	mxfp4.Arch.MXFP4Params = 1 << 30
 	vllm := nvfp4
 	vllm.Engine = VLLM
+	vllmMX := mxfp4
+	vllmMX.Engine = VLLM
+	sglangMX := mxfp4
+	sglangMX.Engine = SGLang
+	vllmMXTrain := vllmMX
+	vllmMXTrain.Task = LoRA
 	for _, c := range []struct {
 		name string
 		g    Generation
@@ -100,6 +106,12 @@ func TestSupportForJob(t *testing.T) {
 		{"trtllm nvfp4 Blackwell", GenBlackwell, nvfp4, Support{true, FP4, SupportOK}},
 		{"trtllm nvfp4 Ada", GenAda, nvfp4, Support{true, BF16, SupportNoFormat}},
 		{"vllm nvfp4 Hopper", GenHopper, vllm, Support{true, FP4, SupportOK}},
+		{"vllm nvfp4 Turing", GenTuring, vllm, Support{true, FP4, SupportOK}},
+		{"vllm mxfp4 Turing", GenTuring, vllmMX, Support{true, FP16, SupportNoFormat}},
+		{"sglang mxfp4 Turing", GenTuring, sglangMX, Support{true, FP16, SupportNoFormat}},
+		{"vllm mxfp4 Volta", GenVolta, vllmMX, Support{true, FP16, SupportNoFormat}},
+		{"vllm mxfp4 Ampere", GenAmpere, vllmMX, Support{true, FP4, SupportOK}},
+		{"vllm mxfp4 training Turing", GenTuring, vllmMXTrain, Support{true, FP4, SupportOK}},
 	} {
 		if got := SupportForJob(c.g, c.in); got != c.want {
 			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)

@@ -168,7 +168,7 @@ func EmitDisaggVia(k Kind, r Router, req plan.Request, res plan.Result, cat *cat
 		// Compatibility") lists NVIDIA Ampere, Ada Lovelace, Hopper and
 		// Blackwell only; its pip wheels and runtime containers are
 		// CUDA builds. A Dynamo launch on MI300X would not start.
-		return Launch{}, &Error{Kind: k, Key: ErrDynamoGPU, Reason: "NVIDIA Dynamo runs on NVIDIA Ampere, Ada, Hopper and Blackwell GPUs, not on " + g.String() + " (" + d.Offer.GPU + "): use --emit-router engine"}
+		return Launch{}, &Error{Kind: k, Key: ErrDynamoGPU, Reason: "NVIDIA Dynamo runs on NVIDIA Ampere, Ada, Hopper and Blackwell GPUs, not on " + g.String() + " (" + catalog.Printable(d.Offer.GPU) + "): use --emit-router engine"}
 	}
 	if nodes > 1 && k != SGLang {
 		// SGLang starts a worker over several nodes from the one command

@@ -634,3 +634,24 @@ func TestEmitDisaggWideWorkers(t *testing.T) {
 		}
 	}
 }
+
+// TestDynamoRefusalIsOneLine: the refusal of a Dynamo launch on a GPU
+// Dynamo does not run on names the GPU as one printable line, whatever
+// the price sheet called it.
+func TestDynamoRefusalIsOneLine(t *testing.T) {
+	scenarios(t)
+	s := disaggCases[0]
+	o := *s.row.Offer
+	o.GPU, o.HasHardware, o.Hardware.Generation = "mi300x\n# rm -rf ~\x1b[2J", true, estimator.GenCDNA3
+	row := s.row
+	row.Offer = &o
+	d := plan.DisaggPlan{Offer: &o, Engine: row.Engine, TP: max(row.TP, 1), DP: row.AttnDP, EP: row.EP, Prefill: 1, Decode: 1, Instances: 2}
+	_, err := launch.EmitDisaggVia(s.kind, launch.DynamoRouter, s.req, plan.Result{Rows: []plan.Row{row}, Disagg: &d}, nil, "")
+	var le *launch.Error
+	if !errors.As(err, &le) || le.Key != launch.ErrDynamoGPU {
+		t.Fatalf("got %v, want the Dynamo GPU refusal", err)
+	}
+	if msg := err.Error(); catalog.Printable(msg) != msg || !strings.Contains(msg, `mi300x\n# rm -rf ~\x1b[2J`) {
+		t.Errorf("error %q is not one printable line naming the GPU", msg)
+	}
+}

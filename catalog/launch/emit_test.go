@@ -535,7 +535,7 @@ func TestSkyPilotAdapterPackages(t *testing.T) {
 func TestNativeMXFP4Checkpoint(t *testing.T) {
 	for _, c := range []struct{ model, note string }{
 		{"gpt-oss-120b", "the published checkpoint stores its experts in MXFP4"},
-		{"llama-3.1-8b", "serve a checkpoint stored in that format (AWQ/GPTQ/NVFP4)"},
+		{"llama-3.1-8b", "replace <your-checkpoint> with a copy of it stored in fp4 (NVFP4 or MXFP4)"},
 	} {
 		req := serving(t, c.model, 2, estimator.VLLM, plan.OnDemand)
 		req.Input.Weights = estimator.FP4
@@ -546,6 +546,212 @@ func TestNativeMXFP4Checkpoint(t *testing.T) {
 		}
 		if notes := strings.Join(l.Notes, "; "); !strings.Contains(notes, c.note) {
 			t.Errorf("%s: notes %q, want %q", c.model, notes, c.note)
+		}
+	}
+}
+
+// TestSkyPilotServeSetup: the task installs the engine the row runs;
+// TensorRT-LLM's wheel imports MPI at start-up, so its setup installs
+// libopenmpi-dev first, as TensorRT-LLM's pip instructions do.
+func TestSkyPilotServeSetup(t *testing.T) {
+	for _, c := range []struct {
+		engine estimator.Engine
+		want   string
+	}{
+		{estimator.VLLM, "setup: |\n  pip install vllm\nrun:"},
+		{estimator.SGLang, "setup: |\n  pip install \"sglang[all]\"\nrun:"},
+		{estimator.TRTLLM, "setup: |\n  sudo apt-get update && sudo apt-get -y install libopenmpi-dev\n  pip install tensorrt-llm\nrun:"},
+	} {
+		req := serving(t, "llama-3.1-8b", 2, c.engine, plan.OnDemand)
+		row := servingRow(t, req, "aws-p5.48xlarge", 8, 1, 1)
+		l, err := launch.Emit(launch.SkyPilot, req, row, nil, "llama-3.1-8b")
+		if err != nil {
+			t.Fatalf("%v: %v", c.engine, err)
+		}
+		if text := l.Files[0].Text; !strings.Contains(text, c.want) {
+			t.Errorf("%v: want %q in\n%s", c.engine, c.want, text)
+		}
+	}
+}
+
+// TestTRTLLMTokenBudgetCoversPrompt: trtllm-serve, chunked prefill off,
+// refuses a prompt over --max_num_tokens, so a workload of 16,384-token
+// prompts raises it from the default 8192; vLLM chunks prompts and keeps
+// its budget; short prompts keep TensorRT-LLM's default.
+func TestTRTLLMTokenBudgetCoversPrompt(t *testing.T) {
+	for _, c := range []struct {
+		kind   launch.Kind
+		prompt int
+		want   string
+	}{
+		{launch.TRTLLM, 16384, "--max_num_tokens 16384 \\\n"},
+		{launch.TRTLLM, 1000, "--max_num_tokens 8192 \\\n"},
+		{launch.VLLM, 16384, "--max-num-batched-tokens 8192 \\\n"},
+	} {
+		req := serving(t, "llama-3.1-8b", 0.5, estimator.VLLM, plan.OnDemand)
+		req.Workload.PromptTokens, req.Workload.OutputTokens = c.prompt, 200
+		row := servingRow(t, req, "aws-p5.48xlarge", 8, 1, 1)
+		l, err := launch.Emit(c.kind, req, row, nil, "llama-3.1-8b")
+		if err != nil {
+			t.Fatalf("%v %d: %v", c.kind, c.prompt, err)
+		}
+		if text := l.Files[0].Text; !strings.Contains(text, c.want) {
+			t.Errorf("%v prompt %d: want %q in\n%s", c.kind, c.prompt, c.want, text)
+		}
+	}
+}
+
+// TestSGLangShareForAVLLMRow: DeepSeek-R1 in FP8 planned for vLLM over
+// two 8 × H100 instances at attention DP 16 and EP 16, launched with
+// SGLang: SGLang's default --mem-fraction-static at DP attention 16
+// (0.356 of each GPU) is under the weights' share, and SGLang stops at
+// start-up, so the launch sets the share and CUDA-graph batch its
+// DP-attention recipes run (estimator.EngineShareFix), as for a row
+// planned for SGLang.
+func TestSGLangShareForAVLLMRow(t *testing.T) {
+	req := deepseekR1FP8(t)
+	req.Input.Engine, req.Input.GPUMemUtil = estimator.VLLM, 0
+	row := servingRow(t, req, "aws-p5.48xlarge", 16, 1, 7)
+	row.AttnDP, row.EP, row.InstancesPerReplica, row.Instances, row.GPUs = 16, 16, 2, 14, 112
+	l, err := launch.Emit(launch.SGLang, req, row, nil, "deepseek-r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "  --mem-fraction-static 0.85 \\\n  --cuda-graph-max-bs 64 \\\n"
+	if text := l.Files[0].Text; !strings.Contains(text, want) {
+		t.Errorf("want %q in\n%s", want, text)
+	}
+}
+
+// TestFP8BlockSplit: DeepSeek-R1's published checkpoint stores FP8 in
+// 128 × 128 blocks, and vLLM and SGLang refuse a TP shard of a layer that
+// is not whole blocks: its 2048-wide experts load at TP 16 (128 each) and
+// not at TP 32 (64) unless expert parallelism keeps them whole. Qwen3's
+// 16-bit checkpoint quantised at load (--quantization fp8, per tensor)
+// has no blocks: 768-wide experts at TP 8 are 96 each and load.
+func TestFP8BlockSplit(t *testing.T) {
+	for _, c := range []struct {
+		kind      launch.Kind
+		model     string
+		tp, ep    int
+		refused   bool
+		instances int
+	}{
+		{launch.VLLM, "deepseek-r1", 16, 1, false, 2},
+		{launch.VLLM, "deepseek-r1", 32, 1, true, 4},
+		{launch.SGLang, "deepseek-r1", 32, 1, true, 4},
+		{launch.SGLang, "deepseek-r1", 32, 32, false, 4},
+		{launch.VLLM, "qwen3-30b-a3b", 8, 1, false, 1},
+	} {
+		req := serving(t, c.model, 2, estimator.VLLM, plan.OnDemand)
+		req.Input.Weights = estimator.FP8
+		row := servingRow(t, req, "aws-p5.48xlarge", c.tp, 1, 1)
+		row.InstancesPerReplica, row.Instances, row.GPUs = c.instances, c.instances, float64(c.tp)
+		if c.ep > 1 {
+			row.AttnDP, row.EP = c.ep, c.ep
+		}
+		name := c.kind.String() + " " + c.model + " TP " + strconv.Itoa(c.tp) + " EP " + strconv.Itoa(c.ep)
+		_, err := launch.Emit(c.kind, req, row, nil, c.model)
+		var le *launch.Error
+		switch {
+		case c.refused && (!errors.As(err, &le) || le.Key != launch.ErrInconsistent || !strings.Contains(err.Error(), "128-wide blocks")):
+			t.Errorf("%s: %v, want the block refusal", name, err)
+		case !c.refused && err != nil:
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestQLoRAQuantStorage: FSDP flattens every wrapped unit's parameters,
+// whatever its sharding strategy, and refuses bitsandbytes' uint8 4-bit
+// storage, so a QLoRA launch under FSDP (NO_SHARD and SHARD_GRAD_OP too)
+// or ZeRO-3 stores the 4-bit weights in the other weights' dtype;
+// DeepSpeed below ZeRO-3 does not shard parameters and needs nothing.
+func TestQLoRAQuantStorage(t *testing.T) {
+	const want = "bnb_4bit_quant_storage=torch.bfloat16"
+	for _, c := range []struct {
+		kind launch.Kind
+		zero int
+		want bool
+	}{
+		{launch.FSDP, 0, true}, {launch.FSDP, 2, true}, {launch.FSDP, 3, true},
+		{launch.DeepSpeed, 0, false}, {launch.DeepSpeed, 2, false}, {launch.DeepSpeed, 3, true},
+	} {
+		in := input(t, "llama-3.1-8b")
+		in.Task, in.Weights = estimator.QLoRA, estimator.INT4
+		req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e8}}
+		o := offer(t, "aws-p5.48xlarge", in.Weights)
+		row := plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: 8, TP: 1, PP: 1, DP: 8, ZeRO: c.zero, Replicas: 1, InstancesPerReplica: 1}
+		l, err := launch.Emit(c.kind, req, row, nil, "llama-3.1-8b")
+		if err != nil {
+			t.Fatalf("%v ZeRO %d: %v", c.kind, c.zero, err)
+		}
+		if notes := strings.Join(l.Notes, "; "); strings.Contains(notes, want) != c.want {
+			t.Errorf("%v ZeRO %d: %q in the notes is %v, want %v: %s", c.kind, c.zero, want, !c.want, c.want, notes)
+		}
+	}
+}
+
+// TestPublishedCheckpointFormat: a serving launch names a catalog
+// model's published checkpoint only where it is stored in the weights
+// the launch serves, since the engines load a checkpoint in its own
+// format whatever --dtype says. gpt-oss's MXFP4 checkpoint needs compute
+// capability 8.0 in vLLM and SGLang, so on a T4 the plan runs fp16 and
+// the launch asks for a 16-bit copy (vLLM refuses the published one
+// there); on an H100 it names it. A 16-bit checkpoint planned int4 asks
+// for an AWQ/GPTQ copy; planned fp8 it is quantised at load; a QLoRA
+// fine-tune quantises the 16-bit checkpoint itself.
+func TestPublishedCheckpointFormat(t *testing.T) {
+	for _, c := range []struct {
+		kind          launch.Kind
+		model, offer  string
+		weights       estimator.DType
+		train         bool
+		wantRef, note string
+	}{
+		{launch.VLLM, "gpt-oss-20b", "azure-standard_nc64as_t4_v3", estimator.FP4, false, "'<your-checkpoint>'", "openai/gpt-oss-20b is published with fp4 weights and these settings serve fp16: replace <your-checkpoint> with a 16-bit copy of it"},
+		{launch.SGLang, "gpt-oss-20b", "azure-standard_nc64as_t4_v3", estimator.FP4, false, "'<your-checkpoint>'", "a 16-bit copy of it"},
+		{launch.VLLM, "gpt-oss-20b", "aws-p5.48xlarge", estimator.FP4, false, "openai/gpt-oss-20b", "the published checkpoint stores its experts in MXFP4"},
+		{launch.VLLM, "llama-3.1-8b", "aws-p5.48xlarge", estimator.INT4, false, "'<your-checkpoint>'", "replace <your-checkpoint> with a copy of it stored in int4 (AWQ or GPTQ 4-bit)"},
+		{launch.VLLM, "llama-3.1-8b", "azure-standard_nd40rs_v2", estimator.INT4, false, "'<your-checkpoint>'", "replace <your-checkpoint> with a copy of it stored in int4 (GPTQ 4-bit)"},
+		{launch.VLLM, "llama-3.1-8b", "aws-p5.48xlarge", estimator.FP8, false, "meta-llama/Llama-3.1-8B", ""},
+		{launch.VLLM, "meta-llama/Llama-3.1-8B", "aws-p5.48xlarge", estimator.INT4, false, "'<your-checkpoint>'", "a copy of it stored in int4"},
+		{launch.VLLM, "hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4", "aws-p5.48xlarge", estimator.INT4, false, "hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4", "serve a checkpoint stored in that format (AWQ or GPTQ 4-bit)"},
+		{launch.DeepSpeed, "llama-3.1-8b", "aws-p5.48xlarge", estimator.INT4, true, "meta-llama/Llama-3.1-8B", ""},
+	} {
+		name := c.kind.String() + " " + c.model + " " + c.weights.String() + " on " + c.offer
+		cfg := c.model
+		if strings.Contains(cfg, "/") { // a repository: the config of the model it is
+			cfg = "llama-3.1-8b"
+		}
+		var req plan.Request
+		var row plan.Row
+		if c.train {
+			in := input(t, cfg)
+			in.Task, in.Weights = estimator.QLoRA, c.weights
+			req = plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e8}}
+			o := offer(t, c.offer, in.Weights)
+			row = plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: 8, TP: 1, PP: 1, DP: 8, Replicas: 1, InstancesPerReplica: 1}
+		} else {
+			req = serving(t, cfg, 1, estimator.VLLM, plan.OnDemand)
+			req.Input.Weights = c.weights
+			o := offer(t, c.offer, c.weights)
+			tp := int(o.GPUCount)
+			row = servingRow(t, req, c.offer, tp, 1, 1)
+		}
+		l, err := launch.Emit(c.kind, req, row, nil, c.model)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		text, notes := l.Files[0].Text, strings.Join(l.Notes, "; ")
+		if !strings.Contains(text, " "+c.wantRef+" ") && !strings.Contains(text, " "+c.wantRef+"\n") && !strings.Contains(text, "--model_name_or_path "+c.wantRef) {
+			t.Errorf("%s: want checkpoint %s in\n%s", name, c.wantRef, text)
+		}
+		if c.note != "" && !strings.Contains(notes, c.note) {
+			t.Errorf("%s: notes %q, want %q", name, notes, c.note)
+		}
+		if c.note == "" && strings.Contains(notes, launch.Placeholder) {
+			t.Errorf("%s: notes %q name the placeholder", name, notes)
 		}
 	}
 }

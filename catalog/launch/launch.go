@@ -224,6 +224,10 @@ type emitter struct {
 	// the catalog's.
 	stored    estimator.DType
 	storedSet bool
+	// published marks a model reference that is a catalog model's
+	// published checkpoint (its ID or its repository), whose stored
+	// format (stored, storedSet) is then known.
+	published bool
 	// remoteCode is why the checkpoint needs code from its repository
 	// (remoteCode's entry for the catalog model), "" when it does not.
 	remoteCode string
@@ -265,7 +269,7 @@ const maxModelRef = 1024
 func (e *emitter) modelRef(name string) (string, error) {
 	if m, ok := e.cat.Model(name); ok {
 		e.stored, e.storedSet = m.StoredWeights()
-		e.remoteCode = remoteCode[m.ID]
+		e.remoteCode, e.published = remoteCode[m.ID], true
 		if repo := modelRepo(m); repo != "" {
 			return repo, nil
 		}
@@ -282,7 +286,7 @@ func (e *emitter) modelRef(name string) (string, error) {
 		for _, m := range e.cat.Models {
 			if strings.EqualFold(modelRepo(m), name) {
 				e.stored, e.storedSet = m.StoredWeights()
-				e.remoteCode = remoteCode[m.ID]
+				e.remoteCode, e.published = remoteCode[m.ID], true
 				break
 			}
 		}
@@ -444,7 +448,45 @@ func (e *emitter) support() error {
 		e.note(e.in.Weights.String() + " does not run on " + g.String() + " GPUs in " + e.engine().String() + ": these settings run " + s.Weights.String())
 		e.in.Weights = s.Weights
 	}
+	if e.req.Workload.Kind != plan.Training {
+		e.checkpoint()
+	}
 	return nil
+}
+
+// checkpoint names Placeholder instead of a catalog model's published
+// checkpoint where that checkpoint is not stored in the weights the
+// launch serves, with a note saying which copy to name. The engines
+// serve a checkpoint in its own format: vLLM and SGLang read its
+// quantization_config whatever --dtype says (catalog.Model.WeightsDType),
+// so gpt-oss's MXFP4 checkpoint does not run 16-bit where MXFP4 has no
+// kernel (estimator.SupportForJob; vLLM then stops at start-up), a
+// 16-bit checkpoint is not an int4 one, and DeepSeek-R1's FP8 checkpoint
+// is not a 16-bit one. A 16-bit checkpoint serves 16-bit weights of
+// either kind (--dtype casts them) and fp8 (--quantization fp8 quantises
+// it at load, quant). A reference that is not the catalog's is taken to
+// be stored as planned (quant's note says so).
+func (e *emitter) checkpoint() {
+	if !e.published || e.model == Placeholder {
+		return
+	}
+	w := e.in.Weights
+	if e.storedSet && w == e.stored {
+		return
+	}
+	sixteen := w == estimator.BF16 || w == estimator.FP16 || w == estimator.FP32
+	if !e.storedSet && (sixteen || w == estimator.FP8) {
+		return
+	}
+	was, want := "16-bit", "a copy of it stored in "+w.String()+" ("+e.storedFormats(w)+")"
+	if e.storedSet {
+		was = e.stored.String()
+	}
+	if sixteen {
+		want = "a 16-bit copy of it"
+	}
+	e.note(e.model + " is published with " + was + " weights and these settings serve " + w.String() + ": replace " + Placeholder + " with " + want)
+	e.model = Placeholder
 }
 
 // contextLen is the context length the engine is started with: the

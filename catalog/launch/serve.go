@@ -209,7 +209,32 @@ func (e *emitter) limits(k Kind) (seqs, tokens int) {
 	if e.req.Workload.Kind == plan.Batch && e.row.Concurrency >= 1 {
 		seqs = int(math.Ceil(e.row.Concurrency))
 	}
+	// TensorRT-LLM's PyTorch backend, with chunked prefill off (its
+	// default), refuses a request whose prompt is over max_num_tokens
+	// ("The sum of prompt length ... should not exceed max_num_tokens",
+	// LLM._check_arguments, tensorrt_llm/llmapi/llm.py, read 2026-11-29):
+	// the step budget covers the longest prompt, which the plan's
+	// simulator runs whole in one step (sim.Policy.Chunked).
+	if p := e.longestPrompt(); k == TRTLLM && tokens > 0 && p > tokens {
+		e.note("trtllm-serve refuses a prompt over --max_num_tokens while chunked prefill is off: --max_num_tokens is " + itoa(p) + ", the workload's longest prompt, instead of " + itoa(tokens))
+		tokens = p
+	}
 	return seqs, tokens
+}
+
+// longestPrompt bounds the prompts the workload sends: its prompt length
+// when every request has the same lengths, else its longest request less
+// one output token, within the model's context.
+func (e *emitter) longestPrompt() int {
+	prompt, output := e.lengths()
+	n := prompt
+	if m := e.req.Workload.MaxRequestTokens; m > prompt+output {
+		n = m - 1
+	}
+	if ctx := e.in.Arch.MaxPositions; ctx > 0 && n > ctx-1 {
+		n = ctx - 1
+	}
+	return n
 }
 
 // rowVRAM is the memory of one of the row's GPUs (or of its slice of
@@ -232,25 +257,53 @@ func (e *emitter) rowVRAM() estimator.Bytes {
 // else engine k's own default on the row's GPU at the copy's TP, PP and
 // attention DP (SGLang's mem_fraction_static depends on all three). Writing
 // it keeps the engine on the pool the plan assumed, whatever a later
-// release's default. The row's own share where the planner set one
-// (plan.Row.MemShare: SGLang's default leaves its attention-DP copies no
-// pool) and k runs the row's engine. 0.9 where there is none to read (a
-// share at or below 0, which the estimate calls no pool).
+// release's default. The share fixedShare gives where there is one. 0.9
+// where there is none to read (a share at or below 0, which the estimate
+// calls no pool).
 func (e *emitter) memShare(k Kind, s copyShape) float64 {
-	in := e.in
-	if u := e.rowShare(k); u > 0 {
+	if u := e.fixedShare(k, s); u > 0 {
 		return u
 	}
+	if u := e.engineInput(k, s).MemShare(); u > 0 && u <= 1 {
+		return u
+	}
+	return 0.9
+}
+
+// engineInput is the request's input as engine k runs one copy of shape
+// s on the row's GPUs, one sequence at a time (as the planner sizes a
+// copy: estimator/plan's planner.input).
+func (e *emitter) engineInput(k Kind, s copyShape) estimator.Input {
+	in := e.in
 	in.Engine = engineOf(k)
 	if e.row.Offer.GPUMemory > 0 {
 		in.VRAM, in.VisibleVRAM = e.rowVRAM(), 0
 		in.VLLMSmallDefaults = e.row.Offer.Hardware.VLLMSmallDefaults
 	}
-	in.TP, in.PP, in.DP = max(s.tp, 1), max(s.pp, 1), max(s.dp, 1)
-	if u := in.MemShare(); u > 0 && u <= 1 {
+	in.TP, in.PP, in.DP, in.EP = max(s.tp, 1), max(s.pp, 1), max(s.dp, 1), max(s.ep, 1)
+	in.GPUs, in.ZeRO, in.Batch = in.TP*in.PP, 0, 1
+	return in
+}
+
+// fixedShare is the share a launch of engine k sets in place of k's
+// default, 0 for none: the row's own where the planner set one
+// (plan.Row.MemShare: SGLang's default leaves its attention-DP copies no
+// pool) and k runs the row's engine; where k is another engine than the
+// one the row was planned for, the share estimator.EngineShareFix gives
+// when k's default leaves the copy no pool (SGLang's at DP attention
+// 16 on H100s reserves 0.36 of each GPU for weights and KV, under
+// DeepSeek-R1's FP8 weights alone, and SGLang stops at start-up).
+func (e *emitter) fixedShare(k Kind, s copyShape) float64 {
+	if u := e.rowShare(k); u > 0 {
 		return u
 	}
-	return 0.9
+	if e.in.GPUMemUtil != 0 || engineOf(k) == e.row.Engine {
+		return 0
+	}
+	if u, ok := estimator.EngineShareFix(e.engineInput(k, s)); ok {
+		return u
+	}
+	return 0
 }
 
 // rowShare is the memory share the planner set on the row's copies
@@ -306,9 +359,34 @@ func (e *emitter) quant() (flag string) {
 		}
 		fallthrough
 	case estimator.INT8, estimator.INT4:
-		e.note("the plan keeps " + e.in.Weights.String() + " weights: serve a checkpoint stored in that format (AWQ/GPTQ/NVFP4); the engine reads its quantization_config")
+		if e.published && e.model == Placeholder {
+			break // checkpoint's note says which copy to name
+		}
+		e.note("the plan keeps " + e.in.Weights.String() + " weights: serve a checkpoint stored in that format (" + e.storedFormats(e.in.Weights) + "); the engine reads its quantization_config")
 	}
 	return ""
+}
+
+// storedFormats names the checkpoint formats that store weights w and
+// that vLLM, SGLang and TensorRT-LLM load on the row's GPU (vLLM docs,
+// "Quantization: supported hardware"): GPTQ and AWQ 4-bit (AWQ from
+// Turing, so GPTQ alone on Volta), GPTQ 8-bit and INT8 W8A8, NVFP4 (and
+// MXFP4, gpt-oss's own).
+func (e *emitter) storedFormats(w estimator.DType) string {
+	switch w {
+	case estimator.INT4:
+		if e.row.Offer.Hardware.Generation == estimator.GenVolta {
+			return "GPTQ 4-bit"
+		}
+		return "AWQ or GPTQ 4-bit"
+	case estimator.INT8:
+		return "GPTQ 8-bit or INT8 W8A8"
+	case estimator.FP4:
+		return "NVFP4 or MXFP4"
+	case estimator.FP8:
+		return "FP8"
+	}
+	return w.String()
 }
 
 func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command, error) {
@@ -441,7 +519,7 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		// SGLang's static share holds the weights and the KV pool
 		// (memShare: the share the estimate sized the pool with).
 		c.frac(knobs.MemShare, util)
-		if e.rowShare(k) > 0 {
+		if e.fixedShare(k, s) > 0 {
 			// The recipes that run DP attention at that share capture
 			// CUDA graphs to a smaller batch, which the share's reserve
 			// holds (estimator.SGLangDPAttentionCUDAGraphMaxBS).

@@ -115,7 +115,7 @@ func (e *emitter) skypilot() error {
 		if err != nil {
 			return err
 		}
-		setup = map[Kind]string{VLLM: "pip install vllm", SGLang: "pip install \"sglang[all]\"", TRTLLM: "pip install tensorrt-llm"}[k] + "\n"
+		setup = serveSetup[k]
 		if amd {
 			// pip's vllm wheel is the CUDA build: on AMD the task runs in
 			// AMD's prebuilt ROCm vLLM image (ROCm docs, "vLLM inference
@@ -231,6 +231,18 @@ func skyName(s string) string {
 		}
 	}
 	return strings.Trim(b.String(), "-")
+}
+
+// serveSetup installs a serving engine on a SkyPilot instance: vLLM and
+// SGLang from pip (their "Installation" pages); TensorRT-LLM's wheel
+// after the MPI library it imports at start-up (TensorRT-LLM docs,
+// "Installing on Linux via pip", 0.19 to 1.3: "sudo apt-get -y install
+// libopenmpi-dev" before "pip3 install tensorrt_llm", read 2026-11-29;
+// without it trtllm-serve stops at import).
+var serveSetup = map[Kind]string{
+	VLLM:   "pip install vllm\n",
+	SGLang: "pip install \"sglang[all]\"\n",
+	TRTLLM: "sudo apt-get update && sudo apt-get -y install libopenmpi-dev\npip install tensorrt-llm\n",
 }
 
 // trainPackages are the pip packages the training task's Trainer script

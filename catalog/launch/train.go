@@ -156,13 +156,18 @@ func (e *emitter) trainerArgs(c *command, s trainShape, checkpointing bool) {
 		e.note("QLoRA: load the base with BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type=\"nf4\", bnb_4bit_use_double_quant=" +
 			pyBool(e.in.Quant == estimator.QuantNF4) + ", bnb_4bit_compute_dtype=torch." + storageDType(e.precision()) + "), the 4-bit format the plan sized")
 	}
-	if e.in.Task == estimator.QLoRA && e.row.ZeRO == 3 {
+	if e.in.Task == estimator.QLoRA && (e.row.ZeRO == 3 || e.k == FSDP) {
 		// FSDP shards float tensors only: bitsandbytes' Params4bit store
 		// their NF4 bytes in quant_storage, uint8 by default, which must
 		// be the other weights' dtype for FSDP-QLoRA (bitsandbytes docs,
 		// "FSDP-QLoRA"; PEFT's "Use PEFT QLoRA and FSDP" and "DeepSpeed
 		// and QLoRA" guides set bnb_4bit_quant_storage the same way).
-		e.note("QLoRA sharded by ZeRO-3 or FSDP: load the base with BitsAndBytesConfig(bnb_4bit_quant_storage=torch." + storageDType(e.precision()) + "), the dtype of the other weights, or the 4-bit weights cannot be sharded")
+		// FSDP flattens each wrapped unit's parameters whatever its
+		// sharding strategy, NO_SHARD and SHARD_GRAD_OP too, and refuses
+		// uint8 ones ("Cannot flatten integer dtype tensors",
+		// FlatParamHandle._validate_tensors_to_flatten,
+		// torch/distributed/fsdp/_flat_param.py, read 2026-11-29).
+		e.note("QLoRA under FSDP or ZeRO-3: load the base with BitsAndBytesConfig(bnb_4bit_quant_storage=torch." + storageDType(e.precision()) + "), the dtype of the other weights, or the 4-bit weights cannot be flattened and sharded")
 	}
 }
 
