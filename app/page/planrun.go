@@ -458,7 +458,7 @@ func (o *PlanOut) WidenedLine(l Locale, n Names) string {
 	if r.Instances > 1 {
 		what += " ×" + strconv.Itoa(r.Instances)
 	}
-	what += " (" + n.GPU(r.Offer.GPU) + ")"
+	what += catalog.Aside(what, n.GPU(r.Offer.GPU))
 	return Fill(l.T(MsgWidened), l.T(k), what, l.Money(r.PricePerHourDisp, o.Currency), l.Money(r.RankedCostDisp, o.Currency))
 }
 

@@ -240,12 +240,16 @@ func SplitText(p Plan) string {
 	return strings.Join(parts, " · ")
 }
 
-// PlanSuffix is SplitText in brackets after a GPU count, or "".
-func PlanSuffix(p Plan) string {
-	if s := SplitText(p); s != "" {
-		return " (" + s + ")"
-	}
-	return ""
+// PlanSuffix is SplitText after the GPU label it follows: in brackets
+// ("H100 SXM (TP 4)"), or after a comma where the label ends in brackets
+// of its own ("NVIDIA GB200 (one Blackwell GPU), TP 4"); "" for one GPU.
+func PlanSuffix(label string, p Plan) string {
+	return catalog.Aside(label, SplitText(p))
+}
+
+// GPULabel is a GPU's name with its layout, as PlanSuffix joins them.
+func GPULabel(name string, p Plan) string {
+	return name + PlanSuffix(name, p)
 }
 
 // Instances is " ×3" after an instance type rented three times, or "".
@@ -379,7 +383,7 @@ func (b *viewBuilder) result() ResultView {
 		// estimator.MinGPUsInput; the CLI's "min GPUs", min_gpus_that_fit).
 		v := Fill(b.t(MsgMoreThanGPUs), strconv.Itoa(MaxGPUsSearched))
 		if f.Found {
-			v = strconv.Itoa(f.Plan.GPUs) + " × " + in.Job.GPU.Name + PlanSuffix(f.Plan)
+			v = strconv.Itoa(f.Plan.GPUs) + " × " + GPULabel(in.Job.GPU.Name, f.Plan)
 		}
 		facts = append(facts, Fact{Label: b.t(MsgFewestGPUs), Value: v, ID: "rs-min-gpus"})
 	}
@@ -513,7 +517,7 @@ type PerfView struct {
 // "1 × NVIDIA H100 SXM 80GB · Hugging Face transformers · batch 1".
 func SetupLine(l Locale, j Job) string {
 	in := j.In
-	s := l.Count(int64(in.GPUs)) + " × " + j.GPU.Name + PlanSuffix(PlanOf(in))
+	s := l.Count(int64(in.GPUs)) + " × " + GPULabel(j.GPU.Name, PlanOf(in))
 	if in.Task == estimator.Inference {
 		s += " · " + in.Engine.Label()
 	}
@@ -577,7 +581,7 @@ func (b *viewBuilder) perf() PerfView {
 	}
 	if x, ok := out.Best(j.GPU.ID); ok {
 		where := b.t(PricingKeys[x.Pricing]) + " · " + names(x.Offer.Provider) + " " + x.Offer.Name() + Instances(x.Instances)
-		shape := l.Count(int64(x.Plan.GPUs)) + " × " + j.GPU.Name + PlanSuffix(x.Plan)
+		shape := l.Count(int64(x.Plan.GPUs)) + " × " + GPULabel(j.GPU.Name, x.Plan)
 		if j.In.Task == estimator.Inference {
 			planned = l.Money(out.FromUSD(x.PerMOutUSD), out.Currency)
 			plannedWhat = shape + " · " + x.Engine.Label() + " · " + l.Count(int64(math.Round(x.Concurrency))) + " " + b.t(MsgInFlight) + " · " + where
@@ -1272,7 +1276,7 @@ func (b *viewBuilder) picks() []PickView {
 		}
 		views[i] = PickView{
 			Kind: p.Kind.String(), Roles: p.Kind.String(), Title: b.t(pickTitles[p.Kind]),
-			What: strconv.Itoa(p.Plan.GPUs) + " × " + in.Prices.GPUName(p.Offer.GPU) + PlanSuffix(p.Plan),
+			What: strconv.Itoa(p.Plan.GPUs) + " × " + GPULabel(in.Prices.GPUName(p.Offer.GPU), p.Plan),
 			Where: names(p.Offer.Provider) + kindText(l, p.Offer) + " · " + p.Offer.Name() + Instances(p.Instances) +
 				" · " + b.t(PricingKeys[p.Pricing]) + out.EngineText(p.Candidate),
 			Cost:   l.Money(p.Cost, out.Currency),

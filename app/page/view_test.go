@@ -294,7 +294,7 @@ func TestSplitText(t *testing.T) {
 		if got := SplitText(p); got != c.want {
 			t.Errorf("%+v: %q, want %q", c, got, c.want)
 		}
-		if got, want := PlanSuffix(p), " ("+c.want+")"; c.want != "" && got != want {
+		if got, want := PlanSuffix("H100 SXM", p), " ("+c.want+")"; c.want != "" && got != want {
 			t.Errorf("%+v: suffix %q, want %q", c, got, want)
 		}
 	}
@@ -363,11 +363,31 @@ func TestErrText(t *testing.T) {
 // the page's shape label; 1 means none, as 0 does.
 func TestRowPlanLayout(t *testing.T) {
 	r := planner.Row{GPUs: 40, TP: 8, PP: 1, DP: 1, AttnDP: 8, EP: 8}
-	if got := PlanSuffix(RowPlan(&r)); got != " (TP 8 · attn-DP 8 · EP 8 · DP 5)" {
+	if got := PlanSuffix("H100", RowPlan(&r)); got != " (TP 8 · attn-DP 8 · EP 8 · DP 5)" {
 		t.Errorf("DP 8 EP 8 row: %q", got)
 	}
 	r.AttnDP, r.EP = 1, 1
-	if p := RowPlan(&r); p != (Plan{GPUs: 40, TP: 8, PP: 1}) || PlanSuffix(p) != " (TP 8 · DP 5)" {
-		t.Errorf("TP-only row: %+v %q", p, PlanSuffix(p))
+	if p := RowPlan(&r); p != (Plan{GPUs: 40, TP: 8, PP: 1}) || PlanSuffix("H100", p) != " (TP 8 · DP 5)" {
+		t.Errorf("TP-only row: %+v %q", p, PlanSuffix("H100", p))
+	}
+}
+
+// TestGPULabelOneBracket: a GPU name that ends in brackets of its own
+// takes its layout after a comma, never a second pair of brackets.
+func TestGPULabelOneBracket(t *testing.T) {
+	gb := "NVIDIA GB200 (one Blackwell GPU)"
+	for _, c := range []struct {
+		name string
+		p    Plan
+		want string
+	}{
+		{gb, Plan{GPUs: 4, TP: 1, PP: 1}, gb + ", DP 4"},
+		{gb, Plan{GPUs: 8, TP: 4, PP: 1, ZeRO: 3}, gb + ", TP 4 · DP 2 ZeRO-3"},
+		{gb, Plan{GPUs: 1, TP: 1, PP: 1}, gb},
+		{"NVIDIA H100 SXM", Plan{GPUs: 4, TP: 4, PP: 1}, "NVIDIA H100 SXM (TP 4)"},
+	} {
+		if got := GPULabel(c.name, c.p); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.p, got, c.want)
+		}
 	}
 }

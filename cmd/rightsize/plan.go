@@ -1221,7 +1221,7 @@ func writePickNotes(w io.Writer, p planJSON) {
 			continue
 		}
 		for _, n := range r.Notes {
-			line := r.Recommendation + " (" + catalog.Printable(r.Provider+" "+r.InstanceName) + "): " + n
+			line := r.Recommendation + catalog.Aside(r.Recommendation, catalog.Printable(r.Provider+" "+r.InstanceName)) + ": " + n
 			if !seen[line] {
 				seen[line] = true
 				fmt.Fprintln(w, "note: "+line)
