@@ -117,6 +117,18 @@ func (o *PlanOut) Best(gpu string) (Candidate, bool) {
 	return o.Cands[i], true
 }
 
+// Fewest is the candidate on GPU gpu with the fewest GPUs, the cheapest
+// of those, if any: the planner's smallest layout that holds the job.
+func (o *PlanOut) Fewest(gpu string) (Candidate, bool) {
+	best, ok := Candidate{}, false
+	for _, c := range o.Cands {
+		if c.Offer.GPU == gpu && (!ok || c.Plan.GPUs < best.Plan.GPUs) {
+			best, ok = c, true
+		}
+	}
+	return best, ok
+}
+
 // PlanOut is the planner's answer as the page shows it.
 type PlanOut struct {
 	OK       bool

@@ -753,12 +753,14 @@ func (b *viewBuilder) fitRows() (_ []FitRow, more int) {
 				// pass it over, and the row says so.
 				v.Where += " · " + Fill(b.t(MsgVerifyPrice), b.l.Month(x.Offer.AsOf))
 			}
-			// The planner's plan holds the job too: where the memory
-			// search stopped at MaxGPUsSearched, or the planner's layout
-			// (ZeRO, TP, PP) needs fewer GPUs, the row says the planner's
-			// count, never "> 64" next to a priced plan.
-			if !f.Found || x.Plan.GPUs < f.Plan.GPUs {
-				v.Need, v.Split = strconv.Itoa(x.Plan.GPUs), SplitText(x.Plan)
+			// The planner's plans hold the job too: where the memory
+			// search stopped at MaxGPUsSearched, or one of the planner's
+			// layouts (ZeRO, TP, PP) needs fewer GPUs than the job's own
+			// settings, the row says the planner's fewest and that
+			// layout, never "> 64" next to a priced plan, nor a 46-stage
+			// pipeline where 16 GPUs under ZeRO-3 hold the job.
+			if y, _ := out.Fewest(f.GPU.ID); !f.Found || y.Plan.GPUs < f.Plan.GPUs {
+				v.Need, v.Split = strconv.Itoa(y.Plan.GPUs), SplitText(y.Plan)
 			}
 		}
 		rows[i] = v

@@ -391,3 +391,19 @@ func TestGPULabelOneBracket(t *testing.T) {
 		}
 	}
 }
+
+// TestFitNeedIsPlannersFewest: a 70B full fine-tune's fit table gave the
+// A100 80GB SXM "46" GPUs as "PP 46", a 46-stage pipeline at the job's
+// ZeRO 0, beside a priced plan and the A100 PCIe's row, both of which hold
+// the job on 16 GPUs under ZeRO-3. The row says the planner's fewest and
+// its layout.
+func TestFitNeedIsPlannersFewest(t *testing.T) {
+	v, _ := viewOf(t, "t=finetune&m=llama-3.1-70b", nil)
+	want := map[string][2]string{"a100-80gb-sxm": {"16", "DP 16 ZeRO-3"}, "a100-80gb-pcie": {"16", "DP 16 ZeRO-3"},
+		"b300": {"4", "DP 4 ZeRO-3"}}
+	for _, r := range v.Fit.Rows {
+		if w, ok := want[r.GPU]; ok && (r.Need != w[0] || r.Split != w[1]) {
+			t.Errorf("%s: need %q, split %q; want %q, %q", r.GPU, r.Need, r.Split, w[0], w[1])
+		}
+	}
+}
