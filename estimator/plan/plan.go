@@ -616,12 +616,13 @@ func (p *planner) rentalNotes(r *Row) {
 	if p.in.Offload != estimator.OffloadNone {
 		notes = append(notes, Reason{Key: "note.rental_no_offload", Args: []any{p.in.Offload.String()}})
 	}
+	// The row's stack note (finish) says its ZeRO stage already.
 	if r.GradCheckpointing != p.in.GradCheckpointing || r.ZeRO != p.in.ZeRO {
 		key := "note.rental_layout_no_ckpt"
 		if r.GradCheckpointing {
 			key = "note.rental_layout_ckpt"
 		}
-		notes = append(notes, Reason{Key: key, Args: []any{r.ZeRO}})
+		notes = append(notes, Reason{Key: key})
 	}
 	if len(notes) > 0 {
 		r.Notes = append(slices.Clip(r.Notes), notes...)
