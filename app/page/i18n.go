@@ -352,6 +352,7 @@ const (
 	MsgAgeUndated
 	MsgFarBelow
 	MsgSourceOpen
+	MsgSpotFarBelow
 	MsgFromListing
 	MsgFooterFresh
 	MsgLoadTitle
@@ -832,7 +833,8 @@ var messagesEN = [NMsgs]string{
 	MsgAge180to365:    "180 days to a year old",
 	MsgAgeUndated:     "undated",
 	MsgFarBelow:       "under half what other providers ask for this GPU — verify",
-	MsgSourceOpen:     "its source leaves a condition of this price open — verify",
+	MsgSourceOpen:     "its source quotes this price as a floor (\"starting at\") or leaves a condition of it open — verify",
+	MsgSpotFarBelow:   "spot price far under its own on-demand price, deeper than the clouds' documented discounts — verify",
 	MsgFromListing:    "marketplace “from” price: the cheapest listing when read",
 	MsgFooterFresh:    "Prices by age today: %s of %s offers under 90 days old, %s 90 to 180 days, %s 180 days to a year, %s over a year, %s undated; %s carry an estimated date.",
 	MsgLoadTitle:      "Latency against load (one engine copy, simulated)",
@@ -1299,7 +1301,8 @@ var MessagesRU = [NMsgs]string{
 	MsgAge180to365:    "от 180 дней до года",
 	MsgAgeUndated:     "без даты",
 	MsgFarBelow:       "меньше половины того, что просят за этот GPU другие провайдеры — проверьте",
-	MsgSourceOpen:     "источник оставляет условие этой цены открытым — проверьте",
+	MsgSourceOpen:     "источник называет эту цену нижней границей («от») или оставляет её условие открытым — проверьте",
+	MsgSpotFarBelow:   "спотовая цена намного ниже собственной цены по требованию, глубже скидок, которые документируют облака, — проверьте",
 	MsgFromListing:    "цена маркетплейса «от»: самое дешёвое предложение на момент чтения",
 	MsgFooterFresh:    "Цены по возрасту на сегодня: %s из %s предложений моложе 90 дней, %s — от 90 до 180 дней, %s — от 180 дней до года, %s — старше года, %s без даты; у %s дата оценочная.",
 	MsgLoadTitle:      "Задержка в зависимости от нагрузки (одна копия движка, симуляция)",
@@ -1766,7 +1769,8 @@ var messagesZH = [NMsgs]string{
 	MsgAge180to365:    "180 天至一年",
 	MsgAgeUndated:     "无日期",
 	MsgFarBelow:       "不到其他服务商对此 GPU 报价的一半 — 请核实",
-	MsgSourceOpen:     "来源未说明此价格的某项条件 — 请核实",
+	MsgSourceOpen:     "来源将此价格标为起价（“起”）或未说明其某项条件 — 请核实",
+	MsgSpotFarBelow:   "竞价价格远低于其自身按需价格，超出各云厂商公布的折扣 — 请核实",
 	MsgFromListing:    "市场平台“起价”：读取时最便宜的挂单",
 	MsgFooterFresh:    "今日价格时效：%s 个（共 %s 个报价）不到 90 天，%s 个 90 至 180 天，%s 个 180 天至一年，%s 个超过一年，%s 个无日期；%s 个为估计日期。",
 	MsgLoadTitle:      "延迟随负载变化（单个引擎副本，模拟）",

@@ -748,10 +748,10 @@ func (b *viewBuilder) fitRows() (_ []FitRow, more int) {
 			v.Where = strconv.Itoa(x.Plan.GPUs) + "× · " + in.Prices.ProviderName(x.Offer.Provider) + " " + x.Offer.Name() + Instances(x.Instances)
 			v.Cheapest = f.GPU.ID == cheapestGPU
 			costs[i], passed[i] = x.Cost, x.PassedOver
-			if x.PassedOver && len(x.Offer.AsOf) >= 7 {
-				// Every plan of this GPU rests on a stale price: the picks
-				// pass it over, and the row says so.
-				v.Where += " · " + Fill(b.t(MsgVerifyPrice), b.l.Month(x.Offer.AsOf))
+			if x.PassedOver {
+				// Every plan of this GPU rests on a price the picks pass
+				// over: the row says why, as the offers table does.
+				v.Where += " · " + passedOverLabel(b.l, out.Rows[x.Row].PassedOver.Key, x.Offer.AsOf)
 			}
 			// The planner's plans hold the job too: where the memory
 			// search stopped at MaxGPUsSearched, or one of the planner's
@@ -955,6 +955,32 @@ func (b *viewBuilder) flagOffer(r *OfferRow, o *catalog.Offer) {
 	}
 }
 
+// passedOverLabel says why the picks pass over a price, by the planner's
+// reason (planner.Row.PassedOver): its source leaves it open or quotes a
+// floor, it is far below the other providers', or it is old, undated or
+// of an estimated date ("price from 2025-10 — verify").
+func passedOverLabel(l Locale, key string, asOf string) string {
+	switch {
+	case strings.HasPrefix(key, "reason.to_verify"):
+		return l.T(MsgSourceOpen)
+	case key == "reason.spot_far_below":
+		return l.T(MsgSpotFarBelow)
+	case strings.HasPrefix(key, "reason.far_below"):
+		return l.T(MsgFarBelow)
+	}
+	return verifyFrom(l, asOf)
+}
+
+// verifyFrom is the staleness warning of a price dated asOf: "price from
+// 2025-10 — verify", or undated.
+func verifyFrom(l Locale, asOf string) string {
+	month := l.Month(asOf)
+	if month == "" {
+		month = l.T(MsgAgeUndated)
+	}
+	return Fill(l.T(MsgVerifyPrice), month)
+}
+
 // GradeKeys and GradeClass label and colour a catalog.AgeGrade.
 var (
 	GradeKeys  = [...]MsgKey{catalog.AgeFresh: MsgAgeFresh, catalog.AgeAging: MsgAgeAging, catalog.AgeStale: MsgAge180to365, catalog.AgeOld: MsgAgeOld, catalog.AgeUndated: MsgAgeUndated}
@@ -1002,11 +1028,7 @@ func PriceLabelsOf(l Locale, o *planner.Offer, stale, clock bool) PriceLabels {
 		stale = false
 	}
 	if stale || o.AsOfEstimated || o.AsOf == "" {
-		month := l.Month(o.AsOf)
-		if month == "" {
-			month = l.T(MsgAgeUndated)
-		}
-		p.Verify = Fill(l.T(MsgVerifyPrice), month)
+		p.Verify = verifyFrom(l, o.AsOf)
 	}
 	switch {
 	case o.FarBelowMedian:
