@@ -179,6 +179,7 @@ const (
 	MsgKiB
 	MsgTokens
 	MsgModelLimit
+	MsgOverContextYaRN
 	MsgInputs
 	MsgUnitsGiB
 	MsgUnitsGB
@@ -657,6 +658,7 @@ var messagesEN = [NMsgs]string{
 	MsgKiB:             "KiB",
 	MsgTokens:          "tokens",
 	MsgModelLimit:      "model limit",
+	MsgOverContextYaRN: "a request of %s tokens is over the context of %s tokens this model's config.json declares, which the engines refuse; its model card reaches %s tokens with YaRN: add \"rope_scaling\": %s to config.json, set max_position_embeddings to %s and load it under “Your model” (the card warns it may cost quality on short texts), or shorten the requests to %s tokens",
 	MsgInputs:          "Inputs",
 	MsgUnitsGiB:        "GiB (%s)",
 	MsgUnitsGB:         "GB (datasheet)",
@@ -1125,6 +1127,7 @@ var MessagesRU = [NMsgs]string{
 	MsgKiB:             "КиБ",
 	MsgTokens:          "токенов",
 	MsgModelLimit:      "предел модели",
+	MsgOverContextYaRN: "запрос из %s токенов длиннее контекста в %s токенов, который объявляет config.json модели, и движки его отклонят; по карточке модели она работает с %s токенами при YaRN: добавьте в config.json \"rope_scaling\": %s, задайте max_position_embeddings = %s и загрузите его в разделе «Своя модель» (карточка предупреждает, что на коротких текстах качество может снизиться) или сократите запросы до %s токенов",
 	MsgInputs:          "Параметры",
 	MsgUnitsGiB:        "ГиБ (%s)",
 	MsgUnitsGB:         "ГБ (спецификация)",
@@ -1593,6 +1596,7 @@ var messagesZH = [NMsgs]string{
 	MsgKiB:             "KiB",
 	MsgTokens:          "token",
 	MsgModelLimit:      "模型上限",
+	MsgOverContextYaRN: "%s 个 token 的请求超过了该模型 config.json 声明的 %s 个 token 上下文，推理引擎会拒绝；模型卡说明启用 YaRN 后可达 %s 个 token：在 config.json 中加入 \"rope_scaling\": %s，将 max_position_embeddings 设为 %s，并在“您的模型”中加载（模型卡提醒这可能降低短文本上的效果），或将请求缩短到 %s 个 token",
 	MsgInputs:          "输入",
 	MsgUnitsGiB:        "GiB（%s）",
 	MsgUnitsGB:         "GB（规格书）",

@@ -1053,6 +1053,15 @@ func ErrText(lang string, e FieldErr) string { return Locale{Lang: lang}.ErrText
 // meaning). Config errors name the JSON field, which reads the same
 // everywhere.
 func (l Locale) ErrText(e FieldErr) string {
+	if e.Key == MsgOverContextYaRN {
+		count := func(s string) string {
+			n, _ := strconv.ParseInt(s, 10, 64)
+			return l.Count(n)
+		}
+		n, ctx, scaled := count(e.Value), count(e.Args[0]), count(e.Args[1])
+		// max_position_embeddings is a config.json value: digits only.
+		return Fill(l.T(e.Key), n, ctx, scaled, e.Args[2], e.Args[1], ctx)
+	}
 	s := l.T(e.Key)
 	if e.Value != "" && (e.Key == MsgUnknownChoice || e.Key == MsgNotNumber || e.Key == MsgNotSize || e.Key == MsgNotCount) {
 		s += ": “" + e.Value + "”"
@@ -1199,6 +1208,15 @@ func planRangeErrs(in ViewIn) [NFields]FieldErr {
 	}
 	var general []FieldErr // not a shown field's: answer() says why
 	PlaceErrors(errors.Join(ranged...), &in.State, &errs, &general)
+	// A request the model's card admits with YaRN says so in the page's
+	// language and words.
+	if e := errs[FieldSeq]; e != in.Errs[FieldSeq] && e.Key == MsgRange {
+		if n, err := strconv.Atoi(e.Value); err == nil {
+			if y, ok := overContextErr(in.Job.In.Arch, n); ok {
+				errs[FieldSeq] = y
+			}
+		}
+	}
 	return errs
 }
 
