@@ -473,7 +473,7 @@ type Result struct {
 	// FreshnessDays is the freshness window the picks were chosen with.
 	FreshnessDays int
 
-	CheckpointBytes float64 // training: weights + optimizer states
+	CheckpointBytes float64 // training: trainable weights (a LoRA's adapters) + optimizer states
 	Currency        string
 	FXAsOf          string
 	Hosted          []HostedComparison
