@@ -1285,15 +1285,13 @@ func (o *PlanOut) EngineText(x Candidate) string {
 }
 
 // kindText is " (GPU cloud)" after a provider's name, " (your price)" on
-// the user's own price.
-func kindText(l Locale, o *planner.Offer) string {
+// the user's own price; ", GPU cloud" after a name in brackets of its own
+// ("Verda (formerly DataCrunch), GPU cloud").
+func kindText(l Locale, name string, o *planner.Offer) string {
 	if o.UserPrice {
-		return " (" + l.T(MsgOwnPriceMark) + ")"
+		return catalog.Aside(name, l.T(MsgOwnPriceMark))
 	}
-	if k := l.KindLabel(o.ProviderKind); k != "" {
-		return " (" + k + ")"
-	}
-	return ""
+	return catalog.Aside(name, l.KindLabel(o.ProviderKind))
 }
 
 // Picks that name one plan (the same offer, instances, layout and price
@@ -1316,10 +1314,11 @@ func (b *viewBuilder) picks() []PickView {
 			v.Reason += "\n" + l.ReasonWith(p.Why, names)
 			continue
 		}
+		provider := names(p.Offer.Provider)
 		views[i] = PickView{
 			Kind: p.Kind.String(), Roles: p.Kind.String(), Title: b.t(pickTitles[p.Kind]),
 			What: strconv.Itoa(p.Plan.GPUs) + " × " + GPULabel(in.Prices.GPUName(p.Offer.GPU), p.Plan),
-			Where: names(p.Offer.Provider) + kindText(l, p.Offer) + " · " + p.Offer.Name() + Instances(p.Instances) +
+			Where: provider + kindText(l, provider, p.Offer) + " · " + p.Offer.Name() + Instances(p.Instances) +
 				" · " + b.t(PricingKeys[p.Pricing]) + out.EngineText(p.Candidate),
 			Cost:   l.Money(p.Cost, out.Currency),
 			Time:   l.Duration(p.Seconds),

@@ -407,3 +407,25 @@ func TestFitNeedIsPlannersFewest(t *testing.T) {
 		}
 	}
 }
+
+// TestPickCardsOneBracket: a pick card names a GPU or a provider whose
+// name ends in brackets ("NVIDIA B300 (Blackwell Ultra)", "Verda
+// (formerly DataCrunch)") without a second pair after it: the cards read
+// "Verda (formerly DataCrunch) (GPU cloud)".
+func TestPickCardsOneBracket(t *testing.T) {
+	for _, lang := range []string{"en", "ru", "zh"} {
+		v, _, _ := pageOf(t, "t=lora&m=llama-3.1-70b&l="+lang, nil)
+		verda := false
+		for _, c := range v.Answer.Picks {
+			for _, s := range []string{c.What, c.Where} {
+				if strings.Contains(s, ") (") || strings.Contains(s, ")（") {
+					t.Errorf("%s: %q", lang, s)
+				}
+			}
+			verda = verda || strings.HasPrefix(c.Where, "Verda (formerly DataCrunch), ")
+		}
+		if !verda {
+			t.Errorf("%s: no card on Verda: the test no longer reaches a provider name in brackets", lang)
+		}
+	}
+}
