@@ -364,6 +364,7 @@ const (
 	MsgLoadOp
 	MsgLoadSat
 	MsgLoadCaption
+	MsgLoadCaptionOne
 	MsgBindTTFT
 	MsgBindTPOT
 	MsgBindThroughput
@@ -848,6 +849,7 @@ var messagesEN = [NMsgs]string{
 
 	MsgLoadOp:          "this plan: %s req/s per copy",
 	MsgLoadSat:         "saturation: %s req/s",
+	MsgLoadCaptionOne:  "One engine copy (%s) simulated with the planner's settings. The plan serves %s req/s on this one copy: %s TTFT %s, %s TPOT %s. A copy saturates at %s req/s: above it requests arrive faster than it completes them, and a run longer than the %s requests simulated here queues without bound.",
 	MsgLoadCaption:     "One engine copy (%s) simulated with the planner's settings. The plan spreads %s req/s over %s copies, %s req/s each: %s TTFT %s, %s TPOT %s. A copy saturates at %s req/s: above it requests arrive faster than it completes them, and a run longer than the %s requests simulated here queues without bound.",
 	MsgBindTTFT:        "Replicas set by %s TTFT at %s req/s",
 	MsgBindTPOT:        "Replicas set by %s TPOT at %s req/s",
@@ -1317,6 +1319,7 @@ var MessagesRU = [NMsgs]string{
 
 	MsgLoadOp:          "этот план: %s запр./с на копию",
 	MsgLoadSat:         "насыщение: %s запр./с",
+	MsgLoadCaptionOne:  "Одна копия движка (%s), симуляция с настройками планировщика. План обслуживает %s запр./с этой одной копией: до первого токена (%s) %s, на токен ответа (%s) %s. Копия насыщается при %s запр./с: выше запросы приходят быстрее, чем она их завершает, и на прогоне длиннее смоделированных здесь %s запросов очередь растёт без предела.",
 	MsgLoadCaption:     "Одна копия движка (%s), симуляция с настройками планировщика. План распределяет %s запр./с по %s копиям, по %s запр./с на каждую: до первого токена (%s) %s, на токен ответа (%s) %s. Копия насыщается при %s запр./с: выше запросы приходят быстрее, чем она их завершает, и на прогоне длиннее смоделированных здесь %s запросов очередь растёт без предела.",
 	MsgBindTTFT:        "Число реплик задано временем до первого токена (%s) при %s запр./с",
 	MsgBindTPOT:        "Число реплик задано временем на токен ответа (%s) при %s запр./с",
@@ -1786,6 +1789,7 @@ var messagesZH = [NMsgs]string{
 
 	MsgLoadOp:          "本方案：每副本 %s 次/秒",
 	MsgLoadSat:         "饱和点：%s 次/秒",
+	MsgLoadCaptionOne:  "单个引擎副本（%s），按规划器的设置模拟。方案由这一个副本承担 %s 次/秒：首 token 时间（%s）为 %s，每输出 token 用时（%s）为 %s。单个副本在 %s 次/秒时饱和：超过后请求到达快于完成，比此处模拟的 %s 个请求更长的运行中队列会无限增长。",
 	MsgLoadCaption:     "单个引擎副本（%s），按规划器的设置模拟。方案把 %s 次/秒分给 %s 个副本，每个 %s 次/秒：首 token 时间（%s）为 %s，每输出 token 用时（%s）为 %s。单个副本在 %s 次/秒时饱和：超过后请求到达快于完成，比此处模拟的 %s 个请求更长的运行中队列会无限增长。",
 	MsgBindTTFT:        "副本数由首 token 时间（%s）在 %s 次/秒下决定",
 	MsgBindTPOT:        "副本数由每输出 token 用时（%s）在 %s 次/秒下决定",
