@@ -25,7 +25,7 @@ func TestPlanNotesNameNoCLIFlag(t *testing.T) {
 		return s
 	}
 	names := map[string][]MsgKey{
-		"note.stack_dp": {MsgLaunchTitle}, "note.stack_dp_ft": {MsgLaunchTitle},
+		"note.stack_dp": {MsgLaunchTitle}, "note.stack_dp_ft": {MsgLaunchTitle}, "note.stack_dp_zero1": {MsgLaunchTitle}, "note.stack_dp_ft_zero1": {MsgLaunchTitle},
 		"note.stack_megatron": {MsgLaunchTitle}, "note.stack_megatron_ft": {MsgLaunchTitle},
 		"note.stack_torchtitan": {MsgLaunchTitle}, "note.stack_none": {MsgZeRO, MsgTP},
 		"note.scale_stop_batch": {MsgGlobalBatch},
