@@ -196,7 +196,22 @@ type Model struct {
 	// --dtype says), so it is the precision a plan starts from.
 	// WeightsSource says where it comes from.
 	WeightsDType, WeightsSource string
-	Notes                       string
+	// RopeScaling is the rope_scaling (compact JSON) the model card says to
+	// add to config.json to reach ContextLength where the config declares
+	// less (Qwen2.5-14B and 72B: YaRN, factor 4, from 32,768 to 131,072
+	// tokens); RopeScalingSource says where. "" for none.
+	RopeScaling, RopeScalingSource string
+	Notes                          string
+}
+
+// ScaleContext tells a, parsed from m's config, of the longer context m's
+// card reaches with the RoPE scaling its config leaves out
+// (estimator.Arch.ScaledContext), so that a request over the config's
+// context is refused with the setting that admits it.
+func (m Model) ScaleContext(a *estimator.Arch) {
+	if m.RopeScaling != "" && m.ContextLength > a.MaxPositions {
+		a.ScaledContext, a.ScaledRope = m.ContextLength, m.RopeScaling
+	}
 }
 
 // StoredWeights is the precision m's published checkpoint stores its

@@ -108,3 +108,18 @@ func Printable(s string) string {
 	}
 	return b.String()
 }
+
+// Aside is what follows label to add aside to it: " (aside)", or ", aside"
+// where label already ends in a parenthesis or aside holds one, so that no
+// brackets follow or nest in one another ("NVIDIA GB200 (one Blackwell
+// GPU), TP 4", "cheapest, coreweave NVIDIA GB200 NVL72 (on-demand, North
+// America)"). It is "" when aside is.
+func Aside(label, aside string) string {
+	switch {
+	case aside == "":
+		return ""
+	case strings.HasSuffix(label, ")") || strings.ContainsAny(aside, "()"):
+		return ", " + aside
+	}
+	return " (" + aside + ")"
+}

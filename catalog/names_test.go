@@ -149,3 +149,16 @@ func TestPriceSheetRefusesBadNames(t *testing.T) {
 		t.Errorf("ApplyPriceRow: %v, offer %+v", err, o)
 	}
 }
+
+func TestAside(t *testing.T) {
+	for _, c := range []struct{ label, aside, want string }{
+		{"H100 SXM", "TP 4", " (TP 4)"},
+		{"NVIDIA GB200 (one Blackwell GPU)", "DP 4", ", DP 4"},
+		{"cheapest", "coreweave NVIDIA GB200 NVL72 (on-demand, North America)", ", coreweave NVIDIA GB200 NVL72 (on-demand, North America)"},
+		{"NVIDIA GB200 (one Blackwell GPU)", "", ""},
+	} {
+		if got := catalog.Aside(c.label, c.aside); got != c.want {
+			t.Errorf("Aside(%q, %q) = %q, want %q", c.label, c.aside, got, c.want)
+		}
+	}
+}

@@ -28,6 +28,15 @@ type Arch struct {
 	HeadDim      int // per-head dim (explicit head_dim, or Hidden/Heads)
 	Vocab        int // vocab_size (0 for vision and generic models)
 	MaxPositions int // context length the config declares (0 if none)
+	// ScaledContext is the longer context the model's card reaches with a
+	// RoPE scaling its config.json leaves out, and ScaledRope that
+	// rope_scaling (JSON) as the card writes it: Qwen2.5-72B's config
+	// declares 32,768 tokens, its card 131,072 with YaRN. Set by the
+	// catalog (catalog.Model.ScaleContext); 0 and "" for none. Requests
+	// are still held to MaxPositions: the engines refuse longer ones
+	// until the setting is made.
+	ScaledContext int
+	ScaledRope    string
 
 	TiedEmbeddings bool // LM head shares the input embedding matrix
 	Bias           bool // attention/MLP linears carry biases

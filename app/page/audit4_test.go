@@ -1,6 +1,7 @@
 package page
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -24,7 +25,7 @@ func TestPlanNotesNameNoCLIFlag(t *testing.T) {
 		return s
 	}
 	names := map[string][]MsgKey{
-		"note.stack_dp": {MsgLaunchTitle}, "note.stack_dp_ft": {MsgLaunchTitle},
+		"note.stack_dp": {MsgLaunchTitle}, "note.stack_dp_ft": {MsgLaunchTitle}, "note.stack_dp_zero1": {MsgLaunchTitle}, "note.stack_dp_ft_zero1": {MsgLaunchTitle},
 		"note.stack_megatron": {MsgLaunchTitle}, "note.stack_megatron_ft": {MsgLaunchTitle},
 		"note.stack_torchtitan": {MsgLaunchTitle}, "note.stack_none": {MsgZeRO, MsgTP},
 		"note.scale_stop_batch": {MsgGlobalBatch},
@@ -80,6 +81,38 @@ func TestOfferRowSaysVerifyOnce(t *testing.T) {
 		}
 		if caveats == 0 || stale == 0 {
 			t.Errorf("%s: %d rows with a caveat, %d stale: the test no longer reaches both", lang, caveats, stale)
+		}
+	}
+}
+
+// A fit-table row whose plans the picks all pass over says why, by the
+// planner's reason: a price its source leaves open or quotes as a floor
+// read "price from 2026-07 — verify", the wording of a stale price.
+func TestFitRowPassedOverSaysWhy(t *testing.T) {
+	for _, c := range []struct {
+		key  string
+		want MsgKey
+	}{{"reason.to_verify_elsewhere", MsgSourceOpen}, {"reason.far_below", MsgFarBelow}, {"reason.spot_far_below", MsgSpotFarBelow}} {
+		for _, lang := range []string{"en", "ru", "zh"} {
+			v, in := viewOf(t, "l="+lang, func(in *ViewIn) {
+				i, ok := in.Plan.ByGPU["h100-sxm"]
+				if !ok {
+					t.Fatal("no H100 plan")
+				}
+				cands, rows := slices.Clone(in.Plan.Cands), slices.Clone(in.Plan.Rows)
+				cands[i].PassedOver = true
+				rows[cands[i].Row].PassedOver = planner.Reason{Key: c.key}
+				in.Plan.Cands, in.Plan.Rows = cands, rows
+			})
+			for _, r := range v.Fit.Rows {
+				if r.GPU != "h100-sxm" {
+					continue
+				}
+				month := Fill(Tr(lang, MsgVerifyPrice), Locale{Lang: lang}.Month(in.Plan.Cands[in.Plan.ByGPU["h100-sxm"]].Offer.AsOf))
+				if !strings.HasSuffix(r.Where, " · "+Tr(lang, c.want)) || strings.Contains(r.Where, month) {
+					t.Errorf("%s %s: %q", lang, c.key, r.Where)
+				}
+			}
 		}
 	}
 }

@@ -185,7 +185,7 @@ func (b *viewBuilder) plans() PlansView {
 		col := PlanCol{ID: id, Title: id, RowCells: RowCells{Cost: "—", Time: "—", PerM: "—", AsOf: "—"}, VRAM: "—"}
 		if x, ok := out.Row(id); ok {
 			col.OK = true
-			col.Title = strconv.Itoa(x.Plan.GPUs) + " × " + in.Prices.GPUName(x.Offer.GPU) + PlanSuffix(x.Plan)
+			col.Title = strconv.Itoa(x.Plan.GPUs) + " × " + GPULabel(in.Prices.GPUName(x.Offer.GPU), x.Plan)
 			col.Where = in.Prices.ProviderName(x.Offer.Provider) + " · " + x.Offer.Name() + Instances(x.Instances) +
 				" · " + b.t(PricingKeys[x.Pricing]) + out.EngineText(x)
 			col.RowCells = out.Cells(l, in.Job, x)
@@ -238,7 +238,7 @@ func (b *viewBuilder) pinned() PinView {
 	pj, lj := &in.Pin.Job, &in.Job
 	pr, lr := &in.Pin.R, &in.R
 	gpus := func(j *Job) string {
-		return strconv.Itoa(j.In.GPUs) + " × " + j.GPU.Name + PlanSuffix(PlanOf(j.In))
+		return strconv.Itoa(j.In.GPUs) + " × " + GPULabel(j.GPU.Name, PlanOf(j.In))
 	}
 	mem := func(r *Results) string {
 		if !r.OK {

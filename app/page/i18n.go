@@ -179,6 +179,7 @@ const (
 	MsgKiB
 	MsgTokens
 	MsgModelLimit
+	MsgOverContextYaRN
 	MsgInputs
 	MsgUnitsGiB
 	MsgUnitsGB
@@ -352,6 +353,7 @@ const (
 	MsgAgeUndated
 	MsgFarBelow
 	MsgSourceOpen
+	MsgSpotFarBelow
 	MsgFromListing
 	MsgFooterFresh
 	MsgLoadTitle
@@ -362,6 +364,7 @@ const (
 	MsgLoadOp
 	MsgLoadSat
 	MsgLoadCaption
+	MsgLoadCaptionOne
 	MsgBindTTFT
 	MsgBindTPOT
 	MsgBindThroughput
@@ -656,6 +659,7 @@ var messagesEN = [NMsgs]string{
 	MsgKiB:             "KiB",
 	MsgTokens:          "tokens",
 	MsgModelLimit:      "model limit",
+	MsgOverContextYaRN: "a request of %s tokens is over the context of %s tokens this model's config.json declares, which the engines refuse; its model card reaches %s tokens with YaRN: add \"rope_scaling\": %s to config.json, set max_position_embeddings to %s and load it under “Your model” (the card warns it may cost quality on short texts), or shorten the requests to %s tokens",
 	MsgInputs:          "Inputs",
 	MsgUnitsGiB:        "GiB (%s)",
 	MsgUnitsGB:         "GB (datasheet)",
@@ -832,7 +836,8 @@ var messagesEN = [NMsgs]string{
 	MsgAge180to365:    "180 days to a year old",
 	MsgAgeUndated:     "undated",
 	MsgFarBelow:       "under half what other providers ask for this GPU — verify",
-	MsgSourceOpen:     "its source leaves a condition of this price open — verify",
+	MsgSourceOpen:     "its source quotes this price as a floor (\"starting at\") or leaves a condition of it open — verify",
+	MsgSpotFarBelow:   "spot price far under its own on-demand price, deeper than the clouds' documented discounts — verify",
 	MsgFromListing:    "marketplace “from” price: the cheapest listing when read",
 	MsgFooterFresh:    "Prices by age today: %s of %s offers under 90 days old, %s 90 to 180 days, %s 180 days to a year, %s over a year, %s undated; %s carry an estimated date.",
 	MsgLoadTitle:      "Latency against load (one engine copy, simulated)",
@@ -844,6 +849,7 @@ var messagesEN = [NMsgs]string{
 
 	MsgLoadOp:          "this plan: %s req/s per copy",
 	MsgLoadSat:         "saturation: %s req/s",
+	MsgLoadCaptionOne:  "One engine copy (%s) simulated with the planner's settings. The plan serves %s req/s on this one copy: %s TTFT %s, %s TPOT %s. A copy saturates at %s req/s: above it requests arrive faster than it completes them, and a run longer than the %s requests simulated here queues without bound.",
 	MsgLoadCaption:     "One engine copy (%s) simulated with the planner's settings. The plan spreads %s req/s over %s copies, %s req/s each: %s TTFT %s, %s TPOT %s. A copy saturates at %s req/s: above it requests arrive faster than it completes them, and a run longer than the %s requests simulated here queues without bound.",
 	MsgBindTTFT:        "Replicas set by %s TTFT at %s req/s",
 	MsgBindTPOT:        "Replicas set by %s TPOT at %s req/s",
@@ -1123,6 +1129,7 @@ var MessagesRU = [NMsgs]string{
 	MsgKiB:             "КиБ",
 	MsgTokens:          "токенов",
 	MsgModelLimit:      "предел модели",
+	MsgOverContextYaRN: "запрос из %s токенов длиннее контекста в %s токенов, который объявляет config.json модели, и движки его отклонят; по карточке модели она работает с %s токенами при YaRN: добавьте в config.json \"rope_scaling\": %s, задайте max_position_embeddings = %s и загрузите его в разделе «Своя модель» (карточка предупреждает, что на коротких текстах качество может снизиться) или сократите запросы до %s токенов",
 	MsgInputs:          "Параметры",
 	MsgUnitsGiB:        "ГиБ (%s)",
 	MsgUnitsGB:         "ГБ (спецификация)",
@@ -1299,7 +1306,8 @@ var MessagesRU = [NMsgs]string{
 	MsgAge180to365:    "от 180 дней до года",
 	MsgAgeUndated:     "без даты",
 	MsgFarBelow:       "меньше половины того, что просят за этот GPU другие провайдеры — проверьте",
-	MsgSourceOpen:     "источник оставляет условие этой цены открытым — проверьте",
+	MsgSourceOpen:     "источник называет эту цену нижней границей («от») или оставляет её условие открытым — проверьте",
+	MsgSpotFarBelow:   "спотовая цена намного ниже собственной цены по требованию, глубже скидок, которые документируют облака, — проверьте",
 	MsgFromListing:    "цена маркетплейса «от»: самое дешёвое предложение на момент чтения",
 	MsgFooterFresh:    "Цены по возрасту на сегодня: %s из %s предложений моложе 90 дней, %s — от 90 до 180 дней, %s — от 180 дней до года, %s — старше года, %s без даты; у %s дата оценочная.",
 	MsgLoadTitle:      "Задержка в зависимости от нагрузки (одна копия движка, симуляция)",
@@ -1311,6 +1319,7 @@ var MessagesRU = [NMsgs]string{
 
 	MsgLoadOp:          "этот план: %s запр./с на копию",
 	MsgLoadSat:         "насыщение: %s запр./с",
+	MsgLoadCaptionOne:  "Одна копия движка (%s), симуляция с настройками планировщика. План обслуживает %s запр./с этой одной копией: до первого токена (%s) %s, на токен ответа (%s) %s. Копия насыщается при %s запр./с: выше запросы приходят быстрее, чем она их завершает, и на прогоне длиннее смоделированных здесь %s запросов очередь растёт без предела.",
 	MsgLoadCaption:     "Одна копия движка (%s), симуляция с настройками планировщика. План распределяет %s запр./с по %s копиям, по %s запр./с на каждую: до первого токена (%s) %s, на токен ответа (%s) %s. Копия насыщается при %s запр./с: выше запросы приходят быстрее, чем она их завершает, и на прогоне длиннее смоделированных здесь %s запросов очередь растёт без предела.",
 	MsgBindTTFT:        "Число реплик задано временем до первого токена (%s) при %s запр./с",
 	MsgBindTPOT:        "Число реплик задано временем на токен ответа (%s) при %s запр./с",
@@ -1590,6 +1599,7 @@ var messagesZH = [NMsgs]string{
 	MsgKiB:             "KiB",
 	MsgTokens:          "token",
 	MsgModelLimit:      "模型上限",
+	MsgOverContextYaRN: "%s 个 token 的请求超过了该模型 config.json 声明的 %s 个 token 上下文，推理引擎会拒绝；模型卡说明启用 YaRN 后可达 %s 个 token：在 config.json 中加入 \"rope_scaling\": %s，将 max_position_embeddings 设为 %s，并在“您的模型”中加载（模型卡提醒这可能降低短文本上的效果），或将请求缩短到 %s 个 token",
 	MsgInputs:          "输入",
 	MsgUnitsGiB:        "GiB（%s）",
 	MsgUnitsGB:         "GB（规格书）",
@@ -1766,7 +1776,8 @@ var messagesZH = [NMsgs]string{
 	MsgAge180to365:    "180 天至一年",
 	MsgAgeUndated:     "无日期",
 	MsgFarBelow:       "不到其他服务商对此 GPU 报价的一半 — 请核实",
-	MsgSourceOpen:     "来源未说明此价格的某项条件 — 请核实",
+	MsgSourceOpen:     "来源将此价格标为起价（“起”）或未说明其某项条件 — 请核实",
+	MsgSpotFarBelow:   "竞价价格远低于其自身按需价格，超出各云厂商公布的折扣 — 请核实",
 	MsgFromListing:    "市场平台“起价”：读取时最便宜的挂单",
 	MsgFooterFresh:    "今日价格时效：%s 个（共 %s 个报价）不到 90 天，%s 个 90 至 180 天，%s 个 180 天至一年，%s 个超过一年，%s 个无日期；%s 个为估计日期。",
 	MsgLoadTitle:      "延迟随负载变化（单个引擎副本，模拟）",
@@ -1778,6 +1789,7 @@ var messagesZH = [NMsgs]string{
 
 	MsgLoadOp:          "本方案：每副本 %s 次/秒",
 	MsgLoadSat:         "饱和点：%s 次/秒",
+	MsgLoadCaptionOne:  "单个引擎副本（%s），按规划器的设置模拟。方案由这一个副本承担 %s 次/秒：首 token 时间（%s）为 %s，每输出 token 用时（%s）为 %s。单个副本在 %s 次/秒时饱和：超过后请求到达快于完成，比此处模拟的 %s 个请求更长的运行中队列会无限增长。",
 	MsgLoadCaption:     "单个引擎副本（%s），按规划器的设置模拟。方案把 %s 次/秒分给 %s 个副本，每个 %s 次/秒：首 token 时间（%s）为 %s，每输出 token 用时（%s）为 %s。单个副本在 %s 次/秒时饱和：超过后请求到达快于完成，比此处模拟的 %s 个请求更长的运行中队列会无限增长。",
 	MsgBindTTFT:        "副本数由首 token 时间（%s）在 %s 次/秒下决定",
 	MsgBindTPOT:        "副本数由每输出 token 用时（%s）在 %s 次/秒下决定",

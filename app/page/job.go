@@ -7,6 +7,7 @@ package page
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 
 	"rightsize/app/page/jobspec"
@@ -67,9 +68,26 @@ type FieldErr struct {
 	// Range is what a MsgRange field accepts (zero: not said), which the
 	// page says in its language (Locale.RangeText) for the English Detail.
 	Range estimator.Range
+	// Args fill a message that takes more than the value
+	// (MsgOverContextYaRN: the config's context, the card's, its
+	// rope_scaling).
+	Args [3]string
 }
 
 func (e FieldErr) OK() bool { return e.Key == 0 && e.Value == "" && e.Detail == "" }
+
+// overContextErr is a request of n tokens over a's context where the
+// model's card reaches n with a RoPE scaling its config leaves out
+// (estimator.Arch.ScaledContext): the planner's refusal, said in the
+// page's words (its config field, not the CLI's --config). ok is false
+// where the card does not reach n.
+func overContextErr(a estimator.Arch, n int) (FieldErr, bool) {
+	if n <= a.MaxPositions || n > a.ScaledContext {
+		return FieldErr{}, false
+	}
+	return FieldErr{Key: MsgOverContextYaRN, Value: strconv.Itoa(n),
+		Args: [3]string{strconv.Itoa(a.MaxPositions), strconv.Itoa(a.ScaledContext), a.ScaledRope}}, true
+}
 
 // Job is the page state as typed values: what compute needs.
 type Job struct {
@@ -151,6 +169,7 @@ func (a Archs) of(m catalog.Model) (estimator.Arch, error) {
 		return x.arch, x.err
 	}
 	arch, err := estimator.ParseConfig([]byte(m.Config))
+	m.ScaleContext(&arch)
 	a[m.ID] = archOrErr{arch, err}
 	return arch, err
 }

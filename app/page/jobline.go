@@ -139,7 +139,7 @@ func (b *viewBuilder) jobLine() JobLineView {
 	v.Parts = append(v.Parts, field(FieldGPUs, MsgGPUs, l.Count(int64(j.In.GPUs))))
 	plain(" × ")
 	v.Parts = append(v.Parts, field(FieldGPU, MsgGPU, j.GPU.Name))
-	plain(PlanSuffix(PlanOf(j.In)))
+	plain(PlanSuffix(j.GPU.Name, PlanOf(j.In)))
 	if j.In.Task == estimator.Inference {
 		plain(" · ")
 		v.Parts = append(v.Parts, field(FieldEngine, MsgEngine, j.In.Engine.Label()))

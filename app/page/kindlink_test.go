@@ -49,3 +49,28 @@ func TestRequestOverContextMarksTheSequence(t *testing.T) {
 		t.Error("GPT-2 at 1,024 tokens a request: no plan")
 	}
 }
+
+// TestRequestOverContextNamesYaRN: Qwen2.5-72B's config declares 32,768
+// tokens and its card 131,072 with YaRN; the sequence field's message at
+// 65,536 says so, with the card's rope_scaling and the page's own config
+// field, in every language. Qwen2.5-3B's card has no such setting: its
+// message stays the range's.
+func TestRequestOverContextNamesYaRN(t *testing.T) {
+	rope := `{"factor":4.0,"original_max_position_embeddings":32768,"type":"yarn"}`
+	for _, lang := range []string{"en", "ru", "zh"} {
+		l := Locale{Lang: lang}
+		for frag, yarn := range map[string]bool{"m=qwen2.5-72b&s=65536&rps=1": true, "m=qwen2.5-3b&s=65536&rps=1": false} {
+			v, _, _ := pageOf(t, frag+"&l="+lang, nil)
+			var seq string
+			for _, f := range v.Form.Fields {
+				if f.F == FieldSeq {
+					seq = f.Err
+				}
+			}
+			want := Fill(Tr(lang, MsgOverContextYaRN), l.Count(65536), l.Count(32768), l.Count(131072), rope, "131072", l.Count(32768))
+			if got := seq == want; got != yarn || seq == "" {
+				t.Errorf("%s %s: %q", lang, frag, seq)
+			}
+		}
+	}
+}

@@ -278,8 +278,14 @@ func LoadChartOf(s ServeLoad, l Locale, what string) LoadChartView {
 	v.Keys = append(v.Keys,
 		ChartKey{Class: "rs-lc-op", Text: Fill(l.T(MsgLoadOp), ShortRate(l, op.RPS))},
 		ChartKey{Class: "rs-lc-sat", Text: Fill(l.T(MsgLoadSat), ShortRate(l, s.SatRPS))})
-	v.Caption = Fill(l.T(MsgLoadCaption), what, ShortRate(l, op.RPS*float64(s.Copies)), l.Count(int64(s.Copies)), ShortRate(l, op.RPS),
-		stat, TickSeconds(l, op.TTFTStat), stat, TickSeconds(l, op.TPOTStat), ShortRate(l, s.SatRPS), l.Count(int64(s.Requests)))
+	figures := []string{stat, TickSeconds(l, op.TTFTStat), stat, TickSeconds(l, op.TPOTStat), ShortRate(l, s.SatRPS), l.Count(int64(s.Requests))}
+	if s.Copies > 1 {
+		v.Caption = Fill(l.T(MsgLoadCaption), append([]string{what, ShortRate(l, op.RPS*float64(s.Copies)), l.Count(int64(s.Copies)), ShortRate(l, op.RPS)}, figures...)...)
+	} else {
+		// One copy: "spreads 5 req/s over 1 copies, 5 req/s each" said it
+		// twice, in the wrong number.
+		v.Caption = Fill(l.T(MsgLoadCaptionOne), append([]string{what, ShortRate(l, op.RPS)}, figures...)...)
+	}
 	return v
 }
 

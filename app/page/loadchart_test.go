@@ -1,6 +1,7 @@
 package page
 
 import (
+	"strings"
 	"testing"
 
 	"rightsize/catalog"
@@ -105,5 +106,17 @@ func BenchmarkServeLoad(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestLoadCaptionOneCopy: a plan on one engine copy says it serves the
+// rate on that copy; it read "spreads 5 req/s over 1 copies, 5 req/s
+// each".
+func TestLoadCaptionOneCopy(t *testing.T) {
+	for lang, want := range map[string][2]string{"en": {"serves 5 req/s on this one copy", "copies"}, "ru": {"этой одной копией", "копиям"}, "zh": {"这一个副本", "分给"}} {
+		v, _, _ := pageOf(t, "rps=5&m=llama-3.1-70b&l="+lang, nil)
+		if got := v.Serve.Chart.Caption; !strings.Contains(got, want[0]) || strings.Contains(got, want[1]) {
+			t.Errorf("%s: %q", lang, got)
+		}
 	}
 }

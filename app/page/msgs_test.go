@@ -86,13 +86,13 @@ func TestPlanMessagesTakeStrings(t *testing.T) {
 			}
 		}
 	}
-	r := planner.Reason{Key: "note.rental_layout_no_ckpt", Args: []any{1}}
+	r := planner.Reason{Key: "note.stack_dp", Args: []any{1}}
 	for _, lang := range []string{"en", "ru", "zh"} {
 		if got := (Locale{Lang: lang}).Reason(r); !strings.Contains(got, "ZeRO-1") {
 			t.Errorf("%s: %q", lang, got)
 		}
 	}
-	if got := r.String(); !strings.Contains(got, "ZeRO-1 and no activation") {
+	if got := r.String(); !strings.Contains(got, "at ZeRO-1:") {
 		t.Errorf("CLI: %q", got)
 	}
 }

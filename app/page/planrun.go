@@ -117,6 +117,18 @@ func (o *PlanOut) Best(gpu string) (Candidate, bool) {
 	return o.Cands[i], true
 }
 
+// Fewest is the candidate on GPU gpu with the fewest GPUs, the cheapest
+// of those, if any: the planner's smallest layout that holds the job.
+func (o *PlanOut) Fewest(gpu string) (Candidate, bool) {
+	best, ok := Candidate{}, false
+	for _, c := range o.Cands {
+		if c.Offer.GPU == gpu && (!ok || c.Plan.GPUs < best.Plan.GPUs) {
+			best, ok = c, true
+		}
+	}
+	return best, ok
+}
+
 // PlanOut is the planner's answer as the page shows it.
 type PlanOut struct {
 	OK       bool
@@ -458,7 +470,7 @@ func (o *PlanOut) WidenedLine(l Locale, n Names) string {
 	if r.Instances > 1 {
 		what += " ×" + strconv.Itoa(r.Instances)
 	}
-	what += " (" + n.GPU(r.Offer.GPU) + ")"
+	what += catalog.Aside(what, n.GPU(r.Offer.GPU))
 	return Fill(l.T(MsgWidened), l.T(k), what, l.Money(r.PricePerHourDisp, o.Currency), l.Money(r.RankedCostDisp, o.Currency))
 }
 

@@ -240,12 +240,16 @@ func SplitText(p Plan) string {
 	return strings.Join(parts, " · ")
 }
 
-// PlanSuffix is SplitText in brackets after a GPU count, or "".
-func PlanSuffix(p Plan) string {
-	if s := SplitText(p); s != "" {
-		return " (" + s + ")"
-	}
-	return ""
+// PlanSuffix is SplitText after the GPU label it follows: in brackets
+// ("H100 SXM (TP 4)"), or after a comma where the label ends in brackets
+// of its own ("NVIDIA GB200 (one Blackwell GPU), TP 4"); "" for one GPU.
+func PlanSuffix(label string, p Plan) string {
+	return catalog.Aside(label, SplitText(p))
+}
+
+// GPULabel is a GPU's name with its layout, as PlanSuffix joins them.
+func GPULabel(name string, p Plan) string {
+	return name + PlanSuffix(name, p)
 }
 
 // Instances is " ×3" after an instance type rented three times, or "".
@@ -379,7 +383,7 @@ func (b *viewBuilder) result() ResultView {
 		// estimator.MinGPUsInput; the CLI's "min GPUs", min_gpus_that_fit).
 		v := Fill(b.t(MsgMoreThanGPUs), strconv.Itoa(MaxGPUsSearched))
 		if f.Found {
-			v = strconv.Itoa(f.Plan.GPUs) + " × " + in.Job.GPU.Name + PlanSuffix(f.Plan)
+			v = strconv.Itoa(f.Plan.GPUs) + " × " + GPULabel(in.Job.GPU.Name, f.Plan)
 		}
 		facts = append(facts, Fact{Label: b.t(MsgFewestGPUs), Value: v, ID: "rs-min-gpus"})
 	}
@@ -513,7 +517,7 @@ type PerfView struct {
 // "1 × NVIDIA H100 SXM 80GB · Hugging Face transformers · batch 1".
 func SetupLine(l Locale, j Job) string {
 	in := j.In
-	s := l.Count(int64(in.GPUs)) + " × " + j.GPU.Name + PlanSuffix(PlanOf(in))
+	s := l.Count(int64(in.GPUs)) + " × " + GPULabel(j.GPU.Name, PlanOf(in))
 	if in.Task == estimator.Inference {
 		s += " · " + in.Engine.Label()
 	}
@@ -577,7 +581,7 @@ func (b *viewBuilder) perf() PerfView {
 	}
 	if x, ok := out.Best(j.GPU.ID); ok {
 		where := b.t(PricingKeys[x.Pricing]) + " · " + names(x.Offer.Provider) + " " + x.Offer.Name() + Instances(x.Instances)
-		shape := l.Count(int64(x.Plan.GPUs)) + " × " + j.GPU.Name + PlanSuffix(x.Plan)
+		shape := l.Count(int64(x.Plan.GPUs)) + " × " + GPULabel(j.GPU.Name, x.Plan)
 		if j.In.Task == estimator.Inference {
 			planned = l.Money(out.FromUSD(x.PerMOutUSD), out.Currency)
 			plannedWhat = shape + " · " + x.Engine.Label() + " · " + l.Count(int64(math.Round(x.Concurrency))) + " " + b.t(MsgInFlight) + " · " + where
@@ -744,17 +748,19 @@ func (b *viewBuilder) fitRows() (_ []FitRow, more int) {
 			v.Where = strconv.Itoa(x.Plan.GPUs) + "× · " + in.Prices.ProviderName(x.Offer.Provider) + " " + x.Offer.Name() + Instances(x.Instances)
 			v.Cheapest = f.GPU.ID == cheapestGPU
 			costs[i], passed[i] = x.Cost, x.PassedOver
-			if x.PassedOver && len(x.Offer.AsOf) >= 7 {
-				// Every plan of this GPU rests on a stale price: the picks
-				// pass it over, and the row says so.
-				v.Where += " · " + Fill(b.t(MsgVerifyPrice), b.l.Month(x.Offer.AsOf))
+			if x.PassedOver {
+				// Every plan of this GPU rests on a price the picks pass
+				// over: the row says why, as the offers table does.
+				v.Where += " · " + passedOverLabel(b.l, out.Rows[x.Row].PassedOver.Key, x.Offer.AsOf)
 			}
-			// The planner's plan holds the job too: where the memory
-			// search stopped at MaxGPUsSearched, or the planner's layout
-			// (ZeRO, TP, PP) needs fewer GPUs, the row says the planner's
-			// count, never "> 64" next to a priced plan.
-			if !f.Found || x.Plan.GPUs < f.Plan.GPUs {
-				v.Need, v.Split = strconv.Itoa(x.Plan.GPUs), SplitText(x.Plan)
+			// The planner's plans hold the job too: where the memory
+			// search stopped at MaxGPUsSearched, or one of the planner's
+			// layouts (ZeRO, TP, PP) needs fewer GPUs than the job's own
+			// settings, the row says the planner's fewest and that
+			// layout, never "> 64" next to a priced plan, nor a 46-stage
+			// pipeline where 16 GPUs under ZeRO-3 hold the job.
+			if y, _ := out.Fewest(f.GPU.ID); !f.Found || y.Plan.GPUs < f.Plan.GPUs {
+				v.Need, v.Split = strconv.Itoa(y.Plan.GPUs), SplitText(y.Plan)
 			}
 		}
 		rows[i] = v
@@ -949,6 +955,32 @@ func (b *viewBuilder) flagOffer(r *OfferRow, o *catalog.Offer) {
 	}
 }
 
+// passedOverLabel says why the picks pass over a price, by the planner's
+// reason (planner.Row.PassedOver): its source leaves it open or quotes a
+// floor, it is far below the other providers', or it is old, undated or
+// of an estimated date ("price from 2025-10 — verify").
+func passedOverLabel(l Locale, key string, asOf string) string {
+	switch {
+	case strings.HasPrefix(key, "reason.to_verify"):
+		return l.T(MsgSourceOpen)
+	case key == "reason.spot_far_below":
+		return l.T(MsgSpotFarBelow)
+	case strings.HasPrefix(key, "reason.far_below"):
+		return l.T(MsgFarBelow)
+	}
+	return verifyFrom(l, asOf)
+}
+
+// verifyFrom is the staleness warning of a price dated asOf: "price from
+// 2025-10 — verify", or undated.
+func verifyFrom(l Locale, asOf string) string {
+	month := l.Month(asOf)
+	if month == "" {
+		month = l.T(MsgAgeUndated)
+	}
+	return Fill(l.T(MsgVerifyPrice), month)
+}
+
 // GradeKeys and GradeClass label and colour a catalog.AgeGrade.
 var (
 	GradeKeys  = [...]MsgKey{catalog.AgeFresh: MsgAgeFresh, catalog.AgeAging: MsgAgeAging, catalog.AgeStale: MsgAge180to365, catalog.AgeOld: MsgAgeOld, catalog.AgeUndated: MsgAgeUndated}
@@ -996,11 +1028,7 @@ func PriceLabelsOf(l Locale, o *planner.Offer, stale, clock bool) PriceLabels {
 		stale = false
 	}
 	if stale || o.AsOfEstimated || o.AsOf == "" {
-		month := l.Month(o.AsOf)
-		if month == "" {
-			month = l.T(MsgAgeUndated)
-		}
-		p.Verify = Fill(l.T(MsgVerifyPrice), month)
+		p.Verify = verifyFrom(l, o.AsOf)
 	}
 	switch {
 	case o.FarBelowMedian:
@@ -1025,6 +1053,15 @@ func ErrText(lang string, e FieldErr) string { return Locale{Lang: lang}.ErrText
 // meaning). Config errors name the JSON field, which reads the same
 // everywhere.
 func (l Locale) ErrText(e FieldErr) string {
+	if e.Key == MsgOverContextYaRN {
+		count := func(s string) string {
+			n, _ := strconv.ParseInt(s, 10, 64)
+			return l.Count(n)
+		}
+		n, ctx, scaled := count(e.Value), count(e.Args[0]), count(e.Args[1])
+		// max_position_embeddings is a config.json value: digits only.
+		return Fill(l.T(e.Key), n, ctx, scaled, e.Args[2], e.Args[1], ctx)
+	}
 	s := l.T(e.Key)
 	if e.Value != "" && (e.Key == MsgUnknownChoice || e.Key == MsgNotNumber || e.Key == MsgNotSize || e.Key == MsgNotCount) {
 		s += ": “" + e.Value + "”"
@@ -1171,6 +1208,15 @@ func planRangeErrs(in ViewIn) [NFields]FieldErr {
 	}
 	var general []FieldErr // not a shown field's: answer() says why
 	PlaceErrors(errors.Join(ranged...), &in.State, &errs, &general)
+	// A request the model's card admits with YaRN says so in the page's
+	// language and words.
+	if e := errs[FieldSeq]; e != in.Errs[FieldSeq] && e.Key == MsgRange {
+		if n, err := strconv.Atoi(e.Value); err == nil {
+			if y, ok := overContextErr(in.Job.In.Arch, n); ok {
+				errs[FieldSeq] = y
+			}
+		}
+	}
 	return errs
 }
 
@@ -1239,15 +1285,13 @@ func (o *PlanOut) EngineText(x Candidate) string {
 }
 
 // kindText is " (GPU cloud)" after a provider's name, " (your price)" on
-// the user's own price.
-func kindText(l Locale, o *planner.Offer) string {
+// the user's own price; ", GPU cloud" after a name in brackets of its own
+// ("Verda (formerly DataCrunch), GPU cloud").
+func kindText(l Locale, name string, o *planner.Offer) string {
 	if o.UserPrice {
-		return " (" + l.T(MsgOwnPriceMark) + ")"
+		return catalog.Aside(name, l.T(MsgOwnPriceMark))
 	}
-	if k := l.KindLabel(o.ProviderKind); k != "" {
-		return " (" + k + ")"
-	}
-	return ""
+	return catalog.Aside(name, l.KindLabel(o.ProviderKind))
 }
 
 // Picks that name one plan (the same offer, instances, layout and price
@@ -1270,10 +1314,11 @@ func (b *viewBuilder) picks() []PickView {
 			v.Reason += "\n" + l.ReasonWith(p.Why, names)
 			continue
 		}
+		provider := names(p.Offer.Provider)
 		views[i] = PickView{
 			Kind: p.Kind.String(), Roles: p.Kind.String(), Title: b.t(pickTitles[p.Kind]),
-			What: strconv.Itoa(p.Plan.GPUs) + " × " + in.Prices.GPUName(p.Offer.GPU) + PlanSuffix(p.Plan),
-			Where: names(p.Offer.Provider) + kindText(l, p.Offer) + " · " + p.Offer.Name() + Instances(p.Instances) +
+			What: strconv.Itoa(p.Plan.GPUs) + " × " + GPULabel(in.Prices.GPUName(p.Offer.GPU), p.Plan),
+			Where: provider + kindText(l, provider, p.Offer) + " · " + p.Offer.Name() + Instances(p.Instances) +
 				" · " + b.t(PricingKeys[p.Pricing]) + out.EngineText(p.Candidate),
 			Cost:   l.Money(p.Cost, out.Currency),
 			Time:   l.Duration(p.Seconds),

@@ -294,7 +294,7 @@ func TestSplitText(t *testing.T) {
 		if got := SplitText(p); got != c.want {
 			t.Errorf("%+v: %q, want %q", c, got, c.want)
 		}
-		if got, want := PlanSuffix(p), " ("+c.want+")"; c.want != "" && got != want {
+		if got, want := PlanSuffix("H100 SXM", p), " ("+c.want+")"; c.want != "" && got != want {
 			t.Errorf("%+v: suffix %q, want %q", c, got, want)
 		}
 	}
@@ -363,11 +363,69 @@ func TestErrText(t *testing.T) {
 // the page's shape label; 1 means none, as 0 does.
 func TestRowPlanLayout(t *testing.T) {
 	r := planner.Row{GPUs: 40, TP: 8, PP: 1, DP: 1, AttnDP: 8, EP: 8}
-	if got := PlanSuffix(RowPlan(&r)); got != " (TP 8 · attn-DP 8 · EP 8 · DP 5)" {
+	if got := PlanSuffix("H100", RowPlan(&r)); got != " (TP 8 · attn-DP 8 · EP 8 · DP 5)" {
 		t.Errorf("DP 8 EP 8 row: %q", got)
 	}
 	r.AttnDP, r.EP = 1, 1
-	if p := RowPlan(&r); p != (Plan{GPUs: 40, TP: 8, PP: 1}) || PlanSuffix(p) != " (TP 8 · DP 5)" {
-		t.Errorf("TP-only row: %+v %q", p, PlanSuffix(p))
+	if p := RowPlan(&r); p != (Plan{GPUs: 40, TP: 8, PP: 1}) || PlanSuffix("H100", p) != " (TP 8 · DP 5)" {
+		t.Errorf("TP-only row: %+v %q", p, PlanSuffix("H100", p))
+	}
+}
+
+// TestGPULabelOneBracket: a GPU name that ends in brackets of its own
+// takes its layout after a comma, never a second pair of brackets.
+func TestGPULabelOneBracket(t *testing.T) {
+	gb := "NVIDIA GB200 (one Blackwell GPU)"
+	for _, c := range []struct {
+		name string
+		p    Plan
+		want string
+	}{
+		{gb, Plan{GPUs: 4, TP: 1, PP: 1}, gb + ", DP 4"},
+		{gb, Plan{GPUs: 8, TP: 4, PP: 1, ZeRO: 3}, gb + ", TP 4 · DP 2 ZeRO-3"},
+		{gb, Plan{GPUs: 1, TP: 1, PP: 1}, gb},
+		{"NVIDIA H100 SXM", Plan{GPUs: 4, TP: 4, PP: 1}, "NVIDIA H100 SXM (TP 4)"},
+	} {
+		if got := GPULabel(c.name, c.p); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.p, got, c.want)
+		}
+	}
+}
+
+// TestFitNeedIsPlannersFewest: a 70B full fine-tune's fit table gave the
+// A100 80GB SXM "46" GPUs as "PP 46", a 46-stage pipeline at the job's
+// ZeRO 0, beside a priced plan and the A100 PCIe's row, both of which hold
+// the job on 16 GPUs under ZeRO-3. The row says the planner's fewest and
+// its layout.
+func TestFitNeedIsPlannersFewest(t *testing.T) {
+	v, _ := viewOf(t, "t=finetune&m=llama-3.1-70b", nil)
+	want := map[string][2]string{"a100-80gb-sxm": {"16", "DP 16 ZeRO-3"}, "a100-80gb-pcie": {"16", "DP 16 ZeRO-3"},
+		"b300": {"4", "DP 4 ZeRO-3"}}
+	for _, r := range v.Fit.Rows {
+		if w, ok := want[r.GPU]; ok && (r.Need != w[0] || r.Split != w[1]) {
+			t.Errorf("%s: need %q, split %q; want %q, %q", r.GPU, r.Need, r.Split, w[0], w[1])
+		}
+	}
+}
+
+// TestPickCardsOneBracket: a pick card names a GPU or a provider whose
+// name ends in brackets ("NVIDIA B300 (Blackwell Ultra)", "Verda
+// (formerly DataCrunch)") without a second pair after it: the cards read
+// "Verda (formerly DataCrunch) (GPU cloud)".
+func TestPickCardsOneBracket(t *testing.T) {
+	for _, lang := range []string{"en", "ru", "zh"} {
+		v, _, _ := pageOf(t, "t=lora&m=llama-3.1-70b&l="+lang, nil)
+		verda := false
+		for _, c := range v.Answer.Picks {
+			for _, s := range []string{c.What, c.Where} {
+				if strings.Contains(s, ") (") || strings.Contains(s, ")（") {
+					t.Errorf("%s: %q", lang, s)
+				}
+			}
+			verda = verda || strings.HasPrefix(c.Where, "Verda (formerly DataCrunch), ")
+		}
+		if !verda {
+			t.Errorf("%s: no card on Verda: the test no longer reaches a provider name in brackets", lang)
+		}
 	}
 }

@@ -86,6 +86,9 @@ type modelJSON struct {
 	// WeightsDType and WeightsSource: catalog.Model's.
 	WeightsDType  string `json:"weights_dtype,omitempty"`
 	WeightsSource string `json:"weights_source,omitempty"`
+	// RopeScaling and RopeScalingSource: catalog.Model's.
+	RopeScaling       json.RawMessage `json:"rope_scaling,omitempty"`
+	RopeScalingSource string          `json:"rope_scaling_source,omitempty"`
 }
 
 type providerFile struct {

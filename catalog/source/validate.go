@@ -191,7 +191,17 @@ func convertModel(v *validator, i int, m modelJSON) catalog.Model {
 		ID: m.ID, Name: m.Name, Family: m.Family, License: m.License, Task: m.Task,
 		ContextLength: m.ContextLength, PublishedParams: m.PublishedParams, ActiveParams: m.ActiveParams,
 		ConfigSource: m.ConfigSource, Source: m.Source, AsOf: m.AsOf, Notes: m.Notes,
-		WeightsDType: m.WeightsDType, WeightsSource: m.WeightsSource,
+		WeightsDType: m.WeightsDType, WeightsSource: m.WeightsSource, RopeScalingSource: m.RopeScalingSource,
+	}
+	// A RoPE scaling the card documents for a longer context than the
+	// config declares: compact JSON, with its source.
+	if len(m.RopeScaling) > 0 || m.RopeScalingSource != "" {
+		var b bytes.Buffer
+		if err := json.Compact(&b, m.RopeScaling); err != nil || b.Len() == 0 || b.Bytes()[0] != '{' {
+			v.add(i, id, "rope_scaling: want a JSON object, as config.json's rope_scaling")
+		}
+		out.RopeScaling = b.String()
+		v.nonEmpty(i, id, "rope_scaling_source", m.RopeScalingSource)
 	}
 	// A checkpoint's own precision is one the estimator plans in, narrower
 	// than 16 bits, with its source.

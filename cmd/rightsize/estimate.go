@@ -188,7 +188,10 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	}
 
 	// Architecture.
-	var cfg []byte
+	var (
+		cfg []byte
+		cm  *catalog.Model // the catalog's model, for its card's context
+	)
 	name := *model
 	switch {
 	case *model != "" && *config != "":
@@ -198,7 +201,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		if !ok {
 			return fail("--model %q: not in the catalog (see rightsize catalog stats)", *model)
 		}
-		cfg = []byte(m.Config)
+		cfg, cm = []byte(m.Config), &m
 	case *config != "":
 		data, err := readConfig(*config)
 		if err != nil {
@@ -211,6 +214,9 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	arch, err := estimator.ParseConfig(cfg)
 	if err != nil {
 		return fail("%s: %v", name, err)
+	}
+	if cm != nil {
+		cm.ScaleContext(&arch)
 	}
 	if *sepHead {
 		arch = arch.WithSeparateHead()

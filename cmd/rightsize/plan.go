@@ -53,7 +53,7 @@ type estimateJob struct {
 //	ttft_target_seconds, tpot_target_seconds  serving: the targets held at
 //	                    slo_stat (--ttft-p95, --tpot; default 2 s and
 //	                    100 ms, the page's too); absent: none (0)
-//	checkpoint_bytes    training: weights + optimizer states, bytes
+//	checkpoint_bytes    training: trainable weights + optimizer states, bytes
 //	considered, fitting offers planned after the filters, and those that fit
 //	notes               assumptions the plan used, English
 //	freshness_days      the freshness window (--freshness-days): the picks
@@ -1023,7 +1023,8 @@ func writeTable(w io.Writer, p planJSON) {
 	}
 	fmt.Fprintln(w)
 	if p.CheckpointBytes > 0 {
-		fmt.Fprintf(w, "checkpoint: %.1f GB (weights + optimizer states)\n", p.CheckpointBytes/1e9)
+		// A LoRA's checkpoint is its adapters' (estimator/plan checkpointBytes).
+		fmt.Fprintf(w, "checkpoint: %.1f GB (trainable weights + optimizer states)\n", p.CheckpointBytes/1e9)
 	}
 	for _, n := range p.Notes {
 		fmt.Fprintln(w, "note: "+n)
@@ -1225,7 +1226,7 @@ func writePickNotes(w io.Writer, p planJSON) {
 			continue
 		}
 		for _, n := range r.Notes {
-			line := r.Recommendation + " (" + catalog.Printable(r.Provider+" "+r.InstanceName) + "): " + n
+			line := r.Recommendation + catalog.Aside(r.Recommendation, catalog.Printable(r.Provider+" "+r.InstanceName)) + ": " + n
 			if !seen[line] {
 				seen[line] = true
 				fmt.Fprintln(w, "note: "+line)
@@ -1251,8 +1252,8 @@ func writePickNotes(w io.Writer, p planJSON) {
 		if p.Considered == 0 {
 			verb = "no offer matches"
 		}
-		fmt.Fprintf(w, "%s with --%s as given; without it the cheapest plan is %s ×%d (%s) at %s %s/h, %s %s%s\n", verb, x.Dropped,
-			catalog.Printable(x.Provider+" "+x.InstanceName), x.Instances, x.GPU, strconv.FormatFloat(x.PricePerHourDisp, 'f', 2, 64), p.Currency,
+		fmt.Fprintf(w, "%s with --%s as given; without it the cheapest plan is %s%s (%s) at %s %s/h, %s %s%s\n", verb, x.Dropped,
+			catalog.Printable(x.Provider+" "+x.InstanceName), instancesSuffix(x.Instances), x.GPU, strconv.FormatFloat(x.PricePerHourDisp, 'f', 2, 64), p.Currency,
 			strconv.FormatFloat(x.CostDisp, 'f', 2, 64), p.Currency, unit)
 	}
 	if i := p.CheaperFlagged; i >= 0 && i < len(p.Rows) {
@@ -1261,12 +1262,24 @@ func writePickNotes(w io.Writer, p planJSON) {
 		if p.Workload == "serving" {
 			cost, unit = r.MonthlyCostDisp, "/month"
 		}
-		fmt.Fprintf(w, "cheaper if the price holds (verify): %s ×%d at %s %s%s — %s\n", catalog.Printable(r.Provider+" "+r.InstanceName),
-			r.Instances, strconv.FormatFloat(cost, 'f', 2, 64), p.Currency, unit, r.Why)
+		// The reason starts with the row's name ("runpod 2x_MI300X_SECURE
+		// ×3: its price's date …"): the line says it once.
+		name := catalog.Printable(r.Provider+" "+r.InstanceName) + instancesSuffix(r.Instances)
+		fmt.Fprintf(w, "cheaper if the price holds (verify): %s at %s %s%s — %s\n", name,
+			strconv.FormatFloat(cost, 'f', 2, 64), p.Currency, unit, strings.TrimPrefix(r.Why, name+": "))
 	}
 	if d := p.Disagg; d != nil {
 		fmt.Fprintf(w, "disaggregated prefill and decode: %s (at the target rate: TTFT %s s and TPOT %s ms at %s, mean TTFT %s s; KV handover %s ms)\n", d.Why,
 			strconv.FormatFloat(d.TTFTAtSLO, 'g', 3, 64), strconv.FormatFloat(1000*d.TPOTAtSLO, 'g', 3, 64), p.SLOStat,
 			strconv.FormatFloat(d.TTFT, 'g', 3, 64), strconv.FormatFloat(1000*d.KVTransfer, 'g', 3, 64))
 	}
+}
+
+// instancesSuffix is " ×3" after an instance type rented three times, ""
+// for one.
+func instancesSuffix(n int) string {
+	if n > 1 {
+		return " ×" + strconv.Itoa(n)
+	}
+	return ""
 }

@@ -9,7 +9,7 @@ import (
 // stackMarks are the words a training pick's note and a refused launch
 // use for the stack that runs the pick (plan.TrainStack).
 var stackMarks = map[string]struct{ note, refusal string }{
-	"dp":         {"FSDP or DeepSpeed", ""},
+	"dp":         {"data-parallel (TP 1 × PP 1) at ZeRO-", ""},
 	"megatron":   {"Megatron-LM or NeMo runs this split", "run it with Megatron-LM or NeMo"},
 	"torchtitan": {"torchtitan runs this split", "run it with torchtitan"},
 	"none":       {"runs on no training stack", "no training stack runs it"},

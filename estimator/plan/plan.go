@@ -135,7 +135,7 @@ func (r Request) Validate() error {
 			}
 			if n > a.MaxPositions {
 				errs = append(errs, &estimator.InputError{Field: field, Value: strconv.Itoa(n), Err: estimator.ErrRange,
-					Reason: "a request of " + strconv.Itoa(n) + " tokens is over the model's context of " + strconv.Itoa(a.MaxPositions) + " (max_position_embeddings), which the engines refuse: plan requests within it (--seq, --prompt-tokens and --output-tokens, or a --workload of shorter requests)"})
+					Reason: overContext(a, n)})
 			}
 		}
 		if w.Kind == Batch && !okPos(w.Requests) {
@@ -609,6 +609,23 @@ func (p *planner) rentalRow(o *Offer, r *Row) bool {
 	return true
 }
 
+// overContext is the refusal of a request of n tokens over a's context:
+// the engines refuse it (vLLM takes --max-model-len from
+// max_position_embeddings, SGLang --context-length likewise). Where the
+// model's card reaches n with a RoPE scaling its config leaves out
+// (Arch.ScaledContext: the Qwen2.5 model cards, "Processing Long Texts",
+// YaRN to 131,072 tokens), it says that setting and where it goes.
+func overContext(a estimator.Arch, n int) string {
+	s := "a request of " + strconv.Itoa(n) + " tokens is over the model's context of " + strconv.Itoa(a.MaxPositions) + " (max_position_embeddings), which the engines refuse"
+	if a.ScaledContext >= n {
+		return s + "; its model card reaches " + strconv.Itoa(a.ScaledContext) + " tokens with YaRN: add \"rope_scaling\": " + a.ScaledRope +
+			" to config.json and set max_position_embeddings to " + strconv.Itoa(a.ScaledContext) +
+			" (vLLM --hf-overrides, SGLang --json-model-override-args; the card warns it may cost quality on short texts), and plan with that config (--config), or plan requests within " +
+			strconv.Itoa(a.MaxPositions) + " tokens"
+	}
+	return s + ": plan requests within it (--seq, --prompt-tokens and --output-tokens, or a --workload of shorter requests)"
+}
+
 // rentalNotes says where rental row r's memory layout differs from the
 // user's settings.
 func (p *planner) rentalNotes(r *Row) {
@@ -616,12 +633,13 @@ func (p *planner) rentalNotes(r *Row) {
 	if p.in.Offload != estimator.OffloadNone {
 		notes = append(notes, Reason{Key: "note.rental_no_offload", Args: []any{p.in.Offload.String()}})
 	}
+	// The row's stack note (finish) says its ZeRO stage already.
 	if r.GradCheckpointing != p.in.GradCheckpointing || r.ZeRO != p.in.ZeRO {
 		key := "note.rental_layout_no_ckpt"
 		if r.GradCheckpointing {
 			key = "note.rental_layout_ckpt"
 		}
-		notes = append(notes, Reason{Key: key, Args: []any{r.ZeRO}})
+		notes = append(notes, Reason{Key: key})
 	}
 	if len(notes) > 0 {
 		r.Notes = append(slices.Clip(r.Notes), notes...)

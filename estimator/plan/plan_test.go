@@ -945,6 +945,31 @@ func TestRequestOverContextRefused(t *testing.T) {
 	}
 }
 
+// TestRequestOverContextNamesYaRN: Qwen2.5-72B's config declares 32,768
+// tokens and its card 131,072 with YaRN ("Processing Long Texts"); a
+// request between the two is refused with the card's rope_scaling and
+// where it goes, one beyond the card's context or of a model without
+// such a card as before.
+func TestRequestOverContextNamesYaRN(t *testing.T) {
+	yarn := `add "rope_scaling": {"factor":4.0,"original_max_position_embeddings":32768,"type":"yarn"} to config.json and set max_position_embeddings to 131072`
+	for _, c := range []struct {
+		model string
+		seq   int
+		named bool
+	}{{"qwen2.5-72b", 65536, true}, {"qwen2.5-14b", 131072, true}, {"qwen2.5-72b", 131073, false}, {"qwen2.5-3b", 65536, false}} {
+		in := modelInput(t, c.model)
+		in.Seq = c.seq
+		req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Serving, RequestsPerSecond: 1}}
+		var ie *estimator.InputError
+		if err := req.Validate(); !errors.As(err, &ie) || !errors.Is(ie, estimator.ErrRange) || ie.Field != "seq" {
+			t.Fatalf("%s seq %d: %v", c.model, c.seq, err)
+		}
+		if got := strings.Contains(ie.Reason, "its model card reaches 131072 tokens with YaRN: "+yarn); got != c.named {
+			t.Errorf("%s seq %d: names YaRN %v, want %v: %q", c.model, c.seq, got, c.named, ie.Reason)
+		}
+	}
+}
+
 // unjoin is the errors an errors.Join holds, or err alone.
 func unjoin(err error) []error {
 	if j, ok := err.(interface{ Unwrap() []error }); ok {

@@ -175,8 +175,8 @@ var English = map[string]string{
 	"reason.far_below":           "%s: under half what the other providers ask for this GPU, and a normally priced offer of it runs the job: not picked (verify the price to use it)",
 	"reason.spot_far_below":      "%s: its spot price is under %s%% of its own on-demand price, deeper than the clouds' documented discounts, and other plans run the job: not picked (verify the price to use it)",
 	"reason.far_below_elsewhere": "%s: under half what the other providers ask for this GPU, and plans on normally priced offers run the job: not picked (verify the price to use it)",
-	"reason.to_verify":           "%s: its source leaves a condition of this price open (a footnote, a column or a region it does not settle), and a confirmed price of this GPU runs the job: not picked (verify the price to use it)",
-	"reason.to_verify_elsewhere": "%s: its source leaves a condition of this price open (a footnote, a column or a region it does not settle), and plans on confirmed prices run the job: not picked (verify the price to use it)",
+	"reason.to_verify":           "%s: its source quotes this price as a floor (\"starting at\") or leaves a condition of it open (a footnote, a column or a region it does not settle), and a confirmed price of this GPU runs the job: not picked (verify the price to use it)",
+	"reason.to_verify_elsewhere": "%s: its source quotes this price as a floor (\"starting at\") or leaves a condition of it open (a footnote, a column or a region it does not settle), and plans on confirmed prices run the job: not picked (verify the price to use it)",
 	"note.network_assumed":       "inter-node network unknown: %s Gbit/s assumed",
 	"note.spot_default_rate":     "spot interruption rate unknown: %s%% of instances per month assumed",
 	"note.reserved_commitment":   "a reservation bills every hour of its term: %s over %s years (%s), cheaper than on-demand only above %s%% use",
@@ -186,10 +186,12 @@ var English = map[string]string{
 	"note.weights_substituted":   "%s weights have no kernel in this engine on %s GPUs: planned with %s weights",
 	"note.fp16_for_bf16":         "%s does not run on %s GPUs: runs %s instead, same memory",
 	"note.rental_no_offload":     "planned without your CPU offload (%s): a rented fleet holds the job on its GPUs, faster",
-	"note.rental_layout_ckpt":    "planned with ZeRO-%s and activation checkpointing: a rented fleet takes the memory layout that costs least, not your own GPUs' settings",
-	"note.rental_layout_no_ckpt": "planned with ZeRO-%s and no activation checkpointing: a rented fleet takes the memory layout that costs least, not your own GPUs' settings",
+	"note.rental_layout_ckpt":    "planned with activation checkpointing: a rented fleet takes the memory layout (ZeRO stage, checkpointing) that costs least, not your own GPUs' settings",
+	"note.rental_layout_no_ckpt": "planned without activation checkpointing: a rented fleet takes the memory layout (ZeRO stage, checkpointing) that costs least, not your own GPUs' settings",
 	"note.stack_dp":              "data-parallel (TP 1 × PP 1) at ZeRO-%s: FSDP or DeepSpeed runs it, and --emit fsdp or deepspeed writes its launch",
 	"note.stack_dp_ft":           "data-parallel (TP 1 × PP 1) at ZeRO-%s, as fine-tunes of a Hugging Face checkpoint run on FSDP or DeepSpeed (--emit fsdp or deepspeed writes its launch), with no checkpoint conversion for a tensor-parallel stack",
+	"note.stack_dp_zero1":        "data-parallel (TP 1 × PP 1) at ZeRO-%s: DeepSpeed runs it, FSDP as SHARD_GRAD_OP (it has no optimizer-only sharding, so it shards the gradients too, in less memory), and --emit fsdp or deepspeed writes its launch",
+	"note.stack_dp_ft_zero1":     "data-parallel (TP 1 × PP 1) at ZeRO-%s, as fine-tunes of a Hugging Face checkpoint run on DeepSpeed, or on FSDP as SHARD_GRAD_OP (it has no optimizer-only sharding, so it shards the gradients too, in less memory); --emit fsdp or deepspeed writes its launch, with no checkpoint conversion for a tensor-parallel stack",
 	"note.stack_megatron":        "TP %s × PP %s at ZeRO-%s: Megatron-LM or NeMo runs this split (their distributed optimizer is ZeRO-1); --emit fsdp and deepspeed write data-parallel launches only",
 	"note.stack_megatron_ft":     "TP %s × PP %s at ZeRO-%s, as no data-parallel layout fits these GPUs: Megatron-LM or NeMo runs this split after converting the checkpoint (their distributed optimizer is ZeRO-1); --emit fsdp and deepspeed write data-parallel launches only",
 	"note.stack_torchtitan":      "TP %s × PP %s at ZeRO-%s: torchtitan runs this split (FSDP2 with --parallelism.tensor_parallel_degree and pipeline_parallel_degree); --emit fsdp and deepspeed write data-parallel launches only",
@@ -478,7 +480,7 @@ type Result struct {
 	// FreshnessDays is the freshness window the picks were chosen with.
 	FreshnessDays int
 
-	CheckpointBytes float64 // training: weights + optimizer states
+	CheckpointBytes float64 // training: trainable weights (a LoRA's adapters) + optimizer states
 	Currency        string
 	FXAsOf          string
 	Hosted          []HostedComparison

@@ -38,6 +38,7 @@ func modelInput(t testing.TB, id string) estimator.Input {
 	if err != nil {
 		t.Fatal(err)
 	}
+	m.ScaleContext(&a) // as the CLI and the page read a catalog model
 	return estimator.DefaultInput(a)
 }
 

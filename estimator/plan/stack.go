@@ -81,10 +81,18 @@ func (p *planner) stackNote(in estimator.Input) Reason {
 	tp, pp := max(in.TP, 1), max(in.PP, 1)
 	switch TrainStack(in) {
 	case StackDataParallel:
+		key := "note.stack_dp"
 		if finetune && p.rental {
-			return Reason{Key: "note.stack_dp_ft", Args: []any{in.ZeRO}}
+			key = "note.stack_dp_ft"
 		}
-		return Reason{Key: "note.stack_dp", Args: []any{in.ZeRO}}
+		// FSDP has no optimizer-only sharding: its ShardingStrategy is
+		// NO_SHARD, SHARD_GRAD_OP (ZeRO-2) or FULL_SHARD (ZeRO-3)
+		// (torch.distributed.fsdp docs), and the fsdp launch writes
+		// SHARD_GRAD_OP for ZeRO-1 (catalog/launch).
+		if in.ZeRO == 1 {
+			key += "_zero1"
+		}
+		return Reason{Key: key, Args: []any{in.ZeRO}}
 	case StackMegatron:
 		if finetune && p.rental {
 			// rentalRow's fallback: no data-parallel shape fits.

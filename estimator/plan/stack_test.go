@@ -1,6 +1,7 @@
 package plan_test
 
 import (
+	"strings"
 	"testing"
 
 	"rightsize/estimator"
@@ -86,5 +87,36 @@ func TestFineTuneIsDataParallel(t *testing.T) {
 	}
 	if n := len(tp2.Notes); n == 0 || tp2.Notes[n-1].Key != "note.stack_none" {
 		t.Errorf("TP 2 at ZeRO-3's notes: %v, want note.stack_none last", tp2.Notes)
+	}
+}
+
+// TestZeRO1NoteNamesFSDPsStrategy: FSDP has no optimizer-only sharding
+// (its strategies are NO_SHARD, SHARD_GRAD_OP and FULL_SHARD), so a
+// data-parallel row at ZeRO-1 does not say "FSDP or DeepSpeed runs it":
+// DeepSpeed runs it, FSDP as SHARD_GRAD_OP. Other stages keep the plain
+// note.
+func TestZeRO1NoteNamesFSDPsStrategy(t *testing.T) {
+	in := modelInput(t, "llama-3.1-8b")
+	in.Task = estimator.Pretrain
+	o := gpuOffer(t, "h100-sxm", 8, estimator.BF16)
+	for zero, key := range map[int]string{1: "note.stack_dp_zero1", 3: "note.stack_dp"} {
+		req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e9}, FixedParallelism: true}
+		req.Input.GPUs, req.Input.ZeRO = 8, zero
+		res, err := plan.Plan(req, []plan.Offer{o}, plan.Options{})
+		if err != nil || len(res.Rows) != 1 || !res.Rows[0].Fits {
+			t.Fatalf("ZeRO-%d: %v, %+v", zero, err, res.Rows)
+		}
+		var got []string
+		for _, n := range res.Rows[0].Notes {
+			if strings.HasPrefix(n.Key, "note.stack_") {
+				got = append(got, n.Key)
+				if zero == 1 && strings.Contains(n.String(), "FSDP or DeepSpeed runs it") {
+					t.Errorf("ZeRO-1: %q", n.String())
+				}
+			}
+		}
+		if len(got) != 1 || got[0] != key {
+			t.Errorf("ZeRO-%d: stack notes %v, want %s", zero, got, key)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -310,9 +311,17 @@ func TestRentalChoosesItsMemoryLayout(t *testing.T) {
 		if b.ZeRO < 3 {
 			lowZeRO++
 		}
-		noted := false
+		noted, saidStage := false, 0
 		for _, n := range b.Notes {
 			noted = noted || strings.HasPrefix(n.Key, "note.rental_layout")
+			if strings.Contains(n.String(), "ZeRO-"+strconv.Itoa(b.ZeRO)) {
+				saidStage++
+			}
+		}
+		// The stack note says the stage; the layout note does not say
+		// it again ("at ZeRO-3 … planned with ZeRO-3").
+		if saidStage != 1 {
+			t.Errorf("%s: %d notes say ZeRO-%d: %v", b.Offer.ID, saidStage, b.ZeRO, b.Notes)
 		}
 		if !noted && (b.ZeRO != 3 || !b.GradCheckpointing) {
 			t.Errorf("%s: ZeRO-%d, checkpointing %v without a note: %v", b.Offer.ID, b.ZeRO, b.GradCheckpointing, b.Notes)
