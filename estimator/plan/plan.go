@@ -1146,14 +1146,20 @@ func memOf(in estimator.Input) gpuMem {
 	return gpuMem{in.VRAM, in.VisibleVRAM, in.VLLMSmallDefaults, in.GPUMemUtil}
 }
 
-// rank orders fitting rows by cost, then time, then hourly price, then
-// offer ID; unfit rows follow in offer ID order. It sorts compact keys
-// and moves each row once (rows are large).
+// rank orders fitting rows by cost, then the user's own price before a
+// catalog price, then time, then hourly price, then offer ID; unfit rows
+// follow in offer ID order. It sorts compact keys and moves each row once
+// (rows are large).
+//
+// At a cost equal to the cent the user's row comes first: the user knows
+// what they pay, and a catalog price the same to the cent is a listing
+// they would still have to buy. recommend keeps the rule that a plan
+// faster by more than frontTolerance takes a cost tie.
 func rank(rows []Row) []Row {
 	type key struct {
 		cents, time, hour float64
 		id                string
-		unfit             bool
+		unfit, catalog    bool
 	}
 	// The sort moves 16-byte entries. prim orders them by (fit first,
 	// cost in cents) wherever the full order agrees: a fitting row's
@@ -1168,7 +1174,7 @@ func rank(rows []Row) []Row {
 	order := make([]entry, len(rows))
 	for i := range rows {
 		r := &rows[i]
-		k := key{unfit: !r.Fits, id: r.Offer.ID}
+		k := key{unfit: !r.Fits, id: r.Offer.ID, catalog: !r.Offer.UserPrice}
 		e := entry{prim: math.MaxUint64, i: i}
 		if r.Fits {
 			// Costs equal to the cent are a tie (two instance sizes at
@@ -1198,6 +1204,12 @@ func rank(rows []Row) []Row {
 		}
 		if c := cmp.Compare(a.cents, b.cents); c != 0 {
 			return c
+		}
+		if a.catalog != b.catalog && !a.unfit {
+			if b.catalog {
+				return -1
+			}
+			return 1
 		}
 		if c := cmp.Compare(a.time, b.time); c != 0 {
 			return c

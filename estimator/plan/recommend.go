@@ -26,6 +26,13 @@ func timeText(r *Row, kind Kind) Duration {
 	return Duration{Seconds: r.time}
 }
 
+// ownTie reports whether r, on the user's own price, is the cheapest only
+// by rank's rule that the user's row wins a cost equal to the cent with
+// ru, on a catalog price.
+func ownTie(r, ru *Row) bool {
+	return r.Offer.UserPrice && !ru.Offer.UserPrice && math.Round(r.cost*100) == math.Round(ru.cost*100)
+}
+
 // recommend marks the cheapest, the fastest, the best value (the knee of
 // the cost–time Pareto front) and the rest of the front, each with a
 // sentence comparing it with its runner-up. Rows are already ranked by
@@ -97,6 +104,8 @@ func recommend(res *Result, kind Kind) {
 		lo := &rows[lowest]
 		cr.Why = Reason{Key: "reason.cheapest_tie", Args: []any{label(cr), costText(cr, kind, res), percent(CostTolerance), label(lo),
 			costText(lo, kind, res), ratio(lo.time, cr.time)}}
+	case len(fit) > 1 && ownTie(cr, &rows[fit[1]]):
+		cr.Why = Reason{Key: "reason.cheapest_own_tie", Args: []any{label(cr), costText(cr, kind, res), label(&rows[fit[1]])}}
 	case len(fit) > 1:
 		ru := &rows[fit[1]]
 		cr.Why = Reason{Key: "reason.cheapest", Args: []any{label(cr), costText(cr, kind, res), label(ru),

@@ -155,6 +155,7 @@ var English = map[string]string{
 	"spot.serving":               "spot reclaims break serving SLOs unless a spare replica covers them; one is added",
 	"reason.cheapest":            "%s: cheapest that fits at %s; the runner-up, %s, costs %s× as much for %s× the speed",
 	"reason.cheapest_alone":      "%s: the only plan that fits on an unflagged price, at %s",
+	"reason.cheapest_own_tie":    "%s: cheapest that fits at %s, on your own price; %s costs the same, and the tie goes to your price",
 	"reason.cheapest_tie":        "%s: cheapest that fits at %s, within %s%% of the lowest cost (%s, at %s) for %s× its speed",
 	"reason.cost_tie":            "%s: %s costs at most %s%% more and runs %s× as fast",
 	"reason.fastest":             "%s: fastest, %s; the runner-up, %s, takes %s× as long for %s× the cost",

@@ -468,3 +468,27 @@ func TestMonthlyPlanBillsTheMonth(t *testing.T) {
 		t.Errorf("cheapest %d, want the hourly price", res.Cheapest)
 	}
 }
+
+// TestOwnPriceWinsATie: the user's own price and a catalog price of the
+// same machine at the same cost: the user's row is the cheapest, whatever
+// the offer IDs' order, and its reason says the tie went to it.
+func TestOwnPriceWinsATie(t *testing.T) {
+	req, offers := servingRequest(t)
+	_, h100 := trustedA100H100(t, offers)
+	for _, ids := range [][2]string{{"a-mine", "z-listed"}, {"z-mine", "a-listed"}} {
+		mine, listed := fresh(*h100), fresh(*h100)
+		mine.ID, listed.ID, mine.UserPrice = ids[0], ids[1], true
+		mine.InstanceType, listed.InstanceType = ids[0], ids[1]
+		res := mustPlan(t, req, []plan.Offer{listed, mine}, plan.Options{KeepUnfit: true})
+		if res.Cheapest < 0 {
+			t.Fatalf("%v: no cheapest", ids)
+		}
+		r := res.Rows[res.Cheapest]
+		if r.Offer.ID != ids[0] || r.Why.Key != "reason.cheapest_own_tie" {
+			t.Fatalf("%v: cheapest %s (%s), want %s on the tie rule", ids, r.Offer.ID, r.Why.Key, ids[0])
+		}
+		if got := r.Why.String(); !strings.Contains(got, "the tie goes to your price") || !strings.Contains(got, ids[1]) {
+			t.Errorf("%v: why %q", ids, got)
+		}
+	}
+}
