@@ -626,6 +626,50 @@ func (m *PriceMerge) find(row PriceRow) int {
 	return i
 }
 
+// knownGPUs is the tail of the message for a row naming a GPU the
+// catalog does not know: the IDs it may mean, then every GPU ID. A sheet
+// written by hand names "H100" or "NVIDIA H100 SXM 80GB" where the
+// catalog's ID is h100-sxm; a row dropped or refused without the names
+// leaves the user guessing.
+func (c *Catalog) knownGPUs(name string) string {
+	ids, names := make([]string, len(c.GPUs)), make([]string, len(c.GPUs))
+	for i, g := range c.GPUs {
+		ids[i], names[i] = g.ID, g.Name
+	}
+	return knownNames(name, ids, names)
+}
+
+// knownProviders is knownGPUs for a provider.
+func (c *Catalog) knownProviders(name string) string {
+	ids, names := make([]string, len(c.Providers)), make([]string, len(c.Providers))
+	for i, p := range c.Providers {
+		ids[i], names[i] = p.ID, p.Name
+	}
+	return knownNames(name, ids, names)
+}
+
+// knownNames is " (did you mean x, y? known: a, b, ...)": the IDs whose ID
+// or display name holds name (case and separators aside), or that name
+// holds, then every ID in the catalog's order.
+func knownNames(name string, ids, names []string) string {
+	norm := func(s string) string {
+		return strings.NewReplacer(" ", "", "-", "", "_", "").Replace(strings.ToLower(s))
+	}
+	n := norm(name)
+	var near []string
+	for i, id := range ids {
+		d, full := norm(id), norm(names[i])
+		if n != "" && (strings.Contains(d, n) || strings.Contains(full, n) || strings.Contains(n, d)) {
+			near = append(near, id)
+		}
+	}
+	s := "known: " + strings.Join(ids, ", ")
+	if len(near) > 0 {
+		s = "did you mean " + strings.Join(near, ", ") + "? " + s
+	}
+	return " (" + s + ")"
+}
+
 // Apply merges one row. On error nothing of the row is kept.
 func (m *PriceMerge) Apply(row PriceRow) error {
 	if err := checkRowNumbers(row); err != nil {
@@ -642,10 +686,10 @@ func (m *PriceMerge) Apply(row PriceRow) error {
 			return fmt.Errorf("%s: offer_id %q is not in the catalog (a new offer needs provider, instance_type, gpu, gpu_count and currency)", where, row.OfferID)
 		}
 		if _, ok := m.base.GPU(row.GPU); !ok {
-			return fmt.Errorf("%s: gpu %q is not in the catalog", where, row.GPU)
+			return fmt.Errorf("%s: gpu %q is not in the catalog%s", where, row.GPU, m.base.knownGPUs(row.GPU))
 		}
 		if _, ok := m.base.Provider(row.Provider); !ok {
-			return fmt.Errorf("%s: provider %q is not in the catalog", where, row.Provider)
+			return fmt.Errorf("%s: provider %q is not in the catalog%s", where, row.Provider, m.base.knownProviders(row.Provider))
 		}
 	}
 	ch, err := ApplyPriceRow(&o, row)

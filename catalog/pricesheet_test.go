@@ -52,6 +52,26 @@ func TestPriceSheetErrors(t *testing.T) {
 	}
 }
 
+// TestPriceSheetNamesTheKnown: a row naming a GPU or provider the catalog
+// does not know is refused with the row, the IDs it may mean and every
+// known ID, not "not in the catalog" alone.
+func TestPriceSheetNamesTheKnown(t *testing.T) {
+	const head = "provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency,as_of,source\n"
+	for row, want := range map[string][]string{
+		"lambda,mine,H100,1,1.2,USD,2026-11-01,q\n":                 {`row 1: gpu "H100" is not in the catalog (did you mean h100-80gb, h100-nvl, h100-pcie, h100-sxm? known: a10, `, ", v100s)"},
+		"lambda,mine,NVIDIA H100 SXM 80GB,1,1.2,USD,2026-11-01,q\n": {`(did you mean h100-sxm? known: a10, `},
+		"lambda,mine,tpu-v5e,1,1.2,USD,2026-11-01,q\n":              {`gpu "tpu-v5e" is not in the catalog (known: a10, a100-40gb, `},
+		"Lambda Labs,mine,h100-sxm,1,1.2,USD,2026-11-01,q\n":        {`provider "Lambda Labs" is not in the catalog (did you mean lambda? known: `, "aws, "},
+	} {
+		_, _, err := catalog.Default().WithOwnPrices([]byte(head + row))
+		for _, w := range want {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("%q: error %v, want %q", row, err, w)
+			}
+		}
+	}
+}
+
 func TestOfferIDFor(t *testing.T) {
 	if got := catalog.OfferIDFor("vultr", "Cloud GPU NVIDIA A100 PCIe 1/8 GPU (2 vCPU, 15 GB)"); got != "vultr-cloud-gpu-nvidia-a100-pcie-1-8-gpu-2-vcpu-15-gb" {
 		t.Errorf("got %q", got)
