@@ -444,17 +444,30 @@ func OfferIDFor(provider, instanceType string) string {
 // be added) and returns the changes. It checks the row on its own; checks
 // against other tables (GPU and provider IDs) are the caller's.
 func ApplyPriceRow(o *Offer, row PriceRow) ([]PriceChange, error) {
+	return applyPriceRow(o, row, false)
+}
+
+// applyPriceRow is ApplyPriceRow; own marks a row of the user's own prices
+// (PriceMerge.Own), which the user vouches for: it may leave as_of and
+// source empty (the price is then undated, and an undated price of the
+// user's is never stale), and it may give a currency other than the
+// offer's, which then becomes the offer's: the prices the row leaves
+// empty, in the old currency, are dropped, and the planner converts the
+// row's at the FX table as it does every price in another currency. The
+// catalog's own files (catalog import-prices) keep both rules: a price
+// there needs a date and an origin, and is never converted.
+func applyPriceRow(o *Offer, row PriceRow, own bool) ([]PriceChange, error) {
 	if err := checkRowNames(row); err != nil {
 		return nil, err
 	}
 	where := fmt.Sprintf("catalog: price sheet: row %d", row.Line)
-	if row.AsOf == "" {
+	if row.AsOf == "" && !own {
 		return nil, fmt.Errorf("%s: as_of is missing", where)
 	}
-	if _, err := AsOfTime(row.AsOf); err != nil {
+	if _, err := AsOfTime(row.AsOf); err != nil && row.AsOf != "" {
 		return nil, fmt.Errorf("%s: as_of %q is not a YYYY-MM-DD date", where, row.AsOf)
 	}
-	if row.Source == "" {
+	if row.Source == "" && !own {
 		return nil, fmt.Errorf("%s: source is missing", where)
 	}
 	added := o.ID == ""
@@ -468,7 +481,7 @@ func ApplyPriceRow(o *Offer, row PriceRow) ([]PriceChange, error) {
 		}
 		*o = Offer{ID: id, Provider: row.Provider, InstanceType: row.InstanceType, GPU: row.GPU, GPUCount: row.GPUCount, Currency: row.Currency}
 	} else {
-		if row.Currency != "" && row.Currency != o.Currency {
+		if row.Currency != "" && row.Currency != o.Currency && !own {
 			return nil, fmt.Errorf("%s: currency %s differs from offer %s's %s (no conversion is done)", where, row.Currency, o.ID, o.Currency)
 		}
 		if row.GPU != "" && row.GPU != o.GPU || row.GPUCount != 0 && row.GPUCount != o.GPUCount {
@@ -478,6 +491,10 @@ func ApplyPriceRow(o *Offer, row PriceRow) ([]PriceChange, error) {
 	var changes []PriceChange
 	if added {
 		changes = append(changes, PriceChange{OfferID: o.ID, Field: "offer"})
+	} else if row.Currency != "" && row.Currency != o.Currency {
+		changes = append(changes, PriceChange{OfferID: o.ID, Field: "currency", Old: o.Currency, New: row.Currency})
+		o.Currency = row.Currency
+		o.OnDemandPerHour, o.SpotPerHour, o.Reserved1yPerHour, o.Reserved3yPerHour, o.MonthlyPrice = 0, 0, 0, 0, 0
 	}
 	set := func(field string, dst *float64, x float64) {
 		if x == 0 || x == *dst {
@@ -692,7 +709,7 @@ func (m *PriceMerge) Apply(row PriceRow) error {
 			return fmt.Errorf("%s: provider %q is not in the catalog%s", where, row.Provider, m.base.knownProviders(row.Provider))
 		}
 	}
-	ch, err := ApplyPriceRow(&o, row)
+	ch, err := applyPriceRow(&o, row, m.Own)
 	if err != nil {
 		return err
 	}

@@ -225,3 +225,50 @@ func BenchmarkWithPrices(b *testing.B) {
 		}
 	}
 }
+
+// TestOwnSheetTheUserVouchesFor: the user's own sheet may leave as_of and
+// source empty and may price an offer in another currency than the
+// catalog's (the catalog's prices in the old currency go; the planner
+// converts the row's at the FX table); catalog import-prices still
+// refuses all three.
+func TestOwnSheetTheUserVouchesFor(t *testing.T) {
+	base := catalog.Default()
+	was, ok := base.Offer("lambda-gpu_1x_h100_sxm5")
+	if !ok || was.Currency != "USD" {
+		t.Fatalf("lambda-gpu_1x_h100_sxm5: %v, %q", ok, was.Currency)
+	}
+	cat, n, err := base.WithOwnPrices([]byte("offer_id,on_demand_per_hour,currency\nlambda-gpu_1x_h100_sxm5,1.1,EUR\n"))
+	if err != nil || n != 1 {
+		t.Fatalf("own sheet: %d rows, %v", n, err)
+	}
+	o, _ := cat.Offer("lambda-gpu_1x_h100_sxm5")
+	if o.Currency != "EUR" || o.OnDemandPerHour != 1.1 || o.SpotPerHour+o.Reserved1yPerHour+o.Reserved3yPerHour+o.MonthlyPrice != 0 ||
+		o.AsOf != "" || o.AsOfEstimated || !o.UserPrice {
+		t.Errorf("own EUR row: %+v", o)
+	}
+	added, _, err := base.WithOwnPrices([]byte("provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency\nlambda,ours,a100-80gb,1,0.6,USD\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, ok := added.Offer("lambda-ours"); !ok || o.OnDemandPerHour != 0.6 || o.AsOf != "" || !o.UserPrice {
+		t.Errorf("own undated row: %v %+v", ok, o)
+	}
+	// A date, when given, must still be a date.
+	if _, _, err := base.WithOwnPrices([]byte("offer_id,on_demand_per_hour,as_of\nlambda-gpu_1x_h100_sxm5,1.1,last week\n")); err == nil ||
+		!strings.Contains(err.Error(), `row 1: as_of "last week" is not a YYYY-MM-DD date`) {
+		t.Errorf("bad date: %v", err)
+	}
+	for in, want := range map[string]string{
+		"offer_id,on_demand_per_hour,currency,as_of,source\nlambda-gpu_1x_h100_sxm5,1.1,EUR,2026-11-01,q\n": "no conversion is done",
+		"offer_id,on_demand_per_hour,source\nlambda-gpu_1x_h100_sxm5,1.1,q\n":                               "as_of is missing",
+		"offer_id,on_demand_per_hour,as_of\nlambda-gpu_1x_h100_sxm5,1.1,2026-11-01\n":                       "source is missing",
+	} {
+		rows, err := catalog.ParsePriceSheet(strings.NewReader(in))
+		if err == nil {
+			_, _, err = base.WithPrices(rows)
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("import %q: %v, want %q", in, err, want)
+		}
+	}
+}
