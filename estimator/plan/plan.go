@@ -490,7 +490,11 @@ func (p *planner) passes(o *Offer) bool {
 	if len(f.Providers) > 0 && !slices.ContainsFunc(f.Providers, func(s string) bool { return strings.EqualFold(s, o.Provider) }) {
 		return false
 	}
-	if len(f.Kinds) > 0 && !slices.ContainsFunc(f.Kinds, func(s string) bool { return strings.EqualFold(s, o.ProviderKind) }) {
+	// The kinds sort the market's listings by how far a plan can rest on
+	// them (catalog.DefaultKinds leaves marketplaces and decentralised
+	// networks out); the user's own price is not a listing, so a rate
+	// negotiated on a marketplace's provider is planned whatever the kinds.
+	if len(f.Kinds) > 0 && !o.UserPrice && !slices.ContainsFunc(f.Kinds, func(s string) bool { return strings.EqualFold(s, o.ProviderKind) }) {
 		return false
 	}
 	if len(f.Countries) > 0 && !slices.ContainsFunc(f.Countries, func(s string) bool { return strings.EqualFold(s, o.Country) }) {

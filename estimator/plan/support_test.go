@@ -492,3 +492,24 @@ func TestOwnPriceWinsATie(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnPricePassesTheKinds: the provider kinds sort the market's
+// listings; the user's own price on a decentralised network's provider is
+// planned under the default kinds (it was dropped unsaid), a listing of
+// the same provider is not.
+func TestOwnPricePassesTheKinds(t *testing.T) {
+	req, offers := servingRequest(t)
+	_, h100 := trustedA100H100(t, offers)
+	mine, listed := fresh(*h100), fresh(*h100)
+	mine.ID, mine.InstanceType, mine.ProviderKind, mine.UserPrice = "mine", "mine", "decentralized", true
+	listed.ID, listed.InstanceType, listed.ProviderKind = "listed", "listed", "decentralized"
+	req.Filters.Kinds = []string{"hyperscaler", "gpu-cloud", "broker"}
+	res := mustPlan(t, req, []plan.Offer{listed, mine, fresh(*h100)}, plan.Options{KeepUnfit: true})
+	seen := map[string]bool{}
+	for _, r := range res.Rows {
+		seen[r.Offer.ID] = true
+	}
+	if !seen["mine"] || seen["listed"] || !seen[h100.ID] {
+		t.Fatalf("rows %v: want mine and %s, not listed", seen, h100.ID)
+	}
+}
