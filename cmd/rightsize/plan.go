@@ -919,7 +919,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 			HostCheck: hostJSON{r.Host.Status.String(), r.Host.Reason.String()}, Fits: r.Fits,
 			Recommendation: r.Recommendation.String(), AsOf: o.AsOf, Notes: []string{}, WhyArgs: []any{},
 			AsOfEstimated: o.AsOfEstimated, Source: o.Source, PriceAgeDays: o.PriceAgeDays, Stale: r.Stale, FarBelowMedian: o.FarBelowMedian,
-			PriceToVerify: o.ToVerify, FromPrice: o.ProviderKind == "marketplace",
+			PriceToVerify: o.ToVerify, FromPrice: o.ProviderKind == "marketplace" && !o.UserPrice,
 			Weights: r.Weights.String(), UserPrice: o.UserPrice, ProviderKind: o.ProviderKind,
 		}
 		if r.Host.Reason.Key == "" {

@@ -87,6 +87,26 @@ func TestPlanOwnPricesInEUR(t *testing.T) {
 	}
 }
 
+// TestPlanOwnPriceOnAMarketplace: the user's own rate on a marketplace's
+// provider (vast) is planned under the default provider kinds, the
+// cheapest pick at 1.0 USD/h, and is the user's price, not a marketplace's
+// "from" price.
+func TestPlanOwnPriceOnAMarketplace(t *testing.T) {
+	job := []string{"--model", "llama-3.1-8b", "--task", "lora", "--train-tokens", "100M"}
+	sheet := filepath.Join(t.TempDir(), "own.csv")
+	if err := os.WriteFile(sheet, []byte("provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency\nvast,our-h100,h100-sxm,1,1.0,USD\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := planJSONOf(t, append(job, "--prices", sheet)...)
+	if strings.Join(p.ProviderKinds, ",") != "hyperscaler,gpu-cloud,broker" {
+		t.Fatalf("kinds %v", p.ProviderKinds)
+	}
+	r := cheapest(t, p)
+	if r.OfferID != "vast-our-h100" || r.PricePerHour != 1.0 || !r.UserPrice || r.FromPrice || priceFlags(r) != "yours" {
+		t.Fatalf("cheapest %s at %v: user %v, from-price %v, flags %q", r.OfferID, r.PricePerHour, r.UserPrice, r.FromPrice, priceFlags(r))
+	}
+}
+
 // TestPlanCountryIsHome: --country RU and CN return only providers whose
 // home is that country (a foreign marketplace's host in Russia is
 // --region's answer, not --country's).
