@@ -54,6 +54,19 @@ type PriceRow struct {
 	Notes             string  `json:"notes,omitempty"`
 	// Line is the row's position in the sheet (1-based data row), for errors.
 	Line int `json:"-"`
+	// FileLine is a CSV row's line in the file (the header is line 1; a
+	// quoted cell may span lines), 0 for JSON: what a text editor shows
+	// beside the row the errors name.
+	FileLine int `json:"-"`
+}
+
+// where is the start of an error about row: "catalog: price sheet: row 3
+// (line 4)", the line where the sheet is a CSV file.
+func (row PriceRow) where() string {
+	if row.FileLine > 0 {
+		return fmt.Sprintf("catalog: price sheet: row %d (line %d)", row.Line, row.FileLine)
+	}
+	return fmt.Sprintf("catalog: price sheet: row %d", row.Line)
 }
 
 // PriceSheetColumns are the CSV columns a price sheet may have.
@@ -239,7 +252,8 @@ func (r *PriceSheetReader) nextCSV() (PriceRow, error) {
 	if err != nil {
 		return PriceRow{}, fmt.Errorf("catalog: price sheet: %v", err)
 	}
-	row := PriceRow{Line: r.line}
+	fileLine, _ := r.csv.FieldPos(0)
+	row := PriceRow{Line: r.line, FileLine: fileLine}
 	for j, cell := range rec {
 		cell = strings.TrimSpace(cell)
 		if cell == "" {
@@ -288,7 +302,7 @@ func (r *PriceSheetReader) nextCSV() (PriceRow, error) {
 		if f != nil {
 			x, err := strconv.ParseFloat(cell, 64)
 			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
-				return PriceRow{}, fmt.Errorf("catalog: price sheet: row %d: %s %q is not a non-negative number", r.line, col, cell)
+				return PriceRow{}, fmt.Errorf("%s: %s %q is not a non-negative number", row.where(), col, cell)
 			}
 			*f = x
 		}
@@ -304,7 +318,7 @@ func checkRowNames(row PriceRow) error {
 		{"gpu", row.GPU}, {"currency", row.Currency}, {"region", row.Region},
 	} {
 		if err := CheckName(n.field, n.s); err != nil {
-			return fmt.Errorf("catalog: price sheet: row %d: %w", row.Line, err)
+			return fmt.Errorf("%s: %w", row.where(), err)
 		}
 	}
 	return nil
@@ -325,14 +339,14 @@ func checkRowNumbers(row PriceRow) error {
 		{"monthly_price", row.MonthlyPrice}, {"network_gbps", row.NetworkGbps},
 	} {
 		if math.IsNaN(n.x) || math.IsInf(n.x, 0) || n.x < 0 {
-			return fmt.Errorf("catalog: price sheet: row %d: %s %v is not a non-negative number", row.Line, n.col, n.x)
+			return fmt.Errorf("%s: %s %v is not a non-negative number", row.where(), n.col, n.x)
 		}
 	}
 	if row.GPUCount > MaxGPUsPerOffer {
-		return fmt.Errorf("catalog: price sheet: row %d: gpu_count %v out of range (0, %d]", row.Line, row.GPUCount, MaxGPUsPerOffer)
+		return fmt.Errorf("%s: gpu_count %v out of range (0, %d]", row.where(), row.GPUCount, MaxGPUsPerOffer)
 	}
 	if row.NetworkGbps > MaxNetworkGbps {
-		return fmt.Errorf("catalog: price sheet: row %d: network_gbps %v out of range [0, %d]", row.Line, row.NetworkGbps, MaxNetworkGbps)
+		return fmt.Errorf("%s: network_gbps %v out of range [0, %d]", row.where(), row.NetworkGbps, MaxNetworkGbps)
 	}
 	return nil
 }
@@ -460,7 +474,7 @@ func applyPriceRow(o *Offer, row PriceRow, own bool) ([]PriceChange, error) {
 	if err := checkRowNames(row); err != nil {
 		return nil, err
 	}
-	where := fmt.Sprintf("catalog: price sheet: row %d", row.Line)
+	where := row.where()
 	if row.AsOf == "" && !own {
 		return nil, fmt.Errorf("%s: as_of is missing", where)
 	}
@@ -698,7 +712,7 @@ func (m *PriceMerge) Apply(row PriceRow) error {
 		o = m.offers[i]
 		o.Regions = slices.Clone(o.Regions)
 	} else {
-		where := fmt.Sprintf("catalog: price sheet: row %d", row.Line)
+		where := row.where()
 		if row.OfferID != "" && row.Provider == "" && row.InstanceType == "" && row.GPU == "" {
 			return fmt.Errorf("%s: offer_id %q is not in the catalog (a new offer needs provider, instance_type, gpu, gpu_count and currency)", where, row.OfferID)
 		}
@@ -716,7 +730,7 @@ func (m *PriceMerge) Apply(row PriceRow) error {
 	if g, ok := m.base.GPU(o.GPU); ok {
 		for _, p := range o.Prices() {
 			if why := ImplausiblePrice(p, g, o.GPUCount, o.Currency); why != "" {
-				return fmt.Errorf("catalog: price sheet: row %d (%s): %s", row.Line, o.ID, why)
+				return fmt.Errorf("%s (%s): %s", row.where(), o.ID, why)
 			}
 		}
 	}

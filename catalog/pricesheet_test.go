@@ -36,9 +36,9 @@ func TestPriceSheetCSVAndJSON(t *testing.T) {
 func TestPriceSheetErrors(t *testing.T) {
 	for in, want := range map[string]string{
 		"offer_id,price\nx,1\n": `unknown column "price"`,
-		"offer_id,on_demand_per_hour,as_of,source\nx,-1,2026-01-01,q\n":                                                       "row 1: on_demand_per_hour \"-1\" is not a non-negative number",
+		"offer_id,on_demand_per_hour,as_of,source\nx,-1,2026-01-01,q\n":                                                       "row 1 (line 2): on_demand_per_hour \"-1\" is not a non-negative number",
 		`{"prices":[{"offer_id":"x","cost":1}]}`:                                                                              "row 1:",
-		"offer_id,on_demand_per_hour,source\naws-g4dn.xlarge,1,q\n":                                                           "row 1: as_of is missing",
+		"offer_id,on_demand_per_hour,source\naws-g4dn.xlarge,1,q\n":                                                           "row 1 (line 2): as_of is missing",
 		"offer_id,on_demand_per_hour,currency,as_of,source\naws-g4dn.xlarge,1,EUR,2026-01-01,q\n":                             "no conversion is done",
 		"provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency,as_of,source\naws,x1,no-gpu,1,1,USD,2026-01-01,q\n": `gpu "no-gpu" is not in the catalog`,
 	} {
@@ -58,7 +58,7 @@ func TestPriceSheetErrors(t *testing.T) {
 func TestPriceSheetNamesTheKnown(t *testing.T) {
 	const head = "provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency,as_of,source\n"
 	for row, want := range map[string][]string{
-		"lambda,mine,H100,1,1.2,USD,2026-11-01,q\n":                 {`row 1: gpu "H100" is not in the catalog (did you mean h100-80gb, h100-nvl, h100-pcie, h100-sxm? known: a10, `, ", v100s)"},
+		"lambda,mine,H100,1,1.2,USD,2026-11-01,q\n":                 {`row 1 (line 2): gpu "H100" is not in the catalog (did you mean h100-80gb, h100-nvl, h100-pcie, h100-sxm? known: a10, `, ", v100s)"},
 		"lambda,mine,NVIDIA H100 SXM 80GB,1,1.2,USD,2026-11-01,q\n": {`(did you mean h100-sxm? known: a10, `},
 		"lambda,mine,tpu-v5e,1,1.2,USD,2026-11-01,q\n":              {`gpu "tpu-v5e" is not in the catalog (known: a10, a100-40gb, `},
 		"Lambda Labs,mine,h100-sxm,1,1.2,USD,2026-11-01,q\n":        {`provider "Lambda Labs" is not in the catalog (did you mean lambda? known: `, "aws, "},
@@ -255,7 +255,7 @@ func TestOwnSheetTheUserVouchesFor(t *testing.T) {
 	}
 	// A date, when given, must still be a date.
 	if _, _, err := base.WithOwnPrices([]byte("offer_id,on_demand_per_hour,as_of\nlambda-gpu_1x_h100_sxm5,1.1,last week\n")); err == nil ||
-		!strings.Contains(err.Error(), `row 1: as_of "last week" is not a YYYY-MM-DD date`) {
+		!strings.Contains(err.Error(), `row 1 (line 2): as_of "last week" is not a YYYY-MM-DD date`) {
 		t.Errorf("bad date: %v", err)
 	}
 	for in, want := range map[string]string{
@@ -270,5 +270,23 @@ func TestOwnSheetTheUserVouchesFor(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("import %q: %v, want %q", in, err, want)
 		}
+	}
+}
+
+// TestPriceSheetErrorsNameTheLine: a CSV row's error names its line in the
+// file as well as its row, as the CSV reader's own errors do ("record on
+// line 4"); a quoted cell spanning lines moves the rows after it.
+func TestPriceSheetErrorsNameTheLine(t *testing.T) {
+	const sheet = "offer_id,on_demand_per_hour,notes\n" +
+		"aws-g4dn.xlarge,0.5,\"our quote,\nvalid to March\"\n" +
+		"aws-g4dn.2xlarge,-1,\n"
+	_, _, err := catalog.Default().WithOwnPrices([]byte(sheet))
+	if want := `catalog: price sheet: row 2 (line 4): on_demand_per_hour "-1" is not a non-negative number`; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+	// JSON rows are the array's elements: no line.
+	_, _, err = catalog.Default().WithOwnPrices([]byte(`[{"offer_id":"aws-g4dn.xlarge","on_demand_per_hour":0.5},{"offer_id":"aws-g4dn.xlarge","gpu_count":99}]`))
+	if want := `catalog: price sheet: row 2: gpu_count 99 out of range (0, 16]`; err == nil || err.Error() != want {
+		t.Errorf("JSON: error %v, want %s", err, want)
 	}
 }

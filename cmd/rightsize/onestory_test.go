@@ -488,7 +488,7 @@ func TestPageSheetAgreesWithCLI(t *testing.T) {
 	os.WriteFile(path, []byte(bad), 0o644)
 	code, _, errs := runPlanArgs(t, "--model", "llama-3.1-8b", "--prices", path)
 	_, err := page.LinkPlan("t=lora", []byte(bad))
-	const why = `row 1: gpu "H100" is not in the catalog (did you mean h100-80gb, h100-nvl, h100-pcie, h100-sxm? known: `
+	const why = `row 1 (line 2): gpu "H100" is not in the catalog (did you mean h100-80gb, h100-nvl, h100-pcie, h100-sxm? known: `
 	if code == 0 || !strings.Contains(errs, why) || err == nil || !strings.Contains(err.Error(), why) {
 		t.Errorf("bad sheet: CLI exit %d %q; page %v", code, errs, err)
 	}
