@@ -706,6 +706,15 @@ func (m *PriceMerge) Apply(row PriceRow) error {
 	if err := checkRowNumbers(row); err != nil {
 		return err
 	}
+	// A currency is an ISO 4217 code, upper-case ("usd" is USD), that the
+	// FX table converts: a row in a currency it lacks ("EURO") would be
+	// listed as an offer no plan can price.
+	if row.Currency != "" {
+		row.Currency = strings.ToUpper(row.Currency)
+		if fx, ok := m.base.FX(row.Currency); !ok || !(fx.PerUSD > 0) {
+			return fmt.Errorf("%s: currency %q has no rate in the catalog's FX table (known: %s)", row.where(), row.Currency, strings.Join(m.base.Currencies(), ", "))
+		}
+	}
 	i := m.find(row)
 	var o Offer
 	if i >= 0 {

@@ -290,3 +290,22 @@ func TestPriceSheetErrorsNameTheLine(t *testing.T) {
 		t.Errorf("JSON: error %v, want %s", err, want)
 	}
 }
+
+// TestPriceSheetCurrencyHasARate: a row's currency is read as an ISO code
+// in any case, and one the FX table has no rate for is refused naming the
+// known ones (it was merged as an offer no plan could price, listed unfit
+// under --all only).
+func TestPriceSheetCurrencyHasARate(t *testing.T) {
+	const head = "provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency\n"
+	cat, _, err := catalog.Default().WithOwnPrices([]byte(head + "lambda,ours,h100-sxm,1,1.2,usd\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := cat.Offer("lambda-ours"); o.Currency != "USD" {
+		t.Errorf("usd read as %q", o.Currency)
+	}
+	_, _, err = catalog.Default().WithOwnPrices([]byte(head + "lambda,ours,h100-sxm,1,1.2,EURO\n"))
+	if want := `row 1 (line 2): currency "EURO" has no rate in the catalog's FX table (known: USD, `; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("EURO: %v, want %s", err, want)
+	}
+}
