@@ -380,7 +380,13 @@ func (p *planner) plan(offers []Offer) Result {
 				r.Notes = append(slices.Clip(r.Notes), sc.stop)
 			}
 		}
-		if !r.Fits && !opts.KeepUnfit {
+		if !r.Fits && r.Offer.UserPrice && r.FitReason.Key == "fit.no_fabric" {
+			// The user's own machines: the network between them is
+			// theirs to state, in the sheet's row (set here, not in
+			// tooBig: rows of one shape share their fit reason).
+			r.FitReason = Reason{Key: "fit.no_fabric_own"}
+		}
+		if !r.Fits && !opts.KeepUnfit && !r.Offer.UserPrice {
 			continue
 		}
 		n++

@@ -255,14 +255,16 @@ func knee(rows []Row, front []int) int {
 	return best
 }
 
-// trim keeps the Top best fitting rows plus the recommended ones, and the
-// first Top unfit rows when they were kept (Options.KeepUnfit), keeping the
-// indexes right.
+// trim keeps the Top best fitting rows plus the recommended ones and the
+// rows on the user's own price, and the first Top unfit rows when they
+// were kept (Options.KeepUnfit), keeping the indexes right.
 func (res *Result) trim(top int) {
 	keep := make([]bool, len(res.Rows))
 	n, unfit := 0, 0
 	for i := range res.Rows {
 		switch {
+		case res.Rows[i].Offer.UserPrice: // the user's own: always listed
+			keep[i] = true
 		case res.Rows[i].Fits && n < top:
 			keep[i] = true
 			n++

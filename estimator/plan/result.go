@@ -137,6 +137,7 @@ var English = map[string]string{
 	"fit.layout_oom":             "%s GiB per GPU short at the layout given (%s GPUs, TP %s, PP %s, ZeRO %s): set a higher --zero or --grad-checkpointing, or leave --gpus, --tp and --pp out to let the plan choose",
 	"fit.engine_gpu":             "%s does not run on %s GPUs",
 	"fit.no_fabric":              "one instance does not hold it, and the provider names no cluster network between instances (allow unknown networks to plan across them)",
+	"fit.no_fabric_own":          "one instance does not hold it, and your price sheet names no network between your instances: give the row's network_gbps and network_fabric (or allow unknown networks) to plan across them",
 	"fit.filtered":               "filtered out: %s",
 	"fit.over_budget":            "over budget",
 	"fit.past_deadline":          "misses the deadline",

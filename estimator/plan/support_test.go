@@ -513,3 +513,36 @@ func TestOwnPricePassesTheKinds(t *testing.T) {
 		t.Fatalf("rows %v: want mine and %s, not listed", seen, h100.ID)
 	}
 }
+
+// TestOwnUnfitIsListed: the user's own offer that does not hold the job is
+// listed, beyond Top and without KeepUnfit, with the reason and what to
+// give (its network, in the sheet); a catalog twin that does not fit is
+// not listed.
+func TestOwnUnfitIsListed(t *testing.T) {
+	req, offers := servingRequest(t)
+	_, h100 := trustedA100H100(t, offers)
+	small := func(id string, own bool) plan.Offer {
+		o := fresh(*h100)
+		o.ID, o.InstanceType, o.UserPrice = id, id, own
+		o.GPUMemory, o.GPUVisibleMemory = 2e9, 0
+		o.NetworkGbps, o.NetworkFabric = 0, ""
+		return o
+	}
+	res := mustPlan(t, req, []plan.Offer{small("listed", false), small("mine", true), fresh(*h100), fresh(*h100)}, plan.Options{Top: 1})
+	var mine *plan.Row
+	for i := range res.Rows {
+		switch r := &res.Rows[i]; r.Offer.ID {
+		case "mine":
+			mine = r
+		case "listed":
+			t.Errorf("the catalog's unfit offer is listed without KeepUnfit")
+		}
+	}
+	if mine == nil || mine.Fits || mine.FitReason.Key != "fit.no_fabric_own" ||
+		!strings.Contains(mine.FitReason.String(), "give the row's network_gbps and network_fabric") {
+		t.Fatalf("the user's unfit offer: %+v", mine)
+	}
+	if res.Cheapest < 0 || res.Rows[res.Cheapest].Offer.ID != h100.ID {
+		t.Errorf("cheapest %d", res.Cheapest)
+	}
+}
