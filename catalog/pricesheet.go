@@ -20,10 +20,13 @@ import (
 // CSV: a header row, then one row per offer; columns in any order, unknown
 // columns are errors, empty cells mean "no change":
 //
-//	offer_id,provider,instance_type,gpu,gpu_count,on_demand_per_hour,spot_per_hour,reserved_1y_per_hour,reserved_3y_per_hour,monthly_price,currency,region,network_gbps,network_fabric,spot_interruption,as_of,source,notes
+//	offer_id,provider,instance_type,gpu,gpu_count,on_demand_per_hour,spot_per_hour,reserved_1y_per_hour,reserved_3y_per_hour,monthly_price,currency,region,network_gbps,network_fabric,spot_interruption,vcpus,ram_gib,billing_granularity,as_of,source,notes
 //
 // network_gbps, network_fabric and spot_interruption set the offer's
-// inter-node network and spot-risk bucket (see Offer), sourced by the row.
+// inter-node network and spot-risk bucket (see Offer), sourced by the row;
+// vcpus, ram_gib and billing_granularity its host and smallest billed
+// unit (a row of the user's own machines states them, or the plan checks
+// no host and assumes hourly billing, and says so).
 // JSON: {"prices": [{...}]} or a bare array, with the same keys (numbers as
 // JSON numbers).
 //
@@ -49,9 +52,14 @@ type PriceRow struct {
 	NetworkGbps       float64 `json:"network_gbps,omitempty"`
 	NetworkFabric     string  `json:"network_fabric,omitempty"`
 	SpotInterruption  string  `json:"spot_interruption,omitempty"`
-	AsOf              string  `json:"as_of,omitempty"`
-	Source            string  `json:"source,omitempty"`
-	Notes             string  `json:"notes,omitempty"`
+	VCPUs             float64 `json:"vcpus,omitempty"`
+	RAMGiB            float64 `json:"ram_gib,omitempty"`
+	// BillingGranularity is Offer.BillingGranularity: one of
+	// BillingGranularities.
+	BillingGranularity string `json:"billing_granularity,omitempty"`
+	AsOf               string `json:"as_of,omitempty"`
+	Source             string `json:"source,omitempty"`
+	Notes              string `json:"notes,omitempty"`
 	// Line is the row's position in the sheet (1-based data row), for errors.
 	Line int `json:"-"`
 	// FileLine is a CSV row's line in the file (the header is line 1; a
@@ -73,8 +81,13 @@ func (row PriceRow) where() string {
 var PriceSheetColumns = []string{
 	"offer_id", "provider", "instance_type", "gpu", "gpu_count",
 	"on_demand_per_hour", "spot_per_hour", "reserved_1y_per_hour", "reserved_3y_per_hour", "monthly_price",
-	"currency", "region", "network_gbps", "network_fabric", "spot_interruption", "as_of", "source", "notes",
+	"currency", "region", "network_gbps", "network_fabric", "spot_interruption", "vcpus", "ram_gib", "billing_granularity",
+	"as_of", "source", "notes",
 }
+
+// BillingGranularities are the values Offer.BillingGranularity may hold
+// besides "" (the catalog's validation checks the same list).
+var BillingGranularities = []string{"second", "minute", "hour", "month"}
 
 // SpotBuckets are the AWS Spot Instance Advisor interruption buckets
 // (monthly share of capacity reclaimed) Offer.SpotInterruption may hold.
@@ -280,6 +293,12 @@ func (r *PriceSheetReader) nextCSV() (PriceRow, error) {
 			row.SpotInterruption = cell
 		case "network_gbps":
 			f = &row.NetworkGbps
+		case "vcpus":
+			f = &row.VCPUs
+		case "ram_gib":
+			f = &row.RAMGiB
+		case "billing_granularity":
+			row.BillingGranularity = cell
 		case "as_of":
 			row.AsOf = cell
 		case "source":
@@ -336,7 +355,7 @@ func checkRowNumbers(row PriceRow) error {
 	}{
 		{"gpu_count", row.GPUCount}, {"on_demand_per_hour", row.OnDemandPerHour}, {"spot_per_hour", row.SpotPerHour},
 		{"reserved_1y_per_hour", row.Reserved1yPerHour}, {"reserved_3y_per_hour", row.Reserved3yPerHour},
-		{"monthly_price", row.MonthlyPrice}, {"network_gbps", row.NetworkGbps},
+		{"monthly_price", row.MonthlyPrice}, {"network_gbps", row.NetworkGbps}, {"vcpus", row.VCPUs}, {"ram_gib", row.RAMGiB},
 	} {
 		if math.IsNaN(n.x) || math.IsInf(n.x, 0) || n.x < 0 {
 			return fmt.Errorf("%s: %s %v is not a non-negative number", row.where(), n.col, n.x)
@@ -348,6 +367,15 @@ func checkRowNumbers(row PriceRow) error {
 	if row.NetworkGbps > MaxNetworkGbps {
 		return fmt.Errorf("%s: network_gbps %v out of range [0, %d]", row.where(), row.NetworkGbps, MaxNetworkGbps)
 	}
+	if row.VCPUs > MaxVCPUs || row.VCPUs != math.Trunc(row.VCPUs) {
+		return fmt.Errorf("%s: vcpus %v is not a whole number in [0, %d]", row.where(), row.VCPUs, MaxVCPUs)
+	}
+	if row.RAMGiB > MaxRAMGiB {
+		return fmt.Errorf("%s: ram_gib %v out of range [0, %d]", row.where(), row.RAMGiB, MaxRAMGiB)
+	}
+	if row.BillingGranularity != "" && !slices.Contains(BillingGranularities, row.BillingGranularity) {
+		return fmt.Errorf("%s: billing_granularity %q is not one of %s", row.where(), row.BillingGranularity, strings.Join(BillingGranularities, ", "))
+	}
 	return nil
 }
 
@@ -356,6 +384,8 @@ func checkRowNumbers(row PriceRow) error {
 const (
 	MaxGPUsPerOffer = 16
 	MaxNetworkGbps  = 100_000
+	MaxVCPUs        = 1024
+	MaxRAMGiB       = 32768
 )
 
 // CurrencyPerUSD is a deliberately wide band of units per US dollar, used
@@ -523,6 +553,15 @@ func applyPriceRow(o *Offer, row PriceRow, own bool) ([]PriceChange, error) {
 	set("reserved_3y_per_hour", &o.Reserved3yPerHour, row.Reserved3yPerHour)
 	set("monthly_price", &o.MonthlyPrice, row.MonthlyPrice)
 	set("network_gbps", &o.NetworkGbps, row.NetworkGbps)
+	set("ram_gib", &o.RAMGiB, row.RAMGiB)
+	if v := int(row.VCPUs); v != 0 && v != o.VCPUs {
+		changes = append(changes, PriceChange{OfferID: o.ID, Field: "vcpus", Old: fmtPrice(float64(o.VCPUs)), New: fmtPrice(row.VCPUs)})
+		o.VCPUs = v
+	}
+	if g := row.BillingGranularity; g != "" && g != o.BillingGranularity {
+		changes = append(changes, PriceChange{OfferID: o.ID, Field: "billing_granularity", Old: o.BillingGranularity, New: g})
+		o.BillingGranularity = g
+	}
 	if row.NetworkFabric != "" && row.NetworkFabric != o.NetworkFabric {
 		if !slices.Contains(NetworkFabrics, row.NetworkFabric) {
 			return nil, fmt.Errorf("%s: network_fabric %q is not one of %s", where, row.NetworkFabric, strings.Join(NetworkFabrics, ", "))

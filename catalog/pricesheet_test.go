@@ -309,3 +309,28 @@ func TestPriceSheetCurrencyHasARate(t *testing.T) {
 		t.Errorf("EURO: %v, want %s", err, want)
 	}
 }
+
+// TestPriceSheetHostAndBilling: a sheet states an offer's host (vcpus,
+// ram_gib) and its smallest billed unit, so the user's own machines are
+// checked for host memory and billed as they are, not assumed; values no
+// offer can hold are refused with the row.
+func TestPriceSheetHostAndBilling(t *testing.T) {
+	const head = "provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency,vcpus,ram_gib,billing_granularity\n"
+	cat, _, err := catalog.Default().WithOwnPrices([]byte(head + "lambda,ours,h100-sxm,1,1.2,USD,26,200,second\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := cat.Offer("lambda-ours"); o.VCPUs != 26 || o.RAMGiB != 200 || o.BillingGranularity != "second" {
+		t.Errorf("offer %+v", o)
+	}
+	for row, want := range map[string]string{
+		"lambda,ours,h100-sxm,1,1.2,USD,2.5,,\n":   `row 1 (line 2): vcpus 2.5 is not a whole number in [0, 1024]`,
+		"lambda,ours,h100-sxm,1,1.2,USD,,1e6,\n":   `row 1 (line 2): ram_gib 1e+06 out of range [0, 32768]`,
+		"lambda,ours,h100-sxm,1,1.2,USD,,,daily\n": `row 1 (line 2): billing_granularity "daily" is not one of second, minute, hour, month`,
+		"lambda,ours,h100-sxm,1,1.2,USD,-4,,\n":    `row 1 (line 2): vcpus "-4" is not a non-negative number`,
+	} {
+		if _, _, err := catalog.Default().WithOwnPrices([]byte(head + row)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %s", row, err, want)
+		}
+	}
+}

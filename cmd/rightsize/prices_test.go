@@ -107,6 +107,21 @@ func TestPlanOwnPriceOnAMarketplace(t *testing.T) {
 	}
 }
 
+// TestPlanOwnHost: a sheet row of the user's own machine that states its
+// host is checked against the job's host memory ("ok"), where a row
+// without one is "unknown".
+func TestPlanOwnHost(t *testing.T) {
+	job := []string{"--model", "llama-3.1-8b", "--task", "lora", "--train-tokens", "100M"}
+	for host, want := range map[string]string{",": "unknown", "26,200": "ok"} {
+		sheet := filepath.Join(t.TempDir(), "own.csv")
+		os.WriteFile(sheet, []byte("provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency,vcpus,ram_gib,billing_granularity\nlambda,our-h100,h100-sxm,1,1.2,USD,"+host+",second\n"), 0o644)
+		r := cheapest(t, planJSONOf(t, append(job, "--prices", sheet)...))
+		if r.OfferID != "lambda-our-h100" || r.HostCheck.Status != want {
+			t.Errorf("host %q: cheapest %s, host %+v, want %s", host, r.OfferID, r.HostCheck, want)
+		}
+	}
+}
+
 // TestPlanCountryIsHome: --country RU and CN return only providers whose
 // home is that country (a foreign marketplace's host in Russia is
 // --region's answer, not --country's).
