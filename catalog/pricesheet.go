@@ -586,11 +586,15 @@ func applyPriceRow(o *Offer, row PriceRow, own bool) ([]PriceChange, error) {
 		changes = append(changes, PriceChange{OfferID: o.ID, Field: "regions", Old: strings.Join(o.Regions, " "), New: row.Region})
 		o.Regions = []string{row.Region}
 	}
-	if row.AsOf != o.AsOf || o.AsOfEstimated {
+	// The date and source are the prices': an own row that gives no price
+	// and no date (a host, a network) leaves the offer's.
+	keep := own && row.AsOf == "" && row.Source == "" &&
+		row.OnDemandPerHour+row.SpotPerHour+row.Reserved1yPerHour+row.Reserved3yPerHour+row.MonthlyPrice == 0
+	if !keep && (row.AsOf != o.AsOf || o.AsOfEstimated) {
 		changes = append(changes, PriceChange{OfferID: o.ID, Field: "as_of", Old: o.AsOf, New: row.AsOf})
 		o.AsOf, o.AsOfEstimated = row.AsOf, false
 	}
-	if row.Source != o.Source {
+	if !keep && row.Source != o.Source {
 		o.Source = row.Source
 	}
 	if row.Notes != "" {
@@ -771,6 +775,16 @@ func (m *PriceMerge) Apply(row PriceRow) error {
 			return fmt.Errorf("%s: provider %q is not in the catalog%s", where, row.Provider, m.base.knownProviders(row.Provider))
 		}
 	}
+	// A row of the user's own prices for a catalog offer replaces the
+	// offer's prices: one the row leaves empty is the market's, not the
+	// user's, and would be planned as theirs (exempt from the stale,
+	// far-below-median and spot-floor checks), so it goes. Later rows of
+	// the same sheet add to the user's prices; a row that gives no price
+	// (a host, a network) leaves the prices and whose they are alone.
+	gives := row.OnDemandPerHour+row.SpotPerHour+row.Reserved1yPerHour+row.Reserved3yPerHour+row.MonthlyPrice > 0
+	if m.Own && gives && i >= 0 && !o.UserPrice {
+		o.OnDemandPerHour, o.SpotPerHour, o.Reserved1yPerHour, o.Reserved3yPerHour, o.MonthlyPrice = 0, 0, 0, 0, 0
+	}
 	ch, err := applyPriceRow(&o, row, m.Own)
 	if err != nil {
 		return err
@@ -782,7 +796,7 @@ func (m *PriceMerge) Apply(row PriceRow) error {
 			}
 		}
 	}
-	o.UserPrice = o.UserPrice || m.Own
+	o.UserPrice = o.UserPrice || m.Own && gives
 	if i >= 0 {
 		m.offers[i] = o
 	} else {

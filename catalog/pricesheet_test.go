@@ -334,3 +334,45 @@ func TestPriceSheetHostAndBilling(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnRowReplacesTheMarketsPrices: the user's on-demand rate for a
+// catalog offer does not make the catalog's spot price of that offer the
+// user's (exempt from every price check): the offer's prices are the
+// user's rows', over one row or several; a row with no price (a host)
+// leaves the catalog's prices and whose they are alone.
+func TestOwnRowReplacesTheMarketsPrices(t *testing.T) {
+	base := catalog.Default()
+	var id string
+	for _, o := range base.Offers {
+		if o.OnDemandPerHour > 0 && o.SpotPerHour > 0 && o.Currency == "USD" {
+			id = o.ID
+			break
+		}
+	}
+	if id == "" {
+		t.Fatal("no USD offer with on-demand and spot prices")
+	}
+	was, _ := base.Offer(id)
+	cat, _, err := base.WithOwnPrices([]byte("offer_id,on_demand_per_hour\n" + id + ",0.5\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := cat.Offer(id); o.OnDemandPerHour != 0.5 || o.SpotPerHour != 0 || !o.UserPrice {
+		t.Errorf("one row: %s on demand %v, spot %v (was %v), user %v", id, o.OnDemandPerHour, o.SpotPerHour, was.SpotPerHour, o.UserPrice)
+	}
+	cat, _, err = base.WithOwnPrices([]byte("offer_id,on_demand_per_hour,spot_per_hour\n" + id + ",0.5,\n" + id + ",,0.2\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := cat.Offer(id); o.OnDemandPerHour != 0.5 || o.SpotPerHour != 0.2 || !o.UserPrice {
+		t.Errorf("two rows: on demand %v, spot %v, user %v", o.OnDemandPerHour, o.SpotPerHour, o.UserPrice)
+	}
+	cat, _, err = base.WithOwnPrices([]byte("offer_id,vcpus\n" + id + ",64\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := cat.Offer(id); o.OnDemandPerHour != was.OnDemandPerHour || o.SpotPerHour != was.SpotPerHour || o.UserPrice || o.VCPUs != 64 ||
+		o.AsOf != was.AsOf || o.AsOfEstimated != was.AsOfEstimated || o.Source != was.Source {
+		t.Errorf("host row: %+v", o)
+	}
+}
