@@ -3,13 +3,16 @@ package catalog
 import (
 	"bytes"
 	"math"
+	"strings"
 	"testing"
 	"time"
 )
 
 // FuzzParsePriceSheet: any bytes a user loads give rows or an error, never
 // a panic; accepted rows carry finite, non-negative prices and merging them
-// into the catalog either succeeds or reports why.
+// into the catalog either succeeds or reports why; merged as the user's own
+// sheet, every offer it prices is the user's, priced, in a currency the FX
+// table converts.
 func FuzzParsePriceSheet(f *testing.F) {
 	f.Add([]byte("offer_id,on_demand_per_hour,currency,as_of,source\naws-g4dn.xlarge,0.5,USD,2026-01-01,quote\n"))
 	f.Add([]byte(`{"prices":[{"provider":"aws","instance_type":"g4dn.xlarge","spot_per_hour":0.2,"currency":"USD","as_of":"2026-01-01","source":"x"}]}`))
@@ -20,8 +23,42 @@ func FuzzParsePriceSheet(f *testing.F) {
 	f.Add([]byte(`[{"offer_id":"aws-g4dn.xlarge","on_demand_per_hour":-1,"network_gbps":-5,"as_of":"2026-11-01","source":"q"}]`))
 	f.Add([]byte("provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency,as_of,source\naws,x8,h100-sxm,8,0.01,USD,2026-01-01,q\naws,x8,h100-sxm,8,30,USD,2026-01-01,q\n"))
 	f.Add([]byte("offer_id,offer_id\na,b\n"))
+	f.Add([]byte("offer_id,on_demand_per_hour,currency\nlambda-gpu_1x_h100_sxm5,1.1,eur\n"))
+	f.Add([]byte("provider,instance_type,gpu,gpu_count,on_demand_per_hour,notes\nvast,ours,h100-sxm,1,1,\"a\nb\"\n"))
 	cat := Default()
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// The user's own sheet (the page's and --prices): a catalog whose
+		// offers the sheet priced are the user's, in a currency the FX
+		// table converts, with a price; or an error that says it is the
+		// sheet's.
+		if own, changes, n, err := cat.MergeOwnPrices(data, nil); err != nil {
+			if !strings.HasPrefix(err.Error(), "catalog: price sheet: ") {
+				t.Fatalf("own sheet: error %q does not name the sheet", err)
+			}
+		} else {
+			if own == nil || n == 0 {
+				t.Fatalf("own sheet: catalog %v, %d rows", own != nil, n)
+			}
+			for _, ch := range changes {
+				o, ok := own.Offer(ch.OfferID)
+				if !ok || !o.UserPrice {
+					t.Fatalf("own sheet: offer %s (found %v) is not the user's", ch.OfferID, ok)
+				}
+				if fx, ok := own.FX(o.Currency); !ok || !(fx.PerUSD > 0) {
+					t.Fatalf("own sheet: offer %s in %q, which the FX table lacks", o.ID, o.Currency)
+				}
+				sum := 0.0
+				for _, p := range o.Prices() {
+					if math.IsNaN(p.X) || math.IsInf(p.X, 0) || p.X < 0 {
+						t.Fatalf("own sheet: offer %s: %s %v", o.ID, p.Field, p.X)
+					}
+					sum += p.X
+				}
+				if !(sum > 0) {
+					t.Fatalf("own sheet: offer %s has no price", o.ID)
+				}
+			}
+		}
 		rows, err := ParsePriceSheet(bytes.NewReader(data))
 		if err != nil {
 			return

@@ -123,15 +123,15 @@ func TestPriceSheetRefusesBadNames(t *testing.T) {
 	for _, c := range []struct{ sheet, want string }{
 		{"provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency,as_of,source\n" +
 			"aws,\"p5.48xlarge\ntouch /tmp/pwned\n#\",h100-sxm,8,98.32,USD,2026-11-01,quote\n",
-			`catalog: price sheet: row 1: instance_type "p5.48xlarge\ntouch /tmp/pwned\n#": character '\n' is not allowed`},
+			`catalog: price sheet: row 1 (line 2): instance_type "p5.48xlarge\ntouch /tmp/pwned\n#": character '\n' is not allowed`},
 		{`[{"provider":"aws","instance_type":"p5.48xlarge","gpu":"h100-sxm","gpu_count":8,"on_demand_per_hour":98.32,"currency":"USD","region":"us-east-1\u001b[2J","as_of":"2026-11-01","source":"quote"}]`,
 			`catalog: price sheet: row 1: region "us-east-1\x1b[2J": character '\x1b' is not allowed`},
 		{"offer_id,on_demand_per_hour,as_of,source\n\"aws-x$(id)\",1,2026-11-01,quote\n",
-			`catalog: price sheet: row 1: offer_id "aws-x$(id)": character '$' is not allowed`},
+			`catalog: price sheet: row 1 (line 2): offer_id "aws-x$(id)": character '$' is not allowed`},
 		{`{"prices":[{"provider":"aws\nenvs:","instance_type":"p5.48xlarge","on_demand_per_hour":98.32,"as_of":"2026-11-01","source":"quote"}]}`,
 			`catalog: price sheet: row 1: provider "aws\nenvs:": character '\n' is not allowed`},
 		{"provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency,as_of,source\naws,p5.48xlarge,\"{--trust-remote-code,evil}\",8,98.32,USD,2026-11-01,quote\n",
-			`catalog: price sheet: row 1: gpu "{--trust-remote-code,evil}": must start with a letter or a digit`},
+			`catalog: price sheet: row 1 (line 2): gpu "{--trust-remote-code,evil}": must start with a letter or a digit`},
 	} {
 		_, err := catalog.ParsePriceSheet(strings.NewReader(c.sheet))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {

@@ -20,10 +20,13 @@ import (
 // CSV: a header row, then one row per offer; columns in any order, unknown
 // columns are errors, empty cells mean "no change":
 //
-//	offer_id,provider,instance_type,gpu,gpu_count,on_demand_per_hour,spot_per_hour,reserved_1y_per_hour,reserved_3y_per_hour,monthly_price,currency,region,network_gbps,network_fabric,spot_interruption,as_of,source,notes
+//	offer_id,provider,instance_type,gpu,gpu_count,on_demand_per_hour,spot_per_hour,reserved_1y_per_hour,reserved_3y_per_hour,monthly_price,currency,region,network_gbps,network_fabric,spot_interruption,vcpus,ram_gib,billing_granularity,as_of,source,notes
 //
 // network_gbps, network_fabric and spot_interruption set the offer's
-// inter-node network and spot-risk bucket (see Offer), sourced by the row.
+// inter-node network and spot-risk bucket (see Offer), sourced by the row;
+// vcpus, ram_gib and billing_granularity its host and smallest billed
+// unit (a row of the user's own machines states them, or the plan checks
+// no host and assumes hourly billing, and says so).
 // JSON: {"prices": [{...}]} or a bare array, with the same keys (numbers as
 // JSON numbers).
 //
@@ -49,19 +52,42 @@ type PriceRow struct {
 	NetworkGbps       float64 `json:"network_gbps,omitempty"`
 	NetworkFabric     string  `json:"network_fabric,omitempty"`
 	SpotInterruption  string  `json:"spot_interruption,omitempty"`
-	AsOf              string  `json:"as_of,omitempty"`
-	Source            string  `json:"source,omitempty"`
-	Notes             string  `json:"notes,omitempty"`
+	VCPUs             float64 `json:"vcpus,omitempty"`
+	RAMGiB            float64 `json:"ram_gib,omitempty"`
+	// BillingGranularity is Offer.BillingGranularity: one of
+	// BillingGranularities.
+	BillingGranularity string `json:"billing_granularity,omitempty"`
+	AsOf               string `json:"as_of,omitempty"`
+	Source             string `json:"source,omitempty"`
+	Notes              string `json:"notes,omitempty"`
 	// Line is the row's position in the sheet (1-based data row), for errors.
 	Line int `json:"-"`
+	// FileLine is a CSV row's line in the file (the header is line 1; a
+	// quoted cell may span lines), 0 for JSON: what a text editor shows
+	// beside the row the errors name.
+	FileLine int `json:"-"`
+}
+
+// where is the start of an error about row: "catalog: price sheet: row 3
+// (line 4)", the line where the sheet is a CSV file.
+func (row PriceRow) where() string {
+	if row.FileLine > 0 {
+		return fmt.Sprintf("catalog: price sheet: row %d (line %d)", row.Line, row.FileLine)
+	}
+	return fmt.Sprintf("catalog: price sheet: row %d", row.Line)
 }
 
 // PriceSheetColumns are the CSV columns a price sheet may have.
 var PriceSheetColumns = []string{
 	"offer_id", "provider", "instance_type", "gpu", "gpu_count",
 	"on_demand_per_hour", "spot_per_hour", "reserved_1y_per_hour", "reserved_3y_per_hour", "monthly_price",
-	"currency", "region", "network_gbps", "network_fabric", "spot_interruption", "as_of", "source", "notes",
+	"currency", "region", "network_gbps", "network_fabric", "spot_interruption", "vcpus", "ram_gib", "billing_granularity",
+	"as_of", "source", "notes",
 }
+
+// BillingGranularities are the values Offer.BillingGranularity may hold
+// besides "" (the catalog's validation checks the same list).
+var BillingGranularities = []string{"second", "minute", "hour", "month"}
 
 // SpotBuckets are the AWS Spot Instance Advisor interruption buckets
 // (monthly share of capacity reclaimed) Offer.SpotInterruption may hold.
@@ -239,7 +265,8 @@ func (r *PriceSheetReader) nextCSV() (PriceRow, error) {
 	if err != nil {
 		return PriceRow{}, fmt.Errorf("catalog: price sheet: %v", err)
 	}
-	row := PriceRow{Line: r.line}
+	fileLine, _ := r.csv.FieldPos(0)
+	row := PriceRow{Line: r.line, FileLine: fileLine}
 	for j, cell := range rec {
 		cell = strings.TrimSpace(cell)
 		if cell == "" {
@@ -266,6 +293,12 @@ func (r *PriceSheetReader) nextCSV() (PriceRow, error) {
 			row.SpotInterruption = cell
 		case "network_gbps":
 			f = &row.NetworkGbps
+		case "vcpus":
+			f = &row.VCPUs
+		case "ram_gib":
+			f = &row.RAMGiB
+		case "billing_granularity":
+			row.BillingGranularity = cell
 		case "as_of":
 			row.AsOf = cell
 		case "source":
@@ -288,7 +321,7 @@ func (r *PriceSheetReader) nextCSV() (PriceRow, error) {
 		if f != nil {
 			x, err := strconv.ParseFloat(cell, 64)
 			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
-				return PriceRow{}, fmt.Errorf("catalog: price sheet: row %d: %s %q is not a non-negative number", r.line, col, cell)
+				return PriceRow{}, fmt.Errorf("%s: %s %q is not a non-negative number", row.where(), col, cell)
 			}
 			*f = x
 		}
@@ -304,7 +337,7 @@ func checkRowNames(row PriceRow) error {
 		{"gpu", row.GPU}, {"currency", row.Currency}, {"region", row.Region},
 	} {
 		if err := CheckName(n.field, n.s); err != nil {
-			return fmt.Errorf("catalog: price sheet: row %d: %w", row.Line, err)
+			return fmt.Errorf("%s: %w", row.where(), err)
 		}
 	}
 	return nil
@@ -322,17 +355,26 @@ func checkRowNumbers(row PriceRow) error {
 	}{
 		{"gpu_count", row.GPUCount}, {"on_demand_per_hour", row.OnDemandPerHour}, {"spot_per_hour", row.SpotPerHour},
 		{"reserved_1y_per_hour", row.Reserved1yPerHour}, {"reserved_3y_per_hour", row.Reserved3yPerHour},
-		{"monthly_price", row.MonthlyPrice}, {"network_gbps", row.NetworkGbps},
+		{"monthly_price", row.MonthlyPrice}, {"network_gbps", row.NetworkGbps}, {"vcpus", row.VCPUs}, {"ram_gib", row.RAMGiB},
 	} {
 		if math.IsNaN(n.x) || math.IsInf(n.x, 0) || n.x < 0 {
-			return fmt.Errorf("catalog: price sheet: row %d: %s %v is not a non-negative number", row.Line, n.col, n.x)
+			return fmt.Errorf("%s: %s %v is not a non-negative number", row.where(), n.col, n.x)
 		}
 	}
 	if row.GPUCount > MaxGPUsPerOffer {
-		return fmt.Errorf("catalog: price sheet: row %d: gpu_count %v out of range (0, %d]", row.Line, row.GPUCount, MaxGPUsPerOffer)
+		return fmt.Errorf("%s: gpu_count %v out of range (0, %d]", row.where(), row.GPUCount, MaxGPUsPerOffer)
 	}
 	if row.NetworkGbps > MaxNetworkGbps {
-		return fmt.Errorf("catalog: price sheet: row %d: network_gbps %v out of range [0, %d]", row.Line, row.NetworkGbps, MaxNetworkGbps)
+		return fmt.Errorf("%s: network_gbps %v out of range [0, %d]", row.where(), row.NetworkGbps, MaxNetworkGbps)
+	}
+	if row.VCPUs > MaxVCPUs || row.VCPUs != math.Trunc(row.VCPUs) {
+		return fmt.Errorf("%s: vcpus %v is not a whole number in [0, %d]", row.where(), row.VCPUs, MaxVCPUs)
+	}
+	if row.RAMGiB > MaxRAMGiB {
+		return fmt.Errorf("%s: ram_gib %v out of range [0, %d]", row.where(), row.RAMGiB, MaxRAMGiB)
+	}
+	if row.BillingGranularity != "" && !slices.Contains(BillingGranularities, row.BillingGranularity) {
+		return fmt.Errorf("%s: billing_granularity %q is not one of %s", row.where(), row.BillingGranularity, strings.Join(BillingGranularities, ", "))
 	}
 	return nil
 }
@@ -342,6 +384,8 @@ func checkRowNumbers(row PriceRow) error {
 const (
 	MaxGPUsPerOffer = 16
 	MaxNetworkGbps  = 100_000
+	MaxVCPUs        = 1024
+	MaxRAMGiB       = 32768
 )
 
 // CurrencyPerUSD is a deliberately wide band of units per US dollar, used
@@ -444,17 +488,30 @@ func OfferIDFor(provider, instanceType string) string {
 // be added) and returns the changes. It checks the row on its own; checks
 // against other tables (GPU and provider IDs) are the caller's.
 func ApplyPriceRow(o *Offer, row PriceRow) ([]PriceChange, error) {
+	return applyPriceRow(o, row, false)
+}
+
+// applyPriceRow is ApplyPriceRow; own marks a row of the user's own prices
+// (PriceMerge.Own), which the user vouches for: it may leave as_of and
+// source empty (the price is then undated, and an undated price of the
+// user's is never stale), and it may give a currency other than the
+// offer's, which then becomes the offer's: the prices the row leaves
+// empty, in the old currency, are dropped, and the planner converts the
+// row's at the FX table as it does every price in another currency. The
+// catalog's own files (catalog import-prices) keep both rules: a price
+// there needs a date and an origin, and is never converted.
+func applyPriceRow(o *Offer, row PriceRow, own bool) ([]PriceChange, error) {
 	if err := checkRowNames(row); err != nil {
 		return nil, err
 	}
-	where := fmt.Sprintf("catalog: price sheet: row %d", row.Line)
-	if row.AsOf == "" {
+	where := row.where()
+	if row.AsOf == "" && !own {
 		return nil, fmt.Errorf("%s: as_of is missing", where)
 	}
-	if _, err := AsOfTime(row.AsOf); err != nil {
+	if _, err := AsOfTime(row.AsOf); err != nil && row.AsOf != "" {
 		return nil, fmt.Errorf("%s: as_of %q is not a YYYY-MM-DD date", where, row.AsOf)
 	}
-	if row.Source == "" {
+	if row.Source == "" && !own {
 		return nil, fmt.Errorf("%s: source is missing", where)
 	}
 	added := o.ID == ""
@@ -468,7 +525,7 @@ func ApplyPriceRow(o *Offer, row PriceRow) ([]PriceChange, error) {
 		}
 		*o = Offer{ID: id, Provider: row.Provider, InstanceType: row.InstanceType, GPU: row.GPU, GPUCount: row.GPUCount, Currency: row.Currency}
 	} else {
-		if row.Currency != "" && row.Currency != o.Currency {
+		if row.Currency != "" && row.Currency != o.Currency && !own {
 			return nil, fmt.Errorf("%s: currency %s differs from offer %s's %s (no conversion is done)", where, row.Currency, o.ID, o.Currency)
 		}
 		if row.GPU != "" && row.GPU != o.GPU || row.GPUCount != 0 && row.GPUCount != o.GPUCount {
@@ -478,6 +535,10 @@ func ApplyPriceRow(o *Offer, row PriceRow) ([]PriceChange, error) {
 	var changes []PriceChange
 	if added {
 		changes = append(changes, PriceChange{OfferID: o.ID, Field: "offer"})
+	} else if row.Currency != "" && row.Currency != o.Currency {
+		changes = append(changes, PriceChange{OfferID: o.ID, Field: "currency", Old: o.Currency, New: row.Currency})
+		o.Currency = row.Currency
+		o.OnDemandPerHour, o.SpotPerHour, o.Reserved1yPerHour, o.Reserved3yPerHour, o.MonthlyPrice = 0, 0, 0, 0, 0
 	}
 	set := func(field string, dst *float64, x float64) {
 		if x == 0 || x == *dst {
@@ -492,6 +553,15 @@ func ApplyPriceRow(o *Offer, row PriceRow) ([]PriceChange, error) {
 	set("reserved_3y_per_hour", &o.Reserved3yPerHour, row.Reserved3yPerHour)
 	set("monthly_price", &o.MonthlyPrice, row.MonthlyPrice)
 	set("network_gbps", &o.NetworkGbps, row.NetworkGbps)
+	set("ram_gib", &o.RAMGiB, row.RAMGiB)
+	if v := int(row.VCPUs); v != 0 && v != o.VCPUs {
+		changes = append(changes, PriceChange{OfferID: o.ID, Field: "vcpus", Old: fmtPrice(float64(o.VCPUs)), New: fmtPrice(row.VCPUs)})
+		o.VCPUs = v
+	}
+	if g := row.BillingGranularity; g != "" && g != o.BillingGranularity {
+		changes = append(changes, PriceChange{OfferID: o.ID, Field: "billing_granularity", Old: o.BillingGranularity, New: g})
+		o.BillingGranularity = g
+	}
 	if row.NetworkFabric != "" && row.NetworkFabric != o.NetworkFabric {
 		if !slices.Contains(NetworkFabrics, row.NetworkFabric) {
 			return nil, fmt.Errorf("%s: network_fabric %q is not one of %s", where, row.NetworkFabric, strings.Join(NetworkFabrics, ", "))
@@ -516,11 +586,15 @@ func ApplyPriceRow(o *Offer, row PriceRow) ([]PriceChange, error) {
 		changes = append(changes, PriceChange{OfferID: o.ID, Field: "regions", Old: strings.Join(o.Regions, " "), New: row.Region})
 		o.Regions = []string{row.Region}
 	}
-	if row.AsOf != o.AsOf || o.AsOfEstimated {
+	// The date and source are the prices': an own row that gives no price
+	// and no date (a host, a network) leaves the offer's.
+	keep := own && row.AsOf == "" && row.Source == "" &&
+		row.OnDemandPerHour+row.SpotPerHour+row.Reserved1yPerHour+row.Reserved3yPerHour+row.MonthlyPrice == 0
+	if !keep && (row.AsOf != o.AsOf || o.AsOfEstimated) {
 		changes = append(changes, PriceChange{OfferID: o.ID, Field: "as_of", Old: o.AsOf, New: row.AsOf})
 		o.AsOf, o.AsOfEstimated = row.AsOf, false
 	}
-	if row.Source != o.Source {
+	if !keep && row.Source != o.Source {
 		o.Source = row.Source
 	}
 	if row.Notes != "" {
@@ -626,10 +700,63 @@ func (m *PriceMerge) find(row PriceRow) int {
 	return i
 }
 
+// knownGPUs is the tail of the message for a row naming a GPU the
+// catalog does not know: the IDs it may mean, then every GPU ID. A sheet
+// written by hand names "H100" or "NVIDIA H100 SXM 80GB" where the
+// catalog's ID is h100-sxm; a row dropped or refused without the names
+// leaves the user guessing.
+func (c *Catalog) knownGPUs(name string) string {
+	ids, names := make([]string, len(c.GPUs)), make([]string, len(c.GPUs))
+	for i, g := range c.GPUs {
+		ids[i], names[i] = g.ID, g.Name
+	}
+	return knownNames(name, ids, names)
+}
+
+// knownProviders is knownGPUs for a provider.
+func (c *Catalog) knownProviders(name string) string {
+	ids, names := make([]string, len(c.Providers)), make([]string, len(c.Providers))
+	for i, p := range c.Providers {
+		ids[i], names[i] = p.ID, p.Name
+	}
+	return knownNames(name, ids, names)
+}
+
+// knownNames is " (did you mean x, y? known: a, b, ...)": the IDs whose ID
+// or display name holds name (case and separators aside), or that name
+// holds, then every ID in the catalog's order.
+func knownNames(name string, ids, names []string) string {
+	norm := func(s string) string {
+		return strings.NewReplacer(" ", "", "-", "", "_", "").Replace(strings.ToLower(s))
+	}
+	n := norm(name)
+	var near []string
+	for i, id := range ids {
+		d, full := norm(id), norm(names[i])
+		if n != "" && (strings.Contains(d, n) || strings.Contains(full, n) || strings.Contains(n, d)) {
+			near = append(near, id)
+		}
+	}
+	s := "known: " + strings.Join(ids, ", ")
+	if len(near) > 0 {
+		s = "did you mean " + strings.Join(near, ", ") + "? " + s
+	}
+	return " (" + s + ")"
+}
+
 // Apply merges one row. On error nothing of the row is kept.
 func (m *PriceMerge) Apply(row PriceRow) error {
 	if err := checkRowNumbers(row); err != nil {
 		return err
+	}
+	// A currency is an ISO 4217 code, upper-case ("usd" is USD), that the
+	// FX table converts: a row in a currency it lacks ("EURO") would be
+	// listed as an offer no plan can price.
+	if row.Currency != "" {
+		row.Currency = strings.ToUpper(row.Currency)
+		if fx, ok := m.base.FX(row.Currency); !ok || !(fx.PerUSD > 0) {
+			return fmt.Errorf("%s: currency %q has no rate in the catalog's FX table (known: %s)", row.where(), row.Currency, strings.Join(m.base.Currencies(), ", "))
+		}
 	}
 	i := m.find(row)
 	var o Offer
@@ -637,29 +764,39 @@ func (m *PriceMerge) Apply(row PriceRow) error {
 		o = m.offers[i]
 		o.Regions = slices.Clone(o.Regions)
 	} else {
-		where := fmt.Sprintf("catalog: price sheet: row %d", row.Line)
+		where := row.where()
 		if row.OfferID != "" && row.Provider == "" && row.InstanceType == "" && row.GPU == "" {
 			return fmt.Errorf("%s: offer_id %q is not in the catalog (a new offer needs provider, instance_type, gpu, gpu_count and currency)", where, row.OfferID)
 		}
 		if _, ok := m.base.GPU(row.GPU); !ok {
-			return fmt.Errorf("%s: gpu %q is not in the catalog", where, row.GPU)
+			return fmt.Errorf("%s: gpu %q is not in the catalog%s", where, row.GPU, m.base.knownGPUs(row.GPU))
 		}
 		if _, ok := m.base.Provider(row.Provider); !ok {
-			return fmt.Errorf("%s: provider %q is not in the catalog", where, row.Provider)
+			return fmt.Errorf("%s: provider %q is not in the catalog%s", where, row.Provider, m.base.knownProviders(row.Provider))
 		}
 	}
-	ch, err := ApplyPriceRow(&o, row)
+	// A row of the user's own prices for a catalog offer replaces the
+	// offer's prices: one the row leaves empty is the market's, not the
+	// user's, and would be planned as theirs (exempt from the stale,
+	// far-below-median and spot-floor checks), so it goes. Later rows of
+	// the same sheet add to the user's prices; a row that gives no price
+	// (a host, a network) leaves the prices and whose they are alone.
+	gives := row.OnDemandPerHour+row.SpotPerHour+row.Reserved1yPerHour+row.Reserved3yPerHour+row.MonthlyPrice > 0
+	if m.Own && gives && i >= 0 && !o.UserPrice {
+		o.OnDemandPerHour, o.SpotPerHour, o.Reserved1yPerHour, o.Reserved3yPerHour, o.MonthlyPrice = 0, 0, 0, 0, 0
+	}
+	ch, err := applyPriceRow(&o, row, m.Own)
 	if err != nil {
 		return err
 	}
 	if g, ok := m.base.GPU(o.GPU); ok {
 		for _, p := range o.Prices() {
 			if why := ImplausiblePrice(p, g, o.GPUCount, o.Currency); why != "" {
-				return fmt.Errorf("catalog: price sheet: row %d (%s): %s", row.Line, o.ID, why)
+				return fmt.Errorf("%s (%s): %s", row.where(), o.ID, why)
 			}
 		}
 	}
-	o.UserPrice = o.UserPrice || m.Own
+	o.UserPrice = o.UserPrice || m.Own && gives
 	if i >= 0 {
 		m.offers[i] = o
 	} else {

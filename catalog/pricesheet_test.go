@@ -36,9 +36,9 @@ func TestPriceSheetCSVAndJSON(t *testing.T) {
 func TestPriceSheetErrors(t *testing.T) {
 	for in, want := range map[string]string{
 		"offer_id,price\nx,1\n": `unknown column "price"`,
-		"offer_id,on_demand_per_hour,as_of,source\nx,-1,2026-01-01,q\n":                                                       "row 1: on_demand_per_hour \"-1\" is not a non-negative number",
+		"offer_id,on_demand_per_hour,as_of,source\nx,-1,2026-01-01,q\n":                                                       "row 1 (line 2): on_demand_per_hour \"-1\" is not a non-negative number",
 		`{"prices":[{"offer_id":"x","cost":1}]}`:                                                                              "row 1:",
-		"offer_id,on_demand_per_hour,source\naws-g4dn.xlarge,1,q\n":                                                           "row 1: as_of is missing",
+		"offer_id,on_demand_per_hour,source\naws-g4dn.xlarge,1,q\n":                                                           "row 1 (line 2): as_of is missing",
 		"offer_id,on_demand_per_hour,currency,as_of,source\naws-g4dn.xlarge,1,EUR,2026-01-01,q\n":                             "no conversion is done",
 		"provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency,as_of,source\naws,x1,no-gpu,1,1,USD,2026-01-01,q\n": `gpu "no-gpu" is not in the catalog`,
 	} {
@@ -48,6 +48,26 @@ func TestPriceSheetErrors(t *testing.T) {
 		}
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want %q", in, err, want)
+		}
+	}
+}
+
+// TestPriceSheetNamesTheKnown: a row naming a GPU or provider the catalog
+// does not know is refused with the row, the IDs it may mean and every
+// known ID, not "not in the catalog" alone.
+func TestPriceSheetNamesTheKnown(t *testing.T) {
+	const head = "provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency,as_of,source\n"
+	for row, want := range map[string][]string{
+		"lambda,mine,H100,1,1.2,USD,2026-11-01,q\n":                 {`row 1 (line 2): gpu "H100" is not in the catalog (did you mean h100-80gb, h100-nvl, h100-pcie, h100-sxm? known: a10, `, ", v100s)"},
+		"lambda,mine,NVIDIA H100 SXM 80GB,1,1.2,USD,2026-11-01,q\n": {`(did you mean h100-sxm? known: a10, `},
+		"lambda,mine,tpu-v5e,1,1.2,USD,2026-11-01,q\n":              {`gpu "tpu-v5e" is not in the catalog (known: a10, a100-40gb, `},
+		"Lambda Labs,mine,h100-sxm,1,1.2,USD,2026-11-01,q\n":        {`provider "Lambda Labs" is not in the catalog (did you mean lambda? known: `, "aws, "},
+	} {
+		_, _, err := catalog.Default().WithOwnPrices([]byte(head + row))
+		for _, w := range want {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("%q: error %v, want %q", row, err, w)
+			}
 		}
 	}
 }
@@ -203,5 +223,156 @@ func BenchmarkWithPrices(b *testing.B) {
 		if _, _, err := catalog.Default().WithPrices(rows); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestOwnSheetTheUserVouchesFor: the user's own sheet may leave as_of and
+// source empty and may price an offer in another currency than the
+// catalog's (the catalog's prices in the old currency go; the planner
+// converts the row's at the FX table); catalog import-prices still
+// refuses all three.
+func TestOwnSheetTheUserVouchesFor(t *testing.T) {
+	base := catalog.Default()
+	was, ok := base.Offer("lambda-gpu_1x_h100_sxm5")
+	if !ok || was.Currency != "USD" {
+		t.Fatalf("lambda-gpu_1x_h100_sxm5: %v, %q", ok, was.Currency)
+	}
+	cat, n, err := base.WithOwnPrices([]byte("offer_id,on_demand_per_hour,currency\nlambda-gpu_1x_h100_sxm5,1.1,EUR\n"))
+	if err != nil || n != 1 {
+		t.Fatalf("own sheet: %d rows, %v", n, err)
+	}
+	o, _ := cat.Offer("lambda-gpu_1x_h100_sxm5")
+	if o.Currency != "EUR" || o.OnDemandPerHour != 1.1 || o.SpotPerHour+o.Reserved1yPerHour+o.Reserved3yPerHour+o.MonthlyPrice != 0 ||
+		o.AsOf != "" || o.AsOfEstimated || !o.UserPrice {
+		t.Errorf("own EUR row: %+v", o)
+	}
+	added, _, err := base.WithOwnPrices([]byte("provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency\nlambda,ours,a100-80gb,1,0.6,USD\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, ok := added.Offer("lambda-ours"); !ok || o.OnDemandPerHour != 0.6 || o.AsOf != "" || !o.UserPrice {
+		t.Errorf("own undated row: %v %+v", ok, o)
+	}
+	// A date, when given, must still be a date.
+	if _, _, err := base.WithOwnPrices([]byte("offer_id,on_demand_per_hour,as_of\nlambda-gpu_1x_h100_sxm5,1.1,last week\n")); err == nil ||
+		!strings.Contains(err.Error(), `row 1 (line 2): as_of "last week" is not a YYYY-MM-DD date`) {
+		t.Errorf("bad date: %v", err)
+	}
+	for in, want := range map[string]string{
+		"offer_id,on_demand_per_hour,currency,as_of,source\nlambda-gpu_1x_h100_sxm5,1.1,EUR,2026-11-01,q\n": "no conversion is done",
+		"offer_id,on_demand_per_hour,source\nlambda-gpu_1x_h100_sxm5,1.1,q\n":                               "as_of is missing",
+		"offer_id,on_demand_per_hour,as_of\nlambda-gpu_1x_h100_sxm5,1.1,2026-11-01\n":                       "source is missing",
+	} {
+		rows, err := catalog.ParsePriceSheet(strings.NewReader(in))
+		if err == nil {
+			_, _, err = base.WithPrices(rows)
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("import %q: %v, want %q", in, err, want)
+		}
+	}
+}
+
+// TestPriceSheetErrorsNameTheLine: a CSV row's error names its line in the
+// file as well as its row, as the CSV reader's own errors do ("record on
+// line 4"); a quoted cell spanning lines moves the rows after it.
+func TestPriceSheetErrorsNameTheLine(t *testing.T) {
+	const sheet = "offer_id,on_demand_per_hour,notes\n" +
+		"aws-g4dn.xlarge,0.5,\"our quote,\nvalid to March\"\n" +
+		"aws-g4dn.2xlarge,-1,\n"
+	_, _, err := catalog.Default().WithOwnPrices([]byte(sheet))
+	if want := `catalog: price sheet: row 2 (line 4): on_demand_per_hour "-1" is not a non-negative number`; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+	// JSON rows are the array's elements: no line.
+	_, _, err = catalog.Default().WithOwnPrices([]byte(`[{"offer_id":"aws-g4dn.xlarge","on_demand_per_hour":0.5},{"offer_id":"aws-g4dn.xlarge","gpu_count":99}]`))
+	if want := `catalog: price sheet: row 2: gpu_count 99 out of range (0, 16]`; err == nil || err.Error() != want {
+		t.Errorf("JSON: error %v, want %s", err, want)
+	}
+}
+
+// TestPriceSheetCurrencyHasARate: a row's currency is read as an ISO code
+// in any case, and one the FX table has no rate for is refused naming the
+// known ones (it was merged as an offer no plan could price, listed unfit
+// under --all only).
+func TestPriceSheetCurrencyHasARate(t *testing.T) {
+	const head = "provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency\n"
+	cat, _, err := catalog.Default().WithOwnPrices([]byte(head + "lambda,ours,h100-sxm,1,1.2,usd\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := cat.Offer("lambda-ours"); o.Currency != "USD" {
+		t.Errorf("usd read as %q", o.Currency)
+	}
+	_, _, err = catalog.Default().WithOwnPrices([]byte(head + "lambda,ours,h100-sxm,1,1.2,EURO\n"))
+	if want := `row 1 (line 2): currency "EURO" has no rate in the catalog's FX table (known: USD, `; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("EURO: %v, want %s", err, want)
+	}
+}
+
+// TestPriceSheetHostAndBilling: a sheet states an offer's host (vcpus,
+// ram_gib) and its smallest billed unit, so the user's own machines are
+// checked for host memory and billed as they are, not assumed; values no
+// offer can hold are refused with the row.
+func TestPriceSheetHostAndBilling(t *testing.T) {
+	const head = "provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency,vcpus,ram_gib,billing_granularity\n"
+	cat, _, err := catalog.Default().WithOwnPrices([]byte(head + "lambda,ours,h100-sxm,1,1.2,USD,26,200,second\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := cat.Offer("lambda-ours"); o.VCPUs != 26 || o.RAMGiB != 200 || o.BillingGranularity != "second" {
+		t.Errorf("offer %+v", o)
+	}
+	for row, want := range map[string]string{
+		"lambda,ours,h100-sxm,1,1.2,USD,2.5,,\n":   `row 1 (line 2): vcpus 2.5 is not a whole number in [0, 1024]`,
+		"lambda,ours,h100-sxm,1,1.2,USD,,1e6,\n":   `row 1 (line 2): ram_gib 1e+06 out of range [0, 32768]`,
+		"lambda,ours,h100-sxm,1,1.2,USD,,,daily\n": `row 1 (line 2): billing_granularity "daily" is not one of second, minute, hour, month`,
+		"lambda,ours,h100-sxm,1,1.2,USD,-4,,\n":    `row 1 (line 2): vcpus "-4" is not a non-negative number`,
+	} {
+		if _, _, err := catalog.Default().WithOwnPrices([]byte(head + row)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %s", row, err, want)
+		}
+	}
+}
+
+// TestOwnRowReplacesTheMarketsPrices: the user's on-demand rate for a
+// catalog offer does not make the catalog's spot price of that offer the
+// user's (exempt from every price check): the offer's prices are the
+// user's rows', over one row or several; a row with no price (a host)
+// leaves the catalog's prices and whose they are alone.
+func TestOwnRowReplacesTheMarketsPrices(t *testing.T) {
+	base := catalog.Default()
+	var id string
+	for _, o := range base.Offers {
+		if o.OnDemandPerHour > 0 && o.SpotPerHour > 0 && o.Currency == "USD" {
+			id = o.ID
+			break
+		}
+	}
+	if id == "" {
+		t.Fatal("no USD offer with on-demand and spot prices")
+	}
+	was, _ := base.Offer(id)
+	cat, _, err := base.WithOwnPrices([]byte("offer_id,on_demand_per_hour\n" + id + ",0.5\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := cat.Offer(id); o.OnDemandPerHour != 0.5 || o.SpotPerHour != 0 || !o.UserPrice {
+		t.Errorf("one row: %s on demand %v, spot %v (was %v), user %v", id, o.OnDemandPerHour, o.SpotPerHour, was.SpotPerHour, o.UserPrice)
+	}
+	cat, _, err = base.WithOwnPrices([]byte("offer_id,on_demand_per_hour,spot_per_hour\n" + id + ",0.5,\n" + id + ",,0.2\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := cat.Offer(id); o.OnDemandPerHour != 0.5 || o.SpotPerHour != 0.2 || !o.UserPrice {
+		t.Errorf("two rows: on demand %v, spot %v, user %v", o.OnDemandPerHour, o.SpotPerHour, o.UserPrice)
+	}
+	cat, _, err = base.WithOwnPrices([]byte("offer_id,vcpus\n" + id + ",64\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := cat.Offer(id); o.OnDemandPerHour != was.OnDemandPerHour || o.SpotPerHour != was.SpotPerHour || o.UserPrice || o.VCPUs != 64 ||
+		o.AsOf != was.AsOf || o.AsOfEstimated != was.AsOfEstimated || o.Source != was.Source {
+		t.Errorf("host row: %+v", o)
 	}
 }

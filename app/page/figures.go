@@ -183,8 +183,34 @@ func linkJob(fragment string) (ViewState, Job, error) {
 // linkPlan plans j as the page does, its prices aged on today's date (the
 // page's clock; the CLI's now).
 func linkPlan(j Job) (PlanOut, Prices, error) {
-	pr := NewPrices(catalog.Default(), nil)
+	return planOn(j, catalog.Default(), nil)
+}
+
+// planOn plans j over cat with the offers in own marked as the user's, as
+// the page does.
+func planOn(j Job, cat *catalog.Catalog, own map[string]bool) (PlanOut, Prices, error) {
+	pr := NewPrices(cat, own)
 	pr.Today = time.Now().UTC()
 	out := RunPlan(j, pr)
 	return out, pr, out.Err
+}
+
+// LinkPlan is the plan the page makes for the job a link describes over
+// the built-in catalog with the user's price sheet merged as the page
+// merges a loaded one (Catalog.MergeOwnPrices, Sheet.Use); a refused
+// sheet is the page's message. The CLI's agreement test holds `rightsize
+// plan --prices` to it.
+func LinkPlan(fragment string, sheet []byte) (PlanOut, error) {
+	_, j, err := linkJob(fragment)
+	if err != nil {
+		return PlanOut{}, err
+	}
+	cat, changes, n, err := catalog.Default().MergeOwnPrices(sheet, nil)
+	var s Sheet
+	own, ok := s.Use("sheet", changes, n, err, "en")
+	if !ok {
+		return PlanOut{}, errors.New(s.Err)
+	}
+	out, _, err := planOn(j, cat, own)
+	return out, err
 }

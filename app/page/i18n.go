@@ -482,6 +482,7 @@ const (
 	MsgRegionField
 	MsgCheaperFlagged
 	MsgOwnPriceMark
+	MsgOwnUnfit
 	MsgFitsWith
 	MsgLeverCheckpointing
 	MsgLeverZeRO3
@@ -969,6 +970,7 @@ var messagesEN = [NMsgs]string{
 	MsgRegionField:           "Hosted in (region prefix, e.g. eu-, ru)",
 	MsgCheaperFlagged:        "Cheaper if the price holds — verify: %s, %s",
 	MsgOwnPriceMark:          "your price",
+	MsgOwnUnfit:              "Your price, not picked: %s does not run this job: %s",
 	MsgFitsWith:              "Fits with",
 	MsgLayoutChosen:          "Layout chosen",
 	MsgLayoutWhy:             "%s fits at %s; %s",
@@ -1439,6 +1441,7 @@ var MessagesRU = [NMsgs]string{
 	MsgRegionField:           "Где размещено (префикс региона, например eu-, ru)",
 	MsgCheaperFlagged:        "Дешевле, если цена верна, — проверьте: %s, %s",
 	MsgOwnPriceMark:          "ваша цена",
+	MsgOwnUnfit:              "Ваша цена, не выбрана: %s не выполняет эту задачу: %s",
 	MsgFitsWith:              "Поместится с",
 	MsgLayoutChosen:          "Выбранная раскладка",
 	MsgLayoutWhy:             "%s помещается: %s; %s",
@@ -1909,6 +1912,7 @@ var messagesZH = [NMsgs]string{
 	MsgRegionField:           "托管地区（地区前缀，如 eu-、ru）",
 	MsgCheaperFlagged:        "若价格属实则更便宜——请核实：%s，%s",
 	MsgOwnPriceMark:          "您的价格",
+	MsgOwnUnfit:              "您的价格，未选用：%s 无法运行此任务：%s",
 	MsgFitsWith:              "这样可以装下",
 	MsgLayoutChosen:          "所选布局",
 	MsgLayoutWhy:             "%s 可装下：%s；%s",

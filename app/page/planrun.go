@@ -433,6 +433,22 @@ func (o *PlanOut) FlaggedLine(l Locale, names func(string) string) string {
 	return fmt.Sprintf(l.T(MsgCheaperFlagged), what, l.Money(c.Cost, o.Currency))
 }
 
+// OwnUnfitLines are the user's own offers (a loaded price sheet) that do
+// not run the job, each with the planner's reason: the planner lists them
+// whatever the top rows (planner.Options.Top), so the page says why the
+// user's machines were not picked rather than leaving them out unsaid.
+func (o *PlanOut) OwnUnfitLines(l Locale, names func(string) string) []string {
+	var out []string
+	for i := range o.Rows {
+		r := &o.Rows[i]
+		if r.Fits || !r.Offer.UserPrice {
+			continue
+		}
+		out = append(out, fmt.Sprintf(l.T(MsgOwnUnfit), names(r.Offer.Provider)+" · "+r.Offer.Name(), l.ReasonWith(r.FitReason, names)))
+	}
+	return out
+}
+
 // KindMsgs are the provider kinds in display order with their labels:
 // the filter's choices and the kind shown on every pick.
 var KindMsgs = []struct {

@@ -33,13 +33,18 @@ func AnswerNode(v *View) Node {
 		cls += " rs-stale"
 	}
 	s := el("section", cls, tx("h2", "", t(MsgAnswerTitle)), slot("job"))
+	// The user's own offers that do not run the job, each with why.
+	var own []Node
+	for i, line := range a.OwnUnfit {
+		own = append(own, tx("p", "rs-warn", line).id("rs-own-unfit-"+strconv.Itoa(i)))
+	}
 	switch a.Kind {
 	case AnswerStale:
 		return s.kids([]Node{tx("p", "rs-sub", a.Note).id("rs-answer-stale")})
 	case AnswerPlanning:
 		return s.kids([]Node{tx("p", "rs-sub", a.Note).id("rs-planning")})
 	case AnswerNone:
-		return s.kids([]Node{tx("p", "rs-sub", a.Note).id("rs-no-answer")}, when(a.Widened != "", tx("p", "rs-sub", a.Widened).id("rs-widened")))
+		return s.kids([]Node{tx("p", "rs-sub", a.Note).id("rs-no-answer")}, when(a.Widened != "", tx("p", "rs-sub", a.Widened).id("rs-widened")), own)
 	}
 	note := tx("p", "rs-sub", a.Note)
 	if a.Kind == AnswerStalePicks {
@@ -54,6 +59,7 @@ func AnswerNode(v *View) Node {
 		when(a.KindsNote, tx("p", "rs-sub", t(MsgKindsNote)).id("rs-kinds")),
 		[]Node{slot("picks")},
 		when(a.Flagged != "", tx("p", "rs-warn", a.Flagged).id("rs-flagged")),
+		own,
 		when(len(a.Notes) > 0, notes),
 		when(len(a.Chart.Points) > 0, slot("chart")))
 }

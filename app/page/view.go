@@ -1173,6 +1173,7 @@ type AnswerView struct {
 	CostLabel, TimeLabel string
 	Flagged              string   // the cheaper plan the picks passed over for its price
 	Notes                []string // what the planner assumed for the whole plan
+	OwnUnfit             []string // the user's own offers that do not run the job, and why (PlanOut.OwnUnfitLines)
 	Chart                ChartView
 }
 
@@ -1262,8 +1263,10 @@ func (b *viewBuilder) answer() AnswerView {
 		return AnswerView{Kind: AnswerNone, Note: b.t(MsgNoAnswer)}
 	case len(out.Picks) == 0:
 		return AnswerView{Kind: AnswerNone, Note: b.t(out.NoneWhy),
-			Widened: out.WidenedLine(b.l, Names{GPU: in.Prices.GPUName, Provider: in.Prices.ProviderName})}
+			Widened:  out.WidenedLine(b.l, Names{GPU: in.Prices.GPUName, Provider: in.Prices.ProviderName}),
+			OwnUnfit: out.OwnUnfitLines(b.l, in.Prices.ProviderName)}
 	}
+	v.OwnUnfit = out.OwnUnfitLines(b.l, in.Prices.ProviderName)
 	v.FX = FXLine(b.l, in.Prices.Cat, out.Currency)
 	v.KindsNote = in.State[FieldProviderKind] == ""
 	v.Picks = b.picks()

@@ -61,6 +61,7 @@ func offerOf(o offerJSON) catalog.Offer {
 		Currency: o.Currency, Regions: slices.Clone(o.Regions), AsOf: o.AsOf, AsOfEstimated: o.AsOfEstimated,
 		Source: o.Source, Notes: o.Notes, NetworkGbps: o.NetworkGbps, NetworkFabric: o.NetworkFabric,
 		SpotInterruption: o.SpotInterruption, SpotInterruptionSource: o.SpotInterruptionSource,
+		VCPUs: o.VCPUs, RAMGiB: o.RAMGiB, BillingGranularity: o.BillingGranularity,
 	}
 }
 
@@ -70,6 +71,10 @@ func setOffer(dst *offerJSON, o catalog.Offer) {
 	dst.Regions, dst.AsOf, dst.AsOfEstimated, dst.Source, dst.Notes = o.Regions, o.AsOf, o.AsOfEstimated, o.Source, o.Notes
 	dst.NetworkGbps, dst.NetworkFabric = o.NetworkGbps, o.NetworkFabric
 	dst.SpotInterruption, dst.SpotInterruptionSource = o.SpotInterruption, o.SpotInterruptionSource
+	dst.VCPUs, dst.BillingGranularity = o.VCPUs, o.BillingGranularity
+	if o.RAMGiB != dst.RAMGiB {
+		dst.RAMGiB, dst.RAMGB = o.RAMGiB, 0 // a sheet's ram_gib replaces the file's ram_gb
+	}
 }
 
 // bumpProviders sets each provider's as_of to its newest offer's.

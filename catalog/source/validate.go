@@ -20,8 +20,6 @@ var tasks = map[string]bool{
 	"image-generation": true, "speech-recognition": true, "sentence-embedding": true, "text-ranking": true, "text-to-video": true,
 }
 
-var billing = map[string]bool{"second": true, "minute": true, "hour": true, "month": true}
-
 // currencyPerUSD and PriceBoundsUSD are the catalog's plausibility rules,
 // which the page applies to a user's price sheet too.
 var currencyPerUSD = catalog.CurrencyPerUSD
@@ -313,8 +311,8 @@ func convertOffer(v *validator, i int, o offerJSON, gpus map[string]catalog.GPU,
 	if !isUpper(o.Currency, 3) {
 		v.add(i, id, "currency %q must be an ISO 4217 code", o.Currency)
 	}
-	if o.BillingGranularity != "" && !billing[o.BillingGranularity] {
-		v.add(i, id, "billing_granularity %q must be second, minute, hour or month", o.BillingGranularity)
+	if o.BillingGranularity != "" && !slices.Contains(catalog.BillingGranularities, o.BillingGranularity) {
+		v.add(i, id, "billing_granularity %q must be %s", o.BillingGranularity, strings.Join(catalog.BillingGranularities, ", "))
 	}
 	for _, r := range o.Regions {
 		if strings.TrimSpace(r) == "" {

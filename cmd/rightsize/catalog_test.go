@@ -199,3 +199,23 @@ func TestCatalogImportSkyPilot(t *testing.T) {
 		t.Errorf("source not recorded:\n%s", b)
 	}
 }
+
+// TestCatalogImportPricesHost: import-prices writes a row's vcpus, ram_gib
+// and billing_granularity into offers.json (they were parsed nowhere), and
+// the result validates.
+func TestCatalogImportPricesHost(t *testing.T) {
+	dir := copyFixture(t)
+	sheet := filepath.Join(t.TempDir(), "host.csv")
+	os.WriteFile(sheet, []byte("provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency,vcpus,ram_gib,billing_granularity,as_of,source\n"+
+		"aws,g4dn.8xlarge,t4,1,2.176,USD,32,128,second,2026-11-01,quote\n"), 0o644)
+	if _, errOut, code := runCLI("catalog", "import-prices", "-dir", dir, sheet); code != 0 {
+		t.Fatalf("code %d: %s", code, errOut)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "offers.json"))
+	_, _, code := runCLI("catalog", "validate", "-dir", dir)
+	for _, want := range []string{`"vcpus":32`, `"ram_gib":128`, `"billing_granularity":"second"`} {
+		if code != 0 || !bytes.Contains(b, []byte(want)) {
+			t.Errorf("validate %d; offers.json lacks %s", code, want)
+		}
+	}
+}

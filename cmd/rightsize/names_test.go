@@ -44,7 +44,7 @@ func TestCatalogImportPricesRefusesBadName(t *testing.T) {
 	before, _ := os.ReadFile(filepath.Join(dir, "offers.json"))
 	out, errOut, code := runCLI("catalog", "import-prices", "-dir", dir, sheet)
 	after, _ := os.ReadFile(filepath.Join(dir, "offers.json"))
-	want := `rightsize catalog import-prices: catalog: price sheet: row 2: instance_type "p4d.24xlarge\ntouch /tmp/pwned\n#": character '\n' is not allowed`
+	want := `rightsize catalog import-prices: catalog: price sheet: row 2 (line 3): instance_type "p4d.24xlarge\ntouch /tmp/pwned\n#": character '\n' is not allowed`
 	if code != 2 || out != "" || !strings.HasPrefix(errOut, want) || strings.Count(errOut, "\n") != 1 || !bytes.Equal(before, after) {
 		t.Errorf("code %d, stdout %q, stderr %q, file changed %v; want 2 and %s", code, out, errOut, !bytes.Equal(before, after), want)
 	}

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -416,5 +419,77 @@ func TestAttentionKernelAgreesWithCLI(t *testing.T) {
 	// the faster kernels shorten it, each by less than its own speed-up.
 	if !(speed["fa2"] < speed["cudnn"] && speed["cudnn"] < speed["fa3"] && speed["fa3"] < 1.74*speed["fa2"]) {
 		t.Errorf("tokens/s by kernel %v: want fa2 < cudnn < fa3 < 1.74 × fa2", speed)
+	}
+}
+
+// TestPageSheetAgreesWithCLI: a price sheet of the user's own prices
+// loaded into the page (page.LinkPlan) and read by rightsize plan --prices
+// gives one cheapest pick: the same offer, price and cost, and the same
+// sentence. The sheets: new offers at negotiated rates far below the
+// catalog's median, a EUR rate for an offer listed in USD, undated, a tie
+// with a catalog price and a rate on a marketplace's provider.
+func TestPageSheetAgreesWithCLI(t *testing.T) {
+	const head = "provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency\n"
+	jobs := []struct {
+		args []string
+		frag string
+	}{
+		{[]string{"--model", "llama-3.1-8b", "--task", "lora", "--seq", "2048", "--train-tokens", "1B"}, "t=lora"},
+		{[]string{"--model", "llama-3.1-8b", "--requests-per-second", "5", "--prompt-tokens", "1536", "--output-tokens", "512", "--ttft-p95", "2s", "--tpot", "100ms"}, "m=llama-3.1-8b&rps=5"},
+	}
+	dir := t.TempDir()
+	for _, job := range jobs {
+		// The tie: the catalog's cheapest offer for the job, priced the
+		// same as a new offer of the user's.
+		c := cheapest(t, planJSONOf(t, job.args...))
+		tie := fmt.Sprintf("%s%s,zz-ours,%s,%v,%v,%s\n", head, c.Provider, c.GPU, c.GPUsPerInstance, c.PricePerHour, c.Currency)
+		for i, sheet := range []string{
+			head + "lambda,our-h100,h100-sxm,1,1.20,USD\nlambda,our-a100,a100-80gb,1,0.60,USD\n",
+			"offer_id,on_demand_per_hour,currency\nlambda-gpu_1x_h100_sxm5,1.1,EUR\n",
+			head + "vast,our-h100,h100-sxm,1,1.0,USD\n",
+			tie,
+		} {
+			path := filepath.Join(dir, strconv.Itoa(i)+".csv")
+			if err := os.WriteFile(path, []byte(sheet), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cli := cheapest(t, planJSONOf(t, append(job.args, "--prices", path)...))
+			web, err := page.LinkPlan(job.frag, []byte(sheet))
+			if err != nil {
+				t.Fatalf("sheet %d, %s: page: %v", i, job.frag, err)
+			}
+			var pick *page.Pick
+			for k := range web.Picks {
+				if web.Picks[k].Kind == page.PickCheapest {
+					pick = &web.Picks[k]
+				}
+			}
+			if pick == nil {
+				t.Fatalf("sheet %d, %s: the page has no cheapest pick", i, job.frag)
+			}
+			row := web.Rows[pick.Row]
+			cost := cli.JobCostDisp
+			if cli.MonthlyCostDisp > 0 {
+				cost = cli.MonthlyCostDisp
+			}
+			if !cli.UserPrice || sheet == tie && !strings.Contains(cli.Why, "the tie goes to your price") {
+				t.Errorf("sheet %d, %s: the cheapest is %s (user %v): %s", i, job.frag, cli.OfferID, cli.UserPrice, cli.Why)
+			}
+			if pick.Offer.ID != cli.OfferID || row.PricePerHour != cli.PricePerHour || math.Abs(pick.Cost-cost) > 1e-9*cost ||
+				pick.Offer.UserPrice != cli.UserPrice || row.Why.String() != cli.Why {
+				t.Errorf("sheet %d, %s: page %s at %v/h, %.4f (user %v): %q; CLI %s at %v/h, %.4f (user %v): %q", i, job.frag,
+					pick.Offer.ID, row.PricePerHour, pick.Cost, pick.Offer.UserPrice, row.Why.String(), cli.OfferID, cli.PricePerHour, cost, cli.UserPrice, cli.Why)
+			}
+		}
+	}
+	// A sheet one door refuses, the other refuses with the same reason.
+	bad := head + "lambda,ours,H100,1,1.2,USD\n"
+	path := filepath.Join(dir, "bad.csv")
+	os.WriteFile(path, []byte(bad), 0o644)
+	code, _, errs := runPlanArgs(t, "--model", "llama-3.1-8b", "--prices", path)
+	_, err := page.LinkPlan("t=lora", []byte(bad))
+	const why = `row 1 (line 2): gpu "H100" is not in the catalog (did you mean h100-80gb, h100-nvl, h100-pcie, h100-sxm? known: `
+	if code == 0 || !strings.Contains(errs, why) || err == nil || !strings.Contains(err.Error(), why) {
+		t.Errorf("bad sheet: CLI exit %d %q; page %v", code, errs, err)
 	}
 }

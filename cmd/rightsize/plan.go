@@ -835,6 +835,9 @@ type planJSON struct {
 	// perUSD is Currency's units per US dollar (0: USD), for the table's
 	// columns whose JSON fields are in USD.
 	perUSD float64
+	// fx is the request's FX table, for the table's line on the rows
+	// listed in another currency than the plan's.
+	fx []plan.FXRate
 }
 
 // disp is usd in the plan's currency, as the table shows money.
@@ -878,7 +881,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		CheckpointBytes: res.CheckpointBytes, Considered: res.Considered, Fitting: res.Fitting, Notes: []string{}, Rows: []planRowJSON{},
 		FreshnessDays: res.FreshnessDays, Warnings: pickWarnings(res), CheaperFlagged: res.CheaperFlagged, WhyValue: catalog.Printable(res.WhyValue.String()),
 		WhyFastest:    catalog.Printable(res.WhyFastest.String()),
-		ProviderKinds: append([]string{}, req.Filters.Kinds...)}
+		ProviderKinds: append([]string{}, req.Filters.Kinds...), fx: req.FX}
 	if req.Workload.Kind == plan.Serving {
 		out.SLOStat = req.Workload.SLOStat.String()
 		out.TTFTTargetSeconds, out.TPOTTargetSeconds = req.Workload.TTFTP95Seconds, req.Workload.TPOTSeconds
@@ -920,7 +923,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 			HostCheck: hostJSON{r.Host.Status.String(), r.Host.Reason.String()}, Fits: r.Fits,
 			Recommendation: r.Recommendation.String(), AsOf: o.AsOf, Notes: []string{}, WhyArgs: []any{},
 			AsOfEstimated: o.AsOfEstimated, Source: o.Source, PriceAgeDays: o.PriceAgeDays, Stale: r.Stale, FarBelowMedian: o.FarBelowMedian,
-			PriceToVerify: o.ToVerify, FromPrice: o.ProviderKind == "marketplace",
+			PriceToVerify: o.ToVerify, FromPrice: o.ProviderKind == "marketplace" && !o.UserPrice,
 			Weights: r.Weights.String(), UserPrice: o.UserPrice, ProviderKind: o.ProviderKind,
 		}
 		if r.Host.Reason.Key == "" {
@@ -1042,8 +1045,57 @@ func writeTable(w io.Writer, p planJSON) {
 		fmt.Fprintln(tw, strings.Join(cells(r), "\t"))
 	}
 	tw.Flush()
+	writeFXLines(w, p)
 	writePickNotes(w, p)
 	writeHosted(w, p)
+}
+
+// writeFXLines writes, under the table, one line per currency other than
+// the plan's that a listed row is priced in: the rate its prices were
+// converted at once (one unit in the plan's currency, through the FX
+// table's rates per USD, and their date) and the rows' list prices, so a
+// price sheet in EUR read into a plan in USD shows what it became.
+func writeFXLines(w io.Writer, p planJSON) {
+	var curs []string
+	listed := map[string][]string{}
+	for _, r := range p.Rows {
+		if r.Currency == "" || r.Currency == p.Currency || !(r.PricePerHour > 0) {
+			continue
+		}
+		if _, ok := listed[r.Currency]; !ok {
+			curs = append(curs, r.Currency)
+		}
+		listed[r.Currency] = append(listed[r.Currency], fmt.Sprintf("%s %s %s/h", catalog.Printable(r.Provider+" "+r.InstanceName),
+			strconv.FormatFloat(r.PricePerHour, 'f', -1, 64), r.Currency))
+	}
+	perUSD := func(cur string) (float64, string) {
+		for _, x := range p.fx {
+			if x.Currency == cur {
+				return x.PerUSD, x.AsOf
+			}
+		}
+		return 0, ""
+	}
+	disp, dispAsOf := perUSD(p.Currency)
+	for _, cur := range curs {
+		x, asOf := perUSD(cur)
+		if !(x > 0) || !(disp > 0) {
+			continue // unconverted rows do not fit (fit.no_fx) and say so
+		}
+		if asOf == "" {
+			asOf = dispAsOf
+		}
+		rows, more := listed[cur], ""
+		if len(rows) > 3 {
+			rows, more = rows[:3], fmt.Sprintf(" and %d more", len(rows)-3)
+		}
+		n := "1 row"
+		if k := len(listed[cur]); k != 1 {
+			n = strconv.Itoa(k) + " rows"
+		}
+		fmt.Fprintf(w, "fx: prices listed in %s (%s) converted at 1 %s = %.5g %s (FX table as of %s): %s%s\n",
+			cur, n, cur, disp/x, p.Currency, asOf, strings.Join(rows, ", "), more)
+	}
 }
 
 // writeHosted writes one line per hosted API against self-hosting (at
@@ -1124,12 +1176,18 @@ func ageText(r planRowJSON) string {
 	return strconv.Itoa(r.PriceAgeDays)
 }
 
-// priceFlags names what a row's price needs checked: "stale" (older than
+// priceFlags names whose a row's price is ("yours": from --prices) and
+// what it needs checked: "stale" (older than
 // the freshness window, undated or estimated), "far-below-median",
 // "to-verify" (its source leaves a condition open) and "from-price" (a
 // marketplace's cheapest listing when read).
 func priceFlags(r planRowJSON) string {
 	var f []string
+	if r.UserPrice {
+		// The user's own price (--prices): never flagged against the
+		// market, and the table says whose it is.
+		f = append(f, "yours")
+	}
 	if r.Stale {
 		f = append(f, "stale")
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -48,6 +50,75 @@ func TestPlanOwnPrices(t *testing.T) {
 	var out, errb bytes.Buffer
 	if rc := runPlan(append(job, "--prices", bad), &out, &errb); rc == 0 || !strings.Contains(errb.String(), "--prices") {
 		t.Fatalf("bad sheet: exit %d, %q", rc, errb.String())
+	}
+}
+
+// TestPlanOwnPricesInEUR: a sheet of the user's own EUR rate, undated and
+// without a source, for an offer the catalog lists in USD, read into a
+// plan in USD: the row is the cheapest pick, converted once at the FX
+// table's EUR rate, and the table marks it "yours" and says the rate.
+func TestPlanOwnPricesInEUR(t *testing.T) {
+	job := []string{"--model", "llama-3.1-8b", "--task", "lora", "--train-tokens", "100M"}
+	sheet := filepath.Join(t.TempDir(), "own.csv")
+	if err := os.WriteFile(sheet, []byte("offer_id,on_demand_per_hour,currency\nlambda-gpu_1x_h100_sxm5,1.1,EUR\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	eur, ok := catalog.Default().FX("EUR")
+	if !ok {
+		t.Fatal("no EUR rate")
+	}
+	r := cheapest(t, planJSONOf(t, append(job, "--prices", sheet)...))
+	if r.OfferID != "lambda-gpu_1x_h100_sxm5" || r.Currency != "EUR" || r.PricePerHour != 1.1 ||
+		math.Abs(r.PricePerHourUSD-1.1/eur.PerUSD) > 1e-9 || !r.UserPrice || r.Stale || r.AsOf != "" {
+		t.Fatalf("cheapest: %s at %v %s (%v USD), user %v, stale %v, as of %q", r.OfferID, r.PricePerHour, r.Currency, r.PricePerHourUSD, r.UserPrice, r.Stale, r.AsOf)
+	}
+	code, out, errs := runPlanArgs(t, append(job, "--prices", sheet)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want := fmt.Sprintf("fx: prices listed in EUR (1 row) converted at 1 EUR = %.5g USD (FX table as of %s): lambda gpu_1x_h100_sxm5 1.1 EUR/h\n", 1/eur.PerUSD, eur.AsOf)
+	if !strings.Contains(out, want) {
+		t.Errorf("table lacks %q:\n%s", want, out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "cheapest ") && !strings.Contains(line, " yours ") {
+			t.Errorf("the cheapest row does not say the price is yours: %s", line)
+		}
+	}
+}
+
+// TestPlanOwnPriceOnAMarketplace: the user's own rate on a marketplace's
+// provider (vast) is planned under the default provider kinds, the
+// cheapest pick at 1.0 USD/h, and is the user's price, not a marketplace's
+// "from" price.
+func TestPlanOwnPriceOnAMarketplace(t *testing.T) {
+	job := []string{"--model", "llama-3.1-8b", "--task", "lora", "--train-tokens", "100M"}
+	sheet := filepath.Join(t.TempDir(), "own.csv")
+	if err := os.WriteFile(sheet, []byte("provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency\nvast,our-h100,h100-sxm,1,1.0,USD\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := planJSONOf(t, append(job, "--prices", sheet)...)
+	if strings.Join(p.ProviderKinds, ",") != "hyperscaler,gpu-cloud,broker" {
+		t.Fatalf("kinds %v", p.ProviderKinds)
+	}
+	r := cheapest(t, p)
+	if r.OfferID != "vast-our-h100" || r.PricePerHour != 1.0 || !r.UserPrice || r.FromPrice || priceFlags(r) != "yours" {
+		t.Fatalf("cheapest %s at %v: user %v, from-price %v, flags %q", r.OfferID, r.PricePerHour, r.UserPrice, r.FromPrice, priceFlags(r))
+	}
+}
+
+// TestPlanOwnHost: a sheet row of the user's own machine that states its
+// host is checked against the job's host memory ("ok"), where a row
+// without one is "unknown".
+func TestPlanOwnHost(t *testing.T) {
+	job := []string{"--model", "llama-3.1-8b", "--task", "lora", "--train-tokens", "100M"}
+	for host, want := range map[string]string{",": "unknown", "26,200": "ok"} {
+		sheet := filepath.Join(t.TempDir(), "own.csv")
+		os.WriteFile(sheet, []byte("provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency,vcpus,ram_gib,billing_granularity\nlambda,our-h100,h100-sxm,1,1.2,USD,"+host+",second\n"), 0o644)
+		r := cheapest(t, planJSONOf(t, append(job, "--prices", sheet)...))
+		if r.OfferID != "lambda-our-h100" || r.HostCheck.Status != want {
+			t.Errorf("host %q: cheapest %s, host %+v, want %s", host, r.OfferID, r.HostCheck, want)
+		}
 	}
 }
 

@@ -380,7 +380,13 @@ func (p *planner) plan(offers []Offer) Result {
 				r.Notes = append(slices.Clip(r.Notes), sc.stop)
 			}
 		}
-		if !r.Fits && !opts.KeepUnfit {
+		if !r.Fits && r.Offer.UserPrice && r.FitReason.Key == "fit.no_fabric" {
+			// The user's own machines: the network between them is
+			// theirs to state, in the sheet's row (set here, not in
+			// tooBig: rows of one shape share their fit reason).
+			r.FitReason = Reason{Key: "fit.no_fabric_own"}
+		}
+		if !r.Fits && !opts.KeepUnfit && !r.Offer.UserPrice {
 			continue
 		}
 		n++
@@ -490,7 +496,11 @@ func (p *planner) passes(o *Offer) bool {
 	if len(f.Providers) > 0 && !slices.ContainsFunc(f.Providers, func(s string) bool { return strings.EqualFold(s, o.Provider) }) {
 		return false
 	}
-	if len(f.Kinds) > 0 && !slices.ContainsFunc(f.Kinds, func(s string) bool { return strings.EqualFold(s, o.ProviderKind) }) {
+	// The kinds sort the market's listings by how far a plan can rest on
+	// them (catalog.DefaultKinds leaves marketplaces and decentralised
+	// networks out); the user's own price is not a listing, so a rate
+	// negotiated on a marketplace's provider is planned whatever the kinds.
+	if len(f.Kinds) > 0 && !o.UserPrice && !slices.ContainsFunc(f.Kinds, func(s string) bool { return strings.EqualFold(s, o.ProviderKind) }) {
 		return false
 	}
 	if len(f.Countries) > 0 && !slices.ContainsFunc(f.Countries, func(s string) bool { return strings.EqualFold(s, o.Country) }) {
@@ -1164,14 +1174,20 @@ func memOf(in estimator.Input) gpuMem {
 	return gpuMem{in.VRAM, in.VisibleVRAM, in.VLLMSmallDefaults, in.GPUMemUtil}
 }
 
-// rank orders fitting rows by cost, then time, then hourly price, then
-// offer ID; unfit rows follow in offer ID order. It sorts compact keys
-// and moves each row once (rows are large).
+// rank orders fitting rows by cost, then the user's own price before a
+// catalog price, then time, then hourly price, then offer ID; unfit rows
+// follow in offer ID order. It sorts compact keys and moves each row once
+// (rows are large).
+//
+// At a cost equal to the cent the user's row comes first: the user knows
+// what they pay, and a catalog price the same to the cent is a listing
+// they would still have to buy. recommend keeps the rule that a plan
+// faster by more than frontTolerance takes a cost tie.
 func rank(rows []Row) []Row {
 	type key struct {
 		cents, time, hour float64
 		id                string
-		unfit             bool
+		unfit, catalog    bool
 	}
 	// The sort moves 16-byte entries. prim orders them by (fit first,
 	// cost in cents) wherever the full order agrees: a fitting row's
@@ -1186,7 +1202,7 @@ func rank(rows []Row) []Row {
 	order := make([]entry, len(rows))
 	for i := range rows {
 		r := &rows[i]
-		k := key{unfit: !r.Fits, id: r.Offer.ID}
+		k := key{unfit: !r.Fits, id: r.Offer.ID, catalog: !r.Offer.UserPrice}
 		e := entry{prim: math.MaxUint64, i: i}
 		if r.Fits {
 			// Costs equal to the cent are a tie (two instance sizes at
@@ -1216,6 +1232,12 @@ func rank(rows []Row) []Row {
 		}
 		if c := cmp.Compare(a.cents, b.cents); c != 0 {
 			return c
+		}
+		if a.catalog != b.catalog && !a.unfit {
+			if b.catalog {
+				return -1
+			}
+			return 1
 		}
 		if c := cmp.Compare(a.time, b.time); c != 0 {
 			return c

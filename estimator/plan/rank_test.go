@@ -10,14 +10,16 @@ import (
 )
 
 // rank orders rows exactly as a plain sort of whole rows by (fit first,
-// cost to the cent, time, hourly price, offer ID, input order) does,
-// over rows with tied costs, times and prices, zero and infinite costs and
-// unfit rows.
+// cost to the cent, the user's own price first, time, hourly price,
+// offer ID, input order) does, over rows with tied costs, times and
+// prices, the user's and the catalog's prices, zero and infinite costs
+// and unfit rows.
 func TestRankMatchesRowSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	offers := make([]Offer, 40)
 	for i := range offers {
 		offers[i].ID = "o" + strconv.Itoa(rng.IntN(25))
+		offers[i].UserPrice = rng.IntN(4) == 0
 	}
 	pick := func(vs ...float64) float64 { return vs[rng.IntN(len(vs))] }
 	for trial := range 300 {
@@ -47,7 +49,15 @@ func TestRankMatchesRowSort(t *testing.T) {
 				}
 				return 1
 			}
-			return cmp.Or(cmp.Compare(ca, cb), cmp.Compare(ta, tb), cmp.Compare(ha, hb), cmp.Compare(a.Offer.ID, b.Offer.ID))
+			// At equal cents the user's own price comes first.
+			own := 0
+			if !ua && a.Offer.UserPrice != b.Offer.UserPrice {
+				own = 1
+				if a.Offer.UserPrice {
+					own = -1
+				}
+			}
+			return cmp.Or(cmp.Compare(ca, cb), own, cmp.Compare(ta, tb), cmp.Compare(ha, hb), cmp.Compare(a.Offer.ID, b.Offer.ID))
 		})
 		got := rank(rows)
 		for i := range got {

@@ -27,6 +27,13 @@ func timeText(r *Row, kind Kind) Duration {
 	return Duration{Seconds: r.time}
 }
 
+// ownTie reports whether r, on the user's own price, is the cheapest only
+// by rank's rule that the user's row wins a cost equal to the cent with
+// ru, on a catalog price.
+func ownTie(r, ru *Row) bool {
+	return r.Offer.UserPrice && !ru.Offer.UserPrice && math.Round(r.cost*100) == math.Round(ru.cost*100)
+}
+
 // recommend marks the cheapest, the fastest, the best value (the knee of
 // the cost–time Pareto front) and the rest of the front, each with a
 // sentence comparing it with its runner-up. Rows are already ranked by
@@ -107,6 +114,8 @@ func recommend(res *Result, kind Kind) {
 		lo := &rows[lowest]
 		cr.Why = Reason{Key: "reason.cheapest_tie", Args: []any{label(cr), costText(cr, kind, res), percent(CostTolerance), label(lo),
 			costText(lo, kind, res), ratio(lo.time, cr.time)}}
+	case len(fit) > 1 && ownTie(cr, &rows[fit[1]]):
+		cr.Why = Reason{Key: "reason.cheapest_own_tie", Args: []any{label(cr), costText(cr, kind, res), label(&rows[fit[1]])}}
 	case len(fit) > 1:
 		ru := &rows[fit[1]]
 		cr.Why = Reason{Key: "reason.cheapest", Args: []any{label(cr), costText(cr, kind, res), label(ru),
@@ -297,14 +306,16 @@ func knee(rows []Row, front []int) int {
 	return best
 }
 
-// trim keeps the Top best fitting rows plus the recommended ones, and the
-// first Top unfit rows when they were kept (Options.KeepUnfit), keeping the
-// indexes right.
+// trim keeps the Top best fitting rows plus the recommended ones and the
+// rows on the user's own price, and the first Top unfit rows when they
+// were kept (Options.KeepUnfit), keeping the indexes right.
 func (res *Result) trim(top int) {
 	keep := make([]bool, len(res.Rows))
 	n, unfit := 0, 0
 	for i := range res.Rows {
 		switch {
+		case res.Rows[i].Offer.UserPrice: // the user's own: always listed
+			keep[i] = true
 		case res.Rows[i].Fits && n < top:
 			keep[i] = true
 			n++

@@ -477,3 +477,81 @@ func TestMonthlyPlanBillsTheMonth(t *testing.T) {
 		t.Errorf("cheapest %d, want the hourly price", res.Cheapest)
 	}
 }
+
+// TestOwnPriceWinsATie: the user's own price and a catalog price of the
+// same machine at the same cost: the user's row is the cheapest, whatever
+// the offer IDs' order, and its reason says the tie went to it.
+func TestOwnPriceWinsATie(t *testing.T) {
+	req, offers := servingRequest(t)
+	_, h100 := trustedA100H100(t, offers)
+	for _, ids := range [][2]string{{"a-mine", "z-listed"}, {"z-mine", "a-listed"}} {
+		mine, listed := fresh(*h100), fresh(*h100)
+		mine.ID, listed.ID, mine.UserPrice = ids[0], ids[1], true
+		mine.InstanceType, listed.InstanceType = ids[0], ids[1]
+		res := mustPlan(t, req, []plan.Offer{listed, mine}, plan.Options{KeepUnfit: true})
+		if res.Cheapest < 0 {
+			t.Fatalf("%v: no cheapest", ids)
+		}
+		r := res.Rows[res.Cheapest]
+		if r.Offer.ID != ids[0] || r.Why.Key != "reason.cheapest_own_tie" {
+			t.Fatalf("%v: cheapest %s (%s), want %s on the tie rule", ids, r.Offer.ID, r.Why.Key, ids[0])
+		}
+		if got := r.Why.String(); !strings.Contains(got, "the tie goes to your price") || !strings.Contains(got, ids[1]) {
+			t.Errorf("%v: why %q", ids, got)
+		}
+	}
+}
+
+// TestOwnPricePassesTheKinds: the provider kinds sort the market's
+// listings; the user's own price on a decentralised network's provider is
+// planned under the default kinds (it was dropped unsaid), a listing of
+// the same provider is not.
+func TestOwnPricePassesTheKinds(t *testing.T) {
+	req, offers := servingRequest(t)
+	_, h100 := trustedA100H100(t, offers)
+	mine, listed := fresh(*h100), fresh(*h100)
+	mine.ID, mine.InstanceType, mine.ProviderKind, mine.UserPrice = "mine", "mine", "decentralized", true
+	listed.ID, listed.InstanceType, listed.ProviderKind = "listed", "listed", "decentralized"
+	req.Filters.Kinds = []string{"hyperscaler", "gpu-cloud", "broker"}
+	res := mustPlan(t, req, []plan.Offer{listed, mine, fresh(*h100)}, plan.Options{KeepUnfit: true})
+	seen := map[string]bool{}
+	for _, r := range res.Rows {
+		seen[r.Offer.ID] = true
+	}
+	if !seen["mine"] || seen["listed"] || !seen[h100.ID] {
+		t.Fatalf("rows %v: want mine and %s, not listed", seen, h100.ID)
+	}
+}
+
+// TestOwnUnfitIsListed: the user's own offer that does not hold the job is
+// listed, beyond Top and without KeepUnfit, with the reason and what to
+// give (its network, in the sheet); a catalog twin that does not fit is
+// not listed.
+func TestOwnUnfitIsListed(t *testing.T) {
+	req, offers := servingRequest(t)
+	_, h100 := trustedA100H100(t, offers)
+	small := func(id string, own bool) plan.Offer {
+		o := fresh(*h100)
+		o.ID, o.InstanceType, o.UserPrice = id, id, own
+		o.GPUMemory, o.GPUVisibleMemory = 2e9, 0
+		o.NetworkGbps, o.NetworkFabric = 0, ""
+		return o
+	}
+	res := mustPlan(t, req, []plan.Offer{small("listed", false), small("mine", true), fresh(*h100), fresh(*h100)}, plan.Options{Top: 1})
+	var mine *plan.Row
+	for i := range res.Rows {
+		switch r := &res.Rows[i]; r.Offer.ID {
+		case "mine":
+			mine = r
+		case "listed":
+			t.Errorf("the catalog's unfit offer is listed without KeepUnfit")
+		}
+	}
+	if mine == nil || mine.Fits || mine.FitReason.Key != "fit.no_fabric_own" ||
+		!strings.Contains(mine.FitReason.String(), "give the row's network_gbps and network_fabric") {
+		t.Fatalf("the user's unfit offer: %+v", mine)
+	}
+	if res.Cheapest < 0 || res.Rows[res.Cheapest].Offer.ID != h100.ID {
+		t.Errorf("cheapest %d", res.Cheapest)
+	}
+}

@@ -293,11 +293,14 @@ type Request struct {
 type Options struct {
 	// MaxInstances bounds the instances one plan may rent (0: 64).
 	MaxInstances int
-	// Top keeps only the best Top fitting rows (0: all).
+	// Top keeps only the best Top fitting rows (0: all), and every row
+	// on the user's own price.
 	Top int
 	// KeepUnfit keeps the rows of offers that pass the filters but do
 	// not fit (or are over budget, past the deadline, unpriced), with
-	// their reasons, after the fitting ones.
+	// their reasons, after the fitting ones. A row on the user's own
+	// price (Offer.UserPrice) is kept unfit without it: the user asked
+	// about those GPUs, and their row says why they do not run the job.
 	KeepUnfit bool
 	// Yield, when set, is called between offers and before each
 	// simulated serving run: a page running the planner on the browser's
