@@ -77,6 +77,36 @@ func TestCalculatorDefault(t *testing.T) {
 	}
 }
 
+// TestFoldedBoxesClosedInStaticHTML: the default view's three folded
+// boxes carry no open attribute (open="false" in the prerendered page is
+// open: the static page showed and laid out all their fields, then the
+// live page closed them); a box the user opened carries open.
+func TestFoldedBoxesClosedInStaticHTML(t *testing.T) {
+	c, _ := load(t)
+	doc := app.HTMLString(c.Render())
+	for _, id := range []string{"rs-overrides", "rs-filters", "rs-assumptions"} {
+		tag := detailsTag(t, doc, id)
+		if strings.Contains(tag, "open") {
+			t.Errorf("default view: %s", tag)
+		}
+	}
+	c.open.overrides = true
+	if tag := detailsTag(t, app.HTMLString(c.Render()), "rs-overrides"); !strings.Contains(tag, ` open`) || strings.Contains(tag, `open="false"`) {
+		t.Errorf("opened box: %s", tag)
+	}
+}
+
+// detailsTag is the opening <details> tag of the element with the id.
+func detailsTag(t *testing.T, doc, id string) string {
+	t.Helper()
+	i := strings.Index(doc, `id="`+id+`"`)
+	start := strings.LastIndex(doc[:max(i, 0)], "<details")
+	if i < 0 || start < 0 {
+		t.Fatalf("no <details id=%q>", id)
+	}
+	return doc[start : i+strings.Index(doc[i:], ">")+1]
+}
+
 // Clicking a fit-table row applies the whole plan: GPU, count and split,
 // so the verdict and the offers agree with the row.
 func TestApplyPlan(t *testing.T) {

@@ -53,12 +53,16 @@ func formUI(v *page.FormView) app.UI {
 	)
 }
 
-// boxUI is a folded group of fields, and what more follows them. A stub
-// carries the full box's open="false" (the default view opens none), so
-// go-app has no attribute to rewrite when the body arrives and a box the
-// user opened meanwhile stays open.
+// boxUI is a folded group of fields, and what more follows them. Only an
+// open box carries open: the prerendered page's open="false" is open (the
+// static page showed all three boxes' fields, then closed them). A stub
+// carries the full box's attribute, so go-app has none to rewrite when
+// the body arrives and a box the user opened meanwhile stays open.
 func boxUI(b *page.BoxView, more ...func() []app.UI) app.UI {
-	d := app.Details().Class("rs-overrides").ID(b.ID).Open(b.Open)
+	d := app.Details().Class("rs-overrides").ID(b.ID)
+	if b.Open {
+		d = d.Open(true)
+	}
 	if b.Stub {
 		return d.Body(app.Summary().Text(b.Title))
 	}
