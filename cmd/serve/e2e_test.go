@@ -859,6 +859,16 @@ func TestColdLoadTimes(t *testing.T) {
 			s.do("loading again", chromedp.Navigate(s.base))
 			wait(s)
 			warms = append(warms, time.Since(start))
+			if i == 0 {
+				t.Logf("%s warm start-up: %s", filepath.Base(dir), s.eval(`(() => {
+					const r = performance.getEntriesByType("resource").find(e => e.name.endsWith("app.wasm"));
+					const m = Object.fromEntries(performance.getEntriesByType("mark").map(e => [e.name, Math.round(e.startTime)]));
+					const n = performance.getEntriesByType("navigation")[0];
+					return JSON.stringify({html: Math.round(n.responseEnd), domContentLoaded: Math.round(n.domContentLoadedEventEnd),
+						wasmFetchStart: r && Math.round(r.startTime), wasmFetchEnd: r && Math.round(r.responseEnd), ...m, interactive: Math.round(performance.now()),
+						longTasks: window.__longTasks});
+				})()`))
+			}
 			s.close()
 		}
 		slices.Sort(colds)
