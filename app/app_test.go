@@ -20,7 +20,7 @@ import (
 // Component tests read the plan right after an input change.
 func init() { planSync = true }
 
-func load(t *testing.T) (*Calculator, app.TestEngine) {
+func load(t testing.TB) (*Calculator, app.TestEngine) {
 	t.Helper()
 	e := app.NewTestEngine()
 	c := &Calculator{}
