@@ -109,6 +109,13 @@ type Arch struct {
 	// one 8-bit scale per 32, i.e. 4.25 bits each; OCP MX spec v1.0); 0 when
 	// the checkpoint is all 16-bit.
 	MXFP4Params int64
+	// WeightBlock is the width of the weight blocks the published
+	// checkpoint is quantised in (config.json quantization_config
+	// weight_block_size, [128, 128] in DeepSeek-V3/R1's and Kimi K2's FP8
+	// checkpoints; DeepSeek-V3 README_WEIGHTS.md); 0 for a checkpoint
+	// without blocks. The engines split a layer over TP only in whole
+	// blocks (BlockSplit).
+	WeightBlock int
 
 	// Vision (ViT): tokens per image = (ImageSize/PatchSize)² + 1.
 	ImageSize, PatchSize, Channels int

@@ -39,7 +39,35 @@ func ParseConfig(data []byte) (Arch, error) {
 		return a, err
 	}
 	a.NameOrPath, _ = m["_name_or_path"].(string)
+	a.WeightBlock = weightBlock(m)
 	return a, nil
+}
+
+// weightBlock is the width a TP shard of a layer of config m's
+// checkpoint must be a multiple of: its quantization_config's
+// weight_block_size [n, k] (the form of the block-FP8 checkpoints vLLM's
+// and SGLang's Fp8Config read) splits a column-parallel layer's output in
+// n-wide blocks and a row-parallel layer's input in k-wide ones (vLLM
+// validate_fp8_block_shape), so a shard of the MLP's width takes lcm(n,
+// k); 0 where it gives none, or a size that is not two positive widths.
+func weightBlock(m map[string]any) int {
+	q, _ := m["quantization_config"].(map[string]any)
+	b, _ := q["weight_block_size"].([]any)
+	if len(b) != 2 {
+		return 0
+	}
+	n, _ := b[0].(json.Number)
+	k, _ := b[1].(json.Number)
+	bn, err1 := n.Int64()
+	bk, err2 := k.Int64()
+	if err1 != nil || err2 != nil || bn < 1 || bk < 1 || bn > 1<<16 || bk > 1<<16 {
+		return 0
+	}
+	g, r := bn, bk
+	for r != 0 {
+		g, r = r, g%r
+	}
+	return int(bn / g * bk)
 }
 
 type reader struct {

@@ -896,6 +896,11 @@ func (in Input) validate(l *errList) {
 		if why := HeadsSplit(a, atp); why != "" {
 			l.add("tp", in.TP, ErrIncompatible, "%s", why)
 		}
+		// A block-quantised checkpoint served as published (its FP8
+		// weights) loads only where TP leaves every shard whole blocks.
+		if why := BlockSplit(a, in.Engine, in.TP, in.DP, in.EP); !train && in.Weights == FP8 && why != "" {
+			l.add("tp", in.TP, ErrIncompatible, "%s", why)
+		}
 	}
 	if in.Schedule.MicroBatches < 0 || in.Schedule.MicroBatches > maxBatch {
 		l.whole("micro-batches", in.Schedule.MicroBatches, "want 0..%d", maxBatch)
@@ -959,6 +964,48 @@ func HeadsSplit(a Arch, atp int) string {
 		return fmt.Sprintf("attention over %d GPUs does not divide num_attention_heads=%d", atp, a.Heads)
 	case !a.IsMLA() && a.KVHeads > 0 && a.KVHeads%atp != 0 && atp%a.KVHeads != 0:
 		return fmt.Sprintf("num_key_value_heads=%d neither divides nor is divided by attention's %d GPUs", a.KVHeads, atp)
+	}
+	return ""
+}
+
+// BlockSplit says why engine e cannot load a's block-quantised checkpoint
+// (Arch.WeightBlock) split over a copy of TP tp with attention data
+// parallelism dp and expert parallelism ep, or "" where it can: vLLM and
+// SGLang split a linear layer over TP only in whole blocks and stop at
+// start-up otherwise ("The output_size of gate's and up's weight = 64 is
+// not divisible by weight quantization block_n = 128": vLLM
+// Fp8MoEMethod.create_weights in
+// vllm/model_executor/layers/quantization/fp8.py, and
+// validate_fp8_block_shape in .../quantization/utils/fp8_utils.py for
+// the dense layers, which checks each output partition against block_n
+// and the input partition against block_k; SGLang's
+// python/sglang/srt/layers/quantization/fp8.py the same; read
+// 2026-11-29). The routed experts split over the MoE's TP: the copy's
+// whole TP without expert parallelism, TP/EP in SGLang with it (--ep-size
+// divides --tp-size), none in vLLM with it (--enable-expert-parallel
+// keeps every expert whole); the dense layers over the copy's TP where
+// attention is not data-parallel. TensorRT-LLM loads such a checkpoint
+// through its own quantised-checkpoint path, which this rule does not
+// describe. The estimate's input check (the planner's layout search) and
+// the launch's check of a planned row both read it.
+func BlockSplit(a Arch, e Engine, tp, dp, ep int) string {
+	b := a.WeightBlock
+	if b < 1 || !(e == VLLM || e == SGLang) {
+		return ""
+	}
+	tp = max(tp, 1)
+	moeTP := tp
+	if ep > 1 {
+		moeTP = 1
+		if e == SGLang {
+			moeTP = max(tp/ep, 1)
+		}
+	}
+	if w := a.MoEIntermediate; a.IsMoE() && w > 0 && (w%moeTP != 0 || w/moeTP%b != 0) {
+		return fmt.Sprintf("the experts' %d-wide layers split over TP %d are not whole %d-wide blocks of the quantised checkpoint, which %s refuses at start-up: plan a smaller TP or expert parallelism", w, moeTP, b, e)
+	}
+	if w := a.Intermediate; dp <= 1 && w > 0 && tp > 1 && (w%tp != 0 || w/tp%b != 0) {
+		return fmt.Sprintf("the dense %d-wide layers split over TP %d are not whole %d-wide blocks of the quantised checkpoint, which %s refuses at start-up: plan a smaller TP", w, tp, b, e)
 	}
 	return ""
 }

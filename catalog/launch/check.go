@@ -45,7 +45,11 @@ func (e *emitter) checkServe(k Kind, s copyShape) error {
 			return e.fail(ErrInconsistent, "EP "+itoa(s.ep)+" does not divide TP "+itoa(s.tp))
 		}
 	}
-	if why := e.blockSplit(k, s); why != "" {
+	// A block-quantised checkpoint served as published (its FP8
+	// weights): the engine splits its layers over TP in whole blocks
+	// only (estimator.BlockSplit, the rule the estimate's input check
+	// applies).
+	if why := estimator.BlockSplit(a, engineOf(k), s.tp, s.dp, s.ep); e.in.Weights == estimator.FP8 && why != "" {
 		return e.fail(ErrInconsistent, why)
 	}
 	// The context covers the planned request; a plan whose mean request
@@ -80,44 +84,4 @@ func (e *emitter) checkTrain(s trainShape) error {
 		return e.fail(ErrInconsistent, "data-parallel degree "+itoa(s.dp)+" on "+itoa(s.world)+" ranks")
 	}
 	return e.checkMemory()
-}
-
-// fp8Block is the weight block of the catalog's block-quantised FP8
-// checkpoints (catalog.Model.WeightsDType "fp8": DeepSeek-V3, DeepSeek-R1
-// and Kimi K2, whose config.json quantization_config gives
-// "weight_block_size": [128, 128]).
-const fp8Block = 128
-
-// blockSplit says why copy shape s cannot load the published block-FP8
-// checkpoint in engine k, or "": vLLM and SGLang split a linear layer's
-// output over TP only in whole 128-wide blocks, and stop at start-up
-// otherwise ("The output_size of gate's and up's weight = 64 is not
-// divisible by weight quantization block_n = 128": vLLM
-// Fp8MoEMethod.create_weights, vllm/model_executor/layers/quantization/
-// fp8.py, and validate_fp8_block_shape in .../utils/fp8_utils.py for the
-// dense layers; SGLang's fp8.py the same). The routed experts split over
-// the MoE's TP: the copy's whole TP without expert parallelism, TP/EP in
-// SGLang with it (--ep-size divides --tp-size), none in vLLM with it
-// (--enable-expert-parallel keeps every expert whole); the dense layers
-// over the copy's TP where attention is not data-parallel. Sources read
-// 2026-11-29.
-func (e *emitter) blockSplit(k Kind, s copyShape) string {
-	if !(k == VLLM || k == SGLang) || !e.published || !e.storedSet || e.stored != estimator.FP8 || e.in.Weights != estimator.FP8 {
-		return ""
-	}
-	a := e.in.Arch
-	moeTP := max(s.tp, 1)
-	if s.ep > 1 {
-		moeTP = 1
-		if k == SGLang {
-			moeTP = max(s.tp/s.ep, 1)
-		}
-	}
-	if w := a.MoEIntermediate; a.IsMoE() && w > 0 && (w%moeTP != 0 || w/moeTP%fp8Block != 0) {
-		return "the experts' " + itoa(w) + "-wide layers split over TP " + itoa(moeTP) + " are not whole " + itoa(fp8Block) + "-wide blocks of the FP8 checkpoint, which " + k.String() + " refuses at start-up: plan a smaller TP or expert parallelism"
-	}
-	if w, tp := a.Intermediate, max(s.tp, 1); s.dp <= 1 && w > 0 && tp > 1 && (w%tp != 0 || w/tp%fp8Block != 0) {
-		return "the dense " + itoa(w) + "-wide layers split over TP " + itoa(tp) + " are not whole " + itoa(fp8Block) + "-wide blocks of the FP8 checkpoint, which " + k.String() + " refuses at start-up: plan a smaller TP"
-	}
-	return ""
 }

@@ -142,12 +142,8 @@ func EmitDisaggVia(k Kind, r Router, req plan.Request, res plan.Result, cat *cat
 		return Launch{}, &Error{Kind: k, Key: ErrNoDisagg, Reason: "the plan has no disaggregated alternative (it needs a serving plan with a request rate, a TTFT or TPOT target and a fitting row without pipeline stages across instances)"}
 	}
 	var base *plan.Row
-	for i := range res.Rows {
-		r := &res.Rows[i]
-		if r.Offer == d.Offer && r.TP == d.TP && r.PP <= 1 && r.Fits {
-			base = r
-			break
-		}
+	if i := d.Base(res.Rows); i >= 0 {
+		base = &res.Rows[i]
 	}
 	// Workers per instance; a wide worker (one copy over
 	// InstancesPerWorker instances, as the plan's wide expert-parallel

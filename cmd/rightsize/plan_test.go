@@ -39,6 +39,32 @@ func planJSONOf(t *testing.T, args ...string) planJSON {
 	return p
 }
 
+// picksOf is p's row of each pick that is a row of the table
+// (emitPicks but the disaggregated alternative): a pick that is another's row (the
+// table marks one row once) is that row, as --emit-pick launches it.
+func picksOf(t *testing.T, p planJSON) map[string]planRowJSON {
+	t.Helper()
+	rows := map[string]planRowJSON{}
+	for _, r := range p.Rows {
+		if r.Recommendation != "none" && r.Recommendation != "" {
+			rows[r.Recommendation] = r
+		}
+	}
+	if _, ok := rows["cheapest"]; !ok {
+		t.Fatalf("no cheapest pick")
+	}
+	if _, ok := rows["fastest"]; !ok {
+		rows["fastest"] = rows["cheapest"]
+	}
+	if _, ok := rows["value"]; !ok {
+		rows["value"] = rows["cheapest"]
+		if strings.Contains(p.WhyValue, "fastest plan is also") {
+			rows["value"] = rows["fastest"]
+		}
+	}
+	return rows
+}
+
 // The three questions users could not answer (issue: "The planner").
 var (
 	servingArgs = []string{"--model", "mistral-7b-v0.1", "--requests-per-second", "20", "--prompt-tokens", "500",

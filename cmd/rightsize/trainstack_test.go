@@ -56,28 +56,10 @@ func TestTrainingPicksLaunch(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := planJSONOf(t, c.args...)
-			rows := map[string]planRowJSON{}
-			for _, r := range p.Rows {
-				if r.Recommendation != "none" && r.Recommendation != "" {
-					rows[r.Recommendation] = r
-				}
-			}
-			if _, ok := rows["cheapest"]; !ok {
-				t.Fatalf("no cheapest pick")
-			}
-			// A pick that is another's row carries that one's mark.
-			if _, ok := rows["fastest"]; !ok {
-				rows["fastest"] = rows["cheapest"]
-			}
-			if _, ok := rows["value"]; !ok {
-				rows["value"] = rows["cheapest"]
-				if strings.Contains(p.WhyValue, "fastest plan is also") {
-					rows["value"] = rows["fastest"]
-				}
-			}
+			rows := picksOf(t, p)
 			finetune := c.args[3] != "train"
 			fixed := strings.Contains(strings.Join(c.args, " "), "--tp")
-			for i, pick := range []string{"cheapest", "fastest", "value"} {
+			for i, pick := range emitPicks[:3] {
 				r := rows[pick]
 				par := r.Parallelism
 				mark := stackMarks[c.want[i]]

@@ -65,6 +65,22 @@ type DisaggPlan struct {
 	Why           Reason
 }
 
+// Base is the index in rows of the aggregated row d's workers take their
+// settings from (the first fitting row of d's offer and TP without
+// pipeline stages, as the launch reads it), or -1 where there is none
+// or d is nil.
+func (d *DisaggPlan) Base(rows []Row) int {
+	if d == nil {
+		return -1
+	}
+	for i := range rows {
+		if r := &rows[i]; r.Offer == d.Offer && r.TP == d.TP && r.PP <= 1 && r.Fits {
+			return i
+		}
+	}
+	return -1
+}
+
 // maxDisaggWorkers bounds each pool's search.
 const maxDisaggWorkers = 1024
 

@@ -409,12 +409,16 @@ func (p *planner) plan(offers []Offer) Result {
 	res.Rows = rows
 	recommend(&res, req.Workload.Kind)
 	res.CheaperFlagged = cheaperFlagged(&res)
+	// The disaggregated alternative is searched over every fitting row,
+	// before the table is cut to Top (which keeps the row its workers
+	// take their settings from): a plan's alternative is the one its
+	// launch writes whatever rows it lists.
+	opts.yield()
+	res.Disagg = p.disagg(&res)
 	if opts.Top > 0 {
 		res.trim(opts.Top)
 	}
-	opts.yield()
 	res.Hosted = p.hosted(res)
-	res.Disagg = p.disagg(&res)
 	res.Notes = p.notes.list
 	return res
 }

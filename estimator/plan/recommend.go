@@ -306,7 +306,8 @@ func knee(rows []Row, front []int) int {
 	return best
 }
 
-// trim keeps the Top best fitting rows plus the recommended ones and the
+// trim keeps the Top best fitting rows plus the recommended ones, the
+// disaggregated alternative's aggregated row (DisaggPlan.Base) and the
 // rows on the user's own price, and the first Top unfit rows when they
 // were kept (Options.KeepUnfit), keeping the indexes right.
 func (res *Result) trim(top int) {
@@ -324,7 +325,7 @@ func (res *Result) trim(top int) {
 			unfit++
 		}
 	}
-	for _, i := range []int{res.Cheapest, res.Fastest, res.Value, res.CheaperFlagged} {
+	for _, i := range []int{res.Cheapest, res.Fastest, res.Value, res.CheaperFlagged, res.Disagg.Base(res.Rows)} {
 		if i >= 0 {
 			keep[i] = true
 		}
