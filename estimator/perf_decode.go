@@ -48,6 +48,9 @@ type inferModel struct {
 	// (deepEPDecode): its dispatch's and combine's latency over all the
 	// layers, which the bytes hide once there are enough (deepEPFloor).
 	epFloor float64
+	// tbo: the forward runs as two overlapped micro-batches
+	// (Input.TwoBatchOverlap; tboStep).
+	tbo bool
 	// admission's memo: own prefill and marginal prompt seconds at
 	// admitPrompt.
 	admitted                   bool
@@ -145,6 +148,7 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 			m.perLayer += dpGatherLatency(hw, m.tp)
 		}
 	}
+	m.tbo = in.TwoBatchOverlap && a2a > 0
 	m.sc = newStepConsts(in)
 	m.stepCoeffs()
 	return m
@@ -450,9 +454,49 @@ func (m *inferModel) device(tokens, lctx, kvRead float64) (secs float64, memBoun
 // lctxSum = tokens · lctx (StepSeconds has the sum, and is spared the
 // division by tokens and the product that undoes it).
 func (m *inferModel) deviceSum(tokens, lctxSum, kvRead float64) (secs float64, memBound bool) {
+	if m.tbo && tokens >= 2 {
+		return m.tboStep(tokens, lctxSum, kvRead)
+	}
 	c, mem := m.deviceTerms(tokens, lctxSum, kvRead)
 	return rooflineTime(c, mem) + m.fixedLayers + max(m.epFloor, tokens*m.commPerToken), mem > c
 }
+
+// tboStep is deviceSum under two-batch overlap (Input.TwoBatchOverlap):
+// the tokens run as two micro-batches of half each, whose layers
+// alternate so that one's attention and expert GEMMs run while the other's
+// dispatch or combine is in flight (SGLang python/sglang/srt/
+// two_batch_overlap.py, the operations split at YieldOperation; LMSYS,
+// "Deploying DeepSeek with PD Disaggregation and Large-scale Expert
+// Parallelism on 96 H100 GPUs", 2025-05-05, "Two-batch Overlap"). Each
+// micro-batch reads the weights and pays DeepEP's floor on its own, so the
+// compute stream is two half-size rooflines and the communication stream
+// two half-size exchanges; the step is the longer of the two streams, plus
+// the share tboExposedShare of the exchanges' bytes that the overlap does
+// not hide, plus the per-layer cost (launches and attention's collective),
+// which neither stream hides.
+func (m *inferModel) tboStep(tokens, lctxSum, kvRead float64) (secs float64, memBound bool) {
+	half := tokens / 2
+	c, mem := m.deviceTerms(half, lctxSum/2, kvRead/2)
+	bytes := tokens * m.commPerToken
+	compute, comm := 2*rooflineTime(c, mem), 2*max(m.epFloor, bytes/2)
+	return max(compute, comm) + tboExposedShare*bytes + m.fixedLayers, mem > c
+}
+
+// tboExposedShare is the share of the all-to-all's bytes time that
+// two-batch overlap leaves exposed: DeepEP's decode kernels occupy the
+// SMs while they send and receive and free them only while the data is in
+// flight ("decode communication kernels either fully utilize SMs (during
+// send/receive) or none (during inflight waiting)", LMSYS 2025-05-05,
+// "Ablation Study: Two-batch Overlap"), so the sending part does not run
+// under the other micro-batch's compute. Fitted to the one published
+// decode pair at a full batch: 72 H100s, 256 sequences a GPU at 2,000
+// tokens, 22,310 output tokens/s a node with the overlap and 25.5% fewer
+// without (step 91.9 ms against 115.2 ms; the step model without the
+// overlap reads 117.4 ms): 0.405 gives 91.9 ms. Held back: the same post's
+// 32 sequences a GPU, where the overlap is 27% slower (step ×1.37); the
+// model gives ×1.43 (testdata/calibration/wide_ep/README.md). An estimate
+// from one fit point.
+const tboExposedShare = 0.405
 
 // deviceTerms is the two terms of deviceSum's roofline: the compute
 // seconds of tokens new tokens whose attention spans sum to lctxSum, and
