@@ -159,12 +159,63 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 // for a division, the per-token terms summed after their quotients),
 // which moves a step's time in its last bits only.
 func (m *inferModel) stepCoeffs() {
-	m.tokSecs = 2 * m.n * m.gemmCost / m.flops / m.tp
+	m.tokSecs = 2 * (m.n + m.hotExpertParams()) * m.gemmCost / m.flops / m.tp
 	m.ctxSecs = 4 * m.sc.qDim / m.attnFlops / m.tp
 	m.denseBytes = m.weight * (1 - m.expertFrac) / m.atp
 	m.perBW = 1 / m.bw
 	m.fixedLayers = m.layers * m.perLayer
 }
+
+// hotExpertParams is the matmul parameters a token adds to the step of
+// the most loaded EP rank beyond the mean rank's: its routed experts'
+// active parameters, expertParams·k/E, times the excess of the hottest
+// rank's routed tokens over the mean (epImbalance − 1). The MoE layer
+// waits for its slowest rank.
+func (m *inferModel) hotExpertParams() float64 {
+	if m.E <= 0 {
+		return 0
+	}
+	return expertParams(m.in.Arch) * m.k / m.E * (epImbalance(m.in) - 1)
+}
+
+// epImbalance is the routed tokens of the most loaded EP rank over the
+// mean rank's in a serving MoE layer: the hot rank's expert GEMMs set the
+// layer's time (hotExpertParams). Its dispatch and combine carry more
+// tokens too ("more data will be sent to/received from the hot EP rank",
+// TensorRT-LLM's large-scale EP blog), but the all-to-all's bytes term
+// stands as DeepEP's measurements fit it (deepEPFloor): with the
+// imbalance on it as well, the 72-GPU H100 decode without two-batch
+// overlap read 125.9 ms against 115.2 ms measured (117.4 ms without it
+// anywhere, 119.0 ms on the GEMMs alone). Large
+// EP (above 8 ranks, as that blog counts it) with redundant experts, which
+// an EPLB places: epEPLBImbalance, measured at EP 32 and 36 and taken for
+// every EP above 8 (an estimate). Without redundant experts the placement
+// is not known (an engine's load balancer may still move experts without
+// copies): 1. Placed in order, TensorRT-LLM's 2.564 put the InferenceX
+// disaggregated decode workers of 16 GPUs (EP 16, no redundant experts in
+// the replay) from 17.3% to 26.2% median TPOT |error|, so the measured
+// deployments balance better than that (testdata/calibration/README.md,
+// "Two-batch overlap and EP imbalance").
+func epImbalance(in Input) float64 {
+	if in.EP <= 8 || in.RedundantExperts <= 0 || !in.Arch.IsMoE() || in.Task.Training() {
+		return 1
+	}
+	return epEPLBImbalance
+}
+
+// epEPLBImbalance is the hottest EP rank's routed tokens over the mean
+// under DeepSeek's EPLB placement with redundant experts: TensorRT-LLM
+// measured an imbalance ratio (max − mean)/mean of 0.109 with 9 expert
+// slots a rank at EP 32 and 0.115 with 8 at EP 36 (32 redundant experts
+// either way), against 1.564 with the 256 experts placed in order
+// (DeepSeek-R1 on 32 GB200s, decode at 256 requests a rank, a machine
+// translation dataset, each the mean over layers and iterations; NVIDIA
+// TensorRT-LLM docs/source/blogs/tech_blog/
+// blog4_Scaling_Expert_Parallelism_in_TensorRT-LLM.md, "Offline EP Load
+// Balancer", Table 1, 2025). The LMSYS 96-H100 post reads EPLB's decode
+// speedup at EP 72 as 2.54× ("Ablation Study: EPLB", 2025-05-05), about
+// the ratio of the two, 2.564 / 1.109 = 2.31.
+const epEPLBImbalance = 1.109
 
 // stepConsts are the per-step figures that depend on the model alone,
 // read once when the model is built rather than on every one of the
@@ -488,15 +539,16 @@ func (m *inferModel) tboStep(tokens, lctxSum, kvRead float64) (secs float64, mem
 // flight ("decode communication kernels either fully utilize SMs (during
 // send/receive) or none (during inflight waiting)", LMSYS 2025-05-05,
 // "Ablation Study: Two-batch Overlap"), so the sending part does not run
-// under the other micro-batch's compute. Fitted to the one published
-// decode pair at a full batch: 72 H100s, 256 sequences a GPU at 2,000
-// tokens, 22,310 output tokens/s a node with the overlap and 25.5% fewer
-// without (step 91.9 ms against 115.2 ms; the step model without the
-// overlap reads 117.4 ms): 0.405 gives 91.9 ms. Held back: the same post's
-// 32 sequences a GPU, where the overlap is 27% slower (step ×1.37); the
+// under the other micro-batch's compute. Fitted to the speedup of the
+// one published decode pair at a full batch: 72 H100s, 256 sequences a
+// GPU at 2,000 tokens, 22,310 output tokens/s a node with the overlap and
+// 25.5% fewer without (step 91.9 ms against 115.2 ms measured): the step
+// model's 119.0 ms without the overlap over 1.255 is 94.8 ms, which 0.45
+// gives (0.405 gives the measured 91.9 ms). Held back: the same post's 32
+// sequences a GPU, where the overlap is 27% slower (step ×1.37); the
 // model gives ×1.43 (testdata/calibration/wide_ep/README.md). An estimate
 // from one fit point.
-const tboExposedShare = 0.405
+const tboExposedShare = 0.45
 
 // deviceTerms is the two terms of deviceSum's roofline: the compute
 // seconds of tokens new tokens whose attention spans sum to lctxSum, and
