@@ -476,6 +476,18 @@ type Input struct {
 	// (Experts + RedundantExperts)/EP experts. Serving with EP only; 0:
 	// none.
 	RedundantExperts int
+	// TwoBatchOverlap is SGLang's two-batch overlap
+	// (--enable-two-batch-overlap, ServerArgs.enable_two_batch_overlap,
+	// default off): each forward's batch runs as two micro-batches, one's
+	// attention and expert GEMMs under the other's DeepEP dispatch and
+	// combine (LMSYS, "Deploying DeepSeek with PD Disaggregation and
+	// Large-scale Expert Parallelism on 96 H100 GPUs", 2025-05-05, after
+	// DeepSeek's dual micro-batch overlap, deepseek-ai/profile-data). SGLang
+	// serving a mixture-of-experts model (TwoBatchOverlapNeeds); it
+	// changes the steps of a layout with EP under attention DP only, whose
+	// experts exchange tokens by all-to-all (tboStep), and leaves the
+	// others as they are.
+	TwoBatchOverlap bool
 	// SchedulerSteps is vLLM's multi-step scheduling (--scheduler-steps;
 	// vLLM v0.6's --num-scheduler-steps): the engine runs this many decode
 	// steps per scheduling pass, so a new request waits for the pass in
@@ -864,6 +876,9 @@ func (in Input) validate(l *errList) {
 	case train || !in.Engine.Pooled() || in.EP <= 1 || !a.IsMoE():
 		l.add("redundant-experts", r, ErrIncompatible, "redundant experts are copies over a serving engine's expert-parallel ranks: want --ep > 1 on vllm, sglang or trtllm with a mixture-of-experts model")
 	}
+	if in.TwoBatchOverlap && (train || in.Engine != SGLang || !a.IsMoE()) {
+		l.add("two-batch-overlap", in.TwoBatchOverlap, ErrIncompatible, "%s", TwoBatchOverlapNeeds)
+	}
 	if !(in.RequestSeconds >= 0 && in.RequestSeconds <= 3600) {
 		l.out("request-overhead", in.RequestSeconds, Between(0, 3600).In(RangeSeconds), "want seconds in [0, 3600]")
 	}
@@ -1027,3 +1042,14 @@ func ExpertSplit(a Arch, ep, redundant int) string {
 	}
 	return fmt.Sprintf("does not divide the model's %d experts and %d redundant copies (%d)", a.Experts, redundant, a.Experts+redundant)
 }
+
+// TwoBatchOverlapNeeds is what Input.TwoBatchOverlap asks of a job: the
+// overlap is SGLang's, and it hides the experts' all-to-all, which a
+// layout has with EP under attention data parallelism (tboStep).
+const TwoBatchOverlapNeeds = "two-batch overlap hides SGLang's expert all-to-all under the other micro-batch's compute: want --engine sglang serving a mixture-of-experts model with --ep > 1 and attention data parallelism (--dp > 1)"
+
+// TwoBatchOverlaps reports whether a layout of ep expert-parallel and dp
+// attention data-parallel ranks has the all-to-all that
+// Input.TwoBatchOverlap overlaps (given SGLang and a mixture-of-experts
+// model, which Validate asks).
+func TwoBatchOverlaps(ep, dp int) bool { return ep > 1 && dp > 1 }

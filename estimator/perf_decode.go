@@ -48,6 +48,9 @@ type inferModel struct {
 	// (deepEPDecode): its dispatch's and combine's latency over all the
 	// layers, which the bytes hide once there are enough (deepEPFloor).
 	epFloor float64
+	// tbo: the forward runs as two overlapped micro-batches
+	// (Input.TwoBatchOverlap; tboStep).
+	tbo bool
 	// admission's memo: own prefill and marginal prompt seconds at
 	// admitPrompt.
 	admitted                   bool
@@ -145,6 +148,7 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 			m.perLayer += dpGatherLatency(hw, m.tp)
 		}
 	}
+	m.tbo = in.TwoBatchOverlap && a2a > 0
 	m.sc = newStepConsts(in)
 	m.stepCoeffs()
 	return m
@@ -155,12 +159,63 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 // for a division, the per-token terms summed after their quotients),
 // which moves a step's time in its last bits only.
 func (m *inferModel) stepCoeffs() {
-	m.tokSecs = 2 * m.n * m.gemmCost / m.flops / m.tp
+	m.tokSecs = 2 * (m.n + m.hotExpertParams()) * m.gemmCost / m.flops / m.tp
 	m.ctxSecs = 4 * m.sc.qDim / m.attnFlops / m.tp
 	m.denseBytes = m.weight * (1 - m.expertFrac) / m.atp
 	m.perBW = 1 / m.bw
 	m.fixedLayers = m.layers * m.perLayer
 }
+
+// hotExpertParams is the matmul parameters a token adds to the step of
+// the most loaded EP rank beyond the mean rank's: its routed experts'
+// active parameters, expertParams·k/E, times the excess of the hottest
+// rank's routed tokens over the mean (epImbalance − 1). The MoE layer
+// waits for its slowest rank.
+func (m *inferModel) hotExpertParams() float64 {
+	if m.E <= 0 {
+		return 0
+	}
+	return expertParams(m.in.Arch) * m.k / m.E * (epImbalance(m.in) - 1)
+}
+
+// epImbalance is the routed tokens of the most loaded EP rank over the
+// mean rank's in a serving MoE layer: the hot rank's expert GEMMs set the
+// layer's time (hotExpertParams). Its dispatch and combine carry more
+// tokens too ("more data will be sent to/received from the hot EP rank",
+// TensorRT-LLM's large-scale EP blog), but the all-to-all's bytes term
+// stands as DeepEP's measurements fit it (deepEPFloor): with the
+// imbalance on it as well, the 72-GPU H100 decode without two-batch
+// overlap read 125.9 ms against 115.2 ms measured (117.4 ms without it
+// anywhere, 119.0 ms on the GEMMs alone). Large
+// EP (above 8 ranks, as that blog counts it) with redundant experts, which
+// an EPLB places: epEPLBImbalance, measured at EP 32 and 36 and taken for
+// every EP above 8 (an estimate). Without redundant experts the placement
+// is not known (an engine's load balancer may still move experts without
+// copies): 1. Placed in order, TensorRT-LLM's 2.564 put the InferenceX
+// disaggregated decode workers of 16 GPUs (EP 16, no redundant experts in
+// the replay) from 17.3% to 26.2% median TPOT |error|, so the measured
+// deployments balance better than that (testdata/calibration/README.md,
+// "Two-batch overlap and EP imbalance").
+func epImbalance(in Input) float64 {
+	if in.EP <= 8 || in.RedundantExperts <= 0 || !in.Arch.IsMoE() || in.Task.Training() {
+		return 1
+	}
+	return epEPLBImbalance
+}
+
+// epEPLBImbalance is the hottest EP rank's routed tokens over the mean
+// under DeepSeek's EPLB placement with redundant experts: TensorRT-LLM
+// measured an imbalance ratio (max − mean)/mean of 0.109 with 9 expert
+// slots a rank at EP 32 and 0.115 with 8 at EP 36 (32 redundant experts
+// either way), against 1.564 with the 256 experts placed in order
+// (DeepSeek-R1 on 32 GB200s, decode at 256 requests a rank, a machine
+// translation dataset, each the mean over layers and iterations; NVIDIA
+// TensorRT-LLM docs/source/blogs/tech_blog/
+// blog4_Scaling_Expert_Parallelism_in_TensorRT-LLM.md, "Offline EP Load
+// Balancer", Table 1, 2025). The LMSYS 96-H100 post reads EPLB's decode
+// speedup at EP 72 as 2.54× ("Ablation Study: EPLB", 2025-05-05), about
+// the ratio of the two, 2.564 / 1.109 = 2.31.
+const epEPLBImbalance = 1.109
 
 // stepConsts are the per-step figures that depend on the model alone,
 // read once when the model is built rather than on every one of the
@@ -450,9 +505,50 @@ func (m *inferModel) device(tokens, lctx, kvRead float64) (secs float64, memBoun
 // lctxSum = tokens · lctx (StepSeconds has the sum, and is spared the
 // division by tokens and the product that undoes it).
 func (m *inferModel) deviceSum(tokens, lctxSum, kvRead float64) (secs float64, memBound bool) {
+	if m.tbo && tokens >= 2 {
+		return m.tboStep(tokens, lctxSum, kvRead)
+	}
 	c, mem := m.deviceTerms(tokens, lctxSum, kvRead)
 	return rooflineTime(c, mem) + m.fixedLayers + max(m.epFloor, tokens*m.commPerToken), mem > c
 }
+
+// tboStep is deviceSum under two-batch overlap (Input.TwoBatchOverlap):
+// the tokens run as two micro-batches of half each, whose layers
+// alternate so that one's attention and expert GEMMs run while the other's
+// dispatch or combine is in flight (SGLang python/sglang/srt/
+// two_batch_overlap.py, the operations split at YieldOperation; LMSYS,
+// "Deploying DeepSeek with PD Disaggregation and Large-scale Expert
+// Parallelism on 96 H100 GPUs", 2025-05-05, "Two-batch Overlap"). Each
+// micro-batch reads the weights and pays DeepEP's floor on its own, so the
+// compute stream is two half-size rooflines and the communication stream
+// two half-size exchanges; the step is the longer of the two streams, plus
+// the share tboExposedShare of the exchanges' bytes that the overlap does
+// not hide, plus the per-layer cost (launches and attention's collective),
+// which neither stream hides.
+func (m *inferModel) tboStep(tokens, lctxSum, kvRead float64) (secs float64, memBound bool) {
+	half := tokens / 2
+	c, mem := m.deviceTerms(half, lctxSum/2, kvRead/2)
+	bytes := tokens * m.commPerToken
+	compute, comm := 2*rooflineTime(c, mem), 2*max(m.epFloor, bytes/2)
+	return max(compute, comm) + tboExposedShare*bytes + m.fixedLayers, mem > c
+}
+
+// tboExposedShare is the share of the all-to-all's bytes time that
+// two-batch overlap leaves exposed: DeepEP's decode kernels occupy the
+// SMs while they send and receive and free them only while the data is in
+// flight ("decode communication kernels either fully utilize SMs (during
+// send/receive) or none (during inflight waiting)", LMSYS 2025-05-05,
+// "Ablation Study: Two-batch Overlap"), so the sending part does not run
+// under the other micro-batch's compute. Fitted to the speedup of the
+// one published decode pair at a full batch: 72 H100s, 256 sequences a
+// GPU at 2,000 tokens, 22,310 output tokens/s a node with the overlap and
+// 25.5% fewer without (step 91.9 ms against 115.2 ms measured): the step
+// model's 119.0 ms without the overlap over 1.255 is 94.8 ms, which 0.45
+// gives (0.405 gives the measured 91.9 ms). Held back: the same post's 32
+// sequences a GPU, where the overlap is 27% slower (step ×1.37); the
+// model gives ×1.43 (testdata/calibration/wide_ep/README.md). An estimate
+// from one fit point.
+const tboExposedShare = 0.45
 
 // deviceTerms is the two terms of deviceSum's roofline: the compute
 // seconds of tokens new tokens whose attention spans sum to lctxSum, and

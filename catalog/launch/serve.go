@@ -492,6 +492,11 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		if s.ep > 1 {
 			c.num("--ep-size", s.ep)
 		}
+		if e.in.TwoBatchOverlap && s.ep > 1 && s.dp > 1 {
+			// The estimate's micro-batches (estimator.Input.TwoBatchOverlap):
+			// ServerArgs.enable_two_batch_overlap.
+			c.bare("--enable-two-batch-overlap")
+		}
 		if s.nodes > 1 {
 			c.num("--nnodes", s.nodes)
 			c.expand("--node-rank", nodeRank)

@@ -48,3 +48,33 @@ func TestLaunchWritesThePlannedShare(t *testing.T) {
 		t.Errorf("the vLLM launch of the same row:\n%s", text)
 	}
 }
+
+// TestLaunchWritesTwoBatchOverlap: a plan made with two-batch overlap
+// (estimator.Input.TwoBatchOverlap) for DeepSeek-R1 FP8 on SGLang over two
+// 8 × H100 instances, attention DP and EP over both, launches with
+// SGLang's --enable-two-batch-overlap; the same plan without the option
+// does not, as SGLang's default is off.
+func TestLaunchWritesTwoBatchOverlap(t *testing.T) {
+	for _, tbo := range []bool{true, false} {
+		req := serving(t, "deepseek-r1", 100, estimator.SGLang, plan.OnDemand)
+		req.Input.Weights, req.Input.TwoBatchOverlap = estimator.FP8, tbo
+		req.Workload.PromptTokens, req.Workload.OutputTokens = 1024, 1024
+		req.Workload.TTFTP95Seconds, req.Workload.TPOTSeconds = 2, 0.05
+		o := offer(t, "aws-p5.48xlarge", req.Input.Weights)
+		res, err := plan.Plan(req, []plan.Offer{*o}, plan.Options{})
+		if err != nil || res.Cheapest < 0 {
+			t.Fatalf("two-batch overlap %v: no plan: %v", tbo, err)
+		}
+		row := res.Rows[res.Cheapest]
+		if row.EP <= 1 || row.AttnDP <= 1 {
+			t.Fatalf("two-batch overlap %v: planned TP %d DP %d EP %d, want attention DP and EP", tbo, row.TP, row.AttnDP, row.EP)
+		}
+		l, err := launch.Emit(launch.SGLang, req, row, nil, "deepseek-r1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := l.Text(); strings.Contains(text, "--enable-two-batch-overlap") != tbo {
+			t.Errorf("two-batch overlap %v, the SGLang launch:\n%s", tbo, text)
+		}
+	}
+}

@@ -188,6 +188,9 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 		Concurrency: in.Batch, KVBandwidth: *f.kvGbps * 1e9 / 8, KVLatencySeconds: *f.kvLatency,
 		RequestSeconds: in.RequestSeconds, DraftTokens: *f.draft, Acceptance: *f.accept,
 	}
+	if in.TwoBatchOverlap && !estimator.TwoBatchOverlaps(d.Prefill.EP, d.Prefill.DP) && !estimator.TwoBatchOverlaps(d.Decode.EP, d.Decode.DP) {
+		return fail("--two-batch-overlap: %s on a side (--prefill-ep and --prefill-dp, or --decode-ep and --decode-dp)", estimator.TwoBatchOverlapNeeds)
+	}
 	if d.RequestSeconds == 0 {
 		d.RequestSeconds = pol.RequestSeconds
 	}
