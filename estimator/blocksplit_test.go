@@ -54,13 +54,25 @@ func TestBlockSplit(t *testing.T) {
 		in := DefaultInput(c.a)
 		in.Engine, in.Weights = c.e, c.weights
 		in.GPUs, in.TP, in.PP, in.DP, in.EP = c.tp, c.tp, 1, c.dp, c.ep
-		err := in.Validate()
+		why := ""
+		if c.weights == FP8 {
+			why = BlockSplit(c.a, c.e, c.tp, c.dp, c.ep)
+		}
 		name := c.e.String() + " TP " + itoa(c.tp) + " DP " + itoa(c.dp) + " EP " + itoa(c.ep) + " " + c.weights.String()
 		switch {
-		case c.refusedWith == "" && err != nil:
-			t.Errorf("%s, WeightBlock %d: %v", name, c.a.WeightBlock, err)
-		case c.refusedWith != "" && (err == nil || !strings.Contains(err.Error(), c.refusedWith)):
-			t.Errorf("%s: %v, want a refusal naming %q", name, err, c.refusedWith)
+		case c.refusedWith == "" && why != "":
+			t.Errorf("%s, WeightBlock %d: %s", name, c.a.WeightBlock, why)
+		case c.refusedWith != "" && !strings.Contains(why, c.refusedWith):
+			t.Errorf("%s: %q, want a refusal naming %q", name, why, c.refusedWith)
+		}
+		// The estimate estimates the layout (a replayed measurement may
+		// record it) and warns where the engine refuses it.
+		if err := in.Validate(); err != nil {
+			t.Errorf("%s: the estimate refuses it: %v", name, err)
+			continue
+		}
+		if r, err := Estimate(in); err != nil || r.Warnings.Has(WarnBlockSplit) != (why != "") {
+			t.Errorf("%s: error %v, WarnBlockSplit %v; want it where the engine refuses (%q)", name, err, r.Warnings.Has(WarnBlockSplit), why)
 		}
 	}
 }

@@ -911,11 +911,6 @@ func (in Input) validate(l *errList) {
 		if why := HeadsSplit(a, atp); why != "" {
 			l.add("tp", in.TP, ErrIncompatible, "%s", why)
 		}
-		// A block-quantised checkpoint served as published (its FP8
-		// weights) loads only where TP leaves every shard whole blocks.
-		if why := BlockSplit(a, in.Engine, in.TP, in.DP, in.EP); !train && in.Weights == FP8 && why != "" {
-			l.add("tp", in.TP, ErrIncompatible, "%s", why)
-		}
 	}
 	if in.Schedule.MicroBatches < 0 || in.Schedule.MicroBatches > maxBatch {
 		l.whole("micro-batches", in.Schedule.MicroBatches, "want 0..%d", maxBatch)
@@ -1003,6 +998,12 @@ func HeadsSplit(a Arch, atp int) string {
 // through its own quantised-checkpoint path, which this rule does not
 // describe. The estimate's input check (the planner's layout search) and
 // the launch's check of a planned row both read it.
+//
+// The estimate itself still estimates such a layout, with
+// WarnBlockSplit: a published measurement may record a layout this rule
+// refuses (a worker's expert parallelism left unstated), and estimate is
+// the what-if its replay asks; the planner does not lay a copy out so
+// (plan.startable) and the launch refuses it.
 func BlockSplit(a Arch, e Engine, tp, dp, ep int) string {
 	b := a.WeightBlock
 	if b < 1 || !(e == VLLM || e == SGLang) {

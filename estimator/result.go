@@ -197,6 +197,7 @@ const (
 	WarnPoolBelowOneSeq                  // the serving engine's KV pool holds less than one sequence of Seq tokens
 	WarnNoKVCache                        // encoder / generic model: no KV cache counted
 	WarnZeROWithoutDP                    // ZeRO stage set but data-parallel degree is 1
+	WarnBlockSplit                       // the engine refuses this TP for the block-quantised checkpoint (BlockSplit)
 	numWarnings
 )
 
@@ -211,6 +212,7 @@ var warningText = [numWarnings]string{
 	WarnPoolBelowOneSeq:   "the serving engine's KV pool is smaller than one sequence",
 	WarnNoKVCache:         "no KV cache for this architecture",
 	WarnZeROWithoutDP:     "ZeRO has no effect with a data-parallel degree of 1",
+	WarnBlockSplit:        "this tensor parallelism splits the checkpoint's fp8 blocks, which the engine refuses at start-up: estimated as if it loaded",
 }
 
 // String describes w in a short English sentence.

@@ -259,6 +259,7 @@ const (
 	MsgWarnPoolBelowOneSeq
 	MsgWarnNoKVCache
 	MsgWarnZeROWithoutDP
+	MsgWarnBlockSplit
 	MsgHWNoFP4
 	MsgShipsFP8
 	MsgDisaggFigures
@@ -741,6 +742,7 @@ var messagesEN = [NMsgs]string{
 	MsgWarnPoolBelowOneSeq:   "the serving engine's KV pool is smaller than one sequence",
 	MsgWarnNoKVCache:         "no KV cache for this architecture",
 	MsgWarnZeROWithoutDP:     "ZeRO has no effect with a data-parallel degree of 1",
+	MsgWarnBlockSplit:        "this tensor parallelism splits the checkpoint's fp8 blocks, which the engine refuses at start-up: estimated as if it loaded",
 	MsgHWNoFP4:               "this GPU has no FP4 tensor cores (they start with Blackwell): FP4 weights are dequantized, no FP4 speed-up",
 	MsgShipsFP8:              "this model's checkpoint stores its weights in fp8 (the quantization_config of its config.json): vLLM and SGLang serve it in fp8 whatever precision is set, and at 16 bits its weights take twice the memory — set the precision to fp8",
 	MsgDisaggFigures:         "TTFT %s, TPOT %s (%s; mean TTFT %s), KV handover %s at the target rate",
@@ -1212,6 +1214,7 @@ var MessagesRU = [NMsgs]string{
 	MsgWarnPoolBelowOneSeq:   "пул KV движка меньше одной последовательности",
 	MsgWarnNoKVCache:         "у этой архитектуры нет KV-кэша",
 	MsgWarnZeROWithoutDP:     "ZeRO не действует при степени параллелизма по данным 1",
+	MsgWarnBlockSplit:        "такой тензорный параллелизм делит fp8-блоки чекпойнта, и движок не запустится: оценка — как если бы он загрузился",
 	MsgHWNoFP4:               "у этого GPU нет тензорных ядер FP4 (они появились в Blackwell): веса FP4 распаковываются, ускорения FP4 нет",
 	MsgShipsFP8:              "чекпойнт этой модели хранит веса в fp8 (quantization_config в её config.json): vLLM и SGLang обслуживают её в fp8 при любой заданной точности, а в 16 битах веса заняли бы вдвое больше памяти — выберите точность fp8",
 	MsgDisaggFigures:         "TTFT %s, TPOT %s (%s; средний TTFT %s), передача KV %s при целевой нагрузке",
@@ -1683,6 +1686,7 @@ var messagesZH = [NMsgs]string{
 	MsgWarnPoolBelowOneSeq:   "推理引擎的 KV 池小于一个序列",
 	MsgWarnNoKVCache:         "此架构没有 KV 缓存",
 	MsgWarnZeROWithoutDP:     "数据并行度为 1 时 ZeRO 无效",
+	MsgWarnBlockSplit:        "该张量并行度会拆分检查点的 fp8 块，引擎启动时会拒绝：按能加载的情况估算",
 	MsgHWNoFP4:               "此 GPU 没有 FP4 张量核心（从 Blackwell 开始才有）：FP4 权重会被反量化，没有 FP4 加速",
 	MsgShipsFP8:              "此模型的检查点以 fp8 存储权重（其 config.json 中的 quantization_config）：无论设定何种精度，vLLM 和 SGLang 都以 fp8 提供服务；按 16 位计算权重会占用两倍显存——请将精度设为 fp8",
 	MsgDisaggFigures:         "目标请求率下 TTFT %s、TPOT %s（%s；平均 TTFT %s）、KV 传输 %s",
@@ -1981,5 +1985,5 @@ var WarningKeys = map[estimator.Warning]MsgKey{
 	estimator.WarnKVHeadsReplicated: MsgWarnKVHeadsReplicated, estimator.WarnUnevenPipeline: MsgWarnUnevenPipeline,
 	estimator.WarnNoActivationModel: MsgWarnNoActivationModel, estimator.WarnVisionApprox: MsgWarnVisionApprox,
 	estimator.WarnFP8NotInLlamaCpp: MsgWarnFP8NotInLlamaCpp, estimator.WarnPoolBelowOneSeq: MsgWarnPoolBelowOneSeq,
-	estimator.WarnNoKVCache: MsgWarnNoKVCache, estimator.WarnZeROWithoutDP: MsgWarnZeROWithoutDP,
+	estimator.WarnNoKVCache: MsgWarnNoKVCache, estimator.WarnZeROWithoutDP: MsgWarnZeROWithoutDP, estimator.WarnBlockSplit: MsgWarnBlockSplit,
 }

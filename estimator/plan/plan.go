@@ -90,6 +90,12 @@ func (r Request) Validate() error {
 	if err := in.Validate(); err != nil {
 		errs = append(errs, err)
 	}
+	// A layout the user fixed for a block-quantised checkpoint at a TP
+	// that splits its blocks: the plan refuses what its launch would
+	// (startable; the estimate alone only warns).
+	if why := estimator.BlockSplit(in.Arch, in.Engine, in.TP, in.DP, in.EP); in.TP > 1 && !in.Task.Training() && in.Weights == estimator.FP8 && why != "" {
+		errs = append(errs, &estimator.InputError{Field: "tp", Value: strconv.Itoa(in.TP), Err: estimator.ErrIncompatible, Reason: why})
+	}
 	w := r.Workload
 	switch w.Kind {
 	case Training:

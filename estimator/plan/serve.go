@@ -362,7 +362,7 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 	defer func() { p.shapeBuf = out[:0] }()
 	for tp := 1; tp <= top; tp *= 2 {
 		c := withGPUs(in, tp, tp, 1, 0)
-		if c.Validate() != nil {
+		if !startable(c) {
 			continue
 		}
 		if len(out) > 0 || p.estimate(c).Fits {
@@ -381,7 +381,7 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 			return copyShape{}, false
 		}
 		c := withGPUs(in, n*gpus, tp, n*gpus/tp, 0)
-		if c.Validate() != nil {
+		if !startable(c) {
 			return copyShape{}, false
 		}
 		return shapeOf(c, 1, n), p.estimate(c).Fits
@@ -422,7 +422,7 @@ func (p *planner) wideEP(out []copyShape, o *Offer, in estimator.Input, gpus int
 		c.DP, c.EP = c.TP, c.TP
 		// EP must divide the experts (Input.Validate): 256 experts take
 		// 16 or 32 GPUs, not 24.
-		if c.Validate() != nil {
+		if !startable(c) {
 			continue
 		}
 		if c, ok := p.layoutFits(c); ok {
@@ -504,7 +504,7 @@ func (p *planner) moeLayouts(out []copyShape, c estimator.Input, perInstance int
 	for _, dp := range [...]int{c.TP, 1} {
 		x := c
 		x.DP, x.EP = dp, c.TP
-		if x.Validate() != nil {
+		if !startable(x) {
 			continue
 		}
 		if x, ok := p.layoutFits(x); ok {
@@ -922,4 +922,12 @@ func (p *planner) batchMoney(o *Offer, r *Row) {
 	perSec := r.cost / math.Max(r.time, 1e-300)
 	p.tokenPrices(r, perSec, p.req.Workload.Requests/math.Max(r.time, 1e-300))
 	r.TokensPerUSD = estimator.Finite(p.batchTokens() / r.cost)
+}
+
+// startable reports whether a serving copy laid out as c starts: a valid
+// input whose TP leaves a block-quantised checkpoint's shards whole blocks
+// (estimator.BlockSplit, which the launch refuses by too). The estimate
+// alone only warns of such a layout (estimator.WarnBlockSplit).
+func startable(c estimator.Input) bool {
+	return c.Validate() == nil && (c.Weights != estimator.FP8 || estimator.BlockSplit(c.Arch, c.Engine, c.TP, c.DP, c.EP) == "")
 }
