@@ -225,3 +225,25 @@ func TestWideExpertParallelAtTheEngineDefault(t *testing.T) {
 		}
 	}
 }
+
+// TestFixedWideLayoutAtTheEngineShare: the user's own SGLang layout of
+// DeepSeek-R1 at TP = DP = EP = 16 on two 8-GPU H100 instances fits at
+// the share the planner's own wide layouts take (layoutFits); it read
+// "needs more than 64 instances" on every offer, as if more instances
+// could help a copy whose size the user fixed.
+func TestFixedWideLayoutAtTheEngineShare(t *testing.T) {
+	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 5, PromptTokens: 1024, OutputTokens: 1024}
+	o := gpuOffer(t, "h100-sxm", 8, estimator.FP8)
+	o.NetworkGbps = 3200
+	in := modelInput(t, "deepseek-r1")
+	in.Weights, in.Engine = estimator.FP8, estimator.SGLang
+	in.GPUs, in.TP, in.PP, in.DP, in.EP = 16, 16, 1, 16, 16
+	res, err := plan.Plan(plan.Request{Input: in, Workload: w, FixedParallelism: true}, []plan.Offer{o}, plan.Options{KeepUnfit: true})
+	if err != nil || res.Cheapest < 0 {
+		t.Fatalf("no plan (%v): %+v", err, res.Rows[0].FitReason)
+	}
+	r := res.Rows[res.Cheapest]
+	if r.TP != 16 || r.AttnDP != 16 || r.EP != 16 || r.InstancesPerReplica != 2 || r.MemShare != estimator.SGLangDPAttentionMemFraction {
+		t.Errorf("TP %d DP %d EP %d over %d instances at share %v; want the layout given over 2 at %v", r.TP, r.AttnDP, r.EP, r.InstancesPerReplica, r.MemShare, estimator.SGLangDPAttentionMemFraction)
+	}
+}

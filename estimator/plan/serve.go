@@ -341,7 +341,12 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 	in.Batch, in.ZeRO = 1, 0
 	if p.req.FixedParallelism {
 		gpus := max(int(o.GPUCount), 1)
-		if !p.estimate(in).Fits {
+		// The user's layout at the engine's published share where its
+		// default leaves no KV pool (layoutFits), as the planner's own
+		// layouts: SGLang DeepSeek-R1 at --tp 16 --dp 16 --ep 16 on two
+		// H100 instances read "needs more than 64 instances".
+		in, ok := p.layoutFits(in)
+		if !ok {
 			return nil
 		}
 		if in.GPUs <= gpus {
