@@ -139,7 +139,7 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	// for the MLP or experts per layer (allReduceLatency); under DeepEP the
 	// experts' two, its dispatch and combine, are the step's epFloor.
 	switch {
-	case a2a > 0 && deepEPDecode(in, hw):
+	case a2a > 0 && DeepEPDecode(in, hw):
 		m.perLayer += allReduceLatency(hw, m.atp)
 		m.epFloor = m.layers * deepEPFloor(hw, m.tp, a2a)
 	case in.TP > 1:
@@ -303,7 +303,7 @@ func epAllToAll(in Input) bool {
 	return in.EP > 1 && in.Arch.IsMoE() && (in.Engine != SGLang || dpRanks(in) > 1)
 }
 
-// deepEPDecode reports whether in's all-to-all is DeepEP's over RDMA:
+// DeepEPDecode reports whether in's all-to-all is DeepEP's over RDMA:
 // SGLang's expert parallelism under attention data parallelism on Hopper
 // or Blackwell GPUs (DeepEP's low-latency kernels need SM90 and RDMA with
 // IBGDA) whose TP group spans NVLink domains (inside one, the fitted
@@ -317,8 +317,10 @@ func epAllToAll(in Input) bool {
 // environment (tensorrt_llm/_torch/modules/fused_moe, WideEPMoE's
 // select_alltoall_method_type: MNNVL inside an NVL72 rack, DeepEP only with
 // TRTLLM_CAN_USE_DEEP_EP), and AMD's MoRI has no published latency table
-// here: both keep the collective's latency.
-func deepEPDecode(in Input, hw Hardware) bool {
+// here: both keep the collective's latency. The SGLang launch writes
+// --moe-a2a-backend deepep where it holds (catalog/launch), so the
+// engine runs the exchange the estimate prices.
+func DeepEPDecode(in Input, hw Hardware) bool {
 	return in.Engine == SGLang && dpRanks(in) > 1 && epAllToAll(in) && (hw.Generation == GenHopper || hw.Generation == GenBlackwell) &&
 		in.TP > max(hw.NVLinkDomain, 1)
 }

@@ -492,6 +492,23 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		if s.ep > 1 {
 			c.num("--ep-size", s.ep)
 		}
+		{
+			// The all-to-all the estimate prices as DeepEP's
+			// (estimator.DeepEPDecode: expert parallelism under
+			// attention DP across NVLink domains on Hopper or
+			// Blackwell): ServerArgs.moe_a2a_backend, default "none"
+			// (a gather and reduce-scatter), "deepep" as the LMSYS
+			// large-scale EP deployment and InferenceX's multi-node
+			// SGLang DeepSeek-R1 recipes run it; --deepep-mode is left
+			// at "auto" (normal kernels in prefill, low-latency in
+			// decode).
+			x := e.in
+			x.TP, x.DP, x.EP = s.tp, s.dp, s.ep
+			if estimator.DeepEPDecode(x, e.row.Offer.Hardware) {
+				c.flag("--moe-a2a-backend", "deepep")
+				e.note("--moe-a2a-backend deepep needs DeepEP and its NVSHMEM/RDMA set-up on every instance (the lmsysorg/sglang images ship them)")
+			}
+		}
 		if e.in.TwoBatchOverlap && s.ep > 1 && s.dp > 1 {
 			// The estimate's micro-batches (estimator.Input.TwoBatchOverlap):
 			// ServerArgs.enable_two_batch_overlap.
