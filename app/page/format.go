@@ -28,6 +28,15 @@ func (l Locale) T(k MsgKey) string { return Tr(l.Lang, k) }
 
 func (l Locale) ru() bool { return l.Lang == "ru" }
 
+// Colon is what follows a label before its value: Chinese takes the
+// full-width colon, with no space after it.
+func (l Locale) Colon() string {
+	if l.Lang == "zh" {
+		return "："
+	}
+	return ": "
+}
+
 // Fixed writes v with digits decimals, grouped.
 func (l Locale) Fixed(v float64, digits int) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {

@@ -73,9 +73,9 @@ func (b *viewBuilder) jobLine() JobLineView {
 	}
 	count := func(x float64) string { return l.Count(int64(x)) }
 	// Chinese punctuates with its full-width colon and semicolon.
-	colon, semicolon := ": ", "; "
+	colon, semicolon := l.Colon(), "; "
 	if l.Lang == "zh" {
-		colon, semicolon = "：", "；"
+		semicolon = "；"
 	}
 	plain(b.t(MsgJobFor) + colon)
 	v.Parts = append(v.Parts, field(FieldModel, MsgModel, j.Model.Name))

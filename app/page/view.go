@@ -199,7 +199,7 @@ func (pr Prices) GPUVRAM(l Locale, id string) string {
 // name of the user's own model.
 func ModelName(l Locale, j Job, custom string) string {
 	if j.Model.ID == CustomModelID {
-		return l.T(MsgYourModel) + ": " + custom
+		return l.T(MsgYourModel) + l.Colon() + custom
 	}
 	return j.Model.Name
 }
@@ -668,7 +668,7 @@ func (b *viewBuilder) perf() PerfView {
 	}
 	facts = append(facts, Fact{ID: "rs-mfu", Label: b.t(MsgMFUImplied), Value: l.SmallPercent(p.MFU)},
 		Fact{ID: "rs-cheapest", Label: b.t(plannerBest), Value: planned, Detail: plannedWhat})
-	return PerfView{Setup: b.t(MsgAsSet) + ": " + SetupLine(l, j), Facts: facts}
+	return PerfView{Setup: b.t(MsgAsSet) + l.Colon() + SetupLine(l, j), Facts: facts}
 }
 
 // RuleRow is one rule of thumb against the estimate: Bad when following

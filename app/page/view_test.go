@@ -434,7 +434,8 @@ func TestPickCardsOneBracket(t *testing.T) {
 
 // TestJobLineChinesePunctuation: the Chinese job line takes the
 // full-width colon and semicolon ("规划对象：… token；下方内存与速度基于："),
-// as the page's other Chinese sentences do; it read "规划对象: ".
+// as the page's other Chinese sentences do; it read "规划对象: ". So do
+// the lines that label a setup (the speed box's "按设置：").
 func TestJobLineChinesePunctuation(t *testing.T) {
 	for lang, want := range map[string][]string{
 		"zh": {Tr("zh", MsgJobFor) + "：", "；" + Tr("zh", MsgJobSetupOn) + "："},
@@ -449,6 +450,9 @@ func TestJobLineChinesePunctuation(t *testing.T) {
 			if !strings.Contains(line.String(), w) {
 				t.Errorf("%s: the job line %q lacks %q", lang, line.String(), w)
 			}
+		}
+		if w := Tr(lang, MsgAsSet) + (Locale{Lang: lang}).Colon(); !strings.HasPrefix(v.Perf.Setup, w) {
+			t.Errorf("%s: the speed box's setup %q, want %q…", lang, v.Perf.Setup, w)
 		}
 	}
 }
