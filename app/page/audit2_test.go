@@ -70,9 +70,9 @@ func TestRefusedPlanSaysWhy(t *testing.T) {
 			}
 		}
 	}
-	for field, want := range map[bool]MsgKey{true: MsgFixToAnswer, false: MsgNoAnswer} {
+	for field, want := range map[bool]string{true: Fill(Tr("en", MsgFixNamed), "“"+Tr("en", MsgOutputTokens)+"”"), false: Tr("en", MsgNoAnswer)} {
 		v, _ := viewOf(t, "", refused(field))
-		if v.Answer.Note != Tr("en", want) || v.Answer.Note == Tr("en", 0) {
+		if v.Answer.Note != want || v.Answer.Note == Tr("en", 0) {
 			t.Errorf("field error %v: the answer's note %q", field, v.Answer.Note)
 		}
 	}

@@ -28,6 +28,15 @@ func (l Locale) T(k MsgKey) string { return Tr(l.Lang, k) }
 
 func (l Locale) ru() bool { return l.Lang == "ru" }
 
+// Colon is what follows a label before its value: Chinese takes the
+// full-width colon, with no space after it.
+func (l Locale) Colon() string {
+	if l.Lang == "zh" {
+		return "："
+	}
+	return ": "
+}
+
 // Fixed writes v with digits decimals, grouped.
 func (l Locale) Fixed(v float64, digits int) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -318,4 +327,28 @@ func FXLine(l Locale, cat *catalog.Catalog, cur string) string {
 		return ""
 	}
 	return Fill(l.T(MsgFXLine), cur, l.Money(x.PerUSD, cur), l.Date(x.AsOf))
+}
+
+// spacedJSON writes compact JSON as config.json files are written, a
+// space after each ':' and ',' outside strings ({"factor": 4.0, "type":
+// "yarn"}): easier to read, and a line may break between its keys where
+// the compact form is one word wider than a phone.
+func spacedJSON(s string) string {
+	var b strings.Builder
+	in, esc := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		b.WriteByte(c)
+		switch {
+		case esc:
+			esc = false
+		case in && c == '\\':
+			esc = true
+		case c == '"':
+			in = !in
+		case !in && (c == ':' || c == ',') && (i+1 == len(s) || s[i+1] != ' '):
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
 }

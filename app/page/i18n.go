@@ -292,6 +292,7 @@ const (
 	MsgPlanning
 	MsgFixToUpdate
 	MsgFixToAnswer
+	MsgFixNamed
 	MsgMonthlyShort
 	MsgBatchCost
 	MsgBatchTime
@@ -352,6 +353,7 @@ const (
 	MsgVerifyDated
 	MsgAge180to365
 	MsgAgeUndated
+	MsgOwnUndated
 	MsgFarBelow
 	MsgSourceOpen
 	MsgSpotFarBelow
@@ -776,6 +778,7 @@ var messagesEN = [NMsgs]string{
 	MsgPlanning:            "Planning every offer…",
 	MsgFixToUpdate:         "The last answer, kept until the field marked in red is fixed.",
 	MsgFixToAnswer:         "No answer yet: fix the fields marked in red.",
+	MsgFixNamed:            "No answer yet: fix the fields marked in red: %s.",
 	MsgMonthlyShort:        "Per month",
 	MsgBatchCost:           "Batch job cost",
 	MsgBatchTime:           "Batch job time",
@@ -838,6 +841,7 @@ var messagesEN = [NMsgs]string{
 	MsgVerifyDated:    "verify the price",
 	MsgAge180to365:    "180 days to a year old",
 	MsgAgeUndated:     "undated",
+	MsgOwnUndated:     "undated: your prices are never judged stale",
 	MsgFarBelow:       "under half what other providers ask for this GPU — verify",
 	MsgSourceOpen:     "its source quotes this price as a floor (\"starting at\") or leaves a condition of it open — verify",
 	MsgSpotFarBelow:   "spot price far under its own on-demand price, deeper than the clouds' documented discounts — verify",
@@ -1248,6 +1252,7 @@ var MessagesRU = [NMsgs]string{
 	MsgPlanning:            "Планирование по всем предложениям…",
 	MsgFixToUpdate:         "Прежний ответ: он обновится, когда поле, отмеченное красным, будет исправлено.",
 	MsgFixToAnswer:         "Ответа пока нет: исправьте поля, отмеченные красным.",
+	MsgFixNamed:            "Ответа пока нет: исправьте поля, отмеченные красным: %s.",
 	MsgMonthlyShort:        "В месяц",
 	MsgBatchCost:           "Стоимость пакетной задачи",
 	MsgBatchTime:           "Время пакетной задачи",
@@ -1310,6 +1315,7 @@ var MessagesRU = [NMsgs]string{
 	MsgVerifyDated:    "проверьте цену",
 	MsgAge180to365:    "от 180 дней до года",
 	MsgAgeUndated:     "без даты",
+	MsgOwnUndated:     "без даты: ваши цены не считаются устаревшими",
 	MsgFarBelow:       "меньше половины того, что просят за этот GPU другие провайдеры — проверьте",
 	MsgSourceOpen:     "источник называет эту цену нижней границей («от») или оставляет её условие открытым — проверьте",
 	MsgSpotFarBelow:   "спотовая цена намного ниже собственной цены по требованию, глубже скидок, которые документируют облака, — проверьте",
@@ -1720,6 +1726,7 @@ var messagesZH = [NMsgs]string{
 	MsgPlanning:            "正在为所有报价规划……",
 	MsgFixToUpdate:         "上一次的答案：修正标红的字段后会更新。",
 	MsgFixToAnswer:         "尚无答案：请修正标红的字段。",
+	MsgFixNamed:            "尚无答案：请修正标红的字段：%s。",
 	MsgMonthlyShort:        "每月",
 	MsgBatchCost:           "批处理任务成本",
 	MsgBatchTime:           "批处理任务用时",
@@ -1782,6 +1789,7 @@ var messagesZH = [NMsgs]string{
 	MsgVerifyDated:    "请核实价格",
 	MsgAge180to365:    "180 天至一年",
 	MsgAgeUndated:     "无日期",
+	MsgOwnUndated:     "无日期：您的价格不会被判为过期",
 	MsgFarBelow:       "不到其他服务商对此 GPU 报价的一半 — 请核实",
 	MsgSourceOpen:     "来源将此价格标为起价（“起”）或未说明其某项条件 — 请核实",
 	MsgSpotFarBelow:   "竞价价格远低于其自身按需价格，超出各云厂商公布的折扣 — 请核实",

@@ -72,7 +72,12 @@ func (b *viewBuilder) jobLine() JobLineView {
 		plain(msg)
 	}
 	count := func(x float64) string { return l.Count(int64(x)) }
-	plain(b.t(MsgJobFor) + ": ")
+	// Chinese punctuates with its full-width colon and semicolon.
+	colon, semicolon := l.Colon(), "; "
+	if l.Lang == "zh" {
+		semicolon = "；"
+	}
+	plain(b.t(MsgJobFor) + colon)
 	v.Parts = append(v.Parts, field(FieldModel, MsgModel, j.Model.Name))
 	plain(" · ")
 	v.Parts = append(v.Parts, field(FieldTask, MsgTask, b.t(TaskKeys[j.In.Task])))
@@ -135,7 +140,7 @@ func (b *viewBuilder) jobLine() JobLineView {
 	// the speed box describe, not the picks' (each pick sizes its own
 	// GPUs, engine and requests in flight): the line says so rather than
 	// read as the plan.
-	plain("; " + b.t(MsgJobSetupOn) + ": ")
+	plain(semicolon + b.t(MsgJobSetupOn) + colon)
 	v.Parts = append(v.Parts, field(FieldGPUs, MsgGPUs, l.Count(int64(j.In.GPUs))))
 	plain(" × ")
 	v.Parts = append(v.Parts, field(FieldGPU, MsgGPU, j.GPU.Name))

@@ -29,7 +29,8 @@ func TestUnknownProviderKindMarked(t *testing.T) {
 // TestRequestOverContextMarksTheSequence: a job whose request is longer
 // than the model's context (GPT-2's 1,024 at a sequence of 2,048) is
 // refused by the planner on the sequence field, which the page marks, and
-// the answer says to fix the marked field; it said no priced offer could
+// the answer says to fix the marked field, by its name (on a phone the
+// field lies screens below the answer); it said no priced offer could
 // run the job. Within the context it plans.
 func TestRequestOverContextMarksTheSequence(t *testing.T) {
 	v, in, _ := pageOf(t, "m=gpt2&s=2048&req=1000", nil)
@@ -42,7 +43,7 @@ func TestRequestOverContextMarksTheSequence(t *testing.T) {
 			seq = &v.Form.Fields[i]
 		}
 	}
-	if seq == nil || seq.Err == "" || v.Answer.Kind != AnswerStale || v.Answer.Note != (Locale{Lang: "en"}).T(MsgFixToAnswer) {
+	if seq == nil || seq.Err == "" || v.Answer.Kind != AnswerStale || v.Answer.Note != Fill(Tr("en", MsgFixNamed), "“"+seq.Label+"”") {
 		t.Errorf("sequence field %+v, answer %+v: want the field marked and the answer to fix it", seq, v.Answer)
 	}
 	if _, in, _ := pageOf(t, "m=gpt2&s=1024&req=1000", nil); !in.Plan.OK {
@@ -53,10 +54,11 @@ func TestRequestOverContextMarksTheSequence(t *testing.T) {
 // TestRequestOverContextNamesYaRN: Qwen2.5-72B's config declares 32,768
 // tokens and its card 131,072 with YaRN; the sequence field's message at
 // 65,536 says so, with the card's rope_scaling and the page's own config
-// field, in every language. Qwen2.5-3B's card has no such setting: its
-// message stays the range's.
+// field, in every language, written as config.json files are (a space
+// after each ':' and ',', so a phone may break it between keys).
+// Qwen2.5-3B's card has no such setting: its message stays the range's.
 func TestRequestOverContextNamesYaRN(t *testing.T) {
-	rope := `{"factor":4.0,"original_max_position_embeddings":32768,"type":"yarn"}`
+	rope := `{"factor": 4.0, "original_max_position_embeddings": 32768, "type": "yarn"}`
 	for _, lang := range []string{"en", "ru", "zh"} {
 		l := Locale{Lang: lang}
 		for frag, yarn := range map[string]bool{"m=qwen2.5-72b&s=65536&rps=1": true, "m=qwen2.5-3b&s=65536&rps=1": false} {

@@ -190,7 +190,7 @@ func (b *viewBuilder) launch() LaunchView {
 		}
 		return v
 	}
-	v.For = b.t(MsgPickCheapest) + ": " + in.Prices.GPUName(p.Offer.GPU) + " · " + in.Prices.ProviderName(p.Offer.Provider) + " " + p.Offer.Name()
+	v.For = b.t(MsgPickCheapest) + b.l.Colon() + in.Prices.GPUName(p.Offer.GPU) + " · " + in.Prices.ProviderName(p.Offer.Provider) + " " + p.Offer.Name()
 	v.Text = l.Text()
 	if d := out.Disagg; d != nil {
 		r, ok := LaunchRouter(in.State)

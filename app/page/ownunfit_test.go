@@ -1,8 +1,10 @@
 package page
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"rightsize/catalog"
 )
@@ -44,6 +46,46 @@ func TestOwnUnfitSaysWhy(t *testing.T) {
 		}
 		if n, ok := find(AnswerNode(&v), byID("rs-own-unfit-0")); !ok || n.Text != v.Answer.OwnUnfit[0] {
 			t.Errorf("%s: the answer does not show the line (%v, %q)", lang, ok, n.Text)
+		}
+	}
+}
+
+// TestOwnPriceUnflagged: the user's own price (a sheet that gives no
+// date) is dated "undated: your prices are never judged stale" on its
+// pick and its offers row, with no age grade and no "verify", as the
+// planner never judges it stale; the cheaper flagged plan beside a
+// serving answer costs per month, as the picks' reasons say.
+func TestOwnPriceUnflagged(t *testing.T) {
+	const sheet = "provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency\nlambda,our-1x-h100,h100-sxm,1,1.60,USD\n"
+	cat, changes, n, err := catalog.Default().MergeOwnPrices([]byte(sheet), nil)
+	var s Sheet
+	own, ok := s.Use("ours.csv", changes, n, err, "en")
+	if !ok {
+		t.Fatal(s.Err)
+	}
+	pr := NewPrices(cat, own)
+	for _, lang := range []string{"en", "ru", "zh"} {
+		st := ParseFragment("m=llama-3.1-8b&rps=5&show=offers", DefaultState)
+		st[FieldLang] = lang
+		d := Derive(st, nil, pr, nil, "")
+		in := ViewIn{State: st, Job: d.Job, R: d.R, Prices: pr, Plan: RunPlan(d.Job, pr), Now: time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)}
+		v := BuildView(in)
+		if len(v.Answer.Picks) == 0 || !strings.Contains(v.Answer.Picks[0].Where, "our-1x-h100") {
+			t.Fatalf("%s: the first pick is not the sheet's offer: %+v", lang, v.Answer.Picks)
+		}
+		undated := Tr(lang, MsgOwnUndated)
+		if p := v.Answer.Picks[0].Price; p.Date != undated || p.Age != "" || p.Class != "" || p.Verify != "" || p.Caveat != "" || p.From != "" {
+			t.Errorf("%s: the own pick's price reads %+v, want %q and nothing else", lang, p, undated)
+		}
+		i := slices.IndexFunc(v.Offers.Rows, func(r OfferRow) bool { return r.Instance == "our-1x-h100" })
+		if i < 0 {
+			t.Fatalf("%s: no offers row for the sheet's offer", lang)
+		}
+		if r := v.Offers.Rows[i]; r.AsOf != undated || r.Age != 0 || r.Verify != "" || r.Caveat != "" {
+			t.Errorf("%s: the own offers row reads as of %q, age %d, verify %q, caveat %q", lang, r.AsOf, r.Age, r.Verify, r.Caveat)
+		}
+		if v.Answer.Flagged == "" || !strings.HasSuffix(v.Answer.Flagged, Tr(lang, MsgPerMonthUnit)) {
+			t.Errorf("%s: the cheaper flagged plan reads %q, want a cost per month", lang, v.Answer.Flagged)
 		}
 	}
 }

@@ -430,7 +430,18 @@ func (o *PlanOut) FlaggedLine(l Locale, names func(string) string) string {
 	if c.Instances > 1 {
 		what += " ×" + strconv.Itoa(c.Instances)
 	}
-	return fmt.Sprintf(l.T(MsgCheaperFlagged), what, l.Money(c.Cost, o.Currency))
+	return fmt.Sprintf(l.T(MsgCheaperFlagged), what, o.costText(l, c.Cost))
+}
+
+// costText is a plan's ranked cost in the plan's currency, per month for
+// a serving job, as the picks' reasons write it; a training or batch
+// job's cost is the job's.
+func (o *PlanOut) costText(l Locale, v float64) string {
+	s := l.Money(v, o.Currency)
+	if o.Kind == planner.Serving {
+		s += l.T(MsgPerMonthUnit)
+	}
+	return s
 }
 
 // OwnUnfitLines are the user's own offers (a loaded price sheet) that do
@@ -487,7 +498,7 @@ func (o *PlanOut) WidenedLine(l Locale, n Names) string {
 		what += " ×" + strconv.Itoa(r.Instances)
 	}
 	what += catalog.Aside(what, n.GPU(r.Offer.GPU))
-	return Fill(l.T(MsgWidened), l.T(k), what, l.Money(r.PricePerHourDisp, o.Currency), l.Money(r.RankedCostDisp, o.Currency))
+	return Fill(l.T(MsgWidened), l.T(k), what, l.Money(r.PricePerHourDisp, o.Currency), o.costText(l, r.RankedCostDisp))
 }
 
 // generatesNoTokens reports whether j serves a model that generates no

@@ -79,7 +79,7 @@ func (b *viewBuilder) serveFleet(id, title string, x ServeResult) ServeFleet {
 	in, l := &b.in, b.l
 	stat := SLOStatLabel(l, in.Job.SLOStat)
 	f := ServeFleet{
-		Name: title + ": " + l.Count(int64(x.GPUs)) + " × " + GPULabel(in.Prices.GPUName(x.Offer.GPU), x.Plan) + " · " + x.Engine.Label() +
+		Name: title + l.Colon() + l.Count(int64(x.GPUs)) + " × " + GPULabel(in.Prices.GPUName(x.Offer.GPU), x.Plan) + " · " + x.Engine.Label() +
 			" · " + b.t(PricingKeys[x.Pricing]) + " · " + in.Prices.ProviderName(x.Offer.Provider) + " " + x.Offer.Name() + Instances(x.Instances),
 		Facts: []Fact{
 			{ID: id + "concurrency", Label: b.t(MsgConcurrency), Value: l.Sig3(x.Concurrency)},

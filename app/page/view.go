@@ -82,6 +82,13 @@ func BuildView(in ViewIn) View {
 	in.Errs = planRangeErrs(in)
 	b := newViewBuilder(in)
 	v := View{Lang: b.l.Lang, Answer: b.answer(), Form: b.form(), Job: b.jobLine(), Plans: b.plans(), Pinned: b.pinned(), Fresh: b.fresh()}
+	if v.Answer.Kind == AnswerStale {
+		// The note names the fields to fix: on a phone they may lie
+		// screens below it.
+		if names := errFieldNames(b.l, &v.Form); names != "" {
+			v.Answer.Note = Fill(b.t(MsgFixNamed), names)
+		}
+	}
 	for _, e := range in.General {
 		v.Problems = append(v.Problems, b.l.ErrText(e))
 	}
@@ -98,6 +105,27 @@ func BuildView(in ViewIn) View {
 		v.Launch = b.launch() // folded, it would be built on every input for nobody
 	}
 	return v
+}
+
+// errFieldNames are the labels of form f's fields that show a problem,
+// quoted and listed in l's way ("“Batch size”, “GPUs”"); "" for none.
+func errFieldNames(l Locale, f *FormView) string {
+	open, shut, sep := "“", "”", ", "
+	switch l.Lang {
+	case "ru":
+		open, shut = "«", "»"
+	case "zh":
+		sep = "、"
+	}
+	var names []string
+	for _, fields := range [][]FieldView{f.Fields, f.Overrides.Fields, f.Filters.Fields} {
+		for _, x := range fields {
+			if x.Err != "" {
+				names = append(names, open+x.Label+shut)
+			}
+		}
+	}
+	return strings.Join(names, sep)
 }
 
 // lang is the state's language (LangOf).
@@ -171,7 +199,7 @@ func (pr Prices) GPUVRAM(l Locale, id string) string {
 // name of the user's own model.
 func ModelName(l Locale, j Job, custom string) string {
 	if j.Model.ID == CustomModelID {
-		return l.T(MsgYourModel) + ": " + custom
+		return l.T(MsgYourModel) + l.Colon() + custom
 	}
 	return j.Model.Name
 }
@@ -640,7 +668,7 @@ func (b *viewBuilder) perf() PerfView {
 	}
 	facts = append(facts, Fact{ID: "rs-mfu", Label: b.t(MsgMFUImplied), Value: l.SmallPercent(p.MFU)},
 		Fact{ID: "rs-cheapest", Label: b.t(plannerBest), Value: planned, Detail: plannedWhat})
-	return PerfView{Setup: b.t(MsgAsSet) + ": " + SetupLine(l, j), Facts: facts}
+	return PerfView{Setup: b.t(MsgAsSet) + l.Colon() + SetupLine(l, j), Facts: facts}
 }
 
 // RuleRow is one rule of thumb against the estimate: Bad when following
@@ -886,7 +914,6 @@ func (b *viewBuilder) offerRows() (rows []OfferRow, more int) {
 			Cost:     b.t(MsgNone), Time: b.t(MsgNone), AsOf: l.Date(o.Offer.AsOf), Source: SourceText(o.Offer.Source),
 			Estimated: o.Offer.AsOfEstimated, Own: o.Own, Cmp: -1,
 		}
-		b.flagOffer(&rows[i], o.Offer)
 		if x, ok := out.Row(o.Offer.ID); ok {
 			cells := out.Cells(l, in.Job, x)
 			rows[i].Cost, rows[i].Plan, rows[i].Time, rows[i].AsOf = cells.Cost, x.Plan, cells.Time, cells.AsOf
@@ -896,6 +923,7 @@ func (b *viewBuilder) offerRows() (rows []OfferRow, more int) {
 				rows[i].Where += " · " + strings.Replace(b.t(MsgCommShare), "%s", l.SmallPercent(x.CommShare), 1)
 			}
 		}
+		b.flagOffer(&rows[i], o.Offer)
 		if len(o.Offer.Regions) > 0 {
 			rows[i].Region = o.Offer.Regions[0]
 		}
@@ -933,6 +961,13 @@ func (b *viewBuilder) flagOffer(r *OfferRow, o *catalog.Offer) {
 	days := in.Job.FreshnessDays
 	if days <= 0 {
 		days = catalog.DefaultFreshnessDays
+	}
+	if o.UserPrice {
+		// The user's own price: dated as given, never graded or flagged.
+		if o.AsOf == "" {
+			r.AsOf = b.t(MsgOwnUndated)
+		}
+		return
 	}
 	po := planner.Offer{AsOf: o.AsOf, AsOfEstimated: o.AsOfEstimated, PriceAgeDays: -1, ToVerify: o.PriceToVerify()}
 	if !in.Now.IsZero() {
@@ -972,11 +1007,12 @@ func passedOverLabel(l Locale, key string, asOf string) string {
 }
 
 // verifyFrom is the staleness warning of a price dated asOf: "price from
-// 2025-10 — verify", or undated.
+// 2025-10 — verify", or "verify the price" when undated (its date line
+// says undated).
 func verifyFrom(l Locale, asOf string) string {
 	month := l.Month(asOf)
 	if month == "" {
-		month = l.T(MsgAgeUndated)
+		return l.T(MsgVerifyDated)
 	}
 	return Fill(l.T(MsgVerifyPrice), month)
 }
@@ -1009,9 +1045,18 @@ func (p PriceLabels) AsOf() string {
 
 // PriceLabelsOf labels offer o's price; stale is the planner's verdict
 // (Row.Stale), read only when the page has a clock: the prerendered page
-// grades nothing, but an estimated date is always said.
+// grades nothing, but an estimated date is always said. The user's own
+// price (Offer.UserPrice) is dated as given and never graded or flagged:
+// the planner never judges it stale, far below the market or a
+// marketplace's "from" price.
 func PriceLabelsOf(l Locale, o *planner.Offer, stale, clock bool) PriceLabels {
 	p := PriceLabels{Date: Fill(l.T(MsgPriceAsOf), l.Date(o.AsOf)), Source: SourceText(o.Source)}
+	if o.UserPrice {
+		if o.AsOf == "" {
+			p.Date = l.T(MsgOwnUndated)
+		}
+		return p
+	}
 	if o.AsOf == "" {
 		p.Date = l.T(MsgAgeUndated)
 	}
@@ -1060,7 +1105,7 @@ func (l Locale) ErrText(e FieldErr) string {
 		}
 		n, ctx, scaled := count(e.Value), count(e.Args[0]), count(e.Args[1])
 		// max_position_embeddings is a config.json value: digits only.
-		return Fill(l.T(e.Key), n, ctx, scaled, e.Args[2], e.Args[1], ctx)
+		return Fill(l.T(e.Key), n, ctx, scaled, spacedJSON(e.Args[2]), e.Args[1], ctx)
 	}
 	s := l.T(e.Key)
 	if e.Value != "" && (e.Key == MsgUnknownChoice || e.Key == MsgNotNumber || e.Key == MsgNotSize || e.Key == MsgNotCount) {

@@ -335,6 +335,8 @@ func TestPriceLabelsOf(t *testing.T) {
 		{"stale, no clock", planner.Offer{AsOf: "2025-10-01", PriceAgeDays: -1}, true, false, false, false},
 		{"estimated, no clock", planner.Offer{AsOf: "2025-10-01", AsOfEstimated: true, PriceAgeDays: -1}, false, false, true, false},
 		{"undated", planner.Offer{PriceAgeDays: -1}, false, true, true, false},
+		{"the user's own, undated", planner.Offer{PriceAgeDays: -1, UserPrice: true}, false, true, false, false},
+		{"the user's own, old", planner.Offer{AsOf: "2025-10-01", PriceAgeDays: 400, UserPrice: true}, false, true, false, false},
 	} {
 		p := PriceLabelsOf(l, &c.o, c.stale, c.clock)
 		if (p.Verify != "") != c.verify || (p.Age != "") != c.age {
@@ -426,6 +428,31 @@ func TestPickCardsOneBracket(t *testing.T) {
 		}
 		if !verda {
 			t.Errorf("%s: no card on Verda: the test no longer reaches a provider name in brackets", lang)
+		}
+	}
+}
+
+// TestJobLineChinesePunctuation: the Chinese job line takes the
+// full-width colon and semicolon ("规划对象：… token；下方内存与速度基于："),
+// as the page's other Chinese sentences do; it read "规划对象: ". So do
+// the lines that label a setup (the speed box's "按设置：").
+func TestJobLineChinesePunctuation(t *testing.T) {
+	for lang, want := range map[string][]string{
+		"zh": {Tr("zh", MsgJobFor) + "：", "；" + Tr("zh", MsgJobSetupOn) + "："},
+		"en": {Tr("en", MsgJobFor) + ": ", "; " + Tr("en", MsgJobSetupOn) + ": "},
+	} {
+		v, _, _ := pageOf(t, "l="+lang, nil)
+		var line strings.Builder
+		for _, p := range v.Job.Parts {
+			line.WriteString(p.Text)
+		}
+		for _, w := range want {
+			if !strings.Contains(line.String(), w) {
+				t.Errorf("%s: the job line %q lacks %q", lang, line.String(), w)
+			}
+		}
+		if w := Tr(lang, MsgAsSet) + (Locale{Lang: lang}).Colon(); !strings.HasPrefix(v.Perf.Setup, w) {
+			t.Errorf("%s: the speed box's setup %q, want %q…", lang, v.Perf.Setup, w)
 		}
 	}
 }

@@ -35,12 +35,8 @@ func TestE2EAudit4(t *testing.T) {
 		langs = l
 	}
 	want := func(name string) bool { return only == "" || strings.Contains(","+only+",", ","+name+",") }
-	// open loads frag in a w × h window and waits for its plan.
 	open := func(what string, w, h int64, frag string) *site {
-		s := newSite(t, dir, "/")
-		s.do("a "+strconv.Itoa(int(w))+" px window", chromedp.EmulateViewport(w, h))
-		s.do("loading "+what, chromedp.Navigate(s.base+frag))
-		s.waitLive()
+		s := openAt(t, dir, what, w, h, frag)
 		s.waitPlan()
 		return s
 	}
@@ -77,9 +73,20 @@ func TestE2EAudit4(t *testing.T) {
 	}
 }
 
+// openAt loads frag of the site in dir in a w × h window and waits for
+// the app to render it.
+func openAt(t *testing.T, dir, what string, w, h int64, frag string) *site {
+	t.Helper()
+	s := newSite(t, dir, "/")
+	s.do("a "+strconv.Itoa(int(w))+" px window", chromedp.EmulateViewport(w, h))
+	s.do("loading "+what, chromedp.Navigate(s.base+frag))
+	s.waitLive()
+	return s
+}
+
 // audit4Save writes the page's text and a full-page shot at width, and
-// fails on anything past the window's right edge or on a table wider
-// than its frame.
+// fails on anything past the window's right edge, on text past its box
+// or on a table wider than its frame.
 func (s *site) audit4Save(name string, width int64) {
 	s.t.Helper()
 	s.do("resizing", chromedp.EmulateViewport(width, 900))
@@ -91,6 +98,9 @@ func (s *site) audit4Save(name string, width int64) {
 	if o := s.eval(overflowing); o != "" {
 		s.t.Errorf("%s at %d px: wider than the window: %s", name, width, o)
 	}
+	if o := s.eval(textPastBox); o != "" {
+		s.t.Errorf("%s at %d px: text past its box: %s", name, width, o)
+	}
 	if o := s.eval(scrollingTables); o != "" {
 		// Each column's width and widest cell, to see which one pushes.
 		cols := s.eval(`[...document.querySelectorAll("main table")].filter(t => t.parentElement.scrollWidth > t.parentElement.clientWidth + 1).map(t =>
@@ -99,3 +109,24 @@ func (s *site) audit4Save(name string, width int64) {
 	}
 	s.screenshot(name+"-"+strconv.FormatInt(width, 10)+".png", width)
 }
+
+// textPastBox lists elements whose own text runs more than 8 px past
+// their box (a word wider than its column, such as a JSON value in a
+// field's message; the job line's buttons lean 4 px into their padding),
+// at most five, and the page when it is wider than the window:
+// an element's box may stay inside the window while its text does not.
+const textPastBox = `(() => {
+	const out = [], d = document.documentElement;
+	if (d.scrollWidth > d.clientWidth + 1) out.push("the page " + d.scrollWidth + "/" + d.clientWidth);
+	for (const e of document.querySelectorAll("main *")) {
+		if (!e.clientWidth || e.scrollWidth <= e.clientWidth + 8 || getComputedStyle(e).overflowX !== "visible") continue;
+		if (![...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+		// A box that clips it (a phone table's head, kept for screen readers) hides it.
+		let p = e.parentElement;
+		for (; p && p !== document.body; p = p.parentElement) if (getComputedStyle(p).overflowX !== "visible") break;
+		if (p && p !== document.body) continue;
+		out.push(e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + " " + e.scrollWidth + "/" + e.clientWidth + ": " + e.textContent.slice(0, 40));
+		if (out.length >= 5) break;
+	}
+	return out.join(" | ");
+})()`
