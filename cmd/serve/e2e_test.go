@@ -766,7 +766,16 @@ func TestE2ESubPath(t *testing.T) {
 // runs on and its notes, scaled-out training fleets, start-up in batch and
 // training jobs, whole-month billing, the fit table's best rows and "Show
 // all" in the link, the read-only embed view and the chart's tap (+84 KB
-// raw): 2,211,308 B, so the budget is 2,218,000 B. A planner in a worker of its
+// raw): 2,211,308 B, so the budget was 2,218,000 B. Then nine more
+// audits' fixes: the fastest pick's tie within the estimate's error and
+// its sentences, billed hours by the provider's unit, the user's own
+// prices (their ties, currencies and exchange-rate line, host columns,
+// own offers that cannot run the job and why), the YaRN refusal, one
+// block-FP8 rule with its warning, names with one bracket, the fit
+// table's passed-over reasons, the launch's checkpoint formats, and page
+// audit 5's units, field names and Chinese punctuation, in EN/RU/ZH
+// (+112 KB raw, 12,273,645 → 12,385,635 B): 2,231,258 B, so the budget is
+// 2,240,000 B. A planner in a worker of its
 // own would take 155 KB (plan, launch, simulator; measured by cutting
 // their entry points: 2,051,878 B against 2,206,923 B by the same brotli
 // settings), and everything but the go-app shell 464 KB (1,743,116 B,
@@ -785,7 +794,7 @@ func TestE2ESubPath(t *testing.T) {
 // size before it is blamed.
 func TestWasmBrotliBudget(t *testing.T) {
 	dir := distDir(t, "RIGHTSIZE_DIST")
-	const budget = 2_218_000
+	const budget = 2_240_000
 	st, err := os.Stat(filepath.Join(dir, "web", "app.wasm.br"))
 	if err != nil {
 		t.Fatal(err)
