@@ -486,6 +486,7 @@ const (
 	MsgCheaperFlagged
 	MsgOwnPriceMark
 	MsgOwnUnfit
+	MsgOwnUnfitMore
 	MsgFitsWith
 	MsgLeverCheckpointing
 	MsgLeverZeRO3
@@ -977,6 +978,7 @@ var messagesEN = [NMsgs]string{
 	MsgCheaperFlagged:        "Cheaper if the price holds — verify: %s, %s",
 	MsgOwnPriceMark:          "your price",
 	MsgOwnUnfit:              "Your price, not picked: %s does not run this job: %s",
+	MsgOwnUnfitMore:          "and %s more of your offers do not run it",
 	MsgFitsWith:              "Fits with",
 	MsgLayoutChosen:          "Layout chosen",
 	MsgLayoutWhy:             "%s fits at %s; %s",
@@ -1451,6 +1453,7 @@ var MessagesRU = [NMsgs]string{
 	MsgCheaperFlagged:        "Дешевле, если цена верна, — проверьте: %s, %s",
 	MsgOwnPriceMark:          "ваша цена",
 	MsgOwnUnfit:              "Ваша цена, не выбрана: %s не выполняет эту задачу: %s",
+	MsgOwnUnfitMore:          "и ещё %s ваших предложений её не выполняют",
 	MsgFitsWith:              "Поместится с",
 	MsgLayoutChosen:          "Выбранная раскладка",
 	MsgLayoutWhy:             "%s помещается: %s; %s",
@@ -1925,6 +1928,7 @@ var messagesZH = [NMsgs]string{
 	MsgCheaperFlagged:        "若价格属实则更便宜——请核实：%s，%s",
 	MsgOwnPriceMark:          "您的价格",
 	MsgOwnUnfit:              "您的价格，未选用：%s 无法运行此任务：%s",
+	MsgOwnUnfitMore:          "另有 %s 个您的报价也无法运行此任务",
 	MsgFitsWith:              "这样可以装下",
 	MsgLayoutChosen:          "所选布局",
 	MsgLayoutWhy:             "%s 可装下：%s；%s",

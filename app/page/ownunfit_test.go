@@ -89,3 +89,32 @@ func TestOwnPriceUnflagged(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnUnfitCounted: a sheet of many offers that do not run the job
+// names the first ownUnfitShown and counts the rest, in each language (a
+// 100,000-row sheet of T4s for Llama 3.1 8B wrote 100,000 lines and held
+// the browser's main thread for 20 s).
+func TestOwnUnfitCounted(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency\n")
+	const rows = 40
+	for i := range rows {
+		b.WriteString("lambda,our-t4-" + strings.Repeat("x", i+1) + ",t4,1,0.10,USD\n")
+	}
+	cat, changes, n, err := catalog.Default().MergeOwnPrices([]byte(b.String()), nil)
+	var s Sheet
+	own, ok := s.Use("ours.csv", changes, n, err, "en")
+	if !ok {
+		t.Fatal(s.Err)
+	}
+	pr := NewPrices(cat, own)
+	for lang, more := range map[string]string{"en": "and 35 more of your offers do not run it", "ru": "и ещё 35 ваших предложений её не выполняют", "zh": "另有 35 个您的报价也无法运行此任务"} {
+		st := ParseFragment("m=llama-3.1-8b&p=bf16", DefaultState)
+		st[FieldLang] = lang
+		d := Derive(st, nil, pr, nil, "")
+		v := BuildView(ViewIn{State: st, Job: d.Job, R: d.R, Prices: pr, Plan: RunPlan(d.Job, pr)})
+		if got := v.Answer.OwnUnfit; len(got) != ownUnfitShown+1 || got[ownUnfitShown] != more {
+			t.Errorf("%s: %d lines, last %q; want %d and %q", lang, len(got), got[len(got)-1:], ownUnfitShown+1, more)
+		}
+	}
+}

@@ -450,15 +450,29 @@ func (o *PlanOut) costText(l Locale, v float64) string {
 // user's machines were not picked rather than leaving them out unsaid.
 func (o *PlanOut) OwnUnfitLines(l Locale, names func(string) string) []string {
 	var out []string
+	more := 0
 	for i := range o.Rows {
 		r := &o.Rows[i]
 		if r.Fits || !r.Offer.UserPrice {
 			continue
 		}
+		if len(out) == ownUnfitShown {
+			more++
+			continue
+		}
 		out = append(out, fmt.Sprintf(l.T(MsgOwnUnfit), names(r.Offer.Provider)+" · "+r.Offer.Name(), l.ReasonWith(r.FitReason, names)))
+	}
+	if more > 0 {
+		out = append(out, fmt.Sprintf(l.T(MsgOwnUnfitMore), l.Count(int64(more))))
 	}
 	return out
 }
+
+// ownUnfitShown is how many of the user's offers that do not run the job
+// the page names one by one; the rest are counted (a sheet of 100,000
+// offers that do not hold the model wrote 100,000 lines and held the
+// browser's main thread for 20 s).
+const ownUnfitShown = 5
 
 // KindMsgs are the provider kinds in display order with their labels:
 // the filter's choices and the kind shown on every pick.

@@ -308,15 +308,18 @@ func knee(rows []Row, front []int) int {
 
 // trim keeps the Top best fitting rows plus the recommended ones, the
 // disaggregated alternative's aggregated row (DisaggPlan.Base) and the
-// rows on the user's own price, and the first Top unfit rows when they
+// first Top rows on the user's own price, and the first Top unfit rows when they
 // were kept (Options.KeepUnfit), keeping the indexes right.
 func (res *Result) trim(top int) {
 	keep := make([]bool, len(res.Rows))
-	n, unfit := 0, 0
+	n, unfit, own := 0, 0, 0
 	for i := range res.Rows {
 		switch {
-		case res.Rows[i].Offer.UserPrice: // the user's own: always listed
+		case res.Rows[i].Offer.UserPrice && own < top:
+			// The user's own: listed whatever their rank, up to Top of
+			// them (a sheet of 100,000 offers listed every one).
 			keep[i] = true
+			own++
 		case res.Rows[i].Fits && n < top:
 			keep[i] = true
 			n++
