@@ -763,7 +763,7 @@ var messagesEN = [NMsgs]string{
 	MsgConcurrency:           "Requests in flight per replica",
 	MsgReplicas:              "Replicas",
 	MsgFleetGPUs:             "GPUs in all",
-	MsgMonthly:               "Monthly bill (%s, 730 h)",
+	MsgMonthly:               "Monthly bill (%s, 730\u00a0h)",
 
 	MsgTPOT:                "Time per output token",
 	MsgBoundHost:           "host (kernel launches, scheduler)",
@@ -1238,7 +1238,7 @@ var MessagesRU = [NMsgs]string{
 	MsgConcurrency:           "Одновременных запросов на реплику",
 	MsgReplicas:              "Реплик",
 	MsgFleetGPUs:             "Всего GPU",
-	MsgMonthly:               "Счёт за месяц (%s, 730 ч)",
+	MsgMonthly:               "Счёт за месяц (%s, 730\u00a0ч)",
 
 	MsgTPOT:                "Время на токен ответа",
 	MsgBoundHost:           "хост (запуск ядер, планировщик)",
@@ -1713,7 +1713,7 @@ var messagesZH = [NMsgs]string{
 	MsgConcurrency:           "每副本并发请求数",
 	MsgReplicas:              "副本数",
 	MsgFleetGPUs:             "GPU 总数",
-	MsgMonthly:               "每月费用（%s，730 小时）",
+	MsgMonthly:               "每月费用（%s，730\u00a0小时）",
 
 	MsgTPOT:                "每个输出 token 用时",
 	MsgBoundHost:           "主机（内核启动、调度）",

@@ -96,3 +96,13 @@ func TestPlanMessagesTakeStrings(t *testing.T) {
 		t.Errorf("CLI: %q", got)
 	}
 }
+
+// TestMonthlyHoursKeepTheirUnit: the monthly bill's label keeps "730 h"
+// on one line (a phone broke it as "730 / h)").
+func TestMonthlyHoursKeepTheirUnit(t *testing.T) {
+	for _, lang := range []string{"en", "ru", "zh"} {
+		if s := (Locale{Lang: lang}).T(MsgMonthly); !strings.Contains(s, "730\u00a0") {
+			t.Errorf("%s: %q breaks between 730 and its unit", lang, s)
+		}
+	}
+}
