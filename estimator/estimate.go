@@ -138,7 +138,7 @@ func estimate(in Input) Result {
 	if in.ZeRO > 0 && in.GPUs/(in.TP*in.PP) == 1 {
 		r.Warnings.add(WarnZeROWithoutDP)
 	}
-	if !in.Task.Training() && in.Weights == FP8 && BlockSplit(a, in.Engine, in.TP, in.DP, in.EP) != "" {
+	if BlockRefusal(in) != "" {
 		r.Warnings.add(WarnBlockSplit)
 	}
 	_, _, warnFP8 := weightBits(in)

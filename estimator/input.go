@@ -978,6 +978,18 @@ func HeadsSplit(a Arch, atp int) string {
 	return ""
 }
 
+// BlockRefusal is BlockSplit for a serving input as set: why its engine
+// refuses to load its FP8 checkpoint at its TP, DP and EP, "" where it
+// loads, where the weights are not FP8 (no blocks to split) and for
+// training. The estimate's warning, the plan's check of a layout the user
+// fixed and the planner's layout search read it.
+func BlockRefusal(in Input) string {
+	if in.Task.Training() || in.Weights != FP8 {
+		return ""
+	}
+	return BlockSplit(in.Arch, in.Engine, in.TP, in.DP, in.EP)
+}
+
 // BlockSplit says why engine e cannot load a's block-quantised checkpoint
 // (Arch.WeightBlock) split over a copy of TP tp with attention data
 // parallelism dp and expert parallelism ep, or "" where it can: vLLM and

@@ -47,8 +47,8 @@ func (e *emitter) checkServe(k Kind, s copyShape) error {
 	}
 	// A block-quantised checkpoint served as published (its FP8
 	// weights): the engine splits its layers over TP in whole blocks
-	// only (estimator.BlockSplit, the rule the estimate's input check
-	// applies).
+	// only (estimator.BlockSplit, the rule the planner's layout search
+	// and its check of a fixed layout apply; the estimate only warns).
 	if why := estimator.BlockSplit(a, engineOf(k), s.tp, s.dp, s.ep); e.in.Weights == estimator.FP8 && why != "" {
 		return e.fail(ErrInconsistent, why)
 	}

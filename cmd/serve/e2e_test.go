@@ -809,6 +809,18 @@ func TestWasmBrotliBudget(t *testing.T) {
 	}
 }
 
+// startUpMarksJS is where a load's time went, from the page's own
+// timings (ms since navigation): the HTML, the app.wasm fetch, the
+// start-up marks and the long tasks, as JSON.
+const startUpMarksJS = `(() => {
+	const r = performance.getEntriesByType("resource").find(e => e.name.endsWith("app.wasm"));
+	const m = Object.fromEntries(performance.getEntriesByType("mark").map(e => [e.name, Math.round(e.startTime)]));
+	const n = performance.getEntriesByType("navigation")[0];
+	return JSON.stringify({html: Math.round(n.responseEnd), domContentLoaded: Math.round(n.domContentLoadedEventEnd),
+		wasmFetchStart: r && Math.round(r.startTime), wasmFetchEnd: r && Math.round(r.responseEnd), ...m, interactive: Math.round(performance.now()),
+		longTasks: window.__longTasks});
+})()`
+
 // TestColdLoadTimes reports the median time from navigation to an
 // interactive page, cold (a fresh browser profile: nothing cached) and
 // warm (the same profile again: the service worker serves everything),
@@ -846,14 +858,7 @@ func TestColdLoadTimes(t *testing.T) {
 			colds = append(colds, time.Since(start))
 			if i == 0 {
 				// Where the time went, from the page's own timings (ms since navigation).
-				t.Logf("%s start-up: %s", filepath.Base(dir), s.eval(`(() => {
-					const r = performance.getEntriesByType("resource").find(e => e.name.endsWith("app.wasm"));
-					const m = Object.fromEntries(performance.getEntriesByType("mark").map(e => [e.name, Math.round(e.startTime)]));
-					const n = performance.getEntriesByType("navigation")[0];
-					return JSON.stringify({html: Math.round(n.responseEnd), domContentLoaded: Math.round(n.domContentLoadedEventEnd),
-						wasmFetchStart: r && Math.round(r.startTime), wasmFetchEnd: r && Math.round(r.responseEnd), ...m, interactive: Math.round(performance.now()),
-						longTasks: window.__longTasks});
-				})()`))
+				t.Logf("%s start-up: %s", filepath.Base(dir), s.eval(startUpMarksJS))
 			}
 			s.waitLive()
 			completes = append(completes, time.Since(start))
@@ -869,14 +874,7 @@ func TestColdLoadTimes(t *testing.T) {
 			wait(s)
 			warms = append(warms, time.Since(start))
 			if i == 0 {
-				t.Logf("%s warm start-up: %s", filepath.Base(dir), s.eval(`(() => {
-					const r = performance.getEntriesByType("resource").find(e => e.name.endsWith("app.wasm"));
-					const m = Object.fromEntries(performance.getEntriesByType("mark").map(e => [e.name, Math.round(e.startTime)]));
-					const n = performance.getEntriesByType("navigation")[0];
-					return JSON.stringify({html: Math.round(n.responseEnd), domContentLoaded: Math.round(n.domContentLoadedEventEnd),
-						wasmFetchStart: r && Math.round(r.startTime), wasmFetchEnd: r && Math.round(r.responseEnd), ...m, interactive: Math.round(performance.now()),
-						longTasks: window.__longTasks});
-				})()`))
+				t.Logf("%s warm start-up: %s", filepath.Base(dir), s.eval(startUpMarksJS))
 			}
 			s.close()
 		}

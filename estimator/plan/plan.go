@@ -93,7 +93,7 @@ func (r Request) Validate() error {
 	// A layout the user fixed for a block-quantised checkpoint at a TP
 	// that splits its blocks: the plan refuses what its launch would
 	// (startable; the estimate alone only warns).
-	if why := estimator.BlockSplit(in.Arch, in.Engine, in.TP, in.DP, in.EP); in.TP > 1 && !in.Task.Training() && in.Weights == estimator.FP8 && why != "" {
+	if why := estimator.BlockRefusal(in); in.TP > 1 && why != "" {
 		errs = append(errs, &estimator.InputError{Field: "tp", Value: strconv.Itoa(in.TP), Err: estimator.ErrIncompatible, Reason: why})
 	}
 	w := r.Workload

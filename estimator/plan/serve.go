@@ -931,8 +931,8 @@ func (p *planner) batchMoney(o *Offer, r *Row) {
 
 // startable reports whether a serving copy laid out as c starts: a valid
 // input whose TP leaves a block-quantised checkpoint's shards whole blocks
-// (estimator.BlockSplit, which the launch refuses by too). The estimate
+// (estimator.BlockRefusal, the rule the launch refuses by too). The estimate
 // alone only warns of such a layout (estimator.WarnBlockSplit).
 func startable(c estimator.Input) bool {
-	return c.Validate() == nil && (c.Weights != estimator.FP8 || estimator.BlockSplit(c.Arch, c.Engine, c.TP, c.DP, c.EP) == "")
+	return c.Validate() == nil && estimator.BlockRefusal(c) == ""
 }
