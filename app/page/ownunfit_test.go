@@ -15,13 +15,7 @@ import (
 // reason and what to give; the picks rest on the catalog's offers.
 func TestOwnUnfitSaysWhy(t *testing.T) {
 	const sheet = "provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency\nlambda,our-2xa100,a100-80gb,2,0.80,USD\n"
-	cat, changes, n, err := catalog.Default().MergeOwnPrices([]byte(sheet), nil)
-	var s Sheet
-	own, ok := s.Use("ours.csv", changes, n, err, "en")
-	if !ok {
-		t.Fatal(s.Err)
-	}
-	pr := NewPrices(cat, own)
+	pr := ownPrices(t, sheet)
 	for lang, want := range map[string][]string{
 		"en": {"Your price, not picked: Lambda · our-2xa100 does not run this job: one instance does not hold it, and your price sheet names no network between your instances: give the row's network_gbps and network_fabric"},
 		"ru": {"Ваша цена, не выбрана: Lambda · our-2xa100 не выполняет эту задачу: один инстанс не вмещает задачу, а ваш прайс-лист не указывает сеть"},
@@ -57,13 +51,7 @@ func TestOwnUnfitSaysWhy(t *testing.T) {
 // serving answer costs per month, as the picks' reasons say.
 func TestOwnPriceUnflagged(t *testing.T) {
 	const sheet = "provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency\nlambda,our-1x-h100,h100-sxm,1,1.60,USD\n"
-	cat, changes, n, err := catalog.Default().MergeOwnPrices([]byte(sheet), nil)
-	var s Sheet
-	own, ok := s.Use("ours.csv", changes, n, err, "en")
-	if !ok {
-		t.Fatal(s.Err)
-	}
-	pr := NewPrices(cat, own)
+	pr := ownPrices(t, sheet)
 	for _, lang := range []string{"en", "ru", "zh"} {
 		st := ParseFragment("m=llama-3.1-8b&rps=5&show=offers", DefaultState)
 		st[FieldLang] = lang
@@ -101,13 +89,7 @@ func TestOwnUnfitCounted(t *testing.T) {
 	for i := range rows {
 		b.WriteString("lambda,our-t4-" + strings.Repeat("x", i+1) + ",t4,1,0.10,USD\n")
 	}
-	cat, changes, n, err := catalog.Default().MergeOwnPrices([]byte(b.String()), nil)
-	var s Sheet
-	own, ok := s.Use("ours.csv", changes, n, err, "en")
-	if !ok {
-		t.Fatal(s.Err)
-	}
-	pr := NewPrices(cat, own)
+	pr := ownPrices(t, b.String())
 	for lang, more := range map[string]string{"en": "and 35 more of your offers do not run it", "ru": "и ещё 35 ваших предложений её не выполняют", "zh": "另有 35 个您的报价也无法运行此任务"} {
 		st := ParseFragment("m=llama-3.1-8b&p=bf16", DefaultState)
 		st[FieldLang] = lang
@@ -117,4 +99,16 @@ func TestOwnUnfitCounted(t *testing.T) {
 			t.Errorf("%s: %d lines, last %q; want %d and %q", lang, len(got), got[len(got)-1:], ownUnfitShown+1, more)
 		}
 	}
+}
+
+// ownPrices is the catalog with sheet loaded as the user's own prices.
+func ownPrices(t *testing.T, sheet string) Prices {
+	t.Helper()
+	cat, changes, n, err := catalog.Default().MergeOwnPrices([]byte(sheet), nil)
+	var s Sheet
+	own, ok := s.Use("ours.csv", changes, n, err, "en")
+	if !ok {
+		t.Fatal(s.Err)
+	}
+	return NewPrices(cat, own)
 }
