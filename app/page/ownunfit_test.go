@@ -112,3 +112,27 @@ func ownPrices(t *testing.T, sheet string) Prices {
 	}
 	return NewPrices(cat, own)
 }
+
+// TestOwnRowPastRegionSaid: the page's region filter keeps the user's own
+// offer whose sheet gives no region, and its pick says so in each
+// language, where the filter dropped it unsaid.
+func TestOwnRowPastRegionSaid(t *testing.T) {
+	const sheet = "provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency\nlambda,our-1x-h100,h100-sxm,1,0.50,USD\n"
+	pr := ownPrices(t, sheet)
+	for lang, want := range map[string]string{
+		"en": "region not given in your sheet: kept, the region filter not checked",
+		"ru": "регион не указан в вашем прайс-листе: строка оставлена, фильтр по региону не проверен",
+		"zh": "您的价格表未填写地区：已保留此行，未按地区筛选",
+	} {
+		st := ParseFragment("m=llama-3.1-8b&rps=5&hr=eu", DefaultState)
+		st[FieldLang] = lang
+		d := Derive(st, nil, pr, nil, "")
+		v := BuildView(ViewIn{State: st, Job: d.Job, R: d.R, Prices: pr, Plan: RunPlan(d.Job, pr)})
+		if len(v.Answer.Picks) == 0 || !strings.Contains(v.Answer.Picks[0].Where, "our-1x-h100") {
+			t.Fatalf("%s: the first pick is not the sheet's offer: %+v", lang, v.Answer.Picks)
+		}
+		if !strings.Contains(v.Answer.Picks[0].Notes, want) {
+			t.Errorf("%s: the pick's notes %q lack %q", lang, v.Answer.Picks[0].Notes, want)
+		}
+	}
+}
