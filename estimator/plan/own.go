@@ -159,11 +159,16 @@ func (p *planner) ownSearch(o *Offer) Reason {
 			break
 		}
 	}
+	// Without the figures of a shortfall (training, whose memory per GPU
+	// is the layout's; a copy short of KV pool, not of its peak), the
+	// reason says the instance that holds the job, or asks for the
+	// network.
+	plain := Reason{Key: "fit.no_fabric_own"}
+	if more {
+		plain = Reason{Key: "fit.own_more_gpus", Args: []any{count(o.GPUCount), o.GPU, gpus, o.GPU, layout}}
+	}
 	if p.req.Workload.Kind == Training {
-		if more {
-			return Reason{Key: "fit.own_more_gpus", Args: []any{count(o.GPUCount), o.GPU, gpus, o.GPU, layout}}
-		}
-		return Reason{Key: "fit.no_fabric_own"}
+		return plain
 	}
 	// The smaller weights the engine runs on o's GPU as they are (no
 	// substitute: estimator.SupportFor), the least lossy that fits.
@@ -185,10 +190,8 @@ func (p *planner) ownSearch(o *Offer) Reason {
 	}
 	need, usable, tp, ok := p.copyNeed(o)
 	switch {
-	case !ok && more:
-		return Reason{Key: "fit.own_more_gpus", Args: []any{count(o.GPUCount), o.GPU, gpus, o.GPU, layout}}
 	case !ok:
-		return Reason{Key: "fit.no_fabric_own"}
+		return plain
 	case more && found:
 		return Reason{Key: "fit.own_gpus_or_weights", Args: []any{count(o.GPUCount), o.GPU, need, tp, usable, gpus, o.GPU, layout, smaller.String()}}
 	case more:
@@ -196,7 +199,7 @@ func (p *planner) ownSearch(o *Offer) Reason {
 	case found:
 		return Reason{Key: "fit.own_weights", Args: []any{count(o.GPUCount), o.GPU, need, tp, usable, smaller.String()}}
 	}
-	return Reason{Key: "fit.no_fabric_own"}
+	return plain
 }
 
 // copyNeed is the memory one GPU of o needs for one engine copy at the
