@@ -294,7 +294,13 @@ type Provider struct {
 	// AsOfEstimated reports that AsOf is an estimate (an undated snapshot
 	// dated by its content); the UI should show it as "about".
 	AsOfEstimated bool
-	Notes         string
+	// BillingMinimumSeconds is the shortest run the provider bills an
+	// instance for, where its own documentation states one (0: none
+	// known); BillingMinimumSource names that page and the date it was
+	// read. The plan bills a shorter job this long (plan.BilledHours).
+	BillingMinimumSeconds float64
+	BillingMinimumSource  string
+	Notes                 string
 }
 
 // Offer is one purchasable instance type at one provider. Prices are for the

@@ -51,7 +51,7 @@ func (c *Catalog) PlanOffersAt(w estimator.DType, today time.Time) []plan.Offer 
 			Interconnect:    o.Interconnect,
 			OnDemandPerHour: o.OnDemandPerHour, SpotPerHour: o.SpotPerHour,
 			Reserved1yPerHour: o.Reserved1yPerHour, Reserved3yPerHour: o.Reserved3yPerHour, MonthlyPrice: o.MonthlyPrice,
-			Currency: o.Currency, BillingGranularity: o.BillingGranularity, BillingMinimumSeconds: billingMinimumSeconds(o),
+			Currency: o.Currency, BillingGranularity: o.BillingGranularity, BillingMinimumSeconds: p.BillingMinimumSeconds,
 			NetworkGbps: o.NetworkGbps, NetworkFabric: o.NetworkFabric, SpotInterruption: o.SpotInterruption,
 			PricesIncludeVAT: p.PricesIncludeVAT, VATRate: p.VATRate, NVLinkDomain: g.NVLinkDomain,
 			AsOf: o.AsOf, AsOfEstimated: o.AsOfEstimated, Source: o.Source,
@@ -77,18 +77,6 @@ func (c *Catalog) PlanOffersAt(w estimator.DType, today time.Time) []plan.Offer 
 		out = append(out, po)
 	}
 	return out
-}
-
-// billingMinimumSeconds is the shortest run o's provider bills an instance
-// for, where its documentation states one; 0 otherwise. AWS bills Linux
-// instances on demand, reserved and on spot by the second with a minimum
-// of 60 seconds ("Announcing Amazon EC2 per second billing", AWS What's
-// New, 2017-10-02). Other providers' minimums are not recorded.
-func billingMinimumSeconds(o Offer) float64 {
-	if o.Provider == "aws" && o.BillingGranularity == "second" {
-		return 60
-	}
-	return 0
 }
 
 // PlanFX is the catalog's dated FX table as the planner's plain values:

@@ -26,7 +26,7 @@ import (
 // inter-node network and spot-risk bucket (see Offer), sourced by the row;
 // vcpus, ram_gib and billing_granularity its host and smallest billed
 // unit (a row of the user's own machines states them, or the plan checks
-// no host and assumes hourly billing, and says so).
+// no host and bills a job by its exact run time: plan.BilledHours).
 // JSON: {"prices": [{...}]} or a bare array, with the same keys (numbers as
 // JSON numbers).
 //

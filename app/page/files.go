@@ -22,7 +22,7 @@ type Sheet struct {
 func (s *Sheet) Fits(name, text, lang string) bool {
 	s.Err = ""
 	if len(text) > MaxSheetBytes {
-		s.Err = name + ": " + TooBig(lang, MaxSheetBytes)
+		s.Err = name + Locale{Lang: lang}.Colon() + TooBig(lang, MaxSheetBytes)
 		return false
 	}
 	return true
@@ -36,7 +36,8 @@ func (s *Sheet) Use(name string, changes []PriceChange, rows int, err error, lan
 		// The catalog's reason names the sheet too ("catalog: price
 		// sheet: row 1: …"): the message says "price sheet" once.
 		why := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "catalog: "), "price sheet: ")
-		s.Err = name + ": " + Tr(lang, MsgBadSheet) + ": " + why
+		l := Locale{Lang: lang}
+		s.Err = name + l.Colon() + l.T(MsgBadSheet) + l.Colon() + why
 		return nil, false
 	}
 	own = map[string]bool{}
@@ -57,8 +58,8 @@ func SheetStatus(lang, busy string, progress float64, name string, rows, offers 
 	case busy != "":
 		return "rs-prices-progress", busy + " · " + l.T(MsgSheetApplying) + " " + l.Fixed(100*progress, 0) + " %", false
 	case name != "":
-		return "rs-prices-status", name + " · " + l.T(MsgSheetRows) + ": " + strconv.Itoa(rows) + " · " +
-			l.T(MsgSheetOffers) + ": " + strconv.Itoa(offers), true
+		return "rs-prices-status", name + " · " + l.T(MsgSheetRows) + l.Colon() + strconv.Itoa(rows) + " · " +
+			l.T(MsgSheetOffers) + l.Colon() + strconv.Itoa(offers), true
 	}
 	return "", l.T(MsgSheetHelp), false
 }
@@ -66,18 +67,19 @@ func SheetStatus(lang, busy string, progress float64, name string, rows, offers 
 // TooBig says a file is over limit bytes, in language lang.
 func TooBig(lang string, limit int) string {
 	l := Locale{Lang: lang}
-	return l.T(MsgFileTooBig) + " (" + l.Fixed(float64(limit)/(1<<10), 0) + " " + l.T(MsgKiB) + ")"
+	return l.T(MsgFileTooBig) + l.Aside(l.T(MsgFileTooBig), l.Fixed(float64(limit)/(1<<10), 0)+" "+l.T(MsgKiB))
 }
 
 // ReadConfig reads a model's config.json named name: its architecture, or
 // why it does not read in language lang ("" when it does).
 func ReadConfig(name, text, lang string) (Arch, string) {
+	l := Locale{Lang: lang}
 	if len(text) > MaxConfigBytes {
-		return Arch{}, name + ": " + Tr(lang, MsgConfigTooBig)
+		return Arch{}, name + l.Colon() + l.T(MsgConfigTooBig)
 	}
 	a, err := ParseConfig(text)
 	if err != nil {
-		return Arch{}, name + ": " + Tr(lang, MsgBadConfig) + ": " + strings.TrimPrefix(err.Error(), "estimator: ")
+		return Arch{}, name + l.Colon() + l.T(MsgBadConfig) + l.Colon() + strings.TrimPrefix(err.Error(), "estimator: ")
 	}
 	return a, ""
 }

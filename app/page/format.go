@@ -37,6 +37,23 @@ func (l Locale) Colon() string {
 	return ": "
 }
 
+// Aside is what follows label to add aside to it, as catalog.Aside
+// writes it (" (aside)", or ", aside" where brackets would follow or
+// nest), with Chinese's full-width brackets and comma ("Lambda（您的价格）"):
+// a name in a Chinese sentence takes them as the sentence does.
+func (l Locale) Aside(label, aside string) string {
+	if l.Lang != "zh" {
+		return catalog.Aside(label, aside)
+	}
+	switch {
+	case aside == "":
+		return ""
+	case strings.HasSuffix(label, ")") || strings.HasSuffix(label, "）") || strings.ContainsAny(aside, "()（）"):
+		return "，" + aside
+	}
+	return "（" + aside + "）"
+}
+
 // Fixed writes v with digits decimals, grouped.
 func (l Locale) Fixed(v float64, digits int) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {

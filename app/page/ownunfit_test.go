@@ -5,8 +5,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"rightsize/catalog"
+	planner "rightsize/estimator/plan"
 )
 
 // TestOwnUnfitSaysWhy: a loaded sheet's own offer that does not run the
@@ -111,4 +113,109 @@ func ownPrices(t *testing.T, sheet string) Prices {
 		t.Fatal(s.Err)
 	}
 	return NewPrices(cat, own)
+}
+
+// TestOwnRowPastRegionSaid: the page's region filter keeps the user's own
+// offer whose sheet gives no region, and its pick says so in each
+// language, where the filter dropped it unsaid.
+func TestOwnRowPastRegionSaid(t *testing.T) {
+	const sheet = "provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency\nlambda,our-1x-h100,h100-sxm,1,0.50,USD\n"
+	pr := ownPrices(t, sheet)
+	for lang, want := range map[string]string{
+		"en": "region not given in your sheet: kept, the region filter not checked",
+		"ru": "регион не указан в вашем прайс-листе: строка оставлена, фильтр по региону не проверен",
+		"zh": "您的价格表未填写地区：已保留此行，未按地区筛选",
+	} {
+		st := ParseFragment("m=llama-3.1-8b&rps=5&hr=eu", DefaultState)
+		st[FieldLang] = lang
+		d := Derive(st, nil, pr, nil, "")
+		v := BuildView(ViewIn{State: st, Job: d.Job, R: d.R, Prices: pr, Plan: RunPlan(d.Job, pr)})
+		if len(v.Answer.Picks) == 0 || !strings.Contains(v.Answer.Picks[0].Where, "our-1x-h100") {
+			t.Fatalf("%s: the first pick is not the sheet's offer: %+v", lang, v.Answer.Picks)
+		}
+		if !strings.Contains(v.Answer.Picks[0].Notes, want) {
+			t.Errorf("%s: the pick's notes %q lack %q", lang, v.Answer.Picks[0].Notes, want)
+		}
+	}
+}
+
+// asciiBeside is the first ASCII bracket or colon in s with Chinese text
+// right beside it (spaces skipped), and its surroundings; "" when none.
+// Chinese takes full-width brackets and colons (Locale.Aside,
+// Locale.Colon); a bracket inside Latin text ("H100 SXM (TP 4)") or
+// code ("\"rope_scaling\": …") is not beside Chinese.
+func asciiBeside(s string) string {
+	r := []rune(s)
+	han := func(i int, step int) bool {
+		for ; i >= 0 && i < len(r); i += step {
+			if r[i] != ' ' {
+				return unicode.Is(unicode.Han, r[i]) || strings.ContainsRune("，。；：（）、“”", r[i])
+			}
+		}
+		return false
+	}
+	for i, c := range r {
+		if (c == '(' || c == ')' || c == ':') && (han(i-1, -1) || han(i+1, 1)) {
+			return string(r[max(0, i-12):min(len(r), i+12)])
+		}
+	}
+	return ""
+}
+
+// texts is every text under n.
+func texts(n Node) []string {
+	out := []string{n.Text, n.Label}
+	for _, k := range n.Kids {
+		out = append(out, texts(k)...)
+	}
+	return out
+}
+
+// TestOwnPriceChineseIsFullWidth: what the page says in Chinese of a
+// loaded price sheet (the picks on it, its offers that do not run the
+// job, a filter its rows were not checked against, the sheet's status
+// line and a refused or oversized sheet) puts no ASCII bracket or colon
+// beside Chinese text: the pick read "Lambda (您的价格)" and the status
+// "行: 2".
+func TestOwnPriceChineseIsFullWidth(t *testing.T) {
+	if s := asciiBeside("Lambda (您的价格)"); s == "" {
+		t.Fatal("the scan misses an ASCII bracket around Chinese")
+	}
+	const sheet = "provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency\nlambda,our-1x-h100,h100-sxm,1,0.50,USD\nlambda,our-t4,t4,1,0.10,USD\n"
+	pr := ownPrices(t, sheet)
+	st := ParseFragment("m=llama-3.1-8b&rps=5&hr=eu&p=bf16&e=vllm&show=offers", DefaultState)
+	st[FieldLang] = "zh"
+	d := Derive(st, nil, pr, nil, "")
+	v := BuildView(ViewIn{State: st, Job: d.Job, R: d.R, Prices: pr, Plan: RunPlan(d.Job, pr)})
+	if len(v.Answer.Picks) == 0 || len(v.Answer.OwnUnfit) == 0 {
+		t.Fatalf("no pick or no own offer that does not run the job: %+v", v.Answer)
+	}
+	if w := v.Answer.Picks[0].Where; !strings.HasPrefix(w, "Lambda（您的价格） · our-1x-h100") {
+		t.Errorf("the own pick is not named Lambda（您的价格）: %q", w)
+	}
+	out := texts(AnswerNode(&v))
+	for _, p := range v.Answer.Picks {
+		out = append(out, p.Where, p.Reason, p.Notes)
+	}
+	out = append(out, v.Answer.OwnUnfit...)
+	_, status, _ := SheetStatus("zh", "", 0, "ours.csv", 2, 2)
+	var refused, big Sheet
+	refused.Use("ours.csv", nil, 0, catalog.ErrNoPriceRows, "zh")
+	big.Fits("ours.csv", strings.Repeat("x", MaxSheetBytes+1), "zh")
+	out = append(out, status, refused.Err, big.Err, TooBig("zh", MaxSheetBytes))
+	// Every plan message of the user's own offers, as its Chinese reads.
+	for key, en := range planner.English {
+		if strings.Contains(key, "own") {
+			args := make([]any, strings.Count(en, "%s"))
+			for i := range args {
+				args[i] = "7"
+			}
+			out = append(out, (Locale{Lang: "zh"}).Reason(planner.Reason{Key: key, Args: args}))
+		}
+	}
+	for _, s := range out {
+		if b := asciiBeside(s); b != "" {
+			t.Errorf("ASCII bracket or colon beside Chinese: …%s… in %q", b, s)
+		}
+	}
 }

@@ -1337,9 +1337,9 @@ func (o *PlanOut) EngineText(x Candidate) string {
 // ("Verda (formerly DataCrunch), GPU cloud").
 func kindText(l Locale, name string, o *planner.Offer) string {
 	if o.UserPrice {
-		return catalog.Aside(name, l.T(MsgOwnPriceMark))
+		return l.Aside(name, l.T(MsgOwnPriceMark))
 	}
-	return catalog.Aside(name, l.KindLabel(o.ProviderKind))
+	return l.Aside(name, l.KindLabel(o.ProviderKind))
 }
 
 // Picks that name one plan (the same offer, instances, layout and price

@@ -424,7 +424,8 @@ func TestPickCardsOneBracket(t *testing.T) {
 					t.Errorf("%s: %q", lang, s)
 				}
 			}
-			verda = verda || strings.HasPrefix(c.Where, "Verda (formerly DataCrunch), ")
+			// Chinese joins the kind with its full-width comma (Locale.Aside).
+			verda = verda || strings.HasPrefix(c.Where, "Verda (formerly DataCrunch)"+map[bool]string{true: "，", false: ", "}[lang == "zh"])
 		}
 		if !verda {
 			t.Errorf("%s: no card on Verda: the test no longer reaches a provider name in brackets", lang)

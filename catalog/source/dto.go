@@ -109,7 +109,11 @@ type providerJSON struct {
 	// VAT basis of the price list: included (at vat_rate) or not.
 	PricesIncludeVAT bool    `json:"prices_include_vat,omitempty"`
 	VATRate          float64 `json:"vat_rate,omitempty"`
-	Notes            string  `json:"notes,omitempty"`
+	// The shortest run the provider bills an instance for, where its own
+	// documentation states one, and that page (URL and date read).
+	BillingMinimumSeconds float64 `json:"billing_minimum_seconds,omitempty"`
+	BillingMinimumSource  string  `json:"billing_minimum_source,omitempty"`
+	Notes                 string  `json:"notes,omitempty"`
 }
 
 type offerFile struct {

@@ -267,9 +267,16 @@ func convertProvider(v *validator, i int, p providerJSON) catalog.Provider {
 	if p.PricesIncludeVAT && p.VATRate == 0 {
 		v.add(i, id, "prices_include_vat needs vat_rate")
 	}
+	// A billing minimum is the provider's documented rule, never a guess:
+	// at most an hour (a longer one is a billing unit), with its page.
+	v.rangeF(i, id, "billing_minimum_seconds", p.BillingMinimumSeconds, 0, 3600)
+	if p.BillingMinimumSeconds > 0 && p.BillingMinimumSource == "" {
+		v.add(i, id, "billing_minimum_seconds needs billing_minimum_source (the provider's page and the date read)")
+	}
 	return catalog.Provider{
 		ID: p.ID, Name: p.Name, Kind: p.Kind, Country: p.Country, Currency: p.Currency, URL: p.URL,
 		PricesIncludeVAT: p.PricesIncludeVAT, VATRate: p.VATRate, Source: p.Source, AsOf: p.AsOf, AsOfEstimated: p.AsOfEstimated, Notes: p.Notes,
+		BillingMinimumSeconds: p.BillingMinimumSeconds, BillingMinimumSource: p.BillingMinimumSource,
 	}
 }
 

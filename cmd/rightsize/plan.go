@@ -771,6 +771,10 @@ type planRowJSON struct {
 	Weights      string `json:"weights"`
 	UserPrice    bool   `json:"user_price"`
 	ProviderKind string `json:"provider_kind"`
+	// Unchecked names the filters (--region, --min-vcpus, --min-ram)
+	// the user's own row could not be checked against, its sheet's
+	// column left empty: "region", "vcpus", "ram_gib" (plan.Row.Unchecked).
+	Unchecked []string `json:"unchecked_filters,omitempty"`
 }
 
 type hostedJSON struct {
@@ -924,7 +928,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 			Recommendation: r.Recommendation.String(), AsOf: o.AsOf, Notes: []string{}, WhyArgs: []any{},
 			AsOfEstimated: o.AsOfEstimated, Source: o.Source, PriceAgeDays: o.PriceAgeDays, Stale: r.Stale, FarBelowMedian: o.FarBelowMedian,
 			PriceToVerify: o.ToVerify, FromPrice: o.ProviderKind == "marketplace" && !o.UserPrice,
-			Weights: r.Weights.String(), UserPrice: o.UserPrice, ProviderKind: o.ProviderKind,
+			Weights: r.Weights.String(), UserPrice: o.UserPrice, ProviderKind: o.ProviderKind, Unchecked: r.Unchecked,
 		}
 		if r.Host.Reason.Key == "" {
 			j.HostCheck.Reason = ""
@@ -972,7 +976,7 @@ func columns(p planJSON) ([]string, func(r planRowJSON) []string) {
 		head = append(head, "replicas", "monthly ("+p.Currency+")", "rps/replica", "ttft p95 s", "tpot ms", "util", "binding", "engine limit", p.Currency+"/1M out", "host", "why")
 		return head, func(r planRowJSON) []string {
 			return append(base(r), strconv.Itoa(r.Replicas), f(r.MonthlyCostDisp, 0), f(r.SustainableRPSPerReplica, 2),
-				f(r.TTFTP95Seconds, 3), f(1000*r.TPOTSeconds, 1), f(r.Utilisation, 2), r.Binding, r.EngineLimit, f(p.disp(r.USDPerMillionOutput), 3), r.HostCheck.Status, r.Why)
+				f(r.TTFTP95Seconds, 3), f(1000*r.TPOTSeconds, 1), f(r.Utilisation, 2), r.Binding, r.EngineLimit, f(p.disp(r.USDPerMillionOutput), 3), r.HostCheck.Status, whyCell(r))
 		}
 	}
 	// "hours" is the job uninterrupted; on spot the picks rank on (and
@@ -985,8 +989,22 @@ func columns(p planJSON) ([]string, func(r planRowJSON) []string) {
 		if r.SpotExpectedCostUSD > 0 {
 			spot, spotHours = f(p.disp(r.SpotExpectedCostUSD), 2), f(r.SpotExpectedHours, 2)
 		}
-		return append(base(r), f(r.JobHours, 2), f(r.GPUHours, 1), f(r.JobCostDisp, 2), f(p.disp(r.OnDemandJobCostUSD), 2), spot, spotHours, r.HostCheck.Status, r.Why)
+		return append(base(r), f(r.JobHours, 2), f(r.GPUHours, 1), f(r.JobCostDisp, 2), f(p.disp(r.OnDemandJobCostUSD), 2), spot, spotHours, r.HostCheck.Status, whyCell(r))
 	}
+}
+
+// whyCell is the table's why cell: the row's reason, then each filter the
+// user's own row could not be checked against ("region not given in your
+// sheet: …"), so a row kept past --region says so where it is listed.
+func whyCell(r planRowJSON) string {
+	s := r.Why
+	for _, c := range r.Unchecked {
+		if s != "" {
+			s += "; "
+		}
+		s += plan.UncheckedNote(c).String()
+	}
+	return s
 }
 
 // shapeText is the table's parallelism cell: tp/pp/dp/zero, then an

@@ -122,6 +122,40 @@ func TestPlanOwnHost(t *testing.T) {
 	}
 }
 
+// TestPlanOwnRowPastRegion: --region eu and --min-vcpus 8 keep the
+// user's own row whose sheet leaves region and vcpus empty (they dropped
+// it unsaid): the JSON names the filters it was not checked against, and
+// the table's why cell and the pick's notes say so; a row whose region is
+// given elsewhere is filtered out as before.
+func TestPlanOwnRowPastRegion(t *testing.T) {
+	job := []string{"--model", "llama-3.1-8b", "--task", "lora", "--train-tokens", "100M", "--region", "eu", "--min-vcpus", "8"}
+	sheet := filepath.Join(t.TempDir(), "own.csv")
+	os.WriteFile(sheet, []byte("provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency,region\nlambda,our-h100,h100-sxm,1,1.0,USD,\nlambda,our-us-h100,h100-sxm,1,0.5,USD,us-east-1\n"), 0o644)
+	p := planJSONOf(t, append(job, "--prices", sheet)...)
+	r := cheapest(t, p)
+	if r.OfferID != "lambda-our-h100" || strings.Join(r.Unchecked, ",") != "region,vcpus" {
+		t.Fatalf("cheapest %s, unchecked %q; want lambda-our-h100, region and vcpus", r.OfferID, r.Unchecked)
+	}
+	for _, row := range p.Rows {
+		if row.OfferID == "lambda-our-us-h100" {
+			t.Errorf("the row in us-east-1 passed --region eu")
+		}
+	}
+	code, out, errs := runPlanArgs(t, append(job, "--prices", sheet)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	const said = "region not given in your sheet: kept, the region filter not checked; vCPUs not given in your sheet: kept, the vCPU floor not checked"
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "cheapest ") && !strings.HasSuffix(line, said) {
+			t.Errorf("the cheapest row does not say what was not checked: %s", line)
+		}
+	}
+	if !strings.Contains(out, "note: cheapest (lambda our-h100): region not given in your sheet") {
+		t.Errorf("no pick note:\n%s", out)
+	}
+}
+
 // TestPlanCountryIsHome: --country RU and CN return only providers whose
 // home is that country (a foreign marketplace's host in Russia is
 // --region's answer, not --country's).

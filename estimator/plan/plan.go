@@ -280,6 +280,9 @@ type planner struct {
 	ckpt      float64
 	maxInst   int
 	notes     *noteLog // shared with the sub-planners: their notes are the plan's
+	// own is the fit reason of each shape of the user's own offers that
+	// one instance does not hold (ownShortfall).
+	own map[techKey]Reason
 	// subs plan the same job with one setting changed: the 16-bit weights
 	// that run where the job's format has no kernel (estimator.SupportFor),
 	// or a rental memory layout (rentalRow), one planner per variant.
@@ -381,17 +384,20 @@ func (p *planner) plan(offers []Offer) Result {
 			if sc.row != nil {
 				s := scaledRow(r, sc)
 				s.Stale = r.Stale
+				markUnchecked(&s, p.ownUnchecked(o))
 				scaled = append(scaled, s)
 			} else {
 				r.Notes = append(slices.Clip(r.Notes), sc.stop)
 			}
 		}
 		if !r.Fits && r.Offer.UserPrice && r.FitReason.Key == "fit.no_fabric" {
-			// The user's own machines: the network between them is
-			// theirs to state, in the sheet's row (set here, not in
-			// tooBig: rows of one shape share their fit reason).
-			r.FitReason = Reason{Key: "fit.no_fabric_own"}
+			// The user's own machines: how many GPUs one of them would
+			// need, or the network between them, theirs to state in the
+			// sheet's row (set here, not in tooBig: rows of one shape
+			// share their fit reason).
+			r.FitReason = p.ownShortfall(o)
 		}
+		markUnchecked(r, p.ownUnchecked(o))
 		if !r.Fits && !opts.KeepUnfit && !r.Offer.UserPrice {
 			continue
 		}
@@ -516,15 +522,18 @@ func (p *planner) passes(o *Offer) bool {
 	if len(f.Countries) > 0 && !slices.ContainsFunc(f.Countries, func(s string) bool { return strings.EqualFold(s, o.Country) }) {
 		return false
 	}
-	if len(f.Regions) > 0 && !slices.ContainsFunc(f.Regions, func(s string) bool {
+	// The user's own row that leaves a filter's column empty is kept and
+	// marked, not dropped (ownUnchecked says why).
+	own := o.UserPrice
+	if len(f.Regions) > 0 && !(own && o.Region == "") && !slices.ContainsFunc(f.Regions, func(s string) bool {
 		return o.Region != "" && strings.HasPrefix(strings.ToLower(o.Region), strings.ToLower(s))
 	}) {
 		return false
 	}
-	if f.MinVCPUs > 0 && o.VCPUs < f.MinVCPUs {
+	if f.MinVCPUs > 0 && !(own && o.VCPUs == 0) && o.VCPUs < f.MinVCPUs {
 		return false
 	}
-	if f.MinRAMGiB > 0 && o.RAMGiB < f.MinRAMGiB {
+	if f.MinRAMGiB > 0 && !(own && o.RAMGiB == 0) && o.RAMGiB < f.MinRAMGiB {
 		return false
 	}
 	return true

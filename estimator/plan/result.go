@@ -141,6 +141,10 @@ var English = map[string]string{
 	"fit.filtered":               "filtered out: %s",
 	"fit.over_budget":            "over budget",
 	"fit.past_deadline":          "misses the deadline",
+	"fit.own_more_gpus":          "%s × %s cannot hold the job; one instance of %s × %s would, at %s",
+	"fit.own_gpus":               "%s × %s cannot hold one copy of the model: %s GiB per GPU at TP %s, %s GiB usable; one instance of %s × %s would, at %s",
+	"fit.own_gpus_or_weights":    "%s × %s cannot hold one copy of the model: %s GiB per GPU at TP %s, %s GiB usable; one instance of %s × %s would, at %s, or %s weights on these GPUs",
+	"fit.own_weights":            "%s × %s cannot hold one copy of the model: %s GiB per GPU at TP %s, %s GiB usable; %s weights would fit these GPUs (no instance of up to 8 of them holds the job as set, and planning across instances needs the row's network_gbps and network_fabric)",
 	"host.ok":                    "host sized to the guides' rule",
 	"host.unknown":               "the offer does not list vCPUs or RAM",
 	"host.few_vcpus":             "%s vCPUs per GPU, below the %s per GPU that host sizing guides give for this task: data-loader workers, tokenising and the serving front end run on them, and too few leave the GPUs waiting (a soft rule: pre-tokenise the data, or take a larger host shape)",
@@ -209,6 +213,9 @@ var English = map[string]string{
 	"note.mem_share":             "SGLang's default --mem-fraction-static leaves no KV cache at attention DP %s; the plan sets %s, as the SGLang DeepSeek-R1 multi-node recipes do (InferenceX, H100)",
 	"note.no_spare":              "one replica at %s%% load serves the whole rate: no spare if it fails (add one for N+1)",
 	"note.serving_engine":        "serving assumes continuous batching (vLLM)",
+	"note.own_no_region":         "region not given in your sheet: kept, the region filter not checked",
+	"note.own_no_vcpus":          "vCPUs not given in your sheet: kept, the vCPU floor not checked",
+	"note.own_no_ram":            "RAM not given in your sheet: kept, the RAM floor not checked",
 	"hosted.cheaper_than_api":    "self-hosting on %s beats %s above %s requests/s",
 	"hosted.never":               "%s stays cheaper than self-hosting at any rate one replica sustains",
 	"disagg.wins":                "it pays on %s: %s prefill + %s decode workers of TP %s, %s, %s%% less than the aggregated plan at the targets (mean TTFT; an estimate)",
@@ -408,8 +415,12 @@ type Row struct {
 	// next to Offer.RAMGiB in the host check.
 	HostOffloadGiB float64
 
-	Host           HostCheck
-	Notes          []Reason
+	Host  HostCheck
+	Notes []Reason
+	// Unchecked names the filters the user's own row could not be
+	// checked against, its sheet's column left empty (ColumnRegion,
+	// ColumnVCPUs, ColumnRAM): the row is kept, and a note says each.
+	Unchecked      []string
 	Recommendation Recommendation
 	Why            Reason
 
