@@ -211,7 +211,7 @@ func TestRedundantExperts(t *testing.T) {
 	}
 	// A step of many tokens reads every slot: 12.5% more expert bytes.
 	m0, m1 := newInferModel(in, hw, Efficiency{}), newInferModel(red, hw, Efficiency{})
-	dense := m0.weight * (1 - m0.expertFrac) / m0.atp
+	dense := m0.denseBytes
 	if r := (m1.gpuWeightRead(1e6) - dense) / (m0.gpuWeightRead(1e6) - dense); math.Abs(r-288.0/256) > 1e-9 {
 		t.Errorf("expert bytes read at a large step: ratio %.6f, want %.6f", r, 288.0/256)
 	}

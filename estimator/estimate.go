@@ -670,12 +670,18 @@ func stageParams(in Input, ps pipeStage) stageShape {
 	exGPU := ex * expertSlots(in) / exShard // redundant copies of experts included
 	params := exGPU + (ends+body-ex-kvp)/atp + kvp*kvShare
 	linGPU := exGPU + (lin-ex)/atp
-	if d := sglangDPSharding(in, ps, frac); d != (dpSharding{}) {
+	if d := sglangDPSharding(in, ps); d != (dpSharding{}) {
 		// SGLang under attention DP: the embedding whole on every GPU,
-		// the LM head, dense MLPs and shared experts over the whole TP
-		// group (sglangDPSharding) rather than attention's TP/DP share.
-		params += d.embed*(1-1/atp) + (d.head+d.mlp)*(1/tp-1/atp)
-		linGPU += d.mlp * (1/tp - 1/atp)
+		// the LM head over the whole TP group (sglangDPSharding) rather
+		// than attention's TP/DP share.
+		params += d.embed*(1-1/atp) + d.head*(1/tp-1/atp)
+	}
+	if !in.Task.Training() {
+		// The dense layers' MLPs and the shared experts as the serving
+		// engine splits them (servingMLPShards), not at attention's share.
+		mlp := placedMLPParams(in, atp) * frac
+		params += mlp
+		linGPU += mlp
 	}
 	return stageShape{frac: frac, k: k, params: params, linGPU: linGPU, otherGPU: params - linGPU, exGPU: exGPU}
 }
@@ -685,33 +691,23 @@ func stageParams(in Input, ps pipeStage) stageShape {
 type dpSharding struct {
 	embed float64 // input embedding: whole on every GPU
 	head  float64 // LM head: over the whole TP group
-	mlp   float64 // dense MLPs and shared experts (block linears): over the whole TP group
 }
 
-// sglangDPSharding is what SGLang's attention data parallelism
-// (--enable-dp-attention, Input.DP > 1) shards otherwise than attention's
-// TP/DP share, as SGLang's models build their layers with the default
-// flags (python/sglang/srt/models/deepseek_v2.py; the same pattern in its
-// other MoE models):
+// sglangDPSharding is the model's ends that SGLang's attention data
+// parallelism (--enable-dp-attention, Input.DP > 1) shards otherwise than
+// attention's TP/DP share, as SGLang's models build their layers with the
+// default flags (python/sglang/srt/models/deepseek_v2.py; the same pattern
+// in its other MoE models):
 //   - the input embedding is replicated: VocabParallelEmbedding(...,
 //     enable_tp=not enable_dp_attention);
 //   - the LM head is split over the whole TP group: ParallelLMHead(...,
 //     use_attn_tp_group=enable_dp_lm_head), --enable-dp-lm-head off by
-//     default;
-//   - the dense layers' MLPs are split over the whole TP group unless
-//     --moe-dense-tp-size 1 (enable_moe_dense_fully_dp: tp_size 1; default
-//     None, the TP group);
-//   - the shared experts are split over the whole TP group
-//     (DeepseekV2MoE.shared_experts takes the TP group's rank and size, or
-//     is fused into the routed experts, which the TP group shares), except
-//     under DeepEP (--moe-a2a-backend deepep, --enable-deepep-moe in older
-//     releases: tp_rank 0, tp_size 1, a whole copy per GPU), which the
-//     step model assumes for SGLang with attention DP and EP (the EP
-//     all-to-all in newInferModel).
+//     default.
 //
-// Zero for other engines and without attention DP: vLLM's data parallelism
-// builds a whole TP model on each DP rank, so attention's share holds.
-func sglangDPSharding(in Input, ps pipeStage, frac float64) dpSharding {
+// The dense MLPs and shared experts are servingMLPShards'. Zero for other
+// engines and without attention DP: vLLM's data parallelism builds a whole
+// TP model on each DP rank, so attention's share holds.
+func sglangDPSharding(in Input, ps pipeStage) dpSharding {
 	a := in.Arch
 	if in.Engine != SGLang || attnTP(in) >= float64(in.TP) || in.Task.Training() {
 		return dpSharding{}
@@ -726,22 +722,90 @@ func sglangDPSharding(in Input, ps pipeStage, frac float64) dpSharding {
 	if ps.last && !a.TiedEmbeddings {
 		d.head = float64(a.HeadParams)
 	}
+	return d
+}
+
+// mlpShards is the ways a serving replica splits the dense layers' MLPs
+// and the shared experts of an MoE model over its GPUs (tensor parallelism
+// of the linears, 1 for a whole copy on every GPU). Each GPU runs its share
+// on the tokens it holds, so their FLOPs spread over the replica's GPUs
+// whatever the split; the split sets the weight bytes a GPU holds and
+// reads and the inner dimension its down projections run at
+// (gemmShapeCost).
+type mlpShards struct{ dense, shared float64 }
+
+// servingMLPShards is how in's engine splits an MoE model's dense MLPs and
+// shared experts. Without attention data parallelism (DP ≤ 1) both take
+// the TP group, as every other linear. Under attention DP:
+//   - SGLang (--enable-dp-attention) splits the dense layers' MLPs over the
+//     whole TP group unless --moe-dense-tp-size 1 (enable_moe_dense_fully_dp:
+//     tp_size 1; default None, the TP group). Its shared experts take the
+//     TP group too (or are fused into the routed experts, which the TP group
+//     shares), except under DeepEP (--moe-a2a-backend deepep, which the step
+//     model assumes for SGLang with attention DP and EP: epAllToAll), where
+//     DeepseekV2MoE builds them with tp_rank 0, tp_size 1, a whole copy on
+//     every GPU run on its own tokens, and shared-expert fusion is off
+//     ("can not use shared experts fusion optimization under deepep expert
+//     parallelism"): sgl-project/sglang python/sglang/srt/models/
+//     deepseek_v2.py at 00114aef (DeepseekV2MoE.__init__, enable_deepep_moe)
+//     and at 3e4a39ee (get_moe_a2a_backend().is_deepep()). The estimate
+//     lays out SGLang's other MoE models so too (their files not read
+//     here: an estimate).
+//   - TensorRT-LLM with attention DP runs both whole on every rank: "If
+//     using attention DP, the shared experts also use DP instead of TP"
+//     (Deepseekv3MoE._compute_shared_expert_tp_size: shared_tp_size 1) and
+//     "If using attention DP, the MLP also uses DP instead of TP"
+//     (DeepseekV3DecoderLayer._compute_mlp_tp_size: mlp_tp_size 1),
+//     NVIDIA/TensorRT-LLM tensorrt_llm/_torch/models/modeling_deepseekv3.py
+//     at a43cf9e.
+//   - vLLM and the others build a whole TP model on each DP rank: both at
+//     attention's TP. vLLM's sequence-parallel MoE (is_sequence_parallel,
+//     which replicates them over the rank's TP group and splits its tokens
+//     instead) is not modelled; at TP 1 a rank the two are the same.
+func servingMLPShards(in Input) mlpShards {
+	tp, atp := float64(max(in.TP, 1)), attnTP(in)
+	switch {
+	case atp >= tp:
+		return mlpShards{tp, tp}
+	case in.Engine == SGLang && epAllToAll(in):
+		return mlpShards{tp, 1}
+	case in.Engine == SGLang:
+		return mlpShards{tp, tp}
+	case in.Engine == TRTLLM:
+		return mlpShards{1, 1}
+	}
+	return mlpShards{atp, atp}
+}
+
+// moeMLPParams is an MoE model's dense layers' MLP parameters and its
+// shared experts' (SharedExperts of MoEIntermediate and one of
+// SharedExpertIntermediate a MoE layer); 0, 0 for a dense model.
+func moeMLPParams(a Arch) (dense, shared float64) {
 	if !a.IsMoE() || a.Hidden <= 0 {
-		return d
+		return 0, 0
 	}
 	mats := 2.0 // fc1, fc2
 	if a.GatedMLP {
 		mats = 3 // gate, up, down
 	}
-	h, dense := float64(a.Hidden), float64(max(a.DenseLayers, 0))
-	d.mlp = dense * mats * h * float64(a.Intermediate)
-	if in.EP <= 1 {
-		moeLayers := math.Max(float64(a.Layers)-dense, 0)
-		shared := float64(a.MoEIntermediate)*float64(max(a.SharedExperts, 0)) + float64(a.SharedExpertIntermediate)
-		d.mlp += moeLayers * mats * h * shared
+	h, nDense := float64(a.Hidden), float64(max(a.DenseLayers, 0))
+	moeLayers := math.Max(float64(a.Layers)-nDense, 0)
+	width := float64(a.MoEIntermediate)*float64(max(a.SharedExperts, 0)) + float64(a.SharedExpertIntermediate)
+	return nDense * mats * h * float64(a.Intermediate), moeLayers * mats * h * width
+}
+
+// placedMLPParams is the parameters of the whole model's dense MLPs
+// and shared experts that one serving GPU holds beyond attention's TP
+// share of them (atp ways, as the rest of the non-expert weights): negative
+// where the engine splits them wider (servingMLPShards). Memory and speed
+// read it.
+func placedMLPParams(in Input, atp float64) float64 {
+	dense, shared := moeMLPParams(in.Arch)
+	if dense+shared == 0 || in.Task.Training() {
+		return 0
 	}
-	d.mlp *= frac
-	return d
+	sh := servingMLPShards(in)
+	return dense*(1/sh.dense-1/atp) + shared*(1/sh.shared-1/atp)
 }
 
 // modelStates: weights, gradients and optimizer states on this GPU after

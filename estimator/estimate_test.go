@@ -1110,28 +1110,47 @@ func TestQuantizeHead(t *testing.T) {
 }
 
 // TestSGLangDPSharding: under SGLang's attention DP, DeepSeek-V3's LM head
-// (129,280 × 7,168 and the final norm), its 3 dense MLPs (3 × 3 × 7,168 ×
-// 18,432) and its 58 layers' shared expert (58 × 3 × 7,168 × 2,048) are
-// split over the whole TP group and the embedding is whole on every GPU
-// (sglangDPSharding); with DeepEP (EP > 1) the shared experts are whole on
-// every GPU; vLLM's DP and SGLang without DP keep attention's share.
+// (129,280 × 7,168 and the final norm) is split over the whole TP group and
+// the embedding is whole on every GPU (sglangDPSharding); its 3 dense MLPs
+// (3 × 3 × 7,168 × 18,432) and its 58 layers' shared expert (58 × 3 ×
+// 7,168 × 2,048) are split over the whole TP group too, except the shared
+// experts under DeepEP (EP > 1), whole on every GPU (servingMLPShards);
+// TensorRT-LLM's attention DP runs both whole; vLLM's DP and SGLang
+// without DP keep attention's share.
 func TestSGLangDPSharding(t *testing.T) {
 	in := DefaultInput(loadArch(t, "deepseek-v3.json"))
 	in.Task, in.Engine, in.Weights, in.TP, in.DP, in.EP, in.VRAM = Inference, SGLang, FP8, 4, 4, 1, 186*GiB
 	in.GPUs = 4
 	whole := pipeStage{first: true, last: true}
-	d := sglangDPSharding(in, whole, 1)
-	want := dpSharding{embed: 129280 * 7168, head: 129280*7168 + 7168, mlp: 3*3*7168*18432 + 58*3*7168*2048}
+	d := sglangDPSharding(in, whole)
+	want := dpSharding{embed: 129280 * 7168, head: 129280*7168 + 7168}
 	if d != want {
 		t.Errorf("TP 4 DP 4 EP 1: %+v, want %+v", d, want)
 	}
-	ep := in
-	ep.EP = 4
-	if got := sglangDPSharding(ep, whole, 1); got.mlp != 3*3*7168*18432 {
-		t.Errorf("EP 4 (DeepEP): MLP %v, want the dense MLPs only (%v)", got.mlp, 3*3*7168*18432)
+	const dense, shared = 3 * 3 * 7168 * 18432, 58 * 3 * 7168 * 2048
+	if gd, gs := moeMLPParams(in.Arch); gd != dense || gs != shared {
+		t.Errorf("dense MLPs %v and shared experts %v, want %v and %v", gd, gs, float64(dense), float64(shared))
+	}
+	for _, c := range []struct {
+		name string
+		edit func(*Input)
+		want mlpShards
+	}{
+		{"SGLang TP 4 DP 4", func(*Input) {}, mlpShards{4, 4}},
+		{"SGLang TP 4 DP 4 EP 4 (DeepEP)", func(i *Input) { i.EP = 4 }, mlpShards{4, 1}},
+		{"SGLang TP 16 DP 8 EP 16 (DeepEP)", func(i *Input) { i.TP, i.DP, i.EP = 16, 8, 16 }, mlpShards{16, 1}},
+		{"TensorRT-LLM TP 4 DP 4", func(i *Input) { i.Engine = TRTLLM }, mlpShards{1, 1}},
+		{"vLLM TP 4 DP 2", func(i *Input) { i.Engine, i.DP = VLLM, 2 }, mlpShards{2, 2}},
+		{"SGLang TP 4 without DP", func(i *Input) { i.DP = 1 }, mlpShards{4, 4}},
+	} {
+		o := in
+		c.edit(&o)
+		if got := servingMLPShards(o); got != c.want {
+			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
+		}
 	}
 	for _, o := range []Input{func() Input { i := in; i.Engine = VLLM; return i }(), func() Input { i := in; i.DP = 1; return i }()} {
-		if got := sglangDPSharding(o, whole, 1); got != (dpSharding{}) {
+		if got := sglangDPSharding(o, whole); got != (dpSharding{}) {
 			t.Errorf("%v DP %d: %+v, want none", o.Engine, o.DP, got)
 		}
 	}
@@ -1148,9 +1167,17 @@ func TestSGLangDPSharding(t *testing.T) {
 		t.Fatal(err)
 	}
 	linBits, otherBits, _ := weightBits(in)
-	drop := (float64(want.head)*otherBits/8 + float64(want.mlp)*linBits/8) * 3 / 4
+	drop := (float64(want.head)*otherBits/8 + (dense+shared)*linBits/8) * 3 / 4
 	if got := float64(rv.PerGPU.Weights - rs.PerGPU.Weights); math.Abs(got-drop) > 1e-6*drop {
 		t.Errorf("weights vLLM − SGLang = %.0f B, want %.0f", got, drop)
+	}
+	// SGLang TP 16, attention DP 8 (attention TP 2), DeepEP: each GPU holds
+	// the shared experts whole, where attention's share held half, and the
+	// dense MLPs at 1/16 rather than 1/2.
+	ep := in
+	ep.TP, ep.DP, ep.EP, ep.GPUs = 16, 8, 16, 16
+	if got, want := placedMLPParams(ep, 2), shared/2+dense*(1.0/16-1.0/2); math.Abs(got-want) > 1 {
+		t.Errorf("TP 16 DP 8 EP 16: %.0f parameters beyond attention's share, want %.0f", got, want)
 	}
 }
 

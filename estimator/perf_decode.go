@@ -21,13 +21,17 @@ type inferModel struct {
 	// count and top-k (0 for dense models); slots the expert slots per
 	// expert with redundant copies (expertSlots).
 	expertFrac, E, k, slots float64
-	kvShare, kvBits         float64
-	kvLayout                kvLayout // kvSeq's figures, from a, kvBits and kvShare
-	sc                      stepConsts
-	bw, flops               float64 // achieved bytes/s and FLOP/s per GPU
-	attnFlops               float64 // achieved FLOP/s of attention's products (Hardware.AttnFLOPS)
-	commPerToken            float64 // TP all-reduce seconds per token per forward
-	host, perLayer          float64 // stepFloor
+	// mlpBytes is the weight bytes of the dense MLPs and shared experts
+	// one GPU reads beyond attention's share of them, as the engine splits
+	// them (placedMLPParams; the memory estimate holds the same).
+	mlpBytes        float64
+	kvShare, kvBits float64
+	kvLayout        kvLayout // kvSeq's figures, from a, kvBits and kvShare
+	sc              stepConsts
+	bw, flops       float64 // achieved bytes/s and FLOP/s per GPU
+	attnFlops       float64 // achieved FLOP/s of attention's products (Hardware.AttnFLOPS)
+	commPerToken    float64 // TP all-reduce seconds per token per forward
+	host, perLayer  float64 // stepFloor
 	// hostBetween: the serving engine's release runs its per-step host
 	// work between the GPU's steps, not under them (overlapsHost).
 	hostBetween bool
@@ -41,7 +45,7 @@ type inferModel struct {
 	// of each.
 	tokSecs     float64 // matmul seconds per token: 2·n·gemmCost / flops / tp
 	ctxSecs     float64 // attention seconds per token and attended token: 4·qDim / attnFlops / tp
-	denseBytes  float64 // non-expert weight bytes one GPU reads per forward: weight·(1 − expertFrac) / atp
+	denseBytes  float64 // non-expert weight bytes one GPU reads per forward: weight·(1 − expertFrac) / atp + mlpBytes
 	perBW       float64 // 1 / bw
 	fixedLayers float64 // layers · perLayer
 	// epFloor is the least a step's communication takes under DeepEP
@@ -71,6 +75,7 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	lin := math.Min(float64(a.LinearParams), readParams)
 	m.weight = (lin*linBits + math.Max(readParams-lin, 0)*otherBits) / 8
 	m.plainBytes = math.Max(readParams-lin, 0) * otherBits / 8 / m.atp
+	m.mlpBytes = placedMLPParams(in, m.atp) * linBits / 8
 	// MoE: the routed experts are the difference between total and active
 	// parameters scaled by E/(E − k). With uniform routing a step of B
 	// tokens touches E·(1 − (1 − k/E)^B) experts of each layer (expected
@@ -93,7 +98,7 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	m.flops = hw.PeakFLOPS * eff.InferenceMFU * lowPrecisionGEMMShare(in, hw)
 	m.gemmCost = 1
 	if nvidiaGEMMCurve(hw.Generation) {
-		m.gemmCost = gemmShapeCost(a, m.atp, m.tp, float64(in.EP))
+		m.gemmCost = gemmShapeCost(a, m.atp, m.tp, float64(in.EP), servingMLPShards(in))
 	}
 	m.attnFlops = m.flops
 	if halfAccumGEMM(in, hw) {
@@ -161,7 +166,7 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 func (m *inferModel) stepCoeffs() {
 	m.tokSecs = 2 * (m.n + m.hotExpertParams()) * m.gemmCost / m.flops / m.tp
 	m.ctxSecs = 4 * m.sc.qDim / m.attnFlops / m.tp
-	m.denseBytes = m.weight * (1 - m.expertFrac) / m.atp
+	m.denseBytes = m.weight*(1-m.expertFrac)/m.atp + m.mlpBytes
 	m.perBW = 1 / m.bw
 	m.fixedLayers = m.layers * m.perLayer
 }
@@ -186,7 +191,8 @@ func (m *inferModel) hotExpertParams() float64 {
 // stands as DeepEP's measurements fit it (deepEPFloor): with the
 // imbalance on it as well, the 72-GPU H100 decode without two-batch
 // overlap read 125.9 ms against 115.2 ms measured (117.4 ms without it
-// anywhere, 119.0 ms on the GEMMs alone). Large
+// anywhere, 119.0 ms on the GEMMs alone; with the shared experts split over
+// the 72 GPUs, before servingMLPShards: 110.2 ms now). Large
 // EP (above 8 ranks, as that blog counts it) with redundant experts, which
 // an EPLB places: epEPLBImbalance, measured at EP 32 and 36 and taken for
 // every EP above 8 (an estimate). Without redundant experts the placement
@@ -545,12 +551,15 @@ func (m *inferModel) tboStep(tokens, lctxSum, kvRead float64) (secs float64, mem
 // one published decode pair at a full batch: 72 H100s, 256 sequences a
 // GPU at 2,000 tokens, 22,310 output tokens/s a node with the overlap and
 // 25.5% fewer without (step 91.9 ms against 115.2 ms measured): the step
-// model's 119.0 ms without the overlap over 1.255 is 94.8 ms, which 0.45
+// model's 110.2 ms without the overlap over 1.255 is 87.8 ms, which 0.34
 // gives (0.405 gives the measured 91.9 ms). Held back: the same post's 32
 // sequences a GPU, where the overlap is 27% slower (step ×1.37); the
-// model gives ×1.43 (testdata/calibration/wide_ep/README.md). An estimate
-// from one fit point.
-const tboExposedShare = 0.45
+// model gives ×1.45 (testdata/calibration/wide_ep/README.md). An estimate
+// from one fit point, refitted when the shared experts became whole on
+// every GPU (servingMLPShards: the step without the overlap went from
+// 119.0 to 110.2 ms, its compute shrinking under the exchange that the
+// overlap hides it behind; 0.45 before).
+const tboExposedShare = 0.34
 
 // deviceTerms is the two terms of deviceSum's roofline: the compute
 // seconds of tokens new tokens whose attention spans sum to lctxSum, and

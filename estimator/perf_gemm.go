@@ -52,9 +52,11 @@ func gemmKCost(k float64) float64 {
 // (Shoeybi et al. 2019 §3: the MLP's second GEMM and the attention output
 // split along their input). Routed experts are whole on each GPU under
 // expert parallelism (EP = TP: K is the expert's width) and split TP/EP
-// ways otherwise; shared experts follow the dense MLP. The LM head and
-// what the layer list misses count at 1.
-func gemmShapeCost(a Arch, atp, tp, ep float64) float64 {
+// ways otherwise; the dense layers' MLPs and the shared experts take the
+// engine's split (servingMLPShards: whole on every GPU under TensorRT-LLM's
+// attention DP and SGLang's DeepEP). The LM head and what the layer list
+// misses count at 1.
+func gemmShapeCost(a Arch, atp, tp, ep float64, sh mlpShards) float64 {
 	h := float64(a.Hidden)
 	if h <= 0 || a.Layers <= 0 || a.Generic() || a.Encoder {
 		return 1
@@ -80,15 +82,15 @@ func gemmShapeCost(a Arch, atp, tp, ep float64) float64 {
 	}
 	if a.IsMoE() {
 		moe := layers - float64(a.DenseLayers)
-		mlp(float64(a.DenseLayers), float64(a.Intermediate), tp)
+		mlp(float64(a.DenseLayers), float64(a.Intermediate), sh.dense)
 		w := float64(a.MoEIntermediate)
 		experts := tp
 		if ep > 1 {
 			experts = math.Max(tp/ep, 1)
 		}
 		mlp(moe*float64(a.ExpertsPerToken), w, experts)
-		mlp(moe*float64(a.SharedExperts), w, tp)
-		mlp(moe, float64(a.SharedExpertIntermediate), tp)
+		mlp(moe*float64(a.SharedExperts), w, sh.shared)
+		mlp(moe, float64(a.SharedExpertIntermediate), sh.shared)
 	} else {
 		mlp(layers, float64(a.Intermediate), tp)
 	}

@@ -35,21 +35,21 @@ func TestGEMMKCurve(t *testing.T) {
 // model on one GPU pays about nothing.
 func TestGEMMShapeCost(t *testing.T) {
 	ds := loadArch(t, "deepseek-v3.json")
-	tp8, ep8 := gemmShapeCost(ds, 8, 8, 1), gemmShapeCost(ds, 8, 8, 8)
+	tp8, ep8 := gemmShapeCost(ds, 8, 8, 1, mlpShards{8, 8}), gemmShapeCost(ds, 8, 8, 8, mlpShards{8, 8})
 	if !(tp8 > 1.4 && tp8 < 1.8) {
 		t.Errorf("DeepSeek-V3 TP 8: %.2f, want 1.4–1.8", tp8)
 	}
 	if !(ep8 > 1.05 && ep8 < tp8-0.2) {
 		t.Errorf("DeepSeek-V3 EP 8: %.2f, want above 1 and well below TP 8's %.2f", ep8, tp8)
 	}
-	if c := gemmShapeCost(ds, 1, 1, 1); c > 1.2 {
+	if c := gemmShapeCost(ds, 1, 1, 1, mlpShards{1, 1}); c > 1.2 {
 		t.Errorf("DeepSeek-V3 on one GPU: %.2f, want ≤ 1.2 (MLA's K = 512 and 1536 up-projections only)", c)
 	}
 	ll := loadArch(t, "llama-3.1-70b.json")
-	if c := gemmShapeCost(ll, 1, 1, 1); c != 1 {
+	if c := gemmShapeCost(ll, 1, 1, 1, mlpShards{1, 1}); c != 1 {
 		t.Errorf("Llama 3.1 70B TP 1: %.3f, want 1", c)
 	}
-	if c := gemmShapeCost(ll, 8, 8, 1); !(c > 1 && c < 1.1) {
+	if c := gemmShapeCost(ll, 8, 8, 1, mlpShards{8, 8}); !(c > 1 && c < 1.1) {
 		t.Errorf("Llama 3.1 70B TP 8: %.3f, want just above 1 (o_proj at K = 1024)", c)
 	}
 }
@@ -101,5 +101,40 @@ func TestGEMMTimeAgainstDeepGEMM(t *testing.T) {
 		if ratio < lo || ratio > hi {
 			t.Errorf("%s M %v N %v K %v: model %.2f× the kernel's time, want %.2f–%.2f×", r[0], m, n, k, ratio, lo, hi)
 		}
+	}
+}
+
+// TestSharedExpertsAsTheEngineSplitsThem: the step model runs DeepSeek-V3's
+// shared experts and dense MLPs as servingMLPShards places them. SGLang's
+// 72-GPU attention-DP decode with DeepEP runs the shared expert whole on
+// every GPU (its down projection at K = 2048, not 2048/72 ≈ 28): the
+// matmuls cost 1.10× InferenceMFU's time rather than 1.59×, and each GPU
+// reads its 1/72 of the dense MLPs (--moe-dense-tp-size unset). Under SGLang's
+// attention DP without EP (TP 4, DP 4) each GPU holds and reads a quarter
+// of the dense MLPs and shared experts, not attention's whole share: 1 B a
+// parameter in FP8, 3/4 of them fewer.
+func TestSharedExpertsAsTheEngineSplitsThem(t *testing.T) {
+	hw := Hardware{PeakFLOPS: 1979e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, NetworkBandwidth: 50e9, NVLinkDomain: 8,
+		Generation: GenHopper}
+	in := DefaultInput(loadArch(t, "deepseek-v3.json"))
+	in.Task, in.Engine, in.Weights, in.KV = Inference, SGLang, FP8, BF16
+	in.TP, in.DP, in.EP, in.RedundantExperts = 72, 72, 72, 32
+	m := newInferModel(in, hw, Efficiency{})
+	if math.Abs(m.gemmCost-1.100) > 0.001 {
+		t.Errorf("SGLang TP 72 DP 72 EP 72: matmul cost %.4f, want 1.100 (1.592 with the shared experts over 72 GPUs)", m.gemmCost)
+	}
+	dense, shared := moeMLPParams(in.Arch)
+	if want := -dense * 71 / 72; math.Abs(m.mlpBytes-want) > 1 {
+		t.Errorf("SGLang TP 72 DP 72 EP 72: %.0f bytes beyond attention's share, want %.0f (the dense MLPs over 72 GPUs, the shared experts whole)", m.mlpBytes, want)
+	}
+	in.TP, in.DP, in.EP, in.RedundantExperts = 4, 4, 1, 0
+	m = newInferModel(in, hw, Efficiency{})
+	if want := -(dense + shared) * 3 / 4; math.Abs(m.mlpBytes-want) > 1 {
+		t.Errorf("SGLang TP 4 DP 4: %.0f bytes beyond attention's share, want %.0f", m.mlpBytes, want)
+	}
+	in.Engine, in.TP, in.DP, in.EP = TRTLLM, 8, 8, 8
+	m = newInferModel(in, hw, Efficiency{})
+	if want := gemmShapeCost(in.Arch, 1, 8, 8, mlpShards{1, 1}); m.gemmCost != want || m.mlpBytes != 0 {
+		t.Errorf("TensorRT-LLM TP 8 DP 8 EP 8: matmul cost %.4f and %v bytes, want %.4f and 0", m.gemmCost, m.mlpBytes, want)
 	}
 }

@@ -21,7 +21,7 @@ import (
 // under attention DP 72). Within 20%: DeepEP's latency had been added to
 // its bytes as a ring's, 2 × 71 hops a layer, which made the 72-GPU step
 // 170 ms against 115 ms measured (+48%); and the run with two-batch
-// overlap read the step without it, 117 ms against 92 ms (+28%); 95 ms
+// overlap read the step without it, 117 ms against 92 ms (+28%); 88 ms
 // now.
 func TestWideEPDecodeAgainstSGLang(t *testing.T) {
 	f, err := os.Open("testdata/calibration/wide_ep/wide_ep_decode_points.csv")
@@ -157,7 +157,7 @@ func TestTwoBatchOverlapAblation(t *testing.T) {
 		tol    float64
 	}{
 		{256, 1 / 1.255, 0.02}, // fit
-		{32, 1 / 0.73, 0.08},   // held back: the model gives 1.43
+		{32, 1 / 0.73, 0.08},   // held back: the model gives 1.45
 	} {
 		seqs := c.perGPU * 72
 		st := Step{DecodeSeqs: seqs, DecodeContext: float64(seqs) * 2000}
@@ -174,9 +174,10 @@ func TestTwoBatchOverlapAblation(t *testing.T) {
 // tokens TensorRT-LLM measured at 1.109 × the mean (epEPLBImbalance): the
 // expert GEMMs of DeepSeek-V3 (k = 8 of 256 experts of 2.64e9 parameters
 // a layer's share) cost 10.9% more on the 72-GPU H100 decode of
-// TestWideEPDecodeAgainstSGLang, whose step goes from 117.4 ms (balanced)
-// to 119.0 ms at 256 sequences a GPU. Without redundant experts, or at EP
-// 8, nothing changes.
+// TestWideEPDecodeAgainstSGLang, whose step goes from 109.1 ms (balanced)
+// to 110.2 ms at 256 sequences a GPU (117.4 and 119.0 ms while the shared
+// experts were split over the 72 GPUs: servingMLPShards). Without
+// redundant experts, or at EP 8, nothing changes.
 func TestEPImbalanceOnExpertGEMMs(t *testing.T) {
 	hw := Hardware{PeakFLOPS: 1979e12, MemBandwidth: 3.35e12, LinkBandwidth: 450e9, NetworkBandwidth: 50e9, NVLinkDomain: 8,
 		Generation: GenHopper}
@@ -186,8 +187,8 @@ func TestEPImbalanceOnExpertGEMMs(t *testing.T) {
 	m := NewServingModel(in, hw, Efficiency{}, Workload{PromptTokens: 2000, OutputTokens: 100})
 	seqs := 256 * 72
 	got := m.StepSeconds(Step{DecodeSeqs: seqs, DecodeContext: float64(seqs) * 2000}) * 1e3
-	if math.Abs(got-119.0) > 0.3 {
-		t.Errorf("72-GPU decode step with EPLB's imbalance %.2f ms, want 119.0 (117.4 balanced)", got)
+	if math.Abs(got-110.2) > 0.3 {
+		t.Errorf("72-GPU decode step with EPLB's imbalance %.2f ms, want 110.2 (109.1 balanced)", got)
 	}
 	routed := expertParams(in.Arch) * 8 / 256
 	for _, c := range []struct {

@@ -195,23 +195,7 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 		d.RequestSeconds = pol.RequestSeconds
 	}
 	if d.Prefill.Batch == 0 && w.PromptTokens > 0 {
-		// The engine's prefill token budget (SGLang's chunked prefill
-		// size, TensorRT-LLM's max_num_tokens, vLLM's max_num_batched_tokens)
-		// bounds the prompts one prefill forward takes.
-		// TensorRT-LLM with attention DP runs one executor, scheduler
-		// and max_num_tokens budget per rank (its PyTorch backend's
-		// PyExecutor on every attention-DP rank, ADP balancing requests
-		// over them), so one prefill forward of the worker carries DP ×
-		// max_num_tokens. SGLang divides its chunked_prefill_size by
-		// dp_size over the ranks (server_args.py,
-		// _handle_data_parallelism: "DP attention is enabled. The chunked
-		// prefill size is adjusted to … to avoid MoE kernel issues"): the
-		// worker's forward keeps the one budget.
-		budget := pol.TokenBudget
-		if in.Engine == estimator.TRTLLM && in.MaxBatchedTokens == 0 {
-			budget *= max(1, *f.pdp)
-		}
-		d.Prefill.Batch = max(1, budget/w.PromptTokens)
+		d.Prefill.Batch = estimator.DisaggPrefillBatch(in, *f.pdp, pol.TokenBudget, w.PromptTokens)
 	}
 	z := estimator.NewDisaggSizer(in, hw, j.eff, w)
 	p, err := z.At(d)

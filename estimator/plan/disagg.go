@@ -2,6 +2,7 @@ package plan
 
 import (
 	"rightsize/estimator"
+	"rightsize/estimator/sim"
 )
 
 // Disaggregated prefill and decode as an alternative to the aggregated
@@ -193,14 +194,17 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 // at the statistic the targets bound (Workload.SLOStat, as the
 // aggregated rows are sized).
 // Prefill workers batch as many prompts as the engine's token budget per
-// forward holds (vLLM's default max_num_batched_tokens,
-// estimator.VLLMDefaultLimitsOn; at least one prompt).
+// forward holds (its scheduler's default, sim.DefaultPolicyOn: TensorRT-LLM
+// one budget a rank; estimator.DisaggPrefillBatch), as rightsize estimate
+// --disagg and the replays of measured disaggregated serving take it.
 func (p *planner) disaggSize(in estimator.Input, hw estimator.Hardware, lam, capU float64) (s disaggSizing) {
 	w := p.req.Workload
 	dp, ep := workerLayout(in)
 	side := estimator.DisaggSide{TP: in.TP, DP: dp, EP: ep}
 	pre := side
-	pre.Batch = max(1, estimator.VLLMDefaultLimitsOn(in.VRAM, hw).MaxNumBatchedTokens/max(int(p.prompt), 1))
+	if pol, err := sim.DefaultPolicyOn(in.Engine, in.VRAM, hw); err == nil {
+		pre.Batch = estimator.DisaggPrefillBatch(in, dp, pol.TokenBudget, int(p.prompt))
+	}
 	// One sizer for the search: the workers' serving model is built once,
 	// not at every count tried.
 	sz := estimator.NewDisaggSizer(in, hw, p.req.Assumptions.Efficiency, p.work)

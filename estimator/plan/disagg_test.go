@@ -7,6 +7,7 @@ import (
 
 	"rightsize/estimator"
 	"rightsize/estimator/plan"
+	"rightsize/estimator/sim"
 )
 
 // TestDisaggPlan: DeepSeek-R1 in FP8 at 100 requests/s on 8-GPU H200
@@ -79,7 +80,7 @@ func TestDisaggPlan(t *testing.T) {
 		pre := estimator.DisaggSide{TP: d.TP, DP: d.DP, EP: d.EP, Workers: p}
 		dec := pre
 		dec.Workers = dd
-		pre.Batch = max(1, estimator.VLLMDefaultLimits(o.GPUMemory).MaxNumBatchedTokens/1024)
+		pre.Batch = prefillBatch(t, x, hw, d.DP, 1024)
 		return estimator.DisaggServing(x, hw, estimator.Efficiency{}, estimator.Workload{PromptTokens: 1024, OutputTokens: 1024},
 			estimator.Disagg{Prefill: pre, Decode: dec, Rate: 100, Quantile: 0.95})
 	}
@@ -203,5 +204,87 @@ func TestDisaggPlanWideWorkers(t *testing.T) {
 		t.Fatal(err)
 	} else if d2 := r2.Disagg; d2 != nil && d2.MemShare != 0 {
 		t.Errorf("--gpu-mem-util 0.9: workers at planner share %v", d2.MemShare)
+	}
+}
+
+// prefillBatch is the prompts one prefill forward of a disaggregated
+// worker carries as rightsize estimate --disagg and the replays take it:
+// the engine's default token budget (sim.DefaultPolicyOn) over the prompt,
+// one budget a rank on TensorRT-LLM (estimator.DisaggPrefillBatch).
+func prefillBatch(t *testing.T, in estimator.Input, hw estimator.Hardware, dp, prompt int) int {
+	t.Helper()
+	pol, err := sim.DefaultPolicyOn(in.Engine, in.VRAM, hw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return estimator.DisaggPrefillBatch(in, dp, pol.TokenBudget, prompt)
+}
+
+// TestDisaggPlanPrefillBatch: the planner sizes the prefill pool with the
+// prompts a forward carries as rightsize estimate --disagg and the
+// replays of measured disaggregated serving take them. TensorRT-LLM's
+// attention-DP prefill worker (TP 8, DP 8, EP 8) runs one max_num_tokens
+// budget of 8,192 a rank: 8 × 8,192 / 2,000 = 32 prompts a forward, where
+// the planner took vLLM's one budget (4) and sized DeepSeek-R1 at 100
+// requests/s with 6 prefill workers where 4 meet the 2 s TTFT target.
+func TestDisaggPlanPrefillBatch(t *testing.T) {
+	in := modelInput(t, "deepseek-r1")
+	in.Weights, in.Engine = estimator.FP8, estimator.TRTLLM
+	in.TP, in.GPUs, in.DP, in.EP = 8, 8, 8, 8
+	o := gpuOffer(t, "h200-sxm", 8, estimator.FP8)
+	o.NetworkGbps = 3200
+	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 2000, OutputTokens: 1000, TTFTP95Seconds: 2, TPOTSeconds: 0.1}
+	res, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{})
+	if err != nil || res.Disagg == nil {
+		t.Fatalf("no disaggregated plan: %v", err)
+	}
+	d := res.Disagg
+	hw := o.Hardware
+	hw.NetworkBandwidth, hw.NVLinkDomain = 3200e9/8/8, 8
+	x := in
+	x.VRAM = o.GPUMemory
+	if r := res.Rows[res.Cheapest]; r.MemShare > 0 {
+		x.GPUMemUtil = r.MemShare
+	}
+	if b := prefillBatch(t, x, hw, d.DP, 2000); b != 32 {
+		t.Fatalf("TensorRT-LLM DP 8 prefill batch %d, want 32", b)
+	}
+	ttft := func(p int) (float64, bool) {
+		pre := estimator.DisaggSide{TP: 8, DP: 8, EP: 8, Workers: p, Batch: 32}
+		dec := estimator.DisaggSide{TP: 8, DP: 8, EP: 8, Workers: d.Decode}
+		pt, err := estimator.DisaggServing(x, hw, estimator.Efficiency{}, estimator.Workload{PromptTokens: 2000, OutputTokens: 1000},
+			estimator.Disagg{Prefill: pre, Decode: dec, Rate: 100, Quantile: 0.95})
+		return pt.TTFTAtSeconds, err == nil && pt.PrefillUtilization <= plan.DefaultMaxUtilisation
+	}
+	if got, ok := ttft(d.Prefill); !ok || got != d.TTFTAtSLOSeconds || got > w.TTFTP95Seconds {
+		t.Errorf("%d prefill workers: TTFT %.3f s at p95 (ok %v), the plan's %.3f", d.Prefill, got, ok, d.TTFTAtSLOSeconds)
+	}
+	if got, ok := ttft(d.Prefill - 1); ok && got <= w.TTFTP95Seconds {
+		t.Errorf("%d prefill workers would do (TTFT %.3f s at p95), the plan rents %d", d.Prefill-1, got, d.Prefill)
+	}
+	if d.Prefill != 4 {
+		t.Errorf("%d prefill workers, want 4 (6 at vLLM's one budget)", d.Prefill)
+	}
+}
+
+// TestDisaggPrefillBatch: TensorRT-LLM's budget is a rank's, SGLang's the
+// worker's; a budget the user names replaces the default.
+func TestDisaggPrefillBatch(t *testing.T) {
+	in := modelInput(t, "deepseek-r1")
+	for _, c := range []struct {
+		e                     estimator.Engine
+		set, dp, prompt, want int
+	}{
+		{estimator.TRTLLM, 0, 8, 2000, 32},
+		{estimator.TRTLLM, 8192, 8, 2000, 4},
+		{estimator.SGLang, 0, 8, 2000, 4},
+		{estimator.SGLang, 0, 8, 9000, 1},
+		{estimator.VLLM, 16384, 1, 2000, 8},
+	} {
+		x := in
+		x.Engine, x.MaxBatchedTokens = c.e, c.set
+		if got := estimator.DisaggPrefillBatch(x, c.dp, 8192, c.prompt); got != c.want {
+			t.Errorf("%v budget %d DP %d prompt %d: %d prompts, want %d", c.e, c.set, c.dp, c.prompt, got, c.want)
+		}
 	}
 }

@@ -218,7 +218,7 @@ var English = map[string]string{
 	"note.own_no_ram":            "RAM not given in your sheet: kept, the RAM floor not checked",
 	"hosted.cheaper_than_api":    "self-hosting on %s beats %s above %s requests/s",
 	"hosted.never":               "%s stays cheaper than self-hosting at any rate one replica sustains",
-	"disagg.wins":                "it pays on %s: %s prefill + %s decode workers of TP %s, %s, %s%% less than the aggregated plan at the targets (mean TTFT; an estimate)",
+	"disagg.wins":                "it pays on %s: %s prefill + %s decode workers of TP %s, %s, %s%% less than the aggregated plan at the targets (an estimate)",
 	"disagg.loses":               "it would not pay: the cheapest, on %s, %s prefill + %s decode workers of TP %s, costs %s, %s× the aggregated plan",
 	"hosted.no_fit":              "no self-hosted plan fits the job to compare with %s",
 	"hosted.day_rent_cheaper":    "over the day's load curve the cheapest rented fleet, on %s, costs less than %s",
