@@ -473,6 +473,54 @@ func TestEmitWideExpertLayoutVLLM(t *testing.T) {
 	}
 }
 
+// TestVLLMMoECopiesRunApart: copies of a mixture-of-experts model that
+// the plan runs side by side on one instance (TP 2, four copies on an
+// 8-GPU H100 instance, no expert parallelism) are four vllm serve
+// processes, each on its own two GPUs and port. vLLM's
+// --data-parallel-size would join them: for an MoE model its ranks step
+// together and its expert layers form one tensor-parallel group of DP x TP
+// GPUs (vLLM docs, "Data Parallel Deployment"), a layout the plan did not
+// price. A dense model's copies stay one process with
+// --data-parallel-size, whose ranks are independent.
+func TestVLLMMoECopiesRunApart(t *testing.T) {
+	for _, c := range []struct {
+		model    string
+		procs    int
+		dpFlag   bool
+		wantGPUs []string
+	}{
+		{"qwen3-30b-a3b", 4, false, []string{"0,1", "2,3", "4,5", "6,7"}},
+		{"mixtral-8x7b", 4, false, []string{"0,1", "2,3", "4,5", "6,7"}},
+		{"llama-3.1-8b", 1, true, []string{""}},
+	} {
+		req := serving(t, c.model, 20, estimator.VLLM, plan.OnDemand)
+		row := servingRow(t, req, "aws-p5.48xlarge", 2, 4, 1)
+		l, err := launch.Emit(launch.VLLM, req, row, nil, c.model)
+		if err != nil {
+			t.Fatalf("%s: %v", c.model, err)
+		}
+		text := l.Files[0].Text
+		cmds := commands(t, text)
+		if len(cmds) != c.procs {
+			t.Fatalf("%s: %d vllm serve processes, want %d:\n%s", c.model, len(cmds), c.procs, text)
+		}
+		for i, cmd := range cmds {
+			if tp, _ := cmd.has("--tensor-parallel-size"); tp != "2" {
+				t.Errorf("%s copy %d: --tensor-parallel-size %q, want 2", c.model, i, tp)
+			}
+			if dp, ok := cmd.has("--data-parallel-size"); ok != c.dpFlag || (ok && dp != "4") {
+				t.Errorf("%s copy %d: --data-parallel-size %q (set %v):\n%s", c.model, i, dp, ok, text)
+			}
+			if port, _ := cmd.has("--port"); port != strconv.Itoa(8000+i) && c.procs > 1 {
+				t.Errorf("%s copy %d: --port %s", c.model, i, port)
+			}
+			if got := cmd.env["CUDA_VISIBLE_DEVICES"]; got != c.wantGPUs[i] {
+				t.Errorf("%s copy %d: CUDA_VISIBLE_DEVICES %q, want %q", c.model, i, got, c.wantGPUs[i])
+			}
+		}
+	}
+}
+
 // TestEmitVLLMLimitsOnA100: a serving row on an A100 80GB writes vLLM's
 // own defaults there, 256 sequences and 2048 tokens a step (the engine
 // gives a GPU whose name holds "a100" its smaller limits whatever its

@@ -102,10 +102,17 @@ func (e *emitter) engineCommands(k Kind) (string, error) {
 		e.note("the plan was sized for hf (transformers); these settings run " + k.String() + " instead")
 	}
 	// One process per copy when the engine cannot start the copies
-	// itself: TensorRT-LLM (no data-parallel flag), and attention data
+	// itself: TensorRT-LLM (no data-parallel flag), attention data
 	// parallelism or expert parallelism beside several copies (the
-	// engines' DP flag is then taken by the copy's own ranks).
-	perProcess := s.copies > 1 && (k == TRTLLM || s.dp > 1 || s.ep > 1)
+	// engines' DP flag is then taken by the copy's own ranks), and vLLM
+	// copies of a mixture-of-experts model: vLLM's data-parallel ranks of
+	// an MoE model are not independent copies, they step together (idle
+	// ranks run dummy batches) and their expert layers form one
+	// tensor-parallel group of DP x TP GPUs (vLLM docs, "Data Parallel
+	// Deployment", docs/serving/data_parallel_deployment.md at
+	// vllm-project/vllm 01e4fce07423, read 2026-11-29), where the plan
+	// sized independent copies of TP GPUs each.
+	perProcess := s.copies > 1 && (k == TRTLLM || s.dp > 1 || s.ep > 1 || k == VLLM && e.in.Arch.IsMoE())
 	if err := e.checkServe(k, s); err != nil {
 		return "", err
 	}
