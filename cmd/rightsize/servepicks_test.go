@@ -134,12 +134,22 @@ var memShareFlags = map[string]string{"vllm": "--gpu-memory-utilization", "sglan
 // Parallel Deployment").
 func checkServeProcs(t *testing.T, kind string, moe bool, r planRowJSON, text string) {
 	t.Helper()
+	gpus := checkEngineProcs(t, kind, moe, max(r.InstancesPerReplica, 1), r.MemShare, text)
+	if want := int(math.Ceil(r.GPUsPerInstance)); gpus != want {
+		t.Errorf("the launch runs %d GPUs an instance; the plan rents %v (TP %d PP %d, %d copies)", gpus, r.GPUsPerInstance, r.Parallelism.TP, r.Parallelism.PP, r.Parallelism.DP)
+	}
+}
+
+// checkEngineProcs checks each engine process of a launch whose copies
+// span nodes instances, with the planner's memory share (0: the
+// engine's), and returns the GPUs they run on one instance.
+func checkEngineProcs(t *testing.T, kind string, moe bool, nodes int, memShare float64, text string) int {
+	t.Helper()
 	procs := engineProcs(text)
 	if len(procs) == 0 {
 		t.Fatalf("no engine process in\n%s", text)
 	}
 	vocab := engineVocab(t, kind)
-	nodes := max(r.InstancesPerReplica, 1)
 	var gpus int
 	var devices []string
 	for i, p := range procs {
@@ -186,17 +196,15 @@ func checkServeProcs(t *testing.T, kind string, moe bool, r planRowJSON, text st
 		}
 		gpus += n
 		share, err := strconv.ParseFloat(flagValue(p, memShareFlags[kind]), 64)
-		if err != nil || share <= 0 || share > 1 || (r.MemShare > 0 && share != r.MemShare) {
-			t.Errorf("process %d: %s %q, the planner's %v", i, memShareFlags[kind], flagValue(p, memShareFlags[kind]), r.MemShare)
+		if err != nil || share <= 0 || share > 1 || (memShare > 0 && share != memShare) {
+			t.Errorf("process %d: %s %q, the planner's %v", i, memShareFlags[kind], flagValue(p, memShareFlags[kind]), memShare)
 		}
-	}
-	if want := int(math.Ceil(r.GPUsPerInstance)); gpus != want {
-		t.Errorf("the launch runs %d GPUs an instance; the plan rents %v (TP %d PP %d, %d copies)", gpus, r.GPUsPerInstance, r.Parallelism.TP, r.Parallelism.PP, r.Parallelism.DP)
 	}
 	slices.Sort(devices)
 	if len(slices.Compact(slices.Clone(devices))) != len(devices) {
 		t.Errorf("processes share GPUs: CUDA_VISIBLE_DEVICES %v", devices)
 	}
+	return gpus
 }
 
 func flagValue(p engineProc, name string) string {
@@ -328,10 +336,19 @@ func TestServingPicksLaunch(t *testing.T) {
 					continue
 				}
 				if d := p.Disagg; pick == "disaggregated" {
-					// The launch is of the alternative the plan shows.
+					// The launch is of the alternative the plan shows, and
+					// each side's script starts workers of its TP.
 					want := fmt.Sprintf("%d prefill and %d decode workers of TP %d", d.Prefill, d.Decode, d.TP)
 					if !strings.Contains(errs, want) || !strings.Contains(errs, d.InstanceType) {
 						t.Errorf("disaggregated: %q does not name %q on %s", errs, want, d.InstanceType)
+					}
+					for _, side := range []string{"prefill.sh", "decode.sh"} {
+						script, _, _ := strings.Cut(strings.SplitN(out, "# file: "+side+"\n", 2)[1], "\n# file: ")
+						nodes := max(d.PerWorker, 1)
+						gpus := checkEngineProcs(t, c.engine, false, nodes, d.MemShare, script)
+						if workers := len(engineProcs(script)); gpus != workers*d.TP/nodes {
+							t.Errorf("disaggregated %s: %d workers on %d GPUs an instance, want TP %d each", side, workers, gpus, d.TP)
+						}
 					}
 					continue
 				}
