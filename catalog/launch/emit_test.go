@@ -978,3 +978,28 @@ func TestCatalogRepoFromNameOrPath(t *testing.T) {
 		t.Errorf("want meta-llama/Llama-3.2-1B in\n%s", text)
 	}
 }
+
+// TestSGLangChunkPerRank: a copy at attention DP 8 writes SGLang's
+// --chunked-prefill-size as 8 times the step budget the plan gave each
+// rank (SGLang's default on the row's GPU, 8192 on an H200), since SGLang
+// divides the flag by --dp-size under DP attention: DeepSeek-R1's copy at
+// TP 8, DP 8 wrote 8192 and ran 1024-token prefill chunks a rank. A copy
+// without DP attention keeps the flag as the plan's budget.
+func TestSGLangChunkPerRank(t *testing.T) {
+	req := deepseekR1FP8(t)
+	for _, c := range []struct {
+		dp   int
+		want string
+	}{{8, "65536"}, {1, "8192"}} {
+		row := servingRow(t, req, "aws-p5en.48xlarge", 8, 1, 1)
+		row.AttnDP, row.EP = c.dp, 8
+		l, err := launch.Emit(launch.SGLang, req, row, nil, "deepseek-r1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmds := commands(t, l.Files[0].Text)
+		if got, _ := cmds[0].has("--chunked-prefill-size"); got != c.want {
+			t.Errorf("DP %d: --chunked-prefill-size %s, want %s:\n%s", c.dp, got, c.want, l.Files[0].Text)
+		}
+	}
+}

@@ -558,7 +558,13 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 			c.num(knobs.MaxSeqs, seqs)
 		}
 		if tokens > 0 {
-			c.num(knobs.TokenBudget, tokens)
+			// Under DP attention SGLang divides chunked_prefill_size by
+			// dp_size "to avoid MoE kernel issues" (ServerArgs.
+			// _handle_data_parallelism, python/sglang/srt/server_args.py,
+			// read 2026-11-29), so the flag is the copy's step budget over
+			// all its ranks; the plan gives each rank the budget of one
+			// scheduler (sim.NewConfig), which the flag then holds dp times.
+			c.num(knobs.TokenBudget, tokens*s.dp)
 		}
 		c.flag("--host", "0.0.0.0")
 		c.num("--port", servePort)
