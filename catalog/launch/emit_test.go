@@ -1003,3 +1003,44 @@ func TestSGLangChunkPerRank(t *testing.T) {
 		}
 	}
 }
+
+// TestSkyServeOnePortPerReplica: SkyServe sends a replica's requests to
+// the one port its service names, so a serving task whose instance runs
+// its engine copies as processes on ports of their own (TensorRT-LLM's two
+// TP-4 copies of Llama 3.1 70B on an 8-GPU H100 instance, vLLM's four TP-2
+// copies of Qwen3-30B-A3B) is refused with the reason, where it was
+// written and served every request on the first copy. vLLM's copies of a
+// dense model are one process on one port and still launch, and so does a
+// batch job, which is not a SkyServe service.
+func TestSkyServeOnePortPerReplica(t *testing.T) {
+	for _, c := range []struct {
+		model   string
+		engine  estimator.Engine
+		tp      int
+		copies  int
+		batch   bool
+		refused bool
+	}{
+		{"llama-3.1-70b", estimator.TRTLLM, 4, 2, false, true},
+		{"qwen3-30b-a3b", estimator.VLLM, 2, 4, false, true},
+		{"llama-3.1-70b", estimator.VLLM, 4, 2, false, false},
+		{"llama-3.1-70b", estimator.TRTLLM, 4, 2, true, false},
+	} {
+		req := serving(t, c.model, 8, c.engine, plan.OnDemand)
+		if c.batch {
+			req.Workload = plan.Workload{Kind: plan.Batch, Requests: 1e5, PromptTokens: 1000, OutputTokens: 200}
+		}
+		l, err := launch.Emit(launch.SkyPilot, req, servingRow(t, req, "aws-p5.48xlarge", c.tp, c.copies, 1), nil, c.model)
+		var le *launch.Error
+		if got := errors.As(err, &le) && le.Key == launch.ErrSkyServePorts; got != c.refused {
+			t.Errorf("%s on %v, %d copies (batch %v): refused %v, want %v: %v\n%s", c.model, c.engine, c.copies, c.batch, got, c.refused, err, l.Text())
+			continue
+		}
+		if c.refused {
+			checkMessage(t, err)
+			if !strings.Contains(le.Reason, "runs "+strconv.Itoa(c.copies)+" engine copies on each instance") {
+				t.Errorf("%s: %s", c.model, le.Reason)
+			}
+		}
+	}
+}

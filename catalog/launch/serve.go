@@ -101,18 +101,7 @@ func (e *emitter) engineCommands(k Kind) (string, error) {
 	} else if planned == estimator.HF {
 		e.note("the plan was sized for hf (transformers); these settings run " + k.String() + " instead")
 	}
-	// One process per copy when the engine cannot start the copies
-	// itself: TensorRT-LLM (no data-parallel flag), attention data
-	// parallelism or expert parallelism beside several copies (the
-	// engines' DP flag is then taken by the copy's own ranks), and vLLM
-	// copies of a mixture-of-experts model: vLLM's data-parallel ranks of
-	// an MoE model are not independent copies, they step together (idle
-	// ranks run dummy batches) and their expert layers form one
-	// tensor-parallel group of DP x TP GPUs (vLLM docs, "Data Parallel
-	// Deployment", docs/serving/data_parallel_deployment.md at
-	// vllm-project/vllm 01e4fce07423, read 2026-11-29), where the plan
-	// sized independent copies of TP GPUs each.
-	perProcess := s.copies > 1 && (k == TRTLLM || s.dp > 1 || s.ep > 1 || k == VLLM && e.in.Arch.IsMoE())
+	perProcess := e.perProcess(k, s)
 	if err := e.checkServe(k, s); err != nil {
 		return "", err
 	}
@@ -155,6 +144,22 @@ func (e *emitter) engineCommands(k Kind) (string, error) {
 	b.WriteString("wait\n")
 	e.note(plural(s.copies, "engine copy") + " per instance, each on its own GPUs and port from " + itoa(servePort) + ": put a load balancer in front")
 	return b.String(), nil
+}
+
+// perProcess is whether engine k runs the copies of shape s on one
+// instance as one process each, on its own GPUs and port, because the
+// engine cannot start them as independent copies itself: TensorRT-LLM (no
+// data-parallel flag), attention data parallelism or expert parallelism
+// beside several copies (the engines' DP flag is then taken by the copy's
+// own ranks), and vLLM copies of a mixture-of-experts model: vLLM's
+// data-parallel ranks of an MoE model are not independent copies, they
+// step together (idle ranks run dummy batches) and their expert layers
+// form one tensor-parallel group of DP x TP GPUs (vLLM docs, "Data
+// Parallel Deployment", docs/serving/data_parallel_deployment.md at
+// vllm-project/vllm 01e4fce07423, read 2026-11-29), where the plan sized
+// independent copies of TP GPUs each.
+func (e *emitter) perProcess(k Kind, s copyShape) bool {
+	return s.copies > 1 && (k == TRTLLM || s.dp > 1 || s.ep > 1 || k == VLLM && e.in.Arch.IsMoE())
 }
 
 // vllmDPRPCPort is vLLM's default data-parallel RPC port
