@@ -1011,7 +1011,8 @@ func TestSGLangChunkPerRank(t *testing.T) {
 // copies of Qwen3-30B-A3B) is refused with the reason, where it was
 // written and served every request on the first copy. vLLM's copies of a
 // dense model are one process on one port and still launch, and so does a
-// batch job, which is not a SkyServe service.
+// batch job, which is not a SkyServe service (its note says to send each
+// copy its share of the requests, not to put a load balancer in front).
 func TestSkyServeOnePortPerReplica(t *testing.T) {
 	for _, c := range []struct {
 		model   string
@@ -1041,6 +1042,12 @@ func TestSkyServeOnePortPerReplica(t *testing.T) {
 			if !strings.Contains(le.Reason, "runs "+strconv.Itoa(c.copies)+" engine copies on each instance") {
 				t.Errorf("%s: %s", c.model, le.Reason)
 			}
+		}
+		// A batch job's copies are each sent their share of the requests,
+		// with no load balancer to put in front.
+		if notes := strings.Join(l.Notes, "\n"); c.batch && (!strings.Contains(notes, "2 engine copies per instance, each on its own GPUs and port from 8000: send each copy its share of the requests") ||
+			strings.Contains(notes, "load balancer")) {
+			t.Errorf("batch notes:\n%s", notes)
 		}
 	}
 }

@@ -142,7 +142,11 @@ func (e *emitter) engineCommands(k Kind) (string, error) {
 		b.WriteString(c.String() + " &\n")
 	}
 	b.WriteString("wait\n")
-	e.note(plural(s.copies, "engine copy") + " per instance, each on its own GPUs and port from " + itoa(servePort) + ": put a load balancer in front")
+	front := ": put a load balancer in front"
+	if e.req.Workload.Kind == plan.Batch {
+		front = ": send each copy its share of the requests"
+	}
+	e.note(plural(s.copies, "engine copy") + " per instance, each on its own GPUs and port from " + itoa(servePort) + front)
 	return b.String(), nil
 }
 
