@@ -3,6 +3,7 @@ package launch_test
 import (
 	"errors"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -1000,6 +1001,10 @@ func TestSGLangChunkPerRank(t *testing.T) {
 		cmds := commands(t, l.Files[0].Text)
 		if got, _ := cmds[0].has("--chunked-prefill-size"); got != c.want {
 			t.Errorf("DP %d: --chunked-prefill-size %s, want %s:\n%s", c.dp, got, c.want, l.Files[0].Text)
+		}
+		note := "--chunked-prefill-size 65536 is the copy's: SGLang divides it by --dp-size, so each attention rank runs 8192 tokens a step, as planned"
+		if got := slices.Contains(l.Notes, note); got != (c.dp > 1) {
+			t.Errorf("DP %d: note %v in %q", c.dp, got, l.Notes)
 		}
 	}
 }

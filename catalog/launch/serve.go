@@ -574,6 +574,9 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 			// all its ranks; the plan gives each rank the budget of one
 			// scheduler (sim.NewConfig), which the flag then holds dp times.
 			c.num(knobs.TokenBudget, tokens*s.dp)
+			if s.dp > 1 {
+				e.note(knobs.TokenBudget + " " + itoa(tokens*s.dp) + " is the copy's: SGLang divides it by --dp-size, so each attention rank runs " + itoa(tokens) + " tokens a step, as planned")
+			}
 		}
 		c.flag("--host", "0.0.0.0")
 		c.num("--port", servePort)
