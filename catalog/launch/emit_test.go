@@ -1056,3 +1056,24 @@ func TestSkyServeOnePortPerReplica(t *testing.T) {
 		}
 	}
 }
+
+// TestVLLMBatchSeqsPerRank: a batch job's planned concurrency is the
+// copy's (plan.Row.Concurrency), and vLLM's --max-num-seqs applies per
+// data-parallel rank, so a copy at attention DP 8 running 100 sequences
+// writes 13 a rank (it wrote 100, which let the copy admit 800); a copy
+// without attention DP writes the copy's 100.
+func TestVLLMBatchSeqsPerRank(t *testing.T) {
+	req := deepseekR1FP8(t)
+	req.Workload = plan.Workload{Kind: plan.Batch, Requests: 1e5, PromptTokens: 1000, OutputTokens: 200}
+	for _, c := range []struct{ dp, want int }{{8, 13}, {1, 100}} {
+		row := servingRow(t, req, "aws-p5en.48xlarge", 8, 1, 1)
+		row.AttnDP, row.EP, row.Concurrency = c.dp, 8, 100
+		l, err := launch.Emit(launch.VLLM, req, row, nil, "deepseek-r1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := flagInt(t, l.Files[0].Text, "vllm", "--max-num-seqs"); got != c.want {
+			t.Errorf("DP %d: --max-num-seqs %d, want %d:\n%s", c.dp, got, c.want, l.Files[0].Text)
+		}
+	}
+}

@@ -224,6 +224,13 @@ func (e *emitter) limits(k Kind) (seqs, tokens int) {
 	}
 	if e.req.Workload.Kind == plan.Batch && e.row.Concurrency >= 1 {
 		seqs = int(math.Ceil(e.row.Concurrency))
+		if dp := e.shape().dp; k == VLLM && dp > 1 {
+			// The batch is the copy's, and vLLM's --max-num-seqs applies
+			// per data-parallel rank (vLLM docs, "Data Parallel
+			// Deployment", at vllm-project/vllm 01e4fce07423): each
+			// attention rank takes its share.
+			seqs = int(math.Ceil(e.row.Concurrency / float64(dp)))
+		}
 	}
 	// TensorRT-LLM's PyTorch backend, with chunked prefill off (its
 	// default), refuses a request whose prompt is over max_num_tokens
