@@ -444,6 +444,7 @@ const (
 	MsgLaunchCopied
 	MsgLaunchNoSky
 	MsgLaunchModelParallel
+	MsgLaunchSkyServePorts
 	MsgLaunchNone
 	MsgCP
 	MsgLeverMFU
@@ -936,6 +937,7 @@ var messagesEN = [NMsgs]string{
 	MsgLaunchCopied:          "Launch settings copied",
 	MsgLaunchNoSky:           "SkyPilot does not support this provider: pick another launcher or an offer on a SkyPilot cloud",
 	MsgLaunchModelParallel:   "this launcher writes data-parallel training only; the plan splits the model (TP, PP or CP): use Megatron-style launchers",
+	MsgLaunchSkyServePorts:   "SkyServe sends each replica's requests to one port, and this plan runs several engine copies on each instance, each on its own port: pick the engine's launcher and put a load balancer in front of the copies",
 	MsgLaunchNone:            "no launch settings for this plan",
 	MsgCP:                    "Context parallel (CP)",
 	MsgLeverMFU:              "the figure rests most on the MFU assumed (%s): enter your measured MFU under Assumptions",
@@ -1411,6 +1413,7 @@ var MessagesRU = [NMsgs]string{
 	MsgLaunchCopied:          "Параметры запуска скопированы",
 	MsgLaunchNoSky:           "SkyPilot не поддерживает этого провайдера: выберите другой способ запуска или предложение облака SkyPilot",
 	MsgLaunchModelParallel:   "этот способ запуска — только для параллелизма по данным, а план делит модель (TP, PP или CP)",
+	MsgLaunchSkyServePorts:   "SkyServe отправляет запросы реплики на один порт, а план запускает на каждом инстансе несколько копий движка, каждую на своём порту: выберите запуск самого движка и поставьте перед копиями балансировщик нагрузки",
 	MsgLaunchNone:            "для этого плана нет параметров запуска",
 	MsgCP:                    "Контекстный параллелизм (CP)",
 	MsgLeverMFU:              "больше всего цифра зависит от принятого MFU (%s): введите измеренный MFU в «Допущениях»",
@@ -1886,6 +1889,7 @@ var messagesZH = [NMsgs]string{
 	MsgLaunchCopied:          "启动设置已复制",
 	MsgLaunchNoSky:           "SkyPilot 不支持该云厂商：请换一种启动方式或选择 SkyPilot 支持的云",
 	MsgLaunchModelParallel:   "此启动方式仅支持数据并行训练；该方案切分了模型（TP、PP 或 CP）",
+	MsgLaunchSkyServePorts:   "SkyServe 将每个副本的请求发往一个端口，而该方案在每个实例上运行多个引擎副本，各占一个端口：请选择引擎本身的启动方式，并在副本前放置负载均衡器",
 	MsgLaunchNone:            "此方案没有启动设置",
 	MsgCP:                    "上下文并行（CP）",
 	MsgLeverMFU:              "该数字最依赖假定的 MFU（%s）：请在“假设”中填入实测 MFU",

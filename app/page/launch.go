@@ -133,6 +133,8 @@ func LaunchErrorKey(err error) MsgKey {
 		return MsgLaunchNoSky
 	case launch.ErrModelParallel:
 		return MsgLaunchModelParallel
+	case launch.ErrSkyServePorts:
+		return MsgLaunchSkyServePorts
 	}
 	return 0
 }

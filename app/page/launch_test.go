@@ -146,3 +146,21 @@ func TestLaunchBoxDisaggregated(t *testing.T) {
 		t.Errorf("unknown router: picker %+v, launch %q", l.Router, l.DisaggText)
 	}
 }
+
+// TestLaunchSkyServePortsMessage: SkyPilot's refusal of a serving plan
+// whose instances run several engine copies on ports of their own is said
+// in the page's language, not as the launch's English sentence.
+func TestLaunchSkyServePortsMessage(t *testing.T) {
+	err := &launch.Error{Kind: launch.SkyPilot, Key: launch.ErrSkyServePorts, Reason: "SkyServe sends each replica's requests to one port"}
+	if k := LaunchErrorKey(err); k != MsgLaunchSkyServePorts {
+		t.Fatalf("key %v, want MsgLaunchSkyServePorts", k)
+	}
+	seen := map[string]bool{}
+	for _, lang := range []string{"en", "ru", "zh"} {
+		m := Tr(lang, MsgLaunchSkyServePorts)
+		if m == "" || seen[m] || !strings.Contains(m, "SkyServe") {
+			t.Errorf("%s: %q", lang, m)
+		}
+		seen[m] = true
+	}
+}

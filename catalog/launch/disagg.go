@@ -371,7 +371,11 @@ func hostLoop(list string, per, last, instances int, body string) string {
 // countCheck stops the router where $list names another number of
 // instances than the plan.
 func countCheck(list string, instances int) string {
-	return "if [ \"$n\" -ne " + itoa(instances) + " ]; then echo \"" + list + ": want " + itoa(instances) + " addresses, got $n\" >&2; exit 1; fi\n"
+	want := itoa(instances) + " addresses"
+	if instances == 1 {
+		want = "1 address"
+	}
+	return "if [ \"$n\" -ne " + itoa(instances) + " ]; then echo \"" + list + ": want " + want + ", got $n\" >&2; exit 1; fi\n"
 }
 
 // disaggRouter is the router's script: every worker of the instances in

@@ -655,3 +655,28 @@ func TestDynamoRefusalIsOneLine(t *testing.T) {
 		t.Errorf("error %q is not one printable line naming the GPU", msg)
 	}
 }
+
+// TestRouterCountMessage: the router's check of an address list says
+// how many addresses the plan wants in English, "1 address" for a side on
+// one instance (two TP-4 workers an instance: 3 prefill workers on 2
+// instances, 2 decode workers on 1).
+func TestRouterCountMessage(t *testing.T) {
+	scenarios(t)
+	for _, s := range disaggCases {
+		if s.router != launch.EngineRouter || s.row.TP != 4 || s.row.Offer.GPUCount != 8 {
+			continue
+		}
+		l, err := emit(s, names{provider: "aws", instance: "p5.48xlarge", region: "us-east-1", model: "org/model"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		router := l.Files[2].Text
+		for _, want := range []string{`echo "PREFILL_HOSTS: want 2 addresses, got $n"`, `echo "DECODE_HOSTS: want 1 address, got $n"`} {
+			if !strings.Contains(router, want) {
+				t.Errorf("%s: no %s in\n%s", s.kind, want, router)
+			}
+		}
+		return
+	}
+	t.Fatal("no disaggregated scenario of TP-4 workers on 8-GPU instances")
+}

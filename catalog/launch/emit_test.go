@@ -3,6 +3,7 @@ package launch_test
 import (
 	"errors"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -473,6 +474,54 @@ func TestEmitWideExpertLayoutVLLM(t *testing.T) {
 	}
 }
 
+// TestVLLMMoECopiesRunApart: copies of a mixture-of-experts model that
+// the plan runs side by side on one instance (TP 2, four copies on an
+// 8-GPU H100 instance, no expert parallelism) are four vllm serve
+// processes, each on its own two GPUs and port. vLLM's
+// --data-parallel-size would join them: for an MoE model its ranks step
+// together and its expert layers form one tensor-parallel group of DP x TP
+// GPUs (vLLM docs, "Data Parallel Deployment"), a layout the plan did not
+// price. A dense model's copies stay one process with
+// --data-parallel-size, whose ranks are independent.
+func TestVLLMMoECopiesRunApart(t *testing.T) {
+	for _, c := range []struct {
+		model    string
+		procs    int
+		dpFlag   bool
+		wantGPUs []string
+	}{
+		{"qwen3-30b-a3b", 4, false, []string{"0,1", "2,3", "4,5", "6,7"}},
+		{"mixtral-8x7b", 4, false, []string{"0,1", "2,3", "4,5", "6,7"}},
+		{"llama-3.1-8b", 1, true, []string{""}},
+	} {
+		req := serving(t, c.model, 20, estimator.VLLM, plan.OnDemand)
+		row := servingRow(t, req, "aws-p5.48xlarge", 2, 4, 1)
+		l, err := launch.Emit(launch.VLLM, req, row, nil, c.model)
+		if err != nil {
+			t.Fatalf("%s: %v", c.model, err)
+		}
+		text := l.Files[0].Text
+		cmds := commands(t, text)
+		if len(cmds) != c.procs {
+			t.Fatalf("%s: %d vllm serve processes, want %d:\n%s", c.model, len(cmds), c.procs, text)
+		}
+		for i, cmd := range cmds {
+			if tp, _ := cmd.has("--tensor-parallel-size"); tp != "2" {
+				t.Errorf("%s copy %d: --tensor-parallel-size %q, want 2", c.model, i, tp)
+			}
+			if dp, ok := cmd.has("--data-parallel-size"); ok != c.dpFlag || (ok && dp != "4") {
+				t.Errorf("%s copy %d: --data-parallel-size %q (set %v):\n%s", c.model, i, dp, ok, text)
+			}
+			if port, _ := cmd.has("--port"); port != strconv.Itoa(8000+i) && c.procs > 1 {
+				t.Errorf("%s copy %d: --port %s", c.model, i, port)
+			}
+			if got := cmd.env["CUDA_VISIBLE_DEVICES"]; got != c.wantGPUs[i] {
+				t.Errorf("%s copy %d: CUDA_VISIBLE_DEVICES %q, want %q", c.model, i, got, c.wantGPUs[i])
+			}
+		}
+	}
+}
+
 // TestEmitVLLMLimitsOnA100: a serving row on an A100 80GB writes vLLM's
 // own defaults there, 256 sequences and 2048 tokens a step (the engine
 // gives a GPU whose name holds "a100" its smaller limits whatever its
@@ -928,5 +977,103 @@ func TestCatalogRepoFromNameOrPath(t *testing.T) {
 	}
 	if text := l.Files[0].Text; !strings.Contains(text, "--model_name_or_path meta-llama/Llama-3.2-1B \\\n") || strings.Contains(text, "Emm9625") {
 		t.Errorf("want meta-llama/Llama-3.2-1B in\n%s", text)
+	}
+}
+
+// TestSGLangChunkPerRank: a copy at attention DP 8 writes SGLang's
+// --chunked-prefill-size as 8 times the step budget the plan gave each
+// rank (SGLang's default on the row's GPU, 8192 on an H200), since SGLang
+// divides the flag by --dp-size under DP attention: DeepSeek-R1's copy at
+// TP 8, DP 8 wrote 8192 and ran 1024-token prefill chunks a rank. A copy
+// without DP attention keeps the flag as the plan's budget.
+func TestSGLangChunkPerRank(t *testing.T) {
+	req := deepseekR1FP8(t)
+	for _, c := range []struct {
+		dp   int
+		want string
+	}{{8, "65536"}, {1, "8192"}} {
+		row := servingRow(t, req, "aws-p5en.48xlarge", 8, 1, 1)
+		row.AttnDP, row.EP = c.dp, 8
+		l, err := launch.Emit(launch.SGLang, req, row, nil, "deepseek-r1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmds := commands(t, l.Files[0].Text)
+		if got, _ := cmds[0].has("--chunked-prefill-size"); got != c.want {
+			t.Errorf("DP %d: --chunked-prefill-size %s, want %s:\n%s", c.dp, got, c.want, l.Files[0].Text)
+		}
+		note := "--chunked-prefill-size 65536 is the copy's: SGLang divides it by --dp-size, so each attention rank runs 8192 tokens a step, as planned"
+		if got := slices.Contains(l.Notes, note); got != (c.dp > 1) {
+			t.Errorf("DP %d: note %v in %q", c.dp, got, l.Notes)
+		}
+	}
+}
+
+// TestSkyServeOnePortPerReplica: SkyServe sends a replica's requests to
+// the one port its service names, so a serving task whose instance runs
+// its engine copies as processes on ports of their own (TensorRT-LLM's two
+// TP-4 copies of Llama 3.1 70B on an 8-GPU H100 instance, vLLM's four TP-2
+// copies of Qwen3-30B-A3B) is refused with the reason, where it was
+// written and served every request on the first copy. vLLM's copies of a
+// dense model are one process on one port and still launch, and so does a
+// batch job, which is not a SkyServe service (its note says to send each
+// copy its share of the requests, not to put a load balancer in front).
+func TestSkyServeOnePortPerReplica(t *testing.T) {
+	for _, c := range []struct {
+		model   string
+		engine  estimator.Engine
+		tp      int
+		copies  int
+		batch   bool
+		refused bool
+	}{
+		{"llama-3.1-70b", estimator.TRTLLM, 4, 2, false, true},
+		{"qwen3-30b-a3b", estimator.VLLM, 2, 4, false, true},
+		{"llama-3.1-70b", estimator.VLLM, 4, 2, false, false},
+		{"llama-3.1-70b", estimator.TRTLLM, 4, 2, true, false},
+	} {
+		req := serving(t, c.model, 8, c.engine, plan.OnDemand)
+		if c.batch {
+			req.Workload = plan.Workload{Kind: plan.Batch, Requests: 1e5, PromptTokens: 1000, OutputTokens: 200}
+		}
+		l, err := launch.Emit(launch.SkyPilot, req, servingRow(t, req, "aws-p5.48xlarge", c.tp, c.copies, 1), nil, c.model)
+		var le *launch.Error
+		if got := errors.As(err, &le) && le.Key == launch.ErrSkyServePorts; got != c.refused {
+			t.Errorf("%s on %v, %d copies (batch %v): refused %v, want %v: %v\n%s", c.model, c.engine, c.copies, c.batch, got, c.refused, err, l.Text())
+			continue
+		}
+		if c.refused {
+			checkMessage(t, err)
+			if !strings.Contains(le.Reason, "runs "+strconv.Itoa(c.copies)+" engine copies on each instance") {
+				t.Errorf("%s: %s", c.model, le.Reason)
+			}
+		}
+		// A batch job's copies are each sent their share of the requests,
+		// with no load balancer to put in front.
+		if notes := strings.Join(l.Notes, "\n"); c.batch && (!strings.Contains(notes, "2 engine copies per instance, each on its own GPUs and port from 8000: send each copy its share of the requests") ||
+			strings.Contains(notes, "load balancer")) {
+			t.Errorf("batch notes:\n%s", notes)
+		}
+	}
+}
+
+// TestVLLMBatchSeqsPerRank: a batch job's planned concurrency is the
+// copy's (plan.Row.Concurrency), and vLLM's --max-num-seqs applies per
+// data-parallel rank, so a copy at attention DP 8 running 100 sequences
+// writes 13 a rank (it wrote 100, which let the copy admit 800); a copy
+// without attention DP writes the copy's 100.
+func TestVLLMBatchSeqsPerRank(t *testing.T) {
+	req := deepseekR1FP8(t)
+	req.Workload = plan.Workload{Kind: plan.Batch, Requests: 1e5, PromptTokens: 1000, OutputTokens: 200}
+	for _, c := range []struct{ dp, want int }{{8, 13}, {1, 100}} {
+		row := servingRow(t, req, "aws-p5en.48xlarge", 8, 1, 1)
+		row.AttnDP, row.EP, row.Concurrency = c.dp, 8, 100
+		l, err := launch.Emit(launch.VLLM, req, row, nil, "deepseek-r1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := flagInt(t, l.Files[0].Text, "vllm", "--max-num-seqs"); got != c.want {
+			t.Errorf("DP %d: --max-num-seqs %d, want %d:\n%s", c.dp, got, c.want, l.Files[0].Text)
+		}
 	}
 }

@@ -147,6 +147,7 @@ const (
 	ErrOptimizerOnly   = "launch.optimizer_offload" // FSDP for an optimizer-only offload
 	ErrModelRef        = "launch.model_ref"         // a model reference no engine could load as one word
 	ErrUnsupported     = "launch.unsupported"       // the engine does not start on the row's GPU (estimator.SupportFor)
+	ErrSkyServePorts   = "launch.skyserve_ports"    // a SkyServe replica of engine copies on several ports
 )
 
 func (e *Error) Error() string { return e.Kind.String() + ": " + e.Reason }

@@ -101,11 +101,7 @@ func (e *emitter) engineCommands(k Kind) (string, error) {
 	} else if planned == estimator.HF {
 		e.note("the plan was sized for hf (transformers); these settings run " + k.String() + " instead")
 	}
-	// One process per copy when the engine cannot start the copies
-	// itself: TensorRT-LLM (no data-parallel flag), and attention data
-	// parallelism or expert parallelism beside several copies (the
-	// engines' DP flag is then taken by the copy's own ranks).
-	perProcess := s.copies > 1 && (k == TRTLLM || s.dp > 1 || s.ep > 1)
+	perProcess := e.perProcess(k, s)
 	if err := e.checkServe(k, s); err != nil {
 		return "", err
 	}
@@ -146,8 +142,28 @@ func (e *emitter) engineCommands(k Kind) (string, error) {
 		b.WriteString(c.String() + " &\n")
 	}
 	b.WriteString("wait\n")
-	e.note(plural(s.copies, "engine copy") + " per instance, each on its own GPUs and port from " + itoa(servePort) + ": put a load balancer in front")
+	front := ": put a load balancer in front"
+	if e.req.Workload.Kind == plan.Batch {
+		front = ": send each copy its share of the requests"
+	}
+	e.note(plural(s.copies, "engine copy") + " per instance, each on its own GPUs and port from " + itoa(servePort) + front)
 	return b.String(), nil
+}
+
+// perProcess is whether engine k runs the copies of shape s on one
+// instance as one process each, on its own GPUs and port, because the
+// engine cannot start them as independent copies itself: TensorRT-LLM (no
+// data-parallel flag), attention data parallelism or expert parallelism
+// beside several copies (the engines' DP flag is then taken by the copy's
+// own ranks), and vLLM copies of a mixture-of-experts model: vLLM's
+// data-parallel ranks of an MoE model are not independent copies, they
+// step together (idle ranks run dummy batches) and their expert layers
+// form one tensor-parallel group of DP x TP GPUs (vLLM docs, "Data
+// Parallel Deployment", docs/serving/data_parallel_deployment.md at
+// vllm-project/vllm 01e4fce07423, read 2026-11-29), where the plan sized
+// independent copies of TP GPUs each.
+func (e *emitter) perProcess(k Kind, s copyShape) bool {
+	return s.copies > 1 && (k == TRTLLM || s.dp > 1 || s.ep > 1 || k == VLLM && e.in.Arch.IsMoE())
 }
 
 // vllmDPRPCPort is vLLM's default data-parallel RPC port
@@ -208,6 +224,13 @@ func (e *emitter) limits(k Kind) (seqs, tokens int) {
 	}
 	if e.req.Workload.Kind == plan.Batch && e.row.Concurrency >= 1 {
 		seqs = int(math.Ceil(e.row.Concurrency))
+		if dp := e.shape().dp; k == VLLM && dp > 1 {
+			// The batch is the copy's, and vLLM's --max-num-seqs applies
+			// per data-parallel rank (vLLM docs, "Data Parallel
+			// Deployment", at vllm-project/vllm 01e4fce07423): each
+			// attention rank takes its share.
+			seqs = int(math.Ceil(e.row.Concurrency / float64(dp)))
+		}
 	}
 	// TensorRT-LLM's PyTorch backend, with chunked prefill off (its
 	// default), refuses a request whose prompt is over max_num_tokens
@@ -551,7 +574,16 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 			c.num(knobs.MaxSeqs, seqs)
 		}
 		if tokens > 0 {
-			c.num(knobs.TokenBudget, tokens)
+			// Under DP attention SGLang divides chunked_prefill_size by
+			// dp_size "to avoid MoE kernel issues" (ServerArgs.
+			// _handle_data_parallelism, python/sglang/srt/server_args.py,
+			// read 2026-11-29), so the flag is the copy's step budget over
+			// all its ranks; the plan gives each rank the budget of one
+			// scheduler (sim.NewConfig), which the flag then holds dp times.
+			c.num(knobs.TokenBudget, tokens*s.dp)
+			if s.dp > 1 {
+				e.note(knobs.TokenBudget + " " + itoa(tokens*s.dp) + " is the copy's: SGLang divides it by --dp-size, so each attention rank runs " + itoa(tokens) + " tokens a step, as planned")
+			}
 		}
 		c.flag("--host", "0.0.0.0")
 		c.num("--port", servePort)

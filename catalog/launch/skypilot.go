@@ -111,6 +111,15 @@ func (e *emitter) skypilot() error {
 		case estimator.TRTLLM:
 			k = TRTLLM
 		}
+		if s := e.shape(); e.req.Workload.Kind == plan.Serving && e.perProcess(k, s) {
+			// SkyServe sends a replica's requests to the one port the
+			// service names (service.ports, sky/utils/schemas.py
+			// get_service_schema: an integer): the copies on the others
+			// would get none, and the replica would serve at 1/copies of
+			// the planned rate.
+			return e.fail(ErrSkyServePorts, "SkyServe sends each replica's requests to one port, and this plan runs "+plural(s.copies, "engine copy")+
+				" on each instance, one process and port each: emit "+k.String()+" and put a load balancer in front of the copies")
+		}
 		cmds, err := e.engineCommands(k)
 		if err != nil {
 			return err

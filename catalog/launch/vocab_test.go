@@ -66,6 +66,9 @@ type invocation struct {
 	tool  string // "vllm", "sglang", "trtllm", "torchrun", "accelerate", "script"
 	argv  []string
 	flags [][2]string
+	// env is the VAR=value prefix of the command (CUDA_VISIBLE_DEVICES of
+	// one of several processes on an instance).
+	env map[string]string
 }
 
 func (c invocation) has(flag string) (string, bool) {
@@ -93,12 +96,15 @@ func commands(t *testing.T, text string) []invocation {
 			continue
 		}
 		toks := strings.Fields(strings.TrimSuffix(line, "&"))
+		env := map[string]string{}
 		for len(toks) > 0 && regexp.MustCompile(`^[A-Z_]+=`).MatchString(toks[0]) {
+			k, v, _ := strings.Cut(toks[0], "=")
+			env[k] = v
 			toks = toks[1:]
 		}
 		var cur *invocation
 		start := func(tool string, argv ...string) {
-			out = append(out, invocation{tool: tool, argv: argv})
+			out = append(out, invocation{tool: tool, argv: argv, env: env})
 			cur = &out[len(out)-1]
 		}
 		for i := 0; i < len(toks); i++ {

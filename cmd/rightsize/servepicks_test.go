@@ -2,9 +2,16 @@ package main
 
 import (
 	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"rightsize/catalog"
+	"rightsize/estimator"
 )
 
 // launchFlags are the flags of each serving engine's launch that carry a
@@ -29,6 +36,198 @@ func flagNum(t *testing.T, text, name string, def int) int {
 		t.Fatalf("%s %q: %v", name, f[0], err)
 	}
 	return n
+}
+
+// engineProc is one engine process a launch starts: its VAR=value
+// prefix and its flags, in order ("" for a bare flag).
+type engineProc struct {
+	env   map[string]string
+	flags [][2]string
+}
+
+func (p engineProc) num(name string, def int) int {
+	for _, f := range p.flags {
+		if f[0] == name {
+			if n, err := strconv.Atoi(f[1]); err == nil {
+				return n
+			}
+		}
+	}
+	return def
+}
+
+func (p engineProc) has(name string) bool {
+	return slices.ContainsFunc(p.flags, func(f [2]string) bool { return f[0] == name })
+}
+
+// engineProcs splits a serving launch into its engine processes (vllm
+// serve, python -m sglang.launch_server, trtllm-serve); the model
+// argument is skipped.
+func engineProcs(text string) []engineProc {
+	var out []engineProc
+	for _, line := range strings.Split(strings.ReplaceAll(text, "\\\n", " "), "\n") {
+		toks := strings.Fields(strings.TrimSuffix(strings.TrimSpace(line), "&"))
+		env := map[string]string{}
+		for len(toks) > 0 && strings.Contains(toks[0], "=") && !strings.HasPrefix(toks[0], "-") {
+			k, v, _ := strings.Cut(toks[0], "=")
+			env[k] = v
+			toks = toks[1:]
+		}
+		switch {
+		case len(toks) > 2 && toks[0] == "vllm" && toks[1] == "serve":
+			toks = toks[3:]
+		case len(toks) > 2 && toks[0] == "python" && toks[2] == "sglang.launch_server":
+			toks = toks[3:]
+		case len(toks) > 1 && toks[0] == "trtllm-serve":
+			toks = toks[2:]
+		default:
+			continue
+		}
+		p := engineProc{env: env}
+		for i := 0; i < len(toks); i++ {
+			name, v := toks[i], ""
+			if !strings.HasPrefix(name, "--") {
+				continue
+			}
+			if i+1 < len(toks) && !strings.HasPrefix(toks[i+1], "--") {
+				v = strings.Trim(toks[i+1], "'")
+				i++
+			}
+			p.flags = append(p.flags, [2]string{name, v})
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// engineVocab is the flags engine kind's parser names at the release the
+// launch package pins (catalog/launch/testdata/KIND_flags.txt), each with
+// the values its choices allow (none listed: any value).
+func engineVocab(t *testing.T, kind string) map[string][]string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "catalog", "launch", "testdata", kind+"_flags.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := map[string][]string{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) > 0 && f[0] != "#" && strings.HasPrefix(f[0], "--") {
+			v[f[0]] = f[1:]
+		}
+	}
+	return v
+}
+
+// memShareFlags are the engines' memory share flags.
+var memShareFlags = map[string]string{"vllm": "--gpu-memory-utilization", "sglang": "--mem-fraction-static", "trtllm": "--kv_cache_free_gpu_memory_fraction"}
+
+// checkServeProcs says where the engine processes of a launch do not run
+// row r as planned: a flag the engine's parser does not name or a value
+// outside its choices; GPUs per instance other than the row rents (each
+// process's TP x PP, times its data-parallel ranks on the instance, over
+// the instances a copy spans), processes whose CUDA_VISIBLE_DEVICES do not
+// hold their own GPUs, disjoint; a memory share outside (0, 1] or other
+// than the planner's (mem_share); vLLM's step budget under its sequence
+// limit (its SchedulerConfig refuses that); and vLLM's --data-parallel-size
+// joining copies of a mixture-of-experts model, whose ranks then step
+// together with their experts split over all of them (vLLM docs, "Data
+// Parallel Deployment").
+func checkServeProcs(t *testing.T, kind string, moe bool, r planRowJSON, text string) {
+	t.Helper()
+	gpus := checkEngineProcs(t, kind, moe, max(r.InstancesPerReplica, 1), r.MemShare, text)
+	if want := int(math.Ceil(r.GPUsPerInstance)); gpus != want {
+		t.Errorf("the launch runs %d GPUs an instance; the plan rents %v (TP %d PP %d, %d copies)", gpus, r.GPUsPerInstance, r.Parallelism.TP, r.Parallelism.PP, r.Parallelism.DP)
+	}
+}
+
+// checkEngineProcs checks each engine process of a launch whose copies
+// span nodes instances, with the planner's memory share (0: the
+// engine's), and returns the GPUs they run on one instance.
+func checkEngineProcs(t *testing.T, kind string, moe bool, nodes int, memShare float64, text string) int {
+	t.Helper()
+	procs := engineProcs(text)
+	if len(procs) == 0 {
+		t.Fatalf("no engine process in\n%s", text)
+	}
+	vocab := engineVocab(t, kind)
+	var gpus int
+	var devices []string
+	for i, p := range procs {
+		for _, f := range p.flags {
+			choices, ok := vocab[f[0]]
+			if !ok {
+				t.Errorf("process %d: %s is not a flag of %s at the pinned release", i, f[0], kind)
+			} else if len(choices) > 0 && f[1] != "" && !slices.Contains(choices, f[1]) {
+				t.Errorf("process %d: %s %s, want one of %v", i, f[0], f[1], choices)
+			}
+		}
+		n := 0
+		switch kind {
+		case "vllm":
+			ranks := p.num("--data-parallel-size", 1)
+			if p.has("--data-parallel-size-local") {
+				ranks = p.num("--data-parallel-size-local", 1) * nodes
+			}
+			n = p.num("--tensor-parallel-size", 1) * p.num("--pipeline-parallel-size", 1) * ranks
+			if moe && ranks > 1 && !p.has("--enable-expert-parallel") {
+				t.Errorf("process %d: --data-parallel-size %d joins copies of an MoE model into one expert group of %d GPUs", i, ranks, n)
+			}
+			if s, b := p.num("--max-num-seqs", 0), p.num("--max-num-batched-tokens", 0); s > 0 && b > 0 && b < s {
+				t.Errorf("process %d: --max-num-batched-tokens %d under --max-num-seqs %d", i, b, s)
+			}
+		case "sglang":
+			n = p.num("--tp-size", 1) * p.num("--pp-size", 1)
+			if !p.has("--enable-dp-attention") {
+				n *= p.num("--dp-size", 1)
+			}
+		case "trtllm":
+			n = p.num("--tp_size", 1) * p.num("--pp_size", 1)
+		}
+		if n%nodes != 0 {
+			t.Errorf("process %d: %d GPUs over %d instances", i, n, nodes)
+		}
+		n /= nodes
+		if cvd, ok := p.env["CUDA_VISIBLE_DEVICES"]; ok {
+			ids := strings.Split(cvd, ",")
+			if len(ids) != n {
+				t.Errorf("process %d: CUDA_VISIBLE_DEVICES=%s for %d GPUs", i, cvd, n)
+			}
+			devices = append(devices, ids...)
+		}
+		gpus += n
+		share, err := strconv.ParseFloat(flagValue(p, memShareFlags[kind]), 64)
+		if err != nil || share <= 0 || share > 1 || (memShare > 0 && share != memShare) {
+			t.Errorf("process %d: %s %q, the planner's %v", i, memShareFlags[kind], flagValue(p, memShareFlags[kind]), memShare)
+		}
+	}
+	slices.Sort(devices)
+	if len(slices.Compact(slices.Clone(devices))) != len(devices) {
+		t.Errorf("processes share GPUs: CUDA_VISIBLE_DEVICES %v", devices)
+	}
+	return gpus
+}
+
+func flagValue(p engineProc, name string) string {
+	for _, f := range p.flags {
+		if f[0] == name {
+			return f[1]
+		}
+	}
+	return ""
+}
+
+// isMoE is whether the catalog's model id is a mixture of experts.
+func isMoE(t *testing.T, id string) bool {
+	t.Helper()
+	m, ok := catalog.Default().Model(id)
+	if !ok {
+		t.Fatalf("no catalog model %s", id)
+	}
+	a, err := estimator.ParseConfig([]byte(m.Config))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a.IsMoE()
 }
 
 // checkServeLaunch says where the launch text of engine kind contradicts
@@ -137,14 +336,26 @@ func TestServingPicksLaunch(t *testing.T) {
 					continue
 				}
 				if d := p.Disagg; pick == "disaggregated" {
-					// The launch is of the alternative the plan shows.
+					// The launch is of the alternative the plan shows, and
+					// each side's script starts workers of its TP.
 					want := fmt.Sprintf("%d prefill and %d decode workers of TP %d", d.Prefill, d.Decode, d.TP)
 					if !strings.Contains(errs, want) || !strings.Contains(errs, d.InstanceType) {
 						t.Errorf("disaggregated: %q does not name %q on %s", errs, want, d.InstanceType)
 					}
+					for _, side := range []string{"prefill.sh", "decode.sh"} {
+						script, _, _ := strings.Cut(strings.SplitN(out, "# file: "+side+"\n", 2)[1], "\n# file: ")
+						nodes := max(d.PerWorker, 1)
+						gpus := checkEngineProcs(t, c.engine, false, nodes, d.MemShare, script)
+						if workers := len(engineProcs(script)); gpus != workers*d.TP/nodes {
+							t.Errorf("disaggregated %s: %d workers on %d GPUs an instance, want TP %d each", side, workers, gpus, d.TP)
+						}
+					}
 					continue
 				}
-				t.Run(pick, func(t *testing.T) { checkServeLaunch(t, c.engine, r, out, 1300) })
+				t.Run(pick, func(t *testing.T) {
+					checkServeLaunch(t, c.engine, r, out, 1300)
+					checkServeProcs(t, c.engine, isMoE(t, c.args[1]), r, out)
+				})
 			}
 		})
 	}

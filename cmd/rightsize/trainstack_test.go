@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -87,6 +88,7 @@ func TestTrainingPicksLaunch(t *testing.T) {
 						if !strings.Contains(out, want) {
 							t.Errorf("%s --emit %s: no %q in\n%s", pick, kind, want, out)
 						}
+						checkTrainWorld(t, pick+" --emit "+kind, kind, r, out)
 						continue
 					}
 					if code == 0 || !strings.Contains(errs, mark.refusal) {
@@ -95,5 +97,39 @@ func TestTrainingPicksLaunch(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// checkTrainWorld says where a training launch does not run on the GPUs
+// the plan rents: torchrun's --nnodes x --nproc-per-node, or Accelerate's
+// num_machines and num_processes, against the row's instances and GPUs;
+// and DeepSpeed's train_batch_size against micro-batch x accumulation x
+// world size, with the Trainer's flags equal to the config's (DeepSpeed
+// asserts the product at start-up; transformers' HfTrainerDeepSpeedConfig
+// refuses a config whose values mismatch TrainingArguments).
+func checkTrainWorld(t *testing.T, where, kind string, r planRowJSON, out string) {
+	t.Helper()
+	num := func(pattern string, def int) int {
+		m := regexp.MustCompile(pattern).FindStringSubmatch(out)
+		if m == nil {
+			return def
+		}
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	micro, accum := num(`--per_device_train_batch_size (\d+)`, 0), num(`--gradient_accumulation_steps (\d+)`, 0)
+	if kind == "fsdp" {
+		if m, p := num(`\nnum_machines: (\d+)`, 0), num(`\nnum_processes: (\d+)`, 0); m != r.Instances || float64(p) != r.GPUs {
+			t.Errorf("%s: num_machines %d num_processes %d, the plan rents %d instances, %v GPUs", where, m, p, r.Instances, r.GPUs)
+		}
+		return
+	}
+	nodes, per := num(`--nnodes (\d+)`, 1), num(`--nproc-per-node (\d+)`, 0)
+	if nodes != r.Instances || float64(nodes*per) != r.GPUs {
+		t.Errorf("%s: torchrun --nnodes %d --nproc-per-node %d, the plan rents %d instances, %v GPUs", where, nodes, per, r.Instances, r.GPUs)
+	}
+	cm, ca, tb := num(`"train_micro_batch_size_per_gpu": (\d+)`, 0), num(`"gradient_accumulation_steps": (\d+)`, 0), num(`"train_batch_size": (\d+)`, 0)
+	if cm != micro || ca != accum || tb != micro*accum*nodes*per {
+		t.Errorf("%s: train_batch_size %d, micro-batch %d (Trainer %d), accumulation %d (Trainer %d), world %d", where, tb, cm, micro, ca, accum, nodes*per)
 	}
 }
