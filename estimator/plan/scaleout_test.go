@@ -56,7 +56,7 @@ func TestFastestScalesOut(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			req, offers := scaleOutRequest(t, c.model, c.task, c.tokens)
 			res := mustPlan(t, req, offers, plan.Options{})
-			checkRecommendations(t, &res)
+			checkRecommendations(t, req.Workload.Kind, &res)
 			ch, fa := &res.Rows[res.Cheapest], &res.Rows[res.Fastest]
 			if ch.Offer.ID != c.cheapID || ch.Instances != 1 || ch.ScaledFrom != 0 || !closeTo(ch.JobCostUSD, c.cheapUSD) {
 				t.Errorf("cheapest %s ×%d (scaled from %d) at %v USD, want %s ×1 at %.2f USD", ch.Offer.ID, ch.Instances, ch.ScaledFrom,
@@ -168,7 +168,7 @@ func TestScaledTieKeepsTheCheapest(t *testing.T) {
 	req, offers := scaleOutRequest(t, "llama-3.1-70b", estimator.Pretrain, 1e12)
 	req.Pricing, req.Filters.DeadlineSeconds = plan.Spot, 30*86400
 	res := mustPlan(t, req, offers, plan.Options{})
-	checkRecommendations(t, &res)
+	checkRecommendations(t, req.Workload.Kind, &res)
 	ch := &res.Rows[res.Cheapest]
 	if ch.Offer.ID != "azure-standard_nd96isr_mi300x_v5" || ch.Instances != 32 || ch.ScaledFrom != 0 || !closeTo(ch.RankedCostDisp, 240615.77379839998) {
 		t.Errorf("cheapest %s ×%d (scaled from %d) at %v USD, want azure-standard_nd96isr_mi300x_v5 ×32 at 240615.77", ch.Offer.ID,
