@@ -452,12 +452,14 @@ func newPlanner(req Request, opts Options, offers int) *planner {
 	in := req.Input
 	w := req.Workload
 	if w.Kind != Training {
-		prompt, out := w.PromptTokens, w.OutputTokens
-		if prompt == 0 && out == 0 {
-			out = in.Seq / 2
-			prompt = max(1, in.Seq-out)
-		}
-		p.prompt, p.output = float64(prompt), float64(out)
+		// The estimator's lengths: a model that generates nothing (an
+		// encoder, ViT) has no output tokens to count a batch job's work
+		// in (the planner's own halves of the sequence counted half of
+		// each input as output, and timed a batch of either at about
+		// twice the estimate's speed).
+		pr, o := estimator.SampleLengths(in, estimator.Workload{PromptTokens: w.PromptTokens, OutputTokens: w.OutputTokens})
+		prompt, out := int(pr), int(o)
+		p.prompt, p.output = pr, o
 		p.work = estimator.Workload{PromptTokens: prompt, OutputTokens: out}
 		if in.Arch.SeqLen == 0 || in.Arch.Generic() {
 			in.Seq = prompt + out

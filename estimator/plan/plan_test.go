@@ -1123,3 +1123,33 @@ func TestServingFastestWithinItsError(t *testing.T) {
 		t.Errorf("the passed-over H100s: %q", got)
 	}
 }
+
+// TestBatchOfEncodersCountsItsInputs: a batch job of a model that
+// generates nothing is its inputs' work. A million BERT-base inputs of
+// 512 tokens are 512M tokens, and a million ViT-B/16 images 197M (its
+// patches and class token). The planner counted half of a request's
+// sequence as its output and timed that at the estimate's rate of input
+// tokens: on one L4 (the CLI, 2026-11) BERT's job took 0.37 h and ViT's
+// 0.25 h, now 0.59 h and 0.32 h, the estimate's speed.
+func TestBatchOfEncodersCountsItsInputs(t *testing.T) {
+	for _, c := range []struct {
+		model  string
+		seq    int
+		tokens float64 // a request's
+	}{{"bert-base-uncased", 512, 512}, {"vit-base-patch16-224", 2048, 197}} {
+		req, offers := catalogRequest(t, c.model)
+		req.Input.Seq = c.seq
+		req.Workload = plan.Workload{Kind: plan.Batch, Requests: 1e6}
+		offers = slices.DeleteFunc(offers, func(o plan.Offer) bool { return o.GPU != "l4" || o.GPUCount != 1 })
+		res := mustPlan(t, req, offers, plan.Options{})
+		if res.Fitting == 0 {
+			t.Fatalf("%s: no L4 offer fits", c.model)
+		}
+		r := &res.Rows[res.Cheapest]
+		work := r.TokensPerSecond * (r.JobSeconds - plan.DefaultRestartSeconds)
+		if !closeTo(work, 1e6*c.tokens) || r.USDPerMillionOutput != 0 {
+			t.Errorf("%s on %s: %.4g tokens of work in %.0f s (%.4g tokens/s), %v USD per 1M output tokens; want %.4g tokens, none output",
+				c.model, r.Offer.ID, work, r.JobSeconds, r.TokensPerSecond, r.USDPerMillionOutput, 1e6*c.tokens)
+		}
+	}
+}
