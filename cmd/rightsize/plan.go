@@ -705,7 +705,7 @@ type planRowJSON struct {
 	MemShare                     float64         `json:"mem_share,omitempty"` // plan.Row.MemShare: the share the planner set, the launch's --mem-fraction-static
 	Replicas                     int             `json:"replicas"`
 	InstancesPerReplica          int             `json:"instances_per_replica"`
-	ScaledFrom                   int             `json:"scaled_from,omitempty"` // plan.Row.ScaledFrom: a scaled-out training row's fewest instances
+	ScaledFrom                   int             `json:"scaled_from,omitempty"` // plan.Row.ScaledFrom: a scaled-out training or batch row's fewest instances
 	Pricing                      string          `json:"pricing"`
 	Currency                     string          `json:"currency"`
 	PricePerHour                 float64         `json:"price_per_hour"`

@@ -375,7 +375,7 @@ func (p *planner) plan(offers []Offer) Result {
 			res.PastDeadline++
 		}
 		if sc := r.scale; sc != nil {
-			// A training row's scaled-out fleet is a row of its own;
+			// A training or batch row's scaled-out fleet is a row of its own;
 			// where no doubling pays, the fewest instances say why.
 			r.scale = nil
 			if sc.row != nil {

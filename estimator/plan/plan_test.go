@@ -96,13 +96,13 @@ func TestCatalogPlansAddUp(t *testing.T) {
 	sv, _ := servingRequest(t)
 	for _, req := range []plan.Request{tr, sv, batchReq} {
 		res := mustPlan(t, req, offers, plan.Options{KeepUnfit: true})
-		// One row per offer, and a training offer's scaled-out fleet
-		// (at most one) beside it.
+		// One row per offer, and a training or batch offer's
+		// scaled-out fleet (at most one) beside it.
 		own, scaled := 0, map[string]int{}
 		for i := range res.Rows {
 			if r := &res.Rows[i]; r.ScaledFrom > 0 {
 				scaled[r.Offer.ID]++
-				if req.Workload.Kind != plan.Training || scaled[r.Offer.ID] > 1 || !r.Fits || r.Instances <= r.ScaledFrom {
+				if req.Workload.Kind == plan.Serving || scaled[r.Offer.ID] > 1 || !r.Fits || r.Instances <= r.ScaledFrom {
 					t.Errorf("%v: %s scaled out from %d to %d instances (fits %v, %d such rows)", req.Workload.Kind, r.Offer.ID,
 						r.ScaledFrom, r.Instances, r.Fits, scaled[r.Offer.ID])
 				}
@@ -1151,5 +1151,42 @@ func TestBatchOfEncodersCountsItsInputs(t *testing.T) {
 			t.Errorf("%s on %s: %.4g tokens of work in %.0f s (%.4g tokens/s), %v USD per 1M output tokens; want %.4g tokens, none output",
 				c.model, r.Offer.ID, work, r.JobSeconds, r.TokensPerSecond, r.USDPerMillionOutput, 1e6*c.tokens)
 		}
+	}
+}
+
+// TestBatchScalesOut: a batch job's requests are independent, so its
+// fastest plan is more copies of the job, not the fastest single
+// instance. A million Llama 3.1 8B prompts (1,000 tokens in, 300 out) on
+// CoreWeave's 8 × B200: one instance takes 1.62 h for 111 USD, and the
+// fastest plan, scaled out by the rule training's fleets follow (each
+// doubling buys 1.5× the speed), is 8 instances in 0.348 h for 192 USD,
+// where the instances' 10-minute start-up stops a ninth doubling paying.
+// The plan's fastest was the one instance ("the cheapest plan is also
+// the fastest").
+func TestBatchScalesOut(t *testing.T) {
+	req, offers := catalogRequest(t, "llama-3.1-8b")
+	req.Workload = plan.Workload{Kind: plan.Batch, Requests: 1e6, PromptTokens: 1000, OutputTokens: 300}
+	offers = slices.DeleteFunc(offers, func(o plan.Offer) bool { return o.ID != "coreweave-nvidia-hgx-b200" })
+	res := mustPlan(t, req, offers, plan.Options{})
+	checkRecommendations(t, req.Workload.Kind, &res)
+	ch, fa := &res.Rows[res.Cheapest], &res.Rows[res.Fastest]
+	if ch.Instances != 1 || ch.ScaledFrom != 0 || math.Abs(ch.JobSeconds/3600-1.617) > 0.001 {
+		t.Errorf("cheapest ×%d (scaled from %d) in %.4g h, want one instance in 1.617 h", ch.Instances, ch.ScaledFrom, ch.JobSeconds/3600)
+	}
+	if fa.Instances != 8 || fa.ScaledFrom != 1 || math.Abs(fa.JobSeconds/3600-0.348) > 0.001 || math.Abs(fa.JobCostUSD-191.5) > 0.1 {
+		t.Fatalf("fastest ×%d (scaled from %d) in %.4g h for %.1f USD, want 8 instances in 0.348 h for 191.5 USD",
+			fa.Instances, fa.ScaledFrom, fa.JobSeconds/3600, fa.JobCostUSD)
+	}
+	// The same work, split: every token of the job, over 8 × the replicas.
+	for _, r := range []*plan.Row{ch, fa} {
+		if work := r.TokensPerSecond * (r.JobSeconds - plan.DefaultRestartSeconds); !closeTo(work, 3e8) {
+			t.Errorf("×%d: %.4g output tokens of work, want 3e8", r.Instances, work)
+		}
+	}
+	if fa.Replicas != 8*ch.Replicas || fa.GPUs != 64 {
+		t.Errorf("fastest: %d replicas on %v GPUs, want %d on 64", fa.Replicas, fa.GPUs, 8*ch.Replicas)
+	}
+	if !hasNote(fa, "note.scale_out") || !hasNote(fa, "note.scale_stop_slow") {
+		t.Errorf("fastest's notes: %v", fa.Notes)
 	}
 }

@@ -57,7 +57,7 @@ func recommend(res *Result, kind Kind) {
 	// over for a cost difference the estimate cannot tell apart (a dearer
 	// row must still be faster by more than frontTolerance).
 	//
-	// A training offer's scaled-out fleet (Row.ScaledFrom) dearer than
+	// A training or batch offer's scaled-out fleet (Row.ScaledFrom) dearer than
 	// the rows it ties with does not take the pick from them: it is on
 	// the front for its speed, and fewer instances are the cheaper bet
 	// where the estimate cannot tell the costs apart (each instance adds

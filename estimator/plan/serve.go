@@ -890,6 +890,49 @@ func (p *planner) batchTech(o *Offer, r *Row) {
 	r.TokensPerSecond = tps
 	r.prefillShare = share
 	r.JobSeconds = estimator.Finite(up + tokens/tps)
+	r.ladder = p.batchLadder(o, *r, units, cs.instancesPer, func(units int) (float64, float64, float64) {
+		eval(units)
+		return c, tps, share
+	})
+}
+
+// batchLadder is a batch tech row's larger fleets, as climb is a
+// training row's: each step doubles r's replicas (units of instancesPer
+// instances) up to the instance limit, ending at a step no faster than
+// the one before it by frontTolerance (that step kept). A batch's
+// requests are independent, so its replicas share no traffic and need
+// no network between them (as the deadline's doubling above): the job's
+// tokens split over more copies, and each instance is billed its
+// start-up (startUpSeconds), which is where a doubling stops paying
+// (scaleOut's rule). Without it the fastest plan of a million prompts
+// was one instance for 1.6 h, where eight finish in 21 minutes. eval is
+// the replicas' concurrency, tokens/s and prefill share at a count.
+func (p *planner) batchLadder(o *Offer, r Row, units, instancesPer int, eval func(units int) (c, tps, share float64)) *ladder {
+	l := &ladder{}
+	tokens, up := p.batchTokens(), p.startUpSeconds()
+	for {
+		if units*2*instancesPer > p.maxInst {
+			l.stop, l.at = stopLimit, p.maxInst
+			return l
+		}
+		units *= 2
+		c, tps, share := eval(units)
+		if !(tps > 0) {
+			l.stop = stopSlower // no speed to say anything of
+			return l
+		}
+		next := r
+		next.Replicas, next.Instances = units, units*instancesPer
+		next.GPUs = float64(next.Instances) * o.GPUCount
+		next.Concurrency, next.TokensPerSecond, next.prefillShare = c, tps, share
+		next.JobSeconds = estimator.Finite(up + tokens/tps)
+		l.steps = append(l.steps, next)
+		if !(next.JobSeconds < r.JobSeconds*(1-frontTolerance)) {
+			l.stop = stopSlower
+			return l
+		}
+		r = next
+	}
 }
 
 // startUpSeconds is the time from renting an instance to its first
