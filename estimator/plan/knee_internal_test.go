@@ -121,10 +121,10 @@ func TestFastestWinsTimeTiesOnCost(t *testing.T) {
 		t.Errorf("a plan 11.6%% faster: fastest %d (%s), want row 2", res.Fastest, res.WhyFastest.Key)
 	}
 	// Serving ranks by the p95 time per request, whose error spreads
-	// wider than training time's: DeepSeek-R1 at 100 req/s (2026-11),
-	// 196 GB200s at 1.50M USD a month 7.45% faster than 32 B200s at
-	// 0.20M, is a tie the B200s win, each sentence naming 9%; in a
-	// training job (7%) the same lead stays the fastest pick.
+	// wider than training time's: a plan at 1.50M USD a month 7.45%
+	// faster than one at 0.20M is a tie the cheaper plan wins, each
+	// sentence naming 9%; in a training job (7%) the same lead stays
+	// the fastest pick.
 	r1 := [][2]float64{{0.20e6, 1.0745}, {1.50e6, 1}}
 	res = plan(Serving, r1...)
 	if res.Fastest != 0 || res.WhyFastest.Key != "reason.fastest_tie" || res.Rows[1].Why.Key != "reason.fastest_passed" {
