@@ -701,9 +701,14 @@ func (p *planner) rentalBest(o *Offer, dataParallel bool) Row {
 			best = c
 		}
 	}
-	if scale != nil && scale.row.Instances > best.Instances && scale.row.time < best.time*(1-frontTolerance) {
-		// Where neither layout scales out past best, best keeps its
-		// own note of where scaling stops.
+	if scale != nil && scale.row.Instances > best.Instances &&
+		best.time >= math.Pow(scaleOutSpeedup, math.Log2(float64(scale.row.Instances)/float64(best.Instances)))*scale.row.time {
+		// The other layout's fleet, where it passes scaleOut's rule
+		// against best, the row its note sets it against (the rule held
+		// against that layout's own fewest instances only, so Llama
+		// 3.1 405B's LoRA listed a fleet "scaled out from 9 to 16
+		// instances: 1.16× as fast … for 1.54× the cost"). Else best
+		// keeps its own note of where scaling stops.
 		best.scale = scale
 	}
 	return best
