@@ -149,13 +149,13 @@ func (r Request) Validate() error {
 		}
 		// A request here is a prompt prefilled and output tokens decoded
 		// against a KV cache (Kwon et al., SOSP 2023). A rightsize-generic
-		// model (diffusion, vision) has no attention layout to time that
+		// model (diffusion, vision, speech) has no attention layout to time that
 		// with, so a batch of its "requests" came out 75× faster than
 		// FLUX.1's ~15 s a 1024² image on an H100; an encoder (BERT) keeps
 		// no KV cache, so at a rate its KV pool held no request and every
 		// offer failed without saying why.
 		if a := r.Input.Arch; a.Generic() || (w.Kind == Serving && a.Encoder) {
-			why := "a rightsize-generic model has no attention layout to time prompt and output tokens with (diffusion, vision): rightsize estimate gives its memory"
+			why := "a rightsize-generic model (diffusion, convolutional, speech or encoder–decoder: FLUX.1, ResNet, Whisper, T5) has no decoder layout to time prompt and output tokens with: rightsize estimate gives its memory"
 			if !a.Generic() {
 				why = "an encoder keeps no KV cache and generates no tokens: serving at a rate plans decoders; plan its embedding job with --requests"
 			}

@@ -869,8 +869,9 @@ func TestYieldChangesNothing(t *testing.T) {
 // batch job a model whose tokens the estimator can time: an encoder
 // (BERT) at a rate and a rightsize-generic model (FLUX.1) at all are
 // refused naming the model, where they once planned every offer out
-// without a reason (BERT) or a 1024² image in 0.2 s (FLUX.1); BERT's
-// batch job and a decoder's serving still plan.
+// without a reason (BERT) or a 1024² image in 0.2 s (FLUX.1); the
+// refusal names the kind of model (Whisper's said "diffusion, vision").
+// BERT's batch job and a decoder's serving still plan.
 func TestNoDecoderRefused(t *testing.T) {
 	cases := []struct {
 		model  string
@@ -881,6 +882,7 @@ func TestNoDecoderRefused(t *testing.T) {
 		{"bert-base-uncased", plan.Batch, false},
 		{"flux.1-dev", plan.Serving, true},
 		{"flux.1-dev", plan.Batch, true},
+		{"whisper-large-v3", plan.Batch, true},
 		{"qwen2.5-1.5b", plan.Serving, false},
 	}
 	for _, c := range cases {
@@ -899,6 +901,9 @@ func TestNoDecoderRefused(t *testing.T) {
 		}
 		if found != c.refuse {
 			t.Errorf("%s %v: %v, want refused %v", c.model, c.kind, err, c.refuse)
+		}
+		if c.model == "whisper-large-v3" && (err == nil || !strings.Contains(err.Error(), "speech")) {
+			t.Errorf("%s: %v, want the refusal to name a speech model", c.model, err)
 		}
 	}
 }
