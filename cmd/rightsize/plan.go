@@ -980,12 +980,16 @@ func columns(p planJSON) ([]string, func(r planRowJSON) []string) {
 	// restarts, which "spot exp. hours" gives beside the expected cost.
 	head = append(head, "hours", "gpu-hours", "job ("+p.Currency+")", "on-demand ("+p.Currency+")", "spot exp. ("+p.Currency+")", "spot exp. hours", "host", "why")
 	return head, func(r planRowJSON) []string {
-		// No spot price: "—", not a spot job at $0.00.
-		spot, spotHours := "—", "—"
+		// No spot price: "—", not a spot job at $0.00; likewise an offer
+		// without an on-demand price (a spot-only listing).
+		spot, spotHours, onDemand := "—", "—", "—"
 		if r.SpotExpectedCostUSD > 0 {
 			spot, spotHours = f(p.disp(r.SpotExpectedCostUSD), 2), f(r.SpotExpectedHours, 2)
 		}
-		return append(base(r), f(r.JobHours, 2), f(r.GPUHours, 1), f(r.JobCostDisp, 2), f(p.disp(r.OnDemandJobCostUSD), 2), spot, spotHours, r.HostCheck.Status, r.Why)
+		if r.OnDemandJobCostUSD > 0 {
+			onDemand = f(p.disp(r.OnDemandJobCostUSD), 2)
+		}
+		return append(base(r), f(r.JobHours, 2), f(r.GPUHours, 1), f(r.JobCostDisp, 2), onDemand, spot, spotHours, r.HostCheck.Status, r.Why)
 	}
 }
 
