@@ -149,8 +149,8 @@ func (r Request) Validate() error {
 		}
 		// A request here is a prompt prefilled and output tokens decoded
 		// against a KV cache (Kwon et al., SOSP 2023). A rightsize-generic
-		// model (diffusion, vision, speech) has no attention layout to time that
-		// with, so a batch of its "requests" came out 75× faster than
+		// model (diffusion, vision, speech) has no attention layout to
+		// time that with, so a batch of its "requests" came out 75× faster than
 		// FLUX.1's ~15 s a 1024² image on an H100; an encoder (BERT) keeps
 		// no KV cache, so at a rate its KV pool held no request and every
 		// offer failed without saying why.
@@ -375,8 +375,8 @@ func (p *planner) plan(offers []Offer) Result {
 			res.PastDeadline++
 		}
 		if sc := r.scale; sc != nil {
-			// A training or batch row's scaled-out fleet is a row of its own;
-			// where no doubling pays, the fewest instances say why.
+			// A training or batch row's scaled-out fleet is a row of its
+			// own; where no doubling pays, the fewest instances say why.
 			r.scale = nil
 			if sc.row != nil {
 				s := scaledRow(r, sc)
