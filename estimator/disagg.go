@@ -294,7 +294,7 @@ func (z *DisaggSizer) side(s DisaggSide) (ServingModel, error) {
 // (At) and the simulation (Simulate, disagg_sim.go) share: each side's
 // forward, the handover and the decode worker's slots.
 type disaggSteps struct {
-	prompt, out float64 // the mean lengths (sampleLengths)
+	prompt, out float64 // the mean lengths (SampleLengths)
 	// forward is the seconds of one prefill forward of k prompts of
 	// tokens tokens in all, ctx their summed causal attention context
 	// (Σ p(p+1)/2) and kv their KV tokens.
@@ -380,7 +380,7 @@ func (z *DisaggSizer) model(d Disagg) (*disaggSteps, error) {
 	if l.n > 0 {
 		return nil, errors.Join(l.errs[:l.n]...)
 	}
-	prompt, out := sampleLengths(in, w)
+	prompt, out := SampleLengths(in, w)
 	if out < 1 {
 		return nil, &InputError{Field: "output-tokens", Value: itoa(int(out)), Err: ErrRange,
 			Reason: "disaggregated serving generates tokens: want ≥ 1"}

@@ -71,7 +71,7 @@ func TestDisaggAttentionDPPrefill(t *testing.T) {
 	pi := in
 	pi.TP, pi.DP, pi.EP, pi.GPUs = 8, 8, 8, 8
 	m := NewServingModel(pi, hw, Efficiency{}, w)
-	prompt, _ := sampleLengths(in, w)
+	prompt, _ := SampleLengths(in, w)
 	st := Step{PrefillTokens: int(prompt), PrefillSeqs: 1, PrefillContext: prompt * (prompt + 1) / 2, PrefillKV: prompt}
 	step := m.StepSeconds(st)
 	attn := m.promptAttnSeconds(prompt)

@@ -50,7 +50,7 @@ type DisaggRun struct {
 	// num-prompts).
 	Requests int
 	// PromptTokens and OutputTokens are the given lengths (PromptTokens
-	// 0: the workload's, as sampleLengths reads it); with
+	// 0: the workload's, as SampleLengths reads it); with
 	// RangeRatio r in (0, 1) each request draws each length uniformly
 	// from the integers of [r·L, L] (benchmark_serving.py
 	// --random-range-ratio, as estimator/sim's Load.RangeRatio); 0 or 1:

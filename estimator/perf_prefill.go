@@ -21,21 +21,27 @@ func (m *inferModel) prefillMarginal(prompt float64) float64 {
 	return m.computeTime(prompt, m.sc.attended(prompt/2)) + prompt*m.commPerToken
 }
 
-// sampleLengths is the prompt and generated tokens per request: the
+// SampleLengths is the prompt and generated tokens per request: the
 // Workload's, or half of Input.Seq each; ViT runs one forward over its
-// fixed patches and encoders generate nothing.
-func sampleLengths(in Input, w Workload) (prompt, out float64) {
+// fixed patches, and an encoder (BERT) generates nothing and reads its
+// whole Input.Seq where the Workload names no prompt (the halves were a
+// decoder's: a BERT job of 512-token inputs was timed at 256). The
+// estimate and the planner both read it.
+func SampleLengths(in Input, w Workload) (prompt, out float64) {
 	a := in.Arch
 	prompt, out = float64(w.PromptTokens), float64(w.OutputTokens)
-	if w.PromptTokens == 0 && w.OutputTokens == 0 {
-		out = float64(in.Seq / 2)
-		prompt = max(1, float64(in.Seq)-out)
-	}
 	if a.SeqLen > 0 && !a.Generic() {
 		return float64(a.SeqLen), 0
 	}
 	if a.Encoder {
-		out = 0
+		if w.PromptTokens == 0 {
+			prompt = max(1, float64(in.Seq))
+		}
+		return prompt, 0
+	}
+	if w.PromptTokens == 0 && w.OutputTokens == 0 {
+		out = float64(in.Seq / 2)
+		prompt = max(1, float64(in.Seq)-out)
 	}
 	return prompt, out
 }

@@ -56,7 +56,7 @@ type ServingModel struct {
 	// input): the model keeps one copy of the Input, which a serving plan
 	// holds for each of its copy shapes.
 	w       Workload
-	prompt  float64 // sampleLengths of the input as given
+	prompt  float64 // SampleLengths of the input as given
 	out     float64
 	err     error // Throughput's error, or the memory estimate's
 	m       inferModel
@@ -78,7 +78,7 @@ func NewServingModel(in Input, hw Hardware, eff Efficiency, w Workload) ServingM
 	// Any valid concurrency: validation reads Batch only for its range,
 	// and the memory estimate is the one at a single request.
 	in.Batch = 1
-	prompt, out := sampleLengths(in, w)
+	prompt, out := SampleLengths(in, w)
 	if p, o := int(prompt), int(out); p+o >= 1 && p+o <= maxSeq {
 		in.Seq = p + o
 	}
@@ -284,7 +284,7 @@ func (m *inferModel) perf(in Input, eff Efficiency, peak float64, w Workload) Pe
 	replicas := in.GPUs / (in.TP * in.PP)
 	r := float64(replicas)
 	c := float64(in.Batch)
-	prompt, out := sampleLengths(in, w)
+	prompt, out := SampleLengths(in, w)
 
 	p := Perf{GPUs: in.GPUs, Replicas: replicas, ComputeEfficiency: eff.InferenceMFU, BandwidthUtil: eff.BandwidthUtil,
 		HostFloorSeconds: m.host}

@@ -18,7 +18,7 @@ func servingPointRef(in Input, hw Hardware, eff Efficiency, w Workload, concurre
 		in.GPUs = in.TP * in.PP
 	}
 	in.Batch = concurrency
-	prompt, out := sampleLengths(in, w)
+	prompt, out := SampleLengths(in, w)
 	if p, o := int(prompt), int(out); p+o >= 1 && p+o <= maxSeq {
 		in.Seq = p + o
 	}
@@ -360,6 +360,31 @@ func TestAbsorbedMLADecode(t *testing.T) {
 			t.Errorf("%s: verify step %v, prompt-chunk step %v: want the same", f, b, a)
 		case in.Arch.IsMLA() && !(b > a):
 			t.Errorf("%s: verify step %v, prompt-chunk step %v: want the verify step slower (absorbed MLA)", f, b, a)
+		}
+	}
+}
+
+// TestSampleLengthsOfModelsThatGenerateNothing: an encoder reads its whole
+// sequence and generates nothing (BERT at --seq 512 was timed at 256
+// tokens, the decoder's half); ViT reads its fixed patches; a decoder
+// splits --seq in halves; a named prompt stands.
+func TestSampleLengthsOfModelsThatGenerateNothing(t *testing.T) {
+	for _, c := range []struct {
+		file        string
+		seq         int
+		w           Workload
+		prompt, out float64
+	}{
+		{"bert-large-uncased.json", 512, Workload{}, 512, 0},
+		{"bert-large-uncased.json", 512, Workload{PromptTokens: 300}, 300, 0},
+		{"vit-base-patch16-224-in21k.json", 2048, Workload{}, 197, 0},
+		{"llama-2-7b-hf.json", 2048, Workload{}, 1024, 1024},
+		{"llama-2-7b-hf.json", 2048, Workload{PromptTokens: 500, OutputTokens: 200}, 500, 200},
+	} {
+		in := DefaultInput(loadArch(t, c.file))
+		in.Seq = c.seq
+		if p, o := SampleLengths(in, c.w); p != c.prompt || o != c.out {
+			t.Errorf("%s at seq %d, %+v: %v prompt and %v output tokens, want %v and %v", c.file, c.seq, c.w, p, o, c.prompt, c.out)
 		}
 	}
 }

@@ -705,7 +705,7 @@ type planRowJSON struct {
 	MemShare                     float64         `json:"mem_share,omitempty"` // plan.Row.MemShare: the share the planner set, the launch's --mem-fraction-static
 	Replicas                     int             `json:"replicas"`
 	InstancesPerReplica          int             `json:"instances_per_replica"`
-	ScaledFrom                   int             `json:"scaled_from,omitempty"` // plan.Row.ScaledFrom: a scaled-out training row's fewest instances
+	ScaledFrom                   int             `json:"scaled_from,omitempty"` // plan.Row.ScaledFrom: a scaled-out training or batch row's fewest instances
 	Pricing                      string          `json:"pricing"`
 	Currency                     string          `json:"currency"`
 	PricePerHour                 float64         `json:"price_per_hour"`
@@ -984,12 +984,16 @@ func columns(p planJSON) ([]string, func(r planRowJSON) []string) {
 	// restarts, which "spot exp. hours" gives beside the expected cost.
 	head = append(head, "hours", "gpu-hours", "job ("+p.Currency+")", "on-demand ("+p.Currency+")", "spot exp. ("+p.Currency+")", "spot exp. hours", "host", "why")
 	return head, func(r planRowJSON) []string {
-		// No spot price: "—", not a spot job at $0.00.
-		spot, spotHours := "—", "—"
+		// No spot price: "—", not a spot job at $0.00; likewise an offer
+		// without an on-demand price (a spot-only listing).
+		spot, spotHours, onDemand := "—", "—", "—"
 		if r.SpotExpectedCostUSD > 0 {
 			spot, spotHours = f(p.disp(r.SpotExpectedCostUSD), 2), f(r.SpotExpectedHours, 2)
 		}
-		return append(base(r), f(r.JobHours, 2), f(r.GPUHours, 1), f(r.JobCostDisp, 2), f(p.disp(r.OnDemandJobCostUSD), 2), spot, spotHours, r.HostCheck.Status, whyCell(r))
+		if r.OnDemandJobCostUSD > 0 {
+			onDemand = f(p.disp(r.OnDemandJobCostUSD), 2)
+		}
+		return append(base(r), f(r.JobHours, 2), f(r.GPUHours, 1), f(r.JobCostDisp, 2), onDemand, spot, spotHours, r.HostCheck.Status, whyCell(r))
 	}
 }
 

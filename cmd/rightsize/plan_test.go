@@ -628,6 +628,27 @@ func TestPlanNoSpotPrice(t *testing.T) {
 	if dash == 0 || priced == 0 {
 		t.Errorf("%d rows without a spot price, %d with", dash, priced)
 	}
+	// Likewise an offer without an on-demand price (CoreWeave's spot
+	// offers) at spot: "—" in the on-demand column, where it read 0.00.
+	code, out, errs = runPlanArgs(t, "--model", "llama-3.1-8b", "--requests", "1000", "--pricing", "spot", "--provider", "coreweave", "--top", "0", "--format", "csv")
+	if code != 0 {
+		t.Fatalf("spot: exit %d: %s", code, errs)
+	}
+	if rows, err = csv.NewReader(strings.NewReader(out)).ReadAll(); err != nil || len(rows) < 2 {
+		t.Fatalf("spot: %v, %d rows", err, len(rows))
+	}
+	col, dash = slices.Index(rows[0], "on-demand (USD)"), 0
+	for _, r := range rows[1:] {
+		switch v := r[col]; v {
+		case "—":
+			dash++
+		case "0.00", "0":
+			t.Errorf("%s at spot: on-demand %q", r[2], v)
+		}
+	}
+	if dash == 0 {
+		t.Errorf("spot: no row without an on-demand price among %d", len(rows)-1)
+	}
 }
 
 // TestPlanTableMoneyInCurrency: every money column of the table is in

@@ -133,7 +133,7 @@ func TestCatalogPicksAreFresh(t *testing.T) {
 		req, _ := mk(t)
 		offers := cat.PlanOffersAt(req.Input.Weights, today)
 		res := mustPlan(t, req, offers, plan.Options{})
-		checkRecommendations(t, &res)
+		checkRecommendations(t, req.Workload.Kind, &res)
 		fresh, normal := map[string]bool{}, map[string]bool{}
 		stale := 0
 		for i := range res.Rows {

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -102,25 +103,49 @@ func TestFastestWinsTimeTiesOnCost(t *testing.T) {
 		return res
 	}
 	l4, b200, v100 := [2]float64{22.46, 31.88 * 3600}, [2]float64{28.41, 0.4129 * 3600}, [2]float64{173.44, 0.3938 * 3600}
-	res := plan(Batch, l4, b200, v100)
+	res := plan(Training, l4, b200, v100)
 	if res.Fastest != 1 || res.Value != 1 || res.Rows[1].Recommendation != RecFastest {
 		t.Fatalf("fastest %d, value %d, want the B200 (row 1) for both", res.Fastest, res.Value)
 	}
-	if got := res.WhyFastest.String(); got != "p b: fastest, 0.413 h, within 5% of the shortest time (p c, 0.394 h) for 0.164× its cost" {
+	if got := res.WhyFastest.String(); got != "p b: fastest, 0.413 h, within 7% of the shortest time (p c, 0.394 h) for 0.164× its cost" {
 		t.Errorf("the fastest pick's sentence: %q", got)
 	}
-	if got := res.WhyNot(2).String(); got != "p c: 1.05× as fast as p b, within the 5% the estimate cannot tell apart, for 6.10× its cost: not the fastest pick" {
+	if got := res.WhyNot(2).String(); got != "p c: 1.05× as fast as p b, within the 7% the estimate cannot tell apart, for 6.10× its cost: not the fastest pick" {
 		t.Errorf("the passed-over row's sentence: %q", got)
 	}
 	if !slices.Equal(res.Pareto, []int{0, 1, 2}) {
 		t.Errorf("front %v: the tie stays on it", res.Pareto)
 	}
 	// 0.37 h is 11.6% faster than the B200: no tie.
-	if res := plan(Batch, l4, b200, [2]float64{173.44, 0.37 * 3600}); res.Fastest != 2 || res.WhyFastest.Key != "reason.fastest" {
+	if res := plan(Training, l4, b200, [2]float64{173.44, 0.37 * 3600}); res.Fastest != 2 || res.WhyFastest.Key != "reason.fastest" {
 		t.Errorf("a plan 11.6%% faster: fastest %d (%s), want row 2", res.Fastest, res.WhyFastest.Key)
 	}
-	// Serving ranks by the p95 time per request: a dearer replica 3%
-	// faster ties with the cheapest, which is the fastest pick too.
+	// Serving ranks by the p95 time per request, whose error spreads
+	// wider than training time's: a plan at 1.50M USD a month 7.45%
+	// faster than one at 0.20M is a tie the cheaper plan wins, each
+	// sentence naming 9%; in a training job (7%) the same lead stays
+	// the fastest pick.
+	r1 := [][2]float64{{0.20e6, 1.0745}, {1.50e6, 1}}
+	res = plan(Serving, r1...)
+	if res.Fastest != 0 || res.WhyFastest.Key != "reason.fastest_tie" || res.Rows[1].Why.Key != "reason.fastest_passed" {
+		t.Errorf("serving, a 7.45%% lead: fastest %d (%s), row 1 %s", res.Fastest, res.WhyFastest.Key, res.Rows[1].Why.Key)
+	}
+	if got := res.WhyNot(1).String(); got != "p b: 1.07× as fast as p a, within the 9% the estimate cannot tell apart, for 7.50× its cost: not the fastest pick" {
+		t.Errorf("serving, the passed-over row's sentence: %q", got)
+	}
+	if res := plan(Training, r1...); res.Fastest != 1 || res.WhyFastest.Key != "reason.fastest" {
+		t.Errorf("training, a 7.45%% lead: fastest %d (%s), want row 1", res.Fastest, res.WhyFastest.Key)
+	}
+	// A batch job's time is its throughput's: a 10% lead is a tie
+	// (11%), a 12% lead is not.
+	if res := plan(Batch, [2]float64{100, 1.10}, [2]float64{600, 1}); res.Fastest != 0 || !strings.Contains(res.WhyFastest.String(), "within 11% of the shortest time") {
+		t.Errorf("batch, a 10%% lead: fastest %d (%s)", res.Fastest, res.WhyFastest)
+	}
+	if res := plan(Batch, [2]float64{100, 1.12}, [2]float64{600, 1}); res.Fastest != 1 {
+		t.Errorf("batch, a 12%% lead: fastest %d, want row 1", res.Fastest)
+	}
+	// A dearer replica 3% faster ties with the cheapest, which is the
+	// fastest pick too.
 	res = plan(Serving, [2]float64{1000, 1.03}, [2]float64{6000, 1})
 	if res.Fastest != 0 || res.Cheapest != 0 || res.WhyFastest.Key != "reason.fastest_tie" || res.Rows[1].Why.Key != "reason.fastest_passed" {
 		t.Errorf("serving: cheapest %d, fastest %d (%s), row 1 %s", res.Cheapest, res.Fastest, res.WhyFastest.Key, res.Rows[1].Why.Key)

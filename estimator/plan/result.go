@@ -314,10 +314,10 @@ type Row struct {
 	Offload             estimator.Offload
 	Replicas            int
 	InstancesPerReplica int
-	// ScaledFrom is, on a training row that rents more instances than
-	// the fewest that hold the job (a scaled-out fleet, for speed:
-	// scaleOut), that fewest count, its offer's other row; 0 on every
-	// other row.
+	// ScaledFrom is, on a training or batch row that rents more
+	// instances than the fewest that hold the job (a scaled-out fleet,
+	// for speed: scaleOut), that fewest count, its offer's other row; 0
+	// on every other row.
 	ScaledFrom int
 
 	Fits        bool
@@ -449,9 +449,9 @@ type Row struct {
 	// sized them, shared by the offers of its hardware (spotDeadline grows
 	// a copy); nil for other rows.
 	shape *trainShape
-	// ladder is a training tech row's larger fleets (climb); scale is a
-	// priced training row's scaled-out plan (scaleOut) until the plan
-	// lists it.
+	// ladder is a training or batch tech row's larger fleets (climb,
+	// batchLadder); scale is a priced row's scaled-out plan (scaleOut)
+	// until the plan lists it.
 	ladder *ladder
 	scale  *scaling
 }

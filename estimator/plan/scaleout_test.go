@@ -1,9 +1,11 @@
 package plan_test
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"rightsize/catalog"
 	"rightsize/estimator"
@@ -56,7 +58,7 @@ func TestFastestScalesOut(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			req, offers := scaleOutRequest(t, c.model, c.task, c.tokens)
 			res := mustPlan(t, req, offers, plan.Options{})
-			checkRecommendations(t, &res)
+			checkRecommendations(t, req.Workload.Kind, &res)
 			ch, fa := &res.Rows[res.Cheapest], &res.Rows[res.Fastest]
 			if ch.Offer.ID != c.cheapID || ch.Instances != 1 || ch.ScaledFrom != 0 || !closeTo(ch.JobCostUSD, c.cheapUSD) {
 				t.Errorf("cheapest %s ×%d (scaled from %d) at %v USD, want %s ×1 at %.2f USD", ch.Offer.ID, ch.Instances, ch.ScaledFrom,
@@ -168,7 +170,7 @@ func TestScaledTieKeepsTheCheapest(t *testing.T) {
 	req, offers := scaleOutRequest(t, "llama-3.1-70b", estimator.Pretrain, 1e12)
 	req.Pricing, req.Filters.DeadlineSeconds = plan.Spot, 30*86400
 	res := mustPlan(t, req, offers, plan.Options{})
-	checkRecommendations(t, &res)
+	checkRecommendations(t, req.Workload.Kind, &res)
 	ch := &res.Rows[res.Cheapest]
 	if ch.Offer.ID != "azure-standard_nd96isr_mi300x_v5" || ch.Instances != 32 || ch.ScaledFrom != 0 || !closeTo(ch.RankedCostDisp, 240615.77379839998) {
 		t.Errorf("cheapest %s ×%d (scaled from %d) at %v USD, want azure-standard_nd96isr_mi300x_v5 ×32 at 240615.77", ch.Offer.ID,
@@ -204,5 +206,53 @@ func TestFineTuneBatchAboveTheUsualSaysSo(t *testing.T) {
 	}
 	if above == 0 {
 		t.Error("no fitting row steps more than 128 sequences")
+	}
+}
+
+// TestScaledFleetPassesTheRuleAgainstItsRow: a scaled-out fleet is set
+// against its offer's fewest-instance row (its note's "as fast as the
+// fewest that hold the job"), so it passes scaleOut's rule against that
+// row: 1.5× the speed a doubling, over all of them. Llama 3.1 405B LoRA
+// on 100M tokens (the catalog dated 2026-11-26): Azure's MI300X holds it
+// on 9 instances without
+// activation checkpointing, and the checkpointed layout's fleet of 16,
+// which passed the rule against its own fewest instances only, was
+// listed "scaled out from 9 to 16 instances: 1.16× as fast … for 1.54×
+// the cost" and taken as the fastest pick.
+func TestScaledFleetPassesTheRuleAgainstItsRow(t *testing.T) {
+	req, _ := scaleOutRequest(t, "llama-3.1-405b", estimator.LoRA, 1e8)
+	offers := catalog.Default().PlanOffersAt(req.Input.Weights, time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC))
+	res := mustPlan(t, req, offers, plan.Options{})
+	checkRecommendations(t, req.Workload.Kind, &res)
+	fewest := map[string]*plan.Row{}
+	for i := range res.Rows {
+		if r := &res.Rows[i]; r.ScaledFrom == 0 && r.Fits {
+			if f, ok := fewest[r.Offer.ID]; !ok || r.Instances < f.Instances {
+				fewest[r.Offer.ID] = r
+			}
+		}
+	}
+	n := 0
+	for i := range res.Rows {
+		s := &res.Rows[i]
+		if s.ScaledFrom == 0 {
+			continue
+		}
+		n++
+		f := fewest[s.Offer.ID]
+		if f == nil || f.Instances != s.ScaledFrom {
+			t.Errorf("%s ×%d scaled from %d: its offer's fewest row %v", s.Offer.ID, s.Instances, s.ScaledFrom, f)
+			continue
+		}
+		doublings := math.Log2(float64(s.Instances) / float64(f.Instances))
+		if speed := f.RankedSeconds / s.RankedSeconds; speed < math.Pow(1.5, doublings)*(1-1e-9) {
+			t.Errorf("%s scaled out from %d to %d instances: %.3g× as fast, under the %.3g× %.2f doublings must buy",
+				s.Offer.ID, f.Instances, s.Instances, speed, math.Pow(1.5, doublings), doublings)
+		}
+	}
+	ch, fa := &res.Rows[res.Cheapest], &res.Rows[res.Fastest]
+	if ch.Offer.ID != "azure-standard_nd96isr_mi300x_v5" || ch.Instances != 9 || fa != ch {
+		t.Errorf("cheapest %s ×%d, fastest %s ×%d (scaled from %d): want Azure's MI300X ×9 for both (%d scaled rows)",
+			ch.Offer.ID, ch.Instances, fa.Offer.ID, fa.Instances, fa.ScaledFrom, n)
 	}
 }

@@ -340,9 +340,9 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 	}
 }
 
-// ladder is the fleets of one training tech row beyond its fewest
-// instances: each step doubles the one before it (grow), keeping its
-// parallelism, price-free. stop says why it ends: the instance limit,
+// ladder is the fleets of one training or batch tech row beyond its
+// fewest instances: each step doubles the one before it (grow,
+// batchLadder), keeping its parallelism, price-free. stop says why it ends: the instance limit,
 // the global batch (batch tokens a step), no layout a stack runs on the
 // next doubling (at: its instances), or a step no faster than the one
 // before it (the last step). seqs is the global batch in sequences
@@ -401,8 +401,8 @@ func (p *planner) climb(o *Offer, hw estimator.Hardware, s trainShape, r Row) *l
 	}
 }
 
-// scaleOutSpeedup is the speed-up a doubling of a training fleet must
-// buy for a scaled-out plan to take it: 1.5×, CSC's scalability
+// scaleOutSpeedup is the speed-up a doubling of a training or batch
+// fleet must buy for a scaled-out plan to take it: 1.5×, CSC's scalability
 // criterion for running on more processors ("The speed of the
 // application has to increase by 50%, when the number of processors is
 // doubled": CSC – IT Center for Science, Cray T3E User's Guide, §10.3
@@ -412,10 +412,10 @@ func (p *planner) climb(o *Offer, hw estimator.Hardware, s trainShape, r Row) *l
 // doubling the rule takes moves a plan towards the knee.
 const scaleOutSpeedup = 1.5
 
-// scaling is what scaleOut found for a training row: its scaled-out
-// plan (nil: no doubling pays) and the note that says where scaling
-// stops (no Key: nothing to say, as on an offer one instance of which is
-// the most a plan may rent).
+// scaling is what scaleOut found for a training or batch row: its
+// scaled-out plan (nil: no doubling pays) and the note that says where
+// scaling stops (no Key: nothing to say, as on an offer one instance of
+// which is the most a plan may rent).
 type scaling struct {
 	row  *Row
 	stop Reason
