@@ -24,3 +24,16 @@ func BenchmarkBuildView(b *testing.B) {
 		BuildView(in)
 	}
 }
+
+// BenchmarkBuildViewPlanned is an input's view with the planner's last
+// answer on screen, as every input after the first plan builds it: the
+// fit and offers tables read the plan's rows per GPU and per offer.
+func BenchmarkBuildViewPlanned(b *testing.B) {
+	pr := NewPrices(DefaultCatalog(), nil)
+	d := Derive(DefaultState, nil, pr, nil, "")
+	in := ViewIn{State: DefaultState, Job: d.Job, R: d.R, Prices: pr, Errs: d.Errs, General: d.General, Plan: RunPlan(d.Job, pr)}
+	b.ReportAllocs()
+	for b.Loop() {
+		BuildView(in)
+	}
+}

@@ -138,6 +138,22 @@ func TestOneStory(t *testing.T) {
 					t.Errorf("ByOffer[%s] is %s", id, out.Cands[i].Offer.ID)
 				}
 			}
+			// Fewest per GPU, against a scan of every candidate: the
+			// fewest GPUs, the cheapest (first) of those.
+			if len(out.FewestByGPU) != len(out.ByGPU) {
+				t.Errorf("%d GPUs with a fewest plan, %d with a cheapest", len(out.FewestByGPU), len(out.ByGPU))
+			}
+			for gpu := range out.ByGPU {
+				want := -1
+				for i, c := range out.Cands {
+					if c.Offer.GPU == gpu && (want < 0 || c.Plan.GPUs < out.Cands[want].Plan.GPUs) {
+						want = i
+					}
+				}
+				if got, ok := out.Fewest(gpu); !ok || got.Row != out.Cands[want].Row {
+					t.Errorf("Fewest(%s) is row %d (%v), want row %d (%d GPUs)", gpu, got.Row, ok, out.Cands[want].Row, out.Cands[want].Plan.GPUs)
+				}
+			}
 			// The speed box prices the job as set on the planner's own plan
 			// for the GPU: per 1M = price × GPUs / (tokens/s × 3600) × 10⁶;
 			// a job, price × GPUs × the hours the offer bills for its time.

@@ -120,13 +120,11 @@ func (o *PlanOut) Best(gpu string) (Candidate, bool) {
 // Fewest is the candidate on GPU gpu with the fewest GPUs, the cheapest
 // of those, if any: the planner's smallest layout that holds the job.
 func (o *PlanOut) Fewest(gpu string) (Candidate, bool) {
-	best, ok := Candidate{}, false
-	for _, c := range o.Cands {
-		if c.Offer.GPU == gpu && (!ok || c.Plan.GPUs < best.Plan.GPUs) {
-			best, ok = c, true
-		}
+	i, ok := o.FewestByGPU[gpu]
+	if !ok {
+		return Candidate{}, false
 	}
-	return best, ok
+	return o.Cands[i], true
 }
 
 // PlanOut is the planner's answer as the page shows it.
@@ -174,6 +172,11 @@ type PlanOut struct {
 	// table show these rows, so every table agrees with the
 	// recommendation.
 	ByGPU, ByOffer map[string]int
+	// FewestByGPU indexes the candidate with the fewest GPUs per GPU, the
+	// cheapest of those (Fewest). The fit table asks it of every row on
+	// each input: a scan of every candidate per row was most of the
+	// view's time once a plan was on screen.
+	FewestByGPU map[string]int
 	// Rows are the planner's rows (Candidate.Row indexes them), for the
 	// launch settings of a pick.
 	Rows []planner.Row
@@ -254,7 +257,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 		return PlanOut{Err: err}
 	}
 	out := PlanOut{OK: true, Kind: req.Workload.Kind, Currency: res.Currency, Notes: res.Notes, Hosted: res.Hosted, Disagg: res.Disagg,
-		ByGPU: map[string]int{}, ByOffer: map[string]int{}, Fleet: fleet, Rows: res.Rows, PerUSD: 1, Flagged: -1}
+		ByGPU: map[string]int{}, ByOffer: map[string]int{}, FewestByGPU: map[string]int{}, Fleet: fleet, Rows: res.Rows, PerUSD: 1, Flagged: -1}
 	if x, ok := pr.Cat.FX(res.Currency); ok && x.PerUSD > 0 {
 		out.PerUSD = x.PerUSD
 	}
@@ -287,6 +290,9 @@ func RunPlan(j Job, pr Prices) PlanOut {
 		}
 		if _, ok := out.ByOffer[r.Offer.ID]; !ok {
 			out.ByOffer[r.Offer.ID] = len(out.Cands)
+		}
+		if f, ok := out.FewestByGPU[r.Offer.GPU]; !ok || c.Plan.GPUs < out.Cands[f].Plan.GPUs {
+			out.FewestByGPU[r.Offer.GPU] = len(out.Cands)
 		}
 		out.Cands = append(out.Cands, c)
 	}
