@@ -15,7 +15,7 @@ import (
 // attention-DP 16 / EP 16 copy over two instances at the share the
 // planner set where SGLang's default leaves no KV pool (plan.Row.MemShare,
 // 0.85); its SGLang launch writes that share and the recipes' CUDA-graph
-// batch with it, where the engine's default (0.356 at DP 16) would not
+// batch with it, where the engine's default (0.331 at DP 16) would not
 // start. The same row launched on vLLM writes vLLM's own 0.9.
 func TestLaunchWritesThePlannedShare(t *testing.T) {
 	req := serving(t, "deepseek-r1", 100, estimator.SGLang, plan.OnDemand)
