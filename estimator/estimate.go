@@ -741,9 +741,10 @@ type mlpShards struct{ dense, shared float64 }
 //     whole TP group unless --moe-dense-tp-size 1 (enable_moe_dense_fully_dp:
 //     tp_size 1; default None, the TP group). Its shared experts take the
 //     TP group too (or are fused into the routed experts, which the TP group
-//     shares), except under DeepEP (--moe-a2a-backend deepep, which the step
-//     model assumes for SGLang with attention DP and EP: epAllToAll), where
-//     DeepseekV2MoE builds them with tp_rank 0, tp_size 1, a whole copy on
+//     shares), except under DeepEP (--moe-a2a-backend deepep, which the
+//     estimate and the launch take for SGLang with attention DP and EP:
+//     SGLangDeepEP), where DeepseekV2MoE builds them with tp_rank 0,
+//     tp_size 1, a whole copy on
 //     every GPU run on its own tokens, and shared-expert fusion is off
 //     ("can not use shared experts fusion optimization under deepep expert
 //     parallelism"): sgl-project/sglang python/sglang/srt/models/
@@ -767,7 +768,7 @@ func servingMLPShards(in Input) mlpShards {
 	switch {
 	case atp >= tp:
 		return mlpShards{tp, tp}
-	case in.Engine == SGLang && epAllToAll(in):
+	case SGLangDeepEP(in):
 		return mlpShards{tp, 1}
 	case in.Engine == SGLang:
 		return mlpShards{tp, tp}

@@ -3,7 +3,10 @@ package estimator
 // One forward pass of a serving replica on the device, and the decode step
 // built from it.
 
-import "math"
+import (
+	"math"
+	"strconv"
+)
 
 // inferModel holds what every inference forward pass of one replica
 // shares; its methods are the phases.
@@ -309,26 +312,84 @@ func epAllToAll(in Input) bool {
 	return in.EP > 1 && in.Arch.IsMoE() && (in.Engine != SGLang || dpRanks(in) > 1)
 }
 
-// DeepEPDecode reports whether in's all-to-all is DeepEP's over RDMA:
-// SGLang's expert parallelism under attention data parallelism on Hopper
-// or Blackwell GPUs (DeepEP's low-latency kernels need SM90 and RDMA with
-// IBGDA) whose TP group spans NVLink domains (inside one, the fitted
-// collective latency stands: servingAllReduceSeconds), the
-// large-scale EP deployment (--moe-a2a-backend deepep, low-latency kernels
-// in decode; LMSYS, "Deploying DeepSeek with PD Disaggregation and
-// Large-scale Expert Parallelism on 96 H100 GPUs", 2025-05-05), whose
-// memory layout the estimate already assumes (sglangDPSharding).
-// TensorRT-LLM across nodes without a multi-node NVLink domain exchanges
-// tokens by all-gather and reduce-scatter unless DeepEP is switched on by
-// environment (tensorrt_llm/_torch/modules/fused_moe, WideEPMoE's
-// select_alltoall_method_type: MNNVL inside an NVL72 rack, DeepEP only with
-// TRTLLM_CAN_USE_DEEP_EP), and AMD's MoRI has no published latency table
-// here: both keep the collective's latency. The SGLang launch writes
-// --moe-a2a-backend deepep where it holds (catalog/launch), so the
-// engine runs the exchange the estimate prices.
+// SGLangDeepEP reports whether in is SGLang's expert parallelism under
+// attention data parallelism (a mixture-of-experts model, EP > 1, DP > 1),
+// which the estimate prices as DeepEP's all-to-all wherever the copy's
+// GPUs sit: each rank dispatches its own tokens to their experts' ranks
+// (epAllToAll) and holds the shared experts whole (servingMLPShards), and
+// SGLang reserves DeepEP's buffers beside its static share
+// (sglangMemFractionStatic). The SGLang launch runs that exchange where
+// this holds, --moe-a2a-backend deepep (catalog/launch), as SGLang's own
+// CI runs DeepSeek on one node of 8 GPUs (--tp 8 --enable-dp-attention
+// --dp 8 --moe-a2a-backend deepep: sgl-project/sglang
+// test/srt/ep/test_deepep_large.py at 0ed54dab); without it SGLang
+// gathers every token to every rank and splits the shared experts over
+// TP, which is not what was priced.
+func SGLangDeepEP(in Input) bool {
+	return in.Engine == SGLang && dpRanks(in) > 1 && epAllToAll(in)
+}
+
+// DeepEPRuns reports whether DeepEP's kernels run on hw's GPUs: Hopper
+// or Blackwell ("Hopper (SM90) GPUs, or other architectures with SM90
+// PTX ISA support") joined by NVLink ("NVLink with full directed CUDA
+// peer access between every pair of participating intranode GPUs … Use
+// another MoE all-to-all backend when the participating GPUs do not
+// form a full-P2P domain"; deepseek-ai/DeepEP README.md at 0297fc8,
+// Requirements), the GPUs' own link (Hardware.LinkBandwidth) and not
+// PCIe. The SGLang launch refuses an SGLangDeepEP layout elsewhere.
+func DeepEPRuns(hw Hardware) bool {
+	return deepEPArch(hw) && hw.LinkBandwidth > 0
+}
+
+// DeepEPRefusal is why SGLang cannot run in's SGLangDeepEP layout as the
+// estimate prices it on hw's GPUs, "" where it can (or in is no such
+// layout): DeepEP does not run there (DeepEPRuns), or EP is not the TP
+// group, which SGLang's DeepEP backend makes it ("if
+// view.moe_a2a_backend in _A2A_EP_SPANNING_BACKENDS: return {"ep_size":
+// view.tp_size}", deepep among them: sgl-project/sglang
+// python/sglang/srt/arg_groups/overrides.py, _a2a_ep_size, read from
+// the tree of server_args.py at 001067fffe33). The launch refuses such a
+// layout and the planner lays out none (estimator/plan).
+func DeepEPRefusal(in Input, hw Hardware) string {
+	switch {
+	case !SGLangDeepEP(in):
+		return ""
+	case !DeepEPRuns(hw):
+		why := "these are " + hw.Generation.String() + " GPUs"
+		if deepEPArch(hw) {
+			why = "these talk over PCIe"
+		}
+		return "SGLang runs expert parallelism under attention data parallelism with DeepEP's all-to-all (--moe-a2a-backend deepep), which needs Hopper or Blackwell GPUs joined by NVLink, and " + why +
+			": serve this layout with vLLM or TensorRT-LLM, or SGLang without attention data parallelism"
+	case in.EP != in.TP:
+		return "SGLang's DeepEP all-to-all spreads the experts over the whole TP group (EP " + strconv.Itoa(in.TP) + "), not EP " + strconv.Itoa(in.EP)
+	}
+	return ""
+}
+
+// deepEPArch reports whether hw's GPUs are of a generation DeepEP's
+// kernels (its low-latency ones included) are built for: Hopper or
+// Blackwell (DeepEPRuns).
+func deepEPArch(hw Hardware) bool {
+	return hw.Generation == GenHopper || hw.Generation == GenBlackwell
+}
+
+// DeepEPDecode reports whether in's all-to-all is DeepEP's over RDMA: an
+// SGLangDeepEP layout on Hopper or Blackwell GPUs (DeepEP's low-latency
+// kernels need SM90 and RDMA with IBGDA) whose TP group spans NVLink
+// domains (inside one, the fitted collective latency stands:
+// servingAllReduceSeconds), the large-scale EP deployment
+// (--moe-a2a-backend deepep, low-latency kernels in decode; LMSYS,
+// "Deploying DeepSeek with PD Disaggregation and Large-scale Expert
+// Parallelism on 96 H100 GPUs", 2025-05-05). TensorRT-LLM across nodes
+// without a multi-node NVLink domain exchanges tokens by all-gather and
+// reduce-scatter unless DeepEP is switched on by environment
+// (tensorrt_llm/_torch/modules/fused_moe, WideEPMoE's
+// select_alltoall_method_type: MNNVL inside an NVL72 rack, DeepEP only
+// with TRTLLM_CAN_USE_DEEP_EP), and AMD's MoRI has no published latency
+// table here: both keep the collective's latency.
 func DeepEPDecode(in Input, hw Hardware) bool {
-	return in.Engine == SGLang && dpRanks(in) > 1 && epAllToAll(in) && (hw.Generation == GenHopper || hw.Generation == GenBlackwell) &&
-		in.TP > max(hw.NVLinkDomain, 1)
+	return SGLangDeepEP(in) && deepEPArch(hw) && in.TP > max(hw.NVLinkDomain, 1)
 }
 
 // deepEPFloor is the seconds of one layer's DeepEP dispatch and combine

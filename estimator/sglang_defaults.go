@@ -12,8 +12,8 @@ import "math"
 // the 0.5 line (one with the Ascend NPU tiers, late 2025; one with the
 // piecewise CUDA-graph tokens of PR #15927, 2026-01), which agree on every
 // line used here; the 2026-11 tree moved the same arithmetic into
-// reserve_for_graph_mb and a DeepEP reserve without changing it for a
-// single node without DeepEP. The InferenceX SGLang images (v0.5.6 to
+// reserve_for_graph_mb, unchanged, and reserves DeepEP's buffers beside it
+// (sglangDeepEPReserveMiB). The InferenceX SGLang images (v0.5.6 to
 // v0.5.12, testdata/calibration/inferencex) fall in that line. Older
 // releases took a share by TP size alone (0.88; 0.87 at TP ≥ 2, 0.85 at
 // ≥ 4, 0.81 at ≥ 8, 0.79 at ≥ 16: ServerArgs.__post_init__ in stored
@@ -66,11 +66,15 @@ func SGLangDefaults(vram Bytes, tp int) SGLangGPUDefaults {
 //	         [+ graph_bs·dp·3, + graph_bs·dp·1.5 when graph_bs > 300,
 //	            with data-parallel attention]
 //
-// at least 10 GiB on a GPU over 60 GiB, as a share of the memory rounded
-// to three places. The chunk is the user's --chunked-prefill-size
+// at least 10 GiB on a GPU over 60 GiB, then 2 GiB more for DeepEP's
+// all-to-all buffers where it runs with decode CUDA graphs
+// (sglangDeepEPReserveMiB), as a share of the memory rounded to three
+// places. The chunk is the user's --chunked-prefill-size
 // (Input.MaxBatchedTokens) where set. Data-parallel attention is Input.DP
 // above 1 (SGLang's --enable-dp-attention --dp-size). Speculative decoding
-// and piecewise CUDA graphs, which reserve more, are not modelled.
+// and piecewise CUDA graphs, which reserve more, are not modelled; nor is
+// a disaggregated prefill worker, whose graph and DeepEP reserves SGLang
+// leaves out (the estimate keeps them: its share is the lower).
 func sglangMemFractionStatic(in Input) float64 {
 	vram := in.VRAM
 	if in.VisibleVRAM > 0 {
@@ -96,10 +100,25 @@ func sglangMemFractionStatic(in Input) float64 {
 	if mib > 60*1024 {
 		reserved = math.Max(reserved, 10*1024)
 	}
+	if SGLangDeepEP(in) && !in.EnforceEager {
+		reserved += sglangDeepEPReserveMiB
+	}
 	// A reserve beyond the memory (DP attention over many ranks on a
 	// small GPU) gives SGLang a share at or below 0, and no pool: 0.
 	return math.Max(math.Round((mib-reserved)/mib*1000)/1000, 0)
 }
+
+// sglangDeepEPReserveMiB is the MiB SGLang reserves beyond the floor for
+// DeepEP's all-to-all buffers when --moe-a2a-backend is deepep and decode
+// CUDA graphs are on ("DeepEP all-to-all buffers captured in the decode
+// graph are real extra allocations, reserved on top of the floor":
+// ServerArgs.reserve_for_deepep_a2a_mb, 2 × 1024, added after the 10 GiB
+// floor in _handle_gpu_memory_settings; sgl-project/sglang
+// python/sglang/srt/server_args.py at 001067fffe33, the release the
+// launch's flags are read from, and arg_groups/memory_hook.py at
+// 031ed82d8b5e). The launch runs DeepEP where SGLangDeepEP holds, and
+// writes the share this reserve gives (--mem-fraction-static).
+const sglangDeepEPReserveMiB = 2 * 1024
 
 // sglangMemFractionNoGPU is SGLang's share when it cannot read the GPU's
 // memory (the same function's fallback).

@@ -77,3 +77,36 @@ func TestSGLangPool(t *testing.T) {
 		t.Errorf("activations %v, CUDA graphs %v: want both counted outside the pool", b.Activations, b.CUDAGraphs)
 	}
 }
+
+// SGLang reserves 2 GiB beyond the floor for DeepEP's buffers where it
+// runs DeepEP with decode CUDA graphs (reserve_for_deepep_a2a_mb), and the
+// launch runs DeepEP for expert parallelism under attention DP
+// (SGLangDeepEP): DeepSeek-V3 at TP = DP = EP = 8 on 80 GiB reserves
+// 33280 + 2048 MiB, a share of 0.569 where the same copy without EP (no
+// DeepEP) keeps 0.594; without CUDA graphs (Input.EnforceEager), or
+// without attention DP, nothing is added.
+func TestSGLangDeepEPReserve(t *testing.T) {
+	a := loadArch(t, "deepseek-v3.json")
+	for _, c := range []struct {
+		name      string
+		dp, ep    int
+		eager     bool
+		deepEP    bool
+		wantShare float64
+	}{
+		{"DP 8 EP 8", 8, 8, false, true, 0.569},
+		{"DP 8 EP 1", 8, 1, false, false, 0.594},
+		{"DP 1 EP 8", 1, 8, false, false, 0.819},
+		// Eager (--disable-cuda-graph): no DeepEP reserve, 33280: 0.594.
+		{"DP 8 EP 8 eager", 8, 8, true, true, 0.594},
+	} {
+		in := DefaultInput(a)
+		in.Engine, in.VRAM, in.GPUs, in.TP, in.DP, in.EP, in.EnforceEager = SGLang, 80*GiB, 8, 8, c.dp, c.ep, c.eager
+		if got := SGLangDeepEP(in); got != c.deepEP {
+			t.Errorf("%s: SGLangDeepEP %v, want %v", c.name, got, c.deepEP)
+		}
+		if got := in.MemShare(); got != c.wantShare {
+			t.Errorf("%s: mem_fraction_static %v, want %v", c.name, got, c.wantShare)
+		}
+	}
+}

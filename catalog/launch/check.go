@@ -45,6 +45,15 @@ func (e *emitter) checkServe(k Kind, s copyShape) error {
 			return e.fail(ErrInconsistent, "EP "+itoa(s.ep)+" does not divide TP "+itoa(s.tp))
 		}
 	}
+	// SGLang runs expert parallelism under attention DP with DeepEP's
+	// all-to-all, as the estimate prices it (estimator.SGLangDeepEP);
+	// where DeepEP does not run, or would spread the experts over
+	// another EP than the plan's, the launch cannot run the plan.
+	if k == SGLang {
+		if why := estimator.DeepEPRefusal(e.engineInput(k, s), e.row.Offer.Hardware); why != "" {
+			return e.fail(ErrLayoutUnsupported, why)
+		}
+	}
 	// A block-quantised checkpoint served as published (its FP8
 	// weights): the engine splits its layers over TP in whole blocks
 	// only (estimator.BlockSplit, the rule the planner's layout search

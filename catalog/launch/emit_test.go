@@ -653,7 +653,7 @@ func TestTRTLLMTokenBudgetCoversPrompt(t *testing.T) {
 // TestSGLangShareForAVLLMRow: DeepSeek-R1 in FP8 planned for vLLM over
 // two 8 × H100 instances at attention DP 16 and EP 16, launched with
 // SGLang: SGLang's default --mem-fraction-static at DP attention 16
-// (0.356 of each GPU) is under the weights' share, and SGLang stops at
+// (0.331 of each GPU) is under the weights' share, and SGLang stops at
 // start-up, so the launch sets the share and CUDA-graph batch its
 // DP-attention recipes run (estimator.EngineShareFix), as for a row
 // planned for SGLang.

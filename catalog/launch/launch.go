@@ -148,6 +148,9 @@ const (
 	ErrModelRef        = "launch.model_ref"         // a model reference no engine could load as one word
 	ErrUnsupported     = "launch.unsupported"       // the engine does not start on the row's GPU (estimator.SupportFor)
 	ErrSkyServePorts   = "launch.skyserve_ports"    // a SkyServe replica of engine copies on several ports
+	// ErrLayoutUnsupported: the engine cannot run the row's parallel
+	// layout as planned on its GPUs (estimator.DeepEPRefusal).
+	ErrLayoutUnsupported = "launch.layout_unsupported"
 )
 
 func (e *Error) Error() string { return e.Kind.String() + ": " + e.Reason }

@@ -515,21 +515,23 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		if s.ep > 1 {
 			c.num("--ep-size", s.ep)
 		}
-		{
-			// The all-to-all the estimate prices as DeepEP's
-			// (estimator.DeepEPDecode: expert parallelism under
-			// attention DP across NVLink domains on Hopper or
-			// Blackwell): ServerArgs.moe_a2a_backend, default "none"
-			// (a gather and reduce-scatter), "deepep" as the LMSYS
-			// large-scale EP deployment and InferenceX's multi-node
-			// SGLang DeepSeek-R1 recipes run it; --deepep-mode is left
-			// at "auto" (normal kernels in prefill, low-latency in
-			// decode).
-			x := e.in
-			x.TP, x.DP, x.EP = s.tp, s.dp, s.ep
+		if x := e.engineInput(k, s); estimator.SGLangDeepEP(x) {
+			// The all-to-all the estimate prices for expert parallelism
+			// under attention DP, inside one NVLink domain or across
+			// several (estimator.SGLangDeepEP; checkServe refused the
+			// layouts SGLang cannot run so: estimator.DeepEPRefusal):
+			// ServerArgs.moe_a2a_backend, default "none" (every token
+			// gathered to every rank, the shared experts split over TP),
+			// "deepep" as SGLang's own CI runs DeepSeek on one node
+			// (test/srt/ep/test_deepep_large.py at 0ed54dab) and the
+			// LMSYS large-scale EP deployment over many. --deepep-mode
+			// is left at "auto" (normal kernels in prefill, low-latency
+			// in decode).
+			c.flag("--moe-a2a-backend", "deepep")
 			if estimator.DeepEPDecode(x, e.row.Offer.Hardware) {
-				c.flag("--moe-a2a-backend", "deepep")
 				e.note("--moe-a2a-backend deepep needs DeepEP and its NVSHMEM/RDMA set-up on every instance (the lmsysorg/sglang images ship them)")
+			} else {
+				e.note("--moe-a2a-backend deepep needs DeepEP installed beside SGLang (the lmsysorg/sglang images ship it)")
 			}
 		}
 		if e.in.TwoBatchOverlap && s.ep > 1 && s.dp > 1 {

@@ -1,6 +1,7 @@
 package launch_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 // attention-DP 16 / EP 16 copy over two instances at the share the
 // planner set where SGLang's default leaves no KV pool (plan.Row.MemShare,
 // 0.85); its SGLang launch writes that share and the recipes' CUDA-graph
-// batch with it, where the engine's default (0.356 at DP 16) would not
+// batch with it, where the engine's default (0.331 at DP 16) would not
 // start. The same row launched on vLLM writes vLLM's own 0.9.
 func TestLaunchWritesThePlannedShare(t *testing.T) {
 	req := serving(t, "deepseek-r1", 100, estimator.SGLang, plan.OnDemand)
@@ -75,6 +76,57 @@ func TestLaunchWritesTwoBatchOverlap(t *testing.T) {
 		}
 		if text := l.Text(); strings.Contains(text, "--enable-two-batch-overlap") != tbo {
 			t.Errorf("two-batch overlap %v, the SGLang launch:\n%s", tbo, text)
+		}
+	}
+}
+
+// TestSGLangDeepEPInOneNode: SGLang's expert parallelism under attention
+// DP is priced as DeepEP's all-to-all inside one node as across several
+// (estimator.SGLangDeepEP), so DeepSeek-R1 FP8 at TP = DP = EP = 8 on one
+// 8 × H100 instance launches with --moe-a2a-backend deepep, as SGLang's
+// own CI runs it, and says DeepEP must be installed (not the RDMA set-up a
+// multi-node copy needs); the same copy without attention DP keeps
+// SGLang's default exchange. SGLang's DeepEP spreads the experts over the
+// whole TP group, so EP 4 under TP 8 is refused, and so is the layout on
+// GPUs DeepEP does not run on: Ampere (A100 SXM), or Hopper over PCIe.
+func TestSGLangDeepEPInOneNode(t *testing.T) {
+	emit := func(model string, w estimator.DType, offerID string, tp, dp, ep int) (string, error) {
+		req := serving(t, model, 20, estimator.SGLang, plan.OnDemand)
+		req.Input.Weights = w
+		row := servingRow(t, req, offerID, tp, 8/tp, 1)
+		row.AttnDP, row.EP = dp, ep
+		l, err := launch.Emit(launch.SGLang, req, row, nil, model)
+		return l.Text(), err
+	}
+	text, err := emit("deepseek-r1", estimator.FP8, "aws-p5.48xlarge", 8, 8, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"--enable-dp-attention", "--ep-size 8", "--moe-a2a-backend deepep", "needs DeepEP installed beside SGLang"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("TP = DP = EP = 8 on one H100 instance lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "RDMA") {
+		t.Errorf("one instance's launch asks for an RDMA set-up:\n%s", text)
+	}
+	if text, err := emit("deepseek-r1", estimator.FP8, "aws-p5.48xlarge", 8, 1, 8); err != nil || strings.Contains(text, "--moe-a2a-backend") {
+		t.Errorf("TP 8 EP 8 without attention DP (%v):\n%s", err, text)
+	}
+	for _, c := range []struct {
+		model, offer string
+		w            estimator.DType
+		ep           int
+		why          string
+	}{
+		{"deepseek-r1", "aws-p5.48xlarge", estimator.FP8, 4, "not EP 4"},
+		{"mixtral-8x7b", "aws-p4de.24xlarge", estimator.BF16, 8, "these are Ampere GPUs"},
+		{"mixtral-8x7b", "hyperstack-n3-h100x8", estimator.BF16, 8, "these talk over PCIe"},
+	} {
+		_, err := emit(c.model, c.w, c.offer, 8, 8, c.ep)
+		var le *launch.Error
+		if !errors.As(err, &le) || le.Key != launch.ErrLayoutUnsupported || !strings.Contains(le.Reason, c.why) {
+			t.Errorf("%s on %s at DP 8 EP %d: %v, want the DeepEP refusal (%q)", c.model, c.offer, c.ep, err, c.why)
 		}
 	}
 }

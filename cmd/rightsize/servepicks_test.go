@@ -180,6 +180,20 @@ func checkEngineProcs(t *testing.T, kind string, moe bool, nodes int, memShare f
 			if !p.has("--enable-dp-attention") {
 				n *= p.num("--dp-size", 1)
 			}
+			// Expert parallelism under attention DP is priced as DeepEP's
+			// all-to-all, in one node or over several
+			// (estimator.SGLangDeepEP): the launch runs it, with EP the
+			// TP group as SGLang's DeepEP makes it, and runs it nowhere
+			// else.
+			priced := moe && p.has("--enable-dp-attention") && p.num("--dp-size", 1) > 1 && p.num("--ep-size", 1) > 1
+			switch deepep := flagValue(p, "--moe-a2a-backend") == "deepep"; {
+			case priced && !deepep:
+				t.Errorf("process %d: expert parallelism under attention DP, priced as DeepEP's all-to-all, launched without --moe-a2a-backend deepep", i)
+			case deepep && !priced:
+				t.Errorf("process %d: --moe-a2a-backend deepep where the plan priced no DeepEP all-to-all", i)
+			case deepep && p.num("--ep-size", 1) != p.num("--tp-size", 1):
+				t.Errorf("process %d: --ep-size %d under DeepEP, which SGLang sets to --tp-size %d", i, p.num("--ep-size", 1), p.num("--tp-size", 1))
+			}
 		case "trtllm":
 			n = p.num("--tp_size", 1) * p.num("--pp_size", 1)
 		}
@@ -309,6 +323,8 @@ func TestServingPicksLaunch(t *testing.T) {
 		{"trtllm", []string{"--model", "qwen3-235b-a22b", "--requests-per-second", "10", "--precision", "fp8"}},
 		{"vllm", []string{"--model", "deepseek-r1", "--requests-per-second", "2"}},
 		{"sglang", []string{"--model", "deepseek-r1", "--requests-per-second", "20", "--kind", "any"}},
+		{"sglang", []string{"--model", "deepseek-r1", "--requests-per-second", "20", "--gpu", "h200-sxm"}},
+		{"sglang", []string{"--model", "qwen3-235b-a22b", "--requests-per-second", "20", "--gpu", "h100-sxm"}},
 		{"trtllm", []string{"--model", "deepseek-r1", "--requests-per-second", "5"}},
 		{"sglang", []string{"--model", "kimi-k2", "--requests-per-second", "5"}},
 		{"vllm", []string{"--model", "kimi-k2", "--requests-per-second", "1", "--kind", "any"}},
@@ -345,7 +361,7 @@ func TestServingPicksLaunch(t *testing.T) {
 					for _, side := range []string{"prefill.sh", "decode.sh"} {
 						script, _, _ := strings.Cut(strings.SplitN(out, "# file: "+side+"\n", 2)[1], "\n# file: ")
 						nodes := max(d.PerWorker, 1)
-						gpus := checkEngineProcs(t, c.engine, false, nodes, d.MemShare, script)
+						gpus := checkEngineProcs(t, c.engine, isMoE(t, c.args[1]), nodes, d.MemShare, script)
 						if workers := len(engineProcs(script)); gpus != workers*d.TP/nodes {
 							t.Errorf("disaggregated %s: %d workers on %d GPUs an instance, want TP %d each", side, workers, gpus, d.TP)
 						}

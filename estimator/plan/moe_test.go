@@ -97,6 +97,35 @@ func TestDenseGetsNoExpertLayouts(t *testing.T) {
 	}
 }
 
+// TestSGLangDPLayoutsNeedDeepEP: SGLang runs expert parallelism under
+// attention DP with DeepEP's all-to-all, which runs on Hopper and Blackwell
+// GPUs joined by NVLink (estimator.DeepEPRefusal, the launch's refusal):
+// Qwen3-30B-A3B on 8 × H100 SXM gets SGLang's attention-DP layouts, on
+// 8 × A100 SXM none (vLLM, whose DP ranks exchange tokens without DeepEP,
+// keeps them there).
+func TestSGLangDPLayoutsNeedDeepEP(t *testing.T) {
+	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 20, PromptTokens: 1024, OutputTokens: 256, TTFTP95Seconds: 2}
+	for _, c := range []struct {
+		gpu    string
+		engine estimator.Engine
+		wantDP bool
+	}{
+		{"h100-sxm", estimator.SGLang, true},
+		{"a100-80gb-sxm", estimator.SGLang, false},
+		{"a100-80gb-sxm", estimator.VLLM, true},
+	} {
+		in := modelInput(t, "qwen3-30b-a3b")
+		in.Engine = c.engine
+		var dp bool
+		for _, s := range plan.Shapes(plan.Request{Input: in, Workload: w}, gpuOffer(t, c.gpu, 8, estimator.BF16), -1) {
+			dp = dp || s.DP > 1
+		}
+		if dp != c.wantDP {
+			t.Errorf("%s on %s: attention-DP layouts %v, want %v", c.engine, c.gpu, dp, c.wantDP)
+		}
+	}
+}
+
 // TestExpertLayoutsKeepTheirOwnMemo: copy shapes that differ only in their
 // attention-DP and EP layout never share a memory or curve memo entry:
 // each shape's figures built after all the others on one planner are

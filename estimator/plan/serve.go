@@ -372,7 +372,7 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 		}
 		if len(out) > 0 || p.estimate(c).Fits {
 			out = append(out, shapeOf(c, gpus/tp, 1))
-			out = p.moeLayouts(out, c, gpus/tp)
+			out = p.moeLayouts(out, c, gpus/tp, o.Hardware)
 		}
 	}
 	if len(out) > 0 {
@@ -427,7 +427,7 @@ func (p *planner) wideEP(out []copyShape, o *Offer, in estimator.Input, gpus int
 		c.DP, c.EP = c.TP, c.TP
 		// EP must divide the experts (Input.Validate): 256 experts take
 		// 16 or 32 GPUs, not 24.
-		if !startable(c) {
+		if !startable(c) || estimator.DeepEPRefusal(c, o.Hardware) != "" {
 			continue
 		}
 		if c, ok := p.layoutFits(c); ok {
@@ -501,15 +501,18 @@ func (p *planner) choosesLayout(in estimator.Input) bool {
 // DeepSeek-R1 FP8 on 8 × H200 (1,024 tokens in and out) sustains 5.2,
 // 5.9, 8.7 and 11.3 req/s a copy at EP 8 with DP 1, 2, 4 and 8
 // (Qwen3-235B-A22B 13.3, 11.7, 17.4, 22.0; Mixtral 8x7B 44.9, 45.3, 50.7,
-// 57.0). Dense models and requests that fix a layout get no extra shape.
-func (p *planner) moeLayouts(out []copyShape, c estimator.Input, perInstance int) []copyShape {
+// 57.0). Dense models and requests that fix a layout get no extra shape;
+// nor does SGLang's attention DP on GPUs DeepEP's all-to-all, which SGLang
+// runs it with, does not run on (estimator.DeepEPRefusal: the launch's
+// refusal).
+func (p *planner) moeLayouts(out []copyShape, c estimator.Input, perInstance int, hw estimator.Hardware) []copyShape {
 	if c.TP < 2 || !p.choosesLayout(c) {
 		return out
 	}
 	for _, dp := range [...]int{c.TP, 1} {
 		x := c
 		x.DP, x.EP = dp, c.TP
-		if !startable(x) {
+		if !startable(x) || estimator.DeepEPRefusal(x, hw) != "" {
 			continue
 		}
 		if x, ok := p.layoutFits(x); ok {
