@@ -26,8 +26,12 @@ package estimator
 // get_tensor_model_parallel_world_size, with no LayerCommunicator, and
 // MixtralMoE all-reduces its experts over TP: read at 7f1f5bc1),
 // llama4.py (LayerCommunicator, but Llama4MoE calls FusedMoE with no
-// all-to-all dispatcher), and the model types whose files were not
-// confirmed (gpt_oss, qwen2_moe, qwen3_next, qwen3_5_moe_text,
+// all-to-all dispatcher), qwen2_moe.py (attention over the attention-TP
+// group with LayerCommunicator, but Qwen2MoeSparseMoeBlock calls its
+// experts with no DeepEP dispatch and all-reduces over TP: read at
+// 0115497d; SGLang may run its attention DP without DeepEP, which is not
+// the exchange the estimate prices), and the model types whose files
+// were not confirmed (gpt_oss, qwen3_next, qwen3_5_moe_text,
 // minimax_m2): a layout the launch cannot vouch for is not offered.
 var sglangDPAttentionMoE = map[string]bool{
 	"deepseek_v2": true, "deepseek_v3": true, "deepseek_v32": true, "kimi_k2": true,
