@@ -141,6 +141,9 @@ func estimate(in Input) Result {
 	if BlockRefusal(in) != "" {
 		r.Warnings.add(WarnBlockSplit)
 	}
+	if sglangArchRefusal(in) != "" {
+		r.Warnings.add(WarnNoDPAttention)
+	}
 	_, _, warnFP8 := weightBits(in)
 	if warnFP8 {
 		r.Warnings.add(WarnFP8NotInLlamaCpp)

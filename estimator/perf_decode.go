@@ -343,7 +343,10 @@ func DeepEPRuns(hw Hardware) bool {
 
 // DeepEPRefusal is why SGLang cannot run in's SGLangDeepEP layout as the
 // estimate prices it on hw's GPUs, "" where it can (or in is no such
-// layout): DeepEP does not run there (DeepEPRuns), or EP is not the TP
+// layout): the model's SGLang code runs no attention data parallelism
+// (SGLangDPAttention; this refusal covers any SGLang attention DP of a
+// mixture-of-experts model, with or without EP), DeepEP does not run
+// there (DeepEPRuns), or EP is not the TP
 // group, which SGLang's DeepEP backend makes it ("if
 // view.moe_a2a_backend in _A2A_EP_SPANNING_BACKENDS: return {"ep_size":
 // view.tp_size}", deepep among them: sgl-project/sglang
@@ -351,7 +354,9 @@ func DeepEPRuns(hw Hardware) bool {
 // the tree of server_args.py at 001067fffe33). The launch refuses such a
 // layout and the planner lays out none (estimator/plan).
 func DeepEPRefusal(in Input, hw Hardware) string {
-	switch {
+	switch why := sglangArchRefusal(in); {
+	case why != "":
+		return why
 	case !SGLangDeepEP(in):
 		return ""
 	case !DeepEPRuns(hw):

@@ -198,6 +198,7 @@ const (
 	WarnNoKVCache                        // encoder / generic model: no KV cache counted
 	WarnZeROWithoutDP                    // ZeRO stage set but data-parallel degree is 1
 	WarnBlockSplit                       // the engine refuses this TP for the block-quantised checkpoint (BlockSplit)
+	WarnNoDPAttention                    // SGLang's code for this MoE model runs no attention DP (SGLangDPAttention)
 	numWarnings
 )
 
@@ -213,6 +214,7 @@ var warningText = [numWarnings]string{
 	WarnNoKVCache:         "no KV cache for this architecture",
 	WarnZeROWithoutDP:     "ZeRO has no effect with a data-parallel degree of 1",
 	WarnBlockSplit:        "this tensor parallelism splits the checkpoint's fp8 blocks, which the engine refuses at start-up: estimated as if it loaded",
+	WarnNoDPAttention:     "SGLang runs this model without attention data parallelism, so it cannot start this layout: estimated as if it ran with DeepEP",
 }
 
 // String describes w in a short English sentence.

@@ -1,6 +1,11 @@
 package estimator
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // SGLang's default mem_fraction_static, worked by hand from
 // server_args.py _handle_gpu_memory_settings (reserve in MiB: 512 +
@@ -107,6 +112,41 @@ func TestSGLangDeepEPReserve(t *testing.T) {
 		}
 		if got := in.MemShare(); got != c.wantShare {
 			t.Errorf("%s: mem_fraction_static %v, want %v", c.name, got, c.wantShare)
+		}
+	}
+}
+
+// TestSGLangDPAttentionWarns: an estimate of SGLang attention DP for a
+// mixture-of-experts model whose SGLang code runs none (Mixtral 8x7B at
+// TP 4, DP 4, EP 4) warns that the layout cannot start, and DeepEPRefusal
+// names the model type; DeepSeek-V3's and Qwen3-MoE's layouts do not warn.
+func TestSGLangDPAttentionWarns(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "configs", "mixtral-8x7b-v0.1.mlc_preset.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mixtral, err := ParseConfig(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		mt   string
+		want bool
+	}{{"mixtral", true}, {"deepseek_v3", false}, {"qwen3_moe", false}, {"glm4_moe", false}} {
+		a := mixtral
+		a.ModelType = c.mt // the predicate reads the model type alone
+		in := DefaultInput(a)
+		in.Engine, in.Task = SGLang, Inference
+		in.GPUs, in.TP, in.DP, in.EP = 4, 4, 4, 4
+		r, err := Estimate(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Warnings.Has(WarnNoDPAttention); got != c.want {
+			t.Errorf("%s: warns %v, want %v", c.mt, got, c.want)
+		}
+		if why := DeepEPRefusal(in, Hardware{Generation: GenHopper, LinkBandwidth: 450e9, NVLinkDomain: 8}); (why != "") != c.want || c.want && !strings.Contains(why, c.mt) {
+			t.Errorf("%s: refusal %q", c.mt, why)
 		}
 	}
 }

@@ -260,6 +260,7 @@ const (
 	MsgWarnNoKVCache
 	MsgWarnZeROWithoutDP
 	MsgWarnBlockSplit
+	MsgWarnNoDPAttention
 	MsgHWNoFP4
 	MsgShipsFP8
 	MsgDisaggFigures
@@ -445,6 +446,7 @@ const (
 	MsgLaunchNoSky
 	MsgLaunchModelParallel
 	MsgLaunchSkyServePorts
+	MsgLaunchLayout
 	MsgLaunchNone
 	MsgCP
 	MsgLeverMFU
@@ -747,6 +749,7 @@ var messagesEN = [NMsgs]string{
 	MsgWarnNoKVCache:         "no KV cache for this architecture",
 	MsgWarnZeROWithoutDP:     "ZeRO has no effect with a data-parallel degree of 1",
 	MsgWarnBlockSplit:        "this tensor parallelism splits the checkpoint's fp8 blocks, which the engine refuses at start-up: estimated as if it loaded",
+	MsgWarnNoDPAttention:     "SGLang runs this model without attention data parallelism, so it cannot start this layout: estimated as if it ran with DeepEP",
 	MsgHWNoFP4:               "this GPU has no FP4 tensor cores (they start with Blackwell): FP4 weights are dequantized, no FP4 speed-up",
 	MsgShipsFP8:              "this model's checkpoint stores its weights in fp8 (the quantization_config of its config.json): vLLM and SGLang serve it in fp8 whatever precision is set, and at 16 bits its weights take twice the memory — set the precision to fp8",
 	MsgDisaggFigures:         "TTFT %s, TPOT %s (%s; mean TTFT %s), KV handover %s at the target rate",
@@ -938,6 +941,7 @@ var messagesEN = [NMsgs]string{
 	MsgLaunchNoSky:           "SkyPilot does not support this provider: pick another launcher or an offer on a SkyPilot cloud",
 	MsgLaunchModelParallel:   "this launcher writes data-parallel training only; the plan splits the model (TP, PP or CP): use Megatron-style launchers",
 	MsgLaunchSkyServePorts:   "SkyServe sends each replica's requests to one port, and this plan runs several engine copies on each instance, each on its own port: pick the engine's launcher and put a load balancer in front of the copies",
+	MsgLaunchLayout:          "this engine cannot start the plan's attention data parallelism or expert parallelism for this model on these GPUs: pick another engine, or a layout without attention data parallelism",
 	MsgLaunchNone:            "no launch settings for this plan",
 	MsgCP:                    "Context parallel (CP)",
 	MsgLeverMFU:              "the figure rests most on the MFU assumed (%s): enter your measured MFU under Assumptions",
@@ -1223,6 +1227,7 @@ var MessagesRU = [NMsgs]string{
 	MsgWarnNoKVCache:         "у этой архитектуры нет KV-кэша",
 	MsgWarnZeROWithoutDP:     "ZeRO не действует при степени параллелизма по данным 1",
 	MsgWarnBlockSplit:        "такой тензорный параллелизм делит fp8-блоки чекпойнта, и движок не запустится: оценка — как если бы он загрузился",
+	MsgWarnNoDPAttention:     "SGLang запускает эту модель без параллелизма внимания по данным, и такая раскладка не запустится: оценка — как если бы она работала с DeepEP",
 	MsgHWNoFP4:               "у этого GPU нет тензорных ядер FP4 (они появились в Blackwell): веса FP4 распаковываются, ускорения FP4 нет",
 	MsgShipsFP8:              "чекпойнт этой модели хранит веса в fp8 (quantization_config в её config.json): vLLM и SGLang обслуживают её в fp8 при любой заданной точности, а в 16 битах веса заняли бы вдвое больше памяти — выберите точность fp8",
 	MsgDisaggFigures:         "TTFT %s, TPOT %s (%s; средний TTFT %s), передача KV %s при целевой нагрузке",
@@ -1414,6 +1419,7 @@ var MessagesRU = [NMsgs]string{
 	MsgLaunchNoSky:           "SkyPilot не поддерживает этого провайдера: выберите другой способ запуска или предложение облака SkyPilot",
 	MsgLaunchModelParallel:   "этот способ запуска — только для параллелизма по данным, а план делит модель (TP, PP или CP)",
 	MsgLaunchSkyServePorts:   "SkyServe отправляет запросы реплики на один порт, а план запускает на каждом инстансе несколько копий движка, каждую на своём порту: выберите запуск самого движка и поставьте перед копиями балансировщик нагрузки",
+	MsgLaunchLayout:          "этот движок не запустит параллелизм внимания по данным или параллелизм экспертов из плана для этой модели на этих GPU: выберите другой движок или раскладку без параллелизма внимания по данным",
 	MsgLaunchNone:            "для этого плана нет параметров запуска",
 	MsgCP:                    "Контекстный параллелизм (CP)",
 	MsgLeverMFU:              "больше всего цифра зависит от принятого MFU (%s): введите измеренный MFU в «Допущениях»",
@@ -1699,6 +1705,7 @@ var messagesZH = [NMsgs]string{
 	MsgWarnNoKVCache:         "此架构没有 KV 缓存",
 	MsgWarnZeROWithoutDP:     "数据并行度为 1 时 ZeRO 无效",
 	MsgWarnBlockSplit:        "该张量并行度会拆分检查点的 fp8 块，引擎启动时会拒绝：按能加载的情况估算",
+	MsgWarnNoDPAttention:     "SGLang 运行此模型时不支持注意力数据并行，该布局无法启动：按使用 DeepEP 运行的情况估算",
 	MsgHWNoFP4:               "此 GPU 没有 FP4 张量核心（从 Blackwell 开始才有）：FP4 权重会被反量化，没有 FP4 加速",
 	MsgShipsFP8:              "此模型的检查点以 fp8 存储权重（其 config.json 中的 quantization_config）：无论设定何种精度，vLLM 和 SGLang 都以 fp8 提供服务；按 16 位计算权重会占用两倍显存——请将精度设为 fp8",
 	MsgDisaggFigures:         "目标请求率下 TTFT %s、TPOT %s（%s；平均 TTFT %s）、KV 传输 %s",
@@ -1890,6 +1897,7 @@ var messagesZH = [NMsgs]string{
 	MsgLaunchNoSky:           "SkyPilot 不支持该云厂商：请换一种启动方式或选择 SkyPilot 支持的云",
 	MsgLaunchModelParallel:   "此启动方式仅支持数据并行训练；该方案切分了模型（TP、PP 或 CP）",
 	MsgLaunchSkyServePorts:   "SkyServe 将每个副本的请求发往一个端口，而该方案在每个实例上运行多个引擎副本，各占一个端口：请选择引擎本身的启动方式，并在副本前放置负载均衡器",
+	MsgLaunchLayout:          "该引擎无法在这些 GPU 上为此模型启动方案中的注意力数据并行或专家并行：请选择其他引擎，或不使用注意力数据并行的布局",
 	MsgLaunchNone:            "此方案没有启动设置",
 	MsgCP:                    "上下文并行（CP）",
 	MsgLeverMFU:              "该数字最依赖假定的 MFU（%s）：请在“假设”中填入实测 MFU",
@@ -2002,4 +2010,5 @@ var WarningKeys = map[estimator.Warning]MsgKey{
 	estimator.WarnNoActivationModel: MsgWarnNoActivationModel, estimator.WarnVisionApprox: MsgWarnVisionApprox,
 	estimator.WarnFP8NotInLlamaCpp: MsgWarnFP8NotInLlamaCpp, estimator.WarnPoolBelowOneSeq: MsgWarnPoolBelowOneSeq,
 	estimator.WarnNoKVCache: MsgWarnNoKVCache, estimator.WarnZeROWithoutDP: MsgWarnZeROWithoutDP, estimator.WarnBlockSplit: MsgWarnBlockSplit,
+	estimator.WarnNoDPAttention: MsgWarnNoDPAttention,
 }

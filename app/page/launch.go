@@ -135,6 +135,8 @@ func LaunchErrorKey(err error) MsgKey {
 		return MsgLaunchModelParallel
 	case launch.ErrSkyServePorts:
 		return MsgLaunchSkyServePorts
+	case launch.ErrLayoutUnsupported:
+		return MsgLaunchLayout
 	}
 	return 0
 }

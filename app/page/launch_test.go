@@ -164,3 +164,21 @@ func TestLaunchSkyServePortsMessage(t *testing.T) {
 		seen[m] = true
 	}
 }
+
+// TestLaunchLayoutMessage: the launch's refusal of a parallel layout the
+// engine cannot start (SGLang's attention DP for Mixtral, DeepEP on
+// Ampere) is said in the page's language.
+func TestLaunchLayoutMessage(t *testing.T) {
+	err := &launch.Error{Kind: launch.SGLang, Key: launch.ErrLayoutUnsupported, Reason: "SGLang's model code for mixtral runs no attention data parallelism"}
+	if k := LaunchErrorKey(err); k != MsgLaunchLayout {
+		t.Fatalf("key %v, want MsgLaunchLayout", k)
+	}
+	seen := map[string]bool{}
+	for _, lang := range []string{"en", "ru", "zh"} {
+		m := Tr(lang, MsgLaunchLayout)
+		if m == "" || seen[m] {
+			t.Errorf("%s: %q", lang, m)
+		}
+		seen[m] = true
+	}
+}

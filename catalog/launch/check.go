@@ -47,8 +47,10 @@ func (e *emitter) checkServe(k Kind, s copyShape) error {
 	}
 	// SGLang runs expert parallelism under attention DP with DeepEP's
 	// all-to-all, as the estimate prices it (estimator.SGLangDeepEP);
-	// where DeepEP does not run, or would spread the experts over
-	// another EP than the plan's, the launch cannot run the plan.
+	// where the model's SGLang code runs no attention DP
+	// (estimator.SGLangDPAttention), DeepEP does not run, or DeepEP would
+	// spread the experts over another EP than the plan's, the launch
+	// cannot run the plan.
 	if k == SGLang {
 		if why := estimator.DeepEPRefusal(e.engineInput(k, s), e.row.Offer.Hardware); why != "" {
 			return e.fail(ErrLayoutUnsupported, why)

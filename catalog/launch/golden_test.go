@@ -149,11 +149,13 @@ var goldenCases = []goldenCase{
 		},
 	},
 	{
-		// Two Mixtral copies of 4 GPUs on one 8-GPU instance, each at
-		// attention DP 4 with EP 4: one process per copy, and vLLM's
-		// copies each on their own data-parallel RPC port.
-		name: "mixtral-8x7b-2x-dp4-ep4", model: "mistralai/Mixtral-8x7B-Instruct-v0.1", kinds: []launch.Kind{launch.VLLM, launch.SGLang, launch.TRTLLM},
-		req: func(t *testing.T) plan.Request { return serving(t, "mixtral-8x7b", 20, estimator.VLLM, plan.OnDemand) },
+		// Two Qwen3-30B-A3B copies of 4 GPUs on one 8-GPU instance, each
+		// at attention DP 4 with EP 4: one process per copy, and vLLM's
+		// copies each on their own data-parallel RPC port. (A Qwen3-MoE:
+		// SGLang runs attention DP for it, not for Mixtral,
+		// estimator.SGLangDPAttention.)
+		name: "qwen3-30b-a3b-2x-dp4-ep4", model: "Qwen/Qwen3-30B-A3B", kinds: []launch.Kind{launch.VLLM, launch.SGLang, launch.TRTLLM},
+		req: func(t *testing.T) plan.Request { return serving(t, "qwen3-30b-a3b", 20, estimator.VLLM, plan.OnDemand) },
 		row: func(t *testing.T, req plan.Request) plan.Row {
 			r := servingRow(t, req, "aws-p5.48xlarge", 4, 2, 1)
 			r.AttnDP, r.EP = 4, 4

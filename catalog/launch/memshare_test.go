@@ -14,7 +14,7 @@ import (
 // the one the estimate sized the KV pool with (Input.MemShare) for the
 // emitted engine on the row's GPU at the copy's TP and attention DP —
 // SGLang's own default where the request sets none (0.819 for Llama 3.1
-// 70B at TP 8 on an 80 GB H100; 0.688 for Mixtral at TP 4 with DP 4 and
+// 70B at TP 8 on an 80 GB H100; 0.688 for Qwen3-30B-A3B at TP 4 with DP 4 and
 // EP 4, 0.713 less the 2 GiB SGLang reserves for the DeepEP buffers the
 // launch runs it with), the request's share where it sets one.
 func TestLaunchMemShareIsTheEstimates(t *testing.T) {
@@ -27,7 +27,7 @@ func TestLaunchMemShareIsTheEstimates(t *testing.T) {
 		flag, engID string
 	}{
 		{"llama-3.1-70b", 8, 1, 0, 0.819, launch.SGLang, "--mem-fraction-static", "sglang"},
-		{"mixtral-8x7b", 4, 4, 0, 0.688, launch.SGLang, "--mem-fraction-static", "sglang"},
+		{"qwen3-30b-a3b", 4, 4, 0, 0.688, launch.SGLang, "--mem-fraction-static", "sglang"},
 		{"llama-3.1-70b", 8, 1, 0.85, 0.85, launch.SGLang, "--mem-fraction-static", "sglang"},
 		{"llama-3.1-70b", 8, 1, 0, 0.9, launch.VLLM, "--gpu-memory-utilization", "vllm"},
 	} {

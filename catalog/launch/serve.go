@@ -505,6 +505,9 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		}
 		switch {
 		case s.dp > 1:
+			// Attention DP, for the model types whose SGLang code runs
+			// it (estimator.SGLangDPAttention; checkServe refused the
+			// others).
 			c.num("--dp-size", s.dp)
 			c.bare("--enable-dp-attention")
 		case !perProcess && s.copies > 1:

@@ -120,13 +120,46 @@ func TestSGLangDeepEPInOneNode(t *testing.T) {
 		why          string
 	}{
 		{"deepseek-r1", "aws-p5.48xlarge", estimator.FP8, 4, "not EP 4"},
-		{"mixtral-8x7b", "aws-p4de.24xlarge", estimator.BF16, 8, "these are Ampere GPUs"},
-		{"mixtral-8x7b", "hyperstack-n3-h100x8", estimator.BF16, 8, "these talk over PCIe"},
+		{"qwen3-30b-a3b", "aws-p4de.24xlarge", estimator.BF16, 8, "these are Ampere GPUs"},
+		{"qwen3-30b-a3b", "hyperstack-n3-h100x8", estimator.BF16, 8, "these talk over PCIe"},
 	} {
 		_, err := emit(c.model, c.w, c.offer, 8, 8, c.ep)
 		var le *launch.Error
 		if !errors.As(err, &le) || le.Key != launch.ErrLayoutUnsupported || !strings.Contains(le.Reason, c.why) {
 			t.Errorf("%s on %s at DP 8 EP %d: %v, want the DeepEP refusal (%q)", c.model, c.offer, c.ep, err, c.why)
+		}
+	}
+}
+
+// TestSGLangDPAttentionByArchitecture: SGLang runs attention data
+// parallelism with DeepEP only for the model types whose code builds it
+// (estimator.SGLangDPAttention): Qwen3-30B-A3B at TP = DP = EP = 8 on one
+// 8 × H100 instance launches with --enable-dp-attention and DeepEP, as
+// DeepSeek-R1 does; Mixtral 8x7B, whose SGLang attention splits its heads
+// over the whole TP group, is refused at DP 4 with or without EP (the
+// refusal the planner's layout search applies: estimator.DeepEPRefusal).
+func TestSGLangDPAttentionByArchitecture(t *testing.T) {
+	emit := func(model string, tp, dp, ep int) (string, error) {
+		req := serving(t, model, 20, estimator.SGLang, plan.OnDemand)
+		row := servingRow(t, req, "aws-p5.48xlarge", tp, 8/tp, 1)
+		row.AttnDP, row.EP = dp, ep
+		l, err := launch.Emit(launch.SGLang, req, row, nil, model)
+		return l.Text(), err
+	}
+	text, err := emit("qwen3-30b-a3b", 8, 8, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"--enable-dp-attention", "--ep-size 8", "--moe-a2a-backend deepep"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("Qwen3-30B-A3B at TP = DP = EP = 8 lacks %q:\n%s", want, text)
+		}
+	}
+	for _, ep := range []int{4, 1} {
+		_, err := emit("mixtral-8x7b", 4, 4, ep)
+		var le *launch.Error
+		if !errors.As(err, &le) || le.Key != launch.ErrLayoutUnsupported || !strings.Contains(le.Reason, "mixtral runs no attention data parallelism") {
+			t.Errorf("Mixtral 8x7B at TP 4 DP 4 EP %d: %v, want the architecture refusal", ep, err)
 		}
 	}
 }

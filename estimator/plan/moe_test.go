@@ -276,3 +276,27 @@ func TestFixedWideLayoutAtTheEngineShare(t *testing.T) {
 		t.Errorf("TP %d DP %d EP %d over %d instances at share %v; want the layout given over 2 at %v", r.TP, r.AttnDP, r.EP, r.InstancesPerReplica, r.MemShare, estimator.SGLangDPAttentionMemFraction)
 	}
 }
+
+// TestSGLangLaysOutNoDPAttentionForMixtral: the planner lays out SGLang's
+// attention data parallelism only for the model types SGLang runs it for
+// (estimator.SGLangDPAttention, judged by estimator.DeepEPRefusal): on
+// 8 × H200 at 200 requests/s Mixtral 8x7B's cheapest vLLM copy runs
+// attention DP with EP, its SGLang copy does not (SGLang's Mixtral splits
+// attention over the whole TP group).
+func TestSGLangLaysOutNoDPAttentionForMixtral(t *testing.T) {
+	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 200, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: 2, TPOTSeconds: 0.05}
+	for _, eng := range []estimator.Engine{estimator.VLLM, estimator.SGLang} {
+		in := modelInput(t, "mixtral-8x7b")
+		in.Engine, in.GPUMemUtil = eng, 0.9
+		o := gpuOffer(t, "h200-sxm", 8, in.Weights)
+		res, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{})
+		if err != nil || res.Cheapest < 0 {
+			t.Fatalf("%v: no plan: %v", eng, err)
+		}
+		r := res.Rows[res.Cheapest]
+		t.Logf("%v: TP %d DP %d EP %d on %d instances", eng, r.TP, r.AttnDP, r.EP, r.Instances)
+		if dp := r.AttnDP > 1; dp != (eng == estimator.VLLM) {
+			t.Errorf("%v: picked TP %d DP %d EP %d", eng, r.TP, r.AttnDP, r.EP)
+		}
+	}
+}
