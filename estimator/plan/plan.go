@@ -292,6 +292,9 @@ type planner struct {
 	// dataParallel: this rental planner tries data-parallel shapes only
 	// (TP 1, PP 1: StackDataParallel), a fine-tune's first choice.
 	dataParallel bool
+	// batchVLLM: a batch job with no engine given, planned on vLLM by
+	// the planner (Request.EngineOpen), not by the user.
+	batchVLLM bool
 }
 
 // fitKey is a memory memo's key: the fields the planner varies, the
@@ -480,6 +483,22 @@ func newPlanner(req Request, opts Options, offers int) *planner {
 		in.Engine = estimator.VLLM
 		p.note(Reason{Key: "note.serving_engine"})
 	}
+	if w.Kind == Batch && req.EngineOpen && in.Engine == estimator.HF && !in.Compiled {
+		if generates(in.Arch) {
+			// Offline batch inference of a decoder LLM runs on an
+			// engine with continuous batching and a paged KV pool:
+			// vLLM's offline inference (LLM.generate, "Offline
+			// Inference", vLLM docs) or SGLang's, not HF generate's
+			// static batches. The plan prices the engine --emit
+			// launches (vLLM), offer by offer where vLLM runs the job
+			// (row: on HF transformers, noted, where it does not).
+			in.Engine = estimator.VLLM
+			p.batchVLLM = true
+			p.note(Reason{Key: "note.batch_engine"})
+		} else {
+			p.note(Reason{Key: "note.batch_engine_encoder"})
+		}
+	}
 	p.in = in
 	if w.Kind == Training {
 		p.ckpt = checkpointBytes(in)
@@ -558,6 +577,33 @@ func (p *planner) supportNote(o *Offer, s estimator.Support) Reason {
 	return Reason{Key: key, Args: []any{p.in.Weights.String(), o.Hardware.Generation.String(), s.Weights.String()}}
 }
 
+// generates reports whether a model generates tokens: not an encoder
+// (BERT) nor a model of a fixed input length (ViT), whose inputs the
+// estimator counts as prompts with no output (estimator.SampleLengths).
+func generates(a estimator.Arch) bool {
+	return !a.Encoder && (a.SeqLen == 0 || a.Generic())
+}
+
+// batchOnHF reports whether a batch job the planner put on vLLM (sup is
+// vLLM's support on o) runs on HF transformers on o instead, and the row
+// note that says why: vLLM does not run on o's GPUs, or runs other
+// weights there than HF transformers does (no kernel for the format).
+func (p *planner) batchOnHF(o *Offer, sup estimator.Support) (Reason, bool) {
+	g := o.Hardware.Generation
+	hfIn := p.in
+	hfIn.Engine = estimator.HF
+	hf := estimator.SupportForJob(g, hfIn)
+	switch {
+	case !hf.Runs:
+		return Reason{}, false
+	case !sup.Runs:
+		return Reason{Key: "note.batch_hf_gpu", Args: []any{g.String()}}, true
+	case sup.Weights != hf.Weights:
+		return Reason{Key: "note.batch_hf_weights", Args: []any{p.in.Weights.String(), g.String()}}, true
+	}
+	return Reason{}, false
+}
+
 // variant is the settings a sub-planner changes.
 type variant struct {
 	weights estimator.DType
@@ -566,6 +612,9 @@ type variant struct {
 	// ckpt, ZeRO from stage 0 and no CPU offload; dataParallel keeps it
 	// to TP 1 and PP 1.
 	rental, ckpt, dataParallel bool
+	// hf: the batch job on HF transformers where the planner would have
+	// chosen vLLM (planner.batchOnHF).
+	hf bool
 }
 
 // sub is the planner of the job with v's settings: the same request,
@@ -576,6 +625,9 @@ func (p *planner) sub(v variant) *planner {
 	}
 	req := p.req
 	req.Input.Weights, req.Input.Offload = v.weights, v.offload
+	if v.hf {
+		req.Input.Engine, req.EngineOpen = estimator.HF, false
+	}
 	if v.rental {
 		// The rental's own layout: FSDP's no_sync accumulation (the
 		// default of the user's accumulating ZeRO-3 fine-tune,
@@ -807,6 +859,17 @@ func (p *planner) row(o *Offer, r *Row) {
 		return
 	}
 	sup := p.support(o)
+	if p.batchVLLM {
+		if why, ok := p.batchOnHF(o, sup); ok {
+			p.sub(variant{weights: p.in.Weights, offload: p.in.Offload, hf: true}).row(o, r)
+			r.Notes = append(slices.Clip(r.Notes), why)
+			if r.scale != nil && r.scale.row != nil {
+				s := r.scale.row
+				s.Notes = append(slices.Clip(s.Notes), why)
+			}
+			return
+		}
+	}
 	if !sup.Runs {
 		*r = Row{Offer: o, Pricing: p.req.Pricing, Engine: p.in.Engine, Weights: p.in.Weights,
 			FitReason: Reason{Key: "fit.engine_gpu", Args: []any{p.in.Engine.String(), o.Hardware.Generation.String()}}}

@@ -213,6 +213,10 @@ var English = map[string]string{
 	"note.mem_share":             "SGLang's default --mem-fraction-static leaves no KV cache at attention DP %s; the plan sets %s, as the SGLang DeepSeek-R1 multi-node recipes do (InferenceX, H100)",
 	"note.no_spare":              "one replica at %s%% load serves the whole rate: no spare if it fails (add one for N+1)",
 	"note.serving_engine":        "serving assumes continuous batching (vLLM)",
+	"note.batch_engine":          "batch inference planned on vLLM (continuous batching, offline LLM.generate), the engine the launch runs; --engine hf plans HF transformers",
+	"note.batch_engine_encoder":  "the model generates no tokens (an encoder or a fixed-input model): its batch is planned on HF transformers",
+	"note.batch_hf_gpu":          "planned on HF transformers: vLLM does not run on %s GPUs",
+	"note.batch_hf_weights":      "planned on HF transformers: vLLM has no %s kernel on %s GPUs",
 	"note.own_no_region":         "region not given in your sheet: kept, the region filter not checked",
 	"note.own_no_vcpus":          "vCPUs not given in your sheet: kept, the vCPU floor not checked",
 	"note.own_no_ram":            "RAM not given in your sheet: kept, the RAM floor not checked",
@@ -325,7 +329,8 @@ type Row struct {
 	HeadroomGiB float64 // per GPU
 
 	// Engine is the engine the row is planned on: the request's, or vLLM
-	// for serving at a rate (note.serving_engine).
+	// for serving at a rate (note.serving_engine) and for a decoder's batch
+	// job with no engine given (Request.EngineOpen, note.batch_engine).
 	Engine estimator.Engine
 	// Weights is the weight format the row runs: the request's, or what
 	// runs on the GPU (estimator.SupportFor: fp16 where there is no bf16,
