@@ -292,6 +292,9 @@ type planner struct {
 	// dataParallel: this rental planner tries data-parallel shapes only
 	// (TP 1, PP 1: StackDataParallel), a fine-tune's first choice.
 	dataParallel bool
+	// bare: this planner fits training layouts with no margin
+	// (trainMargin), to tell a layout that fits only inside it.
+	bare bool
 	// batchVLLM: a batch job with no engine given, planned on vLLM by
 	// the planner (Request.EngineOpen), not by the user.
 	batchVLLM bool
@@ -615,6 +618,8 @@ type variant struct {
 	// hf: the batch job on HF transformers where the planner would have
 	// chosen vLLM (planner.batchOnHF).
 	hf bool
+	// bare: training layouts fitted with no margin (planner.bare).
+	bare bool
 }
 
 // sub is the planner of the job with v's settings: the same request,
@@ -635,7 +640,7 @@ func (p *planner) sub(v variant) *planner {
 		req.Input.ZeRO, req.Input.GradCheckpointing, req.Input.FSDPNoSync = 0, v.ckpt, false
 	}
 	q := newPlanner(req, p.opts, 0)
-	q.rental, q.dataParallel, q.notes = v.rental, v.dataParallel, p.notes
+	q.rental, q.dataParallel, q.notes, q.bare = v.rental, v.dataParallel, p.notes, v.bare
 	if p.subs == nil {
 		p.subs = map[variant]*planner{}
 	}
@@ -749,6 +754,7 @@ func (p *planner) rentalBest(o *Offer, dataParallel bool) Row {
 		}
 		var c Row
 		p.sub(variant{weights: p.in.Weights, rental: true, ckpt: ckpt, dataParallel: dataParallel}).row(o, &c)
+
 		if sc := c.scale; sc != nil && sc.row != nil {
 			if f := sc.row; scale == nil || f.time < scale.row.time*(1-frontTolerance) ||
 				!(scale.row.time < f.time*(1-frontTolerance)) && f.cost < scale.row.cost {
@@ -758,7 +764,10 @@ func (p *planner) rentalBest(o *Offer, dataParallel bool) Row {
 		switch {
 		case i == 0,
 			c.Fits && (!best.Fits || c.JobCostUSD < best.JobCostUSD),
-			!c.Fits && !best.Fits && ckpt == p.in.GradCheckpointing:
+			!c.Fits && !best.Fits && ckpt == p.in.GradCheckpointing,
+			// Neither fits, and this layout misses only by the margin:
+			// the row says how close it came.
+			!c.Fits && !best.Fits && c.FitReason.Key == "fit.inside_margin" && best.FitReason.Key != "fit.inside_margin":
 			best = c
 		}
 	}
@@ -1134,7 +1143,7 @@ func (p *planner) estimate(in estimator.Input) fitOut {
 			return fitOut{}
 		}
 		usable := in.UsableBytes()
-		return fitOut{n.peak <= usable, usable - n.peak, n.hostOffload, 0, n.trainableParams, n.params}
+		return fitOut{n.peak <= usable-p.trainMargin(usable), usable - n.peak, n.hostOffload, 0, n.trainableParams, n.params}
 	}
 	k := fitKey{memOf(in), in.GPUs, in.TP, in.PP, layoutKey(in), in.Batch, in.DP, in.EP}
 	if r, ok := p.fits[k]; ok {

@@ -134,6 +134,8 @@ var English = map[string]string{
 	"fit.no_fx":                  "no exchange rate for %s",
 	"fit.fraction_training":      "a GPU slice is for inference only",
 	"fit.too_big":                "needs more than %s instances",
+	"fit.inside_margin":          "fits with %s GiB free per GPU at best — inside the memory estimate's error (%s%% of the GPU's memory): a plan would risk running out of memory",
+	"note.inside_margin":         "the layout given fits with %s GiB free per GPU — inside the memory estimate's error (%s%% of the GPU's memory): a fragmentation spike may run it out of memory",
 	"fit.layout_oom":             "%s GiB per GPU short at the layout given (%s GPUs, TP %s, PP %s, ZeRO %s): set a higher --zero or --grad-checkpointing, or leave --gpus, --tp and --pp out to let the plan choose",
 	"fit.engine_gpu":             "%s does not run on %s GPUs",
 	"fit.no_fabric":              "one instance does not hold it, and the provider names no cluster network between instances (allow unknown networks to plan across them)",
