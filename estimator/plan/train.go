@@ -333,12 +333,13 @@ func searchInstances[T any](limit, guess int, at func(int) (T, bool)) (T, bool) 
 // (estimator's allocatorKept, 4% of the allocated bytes, from eight
 // out-of-memory messages); the margin is the estimate's own error on top:
 // a layout the estimate puts at 0.3 GiB free on 24 GiB would run out of
-// memory if the real peak is 1.3% above the estimate, as a quarter of the
-// test rows are. The held-back split's p90, 18.7%, is set by
-// over-estimates (+18.2%, +19.1%: QLoRA, whose margin errs safe) and by
-// torchtune's README rows of one job on two GPUs (16.2 GiB on an RTX
-// 4090, 30.3 GiB on an RTX A6000: the cache grows where memory is free),
-// not by shortfalls of a job near its limit. A layout the user fixes
+// memory if the real peak is 1.3% above the estimate, as in 16 of the 34
+// test rows with a figure. The held-back split's p90, 18.7%, is set by
+// over-estimates (+18.2%, +19.1%, two QLoRA runs), which err on the safe
+// side, and by torchtune's README rows of one job on two GPUs that
+// disagree with each other (16.2 GiB on an RTX 4090, 30.3 GiB on an RTX
+// A6000), which no one estimate of the job matches both of; not by
+// shortfalls of a job near its limit. A layout the user fixes
 // (Request.FixedParallelism) is kept and its row notes a fit inside the
 // margin. Serving needs none: the engines pre-allocate a share of the
 // memory (vLLM's --gpu-memory-utilization, 0.9 by default, leaves a
