@@ -199,11 +199,16 @@ func planOn(j Job, cat *catalog.Catalog, own map[string]bool) (PlanOut, Prices, 
 // the built-in catalog with the user's price sheet merged as the page
 // merges a loaded one (Catalog.MergeOwnPrices, Sheet.Use); a refused
 // sheet is the page's message. The CLI's agreement test holds `rightsize
-// plan --prices` to it.
+// plan --prices` to it; a nil sheet plans over the built-in catalog alone,
+// as rightsize plan without --prices.
 func LinkPlan(fragment string, sheet []byte) (PlanOut, error) {
 	_, j, err := linkJob(fragment)
 	if err != nil {
 		return PlanOut{}, err
+	}
+	if sheet == nil {
+		out, _, err := planOn(j, catalog.Default(), nil)
+		return out, err
 	}
 	cat, changes, n, err := catalog.Default().MergeOwnPrices(sheet, nil)
 	var s Sheet

@@ -96,6 +96,10 @@ type Job struct {
 	// pre-training's stage and schedule are chosen to fit, at the user's
 	// GPUs in In and per shape by the planner (planner.Request.ZeROOpen).
 	ZeROAuto bool
+	// EngineOpen: the engine field is at the table's default (the CLI
+	// without --engine), so a batch job's engine is the planner's
+	// (planner.Request.EngineOpen: vLLM for a decoder, as its launch).
+	EngineOpen bool
 	// Layout is what ResolveTrainDefaults chose and why (the layouts
 	// tried first); LayoutWhy words it.
 	Layout estimator.TrainLayout
@@ -382,6 +386,7 @@ func (p *parser) parse() (Job, bool) {
 	in.Schedule = estimator.Schedule{MicroBatches: j.Work.MicroBatches, GlobalBatch: j.Work.GlobalBatch}
 	in, j.Layout = estimator.ResolveTrainDefaults(in, zeroAuto)
 	j.ZeROAuto = zeroAuto
+	j.EngineOpen = strings.TrimSpace(s[FieldEngine]) == jobspec.Fields[jobspec.Engine].Default
 	in.FSDPNoSync = estimator.FSDPNoSyncDefault(in, j.Work)
 	j.In = in
 	bad := false

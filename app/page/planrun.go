@@ -214,7 +214,7 @@ func PlanRequest(j Job) planner.Request {
 		in.Schedule.VirtualStages = 0
 	}
 	return planner.Request{
-		Input: in, ZeROOpen: j.ZeROAuto, Workload: w, Pricing: j.Pricing, Currency: j.Currency,
+		Input: in, ZeROOpen: j.ZeROAuto, EngineOpen: j.EngineOpen, Workload: w, Pricing: j.Pricing, Currency: j.Currency,
 		Filters: j.Filters, Assumptions: planner.Assumptions{
 			Efficiency: j.Eff, SpotInterruptionsPerMonth: j.SpotRate,
 			CheckpointWriteBytesPerSecond: j.CkptWriteBytesPerSecond, RestartSeconds: j.RestartSeconds,

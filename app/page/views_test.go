@@ -212,7 +212,11 @@ func TestPerfAndCost(t *testing.T) {
 		t.Fatalf("no planned H100 cost: %+v", in.Plan.Err)
 	}
 	_, in2, _ := pageOf(t, "t=finetune&n=8&z=3&tok=2B", nil)
-	if two, _ := in2.Plan.Best(d.Job.GPU.ID); math.Abs(two.Cost/one.Cost-2) > 0.02 {
+	// Twice the tokens, about twice the cost: each job also pays a fixed
+	// part of its time (0.167 h in rightsize plan's H100 rows of an 8B
+	// fine-tune), a larger share of the shorter jobs of the plans that
+	// leave the memory estimate's error free (trainMemoryMargin).
+	if two, _ := in2.Plan.Best(d.Job.GPU.ID); math.Abs(two.Cost/one.Cost-2) > 0.03 {
 		t.Errorf("twice the tokens cost %.3f× as much", two.Cost/one.Cost)
 	}
 	if _, _, d := pageOf(t, "t=finetune&tok=lots", nil); d.Errs[FieldTrainTokens].Key != MsgNotCount {

@@ -422,6 +422,9 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	if req.ZeROOpen = !job.set["zero"]; req.ZeROOpen && !job.set["virtual-stages"] {
 		req.Input.Schedule.VirtualStages = 0
 	}
+	// Without --engine a decoder's batch job is planned on vLLM, the
+	// engine --emit launches (plan.Request.EngineOpen).
+	req.EngineOpen = !job.set["engine"]
 	var err error
 	req.Pricing = pj.Pricing
 	said(jobspec.Pricing)
@@ -768,7 +771,11 @@ type planRowJSON struct {
 	// Weights is the weight format the row runs: the job's, or what the
 	// GPU and engine run instead (fp16 where there is no bf16; a note
 	// says so). UserPrice marks a price from --prices.
-	Weights      string `json:"weights"`
+	Weights string `json:"weights"`
+	// Engine is the inference engine the row is planned on (plan.Row.Engine:
+	// the user's, or vLLM for serving and for a decoder's batch job with
+	// no --engine); empty for training.
+	Engine       string `json:"engine,omitempty"`
 	UserPrice    bool   `json:"user_price"`
 	ProviderKind string `json:"provider_kind"`
 	// Unchecked names the filters (--region, --min-vcpus, --min-ram)
@@ -932,6 +939,9 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		}
 		if r.Host.Reason.Key == "" {
 			j.HostCheck.Reason = ""
+		}
+		if req.Workload.Kind != plan.Training && r.Fits {
+			j.Engine = r.Engine.String()
 		}
 		if r.Sim != nil {
 			j.Binding, j.EngineLimit = r.Binding.String(), r.EngineLimit.String()

@@ -292,6 +292,12 @@ type planner struct {
 	// dataParallel: this rental planner tries data-parallel shapes only
 	// (TP 1, PP 1: StackDataParallel), a fine-tune's first choice.
 	dataParallel bool
+	// bare: this planner fits training layouts with no margin
+	// (trainMargin), to tell a layout that fits only inside it.
+	bare bool
+	// batchVLLM: a batch job with no engine given, planned on vLLM by
+	// the planner (Request.EngineOpen), not by the user.
+	batchVLLM bool
 }
 
 // fitKey is a memory memo's key: the fields the planner varies, the
@@ -480,6 +486,22 @@ func newPlanner(req Request, opts Options, offers int) *planner {
 		in.Engine = estimator.VLLM
 		p.note(Reason{Key: "note.serving_engine"})
 	}
+	if w.Kind == Batch && req.EngineOpen && in.Engine == estimator.HF && !in.Compiled {
+		if generates(in.Arch) {
+			// Offline batch inference of a decoder LLM runs on an
+			// engine with continuous batching and a paged KV pool:
+			// vLLM's offline inference (LLM.generate, "Offline
+			// Inference", vLLM docs) or SGLang's, not HF generate's
+			// static batches. The plan prices the engine --emit
+			// launches (vLLM), offer by offer where vLLM runs the job
+			// (row: on HF transformers, noted, where it does not).
+			in.Engine = estimator.VLLM
+			p.batchVLLM = true
+			p.note(Reason{Key: "note.batch_engine"})
+		} else {
+			p.note(Reason{Key: "note.batch_engine_encoder"})
+		}
+	}
 	p.in = in
 	if w.Kind == Training {
 		p.ckpt = checkpointBytes(in)
@@ -558,6 +580,33 @@ func (p *planner) supportNote(o *Offer, s estimator.Support) Reason {
 	return Reason{Key: key, Args: []any{p.in.Weights.String(), o.Hardware.Generation.String(), s.Weights.String()}}
 }
 
+// generates reports whether a model generates tokens: not an encoder
+// (BERT) nor a model of a fixed input length (ViT), whose inputs the
+// estimator counts as prompts with no output (estimator.SampleLengths).
+func generates(a estimator.Arch) bool {
+	return !a.Encoder && (a.SeqLen == 0 || a.Generic())
+}
+
+// batchOnHF reports whether a batch job the planner put on vLLM (sup is
+// vLLM's support on o) runs on HF transformers on o instead, and the row
+// note that says why: vLLM does not run on o's GPUs, or runs other
+// weights there than HF transformers does (no kernel for the format).
+func (p *planner) batchOnHF(o *Offer, sup estimator.Support) (Reason, bool) {
+	g := o.Hardware.Generation
+	hfIn := p.in
+	hfIn.Engine = estimator.HF
+	hf := estimator.SupportForJob(g, hfIn)
+	switch {
+	case !hf.Runs:
+		return Reason{}, false
+	case !sup.Runs:
+		return Reason{Key: "note.batch_hf_gpu", Args: []any{g.String()}}, true
+	case sup.Weights != hf.Weights:
+		return Reason{Key: "note.batch_hf_weights", Args: []any{p.in.Weights.String(), g.String()}}, true
+	}
+	return Reason{}, false
+}
+
 // variant is the settings a sub-planner changes.
 type variant struct {
 	weights estimator.DType
@@ -566,6 +615,11 @@ type variant struct {
 	// ckpt, ZeRO from stage 0 and no CPU offload; dataParallel keeps it
 	// to TP 1 and PP 1.
 	rental, ckpt, dataParallel bool
+	// hf: the batch job on HF transformers where the planner would have
+	// chosen vLLM (planner.batchOnHF).
+	hf bool
+	// bare: training layouts fitted with no margin (planner.bare).
+	bare bool
 }
 
 // sub is the planner of the job with v's settings: the same request,
@@ -576,6 +630,9 @@ func (p *planner) sub(v variant) *planner {
 	}
 	req := p.req
 	req.Input.Weights, req.Input.Offload = v.weights, v.offload
+	if v.hf {
+		req.Input.Engine, req.EngineOpen = estimator.HF, false
+	}
 	if v.rental {
 		// The rental's own layout: FSDP's no_sync accumulation (the
 		// default of the user's accumulating ZeRO-3 fine-tune,
@@ -583,7 +640,7 @@ func (p *planner) sub(v variant) *planner {
 		req.Input.ZeRO, req.Input.GradCheckpointing, req.Input.FSDPNoSync = 0, v.ckpt, false
 	}
 	q := newPlanner(req, p.opts, 0)
-	q.rental, q.dataParallel, q.notes = v.rental, v.dataParallel, p.notes
+	q.rental, q.dataParallel, q.notes, q.bare = v.rental, v.dataParallel, p.notes, v.bare
 	if p.subs == nil {
 		p.subs = map[variant]*planner{}
 	}
@@ -697,6 +754,7 @@ func (p *planner) rentalBest(o *Offer, dataParallel bool) Row {
 		}
 		var c Row
 		p.sub(variant{weights: p.in.Weights, rental: true, ckpt: ckpt, dataParallel: dataParallel}).row(o, &c)
+
 		if sc := c.scale; sc != nil && sc.row != nil {
 			if f := sc.row; scale == nil || f.time < scale.row.time*(1-frontTolerance) ||
 				!(scale.row.time < f.time*(1-frontTolerance)) && f.cost < scale.row.cost {
@@ -706,7 +764,10 @@ func (p *planner) rentalBest(o *Offer, dataParallel bool) Row {
 		switch {
 		case i == 0,
 			c.Fits && (!best.Fits || c.JobCostUSD < best.JobCostUSD),
-			!c.Fits && !best.Fits && ckpt == p.in.GradCheckpointing:
+			!c.Fits && !best.Fits && ckpt == p.in.GradCheckpointing,
+			// Neither fits, and this layout misses only by the margin:
+			// the row says how close it came.
+			!c.Fits && !best.Fits && c.FitReason.Key == "fit.inside_margin" && best.FitReason.Key != "fit.inside_margin":
 			best = c
 		}
 	}
@@ -807,6 +868,17 @@ func (p *planner) row(o *Offer, r *Row) {
 		return
 	}
 	sup := p.support(o)
+	if p.batchVLLM {
+		if why, ok := p.batchOnHF(o, sup); ok {
+			p.sub(variant{weights: p.in.Weights, offload: p.in.Offload, hf: true}).row(o, r)
+			r.Notes = append(slices.Clip(r.Notes), why)
+			if r.scale != nil && r.scale.row != nil {
+				s := r.scale.row
+				s.Notes = append(slices.Clip(s.Notes), why)
+			}
+			return
+		}
+	}
 	if !sup.Runs {
 		*r = Row{Offer: o, Pricing: p.req.Pricing, Engine: p.in.Engine, Weights: p.in.Weights,
 			FitReason: Reason{Key: "fit.engine_gpu", Args: []any{p.in.Engine.String(), o.Hardware.Generation.String()}}}
@@ -1071,7 +1143,7 @@ func (p *planner) estimate(in estimator.Input) fitOut {
 			return fitOut{}
 		}
 		usable := in.UsableBytes()
-		return fitOut{n.peak <= usable, usable - n.peak, n.hostOffload, 0, n.trainableParams, n.params}
+		return fitOut{n.peak <= usable-p.trainMargin(usable), usable - n.peak, n.hostOffload, 0, n.trainableParams, n.params}
 	}
 	k := fitKey{memOf(in), in.GPUs, in.TP, in.PP, layoutKey(in), in.Batch, in.DP, in.EP}
 	if r, ok := p.fits[k]; ok {

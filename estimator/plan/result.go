@@ -134,6 +134,8 @@ var English = map[string]string{
 	"fit.no_fx":                  "no exchange rate for %s",
 	"fit.fraction_training":      "a GPU slice is for inference only",
 	"fit.too_big":                "needs more than %s instances",
+	"fit.inside_margin":          "fits with %s GiB free per GPU at best — inside the memory estimate's error (%s%% of the GPU's memory): a plan would risk running out of memory",
+	"note.inside_margin":         "the layout given fits with %s GiB free per GPU — inside the memory estimate's error (%s%% of the GPU's memory): a fragmentation spike may run it out of memory",
 	"fit.layout_oom":             "%s GiB per GPU short at the layout given (%s GPUs, TP %s, PP %s, ZeRO %s): set a higher --zero or --grad-checkpointing, or leave --gpus, --tp and --pp out to let the plan choose",
 	"fit.engine_gpu":             "%s does not run on %s GPUs",
 	"fit.no_fabric":              "one instance does not hold it, and the provider names no cluster network between instances (allow unknown networks to plan across them)",
@@ -213,6 +215,10 @@ var English = map[string]string{
 	"note.mem_share":             "SGLang's default --mem-fraction-static leaves no KV cache at attention DP %s; the plan sets %s, as the SGLang DeepSeek-R1 multi-node recipes do (InferenceX, H100)",
 	"note.no_spare":              "one replica at %s%% load serves the whole rate: no spare if it fails (add one for N+1)",
 	"note.serving_engine":        "serving assumes continuous batching (vLLM)",
+	"note.batch_engine":          "batch inference planned on vLLM (continuous batching, offline LLM.generate), the engine the launch runs; --engine hf plans HF transformers",
+	"note.batch_engine_encoder":  "the model generates no tokens (an encoder or a fixed-input model): its batch is planned on HF transformers",
+	"note.batch_hf_gpu":          "planned on HF transformers: vLLM does not run on %s GPUs",
+	"note.batch_hf_weights":      "planned on HF transformers: vLLM has no %s kernel on %s GPUs",
 	"note.own_no_region":         "region not given in your sheet: kept, the region filter not checked",
 	"note.own_no_vcpus":          "vCPUs not given in your sheet: kept, the vCPU floor not checked",
 	"note.own_no_ram":            "RAM not given in your sheet: kept, the RAM floor not checked",
@@ -325,7 +331,8 @@ type Row struct {
 	HeadroomGiB float64 // per GPU
 
 	// Engine is the engine the row is planned on: the request's, or vLLM
-	// for serving at a rate (note.serving_engine).
+	// for serving at a rate (note.serving_engine) and for a decoder's batch
+	// job with no engine given (Request.EngineOpen, note.batch_engine).
 	Engine estimator.Engine
 	// Weights is the weight format the row runs: the request's, or what
 	// runs on the GPU (estimator.SupportFor: fp16 where there is no bf16,
