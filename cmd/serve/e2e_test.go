@@ -774,8 +774,18 @@ func TestE2ESubPath(t *testing.T) {
 // block-FP8 rule with its warning, names with one bracket, the fit
 // table's passed-over reasons, the launch's checkpoint formats, and page
 // audit 5's units, field names and Chinese punctuation, in EN/RU/ZH
-// (+112 KB raw, 12,273,645 → 12,385,635 B): 2,231,258 B, so the budget is
-// 2,240,000 B. A planner in a worker of its
+// (+112 KB raw, 12,273,645 → 12,385,635 B): 2,231,258 B, so the budget was
+// 2,240,000 B. Then eight more fixes of answers and launches: the fastest
+// pick's tie per kind of job, encoder and batch jobs planned as they run
+// (vLLM for a decoder's batch, its replicas scaled out), training layouts
+// the planner picks kept out of the memory estimate's error, the user's own
+// rows kept past empty filter columns and own offers that need more GPUs
+// saying how many, billing minimums as data, SGLang's DeepEP inside one node
+// with its reserve and its refusals by architecture, shared experts placed
+// as the engines place them, and the launch checks behind them (+56 KB raw,
+// 12,385,635 → 12,441,559 B; code: estimator/plan +30 KB, estimator +7 KB,
+// app/page +4 KB, catalog/launch +3 KB): 2,246,587 B, so the budget is
+// 2,252,000 B. A planner in a worker of its
 // own would take 155 KB (plan, launch, simulator; measured by cutting
 // their entry points: 2,051,878 B against 2,206,923 B by the same brotli
 // settings), and everything but the go-app shell 464 KB (1,743,116 B,
@@ -794,7 +804,7 @@ func TestE2ESubPath(t *testing.T) {
 // size before it is blamed.
 func TestWasmBrotliBudget(t *testing.T) {
 	dir := distDir(t, "RIGHTSIZE_DIST")
-	const budget = 2_240_000
+	const budget = 2_252_000
 	st, err := os.Stat(filepath.Join(dir, "web", "app.wasm.br"))
 	if err != nil {
 		t.Fatal(err)
