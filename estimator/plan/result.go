@@ -215,7 +215,7 @@ var English = map[string]string{
 	"note.mem_share":             "SGLang's default --mem-fraction-static leaves no KV cache at attention DP %s; the plan sets %s, as the SGLang DeepSeek-R1 multi-node recipes do (InferenceX, H100)",
 	"note.no_spare":              "one replica at %s%% load serves the whole rate: no spare if it fails (add one for N+1)",
 	"note.serving_engine":        "serving assumes continuous batching (vLLM)",
-	"note.batch_engine":          "batch inference planned on vLLM (continuous batching, offline LLM.generate), the engine the launch runs; --engine hf plans HF transformers",
+	"note.batch_engine":          "batch inference planned on vLLM (continuous batching, offline LLM.generate), the engine the launch runs",
 	"note.batch_engine_encoder":  "the model generates no tokens (an encoder or a fixed-input model): its batch is planned on HF transformers",
 	"note.batch_hf_gpu":          "planned on HF transformers: vLLM does not run on %s GPUs",
 	"note.batch_hf_weights":      "planned on HF transformers: vLLM has no %s kernel on %s GPUs",
