@@ -335,9 +335,10 @@ func (s *shareState) sync(ctx app.Context, frag string) {
 		writeURL(ctx, frag)
 		return
 	}
+	opened := ctx.Page().URL().Fragment // a link opened meanwhile changes it, before OnNav runs
 	ctx.Async(func() {
 		time.Sleep(urlDelay)
-		if !s.seq.Stale(seq) { // no newer change replaced it
+		if !s.seq.Stale(seq) && ctx.Page().URL().Fragment == opened { // no newer change, no link opened
 			writeURL(ctx, frag)
 		}
 	})
