@@ -782,8 +782,8 @@ func TestE2ESubPath(t *testing.T) {
 // rows kept past empty filter columns and own offers that need more GPUs
 // saying how many, billing minimums as data, SGLang's DeepEP inside one node
 // with its reserve and its refusals by architecture, shared experts placed
-// as the engines place them, and the launch checks behind them (+56 KB raw,
-// 12,385,635 → 12,441,559 B; code: estimator/plan +30 KB, estimator +7 KB,
+// as the engines place them, and the launch checks behind them (+78 KB raw,
+// 12,385,635 → 12,463,846 B; code: estimator/plan +30 KB, estimator +7 KB,
 // app/page +4 KB, catalog/launch +3 KB): 2,246,587 B, so the budget is
 // 2,252,000 B. A planner in a worker of its
 // own would take 155 KB (plan, launch, simulator; measured by cutting
