@@ -548,16 +548,16 @@ func (p *planner) passes(o *Offer) bool {
 	}
 	// The user's own row that leaves a filter's column empty is kept and
 	// marked, not dropped (ownUnchecked says why).
-	own := o.UserPrice
-	if len(f.Regions) > 0 && !(own && o.Region == "") && !slices.ContainsFunc(f.Regions, func(s string) bool {
+	unchecked := p.ownUnchecked(o)
+	if len(f.Regions) > 0 && !slices.Contains(unchecked, ColumnRegion) && !slices.ContainsFunc(f.Regions, func(s string) bool {
 		return o.Region != "" && strings.HasPrefix(strings.ToLower(o.Region), strings.ToLower(s))
 	}) {
 		return false
 	}
-	if f.MinVCPUs > 0 && !(own && o.VCPUs == 0) && o.VCPUs < f.MinVCPUs {
+	if f.MinVCPUs > 0 && !slices.Contains(unchecked, ColumnVCPUs) && o.VCPUs < f.MinVCPUs {
 		return false
 	}
-	if f.MinRAMGiB > 0 && !(own && o.RAMGiB == 0) && o.RAMGiB < f.MinRAMGiB {
+	if f.MinRAMGiB > 0 && !slices.Contains(unchecked, ColumnRAM) && o.RAMGiB < f.MinRAMGiB {
 		return false
 	}
 	return true
