@@ -487,32 +487,36 @@ func TestBalanceWait(t *testing.T) {
 	}
 }
 
-// The recipes' SGLang receive interval: on Blackwell 10 steps below
-// concurrency 16 and 30 from 16, none with attention data parallelism or
-// on other generations or engines.
-func TestRecvInterval(t *testing.T) {
+// SGLang's receive interval is the launch's, not a default: SGLang on a
+// Blackwell GPU polls for new requests every pass (its
+// scheduler_recv_interval 1) unless Input.SchedulerRecvInterval says
+// otherwise, as the InferenceX B200 recipes' 10 does; then a new request
+// waits for the next poll, so the median TTFT grows.
+func TestRecvIntervalIsExplicit(t *testing.T) {
 	in := estimator.DefaultInput(llama8B(t))
-	in.Engine = estimator.SGLang
-	bw := estimator.Hardware{Generation: estimator.GenBlackwell}
-	for _, tc := range []struct {
-		engine estimator.Engine
-		gen    estimator.Generation
-		dp     int
-		conc   int
-		want   int
-	}{
-		{estimator.SGLang, estimator.GenBlackwell, 1, 4, 10},
-		{estimator.SGLang, estimator.GenBlackwell, 1, 15, 10},
-		{estimator.SGLang, estimator.GenBlackwell, 1, 16, 30},
-		{estimator.SGLang, estimator.GenBlackwell, 1, 0, 10},
-		{estimator.SGLang, estimator.GenBlackwell, 8, 64, 0},
-		{estimator.SGLang, estimator.GenHopper, 1, 64, 0},
-		{estimator.VLLM, estimator.GenBlackwell, 1, 64, 0},
-	} {
-		in.Engine, in.DP = tc.engine, tc.dp
-		bw.Generation = tc.gen
-		if got := recvInterval(in, bw, tc.conc); got != tc.want {
-			t.Errorf("%v on %v, DP %d, concurrency %d: interval %d, want %d", tc.engine, tc.gen, tc.dp, tc.conc, got, tc.want)
+	in.Engine, in.VRAM = estimator.SGLang, 80*gib
+	hw := h100SXM
+	hw.Generation = estimator.GenBlackwell
+	w := estimator.Workload{PromptTokens: 1024, OutputTokens: 256}
+	b := Bench{Concurrency: 4, RangeRatio: DefaultRangeRatio, Seed: 1}
+	bench := func(interval int) (Config, Result) {
+		t.Helper()
+		in.SchedulerRecvInterval = interval
+		cfg, res, err := Benchmark(in, hw, estimator.Efficiency{}, w, b)
+		if err != nil {
+			t.Fatal(err)
 		}
+		return cfg, res
+	}
+	plain, r0 := bench(0)
+	set, r10 := bench(10)
+	if plain.Policy.AdmitEvery != 0 || set.Policy.AdmitEvery != 10 {
+		t.Fatalf("AdmitEvery %d by default and %d with --scheduler-recv-interval 10, want 0 and 10", plain.Policy.AdmitEvery, set.Policy.AdmitEvery)
+	}
+	if !(r10.TTFT.P50 > r0.TTFT.P50) {
+		t.Errorf("median TTFT %.4f s polling every 10 passes, %.4f s every pass: want longer", r10.TTFT.P50, r0.TTFT.P50)
+	}
+	if cfg, err := NewConfig(in, hw, estimator.Efficiency{}, w); err != nil || cfg.Policy.AdmitEvery != 10 {
+		t.Errorf("NewConfig: AdmitEvery %d (%v), want 10", cfg.Policy.AdmitEvery, err)
 	}
 }
