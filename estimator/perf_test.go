@@ -1087,6 +1087,17 @@ func TestSGLangRecvInterval(t *testing.T) {
 			t.Errorf("receive interval on %v accepted: %v", e, err)
 		}
 	}
+	// TensorRT-LLM's attention-DP balance needs TensorRT-LLM and DP > 1.
+	in.SchedulerRecvInterval, in.AttentionDPBalanceIters = 0, 60
+	for _, c := range []struct {
+		e  Engine
+		dp int
+	}{{TRTLLM, 1}, {SGLang, 1}} {
+		in.Engine, in.DP = c.e, c.dp
+		if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "attention-dp-balance") {
+			t.Errorf("attention-DP balance on %v DP %d accepted: %v", c.e, c.dp, err)
+		}
+	}
 }
 
 // TestVLLMBitsandbytes: vLLM's bitsandbytes 4-bit runs bitsandbytes'

@@ -22,6 +22,9 @@ func TestWholeRangeIsValidates(t *testing.T) {
 		"scheduler-recv-interval": func(in *Input, v int) {
 			in.Engine, in.SchedulerRecvInterval = SGLang, v
 		},
+		"attention-dp-balance": func(in *Input, v int) {
+			in.Engine, in.AttentionDPBalanceIters = TRTLLM, v
+		},
 		"micro-batches": func(in *Input, v int) { in.Schedule.MicroBatches = v },
 		"global-batch":  func(in *Input, v int) { in.Schedule.GlobalBatch = v },
 		"zero":          func(in *Input, v int) { in.ZeRO = v },

@@ -112,12 +112,24 @@ func inferencexArgs(r map[string]string) ([]string, bool) {
 	if r["framework"] == "trt" {
 		isl, _ := strconv.Atoi(r["isl"])
 		args = append(args, "--max-batched-tokens", strconv.Itoa(trtRecipeMaxNumTokens(isl, conc, r["run_date"])))
+		if dp != "1" {
+			args = append(args, "--attention-dp-balance", strconv.Itoa(trtRecipeBalanceIters))
+		}
 	}
 	if n := sglangRecipeRecvInterval(r["framework"], r["hardware"], dp, conc); n > 0 {
 		args = append(args, "--scheduler-recv-interval", strconv.Itoa(n))
 	}
 	return args, true
 }
+
+// trtRecipeBalanceIters is the attention-DP balance that InferenceX's
+// TensorRT-LLM recipes launch with under attention data parallelism:
+// attention_dp_config enable_balance: true, batching_wait_iters: 0,
+// timeout_iters: 60 (every DeepSeek-R1 recipe; gpt-oss and MiniMax enable
+// the balance too; SemiAnalysisAI/InferenceX
+// benchmarks/single_node/fixed_seq_len/*.sh at 843c6254, 2026-08-21,
+// Apache-2.0). TensorRT-LLM's default is no balance.
+const trtRecipeBalanceIters = 60
 
 // sglangRecipeRecvInterval is the --scheduler-recv-interval that
 // InferenceX's SGLang recipes launch with on B200 and B300 without

@@ -150,19 +150,6 @@ const (
 
 const gib = 1 << 30
 
-// TensorRT-LLM's attention-DP balance as the published high-throughput
-// recipes set it, which the simulated engine runs with: attention_dp_config
-// enable_balance: true, batching_wait_iters: 0, timeout_iters: 60 (every
-// DeepSeek-R1 recipe of SemiAnalysis InferenceX,
-// benchmarks/single_node/fixed_seq_len/*.sh at 843c6254, 2026-08-21,
-// Apache-2.0; gpt-oss and MiniMax enable the balance too): a context phase
-// waits until every rank has one, or for the executor's 60-iteration
-// counter (Policy.BalanceRanks). SGLang's receive interval, which the same
-// recipes set on B200 and B300, is no default here: the engine's own is
-// every pass, and a launch that sets it says so
-// (estimator.Input.SchedulerRecvInterval).
-const trtBalanceWaitSteps = 60
-
 // DefaultPolicy is engine e's scheduler with its documented defaults on a
 // GPU of vram bytes, and its fitted per-request cost. Engines that do not
 // batch continuously (HF transformers, llama.cpp) return an
@@ -333,7 +320,8 @@ func lengths(in estimator.Input, w estimator.Workload) (prompt, output int) {
 // GPUs like hw; in.GPUs and in.Batch are ignored) serving w under its
 // engine's default scheduler (DefaultPolicyOn in.VRAM and hw; a non-zero
 // in.MaxBatchedTokens replaces the token budget, in.SchedulerSteps or
-// in.SchedulerRecvInterval sets AdmitEvery, a non-zero in.RequestSeconds
+// in.SchedulerRecvInterval sets AdmitEvery, in.AttentionDPBalanceIters
+// TensorRT-LLM's attention-DP balance, a non-zero in.RequestSeconds
 // RequestSeconds). When the memory estimate's KV pool cannot hold one
 // request (a job that fits only with a lower memory reserve or an fp8 KV
 // cache), the pool bounds nothing and KVUnbounded says so. Load's
@@ -357,8 +345,8 @@ func NewConfig(in estimator.Input, hw estimator.Hardware, eff estimator.Efficien
 		// holds DP times the sequences and tokens of one scheduler.
 		pol.MaxSeqs *= dp
 		pol.TokenBudget = min(pol.TokenBudget*dp, 1<<24)
-		if in.Engine == estimator.TRTLLM {
-			pol.BalanceRanks, pol.BalanceWaitSteps = dp, trtBalanceWaitSteps
+		if in.Engine == estimator.TRTLLM && in.AttentionDPBalanceIters > 0 {
+			pol.BalanceRanks, pol.BalanceWaitSteps = dp, in.AttentionDPBalanceIters
 		}
 	}
 	prompt, output := lengths(in, w)

@@ -487,6 +487,26 @@ func TestBalanceWait(t *testing.T) {
 	}
 }
 
+// TensorRT-LLM's attention-DP balance is the launch's, not a default
+// (AttentionDpConfig.enable_balance is off unless set): a TP 8 DP 8
+// replica schedules without it, and with Input.AttentionDPBalanceIters 60
+// (the InferenceX recipes' timeout_iters) over its 8 ranks, 60 steps at
+// most.
+func TestAttentionDPBalanceIsExplicit(t *testing.T) {
+	in := estimator.DefaultInput(readArch(t, "deepseek-v3"))
+	in.Engine, in.VRAM, in.TP, in.DP, in.EP, in.GPUs, in.Weights = estimator.TRTLLM, 141*gib, 8, 8, 8, 8, estimator.FP8
+	w := estimator.Workload{PromptTokens: 1024, OutputTokens: 256}
+	cfg, err := NewConfig(in, h100SXM, estimator.Efficiency{}, w)
+	if err != nil || cfg.Policy.BalanceRanks != 0 || cfg.Policy.BalanceWaitSteps != 0 {
+		t.Fatalf("default: balance over %d ranks, %d steps (%v), want none", cfg.Policy.BalanceRanks, cfg.Policy.BalanceWaitSteps, err)
+	}
+	in.AttentionDPBalanceIters = 60
+	cfg, err = NewConfig(in, h100SXM, estimator.Efficiency{}, w)
+	if err != nil || cfg.Policy.BalanceRanks != 8 || cfg.Policy.BalanceWaitSteps != 60 {
+		t.Errorf("--attention-dp-balance 60: balance over %d ranks, %d steps (%v), want 8 and 60", cfg.Policy.BalanceRanks, cfg.Policy.BalanceWaitSteps, err)
+	}
+}
+
 // SGLang's receive interval is the launch's, not a default: SGLang on a
 // Blackwell GPU polls for new requests every pass (its
 // scheduler_recv_interval 1) unless Input.SchedulerRecvInterval says
