@@ -494,6 +494,23 @@ type Input struct {
 	// flight before its prefill. 0 or 1: every step (vLLM's default). vLLM
 	// only.
 	SchedulerSteps int
+	// SchedulerRecvInterval is SGLang's --scheduler-recv-interval: its
+	// scheduler takes in new requests only every that many forward passes
+	// (ServerArgs.scheduler_recv_interval, default 1: every pass;
+	// sgl-project/sglang python/sglang/srt/server_args.py), so a new
+	// request waits for the passes before the next poll. A benchmark
+	// recipe's setting, not the engine's: 0 or 1 is SGLang's default.
+	// SGLang only.
+	SchedulerRecvInterval int
+	// AttentionDPBalanceIters is TensorRT-LLM's attention-DP balance
+	// (attention_dp_config enable_balance: true, timeout_iters this,
+	// batching_wait_iters 0, as the InferenceX recipes set it): a new
+	// request joins one attention rank and context phases start only when
+	// every rank has one to start, or every this many iterations. 0: off,
+	// TensorRT-LLM's default (AttentionDpConfig.enable_balance False,
+	// tensorrt_llm/llmapi/llm_args.py). TensorRT-LLM with attention data
+	// parallelism (DP > 1) only.
+	AttentionDPBalanceIters int
 	// RequestSeconds is a serving engine's fixed cost per request outside
 	// the GPU's steps (API server, tokenisation, scheduling, detokenising,
 	// streaming), measured on the user's own deployment (rightsize
@@ -655,7 +672,8 @@ var wholeRanges = [...]struct {
 	{"max-batched-tokens", 0, maxSeq}, {"loss-chunks", 0, maxSeq}, {"output", 0, maxSeq}, {"output-tokens", 0, maxSeq},
 	{"gpus", 1, maxGPUs}, {"tp", 1, maxGPUs}, {"pp", 1, maxGPUs}, {"cp", 1, maxGPUs},
 	{"ep", 0, maxGPUs}, {"dp", 0, maxGPUs}, {"redundant-experts", 0, maxGPUs}, {"nvlink-domain", 0, maxGPUs},
-	{"micro-batches", 0, maxBatch}, {"virtual-stages", 0, maxBatch}, {"scheduler-steps", 0, maxBatch},
+	{"micro-batches", 0, maxBatch}, {"virtual-stages", 0, maxBatch}, {"scheduler-steps", 0, maxBatch}, {"scheduler-recv-interval", 0, maxBatch},
+	{"attention-dp-balance", 0, maxBatch},
 	{"global-batch", 0, maxBatch * maxGPUs},
 	{"lora-rank", 1, 1 << 16},
 	{"zero", 0, 3},
@@ -886,6 +904,16 @@ func (in Input) validate(l *errList) {
 		l.whole("scheduler-steps", in.SchedulerSteps, "want 0..%d", maxBatch)
 	} else if in.SchedulerSteps > 1 && (in.Engine != VLLM || train) {
 		l.add("scheduler-steps", in.SchedulerSteps, ErrIncompatible, "multi-step scheduling is a vLLM serving option")
+	}
+	if in.SchedulerRecvInterval < 0 || in.SchedulerRecvInterval > maxBatch {
+		l.whole("scheduler-recv-interval", in.SchedulerRecvInterval, "want 0..%d", maxBatch)
+	} else if in.SchedulerRecvInterval > 1 && (in.Engine != SGLang || train) {
+		l.add("scheduler-recv-interval", in.SchedulerRecvInterval, ErrIncompatible, "the receive interval is an SGLang serving option")
+	}
+	if in.AttentionDPBalanceIters < 0 || in.AttentionDPBalanceIters > maxBatch {
+		l.whole("attention-dp-balance", in.AttentionDPBalanceIters, "want 0..%d", maxBatch)
+	} else if in.AttentionDPBalanceIters > 0 && (in.Engine != TRTLLM || train || in.DP <= 1) {
+		l.add("attention-dp-balance", in.AttentionDPBalanceIters, ErrIncompatible, "the attention-DP balance is a TensorRT-LLM serving option under attention data parallelism (--dp > 1)")
 	}
 	if in.Quant.GGUF() && in.Engine != LlamaCpp {
 		l.add("quant", in.Quant, ErrIncompatible, "GGUF formats run on llamacpp")

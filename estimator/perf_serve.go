@@ -317,11 +317,13 @@ func (m *inferModel) perf(in Input, eff Efficiency, peak float64, w Workload) Pe
 		// it, or half of a multi-step pass of SchedulerSteps steps (vLLM
 		// v0.6 multi-step scheduling admits new requests only between
 		// passes; vLLM blog 2024-09-05 "vLLM v0.6.0: 2.7x throughput
-		// improvement and 5x latency reduction").
+		// improvement and 5x latency reduction"), or of SGLang's receive
+		// interval, whose scheduler polls for new requests only every
+		// SchedulerRecvInterval passes.
 		own, marginal := m.admission(prompt)
 		tpot = step + c/out*marginal
 		co := (c - 1) * own / (own + out*tpot)
-		pass := float64(max(in.SchedulerSteps, 1)) * step
+		pass := float64(max(in.SchedulerSteps, in.SchedulerRecvInterval, 1)) * step
 		ttft = own + co*marginal + (c-1)/c*pass/2
 	} else {
 		// Static batch (HF generate(), llama.cpp): the c prompts prefill

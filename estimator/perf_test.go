@@ -1065,6 +1065,41 @@ func TestMultiStepScheduling(t *testing.T) {
 	}
 }
 
+// TestSGLangRecvInterval: SGLang's --scheduler-recv-interval N makes a new
+// request wait for half of N passes instead of half a step, as vLLM's
+// multi-step pass does (the closed form's TTFT grows by (c−1)/c · (N−1) ·
+// step/2, TPOT does not move); other engines refuse it.
+func TestSGLangRecvInterval(t *testing.T) {
+	in := DefaultInput(loadArch(t, "llama-3.1-8b.json"))
+	in.Engine, in.Batch, in.Seq = SGLang, 8, 512
+	hw := Hardware{PeakFLOPS: 2250e12, MemBandwidth: 8e12, Generation: GenBlackwell}
+	w := Workload{PromptTokens: 256, OutputTokens: 128}
+	one := mustPerf(t, in, hw, Efficiency{}, w)
+	in.SchedulerRecvInterval = 10
+	ten := mustPerf(t, in, hw, Efficiency{}, w)
+	want := one.TimeToFirstToken + 7.0/8*9*one.DecodeStepSeconds/2
+	if math.Abs(relErr(ten.TimeToFirstToken, want)) > 1e-9 || ten.DecodeTokenLatency != one.DecodeTokenLatency {
+		t.Errorf("interval-10 TTFT %g s (TPOT %g), want %g s (TPOT %g)", ten.TimeToFirstToken, ten.DecodeTokenLatency, want, one.DecodeTokenLatency)
+	}
+	for _, e := range []Engine{VLLM, TRTLLM} {
+		in.Engine = e
+		if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "scheduler-recv-interval") {
+			t.Errorf("receive interval on %v accepted: %v", e, err)
+		}
+	}
+	// TensorRT-LLM's attention-DP balance needs TensorRT-LLM and DP > 1.
+	in.SchedulerRecvInterval, in.AttentionDPBalanceIters = 0, 60
+	for _, c := range []struct {
+		e  Engine
+		dp int
+	}{{TRTLLM, 1}, {SGLang, 1}} {
+		in.Engine, in.DP = c.e, c.dp
+		if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "attention-dp-balance") {
+			t.Errorf("attention-DP balance on %v DP %d accepted: %v", c.e, c.dp, err)
+		}
+	}
+}
+
 // TestVLLMBitsandbytes: vLLM's bitsandbytes 4-bit runs bitsandbytes'
 // matmul_4bit, which dequantises to a 16-bit copy above one token: at
 // batch 8 its memory-bound step reads several times GPTQ's bytes, at

@@ -19,9 +19,15 @@ func TestWholeRangeIsValidates(t *testing.T) {
 		"max-batched-tokens": func(in *Input, v int) { in.MaxBatchedTokens = v },
 		"loss-chunks":        func(in *Input, v int) { in.LossChunks = v },
 		"scheduler-steps":    func(in *Input, v int) { in.SchedulerSteps = v },
-		"micro-batches":      func(in *Input, v int) { in.Schedule.MicroBatches = v },
-		"global-batch":       func(in *Input, v int) { in.Schedule.GlobalBatch = v },
-		"zero":               func(in *Input, v int) { in.ZeRO = v },
+		"scheduler-recv-interval": func(in *Input, v int) {
+			in.Engine, in.SchedulerRecvInterval = SGLang, v
+		},
+		"attention-dp-balance": func(in *Input, v int) {
+			in.Engine, in.AttentionDPBalanceIters = TRTLLM, v
+		},
+		"micro-batches": func(in *Input, v int) { in.Schedule.MicroBatches = v },
+		"global-batch":  func(in *Input, v int) { in.Schedule.GlobalBatch = v },
+		"zero":          func(in *Input, v int) { in.ZeRO = v },
 	}
 	for field, f := range set {
 		r, ok := WholeRange(field)

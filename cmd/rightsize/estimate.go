@@ -103,6 +103,8 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		_                = intFlag(fs, jobspec.MaxBatchedTokens, "the serving engine's tokens per step: vLLM --max-num-batched-tokens, SGLang --chunked-prefill-size, TensorRT-LLM --max_num_tokens (0: the engine's default for the GPU's memory)")
 		_                = boolFlag(fs, jobspec.EnforceEager, "serving engines without CUDA graphs, as vLLM --enforce-eager, SGLang --disable-cuda-graph and TensorRT-LLM's cuda_graph_config: null run (no graphs' memory, eager decode steps; --emit writes the engine's setting)")
 		schedSteps       = fs.Int("scheduler-steps", 0, "vLLM multi-step scheduling (--num-scheduler-steps); 0: every step")
+		recvInterval     = fs.Int("scheduler-recv-interval", 0, "SGLang --scheduler-recv-interval: new requests are taken in every that many forward passes, as some benchmark recipes set it; 0: every pass (SGLang's default)")
+		dpBalance        = fs.Int("attention-dp-balance", 0, "TensorRT-LLM with --dp > 1: attention_dp_config enable_balance with timeout_iters N (batching_wait_iters 0), as some benchmark recipes set it; 0: off (TensorRT-LLM's default)")
 		gpu              = textFlag(fs, jobspec.GPU, "catalog GPU ID (e.g. h100-sxm)")
 		vram             = fs.String("vram", "", "memory per GPU with unit, e.g. 24GB or 80GiB (default 80GiB)")
 		_                = textFlag(fs, jobspec.UsableVRAM, "measured usable memory per GPU (default 0.99 × what CUDA sees: vram, less the ECC share of a catalog GDDR GPU)")
@@ -250,7 +252,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	in.Compiled, in.PureBF16, in.SequenceParallel, in.LossChunks = *compiled, *pureBF16, *seqPar, *lossChunks
 	in.OptimizerInBackward, in.SchedulerSteps, in.RequestSeconds = *optInBwd, *schedSteps, *reqOver
 	in.FSDPNoSync, in.LoRADropout, in.LoRAFusedQKV, in.QuantizeHead = *fsdpNoSync, *loraDrop, *loraFused, *quantHead
-	in.FSDPAdapterUnits = *fsdpAdapterUnits
+	in.FSDPAdapterUnits, in.SchedulerRecvInterval, in.AttentionDPBalanceIters = *fsdpAdapterUnits, *recvInterval, *dpBalance
 	in.KeepsLastGraph = *lastGraph
 	if lora := in.Task == estimator.LoRA || in.Task == estimator.QLoRA; !lora {
 		if set["lora-dropout"] && *loraDrop > 0 {

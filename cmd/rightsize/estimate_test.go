@@ -199,7 +199,8 @@ func TestEstimateTrainingMemoryFlags(t *testing.T) {
 		t.Errorf("allocated %v, want total less overheads %v", alloc, want)
 	}
 	// Serving flags reach the estimator's validation.
-	for _, c := range [][]string{{"--ep", "3", "--tp", "4", "--engine", "vllm"}, {"--dp", "2", "--engine", "hf"}, {"--scheduler-steps", "4", "--engine", "sglang"}} {
+	for _, c := range [][]string{{"--ep", "3", "--tp", "4", "--engine", "vllm"}, {"--dp", "2", "--engine", "hf"}, {"--scheduler-steps", "4", "--engine", "sglang"},
+		{"--scheduler-recv-interval", "10", "--engine", "vllm"}, {"--attention-dp-balance", "60", "--engine", "trtllm"}} {
 		args := append([]string{"--model", "llama-3.1-8b", "--gpus", "4"}, c...)
 		if code, _, errs := runEst(t, args...); code != 2 || !strings.Contains(errs, strings.TrimPrefix(c[0], "--")) {
 			t.Errorf("%v: exit %d, %q", c, code, errs)

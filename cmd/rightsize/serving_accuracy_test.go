@@ -16,7 +16,8 @@ import (
 // PCIe in the model: SGLang MI325X TTFT +176% → +27% median error), the
 // AMD generations' all-reduce latency (servingAllReduceLatency: AMD TPOT
 // −42% → −2% in-sample) and the recipes' SGLang receive interval on
-// Blackwell (sim.recvInterval: SGLang B200 TTFT −48.5% → +8.4%); then
+// Blackwell (the replay's --scheduler-recv-interval,
+// sglangRecipeRecvInterval: SGLang B200 TTFT −48.5% → +8.4%); then
 // attention's products at the 16-bit peak under FP8/FP4 linears
 // (Hardware.AttnFLOPS: throughput per GPU 10.8/12.7/12.3% → 10.9/11.8/12.0%,
 // 8k-prompt TTFT at concurrency 1–4 −40% → −37%). The mean

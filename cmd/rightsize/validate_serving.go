@@ -108,12 +108,46 @@ func inferencexArgs(r map[string]string) ([]string, bool) {
 	if rel := imageRelease(r["image"]); rel != "" {
 		args = append(args, "--engine-version", rel)
 	}
+	conc, _ := strconv.Atoi(r["conc"])
 	if r["framework"] == "trt" {
 		isl, _ := strconv.Atoi(r["isl"])
-		conc, _ := strconv.Atoi(r["conc"])
 		args = append(args, "--max-batched-tokens", strconv.Itoa(trtRecipeMaxNumTokens(isl, conc, r["run_date"])))
+		if dp != "1" {
+			args = append(args, "--attention-dp-balance", strconv.Itoa(trtRecipeBalanceIters))
+		}
+	}
+	if n := sglangRecipeRecvInterval(r["framework"], r["hardware"], dp, conc); n > 0 {
+		args = append(args, "--scheduler-recv-interval", strconv.Itoa(n))
 	}
 	return args, true
+}
+
+// trtRecipeBalanceIters is the attention-DP balance that InferenceX's
+// TensorRT-LLM recipes launch with under attention data parallelism:
+// attention_dp_config enable_balance: true, batching_wait_iters: 0,
+// timeout_iters: 60 (every DeepSeek-R1 recipe; gpt-oss and MiniMax enable
+// the balance too; SemiAnalysisAI/InferenceX
+// benchmarks/single_node/fixed_seq_len/*.sh at 843c6254, 2026-08-21,
+// Apache-2.0). TensorRT-LLM's default is no balance.
+const trtRecipeBalanceIters = 60
+
+// sglangRecipeRecvInterval is the --scheduler-recv-interval that
+// InferenceX's SGLang recipes launch with on B200 and B300 without
+// attention data parallelism: 10 below concurrency 16 and 30 from 16 (the
+// DeepSeek-R1 FP8/FP4 and Qwen3.5 recipes; GLM-5 FP4 10): the scheduler
+// takes in new requests every that many forward passes
+// (SemiAnalysisAI/InferenceX benchmarks/single_node/fixed_seq_len/*.sh at
+// 843c6254, 2026-08-21, Apache-2.0). 0 for every other row (SGLang's
+// default, every pass). On the InferenceX SGLang B200 rows the TTFT
+// median error goes from −48.5% to +8.4% (228 rows, all splits) with it.
+func sglangRecipeRecvInterval(framework, hardware, dp string, conc int) int {
+	if framework != "sglang" || (hardware != "b200" && hardware != "b300") || dp != "1" {
+		return 0
+	}
+	if conc >= 16 {
+		return 30
+	}
+	return 10
 }
 
 // trtRecipeSince8192 is the day InferenceX's TensorRT-LLM recipes began

@@ -150,43 +150,6 @@ const (
 
 const gib = 1 << 30
 
-// The published high-throughput recipes' scheduler settings that move
-// time to first token, which the simulated engines run with. Source:
-// SemiAnalysis InferenceX single-node recipes
-// (benchmarks/single_node/fixed_seq_len/*.sh at 843c6254, 2026-08-21,
-// Apache-2.0), the configurations its measured serving points
-// (testdata/calibration/inferencex) ran:
-//   - SGLang on B200/B300 without attention data parallelism passes
-//     --scheduler-recv-interval 10 below concurrency 16 and 30 from 16 (the
-//     DeepSeek-R1 FP8/FP4 and Qwen3.5 recipes; GLM-5 FP4 10): the
-//     scheduler takes in new requests every that many forward passes. On
-//     the InferenceX SGLang B200 rows the TTFT median error goes from
-//     −48.5% to +8.4% (228 rows, all splits) with it;
-//   - TensorRT-LLM with attention data parallelism sets
-//     attention_dp_config enable_balance: true, batching_wait_iters: 0,
-//     timeout_iters: 60 (every DeepSeek-R1 recipe; gpt-oss and MiniMax
-//     enable the balance too): a context phase waits until every rank has
-//     one, or for the executor's 60-iteration counter (Policy.BalanceRanks).
-const (
-	sglangRecvIntervalLow, sglangRecvIntervalHigh = 10, 30
-	sglangRecvIntervalFrom                        = 16
-	trtBalanceWaitSteps                           = 60
-)
-
-// recvInterval is the steps between the scheduler's polls for new
-// requests (Policy.AdmitEvery) that the recipes set for in on hw at client
-// concurrency conc (0: an open loop, which takes the low-concurrency
-// setting a latency target calls for); 0 where they set none.
-func recvInterval(in estimator.Input, hw estimator.Hardware, conc int) int {
-	if in.Engine != estimator.SGLang || hw.Generation != estimator.GenBlackwell || in.DP > 1 {
-		return 0
-	}
-	if conc >= sglangRecvIntervalFrom {
-		return sglangRecvIntervalHigh
-	}
-	return sglangRecvIntervalLow
-}
-
 // DefaultPolicy is engine e's scheduler with its documented defaults on a
 // GPU of vram bytes, and its fitted per-request cost. Engines that do not
 // batch continuously (HF transformers, llama.cpp) return an
@@ -356,12 +319,13 @@ func lengths(in estimator.Input, w estimator.Workload) (prompt, output int) {
 // NewConfig sets up the simulation of one replica of in (in.TP × in.PP
 // GPUs like hw; in.GPUs and in.Batch are ignored) serving w under its
 // engine's default scheduler (DefaultPolicyOn in.VRAM and hw; a non-zero
-// in.MaxBatchedTokens replaces the token budget, in.SchedulerSteps sets
-// AdmitEvery, a non-zero in.RequestSeconds RequestSeconds). When the memory
-// estimate's KV pool cannot hold one request (a job that fits only with a
-// lower memory reserve or an fp8 KV cache), the pool bounds nothing and
-// KVUnbounded says so. Load's concurrency, rate and request count are
-// left to the caller.
+// in.MaxBatchedTokens replaces the token budget, in.SchedulerSteps or
+// in.SchedulerRecvInterval sets AdmitEvery, in.AttentionDPBalanceIters
+// TensorRT-LLM's attention-DP balance, a non-zero in.RequestSeconds
+// RequestSeconds). When the memory estimate's KV pool cannot hold one
+// request (a job that fits only with a lower memory reserve or an fp8 KV
+// cache), the pool bounds nothing and KVUnbounded says so. Load's
+// concurrency, rate and request count are left to the caller.
 func NewConfig(in estimator.Input, hw estimator.Hardware, eff estimator.Efficiency, w estimator.Workload) (Config, error) {
 	pol, err := DefaultPolicyOn(in.Engine, in.VRAM, hw)
 	if err != nil {
@@ -370,10 +334,7 @@ func NewConfig(in estimator.Input, hw estimator.Hardware, eff estimator.Efficien
 	if in.MaxBatchedTokens > 0 {
 		pol.TokenBudget = in.MaxBatchedTokens
 	}
-	pol.AdmitEvery = in.SchedulerSteps
-	if pol.AdmitEvery == 0 {
-		pol.AdmitEvery = recvInterval(in, hw, 0)
-	}
+	pol.AdmitEvery = max(in.SchedulerSteps, in.SchedulerRecvInterval)
 	if in.RequestSeconds > 0 {
 		pol.RequestSeconds = in.RequestSeconds // a calibration's (Calibration)
 	}
@@ -384,8 +345,8 @@ func NewConfig(in estimator.Input, hw estimator.Hardware, eff estimator.Efficien
 		// holds DP times the sequences and tokens of one scheduler.
 		pol.MaxSeqs *= dp
 		pol.TokenBudget = min(pol.TokenBudget*dp, 1<<24)
-		if in.Engine == estimator.TRTLLM {
-			pol.BalanceRanks, pol.BalanceWaitSteps = dp, trtBalanceWaitSteps
+		if in.Engine == estimator.TRTLLM && in.AttentionDPBalanceIters > 0 {
+			pol.BalanceRanks, pol.BalanceWaitSteps = dp, in.AttentionDPBalanceIters
 		}
 	}
 	prompt, output := lengths(in, w)
@@ -419,9 +380,6 @@ func Benchmark(in estimator.Input, hw estimator.Hardware, eff estimator.Efficien
 	cfg.Load.RangeRatio, cfg.Load.Seed = b.RangeRatio, b.Seed
 	cfg.Load.FirstWaveSeconds = b.FirstWaveSeconds
 	cfg.maxEvents = b.maxEvents
-	if in.SchedulerSteps == 0 {
-		cfg.Policy.AdmitEvery = recvInterval(in, hw, b.Concurrency)
-	}
 	res, err := Run(cfg)
 	return cfg, res, err
 }

@@ -487,32 +487,56 @@ func TestBalanceWait(t *testing.T) {
 	}
 }
 
-// The recipes' SGLang receive interval: on Blackwell 10 steps below
-// concurrency 16 and 30 from 16, none with attention data parallelism or
-// on other generations or engines.
-func TestRecvInterval(t *testing.T) {
+// TensorRT-LLM's attention-DP balance is the launch's, not a default
+// (AttentionDpConfig.enable_balance is off unless set): a TP 8 DP 8
+// replica schedules without it, and with Input.AttentionDPBalanceIters 60
+// (the InferenceX recipes' timeout_iters) over its 8 ranks, 60 steps at
+// most.
+func TestAttentionDPBalanceIsExplicit(t *testing.T) {
+	in := estimator.DefaultInput(readArch(t, "deepseek-v3"))
+	in.Engine, in.VRAM, in.TP, in.DP, in.EP, in.GPUs, in.Weights = estimator.TRTLLM, 141*gib, 8, 8, 8, 8, estimator.FP8
+	w := estimator.Workload{PromptTokens: 1024, OutputTokens: 256}
+	cfg, err := NewConfig(in, h100SXM, estimator.Efficiency{}, w)
+	if err != nil || cfg.Policy.BalanceRanks != 0 || cfg.Policy.BalanceWaitSteps != 0 {
+		t.Fatalf("default: balance over %d ranks, %d steps (%v), want none", cfg.Policy.BalanceRanks, cfg.Policy.BalanceWaitSteps, err)
+	}
+	in.AttentionDPBalanceIters = 60
+	cfg, err = NewConfig(in, h100SXM, estimator.Efficiency{}, w)
+	if err != nil || cfg.Policy.BalanceRanks != 8 || cfg.Policy.BalanceWaitSteps != 60 {
+		t.Errorf("--attention-dp-balance 60: balance over %d ranks, %d steps (%v), want 8 and 60", cfg.Policy.BalanceRanks, cfg.Policy.BalanceWaitSteps, err)
+	}
+}
+
+// SGLang's receive interval is the launch's, not a default: SGLang on a
+// Blackwell GPU polls for new requests every pass (its
+// scheduler_recv_interval 1) unless Input.SchedulerRecvInterval says
+// otherwise, as the InferenceX B200 recipes' 10 does; then a new request
+// waits for the next poll, so the median TTFT grows.
+func TestRecvIntervalIsExplicit(t *testing.T) {
 	in := estimator.DefaultInput(llama8B(t))
-	in.Engine = estimator.SGLang
-	bw := estimator.Hardware{Generation: estimator.GenBlackwell}
-	for _, tc := range []struct {
-		engine estimator.Engine
-		gen    estimator.Generation
-		dp     int
-		conc   int
-		want   int
-	}{
-		{estimator.SGLang, estimator.GenBlackwell, 1, 4, 10},
-		{estimator.SGLang, estimator.GenBlackwell, 1, 15, 10},
-		{estimator.SGLang, estimator.GenBlackwell, 1, 16, 30},
-		{estimator.SGLang, estimator.GenBlackwell, 1, 0, 10},
-		{estimator.SGLang, estimator.GenBlackwell, 8, 64, 0},
-		{estimator.SGLang, estimator.GenHopper, 1, 64, 0},
-		{estimator.VLLM, estimator.GenBlackwell, 1, 64, 0},
-	} {
-		in.Engine, in.DP = tc.engine, tc.dp
-		bw.Generation = tc.gen
-		if got := recvInterval(in, bw, tc.conc); got != tc.want {
-			t.Errorf("%v on %v, DP %d, concurrency %d: interval %d, want %d", tc.engine, tc.gen, tc.dp, tc.conc, got, tc.want)
+	in.Engine, in.VRAM = estimator.SGLang, 80*gib
+	hw := h100SXM
+	hw.Generation = estimator.GenBlackwell
+	w := estimator.Workload{PromptTokens: 1024, OutputTokens: 256}
+	b := Bench{Concurrency: 4, RangeRatio: DefaultRangeRatio, Seed: 1}
+	bench := func(interval int) (Config, Result) {
+		t.Helper()
+		in.SchedulerRecvInterval = interval
+		cfg, res, err := Benchmark(in, hw, estimator.Efficiency{}, w, b)
+		if err != nil {
+			t.Fatal(err)
 		}
+		return cfg, res
+	}
+	plain, r0 := bench(0)
+	set, r10 := bench(10)
+	if plain.Policy.AdmitEvery != 0 || set.Policy.AdmitEvery != 10 {
+		t.Fatalf("AdmitEvery %d by default and %d with --scheduler-recv-interval 10, want 0 and 10", plain.Policy.AdmitEvery, set.Policy.AdmitEvery)
+	}
+	if !(r10.TTFT.P50 > r0.TTFT.P50) {
+		t.Errorf("median TTFT %.4f s polling every 10 passes, %.4f s every pass: want longer", r10.TTFT.P50, r0.TTFT.P50)
+	}
+	if cfg, err := NewConfig(in, hw, estimator.Efficiency{}, w); err != nil || cfg.Policy.AdmitEvery != 10 {
+		t.Errorf("NewConfig: AdmitEvery %d (%v), want 10", cfg.Policy.AdmitEvery, err)
 	}
 }
