@@ -163,3 +163,29 @@ func TestSGLangDPAttentionByArchitecture(t *testing.T) {
 		}
 	}
 }
+
+// TestSGLangDenseDPRefused: a dense model's attention DP (a user-fixed
+// --dp, priced as DP ranks inside the TP group) has no SGLang launch:
+// SGLang's dense model code runs no attention DP, and --dp-size
+// without it runs copies on dp × tp GPUs. The launch refuses it with
+// the reason, and writes the same TP without DP.
+func TestSGLangDenseDPRefused(t *testing.T) {
+	emit := func(k launch.Kind, engine estimator.Engine, dp int) (string, error) {
+		req := serving(t, "llama-3.1-70b", 20, engine, plan.OnDemand)
+		row := servingRow(t, req, "aws-p5.48xlarge", 8, 1, 1)
+		row.AttnDP = dp
+		l, err := launch.Emit(k, req, row, nil, "llama-3.1-70b")
+		return l.Text(), err
+	}
+	text, err := emit(launch.SGLang, estimator.SGLang, 2)
+	var le *launch.Error
+	if !errors.As(err, &le) || le.Key != launch.ErrLayoutUnsupported || !strings.Contains(le.Reason, "its llama code splits attention over the whole TP group") {
+		t.Errorf("Llama 3.1 70B on SGLang at TP 8 DP 2: %v\n%s", err, text)
+	}
+	if strings.Contains(text, "--enable-dp-attention") {
+		t.Errorf("a dense model launched with attention DP:\n%s", text)
+	}
+	if text, err := emit(launch.SGLang, estimator.SGLang, 1); err != nil || strings.Contains(text, "--dp-size") || !strings.Contains(text, "--tp-size 8") {
+		t.Errorf("Llama 3.1 70B on SGLang at TP 8: %v\n%s", err, text)
+	}
+}
