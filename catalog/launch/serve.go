@@ -224,11 +224,23 @@ func (e *emitter) limits(k Kind) (seqs, tokens int) {
 	}
 	if e.req.Workload.Kind == plan.Batch && e.row.Concurrency >= 1 {
 		seqs = int(math.Ceil(e.row.Concurrency))
-		if dp := e.shape().dp; k == VLLM && dp > 1 {
-			// The batch is the copy's, and vLLM's --max-num-seqs applies
-			// per data-parallel rank (vLLM docs, "Data Parallel
-			// Deployment", at vllm-project/vllm 01e4fce07423): each
-			// attention rank takes its share.
+		if dp := e.shape().dp; (k == VLLM || k == TRTLLM) && dp > 1 {
+			// The batch is the copy's, and each attention rank takes its
+			// share: vLLM's --max-num-seqs applies per data-parallel rank
+			// (vLLM docs, "Data Parallel Deployment", at
+			// vllm-project/vllm 01e4fce07423), and so does TensorRT-LLM's
+			// --max_batch_size under enable_attention_dp: each rank's
+			// executor admits up to its max_num_active_requests (the
+			// model engine's get_max_num_sequences, from max_batch_size),
+			// the copy tp_size times that
+			// (ExecutorRequestQueue._fetch_new_requests_attention_dp:
+			// "total_max_num_active_requests = self.dist.tp_size *
+			// self.max_num_active_requests", and
+			// _schedule_attention_dp_requests fills a rank up to
+			// max_num_active_requests; NVIDIA/TensorRT-LLM
+			// tensorrt_llm/_torch/pyexecutor/executor_request_queue.py,
+			// read at 007a7508b8f6, not at 00209af149e7, the release
+			// the launch's flags are read from).
 			seqs = int(math.Ceil(e.row.Concurrency / float64(dp)))
 		}
 	}
