@@ -375,10 +375,11 @@ func TestPicks(t *testing.T) {
 }
 
 // TestRulesOfThumb: the guides' rules against the estimate: params × 4
-// bytes and weights × 1.2 for the default job, a third rule for a full
-// fine-tune, each against the estimate's own total.
+// bytes and weights × 1.2 for the default job on HF transformers, a third
+// rule for a full fine-tune, each against the estimate's own total (on a
+// pooled engine, the pool holding the batch: estimator.RuleChecks).
 func TestRulesOfThumb(t *testing.T) {
-	_, _, d := pageOf(t, "", nil)
+	_, _, d := pageOf(t, "e=hf", nil)
 	l := Locale{Lang: "en", Units: d.Job.Units}
 	if len(d.R.Rules) != 2 {
 		t.Fatalf("%d rules on the default page", len(d.R.Rules))
