@@ -55,21 +55,6 @@ func (e *emitter) checkServe(k Kind, s copyShape) error {
 		if why := estimator.DeepEPRefusal(e.engineInput(k, s), e.row.Offer.Hardware); why != "" {
 			return e.fail(ErrLayoutUnsupported, why)
 		}
-		// A dense model: SGLang's --enable-dp-attention needs model code
-		// that runs attention over the attention-TP group
-		// (estimator.SGLangDPAttention: mixture-of-experts model types
-		// only); its dense model code, llama.py among them, splits the
-		// heads over the whole TP group (LlamaAttention:
-		// get_tensor_model_parallel_world_size, no LayerCommunicator;
-		// sgl-project/sglang python/sglang/srt/models/llama.py, read at
-		// 00239548). --dp-size without DP attention runs dp copies of tp
-		// GPUs each behind SGLang's router, dp × tp GPUs: not the plan's
-		// layout, whose attention DP ranks share the TP group's GPUs
-		// and weights.
-		if s.dp > 1 && !a.IsMoE() {
-			return e.fail(ErrLayoutUnsupported, "SGLang runs attention data parallelism (--enable-dp-attention) only in the model code of the mixture-of-experts models it lists (DeepSeek, Qwen3-MoE, GLM-4.5); its "+
-				a.ModelType+" code splits attention over the whole TP group: serve this layout with vLLM or TensorRT-LLM, or plan SGLang without --dp (copies of the model behind its router)")
-		}
 	}
 	// A block-quantised checkpoint served as published (its FP8
 	// weights): the engine splits its layers over TP in whole blocks
