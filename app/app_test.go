@@ -115,7 +115,8 @@ func TestApplyPlan(t *testing.T) {
 	t4 := fitOf(t, c, "t4")
 	c.set(none, page.FieldGPU, "h100-sxm")
 	c.onApply(contextOf(t), app.Action{Value: applyPlan{GPU: "t4", Plan: t4.Plan}})
-	if c.state[page.FieldGPU] != "t4" || c.state[page.FieldGPUs] != "2" || c.state[page.FieldPP] != "2" || c.state[page.FieldTP] != "1" {
+	// Two T4s split by vLLM's tensor parallelism (the engine on auto).
+	if c.state[page.FieldGPU] != "t4" || c.state[page.FieldGPUs] != "2" || c.state[page.FieldPP] != "1" || c.state[page.FieldTP] != "2" {
 		t.Fatalf("after applying the T4 row: gpu %s gpus %s tp %s pp %s", c.state[page.FieldGPU], c.state[page.FieldGPUs], c.state[page.FieldTP], c.state[page.FieldPP])
 	}
 	if !c.d.R.OK || !c.d.R.Res.Fits {
@@ -825,9 +826,10 @@ func TestVerifySaysHowToCheck(t *testing.T) {
 		want page.MsgKey
 		lang string
 	}{
-		{"", page.MsgVerifyHF, "en"},
+		{"", page.MsgVerifyVLLM, "en"}, // the engine on auto: vLLM
+		{"e=hf", page.MsgVerifyHF, "en"},
 		{"e=vllm", page.MsgVerifyVLLM, "en"},
-		{"l=ru", page.MsgVerifyHF, "ru"},
+		{"l=ru&e=hf", page.MsgVerifyHF, "ru"},
 		{"l=zh&e=sglang", page.MsgVerifyVLLM, "zh"},
 	} {
 		calc, _ := load(t)

@@ -191,7 +191,8 @@ func TestPageTellsOneStory(t *testing.T) {
 // in the doc's language.
 func TestJobLine(t *testing.T) {
 	for _, tc := range []struct{ frag, want string }{
-		{"", "Planned for: Llama 3.1 8B · Inference · 100,000 requests × 2,048 tokens|memory and speed below on: 1 × NVIDIA H100 SXM 80GB · Hugging Face transformers · Batch size 1"},
+		{"", "Planned for: Llama 3.1 8B · Inference · 100,000 requests × 2,048 tokens|memory and speed below on: 1 × NVIDIA H100 SXM 80GB · vLLM · Batch size 1"},
+		{"e=hf", "memory and speed below on: 1 × NVIDIA H100 SXM 80GB · Hugging Face transformers · Batch size 1"},
 		{"t=lora&tok=100M", "Planned for: Llama 3.1 8B · LoRA · 100,000,000 training tokens|memory and speed below on: 1 × NVIDIA H100 SXM 80GB · Batch size 1"},
 		{"m=mistral-7b-v0.3&rps=20", "requests/s · 1,536 + 512 tokens each"},
 		{"l=ru", "План для: Llama 3.1 8B"},

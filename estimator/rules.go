@@ -43,7 +43,7 @@ func (r Rule) String() string { return enumName(ruleNames[:], int(r), "Rule") }
 type RuleCheck struct {
 	Rule     Rule
 	Bytes    Bytes // what the rule says
-	Estimate Bytes // Estimate(...).PerGPU.Total() for one unsharded copy
+	Estimate Bytes // Estimate(...).PerGPU.Total() for one unsharded copy, a pooled engine's KV pool holding the batch
 }
 
 // Error is the rule's relative error against the estimate: (rule −
@@ -68,6 +68,17 @@ func RuleChecks(in Input) ([numRules]RuleCheck, int, error) {
 		return out, 0, err
 	}
 	est := r.PerGPU.Total()
+	if in.Engine.Pooled() && r.MaxConcurrentSeqs >= 1 {
+		// A pooled engine takes its memory share of the GPU whatever the
+		// job (vLLM's gpu_memory_utilization, 0.9 by default): its KV
+		// pool is sized by the GPU, and a rule, which sizes the job, met
+		// the pool's fill ("−75%" for weights × 1.2 on an 80 GB card
+		// that a 24 GB card serves). It is compared with the pool
+		// holding the job's batch: Batch of the MaxConcurrentSeqs
+		// sequences of Seq tokens the pool holds.
+		kv := r.PerGPU.KVCache
+		est += Bytes(float64(kv)*float64(in.Batch)/float64(r.MaxConcurrentSeqs)) - kv
+	}
 	p := float64(r.Params)
 	n := 0
 	add := func(rule Rule, b float64) {

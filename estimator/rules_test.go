@@ -31,6 +31,27 @@ func TestRuleChecks(t *testing.T) {
 		t.Errorf("params×4 error %.2f, want about +87%%", e)
 	}
 
+	// On vLLM at an 80 GiB GPU the pool fills 0.9 of it (54 GiB of KV);
+	// the rules are compared with the pool holding the batch's one
+	// sequence: weights × 1.2 is close (it read −75% against the fill),
+	// ×4 bytes still overshoots.
+	in = DefaultInput(a)
+	in.Engine, in.VRAM = VLLM, 80*GiB
+	full := mustEstimate(t, in)
+	if got, _, err = RuleChecks(in); err != nil {
+		t.Fatal(err)
+	}
+	batchKV := float64(full.PerGPU.KVCache) / float64(full.MaxConcurrentSeqs)
+	if want := full.PerGPU.Total() - full.PerGPU.KVCache + Bytes(batchKV); got[0].Estimate != want || full.MaxConcurrentSeqs < 100 {
+		t.Errorf("vLLM: rules compared with %d, want %d (pool of %d sequences)", got[0].Estimate, want, full.MaxConcurrentSeqs)
+	}
+	if e := got[1].Error(); e < -0.1 || e > 0.1 {
+		t.Errorf("vLLM: weights×1.2 error %.2f, want within ±10%%", e)
+	}
+	if e := got[0].Error(); e < 0.5 {
+		t.Errorf("vLLM: params×4 error %.2f, want above +50%%", e)
+	}
+
 	in = DefaultInput(a)
 	in.Task, in.Batch, in.Seq = FullFinetune, 8, 4096
 	got, n, err = RuleChecks(in)

@@ -196,9 +196,11 @@ func (in *ViewIn) fieldOptions(f Field) []Option {
 		}
 		return gpus
 	case FieldEngine:
-		engines := make([]Option, len(estimator.Engines))
-		for i, e := range estimator.Engines {
-			engines[i] = Option{e.String(), e.Label()}
+		// Auto first, the default: the engine the planner runs the job
+		// on (planner.AutoEngine); an engine chosen is kept.
+		engines := []Option{{planner.AutoEngineName, l.T(MsgEngineAuto)}}
+		for _, e := range estimator.Engines {
+			engines = append(engines, Option{e.String(), e.Label()})
 		}
 		return engines
 	case FieldLang:

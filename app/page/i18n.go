@@ -533,6 +533,8 @@ const (
 	MsgEagerHIP
 	MsgEagerHPU
 	MsgRangeFromTo
+	MsgEngineAuto
+	MsgEngineAutoWhy
 	NMsgs
 )
 
@@ -577,6 +579,8 @@ var messagesEN = [NMsgs]string{
 	MsgHIPContext: "HIP context", MsgHIPGraphs: "HIP graphs", MsgRuntimeContext: "Runtime context", MsgHPUGraphs: "HPU graphs",
 	MsgEagerHIP: "No HIP graphs (%s)", MsgEagerHPU: "No HPU graphs (%s)",
 	MsgRangeFromTo:    "%s to %s",
+	MsgEngineAuto:     "Auto (as planned)",
+	MsgEngineAutoWhy:  "auto: %s",
 	MsgOverrides:      "Overheads you measured",
 	MsgOverridesNote:  "Leave empty to use the estimate. Sizes take a unit: 1343MiB, 0.5GiB, 2GB.",
 	MsgUsableOverride: "Usable memory per GPU (torch.cuda.mem_get_info)",
@@ -1055,6 +1059,8 @@ var MessagesRU = [NMsgs]string{
 	MsgHIPContext:  "Контекст HIP", MsgHIPGraphs: "HIP graphs", MsgRuntimeContext: "Контекст среды выполнения", MsgHPUGraphs: "HPU graphs",
 	MsgEagerHIP: "Без HIP graphs (%s)", MsgEagerHPU: "Без HPU graphs (%s)",
 	MsgRangeFromTo:    "от %s до %s",
+	MsgEngineAuto:     "Авто (как в плане)",
+	MsgEngineAutoWhy:  "авто: %s",
 	MsgOverrides:      "Измеренные накладные расходы",
 	MsgOverridesNote:  "Оставьте пустым, чтобы взять оценку. Размер с единицей: 1343MiB, 0.5GiB, 2GB.",
 	MsgUsableOverride: "Доступная память на GPU (torch.cuda.mem_get_info)",
@@ -1533,6 +1539,8 @@ var messagesZH = [NMsgs]string{
 	MsgHIPContext:  "HIP 上下文", MsgHIPGraphs: "HIP graphs", MsgRuntimeContext: "运行时上下文", MsgHPUGraphs: "HPU graphs",
 	MsgEagerHIP: "不用 HIP graphs（%s）", MsgEagerHPU: "不用 HPU graphs（%s）",
 	MsgRangeFromTo:    "%s 至 %s",
+	MsgEngineAuto:     "自动（按规划）",
+	MsgEngineAutoWhy:  "自动：%s",
 	MsgOverrides:      "您实测的开销",
 	MsgOverridesNote:  "留空则使用估算值。大小需带单位：1343MiB、0.5GiB、2GB。",
 	MsgUsableOverride: "每张 GPU 的可用显存（torch.cuda.mem_get_info）",

@@ -96,10 +96,13 @@ type Job struct {
 	// pre-training's stage and schedule are chosen to fit, at the user's
 	// GPUs in In and per shape by the planner (planner.Request.ZeROOpen).
 	ZeROAuto bool
-	// EngineOpen: the engine field is at the table's default (the CLI
-	// without --engine), so a batch job's engine is the planner's
-	// (planner.Request.EngineOpen: vLLM for a decoder, as its launch).
+	// EngineOpen: the engine field is on auto (the CLI without
+	// --engine): In's engine is the one the planner runs the job on at
+	// the job's GPU (planner.AutoEngine: vLLM for a decoder's batch, as
+	// its launch), EngineWhy says why, and the planner chooses it per
+	// offer (planner.Request.EngineOpen).
 	EngineOpen bool
+	EngineWhy  planner.Reason
 	// Layout is what ResolveTrainDefaults chose and why (the layouts
 	// tried first); LayoutWhy words it.
 	Layout estimator.TrainLayout
@@ -386,7 +389,7 @@ func (p *parser) parse() (Job, bool) {
 	in.Schedule = estimator.Schedule{MicroBatches: j.Work.MicroBatches, GlobalBatch: j.Work.GlobalBatch}
 	in, j.Layout = estimator.ResolveTrainDefaults(in, zeroAuto)
 	j.ZeROAuto = zeroAuto
-	j.EngineOpen = strings.TrimSpace(s[FieldEngine]) == jobspec.Fields[jobspec.Engine].Default
+	j.EngineOpen, j.EngineWhy = ij.EngineOpen, ij.EngineWhy
 	in.FSDPNoSync = estimator.FSDPNoSyncDefault(in, j.Work)
 	j.In = in
 	bad := false

@@ -71,6 +71,13 @@ type InputJob struct {
 	// ShippedBy names the catalog model whose checkpoint precision In's
 	// weights take, no precision being chosen for serving ("": none).
 	ShippedBy string
+	// EngineOpen: the engine is on auto (the command line without
+	// --engine), and In's is the one the planner runs the job on at GPU
+	// (planner.AutoEngine), for a job of Kind; EngineWhy says why (empty
+	// for training, which runs on HF transformers).
+	EngineOpen bool
+	Kind       planner.Kind
+	EngineWhy  planner.Reason
 }
 
 // JobError is one shared field's problem: Key is the page's message,
@@ -176,7 +183,9 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	choose(&r, jobspec.Optimizer, estimator.ParseOptimizer, &in.Optimizer)
 	choose(&r, jobspec.AttnKernel, estimator.ParseAttnKernel, &in.AttnKernel)
 	choose(&r, jobspec.LoRATargets, estimator.ParseLoRATargets, &in.LoRATargets)
-	choose(&r, jobspec.Engine, estimator.ParseEngine, &in.Engine)
+	if j.EngineOpen = t.Text[jobspec.Engine] == planner.AutoEngineName; !j.EngineOpen {
+		choose(&r, jobspec.Engine, parseEngine, &in.Engine)
+	}
 	choose(&r, jobspec.Offload, estimator.ParseOffload, &in.Offload)
 	choose(&r, jobspec.EngineVersion, estimator.ParseEngineVersion, &in.EngineVersion)
 	if h := strings.TrimSpace(t.Text[jobspec.Host]); h != "" {
@@ -259,8 +268,39 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 			j.GlobalBatch = 0
 		}
 	}
+	j.Kind = jobKind(&t, in.Task)
+	if j.EngineOpen {
+		in.Engine, j.EngineWhy = planner.AutoEngine(in, j.Kind, j.GPU.Generation())
+	}
 	j.In = in
 	return j, r.errs
+}
+
+// parseEngine reads the engine field's name of an engine; auto, the
+// field's default, is read before it (ParseInput).
+func parseEngine(s string) (estimator.Engine, error) {
+	e, err := estimator.ParseEngine(s)
+	var ie *estimator.InputError
+	if errors.As(err, &ie) {
+		ie.Reason = strings.Replace(ie.Reason, "want one of ", "want one of "+planner.AutoEngineName+"|", 1)
+	}
+	return e, err
+}
+
+// jobKind is the kind of job t describes, as the planner is asked it
+// (rightsize plan; the page's PlanRequest): training for a training
+// task, serving where a request rate, a daily curve or a request mix is
+// read, else a batch of requests.
+func jobKind(t *JobText, task estimator.Task) planner.Kind {
+	if task.Training() {
+		return planner.Training
+	}
+	for _, f := range [...]jobspec.Field{jobspec.RequestsPerSecond, jobspec.LoadCurve, jobspec.Workload} {
+		if t.Read[f] && strings.TrimSpace(t.Text[f]) != "" {
+			return planner.Serving
+		}
+	}
+	return planner.Batch
 }
 
 // errMemShare is --gpu-mem-util's reason, for text that is no number and

@@ -315,10 +315,11 @@ func TestLinkRoundTrip(t *testing.T) {
 
 // TestTextOnly: a vision-language model counts its tower apart, and the
 // text-only switch (as rightsize estimate --text-only) leaves it
-// unloaded: less memory by at least the tower's 16-bit weights.
+// unloaded: on HF transformers less memory by at least the tower's
+// 16-bit weights (a pooled engine's KV pool takes the memory it frees).
 func TestTextOnly(t *testing.T) {
-	_, full, _ := answer(t, "m=gemma-3-27b")
-	_, text, _ := answer(t, "m=gemma-3-27b&to=1")
+	_, full, _ := answer(t, "m=gemma-3-27b&e=hf")
+	_, text, _ := answer(t, "m=gemma-3-27b&e=hf&to=1")
 	v := full.Res.VisionParams
 	if v < 400e6 || v > 500e6 || text.Res.VisionParams != v {
 		t.Fatalf("vision params %d / %d", v, text.Res.VisionParams)

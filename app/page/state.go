@@ -222,8 +222,10 @@ func (s *ViewState) Shown(f Field) bool {
 	// The pool and CUDA-graph fields belong to every engine that
 	// pre-allocates a KV pool (vLLM, SGLang, TensorRT-LLM), as the
 	// estimator decides (Engine.Pooled).
+	// Auto runs an inference job on vLLM where vLLM runs it
+	// (planner.AutoEngine): the pool's fields are shown for it.
 	eng, err := estimator.ParseEngine(s[FieldEngine])
-	pooled := err == nil && eng.Pooled()
+	pooled := err == nil && eng.Pooled() || s[FieldEngine] == planner.AutoEngineName
 	// An inference job is served at a request rate (or a daily curve) or
 	// run as a batch of requests: the latency targets bound only the
 	// first (ParseJob reads them only then, and rightsize plan refuses
@@ -265,8 +267,9 @@ func (s *ViewState) Shown(f Field) bool {
 		p := s[FieldPrecision]
 		return (task == "inference" || task == "lora" || task == "qlora") && (p == "int4" || p == "int8")
 	case FieldHost:
-		// The host's cost per op matters to HF eager.
-		return !train && err == nil && eng == estimator.HF
+		// The host's cost per op matters to HF eager, where auto may run
+		// the job (planner.AutoEngine).
+		return !train && (err == nil && eng == estimator.HF || s[FieldEngine] == planner.AutoEngineName)
 	}
 	return true
 }

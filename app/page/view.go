@@ -389,6 +389,11 @@ func (b *viewBuilder) result() ResultView {
 	if r.ActiveParams != r.Params {
 		facts = append(facts, Fact{Label: b.t(MsgActive), Value: l.Count(r.ActiveParams) + " (" + l.Billions(r.ActiveParams) + ")"})
 	}
+	if in.Job.In.Task == estimator.Inference {
+		// The memory is the engine's (a pool, or HF transformers' batch
+		// as set): which, and on auto why (the planner's, AutoEngine).
+		facts = append(facts, Fact{ID: "rs-engine-run", Label: b.t(MsgEngine), Value: in.Job.In.Engine.Label(), Detail: EngineWhy(l, in.Job)})
+	}
 	if r.KVBytesPerToken > 0 && in.Job.In.Task == estimator.Inference {
 		// Only inference keeps a KV cache: a training step recomputes
 		// attention over the sequence and its memory is activations.
@@ -542,14 +547,29 @@ type PerfView struct {
 }
 
 // SetupLine says the job as set, which the speed box's figures describe:
-// "1 × NVIDIA H100 SXM 80GB · Hugging Face transformers · batch 1".
+// "1 × NVIDIA H100 SXM 80GB · vLLM · batch 1", and for an engine on auto
+// why it is that engine (EngineWhy).
 func SetupLine(l Locale, j Job) string {
 	in := j.In
 	s := l.Count(int64(in.GPUs)) + " × " + GPULabel(j.GPU.Name, PlanOf(in))
 	if in.Task == estimator.Inference {
 		s += " · " + in.Engine.Label()
 	}
-	return s + " · " + l.T(MsgBatch) + " " + strconv.Itoa(in.Batch)
+	s += " · " + l.T(MsgBatch) + " " + strconv.Itoa(in.Batch)
+	if why := EngineWhy(l, j); why != "" {
+		s += " · " + why
+	}
+	return s
+}
+
+// EngineWhy says why an inference job on auto runs on its engine, the
+// planner's reason ("auto: batch inference planned on vLLM …"); "" for
+// an engine chosen, and for training.
+func EngineWhy(l Locale, j Job) string {
+	if !j.EngineOpen || j.EngineWhy.Key == "" || j.In.Task != estimator.Inference {
+		return ""
+	}
+	return Fill(l.T(MsgEngineAutoWhy), l.Reason(j.EngineWhy))
 }
 
 func (b *viewBuilder) perf() PerfView {

@@ -261,8 +261,9 @@ func TestHiddenFields(t *testing.T) {
 
 // TestDefaultJob: Llama 3.1 8B in bf16 on an H100 at batch 1: its
 // parameters and weights, the fit table's verdicts and plans (two T4s
-// split the layers with HF transformers, the planner's T4 plan in one
-// instance), the T4's offers and its bf16 warning.
+// split the model with vLLM's tensor parallelism, the engine on auto;
+// the planner's T4 plan in one instance), the T4's offers and its bf16
+// warning.
 func TestDefaultJob(t *testing.T) {
 	_, in, d := pageOf(t, "", nil)
 	l := Locale{Lang: "en", Units: d.Job.Units}
@@ -277,7 +278,7 @@ func TestDefaultJob(t *testing.T) {
 		fit[f.GPU.ID] = f
 	}
 	// 16 GiB of bf16 weights cannot fit a 16 GB T4, but two T4s can.
-	if t4, h100 := fit["t4"], fit["h100-sxm"]; t4.Fits || t4.Plan.GPUs != 2 || SplitText(t4.Plan) != "PP 2" || !h100.Fits || h100.Plan.GPUs != 1 {
+	if t4, h100 := fit["t4"], fit["h100-sxm"]; t4.Fits || t4.Plan.GPUs != 2 || SplitText(t4.Plan) != "TP 2" || !h100.Fits || h100.Plan.GPUs != 1 {
 		t.Errorf("t4 %+v, h100 %+v", t4.Plan, h100.Plan)
 	}
 	// At least the two GPUs that hold the job, in one instance (two
@@ -374,10 +375,11 @@ func TestPicks(t *testing.T) {
 }
 
 // TestRulesOfThumb: the guides' rules against the estimate: params × 4
-// bytes and weights × 1.2 for the default job, a third rule for a full
-// fine-tune, each against the estimate's own total.
+// bytes and weights × 1.2 for the default job on HF transformers, a third
+// rule for a full fine-tune, each against the estimate's own total (on a
+// pooled engine, the pool holding the batch: estimator.RuleChecks).
 func TestRulesOfThumb(t *testing.T) {
-	_, _, d := pageOf(t, "", nil)
+	_, _, d := pageOf(t, "e=hf", nil)
 	l := Locale{Lang: "en", Units: d.Job.Units}
 	if len(d.R.Rules) != 2 {
 		t.Fatalf("%d rules on the default page", len(d.R.Rules))

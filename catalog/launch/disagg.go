@@ -388,6 +388,11 @@ func (e *emitter) disaggRouter(s copyShape, per int, sides [2]disaggSide) string
 	} else {
 		b.WriteString("# PREFILL_HOSTS and DECODE_HOSTS: the instances' addresses, space-separated, in the order their scripts ran\n")
 	}
+	// The lists are split at spaces unquoted (hostLoop); set -f turns
+	// pathname expansion off first, so a "*" or "?" in them is a word,
+	// not the names of the files where the router runs (POSIX sh, "set
+	// -f": "Disable pathname expansion").
+	b.WriteString("set -f\n")
 	lists := [2]string{"PREFILL_HOSTS", "DECODE_HOSTS"}
 	port := "$((" + itoa(disaggPort) + " + i))"
 	switch e.k {

@@ -680,3 +680,56 @@ func TestRouterCountMessage(t *testing.T) {
 	}
 	t.Fatal("no disaggregated scenario of TP-4 workers on 8-GPU instances")
 }
+
+// TestRouterHostListsAreNotGlobbed: the router splits PREFILL_HOSTS and
+// DECODE_HOSTS at spaces without pathname expansion. Run where files
+// are ("python" and "trtllm-serve" in routerArgs' directory), a list
+// holding "*" and "??????" (which match them) passes those words on
+// as hosts: SGLang's and vLLM's routers name them, TensorRT-LLM's
+// refuses them as no host name; none counts the directory's files as
+// instances.
+func TestRouterHostListsAreNotGlobbed(t *testing.T) {
+	c := disaggPlans(t)[0]
+	d := c.res.Disagg
+	per := int(d.Offer.GPUCount) / d.TP
+	pInst := (d.Prefill + per - 1) / per
+	if pInst < 2 {
+		t.Fatalf("%d prefill instances, want 2 or more", pInst)
+	}
+	hosts := func(prefix string, n int) []string {
+		var h []string
+		for i := range n {
+			h = append(h, prefix+strconv.Itoa(i))
+		}
+		return h
+	}
+	pre := hosts("p", pInst)
+	pre[0], pre[1] = "*", "??????"
+	env := []string{"PREFILL_HOSTS=" + strings.Join(pre, " "), "DECODE_HOSTS=" + strings.Join(hosts("d", d.Instances-pInst), " ")}
+	for _, k := range []launch.Kind{launch.SGLang, launch.VLLM, launch.TRTLLM} {
+		l, err := launch.EmitDisagg(k, c.req, c.res, nil, "")
+		if err != nil {
+			t.Fatalf("%s: %v", k, err)
+		}
+		args, err := routerArgs(t, l.Files[2].Text, env...)
+		if k == launch.TRTLLM {
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || !strings.Contains(string(ee.Stderr), "PREFILL_HOSTS: *: want a host name") {
+				t.Errorf("%s: router %v, %v; want the host * refused", k, args, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s router.sh: %v", k, err)
+		}
+		want := map[launch.Kind][]string{launch.SGLang: {"http://*:30000", "http://??????:30000"}, launch.VLLM: {"*", "??????"}}[k]
+		for _, w := range want {
+			if !slices.Contains(args, w) {
+				t.Errorf("%s: router arguments %v lack %q", k, args, w)
+			}
+		}
+		if slices.Contains(args, "python") || slices.Contains(args, "http://python:30000") {
+			t.Errorf("%s: the host list was expanded to the directory's files: %v", k, args)
+		}
+	}
+}

@@ -1077,3 +1077,25 @@ func TestVLLMBatchSeqsPerRank(t *testing.T) {
 		}
 	}
 }
+
+// TestTRTLLMBatchSeqsPerRank: TensorRT-LLM's --max_batch_size under
+// attention DP caps each rank's active requests (the executor admits
+// tp_size × max_batch_size to the copy), so a DP-8 copy planned at 100
+// sequences writes 13 (it wrote 100, which let the copy admit 800), as
+// vLLM's --max-num-seqs; a copy without attention DP writes its 100.
+func TestTRTLLMBatchSeqsPerRank(t *testing.T) {
+	req := deepseekR1FP8(t)
+	req.Input.Engine = estimator.TRTLLM
+	req.Workload = plan.Workload{Kind: plan.Batch, Requests: 1e5, PromptTokens: 1000, OutputTokens: 200}
+	for _, c := range []struct{ dp, want int }{{8, 13}, {1, 100}} {
+		row := servingRow(t, req, "aws-p5en.48xlarge", 8, 1, 1)
+		row.AttnDP, row.EP, row.Concurrency = c.dp, 8, 100
+		l, err := launch.Emit(launch.TRTLLM, req, row, nil, "deepseek-r1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := flagInt(t, l.Files[0].Text, "trtllm", "--max_batch_size"); got != c.want {
+			t.Errorf("DP %d: --max_batch_size %d, want %d:\n%s", c.dp, got, c.want, l.Files[0].Text)
+		}
+	}
+}

@@ -150,6 +150,11 @@ func (e *emitter) engineCommands(k Kind) (string, error) {
 	return b.String(), nil
 }
 
+// sglangDenseDP reports whether shape s of the dense model a has
+// data-parallel ranks, which SGLang runs as copies (--dp-size without
+// --enable-dp-attention), not as attention DP.
+func sglangDenseDP(a estimator.Arch, s copyShape) bool { return s.dp > 1 && !a.IsMoE() }
+
 // perProcess is whether engine k runs the copies of shape s on one
 // instance as one process each, on its own GPUs and port, because the
 // engine cannot start them as independent copies itself: TensorRT-LLM (no
@@ -224,11 +229,31 @@ func (e *emitter) limits(k Kind) (seqs, tokens int) {
 	}
 	if e.req.Workload.Kind == plan.Batch && e.row.Concurrency >= 1 {
 		seqs = int(math.Ceil(e.row.Concurrency))
-		if dp := e.shape().dp; k == VLLM && dp > 1 {
-			// The batch is the copy's, and vLLM's --max-num-seqs applies
-			// per data-parallel rank (vLLM docs, "Data Parallel
-			// Deployment", at vllm-project/vllm 01e4fce07423): each
-			// attention rank takes its share.
+		if s := e.shape(); (k == VLLM || k == TRTLLM || k == SGLang && sglangDenseDP(e.in.Arch, s)) && s.dp > 1 {
+			dp := s.dp
+			// The batch is the copy's, and each attention rank takes its
+			// share: vLLM's --max-num-seqs applies per data-parallel rank
+			// (vLLM docs, "Data Parallel Deployment", at
+			// vllm-project/vllm 01e4fce07423), and so does TensorRT-LLM's
+			// --max_batch_size under enable_attention_dp: each rank's
+			// executor admits up to its max_num_active_requests (the
+			// model engine's get_max_num_sequences, from max_batch_size),
+			// the copy tp_size times that
+			// (ExecutorRequestQueue._fetch_new_requests_attention_dp:
+			// "total_max_num_active_requests = self.dist.tp_size *
+			// self.max_num_active_requests", and
+			// _schedule_attention_dp_requests fills a rank up to
+			// max_num_active_requests; NVIDIA/TensorRT-LLM
+			// tensorrt_llm/_torch/pyexecutor/executor_request_queue.py,
+			// read at 007a7508b8f6, not at 00209af149e7, the release
+			// the launch's flags are read from). SGLang's copies of a
+			// dense model (sglangDenseDP) each run their own scheduler
+			// with the server's --max-running-requests: SGLang divides
+			// it by dp_size only under enable_dp_attention
+			// ("max_running_requests // (dp_size if enable_dp_attention
+			// else 1)", ModelRunnerKVCacheMixin in
+			// python/sglang/srt/model_executor/, read in a 2026 tree,
+			// not at 001067fffe33).
 			seqs = int(math.Ceil(e.row.Concurrency / float64(dp)))
 		}
 	}
@@ -499,15 +524,34 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 			c.bare("--trust-remote-code")
 			e.note(e.remoteCode)
 		}
-		c.num("--tp-size", s.tp)
+		switch {
+		case sglangDenseDP(e.in.Arch, s):
+			// A dense model's data-parallel ranks are copies of tp/dp
+			// GPUs each, as the estimate prices them (each rank holds
+			// the weights over tp/dp GPUs; vLLM's --data-parallel-size
+			// writes the same): SGLang's --dp-size without DP attention
+			// runs dp copies of --tp-size GPUs behind its own router
+			// (DataParallelController), dp × tp/dp GPUs. Its
+			// --enable-dp-attention needs model code that splits
+			// attention over an attention-TP group, which its dense
+			// model code has not (LlamaAttention splits the heads over
+			// get_tensor_model_parallel_world_size, with no
+			// LayerCommunicator: sgl-project/sglang
+			// python/sglang/srt/models/llama.py, read at 00239548).
+			c.num("--tp-size", s.tp/s.dp)
+		default:
+			c.num("--tp-size", s.tp)
+		}
 		if s.pp > 1 {
 			c.num("--pp-size", s.pp)
 		}
 		switch {
+		case sglangDenseDP(e.in.Arch, s):
+			c.num("--dp-size", s.dp)
 		case s.dp > 1:
-			// Attention DP, for the model types whose SGLang code runs
-			// it (estimator.SGLangDPAttention; checkServe refused the
-			// others).
+			// Attention DP, for the mixture-of-experts model types
+			// whose SGLang code runs it (estimator.SGLangDPAttention;
+			// checkServe refused the others).
 			c.num("--dp-size", s.dp)
 			c.bare("--enable-dp-attention")
 		case !perProcess && s.copies > 1:
@@ -585,8 +629,12 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 			// read 2026-11-29), so the flag is the copy's step budget over
 			// all its ranks; the plan gives each rank the budget of one
 			// scheduler (sim.NewConfig), which the flag then holds dp times.
-			c.num(knobs.TokenBudget, tokens*s.dp)
-			if s.dp > 1 {
+			attnDP := s.dp
+			if sglangDenseDP(e.in.Arch, s) {
+				attnDP = 1 // copies, each with its own scheduler
+			}
+			c.num(knobs.TokenBudget, tokens*attnDP)
+			if attnDP > 1 {
 				e.note(knobs.TokenBudget + " " + itoa(tokens*s.dp) + " is the copy's: SGLang divides it by --dp-size, so each attention rank runs " + itoa(tokens) + " tokens a step, as planned")
 			}
 		}

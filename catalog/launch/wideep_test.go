@@ -163,3 +163,36 @@ func TestSGLangDPAttentionByArchitecture(t *testing.T) {
 		}
 	}
 }
+
+// TestSGLangDenseDPAsCopies: a dense model at DP 2 over TP 8 (a
+// user-fixed --dp) is priced as two copies of TP 4 (each holds the
+// weights over 4 GPUs; vLLM writes --tensor-parallel-size 4
+// --data-parallel-size 2). SGLang runs it so with --dp-size and no
+// --enable-dp-attention, which its dense model code cannot run (it
+// wrote --tp-size 8 --dp-size 2 --enable-dp-attention); each copy has
+// its own scheduler, so the step budget and a batch's sequences are a
+// copy's, not multiplied or divided by SGLang as under DP attention.
+func TestSGLangDenseDPAsCopies(t *testing.T) {
+	req := serving(t, "llama-3.1-70b", 20, estimator.SGLang, plan.OnDemand)
+	row := servingRow(t, req, "aws-p5.48xlarge", 8, 1, 1)
+	row.AttnDP = 2
+	l, err := launch.Emit(launch.SGLang, req, row, nil, "llama-3.1-70b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := l.Text()
+	if strings.Contains(text, "--enable-dp-attention") || flagInt(t, text, "sglang", "--tp-size") != 4 || flagInt(t, text, "sglang", "--dp-size") != 2 ||
+		flagInt(t, text, "sglang", "--chunked-prefill-size") != 8192 || strings.Contains(text, "SGLang divides it by --dp-size") {
+		t.Errorf("Llama 3.1 70B on SGLang at TP 8 DP 2:\n%s", text)
+	}
+	vllm, err := launch.Emit(launch.VLLM, req, row, nil, "llama-3.1-70b")
+	if err != nil || flagInt(t, vllm.Text(), "vllm", "--tensor-parallel-size") != 4 || flagInt(t, vllm.Text(), "vllm", "--data-parallel-size") != 2 {
+		t.Errorf("the same row on vLLM: %v\n%s", err, vllm.Text())
+	}
+	// A batch of 100 sequences on the copy: 50 a copy.
+	req.Workload = plan.Workload{Kind: plan.Batch, Requests: 1e5, PromptTokens: 1000, OutputTokens: 200}
+	row.Concurrency = 100
+	if l, err = launch.Emit(launch.SGLang, req, row, nil, "llama-3.1-70b"); err != nil || flagInt(t, l.Text(), "sglang", "--max-running-requests") != 50 {
+		t.Errorf("a batch of 100 over 2 copies: %v\n%s", err, l.Text())
+	}
+}

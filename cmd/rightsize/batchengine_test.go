@@ -1,10 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"rightsize/app/page"
+	"rightsize/catalog"
 	"rightsize/estimator"
 )
 
@@ -79,6 +82,61 @@ func TestBatchEngineKeepsHFWhereVLLMDoesNot(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("%v: no note %q in %q / %q", c.args, c.note, r.Notes, p.Notes)
+		}
+	}
+}
+
+// TestEngineAutoIsOneStory: with no engine given (the CLI without
+// --engine, the page's engine on auto, a link written before auto with
+// no engine key), rightsize estimate, the page's memory and speed
+// sections and rightsize plan's pick run the job on one engine, the
+// planner's (plan.AutoEngine): vLLM for a decoder's batch on an H100, HF
+// transformers on a Pascal GPU and for an encoder. An engine given is
+// kept at both doors: --engine hf and e=hf (a link written by hand)
+// force HF transformers for the decoder's batch.
+func TestEngineAutoIsOneStory(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		link string
+		want estimator.Engine
+		why  string // the page's reason on auto ("": an engine given)
+	}{
+		{[]string{"--model", "llama-3.1-8b", "--gpu", "h100-sxm"}, "m=llama-3.1-8b&g=h100-sxm", estimator.VLLM, "batch inference planned on vLLM"},
+		{[]string{"--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "auto"}, "m=llama-3.1-8b&g=h100-sxm&e=auto", estimator.VLLM, "batch inference planned on vLLM"},
+		{[]string{"--model", "llama-3.1-8b", "--gpu", "p100"}, "m=llama-3.1-8b&g=p100", estimator.HF, "vLLM does not run on Pascal GPUs"},
+		{[]string{"--model", "bert-base-uncased", "--gpu", "h100-sxm", "--seq", "512"}, "m=bert-base-uncased&g=h100-sxm&s=512&out=0", estimator.HF, "the model generates no tokens"},
+		{[]string{"--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "hf"}, "m=llama-3.1-8b&g=h100-sxm&e=hf", estimator.HF, ""},
+	} {
+		code, out, errs := runEst(t, append(c.args, "--json")...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errs)
+		}
+		var est struct {
+			Engine string `json:"engine"`
+		}
+		if err := json.Unmarshal([]byte(out), &est); err != nil {
+			t.Fatal(err)
+		}
+		j, _, _, ok := page.ParseJob(page.ParseFragment(c.link, page.DefaultState), catalog.Default(), page.Archs{}, nil, "")
+		if !ok {
+			t.Fatalf("%s: the page refuses the job", c.link)
+		}
+		if est.Engine != c.want.String() || j.In.Engine != c.want {
+			t.Errorf("%v: rightsize estimate runs %q, the page (%s) %v; want %v", c.args, est.Engine, c.link, j.In.Engine, c.want)
+		}
+		setup := page.SetupLine(page.Locale{Lang: "en"}, j)
+		if !strings.Contains(setup, " · "+c.want.Label()+" · ") || (c.why == "") != (page.EngineWhy(page.Locale{Lang: "en"}, j) == "") || !strings.Contains(setup, c.why) {
+			t.Errorf("%s: the speed section says %q, want %s and %q", c.link, setup, c.want.Label(), c.why)
+		}
+		for _, lang := range []string{"ru", "zh"} {
+			if why := page.EngineWhy(page.Locale{Lang: lang}, j); (why == "") != (c.why == "") || strings.Contains(why, c.why) && c.why != "" {
+				t.Errorf("%s in %s: the engine's reason %q", c.link, lang, why)
+			}
+		}
+		// The plan's pick at the same GPU runs the same engine.
+		p := planJSONOf(t, append(c.args, "--requests", "100000", "--kind", "any")...)
+		if r := cheapest(t, p); r.Engine != c.want.String() {
+			t.Errorf("%v: rightsize plan's pick %s runs %q, want %v", c.args, r.OfferID, r.Engine, c.want)
 		}
 	}
 }

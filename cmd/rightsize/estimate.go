@@ -14,6 +14,7 @@ import (
 	"rightsize/app/page/jobspec"
 	"rightsize/catalog"
 	"rightsize/estimator"
+	"rightsize/estimator/plan"
 	"rightsize/estimator/sim"
 )
 
@@ -85,7 +86,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		_                = boolFlag(fs, jobspec.FlashAttention, "FlashAttention/SDPA (no s² score tensors)")
 		_                = intFlag(fs, jobspec.LoRARank, "LoRA rank")
 		_                = textFlag(fs, jobspec.LoRATargets, "attention|all-linear")
-		_                = textFlag(fs, jobspec.Engine, choices(estimator.Engines))
+		_                = textFlag(fs, jobspec.Engine, plan.AutoEngineName+"|"+choices(estimator.Engines)+" (auto: the engine the plan runs the job on: vllm for a decoder's inference where vLLM runs it on --gpu, else hf; hf for training)")
 		compiled         = fs.Bool("compile", false, "HF transformers with a static KV cache and torch.compile (CUDA graphs)")
 		_                = boolFlag(fs, jobspec.TextOnly, "a vision-language model's text model alone: its vision tower and projector are not loaded (vLLM --language-model-only)")
 		_                = floatFlag(fs, jobspec.MFU, "training compute efficiency (share of peak FLOP/s) to use instead of the model's; 0: model")
@@ -272,6 +273,12 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		}
 	}
 	in.RedundantExperts, in.TwoBatchOverlap = *redundant, *tbo
+	if ij.EngineOpen {
+		// No --engine (or --engine auto): the engine the plan runs the
+		// job on, at --gpu, with the command line's own fields (HF
+		// transformers --compiled stays HF), as page.ParseInput resolves it.
+		in.Engine, ij.EngineWhy = plan.AutoEngine(in, ij.Kind, gpuSpec.Generation())
+	}
 	switch {
 	case *gpu != "" && *vram != "":
 		errs = append(errs, errors.New("--gpu and --vram are exclusive"))
@@ -324,7 +331,10 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	}
 	if sub != nil {
 		return sub.run(estimateJob{in: in, name: name, gpu: gpuSpec, eff: ij.Eff, trainTokens: tokens,
-			prompt: *promptTok, output: *outputTok, set: set}, stdout, fail)
+			prompt: *promptTok, output: *outputTok, set: set, engineOpen: ij.EngineOpen}, stdout, fail)
+	}
+	if ij.EngineOpen && ij.EngineWhy.Key != "" {
+		notes = append(notes, "no --engine: "+in.Engine.String()+", "+ij.EngineWhy.String()+" (--engine names another)")
 	}
 	if *gpu != "" && gpuSpec.ID != "" {
 		if n := supportNote(gpuSpec, in); n != "" {

@@ -570,13 +570,13 @@ func TestShippedPrecision(t *testing.T) {
 	if p, note := read("--model", "deepseek-r1", "--gpus", "8"); p != "fp8" || !strings.Contains(note, "DeepSeek-R1 ships its weights in fp8") {
 		t.Errorf("DeepSeek-R1 serving: precision %q, note %q", p, note)
 	}
-	if p, note := read("--model", "deepseek-r1", "--gpus", "16", "--precision", "bf16"); p != "bf16" || note != "" {
+	if p, note := read("--model", "deepseek-r1", "--gpus", "16", "--precision", "bf16", "--engine", "vllm"); p != "bf16" || note != "" {
 		t.Errorf("DeepSeek-R1 at --precision bf16: precision %q, note %q", p, note)
 	}
 	if p, _ := read("--model", "deepseek-r1", "--gpus", "64", "--task", "finetune", "--zero", "3"); p != "bf16" {
 		t.Errorf("DeepSeek-R1 fine-tune: precision %q", p)
 	}
-	if p, note := read("--model", "llama-3.1-8b"); p != "bf16" || note != "" {
+	if p, note := read("--model", "llama-3.1-8b", "--engine", "vllm"); p != "bf16" || note != "" {
 		t.Errorf("Llama 3.1 8B: precision %q, note %q", p, note)
 	}
 }

@@ -36,6 +36,10 @@ type estimateJob struct {
 	trainTokens    float64
 	prompt, output int
 	set            map[string]bool
+	// engineOpen: no engine given (no --engine, or --engine auto):
+	// in's is plan.AutoEngine's at --gpu, and the planner chooses it per
+	// offer (plan.Request.EngineOpen).
+	engineOpen bool
 }
 
 // runPlan implements "rightsize plan": the estimate flags plus a workload,
@@ -424,7 +428,7 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	}
 	// Without --engine a decoder's batch job is planned on vLLM, the
 	// engine --emit launches (plan.Request.EngineOpen).
-	req.EngineOpen = !job.set["engine"]
+	req.EngineOpen = job.engineOpen
 	var err error
 	req.Pricing = pj.Pricing
 	said(jobspec.Pricing)

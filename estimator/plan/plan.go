@@ -477,30 +477,23 @@ func newPlanner(req Request, opts Options, offers int) *planner {
 			in.Seq = prompt + out
 		}
 	}
+	if req.EngineOpen {
+		// No engine given: the one the job runs on (AutoEngine), for
+		// any GPU here and offer by offer in row (a batch row on HF
+		// transformers where vLLM does not run the job).
+		e, why := AutoEngine(in, w.Kind, estimator.GenUnknown)
+		in.Engine, p.batchVLLM = e, w.Kind == Batch && e == estimator.VLLM
+		if why.Key != "" {
+			p.note(why)
+		}
+	}
 	if w.Kind == Serving && !in.Engine.Pooled() {
-		// Serving at a request rate means continuous batching: an engine
-		// without it (HF transformers, llama.cpp) is planned as vLLM, whose
-		// KV pool and admission the estimator models (PagedAttention, Kwon
-		// et al., SOSP 2023). SGLang and TensorRT-LLM are planned as
+		// An engine given without continuous batching (HF transformers,
+		// llama.cpp) serving at a rate is planned as vLLM, as AutoEngine
+		// plans a serving job. SGLang and TensorRT-LLM are planned as
 		// themselves, with their own schedulers (estimator/sim).
 		in.Engine = estimator.VLLM
 		p.note(Reason{Key: "note.serving_engine"})
-	}
-	if w.Kind == Batch && req.EngineOpen && in.Engine == estimator.HF && !in.Compiled {
-		if generates(in.Arch) {
-			// Offline batch inference of a decoder LLM runs on an
-			// engine with continuous batching and a paged KV pool:
-			// vLLM's offline inference (LLM.generate, "Offline
-			// Inference", vLLM docs) or SGLang's, not HF generate's
-			// static batches. The plan prices the engine --emit
-			// launches (vLLM), offer by offer where vLLM runs the job
-			// (row: on HF transformers, noted, where it does not).
-			in.Engine = estimator.VLLM
-			p.batchVLLM = true
-			p.note(Reason{Key: "note.batch_engine"})
-		} else {
-			p.note(Reason{Key: "note.batch_engine_encoder"})
-		}
 	}
 	p.in = in
 	if w.Kind == Training {
@@ -580,33 +573,6 @@ func (p *planner) supportNote(o *Offer, s estimator.Support) Reason {
 	return Reason{Key: key, Args: []any{p.in.Weights.String(), o.Hardware.Generation.String(), s.Weights.String()}}
 }
 
-// generates reports whether a model generates tokens: not an encoder
-// (BERT) nor a model of a fixed input length (ViT), whose inputs the
-// estimator counts as prompts with no output (estimator.SampleLengths).
-func generates(a estimator.Arch) bool {
-	return !a.Encoder && (a.SeqLen == 0 || a.Generic())
-}
-
-// batchOnHF reports whether a batch job the planner put on vLLM (sup is
-// vLLM's support on o) runs on HF transformers on o instead, and the row
-// note that says why: vLLM does not run on o's GPUs, or runs other
-// weights there than HF transformers does (no kernel for the format).
-func (p *planner) batchOnHF(o *Offer, sup estimator.Support) (Reason, bool) {
-	g := o.Hardware.Generation
-	hfIn := p.in
-	hfIn.Engine = estimator.HF
-	hf := estimator.SupportForJob(g, hfIn)
-	switch {
-	case !hf.Runs:
-		return Reason{}, false
-	case !sup.Runs:
-		return Reason{Key: "note.batch_hf_gpu", Args: []any{g.String()}}, true
-	case sup.Weights != hf.Weights:
-		return Reason{Key: "note.batch_hf_weights", Args: []any{p.in.Weights.String(), g.String()}}, true
-	}
-	return Reason{}, false
-}
-
 // variant is the settings a sub-planner changes.
 type variant struct {
 	weights estimator.DType
@@ -616,7 +582,7 @@ type variant struct {
 	// to TP 1 and PP 1.
 	rental, ckpt, dataParallel bool
 	// hf: the batch job on HF transformers where the planner would have
-	// chosen vLLM (planner.batchOnHF).
+	// chosen vLLM (AutoEngine at the offer's GPU).
 	hf bool
 	// bare: training layouts fitted with no margin (planner.bare).
 	bare bool
@@ -869,7 +835,7 @@ func (p *planner) row(o *Offer, r *Row) {
 	}
 	sup := p.support(o)
 	if p.batchVLLM {
-		if why, ok := p.batchOnHF(o, sup); ok {
+		if e, why := AutoEngine(p.in, Batch, o.Hardware.Generation); e == estimator.HF {
 			p.sub(variant{weights: p.in.Weights, offload: p.in.Offload, hf: true}).row(o, r)
 			r.Notes = append(slices.Clip(r.Notes), why)
 			if r.scale != nil && r.scale.row != nil {

@@ -268,11 +268,12 @@ type Request struct {
 	// must be the user's own (0 when not given), not one resolved at
 	// another layout.
 	ZeROOpen bool
-	// EngineOpen says the user gave no engine (the CLI without --engine,
-	// the page's engine at the table's default). A batch job of a decoder
-	// is then planned on vLLM, the engine its launch (--emit vllm) runs,
-	// wherever vLLM runs the model and weights at least as HF
-	// transformers does (planner.batchEngine); a given engine is kept.
+	// EngineOpen says the user gave no engine (the CLI without --engine
+	// or with --engine auto, the page's engine on auto): Input.Engine is
+	// not read, and the job is planned on AutoEngine's, offer by offer (a
+	// decoder's batch job on vLLM, the engine its launch runs, wherever
+	// vLLM runs the model and weights as HF transformers does). A given
+	// engine is kept.
 	EngineOpen bool
 
 	Workload Workload

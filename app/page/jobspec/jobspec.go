@@ -120,8 +120,7 @@ const (
 // Fields is the table.
 var Fields = [N]Spec{
 	// estimator.DefaultInput for a model without a sample length of its
-	// own: inference in bf16 with HF transformers, one sequence of 2,048
-	// tokens on one GPU.
+	// own: inference in bf16, one sequence of 2,048 tokens on one GPU.
 	Model:              {"model", "m", "", Text},
 	Task:               {"task", "t", "inference", Text},
 	Precision:          {"precision", "p", "bf16", Text},
@@ -137,8 +136,11 @@ var Fields = [N]Spec{
 	AttnKernel:         {"attention-kernel", "ak", "fa2", Text}, // estimator.AttnFA2: training's fused attention at FlashAttention-2's speed
 	LoRARank:           {"lora-rank", "r", "16", Int},
 	LoRATargets:        {"lora-targets", "lt", "attention", Text},
-	Engine:             {"engine", "e", "hf", Text},
-	TextOnly:           {"text-only", "to", "0", Bool},
+	// auto: no engine given, the one the planner runs the job on
+	// (plan.AutoEngine: vLLM for a decoder's batch or serving, HF
+	// transformers for training and for models that generate no tokens).
+	Engine:   {"engine", "e", "auto", Text},
+	TextOnly: {"text-only", "to", "0", Bool},
 	// Efficiencies: empty (0 on the command line) is the estimator's own.
 	MFU:           {"mfu", "mfu", "", Float},
 	InferenceMFU:  {"inference-mfu", "imfu", "", Float},

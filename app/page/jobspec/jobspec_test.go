@@ -52,7 +52,7 @@ func TestDefaultsAreTheEstimators(t *testing.T) {
 		Kernel: in.Kernel.String(), Batch: itoa(in.Batch), Seq: itoa(in.Seq), Optimizer: in.Optimizer.String(),
 		GradCheckpointing: bit(in.GradCheckpointing), SelectiveRecompute: bit(in.SelectiveRecompute),
 		FlashAttention: bit(in.FlashAttention), AttnKernel: in.AttnKernel.String(), LoRARank: itoa(in.LoRARank), LoRATargets: in.LoRATargets.String(),
-		Engine: in.Engine.String(), TextOnly: bit(in.TextOnly), GPUMemUtil: strconv.FormatFloat(in.GPUMemUtil, 'g', -1, 64),
+		Engine: plan.AutoEngineName, TextOnly: bit(in.TextOnly), GPUMemUtil: strconv.FormatFloat(in.GPUMemUtil, 'g', -1, 64),
 		MaxBatchedTokens: itoa(in.MaxBatchedTokens), EnforceEager: bit(in.EnforceEager), GPUs: itoa(in.GPUs),
 		ZeRO: "", Offload: in.Offload.String(), TP: itoa(in.TP), PP: itoa(in.PP),
 		CP: itoa(max(1, in.CP)), EP: itoa(max(1, in.EP)), DP: itoa(max(1, in.DP)),
