@@ -284,7 +284,9 @@ func (p *planner) disaggLayouts(o *Offer, e estimator.Engine) (pre, dec []copySh
 // the next decode layout). Both at the statistic the targets bound
 // (Workload.SLOStat), as the aggregated rows are sized. Each count search
 // starts at the count the side's capacity at the cap needs
-// (searchWorkers), a few evaluations a layout.
+// (searchWorkers), a few evaluations a layout, and a layout whose count
+// at that bound already takes more instances than a pool sized before it
+// is not searched: the planner runs in the page, on every change.
 // Prefill workers batch as many prompts as the engine's token budget per
 // forward holds (its scheduler's default, sim.DefaultPolicyOn: TensorRT-LLM
 // one budget a rank; estimator.DisaggPrefillBatch), as rightsize estimate
@@ -336,25 +338,7 @@ func (p *planner) disaggSize(o *Offer, e estimator.Engine, hw estimator.Hardware
 	better := func(a, b pool) bool {
 		return b.n == 0 || a.inst < b.inst || a.inst == b.inst && a.at < b.at
 	}
-	// The decode pools, with prefill workers enough never to bind: the
-	// widest prefill layout, which holds the longest prompt.
-	probe := pres[len(pres)-1]
-	var decPools []pool
-	for _, dc := range decs {
-		full, ok := eval(probe, maxDisaggWorkers, dc, maxDisaggWorkers)
-		if !ok {
-			continue
-		}
-		n, ok := searchWorkers(lam/(capU*full.DecodeCapacity/maxDisaggWorkers), func(n int) bool {
-			pt, ok := eval(probe, maxDisaggWorkers, dc, n)
-			return ok && (w.TPOTSeconds == 0 || pt.TPOTAtSeconds <= w.TPOTSeconds)
-		})
-		if ok {
-			pt, _ := eval(probe, maxDisaggWorkers, dc, n)
-			decPools = append(decPools, pool{dc, n, instances(dc, n), pt.TPOTAtSeconds})
-		}
-	}
-	slices.SortStableFunc(decPools, func(a, b pool) int {
+	cmp := func(a, b pool) int {
 		switch {
 		case better(a, b):
 			return -1
@@ -362,34 +346,106 @@ func (p *planner) disaggSize(o *Offer, e estimator.Engine, hw estimator.Hardware
 			return 1
 		}
 		return 0
-	})
-	for _, dec := range decPools {
-		var pre pool
-		for _, pc := range pres {
-			full, ok := eval(pc, maxDisaggWorkers, dec.cs, dec.n)
+	}
+	// bounds are the layouts that run, each with the workers its
+	// capacity per worker at the cap needs (capacity: one evaluation at
+	// maxDisaggWorkers, the side's capacity being its workers' sum) and
+	// the instances they take, fewest first: a layout whose bound is over
+	// the instances of a pool already sized cannot beat it and is not
+	// searched.
+	type bound struct {
+		cs   copyShape
+		need float64
+		low  int
+	}
+	bounds := func(layouts []copyShape, capacity func(copyShape) (float64, bool)) []bound {
+		var out []bound
+		for _, cs := range layouts {
+			full, ok := capacity(cs)
 			if !ok {
 				continue
 			}
-			n, ok := searchWorkers(lam/(capU*full.PrefillCapacity/maxDisaggWorkers), func(n int) bool {
-				pt, ok := eval(pc, n, dec.cs, dec.n)
+			need := lam / (capU * full / maxDisaggWorkers)
+			out = append(out, bound{cs, need, instances(cs, int(min(max(math.Ceil(need), 1), maxDisaggWorkers)))})
+		}
+		slices.SortStableFunc(out, func(a, b bound) int { return a.low - b.low })
+		return out
+	}
+	// The decode pools, with prefill workers enough never to bind: the
+	// widest prefill layout, which holds the longest prompt.
+	probe := pres[len(pres)-1]
+	dbs := bounds(decs, func(dc copyShape) (float64, bool) {
+		full, ok := eval(probe, maxDisaggWorkers, dc, maxDisaggWorkers)
+		return full.DecodeCapacity, ok
+	})
+	sizeDecode := func(b bound) (pool, bool) {
+		n, ok := searchWorkers(b.need, func(n int) bool {
+			pt, ok := eval(probe, maxDisaggWorkers, b.cs, n)
+			return ok && (w.TPOTSeconds == 0 || pt.TPOTAtSeconds <= w.TPOTSeconds)
+		})
+		if !ok {
+			return pool{}, false
+		}
+		pt, _ := eval(probe, maxDisaggWorkers, b.cs, n)
+		return pool{b.cs, n, instances(b.cs, n), pt.TPOTAtSeconds}, true
+	}
+	// The prefill pool beside decode pool dec: each layout's fewest
+	// workers meeting the TTFT target, the best kept.
+	prefillFor := func(dec pool) (pre pool) {
+		pbs := bounds(pres, func(pc copyShape) (float64, bool) {
+			full, ok := eval(pc, maxDisaggWorkers, dec.cs, dec.n)
+			return full.PrefillCapacity, ok
+		})
+		for _, b := range pbs {
+			if pre.n > 0 && b.low > pre.inst {
+				break
+			}
+			n, ok := searchWorkers(b.need, func(n int) bool {
+				pt, ok := eval(b.cs, n, dec.cs, dec.n)
 				return ok && (w.TTFTP95Seconds == 0 || pt.TTFTAtSeconds <= w.TTFTP95Seconds)
 			})
 			if !ok {
 				continue
 			}
-			pt, _ := eval(pc, n, dec.cs, dec.n)
-			if c := (pool{pc, n, instances(pc, n), pt.TTFTAtSeconds}); better(c, pre) {
+			pt, _ := eval(b.cs, n, dec.cs, dec.n)
+			if c := (pool{b.cs, n, instances(b.cs, n), pt.TTFTAtSeconds}); better(c, pre) {
 				pre = c
 			}
 		}
-		if pre.n == 0 {
-			continue
-		}
-		pt, _ := eval(pre.cs, pre.n, dec.cs, dec.n)
-		return disaggSizing{ok: true, pre: pre, dec: dec,
-			ttft: pt.TTFTSeconds, tpot: pt.TPOTSeconds, xfer: pt.KVTransferSeconds, ttftAt: pt.TTFTAtSeconds, tpotAt: pt.TPOTAtSeconds}
+		return pre
 	}
-	return s
+	var decPools []pool
+	next, best := 0, pool{}
+	for ; next < len(dbs) && (best.n == 0 || dbs[next].low <= best.inst); next++ {
+		if p, ok := sizeDecode(dbs[next]); ok {
+			decPools = append(decPools, p)
+			if better(p, best) {
+				best = p
+			}
+		}
+	}
+	// The best decode pool first; where no prefill pool meets the TTFT
+	// target beside it (its TPOT enters the TTFT), the next, then the
+	// layouts the bound passed over.
+	for tried := 0; ; {
+		slices.SortStableFunc(decPools[tried:], cmp)
+		for ; tried < len(decPools); tried++ {
+			dec := decPools[tried]
+			if pre := prefillFor(dec); pre.n > 0 {
+				pt, _ := eval(pre.cs, pre.n, dec.cs, dec.n)
+				return disaggSizing{ok: true, pre: pre, dec: dec,
+					ttft: pt.TTFTSeconds, tpot: pt.TPOTSeconds, xfer: pt.KVTransferSeconds, ttftAt: pt.TTFTAtSeconds, tpotAt: pt.TPOTAtSeconds}
+			}
+		}
+		if next == len(dbs) {
+			return s
+		}
+		for ; next < len(dbs); next++ {
+			if p, ok := sizeDecode(dbs[next]); ok {
+				decPools = append(decPools, p)
+			}
+		}
+	}
 }
 
 // searchWorkers is the smallest n in 1..maxDisaggWorkers with ok(n), for
