@@ -338,21 +338,14 @@ func (p *planner) disaggSize(o *Offer, e estimator.Engine, hw estimator.Hardware
 	better := func(a, b pool) bool {
 		return b.n == 0 || a.inst < b.inst || a.inst == b.inst && a.at < b.at
 	}
-	cmp := func(a, b pool) int {
-		switch {
-		case better(a, b):
-			return -1
-		case better(b, a):
-			return 1
-		}
-		return 0
-	}
 	// bounds are the layouts that run, each with the workers its
 	// capacity per worker at the cap needs (capacity: one evaluation at
 	// maxDisaggWorkers, the side's capacity being its workers' sum) and
-	// the instances they take, fewest first: a layout whose bound is over
-	// the instances of a pool already sized cannot beat it and is not
-	// searched.
+	// the instances they take. They are searched fewest first (take), and
+	// a layout whose bound is over the instances of a pool already sized
+	// cannot beat it and is not searched. (The lists hold a few layouts:
+	// picking the least each time keeps sort's code out of the page's
+	// WebAssembly.)
 	type bound struct {
 		cs   copyShape
 		need float64
@@ -368,8 +361,18 @@ func (p *planner) disaggSize(o *Offer, e estimator.Engine, hw estimator.Hardware
 			need := lam / (capU * full / maxDisaggWorkers)
 			out = append(out, bound{cs, need, instances(cs, int(min(max(math.Ceil(need), 1), maxDisaggWorkers)))})
 		}
-		slices.SortStableFunc(out, func(a, b bound) int { return a.low - b.low })
 		return out
+	}
+	take := func(bs *[]bound) bound {
+		i := 0
+		for j, b := range *bs {
+			if b.low < (*bs)[i].low {
+				i = j
+			}
+		}
+		b := (*bs)[i]
+		*bs = slices.Delete(*bs, i, i+1)
+		return b
 	}
 	// The decode pools, with prefill workers enough never to bind: the
 	// widest prefill layout, which holds the longest prompt.
@@ -378,16 +381,16 @@ func (p *planner) disaggSize(o *Offer, e estimator.Engine, hw estimator.Hardware
 		full, ok := eval(probe, maxDisaggWorkers, dc, maxDisaggWorkers)
 		return full.DecodeCapacity, ok
 	})
-	sizeDecode := func(b bound) (pool, bool) {
+	var decPools []pool
+	sizeDecode := func(b bound) {
 		n, ok := searchWorkers(b.need, func(n int) bool {
 			pt, ok := eval(probe, maxDisaggWorkers, b.cs, n)
 			return ok && (w.TPOTSeconds == 0 || pt.TPOTAtSeconds <= w.TPOTSeconds)
 		})
-		if !ok {
-			return pool{}, false
+		if ok {
+			pt, _ := eval(probe, maxDisaggWorkers, b.cs, n)
+			decPools = append(decPools, pool{b.cs, n, instances(b.cs, n), pt.TPOTAtSeconds})
 		}
-		pt, _ := eval(probe, maxDisaggWorkers, b.cs, n)
-		return pool{b.cs, n, instances(b.cs, n), pt.TPOTAtSeconds}, true
 	}
 	// The prefill pool beside decode pool dec: each layout's fewest
 	// workers meeting the TTFT target, the best kept.
@@ -396,7 +399,8 @@ func (p *planner) disaggSize(o *Offer, e estimator.Engine, hw estimator.Hardware
 			full, ok := eval(pc, maxDisaggWorkers, dec.cs, dec.n)
 			return full.PrefillCapacity, ok
 		})
-		for _, b := range pbs {
+		for len(pbs) > 0 {
+			b := take(&pbs)
 			if pre.n > 0 && b.low > pre.inst {
 				break
 			}
@@ -414,37 +418,45 @@ func (p *planner) disaggSize(o *Offer, e estimator.Engine, hw estimator.Hardware
 		}
 		return pre
 	}
-	var decPools []pool
-	next, best := 0, pool{}
-	for ; next < len(dbs) && (best.n == 0 || dbs[next].low <= best.inst); next++ {
-		if p, ok := sizeDecode(dbs[next]); ok {
-			decPools = append(decPools, p)
-			if better(p, best) {
-				best = p
+	// bestDecode is the index of the best of decPools.
+	bestDecode := func() int {
+		i := 0
+		for j, p := range decPools {
+			if better(p, decPools[i]) {
+				i = j
 			}
 		}
+		return i
+	}
+	for len(dbs) > 0 {
+		b := take(&dbs)
+		if len(decPools) > 0 && b.low > decPools[bestDecode()].inst {
+			dbs = append(dbs, b) // passed over: sized only if needed below
+			break
+		}
+		sizeDecode(b)
 	}
 	// The best decode pool first; where no prefill pool meets the TTFT
 	// target beside it (its TPOT enters the TTFT), the next, then the
 	// layouts the bound passed over.
-	for tried := 0; ; {
-		slices.SortStableFunc(decPools[tried:], cmp)
-		for ; tried < len(decPools); tried++ {
-			dec := decPools[tried]
+	for {
+		for len(decPools) > 0 {
+			i := bestDecode()
+			dec := decPools[i]
+			decPools = slices.Delete(decPools, i, i+1)
 			if pre := prefillFor(dec); pre.n > 0 {
 				pt, _ := eval(pre.cs, pre.n, dec.cs, dec.n)
 				return disaggSizing{ok: true, pre: pre, dec: dec,
 					ttft: pt.TTFTSeconds, tpot: pt.TPOTSeconds, xfer: pt.KVTransferSeconds, ttftAt: pt.TTFTAtSeconds, tpotAt: pt.TPOTAtSeconds}
 			}
 		}
-		if next == len(dbs) {
+		if len(dbs) == 0 {
 			return s
 		}
-		for ; next < len(dbs); next++ {
-			if p, ok := sizeDecode(dbs[next]); ok {
-				decPools = append(decPools, p)
-			}
+		for _, b := range dbs {
+			sizeDecode(b)
 		}
+		dbs = nil
 	}
 }
 
