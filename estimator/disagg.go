@@ -42,6 +42,12 @@ type DisaggSide struct {
 	// prompt), or requests decoding together, the rest waiting for a
 	// slot (0: every request the client keeps in flight).
 	Batch int
+	// MemShare is each worker's engine memory share (as
+	// Input.GPUMemUtil); 0: the model input's. A planner that gives the
+	// sides layouts of their own sets the share each layout runs at
+	// (SGLang's attention-DP workers at the recipes' share,
+	// EngineShareFix) on its side alone.
+	MemShare float64
 }
 
 // Disagg is a disaggregated replica serving a closed-loop client.
@@ -252,13 +258,14 @@ type DisaggSizer struct {
 	hw    Hardware
 	eff   Efficiency
 	w     Workload
-	kept  [2]keptSide
+	kept  [4]keptSide
 	nkept int
 }
 
 // keptSide is a side's model as built, with its parallelism.
 type keptSide struct {
 	tp, dp, ep, redundant int
+	share                 float64
 	m                     ServingModel
 }
 
@@ -271,22 +278,26 @@ func NewDisaggSizer(in Input, hw Hardware, eff Efficiency, w Workload) *DisaggSi
 // and redundant experts; workers and batch do not enter it), built once.
 func (z *DisaggSizer) side(s DisaggSide) (ServingModel, error) {
 	for _, k := range z.kept[:z.nkept] {
-		if k.tp == s.TP && k.dp == s.DP && k.ep == s.EP && k.redundant == s.RedundantExperts {
+		if k.tp == s.TP && k.dp == s.DP && k.ep == s.EP && k.redundant == s.RedundantExperts && k.share == s.MemShare {
 			return k.m, k.m.Err()
 		}
 	}
 	si := z.in
 	si.TP, si.DP, si.EP, si.PP, si.CP, si.RedundantExperts = s.TP, s.DP, s.EP, 1, 1, s.RedundantExperts
+	if s.MemShare > 0 {
+		si.GPUMemUtil = s.MemShare
+	}
 	m := NewServingModel(si, z.hw, z.eff, z.w)
-	// Two slots, the prefill's and the decode's; a third shape
-	// replaces the older.
+	// A few slots (a planner tries several layouts a side against one of
+	// the other side's); a new shape replaces the oldest.
 	i := z.nkept
 	if i == len(z.kept) {
-		z.kept[0], i = z.kept[1], 1
+		copy(z.kept[:], z.kept[1:])
+		i--
 	} else {
 		z.nkept++
 	}
-	z.kept[i] = keptSide{s.TP, s.DP, s.EP, s.RedundantExperts, m}
+	z.kept[i] = keptSide{s.TP, s.DP, s.EP, s.RedundantExperts, s.MemShare, m}
 	return m, m.Err()
 }
 
@@ -345,6 +356,9 @@ func (z *DisaggSizer) model(d Disagg) (*disaggSteps, error) {
 		}
 		if s.s.Batch < 0 || s.s.Batch > maxBatch {
 			l.add(n+"-batch", float64(s.s.Batch), ErrRange, "want 0..1048576 (0: the default)")
+		}
+		if !(s.s.MemShare >= 0 && s.s.MemShare <= 1) {
+			l.add(n+"-gpu-mem-util", s.s.MemShare, ErrRange, "want a share in (0, 1] (0: the model's)")
 		}
 	}
 	if d.Rate == 0 && (d.Concurrency < 1 || d.Concurrency > maxBatch) {

@@ -421,13 +421,56 @@ func TestDisaggSizer(t *testing.T) {
 		{Prefill: side(0, 8, 8, 8, 0), Decode: side(2, 8, 8, 8, 0), Concurrency: 64},
 		{Prefill: side(2, 8, 8, 8, 4), Decode: side(2, 8, 8, 8, 8), Concurrency: 512},
 		{Prefill: side(1, 8, 1, 1, 0), Decode: side(4, 8, 8, 8, 0), Rate: 5},
+		{Prefill: side(1, 4, 1, 1, 0), Decode: side(2, 8, 8, 8, 0), Rate: 3},
 	}
+	// Each layout again at a share of its own, right after it: another
+	// model (an open loop's decode slots are its KV pool's).
+	var pairs []Disagg
+	for _, d := range ds {
+		own := d
+		own.Decode.MemShare, own.Prefill.MemShare = 0.6, 0.7
+		pairs = append(pairs, d, own)
+	}
+	ds = append(ds, pairs...)
 	for i, d := range ds {
 		want, werr := DisaggServing(in, hw, Efficiency{}, w, d)
 		got, err := z.At(d)
 		if got != want || (err == nil) != (werr == nil) || (err != nil && err.Error() != werr.Error()) {
 			t.Fatalf("point %d: sizer %+v, %v; DisaggServing %+v, %v", i, got, err, want, werr)
 		}
+	}
+}
+
+// TestDisaggSideMemShare: a side's memory share (DisaggSide.MemShare, as
+// a planner sets SGLang's attention-DP workers' on their side alone) is
+// the KV pool that side's workers hold: DeepSeek-V3 decode workers of
+// attention DP 8 / EP 8 on 8 × H100 hold fewer requests at 0.7 than at
+// the default share, so a side's decode capacity at the same rate falls,
+// and the prefill side, at its own share, does not change. A share out
+// of (0, 1] names the side's flag.
+func TestDisaggSideMemShare(t *testing.T) {
+	in, hw := disaggInput(t)
+	w := Workload{PromptTokens: 1000, OutputTokens: 1000}
+	d := Disagg{Prefill: DisaggSide{Workers: 2, TP: 8, DP: 1, EP: 8}, Decode: DisaggSide{Workers: 4, TP: 8, DP: 8, EP: 8}, Rate: 5}
+	def, err := DisaggServing(in, hw, Efficiency{}, w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	low := d
+	low.Decode.MemShare = 0.7
+	at, err := DisaggServing(in, hw, Efficiency{}, w, low)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(at.DecodeCapacity < def.DecodeCapacity) || at.PrefillCapacity != def.PrefillCapacity {
+		t.Errorf("decode share 0.7: decode capacity %.2f req/s (default share %.2f), prefill %.2f (%.2f)", at.DecodeCapacity, def.DecodeCapacity,
+			at.PrefillCapacity, def.PrefillCapacity)
+	}
+	bad := d
+	bad.Decode.MemShare = 1.5
+	var ie *InputError
+	if _, err := DisaggServing(in, hw, Efficiency{}, w, bad); !errors.As(err, &ie) || ie.Field != "decode-gpu-mem-util" {
+		t.Errorf("decode share 1.5: %v, want decode-gpu-mem-util", err)
 	}
 }
 

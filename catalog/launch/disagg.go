@@ -101,17 +101,23 @@ const (
 	trtllmDisaggConfig   = "disagg_config.yaml"
 )
 
-// disaggSide is one side of the deployment: its workers and the
-// instances they run on (the router's lists name each worker's first
-// instance: for workers that span several, heads, the workers).
+// disaggSide is one side of the deployment: its workers, their shape
+// (each side its own: plan.DisaggPlan.Sides), the workers on one
+// instance (per; 1 for a worker over several, shape.nodes of them), the
+// memory share the planner set on them, and the instances they run on
+// (the router's lists name each worker's first instance: for workers
+// that span several, heads, the workers).
 type disaggSide struct {
 	mode, file                string
 	workers, instances, heads int
+	shape                     copyShape
+	per                       int
+	share                     float64
 }
 
 // last is how many of the side's workers the last of its instances (its
 // heads) runs, per on each of the others.
-func (s disaggSide) last(per int) int { return s.workers - (s.heads-1)*per }
+func (s disaggSide) last() int { return s.workers - (s.heads-1)*s.per }
 
 // EmitDisagg writes the disaggregated deployment of res.Disagg, res being
 // plan.Plan's result for req, with serving engine k: the prefill
@@ -145,19 +151,8 @@ func EmitDisaggVia(k Kind, r Router, req plan.Request, res plan.Result, cat *cat
 	if i := d.Base(res.Rows); i >= 0 {
 		base = &res.Rows[i]
 	}
-	// Workers per instance; a wide worker (one copy over
-	// InstancesPerWorker instances, as the plan's wide expert-parallel
-	// rows) is one per group of that many instances.
-	nodes := max(d.InstancesPerWorker, 1)
-	per := int(d.Offer.GPUCount) / d.TP
-	if nodes > 1 {
-		per = 0
-		if d.TP == nodes*int(d.Offer.GPUCount) {
-			per = 1
-		}
-	}
-	if base == nil || per < 1 {
-		return Launch{}, &Error{Kind: k, Key: ErrInconsistent, Reason: "the disaggregated plan's offer and copy shape have no fitting aggregated row to take the workers' settings from"}
+	if base == nil {
+		return Launch{}, &Error{Kind: k, Key: ErrInconsistent, Reason: "the disaggregated plan's offer has no fitting aggregated row to take the workers' settings from"}
 	}
 	if g := d.Offer.Hardware.Generation; r == DynamoRouter && d.Offer.HasHardware && !dynamoGens[g] {
 		// Dynamo's support matrix (docs/reference/support-matrix.md, "GPU
@@ -165,13 +160,6 @@ func EmitDisaggVia(k Kind, r Router, req plan.Request, res plan.Result, cat *cat
 		// Blackwell only; its pip wheels and runtime containers are
 		// CUDA builds. A Dynamo launch on MI300X would not start.
 		return Launch{}, &Error{Kind: k, Key: ErrDynamoGPU, Reason: "NVIDIA Dynamo runs on NVIDIA Ampere, Ada, Hopper and Blackwell GPUs, not on " + g.String() + " (" + catalog.Printable(d.Offer.GPU) + "): use --emit-router engine"}
-	}
-	if nodes > 1 && k != SGLang {
-		// SGLang starts a worker over several nodes from the one command
-		// (--nnodes, --node-rank, --dist-init-addr); vLLM's needs a Ray
-		// cluster and TensorRT-LLM's an MPI launch, which these scripts
-		// do not write.
-		return Launch{}, &Error{Kind: k, Key: ErrDisaggWide, Reason: "each worker spans " + plural(nodes, "instance") + ": the disaggregated launch of such workers is written for sglang"}
 	}
 	e := emitter{k: k, req: req, row: *base, in: req.Input, cat: cat, router: r, disagg: true}
 	e.in.Engine = d.Engine
@@ -185,32 +173,61 @@ func EmitDisaggVia(k Kind, r Router, req plan.Request, res plan.Result, cat *cat
 	if d.Engine.String() != k.String() {
 		e.note("the plan was sized for " + d.Engine.String() + "; these settings run " + k.String())
 	}
-	// Both sides as the planner sized them: each worker at the plan's
-	// attention-DP and EP degrees.
-	s := e.shape()
-	s.copies, s.nodes, s.dp, s.ep = per, nodes, max(d.DP, 1), max(d.EP, 1)
-	if err := e.checkServe(k, s); err != nil {
-		return Launch{}, err
+	// Each side as the planner sized it: its workers' GPUs, attention-DP
+	// and EP degrees, the instances one spans and the memory share.
+	pre, dec := d.Sides()
+	sides := [2]disaggSide{{mode: "prefill", file: "prefill.sh", workers: d.Prefill}, {mode: "decode", file: "decode.sh", workers: d.Decode}}
+	gpus := int(d.Offer.GPUCount)
+	for j, w := range [2]plan.DisaggWorker{pre, dec} {
+		side := &sides[j]
+		// Workers per instance; a wide worker (one copy over
+		// InstancesPerWorker instances, as the plan's wide
+		// expert-parallel rows) is one per group of that many instances.
+		nodes, per := w.InstancesPerWorker, 0
+		switch {
+		case nodes > 1 && w.TP == nodes*gpus:
+			per = 1
+		case nodes <= 1 && w.TP >= 1:
+			per = gpus / w.TP
+		}
+		if per < 1 {
+			return Launch{}, &Error{Kind: k, Key: ErrInconsistent, Reason: "the disaggregated plan's " + side.mode + " workers of " + plural(w.TP, "GPU") + " do not fill whole instances of " + plural(gpus, "GPU")}
+		}
+		if nodes > 1 && k != SGLang {
+			// SGLang starts a worker over several nodes from the one
+			// command (--nnodes, --node-rank, --dist-init-addr); vLLM's
+			// needs a Ray cluster and TensorRT-LLM's an MPI launch,
+			// which these scripts do not write.
+			return Launch{}, &Error{Kind: k, Key: ErrDisaggWide, Reason: "each " + side.mode + " worker spans " + plural(nodes, "instance") + ": the disaggregated launch of such workers is written for sglang"}
+		}
+		side.shape = copyShape{tp: w.TP, pp: 1, dp: w.DP, ep: w.EP, copies: per, nodes: nodes}
+		if w.TP%w.DP != 0 {
+			side.shape.dp = 1
+		}
+		side.per, side.share = per, w.MemShare
+		side.instances = (side.workers + per - 1) / per * nodes
+		side.heads = side.instances / nodes
+		e.row.MemShare = w.MemShare
+		if err := e.checkServe(k, side.shape); err != nil {
+			return Launch{}, err
+		}
 	}
-	pInst, dInst := (d.Prefill+per-1)/per*nodes, (d.Decode+per-1)/per*nodes
-	if pInst+dInst != d.Instances {
-		return Launch{}, &Error{Kind: k, Key: ErrInconsistent, Reason: "the workers need " + itoa(pInst+dInst) + " instances and the plan rents " + itoa(d.Instances)}
+	if n := sides[0].instances + sides[1].instances; n != d.Instances {
+		return Launch{}, &Error{Kind: k, Key: ErrInconsistent, Reason: "the workers need " + itoa(n) + " instances and the plan rents " + itoa(d.Instances)}
 	}
-	head := "# rightsize plan: " + catalog.Printable(d.Offer.Provider+" "+d.Offer.Name()) + " ×" + itoa(d.Instances) +
-		", disaggregated: " + plural(d.Prefill, "prefill worker") + " and " + plural(d.Decode, "decode worker") + " of " + plural(d.TP, "GPU")
-	if nodes > 1 {
-		head += " over " + plural(nodes, "instance") + " each"
-	}
-	if s.dp > 1 || s.ep > 1 {
-		head += " (attention DP " + itoa(s.dp) + ", EP " + itoa(s.ep) + ")"
+	head := "# rightsize plan: " + catalog.Printable(d.Offer.Provider+" "+d.Offer.Name()) + " ×" + itoa(d.Instances) + ", disaggregated: "
+	if sides[0].shape == sides[1].shape {
+		head += plural(d.Prefill, "prefill worker") + " and " + sides[1].describe()
+	} else {
+		head += sides[0].describe() + " and " + sides[1].describe()
 	}
 	if r == DynamoRouter {
 		head += ", behind NVIDIA Dynamo's frontend"
 	}
 	head += "\n"
-	sides := [2]disaggSide{{"prefill", "prefill.sh", d.Prefill, pInst, pInst / nodes}, {"decode", "decode.sh", d.Decode, dInst, dInst / nodes}}
 	for _, side := range sides {
-		text, err := e.disaggWorkers(s, side, per)
+		e.row.MemShare = side.share
+		text, err := e.disaggWorkers(side)
 		if err != nil {
 			return Launch{}, err
 		}
@@ -219,21 +236,43 @@ func EmitDisaggVia(k Kind, r Router, req plan.Request, res plan.Result, cat *cat
 	if r == DynamoRouter {
 		e.file("router.sh", "sh", "#!/bin/sh\n"+head+dynamoFrontend())
 	} else {
-		e.file("router.sh", "sh", "#!/bin/sh\n"+head+e.disaggRouter(s, per, sides))
+		e.file("router.sh", "sh", "#!/bin/sh\n"+head+e.disaggRouter(sides))
 	}
-	e.disaggExtras(s, pInst, dInst)
+	e.disaggExtras(sides)
 	return Launch{Kind: k, Files: e.files, Notes: e.notes}, nil
+}
+
+// describe names the side's workers and their shape in the scripts'
+// heading: "2 prefill workers of 8 GPUs (EP 8)".
+func (s disaggSide) describe() string {
+	t := plural(s.workers, s.mode+" worker") + " of " + plural(s.shape.tp, "GPU")
+	if s.shape.nodes > 1 {
+		t += " over " + plural(s.shape.nodes, "instance") + " each"
+	}
+	if s.shape.dp > 1 || s.shape.ep > 1 {
+		t += " (attention DP " + itoa(s.shape.dp) + ", EP " + itoa(s.shape.ep) + ")"
+	}
+	return t
 }
 
 // disaggExtras writes what the engine's scripts need beside them (its
 // options files) and the notes on how to run them.
-func (e *emitter) disaggExtras(s copyShape, pInst, dInst int) {
-	run := "run prefill.sh on each of the " + plural(pInst, "prefill instance") + " and decode.sh on each of the " + plural(dInst, "decode instance") +
-		" (WORKERS=N on an instance that runs fewer workers"
+func (e *emitter) disaggExtras(sides [2]disaggSide) {
+	pre, dec := sides[0], sides[1]
+	run := "run prefill.sh on each of the " + plural(pre.instances, "prefill instance") + " and decode.sh on each of the " + plural(dec.instances, "decode instance")
 	after := "), then router.sh with PREFILL_HOSTS and DECODE_HOSTS set to their addresses; clients call the router on port " + itoa(servePort)
-	if s.nodes > 1 {
-		run = "run prefill.sh on each of the " + plural(pInst, "prefill instance") + " and decode.sh on each of the " + plural(dInst, "decode instance") +
-			", " + itoa(s.nodes) + " a worker (NODE_RANK 0.." + itoa(s.nodes-1) + " and HEAD_IP its worker's first instance"
+	rank := func(n int) string { return " (NODE_RANK 0.." + itoa(n-1) + " and HEAD_IP its worker's first instance" }
+	switch pn, dn := pre.shape.nodes, dec.shape.nodes; {
+	case pn <= 1 && dn <= 1:
+		run += " (WORKERS=N on an instance that runs fewer workers"
+	case pn == dn:
+		run += ", " + itoa(pn) + " a worker" + rank(pn)
+	case pn > 1:
+		run += ", " + itoa(pn) + " a prefill worker" + rank(pn) + "; WORKERS=N on a decode instance that runs fewer workers"
+	default:
+		run += ", " + itoa(dn) + " a decode worker" + rank(dn) + "; WORKERS=N on a prefill instance that runs fewer workers"
+	}
+	if pre.shape.nodes > 1 || dec.shape.nodes > 1 {
 		after = "), then router.sh with PREFILL_HOSTS and DECODE_HOSTS set to each worker's first instance; clients call the router on port " + itoa(servePort)
 	}
 	dynamo := e.router == DynamoRouter
@@ -255,7 +294,7 @@ func (e *emitter) disaggExtras(s copyShape, pInst, dInst int) {
 		// The transfer buffer holds the longest request the workers
 		// take: their context length (--max_seq_len).
 		buffer := e.contextLen()
-		ctx, gen := trtllmDisaggOptions(s, "context (prefill)", true, buffer, e.in.EnforceEager), trtllmDisaggOptions(s, "generation (decode)", false, buffer, e.in.EnforceEager)
+		ctx, gen := trtllmDisaggOptions(pre.shape, "context (prefill)", true, buffer, e.in.EnforceEager), trtllmDisaggOptions(dec.shape, "generation (decode)", false, buffer, e.in.EnforceEager)
 		how := " (router.sh writes " + trtllmDisaggConfig + " and runs trtllm-serve disaggregated)"
 		if dynamo {
 			// The same LLM API options, read by dynamo.trtllm's
@@ -275,7 +314,8 @@ func (e *emitter) disaggExtras(s copyShape, pInst, dInst int) {
 // side: per workers of shape s (WORKERS of them where the user says so),
 // each on its own GPUs and port, with the engine's disaggregation
 // settings.
-func (e *emitter) disaggWorkers(s copyShape, side disaggSide, per int) (string, error) {
+func (e *emitter) disaggWorkers(side disaggSide) (string, error) {
+	s, per := side.shape, side.per
 	c, err := e.engineCommand(e.k, s, true)
 	if err != nil {
 		return "", err
@@ -326,7 +366,7 @@ func (e *emitter) disaggWorkers(s copyShape, side disaggSide, per int) (string, 
 		b.WriteString(nodeGuards(s.nodes, c.String()) + c.String() + "\n")
 		return b.String(), nil
 	}
-	last := side.last(per)
+	last := side.last()
 	b.WriteString("# " + plural(side.workers, side.mode+" worker") + " on " + plural(side.instances, "instance") + ": " + itoa(per) + " on each")
 	if last != per {
 		b.WriteString(", " + itoa(last) + " on the last (start it with WORKERS=" + itoa(last) + ")")
@@ -381,9 +421,9 @@ func countCheck(list string, instances int) string {
 // disaggRouter is the router's script: every worker of the instances in
 // $PREFILL_HOSTS and $DECODE_HOSTS, per on each and the rest on the
 // last, after a check that the lists name as many instances as the plan.
-func (e *emitter) disaggRouter(s copyShape, per int, sides [2]disaggSide) string {
+func (e *emitter) disaggRouter(sides [2]disaggSide) string {
 	var b strings.Builder
-	if s.nodes > 1 {
+	if sides[0].shape.nodes > 1 || sides[1].shape.nodes > 1 {
 		b.WriteString("# PREFILL_HOSTS and DECODE_HOSTS: each worker's first instance (NODE_RANK 0), space-separated\n")
 	} else {
 		b.WriteString("# PREFILL_HOSTS and DECODE_HOSTS: the instances' addresses, space-separated, in the order their scripts ran\n")
@@ -399,7 +439,7 @@ func (e *emitter) disaggRouter(s copyShape, per int, sides [2]disaggSide) string
 	case SGLang:
 		b.WriteString("set --\n")
 		for j, side := range sides {
-			last := side.last(per)
+			per, last := side.per, side.last()
 			body := "set -- \"$@\" --decode \"http://$h:" + port + "\""
 			if j == 0 {
 				body = "set -- \"$@\" --prefill \"http://$h:" + port + "\" \"$((" + itoa(disaggBootstrap) + " + i))\""
@@ -415,7 +455,7 @@ func (e *emitter) disaggRouter(s copyShape, per int, sides [2]disaggSide) string
 		// decode worker, round robin.
 		b.WriteString("PROXY=${PROXY:-" + vllmProxy + "}\nset --\n")
 		for j, side := range sides {
-			last := side.last(per)
+			per, last := side.per, side.last()
 			flag := [2]string{"--prefiller", "--decoder"}[j]
 			b.WriteString("set -- \"$@\" " + flag + "-hosts\n")
 			b.WriteString(hostLoop(lists[j], per, last, side.heads, "set -- \"$@\" \"$h\""))
@@ -436,7 +476,7 @@ func (e *emitter) disaggRouter(s copyShape, per int, sides [2]disaggSide) string
 		conf := trtllmDisaggConfig
 		b.WriteString("cat > " + conf + " <<EOF\nhostname: \"0.0.0.0\"\nport: " + itoa(servePort) + "\nbackend: \"pytorch\"\nEOF\n")
 		for j, side := range sides {
-			last := side.last(per)
+			s, per, last := side.shape, side.per, side.last()
 			section := [2]string{"context_servers", "generation_servers"}[j]
 			b.WriteString("cat >> " + conf + " <<EOF\n" + section + ":\n  num_instances: " + itoa(side.workers) +
 				"\n  tensor_parallel_size: " + itoa(s.tp) + "\n  moe_expert_parallel_size: " + itoa(s.ep) +

@@ -359,7 +359,12 @@ func disaggPlans(t *testing.T) []disaggCase {
 	t.Helper()
 	req, res := disaggPlan(t, "llama-3.1-70b")
 	req8, res8 := disaggPlan(t, "llama-3.1-8b")
+	// Both sides at the aggregated row's copy shape, several workers an
+	// instance (the planner's own sides for the 8B model are one TP 8
+	// worker each: as many instances, the lower TPOT).
 	d8 := *res8.Disagg
+	row := res8.Rows[d8.Base(res8.Rows)]
+	d8.TP, d8.DP, d8.EP, d8.InstancesPerWorker, d8.MemShare, d8.PrefillWorker = row.TP, row.AttnDP, row.EP, 1, row.MemShare, plan.DisaggWorker{}
 	per8 := int(d8.Offer.GPUCount) / d8.TP
 	if per8 < 2 || 10%per8 == 0 {
 		t.Fatalf("8B alternative: %d workers an instance, want 2+ and not dividing 10", per8)
@@ -731,5 +736,106 @@ func TestRouterHostListsAreNotGlobbed(t *testing.T) {
 		if slices.Contains(args, "python") || slices.Contains(args, "http://python:30000") {
 			t.Errorf("%s: the host list was expanded to the directory's files: %v", k, args)
 		}
+	}
+}
+
+// TestEmitDisaggSidesOwnShapes: each side's script starts workers of its
+// own layout (plan.DisaggPlan.Sides). DeepSeek-R1 FP8 on SGLang at 100
+// requests/s on the catalog's 8 × H200 instances plans prefill workers of
+// tensor-parallel attention with EP 8 beside decode workers of attention
+// DP 8 / EP 8: prefill.sh runs no attention DP, decode.sh does, and
+// TensorRT-LLM's option files and router configuration say the same.
+// With its decode workers widened to attention DP and EP over two
+// instances' 16 GPUs, decode.sh starts one worker over --nnodes 2 while
+// prefill.sh keeps one 8-GPU worker an instance; the router takes each
+// prefill instance and each decode worker's first instance; vLLM, whose
+// scripts do not start a worker over several instances, gets a reason
+// that names the side.
+func TestEmitDisaggSidesOwnShapes(t *testing.T) {
+	in := input(t, "deepseek-r1")
+	in.Engine, in.Weights = estimator.SGLang, estimator.FP8
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 1000, OutputTokens: 1000,
+		TTFTP95Seconds: 2, TPOTSeconds: 0.1}}
+	var offers []plan.Offer
+	for _, o := range catalog.Default().PlanOffers(in.Weights) {
+		if o.GPU == "h200-sxm" && o.GPUCount == 8 {
+			offers = append(offers, o)
+		}
+	}
+	res, err := plan.Plan(req, offers, plan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Disagg
+	if d == nil {
+		t.Fatal("no disaggregated alternative")
+	}
+	pre, dec := d.Sides()
+	if pre != (plan.DisaggWorker{TP: 8, DP: 1, EP: 8, InstancesPerWorker: 1}) || dec != (plan.DisaggWorker{TP: 8, DP: 8, EP: 8, InstancesPerWorker: 1}) {
+		t.Fatalf("sides %+v and %+v, want TP 8 · EP 8 prefill and TP 8 · attn-DP 8 · EP 8 decode", pre, dec)
+	}
+	l, err := launch.EmitDisagg(launch.SGLang, req, res, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDisagg(t, "sglang", launch.SGLang, l)
+	if p, dd := l.Files[0].Text, l.Files[1].Text; strings.Contains(p, "--enable-dp-attention") || !strings.Contains(p, "--ep-size 8") ||
+		!strings.Contains(dd, "--enable-dp-attention") || !strings.Contains(dd, "--dp-size 8") {
+		t.Errorf("prefill.sh and decode.sh do not run their own layouts:\n%s\n%s", p, dd)
+	}
+	lt, err := launch.EmitDisagg(launch.TRTLLM, req, res, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	for _, f := range lt.Files {
+		files[f.Name] = f.Text
+	}
+	if strings.Contains(files["context_config.yaml"], "enable_attention_dp: true") || !strings.Contains(files["gen_config.yaml"], "enable_attention_dp: true") ||
+		!strings.Contains(files["router.sh"], "context_servers:\n  num_instances: "+strconv.Itoa(d.Prefill)+"\n  tensor_parallel_size: 8\n  moe_expert_parallel_size: 8\n  enable_attention_dp: false") {
+		t.Errorf("TensorRT-LLM's options do not carry each side's layout:\n%s\n%s\n%s", files["context_config.yaml"], files["gen_config.yaml"], files["router.sh"])
+	}
+
+	// The decode workers widened over two instances each.
+	wide := *d
+	wide.TP, wide.DP, wide.EP, wide.InstancesPerWorker = 16, 16, 16, 2
+	wide.Instances = d.Prefill + 2*d.Decode
+	res.Disagg = &wide
+	l, err = launch.EmitDisagg(launch.SGLang, req, res, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range l.Files {
+		shellParses(t, f.Name, f.Text)
+	}
+	p, dd := l.Files[0].Text, l.Files[1].Text
+	if strings.Contains(p, "--nnodes") || strings.Count(p, "sglang.launch_server") != 1 || !strings.Contains(p, "--tp-size 8") {
+		t.Errorf("prefill.sh, want one 8-GPU worker an instance:\n%s", p)
+	}
+	for _, want := range []string{"--tp-size 16", "--dp-size 16", "--ep-size 16", "--nnodes 2", "--node-rank $NODE_RANK"} {
+		if !strings.Contains(dd, want) {
+			t.Errorf("decode.sh lacks %q:\n%s", want, dd)
+		}
+	}
+	hosts := func(prefix string, n int) string {
+		var h []string
+		for i := range n {
+			h = append(h, prefix+strconv.Itoa(i))
+		}
+		return strings.Join(h, " ")
+	}
+	args, err := routerArgs(t, l.Files[2].Text, "PREFILL_HOSTS="+hosts("p", d.Prefill), "DECODE_HOSTS="+hosts("d", d.Decode))
+	if err != nil {
+		t.Fatalf("router.sh: %v", err)
+	}
+	if j := strings.Join(args, "\n"); strings.Count(j, "--prefill\n") != d.Prefill || strings.Count(j, "--decode\n") != d.Decode {
+		t.Errorf("router args %v, want %d prefill and %d decode workers", args, d.Prefill, d.Decode)
+	}
+	if !slices.ContainsFunc(l.Notes, func(n string) bool { return strings.Contains(n, "2 a decode worker (NODE_RANK 0..1") }) {
+		t.Errorf("notes %q: none says the decode workers span 2 instances", l.Notes)
+	}
+	var le *launch.Error
+	if _, err := launch.EmitDisagg(launch.VLLM, req, res, nil, ""); !errors.As(err, &le) || le.Key != launch.ErrDisaggWide || !strings.Contains(err.Error(), "decode worker") {
+		t.Errorf("vllm: %v, want %s naming the decode workers", err, launch.ErrDisaggWide)
 	}
 }

@@ -178,6 +178,10 @@ func disaggBanner(kind launch.Kind, router launch.Router, d *plan.DisaggPlan) st
 	if router == launch.DynamoRouter {
 		via = " behind NVIDIA Dynamo"
 	}
-	return fmt.Sprintf("rightsize: %s settings%s for the disaggregated alternative, %s: %d prefill and %d decode workers of TP %d, %s the aggregated plan\n",
-		kind, via, catalog.Printable(ref.String()), d.Prefill, d.Decode, d.TP, verdict)
+	workers := fmt.Sprintf("%d prefill and %d decode workers of TP %d", d.Prefill, d.Decode, d.TP)
+	if pre, dec := d.Sides(); pre != dec {
+		workers = fmt.Sprintf("%d prefill workers of TP %s and %d decode workers of TP %s", d.Prefill, pre.Layout(), d.Decode, dec.Layout())
+	}
+	return fmt.Sprintf("rightsize: %s settings%s for the disaggregated alternative, %s: %s, %s the aggregated plan\n",
+		kind, via, catalog.Printable(ref.String()), workers, verdict)
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"rightsize/estimator/plan"
 )
 
 // TestPlanEmitSkyPilot is the check: plan --emit skypilot prints
@@ -272,6 +274,10 @@ func TestPlanEmitDisaggregated(t *testing.T) {
 		}
 	}
 	banner := fmt.Sprintf("%d prefill and %d decode workers of TP %d", p.Disagg.Prefill, p.Disagg.Decode, p.Disagg.TP)
+	if pre := p.Disagg.PrefillWorker; pre.TP != p.Disagg.TP || pre.DP != p.Disagg.DP || pre.EP != p.Disagg.EP {
+		banner = fmt.Sprintf("%d prefill workers of TP %s and %d decode workers of TP %s", p.Disagg.Prefill, plan.WorkerLayout{TP: pre.TP, DP: pre.DP, EP: pre.EP},
+			p.Disagg.Decode, plan.WorkerLayout{TP: p.Disagg.TP, DP: p.Disagg.DP, EP: p.Disagg.EP})
+	}
 	if !strings.Contains(errs, banner) || !strings.Contains(errs, p.Disagg.InstanceType) {
 		t.Errorf("stderr %q does not name %q on %s", errs, banner, p.Disagg.InstanceType)
 	}

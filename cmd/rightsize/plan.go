@@ -74,16 +74,18 @@ type estimateJob struct {
 //	                    the curve's peak, on demand
 //	disaggregated       serving: the cheapest disaggregated prefill/decode
 //	                    deployment (plan.DisaggPlan): offer_id, provider,
-//	                    instance_type, gpu, engine, tp (each worker's GPUs),
-//	                    prefill_workers, decode_workers, dp and ep (each
-//	                    worker's attention data- and expert-parallel
-//	                    degrees: the aggregated row's layout, the
-//	                    request's --dp and --ep or the planner's choice),
-//	                    instances, instances_per_worker (1, or the
-//	                    instances one wide expert-parallel worker spans),
-//	                    mem_share (the engine memory share the workers run
-//	                    at where the planner set one, as the rows'
-//	                    mem_share), gpus,
+//	                    instance_type, gpu, engine, prefill_workers,
+//	                    decode_workers, tp (each decode worker's GPUs), dp
+//	                    and ep (its attention data- and expert-parallel
+//	                    degrees: the request's --dp and --ep or the
+//	                    planner's choice for the side),
+//	                    instances_per_worker (1, or the instances one wide
+//	                    expert-parallel worker spans), mem_share (the
+//	                    engine memory share the workers run at where the
+//	                    planner set one, as the rows' mem_share),
+//	                    prefill_worker (the prefill workers' tp, dp, ep,
+//	                    instances_per_worker and mem_share: each side
+//	                    takes its own layout), instances, gpus,
 //	                    mean_ttft_seconds and tpot_seconds (the disaggregated
 //	                    model's means at the target rate; an estimate),
 //	                    ttft_slo_seconds and tpot_slo_seconds (the same at
@@ -865,30 +867,40 @@ func (p planJSON) disp(usd float64) float64 {
 
 // disaggPlanJSON is plan.DisaggPlan (the package comment lists its fields).
 type disaggPlanJSON struct {
-	OfferID       string  `json:"offer_id"`
-	Provider      string  `json:"provider"`
-	InstanceType  string  `json:"instance_type"`
-	GPU           string  `json:"gpu"`
-	Engine        string  `json:"engine"`
-	TP            int     `json:"tp"`
-	Prefill       int     `json:"prefill_workers"`
-	Decode        int     `json:"decode_workers"`
-	DP            int     `json:"dp"`
-	EP            int     `json:"ep"`
-	Instances     int     `json:"instances"`
-	PerWorker     int     `json:"instances_per_worker"`
-	MemShare      float64 `json:"mem_share,omitempty"`
-	GPUs          float64 `json:"gpus"`
-	TTFT          float64 `json:"mean_ttft_seconds"`
-	TPOT          float64 `json:"tpot_seconds"`
-	TTFTAtSLO     float64 `json:"ttft_slo_seconds"`
-	TPOTAtSLO     float64 `json:"tpot_slo_seconds"`
-	KVTransfer    float64 `json:"kv_transfer_seconds"`
-	MonthlyUSD    float64 `json:"monthly_cost_usd"`
-	MonthlyDisp   float64 `json:"monthly_cost_disp"`
-	AggregatedUSD float64 `json:"aggregated_monthly_cost_usd"`
-	Wins          bool    `json:"wins"`
-	Why           string  `json:"why"`
+	OfferID       string           `json:"offer_id"`
+	Provider      string           `json:"provider"`
+	InstanceType  string           `json:"instance_type"`
+	GPU           string           `json:"gpu"`
+	Engine        string           `json:"engine"`
+	TP            int              `json:"tp"`
+	Prefill       int              `json:"prefill_workers"`
+	Decode        int              `json:"decode_workers"`
+	DP            int              `json:"dp"`
+	EP            int              `json:"ep"`
+	Instances     int              `json:"instances"`
+	PerWorker     int              `json:"instances_per_worker"`
+	MemShare      float64          `json:"mem_share,omitempty"`
+	PrefillWorker disaggWorkerJSON `json:"prefill_worker"`
+	GPUs          float64          `json:"gpus"`
+	TTFT          float64          `json:"mean_ttft_seconds"`
+	TPOT          float64          `json:"tpot_seconds"`
+	TTFTAtSLO     float64          `json:"ttft_slo_seconds"`
+	TPOTAtSLO     float64          `json:"tpot_slo_seconds"`
+	KVTransfer    float64          `json:"kv_transfer_seconds"`
+	MonthlyUSD    float64          `json:"monthly_cost_usd"`
+	MonthlyDisp   float64          `json:"monthly_cost_disp"`
+	AggregatedUSD float64          `json:"aggregated_monthly_cost_usd"`
+	Wins          bool             `json:"wins"`
+	Why           string           `json:"why"`
+}
+
+// disaggWorkerJSON is plan.DisaggWorker: one side's worker shape.
+type disaggWorkerJSON struct {
+	TP        int     `json:"tp"`
+	DP        int     `json:"dp"`
+	EP        int     `json:"ep"`
+	PerWorker int     `json:"instances_per_worker"`
+	MemShare  float64 `json:"mem_share,omitempty"`
 }
 
 func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJSON {
@@ -907,7 +919,8 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		}
 	}
 	if d := res.Disagg; d != nil {
-		out.Disagg = &disaggPlanJSON{OfferID: d.Offer.ID, Provider: d.Offer.Provider, InstanceType: d.Offer.InstanceType, GPU: d.Offer.GPU,
+		pre, _ := d.Sides()
+		out.Disagg = &disaggPlanJSON{PrefillWorker: disaggWorkerJSON{pre.TP, pre.DP, pre.EP, pre.InstancesPerWorker, pre.MemShare}, OfferID: d.Offer.ID, Provider: d.Offer.Provider, InstanceType: d.Offer.InstanceType, GPU: d.Offer.GPU,
 			Engine: d.Engine.String(), TP: d.TP, Prefill: d.Prefill, Decode: d.Decode, DP: d.DP, EP: d.EP, Instances: d.Instances, PerWorker: d.InstancesPerWorker, MemShare: d.MemShare, GPUs: d.GPUs,
 			TTFT: d.TTFTSeconds, TPOT: d.TPOTSeconds, TTFTAtSLO: d.TTFTAtSLOSeconds, TPOTAtSLO: d.TPOTAtSLOSeconds, KVTransfer: d.KVTransferSeconds, MonthlyUSD: d.MonthlyCostUSD,
 			MonthlyDisp: d.MonthlyCostDisp, AggregatedUSD: d.AggregatedUSD, Wins: d.Wins, Why: catalog.Printable(d.Why.String())}

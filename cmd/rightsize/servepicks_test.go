@@ -12,6 +12,7 @@ import (
 
 	"rightsize/catalog"
 	"rightsize/estimator"
+	"rightsize/estimator/plan"
 )
 
 // launchFlags are the flags of each serving engine's launch that carry a
@@ -353,17 +354,26 @@ func TestServingPicksLaunch(t *testing.T) {
 				}
 				if d := p.Disagg; pick == "disaggregated" {
 					// The launch is of the alternative the plan shows, and
-					// each side's script starts workers of its TP.
+					// each side's script starts workers of its own TP.
+					pre := d.PrefillWorker
 					want := fmt.Sprintf("%d prefill and %d decode workers of TP %d", d.Prefill, d.Decode, d.TP)
+					if pre.TP != d.TP || pre.DP != d.DP || pre.EP != d.EP || pre.PerWorker != d.PerWorker || pre.MemShare != d.MemShare {
+						want = fmt.Sprintf("%d prefill workers of TP %s and %d decode workers of TP %s", d.Prefill,
+							plan.WorkerLayout{TP: pre.TP, DP: pre.DP, EP: pre.EP}, d.Decode, plan.WorkerLayout{TP: d.TP, DP: d.DP, EP: d.EP})
+					}
 					if !strings.Contains(errs, want) || !strings.Contains(errs, d.InstanceType) {
 						t.Errorf("disaggregated: %q does not name %q on %s", errs, want, d.InstanceType)
 					}
-					for _, side := range []string{"prefill.sh", "decode.sh"} {
-						script, _, _ := strings.Cut(strings.SplitN(out, "# file: "+side+"\n", 2)[1], "\n# file: ")
-						nodes := max(d.PerWorker, 1)
-						gpus := checkEngineProcs(t, c.engine, isMoE(t, c.args[1]), nodes, d.MemShare, script)
-						if workers := len(engineProcs(script)); gpus != workers*d.TP/nodes {
-							t.Errorf("disaggregated %s: %d workers on %d GPUs an instance, want TP %d each", side, workers, gpus, d.TP)
+					for _, side := range []struct {
+						file          string
+						tp, perWorker int
+						share         float64
+					}{{"prefill.sh", pre.TP, pre.PerWorker, pre.MemShare}, {"decode.sh", d.TP, d.PerWorker, d.MemShare}} {
+						script, _, _ := strings.Cut(strings.SplitN(out, "# file: "+side.file+"\n", 2)[1], "\n# file: ")
+						nodes := max(side.perWorker, 1)
+						gpus := checkEngineProcs(t, c.engine, isMoE(t, c.args[1]), nodes, side.share, script)
+						if workers := len(engineProcs(script)); gpus != workers*side.tp/nodes {
+							t.Errorf("disaggregated %s: %d workers on %d GPUs an instance, want TP %d each", side.file, workers, gpus, side.tp)
 						}
 					}
 					continue

@@ -1,52 +1,64 @@
 package plan
 
 import (
+	"math"
+	"slices"
+
 	"rightsize/estimator"
 	"rightsize/estimator/sim"
 )
 
 // Disaggregated prefill and decode as an alternative to the aggregated
-// serving plan: prefill workers and decode workers of one engine copy's
-// shape each, on separate instances of one offer, the KV cache handed
+// serving plan: prefill workers and decode workers, each pool of its own
+// worker shape, on separate instances of one offer, the KV cache handed
 // over between them (estimator.DisaggServing, its open loop at the
 // target rate). This is how large models are served at scale (DistServe,
 // Zhong et al., OSDI 2024; Splitwise, Patel et al., ISCA 2024; NVIDIA
 // Dynamo's planner and SGLang's and vLLM's PD disaggregation size the two
 // pools separately): the decode pool is sized on the TPOT target alone,
 // the prefill pool on the TTFT target given the decode pool, and each
-// pool on its own instances. The planner sizes it on the offers of the
-// aggregated plan's rows and says whether it beats the cheapest of them.
+// pool on its own instances. Each side takes the layout that needs the
+// fewest instances of the copy shapes the aggregated search tries on the
+// offer (inferShapes: each TP that fits, with its attention-DP and EP
+// layouts), decode also over wider expert-parallel workers (disaggLayouts):
+// the measured deployments run the sides differently (InferenceX's
+// disaggregated DeepSeek-R1 rows, SemiAnalysisAI/InferenceX at aa430b5b:
+// on H200 with SGLang at 8k/1k tokens, prefill TP 8 without attention DP
+// beside decode TP 8 or attention-DP 8 / EP 8; on GB200 prefill TP 4 × 6
+// beside one decode worker of attention-DP 48 / EP 48). The planner sizes
+// it on the offers of the aggregated plan's rows and says whether it
+// beats the cheapest of them.
 
 // DisaggPlan is the cheapest disaggregated deployment the planner found.
 type DisaggPlan struct {
 	Offer  *Offer
 	Engine estimator.Engine
-	// TP is each worker's tensor-parallel GPUs (the aggregated row's copy
-	// shape on the offer); Prefill and Decode the workers of each pool.
-	TP, Prefill, Decode int
-	// DP and EP are each worker's attention data- and expert-parallel
-	// degrees: the aggregated row's (Row.AttnDP, Row.EP: the request's
-	// --dp and --ep, or the layout the planner chose) where they divide
-	// the worker's TP GPUs, else 1. Both sides take the aggregated
-	// layout, so the comparison is of disaggregation alone.
-	DP, EP int
-	// Instances are the instances rented: each pool packs its workers
-	// into whole instances of its own. InstancesPerWorker is how many
+	// Prefill and Decode are the workers of each pool.
+	Prefill, Decode int
+	// TP, DP, EP, InstancesPerWorker and MemShare are each decode
+	// worker's layout (DisaggWorker's fields); PrefillWorker the prefill
+	// workers' (Sides reads both). TP is the worker's GPUs, DP and EP its
+	// attention data- and expert-parallel degrees (1: none): the
+	// request's --dp and --ep where it names them, else the layout the
+	// planner chose for the side. InstancesPerWorker is how many
 	// instances one worker spans: 1 where it fits one instance, more for
-	// a wide expert-parallel worker (the aggregated row's copy over
-	// Row.InstancesPerReplica instances, TP = DP = EP = its GPUs), as
-	// every H100 row of InferenceX's disaggregated DeepSeek-R1 recipes
-	// runs TP 16 / DP-attention 16 / EP 16 workers over two 8-GPU nodes
+	// a wide expert-parallel worker (TP = DP = EP = its GPUs), as every
+	// H100 row of InferenceX's disaggregated DeepSeek-R1 recipes runs TP
+	// 16 / DP-attention 16 / EP 16 workers over two 8-GPU nodes
 	// (SemiAnalysisAI/InferenceX benchmarks/multi_node/srt-slurm-recipes/
-	// dsr1/sglang/h100-fp8, commit aa430b5b).
-	Instances, InstancesPerWorker int
-	// MemShare is the engine's memory share the workers run at where the
-	// planner set one (the aggregated row's Row.MemShare: SGLang's
-	// default leaves DP-attention workers no KV pool,
+	// dsr1/sglang/h100-fp8, commit aa430b5b). MemShare is the engine's
+	// memory share the workers run at where the planner set one
+	// (SGLang's default leaves DP-attention workers no KV pool,
 	// estimator.EngineShareFix); 0 where they run at the request's or the
-	// engine's default. The launch writes it on both sides.
-	MemShare float64
-	GPUs     float64
+	// engine's default.
+	TP, DP, EP         int
+	InstancesPerWorker int
+	MemShare           float64
+	PrefillWorker      DisaggWorker
+	// Instances are the instances rented: each pool packs its workers
+	// into whole instances of its own.
+	Instances int
+	GPUs      float64
 	// TTFTSeconds and TPOTSeconds are the disaggregated model's mean time
 	// to first token and time per output token at the target rate (an
 	// estimate, docs/accuracy.md "Disaggregated serving");
@@ -66,16 +78,40 @@ type DisaggPlan struct {
 	Why           Reason
 }
 
+// DisaggWorker is one pool's worker shape: its GPUs (TP), attention-DP
+// and EP degrees inside them, the instances one worker spans and the
+// engine memory share it runs at where the planner set one (0: the
+// request's or the engine's default).
+type DisaggWorker struct {
+	TP, DP, EP, InstancesPerWorker int
+	MemShare                       float64
+}
+
+// Layout is w's layout as a reason names it.
+func (w DisaggWorker) Layout() WorkerLayout { return WorkerLayout{w.TP, max(w.DP, 1), max(w.EP, 1)} }
+
+// Sides are d's prefill and decode workers' shapes; a plan whose
+// PrefillWorker names no GPUs runs both sides at the decode workers'.
+func (d *DisaggPlan) Sides() (pre, dec DisaggWorker) {
+	dec = DisaggWorker{d.TP, max(d.DP, 1), max(d.EP, 1), max(d.InstancesPerWorker, 1), d.MemShare}
+	pre = d.PrefillWorker
+	if pre.TP < 1 {
+		return dec, dec
+	}
+	pre.DP, pre.EP, pre.InstancesPerWorker = max(pre.DP, 1), max(pre.EP, 1), max(pre.InstancesPerWorker, 1)
+	return pre, dec
+}
+
 // Base is the index in rows of the aggregated row d's workers take their
-// settings from (the first fitting row of d's offer and TP without
-// pipeline stages, as the launch reads it), or -1 where there is none
-// or d is nil.
+// settings from (the first fitting row of d's offer: its engine, memory
+// and price; the launch sets each side's own shape on it), or -1 where
+// there is none or d is nil.
 func (d *DisaggPlan) Base(rows []Row) int {
 	if d == nil {
 		return -1
 	}
 	for i := range rows {
-		if r := &rows[i]; r.Offer == d.Offer && r.TP == d.TP && r.PP <= 1 && r.Fits {
+		if r := &rows[i]; r.Offer == d.Offer && r.Fits {
 			return i
 		}
 	}
@@ -85,23 +121,32 @@ func (d *DisaggPlan) Base(rows []Row) int {
 // maxDisaggWorkers bounds each pool's search.
 const maxDisaggWorkers = 1024
 
-// disaggShapes is how many hardware shapes (GPU, instance size, copy
-// shape, network) the search sizes, the cheapest aggregated rows' first:
-// the pools' cost follows the same hourly prices and the same step
-// times, so an offer far down the aggregated ranking does not lead the
-// disaggregated one, and each shape costs a few dozen open-loop
-// evaluations.
+// disaggShapes is how many hardware shapes (GPU, instance size, memory,
+// network) the search sizes, the cheapest aggregated rows' first: the
+// pools' cost follows the same hourly prices and the same step times, so
+// an offer far down the aggregated ranking does not lead the
+// disaggregated one, and each shape costs a search of each side's
+// layouts (disaggSize).
 const disaggShapes = 4
 
+// disaggWiderInstances are the instances a wider decode worker spans
+// where one instance holds a copy (disaggLayouts): attention DP and EP
+// over 16 and 32 GPUs of 8-GPU instances, as measured disaggregated
+// DeepSeek-R1 deployments run decode (LMSYS, "Deploying DeepSeek with PD
+// Disaggregation and Large-scale Expert Parallelism on 96 H100 GPUs",
+// 2025-05: decode DP-attention EP over several nodes; InferenceX's GB200
+// and GB300 rows, decode attention-DP 16 to 48 with EP as wide). Two
+// counts bound the search's cost.
+var disaggWiderInstances = [...]int{2, 4}
+
 // disagg sizes the disaggregated alternative to res's serving plan: for
-// the fitting rows' offers of the first disaggShapes shapes in rank order,
-// the fewest decode workers
-// meeting the TPOT target below the utilisation cap, then the fewest
-// prefill workers meeting the TTFT target; the cheapest such deployment.
-// nil when the request is not serving, nothing fits aggregated, or no row
-// can be disaggregated (pipeline stages across instances, one token out);
-// a wide expert-parallel copy over several instances is a worker over as
-// many (workerSpan).
+// the fitting rows' offers of the first disaggShapes hardware shapes in
+// rank order, the decode layout and fewest decode workers meeting the
+// TPOT target below the utilisation cap, then the prefill layout and
+// fewest prefill workers meeting the TTFT target, each on the fewest
+// instances (disaggSize); the cheapest such deployment. nil when the
+// request is not serving, nothing fits aggregated, or no offer's copy
+// can be a worker (pipeline stages across instances), or one token out.
 func (p *planner) disagg(res *Result) *DisaggPlan {
 	w := p.req.Workload
 	if w.Kind != Serving || res.Cheapest < 0 || !(w.RequestsPerSecond > 0) || p.output < 2 {
@@ -113,30 +158,24 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 		capU = DefaultMaxUtilisation
 	}
 	type key struct {
-		gpu         string
-		gpus, tp    int
-		gbps        float64
-		mem         gpuMem
-		bw          float64
-		dom, dp, ep int
+		gpu    string
+		engine estimator.Engine
+		gpus   int
+		gbps   float64
+		mem    gpuMem
+		bw     float64
+		dom    int
 	}
 	sized := map[key]disaggSizing{}
 	var best *DisaggPlan
 	for i := range res.Rows {
 		r := &res.Rows[i]
 		o := r.Offer
-		if !r.Fits || r.PassedOver.Key != "" || r.PP > 1 || r.TP < 1 || o == nil || o.GPUCount < 1 {
-			continue
-		}
-		span := workerSpan(r)
-		if span < 1 {
+		if !r.Fits || r.PassedOver.Key != "" || o == nil || o.GPUCount < 1 {
 			continue
 		}
 		mem, hw := p.slice(o)
-		// The workers run at the share the aggregated copy of the same
-		// layout runs at (Row.MemShare, estimator.EngineShareFix).
-		mem.share = r.MemShare
-		k := key{o.GPU, int(o.GPUCount), r.TP, hw.NetworkBandwidth, mem, hw.MemBandwidth, hw.NVLinkDomain, r.AttnDP, r.EP}
+		k := key{o.GPU, r.Engine, int(o.GPUCount), hw.NetworkBandwidth, mem, hw.MemBandwidth, hw.NVLinkDomain}
 		s, seen := sized[k]
 		if !seen && len(sized) == disaggShapes {
 			continue
@@ -146,26 +185,21 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 			// caller's yield may give the thread away before it, as
 			// between offers (Options.Yield).
 			p.opts.yield()
-			in := withGPUs(p.in, r.TP, r.TP, 1, 0)
-			mem.set(&in)
-			in.Batch, in.Engine, in.DP, in.EP = 1, r.Engine, r.AttnDP, r.EP
-			s = p.disaggSize(in, hw, lam, capU)
+			s = p.disaggSize(o, r.Engine, hw, lam, capU)
 			sized[k] = s
 		}
 		if !s.ok {
 			continue
 		}
-		inst := (s.p + s.d) * span // wide workers: span instances each
-		if span == 1 {
-			per := int(o.GPUCount) / r.TP // workers per instance
-			inst = (s.p+per-1)/per + (s.d+per-1)/per
-		}
-		usd := float64(inst) * r.PricePerHourUSD * HoursPerMonth
+		usd := float64(s.pre.inst+s.dec.inst) * r.PricePerHourUSD * HoursPerMonth
 		if best != nil && usd >= best.MonthlyCostUSD {
 			continue
 		}
-		best = &DisaggPlan{Offer: o, Engine: r.Engine, TP: r.TP, Prefill: s.p, Decode: s.d, DP: s.dp, EP: s.ep, Instances: inst, InstancesPerWorker: span, MemShare: r.MemShare,
-			GPUs: float64((s.p + s.d) * r.TP), TTFTSeconds: s.ttft, TPOTSeconds: s.tpot, KVTransferSeconds: s.xfer,
+		pw, dw := p.disaggWorker(s.pre.cs), p.disaggWorker(s.dec.cs)
+		best = &DisaggPlan{Offer: o, Engine: r.Engine, Prefill: s.pre.n, Decode: s.dec.n,
+			TP: dw.TP, DP: dw.DP, EP: dw.EP, InstancesPerWorker: dw.InstancesPerWorker, MemShare: dw.MemShare, PrefillWorker: pw,
+			Instances: s.pre.inst + s.dec.inst, GPUs: float64(s.pre.n*pw.TP + s.dec.n*dw.TP),
+			TTFTSeconds: s.ttft, TPOTSeconds: s.tpot, KVTransferSeconds: s.xfer,
 			TTFTAtSLOSeconds: s.ttftAt, TPOTAtSLOSeconds: s.tpotAt, MonthlyCostUSD: usd}
 	}
 	if best == nil {
@@ -176,127 +210,300 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 	best.AggregatedUSD = agg.MonthlyCostUSD
 	best.Wins = best.MonthlyCostUSD < agg.MonthlyCostUSD
 	ref := OfferRef{Provider: best.Offer.Provider, InstanceType: best.Offer.Name(), Instances: best.Instances}
+	pre, dec := best.Sides()
+	money := Money{Amount: p.display(best.MonthlyCostUSD), Currency: res.Currency, PerMonth: true}
 	if best.Wins {
-		best.Why = Reason{Key: "disagg.wins", Args: []any{ref, best.Prefill, best.Decode, WorkerLayout{best.TP, best.DP, best.EP},
-			Money{Amount: p.display(best.MonthlyCostUSD), Currency: res.Currency, PerMonth: true},
+		best.Why = Reason{Key: "disagg.sides_win", Args: []any{ref, pre.Layout(), best.Prefill, dec.Layout(), best.Decode, money,
 			100 * (1 - best.MonthlyCostUSD/agg.MonthlyCostUSD)}}
 	} else {
-		best.Why = Reason{Key: "disagg.loses", Args: []any{ref, best.Prefill, best.Decode, WorkerLayout{best.TP, best.DP, best.EP},
-			Money{Amount: p.display(best.MonthlyCostUSD), Currency: res.Currency, PerMonth: true},
+		best.Why = Reason{Key: "disagg.sides_lose", Args: []any{ref, pre.Layout(), best.Prefill, dec.Layout(), best.Decode, money,
 			best.MonthlyCostUSD / agg.MonthlyCostUSD}}
 	}
 	return best
 }
 
-// disaggSize is the fewest decode workers of copy input in on hw whose
-// TPOT at rate lam meets the target with each pool at most capU loaded,
-// then the fewest prefill workers whose TTFT meets the TTFT target, both
-// at the statistic the targets bound (Workload.SLOStat, as the
-// aggregated rows are sized).
+// disaggWorker is the plan's record of a worker of copy shape cs: its
+// layout, the instances it spans and the memory share the planner set on
+// it (one other than the request's, as Row.MemShare).
+func (p *planner) disaggWorker(cs copyShape) DisaggWorker {
+	w := DisaggWorker{TP: cs.tp, DP: max(cs.dp, 1), EP: max(cs.ep, 1), InstancesPerWorker: max(cs.instancesPer, 1)}
+	if s := cs.mem.share; s > 0 && s != p.in.GPUMemUtil {
+		w.MemShare = s
+	}
+	return w
+}
+
+// disaggLayouts are the worker shapes the disaggregated search tries on
+// o: the copy shapes the aggregated search tries (inferShapes) that run
+// as one engine instance without pipeline stages (on one instance, or a
+// wide expert-parallel copy over several), for prefill; for decode also
+// the wider attention-DP/EP workers over disaggWiderInstances instances
+// where SGLang runs the model's experts with DeepEP (the one engine whose
+// disaggregated launch starts a worker over several instances:
+// catalog/launch's ErrDisaggWide).
+func (p *planner) disaggLayouts(o *Offer, e estimator.Engine) (pre, dec []copyShape) {
+	gpus := int(o.GPUCount)
+	for _, cs := range p.inferShapes(o) {
+		wide := cs.instancesPer > 1 && cs.tp == cs.instancesPer*gpus && cs.dp == cs.tp && cs.ep == cs.tp
+		if cs.pp <= 1 && (cs.instancesPer <= 1 || wide) {
+			pre = append(pre, cs)
+		}
+	}
+	dec = slices.Clone(pre)
+	if len(pre) == 0 || pre[0].instancesPer > 1 || e != estimator.SGLang {
+		return pre, dec
+	}
+	in := p.input(pre[0])
+	in.Engine, in.GPUMemUtil = e, p.in.GPUMemUtil
+	if !p.choosesLayout(in) {
+		return pre, dec
+	}
+	for _, n := range disaggWiderInstances {
+		if n > min(p.instLimit(o), maxWideEPInstances) {
+			break
+		}
+		c := withGPUs(in, n*gpus, n*gpus, 1, 0)
+		c.DP, c.EP = c.TP, c.TP
+		if !startable(c) || estimator.DeepEPRefusal(c, o.Hardware) != "" {
+			continue
+		}
+		if c, ok := p.layoutFits(c); ok {
+			dec = append(dec, shapeOf(c, 1, n))
+		}
+	}
+	return pre, dec
+}
+
+// disaggSize is the cheapest disaggregated deployment of engine e on
+// offer o's hardware hw at rate lam with each pool at most capU loaded,
+// in instances: for each decode layout (disaggLayouts) the fewest decode
+// workers whose TPOT meets the target, the layout on the fewest
+// instances kept; then for each prefill layout the fewest prefill
+// workers whose TTFT meets the TTFT target beside that decode pool, the
+// one on the fewest instances kept (where no prefill layout meets it,
+// the next decode layout). Both at the statistic the targets bound
+// (Workload.SLOStat), as the aggregated rows are sized. Each count search
+// starts at the count the side's capacity at the cap needs
+// (searchWorkers), a few evaluations a layout, and a layout whose count
+// at that bound already takes more instances than a pool sized before it
+// is not searched: the planner runs in the page, on every change.
 // Prefill workers batch as many prompts as the engine's token budget per
 // forward holds (its scheduler's default, sim.DefaultPolicyOn: TensorRT-LLM
 // one budget a rank; estimator.DisaggPrefillBatch), as rightsize estimate
 // --disagg and the replays of measured disaggregated serving take it.
-func (p *planner) disaggSize(in estimator.Input, hw estimator.Hardware, lam, capU float64) (s disaggSizing) {
-	w := p.req.Workload
-	dp, ep := workerLayout(in)
-	side := estimator.DisaggSide{TP: in.TP, DP: dp, EP: ep}
-	pre := side
-	if pol, err := sim.DefaultPolicyOn(in.Engine, in.VRAM, hw); err == nil {
-		pre.Batch = estimator.DisaggPrefillBatch(in, dp, pol.TokenBudget, int(p.prompt))
+func (p *planner) disaggSize(o *Offer, e estimator.Engine, hw estimator.Hardware, lam, capU float64) (s disaggSizing) {
+	pres, decs := p.disaggLayouts(o, e)
+	// inferShapes reuses its buffer: the layouts are copies.
+	pres, decs = slices.Clone(pres), slices.Clone(decs)
+	if len(pres) == 0 {
+		return s
 	}
-	// One sizer for the search: the workers' serving model is built once,
-	// not at every count tried.
+	w := p.req.Workload
+	in := p.input(pres[0])
+	in.Engine, in.GPUMemUtil = e, p.in.GPUMemUtil
+	budget := 0
+	if pol, err := sim.DefaultPolicyOn(e, in.VRAM, hw); err == nil {
+		budget = pol.TokenBudget
+	}
+	gpus := int(o.GPUCount)
+	side := func(cs copyShape, n int, prefill bool) estimator.DisaggSide {
+		d := estimator.DisaggSide{Workers: n, TP: cs.tp, DP: max(cs.dp, 1), EP: max(cs.ep, 1), MemShare: cs.mem.share}
+		if prefill && budget > 0 {
+			d.Batch = estimator.DisaggPrefillBatch(in, d.DP, budget, int(p.prompt))
+		}
+		return d
+	}
+	// One sizer for the search: each layout's serving model is built
+	// once, not at every count tried.
 	sz := estimator.NewDisaggSizer(in, hw, p.req.Assumptions.Efficiency, p.work)
-	eval := func(np, nd int) (estimator.DisaggPoint, bool) {
-		pre.Workers, side.Workers = np, nd
-		pt, err := sz.At(estimator.Disagg{Prefill: pre, Decode: side, Rate: lam, RequestSeconds: in.RequestSeconds, Quantile: w.SLOStat.Quantile()})
+	eval := func(pc copyShape, np int, dc copyShape, nd int) (estimator.DisaggPoint, bool) {
+		pt, err := sz.At(estimator.Disagg{Prefill: side(pc, np, true), Decode: side(dc, nd, false), Rate: lam,
+			RequestSeconds: in.RequestSeconds, Quantile: w.SLOStat.Quantile()})
 		if err != nil {
 			return pt, false
 		}
 		return pt, pt.PrefillUtilization <= capU && lam <= capU*pt.DecodeCapacity
 	}
-	// first is the smallest n in 1..maxDisaggWorkers with ok(n), for ok
-	// monotone in n: doubling, then bisection.
-	first := func(ok func(n int) bool) (int, bool) {
-		hi := 1
-		for !ok(hi) {
-			if hi >= maxDisaggWorkers {
-				return 0, false
-			}
-			hi = min(2*hi, maxDisaggWorkers)
+	instances := func(cs copyShape, n int) int {
+		if cs.instancesPer > 1 {
+			return n * cs.instancesPer
 		}
-		lo := hi / 2 // ok(lo) is false, or lo is 0
-		for hi-lo > 1 {
-			mid := (lo + hi) / 2
-			if ok(mid) {
-				hi = mid
-			} else {
-				lo = mid
+		per := max(gpus/cs.tp, 1)
+		return (n + per - 1) / per
+	}
+	type pool = disaggPool
+	// a on fewer instances, then (on as many) the lower figure its
+	// target bounds: the instances rented are the cost, and the GPUs
+	// they hold serve either way.
+	better := func(a, b pool) bool {
+		return b.n == 0 || a.inst < b.inst || a.inst == b.inst && a.at < b.at
+	}
+	// bounds are the layouts that run, each with the workers its
+	// capacity per worker at the cap needs (capacity: one evaluation at
+	// maxDisaggWorkers, the side's capacity being its workers' sum) and
+	// the instances they take. They are searched fewest first (take), and
+	// a layout whose bound is over the instances of a pool already sized
+	// cannot beat it and is not searched. (The lists hold a few layouts:
+	// picking the least each time keeps sort's code out of the page's
+	// WebAssembly.)
+	type bound struct {
+		cs   copyShape
+		need float64
+		low  int
+	}
+	bounds := func(layouts []copyShape, capacity func(copyShape) (float64, bool)) []bound {
+		var out []bound
+		for _, cs := range layouts {
+			full, ok := capacity(cs)
+			if !ok {
+				continue
+			}
+			need := lam / (capU * full / maxDisaggWorkers)
+			out = append(out, bound{cs, need, instances(cs, int(min(max(math.Ceil(need), 1), maxDisaggWorkers)))})
+		}
+		return out
+	}
+	take := func(bs *[]bound) bound {
+		i := 0
+		for j, b := range *bs {
+			if b.low < (*bs)[i].low {
+				i = j
 			}
 		}
-		return hi, true
+		b := (*bs)[i]
+		*bs = slices.Delete(*bs, i, i+1)
+		return b
 	}
-	// The decode pool, with prefill workers enough never to bind.
-	d, ok := first(func(n int) bool {
-		pt, ok := eval(maxDisaggWorkers, n)
-		return ok && (w.TPOTSeconds == 0 || pt.TPOTAtSeconds <= w.TPOTSeconds)
+	// The decode pools, with prefill workers enough never to bind: the
+	// widest prefill layout, which holds the longest prompt.
+	probe := pres[len(pres)-1]
+	dbs := bounds(decs, func(dc copyShape) (float64, bool) {
+		full, ok := eval(probe, maxDisaggWorkers, dc, maxDisaggWorkers)
+		return full.DecodeCapacity, ok
 	})
-	if !ok {
-		return s
+	var decPools []pool
+	sizeDecode := func(b bound) {
+		n, ok := searchWorkers(b.need, func(n int) bool {
+			pt, ok := eval(probe, maxDisaggWorkers, b.cs, n)
+			return ok && (w.TPOTSeconds == 0 || pt.TPOTAtSeconds <= w.TPOTSeconds)
+		})
+		if ok {
+			pt, _ := eval(probe, maxDisaggWorkers, b.cs, n)
+			decPools = append(decPools, pool{b.cs, n, instances(b.cs, n), pt.TPOTAtSeconds})
+		}
 	}
-	np, ok := first(func(n int) bool {
-		pt, ok := eval(n, d)
-		return ok && (w.TTFTP95Seconds == 0 || pt.TTFTAtSeconds <= w.TTFTP95Seconds)
-	})
-	if !ok {
-		return s
+	// The prefill pool beside decode pool dec: each layout's fewest
+	// workers meeting the TTFT target, the best kept.
+	prefillFor := func(dec pool) (pre pool) {
+		pbs := bounds(pres, func(pc copyShape) (float64, bool) {
+			full, ok := eval(pc, maxDisaggWorkers, dec.cs, dec.n)
+			return full.PrefillCapacity, ok
+		})
+		for len(pbs) > 0 {
+			b := take(&pbs)
+			if pre.n > 0 && b.low > pre.inst {
+				break
+			}
+			n, ok := searchWorkers(b.need, func(n int) bool {
+				pt, ok := eval(b.cs, n, dec.cs, dec.n)
+				return ok && (w.TTFTP95Seconds == 0 || pt.TTFTAtSeconds <= w.TTFTP95Seconds)
+			})
+			if !ok {
+				continue
+			}
+			pt, _ := eval(b.cs, n, dec.cs, dec.n)
+			if c := (pool{b.cs, n, instances(b.cs, n), pt.TTFTAtSeconds}); better(c, pre) {
+				pre = c
+			}
+		}
+		return pre
 	}
-	pt, _ := eval(np, d)
-	return disaggSizing{ok: true, p: np, d: d, dp: dp, ep: ep, ttft: pt.TTFTSeconds, tpot: pt.TPOTSeconds, xfer: pt.KVTransferSeconds,
-		ttftAt: pt.TTFTAtSeconds, tpotAt: pt.TPOTAtSeconds}
+	// bestDecode is the index of the best of decPools.
+	bestDecode := func() int {
+		i := 0
+		for j, p := range decPools {
+			if better(p, decPools[i]) {
+				i = j
+			}
+		}
+		return i
+	}
+	for len(dbs) > 0 {
+		b := take(&dbs)
+		if len(decPools) > 0 && b.low > decPools[bestDecode()].inst {
+			dbs = append(dbs, b) // passed over: sized only if needed below
+			break
+		}
+		sizeDecode(b)
+	}
+	// The best decode pool first; where no prefill pool meets the TTFT
+	// target beside it (its TPOT enters the TTFT), the next, then the
+	// layouts the bound passed over.
+	for {
+		for len(decPools) > 0 {
+			i := bestDecode()
+			dec := decPools[i]
+			decPools = slices.Delete(decPools, i, i+1)
+			if pre := prefillFor(dec); pre.n > 0 {
+				pt, _ := eval(pre.cs, pre.n, dec.cs, dec.n)
+				return disaggSizing{ok: true, pre: pre, dec: dec,
+					ttft: pt.TTFTSeconds, tpot: pt.TPOTSeconds, xfer: pt.KVTransferSeconds, ttftAt: pt.TTFTAtSeconds, tpotAt: pt.TPOTAtSeconds}
+			}
+		}
+		if len(dbs) == 0 {
+			return s
+		}
+		for _, b := range dbs {
+			sizeDecode(b)
+		}
+		dbs = nil
+	}
 }
 
-// disaggSizing is one hardware shape's disaggregated pools (disaggSize):
-// the prefill and decode workers, their attention-DP and EP degrees, and
-// the model's figures at the target rate.
+// searchWorkers is the smallest n in 1..maxDisaggWorkers with ok(n), for
+// ok monotone in n and false below need (the workers the side's capacity
+// at the cap needs): stepping up from there by doubling strides, then
+// bisection.
+func searchWorkers(need float64, ok func(n int) bool) (int, bool) {
+	lo := 0 // ok(lo) is false, or lo is 0
+	if need > 1 && need < maxDisaggWorkers {
+		lo = int(math.Ceil(need)) - 1
+	}
+	step, hi := 1, lo+1
+	for !ok(hi) {
+		if hi >= maxDisaggWorkers {
+			return 0, false
+		}
+		lo, step = hi, 2*step
+		hi = min(hi+step, maxDisaggWorkers)
+	}
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if ok(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi, true
+}
+
+// disaggPool is one side's sized pool: its worker shape, workers and
+// instances, and the figure its target bounds at the SLO statistic (the
+// decode pool's TPOT, the prefill pool's TTFT).
+type disaggPool struct {
+	cs      copyShape
+	n, inst int
+	at      float64
+}
+
+// disaggSizing is one hardware shape's disaggregated pools (disaggSize)
+// and the model's figures at the target rate.
 type disaggSizing struct {
-	ok           bool
-	p, d, dp, ep int
-	ttft, tpot   float64 // the means
-	xfer         float64
+	ok         bool
+	pre, dec   disaggPool
+	ttft, tpot float64 // the means
+	xfer       float64
 	// ttftAt, tpotAt: at the SLO statistic
 	ttftAt, tpotAt float64
-}
-
-// workerSpan is how many instances one disaggregated worker of row r's
-// copy shape spans: 1 where the copy fits one instance; for a wide
-// expert-parallel copy (one copy over Row.InstancesPerReplica whole
-// instances, attention DP and EP over all its GPUs: the planner's wideEP)
-// that many; 0 for a copy that cannot be a worker (pipeline stages across
-// instances, a TP that does not fill whole instances).
-func workerSpan(r *Row) int {
-	g := int(r.Offer.GPUCount)
-	if r.TP <= g {
-		return 1
-	}
-	n := max(r.InstancesPerReplica, 1)
-	if r.PP > 1 || r.TP != n*g || r.AttnDP != r.TP || r.EP != r.TP {
-		return 0
-	}
-	return n
-}
-
-// workerLayout is a disaggregated worker's attention-DP and EP degrees for
-// copy input in: the request's where the worker's TP divides by them (the
-// aggregated rows' layout), else 1 each.
-func workerLayout(in estimator.Input) (dp, ep int) {
-	tp, dp, ep := max(in.TP, 1), max(in.DP, 1), max(in.EP, 1)
-	if tp%dp != 0 {
-		dp = 1
-	}
-	if tp%ep != 0 {
-		ep = 1
-	}
-	return dp, ep
 }

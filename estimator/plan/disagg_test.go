@@ -11,13 +11,14 @@ import (
 )
 
 // TestDisaggPlan: DeepSeek-R1 in FP8 at 100 requests/s on 8-GPU H200
-// instances. The planner sizes a disaggregated deployment on the
-// aggregated rows' offers: its decode pool meets the TPOT target, its
-// prefill pool the TTFT target (at the SLO statistic, p95 by default;
-// TestDisaggPlanAtSLOStat), each pool on whole
-// instances of its own, priced at the offer's hourly price, and it says
-// whether that beats the cheapest aggregated row; twice the rate needs no
-// fewer workers. A batch job and one-token answers get none.
+// instances over a 3.2 Tbit/s network. The planner sizes a disaggregated
+// deployment on the aggregated rows' offers, each side of its own layout:
+// its decode pool meets the TPOT target, its prefill pool the TTFT target
+// (at the SLO statistic, p95 by default; TestDisaggPlanAtSLOStat), each
+// pool on whole instances of its own, priced at the offer's hourly price,
+// and it says whether that beats the cheapest aggregated row; twice the
+// rate needs no fewer workers. A batch job and one-token answers get
+// none.
 func TestDisaggPlan(t *testing.T) {
 	in := modelInput(t, "deepseek-r1")
 	in.Weights, in.Engine = estimator.FP8, estimator.SGLang
@@ -32,42 +33,46 @@ func TestDisaggPlan(t *testing.T) {
 	if d == nil {
 		t.Fatal("no disaggregated plan")
 	}
-	if d.Prefill < 1 || d.Decode < 1 || d.TP < 1 || d.TTFTAtSLOSeconds > w.TTFTP95Seconds || d.TPOTAtSLOSeconds > w.TPOTSeconds ||
+	pw, dw := d.Sides()
+	if d.Prefill < 1 || d.Decode < 1 || d.TTFTAtSLOSeconds > w.TTFTP95Seconds || d.TPOTAtSLOSeconds > w.TPOTSeconds ||
 		d.TTFTAtSLOSeconds < d.TTFTSeconds || d.TPOTAtSLOSeconds < d.TPOTSeconds {
 		t.Errorf("disaggregated plan %+v misses the targets", d)
 	}
-	per := 8 / d.TP
-	if want := (d.Prefill+per-1)/per + (d.Decode+per-1)/per; d.Instances != want || d.GPUs != float64((d.Prefill+d.Decode)*d.TP) {
-		t.Errorf("%d + %d workers of TP %d on %d instances (%v GPUs), want %d instances", d.Prefill, d.Decode, d.TP, d.Instances, d.GPUs, want)
+	t.Logf("%d prefill workers %+v + %d decode workers %+v on %d instances: TTFT %.3f s, TPOT %.1f ms; $%.0f/month against $%.0f aggregated", d.Prefill, pw, d.Decode, dw, d.Instances, d.TTFTSeconds, 1000*d.TPOTSeconds, d.MonthlyCostUSD, res.Rows[res.Cheapest].MonthlyCostUSD)
+	// Each side its own layout, as the measured deployments run them:
+	// prefill workers of tensor-parallel attention with the experts over
+	// the instance's 8 GPUs (one prompt's attention over every GPU), decode
+	// workers of attention DP and EP over two instances' 16 GPUs (each
+	// rank's KV pool its own requests'), where both sides used to take
+	// the aggregated row's DP 8 / EP 8 and rented 10 instances.
+	if pw != (plan.DisaggWorker{TP: 8, DP: 1, EP: 8, InstancesPerWorker: 1}) || dw != (plan.DisaggWorker{TP: 16, DP: 16, EP: 16, InstancesPerWorker: 2}) {
+		t.Errorf("prefill workers %+v, decode workers %+v; want TP 8 · EP 8 and TP 16 · attn-DP 16 · EP 16 over 2 instances", pw, dw)
+	}
+	if d.Prefill != 3 || d.Decode != 3 || d.Instances != 9 || !d.Wins {
+		t.Errorf("%d prefill + %d decode workers on %d instances (wins %v), want 3 + 3 on 9, cheaper than the aggregated 10", d.Prefill, d.Decode, d.Instances, d.Wins)
+	}
+	if want := d.Prefill + 2*d.Decode; d.Instances != want || d.GPUs != float64(8*d.Prefill+16*d.Decode) {
+		t.Errorf("%d + %d workers on %d instances (%v GPUs), want %d instances", d.Prefill, d.Decode, d.Instances, d.GPUs, want)
 	}
 	if math.Abs(d.MonthlyCostUSD-float64(d.Instances)*plan.HoursPerMonth) > 1e-6 {
 		t.Errorf("monthly %v for %d instances at $1/h", d.MonthlyCostUSD, d.Instances)
 	}
-	t.Logf("%d prefill + %d decode workers of TP %d (DP %d, EP %d) on %d instances: TTFT %.3f s, TPOT %.1f ms; $%.0f/month against $%.0f aggregated", d.Prefill, d.Decode, d.TP, d.DP, d.EP, d.Instances, d.TTFTSeconds, 1000*d.TPOTSeconds, d.MonthlyCostUSD, res.Rows[res.Cheapest].MonthlyCostUSD)
-	// The workers run the aggregated row's layout: for DeepSeek-R1 on
-	// SGLang the planner chooses attention DP and EP over the copy's 8
-	// GPUs, as SGLang's DeepSeek PD recipe runs both sides (--dp-size 8
-	// --enable-dp-attention --ep-size 8).
-	if agg := res.Rows[res.Cheapest]; d.DP != max(agg.AttnDP, 1) || d.EP != max(agg.EP, 1) || d.DP != 8 || d.EP != 8 {
-		t.Errorf("workers at DP %d, EP %d; the aggregated row at DP %d, EP %d", d.DP, d.EP, agg.AttnDP, agg.EP)
+	// The reason names each side's whole layout, as the plan tables do.
+	if w := d.Why.String(); !strings.Contains(w, "prefill workers of TP 8 · EP 8 × 3 and decode workers of TP 16 · attn-DP 16 · EP 16 × 3,") {
+		t.Errorf("reason %q does not name the sides' layouts", w)
 	}
-	// The reason names the workers' whole layout, as the plan tables do.
-	if w := d.Why.String(); !strings.Contains(w, "decode workers of TP 8 · attn-DP 8 · EP 8,") {
-		t.Errorf("reason %q does not name the workers' layout", w)
-	}
+	// A request that names its layout keeps it on both sides.
 	wide := in
 	wide.TP, wide.GPUs, wide.DP, wide.EP = 8, 8, 8, 8
 	rw, err := plan.Plan(plan.Request{Input: wide, Workload: w}, []plan.Offer{o}, plan.Options{})
 	if err != nil || rw.Disagg == nil || rw.Cheapest < 0 {
 		t.Fatalf("DP 8 EP 8: no plan: %v", err)
 	}
-	if dw := rw.Disagg; dw.DP != 8 || dw.EP != 8 || dw.TP != 8 || rw.Rows[rw.Cheapest].TP != 8 {
-		t.Errorf("DP 8 EP 8 request: disaggregated workers TP %d DP %d EP %d, aggregated TP %d", dw.TP, dw.DP, dw.EP, rw.Rows[rw.Cheapest].TP)
-	} else {
-		t.Logf("DP 8 EP 8: %d prefill + %d decode workers on %d instances, $%.0f/month against $%.0f aggregated", dw.Prefill, dw.Decode, dw.Instances, dw.MonthlyCostUSD, rw.Rows[rw.Cheapest].MonthlyCostUSD)
+	if p, dd := rw.Disagg.Sides(); p != dd || dd.DP != 8 || dd.EP != 8 || dd.TP != 8 || rw.Rows[rw.Cheapest].TP != 8 {
+		t.Errorf("DP 8 EP 8 request: disaggregated workers %+v and %+v, aggregated TP %d", p, dd, rw.Rows[rw.Cheapest].TP)
 	}
 	agg := res.Rows[res.Cheapest].MonthlyCostUSD
-	if d.AggregatedUSD != agg || d.Wins != (d.MonthlyCostUSD < agg) || (d.Why.Key == "disagg.wins") != d.Wins {
+	if d.AggregatedUSD != agg || d.Wins != (d.MonthlyCostUSD < agg) || (d.Why.Key == "disagg.sides_win") != d.Wins {
 		t.Errorf("wins %v (%s) at %v against %v", d.Wins, d.Why.Key, d.MonthlyCostUSD, agg)
 	}
 	// One decode worker fewer misses the TPOT target or the load cap,
@@ -76,11 +81,10 @@ func TestDisaggPlan(t *testing.T) {
 	hw.NetworkBandwidth, hw.NVLinkDomain = 3200e9/8/8, 8
 	run := func(p, dd int) (estimator.DisaggPoint, error) {
 		x := in
-		x.TP, x.GPUs, x.VRAM = d.TP, d.TP, o.GPUMemory
-		pre := estimator.DisaggSide{TP: d.TP, DP: d.DP, EP: d.EP, Workers: p}
-		dec := pre
-		dec.Workers = dd
-		pre.Batch = prefillBatch(t, x, hw, d.DP, 1024)
+		x.VRAM = o.GPUMemory
+		pre := estimator.DisaggSide{TP: pw.TP, DP: pw.DP, EP: pw.EP, Workers: p}
+		dec := estimator.DisaggSide{TP: dw.TP, DP: dw.DP, EP: dw.EP, Workers: dd}
+		pre.Batch = prefillBatch(t, x, hw, pw.DP, 1024)
 		return estimator.DisaggServing(x, hw, estimator.Efficiency{}, estimator.Workload{PromptTokens: 1024, OutputTokens: 1024},
 			estimator.Disagg{Prefill: pre, Decode: dec, Rate: 100, Quantile: 0.95})
 	}
@@ -112,6 +116,55 @@ func TestDisaggPlan(t *testing.T) {
 	batch := plan.Workload{Kind: plan.Batch, Requests: 1000, PromptTokens: 1024, OutputTokens: 1024}
 	if r, _ := plan.Plan(plan.Request{Input: in, Workload: batch}, []plan.Offer{o}, plan.Options{}); r.Disagg != nil {
 		t.Error("a disaggregated plan for a batch job")
+	}
+}
+
+// TestDisaggPlanLongPrompts: DeepSeek-R1 FP8 on SGLang at 100 requests/s
+// of 8,000-token prompts and 1,000-token answers on 8-GPU H200 instances.
+// With both sides at the aggregated row's layout (attention DP 8 / EP 8)
+// the planner sized 212 prefill workers, 242 instances, 4.84× the
+// aggregated plan's 50: SGLang splits its chunked-prefill budget over the
+// DP ranks (estimator.DisaggPrefillBatch), so an 8k prompt is one forward
+// of the worker with its attention on one rank, 0.58 s a prompt, and the
+// p95 TTFT target left the workers 27% loaded. Prefill workers of their
+// own layout, tensor-parallel attention with the experts over EP 8 (as
+// InferenceX's H200 SGLang rows at 8k/1k run prefill at TP 8 without
+// attention DP), prefill a prompt over all 8 GPUs: 26 of them, 56
+// instances, 1.12× the aggregated plan. Over a 3.2 Tbit/s network the
+// decode workers widen to attention DP and EP over 16 GPUs and the
+// disaggregated plan is the cheaper one (42 instances against 50, where
+// it was 187).
+func TestDisaggPlanLongPrompts(t *testing.T) {
+	in := modelInput(t, "deepseek-r1")
+	in.Weights, in.Engine = estimator.FP8, estimator.SGLang
+	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 8000, OutputTokens: 1000, TTFTP95Seconds: 2, TPOTSeconds: 0.1}
+	for _, c := range []struct {
+		gbps            float64
+		dec             plan.DisaggWorker
+		p, d, inst, agg int
+		wins            bool
+	}{
+		{0, plan.DisaggWorker{TP: 8, DP: 8, EP: 8, InstancesPerWorker: 1}, 26, 30, 56, 50, false},
+		{3200, plan.DisaggWorker{TP: 16, DP: 16, EP: 16, InstancesPerWorker: 2}, 26, 8, 42, 50, true},
+	} {
+		o := gpuOffer(t, "h200-sxm", 8, estimator.FP8)
+		o.NetworkGbps = c.gbps
+		res, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{})
+		if err != nil || res.Cheapest < 0 || res.Disagg == nil {
+			t.Fatalf("%v Gbit/s: no plan: %v", c.gbps, err)
+		}
+		d := res.Disagg
+		pw, dw := d.Sides()
+		if pw != (plan.DisaggWorker{TP: 8, DP: 1, EP: 8, InstancesPerWorker: 1}) || dw != c.dec {
+			t.Errorf("%v Gbit/s: prefill workers %+v, decode workers %+v; want TP 8 · EP 8 and %+v", c.gbps, pw, dw, c.dec)
+		}
+		if agg := res.Rows[res.Cheapest].Instances; d.Prefill != c.p || d.Decode != c.d || d.Instances != c.inst || agg != c.agg || d.Wins != c.wins {
+			t.Errorf("%v Gbit/s: %d prefill + %d decode workers on %d instances against %d aggregated (wins %v); want %d + %d on %d against %d",
+				c.gbps, d.Prefill, d.Decode, d.Instances, agg, d.Wins, c.p, c.d, c.inst, c.agg)
+		}
+		if d.TTFTAtSLOSeconds > w.TTFTP95Seconds || d.TPOTAtSLOSeconds > w.TPOTSeconds {
+			t.Errorf("%v Gbit/s: TTFT %.3f s, TPOT %.1f ms at p95: over the targets", c.gbps, d.TTFTAtSLOSeconds, 1000*d.TPOTAtSLOSeconds)
+		}
 	}
 }
 
@@ -149,7 +202,7 @@ func TestDisaggPlanAtSLOStat(t *testing.T) {
 	// mean here, the queue's wait skewed): no cheaper, and at p99 more
 	// prefill GPUs than at the mean. The old verdict sized all four on
 	// the mean alike.
-	gpus := func(d *plan.DisaggPlan) int { return d.Prefill * d.TP }
+	gpus := func(d *plan.DisaggPlan) int { p, _ := d.Sides(); return d.Prefill * p.TP }
 	if gpus(p99) <= gpus(mean) || p50.MonthlyCostUSD > p95.MonthlyCostUSD || p95.MonthlyCostUSD > p99.MonthlyCostUSD || mean.MonthlyCostUSD >= p99.MonthlyCostUSD {
 		t.Errorf("prefill GPUs mean %d, p50 %d, p95 %d, p99 %d; monthly %v, %v, %v, %v", gpus(mean), gpus(p50), gpus(p95), gpus(p99),
 			mean.MonthlyCostUSD, p50.MonthlyCostUSD, p95.MonthlyCostUSD, p99.MonthlyCostUSD)
