@@ -78,7 +78,7 @@ func (s *ServingModel) promptAttnSeconds(p float64) float64 {
 		return 0
 	}
 	lin := math.Min(attnLinearParams(m.in.Arch)/m.n, 1) * m.tokSecs * p
-	return lin + p*m.sc.attended((p+1)/2)*m.ctxSecs
+	return (lin + p*m.sc.attended((p+1)/2)*m.ctxSecs) * m.promptCost
 }
 
 // rooflineGrowth is what a step st of the model takes longer when one
@@ -92,7 +92,7 @@ func (s *ServingModel) rooflineGrowth(st Step, extra float64) float64 {
 	if s.err != nil || !(extra > 0) || p+d <= 0 {
 		return 0
 	}
-	lctx, kv := m.stepLoad(st, p, d)
-	c, mem := m.deviceTerms(p+d, lctx, kv)
+	ctok, lctx, kv := m.stepLoad(st, p, d)
+	c, mem := m.deviceTerms(p+d, ctok, lctx, kv)
 	return rooflineTime(c+extra, mem) - rooflineTime(c, mem)
 }

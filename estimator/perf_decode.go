@@ -42,6 +42,9 @@ type inferModel struct {
 	// gemmCost is the matmuls' time relative to InferenceMFU by the
 	// inner dimension each runs at on one GPU (gemmShapeCost).
 	gemmCost float64
+	// promptCost is the factor on a prompt token's compute seconds
+	// (promptCost, enginePromptRates); decode tokens keep 1.
+	promptCost float64
 	// The per-step coefficients of device, read once when the model is
 	// built (newInferModel, stepCoeffs): a serving plan's simulations
 	// price tens of thousands of steps, and these were four divisions
@@ -99,7 +102,7 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	}
 	m.bw = hw.MemBandwidth * eff.BandwidthUtil
 	m.flops = hw.PeakFLOPS * eff.InferenceMFU * lowPrecisionGEMMShare(in, hw)
-	m.gemmCost = 1
+	m.gemmCost, m.promptCost = 1, promptCost(in, hw)
 	if nvidiaGEMMCurve(hw.Generation) {
 		m.gemmCost = gemmShapeCost(a, m.atp, m.tp, float64(in.EP), servingMLPShards(in))
 	}
@@ -560,29 +563,33 @@ func (m *inferModel) kvSeq(ctx float64) float64 {
 	return m.kvLayout.bytes(int64(math.Ceil(ctx)))
 }
 
-// computeTime is the tensor-core seconds of tokens new tokens whose
-// attention spans sum to lctx per token, on the whole replica (PP stages
-// run in sequence, so PP does not divide it).
+// computeTime is the tensor-core seconds of tokens new prompt tokens
+// whose attention spans sum to lctx per token, on the whole replica (PP
+// stages run in sequence, so PP does not divide it), at the engine's
+// prompt rate (promptCost).
 func (m *inferModel) computeTime(tokens, lctx float64) float64 {
-	return tokens*m.tokSecs + tokens*lctx*m.ctxSecs
+	return (tokens*m.tokSecs + tokens*lctx*m.ctxSecs) * m.promptCost
 }
 
-// device is the device seconds of one forward over tokens new tokens,
-// reading the weights once (dequantised copies included) and kvRead KV
-// bytes: the roofline of compute and memory (rooflineTime), the per-layer
-// cost under CUDA graphs and the TP all-reduces.
+// device is the device seconds of one forward over tokens new decode
+// tokens, reading the weights once (dequantised copies included) and
+// kvRead KV bytes: the roofline of compute and memory (rooflineTime), the
+// per-layer cost under CUDA graphs and the TP all-reduces.
 func (m *inferModel) device(tokens, lctx, kvRead float64) (secs float64, memBound bool) {
-	return m.deviceSum(tokens, tokens*lctx, kvRead)
+	return m.deviceSum(tokens, tokens, tokens*lctx, kvRead)
 }
 
 // deviceSum is device with the tokens' attention spans as their sum,
 // lctxSum = tokens · lctx (StepSeconds has the sum, and is spared the
-// division by tokens and the product that undoes it).
-func (m *inferModel) deviceSum(tokens, lctxSum, kvRead float64) (secs float64, memBound bool) {
+// division by tokens and the product that undoes it), and ctok the
+// tokens' compute in decode tokens' worth: a prompt token counts
+// promptCost, and lctxSum carries the same factor on its prompt part
+// (stepLoad).
+func (m *inferModel) deviceSum(tokens, ctok, lctxSum, kvRead float64) (secs float64, memBound bool) {
 	if m.tbo && tokens >= 2 {
-		return m.tboStep(tokens, lctxSum, kvRead)
+		return m.tboStep(tokens, ctok, lctxSum, kvRead)
 	}
-	c, mem := m.deviceTerms(tokens, lctxSum, kvRead)
+	c, mem := m.deviceTerms(tokens, ctok, lctxSum, kvRead)
 	return rooflineTime(c, mem) + m.fixedLayers + max(m.epFloor, tokens*m.commPerToken), mem > c
 }
 
@@ -599,9 +606,9 @@ func (m *inferModel) deviceSum(tokens, lctxSum, kvRead float64) (secs float64, m
 // the share tboExposedShare of the exchanges' bytes that the overlap does
 // not hide, plus the per-layer cost (launches and attention's collective),
 // which neither stream hides.
-func (m *inferModel) tboStep(tokens, lctxSum, kvRead float64) (secs float64, memBound bool) {
+func (m *inferModel) tboStep(tokens, ctok, lctxSum, kvRead float64) (secs float64, memBound bool) {
 	half := tokens / 2
-	c, mem := m.deviceTerms(half, lctxSum/2, kvRead/2)
+	c, mem := m.deviceTerms(half, ctok/2, lctxSum/2, kvRead/2)
 	bytes := tokens * m.commPerToken
 	compute, comm := 2*rooflineTime(c, mem), 2*max(m.epFloor, bytes/2)
 	return max(compute, comm) + tboExposedShare*bytes + m.fixedLayers, mem > c
@@ -628,11 +635,12 @@ func (m *inferModel) tboStep(tokens, lctxSum, kvRead float64) (secs float64, mem
 const tboExposedShare = 0.34
 
 // deviceTerms is the two terms of deviceSum's roofline: the compute
-// seconds of tokens new tokens whose attention spans sum to lctxSum, and
-// the memory seconds of reading the weights once and kvRead KV bytes. The
-// one place they are formed (rooflineGrowth reads them too).
-func (m *inferModel) deviceTerms(tokens, lctxSum, kvRead float64) (c, mem float64) {
-	return tokens*m.tokSecs + lctxSum*m.ctxSecs, (m.weightBytes(tokens) + kvRead) * m.perBW
+// seconds of ctok tokens' worth of linears (deviceSum) and attention spans
+// summing to lctxSum, and the memory seconds of reading the weights once
+// for tokens new tokens and kvRead KV bytes. The one place they are
+// formed (rooflineGrowth reads them too).
+func (m *inferModel) deviceTerms(tokens, ctok, lctxSum, kvRead float64) (c, mem float64) {
+	return ctok*m.tokSecs + lctxSum*m.ctxSecs, (m.weightBytes(tokens) + kvRead) * m.perBW
 }
 
 // step is one engine step: the longer of the host floor and the device,
@@ -642,13 +650,13 @@ func (m *inferModel) deviceTerms(tokens, lctxSum, kvRead float64) (c, mem float6
 // reports whether the device's part was limited by memory bandwidth
 // rather than FLOPs.
 func (m *inferModel) step(tokens, lctx, kvRead float64) (secs float64, b Bound, memBound bool) {
-	return m.stepSum(tokens, tokens*lctx, kvRead)
+	return m.stepSum(tokens, tokens, tokens*lctx, kvRead)
 }
 
-// stepSum is step with the tokens' attention spans as their sum
-// (deviceSum).
-func (m *inferModel) stepSum(tokens, lctxSum, kvRead float64) (secs float64, b Bound, memBound bool) {
-	d, memBound := m.deviceSum(tokens, lctxSum, kvRead)
+// stepSum is step with the tokens' attention spans as their sum and
+// their compute in decode tokens' worth (deviceSum).
+func (m *inferModel) stepSum(tokens, ctok, lctxSum, kvRead float64) (secs float64, b Bound, memBound bool) {
+	d, memBound := m.deviceSum(tokens, ctok, lctxSum, kvRead)
 	if m.hostBetween || m.sc.serial(tokens) {
 		switch {
 		case m.host >= d:

@@ -354,3 +354,78 @@ const exllamaReconsRows = 8
 // from batch 4 to 16 (59.9, 102.9, 189.9 ms), as the weights' passes do,
 // where one pass stays under the host floor at batch 1.
 const autogptqSwitchRows = 128
+
+// enginePromptRate is a serving engine's achieved prompt rate on one GPU
+// generation and weight precision, from a release on: the seconds its
+// prompt tokens' compute takes relative to the step model's (promptCost).
+type enginePromptRate struct {
+	engine  Engine
+	gen     Generation
+	weights DType
+	since   EngineVersion
+	cost    float64
+}
+
+// enginePromptRates: the prompt rates that differ from the step model's.
+// The InferenceX DeepSeek-R1 rows (testdata/calibration/inferencex) time
+// SGLang's prefill slower than the step model gives on AMD and on
+// Blackwell FP8, while TensorRT-LLM's on the same B200 matches it
+// (testdata/calibration/README.md, sixty-fifth and sixty-sixth rounds):
+// an 8k prompt costs 57 µs a token more than a 1k prompt on eight MI300X,
+// 30 on MI355X, 44 on B200 and 28 for TensorRT-LLM on B200 (all splits),
+// about 160, 310, 210 and 330 TFLOP/s a GPU counting the 2 × 37B FLOPs of
+// the linears alone. What SGLang runs there: on ROCm, AITER's block-scale
+// FP8 fused MoE, FP8 block-scale GEMM and attention (AMD ROCm blog,
+// "Accelerate DeepSeek-R1 Inference: Integrate AITER into SGLang",
+// 2025-05-16); on Blackwell, its MLA decode kernel (trtllm_mla) has no
+// prefill and hands prefill to FlashInfer's (SGLang docs,
+// docs/backend/attention_backend.md). No per-kernel table for those kernels
+// at DeepSeek's shapes was found, so each cost is fitted, an estimate: the
+// factor at which the modelled rise of the median TTFT from 1k to 8k
+// prompts at 1–8 in flight matches the measured rise on the fit rows of
+// that engine, GPU family and precision (the median over concurrencies of
+// the measured ÷ modelled rise, iterated: a 1k prompt's step sits near
+// the roofline's corner, where more compute shows only in part), with
+// sglangRequestSeconds refitted on the same rows. The rows ran SGLang
+// v0.5.6–v0.5.12; earlier releases keep the step model's rate (none is
+// measured), later ones are taken as these.
+var enginePromptRates = [...]enginePromptRate{
+	// MI300X and MI325X, FP8: 11 + 11 fit rows at 4 in flight and 1 + 2
+	// at 8 (measured ÷ modelled rise 2.84 and 3.52 with no factor; 0.87
+	// and 1.11 with this one).
+	{SGLang, GenCDNA3, FP8, EngineVersion{0, 5, 6}, 4.2},
+	// MI355X, FP8: 10 + 12 fit rows at 4 in flight (2.64 with no factor;
+	// 1.01 with this one).
+	{SGLang, GenCDNA4, FP8, EngineVersion{0, 5, 6}, 3.9},
+	// MI355X, FP4: 1 + 11 fit rows at 4 in flight (1.86; 1.02).
+	{SGLang, GenCDNA4, FP4, EngineVersion{0, 5, 6}, 1.9},
+	// B200 and B300, FP8: the one fit pair is B300's at 1 in flight
+	// (1.56; 1.02); B200's fit rows hold no 1k/8k pair. Blackwell FP4
+	// keeps 1: its fit pairs disagree (B200 0.57, B300 6.8 from two
+	// single runs at 1.4 s).
+	{SGLang, GenBlackwell, FP8, EngineVersion{0, 5, 6}, 1.6},
+}
+
+// promptCost is the factor on a prompt token's compute seconds (its
+// linears and its attention) for in's engine, release and weights on hw:
+// enginePromptRates' cost, else 1. Decode tokens keep the step model's.
+// The rates were measured with attention tensor-parallel (no attention
+// data parallelism), the layout of every fit row above. Under attention DP
+// the same engine's prefill workers keep the step model's rate: the
+// disaggregated GB200 FP8 fit rows (8k prompts, prefill at TP 8 with DP
+// attention, 128 in flight) come out at 878 ms against 840–937 ms
+// measured without the factor and 1,675 ms with it, so DP > 1 keeps 1 (SGLang then runs MLA per rank over all
+// heads, and with EP DeepEP and DeepGEMM's grouped kernels, which the step
+// model already matches: sixty-fifth round).
+func promptCost(in Input, hw Hardware) float64 {
+	if dpRanks(in) > 1 {
+		return 1
+	}
+	v := engineVersion(in)
+	for _, r := range enginePromptRates {
+		if r.engine == in.Engine && r.gen == hw.Generation && r.weights == in.Weights && !v.Less(r.since) {
+			return r.cost
+		}
+	}
+	return 1
+}

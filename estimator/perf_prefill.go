@@ -6,9 +6,11 @@ package estimator
 // prefill is the seconds to prefill k prompts of length prompt together
 // on an idle replica: one forward over k·prompt tokens (causal attention
 // averages prompt/2 context per token) writing their KV cache, at least
-// the engine's floor.
+// the engine's floor. Its compute runs at the engine's prompt rate
+// (promptCost).
 func (m *inferModel) prefill(k, prompt float64) (secs float64, b Bound) {
-	secs, b, _ = m.step(k*prompt, m.sc.attended(prompt/2), k*m.kvSeq(prompt))
+	n, f := k*prompt, m.promptCost
+	secs, b, _ = m.stepSum(n, n*f, n*m.sc.attended(prompt/2)*f, k*m.kvSeq(prompt))
 	return secs, b
 }
 

@@ -170,24 +170,28 @@ func (s *ServingModel) StepSeconds(st Step) float64 {
 	if tokens == 0 {
 		return 0
 	}
-	lctx, kv := s.m.stepLoad(st, p, d)
-	secs, _, _ := s.m.stepSum(tokens, lctx, kv)
+	ctok, lctx, kv := s.m.stepLoad(st, p, d)
+	secs, _, _ := s.m.stepSum(tokens, ctok, lctx, kv)
 	return finite(secs)
 }
 
-// stepLoad is the attention spans' sum and the KV bytes read of a step
-// st of p prompt tokens and d decoding sequences, as StepSeconds passes
-// them to stepSum (and rooflineGrowth to deviceTerms).
-func (m *inferModel) stepLoad(st Step, p, d float64) (lctx, kv float64) {
+// stepLoad is the compute in decode tokens' worth, the attention spans'
+// sum and the KV bytes read of a step st of p prompt tokens and d decoding
+// sequences, as StepSeconds passes them to stepSum (and rooflineGrowth to
+// deviceTerms): prompt tokens' linears and attention count promptCost
+// each, a speculative step's draft tokens (Verify) 1, as decode tokens.
+func (m *inferModel) stepLoad(st Step, p, d float64) (ctok, lctx, kv float64) {
+	ctok = d
 	// The built-in max is math.Max for every input (NaN and signed zeros
 	// included, by the Go spec), inlined: this runs for every simulated
 	// engine step.
 	if p > 0 {
-		pl := p * m.sc.attended(max(st.PrefillContext, 0)/p)
+		pl, f := p*m.sc.attended(max(st.PrefillContext, 0)/p), m.promptCost
 		if st.Verify {
-			pl *= m.sc.absorbed
+			pl, f = pl*m.sc.absorbed, 1
 		}
-		lctx += pl
+		ctok += p * f
+		lctx += pl * f
 		k := float64(max(st.PrefillSeqs, 1))
 		kv += k * m.kvSeq(max(st.PrefillKV, 0)/k)
 	}
@@ -196,7 +200,7 @@ func (m *inferModel) stepLoad(st Step, p, d float64) (lctx, kv float64) {
 		lctx += d * m.sc.attended(ctx) * m.sc.absorbed
 		kv += d * m.kvSeq(ctx)
 	}
-	return lctx, kv
+	return ctok, lctx, kv
 }
 
 // Input is the replica's input as ServingPoint reads it: GPUs = TP × PP,

@@ -119,8 +119,8 @@ func TestDeepEPFloor(t *testing.T) {
 		// One token a rank pays the floor; 256 pay their bytes alone.
 		for _, n := range []float64{1, 256} {
 			tokens := n * float64(c.g)
-			c0, mem := m.deviceTerms(tokens, 0, 0)
-			d, _ := m.deviceSum(tokens, 0, 0)
+			c0, mem := m.deviceTerms(tokens, tokens, 0, 0)
+			d, _ := m.deviceSum(tokens, tokens, 0, 0)
 			want := rooflineTime(c0, mem) + m.fixedLayers + 61*math.Max(c.floor, n*c.byte)
 			if math.Abs(d/want-1) > 1e-9 {
 				t.Errorf("EP %d, %v a rank: device %.4g s, want %.4g", c.g, n, d, want)

@@ -204,8 +204,8 @@ func requestSeconds(e estimator.Engine) float64 {
 // cost that minimises the median |error| of the simulated median TTFT on
 // its engine's fit rows at low concurrency. SGLang's and TensorRT-LLM's
 // were fitted on the InferenceX fit rows (testdata/calibration/inferencex,
-// README there; NVIDIA GPUs; DeepSeek-R1-0528, TP 4 and 8, 1k and 8k
-// prompts); vLLM's on the fit rows of two benchmark families, InferenceX
+// README there; NVIDIA GPUs, and AMD ones for SGLang; DeepSeek-R1-0528,
+// TP 4 and 8, 1k and 8k prompts); vLLM's on the fit rows of two benchmark families, InferenceX
 // and GPUStack's performance lab (testdata/calibration/gpustack). The cost
 // these rows ask for depends on the model more than on the engine or the
 // benchmark family: 56–190 ms for DeepSeek-R1 on SGLang, TensorRT-LLM and
@@ -214,11 +214,16 @@ func requestSeconds(e estimator.Engine) float64 {
 // constant per engine cannot hold both; each is taken where its engine's
 // fit rows put it.
 const (
-	// sglangRequestSeconds: 49 SGLang fit rows on H200, B200 and B300
-	// (median |error| 18.0%). GPUStack's three SGLang fit rows (Qwen3-8B
-	// on an H100, v0.5.3) want 7–21 ms; pooled with InferenceX's they
-	// leave the fit where it was.
-	sglangRequestSeconds = 0.106
+	// sglangRequestSeconds: refitted with SGLang's prompt rates
+	// (estimator's enginePromptRates) on the same rows, the 119 SGLang
+	// InferenceX fit rows at 1–8 in flight on H200, B200, B300, MI300X,
+	// MI325X and MI355X: median |error| 13.5% at 75 and 80 ms (mean |error|
+	// 18.5 and 18.3%, so 80), 15.0% at 85, 13.7% at 70 (25.8% with the
+	// previous 106 ms and no prompt rates, which left part of the prompt
+	// rate's shortfall in this constant). GPUStack's three SGLang fit rows
+	// (Qwen3-8B on an H100, v0.5.3) want 7–21 ms; pooled with InferenceX's
+	// they leave the fit where it was.
+	sglangRequestSeconds = 0.08
 	// trtllmRequestSeconds: 41 TensorRT-LLM fit rows on H200 and B200
 	// (median |error| 15.6%). GPUStack's one TensorRT-LLM row (Qwen3-8B,
 	// v1.2.0rc1) wants 25 ms.

@@ -1,0 +1,105 @@
+package estimator
+
+import (
+	"math"
+	"testing"
+)
+
+// promptRateInput is DeepSeek-V3 (DeepSeek-R1's architecture) in FP8 on
+// SGLang at TP 8 on eight MI300X (the catalog's figures: 2,614.9 dense
+// FP8 TFLOP/s, 1,307.4 BF16, 5.3 TB/s, Infinity Fabric 896 GB/s).
+func promptRateInput(t *testing.T) (Input, Hardware) {
+	in := DefaultInput(loadArch(t, "deepseek-v3.json"))
+	in.Task, in.Engine, in.Weights, in.KV, in.VRAM = Inference, SGLang, FP8, BF16, 192*GiB
+	in.TP, in.GPUs = 8, 8
+	hw := Hardware{PeakFLOPS: 2614.9e12, AttnFLOPS: 1307.4e12, MemBandwidth: 5.3e12, LinkBandwidth: 896e9,
+		Generation: GenCDNA3, NVLinkDomain: 8}
+	return in, hw
+}
+
+// TestPromptCost: the prompt rates of enginePromptRates apply to their
+// engine, GPU generation, precision and releases only, and not under
+// attention data parallelism.
+func TestPromptCost(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		e    Engine
+		g    Generation
+		w    DType
+		v    EngineVersion
+		dp   int
+		want float64
+	}{
+		{"SGLang MI300X FP8", SGLang, GenCDNA3, FP8, EngineVersion{}, 1, 4.2},
+		{"SGLang MI300X FP8 v0.5.6", SGLang, GenCDNA3, FP8, EngineVersion{0, 5, 6}, 1, 4.2},
+		{"SGLang MI300X FP8 v0.5.5 (before the rows)", SGLang, GenCDNA3, FP8, EngineVersion{0, 5, 5}, 1, 1},
+		{"SGLang MI300X FP8 DP 8", SGLang, GenCDNA3, FP8, EngineVersion{}, 8, 1},
+		{"SGLang MI355X FP8", SGLang, GenCDNA4, FP8, EngineVersion{}, 1, 3.9},
+		{"SGLang MI355X FP4", SGLang, GenCDNA4, FP4, EngineVersion{}, 1, 1.9},
+		{"SGLang B200 FP8", SGLang, GenBlackwell, FP8, EngineVersion{}, 1, 1.6},
+		{"SGLang B200 FP8 DP 8", SGLang, GenBlackwell, FP8, EngineVersion{}, 8, 1},
+		{"SGLang B200 FP4", SGLang, GenBlackwell, FP4, EngineVersion{}, 1, 1},
+		{"SGLang H200 FP8", SGLang, GenHopper, FP8, EngineVersion{}, 1, 1},
+		{"SGLang MI300X BF16", SGLang, GenCDNA3, BF16, EngineVersion{}, 1, 1},
+		{"TensorRT-LLM B200 FP8", TRTLLM, GenBlackwell, FP8, EngineVersion{}, 1, 1},
+		{"vLLM MI300X FP8", VLLM, GenCDNA3, FP8, EngineVersion{}, 1, 1},
+	} {
+		in := Input{Engine: c.e, Weights: c.w, EngineVersion: c.v, DP: c.dp}
+		if got := promptCost(in, Hardware{Generation: c.g}); got != c.want {
+			t.Errorf("%s: prompt cost %g, want %g", c.name, got, c.want)
+		}
+	}
+}
+
+// TestSGLangPromptRate: on SGLang's MI300X FP8 rows a prompt token's
+// compute costs promptCost (4.2) times the step model's, in a whole
+// prefill, in a prompt chunk beside decodes and in the closed form's
+// marginal prompt, while a decode-only step does not move. Against the
+// same model at a release before the rows (v0.5.5: the step model's
+// rate), the rise of the idle-replica TTFT from a 1k to an 8k prompt grows
+// by more than 3× and lands near what the InferenceX MI300X rows measure
+// (57 µs a token at 4 in flight; 54 µs here on an idle replica, 14 µs at
+// the step model's rate).
+func TestSGLangPromptRate(t *testing.T) {
+	in, hw := promptRateInput(t)
+	old := in
+	old.EngineVersion = EngineVersion{0, 5, 5}
+	eff := Efficiency{}.resolve(in, hw)
+	m, m0 := newInferModel(in, hw, eff), newInferModel(old, hw, eff)
+	if m.promptCost != 4.2 || m0.promptCost != 1 {
+		t.Fatalf("prompt costs %g and %g, want 4.2 and 1", m.promptCost, m0.promptCost)
+	}
+	lctx := m.sc.attended(4096)
+	if got, want := m.computeTime(8192, lctx), 4.2*m0.computeTime(8192, lctx); math.Abs(got/want-1) > 1e-12 {
+		t.Errorf("8k prompt compute %.4g s, want 4.2 × %.4g = %.4g s", got, m0.computeTime(8192, lctx), want)
+	}
+	if got, want := m.prefillMarginal(8192)-m0.prefillMarginal(8192), 3.2*m0.computeTime(8192, lctx); math.Abs(got/want-1) > 1e-9 {
+		t.Errorf("marginal 8k prompt %.4g s over the step model's, want %.4g", got, want)
+	}
+	w := Workload{PromptTokens: 8192, OutputTokens: 1024}
+	s, s0 := NewServingModel(in, hw, Efficiency{}, w), NewServingModel(old, hw, Efficiency{}, w)
+	dec := Step{DecodeSeqs: 64, DecodeContext: 64 * 9000}
+	if a, b := s.StepSeconds(dec), s0.StepSeconds(dec); a != b || a <= 0 {
+		t.Errorf("decode step of 64: %.6g s, %.6g s at the step model's prompt rate: want the same", a, b)
+	}
+	pre := Step{PrefillTokens: 8192, PrefillSeqs: 1, PrefillContext: 8192 * 8193 / 2, PrefillKV: 8192}
+	if a, b := s.StepSeconds(pre), s0.StepSeconds(pre); !(a > 2.5*b) {
+		t.Errorf("8k prefill step: %.4g s against %.4g s at the step model's rate, want over 2.5×", a, b)
+	}
+	mix := pre
+	mix.DecodeSeqs, mix.DecodeContext = dec.DecodeSeqs, dec.DecodeContext
+	if a, b := s.StepSeconds(mix)-s.StepSeconds(pre), s0.StepSeconds(mix)-s0.StepSeconds(pre); a > b {
+		t.Errorf("64 decodes beside an 8k chunk add %.4g s, more than the %.4g s they add at the step model's rate", a, b)
+	}
+	rise := func(in Input) float64 {
+		in.Batch = 1
+		short := mustPerf(t, in, hw, Efficiency{}, Workload{PromptTokens: 1024, OutputTokens: 1024})
+		long := mustPerf(t, in, hw, Efficiency{}, Workload{PromptTokens: 8192, OutputTokens: 1024})
+		return (long.TimeToFirstToken - short.TimeToFirstToken) / 7168
+	}
+	r, r0 := rise(in), rise(old)
+	t.Logf("TTFT rise a prompt token: %.1f µs (step model's rate %.1f µs)", 1e6*r, 1e6*r0)
+	if !(r > 3*r0) || !(r > 45e-6 && r < 75e-6) {
+		t.Errorf("TTFT rise a prompt token %.1f µs (%.1f µs at the step model's rate), want over 3× and within 45–75 µs", 1e6*r, 1e6*r0)
+	}
+}
