@@ -101,7 +101,7 @@ func BenchmarkServeLoad(b *testing.B) {
 			_, req, res := servePlan(b, frag)
 			r := &res.Rows[res.Cheapest]
 			for b.Loop() {
-				if !ServeLoadOf(req, r).OK {
+				if !ServeLoadOf(req, r, nil).OK {
 					b.Fatal("no chart")
 				}
 			}
