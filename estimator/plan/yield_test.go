@@ -1,6 +1,8 @@
 package plan_test
 
 import (
+	"reflect"
+	"sync/atomic"
 	"testing"
 
 	"rightsize/estimator"
@@ -89,5 +91,32 @@ func TestYieldStretches(t *testing.T) {
 			}
 			t.Logf("%d evaluations over %d stretches, at most %d (after %s)", total, len(st), most, at)
 		})
+	}
+}
+
+// TestFleetYieldChangesNothing: a daily fleet's plan (the page's daily
+// load, planned with its yield) is the same with Options.Yield as
+// without, and the yield is called. Its sizing runs on several goroutines
+// natively (parallel), so the count is atomic.
+func TestFleetYieldChangesNothing(t *testing.T) {
+	req, offers := servingRequest(t)
+	fo := plan.FleetOptions{Curve: chatCurve, Rows: 12}
+	var calls atomic.Int64
+	with, err := plan.PlanFleet(req, offers, plan.Options{Yield: func() { calls.Add(1) }}, fo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err := plan.PlanFleet(req, offers, plan.Options{}, fo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(with.Rows) == 0 {
+		t.Fatal("no fleets to compare")
+	}
+	if calls.Load() < int64(with.Peak.Considered) {
+		t.Errorf("Yield called %d times over %d offers", calls.Load(), with.Peak.Considered)
+	}
+	if !reflect.DeepEqual(with, without) {
+		t.Errorf("the fleets differ with Yield: %d rows, without %d", len(with.Rows), len(without.Rows))
 	}
 }
