@@ -26,24 +26,27 @@ func pageRequest(tb testing.TB, model string, task estimator.Task, w plan.Worklo
 // maxStretchEvaluations bounds the estimates, serving-curve points and
 // simulated runs the planner makes between two yields. The page runs the
 // planner on the browser's only thread and gives it back at the first
-// yield after it has held it for page.YieldEvery (12 ms): a stretch longer
-// than that is a long task whatever the budget. The longest stretches
-// were one offer's whole row, yielded only between offers: 10
-// evaluations for the default batch job (its scale-out ladder), 49 for a
-// full fine-tune (its layouts, their doublings and the memory margin's
-// re-plan), 29 for LoRA, 100 for pre-training, 247 for pre-training
-// Llama 3.1 70B and 21 for serving DeepSeek-R1 (its expert-parallel
-// layouts). With a yield before each layout search, split, doubling,
-// rung, curve, TP and simulated run, the same plans stretch at most 7.
-// The ranking and the picks make no evaluations; they yield between
-// their steps.
+// yield after it has held it for page.YieldEvery (12 ms), so a stretch
+// between two yields runs whole, past the 50 ms of a long task if it is
+// long. The longest stretches were one offer's whole row, yielded only
+// between offers: 10 evaluations for the default batch job (its
+// scale-out ladder), 49 for a full fine-tune (its layouts, their
+// doublings and the memory margin's re-plan), 29 for LoRA, 100 for
+// pre-training, 247 for pre-training Llama 3.1 70B (4.8–7.3 ms of one
+// thread's CPU natively, 2026-11-30; WebAssembly is several times
+// slower) and 21 for serving DeepSeek-R1 (its expert-parallel layouts).
+// With a yield before each layout search, split, doubling, rung, curve,
+// TP and simulated run, the same plans stretch at most 7 (Llama 3.1 70B:
+// 0.34–0.39 ms). The ranking and the picks make no evaluations; they
+// yield between their steps.
 const maxStretchEvaluations = 8
 
 // TestYieldStretches: the page's default serving, batch and training
 // plans (and pre-training of a 70B model and serving DeepSeek-R1, the
 // heaviest searches) never hold the thread past maxStretchEvaluations
 // between yields: a count, not a time, so that a busy machine does not
-// fail it (the page's own figure is TestE2EInputUpdate's long tasks).
+// fail it (the page's own figure is app/page's BenchmarkPlanStretch
+// compiled to WebAssembly).
 func TestYieldStretches(t *testing.T) {
 	const (
 		prompt, output = 1536, 512 // the page's sequence of 2,048 and its 512 generated tokens
