@@ -1,6 +1,10 @@
 package page
 
-import "testing"
+import (
+	"slices"
+	"testing"
+	"time"
+)
 
 // BenchmarkDerive is an input's computation: the job parsed, the estimate,
 // the fit table over every GPU and the offers (no planner). make bench
@@ -35,5 +39,39 @@ func BenchmarkBuildViewPlanned(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		BuildView(in)
+	}
+}
+
+// BenchmarkPlanStretch is a re-plan of the default batch job, of serving
+// it at 20 req/s and of its full fine-tune, the planner held between
+// yields as the page runs it (page.Prices.Yield): stretch-ms is the
+// median over the runs of each plan's longest stretch between two yields,
+// the most the planner holds the browser's thread in a row (past
+// YieldEvery it gives it back at the next yield). Compiled to WebAssembly
+// (make bench) it is the page's own figure, without the DOM's work around
+// it that TestE2EInputUpdate's long tasks count.
+func BenchmarkPlanStretch(b *testing.B) {
+	for _, frag := range []string{"", "rps=20", "t=finetune"} {
+		b.Run("job="+frag, func(b *testing.B) {
+			_, j, err := linkJob(frag)
+			if err != nil {
+				b.Fatal(err)
+			}
+			pr := NewPrices(DefaultCatalog(), nil)
+			pr.PlanOffers(j.In.Weights) // made once per weight type, before the page's first plan
+			var longest []time.Duration
+			for b.Loop() {
+				var most time.Duration
+				last := time.Now()
+				pr.Yield = func() {
+					now := time.Now()
+					most, last = max(most, now.Sub(last)), now
+				}
+				RunPlan(j, pr)
+				longest = append(longest, max(most, time.Since(last)))
+			}
+			slices.Sort(longest)
+			b.ReportMetric(float64(longest[len(longest)/2])/1e6, "stretch-ms")
+		})
 	}
 }

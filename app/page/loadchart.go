@@ -74,8 +74,11 @@ func CopyConfig(r *planner.Row) (sim.Config, bool) {
 }
 
 // ServeLoadOf simulates one engine copy of serving row r (planned for req)
-// at the charted rates and at the plan's operating point.
-func ServeLoadOf(req planner.Request, r *planner.Row) ServeLoad {
+// at the charted rates and at the plan's operating point. yield, when
+// not nil, is called before each simulated run, as the planner calls
+// Options.Yield: ten runs of a large model hold the browser's thread for
+// tens of milliseconds together.
+func ServeLoadOf(req planner.Request, r *planner.Row, yield func()) ServeLoad {
 	w := req.Workload
 	copies := r.Replicas * max(r.DP, 1)
 	if w.Kind != planner.Serving || !r.Fits || copies < 1 || !(w.RequestsPerSecond > 0) {
@@ -90,6 +93,10 @@ func ServeLoadOf(req planner.Request, r *planner.Row) ServeLoad {
 	// 40% of its cost).
 	sc := cfg
 	sc.Load.Requests = satRequests * sim.Capacity(cfg)
+	if yield == nil {
+		yield = func() {}
+	}
+	yield()
 	sat, err := sim.Saturation(sc)
 	if err != nil || !(sat.RequestsPerSecond > 0) {
 		return ServeLoad{}
@@ -100,6 +107,7 @@ func ServeLoadOf(req planner.Request, r *planner.Row) ServeLoad {
 	run := func(rps float64) bool {
 		c := cfg
 		c.Load.Concurrency, c.Load.RatePerSecond = 0, rps
+		yield()
 		res, err := sim.Run(c)
 		if err != nil {
 			return false

@@ -1,6 +1,7 @@
 package page
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -93,6 +94,27 @@ func TestServeChartMatchesPlan(t *testing.T) {
 	}
 }
 
+// TestServeLoadYields: the chart's simulated runs (the saturation run
+// and one per point) each come after a yield, as the planner's do: ten
+// runs of DeepSeek-R1's copy held the browser's thread for tens of
+// milliseconds together. The yield changes no point.
+func TestServeLoadYields(t *testing.T) {
+	for _, frag := range servingFrags {
+		t.Run(frag, func(t *testing.T) {
+			_, req, res := servePlan(t, frag)
+			r := &res.Rows[res.Cheapest]
+			calls := 0
+			with, without := ServeLoadOf(req, r, func() { calls++ }), ServeLoadOf(req, r, nil)
+			if !with.OK || calls != len(with.Points)+1 {
+				t.Errorf("%d yields for %d points and the saturation run", calls, len(with.Points))
+			}
+			if !slices.Equal(with.Points, without.Points) || with.SatRPS != without.SatRPS {
+				t.Errorf("with yields %+v, without %+v", with, without)
+			}
+		})
+	}
+}
+
 // BenchmarkServeLoad is the chart's simulation, once per plan: the
 // saturation run and the charted rates of one engine copy.
 func BenchmarkServeLoad(b *testing.B) {
@@ -101,7 +123,7 @@ func BenchmarkServeLoad(b *testing.B) {
 			_, req, res := servePlan(b, frag)
 			r := &res.Rows[res.Cheapest]
 			for b.Loop() {
-				if !ServeLoadOf(req, r).OK {
+				if !ServeLoadOf(req, r, nil).OK {
 					b.Fatal("no chart")
 				}
 			}

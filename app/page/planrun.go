@@ -354,7 +354,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 	if out.Kind == planner.Serving && res.Cheapest >= 0 {
 		out.Fleet.CardMonthly = res.Rows[res.Cheapest].MonthlyCostDisp
 		out.Serve = serveOf(req, &res.Rows[res.Cheapest])
-		out.Load = ServeLoadOf(req, &res.Rows[res.Cheapest])
+		out.Load = ServeLoadOf(req, &res.Rows[res.Cheapest], pr.Yield)
 		// The selected GPU's own fleet: its cheapest row the picks may
 		// rest on (rows come cheapest first), as ByGPU.
 		for i := range res.Rows {

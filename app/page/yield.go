@@ -25,8 +25,9 @@ var lastYield time.Time
 // has held it for YieldEvery: Go's WebAssembly runtime returns to the
 // browser's event loop when every goroutine waits, and time.Sleep parks
 // the planner's goroutine, so input, rendering and painting go on between
-// slices of a plan (the planner calls it between offers and before each
-// simulated run: planner.Options.Yield).
+// slices of a plan (the planner calls it between offers and inside each
+// offer's row, planner.Options.Yield; ServeLoadOf before each simulated
+// run of the load chart).
 func YieldToBrowser() {
 	if time.Since(lastYield) < YieldEvery {
 		return

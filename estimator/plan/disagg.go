@@ -317,6 +317,10 @@ func (p *planner) disaggSize(o *Offer, e estimator.Engine, hw estimator.Hardware
 	// once, not at every count tried.
 	sz := estimator.NewDisaggSizer(in, hw, p.req.Assumptions.Efficiency, p.work)
 	eval := func(pc copyShape, np int, dc copyShape, nd int) (estimator.DisaggPoint, bool) {
+		// Each count tried is a slice of work of its own: a large
+		// model's search holds the thread for tens of them
+		// (Options.Yield).
+		p.opts.yield()
 		pt, err := sz.At(estimator.Disagg{Prefill: side(pc, np, true), Decode: side(dc, nd, false), Rate: lam,
 			RequestSeconds: in.RequestSeconds, Quantile: w.SLOStat.Quantile()})
 		if err != nil {

@@ -1,5 +1,7 @@
 package plan
 
+import "runtime"
+
 // SimRuns plans req on offers (Plan, after validation) and returns the
 // plan and how many simulated runs each copy shape took (serve_sim.go):
 // the cost of sizing its replicas.
@@ -46,4 +48,59 @@ func Shapes(req Request, o Offer, only int) []ShapeFigures {
 		out[i].MemoFit, out[i].MemoSC = len(p.fits), len(p.serves)
 	}
 	return out
+}
+
+// evaluations counts the estimator's and the simulator's work p has done
+// so far, from its memo tables (over p and the planners of its variants,
+// sub): each memory or speed estimate, each serving curve's points and
+// the batched-prefill point beside them, each simulated run of a
+// replica count. The estimates a layout's resolver makes inside the
+// estimator (estimator.ResolveTrainDefaults) and the disaggregated
+// search's points, which no table keeps, are not counted.
+func (p *planner) evaluations() int {
+	n := len(p.fits) + len(p.needs) + len(p.perfs) + len(p.shapes)
+	for _, sc := range p.serves {
+		n += len(sc.c) + 1
+		if sc.sim != nil {
+			n += len(sc.sim.runs)
+		}
+	}
+	for _, q := range p.subs {
+		n += q.evaluations()
+	}
+	return n
+}
+
+// Stretch is the planner's work between two calls of Options.Yield (or
+// the plan's start or end): Evaluations (planner.evaluations) after the
+// yield in function After.
+type Stretch struct {
+	Evaluations int
+	After       string
+}
+
+// Stretches plans req on offers (Plan, after validation) with a yield
+// that records each stretch of work between yields.
+func Stretches(req Request, offers []Offer) ([]Stretch, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	var p *planner
+	var out []Stretch
+	last, after := 0, "the plan's start"
+	end := func(next string) {
+		n := p.evaluations()
+		out = append(out, Stretch{n - last, after})
+		last, after = n, next
+	}
+	p = newPlanner(req, Options{Yield: func() {
+		next := "?"
+		if pc, _, _, ok := runtime.Caller(2); ok { // past Options.yield
+			next = runtime.FuncForPC(pc).Name()
+		}
+		end(next)
+	}}, len(offers))
+	p.plan(offers)
+	end("")
+	return out, nil
 }

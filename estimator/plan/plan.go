@@ -411,12 +411,15 @@ func (p *planner) plan(offers []Offer) Result {
 	}
 	clear(rows[n:])
 	rows = append(rows[:n], scaled...)
-	// The ranking and the picks are one more slice of work: a caller's
-	// yield may give the thread away before it, as between offers.
+	// The ranking and the picks are slices of work of their own: a
+	// caller's yield may give the thread away before each, as between
+	// offers.
 	opts.yield()
 	rows = rank(rows)
+	opts.yield()
 	passOver(rows, res.FreshnessDays)
 	rows = pruneScaled(rows)
+	opts.yield()
 	for i := range rows {
 		r := &rows[i]
 		if r.Fits {
@@ -426,6 +429,7 @@ func (p *planner) plan(offers []Offer) Result {
 	}
 	res.Rows = rows
 	recommend(&res, req.Workload.Kind)
+	opts.yield()
 	res.CheaperFlagged = cheaperFlagged(&res)
 	// The disaggregated alternative is searched over every fitting row,
 	// before the table is cut to Top (which keeps the row its workers
@@ -436,6 +440,7 @@ func (p *planner) plan(offers []Offer) Result {
 	if opts.Top > 0 {
 		res.trim(opts.Top)
 	}
+	opts.yield()
 	res.Hosted = p.hosted(res)
 	res.Notes = p.notes.list
 	return res
@@ -719,6 +724,8 @@ func (p *planner) rentalBest(o *Offer, dataParallel bool) Row {
 			break
 		}
 		var c Row
+		// Each layout's row is a slice of work of its own (Options.Yield).
+		p.opts.yield()
 		p.sub(variant{weights: p.in.Weights, rental: true, ckpt: ckpt, dataParallel: dataParallel}).row(o, &c)
 
 		if sc := c.scale; sc != nil && sc.row != nil {

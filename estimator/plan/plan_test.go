@@ -844,9 +844,12 @@ func TestFabricWithoutFigureIsItsOwnPlan(t *testing.T) {
 }
 
 // Options.Yield is called while a plan is computed (between offers, and
-// before each simulated serving run) and never changes the plan.
+// inside a row: Options.Yield) and never changes the plan.
 func TestYieldChangesNothing(t *testing.T) {
-	for _, mk := range []func(testing.TB) (plan.Request, []plan.Offer){trainingRequest, servingRequest} {
+	batch := func(tb testing.TB) (plan.Request, []plan.Offer) {
+		return pageRequest(tb, "llama-3.1-8b", estimator.Inference, plan.Workload{Kind: plan.Batch, PromptTokens: 1536, OutputTokens: 512, Requests: 100000})
+	}
+	for _, mk := range []func(testing.TB) (plan.Request, []plan.Offer){trainingRequest, pretrainingRequest, servingRequest, batch} {
 		req, offers := mk(t)
 		calls := 0
 		with := mustPlan(t, req, offers, plan.Options{KeepUnfit: true, Yield: func() { calls++ }})

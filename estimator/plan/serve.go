@@ -370,6 +370,9 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 		if !startable(c) {
 			continue
 		}
+		// Each TP's fit and mixture-of-experts layouts are a slice of
+		// work of their own (Options.Yield).
+		p.opts.yield()
 		if len(out) > 0 || p.estimate(c).Fits {
 			out = append(out, shapeOf(c, gpus/tp, 1))
 			out = p.moeLayouts(out, c, gpus/tp, o.Hardware)
@@ -389,6 +392,7 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 		if !startable(c) {
 			return copyShape{}, false
 		}
+		p.opts.yield() // each count tried: a slice of its own (Options.Yield)
 		return shapeOf(c, 1, n), p.estimate(c).Fits
 	})
 	if ok {
@@ -430,6 +434,7 @@ func (p *planner) wideEP(out []copyShape, o *Offer, in estimator.Input, gpus int
 		if !startable(c) || estimator.DeepEPRefusal(c, o.Hardware) != "" {
 			continue
 		}
+		p.opts.yield() // each span tried: a slice of its own (Options.Yield)
 		if c, ok := p.layoutFits(c); ok {
 			return append(out, shapeOf(c, 1, n))
 		}
@@ -744,6 +749,8 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 		return c, true
 	}
 	for _, cs := range shapes {
+		// Each shape's curve is a slice of work of its own (Options.Yield).
+		p.opts.yield()
 		sc := p.curve(cs, hw)
 		if !sc.ok {
 			continue
@@ -847,6 +854,9 @@ func (p *planner) batchTech(o *Offer, r *Row) {
 	}
 	cs := shapes[0] // smallest TP: most copies, the best throughput per GPU
 	_, hw := p.slice(o)
+	// The shapes' fits, the curve and each fleet the row and its ladder
+	// time are slices of work of their own (Options.Yield).
+	p.opts.yield()
 	sc := p.curve(cs, hw)
 	if !sc.ok {
 		r.FitReason = Reason{Key: "slo.kv_pool"}
@@ -857,6 +867,7 @@ func (p *planner) batchTech(o *Offer, r *Row) {
 	// eval is units replicas' concurrency each, tokens/s together and
 	// prefill's share of the time; 0 tokens/s where no speed is known.
 	eval := func(units int) (c, tps, share float64) {
+		p.opts.yield()
 		copies := float64(units * cs.perInstance)
 		c = math.Max(1, math.Min(sc.kvMax, math.Ceil(reqs/copies)))
 		x := p.input(cs)

@@ -150,6 +150,8 @@ func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 		k := shapeKey{mem, total, top}
 		so, seen := p.shapes[k]
 		if !seen {
+			// Each search is a slice of work of its own (Options.Yield).
+			p.opts.yield()
 			s, ok := p.searchShape(in, total, top)
 			so = shapeOut{s.in.TP, s.in.PP, s.in.ZeRO, s.in.Schedule.VirtualStages, s.res, ok}
 			p.shapes[k] = so
@@ -221,6 +223,9 @@ func (p *planner) searchShape(in estimator.Input, total int, top int) (trainShap
 				if total%(tp*pp) != 0 {
 					continue
 				}
+				// Each split's layouts are a slice of work of their own
+				// (Options.Yield).
+				p.opts.yield()
 				dp := total / (tp * pp)
 				if open {
 					if !p.layoutMayFit(in, total, tp, pp, dp) {
@@ -385,6 +390,7 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 			// A layout that holds the job only inside the margin is
 			// not a plan, and the row says how close it came.
 			v := variant{weights: p.in.Weights, offload: p.in.Offload, rental: p.rental, ckpt: p.in.GradCheckpointing, dataParallel: p.dataParallel, bare: true}
+			p.opts.yield() // a search of its own (Options.Yield)
 			if b, ok := p.sub(v).fitTraining(o); ok {
 				r.FitReason = Reason{Key: "fit.inside_margin", Args: []any{b.res.Headroom.GiB(), 100 * trainMemoryMargin}}
 			}
@@ -676,6 +682,8 @@ func trainSeq(in estimator.Input) float64 {
 // reports whether it did (within the instance limit, still fitting, and
 // faster when faster is set).
 func (p *planner) grow(o *Offer, hw estimator.Hardware, s *trainShape, r *Row, faster bool) bool {
+	// Each doubling is a slice of work of its own (Options.Yield).
+	p.opts.yield()
 	if s.instances*2 > p.instLimit(o) {
 		return false
 	}

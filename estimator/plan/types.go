@@ -309,10 +309,12 @@ type Options struct {
 	// price (Offer.UserPrice) is kept unfit without it: the user asked
 	// about those GPUs, and their row says why they do not run the job.
 	KeepUnfit bool
-	// Yield, when set, is called between offers and before each
-	// simulated serving run: a page running the planner on the browser's
-	// only thread passes one that lets the event loop handle input now
-	// and then (app's yieldToBrowser). It never changes the plan.
+	// Yield, when set, is called between offers, before each layout
+	// search, doubling, serving curve and simulated run inside an
+	// offer's row, and between the ranking's steps: a page running the
+	// planner on the browser's only thread passes one that lets the
+	// event loop handle input now and then (app/page's YieldToBrowser).
+	// It never changes the plan.
 	Yield func()
 }
 
