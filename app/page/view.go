@@ -392,7 +392,7 @@ func (b *viewBuilder) result() ResultView {
 	if in.Job.In.Task == estimator.Inference {
 		// The memory is the engine's (a pool, or HF transformers' batch
 		// as set): which, and on auto why (the planner's, AutoEngine).
-		facts = append(facts, Fact{ID: "rs-engine-run", Label: b.t(MsgEngine), Value: in.Job.In.Engine.Label(), Detail: EngineWhy(l, in.Job)})
+		facts = append(facts, Fact{ID: "rs-engine-run", Label: b.t(MsgEngine), Value: in.Job.In.Engine.Label(), Detail: engineDetail(l, in.Job)})
 	}
 	if r.KVBytesPerToken > 0 && in.Job.In.Task == estimator.Inference {
 		// Only inference keeps a KV cache: a training step recomputes
@@ -547,19 +547,32 @@ type PerfView struct {
 }
 
 // SetupLine says the job as set, which the speed box's figures describe:
-// "1 × NVIDIA H100 SXM 80GB · vLLM · batch 1", and for an engine on auto
-// why it is that engine (EngineWhy).
+// "1 × NVIDIA H100 SXM 80GB · vLLM · batch 1". Why an engine on auto is
+// that engine (EngineWhy) is said once, beside the memory it sizes (the
+// result's "rs-engine-run" fact).
 func SetupLine(l Locale, j Job) string {
 	in := j.In
 	s := l.Count(int64(in.GPUs)) + " × " + GPULabel(j.GPU.Name, PlanOf(in))
 	if in.Task == estimator.Inference {
 		s += " · " + in.Engine.Label()
 	}
-	s += " · " + l.T(MsgBatch) + " " + strconv.Itoa(in.Batch)
-	if why := EngineWhy(l, j); why != "" {
-		s += " · " + why
+	return s + " · " + l.T(MsgBatch) + " " + strconv.Itoa(in.Batch)
+}
+
+// engineDetail is what the memory section says under the engine an
+// inference job runs on: for an engine on auto, the field's own "Auto (as
+// planned)" where the engine is the one every plan runs (the planner's
+// notes say why: note.batch_engine, note.serving_engine), and the reason
+// where auto turned from it (Pascal GPUs, weights vLLM has no kernel for,
+// models that generate no tokens: EngineWhy); "" for an engine chosen.
+func engineDetail(l Locale, j Job) string {
+	switch {
+	case EngineWhy(l, j) == "":
+		return ""
+	case j.EngineWhy.Key == "note.batch_engine" || j.EngineWhy.Key == "note.serving_engine":
+		return l.T(MsgEngineAuto)
 	}
-	return s
+	return EngineWhy(l, j)
 }
 
 // EngineWhy says why an inference job on auto runs on its engine, the

@@ -58,13 +58,19 @@ func TestBuildViewDefault(t *testing.T) {
 	if f := factOf(t, v.Result.Facts, "rs-max-seq"); f.Value != "131,072 (model limit)" {
 		t.Errorf("longest sequence %q", f.Value)
 	}
-	// The engine on auto: vLLM, as the batch job's picks, and why.
+	// The engine on auto: vLLM, as the batch job's picks, and why, said
+	// once, beside the memory (not again in the speed section's setup).
 	const why = "auto: batch inference planned on vLLM (continuous batching, offline LLM.generate), the engine the launch runs"
-	if v.Perf.Setup != "As set: 1 × NVIDIA H100 SXM 80GB · vLLM · Batch size 1 · "+why {
+	if v.Perf.Setup != "As set: 1 × NVIDIA H100 SXM 80GB · vLLM · Batch size 1" {
 		t.Errorf("setup %q", v.Perf.Setup)
 	}
-	if f := factOf(t, v.Result.Facts, "rs-engine-run"); f.Value != "vLLM" || f.Detail != why {
+	if f := factOf(t, v.Result.Facts, "rs-engine-run"); f.Value != "vLLM" || f.Detail != "Auto (as planned)" || EngineWhy(Locale{Lang: "en"}, in.Job) != why {
 		t.Errorf("engine %+v", f)
+	}
+	// Where auto turns from the plans' engine, the memory says why.
+	if p, _ := viewOf(t, "g=p100", nil); factOf(t, p.Result.Facts, "rs-engine-run").Value != "Hugging Face transformers" ||
+		!strings.Contains(factOf(t, p.Result.Facts, "rs-engine-run").Detail, "vLLM does not run on Pascal GPUs") {
+		t.Errorf("P100: engine %+v", factOf(t, p.Result.Facts, "rs-engine-run"))
 	}
 	// The planner's cheapest H100 plan, in the plan's currency.
 	x, ok := in.Plan.Best("h100-sxm")

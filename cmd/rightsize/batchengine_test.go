@@ -124,9 +124,9 @@ func TestEngineAutoIsOneStory(t *testing.T) {
 		if est.Engine != c.want.String() || j.In.Engine != c.want {
 			t.Errorf("%v: rightsize estimate runs %q, the page (%s) %v; want %v", c.args, est.Engine, c.link, j.In.Engine, c.want)
 		}
-		setup := page.SetupLine(page.Locale{Lang: "en"}, j)
-		if !strings.Contains(setup, " · "+c.want.Label()+" · ") || (c.why == "") != (page.EngineWhy(page.Locale{Lang: "en"}, j) == "") || !strings.Contains(setup, c.why) {
-			t.Errorf("%s: the speed section says %q, want %s and %q", c.link, setup, c.want.Label(), c.why)
+		setup, why := page.SetupLine(page.Locale{Lang: "en"}, j), page.EngineWhy(page.Locale{Lang: "en"}, j)
+		if !strings.Contains(setup, " · "+c.want.Label()+" · ") || (c.why == "") != (why == "") || !strings.Contains(why, c.why) {
+			t.Errorf("%s: the speed section says %q and the memory section's engine %q, want %s and %q", c.link, setup, why, c.want.Label(), c.why)
 		}
 		for _, lang := range []string{"ru", "zh"} {
 			if why := page.EngineWhy(page.Locale{Lang: lang}, j); (why == "") != (c.why == "") || strings.Contains(why, c.why) && c.why != "" {
