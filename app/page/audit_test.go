@@ -182,7 +182,7 @@ func TestEngineOwnLabels(t *testing.T) {
 	} {
 		v, _ := viewOf(t, c.frag, nil)
 		found := false
-		for _, f := range v.Form.Fields {
+		for _, f := range append(v.Form.Fields, v.Form.Overrides.Fields...) {
 			if f.F == FieldEager {
 				found = true
 				if f.Label != c.want {

@@ -418,8 +418,7 @@ func (b *viewBuilder) form() FormView {
 		selectF(FieldOptimizer, MsgOptimizer), selectF(FieldAttnKernel, MsgAttnKernel),
 		checkF(FieldCheckpointing, MsgCheckpointing), checkF(FieldSelective, MsgSelective),
 		textF(FieldLoRARank, MsgLoRARank), selectF(FieldLoRATargets, MsgLoRATargets), selectF(FieldZeRO, MsgZeRO),
-		selectF(FieldOffload, MsgOffload), selectF(FieldEngine, MsgEngine), selectF(FieldKV, MsgKV),
-		textF(FieldMemUtil, MsgMemUtil), textF(FieldMaxBatched, MsgMaxBatched), checkF(FieldEager, MsgEager), checkF(FieldFlash, MsgFlash),
+		selectF(FieldOffload, MsgOffload), selectF(FieldEngine, MsgEngine), selectF(FieldKV, MsgKV), checkF(FieldFlash, MsgFlash),
 	}
 	// Text-only shows for a vision model, EP for a mixture of experts (or
 	// when a link set them).
@@ -481,10 +480,12 @@ func (b *viewBuilder) bench() BenchView {
 	return v
 }
 
-// overrides is the Overheads box: each overhead the estimator assumed, as
-// the placeholder of a field that replaces it. It opens when a link
-// carries an override, one is wrong or the user has typed one (so
-// clearing it does not fold the box mid-edit).
+// overrides is the engine settings and overheads box: a serving engine's
+// own settings (memory share, token budget, CUDA graphs: engineSettings),
+// then each overhead the estimator assumed, as the placeholder of a field
+// that replaces it. It opens when a link carries a setting or an
+// override, one is wrong or the user has typed one (so clearing it does
+// not fold the box mid-edit).
 func (b *viewBuilder) overrides() BoxView {
 	in := &b.in
 	box := BoxView{ID: "rs-overrides", Title: b.t(MsgOverrides), Note: b.t(MsgOverridesNote), Stub: in.FirstScreen}
@@ -492,6 +493,7 @@ func (b *viewBuilder) overrides() BoxView {
 		return box
 	}
 	res := in.R.Res
+	box.Fields = b.fields(nil, textF(FieldMemUtil, MsgMemUtil), textF(FieldMaxBatched, MsgMaxBatched), checkF(FieldEager, MsgEager))
 	size := func(f Field, label MsgKey, est estimator.Bytes) {
 		if v, ok := b.formField(f, label, KindText); ok {
 			v.Mode = ""
@@ -512,8 +514,15 @@ func (b *viewBuilder) overrides() BoxView {
 	for _, f := range OverrideFields {
 		box.Open = box.Open || in.State[f] != "" || !in.Errs[f].OK()
 	}
+	for _, f := range engineSettings {
+		box.Open = box.Open || in.State[f] != DefaultState[f] || !in.Errs[f].OK()
+	}
 	return box
 }
+
+// engineSettings are a serving engine's own settings, folded with the
+// overheads: most jobs leave them at the engine's defaults.
+var engineSettings = []Field{FieldMemUtil, FieldMaxBatched, FieldEager}
 
 // filters is the planner's price model, currency and filters; the box
 // opens when one differs from the default or is wrong.

@@ -242,7 +242,7 @@ func TestHiddenFields(t *testing.T) {
 		t.Fatalf("hidden LoRA rank blocked a full fine-tune: %v %v", d.Errs, d.General)
 	}
 	for f, want := range map[Field]bool{FieldLoRARank: false, FieldOptimizer: true, FieldEngine: false, FieldMemUtil: false} {
-		if got := hasField(v.Form.Fields, f); got != want {
+		if got := hasField(append(v.Form.Fields, v.Form.Overrides.Fields...), f); got != want {
 			t.Errorf("finetune form: %s shown = %v, want %v", FieldNames[f], got, want)
 		}
 	}
@@ -254,7 +254,7 @@ func TestHiddenFields(t *testing.T) {
 		t.Errorf("all-linear LoRA trains %d parameters, attention-only %d", all.R.Res.TrainableParams, attn.R.Res.TrainableParams)
 	}
 	v, _, _ = pageOf(t, "e=vllm", nil)
-	if !hasField(v.Form.Fields, FieldMaxBatched) || hasField(v.Form.Fields, FieldOptimizer) {
+	if !hasField(v.Form.Overrides.Fields, FieldMaxBatched) || hasField(v.Form.Fields, FieldOptimizer) {
 		t.Error("vLLM inference form: want max_num_batched_tokens, no optimizer")
 	}
 }
@@ -452,7 +452,7 @@ func TestEngineFieldsNameTheEngine(t *testing.T) {
 			t.Fatalf("%s: no result: %v", tc.frag, d.General)
 		}
 		var mem, budget string
-		for _, f := range v.Form.Fields {
+		for _, f := range v.Form.Overrides.Fields { // the engine's own settings, folded with the overheads
 			switch f.F {
 			case FieldMemUtil:
 				mem = f.Label
@@ -523,7 +523,7 @@ func TestMemShareFieldShowsEngineDefault(t *testing.T) {
 			t.Fatalf("%s: no result: %v", tc.frag, d.General)
 		}
 		found := false
-		for _, f := range v.Form.Fields {
+		for _, f := range v.Form.Overrides.Fields {
 			if f.F != FieldMemUtil {
 				continue
 			}
@@ -610,5 +610,23 @@ func TestFewestGPUsFact(t *testing.T) {
 	}
 	if v, _, _ := pageOf(t, "", nil); func() bool { _, ok := fact(v); return ok }() {
 		t.Error("a job that fits names a fewest count")
+	}
+}
+
+// TestEngineSettingsFolded: a serving engine's own settings (memory
+// share, token budget, CUDA graphs) sit folded with the overheads, not
+// among the job's fields, and the box opens for a link that sets one.
+func TestEngineSettingsFolded(t *testing.T) {
+	v, _, _ := pageOf(t, "", nil)
+	for _, f := range engineSettings {
+		if hasField(v.Form.Fields, f) || !hasField(v.Form.Overrides.Fields, f) {
+			t.Errorf("default page: %s among the job's fields, or not in the box", FieldNames[f])
+		}
+	}
+	if v.Form.Overrides.Open {
+		t.Error("default page: the engine settings box is open")
+	}
+	if v, _, _ := pageOf(t, FieldKeys[FieldMemUtil]+"=0.8", nil); !v.Form.Overrides.Open {
+		t.Error("a link with a memory share: the box stays folded")
 	}
 }

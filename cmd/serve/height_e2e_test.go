@@ -44,6 +44,7 @@ func TestE2EDefaultPageHeight(t *testing.T) {
 				t.Fatal(err)
 			}
 			screens := float64(h) / float64(vp.h)
+			s.screenshot("default-"+lang+"-"+strconv.Itoa(int(vp.w))+".png", vp.w)
 			t.Logf("%s at %d × %d: %d px, %.2f screens", lang, vp.w, vp.h, h, screens)
 			if screens > float64(vp.screens) {
 				t.Errorf("%s at %d × %d: the default page is %.2f screens (%d px); at most %d", lang, vp.w, vp.h, screens, h, vp.screens)
