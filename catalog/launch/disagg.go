@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"rightsize/catalog"
+	"rightsize/estimator"
 	"rightsize/estimator/plan"
 )
 
@@ -294,7 +295,7 @@ func (e *emitter) disaggExtras(sides [2]disaggSide) {
 		// The transfer buffer holds the longest request the workers
 		// take: their context length (--max_seq_len).
 		buffer := e.contextLen()
-		ctx, gen := trtllmDisaggOptions(pre.shape, "context (prefill)", true, buffer, e.in.EnforceEager), trtllmDisaggOptions(dec.shape, "generation (decode)", false, buffer, e.in.EnforceEager)
+		ctx, gen := trtllmDisaggOptions(pre.shape, "context (prefill)", true, buffer, e.in), trtllmDisaggOptions(dec.shape, "generation (decode)", false, buffer, e.in)
 		how := " (router.sh writes " + trtllmDisaggConfig + " and runs trtllm-serve disaggregated)"
 		if dynamo {
 			// The same LLM API options, read by dynamo.trtllm's
@@ -497,11 +498,12 @@ func (e *emitter) disaggRouter(sides [2]disaggSide) string {
 // cache_transceiver_config (CacheTransceiverConfig: backend, one of
 // DEFAULT, UCX, NIXL, MPI; max_tokens_in_buffer, the transfer buffer,
 // which the docs advise to hold the longest prompt), attention data
-// parallelism as the aggregated launch sets it, and on the context side
-// disable_overlap_scheduler (the docs: the overlap scheduler is not
-// supported on context servers); without CUDA graphs where the plan
-// assumed none (noGraphs: trtllmNoGraphs).
-func trtllmDisaggOptions(s copyShape, side string, context bool, bufferTokens int, noGraphs bool) string {
+// parallelism and its balance as the aggregated launch sets them
+// (trtllmBalance), and on the context side disable_overlap_scheduler (the
+// docs: the overlap scheduler is not supported on context servers);
+// without CUDA graphs where the plan assumed none (in.EnforceEager:
+// trtllmNoGraphs).
+func trtllmDisaggOptions(s copyShape, side string, context bool, bufferTokens int, in estimator.Input) string {
 	var b strings.Builder
 	b.WriteString("# trtllm-serve --extra_llm_api_options of the " + side + " servers\n")
 	if context {
@@ -510,7 +512,8 @@ func trtllmDisaggOptions(s copyShape, side string, context bool, bufferTokens in
 	if s.dp > 1 {
 		b.WriteString("enable_attention_dp: true\n")
 	}
-	if noGraphs {
+	b.WriteString(trtllmBalance(s, in))
+	if in.EnforceEager {
 		b.WriteString(trtllmNoGraphs)
 	}
 	b.WriteString("cache_transceiver_config:\n  backend: \"NIXL\"\n  max_tokens_in_buffer: " + itoa(bufferTokens) + "\n")
