@@ -117,8 +117,12 @@ var PlanMessages = map[string]map[string]string{
 		"note.own_no_ram":            "объём RAM не указан в вашем прайс-листе: строка оставлена, минимум RAM не проверен",
 		"hosted.cheaper_than_api":    "свой сервер на %s выгоднее %s при нагрузке выше %s запросов/с",
 		"hosted.never":               "%s остаётся дешевле своего сервера при любой нагрузке, которую держит одна реплика",
-		"disagg.sides_win":           "окупается на %s: воркеры prefill по TP %s × %s и воркеры decode по TP %s × %s, %s — на %s%% дешевле совместного плана при заданных целях (оценка)",
-		"disagg.sides_lose":          "не окупается: самый дешёвый вариант, на %s, — воркеры prefill по TP %s × %s и воркеры decode по TP %s × %s — стоит %s, в %s× больше совместного плана",
+		"disagg.sides_win":           "окупается на %s: воркеры prefill по TP %s × %s (%s) и воркеры decode по TP %s × %s (%s), %s — на %s%% дешевле совместного плана при заданных целях (оценка)",
+		"disagg.sides_lose":          "не окупается: самый дешёвый вариант, на %s, — воркеры prefill по TP %s × %s (%s) и воркеры decode по TP %s × %s (%s) — стоит %s, в %s× больше совместного плана",
+		"disagg.bound_ttft":          "столько, сколько требует цель по TTFT",
+		"disagg.bound_tpot":          "столько, сколько требует цель по TPOT",
+		"disagg.bound_rate":          "столько, сколько требует поток запросов при предельной загрузке",
+		"disagg.bound_one":           "достаточно одного",
 		"hosted.no_fit":              "ни один вариант своего сервера не подходит под задачу: сравнить с %s не с чем",
 		"hosted.day_rent_cheaper":    "за день по кривой нагрузки самый дешёвый арендованный парк, на %s, обходится дешевле, чем %s",
 		"hosted.day_api_cheaper":     "за день по кривой нагрузки %s обходится дешевле самого дешёвого арендованного парка, на %s",
@@ -220,8 +224,12 @@ var PlanMessages = map[string]map[string]string{
 		"note.own_no_ram":            "您的价格表未填写内存：已保留此行，未检查内存下限",
 		"hosted.cheaper_than_api":    "请求率高于 %[3]s 次/秒时，在 %[1]s 上自建比 %[2]s 更便宜",
 		"hosted.never":               "在单个副本能承受的任何请求率下，%s 都比自建更便宜",
-		"disagg.sides_win":           "划算：在 %s 上，prefill 工作节点每个 TP %s × %s 个，decode 工作节点每个 TP %s × %s 个，%s，在目标下比合并部署便宜 %s%%（估算）",
-		"disagg.sides_lose":          "不划算：最便宜的方案在 %s 上，prefill 工作节点每个 TP %s × %s 个，decode 工作节点每个 TP %s × %s 个，费用 %s，是合并部署的 %s×",
+		"disagg.sides_win":           "划算：在 %s 上，prefill 工作节点每个 TP %s × %s 个（%s），decode 工作节点每个 TP %s × %s 个（%s），%s，在目标下比合并部署便宜 %s%%（估算）",
+		"disagg.sides_lose":          "不划算：最便宜的方案在 %s 上，prefill 工作节点每个 TP %s × %s 个（%s），decode 工作节点每个 TP %s × %s 个（%s），费用 %s，是合并部署的 %s×",
+		"disagg.bound_ttft":          "数量由 TTFT 目标决定",
+		"disagg.bound_tpot":          "数量由 TPOT 目标决定",
+		"disagg.bound_rate":          "数量由负载上限下的请求速率决定",
+		"disagg.bound_one":           "一个即可",
 		"hosted.no_fit":              "没有能运行该任务的自建方案可与 %s 比较",
 		"hosted.day_rent_cheaper":    "按全天负载曲线计算，最便宜的租用集群（%s）比 %s 更便宜",
 		"hosted.day_api_cheaper":     "按全天负载曲线计算，%s 比最便宜的租用集群（%s）更便宜",
@@ -283,6 +291,9 @@ func (l Locale) ReasonWith(r planner.Reason, names func(string) string) string {
 				v.Provider = names(v.Provider)
 			}
 			args[i] = v.String()
+		case planner.Reason:
+			// A clause of the sentence (a disaggregated side's bound).
+			args[i] = l.ReasonWith(v, names)
 		case string:
 			args[i] = v
 		default:
