@@ -535,6 +535,11 @@ const (
 	MsgRangeFromTo
 	MsgEngineAuto
 	MsgEngineAutoWhy
+	MsgNoneSameReason
+	MsgNoneEngineRuns
+	MsgNoneEngineAlike
+	MsgNoneCause
+	MsgNoneCauseEngine
 	NMsgs
 )
 
@@ -1019,6 +1024,11 @@ var messagesEN = [NMsgs]string{
 	MsgKindsAny:              "any, with marketplaces and decentralised networks",
 	MsgKindsNote:             "Plans on hyperscalers, GPU clouds and brokers; marketplaces and decentralised networks are under Filters, provider kind.",
 	MsgWidened:               "Without the filter “%s”: %s at %s an hour, %s.",
+	MsgNoneSameReason:        "every offer is refused for one reason, %s",
+	MsgNoneEngineRuns:        "%s; engines that run the job on them: %s",
+	MsgNoneEngineAlike:       "%s, nor does any other engine the plan serves a request rate on (%s)",
+	MsgNoneCause:             "Nothing the filters leave runs this job: %s.",
+	MsgNoneCauseEngine:       "Nothing the filters leave runs this job: %s. Choose one under %s.",
 	MsgNotWhole:              "not a whole number",
 	MsgAttnKernel:            "Attention kernel (training)",
 	MsgAttnFA2:               "FlashAttention-2 / Triton",
@@ -1499,6 +1509,11 @@ var MessagesRU = [NMsgs]string{
 	MsgKindsAny:              "любой, с маркетплейсами и децентрализованными сетями",
 	MsgKindsNote:             "Планы у гиперскейлеров, GPU-облаков и брокеров; маркетплейсы и децентрализованные сети — в фильтрах, тип провайдера.",
 	MsgWidened:               "Без фильтра «%s»: %s за %s в час, %s.",
+	MsgNoneSameReason:        "каждое предложение отклонено по одной причине: %s",
+	MsgNoneEngineRuns:        "%s; на них задачу выполняют: %s",
+	MsgNoneEngineAlike:       "%s, как и другие движки, на которых план обслуживает поток запросов (%s)",
+	MsgNoneCause:             "Ни одно предложение, оставленное фильтрами, не выполняет эту задачу: %s.",
+	MsgNoneCauseEngine:       "Ни одно предложение, оставленное фильтрами, не выполняет эту задачу: %s. Выберите один из них в поле «%s».",
 	MsgNotWhole:              "не целое число",
 	MsgAttnKernel:            "Ядро внимания (обучение)",
 	MsgAttnFA2:               "FlashAttention-2 / Triton",
@@ -1979,6 +1994,11 @@ var messagesZH = [NMsgs]string{
 	MsgKindsAny:              "任意，含市场平台与去中心化网络",
 	MsgKindsNote:             "方案来自超大规模云、GPU 云与经纪商；市场平台与去中心化网络见筛选中的服务商类型。",
 	MsgWidened:               "去掉筛选“%s”后：%s，每小时 %s，共 %s。",
+	MsgNoneSameReason:        "每个报价都因同一原因被排除：%s",
+	MsgNoneEngineRuns:        "%s；可在其上运行此任务的引擎：%s",
+	MsgNoneEngineAlike:       "%s，计划按请求速率提供服务所用的其他引擎（%s）也不支持",
+	MsgNoneCause:             "筛选后剩下的报价都无法运行此任务：%s。",
+	MsgNoneCauseEngine:       "筛选后剩下的报价都无法运行此任务：%s。请在“%s”中选择其一。",
 	MsgNotWhole:              "不是整数",
 	MsgAttnKernel:            "注意力内核（训练）",
 	MsgAttnFA2:               "FlashAttention-2 / Triton",

@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
+	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
 )
 
@@ -115,8 +117,12 @@ var PlanMessages = map[string]map[string]string{
 		"note.own_no_ram":            "объём RAM не указан в вашем прайс-листе: строка оставлена, минимум RAM не проверен",
 		"hosted.cheaper_than_api":    "свой сервер на %s выгоднее %s при нагрузке выше %s запросов/с",
 		"hosted.never":               "%s остаётся дешевле своего сервера при любой нагрузке, которую держит одна реплика",
-		"disagg.sides_win":           "окупается на %s: воркеры prefill по TP %s × %s и воркеры decode по TP %s × %s, %s — на %s%% дешевле совместного плана при заданных целях (оценка)",
-		"disagg.sides_lose":          "не окупается: самый дешёвый вариант, на %s, — воркеры prefill по TP %s × %s и воркеры decode по TP %s × %s — стоит %s, в %s× больше совместного плана",
+		"disagg.sides_win":           "окупается на %s: воркеры prefill по TP %s × %s (%s) и воркеры decode по TP %s × %s (%s), %s — на %s%% дешевле совместного плана при заданных целях (оценка)",
+		"disagg.sides_lose":          "не окупается: самый дешёвый вариант, на %s, — воркеры prefill по TP %s × %s (%s) и воркеры decode по TP %s × %s (%s) — стоит %s, в %s× больше совместного плана",
+		"disagg.bound_ttft":          "столько, сколько требует цель по TTFT",
+		"disagg.bound_tpot":          "столько, сколько требует цель по TPOT",
+		"disagg.bound_rate":          "столько, сколько требует поток запросов при предельной загрузке",
+		"disagg.bound_one":           "достаточно одного",
 		"hosted.no_fit":              "ни один вариант своего сервера не подходит под задачу: сравнить с %s не с чем",
 		"hosted.day_rent_cheaper":    "за день по кривой нагрузки самый дешёвый арендованный парк, на %s, обходится дешевле, чем %s",
 		"hosted.day_api_cheaper":     "за день по кривой нагрузки %s обходится дешевле самого дешёвого арендованного парка, на %s",
@@ -218,8 +224,12 @@ var PlanMessages = map[string]map[string]string{
 		"note.own_no_ram":            "您的价格表未填写内存：已保留此行，未检查内存下限",
 		"hosted.cheaper_than_api":    "请求率高于 %[3]s 次/秒时，在 %[1]s 上自建比 %[2]s 更便宜",
 		"hosted.never":               "在单个副本能承受的任何请求率下，%s 都比自建更便宜",
-		"disagg.sides_win":           "划算：在 %s 上，prefill 工作节点每个 TP %s × %s 个，decode 工作节点每个 TP %s × %s 个，%s，在目标下比合并部署便宜 %s%%（估算）",
-		"disagg.sides_lose":          "不划算：最便宜的方案在 %s 上，prefill 工作节点每个 TP %s × %s 个，decode 工作节点每个 TP %s × %s 个，费用 %s，是合并部署的 %s×",
+		"disagg.sides_win":           "划算：在 %s 上，prefill 工作节点每个 TP %s × %s 个（%s），decode 工作节点每个 TP %s × %s 个（%s），%s，在目标下比合并部署便宜 %s%%（估算）",
+		"disagg.sides_lose":          "不划算：最便宜的方案在 %s 上，prefill 工作节点每个 TP %s × %s 个（%s），decode 工作节点每个 TP %s × %s 个（%s），费用 %s，是合并部署的 %s×",
+		"disagg.bound_ttft":          "数量由 TTFT 目标决定",
+		"disagg.bound_tpot":          "数量由 TPOT 目标决定",
+		"disagg.bound_rate":          "数量由负载上限下的请求速率决定",
+		"disagg.bound_one":           "一个即可",
 		"hosted.no_fit":              "没有能运行该任务的自建方案可与 %s 比较",
 		"hosted.day_rent_cheaper":    "按全天负载曲线计算，最便宜的租用集群（%s）比 %s 更便宜",
 		"hosted.day_api_cheaper":     "按全天负载曲线计算，%s 比最便宜的租用集群（%s）更便宜",
@@ -281,6 +291,9 @@ func (l Locale) ReasonWith(r planner.Reason, names func(string) string) string {
 				v.Provider = names(v.Provider)
 			}
 			args[i] = v.String()
+		case planner.Reason:
+			// A clause of the sentence (a disaggregated side's bound).
+			args[i] = l.ReasonWith(v, names)
 		case string:
 			args[i] = v
 		default:
@@ -343,4 +356,120 @@ func SLOStatLabel(l Locale, s planner.SLOStat) string {
 		return l.T(MsgSLOMedian)
 	}
 	return s.String()
+}
+
+// NoneCause is why nothing fits where one reason refuses every offer the
+// filters leave (each row's planner.Row.FitReason): "vllm does not run on
+// Pascal GPUs" for every P100 offer says more than "nothing fits". Where
+// the reason is an engine that does not start on the offers' GPU
+// generation (fit.engine_gpu), it names the other engines that start
+// there (estimator.SupportForJob) and plan the job on the same offers:
+// at a request rate only the engines with continuous batching (the
+// planner plans HF transformers and llama.cpp serving a rate as vLLM),
+// otherwise every engine.
+type NoneCause struct {
+	Why planner.Reason
+	// Refused is the engine of an engine refusal, Gen the generation it
+	// does not start on; Refused is -1 for any other reason.
+	Refused estimator.Engine
+	Gen     estimator.Generation
+	// Alike are the other engines the planner would plan the job on as
+	// themselves, Starts those of them that start on Gen, and Runs those
+	// of Starts whose plan of the job on the same offers fits
+	// (NoneCauseOf).
+	Alike, Starts, Runs []estimator.Engine
+}
+
+// FindNoneCause is the cause of an empty plan of req whose rows (kept
+// unfit: planner.Options.KeepUnfit) are rows, with the engines that start
+// where the engine is the cause but not yet those that fit (Runs: see
+// NoneCauseOf); ok is false where a row fits, where there is none, or
+// where two rows are refused for different reasons.
+func FindNoneCause(req planner.Request, rows []planner.Row) (c NoneCause, ok bool) {
+	if len(rows) == 0 || rows[0].FitReason.Key == "" {
+		return NoneCause{}, false
+	}
+	c = NoneCause{Why: rows[0].FitReason, Refused: -1}
+	want := c.Why.String()
+	for _, r := range rows {
+		if r.Fits || r.FitReason.Key != c.Why.Key || r.FitReason.String() != want {
+			return NoneCause{}, false
+		}
+	}
+	if c.Why.Key != "fit.engine_gpu" || rows[0].Offer == nil {
+		return c, true
+	}
+	c.Refused, c.Gen = rows[0].Engine, rows[0].Offer.Hardware.Generation
+	in := req.Input
+	for _, e := range estimator.Engines {
+		if e == c.Refused || req.Workload.Kind == planner.Serving && !e.Pooled() {
+			continue
+		}
+		in.Engine = e
+		c.Alike = append(c.Alike, e)
+		if estimator.SupportForJob(c.Gen, in).Runs {
+			c.Starts = append(c.Starts, e)
+		}
+	}
+	return c, true
+}
+
+// NoneCauseOf plans req on offers again keeping the rows that do not fit
+// and returns their cause (FindNoneCause): the answer to an empty plan,
+// which keeps none. Where an engine is the cause, each engine that starts
+// on the offers' GPUs is planned on them too, and Runs keeps those whose
+// plan fits: a way out that runs, not one that stops at the next reason
+// (a V100 of 16 GB that vLLM starts on but that does not hold the model).
+func NoneCauseOf(req planner.Request, offers []planner.Offer, opts planner.Options) (NoneCause, bool) {
+	opts.KeepUnfit, opts.Top = true, 0
+	res, err := planner.Plan(req, offers, opts)
+	if err != nil || res.Cheapest >= 0 {
+		return NoneCause{}, false
+	}
+	c, ok := FindNoneCause(req, res.Rows)
+	opts.KeepUnfit = false
+	for _, e := range c.Starts {
+		r := req
+		r.Input.Engine, r.EngineOpen = e, false
+		if res, err := planner.Plan(r, offers, opts); err == nil && res.Cheapest >= 0 {
+			c.Runs = append(c.Runs, e)
+		}
+	}
+	return c, ok
+}
+
+// Clause is the cause in l's words, engines named by name (the page
+// their labels, the command line the --engine value): "vllm does not run
+// on Pascal GPUs, nor does any other engine the plan serves a request
+// rate on (sglang, trtllm)". An engine refusal where other engines start
+// but none fits the job is said alone: the next reason is theirs.
+func (c NoneCause) Clause(l Locale, name func(estimator.Engine) string) string {
+	why := l.Reason(c.Why)
+	switch {
+	case c.Refused < 0:
+		return Fill(l.T(MsgNoneSameReason), why)
+	case len(c.Runs) > 0:
+		return Fill(l.T(MsgNoneEngineRuns), why, engineList(c.Runs, name))
+	case len(c.Starts) == 0 && len(c.Alike) > 0:
+		return Fill(l.T(MsgNoneEngineAlike), why, engineList(c.Alike, name))
+	}
+	return why
+}
+
+// Note is the page's answer to an empty plan with cause c: the clause,
+// and where other engines run the job, the field that chooses one.
+func (c NoneCause) Note(l Locale) string {
+	clause := c.Clause(l, estimator.Engine.Label)
+	if c.Refused >= 0 && len(c.Runs) > 0 {
+		return Fill(l.T(MsgNoneCauseEngine), clause, l.T(MsgEngine))
+	}
+	return Fill(l.T(MsgNoneCause), clause)
+}
+
+func engineList(es []estimator.Engine, name func(estimator.Engine) string) string {
+	names := make([]string, len(es))
+	for i, e := range es {
+		names[i] = name(e)
+	}
+	return strings.Join(names, ", ")
 }

@@ -144,6 +144,11 @@ type PlanOut struct {
 	// deadline where plans run the job but cost or take too much
 	// (MsgNoAnswerBudget, MsgNoAnswerDeadline), else MsgNoAnswer.
 	NoneWhy MsgKey
+	// Cause is, when nothing fits for no budget or deadline, the one
+	// reason every offer left is refused for (NoneCauseOf); HasCause
+	// false where their reasons differ.
+	Cause    NoneCause
+	HasCause bool
 	// Widened is, when nothing fits, the cheapest plan with the narrowest
 	// filter dropped (planner.Widen) and WidenedDrop that filter ("" and
 	// a nil Offer: none).
@@ -337,6 +342,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 		out.NoneWhy = MsgNoAnswerNoTokens
 	default:
 		out.NoneWhy = MsgNoAnswer
+		out.Cause, out.HasCause = NoneCauseOf(req, pr.PlanOffers(j.In.Weights), planner.Options{Yield: pr.Yield})
 	}
 	// The chart: the cheapest paretoPoints plans the picks may rest on
 	// (rows passed over for their price do not take a place: the cheapest

@@ -1340,7 +1340,11 @@ func (b *viewBuilder) answer() AnswerView {
 		}
 		return AnswerView{Kind: AnswerNone, Note: b.t(MsgNoAnswer)}
 	case len(out.Picks) == 0:
-		return AnswerView{Kind: AnswerNone, Note: b.t(out.NoneWhy),
+		note := b.t(out.NoneWhy)
+		if out.HasCause {
+			note = out.Cause.Note(b.l)
+		}
+		return AnswerView{Kind: AnswerNone, Note: note,
 			Widened:  out.WidenedLine(b.l, Names{GPU: in.Prices.GPUName, Provider: in.Prices.ProviderName}),
 			OwnUnfit: out.OwnUnfitLines(b.l, in.Prices.ProviderName)}
 	}

@@ -1,10 +1,12 @@
 package launch
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
 	"rightsize/catalog"
+	"rightsize/estimator"
 	"rightsize/estimator/plan"
 )
 
@@ -249,8 +251,16 @@ func (s disaggSide) describe() string {
 	if s.shape.nodes > 1 {
 		t += " over " + plural(s.shape.nodes, "instance") + " each"
 	}
-	if s.shape.dp > 1 || s.shape.ep > 1 {
-		t += " (attention DP " + itoa(s.shape.dp) + ", EP " + itoa(s.shape.ep) + ")"
+	// Only the degrees above 1: "attention DP 1" is no attention DP.
+	var layout []string
+	if s.shape.dp > 1 {
+		layout = append(layout, "attention DP "+itoa(s.shape.dp))
+	}
+	if s.shape.ep > 1 {
+		layout = append(layout, "EP "+itoa(s.shape.ep))
+	}
+	if len(layout) > 0 {
+		t += " (" + strings.Join(layout, ", ") + ")"
 	}
 	return t
 }
@@ -259,33 +269,57 @@ func (s disaggSide) describe() string {
 // options files) and the notes on how to run them.
 func (e *emitter) disaggExtras(sides [2]disaggSide) {
 	pre, dec := sides[0], sides[1]
-	run := "run prefill.sh on each of the " + plural(pre.instances, "prefill instance") + " and decode.sh on each of the " + plural(dec.instances, "decode instance")
-	after := "), then router.sh with PREFILL_HOSTS and DECODE_HOSTS set to their addresses; clients call the router on port " + itoa(servePort)
-	rank := func(n int) string { return " (NODE_RANK 0.." + itoa(n-1) + " and HEAD_IP its worker's first instance" }
+	base := "run prefill.sh on each of the " + plural(pre.instances, "prefill instance") + " and decode.sh on each of the " + plural(dec.instances, "decode instance")
+	after := ", then router.sh with PREFILL_HOSTS and DECODE_HOSTS set to their addresses; clients call the router on port " + itoa(servePort)
+	rank := func(n int) string { return "NODE_RANK 0.." + itoa(n-1) + " and HEAD_IP its worker's first instance" }
+	// What the parenthesis says: each wide worker's ranks, and WORKERS
+	// where a side's script starts several workers (disaggWorkers; an
+	// instance of one worker has no fewer to run).
+	var paren []string
 	switch pn, dn := pre.shape.nodes, dec.shape.nodes; {
 	case pn <= 1 && dn <= 1:
-		run += " (WORKERS=N on an instance that runs fewer workers"
+		if pre.per > 1 || dec.per > 1 {
+			paren = append(paren, "WORKERS=N on an instance that runs fewer workers")
+		}
 	case pn == dn:
-		run += ", " + itoa(pn) + " a worker" + rank(pn)
+		base += ", " + itoa(pn) + " a worker"
+		paren = append(paren, rank(pn))
 	case pn > 1:
-		run += ", " + itoa(pn) + " a prefill worker" + rank(pn) + "; WORKERS=N on a decode instance that runs fewer workers"
+		base += ", " + itoa(pn) + " a prefill worker"
+		paren = append(paren, rank(pn))
+		if dec.per > 1 {
+			paren = append(paren, "WORKERS=N on a decode instance that runs fewer workers")
+		}
 	default:
-		run += ", " + itoa(dn) + " a decode worker" + rank(dn) + "; WORKERS=N on a prefill instance that runs fewer workers"
+		base += ", " + itoa(dn) + " a decode worker"
+		paren = append(paren, rank(dn))
+		if pre.per > 1 {
+			paren = append(paren, "WORKERS=N on a prefill instance that runs fewer workers")
+		}
 	}
 	if pre.shape.nodes > 1 || dec.shape.nodes > 1 {
-		after = "), then router.sh with PREFILL_HOSTS and DECODE_HOSTS set to each worker's first instance; clients call the router on port " + itoa(servePort)
+		after = ", then router.sh with PREFILL_HOSTS and DECODE_HOSTS set to each worker's first instance; clients call the router on port " + itoa(servePort)
 	}
 	dynamo := e.router == DynamoRouter
 	if dynamo {
-		after = "), and router.sh on any instance: " + dynamoAfter
+		after = ", and router.sh on any instance: " + dynamoAfter
 		defer e.dynamoNotes()
+	}
+	// run is the note on how to start the scripts, the engine's own
+	// conditions (extra) in the parenthesis.
+	run := func(extra ...string) string {
+		p := append(slices.Clip(paren), extra...)
+		if len(p) == 0 {
+			return base + after
+		}
+		return base + " (" + strings.Join(p, "; ") + ")" + after
 	}
 	switch e.k {
 	case SGLang:
-		e.note(run + after)
+		e.note(run())
 		e.note("the KV cache moves over NIXL (pip install nixl); for Mooncake, SGLang's default, write --disaggregation-transfer-backend mooncake and name the RDMA device with --disaggregation-ib-device")
 	case VLLM:
-		e.note(run + "; HOST_IP set to the instance's own address, where the decode workers fetch the KV cache" + after)
+		e.note(run("HOST_IP set to the instance's own address, where the decode workers fetch the KV cache"))
 		e.note("the KV cache moves over vLLM's NixlConnector (pip install nixl); NIXL's UCX transport takes the network from UCX_NET_DEVICES (all by default) and UCX_TLS")
 		if !dynamo {
 			e.note("router.sh runs the proxy vLLM's NixlConnector guide documents, " + vllmProxy + ": an example in vLLM's repository, not part of the vllm package; run it from a checkout of the installed vLLM version, or set PROXY to the script's path")
@@ -294,7 +328,7 @@ func (e *emitter) disaggExtras(sides [2]disaggSide) {
 		// The transfer buffer holds the longest request the workers
 		// take: their context length (--max_seq_len).
 		buffer := e.contextLen()
-		ctx, gen := trtllmDisaggOptions(pre.shape, "context (prefill)", true, buffer, e.in.EnforceEager), trtllmDisaggOptions(dec.shape, "generation (decode)", false, buffer, e.in.EnforceEager)
+		ctx, gen := trtllmDisaggOptions(pre.shape, "context (prefill)", true, buffer, e.in), trtllmDisaggOptions(dec.shape, "generation (decode)", false, buffer, e.in)
 		how := " (router.sh writes " + trtllmDisaggConfig + " and runs trtllm-serve disaggregated)"
 		if dynamo {
 			// The same LLM API options, read by dynamo.trtllm's
@@ -305,7 +339,7 @@ func (e *emitter) disaggExtras(sides [2]disaggSide) {
 		}
 		e.file(trtllmContextOptions, "yaml", ctx)
 		e.file(trtllmGenOptions, "yaml", gen)
-		e.note(run + "; " + trtllmContextOptions + " and " + trtllmGenOptions + " in the directory the scripts run from" + after + how)
+		e.note(run(trtllmContextOptions+" and "+trtllmGenOptions+" in the directory the scripts run from") + how)
 		e.note("the KV cache moves over NIXL (cache_transceiver_config backend NIXL); TRTLLM_NIXL_KVCACHE_BACKEND picks its transport, UCX by default or LIBFABRIC (AWS EFA)")
 	}
 }
@@ -371,7 +405,12 @@ func (e *emitter) disaggWorkers(side disaggSide) (string, error) {
 	if last != per {
 		b.WriteString(", " + itoa(last) + " on the last (start it with WORKERS=" + itoa(last) + ")")
 	}
-	b.WriteString("\nWORKERS=${WORKERS:-" + itoa(per) + "}\n")
+	b.WriteString("\n")
+	if per > 1 {
+		// WORKERS starts fewer on an instance (the last); one worker an
+		// instance has none fewer to start.
+		b.WriteString("WORKERS=${WORKERS:-" + itoa(per) + "}\n")
+	}
 	if e.k == VLLM {
 		b.WriteString(": \"${HOST_IP:?set HOST_IP to the address of this instance}\"\n")
 	}
@@ -388,9 +427,15 @@ func (e *emitter) disaggWorkers(side disaggSide) (string, error) {
 			c.setenv("VLLM_NIXL_SIDE_CHANNEL_PORT", itoa(vllmNIXLPort+i*s.dp), "")
 			c.set("--data-parallel-rpc-port", itoa(vllmDPRPCPort+i))
 		}
+		if per == 1 {
+			b.WriteString(c.String() + "\n")
+			break
+		}
 		b.WriteString("if [ \"$WORKERS\" -gt " + itoa(i) + " ]; then\n  " + strings.ReplaceAll(c.String(), "\n", "\n  ") + " &\nfi\n")
 	}
-	b.WriteString("wait\n")
+	if per > 1 {
+		b.WriteString("wait\n")
+	}
 	return b.String(), nil
 }
 
@@ -497,11 +542,12 @@ func (e *emitter) disaggRouter(sides [2]disaggSide) string {
 // cache_transceiver_config (CacheTransceiverConfig: backend, one of
 // DEFAULT, UCX, NIXL, MPI; max_tokens_in_buffer, the transfer buffer,
 // which the docs advise to hold the longest prompt), attention data
-// parallelism as the aggregated launch sets it, and on the context side
-// disable_overlap_scheduler (the docs: the overlap scheduler is not
-// supported on context servers); without CUDA graphs where the plan
-// assumed none (noGraphs: trtllmNoGraphs).
-func trtllmDisaggOptions(s copyShape, side string, context bool, bufferTokens int, noGraphs bool) string {
+// parallelism and its balance as the aggregated launch sets them
+// (trtllmBalance), and on the context side disable_overlap_scheduler (the
+// docs: the overlap scheduler is not supported on context servers);
+// without CUDA graphs where the plan assumed none (in.EnforceEager:
+// trtllmNoGraphs).
+func trtllmDisaggOptions(s copyShape, side string, context bool, bufferTokens int, in estimator.Input) string {
 	var b strings.Builder
 	b.WriteString("# trtllm-serve --extra_llm_api_options of the " + side + " servers\n")
 	if context {
@@ -510,7 +556,8 @@ func trtllmDisaggOptions(s copyShape, side string, context bool, bufferTokens in
 	if s.dp > 1 {
 		b.WriteString("enable_attention_dp: true\n")
 	}
-	if noGraphs {
+	b.WriteString(trtllmBalance(s, in))
+	if in.EnforceEager {
 		b.WriteString(trtllmNoGraphs)
 	}
 	b.WriteString("cache_transceiver_config:\n  backend: \"NIXL\"\n  max_tokens_in_buffer: " + itoa(bufferTokens) + "\n")

@@ -105,10 +105,17 @@ func TestEmitDisaggSGLang(t *testing.T) {
 			t.Fatalf("files %v", names)
 		}
 		pre, dec, router := l.Files[0].Text, l.Files[1].Text, l.Files[2].Text
-		for _, want := range []string{"--disaggregation-mode prefill", "--disaggregation-bootstrap-port 8998", "--tp-size " + strconv.Itoa(c.res.Disagg.TP), "--mem-fraction-static", "WORKERS=${WORKERS:-" + strconv.Itoa(c.per) + "}"} {
+		for _, want := range []string{"--disaggregation-mode prefill", "--disaggregation-bootstrap-port 8998", "--tp-size " + strconv.Itoa(c.res.Disagg.TP), "--mem-fraction-static"} {
 			if !strings.Contains(pre, want) {
 				t.Errorf("TP %d prefill.sh lacks %q:\n%s", c.res.Disagg.TP, want, pre)
 			}
+		}
+		// WORKERS starts fewer of an instance's several workers; an
+		// instance of one worker has none fewer, and neither the script
+		// nor the note names it.
+		notes := strings.Join(l.Notes, "\n")
+		if several := c.per > 1; strings.Contains(pre, "WORKERS=${WORKERS:-"+strconv.Itoa(c.per)+"}") != several || strings.Contains(notes, "WORKERS=N") != several {
+			t.Errorf("TP %d, %d workers an instance: WORKERS in\n%s\n%s", c.res.Disagg.TP, c.per, pre, notes)
 		}
 		if strings.Count(pre, "sglang.launch_server") != c.per || strings.Count(dec, "sglang.launch_server") != c.per {
 			t.Errorf("TP %d: %d prefill and %d decode servers an instance, want %d", c.res.Disagg.TP,
@@ -837,5 +844,25 @@ func TestEmitDisaggSidesOwnShapes(t *testing.T) {
 	var le *launch.Error
 	if _, err := launch.EmitDisagg(launch.VLLM, req, res, nil, ""); !errors.As(err, &le) || le.Key != launch.ErrDisaggWide || !strings.Contains(err.Error(), "decode worker") {
 		t.Errorf("vllm: %v, want %s naming the decode workers", err, launch.ErrDisaggWide)
+	}
+}
+
+// TestDisaggHeadingNamesTheLayout: the disaggregated scripts' heading
+// names the degrees above one: DeepSeek-R1's workers of EP 8 without
+// attention DP are "(EP 8)", where it read "(attention DP 1, EP 8)".
+func TestDisaggHeadingNamesTheLayout(t *testing.T) {
+	for dp, want := range map[int]string{1: "(EP 8)", 8: "(attention DP 8, EP 8)"} {
+		req, row := dsr1DP8(t, estimator.TRTLLM)
+		req.Input.DP, row.AttnDP = dp, dp
+		l, err := launch.EmitDisagg(launch.TRTLLM, req, disagg5(row), nil, "deepseek-r1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		head := "# rightsize plan: aws p5en.48xlarge ×5, disaggregated: 2 prefill workers and 3 decode workers of 8 GPUs " + want + "\n"
+		for _, f := range l.Files[:3] {
+			if !strings.Contains(f.Text, head) {
+				t.Errorf("DP %d: %s:\n%s", dp, f.Name, f.Text)
+			}
+		}
 	}
 }

@@ -186,7 +186,8 @@ func trtllmNeedsOptions(s copyShape, in estimator.Input) bool { return s.dp > 1 
 
 // trtllmOptionsYAML is that file for copy shape s: attention data
 // parallelism (enable_attention_dp, an LLM API field: tensorrt_llm/
-// llmapi/llm_args.py) and, for a plan without CUDA graphs, trtllmNoGraphs.
+// llmapi/llm_args.py) with the balance the plan priced (trtllmBalance)
+// and, for a plan without CUDA graphs, trtllmNoGraphs.
 func trtllmOptionsYAML(s copyShape, in estimator.Input) string {
 	var b strings.Builder
 	b.WriteString("# trtllm-serve --extra_llm_api_options")
@@ -197,10 +198,30 @@ func trtllmOptionsYAML(s copyShape, in estimator.Input) string {
 	if s.dp > 1 {
 		b.WriteString("enable_attention_dp: true\n")
 	}
+	b.WriteString(trtllmBalance(s, in))
 	if in.EnforceEager {
 		b.WriteString(trtllmNoGraphs)
 	}
 	return b.String()
+}
+
+// trtllmBalance is the attention-DP balance a plan made with
+// Input.AttentionDPBalanceIters priced (sim.Policy.BalanceWaitSteps:
+// context phases start when every attention rank has one to start, or
+// every that many iterations), as the InferenceX recipes write it and
+// the estimator's input names it: the LLM API's attention_dp_config
+// (TorchLlmArgs.attention_dp_config, an AttentionDpConfig: enable_balance,
+// default false; timeout_iters, default 50; batching_wait_iters, default
+// 10, here 0 as the recipes set it; tensorrt_llm/llmapi/llm_args.py, read
+// 2026-11-30 in NVIDIA/TensorRT-LLM's stored copies from 2025-11 on, not
+// at the commit of testdata/trtllm_flags.txt). "" without attention data
+// parallelism (s.dp 1), where the plan priced no balance either
+// (sim.NewConfig), or without the setting (TensorRT-LLM's default, off).
+func trtllmBalance(s copyShape, in estimator.Input) string {
+	if s.dp <= 1 || in.AttentionDPBalanceIters <= 0 {
+		return ""
+	}
+	return "attention_dp_config:\n  enable_balance: true\n  timeout_iters: " + itoa(in.AttentionDPBalanceIters) + "\n  batching_wait_iters: 0\n"
 }
 
 // trtllmNoGraphs turns TensorRT-LLM's CUDA graphs off, as a plan made with
@@ -637,6 +658,14 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 			if attnDP > 1 {
 				e.note(knobs.TokenBudget + " " + itoa(tokens*s.dp) + " is the copy's: SGLang divides it by --dp-size, so each attention rank runs " + itoa(tokens) + " tokens a step, as planned")
 			}
+		}
+		if n := e.in.SchedulerRecvInterval; n > 1 {
+			// The receive interval the plan priced (Input.
+			// SchedulerRecvInterval, a benchmark recipe's setting: new
+			// requests are taken in every n forward passes):
+			// ServerArgs.scheduler_recv_interval, default 1
+			// (python/sglang/srt/server_args.py at 001067fffe33).
+			c.num("--scheduler-recv-interval", n)
 		}
 		c.flag("--host", "0.0.0.0")
 		c.num("--port", servePort)

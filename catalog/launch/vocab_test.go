@@ -478,10 +478,23 @@ func checkAccelerate(t *testing.T, where, text string) map[string]any {
 // disable_overlap_scheduler (TorchLlmArgs) and cache_transceiver_config
 // (CacheTransceiverConfig: backend, max_tokens_in_buffer), as
 // docs/source/features/disagg-serving.md @ 0434b982fa38 writes them; a
-// plan without CUDA graphs sets TorchLlmArgs' cuda_graph_config to null.
-var llmAPIOptions = map[string]string{"enable_attention_dp": "boolean", "disable_overlap_scheduler": "boolean", "cuda_graph_config": "null",
-	"cache_transceiver_config": "object", "cache_transceiver_config.backend": "string",
-	"cache_transceiver_config.max_tokens_in_buffer": "integer"}
+// plan without CUDA graphs sets TorchLlmArgs' cuda_graph_config to null;
+// a plan priced with the attention-DP balance sets TorchLlmArgs'
+// attention_dp_config (AttentionDpConfig: enable_balance, timeout_iters,
+// batching_wait_iters; read 2026-11-30 in the stored llm_args.py copies,
+// not at that commit).
+var llmAPIOptions = map[string]string{
+	"enable_attention_dp":                           "boolean",
+	"disable_overlap_scheduler":                     "boolean",
+	"cuda_graph_config":                             "null",
+	"cache_transceiver_config":                      "object",
+	"cache_transceiver_config.backend":              "string",
+	"cache_transceiver_config.max_tokens_in_buffer": "integer",
+	"attention_dp_config":                           "object",
+	"attention_dp_config.enable_balance":            "boolean",
+	"attention_dp_config.timeout_iters":             "integer",
+	"attention_dp_config.batching_wait_iters":       "integer",
+}
 
 // cacheTransceiverBackends are the values of cache_transceiver_config's
 // backend (CacheTransceiverConfig.backend's Literal, llm_args.py).

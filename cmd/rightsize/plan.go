@@ -657,6 +657,16 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 			out.Widened = &widenedJSON{Dropped: dropped, OfferID: r.Offer.ID, Provider: r.Offer.Provider, InstanceType: r.Offer.InstanceType,
 				InstanceName: r.Offer.Name(), GPU: r.Offer.GPU, Instances: r.Instances, PricePerHourDisp: r.PricePerHourDisp, CostDisp: r.RankedCostDisp}
 		}
+		// One reason for every offer left: say it ("vllm does not run
+		// on Pascal GPUs") and the engines that do run the job there.
+		if res.OverBudget == 0 && res.PastDeadline == 0 {
+			if cause, ok := page.NoneCauseOf(req, offers, plan.Options{MaxInstances: maxInst}); ok {
+				out.NoneCause = cause.Clause(page.Locale{Lang: "en"}, estimator.Engine.String)
+				for _, e := range cause.Runs {
+					out.NoneCauseEngines = append(out.NoneCauseEngines, e.String())
+				}
+			}
+		}
 	}
 	if c.s("format") != "json" && c.stderr != nil {
 		for _, w := range out.Warnings {
@@ -841,6 +851,12 @@ type planJSON struct {
 	// Widened is what fits with the narrowest filter dropped when nothing
 	// fits with all of them (plan.Widen); absent otherwise.
 	Widened *widenedJSON `json:"widened,omitempty"`
+	// NoneCause is, when nothing fits for no budget or deadline, the one
+	// reason every offer left is refused for, with the engines that run
+	// the job where that reason is an engine's (page.NoneCause, the
+	// page's sentence); NoneCauseEngines those engines' --engine values.
+	NoneCause        string   `json:"none_cause,omitempty"`
+	NoneCauseEngines []string `json:"none_cause_engines,omitempty"`
 	// ProviderKinds are the provider kinds the plan considered (empty:
 	// every kind, --kind any); the default is hyperscaler, gpu-cloud and
 	// broker.
@@ -1359,9 +1375,11 @@ func writePickNotes(w io.Writer, p planJSON) {
 		if p.Considered == 0 {
 			verb = "no offer matches"
 		}
-		fmt.Fprintf(w, "%s with --%s as given; without it the cheapest plan is %s%s (%s) at %s %s/h, %s %s%s\n", verb, x.Dropped,
+		fmt.Fprintf(w, "%s with --%s as given%s; without it the cheapest plan is %s%s (%s) at %s %s/h, %s %s%s\n", verb, x.Dropped, noneCause(p),
 			catalog.Printable(x.Provider+" "+x.InstanceName), instancesSuffix(x.Instances), x.GPU, strconv.FormatFloat(x.PricePerHourDisp, 'f', 2, 64), p.Currency,
 			strconv.FormatFloat(x.CostDisp, 'f', 2, 64), p.Currency, unit)
+	} else if p.NoneCause != "" {
+		fmt.Fprintln(w, "nothing fits"+noneCause(p))
 	}
 	if i := p.CheaperFlagged; i >= 0 && i < len(p.Rows) {
 		r := p.Rows[i]
@@ -1380,6 +1398,20 @@ func writePickNotes(w io.Writer, p planJSON) {
 			strconv.FormatFloat(d.TTFTAtSLO, 'g', 3, 64), strconv.FormatFloat(1000*d.TPOTAtSLO, 'g', 3, 64), p.SLOStat,
 			strconv.FormatFloat(d.TTFT, 'g', 3, 64), strconv.FormatFloat(1000*d.KVTransfer, 'g', 3, 64))
 	}
+}
+
+// noneCause is ": " and the reason every offer left was refused for
+// (planJSON.NoneCause), with the --engine values that run the job; ""
+// without one.
+func noneCause(p planJSON) string {
+	if p.NoneCause == "" {
+		return ""
+	}
+	s := ": " + p.NoneCause
+	if len(p.NoneCauseEngines) > 0 {
+		s += " (--engine " + strings.Join(p.NoneCauseEngines, " or --engine ") + ")"
+	}
+	return s
 }
 
 // instancesSuffix is " ×3" after an instance type rented three times, ""

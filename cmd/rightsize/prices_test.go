@@ -269,7 +269,9 @@ func TestPlanProgressLabel(t *testing.T) {
 
 // TestPlanWidenedServingIsMonthly: nothing runs TensorRT-LLM on MI300X;
 // the widened serving plan's cost is its monthly bill and says so, where
-// the line ended "30660.00 USD" like a job's cost.
+// the line ended "30660.00 USD" like a job's cost. The line says why
+// (TensorRT-LLM does not start on CDNA3) and which engines run the job
+// there.
 func TestPlanWidenedServingIsMonthly(t *testing.T) {
 	args := []string{"--model", "llama-3.1-70b", "--engine", "trtllm", "--gpu", "mi300x", "--requests-per-second", "5"}
 	p := planJSONOf(t, args...)
@@ -277,7 +279,7 @@ func TestPlanWidenedServingIsMonthly(t *testing.T) {
 		t.Fatalf("fitting %d, widened %+v", p.Fitting, p.Widened)
 	}
 	want := " " + strconv.FormatFloat(p.Widened.CostDisp, 'f', 2, 64) + " USD/month\n"
-	if code, out, _ := runPlanArgs(t, args...); code != 0 || !strings.Contains(out, "nothing fits with --gpu as given;") || !strings.Contains(out, want) {
+	if code, out, _ := runPlanArgs(t, args...); code != 0 || !strings.Contains(out, "nothing fits with --gpu as given: trtllm does not run on CDNA3 GPUs; engines that run the job on them: vllm, sglang (--engine vllm or --engine sglang); without it") || !strings.Contains(out, want) {
 		t.Fatalf("exit %d, want %q in:\n%s", code, want, out)
 	}
 }

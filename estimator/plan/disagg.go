@@ -75,7 +75,13 @@ type DisaggPlan struct {
 	// when the disaggregated one costs less.
 	AggregatedUSD float64
 	Wins          bool
-	Why           Reason
+	// PrefillBound and DecodeBound say what set each side's worker
+	// count (disaggBound): its latency target (disagg.bound_ttft,
+	// disagg.bound_tpot), the request rate under the load cap
+	// (disagg.bound_rate), or nothing, one worker being enough
+	// (disagg.bound_one). Why names them beside each side's layout.
+	PrefillBound, DecodeBound Reason
+	Why                       Reason
 }
 
 // DisaggWorker is one pool's worker shape: its GPUs (TP), attention-DP
@@ -200,7 +206,8 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 			TP: dw.TP, DP: dw.DP, EP: dw.EP, InstancesPerWorker: dw.InstancesPerWorker, MemShare: dw.MemShare, PrefillWorker: pw,
 			Instances: s.pre.inst + s.dec.inst, GPUs: float64(s.pre.n*pw.TP + s.dec.n*dw.TP),
 			TTFTSeconds: s.ttft, TPOTSeconds: s.tpot, KVTransferSeconds: s.xfer,
-			TTFTAtSLOSeconds: s.ttftAt, TPOTAtSLOSeconds: s.tpotAt, MonthlyCostUSD: usd}
+			TTFTAtSLOSeconds: s.ttftAt, TPOTAtSLOSeconds: s.tpotAt, MonthlyCostUSD: usd,
+			PrefillBound: Reason{Key: s.pre.bound}, DecodeBound: Reason{Key: s.dec.bound}}
 	}
 	if best == nil {
 		return nil
@@ -213,10 +220,10 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 	pre, dec := best.Sides()
 	money := Money{Amount: p.display(best.MonthlyCostUSD), Currency: res.Currency, PerMonth: true}
 	if best.Wins {
-		best.Why = Reason{Key: "disagg.sides_win", Args: []any{ref, pre.Layout(), best.Prefill, dec.Layout(), best.Decode, money,
+		best.Why = Reason{Key: "disagg.sides_win", Args: []any{ref, pre.Layout(), best.Prefill, best.PrefillBound, dec.Layout(), best.Decode, best.DecodeBound, money,
 			100 * (1 - best.MonthlyCostUSD/agg.MonthlyCostUSD)}}
 	} else {
-		best.Why = Reason{Key: "disagg.sides_lose", Args: []any{ref, pre.Layout(), best.Prefill, dec.Layout(), best.Decode, money,
+		best.Why = Reason{Key: "disagg.sides_lose", Args: []any{ref, pre.Layout(), best.Prefill, best.PrefillBound, dec.Layout(), best.Decode, best.DecodeBound, money,
 			best.MonthlyCostUSD / agg.MonthlyCostUSD}}
 	}
 	return best
@@ -393,7 +400,7 @@ func (p *planner) disaggSize(o *Offer, e estimator.Engine, hw estimator.Hardware
 		})
 		if ok {
 			pt, _ := eval(probe, maxDisaggWorkers, b.cs, n)
-			decPools = append(decPools, pool{b.cs, n, instances(b.cs, n), pt.TPOTAtSeconds})
+			decPools = append(decPools, pool{cs: b.cs, n: n, inst: instances(b.cs, n), at: pt.TPOTAtSeconds})
 		}
 	}
 	// The prefill pool beside decode pool dec: each layout's fewest
@@ -416,7 +423,7 @@ func (p *planner) disaggSize(o *Offer, e estimator.Engine, hw estimator.Hardware
 				continue
 			}
 			pt, _ := eval(b.cs, n, dec.cs, dec.n)
-			if c := (pool{b.cs, n, instances(b.cs, n), pt.TTFTAtSeconds}); better(c, pre) {
+			if c := (pool{cs: b.cs, n: n, inst: instances(b.cs, n), at: pt.TTFTAtSeconds}); better(c, pre) {
 				pre = c
 			}
 		}
@@ -449,6 +456,17 @@ func (p *planner) disaggSize(o *Offer, e estimator.Engine, hw estimator.Hardware
 			dec := decPools[i]
 			decPools = slices.Delete(decPools, i, i+1)
 			if pre := prefillFor(dec); pre.n > 0 {
+				// What set each count: the search's own test one worker
+				// fewer (disaggBound), the decode side beside the probe
+				// it was sized with.
+				dec.bound = disaggBound(dec.n, w.TPOTSeconds, "disagg.bound_tpot", func() (float64, bool) {
+					pt, ok := eval(probe, maxDisaggWorkers, dec.cs, dec.n-1)
+					return pt.TPOTAtSeconds, ok
+				})
+				pre.bound = disaggBound(pre.n, w.TTFTP95Seconds, "disagg.bound_ttft", func() (float64, bool) {
+					pt, ok := eval(pre.cs, pre.n-1, dec.cs, dec.n)
+					return pt.TTFTAtSeconds, ok
+				})
 				pt, _ := eval(pre.cs, pre.n, dec.cs, dec.n)
 				return disaggSizing{ok: true, pre: pre, dec: dec,
 					ttft: pt.TTFTSeconds, tpot: pt.TPOTSeconds, xfer: pt.KVTransferSeconds, ttftAt: pt.TTFTAtSeconds, tpotAt: pt.TPOTAtSeconds}
@@ -493,12 +511,32 @@ func searchWorkers(need float64, ok func(n int) bool) (int, bool) {
 }
 
 // disaggPool is one side's sized pool: its worker shape, workers and
-// instances, and the figure its target bounds at the SLO statistic (the
-// decode pool's TPOT, the prefill pool's TTFT).
+// instances, the figure its target bounds at the SLO statistic (the
+// decode pool's TPOT, the prefill pool's TTFT), and the key of what set
+// its count (disaggBound).
 type disaggPool struct {
 	cs      copyShape
 	n, inst int
 	at      float64
+	bound   string
+}
+
+// disaggBound is what set a side's worker count n, the smallest that
+// meets both its capacity at the load cap and its latency target (the
+// search's test, searchWorkers): one worker fewer (fewer, which returns
+// that count's figure at the SLO statistic and whether its capacity
+// holds the rate) fails on the capacity (disagg.bound_rate) or else on
+// the target (key, where target is set); one worker is
+// disagg.bound_one, nothing fewer to try.
+func disaggBound(n int, target float64, key string, fewer func() (float64, bool)) string {
+	if n <= 1 {
+		return "disagg.bound_one"
+	}
+	at, ok := fewer()
+	if ok && target > 0 && at > target {
+		return key
+	}
+	return "disagg.bound_rate"
 }
 
 // disaggSizing is one hardware shape's disaggregated pools (disaggSize)

@@ -57,9 +57,10 @@ func TestDisaggPlan(t *testing.T) {
 	if math.Abs(d.MonthlyCostUSD-float64(d.Instances)*plan.HoursPerMonth) > 1e-6 {
 		t.Errorf("monthly %v for %d instances at $1/h", d.MonthlyCostUSD, d.Instances)
 	}
-	// The reason names each side's whole layout, as the plan tables do.
-	if w := d.Why.String(); !strings.Contains(w, "prefill workers of TP 8 · EP 8 × 3 and decode workers of TP 16 · attn-DP 16 · EP 16 × 3,") {
-		t.Errorf("reason %q does not name the sides' layouts", w)
+	// The reason names each side's whole layout, as the plan tables do,
+	// and what set its count.
+	if w := d.Why.String(); !strings.Contains(w, "prefill workers of TP 8 · EP 8 × 3 (as many as the request rate needs under the load cap) and decode workers of TP 16 · attn-DP 16 · EP 16 × 3 (as many as the request rate needs under the load cap),") {
+		t.Errorf("reason %q does not name the sides' layouts and bounds", w)
 	}
 	// A request that names its layout keeps it on both sides.
 	wide := in
@@ -77,29 +78,28 @@ func TestDisaggPlan(t *testing.T) {
 	}
 	// One decode worker fewer misses the TPOT target or the load cap,
 	// one prefill worker fewer the TTFT target: the pools are the fewest.
-	hw := o.Hardware
-	hw.NetworkBandwidth, hw.NVLinkDomain = 3200e9/8/8, 8
-	run := func(p, dd int) (estimator.DisaggPoint, error) {
-		x := in
-		x.VRAM = o.GPUMemory
-		pre := estimator.DisaggSide{TP: pw.TP, DP: pw.DP, EP: pw.EP, Workers: p}
-		dec := estimator.DisaggSide{TP: dw.TP, DP: dw.DP, EP: dw.EP, Workers: dd}
-		pre.Batch = prefillBatch(t, x, hw, pw.DP, 1024)
-		return estimator.DisaggServing(x, hw, estimator.Efficiency{}, estimator.Workload{PromptTokens: 1024, OutputTokens: 1024},
-			estimator.Disagg{Prefill: pre, Decode: dec, Rate: 100, Quantile: 0.95})
-	}
+	run := func(p, dd int) (estimator.DisaggPoint, error) { return disaggAt(t, in, o, d, w, p, dd) }
 	if pt, err := run(d.Prefill, d.Decode); err != nil || math.Abs(pt.TTFTSeconds-d.TTFTSeconds) > 1e-9 || math.Abs(pt.TPOTSeconds-d.TPOTSeconds) > 1e-12 ||
 		pt.TTFTAtSeconds != d.TTFTAtSLOSeconds || pt.TPOTAtSeconds != d.TPOTAtSLOSeconds {
 		t.Errorf("the plan's figures are not the model's at its pools: %+v, %v", pt, err)
 	}
 	if d.Decode > 1 {
-		if pt, err := run(1024, d.Decode-1); err == nil && pt.TPOTAtSeconds <= w.TPOTSeconds && 100 <= plan.DefaultMaxUtilisation*pt.DecodeCapacity {
+		pt, err := run(1024, d.Decode-1)
+		if err == nil && pt.TPOTAtSeconds <= w.TPOTSeconds && 100 <= plan.DefaultMaxUtilisation*pt.DecodeCapacity {
 			t.Errorf("%d decode workers would do", d.Decode-1)
+		}
+		// What the one fewer misses is what bound the count.
+		if want := map[bool]string{true: "disagg.bound_rate", false: "disagg.bound_tpot"}[err != nil || 100 > plan.DefaultMaxUtilisation*pt.DecodeCapacity]; d.DecodeBound.Key != want {
+			t.Errorf("decode bound %s, want %s", d.DecodeBound.Key, want)
 		}
 	}
 	if d.Prefill > 1 {
-		if pt, err := run(d.Prefill-1, d.Decode); err == nil && pt.TTFTAtSeconds <= w.TTFTP95Seconds && pt.PrefillUtilization <= plan.DefaultMaxUtilisation {
+		pt, err := run(d.Prefill-1, d.Decode)
+		if err == nil && pt.TTFTAtSeconds <= w.TTFTP95Seconds && pt.PrefillUtilization <= plan.DefaultMaxUtilisation {
 			t.Errorf("%d prefill workers would do", d.Prefill-1)
+		}
+		if want := map[bool]string{true: "disagg.bound_rate", false: "disagg.bound_ttft"}[err != nil || pt.PrefillUtilization > plan.DefaultMaxUtilisation]; d.PrefillBound.Key != want {
+			t.Errorf("prefill bound %s, want %s", d.PrefillBound.Key, want)
 		}
 	}
 	w2 := w
@@ -264,6 +264,64 @@ func TestDisaggPlanWideWorkers(t *testing.T) {
 // worker carries as rightsize estimate --disagg and the replays take it:
 // the engine's default token budget (sim.DefaultPolicyOn) over the prompt,
 // one budget a rank on TensorRT-LLM (estimator.DisaggPrefillBatch).
+// disaggAt is the disaggregated model at d's worker shapes on offer o
+// (8-GPU instances over a 3.2 Tbit/s network, TestDisaggPlan's) with p
+// prefill and dd decode workers, at w's rate, lengths and p95.
+func disaggAt(t *testing.T, in estimator.Input, o plan.Offer, d *plan.DisaggPlan, w plan.Workload, p, dd int) (estimator.DisaggPoint, error) {
+	t.Helper()
+	hw := o.Hardware
+	hw.NetworkBandwidth, hw.NVLinkDomain = 3200e9/8/8, 8
+	pw, dw := d.Sides()
+	in.VRAM = o.GPUMemory
+	pre := estimator.DisaggSide{TP: pw.TP, DP: pw.DP, EP: pw.EP, Workers: p}
+	dec := estimator.DisaggSide{TP: dw.TP, DP: dw.DP, EP: dw.EP, Workers: dd}
+	pre.Batch = prefillBatch(t, in, hw, pw.DP, w.PromptTokens)
+	return estimator.DisaggServing(in, hw, estimator.Efficiency{}, estimator.Workload{PromptTokens: w.PromptTokens, OutputTokens: w.OutputTokens},
+		estimator.Disagg{Prefill: pre, Decode: dec, Rate: w.RequestsPerSecond, Quantile: 0.95})
+}
+
+// TestDisaggBoundNamesTheTarget: TestDisaggPlan's job with a TTFT target
+// of 0.3 s takes 4 prefill workers where 2 s took 3, and the plan says
+// the TTFT target set the count: 3 hold the rate under the load cap but
+// miss it; with a TPOT target of 30 ms, 13 decode workers, the TPOT
+// target's (12 hold the rate). The reason names both.
+func TestDisaggBoundNamesTheTarget(t *testing.T) {
+	in := modelInput(t, "deepseek-r1")
+	in.Weights, in.Engine = estimator.FP8, estimator.SGLang
+	o := gpuOffer(t, "h200-sxm", 8, estimator.FP8)
+	o.NetworkGbps = 3200
+	for _, c := range []struct {
+		ttft, tpot     float64
+		prefill, dec   int
+		preKey, decKey string
+		why            string
+	}{
+		{0.3, 0.05, 4, 3, "disagg.bound_ttft", "disagg.bound_rate", "× 4 (as many as the TTFT target needs) and decode workers of TP 16 · attn-DP 16 · EP 16 × 3 (as many as the request rate needs under the load cap)"},
+		{2, 0.03, 3, 13, "disagg.bound_rate", "disagg.bound_tpot", "× 3 (as many as the request rate needs under the load cap) and decode workers of TP 16 · attn-DP 16 · EP 16 × 13 (as many as the TPOT target needs)"},
+	} {
+		w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: c.ttft, TPOTSeconds: c.tpot}
+		res, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{})
+		d := res.Disagg
+		if err != nil || d == nil {
+			t.Fatalf("TTFT %v TPOT %v: no disaggregated plan: %v", c.ttft, c.tpot, err)
+		}
+		if d.Prefill != c.prefill || d.Decode != c.dec || d.PrefillBound.Key != c.preKey || d.DecodeBound.Key != c.decKey || !strings.Contains(d.Why.String(), c.why) {
+			t.Errorf("TTFT %v TPOT %v: %d prefill (%s), %d decode (%s): %s", c.ttft, c.tpot, d.Prefill, d.PrefillBound.Key, d.Decode, d.DecodeBound.Key, d.Why)
+		}
+		// One worker fewer holds the rate and misses the target.
+		if c.preKey == "disagg.bound_ttft" {
+			if pt, err := disaggAt(t, in, o, d, w, d.Prefill-1, d.Decode); err != nil || pt.PrefillUtilization > plan.DefaultMaxUtilisation || pt.TTFTAtSeconds <= c.ttft {
+				t.Errorf("%d prefill workers: TTFT %v at load %v (%v)", d.Prefill-1, pt.TTFTAtSeconds, pt.PrefillUtilization, err)
+			}
+		}
+		if c.decKey == "disagg.bound_tpot" {
+			if pt, err := disaggAt(t, in, o, d, w, 1024, d.Decode-1); err != nil || 100 > plan.DefaultMaxUtilisation*pt.DecodeCapacity || pt.TPOTAtSeconds <= c.tpot {
+				t.Errorf("%d decode workers: TPOT %v at capacity %v (%v)", d.Decode-1, pt.TPOTAtSeconds, pt.DecodeCapacity, err)
+			}
+		}
+	}
+}
+
 func prefillBatch(t *testing.T, in estimator.Input, hw estimator.Hardware, dp, prompt int) int {
 	t.Helper()
 	pol, err := sim.DefaultPolicyOn(in.Engine, in.VRAM, hw)

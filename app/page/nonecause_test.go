@@ -1,0 +1,99 @@
+package page
+
+import (
+	"testing"
+
+	"rightsize/catalog"
+	"rightsize/estimator"
+	planner "rightsize/estimator/plan"
+)
+
+// TestEmptyAnswerNamesTheEngine: TensorRT-LLM serving Llama 3.1 8B in
+// Alibaba's cn-zhangjiakou, whose one offer is a T4 (Turing), fits
+// nowhere, each offer for the one reason that TensorRT-LLM does not start
+// on Turing: the page's answer says so and names the engines that run
+// the job there (vLLM and SGLang, from Turing), not "change the GPU
+// count, precision or model", in each language, and each of them plans
+// the job there. SGLang on IBM's V100s of 16 GB: vLLM starts on Volta but
+// does not hold the model on one, so the refusal is said alone.
+func TestEmptyAnswerNamesTheEngine(t *testing.T) {
+	cat := catalog.Default()
+	pr := NewPrices(cat, nil)
+	frag := "m=llama-3.1-8b&rps=1&e=trtllm&hr=cn-zhangjiakou"
+	st := ParseFragment(frag, DefaultState)
+	d := Derive(st, nil, pr, nil, "")
+	out := RunPlan(d.Job, pr)
+	if len(out.Cands) != 0 || !out.HasCause {
+		t.Fatalf("%s: %d plans, cause %v", frag, len(out.Cands), out.HasCause)
+	}
+	c := out.Cause
+	if c.Why.Key != "fit.engine_gpu" || c.Refused != estimator.TRTLLM || c.Gen != estimator.GenTuring ||
+		len(c.Runs) != 2 || c.Runs[0] != estimator.VLLM || c.Runs[1] != estimator.SGLang {
+		t.Fatalf("cause %+v", c)
+	}
+	want := map[string]string{
+		"en": "Nothing the filters leave runs this job: trtllm does not run on Turing GPUs; engines that run the job on them: vLLM, SGLang. Choose one under Inference engine.",
+		"ru": "Ни одно предложение, оставленное фильтрами, не выполняет эту задачу: trtllm не запускается на GPU Turing; на них задачу выполняют: vLLM, SGLang. Выберите один из них в поле «Движок инференса».",
+		"zh": "筛选后剩下的报价都无法运行此任务：trtllm 不支持 Turing 架构的 GPU；可在其上运行此任务的引擎：vLLM, SGLang。请在“推理引擎”中选择其一。",
+	}
+	for lang, w := range want {
+		if got := c.Note(Locale{Lang: lang}); got != w {
+			t.Errorf("%s:\n got %q\nwant %q", lang, got, w)
+		}
+	}
+	v := BuildView(ViewIn{State: st, Job: d.Job, Errs: d.Errs, General: d.General, R: d.R, Plan: out, Prices: pr})
+	if v.Answer.Kind != AnswerNone || v.Answer.Note != want["en"] {
+		t.Errorf("answer %v: %q", v.Answer.Kind, v.Answer.Note)
+	}
+	// The way out runs: each engine named plans the job there.
+	for _, e := range []string{"vllm", "sglang"} {
+		st[FieldEngine] = e
+		d := Derive(st, nil, pr, nil, "")
+		if out := RunPlan(d.Job, pr); len(out.Cands) == 0 || out.HasCause {
+			t.Errorf("%s in cn-zhangjiakou: %d plans", e, len(out.Cands))
+		}
+	}
+
+	st = ParseFragment("m=llama-3.1-8b&rps=1&e=sglang&pv=ibm", DefaultState)
+	d = Derive(st, nil, pr, nil, "")
+	out = RunPlan(d.Job, pr)
+	if !out.HasCause || len(out.Cause.Starts) != 1 || len(out.Cause.Runs) != 0 {
+		t.Fatalf("IBM: cause %+v", out.Cause)
+	}
+	if got := out.Cause.Note(Locale{Lang: "en"}); got != "Nothing the filters leave runs this job: sglang does not run on Volta GPUs." {
+		t.Errorf("IBM: %q", got)
+	}
+}
+
+// TestNoneCauseNeedsOneReason: rows refused for different reasons, or
+// one that fits, have no single cause; one reason that is not an
+// engine's is named as it is.
+func TestNoneCauseNeedsOneReason(t *testing.T) {
+	frag := "m=llama-3.1-8b&rps=1&e=trtllm&hr=cn-zhangjiakou"
+	cat := catalog.Default()
+	pr := NewPrices(cat, nil)
+	d := Derive(ParseFragment(frag, DefaultState), nil, pr, nil, "")
+	req := PlanRequest(d.Job)
+	req.FX = cat.PlanFX()
+	c, ok := NoneCauseOf(req, pr.PlanOffers(d.Job.In.Weights), planner.Options{})
+	if !ok || c.Refused != estimator.TRTLLM {
+		t.Fatalf("cause %+v %v", c, ok)
+	}
+	rows := []planner.Row{{FitReason: c.Why}, {FitReason: c.Why}}
+	rows[1].FitReason.Args = []any{"trtllm", "Volta"}
+	if _, ok := FindNoneCause(req, rows); ok {
+		t.Errorf("two generations: one cause")
+	}
+	rows[1] = planner.Row{Fits: true}
+	if _, ok := FindNoneCause(req, rows); ok {
+		t.Errorf("a row fits: one cause")
+	}
+	same := planner.Row{FitReason: planner.Reason{Key: "fit.too_big", Args: []any{64}}}
+	got, ok := FindNoneCause(req, []planner.Row{same, same})
+	if !ok || got.Refused >= 0 {
+		t.Fatalf("too big: %+v %v", got, ok)
+	}
+	if s := got.Note(Locale{Lang: "en"}); s != "Nothing the filters leave runs this job: every offer is refused for one reason, needs more than 64 instances." {
+		t.Errorf("too big: %q", s)
+	}
+}

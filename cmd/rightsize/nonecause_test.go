@@ -1,0 +1,41 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestNothingFitsSaysWhy: where every offer of --gpu is refused for one
+// reason, the "nothing fits" line names it, and the engines that run the
+// job on those GPUs with the flag that picks them. Llama 3.1 8B served
+// at 2 req/s on P100s: vLLM does not start on Pascal, nor do SGLang and
+// TensorRT-LLM (HF transformers and llama.cpp serving a rate are planned
+// as vLLM), so no engine is offered. The same model's batch on vLLM:
+// HF transformers and llama.cpp run it there, and each plans it. Rows
+// refused for different reasons keep the plain line.
+func TestNothingFitsSaysWhy(t *testing.T) {
+	_, out, _ := runPlanArgs(t, "--model", "llama-3.1-8b", "--requests-per-second", "2", "--gpu", "p100")
+	if want := "nothing fits with --gpu as given: vllm does not run on Pascal GPUs, nor does any other engine the plan serves a request rate on (sglang, trtllm); without it the cheapest plan is "; !strings.Contains(out, want) {
+		t.Errorf("serving on P100s, want %q in:\n%s", want, out)
+	}
+
+	batch := []string{"--model", "llama-3.1-8b", "--requests", "1000", "--gpu", "p100"}
+	_, out, _ = runPlanArgs(t, append(batch, "--engine", "vllm")...)
+	if want := "nothing fits with --gpu as given: vllm does not run on Pascal GPUs; engines that run the job on them: hf, llamacpp (--engine hf or --engine llamacpp); without it the cheapest plan is "; !strings.Contains(out, want) {
+		t.Errorf("batch on vLLM on P100s, want %q in:\n%s", want, out)
+	}
+	p := planJSONOf(t, append(batch, "--engine", "vllm")...)
+	if p.NoneCause != "vllm does not run on Pascal GPUs; engines that run the job on them: hf, llamacpp" || strings.Join(p.NoneCauseEngines, ",") != "hf,llamacpp" {
+		t.Errorf("JSON: %q %v", p.NoneCause, p.NoneCauseEngines)
+	}
+	for _, e := range p.NoneCauseEngines {
+		if q := planJSONOf(t, append(batch, "--engine", e)...); q.Widened != nil || q.NoneCause != "" || len(q.Rows) == 0 {
+			t.Errorf("--engine %s on P100s: %d rows, widened %v", e, len(q.Rows), q.Widened)
+		}
+	}
+
+	_, out, _ = runPlanArgs(t, "--model", "llama-3.1-405b", "--requests-per-second", "2", "--gpu", "t4", "--max-instances", "1")
+	if !strings.Contains(out, "nothing fits with --gpu as given; without it the cheapest plan is ") {
+		t.Errorf("405B on one T4 instance (rows refused for different reasons):\n%s", out)
+	}
+}
