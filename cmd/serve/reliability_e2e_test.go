@@ -60,17 +60,19 @@ func (s *site) watchExceptions() func() []string {
 }
 
 // answers checks that the page still computes: a new batch size changes
-// the total.
+// the memory total or the speed summary's throughput (the default job
+// runs on vLLM, whose total is its KV pool's share of the GPU whatever
+// the batch; a job with a bad efficiency field shows no speed).
 func (s *site) answers(what string) {
 	s.t.Helper()
 	// After the first steps below the first screen: the first replaces the
-	// static copy of the summary that holds #rs-total (a total read before
-	// it may change without any input). Read by script, not by node, all
-	// the same: a node looked up as it is replaced is gone when its text is
-	// read.
+	// static copy of the summary that holds #rs-total and #rs-throughput
+	// (figures read before it may change without any input). Read by
+	// script, not by node, all the same: a node looked up as it is
+	// replaced is gone when its text is read.
 	s.waitLive()
 	total := func() string {
-		return s.eval(`(() => { const e = document.getElementById("rs-total"); return e ? e.textContent : ""; })()`)
+		return s.eval(`["rs-total", "rs-throughput"].map(id => { const e = document.getElementById(id); return e ? e.textContent : ""; }).join(" | ")`)
 	}
 	old := total()
 	next := "4"
@@ -85,7 +87,7 @@ func (s *site) answers(what string) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	s.t.Errorf("%s: the page no longer answers input (total still %q)", what, old)
+	s.t.Errorf("%s: the page no longer answers input (total | throughput still %q)", what, old)
 }
 
 // TestE2EHostileLinks opens links with a "%" that starts no escape (they
