@@ -132,13 +132,6 @@ func TestEmitDisaggSGLang(t *testing.T) {
 			t.Errorf("the second worker does not run on GPUs 2,3:\n%s", pre)
 		}
 		pInst := (c.p + c.per - 1) / c.per
-		hosts := func(prefix string, n int) string {
-			var h []string
-			for i := range n {
-				h = append(h, prefix+strconv.Itoa(i))
-			}
-			return strings.Join(h, " ")
-		}
 		args, err := routerArgs(t, router, "PREFILL_HOSTS="+hosts("p", pInst), "DECODE_HOSTS="+hosts("d", c.n-pInst))
 		if err != nil {
 			t.Fatalf("router.sh: %v", err)
@@ -430,13 +423,6 @@ func TestEmitDisaggVLLMAndTRTLLM(t *testing.T) {
 				t.Errorf("%s: no NIXL side-channel host:\n%s", where, pre)
 			}
 			pInst := (d.Prefill + per - 1) / per
-			hosts := func(prefix string, n int) string {
-				var h []string
-				for i := range n {
-					h = append(h, prefix+strconv.Itoa(i))
-				}
-				return strings.Join(h, " ")
-			}
 			ps, ds, err := routes(t, k, router, "PREFILL_HOSTS="+hosts("p", pInst), "DECODE_HOSTS="+hosts("d", d.Instances-pInst))
 			if err != nil {
 				t.Fatalf("%s router.sh: %v", where, err)
@@ -621,13 +607,6 @@ func TestEmitDisaggWideWorkers(t *testing.T) {
 			t.Errorf("%s starts %d servers, want 1", f.Name, n)
 		}
 	}
-	hosts := func(prefix string, n int) string {
-		var h []string
-		for i := range n {
-			h = append(h, prefix+strconv.Itoa(i))
-		}
-		return strings.Join(h, " ")
-	}
 	args, err := routerArgs(t, l.Files[2].Text, "PREFILL_HOSTS="+hosts("p", d.Prefill), "DECODE_HOSTS="+hosts("d", d.Decode))
 	if err != nil {
 		t.Fatalf("router.sh: %v", err)
@@ -703,21 +682,15 @@ func TestRouterCountMessage(t *testing.T) {
 func TestRouterHostListsAreNotGlobbed(t *testing.T) {
 	c := disaggPlans(t)[0]
 	d := c.res.Disagg
-	per := int(d.Offer.GPUCount) / d.TP
+	pw, _ := d.Sides()
+	per := int(d.Offer.GPUCount) / pw.TP
 	pInst := (d.Prefill + per - 1) / per
 	if pInst < 2 {
 		t.Fatalf("%d prefill instances, want 2 or more", pInst)
 	}
-	hosts := func(prefix string, n int) []string {
-		var h []string
-		for i := range n {
-			h = append(h, prefix+strconv.Itoa(i))
-		}
-		return h
-	}
-	pre := hosts("p", pInst)
+	pre := strings.Fields(hosts("p", pInst))
 	pre[0], pre[1] = "*", "??????"
-	env := []string{"PREFILL_HOSTS=" + strings.Join(pre, " "), "DECODE_HOSTS=" + strings.Join(hosts("d", d.Instances-pInst), " ")}
+	env := []string{"PREFILL_HOSTS=" + strings.Join(pre, " "), "DECODE_HOSTS=" + hosts("d", d.Instances-pInst)}
 	for _, k := range []launch.Kind{launch.SGLang, launch.VLLM, launch.TRTLLM} {
 		l, err := launch.EmitDisagg(k, c.req, c.res, nil, "")
 		if err != nil {
@@ -824,13 +797,6 @@ func TestEmitDisaggSidesOwnShapes(t *testing.T) {
 			t.Errorf("decode.sh lacks %q:\n%s", want, dd)
 		}
 	}
-	hosts := func(prefix string, n int) string {
-		var h []string
-		for i := range n {
-			h = append(h, prefix+strconv.Itoa(i))
-		}
-		return strings.Join(h, " ")
-	}
 	args, err := routerArgs(t, l.Files[2].Text, "PREFILL_HOSTS="+hosts("p", d.Prefill), "DECODE_HOSTS="+hosts("d", d.Decode))
 	if err != nil {
 		t.Fatalf("router.sh: %v", err)
@@ -865,4 +831,13 @@ func TestDisaggHeadingNamesTheLayout(t *testing.T) {
 			}
 		}
 	}
+}
+
+// hosts is a router's host list of n instances: "p0 p1 …" for prefix "p".
+func hosts(prefix string, n int) string {
+	h := make([]string, n)
+	for i := range h {
+		h[i] = prefix + strconv.Itoa(i)
+	}
+	return strings.Join(h, " ")
 }
