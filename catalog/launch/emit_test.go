@@ -1057,45 +1057,32 @@ func TestSkyServeOnePortPerReplica(t *testing.T) {
 	}
 }
 
-// TestVLLMBatchSeqsPerRank: a batch job's planned concurrency is the
-// copy's (plan.Row.Concurrency), and vLLM's --max-num-seqs applies per
-// data-parallel rank, so a copy at attention DP 8 running 100 sequences
-// writes 13 a rank (it wrote 100, which let the copy admit 800); a copy
-// without attention DP writes the copy's 100.
-func TestVLLMBatchSeqsPerRank(t *testing.T) {
-	req := deepseekR1FP8(t)
-	req.Workload = plan.Workload{Kind: plan.Batch, Requests: 1e5, PromptTokens: 1000, OutputTokens: 200}
-	for _, c := range []struct{ dp, want int }{{8, 13}, {1, 100}} {
-		row := servingRow(t, req, "aws-p5en.48xlarge", 8, 1, 1)
-		row.AttnDP, row.EP, row.Concurrency = c.dp, 8, 100
-		l, err := launch.Emit(launch.VLLM, req, row, nil, "deepseek-r1")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := flagInt(t, l.Files[0].Text, "vllm", "--max-num-seqs"); got != c.want {
-			t.Errorf("DP %d: --max-num-seqs %d, want %d:\n%s", c.dp, got, c.want, l.Files[0].Text)
-		}
-	}
-}
-
-// TestTRTLLMBatchSeqsPerRank: TensorRT-LLM's --max_batch_size under
-// attention DP caps each rank's active requests (the executor admits
-// tp_size × max_batch_size to the copy), so a DP-8 copy planned at 100
-// sequences writes 13 (it wrote 100, which let the copy admit 800), as
-// vLLM's --max-num-seqs; a copy without attention DP writes its 100.
-func TestTRTLLMBatchSeqsPerRank(t *testing.T) {
-	req := deepseekR1FP8(t)
-	req.Input.Engine = estimator.TRTLLM
-	req.Workload = plan.Workload{Kind: plan.Batch, Requests: 1e5, PromptTokens: 1000, OutputTokens: 200}
-	for _, c := range []struct{ dp, want int }{{8, 13}, {1, 100}} {
-		row := servingRow(t, req, "aws-p5en.48xlarge", 8, 1, 1)
-		row.AttnDP, row.EP, row.Concurrency = c.dp, 8, 100
-		l, err := launch.Emit(launch.TRTLLM, req, row, nil, "deepseek-r1")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := flagInt(t, l.Files[0].Text, "trtllm", "--max_batch_size"); got != c.want {
-			t.Errorf("DP %d: --max_batch_size %d, want %d:\n%s", c.dp, got, c.want, l.Files[0].Text)
+// TestBatchSeqsPerRank: a batch job's planned concurrency is the copy's
+// (plan.Row.Concurrency), and vLLM's --max-num-seqs applies per
+// data-parallel rank, as TensorRT-LLM's --max_batch_size does under
+// attention DP (the executor admits tp_size × max_batch_size to the
+// copy): a copy at attention DP 8 running 100 sequences writes 13 a rank
+// (it wrote 100, which let the copy admit 800); a copy without attention
+// DP writes the copy's 100.
+func TestBatchSeqsPerRank(t *testing.T) {
+	for _, k := range []struct {
+		kind       launch.Kind
+		engine     estimator.Engine
+		prog, flag string
+	}{{launch.VLLM, estimator.VLLM, "vllm", "--max-num-seqs"}, {launch.TRTLLM, estimator.TRTLLM, "trtllm", "--max_batch_size"}} {
+		req := deepseekR1FP8(t)
+		req.Input.Engine = k.engine
+		req.Workload = plan.Workload{Kind: plan.Batch, Requests: 1e5, PromptTokens: 1000, OutputTokens: 200}
+		for _, c := range []struct{ dp, want int }{{8, 13}, {1, 100}} {
+			row := servingRow(t, req, "aws-p5en.48xlarge", 8, 1, 1)
+			row.AttnDP, row.EP, row.Concurrency = c.dp, 8, 100
+			l, err := launch.Emit(k.kind, req, row, nil, "deepseek-r1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := flagInt(t, l.Files[0].Text, k.prog, k.flag); got != c.want {
+				t.Errorf("%s DP %d: %s %d, want %d:\n%s", k.kind, c.dp, k.flag, got, c.want, l.Files[0].Text)
+			}
 		}
 	}
 }
