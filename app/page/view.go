@@ -566,13 +566,11 @@ func SetupLine(l Locale, j Job) string {
 // where auto turned from it (Pascal GPUs, weights vLLM has no kernel for,
 // models that generate no tokens: EngineWhy); "" for an engine chosen.
 func engineDetail(l Locale, j Job) string {
-	switch {
-	case EngineWhy(l, j) == "":
-		return ""
-	case j.EngineWhy.Key == "note.batch_engine" || j.EngineWhy.Key == "note.serving_engine":
+	why := EngineWhy(l, j)
+	if why != "" && (j.EngineWhy.Key == "note.batch_engine" || j.EngineWhy.Key == "note.serving_engine") {
 		return l.T(MsgEngineAuto)
 	}
-	return EngineWhy(l, j)
+	return why
 }
 
 // EngineWhy says why an inference job on auto runs on its engine, the
