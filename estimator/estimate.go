@@ -977,7 +977,12 @@ func workingMemory(in Input, sh stageShape, ps pipeStage, b *Breakdown) (seqKV, 
 				keep, fp32 = 4, 4
 			}
 			per := keep + fp32
-			if in.Task == Pretrain && in.LossChunks <= 1 && !a.FinalLogitSoftcap {
+			if in.FlashCrossEntropy {
+				per = flashCrossEntropyBytes(keep)
+				if a.FinalLogitSoftcap {
+					per += keep // tanh's saved output, as below
+				}
+			} else if in.Task == Pretrain && in.LossChunks <= 1 && !a.FinalLogitSoftcap {
 				// Megatron-Core's vocab-parallel cross-entropy, which
 				// GPTModel's loss runs at every TP, TP 1 included
 				// (language_module.py compute_language_model_loss;
@@ -991,11 +996,8 @@ func workingMemory(in Input, sh stageShape, ps pipeStage, b *Breakdown) (seqKV, 
 				// copy exist at once: 6 bytes an element (fp32
 				// training: .float() is the same tensor, 4). The fused
 				// kernels (--cross-entropy-loss-fusion, native or
-				// Transformer Engine) keep no more, nor does
-				// llm-foundry's default loss (ComposerMPTCausalLM
-				// loss_fn='fused_crossentropy': flash-attn's Triton
-				// CrossEntropyLoss, no fp32 copy of the logits), so the
-				// llm-foundry MPT benchmark runs, which ran, fit.
+				// Transformer Engine) keep no more. llm-foundry's
+				// default loss keeps less (Input.FlashCrossEntropy).
 				// torchtitan's loss upcasts whole (10 bytes): a
 				// torchtitan run is counted short by 4 bytes a logit.
 				per = keep + 4
@@ -1318,6 +1320,27 @@ func heldLogitBytes(keep float64) float64 {
 // Trainer, PEFT, torchtune or LitGPT steps, unfused.
 func megatronCoreStep(in Input) bool {
 	return in.Task == Pretrain || in.Task.Training() && in.SequenceParallel && in.TP > 1
+}
+
+// flashCrossEntropyBytes is what flash-attn's fused cross-entropy
+// (Input.FlashCrossEntropy) holds per logit at the loss's backward, keep
+// being the logits' bytes: CrossEntropyLoss.forward saves the logits
+// themselves with one fp32 log-sum-exp a row (ctx.save_for_backward(logits,
+// lse, labels)), and backward writes the gradient into
+// torch.empty_like(logits), the logits' own dtype (inplace_backward is
+// False by default): flash_attn/ops/triton/cross_entropy.py at v2.4.2 and
+// at 0251105a (2026-08-15); the CUDA xentropy_cuda_lib of v1.0.9 saves
+// and returns the same. The logits and their gradient, 4 bytes in bf16,
+// against Megatron-Core's 6 (16-bit logits or gradient and one fp32 copy)
+// and HF's 10. llm-foundry builds it by default (ComposerMPTCausalLM:
+// loss_fn 'fused_crossentropy', flash_attn.losses.cross_entropy.
+// CrossEntropyLoss; llmfoundry/models/mpt/modeling_mpt.py at 5e85bd62,
+// 2024-01-06, the benchmark table's rows, and at 8c8dd48f, 2025-07-21),
+// and its pre-training YAMLs do not override it (scripts/train/yamls/
+// pretrain/mpt-*.yaml, which scripts/train/benchmarking/
+// submit_benchmarks.py runs).
+func flashCrossEntropyBytes(keep float64) float64 {
+	return 2 * keep
 }
 
 // softcapScoreBytes is what soft-capped eager attention (Arch.AttnSoftcap)

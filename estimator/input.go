@@ -423,6 +423,12 @@ type Input struct {
 	// 16-bit logits are kept whole, the fp32 upcast and its gradient
 	// exist one chunk at a time. 0 or 1: one piece. Training only.
 	LossChunks int
+	// FlashCrossEntropy: the training loss is flash-attn's fused
+	// cross-entropy (--flash-cross-entropy; llm-foundry's default,
+	// ComposerMPTCausalLM loss_fn 'fused_crossentropy'), which reads the
+	// logits in their own dtype and writes a gradient of that dtype: no
+	// fp32 copy (flashCrossEntropyBytes). Training only, one piece.
+	FlashCrossEntropy bool
 	// OptimizerInBackward steps the optimizer on each parameter as soon as
 	// its gradient is ready and frees the gradient (--optimizer-in-backward;
 	// torchtune's optimizer_in_bwd): the GPU holds one parameter's
@@ -836,6 +842,9 @@ func (in Input) validate(l *errList) {
 		l.whole("loss-chunks", in.LossChunks, "want 0..%d", maxSeq)
 	} else if in.LossChunks > 1 && !train {
 		l.add("loss-chunks", in.LossChunks, ErrIncompatible, "chunked cross-entropy is a training option")
+	}
+	if in.FlashCrossEntropy && (!train || in.LossChunks > 1) {
+		l.add("flash-cross-entropy", in.FlashCrossEntropy, ErrIncompatible, "flash-attn's fused cross-entropy is a training loss over the whole logits (not with --loss-chunks)")
 	}
 	if in.OptimizerInBackward && (in.Task != Pretrain && in.Task != FullFinetune || in.GPUs != 1) {
 		l.add("optimizer-in-backward", in.OptimizerInBackward, ErrIncompatible, "optimizer in backward needs full training on one GPU")

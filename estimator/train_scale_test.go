@@ -2,6 +2,7 @@ package estimator
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -582,6 +583,50 @@ func TestMegatronFusionsAtTP1(t *testing.T) {
 	}
 	if got, want := float64(full.PerGPU.Logits), s*float64(a.Vocab)*10; math.Abs(got/want-1) > 1e-3 {
 		t.Errorf("fine-tune logits %.2f GiB, want HF's 10 bytes × s·V = %.2f GiB", got/float64(GiB), want/float64(GiB))
+	}
+}
+
+// TestFlashCrossEntropy: flash-attn's fused cross-entropy, llm-foundry's
+// default loss, holds the logits and a gradient of their dtype (4 bytes a
+// bf16 logit, 8 in fp32) where Megatron-Core's loss holds 6 and HF's 10;
+// it is a training loss over the whole logits, so inference and a chunked
+// loss refuse it.
+func TestFlashCrossEntropy(t *testing.T) {
+	a := loadArch(t, "llama-3.1-8b.json")
+	in := DefaultInput(a)
+	in.Task, in.Seq, in.Batch, in.GPUs = Pretrain, 2048, 2, 8
+	in.ZeRO = 3
+	in.FlashCrossEntropy = true
+	sv := 2 * 2048 * float64(a.Vocab)
+	for _, c := range []struct {
+		task  Task
+		w     DType
+		bytes float64
+	}{{Pretrain, BF16, 4}, {FullFinetune, BF16, 4}, {Pretrain, FP32, 8}} {
+		x := in
+		x.Task, x.Weights = c.task, c.w
+		r := mustEstimate(t, x)
+		if got := float64(r.PerGPU.Logits); math.Abs(got/(sv*c.bytes)-1) > 1e-3 {
+			t.Errorf("%v %v: logits %.3f GiB, want %v bytes × b·s·V = %.3f GiB", c.task, c.w, got/float64(GiB), c.bytes, sv*c.bytes/float64(GiB))
+		}
+		if c.w != BF16 {
+			continue // fp32: Megatron-Core's in-place loss holds 4, HF's 8
+		}
+		x.FlashCrossEntropy = false
+		if off := mustEstimate(t, x); off.PerGPU.Logits <= r.PerGPU.Logits || off.Peak <= r.Peak {
+			t.Errorf("%v %v: without the fused loss logits %d, peak %d; with it %d, %d", c.task, c.w, off.PerGPU.Logits, off.Peak, r.PerGPU.Logits, r.Peak)
+		}
+	}
+	var ie *InputError
+	chunked := in
+	chunked.LossChunks = 8
+	if _, err := Estimate(chunked); !errors.As(err, &ie) || ie.Field != "flash-cross-entropy" || !errors.Is(err, ErrIncompatible) {
+		t.Errorf("with --loss-chunks: %v", err)
+	}
+	serve := in
+	serve.Task = Inference
+	if _, err := Estimate(serve); !errors.As(err, &ie) || ie.Field != "flash-cross-entropy" {
+		t.Errorf("inference: %v", err)
 	}
 }
 

@@ -901,8 +901,11 @@ func trtllmCases(dir string) ([]valCase, error) {
 // foundryCases: llm-foundry MPT training MFU, BF16 and FP8 (Transformer
 // Engine; its MFU is over the FP8 peak, as Rightsize's is). FSDP FULL_SHARD = ZeRO-3, SHARD_GRAD_OP =
 // ZeRO-2; the A100 rows ran over 1600 Gb/s RoCE per node, the H100 rows'
-// fabric is not stated (3200 Gb/s assumed, as on DGX H100). Fit: the
-// 8-GPU rows (one node); test: 16–512 GPUs.
+// fabric is not stated (3200 Gb/s assumed, as on DGX H100). The loss is
+// llm-foundry's default, flash-attn's fused cross-entropy
+// (--flash-cross-entropy); the MPT shapes under mpt/ train without
+// dropout, as MPTConfig's defaults. Fit: the 8-GPU rows (one node); test:
+// 16–512 GPUs.
 func foundryCases(dir string) ([]valCase, error) {
 	const file = "public-2026-11/llm_foundry_benchmarks.json"
 	_, recs, err := readRecords(dir, file)
@@ -928,7 +931,7 @@ func foundryCases(dir string) ([]valCase, error) {
 		}
 		args := []string{"--config", filepath.Join(dir, "mpt", "mpt-"+str(r["model"])+".json"), "--task", "train", "--gpu", gpus[g],
 			"--gpus", itoa(n), "--zero", zero, "--batch", itoa(int(num(r["micro_batch_size"]))), "--seq", itoa(int(num(r["seq_len_tokens"]))),
-			"--global-batch", itoa(int(num(r["global_batch_size_samples"]))), "--network-gbps", net, "--precision", prec}
+			"--global-batch", itoa(int(num(r["global_batch_size_samples"]))), "--network-gbps", net, "--precision", prec, "--flash-cross-entropy"}
 		if r["activation_checkpointing"] == true {
 			args = append(args, "--grad-checkpointing")
 		}
