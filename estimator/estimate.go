@@ -367,6 +367,28 @@ func optimizerBytesPerParam(o Optimizer) float64 {
 	return 0 // SGD; Adafactor is computed from its factored size
 }
 
+// bf16OptimizerBytes is what a distributed AdamW keeping its states in
+// bf16 (Input.BF16OptimizerStates) holds per parameter before ZeRO
+// shards it: its copy of the weights and the two moments, 2 bytes each.
+// apex's DistributedFusedAdam allocates exp_avg and exp_avg_sq "dtype:
+// datatype for optimizer state" and its stored parameter copy
+// (store_params) in that dtype, and its contiguous gradient buffer in
+// grad_sync_dtype (apex/contrib/optimizers/distributed_fused_adam.py at
+// f9f19d5c, 2024-07-23). NeMo-Framework-Launcher 24.07's Llama SFT
+// recipe (launcher_scripts/conf/peft/llama/sft.yaml, tag 24.07 at
+// 8325688d) sets distributed_fused_adam with dtype and grad_sync_dtype
+// bf16 and megatron_amp_O2, and its H100 examples for the NeMo 24.07
+// performance table's SFT rows (examples/peft/llama/h100/*.sh) set
+// fp8_params; NeMo then stores the parameter copy (megatron_base_model.py
+// setup_optimization: store_params = True when fp8_params, at 0b8a80ee).
+// Without fp8_params NeMo stores none when the optimizer's dtype is the
+// model's (store_params = False), so such a run holds 2 bytes a
+// parameter less than counted; the FP8 weights themselves (1 byte and
+// Transformer Engine's cached transpose) are counted as 16-bit.
+func bf16OptimizerBytes() (master, states float64) {
+	return 2, optimizerBytesPerParam(AdamW) / 2
+}
+
 // pipeStage names one pipeline stage: whether it holds the embedding
 // (first) and the head (last), its layers (0: ⌈L/PP⌉, the largest share)
 // and the micro-batches whose activations it holds at once in training
@@ -859,6 +881,9 @@ func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 		st := optimizerBytesPerParam(in.Optimizer)
 		if in.Optimizer == Adafactor {
 			st = 4 * float64(a.AdafactorStates) / float64(a.TotalParams)
+		}
+		if in.BF16OptimizerStates {
+			master, st = bf16OptimizerBytes()
 		}
 		if in.PureBF16 && in.Optimizer != AdamW8bit && in.Optimizer != PagedAdamW8bit {
 			st /= 2

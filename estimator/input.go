@@ -429,6 +429,14 @@ type Input struct {
 	// logits in their own dtype and writes a gradient of that dtype: no
 	// fp32 copy (flashCrossEntropyBytes). Training only, one piece.
 	FlashCrossEntropy bool
+	// BF16OptimizerStates: full mixed-precision training whose distributed
+	// optimizer keeps its states in bf16 (--bf16-optimizer-states): the
+	// Adam moments and its copy of the weights, 2 bytes each, sharded as
+	// ZeRO says, where the default counts fp32 (4 each). apex's
+	// DistributedFusedAdam with dtype=bf16, which NeMo 1.x's Llama SFT
+	// recipe sets (bf16OptimizerBytes). AdamW at ZeRO ≥ 1, 16-bit or FP8
+	// weights, not --pure-bf16.
+	BF16OptimizerStates bool
 	// OptimizerInBackward steps the optimizer on each parameter as soon as
 	// its gradient is ready and frees the gradient (--optimizer-in-backward;
 	// torchtune's optimizer_in_bwd): the GPU holds one parameter's
@@ -842,6 +850,9 @@ func (in Input) validate(l *errList) {
 		l.whole("loss-chunks", in.LossChunks, "want 0..%d", maxSeq)
 	} else if in.LossChunks > 1 && !train {
 		l.add("loss-chunks", in.LossChunks, ErrIncompatible, "chunked cross-entropy is a training option")
+	}
+	if in.BF16OptimizerStates && (in.Task != Pretrain && in.Task != FullFinetune || in.Weights == FP32 || in.PureBF16 || in.ZeRO < 1 || in.Optimizer != AdamW) {
+		l.add("bf16-optimizer-states", in.BF16OptimizerStates, ErrIncompatible, "bf16 optimizer states are a distributed AdamW's (--zero 1 or more) in full mixed-precision training, not with --pure-bf16 or fp32 weights")
 	}
 	if in.FlashCrossEntropy && (!train || in.LossChunks > 1) {
 		l.add("flash-cross-entropy", in.FlashCrossEntropy, ErrIncompatible, "flash-attn's fused cross-entropy is a training loss over the whole logits (not with --loss-chunks)")

@@ -630,6 +630,55 @@ func TestFlashCrossEntropy(t *testing.T) {
 	}
 }
 
+// TestBF16OptimizerStates: a distributed AdamW with bf16 states (apex
+// DistributedFusedAdam dtype=bf16, NeMo 1.x's Llama SFT recipe) holds its
+// weight copy and both moments in 2 bytes each, 6 a parameter against the
+// default's 12, sharded over the data-parallel ranks as ZeRO 1 says; the
+// weights and gradients are unchanged. NeMo 24.07's Llama 2 70B SFT row
+// (16 H100s, TP 4 PP 4, 4K packed sequences, FP8), which ran, fits with
+// it and not without it. It refuses what it cannot be: ZeRO 0, LoRA,
+// --pure-bf16.
+func TestBF16OptimizerStates(t *testing.T) {
+	// Llama 2 70B's config.json (huggingface.co/meta-llama/Llama-2-70b-hf).
+	a, err := ParseConfig([]byte(`{"model_type":"llama","hidden_size":8192,"intermediate_size":28672,"num_attention_heads":64,"num_hidden_layers":80,"num_key_value_heads":8,"vocab_size":32000,"max_position_embeddings":4096,"tie_word_embeddings":false}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := DefaultInput(a)
+	in.Task, in.Weights, in.Seq, in.Batch = FullFinetune, FP8, 4096, 1
+	in.GPUs, in.TP, in.PP, in.ZeRO = 16, 4, 4, 1
+	in.VRAM = 80 * GiB
+	in.Schedule.GlobalBatch = 32
+	off := mustEstimate(t, in)
+	in.BF16OptimizerStates = true
+	on := mustEstimate(t, in)
+	if got, want := float64(on.PerGPU.Optimizer)/float64(off.PerGPU.Optimizer), 6.0/12; math.Abs(got-want) > 1e-6 {
+		t.Errorf("optimizer %.2f of the fp32 states' bytes, want %.2f", got, want)
+	}
+	if on.PerGPU.Weights != off.PerGPU.Weights || on.PerGPU.Gradients != off.PerGPU.Gradients {
+		t.Errorf("weights/gradients moved: %d/%d → %d/%d", off.PerGPU.Weights, off.PerGPU.Gradients, on.PerGPU.Weights, on.PerGPU.Gradients)
+	}
+	gib := func(b Bytes) float64 { return float64(b) / float64(GiB) }
+	if off.Fits || !on.Fits || math.Abs(gib(on.Peak)-65.6) > 0.1 {
+		t.Errorf("Llama 2 70B SFT: fp32 states %.1f GiB (fits %v), bf16 %.1f GiB (fits %v); want out of memory, then 65.6 GiB fitting", gib(off.Peak), off.Fits, gib(on.Peak), on.Fits)
+	}
+	var ie *InputError
+	for _, c := range []struct {
+		name string
+		set  func(*Input)
+	}{
+		{"zero 0", func(x *Input) { x.ZeRO = 0 }},
+		{"lora", func(x *Input) { x.Task = LoRA }},
+		{"pure bf16", func(x *Input) { x.Weights, x.PureBF16 = BF16, true }},
+	} {
+		x := in
+		c.set(&x)
+		if _, err := Estimate(x); !errors.As(err, &ie) || ie.Field != "bf16-optimizer-states" || !errors.Is(err, ErrIncompatible) {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+}
+
 // TestResolveTrainDefaults: with neither the ZeRO stage nor the schedule
 // given, pre-training takes the first layout the common stacks run that
 // fits. Llama 3.1 405B at TP 8 × PP 16 on H100s (Dubey et al. 2024

@@ -81,6 +81,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		fsdpAdapterUnits = fs.Bool("fsdp-adapter-units", false, "LoRA under --zero 3: the adapters are FSDP units of their own (PEFT's fsdp_auto_wrap_policy, which HF Trainer applies to PEFT models), so the frozen weights get no gradient. Default: off, as Lightning/LitGPT wrap each Block with its adapters, and with --pure-bf16 FSDP then keeps a gradient for the frozen Block weights too")
 		_                = textFlag(fs, jobspec.AttnKernel, "training: the fused attention kernel, "+choices(estimator.AttnKernels)+" (speed only; on H100 cuDNN's runs 1.62× and FlashAttention-3 1.74× FlashAttention-2's speed: Shah et al. 2024). cudnn for Megatron-Core, NeMo and Megatron-Bridge (Transformer Engine prefers it on Hopper); fa2 for FlashAttention-2 or Triton kernels (llm-foundry, HF with flash_attention_2)")
 		lossChunks       = fs.Int("loss-chunks", 0, "training: cross-entropy in this many chunks (torchtune's chunked loss uses 8); 0: one piece")
+		bf16Opt          = fs.Bool("bf16-optimizer-states", false, "full training at --zero 1 or more: the distributed AdamW keeps its moments and its copy of the weights in bf16, 6 bytes a parameter before sharding, not 12 (apex DistributedFusedAdam dtype bf16, as NeMo 1.x's Llama SFT recipe sets it)")
 		flashCE          = fs.Bool("flash-cross-entropy", false, "training: the loss is flash-attn's fused cross-entropy (llm-foundry's default loss_fn fused_crossentropy), which keeps the 16-bit logits and writes a 16-bit gradient, no fp32 copy")
 		_                = boolFlag(fs, jobspec.GradCheckpointing, "full activation checkpointing")
 		_                = boolFlag(fs, jobspec.SelectiveRecompute, "recompute attention scores only")
@@ -255,7 +256,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	in.OptimizerInBackward, in.SchedulerSteps, in.RequestSeconds = *optInBwd, *schedSteps, *reqOver
 	in.FSDPNoSync, in.LoRADropout, in.LoRAFusedQKV, in.QuantizeHead = *fsdpNoSync, *loraDrop, *loraFused, *quantHead
 	in.FSDPAdapterUnits, in.SchedulerRecvInterval, in.AttentionDPBalanceIters = *fsdpAdapterUnits, *recvInterval, *dpBalance
-	in.KeepsLastGraph, in.FlashCrossEntropy = *lastGraph, *flashCE
+	in.KeepsLastGraph, in.FlashCrossEntropy, in.BF16OptimizerStates = *lastGraph, *flashCE, *bf16Opt
 	if lora := in.Task == estimator.LoRA || in.Task == estimator.QLoRA; !lora {
 		if set["lora-dropout"] && *loraDrop > 0 {
 			errs = append(errs, errors.New("--lora-dropout: adapter dropout needs --task lora or qlora"))

@@ -13,10 +13,6 @@ import (
 // README's rounds say what each needs). A row that leaves this list
 // because it now fits must be taken off it.
 var publishedRunsCalledOOM = map[string]string{
-	// NeMo 24.07's SFT recipe settings for this row (optimizer, its
-	// master-weight storage, FP8 parameters) are not published with the
-	// table; see the calibration README.
-	"LLAMA2-70B SFT, 16×H100, TP 4 PP 4, GBS 32, tokens/s/GPU": "NeMo 24.07 optimizer settings not published",
 	// ms-swift's peak reserved on a GPTQ int8 base: 79.9 GiB counted
 	// against 79.2 usable (the exllama/CUDA kernels' buffers are counted
 	// whole; the row's reserved figure is compared in its own group).

@@ -1626,6 +1626,12 @@ func megatronCases(dir string) ([]valCase, error) {
 // until the interleaved warm-up's activations were counted, which a
 // replay of 8K sequences uncut by CP does not fit), with cuDNN's fused
 // attention, Transformer Engine's choice on Hopper (estimator.AttnCuDNN).
+// The SFT rows ran NeMo-Framework-Launcher 24.07's Llama SFT recipe
+// (launcher_scripts/conf/peft/llama/sft.yaml, tag 24.07 at 8325688d:
+// distributed_fused_adam with bf16 states, --bf16-optimizer-states) as
+// its H100 examples for these rows set it (examples/peft/llama/h100/
+// 7b_1node.sh, 13b_1node.sh, 70b_2node.sh: the table's GPUs, batches, TP
+// and PP, fp8_params, and the virtual stages the table leaves out).
 // Held back.
 func nemoCases(dir string) ([]valCase, error) {
 	const file = "public-2026-11/nemo_performance_summary.json"
@@ -1636,6 +1642,7 @@ func nemoCases(dir string) ([]valCase, error) {
 	models := map[string]string{"LLAMA2-7B": "llama-2-7b", "LLAMA2-13B": "llama-2-13b", "LLAMA2-70B": "llama-2-70b",
 		"LLAMA3-8B": "llama-3-8b", "LLAMA3-70B": "llama-3-70b"}
 	tasks := map[string]string{"pretraining": "train", "SFT": "finetune", "LoRA": "lora"}
+	sftVP := map[string]int{"LLAMA2-13B": 10, "LLAMA2-70B": 20} // the launcher's examples' virtual_pipeline_model_parallel_size
 	var out []valCase
 	for _, r := range recs {
 		m, ok := models[str(r["model"])]
@@ -1651,7 +1658,12 @@ func nemoCases(dir string) ([]valCase, error) {
 		if task != "lora" {
 			args = append(args, "--zero", "1")
 		}
-		if vp := int(num(r["vp"])); vp > 1 {
+		vp := int(num(r["vp"]))
+		if task == "finetune" {
+			args = append(args, "--bf16-optimizer-states")
+			vp = max(vp, sftVP[str(r["model"])])
+		}
+		if vp > 1 {
 			args = append(args, "--virtual-stages", itoa(vp))
 		}
 		if cp := int(num(r["cp"])); cp > 1 {
