@@ -13,10 +13,11 @@ import (
 // README's rounds say what each needs). A row that leaves this list
 // because it now fits must be taken off it.
 var publishedRunsCalledOOM = map[string]string{
-	// ms-swift's peak reserved on a GPTQ int8 base: 79.9 GiB counted
-	// against 79.2 usable (the exllama/CUDA kernels' buffers are counted
-	// whole; the row's reserved figure is compared in its own group).
-	"qwen-72b-chat LoRA on a int8 (gptq) base, A100, batch 1 × 2048, peak reserved": "GPTQ int8 base within 1% of the card",
+	// ms-swift's Qwen-72B LoRA on a GPTQ int8 base: 79.9 GiB counted
+	// against 79.2 usable, 1.9% over its measured 78.44 GiB reserved; no
+	// source yet separates the over-count (the calibration README's
+	// sixty-seventh round).
+	"qwen-72b-chat LoRA on a int8 (gptq) base, A100, batch 1 × 2048, peak reserved": "1.9% over its measured peak, no source for the over-count",
 }
 
 // Every published training and fine-tune run the validation replays, with
