@@ -409,10 +409,14 @@ func (e *emitter) disaggWorkers(side disaggSide) (string, error) {
 	if per > 1 {
 		// WORKERS starts fewer on an instance (the last); one worker an
 		// instance has none fewer to start.
-		b.WriteString("WORKERS=${WORKERS:-" + itoa(per) + "}\n")
+		// A value that is not a whole number from 1 would fail each
+		// worker's test ("[ abc -gt 0 ]") and the script would start
+		// none, ending with wait's success.
+		b.WriteString("WORKERS=${WORKERS:-" + itoa(per) + "}\n" +
+			"case $WORKERS in ''|0*|*[!0-9]*) echo \"WORKERS: $WORKERS: want 1 to " + itoa(per) + "\" >&2; exit 1;; esac\n")
 	}
 	if e.k == VLLM {
-		b.WriteString(": \"${HOST_IP:?set HOST_IP to the address of this instance}\"\n")
+		b.WriteString(guard("HOST_IP", "the address of this instance"))
 	}
 	if e.router == DynamoRouter {
 		b.WriteString(dynamoEnvCheck)
@@ -442,10 +446,15 @@ func (e *emitter) disaggWorkers(side disaggSide) (string, error) {
 // hostLoop is the shell loop over the instances in $list that runs body
 // once for each worker, with $h the instance's address and $i the
 // worker's index on it: per workers on each instance, last on the last
-// of instances.
+// of instances. It stops at an address that is not a host name or IPv4
+// address (letters, digits, ".", "_" and "-", not first): each router
+// writes it into a URL or a "host:port" pair, and one that starts with
+// "-" would reach the router's argument parser as a flag.
 func hostLoop(list string, per, last, instances int, body string) string {
 	var b strings.Builder
-	b.WriteString("n=0\nfor h in $" + list + "; do\n  n=$((n + 1))\n  w=" + itoa(per) + "\n")
+	b.WriteString("n=0\nfor h in $" + list + "; do\n" +
+		"  case $h in -*|*[!A-Za-z0-9._-]*) echo \"" + list + ": $h: want a host name or IPv4 address\" >&2; exit 1;; esac\n" +
+		"  n=$((n + 1))\n  w=" + itoa(per) + "\n")
 	if last != per {
 		b.WriteString("  if [ \"$n\" -eq " + itoa(instances) + " ]; then w=" + itoa(last) + "; fi\n")
 	}
@@ -527,9 +536,9 @@ func (e *emitter) disaggRouter(sides [2]disaggSide) string {
 				"\n  tensor_parallel_size: " + itoa(s.tp) + "\n  moe_expert_parallel_size: " + itoa(s.ep) +
 				"\n  enable_attention_dp: " + strconv.FormatBool(s.dp > 1) + "\n  urls:\nEOF\n")
 			// The server splits each url at its one colon and the YAML
-			// string is double-quoted: a host name or IPv4 address only.
-			check := "case $h in *[!A-Za-z0-9._-]*) echo \"" + lists[j] + ": $h: want a host name or IPv4 address\" >&2; exit 1;; esac\n    "
-			b.WriteString(hostLoop(lists[j], per, last, side.heads, check+"printf '    - \"%s:%s\"\\n' \"$h\" \""+port+"\" >> "+conf))
+			// string is double-quoted: hostLoop passes a host name or
+			// IPv4 address only.
+			b.WriteString(hostLoop(lists[j], per, last, side.heads, "printf '    - \"%s:%s\"\\n' \"$h\" \""+port+"\" >> "+conf))
 			b.WriteString(countCheck(lists[j], side.heads))
 		}
 		b.WriteString("exec trtllm-serve disaggregated -c " + conf + "\n")

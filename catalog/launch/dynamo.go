@@ -100,8 +100,8 @@ func routerChoices() string { return strings.Join(routerNames[:], ", ") }
 
 // dynamoEnvCheck stops a script that does not know where etcd and NATS
 // run.
-const dynamoEnvCheck = ": \"${ETCD_ENDPOINTS:?set ETCD_ENDPOINTS to the etcd every instance reaches, HOST:2379}\"\n" +
-	": \"${NATS_SERVER:?set NATS_SERVER to the NATS server every instance reaches, nats://HOST:4222}\"\n"
+var dynamoEnvCheck = guard("ETCD_ENDPOINTS", "the etcd every instance reaches, HOST:2379") +
+	guard("NATS_SERVER", "the NATS server every instance reaches, nats://HOST:4222")
 
 // dynamoAfter ends the run note of a Dynamo launch.
 var dynamoAfter = "it starts Dynamo's frontend, which finds the workers through etcd; clients call it on port " + itoa(servePort)

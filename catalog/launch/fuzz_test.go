@@ -21,9 +21,10 @@ import (
 // The fuzz targets below write each output form (serve script, training
 // script, SkyPilot task) for a plan whose offer names, region, model
 // reference and config _name_or_path are hostile, and check that the
-// output is exactly the plan's whatever the names: it parses (sh -n, the
-// YAML subset parser), it has the lines, commands and words the same plan
-// has with benign names, and the names come back as the values they are.
+// output is exactly the plan's whatever the names: it parses (sh -n and
+// bash -n, the YAML subset parser), it has the lines, commands and words
+// the same plan has with benign names, and the names come back as the
+// values they are.
 
 // hostile are the reported payloads and their relatives: seeds of every
 // fuzz target.
@@ -351,21 +352,34 @@ func shellSplit(text string) []shLine {
 }
 
 var (
-	shOnce sync.Once
-	shPath string
+	shOnce  sync.Once
+	shPaths []string
 )
 
-// shellParses runs sh -n on text; it says nothing where no sh is found.
+// shells are the shells found of sh and bash: the scripts start with
+// #!/bin/sh, and people run them with bash too, as SkyPilot runs a
+// task's setup and run.
+func shells() []string {
+	shOnce.Do(func() {
+		for _, sh := range []string{"sh", "bash"} {
+			if p, err := exec.LookPath(sh); err == nil {
+				shPaths = append(shPaths, p)
+			}
+		}
+	})
+	return shPaths
+}
+
+// shellParses runs sh -n and bash -n on text; it says nothing where
+// neither is found.
 func shellParses(t *testing.T, where, text string) {
 	t.Helper()
-	shOnce.Do(func() { shPath, _ = exec.LookPath("sh") })
-	if shPath == "" {
-		return
-	}
-	cmd := exec.Command(shPath, "-n")
-	cmd.Stdin = strings.NewReader(text)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Errorf("%s: sh -n: %v: %s\n%s", where, err, out, text)
+	for _, sh := range shells() {
+		cmd := exec.Command(sh, "-n")
+		cmd.Stdin = strings.NewReader(text)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%s: %s -n: %v: %s\n%s", where, sh, err, out, text)
+		}
 	}
 }
 

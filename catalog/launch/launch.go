@@ -555,6 +555,22 @@ const (
 	hostIP     shellWord = "$HOST_IP"      // the instance's own address (vLLM's NIXL side channel)
 )
 
+// quoted is w in double quotes: the shell expands the variable but does
+// not split its value at blanks or expand globs in it, so an address or
+// rank set with a space or a "*" stays one argument (POSIX sh, "Double-
+// Quotes" and "Field Splitting").
+func (w shellWord) quoted() string { return "\"" + string(w) + "\"" }
+
+// guard is the line that stops a script where the variable name it reads
+// from the environment is unset or empty, saying what to set it to (POSIX
+// sh, "${parameter:?word}"). why is plain text: no quote, backslash, $,
+// backquote or brace, which the word inside the double quotes would read
+// (bash pairs a lone apostrophe there with a later one and prints the
+// lines between).
+func guard(name, why string) string {
+	return ": \"${" + name + ":?set " + name + " to " + why + "}\"\n"
+}
+
 func (c *command) flag(name string, value string) {
 	c.args = append(c.args, arg{flag: name, value: value})
 }
@@ -615,7 +631,7 @@ func (c *command) String() string {
 	for _, v := range c.vars {
 		b.WriteString(v.flag + "=")
 		if v.word != "" {
-			b.WriteString("\"" + string(v.word) + "\" ")
+			b.WriteString(v.word.quoted() + " ")
 		} else {
 			b.WriteString(shellQuote(v.value) + " ")
 		}
@@ -630,7 +646,7 @@ func (c *command) String() string {
 		b.WriteString(" \\\n  " + a.flag)
 		switch {
 		case a.word != "":
-			b.WriteString(" " + string(a.word))
+			b.WriteString(" " + a.word.quoted())
 		case a.value != "":
 			b.WriteString(" " + shellQuote(a.value))
 		}

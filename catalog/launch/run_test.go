@@ -1,6 +1,7 @@
 package launch_test
 
 import (
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,15 +14,15 @@ import (
 	"rightsize/catalog/launch"
 )
 
-// The fuzz targets read the scripts with sh -n and a shell-word splitter
-// of the subset launch writes. TestScriptsRunAsPlanned runs them: each
-// shell file of every serving, disaggregated and training scenario, with
-// hostile names, under sh with a PATH that holds only stubs of the
-// programs the launches start, each of which records its argv. Every
-// program must get exactly the arguments it gets with benign names, the
-// model reference as one argument of the value given, and nothing else
-// may run (an injected command is not on the PATH, and sh says so on
-// stderr).
+// The fuzz targets read the scripts with sh -n, bash -n and a shell-word
+// splitter of the subset launch writes. TestScriptsRunAsPlanned runs
+// them: each shell file of every serving, disaggregated and training
+// scenario, with hostile names, under sh and under bash with a PATH that
+// holds only stubs of the programs the launches start, each of which
+// records its argv. Every program must get exactly the arguments it gets
+// with benign names, the model reference as one argument of the value
+// given, and nothing else may run (an injected command is not on the
+// PATH, and the shell says so on stderr).
 
 // launched are the programs the launch scripts start.
 var launched = []string{"vllm", "python", "python3", "trtllm-serve", "torchrun", "accelerate", "ray", "mpirun", "sglang", "nats-server", "etcd", "pip", "sudo"}
@@ -33,6 +34,20 @@ var tools = []string{"cat", "head"}
 // stubs, and returns each stubbed program's argv, one call per element,
 // and sh's stderr.
 func runScript(t *testing.T, sh, text string) (calls [][]string, stderr string) {
+	t.Helper()
+	calls, stderr, _ = runScriptEnv(t, sh, text, nil)
+	return calls, stderr
+}
+
+// runEnv is the environment runScriptEnv gives a script: each instance's
+// rank and addresses, Dynamo's etcd and NATS, one host a router list
+// unless the script names more (runScriptEnv).
+var runEnv = map[string]string{"NODE_RANK": "0", "HEAD_IP": "10.0.0.1", "HOST_IP": "10.0.0.2", "MASTER_ADDR": "10.0.0.1",
+	"ETCD_ENDPOINTS": "10.0.0.1:2379", "NATS_SERVER": "nats://10.0.0.1:4222"}
+
+// runScriptEnv is runScript with the variables in env set instead of
+// runEnv's (an empty value unsets one), and the shell's exit error.
+func runScriptEnv(t *testing.T, sh, text string, env map[string]string) (calls [][]string, stderr string, exit error) {
 	t.Helper()
 	dir := t.TempDir()
 	bin, log := filepath.Join(dir, "bin"), filepath.Join(dir, "argv")
@@ -61,23 +76,20 @@ func runScript(t *testing.T, sh, text string) (calls [][]string, stderr string) 
 	}
 	cmd := exec.Command(sh, "-c", text)
 	cmd.Dir = dir
-	cmd.Env = []string{"PATH=" + bin, "HOME=" + dir, "NODE_RANK=0", "HEAD_IP=10.0.0.1", "HOST_IP=10.0.0.2", "MASTER_ADDR=10.0.0.1",
-		"ETCD_ENDPOINTS=10.0.0.1:2379", "NATS_SERVER=nats://10.0.0.1:4222"}
-	// A router script takes as many instance addresses as it names.
+	vars := maps.Clone(runEnv)
 	for _, v := range []string{"PREFILL_HOSTS", "DECODE_HOSTS"} {
-		n := 1
-		if m := regexp.MustCompile(v + `: want (\d+) address`).FindStringSubmatch(text); m != nil {
-			n, _ = strconv.Atoi(m[1])
+		vars[v] = strings.Join(routerHosts(text, v), " ")
+	}
+	maps.Copy(vars, env)
+	cmd.Env = []string{"PATH=" + bin, "HOME=" + dir}
+	for k, v := range vars {
+		if v != "" {
+			cmd.Env = append(cmd.Env, k+"="+v)
 		}
-		hosts := make([]string, n)
-		for i := range hosts {
-			hosts[i] = "10.0.1." + strconv.Itoa(i+1)
-		}
-		cmd.Env = append(cmd.Env, v+"="+strings.Join(hosts, " "))
 	}
 	var errb strings.Builder
 	cmd.Stderr = &errb
-	_ = cmd.Run()
+	exit = cmd.Run()
 	entries, _ := os.ReadDir(log)
 	for _, f := range entries {
 		data, err := os.ReadFile(filepath.Join(log, f.Name()))
@@ -86,7 +98,21 @@ func runScript(t *testing.T, sh, text string) (calls [][]string, stderr string) 
 		}
 		calls = append(calls, strings.Split(strings.TrimSuffix(string(data), "\x00"), "\x00"))
 	}
-	return calls, errb.String()
+	return calls, errb.String(), exit
+}
+
+// routerHosts are as many instance addresses as a router script wants in
+// its list v (one where it names no number).
+func routerHosts(text, v string) []string {
+	n := 1
+	if m := regexp.MustCompile(v + `: want (\d+) address`).FindStringSubmatch(text); m != nil {
+		n, _ = strconv.Atoi(m[1])
+	}
+	hosts := make([]string, n)
+	for i := range hosts {
+		hosts[i] = "10.0.1." + strconv.Itoa(i+1)
+	}
+	return hosts
 }
 
 // script is the shell text of a launch file: a shell file's, or a
@@ -112,10 +138,16 @@ func sortCalls(calls [][]string) {
 }
 
 func TestScriptsRunAsPlanned(t *testing.T) {
-	sh, err := exec.LookPath("sh")
-	if err != nil {
+	if len(shells()) == 0 {
 		t.Skip("no sh")
 	}
+	for _, sh := range shells() {
+		t.Run(filepath.Base(sh), func(t *testing.T) { runsAsPlanned(t, sh) })
+	}
+}
+
+// runsAsPlanned is TestScriptsRunAsPlanned under the shell sh.
+func runsAsPlanned(t *testing.T, sh string) {
 	scenarios(t)
 	// Every serving, training and SkyPilot scenario; half the disaggregated ones:
 	// every engine behind its own router on the first and third rows,

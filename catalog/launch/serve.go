@@ -734,11 +734,11 @@ func nodeGuards(nodes int, text string) string {
 	}
 	var b strings.Builder
 	if strings.Contains(text, "$NODE_RANK") {
-		b.WriteString(": \"${NODE_RANK:?set NODE_RANK to this instance's rank, 0 to " + itoa(nodes-1) + "}\"\n")
+		b.WriteString(guard("NODE_RANK", "the rank of this instance, 0 to "+itoa(nodes-1)))
 	}
 	for _, addr := range []string{"HEAD_IP", "MASTER_ADDR"} {
 		if strings.Contains(text, "$"+addr) {
-			b.WriteString(": \"${" + addr + ":?set " + addr + " to the first instance's address}\"\n")
+			b.WriteString(guard(addr, "the address of the first instance"))
 		}
 	}
 	return b.String()

@@ -84,7 +84,11 @@ func (e *emitter) skypilot() error {
 	g := o.Hardware.Generation
 	amd := g == estimator.GenCDNA2 || g == estimator.GenCDNA3 || g == estimator.GenCDNA4
 	nodes := max(e.row.InstancesPerReplica, 1)
-	env := "export NODE_RANK=$SKYPILOT_NODE_RANK\nexport MASTER_ADDR=$(echo \"$SKYPILOT_NODE_IPS\" | head -n1)\nexport HEAD_IP=$MASTER_ADDR\n"
+	// SkyPilot's node rank and the first of its node addresses, one a
+	// line (SkyPilot docs, "Distributed multi-node jobs"), each value in
+	// double quotes: an older dash splits an unquoted one in export's
+	// arguments.
+	env := "export NODE_RANK=\"$SKYPILOT_NODE_RANK\"\nexport MASTER_ADDR=\"$(echo \"$SKYPILOT_NODE_IPS\" | head -n1)\"\nexport HEAD_IP=\"$MASTER_ADDR\"\n"
 	if train {
 		s, err := e.train()
 		if err != nil {
