@@ -3,10 +3,13 @@ package launch_test
 import (
 	"errors"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 
 	"rightsize/catalog/launch"
+	"rightsize/estimator"
+	"rightsize/estimator/plan"
 )
 
 // TestNewlineInNameStaysInComment: an instance name with a newline (from
@@ -149,6 +152,40 @@ func TestConfigIsNotCheckpoint(t *testing.T) {
 		}
 		if c.model != "" && strings.Contains(text, c.model) {
 			t.Errorf("%q: the config path is written:\n%s", c.model, text)
+		}
+	}
+}
+
+// TestLoRANoteKeepsModelTypeOutOfCode: the LoRA note's LoraConfig call
+// names the target modules of a family the launch knows; for another, a
+// config's model_type (the user's own config.json) is a quoted string
+// after the call, never part of it, whatever it holds.
+func TestLoRANoteKeepsModelTypeOutOfCode(t *testing.T) {
+	in := input(t, "llama-3.1-8b")
+	in.Task = estimator.LoRA
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 2e8}}
+	row := planOn(t, req, "aws-p5en.48xlarge")
+	for modelType, want := range map[string]string{
+		"llama": `LoraConfig(r=` + strconv.Itoa(in.LoRARank) + `, lora_dropout=` + strconv.FormatFloat(in.LoRADropout, 'g', -1, 64) +
+			`, target_modules=["q_proj", "k_proj", "v_proj", "o_proj"])`,
+		`x"]); __import__("os").system("id"); (["`: `target_modules=[...]), target_modules listing the attention projections of model_type "x\"]); __import__(\"os\").system(\"id\"); ([\""`,
+		"a\nb":  `target_modules=[...]), target_modules listing the attention projections of model_type "a\nb"`,
+		"qwen9": `target_modules=[...]), target_modules listing the attention projections of model_type "qwen9"`,
+	} {
+		r := req
+		r.Input.Arch.ModelType = modelType
+		l, err := launch.Emit(launch.DeepSpeed, r, row, nil, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var note string
+		for _, n := range l.Notes {
+			if strings.Contains(n, "LoraConfig(") {
+				note = n
+			}
+		}
+		if !strings.Contains(note, want) || !strings.HasSuffix(note, strings.TrimPrefix(want, "target_modules=[...])")) {
+			t.Errorf("model_type %q: note %q, want %q", modelType, note, want)
 		}
 	}
 }

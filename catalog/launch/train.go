@@ -143,8 +143,9 @@ func (e *emitter) trainerArgs(c *command, s trainShape, checkpointing bool) {
 		e.note("spot: the Trainer saves a checkpoint every " + itoa(n) + " optimizer steps, the plan's interval; keep --output_dir on storage that outlives a reclaimed instance (a bucket, such as one SkyPilot mounts with file_mounts mode MOUNT) and resume from its last checkpoint (trainer.train(resume_from_checkpoint=...)), or each restart begins again from step 0")
 	}
 	if e.in.Task == estimator.LoRA || e.in.Task == estimator.QLoRA {
+		list, after := loraModules(e.in.LoRATargets, e.in.Arch.ModelType)
 		e.note("the plan trains " + e.in.Task.String() + " adapters: the script must wrap the model with PEFT, LoraConfig(r=" + itoa(e.in.LoRARank) +
-			", lora_dropout=" + ftoa(e.in.LoRADropout) + ", target_modules=" + loraModules(e.in.LoRATargets, e.in.Arch.ModelType) + ")")
+			", lora_dropout=" + ftoa(e.in.LoRADropout) + ", target_modules=" + list + ")" + after)
 	}
 	if e.in.Task == estimator.QLoRA {
 		// The plan's 4-bit base: bitsandbytes NF4, double-quantised
@@ -375,19 +376,21 @@ func (e *emitter) saveSteps() int {
 // transformers' modeling file of the family (modeling_llama.py and the
 // families below: q_proj, k_proj, v_proj, o_proj; modeling_phi3.py: a
 // fused qkv_proj and o_proj). Another family's names are left to the
-// script.
-func loraModules(t estimator.LoRATargets, modelType string) string {
+// script: the list is "[...]" and after writes which modules to put
+// there, the config's model_type a quoted string outside the call, so a
+// model_type that reads as Python is not part of the code.
+func loraModules(t estimator.LoRATargets, modelType string) (list, after string) {
 	if t == estimator.LoRAAllLinear {
-		return "\"all-linear\""
+		return "\"all-linear\"", ""
 	}
 	switch modelType {
 	case "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma2", "gemma3", "gemma3_text",
 		"granite", "olmo2", "llama4", "gpt_oss", "glm4_moe":
-		return "[\"q_proj\", \"k_proj\", \"v_proj\", \"o_proj\"]"
+		return "[\"q_proj\", \"k_proj\", \"v_proj\", \"o_proj\"]", ""
 	case "phi3":
-		return "[\"qkv_proj\", \"o_proj\"]"
+		return "[\"qkv_proj\", \"o_proj\"]", ""
 	}
-	return "the attention projections of " + modelType
+	return "[...]", ", target_modules listing the attention projections of model_type " + quoteString(modelType)
 }
 
 // pyBool is Python's spelling of b.
