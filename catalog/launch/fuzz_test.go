@@ -53,6 +53,12 @@ var hostile = []string{
 	"key: value",
 	"- item",
 	"org/model.json",
+	"&anchor x",
+	"*alias",
+	"!!python/object/apply:os.system ['id']",
+	"nul\x00byte",
+	"a\\\nb",
+	"--decoder-hosts",
 }
 
 // benign are the names the structure is compared with.

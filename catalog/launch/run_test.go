@@ -1,6 +1,7 @@
 package launch_test
 
 import (
+	"errors"
 	"maps"
 	"os"
 	"os/exec"
@@ -25,7 +26,9 @@ import (
 // PATH, and the shell says so on stderr).
 
 // launched are the programs the launch scripts start.
-var launched = []string{"vllm", "python", "python3", "trtllm-serve", "torchrun", "accelerate", "ray", "mpirun", "sglang", "nats-server", "etcd", "pip", "sudo"}
+// canary is a stub too: the fuzz payloads run it, and a script that
+// does has run a command a name injected.
+var launched = []string{"vllm", "python", "python3", "trtllm-serve", "torchrun", "accelerate", "ray", "mpirun", "sglang", "nats-server", "etcd", "pip", "sudo", "canary"}
 
 // tools are the other programs the scripts run, present as they are.
 var tools = []string{"cat", "head"}
@@ -206,4 +209,59 @@ func runsAsPlanned(t *testing.T, sh string) {
 			}
 		}
 	}
+}
+
+// canaryPayloads run the canary stub wherever a shell would evaluate
+// them: a command substitution, backquotes, a command after ";", "&&",
+// "|" or a newline, each breaking out of single or double quotes.
+var canaryPayloads = []string{"$(canary)", "`canary`", "x;canary", "x&&canary", "x|canary", "x\ncanary\n", "x' ; canary ; '", "x\" ; canary ; \"",
+	"x'$(canary)'", "x\\';canary;'", "x\u2028canary", "x\u0085canary", "x\x00;canary"}
+
+// FuzzScriptsRun runs every shell file of a launch (a serving, training,
+// SkyPilot or disaggregated scenario, the names and the model reference
+// fuzzed) under sh and bash with the stubs on PATH: no script runs the
+// canary or anything that is not on PATH (the shell's "not found" on
+// stderr), whatever the names; a model reference Emit refuses is one it
+// must refuse.
+func FuzzScriptsRun(f *testing.F) {
+	// Each payload once, in the instance, the region or the model by
+	// turns, on the scenarios in turn.
+	for i, p := range slices.Concat(canaryPayloads, hostile) {
+		n := []string{benignInstance, benignRegion, benignModel}
+		n[i%3] = p
+		f.Add(n[0], n[1], n[2], uint8(i))
+	}
+	f.Fuzz(func(t *testing.T, instance, region, model string, pick uint8) {
+		if len(shells()) == 0 {
+			t.Skip("no sh")
+		}
+		scenarios(t)
+		all := slices.Concat(serveCases, trainCases, skies, disaggCases)
+		s := all[int(pick)%len(all)]
+		l, err := emit(s, names{provider: "aws", instance: instance, region: region, model: model, nameOrPath: instance})
+		var le *launch.Error
+		if errors.As(err, &le) && le.Key == launch.ErrModelRef && modelRefused(model) {
+			return
+		}
+		if err != nil {
+			t.Fatalf("%q %q %q: %v", instance, region, model, err)
+		}
+		for _, file := range l.Files {
+			text, ok := script(t, file)
+			if !ok {
+				continue
+			}
+			for _, sh := range shells() {
+				calls, stderr, _ := runScriptEnv(t, sh, text, nil)
+				for _, c := range calls {
+					if c[0] == "canary" {
+						t.Fatalf("%s: %s ran the canary:\n%s", file.Name, filepath.Base(sh), text)
+					}
+				}
+				if stderr != "" {
+					t.Fatalf("%s: %s said %q:\n%s", file.Name, filepath.Base(sh), stderr, text)
+				}
+			}
+		}
+	})
 }
