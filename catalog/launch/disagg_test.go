@@ -137,7 +137,11 @@ func TestEmitDisaggSGLang(t *testing.T) {
 			t.Fatalf("router.sh: %v", err)
 		}
 		var prefills, decodes []string
+		v := readVocab(t, "sglang_router_flags.txt", "")
 		for i := 0; i < len(args); i++ {
+			if strings.HasPrefix(args[i], "-") && i > 0 && args[i] != "-m" {
+				v.check(t, "router.sh", args[i], "")
+			}
 			switch args[i] {
 			case "--prefill":
 				prefills = append(prefills, args[i+1]+" "+args[i+2])
