@@ -165,6 +165,7 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	in := estimator.DefaultInput(arch)
 	choose(&r, jobspec.Task, estimator.ParseTask, &in.Task)
 	choose(&r, jobspec.Precision, estimator.ParseDType, &in.Weights)
+	r.onOff(jobspec.PureBF16, &in.PureBF16)
 	// Serving starts from the checkpoint as published when no precision is
 	// chosen (the command line without --precision; the page always
 	// chooses): vLLM and SGLang serve an FP8 checkpoint in FP8 whatever
@@ -237,6 +238,7 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	r.onOff(jobspec.FlashAttention, &in.FlashAttention)
 	r.onOff(jobspec.EnforceEager, &in.EnforceEager)
 	r.onOff(jobspec.TextOnly, &in.TextOnly)
+	r.onOff(jobspec.Compile, &in.Compiled)
 	v, err := strconv.ParseFloat(strings.TrimSpace(t.Text[jobspec.GPUMemUtil]), 64)
 	switch {
 	case err != nil:

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"rightsize/app/page"
+	"rightsize/app/page/jobspec"
 	"rightsize/catalog"
 	"rightsize/estimator"
 )
@@ -138,5 +139,33 @@ func TestEngineAutoIsOneStory(t *testing.T) {
 		if r := cheapest(t, p); r.Engine != c.want.String() {
 			t.Errorf("%v: rightsize plan's pick %s runs %q, want %v", c.args, r.OfferID, r.Engine, c.want)
 		}
+	}
+}
+
+// TestCompileResolvedOnce: --compile is read by the one parser
+// (page.ParseInput), which resolves the auto engine once with it: HF
+// transformers with torch.compile stays on HF (plan.AutoEngine), where
+// the engine resolved without it would be vLLM.
+func TestCompileResolvedOnce(t *testing.T) {
+	code, out, errs := runEst(t, "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--compile", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var est struct {
+		Engine string `json:"engine"`
+	}
+	if err := json.Unmarshal([]byte(out), &est); err != nil {
+		t.Fatal(err)
+	}
+	if est.Engine != estimator.HF.String() || strings.Contains(errs, "vllm") {
+		t.Errorf("--compile on auto runs %q (notes %q), want %v", est.Engine, errs, estimator.HF)
+	}
+	var text page.JobText
+	for f, v := range map[jobspec.Field]string{jobspec.Model: "llama-3.1-8b", jobspec.GPU: "h100-sxm", jobspec.Compile: "1"} {
+		text.Text[f], text.Read[f], text.Set[f] = v, true, true
+	}
+	j, perrs := page.ParseInput(&text, estimator.Arch{}, catalog.Default())
+	if len(perrs) > 0 || !j.EngineOpen || !j.In.Compiled || j.In.Engine != estimator.HF {
+		t.Errorf("ParseInput with --compile: engine %v (open %v), compiled %v, %v; want HF compiled on auto", j.In.Engine, j.EngineOpen, j.In.Compiled, perrs)
 	}
 }

@@ -69,7 +69,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		batch            = intFlag(fs, jobspec.Batch, "micro-batch (training) or concurrent sequences (inference)")
 		_                = intFlag(fs, jobspec.Seq, "tokens per sequence")
 		_                = textFlag(fs, jobspec.Optimizer, choices(estimator.Optimizers))
-		pureBF16         = fs.Bool("pure-bf16", false, "full training in 16-bit only: no fp32 master copy, optimizer states in bf16 (torchtune's default)")
+		_                = boolFlag(fs, jobspec.PureBF16, "full training in 16-bit only: no fp32 master copy, optimizer states in bf16 (torchtune's default)")
 		seqPar           = fs.Bool("sequence-parallel", def.SequenceParallel, "with TP in training, shard the LayerNorm/dropout activations too (Megatron-LM, NeMo)")
 		optInBwd         = fs.Bool("optimizer-in-backward", false, "full training on one GPU: step each parameter in the backward pass and free its gradient (torchtune optimizer_in_bwd)")
 		loraDrop         = fs.Float64("lora-dropout", def.LoRADropout, "LoRA/QLoRA: dropout rate on the adapters' input (PEFT lora_dropout); above 0 each adapted linear saves a dropped copy of its input and a mask. 0.05 as LitGPT, ms-swift, TRL, axolotl's examples and torchtune's builders before 2024-09-11 set; 0 for PEFT's own default, LLaMA-Factory, Unsloth's notebooks, torchtune's Llama 3.1 recipes since")
@@ -87,7 +87,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		_                = intFlag(fs, jobspec.LoRARank, "LoRA rank")
 		_                = textFlag(fs, jobspec.LoRATargets, "attention|all-linear")
 		_                = textFlag(fs, jobspec.Engine, plan.AutoEngineName+"|"+choices(estimator.Engines)+" (auto: the engine the plan runs the job on: vllm for a decoder's inference where vLLM runs it on --gpu, else hf; hf for training)")
-		compiled         = fs.Bool("compile", false, "HF transformers with a static KV cache and torch.compile (CUDA graphs)")
+		_                = boolFlag(fs, jobspec.Compile, "HF transformers with a static KV cache and torch.compile (CUDA graphs)")
 		_                = boolFlag(fs, jobspec.TextOnly, "a vision-language model's text model alone: its vision tower and projector are not loaded (vLLM --language-model-only)")
 		_                = floatFlag(fs, jobspec.MFU, "training compute efficiency (share of peak FLOP/s) to use instead of the model's; 0: model")
 		_                = floatFlag(fs, jobspec.InferenceMFU, "share of peak FLOP/s for prefill; 0: model")
@@ -250,7 +250,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		notes = append(notes, fmt.Sprintf("--precision %s: %s ships its weights in %s (--precision bf16 plans 16-bit weights)", in.Weights, ij.ShippedBy, in.Weights))
 	}
 	// The command line's own fields (the page has none of these).
-	in.Compiled, in.PureBF16, in.SequenceParallel, in.LossChunks = *compiled, *pureBF16, *seqPar, *lossChunks
+	in.SequenceParallel, in.LossChunks = *seqPar, *lossChunks
 	in.OptimizerInBackward, in.SchedulerSteps, in.RequestSeconds = *optInBwd, *schedSteps, *reqOver
 	in.FSDPNoSync, in.LoRADropout, in.LoRAFusedQKV, in.QuantizeHead = *fsdpNoSync, *loraDrop, *loraFused, *quantHead
 	in.FSDPAdapterUnits, in.SchedulerRecvInterval, in.AttentionDPBalanceIters = *fsdpAdapterUnits, *recvInterval, *dpBalance
@@ -273,12 +273,6 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		}
 	}
 	in.RedundantExperts, in.TwoBatchOverlap = *redundant, *tbo
-	if ij.EngineOpen {
-		// No --engine (or --engine auto): the engine the plan runs the
-		// job on, at --gpu, with the command line's own fields (HF
-		// transformers --compiled stays HF), as page.ParseInput resolves it.
-		in.Engine, ij.EngineWhy = plan.AutoEngine(in, ij.Kind, gpuSpec.Generation())
-	}
 	switch {
 	case *gpu != "" && *vram != "":
 		errs = append(errs, errors.New("--gpu and --vram are exclusive"))
