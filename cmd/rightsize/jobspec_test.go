@@ -49,7 +49,7 @@ func TestDoorsShareJobFields(t *testing.T) {
 	// link keys are reserved, and the page reads their defaults.
 	pageHides := map[string]string{
 		"compile":   "HF transformers' torch.compile: the page's engines are HF eager and the serving engines",
-		"pure-bf16": "pure 16-bit training: the page has no switch for it",
+		"pure-bf16": "reached on the page through the precision's Lightning names (bf16-true, 16-true)",
 	}
 	keys := map[string]string{}
 	for j, s := range jobspec.Fields {

@@ -75,6 +75,15 @@ func TestDoorsParseOneJob(t *testing.T) {
 		// (estimator.Workload's zero value), as the CLI's JSON has it.
 		base("output-tokens", "0"),
 		base("output-tokens", "4000"),
+		// Lightning's precision names, as LitGPT's tables print them:
+		// bf16-true and 16-true are pure 16-bit training (no fp32 master
+		// copy), the -mixed ones autocast over fp32 weights.
+		base("task", "finetune", "precision", "bf16-true", "gpus", "4", "zero", "3", "batch", "2", "gpu", "a10g"),
+		base("task", "lora", "precision", "16-true", "batch", "4"),
+		base("task", "qlora", "quant", "nf4", "precision", "bf16-true", "batch", "4", "gpu", "l4"),
+		base("task", "finetune", "precision", "bf16-mixed", "gpus", "8", "zero", "3", "batch", "2"),
+		base("task", "lora", "precision", "32-true", "batch", "1"),
+		base("precision", "bf16-true"),
 	}
 	bad := []struct {
 		c     job
@@ -109,6 +118,8 @@ func TestDoorsParseOneJob(t *testing.T) {
 		{base("engine", "vllm", "bandwidth-util", "0.001"), "bandwidth-util"},
 		{base("engine", "vllm", "inference-mfu", "-0.3"), "inference-mfu"},
 		{base("output-tokens", "many"), "output-tokens"},
+		{base("precision", "bf16-mixed"), "precision"},
+		{base("task", "train", "precision", "transformer-engine"), "precision"},
 	}
 	parseBoth := func(c job) (cli jobCapture, code int, stderr string, j page.Job, errs [page.NFields]page.FieldErr, ok bool) {
 		s := page.DefaultState
@@ -165,6 +176,12 @@ func TestDoorsParseOneJob(t *testing.T) {
 		}
 		if k, ok := c["attention-kernel"]; ok && (cli.job.in.AttnKernel.String() != k || j.In.AttnKernel.String() != k) {
 			t.Errorf("%v: attention kernel CLI %v, page %v, want %s", c, cli.job.in.AttnKernel, j.In.AttnKernel, k)
+		}
+		if p, ok := c["precision"]; ok && strings.Contains(p, "-") {
+			pure := strings.HasSuffix(p, "-true") && p != "32-true" && c["task"] != "inference"
+			if cli.job.in.PureBF16 != pure || cli.job.in.Weights.String() != map[string]string{"bf16": "bf16", "16": "fp16", "32": "fp32"}[strings.SplitN(p, "-", 2)[0]] {
+				t.Errorf("%v: CLI reads %s as %v weights, pure 16-bit %v", c, p, cli.job.in.Weights, cli.job.in.PureBF16)
+			}
 		}
 		if cli.job.eff != j.Eff {
 			t.Errorf("%v: efficiencies CLI %+v, page %+v", c, cli.job.eff, j.Eff)
