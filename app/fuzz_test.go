@@ -77,6 +77,7 @@ func FuzzFragment(f *testing.F) {
 	f.Add("m=llama-3.1-8b&t=lora&p=bf16-true&g=a10g")
 	f.Add("m=llama-3.1-8b&t=finetune&p=16-mixed&n=4&z=3")
 	f.Add("m=llama-3.1-8b&p=bf16-mixed")
+	f.Add("m=llama-3.1-8b&rps=5&g=p100")
 	f.Add("t=train&p=transformer-engine&pb=1&hc=1")
 	f.Add("%")
 	f.Add("m=%E0%A4%A")

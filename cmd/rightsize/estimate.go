@@ -148,6 +148,10 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		sub.define(fs)
 	} else {
 		dis = defineDisagg(fs)
+		// The plan's request rate (rightsize plan; the page's rps):
+		// given, the job is online serving, whose engine on auto is the
+		// one the plan serves it on, as the page resolves it.
+		textFlag(fs, jobspec.RequestsPerSecond, "online serving: target request rate, as rightsize plan takes it; makes the job a serving job, whose engine on auto is the plan's for serving (the speed stays the closed-loop benchmark at --batch; rightsize plan sizes replicas for the rate)")
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -239,6 +243,17 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	var errs []error
 	for _, e := range jerrs {
 		errs = append(errs, e)
+	}
+	if sub == nil && set[jobspec.Fields[jobspec.RequestsPerSecond].Flag] {
+		// The rate as the plan reads it (page.ParsePlan): the estimate
+		// has no other plan field, so only its problems come back.
+		_, perrs := page.ParsePlan(&text, catalog.Default())
+		for _, e := range perrs {
+			errs = append(errs, e)
+		}
+		if in.Task.Training() {
+			errs = append(errs, fmt.Errorf("--requests-per-second: a serving job's request rate; --task %s trains", in.Task))
+		}
 	}
 	parse := func(flagName string, f func() error) {
 		if err := f(); err != nil {
