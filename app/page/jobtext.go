@@ -541,6 +541,9 @@ type PlanJob struct {
 	// RequestsPerSecond is online serving's request rate, above 0 and up
 	// to MaxRequestsPerSecond (0: not given).
 	RequestsPerSecond float64
+	// SLOStat is the statistic over the requests that serving's TTFT and
+	// TPOT targets bound (p95 unless given).
+	SLOStat planner.SLOStat
 	// Own is the owned-GPU alternative to the daily fleet: its purchase
 	// price, electricity price and depreciation period (nil: no purchase
 	// price given). The power and PUE are the planner's defaults unless
@@ -574,6 +577,7 @@ func ParsePlan(given *JobText, cat *catalog.Catalog) (PlanJob, []*JobError) {
 	r := jobReader{t: &t}
 	var j PlanJob
 	choose(&r, jobspec.Pricing, planner.ParsePricing, &j.Pricing)
+	choose(&r, jobspec.SLOStat, planner.ParseSLOStat, &j.SLOStat)
 	j.Currency = "USD"
 	if c := strings.ToUpper(strings.TrimSpace(t.Text[jobspec.Currency])); c != "" {
 		if _, ok := cat.FX(c); ok {

@@ -104,7 +104,6 @@ func TestDoorsShareJobFields(t *testing.T) {
 	apart := map[string]string{
 		"calibration": "a file on the command line, the calibration's text in the link",
 		"emit":        "a launch script's dialect and file on the command line, the page's launch tab",
-		"slo-stat":    `"" on the command line means p95, which the page shows`,
 		"emit-router": `"engine" on the command line, "" on the page: the engine's own`,
 	}
 	for _, n := range page.FieldNames {

@@ -253,6 +253,9 @@ func TestDoorsParseOnePlan(t *testing.T) {
 		// Owning against the daily fleet (a preset's): free power is a price.
 		{"workload": "chat", "own-price": "25000", "kwh-price": "0", "depreciation-years": "5"},
 		{"workload": "chat", "own-price": "1e5", "kwh-price": "0.12", "depreciation-years": "100"},
+		// The statistic the serving targets bound: p95 unless given.
+		{"requests-per-second": "5", "slo-stat": "p99"},
+		{"requests-per-second": "5", "slo-stat": "mean"},
 	}
 	bad := []struct {
 		c     job
@@ -291,6 +294,7 @@ func TestDoorsParseOnePlan(t *testing.T) {
 		{job{"workload": "chat", "own-price": "25000", "kwh-price": "0.1", "depreciation-years": "101"}, "depreciation-years"},
 		{job{"workload": "chat", "own-price": "25000", "kwh-price": "0.1", "depreciation-years": "Inf"}, "depreciation-years"},
 		{job{"workload": "chat", "own-price": "25000", "depreciation-years": "5"}, "kwh-price"},
+		{job{"requests-per-second": "5", "slo-stat": "p97"}, "slo-stat"},
 	}
 	parseBoth := func(c job) (cli *planCapture, code int, j page.Job, errs [page.NFields]page.FieldErr, ok bool) {
 		s := page.DefaultState
@@ -338,6 +342,10 @@ func TestDoorsParseOnePlan(t *testing.T) {
 		if cli.req.Workload.RequestsPerSecond != j.RPS || cli.req.Filters.MinVCPUs != j.Filters.MinVCPUs || a.SpotInterruptionsPerMonth != j.SpotRate {
 			t.Errorf("%v: CLI rate %g, vCPUs %d, reclaims %g; page %g, %d, %g", c, cli.req.Workload.RequestsPerSecond, cli.req.Filters.MinVCPUs,
 				a.SpotInterruptionsPerMonth, j.RPS, j.Filters.MinVCPUs, j.SpotRate)
+		}
+		if want := c["slo-stat"]; c["requests-per-second"] != "" && (cli.req.Workload.SLOStat != j.SLOStat || want != "" && j.SLOStat.String() != want ||
+			want == "" && j.SLOStat != plan.SLOP95) {
+			t.Errorf("%v: the targets' statistic CLI %v, page %v", c, cli.req.Workload.SLOStat, j.SLOStat)
 		}
 		if api := c["api-input-price"] + c["api-output-price"]; api != "" && (j.API == nil || len(cli.req.HostedAPIs) != 1 || cli.req.HostedAPIs[0] != *j.API) ||
 			api == "" && j.API != nil {

@@ -95,6 +95,7 @@ const (
 	OutputTokens
 	// The planner's question (rightsize plan).
 	RequestsPerSecond
+	SLOStat
 	Requests
 	Pricing
 	Currency
@@ -191,14 +192,16 @@ var Fields = [N]Spec{
 	OutputTokens: {"output-tokens", "out", "0", Int},
 
 	RequestsPerSecond: {"requests-per-second", "rps", "", Text},
-	Requests:          {"requests", "req", "", Text},
-	Pricing:           {"pricing", "pr", "on-demand", Text}, // plan.OnDemand
-	Currency:          {"currency", "cur", "USD", Text},
-	Country:           {"country", "cc", "", Text},
-	Region:            {"region", "hr", "", Text},
-	Provider:          {"provider", "pv", "", Text},
-	CheckpointWrite:   {"checkpoint-write", "ckw", "", Text},
-	Restart:           {"restart", "rst", "", Text},
+	// The statistic over the requests that the serving targets bound.
+	SLOStat:         {"slo-stat", "slo", "p95", Text}, // plan.SLOP95
+	Requests:        {"requests", "req", "", Text},
+	Pricing:         {"pricing", "pr", "on-demand", Text}, // plan.OnDemand
+	Currency:        {"currency", "cur", "USD", Text},
+	Country:         {"country", "cc", "", Text},
+	Region:          {"region", "hr", "", Text},
+	Provider:        {"provider", "pv", "", Text},
+	CheckpointWrite: {"checkpoint-write", "ckw", "", Text},
+	Restart:         {"restart", "rst", "", Text},
 	// Plans span only instances whose provider names the network
 	// between them (plan.Assumptions.UnknownNetworks).
 	UnknownNetworks: {"unknown-networks", "un", "0", Bool},
