@@ -205,7 +205,11 @@ func (in *ViewIn) fieldOptions(f Field) []Option {
 		return engines
 	case FieldLang:
 		return LangOptions()
-	case FieldPrecision, FieldKV:
+	case FieldPrecision:
+		// The dtypes, then Lightning's names as LitGPT's configs print
+		// them (ParseInput reads both; the -mixed ones train only).
+		return append(enumOptions(estimator.DTypes), enumOptions(LightningPrecisions)...)
+	case FieldKV:
 		return enumOptions(estimator.DTypes)
 	case FieldKernel:
 		return enumOptions(estimator.Kernels)

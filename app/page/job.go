@@ -340,7 +340,7 @@ func (p *parser) parse() (Job, bool) {
 		// rightsize plan --ttft-p95 and --tpot); 0 is no target.
 		p.duration(FieldTTFT, 1e-3, &j.TTFT)
 		p.duration(FieldTPOT, 1e-3, &j.TPOT)
-		choice(p, FieldSLOStat, planner.ParseSLOStat, &j.SLOStat)
+		j.SLOStat = pj.SLOStat // ParsePlan
 	}
 	if s.Shown(FieldRequests) {
 		// A batch job's requests are needed where the field is shown.

@@ -164,7 +164,7 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	var j InputJob
 	in := estimator.DefaultInput(arch)
 	choose(&r, jobspec.Task, estimator.ParseTask, &in.Task)
-	choose(&r, jobspec.Precision, estimator.ParseDType, &in.Weights)
+	r.precision(&in)
 	// Serving starts from the checkpoint as published when no precision is
 	// chosen (the command line without --precision; the page always
 	// chooses): vLLM and SGLang serve an FP8 checkpoint in FP8 whatever
@@ -237,6 +237,7 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	r.onOff(jobspec.FlashAttention, &in.FlashAttention)
 	r.onOff(jobspec.EnforceEager, &in.EnforceEager)
 	r.onOff(jobspec.TextOnly, &in.TextOnly)
+	r.onOff(jobspec.Compile, &in.Compiled)
 	v, err := strconv.ParseFloat(strings.TrimSpace(t.Text[jobspec.GPUMemUtil]), 64)
 	switch {
 	case err != nil:
@@ -274,6 +275,93 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	}
 	j.In = in
 	return j, r.errs
+}
+
+// LightningPrecision is one of Lightning's precision names (Trainer and
+// Fabric precision=, as LitGPT's configs and published fine-tune tables
+// print them) that the precision field takes besides the estimator's
+// dtypes: the weights' dtype and, for training, whether the job is pure
+// 16-bit (estimator.Input.PureBF16). Lightning's own reading
+// (src/lightning/fabric/connector.py _check_and_init_precision at
+// Lightning-AI/pytorch-lightning 523c8dd, read 2026-11-30): "16-true" and
+// "bf16-true" are HalfPrecision, the module and its optimizer states in
+// the 16-bit dtype with no fp32 master copy; "16-mixed" and "bf16-mixed"
+// are MixedPrecision, torch.autocast over fp32 weights (the estimator's
+// mixed-precision training at bf16 or fp16); "32-true" is fp32.
+type LightningPrecision struct {
+	Name    string
+	Weights estimator.DType
+	Pure    bool // 16-bit weights and states, no fp32 master copy
+	Mixed   bool // autocast over fp32 weights: a training precision
+}
+
+func (p LightningPrecision) String() string { return p.Name }
+
+// LightningPrecisions are the Lightning names the precision field reads.
+// Lightning's "transformer-engine" and "transformer-engine-float16" are
+// not: TransformerEnginePrecision casts the module to its weights dtype
+// (convert_module's module.to(dtype=weights_dtype), so no fp32 master
+// copy) and runs fp8 under te.fp8_autocast
+// (src/lightning/fabric/plugins/precision/transformer_engine.py at
+// 10f0bbe, read 2026-11-30), which the estimator's fp8 training (over
+// fp32 master weights) does not model; nor "64-true". lightningUnmodelled
+// says why.
+var LightningPrecisions = []LightningPrecision{
+	{"bf16-true", estimator.BF16, true, false},
+	{"bf16-mixed", estimator.BF16, false, true},
+	{"16-true", estimator.FP16, true, false},
+	{"16-mixed", estimator.FP16, false, true},
+	{"32-true", estimator.FP32, false, false},
+}
+
+// lightningUnmodelled are Lightning's precision names no estimate takes,
+// with why and what to give instead.
+var lightningUnmodelled = map[string]string{
+	"transformer-engine":         "Lightning's fp8 Transformer Engine over bf16 weights with no fp32 master copy is not modelled; --precision fp8 plans Transformer Engine over fp32 master weights, bf16-true the bf16 weights without fp8",
+	"transformer-engine-float16": "Lightning's fp8 Transformer Engine over fp16 weights with no fp32 master copy is not modelled; --precision fp8 plans Transformer Engine over fp32 master weights, 16-true the fp16 weights without fp8",
+	"64-true":                    "fp64 weights are not modelled; want fp32 or narrower",
+}
+
+// precision reads the precision field, an estimator dtype or a Lightning
+// name (LightningPrecisions), and the pure 16-bit field it may set.
+func (r *jobReader) precision(in *estimator.Input) {
+	r.onOff(jobspec.PureBF16, &in.PureBF16)
+	name := r.t.Text[jobspec.Precision]
+	i := slices.IndexFunc(LightningPrecisions, func(p LightningPrecision) bool { return p.Name == name })
+	if i < 0 {
+		choose(r, jobspec.Precision, parsePrecision, &in.Weights)
+		return
+	}
+	p := LightningPrecisions[i]
+	switch train := in.Task.Training(); {
+	case p.Mixed && !train:
+		r.fail(jobspec.Precision, MsgIncompatible, showValue, fmt.Errorf("Lightning's autocast over fp32 weights, a training precision; for --task %s give %s (16-bit weights, as %s-true) or fp32", in.Task, p.Weights, strings.TrimSuffix(p.Name, "-mixed")))
+	case train && r.t.Set[jobspec.PureBF16] && in.PureBF16 != p.Pure:
+		r.fail(jobspec.Precision, MsgIncompatible, showValue, fmt.Errorf("Lightning's %s keeps %s, which --pure-bf16=%t contradicts", p.Name, map[bool]string{true: "no fp32 master copy", false: "fp32 weights"}[p.Pure], in.PureBF16))
+	default:
+		in.Weights = p.Weights
+		in.PureBF16 = in.PureBF16 || train && p.Pure
+	}
+}
+
+// parsePrecision reads the precision field's name of an estimator dtype;
+// Lightning's names are read before it (jobReader.precision), and a name
+// that is neither lists both.
+func parsePrecision(s string) (estimator.DType, error) {
+	d, err := estimator.ParseDType(s)
+	var ie *estimator.InputError
+	if errors.As(err, &ie) {
+		if why, ok := lightningUnmodelled[s]; ok {
+			ie.Reason = why
+			return d, err
+		}
+		names := make([]string, len(LightningPrecisions))
+		for i, p := range LightningPrecisions {
+			names[i] = p.Name
+		}
+		ie.Reason += "; or Lightning's " + strings.Join(names, ", ")
+	}
+	return d, err
 }
 
 // parseEngine reads the engine field's name of an engine; auto, the
@@ -453,6 +541,9 @@ type PlanJob struct {
 	// RequestsPerSecond is online serving's request rate, above 0 and up
 	// to MaxRequestsPerSecond (0: not given).
 	RequestsPerSecond float64
+	// SLOStat is the statistic over the requests that serving's TTFT and
+	// TPOT targets bound (p95 unless given).
+	SLOStat planner.SLOStat
 	// Own is the owned-GPU alternative to the daily fleet: its purchase
 	// price, electricity price and depreciation period (nil: no purchase
 	// price given). The power and PUE are the planner's defaults unless
@@ -486,6 +577,7 @@ func ParsePlan(given *JobText, cat *catalog.Catalog) (PlanJob, []*JobError) {
 	r := jobReader{t: &t}
 	var j PlanJob
 	choose(&r, jobspec.Pricing, planner.ParsePricing, &j.Pricing)
+	choose(&r, jobspec.SLOStat, planner.ParseSLOStat, &j.SLOStat)
 	j.Currency = "USD"
 	if c := strings.ToUpper(strings.TrimSpace(t.Text[jobspec.Currency])); c != "" {
 		if _, ok := cat.FX(c); ok {

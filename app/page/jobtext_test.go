@@ -145,3 +145,52 @@ func TestParseInputShippedPrecision(t *testing.T) {
 		}
 	}
 }
+
+// TestParseInputLightningPrecision: the precision field takes Lightning's
+// names as LitGPT's configs and published fine-tune tables print them
+// (bf16-true is 16-bit weights and states with no fp32 master copy, the
+// estimator's pure 16-bit training; bf16-mixed autocast over fp32
+// weights, its mixed precision), and refuses with the reason those it
+// cannot model or that contradict --pure-bf16.
+func TestParseInputLightningPrecision(t *testing.T) {
+	for _, c := range []struct {
+		task, precision, pure string // pure: --pure-bf16 given ("": not)
+		want                  estimator.DType
+		wantPure              bool
+		err                   string // the command line's wording ("": read)
+	}{
+		{"finetune", "bf16-true", "", estimator.BF16, true, ""},
+		{"lora", "16-true", "", estimator.FP16, true, ""},
+		{"qlora", "bf16-true", "1", estimator.BF16, true, ""},
+		{"finetune", "bf16-mixed", "", estimator.BF16, false, ""},
+		{"train", "16-mixed", "0", estimator.FP16, false, ""},
+		{"finetune", "32-true", "", estimator.FP32, false, ""},
+		// Serving: the weights' dtype; no pure 16-bit training to plan.
+		{"inference", "bf16-true", "", estimator.BF16, false, ""},
+		{"inference", "32-true", "", estimator.FP32, false, ""},
+		{"inference", "bf16-mixed", "", 0, false, "--precision bf16-mixed: Lightning's autocast over fp32 weights, a training precision; for --task inference give bf16 (16-bit weights, as bf16-true) or fp32"},
+		{"finetune", "bf16-true", "0", 0, false, "--precision bf16-true: Lightning's bf16-true keeps no fp32 master copy, which --pure-bf16=false contradicts"},
+		{"lora", "16-mixed", "1", 0, false, "--precision 16-mixed: Lightning's 16-mixed keeps fp32 weights, which --pure-bf16=true contradicts"},
+		{"train", "transformer-engine", "", 0, false, "not modelled; --precision fp8 plans Transformer Engine over fp32 master weights"},
+		{"finetune", "64-true", "", 0, false, "fp64 weights are not modelled"},
+		{"finetune", "bf16_true", "", 0, false, "want fp32, bf16, fp16, fp8, fp4, int8 or int4; or Lightning's bf16-true, bf16-mixed, 16-true, 16-mixed, 32-true"},
+	} {
+		var text JobText
+		for f, v := range map[jobspec.Field]string{jobspec.Model: "llama-3.1-8b", jobspec.Task: c.task, jobspec.Precision: c.precision} {
+			text.Text[f], text.Read[f], text.Set[f] = v, true, true
+		}
+		if c.pure != "" {
+			text.Text[jobspec.PureBF16], text.Read[jobspec.PureBF16], text.Set[jobspec.PureBF16] = c.pure, true, true
+		}
+		j, errs := ParseInput(&text, estimator.Arch{}, catalog.Default())
+		if c.err != "" {
+			if len(errs) != 1 || errs[0].Field != jobspec.Precision || !strings.Contains(errs[0].Error(), c.err) {
+				t.Errorf("%+v: %v, want one --precision problem saying %q", c, errs, c.err)
+			}
+			continue
+		}
+		if len(errs) > 0 || j.In.Weights != c.want || j.In.PureBF16 != c.wantPure {
+			t.Errorf("%+v: weights %s, pure 16-bit %v, %v; want %s, %v", c, j.In.Weights, j.In.PureBF16, errs, c.want, c.wantPure)
+		}
+	}
+}

@@ -200,9 +200,6 @@ func newDefaultState() ViewState {
 	// better.
 	s[FieldTTFT] = strconv.FormatFloat(1000*planner.DefaultTTFTSeconds, 'g', -1, 64)
 	s[FieldTPOT] = strconv.FormatFloat(1000*planner.DefaultTPOTSeconds, 'g', -1, 64)
-	// The statistic both targets bound: p95, as rightsize plan's
-	// --slo-stat (planner.SLOStat's zero value).
-	s[FieldSLOStat] = planner.SLOP95.String()
 	return s
 }
 

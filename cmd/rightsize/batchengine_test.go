@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"rightsize/app/page"
+	"rightsize/app/page/jobspec"
 	"rightsize/catalog"
 	"rightsize/estimator"
 )
@@ -93,20 +94,33 @@ func TestBatchEngineKeepsHFWhereVLLMDoesNot(t *testing.T) {
 // planner's (plan.AutoEngine): vLLM for a decoder's batch on an H100, HF
 // transformers on a Pascal GPU and for an encoder. An engine given is
 // kept at both doors: --engine hf and e=hf (a link written by hand)
-// force HF transformers for the decoder's batch.
+// force HF transformers for the decoder's batch. A request rate
+// (--requests-per-second, the link's rps) makes the job serving at both
+// doors, which the plan serves on vLLM on every GPU: on a Pascal GPU too,
+// where it then finds nothing and says vLLM does not run there (the
+// estimate without the rate ran HF there while the page said vLLM).
 func TestEngineAutoIsOneStory(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		link string
 		want estimator.Engine
 		why  string // the page's reason on auto ("": an engine given)
+		rate string // the request rate of a serving job ("": a batch job)
 	}{
-		{[]string{"--model", "llama-3.1-8b", "--gpu", "h100-sxm"}, "m=llama-3.1-8b&g=h100-sxm", estimator.VLLM, "batch inference planned on vLLM"},
-		{[]string{"--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "auto"}, "m=llama-3.1-8b&g=h100-sxm&e=auto", estimator.VLLM, "batch inference planned on vLLM"},
-		{[]string{"--model", "llama-3.1-8b", "--gpu", "p100"}, "m=llama-3.1-8b&g=p100", estimator.HF, "vLLM does not run on Pascal GPUs"},
-		{[]string{"--model", "bert-base-uncased", "--gpu", "h100-sxm", "--seq", "512"}, "m=bert-base-uncased&g=h100-sxm&s=512&out=0", estimator.HF, "the model generates no tokens"},
-		{[]string{"--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "hf"}, "m=llama-3.1-8b&g=h100-sxm&e=hf", estimator.HF, ""},
+		{[]string{"--model", "llama-3.1-8b", "--gpu", "h100-sxm"}, "m=llama-3.1-8b&g=h100-sxm", estimator.VLLM, "batch inference planned on vLLM", ""},
+		{[]string{"--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "auto"}, "m=llama-3.1-8b&g=h100-sxm&e=auto", estimator.VLLM, "batch inference planned on vLLM", ""},
+		{[]string{"--model", "llama-3.1-8b", "--gpu", "p100"}, "m=llama-3.1-8b&g=p100", estimator.HF, "vLLM does not run on Pascal GPUs", ""},
+		{[]string{"--model", "bert-base-uncased", "--gpu", "h100-sxm", "--seq", "512"}, "m=bert-base-uncased&g=h100-sxm&s=512&out=0", estimator.HF, "the model generates no tokens", ""},
+		{[]string{"--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "hf"}, "m=llama-3.1-8b&g=h100-sxm&e=hf", estimator.HF, "", ""},
+		{[]string{"--model", "llama-3.1-8b", "--gpu", "p100"}, "m=llama-3.1-8b&g=p100&rps=5", estimator.VLLM, "continuous batching", "5"},
+		{[]string{"--model", "llama-3.1-8b", "--gpu", "t4"}, "m=llama-3.1-8b&g=t4&rps=5", estimator.VLLM, "continuous batching", "5"},
+		{[]string{"--model", "llama-3.1-8b", "--gpu", "h100-sxm"}, "m=llama-3.1-8b&g=h100-sxm&rps=5", estimator.VLLM, "continuous batching", "5"},
 	} {
+		workload := []string{"--requests", "100000"}
+		if c.rate != "" {
+			c.args = append(c.args, "--requests-per-second", c.rate)
+			workload = nil
+		}
 		code, out, errs := runEst(t, append(c.args, "--json")...)
 		if code != 0 {
 			t.Fatalf("%v: exit %d: %s", c.args, code, errs)
@@ -133,10 +147,43 @@ func TestEngineAutoIsOneStory(t *testing.T) {
 				t.Errorf("%s in %s: the engine's reason %q", c.link, lang, why)
 			}
 		}
-		// The plan's pick at the same GPU runs the same engine.
-		p := planJSONOf(t, append(c.args, "--requests", "100000", "--kind", "any")...)
-		if r := cheapest(t, p); r.Engine != c.want.String() {
+		// The plan's pick at the same GPU runs the same engine; where
+		// nothing runs, the plan names that engine as the cause.
+		p := planJSONOf(t, append(append(c.args, workload...), "--kind", "any")...)
+		if len(p.Rows) == 0 {
+			if !strings.HasPrefix(p.NoneCause, c.want.String()+" does not run") {
+				t.Errorf("%v: rightsize plan finds nothing and says %q, want %v named", c.args, p.NoneCause, c.want)
+			}
+		} else if r := cheapest(t, p); r.Engine != c.want.String() {
 			t.Errorf("%v: rightsize plan's pick %s runs %q, want %v", c.args, r.OfferID, r.Engine, c.want)
 		}
+	}
+}
+
+// TestCompileResolvedOnce: --compile is read by the one parser
+// (page.ParseInput), which resolves the auto engine once with it: HF
+// transformers with torch.compile stays on HF (plan.AutoEngine), where
+// the engine resolved without it would be vLLM.
+func TestCompileResolvedOnce(t *testing.T) {
+	code, out, errs := runEst(t, "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--compile", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var est struct {
+		Engine string `json:"engine"`
+	}
+	if err := json.Unmarshal([]byte(out), &est); err != nil {
+		t.Fatal(err)
+	}
+	if est.Engine != estimator.HF.String() || strings.Contains(errs, "vllm") {
+		t.Errorf("--compile on auto runs %q (notes %q), want %v", est.Engine, errs, estimator.HF)
+	}
+	var text page.JobText
+	for f, v := range map[jobspec.Field]string{jobspec.Model: "llama-3.1-8b", jobspec.GPU: "h100-sxm", jobspec.Compile: "1"} {
+		text.Text[f], text.Read[f], text.Set[f] = v, true, true
+	}
+	j, perrs := page.ParseInput(&text, estimator.Arch{}, catalog.Default())
+	if len(perrs) > 0 || !j.EngineOpen || !j.In.Compiled || j.In.Engine != estimator.HF {
+		t.Errorf("ParseInput with --compile: engine %v (open %v), compiled %v, %v; want HF compiled on auto", j.In.Engine, j.EngineOpen, j.In.Compiled, perrs)
 	}
 }

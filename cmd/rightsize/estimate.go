@@ -62,14 +62,14 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		model            = textFlag(fs, jobspec.Model, "catalog model ID (e.g. llama-3.1-8b)")
 		config           = fs.String("config", "", "Hugging Face config.json or rightsize-generic config file")
 		_                = textFlag(fs, jobspec.Task, choices(estimator.Tasks))
-		_                = textFlag(fs, jobspec.Precision, "weights: "+choices(estimator.DTypes)+" (training: the compute dtype; fp8 = Transformer Engine)")
+		_                = textFlag(fs, jobspec.Precision, "weights: "+choices(estimator.DTypes)+" (training: the compute dtype; fp8 = Transformer Engine), or Lightning's "+choices(page.LightningPrecisions)+" (bf16-true and 16-true: --pure-bf16; the -mixed ones: autocast over fp32 weights, training only)")
 		_                = textFlag(fs, jobspec.KVDType, "KV cache: "+choices(estimator.DTypes))
 		_                = textFlag(fs, jobspec.Quant, "weight format: "+choices(estimator.Quants)+" (auto under --task qlora: bitsandbytes NF4 without double quantisation, 4.5 bits, its and Lightning's default; nf4: double-quantised, 4.127 bits, as the QLoRA paper and torchtune's torchao NF4)")
 		_                = textFlag(fs, jobspec.Kernel, "weight-only int4/int8 kernel: "+choices(estimator.Kernels)+" (auto: in HF bitsandbytes for int8 and NF4, exllama for int4; in vLLM and SGLang Marlin. GPTQ int8 in HF: autogptq)")
 		batch            = intFlag(fs, jobspec.Batch, "micro-batch (training) or concurrent sequences (inference)")
 		_                = intFlag(fs, jobspec.Seq, "tokens per sequence")
 		_                = textFlag(fs, jobspec.Optimizer, choices(estimator.Optimizers))
-		pureBF16         = fs.Bool("pure-bf16", false, "full training in 16-bit only: no fp32 master copy, optimizer states in bf16 (torchtune's default)")
+		_                = boolFlag(fs, jobspec.PureBF16, "full training in 16-bit only: no fp32 master copy, optimizer states in bf16 (torchtune's default; Lightning's --precision bf16-true)")
 		seqPar           = fs.Bool("sequence-parallel", def.SequenceParallel, "with TP in training, shard the LayerNorm/dropout activations too (Megatron-LM, NeMo)")
 		optInBwd         = fs.Bool("optimizer-in-backward", false, "full training on one GPU: step each parameter in the backward pass and free its gradient (torchtune optimizer_in_bwd)")
 		loraDrop         = fs.Float64("lora-dropout", def.LoRADropout, "LoRA/QLoRA: dropout rate on the adapters' input (PEFT lora_dropout); above 0 each adapted linear saves a dropped copy of its input and a mask. 0.05 as LitGPT, ms-swift, TRL, axolotl's examples and torchtune's builders before 2024-09-11 set; 0 for PEFT's own default, LLaMA-Factory, Unsloth's notebooks, torchtune's Llama 3.1 recipes since")
@@ -89,7 +89,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		_                = intFlag(fs, jobspec.LoRARank, "LoRA rank")
 		_                = textFlag(fs, jobspec.LoRATargets, "attention|all-linear")
 		_                = textFlag(fs, jobspec.Engine, plan.AutoEngineName+"|"+choices(estimator.Engines)+" (auto: the engine the plan runs the job on: vllm for a decoder's inference where vLLM runs it on --gpu, else hf; hf for training)")
-		compiled         = fs.Bool("compile", false, "HF transformers with a static KV cache and torch.compile (CUDA graphs)")
+		_                = boolFlag(fs, jobspec.Compile, "HF transformers with a static KV cache and torch.compile (CUDA graphs)")
 		_                = boolFlag(fs, jobspec.TextOnly, "a vision-language model's text model alone: its vision tower and projector are not loaded (vLLM --language-model-only)")
 		_                = floatFlag(fs, jobspec.MFU, "training compute efficiency (share of peak FLOP/s) to use instead of the model's; 0: model")
 		_                = floatFlag(fs, jobspec.InferenceMFU, "share of peak FLOP/s for prefill; 0: model")
@@ -150,6 +150,10 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		sub.define(fs)
 	} else {
 		dis = defineDisagg(fs)
+		// The plan's request rate (rightsize plan; the page's rps):
+		// given, the job is online serving, whose engine on auto is the
+		// one the plan serves it on, as the page resolves it.
+		textFlag(fs, jobspec.RequestsPerSecond, "online serving: target request rate, as rightsize plan takes it; makes the job a serving job, whose engine on auto is the plan's for serving (the speed stays the closed-loop benchmark at --batch; rightsize plan sizes replicas for the rate)")
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -242,6 +246,17 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	for _, e := range jerrs {
 		errs = append(errs, e)
 	}
+	if sub == nil && set[jobspec.Fields[jobspec.RequestsPerSecond].Flag] {
+		// The rate as the plan reads it (page.ParsePlan): the estimate
+		// has no other plan field, so only its problems come back.
+		_, perrs := page.ParsePlan(&text, catalog.Default())
+		for _, e := range perrs {
+			errs = append(errs, e)
+		}
+		if in.Task.Training() {
+			errs = append(errs, fmt.Errorf("--requests-per-second: a serving job's request rate; --task %s trains", in.Task))
+		}
+	}
 	parse := func(flagName string, f func() error) {
 		if err := f(); err != nil {
 			errs = append(errs, fmt.Errorf("--%s: %w", flagName, err))
@@ -252,7 +267,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		notes = append(notes, fmt.Sprintf("--precision %s: %s ships its weights in %s (--precision bf16 plans 16-bit weights)", in.Weights, ij.ShippedBy, in.Weights))
 	}
 	// The command line's own fields (the page has none of these).
-	in.Compiled, in.PureBF16, in.SequenceParallel, in.LossChunks = *compiled, *pureBF16, *seqPar, *lossChunks
+	in.SequenceParallel, in.LossChunks = *seqPar, *lossChunks
 	in.OptimizerInBackward, in.SchedulerSteps, in.RequestSeconds = *optInBwd, *schedSteps, *reqOver
 	in.FSDPNoSync, in.LoRADropout, in.LoRAFusedQKV, in.QuantizeHead = *fsdpNoSync, *loraDrop, *loraFused, *quantHead
 	in.FSDPAdapterUnits, in.SchedulerRecvInterval, in.AttentionDPBalanceIters = *fsdpAdapterUnits, *recvInterval, *dpBalance
@@ -275,12 +290,6 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		}
 	}
 	in.RedundantExperts, in.TwoBatchOverlap = *redundant, *tbo
-	if ij.EngineOpen {
-		// No --engine (or --engine auto): the engine the plan runs the
-		// job on, at --gpu, with the command line's own fields (HF
-		// transformers --compiled stays HF), as page.ParseInput resolves it.
-		in.Engine, ij.EngineWhy = plan.AutoEngine(in, ij.Kind, gpuSpec.Generation())
-	}
 	switch {
 	case *gpu != "" && *vram != "":
 		errs = append(errs, errors.New("--gpu and --vram are exclusive"))

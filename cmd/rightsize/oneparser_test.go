@@ -75,6 +75,15 @@ func TestDoorsParseOneJob(t *testing.T) {
 		// (estimator.Workload's zero value), as the CLI's JSON has it.
 		base("output-tokens", "0"),
 		base("output-tokens", "4000"),
+		// Lightning's precision names, as LitGPT's tables print them:
+		// bf16-true and 16-true are pure 16-bit training (no fp32 master
+		// copy), the -mixed ones autocast over fp32 weights.
+		base("task", "finetune", "precision", "bf16-true", "gpus", "4", "zero", "3", "batch", "2", "gpu", "a10g"),
+		base("task", "lora", "precision", "16-true", "batch", "4"),
+		base("task", "qlora", "quant", "nf4", "precision", "bf16-true", "batch", "4", "gpu", "l4"),
+		base("task", "finetune", "precision", "bf16-mixed", "gpus", "8", "zero", "3", "batch", "2"),
+		base("task", "lora", "precision", "32-true", "batch", "1"),
+		base("precision", "bf16-true"),
 	}
 	bad := []struct {
 		c     job
@@ -109,6 +118,8 @@ func TestDoorsParseOneJob(t *testing.T) {
 		{base("engine", "vllm", "bandwidth-util", "0.001"), "bandwidth-util"},
 		{base("engine", "vllm", "inference-mfu", "-0.3"), "inference-mfu"},
 		{base("output-tokens", "many"), "output-tokens"},
+		{base("precision", "bf16-mixed"), "precision"},
+		{base("task", "train", "precision", "transformer-engine"), "precision"},
 	}
 	parseBoth := func(c job) (cli jobCapture, code int, stderr string, j page.Job, errs [page.NFields]page.FieldErr, ok bool) {
 		s := page.DefaultState
@@ -165,6 +176,12 @@ func TestDoorsParseOneJob(t *testing.T) {
 		}
 		if k, ok := c["attention-kernel"]; ok && (cli.job.in.AttnKernel.String() != k || j.In.AttnKernel.String() != k) {
 			t.Errorf("%v: attention kernel CLI %v, page %v, want %s", c, cli.job.in.AttnKernel, j.In.AttnKernel, k)
+		}
+		if p, ok := c["precision"]; ok && strings.Contains(p, "-") {
+			pure := strings.HasSuffix(p, "-true") && p != "32-true" && c["task"] != "inference"
+			if cli.job.in.PureBF16 != pure || cli.job.in.Weights.String() != map[string]string{"bf16": "bf16", "16": "fp16", "32": "fp32"}[strings.SplitN(p, "-", 2)[0]] {
+				t.Errorf("%v: CLI reads %s as %v weights, pure 16-bit %v", c, p, cli.job.in.Weights, cli.job.in.PureBF16)
+			}
 		}
 		if cli.job.eff != j.Eff {
 			t.Errorf("%v: efficiencies CLI %+v, page %+v", c, cli.job.eff, j.Eff)
@@ -236,6 +253,9 @@ func TestDoorsParseOnePlan(t *testing.T) {
 		// Owning against the daily fleet (a preset's): free power is a price.
 		{"workload": "chat", "own-price": "25000", "kwh-price": "0", "depreciation-years": "5"},
 		{"workload": "chat", "own-price": "1e5", "kwh-price": "0.12", "depreciation-years": "100"},
+		// The statistic the serving targets bound: p95 unless given.
+		{"requests-per-second": "5", "slo-stat": "p99"},
+		{"requests-per-second": "5", "slo-stat": "mean"},
 	}
 	bad := []struct {
 		c     job
@@ -274,6 +294,7 @@ func TestDoorsParseOnePlan(t *testing.T) {
 		{job{"workload": "chat", "own-price": "25000", "kwh-price": "0.1", "depreciation-years": "101"}, "depreciation-years"},
 		{job{"workload": "chat", "own-price": "25000", "kwh-price": "0.1", "depreciation-years": "Inf"}, "depreciation-years"},
 		{job{"workload": "chat", "own-price": "25000", "depreciation-years": "5"}, "kwh-price"},
+		{job{"requests-per-second": "5", "slo-stat": "p97"}, "slo-stat"},
 	}
 	parseBoth := func(c job) (cli *planCapture, code int, j page.Job, errs [page.NFields]page.FieldErr, ok bool) {
 		s := page.DefaultState
@@ -321,6 +342,10 @@ func TestDoorsParseOnePlan(t *testing.T) {
 		if cli.req.Workload.RequestsPerSecond != j.RPS || cli.req.Filters.MinVCPUs != j.Filters.MinVCPUs || a.SpotInterruptionsPerMonth != j.SpotRate {
 			t.Errorf("%v: CLI rate %g, vCPUs %d, reclaims %g; page %g, %d, %g", c, cli.req.Workload.RequestsPerSecond, cli.req.Filters.MinVCPUs,
 				a.SpotInterruptionsPerMonth, j.RPS, j.Filters.MinVCPUs, j.SpotRate)
+		}
+		if want := c["slo-stat"]; c["requests-per-second"] != "" && (cli.req.Workload.SLOStat != j.SLOStat || want != "" && j.SLOStat.String() != want ||
+			want == "" && j.SLOStat != plan.SLOP95) {
+			t.Errorf("%v: the targets' statistic CLI %v, page %v", c, cli.req.Workload.SLOStat, j.SLOStat)
 		}
 		if api := c["api-input-price"] + c["api-output-price"]; api != "" && (j.API == nil || len(cli.req.HostedAPIs) != 1 || cli.req.HostedAPIs[0] != *j.API) ||
 			api == "" && j.API != nil {

@@ -327,7 +327,7 @@ var planFlags = []flagRow{
 	sharedFlag(jobspec.RequestsPerSecond, "online serving: target request rate"),
 	{"ttft-p95", strconv.FormatFloat(plan.DefaultTTFTSeconds, 'g', -1, 64) + "s", "serving SLO: time to first token at --slo-stat (p95 by default), e.g. 1s, 800ms; 0: none"},
 	{"tpot", strconv.FormatFloat(1000*plan.DefaultTPOTSeconds, 'g', -1, 64) + "ms", "serving SLO: time per output token at --slo-stat, e.g. 50ms; 0: none"},
-	{"slo-stat", "", "serving: the statistic --ttft-p95 and --tpot bound over the requests: mean|p50|p90|p95|p99 (default p95)"},
+	sharedFlag(jobspec.SLOStat, "serving: the statistic --ttft-p95 and --tpot bound over the requests: mean|p50|p90|p95|p99"),
 	{"max-utilisation", "0", "serving: cap on each replica's load (0: 0.8)"},
 	sharedFlag(jobspec.Pricing, "on-demand|spot|reserved-1y|reserved-3y"),
 	sharedFlag(jobspec.Currency, "display currency (the catalog's FX table's)"),
@@ -507,8 +507,8 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	default:
 		w.Kind, w.RequestsPerSecond = plan.Serving, rps
 		w.TTFTP95Seconds, w.TPOTSeconds = dur("ttft-p95", c.s("ttft-p95")), dur("tpot", c.s("tpot"))
-		w.SLOStat, err = plan.ParseSLOStat(c.s("slo-stat"))
-		add("slo-stat", err)
+		w.SLOStat = pj.SLOStat
+		said(jobspec.SLOStat)
 		w.MaxUtilisation = num("max-utilisation")
 	}
 	if err := checkPlanFlags(*w, job.set, c.s); kinds == 1 && err != nil {

@@ -13,8 +13,11 @@
 //
 // The words differ by door and stay there: the command line's help next
 // to its flag definitions, the page's labels and messages as message
-// keys in app/page. Fields only one door has (the page's language and
-// units; the command line's --json or --pure-bf16) are not listed.
+// keys in app/page. Fields only the page has (its language and units)
+// and the command line's own switches (--json) are not listed. A job
+// field the page does not show yet (--compile, --pure-bf16) is listed
+// with its link key: the one parser reads it at both doors, and the page
+// takes its default.
 package jobspec
 
 import "strconv"
@@ -68,6 +71,8 @@ const (
 	BandwidthUtil
 	Host
 	EngineVersion
+	Compile
+	PureBF16
 	GlobalBatch
 	GPUMemUtil
 	MaxBatchedTokens
@@ -90,6 +95,7 @@ const (
 	OutputTokens
 	// The planner's question (rightsize plan).
 	RequestsPerSecond
+	SLOStat
 	Requests
 	Pricing
 	Currency
@@ -149,7 +155,12 @@ var Fields = [N]Spec{
 	// and the engine's current release.
 	Host:          {"host", "host", "", Text},
 	EngineVersion: {"engine-version", "ev", "", Text},
-	GlobalBatch:   {"global-batch", "gb", "", Int},
+	// HF transformers with a static KV cache and torch.compile, which the
+	// auto engine keeps on HF (plan.AutoEngine); pure 16-bit training, no
+	// fp32 master copy (estimator.Input.PureBF16). The page shows neither.
+	Compile:     {"compile", "hc", "0", Bool},
+	PureBF16:    {"pure-bf16", "pb", "0", Bool},
+	GlobalBatch: {"global-batch", "gb", "", Int},
 	// 0: the engine's own memory share and tokens per step for the GPU's
 	// memory (estimator.Input.GPUMemUtil, MaxBatchedTokens).
 	GPUMemUtil:       {"gpu-mem-util", "u", "0", Float},
@@ -181,14 +192,16 @@ var Fields = [N]Spec{
 	OutputTokens: {"output-tokens", "out", "0", Int},
 
 	RequestsPerSecond: {"requests-per-second", "rps", "", Text},
-	Requests:          {"requests", "req", "", Text},
-	Pricing:           {"pricing", "pr", "on-demand", Text}, // plan.OnDemand
-	Currency:          {"currency", "cur", "USD", Text},
-	Country:           {"country", "cc", "", Text},
-	Region:            {"region", "hr", "", Text},
-	Provider:          {"provider", "pv", "", Text},
-	CheckpointWrite:   {"checkpoint-write", "ckw", "", Text},
-	Restart:           {"restart", "rst", "", Text},
+	// The statistic over the requests that the serving targets bound.
+	SLOStat:         {"slo-stat", "slo", "p95", Text}, // plan.SLOP95
+	Requests:        {"requests", "req", "", Text},
+	Pricing:         {"pricing", "pr", "on-demand", Text}, // plan.OnDemand
+	Currency:        {"currency", "cur", "USD", Text},
+	Country:         {"country", "cc", "", Text},
+	Region:          {"region", "hr", "", Text},
+	Provider:        {"provider", "pv", "", Text},
+	CheckpointWrite: {"checkpoint-write", "ckw", "", Text},
+	Restart:         {"restart", "rst", "", Text},
 	// Plans span only instances whose provider names the network
 	// between them (plan.Assumptions.UnknownNetworks).
 	UnknownNetworks: {"unknown-networks", "un", "0", Bool},

@@ -56,7 +56,7 @@ func TestDefaultsAreTheEstimators(t *testing.T) {
 		MaxBatchedTokens: itoa(in.MaxBatchedTokens), EnforceEager: bit(in.EnforceEager), GPUs: itoa(in.GPUs),
 		ZeRO: "", Offload: in.Offload.String(), TP: itoa(in.TP), PP: itoa(in.PP),
 		CP: itoa(max(1, in.CP)), EP: itoa(max(1, in.EP)), DP: itoa(max(1, in.DP)),
-		Pricing: plan.OnDemand.String(), FreshnessDays: itoa(plan.DefaultFreshnessDays),
+		Pricing: plan.OnDemand.String(), FreshnessDays: itoa(plan.DefaultFreshnessDays), SLOStat: plan.SLOP95.String(),
 		// The overrides and efficiencies the estimator chooses itself.
 		MFU: "", InferenceMFU: "", BandwidthUtil: "", CUDAContext: "", AllocatorReserve: "", NCCL: "", CUDAGraphs: "",
 		UsableVRAM: "", EngineVersion: "", Host: "",
