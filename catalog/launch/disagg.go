@@ -54,7 +54,7 @@ const (
 	ErrDisaggKind = "launch.disagg_kind" // a launcher that does not serve (training, SkyPilot)
 	ErrNoDisagg   = "launch.no_disagg"   // the plan has no disaggregated alternative
 	// ErrDisaggWide: a launcher other than SGLang for workers that span
-	// several instances (plan.DisaggPlan.InstancesPerWorker > 1).
+	// several instances (plan.DisaggWorker.InstancesPerWorker > 1).
 	ErrDisaggWide = "launch.disagg_wide"
 	// ErrDynamoGPU: NVIDIA Dynamo's router on a GPU its support matrix
 	// does not list (AMD, Gaudi, NVIDIA before Ampere).
@@ -104,11 +104,11 @@ const (
 )
 
 // disaggSide is one side of the deployment: its workers, their shape
-// (each side its own: plan.DisaggPlan.Sides), the workers on one
-// instance (per; 1 for a worker over several, shape.nodes of them), the
-// memory share the planner set on them, and the instances they run on
-// (the router's lists name each worker's first instance: for workers
-// that span several, heads, the workers).
+// (each side its own: plan.DisaggPlan's PrefillWorker and DecodeWorker),
+// the workers on one instance (per; 1 for a worker over several,
+// shape.nodes of them), the memory share the planner set on them, and
+// the instances they run on (the router's lists name each worker's first
+// instance: for workers that span several, heads, the workers).
 type disaggSide struct {
 	mode, file                string
 	workers, instances, heads int
@@ -146,7 +146,7 @@ func EmitDisaggVia(k Kind, r Router, req plan.Request, res plan.Result, cat *cat
 		return Launch{}, &Error{Kind: k, Key: ErrUnknownRouter, Reason: "want router " + routerChoices()}
 	}
 	d := res.Disagg
-	if d == nil || d.Offer == nil || d.TP < 1 || d.Prefill < 1 || d.Decode < 1 {
+	if d == nil || d.Offer == nil || d.PrefillWorker.TP < 1 || d.DecodeWorker.TP < 1 || d.Prefill < 1 || d.Decode < 1 {
 		return Launch{}, &Error{Kind: k, Key: ErrNoDisagg, Reason: "the plan has no disaggregated alternative (it needs a serving plan with a request rate, a TTFT or TPOT target and a fitting row without pipeline stages across instances)"}
 	}
 	var base *plan.Row
@@ -177,11 +177,11 @@ func EmitDisaggVia(k Kind, r Router, req plan.Request, res plan.Result, cat *cat
 	}
 	// Each side as the planner sized it: its workers' GPUs, attention-DP
 	// and EP degrees, the instances one spans and the memory share.
-	pre, dec := d.Sides()
 	sides := [2]disaggSide{{mode: "prefill", file: "prefill.sh", workers: d.Prefill}, {mode: "decode", file: "decode.sh", workers: d.Decode}}
 	gpus := int(d.Offer.GPUCount)
-	for j, w := range [2]plan.DisaggWorker{pre, dec} {
+	for j, w := range [2]plan.DisaggWorker{d.PrefillWorker, d.DecodeWorker} {
 		side := &sides[j]
+		w.DP, w.EP, w.InstancesPerWorker = max(w.DP, 1), max(w.EP, 1), max(w.InstancesPerWorker, 1)
 		// Workers per instance; a wide worker (one copy over
 		// InstancesPerWorker instances, as the plan's wide
 		// expert-parallel rows) is one per group of that many instances.

@@ -89,12 +89,12 @@ func TestEmitDisaggSGLang(t *testing.T) {
 	var cases []tc
 	for _, c := range disaggPlans(t) {
 		d := c.res.Disagg
-		cases = append(cases, tc{c.req, c.res, int(d.Offer.GPUCount) / d.TP, d.Prefill, d.Decode, d.Instances})
+		cases = append(cases, tc{c.req, c.res, int(d.Offer.GPUCount) / d.PrefillWorker.TP, d.Prefill, d.Decode, d.Instances})
 	}
 	for _, c := range cases {
 		l, err := launch.EmitDisagg(launch.SGLang, c.req, c.res, nil, "")
 		if err != nil {
-			t.Fatalf("TP %d: %v", c.res.Disagg.TP, err)
+			t.Fatalf("TP %d: %v", c.res.Disagg.PrefillWorker.TP, err)
 		}
 		names := []string{}
 		for _, f := range l.Files {
@@ -105,9 +105,9 @@ func TestEmitDisaggSGLang(t *testing.T) {
 			t.Fatalf("files %v", names)
 		}
 		pre, dec, router := l.Files[0].Text, l.Files[1].Text, l.Files[2].Text
-		for _, want := range []string{"--disaggregation-mode prefill", "--disaggregation-bootstrap-port 8998", "--tp-size " + strconv.Itoa(c.res.Disagg.TP), "--mem-fraction-static"} {
+		for _, want := range []string{"--disaggregation-mode prefill", "--disaggregation-bootstrap-port 8998", "--tp-size " + strconv.Itoa(c.res.Disagg.PrefillWorker.TP), "--mem-fraction-static"} {
 			if !strings.Contains(pre, want) {
-				t.Errorf("TP %d prefill.sh lacks %q:\n%s", c.res.Disagg.TP, want, pre)
+				t.Errorf("TP %d prefill.sh lacks %q:\n%s", c.res.Disagg.PrefillWorker.TP, want, pre)
 			}
 		}
 		// WORKERS starts fewer of an instance's several workers; an
@@ -115,17 +115,17 @@ func TestEmitDisaggSGLang(t *testing.T) {
 		// nor the note names it.
 		notes := strings.Join(l.Notes, "\n")
 		if several := c.per > 1; strings.Contains(pre, "WORKERS=${WORKERS:-"+strconv.Itoa(c.per)+"}") != several || strings.Contains(notes, "WORKERS=N") != several {
-			t.Errorf("TP %d, %d workers an instance: WORKERS in\n%s\n%s", c.res.Disagg.TP, c.per, pre, notes)
+			t.Errorf("TP %d, %d workers an instance: WORKERS in\n%s\n%s", c.res.Disagg.PrefillWorker.TP, c.per, pre, notes)
 		}
 		if strings.Count(pre, "sglang.launch_server") != c.per || strings.Count(dec, "sglang.launch_server") != c.per {
-			t.Errorf("TP %d: %d prefill and %d decode servers an instance, want %d", c.res.Disagg.TP,
+			t.Errorf("TP %d: %d prefill and %d decode servers an instance, want %d", c.res.Disagg.PrefillWorker.TP,
 				strings.Count(pre, "sglang.launch_server"), strings.Count(dec, "sglang.launch_server"), c.per)
 		}
 		if !strings.Contains(dec, "--disaggregation-mode decode") || strings.Contains(dec, "bootstrap-port") {
 			t.Errorf("decode.sh:\n%s", dec)
 		}
 		var ids []string
-		for g := c.res.Disagg.TP; g < 2*c.res.Disagg.TP; g++ {
+		for g := c.res.Disagg.PrefillWorker.TP; g < 2*c.res.Disagg.PrefillWorker.TP; g++ {
 			ids = append(ids, strconv.Itoa(g))
 		}
 		if second := "CUDA_VISIBLE_DEVICES=" + strings.Join(ids, ",") + " "; c.per > 1 && !strings.Contains(pre, second) {
@@ -146,7 +146,7 @@ func TestEmitDisaggSGLang(t *testing.T) {
 			}
 		}
 		if len(prefills) != c.p || len(decodes) != c.dd || args[0] != "-m" || args[1] != "sglang_router.launch_router" || !slices.Contains(args, "--pd-disaggregation") {
-			t.Errorf("TP %d: router %v: %d prefill, %d decode workers; want %d and %d", c.res.Disagg.TP, args, len(prefills), len(decodes), c.p, c.dd)
+			t.Errorf("TP %d: router %v: %d prefill, %d decode workers; want %d and %d", c.res.Disagg.PrefillWorker.TP, args, len(prefills), len(decodes), c.p, c.dd)
 		}
 		if c.per > 1 && (prefills[1] != "http://p0:30001 8999" || prefills[len(prefills)-1] != "http://p"+strconv.Itoa(pInst-1)+":"+strconv.Itoa(30000+(c.p-1)%c.per)+" "+strconv.Itoa(8998+(c.p-1)%c.per)) {
 			t.Errorf("prefill workers %v", prefills)
@@ -364,14 +364,23 @@ func disaggPlans(t *testing.T) []disaggCase {
 	// worker each: as many instances, the lower TPOT).
 	d8 := *res8.Disagg
 	row := res8.Rows[d8.Base(res8.Rows)]
-	d8.TP, d8.DP, d8.EP, d8.InstancesPerWorker, d8.MemShare, d8.PrefillWorker = row.TP, row.AttnDP, row.EP, 1, row.MemShare, plan.DisaggWorker{}
-	per8 := int(d8.Offer.GPUCount) / d8.TP
+	w8 := rowWorker(row)
+	w8.MemShare = row.MemShare
+	d8.PrefillWorker, d8.DecodeWorker = w8, w8
+	per8 := int(d8.Offer.GPUCount) / w8.TP
 	if per8 < 2 || 10%per8 == 0 {
 		t.Fatalf("8B alternative: %d workers an instance, want 2+ and not dividing 10", per8)
 	}
 	d8.Prefill, d8.Decode, d8.Instances = 10, 3, (10+per8-1)/per8+(3+per8-1)/per8
 	res8.Disagg = &d8
 	return []disaggCase{{req, res}, {req8, res8}}
+}
+
+// rowWorker is the worker shape of aggregated row's copy (at least one
+// GPU), on one instance at the request's memory share: a disaggregated
+// plan whose sides both run it.
+func rowWorker(row plan.Row) plan.DisaggWorker {
+	return plan.DisaggWorker{TP: max(row.TP, 1), DP: max(row.AttnDP, 1), EP: max(row.EP, 1), InstancesPerWorker: 1}
 }
 
 // disaggCase is one disaggregated plan and the request it answers.
@@ -391,8 +400,9 @@ func TestEmitDisaggVLLMAndTRTLLM(t *testing.T) {
 	for _, k := range []launch.Kind{launch.VLLM, launch.TRTLLM} {
 		for _, c := range cases {
 			d := c.res.Disagg
-			per := int(d.Offer.GPUCount) / d.TP
-			where := k.String() + " TP " + strconv.Itoa(d.TP)
+			pw := d.PrefillWorker
+			per := int(d.Offer.GPUCount) / pw.TP
+			where := k.String() + " TP " + strconv.Itoa(pw.TP)
 			l, err := launch.EmitDisagg(k, c.req, c.res, nil, "")
 			if err != nil {
 				t.Fatalf("%s: %v", where, err)
@@ -405,14 +415,14 @@ func TestEmitDisaggVLLMAndTRTLLM(t *testing.T) {
 			}
 			if per > 1 {
 				var ids []string
-				for g := d.TP; g < 2*d.TP; g++ {
+				for g := pw.TP; g < 2*pw.TP; g++ {
 					ids = append(ids, strconv.Itoa(g))
 				}
 				second := "CUDA_VISIBLE_DEVICES=" + strings.Join(ids, ",") + " "
 				if !strings.Contains(pre, second) || !strings.Contains(pre, "--port 30001") {
 					t.Errorf("%s: the second worker does not run on GPUs %v and port 30001:\n%s", where, ids, pre)
 				}
-				if k == launch.VLLM && !strings.Contains(pre, "VLLM_NIXL_SIDE_CHANNEL_PORT="+strconv.Itoa(5600+max(d.DP, 1))+" ") {
+				if k == launch.VLLM && !strings.Contains(pre, "VLLM_NIXL_SIDE_CHANNEL_PORT="+strconv.Itoa(5600+max(pw.DP, 1))+" ") {
 					t.Errorf("%s: the second worker's NIXL side channel:\n%s", where, pre)
 				}
 			}
@@ -460,7 +470,7 @@ func TestGoldenDisagg(t *testing.T) {
 	}
 	req := c.req(t)
 	row := c.row(t, req)
-	d := plan.DisaggPlan{Offer: row.Offer, Engine: row.Engine, TP: row.TP, DP: row.AttnDP, EP: row.EP, Prefill: 2, Decode: 3, Instances: 5}
+	d := plan.DisaggPlan{Offer: row.Offer, Engine: row.Engine, PrefillWorker: rowWorker(row), DecodeWorker: rowWorker(row), Prefill: 2, Decode: 3, Instances: 5}
 	res := plan.Result{Rows: []plan.Row{row}, Disagg: &d}
 	for _, r := range launch.Routers {
 		for _, k := range []launch.Kind{launch.VLLM, launch.SGLang, launch.TRTLLM} {
@@ -495,8 +505,9 @@ func TestEmitDisaggDynamo(t *testing.T) {
 	for _, k := range []launch.Kind{launch.SGLang, launch.VLLM, launch.TRTLLM} {
 		for _, c := range cases {
 			d := c.res.Disagg
-			per := int(d.Offer.GPUCount) / d.TP
-			where := k.String() + " TP " + strconv.Itoa(d.TP)
+			pw := d.PrefillWorker
+			per := int(d.Offer.GPUCount) / pw.TP
+			where := k.String() + " TP " + strconv.Itoa(pw.TP)
 			l, err := launch.EmitDisaggVia(k, launch.DynamoRouter, c.req, c.res, nil, "")
 			if err != nil {
 				t.Fatalf("%s: %v", where, err)
@@ -512,7 +523,7 @@ func TestEmitDisaggDynamo(t *testing.T) {
 				if strings.Contains(pre, "--port") || strings.Contains(pre, "--host") || strings.Contains(pre, "vllm serve") {
 					t.Errorf("%s: vllm serve's HTTP flags on a Dynamo worker:\n%s", where, pre)
 				}
-				if per > 1 && !strings.Contains(pre, "VLLM_NIXL_SIDE_CHANNEL_PORT="+strconv.Itoa(5600+max(d.DP, 1))+" ") {
+				if per > 1 && !strings.Contains(pre, "VLLM_NIXL_SIDE_CHANNEL_PORT="+strconv.Itoa(5600+max(pw.DP, 1))+" ") {
 					t.Errorf("%s: the second worker's NIXL side channel:\n%s", where, pre)
 				}
 			case launch.SGLang:
@@ -561,7 +572,7 @@ func TestEmitDisaggDynamo(t *testing.T) {
 
 // TestEmitDisaggWideWorkers: DeepSeek-R1 FP8 on SGLang at 100 requests/s
 // on 8-GPU H100 offers plans 16-GPU workers over two instances each at
-// the recipes' share (plan.DisaggPlan.InstancesPerWorker, MemShare). Both
+// the recipes' share (plan.DisaggWorker.InstancesPerWorker, MemShare). Both
 // sides' scripts start one worker over --nnodes 2 on the instance's own 8
 // GPUs with that --mem-fraction-static and --cuda-graph-max-bs, as
 // InferenceX's H100 recipes run them; the router takes each worker's
@@ -574,7 +585,7 @@ func TestEmitDisaggWideWorkers(t *testing.T) {
 		TTFTP95Seconds: 2, TPOTSeconds: 0.05}}
 	res := planOnH100Nodes(t, req)
 	d := res.Disagg
-	if d == nil || d.InstancesPerWorker != 2 || d.TP != 16 {
+	if d == nil || d.DecodeWorker.InstancesPerWorker != 2 || d.DecodeWorker.TP != 16 {
 		t.Fatalf("disaggregated plan %+v, want 16-GPU workers over 2 instances", d)
 	}
 	l, err := launch.EmitDisagg(launch.SGLang, req, res, nil, "")
@@ -636,7 +647,7 @@ func TestDynamoRefusalIsOneLine(t *testing.T) {
 	o.GPU, o.HasHardware, o.Hardware.Generation = "mi300x\n# rm -rf ~\x1b[2J", true, estimator.GenCDNA3
 	row := s.row
 	row.Offer = &o
-	d := plan.DisaggPlan{Offer: &o, Engine: row.Engine, TP: max(row.TP, 1), DP: row.AttnDP, EP: row.EP, Prefill: 1, Decode: 1, Instances: 2}
+	d := plan.DisaggPlan{Offer: &o, Engine: row.Engine, PrefillWorker: rowWorker(row), DecodeWorker: rowWorker(row), Prefill: 1, Decode: 1, Instances: 2}
 	_, err := launch.EmitDisaggVia(s.kind, launch.DynamoRouter, s.req, plan.Result{Rows: []plan.Row{row}, Disagg: &d}, nil, "")
 	var le *launch.Error
 	if !errors.As(err, &le) || le.Key != launch.ErrDynamoGPU {
@@ -682,8 +693,7 @@ func TestRouterCountMessage(t *testing.T) {
 func TestRouterHostListsAreNotGlobbed(t *testing.T) {
 	c := disaggPlans(t)[0]
 	d := c.res.Disagg
-	pw, _ := d.Sides()
-	per := int(d.Offer.GPUCount) / pw.TP
+	per := int(d.Offer.GPUCount) / d.PrefillWorker.TP
 	pInst := (d.Prefill + per - 1) / per
 	if pInst < 2 {
 		t.Fatalf("%d prefill instances, want 2 or more", pInst)
@@ -750,7 +760,7 @@ func TestEmitDisaggSidesOwnShapes(t *testing.T) {
 	if d == nil {
 		t.Fatal("no disaggregated alternative")
 	}
-	pre, dec := d.Sides()
+	pre, dec := d.PrefillWorker, d.DecodeWorker
 	if pre != (plan.DisaggWorker{TP: 8, DP: 1, EP: 8, InstancesPerWorker: 1}) || dec != (plan.DisaggWorker{TP: 8, DP: 8, EP: 8, InstancesPerWorker: 1}) {
 		t.Fatalf("sides %+v and %+v, want TP 8 · EP 8 prefill and TP 8 · attn-DP 8 · EP 8 decode", pre, dec)
 	}
@@ -778,7 +788,7 @@ func TestEmitDisaggSidesOwnShapes(t *testing.T) {
 
 	// The decode workers widened over two instances each.
 	wide := *d
-	wide.TP, wide.DP, wide.EP, wide.InstancesPerWorker = 16, 16, 16, 2
+	wide.DecodeWorker.TP, wide.DecodeWorker.DP, wide.DecodeWorker.EP, wide.DecodeWorker.InstancesPerWorker = 16, 16, 16, 2
 	wide.Instances = d.Prefill + 2*d.Decode
 	res.Disagg = &wide
 	l, err = launch.EmitDisagg(launch.SGLang, req, res, nil, "")

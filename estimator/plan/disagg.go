@@ -33,28 +33,10 @@ import (
 type DisaggPlan struct {
 	Offer  *Offer
 	Engine estimator.Engine
-	// Prefill and Decode are the workers of each pool.
-	Prefill, Decode int
-	// TP, DP, EP, InstancesPerWorker and MemShare are each decode
-	// worker's layout (DisaggWorker's fields); PrefillWorker the prefill
-	// workers' (Sides reads both). TP is the worker's GPUs, DP and EP its
-	// attention data- and expert-parallel degrees (1: none): the
-	// request's --dp and --ep where it names them, else the layout the
-	// planner chose for the side. InstancesPerWorker is how many
-	// instances one worker spans: 1 where it fits one instance, more for
-	// a wide expert-parallel worker (TP = DP = EP = its GPUs), as every
-	// H100 row of InferenceX's disaggregated DeepSeek-R1 recipes runs TP
-	// 16 / DP-attention 16 / EP 16 workers over two 8-GPU nodes
-	// (SemiAnalysisAI/InferenceX benchmarks/multi_node/srt-slurm-recipes/
-	// dsr1/sglang/h100-fp8, commit aa430b5b). MemShare is the engine's
-	// memory share the workers run at where the planner set one
-	// (SGLang's default leaves DP-attention workers no KV pool,
-	// estimator.EngineShareFix); 0 where they run at the request's or the
-	// engine's default.
-	TP, DP, EP         int
-	InstancesPerWorker int
-	MemShare           float64
-	PrefillWorker      DisaggWorker
+	// Prefill and Decode are the workers of each pool, PrefillWorker
+	// and DecodeWorker each pool's worker shape (DisaggWorker).
+	Prefill, Decode             int
+	PrefillWorker, DecodeWorker DisaggWorker
 	// Instances are the instances rented: each pool packs its workers
 	// into whole instances of its own.
 	Instances int
@@ -84,10 +66,21 @@ type DisaggPlan struct {
 	Why                       Reason
 }
 
-// DisaggWorker is one pool's worker shape: its GPUs (TP), attention-DP
-// and EP degrees inside them, the instances one worker spans and the
-// engine memory share it runs at where the planner set one (0: the
-// request's or the engine's default).
+// DisaggWorker is one pool's worker shape. TP is the worker's GPUs, DP
+// and EP its attention data- and expert-parallel degrees (1: none): the
+// request's --dp and --ep where it names them, else the layout the
+// planner chose for the side. InstancesPerWorker is how many instances
+// one worker spans: 1 where it fits one instance, more for a wide
+// expert-parallel worker (TP = DP = EP = its GPUs), as every H100 row of
+// InferenceX's disaggregated DeepSeek-R1 recipes runs TP 16 /
+// DP-attention 16 / EP 16 workers over two 8-GPU nodes
+// (SemiAnalysisAI/InferenceX benchmarks/multi_node/srt-slurm-recipes/
+// dsr1/sglang/h100-fp8, commit aa430b5b). MemShare is the engine's
+// memory share the workers run at where the planner set one (SGLang's
+// default leaves DP-attention workers no KV pool,
+// estimator.EngineShareFix); 0 where they run at the request's or the
+// engine's default. The planner's workers have DP, EP and
+// InstancesPerWorker at least 1.
 type DisaggWorker struct {
 	TP, DP, EP, InstancesPerWorker int
 	MemShare                       float64
@@ -95,18 +88,6 @@ type DisaggWorker struct {
 
 // Layout is w's layout as a reason names it.
 func (w DisaggWorker) Layout() WorkerLayout { return WorkerLayout{w.TP, max(w.DP, 1), max(w.EP, 1)} }
-
-// Sides are d's prefill and decode workers' shapes; a plan whose
-// PrefillWorker names no GPUs runs both sides at the decode workers'.
-func (d *DisaggPlan) Sides() (pre, dec DisaggWorker) {
-	dec = DisaggWorker{d.TP, max(d.DP, 1), max(d.EP, 1), max(d.InstancesPerWorker, 1), d.MemShare}
-	pre = d.PrefillWorker
-	if pre.TP < 1 {
-		return dec, dec
-	}
-	pre.DP, pre.EP, pre.InstancesPerWorker = max(pre.DP, 1), max(pre.EP, 1), max(pre.InstancesPerWorker, 1)
-	return pre, dec
-}
 
 // Base is the index in rows of the aggregated row d's workers take their
 // settings from (the first fitting row of d's offer: its engine, memory
@@ -203,7 +184,7 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 		}
 		pw, dw := p.disaggWorker(s.pre.cs), p.disaggWorker(s.dec.cs)
 		best = &DisaggPlan{Offer: o, Engine: r.Engine, Prefill: s.pre.n, Decode: s.dec.n,
-			TP: dw.TP, DP: dw.DP, EP: dw.EP, InstancesPerWorker: dw.InstancesPerWorker, MemShare: dw.MemShare, PrefillWorker: pw,
+			PrefillWorker: pw, DecodeWorker: dw,
 			Instances: s.pre.inst + s.dec.inst, GPUs: float64(s.pre.n*pw.TP + s.dec.n*dw.TP),
 			TTFTSeconds: s.ttft, TPOTSeconds: s.tpot, KVTransferSeconds: s.xfer,
 			TTFTAtSLOSeconds: s.ttftAt, TPOTAtSLOSeconds: s.tpotAt, MonthlyCostUSD: usd,
@@ -217,7 +198,7 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 	best.AggregatedUSD = agg.MonthlyCostUSD
 	best.Wins = best.MonthlyCostUSD < agg.MonthlyCostUSD
 	ref := OfferRef{Provider: best.Offer.Provider, InstanceType: best.Offer.Name(), Instances: best.Instances}
-	pre, dec := best.Sides()
+	pre, dec := best.PrefillWorker, best.DecodeWorker
 	money := Money{Amount: p.display(best.MonthlyCostUSD), Currency: res.Currency, PerMonth: true}
 	if best.Wins {
 		best.Why = Reason{Key: "disagg.sides_win", Args: []any{ref, pre.Layout(), best.Prefill, best.PrefillBound, dec.Layout(), best.Decode, best.DecodeBound, money,

@@ -33,7 +33,7 @@ func TestDisaggPlan(t *testing.T) {
 	if d == nil {
 		t.Fatal("no disaggregated plan")
 	}
-	pw, dw := d.Sides()
+	pw, dw := d.PrefillWorker, d.DecodeWorker
 	if d.Prefill < 1 || d.Decode < 1 || d.TTFTAtSLOSeconds > w.TTFTP95Seconds || d.TPOTAtSLOSeconds > w.TPOTSeconds ||
 		d.TTFTAtSLOSeconds < d.TTFTSeconds || d.TPOTAtSLOSeconds < d.TPOTSeconds {
 		t.Errorf("disaggregated plan %+v misses the targets", d)
@@ -69,7 +69,7 @@ func TestDisaggPlan(t *testing.T) {
 	if err != nil || rw.Disagg == nil || rw.Cheapest < 0 {
 		t.Fatalf("DP 8 EP 8: no plan: %v", err)
 	}
-	if p, dd := rw.Disagg.Sides(); p != dd || dd.DP != 8 || dd.EP != 8 || dd.TP != 8 || rw.Rows[rw.Cheapest].TP != 8 {
+	if p, dd := rw.Disagg.PrefillWorker, rw.Disagg.DecodeWorker; p != dd || dd.DP != 8 || dd.EP != 8 || dd.TP != 8 || rw.Rows[rw.Cheapest].TP != 8 {
 		t.Errorf("DP 8 EP 8 request: disaggregated workers %+v and %+v, aggregated TP %d", p, dd, rw.Rows[rw.Cheapest].TP)
 	}
 	agg := res.Rows[res.Cheapest].MonthlyCostUSD
@@ -154,7 +154,7 @@ func TestDisaggPlanLongPrompts(t *testing.T) {
 			t.Fatalf("%v Gbit/s: no plan: %v", c.gbps, err)
 		}
 		d := res.Disagg
-		pw, dw := d.Sides()
+		pw, dw := d.PrefillWorker, d.DecodeWorker
 		if pw != (plan.DisaggWorker{TP: 8, DP: 1, EP: 8, InstancesPerWorker: 1}) || dw != c.dec {
 			t.Errorf("%v Gbit/s: prefill workers %+v, decode workers %+v; want TP 8 · EP 8 and %+v", c.gbps, pw, dw, c.dec)
 		}
@@ -190,7 +190,7 @@ func TestDisaggPlanAtSLOStat(t *testing.T) {
 		if d.TTFTAtSLOSeconds > w.TTFTP95Seconds || d.TPOTAtSLOSeconds > w.TPOTSeconds {
 			t.Errorf("%v: TTFT %.3f s, TPOT %.1f ms at the statistic: over the targets", stat, d.TTFTAtSLOSeconds, 1000*d.TPOTAtSLOSeconds)
 		}
-		t.Logf("%v: %d prefill + %d decode workers of TP %d: mean TTFT %.3f s, at %v %.3f s; TPOT %.1f / %.1f ms", stat, d.Prefill, d.Decode, d.TP,
+		t.Logf("%v: %d prefill + %d decode workers of TP %d: mean TTFT %.3f s, at %v %.3f s; TPOT %.1f / %.1f ms", stat, d.Prefill, d.Decode, d.DecodeWorker.TP,
 			d.TTFTSeconds, stat, d.TTFTAtSLOSeconds, 1000*d.TPOTSeconds, 1000*d.TPOTAtSLOSeconds)
 		return d
 	}
@@ -202,7 +202,7 @@ func TestDisaggPlanAtSLOStat(t *testing.T) {
 	// mean here, the queue's wait skewed): no cheaper, and at p99 more
 	// prefill GPUs than at the mean. The old verdict sized all four on
 	// the mean alike.
-	gpus := func(d *plan.DisaggPlan) int { p, _ := d.Sides(); return d.Prefill * p.TP }
+	gpus := func(d *plan.DisaggPlan) int { return d.Prefill * d.PrefillWorker.TP }
 	if gpus(p99) <= gpus(mean) || p50.MonthlyCostUSD > p95.MonthlyCostUSD || p95.MonthlyCostUSD > p99.MonthlyCostUSD || mean.MonthlyCostUSD >= p99.MonthlyCostUSD {
 		t.Errorf("prefill GPUs mean %d, p50 %d, p95 %d, p99 %d; monthly %v, %v, %v, %v", gpus(mean), gpus(p50), gpus(p95), gpus(p99),
 			mean.MonthlyCostUSD, p50.MonthlyCostUSD, p95.MonthlyCostUSD, p99.MonthlyCostUSD)
@@ -236,8 +236,8 @@ func TestDisaggPlanWideWorkers(t *testing.T) {
 	if d == nil {
 		t.Fatal("no disaggregated plan with 16-GPU workers")
 	}
-	if d.TP != 16 || d.DP != 16 || d.EP != 16 || d.InstancesPerWorker != 2 || d.MemShare != estimator.SGLangDPAttentionMemFraction {
-		t.Errorf("workers TP %d DP %d EP %d over %d instances at share %v, want 16/16/16 over 2 at %v", d.TP, d.DP, d.EP, d.InstancesPerWorker, d.MemShare, estimator.SGLangDPAttentionMemFraction)
+	if dw := d.DecodeWorker; dw != (plan.DisaggWorker{TP: 16, DP: 16, EP: 16, InstancesPerWorker: 2, MemShare: estimator.SGLangDPAttentionMemFraction}) {
+		t.Errorf("decode workers %+v, want TP/DP/EP 16 over 2 instances at share %v", dw, estimator.SGLangDPAttentionMemFraction)
 	}
 	if d.Instances != 2*(d.Prefill+d.Decode) || d.GPUs != float64(16*(d.Prefill+d.Decode)) {
 		t.Errorf("%d + %d workers on %d instances (%v GPUs), want %d instances", d.Prefill, d.Decode, d.Instances, d.GPUs, 2*(d.Prefill+d.Decode))
@@ -255,8 +255,8 @@ func TestDisaggPlanWideWorkers(t *testing.T) {
 	own.GPUMemUtil = 0.9
 	if r2, err := plan.Plan(plan.Request{Input: own, Workload: w}, []plan.Offer{o}, plan.Options{}); err != nil {
 		t.Fatal(err)
-	} else if d2 := r2.Disagg; d2 != nil && d2.MemShare != 0 {
-		t.Errorf("--gpu-mem-util 0.9: workers at planner share %v", d2.MemShare)
+	} else if d2 := r2.Disagg; d2 != nil && (d2.DecodeWorker.MemShare != 0 || d2.PrefillWorker.MemShare != 0) {
+		t.Errorf("--gpu-mem-util 0.9: workers at planner shares %v and %v", d2.PrefillWorker.MemShare, d2.DecodeWorker.MemShare)
 	}
 }
 
@@ -271,7 +271,7 @@ func disaggAt(t *testing.T, in estimator.Input, o plan.Offer, d *plan.DisaggPlan
 	t.Helper()
 	hw := o.Hardware
 	hw.NetworkBandwidth, hw.NVLinkDomain = 3200e9/8/8, 8
-	pw, dw := d.Sides()
+	pw, dw := d.PrefillWorker, d.DecodeWorker
 	in.VRAM = o.GPUMemory
 	pre := estimator.DisaggSide{TP: pw.TP, DP: pw.DP, EP: pw.EP, Workers: p}
 	dec := estimator.DisaggSide{TP: dw.TP, DP: dw.DP, EP: dw.EP, Workers: dd}
@@ -357,7 +357,7 @@ func TestDisaggPlanPrefillBatch(t *testing.T) {
 	if r := res.Rows[res.Cheapest]; r.MemShare > 0 {
 		x.GPUMemUtil = r.MemShare
 	}
-	if b := prefillBatch(t, x, hw, d.DP, 2000); b != 32 {
+	if b := prefillBatch(t, x, hw, d.PrefillWorker.DP, 2000); b != 32 {
 		t.Fatalf("TensorRT-LLM DP 8 prefill batch %d, want 32", b)
 	}
 	ttft := func(p int) (float64, bool) {
