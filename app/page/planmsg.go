@@ -380,8 +380,9 @@ type NoneCause struct {
 	Alike, Starts, Runs []estimator.Engine
 }
 
-// FindNoneCause is the cause of an empty plan of req whose rows (kept
-// unfit: planner.Options.KeepUnfit) are rows, with the engines that start
+// FindNoneCause is the cause of an empty plan of req whose rows (its
+// refusals, planner.Result.Unfit, or its rows kept unfit,
+// planner.Options.KeepUnfit) are rows, with the engines that start
 // where the engine is the cause but not yet those that fit (Runs: see
 // NoneCauseOf); ok is false where a row fits, where there is none, or
 // where two rows are refused for different reasons.
@@ -414,20 +415,19 @@ func FindNoneCause(req planner.Request, rows []planner.Row) (c NoneCause, ok boo
 	return c, true
 }
 
-// NoneCauseOf plans req on offers again keeping the rows that do not fit
-// and returns their cause (FindNoneCause): the answer to an empty plan,
-// which keeps none. Where an engine is the cause, each engine that starts
-// on the offers' GPUs is planned on them too, and Runs keeps those whose
-// plan fits: a way out that runs, not one that stops at the next reason
-// (a V100 of 16 GB that vLLM starts on but that does not hold the model).
-func NoneCauseOf(req planner.Request, offers []planner.Offer, opts planner.Options) (NoneCause, bool) {
-	opts.KeepUnfit, opts.Top = true, 0
-	res, err := planner.Plan(req, offers, opts)
-	if err != nil || res.Cheapest >= 0 {
+// NoneCauseOf is the cause of res, req's plan on offers, where nothing
+// fits (FindNoneCause of the refusals the plan keeps, planner.Result.Unfit):
+// the answer to an empty plan. Where an engine is the cause, each engine
+// that starts on the offers' GPUs is planned on them, and Runs keeps
+// those whose plan fits: a way out that runs, not one that stops at the
+// next reason (a V100 of 16 GB that vLLM starts on but that does not
+// hold the model).
+func NoneCauseOf(req planner.Request, res planner.Result, offers []planner.Offer, opts planner.Options) (NoneCause, bool) {
+	if res.Cheapest >= 0 {
 		return NoneCause{}, false
 	}
-	c, ok := FindNoneCause(req, res.Rows)
-	opts.KeepUnfit = false
+	c, ok := FindNoneCause(req, res.Unfit)
+	opts.KeepUnfit, opts.Top = false, 0
 	for _, e := range c.Starts {
 		r := req
 		r.Input.Engine, r.EngineOpen = e, false

@@ -660,7 +660,7 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 		// One reason for every offer left: say it ("vllm does not run
 		// on Pascal GPUs") and the engines that do run the job there.
 		if res.OverBudget == 0 && res.PastDeadline == 0 {
-			if cause, ok := page.NoneCauseOf(req, offers, plan.Options{MaxInstances: maxInst}); ok {
+			if cause, ok := page.NoneCauseOf(req, res, offers, plan.Options{MaxInstances: maxInst}); ok {
 				out.NoneCause = cause.Clause(page.Locale{Lang: "en"}, estimator.Engine.String)
 				for _, e := range cause.Runs {
 					out.NoneCauseEngines = append(out.NoneCauseEngines, e.String())

@@ -513,6 +513,13 @@ type Result struct {
 	// serving plan and whether it beats the aggregated one (disagg.go);
 	// nil when none applies.
 	Disagg *DisaggPlan
+	// Unfit are, where no row fits, a row for each offer the filters
+	// left, in offer order, with its Offer, Engine and FitReason only,
+	// whether or not Options.KeepUnfit keeps the rows in Rows: why an
+	// empty plan is empty (one reason for every offer, app/page's
+	// FindNoneCause) without planning the request again. nil where a
+	// row fits.
+	Unfit []Row
 }
 
 // MarshalText keeps a typed argument a string in JSON, as it was before
