@@ -60,8 +60,11 @@ type DisaggPlan struct {
 	// PrefillBound and DecodeBound say what set each side's worker
 	// count (disaggBound): its latency target (disagg.bound_ttft,
 	// disagg.bound_tpot), the request rate under the load cap
-	// (disagg.bound_rate), or nothing, one worker being enough
-	// (disagg.bound_one). Why names them beside each side's layout.
+	// (disagg.bound_rate; for decode, with the requests a worker
+	// decodes at once and what caps them, its KV cache or the engine's
+	// sequence limit: disagg.bound_rate_kv, disagg.bound_rate_seqs), or
+	// nothing, one worker being enough (disagg.bound_one). Why names
+	// them beside each side's layout.
 	PrefillBound, DecodeBound Reason
 	Why                       Reason
 }
@@ -188,7 +191,7 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 			Instances: s.pre.inst + s.dec.inst, GPUs: float64(s.pre.n*pw.TP + s.dec.n*dw.TP),
 			TTFTSeconds: s.ttft, TPOTSeconds: s.tpot, KVTransferSeconds: s.xfer,
 			TTFTAtSLOSeconds: s.ttftAt, TPOTAtSLOSeconds: s.tpotAt, MonthlyCostUSD: usd,
-			PrefillBound: Reason{Key: s.pre.bound}, DecodeBound: Reason{Key: s.dec.bound}}
+			PrefillBound: s.pre.bound, DecodeBound: s.dec.bound}
 	}
 	if best == nil {
 		return nil
@@ -289,15 +292,26 @@ func (p *planner) disaggSize(o *Offer, e estimator.Engine, hw estimator.Hardware
 	w := p.req.Workload
 	in := p.input(pres[0])
 	in.Engine, in.GPUMemUtil = e, p.in.GPUMemUtil
-	budget := 0
+	budget, seqs := 0, 0
 	if pol, err := sim.DefaultPolicyOn(e, in.VRAM, hw); err == nil {
-		budget = pol.TokenBudget
+		budget, seqs = pol.TokenBudget, pol.MaxSeqs
 	}
 	gpus := int(o.GPUCount)
 	side := func(cs copyShape, n int, prefill bool) estimator.DisaggSide {
 		d := estimator.DisaggSide{Workers: n, TP: cs.tp, DP: max(cs.dp, 1), EP: max(cs.ep, 1), MemShare: cs.mem.share}
-		if prefill && budget > 0 {
+		switch {
+		case prefill && budget > 0:
 			d.Batch = estimator.DisaggPrefillBatch(in, d.DP, budget, int(p.prompt))
+		case !prefill && seqs > 0:
+			// A decode worker decodes at most the engine's running-
+			// sequence limit at once, one limit a scheduler
+			// (sim.SchedulerRanks), besides what its KV pool holds:
+			// the default the launch writes (vLLM's --max-num-seqs,
+			// TensorRT-LLM's --max_batch_size; SGLang's scheduler is
+			// taken as bound by its pool alone, sim.DefaultPolicyOn).
+			r := in
+			r.TP, r.DP = d.TP, d.DP
+			d.Batch = seqs * sim.SchedulerRanks(r)
 		}
 		return d
 	}
@@ -444,6 +458,12 @@ func (p *planner) disaggSize(o *Offer, e estimator.Engine, hw estimator.Hardware
 					pt, ok := eval(probe, maxDisaggWorkers, dec.cs, dec.n-1)
 					return pt.TPOTAtSeconds, ok
 				})
+				if dec.bound.Key == "disagg.bound_rate" {
+					// The rate fills each decode worker's slots: say
+					// what caps them.
+					pt, _ := eval(probe, maxDisaggWorkers, dec.cs, dec.n)
+					dec.bound = decodeSlotsBound(pt, e)
+				}
 				pre.bound = disaggBound(pre.n, w.TTFTP95Seconds, "disagg.bound_ttft", func() (float64, bool) {
 					pt, ok := eval(pre.cs, pre.n-1, dec.cs, dec.n)
 					return pt.TTFTAtSeconds, ok
@@ -499,7 +519,7 @@ type disaggPool struct {
 	cs      copyShape
 	n, inst int
 	at      float64
-	bound   string
+	bound   Reason
 }
 
 // disaggBound is what set a side's worker count n, the smallest that
@@ -509,15 +529,31 @@ type disaggPool struct {
 // holds the rate) fails on the capacity (disagg.bound_rate) or else on
 // the target (key, where target is set); one worker is
 // disagg.bound_one, nothing fewer to try.
-func disaggBound(n int, target float64, key string, fewer func() (float64, bool)) string {
+func disaggBound(n int, target float64, key string, fewer func() (float64, bool)) Reason {
 	if n <= 1 {
-		return "disagg.bound_one"
+		return Reason{Key: "disagg.bound_one"}
 	}
 	at, ok := fewer()
 	if ok && target > 0 && at > target {
-		return key
+		return Reason{Key: key}
 	}
-	return "disagg.bound_rate"
+	return Reason{Key: "disagg.bound_rate"}
+}
+
+// decodeSlotsBound is the bound of a decode pool the request rate sizes
+// (disagg.bound_rate) at pt, its steady state on engine e: the requests
+// one worker decodes at once and what caps them, its KV cache
+// (disagg.bound_rate_kv) or the engine's running-sequence limit
+// (disagg.bound_rate_seqs, with the flag that sets it).
+func decodeSlotsBound(pt estimator.DisaggPoint, e estimator.Engine) Reason {
+	slots := int(pt.DecodeSlots)
+	switch pt.DecodeSlotsBound {
+	case "kv":
+		return Reason{Key: "disagg.bound_rate_kv", Args: []any{slots}}
+	case "batch":
+		return Reason{Key: "disagg.bound_rate_seqs", Args: []any{slots, e.Settings().MaxSeqs}}
+	}
+	return Reason{Key: "disagg.bound_rate"}
 }
 
 // disaggSizing is one hardware shape's disaggregated pools (disaggSize)

@@ -1,6 +1,7 @@
 package plan_test
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -59,7 +60,7 @@ func TestDisaggPlan(t *testing.T) {
 	}
 	// The reason names each side's whole layout, as the plan tables do,
 	// and what set its count.
-	if w := d.Why.String(); !strings.Contains(w, "prefill workers of TP 8 · EP 8 × 3 (as many as the request rate needs under the load cap) and decode workers of TP 16 · attn-DP 16 · EP 16 × 3 (as many as the request rate needs under the load cap),") {
+	if w := d.Why.String(); !strings.Contains(w, "prefill workers of TP 8 · EP 8 × 3 (as many as the request rate needs under the load cap) and decode workers of TP 16 · attn-DP 16 · EP 16 × 3 (as many as the request rate needs under the load cap, each decoding at most 3856 requests at once, as many as its KV cache holds),") {
 		t.Errorf("reason %q does not name the sides' layouts and bounds", w)
 	}
 	// A request that names its layout keeps it on both sides.
@@ -89,7 +90,7 @@ func TestDisaggPlan(t *testing.T) {
 			t.Errorf("%d decode workers would do", d.Decode-1)
 		}
 		// What the one fewer misses is what bound the count.
-		if want := map[bool]string{true: "disagg.bound_rate", false: "disagg.bound_tpot"}[err != nil || 100 > plan.DefaultMaxUtilisation*pt.DecodeCapacity]; d.DecodeBound.Key != want {
+		if want := map[bool]string{true: "disagg.bound_rate_kv", false: "disagg.bound_tpot"}[err != nil || 100 > plan.DefaultMaxUtilisation*pt.DecodeCapacity]; d.DecodeBound.Key != want {
 			t.Errorf("decode bound %s, want %s", d.DecodeBound.Key, want)
 		}
 	}
@@ -260,10 +261,6 @@ func TestDisaggPlanWideWorkers(t *testing.T) {
 	}
 }
 
-// prefillBatch is the prompts one prefill forward of a disaggregated
-// worker carries as rightsize estimate --disagg and the replays take it:
-// the engine's default token budget (sim.DefaultPolicyOn) over the prompt,
-// one budget a rank on TensorRT-LLM (estimator.DisaggPrefillBatch).
 // disaggAt is the disaggregated model at d's worker shapes on offer o
 // (8-GPU instances over a 3.2 Tbit/s network, TestDisaggPlan's) with p
 // prefill and dd decode workers, at w's rate, lengths and p95.
@@ -276,6 +273,9 @@ func disaggAt(t *testing.T, in estimator.Input, o plan.Offer, d *plan.DisaggPlan
 	pre := estimator.DisaggSide{TP: pw.TP, DP: pw.DP, EP: pw.EP, Workers: p}
 	dec := estimator.DisaggSide{TP: dw.TP, DP: dw.DP, EP: dw.EP, Workers: dd}
 	pre.Batch = prefillBatch(t, in, hw, pw.DP, w.PromptTokens)
+	if pol, err := sim.DefaultPolicyOn(in.Engine, in.VRAM, hw); err == nil {
+		dec.Batch = pol.MaxSeqs * dw.DP // one limit an attention-DP rank
+	}
 	return estimator.DisaggServing(in, hw, estimator.Efficiency{}, estimator.Workload{PromptTokens: w.PromptTokens, OutputTokens: w.OutputTokens},
 		estimator.Disagg{Prefill: pre, Decode: dec, Rate: w.RequestsPerSecond, Quantile: 0.95})
 }
@@ -296,7 +296,7 @@ func TestDisaggBoundNamesTheTarget(t *testing.T) {
 		preKey, decKey string
 		why            string
 	}{
-		{0.3, 0.05, 4, 3, "disagg.bound_ttft", "disagg.bound_rate", "× 4 (as many as the TTFT target needs) and decode workers of TP 16 · attn-DP 16 · EP 16 × 3 (as many as the request rate needs under the load cap)"},
+		{0.3, 0.05, 4, 3, "disagg.bound_ttft", "disagg.bound_rate_kv", "× 4 (as many as the TTFT target needs) and decode workers of TP 16 · attn-DP 16 · EP 16 × 3 (as many as the request rate needs under the load cap, each decoding at most 3856 requests at once, as many as its KV cache holds)"},
 		{2, 0.03, 3, 13, "disagg.bound_rate", "disagg.bound_tpot", "× 3 (as many as the request rate needs under the load cap) and decode workers of TP 16 · attn-DP 16 · EP 16 × 13 (as many as the TPOT target needs)"},
 	} {
 		w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: c.ttft, TPOTSeconds: c.tpot}
@@ -322,6 +322,10 @@ func TestDisaggBoundNamesTheTarget(t *testing.T) {
 	}
 }
 
+// prefillBatch is the prompts one prefill forward of a disaggregated
+// worker carries as rightsize estimate --disagg and the replays take it:
+// the engine's default token budget (sim.DefaultPolicyOn) over the prompt,
+// one budget a rank on TensorRT-LLM (estimator.DisaggPrefillBatch).
 func prefillBatch(t *testing.T, in estimator.Input, hw estimator.Hardware, dp, prompt int) int {
 	t.Helper()
 	pol, err := sim.DefaultPolicyOn(in.Engine, in.VRAM, hw)
@@ -397,5 +401,62 @@ func TestDisaggPrefillBatch(t *testing.T) {
 		if got := estimator.DisaggPrefillBatch(x, c.dp, 8192, c.prompt); got != c.want {
 			t.Errorf("%v budget %d DP %d prompt %d: %d prompts, want %d", c.e, c.set, c.dp, c.prompt, got, c.want)
 		}
+	}
+}
+
+// TestDisaggDecodeSlots: a decode pool the request rate sizes says what
+// caps each worker's batch. Llama 3.1 8B on vLLM on H200s (141 GB) at 100
+// requests/s: at 128 + 128 tokens a TP 1 worker's KV pool holds more
+// requests than vLLM's --max-num-seqs, 1,024 on a GPU of 70 GiB or more
+// (estimator.VLLMDefaultLimitsOn), and the engine's limit caps the batch,
+// as the launch writes it; at 4,096 + 1,024 tokens the KV cache holds
+// fewer, and caps it. Each count is the fewest whose batch holds the
+// rate under the load cap, and one worker fewer does not.
+func TestDisaggDecodeSlots(t *testing.T) {
+	in := modelInput(t, "llama-3.1-8b")
+	in.Engine = estimator.VLLM
+	o := gpuOffer(t, "h200-sxm", 8, estimator.BF16)
+	o.NetworkGbps = 3200
+	for _, c := range []struct {
+		prompt, output int
+		rate           float64
+		key            string
+		slots          int
+		why            string
+	}{
+		{128, 128, 1500, "disagg.bound_rate_seqs", 1024, "each decoding at most 1024 requests at once, the engine's running-sequence limit (--max-num-seqs)"},
+		{8192, 1024, 100, "disagg.bound_rate_kv", 0, "as many as its KV cache holds"},
+	} {
+		w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: c.rate, PromptTokens: c.prompt, OutputTokens: c.output, TTFTP95Seconds: 5, TPOTSeconds: 0.5}
+		res, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{})
+		if err != nil || res.Disagg == nil {
+			t.Fatalf("%d + %d tokens: no disaggregated plan: %v", c.prompt, c.output, err)
+		}
+		d := res.Disagg
+		pt, err := disaggAt(t, in, o, d, w, d.Prefill, d.Decode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slots := int(pt.DecodeSlots)
+		x := in
+		x.TP, x.GPUs, x.VRAM = d.DecodeWorker.TP, d.DecodeWorker.TP, o.GPUMemory
+		kv := estimator.NewServingModel(x, o.Hardware, estimator.Efficiency{}, estimator.Workload{PromptTokens: c.prompt, OutputTokens: c.output})
+		if c.slots == 0 && (int64(slots) != kv.MaxConcurrency() || slots >= 1024) || c.slots > 0 && (slots != c.slots || kv.MaxConcurrency() <= 1024) {
+			t.Errorf("%d + %d tokens: %d slots a decode worker, its KV pool %d", c.prompt, c.output, slots, kv.MaxConcurrency())
+		}
+		if d.DecodeBound.Key != c.key || len(d.DecodeBound.Args) == 0 || d.DecodeBound.Args[0] != slots {
+			t.Errorf("%d + %d tokens: decode bound %+v, want %s at %d", c.prompt, c.output, d.DecodeBound, c.key, slots)
+		}
+		want := fmt.Sprintf("decode workers of TP %d × %d (as many as the request rate needs under the load cap, ", d.DecodeWorker.TP, d.Decode)
+		if why := d.Why.String(); !strings.Contains(why, want) || !strings.Contains(why, c.why) {
+			t.Errorf("%d + %d tokens: %q does not say %q … %q", c.prompt, c.output, why, want, c.why)
+		}
+		if c.rate > plan.DefaultMaxUtilisation*pt.DecodeCapacity {
+			t.Errorf("%d + %d tokens: %d decode workers hold %.1f requests/s under the cap", c.prompt, c.output, d.Decode, plan.DefaultMaxUtilisation*pt.DecodeCapacity)
+		}
+		if fewer, err := disaggAt(t, in, o, d, w, d.Prefill, d.Decode-1); err == nil && c.rate <= plan.DefaultMaxUtilisation*fewer.DecodeCapacity {
+			t.Errorf("%d + %d tokens: %d decode workers would hold the rate", c.prompt, c.output, d.Decode-1)
+		}
+		t.Logf("%d + %d tokens: %d decode workers of TP %d, %d slots each (%s): %s", c.prompt, c.output, d.Decode, d.DecodeWorker.TP, slots, pt.DecodeSlotsBound, d.Why)
 	}
 }

@@ -229,6 +229,8 @@ var English = map[string]string{
 	"disagg.bound_ttft":          "as many as the TTFT target needs",
 	"disagg.bound_tpot":          "as many as the TPOT target needs",
 	"disagg.bound_rate":          "as many as the request rate needs under the load cap",
+	"disagg.bound_rate_kv":       "as many as the request rate needs under the load cap, each decoding at most %s requests at once, as many as its KV cache holds",
+	"disagg.bound_rate_seqs":     "as many as the request rate needs under the load cap, each decoding at most %s requests at once, the engine's running-sequence limit (%s)",
 	"disagg.bound_one":           "one is enough",
 	"hosted.no_fit":              "no self-hosted plan fits the job to compare with %s",
 	"hosted.day_rent_cheaper":    "over the day's load curve the cheapest rented fleet, on %s, costs less than %s",
