@@ -170,13 +170,13 @@ func TestEmitDisaggSGLang(t *testing.T) {
 }
 
 // workerLines is a prefill or decode script's engine commands: the shell
-// around them (the WORKERS default, the HOST_IP check, the if-blocks)
-// dropped, for checkShell.
+// around them (the WORKERS default, a wide vLLM worker's DP_START_RANK,
+// the HOST_IP check, the if/else blocks) dropped, for checkShell.
 func workerLines(text string) string {
 	var keep []string
 	for _, line := range strings.Split(text, "\n") {
 		tr := strings.TrimSpace(line)
-		if strings.HasPrefix(tr, "if [") || tr == "fi" || strings.HasPrefix(tr, "WORKERS=") || strings.HasPrefix(tr, ": ") {
+		if strings.HasPrefix(tr, "if [") || tr == "else" || tr == "fi" || strings.HasPrefix(tr, "WORKERS=") || strings.HasPrefix(tr, "DP_START_RANK=") || strings.HasPrefix(tr, ": ") {
 			continue
 		}
 		keep = append(keep, line)
@@ -629,11 +629,85 @@ func TestEmitDisaggWideWorkers(t *testing.T) {
 	if _, err := routerArgs(t, l.Files[2].Text, "PREFILL_HOSTS="+hosts("p", 2*d.Prefill), "DECODE_HOSTS="+hosts("d", d.Decode)); err == nil {
 		t.Error("router.sh took every prefill instance, want each worker's first")
 	}
-	for _, k := range []launch.Kind{launch.VLLM, launch.TRTLLM} {
-		var le *launch.Error
-		if _, err := launch.EmitDisagg(k, req, res, nil, ""); !errors.As(err, &le) || le.Key != launch.ErrDisaggWide {
-			t.Errorf("%s: %v, want %s", k, err, launch.ErrDisaggWide)
+	var le *launch.Error
+	if _, err := launch.EmitDisagg(launch.TRTLLM, req, res, nil, ""); !errors.As(err, &le) || le.Key != launch.ErrDisaggWide {
+		t.Errorf("trtllm: %v, want %s", err, launch.ErrDisaggWide)
+	}
+}
+
+// TestEmitDisaggWideVLLM: DeepSeek-R1 FP8 on vLLM at 20 requests/s on
+// 8-GPU H100 offers (the model needs two of them) plans workers of 16
+// GPUs over two instances on both sides. Each side's script starts a
+// worker's data-parallel ranks without Ray: on the first instance vllm
+// serve with --data-parallel-size 16, 8 of them local, meeting at
+// HEAD_IP's RPC port, and serving the API; on the second the same with
+// --headless from rank 8. The router names each worker's first instance;
+// behind NVIDIA Dynamo, or as tensor parallelism across the instances,
+// such workers get a reason.
+func TestEmitDisaggWideVLLM(t *testing.T) {
+	in := input(t, "deepseek-r1")
+	in.Engine, in.Weights = estimator.VLLM, estimator.FP8
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Serving, RequestsPerSecond: 20, PromptTokens: 1024, OutputTokens: 1024,
+		TTFTP95Seconds: 2, TPOTSeconds: 0.05}}
+	res := planOnH100Nodes(t, req)
+	d := res.Disagg
+	wide := plan.DisaggWorker{TP: 16, DP: 16, EP: 16, InstancesPerWorker: 2}
+	if d == nil || d.PrefillWorker != wide || d.DecodeWorker != wide {
+		t.Fatalf("disaggregated plan %+v, want workers of TP/DP/EP 16 over 2 instances", d)
+	}
+	l, err := launch.EmitDisagg(launch.VLLM, req, res, nil, "deepseek-ai/DeepSeek-R1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDisagg(t, "vllm wide", launch.VLLM, l)
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "vllm"), []byte("#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	common := []string{"serve deepseek-ai/DeepSeek-R1 ", " --tensor-parallel-size 1 ", " --data-parallel-size 16 ", " --enable-expert-parallel ",
+		" --data-parallel-size-local 8 ", " --data-parallel-address 10.0.0.1 ", " --data-parallel-rpc-port 29550 "}
+	for _, f := range l.Files[:2] {
+		for _, rank := range []string{"0", "1"} {
+			cmd := exec.Command(sh, "-c", f.Text)
+			cmd.Env = []string{"PATH=" + dir + string(os.PathListSeparator) + os.Getenv("PATH"), "NODE_RANK=" + rank, "HEAD_IP=10.0.0.1", "HOST_IP=10.0.0.2"}
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("%s at NODE_RANK %s: %v", f.Name, rank, err)
+			}
+			argv := strings.ReplaceAll(string(out), "\n", " ")
+			for _, want := range common {
+				if !strings.Contains(argv, want) {
+					t.Errorf("%s at NODE_RANK %s: no %q in vllm %s", f.Name, rank, want, argv)
+				}
+			}
+			if headless := strings.Contains(argv, " --headless --data-parallel-start-rank 8 "); headless != (rank == "1") || strings.Count(argv, "--headless") > 1 {
+				t.Errorf("%s at NODE_RANK %s: vllm %s", f.Name, rank, argv)
+			}
 		}
+	}
+	args, err := routerArgs(t, l.Files[2].Text, "PREFILL_HOSTS=p0", "DECODE_HOSTS="+hosts("d", d.Decode))
+	if err != nil {
+		t.Fatalf("router.sh: %v", err)
+	}
+	want := "--prefiller-hosts p0 --prefiller-ports 30000 --decoder-hosts " + hosts("d", d.Decode) + " --decoder-ports" + strings.Repeat(" 30000", d.Decode)
+	if d.Prefill != 1 || !strings.Contains(strings.Join(args, " "), want) {
+		t.Errorf("router args %v, want %q", args, want)
+	}
+	var le *launch.Error
+	if _, err := launch.EmitDisaggVia(launch.VLLM, launch.DynamoRouter, req, res, nil, ""); !errors.As(err, &le) || le.Key != launch.ErrDisaggWide {
+		t.Errorf("vllm behind Dynamo: %v, want %s", err, launch.ErrDisaggWide)
+	}
+	// Tensor parallelism across the instances needs a Ray cluster these
+	// scripts do not start.
+	tp := *d
+	tp.DecodeWorker.DP = 1
+	res.Disagg = &tp
+	if _, err := launch.EmitDisagg(launch.VLLM, req, res, nil, ""); !errors.As(err, &le) || le.Key != launch.ErrDisaggWide || !strings.Contains(err.Error(), "decode worker") {
+		t.Errorf("vllm TP 16 over 2 instances: %v, want %s", err, launch.ErrDisaggWide)
 	}
 }
 
@@ -730,7 +804,8 @@ func TestRouterHostListsAreNotGlobbed(t *testing.T) {
 }
 
 // TestEmitDisaggSidesOwnShapes: each side's script starts workers of its
-// own layout (plan.DisaggPlan.Sides). DeepSeek-R1 FP8 on SGLang at 100
+// own layout (plan.DisaggPlan's PrefillWorker and DecodeWorker).
+// DeepSeek-R1 FP8 on SGLang at 100
 // requests/s on the catalog's 8 × H200 instances plans prefill workers of
 // tensor-parallel attention with EP 8 beside decode workers of attention
 // DP 8 / EP 8: prefill.sh runs no attention DP, decode.sh does, and
@@ -738,7 +813,9 @@ func TestRouterHostListsAreNotGlobbed(t *testing.T) {
 // With its decode workers widened to attention DP and EP over two
 // instances' 16 GPUs, decode.sh starts one worker over --nnodes 2 while
 // prefill.sh keeps one 8-GPU worker an instance; the router takes each
-// prefill instance and each decode worker's first instance; vLLM, whose
+// prefill instance and each decode worker's first instance. vLLM's
+// decode.sh starts the wide worker's ranks headless on its second
+// instance, its prefill.sh one worker an instance; TensorRT-LLM, whose
 // scripts do not start a worker over several instances, gets a reason
 // that names the side.
 func TestEmitDisaggSidesOwnShapes(t *testing.T) {
@@ -817,9 +894,18 @@ func TestEmitDisaggSidesOwnShapes(t *testing.T) {
 	if !slices.ContainsFunc(l.Notes, func(n string) bool { return strings.Contains(n, "2 a decode worker (NODE_RANK 0..1") }) {
 		t.Errorf("notes %q: none says the decode workers span 2 instances", l.Notes)
 	}
+	lv, err := launch.EmitDisagg(launch.VLLM, req, res, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDisagg(t, "vllm wide decode", launch.VLLM, lv)
+	if p, dd := lv.Files[0].Text, lv.Files[1].Text; strings.Contains(p, "--headless") || !strings.Contains(dd, "--data-parallel-size 16") ||
+		!strings.Contains(dd, "--data-parallel-size-local 8") || !strings.Contains(dd, "--headless \\\n    --data-parallel-start-rank $DP_START_RANK") {
+		t.Errorf("vllm: prefill.sh and decode.sh do not run their own shapes:\n%s\n%s", p, dd)
+	}
 	var le *launch.Error
-	if _, err := launch.EmitDisagg(launch.VLLM, req, res, nil, ""); !errors.As(err, &le) || le.Key != launch.ErrDisaggWide || !strings.Contains(err.Error(), "decode worker") {
-		t.Errorf("vllm: %v, want %s naming the decode workers", err, launch.ErrDisaggWide)
+	if _, err := launch.EmitDisagg(launch.TRTLLM, req, res, nil, ""); !errors.As(err, &le) || le.Key != launch.ErrDisaggWide || !strings.Contains(err.Error(), "decode worker") {
+		t.Errorf("trtllm: %v, want %s naming the decode workers", err, launch.ErrDisaggWide)
 	}
 }
 

@@ -229,9 +229,11 @@ func (p *planner) disaggWorker(cs copyShape) DisaggWorker {
 // as one engine instance without pipeline stages (on one instance, or a
 // wide expert-parallel copy over several), for prefill; for decode also
 // the wider attention-DP/EP workers over disaggWiderInstances instances
-// where SGLang runs the model's experts with DeepEP (the one engine whose
-// disaggregated launch starts a worker over several instances:
-// catalog/launch's ErrDisaggWide).
+// on the engines whose disaggregated launch starts a worker over several
+// instances (catalog/launch's ErrDisaggWide): SGLang, with the model's
+// experts on DeepEP, and vLLM, its data-parallel ranks over the instances
+// (--data-parallel-size-local, --data-parallel-address, --headless on all
+// but the first; vLLM docs, "Data Parallel Deployment").
 func (p *planner) disaggLayouts(o *Offer, e estimator.Engine) (pre, dec []copyShape) {
 	gpus := int(o.GPUCount)
 	for _, cs := range p.inferShapes(o) {
@@ -241,7 +243,7 @@ func (p *planner) disaggLayouts(o *Offer, e estimator.Engine) (pre, dec []copySh
 		}
 	}
 	dec = slices.Clone(pre)
-	if len(pre) == 0 || pre[0].instancesPer > 1 || e != estimator.SGLang {
+	if len(pre) == 0 || pre[0].instancesPer > 1 || e != estimator.SGLang && e != estimator.VLLM {
 		return pre, dec
 	}
 	in := p.input(pre[0])
@@ -250,7 +252,10 @@ func (p *planner) disaggLayouts(o *Offer, e estimator.Engine) (pre, dec []copySh
 		return pre, dec
 	}
 	for _, n := range disaggWiderInstances {
-		if n > min(p.instLimit(o), maxWideEPInstances) {
+		if n > min(p.instLimit(o), maxWideEPInstances) || e == estimator.VLLM && n > 2 {
+			// vLLM's over two instances only: without DeepEP its
+			// experts' all-to-all is the collective's ring, whose
+			// latency grows with every instance more.
 			break
 		}
 		c := withGPUs(in, n*gpus, n*gpus, 1, 0)

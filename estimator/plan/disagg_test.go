@@ -3,6 +3,7 @@ package plan_test
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -458,5 +459,36 @@ func TestDisaggDecodeSlots(t *testing.T) {
 			t.Errorf("%d + %d tokens: %d decode workers would hold the rate", c.prompt, c.output, d.Decode-1)
 		}
 		t.Logf("%d + %d tokens: %d decode workers of TP %d, %d slots each (%s): %s", c.prompt, c.output, d.Decode, d.DecodeWorker.TP, slots, pt.DecodeSlotsBound, d.Why)
+	}
+}
+
+// TestDisaggWiderDecodeOnVLLM: where one 8-GPU H200 instance holds a copy
+// of DeepSeek-R1 FP8, the disaggregated search tries decode workers of
+// attention DP and EP 16 over two instances on vLLM too (its launch starts
+// their data-parallel ranks on each, headless on the second), as on
+// SGLang; on SGLang also over four, on TensorRT-LLM none.
+func TestDisaggWiderDecodeOnVLLM(t *testing.T) {
+	in := modelInput(t, "deepseek-r1")
+	in.Weights = estimator.FP8
+	o := gpuOffer(t, "h200-sxm", 8, estimator.FP8)
+	o.NetworkGbps = 3200
+	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: 2, TPOTSeconds: 0.05}
+	for _, c := range []struct {
+		e     estimator.Engine
+		wider []int // the instances of the wider workers tried
+	}{{estimator.VLLM, []int{2}}, {estimator.SGLang, []int{2, 4}}, {estimator.TRTLLM, nil}} {
+		in.Engine = c.e
+		var wider []int
+		for _, dw := range plan.DisaggDecodeLayouts(plan.Request{Input: in, Workload: w}, o, c.e) {
+			if dw.InstancesPerWorker > 1 {
+				if dw.TP != 8*dw.InstancesPerWorker || dw.DP != dw.TP || dw.EP != dw.TP {
+					t.Errorf("%v: wider worker %+v", c.e, dw)
+				}
+				wider = append(wider, dw.InstancesPerWorker)
+			}
+		}
+		if !slices.Equal(wider, c.wider) {
+			t.Errorf("%v: wider decode workers over %v instances, want %v", c.e, wider, c.wider)
+		}
 	}
 }
