@@ -145,4 +145,11 @@ func TestNoneCauseFromTheFirstPlan(t *testing.T) {
 			t.Errorf("%s: NoneCauseOf yields %d times, the plans of %v %d", frag, yields, got.Starts, others)
 		}
 	}
+	// A plan where a row fits keeps no refusals.
+	d := Derive(ParseFragment("m=llama-3.1-8b&rps=1&e=vllm&hr=cn-zhangjiakou", DefaultState), nil, pr, nil, "")
+	req := PlanRequest(d.Job)
+	req.FX = cat.PlanFX()
+	if res, err := planner.Plan(req, pr.PlanOffers(d.Job.In.Weights), planner.Options{}); err != nil || res.Cheapest < 0 || res.Unfit != nil {
+		t.Errorf("vLLM on the T4: cheapest %d, %d refusals kept (%v)", res.Cheapest, len(res.Unfit), err)
+	}
 }
