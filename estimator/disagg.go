@@ -172,6 +172,14 @@ type DisaggPoint struct {
 	// the side's capacity in requests/s at its largest batch, and its
 	// generated tokens/s (= TokensPerSecond).
 	DecodeStepSeconds, DecodeBatch, DecodeCapacity float64
+	// DecodeSlots is the most requests one decode worker decodes at once
+	// (its batch at DecodeCapacity), and DecodeSlotsBound what sets it:
+	// "kv" (the worker's KV pool, at an open loop's rate), "batch"
+	// (Decode.Batch, an engine's running-sequence limit where a planner
+	// sets it) or "concurrency" (the client's requests per worker, at a
+	// closed loop's concurrency).
+	DecodeSlots      float64
+	DecodeSlotsBound string
 	// AcceptedTokens is the tokens one decode step yields (1 without
 	// speculative decoding).
 	AcceptedTokens float64
@@ -316,6 +324,7 @@ type disaggSteps struct {
 	prefill, decode func(float64) float64
 	tau             float64 // tokens one decode step yields (mtpAcceptedTokens)
 	kMax, nMax      float64 // prompts in one prefill forward; requests decoding on one decode worker
+	slotsBound      string  // what sets nMax (DisaggPoint.DecodeSlotsBound)
 	admit           float64 // decode steps a handed-over request waits (decodeAdmissionSteps)
 	kvBytes, xfer   float64 // a mean request's KV bytes and handover seconds
 	// handover is the latency and the seconds per prompt token of the
@@ -472,12 +481,12 @@ func (z *DisaggSizer) model(d Disagg) (*disaggSteps, error) {
 	// Decode slots: --decode-batch, else every request the client keeps
 	// in flight (the measured engines admit them all; the KV pool estimate
 	// is reported with the decode worker's memory, not used as a cap).
-	nMax := math.Max(1, math.Ceil(float64(d.Concurrency)/float64(d.Decode.Workers)))
+	nMax, slotsBound := math.Max(1, math.Ceil(float64(d.Concurrency)/float64(d.Decode.Workers))), "concurrency"
 	if d.Rate > 0 {
-		nMax = float64(dm.MaxConcurrency())
+		nMax, slotsBound = float64(dm.MaxConcurrency()), "kv"
 	}
-	if d.Decode.Batch > 0 {
-		nMax = math.Min(nMax, float64(d.Decode.Batch))
+	if b := float64(d.Decode.Batch); b > 0 && b < nMax {
+		nMax, slotsBound = b, "batch"
 	}
 	// The decode worker's loop admits a request in its own steps
 	// (decodeAdmissionSteps): the handover waits that many decode steps
@@ -514,7 +523,7 @@ func (z *DisaggSizer) model(d Disagg) (*disaggSteps, error) {
 	linkBW := bw * math.Min(links(d.Prefill), links(d.Decode))
 	xfer := lat + kvBytes/linkBW
 	return &disaggSteps{prompt: prompt, out: out, forward: forward, prefill: prefill, decode: decode, tau: tau,
-		kMax: kMax, nMax: nMax, admit: admit, kvBytes: kvBytes, xfer: xfer, latency: lat,
+		kMax: kMax, nMax: nMax, slotsBound: slotsBound, admit: admit, kvBytes: kvBytes, xfer: xfer, latency: lat,
 		kvPerToken: float64(in.Arch.KVBytesPerToken(in.KV)), linkBW: linkBW, dm: dm}, nil
 }
 
@@ -635,6 +644,7 @@ func (m *disaggSteps) steady(d Disagg) (DisaggPoint, error) {
 		QueueSeconds: finite(st.wait), PrefillSeconds: finite(st.s), PrefillBatch: finite(st.k), PrefillCapacity: finite(capP),
 		PrefillUtilization: finite(math.Min(st.rho, 1)), KVBytes: finite(kvBytes), KVTransferSeconds: finite(xfer + admit*st.tpot*tau),
 		DecodeStepSeconds: finite(st.tpot * tau), DecodeBatch: finite(st.n), DecodeCapacity: finite(capD), AcceptedTokens: tau, Bound: bound,
+		DecodeSlots: nMax, DecodeSlotsBound: m.slotsBound,
 		GPUs: d.Prefill.Workers*d.Prefill.TP + d.Decode.Workers*d.Decode.TP,
 	}, nil
 }

@@ -598,3 +598,46 @@ func TestDisaggDecodeSlotWait(t *testing.T) {
 		t.Errorf("uncapped: TTFT %.3f s, bound %s; want under 1 s, concurrency", free.TTFTSeconds, free.Bound)
 	}
 }
+
+// TestDisaggDecodeSlots: the point says how many requests a decode worker
+// decodes at once and what sets it: at a closed loop the client's
+// requests per worker (64 over 2 workers: 32), at a rate the worker's KV
+// pool (the serving model's MaxConcurrency), or Decode.Batch where it is
+// fewer; a Batch over the pool leaves the pool's.
+func TestDisaggDecodeSlots(t *testing.T) {
+	in, hw := disaggInput(t)
+	w := Workload{PromptTokens: 1000, OutputTokens: 1000}
+	d := Disagg{Prefill: DisaggSide{Workers: 1, TP: 8, DP: 1, EP: 1, Batch: 8}, Decode: DisaggSide{Workers: 2, TP: 8, DP: 1, EP: 1},
+		Concurrency: 64, RequestSeconds: 0.040}
+	si := in
+	si.TP, si.DP, si.EP, si.PP, si.CP = 8, 1, 1, 1, 1
+	m := NewServingModel(si, hw, Efficiency{}, w)
+	pool := float64(m.MaxConcurrency())
+	if pool < 64 {
+		t.Fatalf("KV pool of %v requests, want over 64", pool)
+	}
+	open := func(batch int) Disagg {
+		o := d
+		o.Concurrency, o.Rate, o.Decode.Batch = 0, 1, batch
+		return o
+	}
+	for _, c := range []struct {
+		name  string
+		d     Disagg
+		slots float64
+		bound string
+	}{
+		{"closed loop", d, 32, "concurrency"},
+		{"rate", open(0), pool, "kv"},
+		{"rate, batch 48", open(48), 48, "batch"},
+		{"rate, batch over the pool", open(int(pool) + 1), pool, "kv"},
+	} {
+		pt, err := DisaggServing(in, hw, Efficiency{}, w, c.d)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if pt.DecodeSlots != c.slots || pt.DecodeSlotsBound != c.bound {
+			t.Errorf("%s: %v slots (%q), want %v (%q)", c.name, pt.DecodeSlots, pt.DecodeSlotsBound, c.slots, c.bound)
+		}
+	}
+}

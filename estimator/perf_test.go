@@ -1044,51 +1044,49 @@ func TestExpertAndAttentionDataParallel(t *testing.T) {
 	}
 }
 
-// TestMultiStepScheduling: with vLLM's multi-step scheduling a new request
-// waits for half a pass of N steps instead of half a step, so TTFT grows by
-// (c−1)/c · (N−1) · step/2 and nothing else moves; other engines refuse it.
-func TestMultiStepScheduling(t *testing.T) {
-	in := DefaultInput(loadArch(t, "llama-3.1-8b.json"))
-	in.Engine, in.Batch, in.Seq = VLLM, 8, 512
-	hw := Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, Generation: GenHopper}
-	w := Workload{PromptTokens: 256, OutputTokens: 128}
-	one := mustPerf(t, in, hw, Efficiency{}, w)
-	in.SchedulerSteps = 10
-	ten := mustPerf(t, in, hw, Efficiency{}, w)
-	want := one.TimeToFirstToken + 7.0/8*9*one.DecodeStepSeconds/2
-	if math.Abs(relErr(ten.TimeToFirstToken, want)) > 1e-9 || ten.DecodeTokenLatency != one.DecodeTokenLatency {
-		t.Errorf("10-step TTFT %g s (TPOT %g), want %g s (TPOT %g)", ten.TimeToFirstToken, ten.DecodeTokenLatency, want, one.DecodeTokenLatency)
-	}
-	in.Engine = SGLang
-	if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "scheduler-steps") {
-		t.Errorf("multi-step on SGLang accepted: %v", err)
+// TestSchedulerPassSettings: an engine setting that has the scheduler
+// take new requests once every N steps (vLLM's multi-step scheduling,
+// --scheduler-steps; SGLang's --scheduler-recv-interval) makes a new
+// request wait for half of N steps instead of half a step, so the closed
+// form's TTFT grows by (c−1)/c · (N−1) · step/2 at c requests and TPOT
+// does not move; the other engines refuse the setting.
+func TestSchedulerPassSettings(t *testing.T) {
+	for _, c := range []struct {
+		flag    string
+		engine  Engine
+		hw      Hardware
+		set     func(*Input, int)
+		refused []Engine
+	}{
+		{"scheduler-steps", VLLM, Hardware{PeakFLOPS: 989.5e12, MemBandwidth: 3.35e12, Generation: GenHopper},
+			func(in *Input, n int) { in.SchedulerSteps = n }, []Engine{SGLang}},
+		{"scheduler-recv-interval", SGLang, Hardware{PeakFLOPS: 2250e12, MemBandwidth: 8e12, Generation: GenBlackwell},
+			func(in *Input, n int) { in.SchedulerRecvInterval = n }, []Engine{VLLM, TRTLLM}},
+	} {
+		in := DefaultInput(loadArch(t, "llama-3.1-8b.json"))
+		in.Engine, in.Batch, in.Seq = c.engine, 8, 512
+		w := Workload{PromptTokens: 256, OutputTokens: 128}
+		one := mustPerf(t, in, c.hw, Efficiency{}, w)
+		c.set(&in, 10)
+		ten := mustPerf(t, in, c.hw, Efficiency{}, w)
+		want := one.TimeToFirstToken + 7.0/8*9*one.DecodeStepSeconds/2
+		if math.Abs(relErr(ten.TimeToFirstToken, want)) > 1e-9 || ten.DecodeTokenLatency != one.DecodeTokenLatency {
+			t.Errorf("%v --%s 10: TTFT %g s (TPOT %g), want %g s (TPOT %g)", c.engine, c.flag, ten.TimeToFirstToken, ten.DecodeTokenLatency, want, one.DecodeTokenLatency)
+		}
+		for _, e := range c.refused {
+			in.Engine = e
+			if err := in.Validate(); err == nil || !strings.Contains(err.Error(), c.flag) {
+				t.Errorf("--%s on %v accepted: %v", c.flag, e, err)
+			}
+		}
 	}
 }
 
-// TestSGLangRecvInterval: SGLang's --scheduler-recv-interval N makes a new
-// request wait for half of N passes instead of half a step, as vLLM's
-// multi-step pass does (the closed form's TTFT grows by (c−1)/c · (N−1) ·
-// step/2, TPOT does not move); other engines refuse it.
-func TestSGLangRecvInterval(t *testing.T) {
+// TestAttentionDPBalanceNeedsTRTLLM: TensorRT-LLM's attention-DP balance
+// needs TensorRT-LLM and DP > 1.
+func TestAttentionDPBalanceNeedsTRTLLM(t *testing.T) {
 	in := DefaultInput(loadArch(t, "llama-3.1-8b.json"))
-	in.Engine, in.Batch, in.Seq = SGLang, 8, 512
-	hw := Hardware{PeakFLOPS: 2250e12, MemBandwidth: 8e12, Generation: GenBlackwell}
-	w := Workload{PromptTokens: 256, OutputTokens: 128}
-	one := mustPerf(t, in, hw, Efficiency{}, w)
-	in.SchedulerRecvInterval = 10
-	ten := mustPerf(t, in, hw, Efficiency{}, w)
-	want := one.TimeToFirstToken + 7.0/8*9*one.DecodeStepSeconds/2
-	if math.Abs(relErr(ten.TimeToFirstToken, want)) > 1e-9 || ten.DecodeTokenLatency != one.DecodeTokenLatency {
-		t.Errorf("interval-10 TTFT %g s (TPOT %g), want %g s (TPOT %g)", ten.TimeToFirstToken, ten.DecodeTokenLatency, want, one.DecodeTokenLatency)
-	}
-	for _, e := range []Engine{VLLM, TRTLLM} {
-		in.Engine = e
-		if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "scheduler-recv-interval") {
-			t.Errorf("receive interval on %v accepted: %v", e, err)
-		}
-	}
-	// TensorRT-LLM's attention-DP balance needs TensorRT-LLM and DP > 1.
-	in.SchedulerRecvInterval, in.AttentionDPBalanceIters = 0, 60
+	in.Batch, in.Seq, in.AttentionDPBalanceIters = 8, 512, 60
 	for _, c := range []struct {
 		e  Engine
 		dp int

@@ -1,6 +1,7 @@
 package page
 
 import (
+	"slices"
 	"testing"
 
 	"rightsize/catalog"
@@ -75,7 +76,12 @@ func TestNoneCauseNeedsOneReason(t *testing.T) {
 	d := Derive(ParseFragment(frag, DefaultState), nil, pr, nil, "")
 	req := PlanRequest(d.Job)
 	req.FX = cat.PlanFX()
-	c, ok := NoneCauseOf(req, pr.PlanOffers(d.Job.In.Weights), planner.Options{})
+	offers := pr.PlanOffers(d.Job.In.Weights)
+	res, err := planner.Plan(req, offers, planner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, ok := NoneCauseOf(req, res, offers, planner.Options{})
 	if !ok || c.Refused != estimator.TRTLLM {
 		t.Fatalf("cause %+v %v", c, ok)
 	}
@@ -95,5 +101,55 @@ func TestNoneCauseNeedsOneReason(t *testing.T) {
 	}
 	if s := got.Note(Locale{Lang: "en"}); s != "Nothing the filters leave runs this job: every offer is refused for one reason, needs more than 64 instances." {
 		t.Errorf("too big: %q", s)
+	}
+}
+
+// TestNoneCauseFromTheFirstPlan: the cause of an empty plan is read from
+// the refusals the plan keeps (planner.Result.Unfit), the same as from a
+// second plan of the request keeping its unfit rows, and NoneCauseOf
+// plans only the engines that start there (each once: its yields are
+// theirs), not the request again. TensorRT-LLM on Alibaba's T4s (vLLM
+// and SGLang start there) and SGLang on IBM's V100s (vLLM starts there).
+func TestNoneCauseFromTheFirstPlan(t *testing.T) {
+	cat := catalog.Default()
+	pr := NewPrices(cat, nil)
+	for _, frag := range []string{"m=llama-3.1-8b&rps=1&e=trtllm&hr=cn-zhangjiakou", "m=llama-3.1-8b&rps=1&e=sglang&pv=ibm"} {
+		d := Derive(ParseFragment(frag, DefaultState), nil, pr, nil, "")
+		req := PlanRequest(d.Job)
+		req.FX = cat.PlanFX()
+		offers := pr.PlanOffers(d.Job.In.Weights)
+		res, err := planner.Plan(req, offers, planner.Options{})
+		if err != nil || res.Cheapest >= 0 || len(res.Unfit) != res.Considered || res.Considered == 0 {
+			t.Fatalf("%s: cheapest %d, %d refusals of %d offers: %v", frag, res.Cheapest, len(res.Unfit), res.Considered, err)
+		}
+		all, err := planner.Plan(req, offers, planner.Options{KeepUnfit: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, wok := FindNoneCause(req, all.Rows)
+		yields := 0
+		got, ok := NoneCauseOf(req, res, offers, planner.Options{Yield: func() { yields++ }})
+		if !ok || !wok || got.Why.String() != want.Why.String() || got.Refused != want.Refused || got.Gen != want.Gen ||
+			!slices.Equal(got.Alike, want.Alike) || !slices.Equal(got.Starts, want.Starts) || len(got.Starts) == 0 {
+			t.Errorf("%s: cause %+v (%v), from the unfit rows %+v (%v)", frag, got, ok, want, wok)
+		}
+		others := 0
+		for _, e := range got.Starts {
+			r := req
+			r.Input.Engine, r.EngineOpen = e, false
+			if _, err := planner.Plan(r, offers, planner.Options{Yield: func() { others++ }}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if yields != others {
+			t.Errorf("%s: NoneCauseOf yields %d times, the plans of %v %d", frag, yields, got.Starts, others)
+		}
+	}
+	// A plan where a row fits keeps no refusals.
+	d := Derive(ParseFragment("m=llama-3.1-8b&rps=1&e=vllm&hr=cn-zhangjiakou", DefaultState), nil, pr, nil, "")
+	req := PlanRequest(d.Job)
+	req.FX = cat.PlanFX()
+	if res, err := planner.Plan(req, pr.PlanOffers(d.Job.In.Weights), planner.Options{}); err != nil || res.Cheapest < 0 || res.Unfit != nil {
+		t.Errorf("vLLM on the T4: cheapest %d, %d refusals kept (%v)", res.Cheapest, len(res.Unfit), err)
 	}
 }

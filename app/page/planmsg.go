@@ -122,6 +122,8 @@ var PlanMessages = map[string]map[string]string{
 		"disagg.bound_ttft":          "столько, сколько требует цель по TTFT",
 		"disagg.bound_tpot":          "столько, сколько требует цель по TPOT",
 		"disagg.bound_rate":          "столько, сколько требует поток запросов при предельной загрузке",
+		"disagg.bound_rate_kv":       "столько, сколько требует поток запросов при предельной загрузке; каждый декодирует не больше %s запросов сразу — столько вмещает его KV-кэш",
+		"disagg.bound_rate_seqs":     "столько, сколько требует поток запросов при предельной загрузке; каждый декодирует не больше %s запросов сразу — предел движка по числу последовательностей (%s)",
 		"disagg.bound_one":           "достаточно одного",
 		"hosted.no_fit":              "ни один вариант своего сервера не подходит под задачу: сравнить с %s не с чем",
 		"hosted.day_rent_cheaper":    "за день по кривой нагрузки самый дешёвый арендованный парк, на %s, обходится дешевле, чем %s",
@@ -229,6 +231,8 @@ var PlanMessages = map[string]map[string]string{
 		"disagg.bound_ttft":          "数量由 TTFT 目标决定",
 		"disagg.bound_tpot":          "数量由 TPOT 目标决定",
 		"disagg.bound_rate":          "数量由负载上限下的请求速率决定",
+		"disagg.bound_rate_kv":       "数量由负载上限下的请求速率决定，每个同时最多解码 %s 个请求，即其 KV 缓存所能容纳的数量",
+		"disagg.bound_rate_seqs":     "数量由负载上限下的请求速率决定，每个同时最多解码 %s 个请求，即引擎的运行序列数上限（%s）",
 		"disagg.bound_one":           "一个即可",
 		"hosted.no_fit":              "没有能运行该任务的自建方案可与 %s 比较",
 		"hosted.day_rent_cheaper":    "按全天负载曲线计算，最便宜的租用集群（%s）比 %s 更便宜",
@@ -380,8 +384,9 @@ type NoneCause struct {
 	Alike, Starts, Runs []estimator.Engine
 }
 
-// FindNoneCause is the cause of an empty plan of req whose rows (kept
-// unfit: planner.Options.KeepUnfit) are rows, with the engines that start
+// FindNoneCause is the cause of an empty plan of req whose rows (its
+// refusals, planner.Result.Unfit, or its rows kept unfit,
+// planner.Options.KeepUnfit) are rows, with the engines that start
 // where the engine is the cause but not yet those that fit (Runs: see
 // NoneCauseOf); ok is false where a row fits, where there is none, or
 // where two rows are refused for different reasons.
@@ -414,20 +419,19 @@ func FindNoneCause(req planner.Request, rows []planner.Row) (c NoneCause, ok boo
 	return c, true
 }
 
-// NoneCauseOf plans req on offers again keeping the rows that do not fit
-// and returns their cause (FindNoneCause): the answer to an empty plan,
-// which keeps none. Where an engine is the cause, each engine that starts
-// on the offers' GPUs is planned on them too, and Runs keeps those whose
-// plan fits: a way out that runs, not one that stops at the next reason
-// (a V100 of 16 GB that vLLM starts on but that does not hold the model).
-func NoneCauseOf(req planner.Request, offers []planner.Offer, opts planner.Options) (NoneCause, bool) {
-	opts.KeepUnfit, opts.Top = true, 0
-	res, err := planner.Plan(req, offers, opts)
-	if err != nil || res.Cheapest >= 0 {
+// NoneCauseOf is the cause of res, req's plan on offers, where nothing
+// fits (FindNoneCause of the refusals the plan keeps, planner.Result.Unfit):
+// the answer to an empty plan. Where an engine is the cause, each engine
+// that starts on the offers' GPUs is planned on them, and Runs keeps
+// those whose plan fits: a way out that runs, not one that stops at the
+// next reason (a V100 of 16 GB that vLLM starts on but that does not
+// hold the model).
+func NoneCauseOf(req planner.Request, res planner.Result, offers []planner.Offer, opts planner.Options) (NoneCause, bool) {
+	if res.Cheapest >= 0 {
 		return NoneCause{}, false
 	}
-	c, ok := FindNoneCause(req, res.Rows)
-	opts.KeepUnfit = false
+	c, ok := FindNoneCause(req, res.Unfit)
+	opts.KeepUnfit, opts.Top = false, 0
 	for _, e := range c.Starts {
 		r := req
 		r.Input.Engine, r.EngineOpen = e, false

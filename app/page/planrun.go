@@ -342,7 +342,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 		out.NoneWhy = MsgNoAnswerNoTokens
 	default:
 		out.NoneWhy = MsgNoAnswer
-		out.Cause, out.HasCause = NoneCauseOf(req, pr.PlanOffers(j.In.Weights), planner.Options{Yield: pr.Yield})
+		out.Cause, out.HasCause = NoneCauseOf(req, res, pr.PlanOffers(j.In.Weights), planner.Options{Yield: pr.Yield})
 	}
 	// The chart: the cheapest paretoPoints plans the picks may rest on
 	// (rows passed over for their price do not take a place: the cheapest

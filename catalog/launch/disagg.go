@@ -53,8 +53,9 @@ import (
 const (
 	ErrDisaggKind = "launch.disagg_kind" // a launcher that does not serve (training, SkyPilot)
 	ErrNoDisagg   = "launch.no_disagg"   // the plan has no disaggregated alternative
-	// ErrDisaggWide: a launcher other than SGLang for workers that span
-	// several instances (plan.DisaggPlan.InstancesPerWorker > 1).
+	// ErrDisaggWide: TensorRT-LLM, or vLLM behind NVIDIA Dynamo, for
+	// workers that span several instances
+	// (plan.DisaggWorker.InstancesPerWorker > 1).
 	ErrDisaggWide = "launch.disagg_wide"
 	// ErrDynamoGPU: NVIDIA Dynamo's router on a GPU its support matrix
 	// does not list (AMD, Gaudi, NVIDIA before Ampere).
@@ -104,11 +105,11 @@ const (
 )
 
 // disaggSide is one side of the deployment: its workers, their shape
-// (each side its own: plan.DisaggPlan.Sides), the workers on one
-// instance (per; 1 for a worker over several, shape.nodes of them), the
-// memory share the planner set on them, and the instances they run on
-// (the router's lists name each worker's first instance: for workers
-// that span several, heads, the workers).
+// (each side its own: plan.DisaggPlan's PrefillWorker and DecodeWorker),
+// the workers on one instance (per; 1 for a worker over several,
+// shape.nodes of them), the memory share the planner set on them, and
+// the instances they run on (the router's lists name each worker's first
+// instance: for workers that span several, heads, the workers).
 type disaggSide struct {
 	mode, file                string
 	workers, instances, heads int
@@ -146,7 +147,7 @@ func EmitDisaggVia(k Kind, r Router, req plan.Request, res plan.Result, cat *cat
 		return Launch{}, &Error{Kind: k, Key: ErrUnknownRouter, Reason: "want router " + routerChoices()}
 	}
 	d := res.Disagg
-	if d == nil || d.Offer == nil || d.TP < 1 || d.Prefill < 1 || d.Decode < 1 {
+	if d == nil || d.Offer == nil || d.PrefillWorker.TP < 1 || d.DecodeWorker.TP < 1 || d.Prefill < 1 || d.Decode < 1 {
 		return Launch{}, &Error{Kind: k, Key: ErrNoDisagg, Reason: "the plan has no disaggregated alternative (it needs a serving plan with a request rate, a TTFT or TPOT target and a fitting row without pipeline stages across instances)"}
 	}
 	var base *plan.Row
@@ -177,11 +178,11 @@ func EmitDisaggVia(k Kind, r Router, req plan.Request, res plan.Result, cat *cat
 	}
 	// Each side as the planner sized it: its workers' GPUs, attention-DP
 	// and EP degrees, the instances one spans and the memory share.
-	pre, dec := d.Sides()
 	sides := [2]disaggSide{{mode: "prefill", file: "prefill.sh", workers: d.Prefill}, {mode: "decode", file: "decode.sh", workers: d.Decode}}
 	gpus := int(d.Offer.GPUCount)
-	for j, w := range [2]plan.DisaggWorker{pre, dec} {
+	for j, w := range [2]plan.DisaggWorker{d.PrefillWorker, d.DecodeWorker} {
 		side := &sides[j]
+		w.DP, w.EP, w.InstancesPerWorker = max(w.DP, 1), max(w.EP, 1), max(w.InstancesPerWorker, 1)
 		// Workers per instance; a wide worker (one copy over
 		// InstancesPerWorker instances, as the plan's wide
 		// expert-parallel rows) is one per group of that many instances.
@@ -195,12 +196,15 @@ func EmitDisaggVia(k Kind, r Router, req plan.Request, res plan.Result, cat *cat
 		if per < 1 {
 			return Launch{}, &Error{Kind: k, Key: ErrInconsistent, Reason: "the disaggregated plan's " + side.mode + " workers of " + plural(w.TP, "GPU") + " do not fill whole instances of " + plural(gpus, "GPU")}
 		}
-		if nodes > 1 && k != SGLang {
+		if nodes > 1 && (k == TRTLLM || k == VLLM && (r == DynamoRouter || w.DP != w.TP)) {
 			// SGLang starts a worker over several nodes from the one
-			// command (--nnodes, --node-rank, --dist-init-addr); vLLM's
-			// needs a Ray cluster and TensorRT-LLM's an MPI launch,
-			// which these scripts do not write.
-			return Launch{}, &Error{Kind: k, Key: ErrDisaggWide, Reason: "each " + side.mode + " worker spans " + plural(nodes, "instance") + ": the disaggregated launch of such workers is written for sglang"}
+			// command (--nnodes, --node-rank, --dist-init-addr), vLLM
+			// its data-parallel ranks on each node (disaggWorkers: a
+			// worker of attention DP over all its GPUs, the planner's
+			// wide workers); TensorRT-LLM's needs an MPI launch, and
+			// Dynamo's vLLM worker or vLLM's tensor parallelism across
+			// nodes a start these scripts do not write.
+			return Launch{}, &Error{Kind: k, Key: ErrDisaggWide, Reason: "each " + side.mode + " worker spans " + plural(nodes, "instance") + ": the disaggregated launch of such workers is written for sglang, and for vllm workers of attention data parallelism over all their GPUs behind vllm's own router"}
 		}
 		side.shape = copyShape{tp: w.TP, pp: 1, dp: w.DP, ep: w.EP, copies: per, nodes: nodes}
 		if w.TP%w.DP != 0 {
@@ -367,7 +371,23 @@ func (e *emitter) disaggWorkers(side disaggSide) (string, error) {
 	case VLLM:
 		c.flag("--kv-transfer-config", vllmKVTransfer)
 		c.setenv("VLLM_NIXL_SIDE_CHANNEL_HOST", "", hostIP)
-		if per > 1 && s.dp > 1 {
+		if s.nodes > 1 {
+			// One worker's data-parallel ranks over s.nodes instances,
+			// without Ray: each instance runs its share of the ranks
+			// (--data-parallel-size-local), all meet at the first
+			// instance's RPC port (--data-parallel-address,
+			// --data-parallel-rpc-port), which serves the API; the
+			// others run theirs from their first rank on, headless
+			// (vllmHeadless). vLLM docs, "Data Parallel Deployment"
+			// (multi-node: vllm serve ... --data-parallel-size-local
+			// --data-parallel-address --data-parallel-rpc-port on the
+			// first node, --headless --data-parallel-start-rank on the
+			// others); the flags in vllm/engine/arg_utils.py at
+			// vllm-project/vllm 99d7eb5d6a51 (testdata/vllm_flags.txt).
+			c.num("--data-parallel-size-local", s.dp/s.nodes)
+			c.expand("--data-parallel-address", headAddr)
+			c.num("--data-parallel-rpc-port", vllmDPRPCPort)
+		} else if per > 1 && s.dp > 1 {
 			// Each worker's data-parallel ranks meet at their own RPC
 			// port, as engine copies on one instance do (engineCommands).
 			c.num("--data-parallel-rpc-port", vllmDPRPCPort)
@@ -397,6 +417,12 @@ func (e *emitter) disaggWorkers(side disaggSide) (string, error) {
 		}
 		c.onGPUs(0, s.tp/s.nodes)
 		c.set("--port", itoa(disaggPort))
+		if e.k == VLLM {
+			b.WriteString(": \"${HOST_IP:?set HOST_IP to the address of this instance}\"\n")
+			script := vllmHeadless(*c, s.dp/s.nodes)
+			b.WriteString(nodeGuards(s.nodes, script) + script)
+			return b.String(), nil
+		}
 		b.WriteString(nodeGuards(s.nodes, c.String()) + c.String() + "\n")
 		return b.String(), nil
 	}
@@ -441,6 +467,27 @@ func (e *emitter) disaggWorkers(side disaggSide) (string, error) {
 		b.WriteString("wait\n")
 	}
 	return b.String(), nil
+}
+
+// headAddr is the first instance of a worker over several (the
+// address its data-parallel ranks meet at).
+const headAddr shellWord = "$HEAD_IP"
+
+// dpStartRank is the first data-parallel rank of a worker's ranks on an
+// instance (vllmHeadless sets it).
+const dpStartRank shellWord = "$DP_START_RANK"
+
+// vllmHeadless is the script of one vLLM worker over several instances,
+// c with local data-parallel ranks an instance: c on the first (NODE_RANK
+// 0), which serves the API; on the others c --headless from their first
+// rank, NODE_RANK × local (--data-parallel-start-rank), the API left to
+// the first.
+func vllmHeadless(c command, local int) string {
+	head := c.String()
+	c.bare("--headless")
+	c.expand("--data-parallel-start-rank", dpStartRank)
+	indent := func(s string) string { return "  " + strings.ReplaceAll(s, "\n", "\n  ") }
+	return "DP_START_RANK=$((NODE_RANK * " + itoa(local) + "))\nif [ \"$NODE_RANK\" = 0 ]; then\n" + indent(head) + "\nelse\n" + indent(c.String()) + "\nfi\n"
 }
 
 // hostLoop is the shell loop over the instances in $list that runs body

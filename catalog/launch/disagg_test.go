@@ -89,12 +89,12 @@ func TestEmitDisaggSGLang(t *testing.T) {
 	var cases []tc
 	for _, c := range disaggPlans(t) {
 		d := c.res.Disagg
-		cases = append(cases, tc{c.req, c.res, int(d.Offer.GPUCount) / d.TP, d.Prefill, d.Decode, d.Instances})
+		cases = append(cases, tc{c.req, c.res, int(d.Offer.GPUCount) / d.PrefillWorker.TP, d.Prefill, d.Decode, d.Instances})
 	}
 	for _, c := range cases {
 		l, err := launch.EmitDisagg(launch.SGLang, c.req, c.res, nil, "")
 		if err != nil {
-			t.Fatalf("TP %d: %v", c.res.Disagg.TP, err)
+			t.Fatalf("TP %d: %v", c.res.Disagg.PrefillWorker.TP, err)
 		}
 		names := []string{}
 		for _, f := range l.Files {
@@ -105,9 +105,9 @@ func TestEmitDisaggSGLang(t *testing.T) {
 			t.Fatalf("files %v", names)
 		}
 		pre, dec, router := l.Files[0].Text, l.Files[1].Text, l.Files[2].Text
-		for _, want := range []string{"--disaggregation-mode prefill", "--disaggregation-bootstrap-port 8998", "--tp-size " + strconv.Itoa(c.res.Disagg.TP), "--mem-fraction-static"} {
+		for _, want := range []string{"--disaggregation-mode prefill", "--disaggregation-bootstrap-port 8998", "--tp-size " + strconv.Itoa(c.res.Disagg.PrefillWorker.TP), "--mem-fraction-static"} {
 			if !strings.Contains(pre, want) {
-				t.Errorf("TP %d prefill.sh lacks %q:\n%s", c.res.Disagg.TP, want, pre)
+				t.Errorf("TP %d prefill.sh lacks %q:\n%s", c.res.Disagg.PrefillWorker.TP, want, pre)
 			}
 		}
 		// WORKERS starts fewer of an instance's several workers; an
@@ -115,17 +115,17 @@ func TestEmitDisaggSGLang(t *testing.T) {
 		// nor the note names it.
 		notes := strings.Join(l.Notes, "\n")
 		if several := c.per > 1; strings.Contains(pre, "WORKERS=${WORKERS:-"+strconv.Itoa(c.per)+"}") != several || strings.Contains(notes, "WORKERS=N") != several {
-			t.Errorf("TP %d, %d workers an instance: WORKERS in\n%s\n%s", c.res.Disagg.TP, c.per, pre, notes)
+			t.Errorf("TP %d, %d workers an instance: WORKERS in\n%s\n%s", c.res.Disagg.PrefillWorker.TP, c.per, pre, notes)
 		}
 		if strings.Count(pre, "sglang.launch_server") != c.per || strings.Count(dec, "sglang.launch_server") != c.per {
-			t.Errorf("TP %d: %d prefill and %d decode servers an instance, want %d", c.res.Disagg.TP,
+			t.Errorf("TP %d: %d prefill and %d decode servers an instance, want %d", c.res.Disagg.PrefillWorker.TP,
 				strings.Count(pre, "sglang.launch_server"), strings.Count(dec, "sglang.launch_server"), c.per)
 		}
 		if !strings.Contains(dec, "--disaggregation-mode decode") || strings.Contains(dec, "bootstrap-port") {
 			t.Errorf("decode.sh:\n%s", dec)
 		}
 		var ids []string
-		for g := c.res.Disagg.TP; g < 2*c.res.Disagg.TP; g++ {
+		for g := c.res.Disagg.PrefillWorker.TP; g < 2*c.res.Disagg.PrefillWorker.TP; g++ {
 			ids = append(ids, strconv.Itoa(g))
 		}
 		if second := "CUDA_VISIBLE_DEVICES=" + strings.Join(ids, ",") + " "; c.per > 1 && !strings.Contains(pre, second) {
@@ -150,7 +150,7 @@ func TestEmitDisaggSGLang(t *testing.T) {
 			}
 		}
 		if len(prefills) != c.p || len(decodes) != c.dd || args[0] != "-m" || args[1] != "sglang_router.launch_router" || !slices.Contains(args, "--pd-disaggregation") {
-			t.Errorf("TP %d: router %v: %d prefill, %d decode workers; want %d and %d", c.res.Disagg.TP, args, len(prefills), len(decodes), c.p, c.dd)
+			t.Errorf("TP %d: router %v: %d prefill, %d decode workers; want %d and %d", c.res.Disagg.PrefillWorker.TP, args, len(prefills), len(decodes), c.p, c.dd)
 		}
 		if c.per > 1 && (prefills[1] != "http://p0:30001 8999" || prefills[len(prefills)-1] != "http://p"+strconv.Itoa(pInst-1)+":"+strconv.Itoa(30000+(c.p-1)%c.per)+" "+strconv.Itoa(8998+(c.p-1)%c.per)) {
 			t.Errorf("prefill workers %v", prefills)
@@ -174,13 +174,14 @@ func TestEmitDisaggSGLang(t *testing.T) {
 }
 
 // workerLines is a prefill or decode script's engine commands: the shell
-// around them (the WORKERS default and its check, the HOST_IP check, the
-// if-blocks) dropped, for checkShell.
+// around them (the WORKERS default and its check, a wide vLLM worker's
+// DP_START_RANK, the HOST_IP check, the if/else blocks) dropped, for
+// checkShell.
 func workerLines(text string) string {
 	var keep []string
 	for _, line := range strings.Split(text, "\n") {
 		tr := strings.TrimSpace(line)
-		if strings.HasPrefix(tr, "if [") || tr == "fi" || strings.HasPrefix(tr, "WORKERS=") || strings.HasPrefix(tr, "case $WORKERS ") || strings.HasPrefix(tr, ": ") {
+		if strings.HasPrefix(tr, "if [") || tr == "else" || tr == "fi" || strings.HasPrefix(tr, "WORKERS=") || strings.HasPrefix(tr, "case $WORKERS ") || strings.HasPrefix(tr, "DP_START_RANK=") || strings.HasPrefix(tr, ": ") {
 			continue
 		}
 		keep = append(keep, line)
@@ -368,14 +369,23 @@ func disaggPlans(t *testing.T) []disaggCase {
 	// worker each: as many instances, the lower TPOT).
 	d8 := *res8.Disagg
 	row := res8.Rows[d8.Base(res8.Rows)]
-	d8.TP, d8.DP, d8.EP, d8.InstancesPerWorker, d8.MemShare, d8.PrefillWorker = row.TP, row.AttnDP, row.EP, 1, row.MemShare, plan.DisaggWorker{}
-	per8 := int(d8.Offer.GPUCount) / d8.TP
+	w8 := rowWorker(row)
+	w8.MemShare = row.MemShare
+	d8.PrefillWorker, d8.DecodeWorker = w8, w8
+	per8 := int(d8.Offer.GPUCount) / w8.TP
 	if per8 < 2 || 10%per8 == 0 {
 		t.Fatalf("8B alternative: %d workers an instance, want 2+ and not dividing 10", per8)
 	}
 	d8.Prefill, d8.Decode, d8.Instances = 10, 3, (10+per8-1)/per8+(3+per8-1)/per8
 	res8.Disagg = &d8
 	return []disaggCase{{req, res}, {req8, res8}}
+}
+
+// rowWorker is the worker shape of aggregated row's copy (at least one
+// GPU), on one instance at the request's memory share: a disaggregated
+// plan whose sides both run it.
+func rowWorker(row plan.Row) plan.DisaggWorker {
+	return plan.DisaggWorker{TP: max(row.TP, 1), DP: max(row.AttnDP, 1), EP: max(row.EP, 1), InstancesPerWorker: 1}
 }
 
 // disaggCase is one disaggregated plan and the request it answers.
@@ -395,8 +405,9 @@ func TestEmitDisaggVLLMAndTRTLLM(t *testing.T) {
 	for _, k := range []launch.Kind{launch.VLLM, launch.TRTLLM} {
 		for _, c := range cases {
 			d := c.res.Disagg
-			per := int(d.Offer.GPUCount) / d.TP
-			where := k.String() + " TP " + strconv.Itoa(d.TP)
+			pw := d.PrefillWorker
+			per := int(d.Offer.GPUCount) / pw.TP
+			where := k.String() + " TP " + strconv.Itoa(pw.TP)
 			l, err := launch.EmitDisagg(k, c.req, c.res, nil, "")
 			if err != nil {
 				t.Fatalf("%s: %v", where, err)
@@ -409,14 +420,14 @@ func TestEmitDisaggVLLMAndTRTLLM(t *testing.T) {
 			}
 			if per > 1 {
 				var ids []string
-				for g := d.TP; g < 2*d.TP; g++ {
+				for g := pw.TP; g < 2*pw.TP; g++ {
 					ids = append(ids, strconv.Itoa(g))
 				}
 				second := "CUDA_VISIBLE_DEVICES=" + strings.Join(ids, ",") + " "
 				if !strings.Contains(pre, second) || !strings.Contains(pre, "--port 30001") {
 					t.Errorf("%s: the second worker does not run on GPUs %v and port 30001:\n%s", where, ids, pre)
 				}
-				if k == launch.VLLM && !strings.Contains(pre, "VLLM_NIXL_SIDE_CHANNEL_PORT="+strconv.Itoa(5600+max(d.DP, 1))+" ") {
+				if k == launch.VLLM && !strings.Contains(pre, "VLLM_NIXL_SIDE_CHANNEL_PORT="+strconv.Itoa(5600+max(pw.DP, 1))+" ") {
 					t.Errorf("%s: the second worker's NIXL side channel:\n%s", where, pre)
 				}
 			}
@@ -464,7 +475,7 @@ func TestGoldenDisagg(t *testing.T) {
 	}
 	req := c.req(t)
 	row := c.row(t, req)
-	d := plan.DisaggPlan{Offer: row.Offer, Engine: row.Engine, TP: row.TP, DP: row.AttnDP, EP: row.EP, Prefill: 2, Decode: 3, Instances: 5}
+	d := plan.DisaggPlan{Offer: row.Offer, Engine: row.Engine, PrefillWorker: rowWorker(row), DecodeWorker: rowWorker(row), Prefill: 2, Decode: 3, Instances: 5}
 	res := plan.Result{Rows: []plan.Row{row}, Disagg: &d}
 	for _, r := range launch.Routers {
 		for _, k := range []launch.Kind{launch.VLLM, launch.SGLang, launch.TRTLLM} {
@@ -499,8 +510,9 @@ func TestEmitDisaggDynamo(t *testing.T) {
 	for _, k := range []launch.Kind{launch.SGLang, launch.VLLM, launch.TRTLLM} {
 		for _, c := range cases {
 			d := c.res.Disagg
-			per := int(d.Offer.GPUCount) / d.TP
-			where := k.String() + " TP " + strconv.Itoa(d.TP)
+			pw := d.PrefillWorker
+			per := int(d.Offer.GPUCount) / pw.TP
+			where := k.String() + " TP " + strconv.Itoa(pw.TP)
 			l, err := launch.EmitDisaggVia(k, launch.DynamoRouter, c.req, c.res, nil, "")
 			if err != nil {
 				t.Fatalf("%s: %v", where, err)
@@ -516,7 +528,7 @@ func TestEmitDisaggDynamo(t *testing.T) {
 				if strings.Contains(pre, "--port") || strings.Contains(pre, "--host") || strings.Contains(pre, "vllm serve") {
 					t.Errorf("%s: vllm serve's HTTP flags on a Dynamo worker:\n%s", where, pre)
 				}
-				if per > 1 && !strings.Contains(pre, "VLLM_NIXL_SIDE_CHANNEL_PORT="+strconv.Itoa(5600+max(d.DP, 1))+" ") {
+				if per > 1 && !strings.Contains(pre, "VLLM_NIXL_SIDE_CHANNEL_PORT="+strconv.Itoa(5600+max(pw.DP, 1))+" ") {
 					t.Errorf("%s: the second worker's NIXL side channel:\n%s", where, pre)
 				}
 			case launch.SGLang:
@@ -565,7 +577,7 @@ func TestEmitDisaggDynamo(t *testing.T) {
 
 // TestEmitDisaggWideWorkers: DeepSeek-R1 FP8 on SGLang at 100 requests/s
 // on 8-GPU H100 offers plans 16-GPU workers over two instances each at
-// the recipes' share (plan.DisaggPlan.InstancesPerWorker, MemShare). Both
+// the recipes' share (plan.DisaggWorker.InstancesPerWorker, MemShare). Both
 // sides' scripts start one worker over --nnodes 2 on the instance's own 8
 // GPUs with that --mem-fraction-static and --cuda-graph-max-bs, as
 // InferenceX's H100 recipes run them; the router takes each worker's
@@ -578,7 +590,7 @@ func TestEmitDisaggWideWorkers(t *testing.T) {
 		TTFTP95Seconds: 2, TPOTSeconds: 0.05}}
 	res := planOnH100Nodes(t, req)
 	d := res.Disagg
-	if d == nil || d.InstancesPerWorker != 2 || d.TP != 16 {
+	if d == nil || d.DecodeWorker.InstancesPerWorker != 2 || d.DecodeWorker.TP != 16 {
 		t.Fatalf("disaggregated plan %+v, want 16-GPU workers over 2 instances", d)
 	}
 	l, err := launch.EmitDisagg(launch.SGLang, req, res, nil, "")
@@ -622,11 +634,85 @@ func TestEmitDisaggWideWorkers(t *testing.T) {
 	if _, err := routerArgs(t, l.Files[2].Text, "PREFILL_HOSTS="+hosts("p", 2*d.Prefill), "DECODE_HOSTS="+hosts("d", d.Decode)); err == nil {
 		t.Error("router.sh took every prefill instance, want each worker's first")
 	}
-	for _, k := range []launch.Kind{launch.VLLM, launch.TRTLLM} {
-		var le *launch.Error
-		if _, err := launch.EmitDisagg(k, req, res, nil, ""); !errors.As(err, &le) || le.Key != launch.ErrDisaggWide {
-			t.Errorf("%s: %v, want %s", k, err, launch.ErrDisaggWide)
+	var le *launch.Error
+	if _, err := launch.EmitDisagg(launch.TRTLLM, req, res, nil, ""); !errors.As(err, &le) || le.Key != launch.ErrDisaggWide {
+		t.Errorf("trtllm: %v, want %s", err, launch.ErrDisaggWide)
+	}
+}
+
+// TestEmitDisaggWideVLLM: DeepSeek-R1 FP8 on vLLM at 20 requests/s on
+// 8-GPU H100 offers (the model needs two of them) plans workers of 16
+// GPUs over two instances on both sides. Each side's script starts a
+// worker's data-parallel ranks without Ray: on the first instance vllm
+// serve with --data-parallel-size 16, 8 of them local, meeting at
+// HEAD_IP's RPC port, and serving the API; on the second the same with
+// --headless from rank 8. The router names each worker's first instance;
+// behind NVIDIA Dynamo, or as tensor parallelism across the instances,
+// such workers get a reason.
+func TestEmitDisaggWideVLLM(t *testing.T) {
+	in := input(t, "deepseek-r1")
+	in.Engine, in.Weights = estimator.VLLM, estimator.FP8
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Serving, RequestsPerSecond: 20, PromptTokens: 1024, OutputTokens: 1024,
+		TTFTP95Seconds: 2, TPOTSeconds: 0.05}}
+	res := planOnH100Nodes(t, req)
+	d := res.Disagg
+	wide := plan.DisaggWorker{TP: 16, DP: 16, EP: 16, InstancesPerWorker: 2}
+	if d == nil || d.PrefillWorker != wide || d.DecodeWorker != wide {
+		t.Fatalf("disaggregated plan %+v, want workers of TP/DP/EP 16 over 2 instances", d)
+	}
+	l, err := launch.EmitDisagg(launch.VLLM, req, res, nil, "deepseek-ai/DeepSeek-R1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDisagg(t, "vllm wide", launch.VLLM, l)
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "vllm"), []byte("#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	common := []string{"serve deepseek-ai/DeepSeek-R1 ", " --tensor-parallel-size 1 ", " --data-parallel-size 16 ", " --enable-expert-parallel ",
+		" --data-parallel-size-local 8 ", " --data-parallel-address 10.0.0.1 ", " --data-parallel-rpc-port 29550 "}
+	for _, f := range l.Files[:2] {
+		for _, rank := range []string{"0", "1"} {
+			cmd := exec.Command(sh, "-c", f.Text)
+			cmd.Env = []string{"PATH=" + dir + string(os.PathListSeparator) + os.Getenv("PATH"), "NODE_RANK=" + rank, "HEAD_IP=10.0.0.1", "HOST_IP=10.0.0.2"}
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("%s at NODE_RANK %s: %v", f.Name, rank, err)
+			}
+			argv := strings.ReplaceAll(string(out), "\n", " ")
+			for _, want := range common {
+				if !strings.Contains(argv, want) {
+					t.Errorf("%s at NODE_RANK %s: no %q in vllm %s", f.Name, rank, want, argv)
+				}
+			}
+			if headless := strings.Contains(argv, " --headless --data-parallel-start-rank 8 "); headless != (rank == "1") || strings.Count(argv, "--headless") > 1 {
+				t.Errorf("%s at NODE_RANK %s: vllm %s", f.Name, rank, argv)
+			}
 		}
+	}
+	args, err := routerArgs(t, l.Files[2].Text, "PREFILL_HOSTS=p0", "DECODE_HOSTS="+hosts("d", d.Decode))
+	if err != nil {
+		t.Fatalf("router.sh: %v", err)
+	}
+	want := "--prefiller-hosts p0 --prefiller-ports 30000 --decoder-hosts " + hosts("d", d.Decode) + " --decoder-ports" + strings.Repeat(" 30000", d.Decode)
+	if d.Prefill != 1 || !strings.Contains(strings.Join(args, " "), want) {
+		t.Errorf("router args %v, want %q", args, want)
+	}
+	var le *launch.Error
+	if _, err := launch.EmitDisaggVia(launch.VLLM, launch.DynamoRouter, req, res, nil, ""); !errors.As(err, &le) || le.Key != launch.ErrDisaggWide {
+		t.Errorf("vllm behind Dynamo: %v, want %s", err, launch.ErrDisaggWide)
+	}
+	// Tensor parallelism across the instances needs a Ray cluster these
+	// scripts do not start.
+	tp := *d
+	tp.DecodeWorker.DP = 1
+	res.Disagg = &tp
+	if _, err := launch.EmitDisagg(launch.VLLM, req, res, nil, ""); !errors.As(err, &le) || le.Key != launch.ErrDisaggWide || !strings.Contains(err.Error(), "decode worker") {
+		t.Errorf("vllm TP 16 over 2 instances: %v, want %s", err, launch.ErrDisaggWide)
 	}
 }
 
@@ -640,7 +726,7 @@ func TestDynamoRefusalIsOneLine(t *testing.T) {
 	o.GPU, o.HasHardware, o.Hardware.Generation = "mi300x\n# rm -rf ~\x1b[2J", true, estimator.GenCDNA3
 	row := s.row
 	row.Offer = &o
-	d := plan.DisaggPlan{Offer: &o, Engine: row.Engine, TP: max(row.TP, 1), DP: row.AttnDP, EP: row.EP, Prefill: 1, Decode: 1, Instances: 2}
+	d := plan.DisaggPlan{Offer: &o, Engine: row.Engine, PrefillWorker: rowWorker(row), DecodeWorker: rowWorker(row), Prefill: 1, Decode: 1, Instances: 2}
 	_, err := launch.EmitDisaggVia(s.kind, launch.DynamoRouter, s.req, plan.Result{Rows: []plan.Row{row}, Disagg: &d}, nil, "")
 	var le *launch.Error
 	if !errors.As(err, &le) || le.Key != launch.ErrDynamoGPU {
@@ -685,8 +771,7 @@ func TestRouterCountMessage(t *testing.T) {
 func TestRouterHostListsAreNotGlobbed(t *testing.T) {
 	c := disaggPlans(t)[0]
 	d := c.res.Disagg
-	pw, _ := d.Sides()
-	per := int(d.Offer.GPUCount) / pw.TP
+	per := int(d.Offer.GPUCount) / d.PrefillWorker.TP
 	pInst := (d.Prefill + per - 1) / per
 	if pInst < 2 {
 		t.Fatalf("%d prefill instances, want 2 or more", pInst)
@@ -711,7 +796,8 @@ func TestRouterHostListsAreNotGlobbed(t *testing.T) {
 }
 
 // TestEmitDisaggSidesOwnShapes: each side's script starts workers of its
-// own layout (plan.DisaggPlan.Sides). DeepSeek-R1 FP8 on SGLang at 100
+// own layout (plan.DisaggPlan's PrefillWorker and DecodeWorker).
+// DeepSeek-R1 FP8 on SGLang at 100
 // requests/s on the catalog's 8 × H200 instances plans prefill workers of
 // tensor-parallel attention with EP 8 beside decode workers of attention
 // DP 8 / EP 8: prefill.sh runs no attention DP, decode.sh does, and
@@ -719,7 +805,9 @@ func TestRouterHostListsAreNotGlobbed(t *testing.T) {
 // With its decode workers widened to attention DP and EP over two
 // instances' 16 GPUs, decode.sh starts one worker over --nnodes 2 while
 // prefill.sh keeps one 8-GPU worker an instance; the router takes each
-// prefill instance and each decode worker's first instance; vLLM, whose
+// prefill instance and each decode worker's first instance. vLLM's
+// decode.sh starts the wide worker's ranks headless on its second
+// instance, its prefill.sh one worker an instance; TensorRT-LLM, whose
 // scripts do not start a worker over several instances, gets a reason
 // that names the side.
 func TestEmitDisaggSidesOwnShapes(t *testing.T) {
@@ -741,7 +829,7 @@ func TestEmitDisaggSidesOwnShapes(t *testing.T) {
 	if d == nil {
 		t.Fatal("no disaggregated alternative")
 	}
-	pre, dec := d.Sides()
+	pre, dec := d.PrefillWorker, d.DecodeWorker
 	if pre != (plan.DisaggWorker{TP: 8, DP: 1, EP: 8, InstancesPerWorker: 1}) || dec != (plan.DisaggWorker{TP: 8, DP: 8, EP: 8, InstancesPerWorker: 1}) {
 		t.Fatalf("sides %+v and %+v, want TP 8 · EP 8 prefill and TP 8 · attn-DP 8 · EP 8 decode", pre, dec)
 	}
@@ -769,7 +857,7 @@ func TestEmitDisaggSidesOwnShapes(t *testing.T) {
 
 	// The decode workers widened over two instances each.
 	wide := *d
-	wide.TP, wide.DP, wide.EP, wide.InstancesPerWorker = 16, 16, 16, 2
+	wide.DecodeWorker.TP, wide.DecodeWorker.DP, wide.DecodeWorker.EP, wide.DecodeWorker.InstancesPerWorker = 16, 16, 16, 2
 	wide.Instances = d.Prefill + 2*d.Decode
 	res.Disagg = &wide
 	l, err = launch.EmitDisagg(launch.SGLang, req, res, nil, "")
@@ -798,9 +886,18 @@ func TestEmitDisaggSidesOwnShapes(t *testing.T) {
 	if !slices.ContainsFunc(l.Notes, func(n string) bool { return strings.Contains(n, "2 a decode worker (NODE_RANK 0..1") }) {
 		t.Errorf("notes %q: none says the decode workers span 2 instances", l.Notes)
 	}
+	lv, err := launch.EmitDisagg(launch.VLLM, req, res, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDisagg(t, "vllm wide decode", launch.VLLM, lv)
+	if p, dd := lv.Files[0].Text, lv.Files[1].Text; strings.Contains(p, "--headless") || !strings.Contains(dd, "--data-parallel-size 16") ||
+		!strings.Contains(dd, "--data-parallel-size-local 8") || !strings.Contains(dd, "--headless \\\n    --data-parallel-start-rank $DP_START_RANK") {
+		t.Errorf("vllm: prefill.sh and decode.sh do not run their own shapes:\n%s\n%s", p, dd)
+	}
 	var le *launch.Error
-	if _, err := launch.EmitDisagg(launch.VLLM, req, res, nil, ""); !errors.As(err, &le) || le.Key != launch.ErrDisaggWide || !strings.Contains(err.Error(), "decode worker") {
-		t.Errorf("vllm: %v, want %s naming the decode workers", err, launch.ErrDisaggWide)
+	if _, err := launch.EmitDisagg(launch.TRTLLM, req, res, nil, ""); !errors.As(err, &le) || le.Key != launch.ErrDisaggWide || !strings.Contains(err.Error(), "decode worker") {
+		t.Errorf("trtllm: %v, want %s naming the decode workers", err, launch.ErrDisaggWide)
 	}
 }
 

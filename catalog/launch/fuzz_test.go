@@ -155,7 +155,7 @@ func emit(s scenario, n names) (launch.Launch, error) {
 	req.Input.Arch.NameOrPath = n.nameOrPath
 	if s.disagg {
 		per := max(int(o.GPUCount)/max(row.TP, 1), 1)
-		d := plan.DisaggPlan{Offer: &o, Engine: row.Engine, TP: max(row.TP, 1), DP: row.AttnDP, EP: row.EP, Prefill: 3, Decode: 2, Instances: (3+per-1)/per + (2+per-1)/per}
+		d := plan.DisaggPlan{Offer: &o, Engine: row.Engine, PrefillWorker: rowWorker(row), DecodeWorker: rowWorker(row), Prefill: 3, Decode: 2, Instances: (3+per-1)/per + (2+per-1)/per}
 		return launch.EmitDisaggVia(s.kind, s.router, req, plan.Result{Rows: []plan.Row{row}, Disagg: &d}, nil, n.model)
 	}
 	return launch.Emit(s.kind, req, row, nil, n.model)

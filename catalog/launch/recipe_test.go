@@ -25,7 +25,7 @@ func dsr1DP8(t *testing.T, eng estimator.Engine) (plan.Request, plan.Row) {
 // prefill and 3 decode workers of row's shape on row's offer, one an
 // instance (TestGoldenDisagg's).
 func disagg5(row plan.Row) plan.Result {
-	d := plan.DisaggPlan{Offer: row.Offer, Engine: row.Engine, TP: row.TP, DP: row.AttnDP, EP: row.EP, Prefill: 2, Decode: 3, Instances: 5}
+	d := plan.DisaggPlan{Offer: row.Offer, Engine: row.Engine, PrefillWorker: rowWorker(row), DecodeWorker: rowWorker(row), Prefill: 2, Decode: 3, Instances: 5}
 	return plan.Result{Rows: []plan.Row{row}, Disagg: &d}
 }
 

@@ -500,6 +500,9 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 			c.num("--pipeline-parallel-size", s.pp)
 		}
 		switch {
+		case s.nodes > 1 && e.disagg:
+			// A disaggregated worker's ranks meet without Ray
+			// (disaggWorkers writes their flags).
 		case s.nodes > 1 && s.dp > 1:
 			// Data-parallel ranks over several instances: vLLM places
 			// them as Ray actors over the cluster the script starts

@@ -178,8 +178,9 @@ func disaggBanner(kind launch.Kind, router launch.Router, d *plan.DisaggPlan) st
 	if router == launch.DynamoRouter {
 		via = " behind NVIDIA Dynamo"
 	}
-	workers := fmt.Sprintf("%d prefill and %d decode workers of TP %d", d.Prefill, d.Decode, d.TP)
-	if pre, dec := d.Sides(); pre != dec {
+	pre, dec := d.PrefillWorker, d.DecodeWorker
+	workers := fmt.Sprintf("%d prefill and %d decode workers of TP %d", d.Prefill, d.Decode, dec.TP)
+	if pre != dec {
 		workers = fmt.Sprintf("%d prefill workers of TP %s and %d decode workers of TP %s", d.Prefill, pre.Layout(), d.Decode, dec.Layout())
 	}
 	return fmt.Sprintf("rightsize: %s settings%s for the disaggregated alternative, %s: %s, %s the aggregated plan\n",

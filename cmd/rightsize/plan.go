@@ -660,7 +660,7 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 		// One reason for every offer left: say it ("vllm does not run
 		// on Pascal GPUs") and the engines that do run the job there.
 		if res.OverBudget == 0 && res.PastDeadline == 0 {
-			if cause, ok := page.NoneCauseOf(req, offers, plan.Options{MaxInstances: maxInst}); ok {
+			if cause, ok := page.NoneCauseOf(req, res, offers, plan.Options{MaxInstances: maxInst}); ok {
 				out.NoneCause = cause.Clause(page.Locale{Lang: "en"}, estimator.Engine.String)
 				for _, e := range cause.Runs {
 					out.NoneCauseEngines = append(out.NoneCauseEngines, e.String())
@@ -919,6 +919,10 @@ type disaggWorkerJSON struct {
 	MemShare  float64 `json:"mem_share,omitempty"`
 }
 
+func newDisaggWorkerJSON(w plan.DisaggWorker) disaggWorkerJSON {
+	return disaggWorkerJSON{w.TP, w.DP, w.EP, w.InstancesPerWorker, w.MemShare}
+}
+
 func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJSON {
 	out := planJSON{Currency: res.Currency, FXAsOf: res.FXAsOf, Workload: req.Workload.Kind.String(),
 		CheckpointBytes: res.CheckpointBytes, Considered: res.Considered, Fitting: res.Fitting, Notes: []string{}, Rows: []planRowJSON{},
@@ -935,9 +939,12 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		}
 	}
 	if d := res.Disagg; d != nil {
-		pre, _ := d.Sides()
-		out.Disagg = &disaggPlanJSON{PrefillWorker: disaggWorkerJSON{pre.TP, pre.DP, pre.EP, pre.InstancesPerWorker, pre.MemShare}, OfferID: d.Offer.ID, Provider: d.Offer.Provider, InstanceType: d.Offer.InstanceType, GPU: d.Offer.GPU,
-			Engine: d.Engine.String(), TP: d.TP, Prefill: d.Prefill, Decode: d.Decode, DP: d.DP, EP: d.EP, Instances: d.Instances, PerWorker: d.InstancesPerWorker, MemShare: d.MemShare, GPUs: d.GPUs,
+		// The decode worker's shape is also written flat (tp, dp, ep,
+		// instances_per_worker, mem_share), as before the prefill
+		// worker's had a field of its own.
+		dec := d.DecodeWorker
+		out.Disagg = &disaggPlanJSON{PrefillWorker: newDisaggWorkerJSON(d.PrefillWorker), OfferID: d.Offer.ID, Provider: d.Offer.Provider, InstanceType: d.Offer.InstanceType, GPU: d.Offer.GPU,
+			Engine: d.Engine.String(), TP: dec.TP, Prefill: d.Prefill, Decode: d.Decode, DP: dec.DP, EP: dec.EP, Instances: d.Instances, PerWorker: dec.InstancesPerWorker, MemShare: dec.MemShare, GPUs: d.GPUs,
 			TTFT: d.TTFTSeconds, TPOT: d.TPOTSeconds, TTFTAtSLO: d.TTFTAtSLOSeconds, TPOTAtSLO: d.TPOTAtSLOSeconds, KVTransfer: d.KVTransferSeconds, MonthlyUSD: d.MonthlyCostUSD,
 			MonthlyDisp: d.MonthlyCostDisp, AggregatedUSD: d.AggregatedUSD, Wins: d.Wins, Why: catalog.Printable(d.Why.String())}
 	}

@@ -33,28 +33,10 @@ import (
 type DisaggPlan struct {
 	Offer  *Offer
 	Engine estimator.Engine
-	// Prefill and Decode are the workers of each pool.
-	Prefill, Decode int
-	// TP, DP, EP, InstancesPerWorker and MemShare are each decode
-	// worker's layout (DisaggWorker's fields); PrefillWorker the prefill
-	// workers' (Sides reads both). TP is the worker's GPUs, DP and EP its
-	// attention data- and expert-parallel degrees (1: none): the
-	// request's --dp and --ep where it names them, else the layout the
-	// planner chose for the side. InstancesPerWorker is how many
-	// instances one worker spans: 1 where it fits one instance, more for
-	// a wide expert-parallel worker (TP = DP = EP = its GPUs), as every
-	// H100 row of InferenceX's disaggregated DeepSeek-R1 recipes runs TP
-	// 16 / DP-attention 16 / EP 16 workers over two 8-GPU nodes
-	// (SemiAnalysisAI/InferenceX benchmarks/multi_node/srt-slurm-recipes/
-	// dsr1/sglang/h100-fp8, commit aa430b5b). MemShare is the engine's
-	// memory share the workers run at where the planner set one
-	// (SGLang's default leaves DP-attention workers no KV pool,
-	// estimator.EngineShareFix); 0 where they run at the request's or the
-	// engine's default.
-	TP, DP, EP         int
-	InstancesPerWorker int
-	MemShare           float64
-	PrefillWorker      DisaggWorker
+	// Prefill and Decode are the workers of each pool, PrefillWorker
+	// and DecodeWorker each pool's worker shape (DisaggWorker).
+	Prefill, Decode             int
+	PrefillWorker, DecodeWorker DisaggWorker
 	// Instances are the instances rented: each pool packs its workers
 	// into whole instances of its own.
 	Instances int
@@ -78,16 +60,30 @@ type DisaggPlan struct {
 	// PrefillBound and DecodeBound say what set each side's worker
 	// count (disaggBound): its latency target (disagg.bound_ttft,
 	// disagg.bound_tpot), the request rate under the load cap
-	// (disagg.bound_rate), or nothing, one worker being enough
-	// (disagg.bound_one). Why names them beside each side's layout.
+	// (disagg.bound_rate; for decode, with the requests a worker
+	// decodes at once and what caps them, its KV cache or the engine's
+	// sequence limit: disagg.bound_rate_kv, disagg.bound_rate_seqs), or
+	// nothing, one worker being enough (disagg.bound_one). Why names
+	// them beside each side's layout.
 	PrefillBound, DecodeBound Reason
 	Why                       Reason
 }
 
-// DisaggWorker is one pool's worker shape: its GPUs (TP), attention-DP
-// and EP degrees inside them, the instances one worker spans and the
-// engine memory share it runs at where the planner set one (0: the
-// request's or the engine's default).
+// DisaggWorker is one pool's worker shape. TP is the worker's GPUs, DP
+// and EP its attention data- and expert-parallel degrees (1: none): the
+// request's --dp and --ep where it names them, else the layout the
+// planner chose for the side. InstancesPerWorker is how many instances
+// one worker spans: 1 where it fits one instance, more for a wide
+// expert-parallel worker (TP = DP = EP = its GPUs), as every H100 row of
+// InferenceX's disaggregated DeepSeek-R1 recipes runs TP 16 /
+// DP-attention 16 / EP 16 workers over two 8-GPU nodes
+// (SemiAnalysisAI/InferenceX benchmarks/multi_node/srt-slurm-recipes/
+// dsr1/sglang/h100-fp8, commit aa430b5b). MemShare is the engine's
+// memory share the workers run at where the planner set one (SGLang's
+// default leaves DP-attention workers no KV pool,
+// estimator.EngineShareFix); 0 where they run at the request's or the
+// engine's default. The planner's workers have DP, EP and
+// InstancesPerWorker at least 1.
 type DisaggWorker struct {
 	TP, DP, EP, InstancesPerWorker int
 	MemShare                       float64
@@ -95,18 +91,6 @@ type DisaggWorker struct {
 
 // Layout is w's layout as a reason names it.
 func (w DisaggWorker) Layout() WorkerLayout { return WorkerLayout{w.TP, max(w.DP, 1), max(w.EP, 1)} }
-
-// Sides are d's prefill and decode workers' shapes; a plan whose
-// PrefillWorker names no GPUs runs both sides at the decode workers'.
-func (d *DisaggPlan) Sides() (pre, dec DisaggWorker) {
-	dec = DisaggWorker{d.TP, max(d.DP, 1), max(d.EP, 1), max(d.InstancesPerWorker, 1), d.MemShare}
-	pre = d.PrefillWorker
-	if pre.TP < 1 {
-		return dec, dec
-	}
-	pre.DP, pre.EP, pre.InstancesPerWorker = max(pre.DP, 1), max(pre.EP, 1), max(pre.InstancesPerWorker, 1)
-	return pre, dec
-}
 
 // Base is the index in rows of the aggregated row d's workers take their
 // settings from (the first fitting row of d's offer: its engine, memory
@@ -203,11 +187,11 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 		}
 		pw, dw := p.disaggWorker(s.pre.cs), p.disaggWorker(s.dec.cs)
 		best = &DisaggPlan{Offer: o, Engine: r.Engine, Prefill: s.pre.n, Decode: s.dec.n,
-			TP: dw.TP, DP: dw.DP, EP: dw.EP, InstancesPerWorker: dw.InstancesPerWorker, MemShare: dw.MemShare, PrefillWorker: pw,
+			PrefillWorker: pw, DecodeWorker: dw,
 			Instances: s.pre.inst + s.dec.inst, GPUs: float64(s.pre.n*pw.TP + s.dec.n*dw.TP),
 			TTFTSeconds: s.ttft, TPOTSeconds: s.tpot, KVTransferSeconds: s.xfer,
 			TTFTAtSLOSeconds: s.ttftAt, TPOTAtSLOSeconds: s.tpotAt, MonthlyCostUSD: usd,
-			PrefillBound: Reason{Key: s.pre.bound}, DecodeBound: Reason{Key: s.dec.bound}}
+			PrefillBound: s.pre.bound, DecodeBound: s.dec.bound}
 	}
 	if best == nil {
 		return nil
@@ -217,7 +201,7 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 	best.AggregatedUSD = agg.MonthlyCostUSD
 	best.Wins = best.MonthlyCostUSD < agg.MonthlyCostUSD
 	ref := OfferRef{Provider: best.Offer.Provider, InstanceType: best.Offer.Name(), Instances: best.Instances}
-	pre, dec := best.Sides()
+	pre, dec := best.PrefillWorker, best.DecodeWorker
 	money := Money{Amount: p.display(best.MonthlyCostUSD), Currency: res.Currency, PerMonth: true}
 	if best.Wins {
 		best.Why = Reason{Key: "disagg.sides_win", Args: []any{ref, pre.Layout(), best.Prefill, best.PrefillBound, dec.Layout(), best.Decode, best.DecodeBound, money,
@@ -245,9 +229,11 @@ func (p *planner) disaggWorker(cs copyShape) DisaggWorker {
 // as one engine instance without pipeline stages (on one instance, or a
 // wide expert-parallel copy over several), for prefill; for decode also
 // the wider attention-DP/EP workers over disaggWiderInstances instances
-// where SGLang runs the model's experts with DeepEP (the one engine whose
-// disaggregated launch starts a worker over several instances:
-// catalog/launch's ErrDisaggWide).
+// on the engines whose disaggregated launch starts a worker over several
+// instances (catalog/launch's ErrDisaggWide): SGLang, with the model's
+// experts on DeepEP, and vLLM, its data-parallel ranks over the instances
+// (--data-parallel-size-local, --data-parallel-address, --headless on all
+// but the first; vLLM docs, "Data Parallel Deployment").
 func (p *planner) disaggLayouts(o *Offer, e estimator.Engine) (pre, dec []copyShape) {
 	gpus := int(o.GPUCount)
 	for _, cs := range p.inferShapes(o) {
@@ -257,7 +243,7 @@ func (p *planner) disaggLayouts(o *Offer, e estimator.Engine) (pre, dec []copySh
 		}
 	}
 	dec = slices.Clone(pre)
-	if len(pre) == 0 || pre[0].instancesPer > 1 || e != estimator.SGLang {
+	if len(pre) == 0 || pre[0].instancesPer > 1 || e != estimator.SGLang && e != estimator.VLLM {
 		return pre, dec
 	}
 	in := p.input(pre[0])
@@ -266,7 +252,10 @@ func (p *planner) disaggLayouts(o *Offer, e estimator.Engine) (pre, dec []copySh
 		return pre, dec
 	}
 	for _, n := range disaggWiderInstances {
-		if n > min(p.instLimit(o), maxWideEPInstances) {
+		if n > min(p.instLimit(o), maxWideEPInstances) || e == estimator.VLLM && n > 2 {
+			// vLLM's over two instances only: without DeepEP its
+			// experts' all-to-all is the collective's ring, whose
+			// latency grows with every instance more.
 			break
 		}
 		c := withGPUs(in, n*gpus, n*gpus, 1, 0)
@@ -308,15 +297,26 @@ func (p *planner) disaggSize(o *Offer, e estimator.Engine, hw estimator.Hardware
 	w := p.req.Workload
 	in := p.input(pres[0])
 	in.Engine, in.GPUMemUtil = e, p.in.GPUMemUtil
-	budget := 0
+	budget, seqs := 0, 0
 	if pol, err := sim.DefaultPolicyOn(e, in.VRAM, hw); err == nil {
-		budget = pol.TokenBudget
+		budget, seqs = pol.TokenBudget, pol.MaxSeqs
 	}
 	gpus := int(o.GPUCount)
 	side := func(cs copyShape, n int, prefill bool) estimator.DisaggSide {
 		d := estimator.DisaggSide{Workers: n, TP: cs.tp, DP: max(cs.dp, 1), EP: max(cs.ep, 1), MemShare: cs.mem.share}
-		if prefill && budget > 0 {
+		switch {
+		case prefill && budget > 0:
 			d.Batch = estimator.DisaggPrefillBatch(in, d.DP, budget, int(p.prompt))
+		case !prefill && seqs > 0:
+			// A decode worker decodes at most the engine's running-
+			// sequence limit at once, one limit a scheduler
+			// (sim.SchedulerRanks), besides what its KV pool holds:
+			// the default the launch writes (vLLM's --max-num-seqs,
+			// TensorRT-LLM's --max_batch_size; SGLang's scheduler is
+			// taken as bound by its pool alone, sim.DefaultPolicyOn).
+			r := in
+			r.TP, r.DP = d.TP, d.DP
+			d.Batch = seqs * sim.SchedulerRanks(r)
 		}
 		return d
 	}
@@ -463,6 +463,12 @@ func (p *planner) disaggSize(o *Offer, e estimator.Engine, hw estimator.Hardware
 					pt, ok := eval(probe, maxDisaggWorkers, dec.cs, dec.n-1)
 					return pt.TPOTAtSeconds, ok
 				})
+				if dec.bound.Key == "disagg.bound_rate" {
+					// The rate fills each decode worker's slots: say
+					// what caps them.
+					pt, _ := eval(probe, maxDisaggWorkers, dec.cs, dec.n)
+					dec.bound = decodeSlotsBound(pt, e)
+				}
 				pre.bound = disaggBound(pre.n, w.TTFTP95Seconds, "disagg.bound_ttft", func() (float64, bool) {
 					pt, ok := eval(pre.cs, pre.n-1, dec.cs, dec.n)
 					return pt.TTFTAtSeconds, ok
@@ -518,7 +524,7 @@ type disaggPool struct {
 	cs      copyShape
 	n, inst int
 	at      float64
-	bound   string
+	bound   Reason
 }
 
 // disaggBound is what set a side's worker count n, the smallest that
@@ -528,15 +534,31 @@ type disaggPool struct {
 // holds the rate) fails on the capacity (disagg.bound_rate) or else on
 // the target (key, where target is set); one worker is
 // disagg.bound_one, nothing fewer to try.
-func disaggBound(n int, target float64, key string, fewer func() (float64, bool)) string {
+func disaggBound(n int, target float64, key string, fewer func() (float64, bool)) Reason {
 	if n <= 1 {
-		return "disagg.bound_one"
+		return Reason{Key: "disagg.bound_one"}
 	}
 	at, ok := fewer()
 	if ok && target > 0 && at > target {
-		return key
+		return Reason{Key: key}
 	}
-	return "disagg.bound_rate"
+	return Reason{Key: "disagg.bound_rate"}
+}
+
+// decodeSlotsBound is the bound of a decode pool the request rate sizes
+// (disagg.bound_rate) at pt, its steady state on engine e: the requests
+// one worker decodes at once and what caps them, its KV cache
+// (disagg.bound_rate_kv) or the engine's running-sequence limit
+// (disagg.bound_rate_seqs, with the flag that sets it).
+func decodeSlotsBound(pt estimator.DisaggPoint, e estimator.Engine) Reason {
+	slots := int(pt.DecodeSlots)
+	switch pt.DecodeSlotsBound {
+	case "kv":
+		return Reason{Key: "disagg.bound_rate_kv", Args: []any{slots}}
+	case "batch":
+		return Reason{Key: "disagg.bound_rate_seqs", Args: []any{slots, e.Settings().MaxSeqs}}
+	}
+	return Reason{Key: "disagg.bound_rate"}
 }
 
 // disaggSizing is one hardware shape's disaggregated pools (disaggSize)

@@ -1,7 +1,9 @@
 package plan_test
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -33,7 +35,7 @@ func TestDisaggPlan(t *testing.T) {
 	if d == nil {
 		t.Fatal("no disaggregated plan")
 	}
-	pw, dw := d.Sides()
+	pw, dw := d.PrefillWorker, d.DecodeWorker
 	if d.Prefill < 1 || d.Decode < 1 || d.TTFTAtSLOSeconds > w.TTFTP95Seconds || d.TPOTAtSLOSeconds > w.TPOTSeconds ||
 		d.TTFTAtSLOSeconds < d.TTFTSeconds || d.TPOTAtSLOSeconds < d.TPOTSeconds {
 		t.Errorf("disaggregated plan %+v misses the targets", d)
@@ -59,7 +61,7 @@ func TestDisaggPlan(t *testing.T) {
 	}
 	// The reason names each side's whole layout, as the plan tables do,
 	// and what set its count.
-	if w := d.Why.String(); !strings.Contains(w, "prefill workers of TP 8 · EP 8 × 3 (as many as the request rate needs under the load cap) and decode workers of TP 16 · attn-DP 16 · EP 16 × 3 (as many as the request rate needs under the load cap),") {
+	if w := d.Why.String(); !strings.Contains(w, "prefill workers of TP 8 · EP 8 × 3 (as many as the request rate needs under the load cap) and decode workers of TP 16 · attn-DP 16 · EP 16 × 3 (as many as the request rate needs under the load cap, each decoding at most 3856 requests at once, as many as its KV cache holds),") {
 		t.Errorf("reason %q does not name the sides' layouts and bounds", w)
 	}
 	// A request that names its layout keeps it on both sides.
@@ -69,7 +71,7 @@ func TestDisaggPlan(t *testing.T) {
 	if err != nil || rw.Disagg == nil || rw.Cheapest < 0 {
 		t.Fatalf("DP 8 EP 8: no plan: %v", err)
 	}
-	if p, dd := rw.Disagg.Sides(); p != dd || dd.DP != 8 || dd.EP != 8 || dd.TP != 8 || rw.Rows[rw.Cheapest].TP != 8 {
+	if p, dd := rw.Disagg.PrefillWorker, rw.Disagg.DecodeWorker; p != dd || dd.DP != 8 || dd.EP != 8 || dd.TP != 8 || rw.Rows[rw.Cheapest].TP != 8 {
 		t.Errorf("DP 8 EP 8 request: disaggregated workers %+v and %+v, aggregated TP %d", p, dd, rw.Rows[rw.Cheapest].TP)
 	}
 	agg := res.Rows[res.Cheapest].MonthlyCostUSD
@@ -89,7 +91,7 @@ func TestDisaggPlan(t *testing.T) {
 			t.Errorf("%d decode workers would do", d.Decode-1)
 		}
 		// What the one fewer misses is what bound the count.
-		if want := map[bool]string{true: "disagg.bound_rate", false: "disagg.bound_tpot"}[err != nil || 100 > plan.DefaultMaxUtilisation*pt.DecodeCapacity]; d.DecodeBound.Key != want {
+		if want := map[bool]string{true: "disagg.bound_rate_kv", false: "disagg.bound_tpot"}[err != nil || 100 > plan.DefaultMaxUtilisation*pt.DecodeCapacity]; d.DecodeBound.Key != want {
 			t.Errorf("decode bound %s, want %s", d.DecodeBound.Key, want)
 		}
 	}
@@ -154,7 +156,7 @@ func TestDisaggPlanLongPrompts(t *testing.T) {
 			t.Fatalf("%v Gbit/s: no plan: %v", c.gbps, err)
 		}
 		d := res.Disagg
-		pw, dw := d.Sides()
+		pw, dw := d.PrefillWorker, d.DecodeWorker
 		if pw != (plan.DisaggWorker{TP: 8, DP: 1, EP: 8, InstancesPerWorker: 1}) || dw != c.dec {
 			t.Errorf("%v Gbit/s: prefill workers %+v, decode workers %+v; want TP 8 · EP 8 and %+v", c.gbps, pw, dw, c.dec)
 		}
@@ -190,7 +192,7 @@ func TestDisaggPlanAtSLOStat(t *testing.T) {
 		if d.TTFTAtSLOSeconds > w.TTFTP95Seconds || d.TPOTAtSLOSeconds > w.TPOTSeconds {
 			t.Errorf("%v: TTFT %.3f s, TPOT %.1f ms at the statistic: over the targets", stat, d.TTFTAtSLOSeconds, 1000*d.TPOTAtSLOSeconds)
 		}
-		t.Logf("%v: %d prefill + %d decode workers of TP %d: mean TTFT %.3f s, at %v %.3f s; TPOT %.1f / %.1f ms", stat, d.Prefill, d.Decode, d.TP,
+		t.Logf("%v: %d prefill + %d decode workers of TP %d: mean TTFT %.3f s, at %v %.3f s; TPOT %.1f / %.1f ms", stat, d.Prefill, d.Decode, d.DecodeWorker.TP,
 			d.TTFTSeconds, stat, d.TTFTAtSLOSeconds, 1000*d.TPOTSeconds, 1000*d.TPOTAtSLOSeconds)
 		return d
 	}
@@ -202,7 +204,7 @@ func TestDisaggPlanAtSLOStat(t *testing.T) {
 	// mean here, the queue's wait skewed): no cheaper, and at p99 more
 	// prefill GPUs than at the mean. The old verdict sized all four on
 	// the mean alike.
-	gpus := func(d *plan.DisaggPlan) int { p, _ := d.Sides(); return d.Prefill * p.TP }
+	gpus := func(d *plan.DisaggPlan) int { return d.Prefill * d.PrefillWorker.TP }
 	if gpus(p99) <= gpus(mean) || p50.MonthlyCostUSD > p95.MonthlyCostUSD || p95.MonthlyCostUSD > p99.MonthlyCostUSD || mean.MonthlyCostUSD >= p99.MonthlyCostUSD {
 		t.Errorf("prefill GPUs mean %d, p50 %d, p95 %d, p99 %d; monthly %v, %v, %v, %v", gpus(mean), gpus(p50), gpus(p95), gpus(p99),
 			mean.MonthlyCostUSD, p50.MonthlyCostUSD, p95.MonthlyCostUSD, p99.MonthlyCostUSD)
@@ -236,8 +238,8 @@ func TestDisaggPlanWideWorkers(t *testing.T) {
 	if d == nil {
 		t.Fatal("no disaggregated plan with 16-GPU workers")
 	}
-	if d.TP != 16 || d.DP != 16 || d.EP != 16 || d.InstancesPerWorker != 2 || d.MemShare != estimator.SGLangDPAttentionMemFraction {
-		t.Errorf("workers TP %d DP %d EP %d over %d instances at share %v, want 16/16/16 over 2 at %v", d.TP, d.DP, d.EP, d.InstancesPerWorker, d.MemShare, estimator.SGLangDPAttentionMemFraction)
+	if dw := d.DecodeWorker; dw != (plan.DisaggWorker{TP: 16, DP: 16, EP: 16, InstancesPerWorker: 2, MemShare: estimator.SGLangDPAttentionMemFraction}) {
+		t.Errorf("decode workers %+v, want TP/DP/EP 16 over 2 instances at share %v", dw, estimator.SGLangDPAttentionMemFraction)
 	}
 	if d.Instances != 2*(d.Prefill+d.Decode) || d.GPUs != float64(16*(d.Prefill+d.Decode)) {
 		t.Errorf("%d + %d workers on %d instances (%v GPUs), want %d instances", d.Prefill, d.Decode, d.Instances, d.GPUs, 2*(d.Prefill+d.Decode))
@@ -255,15 +257,11 @@ func TestDisaggPlanWideWorkers(t *testing.T) {
 	own.GPUMemUtil = 0.9
 	if r2, err := plan.Plan(plan.Request{Input: own, Workload: w}, []plan.Offer{o}, plan.Options{}); err != nil {
 		t.Fatal(err)
-	} else if d2 := r2.Disagg; d2 != nil && d2.MemShare != 0 {
-		t.Errorf("--gpu-mem-util 0.9: workers at planner share %v", d2.MemShare)
+	} else if d2 := r2.Disagg; d2 != nil && (d2.DecodeWorker.MemShare != 0 || d2.PrefillWorker.MemShare != 0) {
+		t.Errorf("--gpu-mem-util 0.9: workers at planner shares %v and %v", d2.PrefillWorker.MemShare, d2.DecodeWorker.MemShare)
 	}
 }
 
-// prefillBatch is the prompts one prefill forward of a disaggregated
-// worker carries as rightsize estimate --disagg and the replays take it:
-// the engine's default token budget (sim.DefaultPolicyOn) over the prompt,
-// one budget a rank on TensorRT-LLM (estimator.DisaggPrefillBatch).
 // disaggAt is the disaggregated model at d's worker shapes on offer o
 // (8-GPU instances over a 3.2 Tbit/s network, TestDisaggPlan's) with p
 // prefill and dd decode workers, at w's rate, lengths and p95.
@@ -271,11 +269,14 @@ func disaggAt(t *testing.T, in estimator.Input, o plan.Offer, d *plan.DisaggPlan
 	t.Helper()
 	hw := o.Hardware
 	hw.NetworkBandwidth, hw.NVLinkDomain = 3200e9/8/8, 8
-	pw, dw := d.Sides()
+	pw, dw := d.PrefillWorker, d.DecodeWorker
 	in.VRAM = o.GPUMemory
 	pre := estimator.DisaggSide{TP: pw.TP, DP: pw.DP, EP: pw.EP, Workers: p}
 	dec := estimator.DisaggSide{TP: dw.TP, DP: dw.DP, EP: dw.EP, Workers: dd}
 	pre.Batch = prefillBatch(t, in, hw, pw.DP, w.PromptTokens)
+	if pol, err := sim.DefaultPolicyOn(in.Engine, in.VRAM, hw); err == nil {
+		dec.Batch = pol.MaxSeqs * dw.DP // one limit an attention-DP rank
+	}
 	return estimator.DisaggServing(in, hw, estimator.Efficiency{}, estimator.Workload{PromptTokens: w.PromptTokens, OutputTokens: w.OutputTokens},
 		estimator.Disagg{Prefill: pre, Decode: dec, Rate: w.RequestsPerSecond, Quantile: 0.95})
 }
@@ -296,7 +297,7 @@ func TestDisaggBoundNamesTheTarget(t *testing.T) {
 		preKey, decKey string
 		why            string
 	}{
-		{0.3, 0.05, 4, 3, "disagg.bound_ttft", "disagg.bound_rate", "× 4 (as many as the TTFT target needs) and decode workers of TP 16 · attn-DP 16 · EP 16 × 3 (as many as the request rate needs under the load cap)"},
+		{0.3, 0.05, 4, 3, "disagg.bound_ttft", "disagg.bound_rate_kv", "× 4 (as many as the TTFT target needs) and decode workers of TP 16 · attn-DP 16 · EP 16 × 3 (as many as the request rate needs under the load cap, each decoding at most 3856 requests at once, as many as its KV cache holds)"},
 		{2, 0.03, 3, 13, "disagg.bound_rate", "disagg.bound_tpot", "× 3 (as many as the request rate needs under the load cap) and decode workers of TP 16 · attn-DP 16 · EP 16 × 13 (as many as the TPOT target needs)"},
 	} {
 		w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: c.ttft, TPOTSeconds: c.tpot}
@@ -322,6 +323,10 @@ func TestDisaggBoundNamesTheTarget(t *testing.T) {
 	}
 }
 
+// prefillBatch is the prompts one prefill forward of a disaggregated
+// worker carries as rightsize estimate --disagg and the replays take it:
+// the engine's default token budget (sim.DefaultPolicyOn) over the prompt,
+// one budget a rank on TensorRT-LLM (estimator.DisaggPrefillBatch).
 func prefillBatch(t *testing.T, in estimator.Input, hw estimator.Hardware, dp, prompt int) int {
 	t.Helper()
 	pol, err := sim.DefaultPolicyOn(in.Engine, in.VRAM, hw)
@@ -357,7 +362,7 @@ func TestDisaggPlanPrefillBatch(t *testing.T) {
 	if r := res.Rows[res.Cheapest]; r.MemShare > 0 {
 		x.GPUMemUtil = r.MemShare
 	}
-	if b := prefillBatch(t, x, hw, d.DP, 2000); b != 32 {
+	if b := prefillBatch(t, x, hw, d.PrefillWorker.DP, 2000); b != 32 {
 		t.Fatalf("TensorRT-LLM DP 8 prefill batch %d, want 32", b)
 	}
 	ttft := func(p int) (float64, bool) {
@@ -396,6 +401,94 @@ func TestDisaggPrefillBatch(t *testing.T) {
 		x.Engine, x.MaxBatchedTokens = c.e, c.set
 		if got := estimator.DisaggPrefillBatch(x, c.dp, 8192, c.prompt); got != c.want {
 			t.Errorf("%v budget %d DP %d prompt %d: %d prompts, want %d", c.e, c.set, c.dp, c.prompt, got, c.want)
+		}
+	}
+}
+
+// TestDisaggDecodeSlots: a decode pool the request rate sizes says what
+// caps each worker's batch. Llama 3.1 8B on vLLM on H200s (141 GB) at 100
+// requests/s: at 128 + 128 tokens a TP 1 worker's KV pool holds more
+// requests than vLLM's --max-num-seqs, 1,024 on a GPU of 70 GiB or more
+// (estimator.VLLMDefaultLimitsOn), and the engine's limit caps the batch,
+// as the launch writes it; at 4,096 + 1,024 tokens the KV cache holds
+// fewer, and caps it. Each count is the fewest whose batch holds the
+// rate under the load cap, and one worker fewer does not.
+func TestDisaggDecodeSlots(t *testing.T) {
+	in := modelInput(t, "llama-3.1-8b")
+	in.Engine = estimator.VLLM
+	o := gpuOffer(t, "h200-sxm", 8, estimator.BF16)
+	o.NetworkGbps = 3200
+	for _, c := range []struct {
+		prompt, output int
+		rate           float64
+		key            string
+		slots          int
+		why            string
+	}{
+		{128, 128, 1500, "disagg.bound_rate_seqs", 1024, "each decoding at most 1024 requests at once, the engine's running-sequence limit (--max-num-seqs)"},
+		{8192, 1024, 100, "disagg.bound_rate_kv", 0, "as many as its KV cache holds"},
+	} {
+		w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: c.rate, PromptTokens: c.prompt, OutputTokens: c.output, TTFTP95Seconds: 5, TPOTSeconds: 0.5}
+		res, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{})
+		if err != nil || res.Disagg == nil {
+			t.Fatalf("%d + %d tokens: no disaggregated plan: %v", c.prompt, c.output, err)
+		}
+		d := res.Disagg
+		pt, err := disaggAt(t, in, o, d, w, d.Prefill, d.Decode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slots := int(pt.DecodeSlots)
+		x := in
+		x.TP, x.GPUs, x.VRAM = d.DecodeWorker.TP, d.DecodeWorker.TP, o.GPUMemory
+		kv := estimator.NewServingModel(x, o.Hardware, estimator.Efficiency{}, estimator.Workload{PromptTokens: c.prompt, OutputTokens: c.output})
+		if c.slots == 0 && (int64(slots) != kv.MaxConcurrency() || slots >= 1024) || c.slots > 0 && (slots != c.slots || kv.MaxConcurrency() <= 1024) {
+			t.Errorf("%d + %d tokens: %d slots a decode worker, its KV pool %d", c.prompt, c.output, slots, kv.MaxConcurrency())
+		}
+		if d.DecodeBound.Key != c.key || len(d.DecodeBound.Args) == 0 || d.DecodeBound.Args[0] != slots {
+			t.Errorf("%d + %d tokens: decode bound %+v, want %s at %d", c.prompt, c.output, d.DecodeBound, c.key, slots)
+		}
+		want := fmt.Sprintf("decode workers of TP %d × %d (as many as the request rate needs under the load cap, ", d.DecodeWorker.TP, d.Decode)
+		if why := d.Why.String(); !strings.Contains(why, want) || !strings.Contains(why, c.why) {
+			t.Errorf("%d + %d tokens: %q does not say %q … %q", c.prompt, c.output, why, want, c.why)
+		}
+		if c.rate > plan.DefaultMaxUtilisation*pt.DecodeCapacity {
+			t.Errorf("%d + %d tokens: %d decode workers hold %.1f requests/s under the cap", c.prompt, c.output, d.Decode, plan.DefaultMaxUtilisation*pt.DecodeCapacity)
+		}
+		if fewer, err := disaggAt(t, in, o, d, w, d.Prefill, d.Decode-1); err == nil && c.rate <= plan.DefaultMaxUtilisation*fewer.DecodeCapacity {
+			t.Errorf("%d + %d tokens: %d decode workers would hold the rate", c.prompt, c.output, d.Decode-1)
+		}
+		t.Logf("%d + %d tokens: %d decode workers of TP %d, %d slots each (%s): %s", c.prompt, c.output, d.Decode, d.DecodeWorker.TP, slots, pt.DecodeSlotsBound, d.Why)
+	}
+}
+
+// TestDisaggWiderDecodeOnVLLM: where one 8-GPU H200 instance holds a copy
+// of DeepSeek-R1 FP8, the disaggregated search tries decode workers of
+// attention DP and EP 16 over two instances on vLLM too (its launch starts
+// their data-parallel ranks on each, headless on the second), as on
+// SGLang; on SGLang also over four, on TensorRT-LLM none.
+func TestDisaggWiderDecodeOnVLLM(t *testing.T) {
+	in := modelInput(t, "deepseek-r1")
+	in.Weights = estimator.FP8
+	o := gpuOffer(t, "h200-sxm", 8, estimator.FP8)
+	o.NetworkGbps = 3200
+	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: 2, TPOTSeconds: 0.05}
+	for _, c := range []struct {
+		e     estimator.Engine
+		wider []int // the instances of the wider workers tried
+	}{{estimator.VLLM, []int{2}}, {estimator.SGLang, []int{2, 4}}, {estimator.TRTLLM, nil}} {
+		in.Engine = c.e
+		var wider []int
+		for _, dw := range plan.DisaggDecodeLayouts(plan.Request{Input: in, Workload: w}, o, c.e) {
+			if dw.InstancesPerWorker > 1 {
+				if dw.TP != 8*dw.InstancesPerWorker || dw.DP != dw.TP || dw.EP != dw.TP {
+					t.Errorf("%v: wider worker %+v", c.e, dw)
+				}
+				wider = append(wider, dw.InstancesPerWorker)
+			}
+		}
+		if !slices.Equal(wider, c.wider) {
+			t.Errorf("%v: wider decode workers over %v instances, want %v", c.e, wider, c.wider)
 		}
 	}
 }

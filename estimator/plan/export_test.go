@@ -1,6 +1,10 @@
 package plan
 
-import "runtime"
+import (
+	"runtime"
+
+	"rightsize/estimator"
+)
 
 // SimRuns plans req on offers (Plan, after validation) and returns the
 // plan and how many simulated runs each copy shape took (serve_sim.go):
@@ -103,4 +107,16 @@ func Stretches(req Request, offers []Offer) ([]Stretch, error) {
 	p.plan(offers)
 	end("")
 	return out, nil
+}
+
+// DisaggDecodeLayouts are the decode worker shapes the disaggregated
+// search tries for req on o with engine e (disaggLayouts).
+func DisaggDecodeLayouts(req Request, o Offer, e estimator.Engine) []DisaggWorker {
+	p := newPlanner(req, Options{}, 1)
+	_, dec := p.disaggLayouts(&o, e)
+	out := make([]DisaggWorker, len(dec))
+	for i, cs := range dec {
+		out[i] = p.disaggWorker(cs)
+	}
+	return out
 }

@@ -365,6 +365,9 @@ func (p *planner) plan(offers []Offer) Result {
 		FreshnessDays: req.freshness()}
 	rows := make([]Row, len(offers))
 	var scaled []Row
+	// While no offer fits, each unfit offer's refusal (Result.Unfit).
+	var refused []refusal
+	fits := false
 	n := 0
 	for i := range offers {
 		o := &offers[i]
@@ -404,6 +407,9 @@ func (p *planner) plan(offers []Offer) Result {
 			r.FitReason = p.ownShortfall(o)
 		}
 		markUnchecked(r, p.ownUnchecked(o))
+		if fits = fits || r.Fits; !fits {
+			refused = append(refused, refusal{r.Offer, r.Engine, r.FitReason})
+		}
 		if !r.Fits && !opts.KeepUnfit && !r.Offer.UserPrice {
 			continue
 		}
@@ -428,6 +434,12 @@ func (p *planner) plan(offers []Offer) Result {
 		r.RankedCostDisp, r.RankedSeconds = p.display(r.cost), r.time
 	}
 	res.Rows = rows
+	if res.Fitting == 0 {
+		res.Unfit = make([]Row, len(refused))
+		for i, f := range refused {
+			res.Unfit[i] = Row{Offer: f.offer, Engine: f.engine, FitReason: f.why}
+		}
+	}
 	recommend(&res, req.Workload.Kind)
 	opts.yield()
 	res.CheaperFlagged = cheaperFlagged(&res)
@@ -444,6 +456,13 @@ func (p *planner) plan(offers []Offer) Result {
 	res.Hosted = p.hosted(res)
 	res.Notes = p.notes.list
 	return res
+}
+
+// refusal is an unfit row's offer, engine and reason (Result.Unfit).
+type refusal struct {
+	offer  *Offer
+	engine estimator.Engine
+	why    Reason
 }
 
 func newPlanner(req Request, opts Options, offers int) *planner {

@@ -229,6 +229,8 @@ var English = map[string]string{
 	"disagg.bound_ttft":          "as many as the TTFT target needs",
 	"disagg.bound_tpot":          "as many as the TPOT target needs",
 	"disagg.bound_rate":          "as many as the request rate needs under the load cap",
+	"disagg.bound_rate_kv":       "as many as the request rate needs under the load cap, each decoding at most %s requests at once, as many as its KV cache holds",
+	"disagg.bound_rate_seqs":     "as many as the request rate needs under the load cap, each decoding at most %s requests at once, the engine's running-sequence limit (%s)",
 	"disagg.bound_one":           "one is enough",
 	"hosted.no_fit":              "no self-hosted plan fits the job to compare with %s",
 	"hosted.day_rent_cheaper":    "over the day's load curve the cheapest rented fleet, on %s, costs less than %s",
@@ -513,6 +515,13 @@ type Result struct {
 	// serving plan and whether it beats the aggregated one (disagg.go);
 	// nil when none applies.
 	Disagg *DisaggPlan
+	// Unfit are, where no row fits, a row for each offer the filters
+	// left, in offer order, with its Offer, Engine and FitReason only,
+	// whether or not Options.KeepUnfit keeps the rows in Rows: why an
+	// empty plan is empty (one reason for every offer, app/page's
+	// FindNoneCause) without planning the request again. nil where a
+	// row fits.
+	Unfit []Row
 }
 
 // MarshalText keeps a typed argument a string in JSON, as it was before

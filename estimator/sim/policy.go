@@ -321,6 +321,19 @@ func lengths(in estimator.Input, w estimator.Workload) (prompt, output int) {
 	return w.PromptTokens, w.OutputTokens
 }
 
+// SchedulerRanks is how many schedulers one engine copy of in runs, each
+// under the engine's limits (Policy.MaxSeqs, TokenBudget): with attention
+// data parallelism each DP rank schedules its own requests (vLLM's
+// data-parallel engines, SGLang's and TensorRT-LLM's attention-DP ranks),
+// so the copy holds DP times the sequences and tokens of one scheduler;
+// 1 otherwise.
+func SchedulerRanks(in estimator.Input) int {
+	if dp := in.DP; dp > 1 && in.TP%dp == 0 {
+		return dp
+	}
+	return 1
+}
+
 // NewConfig sets up the simulation of one replica of in (in.TP × in.PP
 // GPUs like hw; in.GPUs and in.Batch are ignored) serving w under its
 // engine's default scheduler (DefaultPolicyOn in.VRAM and hw; a non-zero
@@ -343,11 +356,7 @@ func NewConfig(in estimator.Input, hw estimator.Hardware, eff estimator.Efficien
 	if in.RequestSeconds > 0 {
 		pol.RequestSeconds = in.RequestSeconds // a calibration's (Calibration)
 	}
-	if dp := in.DP; dp > 1 && in.TP%dp == 0 {
-		// With attention data parallelism each DP rank schedules its own
-		// requests under its own limits (vLLM's data-parallel engines,
-		// SGLang's and TensorRT-LLM's attention-DP ranks): the replica
-		// holds DP times the sequences and tokens of one scheduler.
+	if dp := SchedulerRanks(in); dp > 1 {
 		pol.MaxSeqs *= dp
 		pol.TokenBudget = min(pol.TokenBudget*dp, 1<<24)
 		if in.Engine == estimator.TRTLLM && in.AttentionDPBalanceIters > 0 {
