@@ -419,7 +419,7 @@ func (e *emitter) disaggWorkers(side disaggSide) (string, error) {
 		c.set("--port", itoa(disaggPort))
 		if e.k == VLLM {
 			b.WriteString(": \"${HOST_IP:?set HOST_IP to the address of this instance}\"\n")
-			script := vllmHeadless(*c, s.dp/s.nodes)
+			script := vllmHeadless(*c, s.dp/s.nodes, s.nodes)
 			b.WriteString(nodeGuards(s.nodes, script) + script)
 			return b.String(), nil
 		}
@@ -482,12 +482,27 @@ const dpStartRank shellWord = "$DP_START_RANK"
 // 0), which serves the API; on the others c --headless from their first
 // rank, NODE_RANK × local (--data-parallel-start-rank), the API left to
 // the first.
-func vllmHeadless(c command, local int) string {
+func vllmHeadless(c command, local, nodes int) string {
 	head := c.String()
 	c.bare("--headless")
 	c.expand("--data-parallel-start-rank", dpStartRank)
 	indent := func(s string) string { return "  " + strings.ReplaceAll(s, "\n", "\n  ") }
-	return "DP_START_RANK=$((NODE_RANK * " + itoa(local) + "))\nif [ \"$NODE_RANK\" = 0 ]; then\n" + indent(head) + "\nelse\n" + indent(c.String()) + "\nfi\n"
+	return rankCheck(nodes) + "DP_START_RANK=$((NODE_RANK * " + itoa(local) + "))\nif [ \"$NODE_RANK\" = 0 ]; then\n" + indent(head) + "\nelse\n" + indent(c.String()) + "\nfi\n"
+}
+
+// rankCheck is the line that stops a script whose NODE_RANK is not one of
+// the nodes instances' ranks (0 to nodes − 1, written out) before the
+// arithmetic reads it: bash evaluates a variable's value inside $((...))
+// as an expression, so a NODE_RANK of 'a[$(cmd)]' would run cmd (bash
+// manual, "Shell Arithmetic": "the value of a variable is evaluated as an
+// arithmetic expression when it is referenced"; array subscripts undergo
+// command substitution), and a leading zero reads as octal ("08" fails).
+func rankCheck(nodes int) string {
+	ranks := make([]string, nodes)
+	for i := range ranks {
+		ranks[i] = itoa(i)
+	}
+	return "case $NODE_RANK in " + strings.Join(ranks, "|") + ") ;; *) echo \"NODE_RANK: $NODE_RANK: want 0 to " + itoa(nodes-1) + "\" >&2; exit 1;; esac\n"
 }
 
 // hostLoop is the shell loop over the instances in $list that runs body

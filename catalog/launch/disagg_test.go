@@ -181,7 +181,7 @@ func workerLines(text string) string {
 	var keep []string
 	for _, line := range strings.Split(text, "\n") {
 		tr := strings.TrimSpace(line)
-		if strings.HasPrefix(tr, "if [") || tr == "else" || tr == "fi" || strings.HasPrefix(tr, "WORKERS=") || strings.HasPrefix(tr, "case $WORKERS ") || strings.HasPrefix(tr, "DP_START_RANK=") || strings.HasPrefix(tr, ": ") {
+		if strings.HasPrefix(tr, "if [") || tr == "else" || tr == "fi" || strings.HasPrefix(tr, "WORKERS=") || strings.HasPrefix(tr, "case $WORKERS ") || strings.HasPrefix(tr, "DP_START_RANK=") || strings.HasPrefix(tr, "case $NODE_RANK ") || strings.HasPrefix(tr, ": ") {
 			continue
 		}
 		keep = append(keep, line)
@@ -694,6 +694,21 @@ func TestEmitDisaggWideVLLM(t *testing.T) {
 			}
 		}
 	}
+	// A NODE_RANK that is no rank stops the script before bash's
+	// arithmetic reads it (a subscript's command substitution would run
+	// there), and so does a leading zero or a rank past the last.
+	if bash, err := exec.LookPath("bash"); err == nil {
+		for _, rank := range []string{"a[$(touch canary)]", "01", "2", ""} {
+			wd := t.TempDir()
+			cmd := exec.Command(bash, "-c", l.Files[1].Text)
+			cmd.Dir = wd
+			cmd.Env = []string{"PATH=" + dir + string(os.PathListSeparator) + os.Getenv("PATH"), "NODE_RANK=" + rank, "HEAD_IP=10.0.0.1", "HOST_IP=10.0.0.2"}
+			out, err := cmd.CombinedOutput()
+			if _, statErr := os.Stat(filepath.Join(wd, "canary")); err == nil || statErr == nil || strings.Contains(string(out), "serve") {
+				t.Errorf("decode.sh under bash at NODE_RANK %q: %v, canary %v, output %s", rank, err, statErr == nil, out)
+			}
+		}
+	}
 	args, err := routerArgs(t, l.Files[2].Text, "PREFILL_HOSTS=p0", "DECODE_HOSTS="+hosts("d", d.Decode))
 	if err != nil {
 		t.Fatalf("router.sh: %v", err)
@@ -892,7 +907,7 @@ func TestEmitDisaggSidesOwnShapes(t *testing.T) {
 	}
 	checkDisagg(t, "vllm wide decode", launch.VLLM, lv)
 	if p, dd := lv.Files[0].Text, lv.Files[1].Text; strings.Contains(p, "--headless") || !strings.Contains(dd, "--data-parallel-size 16") ||
-		!strings.Contains(dd, "--data-parallel-size-local 8") || !strings.Contains(dd, "--headless \\\n    --data-parallel-start-rank $DP_START_RANK") {
+		!strings.Contains(dd, "--data-parallel-size-local 8") || !strings.Contains(dd, "--headless \\\n    --data-parallel-start-rank \"$DP_START_RANK\"") {
 		t.Errorf("vllm: prefill.sh and decode.sh do not run their own shapes:\n%s\n%s", p, dd)
 	}
 	var le *launch.Error
