@@ -59,6 +59,10 @@ var PlanMessages = map[string]map[string]string{
 		"host.little_ram":            "%s ГиБ RAM на GPU — меньше %s ГиБ на GPU, которые руководства по подбору хоста дают для этой задачи: память нужна для загрузки чекпойнта и закреплённых буферов загрузчика данных (мягкое правило: загружайте веса по шардам или через mmap либо возьмите хост крупнее)",
 		"host.offload_ram":           "выгрузке на CPU нужно %s ГиБ RAM хоста, у инстанса %s ГиБ",
 		"slo.ttft_prefill":           "TTFT ограничен префиллом: %s с на один промпт на свободной реплике",
+		"none.latency":               "целевые задержки недостижимы (%s)",
+		"none.latency2":              "целевые задержки недостижимы (%s; %s)",
+		"none.ttft_floor":            "TTFT в лучшем случае %s с, один промпт на свободной реплике на %s, при цели %s с: задайте цель длиннее или промпты короче",
+		"none.tpot_floor":            "TPOT в лучшем случае %s с, одна последовательность без других на %s, при цели %s с: задайте цель длиннее, более лёгкие веса или модель меньше",
 		"slo.tpot_bandwidth":         "TPOT ограничен полосой памяти: %s с на токен даже для одного запроса",
 		"slo.tpot_compute":           "TPOT ограничен вычислениями: %s с на токен даже для одного запроса",
 		"slo.tpot_host":              "TPOT ограничен хостом и накладными расходами движка: %s с на токен даже для одного запроса",
@@ -166,6 +170,10 @@ var PlanMessages = map[string]map[string]string{
 		"host.little_ram":            "每张 GPU %s GiB 内存，低于主机配置指南对此任务给出的每张 GPU %s GiB：加载检查点和数据加载器的锁页缓冲区都要占用内存（软性规则：分片或内存映射加载权重，或选更大的主机规格）",
 		"host.offload_ram":           "CPU 卸载需要 %s GiB 主机内存，实例只有 %s GiB",
 		"slo.ttft_prefill":           "TTFT 受预填充限制：空闲副本上一个提示词需 %s 秒",
+		"none.latency":               "延迟目标无法达到（%s）",
+		"none.latency2":              "延迟目标无法达到（%s；%s）",
+		"none.ttft_floor":            "TTFT 最短 %s 秒，即 %s 的空闲副本处理一个提示词，目标为 %s 秒：请放宽目标或缩短提示词",
+		"none.tpot_floor":            "TPOT 最短 %s 秒，即 %s 上单个序列独自解码，目标为 %s 秒：请放宽目标、使用更轻的权重或更小的模型",
 		"slo.tpot_bandwidth":         "TPOT 受显存带宽限制：即使单个请求每 token 也需 %s 秒",
 		"slo.tpot_compute":           "TPOT 受算力限制：即使单个请求每 token 也需 %s 秒",
 		"slo.tpot_host":              "TPOT 受主机和引擎开销限制：即使单个请求每 token 也需 %s 秒",
@@ -378,16 +386,26 @@ type NoneCause struct {
 	// of Starts whose plan of the job on the same offers fits
 	// (NoneCauseOf).
 	Alike, Starts, Runs []estimator.Engine
+	// Latency marks a serving plan whose offers that hold the model all
+	// miss a latency target (planner.LatencyFloor): Why says the best
+	// figure reached against the target, and no engine is the cause.
+	Latency bool
 }
 
 // FindNoneCause is the cause of an empty plan of req whose rows (kept
 // unfit: planner.Options.KeepUnfit) are rows, with the engines that start
 // where the engine is the cause but not yet those that fit (Runs: see
 // NoneCauseOf); ok is false where a row fits, where there is none, or
-// where two rows are refused for different reasons.
+// where two rows are refused for different reasons, unless some row
+// misses a latency target: then the cause is the best figure an offer
+// reaches against each target it misses (planner.LatencyFloor), as the
+// offers that miss none are refused for memory or an engine.
 func FindNoneCause(req planner.Request, rows []planner.Row) (c NoneCause, ok bool) {
 	if len(rows) == 0 || rows[0].FitReason.Key == "" {
 		return NoneCause{}, false
+	}
+	if why, ok := planner.LatencyFloor(req.Workload, rows); ok {
+		return NoneCause{Why: why, Refused: -1, Latency: true}, true
 	}
 	c = NoneCause{Why: rows[0].FitReason, Refused: -1}
 	want := c.Why.String()
@@ -444,8 +462,16 @@ func NoneCauseOf(req planner.Request, offers []planner.Offer, opts planner.Optio
 // rate on (sglang, trtllm)". An engine refusal where other engines start
 // but none fits the job is said alone: the next reason is theirs.
 func (c NoneCause) Clause(l Locale, name func(estimator.Engine) string) string {
-	why := l.Reason(c.Why)
+	return c.clause(l, name, nil)
+}
+
+// clause is Clause with the offers a latency cause names written by
+// names (a provider's ID to its name; nil keeps the ID).
+func (c NoneCause) clause(l Locale, name func(estimator.Engine) string, names func(string) string) string {
+	why := l.ReasonWith(c.Why, names)
 	switch {
+	case c.Latency:
+		return why
 	case c.Refused < 0:
 		return Fill(l.T(MsgNoneSameReason), why)
 	case len(c.Runs) > 0:
@@ -458,8 +484,12 @@ func (c NoneCause) Clause(l Locale, name func(estimator.Engine) string) string {
 
 // Note is the page's answer to an empty plan with cause c: the clause,
 // and where other engines run the job, the field that chooses one.
-func (c NoneCause) Note(l Locale) string {
-	clause := c.Clause(l, estimator.Engine.Label)
+func (c NoneCause) Note(l Locale) string { return c.NoteWith(l, nil) }
+
+// NoteWith is Note with the offers the cause names written by names (a
+// provider's ID to its name, as the cards write it; nil keeps the ID).
+func (c NoneCause) NoteWith(l Locale, names func(string) string) string {
+	clause := c.clause(l, estimator.Engine.Label, names)
 	if c.Refused >= 0 && len(c.Runs) > 0 {
 		return Fill(l.T(MsgNoneCauseEngine), clause, l.T(MsgEngine))
 	}

@@ -104,3 +104,6 @@ func Stretches(req Request, offers []Offer) ([]Stretch, error) {
 	end("")
 	return out, nil
 }
+
+// FormatNumber is formatNumber, the figures of the planner's sentences.
+func FormatNumber(v float64) string { return formatNumber(v) }

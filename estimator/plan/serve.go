@@ -757,7 +757,7 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 		}
 		mu, reason := sc.mu, sc.why
 		if !(mu > 0) {
-			if why.Key == "" {
+			if closerMiss(reason, why) {
 				why = reason
 			}
 			continue
