@@ -71,7 +71,7 @@ var PlanMessages = map[string]map[string]string{
 		"spot.serving":               "вытеснение спот-инстансов нарушает SLO, если нет запасной реплики; она добавлена",
 		"reason.cheapest":            "%s: самый дешёвый подходящий вариант, %s; следующий, %s, стоит в %s× больше при скорости %s×",
 		"reason.cheapest_alone":      "%s: единственный подходящий вариант среди цен без пометок, %s",
-		"reason.cheapest_own_tie":    "%s: самый дешёвый подходящий вариант, %s, по вашей цене; %s стоит столько же, и при равной цене выбрана ваша",
+		"reason.cheapest_own_tie":    "%s: самый дешёвый подходящий вариант, %s; %s стоит столько же, и при равной цене выбрана ваша",
 		"reason.cheapest_tie":        "%s: самый дешёвый подходящий вариант, %s: в пределах %s%% от наименьшей стоимости (%s, %s) при скорости %s×",
 		"reason.cost_tie":            "%s: %s дороже не более чем на %s%% и работает в %s× быстрее",
 		"reason.fastest":             "%s: самый быстрый, %s; следующий, %s, идёт в %s× дольше при стоимости %s×",
@@ -182,7 +182,7 @@ var PlanMessages = map[string]map[string]string{
 		"spot.serving":               "竞价实例回收会破坏 SLO，除非有备用副本；已加一个",
 		"reason.cheapest":            "%s：装得下的方案中最便宜，%s；次优的 %s 成本是其 %s× ，速度是其 %s×",
 		"reason.cheapest_alone":      "%s：价格无标记的方案中唯一装得下的，%s",
-		"reason.cheapest_own_tie":    "%s：按您自己的价格，装得下的方案中最便宜，%s；%s 成本相同，同价时选用您的价格",
+		"reason.cheapest_own_tie":    "%s：装得下的方案中最便宜，%s；%s 成本相同，同价时选用您的价格",
 		"reason.cheapest_tie":        "%s：装得下的方案中最便宜，%s，与最低成本相差不到 %s%%（%s，%s），速度是其 %s×",
 		"reason.cost_tie":            "%s：%s 最多贵 %s%%，速度是其 %s×",
 		"reason.fastest":             "%s：最快，%s；次优的 %s 用时是其 %s× ，成本是其 %s×",
@@ -298,7 +298,13 @@ func (l Locale) ReasonWith(r planner.Reason, names func(string) string) string {
 			if names != nil {
 				v.Provider = names(v.Provider)
 			}
-			args[i] = v.String()
+			own := v.Own
+			v.Own = false
+			s := v.String()
+			if own {
+				s += l.Aside(s, l.T(MsgOwnPriceMark))
+			}
+			args[i] = s
 		case planner.Reason:
 			// A clause of the sentence (a disaggregated side's bound).
 			args[i] = l.ReasonWith(v, names)

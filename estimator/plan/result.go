@@ -79,10 +79,13 @@ type Duration struct {
 }
 
 // OfferRef names a plan: its offer's provider (an ID: a formatter may
-// show the provider's name) and instance type, and the instances rented.
+// show the provider's name) and instance type, and the instances rented;
+// Own marks an offer on the user's own price (Offer.UserPrice), which the
+// sentence says, as the page's cards and the table's price flags do.
 type OfferRef struct {
 	Provider, InstanceType string
 	Instances              int
+	Own                    bool
 }
 
 // WorkerLayout names a disaggregated worker's layout in a reason: its
@@ -121,6 +124,9 @@ func (o OfferRef) String() string {
 	s := o.Provider + " " + o.InstanceType
 	if o.Instances > 1 {
 		s += " ×" + strconv.Itoa(o.Instances)
+	}
+	if o.Own {
+		s += " (your price)"
 	}
 	return s
 }
@@ -166,7 +172,7 @@ var English = map[string]string{
 	"spot.serving":               "spot reclaims break serving SLOs unless a spare replica covers them; one is added",
 	"reason.cheapest":            "%s: cheapest that fits at %s; the runner-up, %s, costs %s× as much for %s× the speed",
 	"reason.cheapest_alone":      "%s: the only plan that fits on an unflagged price, at %s",
-	"reason.cheapest_own_tie":    "%s: cheapest that fits at %s, on your own price; %s costs the same, and the tie goes to your price",
+	"reason.cheapest_own_tie":    "%s: cheapest that fits at %s; %s costs the same, and the tie goes to your price",
 	"reason.cheapest_tie":        "%s: cheapest that fits at %s, within %s%% of the lowest cost (%s, at %s) for %s× its speed",
 	"reason.cost_tie":            "%s: %s costs at most %s%% more and runs %s× as fast",
 	"reason.fastest":             "%s: fastest, %s; the runner-up, %s, takes %s× as long for %s× the cost",
