@@ -197,6 +197,7 @@ var English = map[string]string{
 	"reason.to_verify":           "%s: its source quotes this price as a floor (\"starting at\") or leaves a condition of it open (a footnote, a column or a region it does not settle), and a confirmed price of this GPU runs the job: not picked (verify the price to use it)",
 	"reason.to_verify_elsewhere": "%s: its source quotes this price as a floor (\"starting at\") or leaves a condition of it open (a footnote, a column or a region it does not settle), and plans on confirmed prices run the job: not picked (verify the price to use it)",
 	"note.network_assumed":       "inter-node network unknown: %s Gbit/s assumed",
+	"note.accounts_local":        "the provider opens accounts only to legal entities registered in %s, its home country: renting it needs one",
 	"note.spot_default_rate":     "spot interruption rate unknown: %s%% of instances per month assumed",
 	"note.reserved_commitment":   "a reservation bills every hour of its term: %s over %s years (%s), cheaper than on-demand only above %s%% use",
 	"note.reserved_term":         "a reservation bills every hour of its term: %s over %s years (%s)",
