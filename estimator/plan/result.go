@@ -226,6 +226,8 @@ var English = map[string]string{
 	"note.scale_stop_layout":     "scaling out stops here: on %s instances no layout runs on a training stack",
 	"note.mem_share":             "SGLang's default --mem-fraction-static leaves no KV cache at attention DP %s; the plan sets %s, as the SGLang DeepSeek-R1 multi-node recipes do (InferenceX, H100)",
 	"note.no_spare":              "one replica at %s%% load serves the whole rate: no spare if it fails (add one for N+1)",
+	"note.ttft_binds":            "the TTFT target sets the replica count: one prompt alone takes %s s to its first token, %s%% of the %s s target, so each replica runs at %s%% load; a longer target serves more on each",
+	"note.tpot_binds":            "the TPOT target sets the replica count: one sequence alone decodes at %s s per token, %s%% of the %s s target, so each replica runs at %s%% load; a longer target serves more on each",
 	"note.serving_engine":        "serving assumes continuous batching (vLLM)",
 	"note.batch_engine":          "batch inference planned on vLLM (continuous batching, offline LLM.generate), the engine the launch runs",
 	"note.batch_engine_encoder":  "the model generates no tokens (an encoder or a fixed-input model): its batch is planned on HF transformers",

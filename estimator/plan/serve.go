@@ -799,6 +799,9 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 			return
 		}
 		c.Binding, c.EngineLimit, c.Sim = bind, limit, &sc.sim.cfg
+		if n, ok := p.sloBinds(sc, bind, c.Utilisation); ok {
+			c.Notes = append(slices.Clip(c.Notes), n)
+		}
 		best = c
 	}
 	*r = best
