@@ -300,7 +300,13 @@ type Provider struct {
 	// read. The plan bills a shorter job this long (plan.BilledHours).
 	BillingMinimumSeconds float64
 	BillingMinimumSource  string
-	Notes                 string
+	// AccountsLocalOnly reports that the provider opens accounts only to
+	// legal entities registered in Country, as its sign-up terms say
+	// (AccountsLocalSource: that page and the date read): AWS's China
+	// regions. A plan on it says so (plan.Offer.AccountsLocalOnly).
+	AccountsLocalOnly   bool
+	AccountsLocalSource string
+	Notes               string
 }
 
 // Offer is one purchasable instance type at one provider. Prices are for the

@@ -46,7 +46,7 @@ func (c *Catalog) PlanOffersAt(w estimator.DType, today time.Time) []plan.Offer 
 			hw.HostClass = c // the instance's own CPU (Offer.HostCPU)
 		}
 		po := plan.Offer{
-			ID: o.ID, Provider: o.Provider, ProviderKind: p.Kind, Country: p.Country, InstanceType: o.InstanceType,
+			ID: o.ID, Provider: o.Provider, ProviderKind: p.Kind, Country: p.Country, AccountsLocalOnly: p.AccountsLocalOnly, InstanceType: o.InstanceType,
 			GPU: o.GPU, GPUCount: o.GPUCount, VCPUs: o.VCPUs, RAMGiB: o.RAMGiB,
 			Interconnect:    o.Interconnect,
 			OnDemandPerHour: o.OnDemandPerHour, SpotPerHour: o.SpotPerHour,

@@ -97,6 +97,21 @@ func TestPlanReasonNamesKeepTheirDots(t *testing.T) {
 	}); !strings.Contains(got, "Amazon Web Services p5.48xlarge ×2") || !strings.Contains(got, "$12,346") {
 		t.Errorf("providers by name, money as on the cards: %q", got)
 	}
+	// An offer on the user's own price says so in the sentence, in the
+	// page's language: the runner-up may be the user's too.
+	own := planner.Reason{Key: "reason.cheapest_own_tie", Args: []any{planner.OfferRef{Provider: "nebius", InstanceType: "my-l4", Instances: 3, Own: true},
+		planner.Money{Amount: 767.4, Currency: "USD", PerMonth: true}, aws}}
+	for _, tc := range []struct{ lang, want string }{
+		{"en", "nebius my-l4 ×3 (your price): cheapest that fits at %s; aws p5.48xlarge ×2 costs the same, and the tie goes to your price"},
+		{"ru", "nebius my-l4 ×3 (ваша цена): самый дешёвый подходящий вариант, %s; aws p5.48xlarge ×2 стоит столько же, и при равной цене выбрана ваша"},
+		{"zh", "nebius my-l4 ×3（您的价格）：装得下的方案中最便宜，%s；aws p5.48xlarge ×2 成本相同，同价时选用您的价格"},
+	} {
+		l := Locale{Lang: tc.lang}
+		want := fmt.Sprintf(tc.want, l.Money(767.4, "USD")+l.T(MsgPerMonthUnit))
+		if got := l.Reason(own); got != want {
+			t.Errorf("own price, %s:\n got %q\nwant %q", tc.lang, got, want)
+		}
+	}
 	// A serving time with its unit words, and a hosted-API ID with a dot.
 	fast := planner.Reason{Key: "reason.fastest_alone", Args: []any{planner.OfferRef{Provider: "yandex", InstanceType: "gpu-standard-v3.1"},
 		planner.Duration{Seconds: 0.85, P95PerRequest: true}}}

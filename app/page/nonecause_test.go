@@ -2,6 +2,7 @@ package page
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"rightsize/catalog"
@@ -151,5 +152,36 @@ func TestNoneCauseFromTheFirstPlan(t *testing.T) {
 	req.FX = cat.PlanFX()
 	if res, err := planner.Plan(req, pr.PlanOffers(d.Job.In.Weights), planner.Options{}); err != nil || res.Cheapest < 0 || res.Unfit != nil {
 		t.Errorf("vLLM on the T4: cheapest %d, %d refusals kept (%v)", res.Cheapest, len(res.Unfit), err)
+	}
+}
+
+// TestEmptyAnswerNamesTheLatencyFloor: Llama 3.1 70B served at 0.2 req/s
+// with 130,000-token prompts and the default 2 s TTFT target fits
+// nowhere: the offers that hold it miss the target, the rest are too
+// small, so no one reason refuses every offer. The answer says what the
+// fastest offer reaches against the target and what to change, in each
+// language, not "change the GPU count, precision or model".
+func TestEmptyAnswerNamesTheLatencyFloor(t *testing.T) {
+	cat := catalog.Default()
+	pr := NewPrices(cat, nil)
+	st := ParseFragment("m=llama-3.1-70b&rps=0.2&s=131072&out=1000", DefaultState)
+	d := Derive(st, nil, pr, nil, "")
+	out := RunPlan(d.Job, pr)
+	if len(out.Cands) != 0 || !out.HasCause || !out.Cause.Latency || out.Cause.Why.Key != "none.latency" {
+		t.Fatalf("%d plans, cause %v %+v", len(out.Cands), out.HasCause, out.Cause)
+	}
+	for lang, w := range map[string]string{
+		"en": "Nothing the filters leave runs this job: no offer meets the latency targets (TTFT 5.23 s at best, one prompt on an idle replica on aws p6-b300.48xlarge, against a target of 2.00 s: take a longer target or shorter prompts).",
+		"ru": "Ни одно предложение, оставленное фильтрами, не выполняет эту задачу: целевые задержки недостижимы (TTFT в лучшем случае 5,23 с, один промпт на свободной реплике на aws p6-b300.48xlarge, при цели 2,00 с: задайте цель длиннее или промпты короче).",
+		"zh": "筛选后剩下的报价都无法运行此任务：延迟目标无法达到（TTFT 最短 5.23 秒，即 aws p6-b300.48xlarge 的空闲副本处理一个提示词，目标为 2.00 秒：请放宽目标或缩短提示词）。",
+	} {
+		if got := out.Cause.Note(Locale{Lang: lang}); got != w {
+			t.Errorf("%s:\n got %q\nwant %q", lang, got, w)
+		}
+	}
+	// The answer names the provider as the cards do.
+	v := BuildView(ViewIn{State: st, Job: d.Job, Errs: d.Errs, General: d.General, R: d.R, Plan: out, Prices: pr})
+	if want := "one prompt on an idle replica on " + pr.ProviderName("aws") + " p6-b300.48xlarge,"; v.Answer.Kind != AnswerNone || !strings.Contains(v.Answer.Note, want) {
+		t.Errorf("answer %v: %q, want %q in it", v.Answer.Kind, v.Answer.Note, want)
 	}
 }

@@ -59,6 +59,10 @@ var PlanMessages = map[string]map[string]string{
 		"host.little_ram":            "%s ГиБ RAM на GPU — меньше %s ГиБ на GPU, которые руководства по подбору хоста дают для этой задачи: память нужна для загрузки чекпойнта и закреплённых буферов загрузчика данных (мягкое правило: загружайте веса по шардам или через mmap либо возьмите хост крупнее)",
 		"host.offload_ram":           "выгрузке на CPU нужно %s ГиБ RAM хоста, у инстанса %s ГиБ",
 		"slo.ttft_prefill":           "TTFT ограничен префиллом: %s с на один промпт на свободной реплике",
+		"none.latency":               "целевые задержки недостижимы (%s)",
+		"none.latency2":              "целевые задержки недостижимы (%s; %s)",
+		"none.ttft_floor":            "TTFT в лучшем случае %s с, один промпт на свободной реплике на %s, при цели %s с: задайте цель длиннее или промпты короче",
+		"none.tpot_floor":            "TPOT в лучшем случае %s с, одна последовательность без других на %s, при цели %s с: задайте цель длиннее, более лёгкие веса или модель меньше",
 		"slo.tpot_bandwidth":         "TPOT ограничен полосой памяти: %s с на токен даже для одного запроса",
 		"slo.tpot_compute":           "TPOT ограничен вычислениями: %s с на токен даже для одного запроса",
 		"slo.tpot_host":              "TPOT ограничен хостом и накладными расходами движка: %s с на токен даже для одного запроса",
@@ -67,7 +71,7 @@ var PlanMessages = map[string]map[string]string{
 		"spot.serving":               "вытеснение спот-инстансов нарушает SLO, если нет запасной реплики; она добавлена",
 		"reason.cheapest":            "%s: самый дешёвый подходящий вариант, %s; следующий, %s, стоит в %s× больше при скорости %s×",
 		"reason.cheapest_alone":      "%s: единственный подходящий вариант среди цен без пометок, %s",
-		"reason.cheapest_own_tie":    "%s: самый дешёвый подходящий вариант, %s, по вашей цене; %s стоит столько же, и при равной цене выбрана ваша",
+		"reason.cheapest_own_tie":    "%s: самый дешёвый подходящий вариант, %s; %s стоит столько же, и при равной цене выбрана ваша",
 		"reason.cheapest_tie":        "%s: самый дешёвый подходящий вариант, %s: в пределах %s%% от наименьшей стоимости (%s, %s) при скорости %s×",
 		"reason.cost_tie":            "%s: %s дороже не более чем на %s%% и работает в %s× быстрее",
 		"reason.fastest":             "%s: самый быстрый, %s; следующий, %s, идёт в %s× дольше при стоимости %s×",
@@ -78,6 +82,7 @@ var PlanMessages = map[string]map[string]string{
 		"reason.pareto":              "%s: нет варианта одновременно дешевле и быстрее",
 		"reason.none":                "%s: есть вариант и дешевле, и быстрее (%s)",
 		"note.network_assumed":       "сеть между узлами неизвестна: принято %s Гбит/с",
+		"note.accounts_local":        "провайдер открывает аккаунты только юрлицам, зарегистрированным в %s, его стране: для аренды нужно такое юрлицо",
 		"note.spot_default_rate":     "частота вытеснения спота неизвестна: принято %s%% инстансов в месяц",
 		"note.reserved_commitment":   "резервирование оплачивается за каждый час срока: %s за %s г. (%s), дешевле аренды по требованию лишь при загрузке выше %s%%",
 		"note.reserved_term":         "резервирование оплачивается за каждый час срока: %s за %s г. (%s)",
@@ -107,6 +112,8 @@ var PlanMessages = map[string]map[string]string{
 		"note.scale_stop_layout":     "дальше масштабировать нельзя: на %s инстансах ни одна раскладка не запускается ни на одном стеке обучения",
 		"note.mem_share":             "значение --mem-fraction-static по умолчанию в SGLang не оставляет места под KV-кэш при DP внимания %s; план задаёт %s, как многоузловые рецепты SGLang для DeepSeek-R1 (InferenceX, H100)",
 		"note.no_spare":              "одна реплика с загрузкой %s%% обслуживает весь поток: запаса на случай отказа нет (добавьте одну для N+1)",
+		"note.ttft_binds":            "число реплик задаёт цель по TTFT: один промпт без других ждёт первого токена %s с, %s%% цели в %s с, поэтому каждая реплика загружена на %s%%; с целью длиннее каждая обслужит больше",
+		"note.tpot_binds":            "число реплик задаёт цель по TPOT: одна последовательность без других декодирует %s с на токен, %s%% цели в %s с, поэтому каждая реплика загружена на %s%%; с целью длиннее каждая обслужит больше",
 		"note.serving_engine":        "для сервинга принят непрерывный батчинг (vLLM)",
 		"note.batch_engine":          "пакетный инференс посчитан на vLLM (непрерывный батчинг, офлайн LLM.generate) — на движке, который запускают настройки запуска",
 		"note.batch_engine_encoder":  "модель не генерирует токены (энкодер или модель с входом фиксированной длины): пакет посчитан на HF transformers",
@@ -131,7 +138,8 @@ var PlanMessages = map[string]map[string]string{
 		"reason.tie":                 "%s: не быстрее %s, который стоит не дороже, больше чем на %s%%",
 		"reason.stale":               "%s: цена от %s старше окна свежести в %s дней, а у этого GPU есть более свежая цена, которая подходит: не выбрано (проверьте цену, чтобы выбрать)",
 		"reason.stale_estimated":     "%s: дата цены, %s, оценочная, а у этого GPU есть цена с датой в пределах окна свежести: не выбрано (проверьте цену, чтобы выбрать)",
-		"reason.stale_elsewhere":     "%s: цена от %s старше окна свежести или с оценочной датой, а задачу выполняют планы с ценами в пределах окна: не выбрано (проверьте цену, чтобы выбрать)",
+		"reason.stale_elsewhere":     "%s: цена от %s старше окна свежести в %s дней, а задачу выполняют планы с ценами в пределах окна: не выбрано (проверьте цену, чтобы выбрать)",
+		"reason.stale_est_elsewhere": "%s: дата цены, %s, оценочная, а задачу выполняют планы с ценами, датированными в пределах окна свежести: не выбрано (проверьте цену, чтобы выбрать)",
 		"reason.stale_undated":       "%s: у цены нет даты, а у этого GPU есть цена с датой в пределах окна свежести: не выбрано (проверьте цену, чтобы выбрать)",
 		"reason.far_below":           "%s: меньше половины того, что просят другие провайдеры за этот GPU, а у него есть предложение с обычной ценой: не выбрано (проверьте цену, чтобы выбрать)",
 		"reason.spot_far_below":      "%s: спотовая цена ниже %s%% от его же цены по требованию — глубже скидок, которые объявляют облака, а задачу выполняют другие планы: не выбрано (проверьте цену, чтобы выбрать)",
@@ -168,6 +176,10 @@ var PlanMessages = map[string]map[string]string{
 		"host.little_ram":            "每张 GPU %s GiB 内存，低于主机配置指南对此任务给出的每张 GPU %s GiB：加载检查点和数据加载器的锁页缓冲区都要占用内存（软性规则：分片或内存映射加载权重，或选更大的主机规格）",
 		"host.offload_ram":           "CPU 卸载需要 %s GiB 主机内存，实例只有 %s GiB",
 		"slo.ttft_prefill":           "TTFT 受预填充限制：空闲副本上一个提示词需 %s 秒",
+		"none.latency":               "延迟目标无法达到（%s）",
+		"none.latency2":              "延迟目标无法达到（%s；%s）",
+		"none.ttft_floor":            "TTFT 最短 %s 秒，即 %s 的空闲副本处理一个提示词，目标为 %s 秒：请放宽目标或缩短提示词",
+		"none.tpot_floor":            "TPOT 最短 %s 秒，即 %s 上单个序列独自解码，目标为 %s 秒：请放宽目标、使用更轻的权重或更小的模型",
 		"slo.tpot_bandwidth":         "TPOT 受显存带宽限制：即使单个请求每 token 也需 %s 秒",
 		"slo.tpot_compute":           "TPOT 受算力限制：即使单个请求每 token 也需 %s 秒",
 		"slo.tpot_host":              "TPOT 受主机和引擎开销限制：即使单个请求每 token 也需 %s 秒",
@@ -176,7 +188,7 @@ var PlanMessages = map[string]map[string]string{
 		"spot.serving":               "竞价实例回收会破坏 SLO，除非有备用副本；已加一个",
 		"reason.cheapest":            "%s：装得下的方案中最便宜，%s；次优的 %s 成本是其 %s× ，速度是其 %s×",
 		"reason.cheapest_alone":      "%s：价格无标记的方案中唯一装得下的，%s",
-		"reason.cheapest_own_tie":    "%s：按您自己的价格，装得下的方案中最便宜，%s；%s 成本相同，同价时选用您的价格",
+		"reason.cheapest_own_tie":    "%s：装得下的方案中最便宜，%s；%s 成本相同，同价时选用您的价格",
 		"reason.cheapest_tie":        "%s：装得下的方案中最便宜，%s，与最低成本相差不到 %s%%（%s，%s），速度是其 %s×",
 		"reason.cost_tie":            "%s：%s 最多贵 %s%%，速度是其 %s×",
 		"reason.fastest":             "%s：最快，%s；次优的 %s 用时是其 %s× ，成本是其 %s×",
@@ -187,6 +199,7 @@ var PlanMessages = map[string]map[string]string{
 		"reason.pareto":              "%s：没有其他方案同时更便宜且更快",
 		"reason.none":                "%s：另有方案既更便宜又更快（%s）",
 		"note.network_assumed":       "节点间网络未知：按 %s Gbit/s 计算",
+		"note.accounts_local":        "该提供商只向在其所在国家 %s 注册的法人开放账户：租用需要此类法人",
 		"note.spot_default_rate":     "竞价回收率未知：按每月 %s%% 的实例计算",
 		"note.reserved_commitment":   "预留实例按整个期限的每小时计费：%[2]s 年共 %[1]s（%[3]s），使用率高于 %[4]s%% 才比按需便宜",
 		"note.reserved_term":         "预留实例按整个期限的每小时计费：%[2]s 年共 %[1]s（%[3]s）",
@@ -216,6 +229,8 @@ var PlanMessages = map[string]map[string]string{
 		"note.scale_stop_layout":     "扩展到此为止：在 %s 台实例上没有任何布局能在训练框架上运行",
 		"note.mem_share":             "SGLang 默认的 --mem-fraction-static 在注意力 DP %s 时不留 KV 缓存空间；计划设为 %s，与 SGLang 的 DeepSeek-R1 多节点配方（InferenceX，H100）一致",
 		"note.no_spare":              "单个副本以 %s%% 负载承担全部流量：故障时没有备用（可再加一个实现 N+1）",
+		"note.ttft_binds":            "副本数由 TTFT 目标决定：单个提示词独自运行时首个 token 需 %s 秒，达到目标的 %s%%（目标 %s 秒），因此每个副本负载仅 %s%%；放宽目标后每个副本可承担更多",
+		"note.tpot_binds":            "副本数由 TPOT 目标决定：单个序列独自解码每个 token 需 %s 秒，达到目标的 %s%%（目标 %s 秒），因此每个副本负载仅 %s%%；放宽目标后每个副本可承担更多",
 		"note.serving_engine":        "推理服务按连续批处理（vLLM）计算",
 		"note.batch_engine":          "批量推理按 vLLM（连续批处理，离线 LLM.generate）规划，即启动配置所运行的引擎",
 		"note.batch_engine_encoder":  "该模型不生成 token（编码器或固定输入长度的模型）：批量任务按 HF transformers 规划",
@@ -240,7 +255,8 @@ var PlanMessages = map[string]map[string]string{
 		"reason.tie":                 "%s：比不更贵的 %s 快不到 %s%%",
 		"reason.stale":               "%s：%s 的价格超出 %s 天的新鲜期，而此 GPU 有更新的可用价格：未选用（核实价格后可选用）",
 		"reason.stale_estimated":     "%s：价格日期 %s 为估计，而此 GPU 有新鲜期内注明日期的价格：未选用（核实价格后可选用）",
-		"reason.stale_elsewhere":     "%s：%s 的价格超出新鲜期或日期为估计，而新鲜期内的价格已有可行方案：未选用（核实价格后可选用）",
+		"reason.stale_elsewhere":     "%s：%s 的价格超出 %s 天的新鲜期，而新鲜期内的价格已有可行方案：未选用（核实价格后可选用）",
+		"reason.stale_est_elsewhere": "%s：价格日期 %s 为估计，而新鲜期内注明日期的价格已有可行方案：未选用（核实价格后可选用）",
 		"reason.stale_undated":       "%s：价格没有日期，而此 GPU 有新鲜期内注明日期的价格：未选用（核实价格后可选用）",
 		"reason.far_below":           "%s：不到其他服务商对此 GPU 报价中位数的一半，而它有正常价格的报价：未选用（核实后可选用）",
 		"reason.spot_far_below":      "%s：其竞价价格低于自身按需价格的 %s%%，超出云厂商公布的最大折扣，且其他方案也能运行该任务：未选用（核实后可选用）",
@@ -294,7 +310,13 @@ func (l Locale) ReasonWith(r planner.Reason, names func(string) string) string {
 			if names != nil {
 				v.Provider = names(v.Provider)
 			}
-			args[i] = v.String()
+			own := v.Own
+			v.Own = false
+			s := v.String()
+			if own {
+				s += l.Aside(s, l.T(MsgOwnPriceMark))
+			}
+			args[i] = s
 		case planner.Reason:
 			// A clause of the sentence (a disaggregated side's bound).
 			args[i] = l.ReasonWith(v, names)
@@ -382,6 +404,10 @@ type NoneCause struct {
 	// of Starts whose plan of the job on the same offers fits
 	// (NoneCauseOf).
 	Alike, Starts, Runs []estimator.Engine
+	// Latency marks a serving plan whose offers that hold the model all
+	// miss a latency target (planner.LatencyFloor): Why says the best
+	// figure reached against the target, and no engine is the cause.
+	Latency bool
 }
 
 // FindNoneCause is the cause of an empty plan of req whose rows (its
@@ -389,10 +415,16 @@ type NoneCause struct {
 // planner.Options.KeepUnfit) are rows, with the engines that start
 // where the engine is the cause but not yet those that fit (Runs: see
 // NoneCauseOf); ok is false where a row fits, where there is none, or
-// where two rows are refused for different reasons.
+// where two rows are refused for different reasons, unless some row
+// misses a latency target: then the cause is the best figure an offer
+// reaches against each target it misses (planner.LatencyFloor), as the
+// offers that miss none are refused for memory or an engine.
 func FindNoneCause(req planner.Request, rows []planner.Row) (c NoneCause, ok bool) {
 	if len(rows) == 0 || rows[0].FitReason.Key == "" {
 		return NoneCause{}, false
+	}
+	if why, ok := planner.LatencyFloor(req.Workload, rows); ok {
+		return NoneCause{Why: why, Refused: -1, Latency: true}, true
 	}
 	c = NoneCause{Why: rows[0].FitReason, Refused: -1}
 	want := c.Why.String()
@@ -448,8 +480,16 @@ func NoneCauseOf(req planner.Request, res planner.Result, offers []planner.Offer
 // rate on (sglang, trtllm)". An engine refusal where other engines start
 // but none fits the job is said alone: the next reason is theirs.
 func (c NoneCause) Clause(l Locale, name func(estimator.Engine) string) string {
-	why := l.Reason(c.Why)
+	return c.clause(l, name, nil)
+}
+
+// clause is Clause with the offers a latency cause names written by
+// names (a provider's ID to its name; nil keeps the ID).
+func (c NoneCause) clause(l Locale, name func(estimator.Engine) string, names func(string) string) string {
+	why := l.ReasonWith(c.Why, names)
 	switch {
+	case c.Latency:
+		return why
 	case c.Refused < 0:
 		return Fill(l.T(MsgNoneSameReason), why)
 	case len(c.Runs) > 0:
@@ -462,8 +502,12 @@ func (c NoneCause) Clause(l Locale, name func(estimator.Engine) string) string {
 
 // Note is the page's answer to an empty plan with cause c: the clause,
 // and where other engines run the job, the field that chooses one.
-func (c NoneCause) Note(l Locale) string {
-	clause := c.Clause(l, estimator.Engine.Label)
+func (c NoneCause) Note(l Locale) string { return c.NoteWith(l, nil) }
+
+// NoteWith is Note with the offers the cause names written by names (a
+// provider's ID to its name, as the cards write it; nil keeps the ID).
+func (c NoneCause) NoteWith(l Locale, names func(string) string) string {
+	clause := c.clause(l, estimator.Engine.Label, names)
 	if c.Refused >= 0 && len(c.Runs) > 0 {
 		return Fill(l.T(MsgNoneCauseEngine), clause, l.T(MsgEngine))
 	}

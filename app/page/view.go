@@ -1340,7 +1340,7 @@ func (b *viewBuilder) answer() AnswerView {
 	case len(out.Picks) == 0:
 		note := b.t(out.NoneWhy)
 		if out.HasCause {
-			note = out.Cause.Note(b.l)
+			note = out.Cause.NoteWith(b.l, in.Prices.ProviderName)
 		}
 		return AnswerView{Kind: AnswerNone, Note: note,
 			Widened:  out.WidenedLine(b.l, Names{GPU: in.Prices.GPUName, Provider: in.Prices.ProviderName}),

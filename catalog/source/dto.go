@@ -113,7 +113,12 @@ type providerJSON struct {
 	// documentation states one, and that page (URL and date read).
 	BillingMinimumSeconds float64 `json:"billing_minimum_seconds,omitempty"`
 	BillingMinimumSource  string  `json:"billing_minimum_source,omitempty"`
-	Notes                 string  `json:"notes,omitempty"`
+	// The provider opens accounts only to legal entities registered in
+	// its home country (country), as its sign-up terms say (the page and
+	// the date read).
+	AccountsLocalOnly   bool   `json:"accounts_local_only,omitempty"`
+	AccountsLocalSource string `json:"accounts_local_source,omitempty"`
+	Notes               string `json:"notes,omitempty"`
 }
 
 type offerFile struct {

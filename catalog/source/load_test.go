@@ -136,6 +136,8 @@ func TestRejects(t *testing.T) {
 			"catalog: providers.json: entry 0 (aws): prices_include_vat needs vat_rate"},
 		{"billing minimum unsourced", map[string]string{"providers.json": strings.Replace(okProviders, `"currency"`, `"billing_minimum_seconds":60,"currency"`, 1)},
 			"catalog: providers.json: entry 0 (aws): billing_minimum_seconds needs billing_minimum_source"},
+		{"local accounts unsourced", map[string]string{"providers.json": strings.Replace(okProviders, `"currency"`, `"accounts_local_only":true,"currency"`, 1)},
+			"catalog: providers.json: entry 0 (aws): accounts_local_only needs accounts_local_source"},
 		{"billing minimum over an hour", map[string]string{"providers.json": strings.Replace(okProviders, `"currency"`, `"billing_minimum_seconds":7200,"billing_minimum_source":"s","currency"`, 1)},
 			"catalog: providers.json: entry 0 (aws): billing_minimum_seconds 7200"},
 		{"checkpoint precision 16-bit", map[string]string{"models.json": strings.Replace(okModels, `"as_of":"2026-01-01"`, `"as_of":"2026-01-01","weights_dtype":"bf16","weights_source":"config"`, 1)},

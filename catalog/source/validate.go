@@ -273,10 +273,15 @@ func convertProvider(v *validator, i int, p providerJSON) catalog.Provider {
 	if p.BillingMinimumSeconds > 0 && p.BillingMinimumSource == "" {
 		v.add(i, id, "billing_minimum_seconds needs billing_minimum_source (the provider's page and the date read)")
 	}
+	// So is an account rule: a provider's own terms, with their page.
+	if p.AccountsLocalOnly && p.AccountsLocalSource == "" {
+		v.add(i, id, "accounts_local_only needs accounts_local_source (the provider's page and the date read)")
+	}
 	return catalog.Provider{
 		ID: p.ID, Name: p.Name, Kind: p.Kind, Country: p.Country, Currency: p.Currency, URL: p.URL,
 		PricesIncludeVAT: p.PricesIncludeVAT, VATRate: p.VATRate, Source: p.Source, AsOf: p.AsOf, AsOfEstimated: p.AsOfEstimated, Notes: p.Notes,
 		BillingMinimumSeconds: p.BillingMinimumSeconds, BillingMinimumSource: p.BillingMinimumSource,
+		AccountsLocalOnly: p.AccountsLocalOnly, AccountsLocalSource: p.AccountsLocalSource,
 	}
 }
 

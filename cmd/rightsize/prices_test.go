@@ -28,7 +28,8 @@ func cheapest(t *testing.T, p planJSON) planRowJSON {
 
 // TestPlanOwnPrices: a negotiated price from --prices is the user's: it
 // enters the ranking unflagged and, cheapest, is the cheapest pick (the
-// catalog's median would call $0.99 an H100 outlier and pass it over).
+// catalog's median would call $0.99 an H100 outlier and pass it over),
+// whose sentence says the price is the user's.
 func TestPlanOwnPrices(t *testing.T) {
 	job := []string{"--model", "llama-3.1-8b", "--task", "lora", "--train-tokens", "100M"}
 	before := cheapest(t, planJSONOf(t, job...))
@@ -43,6 +44,11 @@ func TestPlanOwnPrices(t *testing.T) {
 	r := cheapest(t, p)
 	if r.OfferID != "lambda-gpu_1x_h100_sxm5" || r.PricePerHour != 0.99 || !r.UserPrice || r.FarBelowMedian || r.Stale {
 		t.Fatalf("cheapest with --prices: %s at %v (user %v, far below %v, stale %v)", r.OfferID, r.PricePerHour, r.UserPrice, r.FarBelowMedian, r.Stale)
+	}
+	// The pick's sentence says the price is the user's, as the table's
+	// price flags and the page's card do.
+	if want := "lambda gpu_1x_h100_sxm5 (your price): cheapest that fits at "; !strings.HasPrefix(r.Why, want) {
+		t.Errorf("cheapest's why %q, want it to start %q", r.Why, want)
 	}
 	// A bad sheet is an error naming the flag.
 	bad := filepath.Join(t.TempDir(), "bad.csv")

@@ -120,3 +120,6 @@ func DisaggDecodeLayouts(req Request, o Offer, e estimator.Engine) []DisaggWorke
 	}
 	return out
 }
+
+// FormatNumber is formatNumber, the figures of the planner's sentences.
+func FormatNumber(v float64) string { return formatNumber(v) }

@@ -108,10 +108,14 @@ func passOver(rows []Row, days int) {
 			continue
 		}
 		switch {
-		case r.Stale && best < 2 && g >= 2:
+		case r.Stale && best < 2 && g >= 2 && r.Offer.AsOfEstimated:
 			// Every price of this GPU is stale, and another GPU's fresh
-			// price runs the job.
-			r.PassedOver = Reason{Key: "reason.stale_elsewhere", Args: []any{label(r), r.Offer.AsOf}}
+			// price runs the job. The sentence says which staleness this
+			// price has, as for a GPU with a fresh price of its own: it
+			// said "older than the window or of an estimated date".
+			r.PassedOver = Reason{Key: "reason.stale_est_elsewhere", Args: []any{label(r), r.Offer.AsOf}}
+		case r.Stale && best < 2 && g >= 2:
+			r.PassedOver = Reason{Key: "reason.stale_elsewhere", Args: []any{label(r), r.Offer.AsOf, float64(days)}}
 		case r.Stale && best < 2:
 			switch o := r.Offer; {
 			case o.PriceAgeDays < 0 && o.AsOf == "":

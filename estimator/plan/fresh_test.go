@@ -94,6 +94,34 @@ func TestPicksRestOnFreshPrices(t *testing.T) {
 	}
 }
 
+// TestStaleElsewhereSaysWhich: an L4 price passed over because another
+// GPU's fresh price runs the job says which staleness it has, as the same
+// GPU's reasons do: an estimated date, or an age past the window's days.
+// The sentence said "older than the freshness window or of an estimated
+// date" for both.
+func TestStaleElsewhereSaysWhich(t *testing.T) {
+	in := modelInput(t, "qwen2.5-1.5b")
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Batch, Requests: 1e4, PromptTokens: 500, OutputTokens: 200}}
+	l4, a10 := gpuOffer(t, "l4", 1, estimator.BF16), gpuOffer(t, "a10", 1, estimator.BF16)
+	for _, c := range []struct {
+		old  plan.Offer
+		key  string
+		want string
+	}{
+		{priced(l4, "old", 0.5, 400, false, false), "reason.stale_elsewhere",
+			"old l4: its price, from 2026-01-01, is older than the 180-day freshness window, and plans on prices dated within the window run the job: not picked (verify the price to use it)"},
+		{priced(l4, "est", 0.5, 30, true, false), "reason.stale_est_elsewhere",
+			"est l4: its price's date, 2026-01-01, is an estimate, and plans on prices dated within the freshness window run the job: not picked (verify the price to use it)"},
+	} {
+		res := mustPlan(t, req, []plan.Offer{c.old, priced(a10, "new", 5, 30, false, false)}, plan.Options{})
+		for _, r := range res.Rows {
+			if r.Offer.ID == c.old.ID && (r.PassedOver.Key != c.key || r.PassedOver.String() != c.want) {
+				t.Errorf("%s: %s\n got %q\nwant %q", c.old.ID, r.PassedOver.Key, r.PassedOver, c.want)
+			}
+		}
+	}
+}
+
 func contains(xs []string, s string) bool {
 	for _, x := range xs {
 		if x == s {

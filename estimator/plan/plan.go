@@ -957,6 +957,12 @@ func (p *planner) finish(o *Offer, r *Row, spotGrow bool) {
 		}
 	}
 	p.reserved(o, r)
+	if o.AccountsLocalOnly && !slices.ContainsFunc(p.req.Filters.Countries, func(c string) bool { return strings.EqualFold(c, o.Country) }) {
+		// Renting it needs a legal entity of that country (AWS's China
+		// regions): a user who did not ask for that country's providers
+		// learns it from the plan, not from the sign-up form.
+		r.Notes = append(slices.Clip(r.Notes), Reason{Key: "note.accounts_local", Args: []any{o.Country}})
+	}
 	p.hostCheck(o, r)
 	if r.Host.Status == HostFail {
 		r.Fits = false

@@ -1201,3 +1201,36 @@ func TestBatchScalesOut(t *testing.T) {
 		t.Errorf("fastest's notes: %v", fa.Notes)
 	}
 }
+
+// TestAccountsLocalOnlySaid: a row on a provider that opens accounts
+// only to legal entities of its own country (AWS's China regions) says
+// so, where the pick read like any other AWS instance (aws-cn g5.xlarge
+// was the cheapest A10G serving plan); a plan filtered to that country
+// does not repeat it.
+func TestAccountsLocalOnlySaid(t *testing.T) {
+	in := modelInput(t, "llama-3.1-8b")
+	o := gpuOffer(t, "a10g", 1, estimator.BF16)
+	o.Country, o.AccountsLocalOnly = "CN", true
+	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 0.5, PromptTokens: 1000, OutputTokens: 200}
+	has := func(r plan.Row) bool {
+		return slices.ContainsFunc(r.Notes, func(n plan.Reason) bool {
+			return n.Key == "note.accounts_local" && n.String() == "the provider opens accounts only to legal entities registered in CN, its home country: renting it needs one"
+		})
+	}
+	res := mustPlan(t, plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{})
+	if res.Cheapest < 0 || !has(res.Rows[res.Cheapest]) {
+		t.Fatalf("cheapest %d: notes %v", res.Cheapest, res.Rows)
+	}
+	req := plan.Request{Input: in, Workload: w}
+	req.Filters.Countries = []string{"cn"}
+	if res := mustPlan(t, req, []plan.Offer{o}, plan.Options{}); res.Cheapest < 0 || has(res.Rows[res.Cheapest]) {
+		t.Errorf("filtered to CN: %v", res.Rows)
+	}
+	o.AccountsLocalOnly = false
+	if res := mustPlan(t, plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{}); res.Cheapest < 0 || has(res.Rows[res.Cheapest]) {
+		t.Errorf("an open provider: %v", res.Rows)
+	}
+	if p, ok := catalog.Default().Provider("aws-cn"); !ok || !p.AccountsLocalOnly || p.AccountsLocalSource == "" {
+		t.Errorf("aws-cn: %+v", p)
+	}
+}

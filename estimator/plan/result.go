@@ -79,10 +79,13 @@ type Duration struct {
 }
 
 // OfferRef names a plan: its offer's provider (an ID: a formatter may
-// show the provider's name) and instance type, and the instances rented.
+// show the provider's name) and instance type, and the instances rented;
+// Own marks an offer on the user's own price (Offer.UserPrice), which the
+// sentence says, as the page's cards and the table's price flags do.
 type OfferRef struct {
 	Provider, InstanceType string
 	Instances              int
+	Own                    bool
 }
 
 // WorkerLayout names a disaggregated worker's layout in a reason: its
@@ -122,6 +125,9 @@ func (o OfferRef) String() string {
 	if o.Instances > 1 {
 		s += " ×" + strconv.Itoa(o.Instances)
 	}
+	if o.Own {
+		s += " (your price)"
+	}
 	return s
 }
 
@@ -159,10 +165,14 @@ var English = map[string]string{
 	"slo.tpot_host":              "TPOT is bound by the host and engine overhead: %s s per token even alone",
 	"slo.tpot_communication":     "TPOT is bound by tensor-parallel communication: %s s per token even alone",
 	"slo.kv_pool":                "the KV pool cannot hold one request",
+	"none.latency":               "no offer meets the latency targets (%s)",
+	"none.latency2":              "no offer meets the latency targets (%s; %s)",
+	"none.ttft_floor":            "TTFT %s s at best, one prompt on an idle replica on %s, against a target of %s s: take a longer target or shorter prompts",
+	"none.tpot_floor":            "TPOT %s s at best, one sequence alone on %s, against a target of %s s: take a longer target, lighter weights or a smaller model",
 	"spot.serving":               "spot reclaims break serving SLOs unless a spare replica covers them; one is added",
 	"reason.cheapest":            "%s: cheapest that fits at %s; the runner-up, %s, costs %s× as much for %s× the speed",
 	"reason.cheapest_alone":      "%s: the only plan that fits on an unflagged price, at %s",
-	"reason.cheapest_own_tie":    "%s: cheapest that fits at %s, on your own price; %s costs the same, and the tie goes to your price",
+	"reason.cheapest_own_tie":    "%s: cheapest that fits at %s; %s costs the same, and the tie goes to your price",
 	"reason.cheapest_tie":        "%s: cheapest that fits at %s, within %s%% of the lowest cost (%s, at %s) for %s× its speed",
 	"reason.cost_tie":            "%s: %s costs at most %s%% more and runs %s× as fast",
 	"reason.fastest":             "%s: fastest, %s; the runner-up, %s, takes %s× as long for %s× the cost",
@@ -178,7 +188,8 @@ var English = map[string]string{
 	"reason.tie":                 "%s: no faster than %s, which costs no more, by over %s%%",
 	"reason.stale":               "%s: its price, from %s, is older than the %s-day freshness window, and a fresher price for this GPU runs the job: not picked (verify the price to use it)",
 	"reason.stale_estimated":     "%s: its price's date, %s, is an estimate, and a price dated within the freshness window for this GPU runs the job: not picked (verify the price to use it)",
-	"reason.stale_elsewhere":     "%s: its price, from %s, is older than the freshness window or of an estimated date, and plans on prices dated within the window run the job: not picked (verify the price to use it)",
+	"reason.stale_elsewhere":     "%s: its price, from %s, is older than the %s-day freshness window, and plans on prices dated within the window run the job: not picked (verify the price to use it)",
+	"reason.stale_est_elsewhere": "%s: its price's date, %s, is an estimate, and plans on prices dated within the freshness window run the job: not picked (verify the price to use it)",
 	"reason.stale_undated":       "%s: its price is undated, and a price dated within the freshness window for this GPU runs the job: not picked (verify the price to use it)",
 	"reason.far_below":           "%s: under half what the other providers ask for this GPU, and a normally priced offer of it runs the job: not picked (verify the price to use it)",
 	"reason.spot_far_below":      "%s: its spot price is under %s%% of its own on-demand price, deeper than the clouds' documented discounts, and other plans run the job: not picked (verify the price to use it)",
@@ -186,6 +197,7 @@ var English = map[string]string{
 	"reason.to_verify":           "%s: its source quotes this price as a floor (\"starting at\") or leaves a condition of it open (a footnote, a column or a region it does not settle), and a confirmed price of this GPU runs the job: not picked (verify the price to use it)",
 	"reason.to_verify_elsewhere": "%s: its source quotes this price as a floor (\"starting at\") or leaves a condition of it open (a footnote, a column or a region it does not settle), and plans on confirmed prices run the job: not picked (verify the price to use it)",
 	"note.network_assumed":       "inter-node network unknown: %s Gbit/s assumed",
+	"note.accounts_local":        "the provider opens accounts only to legal entities registered in %s, its home country: renting it needs one",
 	"note.spot_default_rate":     "spot interruption rate unknown: %s%% of instances per month assumed",
 	"note.reserved_commitment":   "a reservation bills every hour of its term: %s over %s years (%s), cheaper than on-demand only above %s%% use",
 	"note.reserved_term":         "a reservation bills every hour of its term: %s over %s years (%s)",
@@ -214,6 +226,8 @@ var English = map[string]string{
 	"note.scale_stop_layout":     "scaling out stops here: on %s instances no layout runs on a training stack",
 	"note.mem_share":             "SGLang's default --mem-fraction-static leaves no KV cache at attention DP %s; the plan sets %s, as the SGLang DeepSeek-R1 multi-node recipes do (InferenceX, H100)",
 	"note.no_spare":              "one replica at %s%% load serves the whole rate: no spare if it fails (add one for N+1)",
+	"note.ttft_binds":            "the TTFT target sets the replica count: one prompt alone takes %s s to its first token, %s%% of the %s s target, so each replica runs at %s%% load; a longer target serves more on each",
+	"note.tpot_binds":            "the TPOT target sets the replica count: one sequence alone decodes at %s s per token, %s%% of the %s s target, so each replica runs at %s%% load; a longer target serves more on each",
 	"note.serving_engine":        "serving assumes continuous batching (vLLM)",
 	"note.batch_engine":          "batch inference planned on vLLM (continuous batching, offline LLM.generate), the engine the launch runs",
 	"note.batch_engine_encoder":  "the model generates no tokens (an encoder or a fixed-input model): its batch is planned on HF transformers",

@@ -757,7 +757,7 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 		}
 		mu, reason := sc.mu, sc.why
 		if !(mu > 0) {
-			if why.Key == "" {
+			if closerMiss(reason, why) {
 				why = reason
 			}
 			continue
@@ -799,6 +799,9 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 			return
 		}
 		c.Binding, c.EngineLimit, c.Sim = bind, limit, &sc.sim.cfg
+		if n, ok := p.sloBinds(sc, bind, c.Utilisation); ok {
+			c.Notes = append(slices.Clip(c.Notes), n)
+		}
 		best = c
 	}
 	*r = best

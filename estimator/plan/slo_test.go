@@ -2,6 +2,9 @@ package plan_test
 
 import (
 	"errors"
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"rightsize/estimator"
@@ -138,5 +141,93 @@ func TestParseSLOStat(t *testing.T) {
 	var pe *estimator.InputError
 	if !errors.As(perr, &pe) || ie.Reason != pe.Reason || ie.Value != "Stat(9)" {
 		t.Errorf("Validate's slo-stat error %+v, ParseSLOStat's %+v: want the same reason", ie, pe)
+	}
+}
+
+// TestLatencyFloorAnswersAnEmptyPlan: Llama 3.1 8B under vLLM with
+// 30,000-token prompts and a 50 ms TTFT target, on one H100 and on an
+// instance of eight. No copy shape meets the target: the eight-GPU row
+// keeps its closest miss (its fastest shape's prefill, under the one-GPU
+// offer's), and the empty plan's answer names that figure, that offer
+// and the target, where it said nothing. A row that fits has no such
+// answer.
+func TestLatencyFloorAnswersAnEmptyPlan(t *testing.T) {
+	in := modelInput(t, "llama-3.1-8b")
+	in.Engine = estimator.VLLM
+	one, eight := gpuOffer(t, "h100-sxm", 1, estimator.BF16), gpuOffer(t, "h100-sxm", 8, estimator.BF16)
+	eight.ID, eight.InstanceType = "test-h100x8", "h100x8"
+	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 1, PromptTokens: 30000, OutputTokens: 100, TTFTP95Seconds: 0.05}
+	res := mustPlan(t, plan.Request{Input: in, Workload: w}, []plan.Offer{one, eight}, plan.Options{KeepUnfit: true})
+	if res.Cheapest >= 0 || len(res.Rows) != 2 {
+		t.Fatalf("cheapest %d, %d rows", res.Cheapest, len(res.Rows))
+	}
+	idle := map[string]float64{}
+	for _, r := range res.Rows {
+		if r.FitReason.Key != "slo.ttft_prefill" {
+			t.Fatalf("%s: %v", r.Offer.ID, r.FitReason)
+		}
+		idle[r.Offer.ID] = r.FitReason.Args[0].(float64)
+	}
+	t.Logf("idle TTFT: one H100 %.3f s, eight %.3f s", idle[one.ID], idle[eight.ID])
+	if !(idle[eight.ID] < 0.5*idle[one.ID]) {
+		t.Errorf("eight H100s' closest miss %.3f s, want under half one H100's %.3f s (TP 8's prefill, not TP 1's)", idle[eight.ID], idle[one.ID])
+	}
+	why, ok := plan.LatencyFloor(w, res.Rows)
+	if !ok || why.Key != "none.latency" || len(why.Args) != 1 {
+		t.Fatalf("answer %v %v", why, ok)
+	}
+	want := fmt.Sprintf("no offer meets the latency targets (TTFT %s s at best, one prompt on an idle replica on test h100x8, against a target of 0.05 s: take a longer target or shorter prompts)",
+		plan.FormatNumber(idle[eight.ID]))
+	if got := why.String(); got != want {
+		t.Errorf("answer\n got %q\nwant %q", got, want)
+	}
+
+	w.TTFTP95Seconds = 30
+	res = mustPlan(t, plan.Request{Input: in, Workload: w}, []plan.Offer{one, eight}, plan.Options{KeepUnfit: true})
+	if _, ok := plan.LatencyFloor(w, res.Rows); res.Cheapest < 0 || ok {
+		t.Errorf("a 30 s target: cheapest %d, answer %v", res.Cheapest, ok)
+	}
+}
+
+// TestLatencyTargetBindsSaid: Llama 3.1 8B under vLLM on one L4, 2 req/s
+// of 1,000 prompt and 200 output tokens, under a TPOT target 20% above
+// the closed form's floor (the figure an unreachable target is refused
+// with): the target, not the rate, sets the copies (8, at 19% load when
+// written), and the row says so with the simulated engine's floor, its
+// share of the target and the load each copy runs at, where the table
+// said only "binding: tpot". Without a target nothing binds and no note.
+func TestLatencyTargetBindsSaid(t *testing.T) {
+	in := modelInput(t, "llama-3.1-8b")
+	in.Engine = estimator.VLLM
+	o := gpuOffer(t, "l4", 1, estimator.BF16)
+	w := plan.Workload{RequestsPerSecond: 2, PromptTokens: 1000, OutputTokens: 200, TPOTSeconds: 1e-4}
+	r := serveOne(t, in, o, w, false)
+	if r.Fits || !strings.HasPrefix(r.FitReason.Key, "slo.tpot_") {
+		t.Fatalf("a 0.1 ms TPOT target: fits %v (%v)", r.Fits, r.FitReason)
+	}
+	idle := r.FitReason.Args[0].(float64)
+	w.TPOTSeconds = 1.2 * idle
+	r = serveOne(t, in, o, w, false)
+	if !r.Fits || r.Binding != sim.BindTPOT {
+		t.Fatalf("TPOT target %.4f s: fits %v (%v), binding %v", w.TPOTSeconds, r.Fits, r.FitReason, r.Binding)
+	}
+	// The floor the note quotes: the row's simulated engine with one
+	// request alone, as the sizing's own runs are.
+	c := *r.Sim
+	c.Load.Requests, c.Load.Concurrency, c.Load.RatePerSecond = 1, 1, 0
+	alone, err := sim.Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := alone.TPOT.P95
+	want := fmt.Sprintf("the TPOT target sets the replica count: one sequence alone decodes at %s s per token, %s%% of the %s s target, so each replica runs at %s%% load; a longer target serves more on each",
+		plan.FormatNumber(f), plan.FormatNumber(100*f/w.TPOTSeconds), plan.FormatNumber(w.TPOTSeconds), plan.FormatNumber(100*r.Utilisation))
+	if !slices.ContainsFunc(r.Notes, func(n plan.Reason) bool { return n.String() == want }) {
+		t.Errorf("%d copies at %.1f%% load: notes %v, want %q", r.Replicas, 100*r.Utilisation, r.Notes, want)
+	}
+	w.TPOTSeconds, w.TTFTP95Seconds = 0, 0
+	r = serveOne(t, in, o, w, false)
+	if slices.ContainsFunc(r.Notes, func(n plan.Reason) bool { return strings.HasSuffix(n.Key, "_binds") }) {
+		t.Errorf("no targets: notes %v", r.Notes)
 	}
 }

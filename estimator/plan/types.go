@@ -84,6 +84,10 @@ type Offer struct {
 	// is a broker's encoded listing ID (catalog.Catalog.InstanceName);
 	// empty: InstanceType. Name is what the page and the CLI show.
 	InstanceName string
+	// AccountsLocalOnly: the provider opens accounts only to legal
+	// entities registered in Country (catalog.Provider.AccountsLocalOnly);
+	// a row on it says so (note.accounts_local).
+	AccountsLocalOnly bool
 
 	GPU      string
 	GPUCount float64 // GPUs per instance; fractional for vGPU/MIG slices (0.125 of an L4)
