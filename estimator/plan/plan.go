@@ -269,6 +269,8 @@ type planner struct {
 	hostWarn  map[hostKey]HostCheck // the sizing rules' warnings, per host shape
 	shapeBuf  []copyShape
 	slab      []Row // tech rows are carved from it
+	scaleRows []Row // scaleOut's scratch: one offer's priced fleets
+	stepRow   Row   // scaleOut's scratch: a batch ladder's fleet as a row
 	perfs     map[perfKey]perfOut
 	serves    map[perfKey]*serveCurve // curves live in curveSlab
 	curveSlab []serveCurve
@@ -363,8 +365,20 @@ func (p *planner) plan(offers []Offer) Result {
 	req, opts := p.req, p.opts
 	res := Result{Cheapest: -1, Fastest: -1, Value: -1, CheaperFlagged: -1, Currency: req.currency(), FXAsOf: p.disp.AsOf, CheckpointBytes: p.ckpt,
 		FreshnessDays: req.freshness()}
-	rows := make([]Row, len(offers))
-	var scaled []Row
+	// A training or batch row may add a scaled-out fleet, at most one
+	// per offer, listed behind the rows kept. A batch's requests are
+	// independent, so most of its fitting offers add one (the default
+	// page job: 943 rows and 907 fleets over 1,127 offers), and its array
+	// has room for them from the start; a training plan's fleets pay
+	// less often (a Llama 3.1 8B fine-tune: 515 and 130) and fit in the
+	// room the offers filtered out or unfit leave. A row is large: an
+	// array grown by appends allocated several times the rows returned.
+	spare := 0
+	if req.Workload.Kind == Batch {
+		spare = len(offers)
+	}
+	rows := make([]Row, len(offers), len(offers)+spare)
+	var scaled []*Row // each its scaling's own fleet
 	// While no offer fits, each unfit offer's refusal (Result.Unfit).
 	var refused []refusal
 	fits := false
@@ -391,9 +405,10 @@ func (p *planner) plan(offers []Offer) Result {
 			// own; where no doubling pays, the fewest instances say why.
 			r.scale = nil
 			if sc.row != nil {
-				s := scaledRow(r, sc)
+				s := sc.row
+				scaledRow(r, s, sc.stop)
 				s.Stale = r.Stale
-				markUnchecked(&s, p.ownUnchecked(o))
+				markUnchecked(s, p.ownUnchecked(o))
 				scaled = append(scaled, s)
 			} else {
 				r.Notes = append(slices.Clip(r.Notes), sc.stop)
@@ -415,8 +430,15 @@ func (p *planner) plan(offers []Offer) Result {
 		}
 		n++
 	}
-	clear(rows[n:])
-	rows = append(rows[:n], scaled...)
+	if need := n + len(scaled); need <= cap(rows) {
+		clear(rows[n:len(offers)])
+		rows = rows[:need]
+	} else {
+		rows = append(make([]Row, 0, need), rows[:n]...)[:need]
+	}
+	for i, s := range scaled {
+		rows[n+i] = *s
+	}
 	// The ranking and the picks are slices of work of their own: a
 	// caller's yield may give the thread away before each, as between
 	// offers.

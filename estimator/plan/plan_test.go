@@ -2,6 +2,7 @@ package plan_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -1199,5 +1200,34 @@ func TestBatchScalesOut(t *testing.T) {
 	}
 	if !hasNote(fa, "note.scale_out") || !hasNote(fa, "note.scale_stop_slow") {
 		t.Errorf("fastest's notes: %v", fa.Notes)
+	}
+}
+
+// A plan's rows with their scaled-out fleets may outnumber the offers
+// it was given, where a filter drops some: four CoreWeave offers of the
+// million-prompt batch above, a Lambda offer filtered out, each fitting
+// offer's ladder adding a fleet. The rows are the four offers' fewest
+// instances and the B200's 8-instance fleet, found last (the others'
+// fleets run no faster than a cheaper row and are pruned).
+func TestScaledRowsOutnumberOffers(t *testing.T) {
+	req, offers := catalogRequest(t, "llama-3.1-8b")
+	req.Workload = plan.Workload{Kind: plan.Batch, Requests: 1e6, PromptTokens: 1000, OutputTokens: 300}
+	req.Filters.Providers = []string{"coreweave"}
+	// In this order: the B200's fleet is the last one found.
+	ids := []string{"coreweave-nvidia-gh200", "lambda-gpu_1x_h100_sxm5", "coreweave-nvidia-hgx-h100", "coreweave-nvidia-l40s", "coreweave-nvidia-hgx-b200"}
+	offers = slices.DeleteFunc(offers, func(o plan.Offer) bool { return !slices.Contains(ids, o.ID) })
+	slices.SortFunc(offers, func(a, b plan.Offer) int { return slices.Index(ids, a.ID) - slices.Index(ids, b.ID) })
+	if len(offers) != len(ids) {
+		t.Fatalf("%d of the %d offers in the catalog", len(offers), len(ids))
+	}
+	res := mustPlan(t, req, offers, plan.Options{})
+	var got []string
+	for _, r := range res.Rows {
+		got = append(got, fmt.Sprintf("%s ×%d from %d", r.Offer.ID, r.Instances, r.ScaledFrom))
+	}
+	want := []string{"coreweave-nvidia-hgx-b200 ×1 from 0", "coreweave-nvidia-gh200 ×1 from 0", "coreweave-nvidia-hgx-h100 ×1 from 0",
+		"coreweave-nvidia-hgx-b200 ×8 from 1", "coreweave-nvidia-l40s ×1 from 0"}
+	if !slices.Equal(got, want) {
+		t.Errorf("rows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
