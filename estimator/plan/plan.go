@@ -488,20 +488,9 @@ type refusal struct {
 }
 
 func newPlanner(req Request, opts Options, offers int) *planner {
-	// The memo tables each kind of plan reads, sized for a catalog of
-	// offers that share a few hundred shapes (a hint of h holds 8h/7
-	// slots rounded up to a power of two: 448 fills 512 slots, where
-	// 512 would take 1024; a larger catalog only grows the maps).
+	// The memo tables (needs, fits, shapes, perfs, serves, hints) are
+	// made on first use (memo).
 	p := &planner{req: req, opts: opts, techs: make(map[techNum]int32, min(offers, 256)), techSlots: make([]techSlot, 0, min(offers, 256)), notes: &noteLog{seen: map[string]bool{}}}
-	switch req.Workload.Kind {
-	case Training:
-		p.needs, p.shapes, p.perfs = make(map[fitKey]needOut, 448), make(map[shapeKey]shapeOut, 448), make(map[perfKey]perfOut, 224)
-		p.hints = map[gpuMem]int{}
-	case Batch:
-		p.fits, p.serves, p.perfs = make(map[fitKey]fitOut, 64), make(map[perfKey]*serveCurve, 224), make(map[perfKey]perfOut, 64)
-	default:
-		p.fits, p.serves = make(map[fitKey]fitOut, 64), make(map[perfKey]*serveCurve, 224)
-	}
 	p.disp, _ = req.rate(req.currency())
 	p.maxInst = opts.MaxInstances
 	if p.maxInst <= 0 {
@@ -1151,7 +1140,7 @@ func (p *planner) estimate(in estimator.Input) fitOut {
 		if !ok {
 			r, err := estimator.Estimate(in)
 			n = needOut{err == nil, r.Peak, r.HostOffload, r.TrainableParams, r.Params}
-			p.needs[k] = n
+			memo(&p.needs, 448)[k] = n
 		}
 		if !n.ok {
 			return fitOut{}
@@ -1167,8 +1156,22 @@ func (p *planner) estimate(in estimator.Input) fitOut {
 	if r, err := estimator.Estimate(in); err == nil {
 		f = fitOut{r.Fits, r.Headroom, r.HostOffload, r.MaxConcurrentSeqs, r.TrainableParams, r.Params}
 	}
-	p.fits[k] = f
+	memo(&p.fits, 64)[k] = f
 	return f
+}
+
+// memo is the memo table *m, made on first use with room for hint
+// entries: the tables are sized for a catalog of offers that share a few
+// hundred shapes (a hint of h holds 8h/7 slots rounded up to a power of
+// two: 448 fills 512 slots, where 512 would take 1024; a larger catalog
+// only grows the maps). A planner that never writes a table allocates
+// none: a rented fine-tune's own planner hands every offer to its
+// layouts' sub-planners (rentalRow), and some of those never time one.
+func memo[K comparable, V any](m *map[K]V, hint int) map[K]V {
+	if *m == nil {
+		*m = make(map[K]V, hint)
+	}
+	return *m
 }
 
 // perf memoises estimator.Throughput.
@@ -1180,8 +1183,8 @@ func (p *planner) perf(in estimator.Input, hw estimator.Hardware, w estimator.Wo
 	}
 	// The ZeRO stage and the schedule share a slot (layoutKey): the
 	// key's 128 bytes are full.
-	k, memo := mkPerfKey(hw, memOf(in), in.GPUs, in.TP, in.PP, layoutKey(in), in.Batch, w.MicroBatches, in.DP, in.EP)
-	if r, ok := p.perfs[k]; ok && memo {
+	k, memoise := mkPerfKey(hw, memOf(in), in.GPUs, in.TP, in.PP, layoutKey(in), in.Batch, w.MicroBatches, in.DP, in.EP)
+	if r, ok := p.perfs[k]; ok && memoise {
 		return r
 	}
 	var r perfOut
@@ -1189,8 +1192,12 @@ func (p *planner) perf(in estimator.Input, hw estimator.Hardware, w estimator.Wo
 		r = perfOut{pf.StepSeconds, pf.CommSeconds, pf.TokensPerStep, pf.TokensPerSecond, pf.PrefillTokensPerSecond,
 			pf.DecodeStepSeconds, pf.Bound, true, int32(min(pf.VirtualStages, math.MaxInt32))}
 	}
-	if memo {
-		p.perfs[k] = r
+	if memoise {
+		hint := 64
+		if p.req.Workload.Kind == Training {
+			hint = 224
+		}
+		memo(&p.perfs, hint)[k] = r
 	}
 	return r
 }

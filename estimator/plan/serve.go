@@ -655,10 +655,10 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	return sc
 }
 
-// keepCurve memoises sc under k when memo is set (map values stay small;
-// the curves are carved from a slab).
-func (p *planner) keepCurve(k perfKey, memo bool, sc serveCurve) {
-	if !memo {
+// keepCurve memoises sc under k when memoise is set (map values stay
+// small; the curves are carved from a slab).
+func (p *planner) keepCurve(k perfKey, memoise bool, sc serveCurve) {
+	if !memoise {
 		return
 	}
 	if len(p.curveSlab) == 0 {
@@ -667,7 +667,7 @@ func (p *planner) keepCurve(k perfKey, memo bool, sc serveCurve) {
 	c := &p.curveSlab[0]
 	p.curveSlab = p.curveSlab[1:]
 	*c = sc
-	p.serves[k] = c
+	memo(&p.serves, 224)[k] = c
 }
 
 // servingTech sizes a deployment on o for the target rate and SLOs: per

@@ -154,7 +154,7 @@ func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 			p.opts.yield()
 			s, ok := p.searchShape(in, total, top)
 			so = shapeOut{s.in.TP, s.in.PP, s.in.ZeRO, s.in.Schedule.VirtualStages, s.res, ok}
-			p.shapes[k] = so
+			memo(&p.shapes, 448)[k] = so
 		}
 		if !so.ok {
 			return trainShape{}, false
@@ -169,7 +169,7 @@ func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 	}
 	s, ok := searchInstances(p.instLimit(o), guess, at)
 	if ok {
-		p.hints[mem] = s.in.GPUs
+		memo(&p.hints, 0)[mem] = s.in.GPUs
 	}
 	return s, ok
 }
