@@ -1,6 +1,7 @@
 package page
 
 import (
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -49,7 +50,9 @@ func BenchmarkBuildViewPlanned(b *testing.B) {
 // the most the planner holds the browser's thread in a row (past
 // YieldEvery it gives it back at the next yield). Compiled to WebAssembly
 // (make bench) it is the page's own figure, without the DOM's work around
-// it that TestE2EInputUpdate's long tasks count.
+// it that TestE2EInputUpdate's long tasks count. gcs/op is the
+// collections a plan set off (in WebAssembly each stops the page's only
+// thread), over this benchmark's heap, not the page's.
 func BenchmarkPlanStretch(b *testing.B) {
 	for _, frag := range []string{"", "rps=20", "t=finetune"} {
 		b.Run("job="+frag, func(b *testing.B) {
@@ -60,6 +63,10 @@ func BenchmarkPlanStretch(b *testing.B) {
 			pr := NewPrices(DefaultCatalog(), nil)
 			pr.PlanOffers(j.In.Weights) // made once per weight type, before the page's first plan
 			var longest []time.Duration
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			gcs := ms.NumGC
+			b.ReportAllocs()
 			for b.Loop() {
 				var most time.Duration
 				last := time.Now()
@@ -70,6 +77,8 @@ func BenchmarkPlanStretch(b *testing.B) {
 				RunPlan(j, pr)
 				longest = append(longest, max(most, time.Since(last)))
 			}
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(float64(ms.NumGC-gcs)/float64(len(longest)), "gcs/op")
 			slices.Sort(longest)
 			b.ReportMetric(float64(longest[len(longest)/2])/1e6, "stretch-ms")
 		})

@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"rightsize/catalog"
@@ -271,7 +272,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 	for _, i := range res.Pareto {
 		front[i] = true
 	}
-	idx := map[int]int{} // row → candidate
+	out.Cands = make([]Candidate, 0, res.Fitting)
 	for i := range res.Rows {
 		r := &res.Rows[i]
 		if !r.Fits {
@@ -287,7 +288,6 @@ func RunPlan(j Job, pr Prices) PlanOut {
 			Front: front[i] || i == res.Cheapest || i == res.Fastest || i == res.Value,
 			Stale: r.Stale, PassedOver: r.PassedOver.Key != "",
 		}
-		idx[i] = len(out.Cands)
 		// Rows come cheapest first: the first row of a GPU or an offer is
 		// its best; a GPU's best is one the picks may rest on.
 		if _, ok := out.ByGPU[r.Offer.GPU]; !ok && !c.PassedOver {
@@ -314,7 +314,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 		row  int
 		why  planner.Reason
 	}{{PickCheapest, res.Cheapest, res.WhyCheapest}, {PickFastest, res.Fastest, res.WhyFastest}, {PickValue, res.Value, res.WhyValue}} {
-		if i, ok := idx[k.row]; ok {
+		if i, ok := out.candOf(k.row); ok {
 			// Each pick says its own sentence: a pick that is the
 			// cheapest row too says so, not the cheapest's sentence.
 			p := Pick{k.kind, out.Cands[i]}
@@ -324,7 +324,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 			out.Picks = append(out.Picks, p)
 		}
 	}
-	if i, ok := idx[res.CheaperFlagged]; ok {
+	if i, ok := out.candOf(res.CheaperFlagged); ok {
 		out.Flagged = i
 	}
 	if len(out.Cands) == 0 {
@@ -372,6 +372,12 @@ func RunPlan(j Job, pr Prices) PlanOut {
 	}
 	estimator.SortStable(out.Points, func(a, b *Candidate) int { return cmp.Compare(a.Cost, b.Cost) })
 	return out
+}
+
+// candOf is the candidate of the planner's row (PlanOut.Rows), if it
+// fits: the candidates are the fitting rows in their order.
+func (out *PlanOut) candOf(row int) (int, bool) {
+	return slices.BinarySearchFunc(out.Cands, row, func(c Candidate, row int) int { return cmp.Compare(c.Row, row) })
 }
 
 // CommShare is r's exposed communication over its optimizer step (the job

@@ -269,6 +269,8 @@ type planner struct {
 	hostWarn  map[hostKey]HostCheck // the sizing rules' warnings, per host shape
 	shapeBuf  []copyShape
 	slab      []Row // tech rows are carved from it
+	scaleRows []Row // scaleOut's scratch: one offer's priced fleets
+	stepRow   Row   // scaleOut's scratch: a batch ladder's fleet as a row
 	perfs     map[perfKey]perfOut
 	serves    map[perfKey]*serveCurve // curves live in curveSlab
 	curveSlab []serveCurve
@@ -363,8 +365,20 @@ func (p *planner) plan(offers []Offer) Result {
 	req, opts := p.req, p.opts
 	res := Result{Cheapest: -1, Fastest: -1, Value: -1, CheaperFlagged: -1, Currency: req.currency(), FXAsOf: p.disp.AsOf, CheckpointBytes: p.ckpt,
 		FreshnessDays: req.freshness()}
-	rows := make([]Row, len(offers))
-	var scaled []Row
+	// A training or batch row may add a scaled-out fleet, at most one
+	// per offer, listed behind the rows kept. A batch's requests are
+	// independent, so most of its fitting offers add one (the default
+	// page job: 943 rows and 907 fleets over 1,127 offers), and its array
+	// has room for them from the start; a training plan's fleets pay
+	// less often (a Llama 3.1 8B fine-tune: 515 and 130) and fit in the
+	// room the offers filtered out or unfit leave. A row is large: an
+	// array grown by appends allocated several times the rows returned.
+	spare := 0
+	if req.Workload.Kind == Batch {
+		spare = len(offers)
+	}
+	rows := make([]Row, len(offers), len(offers)+spare)
+	var scaled []*Row // each its scaling's own fleet
 	// While no offer fits, each unfit offer's refusal (Result.Unfit).
 	var refused []refusal
 	fits := false
@@ -391,9 +405,10 @@ func (p *planner) plan(offers []Offer) Result {
 			// own; where no doubling pays, the fewest instances say why.
 			r.scale = nil
 			if sc.row != nil {
-				s := scaledRow(r, sc)
+				s := sc.row
+				scaledRow(r, s, sc.stop)
 				s.Stale = r.Stale
-				markUnchecked(&s, p.ownUnchecked(o))
+				markUnchecked(s, p.ownUnchecked(o))
 				scaled = append(scaled, s)
 			} else {
 				r.Notes = append(slices.Clip(r.Notes), sc.stop)
@@ -415,8 +430,15 @@ func (p *planner) plan(offers []Offer) Result {
 		}
 		n++
 	}
-	clear(rows[n:])
-	rows = append(rows[:n], scaled...)
+	if need := n + len(scaled); need <= cap(rows) {
+		clear(rows[n:len(offers)])
+		rows = rows[:need]
+	} else {
+		rows = append(make([]Row, 0, need), rows[:n]...)[:need]
+	}
+	for i, s := range scaled {
+		rows[n+i] = *s
+	}
 	// The ranking and the picks are slices of work of their own: a
 	// caller's yield may give the thread away before each, as between
 	// offers.
@@ -466,20 +488,9 @@ type refusal struct {
 }
 
 func newPlanner(req Request, opts Options, offers int) *planner {
-	// The memo tables each kind of plan reads, sized for a catalog of
-	// offers that share a few hundred shapes (a hint of h holds 8h/7
-	// slots rounded up to a power of two: 448 fills 512 slots, where
-	// 512 would take 1024; a larger catalog only grows the maps).
+	// The memo tables (needs, fits, shapes, perfs, serves, hints) are
+	// made on first use (memo).
 	p := &planner{req: req, opts: opts, techs: make(map[techNum]int32, min(offers, 256)), techSlots: make([]techSlot, 0, min(offers, 256)), notes: &noteLog{seen: map[string]bool{}}}
-	switch req.Workload.Kind {
-	case Training:
-		p.needs, p.shapes, p.perfs = make(map[fitKey]needOut, 448), make(map[shapeKey]shapeOut, 448), make(map[perfKey]perfOut, 224)
-		p.hints = map[gpuMem]int{}
-	case Batch:
-		p.fits, p.serves, p.perfs = make(map[fitKey]fitOut, 64), make(map[perfKey]*serveCurve, 224), make(map[perfKey]perfOut, 64)
-	default:
-		p.fits, p.serves = make(map[fitKey]fitOut, 64), make(map[perfKey]*serveCurve, 224)
-	}
 	p.disp, _ = req.rate(req.currency())
 	p.maxInst = opts.MaxInstances
 	if p.maxInst <= 0 {
@@ -1135,7 +1146,7 @@ func (p *planner) estimate(in estimator.Input) fitOut {
 		if !ok {
 			r, err := estimator.Estimate(in)
 			n = needOut{err == nil, r.Peak, r.HostOffload, r.TrainableParams, r.Params}
-			p.needs[k] = n
+			memo(&p.needs, 448)[k] = n
 		}
 		if !n.ok {
 			return fitOut{}
@@ -1151,8 +1162,22 @@ func (p *planner) estimate(in estimator.Input) fitOut {
 	if r, err := estimator.Estimate(in); err == nil {
 		f = fitOut{r.Fits, r.Headroom, r.HostOffload, r.MaxConcurrentSeqs, r.TrainableParams, r.Params}
 	}
-	p.fits[k] = f
+	memo(&p.fits, 64)[k] = f
 	return f
+}
+
+// memo is the memo table *m, made on first use with room for hint
+// entries: the tables are sized for a catalog of offers that share a few
+// hundred shapes (a hint of h holds 8h/7 slots rounded up to a power of
+// two: 448 fills 512 slots, where 512 would take 1024; a larger catalog
+// only grows the maps). A planner that never writes a table allocates
+// none: a rented fine-tune's own planner hands every offer to its
+// layouts' sub-planners (rentalRow), and some of those never time one.
+func memo[K comparable, V any](m *map[K]V, hint int) map[K]V {
+	if *m == nil {
+		*m = make(map[K]V, hint)
+	}
+	return *m
 }
 
 // perf memoises estimator.Throughput.
@@ -1164,8 +1189,8 @@ func (p *planner) perf(in estimator.Input, hw estimator.Hardware, w estimator.Wo
 	}
 	// The ZeRO stage and the schedule share a slot (layoutKey): the
 	// key's 128 bytes are full.
-	k, memo := mkPerfKey(hw, memOf(in), in.GPUs, in.TP, in.PP, layoutKey(in), in.Batch, w.MicroBatches, in.DP, in.EP)
-	if r, ok := p.perfs[k]; ok && memo {
+	k, memoise := mkPerfKey(hw, memOf(in), in.GPUs, in.TP, in.PP, layoutKey(in), in.Batch, w.MicroBatches, in.DP, in.EP)
+	if r, ok := p.perfs[k]; ok && memoise {
 		return r
 	}
 	var r perfOut
@@ -1173,8 +1198,12 @@ func (p *planner) perf(in estimator.Input, hw estimator.Hardware, w estimator.Wo
 		r = perfOut{pf.StepSeconds, pf.CommSeconds, pf.TokensPerStep, pf.TokensPerSecond, pf.PrefillTokensPerSecond,
 			pf.DecodeStepSeconds, pf.Bound, true, int32(min(pf.VirtualStages, math.MaxInt32))}
 	}
-	if memo {
-		p.perfs[k] = r
+	if memoise {
+		hint := 64
+		if p.req.Workload.Kind == Training {
+			hint = 224
+		}
+		memo(&p.perfs, hint)[k] = r
 	}
 	return r
 }

@@ -2,6 +2,7 @@ package plan_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -1232,5 +1233,55 @@ func TestAccountsLocalOnlySaid(t *testing.T) {
 	}
 	if p, ok := catalog.Default().Provider("aws-cn"); !ok || !p.AccountsLocalOnly || p.AccountsLocalSource == "" {
 		t.Errorf("aws-cn: %+v", p)
+	}
+}
+
+// A plan's rows with their scaled-out fleets may outnumber the offers
+// it was given, where a filter drops some (the batch's array has room
+// for a fleet per offer; a training plan's grows). The million-prompt
+// batch above on four CoreWeave offers, a Lambda offer filtered out, each
+// fitting offer's ladder adding a fleet: the four offers' fewest
+// instances and the B200's 8-instance fleet, found last (the others'
+// fleets run no faster than a cheaper row and are pruned). Llama 3.1
+// 70B's fine-tune (trainingRequest) on three 8-GPU Blackwell offers, the
+// Lambda offer filtered out: each offer's fewest instances and its
+// 16-instance fleet.
+func TestScaledRowsOutnumberOffers(t *testing.T) {
+	batch := func(tb testing.TB) (plan.Request, []plan.Offer) {
+		req, offers := catalogRequest(tb, "llama-3.1-8b")
+		req.Workload = plan.Workload{Kind: plan.Batch, Requests: 1e6, PromptTokens: 1000, OutputTokens: 300}
+		return req, offers
+	}
+	for _, c := range []struct {
+		name      string
+		mk        func(testing.TB) (plan.Request, []plan.Offer)
+		providers []string
+		ids       []string // in this order
+		want      []string
+	}{
+		{"batch", batch, []string{"coreweave"},
+			[]string{"coreweave-nvidia-gh200", "lambda-gpu_1x_h100_sxm5", "coreweave-nvidia-hgx-h100", "coreweave-nvidia-l40s", "coreweave-nvidia-hgx-b200"},
+			[]string{"coreweave-nvidia-hgx-b200 ×1 from 0", "coreweave-nvidia-gh200 ×1 from 0", "coreweave-nvidia-hgx-h100 ×1 from 0",
+				"coreweave-nvidia-hgx-b200 ×8 from 1", "coreweave-nvidia-l40s ×1 from 0"}},
+		{"training", trainingRequest, []string{"nebius", "gcp", "aws"},
+			[]string{"lambda-gpu_1x_h100_sxm5", "nebius-gpu-b200-sxm-a_8gpu-160vcpu-1792gb", "gcp-a4-highgpu-8g", "aws-p6-b300.48xlarge"},
+			[]string{"nebius-gpu-b200-sxm-a_8gpu-160vcpu-1792gb ×2 from 0", "nebius-gpu-b200-sxm-a_8gpu-160vcpu-1792gb ×16 from 2",
+				"gcp-a4-highgpu-8g ×2 from 0", "gcp-a4-highgpu-8g ×16 from 2", "aws-p6-b300.48xlarge ×1 from 0", "aws-p6-b300.48xlarge ×16 from 1"}},
+	} {
+		req, offers := c.mk(t)
+		req.Filters.Providers = c.providers
+		offers = slices.DeleteFunc(offers, func(o plan.Offer) bool { return !slices.Contains(c.ids, o.ID) })
+		slices.SortFunc(offers, func(a, b plan.Offer) int { return slices.Index(c.ids, a.ID) - slices.Index(c.ids, b.ID) })
+		if len(offers) != len(c.ids) {
+			t.Fatalf("%s: %d of the %d offers in the catalog", c.name, len(offers), len(c.ids))
+		}
+		res := mustPlan(t, req, offers, plan.Options{})
+		var got []string
+		for _, r := range res.Rows {
+			got = append(got, fmt.Sprintf("%s ×%d from %d", r.Offer.ID, r.Instances, r.ScaledFrom))
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: rows\n%s\nwant\n%s", c.name, strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+		}
 	}
 }

@@ -655,10 +655,10 @@ func (p *planner) curve(cs copyShape, hw estimator.Hardware) serveCurve {
 	return sc
 }
 
-// keepCurve memoises sc under k when memo is set (map values stay small;
-// the curves are carved from a slab).
-func (p *planner) keepCurve(k perfKey, memo bool, sc serveCurve) {
-	if !memo {
+// keepCurve memoises sc under k when memoise is set (map values stay
+// small; the curves are carved from a slab).
+func (p *planner) keepCurve(k perfKey, memoise bool, sc serveCurve) {
+	if !memoise {
 		return
 	}
 	if len(p.curveSlab) == 0 {
@@ -667,7 +667,7 @@ func (p *planner) keepCurve(k perfKey, memo bool, sc serveCurve) {
 	c := &p.curveSlab[0]
 	p.curveSlab = p.curveSlab[1:]
 	*c = sc
-	p.serves[k] = c
+	memo(&p.serves, 224)[k] = c
 }
 
 // servingTech sizes a deployment on o for the target rate and SLOs: per
@@ -910,7 +910,7 @@ func (p *planner) batchTech(o *Offer, r *Row) {
 	r.TokensPerSecond = tps
 	r.prefillShare = share
 	r.JobSeconds = estimator.Finite(up + tokens/tps)
-	r.ladder = p.batchLadder(o, *r, units, cs.instancesPer, eval)
+	r.ladder = p.batchLadder(o, r, units, cs.instancesPer, eval)
 }
 
 // batchLadder is a batch tech row's larger fleets, as climb is a
@@ -924,9 +924,10 @@ func (p *planner) batchTech(o *Offer, r *Row) {
 // (scaleOut's rule). Without it the fastest plan of a million prompts
 // was one instance for 1.6 h, where eight finish in 21 minutes. eval is
 // batchTech's: the replicas' concurrency, tokens/s and prefill share.
-func (p *planner) batchLadder(o *Offer, r Row, units, instancesPer int, eval func(units int) (c, tps, share float64)) *ladder {
-	l := &ladder{}
+func (p *planner) batchLadder(o *Offer, r *Row, units, instancesPer int, eval func(units int) (c, tps, share float64)) *ladder {
+	l := &ladder{base: r, fleets: make([]batchFleet, 0, doublings(units*instancesPer, p.maxInst))}
 	tokens, up := p.batchTokens(), p.startUpSeconds()
+	last := r.JobSeconds
 	for {
 		if units*2*instancesPer > p.maxInst {
 			l.stop, l.at = stopLimit, p.maxInst
@@ -938,17 +939,15 @@ func (p *planner) batchLadder(o *Offer, r Row, units, instancesPer int, eval fun
 			l.stop = stopSlower // no speed to say anything of
 			return l
 		}
-		next := r
-		next.Replicas, next.Instances = units, units*instancesPer
-		next.GPUs = float64(next.Instances) * o.GPUCount
-		next.Concurrency, next.TokensPerSecond, next.prefillShare = c, tps, share
-		next.JobSeconds = estimator.Finite(up + tokens/tps)
-		l.steps = append(l.steps, next)
-		if !(next.JobSeconds < r.JobSeconds*(1-frontTolerance)) {
+		next := batchFleet{replicas: units, instances: units * instancesPer, concurrency: c, tps: tps, prefillShare: share,
+			seconds: estimator.Finite(up + tokens/tps)}
+		next.gpus = float64(next.instances) * o.GPUCount
+		l.fleets = append(l.fleets, next)
+		if !(next.seconds < last*(1-frontTolerance)) {
 			l.stop = stopSlower
 			return l
 		}
-		r = next
+		last = next.seconds
 	}
 }
 

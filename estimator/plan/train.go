@@ -154,7 +154,7 @@ func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 			p.opts.yield()
 			s, ok := p.searchShape(in, total, top)
 			so = shapeOut{s.in.TP, s.in.PP, s.in.ZeRO, s.in.Schedule.VirtualStages, s.res, ok}
-			p.shapes[k] = so
+			memo(&p.shapes, 448)[k] = so
 		}
 		if !so.ok {
 			return trainShape{}, false
@@ -169,7 +169,7 @@ func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 	}
 	s, ok := searchInstances(p.instLimit(o), guess, at)
 	if ok {
-		p.hints[mem] = s.in.GPUs
+		memo(&p.hints, 0)[mem] = s.in.GPUs
 	}
 	return s, ok
 }
@@ -429,11 +429,39 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 // before it (the last step). seqs is the global batch in sequences
 // where it is a fine-tune's default (fineTuneGlobalSequences), else 0.
 type ladder struct {
-	steps []Row
-	stop  ladderStop
-	at    int
-	batch float64
-	seqs  float64
+	steps []Row // a training row's fleets
+	// base and fleets are a batch row's fleets: base (its tech row) with
+	// the size and speed of each fleet, all a doubling of a batch's
+	// replicas changes. A row is large; a fleet is a few numbers.
+	base   *Row
+	fleets []batchFleet
+	stop   ladderStop
+	at     int
+	batch  float64
+	seqs   float64
+}
+
+// batchFleet is one fleet of a batch ladder: what batchLadder sets on a
+// copy of the row it climbs from.
+type batchFleet struct {
+	replicas, instances                           int
+	gpus, concurrency, tps, prefillShare, seconds float64
+}
+
+// count is the number of fleets on l.
+func (l *ladder) count() int { return len(l.steps) + len(l.fleets) }
+
+// step is l's i-th fleet as a row, written into buf where the ladder
+// holds it as a batchFleet.
+func (l *ladder) step(i int, buf *Row) *Row {
+	if l.base == nil {
+		return &l.steps[i]
+	}
+	f := &l.fleets[i]
+	*buf = *l.base
+	buf.Replicas, buf.Instances, buf.GPUs = f.replicas, f.instances, f.gpus
+	buf.Concurrency, buf.TokensPerSecond, buf.prefillShare, buf.JobSeconds = f.concurrency, f.tps, f.prefillShare, f.seconds
+	return buf
 }
 
 type ladderStop int
@@ -452,8 +480,8 @@ const (
 // data-parallel replicas would step more tokens than the job's global
 // batch (batchCap).
 func (p *planner) climb(o *Offer, hw estimator.Hardware, s trainShape, r Row) *ladder {
-	l := &ladder{}
 	limit := p.instLimit(o)
+	l := &ladder{steps: make([]Row, 0, doublings(s.instances, limit))}
 	batch := p.batchCap(s.in, r)
 	for {
 		if s.instances*2 > limit {
@@ -482,6 +510,17 @@ func (p *planner) climb(o *Offer, hw estimator.Hardware, s trainShape, r Row) *l
 	}
 }
 
+// doublings is how many times n doubles within limit: the most steps a
+// ladder from n instances takes, its steps' capacity (a row is large,
+// and a ladder grown by appends allocated about twice its rows).
+func doublings(n, limit int) int {
+	k := 0
+	for n = max(n, 1); n <= limit/2; n *= 2 {
+		k++
+	}
+	return k
+}
+
 // scaleOutSpeedup is the speed-up a doubling of a training or batch
 // fleet must buy for a scaled-out plan to take it: 1.5×, CSC's scalability
 // criterion for running on more processors ("The speed of the
@@ -500,6 +539,9 @@ const scaleOutSpeedup = 1.5
 type scaling struct {
 	row  *Row
 	stop Reason
+	// fleet holds row's figures: scaleOut prices the ladder's fleets in
+	// the planner's scratch (scaleRows), which the next offer overwrites.
+	fleet Row
 }
 
 // scaleOut prices the ladder l of r's tech row on o (priced copies a
@@ -514,28 +556,32 @@ type scaling struct {
 // network speeds up as the accumulation falls) is taken when the whole
 // climb pays.
 func (p *planner) scaleOut(o *Offer, r *Row, l *ladder, priced func(t, c *Row)) *scaling {
-	rows := make([]Row, 0, len(l.steps))
+	// The fleets are priced in place in scratch the planner keeps (a row
+	// is large, and a batch or training plan prices thousands of them);
+	// only the chosen one is copied out.
+	rows := p.scaleRows[:0]
 	best, prev := -1, r.time
-	for i := range l.steps {
-		if l.steps[i].Instances <= r.Instances {
+	for i := range l.count() {
+		t := l.step(i, &p.stepRow)
+		if t.Instances <= r.Instances {
 			continue // spotDeadline grew r past this fleet
 		}
-		var c Row
-		priced(&l.steps[i], &c)
-		p.finish(o, &c, false)
+		rows = append(rows, Row{})
+		c := &rows[len(rows)-1]
+		priced(t, c)
+		p.finish(o, c, false)
 		doublings := math.Log2(float64(c.Instances) / float64(r.Instances))
 		if c.Fits && c.time > 0 && prev >= scaleOutSpeedup*c.time && r.time >= math.Pow(scaleOutSpeedup, doublings)*c.time {
-			best = len(rows)
+			best = len(rows) - 1
 		}
 		prev = c.time
-		rows = append(rows, c)
 	}
-	sc := &scaling{}
+	p.scaleRows = rows
 	from := r
 	if best >= 0 {
-		sc.row = &rows[best]
-		from = sc.row
+		from = &rows[best]
 	}
+	var stop Reason
 	switch k := best + 1; {
 	case k < len(rows):
 		n := &rows[k]
@@ -547,36 +593,39 @@ func (p *planner) scaleOut(o *Offer, r *Row, l *ladder, priced func(t, c *Row)) 
 		if n.Bound == estimator.BoundCommunication {
 			key = "note.scale_stop_comm"
 		}
-		sc.stop = Reason{Key: key, Args: []any{n.Instances, speed, ratio(n.cost, from.cost)}}
+		stop = Reason{Key: key, Args: []any{n.Instances, speed, ratio(n.cost, from.cost)}}
 	case len(rows) == 0 && l.stop == stopLimit:
 		// r holds the job on about the most instances a plan may rent.
 	case l.stop == stopLimit:
-		sc.stop = Reason{Key: "note.scale_stop_limit", Args: []any{l.at}}
+		stop = Reason{Key: "note.scale_stop_limit", Args: []any{l.at}}
 	case l.stop == stopBatch && l.seqs > 0:
-		sc.stop = Reason{Key: "note.scale_stop_batch_ft", Args: []any{l.seqs, l.batch}}
+		stop = Reason{Key: "note.scale_stop_batch_ft", Args: []any{l.seqs, l.batch}}
 	case l.stop == stopBatch:
-		sc.stop = Reason{Key: "note.scale_stop_batch", Args: []any{l.batch}}
+		stop = Reason{Key: "note.scale_stop_batch", Args: []any{l.batch}}
 	case l.stop == stopLayout:
-		sc.stop = Reason{Key: "note.scale_stop_layout", Args: []any{l.at}}
+		stop = Reason{Key: "note.scale_stop_layout", Args: []any{l.at}}
 	}
-	if sc.row == nil && sc.stop.Key == "" {
+	if best < 0 && stop.Key == "" {
 		return nil
+	}
+	sc := &scaling{stop: stop}
+	if best >= 0 {
+		sc.fleet = rows[best]
+		sc.row = &sc.fleet
 	}
 	return sc
 }
 
-// scaledRow is the row of sc's scaled-out fleet as the plan lists it, r
-// being the fewest instances of its offer: marked, with a note that sets
-// it against r and the note that says where scaling stops.
-func scaledRow(r *Row, sc *scaling) Row {
-	s := *sc.row
+// scaledRow makes s, a scaled-out fleet, the row the plan lists, r being
+// the fewest instances of its offer: marked, with a note that sets it
+// against r and the note that says where scaling stops.
+func scaledRow(r, s *Row, stop Reason) {
 	s.ScaledFrom = r.Instances
 	s.Notes = append(slices.Clip(s.Notes), Reason{Key: "note.scale_out",
 		Args: []any{r.Instances, s.Instances, ratio(r.time, s.time), ratio(s.cost, r.cost)}})
-	if sc.stop.Key != "" {
-		s.Notes = append(s.Notes, sc.stop)
+	if stop.Key != "" {
+		s.Notes = append(s.Notes, stop)
 	}
-	return s
 }
 
 // pruneScaled drops the scaled-out rows (scaledRow) the picks could
