@@ -133,9 +133,9 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		noSim            = fs.Bool("steady-state", false, "serving engines: report the closed-form steady state instead of the simulated benchmark")
 		reqOver          = fs.Float64("request-overhead", 0, "serving engines: fixed seconds per request outside the GPU's steps (API server, tokenisation, streaming); 0: the engine's fitted figure")
 		calFile          = fs.String("calibration", "", "serving engines: apply a calibration written by rightsize calibrate --out: its GPU and engine where --gpu and --engine are not given (a mismatch is an error; a plan then covers that GPU's offers only) and its factors as --request-overhead, --inference-mfu and --bandwidth-util where those are not given")
-		firstWave        = fs.Float64("first-wave-seconds", 0, "serving engines: the simulated closed-loop benchmark's first --batch requests reach the engine this many seconds late. For replaying a closed-loop benchmark whose first wave measured slower than its steady state (first-use work its warm-up did not reach, such as kernels compiled or tuned for new shapes); 0: none, the default")
 		rangeRatio       = fs.Float64("range-ratio", sim.DefaultRangeRatio, "serving engines: the simulated client draws each request's prompt and output lengths uniformly from [ratio × given, given] (benchmark_serving.py --random-range-ratio); 1: fixed lengths")
 	)
+	firstWave := defineFirstWave(fs)
 	// --concurrency is --batch for serving: the client's requests in
 	// flight per replica (vllm bench serve --max-concurrency).
 	fs.Func("concurrency", "serving: requests in flight per replica (the same as --batch)", func(v string) error {
@@ -185,7 +185,6 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		{"network-gbps", *netGbps >= 0 && *netGbps <= 1e6, "Gbit/s per node from 0 to 1e6 (0: the default)"},
 		{"request-overhead", *reqOver >= 0 && *reqOver <= 3600, "seconds from 0 to 3600 (0: the engine's)"},
 		{"range-ratio", in01(*rangeRatio), "a share in [0, 1]"},
-		{"first-wave-seconds", *firstWave >= 0 && *firstWave <= 3600, "seconds from 0 to 3600"},
 		{"gpus-per-node", *gpusNode >= 0, "≥ 1 (0: the GPU's own)"},
 	} {
 		if !f.ok {
@@ -399,13 +398,15 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		}
 	}
 	// Serving engines: the figures are a simulated closed-loop benchmark
-	// at --batch requests in flight per replica (see perfJSON).
+	// at --batch requests in flight per replica (see perfJSON), its first
+	// wave as late as --first-wave-seconds says (by default the
+	// estimator's cold first wave for the engine and GPU vendor).
 	// catalog.GPU.Benchmark is the page's path too.
 	if perf != nil && !*noSim {
 		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok}
 		eff := estimator.Efficiency{InferenceMFU: ij.Eff.InferenceMFU, BandwidthUtil: ij.Eff.BandwidthUtil}
 		cfg, res, ok, err := gpuSpec.Benchmark(in, eff, w, node, sim.Bench{Concurrency: in.Batch, Requests: *numReq, RangeRatio: *rangeRatio,
-			FirstWaveSeconds: *firstWave})
+			FirstWaveSeconds: firstWave.seconds(in.Engine, gpuSpec.Vendor)})
 		if err != nil {
 			return fail("%v", err)
 		}
