@@ -521,7 +521,11 @@ func printPerf(w io.Writer, in estimator.Input, p *perfJSON) {
 	fmt.Fprintf(w, "\nspeed (estimate, %.0f–%.0f tokens/s): %.0f tokens/s, MFU %.0f%%, %s-bound\n", p.TokensPerSecondLow, p.TokensPerSecondHigh, p.TokensPerSecond, 100*p.MFU, p.Bound)
 	if in.Task == estimator.Inference {
 		if s := p.Serving; s != nil {
-			fmt.Fprintf(w, "simulated benchmark, %d requests at %d in flight per replica (%s scheduler defaults; limit: %s):\n", s.Requests, s.Concurrency, in.Engine, s.Limit)
+			wave := "" // the cold first wave the run was given (--first-wave-seconds)
+			if s.FirstWaveSeconds > 0 {
+				wave = fmt.Sprintf("; first wave %.2f s late as a benchmark's cold start, --first-wave-seconds 0 for none", s.FirstWaveSeconds)
+			}
+			fmt.Fprintf(w, "simulated benchmark, %d requests at %d in flight per replica (%s scheduler defaults; limit: %s%s):\n", s.Requests, s.Concurrency, in.Engine, s.Limit, wave)
 			fmt.Fprintf(w, "  time to first token mean %.3f s, p50 %.3f s, p99 %.3f s (%.0f ms per request outside the GPU, %.3f s queued on average)\n",
 				p.TimeToFirstToken, s.TTFTP50, s.TTFTP99, 1000*s.RequestSeconds, s.QueueMean)
 			fmt.Fprintf(w, "  time per output token mean %.1f ms, p50 %.1f ms, p99 %.1f ms; %.2f requests/s\n",

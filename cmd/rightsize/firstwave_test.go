@@ -58,6 +58,16 @@ func TestEstimateColdFirstWave(t *testing.T) {
 			}
 		}
 	}
+	// The text says so, and says nothing without a wave.
+	for wave, want := range map[string]string{"auto": "first wave 0.45 s late", "0": ""} {
+		var out, errb bytes.Buffer
+		if code := runEstimate([]string{"--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--engine", "sglang", "--batch", "32", "--first-wave-seconds", wave}, &out, &errb); code != 0 {
+			t.Fatalf("text, wave %s: exit %d: %s", wave, code, errb.String())
+		}
+		if got := strings.Contains(out.String(), "first wave"); got != (want != "") || !strings.Contains(out.String(), want) {
+			t.Errorf("text, wave %s: want %q:\n%s", wave, want, out.String())
+		}
+	}
 	// The closed form has no run and no wave.
 	if ss := get("sglang", "h100-sxm", "--steady-state"); ss.serving {
 		t.Errorf("--steady-state: a serving block")
