@@ -306,8 +306,10 @@ func perfOf(j Job) (PerfResult, error) {
 	}
 	// Serving engines: the simulated closed-loop benchmark at the batch as
 	// requests in flight per engine copy, as the CLI's estimate reports
-	// it (catalog.GPU.Benchmark, the same defaults as its flags).
-	_, bench, ok, err := j.GPU.Benchmark(j.In, j.Eff, j.Work, catalog.Node{Host: j.Host}, sim.Bench{Concurrency: j.In.Batch, RangeRatio: sim.DefaultRangeRatio})
+	// it (catalog.GPU.Benchmark, the same defaults as its flags: the
+	// estimator's cold first wave for the engine and GPU vendor).
+	_, bench, ok, err := j.GPU.Benchmark(j.In, j.Eff, j.Work, catalog.Node{Host: j.Host}, sim.Bench{Concurrency: j.In.Batch, RangeRatio: sim.DefaultRangeRatio,
+		FirstWaveSeconds: estimator.ColdFirstWaveSeconds(j.In.Engine, j.GPU.Vendor)})
 	if err != nil {
 		return PerfResult{}, err
 	}

@@ -133,9 +133,9 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		noSim            = fs.Bool("steady-state", false, "serving engines: report the closed-form steady state instead of the simulated benchmark")
 		reqOver          = fs.Float64("request-overhead", 0, "serving engines: fixed seconds per request outside the GPU's steps (API server, tokenisation, streaming); 0: the engine's fitted figure")
 		calFile          = fs.String("calibration", "", "serving engines: apply a calibration written by rightsize calibrate --out: its GPU and engine where --gpu and --engine are not given (a mismatch is an error; a plan then covers that GPU's offers only) and its factors as --request-overhead, --inference-mfu and --bandwidth-util where those are not given")
-		firstWave        = fs.Float64("first-wave-seconds", 0, "serving engines: the simulated closed-loop benchmark's first --batch requests reach the engine this many seconds late. For replaying a closed-loop benchmark whose first wave measured slower than its steady state (first-use work its warm-up did not reach, such as kernels compiled or tuned for new shapes); 0: none, the default")
 		rangeRatio       = fs.Float64("range-ratio", sim.DefaultRangeRatio, "serving engines: the simulated client draws each request's prompt and output lengths uniformly from [ratio × given, given] (benchmark_serving.py --random-range-ratio); 1: fixed lengths")
 	)
+	firstWave := defineFirstWave(fs)
 	// --concurrency is --batch for serving: the client's requests in
 	// flight per replica (vllm bench serve --max-concurrency).
 	fs.Func("concurrency", "serving: requests in flight per replica (the same as --batch)", func(v string) error {
@@ -189,7 +189,6 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		{"network-gbps", *netGbps >= 0 && *netGbps <= 1e6, "Gbit/s per node from 0 to 1e6 (0: the default)"},
 		{"request-overhead", *reqOver >= 0 && *reqOver <= 3600, "seconds from 0 to 3600 (0: the engine's)"},
 		{"range-ratio", in01(*rangeRatio), "a share in [0, 1]"},
-		{"first-wave-seconds", *firstWave >= 0 && *firstWave <= 3600, "seconds from 0 to 3600"},
 		{"gpus-per-node", *gpusNode >= 0, "≥ 1 (0: the GPU's own)"},
 	} {
 		if !f.ok {
@@ -408,13 +407,15 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		}
 	}
 	// Serving engines: the figures are a simulated closed-loop benchmark
-	// at --batch requests in flight per replica (see perfJSON).
+	// at --batch requests in flight per replica (see perfJSON), its first
+	// wave as late as --first-wave-seconds says (by default the
+	// estimator's cold first wave for the engine and GPU vendor).
 	// catalog.GPU.Benchmark is the page's path too.
 	if perf != nil && !*noSim {
 		w := estimator.Workload{PromptTokens: *promptTok, OutputTokens: *outputTok}
 		eff := estimator.Efficiency{InferenceMFU: ij.Eff.InferenceMFU, BandwidthUtil: ij.Eff.BandwidthUtil}
 		cfg, res, ok, err := gpuSpec.Benchmark(in, eff, w, node, sim.Bench{Concurrency: in.Batch, Requests: *numReq, RangeRatio: *rangeRatio,
-			FirstWaveSeconds: *firstWave})
+			FirstWaveSeconds: firstWave.seconds(in.Engine, gpuSpec.Vendor)})
 		if err != nil {
 			return fail("%v", err)
 		}
@@ -529,7 +530,11 @@ func printPerf(w io.Writer, in estimator.Input, p *perfJSON) {
 	fmt.Fprintf(w, "\nspeed (estimate, %.0f–%.0f tokens/s): %.0f tokens/s, MFU %.0f%%, %s-bound\n", p.TokensPerSecondLow, p.TokensPerSecondHigh, p.TokensPerSecond, 100*p.MFU, p.Bound)
 	if in.Task == estimator.Inference {
 		if s := p.Serving; s != nil {
-			fmt.Fprintf(w, "simulated benchmark, %d requests at %d in flight per replica (%s scheduler defaults; limit: %s):\n", s.Requests, s.Concurrency, in.Engine, s.Limit)
+			wave := "" // the cold first wave the run was given (--first-wave-seconds)
+			if s.FirstWaveSeconds > 0 {
+				wave = fmt.Sprintf("; first wave %.2f s late as a benchmark's cold start, --first-wave-seconds 0 for none", s.FirstWaveSeconds)
+			}
+			fmt.Fprintf(w, "simulated benchmark, %d requests at %d in flight per replica (%s scheduler defaults; limit: %s%s):\n", s.Requests, s.Concurrency, in.Engine, s.Limit, wave)
 			fmt.Fprintf(w, "  time to first token mean %.3f s, p50 %.3f s, p99 %.3f s (%.0f ms per request outside the GPU, %.3f s queued on average)\n",
 				p.TimeToFirstToken, s.TTFTP50, s.TTFTP99, 1000*s.RequestSeconds, s.QueueMean)
 			fmt.Fprintf(w, "  time per output token mean %.1f ms, p50 %.1f ms, p99 %.1f ms; %.2f requests/s\n",

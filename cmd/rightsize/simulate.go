@@ -6,6 +6,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -74,6 +75,63 @@ func (p *perfJSON) applySim(cfg sim.Config, res sim.Result, replicas int) {
 	p.TokensPerSecond, p.TokensPerSecondLow, p.TokensPerSecondHigh, p.MFU = q.TokensPerSecond, q.TokensPerSecondLow, q.TokensPerSecondHigh, q.MFU
 	p.TimeToFirstToken, p.DecodeTokenLatency = q.TimeToFirstToken, q.DecodeTokenLatency
 	p.Serving = s
+}
+
+// firstWaveFlag is --first-wave-seconds of estimate and simulate: the
+// closed-loop benchmark's first --batch requests reach the engine that
+// many seconds late (sim.Load.FirstWaveSeconds). "auto", the default,
+// takes the estimator's cold first wave for the engine and the GPU's
+// vendor (estimator.ColdFirstWaveSeconds: the first-use work a
+// benchmark client's warm-up does not reach, as benchmark_serving's mean
+// TTFT holds it); 0 turns it off; a number overrides. Only closed loops
+// take it: the open-loop request rates (simulate --rates, --rate) and the
+// planner's sizing runs model a service in its steady state, which has
+// no first wave.
+type firstWaveFlag struct {
+	set   bool    // a number was given
+	value float64 // seconds, when set
+}
+
+func (f *firstWaveFlag) String() string {
+	if f == nil || !f.set {
+		return "auto"
+	}
+	return strconv.FormatFloat(f.value, 'g', -1, 64)
+}
+
+func (f *firstWaveFlag) Set(s string) error {
+	if s == "auto" {
+		*f = firstWaveFlag{}
+		return nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(v >= 0 && v <= 3600) {
+		return errors.New("want auto or seconds from 0 to 3600")
+	}
+	*f = firstWaveFlag{set: true, value: v}
+	return nil
+}
+
+// seconds is the first wave of a closed-loop benchmark of engine e on a
+// GPU of vendor.
+func (f *firstWaveFlag) seconds(e estimator.Engine, vendor string) float64 {
+	if f.set {
+		return f.value
+	}
+	return estimator.ColdFirstWaveSeconds(e, vendor)
+}
+
+// defineFirstWave defines --first-wave-seconds on fs.
+func defineFirstWave(fs *flag.FlagSet) *firstWaveFlag {
+	f := &firstWaveFlag{}
+	auto := func(e estimator.Engine, vendor string) string {
+		return strconv.FormatFloat(estimator.ColdFirstWaveSeconds(e, vendor), 'g', -1, 64)
+	}
+	fs.Var(f, "first-wave-seconds", "serving engines: the simulated closed-loop benchmark's first --batch requests reach the engine this many seconds late, "+
+		"as a benchmark's cold first wave does (first-use work its warm-up did not reach, such as kernels compiled for new shapes). "+
+		"auto, the default: the estimated wave for the engine and GPU vendor, fitted on InferenceX's benchmark runs (SGLang and TensorRT-LLM "+
+		auto(estimator.SGLang, "NVIDIA")+" s on NVIDIA GPUs, SGLang "+auto(estimator.SGLang, "AMD")+" s on AMD GPUs, vLLM none); 0: none, as a service in its steady state has")
+	return f
 }
 
 // simulateCmd is "rightsize simulate": the estimate flags for one replica
@@ -164,8 +222,8 @@ func (c *simulateCmd) run(job estimateJob, stdout io.Writer, fail func(string, .
 		}
 	}
 	firstWave := 0.0 // the estimate flags' --first-wave-seconds: the closed loops' cold first wave
-	if f := c.fs.Lookup("first-wave-seconds"); f != nil {
-		firstWave, _ = strconv.ParseFloat(f.Value.String(), 64)
+	if f, ok := c.fs.Lookup("first-wave-seconds").Value.(*firstWaveFlag); ok {
+		firstWave = f.seconds(in.Engine, job.gpu.Vendor)
 	}
 	var points []simPoint
 	if *c.rates != "" {

@@ -34,11 +34,10 @@ var inferencexEngines = map[string]string{"sglang": "sglang", "trt": "trtllm", "
 var inferencexModels = map[string]string{"DeepSeek-R1-0528": "deepseek-r1", "nvidia/DeepSeek-R1-0528-FP4": "deepseek-r1",
 	"openai/gpt-oss-120b": "gpt-oss-120b"}
 
-// inferencexFirstWaveSeconds is the InferenceX client's cold first wave
-// (estimate --first-wave-seconds, sim.Load.FirstWaveSeconds): how much
-// later than the steady state the first --max-concurrency requests of its
-// runs get their first token, beyond the wait for each other's prefills
-// that the simulated schedulers give them.
+// The InferenceX client's cold first wave is the estimate's own default
+// (estimate --first-wave-seconds auto, estimator.ColdFirstWaveSeconds,
+// fitted on this file's fit rows that keep a mean): the replay passes
+// nothing, as an independent replay with only a row's own settings does.
 //
 // The client (InferenceX utils/bench_serving/benchmark_serving.py, a copy
 // of vLLM's benchmark_serving) creates every request's task at once
@@ -51,28 +50,17 @@ var inferencexModels = map[string]string{"DeepSeek-R1-0528": "deepseek-r1", "nvi
 // benchmarks/single_node/fixed_seq_len/dsr1_*.sh at 843c6254), so the
 // warm-up prefills C copies at a time: batches of the first wave's size,
 // one prompt length where the first wave draws C lengths from
-// [0.8, 1] × ISL. The engines' admission of that batch (one token budget
-// per step; SGLang's max_prefill_tokens and chunked_prefill_size,
-// TensorRT-LLM's max_num_tokens) is simulated step by step; it leaves the
-// measured mean TTFT short by 24% (median signed error, the 58 SGLang and
-// TensorRT-LLM fit rows on NVIDIA GPUs that keep a mean) and the p99 by
-// 47%, while the median request is within 4%. What the rest is was not
-// found in the engines' or the client's source (testdata/calibration/
-// README.md, "The first wave's cause"): it differs by GPU and engine
-// (about 1 s on H200 SGLang, 3–5 s on AMD SGLang, near 0 on B200/B300
-// with SGLang 0.5.12 and on TensorRT-LLM 1.2–1.3) and GPUStack's
-// `vllm bench serve` runs of DeepSeek-R1 (no warm-up) show a mean 1.05 ×
-// the median at 4 in flight. So the replay, not the product, adds it:
-// 0.5 s is the delay that minimises the median |error| of the mean TTFT
-// on those 58 fit rows (0.4 s: 20.8%, 0.5 s: 20.2%, 0.6 s: 22.6%;
-// "Twelfth round" there); test and held-back rows were not looked at.
-// The group loadTTFTNoWave replays the same rows as the product's
-// default does, without it.
-const inferencexFirstWaveSeconds = 0.5
+// [0.8, 1] × ISL. The engines' admission of that batch is simulated step
+// by step; what the first wave waits beyond it was not found in the
+// engines' or the client's source (testdata/calibration/README.md, "The
+// first wave's cause"), so the table is fitted, per engine and GPU vendor
+// (the sixty-eighth round there).
 
 // loadTTFTNoWave is the group of the InferenceX rows' mean TTFT replayed
-// without the client's first wave, as `rightsize estimate` reports it by
-// default; it follows "load TTFT" in the report.
+// without a first wave (--first-wave-seconds 0), as a service in its
+// steady state would show it and as `rightsize estimate` reported it
+// before the wave became its default; it follows "load TTFT" in the
+// report.
 const loadTTFTNoWave = "load TTFT, no first wave"
 
 func init() {
@@ -80,13 +68,12 @@ func init() {
 	valGroups = slices.Insert(valGroups, i+1, loadTTFTNoWave)
 }
 
-// firstWaveArgs is args with the InferenceX client's cold first wave.
-func firstWaveArgs(args []string) []string {
-	return append(args[:len(args):len(args)], "--first-wave-seconds", strconv.FormatFloat(inferencexFirstWaveSeconds, 'g', -1, 64))
+// noWaveArgs is args without a cold first wave.
+func noWaveArgs(args []string) []string {
+	return append(args[:len(args):len(args)], "--first-wave-seconds", "0")
 }
 
-// inferencexArgs is the estimate command of one measured point, without
-// the client's first wave (firstWaveArgs).
+// inferencexArgs is the estimate command of one measured point.
 func inferencexArgs(r map[string]string) ([]string, bool) {
 	model, ok1 := inferencexModels[r["model"]]
 	gpu, ok2 := inferencexGPUs[r["hardware"]]
@@ -215,7 +202,7 @@ func inferencexCases(dir string) ([]valCase, error) {
 			set += " DP-attn"
 		}
 		set += fmt.Sprintf(" %s/%s conc %d (%s)", r["isl"], r["osl"], conc, r["run_date"])
-		base := valCase{Split: r["split"], Source: inferencexFile, Engine: eng, Args: firstWaveArgs(args), EngineID: inferencexEngines[r["framework"]],
+		base := valCase{Split: r["split"], Source: inferencexFile, Engine: eng, Args: args, EngineID: inferencexEngines[r["framework"]],
 			GPU: r["hardware"], Concurrency: conc}
 		add := func(group, what, field, col string, scale float64, unit string) {
 			v := num(r[col])
@@ -231,23 +218,17 @@ func inferencexCases(dir string) ([]valCase, error) {
 		// row keeps one, and against the median where it does not (the
 		// dashboard's history rows): a replay that compares the reported
 		// figure with whatever the row holds sees both, so both are shown,
-		// apart. Against a median, which no first wave moves, the estimate
-		// runs without the client's first wave, as it does by default.
+		// apart.
 		if num(r["ttft_mean_ms"]) > 0 {
 			add("load TTFT", "mean TTFT", perf+"time_to_first_token_seconds", "ttft_mean_ms", 1000, "ms")
-			// The same mean as the product's default reports it (no first
-			// wave): what a replay that passes no --first-wave-seconds sees.
+			// The same mean without a first wave (loadTTFTNoWave).
 			n := len(out)
 			add(loadTTFTNoWave, "mean TTFT, no first wave", perf+"time_to_first_token_seconds", "ttft_mean_ms", 1000, "ms")
 			if len(out) > n {
-				out[n].Args = args
+				out[n].Args = noWaveArgs(args)
 			}
 		} else {
-			n := len(out)
 			add("load TTFT vs median", "median TTFT (no mean kept)", perf+"time_to_first_token_seconds", "ttft_median_ms", 1000, "ms")
-			if len(out) > n {
-				out[n].Args = args
-			}
 		}
 		if num(r["tpot_mean_ms"]) > 0 {
 			add("load TPOT", "mean TPOT", perf+"decode_token_latency_seconds", "tpot_mean_ms", 1000, "ms")
@@ -287,7 +268,7 @@ func inferencexTableCases(dir string) ([]valCase, error) {
 		tp, _ := strconv.Atoi(r["tp"])
 		set := fmt.Sprintf("%s %s %s %s TP %s %s/%s conc %d (%s, %s)", r["model"], r["hardware"], r["framework"], r["precision"], r["tp"],
 			r["isl"], r["osl"], conc, r["source_url"], r["posted"])
-		base := valCase{Split: r["split"], Source: inferencexTableFile, Engine: r["framework"] + " (release not stated)", Args: firstWaveArgs(args),
+		base := valCase{Split: r["split"], Source: inferencexTableFile, Engine: r["framework"] + " (release not stated)", Args: args,
 			EngineID: inferencexEngines[r["framework"]], GPU: r["hardware"], Concurrency: conc}
 		add := func(group, what, field, col string, scale float64, unit string) {
 			if v := num(r[col]); v > 0 {
@@ -407,18 +388,17 @@ func writeLoadBreakdown(w io.Writer, cases []valCase) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "SemiAnalysis InferenceX's single-node DeepSeek-R1 points (SGLang, TensorRT-LLM) and vLLM gpt-oss-120b points, each")
 	fmt.Fprintln(w, "replayed as `rightsize estimate --gpu G --engine E --precision P --tp T --dp D --ep E --batch C --prompt-tokens I")
-	fmt.Fprintln(w, "--output-tokens O --first-wave-seconds 0.5 --json` (the simulated closed-loop benchmark, its first wave of C requests")
-	fmt.Fprintln(w, "0.5 s late: the InferenceX client's cold first wave, fitted on the fit rows; `inferencexFirstWaveSeconds` in")
-	fmt.Fprintln(w, "cmd/rightsize/validate_serving.go). Median |error| and median signed error per cell.")
-	fmt.Fprintln(w, "\"load TTFT\" and \"load TPOT\" compare the run's mean (`time_to_first_token_seconds`, `decode_token_latency_seconds`)")
-	fmt.Fprintln(w, "with the measured mean where a row keeps one; \"… vs median\" compare the same mean with the median of the rows that")
-	fmt.Fprintln(w, "keep no mean (the dashboard's history), replayed without the first wave, which no median holds; \"p50\" and")
-	fmt.Fprintln(w, "\"p99\" compare the simulated percentiles. The measured mean TTFT runs at 1.2–3.5× the median at 4–64 in flight")
-	fmt.Fprintln(w, "(the first wave waits longer than the steady state: 0.5–1 s more than the simulated prefill queue on NVIDIA GPUs")
-	fmt.Fprintln(w, "with warm-up, 2–15 s on AMD GPUs, up to a p99 of 68–83 s on runs without warm-up); the replay's 0.5 s is the NVIDIA part.")
-	fmt.Fprintln(w, "\"load TTFT, no first wave\" is the same mean replayed without `--first-wave-seconds`, as `rightsize estimate` reports")
-	fmt.Fprintln(w, "it by default: what a replay with only the row's own settings sees (the wave's cause is not sourced, so the product")
-	fmt.Fprintln(w, "adds none; testdata/calibration/README.md, \"The first wave's cause\").")
+	fmt.Fprintln(w, "--output-tokens O --json` (the simulated closed-loop benchmark with the estimate's default cold first wave: its first C")
+	fmt.Fprintln(w, "requests reach the engine late by the estimator's table, SGLang and TensorRT-LLM 0.45 s on NVIDIA GPUs, SGLang 3.35 s")
+	fmt.Fprintln(w, "on AMD GPUs, vLLM none, fitted on the fit rows; `estimator.ColdFirstWaveSeconds`). Median |error| and median signed error per")
+	fmt.Fprintln(w, "cell. \"load TTFT\" and \"load TPOT\" compare the run's mean (`time_to_first_token_seconds`,")
+	fmt.Fprintln(w, "`decode_token_latency_seconds`) with the measured mean where a row keeps one; \"… vs median\" compare the same mean")
+	fmt.Fprintln(w, "with the median of the rows that keep no mean (the dashboard's history); \"p50\" and \"p99\" compare the simulated")
+	fmt.Fprintln(w, "percentiles. The measured mean TTFT runs at 1.2–3.5× the median at 4–64 in flight (the first wave waits longer than")
+	fmt.Fprintln(w, "the steady state: 0.5–1 s more than the simulated prefill queue on NVIDIA GPUs with warm-up, 2–15 s on AMD GPUs, up")
+	fmt.Fprintln(w, "to a p99 of 68–83 s on runs without warm-up). \"load TTFT, no first wave\" is the same mean replayed with")
+	fmt.Fprintln(w, "`--first-wave-seconds 0`, as a service in its steady state shows it (the wave's cause is not sourced, so the table is")
+	fmt.Fprintln(w, "an estimate; testdata/calibration/README.md, \"The first wave's cause\" and the sixty-eighth round).")
 	fmt.Fprintln(w, "The \"tables\" groups are the vLLM gpt-oss-120b H100 sweep InferenceX published in its issue #828 (TPOT as the tables")
 	fmt.Fprintln(w, "print it, mean or median not stated; inferencex/README.md).")
 	fmt.Fprintln(w)
