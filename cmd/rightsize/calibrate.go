@@ -405,6 +405,16 @@ func loadCalibration(fs *flag.FlagSet, file string) error {
 			}
 		}
 	}
+	// The calibration's fit (sim.Fit) simulates its runs without a cold
+	// first wave, so whatever cold start the user's measured means held
+	// sits in its fitted request cost: the estimated wave (firstWaveFlag's
+	// auto) would count it twice. Set in place, not with fs.Set, so a plan
+	// (which refuses the flag given) reads it as not given.
+	if f := fs.Lookup("first-wave-seconds"); f != nil && !set[f.Name] {
+		if fw, ok := f.Value.(*firstWaveFlag); ok {
+			*fw = firstWaveFlag{set: true}
+		}
+	}
 	return nil
 }
 

@@ -132,7 +132,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		numReq           = fs.Int("num-requests", 0, "serving engines: requests in the simulated benchmark (0: 10 × --batch, at least 64)")
 		noSim            = fs.Bool("steady-state", false, "serving engines: report the closed-form steady state instead of the simulated benchmark")
 		reqOver          = fs.Float64("request-overhead", 0, "serving engines: fixed seconds per request outside the GPU's steps (API server, tokenisation, streaming); 0: the engine's fitted figure")
-		calFile          = fs.String("calibration", "", "serving engines: apply a calibration written by rightsize calibrate --out: its GPU and engine where --gpu and --engine are not given (a mismatch is an error; a plan then covers that GPU's offers only) and its factors as --request-overhead, --inference-mfu and --bandwidth-util where those are not given")
+		calFile          = fs.String("calibration", "", "serving engines: apply a calibration written by rightsize calibrate --out: its GPU and engine where --gpu and --engine are not given (a mismatch is an error; a plan then covers that GPU's offers only) and its factors as --request-overhead, --inference-mfu and --bandwidth-util where those are not given (and --first-wave-seconds 0: the fit ran without a cold first wave, so its request cost holds the measured runs' cold start)")
 		rangeRatio       = fs.Float64("range-ratio", sim.DefaultRangeRatio, "serving engines: the simulated client draws each request's prompt and output lengths uniformly from [ratio × given, given] (benchmark_serving.py --random-range-ratio); 1: fixed lengths")
 	)
 	firstWave := defineFirstWave(fs)

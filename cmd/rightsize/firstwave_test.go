@@ -4,8 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"rightsize/estimator"
+	"rightsize/estimator/sim"
 )
 
 // TestEstimateColdFirstWave: a closed-loop estimate takes the estimator's
@@ -107,5 +112,50 @@ func TestSimulateColdFirstWave(t *testing.T) {
 	}
 	if a, b := mean(get("--rates", "5")), mean(get("--rates", "5", "--first-wave-seconds", "2")); a != b {
 		t.Errorf("open loop at 5 req/s: mean TTFT %v by default, %v with a 2 s wave; want the same", a, b)
+	}
+}
+
+// TestCalibrationTakesNoFirstWave: a calibration's factors were fitted
+// without a cold first wave (sim.Fit), so the request cost it carries
+// holds whatever cold start the measured means had; applying it sets the
+// wave to 0 unless --first-wave-seconds is given (SGLang on H100, whose
+// estimated wave is 0.45 s).
+func TestCalibrationTakesNoFirstWave(t *testing.T) {
+	cal := sim.Calibration{GPU: "h100-sxm", Engine: estimator.SGLang, Model: "llama-3.1-8b", TP: 1, Precision: "bf16",
+		Factors: sim.Factors{RequestSeconds: 0.05, InferenceMFU: 0.4, BandwidthUtil: 0.7}}
+	data, err := json.Marshal(cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "cal.json")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wave := func(extra ...string) float64 {
+		t.Helper()
+		args := append([]string{"--model", "llama-3.1-8b", "--prompt-tokens", "2000", "--output-tokens", "300", "--batch", "32", "--json"}, extra...)
+		var out, errb bytes.Buffer
+		if code := runEstimate(args, &out, &errb); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+		var m struct {
+			Performance struct {
+				Serving map[string]any `json:"serving"`
+			} `json:"performance"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &m); err != nil || m.Performance.Serving == nil {
+			t.Fatalf("%v: %v\n%s", args, err, out.String())
+		}
+		w, _ := m.Performance.Serving["first_wave_seconds"].(float64)
+		return w
+	}
+	if w := wave("--gpu", "h100-sxm", "--engine", "sglang"); w != 0.45 {
+		t.Errorf("without the calibration: first wave %v s, want 0.45", w)
+	}
+	if w := wave("--calibration", file); w != 0 {
+		t.Errorf("with the calibration: first wave %v s, want 0", w)
+	}
+	if w := wave("--calibration", file, "--first-wave-seconds", "0.7"); w != 0.7 {
+		t.Errorf("with the calibration and --first-wave-seconds 0.7: %v s", w)
 	}
 }
