@@ -94,6 +94,9 @@ func (e *emitter) skypilot() error {
 		if err != nil {
 			return err
 		}
+		if err := e.deepspeedPure(); err != nil {
+			return err
+		}
 		nodes = s.nodes
 		cfg := e.deepspeedJSON(s)
 		setup = "pip install " + e.trainPackages() + "\ncat > ds_config.json <<'EOF'\n" + cfg + "EOF\n"
