@@ -599,26 +599,44 @@ func TestNativeMXFP4Checkpoint(t *testing.T) {
 	}
 }
 
-// TestSkyPilotServeSetup: the task installs the engine the row runs;
-// TensorRT-LLM's wheel imports MPI at start-up, so its setup installs
-// libopenmpi-dev first, as TensorRT-LLM's pip instructions do.
+// TestSkyPilotServeSetup: the task installs the engine the row runs, at
+// the release the estimate models where that release is known to be
+// published (SGLang 0.5.12), else the latest with a note naming the
+// modelled release (vLLM 0.33.0, TensorRT-LLM 1.3.0, an --engine-version
+// not on record); TensorRT-LLM's wheel imports MPI at start-up, so its
+// setup installs libopenmpi-dev first, as TensorRT-LLM's pip instructions
+// do.
 func TestSkyPilotServeSetup(t *testing.T) {
 	for _, c := range []struct {
-		engine estimator.Engine
-		want   string
+		engine     estimator.Engine
+		version    string
+		want, note string
 	}{
-		{estimator.VLLM, "setup: |\n  pip install vllm\nrun:"},
-		{estimator.SGLang, "setup: |\n  pip install \"sglang[all]\"\nrun:"},
-		{estimator.TRTLLM, "setup: |\n  sudo apt-get update && sudo apt-get -y install libopenmpi-dev\n  pip install tensorrt-llm\nrun:"},
+		{estimator.VLLM, "", "setup: |\n  pip install vllm\nrun:", "the estimate models vLLM 0.33.0; the setup installs the latest release, which may differ: pin it (vllm==0.33.0)"},
+		{estimator.SGLang, "", "setup: |\n  pip install \"sglang[all]==0.5.12\"\nrun:", ""},
+		{estimator.SGLang, "0.5.12", "setup: |\n  pip install \"sglang[all]==0.5.12\"\nrun:", ""},
+		{estimator.SGLang, "0.5.9", "setup: |\n  pip install \"sglang[all]\"\nrun:", "the estimate models SGLang 0.5.9; the setup installs the latest release, which may differ: pin it (\"sglang[all]==0.5.9\")"},
+		{estimator.TRTLLM, "", "setup: |\n  sudo apt-get update && sudo apt-get -y install libopenmpi-dev\n  pip install tensorrt-llm\nrun:", "(tensorrt-llm==1.3.0)"},
 	} {
 		req := serving(t, "llama-3.1-8b", 2, c.engine, plan.OnDemand)
+		if c.version != "" {
+			v, err := estimator.ParseEngineVersion(c.version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Input.EngineVersion = v
+		}
 		row := servingRow(t, req, "aws-p5.48xlarge", 8, 1, 1)
 		l, err := launch.Emit(launch.SkyPilot, req, row, nil, "llama-3.1-8b")
 		if err != nil {
-			t.Fatalf("%v: %v", c.engine, err)
+			t.Fatalf("%v %s: %v", c.engine, c.version, err)
 		}
 		if text := l.Files[0].Text; !strings.Contains(text, c.want) {
-			t.Errorf("%v: want %q in\n%s", c.engine, c.want, text)
+			t.Errorf("%v %s: want %q in\n%s", c.engine, c.version, c.want, text)
+		}
+		notes := strings.Join(l.Notes, "\n")
+		if c.note != "" && !strings.Contains(notes, c.note) || c.note == "" && strings.Contains(notes, "the estimate models") {
+			t.Errorf("%v %s: notes %q, want %q", c.engine, c.version, notes, c.note)
 		}
 	}
 }
@@ -1110,13 +1128,13 @@ func TestPureBF16Launch(t *testing.T) {
 		{"fsdp mixed", launch.FSDP, estimator.FullFinetune, 3, false,
 			[]string{"mixed_precision: \"bf16\"", "--bf16 true"}, []string{"--dtype"}},
 		{"deepspeed zero-3", launch.DeepSpeed, estimator.FullFinetune, 3, true,
-			[]string{dsPure, "--bf16 true", "--dtype bfloat16"}, nil},
+			[]string{dsPure, "--bf16 true", "--dtype bfloat16", "need DeepSpeed 0.18.3 or later"}, nil},
 		{"deepspeed mixed", launch.DeepSpeed, estimator.FullFinetune, 3, false,
 			[]string{"\"bf16\": {\n    \"enabled\": true\n  }", "--bf16 true"}, []string{"bf16_master_weights_and_grads", "--dtype"}},
 		{"deepspeed zero-0", launch.DeepSpeed, estimator.FullFinetune, 0, true,
 			[]string{"--dtype bfloat16"}, []string{"\"bf16\"", "--bf16"}},
 		{"skypilot zero-1", launch.SkyPilot, estimator.FullFinetune, 1, true,
-			[]string{"\"bf16_master_weights_and_grads\": true", "\"bf16_optimizer_states\": true", "--bf16 true", "--dtype bfloat16"}, nil},
+			[]string{"\"bf16_master_weights_and_grads\": true", "\"bf16_optimizer_states\": true", "--bf16 true", "--dtype bfloat16", "pip install transformers accelerate 'deepspeed>=0.18.3'\n"}, nil},
 		{"fsdp pre-training", launch.FSDP, estimator.Pretrain, 3, true,
 			[]string{"mixed_precision: \"no\"", "from_config(config, dtype=torch.bfloat16)"}, []string{"--bf16", "--dtype bfloat16"}},
 		{"fsdp lora", launch.FSDP, estimator.LoRA, 0, true,

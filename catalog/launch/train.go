@@ -338,6 +338,7 @@ func (e *emitter) deepspeedJSON(s trainShape) string {
 			// runtime/config.py).
 			j.boolean("bf16_master_weights_and_grads", true)
 			j.boolean("bf16_optimizer_states", true)
+			e.note("pure bf16: bf16_master_weights_and_grads and bf16_optimizer_states need DeepSpeed 0.18.3 or later")
 		}
 		j.close()
 	case "fp16":
