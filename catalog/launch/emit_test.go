@@ -1169,9 +1169,10 @@ func TestPureBF16Launch(t *testing.T) {
 	}
 }
 
-// TestPureBF16DeepSpeedRefusals: DeepSpeed keeps 16-bit master weights
-// with ZeRO-Offload only through its own CPU Adam, and fp16 ones only
-// there, so those pure plans are refused with what to change.
+// TestPureBF16DeepSpeedRefusals: DeepSpeed offloads bf16 optimizer
+// states only to a CPU Adam built for them, not the one the Trainer hands
+// it, and keeps fp16 master weights only under ZeRO-Offload, so those
+// pure plans are refused with what to change.
 func TestPureBF16DeepSpeedRefusals(t *testing.T) {
 	for _, c := range []struct {
 		name    string
@@ -1181,7 +1182,7 @@ func TestPureBF16DeepSpeedRefusals(t *testing.T) {
 		want    string
 	}{
 		{"bf16 offload", launch.DeepSpeed, estimator.BF16, estimator.OffloadOptimizer, "plan without --offload"},
-		{"bf16 offload on skypilot", launch.SkyPilot, estimator.BF16, estimator.OffloadAll, "its own CPU Adam"},
+		{"bf16 offload on skypilot", launch.SkyPilot, estimator.BF16, estimator.OffloadAll, "a CPU Adam with fp32 states"},
 		{"fp16", launch.DeepSpeed, estimator.FP16, estimator.OffloadNone, "pure fp16 at ZeRO-2"},
 	} {
 		in := input(t, "llama-3.1-8b")

@@ -139,14 +139,17 @@ func (e *emitter) mixedPrecision() string {
 	return e.precision()
 }
 
-// deepspeedPure refuses a pure 16-bit plan that DeepSpeed cannot run
-// without an fp32 master copy: fp16 master weights
-// (fp16_master_weights_and_grads) and bf16 ones with ZeRO-Offload need
-// DeepSpeedCPUAdam (the ZeRO optimizers' _enforce_cpu_offload,
-// deepspeed/runtime/zero/stage_1_and_2.py and stage3.py, and
-// _configure_master_weights in runtime/base_optimizer.py at v0.19.5),
-// which the Trainer's own optimizer is not. ZeRO-0 runs without
-// DeepSpeed's mixed precision (mixedPrecision).
+// deepspeedPure refuses a pure 16-bit plan that DeepSpeed cannot run as
+// planned: fp16 master weights (fp16_master_weights_and_grads) need
+// ZeRO-Offload with DeepSpeedCPUAdam (the ZeRO optimizers'
+// _enforce_cpu_offload, deepspeed/runtime/zero/stage_1_and_2.py and
+// stage3.py at v0.19.5), and bf16 optimizer states offloaded need a
+// DeepSpeedCPUAdam built with fp32_optimizer_states=False
+// (_configure_master_weights, runtime/base_optimizer.py), while the
+// Trainer's optimizer reaches DeepSpeed through accelerate's
+// map_pytorch_optim_to_deepspeed (src/accelerate/utils/deepspeed.py at
+// v1.14.0) as a DeepSpeedCPUAdam with its fp32 states. ZeRO-0 runs
+// without DeepSpeed's mixed precision (mixedPrecision).
 func (e *emitter) deepspeedPure() error {
 	d := e.pure16()
 	if d == "" || e.row.ZeRO == 0 {
@@ -157,7 +160,7 @@ func (e *emitter) deepspeedPure() error {
 			", and DeepSpeed keeps fp16 master weights only under ZeRO-Offload with its own CPU Adam: emit fsdp, or plan with --zero 0")
 	}
 	if e.in.Offload != estimator.OffloadNone {
-		return e.fail(ErrPrecision, "the plan trains in pure bf16 with its optimizer offloaded, and DeepSpeed keeps bf16 master weights on the CPU only with its own CPU Adam, not the Trainer's optimizer: plan without --offload, or with mixed precision (no --pure-bf16)")
+		return e.fail(ErrPrecision, "the plan trains in pure bf16 with its optimizer offloaded, and the Trainer hands DeepSpeed a CPU Adam with fp32 states, which DeepSpeed's bf16 optimizer states refuse: plan without --offload, or with mixed precision (no --pure-bf16)")
 	}
 	return nil
 }
