@@ -599,26 +599,44 @@ func TestNativeMXFP4Checkpoint(t *testing.T) {
 	}
 }
 
-// TestSkyPilotServeSetup: the task installs the engine the row runs;
-// TensorRT-LLM's wheel imports MPI at start-up, so its setup installs
-// libopenmpi-dev first, as TensorRT-LLM's pip instructions do.
+// TestSkyPilotServeSetup: the task installs the engine the row runs, at
+// the release the estimate models where that release is known to be
+// published (SGLang 0.5.12), else the latest with a note naming the
+// modelled release (vLLM 0.33.0, TensorRT-LLM 1.3.0, an --engine-version
+// not on record); TensorRT-LLM's wheel imports MPI at start-up, so its
+// setup installs libopenmpi-dev first, as TensorRT-LLM's pip instructions
+// do.
 func TestSkyPilotServeSetup(t *testing.T) {
 	for _, c := range []struct {
-		engine estimator.Engine
-		want   string
+		engine     estimator.Engine
+		version    string
+		want, note string
 	}{
-		{estimator.VLLM, "setup: |\n  pip install vllm\nrun:"},
-		{estimator.SGLang, "setup: |\n  pip install \"sglang[all]\"\nrun:"},
-		{estimator.TRTLLM, "setup: |\n  sudo apt-get update && sudo apt-get -y install libopenmpi-dev\n  pip install tensorrt-llm\nrun:"},
+		{estimator.VLLM, "", "setup: |\n  pip install vllm\nrun:", "the estimate models vLLM 0.33.0; the setup installs the latest release, which may differ: pin it (vllm==0.33.0)"},
+		{estimator.SGLang, "", "setup: |\n  pip install \"sglang[all]==0.5.12\"\nrun:", ""},
+		{estimator.SGLang, "0.5.12", "setup: |\n  pip install \"sglang[all]==0.5.12\"\nrun:", ""},
+		{estimator.SGLang, "0.5.9", "setup: |\n  pip install \"sglang[all]\"\nrun:", "the estimate models SGLang 0.5.9; the setup installs the latest release, which may differ: pin it (\"sglang[all]==0.5.9\")"},
+		{estimator.TRTLLM, "", "setup: |\n  sudo apt-get update && sudo apt-get -y install libopenmpi-dev\n  pip install tensorrt-llm\nrun:", "(tensorrt-llm==1.3.0)"},
 	} {
 		req := serving(t, "llama-3.1-8b", 2, c.engine, plan.OnDemand)
+		if c.version != "" {
+			v, err := estimator.ParseEngineVersion(c.version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Input.EngineVersion = v
+		}
 		row := servingRow(t, req, "aws-p5.48xlarge", 8, 1, 1)
 		l, err := launch.Emit(launch.SkyPilot, req, row, nil, "llama-3.1-8b")
 		if err != nil {
-			t.Fatalf("%v: %v", c.engine, err)
+			t.Fatalf("%v %s: %v", c.engine, c.version, err)
 		}
 		if text := l.Files[0].Text; !strings.Contains(text, c.want) {
-			t.Errorf("%v: want %q in\n%s", c.engine, c.want, text)
+			t.Errorf("%v %s: want %q in\n%s", c.engine, c.version, c.want, text)
+		}
+		notes := strings.Join(l.Notes, "\n")
+		if c.note != "" && !strings.Contains(notes, c.note) || c.note == "" && strings.Contains(notes, "the estimate models") {
+			t.Errorf("%v %s: notes %q, want %q", c.engine, c.version, notes, c.note)
 		}
 	}
 }
@@ -1084,5 +1102,107 @@ func TestBatchSeqsPerRank(t *testing.T) {
 				t.Errorf("%s DP %d: %s %d, want %d:\n%s", k.kind, c.dp, k.flag, got, c.want, l.Files[0].Text)
 			}
 		}
+	}
+}
+
+// TestPureBF16Launch: a pure bf16 plan (--pure-bf16, Lightning's
+// bf16-true) counts 16-bit weights and optimizer states with no fp32
+// master copy, and its launch runs that: FSDP with accelerate's
+// mixed_precision "no" and no --bf16 over a model loaded in bf16 (under
+// FSDP mixed precision accelerate upcasts the parameters to fp32);
+// DeepSpeed at ZeRO 1–3 with its bf16 master weights and optimizer
+// states, at ZeRO-0 without its BF16_Optimizer. The mixed-precision plan
+// beside it keeps its bf16 autocast.
+func TestPureBF16Launch(t *testing.T) {
+	const dsPure = "\"bf16\": {\n    \"enabled\": true,\n    \"bf16_master_weights_and_grads\": true,\n    \"bf16_optimizer_states\": true\n  }"
+	for _, c := range []struct {
+		name       string
+		k          launch.Kind
+		task       estimator.Task
+		zero       int
+		pure       bool
+		want, dont []string
+	}{
+		{"fsdp", launch.FSDP, estimator.FullFinetune, 3, true,
+			[]string{"mixed_precision: \"no\"", "--dtype bfloat16"}, []string{"--bf16", "mixed_precision: \"bf16\""}},
+		{"fsdp mixed", launch.FSDP, estimator.FullFinetune, 3, false,
+			[]string{"mixed_precision: \"bf16\"", "--bf16 true"}, []string{"--dtype"}},
+		{"deepspeed zero-3", launch.DeepSpeed, estimator.FullFinetune, 3, true,
+			[]string{dsPure, "--bf16 true", "--dtype bfloat16", "need DeepSpeed 0.18.3 or later"}, nil},
+		{"deepspeed mixed", launch.DeepSpeed, estimator.FullFinetune, 3, false,
+			[]string{"\"bf16\": {\n    \"enabled\": true\n  }", "--bf16 true"}, []string{"bf16_master_weights_and_grads", "--dtype"}},
+		{"deepspeed zero-0", launch.DeepSpeed, estimator.FullFinetune, 0, true,
+			[]string{"--dtype bfloat16"}, []string{"\"bf16\"", "--bf16"}},
+		{"skypilot zero-1", launch.SkyPilot, estimator.FullFinetune, 1, true,
+			[]string{"\"bf16_master_weights_and_grads\": true", "\"bf16_optimizer_states\": true", "--bf16 true", "--dtype bfloat16", "pip install transformers accelerate 'deepspeed>=0.18.3'\n"}, nil},
+		{"fsdp pre-training", launch.FSDP, estimator.Pretrain, 3, true,
+			[]string{"mixed_precision: \"no\"", "from_config(config, dtype=torch.bfloat16)"}, []string{"--bf16", "--dtype bfloat16"}},
+		{"fsdp lora", launch.FSDP, estimator.LoRA, 0, true,
+			[]string{"mixed_precision: \"no\"", "--dtype bfloat16", "autocast_adapter_dtype=False"}, []string{"--bf16"}},
+	} {
+		in := input(t, "llama-3.1-8b")
+		in.Task, in.Weights, in.PureBF16, in.ZeRO = c.task, estimator.BF16, c.pure, c.zero
+		if c.task == estimator.LoRA {
+			in.LoRARank = 16
+		}
+		req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e9}}
+		o := offer(t, "aws-p5.48xlarge", in.Weights)
+		row := plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: 8, TP: 1, PP: 1, DP: 8, ZeRO: c.zero, Replicas: 1, InstancesPerReplica: 1}
+		l, err := launch.Emit(c.k, req, row, nil, "meta-llama/Llama-3.1-8B")
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		text := strings.Join(l.Notes, "\n")
+		for _, f := range l.Files {
+			text += "\n" + f.Text
+		}
+		for _, w := range c.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: want %q in\n%s", c.name, w, text)
+			}
+		}
+		for _, w := range c.dont {
+			if strings.Contains(text, w) {
+				t.Errorf("%s: %q in\n%s", c.name, w, text)
+			}
+		}
+	}
+}
+
+// TestPureBF16DeepSpeedRefusals: DeepSpeed offloads bf16 optimizer
+// states only to a CPU Adam built for them, not the one the Trainer hands
+// it, and keeps fp16 master weights only under ZeRO-Offload, so those
+// pure plans are refused with what to change.
+func TestPureBF16DeepSpeedRefusals(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		k       launch.Kind
+		weights estimator.DType
+		offload estimator.Offload
+		want    string
+	}{
+		{"bf16 offload", launch.DeepSpeed, estimator.BF16, estimator.OffloadOptimizer, "plan without --offload"},
+		{"bf16 offload on skypilot", launch.SkyPilot, estimator.BF16, estimator.OffloadAll, "a CPU Adam with fp32 states"},
+		{"fp16", launch.DeepSpeed, estimator.FP16, estimator.OffloadNone, "pure fp16 at ZeRO-2"},
+	} {
+		in := input(t, "llama-3.1-8b")
+		in.Task, in.Weights, in.PureBF16, in.ZeRO, in.Offload = estimator.FullFinetune, c.weights, true, 2, c.offload
+		req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e9}}
+		o := offer(t, "aws-p5.48xlarge", in.Weights)
+		row := plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: 8, TP: 1, PP: 1, DP: 8, ZeRO: 2, Offload: c.offload, Replicas: 1, InstancesPerReplica: 1}
+		_, err := launch.Emit(c.k, req, row, nil, "meta-llama/Llama-3.1-8B")
+		var le *launch.Error
+		if !errors.As(err, &le) || le.Key != launch.ErrPrecision || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %s containing %q", c.name, err, launch.ErrPrecision, c.want)
+		}
+	}
+	// ZeRO-0 runs it (no DeepSpeed mixed precision at all).
+	in := input(t, "llama-3.1-8b")
+	in.Task, in.Weights, in.PureBF16 = estimator.FullFinetune, estimator.FP16, true
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e9}}
+	row := plan.Row{Offer: offer(t, "aws-p5.48xlarge", in.Weights), Fits: true, Engine: estimator.HF, Instances: 1, GPUs: 8, TP: 1, PP: 1, DP: 8, Replicas: 1, InstancesPerReplica: 1}
+	l, err := launch.Emit(launch.DeepSpeed, req, row, nil, "meta-llama/Llama-3.1-8B")
+	if err != nil || !strings.Contains(l.Files[0].Text, "--dtype float16") || strings.Contains(l.Files[0].Text, "--fp16") || strings.Contains(l.Files[1].Text, "fp16") {
+		t.Errorf("pure fp16 at ZeRO-0: %v\n%v", err, l.Files)
 	}
 }

@@ -146,6 +146,7 @@ const (
 	ErrModelParallel   = "launch.model_parallel"    // a training plan split by TP, PP or CP
 	ErrOptimizerOnly   = "launch.optimizer_offload" // FSDP for an optimizer-only offload
 	ErrModelRef        = "launch.model_ref"         // a model reference no engine could load as one word
+	ErrPrecision       = "launch.precision"         // a pure 16-bit plan the launcher would run with an fp32 master copy
 	ErrUnsupported     = "launch.unsupported"       // the engine does not start on the row's GPU (estimator.SupportFor)
 	ErrSkyServePorts   = "launch.skyserve_ports"    // a SkyServe replica of engine copies on several ports
 	// ErrLayoutUnsupported: the engine cannot run the row's parallel

@@ -111,7 +111,7 @@ func TestRandomJobsRunWhereTheyArePlanned(t *testing.T) {
 				case errors.As(err, &le) && le.Key == launch.ErrInconsistent:
 					t.Errorf("%s on %s, %v: %v", where, row.Offer.ID, k, err)
 				case errors.As(err, &le) && (le.Key == launch.ErrUnsupported || le.Key == launch.ErrModelParallel ||
-					le.Key == launch.ErrNoSkyPilotCloud || le.Key == launch.ErrNoAccelerator || le.Key == launch.ErrOptimizerOnly || le.Key == launch.ErrSkyServePorts):
+					le.Key == launch.ErrNoSkyPilotCloud || le.Key == launch.ErrNoAccelerator || le.Key == launch.ErrOptimizerOnly || le.Key == launch.ErrSkyServePorts || le.Key == launch.ErrPrecision):
 					refused++
 					if le.Key == launch.ErrUnsupported && k != launch.SkyPilot && strings.Contains(le.Reason, row.Engine.String()+" does not run") {
 						t.Errorf("%s on %s: the planned engine itself refused: %v", where, row.Offer.ID, err)

@@ -2,6 +2,7 @@ package launch
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"rightsize/estimator"
@@ -94,6 +95,9 @@ func (e *emitter) skypilot() error {
 		if err != nil {
 			return err
 		}
+		if err := e.deepspeedPure(); err != nil {
+			return err
+		}
 		nodes = s.nodes
 		cfg := e.deepspeedJSON(s)
 		setup = "pip install " + e.trainPackages() + "\ncat > ds_config.json <<'EOF'\n" + cfg + "EOF\n"
@@ -128,7 +132,7 @@ func (e *emitter) skypilot() error {
 		if err != nil {
 			return err
 		}
-		setup = serveSetup[k]
+		setup = e.serveSetup(k)
 		if amd {
 			// pip's vllm wheel is the CUDA build: on AMD the task runs in
 			// AMD's prebuilt ROCm vLLM image (ROCm docs, "vLLM inference
@@ -139,6 +143,9 @@ func (e *emitter) skypilot() error {
 				return e.fail(ErrUnsupported, k.String()+" on AMD GPUs runs from its own ROCm image, which SkyPilot is not given here: emit vllm for "+o.GPU)
 			}
 			image, setup = "docker:rocm/vllm:latest", "vllm --version\n"
+			if v := e.engineRelease(k); !v.IsZero() {
+				e.note("the estimate models vLLM " + v.String() + "; rocm/vllm:latest is AMD's newest build, which may hold another vLLM release (vllm --version in the setup prints it): name the image tag of " + v.String() + " to run what was priced")
+			}
 		}
 		run = cmds
 		if nodes > 1 {
@@ -251,11 +258,64 @@ func skyName(s string) string {
 // after the MPI library it imports at start-up (TensorRT-LLM docs,
 // "Installing on Linux via pip", 0.19 to 1.3: "sudo apt-get -y install
 // libopenmpi-dev" before "pip3 install tensorrt_llm", read 2026-11-29;
-// without it trtllm-serve stops at import).
-var serveSetup = map[Kind]string{
-	VLLM:   "pip install vllm\n",
-	SGLang: "pip install \"sglang[all]\"\n",
-	TRTLLM: "sudo apt-get update && sudo apt-get -y install libopenmpi-dev\npip install tensorrt-llm\n",
+// without it trtllm-serve stops at import). The engine is pinned to the
+// release the estimate models (engineRelease) where that release is known
+// to be published (publishedReleases); otherwise pip takes the latest
+// release, and a note names the one the estimate modelled.
+func (e *emitter) serveSetup(k Kind) string {
+	pkg := enginePackages[k]
+	v := e.engineRelease(k)
+	switch {
+	case !v.IsZero() && slices.Contains(publishedReleases[k], v):
+		pkg = pinned(pkg, v)
+	case !v.IsZero():
+		e.note("the estimate models " + engineOf(k).Label() + " " + v.String() + "; the setup installs the latest release, which may differ: pin it (" +
+			pinned(enginePackages[k], v) + ") where that release is published")
+	}
+	if k == TRTLLM {
+		return "sudo apt-get update && sudo apt-get -y install libopenmpi-dev\npip install " + pkg + "\n"
+	}
+	return "pip install " + pkg + "\n"
+}
+
+// enginePackages are the serving engines' pip requirements.
+var enginePackages = map[Kind]string{VLLM: "vllm", SGLang: "\"sglang[all]\"", TRTLLM: "tensorrt-llm"}
+
+// pinned is a pip requirement pkg (a name, or a quoted name with extras)
+// pinned to release v.
+func pinned(pkg string, v estimator.EngineVersion) string {
+	if t, ok := strings.CutSuffix(pkg, "\""); ok {
+		return t + "==" + v.String() + "\""
+	}
+	return pkg + "==" + v.String()
+}
+
+// publishedReleases are the engine releases known to be published, which
+// a setup pins. SGLang 0.5.12: LMSYS's v0.5.12 release (its release notes,
+// summarised by AI Primer, "SGLang 0.5.12 adds DeepSeek V4 serving",
+// read 2026-11-30), its lmsysorg/sglang:v0.5.12-cu130 images (SemiAnalysis
+// InferenceX runs, estimator/testdata/calibration/inferencex), and
+// projects pinning sglang==0.5.12 from PyPI (2026-06). Not pinned, for want
+// of a published record read here: vLLM 0.33.0 (the newest release seen
+// is 0.30.0, 2026-09) and TensorRT-LLM 1.3.0 (release candidates up to
+// 1.3.0rc26 only).
+var publishedReleases = map[Kind][]estimator.EngineVersion{
+	SGLang: {{Major: 0, Minor: 5, Patch: 12}},
+}
+
+// engineRelease is the release of k's engine that the estimate models:
+// the input's --engine-version when the row runs the input's engine, else
+// the engine's current release (estimator.CurrentEngineVersion); zero
+// when the row's engine is not k's (a row priced on another engine).
+func (e *emitter) engineRelease(k Kind) estimator.EngineVersion {
+	if e.row.Engine != engineOf(k) {
+		return estimator.EngineVersion{}
+	}
+	in := e.in
+	if in.Engine != e.row.Engine {
+		in.Engine, in.EngineVersion = e.row.Engine, estimator.EngineVersion{}
+	}
+	return estimator.EngineVersionOf(in)
 }
 
 // trainPackages are the pip packages the training task's Trainer script
@@ -264,13 +324,21 @@ var serveSetup = map[Kind]string{
 // peft); and bitsandbytes for QLoRA's 4-bit base weights (transformers
 // docs, "bitsandbytes": pip install bitsandbytes, which BitsAndBytesConfig
 // needs at load). Without them a LoRA or QLoRA task stops at its first
-// import.
+// import. A pure bf16 config at ZeRO 1–3 needs DeepSpeed 0.18.3 or later,
+// the first release with bf16_master_weights_and_grads and
+// bf16_optimizer_states (deepspeedai/DeepSpeed 39a682d79921, first in tag
+// v0.18.3), quoted so the shell does not read ">" as a redirection.
 func (e *emitter) trainPackages() string {
+	ds := "deepspeed"
+	if e.pure16() != "" && e.mixedPrecision() != "no" {
+		ds = "'deepspeed>=0.18.3'"
+	}
+	pkgs := "transformers accelerate " + ds
 	switch e.in.Task {
 	case estimator.LoRA:
-		return "transformers accelerate deepspeed peft"
+		pkgs += " peft"
 	case estimator.QLoRA:
-		return "transformers accelerate deepspeed peft bitsandbytes"
+		pkgs += " peft bitsandbytes"
 	}
-	return "transformers accelerate deepspeed"
+	return pkgs
 }

@@ -51,6 +51,11 @@ func TestLaunchRunsWhatTheGPURuns(t *testing.T) {
 	if y := l.Files[0].Text; !strings.Contains(y, `image_id: "docker:rocm/vllm:latest"`) && !strings.Contains(y, "image_id: docker:rocm/vllm:latest") || strings.Contains(y, "pip install vllm") {
 		t.Fatalf("AMD SkyPilot task:\n%s", y)
 	}
+	// The image's tag is the newest build, not the release the estimate
+	// models: a note says which one that is.
+	if notes := strings.Join(l.Notes, "\n"); !strings.Contains(notes, "the estimate models vLLM 0.33.0; rocm/vllm:latest is AMD's newest build") {
+		t.Errorf("AMD SkyPilot notes: %q", notes)
+	}
 }
 
 // TestContextCoversLongestRequest: a workload mix is planned at its mean

@@ -102,6 +102,93 @@ func (e *emitter) precision() string {
 	return "no"
 }
 
+// pure16 is torch's name for the dtype of a pure 16-bit plan
+// (estimator.Input.PureBF16: weights, gradients and optimizer states in
+// 16 bits, no fp32 master copy), "bfloat16" or "float16"; "" for mixed
+// precision or fp32.
+func (e *emitter) pure16() string {
+	if !e.in.PureBF16 {
+		return ""
+	}
+	if e.in.Weights == estimator.FP16 {
+		return "float16"
+	}
+	return "bfloat16"
+}
+
+// mixedPrecision is the launcher's mixed-precision mode: precision(), or
+// "no" where a pure 16-bit plan runs as the model's own dtype with no
+// autocast. accelerate upcasts a 16-bit model's parameters to fp32 under
+// FSDP whenever mixed_precision is not "no" (Accelerator.prepare_model,
+// "FSDP upcast of low precision parameters", and fsdp2_prepare_model for
+// FSDP2: src/accelerate/accelerator.py and utils/fsdp_utils.py at
+// huggingface/accelerate v1.14.0, beb0672aa844) — the fp32 master copy a
+// pure plan does not hold; the Trainer's --bf16 sets that mode
+// (ACCELERATE_MIXED_PRECISION). DeepSpeed's bf16 at ZeRO-0 is its
+// BF16_Optimizer, which keeps fp32 master weights
+// (deepspeed/runtime/bf16_optimizer.py, fp32_groups_flat_partition);
+// without a bf16 or fp16 section the engine neither casts the model nor
+// wraps the optimizer (engine.py _configure_distributed_model and
+// _do_optimizer_sanity_check at deepspeedai/DeepSpeed v0.19.5,
+// cf44300453eb), so the bf16-loaded model trains as it is. At ZeRO 1–3
+// DeepSpeed keeps bf16 master weights itself (deepspeedJSON).
+func (e *emitter) mixedPrecision() string {
+	if e.pure16() != "" && (e.k == FSDP || e.row.ZeRO == 0) {
+		return "no"
+	}
+	return e.precision()
+}
+
+// deepspeedPure refuses a pure 16-bit plan that DeepSpeed cannot run as
+// planned: fp16 master weights (fp16_master_weights_and_grads) need
+// ZeRO-Offload with DeepSpeedCPUAdam (the ZeRO optimizers'
+// _enforce_cpu_offload, deepspeed/runtime/zero/stage_1_and_2.py and
+// stage3.py at v0.19.5), and bf16 optimizer states offloaded need a
+// DeepSpeedCPUAdam built with fp32_optimizer_states=False
+// (_configure_master_weights, runtime/base_optimizer.py), while the
+// Trainer's optimizer reaches DeepSpeed through accelerate's
+// map_pytorch_optim_to_deepspeed (src/accelerate/utils/deepspeed.py at
+// v1.14.0) as a DeepSpeedCPUAdam with its fp32 states. ZeRO-0 runs
+// without DeepSpeed's mixed precision (mixedPrecision).
+func (e *emitter) deepspeedPure() error {
+	d := e.pure16()
+	if d == "" || e.row.ZeRO == 0 {
+		return nil
+	}
+	if d == "float16" {
+		return e.fail(ErrPrecision, "the plan trains in pure fp16 at ZeRO-"+itoa(e.row.ZeRO)+
+			", and DeepSpeed keeps fp16 master weights only under ZeRO-Offload with its own CPU Adam: emit fsdp, or plan with --zero 0")
+	}
+	if e.in.Offload != estimator.OffloadNone {
+		return e.fail(ErrPrecision, "the plan trains in pure bf16 with its optimizer offloaded, and the Trainer hands DeepSpeed a CPU Adam with fp32 states, which DeepSpeed's bf16 optimizer states refuse: plan without --offload, or with mixed precision (no --pure-bf16)")
+	}
+	return nil
+}
+
+// pureNotes says what the training script does for a pure 16-bit plan
+// beyond the flags: a model built from a config (pre-training) in the
+// 16-bit dtype where no launcher casts it (run_clm.py's --dtype reaches
+// from_pretrained only; DeepSpeed's bf16 casts the module), and PEFT's
+// adapters kept in it (get_peft_model's autocast_adapter_dtype, True by
+// default, upcasts 16-bit adapters to fp32).
+func (e *emitter) pureNotes() {
+	d := e.pure16()
+	if d == "" {
+		return
+	}
+	if e.in.Task == estimator.Pretrain && e.mixedPrecision() == "no" {
+		name := "bf16"
+		if d == "float16" {
+			name = "fp16"
+		}
+		e.note("pure " + name + ": build the model in torch." + d +
+			" (AutoModelForCausalLM.from_config(config, dtype=torch." + d + ")): run_clm.py's --dtype applies to published weights only, and an fp32 model trains with the fp32 copy the plan did not count")
+	}
+	if e.in.Task == estimator.LoRA || e.in.Task == estimator.QLoRA {
+		e.note("pure 16-bit adapters: wrap the model with get_peft_model(model, config, autocast_adapter_dtype=False), or PEFT keeps the adapters and their optimizer states in fp32, which the plan did not count")
+	}
+}
+
 // trainerArgs are the training script's flags: transformers'
 // TrainingArguments (src/transformers/training_args.py), which the
 // Trainer's example scripts (examples/pytorch/language-modeling/run_clm.py)
@@ -118,11 +205,17 @@ func (e *emitter) trainerArgs(c *command, s trainShape, checkpointing bool) {
 		c.flag("--tokenizer_name", e.model)
 	} else {
 		c.flag("--model_name_or_path", e.model)
+		if d := e.pure16(); d != "" {
+			// run_clm.py's ModelArguments.dtype, passed to
+			// from_pretrained (huggingface/transformers 00d481d18f91).
+			c.flag("--dtype", d)
+		}
 	}
 	c.num("--per_device_train_batch_size", s.micro)
 	c.num("--gradient_accumulation_steps", s.accum)
 	c.frac("--max_grad_norm", maxGradNorm)
-	switch e.precision() {
+	e.pureNotes()
+	switch e.mixedPrecision() {
 	case "bf16":
 		c.flag("--bf16", "true")
 	case "fp16":
@@ -198,6 +291,9 @@ func (e *emitter) deepspeed() error {
 	if err != nil {
 		return err
 	}
+	if err := e.deepspeedPure(); err != nil {
+		return err
+	}
 	e.file("launch.sh", "sh", e.deepspeedLaunch(s))
 	e.file("ds_config.json", "json", e.deepspeedJSON(s))
 	return nil
@@ -233,10 +329,20 @@ func (e *emitter) deepspeedJSON(s trainShape) string {
 	j.num("train_micro_batch_size_per_gpu", s.micro)
 	j.num("gradient_accumulation_steps", s.accum)
 	j.float("gradient_clipping", maxGradNorm)
-	switch e.precision() {
+	switch e.mixedPrecision() {
 	case "bf16":
 		j.object("bf16")
 		j.boolean("enabled", true)
+		if e.pure16() != "" {
+			// Pure bf16 at ZeRO 1–3: the ZeRO optimizer's master
+			// weights, gradients and Adam states in bf16, no fp32
+			// copy (DeepSpeedBF16Config, deepspeed/runtime/
+			// precision_config.py at v0.19.5; ZeRO 1–3 only,
+			// runtime/config.py).
+			j.boolean("bf16_master_weights_and_grads", true)
+			j.boolean("bf16_optimizer_states", true)
+			e.note("pure bf16: bf16_master_weights_and_grads and bf16_optimizer_states need DeepSpeed 0.18.3 or later")
+		}
 		j.close()
 	case "fp16":
 		j.object("fp16")
@@ -336,7 +442,7 @@ func (e *emitter) fsdp() error {
 		y.num("main_process_port", 29500)
 	}
 	y.str("main_training_function", "main")
-	y.str("mixed_precision", e.precision())
+	y.str("mixed_precision", e.mixedPrecision())
 	y.num("num_machines", s.nodes)
 	y.num("num_processes", s.world)
 	y.str("rdzv_backend", "static")
