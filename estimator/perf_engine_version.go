@@ -92,15 +92,20 @@ func releaseSuffix(s string) bool {
 
 // CurrentEngineVersion is the release the model takes when
 // Input.EngineVersion is zero: the newest release of each serving engine
-// that the calibration rows or the engines' own release notes name as of
-// 2026-11 (vLLM 0.33.0, SGLang 0.5.12, TensorRT-LLM 1.3.0). HF
+// on record as of 2026-11: vLLM 0.30.0 (AMD-AGI/TraceLens issue #1055,
+// 2026-09-23: "Vllm's latest official release is v0.30.0"; the
+// calibration rows' newest image is vllm/vllm-openai:v0.22.0), SGLang
+// 0.5.12 (its lmsysorg/sglang:v0.5.12 images in the InferenceX rows),
+// TensorRT-LLM 1.3.0 (the 1.3.0 line: release candidates up to rc26 on
+// record, the rows' 1.2–1.3 builds; no version threshold in the model
+// lies between them). HF
 // transformers (zero): its host figures are fitted on 4.46.3
 // (bnb_optimum_benchmark.json) and its release does not enter the model
 // yet; llama.cpp (zero) is versioned by build number.
 func CurrentEngineVersion(e Engine) EngineVersion {
 	switch e {
 	case VLLM:
-		return EngineVersion{0, 33, 0}
+		return EngineVersion{0, 30, 0}
 	case SGLang:
 		return EngineVersion{0, 5, 12}
 	case TRTLLM:

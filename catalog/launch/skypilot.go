@@ -296,8 +296,9 @@ func pinned(pkg string, v estimator.EngineVersion) string {
 // read 2026-11-30), its lmsysorg/sglang:v0.5.12-cu130 images (SemiAnalysis
 // InferenceX runs, estimator/testdata/calibration/inferencex), and
 // projects pinning sglang==0.5.12 from PyPI (2026-06). Not pinned, for want
-// of a published record read here: vLLM 0.33.0 (the newest release seen
-// is 0.30.0, 2026-09) and TensorRT-LLM 1.3.0 (release candidates up to
+// of a published record of its wheel read here: vLLM 0.30.0 (named the
+// latest release in 2026-09, but the launches' flags were checked against
+// a development commit, not that tag) and TensorRT-LLM 1.3.0 (release candidates up to
 // 1.3.0rc26 only).
 var publishedReleases = map[Kind][]estimator.EngineVersion{
 	SGLang: {{Major: 0, Minor: 5, Patch: 12}},
