@@ -99,6 +99,10 @@ type PerfResult struct {
 	Eff      estimator.Efficiency
 	Seconds  float64 // training: the whole job
 	GPUHours float64
+	// FirstWave is the cold first wave (seconds) of the simulated
+	// closed-loop benchmark whose mean TTFT P holds (serving engines;
+	// 0 when none): the speed section says so beside the TTFT.
+	FirstWave float64
 }
 
 // Fewest is the fit table's row for gpu, when the table has one: its
@@ -308,17 +312,20 @@ func perfOf(j Job) (PerfResult, error) {
 	// requests in flight per engine copy, as the CLI's estimate reports
 	// it (catalog.GPU.Benchmark, the same defaults as its flags: the
 	// estimator's cold first wave for the engine and GPU vendor).
+	wave := estimator.ColdFirstWaveSeconds(j.In.Engine, j.GPU.Vendor)
 	_, bench, ok, err := j.GPU.Benchmark(j.In, j.Eff, j.Work, catalog.Node{Host: j.Host}, sim.Bench{Concurrency: j.In.Batch, RangeRatio: sim.DefaultRangeRatio,
-		FirstWaveSeconds: estimator.ColdFirstWaveSeconds(j.In.Engine, j.GPU.Vendor)})
+		FirstWaveSeconds: wave})
 	if err != nil {
 		return PerfResult{}, err
 	}
 	if ok {
 		p = bench.Apply(p, catalog.CopiesOf(j.In))
+	} else {
+		wave = 0
 	}
 	// The efficiencies the estimate used (Perf.ComputeEfficiency): the
 	// page shows these, never a second default.
-	r := PerfResult{OK: true, P: p, HW: hw, Eff: estimator.ResolveEfficiency(j.In, hw, j.Eff)}
+	r := PerfResult{OK: true, P: p, HW: hw, Eff: estimator.ResolveEfficiency(j.In, hw, j.Eff), FirstWave: wave}
 	if j.In.Task.Training() {
 		r.Seconds = estimator.JobTime(p, j.Tokens)
 		r.GPUHours = estimator.GPUHours(p, j.Tokens)

@@ -197,6 +197,7 @@ const (
 	MsgEffMFU
 	MsgEffBandwidth
 	MsgFTTFT
+	MsgFirstWave
 	MsgFDecode
 	MsgFCostPerM
 	MsgFTrain
@@ -963,6 +964,7 @@ var messagesEN = [NMsgs]string{
 	MsgEpochs:                "Epochs",
 	MsgJobEpochs:             "%s epochs × %s tokens",
 	MsgPerEpoch:              "%s per epoch",
+	MsgFirstWave:             "mean of a benchmark at %s in flight, its first wave %s late, as a cold start after the warm-up (estimate)",
 	MsgNeedsDataset:          "give the dataset's tokens for epochs",
 	MsgEP:                    "Expert parallel (EP, MoE)",
 	MsgDP:                    "Attention data parallel (DP, serving)",
@@ -1448,6 +1450,7 @@ var MessagesRU = [NMsgs]string{
 	MsgEpochs:                "Эпох",
 	MsgJobEpochs:             "%s эп. × %s токенов",
 	MsgPerEpoch:              "%s за эпоху",
+	MsgFirstWave:             "среднее бенчмарка при %s запросах в работе, первая волна позже на %s — холодный старт после прогрева (оценка)",
 	MsgNeedsDataset:          "для эпох укажите токены датасета",
 	MsgEP:                    "Экспертный параллелизм (EP, MoE)",
 	MsgDP:                    "Параллелизм внимания по данным (DP, сервинг)",
@@ -1933,6 +1936,7 @@ var messagesZH = [NMsgs]string{
 	MsgEpochs:                "训练轮数",
 	MsgJobEpochs:             "%s 轮 × %s token",
 	MsgPerEpoch:              "每轮 %s",
+	MsgFirstWave:             "并发 %s 的基准测试均值，首批请求因预热后的冷启动晚 %s（估算）",
 	MsgNeedsDataset:          "设置轮数时请填写数据集 token 数",
 	MsgEP:                    "专家并行（EP，MoE）",
 	MsgDP:                    "注意力数据并行（DP，推理服务）",
