@@ -34,9 +34,15 @@ func TestNothingFitsSaysWhy(t *testing.T) {
 		}
 	}
 
-	_, out, _ = runPlanArgs(t, "--model", "llama-3.1-405b", "--requests-per-second", "2", "--gpu", "t4", "--max-instances", "1")
+	_, out, _ = runPlanArgs(t, "--model", "llama-3.1-405b", "--requests-per-second", "2", "--gpu", "h100-sxm", "--max-instances", "1")
 	if !strings.Contains(out, "nothing fits with --gpu as given; without it the cheapest plan is ") {
-		t.Errorf("405B on one T4 instance (rows refused for different reasons):\n%s", out)
+		t.Errorf("405B on one H100 instance (rows refused for different reasons):\n%s", out)
+	}
+	// Every T4 offer is one, four or eight T4s on PCIe: no serving copy
+	// spans them, whatever their network (fit.span_node).
+	_, out, _ = runPlanArgs(t, "--model", "llama-3.1-405b", "--requests-per-second", "2", "--gpu", "t4")
+	if want := "nothing fits with --gpu as given: every offer is refused for one reason, one instance does not hold it, and one serving copy is not split over instances without NVLink between their GPUs"; !strings.Contains(out, want) {
+		t.Errorf("405B on T4s, want %q in:\n%s", want, out)
 	}
 }
 

@@ -252,7 +252,7 @@ func (p *planner) disaggLayouts(o *Offer, e estimator.Engine) (pre, dec []copySh
 		return pre, dec
 	}
 	for _, n := range disaggWiderInstances {
-		if n > min(p.instLimit(o), maxWideEPInstances) || e == estimator.VLLM && n > 2 {
+		if n > p.wideInstLimit(o) || e == estimator.VLLM && n > 2 {
 			// vLLM's over two instances only: without DeepEP its
 			// experts' all-to-all is the collective's ring, whose
 			// latency grows with every instance more.

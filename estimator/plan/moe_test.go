@@ -170,8 +170,10 @@ func TestExpertLayoutsKeepTheirOwnMemo(t *testing.T) {
 // over the NIC, and rents well under two thirds of the instances the
 // pipeline layout (TP 8 × PP 2, the only shape tried before) needs.
 // Measured when written: 14 instances against 46. The network matters:
-// at a tenth of it (320 Gbit/s) the all-to-all costs more than the
-// pipeline saves and the planner keeps TP 8 × PP 2.
+// at a tenth of it over RoCE (320 Gbit/s) the all-to-all costs more than
+// the pipeline saves and the planner keeps TP 8 × PP 2; over 320 Gbit/s
+// of Ethernet, short of what the wide-EP guides run on, the wide copy is
+// not tried at all and the row says why (note.wide_ep_network).
 func TestWideExpertParallel(t *testing.T) {
 	in := modelInput(t, "deepseek-r1")
 	in.Weights, in.Engine = estimator.FP8, estimator.SGLang
@@ -180,9 +182,17 @@ func TestWideExpertParallel(t *testing.T) {
 	// DP 16, which leaves an 80 GiB GPU no pool (estimator.Input.MemShare).
 	in.GPUMemUtil = 0.9
 	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: 2, TPOTSeconds: 0.05}
+	ether := gpuOffer(t, "h100-sxm", 8, estimator.FP8)
+	ether.NetworkGbps, ether.NetworkFabric = 320, "ethernet"
+	if r := serveOne(t, in, ether, w, false); !r.Fits || r.EP > 1 || r.PP != 2 || !hasNote(&r, "note.wide_ep_network") {
+		t.Errorf("320 Gbit/s Ethernet: fits %v, TP %d PP %d EP %d, notes %v: want TP 8 PP 2 and note.wide_ep_network", r.Fits, r.TP, r.PP, r.EP, r.Notes)
+	}
 	for _, gbps := range []float64{3200, 320} {
 		o := gpuOffer(t, "h100-sxm", 8, estimator.FP8)
 		o.NetworkGbps = gbps
+		if gbps == 320 {
+			o.NetworkFabric = "roce"
+		}
 		res, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{})
 		if err != nil || res.Cheapest < 0 {
 			t.Fatalf("%v Gbit/s: no plan: %v", gbps, err)
@@ -300,5 +310,51 @@ func TestSGLangLaysOutNoDPAttentionForMixtral(t *testing.T) {
 		if dp := r.AttnDP > 1; dp != (eng == estimator.VLLM) {
 			t.Errorf("%v: picked TP %d DP %d EP %d", eng, r.TP, r.AttnDP, r.EP)
 		}
+	}
+}
+
+// TestNoCopyOverSmallVMs: Qwen3-30B-A3B in fp16 (61 GB of weights) fits
+// no instance of one or four T4s (16 GB each). Before a serving copy
+// needed NVLink nodes to span instances (serveInstLimit), the planner
+// rented eight single-T4 g4dn.2xlarge VMs as one DP 8 / EP 8 copy over
+// their 10 Gbit/s NICs, and four-T4 g4dn.12xlarge pairs likewise; now
+// those rows say why not (fit.span_node) and the pick is the one
+// instance of eight T4s, g4dn.metal (AWS prices, us-east-1). An 8 × H100
+// node on a stated 3,200 Gbit/s EFA network still spans: DeepSeek-R1 in
+// FP8 runs its wide expert-parallel copy over two of them.
+func TestNoCopyOverSmallVMs(t *testing.T) {
+	in := modelInput(t, "qwen3-30b-a3b")
+	in.Weights = estimator.FP16
+	var offers []plan.Offer
+	for _, c := range []struct {
+		name  string
+		gpus  float64
+		gbps  float64
+		price float64
+	}{{"g4dn.2xlarge", 1, 10, 0.752}, {"g4dn.12xlarge", 4, 50, 3.912}, {"g4dn.metal", 8, 100, 7.824}} {
+		o := gpuOffer(t, "t4", c.gpus, estimator.FP16)
+		o.ID, o.InstanceType, o.NetworkGbps, o.NetworkFabric, o.OnDemandPerHour = c.name, c.name, c.gbps, "ethernet", c.price
+		offers = append(offers, o)
+	}
+	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 1, PromptTokens: 1000, OutputTokens: 200}
+	res, err := plan.Plan(plan.Request{Input: in, Workload: w}, offers, plan.Options{KeepUnfit: true})
+	if err != nil || res.Cheapest < 0 {
+		t.Fatalf("no plan: %v", err)
+	}
+	if r := res.Rows[res.Cheapest]; r.Offer.ID != "g4dn.metal" || r.InstancesPerReplica != 1 || r.TP != 8 {
+		t.Errorf("picked %s, TP %d, %d instances a copy; want g4dn.metal, TP 8 on one instance", r.Offer.ID, r.TP, r.InstancesPerReplica)
+	}
+	for _, r := range res.Rows {
+		if r.Offer.ID != "g4dn.metal" && (r.Fits || r.FitReason.Key != "fit.span_node") {
+			t.Errorf("%s: fits %v over %d instances a copy (%v), want fit.span_node", r.Offer.ID, r.Fits, r.InstancesPerReplica, r.FitReason)
+		}
+	}
+	r1 := modelInput(t, "deepseek-r1")
+	r1.Weights, r1.Engine, r1.GPUMemUtil = estimator.FP8, estimator.SGLang, 0.9
+	p5 := gpuOffer(t, "h100-sxm", 8, estimator.FP8)
+	p5.NetworkGbps, p5.NetworkFabric = 3200, "efa"
+	wr := plan.Workload{RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: 2, TPOTSeconds: 0.05}
+	if r := serveOne(t, r1, p5, wr, false); !r.Fits || r.EP != 16 || r.InstancesPerReplica != 2 {
+		t.Errorf("DeepSeek-R1 on 8 × H100 over EFA: fits %v, TP %d PP %d EP %d over %d instances (%v), want EP 16 over 2", r.Fits, r.TP, r.PP, r.EP, r.InstancesPerReplica, r.FitReason)
 	}
 }

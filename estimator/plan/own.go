@@ -118,7 +118,8 @@ func holds(r *Row) bool {
 
 // ownShortfall is the fit reason of the user's own offer o that one
 // instance does not hold and that has no network to span several
-// (fit.no_fabric): how many of its GPUs one instance would need, found by
+// (fit.no_fabric), or whose instances a serving copy does not span
+// (fit.span_node): how many of its GPUs one instance would need, found by
 // the planner's own layout search on an instance of 2, 4 and 8 of them
 // (ownGPUsTried), and, for inference, the smaller weights that would fit
 // o as it is. An expert adds GPUs to the server or quantises before
@@ -164,6 +165,9 @@ func (p *planner) ownSearch(o *Offer) Reason {
 	// reason says the instance that holds the job, or asks for the
 	// network.
 	plain := Reason{Key: "fit.no_fabric_own"}
+	if p.req.Workload.Kind != Training && !serveNode(o) {
+		plain = Reason{Key: "fit.span_node"} // no network lets a copy span o
+	}
 	if more {
 		plain = Reason{Key: "fit.own_more_gpus", Args: []any{count(o.GPUCount), o.GPU, gpus, o.GPU, layout}}
 	}

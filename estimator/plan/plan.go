@@ -414,7 +414,7 @@ func (p *planner) plan(offers []Offer) Result {
 				r.Notes = append(slices.Clip(r.Notes), sc.stop)
 			}
 		}
-		if !r.Fits && r.Offer.UserPrice && r.FitReason.Key == "fit.no_fabric" {
+		if k := r.FitReason.Key; !r.Fits && r.Offer.UserPrice && (k == "fit.no_fabric" || k == "fit.span_node") {
 			// The user's own machines: how many GPUs one of them would
 			// need, or the network between them, theirs to state in the
 			// sheet's row (set here, not in tooBig: rows of one shape
@@ -1109,9 +1109,88 @@ func (p *planner) instLimit(o *Offer) int {
 	return 1
 }
 
-// tooBig is the fit reason of a job that no allowed count of o holds.
+// minWideEPGbpsPerGPU is the least stated network per GPU, in Gbit/s,
+// over which a wide expert-parallel copy spans instances without a named
+// RDMA fabric: the 400 Gbit/s InfiniBand NDR per H100 (3,200 Gbit/s per
+// 8-GPU node) of the cluster LMSYS ran its multi-node DeepSeek deployment
+// on (12 nodes of 8 H100s, LMSYS, "Deploying DeepSeek with PD
+// Disaggregation and Large-scale Expert Parallelism on 96 H100 GPUs",
+// 2025-05), as AWS p5's 3,200 Gbit/s EFA and Azure ND H100 v5's 3,200
+// Gbit/s InfiniBand.
+const minWideEPGbpsPerGPU = 400
+
+// serveNode reports whether o's instances are nodes one serving copy may
+// span: several GPUs on one NVLink (or Infinity Fabric) domain. Every
+// multi-node serving guide runs over such nodes: vLLM's tensor
+// parallelism inside each node and pipeline stages across nodes (vLLM
+// docs, "Distributed Inference and Serving", v0.8: 16 GPUs in 2 nodes of
+// 8 as TP 8 × PP 2), LMSYS's DeepSeek over 8-GPU H100 nodes, SGLang's
+// multi-node DeepSeek (--nnodes 2 of 8 GPUs; SGLang docs, DeepSeek
+// usage), TensorRT-LLM's wide EP on GB200 NVL72 (its docs, "Wide Expert
+// Parallelism"); DeepEP needs NVLink between a node's GPUs
+// (deepseek-ai/DeepEP README, "Requirements"). A copy over single-GPU or
+// PCIe VMs (8 g4dn.2xlarge T4s for a 30B model) sends every layer's
+// traffic over the NIC where a 4- or 8-GPU instance, or a GPU with more
+// memory, keeps it on one board: no practitioner rents it, whatever the
+// network.
+func serveNode(o *Offer) bool {
+	return o.GPUCount >= 2 && gpuLink(o.Interconnect)
+}
+
+// serveInstLimit is how many instances of o one serving copy may span:
+// instLimit (a stated network, or unknown networks allowed) where o's
+// instances are NVLink nodes (serveNode), else one. A pipeline copy
+// passes only activations from stage to stage, and vLLM's guide names no
+// fabric for it (its InfiniBand advice is for tensor parallelism across
+// nodes); a wide expert-parallel copy asks more (wideInstLimit).
+func (p *planner) serveInstLimit(o *Offer) int {
+	if !serveNode(o) {
+		return 1
+	}
+	return p.instLimit(o)
+}
+
+// wideNetwork reports whether the network between o's instances carries
+// a wide expert-parallel copy's all-to-all as the guides run it: a named
+// RDMA fabric (DeepEP's internode kernels need RDMA, deepseek-ai/DeepEP
+// README "Requirements"; LMSYS and SGLang run it over InfiniBand), or a
+// stated bandwidth at least minWideEPGbpsPerGPU. An unstated network
+// passes only where the user allows unknown networks
+// (Assumptions.UnknownNetworks: they vouch for it): the catalog leaves
+// most 8-GPU H100 offers' network unstated though such HGX nodes are what
+// the guides ran (serveNode still keeps small VMs out). A stated network
+// short of both (Ethernet below the guides' bandwidth, as 1,000 Gbit/s
+// over 8 GPUs) does not pass: the row says why (note.wide_ep_network).
+func (p *planner) wideNetwork(o *Offer) bool {
+	switch o.NetworkFabric {
+	case "efa", "infiniband", "roce":
+		return true
+	}
+	if o.NetworkGbps > 0 {
+		return o.NetworkGbps >= minWideEPGbpsPerGPU*math.Max(o.GPUCount, 1)
+	}
+	return o.NetworkFabric == "" && p.req.Assumptions.UnknownNetworks
+}
+
+// wideInstLimit is how many instances of o one wide expert-parallel copy
+// (or disaggregated worker) may span: serveInstLimit up to
+// maxWideEPInstances over a network that carries its all-to-all
+// (wideNetwork), else one.
+func (p *planner) wideInstLimit(o *Offer) int {
+	if !p.wideNetwork(o) {
+		return 1
+	}
+	return min(p.serveInstLimit(o), maxWideEPInstances)
+}
+
+// tooBig is the fit reason of a job that no allowed count of o holds: a
+// serving copy's says where o's instances are not nodes it spans
+// (serveNode).
 func (p *planner) tooBig(o *Offer) Reason {
-	if !p.fabric(o) {
+	switch {
+	case !p.in.Task.Training() && !serveNode(o):
+		return Reason{Key: "fit.span_node"}
+	case !p.fabric(o):
 		return Reason{Key: "fit.no_fabric"}
 	}
 	return Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}

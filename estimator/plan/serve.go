@@ -333,7 +333,8 @@ func shapeOf(in estimator.Input, perInstance, instancesPer int) copyShape {
 // that fits one instance, then each larger TP up to the instance or NVLink
 // domain (after each TP of a mixture-of-experts model, its expert-parallel
 // layouts: moeLayouts); a model too large for one instance spans the
-// fewest instances, TP inside each and pipeline stages across them.
+// fewest instances, TP inside each and pipeline stages across them, where
+// its instances are nodes a serving copy spans (serveInstLimit).
 func (p *planner) inferShapes(o *Offer) []copyShape {
 	mem, _ := p.slice(o)
 	in := p.in
@@ -352,7 +353,17 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 		if in.GPUs <= gpus {
 			return []copyShape{shapeOf(in, max(gpus/(in.GPUs), 1), 1)}
 		}
-		return []copyShape{shapeOf(in, 1, (in.GPUs+gpus-1)/gpus)}
+		// Spanning instances: over NVLink nodes on a stated network
+		// (serveInstLimit), experts spread past one instance over a
+		// network that carries their all-to-all (wideNetwork).
+		n, limit := (in.GPUs+gpus-1)/gpus, p.serveInstLimit(o)
+		if in.EP > gpus && !p.wideNetwork(o) {
+			limit = 1
+		}
+		if n > limit {
+			return nil // the fit reason says why (tooBig)
+		}
+		return []copyShape{shapeOf(in, 1, n)}
 	}
 	if o.GPUCount < 1 {
 		c := withGPUs(in, 1, 1, 1, 0)
@@ -383,7 +394,7 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 	}
 	tp := top
 	// Pipeline stages across instances: no more stages than layers.
-	limit := min(p.instLimit(o), max(in.Arch.Layers*tp/gpus, 1))
+	limit := min(p.serveInstLimit(o), max(in.Arch.Layers*tp/gpus, 1))
 	s, ok := searchInstances(limit, 0, func(n int) (copyShape, bool) {
 		if n == 1 {
 			return copyShape{}, false
@@ -412,9 +423,10 @@ const maxWideEPInstances = 16
 // mixture-of-experts model that no instance of o holds alone: attention
 // data parallelism on every GPU and the routed experts spread whole over
 // all of them (TP = DP = EP = the copy's GPUs), over the fewest instances
-// that hold it, as SGLang runs DeepSeek over several nodes (--tp 16 --dp
-// 16 --enable-dp-attention --ep 16 --nnodes 2; SGLang docs, DeepSeek
-// usage, multi-node) and TensorRT-LLM's wide EP (its docs, "Wide Expert
+// that hold it (over nodes and a network it spans: wideInstLimit), as
+// SGLang runs DeepSeek over several nodes (--tp 16 --dp 16
+// --enable-dp-attention --ep 16 --nnodes 2; SGLang docs, DeepSeek usage,
+// multi-node) and TensorRT-LLM's wide EP (its docs, "Wide Expert
 // Parallelism"). Only the experts' all-to-all crosses the instances (the
 // estimator prices it over the NIC: epAllToAllSecondsPerByte), where the
 // pipeline copy beside it passes activations stage to stage. A model that
@@ -422,7 +434,7 @@ const maxWideEPInstances = 16
 // (moeLayouts) serve it on fewer instances, each instance's all-to-all
 // staying on NVLink.
 func (p *planner) wideEP(out []copyShape, o *Offer, in estimator.Input, gpus int) []copyShape {
-	limit := min(p.instLimit(o), maxWideEPInstances)
+	limit := p.wideInstLimit(o)
 	if limit < 2 || !p.choosesLayout(in) {
 		return out
 	}
@@ -442,13 +454,18 @@ func (p *planner) wideEP(out []copyShape, o *Offer, in estimator.Input, gpus int
 	return out
 }
 
-// setLayout sets r's attention-DP and EP layout from copy cs, and the
-// memory share the planner set on it (Row.MemShare) with its note.
-func (p *planner) setLayout(r *Row, cs copyShape) {
+// setLayout sets r's attention-DP and EP layout from copy cs on o, and the
+// memory share the planner set on it (Row.MemShare) with its note. A
+// mixture-of-experts copy in pipeline stages over instances whose network
+// carries no wide expert-parallel copy (wideNetwork) says so.
+func (p *planner) setLayout(r *Row, o *Offer, cs copyShape) {
 	r.AttnDP, r.EP, r.MemShare = cs.dp, cs.ep, 0
 	if s := cs.mem.share; s > 0 && s != p.in.GPUMemUtil {
 		r.MemShare = s
 		r.Notes = append(slices.Clip(r.Notes), Reason{Key: "note.mem_share", Args: []any{cs.dp, s}})
+	}
+	if cs.pp > 1 && cs.instancesPer > 1 && p.choosesLayout(p.in) && !p.wideNetwork(o) {
+		r.Notes = append(slices.Clip(r.Notes), Reason{Key: "note.wide_ep_network", Args: []any{float64(minWideEPGbpsPerGPU)}})
 	}
 }
 
@@ -722,7 +739,7 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 		c.Instances = units * cs.instancesPer
 		c.GPUs = float64(c.Instances) * o.GPUCount
 		c.TP, c.PP, c.DP, c.ZeRO = cs.tp, cs.pp, cs.perInstance, 0
-		p.setLayout(&c, cs)
+		p.setLayout(&c, o, cs)
 		c.SustainableRPSPerReplica = sc.mu * float64(cs.perInstance)
 		c.Concurrency = l.c
 		c.TPOTSeconds = l.tpot
@@ -905,7 +922,7 @@ func (p *planner) batchTech(o *Offer, r *Row) {
 	r.Instances = units * cs.instancesPer
 	r.GPUs = float64(r.Instances) * o.GPUCount
 	r.TP, r.PP, r.DP = cs.tp, cs.pp, cs.perInstance
-	p.setLayout(r, cs)
+	p.setLayout(r, o, cs)
 	r.Concurrency = c
 	r.TokensPerSecond = tps
 	r.prefillShare = share

@@ -526,14 +526,16 @@ func TestOwnPricePassesTheKinds(t *testing.T) {
 // TestOwnUnfitIsListed: the user's own offer that does not hold the job is
 // listed, beyond Top and without KeepUnfit, with the reason and what to
 // give (its network, in the sheet); a catalog twin that does not fit is
-// not listed.
+// not listed. The offers are 8-GPU NVLink nodes, which a serving copy
+// spans given a network (a single-GPU box is told fit.span_node instead).
 func TestOwnUnfitIsListed(t *testing.T) {
 	req, offers := servingRequest(t)
 	_, h100 := trustedA100H100(t, offers)
 	small := func(id string, own bool) plan.Offer {
 		o := fresh(*h100)
 		o.ID, o.InstanceType, o.UserPrice = id, id, own
-		o.GPUMemory, o.GPUVisibleMemory = 2e9, 0
+		o.GPUCount, o.Interconnect = 8, "nvlink"
+		o.GPUMemory, o.GPUVisibleMemory = 1e9, 0
 		o.NetworkGbps, o.NetworkFabric = 0, ""
 		return o
 	}

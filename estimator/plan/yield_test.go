@@ -60,18 +60,23 @@ func TestYieldStretches(t *testing.T) {
 		name, model string
 		task        estimator.Task
 		w           plan.Workload
+		unknownNets bool // Assumptions.UnknownNetworks
 	}{
-		{"batch", "llama-3.1-8b", estimator.Inference, plan.Workload{Kind: plan.Batch, PromptTokens: prompt, OutputTokens: output, Requests: 100000}},
-		{"serving", "llama-3.1-8b", estimator.Inference, serving(20)},
-		{"finetune", "llama-3.1-8b", estimator.FullFinetune, training},
-		{"lora", "llama-3.1-8b", estimator.LoRA, training},
-		{"pretrain", "llama-3.1-8b", estimator.Pretrain, training},
-		{"pretrain-70b", "llama-3.1-70b", estimator.Pretrain, training},
-		{"serving-r1", "deepseek-r1", estimator.Inference, serving(100)},
+		{"batch", "llama-3.1-8b", estimator.Inference, plan.Workload{Kind: plan.Batch, PromptTokens: prompt, OutputTokens: output, Requests: 100000}, false},
+		{"serving", "llama-3.1-8b", estimator.Inference, serving(20), false},
+		{"finetune", "llama-3.1-8b", estimator.FullFinetune, training, false},
+		{"lora", "llama-3.1-8b", estimator.LoRA, training, false},
+		{"pretrain", "llama-3.1-8b", estimator.Pretrain, training, false},
+		{"pretrain-70b", "llama-3.1-70b", estimator.Pretrain, training, false},
+		// Unknown networks allowed: the wide expert-parallel copies are
+		// searched over the 8-GPU offers whose network the catalog leaves
+		// unstated too, not only over the few on a stated RDMA fabric.
+		{"serving-r1", "deepseek-r1", estimator.Inference, serving(100), true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			req, offers := pageRequest(t, c.model, c.task, c.w)
+			req.Assumptions.UnknownNetworks = c.unknownNets
 			st, err := plan.Stretches(req, offers)
 			if err != nil {
 				t.Fatal(err)
