@@ -418,7 +418,7 @@ func (e *emitter) disaggWorkers(side disaggSide) (string, error) {
 		c.onGPUs(0, s.tp/s.nodes)
 		c.set("--port", itoa(disaggPort))
 		if e.k == VLLM {
-			b.WriteString(": \"${HOST_IP:?set HOST_IP to the address of this instance}\"\n")
+			b.WriteString(hostIPGuard)
 			script := vllmHeadless(*c, s.dp/s.nodes, s.nodes)
 			b.WriteString(nodeGuards(s.nodes, script) + script)
 			return b.String(), nil
@@ -442,7 +442,7 @@ func (e *emitter) disaggWorkers(side disaggSide) (string, error) {
 			"case $WORKERS in ''|0*|*[!0-9]*) echo \"WORKERS: $WORKERS: want 1 to " + itoa(per) + "\" >&2; exit 1;; esac\n")
 	}
 	if e.k == VLLM {
-		b.WriteString(guard("HOST_IP", "the address of this instance"))
+		b.WriteString(hostIPGuard)
 	}
 	if e.router == DynamoRouter {
 		b.WriteString(dynamoEnvCheck)
@@ -468,6 +468,10 @@ func (e *emitter) disaggWorkers(side disaggSide) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// hostIPGuard stops a vLLM worker's script that does not know its
+// instance's own address (hostIP, vLLM's NIXL side channel).
+var hostIPGuard = guard("HOST_IP", "the address of this instance")
 
 // headAddr is the first instance of a worker over several (the
 // address its data-parallel ranks meet at).
