@@ -222,8 +222,10 @@ func (c *simulateCmd) run(job estimateJob, stdout io.Writer, fail func(string, .
 		}
 	}
 	firstWave := 0.0 // the estimate flags' --first-wave-seconds: the closed loops' cold first wave
-	if f, ok := c.fs.Lookup("first-wave-seconds").Value.(*firstWaveFlag); ok {
-		firstWave = f.seconds(in.Engine, job.gpu.Vendor)
+	if f := c.fs.Lookup("first-wave-seconds"); f != nil {
+		if fw, ok := f.Value.(*firstWaveFlag); ok {
+			firstWave = fw.seconds(in.Engine, job.gpu.Vendor)
+		}
 	}
 	var points []simPoint
 	if *c.rates != "" {
