@@ -88,7 +88,7 @@ func (p *perfJSON) applySim(cfg sim.Config, res sim.Result, replicas int) {
 // planner's sizing runs model a service in its steady state, which has
 // no first wave.
 type firstWaveFlag struct {
-	set   bool    // a number was given
+	set   bool    // a number was given, or a calibration's 0 (loadCalibration)
 	value float64 // seconds, when set
 }
 
