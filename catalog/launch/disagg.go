@@ -406,10 +406,11 @@ func (e *emitter) disaggWorkers(side disaggSide) (string, error) {
 	}
 	var b strings.Builder
 	if s.nodes > 1 {
-		// One worker over s.nodes instances: the same command on each,
-		// its rank and its first instance's address from the
-		// environment (engineCommand's --nnodes, --node-rank,
-		// --dist-init-addr), the instance's own GPUs.
+		// One worker over s.nodes instances, on each the instance's own
+		// GPUs, its rank and its first instance's address from the
+		// environment: SGLang's same command on each (engineCommand's
+		// --nnodes, --node-rank, --dist-init-addr), vLLM's API server
+		// on the first and headless ranks on the others (vllmHeadless).
 		b.WriteString("# " + plural(side.workers, side.mode+" worker") + " on " + plural(side.instances, "instance") + ": each worker over " + plural(s.nodes, "instance") +
 			"; run this on each with NODE_RANK 0.." + itoa(s.nodes-1) + " and HEAD_IP the worker's first instance\n")
 		if e.router == DynamoRouter {
