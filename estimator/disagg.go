@@ -40,7 +40,8 @@ type DisaggSide struct {
 	RedundantExperts int
 	// Batch caps each worker: prompts in one prefill forward (0: one
 	// prompt), or requests decoding together, the rest waiting for a
-	// slot (0: every request the client keeps in flight).
+	// slot (0: no cap beyond every request the client keeps in flight,
+	// or at a Rate, what the worker's KV pool holds).
 	Batch int
 	// MemShare is each worker's engine memory share (as
 	// Input.GPUMemUtil); 0: the model input's. A planner that gives the
@@ -82,8 +83,9 @@ type Disagg struct {
 	// Rate, when positive, is the replica's completion rate in requests/s
 	// (an open loop, as a planner sizes a fleet): the steady state is the
 	// one at that rate, Concurrency is not read, and each decode worker
-	// holds up to Decode.Batch requests, else as many as its KV pool
-	// holds. A rate at or above either side's capacity is refused.
+	// holds as many requests as its KV pool holds, at most Decode.Batch
+	// where that is set. A rate at or above either side's capacity is
+	// refused.
 	Rate float64
 	// Quantile is the quantile of TTFT and TPOT over the requests that
 	// DisaggPoint.TTFTAtSeconds and TPOTAtSeconds report (0.95 for a
@@ -478,9 +480,12 @@ func (z *DisaggSizer) model(d Disagg) (*disaggSteps, error) {
 		return between(at, n)
 	}
 	kMax := float64(max(d.Prefill.Batch, 1))
-	// Decode slots: --decode-batch, else every request the client keeps
-	// in flight (the measured engines admit them all; the KV pool estimate
-	// is reported with the decode worker's memory, not used as a cap).
+	// Decode slots: at a closed loop's concurrency, every request the
+	// client keeps in flight (the measured engines admit them all; the KV
+	// pool estimate is reported with the decode worker's memory, not used
+	// as a cap); at an open loop's rate, what the KV pool holds; either at
+	// most Decode.Batch where it is set (--decode-batch, or a planner's
+	// engine running-sequence limit).
 	nMax, slotsBound := math.Max(1, math.Ceil(float64(d.Concurrency)/float64(d.Decode.Workers))), "concurrency"
 	if d.Rate > 0 {
 		nMax, slotsBound = float64(dm.MaxConcurrency()), "kv"

@@ -50,6 +50,9 @@ func FuzzEstimate(f *testing.F) {
 	f.Add(uint8(0), uint8(0), uint8(1), uint8(1), 1, 2048, uint8(0), uint8(0), 16, 0.9, int64(80<<30), 1, 0, 1, 1, uint8(0), uint8(0), true, false)
 	f.Add(uint8(2), uint8(1), uint8(5), uint8(3), 4, 4096, uint8(4), uint8(1), 64, 0.5, int64(24<<30), 8, 3, 2, 2, uint8(2), uint8(1), false, true)
 	f.Add(uint8(7), uint8(0), uint8(0), uint8(1), 16, 8192, uint8(0), uint8(1), 8, 0.95, int64(80<<30), 4, 0, 4, 1, uint8(0), uint8(0), true, false)
+	// Pre-training in bf16 under AdamW at ZeRO 1 on 8 GPUs with flash-attn's
+	// fused cross-entropy and bf16 optimizer states (task's high bits).
+	f.Add(uint8(0), uint8(1|64|128), uint8(1), uint8(1), 2, 2048, uint8(0), uint8(0), 16, 0.9, int64(80<<30), 8, 1, 1, 1, uint8(0), uint8(0), true, false)
 	f.Fuzz(func(t *testing.T, model, task, weights, kv uint8, batch, seq int, opt, engine uint8, rank int, util float64,
 		vram int64, gpus, zero, tp, pp int, offload, quant uint8, flash, gc bool) {
 		in := DefaultInput(archs[int(model)%len(archs)])
@@ -59,6 +62,7 @@ func FuzzEstimate(f *testing.F) {
 		in.Offload, in.Quant, in.FlashAttention, in.GradCheckpointing = Offload(offload%4), Quant(quant%9), flash, gc
 		// The high bits drive the training-memory options.
 		in.PureBF16, in.OptimizerInBackward, in.LossChunks = opt&64 != 0, opt&128 != 0, int(quant>>4)
+		in.FlashCrossEntropy, in.BF16OptimizerStates = task&64 != 0, task&128 != 0
 		in.EP, in.DP = 1<<(offload>>5), 1<<(kv>>5) // serving parallelism: 1..128
 		in.SchedulerSteps = int(engine >> 4)
 		if in.Validate() != nil {

@@ -99,10 +99,10 @@ type PerfResult struct {
 	Eff      estimator.Efficiency
 	Seconds  float64 // training: the whole job
 	GPUHours float64
-	// FirstWave is the cold first wave (seconds) of the simulated
+	// FirstWaveSeconds is the cold first wave of the simulated
 	// closed-loop benchmark whose mean TTFT P holds (serving engines;
 	// 0 when none): the speed section says so beside the TTFT.
-	FirstWave float64
+	FirstWaveSeconds float64
 }
 
 // Fewest is the fit table's row for gpu, when the table has one: its
@@ -325,7 +325,7 @@ func perfOf(j Job) (PerfResult, error) {
 	}
 	// The efficiencies the estimate used (Perf.ComputeEfficiency): the
 	// page shows these, never a second default.
-	r := PerfResult{OK: true, P: p, HW: hw, Eff: estimator.ResolveEfficiency(j.In, hw, j.Eff), FirstWave: wave}
+	r := PerfResult{OK: true, P: p, HW: hw, Eff: estimator.ResolveEfficiency(j.In, hw, j.Eff), FirstWaveSeconds: wave}
 	if j.In.Task.Training() {
 		r.Seconds = estimator.JobTime(p, j.Tokens)
 		r.GPUHours = estimator.GPUHours(p, j.Tokens)

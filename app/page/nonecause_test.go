@@ -71,13 +71,7 @@ func TestEmptyAnswerNamesTheEngine(t *testing.T) {
 // one that fits, have no single cause; one reason that is not an
 // engine's is named as it is.
 func TestNoneCauseNeedsOneReason(t *testing.T) {
-	frag := "m=llama-3.1-8b&rps=1&e=trtllm&hr=cn-zhangjiakou"
-	cat := catalog.Default()
-	pr := NewPrices(cat, nil)
-	d := Derive(ParseFragment(frag, DefaultState), nil, pr, nil, "")
-	req := PlanRequest(d.Job)
-	req.FX = cat.PlanFX()
-	offers := pr.PlanOffers(d.Job.In.Weights)
+	req, offers := planRequestOf(NewPrices(catalog.Default(), nil), "m=llama-3.1-8b&rps=1&e=trtllm&hr=cn-zhangjiakou")
 	res, err := planner.Plan(req, offers, planner.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -112,13 +106,9 @@ func TestNoneCauseNeedsOneReason(t *testing.T) {
 // theirs), not the request again. TensorRT-LLM on Alibaba's T4s (vLLM
 // and SGLang start there) and SGLang on IBM's V100s (vLLM starts there).
 func TestNoneCauseFromTheFirstPlan(t *testing.T) {
-	cat := catalog.Default()
-	pr := NewPrices(cat, nil)
+	pr := NewPrices(catalog.Default(), nil)
 	for _, frag := range []string{"m=llama-3.1-8b&rps=1&e=trtllm&hr=cn-zhangjiakou", "m=llama-3.1-8b&rps=1&e=sglang&pv=ibm"} {
-		d := Derive(ParseFragment(frag, DefaultState), nil, pr, nil, "")
-		req := PlanRequest(d.Job)
-		req.FX = cat.PlanFX()
-		offers := pr.PlanOffers(d.Job.In.Weights)
+		req, offers := planRequestOf(pr, frag)
 		res, err := planner.Plan(req, offers, planner.Options{})
 		if err != nil || res.Cheapest >= 0 || len(res.Unfit) != res.Considered || res.Considered == 0 {
 			t.Fatalf("%s: cheapest %d, %d refusals of %d offers: %v", frag, res.Cheapest, len(res.Unfit), res.Considered, err)
@@ -147,10 +137,8 @@ func TestNoneCauseFromTheFirstPlan(t *testing.T) {
 		}
 	}
 	// A plan where a row fits keeps no refusals.
-	d := Derive(ParseFragment("m=llama-3.1-8b&rps=1&e=vllm&hr=cn-zhangjiakou", DefaultState), nil, pr, nil, "")
-	req := PlanRequest(d.Job)
-	req.FX = cat.PlanFX()
-	if res, err := planner.Plan(req, pr.PlanOffers(d.Job.In.Weights), planner.Options{}); err != nil || res.Cheapest < 0 || res.Unfit != nil {
+	req, offers := planRequestOf(pr, "m=llama-3.1-8b&rps=1&e=vllm&hr=cn-zhangjiakou")
+	if res, err := planner.Plan(req, offers, planner.Options{}); err != nil || res.Cheapest < 0 || res.Unfit != nil {
 		t.Errorf("vLLM on the T4: cheapest %d, %d refusals kept (%v)", res.Cheapest, len(res.Unfit), err)
 	}
 }
@@ -184,4 +172,13 @@ func TestEmptyAnswerNamesTheLatencyFloor(t *testing.T) {
 	if want := "one prompt on an idle replica on " + pr.ProviderName("aws") + " p6-b300.48xlarge,"; v.Answer.Kind != AnswerNone || !strings.Contains(v.Answer.Note, want) {
 		t.Errorf("answer %v: %q, want %q in it", v.Answer.Kind, v.Answer.Note, want)
 	}
+}
+
+// planRequestOf is the planner's request for the job of the page link
+// frag, in the catalog's currencies, and the offers it plans on.
+func planRequestOf(pr Prices, frag string) (planner.Request, []planner.Offer) {
+	d := Derive(ParseFragment(frag, DefaultState), nil, pr, nil, "")
+	req := PlanRequest(d.Job)
+	req.FX = pr.Cat.PlanFX()
+	return req, pr.PlanOffers(d.Job.In.Weights)
 }

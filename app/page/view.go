@@ -667,11 +667,11 @@ func (b *viewBuilder) perf() PerfView {
 			{ID: "rs-throughput", Label: b.t(MsgThroughputInfer), Value: l.Rate(p.TokensPerSecond) + " " + band, Basis: basis(MsgFDecode, verify)},
 			{ID: "rs-cost-at-speed", Label: b.t(MsgCostAtSpeed), Value: atSpeedV, Detail: atSpeedWhere, Basis: basis(MsgFCostPerM, verify)},
 		}
-		if v.FirstWave > 0 {
+		if v.FirstWaveSeconds > 0 {
 			// The mean TTFT is the simulated closed-loop benchmark's,
 			// its first wave late by the estimated cold start, as the
 			// CLI's estimate says (estimator.ColdFirstWaveSeconds).
-			facts[0].Detail = Fill(b.t(MsgFirstWave), l.Count(int64(j.In.Batch)), l.Duration(v.FirstWave))
+			facts[0].Detail = Fill(b.t(MsgFirstWave), l.Count(int64(j.In.Batch)), l.Duration(v.FirstWaveSeconds))
 		}
 		if j.In.Arch.Encoder {
 			// An encoder reads its tokens in one forward pass and

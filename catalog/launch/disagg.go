@@ -406,10 +406,11 @@ func (e *emitter) disaggWorkers(side disaggSide) (string, error) {
 	}
 	var b strings.Builder
 	if s.nodes > 1 {
-		// One worker over s.nodes instances: the same command on each,
-		// its rank and its first instance's address from the
-		// environment (engineCommand's --nnodes, --node-rank,
-		// --dist-init-addr), the instance's own GPUs.
+		// One worker over s.nodes instances, on each the instance's own
+		// GPUs, its rank and its first instance's address from the
+		// environment: SGLang's same command on each (engineCommand's
+		// --nnodes, --node-rank, --dist-init-addr), vLLM's API server
+		// on the first and headless ranks on the others (vllmHeadless).
 		b.WriteString("# " + plural(side.workers, side.mode+" worker") + " on " + plural(side.instances, "instance") + ": each worker over " + plural(s.nodes, "instance") +
 			"; run this on each with NODE_RANK 0.." + itoa(s.nodes-1) + " and HEAD_IP the worker's first instance\n")
 		if e.router == DynamoRouter {
@@ -418,7 +419,7 @@ func (e *emitter) disaggWorkers(side disaggSide) (string, error) {
 		c.onGPUs(0, s.tp/s.nodes)
 		c.set("--port", itoa(disaggPort))
 		if e.k == VLLM {
-			b.WriteString(": \"${HOST_IP:?set HOST_IP to the address of this instance}\"\n")
+			b.WriteString(hostIPGuard)
 			script := vllmHeadless(*c, s.dp/s.nodes, s.nodes)
 			b.WriteString(nodeGuards(s.nodes, script) + script)
 			return b.String(), nil
@@ -442,7 +443,7 @@ func (e *emitter) disaggWorkers(side disaggSide) (string, error) {
 			"case $WORKERS in ''|0*|*[!0-9]*) echo \"WORKERS: $WORKERS: want 1 to " + itoa(per) + "\" >&2; exit 1;; esac\n")
 	}
 	if e.k == VLLM {
-		b.WriteString(guard("HOST_IP", "the address of this instance"))
+		b.WriteString(hostIPGuard)
 	}
 	if e.router == DynamoRouter {
 		b.WriteString(dynamoEnvCheck)
@@ -468,6 +469,10 @@ func (e *emitter) disaggWorkers(side disaggSide) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// hostIPGuard stops a vLLM worker's script that does not know its
+// instance's own address (hostIP, vLLM's NIXL side channel).
+var hostIPGuard = guard("HOST_IP", "the address of this instance")
 
 // headAddr is the first instance of a worker over several (the
 // address its data-parallel ranks meet at).

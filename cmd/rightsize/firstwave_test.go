@@ -26,25 +26,11 @@ func TestEstimateColdFirstWave(t *testing.T) {
 	}
 	get := func(engine, gpu string, extra ...string) run {
 		t.Helper()
-		args := append([]string{"--model", "llama-3.1-8b", "--gpu", gpu, "--engine", engine, "--prompt-tokens", "2000", "--output-tokens", "300",
-			"--batch", "32", "--json"}, extra...)
-		var out, errb bytes.Buffer
-		if code := runEstimate(args, &out, &errb); code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
-		}
-		var m struct {
-			Performance struct {
-				TTFT    float64        `json:"time_to_first_token_seconds"`
-				Serving map[string]any `json:"serving"`
-			} `json:"performance"`
-		}
-		if err := json.Unmarshal(out.Bytes(), &m); err != nil {
-			t.Fatal(err)
-		}
-		r := run{ttft: m.Performance.TTFT, serving: m.Performance.Serving != nil}
+		ttft, s := estimateServing(t, append([]string{"--gpu", gpu, "--engine", engine}, extra...)...)
+		r := run{ttft: ttft, serving: s != nil}
 		if r.serving {
-			r.p50 = m.Performance.Serving["time_to_first_token_p50_seconds"].(float64)
-			r.wave, _ = m.Performance.Serving["first_wave_seconds"].(float64)
+			r.p50 = s["time_to_first_token_p50_seconds"].(float64)
+			r.wave, _ = s["first_wave_seconds"].(float64)
 		}
 		return r
 	}
@@ -133,20 +119,11 @@ func TestCalibrationTakesNoFirstWave(t *testing.T) {
 	}
 	wave := func(extra ...string) float64 {
 		t.Helper()
-		args := append([]string{"--model", "llama-3.1-8b", "--prompt-tokens", "2000", "--output-tokens", "300", "--batch", "32", "--json"}, extra...)
-		var out, errb bytes.Buffer
-		if code := runEstimate(args, &out, &errb); code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		_, s := estimateServing(t, extra...)
+		if s == nil {
+			t.Fatalf("%v: no serving block", extra)
 		}
-		var m struct {
-			Performance struct {
-				Serving map[string]any `json:"serving"`
-			} `json:"performance"`
-		}
-		if err := json.Unmarshal(out.Bytes(), &m); err != nil || m.Performance.Serving == nil {
-			t.Fatalf("%v: %v\n%s", args, err, out.String())
-		}
-		w, _ := m.Performance.Serving["first_wave_seconds"].(float64)
+		w, _ := s["first_wave_seconds"].(float64)
 		return w
 	}
 	if w := wave("--gpu", "h100-sxm", "--engine", "sglang"); w != 0.45 {
@@ -158,4 +135,27 @@ func TestCalibrationTakesNoFirstWave(t *testing.T) {
 	if w := wave("--calibration", file, "--first-wave-seconds", "0.7"); w != 0.7 {
 		t.Errorf("with the calibration and --first-wave-seconds 0.7: %v s", w)
 	}
+}
+
+// estimateServing runs estimate --json for Llama 3.1 8B with 2,000-token
+// prompts, 300 generated tokens and 32 in flight, and extra flags: the
+// mean TTFT and the simulated benchmark's block (nil under
+// --steady-state).
+func estimateServing(t *testing.T, extra ...string) (ttft float64, serving map[string]any) {
+	t.Helper()
+	args := append([]string{"--model", "llama-3.1-8b", "--prompt-tokens", "2000", "--output-tokens", "300", "--batch", "32", "--json"}, extra...)
+	var out, errb bytes.Buffer
+	if code := runEstimate(args, &out, &errb); code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+	}
+	var m struct {
+		Performance struct {
+			TTFT    float64        `json:"time_to_first_token_seconds"`
+			Serving map[string]any `json:"serving"`
+		} `json:"performance"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+		t.Fatalf("%v: %v\n%s", args, err, out.String())
+	}
+	return m.Performance.TTFT, m.Performance.Serving
 }

@@ -919,6 +919,7 @@ type disaggWorkerJSON struct {
 	MemShare  float64 `json:"mem_share,omitempty"`
 }
 
+// newDisaggWorkerJSON is w, one pool's worker shape, as the JSON writes it.
 func newDisaggWorkerJSON(w plan.DisaggWorker) disaggWorkerJSON {
 	return disaggWorkerJSON{w.TP, w.DP, w.EP, w.InstancesPerWorker, w.MemShare}
 }

@@ -88,7 +88,7 @@ func (p *perfJSON) applySim(cfg sim.Config, res sim.Result, replicas int) {
 // planner's sizing runs model a service in its steady state, which has
 // no first wave.
 type firstWaveFlag struct {
-	set   bool    // a number was given
+	set   bool    // a number was given, or a calibration's 0 (loadCalibration)
 	value float64 // seconds, when set
 }
 
@@ -222,8 +222,10 @@ func (c *simulateCmd) run(job estimateJob, stdout io.Writer, fail func(string, .
 		}
 	}
 	firstWave := 0.0 // the estimate flags' --first-wave-seconds: the closed loops' cold first wave
-	if f, ok := c.fs.Lookup("first-wave-seconds").Value.(*firstWaveFlag); ok {
-		firstWave = f.seconds(in.Engine, job.gpu.Vendor)
+	if f := c.fs.Lookup("first-wave-seconds"); f != nil {
+		if fw, ok := f.Value.(*firstWaveFlag); ok {
+			firstWave = fw.seconds(in.Engine, job.gpu.Vendor)
+		}
 	}
 	var points []simPoint
 	if *c.rates != "" {

@@ -406,13 +406,14 @@ func TestDisaggPrefillBatch(t *testing.T) {
 }
 
 // TestDisaggDecodeSlots: a decode pool the request rate sizes says what
-// caps each worker's batch. Llama 3.1 8B on vLLM on H200s (141 GB) at 100
-// requests/s: at 128 + 128 tokens a TP 1 worker's KV pool holds more
-// requests than vLLM's --max-num-seqs, 1,024 on a GPU of 70 GiB or more
-// (estimator.VLLMDefaultLimitsOn), and the engine's limit caps the batch,
-// as the launch writes it; at 4,096 + 1,024 tokens the KV cache holds
-// fewer, and caps it. Each count is the fewest whose batch holds the
-// rate under the load cap, and one worker fewer does not.
+// caps each worker's batch. Llama 3.1 8B on vLLM on H200s (141 GB): at
+// 128 + 128 tokens and 1,500 requests/s a decode worker's KV pool holds
+// more requests than vLLM's --max-num-seqs, 1,024 on a GPU of 70 GiB or
+// more (estimator.VLLMDefaultLimitsOn), and the engine's limit caps the
+// batch, as the launch writes it; at 8,192 + 1,024 tokens and 100
+// requests/s the KV cache holds fewer, and caps it. Each count is the
+// fewest whose batch holds the rate under the load cap, and one worker
+// fewer does not.
 func TestDisaggDecodeSlots(t *testing.T) {
 	in := modelInput(t, "llama-3.1-8b")
 	in.Engine = estimator.VLLM

@@ -2,6 +2,7 @@ package plan_test
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -114,10 +115,12 @@ func TestStaleElsewhereSaysWhich(t *testing.T) {
 			"est l4: its price's date, 2026-01-01, is an estimate, and plans on prices dated within the freshness window run the job: not picked (verify the price to use it)"},
 	} {
 		res := mustPlan(t, req, []plan.Offer{c.old, priced(a10, "new", 5, 30, false, false)}, plan.Options{})
-		for _, r := range res.Rows {
-			if r.Offer.ID == c.old.ID && (r.PassedOver.Key != c.key || r.PassedOver.String() != c.want) {
-				t.Errorf("%s: %s\n got %q\nwant %q", c.old.ID, r.PassedOver.Key, r.PassedOver, c.want)
-			}
+		i := slices.IndexFunc(res.Rows, func(r plan.Row) bool { return r.Offer.ID == c.old.ID })
+		if i < 0 {
+			t.Fatalf("%s: no row in %v", c.old.ID, res.Rows)
+		}
+		if r := res.Rows[i]; r.PassedOver.Key != c.key || r.PassedOver.String() != c.want {
+			t.Errorf("%s: %s\n got %q\nwant %q", c.old.ID, r.PassedOver.Key, r.PassedOver, c.want)
 		}
 	}
 }
