@@ -448,6 +448,7 @@ const (
 	MsgLaunchModelParallel
 	MsgLaunchSkyServePorts
 	MsgLaunchLayout
+	MsgLaunchPrecision
 	MsgLaunchNone
 	MsgCP
 	MsgLeverMFU
@@ -952,6 +953,7 @@ var messagesEN = [NMsgs]string{
 	MsgLaunchModelParallel:   "this launcher writes data-parallel training only; the plan splits the model (TP, PP or CP): use Megatron-style launchers",
 	MsgLaunchSkyServePorts:   "SkyServe sends each replica's requests to one port, and this plan runs several engine copies on each instance, each on its own port: pick the engine's launcher and put a load balancer in front of the copies",
 	MsgLaunchLayout:          "this engine cannot start the plan's attention data parallelism or expert parallelism for this model on these GPUs: pick another engine, or a layout without attention data parallelism",
+	MsgLaunchPrecision:       "DeepSpeed cannot run this plan's pure 16-bit training as priced (with its optimizer offloaded, or in fp16 at ZeRO 1–3, it keeps a 32-bit copy or refuses to start): pick the FSDP launcher, or plan with mixed precision",
 	MsgLaunchNone:            "no launch settings for this plan",
 	MsgCP:                    "Context parallel (CP)",
 	MsgLeverMFU:              "the figure rests most on the MFU assumed (%s): enter your measured MFU under Assumptions",
@@ -1438,6 +1440,7 @@ var MessagesRU = [NMsgs]string{
 	MsgLaunchModelParallel:   "этот способ запуска — только для параллелизма по данным, а план делит модель (TP, PP или CP)",
 	MsgLaunchSkyServePorts:   "SkyServe отправляет запросы реплики на один порт, а план запускает на каждом инстансе несколько копий движка, каждую на своём порту: выберите запуск самого движка и поставьте перед копиями балансировщик нагрузки",
 	MsgLaunchLayout:          "этот движок не запустит параллелизм внимания по данным или параллелизм экспертов из плана для этой модели на этих GPU: выберите другой движок или раскладку без параллелизма внимания по данным",
+	MsgLaunchPrecision:       "DeepSpeed не запустит чистое 16-битное обучение этого плана так, как оно оценено (с выгруженным оптимизатором или в fp16 при ZeRO 1–3 он держит 32-битную копию или не стартует): выберите запуск через FSDP или планируйте со смешанной точностью",
 	MsgLaunchNone:            "для этого плана нет параметров запуска",
 	MsgCP:                    "Контекстный параллелизм (CP)",
 	MsgLeverMFU:              "больше всего цифра зависит от принятого MFU (%s): введите измеренный MFU в «Допущениях»",
@@ -1924,6 +1927,7 @@ var messagesZH = [NMsgs]string{
 	MsgLaunchModelParallel:   "此启动方式仅支持数据并行训练；该方案切分了模型（TP、PP 或 CP）",
 	MsgLaunchSkyServePorts:   "SkyServe 将每个副本的请求发往一个端口，而该方案在每个实例上运行多个引擎副本，各占一个端口：请选择引擎本身的启动方式，并在副本前放置负载均衡器",
 	MsgLaunchLayout:          "该引擎无法在这些 GPU 上为此模型启动方案中的注意力数据并行或专家并行：请选择其他引擎，或不使用注意力数据并行的布局",
+	MsgLaunchPrecision:       "DeepSpeed 无法按估算方式运行此方案的纯 16 位训练（优化器卸载时，或 ZeRO 1–3 下的 fp16，它会保留 32 位副本或拒绝启动）：请选择 FSDP 启动方式，或使用混合精度规划",
 	MsgLaunchNone:            "此方案没有启动设置",
 	MsgCP:                    "上下文并行（CP）",
 	MsgLeverMFU:              "该数字最依赖假定的 MFU（%s）：请在“假设”中填入实测 MFU",

@@ -137,6 +137,8 @@ func LaunchErrorKey(err error) MsgKey {
 		return MsgLaunchSkyServePorts
 	case launch.ErrLayoutUnsupported:
 		return MsgLaunchLayout
+	case launch.ErrPrecision:
+		return MsgLaunchPrecision
 	}
 	return 0
 }

@@ -147,38 +147,34 @@ func TestLaunchBoxDisaggregated(t *testing.T) {
 	}
 }
 
-// TestLaunchSkyServePortsMessage: SkyPilot's refusal of a serving plan
-// whose instances run several engine copies on ports of their own is said
-// in the page's language, not as the launch's English sentence.
-func TestLaunchSkyServePortsMessage(t *testing.T) {
-	err := &launch.Error{Kind: launch.SkyPilot, Key: launch.ErrSkyServePorts, Reason: "SkyServe sends each replica's requests to one port"}
-	if k := LaunchErrorKey(err); k != MsgLaunchSkyServePorts {
-		t.Fatalf("key %v, want MsgLaunchSkyServePorts", k)
-	}
-	seen := map[string]bool{}
-	for _, lang := range []string{"en", "ru", "zh"} {
-		m := Tr(lang, MsgLaunchSkyServePorts)
-		if m == "" || seen[m] || !strings.Contains(m, "SkyServe") {
-			t.Errorf("%s: %q", lang, m)
+// TestLaunchErrorMessages: a launch's refusal is said in the page's
+// language, not as the launch's English sentence: SkyPilot's of a serving
+// plan whose instances run engine copies on ports of their own, a parallel
+// layout the engine cannot start (SGLang's attention DP for Mixtral,
+// DeepEP on Ampere), and a pure 16-bit plan DeepSpeed would not run as
+// priced (an fp32 copy, or an offloaded optimizer it refuses).
+func TestLaunchErrorMessages(t *testing.T) {
+	for _, c := range []struct {
+		kind launch.Kind
+		key  string
+		want MsgKey
+		word string // in every language
+	}{
+		{launch.SkyPilot, launch.ErrSkyServePorts, MsgLaunchSkyServePorts, "SkyServe"},
+		{launch.SGLang, launch.ErrLayoutUnsupported, MsgLaunchLayout, ""},
+		{launch.DeepSpeed, launch.ErrPrecision, MsgLaunchPrecision, "DeepSpeed"},
+	} {
+		err := &launch.Error{Kind: c.kind, Key: c.key, Reason: "the launch's own sentence"}
+		if k := LaunchErrorKey(err); k != c.want {
+			t.Fatalf("%s: key %v, want %v", c.key, k, c.want)
 		}
-		seen[m] = true
-	}
-}
-
-// TestLaunchLayoutMessage: the launch's refusal of a parallel layout the
-// engine cannot start (SGLang's attention DP for Mixtral, DeepEP on
-// Ampere) is said in the page's language.
-func TestLaunchLayoutMessage(t *testing.T) {
-	err := &launch.Error{Kind: launch.SGLang, Key: launch.ErrLayoutUnsupported, Reason: "SGLang's model code for mixtral runs no attention data parallelism"}
-	if k := LaunchErrorKey(err); k != MsgLaunchLayout {
-		t.Fatalf("key %v, want MsgLaunchLayout", k)
-	}
-	seen := map[string]bool{}
-	for _, lang := range []string{"en", "ru", "zh"} {
-		m := Tr(lang, MsgLaunchLayout)
-		if m == "" || seen[m] {
-			t.Errorf("%s: %q", lang, m)
+		seen := map[string]bool{}
+		for _, lang := range []string{"en", "ru", "zh"} {
+			m := Tr(lang, c.want)
+			if m == "" || seen[m] || !strings.Contains(m, c.word) {
+				t.Errorf("%s, %s: %q", c.key, lang, m)
+			}
+			seen[m] = true
 		}
-		seen[m] = true
 	}
 }
