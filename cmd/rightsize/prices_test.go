@@ -354,6 +354,12 @@ func TestPlanOwnProvider(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "\n# rightsize plan: "+name+" 1xH100, on-demand, 1 replica of 1 instance\nvllm serve ") {
 		t.Errorf("--emit vllm (exit %d, %s):\n%s", code, errs, out)
 	}
+	// A country filter keeps the row, whose provider has no country the
+	// catalog knows, and says so, as an empty region column is said.
+	r = cheapest(t, planJSONOf(t, append(job, "--prices", sheet, "--country", "US")...))
+	if r.Provider != name || strings.Join(r.Unchecked, ",") != "country" {
+		t.Errorf("--country US: cheapest on %q, unchecked %v", r.Provider, r.Unchecked)
+	}
 	// SkyPilot launches on none of the user's own providers: it says so
 	// once by name, the plan's exit status the emitter's.
 	_, _, errs = runPlanArgs(t, append(job, "--prices", sheet, "--emit", "skypilot")...)

@@ -236,6 +236,7 @@ var English = map[string]string{
 	"note.own_no_region":         "region not given in your sheet: kept, the region filter not checked",
 	"note.own_no_vcpus":          "vCPUs not given in your sheet: kept, the vCPU floor not checked",
 	"note.own_no_ram":            "RAM not given in your sheet: kept, the RAM floor not checked",
+	"note.own_no_country":        "your provider's country is not known: kept, the country filter not checked",
 	"hosted.cheaper_than_api":    "self-hosting on %s beats %s above %s requests/s",
 	"hosted.never":               "%s stays cheaper than self-hosting at any rate one replica sustains",
 	"disagg.sides_win":           "it pays on %s: prefill workers of TP %s × %s (%s) and decode workers of TP %s × %s (%s), %s, %s%% less than the aggregated plan at the targets (an estimate)",
@@ -447,7 +448,8 @@ type Row struct {
 	Notes []Reason
 	// Unchecked names the filters the user's own row could not be
 	// checked against, its sheet's column left empty (ColumnRegion,
-	// ColumnVCPUs, ColumnRAM): the row is kept, and a note says each.
+	// ColumnVCPUs, ColumnRAM) or its provider's country unknown
+	// (ColumnCountry): the row is kept, and a note says each.
 	Unchecked      []string
 	Recommendation Recommendation
 	Why            Reason
