@@ -38,3 +38,26 @@ func TestOwnProviderPicked(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnProviderFilter: the provider filter lists a provider of the
+// user's own and, chosen, plans on it, its name's spaces and brackets
+// kept (the filter's list is separated by commas or spaces, and a name
+// the catalog holds is read whole first).
+func TestOwnProviderFilter(t *testing.T) {
+	const name = "My Lab (west)"
+	pr := ownPrices(t, "provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency\n"+name+",8xH100,h100-sxm,8,20,USD\n")
+	st := ParseFragment("m=llama-3.1-8b&rps=5", DefaultState)
+	st[FieldProvider] = name
+	d := Derive(st, nil, pr, nil, "")
+	if !d.R.OK {
+		t.Fatalf("provider %q: the job does not read: %+v", name, d.R)
+	}
+	v := BuildView(ViewIn{State: st, Job: d.Job, R: d.R, Prices: pr, Plan: RunPlan(d.Job, pr)})
+	if len(v.Answer.Picks) == 0 || !strings.Contains(v.Answer.Picks[0].Where, name) {
+		t.Errorf("provider %q: picks %+v", name, v.Answer.Picks)
+	}
+	st[FieldProvider] = "aws gcp"
+	if d := Derive(st, nil, pr, nil, ""); !d.R.OK || strings.Join(d.Job.Filters.Providers, ",") != "aws,gcp" {
+		t.Errorf("aws gcp: read %v (%v)", d.Job.Filters.Providers, d.R.OK)
+	}
+}
