@@ -235,6 +235,13 @@ const (
 	KindDecentralized = "decentralized"
 )
 
+// KindOwn is the kind of a provider only the user's own price sheet names
+// (their on-premises cluster, a contract with a cloud the catalog lacks, a
+// reseller): PriceMerge.Own adds it, named as the sheet writes it. It is
+// not one of Kinds: no catalog file holds such a provider, and the kind
+// filter never drops the user's own prices (plan.Offer.UserPrice).
+const KindOwn = "own"
+
 // Kinds are every provider kind, in the order the page lists them.
 var Kinds = []string{KindHyperscaler, KindGPUCloud, KindMarketplace, KindBroker, KindDecentralized}
 

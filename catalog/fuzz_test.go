@@ -25,6 +25,14 @@ func FuzzParsePriceSheet(f *testing.F) {
 	f.Add([]byte("offer_id,offer_id\na,b\n"))
 	f.Add([]byte("offer_id,on_demand_per_hour,currency\nlambda-gpu_1x_h100_sxm5,1.1,eur\n"))
 	f.Add([]byte("provider,instance_type,gpu,gpu_count,on_demand_per_hour,notes\nvast,ours,h100-sxm,1,1,\"a\nb\"\n"))
+	// Providers of the user's own, hostile names among them.
+	f.Add([]byte("provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency\nMy Lab (west),8xH100,h100-sxm,8,12,USD\n"))
+	f.Add([]byte("provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency\n\"a\x1b[31mred\",x,h100-sxm,1,1,USD\n"))
+	f.Add([]byte("provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency\n\"lab\u202egnp.exe\",x,h100-sxm,1,1,USD\n"))
+	f.Add([]byte("provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency\n\"$(rm -rf ~)\",x,h100-sxm,1,1,USD\n"))
+	f.Add([]byte("provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency\nLab'; echo pwned #,x,h100-sxm,1,1,USD\nЛаб 計算,y,a100-80gb,1,1,USD\n"))
+	f.Add([]byte(`[{"provider":"<b>x</b>","instance_type":"x","gpu":"h100-sxm","gpu_count":1,"on_demand_per_hour":1,"currency":"USD"},{"provider":"AWS","instance_type":"x","gpu":"h100-sxm","gpu_count":1,"on_demand_per_hour":1,"currency":"USD"}]`))
+	f.Add([]byte("provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency\n" + strings.Repeat("L", 200) + ",x,h100-sxm,1,1,USD\n"))
 	cat := Default()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// The user's own sheet (the page's and --prices): a catalog whose
@@ -39,8 +47,18 @@ func FuzzParsePriceSheet(f *testing.F) {
 			if own == nil || n == 0 {
 				t.Fatalf("own sheet: catalog %v, %d rows", own != nil, n)
 			}
+			for _, p := range own.Providers {
+				// A provider of the user's own is named as written, and
+				// only a name CheckName passes is written.
+				if _, known := cat.Provider(p.ID); !known && (p.Kind != KindOwn || p.Name != p.ID || CheckName("provider", p.ID) != nil) {
+					t.Fatalf("own sheet: provider %+v", p)
+				}
+			}
 			for _, ch := range changes {
 				o, ok := own.Offer(ch.OfferID)
+				if _, known := own.Provider(o.Provider); ok && !known {
+					t.Fatalf("own sheet: offer %s on provider %q the catalog lacks", o.ID, o.Provider)
+				}
 				if !ok || !o.UserPrice {
 					t.Fatalf("own sheet: offer %s (found %v) is not the user's", ch.OfferID, ok)
 				}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // A price sheet carries negotiated or refreshed prices: the same format is
@@ -32,7 +33,9 @@ import (
 //
 // A row names an existing offer by offer_id, or by provider + instance_type;
 // a row naming no existing offer adds one and must then give provider,
-// instance_type, gpu, gpu_count and currency. Prices are per whole instance
+// instance_type, gpu, gpu_count and currency. The provider is the
+// catalog's; in the user's own sheet (PriceMerge.Own) a name the catalog
+// does not know is a provider of the user's own (KindOwn). Prices are per whole instance
 // per hour (monthly_price per month) in the row's currency, which must match
 // the offer's. as_of (YYYY-MM-DD) and source are required on every row:
 // a price without a date and an origin is not accepted.
@@ -466,14 +469,26 @@ func orNone(s string) string {
 
 // OfferIDFor returns the offer ID convention for a provider and instance
 // type: "<provider>-<instance type>", lower-case, runs of characters other
-// than [a-z0-9._] replaced by "-".
+// than letters, digits, "." and "_" replaced by "-" ("+" is "plus" in the
+// instance type). A catalog provider ID is already in that form; the name
+// of a provider of the user's own (KindOwn, "My Lab") is not.
 func OfferIDFor(provider, instanceType string) string {
 	var b strings.Builder
-	b.WriteString(provider)
+	slugTo(&b, provider)
+	p := strings.TrimRight(b.String(), "-") // "My Lab (west)": my-lab-west
+	b.Reset()
+	b.WriteString(p)
 	b.WriteByte('-')
-	dash := false
-	for _, r := range strings.ToLower(strings.ReplaceAll(instanceType, "+", "plus")) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.' || r == '_' {
+	slugTo(&b, strings.ReplaceAll(instanceType, "+", "plus"))
+	return strings.Trim(b.String(), "-._")
+}
+
+// slugTo writes s to b lower-case, each run of characters other than
+// letters, digits, "." and "_" as one "-" (none after a "-" b ends with).
+func slugTo(b *strings.Builder, s string) {
+	dash := strings.HasSuffix(b.String(), "-")
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.' || r == '_' {
 			b.WriteRune(r)
 			dash = false
 		} else if !dash {
@@ -481,7 +496,6 @@ func OfferIDFor(provider, instanceType string) string {
 			dash = true
 		}
 	}
-	return strings.Trim(b.String(), "-._")
 }
 
 // ApplyPriceRow merges one row into o (an existing offer, or a zero Offer to
@@ -642,11 +656,14 @@ type PriceMerge struct {
 	// Own marks the sheet as the user's own prices (a negotiated rate,
 	// their cluster's internal price): every offer it touches carries
 	// Offer.UserPrice. catalog import-prices leaves it false.
-	Own     bool
-	base    *Catalog
-	offers  []Offer
-	byID    map[string]int
-	byInst  map[string]int // instKey(provider, instance type)
+	Own    bool
+	base   *Catalog
+	offers []Offer
+	byID   map[string]int
+	byInst map[string]int // instKey(provider, instance type)
+	// own are the providers of the user's own the sheet named (KindOwn),
+	// by ID, in the order first named.
+	own     []Provider
 	changes []PriceChange
 	touched map[int]bool
 }
@@ -726,13 +743,10 @@ func (c *Catalog) knownProviders(name string) string {
 // or display name holds name (case and separators aside), or that name
 // holds, then every ID in the catalog's order.
 func knownNames(name string, ids, names []string) string {
-	norm := func(s string) string {
-		return strings.NewReplacer(" ", "", "-", "", "_", "").Replace(strings.ToLower(s))
-	}
-	n := norm(name)
+	n := normName(name)
 	var near []string
 	for i, id := range ids {
-		d, full := norm(id), norm(names[i])
+		d, full := normName(id), normName(names[i])
 		if n != "" && (strings.Contains(d, n) || strings.Contains(full, n) || strings.Contains(n, d)) {
 			near = append(near, id)
 		}
@@ -742,6 +756,42 @@ func knownNames(name string, ids, names []string) string {
 		s = "did you mean " + strings.Join(near, ", ") + "? " + s
 	}
 	return " (" + s + ")"
+}
+
+// normName is a name with case, spaces, "-" and "_" set aside.
+func normName(s string) string {
+	return strings.NewReplacer(" ", "", "-", "", "_", "").Replace(strings.ToLower(s))
+}
+
+// provider returns the catalog's provider id or one of the user's own the
+// sheet has named so far.
+func (m *PriceMerge) provider(id string) (Provider, bool) {
+	if p, ok := m.base.Provider(id); ok {
+		return p, true
+	}
+	i := slices.IndexFunc(m.own, func(p Provider) bool { return p.ID == id })
+	if i < 0 {
+		return Provider{}, false
+	}
+	return m.own[i], true
+}
+
+// ownProvider is the provider of the user's own a row of their sheet
+// names, a name the catalog does not know (their cluster, a contract with
+// a cloud the catalog lacks): KindOwn, named as written, with no country,
+// VAT or billing minimum (the catalog knows none; the row's columns give
+// its network, region and billing granularity). A name that is a catalog
+// provider's ID or display name but for case and separators ("AWS",
+// "Lambda") is refused: the user means the catalog's, whose facts a
+// provider of their own would silently lack.
+func (m *PriceMerge) ownProvider(row PriceRow) (Provider, error) {
+	n := normName(row.Provider)
+	for _, p := range m.base.Providers {
+		if n == normName(p.ID) || n == normName(p.Name) {
+			return Provider{}, fmt.Errorf("%s: provider %q is not in the catalog (did you mean %s? a provider of your own needs a name no catalog provider has)", row.where(), row.Provider, p.ID)
+		}
+	}
+	return Provider{ID: row.Provider, Name: row.Provider, Kind: KindOwn, Currency: row.Currency, AsOf: row.AsOf, Source: row.Source}, nil
 }
 
 // Apply merges one row. On error nothing of the row is kept.
@@ -760,6 +810,7 @@ func (m *PriceMerge) Apply(row PriceRow) error {
 	}
 	i := m.find(row)
 	var o Offer
+	var newProv *Provider // a provider of the user's own this row names first
 	if i >= 0 {
 		o = m.offers[i]
 		o.Regions = slices.Clone(o.Regions)
@@ -771,8 +822,18 @@ func (m *PriceMerge) Apply(row PriceRow) error {
 		if _, ok := m.base.GPU(row.GPU); !ok {
 			return fmt.Errorf("%s: gpu %q is not in the catalog%s", where, row.GPU, m.base.knownGPUs(row.GPU))
 		}
-		if _, ok := m.base.Provider(row.Provider); !ok {
-			return fmt.Errorf("%s: provider %q is not in the catalog%s", where, row.Provider, m.base.knownProviders(row.Provider))
+		if row.Provider == "" {
+			return fmt.Errorf("%s: provider is missing (a new offer needs provider, instance_type, gpu, gpu_count and currency)", where)
+		}
+		if _, ok := m.provider(row.Provider); !ok {
+			if !m.Own {
+				return fmt.Errorf("%s: provider %q is not in the catalog%s", where, row.Provider, m.base.knownProviders(row.Provider))
+			}
+			p, err := m.ownProvider(row)
+			if err != nil {
+				return err
+			}
+			newProv = &p
 		}
 	}
 	// A row of the user's own prices for a catalog offer replaces the
@@ -797,6 +858,11 @@ func (m *PriceMerge) Apply(row PriceRow) error {
 		}
 	}
 	o.UserPrice = o.UserPrice || m.Own && gives
+	if newProv != nil {
+		m.own = append(m.own, *newProv)
+	} else if k := slices.IndexFunc(m.own, func(p Provider) bool { return p.ID == o.Provider }); k >= 0 && row.AsOf > m.own[k].AsOf {
+		m.own[k].AsOf = row.AsOf // the newest price the sheet holds for it
+	}
 	if i >= 0 {
 		m.offers[i] = o
 	} else {
@@ -851,6 +917,15 @@ func (m *PriceMerge) Done() (*Catalog, []PriceChange) {
 	// O(n log² n) times; sort their positions, then place each once.
 	order := sortedByID(m.offers)
 	out := *m.base
+	if len(m.own) > 0 {
+		// Sorted by ID, as Catalog.Provider's binary search expects.
+		out.Providers = slices.Clone(out.Providers)
+		for _, p := range m.own {
+			j, _ := slices.BinarySearchFunc(out.Providers, p.ID, func(e Provider, id string) int { return strings.Compare(e.ID, id) })
+			out.Providers = slices.Insert(out.Providers, j, p)
+		}
+		m.own = nil
+	}
 	out.Offers = make([]Offer, len(order))
 	for i, j := range order {
 		out.Offers[i] = m.offers[j]

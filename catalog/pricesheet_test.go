@@ -61,13 +61,72 @@ func TestPriceSheetNamesTheKnown(t *testing.T) {
 		"lambda,mine,H100,1,1.2,USD,2026-11-01,q\n":                 {`row 1 (line 2): gpu "H100" is not in the catalog (did you mean h100-80gb, h100-nvl, h100-pcie, h100-sxm? known: a10, `, ", v100s)"},
 		"lambda,mine,NVIDIA H100 SXM 80GB,1,1.2,USD,2026-11-01,q\n": {`(did you mean h100-sxm? known: a10, `},
 		"lambda,mine,tpu-v5e,1,1.2,USD,2026-11-01,q\n":              {`gpu "tpu-v5e" is not in the catalog (known: a10, a100-40gb, `},
-		"Lambda Labs,mine,h100-sxm,1,1.2,USD,2026-11-01,q\n":        {`provider "Lambda Labs" is not in the catalog (did you mean lambda? known: `, "aws, "},
 	} {
 		_, _, err := catalog.Default().WithOwnPrices([]byte(head + row))
 		for _, w := range want {
 			if err == nil || !strings.Contains(err.Error(), w) {
 				t.Errorf("%q: error %v, want %q", row, err, w)
 			}
+		}
+	}
+	// The catalog's own files (import-prices) hold no provider of the
+	// user's own.
+	rows, err := catalog.ParsePriceSheet(strings.NewReader(head + "Lambda Labs,mine,h100-sxm,1,1.2,USD,2026-11-01,q\n"))
+	if err == nil {
+		_, _, err = catalog.Default().WithPrices(rows)
+	}
+	for _, w := range []string{`provider "Lambda Labs" is not in the catalog (did you mean lambda? known: `, "aws, "} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("import: error %v, want %q", err, w)
+		}
+	}
+}
+
+// TestOwnProvider: the user's own sheet may name a provider the catalog
+// does not know (their cluster, a contract with a cloud the catalog
+// lacks): it is added as KindOwn, named as written, its offer the user's,
+// dated by the sheet; a name that is a catalog provider's but for case
+// and separators, an empty, overlong or control-character name is refused
+// naming the row and the column.
+func TestOwnProvider(t *testing.T) {
+	const head = "provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency,as_of,source\n"
+	base := catalog.Default()
+	cat, n, err := base.WithOwnPrices([]byte(head + "My Lab (west),8xH100,h100-sxm,8,12,USD,2026-10-01,contract\n" +
+		"My Lab (west),1xH100,h100-sxm,1,1.6,USD,2026-11-01,contract\n"))
+	if err != nil || n != 2 {
+		t.Fatalf("own provider: %d rows, %v", n, err)
+	}
+	p, ok := cat.Provider("My Lab (west)")
+	if want := (catalog.Provider{ID: "My Lab (west)", Name: "My Lab (west)", Kind: catalog.KindOwn, Currency: "USD", AsOf: "2026-11-01", Source: "contract"}); !ok || p != want {
+		t.Errorf("provider: %v %+v, want %+v", ok, p, want)
+	}
+	o, ok := cat.Offer("my-lab-west-8xh100")
+	if !ok || o.Provider != "My Lab (west)" || o.OnDemandPerHour != 12 || !o.UserPrice || o.AsOf != "2026-10-01" || o.AsOfEstimated {
+		t.Errorf("offer: %v %+v", ok, o)
+	}
+	if _, ok := base.Provider("My Lab (west)"); ok || len(base.Providers) != len(cat.Providers)-1 {
+		t.Errorf("the base catalog changed: %d providers, merged %d", len(base.Providers), len(cat.Providers))
+	}
+	if !slices.IsSortedFunc(cat.Providers, func(a, b catalog.Provider) int { return strings.Compare(a.ID, b.ID) }) {
+		t.Error("providers not sorted by ID")
+	}
+	// A row that fails adds no provider.
+	if _, _, err := base.WithOwnPrices([]byte(head + "Nowhere,x,h100-sxm,99,1,USD,,\n")); err == nil {
+		t.Error("gpu_count 99 accepted")
+	}
+	for row, want := range map[string]string{
+		"LAMBDA,mine,h100-sxm,1,1.2,USD,,\n":                      `row 1 (line 2): provider "LAMBDA" is not in the catalog (did you mean lambda? a provider of your own needs a name no catalog provider has)`,
+		"Amazon Web Services,mine,h100-sxm,1,1.2,USD,,\n":         `provider "Amazon Web Services" is not in the catalog (did you mean aws?`,
+		",mine,h100-sxm,1,1.2,USD,,\n":                            `row 1 (line 2): provider is missing`,
+		"\"My\x1bLab\",mine,h100-sxm,1,1.2,USD,,\n":               `row 1 (line 2): provider "My\x1bLab": character '\x1b' is not allowed`,
+		"\"My\nLab\",mine,h100-sxm,1,1.2,USD,,\n":                 `row 1 (line 2): provider "My\nLab": character '\n' is not allowed`,
+		strings.Repeat("x", 300) + ",mine,h100-sxm,1,1.2,USD,,\n": `row 1 (line 2): provider "xxx`,
+		"<script>alert(1)</script>,mine,h100-sxm,1,1.2,USD,,\n":   `provider "<script>alert(1)</script>": must start with a letter or a digit`,
+		"Lab<img src=x>,mine,h100-sxm,1,1.2,USD,,\n":              `provider "Lab<img src=x>": character '<' is not allowed`,
+	} {
+		_, _, err := base.WithOwnPrices([]byte(head + row))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want %q", row, err, want)
 		}
 	}
 }

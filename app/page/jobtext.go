@@ -590,7 +590,19 @@ func ParsePlan(given *JobText, cat *catalog.Catalog) (PlanJob, []*JobError) {
 	list := func(f jobspec.Field) []string {
 		return strings.FieldsFunc(t.Text[f], func(r rune) bool { return r == ',' || r == ' ' })
 	}
-	j.Countries, j.Regions, j.Providers = list(jobspec.Country), list(jobspec.Region), list(jobspec.Provider)
+	j.Countries, j.Regions = list(jobspec.Country), list(jobspec.Region)
+	// A provider of the user's own (catalog.KindOwn) is named as their
+	// sheet writes it, spaces and all ("My Lab (west)"): a comma-separated
+	// item the catalog holds whole is one provider, any other is split at
+	// its spaces as before.
+	for _, item := range strings.Split(t.Text[jobspec.Provider], ",") {
+		item = strings.TrimSpace(item)
+		if strings.Contains(item, " ") && slices.ContainsFunc(cat.Providers, func(p catalog.Provider) bool { return strings.EqualFold(p.ID, item) }) {
+			j.Providers = append(j.Providers, item)
+			continue
+		}
+		j.Providers = append(j.Providers, strings.Fields(item)...)
+	}
 	for _, id := range j.Providers {
 		if !slices.ContainsFunc(cat.Providers, func(p catalog.Provider) bool { return strings.EqualFold(p.ID, id) }) {
 			known := make([]string, len(cat.Providers))

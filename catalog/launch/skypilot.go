@@ -64,8 +64,8 @@ func (e *emitter) skypilot() error {
 	cloud, ok := skyClouds[o.Provider]
 	if !ok {
 		p := o.Provider
-		if pr, found := e.cat.Provider(p); found && pr.Name != "" {
-			p = pr.Name + " (" + o.Provider + ")"
+		if pr, found := e.cat.Provider(p); found && pr.Name != "" && pr.Name != p {
+			p = pr.Name + " (" + o.Provider + ")" // a provider of the user's own is named as its ID
 		}
 		return e.fail(ErrNoSkyPilotCloud, "SkyPilot does not support "+p+"; clouds it launches on: "+strings.Join(skyCloudList(), ", "))
 	}

@@ -794,9 +794,11 @@ type planRowJSON struct {
 	Engine       string `json:"engine,omitempty"`
 	UserPrice    bool   `json:"user_price"`
 	ProviderKind string `json:"provider_kind"`
-	// Unchecked names the filters (--region, --min-vcpus, --min-ram)
-	// the user's own row could not be checked against, its sheet's
-	// column left empty: "region", "vcpus", "ram_gib" (plan.Row.Unchecked).
+	// Unchecked names the filters (--region, --min-vcpus, --min-ram,
+	// --country) the user's own row could not be checked against, its
+	// sheet's column left empty: "region", "vcpus", "ram_gib", or its
+	// provider the user's own, of no known country: "country"
+	// (plan.Row.Unchecked).
 	Unchecked []string `json:"unchecked_filters,omitempty"`
 }
 

@@ -325,3 +325,45 @@ func TestPlanFleetFlagsNeedFleet(t *testing.T) {
 		t.Errorf("plain plan: exit %d: %s", code, errs)
 	}
 }
+
+// TestPlanOwnProvider: a sheet row naming a provider the catalog does not
+// know (the user's cluster, a contract with a cloud the catalog lacks) is
+// the user's own provider: planned under the default provider kinds,
+// cheapest where its price is, labelled "your price", of kind "own", and
+// named as written in the table, the JSON and the launch script's comment.
+func TestPlanOwnProvider(t *testing.T) {
+	const name = "Ünï Lab (west) @ co, 1"
+	job := []string{"--model", "llama-3.1-8b", "--requests-per-second", "5"}
+	sheet := filepath.Join(t.TempDir(), "own.csv")
+	if err := os.WriteFile(sheet, []byte("provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency,as_of,source\n\""+name+"\",1xH100,h100-sxm,1,1.5,USD,2026-11-01,contract\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := cheapest(t, planJSONOf(t, append(job, "--prices", sheet)...))
+	if r.Provider != name || r.ProviderKind != catalog.KindOwn || r.OfferID != "ünï-lab-west-co-1-1xh100" || r.PricePerHour != 1.5 ||
+		!r.UserPrice || r.Stale || r.FarBelowMedian || priceFlags(r) != "yours" {
+		t.Fatalf("cheapest: %s on %q (%s) at %v, user %v, stale %v, flags %q", r.OfferID, r.Provider, r.ProviderKind, r.PricePerHour, r.UserPrice, r.Stale, priceFlags(r))
+	}
+	if want := name + " 1xH100 (your price): cheapest that fits at "; !strings.HasPrefix(r.Why, want) {
+		t.Errorf("why %q, want it to start %q", r.Why, want)
+	}
+	code, out, errs := runPlanArgs(t, append(job, "--prices", sheet)...)
+	if code != 0 || !strings.Contains(out, "\ncheapest  "+name+"  1xH100 ") {
+		t.Errorf("table (exit %d, %s) lacks the cheapest row on %q:\n%s", code, errs, name, out)
+	}
+	code, out, errs = runPlanArgs(t, append(job, "--prices", sheet, "--emit", "vllm")...)
+	if code != 0 || !strings.Contains(out, "\n# rightsize plan: "+name+" 1xH100, on-demand, 1 replica of 1 instance\nvllm serve ") {
+		t.Errorf("--emit vllm (exit %d, %s):\n%s", code, errs, out)
+	}
+	// A country filter keeps the row, whose provider has no country the
+	// catalog knows, and says so, as an empty region column is said.
+	r = cheapest(t, planJSONOf(t, append(job, "--prices", sheet, "--country", "US")...))
+	if r.Provider != name || strings.Join(r.Unchecked, ",") != "country" {
+		t.Errorf("--country US: cheapest on %q, unchecked %v", r.Provider, r.Unchecked)
+	}
+	// SkyPilot launches on none of the user's own providers: it says so
+	// once by name, the plan's exit status the emitter's.
+	_, _, errs = runPlanArgs(t, append(job, "--prices", sheet, "--emit", "skypilot")...)
+	if !strings.Contains(errs, "SkyPilot does not support "+name+"; clouds it launches on: ") {
+		t.Errorf("--emit skypilot: %s", errs)
+	}
+}

@@ -181,17 +181,25 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 		if !s.ok {
 			continue
 		}
-		usd := float64(s.pre.inst+s.dec.inst) * r.PricePerHourUSD * HoursPerMonth
+		pre, dec := s.pre, s.dec
+		if r.Pricing == Spot {
+			// A reclaim takes an instance of either pool, and a worker
+			// serves only its own side: each pool holds a spare, as the
+			// aggregated row on spot holds a spare replica (serve.go,
+			// docs/planning.md), so the two are compared like for like.
+			pre, dec = pre.withSpare(int(o.GPUCount)), dec.withSpare(int(o.GPUCount))
+		}
+		usd := float64(pre.inst+dec.inst) * r.PricePerHourUSD * HoursPerMonth
 		if best != nil && usd >= best.MonthlyCostUSD {
 			continue
 		}
-		pw, dw := p.disaggWorker(s.pre.cs), p.disaggWorker(s.dec.cs)
-		best = &DisaggPlan{Offer: o, Engine: r.Engine, Prefill: s.pre.n, Decode: s.dec.n,
+		pw, dw := p.disaggWorker(pre.cs), p.disaggWorker(dec.cs)
+		best = &DisaggPlan{Offer: o, Engine: r.Engine, Prefill: pre.n, Decode: dec.n,
 			PrefillWorker: pw, DecodeWorker: dw,
-			Instances: s.pre.inst + s.dec.inst, GPUs: float64(s.pre.n*pw.TP + s.dec.n*dw.TP),
+			Instances: pre.inst + dec.inst, GPUs: float64(pre.n*pw.TP + dec.n*dw.TP),
 			TTFTSeconds: s.ttft, TPOTSeconds: s.tpot, KVTransferSeconds: s.xfer,
 			TTFTAtSLOSeconds: s.ttftAt, TPOTAtSLOSeconds: s.tpotAt, MonthlyCostUSD: usd,
-			PrefillBound: s.pre.bound, DecodeBound: s.dec.bound}
+			PrefillBound: pre.bound, DecodeBound: dec.bound}
 	}
 	if best == nil {
 		return nil
@@ -525,6 +533,20 @@ type disaggPool struct {
 	n, inst int
 	at      float64
 	bound   Reason
+}
+
+// withSpare is the pool with one spare instance (a worker spanning
+// several instances: one spare worker) on instances of gpus GPUs, its
+// workers filling it, for a spot reclaim; its bound says so
+// (disagg.bound_spare). The latencies stay the sized pool's.
+func (pl disaggPool) withSpare(gpus int) disaggPool {
+	if pl.cs.instancesPer > 1 {
+		pl.n, pl.inst = pl.n+1, pl.inst+pl.cs.instancesPer
+	} else {
+		pl.n, pl.inst = pl.n+max(gpus/max(pl.cs.tp, 1), 1), pl.inst+1
+	}
+	pl.bound = Reason{Key: "disagg.bound_spare", Args: []any{pl.bound}}
+	return pl
 }
 
 // disaggBound is what set a side's worker count n, the smallest that

@@ -16,6 +16,10 @@ const (
 	ColumnRegion = "region"
 	ColumnVCPUs  = "vcpus"
 	ColumnRAM    = "ram_gib"
+	// ColumnCountry is no sheet column: a provider only the user's sheet
+	// names (their cluster, a contract with a cloud the catalog lacks)
+	// has no country the catalog knows (catalog.KindOwn).
+	ColumnCountry = "country"
 )
 
 // ownUnchecked names the filters of the request that o's own row leaves
@@ -44,14 +48,18 @@ func (p *planner) ownUnchecked(o *Offer) []string {
 	if f.MinRAMGiB > 0 && o.RAMGiB == 0 {
 		out = append(out, ColumnRAM)
 	}
+	if len(f.Countries) > 0 && o.Country == "" {
+		out = append(out, ColumnCountry)
+	}
 	return out
 }
 
 // uncheckedNotes are the notes of Row.Unchecked, one a column.
 var uncheckedNotes = map[string]string{
-	ColumnRegion: "note.own_no_region",
-	ColumnVCPUs:  "note.own_no_vcpus",
-	ColumnRAM:    "note.own_no_ram",
+	ColumnRegion:  "note.own_no_region",
+	ColumnVCPUs:   "note.own_no_vcpus",
+	ColumnRAM:     "note.own_no_ram",
+	ColumnCountry: "note.own_no_country",
 }
 
 // UncheckedNote is the note of an unchecked filter's column (a name of

@@ -571,12 +571,12 @@ func (p *planner) passes(o *Offer) bool {
 	if len(f.Kinds) > 0 && !o.UserPrice && !slices.ContainsFunc(f.Kinds, func(s string) bool { return strings.EqualFold(s, o.ProviderKind) }) {
 		return false
 	}
-	if len(f.Countries) > 0 && !slices.ContainsFunc(f.Countries, func(s string) bool { return strings.EqualFold(s, o.Country) }) {
-		return false
-	}
 	// The user's own row that leaves a filter's column empty is kept and
 	// marked, not dropped (ownUnchecked says why).
 	unchecked := p.ownUnchecked(o)
+	if len(f.Countries) > 0 && !slices.Contains(unchecked, ColumnCountry) && !slices.ContainsFunc(f.Countries, func(s string) bool { return strings.EqualFold(s, o.Country) }) {
+		return false
+	}
 	if len(f.Regions) > 0 && !slices.Contains(unchecked, ColumnRegion) && !slices.ContainsFunc(f.Regions, func(s string) bool {
 		return o.Region != "" && strings.HasPrefix(strings.ToLower(o.Region), strings.ToLower(s))
 	}) {

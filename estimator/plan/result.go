@@ -238,6 +238,7 @@ var English = map[string]string{
 	"note.own_no_region":         "region not given in your sheet: kept, the region filter not checked",
 	"note.own_no_vcpus":          "vCPUs not given in your sheet: kept, the vCPU floor not checked",
 	"note.own_no_ram":            "RAM not given in your sheet: kept, the RAM floor not checked",
+	"note.own_no_country":        "your provider's country is not known: kept, the country filter not checked",
 	"hosted.cheaper_than_api":    "self-hosting on %s beats %s above %s requests/s",
 	"hosted.never":               "%s stays cheaper than self-hosting at any rate one replica sustains",
 	"disagg.sides_win":           "it pays on %s: prefill workers of TP %s × %s (%s) and decode workers of TP %s × %s (%s), %s, %s%% less than the aggregated plan at the targets (an estimate)",
@@ -248,6 +249,7 @@ var English = map[string]string{
 	"disagg.bound_rate_kv":       "as many as the request rate needs under the load cap, each decoding at most %s requests at once, as many as its KV cache holds",
 	"disagg.bound_rate_seqs":     "as many as the request rate needs under the load cap, each decoding at most %s requests at once, the engine's running-sequence limit (%s)",
 	"disagg.bound_one":           "one is enough",
+	"disagg.bound_spare":         "%s, plus a spare for a spot reclaim",
 	"hosted.no_fit":              "no self-hosted plan fits the job to compare with %s",
 	"hosted.day_rent_cheaper":    "over the day's load curve the cheapest rented fleet, on %s, costs less than %s",
 	"hosted.day_api_cheaper":     "over the day's load curve %s costs less than the cheapest rented fleet, on %s",
@@ -448,7 +450,8 @@ type Row struct {
 	Notes []Reason
 	// Unchecked names the filters the user's own row could not be
 	// checked against, its sheet's column left empty (ColumnRegion,
-	// ColumnVCPUs, ColumnRAM): the row is kept, and a note says each.
+	// ColumnVCPUs, ColumnRAM) or its provider's country unknown
+	// (ColumnCountry): the row is kept, and a note says each.
 	Unchecked      []string
 	Recommendation Recommendation
 	Why            Reason
