@@ -85,7 +85,9 @@ type estimateJob struct {
 //	                    planner set one, as the rows' mem_share),
 //	                    prefill_worker (the prefill workers' tp, dp, ep,
 //	                    instances_per_worker and mem_share: each side
-//	                    takes its own layout), instances, gpus,
+//	                    takes its own layout), decode_worker (the same
+//	                    for the decode workers, as the flat fields),
+//	                    instances, gpus,
 //	                    mean_ttft_seconds and tpot_seconds (the disaggregated
 //	                    model's means at the target rate; an estimate),
 //	                    ttft_slo_seconds and tpot_slo_seconds (the same at
@@ -899,6 +901,7 @@ type disaggPlanJSON struct {
 	PerWorker     int              `json:"instances_per_worker"`
 	MemShare      float64          `json:"mem_share,omitempty"`
 	PrefillWorker disaggWorkerJSON `json:"prefill_worker"`
+	DecodeWorker  disaggWorkerJSON `json:"decode_worker"`
 	GPUs          float64          `json:"gpus"`
 	TTFT          float64          `json:"mean_ttft_seconds"`
 	TPOT          float64          `json:"tpot_seconds"`
@@ -942,11 +945,11 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		}
 	}
 	if d := res.Disagg; d != nil {
-		// The decode worker's shape is also written flat (tp, dp, ep,
-		// instances_per_worker, mem_share), as before the prefill
-		// worker's had a field of its own.
+		// Each side's shape has a field of its own; the decode worker's
+		// is also written flat (tp, dp, ep, instances_per_worker,
+		// mem_share), as before the prefill worker's had one.
 		dec := d.DecodeWorker
-		out.Disagg = &disaggPlanJSON{PrefillWorker: newDisaggWorkerJSON(d.PrefillWorker), OfferID: d.Offer.ID, Provider: d.Offer.Provider, InstanceType: d.Offer.InstanceType, GPU: d.Offer.GPU,
+		out.Disagg = &disaggPlanJSON{PrefillWorker: newDisaggWorkerJSON(d.PrefillWorker), DecodeWorker: newDisaggWorkerJSON(dec), OfferID: d.Offer.ID, Provider: d.Offer.Provider, InstanceType: d.Offer.InstanceType, GPU: d.Offer.GPU,
 			Engine: d.Engine.String(), TP: dec.TP, Prefill: d.Prefill, Decode: d.Decode, DP: dec.DP, EP: dec.EP, Instances: d.Instances, PerWorker: dec.InstancesPerWorker, MemShare: dec.MemShare, GPUs: d.GPUs,
 			TTFT: d.TTFTSeconds, TPOT: d.TPOTSeconds, TTFTAtSLO: d.TTFTAtSLOSeconds, TPOTAtSLO: d.TPOTAtSLOSeconds, KVTransfer: d.KVTransferSeconds, MonthlyUSD: d.MonthlyCostUSD,
 			MonthlyDisp: d.MonthlyCostDisp, AggregatedUSD: d.AggregatedUSD, Wins: d.Wins, Why: catalog.Printable(d.Why.String())}

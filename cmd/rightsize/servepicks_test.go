@@ -356,6 +356,9 @@ func TestServingPicksLaunch(t *testing.T) {
 					// The launch is of the alternative the plan shows, and
 					// each side's script starts workers of its own TP.
 					pre := d.PrefillWorker
+					if dw := d.DecodeWorker; dw != (disaggWorkerJSON{d.TP, d.DP, d.EP, d.PerWorker, d.MemShare}) {
+						t.Errorf("decode_worker %+v, the flat decode fields %d/%d/%d over %d at %v", dw, d.TP, d.DP, d.EP, d.PerWorker, d.MemShare)
+					}
 					want := fmt.Sprintf("%d prefill and %d decode workers of TP %d", d.Prefill, d.Decode, d.TP)
 					if pre.TP != d.TP || pre.DP != d.DP || pre.EP != d.EP || pre.PerWorker != d.PerWorker || pre.MemShare != d.MemShare {
 						want = fmt.Sprintf("%d prefill workers of TP %s and %d decode workers of TP %s", d.Prefill,
