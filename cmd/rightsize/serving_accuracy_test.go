@@ -305,7 +305,7 @@ func TestGPUStackDataset(t *testing.T) {
 	// Two ShareGPT rows at +50% and +150% and one random 4K row at −20%:
 	// the dataset lines hold the median |error| and signed median of each.
 	mk := func(e float64, prompt, ratio string) valCase {
-		return valCase{Group: "GPUStack throughput", Split: "fit", EngineID: "vllm", Error: e,
+		return valCase{Group: "GPUStack throughput", Split: "fit", EngineID: "vllm", GPU: "h100-sxm", Error: e,
 			Args: []string{"--model", "qwen3-8b", "--prompt-tokens", prompt, "--range-ratio", ratio}}
 	}
 	var b strings.Builder
@@ -314,6 +314,7 @@ func TestGPUStackDataset(t *testing.T) {
 		"| GPUStack throughput | dataset | ShareGPT | fit (in-sample) | 2 | 100.0% | +100.0% |",
 		"| GPUStack throughput | dataset | random 4K | fit (in-sample) | 1 | 20.0% | -20.0% |",
 		"| GPUStack throughput | engine | vllm | fit (in-sample) | 3 | 50.0% | +50.0% |",
+		"| GPUStack throughput | GPU | h100-sxm | fit (in-sample) | 3 | 50.0% | +50.0% |",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("breakdown lacks %q:\n%s", want, b.String())
