@@ -30,8 +30,8 @@ const (
 
 // ncclAllReduceLatency is the latency term of one all-reduce among n ranks,
 // perNode of them in each node (NCCL's ring and tree models above, the
-// faster of the two). A reduce-scatter or all-gather takes half the ring's
-// steps (n − 1): callers halve it.
+// faster of the two). Reduce-scatters and all-gathers have no tree:
+// ncclShardLatency.
 func ncclAllReduceLatency(hw Hardware, n, perNode int) float64 {
 	if n <= 1 {
 		return 0
@@ -50,6 +50,37 @@ func ncclAllReduceLatency(hw Hardware, n, perNode int) float64 {
 	ring *= ncclRingPlateau
 	tree := 2 * (float64(perNode-1)*ncclTreeIntra + math.Ceil(math.Log2(float64(nodes)))*ncclTreeNet)
 	return math.Min(ring, tree)
+}
+
+// ncclShardLatency is the latency term of one reduce-scatter or
+// all-gather among n ranks, perNode of them in each node. NCCL runs
+// these two collectives as a ring only: its tuning model skips every
+// other algorithm for them (src/graph/tuning.cc at v2.17.1, "if (coll ==
+// ncclFuncReduceScatter && a != NCCL_ALGO_RING && a != NCCL_ALGO_NVLS)
+// continue", NVLS being NVLink SHARP inside one node; the same at
+// v2.30.7, where PAT joins only for one GPU per node), so the tree's
+// logarithmic latency that an all-reduce across many nodes gets
+// (ncclAllReduceLatency) is not theirs. The ring takes n − 1 steps, of
+// which nodes − 1 cross the network ("nsteps = nRanks-1", "nInterSteps
+// = nNodes-1"): baseLat + (n − nodes)·intra hop + (nodes − 1)·network
+// hop, with the Ring/Simple constants above. Across thousands of ranks
+// this is milliseconds a collective (2,048 ranks on 256 nodes: 8.55 ms,
+// against 0.6 ms for half a tree all-reduce), paid once per bucket, or
+// per block and micro-batch under ZeRO-3. PAT, NCCL 2.23's logarithmic
+// reduce-scatter and all-gather, runs only with one GPU a node and NCCL
+// ≥ 2.23 (ncclPatEnable: "PAT only supports 1 GPU per node"), and is not
+// modelled: with TP filling a node the ring here is an upper bound.
+func ncclShardLatency(hw Hardware, n, perNode int) float64 {
+	if n <= 1 {
+		return 0
+	}
+	perNode = max(1, min(perNode, n))
+	nodes := (n + perNode - 1) / perNode
+	intra := ncclRingNVLink
+	if hw.LinkBandwidth <= PCIeBandwidth {
+		intra = ncclRingPCIe
+	}
+	return ncclRingBase + float64(n-nodes)*intra + float64(nodes-1)*ncclRingNet
 }
 
 // Gradient buckets: how many collectives a data-parallel step issues.
@@ -158,8 +189,9 @@ func dataParallelComm(in Input, hw Hardware, d int, psi, params, elem, bw float6
 	}
 	df := float64(d)
 	perNode := max(1, hw.NodeGPUs()/max(1, in.TP)) // the DP × CP group's ranks in one node
-	lat := ncclAllReduceLatency(hw, d, perNode)
-	ring := (df - 1) / df * psi / bw // one reduce-scatter or all-gather of psi
+	lat := ncclAllReduceLatency(hw, d, perNode)    // an all-reduce (plain DDP)
+	sh := ncclShardLatency(hw, d, perNode)         // a reduce-scatter or an all-gather
+	ring := (df - 1) / df * psi / bw               // one reduce-scatter or all-gather of psi
 	gradPsi := psi / elem * gradReduceElem(in, elem)
 	gradRing := (df - 1) / df * gradPsi / bw // the gradients' reduce-scatter
 	layers := math.Max(1, math.Ceil(float64(in.Arch.Layers)/float64(max(1, in.PP))))
@@ -173,18 +205,18 @@ func dataParallelComm(in Input, hw Hardware, d int, psi, params, elem, bw float6
 		// gradients only. Counting the adapters alone priced a 70B LoRA
 		// over 16 nodes' network as free as on one node's NVLink.
 		base := (df - 1) / df * frozenBaseBytes(in) / bw
-		unit := (2*base+gradRing)/layers + 3*lat/2
-		return dpComm{total: layers * unit, tail: base/layers + lat/2, perMicro: true}
+		unit := (2*base+gradRing)/layers + 3*sh
+		return dpComm{total: layers * unit, tail: base/layers + sh, perMicro: true}
 	case in.ZeRO == 3:
 		// 2 all-gathers and 1 reduce-scatter per block per micro-batch;
 		// the first block's gather has nothing to hide under.
-		unit := (2*ring+gradRing)/layers + 3*lat/2
-		return dpComm{total: layers * unit, tail: ring/layers + lat/2, perMicro: true}
+		unit := (2*ring+gradRing)/layers + 3*sh
+		return dpComm{total: layers * unit, tail: ring/layers + sh, perMicro: true}
 	case in.ZeRO == 2 && !lora:
 		// 1 reduce-scatter per block under the backward pass, then each
 		// block's parameters gathered again in the next forward (after).
-		unit := gradRing/layers + lat/2
-		gather := ring/layers + lat/2
+		unit := gradRing/layers + sh
+		gather := ring/layers + sh
 		return dpComm{total: layers * unit, tail: unit, after: layers * gather, afterTail: gather, afterUnderForward: true}
 	}
 	var buckets float64
@@ -198,8 +230,8 @@ func dataParallelComm(in Input, hw Hardware, d int, psi, params, elem, bw float6
 		// The distributed optimizer reduce-scatters each bucket under the
 		// backward pass and all-gathers the updated parameters after the
 		// step (after), exposed.
-		rs := gradRing + buckets*lat/2
-		ag := ring + buckets*lat/2
+		rs := gradRing + buckets*sh
+		ag := ring + buckets*sh
 		return dpComm{total: rs, tail: rs / buckets, after: ag, afterTail: ag}
 	}
 	total := 2*gradRing + buckets*lat // all-reduce = reduce-scatter + all-gather (Patarasuk & Yuan 2009)

@@ -55,7 +55,7 @@ type LayoutTry struct {
 // fewer micro-batches (stageInflight). The schedule is the outer choice:
 // ZeRO 2's time is ZeRO 1's (both move 2Ψ a step, Rajbhandari et al. 2020
 // §7; trainPerf) while plain 1F1B idles v times longer (Llama 3.1 405B on
-// 16,384 H100s: 36.1M GPU-hours interleaved at ZeRO 2, 57.1M under 1F1B
+// 16,384 H100s: 36.1M GPU-hours interleaved at ZeRO 2, 57.3M under 1F1B
 // at ZeRO 1). A job none of them fits keeps the first defaults (the
 // estimate then says it does not fit, with FitsWith). Settings the user
 // gave are kept as given.

@@ -133,6 +133,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		noSim            = fs.Bool("steady-state", false, "serving engines: report the closed-form steady state instead of the simulated benchmark")
 		reqOver          = fs.Float64("request-overhead", 0, "serving engines: fixed seconds per request outside the GPU's steps (API server, tokenisation, streaming); 0: the engine's fitted figure")
 		calFile          = fs.String("calibration", "", "serving engines: apply a calibration written by rightsize calibrate --out: its GPU and engine where --gpu and --engine are not given (a mismatch is an error; a plan then covers that GPU's offers only) and its factors as --request-overhead, --inference-mfu and --bandwidth-util where those are not given (and --first-wave-seconds 0: the fit ran without a cold first wave, so its request cost holds the measured runs' cold start)")
+		goodput          = fs.Float64("goodput", 0, "training: the share of the run's wall time spent in training steps, for performance.gpu_hours_with_overhead (interruptions, restarts, checkpoints); 0: estimated from the GPU count, 1 − 10% × GPUs / 16,384 (Llama 3's 16K-GPU pre-training kept over 90% effective time); 1: steps only")
 		rangeRatio       = fs.Float64("range-ratio", sim.DefaultRangeRatio, "serving engines: the simulated client draws each request's prompt and output lengths uniformly from [ratio × given, given] (benchmark_serving.py --random-range-ratio); 1: fixed lengths")
 	)
 	firstWave := defineFirstWave(fs)
@@ -189,6 +190,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		{"network-gbps", *netGbps >= 0 && *netGbps <= 1e6, "Gbit/s per node from 0 to 1e6 (0: the default)"},
 		{"request-overhead", *reqOver >= 0 && *reqOver <= 3600, "seconds from 0 to 3600 (0: the engine's)"},
 		{"range-ratio", in01(*rangeRatio), "a share in [0, 1]"},
+		{"goodput", in01(*goodput), "a share in (0, 1] (0: estimated from the GPU count)"},
 		{"gpus-per-node", *gpusNode >= 0, "≥ 1 (0: the GPU's own)"},
 	} {
 		if !f.ok {
@@ -400,6 +402,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 			return fail("%v", err)
 		default:
 			perf = newPerfJSON(in, p, tokens)
+			perf.setGoodput(in, p, tokens, *goodput)
 			perf.DoesNotFit = !r.Runs(in)
 			if in.Task == estimator.Inference && in.Engine == estimator.HF {
 				perf.HostClass = hw.HostClass.String()
@@ -479,8 +482,17 @@ type perfJSON struct {
 	// EP, pipeline sends, CP ring, offload), hidden or not; CommSeconds
 	// is the part compute does not hide.
 	CommTotalSeconds float64 `json:"comm_total_seconds,omitempty"`
-	MicroBatches     int     `json:"micro_batches,omitempty"`
-	VirtualStages    int     `json:"virtual_stages,omitempty"`
+	// Goodput is the share of the run's wall time spent in training
+	// steps (--goodput, else estimator.TrainGoodput);
+	// JobSecondsWithOverhead and GPUHoursWithOverhead are job_seconds
+	// and gpu_hours over it: the whole run with its interruptions,
+	// restarts and checkpoints, as published whole-run GPU-hours count
+	// it. job_seconds and gpu_hours stay the training steps' alone.
+	Goodput                float64 `json:"goodput,omitempty"`
+	JobSecondsWithOverhead float64 `json:"job_seconds_with_overhead,omitempty"`
+	GPUHoursWithOverhead   float64 `json:"gpu_hours_with_overhead,omitempty"`
+	MicroBatches           int     `json:"micro_batches,omitempty"`
+	VirtualStages          int     `json:"virtual_stages,omitempty"`
 	// DoesNotFit: the training job does not fit as set (the estimate's
 	// "fits" is false); the figures are its step's time once the memory
 	// is found (fits_with, a larger GPU), not a plan that starts.
@@ -512,6 +524,21 @@ func newPerfJSON(in estimator.Input, p estimator.Perf, tokens float64) *perfJSON
 	j.StepSeconds, j.CommSeconds, j.MicroBatches, j.VirtualStages = p.StepSeconds, p.CommSeconds, p.MicroBatches, p.VirtualStages
 	j.CommTotalSeconds = p.CommTotalSeconds
 	return j
+}
+
+// setGoodput sets a training job's goodput, given (0 < g ≤ 1) or
+// estimated from its GPUs (g = 0), and the whole run's time and GPU-hours
+// at it.
+func (j *perfJSON) setGoodput(in estimator.Input, p estimator.Perf, tokens, g float64) {
+	if in.Task == estimator.Inference {
+		return
+	}
+	if g == 0 {
+		g = estimator.TrainGoodput(p.GPUs)
+	}
+	j.Goodput = g
+	j.JobSecondsWithOverhead = estimator.JobTimeWithOverhead(p, tokens, g)
+	j.GPUHoursWithOverhead = estimator.GPUHoursWithOverhead(p, tokens, g)
 }
 
 func printPerf(w io.Writer, in estimator.Input, p *perfJSON) {
@@ -551,7 +578,11 @@ func printPerf(w io.Writer, in estimator.Input, p *perfJSON) {
 		fmt.Fprintf(w, "time to first token %.3f s; %.1f tokens/s per request\n", p.TimeToFirstToken, 1/p.DecodeTokenLatency)
 		return
 	}
-	fmt.Fprintf(w, "%.3g training tokens: %.1f h, %.1f GPU-hours\n", p.TrainTokens, p.JobSeconds/3600, p.GPUHours)
+	fmt.Fprintf(w, "%.3g training tokens: %.1f h, %.1f GPU-hours of training steps\n", p.TrainTokens, p.JobSeconds/3600, p.GPUHours)
+	if p.Goodput > 0 && p.Goodput < 1 {
+		fmt.Fprintf(w, "whole run at %.2f%% goodput (interruptions, restarts, checkpoints; --goodput): %.1f h, %.1f GPU-hours\n",
+			100*p.Goodput, p.JobSecondsWithOverhead/3600, p.GPUHoursWithOverhead)
+	}
 	if p.DoesNotFit {
 		fmt.Fprintln(w, "warning: "+unfitTimeWarning)
 	}

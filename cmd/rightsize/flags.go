@@ -47,6 +47,7 @@ var planIgnored = []struct {
 }{
 	{[]string{"num-requests", "range-ratio", "first-wave-seconds", "steady-state"}, "which sizes each offer on its own simulated runs (rightsize estimate and simulate take them)"},
 	{[]string{"vram"}, "which takes each offer's GPU memory (--usable-vram gives a measured figure)"},
+	{[]string{"goodput"}, "which times a job's training steps and prices spot reclaims and checkpoints on its own (rightsize estimate reports a whole run's GPU-hours at --goodput)"},
 }
 
 // checkPlanFlags reports the plan flags set that the workload ignores,
