@@ -258,7 +258,8 @@ func skyName(s string) string {
 // after the MPI library it imports at start-up (TensorRT-LLM docs,
 // "Installing on Linux via pip", 0.19 to 1.3: "sudo apt-get -y install
 // libopenmpi-dev" before "pip3 install tensorrt_llm", read 2026-11-29;
-// without it trtllm-serve stops at import). The engine is pinned to the
+// without it trtllm-serve stops at import); a vLLM copy over several
+// instances adds the Ray its run starts (rayPackage). The engine is pinned to the
 // release the estimate models (engineRelease) where that release is known
 // to be published (publishedReleases); otherwise pip takes the latest
 // release, and a note names the one the estimate modelled.
@@ -274,6 +275,9 @@ func (e *emitter) serveSetup(k Kind) string {
 	}
 	if k == TRTLLM {
 		return "sudo apt-get update && sudo apt-get -y install libopenmpi-dev\npip install " + pkg + "\n"
+	}
+	if e.rayCluster(k, e.shape()) {
+		pkg += " " + rayPackage // the run starts Ray, which vLLM does not install (rayPackage)
 	}
 	return "pip install " + pkg + "\n"
 }
