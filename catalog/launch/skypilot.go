@@ -299,11 +299,13 @@ func pinned(pkg string, v estimator.EngineVersion) string {
 // summarised by AI Primer, "SGLang 0.5.12 adds DeepSeek V4 serving",
 // read 2026-11-30), its lmsysorg/sglang:v0.5.12-cu130 images (SemiAnalysis
 // InferenceX runs, estimator/testdata/calibration/inferencex), and
-// projects pinning sglang==0.5.12 from PyPI (2026-06). Not pinned, for want
-// of a published record of its wheel read here: vLLM 0.30.0 (named the
-// latest release in 2026-09, but the launches' flags were checked against
-// a development commit, not that tag) and TensorRT-LLM 1.3.0 (release candidates up to
-// 1.3.0rc26 only).
+// projects pinning sglang==0.5.12 from PyPI (2026-06). Not pinned: vLLM
+// 0.30.0 (named the latest official release on 2026-09-23, but the
+// launches' flags were read at a development commit, not at that tag, so
+// a pin would promise flags unread at that release) and TensorRT-LLM 1.3.0
+// (release candidates up to 1.3.0rc26 only; PyPI's newest tensorrt-llm is
+// 1.2.1, 2026-04, so no such pin installs). testdata/README.md says what
+// pinning either takes.
 var publishedReleases = map[Kind][]estimator.EngineVersion{
 	SGLang: {{Major: 0, Minor: 5, Patch: 12}},
 }
