@@ -148,10 +148,15 @@ const csvFormulaStarts = "=+-@\t\r\n"
 // MDEscape makes text safe in a Markdown table cell: a pipe would end the
 // cell, HTML would reach a wiki raw (a custom model's name comes from the
 // link), and link, image, emphasis and code marks would be read as such;
-// a line break would end the table.
+// a line break would end the table. A name that reads as a web address
+// ("https://x.example/login", "www.x.example") would become a link under
+// GitHub's autolink extension (GFM spec, "Autolinks (extension)"): the
+// slashes after its "://" and the dot after its "www" are escaped, which
+// cmark-gfm 0.29 shows as the same text, unlinked. An e-mail address stays
+// one: cmark-gfm links it whatever is escaped, to the address it shows.
 func MDEscape(s string) string {
 	var b strings.Builder
-	for _, r := range s {
+	for i, r := range s {
 		switch r {
 		case '&':
 			b.WriteString("&amp;")
@@ -164,6 +169,16 @@ func MDEscape(s string) string {
 			b.WriteRune(r)
 		case '\r', '\n':
 			b.WriteByte(' ')
+		case '/':
+			if strings.HasSuffix(s[:i], ":") || strings.HasSuffix(s[:i], ":/") {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(r)
+		case '.':
+			if len(s[:i]) >= 3 && strings.EqualFold(s[i-3:i], "www") {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(r)
 		default:
 			b.WriteRune(r)
 		}

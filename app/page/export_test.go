@@ -3,6 +3,7 @@ package page
 import (
 	"encoding/csv"
 	"encoding/json"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -186,4 +187,62 @@ func FuzzExports(f *testing.F) {
 			t.Errorf("%q: Markdown has HTML or a link:\n%s", s, md)
 		}
 	})
+}
+
+// TestMDEscapeAutolinks: a name that reads as a web address is not made
+// a link by GitHub's autolink extension.
+func TestMDEscapeAutolinks(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://x.example/login": `https:\/\/x.example/login`, "HTTP://X": `HTTP:\/\/X`, "ftp://x.example": `ftp:\/\/x.example`,
+		"www.x.example": `www\.x.example`, "go to WWW.x.example": `go to WWW\.x.example`, "a/b 1.5 www": "a/b 1.5 www", "n1-highmem-8+1xP100": "n1-highmem-8+1xP100",
+	} {
+		if got := MDEscape(in); got != want {
+			t.Errorf("MDEscape(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestExportMarkdownRendersInert renders the Markdown export, with every
+// name a price sheet or a link brings set to a hostile text, in cmark-gfm
+// with GitHub's table and autolink extensions: the tables keep their rows
+// and cells, and no link, image or HTML appears (skipped without
+// cmark-gfm).
+func TestExportMarkdownRendersInert(t *testing.T) {
+	cmark, err := exec.LookPath("cmark-gfm")
+	if err != nil {
+		t.Skip("no cmark-gfm")
+	}
+	_, in := viewOf(t, "rps=5", nil)
+	render := func(s string) string {
+		in := in
+		in.Plan.Picks = slices.Clone(in.Plan.Picks)
+		for i := range in.Plan.Picks {
+			o := *in.Plan.Picks[i].Offer
+			o.Provider, o.InstanceType, o.Source = s, s, s
+			in.Plan.Picks[i].Offer = &o
+		}
+		in.Job.Model.ID, in.CustomName = CustomModelID, s
+		cmd := exec.Command(cmark, "-e", "table", "-e", "autolink")
+		cmd.Stdin = strings.NewReader(ExportMarkdown(in))
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out)
+	}
+	shape := func(html string) [3]int {
+		return [3]int{strings.Count(html, "<tr>"), strings.Count(html, "<td"), strings.Count(html, "<table>")}
+	}
+	benign := render("x")
+	for _, s := range append(exportSeeds, "https://x.example/login", "www.x.example", "HTTPS://X.example", "<https://x.example>", "[x]: https://x.example") {
+		html := render(s)
+		if shape(html) != shape(benign) {
+			t.Errorf("%q: rows, cells and tables %v, %v with a benign name", s, shape(html), shape(benign))
+		}
+		for _, bad := range []string{"<a ", "<img", "<script", "raw HTML omitted"} {
+			if strings.Contains(html, bad) {
+				t.Errorf("%q: the export renders %q", s, bad)
+			}
+		}
+	}
 }
