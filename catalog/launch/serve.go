@@ -188,8 +188,11 @@ func (e *emitter) rayCluster(k Kind, s copyShape) bool {
 // 0073e4497d73), and vLLM's docs install it apart as ray[cgraph], the
 // Compiled Graph extra its Ray executor runs pipeline stages with
 // (docs/serving/parallelism_scaling.md, "What is Ray?": "Ray is an
-// optional dependency ... pip install \"ray[cgraph]\""). Quoted: the
-// brackets are a shell pattern.
+// optional dependency ... pip install \"ray[cgraph]\""); Ray names the
+// extra cgraph from its 2.41 release on (ray-project/ray,
+// doc/source/ray-core/compiled-graph/quickstart.rst: ray[adag] before
+// 2.41), so pip takes a Ray of 2.41 or later. Quoted: the brackets are a
+// shell pattern.
 const rayPackage = "\"ray[cgraph]\""
 
 // vllmDPRPCPort is vLLM's default data-parallel RPC port
