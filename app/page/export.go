@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"math"
 	"strconv"
 	"strings"
 
@@ -115,25 +116,47 @@ func ExportCSV(in ViewIn) string {
 }
 
 // CSVText neutralises a text cell a spreadsheet would run as a formula
-// (OWASP "CSV injection"): one starting with =, +, -, @, a tab or a
-// carriage return gets a leading apostrophe, which spreadsheets show as
-// text. A price sheet's source or instance_type, or a shared link's
-// custom names, reach these cells; the numbers written by the page are
-// not text cells and stay as they are.
+// (OWASP "CSV Injection", owasp.org/www-community/attacks/CSV_Injection):
+// one starting with =, +, -, @, a tab, a carriage return or a line feed
+// (the line feed added to OWASP's list on 2025-08-01, OWASP/www-community
+// pull request 1116) is prefixed with an apostrophe, which spreadsheets
+// show as text, rather than refused: the cell keeps every character of
+// the name it stands for. A price sheet's free-text source, or a shared
+// link's custom names, reach these cells; a number the page or the CLI
+// writes is not a text cell and stays as it is.
 func CSVText(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+	if s != "" && strings.ContainsRune(csvFormulaStarts, rune(s[0])) {
 		return "'" + s
 	}
 	return s
 }
 
+// CSVCell is CSVText for a cell that may hold a number written as text
+// (the CLI's table cells): a finite number ("-0.5", "1e3") is not a
+// formula and stays as it is; anything else is text.
+func CSVCell(s string) string {
+	if x, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(x, 0) && !math.IsNaN(x) {
+		return s
+	}
+	return CSVText(s)
+}
+
+// csvFormulaStarts are the first characters of a cell that Excel, Sheets
+// or LibreOffice may read as a formula (OWASP's list, above).
+const csvFormulaStarts = "=+-@\t\r\n"
+
 // MDEscape makes text safe in a Markdown table cell: a pipe would end the
 // cell, HTML would reach a wiki raw (a custom model's name comes from the
 // link), and link, image, emphasis and code marks would be read as such;
-// a line break would end the table.
+// a line break would end the table. A name that reads as a web address
+// ("https://x.example/login", "www.x.example") would become a link under
+// GitHub's autolink extension (GFM spec, "Autolinks (extension)"): the
+// slashes after its "://" and the dot after its "www" are escaped, which
+// cmark-gfm 0.29 shows as the same text, unlinked. An e-mail address stays
+// one: cmark-gfm links it whatever is escaped, to the address it shows.
 func MDEscape(s string) string {
 	var b strings.Builder
-	for _, r := range s {
+	for i, r := range s {
 		switch r {
 		case '&':
 			b.WriteString("&amp;")
@@ -146,6 +169,16 @@ func MDEscape(s string) string {
 			b.WriteRune(r)
 		case '\r', '\n':
 			b.WriteByte(' ')
+		case '/':
+			if strings.HasSuffix(s[:i], ":") || strings.HasSuffix(s[:i], ":/") {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(r)
+		case '.':
+			if len(s[:i]) >= 3 && strings.EqualFold(s[i-3:i], "www") {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(r)
 		default:
 			b.WriteRune(r)
 		}

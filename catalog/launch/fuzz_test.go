@@ -59,6 +59,12 @@ var hostile = []string{
 	"nul\x00byte",
 	"a\\\nb",
 	"--decoder-hosts",
+	"? key",
+	"| block",
+	"x # comment",
+	"=HYPERLINK(\"http://x.example\")",
+	"[x](javascript:alert(1))",
+	"<img src=x onerror=alert(1)>",
 }
 
 // benign are the names the structure is compared with.

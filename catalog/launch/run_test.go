@@ -215,7 +215,10 @@ func runsAsPlanned(t *testing.T, sh string) {
 // them: a command substitution, backquotes, a command after ";", "&&",
 // "|" or a newline, each breaking out of single or double quotes.
 var canaryPayloads = []string{"$(canary)", "`canary`", "x;canary", "x&&canary", "x|canary", "x\ncanary\n", "x' ; canary ; '", "x\" ; canary ; \"",
-	"x'$(canary)'", "x\\';canary;'", "x\u2028canary", "x\u0085canary", "x\x00;canary"}
+	"x'$(canary)'", "x\\';canary;'", "x\u2028canary", "x\u0085canary", "x\x00;canary",
+	// or after "||", a carriage return, a paragraph separator; a field
+	// split on $IFS; a formula a spreadsheet would run (CSV Injection).
+	"x||canary", "x\r\ncanary", "x\u2029canary", "${IFS}canary", "=cmd|' /C canary'!A0", "@SUM(1+1)*cmd|canary"}
 
 // FuzzScriptsRun runs every shell file of a launch (a serving, training,
 // SkyPilot or disaggregated scenario, the names and the model reference

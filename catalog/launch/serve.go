@@ -109,14 +109,17 @@ func (e *emitter) engineCommands(k Kind) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if !perProcess && k == VLLM && s.nodes > 1 {
+	if e.rayCluster(k, s) {
 		// One vLLM copy over several instances runs on a Ray cluster: the
 		// first instance starts its head and serves, the others join it
 		// (vLLM docs, "Distributed inference and serving", multi-node:
 		// ray start --head --port=6379 on the head, ray start
-		// --address=<head>:6379 on the workers). One script for every
-		// instance, told apart by NODE_RANK, as SGLang's and torchrun's
-		// multi-node launches are.
+		// --address=<head>:6379 on the workers; the flags are ray start's,
+		// testdata/ray_start_flags.txt). One script for every instance,
+		// told apart by NODE_RANK, as SGLang's and torchrun's multi-node
+		// launches are.
+		e.note("Ray runs this copy's instances: install it on each beside vLLM (pip install " + rayPackage +
+			"), as vLLM no longer installs it, and the same Ray release on every instance")
 		return "if [ \"$NODE_RANK\" = 0 ]; then\n  ray start --head --port=6379\n  " +
 			strings.ReplaceAll(c.String(), "\n", "\n  ") + "\nelse\n  ray start --address=\"$HEAD_IP:6379\" --block\nfi\n", nil
 	}
@@ -170,6 +173,27 @@ func sglangDenseDP(a estimator.Arch, s copyShape) bool { return s.dp > 1 && !a.I
 func (e *emitter) perProcess(k Kind, s copyShape) bool {
 	return s.copies > 1 && (k == TRTLLM || s.dp > 1 || s.ep > 1 || k == VLLM && e.in.Arch.IsMoE())
 }
+
+// rayCluster is whether the serving launch of k runs one vLLM copy over
+// several instances on a Ray cluster, which engineCommands starts.
+func (e *emitter) rayCluster(k Kind, s copyShape) bool {
+	return k == VLLM && s.nodes > 1 && !e.perProcess(k, s)
+}
+
+// rayPackage is the pip requirement of the Ray a vLLM launch over several
+// instances starts. vLLM's wheels stopped requiring Ray in March 2026
+// (vllm-project/vllm pull request 36170, "Remove default ray dependency",
+// merged 2026-03-05, took ray[cgraph]>=2.48.0 out of requirements/cuda.txt;
+// requirements/cuda.txt and common.txt name no Ray at 009d524805ba and
+// 0073e4497d73), and vLLM's docs install it apart as ray[cgraph], the
+// Compiled Graph extra its Ray executor runs pipeline stages with
+// (docs/serving/parallelism_scaling.md, "What is Ray?": "Ray is an
+// optional dependency ... pip install \"ray[cgraph]\""); Ray names the
+// extra cgraph from its 2.41 release on (ray-project/ray,
+// doc/source/ray-core/compiled-graph/quickstart.rst: ray[adag] before
+// 2.41), so pip takes a Ray of 2.41 or later. Quoted: the brackets are a
+// shell pattern.
+const rayPackage = "\"ray[cgraph]\""
 
 // vllmDPRPCPort is vLLM's default data-parallel RPC port
 // (ParallelConfig.data_parallel_rpc_port, vllm/config/parallel.py), the

@@ -258,7 +258,8 @@ func skyName(s string) string {
 // after the MPI library it imports at start-up (TensorRT-LLM docs,
 // "Installing on Linux via pip", 0.19 to 1.3: "sudo apt-get -y install
 // libopenmpi-dev" before "pip3 install tensorrt_llm", read 2026-11-29;
-// without it trtllm-serve stops at import). The engine is pinned to the
+// without it trtllm-serve stops at import); a vLLM copy over several
+// instances adds the Ray its run starts (rayPackage). The engine is pinned to the
 // release the estimate models (engineRelease) where that release is known
 // to be published (publishedReleases); otherwise pip takes the latest
 // release, and a note names the one the estimate modelled.
@@ -274,6 +275,9 @@ func (e *emitter) serveSetup(k Kind) string {
 	}
 	if k == TRTLLM {
 		return "sudo apt-get update && sudo apt-get -y install libopenmpi-dev\npip install " + pkg + "\n"
+	}
+	if e.rayCluster(k, e.shape()) {
+		pkg += " " + rayPackage // the run starts Ray, which vLLM does not install (rayPackage)
 	}
 	return "pip install " + pkg + "\n"
 }
@@ -295,11 +299,13 @@ func pinned(pkg string, v estimator.EngineVersion) string {
 // summarised by AI Primer, "SGLang 0.5.12 adds DeepSeek V4 serving",
 // read 2026-11-30), its lmsysorg/sglang:v0.5.12-cu130 images (SemiAnalysis
 // InferenceX runs, estimator/testdata/calibration/inferencex), and
-// projects pinning sglang==0.5.12 from PyPI (2026-06). Not pinned, for want
-// of a published record of its wheel read here: vLLM 0.30.0 (named the
-// latest release in 2026-09, but the launches' flags were checked against
-// a development commit, not that tag) and TensorRT-LLM 1.3.0 (release candidates up to
-// 1.3.0rc26 only).
+// projects pinning sglang==0.5.12 from PyPI (2026-06). Not pinned: vLLM
+// 0.30.0 (named the latest official release on 2026-09-23, but the
+// launches' flags were read at a development commit, not at that tag, so
+// a pin would promise flags unread at that release) and TensorRT-LLM 1.3.0
+// (release candidates up to 1.3.0rc26 only; PyPI's newest tensorrt-llm is
+// 1.2.1, 2026-04, so no such pin installs). testdata/README.md says what
+// pinning either takes.
 var publishedReleases = map[Kind][]estimator.EngineVersion{
 	SGLang: {{Major: 0, Minor: 5, Patch: 12}},
 }

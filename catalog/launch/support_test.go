@@ -2,6 +2,7 @@ package launch_test
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -99,5 +100,47 @@ func TestMultiNodeVLLMRuns(t *testing.T) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("sh -n: %v: %s\n%s", err, out, text)
 		}
+	}
+	checkRayCluster(t, "serve.sh", l, text)
+	sky, err := launch.Emit(launch.SkyPilot, req, row, nil, "llama-3.1-405b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := checkSkyPilot(t, "task.yaml", sky.Files[0].Text)
+	setup, _ := doc["setup"].(string)
+	run, _ := doc["run"].(string)
+	if !strings.Contains(setup, `"ray[cgraph]"`) {
+		t.Errorf("the task starts Ray and does not install it:\n%s", setup)
+	}
+	checkRayCluster(t, "task.yaml run", sky, run)
+}
+
+// checkRayCluster checks a vLLM copy over several instances: ray start's
+// flags are Ray's (testdata/ray_start_flags.txt), the head listens on the
+// port the other instances join at, and the note says to install Ray,
+// which vLLM's wheel no longer brings.
+func checkRayCluster(t *testing.T, where string, l launch.Launch, text string) {
+	t.Helper()
+	var head, join []invocation
+	for _, c := range checkShell(t, where, text) {
+		if c.tool != "ray" {
+			continue
+		}
+		if _, ok := c.has("--head"); ok {
+			head = append(head, c)
+		} else {
+			join = append(join, c)
+		}
+	}
+	if len(head) != 1 || len(join) != 1 {
+		t.Fatalf("%s: %d ray heads and %d joins:\n%s", where, len(head), len(join), text)
+	}
+	port, _ := head[0].has("--port")
+	addr, _ := join[0].has("--address")
+	if _, block := join[0].has("--block"); port == "" || addr != "$HEAD_IP:"+port || !block {
+		t.Errorf("%s: head port %q, the others join %q (block %v)", where, port, addr, block)
+	}
+	if !slices.ContainsFunc(l.Notes, func(n string) bool { return strings.Contains(n, `pip install "ray[cgraph]"`) }) {
+		t.Errorf("%s: no note installs Ray: %q", where, l.Notes)
 	}
 }

@@ -92,7 +92,10 @@ func commands(t *testing.T, text string) []invocation {
 		line = strings.TrimSpace(line)
 		if line == "" || line[0] == '#' || line == "wait" || strings.HasPrefix(line, "export ") ||
 			strings.HasPrefix(line, "pip install") || strings.HasPrefix(line, "cat >") || line == "EOF" ||
-			strings.HasPrefix(line, `: "${`) { // a required variable's guard (nodeGuards)
+			strings.HasPrefix(line, `: "${`) || // a required variable's guard (nodeGuards)
+			regexp.MustCompile(`^if \[ "\$NODE_RANK" = [0-9]+ \]; then$`).MatchString(line) || line == "else" || line == "fi" {
+			// The branches of a script that runs on every instance of
+			// a copy are each a command of their own.
 			continue
 		}
 		toks := strings.Fields(strings.TrimSuffix(line, "&"))
@@ -120,6 +123,9 @@ func commands(t *testing.T, text string) []invocation {
 				// NVIDIA Dynamo's frontend or an engine's Dynamo worker.
 				start("dynamo-"+strings.TrimPrefix(toks[i+2], "dynamo."), toks[i:i+3]...)
 				i += 2
+			case cur == nil && tok == "ray" && i+1 < len(toks) && toks[i+1] == "start":
+				start("ray", tok, toks[i+1])
+				i++
 			case cur == nil && tok == "trtllm-serve":
 				start("trtllm", tok, toks[i+1])
 				i++
@@ -130,6 +136,10 @@ func commands(t *testing.T, text string) []invocation {
 				i++
 			case cur != nil && tok == "train.py":
 				start("script", tok)
+			case cur != nil && strings.HasPrefix(tok, "-") && strings.Contains(tok, "="):
+				// --flag=value, as ray start's are written.
+				name, val, _ := strings.Cut(tok, "=")
+				cur.flags = append(cur.flags, [2]string{name, strings.Trim(val, `'"`)})
 			case cur != nil && strings.HasPrefix(tok, "-"):
 				val := ""
 				if i+1 < len(toks) && !strings.HasPrefix(toks[i+1], "-") && toks[i+1] != "train.py" {
@@ -156,6 +166,8 @@ func toolVocab(t *testing.T, tool string) vocab {
 		return readVocab(t, "trtllm_flags.txt", "")
 	case "torchrun":
 		return readVocab(t, "torchrun_flags.txt", "")
+	case "ray":
+		return readVocab(t, "ray_start_flags.txt", "")
 	case "accelerate":
 		return readVocab(t, "accelerate_keys.txt", "flag")
 	case "script":

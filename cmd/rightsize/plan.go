@@ -1208,22 +1208,31 @@ func writeHosted(w io.Writer, p planJSON) {
 	}
 }
 
+// writeCSV writes the table as CSV, each text cell through the page's
+// export rule (page.CSVCell): a cell a spreadsheet would run as a formula
+// is written as text, whatever name or note reaches it.
 func writeCSV(w io.Writer, p planJSON) {
 	head, cells := columns(p)
 	cw := csv.NewWriter(w)
 	cw.Write(head)
 	for _, r := range p.Rows {
-		cw.Write(cells(r))
+		row := cells(r)
+		for i := range row {
+			row[i] = page.CSVCell(row[i])
+		}
+		cw.Write(row)
 	}
 	cw.Flush()
 }
 
-// writeMarkdown writes a GitHub-flavoured table; pipes in cells are escaped.
+// writeMarkdown writes a GitHub-flavoured table, each cell escaped as the
+// page's Markdown export escapes it (page.MDEscape: pipes, line breaks,
+// HTML, link, image, emphasis and code marks).
 func writeMarkdown(w io.Writer, p planJSON) {
 	head, cells := columns(p)
 	esc := func(s []string) string {
 		for i := range s {
-			s[i] = strings.ReplaceAll(s[i], "|", `\|`)
+			s[i] = page.MDEscape(s[i])
 		}
 		return "| " + strings.Join(s, " | ") + " |"
 	}
