@@ -51,6 +51,11 @@ deps:
 		echo "installing a CJK font (Debian package fonts-wqy-microhei)"; \
 		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq fonts-wqy-microhei; }
+	@# GitHub's Markdown renderer, so the Markdown export's rendering test runs (it skips without it).
+	@command -v cmark-gfm >/dev/null 2>&1 || { \
+		echo "installing cmark-gfm (Debian package)"; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq cmark-gfm; }
 
 vet:
 	$(GO) vet ./...
