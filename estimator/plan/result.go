@@ -249,7 +249,7 @@ var English = map[string]string{
 	"disagg.bound_rate_kv":       "as many as the request rate needs under the load cap, each decoding at most %s requests at once, as many as its KV cache holds",
 	"disagg.bound_rate_seqs":     "as many as the request rate needs under the load cap, each decoding at most %s requests at once, the engine's running-sequence limit (%s)",
 	"disagg.bound_one":           "one is enough",
-	"disagg.bound_spare":         "%s, plus a spare for a spot reclaim",
+	"disagg.bound_spare":         "%s; %s of them a spare for a spot reclaim",
 	"hosted.no_fit":              "no self-hosted plan fits the job to compare with %s",
 	"hosted.day_rent_cheaper":    "over the day's load curve the cheapest rented fleet, on %s, costs less than %s",
 	"hosted.day_api_cheaper":     "over the day's load curve %s costs less than the cheapest rented fleet, on %s",
