@@ -605,6 +605,9 @@ var (
 	ErrIncompatible = errors.New("incompatible with other settings")
 	ErrUnknown      = errors.New("unknown value")
 	ErrNoModel      = errors.New("no model architecture")
+	// ErrNotNumber is text that is no number at all ("abc"), where
+	// ErrRange is a number outside the bounds.
+	ErrNotNumber = errors.New("not a number")
 )
 
 // InputError is one invalid Input field. Field is the CLI flag name

@@ -254,10 +254,14 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	r.share(jobspec.BandwidthUtil, &j.Eff.BandwidthUtil, "a share of memory bandwidth")
 	// The training job's tokens: a count above 0 (500M, 2T).
 	if v, err := estimator.ParseCount(t.Text[jobspec.TrainTokens]); err != nil || !(v > 0) || math.IsInf(v, 0) {
+		key := MsgNotCount
+		if errors.Is(err, estimator.ErrRange) {
+			key = MsgRange // a number out of bounds, not "not a count"
+		}
 		if err == nil {
 			err = errors.New("want a count above 0, e.g. 500M or 2T")
 		}
-		r.fail(jobspec.TrainTokens, MsgNotCount, showFlag, err)
+		r.fail(jobspec.TrainTokens, key, showFlag, err)
 	} else {
 		j.TrainTokens = v
 	}
@@ -475,6 +479,10 @@ func (r *jobReader) count(f jobspec.Field, dst *float64, notCount MsgKey) {
 	}
 	x, err := estimator.ParseCount(v)
 	switch {
+	case errors.Is(err, estimator.ErrRange):
+		// A number, out of bounds: the range it takes, not "not a
+		// count".
+		r.fail(f, MsgRange, showFlag, err)
 	case err != nil:
 		r.fail(f, notCount, showFlag, err)
 	case !(x > 0) || math.IsInf(x, 0):
