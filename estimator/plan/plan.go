@@ -87,6 +87,7 @@ func (r Request) Validate() error {
 	if in.GPUs == 0 {
 		in.GPUs, in.TP, in.PP = 1, 1, 1
 	}
+	in.ZeRO = max(in.ZeRO, r.zeroFloor())
 	if err := in.Validate(); err != nil {
 		errs = append(errs, err)
 	}
@@ -530,11 +531,26 @@ func newPlanner(req Request, opts Options, offers int) *planner {
 		in.Engine = estimator.VLLM
 		p.note(Reason{Key: "note.serving_engine"})
 	}
+	if z := req.zeroFloor(); in.ZeRO < z {
+		in.ZeRO = z
+		p.note(Reason{Key: "note.bf16_states_zero"})
+	}
 	p.in = in
 	if w.Kind == Training {
 		p.ckpt = checkpointBytes(in)
 	}
 	return p
+}
+
+// zeroFloor is the lowest ZeRO stage the planner searches where the user
+// gave none (ZeROOpen): 1 for bf16 optimizer states, which a distributed
+// optimizer keeps (apex DistributedFusedAdam, as NeMo's recipes set it:
+// estimator.Input.BF16OptimizerStates), else 0.
+func (r Request) zeroFloor() int {
+	if r.ZeROOpen && r.Input.BF16OptimizerStates {
+		return 1
+	}
+	return 0
 }
 
 // noteLog is the plan's notes, each key once, in the order first noted.

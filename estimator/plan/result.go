@@ -231,6 +231,7 @@ var English = map[string]string{
 	"note.ttft_binds":            "the TTFT target sets the replica count: one prompt alone takes %s s to its first token, %s%% of the %s s target, so each replica runs at %s%% load; a longer target serves more on each",
 	"note.tpot_binds":            "the TPOT target sets the replica count: one sequence alone decodes at %s s per token, %s%% of the %s s target, so each replica runs at %s%% load; a longer target serves more on each",
 	"note.serving_engine":        "serving assumes continuous batching (vLLM)",
+	"note.bf16_states_zero":      "bf16 optimizer states are a distributed optimizer's: the plan searches ZeRO 1 to 3 only (a ZeRO stage given is kept)",
 	"note.batch_engine":          "batch inference planned on vLLM (continuous batching, offline LLM.generate), the engine the launch runs",
 	"note.batch_engine_encoder":  "the model generates no tokens (an encoder or a fixed-input model): its batch is planned on HF transformers",
 	"note.batch_hf_gpu":          "planned on HF transformers: vLLM does not run on %s GPUs",
