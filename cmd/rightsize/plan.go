@@ -339,7 +339,7 @@ var planFlags = []flagRow{
 	{"max-utilisation", "0", "serving: cap on each replica's load (0: 0.8)"},
 	sharedFlag(jobspec.Pricing, "on-demand|spot|reserved-1y|reserved-3y"),
 	sharedFlag(jobspec.Currency, "display currency (the catalog's FX table's)"),
-	sharedFlag(jobspec.Provider, "comma-separated provider IDs"),
+	sharedFlag(jobspec.Provider, "comma-separated provider IDs (a comma inside a name of your own price sheet is written \\,)"),
 	{"kind", "", "comma-separated provider kinds: hyperscaler,gpu-cloud,marketplace,broker,decentralized, or any (default: hyperscaler,gpu-cloud,broker)"},
 	sharedFlag(jobspec.Country, "comma-separated ISO codes of the provider's home country (billing, law, VAT); where the machines stand is --region"),
 	sharedFlag(jobspec.MinVCPUs, "minimum vCPUs per instance (0: no floor)"),
