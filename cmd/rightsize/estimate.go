@@ -69,7 +69,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		batch            = intFlag(fs, jobspec.Batch, "micro-batch (training) or concurrent sequences (inference)")
 		_                = intFlag(fs, jobspec.Seq, "tokens per sequence")
 		_                = textFlag(fs, jobspec.Optimizer, choices(estimator.Optimizers))
-		_                = boolFlag(fs, jobspec.PureBF16, "full training in 16-bit only: no fp32 master copy, optimizer states in bf16 (torchtune's default; Lightning's --precision bf16-true)")
+		_                = boolFlag(fs, jobspec.PureBF16, "training in 16-bit only, bf16 or fp16 as --precision says (the name is older than fp16 support): no fp32 master copy, gradients and optimizer states in the weights' dtype (torchtune's default; Lightning's --precision bf16-true and 16-true)")
 		seqPar           = fs.Bool("sequence-parallel", def.SequenceParallel, "with TP in training, shard the LayerNorm/dropout activations too (Megatron-LM, NeMo)")
 		optInBwd         = fs.Bool("optimizer-in-backward", false, "full training on one GPU: step each parameter in the backward pass and free its gradient (torchtune optimizer_in_bwd)")
 		loraDrop         = fs.Float64("lora-dropout", def.LoRADropout, "LoRA/QLoRA: dropout rate on the adapters' input (PEFT lora_dropout); above 0 each adapted linear saves a dropped copy of its input and a mask. 0.05 as LitGPT, ms-swift, TRL, axolotl's examples and torchtune's builders before 2024-09-11 set; 0 for PEFT's own default, LLaMA-Factory, Unsloth's notebooks, torchtune's Llama 3.1 recipes since")
