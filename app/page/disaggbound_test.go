@@ -66,3 +66,19 @@ func TestDisaggSparesSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestWideEPNetworkNoteSaysWhy: the note of a copy whose experts are not
+// spread over a network without RDMA names the reason in each language:
+// DeepEP's internode kernels need GPUDirect RDMA, which GCP's
+// GPUDirect-TCPX/TCPXO (NCCL only) do not carry.
+func TestWideEPNetworkNoteSaysWhy(t *testing.T) {
+	n := planner.Reason{Key: "note.wide_ep_network", Args: []any{400.0}}
+	for _, lang := range []string{"en", "ru", "zh"} {
+		got := (Locale{Lang: lang}).Reason(n)
+		for _, want := range []string{"GPUDirect RDMA", "GPUDirect-TCPX/TCPXO", "NCCL", "400"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%s: %q lacks %q", lang, got, want)
+			}
+		}
+	}
+}

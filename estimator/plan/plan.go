@@ -1177,6 +1177,21 @@ func (p *planner) serveInstLimit(o *Offer) int {
 // the guides ran (serveNode still keeps small VMs out). A stated network
 // short of both (Ethernet below the guides' bandwidth, as 1,000 Gbit/s
 // over 8 GPUs) does not pass: the row says why (note.wide_ep_network).
+//
+// GCP's a3-highgpu-8g and a3-megagpu-8g (GPUDirect-TCPX and -TCPXO, 800
+// and 1,600 Gbit/s of GPU NICs) stay out, their fabric "ethernet": no
+// source has DeepEP's internode all-to-all over them. DeepEP's internode
+// and low-latency kernels run on NVSHMEM's IBGDA transport, GPUDirect
+// RDMA over InfiniBand or RoCE verbs ("IBGDA is necessary", DeepEP issue
+// #9, 2025-02-25; NVSHMEM's IBGDA opens mlx5 devices only, DeepEP issue
+// #759, 2026-09-21; third-party/README "GPUs across different nodes
+// needs to be connected by RDMA devices", DeepEP PR #201, 2025-06-10).
+// TCPX/TCPXO are a TCP offload that NCCL reaches through Google's net
+// plugin (google/nccl-plugin-gpudirect-tcpxo); NIXL needed a plugin of
+// its own for them (ai-dynamo/nixl PR #2276, open 2026-09-18: "A3-High
+// and A3-Mega VMs use an in-house IPU for the networking"), and llm-d's
+// GKE wide-EP guides run on A3 Ultra and A4 over RoCE (llm-d PRs #215,
+// 2025-09-12, and #1679, 2026-06-03), not on A3 Mega. Read 2026-11-30.
 func (p *planner) wideNetwork(o *Offer) bool {
 	switch o.NetworkFabric {
 	case "efa", "infiniband", "roce":
