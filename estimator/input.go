@@ -405,12 +405,14 @@ type Input struct {
 	// (TrainSchedule).
 	Schedule Schedule
 
-	// PureBF16 trains in 16-bit only (--pure-bf16): weights, gradients and
-	// optimizer states in the compute dtype, no fp32 master copy and no
-	// autocast (the checkpointed block inputs stay 16-bit), as torchtune's
-	// recipes do by default (dtype: bf16). With LoRA/QLoRA the adapters,
-	// their gradients and states are 16-bit too. Training with bf16/fp16
-	// weights (QLoRA: any storage format).
+	// PureBF16 trains in 16-bit only (--pure-bf16), bf16 or fp16 alike
+	// despite its name: weights, gradients and optimizer states in the
+	// weights' dtype (Weights: BF16 or FP16; QLoRA: the compute dtype
+	// beside any storage format), no fp32 master copy and no autocast
+	// (the checkpointed block inputs stay 16-bit), as torchtune's recipes
+	// do by default (dtype: bf16) and Lightning's "bf16-true" (bf16) and
+	// "16-true" (fp16) run. With LoRA/QLoRA the adapters, their gradients
+	// and states are 16-bit too.
 	PureBF16 bool
 	// SequenceParallel shards the activations that tensor parallelism
 	// replicates (LayerNorm, dropout, residual) over the TP group
@@ -605,6 +607,9 @@ var (
 	ErrIncompatible = errors.New("incompatible with other settings")
 	ErrUnknown      = errors.New("unknown value")
 	ErrNoModel      = errors.New("no model architecture")
+	// ErrNotNumber is text that is no number at all ("abc"), where
+	// ErrRange is a number outside the bounds.
+	ErrNotNumber = errors.New("not a number")
 )
 
 // InputError is one invalid Input field. Field is the CLI flag name

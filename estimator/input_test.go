@@ -94,9 +94,12 @@ func TestParseCount(t *testing.T) {
 			t.Errorf("ParseCount(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"", "abc", "-1", "NaN", "inf", "1e19", "2Q", "T", "1.5.2B"} {
-		if v, err := ParseCount(bad); err == nil {
-			t.Errorf("ParseCount(%q) = %v, want an error", bad, v)
+	// Text that is no number says so; a number out of bounds says the
+	// range ("abc" read "out of range").
+	for bad, want := range map[string]error{"": ErrNotNumber, "abc": ErrNotNumber, "NaN": ErrNotNumber, "2Q": ErrNotNumber, "T": ErrNotNumber, "1.5.2B": ErrNotNumber,
+		"-1": ErrRange, "inf": ErrRange, "1e19": ErrRange, "1e400": ErrRange, "-2T": ErrRange} {
+		if v, err := ParseCount(bad); !errors.Is(err, want) {
+			t.Errorf("ParseCount(%q) = %v, %v; want %v", bad, v, err, want)
 		}
 	}
 }

@@ -4,6 +4,7 @@
 package estimator
 
 import (
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -78,8 +79,9 @@ var countSuffixes = []struct {
 const maxCount = 1e18
 
 // ParseCount reads a non-negative count such as "2T", "500M", "1.5B",
-// "1e9" or "4096" (case-insensitive). It refuses NaN, infinities,
-// negatives and values above 10^18.
+// "1e9" or "4096" (case-insensitive). Text that is no number ("abc",
+// "1.2.3", "NaN") is ErrNotNumber; negatives, infinities and values above
+// 10^18 are ErrRange.
 func ParseCount(s string) (float64, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
 	mul := 1.0
@@ -90,7 +92,10 @@ func ParseCount(s string) (float64, error) {
 		}
 	}
 	f, err := strconv.ParseFloat(t, 64)
-	if err != nil || math.IsNaN(f) || f < 0 || f*mul > maxCount {
+	if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(f) {
+		return 0, &InputError{Field: "count", Value: s, Reason: "want a count such as 4096, 500M, 1.5B or 2T", Err: ErrNotNumber}
+	}
+	if err != nil || f < 0 || f*mul > maxCount {
 		return 0, &InputError{Field: "count", Value: s, Reason: "want a number ≥ 0 up to 10^18, optionally with K, M, B or T", Err: ErrRange, Range: Between(0, maxCount)}
 	}
 	return f * mul, nil

@@ -1,6 +1,7 @@
 package page
 
 import (
+	"strings"
 	"testing"
 
 	planner "rightsize/estimator/plan"
@@ -30,6 +31,54 @@ func TestDisaggDecodeBoundSays(t *testing.T) {
 		}
 		if got := l.Reason(seqs); got != c.seqs {
 			t.Errorf("%s sequence limit:\n got %q\nwant %q", c.lang, got, c.seqs)
+		}
+	}
+}
+
+// TestDisaggSparesSaid: a spot disaggregated plan says how many workers
+// of each pool are its spare, and that the figures beside it are the
+// pools' without them, in each language; on demand it says neither.
+func TestDisaggSparesSaid(t *testing.T) {
+	spare := planner.Reason{Key: "disagg.bound_spare", Args: []any{planner.Reason{Key: "disagg.bound_ttft"}, 4}}
+	for lang, want := range map[string]string{
+		"en": "as many as the TTFT target needs; 4 of them a spare for a spot reclaim",
+		"ru": "столько, сколько требует цель по TTFT; из них 4 — запас на случай отзыва spot",
+		"zh": "数量由 TTFT 目标决定；其中 4 个为应对 spot 回收的备用",
+	} {
+		if got := (Locale{Lang: lang}).Reason(spare); got != want {
+			t.Errorf("%s:\n got %q\nwant %q", lang, got, want)
+		}
+	}
+	for _, c := range []struct {
+		link   string
+		spares bool
+	}{{"m=mistral-7b-v0.3&rps=20&ttft=1000&pr=spot", true}, {"m=mistral-7b-v0.3&rps=20&ttft=1000", false}} {
+		v, in, _ := pageOf(t, c.link, nil)
+		d := in.Plan.Disagg
+		if d == nil {
+			t.Fatalf("%s: no disaggregated plan", c.link)
+		}
+		if (d.PrefillSpare > 0 && d.DecodeSpare > 0) != c.spares {
+			t.Errorf("%s: %d + %d spare workers", c.link, d.PrefillSpare, d.DecodeSpare)
+		}
+		if got := strings.Contains(v.Serve.Disagg, Tr("en", MsgDisaggSpares)); got != c.spares {
+			t.Errorf("%s: the line %q says the figures are without the spares: %v", c.link, v.Serve.Disagg, got)
+		}
+	}
+}
+
+// TestWideEPNetworkNoteSaysWhy: the note of a copy whose experts are not
+// spread over a network without RDMA names the reason in each language:
+// DeepEP's internode kernels need GPUDirect RDMA, which GCP's
+// GPUDirect-TCPX/TCPXO (NCCL only) do not carry.
+func TestWideEPNetworkNoteSaysWhy(t *testing.T) {
+	n := planner.Reason{Key: "note.wide_ep_network", Args: []any{400.0}}
+	for _, lang := range []string{"en", "ru", "zh"} {
+		got := (Locale{Lang: lang}).Reason(n)
+		for _, want := range []string{"GPUDirect RDMA", "GPUDirect-TCPX/TCPXO", "NCCL", "400"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%s: %q lacks %q", lang, got, want)
+			}
 		}
 	}
 }

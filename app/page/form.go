@@ -255,7 +255,7 @@ func (in *ViewIn) fieldOptions(f Field) []Option {
 	case FieldProvider:
 		providers := []Option{{"", l.T(MsgAny)}}
 		for _, p := range cat.Providers {
-			providers = append(providers, Option{p.ID, in.Prices.ProviderName(p.ID)})
+			providers = append(providers, Option{ProviderList(p.ID), in.Prices.ProviderName(p.ID)})
 		}
 		return providers
 	}

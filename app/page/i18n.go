@@ -265,6 +265,7 @@ const (
 	MsgHWNoFP4
 	MsgShipsFP8
 	MsgDisaggFigures
+	MsgDisaggSpares
 	MsgDisaggTitle
 	MsgHowAccurate
 	MsgRPS
@@ -764,6 +765,7 @@ var messagesEN = [NMsgs]string{
 	MsgHWNoFP4:               "this GPU has no FP4 tensor cores (they start with Blackwell): FP4 weights are dequantized, no FP4 speed-up",
 	MsgShipsFP8:              "this model's checkpoint stores its weights in fp8 (the quantization_config of its config.json): vLLM and SGLang serve it in fp8 whatever precision is set, and at 16 bits its weights take twice the memory — set the precision to fp8",
 	MsgDisaggFigures:         "TTFT %s, TPOT %s (%s; mean TTFT %s), KV handover %s at the target rate",
+	MsgDisaggSpares:          "the figures leave the spares out, as while a reclaimed instance is replaced",
 	MsgDisaggTitle:           "Disaggregated prefill and decode",
 	MsgHowAccurate:           "How accurate is this?",
 	MsgRPS:                   "Requests per second (serving; empty = off)",
@@ -1251,6 +1253,7 @@ var MessagesRU = [NMsgs]string{
 	MsgHWNoFP4:               "у этого GPU нет тензорных ядер FP4 (они появились в Blackwell): веса FP4 распаковываются, ускорения FP4 нет",
 	MsgShipsFP8:              "чекпойнт этой модели хранит веса в fp8 (quantization_config в её config.json): vLLM и SGLang обслуживают её в fp8 при любой заданной точности, а в 16 битах веса заняли бы вдвое больше памяти — выберите точность fp8",
 	MsgDisaggFigures:         "TTFT %s, TPOT %s (%s; средний TTFT %s), передача KV %s при целевой нагрузке",
+	MsgDisaggSpares:          "цифры без учёта запаса, как пока отозванный инстанс заменяют",
 	MsgDisaggTitle:           "Раздельные prefill и decode",
 	MsgHowAccurate:           "Насколько это точно?",
 	MsgRPS:                   "Запросов в секунду (сервинг; пусто — выкл.)",
@@ -1738,6 +1741,7 @@ var messagesZH = [NMsgs]string{
 	MsgHWNoFP4:               "此 GPU 没有 FP4 张量核心（从 Blackwell 开始才有）：FP4 权重会被反量化，没有 FP4 加速",
 	MsgShipsFP8:              "此模型的检查点以 fp8 存储权重（其 config.json 中的 quantization_config）：无论设定何种精度，vLLM 和 SGLang 都以 fp8 提供服务；按 16 位计算权重会占用两倍显存——请将精度设为 fp8",
 	MsgDisaggFigures:         "目标请求率下 TTFT %s、TPOT %s（%s；平均 TTFT %s）、KV 传输 %s",
+	MsgDisaggSpares:          "数字不含备用：即被回收实例替换期间的情况",
 	MsgDisaggTitle:           "分离式 prefill 与 decode",
 	MsgHowAccurate:           "这有多准确？",
 	MsgRPS:                   "每秒请求数（推理服务；留空为关闭）",

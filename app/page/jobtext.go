@@ -254,10 +254,14 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	r.share(jobspec.BandwidthUtil, &j.Eff.BandwidthUtil, "a share of memory bandwidth")
 	// The training job's tokens: a count above 0 (500M, 2T).
 	if v, err := estimator.ParseCount(t.Text[jobspec.TrainTokens]); err != nil || !(v > 0) || math.IsInf(v, 0) {
+		key := MsgNotCount
+		if errors.Is(err, estimator.ErrRange) {
+			key = MsgRange // a number out of bounds, not "not a count"
+		}
 		if err == nil {
 			err = errors.New("want a count above 0, e.g. 500M or 2T")
 		}
-		r.fail(jobspec.TrainTokens, MsgNotCount, showFlag, err)
+		r.fail(jobspec.TrainTokens, key, showFlag, err)
 	} else {
 		j.TrainTokens = v
 	}
@@ -475,6 +479,10 @@ func (r *jobReader) count(f jobspec.Field, dst *float64, notCount MsgKey) {
 	}
 	x, err := estimator.ParseCount(v)
 	switch {
+	case errors.Is(err, estimator.ErrRange):
+		// A number, out of bounds: the range it takes, not "not a
+		// count".
+		r.fail(f, MsgRange, showFlag, err)
 	case err != nil:
 		r.fail(f, notCount, showFlag, err)
 	case !(x > 0) || math.IsInf(x, 0):
@@ -592,10 +600,12 @@ func ParsePlan(given *JobText, cat *catalog.Catalog) (PlanJob, []*JobError) {
 	}
 	j.Countries, j.Regions = list(jobspec.Country), list(jobspec.Region)
 	// A provider of the user's own (catalog.KindOwn) is named as their
-	// sheet writes it, spaces and all ("My Lab (west)"): a comma-separated
-	// item the catalog holds whole is one provider, any other is split at
-	// its spaces as before.
-	for _, item := range strings.Split(t.Text[jobspec.Provider], ",") {
+	// sheet writes it, spaces, commas and all ("My Lab (west)", "Lab,
+	// west"): the list is split at commas a backslash does not escape
+	// (ProviderList writes it so), a comma-separated item the catalog
+	// holds whole is one provider, any other is split at its spaces as
+	// before.
+	for _, item := range splitProviders(t.Text[jobspec.Provider]) {
 		item = strings.TrimSpace(item)
 		if strings.Contains(item, " ") && slices.ContainsFunc(cat.Providers, func(p catalog.Provider) bool { return strings.EqualFold(p.ID, item) }) {
 			j.Providers = append(j.Providers, item)
@@ -785,4 +795,45 @@ func ParseAmount(s string) (float64, MsgKey, error) {
 		return 0, key, ranged(estimator.Between(0, maxAmount), fmt.Errorf("%q: want a number from 0 to %g", s, float64(maxAmount)))
 	}
 	return v, 0, nil
+}
+
+// ProviderList is names as the provider filter's text (the link's and
+// --provider's): separated by commas, a comma or backslash inside a name
+// (a provider of the user's own may be named "Lab, west") escaped with a
+// backslash, which splitProviders reads back.
+func ProviderList(names ...string) string {
+	var b strings.Builder
+	for i, n := range names {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		for j := 0; j < len(n); j++ {
+			if n[j] == ',' || n[j] == '\\' {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(n[j])
+		}
+	}
+	return b.String()
+}
+
+// splitProviders is the provider filter's text split at the commas no
+// backslash escapes, each item unescaped (ProviderList). A backslash
+// before any other character, or at the end, is kept as written.
+func splitProviders(s string) []string {
+	var items []string
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' && i+1 < len(s) && (s[i+1] == ',' || s[i+1] == '\\'):
+			i++
+			b.WriteByte(s[i])
+		case c == ',':
+			items = append(items, b.String())
+			b.Reset()
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return append(items, b.String())
 }

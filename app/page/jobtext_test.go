@@ -29,6 +29,8 @@ func TestParseInputErrors(t *testing.T) {
 		{jobspec.MFU, "0.001", MsgRange, "--mfu 0.001: want a share of peak FLOP/s in [0, 1] (0: the model's; from 0.01 when set)"},
 		{jobspec.NCCL, "-1GiB", MsgNotSize, ""},
 		{jobspec.TrainTokens, "0", MsgNotCount, "--train-tokens: want a count above 0, e.g. 500M or 2T"},
+		{jobspec.TrainTokens, "abc", MsgNotCount, "--train-tokens: estimator: count=abc: not a number: want a count such as 4096, 500M, 1.5B or 2T"},
+		{jobspec.TrainTokens, "-5", MsgRange, "--train-tokens: estimator: count=-5: out of range: want a number ≥ 0 up to 10^18, optionally with K, M, B or T"},
 		{jobspec.FlashAttention, "yes", MsgUnknownChoice, "--flash-attention yes: want 1 (on) or 0 (off)"},
 	} {
 		var text JobText

@@ -61,3 +61,46 @@ func TestOwnProviderFilter(t *testing.T) {
 		t.Errorf("aws gcp: read %v (%v)", d.Job.Filters.Providers, d.R.OK)
 	}
 }
+
+// TestOwnProviderCommaFilter: a provider of the user's own named with a
+// comma is chosen in the provider filter and read back
+// whole through the link: the filter's option writes it escaped
+// (ProviderList), the link carries it, and the plan's picks are on it;
+// a list of two such names reads two.
+func TestOwnProviderCommaFilter(t *testing.T) {
+	const name, other = `Lab, west`, `Rack 2, east`
+	pr := ownPrices(t, "provider,instance_type,gpu,gpu_count,on_demand_per_hour,currency\n\""+name+"\",8xH100,h100-sxm,8,20,USD\n\""+other+"\",4xH100,h100-sxm,4,12,USD\n")
+	st := ParseFragment("m=llama-3.1-8b&rps=5", DefaultState)
+	in := ViewIn{State: st, Prices: pr}
+	i := slices.IndexFunc(in.FieldOptions(FieldProvider), func(o Option) bool { return o.Label == name })
+	if i < 0 {
+		t.Fatalf("the provider filter does not list %q", name)
+	}
+	st[FieldProvider] = in.FieldOptions(FieldProvider)[i].Value
+	back := ParseLink(Link{State: st}.Encode(DefaultState), DefaultState).State
+	if back[FieldProvider] != st[FieldProvider] {
+		t.Fatalf("the link carries %q, want %q", back[FieldProvider], st[FieldProvider])
+	}
+	d := Derive(back, nil, pr, nil, "")
+	if !d.R.OK || !slices.Equal(d.Job.Filters.Providers, []string{name}) {
+		t.Fatalf("provider %q: read %q (%v)", name, d.Job.Filters.Providers, d.R.OK)
+	}
+	v := BuildView(ViewIn{State: back, Job: d.Job, R: d.R, Prices: pr, Plan: RunPlan(d.Job, pr)})
+	if len(v.Answer.Picks) == 0 || !strings.Contains(v.Answer.Picks[0].Where, name) {
+		t.Errorf("provider %q: picks %+v", name, v.Answer.Picks)
+	}
+	back[FieldProvider] = ProviderList(name, other, "aws")
+	if d := Derive(back, nil, pr, nil, ""); !d.R.OK || !slices.Equal(d.Job.Filters.Providers, []string{name, other, "aws"}) {
+		t.Errorf("%q: read %q (%v)", back[FieldProvider], d.Job.Filters.Providers, d.R.OK)
+	}
+}
+
+// TestProviderListRoundTrip: ProviderList's text splits back into its
+// names, commas and backslashes inside them kept.
+func TestProviderListRoundTrip(t *testing.T) {
+	for _, names := range [][]string{{"aws"}, {"Lab, west", "aws"}, {`a\b`, `c\,d`, ",", `\`}, {""}} {
+		if got := splitProviders(ProviderList(names...)); !slices.Equal(got, names) {
+			t.Errorf("%q: %q reads %q", names, ProviderList(names...), got)
+		}
+	}
+}

@@ -66,6 +66,9 @@ func (b *viewBuilder) serve() ServeView {
 		v.Disagg = sentence(l.ReasonWith(d.Why, in.Prices.ProviderName)) + " · " + Fill(b.t(MsgDisaggFigures),
 			l.Duration(d.TTFTAtSLOSeconds), l.Duration(d.TPOTAtSLOSeconds), SLOStatLabel(l, in.Job.SLOStat), l.Duration(d.TTFTSeconds),
 			l.Duration(d.KVTransferSeconds))
+		if d.PrefillSpare+d.DecodeSpare > 0 {
+			v.Disagg += " · " + b.t(MsgDisaggSpares)
+		}
 	}
 	if h := out.ServeHere; h.OK && h.Offer.GPU != out.Serve.Offer.GPU {
 		v.Here = b.serveFleet("rs-here-", b.t(MsgFleetHere), h)

@@ -333,3 +333,34 @@ func TestPlanEmitDisaggregated(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanDisaggSparesJSON: on spot the disaggregated block names each
+// pool's spare workers (prefill_spare_workers, decode_spare_workers),
+// counted in its workers and instances, and the launch starts them all;
+// on demand they are 0.
+func TestPlanDisaggSparesJSON(t *testing.T) {
+	args := []string{"--model", "llama-3.1-70b", "--engine", "sglang", "--gpu", "h100-sxm", "--requests-per-second", "20",
+		"--prompt-tokens", "2000", "--output-tokens", "500", "--ttft-p95", "2s", "--tpot", "50ms"}
+	od := planJSONOf(t, args...)
+	spot := planJSONOf(t, append(args, "--pricing", "spot")...)
+	if od.Disagg == nil || spot.Disagg == nil {
+		t.Fatal("no disaggregated alternative")
+	}
+	if d := od.Disagg; d.PrefillSpare != 0 || d.DecodeSpare != 0 {
+		t.Errorf("on demand: %d + %d spare workers", d.PrefillSpare, d.DecodeSpare)
+	}
+	d := spot.Disagg
+	if d.PrefillSpare < 1 || d.DecodeSpare < 1 || d.PrefillSpare >= d.Prefill || d.DecodeSpare >= d.Decode {
+		t.Errorf("spot: %d + %d spare of %d + %d workers", d.PrefillSpare, d.DecodeSpare, d.Prefill, d.Decode)
+	}
+	for pricing, want := range map[string]bool{"on-demand": false, "spot": true} {
+		_, out, _ := runPlanArgs(t, append(args, "--pricing", pricing)...)
+		if got := strings.Contains(out, "; the figures leave the spares out, as while a reclaimed instance is replaced)"); got != want {
+			t.Errorf("%s: the disaggregated line says the figures leave the spares out: %v", pricing, got)
+		}
+	}
+	code, out, errs := runPlanArgs(t, append(args, "--pricing", "spot", "--emit", "sglang", "--emit-pick", "disaggregated")...)
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("×%d, disaggregated", d.Instances)) {
+		t.Errorf("exit %d: %s; the launch does not rent the plan's %d instances:\n%s", code, errs, d.Instances, out)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"io"
 	"slices"
+	"strings"
 	"testing"
 
 	"rightsize/app/page"
@@ -125,6 +126,23 @@ func TestDoorsShareJobFields(t *testing.T) {
 	for n := range apart {
 		if _, shared := jobspec.ByFlag(n); shared || lookup(n) == nil || !slices.Contains(page.FieldNames[:], n) {
 			t.Errorf("%s: listed as apart, but it is shared or not at both doors", n)
+		}
+	}
+}
+
+// TestPureBF16HelpSaysFP16: --pure-bf16 is pure 16-bit training in the
+// weights' dtype, fp16 (Lightning's 16-true) as well as bf16; its help
+// said the optimizer states were bf16 whatever the weights.
+func TestPureBF16HelpSaysFP16(t *testing.T) {
+	for _, fs := range cliFlags(t) {
+		f := fs.Lookup("pure-bf16")
+		if f == nil {
+			continue
+		}
+		for _, want := range []string{"bf16 or fp16", "the weights' dtype", "16-true"} {
+			if !strings.Contains(f.Usage, want) {
+				t.Errorf("%s --pure-bf16: %q lacks %q", fs.Name(), f.Usage, want)
+			}
 		}
 	}
 }

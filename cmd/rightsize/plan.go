@@ -75,7 +75,11 @@ type estimateJob struct {
 //	disaggregated       serving: the cheapest disaggregated prefill/decode
 //	                    deployment (plan.DisaggPlan): offer_id, provider,
 //	                    instance_type, gpu, engine, prefill_workers,
-//	                    decode_workers, tp (each decode worker's GPUs), dp
+//	                    decode_workers (spares included),
+//	                    prefill_spare_workers and decode_spare_workers
+//	                    (on spot, each pool's spare: one instance's
+//	                    workers, standby for a reclaim; 0 on demand),
+//	                    tp (each decode worker's GPUs), dp
 //	                    and ep (its attention data- and expert-parallel
 //	                    degrees: the request's --dp and --ep or the
 //	                    planner's choice for the side),
@@ -87,9 +91,11 @@ type estimateJob struct {
 //	                    instances_per_worker and mem_share: each side
 //	                    takes its own layout), decode_worker (the same
 //	                    for the decode workers, as the flat fields),
-//	                    instances, gpus,
+//	                    instances, gpus (spares included; instances at
+//	                    most --max-instances),
 //	                    mean_ttft_seconds and tpot_seconds (the disaggregated
-//	                    model's means at the target rate; an estimate),
+//	                    model's means at the target rate on the pools
+//	                    without their spares; an estimate),
 //	                    ttft_slo_seconds and tpot_slo_seconds (the same at
 //	                    slo_stat, the figures the pools were sized on),
 //	                    kv_transfer_seconds, monthly_cost_usd,
@@ -333,7 +339,7 @@ var planFlags = []flagRow{
 	{"max-utilisation", "0", "serving: cap on each replica's load (0: 0.8)"},
 	sharedFlag(jobspec.Pricing, "on-demand|spot|reserved-1y|reserved-3y"),
 	sharedFlag(jobspec.Currency, "display currency (the catalog's FX table's)"),
-	sharedFlag(jobspec.Provider, "comma-separated provider IDs"),
+	sharedFlag(jobspec.Provider, "comma-separated provider IDs (a comma inside a name of your own price sheet is written \\,)"),
 	{"kind", "", "comma-separated provider kinds: hyperscaler,gpu-cloud,marketplace,broker,decentralized, or any (default: hyperscaler,gpu-cloud,broker)"},
 	sharedFlag(jobspec.Country, "comma-separated ISO codes of the provider's home country (billing, law, VAT); where the machines stand is --region"),
 	sharedFlag(jobspec.MinVCPUs, "minimum vCPUs per instance (0: no floor)"),
@@ -895,6 +901,8 @@ type disaggPlanJSON struct {
 	TP            int              `json:"tp"`
 	Prefill       int              `json:"prefill_workers"`
 	Decode        int              `json:"decode_workers"`
+	PrefillSpare  int              `json:"prefill_spare_workers"`
+	DecodeSpare   int              `json:"decode_spare_workers"`
 	DP            int              `json:"dp"`
 	EP            int              `json:"ep"`
 	Instances     int              `json:"instances"`
@@ -950,7 +958,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		// mem_share), as before the prefill worker's had one.
 		dec := d.DecodeWorker
 		out.Disagg = &disaggPlanJSON{PrefillWorker: newDisaggWorkerJSON(d.PrefillWorker), DecodeWorker: newDisaggWorkerJSON(dec), OfferID: d.Offer.ID, Provider: d.Offer.Provider, InstanceType: d.Offer.InstanceType, GPU: d.Offer.GPU,
-			Engine: d.Engine.String(), TP: dec.TP, Prefill: d.Prefill, Decode: d.Decode, DP: dec.DP, EP: dec.EP, Instances: d.Instances, PerWorker: dec.InstancesPerWorker, MemShare: dec.MemShare, GPUs: d.GPUs,
+			Engine: d.Engine.String(), TP: dec.TP, Prefill: d.Prefill, Decode: d.Decode, PrefillSpare: d.PrefillSpare, DecodeSpare: d.DecodeSpare, DP: dec.DP, EP: dec.EP, Instances: d.Instances, PerWorker: dec.InstancesPerWorker, MemShare: dec.MemShare, GPUs: d.GPUs,
 			TTFT: d.TTFTSeconds, TPOT: d.TPOTSeconds, TTFTAtSLO: d.TTFTAtSLOSeconds, TPOTAtSLO: d.TPOTAtSLOSeconds, KVTransfer: d.KVTransferSeconds, MonthlyUSD: d.MonthlyCostUSD,
 			MonthlyDisp: d.MonthlyCostDisp, AggregatedUSD: d.AggregatedUSD, Wins: d.Wins, Why: catalog.Printable(d.Why.String())}
 	}
@@ -1416,9 +1424,13 @@ func writePickNotes(w io.Writer, p planJSON) {
 			strconv.FormatFloat(cost, 'f', 2, 64), p.Currency, unit, strings.TrimPrefix(r.Why, name+": "))
 	}
 	if d := p.Disagg; d != nil {
-		fmt.Fprintf(w, "disaggregated prefill and decode: %s (at the target rate: TTFT %s s and TPOT %s ms at %s, mean TTFT %s s; KV handover %s ms)\n", d.Why,
+		spares := ""
+		if d.PrefillSpare+d.DecodeSpare > 0 {
+			spares = "; the figures leave the spares out, as while a reclaimed instance is replaced"
+		}
+		fmt.Fprintf(w, "disaggregated prefill and decode: %s (at the target rate: TTFT %s s and TPOT %s ms at %s, mean TTFT %s s; KV handover %s ms%s)\n", d.Why,
 			strconv.FormatFloat(d.TTFTAtSLO, 'g', 3, 64), strconv.FormatFloat(1000*d.TPOTAtSLO, 'g', 3, 64), p.SLOStat,
-			strconv.FormatFloat(d.TTFT, 'g', 3, 64), strconv.FormatFloat(1000*d.KVTransfer, 'g', 3, 64))
+			strconv.FormatFloat(d.TTFT, 'g', 3, 64), strconv.FormatFloat(1000*d.KVTransfer, 'g', 3, 64), spares)
 	}
 }
 

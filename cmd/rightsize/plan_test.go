@@ -303,6 +303,19 @@ func TestPlanBadFlags(t *testing.T) {
 	}
 }
 
+// TestPlanCountSaysNotANumber: a token count that is no number says so,
+// and one out of bounds says the range ("abc" read "out of range").
+func TestPlanCountSaysNotANumber(t *testing.T) {
+	for v, want := range map[string]string{
+		"abc": "rightsize plan: --train-tokens: estimator: count=abc: not a number: want a count such as 4096, 500M, 1.5B or 2T\n",
+		"-5":  "rightsize plan: --train-tokens: estimator: count=-5: out of range: want a number ≥ 0 up to 10^18, optionally with K, M, B or T\n",
+	} {
+		if code, _, errs := runPlanArgs(t, "--model", "llama-3.1-8b", "--task", "pretrain", "--train-tokens", v); code != 2 || errs != want {
+			t.Errorf("--train-tokens %s: exit %d, %q; want %q", v, code, errs, want)
+		}
+	}
+}
+
 func TestParseDuration(t *testing.T) {
 	for _, c := range []struct {
 		in   string

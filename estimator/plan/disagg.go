@@ -37,14 +37,23 @@ type DisaggPlan struct {
 	// and DecodeWorker each pool's worker shape (DisaggWorker).
 	Prefill, Decode             int
 	PrefillWorker, DecodeWorker DisaggWorker
-	// Instances are the instances rented: each pool packs its workers
-	// into whole instances of its own.
+	// PrefillSpare and DecodeSpare are the workers of Prefill and Decode
+	// that are each pool's spare on spot (0 on demand): one instance's
+	// workers (a worker over several instances: one worker), standby
+	// capacity that takes over the instance a reclaim takes, started,
+	// priced and counted in Instances and GPUs. The figures below are
+	// the pools' without them, what holds while a reclaimed instance is
+	// replaced.
+	PrefillSpare, DecodeSpare int
+	// Instances are the instances rented, spares included: each pool
+	// packs its workers into whole instances of its own. At most the
+	// plan's instance limit (Options.MaxInstances).
 	Instances int
 	GPUs      float64
 	// TTFTSeconds and TPOTSeconds are the disaggregated model's mean time
 	// to first token and time per output token at the target rate (an
-	// estimate, docs/accuracy.md "Disaggregated serving");
-	// KVTransferSeconds one request's handover.
+	// estimate, docs/accuracy.md "Disaggregated serving") on the pools
+	// without their spares; KVTransferSeconds one request's handover.
 	TTFTSeconds, TPOTSeconds, KVTransferSeconds float64
 	// TTFTAtSLOSeconds and TPOTAtSLOSeconds are TTFT and TPOT at the
 	// statistic the targets bound (Workload.SLOStat), the figures the
@@ -189,13 +198,19 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 			// docs/planning.md), so the two are compared like for like.
 			pre, dec = pre.withSpare(int(o.GPUCount)), dec.withSpare(int(o.GPUCount))
 		}
+		if pre.inst+dec.inst > p.maxInst {
+			// The plan's instance limit bounds the deployment rented,
+			// spares included, as it bounds an aggregated row's
+			// replicas with theirs (servingTech).
+			continue
+		}
 		usd := float64(pre.inst+dec.inst) * r.PricePerHourUSD * HoursPerMonth
 		if best != nil && usd >= best.MonthlyCostUSD {
 			continue
 		}
 		pw, dw := p.disaggWorker(pre.cs), p.disaggWorker(dec.cs)
 		best = &DisaggPlan{Offer: o, Engine: r.Engine, Prefill: pre.n, Decode: dec.n,
-			PrefillWorker: pw, DecodeWorker: dw,
+			PrefillWorker: pw, DecodeWorker: dw, PrefillSpare: pre.spare, DecodeSpare: dec.spare,
 			Instances: pre.inst + dec.inst, GPUs: float64(pre.n*pw.TP + dec.n*dw.TP),
 			TTFTSeconds: s.ttft, TPOTSeconds: s.tpot, KVTransferSeconds: s.xfer,
 			TTFTAtSLOSeconds: s.ttftAt, TPOTAtSLOSeconds: s.tpotAt, MonthlyCostUSD: usd,
@@ -525,27 +540,31 @@ func searchWorkers(need float64, ok func(n int) bool) (int, bool) {
 }
 
 // disaggPool is one side's sized pool: its worker shape, workers and
-// instances, the figure its target bounds at the SLO statistic (the
-// decode pool's TPOT, the prefill pool's TTFT), and the key of what set
-// its count (disaggBound).
+// instances (spares included), the spare workers among them, the figure
+// its target bounds at the SLO statistic (the decode pool's TPOT, the
+// prefill pool's TTFT; the pool's without its spares), and the key of
+// what set its count (disaggBound).
 type disaggPool struct {
-	cs      copyShape
-	n, inst int
-	at      float64
-	bound   Reason
+	cs             copyShape
+	n, inst, spare int
+	at             float64
+	bound          Reason
 }
 
 // withSpare is the pool with one spare instance (a worker spanning
 // several instances: one spare worker) on instances of gpus GPUs, its
-// workers filling it, for a spot reclaim; its bound says so
-// (disagg.bound_spare). The latencies stay the sized pool's.
+// workers filling it, for a spot reclaim; its bound says so and how many
+// workers are spare (disagg.bound_spare). The latencies stay the sized
+// pool's: the pool meets its target without the spare, so it still does
+// on the spare after a reclaim takes one of its instances.
 func (pl disaggPool) withSpare(gpus int) disaggPool {
 	if pl.cs.instancesPer > 1 {
-		pl.n, pl.inst = pl.n+1, pl.inst+pl.cs.instancesPer
+		pl.spare, pl.inst = 1, pl.inst+pl.cs.instancesPer
 	} else {
-		pl.n, pl.inst = pl.n+max(gpus/max(pl.cs.tp, 1), 1), pl.inst+1
+		pl.spare, pl.inst = max(gpus/max(pl.cs.tp, 1), 1), pl.inst+1
 	}
-	pl.bound = Reason{Key: "disagg.bound_spare", Args: []any{pl.bound}}
+	pl.n += pl.spare
+	pl.bound = Reason{Key: "disagg.bound_spare", Args: []any{pl.bound, pl.spare}}
 	return pl
 }
 

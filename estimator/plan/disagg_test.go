@@ -523,9 +523,29 @@ func TestDisaggPlanSpotSpare(t *testing.T) {
 	if math.Abs(d.MonthlyCostUSD-float64(d.Instances)*0.5*plan.HoursPerMonth) > 1e-6 || d.AggregatedUSD != agg.MonthlyCostUSD {
 		t.Errorf("spot: $%v/month for %d instances at $0.5/h, against $%v aggregated", d.MonthlyCostUSD, d.Instances, agg.MonthlyCostUSD)
 	}
+	if d.PrefillSpare != 1 || d.DecodeSpare != 1 || dod.PrefillSpare != 0 || dod.DecodeSpare != 0 {
+		t.Errorf("spares: spot %d + %d, on demand %d + %d; want 1 + 1 and none", d.PrefillSpare, d.DecodeSpare, dod.PrefillSpare, dod.DecodeSpare)
+	}
 	if d.PrefillBound.Key != "disagg.bound_spare" || d.DecodeBound.Key != "disagg.bound_spare" ||
-		!strings.Contains(d.Why.String(), "(as many as the request rate needs under the load cap, plus a spare for a spot reclaim)") {
+		!strings.Contains(d.Why.String(), "(as many as the request rate needs under the load cap; 1 of them a spare for a spot reclaim)") {
 		t.Errorf("spot: bounds %s, %s; reason %q", d.PrefillBound.Key, d.DecodeBound.Key, d.Why)
 	}
+	// The figures are the pools' without their spares: what holds
+	// after a reclaim, the same as on demand.
+	if d.TTFTAtSLOSeconds != dod.TTFTAtSLOSeconds || d.TPOTAtSLOSeconds != dod.TPOTAtSLOSeconds {
+		t.Errorf("spot figures TTFT %v TPOT %v, on demand %v %v", d.TTFTAtSLOSeconds, d.TPOTAtSLOSeconds, dod.TTFTAtSLOSeconds, dod.TPOTAtSLOSeconds)
+	}
 	t.Logf("spot: %d + %d workers on %d instances, $%.0f against $%.0f aggregated (%d instances)", d.Prefill, d.Decode, d.Instances, d.MonthlyCostUSD, agg.MonthlyCostUSD, agg.Instances)
+
+	// The plan's instance limit bounds the pools with their spares, as
+	// it bounds the aggregated row with its spare replica: at 11 the
+	// aggregated 10 + 1 fits and the disaggregated 12 does not (it was
+	// offered over the limit).
+	lim, err := plan.Plan(plan.Request{Input: in, Workload: w, Pricing: plan.Spot}, []plan.Offer{o}, plan.Options{MaxInstances: agg.Instances})
+	if err != nil || lim.Cheapest < 0 {
+		t.Fatalf("spot at %d instances: no plan: %v", agg.Instances, err)
+	}
+	if x := lim.Disagg; x != nil {
+		t.Errorf("spot at most %d instances: disaggregated plan on %d (%d + %d workers, %d + %d spare)", agg.Instances, x.Instances, x.Prefill, x.Decode, x.PrefillSpare, x.DecodeSpare)
+	}
 }

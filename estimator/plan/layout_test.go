@@ -1,6 +1,8 @@
 package plan_test
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"rightsize/estimator"
@@ -111,6 +113,42 @@ func TestPlanKeepsGivenZeRO(t *testing.T) {
 		if x.Offer.ID != y.Offer.ID || x.ZeRO != y.ZeRO || x.TP != y.TP || x.PP != y.PP || x.Instances != y.Instances || x.JobSeconds != y.JobSeconds {
 			t.Errorf("fine-tune row %d moved with ZeROOpen: %s ZeRO %d TP %d PP %d ×%d → %s ZeRO %d TP %d PP %d ×%d",
 				i, x.Offer.ID, x.ZeRO, x.TP, x.PP, x.Instances, y.Offer.ID, y.ZeRO, y.TP, y.PP, y.Instances)
+		}
+	}
+}
+
+// TestPlanBF16StatesSearchZeRO1: bf16 optimizer states are a distributed
+// optimizer's (ZeRO 1 or more); with the stage left open the plan
+// searches ZeRO 1 to 3 and says so, for a pre-train (whose stage it
+// chooses per shape, single-GPU rows included) and a full fine-tune; a
+// stage the user gave below 1 is still refused.
+func TestPlanBF16StatesSearchZeRO1(t *testing.T) {
+	in := modelInput(t, "llama-3.1-8b")
+	in.BF16OptimizerStates = true
+	offers := []plan.Offer{gpuOffer(t, "h100-sxm", 8, estimator.BF16), gpuOffer(t, "h100-sxm", 1, estimator.BF16)}
+	offers[1].ID = "test-h100-1"
+	for _, task := range []estimator.Task{estimator.Pretrain, estimator.FullFinetune} {
+		req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e9}, ZeROOpen: true}
+		req.Input.Task = task
+		res, err := plan.Plan(req, offers, plan.Options{KeepUnfit: true})
+		if err != nil {
+			t.Fatalf("%v: %v", task, err)
+		}
+		n := 0
+		for _, r := range res.Rows {
+			if r.Fits {
+				n++
+				if r.ZeRO < 1 {
+					t.Errorf("%v on %s: ZeRO %d", task, r.Offer.ID, r.ZeRO)
+				}
+			}
+		}
+		if n == 0 || !slices.ContainsFunc(res.Notes, func(r plan.Reason) bool { return r.Key == "note.bf16_states_zero" }) {
+			t.Errorf("%v: %d rows fit; notes %v", task, n, res.Notes)
+		}
+		req.ZeROOpen = false
+		if _, err := plan.Plan(req, offers, plan.Options{}); err == nil || !strings.Contains(err.Error(), "bf16-optimizer-states") {
+			t.Errorf("%v at a given ZeRO 0: %v, want the refusal", task, err)
 		}
 	}
 }

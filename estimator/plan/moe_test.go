@@ -1,6 +1,8 @@
 package plan_test
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"rightsize/estimator"
@@ -356,5 +358,47 @@ func TestNoCopyOverSmallVMs(t *testing.T) {
 	wr := plan.Workload{RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: 2, TPOTSeconds: 0.05}
 	if r := serveOne(t, r1, p5, wr, false); !r.Fits || r.EP != 16 || r.InstancesPerReplica != 2 {
 		t.Errorf("DeepSeek-R1 on 8 × H100 over EFA: fits %v, TP %d PP %d EP %d over %d instances (%v), want EP 16 over 2", r.Fits, r.TP, r.PP, r.EP, r.InstancesPerReplica, r.FitReason)
+	}
+}
+
+// TestWideEPNotOverTCPXO: GCP's A3 High and Mega (GPUDirect-TCPX and
+// -TCPXO, a TCP offload NCCL reaches through Google's plugin) do not carry
+// DeepEP's internode kernels, which need GPUDirect RDMA through NVSHMEM
+// (wideNetwork's sources): DeepSeek-R1 at 100 requests/s there runs as
+// TP 8 × PP 2, and the row's note names the reason, where AWS p5 (EFA)
+// spreads the experts.
+func TestWideEPNotOverTCPXO(t *testing.T) {
+	req, offers := catalogRequest(t, "deepseek-r1")
+	req.Input.Weights, req.Input.Engine = estimator.FP8, estimator.SGLang
+	req.Workload = plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: 2, TPOTSeconds: 0.05}
+	var some []plan.Offer
+	for _, o := range offers {
+		switch o.ID {
+		case "gcp-a3-highgpu-8g", "gcp-a3-megagpu-8g", "aws-p5.48xlarge":
+			some = append(some, o)
+		}
+	}
+	if len(some) != 3 {
+		t.Fatalf("%d of the 3 offers in the catalog", len(some))
+	}
+	res, err := plan.Plan(req, some, plan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res.Rows {
+		if !r.Fits {
+			t.Errorf("%s: does not fit", r.Offer.ID)
+			continue
+		}
+		if r.Offer.Provider == "aws" {
+			if r.EP < 16 {
+				t.Errorf("%s: EP %d over EFA", r.Offer.ID, r.EP)
+			}
+			continue
+		}
+		i := slices.IndexFunc(r.Notes, func(n plan.Reason) bool { return n.Key == "note.wide_ep_network" })
+		if r.EP > 1 || r.PP != 2 || i < 0 || !strings.Contains(r.Notes[i].String(), "GPUDirect-TCPX/TCPXO carry NCCL only") {
+			t.Errorf("%s: TP %d PP %d EP %d, notes %v", r.Offer.ID, r.TP, r.PP, r.EP, r.Notes)
+		}
 	}
 }

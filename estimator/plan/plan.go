@@ -87,6 +87,7 @@ func (r Request) Validate() error {
 	if in.GPUs == 0 {
 		in.GPUs, in.TP, in.PP = 1, 1, 1
 	}
+	in.ZeRO = max(in.ZeRO, r.zeroFloor())
 	if err := in.Validate(); err != nil {
 		errs = append(errs, err)
 	}
@@ -530,11 +531,26 @@ func newPlanner(req Request, opts Options, offers int) *planner {
 		in.Engine = estimator.VLLM
 		p.note(Reason{Key: "note.serving_engine"})
 	}
+	if z := req.zeroFloor(); in.ZeRO < z {
+		in.ZeRO = z
+		p.note(Reason{Key: "note.bf16_states_zero"})
+	}
 	p.in = in
 	if w.Kind == Training {
 		p.ckpt = checkpointBytes(in)
 	}
 	return p
+}
+
+// zeroFloor is the lowest ZeRO stage the planner searches where the user
+// gave none (ZeROOpen): 1 for bf16 optimizer states, which a distributed
+// optimizer keeps (apex DistributedFusedAdam, as NeMo's recipes set it:
+// estimator.Input.BF16OptimizerStates), else 0.
+func (r Request) zeroFloor() int {
+	if r.ZeROOpen && r.Input.BF16OptimizerStates {
+		return 1
+	}
+	return 0
 }
 
 // noteLog is the plan's notes, each key once, in the order first noted.
@@ -1161,6 +1177,21 @@ func (p *planner) serveInstLimit(o *Offer) int {
 // the guides ran (serveNode still keeps small VMs out). A stated network
 // short of both (Ethernet below the guides' bandwidth, as 1,000 Gbit/s
 // over 8 GPUs) does not pass: the row says why (note.wide_ep_network).
+//
+// GCP's a3-highgpu-8g and a3-megagpu-8g (GPUDirect-TCPX and -TCPXO, 800
+// and 1,600 Gbit/s of GPU NICs) stay out, their fabric "ethernet": no
+// source has DeepEP's internode all-to-all over them. DeepEP's internode
+// and low-latency kernels run on NVSHMEM's IBGDA transport, GPUDirect
+// RDMA over InfiniBand or RoCE verbs ("IBGDA is necessary", DeepEP issue
+// #9, 2025-02-25; NVSHMEM's IBGDA opens mlx5 devices only, DeepEP issue
+// #759, 2026-09-21; third-party/README "GPUs across different nodes
+// needs to be connected by RDMA devices", DeepEP PR #201, 2025-06-10).
+// TCPX/TCPXO are a TCP offload that NCCL reaches through Google's net
+// plugin (google/nccl-plugin-gpudirect-tcpxo); NIXL needed a plugin of
+// its own for them (ai-dynamo/nixl PR #2276, open 2026-09-18: "A3-High
+// and A3-Mega VMs use an in-house IPU for the networking"), and llm-d's
+// GKE wide-EP guides run on A3 Ultra and A4 over RoCE (llm-d PRs #215,
+// 2025-09-12, and #1679, 2026-06-03), not on A3 Mega. Read 2026-11-30.
 func (p *planner) wideNetwork(o *Offer) bool {
 	switch o.NetworkFabric {
 	case "efa", "infiniband", "roce":

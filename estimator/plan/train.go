@@ -62,6 +62,10 @@ func (p *planner) layoutOpen() bool {
 func (p *planner) resolveLayout(in estimator.Input) estimator.Input {
 	in.ZeRO, in.Schedule.VirtualStages = 0, p.in.Schedule.VirtualStages
 	in, _ = estimator.ResolveTrainDefaults(in, true)
+	// The stages it tries start at 1 where data parallelism shards; a
+	// job without it keeps 0, below the floor bf16 optimizer states
+	// set (zeroFloor).
+	in.ZeRO = max(in.ZeRO, p.req.zeroFloor())
 	return in
 }
 
