@@ -136,6 +136,7 @@ fuzz:
 	$(GO) test ./app/page -run '^$$' -fuzz '^FuzzCompareLink$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./app/page -run '^$$' -fuzz '^FuzzParsePlan$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./app/page -run '^$$' -fuzz '^FuzzParseUnits$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./app/page -run '^$$' -fuzz '^FuzzExports$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator/plan -run '^$$' -fuzz '^FuzzPlan$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator/plan -run '^$$' -fuzz '^FuzzParseWorkload$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./estimator/plan -run '^$$' -fuzz '^FuzzParseLoadCurve$$' -fuzztime $(FUZZTIME)
