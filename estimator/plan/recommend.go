@@ -123,10 +123,7 @@ func recommend(res *Result, kind Kind) {
 		cr.Why = Reason{Key: "reason.cheapest", Args: []any{label(cr), costText(cr, kind, res), label(ru),
 			ratio(ru.cost, cr.cost), ratio(cr.time, ru.time)}}
 	default:
-		// Alone among the rows the picks rest on: rows on a stale,
-		// estimated or far-below-median price that fit too are passed
-		// over, not unfit, so the sentence says "on an unflagged price".
-		cr.Why = Reason{Key: "reason.cheapest_alone", Args: []any{label(cr), costText(cr, kind, res)}}
+		cr.Why = Reason{Key: aloneKey(rows, cr), Args: []any{label(cr), costText(cr, kind, res)}}
 	}
 	cr.Recommendation = RecCheapest
 	fr := &rows[fast]
@@ -173,6 +170,28 @@ func recommend(res *Result, kind Kind) {
 	case value == fast && fast != cheap:
 		res.WhyValue = Reason{Key: "reason.value_is_fastest", Args: []any{label(&rows[fast]), ratio(rows[fast].cost, cr.cost), ratio(cr.time, rows[fast].time)}}
 	}
+}
+
+// aloneKey is the sentence of a cheapest pick cr alone among the rows the
+// picks rest on. Rows on a stale, estimated or far-below-median price that
+// fit too are passed over, not unfit: "the only plan that fits on an
+// unflagged price" then, where cr's own price is unflagged; "on a price
+// flagged no worse than its own" where cr's price is flagged too (every
+// fitting price of the job is: a GPU with no fresh price, the picks' own
+// warning says verify); and "the only plan that fits" where no other row
+// fits at all, so a stale pick is never called unflagged.
+func aloneKey(rows []Row, cr *Row) string {
+	passed := false // another fitting row, passed over for its price
+	for i := range rows {
+		passed = passed || rows[i].Fits && rows[i].PassedOver.Key != ""
+	}
+	switch {
+	case !passed:
+		return "reason.cheapest_only"
+	case trust(cr) > 0:
+		return "reason.cheapest_flagged"
+	}
+	return "reason.cheapest_alone"
 }
 
 // CostTolerance is how much cheaper a slower plan must be to count as

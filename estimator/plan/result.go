@@ -173,6 +173,8 @@ var English = map[string]string{
 	"spot.serving":               "spot reclaims break serving SLOs unless a spare replica covers them; one is added",
 	"reason.cheapest":            "%s: cheapest that fits at %s; the runner-up, %s, costs %s× as much for %s× the speed",
 	"reason.cheapest_alone":      "%s: the only plan that fits on an unflagged price, at %s",
+	"reason.cheapest_flagged":    "%s: the only plan that fits on a price flagged no worse than its own, at %s",
+	"reason.cheapest_only":       "%s: the only plan that fits, at %s",
 	"reason.cheapest_own_tie":    "%s: cheapest that fits at %s; %s costs the same, and the tie goes to your price",
 	"reason.cheapest_tie":        "%s: cheapest that fits at %s, within %s%% of the lowest cost (%s, at %s) for %s× its speed",
 	"reason.cost_tie":            "%s: %s costs at most %s%% more and runs %s× as fast",
