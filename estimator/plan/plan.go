@@ -602,8 +602,11 @@ func (p *planner) support(o *Offer) estimator.Support {
 // generation.
 func (p *planner) supportNote(o *Offer, s estimator.Support) Reason {
 	key := "note.weights_substituted"
-	if s.Why == estimator.SupportNoBF16 {
+	switch s.Why {
+	case estimator.SupportNoBF16:
 		key = "note.fp16_for_bf16"
+	case estimator.SupportNoFP16Model:
+		return Reason{Key: "note.fp16_refused_model", Args: []any{p.in.Arch.ModelType, o.Hardware.Generation.String(), s.Weights.String()}}
 	}
 	return Reason{Key: key, Args: []any{p.in.Weights.String(), o.Hardware.Generation.String(), s.Weights.String()}}
 }
@@ -888,7 +891,7 @@ func (p *planner) row(o *Offer, r *Row) {
 		r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
 		return
 	}
-	if sup.Why == estimator.SupportNoFormat {
+	if sup.Why == estimator.SupportNoFormat || sup.Why == estimator.SupportNoFP16Model {
 		// Planned whole with the weights that run: their memory, speed
 		// and cost, and the note that says so.
 		p.sub(variant{weights: sup.Weights, offload: p.in.Offload}).row(o, r)
