@@ -476,6 +476,7 @@ func (p *planner) plan(offers []Offer) Result {
 	}
 	opts.yield()
 	res.Hosted = p.hosted(res)
+	p.hostedBatch(res)
 	res.Notes = p.notes.list
 	return res
 }

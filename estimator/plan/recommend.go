@@ -421,6 +421,40 @@ func (res *Result) trim(top int) {
 	res.Rows = rows
 }
 
+// hostedBatch notes a batch job's cheapest self-hosted plan against the
+// cheapest hosted API for the model at its dated list price, which bills
+// the job's tokens: requests × (prompt × in + output × out) / 10⁶. A serving
+// plan sets each API against it at the target rate (hosted); a batch job
+// has no rate, but its bill is as plain, and an API at half the cost of
+// the cheapest rented plan is the answer a practitioner gives first.
+func (p *planner) hostedBatch(res Result) {
+	if p.req.Workload.Kind != Batch || len(p.req.HostedAPIs) == 0 || res.Cheapest < 0 {
+		return
+	}
+	var api *HostedAPI
+	var usd float64
+	for i := range p.req.HostedAPIs {
+		h := &p.req.HostedAPIs[i]
+		if h.AsOf == "" {
+			continue // the catalog's prices are dated; a batch takes no price of the user's
+		}
+		c := p.req.Workload.Requests * (p.prompt*h.InputUSDPerMillion + p.output*h.OutputUSDPerMillion) / 1e6
+		if api == nil || c < usd {
+			api, usd = h, c // HostedAPIs are in ID order: ties keep the first
+		}
+	}
+	if api == nil {
+		return
+	}
+	best := &res.Rows[res.Cheapest]
+	cost := Money{Amount: p.display(usd), Currency: res.Currency}
+	key := "hosted.batch_self"
+	if cost.Amount < best.RankedCostDisp {
+		key = "hosted.batch_api"
+	}
+	p.note(Reason{Key: key, Args: []any{api.ID, api.InputUSDPerMillion, api.OutputUSDPerMillion, api.AsOf, cost, label(best), costText(best, Batch, &res)}})
+}
+
 // hosted compares each hosted API with the cheapest self-hosted row at the
 // target rate, cheapest API at that rate first. The API bills tokens: λ × 730 h × 3,600 s × (prompt × in +
 // output × out) / 10⁶ per month. Self-hosting bills whole replicas, so at

@@ -254,6 +254,8 @@ var English = map[string]string{
 	"disagg.bound_one":           "one is enough",
 	"disagg.bound_spare":         "%s, plus a spare for a spot reclaim",
 	"hosted.no_fit":              "no self-hosted plan fits the job to compare with %s",
+	"hosted.batch_api":           "hosted API %s at %s/%s USD per 1M input/output tokens, list price as of %s, runs the batch for %s, less than the cheapest self-hosted plan, %s at %s",
+	"hosted.batch_self":          "hosted API %s, the cheapest for the model at %s/%s USD per 1M input/output tokens, list price as of %s, runs the batch for %s, more than the cheapest self-hosted plan, %s at %s",
 	"hosted.day_rent_cheaper":    "over the day's load curve the cheapest rented fleet, on %s, costs less than %s",
 	"hosted.day_api_cheaper":     "over the day's load curve %s costs less than the cheapest rented fleet, on %s",
 }
