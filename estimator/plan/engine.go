@@ -56,7 +56,10 @@ func AutoEngine(in estimator.Input, kind Kind, g estimator.Generation) (estimato
 		// Neither runs the job here: the row says so as vLLM's.
 	case !vllm.Runs:
 		return estimator.HF, Reason{Key: "note.batch_hf_gpu", Args: []any{g.String()}}
-	case vllm.Weights != hf.Weights:
+	case vllm.Weights != hf.Weights && vllm.Why != estimator.SupportNoFP16Model:
+		// vLLM's fp32 for a model it refuses in fp16 (Gemma 2/3 on a T4)
+		// stays: the refusal is for the model's numerics in fp16, which
+		// HF transformers' fp16 would run all the same.
 		return estimator.HF, Reason{Key: "note.batch_hf_weights", Args: []any{in.Weights.String(), g.String()}}
 	}
 	return estimator.VLLM, Reason{Key: "note.batch_engine"}
