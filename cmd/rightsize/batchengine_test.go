@@ -208,3 +208,20 @@ func TestGemmaBatchOnTuringStaysOnVLLM(t *testing.T) {
 		t.Errorf("exit %d %s: no --dtype float32 in\n%s", code, errs, out)
 	}
 }
+
+// TestFP8BatchOnAmpereRunsVLLM: vLLM runs fp8 weights on an A100 (FP8
+// Marlin, weight-only) where HF transformers' fine-grained FP8 needs
+// compute capability 8.9, so the batch runs on vLLM in fp8: it was planned
+// on HF transformers in bf16, saying "vLLM has no fp8 kernel on Ampere
+// GPUs", the wrong engine's limit.
+func TestFP8BatchOnAmpereRunsVLLM(t *testing.T) {
+	r := cheapest(t, planJSONOf(t, "--model", "llama-3.1-8b", "--requests", "10000", "--gpu", "a100-80gb", "--precision", "fp8", "--kind", "any"))
+	if r.Engine != "vllm" || r.Weights != "fp8" {
+		t.Errorf("%s planned on %q with %q weights, want vllm fp8", r.OfferID, r.Engine, r.Weights)
+	}
+	for _, n := range r.Notes {
+		if strings.Contains(n, "kernel") {
+			t.Errorf("note %q", n)
+		}
+	}
+}
