@@ -151,6 +151,8 @@ func SupportForJob(g Generation, in Input) Support {
 // without bf16 (Volta, Turing) such a model runs in float32: twice the
 // weights' memory, at the GPU's fp32 rate (vLLM main, read 2026-11-30).
 // SupportForJob plans vLLM so, and the launch writes the dtype that runs.
+// SGLang's _get_and_verify_dtype (python/sglang/srt/configs/model_config.py,
+// read 2026-11-30) has no such list: it starts such a model in fp16.
 func fp16Refused(modelType string) bool {
 	switch modelType {
 	case "gemma2", "gemma3", "gemma3_text", "plamo2", "glm4":
