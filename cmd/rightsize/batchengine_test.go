@@ -200,7 +200,7 @@ func TestGemmaBatchOnTuringStaysOnVLLM(t *testing.T) {
 	if r.Engine != "vllm" || r.Weights != "fp32" {
 		t.Errorf("%s planned on %q with %q weights, want vllm fp32", r.OfferID, r.Engine, r.Weights)
 	}
-	if want := "vLLM refuses fp16 for gemma2 models (numerical instability): on Turing GPUs it runs fp32 weights"; !slices.Contains(r.Notes, want) {
+	if want := "vLLM refuses fp16 for gemma2 models (numerical instability): on Turing GPUs it runs fp32 weights, its KV cache in fp32"; !slices.Contains(r.Notes, want) {
 		t.Errorf("notes %q, want %q", r.Notes, want)
 	}
 	code, out, errs := runPlanArgs(t, append(args, "--emit", "vllm")...)

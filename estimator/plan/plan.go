@@ -607,7 +607,8 @@ func (p *planner) supportNote(o *Offer, s estimator.Support) Reason {
 	case estimator.SupportNoBF16:
 		key = "note.fp16_for_bf16"
 	case estimator.SupportNoFP16Model:
-		return Reason{Key: "note.fp16_refused_model", Args: []any{p.in.Arch.ModelType, o.Hardware.Generation.String(), s.Weights.String()}}
+		kv := p.sub(variant{weights: s.Weights, offload: p.in.Offload}).in.KV // as sub sets it
+		return Reason{Key: "note.fp16_refused_model", Args: []any{p.in.Arch.ModelType, o.Hardware.Generation.String(), s.Weights.String(), kv.String()}}
 	}
 	return Reason{Key: key, Args: []any{p.in.Weights.String(), o.Hardware.Generation.String(), s.Weights.String()}}
 }
@@ -635,6 +636,14 @@ func (p *planner) sub(v variant) *planner {
 	}
 	req := p.req
 	req.Input.Weights, req.Input.Offload = v.weights, v.offload
+	if v.weights == estimator.FP32 && p.req.Input.Weights != estimator.FP32 && (req.Input.KV == estimator.BF16 || req.Input.KV == estimator.FP16) {
+		// fp32 that runs for 16-bit weights (a model vLLM refuses in fp16,
+		// estimator.SupportNoFP16Model) keeps its KV cache in fp32 too:
+		// vLLM's --kv-cache-dtype auto is the model's dtype (vllm
+		// config/cache.py CacheConfig.cache_dtype, read 2026-11-30), and
+		// the launch sets no other 16-bit one.
+		req.Input.KV = estimator.FP32
+	}
 	if v.hf {
 		req.Input.Engine, req.EngineOpen = estimator.HF, false
 	}

@@ -209,7 +209,7 @@ var English = map[string]string{
 	"note.vat_included":          "prices include %s%% VAT",
 	"note.weights_substituted":   "%s weights have no kernel in this engine on %s GPUs: planned with %s weights",
 	"note.fp16_for_bf16":         "%s does not run on %s GPUs: runs %s instead, same memory",
-	"note.fp16_refused_model":    "vLLM refuses fp16 for %s models (numerical instability): on %s GPUs it runs %s weights",
+	"note.fp16_refused_model":    "vLLM refuses fp16 for %s models (numerical instability): on %s GPUs it runs %s weights, its KV cache in %s",
 	"note.rental_no_offload":     "planned without your CPU offload (%s): a rented fleet holds the job on its GPUs, faster",
 	"note.rental_layout_ckpt":    "planned with activation checkpointing: a rented fleet takes the memory layout (ZeRO stage, checkpointing) that costs least, not your own GPUs' settings",
 	"note.rental_layout_no_ckpt": "planned without activation checkpointing: a rented fleet takes the memory layout (ZeRO stage, checkpointing) that costs least, not your own GPUs' settings",

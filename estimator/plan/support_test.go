@@ -560,8 +560,9 @@ func TestOwnUnfitIsListed(t *testing.T) {
 
 // TestGemmaOnTuringRunsFP32: vLLM refuses fp16 for Gemma 3
 // (_FLOAT16_NOT_SUPPORTED_MODELS) and a T4 has no bf16, so vLLM runs it
-// in fp32: the plan's row on T4s holds 4-byte weights (Gemma 3 12B's take
-// 45 GiB so, more than two 16 GB T4s hold), runs fp32 and says why; it was
+// in fp32, its KV cache too (--kv-cache-dtype auto is the model's dtype):
+// the plan's row on T4s holds 4-byte weights (Gemma 3 12B's take 45 GiB
+// so, more than two 16 GB T4s hold), runs fp32 and says why; it was
 // planned in fp16, a launch (--dtype float16) vLLM stops at start-up.
 func TestGemmaOnTuringRunsFP32(t *testing.T) {
 	in := modelInput(t, "gemma-3-12b")
@@ -573,7 +574,7 @@ func TestGemmaOnTuringRunsFP32(t *testing.T) {
 	if !row.Fits || row.TP*row.PP < 4 {
 		t.Errorf("fits %v (%s) at TP %d PP %d, want 4 T4s for 45 GiB of fp32 weights", row.Fits, row.FitReason, row.TP, row.PP)
 	}
-	want := "vLLM refuses fp16 for gemma3_text models (numerical instability): on Turing GPUs it runs fp32 weights"
+	want := "vLLM refuses fp16 for gemma3_text models (numerical instability): on Turing GPUs it runs fp32 weights, its KV cache in fp32"
 	if !slices.ContainsFunc(row.Notes, func(n plan.Reason) bool { return n.String() == want }) {
 		t.Errorf("notes %v, want %q", row.Notes, want)
 	}
