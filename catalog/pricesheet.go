@@ -594,7 +594,11 @@ func applyPriceRow(o *Offer, row PriceRow, own bool) ([]PriceChange, error) {
 		return nil, fmt.Errorf("%s (%s): spot_per_hour %v > on_demand_per_hour %v", where, o.ID, o.SpotPerHour, o.OnDemandPerHour)
 	}
 	if o.OnDemandPerHour+o.SpotPerHour+o.Reserved1yPerHour+o.Reserved3yPerHour+o.MonthlyPrice == 0 {
-		return nil, fmt.Errorf("%s (%s): no price", where, o.ID)
+		// A 0 is a cell left empty, not a free GPU: GPUs the user owns
+		// still cost their purchase and power by the hour, and a plan on a
+		// zero price would outrank every rented offer at any speed.
+		return nil, fmt.Errorf("%s (%s): no price: a 0 or empty price is none given; for GPUs you own, give their cost per hour "+
+			"(the purchase spread over the hours you keep them, plus power), which the plan ranks against rented ones", where, o.ID)
 	}
 	if row.Region != "" && !slices.Contains(o.Regions, row.Region) {
 		changes = append(changes, PriceChange{OfferID: o.ID, Field: "regions", Old: strings.Join(o.Regions, " "), New: row.Region})

@@ -123,6 +123,7 @@ func TestOwnProvider(t *testing.T) {
 		strings.Repeat("x", 300) + ",mine,h100-sxm,1,1.2,USD,,\n": `row 1 (line 2): provider "xxx`,
 		"<script>alert(1)</script>,mine,h100-sxm,1,1.2,USD,,\n":   `provider "<script>alert(1)</script>": must start with a letter or a digit`,
 		"Lab<img src=x>,mine,h100-sxm,1,1.2,USD,,\n":              `provider "Lab<img src=x>": character '<' is not allowed`,
+		"Lab,8xA100,a100-80gb-sxm,8,0,USD,,\n":                    `row 1 (line 2) (lab-8xa100): no price: a 0 or empty price is none given; for GPUs you own, give their cost per hour`,
 	} {
 		_, _, err := base.WithOwnPrices([]byte(head + row))
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -56,6 +56,9 @@ const (
 	SupportNoEngine                   // the engine does not start on this GPU generation
 	SupportNoBF16                     // no bf16 on this GPU: fp16 runs, same bytes
 	SupportNoFormat                   // the weight format has no kernel here: 16-bit runs
+	// SupportNoFP16Model: vLLM refuses fp16 for this model family
+	// (fp16Refused): bf16 runs, or fp32 on a GPU without bf16.
+	SupportNoFP16Model
 )
 
 // Support is the table's verdict for one GPU generation, engine, task and
@@ -121,6 +124,12 @@ var engineGens = [...]gens{
 // checkpoint), as on Volta, where the table has no FP4 at all.
 func SupportForJob(g Generation, in Input) Support {
 	s := SupportFor(g, in.Engine, in.Task, in.Weights)
+	if s.Runs && s.Weights == FP16 && in.Engine == VLLM && !in.Task.Training() && fp16Refused(in.Arch.ModelType) {
+		s.Weights, s.Why = FP32, SupportNoFP16Model
+		if bf16Gens.has(g) || g == GenUnknown {
+			s.Weights = BF16 // fp16 asked where bf16 runs: same memory
+		}
+	}
 	if !s.Runs || s.Weights != FP4 || in.Task.Training() {
 		return s
 	}
@@ -131,6 +140,25 @@ func SupportForJob(g Generation, in Input) Support {
 		s.Weights, s.Why = FP16, SupportNoFormat
 	}
 	return s
+}
+
+// fp16Refused reports whether vLLM refuses to run a model of the config's
+// model_type in fp16: vllm/config/model.py, _FLOAT16_NOT_SUPPORTED_MODELS
+// (gemma2, gemma3, gemma3_text, plamo2, glm4: "Numerical instability.
+// Please use bfloat16 or float32 instead."). _check_valid_dtype raises it
+// as a ValueError at start-up for --dtype float16, and _resolve_auto_dtype
+// leaves float16 out of the dtypes --dtype auto may take, so on a GPU
+// without bf16 (Volta, Turing) such a model runs in float32: twice the
+// weights' memory, at the GPU's fp32 rate (vLLM main, read 2026-11-30).
+// SupportForJob plans vLLM so, and the launch writes the dtype that runs.
+// SGLang's _get_and_verify_dtype (python/sglang/srt/configs/model_config.py,
+// read 2026-11-30) has no such list: it starts such a model in fp16.
+func fp16Refused(modelType string) bool {
+	switch modelType {
+	case "gemma2", "gemma3", "gemma3_text", "plamo2", "glm4":
+		return true
+	}
+	return false
 }
 
 // formatGens is where a pooled engine (vLLM, SGLang, TensorRT-LLM) has

@@ -95,6 +95,11 @@ func TestSupportForJob(t *testing.T) {
 	sglangMX.Engine = SGLang
 	vllmMXTrain := vllmMX
 	vllmMXTrain.Task = LoRA
+	gemma := Input{Engine: VLLM, Task: Inference, Weights: BF16}
+	gemma.Arch.ModelType = "gemma3_text"
+	gemma2, gemmaFP16, gemmaINT4, gemmaSGLang, gemmaLoRA, llama := gemma, gemma, gemma, gemma, gemma, gemma
+	gemma2.Arch.ModelType, llama.Arch.ModelType = "gemma2", "llama"
+	gemmaFP16.Weights, gemmaINT4.Weights, gemmaSGLang.Engine, gemmaLoRA.Task = FP16, INT4, SGLang, LoRA
 	for _, c := range []struct {
 		name string
 		g    Generation
@@ -112,6 +117,16 @@ func TestSupportForJob(t *testing.T) {
 		{"vllm mxfp4 Volta", GenVolta, vllmMX, Support{true, FP16, SupportNoFormat}},
 		{"vllm mxfp4 Ampere", GenAmpere, vllmMX, Support{true, FP4, SupportOK}},
 		{"vllm mxfp4 training Turing", GenTuring, vllmMXTrain, Support{true, FP4, SupportOK}},
+		// vLLM refuses fp16 for Gemma 2/3 (_FLOAT16_NOT_SUPPORTED_MODELS):
+		// fp32 where the GPU has no bf16, bf16 where fp16 was asked.
+		{"vllm gemma3 bf16 Turing", GenTuring, gemma, Support{true, FP32, SupportNoFP16Model}},
+		{"vllm gemma2 bf16 Volta", GenVolta, gemma2, Support{true, FP32, SupportNoFP16Model}},
+		{"vllm gemma3 fp16 Ampere", GenAmpere, gemmaFP16, Support{true, BF16, SupportNoFP16Model}},
+		{"vllm gemma3 bf16 Ampere", GenAmpere, gemma, Support{true, BF16, SupportOK}},
+		{"vllm gemma3 int4 Turing", GenTuring, gemmaINT4, Support{true, INT4, SupportOK}},
+		{"vllm llama bf16 Turing", GenTuring, llama, Support{true, FP16, SupportNoBF16}},
+		{"sglang gemma3 bf16 Turing", GenTuring, gemmaSGLang, Support{true, FP16, SupportNoBF16}},
+		{"gemma3 LoRA Turing", GenTuring, gemmaLoRA, Support{true, FP16, SupportNoBF16}},
 	} {
 		if got := SupportForJob(c.g, c.in); got != c.want {
 			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)

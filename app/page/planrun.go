@@ -230,7 +230,7 @@ func PlanRequest(j Job) planner.Request {
 	}
 }
 
-// hostedAPIs are the hosted APIs to compare a serving plan with: the
+// hostedAPIs are the hosted APIs to compare a serving or batch plan with: the
 // user's prices when given (as the CLI's --api-input-price and
 // --api-output-price), else the catalog's dated list prices for the model.
 func hostedAPIs(j Job, pr Prices) []planner.HostedAPI {
@@ -244,7 +244,7 @@ func hostedAPIs(j Job, pr Prices) []planner.HostedAPI {
 func RunPlan(j Job, pr Prices) PlanOut {
 	req := PlanRequest(j)
 	req.FX = pr.Cat.PlanFX()
-	if req.Workload.Kind == planner.Serving {
+	if req.Workload.Kind == planner.Serving || req.Workload.Kind == planner.Batch {
 		req.HostedAPIs = hostedAPIs(j, pr)
 	}
 	var (

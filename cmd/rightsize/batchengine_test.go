@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -185,5 +186,42 @@ func TestCompileResolvedOnce(t *testing.T) {
 	j, perrs := page.ParseInput(&text, estimator.Arch{}, catalog.Default())
 	if len(perrs) > 0 || !j.EngineOpen || !j.In.Compiled || j.In.Engine != estimator.HF {
 		t.Errorf("ParseInput with --compile: engine %v (open %v), compiled %v, %v; want HF compiled on auto", j.In.Engine, j.EngineOpen, j.In.Compiled, perrs)
+	}
+}
+
+// TestGemmaBatchOnTuringStaysOnVLLM: vLLM refuses fp16 for Gemma 2 and
+// runs it in fp32 on a T4; the batch stays on vLLM at fp32, its launch
+// writes --dtype float32, and the row says why. It was planned on HF
+// transformers in fp16 ("vLLM has no bf16 kernel on Turing GPUs"), the
+// precision vLLM refuses for the model's numerics, not for a kernel.
+func TestGemmaBatchOnTuringStaysOnVLLM(t *testing.T) {
+	args := []string{"--model", "gemma-2-9b", "--requests", "10000", "--gpu", "t4"}
+	r := cheapest(t, planJSONOf(t, args...))
+	if r.Engine != "vllm" || r.Weights != "fp32" {
+		t.Errorf("%s planned on %q with %q weights, want vllm fp32", r.OfferID, r.Engine, r.Weights)
+	}
+	if want := "vLLM refuses fp16 for gemma2 models (numerical instability): on Turing GPUs it runs fp32 weights, its KV cache in fp32"; !slices.Contains(r.Notes, want) {
+		t.Errorf("notes %q, want %q", r.Notes, want)
+	}
+	code, out, errs := runPlanArgs(t, append(args, "--emit", "vllm")...)
+	if code != 0 || !strings.Contains(out, "--dtype float32") {
+		t.Errorf("exit %d %s: no --dtype float32 in\n%s", code, errs, out)
+	}
+}
+
+// TestFP8BatchOnAmpereRunsVLLM: vLLM runs fp8 weights on an A100 (FP8
+// Marlin, weight-only) where HF transformers' fine-grained FP8 needs
+// compute capability 8.9, so the batch runs on vLLM in fp8: it was planned
+// on HF transformers in bf16, saying "vLLM has no fp8 kernel on Ampere
+// GPUs", the wrong engine's limit.
+func TestFP8BatchOnAmpereRunsVLLM(t *testing.T) {
+	r := cheapest(t, planJSONOf(t, "--model", "llama-3.1-8b", "--requests", "10000", "--gpu", "a100-80gb", "--precision", "fp8", "--kind", "any"))
+	if r.Engine != "vllm" || r.Weights != "fp8" {
+		t.Errorf("%s planned on %q with %q weights, want vllm fp8", r.OfferID, r.Engine, r.Weights)
+	}
+	for _, n := range r.Notes {
+		if strings.Contains(n, "kernel") {
+			t.Errorf("note %q", n)
+		}
 	}
 }

@@ -979,6 +979,9 @@ func supportNote(g catalog.GPU, in estimator.Input) string {
 	switch {
 	case !s.Runs:
 		return "--engine " + in.Engine.String() + " does not start on " + where + ": these figures are for a setup that would not run, and rightsize plan leaves such GPUs out"
+	case s.Why == estimator.SupportNoFP16Model:
+		return "vLLM refuses fp16 for " + in.Arch.ModelType + " models (numerical instability): on " + where + " it runs " + s.Weights.String() +
+			" weights, and these figures are for " + in.Weights.String() + " (--precision " + s.Weights.String() + " for what runs)"
 	case s.Why == estimator.SupportNoBF16:
 		return "bf16 does not run on " + where + ": the engines run fp16 there, same memory (--precision fp16)"
 	case s.Why == estimator.SupportNoFormat:

@@ -26,8 +26,8 @@ const AutoEngineName = "auto"
 //     (LLM.generate, "Offline Inference", vLLM docs), not HF generate's
 //     static batches: vLLM, the engine --emit launches
 //     (note.batch_engine), except on a GPU where vLLM does not run or
-//     runs other weights than HF transformers does (no kernel for the
-//     format: estimator.SupportForJob), where the batch stays on HF
+//     has no kernel for the job's format and HF transformers runs other
+//     weights (estimator.SupportForJob), where the batch stays on HF
 //     transformers (note.batch_hf_gpu, note.batch_hf_weights);
 //   - a model that generates no tokens (an encoder such as BERT, a
 //     fixed-input model such as ViT, whose inputs the estimator counts
@@ -56,7 +56,14 @@ func AutoEngine(in estimator.Input, kind Kind, g estimator.Generation) (estimato
 		// Neither runs the job here: the row says so as vLLM's.
 	case !vllm.Runs:
 		return estimator.HF, Reason{Key: "note.batch_hf_gpu", Args: []any{g.String()}}
-	case vllm.Weights != hf.Weights:
+	case vllm.Weights != hf.Weights && vllm.Weights != in.Weights && vllm.Why != estimator.SupportNoFP16Model:
+		// HF keeps the format vLLM has no kernel for (int8 on AMD). Where
+		// vLLM runs the job's format and HF does not (fp8 on an A100:
+		// vLLM's FP8 Marlin, transformers' fine-grained FP8 from compute
+		// capability 8.9), vLLM runs it; and vLLM's fp32 for a model it
+		// refuses in fp16 (Gemma 2/3 on a T4) stays: the refusal is for
+		// the model's numerics in fp16, which HF's fp16 would run all the
+		// same.
 		return estimator.HF, Reason{Key: "note.batch_hf_weights", Args: []any{in.Weights.String(), g.String()}}
 	}
 	return estimator.VLLM, Reason{Key: "note.batch_engine"}

@@ -193,3 +193,38 @@ func TestCatalogPicksAreFresh(t *testing.T) {
 		}
 	}
 }
+
+// TestAlonePickSaysWhyAlone: a cheapest pick alone among the rows the
+// picks rest on says "on an unflagged price" only when its own price is
+// unflagged and other fitting rows were passed over for theirs; a pick on
+// a flagged price, or with no other row that fits, is never called
+// unflagged (a stale MI325X price, the one offer of the GPU that runs the
+// job, read "the only plan that fits on an unflagged price").
+func TestAlonePickSaysWhyAlone(t *testing.T) {
+	in := modelInput(t, "qwen2.5-1.5b")
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Batch, Requests: 1e4, PromptTokens: 500, OutputTokens: 200}}
+	l4 := gpuOffer(t, "l4", 1, estimator.BF16)
+	for _, c := range []struct {
+		name   string
+		offers []plan.Offer
+		key    string
+		text   string
+	}{
+		{"fresh pick, a stale row passed over", []plan.Offer{priced(l4, "old", 0.5, 400, false, false), priced(l4, "new", 0.8, 30, false, false)},
+			"reason.cheapest_alone", "new l4: the only plan that fits on an unflagged price, at 0.344 USD"},
+		{"a stale price, nothing else fits", []plan.Offer{priced(l4, "old", 0.5, 400, false, false)},
+			"reason.cheapest_only", "old l4: the only plan that fits, at 0.215 USD"},
+		{"a fresh price, nothing else fits", []plan.Offer{priced(l4, "new", 0.8, 30, false, false)},
+			"reason.cheapest_only", "new l4: the only plan that fits, at 0.344 USD"},
+		{"a far-below pick, a stale row passed over", []plan.Offer{priced(l4, "far", 0.1, 30, false, true), priced(l4, "old", 0.8, 400, false, false)},
+			"reason.cheapest_flagged", "far l4: the only plan that fits on a price flagged no worse than its own, at 0.0431 USD"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := mustPlan(t, req, c.offers, plan.Options{})
+			why := res.WhyCheapest
+			if why.Key != c.key || why.String() != c.text {
+				t.Fatalf("cheapest's reason %s %q, want %s %q", why.Key, why, c.key, c.text)
+			}
+		})
+	}
+}

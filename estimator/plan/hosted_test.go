@@ -2,6 +2,7 @@ package plan_test
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"rightsize/estimator"
@@ -74,4 +75,64 @@ func TestHostedOverLoadCurve(t *testing.T) {
 			t.Errorf("cheap API then dear, each against the fleet: %v; %v", h[0].Why, h[1].Why)
 		}
 	}
+}
+
+// TestHostedBatch: a batch job's plan sets its cheapest self-hosted plan
+// against the cheapest dated hosted API for the model, which bills the
+// job's tokens (requests × (prompt × in + output × out) / 10⁶), and says
+// which is cheaper; a batch plan compared with none, where Llama 3.1 70B
+// batch at 710 USD on a B200 node stood beside an API listed at 210 USD.
+func TestHostedBatch(t *testing.T) {
+	in := modelInput(t, "qwen2.5-1.5b")
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Batch, Requests: 1e5, PromptTokens: 500, OutputTokens: 200}}
+	offers := []plan.Offer{gpuOffer(t, "l4", 1, estimator.BF16)}
+	self := mustPlan(t, req, offers, plan.Options{})
+	if self.Cheapest < 0 || hostedNote(self.Notes) != nil {
+		t.Fatalf("no APIs: cheapest %d, note %v", self.Cheapest, hostedNote(self.Notes))
+	}
+	selfCost := self.Rows[self.Cheapest].RankedCostDisp
+	for _, c := range []struct {
+		name string
+		apis []plan.HostedAPI
+		key  string
+		usd  float64
+	}{
+		{"the API is cheaper", []plan.HostedAPI{{ID: "dear", InputUSDPerMillion: 5, OutputUSDPerMillion: 15, AsOf: "2026-08-01"},
+			{ID: "cheap", InputUSDPerMillion: 0.001, OutputUSDPerMillion: 0.002, AsOf: "2026-08-01"}}, "hosted.batch_api", 1e5 * (500*0.001 + 200*0.002) / 1e6},
+		{"self-hosting is cheaper", []plan.HostedAPI{{ID: "dear", InputUSDPerMillion: 5, OutputUSDPerMillion: 15, AsOf: "2026-08-01"}},
+			"hosted.batch_self", 1e5 * (500*5 + 200*15) / 1e6},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := req
+			r.HostedAPIs = c.apis
+			res := mustPlan(t, r, offers, plan.Options{})
+			n := hostedNote(res.Notes)
+			if n == nil || n.Key != c.key {
+				t.Fatalf("note %v, want %s", n, c.key)
+			}
+			if m, ok := n.Args[4].(plan.Money); !ok || !closeTo(m.Amount, c.usd) || m.Currency != "USD" {
+				t.Errorf("API bill %v, want %.4f USD", n.Args[4], c.usd)
+			}
+			if m, ok := n.Args[6].(plan.Money); !ok || !closeTo(m.Amount, selfCost) {
+				t.Errorf("self-hosted %v, want %.4f USD", n.Args[6], selfCost)
+			}
+			if len(res.Hosted) != 0 {
+				t.Errorf("%d serving comparisons on a batch plan", len(res.Hosted))
+			}
+		})
+	}
+	if !strings.HasPrefix(hostedNote(mustPlan(t, plan.Request{Input: in, Workload: req.Workload,
+		HostedAPIs: []plan.HostedAPI{{ID: "cheap", InputUSDPerMillion: 0.001, OutputUSDPerMillion: 0.002, AsOf: "2026-08-01"}}}, offers, plan.Options{}).Notes).String(),
+		"hosted API cheap at 0.001/0.002 USD per 1M input/output tokens, list price as of 2026-08-01, runs the batch for 0.09 USD, less than the cheapest self-hosted plan, test l4 at ") {
+		t.Error("the sentence")
+	}
+}
+
+func hostedNote(notes []plan.Reason) *plan.Reason {
+	for i := range notes {
+		if strings.HasPrefix(notes[i].Key, "hosted.batch") {
+			return &notes[i]
+		}
+	}
+	return nil
 }

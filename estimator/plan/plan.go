@@ -477,6 +477,7 @@ func (p *planner) plan(offers []Offer) Result {
 	}
 	opts.yield()
 	res.Hosted = p.hosted(res)
+	p.hostedBatch(res)
 	res.Notes = p.notes.list
 	return res
 }
@@ -618,8 +619,12 @@ func (p *planner) support(o *Offer) estimator.Support {
 // generation.
 func (p *planner) supportNote(o *Offer, s estimator.Support) Reason {
 	key := "note.weights_substituted"
-	if s.Why == estimator.SupportNoBF16 {
+	switch s.Why {
+	case estimator.SupportNoBF16:
 		key = "note.fp16_for_bf16"
+	case estimator.SupportNoFP16Model:
+		kv := p.sub(variant{weights: s.Weights, offload: p.in.Offload}).in.KV // as sub sets it
+		return Reason{Key: "note.fp16_refused_model", Args: []any{p.in.Arch.ModelType, o.Hardware.Generation.String(), s.Weights.String(), kv.String()}}
 	}
 	return Reason{Key: key, Args: []any{p.in.Weights.String(), o.Hardware.Generation.String(), s.Weights.String()}}
 }
@@ -647,6 +652,14 @@ func (p *planner) sub(v variant) *planner {
 	}
 	req := p.req
 	req.Input.Weights, req.Input.Offload = v.weights, v.offload
+	if v.weights == estimator.FP32 && p.req.Input.Weights != estimator.FP32 && (req.Input.KV == estimator.BF16 || req.Input.KV == estimator.FP16) {
+		// fp32 that runs for 16-bit weights (a model vLLM refuses in fp16,
+		// estimator.SupportNoFP16Model) keeps its KV cache in fp32 too:
+		// vLLM's --kv-cache-dtype auto is the model's dtype (vllm
+		// config/cache.py CacheConfig.cache_dtype, read 2026-11-30), and
+		// the launch sets no other 16-bit one.
+		req.Input.KV = estimator.FP32
+	}
 	if v.hf {
 		req.Input.Engine, req.EngineOpen = estimator.HF, false
 	}
@@ -904,7 +917,7 @@ func (p *planner) row(o *Offer, r *Row) {
 		r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
 		return
 	}
-	if sup.Why == estimator.SupportNoFormat {
+	if sup.Why == estimator.SupportNoFormat || sup.Why == estimator.SupportNoFP16Model {
 		// Planned whole with the weights that run: their memory, speed
 		// and cost, and the note that says so.
 		p.sub(variant{weights: sup.Weights, offload: p.in.Offload}).row(o, r)

@@ -123,10 +123,7 @@ func recommend(res *Result, kind Kind) {
 		cr.Why = Reason{Key: "reason.cheapest", Args: []any{label(cr), costText(cr, kind, res), label(ru),
 			ratio(ru.cost, cr.cost), ratio(cr.time, ru.time)}}
 	default:
-		// Alone among the rows the picks rest on: rows on a stale,
-		// estimated or far-below-median price that fit too are passed
-		// over, not unfit, so the sentence says "on an unflagged price".
-		cr.Why = Reason{Key: "reason.cheapest_alone", Args: []any{label(cr), costText(cr, kind, res)}}
+		cr.Why = Reason{Key: aloneKey(rows, cr), Args: []any{label(cr), costText(cr, kind, res)}}
 	}
 	cr.Recommendation = RecCheapest
 	fr := &rows[fast]
@@ -173,6 +170,28 @@ func recommend(res *Result, kind Kind) {
 	case value == fast && fast != cheap:
 		res.WhyValue = Reason{Key: "reason.value_is_fastest", Args: []any{label(&rows[fast]), ratio(rows[fast].cost, cr.cost), ratio(cr.time, rows[fast].time)}}
 	}
+}
+
+// aloneKey is the sentence of a cheapest pick cr alone among the rows the
+// picks rest on. Rows on a stale, estimated or far-below-median price that
+// fit too are passed over, not unfit: "the only plan that fits on an
+// unflagged price" then, where cr's own price is unflagged; "on a price
+// flagged no worse than its own" where cr's price is flagged too (every
+// fitting price of the job is: a GPU with no fresh price, the picks' own
+// warning says verify); and "the only plan that fits" where no other row
+// fits at all, so a stale pick is never called unflagged.
+func aloneKey(rows []Row, cr *Row) string {
+	passed := false // another fitting row, passed over for its price
+	for i := range rows {
+		passed = passed || rows[i].Fits && rows[i].PassedOver.Key != ""
+	}
+	switch {
+	case !passed:
+		return "reason.cheapest_only"
+	case trust(cr) > 0:
+		return "reason.cheapest_flagged"
+	}
+	return "reason.cheapest_alone"
 }
 
 // CostTolerance is how much cheaper a slower plan must be to count as
@@ -400,6 +419,40 @@ func (res *Result) trim(top int) {
 	}
 	res.Pareto = front
 	res.Rows = rows
+}
+
+// hostedBatch notes a batch job's cheapest self-hosted plan against the
+// cheapest hosted API for the model at its dated list price, which bills
+// the job's tokens: requests × (prompt × in + output × out) / 10⁶. A serving
+// plan sets each API against it at the target rate (hosted); a batch job
+// has no rate, but its bill is as plain, and an API at half the cost of
+// the cheapest rented plan is the answer a practitioner gives first.
+func (p *planner) hostedBatch(res Result) {
+	if p.req.Workload.Kind != Batch || len(p.req.HostedAPIs) == 0 || res.Cheapest < 0 {
+		return
+	}
+	var api *HostedAPI
+	var usd float64
+	for i := range p.req.HostedAPIs {
+		h := &p.req.HostedAPIs[i]
+		if h.AsOf == "" {
+			continue // the catalog's prices are dated; a batch takes no price of the user's
+		}
+		c := p.req.Workload.Requests * (p.prompt*h.InputUSDPerMillion + p.output*h.OutputUSDPerMillion) / 1e6
+		if api == nil || c < usd {
+			api, usd = h, c // HostedAPIs are in ID order: ties keep the first
+		}
+	}
+	if api == nil {
+		return
+	}
+	best := &res.Rows[res.Cheapest]
+	cost := Money{Amount: p.display(usd), Currency: res.Currency}
+	key := "hosted.batch_self"
+	if cost.Amount < best.RankedCostDisp {
+		key = "hosted.batch_api"
+	}
+	p.note(Reason{Key: key, Args: []any{api.ID, api.InputUSDPerMillion, api.OutputUSDPerMillion, api.AsOf, cost, label(best), costText(best, Batch, &res)}})
 }
 
 // hosted compares each hosted API with the cheapest self-hosted row at the

@@ -65,7 +65,7 @@ func TestNoPickRunsWhatItsGPULacks(t *testing.T) {
 			}
 			noted := false
 			for _, n := range r.Notes {
-				noted = noted || n.Key == "note.weights_substituted" || n.Key == "note.fp16_for_bf16"
+				noted = noted || n.Key == "note.weights_substituted" || n.Key == "note.fp16_for_bf16" || n.Key == "note.fp16_refused_model"
 			}
 			if noted != s.Substituted() {
 				t.Errorf("%v %v on %s: substitution note %v, substituted %v (notes %v)", req.Input.Engine, req.Input.Weights, r.Offer.ID, noted, s.Substituted(), r.Notes)
@@ -555,5 +555,31 @@ func TestOwnUnfitIsListed(t *testing.T) {
 	}
 	if res.Cheapest < 0 || res.Rows[res.Cheapest].Offer.ID != h100.ID {
 		t.Errorf("cheapest %d", res.Cheapest)
+	}
+}
+
+// TestGemmaOnTuringRunsFP32: vLLM refuses fp16 for Gemma 3
+// (_FLOAT16_NOT_SUPPORTED_MODELS) and a T4 has no bf16, so vLLM runs it
+// in fp32, its KV cache too (--kv-cache-dtype auto is the model's dtype):
+// the plan's row on T4s holds 4-byte weights (Gemma 3 12B's take 45 GiB
+// so, more than two 16 GB T4s hold), runs fp32 and says why; it was
+// planned in fp16, a launch (--dtype float16) vLLM stops at start-up.
+func TestGemmaOnTuringRunsFP32(t *testing.T) {
+	in := modelInput(t, "gemma-3-12b")
+	w := plan.Workload{RequestsPerSecond: 0.2, PromptTokens: 500, OutputTokens: 200}
+	row := serveOne(t, in, gpuOffer(t, "t4", 4, estimator.BF16), w, false)
+	if row.Weights != estimator.FP32 {
+		t.Fatalf("Gemma 3 on T4 runs %v weights, want fp32", row.Weights)
+	}
+	if !row.Fits || row.TP*row.PP < 4 {
+		t.Errorf("fits %v (%s) at TP %d PP %d, want 4 T4s for 45 GiB of fp32 weights", row.Fits, row.FitReason, row.TP, row.PP)
+	}
+	want := "vLLM refuses fp16 for gemma3_text models (numerical instability): on Turing GPUs it runs fp32 weights, its KV cache in fp32"
+	if !slices.ContainsFunc(row.Notes, func(n plan.Reason) bool { return n.String() == want }) {
+		t.Errorf("notes %v, want %q", row.Notes, want)
+	}
+	// Llama on the same T4s runs fp16, as before.
+	if row := serveOne(t, modelInput(t, "llama-3.1-8b"), gpuOffer(t, "t4", 4, estimator.BF16), w, false); row.Weights != estimator.FP16 {
+		t.Errorf("Llama 3.1 8B on T4 runs %v weights, want fp16", row.Weights)
 	}
 }
