@@ -540,6 +540,7 @@ const (
 	MsgEngineAutoWhy
 	MsgStackDefaults
 	MsgStackDefaultsWhy
+	MsgStackRefusesQLoRA
 	MsgNoneSameReason
 	MsgNoneEngineRuns
 	MsgNoneEngineAlike
@@ -593,8 +594,9 @@ var messagesEN = [NMsgs]string{
 	MsgEngineAutoWhy: "auto: %s",
 
 	// A fine-tune named by a Lightning precision (LitGPT's defaults taken).
-	MsgStackDefaults:    "%s's defaults",
-	MsgStackDefaultsWhy: "the precision is Lightning's name, so the job runs %s's fine-tune scripts with their defaults where no field says otherwise (%s)",
+	MsgStackDefaults:     "%s's defaults",
+	MsgStackDefaultsWhy:  "the precision is Lightning's name, so the job runs %s's fine-tune scripts with their defaults where no field says otherwise (%s)",
+	MsgStackRefusesQLoRA: "%s's lora.py refuses QLoRA on more than one GPU: plan one GPU, or LoRA",
 
 	MsgOverrides:      "Engine settings and measured overheads",
 	MsgOverridesNote:  "Leave empty to use the estimate. Sizes take a unit: 1343MiB, 0.5GiB, 2GB.",
@@ -1086,8 +1088,9 @@ var MessagesRU = [NMsgs]string{
 	MsgEngineAutoWhy: "авто: %s",
 
 	// A fine-tune named by a Lightning precision (LitGPT's defaults taken).
-	MsgStackDefaults:    "Настройки %s по умолчанию",
-	MsgStackDefaultsWhy: "точность названа по-Lightning, поэтому задача запускается скриптами дообучения %s с их значениями по умолчанию там, где поле не задано (%s)",
+	MsgStackDefaults:     "Настройки %s по умолчанию",
+	MsgStackDefaultsWhy:  "точность названа по-Lightning, поэтому задача запускается скриптами дообучения %s с их значениями по умолчанию там, где поле не задано (%s)",
+	MsgStackRefusesQLoRA: "lora.py из %s не запускает QLoRA больше чем на одном GPU: выберите один GPU или LoRA",
 
 	MsgOverrides:      "Настройки движка и измеренные накладные расходы",
 	MsgOverridesNote:  "Оставьте пустым, чтобы взять оценку. Размер с единицей: 1343MiB, 0.5GiB, 2GB.",
@@ -1579,8 +1582,9 @@ var messagesZH = [NMsgs]string{
 	MsgEngineAutoWhy: "自动：%s",
 
 	// A fine-tune named by a Lightning precision (LitGPT's defaults taken).
-	MsgStackDefaults:    "%s 的默认设置",
-	MsgStackDefaultsWhy: "精度采用 Lightning 的名称，因此按 %s 的微调脚本运行，未填写的项取其默认值（%s）",
+	MsgStackDefaults:     "%s 的默认设置",
+	MsgStackDefaultsWhy:  "精度采用 Lightning 的名称，因此按 %s 的微调脚本运行，未填写的项取其默认值（%s）",
+	MsgStackRefusesQLoRA: "%s 的 lora.py 不支持在多张 GPU 上运行 QLoRA：请选用单张 GPU，或改用 LoRA",
 
 	MsgOverrides:      "引擎设置与实测开销",
 	MsgOverridesNote:  "留空则使用估算值。大小需带单位：1343MiB、0.5GiB、2GB。",

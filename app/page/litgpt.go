@@ -17,6 +17,9 @@ type StackDefaults struct {
 	Stack  string   `json:"stack"`
 	Source string   `json:"source"`
 	Flags  []string `json:"flags"`
+	// Refused: the stack's scripts refuse the job as set (LitGPT's lora.py:
+	// QLoRA on more than one device); the estimate is of the job as set.
+	Refused bool `json:"refused,omitempty"`
 }
 
 // LitGPT is the stack a Lightning precision name stands for in a
@@ -71,7 +74,7 @@ func isLightning(name string) bool {
 //     full shard with every Block checkpointed (--zero 3 --grad-checkpointing).
 //     Not for QLoRA, which lora.py refuses on more than one device
 //     (NotImplementedError, "Quantization is currently not supported for
-//     multi-GPU training");
+//     multi-GPU training"): StackDefaults.Refused says so;
 //
 //   - the loss over 128-token chunks (litgptChunk): --loss-chunks ⌈seq/128⌉;
 //
@@ -115,7 +118,8 @@ func litgptDefaults(t *JobText, in *estimator.Input, global int, zeroAuto bool) 
 			took(jobspec.Fields[jobspec.GlobalBatch].Flag, strconv.Itoa(global))
 		}
 	}
-	if zeroAuto && one && devices > 1 && in.Task != estimator.QLoRA {
+	d.Refused = in.Task == estimator.QLoRA && devices > 1
+	if zeroAuto && one && devices > 1 && !d.Refused {
 		in.ZeRO, in.GradCheckpointing, zeroAuto = 3, true, false
 		took(jobspec.Fields[jobspec.ZeRO].Flag, "3")
 		took(jobspec.Fields[jobspec.GradCheckpointing].Flag)

@@ -394,6 +394,9 @@ func (b *viewBuilder) result() ResultView {
 		// scripts with their defaults (ParseInput): which were taken.
 		facts = append(facts, Fact{ID: "rs-stack-defaults", Label: Fill(b.t(MsgStackDefaults), d.Stack), Value: strings.Join(d.Flags, " "),
 			Detail: Fill(b.t(MsgStackDefaultsWhy), d.Stack, d.Source)})
+		if d.Refused {
+			facts[len(facts)-1].Detail += " — " + Fill(b.t(MsgStackRefusesQLoRA), d.Stack)
+		}
 	}
 	if in.Job.In.Task == estimator.Inference {
 		// The memory is the engine's (a pool, or HF transformers' batch

@@ -348,6 +348,9 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	}
 	if d := ij.Stack; d != nil {
 		notes = append(notes, "--precision "+text.Text[jobspec.Precision]+": a fine-tune with Lightning's precision name plans "+d.Stack+"'s fine-tune scripts with their defaults where no flag says otherwise: "+strings.Join(d.Flags, " ")+" ("+d.Source+"); a flag given wins (stack_defaults in --json)")
+		if d.Refused {
+			notes = append(notes, "--task qlora on "+strconv.Itoa(in.GPUs)+" GPUs: "+d.Stack+"'s lora.py refuses quantization on more than one device (\"Quantization is currently not supported for multi-GPU training\"); the estimate is of the job as set, which it does not run: --gpus 1, or --task lora")
+		}
 	}
 	if estimator.LightningQLoRADefault(in) && ij.Stack == nil {
 		// Pure-bf16 QLoRA on bitsandbytes NF4 is Lightning's

@@ -43,6 +43,10 @@ func TestLitGPTDefaultsAreOneStory(t *testing.T) {
 		{[]string{"--model", "gemma-2-2b", "--task", "qlora", "--precision", "bf16-true", "--gpu", "a10g", "--batch", "2", "--seq", "512"},
 			"m=gemma-2-2b&t=qlora&p=bf16-true&g=a10g&b=2&s=512",
 			[]string{"--global-batch 16", "--loss-chunks 4", "--separate-head", "--keeps-last-graph", "--lora-rank 8", "--lora-fused-qkv", "--quantize-head"}, 0},
+		// QLoRA on two GPUs, which lora.py refuses: planned as set, no FSDP.
+		{[]string{"--model", "llama-2-7b", "--task", "qlora", "--precision", "bf16-true", "--gpu", "a10g", "--gpus", "2", "--batch", "1", "--seq", "512"},
+			"m=llama-2-7b&t=qlora&p=bf16-true&g=a10g&n=2&b=1&s=512",
+			[]string{"--global-batch 16", "--loss-chunks 4", "--keeps-last-graph", "--lora-rank 8", "--lora-fused-qkv", "--quantize-head"}, 0},
 		// HF Trainer keeps the estimator's defaults.
 		{[]string{"--model", "llama-2-7b", "--task", "lora", "--precision", "bf16", "--gpu", "a100-40gb-sxm", "--gpus", "2", "--zero", "3", "--batch", "1", "--seq", "1304"},
 			"m=llama-2-7b&t=lora&p=bf16&g=a100-40gb-sxm&n=2&z=3&b=1&s=1304", nil, 0},
@@ -72,6 +76,10 @@ func TestLitGPTDefaultsAreOneStory(t *testing.T) {
 		}
 		if j.Stack != nil {
 			web = j.Stack.Flags
+		}
+		if refused := slices.Contains(c.args, "qlora") && slices.Contains(c.args, "--gpus"); est.Stack != nil && j.Stack != nil &&
+			(est.Stack.Refused != refused || j.Stack.Refused != refused) {
+			t.Errorf("%v: refused %v, the page %v; want %v", c.args, est.Stack.Refused, j.Stack.Refused, refused)
 		}
 		if !slices.Equal(cli, c.flags) || !slices.Equal(web, c.flags) {
 			t.Errorf("%v: defaults taken %q, the page (%s) %q; want %q", c.args, cli, c.link, web, c.flags)
