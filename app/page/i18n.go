@@ -538,6 +538,9 @@ const (
 	MsgRangeFromTo
 	MsgEngineAuto
 	MsgEngineAutoWhy
+	MsgStackDefaults
+	MsgStackDefaultsWhy
+	MsgStackRefusesQLoRA
 	MsgNoneSameReason
 	MsgNoneEngineRuns
 	MsgNoneEngineAlike
@@ -586,9 +589,15 @@ var messagesEN = [NMsgs]string{
 	// Graphs"); Gaudi names no context, so the row says the runtime's.
 	MsgHIPContext: "HIP context", MsgHIPGraphs: "HIP graphs", MsgRuntimeContext: "Runtime context", MsgHPUGraphs: "HPU graphs",
 	MsgEagerHIP: "No HIP graphs (%s)", MsgEagerHPU: "No HPU graphs (%s)",
-	MsgRangeFromTo:    "%s to %s",
-	MsgEngineAuto:     "Auto (as planned)",
-	MsgEngineAutoWhy:  "auto: %s",
+	MsgRangeFromTo:   "%s to %s",
+	MsgEngineAuto:    "Auto (as planned)",
+	MsgEngineAutoWhy: "auto: %s",
+
+	// A fine-tune named by a Lightning precision (LitGPT's defaults taken).
+	MsgStackDefaults:     "%s's defaults",
+	MsgStackDefaultsWhy:  "the precision is Lightning's name, so the job runs %s's fine-tune scripts with their defaults where no field says otherwise (%s)",
+	MsgStackRefusesQLoRA: "%s's lora.py refuses QLoRA on more than one GPU: plan one GPU, or LoRA",
+
 	MsgOverrides:      "Engine settings and measured overheads",
 	MsgOverridesNote:  "Leave empty to use the estimate. Sizes take a unit: 1343MiB, 0.5GiB, 2GB.",
 	MsgUsableOverride: "Usable memory per GPU (torch.cuda.mem_get_info)",
@@ -1074,9 +1083,15 @@ var MessagesRU = [NMsgs]string{
 	MsgEager:       "Без CUDA graphs (%s)",
 	MsgHIPContext:  "Контекст HIP", MsgHIPGraphs: "HIP graphs", MsgRuntimeContext: "Контекст среды выполнения", MsgHPUGraphs: "HPU graphs",
 	MsgEagerHIP: "Без HIP graphs (%s)", MsgEagerHPU: "Без HPU graphs (%s)",
-	MsgRangeFromTo:    "от %s до %s",
-	MsgEngineAuto:     "Авто (как в плане)",
-	MsgEngineAutoWhy:  "авто: %s",
+	MsgRangeFromTo:   "от %s до %s",
+	MsgEngineAuto:    "Авто (как в плане)",
+	MsgEngineAutoWhy: "авто: %s",
+
+	// A fine-tune named by a Lightning precision (LitGPT's defaults taken).
+	MsgStackDefaults:     "Настройки %s по умолчанию",
+	MsgStackDefaultsWhy:  "точность названа по-Lightning, поэтому задача запускается скриптами дообучения %s с их значениями по умолчанию там, где поле не задано (%s)",
+	MsgStackRefusesQLoRA: "lora.py из %s не запускает QLoRA больше чем на одном GPU: выберите один GPU или LoRA",
+
 	MsgOverrides:      "Настройки движка и измеренные накладные расходы",
 	MsgOverridesNote:  "Оставьте пустым, чтобы взять оценку. Размер с единицей: 1343MiB, 0.5GiB, 2GB.",
 	MsgUsableOverride: "Доступная память на GPU (torch.cuda.mem_get_info)",
@@ -1562,9 +1577,15 @@ var messagesZH = [NMsgs]string{
 	MsgEager:       "不用 CUDA graphs（%s）",
 	MsgHIPContext:  "HIP 上下文", MsgHIPGraphs: "HIP graphs", MsgRuntimeContext: "运行时上下文", MsgHPUGraphs: "HPU graphs",
 	MsgEagerHIP: "不用 HIP graphs（%s）", MsgEagerHPU: "不用 HPU graphs（%s）",
-	MsgRangeFromTo:    "%s 至 %s",
-	MsgEngineAuto:     "自动（按规划）",
-	MsgEngineAutoWhy:  "自动：%s",
+	MsgRangeFromTo:   "%s 至 %s",
+	MsgEngineAuto:    "自动（按规划）",
+	MsgEngineAutoWhy: "自动：%s",
+
+	// A fine-tune named by a Lightning precision (LitGPT's defaults taken).
+	MsgStackDefaults:     "%s 的默认设置",
+	MsgStackDefaultsWhy:  "精度采用 Lightning 的名称，因此按 %s 的微调脚本运行，未填写的项取其默认值（%s）",
+	MsgStackRefusesQLoRA: "%s 的 lora.py 不支持在多张 GPU 上运行 QLoRA：请选用单张 GPU，或改用 LoRA",
+
 	MsgOverrides:      "引擎设置与实测开销",
 	MsgOverridesNote:  "留空则使用估算值。大小需带单位：1343MiB、0.5GiB、2GB。",
 	MsgUsableOverride: "每张 GPU 的可用显存（torch.cuda.mem_get_info）",

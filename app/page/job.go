@@ -103,6 +103,10 @@ type Job struct {
 	// offer (planner.Request.EngineOpen).
 	EngineOpen bool
 	EngineWhy  planner.Reason
+	// Stack is what a fine-tune took from the stack its precision names
+	// (ParseInput's InputJob.Stack: LitGPT's scripts for a Lightning
+	// precision name); nil: none.
+	Stack *StackDefaults
 	// Layout is what ResolveTrainDefaults chose and why (the layouts
 	// tried first); LayoutWhy words it.
 	Layout estimator.TrainLayout
@@ -235,6 +239,10 @@ func (p *parser) parse() (Job, bool) {
 			t.Text[jf], t.Read[jf], t.Set[jf] = s[f], s.Shown(f), true
 		}
 	}
+	// The LoRA rank is given where it differs from what a link without one
+	// means (ViewState.loraRankDefault: LitGPT's for a Lightning
+	// precision), as the command line's --lora-rank is given or not.
+	t.Set[jobspec.LoRARank] = s[FieldLoRARank] != s.loraRankDefault(DefaultState)
 	// The daily curve replaces the request rate (as rightsize plan
 	// --load-curve, which notes it): a rate left in the field is not read.
 	curve := s.Shown(FieldCurve) && strings.TrimSpace(s[FieldCurve]) != ""
@@ -389,7 +397,7 @@ func (p *parser) parse() (Job, bool) {
 	in.Schedule = estimator.Schedule{MicroBatches: j.Work.MicroBatches, GlobalBatch: j.Work.GlobalBatch}
 	in, j.Layout = estimator.ResolveTrainDefaults(in, zeroAuto)
 	j.ZeROAuto = zeroAuto
-	j.EngineOpen, j.EngineWhy = ij.EngineOpen, ij.EngineWhy
+	j.EngineOpen, j.EngineWhy, j.Stack = ij.EngineOpen, ij.EngineWhy, ij.Stack
 	in.FSDPNoSync = estimator.FSDPNoSyncDefault(in, j.Work)
 	j.In = in
 	bad := false

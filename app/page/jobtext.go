@@ -78,6 +78,9 @@ type InputJob struct {
 	EngineOpen bool
 	Kind       planner.Kind
 	EngineWhy  planner.Reason
+	// Stack is what the job took from the fine-tuning stack its precision
+	// names (litgptDefaults: LitGPT for Lightning's names); nil: none.
+	Stack *StackDefaults
 }
 
 // JobError is one shared field's problem: Key is the page's message,
@@ -273,6 +276,7 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 			j.GlobalBatch = 0
 		}
 	}
+	j.Stack, j.GlobalBatch, j.ZeROAuto = litgptDefaults(&t, &in, j.GlobalBatch, j.ZeROAuto)
 	j.Kind = jobKind(&t, in.Task)
 	if j.EngineOpen {
 		in.Engine, j.EngineWhy = planner.AutoEngine(in, j.Kind, j.GPU.Generation())

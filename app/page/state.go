@@ -286,6 +286,9 @@ func ParseFragment(frag string, def ViewState) ViewState {
 	if x, ok := v[FieldKeys[FieldPrecision]]; !ok || len(x) == 0 {
 		s[FieldPrecision] = s.precisionDefault(def)
 	}
+	if x, ok := v[FieldKeys[FieldLoRARank]]; !ok || len(x) == 0 {
+		s[FieldLoRARank] = s.loraRankDefault(def)
+	}
 	return s
 }
 
@@ -295,14 +298,28 @@ func (s ViewState) Fragment(def ViewState) string {
 	v := url.Values{}
 	for f, k := range FieldKeys {
 		d := def[f]
-		if f == int(FieldPrecision) {
+		switch f {
+		case int(FieldPrecision):
 			d = s.precisionDefault(def)
+		case int(FieldLoRARank):
+			d = s.loraRankDefault(def)
 		}
 		if s[f] != d || f == int(FieldModel) {
 			v.Set(k, s[f])
 		}
 	}
 	return v.Encode()
+}
+
+// loraRankDefault is the LoRA rank a link that names none means for s's
+// task and precision: LitGPT's lora.py's rank (litgptRank) for a LoRA or
+// QLoRA fine-tune named by a Lightning precision, as the command line
+// takes it without --lora-rank (litgptDefaults); otherwise def's.
+func (s ViewState) loraRankDefault(def ViewState) string {
+	if (s[FieldTask] == "lora" || s[FieldTask] == "qlora") && isLightning(s[FieldPrecision]) {
+		return strconv.Itoa(litgptRank)
+	}
+	return def[FieldLoRARank]
 }
 
 // precisionDefault is the precision a link that names none means for s's

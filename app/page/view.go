@@ -389,6 +389,15 @@ func (b *viewBuilder) result() ResultView {
 	if r.ActiveParams != r.Params {
 		facts = append(facts, Fact{Label: b.t(MsgActive), Value: l.Count(r.ActiveParams) + " (" + l.Billions(r.ActiveParams) + ")"})
 	}
+	if d := in.Job.Stack; d != nil {
+		// A fine-tune named by a Lightning precision plans LitGPT's
+		// scripts with their defaults (ParseInput): which were taken.
+		facts = append(facts, Fact{ID: "rs-stack-defaults", Label: Fill(b.t(MsgStackDefaults), d.Stack), Value: strings.Join(d.Flags, " "),
+			Detail: Fill(b.t(MsgStackDefaultsWhy), d.Stack, d.Source)})
+		if d.Refused {
+			facts[len(facts)-1].Detail += " — " + Fill(b.t(MsgStackRefusesQLoRA), d.Stack)
+		}
+	}
 	if in.Job.In.Task == estimator.Inference {
 		// The memory is the engine's (a pool, or HF transformers' batch
 		// as set): which, and on auto why (the planner's, AutoEngine).

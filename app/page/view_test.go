@@ -484,3 +484,29 @@ func TestJobLineChinesePunctuation(t *testing.T) {
 		}
 	}
 }
+
+// A fine-tune named by a Lightning precision says, beside its memory,
+// which of LitGPT's defaults it took, in each language; a bf16 one (HF
+// Trainer) has no such fact.
+func TestBuildViewStackDefaults(t *testing.T) {
+	const frag = "m=llama-2-7b&t=lora&p=bf16-true&g=a100-40gb-sxm&n=2&b=1&s=1304"
+	want := map[string][2]string{
+		"en": {"LitGPT's defaults", "LitGPT's fine-tune scripts"},
+		"ru": {"Настройки LitGPT по умолчанию", "скриптами дообучения LitGPT"},
+		"zh": {"LitGPT 的默认设置", "LitGPT 的微调脚本"},
+	}
+	for lang, w := range want {
+		v, _ := viewOf(t, frag+"&l="+lang, nil)
+		f := factOf(t, v.Result.Facts, "rs-stack-defaults")
+		if f.Label != w[0] || f.Value != "--global-batch 16 --zero 3 --grad-checkpointing --loss-chunks 11 --keeps-last-graph --lora-rank 8 --lora-fused-qkv" ||
+			!strings.Contains(f.Detail, w[1]) || !strings.Contains(f.Detail, "00af8b0d") {
+			t.Errorf("%s: %+v", lang, f)
+		}
+	}
+	v, _ := viewOf(t, "m=llama-2-7b&t=lora&p=bf16&g=a100-40gb-sxm&n=2&b=1&s=1304", nil)
+	for _, f := range v.Result.Facts {
+		if f.ID == "rs-stack-defaults" {
+			t.Errorf("bf16 LoRA: %+v", f)
+		}
+	}
+}

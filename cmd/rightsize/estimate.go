@@ -268,11 +268,29 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		notes = append(notes, fmt.Sprintf("--precision %s: %s ships its weights in %s (--precision bf16 plans 16-bit weights)", in.Weights, ij.ShippedBy, in.Weights))
 	}
 	// The command line's own fields (the page has none of these).
-	in.SequenceParallel, in.LossChunks = *seqPar, *lossChunks
+	in.SequenceParallel = *seqPar
 	in.OptimizerInBackward, in.SchedulerSteps, in.RequestSeconds = *optInBwd, *schedSteps, *reqOver
-	in.FSDPNoSync, in.LoRADropout, in.LoRAFusedQKV, in.QuantizeHead = *fsdpNoSync, *loraDrop, *loraFused, *quantHead
+	in.FSDPNoSync, in.LoRADropout = *fsdpNoSync, *loraDrop
 	in.FSDPAdapterUnits, in.SchedulerRecvInterval, in.AttentionDPBalanceIters = *fsdpAdapterUnits, *recvInterval, *dpBalance
-	in.KeepsLastGraph, in.FlashCrossEntropy, in.BF16OptimizerStates = *lastGraph, *flashCE, *bf16Opt
+	in.FlashCrossEntropy, in.BF16OptimizerStates = *flashCE, *bf16Opt
+	// Those a fine-tune's stack may set (ij.Stack: LitGPT's scripts for a
+	// Lightning precision) are the flag's where it is given, else the
+	// parser's.
+	for _, f := range []struct {
+		name string
+		dst  *bool
+		v    bool
+	}{{"lora-fused-qkv", &in.LoRAFusedQKV, *loraFused}, {"quantize-head", &in.QuantizeHead, *quantHead}, {"keeps-last-graph", &in.KeepsLastGraph, *lastGraph}} {
+		if set[f.name] || ij.Stack == nil {
+			*f.dst = f.v
+		}
+	}
+	if set["loss-chunks"] || ij.Stack == nil {
+		in.LossChunks = *lossChunks
+	}
+	if set["separate-head"] && !*sepHead {
+		in.Arch = arch // the stack's separate head, refused
+	}
 	if lora := in.Task == estimator.LoRA || in.Task == estimator.QLoRA; !lora {
 		if set["lora-dropout"] && *loraDrop > 0 {
 			errs = append(errs, errors.New("--lora-dropout: adapter dropout needs --task lora or qlora"))
@@ -328,7 +346,13 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	if !set["fsdp-adapter-units"] && estimator.FSDPFrozenBlockGrads(in) {
 		notes = append(notes, "--fsdp-adapter-units: a 16-bit LoRA under FSDP with Lightning/LitGPT's Block wrap shares each Block's flat parameter with its adapters, so FSDP keeps a gradient for the frozen Block weights too (counted); --fsdp-adapter-units when the adapters are FSDP units of their own (PEFT's fsdp_auto_wrap_policy, HF Trainer)")
 	}
-	if estimator.LightningQLoRADefault(in) {
+	if d := ij.Stack; d != nil {
+		notes = append(notes, "--precision "+text.Text[jobspec.Precision]+": a fine-tune with Lightning's precision name plans "+d.Stack+"'s fine-tune scripts with their defaults where no flag says otherwise: "+strings.Join(d.Flags, " ")+" ("+d.Source+"); a flag given wins (stack_defaults in --json)")
+		if d.Refused {
+			notes = append(notes, "--task qlora on "+strconv.Itoa(in.GPUs)+" GPUs: "+d.Stack+"'s lora.py refuses quantization on more than one device (\"Quantization is currently not supported for multi-GPU training\"); the estimate is of the job as set, which it does not run: --gpus 1, or --task lora")
+		}
+	}
+	if estimator.LightningQLoRADefault(in) && ij.Stack == nil {
 		// Pure-bf16 QLoRA on bitsandbytes NF4 is Lightning's
 		// BitsandbytesPrecision (estimator.LightningQLoRADefault).
 		if !set["quantize-head"] {
@@ -431,7 +455,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		out := newEstimateJSON(name, in, r, maxBatch, maxSeq, minGPUs, step)
-		out.Performance = perf
+		out.Performance, out.StackDefaults = perf, ij.Stack
 		if perf != nil && perf.DoesNotFit {
 			out.Warnings = append(out.Warnings, unfitTimeWarning)
 		}
@@ -679,16 +703,20 @@ type estimateJSON struct {
 	// job fit where the engine's default share is what leaves it no KV
 	// pool (estimator.EngineShareFix: SGLang at data-parallel attention);
 	// absent otherwise.
-	FitsWithMemShare  *memShareFixJSON `json:"fits_with_mem_share,omitempty"`
-	KVPoolTokens      int64            `json:"kv_pool_tokens"`
-	MaxConcurrentSeqs int64            `json:"max_concurrent_seqs"`
-	HostOffloadBytes  int64            `json:"host_offload_bytes"`
-	Warnings          []string         `json:"warnings"`
-	Confidence        confidenceJSON   `json:"confidence"`
-	RulesOfThumb      []ruleJSON       `json:"rules_of_thumb"`
-	Performance       *perfJSON        `json:"performance,omitempty"`
-	peakJSON                           // peak_bytes, peak_phase, load_peak_bytes, steady_state_bytes
-	towersJSON                         // text_parameters, vision_parameters, text_only
+	FitsWithMemShare *memShareFixJSON `json:"fits_with_mem_share,omitempty"`
+	// StackDefaults is what a fine-tune took from the stack its precision
+	// names, where no flag said it (page.StackDefaults: LitGPT's scripts
+	// for a Lightning precision name); absent otherwise.
+	StackDefaults     *page.StackDefaults `json:"stack_defaults,omitempty"`
+	KVPoolTokens      int64               `json:"kv_pool_tokens"`
+	MaxConcurrentSeqs int64               `json:"max_concurrent_seqs"`
+	HostOffloadBytes  int64               `json:"host_offload_bytes"`
+	Warnings          []string            `json:"warnings"`
+	Confidence        confidenceJSON      `json:"confidence"`
+	RulesOfThumb      []ruleJSON          `json:"rules_of_thumb"`
+	Performance       *perfJSON           `json:"performance,omitempty"`
+	peakJSON                              // peak_bytes, peak_phase, load_peak_bytes, steady_state_bytes
+	towersJSON                            // text_parameters, vision_parameters, text_only
 }
 
 // towersJSON counts a vision-language model's text model and its vision

@@ -5,7 +5,9 @@ import (
 	"flag"
 	"io"
 	"math"
+	"net/url"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -122,29 +124,33 @@ func TestDoorsParseOneJob(t *testing.T) {
 		{base("task", "train", "precision", "transformer-engine"), "precision"},
 	}
 	parseBoth := func(c job) (cli jobCapture, code int, stderr string, j page.Job, errs [page.NFields]page.FieldErr, ok bool) {
-		s := page.DefaultState
 		var args []string
 		keys := make([]string, 0, len(c))
 		for k := range c {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
+		// The page's job is the link with the same fields, read as the
+		// page reads a link (a field a link leaves out takes the default
+		// a link means: the LoRA rank LitGPT's under a Lightning precision).
+		link := url.Values{}
 		for _, k := range keys {
 			v := c[k]
-			if _, shared := jobspec.ByFlag(k); !shared {
+			f, shared := jobspec.ByFlag(k)
+			if !shared {
 				t.Fatalf("--%s is not a shared job field", k)
 			}
 			args = append(args, "--"+k+"="+v)
-			i := -1
-			for f, n := range page.FieldNames {
-				if n == k {
-					i = f
-				}
-			}
-			if i < 0 {
+			if !slices.Contains(page.FieldNames[:], k) {
 				t.Fatalf("%s: no page field", k)
 			}
-			s[i] = v
+			link.Set(jobspec.Fields[f].Key, v)
+		}
+		s := page.ParseFragment(link.Encode(), page.DefaultState)
+		for f, n := range page.FieldNames {
+			if v, given := c[n]; given && s[f] != v {
+				t.Fatalf("%s: the link carries %q, the page reads %q", n, v, s[f])
+			}
 		}
 		// The page's sample job generates 512 of the tokens; the command
 		// line is told so.

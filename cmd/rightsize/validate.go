@@ -484,6 +484,16 @@ func writeAccuracy(w io.Writer, cases []valCase, skipped []string) {
 	fmt.Fprintln(w, "  over the whole sequence where lora.py chunks its LM head by 128 tokens; and the bnb.nf4 rows read +11…+30%")
 	fmt.Fprintln(w, "  where bnb.nf4-dq reads −2…+10%: the estimate holds the previous step's 4-bit graph at the longest length,")
 	fmt.Fprintln(w, "  while only Lit-GPT's first step is that long.")
+	fmt.Fprintln(w, "- **LitGPT's rows named by their precision** (\"fine-tune memory, Lightning precision\": every bf16-true row of both")
+	fmt.Fprintln(w, "  LitGPT tables with `--precision bf16-true` and only the model, task, GPU, GPU count, micro-batch, sequence and, where")
+	fmt.Fprintln(w, "  the row ran it, `--zero 3 --grad-checkpointing`): the Lightning name plans LitGPT's scripts with their defaults")
+	fmt.Fprintln(w, "  (global batch 16, FSDP with Block checkpointing, the 128-token chunked loss, the untied head, the held graph, the")
+	fmt.Fprintln(w, "  fused qkv adapter, QLoRA's 4-bit head). Two runs stay called fitting that ran out of memory: Llama 2 7B and")
+	fmt.Fprintln(w, "  Llama 3 8B full fine-tunes on 4 A10Gs at micro-batch 4, whose configs set a global batch of 64 where the scripts")
+	fmt.Fprintln(w, "  default to 16 (one micro-batch a step at that shape, so FSDP shards the gradients; given it, both are called out of")
+	fmt.Fprintln(w, "  memory). The rows whose configs put adapters on every linear and the head read 8–26% under (Gemma, phi-2, phi-3,")
+	fmt.Fprintln(w, "  TinyLlama's automated rows), as the replay gives no layers; the config-hub rows on q and v alone (lora.py's layers, rank")
+	fmt.Fprintln(w, "  32 where the replay plans 16) read within 8%.")
 	if len(skipped) > 0 {
 		fmt.Fprintf(w, "\n## Not replayed\n\n`rightsize estimate` gives no speed for these rows: the catalog lacks their GPU's tensor FLOP/s, or the job does not fit (each row says which):\n\n")
 		for _, s := range skipped {
@@ -583,7 +593,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 func validationCases(dir string) ([]valCase, error) {
 	var all []valCase
 	for _, f := range []func(string) ([]valCase, error){memoryCases, bnbCases, optimumGPTQCases, gptFastCases, llamaCppCases, vllmBlogCases, sglangCases, trtllmCases,
-		inferencexCases, inferencexTableCases, gpustackCases, foundryCases, llama2Cases, llama3Cases, megatronCases, megatronBridgeCases, nemoCases, torchtuneCases, torchtuneFlagsCases, torchtuneFSDPCases, swiftCases, litgptCases, litgptGenericCases, litgptA100Cases, deviceMemoryCases, deviceDecodeCases, disaggCases} {
+		inferencexCases, inferencexTableCases, gpustackCases, foundryCases, llama2Cases, llama3Cases, megatronCases, megatronBridgeCases, nemoCases, torchtuneCases, torchtuneFlagsCases, torchtuneFSDPCases, swiftCases, litgptCases, litgptGenericCases, litgptA100Cases, litgptLightningCases, deviceMemoryCases, deviceDecodeCases, disaggCases} {
 		c, err := f(dir)
 		if err != nil {
 			return nil, err

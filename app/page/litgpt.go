@@ -1,0 +1,150 @@
+package page
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"rightsize/app/page/jobspec"
+	"rightsize/estimator"
+)
+
+// StackDefaults is what a job took from the fine-tuning stack its inputs
+// name, where the job itself did not say: Stack names the stack and the
+// scripts read, Flags the settings taken, each as the command line's flag
+// that gives it (so a user who runs otherwise knows what to say).
+type StackDefaults struct {
+	Stack  string   `json:"stack"`
+	Source string   `json:"source"`
+	Flags  []string `json:"flags"`
+	// Refused: the stack's scripts refuse the job as set (LitGPT's lora.py:
+	// QLoRA on more than one device); the estimate is of the job as set.
+	Refused bool `json:"refused,omitempty"`
+}
+
+// LitGPT is the stack a Lightning precision name stands for in a
+// fine-tune, and the scripts its defaults are read from.
+const (
+	LitGPT       = "LitGPT"
+	litgptSource = "Lightning-AI/litgpt litgpt/finetune/lora.py and full.py at 00af8b0d (2024-09-27)"
+	// litgptGlobalBatch is setup()'s TrainArgs(global_batch_size=16,
+	// micro_batch_size=1) in lora.py and full.py, the same from 58c5b188
+	// (2024-04-19) to 00af8b0d (2024-09-27), the commits LitGPT's
+	// config-hub tables were measured at.
+	litgptGlobalBatch = 16
+	// litgptChunk is lora.py's model(input_ids, lm_head_chunk_size=128)
+	// and both scripts' chunked_cross_entropy (chunk_size=128 tokens,
+	// litgpt/utils.py at 00af8b0d).
+	litgptChunk = 128
+	// litgptRank is lora.py's setup(lora_r=8), the same at every commit
+	// of its tables (8641822, 58c5b188, 00af8b0d).
+	litgptRank = 8
+)
+
+// isLightning reports whether a precision field's text is one of
+// Lightning's names (LightningPrecisions).
+func isLightning(name string) bool {
+	return slices.ContainsFunc(LightningPrecisions, func(p LightningPrecision) bool { return p.Name == name })
+}
+
+// litgptDefaults applies LitGPT's fine-tune defaults to in where the job
+// did not set them, for a fine-tune (full, LoRA, QLoRA) whose precision is
+// one of Lightning's names (LightningPrecisions): Lightning's names are
+// what LitGPT's fine-tune scripts take (--precision bf16-true, as every
+// recipe of its config hub sets it; bf16-mixed where none is given on a
+// GPU with bf16, get_default_supported_precision(training=True) in
+// litgpt/utils.py), so a job that names one plans what those scripts run
+// with their defaults. HF
+// Trainer/PEFT jobs (bf16, fp16) and torchtune's (--pure-bf16) keep the
+// estimator's. Read from litgpt/finetune/lora.py, full.py, args.py,
+// lora.py's model and litgpt/model.py at 00af8b0d:
+//
+//   - global batch 16 (litgptGlobalBatch) when none is given: each rank
+//     accumulates (16 // devices) // micro_batch_size micro-batches
+//     (TrainArgs.gradient_accumulation_iters), inside
+//     fabric.no_backward_sync, which under FSDP is no_sync (the estimator's
+//     FSDPNoSyncDefault then holds the whole model's gradients). Where that
+//     is under one micro-batch the scripts refuse to start (the assert in
+//     gradient_accumulation_iters); the job is then planned as one
+//     micro-batch a step, and the default is not taken;
+//
+//   - on more than one device, with no ZeRO stage given and no tensor,
+//     pipeline or context parallelism (the scripts have none):
+//     FSDPStrategy(auto_wrap_policy={Block}, activation_checkpointing_policy={Block}),
+//     full shard with every Block checkpointed (--zero 3 --grad-checkpointing).
+//     Not for QLoRA, which lora.py refuses on more than one device
+//     (NotImplementedError, "Quantization is currently not supported for
+//     multi-GPU training"): StackDefaults.Refused says so;
+//
+//   - the loss over 128-token chunks (litgptChunk): --loss-chunks ⌈seq/128⌉;
+//
+//   - its GPT's own LM head even where the checkpoint ties it
+//     (estimator.Arch.WithSeparateHead);
+//
+//   - the fit loop's logits and loss rebound only when the next step's
+//     return, so the previous step's graph is held (--keeps-last-graph);
+//
+//   - LoRA/QLoRA: the q, k, v adapters of one fused qkv linear with one
+//     dropout (LoRAQKVLinear, --lora-fused-qkv); QLoRA: Lightning's
+//     BitsandbytesPrecision quantises the LM head too (--quantize-head).
+//
+//   - LoRA/QLoRA: rank 8 (litgptRank) where no rank is given; a link
+//     that names none means it too (ViewState.loraRankDefault), and the
+//     page counts its rank field given only where it differs from that.
+//
+// Not taken: lora.py's layers, q and v only. The estimator's nearest
+// (estimator.LoRAAttention, its default) puts adapters on q, k, v and o:
+// r·(2h + q + kv) parameters a layer more (3.4M at rank 8 for Llama 3 8B,
+// 27 MB with their gradients and bf16 AdamW states), and one dropped copy
+// more of the output projection's input (q bytes' worth of the attention
+// output and its mask, 3 bytes a token a layer and q unit at bf16). t says which fields the job gave;
+// zeroAuto whether the ZeRO stage is on auto. It returns the defaults
+// taken (nil: none), the global batch and whether the ZeRO stage is still
+// on auto.
+func litgptDefaults(t *JobText, in *estimator.Input, global int, zeroAuto bool) (*StackDefaults, int, bool) {
+	if !isLightning(t.Text[jobspec.Precision]) ||
+		in.Task != estimator.FullFinetune && in.Task != estimator.LoRA && in.Task != estimator.QLoRA {
+		return nil, global, zeroAuto
+	}
+	d := &StackDefaults{Stack: LitGPT, Source: litgptSource}
+	took := func(flag string, v ...string) {
+		d.Flags = append(d.Flags, strings.Join(append([]string{"--" + flag}, v...), " "))
+	}
+	one := max(in.TP, 1)*max(in.PP, 1)*max(in.CP, 1) == 1
+	devices := max(in.GPUs, 1)
+	if global == 0 && one && in.Batch > 0 {
+		if iters := litgptGlobalBatch / devices / in.Batch; iters >= 1 {
+			global = iters * in.Batch * devices
+			took(jobspec.Fields[jobspec.GlobalBatch].Flag, strconv.Itoa(global))
+		}
+	}
+	d.Refused = in.Task == estimator.QLoRA && devices > 1
+	if zeroAuto && one && devices > 1 && !d.Refused {
+		in.ZeRO, in.GradCheckpointing, zeroAuto = 3, true, false
+		took(jobspec.Fields[jobspec.ZeRO].Flag, "3")
+		took(jobspec.Fields[jobspec.GradCheckpointing].Flag)
+	}
+	if in.LossChunks == 0 && in.Seq > litgptChunk {
+		in.LossChunks = (in.Seq + litgptChunk - 1) / litgptChunk
+		took("loss-chunks", strconv.Itoa(in.LossChunks))
+	}
+	if a := in.Arch.WithSeparateHead(); a.TotalParams != in.Arch.TotalParams {
+		in.Arch = a
+		took("separate-head")
+	}
+	in.KeepsLastGraph = true
+	took("keeps-last-graph")
+	if in.Task != estimator.FullFinetune && !t.Set[jobspec.LoRARank] {
+		in.LoRARank = litgptRank
+		took(jobspec.Fields[jobspec.LoRARank].Flag, strconv.Itoa(litgptRank))
+	}
+	if in.Task != estimator.FullFinetune {
+		in.LoRAFusedQKV = true
+		took("lora-fused-qkv")
+	}
+	if in.Task == estimator.QLoRA && !in.QuantizeHead {
+		in.QuantizeHead = true
+		took("quantize-head")
+	}
+	return d, global, zeroAuto
+}

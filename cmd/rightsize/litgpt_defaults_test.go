@@ -1,0 +1,94 @@
+package main
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"rightsize/app/page"
+	"rightsize/catalog"
+	"rightsize/estimator"
+)
+
+// A fine-tune named by a Lightning precision plans LitGPT's scripts with
+// their defaults at both doors, one story: the command line and the page's
+// link for the same job take the same defaults, say them (stack_defaults;
+// the page's job), and size the same memory. An HF (bf16) job takes none, and a field given
+// wins.
+func TestLitGPTDefaultsAreOneStory(t *testing.T) {
+	for _, c := range []struct {
+		args  []string
+		link  string
+		flags []string // nil: no stack defaults
+		peak  float64  // GB, peak allocated
+	}{
+		// Llama 2 7B LoRA on 2 A100 40GB at Lit-GPT's longest Alpaca
+		// example: 16 // 2 // 1 = 8 micro-batches a step under no_sync, so
+		// FSDP1 holds the frozen Block weights' gradient whole (22.18 GB
+		// printed by Lit-GPT's resource table at 128 sequences a step, rank 8).
+		{[]string{"--model", "llama-2-7b", "--task", "lora", "--precision", "bf16-true", "--gpu", "a100-40gb-sxm", "--gpus", "2", "--batch", "1", "--seq", "1304"},
+			"m=llama-2-7b&t=lora&p=bf16-true&g=a100-40gb-sxm&n=2&b=1&s=1304",
+			[]string{"--global-batch 16", "--zero 3", "--grad-checkpointing", "--loss-chunks 11", "--keeps-last-graph", "--lora-rank 8", "--lora-fused-qkv"}, 21.75},
+		// A rank given is the user's, at both doors.
+		{[]string{"--model", "llama-2-7b", "--task", "lora", "--precision", "bf16-true", "--gpu", "a100-40gb-sxm", "--gpus", "2", "--batch", "1", "--seq", "1304", "--lora-rank", "16"},
+			"m=llama-2-7b&t=lora&p=bf16-true&g=a100-40gb-sxm&n=2&b=1&s=1304&r=16",
+			[]string{"--global-batch 16", "--zero 3", "--grad-checkpointing", "--loss-chunks 11", "--keeps-last-graph", "--lora-fused-qkv"}, 0},
+		// A ZeRO stage given is the user's (no FSDP default), and 16 // 4
+		// // 4 = 1 micro-batch a step at micro-batch 4 on 4 GPUs.
+		{[]string{"--model", "llama-2-7b", "--task", "finetune", "--precision", "bf16-true", "--gpu", "a100-80gb-sxm", "--gpus", "4", "--zero", "2", "--batch", "4", "--seq", "512"},
+			"m=llama-2-7b&t=finetune&p=bf16-true&g=a100-80gb-sxm&n=4&z=2&b=4&s=512",
+			[]string{"--global-batch 16", "--loss-chunks 4", "--keeps-last-graph"}, 0},
+		// Gemma 2 2B QLoRA on one A10G: LitGPT's own LM head (Gemma ties it)
+		// in 4 bits under BitsandbytesPrecision.
+		{[]string{"--model", "gemma-2-2b", "--task", "qlora", "--precision", "bf16-true", "--gpu", "a10g", "--batch", "2", "--seq", "512"},
+			"m=gemma-2-2b&t=qlora&p=bf16-true&g=a10g&b=2&s=512",
+			[]string{"--global-batch 16", "--loss-chunks 4", "--separate-head", "--keeps-last-graph", "--lora-rank 8", "--lora-fused-qkv", "--quantize-head"}, 0},
+		// QLoRA on two GPUs, which lora.py refuses: planned as set, no FSDP.
+		{[]string{"--model", "llama-2-7b", "--task", "qlora", "--precision", "bf16-true", "--gpu", "a10g", "--gpus", "2", "--batch", "1", "--seq", "512"},
+			"m=llama-2-7b&t=qlora&p=bf16-true&g=a10g&n=2&b=1&s=512",
+			[]string{"--global-batch 16", "--loss-chunks 4", "--keeps-last-graph", "--lora-rank 8", "--lora-fused-qkv", "--quantize-head"}, 0},
+		// HF Trainer keeps the estimator's defaults.
+		{[]string{"--model", "llama-2-7b", "--task", "lora", "--precision", "bf16", "--gpu", "a100-40gb-sxm", "--gpus", "2", "--zero", "3", "--batch", "1", "--seq", "1304"},
+			"m=llama-2-7b&t=lora&p=bf16&g=a100-40gb-sxm&n=2&z=3&b=1&s=1304", nil, 0},
+	} {
+		code, out, errs := runEst(t, append(c.args, "--json")...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errs)
+		}
+		var est struct {
+			Peak  float64             `json:"peak_allocated_bytes"`
+			Stack *page.StackDefaults `json:"stack_defaults"`
+		}
+		if err := json.Unmarshal([]byte(out), &est); err != nil {
+			t.Fatal(err)
+		}
+		j, _, _, ok := page.ParseJob(page.ParseFragment(c.link, page.DefaultState), catalog.Default(), page.Archs{}, nil, "")
+		if !ok {
+			t.Fatalf("%s: the page refuses the job", c.link)
+		}
+		r, err := estimator.Estimate(j.In)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cli, web []string
+		if est.Stack != nil {
+			cli = est.Stack.Flags
+		}
+		if j.Stack != nil {
+			web = j.Stack.Flags
+		}
+		if refused := slices.Contains(c.args, "qlora") && slices.Contains(c.args, "--gpus"); est.Stack != nil && j.Stack != nil &&
+			(est.Stack.Refused != refused || j.Stack.Refused != refused) {
+			t.Errorf("%v: refused %v, the page %v; want %v", c.args, est.Stack.Refused, j.Stack.Refused, refused)
+		}
+		if !slices.Equal(cli, c.flags) || !slices.Equal(web, c.flags) {
+			t.Errorf("%v: defaults taken %q, the page (%s) %q; want %q", c.args, cli, c.link, web, c.flags)
+		}
+		if float64(r.PeakAllocated) != est.Peak {
+			t.Errorf("%v: %.0f B peak allocated, the page %d B", c.args, est.Peak, int64(r.PeakAllocated))
+		}
+		if c.peak > 0 && (est.Peak/1e9 < c.peak-0.01 || est.Peak/1e9 > c.peak+0.01) {
+			t.Errorf("%v: %.2f GB peak allocated, want %.2f", c.args, est.Peak/1e9, c.peak)
+		}
+	}
+}
