@@ -188,15 +188,24 @@ type PlanOut struct {
 	Rows []planner.Row
 }
 
+// GlobalBatchTokens is the tokens an optimizer step of the job takes when
+// it names a global batch in sequences (the page's field, the CLI's
+// --global-batch): sequences × sequence length; 0 when it names none, and
+// the planner takes its default. The page and `rightsize plan` both ask
+// the planner with it.
+func GlobalBatchTokens(in estimator.Input) float64 {
+	if in.Schedule.GlobalBatch <= 0 || in.Seq <= 0 {
+		return 0
+	}
+	return float64(in.Schedule.GlobalBatch) * float64(in.Seq)
+}
+
 // PlanRequest is the page's question to the planner.
 func PlanRequest(j Job) planner.Request {
 	w := planner.Workload{PromptTokens: j.Work.PromptTokens, OutputTokens: j.Work.OutputTokens}
 	switch {
 	case j.In.Task.Training():
-		w = planner.Workload{Kind: planner.Training, TrainTokens: j.Tokens}
-		if j.Work.GlobalBatch > 0 {
-			w.GlobalBatchTokens = float64(j.Work.GlobalBatch) * float64(j.In.Seq)
-		}
+		w = planner.Workload{Kind: planner.Training, TrainTokens: j.Tokens, GlobalBatchTokens: GlobalBatchTokens(j.In)}
 	case j.RPS > 0:
 		w.Kind, w.RequestsPerSecond, w.TTFTP95Seconds, w.TPOTSeconds = planner.Serving, j.RPS, j.TTFT, j.TPOT
 		w.SLOStat = j.SLOStat

@@ -507,6 +507,13 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 			w.TrainTokens = epochs * dataset
 		}
 		w.GlobalBatchTokens = count("global-batch-tokens", c.s("global-batch-tokens"))
+		switch gb := page.GlobalBatchTokens(req.Input); {
+		case gb > 0 && job.set["global-batch-tokens"]:
+			errs = append(errs, errors.New("--global-batch and --global-batch-tokens are exclusive: give the step in sequences or in tokens"))
+		case gb > 0:
+			// --global-batch in sequences, as the page asks the planner.
+			w.GlobalBatchTokens = gb
+		}
 		if !job.set["task"] {
 			req.Input.Task = estimator.FullFinetune
 		}
