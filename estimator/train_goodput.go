@@ -43,18 +43,43 @@ func TrainGoodput(gpus int) float64 {
 	return max(minGoodput, 1-(1-llama3EffectiveTime)*float64(gpus)/llama3Scale)
 }
 
-// JobTimeWithOverhead is JobTime over the goodput g (TrainGoodput, or the
-// user's): the run's wall time with its interruptions, restarts and
-// checkpoints. 0 when JobTime is 0 or g is not in (0, 1].
-func JobTimeWithOverhead(p Perf, tokens, g float64) float64 {
-	if !(g > 0 && g <= 1) {
+// RunSeconds is the wall time of a run whose training steps take steps
+// seconds at goodput g (TrainGoodput, or the user's): steps / g, the run
+// with its interruptions, restarts and checkpoints. 0 when g is not in
+// (0, 1]. The one function behind the CLI's job_seconds_with_overhead,
+// the page's whole run and the planner's training job time.
+func RunSeconds(steps, g float64) float64 {
+	if !(g > 0 && g <= 1) || !(steps > 0) {
 		return 0
 	}
-	return finite(JobTime(p, tokens) / g)
+	return finite(steps / g)
+}
+
+// JobTimeWithOverhead is JobTime over the goodput g (RunSeconds).
+func JobTimeWithOverhead(p Perf, tokens, g float64) float64 {
+	return RunSeconds(JobTime(p, tokens), g)
 }
 
 // GPUHoursWithOverhead is GPUHours over the goodput g: the GPU time a
 // whole run holds, as published whole-run figures count it.
 func GPUHoursWithOverhead(p Perf, tokens, g float64) float64 {
 	return finite(float64(p.GPUs) * JobTimeWithOverhead(p, tokens, g) / 3600)
+}
+
+// TrainRun is a training job's time and GPU-hours, its steps' alone and
+// the whole run's at its goodput.
+type TrainRun struct {
+	Goodput                                   float64 // the share of wall time in training steps
+	Seconds, GPUHours                         float64 // the steps' (JobTime, GPUHours)
+	SecondsWithOverhead, GPUHoursWithOverhead float64 // the whole run's (RunSeconds)
+}
+
+// TrainRunOf is p's run of tokens at goodput g, or at TrainGoodput of
+// p's GPUs when g is 0: what the CLI's estimate and the page report.
+func TrainRunOf(p Perf, tokens, g float64) TrainRun {
+	if g == 0 {
+		g = TrainGoodput(p.GPUs)
+	}
+	return TrainRun{Goodput: g, Seconds: JobTime(p, tokens), GPUHours: GPUHours(p, tokens),
+		SecondsWithOverhead: JobTimeWithOverhead(p, tokens, g), GPUHoursWithOverhead: GPUHoursWithOverhead(p, tokens, g)}
 }

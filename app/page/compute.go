@@ -97,8 +97,11 @@ type PerfResult struct {
 	P        estimator.Perf
 	HW       estimator.Hardware
 	Eff      estimator.Efficiency
-	Seconds  float64 // training: the whole job
+	Seconds  float64 // training: the whole job's steps
 	GPUHours float64
+	// Run is a training job's steps and whole run at its goodput
+	// (estimator.TrainRunOf, the CLI's job_seconds_with_overhead).
+	Run estimator.TrainRun
 	// FirstWaveSeconds is the cold first wave of the simulated
 	// closed-loop benchmark whose mean TTFT P holds (serving engines;
 	// 0 when none): the speed section says so beside the TTFT.
@@ -301,6 +304,11 @@ func perfOf(j Job) (PerfResult, error) {
 	if err != nil || !res.Runs(j.In) {
 		return PerfResult{}, nil
 	}
+	// The global batch limit, the CLI's refusal (estimator.TrainBatchOf):
+	// a layout no training stack starts is not timed.
+	if err := estimator.TrainBatchOf(j.In, j.Work).Err(); err != nil {
+		return PerfResult{}, err
+	}
 	p, hw, err := j.GPU.Speed(j.In, j.Eff, j.Work, catalog.Node{Host: j.Host})
 	if errors.Is(err, catalog.ErrNoFigures) {
 		return PerfResult{}, nil
@@ -327,8 +335,8 @@ func perfOf(j Job) (PerfResult, error) {
 	// page shows these, never a second default.
 	r := PerfResult{OK: true, P: p, HW: hw, Eff: estimator.ResolveEfficiency(j.In, hw, j.Eff), FirstWaveSeconds: wave}
 	if j.In.Task.Training() {
-		r.Seconds = estimator.JobTime(p, j.Tokens)
-		r.GPUHours = estimator.GPUHours(p, j.Tokens)
+		r.Run = estimator.TrainRunOf(p, j.Tokens, 0)
+		r.Seconds, r.GPUHours = r.Run.Seconds, r.Run.GPUHours
 	}
 	return r, nil
 }

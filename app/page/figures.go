@@ -15,21 +15,25 @@ import (
 // job) and compute (perfOf). The CLI's agreement test holds `rightsize
 // estimate --json` to them, so the page and the CLI print one story.
 type Figures struct {
-	OK                  bool // the job fits and the GPU has speed figures
-	TokensPerSecond     float64
-	MFU                 float64 // implied
-	ComputeEfficiency   float64 // assumed (the Assumptions box's default)
-	BandwidthUtil       float64
-	StepSeconds         float64 // training
-	CommSeconds         float64
-	JobSeconds          float64
-	TTFTSeconds         float64 // inference
-	TPOTSeconds         float64
-	PrefillTokensPerSec float64
-	TotalBytes          int64 // memory per GPU: the step's
-	PeakBytes           int64 // the most at any time (the step's or while loading)
-	UsableBytes         int64 // what the job must fit in per GPU (estimator.Result.Usable)
-	KVPoolTokens        int64 // a pooled engine's KV pool (the fact "KV pool", estimator.Result.KVPoolTokens)
+	OK                bool // the job fits and the GPU has speed figures
+	TokensPerSecond   float64
+	MFU               float64 // implied
+	ComputeEfficiency float64 // assumed (the Assumptions box's default)
+	BandwidthUtil     float64
+	StepSeconds       float64 // training
+	CommSeconds       float64
+	JobSeconds        float64
+	// Goodput and the whole run's time and GPU-hours at it (training;
+	// estimator.TrainRunOf, the detail beside the steps' figures).
+	Goodput                                      float64
+	JobSecondsWithOverhead, GPUHoursWithOverhead float64
+	TTFTSeconds                                  float64 // inference
+	TPOTSeconds                                  float64
+	PrefillTokensPerSec                          float64
+	TotalBytes                                   int64 // memory per GPU: the step's
+	PeakBytes                                    int64 // the most at any time (the step's or while loading)
+	UsableBytes                                  int64 // what the job must fit in per GPU (estimator.Result.Usable)
+	KVPoolTokens                                 int64 // a pooled engine's KV pool (the fact "KV pool", estimator.Result.KVPoolTokens)
 	// CheckpointedBytes is the memory per GPU of a training job that does
 	// not fit as set, redone with activation checkpointing (the fact "With
 	// gradient checkpointing"); 0 where the page shows none.
@@ -84,6 +88,7 @@ func LinkFigures(fragment string) (Figures, error) {
 		f.OK = true
 		f.TokensPerSecond, f.MFU, f.ComputeEfficiency, f.BandwidthUtil = p.TokensPerSecond, p.MFU, p.ComputeEfficiency, p.BandwidthUtil
 		f.StepSeconds, f.CommSeconds, f.JobSeconds = p.StepSeconds, p.CommSeconds, v.Seconds
+		f.Goodput, f.JobSecondsWithOverhead, f.GPUHoursWithOverhead = v.Run.Goodput, v.Run.SecondsWithOverhead, v.Run.GPUHoursWithOverhead
 		f.TTFTSeconds, f.TPOTSeconds, f.PrefillTokensPerSec = p.TimeToFirstToken, p.DecodeTokenLatency, p.PrefillTokensPerSecond
 	}
 	return f, nil

@@ -546,6 +546,8 @@ const (
 	MsgNoneEngineAlike
 	MsgNoneCause
 	MsgNoneCauseEngine
+	MsgBatchShort // trainmsg.go
+	MsgWholeRun   // trainmsg.go
 	NMsgs
 )
 

@@ -513,6 +513,13 @@ func PlaceErrors(err error, s *ViewState, errs *[NFields]FieldErr, general *[]Fi
 			return
 		}
 		fe := FieldErr{Key: MsgInvalid, Detail: e.Error()}
+		var be *estimator.BatchLimitError
+		if errors.As(e, &be) {
+			// Beside the GPUs: their data-parallel replicas are what
+			// outgrow the global batch.
+			errs[FieldGPUs] = batchShortErr(be.TrainBatch)
+			return
+		}
 		var ie *estimator.InputError
 		if errors.As(e, &ie) {
 			fe = FieldErr{Key: inputErrKey(ie.Err), Value: ie.Value, Detail: ie.Reason, Range: ie.Range}

@@ -36,6 +36,7 @@ var PlanMessages = map[string]map[string]string{
 	"ru": {
 		"fit.ok":                     "помещается с запасом %s на GPU",
 		"fit.no_hardware":            "в каталоге нет скоростных характеристик этого GPU",
+		"fit.batch_short":            "%s реплик данных нужно больше последовательностей за шаг, чем %s в глобальном батче, — такую раскладку Megatron-LM, torchtitan и стеки FSDP не запускают: не больше %s реплик (меньше GPU, больше TP или PP, контекстный параллелизм) или больший глобальный батч",
 		"fit.no_price":               "нет цены %s",
 		"fit.no_fx":                  "нет курса для %s",
 		"fit.fraction_training":      "доля GPU годится только для инференса",
@@ -163,6 +164,7 @@ var PlanMessages = map[string]map[string]string{
 	"zh": {
 		"fit.ok":                     "装得下，每张 GPU 余量 %s",
 		"fit.no_hardware":            "目录缺少此 GPU 的速度参数",
+		"fit.batch_short":            "%s 个数据并行副本每步需要的序列数超过全局批量的 %s 条，Megatron-LM、torchtitan 和 FSDP 框架拒绝这种布局：最多 %s 个副本（减少 GPU、增大 TP 或 PP、上下文并行），或增大全局批量",
 		"fit.no_price":               "没有%s价格",
 		"fit.no_fx":                  "没有 %s 的汇率",
 		"fit.fraction_training":      "GPU 切片仅用于推理",

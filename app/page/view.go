@@ -697,10 +697,11 @@ func (b *viewBuilder) perf() PerfView {
 		if j.Dataset > 0 {
 			perEpoch = Fill(b.t(MsgPerEpoch), l.CountOrNone(int(ceilDiv(j.Dataset, p.TokensPerStep))))
 		}
+		runTime, runHours := b.wholeRun(v.Run)
 		facts = []Fact{
 			{ID: "rs-throughput", Label: b.t(MsgThroughputTrain), Value: l.Rate(p.TokensPerSecond) + " " + band, Basis: basis(MsgFTrain, MsgVerifyTrain)},
-			{ID: "rs-job-time", Label: b.t(MsgJobTime), Value: l.Duration(v.Seconds), Basis: basis(MsgFJobTime, MsgVerifyTrain)},
-			{ID: "rs-gpu-hours", Label: b.t(MsgGPUHours), Value: l.Rate(v.GPUHours), Basis: basis(MsgFJobTime, MsgVerifyTrain)},
+			{ID: "rs-job-time", Label: b.t(MsgJobTime), Value: l.Duration(v.Seconds), Detail: runTime, Basis: basis(MsgFJobTime, MsgVerifyTrain)},
+			{ID: "rs-gpu-hours", Label: b.t(MsgGPUHours), Value: l.Rate(v.GPUHours), Detail: runHours, Basis: basis(MsgFJobTime, MsgVerifyTrain)},
 			{ID: "rs-steps", Label: b.t(MsgOptimizerSteps), Value: l.CountOrNone(int(ceilDiv(j.Tokens, p.TokensPerStep))), Detail: perEpoch},
 			{ID: "rs-cost-at-speed", Label: b.t(MsgJobCostAtSpeed), Value: atSpeedV, Detail: atSpeedWhere, Basis: basis(MsgFJobCost, MsgVerifyTrain)},
 		}
@@ -1144,6 +1145,9 @@ func ErrText(lang string, e FieldErr) string { return Locale{Lang: lang}.ErrText
 // meaning). Config errors name the JSON field, which reads the same
 // everywhere.
 func (l Locale) ErrText(e FieldErr) string {
+	if e.Key == MsgBatchShort {
+		return l.batchShortText(e)
+	}
 	if e.Key == MsgOverContextYaRN {
 		count := func(s string) string {
 			n, _ := strconv.ParseInt(s, 10, 64)

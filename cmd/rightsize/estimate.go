@@ -394,6 +394,13 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	if err != nil {
 		return fail("%v", err)
 	}
+	// The global batch limit (estimator.TrainBatchOf, the page's and the
+	// planner's judge too): more replicas × micro-batch than the global
+	// batch has sequences is a layout no training stack starts.
+	split := estimator.TrainBatchOf(in, estimator.Workload{MicroBatches: *micro, GlobalBatch: global})
+	if err := split.Err(); err != nil {
+		return fail("%v", err)
+	}
 	maxBatch, maxSeq := estimator.MaxBatch(in), estimator.MaxSeq(in)
 	minGPUs, _ := estimator.MinGPUs(in, minGPUsLimit)
 	// Speed needs the GPU's datasheet figures, so only with --gpu.
@@ -459,6 +466,9 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		if perf != nil && perf.DoesNotFit {
 			out.Warnings = append(out.Warnings, unfitTimeWarning)
 		}
+		if split.Uneven() {
+			out.Warnings = append(out.Warnings, unevenBatchWarning(split))
+		}
 		if err := enc.Encode(out); err != nil {
 			return fail("%v", err)
 		}
@@ -466,7 +476,18 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	}
 	printEstimate(stdout, name, in, r, maxBatch, maxSeq, minGPUs, step, gpuSpec.Vendor)
 	printPerf(stdout, in, perf)
+	if split.Uneven() {
+		fmt.Fprintln(stdout, "warning: "+unevenBatchWarning(split))
+	}
 	return 0
+}
+
+// unevenBatchWarning says that a --global-batch that is not a multiple of
+// the replicas' micro-batches (estimator.TrainBatch.Uneven) is refused by
+// the stacks as given, and what the estimate timed.
+func unevenBatchWarning(b estimator.TrainBatch) string {
+	return fmt.Sprintf("--global-batch %d is not a multiple of %d data-parallel replicas × micro-batch %d: Megatron-LM, torchtitan and llm-foundry refuse it as given; timed at %d sequences a step, as Megatron's --decrease-batch-size-if-needed rounds it",
+		int(b.Global), b.Replicas, b.Micro, b.Rounded())
 }
 
 // perfJSON is the speed estimate (estimator.Throughput with the catalog
@@ -557,12 +578,8 @@ func (j *perfJSON) setGoodput(in estimator.Input, p estimator.Perf, tokens, g fl
 	if in.Task == estimator.Inference {
 		return
 	}
-	if g == 0 {
-		g = estimator.TrainGoodput(p.GPUs)
-	}
-	j.Goodput = g
-	j.JobSecondsWithOverhead = estimator.JobTimeWithOverhead(p, tokens, g)
-	j.GPUHoursWithOverhead = estimator.GPUHoursWithOverhead(p, tokens, g)
+	run := estimator.TrainRunOf(p, tokens, g)
+	j.Goodput, j.JobSecondsWithOverhead, j.GPUHoursWithOverhead = run.Goodput, run.SecondsWithOverhead, run.GPUHoursWithOverhead
 }
 
 func printPerf(w io.Writer, in estimator.Input, p *perfJSON) {

@@ -813,7 +813,7 @@ func TestEstimateSaysWhatDoesNotRun(t *testing.T) {
 // it, estimator.TrainGoodput of the job's GPUs (0.90 on 16,384); a share
 // outside (0, 1] is refused by name.
 func TestEstimateGoodput(t *testing.T) {
-	args := []string{"--model", "llama-3.1-8b", "--task", "train", "--gpu", "h100-sxm", "--gpus", "16384", "--seq", "8192",
+	args := []string{"--model", "llama-3.1-8b", "--task", "train", "--gpu", "h100-sxm", "--gpus", "16384", "--tp", "8", "--seq", "8192",
 		"--global-batch", "2048", "--train-tokens", "15T"}
 	def := perfOf(estJSON(t, args...))
 	steps, _ := def["gpu_hours"].(float64)
@@ -833,5 +833,38 @@ func TestEstimateGoodput(t *testing.T) {
 	inf := perfOf(estJSON(t, "--model", "llama-3.1-8b", "--gpu", "h100-sxm"))
 	if _, ok := inf["goodput"]; ok {
 		t.Errorf("serving estimate has a goodput: %v", inf["goodput"])
+	}
+}
+
+// TestEstimateBatchLimit: Llama 3.1 8B pre-trained at 8K tokens on
+// 16,384 GPUs with no batch was timed at 1/64 of a sequence a replica
+// (9.7M GPU-hours at 2.5% MFU), a layout Megatron-LM, torchtitan and
+// llm-foundry refuse: it is refused, saying the replicas that fit the
+// default 256 sequences and how to get there; TP 8 × CP 8 runs it. A
+// --global-batch that is not a multiple of the replicas is timed rounded
+// down, with a warning in the text and in --json's warnings.
+func TestEstimateBatchLimit(t *testing.T) {
+	args := []string{"--model", "llama-3.1-8b", "--task", "train", "--gpu", "h100-sxm", "--gpus", "16384", "--seq", "8192", "--train-tokens", "15T"}
+	code, out, errs := runEst(t, args...)
+	if code != 2 || out != "" || !strings.Contains(errs, "16384 data-parallel replicas × micro-batch 1 need 16384 sequences") ||
+		!strings.Contains(errs, "at most 256 replicas") || !strings.Contains(errs, "--cp") {
+		t.Errorf("16,384 replicas on the default 256 sequences: exit %d, %q", code, errs)
+	}
+	if p := perfOf(estJSON(t, append(args, "--tp", "8", "--cp", "8")...)); !(p["gpu_hours"].(float64) > 0) {
+		t.Errorf("TP 8 × CP 8 (256 replicas): %v", p)
+	}
+	uneven := []string{"--model", "llama-3.1-8b", "--task", "train", "--gpu", "h100-sxm", "--gpus", "16", "--global-batch", "100"}
+	const warn = "--global-batch 100 is not a multiple of 16 data-parallel replicas × micro-batch 1"
+	if _, out, _ := runEst(t, uneven...); !strings.Contains(out, "warning: "+warn) || !strings.Contains(out, "timed at 96 sequences") {
+		t.Errorf("uneven batch, text: %q", out)
+	}
+	r := estJSON(t, uneven...)
+	ws, _ := r["warnings"].([]any)
+	found := false
+	for _, w := range ws {
+		found = found || strings.HasPrefix(w.(string), warn)
+	}
+	if !found {
+		t.Errorf("uneven batch, --json warnings: %v", ws)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/url"
@@ -13,6 +14,7 @@ import (
 
 	"rightsize/app/page"
 	"rightsize/app/page/jobspec"
+	"rightsize/estimator"
 )
 
 // TestPageAgreesWithCLI runs a matrix of jobs through `rightsize estimate
@@ -491,5 +493,48 @@ func TestPageSheetAgreesWithCLI(t *testing.T) {
 	const why = `row 1 (line 2): gpu "H100" is not in the catalog (did you mean h100-80gb, h100-nvl, h100-pcie, h100-sxm? known: `
 	if code == 0 || !strings.Contains(errs, why) || err == nil || !strings.Contains(err.Error(), why) {
 		t.Errorf("bad sheet: CLI exit %d %q; page %v", code, errs, err)
+	}
+}
+
+// TestWholeRunAgreesWithCLI: a training run's whole time and GPU-hours
+// are one figure at every door: the page's detail beside the steps'
+// (page.LinkFigures) is the CLI's performance.job_seconds_with_overhead
+// and gpu_hours_with_overhead, and the planner times the same layout at
+// the same goodput (its rows' goodput, estimator.TrainGoodput: 0.9875 on
+// 2,048 GPUs). A layout past the global batch is refused at both doors
+// with one judge (estimator.TrainBatchOf): the page's error is the CLI's.
+func TestWholeRunAgreesWithCLI(t *testing.T) {
+	args := []string{"--model", "llama-3.1-8b", "--task", "train", "--gpu", "h100-sxm", "--gpus", "2048", "--tp", "8", "--seq", "8192",
+		"--global-batch", "256", "--train-tokens", "15T"}
+	cli := perfOf(estJSON(t, args...))
+	fig, err := page.LinkFigures("m=llama-3.1-8b&t=train&g=h100-sxm&n=2048&tp=8&s=8192&gb=256&tok=15T")
+	if err != nil || !fig.OK {
+		t.Fatalf("page: %v", err)
+	}
+	if g := cli["goodput"].(float64); g != 0.9875 || fig.Goodput != g || !same(fig.JobSecondsWithOverhead, cli["job_seconds_with_overhead"].(float64)) ||
+		!same(fig.GPUHoursWithOverhead, cli["gpu_hours_with_overhead"].(float64)) || !same(fig.JobSeconds, cli["job_seconds"].(float64)) {
+		t.Errorf("CLI goodput %v, %v s, %v GPU-h; page %v, %v s, %v GPU-h", cli["goodput"], cli["job_seconds_with_overhead"], cli["gpu_hours_with_overhead"],
+			fig.Goodput, fig.JobSecondsWithOverhead, fig.GPUHoursWithOverhead)
+	}
+	p := planJSONOf(t, "--model", "llama-3.1-8b", "--task", "train", "--gpu", "h100-sxm", "--gpus", "2048", "--tp", "8", "--seq", "8192",
+		"--global-batch-tokens", "2M", "--train-tokens", "15T", "--max-instances", "256", "--top", "0")
+	n := 0
+	for _, r := range p.Rows {
+		if r.GPUs == 2048 && r.JobHours > 0 {
+			n++
+			if r.Goodput != 0.9875 {
+				t.Errorf("%s: plan goodput %v, want 0.9875", r.OfferID, r.Goodput)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no 2,048-GPU plan row")
+	}
+	bad := []string{"--model", "llama-3.1-8b", "--task", "train", "--gpu", "h100-sxm", "--gpus", "16384", "--seq", "8192", "--train-tokens", "15T"}
+	_, _, errs := runEst(t, bad...)
+	_, err = page.LinkFigures("m=llama-3.1-8b&t=train&g=h100-sxm&n=16384&s=8192&tok=15T")
+	var be *estimator.BatchLimitError
+	if !errors.As(err, &be) || be.Replicas != 16384 || be.Global != 256 || !strings.Contains(errs, err.Error()) {
+		t.Errorf("16,384 replicas on 256 sequences: page %v, CLI %q", err, errs)
 	}
 }

@@ -131,7 +131,12 @@ type estimateJob struct {
 //	                    per instance (VAT removed with --exclude-vat)
 //	price_per_hour_usd  the same converted to USD at the FX table, whose
 //	                    date for the offer's currency is fx_as_of
-//	job_hours           training/batch: wall-clock hours without interruptions
+//	job_hours           training: wall-clock hours of the whole run, the
+//	                    steps over goodput (interruptions, restarts,
+//	                    checkpoints; as estimate's job_seconds_with_overhead)
+//	                    plus the start-up; batch: without interruptions
+//	goodput             training: the share of the run's wall time in steps
+//	                    (1 − 10% × GPUs / 16,384, Llama 3 §3.3.4; an estimate)
 //	billed_hours        training/batch: the hours each instance is billed for
 //	                    job_hours, in the offer's billing units (whole hours
 //	                    on an hourly-billed offer; AWS: 60 s at least)
@@ -747,6 +752,7 @@ type planRowJSON struct {
 	PricePerHourDisp             float64         `json:"price_per_hour_disp"`
 	FXAsOf                       string          `json:"fx_as_of"`
 	JobHours                     float64         `json:"job_hours"`
+	Goodput                      float64         `json:"goodput,omitempty"`
 	BilledHours                  float64         `json:"billed_hours,omitempty"`
 	GPUHours                     float64         `json:"gpu_hours"`
 	JobCost                      float64         `json:"job_cost"`
@@ -979,7 +985,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 			GPUsPerInstance: o.GPUCount, Instances: r.Instances, GPUs: r.GPUs,
 			Parallelism: parallelismJSON{r.TP, r.PP, r.DP, r.ZeRO, r.VirtualStages, r.GradCheckpointing, r.Offload.String(), max(r.AttnDP, 1), max(r.EP, 1)}, MemShare: r.MemShare, Replicas: r.Replicas, InstancesPerReplica: r.InstancesPerReplica, ScaledFrom: r.ScaledFrom,
 			Pricing: r.Pricing.String(), Currency: o.Currency, PricePerHour: r.PricePerHour, PricePerHourUSD: r.PricePerHourUSD,
-			PricePerHourDisp: r.PricePerHourDisp, FXAsOf: r.FXAsOf, JobHours: r.JobSeconds / 3600, BilledHours: r.BilledHours, GPUHours: r.GPUHours,
+			PricePerHourDisp: r.PricePerHourDisp, FXAsOf: r.FXAsOf, JobHours: r.JobSeconds / 3600, Goodput: r.Goodput, BilledHours: r.BilledHours, GPUHours: r.GPUHours,
 			JobCost: r.JobCost, JobCostUSD: r.JobCostUSD, JobCostDisp: r.JobCostDisp, OptimizerSteps: r.OptimizerSteps,
 			TokensPerSecond: r.TokensPerSecond, CommSecondsPerStep: r.CommSeconds, Bound: r.Bound.String(),
 			MonthlyCostUSD: r.MonthlyCostUSD, MonthlyCostDisp: r.MonthlyCostDisp, SustainableRPSPerReplica: r.SustainableRPSPerReplica,

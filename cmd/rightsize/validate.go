@@ -958,8 +958,12 @@ func foundryCases(dir string) ([]valCase, error) {
 
 // llama2Cases: Llama 2 pre-training GPU-hours (model card: 2.0T tokens,
 // 4096 context, A100-80GB). The card gives no GPU count or batch: 2048
-// GPUs with a 4M-token global batch (1024 sequences, the paper's §2.2) and
-// TP 8 for 70B are assumed; the fabric (Meta RSC, 200 Gb/s InfiniBand per
+// GPUs with a 4M-token global batch (1024 sequences, the paper's §2.2),
+// TP 8 for 70B and TP 2 for 7B and 13B are assumed. 1024 sequences feed at
+// most 1024 data-parallel replicas a whole sequence each: at TP 1 the 2048
+// GPUs would be a layout Megatron-LM, torchtitan and llm-foundry refuse
+// (estimator.TrainBatch); LLaMA's own runs used model parallelism
+// (Touvron et al. 2023a, §2.4: "model and sequence parallelism"). The fabric (Meta RSC, 200 Gb/s InfiniBand per
 // GPU) is the default network. What the figure includes: the card's "total
 // GPU time required for training each model", so restarts, evaluation and
 // stragglers are in it (each record's figure_includes): the replay reads
@@ -971,7 +975,7 @@ func llama2Cases(dir string) ([]valCase, error) {
 	if err != nil {
 		return nil, err
 	}
-	models := map[string][]string{"llama2-7b": {"llama-2-7b", "1"}, "llama2-13b": {"llama-2-13b", "1"}, "llama2-70b": {"llama-2-70b", "8"}}
+	models := map[string][]string{"llama2-7b": {"llama-2-7b", "2"}, "llama2-13b": {"llama-2-13b", "2"}, "llama2-70b": {"llama-2-70b", "8"}}
 	var out []valCase
 	for _, r := range recs {
 		m, ok := models[str(r["id"])]

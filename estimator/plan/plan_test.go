@@ -324,7 +324,7 @@ func TestNetworkSlowsMultiInstanceTraining(t *testing.T) {
 }
 
 // TestNetworkIsTheEstimators: the planner's job time is the estimator's
-// step time on the offer's network and nothing more (no second model of
+// step time on the offer's network over the run's goodput and nothing more (no second model of
 // the inter-node traffic on top): 3,200 Gbit/s over 8 GPUs is 50 GB/s per
 // GPU, and the NVLink domain is the instance.
 func TestNetworkIsTheEstimators(t *testing.T) {
@@ -341,8 +341,9 @@ func TestNetworkIsTheEstimators(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := plan.DefaultRestartSeconds + req.Workload.TrainTokens/pf.TokensPerSecond; !closeTo(r.JobSeconds, want) {
-		t.Errorf("job %v s, the start-up and the estimator's step give %v s", r.JobSeconds, want)
+	steps := req.Workload.TrainTokens / pf.TokensPerSecond
+	if want := plan.DefaultRestartSeconds + estimator.RunSeconds(steps, estimator.TrainGoodput(16)); !closeTo(r.JobSeconds, want) || r.Goodput != estimator.TrainGoodput(16) {
+		t.Errorf("job %v s at goodput %v, the start-up and the estimator's steps over its goodput give %v s", r.JobSeconds, r.Goodput, want)
 	}
 	if !closeTo(r.CommSeconds, pf.CommSeconds) || r.Bound != pf.Bound {
 		t.Errorf("comm %v s (%v), the estimator's %v s (%v)", r.CommSeconds, r.Bound, pf.CommSeconds, pf.Bound)

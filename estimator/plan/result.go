@@ -136,6 +136,7 @@ func (o OfferRef) String() string {
 var English = map[string]string{
 	"fit.ok":                     "fits with %s GiB headroom per GPU",
 	"fit.no_hardware":            "the catalog lacks this GPU's speed figures",
+	"fit.batch_short":            "%s data-parallel replicas need more sequences a step than the global batch's %s, a layout Megatron-LM, torchtitan and FSDP stacks refuse: at most %s replicas (fewer GPUs, larger TP or PP, context parallelism) or a larger global batch",
 	"fit.no_price":               "no %s price",
 	"fit.no_fx":                  "no exchange rate for %s",
 	"fit.fraction_training":      "a GPU slice is for inference only",
@@ -382,6 +383,11 @@ type Row struct {
 	// Training and batch jobs. BilledHours is what each instance is
 	// billed for JobSeconds on the row's price model (BilledHours):
 	// JobCost = Instances × PricePerHour × BilledHours.
+	// A training row's JobSeconds is the whole run: its steps over
+	// Goodput (estimator.TrainGoodput of the GPUs the layout uses; the
+	// interruptions, restarts and checkpoints a run of that size loses,
+	// estimator.RunSeconds), plus the start-up; 0 for batch jobs.
+	Goodput         float64
 	JobSeconds      float64
 	BilledHours     float64
 	GPUHours        float64

@@ -492,6 +492,10 @@ func (p *planner) climb(o *Offer, hw estimator.Hardware, s trainShape, r Row) *l
 			l.stop, l.at = stopLimit, limit
 			return l
 		}
+		if p.doubledBatchShort(s.in) {
+			l.stop, l.batch = stopBatch, batch
+			return l
+		}
 		next, ns := r, s
 		if !p.grow(o, hw, &ns, &next, false) {
 			l.stop, l.at = stopLayout, s.instances*2
@@ -764,15 +768,36 @@ func (p *planner) grow(o *Offer, hw estimator.Hardware, s *trainShape, r *Row, f
 	return true
 }
 
+// trainWork is the workload a training layout in is timed with: with
+// --global-batch-tokens, the micro-batches per replica that step it
+// (gradient accumulation); else the estimator's default batch.
+func (p *planner) trainWork(in estimator.Input) estimator.Workload {
+	var w estimator.Workload
+	if g := p.req.Workload.GlobalBatchTokens; g > 0 {
+		dp := in.GPUs / (in.TP * in.PP)
+		w.MicroBatches = max(1, int(math.Round(g/(float64(dp)*float64(in.Batch)*trainSeq(in)))))
+	}
+	return w
+}
+
+// doubledBatchShort reports whether in on twice its GPUs would have more
+// data-parallel replicas × micro-batch than its global batch has
+// sequences (estimator.TrainBatch.Short): a doubling no stack starts.
+func (p *planner) doubledBatchShort(in estimator.Input) bool {
+	in.GPUs *= 2
+	return estimator.TrainBatchOf(in, p.trainWork(in)).Short()
+}
+
 // trainTime fills r with shape s on o: parallelism, speed, job time.
 func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Row) {
 	in := s.in
 	dp := in.GPUs / (in.TP * in.PP)
-	seq := trainSeq(in)
-	w := estimator.Workload{}
-	if g := p.req.Workload.GlobalBatchTokens; g > 0 {
-		// Gradient accumulation: micro-batches per replica per step.
-		w.MicroBatches = max(1, int(math.Round(g/(float64(dp)*float64(in.Batch)*seq))))
+	w := p.trainWork(in)
+	if b := estimator.TrainBatchOf(in, w); b.Short() {
+		// A layout no training stack starts (estimator.TrainBatch): the
+		// global batch has fewer sequences than the replicas' micro-batches.
+		r.FitReason = Reason{Key: "fit.batch_short", Args: []any{b.Replicas, math.Round(b.Global), b.MaxReplicas()}}
+		return
 	}
 	pf := p.perf(in, hw, w)
 	if !pf.ok || !(pf.stepSeconds > 0) {
@@ -812,7 +837,11 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 	// fleet of 64 instances for a job of minutes was priced as if it
 	// trained from the moment it was rented, and came out the cheapest
 	// way to fine-tune 70B on 1B tokens.
-	r.JobSeconds = estimator.Finite(p.startUpSeconds() + tokens/tps)
+	// The whole run: the steps over the goodput its GPUs keep through
+	// interruptions, restarts and checkpoints (estimator.RunSeconds and
+	// TrainGoodput, as rightsize estimate's job_seconds_with_overhead).
+	r.Goodput = estimator.TrainGoodput(in.GPUs)
+	r.JobSeconds = estimator.Finite(p.startUpSeconds() + estimator.RunSeconds(tokens/tps, r.Goodput))
 }
 
 // spotDeadline grows a spot training row that meets --deadline

@@ -1,0 +1,47 @@
+package page
+
+import (
+	"strconv"
+
+	"rightsize/estimator"
+)
+
+// The training detail's strings for the global batch limit and the whole
+// run, kept apart from i18n.go's tables.
+func init() {
+	messagesEN[MsgBatchShort] = "%s data-parallel replicas × micro-batch %s exceed the global batch of %s sequences, which Megatron-LM, torchtitan and llm-foundry refuse: use at most %s replicas (fewer GPUs, more TP, PP or CP) or a larger global batch"
+	MessagesRU[MsgBatchShort] = "%s реплик данных × микробатч %s больше глобального батча в %s последовательностей, и Megatron-LM, torchtitan и llm-foundry такое не запускают: нужно не больше %s реплик (меньше GPU, больше TP, PP или CP) или больший глобальный батч"
+	messagesZH[MsgBatchShort] = "%s 个数据并行副本 × 微批量 %s 超过了 %s 条序列的全局批量，Megatron-LM、torchtitan 和 llm-foundry 拒绝启动：最多使用 %s 个副本（减少 GPU，或增大 TP、PP、CP），或增大全局批量"
+	messagesEN[MsgWholeRun] = "whole run %s at %s goodput (restarts, checkpoints; Llama 3 §3.3.4, an estimate)"
+	MessagesRU[MsgWholeRun] = "весь прогон %s при доле полезного времени %s (перезапуски, чекпоинты; Llama 3 §3.3.4, оценка)"
+	messagesZH[MsgWholeRun] = "整个训练 %s，有效时间占比 %s（重启、检查点；Llama 3 §3.3.4，估计）"
+}
+
+// batchShortErr is the GPUs field's problem for a layout whose replicas ×
+// micro-batch exceed the global batch (estimator.BatchLimitError).
+func batchShortErr(b estimator.TrainBatch) FieldErr {
+	return FieldErr{Key: MsgBatchShort, Value: strconv.Itoa(b.Replicas),
+		Args: [3]string{strconv.Itoa(b.Micro), strconv.FormatFloat(b.Global, 'f', -1, 64), strconv.Itoa(max(1, b.MaxReplicas()))}}
+}
+
+// batchShortText is a MsgBatchShort problem in l's numbers.
+func (l Locale) batchShortText(e FieldErr) string {
+	n := func(s string) string {
+		v, _ := strconv.ParseFloat(s, 64)
+		return l.Given(v)
+	}
+	return Fill(l.T(MsgBatchShort), n(e.Value), n(e.Args[0]), n(e.Args[1]), n(e.Args[2]))
+}
+
+// wholeRun is the training detail's note beside the steps' time and
+// GPU-hours: the whole run's at its goodput, where that changes the
+// goodput shown to one decimal (below 99.95%; GPUs past about 80).
+func (b *viewBuilder) wholeRun(r estimator.TrainRun) (time, hours string) {
+	if !(r.Goodput > 0 && r.Goodput < 0.9995) {
+		return "", ""
+	}
+	l := b.l
+	g := l.Fixed(100*r.Goodput, 1) + "%"
+	msg := b.t(MsgWholeRun)
+	return Fill(msg, l.Duration(r.SecondsWithOverhead), g), Fill(msg, l.Rate(r.GPUHoursWithOverhead), g)
+}

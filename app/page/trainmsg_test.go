@@ -1,0 +1,52 @@
+package page
+
+import (
+	"strings"
+	"testing"
+
+	"rightsize/catalog"
+	"rightsize/estimator"
+)
+
+// TestBatchLimitBesideGPUs: Llama 3.1 8B pre-trained at 8K tokens on
+// 16,384 H100s with no batch (256 sequences) was timed at 1/64 of a
+// sequence a replica; the page now says beside the GPUs, in each
+// language, that the replicas exceed the global batch and how many it
+// feeds, and shows no time. TP 8 × CP 8 (256 replicas) is timed, with the
+// whole run at its goodput (0.90 on 16,384 GPUs) beside the steps' time.
+func TestBatchLimitBesideGPUs(t *testing.T) {
+	pr := NewPrices(catalog.Default(), nil)
+	d := Derive(ParseFragment("m=llama-3.1-8b&t=train&g=h100-sxm&n=16384&s=8192&tok=15T", DefaultState), nil, pr, nil, "")
+	e := d.Errs[FieldGPUs]
+	if e.Key != MsgBatchShort || d.R.Perf.OK {
+		t.Fatalf("GPUs field: %+v; timed: %v", e, d.R.Perf.OK)
+	}
+	for lang, want := range map[string][]string{
+		"en": {"16,384 data-parallel replicas", "256 sequences", "at most 256 replicas"},
+		"ru": {"16\u00a0384 реплик", "256 последовательностей", "не больше 256 реплик"},
+		"zh": {"16,384 个数据并行副本", "256 条序列", "最多使用 256 个副本"},
+	} {
+		got := Locale{Lang: lang}.ErrText(e)
+		for _, w := range want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q lacks %q", lang, got, w)
+			}
+		}
+	}
+	d = Derive(ParseFragment("m=llama-3.1-8b&t=train&g=h100-sxm&n=16384&tp=8&cp=8&s=8192&tok=15T", DefaultState), nil, pr, nil, "")
+	if !d.Errs[FieldGPUs].OK() || !d.R.Perf.OK || d.R.Perf.Run.Goodput != 0.9 {
+		t.Fatalf("TP 8 × CP 8: %+v, timed %v, goodput %v", d.Errs[FieldGPUs], d.R.Perf.OK, d.R.Perf.Run.Goodput)
+	}
+	b := &viewBuilder{l: Locale{Lang: "en"}}
+	runTime, runHours := b.wholeRun(d.R.Perf.Run)
+	if !strings.HasPrefix(runTime, "whole run ") || !strings.Contains(runTime, "at 90.0% goodput") || !strings.Contains(runHours, "at 90.0% goodput") {
+		t.Errorf("whole run: %q, %q", runTime, runHours)
+	}
+	if a, _ := b.wholeRun(estimatorRunAt(0.99995)); a != "" {
+		t.Errorf("8 GPUs' goodput shown: %q", a)
+	}
+}
+
+func estimatorRunAt(g float64) estimator.TrainRun {
+	return estimator.TrainRun{Goodput: g, Seconds: 3600, SecondsWithOverhead: 3600 / g}
+}
