@@ -546,8 +546,9 @@ const (
 	MsgNoneEngineAlike
 	MsgNoneCause
 	MsgNoneCauseEngine
-	MsgBatchShort // trainmsg.go
-	MsgWholeRun   // trainmsg.go
+	MsgBatchShort  // trainmsg.go
+	MsgBatchUneven // trainmsg.go
+	MsgWholeRun    // trainmsg.go
 	NMsgs
 )
 

@@ -12,6 +12,9 @@ func init() {
 	messagesEN[MsgBatchShort] = "%s data-parallel replicas × micro-batch %s exceed the global batch of %s sequences, which Megatron-LM, torchtitan and llm-foundry refuse: use at most %s replicas (fewer GPUs, more TP, PP or CP) or a larger global batch"
 	MessagesRU[MsgBatchShort] = "%s реплик данных × микробатч %s больше глобального батча в %s последовательностей, и Megatron-LM, torchtitan и llm-foundry такое не запускают: нужно не больше %s реплик (меньше GPU, больше TP, PP или CP) или больший глобальный батч"
 	messagesZH[MsgBatchShort] = "%s 个数据并行副本 × 微批量 %s 超过了 %s 条序列的全局批量，Megatron-LM、torchtitan 和 llm-foundry 拒绝启动：最多使用 %s 个副本（减少 GPU，或增大 TP、PP、CP），或增大全局批量"
+	messagesEN[MsgBatchUneven] = "a global batch of %s is not a multiple of %s replicas × micro-batch %s, which the stacks refuse: timed at %s"
+	MessagesRU[MsgBatchUneven] = "глобальный батч %s не кратен %s репликам × микробатч %s, и стеки такое не запускают: рассчитано для %s"
+	messagesZH[MsgBatchUneven] = "全局批量 %s 不是 %s 个副本 × 微批量 %s 的倍数，训练框架会拒绝：按 %s 计算"
 	messagesEN[MsgWholeRun] = "whole run %s at %s goodput (restarts, checkpoints; Llama 3 §3.3.4, an estimate)"
 	MessagesRU[MsgWholeRun] = "весь прогон %s при доле полезного времени %s (перезапуски, чекпоинты; Llama 3 §3.3.4, оценка)"
 	messagesZH[MsgWholeRun] = "整个训练 %s，有效时间占比 %s（重启、检查点；Llama 3 §3.3.4，估计）"
@@ -44,4 +47,27 @@ func (b *viewBuilder) wholeRun(r estimator.TrainRun) (time, hours string) {
 	g := l.Fixed(100*r.Goodput, 1) + "%"
 	msg := b.t(MsgWholeRun)
 	return Fill(msg, l.Duration(r.SecondsWithOverhead), g), Fill(msg, l.Rate(r.GPUHoursWithOverhead), g)
+}
+
+// unevenBatch is the optimizer steps' note for a global batch the user
+// gave that is not a multiple of the replicas' micro-batches
+// (estimator.TrainBatch.Uneven, the CLI's warning): timed rounded down.
+func (b *viewBuilder) unevenBatch(j Job) string {
+	tb := estimator.TrainBatchOf(j.In, j.Work)
+	if !tb.Uneven() {
+		return ""
+	}
+	l := b.l
+	return Fill(b.t(MsgBatchUneven), l.Count(int64(tb.Global)), l.Count(int64(tb.Replicas)), l.Count(int64(tb.Micro)), l.Count(int64(tb.Rounded())))
+}
+
+// joinDetail joins a fact's details that are set, with "; ".
+func joinDetail(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
 }

@@ -50,3 +50,19 @@ func TestBatchLimitBesideGPUs(t *testing.T) {
 func estimatorRunAt(g float64) estimator.TrainRun {
 	return estimator.TrainRun{Goodput: g, Seconds: 3600, SecondsWithOverhead: 3600 / g}
 }
+
+// TestUnevenBatchNote: a global batch of 100 sequences on 16 replicas is
+// refused by the stacks as given and timed at 96, as the CLI warns; the
+// page says so beside the optimizer steps. 96 needs no note.
+func TestUnevenBatchNote(t *testing.T) {
+	pr := NewPrices(catalog.Default(), nil)
+	b := &viewBuilder{l: Locale{Lang: "en"}}
+	d := Derive(ParseFragment("m=llama-3.1-8b&t=train&g=h100-sxm&n=16&gb=100", DefaultState), nil, pr, nil, "")
+	if got := b.unevenBatch(d.Job); got != "a global batch of 100 is not a multiple of 16 replicas × micro-batch 1, which the stacks refuse: timed at 96" {
+		t.Errorf("100 on 16 replicas: %q", got)
+	}
+	d = Derive(ParseFragment("m=llama-3.1-8b&t=train&g=h100-sxm&n=16&gb=96", DefaultState), nil, pr, nil, "")
+	if got := b.unevenBatch(d.Job); got != "" {
+		t.Errorf("96 on 16 replicas: %q", got)
+	}
+}

@@ -702,7 +702,7 @@ func (b *viewBuilder) perf() PerfView {
 			{ID: "rs-throughput", Label: b.t(MsgThroughputTrain), Value: l.Rate(p.TokensPerSecond) + " " + band, Basis: basis(MsgFTrain, MsgVerifyTrain)},
 			{ID: "rs-job-time", Label: b.t(MsgJobTime), Value: l.Duration(v.Seconds), Detail: runTime, Basis: basis(MsgFJobTime, MsgVerifyTrain)},
 			{ID: "rs-gpu-hours", Label: b.t(MsgGPUHours), Value: l.Rate(v.GPUHours), Detail: runHours, Basis: basis(MsgFJobTime, MsgVerifyTrain)},
-			{ID: "rs-steps", Label: b.t(MsgOptimizerSteps), Value: l.CountOrNone(int(ceilDiv(j.Tokens, p.TokensPerStep))), Detail: perEpoch},
+			{ID: "rs-steps", Label: b.t(MsgOptimizerSteps), Value: l.CountOrNone(int(ceilDiv(j.Tokens, p.TokensPerStep))), Detail: joinDetail(perEpoch, b.unevenBatch(j))},
 			{ID: "rs-cost-at-speed", Label: b.t(MsgJobCostAtSpeed), Value: atSpeedV, Detail: atSpeedWhere, Basis: basis(MsgFJobCost, MsgVerifyTrain)},
 		}
 	}
