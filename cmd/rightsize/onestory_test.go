@@ -517,7 +517,7 @@ func TestWholeRunAgreesWithCLI(t *testing.T) {
 			fig.Goodput, fig.JobSecondsWithOverhead, fig.GPUHoursWithOverhead)
 	}
 	p := planJSONOf(t, "--model", "llama-3.1-8b", "--task", "train", "--gpu", "h100-sxm", "--gpus", "2048", "--tp", "8", "--seq", "8192",
-		"--global-batch-tokens", "2M", "--train-tokens", "15T", "--max-instances", "256", "--top", "0")
+		"--global-batch", "256", "--train-tokens", "15T", "--max-instances", "256", "--top", "0")
 	n := 0
 	for _, r := range p.Rows {
 		if r.GPUs == 2048 && r.JobHours > 0 {

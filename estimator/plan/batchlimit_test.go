@@ -43,3 +43,31 @@ func TestTrainingRowsKeepTheGlobalBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestFixedLayoutPastTheBatch: a layout the user fixes at 2,048 GPUs with
+// a global batch of 256 sequences of 8K (256 × 8,192 tokens) is one
+// no stack starts: no row fits, each saying so (fit.batch_short), where
+// the plan timed 2,048 sequences a step.
+func TestFixedLayoutPastTheBatch(t *testing.T) {
+	req, offers := scaleOutRequest(t, "llama-3.1-8b", estimator.Pretrain, 1e12)
+	req.Input.Seq, req.Input.GPUs, req.FixedParallelism = 8192, 2048, true
+	req.Workload.GlobalBatchTokens = 256 * 8192
+	res, err := plan.Plan(req, offers, plan.Options{MaxInstances: 2048, KeepUnfit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := 0
+	for _, r := range res.Rows {
+		if r.Fits {
+			t.Errorf("%s ×%d fits at %d replicas", r.Offer.ID, r.Instances, r.DP)
+		}
+	}
+	for _, r := range res.Unfit {
+		if r.FitReason.Key == "fit.batch_short" {
+			short++
+		}
+	}
+	if res.Cheapest >= 0 || short == 0 {
+		t.Errorf("cheapest %d, %d rows refused for the batch", res.Cheapest, short)
+	}
+}

@@ -780,12 +780,23 @@ func (p *planner) trainWork(in estimator.Input) estimator.Workload {
 	return w
 }
 
+// trainBatch is layout in's global batch against its replicas
+// (estimator.TrainBatchOf): the request's --global-batch-tokens in
+// sequences, else the estimator's default batch.
+func (p *planner) trainBatch(in estimator.Input) estimator.TrainBatch {
+	var w estimator.Workload
+	if g := p.req.Workload.GlobalBatchTokens; g > 0 {
+		w.GlobalBatch = max(1, int(math.Round(g/trainSeq(in))))
+	}
+	return estimator.TrainBatchOf(in, w)
+}
+
 // doubledBatchShort reports whether in on twice its GPUs would have more
 // data-parallel replicas × micro-batch than its global batch has
 // sequences (estimator.TrainBatch.Short): a doubling no stack starts.
 func (p *planner) doubledBatchShort(in estimator.Input) bool {
 	in.GPUs *= 2
-	return estimator.TrainBatchOf(in, p.trainWork(in)).Short()
+	return p.trainBatch(in).Short()
 }
 
 // trainTime fills r with shape s on o: parallelism, speed, job time.
@@ -793,7 +804,7 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 	in := s.in
 	dp := in.GPUs / (in.TP * in.PP)
 	w := p.trainWork(in)
-	if b := estimator.TrainBatchOf(in, w); b.Short() {
+	if b := p.trainBatch(in); b.Short() {
 		// A layout no training stack starts (estimator.TrainBatch): the
 		// global batch has fewer sequences than the replicas' micro-batches.
 		r.FitReason = Reason{Key: "fit.batch_short", Args: []any{b.Replicas, math.Round(b.Global), b.MaxReplicas()}}
