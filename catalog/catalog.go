@@ -16,9 +16,9 @@ package catalog
 //go:generate go run ./internal/gen
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -381,37 +381,51 @@ func Default() *Catalog { return &defaultCatalog }
 
 // GPU returns the GPU with the given ID.
 func (c *Catalog) GPU(id string) (GPU, bool) {
-	return find(c.GPUs, id, func(g GPU) string { return g.ID })
+	if i := find(len(c.GPUs), id, func(i int) string { return c.GPUs[i].ID }); i >= 0 {
+		return c.GPUs[i], true
+	}
+	return GPU{}, false
 }
 
 // Model returns the model with the given ID.
 func (c *Catalog) Model(id string) (Model, bool) {
-	return find(c.Models, id, func(m Model) string { return m.ID })
+	if i := find(len(c.Models), id, func(i int) string { return c.Models[i].ID }); i >= 0 {
+		return c.Models[i], true
+	}
+	return Model{}, false
 }
 
 // Provider returns the provider with the given ID.
 func (c *Catalog) Provider(id string) (Provider, bool) {
-	return find(c.Providers, id, func(p Provider) string { return p.ID })
+	if i := find(len(c.Providers), id, func(i int) string { return c.Providers[i].ID }); i >= 0 {
+		return c.Providers[i], true
+	}
+	return Provider{}, false
 }
 
 // Offer returns the offer with the given ID.
 func (c *Catalog) Offer(id string) (Offer, bool) {
-	return find(c.Offers, id, func(o Offer) string { return o.ID })
+	if i := find(len(c.Offers), id, func(i int) string { return c.Offers[i].ID }); i >= 0 {
+		return c.Offers[i], true
+	}
+	return Offer{}, false
 }
 
-func find[T any](s []T, id string, key func(T) string) (T, bool) {
-	i, ok := slices.BinarySearchFunc(s, id, func(e T, id string) int { return cmp.Compare(key(e), id) })
-	if ok {
-		return s[i], true
+// find is the index of the first of n elements whose key is id, or -1.
+// It works on indexes, not on a generic slice, so the four tables share
+// one search in app.wasm instead of a search and a binary search compiled
+// for each element type.
+func find(n int, id string, key func(i int) string) int {
+	if i, ok := sort.Find(n, func(i int) int { return strings.Compare(id, key(i)) }); ok {
+		return i
 	}
 	// Catalogs built by hand (tests, price sheets) may be unsorted.
-	for _, e := range s {
-		if key(e) == id {
-			return e, true
+	for i := range n {
+		if key(i) == id {
+			return i
 		}
 	}
-	var zero T
-	return zero, false
+	return -1
 }
 
 // OffersForGPU returns the offers with the given GPU, in ID order.

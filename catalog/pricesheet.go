@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -922,12 +923,19 @@ func (m *PriceMerge) Done() (*Catalog, []PriceChange) {
 	order := sortedByID(m.offers)
 	out := *m.base
 	if len(m.own) > 0 {
-		// Sorted by ID, as Catalog.Provider's binary search expects.
-		out.Providers = slices.Clone(out.Providers)
+		// Sorted by ID, as Catalog.Provider's binary search expects: a
+		// copy with each own provider placed at its position (by hand, not
+		// slices.Insert, whose copy for this element type app.wasm would
+		// carry for this one loop).
+		ps := make([]Provider, len(out.Providers), len(out.Providers)+len(m.own))
+		copy(ps, out.Providers)
 		for _, p := range m.own {
-			j, _ := slices.BinarySearchFunc(out.Providers, p.ID, func(e Provider, id string) int { return strings.Compare(e.ID, id) })
-			out.Providers = slices.Insert(out.Providers, j, p)
+			j := sort.Search(len(ps), func(i int) bool { return ps[i].ID >= p.ID })
+			ps = append(ps, Provider{})
+			copy(ps[j+1:], ps[j:])
+			ps[j] = p
 		}
+		out.Providers = ps
 		m.own = nil
 	}
 	out.Offers = make([]Offer, len(order))

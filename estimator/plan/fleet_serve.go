@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"rightsize/estimator"
 )
 
 // Fleets over the catalog: the serving plan at the curve's peak picks each
@@ -224,7 +226,7 @@ func (p *planner) fleetCandidates(rows []Row, fo FleetOptions) []Row {
 					cs = append(cs, cand{i, v * float64(r.Instances)})
 				}
 			}
-			slices.SortStableFunc(cs, func(a, b cand) int { return cmp.Compare(a.cost, b.cost) })
+			estimator.SortStable(cs, func(a, b *cand) int { return cmp.Compare(a.cost, b.cost) })
 			for _, c := range cs[:min(fo.Rows, len(cs))] {
 				keep[c.i] = true
 			}
@@ -312,7 +314,7 @@ func (p *planner) hostedDay(fo FleetOptions, rows []FleetRow, mix *MixedFleet) [
 		}
 		out = append(out, hc)
 	}
-	slices.SortStableFunc(out, func(a, b HostedComparison) int {
+	estimator.SortStable(out, func(a, b *HostedComparison) int {
 		return cmp.Or(cmp.Compare(a.MonthlyCostUSD, b.MonthlyCostUSD), cmp.Compare(a.API.ID, b.API.ID))
 	})
 	return out
