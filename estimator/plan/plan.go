@@ -982,6 +982,9 @@ func (p *planner) finish(o *Offer, r *Row, spotGrow bool) {
 		in := p.in
 		in.TP, in.PP, in.ZeRO, in.EP = r.TP, r.PP, r.ZeRO, max(r.EP, p.in.EP)
 		r.Notes = append(slices.Clip(r.Notes), p.stackNote(in))
+		if r.idle != nil {
+			r.Notes = append(r.Notes, p.idleNote(r))
+		}
 		if n := p.fineTuneBatchNote(r); n.Key != "" {
 			r.Notes = append(r.Notes, n)
 		}

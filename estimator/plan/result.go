@@ -142,6 +142,8 @@ var English = map[string]string{
 	"fit.too_big":                "needs more than %s instances",
 	"fit.inside_margin":          "fits with %s GiB free per GPU at best — inside the memory estimate's error (%s%% of the GPU's memory): a plan would risk running out of memory",
 	"note.inside_margin":         "the layout given fits with %s GiB free per GPU — inside the memory estimate's error (%s%% of the GPU's memory): a fragmentation spike may run it out of memory",
+	"note.idle_gpus":             "the layout given runs on %s of the %s GPUs rented; %s idle, paid",
+	"note.idle_gpus_all":         "the layout given runs on %s of the %s GPUs rented; %s idle, paid: the same job at DP %s on all of them takes %s for %s",
 	"fit.layout_oom":             "%s GiB per GPU short at the layout given (%s GPUs, TP %s, PP %s, ZeRO %s): set a higher --zero or --grad-checkpointing, or leave --gpus, --tp and --pp out to let the plan choose",
 	"fit.engine_gpu":             "%s does not run on %s GPUs",
 	"fit.no_fabric":              "one instance does not hold it, and the provider names no cluster network between instances (allow unknown networks to plan across them)",
@@ -487,6 +489,9 @@ type Row struct {
 	// sized them, shared by the offers of its hardware (spotDeadline grows
 	// a copy); nil for other rows.
 	shape *trainShape
+	// idle is a fixed training layout's idle GPUs (idleGPUs); nil where
+	// the layout uses every GPU rented.
+	idle *idleFleet
 	// ladder is a training or batch tech row's larger fleets (climb,
 	// batchLadder); scale is a priced row's scaled-out plan (scaleOut)
 	// until the plan lists it.
