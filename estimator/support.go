@@ -59,6 +59,10 @@ const (
 	// SupportNoFP16Model: vLLM refuses fp16 for this model family
 	// (fp16Refused): bf16 runs, or fp32 on a GPU without bf16.
 	SupportNoFP16Model
+	// SupportNoQuantModel: vLLM runs no quantised weights of this model
+	// family on a GPU without bf16 (quantRefused): fp32 weights run, from
+	// the unquantised checkpoint.
+	SupportNoQuantModel
 )
 
 // Support is the table's verdict for one GPU generation, engine, task and
@@ -130,6 +134,9 @@ func SupportForJob(g Generation, in Input) Support {
 			s.Weights = BF16 // fp16 asked where bf16 runs: same memory
 		}
 	}
+	if quantRefused(g, in, s) {
+		s.Weights, s.Why = FP32, SupportNoQuantModel
+	}
 	if !s.Runs || s.Weights != FP4 || in.Task.Training() {
 		return s
 	}
@@ -156,6 +163,30 @@ func SupportForJob(g Generation, in Input) Support {
 func fp16Refused(modelType string) bool {
 	switch modelType {
 	case "gemma2", "gemma3", "gemma3_text", "plamo2", "glm4":
+		return true
+	}
+	return false
+}
+
+// quantRefused reports whether vLLM stops at start-up on quantised
+// weights s of the job in on generation g: a model it refuses in fp16
+// (fp16Refused) on a GPU without bf16 (Volta, Turing). vLLM checks the
+// model's dtype against the quantisation method's activation dtypes
+// (VllmConfig._get_quantization_config, vllm/config/vllm.py at
+// vllm-project/vllm 000fc94b754f: "… is not supported for quantization
+// method …"); those are fp16 alone for AWQ (awq.py at 000796acdf1e,
+// get_supported_act_dtypes), fp16 and bf16 for GPTQ/AWQ Marlin
+// (gptq_marlin.py at 00161ce01fe6) and FP8 (fp8.py at 0071b24bf8fe),
+// never fp32, which is what vLLM resolves such a model to there, and
+// --dtype float16 is refused for the model itself. SGLang, with no fp16
+// refusal list, starts the quantised model in fp16 from Turing on; an
+// Ampere or newer GPU runs it in bf16.
+func quantRefused(g Generation, in Input, s Support) bool {
+	if !s.Runs || in.Engine != VLLM || in.Task.Training() || !fp16Refused(in.Arch.ModelType) || bf16Gens.has(g) || g == GenUnknown {
+		return false
+	}
+	switch s.Weights {
+	case INT4, INT8, FP8, FP4:
 		return true
 	}
 	return false

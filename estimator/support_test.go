@@ -100,6 +100,8 @@ func TestSupportForJob(t *testing.T) {
 	gemma2, gemmaFP16, gemmaINT4, gemmaSGLang, gemmaLoRA, llama := gemma, gemma, gemma, gemma, gemma, gemma
 	gemma2.Arch.ModelType, llama.Arch.ModelType = "gemma2", "llama"
 	gemmaFP16.Weights, gemmaINT4.Weights, gemmaSGLang.Engine, gemmaLoRA.Task = FP16, INT4, SGLang, LoRA
+	gemmaFP8, gemmaINT4SGLang, llamaINT4 := gemmaINT4, gemmaINT4, llama
+	gemmaFP8.Weights, gemmaINT4SGLang.Engine, llamaINT4.Weights = FP8, SGLang, INT4
 	for _, c := range []struct {
 		name string
 		g    Generation
@@ -123,7 +125,15 @@ func TestSupportForJob(t *testing.T) {
 		{"vllm gemma2 bf16 Volta", GenVolta, gemma2, Support{true, FP32, SupportNoFP16Model}},
 		{"vllm gemma3 fp16 Ampere", GenAmpere, gemmaFP16, Support{true, BF16, SupportNoFP16Model}},
 		{"vllm gemma3 bf16 Ampere", GenAmpere, gemma, Support{true, BF16, SupportOK}},
-		{"vllm gemma3 int4 Turing", GenTuring, gemmaINT4, Support{true, INT4, SupportOK}},
+		// vLLM's int4 and fp8 kernels take fp16 or bf16 activations, and
+		// it refuses fp16 for Gemma 2/3: without bf16 the quantised model
+		// does not start; fp32 weights do.
+		{"vllm gemma3 int4 Turing", GenTuring, gemmaINT4, Support{true, FP32, SupportNoQuantModel}},
+		{"vllm gemma3 int4 Volta", GenVolta, gemmaINT4, Support{true, FP32, SupportNoQuantModel}},
+		{"vllm gemma3 fp8 Turing", GenTuring, gemmaFP8, Support{true, FP32, SupportNoQuantModel}},
+		{"vllm gemma3 int4 Ampere", GenAmpere, gemmaINT4, Support{true, INT4, SupportOK}},
+		{"sglang gemma3 int4 Turing", GenTuring, gemmaINT4SGLang, Support{true, INT4, SupportOK}},
+		{"vllm llama int4 Turing", GenTuring, llamaINT4, Support{true, INT4, SupportOK}},
 		{"vllm llama bf16 Turing", GenTuring, llama, Support{true, FP16, SupportNoBF16}},
 		{"sglang gemma3 bf16 Turing", GenTuring, gemmaSGLang, Support{true, FP16, SupportNoBF16}},
 		{"gemma3 LoRA Turing", GenTuring, gemmaLoRA, Support{true, FP16, SupportNoBF16}},

@@ -80,7 +80,7 @@ func CopyConfig(r *planner.Row) (sim.Config, bool) {
 // tens of milliseconds together.
 func ServeLoadOf(req planner.Request, r *planner.Row, yield func()) ServeLoad {
 	w := req.Workload
-	copies := r.Replicas * max(r.DP, 1)
+	copies := r.ServingCopies() // a spot row's spare holds no load (planner.Row.ServingCopies)
 	if w.Kind != planner.Serving || !r.Fits || copies < 1 || !(w.RequestsPerSecond > 0) {
 		return ServeLoad{}
 	}

@@ -85,10 +85,11 @@ func (e *emitter) checkMemory() error {
 }
 
 // checkTrain is the semantic check of a data-parallel training launch:
-// every GPU of the row is one rank, and the global batch the launch runs
-// is the plan's.
+// every rank is one data-parallel replica on a GPU of the row (a layout
+// the user fixed may leave some of the row's GPUs idle), and the global
+// batch the launch runs is the plan's.
 func (e *emitter) checkTrain(s trainShape) error {
-	if g := e.row.GPUs; float64(s.world) != g {
+	if g := e.row.GPUs; float64(s.world) > g {
 		return e.fail(ErrInconsistent, "the launch starts "+itoa(s.world)+" ranks for a plan of "+strconv.FormatFloat(g, 'g', -1, 64)+" GPUs")
 	}
 	if s.dp != s.world {

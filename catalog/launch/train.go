@@ -64,8 +64,23 @@ func (e *emitter) train() (trainShape, error) {
 		return trainShape{}, e.fail(ErrModelParallel, "the plan splits the sequence over CP "+itoa(e.in.CP)+" GPUs, which these configs do not set up")
 	}
 	s := trainShape{nodes: max(r.Instances, 1), perNode: e.gpusPerInstance()}
-	s.world = s.nodes * s.perNode
 	s.dp = max(r.DP, 1)
+	if held := s.nodes * s.perNode; s.dp < held && s.dp%s.nodes == 0 {
+		// A layout the user fixed on fewer GPUs than the instances hold
+		// (--gpus 2 on an instance of 8: the planner's idleGPUs): the
+		// launch starts its DP ranks, DP / instances on each. torchrun
+		// and accelerate launch --nproc-per-node / num_processes local
+		// ranks, and the Trainer puts local rank i on cuda:i
+		// (TrainingArguments._setup_devices), so the job runs on GPUs
+		// 0..n-1 of each instance and the rest stay free.
+		s.perNode = s.dp / s.nodes
+		on := "GPUs 0.." + itoa(s.perNode-1)
+		if s.nodes > 1 {
+			on += " of each instance"
+		}
+		e.note("the layout given runs on " + itoa(s.dp) + " of the " + itoa(held) + " GPUs rented (" + on + "); " + itoa(held-s.dp) + " idle, paid")
+	}
+	s.world = s.nodes * s.perNode
 	s.micro = max(e.in.Batch, 1)
 	seq := float64(e.in.Seq)
 	if e.in.Arch.SeqLen > 0 && !e.in.Arch.Generic() {

@@ -225,3 +225,30 @@ func TestFP8BatchOnAmpereRunsVLLM(t *testing.T) {
 		}
 	}
 }
+
+// TestGemmaQuantisedOnTuring: vLLM's int4 kernels take fp16 or bf16
+// activations and vLLM refuses fp16 for Gemma 2, so on a T4 an int4
+// Gemma 2 does not start on vLLM: the serving plan runs fp32 weights from
+// the unquantised checkpoint and says so (it launched the int4 model,
+// which stops at start-up), and the batch runs on HF transformers in int4
+// with the reason named (it said vLLM had no int4 kernel there).
+func TestGemmaQuantisedOnTuring(t *testing.T) {
+	args := []string{"--model", "gemma-2-9b", "--requests-per-second", "1", "--gpu", "t4", "--precision", "int4"}
+	r := cheapest(t, planJSONOf(t, args...))
+	if r.Engine != "vllm" || r.Weights != "fp32" {
+		t.Errorf("%s served on %q with %q weights, want vllm fp32", r.OfferID, r.Engine, r.Weights)
+	}
+	const note = "vLLM does not run int4 gemma2 models on Turing GPUs: its kernels for them take fp16 or bf16 activations, and it refuses fp16 for the model (numerical instability) where the GPU has no bf16; planned at fp32 weights from the unquantised checkpoint, its KV cache in fp32 (SGLang runs the quantised model in fp16 from Turing on; an Ampere or newer GPU runs it on vLLM)"
+	if !slices.Contains(r.Notes, note) {
+		t.Errorf("notes %q, want %q", r.Notes, note)
+	}
+	code, out, errs := runPlanArgs(t, append(args, "--emit", "vllm")...)
+	if code != 0 || !strings.Contains(out, "--dtype float32") || strings.Contains(out, "--quantization") {
+		t.Errorf("exit %d %s: want --dtype float32 and no --quantization in\n%s", code, errs, out)
+	}
+	b := cheapest(t, planJSONOf(t, "--model", "gemma-2-9b", "--requests", "10000", "--gpu", "t4", "--precision", "int4"))
+	const hf = "planned on HF transformers: vLLM does not run int4 gemma2 models on Turing GPUs (its kernels take fp16 or bf16 activations, and it refuses fp16 for the model)"
+	if b.Engine != "hf" || b.Weights != "int4" || !slices.Contains(b.Notes, hf) {
+		t.Errorf("batch %s on %q with %q weights, notes %q; want hf int4 and %q", b.OfferID, b.Engine, b.Weights, b.Notes, hf)
+	}
+}

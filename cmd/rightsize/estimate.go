@@ -1027,6 +1027,9 @@ func supportNote(g catalog.GPU, in estimator.Input) string {
 	case s.Why == estimator.SupportNoFP16Model:
 		return "vLLM refuses fp16 for " + in.Arch.ModelType + " models (numerical instability): on " + where + " it runs " + s.Weights.String() +
 			" weights, and these figures are for " + in.Weights.String() + " (--precision " + s.Weights.String() + " for what runs)"
+	case s.Why == estimator.SupportNoQuantModel:
+		return "vLLM does not run " + in.Weights.String() + " " + in.Arch.ModelType + " models on " + where + ": its kernels for them take fp16 or bf16 activations, and it refuses fp16 for the model where the GPU has no bf16; it runs " +
+			s.Weights.String() + " weights from the unquantised checkpoint (--precision " + s.Weights.String() + " for what runs; --engine sglang runs the quantised model in fp16 from Turing on)"
 	case s.Why == estimator.SupportNoBF16:
 		return "bf16 does not run on " + where + ": the engines run fp16 there, same memory (--precision fp16)"
 	case s.Why == estimator.SupportNoFormat:

@@ -56,6 +56,11 @@ func AutoEngine(in estimator.Input, kind Kind, g estimator.Generation) (estimato
 		// Neither runs the job here: the row says so as vLLM's.
 	case !vllm.Runs:
 		return estimator.HF, Reason{Key: "note.batch_hf_gpu", Args: []any{g.String()}}
+	case vllm.Why == estimator.SupportNoQuantModel && hf.Weights == in.Weights:
+		// vLLM has the format's kernels but refuses the model's dtype for
+		// them here (estimator.quantRefused); transformers runs the
+		// quantised model in fp16.
+		return estimator.HF, Reason{Key: "note.batch_hf_quant_model", Args: []any{in.Weights.String(), in.Arch.ModelType, g.String()}}
 	case vllm.Weights != hf.Weights && vllm.Weights != in.Weights && vllm.Why != estimator.SupportNoFP16Model:
 		// HF keeps the format vLLM has no kernel for (int8 on AMD). Where
 		// vLLM runs the job's format and HF does not (fp8 on an A100:

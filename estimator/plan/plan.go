@@ -625,6 +625,9 @@ func (p *planner) supportNote(o *Offer, s estimator.Support) Reason {
 	case estimator.SupportNoFP16Model:
 		kv := p.sub(variant{weights: s.Weights, offload: p.in.Offload}).in.KV // as sub sets it
 		return Reason{Key: "note.fp16_refused_model", Args: []any{p.in.Arch.ModelType, o.Hardware.Generation.String(), s.Weights.String(), kv.String()}}
+	case estimator.SupportNoQuantModel:
+		kv := p.sub(variant{weights: s.Weights, offload: p.in.Offload}).in.KV
+		return Reason{Key: "note.quant_refused_model", Args: []any{p.in.Weights.String(), p.in.Arch.ModelType, o.Hardware.Generation.String(), s.Weights.String(), kv.String()}}
 	}
 	return Reason{Key: key, Args: []any{p.in.Weights.String(), o.Hardware.Generation.String(), s.Weights.String()}}
 }
@@ -917,7 +920,7 @@ func (p *planner) row(o *Offer, r *Row) {
 		r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
 		return
 	}
-	if sup.Why == estimator.SupportNoFormat || sup.Why == estimator.SupportNoFP16Model {
+	if sup.Why == estimator.SupportNoFormat || sup.Why == estimator.SupportNoFP16Model || sup.Why == estimator.SupportNoQuantModel {
 		// Planned whole with the weights that run: their memory, speed
 		// and cost, and the note that says so.
 		p.sub(variant{weights: sup.Weights, offload: p.in.Offload}).row(o, r)
@@ -982,6 +985,9 @@ func (p *planner) finish(o *Offer, r *Row, spotGrow bool) {
 		in := p.in
 		in.TP, in.PP, in.ZeRO, in.EP = r.TP, r.PP, r.ZeRO, max(r.EP, p.in.EP)
 		r.Notes = append(slices.Clip(r.Notes), p.stackNote(in))
+		if r.idle != nil {
+			r.Notes = append(r.Notes, p.idleNote(r))
+		}
 		if n := p.fineTuneBatchNote(r); n.Key != "" {
 			r.Notes = append(r.Notes, n)
 		}

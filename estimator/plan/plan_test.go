@@ -448,6 +448,15 @@ func TestSpotCostsMoreThanItsSticker(t *testing.T) {
 	if b.Replicas != a.Replicas+1 || !slices.ContainsFunc(b.Notes, func(r plan.Reason) bool { return r.Key == "spot.serving" }) {
 		t.Errorf("spot serving: %d replicas vs %d on demand, notes %v", b.Replicas, a.Replicas, b.Notes)
 	}
+	// Its latencies and load are those of the replicas left after a
+	// reclaim takes the spare, the on-demand plan's (as a disaggregated
+	// plan quotes its pools without their spares): quoted over every
+	// replica, the spot row read faster and less loaded than it runs.
+	if b.TTFTP95Seconds != a.TTFTP95Seconds || b.TPOTSeconds != a.TPOTSeconds || b.Utilisation != a.Utilisation || b.Concurrency != a.Concurrency ||
+		b.ServingCopies() != a.ServingCopies() {
+		t.Errorf("spot serving quotes TTFT p95 %g s, TPOT %g s, utilisation %g, %g in flight over %d copies; on demand %g s, %g s, %g, %g over %d",
+			b.TTFTP95Seconds, b.TPOTSeconds, b.Utilisation, b.Concurrency, b.ServingCopies(), a.TTFTP95Seconds, a.TPOTSeconds, a.Utilisation, a.Concurrency, a.ServingCopies())
+	}
 }
 
 // spotTraining is the training request on spot and an 8 × H100 offer

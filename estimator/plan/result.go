@@ -143,6 +143,8 @@ var English = map[string]string{
 	"fit.too_big":                "needs more than %s instances",
 	"fit.inside_margin":          "fits with %s GiB free per GPU at best — inside the memory estimate's error (%s%% of the GPU's memory): a plan would risk running out of memory",
 	"note.inside_margin":         "the layout given fits with %s GiB free per GPU — inside the memory estimate's error (%s%% of the GPU's memory): a fragmentation spike may run it out of memory",
+	"note.idle_gpus":             "the layout given runs on %s of the %s GPUs rented; %s idle, paid",
+	"note.idle_gpus_all":         "the layout given runs on %s of the %s GPUs rented; %s idle, paid: the same job at DP %s on all of them takes %s for %s",
 	"fit.layout_oom":             "%s GiB per GPU short at the layout given (%s GPUs, TP %s, PP %s, ZeRO %s): set a higher --zero or --grad-checkpointing, or leave --gpus, --tp and --pp out to let the plan choose",
 	"fit.engine_gpu":             "%s does not run on %s GPUs",
 	"fit.no_fabric":              "one instance does not hold it, and the provider names no cluster network between instances (allow unknown networks to plan across them)",
@@ -210,6 +212,7 @@ var English = map[string]string{
 	"note.vat_included":          "prices include %s%% VAT",
 	"note.weights_substituted":   "%s weights have no kernel in this engine on %s GPUs: planned with %s weights",
 	"note.fp16_for_bf16":         "%s does not run on %s GPUs: runs %s instead, same memory",
+	"note.quant_refused_model":   "vLLM does not run %s %s models on %s GPUs: its kernels for them take fp16 or bf16 activations, and it refuses fp16 for the model (numerical instability) where the GPU has no bf16; planned at %s weights from the unquantised checkpoint, its KV cache in %s (SGLang runs the quantised model in fp16 from Turing on; an Ampere or newer GPU runs it on vLLM)",
 	"note.fp16_refused_model":    "vLLM refuses fp16 for %s models (numerical instability): on %s GPUs it runs %s weights, its KV cache in %s",
 	"note.rental_no_offload":     "planned without your CPU offload (%s): a rented fleet holds the job on its GPUs, faster",
 	"note.rental_layout_ckpt":    "planned with activation checkpointing: a rented fleet takes the memory layout (ZeRO stage, checkpointing) that costs least, not your own GPUs' settings",
@@ -239,6 +242,7 @@ var English = map[string]string{
 	"note.batch_engine":          "batch inference planned on vLLM (continuous batching, offline LLM.generate), the engine the launch runs",
 	"note.batch_engine_encoder":  "the model generates no tokens (an encoder or a fixed-input model): its batch is planned on HF transformers",
 	"note.batch_hf_gpu":          "planned on HF transformers: vLLM does not run on %s GPUs",
+	"note.batch_hf_quant_model":  "planned on HF transformers: vLLM does not run %s %s models on %s GPUs (its kernels take fp16 or bf16 activations, and it refuses fp16 for the model)",
 	"note.batch_hf_weights":      "planned on HF transformers: vLLM has no %s kernel on %s GPUs",
 	"note.own_no_region":         "region not given in your sheet: kept, the region filter not checked",
 	"note.own_no_vcpus":          "vCPUs not given in your sheet: kept, the vCPU floor not checked",
@@ -493,6 +497,9 @@ type Row struct {
 	// sized them, shared by the offers of its hardware (spotDeadline grows
 	// a copy); nil for other rows.
 	shape *trainShape
+	// idle is a fixed training layout's idle GPUs (idleGPUs); nil where
+	// the layout uses every GPU rented.
+	idle *idleFleet
 	// ladder is a training or batch tech row's larger fleets (climb,
 	// batchLadder); scale is a priced row's scaled-out plan (scaleOut)
 	// until the plan lists it.

@@ -716,10 +716,16 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 			}
 			return Row{}, false
 		}
-		k := units * cs.perInstance
+		// The copies that carry the rate and hold the SLOs: on spot,
+		// those left after a reclaim takes the spare (holdingReplicas),
+		// as a disaggregated plan quotes its pools without their spares
+		// (disagg.go withSpare). Quoted over every copy, spare included,
+		// a spot row read faster and less loaded than it runs the hour
+		// after a reclaim.
+		k := holdingReplicas(units, r.Pricing) * cs.perInstance
 		var l load
 		if sim != nil {
-			// Quote the simulated run of the k replicas deployed.
+			// Quote the simulated run of the k replicas holding the SLOs.
 			if s, ok := sim(k); ok {
 				// Requests in flight per replica, client-side (Little's
 				// law over the mean end-to-end latency).
@@ -822,6 +828,23 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 		best = c
 	}
 	*r = best
+}
+
+// holdingReplicas is the replicas of a serving plan of units replicas
+// under pricing that carry its rate and hold its SLOs: on spot, all but
+// the spare that absorbs a reclaim (servingTech).
+func holdingReplicas(units int, pricing Pricing) int {
+	if pricing == Spot && units > 1 {
+		return units - 1
+	}
+	return units
+}
+
+// ServingCopies is the engine copies of serving row r that carry its
+// rate and hold its SLOs (the replicas less a spot row's spare, each of
+// DP copies): the copies its latencies and utilisation are quoted over.
+func (r *Row) ServingCopies() int {
+	return holdingReplicas(r.Replicas, r.Pricing) * max(r.DP, 1)
 }
 
 // servingMoney prices the serving row on o: monthly bill = replicas ×

@@ -410,6 +410,7 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 		if r.Fits && s.res.Headroom < marginOf(s.in.UsableBytes()) {
 			r.Notes = append(r.Notes, Reason{Key: "note.inside_margin", Args: []any{s.res.Headroom.GiB(), 100 * trainMemoryMargin}})
 		}
+		p.idleGPUs(o, hw, s, r)
 		return
 	}
 	// A deadline may need more instances than the fewest that fit:
@@ -423,6 +424,61 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 	if s.instances < p.instLimit(o) {
 		r.ladder = p.climb(o, hw, s, *r)
 	}
+}
+
+// idleFleet is a fixed layout's GPUs beside the GPUs its instances hold
+// (idleGPUs): used of paid run the job; dp and seconds are the same job
+// data-parallel over all paid GPUs (0: no such layout runs it).
+type idleFleet struct {
+	used, paid, dp int
+	seconds        float64
+}
+
+// idleGPUs marks a fitting row r whose fixed layout s (Request.FixedParallelism)
+// uses fewer GPUs than its instances of o hold: --gpus 2 on an instance
+// of 8 GPUs rents, and bills, all 8 (jobMoney), and the launch starts 2
+// ranks. The row says so, and names what the idle GPUs would buy: the
+// same layout's model split (TP × PP, ZeRO stage) data-parallel over all
+// of them, where it runs the job within the global batch (batchCap, the
+// limit a planner-chosen fleet climbs to).
+func (p *planner) idleGPUs(o *Offer, hw estimator.Hardware, s trainShape, r *Row) {
+	paid := s.instances * int(o.GPUCount)
+	if !r.Fits || s.in.GPUs >= paid {
+		return
+	}
+	r.idle = &idleFleet{used: s.in.GPUs, paid: paid}
+	in := withGPUs(s.in, paid, s.in.TP, s.in.PP, s.in.ZeRO)
+	if paid%(in.TP*in.PP) != 0 {
+		return
+	}
+	res := p.estimate(in)
+	if !res.Fits {
+		return
+	}
+	all := *r
+	all.Notes = nil
+	p.trainTime(o, hw, trainShape{in, s.instances, res}, &all)
+	if !all.Fits {
+		return
+	}
+	if c := p.batchCap(s.in, *r); c > 0 && tokensPerStep(&all, p.req.Workload.TrainTokens) > c*(1+1e-9) {
+		return
+	}
+	r.idle.dp, r.idle.seconds = all.DP, all.JobSeconds
+}
+
+// idleNote is the note of a priced row with idle GPUs (idleGPUs): the
+// GPUs used and paid for and, where a layout runs on all of them, its
+// time and the bill of the row's instances for it at the row's price.
+func (p *planner) idleNote(r *Row) Reason {
+	f := r.idle
+	args := []any{f.used, f.paid, f.paid - f.used}
+	if !(f.seconds > 0) {
+		return Reason{Key: "note.idle_gpus", Args: args}
+	}
+	usd := float64(r.Instances) * r.PricePerHourUSD * BilledHours(r.Offer, r.Pricing, f.seconds)
+	return Reason{Key: "note.idle_gpus_all", Args: append(args, f.dp, Duration{Seconds: f.seconds},
+		Money{Amount: p.display(usd), Currency: p.req.currency()})}
 }
 
 // ladder is the fleets of one training or batch tech row beyond its
