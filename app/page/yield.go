@@ -26,9 +26,10 @@ var lastYield time.Time
 
 // YieldToBrowser gives the browser's thread back for a moment once a plan
 // has held it for YieldEvery: Go's WebAssembly runtime returns to the
-// browser's event loop when every goroutine waits, and time.Sleep parks
-// the planner's goroutine, so input, rendering and painting go on between
-// slices of a plan (the planner calls it between offers and inside each
+// browser's event loop when every goroutine waits, and GiveBack parks
+// the planner's goroutine until the loop's next turn (turn_js.go), so
+// input, rendering and painting go on between slices of a plan (the
+// planner calls it between offers and inside each
 // offer's row, planner.Options.Yield; ServeLoadOf before each simulated
 // run of the load chart).
 func YieldToBrowser() {
@@ -44,7 +45,7 @@ func YieldToBrowser() {
 // one task, the longest while re-planning (279 ms of 11 over 50 ms under
 // Chromium's profiler, TestE2EReplanProfile, 2026-11-30).
 func GiveBack() {
-	time.Sleep(time.Millisecond)
+	turn()
 	lastYield = time.Now()
 }
 
