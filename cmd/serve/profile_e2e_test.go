@@ -197,8 +197,9 @@ func partOf(fn string) string {
 
 // TestE2EReplanProfile samples Chromium's CPU over TestE2EInputUpdate's
 // changes and the plans between them, and names what each stretch of the
-// main thread over 50 ms (a long task: the profile's samples between two
-// idle ones) spent its time on, by phase (the innermost of the planner,
+// main thread over 50 ms (the profile's samples between two idle ones:
+// a long task, or tasks that ran back to back, as the planner's slices do
+// when nothing else waits) spent its time on, by phase (the innermost of the planner,
 // the page's plan answer, the view, go-app, the DOM calls, the Go
 // garbage collector, on each sample's stack) and by function. Only with
 // RIGHTSIZE_PROFILE set (make profile).
