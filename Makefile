@@ -163,12 +163,14 @@ bench: deps dist hello
 # profile: where an input's time goes in the browser. A site built with
 # the WebAssembly symbol names kept (no -s), then Chromium's sampling
 # profiler over 15 inputs, each from the change to the DOM written, by
-# part (page view, go-app, estimator, Go runtime, browser) and function.
+# part (page view, go-app, estimator, Go runtime, browser) and function;
+# then over 15 changes with their plans, each stretch over 50 ms by phase
+# (planner, view, go-app, DOM calls, garbage collection) and function.
 profile: deps
 	@mkdir -p build/prof
 	GOOS=js GOARCH=wasm $(GO) build -trimpath $(NOINLINE) -o build/prof/app.wasm ./cmd/web
 	$(GO) run ./cmd/build -wasm build/prof/app.wasm -out build/prof/dist -prefix /
-	RIGHTSIZE_PROFILE=1 RIGHTSIZE_DIST=$(CURDIR)/build/prof/dist $(GO) test -count=1 -v -run 'TestE2E(Input|Start)Profile' ./cmd/serve
+	RIGHTSIZE_PROFILE=1 RIGHTSIZE_DIST=$(CURDIR)/build/prof/dist $(GO) test -count=1 -v -run 'TestE2E(Input|Start|Replan)Profile' ./cmd/serve
 
 # validate: replay the public measurements in estimator/testdata/calibration
 # through the estimate command and regenerate docs/accuracy.md (a test fails

@@ -405,13 +405,6 @@ func planYield() func() {
 // page's context it is handed, and done runs once it is stored.
 func runPlan(p *page.PlanState, ctx app.Context, step page.PlanStep, j, pinJob page.Job, pin bool, pr page.Prices, done func()) {
 	seq := p.Seq.Next()
-	plan := func(pr page.Prices) (out, pinOut page.PlanOut) {
-		out = page.RunPlan(j, pr)
-		if pin {
-			pinOut = page.RunPlan(pinJob, pr)
-		}
-		return out, pinOut
-	}
 	switch step {
 	case page.PlanWait:
 		p.Status = page.PlanPending
@@ -421,7 +414,7 @@ func runPlan(p *page.PlanState, ctx app.Context, step page.PlanStep, j, pinJob p
 		// Without yielding: a test may drive this from a browser event's
 		// callback, where a sleep would wait forever.
 		pr.Yield = nil
-		p.Set(plan(pr))
+		p.Set(page.Plans(j, pinJob, pin, pr))
 	case page.PlanLater:
 		p.Status = page.PlanPending
 		ctx.Async(func() {
@@ -431,15 +424,15 @@ func runPlan(p *page.PlanState, ctx app.Context, step page.PlanStep, j, pinJob p
 			// deadlock an engine that consumes its dispatches only after
 			// its async work (go-app's TestEngine).
 			time.Sleep(page.PlanDelay)
-			if p.Seq.Stale(seq) {
+			// A newer change abandons the plan at its next yield.
+			out, pinOut, ok := page.PlansWhile(func() bool { return !p.Seq.Stale(seq) }, j, pinJob, pin, pr)
+			if !ok {
 				return
 			}
-			out, pinOut := plan(pr)
-			// The answer's dispatch and the update it starts are work of
-			// their own: give the thread back first if the plan's last
-			// slice has held it for a while.
+			// The answer's dispatch and the update it starts (the view and
+			// go-app's diff) are a task of their own, after the plan's last.
 			if app.IsClient {
-				page.YieldToBrowser()
+				page.GiveBack()
 			}
 			ctx.Dispatch(func(ctx app.Context) {
 				if !p.Seq.Stale(seq) {

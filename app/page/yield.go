@@ -1,6 +1,9 @@
 package page
 
-import "time"
+import (
+	"runtime"
+	"time"
+)
 
 // The planner's yield in the browser: Go's WebAssembly runtime runs on
 // the browser's only thread, so a plan gives it back now and then
@@ -23,15 +26,73 @@ var lastYield time.Time
 
 // YieldToBrowser gives the browser's thread back for a moment once a plan
 // has held it for YieldEvery: Go's WebAssembly runtime returns to the
-// browser's event loop when every goroutine waits, and time.Sleep parks
-// the planner's goroutine, so input, rendering and painting go on between
-// slices of a plan (the planner calls it between offers and inside each
+// browser's event loop when every goroutine waits, and GiveBack parks
+// the planner's goroutine until the loop's next turn (turn_js.go), so
+// input, rendering and painting go on between slices of a plan (the
+// planner calls it between offers and inside each
 // offer's row, planner.Options.Yield; ServeLoadOf before each simulated
 // run of the load chart).
 func YieldToBrowser() {
-	if time.Since(lastYield) < YieldEvery {
-		return
+	if time.Since(lastYield) >= YieldEvery {
+		GiveBack()
 	}
-	time.Sleep(time.Millisecond)
+}
+
+// GiveBack gives the browser's thread back now, whatever the last slice
+// held. The component calls it between a plan and the dispatch of its
+// answer: without it, the plan's last slice (the ranking, the load chart),
+// a collection at its yield, the answer's view and go-app's diff ran as
+// one task, the longest while re-planning (279 ms of 11 over 50 ms under
+// Chromium's profiler, TestE2EReplanProfile, 2026-11-30).
+func GiveBack() {
+	turn()
 	lastYield = time.Now()
+}
+
+// stalePlan is what a plan's yield panics with once its answer is no
+// longer wanted (PlansWhile); PlansWhile recovers it.
+type stalePlan struct{}
+
+// Plans are the page's answers to job j and, when pin is set, to the
+// pinned configuration's job pinJob, at prices pr.
+func Plans(j, pinJob Job, pin bool, pr Prices) (out, pinOut PlanOut) {
+	out = RunPlan(j, pr)
+	if pin {
+		pinOut = RunPlan(pinJob, pr)
+	}
+	return out, pinOut
+}
+
+// PlansWhile is Plans, abandoned at the planner's first yield (pr.Yield)
+// after live reports false: an input that replaces the job makes the
+// answer one the page drops, and planning it to the end held the
+// browser's thread for a whole plan after each change (with the new
+// input's work in the same tasks) and made its garbage. ok is false when
+// it was abandoned. The planner calls its yield on the caller's goroutine
+// only with one thread (planner's parallel), as in WebAssembly; with more
+// it runs to the end.
+func PlansWhile(live func() bool, j, pinJob Job, pin bool, pr Prices) (out, pinOut PlanOut, ok bool) {
+	if !live() {
+		return out, pinOut, false
+	}
+	if yield := pr.Yield; runtime.GOMAXPROCS(0) == 1 {
+		pr.Yield = func() {
+			if yield != nil {
+				yield()
+			}
+			if !live() {
+				panic(stalePlan{})
+			}
+		}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, stale := r.(stalePlan); !stale {
+				panic(r)
+			}
+			ok = false
+		}
+	}()
+	out, pinOut = Plans(j, pinJob, pin, pr)
+	return out, pinOut, true
 }

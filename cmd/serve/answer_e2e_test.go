@@ -275,42 +275,13 @@ func TestE2EAnswers(t *testing.T) {
 // with the task that wrote the new throughput (a MutationObserver's callback
 // runs right after it); "painted" ends when the browser has drawn the
 // frame after it (the task after the next animation frame), so it adds
-// the browser's style, layout and paint.
+// the browser's style, layout and paint. Each main-thread task over 50 ms
+// is listed with what it wrote to the page: the plan's answer, a change's
+// tables, or nothing (the planner's slices and the Go runtime's
+// collections between them; TestE2EReplanProfile names their functions).
 func TestE2EInputUpdate(t *testing.T) {
 	s := openPlanned(t)
-	raw := s.eval(`(async () => {
-		const e = document.getElementById("rs-batch"), total = () => document.getElementById("rs-throughput").textContent;
-		const sleep = ms => new Promise(r => setTimeout(r, ms));
-		const dom = [], painted = [], seen = [], long = [];
-		const lo = new PerformanceObserver(l => { for (const x of l.getEntries()) long.push(Math.round(x.duration)); });
-		lo.observe({type: "longtask"});
-		for (let i = 0; i < 15; i++) {
-			const before = total(), value = String(2 + (i % 2) * 6);
-			let written;
-			const done = new Promise(r => written = r);
-			const obs = new MutationObserver(() => { if (total() !== before) { obs.disconnect(); written(performance.now()); } });
-			obs.observe(document.querySelector("main"), {subtree: true, childList: true, characterData: true});
-			const t0 = performance.now();
-			e.value = value; e.dispatchEvent(new Event("change", {bubbles: true}));
-			const t1 = await Promise.race([done, sleep(20000).then(() => -1)]);
-			if (t1 < 0) {
-				obs.disconnect();
-				seen.push({value, field: e.value, before, total: total(), updated: false});
-				break;
-			}
-			dom.push(t1 - t0);
-			await new Promise(r => requestAnimationFrame(() => { const c = new MessageChannel(); c.port1.onmessage = r; c.port2.postMessage(0); }));
-			painted.push(performance.now() - t0);
-			seen.push({value, field: e.value, before, total: total(), updated: true});
-			await sleep(400);
-		}
-		await sleep(3000); // the last change's plan
-		lo.disconnect();
-		const median = a => a.length ? a.slice().sort((x, y) => x - y)[a.length >> 1].toFixed(1) : "-";
-		return JSON.stringify({seen, final: total(), field: e.value, hash: location.hash,
-			report: "DOM " + median(dom) + " ms, painted " + median(painted) + " ms; main-thread tasks over 50 ms while the changes were computed and planned: " +
-				long.length + (long.length ? " (longest " + Math.max(...long) + " ms)" : "")});
-	})()`)
+	raw := s.eval(batchChangesJS)
 	var got struct {
 		Seen []struct {
 			Value, Field, Before, Total string
@@ -346,6 +317,65 @@ func TestE2EInputUpdate(t *testing.T) {
 	}
 	t.Logf("input → updated tables: %s; medians of 15 changes", got.Report)
 }
+
+// batchChangesJS is TestE2EInputUpdate's page script: 15 changes of the
+// batch size, 400 ms apart, each timed to its DOM write and its paint,
+// with the main thread's long tasks meanwhile (TestE2EReplanProfile runs
+// it under the CPU profiler).
+const batchChangesJS = `(async () => {
+		const e = document.getElementById("rs-batch"), total = () => document.getElementById("rs-throughput").textContent;
+		const sleep = ms => new Promise(r => setTimeout(r, ms));
+		const dom = [], painted = [], seen = [], long = [], writes = [];
+		const lo = new PerformanceObserver(l => { for (const x of l.getEntries()) long.push({start: x.startTime, ms: x.duration}); });
+		lo.observe({type: "longtask"});
+		// What each long task wrote: a mutation observer's callback runs
+		// at the end of the task that changed the DOM, so each record's
+		// time falls inside it. "answer": the plan's answer replaced the
+		// greyed tables (the pending class left main); "input": a change
+		// greyed them (it came); "render": other writes.
+		const main = document.querySelector("main");
+		const mo = new MutationObserver(rs => {
+			let kind = "render";
+			for (const r of rs) {
+				if (r.target !== main || r.attributeName !== "class") continue;
+				const was = (r.oldValue || "").includes("rs-plan-pending"), is = main.classList.contains("rs-plan-pending");
+				if (was && !is) kind = "answer"; else if (!was && is && kind !== "answer") kind = "input";
+			}
+			writes.push({t: performance.now(), n: rs.length, kind});
+		});
+		mo.observe(main, {subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ["class"], attributeOldValue: true});
+		for (let i = 0; i < 15; i++) {
+			const before = total(), value = String(2 + (i % 2) * 6);
+			let written;
+			const done = new Promise(r => written = r);
+			const obs = new MutationObserver(() => { if (total() !== before) { obs.disconnect(); written(performance.now()); } });
+			obs.observe(document.querySelector("main"), {subtree: true, childList: true, characterData: true});
+			const t0 = performance.now();
+			e.value = value; e.dispatchEvent(new Event("change", {bubbles: true}));
+			const t1 = await Promise.race([done, sleep(20000).then(() => -1)]);
+			if (t1 < 0) {
+				obs.disconnect();
+				seen.push({value, field: e.value, before, total: total(), updated: false});
+				break;
+			}
+			dom.push(t1 - t0);
+			await new Promise(r => requestAnimationFrame(() => { const c = new MessageChannel(); c.port1.onmessage = r; c.port2.postMessage(0); }));
+			painted.push(performance.now() - t0);
+			seen.push({value, field: e.value, before, total: total(), updated: true});
+			await sleep(400);
+		}
+		await sleep(3000); // the last change's plan
+		lo.disconnect(); mo.disconnect();
+		const median = a => a.length ? a.slice().sort((x, y) => x - y)[a.length >> 1].toFixed(1) : "-";
+		const tasks = long.map(x => {
+			const w = writes.filter(m => m.t >= x.start && m.t <= x.start + x.ms + 1);
+			const kind = w.some(m => m.kind === "answer") ? "answer" : w.some(m => m.kind === "input") ? "input" : w.length ? "render" : "no DOM write";
+			return Math.round(x.ms) + " ms " + kind + (w.length ? " (" + w.reduce((a, m) => a + m.n, 0) + " mutations)" : "");
+		});
+		return JSON.stringify({seen, final: total(), field: e.value, hash: location.hash,
+			report: "DOM " + median(dom) + " ms, painted " + median(painted) + " ms; main-thread tasks over 50 ms while the changes were computed and planned: " +
+				long.length + (long.length ? " (longest " + Math.round(Math.max(...long.map(x => x.ms))) + " ms: " + tasks.join(", ") + ")" : "")});
+	})()`
 
 // TestE2EStartupKeepsAnswer: on the default view the static page's
 // recommendation stays on screen while the browser plans, so nothing at

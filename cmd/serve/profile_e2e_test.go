@@ -3,7 +3,9 @@ package main
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -191,4 +193,105 @@ func partOf(fn string) string {
 		return "other Go"
 	}
 	return "JavaScript and browser"
+}
+
+// TestE2EReplanProfile samples Chromium's CPU over TestE2EInputUpdate's
+// changes and the plans between them, and names what each stretch of the
+// main thread over 50 ms (the profile's samples between two idle ones:
+// a long task, or tasks that ran back to back, as the planner's slices do
+// when nothing else waits) spent its time on, by phase (the innermost of the planner,
+// the page's plan answer, the view, go-app, the DOM calls, the Go
+// garbage collector, on each sample's stack) and by function. Only with
+// RIGHTSIZE_PROFILE set (make profile).
+func TestE2EReplanProfile(t *testing.T) {
+	if os.Getenv("RIGHTSIZE_PROFILE") == "" {
+		t.Skip("set RIGHTSIZE_PROFILE=1 (make profile) to sample the page's CPU")
+	}
+	s := openPlanned(t)
+	s.do("starting the profiler", profiler.Enable(), profiler.SetSamplingInterval(200), profiler.Start())
+	raw := s.eval(batchChangesJS)
+	prof := stopProfiler(s)
+	var got struct{ Report string }
+	if err := json.Unmarshal([]byte(raw), &got); err != nil {
+		t.Fatalf("the page's measurements %q: %v", raw, err)
+	}
+	t.Logf("under the profiler: %s", got.Report)
+	t.Log("\n" + longStretches(prof, 50))
+}
+
+// phases name a sample by the innermost frame on its stack that matches
+// one of them, in this order of precedence when two match the same frame.
+var phases = []struct{ name, prefix string }{
+	{"GC", "runtime.gc"}, {"GC", "runtime.markroot"}, {"GC", "runtime.scanobject"}, {"GC", "runtime.greyobject"},
+	{"GC", "runtime.bgsweep"}, {"GC", "runtime.sweepone"}, {"GC", "runtime.(*mspan).sweep"}, {"GC", "runtime.bgscavenge"},
+	{"DOM calls (syscall/js)", "syscall_js."},
+	{"planner", "rightsize_estimator_plan."},
+	{"page answer (RunPlan)", "rightsize_app_page.RunPlan"},
+	{"view (BuildView)", "rightsize_app_page.BuildView"},
+	{"derive (Derive)", "rightsize_app_page.Derive"},
+	{"components (app)", "rightsize_app."},
+	{"go-app update/diff", "github.com_maxence_charriere_go_app"},
+}
+
+// longStretches lists the profile's busy stretches over minMs: their
+// length, time by phase and top functions by self time.
+func longStretches(p *profiler.Profile, minMs float64) string {
+	name, parent := map[int64]string{}, map[int64]int64{}
+	for _, n := range p.Nodes {
+		name[n.ID] = n.CallFrame.FunctionName
+		for _, c := range n.Children {
+			parent[c] = n.ID
+		}
+	}
+	phaseOf := func(id int64) string {
+		for ; id != 0; id = parent[id] {
+			for _, ph := range phases {
+				if strings.HasPrefix(name[id], ph.prefix) {
+					return ph.name
+				}
+			}
+		}
+		return "other (" + partOf(name[id]) + ")"
+	}
+	var b strings.Builder
+	type agg struct {
+		us                float64
+		phases, functions map[string]float64
+	}
+	var (
+		cur agg
+		n   int
+	)
+	flush := func() {
+		if cur.us/1000 >= minMs {
+			n++
+			fmt.Fprintf(&b, "stretch %d: %.0f ms\n", n, cur.us/1000)
+			for _, m := range []map[string]float64{cur.phases, cur.functions} {
+				keys := slices.Collect(maps.Keys(m))
+				slices.SortFunc(keys, func(x, y string) int { return cmp.Compare(m[y], m[x]) })
+				for _, k := range keys[:min(6, len(keys))] {
+					fmt.Fprintf(&b, "    %6.1f ms  %s\n", m[k]/1000, k)
+				}
+				b.WriteString("  --\n")
+			}
+		}
+		cur = agg{phases: map[string]float64{}, functions: map[string]float64{}}
+	}
+	flush()
+	for i, id := range p.Samples {
+		if i >= len(p.TimeDeltas) {
+			break
+		}
+		if name[id] == "(idle)" {
+			flush()
+			continue
+		}
+		dt := float64(p.TimeDeltas[i])
+		cur.us += dt
+		cur.phases[phaseOf(id)] += dt
+		cur.functions[name[id]] += dt
+	}
+	flush()
+	fmt.Fprintf(&b, "%d stretches over %.0f ms", n, minMs)
+	return b.String()
 }
