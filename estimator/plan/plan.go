@@ -536,6 +536,16 @@ func newPlanner(req Request, opts Options, offers int) *planner {
 		in.ZeRO = z
 		p.note(Reason{Key: "note.bf16_states_zero"})
 	}
+	if c := max(in.TP, 1) * max(in.PP, 1); w.Kind != Training && req.FixedParallelism && in.GPUs > c {
+		// A serving or batch layout's GPUs past TP × PP are copies of
+		// the engine, as the estimate reads them (--gpus 2 --tp 1 is two
+		// data-parallel replicas, twice one's tokens/s; attention DP and
+		// EP sit inside the TP group): the planner's copy is TP × PP
+		// GPUs and an instance holds as many as it has room for. A copy
+		// of the layout's GPUs ran one engine of TP × PP on them and
+		// billed the rest idle (2 A100s at one A100's requests/s).
+		in.GPUs = c
+	}
 	p.in = in
 	if w.Kind == Training {
 		p.ckpt = checkpointBytes(in)
