@@ -36,12 +36,7 @@ func ncclAllReduceLatency(hw Hardware, n, perNode int) float64 {
 	if n <= 1 {
 		return 0
 	}
-	perNode = max(1, min(perNode, n))
-	nodes := (n + perNode - 1) / perNode
-	intra := ncclRingNVLink
-	if hw.LinkBandwidth <= PCIeBandwidth {
-		intra = ncclRingPCIe
-	}
+	perNode, nodes, intra := ringHops(hw, n, perNode)
 	inter := 2 * (nodes - 1)
 	ring := ncclRingBase + float64(2*(n-1)-inter)*intra + float64(inter)*ncclRingNet
 	if nodes == 1 {
@@ -50,6 +45,18 @@ func ncclAllReduceLatency(hw Hardware, n, perNode int) float64 {
 	ring *= ncclRingPlateau
 	tree := 2 * (float64(perNode-1)*ncclTreeIntra + math.Ceil(math.Log2(float64(nodes)))*ncclTreeNet)
 	return math.Min(ring, tree)
+}
+
+// ringHops is a ring of n ranks' layout for NCCL's latency model: ranks a
+// node (at least 1, at most n), nodes, and the intra-node hop's latency
+// (NVLink, or PCIe where the GPU's links are no faster).
+func ringHops(hw Hardware, n, perNode int) (int, int, float64) {
+	perNode = max(1, min(perNode, n))
+	intra := ncclRingNVLink
+	if hw.LinkBandwidth <= PCIeBandwidth {
+		intra = ncclRingPCIe
+	}
+	return perNode, (n + perNode - 1) / perNode, intra
 }
 
 // ncclShardLatency is the latency term of one reduce-scatter or
@@ -74,12 +81,7 @@ func ncclShardLatency(hw Hardware, n, perNode int) float64 {
 	if n <= 1 {
 		return 0
 	}
-	perNode = max(1, min(perNode, n))
-	nodes := (n + perNode - 1) / perNode
-	intra := ncclRingNVLink
-	if hw.LinkBandwidth <= PCIeBandwidth {
-		intra = ncclRingPCIe
-	}
+	_, nodes, intra := ringHops(hw, n, perNode)
 	return ncclRingBase + float64(n-nodes)*intra + float64(nodes-1)*ncclRingNet
 }
 
