@@ -144,3 +144,28 @@ func checkRayCluster(t *testing.T, where string, l launch.Launch, text string) {
 		t.Errorf("%s: no note installs Ray: %q", where, l.Notes)
 	}
 }
+
+// TestLaunchSaysWhyGemmaRunsFP32: a Gemma 3 launch on Turing runs fp32
+// and its note gives vLLM's reason (fp16 refused for the model family,
+// quantised kernels' fp16 activations refused too), not "bf16 does not
+// run on Turing", which alone would have led to fp16.
+func TestLaunchSaysWhyGemmaRunsFP32(t *testing.T) {
+	for _, c := range []struct {
+		prec estimator.DType
+		want string
+	}{
+		{estimator.BF16, "vllm refuses fp16 for gemma3_text models (numerical instability), and Turing GPUs have no bf16: these settings run fp32"},
+		{estimator.INT4, "int4 kernels run fp16 activations, which vllm refuses for gemma3_text models, and Turing GPUs have no bf16: these settings run fp32 weights from the unquantised checkpoint"},
+	} {
+		req := serving(t, "gemma-3-12b", 1, estimator.VLLM, plan.OnDemand)
+		req.Input.Weights = c.prec
+		row := rowOn(t, req, "t4")
+		l, err := launch.Emit(launch.VLLM, req, row, nil, "gemma-3-12b")
+		if err != nil {
+			t.Fatalf("%v: %v", c.prec, err)
+		}
+		if text := l.Text(); !strings.Contains(text, "--dtype float32") || !strings.Contains(text, c.want) {
+			t.Errorf("%v Gemma 3 on T4:\n%s", c.prec, text)
+		}
+	}
+}
