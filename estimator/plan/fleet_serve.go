@@ -302,7 +302,7 @@ func (p *planner) hostedDay(fo FleetOptions, rows []FleetRow, mix *MixedFleet) [
 	}
 	out := make([]HostedComparison, 0, len(p.req.HostedAPIs))
 	for _, h := range p.req.HostedAPIs {
-		perReq := (prompt*h.InputUSDPerMillion + output*h.OutputUSDPerMillion) / 1e6
+		perReq := h.RequestUSD(prompt, output)
 		hc := HostedComparison{API: h, MonthlyCostUSD: month * perReq, SelfHostedUSD: self, OverLoadCurve: true}
 		switch {
 		case name == nil:

@@ -438,7 +438,7 @@ func (p *planner) hostedBatch(res Result) {
 		if h.AsOf == "" {
 			continue // the catalog's prices are dated; a batch takes no price of the user's
 		}
-		c := p.req.Workload.Requests * (p.prompt*h.InputUSDPerMillion + p.output*h.OutputUSDPerMillion) / 1e6
+		c := p.req.Workload.Requests * h.RequestUSD(p.prompt, p.output)
 		if api == nil || c < usd {
 			api, usd = h, c // HostedAPIs are in ID order: ties keep the first
 		}
@@ -472,7 +472,7 @@ func (p *planner) hosted(res Result) []HostedComparison {
 	lam := p.req.Workload.RequestsPerSecond
 	out := make([]HostedComparison, 0, len(p.req.HostedAPIs))
 	for _, h := range p.req.HostedAPIs {
-		perReq := (p.prompt*h.InputUSDPerMillion + p.output*h.OutputUSDPerMillion) / 1e6
+		perReq := h.RequestUSD(p.prompt, p.output)
 		hc := HostedComparison{API: h, MonthlyCostUSD: lam * HoursPerMonth * 3600 * perReq}
 		if best == nil {
 			// Nothing self-hosted to set against the API: say so, with no

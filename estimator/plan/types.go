@@ -203,6 +203,14 @@ type HostedAPI struct {
 	AsOf, Source                            string
 }
 
+// RequestUSD is what the API bills one request of prompt input and output
+// output tokens at its list prices: (prompt × input + output × output
+// price) / 10⁶. The one bill every comparison with self-hosting uses
+// (serving at a rate, a load curve's fleet, a batch job).
+func (h *HostedAPI) RequestUSD(prompt, output float64) float64 {
+	return (prompt*h.InputUSDPerMillion + output*h.OutputUSDPerMillion) / 1e6
+}
+
 // FXRate is a dated conversion: PerUSD units of Currency buy one USD.
 type FXRate struct {
 	Currency string
