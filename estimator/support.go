@@ -76,6 +76,44 @@ type Support struct {
 // Substituted reports whether the plan runs other weights than asked.
 func (s Support) Substituted() bool { return s.Runs && s.Why != SupportOK }
 
+// Replanned reports whether the weights that run differ in memory and
+// speed from the asked ones, so that a plan is made whole with them: a
+// format with no kernel, or a model family the engine refuses in fp16
+// (bf16 for fp16, SupportNoBF16, is the same bytes and speed).
+func (s Support) Replanned() bool {
+	return s.Runs && (s.Why == SupportNoFormat || s.Why == SupportNoFP16Model || s.Why == SupportNoQuantModel)
+}
+
+// Cause is why the job in does not run as asked on generation g, in
+// words ("" where it does): the one phrasing the launch's note and the
+// CLI estimate's note build on (the page says it from the planner's
+// reason keys, in each of its languages).
+func (s Support) Cause(g Generation, in Input) string {
+	eng, gpus := in.Engine.String(), g.String()+" GPUs"
+	switch s.Why {
+	case SupportNoEngine:
+		return eng + " does not start on " + gpus
+	case SupportNoBF16:
+		return "bf16 does not run on " + gpus
+	case SupportNoFormat:
+		stack := eng
+		if in.Task.Training() {
+			stack = "training (Transformer Engine)"
+		}
+		return in.Weights.String() + " has no kernel in " + stack + " on " + gpus
+	case SupportNoFP16Model:
+		why := eng + " refuses fp16 for " + in.Arch.ModelType + " models (numerical instability)"
+		if s.Weights == FP32 {
+			why += ", and " + gpus + " have no bf16"
+		}
+		return why
+	case SupportNoQuantModel:
+		return in.Weights.String() + " kernels run fp16 activations, which " + eng + " refuses for " + in.Arch.ModelType +
+			" models, and " + gpus + " have no bf16"
+	}
+	return ""
+}
+
 // gens is a set of generations.
 type gens uint32
 

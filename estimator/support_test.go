@@ -143,3 +143,38 @@ func TestSupportForJob(t *testing.T) {
 		}
 	}
 }
+
+// TestSupportCause holds the one phrasing of why a job does not run as
+// asked (the launch's and the CLI's notes both read it): each verdict its
+// own words, naming the engine, the generation and the model family
+// where they are the cause, and nothing where the job runs as asked.
+func TestSupportCause(t *testing.T) {
+	gemma := Input{Engine: VLLM, Task: Inference, Weights: BF16}
+	gemma.Arch.ModelType = "gemma2"
+	gemmaINT4 := gemma
+	gemmaINT4.Weights = INT4
+	fp8Train := Input{Engine: HF, Task: Pretrain, Weights: FP8}
+	trt := Input{Engine: TRTLLM, Task: Inference, Weights: BF16}
+	for _, c := range []struct {
+		name      string
+		g         Generation
+		in        Input
+		want      string
+		replanned bool
+	}{
+		{"runs as asked", GenHopper, gemma, "", false},
+		{"no engine", GenTuring, trt, "trtllm does not start on Turing GPUs", false},
+		{"no bf16", GenTuring, Input{Engine: VLLM, Task: Inference, Weights: BF16}, "bf16 does not run on Turing GPUs", false},
+		{"no fp8 training kernel", GenAmpere, fp8Train, "fp8 has no kernel in training (Transformer Engine) on Ampere GPUs", true},
+		{"fp16 refused, no bf16", GenTuring, gemma, "vllm refuses fp16 for gemma2 models (numerical instability), and Turing GPUs have no bf16", true},
+		{"quantised refused", GenVolta, gemmaINT4, "int4 kernels run fp16 activations, which vllm refuses for gemma2 models, and Volta GPUs have no bf16", true},
+	} {
+		s := SupportForJob(c.g, c.in)
+		if got := s.Cause(c.g, c.in); got != c.want {
+			t.Errorf("%s: Cause = %q, want %q", c.name, got, c.want)
+		}
+		if s.Replanned() != c.replanned {
+			t.Errorf("%s: Replanned = %v, want %v (%+v)", c.name, s.Replanned(), c.replanned, s)
+		}
+	}
+}

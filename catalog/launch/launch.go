@@ -440,24 +440,15 @@ func (e *emitter) supportInput() estimator.Input {
 }
 
 // substituteNote says why the launch runs weights s.Weights where the job
-// asked for asked on generation g: vLLM's refusal of fp16 for the model's
-// family (estimator.SupportNoFP16Model; vLLM's _FLOAT16_NOT_SUPPORTED_MODELS)
-// or of its quantised kernels' fp16 activations there
-// (SupportNoQuantModel), else the format's or bf16's absence on g.
-func substituteNote(s estimator.Support, asked estimator.DType, g estimator.Generation, eng estimator.Engine, modelType string) string {
-	run := ": these settings run " + s.Weights.String()
-	switch s.Why {
-	case estimator.SupportNoFP16Model:
-		why := eng.String() + " refuses fp16 for " + modelType + " models (numerical instability)"
-		if s.Weights == estimator.FP32 {
-			why += ", and " + g.String() + " GPUs have no bf16"
-		}
-		return why + run
-	case estimator.SupportNoQuantModel:
-		return asked.String() + " kernels run fp16 activations, which " + eng.String() + " refuses for " + modelType +
-			" models, and " + g.String() + " GPUs have no bf16" + run + " weights from the unquantised checkpoint"
+// in asked for others on generation g (estimator.Support.Cause: vLLM's
+// refusal of fp16 for the model's family, of its quantised kernels' fp16
+// activations there, or the format's or bf16's absence on g).
+func substituteNote(s estimator.Support, g estimator.Generation, in estimator.Input) string {
+	note := s.Cause(g, in) + ": these settings run " + s.Weights.String()
+	if s.Why == estimator.SupportNoQuantModel {
+		note += " weights from the unquantised checkpoint"
 	}
-	return asked.String() + " does not run on " + g.String() + " GPUs in " + eng.String() + run
+	return note
 }
 
 // support applies the table of what runs where (estimator.SupportForJob) to
@@ -468,10 +459,10 @@ func (e *emitter) support() error {
 	g := e.row.Offer.Hardware.Generation
 	s := estimator.SupportForJob(g, e.supportInput())
 	if !s.Runs {
-		return e.fail(ErrUnsupported, e.engine().String()+" does not run on "+g.String()+" GPUs ("+e.row.Offer.GPU+")")
+		return e.fail(ErrUnsupported, s.Cause(g, e.supportInput())+" ("+e.row.Offer.GPU+")")
 	}
 	if s.Substituted() {
-		e.note(substituteNote(s, e.in.Weights, g, e.engine(), e.in.Arch.ModelType))
+		e.note(substituteNote(s, g, e.supportInput()))
 		e.in.Weights = s.Weights
 	}
 	if e.req.Workload.Kind != plan.Training {

@@ -39,7 +39,7 @@ func TestLaunchRunsWhatTheGPURuns(t *testing.T) {
 	if text := l.Text(); !strings.Contains(text, "--dtype float16") || strings.Contains(text, "bfloat16 ") || !strings.Contains(text, "bf16 does not run on Turing") {
 		t.Fatalf("Turing launch:\n%s", text)
 	}
-	if _, err := launch.Emit(launch.TRTLLM, req, turing, nil, "llama-3.1-8b"); err == nil || !strings.Contains(err.Error(), "does not run on Turing") {
+	if _, err := launch.Emit(launch.TRTLLM, req, turing, nil, "llama-3.1-8b"); err == nil || !strings.Contains(err.Error(), "does not start on Turing") {
 		t.Fatalf("TensorRT-LLM on Turing: %v", err)
 	}
 	onRunPod := req

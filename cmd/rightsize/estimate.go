@@ -1020,25 +1020,18 @@ func noPrompt(err error) bool {
 func supportNote(g catalog.GPU, in estimator.Input) string {
 	gen := g.Generation()
 	s := estimator.SupportForJob(gen, in)
-	where := gen.String() + " GPUs (" + g.ID + ")"
+	cause := s.Cause(gen, in) + " (" + g.ID + ")"
 	switch {
 	case !s.Runs:
-		return "--engine " + in.Engine.String() + " does not start on " + where + ": these figures are for a setup that would not run, and rightsize plan leaves such GPUs out"
-	case s.Why == estimator.SupportNoFP16Model:
-		return "vLLM refuses fp16 for " + in.Arch.ModelType + " models (numerical instability): on " + where + " it runs " + s.Weights.String() +
-			" weights, and these figures are for " + in.Weights.String() + " (--precision " + s.Weights.String() + " for what runs)"
-	case s.Why == estimator.SupportNoQuantModel:
-		return "vLLM does not run " + in.Weights.String() + " " + in.Arch.ModelType + " models on " + where + ": its kernels for them take fp16 or bf16 activations, and it refuses fp16 for the model where the GPU has no bf16; it runs " +
-			s.Weights.String() + " weights from the unquantised checkpoint (--precision " + s.Weights.String() + " for what runs; --engine sglang runs the quantised model in fp16 from Turing on)"
+		return cause + ": these figures are for a setup that would not run, and rightsize plan leaves such GPUs out"
 	case s.Why == estimator.SupportNoBF16:
-		return "bf16 does not run on " + where + ": the engines run fp16 there, same memory (--precision fp16)"
-	case s.Why == estimator.SupportNoFormat:
-		stack := in.Engine.String()
-		if in.Task.Training() {
-			stack = "training (Transformer Engine)"
-		}
-		return "--precision " + in.Weights.String() + " has no kernel in " + stack + " on " + where + ": it runs " + s.Weights.String() +
-			" there, and these figures are for " + in.Weights.String() + " (--precision " + s.Weights.String() + " for what runs)"
+		return cause + ": the engines run fp16 there, same memory (--precision fp16)"
+	case s.Why == estimator.SupportNoQuantModel:
+		return cause + ": it runs " + s.Weights.String() + " weights from the unquantised checkpoint, and these figures are for " +
+			in.Weights.String() + " (--precision " + s.Weights.String() + " for what runs; --engine sglang runs the quantised model in fp16 from Turing on)"
+	case s.Substituted():
+		return cause + ": it runs " + s.Weights.String() + " weights there, and these figures are for " + in.Weights.String() +
+			" (--precision " + s.Weights.String() + " for what runs)"
 	}
 	return ""
 }

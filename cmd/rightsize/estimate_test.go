@@ -789,11 +789,11 @@ func TestEstimateSaysWhatDoesNotRun(t *testing.T) {
 		args []string
 		note string
 	}{
-		{[]string{"--engine", "trtllm", "--gpu", "t4", "--precision", "int4"}, "note: --engine trtllm does not start on Turing GPUs (t4)"},
+		{[]string{"--engine", "trtllm", "--gpu", "t4", "--precision", "int4"}, "note: trtllm does not start on Turing GPUs (t4)"},
 		{[]string{"--task", "train", "--precision", "fp8", "--gpu", "a100-80gb", "--gpus", "8", "--zero", "3"},
-			"note: --precision fp8 has no kernel in training (Transformer Engine) on Ampere GPUs (a100-80gb): it runs bf16 there"},
+			"note: fp8 has no kernel in training (Transformer Engine) on Ampere GPUs (a100-80gb): it runs bf16 weights there"},
 		{[]string{"--engine", "vllm", "--gpu", "v100-32gb"}, "note: bf16 does not run on Volta GPUs (v100-32gb)"},
-		{[]string{"--engine", "sglang", "--gpu", "mi250x"}, "note: --engine sglang does not start on CDNA2 GPUs (mi250x)"},
+		{[]string{"--engine", "sglang", "--gpu", "mi250x"}, "note: sglang does not start on CDNA2 GPUs (mi250x)"},
 		{[]string{"--engine", "vllm", "--gpu", "h100-sxm", "--precision", "fp8"}, ""},
 		{[]string{"--engine", "vllm", "--vram", "16GB"}, ""},
 	} {

@@ -337,7 +337,7 @@ func (s *mixSearch) screen(p *planner, ps []*planner, offers []Offer) {
 		if !p.passes(o) {
 			continue
 		}
-		if s := p.support(o); !s.Runs || s.Why == estimator.SupportNoFormat || s.Why == estimator.SupportNoFP16Model || s.Why == estimator.SupportNoQuantModel {
+		if s := p.support(o); !s.Runs || s.Replanned() {
 			// The engine does not start here, or runs other weights than
 			// the mix is sized in: not a fleet of this job.
 			continue

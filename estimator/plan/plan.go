@@ -930,7 +930,7 @@ func (p *planner) row(o *Offer, r *Row) {
 		r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
 		return
 	}
-	if sup.Why == estimator.SupportNoFormat || sup.Why == estimator.SupportNoFP16Model || sup.Why == estimator.SupportNoQuantModel {
+	if sup.Replanned() {
 		// Planned whole with the weights that run: their memory, speed
 		// and cost, and the note that says so.
 		p.sub(variant{weights: sup.Weights, offload: p.in.Offload}).row(o, r)

@@ -476,9 +476,8 @@ func (p *planner) idleNote(r *Row) Reason {
 	if !(f.seconds > 0) {
 		return Reason{Key: "note.idle_gpus", Args: args}
 	}
-	usd := float64(r.Instances) * r.PricePerHourUSD * BilledHours(r.Offer, r.Pricing, f.seconds)
 	return Reason{Key: "note.idle_gpus_all", Args: append(args, f.dp, Duration{Seconds: f.seconds},
-		Money{Amount: p.display(usd), Currency: p.req.currency()})}
+		Money{Amount: p.display(r.billUSD(f.seconds)), Currency: p.req.currency()})}
 }
 
 // ladder is the fleets of one training or batch tech row beyond its
@@ -964,12 +963,20 @@ func (p *planner) jobMoney(r *Row) {
 	r.GPUHours = r.GPUs * r.JobSeconds / 3600
 	r.BilledHours = BilledHours(r.Offer, r.Pricing, r.JobSeconds)
 	r.JobCost = estimator.Finite(inst * r.PricePerHour * r.BilledHours)
-	r.JobCostUSD = estimator.Finite(inst * r.PricePerHourUSD * r.BilledHours)
+	r.JobCostUSD = r.billUSD(r.JobSeconds)
 	r.JobCostDisp = p.display(r.JobCostUSD)
 	r.cost, r.time = r.JobCostUSD, r.JobSeconds
 	if r.Pricing == Spot && r.SpotExpectedSeconds > 0 {
 		r.cost, r.time = r.SpotExpectedCostUSD, r.SpotExpectedSeconds
 	}
+}
+
+// billUSD is the bill, in US dollars, of r's instances at r's price for
+// a run of seconds: instances × hourly price × billed hours
+// (docs/planning.md, BilledHours). The job's cost (jobMoney) and the
+// all-GPU alternative of a row with idle GPUs (idleNote) both read it.
+func (r *Row) billUSD(seconds float64) float64 {
+	return estimator.Finite(float64(r.Instances) * r.PricePerHourUSD * BilledHours(r.Offer, r.Pricing, seconds))
 }
 
 // BilledHours is the hours a provider bills one instance of o for a run of
