@@ -92,8 +92,12 @@ func releaseSuffix(s string) bool {
 
 // CurrentEngineVersion is the release the model takes when
 // Input.EngineVersion is zero: the newest release of each serving engine
-// on record as of 2026-11: vLLM 0.30.0 (AMD-AGI/TraceLens issue #1055,
-// 2026-09-23: "Vllm's latest official release is v0.30.0"; the
+// on record as of 2026-11: vLLM 0.33.0 (cut 2026-11-12: the
+// vllm-project/vllm-torchtpu v0.33.0 release notes, 2026-11-17, "vLLM:
+// v0.33.0 (was v0.32.0)"; projects pinning vllm==0.33.0, such as
+// syv-ai/qwen38-27b-rtx3090 docs/vllm-0.33.md; 0.30.0 had been named the
+// latest official release on 2026-09-23, AMD-AGI/TraceLens issue #1055;
+// no version threshold of the model lies between them, and the
 // calibration rows' newest image is vllm/vllm-openai:v0.22.0), SGLang
 // 0.5.12 (its lmsysorg/sglang:v0.5.12 images in the InferenceX rows),
 // TensorRT-LLM 1.3.0 (the 1.3.0 line: release candidates up to rc26 on
@@ -105,7 +109,7 @@ func releaseSuffix(s string) bool {
 func CurrentEngineVersion(e Engine) EngineVersion {
 	switch e {
 	case VLLM:
-		return EngineVersion{0, 30, 0}
+		return EngineVersion{0, 33, 0}
 	case SGLang:
 		return EngineVersion{0, 5, 12}
 	case TRTLLM:

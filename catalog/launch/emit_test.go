@@ -602,7 +602,7 @@ func TestNativeMXFP4Checkpoint(t *testing.T) {
 // TestSkyPilotServeSetup: the task installs the engine the row runs, at
 // the release the estimate models where that release is known to be
 // published (SGLang 0.5.12), else the latest with a note naming the
-// modelled release (vLLM 0.30.0, TensorRT-LLM 1.3.0, an --engine-version
+// modelled release (vLLM 0.33.0, TensorRT-LLM 1.3.0, an --engine-version
 // not on record); TensorRT-LLM's wheel imports MPI at start-up, so its
 // setup installs libopenmpi-dev first, as TensorRT-LLM's pip instructions
 // do.
@@ -612,7 +612,7 @@ func TestSkyPilotServeSetup(t *testing.T) {
 		version    string
 		want, note string
 	}{
-		{estimator.VLLM, "", "setup: |\n  pip install vllm\nrun:", "the estimate models vLLM 0.30.0; the setup installs the latest release, which may differ: pin it (vllm==0.30.0)"},
+		{estimator.VLLM, "", "setup: |\n  pip install vllm\nrun:", "the estimate models vLLM 0.33.0; the setup installs the latest release, which may differ: pin it (vllm==0.33.0)"},
 		{estimator.SGLang, "", "setup: |\n  pip install \"sglang[all]==0.5.12\"\nrun:", ""},
 		{estimator.SGLang, "0.5.12", "setup: |\n  pip install \"sglang[all]==0.5.12\"\nrun:", ""},
 		{estimator.SGLang, "0.5.9", "setup: |\n  pip install \"sglang[all]\"\nrun:", "the estimate models SGLang 0.5.9; the setup installs the latest release, which may differ: pin it (\"sglang[all]==0.5.9\")"},

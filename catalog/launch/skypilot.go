@@ -300,7 +300,7 @@ func pinned(pkg string, v estimator.EngineVersion) string {
 // read 2026-11-30), its lmsysorg/sglang:v0.5.12-cu130 images (SemiAnalysis
 // InferenceX runs, estimator/testdata/calibration/inferencex), and
 // projects pinning sglang==0.5.12 from PyPI (2026-06). Not pinned: vLLM
-// 0.30.0 (named the latest official release on 2026-09-23, but the
+// 0.33.0 (the release of 2026-11, estimator.CurrentEngineVersion, but the
 // launches' flags were read at a development commit, not at that tag, so
 // a pin would promise flags unread at that release) and TensorRT-LLM 1.3.0
 // (release candidates up to 1.3.0rc26 only; PyPI's newest tensorrt-llm is

@@ -54,7 +54,7 @@ func TestLaunchRunsWhatTheGPURuns(t *testing.T) {
 	}
 	// The image's tag is the newest build, not the release the estimate
 	// models: a note says which one that is.
-	if notes := strings.Join(l.Notes, "\n"); !strings.Contains(notes, "the estimate models vLLM 0.30.0; rocm/vllm:latest is AMD's newest build") {
+	if notes := strings.Join(l.Notes, "\n"); !strings.Contains(notes, "the estimate models vLLM 0.33.0; rocm/vllm:latest is AMD's newest build") {
 		t.Errorf("AMD SkyPilot notes: %q", notes)
 	}
 }
