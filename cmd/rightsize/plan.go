@@ -1201,10 +1201,14 @@ func writeFXLines(w io.Writer, p planJSON) {
 // the target rate, or over a daily fleet's load curve) and their sources.
 // The API's list price stays in its list currency (USD per 1M tokens, as
 // its source quotes it); the monthly bills are in the plan's currency,
-// as the table's.
+// as the table's. The cheapest hostedShown are written, each on its line,
+// and the rest as one line of their count and bills: a model that dozens
+// of APIs list (DeepSeek-R1: 21) would otherwise bury the plan under
+// them; --json keeps every one.
 func writeHosted(w io.Writer, p planJSON) {
 	var sources []string
-	for _, h := range p.Hosted {
+	shown := p.Hosted[:min(len(p.Hosted), hostedShown)]
+	for _, h := range shown {
 		dated := ""
 		if h.AsOf != "" {
 			dated = ", list price as of " + h.AsOf
@@ -1224,10 +1228,31 @@ func writeHosted(w io.Writer, p planJSON) {
 			sources = append(sources, h.Source)
 		}
 	}
+	if rest := p.Hosted[len(shown):]; len(rest) > 0 {
+		lo, hi := fmt.Sprintf("%.0f", p.disp(rest[0].MonthlyCostUSD)), fmt.Sprintf("%.0f", p.disp(rest[len(rest)-1].MonthlyCostUSD))
+		if hi != lo {
+			lo += "–" + hi
+		}
+		beaten := 0
+		for _, h := range rest {
+			if h.WhyKey != "hosted.no_fit" && h.SelfHostedUSD > 0 && h.SelfHostedUSD < h.MonthlyCostUSD {
+				beaten++
+			}
+		}
+		self := ""
+		if beaten > 0 {
+			self = fmt.Sprintf("; self-hosting costs less than %d of them", beaten)
+		}
+		fmt.Fprintf(w, "hosted APIs: %d more, at %s %s/month%s (--json lists each)\n", len(rest), lo, p.Currency, self)
+	}
 	for _, s := range sources {
 		fmt.Fprintln(w, "hosted API prices: "+s)
 	}
 }
+
+// hostedShown is how many hosted APIs the text output writes a line for
+// (writeHosted): the cheapest, the ones a self-hosted plan competes with.
+const hostedShown = 3
 
 // writeCSV writes the table as CSV, each text cell through the page's
 // export rule (page.CSVCell): a cell a spreadsheet would run as a formula
