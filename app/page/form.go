@@ -1,6 +1,7 @@
 package page
 
 import (
+	"math"
 	"slices"
 	"strconv"
 
@@ -291,6 +292,16 @@ func FieldMode(f Field) string {
 	return "numeric"
 }
 
+// ttftDefault is the TTFT field's placeholder, the planner's target for
+// the job's prompt where the field is empty (planner.Request.DefaultTTFT)
+// in milliseconds, and the line under the field that says its rule and
+// source.
+func (b *viewBuilder) ttftDefault() (placeholder, where string) {
+	s, prompt := PlanRequest(b.in.Job).DefaultTTFT()
+	ms := math.Round(1000 * s)
+	return strconv.FormatFloat(ms, 'f', 0, 64), Fill(b.t(MsgTTFTDefault), b.l.Count(int64(ms)), b.l.Count(int64(prompt)))
+}
+
 // formField is field f as a select (when it has choices) or a text box,
 // or with ok false when the state hides it.
 func (b *viewBuilder) formField(f Field, label MsgKey, kind FieldKind) (FieldView, bool) {
@@ -313,6 +324,9 @@ func (b *viewBuilder) formField(f Field, label MsgKey, kind FieldKind) (FieldVie
 	}
 	if f == FieldAttnKernel {
 		v.Where = b.t(MsgAttnKernelHelp) // which stack runs which kernel, and its speed
+	}
+	if f == FieldTTFT {
+		v.Placeholder, v.Where = b.ttftDefault()
 	}
 	if !in.Errs[f].OK() {
 		v.Err = b.l.ErrText(in.Errs[f])

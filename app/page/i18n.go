@@ -271,6 +271,7 @@ const (
 	MsgRPS
 	MsgTTFTTarget
 	MsgTPOTTarget
+	MsgTTFTDefault
 	MsgSLOStat
 	MsgSLOMean
 	MsgSLOMedian
@@ -783,6 +784,7 @@ var messagesEN = [NMsgs]string{
 	MsgRPS:                   "Requests per second (serving; empty = off)",
 	MsgTTFTTarget:            "Time to first token target, ms",
 	MsgTPOTTarget:            "Time per output token target, ms",
+	MsgTTFTDefault:           "empty: %s ms, the default for %s-token prompts: 2 s, or 0.2 s per 1,000 prompt tokens where longer (an estimate after MLPerf Inference's server TTFT limits: 2 s for prompts up to 3,136 tokens, 6 s up to 20,000); 0: no target",
 	MsgSLOStat:               "Latency targets at",
 	MsgSLOMean:               "mean",
 	MsgSLOMedian:             "p50 (median)",
@@ -1277,6 +1279,7 @@ var MessagesRU = [NMsgs]string{
 	MsgRPS:                   "Запросов в секунду (сервинг; пусто — выкл.)",
 	MsgTTFTTarget:            "Цель по времени до первого токена, мс",
 	MsgTPOTTarget:            "Цель по времени на токен ответа, мс",
+	MsgTTFTDefault:           "пусто: %s мс, по умолчанию для промптов в %s токенов: 2 с или 0,2 с на 1000 токенов промпта, если это дольше (оценка по серверным лимитам TTFT MLPerf Inference: 2 с для промптов до 3136 токенов, 6 с до 20 000); 0: без цели",
 	MsgSLOStat:               "Статистика целей задержки",
 	MsgSLOMean:               "среднее",
 	MsgSLOMedian:             "p50 (медиана)",
@@ -1771,6 +1774,7 @@ var messagesZH = [NMsgs]string{
 	MsgRPS:                   "每秒请求数（推理服务；留空为关闭）",
 	MsgTTFTTarget:            "首 token 时间目标（毫秒）",
 	MsgTPOTTarget:            "每个输出 token 时间目标（毫秒）",
+	MsgTTFTDefault:           "留空：%s 毫秒，即 %s token 提示词的默认值：2 秒，提示词较长时按每 1,000 token 0.2 秒（估计值，依据 MLPerf Inference 服务器场景的 TTFT 上限：提示词最长 3,136 token 时为 2 秒，最长 20,000 时为 6 秒）；0：不设目标",
 	MsgSLOStat:               "延迟目标按",
 	MsgSLOMean:               "均值",
 	MsgSLOMedian:             "p50（中位数）",

@@ -120,7 +120,10 @@ type Job struct {
 	Sort            SortOrder
 	Units           Unit
 	// Serving: a request rate (0: not set) and latency targets in seconds.
+	// TTFTByDefault: the TTFT field is empty, and the plan holds the
+	// planner's default for the prompt (planner.Workload.TTFTByDefault).
 	RPS, TTFT, TPOT float64
+	TTFTByDefault   bool
 	// SLOStat is the statistic over the requests TTFT and TPOT bound.
 	SLOStat planner.SLOStat
 	// Eff overrides the estimator's efficiencies (zero fields: its own).
@@ -345,8 +348,11 @@ func (p *parser) parse() (Job, bool) {
 			j.Curve = &c
 		}
 		// Milliseconds, or a time with its unit (ParseDuration, as
-		// rightsize plan --ttft-p95 and --tpot); 0 is no target.
-		p.duration(FieldTTFT, 1e-3, &j.TTFT)
+		// rightsize plan --ttft-p95 and --tpot); 0 is no target, and an
+		// empty TTFT field the planner's default, as without --ttft-p95.
+		if j.TTFTByDefault = strings.TrimSpace(s[FieldTTFT]) == ""; !j.TTFTByDefault {
+			p.duration(FieldTTFT, 1e-3, &j.TTFT)
+		}
 		p.duration(FieldTPOT, 1e-3, &j.TPOT)
 		j.SLOStat = pj.SLOStat // ParsePlan
 	}

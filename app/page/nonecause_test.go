@@ -144,15 +144,15 @@ func TestNoneCauseFromTheFirstPlan(t *testing.T) {
 }
 
 // TestEmptyAnswerNamesTheLatencyFloor: Llama 3.1 70B served at 0.2 req/s
-// with 130,000-token prompts and the default 2 s TTFT target fits
-// nowhere: the offers that hold it miss the target, the rest are too
+// with 130,000-token prompts and a 2 s TTFT target (the field's, set:
+// its default for such prompts is 26 s) fits nowhere: the offers that hold it miss the target, the rest are too
 // small, so no one reason refuses every offer. The answer says what the
 // fastest offer reaches against the target and what to change, in each
 // language, not "change the GPU count, precision or model".
 func TestEmptyAnswerNamesTheLatencyFloor(t *testing.T) {
 	cat := catalog.Default()
 	pr := NewPrices(cat, nil)
-	st := ParseFragment("m=llama-3.1-70b&rps=0.2&s=131072&out=1000", DefaultState)
+	st := ParseFragment("m=llama-3.1-70b&rps=0.2&s=131072&out=1000&ttft=2000", DefaultState)
 	d := Derive(st, nil, pr, nil, "")
 	out := RunPlan(d.Job, pr)
 	if len(out.Cands) != 0 || !out.HasCause || !out.Cause.Latency || out.Cause.Why.Key != "none.latency" {

@@ -208,6 +208,7 @@ func PlanRequest(j Job) planner.Request {
 		w = planner.Workload{Kind: planner.Training, TrainTokens: j.Tokens, GlobalBatchTokens: GlobalBatchTokens(j.In)}
 	case j.RPS > 0:
 		w.Kind, w.RequestsPerSecond, w.TTFTP95Seconds, w.TPOTSeconds = planner.Serving, j.RPS, j.TTFT, j.TPOT
+		w.TTFTByDefault = j.TTFTByDefault
 		w.SLOStat = j.SLOStat
 		if j.Mix != nil {
 			// Planned at the mix's means; the launch's context length
@@ -228,6 +229,7 @@ func PlanRequest(j Job) planner.Request {
 		// at the job's GPUs.
 		in.Schedule.VirtualStages = 0
 	}
+	// The TTFT target in effect, which the load chart draws too.
 	return planner.Request{
 		Input: in, ZeROOpen: j.ZeROAuto, EngineOpen: j.EngineOpen, Workload: w, Pricing: j.Pricing, Currency: j.Currency,
 		Filters: j.Filters, Assumptions: planner.Assumptions{
@@ -236,7 +238,7 @@ func PlanRequest(j Job) planner.Request {
 			UnknownNetworks: j.UnknownNetworks,
 		},
 		FreshnessDays: j.FreshnessDays,
-	}
+	}.WithDefaultTTFT()
 }
 
 // hostedAPIs are the hosted APIs to compare a serving or batch plan with: the

@@ -196,9 +196,10 @@ func newDefaultState() ViewState {
 	s[FieldModel], s[FieldGPU], s[FieldOutput], s[FieldRequests] = "llama-3.1-8b", "h100-sxm", "512", "100000"
 	s[FieldLang], s[FieldUnits], s[FieldSort] = "en", "GiB", "vram"
 	// Serving targets (used once a request rate is set), the planner's
-	// defaults: first token within 2 s, then 10 tokens/s per user or
-	// better.
-	s[FieldTTFT] = strconv.FormatFloat(1000*planner.DefaultTTFTSeconds, 'g', -1, 64)
+	// defaults: 10 tokens/s per user or better; the first token's target
+	// left empty is the planner's default for the job's prompt
+	// (planner.DefaultTTFT: 2 s, longer for long prompts), which the
+	// field's placeholder shows.
 	s[FieldTPOT] = strconv.FormatFloat(1000*planner.DefaultTPOTSeconds, 'g', -1, 64)
 	return s
 }

@@ -55,8 +55,11 @@ type estimateJob struct {
 //	                    bound (--slo-stat: mean | p50 | p90 | p95 | p99);
 //	                    absent for training and batch
 //	ttft_target_seconds, tpot_target_seconds  serving: the targets held at
-//	                    slo_stat (--ttft-p95, --tpot; default 2 s and
+//	                    slo_stat (--ttft-p95, --tpot; default 2 s, or
+//	                    0.2 s per 1,000 prompt tokens where longer, and
 //	                    100 ms, the page's too); absent: none (0)
+//	ttft_target_from    serving: "user" (--ttft-p95 given) or "default"
+//	ttft_target_source  serving, the default's: its rule and source
 //	checkpoint_bytes    training: trainable weights + optimizer states, bytes
 //	considered, fitting offers planned after the filters, and those that fit
 //	notes               assumptions the plan used, English
@@ -338,7 +341,7 @@ var planFlags = []flagRow{
 	{"global-batch-tokens", "", "training: tokens per optimizer step, e.g. 4M (default: pre-training's published batch for the model's size, 0.5M-4M tokens; fine-tunes one micro-batch per replica, 4×PP with PP)"},
 	sharedFlag(jobspec.Requests, "batch inference: requests in the job, e.g. 1M"),
 	sharedFlag(jobspec.RequestsPerSecond, "online serving: target request rate"),
-	{"ttft-p95", strconv.FormatFloat(plan.DefaultTTFTSeconds, 'g', -1, 64) + "s", "serving SLO: time to first token at --slo-stat (p95 by default), e.g. 1s, 800ms; 0: none"},
+	{"ttft-p95", "", "serving SLO: time to first token at --slo-stat (p95 by default), e.g. 1s, 800ms; 0: none (default: " + ttftDefaultRule + ")"},
 	{"tpot", strconv.FormatFloat(1000*plan.DefaultTPOTSeconds, 'g', -1, 64) + "ms", "serving SLO: time per output token at --slo-stat, e.g. 50ms; 0: none"},
 	sharedFlag(jobspec.SLOStat, "serving: the statistic --ttft-p95 and --tpot bound over the requests: mean|p50|p90|p95|p99"),
 	{"max-utilisation", "0", "serving: cap on each replica's load (0: 0.8)"},
@@ -526,7 +529,10 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 		w.Kind, w.Requests = plan.Batch, requests
 	default:
 		w.Kind, w.RequestsPerSecond = plan.Serving, rps
-		w.TTFTP95Seconds, w.TPOTSeconds = dur("ttft-p95", c.s("ttft-p95")), dur("tpot", c.s("tpot"))
+		w.TPOTSeconds = dur("tpot", c.s("tpot"))
+		if w.TTFTByDefault = c.s("ttft-p95") == ""; !w.TTFTByDefault {
+			w.TTFTP95Seconds = dur("ttft-p95", c.s("ttft-p95"))
+		}
 		w.SLOStat = pj.SLOStat
 		said(jobspec.SLOStat)
 		w.MaxUtilisation = num("max-utilisation")
@@ -603,6 +609,8 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	if len(errs) > 0 {
 		return req, errors.Join(errs...)
 	}
+	// The TTFT target in effect, which the JSON and the table echo.
+	req = req.WithDefaultTTFT()
 	return req, req.Validate()
 }
 
@@ -849,9 +857,13 @@ type planJSON struct {
 	SLOStat  string `json:"slo_stat,omitempty"`
 	// TTFTTargetSeconds and TPOTTargetSeconds are the serving targets the
 	// plan held at slo_stat (--ttft-p95, --tpot; their defaults are
-	// plan.DefaultTTFTSeconds and DefaultTPOTSeconds); 0: none.
+	// plan.DefaultTTFT of the prompt and DefaultTPOTSeconds); 0: none.
+	// TTFTTargetFrom says whose the TTFT target is, "user" or "default",
+	// and TTFTTargetSource the default's rule and source.
 	TTFTTargetSeconds float64  `json:"ttft_target_seconds,omitempty"`
 	TPOTTargetSeconds float64  `json:"tpot_target_seconds,omitempty"`
+	TTFTTargetFrom    string   `json:"ttft_target_from,omitempty"`
+	TTFTTargetSource  string   `json:"ttft_target_source,omitempty"`
 	CheckpointBytes   float64  `json:"checkpoint_bytes,omitempty"`
 	Considered        int      `json:"considered"`
 	Fitting           int      `json:"fitting"`
@@ -894,6 +906,9 @@ type planJSON struct {
 	// fx is the request's FX table, for the table's line on the rows
 	// listed in another currency than the plan's.
 	fx []plan.FXRate
+	// promptTokens is the prompt a default TTFT target was read at, for
+	// the table's targets line.
+	promptTokens float64
 }
 
 // disp is usd in the plan's currency, as the table shows money.
@@ -959,6 +974,11 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 	if req.Workload.Kind == plan.Serving {
 		out.SLOStat = req.Workload.SLOStat.String()
 		out.TTFTTargetSeconds, out.TPOTTargetSeconds = req.Workload.TTFTP95Seconds, req.Workload.TPOTSeconds
+		out.TTFTTargetFrom = "user"
+		if req.Workload.TTFTByDefault {
+			out.TTFTTargetFrom, out.TTFTTargetSource = "default", ttftDefaultRule+"; "+ttftDefaultSource
+			_, out.promptTokens = req.DefaultTTFT()
+		}
 	}
 	for _, x := range req.FX {
 		if x.Currency == res.Currency && x.Currency != "USD" {
@@ -1114,9 +1134,21 @@ func targetsLine(p planJSON) string {
 		}
 		return name + " " + time.Duration(math.Round(s*float64(time.Second)/float64(unit))*float64(unit)).String()
 	}
-	return "targets: " + t("TTFT", p.TTFTTargetSeconds, time.Millisecond) + ", " + t("TPOT", p.TPOTTargetSeconds, 100*time.Microsecond) +
+	ttft := t("TTFT", p.TTFTTargetSeconds, time.Millisecond)
+	if p.TTFTTargetFrom == "default" {
+		ttft += " (the default for " + strconv.FormatFloat(p.promptTokens, 'f', 0, 64) + "-token prompts: " + ttftDefaultRule + ")"
+	}
+	return "targets: " + ttft + ", " + t("TPOT", p.TPOTTargetSeconds, 100*time.Microsecond) +
 		" at " + p.SLOStat + " (--ttft-p95, --tpot, --slo-stat; 0: no target)"
 }
+
+// ttftDefaultRule and ttftDefaultSource say the TTFT target a serving
+// plan holds without --ttft-p95 (plan.DefaultTTFT) and where it comes from.
+var (
+	ttftDefaultRule = strconv.FormatFloat(plan.DefaultTTFTSeconds, 'g', -1, 64) + "s, or " +
+		strconv.FormatFloat(plan.DefaultTTFTSecondsPerKPromptTokens, 'g', -1, 64) + "s per 1,000 prompt tokens where longer"
+	ttftDefaultSource = "an estimate after MLPerf Inference's server-scenario TTFT limits at each benchmark's longest prompt: 2 s for chat-length prompts (1,024 to 3,136 tokens), 3 s for 15,330, 6 s for 20,000 (https://github.com/mlcommons/inference_policies/blob/master/inference_rules.adoc, 2026-07-23)"
+)
 
 func writeTable(w io.Writer, p planJSON) {
 	fmt.Fprintf(w, "%s plan: %d offers considered, %d fit; prices in %s", p.Workload, p.Considered, p.Fitting, p.Currency)

@@ -236,6 +236,7 @@ var English = map[string]string{
 	"note.mem_share":             "SGLang's default --mem-fraction-static leaves no KV cache at attention DP %s; the plan sets %s, as the SGLang DeepSeek-R1 multi-node recipes do (InferenceX, H100)",
 	"note.no_spare":              "one replica at %s%% load serves the whole rate: no spare if it fails (add one for N+1)",
 	"note.ttft_binds":            "the TTFT target sets the replica count: one prompt alone takes %s s to its first token, %s%% of the %s s target, so each replica runs at %s%% load; a longer target serves more on each",
+	"note.ttft_default_relax":    "the TTFT target is the default, %s s for %s-token prompts (2 s, or 0.2 s per 1,000 prompt tokens where longer, after MLPerf Inference's server limits), and it sets the cheapest pick's replica count: %s at %s; at a TTFT of %s s — %s× one prompt's prefill there — the cheapest is %s at %s. Set the TTFT your users accept",
 	"note.tpot_binds":            "the TPOT target sets the replica count: one sequence alone decodes at %s s per token, %s%% of the %s s target, so each replica runs at %s%% load; a longer target serves more on each",
 	"note.serving_engine":        "serving assumes continuous batching (vLLM)",
 	"note.bf16_states_zero":      "bf16 optimizer states are a distributed optimizer's: the plan searches ZeRO 1 to 3 only (a ZeRO stage given is kept)",

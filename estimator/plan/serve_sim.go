@@ -109,11 +109,15 @@ func (m *simMemo) run(rate float64) (sim.Result, error) {
 // and TPOT are floors under the p95s of any replica count: an SLO below
 // them is met by no count.
 func (m *simMemo) idle() (sim.Result, bool) {
-	c := m.cfg
-	c.Load.Requests, c.Load.Concurrency, c.Load.RatePerSecond = 1, 1, 0
 	m.yield()
-	res, err := sim.Run(c)
+	res, err := idleRun(m.cfg)
 	return res, err == nil
+}
+
+// idleRun is c's run of one request on an empty replica (simMemo.idle).
+func idleRun(c sim.Config) (sim.Result, error) {
+	c.Load.Requests, c.Load.Concurrency, c.Load.RatePerSecond = 1, 1, 0
+	return sim.Run(c)
 }
 
 // floor is why no replica count of sc meets the SLOs in the simulator

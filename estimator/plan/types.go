@@ -187,6 +187,13 @@ type Workload struct {
 	TTFTP95Seconds    float64
 	TPOTSeconds       float64
 	SLOStat           SLOStat
+	// TTFTByDefault: the user set no TTFT target, and the plan holds
+	// DefaultTTFT of the request's prompt (Request.WithDefaultTTFT sets
+	// TTFTP95Seconds to it; the planner does so itself, and a daily
+	// fleet's classes of requests each hold their own prompt's). Where
+	// that default sets the cheapest pick's replica count, the plan's
+	// notes say what a longer target would buy (note.ttft_default_relax).
+	TTFTByDefault bool
 	// MaxUtilisation caps each replica's load as a share of its raw
 	// capacity (0: DefaultMaxUtilisation).
 	MaxUtilisation float64
