@@ -993,8 +993,11 @@ func (p *planner) finish(o *Offer, r *Row, spotGrow bool) {
 		// unannounced (catalog/launch's training emitters judge by
 		// TrainStack too).
 		in := p.in
-		in.TP, in.PP, in.ZeRO, in.EP = r.TP, r.PP, r.ZeRO, max(r.EP, p.in.EP)
+		in.TP, in.PP, in.ZeRO, in.EP, in.CP = r.TP, r.PP, r.ZeRO, max(r.EP, p.in.EP), max(r.CP, p.in.CP)
 		r.Notes = append(slices.Clip(r.Notes), p.stackNote(in))
+		if r.wide.Key != "" {
+			r.Notes = append(r.Notes, r.wide)
+		}
 		if r.idle != nil {
 			r.Notes = append(r.Notes, p.idleNote(r))
 		}
