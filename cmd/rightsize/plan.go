@@ -136,7 +136,8 @@ type estimateJob struct {
 //	                    checkpoints; as estimate's job_seconds_with_overhead)
 //	                    plus the start-up; batch: without interruptions
 //	goodput             training: the share of the run's wall time in steps
-//	                    (1 − 10% × GPUs / 16,384, Llama 3 §3.3.4; an estimate)
+//	                    (--goodput, else 1 − 10% × GPUs / 16,384, Llama 3
+//	                    §3.3.4; an estimate)
 //	billed_hours        training/batch: the hours each instance is billed for
 //	                    job_hours, in the offer's billing units (whole hours
 //	                    on an hourly-billed offer; AWS: 60 s at least)
@@ -580,6 +581,7 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	a.UnknownNetworks = pj.UnknownNetworks
 	a.Efficiency = job.eff
 	a.CheckpointWriteBytesPerSecond, a.RestartSeconds = pj.CkptWriteBytesPerSecond, pj.RestartSeconds
+	a.Goodput = num("goodput") // a training run's, as rightsize estimate --goodput reads it
 	said(jobspec.CheckpointWrite)
 	said(jobspec.Restart)
 	// Hosted APIs: the user's price when given, else the catalog's dated,

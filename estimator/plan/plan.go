@@ -202,6 +202,9 @@ func (r Request) Validate() error {
 			errs = append(errs, bad(e.name, e.v, "want a fraction in (0, 1] (0: default)"))
 		}
 	}
+	if g := a.Goodput; !(g >= 0 && g <= 1) {
+		errs = append(errs, bad("goodput", g, "want a share in (0, 1] (0: estimated from the GPU count)"))
+	}
 	f := r.Filters
 	if !okNonNeg(f.BudgetUSD) {
 		errs = append(errs, bad("budget", f.BudgetUSD, "want an amount ≥ 0"))

@@ -1025,9 +1025,13 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 	// trained from the moment it was rented, and came out the cheapest
 	// way to fine-tune 70B on 1B tokens.
 	// The whole run: the steps over the goodput its GPUs keep through
-	// interruptions, restarts and checkpoints (estimator.RunSeconds and
-	// TrainGoodput, as rightsize estimate's job_seconds_with_overhead).
-	r.Goodput = estimator.TrainGoodput(in.GPUs)
+	// interruptions, restarts and checkpoints (estimator.RunSeconds, at
+	// the user's Assumptions.Goodput or TrainGoodput's estimate, as
+	// rightsize estimate's job_seconds_with_overhead).
+	r.Goodput = p.req.Assumptions.Goodput
+	if !(r.Goodput > 0) {
+		r.Goodput = estimator.TrainGoodput(in.GPUs)
+	}
 	r.JobSeconds = estimator.Finite(p.startUpSeconds() + estimator.RunSeconds(tokens/tps, r.Goodput))
 }
 
