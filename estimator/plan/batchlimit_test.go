@@ -101,3 +101,35 @@ func TestFixedLayoutPastTheBatch(t *testing.T) {
 		t.Errorf("cheapest %d, %d rows refused for the batch", res.Cheapest, short)
 	}
 }
+
+// TestFewestInstancesPastTheBatch: a global batch of 4 sequences has
+// fewer sequences than an 8-GPU instance has data-parallel ranks at TP 1,
+// so every 8-GPU offer whose memory holds the model at TP 1 was refused
+// (fit.batch_short): Verda's 8 × B200 among them. The same instance runs
+// the batch as fewer, wider replicas (TP, PP, CP), timed: those offers
+// now fit, none with more than 4 replicas, and say why.
+func TestFewestInstancesPastTheBatch(t *testing.T) {
+	req, offers := scaleOutRequest(t, "llama-3.1-8b", estimator.Pretrain, 1e9)
+	req.Input.Seq = 4096
+	req.Workload.GlobalBatchTokens = 4 * 4096
+	res := mustPlan(t, req, offers, plan.Options{})
+	b200 := false
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		if !r.Fits {
+			continue
+		}
+		if r.DP*req.Input.Batch > 4 {
+			t.Errorf("%s ×%d: %d replicas on a 4-sequence batch", r.Offer.ID, r.Instances, r.DP)
+		}
+		if r.Offer.ID == "verda-8b200.240v" && r.ScaledFrom == 0 {
+			b200 = true
+			if !hasNote(r, "note.batch_wider") || r.TP*r.PP*max(r.CP, 1) < 2 || int(r.GPUs) != r.DP*r.TP*r.PP*max(r.CP, 1) {
+				t.Errorf("%s: %d replicas of TP %d × PP %d × CP %d on %v GPUs, notes %v", r.Offer.ID, r.DP, r.TP, r.PP, r.CP, r.GPUs, r.Notes)
+			}
+		}
+	}
+	if !b200 {
+		t.Error("Verda's 8 × B200 does not run a 4-sequence batch")
+	}
+}

@@ -411,7 +411,16 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 		return
 	}
 	_, hw := p.slice(o)
+	wide := false
+	if !p.req.FixedParallelism && p.trainBatch(s.in).Short() {
+		// The fewest instances that hold the job have more replicas
+		// than its batch feeds: fewer, wider ones on the same GPUs.
+		s, wide = p.fitBatch(o, hw, s)
+	}
 	p.trainTime(o, hw, s, r)
+	if wide && r.Fits {
+		r.wide = p.wideNote(s.in, r)
+	}
 	if p.req.FixedParallelism {
 		if r.Fits && s.res.Headroom < marginOf(s.in.UsableBytes()) {
 			r.Notes = append(r.Notes, Reason{Key: "note.inside_margin", Args: []any{s.res.Headroom.GiB(), 100 * trainMemoryMargin}})
@@ -917,6 +926,58 @@ func (p *planner) wider(o *Offer, hw estimator.Hardware, s trainShape, r Row, ca
 	return best, bestRow, found
 }
 
+// fitBatch is shape s, whose data-parallel replicas × micro-batch exceed
+// its global batch's sequences (a layout no stack starts), on the same
+// instances with fewer replicas of more GPUs each: the fastest layout
+// the step model times whose TP (inside the NVLink domain, tpTop), PP
+// and CP are at least s's, that fits, runs on a stack, and steps no more
+// than the job's batch (wider's splits, at the same GPUs). s itself, and
+// false, where none does; trainTime then refuses it (fit.batch_short).
+// A global batch of 4 sequences on an 8-GPU instance: 4 replicas of TP 2.
+func (p *planner) fitBatch(o *Offer, hw estimator.Hardware, s trainShape) (trainShape, bool) {
+	if p.dataParallel {
+		return s, false
+	}
+	g := p.req.Workload.GlobalBatchTokens
+	if g == 0 {
+		g = estimator.DefaultGlobalBatchTokens(s.in)
+	}
+	gpus, top, layers := s.in.GPUs, p.tpTop(o), max(s.in.Arch.Layers, 1)
+	var best trainShape
+	var bestRow, nr Row
+	found := false
+	for tp := max(s.in.TP, 1); tp <= top; tp *= 2 {
+		for pp := max(s.in.PP, 1); pp <= layers && tp*pp <= gpus; pp *= 2 {
+			for cp := max(s.in.CP, 1); tp*pp*cp <= gpus; cp *= 2 {
+				if gpus%(tp*pp*cp) != 0 || s.in.Seq%cp != 0 {
+					continue
+				}
+				c := s
+				c.in.TP, c.in.PP, c.in.CP = tp, pp, cp
+				if cp == 1 {
+					c.in.CP = s.in.CP
+				}
+				p.opts.yield() // a layout's search (Options.Yield)
+				if p.trainBatch(c.in).Short() || !p.fitShape(&c) {
+					continue
+				}
+				nr = Row{}
+				p.trainTime(o, hw, c, &nr)
+				if !nr.Fits || g > 0 && tokensPerStep(&nr, p.req.Workload.TrainTokens) > g*(1+1e-9) {
+					continue
+				}
+				if !found || nr.JobSeconds < bestRow.JobSeconds {
+					best, bestRow, found = c, nr, true
+				}
+			}
+		}
+	}
+	if !found {
+		return s, false
+	}
+	return best, true
+}
+
 // fineTuneDefaultBatch reports whether the job is a fine-tune whose
 // user named no global batch: its scaled-out fleets stop at
 // fineTuneGlobalSequences (batchCap).
@@ -939,12 +1000,12 @@ const (
 // (estimator.DefaultGlobalBatchTokens: the default batch grows to fill
 // the pipeline, which a larger batch than the run's is not).
 func (p *planner) wideNote(in estimator.Input, r *Row) Reason {
-	seqs := math.Round(p.trainBatch(in).Global)
-	per := float64(max(in.Batch, 1))
+	seqs := int(math.Round(p.trainBatch(in).Global))
+	per := max(in.Batch, 1)
 	if p.req.Workload.GlobalBatchTokens == 0 && in.PP > 1 {
-		per *= float64(in.PP)
+		per *= in.PP
 	}
-	most := int(math.Floor(seqs/per + 1e-9))
+	most := seqs / per
 	split := max(in.TP, 1) * max(in.PP, 1) * max(in.CP, 1)
 	return Reason{Key: "note.batch_wider", Args: []any{seqs, most, r.DP, split, max(in.TP, 1), max(in.PP, 1), max(in.CP, 1)}}
 }
