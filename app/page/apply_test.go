@@ -8,7 +8,7 @@ import (
 // DeepSeek-R1 on SGLang at 100 requests/s gives the job the row's whole
 // layout (attention DP and EP inside each copy), so the page's estimate
 // is the row's; applying a TP-only row resets a layout the job had; a
-// training plan leaves the job's EP.
+// training plan leaves the job's EP and sets its CP.
 func TestWithPlanCarriesTheLayout(t *testing.T) {
 	_, in, _ := pageOf(t, "m=deepseek-r1&p=fp8&e=sglang&rps=100&s=2048&out=1024&ttft=2000&tpot=50&g=b200", nil)
 	x, ok := in.Plan.Best("b200")
@@ -34,5 +34,13 @@ func TestWithPlanCarriesTheLayout(t *testing.T) {
 	s[FieldEP] = "4"
 	if s = s.WithPlan("h100-sxm", Plan{GPUs: 16, TP: 2, PP: 1, ZeRO: 1}, true); s[FieldEP] != "4" || s[FieldZeRO] != "1" || s[FieldGPUs] != "16" {
 		t.Errorf("a training row: ep %s zero %s gpus %s", s[FieldEP], s[FieldZeRO], s[FieldGPUs])
+	}
+	// A training row past its global batch splits each sequence (CP):
+	// the job takes it, and a later row without CP resets it.
+	if s = s.WithPlan("h200-sxm", Plan{GPUs: 2048, TP: 2, PP: 1, ZeRO: 1, CP: 4}, true); s[FieldCP] != "4" || s[FieldTP] != "2" {
+		t.Errorf("a CP row: cp %q tp %s", s[FieldCP], s[FieldTP])
+	}
+	if s = s.WithPlan("h200-sxm", Plan{GPUs: 256, TP: 1, PP: 1, ZeRO: 1}, true); s[FieldCP] != "1" {
+		t.Errorf("a row without CP left cp %q", s[FieldCP])
 	}
 }

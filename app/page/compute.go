@@ -34,6 +34,10 @@ const paretoPoints = 40
 // Plan is how a job uses its GPUs: the count and the split.
 type Plan struct {
 	GPUs, TP, PP, ZeRO int
+	// CP is a training job's context-parallel degree (estimator.Input.CP,
+	// planner.Row.CP): each sequence split over CP GPUs of a replica; 0:
+	// none.
+	CP int
 	// AttnDP and EP are an inference copy's layout inside its TP GPUs:
 	// attention data-parallel ranks and the GPUs its routed experts
 	// spread over (estimator.Input.DP and EP, planner.Row.AttnDP and
@@ -46,16 +50,18 @@ func PlanOf(in estimator.Input) Plan {
 	p := Plan{GPUs: in.GPUs, TP: in.TP, PP: in.PP, ZeRO: in.ZeRO}
 	if !in.Task.Training() {
 		p.AttnDP, p.EP = layoutDegree(in.DP), layoutDegree(in.EP)
+	} else {
+		p.CP = layoutDegree(in.CP)
 	}
 	return p
 }
 
 // RowPlan is the split of a planner row.
 func RowPlan(r *planner.Row) Plan {
-	return Plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO, AttnDP: layoutDegree(r.AttnDP), EP: layoutDegree(r.EP)}
+	return Plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO, CP: layoutDegree(r.CP), AttnDP: layoutDegree(r.AttnDP), EP: layoutDegree(r.EP)}
 }
 
-// layoutDegree is an attention-DP or EP degree, 0 for none (0 or 1).
+// layoutDegree is an attention-DP, EP or CP degree, 0 for none (0 or 1).
 func layoutDegree(n int) int {
 	if n > 1 {
 		return n

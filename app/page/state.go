@@ -439,16 +439,21 @@ var errConfigTooBig = errors.New("config in the link is larger than 256 KiB")
 // plan also sets the attention-DP and EP layout inside each copy (the
 // planner's row names it, TP-only rows as 1), so the page's estimate and
 // launch settings are the row's; a training plan leaves the job's EP,
-// which its rows do not choose.
+// which its rows do not choose, and sets its context parallelism where
+// the row splits the sequence or the job named one (a row past the
+// global batch may take CP: planner.Row.CP).
 func (s ViewState) WithPlan(gpu string, p Plan, training bool) ViewState {
 	s[FieldGPU] = gpu
 	s[FieldGPUs] = strconv.Itoa(p.GPUs)
 	s[FieldTP] = strconv.Itoa(max(1, p.TP))
 	s[FieldPP] = strconv.Itoa(max(1, p.PP))
 	s[FieldZeRO] = strconv.Itoa(p.ZeRO)
-	if !training {
+	switch {
+	case !training:
 		s[FieldDP] = strconv.Itoa(max(1, p.AttnDP))
 		s[FieldEP] = strconv.Itoa(max(1, p.EP))
+	case p.CP > 1 || s[FieldCP] != "":
+		s[FieldCP] = strconv.Itoa(max(1, p.CP))
 	}
 	return s
 }

@@ -241,7 +241,8 @@ var (
 
 // SplitText says how the GPUs are used: tensor-parallel degree, the
 // attention data-parallel ranks and expert-parallel GPUs inside it (as
-// the CLI's table writes them: attn-DP, EP), pipeline stages and
+// the CLI's table writes them: attn-DP, EP), pipeline stages, a
+// training job's context-parallel split of each sequence (CP) and
 // data-parallel copies (with the ZeRO stage that shards them). The
 // abbreviations are the engines' own in every language.
 func SplitText(p Plan) string {
@@ -258,7 +259,10 @@ func SplitText(p Plan) string {
 	if p.PP > 1 {
 		parts = append(parts, "PP "+strconv.Itoa(p.PP))
 	}
-	if dp := p.GPUs / max(1, p.TP*p.PP); dp > 1 {
+	if p.CP > 1 {
+		parts = append(parts, "CP "+strconv.Itoa(p.CP))
+	}
+	if dp := p.GPUs / max(1, p.TP*p.PP*max(p.CP, 1)); dp > 1 {
 		d := "DP " + strconv.Itoa(dp)
 		if p.ZeRO > 0 {
 			d += " ZeRO-" + strconv.Itoa(p.ZeRO)

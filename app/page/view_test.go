@@ -308,13 +308,15 @@ func TestSplitText(t *testing.T) {
 	for _, c := range []struct {
 		gpus, tp, pp, zero int
 		want               string
-		adp, ep            int
-	}{{1, 1, 1, 0, "", 0, 0}, {2, 2, 1, 0, "TP 2", 0, 0}, {16, 1, 16, 0, "PP 16", 0, 0}, {8, 1, 1, 3, "DP 8 ZeRO-3", 0, 0},
-		{64, 8, 2, 1, "TP 8 · PP 2 · DP 4 ZeRO-1", 0, 0},
+		adp, ep, cp        int
+	}{{1, 1, 1, 0, "", 0, 0, 0}, {2, 2, 1, 0, "TP 2", 0, 0, 0}, {16, 1, 16, 0, "PP 16", 0, 0, 0}, {8, 1, 1, 3, "DP 8 ZeRO-3", 0, 0, 0},
+		{64, 8, 2, 1, "TP 8 · PP 2 · DP 4 ZeRO-1", 0, 0, 0},
+		// Llama 3.1 8B past its 256-sequence batch: 256 replicas of TP 2 × CP 4.
+		{2048, 2, 1, 1, "TP 2 · CP 4 · DP 256 ZeRO-1", 0, 0, 4},
 		// DeepSeek-R1 on five 8-GPU copies at attention DP 8 and EP 8,
 		// and one copy at EP 8 alone.
-		{40, 8, 1, 0, "TP 8 · attn-DP 8 · EP 8 · DP 5", 8, 8}, {8, 8, 1, 0, "TP 8 · EP 8", 0, 8}} {
-		p := Plan{GPUs: c.gpus, TP: c.tp, PP: c.pp, ZeRO: c.zero, AttnDP: c.adp, EP: c.ep}
+		{40, 8, 1, 0, "TP 8 · attn-DP 8 · EP 8 · DP 5", 8, 8, 0}, {8, 8, 1, 0, "TP 8 · EP 8", 0, 8, 0}} {
+		p := Plan{GPUs: c.gpus, TP: c.tp, PP: c.pp, ZeRO: c.zero, AttnDP: c.adp, EP: c.ep, CP: c.cp}
 		if got := SplitText(p); got != c.want {
 			t.Errorf("%+v: %q, want %q", c, got, c.want)
 		}

@@ -65,7 +65,11 @@ func TestRefusals(t *testing.T) {
 	pretrain.Input.Task = estimator.Pretrain
 	fsdpOpt := train // OffloadOptimizer
 	ep := trainRow
-	ep.EP = 8 // a MoE plan with its experts over 8 of the DP ranks
+	ep.EP = 8      // a MoE plan with its experts over 8 of the DP ranks
+	cp := trainRow // each sequence over 2 GPUs (a fleet past its global batch)
+	cp.CP, cp.DP = 2, 4
+	fsdpCP := cp // CP with the parameters sharded: torchtitan's FSDP2 + CP
+	fsdpCP.TP, fsdpCP.DP, fsdpCP.ZeRO = 2, 2, 3
 	unfit := serveRow
 	unfit.Fits = false
 	for _, c := range []struct {
@@ -88,6 +92,8 @@ func TestRefusals(t *testing.T) {
 		{"deepspeed with EP", launch.DeepSpeed, train, ep, "splits the experts over EP 8 ranks; DeepSpeed ZeRO and FSDP configs here have no expert parallelism", launch.ErrModelParallel},
 		{"fsdp with EP", launch.FSDP, train, ep, "--expert-model-parallel-size", launch.ErrModelParallel},
 		{"skypilot training with EP", launch.SkyPilot, train, ep, "no expert parallelism", launch.ErrModelParallel},
+		{"deepspeed with CP", launch.DeepSpeed, train, cp, "TP 1 × PP 1 × CP 2 at ZeRO-", launch.ErrModelParallel},
+		{"fsdp with CP at ZeRO-3", launch.FSDP, pretrain, fsdpCP, "--parallelism.pipeline_parallel_degree 1 --parallelism.context_parallel_degree 2)", launch.ErrModelParallel},
 		{"fsdp with optimizer offload", launch.FSDP, fsdpOpt, trainRow, "FSDP cannot", launch.ErrOptimizerOnly},
 		{"unfit row", launch.VLLM, serve, unfit, "does not fit", launch.ErrUnfit},
 		{"bad kind", launch.Kind(99), serve, serveRow, "want vllm, sglang, trtllm, fsdp, deepspeed, skypilot", launch.ErrUnknownKind},

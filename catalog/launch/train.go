@@ -26,10 +26,11 @@ type trainShape struct {
 // 4 × PP micro-batches, 1 without pipeline stages).
 func (e *emitter) train() (trainShape, error) {
 	r := e.row
-	if r.TP > 1 || r.PP > 1 {
+	cp := max(r.CP, e.in.CP, 1)
+	if r.TP > 1 || r.PP > 1 || cp > 1 {
 		// The stack that runs the split is the planner's judge's
 		// (plan.TrainStack), named in the plan's note up front:
-		// Megatron-LM and NeMo split the model by TP and PP with their
+		// Megatron-LM and NeMo split the model by TP, PP and CP with their
 		// distributed optimizer, which shards the optimizer states only
 		// (ZeRO-1); a plan that also shards gradients or parameters
 		// (ZeRO-2/3) is FSDP2 with tensor and pipeline parallelism, as
@@ -37,18 +38,25 @@ func (e *emitter) train() (trainShape, error) {
 		// --parallelism.tensor_parallel_degree, pipeline_parallel_degree
 		// and data_parallel_shard_degree, torchtitan/config).
 		in := e.in
-		in.TP, in.PP, in.ZeRO, in.EP = r.TP, r.PP, r.ZeRO, max(r.EP, e.in.EP)
+		in.TP, in.PP, in.ZeRO, in.EP, in.CP = r.TP, r.PP, r.ZeRO, max(r.EP, e.in.EP), cp
+		split, cpFlag := "TP "+itoa(r.TP)+" × PP "+itoa(r.PP), ""
+		if cp > 1 {
+			// torchtitan/config/job_config.py, Parallelism:
+			// context_parallel_degree; Megatron-LM --context-parallel-size.
+			split += " × CP " + itoa(cp)
+			cpFlag = " --parallelism.context_parallel_degree " + itoa(cp)
+		}
 		var where string
 		switch plan.TrainStack(in) {
 		case plan.StackMegatron:
 			where = "run it with Megatron-LM or NeMo"
 		case plan.StackTorchtitan:
 			where = "run it with torchtitan (FSDP2 with --parallelism.tensor_parallel_degree " + itoa(r.TP) +
-				" --parallelism.pipeline_parallel_degree " + itoa(r.PP) + "), as Megatron-LM's distributed optimizer shards optimizer states only (ZeRO-1)"
+				" --parallelism.pipeline_parallel_degree " + itoa(r.PP) + cpFlag + "), as Megatron-LM's distributed optimizer shards optimizer states only (ZeRO-1)"
 		default:
 			where = "no training stack runs it (Megatron-LM's distributed optimizer shards optimizer states only, ZeRO-1; torchtitan pre-trains Llama 3, Qwen3 and DeepSeek-V3 only; a QLoRA base shards data-parallel only): plan with --zero 1 or without --tp"
 		}
-		return trainShape{}, e.fail(ErrModelParallel, "the plan splits the model by TP "+itoa(r.TP)+" × PP "+itoa(r.PP)+
+		return trainShape{}, e.fail(ErrModelParallel, "the plan splits the model by "+split+
 			" at ZeRO-"+itoa(r.ZeRO)+"; DeepSpeed ZeRO and FSDP configs here are data-parallel only: "+where)
 	}
 	if ep := max(r.EP, e.in.EP); ep > 1 {
@@ -59,9 +67,6 @@ func (e *emitter) train() (trainShape, error) {
 		// the experts does not fit as launched.
 		return trainShape{}, e.fail(ErrModelParallel, "the plan splits the experts over EP "+itoa(ep)+
 			" ranks; DeepSpeed ZeRO and FSDP configs here have no expert parallelism: run it with Megatron-LM or NeMo (--expert-model-parallel-size)")
-	}
-	if e.in.CP > 1 {
-		return trainShape{}, e.fail(ErrModelParallel, "the plan splits the sequence over CP "+itoa(e.in.CP)+" GPUs, which these configs do not set up")
 	}
 	s := trainShape{nodes: max(r.Instances, 1), perNode: e.gpusPerInstance()}
 	s.dp = max(r.DP, 1)

@@ -32,7 +32,7 @@ const (
 // another they would be ignored without a word.
 var workloadFlags = map[plan.Kind][]string{
 	plan.Serving:  {"requests-per-second", "ttft-p95", "tpot", "slo-stat", "max-utilisation", "api-input-price", "api-output-price"},
-	plan.Training: {"train-tokens", "epochs", "dataset-tokens", "global-batch-tokens", "checkpoint-write"},
+	plan.Training: {"train-tokens", "epochs", "dataset-tokens", "global-batch-tokens", "checkpoint-write", "goodput"},
 	plan.Batch:    {"requests"},
 }
 
@@ -47,7 +47,6 @@ var planIgnored = []struct {
 }{
 	{[]string{"num-requests", "range-ratio", "first-wave-seconds", "steady-state"}, "which sizes each offer on its own simulated runs (rightsize estimate and simulate take them)"},
 	{[]string{"vram"}, "which takes each offer's GPU memory (--usable-vram gives a measured figure)"},
-	{[]string{"goodput"}, "which times a job's training steps and prices spot reclaims and checkpoints on its own (rightsize estimate reports a whole run's GPU-hours at --goodput)"},
 }
 
 // checkPlanFlags reports the plan flags set that the workload ignores,

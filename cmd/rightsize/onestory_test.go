@@ -15,6 +15,7 @@ import (
 	"rightsize/app/page"
 	"rightsize/app/page/jobspec"
 	"rightsize/estimator"
+	"rightsize/estimator/plan"
 )
 
 // TestPageAgreesWithCLI runs a matrix of jobs through `rightsize estimate
@@ -529,6 +530,13 @@ func TestWholeRunAgreesWithCLI(t *testing.T) {
 	}
 	if n == 0 {
 		t.Error("no 2,048-GPU plan row")
+	}
+	// --goodput reaches the plan as it reaches the estimate: the whole
+	// run is the steps over it (the plan's start-up added).
+	ask := []string{"--model", "llama-3.1-8b", "--task", "train", "--gpu", "h100-sxm", "--gpus", "8", "--train-tokens", "10B", "--goodput", "0.8"}
+	est := perfOf(estJSON(t, ask...))
+	if r := planJSONOf(t, ask...).Rows[0]; r.Goodput != 0.8 || !same(r.JobHours*3600-plan.DefaultRestartSeconds, est["job_seconds_with_overhead"].(float64)) {
+		t.Errorf("plan --goodput 0.8: goodput %v, %v h; estimate's whole run %v s", r.Goodput, r.JobHours, est["job_seconds_with_overhead"])
 	}
 	bad := []string{"--model", "llama-3.1-8b", "--task", "train", "--gpu", "h100-sxm", "--gpus", "16384", "--seq", "8192", "--train-tokens", "15T"}
 	_, _, errs := runEst(t, bad...)

@@ -139,7 +139,8 @@ type estimateJob struct {
 //	                    checkpoints; as estimate's job_seconds_with_overhead)
 //	                    plus the start-up; batch: without interruptions
 //	goodput             training: the share of the run's wall time in steps
-//	                    (1 − 10% × GPUs / 16,384, Llama 3 §3.3.4; an estimate)
+//	                    (--goodput, else 1 − 10% × GPUs / 16,384, Llama 3
+//	                    §3.3.4; an estimate)
 //	billed_hours        training/batch: the hours each instance is billed for
 //	                    job_hours, in the offer's billing units (whole hours
 //	                    on an hourly-billed offer; AWS: 60 s at least)
@@ -586,6 +587,7 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	a.UnknownNetworks = pj.UnknownNetworks
 	a.Efficiency = job.eff
 	a.CheckpointWriteBytesPerSecond, a.RestartSeconds = pj.CkptWriteBytesPerSecond, pj.RestartSeconds
+	a.Goodput = num("goodput") // a training run's, as rightsize estimate --goodput reads it
 	said(jobspec.CheckpointWrite)
 	said(jobspec.Restart)
 	// Hosted APIs: the user's price when given, else the catalog's dated,
@@ -728,6 +730,7 @@ type parallelismJSON struct {
 	DP                int    `json:"dp"`
 	ZeRO              int    `json:"zero"`
 	VirtualStages     int    `json:"virtual_stages,omitempty"`
+	ContextParallel   int    `json:"context_parallel,omitempty"`
 	GradCheckpointing bool   `json:"grad_checkpointing"`
 	Offload           string `json:"offload"`
 	AttentionDP       int    `json:"attention_dp"`
@@ -1003,7 +1006,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		o := r.Offer
 		j := planRowJSON{OfferID: o.ID, Provider: o.Provider, InstanceType: o.InstanceType, InstanceName: o.Name(), GPU: o.GPU,
 			GPUsPerInstance: o.GPUCount, Instances: r.Instances, GPUs: r.GPUs,
-			Parallelism: parallelismJSON{r.TP, r.PP, r.DP, r.ZeRO, r.VirtualStages, r.GradCheckpointing, r.Offload.String(), max(r.AttnDP, 1), max(r.EP, 1)}, MemShare: r.MemShare, Replicas: r.Replicas, InstancesPerReplica: r.InstancesPerReplica, ScaledFrom: r.ScaledFrom,
+			Parallelism: parallelismJSON{r.TP, r.PP, r.DP, r.ZeRO, r.VirtualStages, r.CP, r.GradCheckpointing, r.Offload.String(), max(r.AttnDP, 1), max(r.EP, 1)}, MemShare: r.MemShare, Replicas: r.Replicas, InstancesPerReplica: r.InstancesPerReplica, ScaledFrom: r.ScaledFrom,
 			Pricing: r.Pricing.String(), Currency: o.Currency, PricePerHour: r.PricePerHour, PricePerHourUSD: r.PricePerHourUSD,
 			PricePerHourDisp: r.PricePerHourDisp, FXAsOf: r.FXAsOf, JobHours: r.JobSeconds / 3600, Goodput: r.Goodput, BilledHours: r.BilledHours, GPUHours: r.GPUHours,
 			JobCost: r.JobCost, JobCostUSD: r.JobCostUSD, JobCostDisp: r.JobCostDisp, OptimizerSteps: r.OptimizerSteps,
@@ -1110,12 +1113,16 @@ func whyCell(r planRowJSON) string {
 
 // shapeText is the table's parallelism cell: tp/pp/dp/zero, then an
 // interleaved pipeline's chunks per stage ("8/16/4/1 vp4"; plain 1F1B
-// has none) and the attention-DP and EP layout inside each copy where it
-// has one ("8/1/1/0 attn-dp8 ep8").
+// has none), a training row's context parallelism ("2/1/256/1 cp4": DP
+// replicas of TP × PP × CP GPUs) and the attention-DP and EP layout
+// inside each copy where it has one ("8/1/1/0 attn-dp8 ep8").
 func shapeText(p parallelismJSON) string {
 	s := fmt.Sprintf("%d/%d/%d/%d", p.TP, p.PP, p.DP, p.ZeRO)
 	if p.VirtualStages > 1 {
 		s += " vp" + strconv.Itoa(p.VirtualStages)
+	}
+	if p.ContextParallel > 1 {
+		s += " cp" + strconv.Itoa(p.ContextParallel)
 	}
 	if p.AttentionDP > 1 {
 		s += " attn-dp" + strconv.Itoa(p.AttentionDP)

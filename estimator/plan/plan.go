@@ -208,6 +208,9 @@ func (r Request) Validate() error {
 			errs = append(errs, bad(e.name, e.v, "want a fraction in (0, 1] (0: default)"))
 		}
 	}
+	if g := a.Goodput; !(g >= 0 && g <= 1) {
+		errs = append(errs, bad("goodput", g, "want a share in (0, 1] (0: estimated from the GPU count)"))
+	}
 	f := r.Filters
 	if !okNonNeg(f.BudgetUSD) {
 		errs = append(errs, bad("budget", f.BudgetUSD, "want an amount ≥ 0"))
@@ -1009,8 +1012,11 @@ func (p *planner) finish(o *Offer, r *Row, spotGrow bool) {
 		// unannounced (catalog/launch's training emitters judge by
 		// TrainStack too).
 		in := p.in
-		in.TP, in.PP, in.ZeRO, in.EP = r.TP, r.PP, r.ZeRO, max(r.EP, p.in.EP)
+		in.TP, in.PP, in.ZeRO, in.EP, in.CP = r.TP, r.PP, r.ZeRO, max(r.EP, p.in.EP), max(r.CP, p.in.CP)
 		r.Notes = append(slices.Clip(r.Notes), p.stackNote(in))
+		if r.wide.Key != "" {
+			r.Notes = append(r.Notes, r.wide)
+		}
 		if r.idle != nil {
 			r.Notes = append(r.Notes, p.idleNote(r))
 		}

@@ -348,6 +348,12 @@ func TestNetworkIsTheEstimators(t *testing.T) {
 	if !closeTo(r.CommSeconds, pf.CommSeconds) || r.Bound != pf.Bound {
 		t.Errorf("comm %v s (%v), the estimator's %v s (%v)", r.CommSeconds, r.Bound, pf.CommSeconds, pf.Bound)
 	}
+	// The user's goodput (rightsize plan --goodput) replaces the estimate.
+	req.Assumptions.Goodput = 0.8
+	r = mustPlan(t, req, []plan.Offer{o}, plan.Options{}).Rows[0]
+	if want := plan.DefaultRestartSeconds + steps/0.8; !closeTo(r.JobSeconds, want) || r.Goodput != 0.8 {
+		t.Errorf("--goodput 0.8: job %v s at goodput %v, want %v s", r.JobSeconds, r.Goodput, want)
+	}
 	// The network matters only across instances: a 100 Gbit/s network
 	// leaves an 8-GPU job on one instance unchanged.
 	small := req

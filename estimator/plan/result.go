@@ -228,6 +228,7 @@ var English = map[string]string{
 	"note.scale_out":             "scaled out from %s to %s instances: %s× as fast as the fewest that hold the job, for %s× the cost (each doubling must buy 1.5× the speed, CSC's scaling rule)",
 	"note.scale_stop_slow":       "scaling out stops here: doubling to %s instances would speed the job %s× for %s× the cost, under the 1.5× a doubling must buy",
 	"note.scale_stop_comm":       "scaling out stops here: doubling to %s instances would speed the job %s× for %s× the cost, under the 1.5× a doubling must buy, as communication compute does not hide takes more of each step",
+	"note.batch_wider":           "the global batch of %s sequences holds at most %s data-parallel replicas at this layout (each steps a micro-batch or more, as many as its pipeline stages under the default batch), so this fleet runs fewer, wider replicas: %s of %s GPUs each (TP %s × PP %s × CP %s), as published runs scale past their batch (Llama 3 405B: TP 8 × CP × PP 16, Llama 3 paper §3.3.2); the time counts each split's cost: TP's all-reduces, PP's pipeline bubble, CP's ring of keys and values",
 	"note.scale_stop_batch":      "scaling out stops here: more data-parallel replicas would step more than the job's global batch of %s tokens (--global-batch-tokens sets it)",
 	"note.scale_stop_batch_ft":   "scaling out stops here: more data-parallel replicas would step more than %s sequences (%s tokens), a fine-tune's usual global batch (Stanford Alpaca, alpaca-lora); a larger one is another training recipe (--global-batch-tokens sets it)",
 	"note.ft_batch_large":        "%s sequences a step, above a fine-tune's usual global batch of 128 (Stanford Alpaca, alpaca-lora): its %s data-parallel replicas step one micro-batch each, so the training recipe (batch, and the learning rate tuned for it) differs from the usual one (fewer instances keep the usual batch, and take longer)",
@@ -333,6 +334,11 @@ type Row struct {
 	// 1F1B), chosen with the ZeRO stage where Request.ZeROOpen; 0
 	// without pipeline stages.
 	VirtualStages int
+	// CP is a training row's context-parallel degree, each sequence split
+	// over CP GPUs of a replica (estimator.Input.CP: the user's --cp, or
+	// the planner's past the global batch, wider); 0 or 1: none. DP is
+	// then GPUs / (TP × PP × CP).
+	CP int
 	// AttnDP and EP are an inference row's layout inside each engine copy
 	// of TP GPUs (estimator.Input.DP and EP; 0 or 1: none): attention data
 	// parallelism over AttnDP ranks of TP/AttnDP GPUs each, and the routed
@@ -501,6 +507,10 @@ type Row struct {
 	// idle is a fixed training layout's idle GPUs (idleGPUs); nil where
 	// the layout uses every GPU rented.
 	idle *idleFleet
+	// wide is the note of a training fleet whose replicas take more GPUs
+	// each than the fewest instances' because the global batch holds no
+	// more replicas (wider); no Key otherwise.
+	wide Reason
 	// ladder is a training or batch tech row's larger fleets (climb,
 	// batchLadder); scale is a priced row's scaled-out plan (scaleOut)
 	// until the plan lists it.

@@ -24,12 +24,13 @@ const (
 	// Bridge recipes run their fine-tunes, LoRA included, the same way).
 	// Neither shards gradients or parameters as ZeRO 2/3 do.
 	StackMegatron
-	// StackTorchtitan: FSDP2 (ZeRO 2/3) with tensor and pipeline
-	// parallelism, pre-training only, on the model families torchtitan
-	// ships (pytorch/torchtitan, torchtitan/models/__init__.py:
+	// StackTorchtitan: FSDP2 (ZeRO 2/3) with tensor, pipeline and
+	// context parallelism, pre-training only, on the model families
+	// torchtitan ships (pytorch/torchtitan, torchtitan/models/__init__.py:
 	// llama3, deepseek_v3, qwen3, whose train_configs include
 	// qwen3_30b_a3b; --parallelism.tensor_parallel_degree,
-	// pipeline_parallel_degree, data_parallel_shard_degree).
+	// pipeline_parallel_degree, context_parallel_degree and
+	// data_parallel_shard_degree, torchtitan/config/job_config.py).
 	StackTorchtitan
 )
 

@@ -131,21 +131,7 @@ func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 		res := p.estimate(in)
 		return trainShape{in, n, res}, res.Fits && n <= p.instLimit(o)
 	}
-	top := maxTP(o, gpus)
-	if in.Task == estimator.QLoRA {
-		// QLoRA's frozen base is bitsandbytes NF4, which the stacks that
-		// run it shard by data parallelism only (FSDP or ZeRO-3: Answer.AI's
-		// FSDP+QLoRA, 2024; PEFT's "FSDP and QLoRA" and "DeepSpeed and
-		// QLoRA" guides); Megatron-LM's tensor parallelism has no NF4
-		// layers. A TP 2 plan of Llama 3.1 70B on A6000s was one no stack
-		// launches (--emit fsdp refused it): without TP the rental layout
-		// turns activation checkpointing on instead, as QLoRA runs do
-		// (Dettmers et al. 2023, §4: gradient checkpointing throughout).
-		top = 1
-	}
-	if p.dataParallel {
-		top = 1 // rentalRow's data-parallel try: PP 1 too (searchShape)
-	}
+	top := p.tpTop(o)
 	at := func(n int) (trainShape, bool) {
 		total := n * gpus
 		// Offers of other shapes reach the same GPU total (2 × 8 and
@@ -176,6 +162,26 @@ func (p *planner) fitTraining(o *Offer) (trainShape, bool) {
 		memo(&p.hints, 0)[mem] = s.in.GPUs
 	}
 	return s, ok
+}
+
+// tpTop is the largest TP the planner tries on an instance of o (maxTP:
+// inside its NVLink domain).
+func (p *planner) tpTop(o *Offer) int {
+	if p.in.Task == estimator.QLoRA {
+		// QLoRA's frozen base is bitsandbytes NF4, which the stacks that
+		// run it shard by data parallelism only (FSDP or ZeRO-3: Answer.AI's
+		// FSDP+QLoRA, 2024; PEFT's "FSDP and QLoRA" and "DeepSpeed and
+		// QLoRA" guides); Megatron-LM's tensor parallelism has no NF4
+		// layers. A TP 2 plan of Llama 3.1 70B on A6000s was one no stack
+		// launches (--emit fsdp refused it): without TP the rental layout
+		// turns activation checkpointing on instead, as QLoRA runs do
+		// (Dettmers et al. 2023, §4: gradient checkpointing throughout).
+		return 1
+	}
+	if p.dataParallel {
+		return 1 // rentalRow's data-parallel try: PP 1 too (searchShape)
+	}
+	return maxTP(o, int(o.GPUCount))
 }
 
 // shapeKey memoises searchShape.
@@ -405,7 +411,16 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 		return
 	}
 	_, hw := p.slice(o)
+	wide := false
+	if !p.req.FixedParallelism && p.trainBatch(s.in).Short() {
+		// The fewest instances that hold the job have more replicas
+		// than its batch feeds: fewer, wider ones on the same GPUs.
+		s, wide = p.fitBatch(o, hw, s)
+	}
 	p.trainTime(o, hw, s, r)
+	if wide && r.Fits {
+		r.wide = p.wideNote(s.in, r)
+	}
 	if p.req.FixedParallelism {
 		if r.Fits && s.res.Headroom < marginOf(s.in.UsableBytes()) {
 			r.Notes = append(r.Notes, Reason{Key: "note.inside_margin", Args: []any{s.res.Headroom.GiB(), 100 * trainMemoryMargin}})
@@ -416,7 +431,7 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 	// A deadline may need more instances than the fewest that fit:
 	// double them while the job is late and the time still improves.
 	for dl := p.req.Filters.DeadlineSeconds; dl > 0 && r.JobSeconds > dl; {
-		if !p.grow(o, hw, &s, r, true) {
+		if ok, _ := p.grow(o, hw, &s, r, true, 0); !ok {
 			break
 		}
 	}
@@ -537,7 +552,7 @@ const (
 // runs on no stack, where it no longer speeds the job by frontTolerance
 // (that step kept, so its figures can say so), and where more
 // data-parallel replicas would step more tokens than the job's global
-// batch (batchCap).
+// batch (batchCap) and no wider replica runs it (grow).
 func (p *planner) climb(o *Offer, hw estimator.Hardware, s trainShape, r Row) *ladder {
 	limit := p.instLimit(o)
 	l := &ladder{steps: make([]Row, 0, doublings(s.instances, limit))}
@@ -547,20 +562,17 @@ func (p *planner) climb(o *Offer, hw estimator.Hardware, s trainShape, r Row) *l
 			l.stop, l.at = stopLimit, limit
 			return l
 		}
-		if p.doubledBatchShort(s.in) {
-			l.stop, l.batch = stopBatch, batch
-			return l
-		}
 		next, ns := r, s
-		if !p.grow(o, hw, &ns, &next, false) {
-			l.stop, l.at = stopLayout, s.instances*2
-			return l
-		}
-		if batch > 0 && tokensPerStep(&next, p.req.Workload.TrainTokens) > batch*(1+1e-9) {
+		ok, limited := p.grow(o, hw, &ns, &next, false, batch)
+		switch {
+		case !ok && limited:
 			l.stop, l.batch = stopBatch, batch
-			if ft := fineTuneGlobalSequences * trainSeq(s.in); p.req.Workload.GlobalBatchTokens == 0 && s.in.Task != estimator.Pretrain && batch <= ft {
+			if ft := fineTuneGlobalSequences * trainSeq(s.in); p.fineTuneDefaultBatch() && batch <= ft {
 				l.seqs = fineTuneGlobalSequences
 			}
+			return l
+		case !ok:
+			l.stop, l.at = stopLayout, s.instances*2
 			return l
 		}
 		next.shape, next.ladder = &ns, nil
@@ -773,7 +785,7 @@ const fineTuneGlobalSequences = 128
 // rows cannot, so they say the recipe differs. No note where the user
 // named the global batch.
 func (p *planner) fineTuneBatchNote(r *Row) Reason {
-	if p.in.Task == estimator.Pretrain || p.req.Workload.GlobalBatchTokens > 0 {
+	if !p.fineTuneDefaultBatch() {
 		return Reason{}
 	}
 	seqs := tokensPerStep(r, p.req.Workload.TrainTokens) / trainSeq(p.in)
@@ -793,34 +805,208 @@ func trainSeq(in estimator.Input) float64 {
 	return float64(in.Seq)
 }
 
-// grow doubles the instances of shape s, keeping its parallelism, and
-// reports whether it did (within the instance limit, still fitting, and
-// faster when faster is set).
-func (p *planner) grow(o *Offer, hw estimator.Hardware, s *trainShape, r *Row, faster bool) bool {
+// grow doubles the instances of shape s and reports whether it did
+// (within the instance limit, still fitting, and faster when faster is
+// set), and whether the doubling met the global batch (limited). It keeps
+// the parallelism while more data-parallel replicas fit the batch: not
+// short of sequences (estimator.TrainBatch.Short) and, where cap > 0, not
+// stepping more than cap tokens (batchCap). Past that it doubles the GPUs
+// of each replica instead (wider), as published runs scale past their
+// batch.
+func (p *planner) grow(o *Offer, hw estimator.Hardware, s *trainShape, r *Row, faster bool, cap float64) (grown, limited bool) {
 	// Each doubling is a slice of work of its own (Options.Yield).
 	p.opts.yield()
 	if s.instances*2 > p.instLimit(o) {
-		return false
+		return false, false
 	}
 	bigger := *s
 	bigger.instances *= 2
 	bigger.in.GPUs *= 2
-	if p.layoutOpen() {
-		// More replicas shard more: the layout is chosen afresh.
-		bigger.in, bigger.res = p.openLayout(bigger.in)
-	} else {
-		bigger.res = p.estimate(bigger.in)
-	}
-	if !bigger.res.Fits || TrainStack(bigger.in) == StackNone {
-		return false
-	}
 	nr := *r
-	p.trainTime(o, hw, bigger, &nr)
-	if !nr.Fits || (faster && !(nr.JobSeconds < r.JobSeconds)) {
-		return false
+	if p.trainBatch(bigger.in).Short() {
+		limited = true
+	} else if p.fitShape(&bigger) {
+		p.trainTime(o, hw, bigger, &nr)
+		limited = cap > 0 && nr.Fits && tokensPerStep(&nr, p.req.Workload.TrainTokens) > cap*(1+1e-9)
+		if !nr.Fits && !limited {
+			return false, false
+		}
+		if nr.wide.Key != "" {
+			nr.wide = p.wideNote(bigger.in, &nr) // its replicas, not r's
+		}
+	} else {
+		return false, false
+	}
+	if limited {
+		var ok bool
+		if bigger, nr, ok = p.wider(o, hw, *s, *r, cap); !ok {
+			return false, true
+		}
+	}
+	if faster && !(nr.JobSeconds < r.JobSeconds) {
+		return false, limited
 	}
 	*r, *s = nr, bigger
-	return true
+	return true, limited
+}
+
+// fitShape sizes s's layout (chosen afresh where the planner chooses
+// the ZeRO stage: more replicas shard more) and reports whether it fits
+// on a stack that runs it.
+func (p *planner) fitShape(s *trainShape) bool {
+	if p.layoutOpen() {
+		s.in, s.res = p.openLayout(s.in)
+	} else {
+		s.res = p.estimate(s.in)
+	}
+	return s.res.Fits && TrainStack(s.in) != StackNone
+}
+
+// wider is shape s, whose replicas the global batch holds no more of, on
+// twice its instances with each replica on twice the GPUs: TP doubled
+// inside the NVLink domain (tpTop), PP doubled, or CP doubled where the
+// sequence splits, the fastest the estimator times of those that fit, run
+// on a stack and step the same batch (no more tokens than r or cap). Each
+// split has its cost, which the step time counts: TP's all-reduces, PP's
+// bubble ((p − 1)/m of the step, Narayanan et al. 2021 §2.2.1: a replica
+// with one micro-batch gains nothing from it), CP's ring of keys and
+// values. Published runs scale past their batch so: Llama 3 405B at TP 8 ×
+// CP 1 × PP 16 on 16,384 H100s, CP 16 for its long-context stage (Llama 3
+// paper, arXiv:2407.21783, §3.3.2, Table 4). The row says why (wideNote).
+func (p *planner) wider(o *Offer, hw estimator.Hardware, s trainShape, r Row, cap float64) (trainShape, Row, bool) {
+	if p.fineTuneDefaultBatch() {
+		// Its batch is a usual recipe's (fineTuneGlobalSequences), not
+		// the run's: a larger one is another recipe, not a refused
+		// layout, and fine-tunes run data-parallel stacks.
+		return trainShape{}, Row{}, false
+	}
+	limit := math.Max(cap, tokensPerStep(&r, p.req.Workload.TrainTokens)) * (1 + 1e-9)
+	var best trainShape
+	var bestRow Row
+	found := false
+	for _, split := range [...]int{splitTP, splitPP, splitCP} {
+		c := s
+		c.instances *= 2
+		c.in.GPUs *= 2
+		switch split {
+		case splitTP:
+			if c.in.TP*2 > p.tpTop(o) {
+				continue
+			}
+			c.in.TP *= 2
+		case splitPP:
+			if p.dataParallel || c.in.PP*2 > max(c.in.Arch.Layers, 1) {
+				continue
+			}
+			c.in.PP *= 2
+		case splitCP:
+			cp := max(c.in.CP, 1) * 2
+			if p.dataParallel || c.in.Seq%cp != 0 {
+				continue
+			}
+			c.in.CP = cp
+		}
+		p.opts.yield() // a layout's search (Options.Yield)
+		if !p.fitShape(&c) {
+			continue
+		}
+		nr := r
+		p.trainTime(o, hw, c, &nr)
+		if !nr.Fits || tokensPerStep(&nr, p.req.Workload.TrainTokens) > limit {
+			continue
+		}
+		if !found || nr.JobSeconds < bestRow.JobSeconds {
+			best, bestRow, found = c, nr, true
+		}
+	}
+	if found {
+		bestRow.wide = p.wideNote(best.in, &bestRow)
+	}
+	return best, bestRow, found
+}
+
+// fitBatch is shape s, whose data-parallel replicas × micro-batch exceed
+// its global batch's sequences (a layout no stack starts), on the same
+// instances with fewer replicas of more GPUs each: the fastest layout
+// the step model times whose TP (inside the NVLink domain, tpTop), PP
+// and CP are at least s's, that fits, runs on a stack, and steps no more
+// than the job's batch (wider's splits, at the same GPUs). s itself, and
+// false, where none does; trainTime then refuses it (fit.batch_short).
+// A global batch of 4 sequences on an 8-GPU instance: 4 replicas of TP 2.
+func (p *planner) fitBatch(o *Offer, hw estimator.Hardware, s trainShape) (trainShape, bool) {
+	if p.dataParallel {
+		return s, false
+	}
+	g := p.req.Workload.GlobalBatchTokens
+	if g == 0 {
+		g = estimator.DefaultGlobalBatchTokens(s.in)
+	}
+	gpus, top, layers := s.in.GPUs, p.tpTop(o), max(s.in.Arch.Layers, 1)
+	var best trainShape
+	var bestRow, nr Row
+	found := false
+	for tp := max(s.in.TP, 1); tp <= top; tp *= 2 {
+		for pp := max(s.in.PP, 1); pp <= layers && tp*pp <= gpus; pp *= 2 {
+			for cp := max(s.in.CP, 1); tp*pp*cp <= gpus; cp *= 2 {
+				if gpus%(tp*pp*cp) != 0 || s.in.Seq%cp != 0 {
+					continue
+				}
+				c := s
+				c.in.TP, c.in.PP, c.in.CP = tp, pp, cp
+				if cp == 1 {
+					c.in.CP = s.in.CP
+				}
+				p.opts.yield() // a layout's search (Options.Yield)
+				if p.trainBatch(c.in).Short() || !p.fitShape(&c) {
+					continue
+				}
+				nr = Row{}
+				p.trainTime(o, hw, c, &nr)
+				if !nr.Fits || g > 0 && tokensPerStep(&nr, p.req.Workload.TrainTokens) > g*(1+1e-9) {
+					continue
+				}
+				if !found || nr.JobSeconds < bestRow.JobSeconds {
+					best, bestRow, found = c, nr, true
+				}
+			}
+		}
+	}
+	if !found {
+		return s, false
+	}
+	return best, true
+}
+
+// fineTuneDefaultBatch reports whether the job is a fine-tune whose
+// user named no global batch: its scaled-out fleets stop at
+// fineTuneGlobalSequences (batchCap).
+func (p *planner) fineTuneDefaultBatch() bool {
+	return p.req.Workload.GlobalBatchTokens == 0 && p.in.Task != estimator.Pretrain
+}
+
+// The splits wider tries, in its order of preference at equal times.
+const (
+	splitTP = iota
+	splitPP
+	splitCP
+)
+
+// wideNote says why fleet r of layout in runs its replicas on more GPUs
+// each (wider): the global batch in sequences (trainBatch), the most
+// replicas it holds at this layout, and the layout. A replica
+// steps at least one micro-batch of Input.Batch sequences, and under the
+// estimator's default batch with pipeline stages at least PP of them
+// (estimator.DefaultGlobalBatchTokens: the default batch grows to fill
+// the pipeline, which a larger batch than the run's is not).
+func (p *planner) wideNote(in estimator.Input, r *Row) Reason {
+	seqs := int(math.Round(p.trainBatch(in).Global))
+	per := max(in.Batch, 1)
+	if p.req.Workload.GlobalBatchTokens == 0 && in.PP > 1 {
+		per *= in.PP
+	}
+	most := seqs / per
+	split := max(in.TP, 1) * max(in.PP, 1) * max(in.CP, 1)
+	return Reason{Key: "note.batch_wider", Args: []any{seqs, most, r.DP, split, max(in.TP, 1), max(in.PP, 1), max(in.CP, 1)}}
 }
 
 // trainWork is the workload a training layout in is timed with: with
@@ -829,7 +1015,7 @@ func (p *planner) grow(o *Offer, hw estimator.Hardware, s *trainShape, r *Row, f
 func (p *planner) trainWork(in estimator.Input) estimator.Workload {
 	var w estimator.Workload
 	if g := p.req.Workload.GlobalBatchTokens; g > 0 {
-		dp := in.GPUs / (in.TP * in.PP)
+		dp := in.GPUs / (in.TP * in.PP * max(in.CP, 1))
 		w.MicroBatches = max(1, int(math.Round(g/(float64(dp)*float64(in.Batch)*trainSeq(in)))))
 	}
 	return w
@@ -846,18 +1032,10 @@ func (p *planner) trainBatch(in estimator.Input) estimator.TrainBatch {
 	return estimator.TrainBatchOf(in, w)
 }
 
-// doubledBatchShort reports whether in on twice its GPUs would have more
-// data-parallel replicas × micro-batch than its global batch has
-// sequences (estimator.TrainBatch.Short): a doubling no stack starts.
-func (p *planner) doubledBatchShort(in estimator.Input) bool {
-	in.GPUs *= 2
-	return p.trainBatch(in).Short()
-}
-
 // trainTime fills r with shape s on o: parallelism, speed, job time.
 func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Row) {
 	in := s.in
-	dp := in.GPUs / (in.TP * in.PP)
+	dp := in.GPUs / (in.TP * in.PP * max(in.CP, 1))
 	w := p.trainWork(in)
 	if b := p.trainBatch(in); b.Short() {
 		// A layout no training stack starts (estimator.TrainBatch): the
@@ -894,6 +1072,9 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 	if in.PP > 1 {
 		r.VirtualStages = int(pf.virtualStages)
 	}
+	if in.CP > 1 {
+		r.CP = in.CP
+	}
 	r.GradCheckpointing, r.Offload = in.GradCheckpointing, in.Offload
 	r.Replicas, r.InstancesPerReplica = 1, s.instances
 	r.TokensPerSecond = tps
@@ -904,9 +1085,13 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 	// trained from the moment it was rented, and came out the cheapest
 	// way to fine-tune 70B on 1B tokens.
 	// The whole run: the steps over the goodput its GPUs keep through
-	// interruptions, restarts and checkpoints (estimator.RunSeconds and
-	// TrainGoodput, as rightsize estimate's job_seconds_with_overhead).
-	r.Goodput = estimator.TrainGoodput(in.GPUs)
+	// interruptions, restarts and checkpoints (estimator.RunSeconds, at
+	// the user's Assumptions.Goodput or TrainGoodput's estimate, as
+	// rightsize estimate's job_seconds_with_overhead).
+	r.Goodput = p.req.Assumptions.Goodput
+	if !(r.Goodput > 0) {
+		r.Goodput = estimator.TrainGoodput(in.GPUs)
+	}
 	r.JobSeconds = estimator.Finite(p.startUpSeconds() + estimator.RunSeconds(tokens/tps, r.Goodput))
 }
 
@@ -927,7 +1112,7 @@ func (p *planner) spotDeadline(o *Offer, r *Row) {
 	at := *r
 	for at.time > dl {
 		next, ns := at, s
-		if !p.grow(o, hw, &ns, &next, true) {
+		if ok, _ := p.grow(o, hw, &ns, &next, true, 0); !ok {
 			break
 		}
 		p.trainMoney(o, &next)

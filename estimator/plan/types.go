@@ -269,6 +269,12 @@ type Assumptions struct {
 	UnknownNetworks bool
 	// Efficiency overrides the estimator's MFU and bandwidth shares.
 	Efficiency estimator.Efficiency
+	// Goodput is a training run's share of wall time in its steps (what
+	// interruptions, restarts and checkpoints leave; rightsize estimate
+	// --goodput): every row's job time is its steps over it
+	// (estimator.RunSeconds). 0: estimated from each row's GPUs
+	// (estimator.TrainGoodput).
+	Goodput float64
 }
 
 // Request is one planning question.
