@@ -39,6 +39,12 @@ const (
 	// litgptRank is lora.py's setup(lora_r=8), the same at every commit
 	// of its tables (8641822, 58c5b188, 00af8b0d).
 	litgptRank = 8
+	// litgptTargets is lora.py's setup(lora_query=True, lora_key=False,
+	// lora_value=True, lora_projection=False, lora_mlp=False,
+	// lora_head=False) at 00af8b0d, as at 8641822 (the resource tables'
+	// commit, whose printed trainable parameters are r·Σ(in+out) of q and
+	// v: 1,572,864 for phi-1.5 at rank 8).
+	litgptTargets = estimator.LoRAQueryValue
 )
 
 // isLightning reports whether a precision field's text is one of
@@ -84,20 +90,17 @@ func isLightning(name string) bool {
 //   - the fit loop's logits and loss rebound only when the next step's
 //     return, so the previous step's graph is held (--keeps-last-graph);
 //
-//   - LoRA/QLoRA: the q, k, v adapters of one fused qkv linear with one
-//     dropout (LoRAQKVLinear, --lora-fused-qkv); QLoRA: Lightning's
+//   - LoRA/QLoRA: the adapters of one fused qkv linear with one dropout
+//     (LoRAQKVLinear, --lora-fused-qkv); QLoRA: Lightning's
 //     BitsandbytesPrecision quantises the LM head too (--quantize-head).
 //
-//   - LoRA/QLoRA: rank 8 (litgptRank) where no rank is given; a link
-//     that names none means it too (ViewState.loraRankDefault), and the
-//     page counts its rank field given only where it differs from that.
+//   - LoRA/QLoRA: rank 8 (litgptRank) and adapters on q and v only
+//     (litgptTargets, --lora-targets query-value) where none is given; a
+//     link that names none means them too (ViewState.linkDefault), and
+//     the page counts its rank and targets fields given only where they
+//     differ from those.
 //
-// Not taken: lora.py's layers, q and v only. The estimator's nearest
-// (estimator.LoRAAttention, its default) puts adapters on q, k, v and o:
-// r·(2h + q + kv) parameters a layer more (3.4M at rank 8 for Llama 3 8B,
-// 27 MB with their gradients and bf16 AdamW states), and one dropped copy
-// more of the output projection's input (q bytes' worth of the attention
-// output and its mask, 3 bytes a token a layer and q unit at bf16). t says which fields the job gave;
+// t says which fields the job gave;
 // zeroAuto whether the ZeRO stage is on auto. It returns the defaults
 // taken (nil: none), the global batch and whether the ZeRO stage is still
 // on auto.
@@ -137,6 +140,10 @@ func litgptDefaults(t *JobText, in *estimator.Input, global int, zeroAuto bool) 
 	if in.Task != estimator.FullFinetune && !t.Set[jobspec.LoRARank] {
 		in.LoRARank = litgptRank
 		took(jobspec.Fields[jobspec.LoRARank].Flag, strconv.Itoa(litgptRank))
+	}
+	if in.Task != estimator.FullFinetune && !t.Set[jobspec.LoRATargets] {
+		in.LoRATargets = litgptTargets
+		took(jobspec.Fields[jobspec.LoRATargets].Flag, litgptTargets.String())
 	}
 	if in.Task != estimator.FullFinetune {
 		in.LoRAFusedQKV = true

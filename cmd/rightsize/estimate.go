@@ -87,7 +87,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		_                = boolFlag(fs, jobspec.SelectiveRecompute, "recompute attention scores only")
 		_                = boolFlag(fs, jobspec.FlashAttention, "FlashAttention/SDPA (no s² score tensors)")
 		_                = intFlag(fs, jobspec.LoRARank, "LoRA rank")
-		_                = textFlag(fs, jobspec.LoRATargets, "attention|all-linear")
+		_                = textFlag(fs, jobspec.LoRATargets, choices(estimator.LoRATargetSets)+" (query-value: PEFT's own default for Llama-family models and LitGPT's lora.py default, taken with a Lightning --precision)")
 		_                = textFlag(fs, jobspec.Engine, plan.AutoEngineName+"|"+choices(estimator.Engines)+" (auto: the engine the plan runs the job on: vllm for a decoder's inference where vLLM runs it on --gpu, else hf; hf for training)")
 		_                = boolFlag(fs, jobspec.Compile, "HF transformers with a static KV cache and torch.compile (CUDA graphs)")
 		_                = boolFlag(fs, jobspec.TextOnly, "a vision-language model's text model alone: its vision tower and projector are not loaded (vLLM --language-model-only)")
