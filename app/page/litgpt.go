@@ -100,10 +100,12 @@ func isLightning(name string) bool {
 //     the page counts its rank and targets fields given only where they
 //     differ from those.
 //
-// t says which fields the job gave;
-// zeroAuto whether the ZeRO stage is on auto. It returns the defaults
-// taken (nil: none), the global batch and whether the ZeRO stage is still
-// on auto.
+// Each default is taken only where its field (jobspec) is not given, so
+// a flag given wins at both doors; the separate head, a command-line flag
+// of its own, is undone there (--separate-head=false). t says which fields the job
+// gave; zeroAuto whether the ZeRO stage is on auto. It returns the
+// defaults taken (nil: none), the global batch and whether the ZeRO stage
+// is still on auto.
 func litgptDefaults(t *JobText, in *estimator.Input, global int, zeroAuto bool) (*StackDefaults, int, bool) {
 	if !isLightning(t.Text[jobspec.Precision]) ||
 		in.Task != estimator.FullFinetune && in.Task != estimator.LoRA && in.Task != estimator.QLoRA {
@@ -127,31 +129,35 @@ func litgptDefaults(t *JobText, in *estimator.Input, global int, zeroAuto bool) 
 		took(jobspec.Fields[jobspec.ZeRO].Flag, "3")
 		took(jobspec.Fields[jobspec.GradCheckpointing].Flag)
 	}
-	if in.LossChunks == 0 && in.Seq > litgptChunk {
+	// on: a flag LitGPT's scripts turn on, where the job did not say.
+	on := func(f jobspec.Field, dst *bool) {
+		if !t.Set[f] {
+			*dst = true
+			took(jobspec.Fields[f].Flag)
+		}
+	}
+	if !t.Set[jobspec.LossChunks] && in.Seq > litgptChunk {
 		in.LossChunks = (in.Seq + litgptChunk - 1) / litgptChunk
-		took("loss-chunks", strconv.Itoa(in.LossChunks))
+		took(jobspec.Fields[jobspec.LossChunks].Flag, strconv.Itoa(in.LossChunks))
 	}
 	if a := in.Arch.WithSeparateHead(); a.TotalParams != in.Arch.TotalParams {
 		in.Arch = a
 		took("separate-head")
 	}
-	in.KeepsLastGraph = true
-	took("keeps-last-graph")
-	if in.Task != estimator.FullFinetune && !t.Set[jobspec.LoRARank] {
-		in.LoRARank = litgptRank
-		took(jobspec.Fields[jobspec.LoRARank].Flag, strconv.Itoa(litgptRank))
-	}
-	if in.Task != estimator.FullFinetune && !t.Set[jobspec.LoRATargets] {
-		in.LoRATargets = litgptTargets
-		took(jobspec.Fields[jobspec.LoRATargets].Flag, litgptTargets.String())
-	}
+	on(jobspec.KeepsLastGraph, &in.KeepsLastGraph)
 	if in.Task != estimator.FullFinetune {
-		in.LoRAFusedQKV = true
-		took("lora-fused-qkv")
+		if !t.Set[jobspec.LoRARank] {
+			in.LoRARank = litgptRank
+			took(jobspec.Fields[jobspec.LoRARank].Flag, strconv.Itoa(litgptRank))
+		}
+		if !t.Set[jobspec.LoRATargets] {
+			in.LoRATargets = litgptTargets
+			took(jobspec.Fields[jobspec.LoRATargets].Flag, litgptTargets.String())
+		}
+		on(jobspec.LoRAFusedQKV, &in.LoRAFusedQKV)
 	}
-	if in.Task == estimator.QLoRA && !in.QuantizeHead {
-		in.QuantizeHead = true
-		took("quantize-head")
+	if in.Task == estimator.QLoRA {
+		on(jobspec.QuantizeHead, &in.QuantizeHead)
 	}
 	return d, global, zeroAuto
 }

@@ -98,3 +98,39 @@ func TestLitGPTDefaultsAreOneStory(t *testing.T) {
 		}
 	}
 }
+
+// A flag given wins over LitGPT's default in the one parser
+// (page.ParseInput), not after it: the defaults said taken leave it out,
+// and the estimate is the flag's. Gemma 2 2B QLoRA on one A10G at 2 × 512
+// without the fused qkv adapter, the 4-bit head, the held graph and the
+// chunked loss is the job LitGPT's defaults make minus those: less peak.
+func TestLitGPTDefaultsYieldToFlags(t *testing.T) {
+	args := []string{"--model", "gemma-2-2b", "--task", "qlora", "--precision", "bf16-true", "--gpu", "a10g", "--batch", "2", "--seq", "512", "--json"}
+	off := append(slices.Clone(args), "--lora-fused-qkv=false", "--quantize-head=false", "--keeps-last-graph=false", "--loss-chunks", "1", "--lora-targets", "all-linear")
+	var def, given struct {
+		Peak  float64             `json:"peak_allocated_bytes"`
+		Stack *page.StackDefaults `json:"stack_defaults"`
+	}
+	for _, c := range []struct {
+		args []string
+		dst  any
+	}{{args, &def}, {off, &given}} {
+		code, out, errs := runEst(t, c.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errs)
+		}
+		if err := json.Unmarshal([]byte(out), c.dst); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := []string{"--global-batch 16", "--separate-head", "--lora-rank 8"}; given.Stack == nil || !slices.Equal(given.Stack.Flags, want) {
+		t.Errorf("defaults taken with the flags given: %+v, want %q", given.Stack, want)
+	}
+	// The same job in generic flags (pure-bf16 QLoRA on NF4 takes
+	// Lightning's head and held graph unless told otherwise).
+	generic := estJSON(t, "--model", "gemma-2-2b", "--task", "qlora", "--precision", "bf16", "--pure-bf16", "--gpu", "a10g", "--batch", "2", "--seq", "512",
+		"--global-batch", "16", "--separate-head", "--lora-rank", "8", "--lora-targets", "all-linear", "--quantize-head=false", "--keeps-last-graph=false")
+	if given.Peak != generic["peak_allocated_bytes"] || given.Peak == def.Peak {
+		t.Errorf("peak %.0f B with the flags given, want the generic job's %v (LitGPT's defaults: %.0f)", given.Peak, generic["peak_allocated_bytes"], def.Peak)
+	}
+}
