@@ -150,6 +150,12 @@ type Arch struct {
 	// linears of all blocks; a rank-r adapter on them has r× that many
 	// parameters (Hu et al. 2021: A is r×in, B is out×r).
 	LoRAAttnDims, LoRAMLPDims int64
+	// LoRAQVDims is Σ(in+out) over the query and value projections of
+	// the blocks with softmax attention (LoRAQueryValue): 0 for MLA,
+	// whose value has no projection of its own, and for linear-attention
+	// layers (Gated DeltaNet's fused in_proj_qkvz has no q_proj or
+	// v_proj to match).
+	LoRAQVDims int64
 }
 
 // Params is the total parameter count: the sum of the checkpoint's tensor

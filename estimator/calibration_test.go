@@ -325,7 +325,13 @@ func fineTuneCases(t testing.TB) []ftCase {
 		case FullFinetune:
 			in.Optimizer, in.OptimizerInBackward = PagedAdamW8bit, true
 		case LoRA:
-			in.LoRATargets = LoRAAttention
+			// 8B_lora_single_device.yaml: lora_attn_modules ['q_proj',
+			// 'v_proj']; 70B_lora.yaml: ['q_proj', 'k_proj', 'v_proj'],
+			// no set of its own (attention's o adapter is the excess)
+			in.LoRATargets = LoRAQueryValue
+			if gpus > 1 {
+				in.LoRATargets = LoRAAttention
+			}
 		case QLoRA:
 			// torchao's NF4 (torchtune's QLoRA base): int8 scalers per
 			// 64 weights, fp32 per 256 blocks, QuantNF4's 4.127 bits
@@ -428,8 +434,8 @@ func fineTuneCases(t testing.TB) []ftCase {
 	h := func(a Arch, task Task, b, s int, gc bool) Input {
 		in := DefaultInput(a)
 		in.Task, in.VRAM, in.Batch, in.Seq, in.GradCheckpointing, in.PureBF16 = task, 80*GiB, b, s, gc, true
-		in.LoRARank, in.LoRATargets = 16, LoRAAttention
-		in.LoRADropout = 0 // measure.py's LoraConfig(lora_dropout=0.0)
+		in.LoRARank, in.LoRATargets = 16, LoRAQueryValue // measure.py's target_modules=["q_proj", "v_proj"]
+		in.LoRADropout = 0                               // measure.py's LoraConfig(lora_dropout=0.0)
 		return in
 	}
 	const hf = "device-h100-2026-11-26"

@@ -191,6 +191,7 @@ func nb(bias bool, n int64) int64 { return b2i(bias) * n }
 type counts struct {
 	attn       part  // one block's attention
 	kvProj     int64 // the parameters of its k and v projections
+	qvLoRA     int64 // in+out of its q and v projections (0 for MLA)
 	lin        part  // one Gated DeltaNet in place of attn
 	linState   int64 // its state per sequence, elements
 	norms      int64 // one block's norms
@@ -222,7 +223,7 @@ func (s spec) count(c *counter) counts {
 	if s.mla() {
 		k.attn = s.mlaAttention(c)
 	} else {
-		k.attn, k.kvProj = s.attention(c)
+		k.attn, k.kvProj, k.qvLoRA = s.attention(c)
 	}
 	if s.linLayers > 0 {
 		k.lin, k.linState = s.deltaNet(c)
@@ -272,8 +273,9 @@ func (s spec) mlaAttention(c *counter) part {
 }
 
 // attention counts one block's multi-head or grouped-query attention, and
-// apart the parameters of its k and v projections.
-func (s spec) attention(c *counter) (a part, kvProj int64) {
+// apart the parameters of its k and v projections and the LoRA dims
+// (in+out) of its q and v projections.
+func (s spec) attention(c *counter) (a part, kvProj, qvLoRA int64) {
 	h := s.h
 	q, kv := c.mul(s.nh, s.hd), c.mul(s.kv, s.hd)
 	if s.qGate {
@@ -281,6 +283,7 @@ func (s spec) attention(c *counter) (a part, kvProj int64) {
 	} else {
 		a.linear(c, h, q, s.qkvBias)
 	}
+	qvLoRA = a.lora + h + kv // q_proj, and v_proj: h → kv
 	before := a.p
 	a.linear(c, h, kv, s.qkvBias)
 	a.linear(c, h, kv, s.qkvBias)
@@ -295,7 +298,7 @@ func (s spec) attention(c *counter) (a part, kvProj int64) {
 	if s.sinks {
 		a.vector(s.nh)
 	}
-	return a, kvProj
+	return a, kvProj, qvLoRA
 }
 
 // deltaNet counts a Gated DeltaNet linear-attention layer in place of
@@ -426,4 +429,5 @@ func (s spec) totals(a *Arch, c *counter, k counts) {
 		nMoE*((s.experts+s.shared)*e.fact+h+s.experts+sh.fact+b2i(s.sharedGate)*(h+1)) + s.linLayers*(k.lin.fact-k.attn.fact)
 	a.LoRAAttnDims = layers*k.attn.lora + s.linLayers*(k.lin.lora-k.attn.lora)
 	a.LoRAMLPDims = nDense*k.dense.lora + nMoE*((s.experts+s.shared)*e.lora+sh.lora)
+	a.LoRAQVDims = (layers - s.linLayers) * k.qvLoRA
 }

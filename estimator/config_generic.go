@@ -68,6 +68,7 @@ func parseGeneric(r *reader) (Arch, error) {
 		// Four h×h attention linears and two h↔4h MLP linears per block.
 		a.LoRAAttnDims = 8 * int64(a.Hidden) * int64(a.Layers)
 		a.LoRAMLPDims = 10 * int64(a.Hidden) * int64(a.Layers)
+		a.LoRAQVDims = 4 * int64(a.Hidden) * int64(a.Layers) // q and v of those four
 	}
 	return a, nil
 }

@@ -899,11 +899,7 @@ func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 			O = params * master
 		}
 	case LoRA, QLoRA:
-		dims := float64(a.LoRAAttnDims)
-		if in.LoRATargets == LoRAAllLinear {
-			dims += float64(a.LoRAMLPDims)
-		}
-		trainable := float64(in.LoRARank) * dims
+		trainable := float64(loraParams(in))
 		r.TrainableParams = int64(trainable)
 		ad := trainable * frac / tp
 		// Adapters in fp32 (PEFT autocast_adapter_dtype), fp32 grads;
@@ -1243,7 +1239,7 @@ func perTokenLayer(in Input, elem float64) (repl, shard, scores float64) {
 		// LoRA on a 16-bit base with dropout on the adapters' input: the
 		// frozen q/k/v linears do not save the attention input (the
 		// autograd rule below), and each adapter saves its own dropped
-		// copy instead (loraDropoutBytes), so the norm's output itself
+		// copy instead (loraSavedBytes), so the norm's output itself
 		// is kept by nothing: LitGPT's RMSNorm multiplies by a frozen
 		// weight (x_normed * self.weight, litgpt/model.py at 00af8b0d),
 		// which saves the weight only, and layer_norm saves its input,
@@ -1251,7 +1247,7 @@ func perTokenLayer(in Input, elem float64) (repl, shard, scores float64) {
 		// the input itself, as QLoRA's MatMul4Bit does.
 		attnIn = 0
 	}
-	if in.Task == LoRA && (in.LoRATargets == LoRAAttention || frozenInputs(in)) {
+	if in.Task == LoRA && (!in.LoRATargets.mlp() || frozenInputs(in)) {
 		// LoRA on a 16-bit base with adapters on attention only: the MLP's
 		// linears are frozen, and PyTorch's autograd saves a matmul input
 		// only when the weight's gradient is needed (the guard_for /
@@ -1263,7 +1259,7 @@ func perTokenLayer(in Input, elem float64) (repl, shard, scores float64) {
 		// needs a gradient (bitsandbytes/autograd/_functions.py). With
 		// adapters on every linear and dropout on their input
 		// (frozenInputs) the same holds: each adapter saves a dropped
-		// copy of the MLP input and of the product (loraDropoutBytes),
+		// copy of the MLP input and of the product (loraSavedBytes),
 		// the frozen linears neither.
 		mlpIn = 0
 		if a.GatedMLP {
@@ -1280,7 +1276,7 @@ func perTokenLayer(in Input, elem float64) (repl, shard, scores float64) {
 		hidElem, normElem = 4, 4
 	}
 	repl = attnIn*hidElem + mlpIn*hidElem + norms*normElem + masks // attention input, MLP input, norm inputs, masks
-	repl += loraDropoutBytes(in, elem)
+	repl += loraSavedBytes(in, elem)
 	shard = (q+kv+v+o)*elem + mlp*elem
 	sb := elem
 	if amp {
@@ -1441,31 +1437,50 @@ func bnbLastGraph(in Input, k float64, last bool) float64 {
 	return out
 }
 
-// loraDropoutBytes is what the adapters' input dropout saves per token per
-// layer (Input.LoRADropout): each adapted linear's dropped input in the
-// compute dtype (what its A matrix saves) and dropout's 1-byte mask. The
-// inputs: q, k and v (one shared copy with LoRAFusedQKV) and o's for
-// attention targets; the MLP's gate and up (or fc1) and its down
-// projection with all-linear.
-func loraDropoutBytes(in Input, elem float64) float64 {
-	if in.LoRADropout <= 0 || in.Task != LoRA && in.Task != QLoRA {
+// loraSavedBytes is what the adapters themselves save per token per layer
+// for the backward, beyond the base model's own tensors: each adapter's
+// intermediate A·x, r wide, which B saves to take its weight's gradient
+// (PEFT's lora.Linear: lora_B(lora_A(dropout(x))); LitGPT's
+// LoRAQKVLinear: after_A, r per enabled q, k or v, into a grouped conv1d,
+// litgpt/lora.py at 00af8b0d), and, with dropout on their input
+// (Input.LoRADropout), each adapted linear's dropped input in the compute
+// dtype (what its A matrix saves) and dropout's 1-byte mask. The adapted
+// linears by LoRATargets: q and v (query-value); q, k, v and o
+// (attention); those and the MLP's gate and up (or fc1) and its down
+// projection (all-linear). LoRAFusedQKV: q, k and v share one dropped
+// copy (LitGPT's one lora_dropout on the fused qkv input).
+func loraSavedBytes(in Input, elem float64) float64 {
+	if in.Task != LoRA && in.Task != QLoRA {
 		return 0
 	}
 	a := in.Arch
 	h := float64(a.Hidden)
-	qkv := 3 * h
-	if in.LoRAFusedQKV {
-		qkv = h
+	var inputs, adapters float64
+	switch in.LoRATargets {
+	case LoRAQueryValue:
+		inputs, adapters = 2*h, 2
+		if in.LoRAFusedQKV {
+			inputs = h
+		}
+	default:
+		inputs, adapters = 3*h+float64(a.qDim()), 4
+		if in.LoRAFusedQKV {
+			inputs = h + float64(a.qDim())
+		}
 	}
-	inputs := qkv + float64(a.qDim())
-	if in.LoRATargets == LoRAAllLinear {
-		up := h // fc1
+	if in.LoRATargets.mlp() {
+		up, n := h, 2.0 // fc1
 		if a.GatedMLP {
-			up = 2 * h // gate and up, each with its own dropout
+			up, n = 2*h, 3 // gate and up, each with its own dropout
 		}
 		inputs += up + float64(a.activeMLPWidth())
+		adapters += n
 	}
-	return inputs * (elem + 1)
+	saved := adapters * float64(in.LoRARank) * elem
+	if in.LoRADropout > 0 {
+		saved += inputs * (elem + 1)
+	}
+	return saved
 }
 
 // trainActivations is the activation memory saved for backward on one GPU

@@ -435,8 +435,22 @@ func TestLoRAActivations(t *testing.T) {
 		}
 		full := act(FullFinetune, LoRAAttention, false)
 		attn, all, q := act(LoRA, LoRAAttention, false), act(LoRA, LoRAAllLinear, false), act(QLoRA, LoRAAttention, true)
-		if all != full || q != full {
-			t.Errorf("%s: all-linear LoRA %d and pure bf16 QLoRA %d activations, want the full fine-tune's %d", f, all, q, full)
+		// Beyond the full fine-tune's: each adapter's r-wide A·x, which
+		// its B saves (loraSavedBytes), 2 bytes at rank 16 for every
+		// token (2 × 512; ViT's patches are fixed) in every layer: 4
+		// attention adapters, and 3 (gate, up, down) or 2 (fc1, fc2) on
+		// the MLP.
+		seq := 512
+		if a.SeqLen > 0 {
+			seq = a.SeqLen
+		}
+		inter := func(adapters int) Bytes { return Bytes(adapters * 16 * 2 * 2 * seq * a.Layers) }
+		mlp := 2
+		if a.GatedMLP {
+			mlp = 3
+		}
+		if all != full+inter(4+mlp) || q != full+inter(4) {
+			t.Errorf("%s: all-linear LoRA %d and pure bf16 QLoRA %d activations, want the full fine-tune's %d and the adapters' %d and %d", f, all, q, full, inter(4+mlp), inter(4))
 		}
 		if pq := act(QLoRA, LoRAAttention, false); !(pq > full) {
 			t.Errorf("%s: PEFT QLoRA activations %d, want more than the full fine-tune's %d (fp32 hidden states)", f, pq, full)
@@ -996,6 +1010,55 @@ func TestLoRADropout(t *testing.T) {
 	in.LoRADropout = DefaultLoRADropout
 	if got := mustEstimate(t, in); got.Peak != full.Peak {
 		t.Errorf("adapter dropout moved a full fine-tune: %d, want %d", got.Peak, full.Peak)
+	}
+}
+
+// TestLoRAQueryValue: adapters on q and v only (LitGPT's lora.py and
+// PEFT's Llama defaults), Llama 3 8B (h 4096, 32 layers, 32 query heads
+// and 8 KV heads of 128), rank 16, bf16, 1 × 2048 tokens, dropout 0.05 on
+// each adapter's own input. By hand:
+//
+//   - parameters: q_proj 4096 → 4096 and v_proj 4096 → 1024 are
+//     (4096 + 4096) + (4096 + 1024) = 13,312 in+out a layer, × 32 × 16 =
+//     6,815,744 (PEFT's print_trainable_parameters for this LoraConfig);
+//     attention adds k (5,120) and o (8,192): 26,624 × 32 × 16 =
+//     13,631,488;
+//   - saved for backward, a token a layer: q and v each keep a dropped
+//     copy of the attention input (2 × 4096 × 2 B) and its 1-byte mask
+//     (2 × 4096 B), 24,576 B, and the two r-wide A·x (2 × 16 × 2 B), 64 B;
+//     attention keeps k's copy and o's (4096 + 4096 inputs × 3 B) and two
+//     A·x more (64 B): 24,640 B more, × 2048 tokens × 32 layers =
+//     1,614,807,040 B.
+func TestLoRAQueryValue(t *testing.T) {
+	a := loadArch(t, "meta-llama-3-8b-instruct.json")
+	in := DefaultInput(a)
+	in.Task, in.Batch, in.Seq, in.LoRARank, in.LoRADropout = LoRA, 1, 2048, 16, 0.05
+	in.LoRATargets = LoRAQueryValue
+	qv := mustEstimate(t, in)
+	in.LoRATargets = LoRAAttention
+	attn := mustEstimate(t, in)
+	if qv.TrainableParams != 6_815_744 || attn.TrainableParams != 13_631_488 {
+		t.Errorf("trainable parameters: q,v %d, attention %d; want 6,815,744 and 13,631,488", qv.TrainableParams, attn.TrainableParams)
+	}
+	if got := attn.PerGPU.Activations - qv.PerGPU.Activations; got != 1_614_807_040 {
+		t.Errorf("attention saves %d B more than q,v; want 1,614,807,040", got)
+	}
+	// Without dropout only the two A·x differ: 64 B × 2048 × 32.
+	in.LoRADropout = 0
+	attn0 := mustEstimate(t, in)
+	in.LoRATargets = LoRAQueryValue
+	if got := attn0.PerGPU.Activations - mustEstimate(t, in).PerGPU.Activations; got != 4_194_304 {
+		t.Errorf("without dropout attention saves %d B more than q,v; want 4,194,304", got)
+	}
+	// The speed model reads the same count.
+	if got := loraParams(in); got != 6_815_744 {
+		t.Errorf("loraParams %d, want 6,815,744", got)
+	}
+	// MLA has no value projection of its own.
+	ds := DefaultInput(loadArch(t, "deepseek-v3.json"))
+	ds.Task, ds.LoRATargets = LoRA, LoRAQueryValue
+	if err := ds.Validate(); err == nil || !strings.Contains(err.Error(), "lora-targets") {
+		t.Errorf("query-value on MLA accepted: %v", err)
 	}
 }
 

@@ -250,12 +250,27 @@ type LoRATargets int
 const (
 	LoRAAttention LoRATargets = iota // q, k, v, o projections
 	LoRAAllLinear                    // every linear in the blocks (PEFT "all-linear")
+	// LoRAQueryValue: the query and value projections only. LitGPT's
+	// lora.py defaults (lora_query=True, lora_value=True; key,
+	// projection, mlp and head False: litgpt/finetune/lora.py at
+	// 00af8b0d, 2024-09-27) and PEFT's own when target_modules is None
+	// for llama, mistral, mixtral, qwen2/3, gemma/gemma2/gemma3_text,
+	// stablelm ["q_proj", "v_proj"]
+	// (TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING,
+	// src/peft/utils/constants.py at 09ba20c4, 2026-08-21).
+	LoRAQueryValue
 )
 
-var loraTargetNames = [...]string{LoRAAttention: "attention", LoRAAllLinear: "all-linear"}
+var loraTargetNames = [...]string{LoRAAttention: "attention", LoRAAllLinear: "all-linear", LoRAQueryValue: "query-value"}
 
-// String returns the CLI name ("attention", "all-linear").
+// LoRATargetSets lists every LoRATargets, fewest adapters first.
+var LoRATargetSets = []LoRATargets{LoRAQueryValue, LoRAAttention, LoRAAllLinear}
+
+// String returns the CLI name ("attention", "all-linear", "query-value").
 func (l LoRATargets) String() string { return enumName(loraTargetNames[:], int(l), "LoRATargets") }
+
+// mlp reports whether the set puts adapters on the MLP's linears.
+func (l LoRATargets) mlp() bool { return l == LoRAAllLinear }
 
 // ParseLoRATargets reads a name written by LoRATargets.String.
 func ParseLoRATargets(s string) (LoRATargets, error) {
@@ -550,7 +565,7 @@ type Input struct {
 // torchtune d7fae967, and in its configs); the QLoRA paper tuned
 // 0.1 up to 13B and 0.05 at 33B and 65B (Dettmers et al. 2023). The rate
 // itself does not change memory, only whether each adapted linear keeps a
-// dropped copy of its input and a 1-byte mask (loraDropoutBytes); with
+// dropped copy of its input and a 1-byte mask (loraSavedBytes); with
 // 0.05 a plan counts that copy, the larger figure when the recipe is not
 // known, and --lora-dropout 0 drops it.
 const DefaultLoRADropout = 0.05
@@ -846,6 +861,10 @@ func (in Input) validate(l *errList) {
 		}
 		if a.LoRAAttnDims == 0 {
 			l.add("lora-rank", in.LoRARank, ErrIncompatible, "the config gives no layer shapes (hidden_size, num_hidden_layers) to place adapters")
+		} else if in.LoRATargets == LoRAQueryValue && a.LoRAQVDims == 0 {
+			// MLA has no value projection of its own: DeepSeek's v is
+			// part of kv_b_proj's output, its q of q_a/q_b_proj.
+			l.add("lora-targets", in.LoRATargets, ErrIncompatible, "the model has no separate query and value projections (multi-head latent attention): want attention or all-linear")
 		}
 	}
 	if in.PureBF16 && (!train || in.Task != QLoRA && in.Weights != BF16 && in.Weights != FP16) {

@@ -565,11 +565,21 @@ func replicasForZeRO(in Input, replicas int) int {
 	return replicas
 }
 
-// loraParams is the adapters' parameter count (as the memory model counts it).
+// loraParams is the adapters' parameter count, which the memory and the
+// speed models both read: r·Σ(in+out) over the adapted linears (Hu et al.
+// 2021: A is r×in, B is out×r). LitGPT's fused LoRAQKVLinear holds the
+// same: lora_A (r·n)×in and lora_B (Σ enabled outs)×r for the n enabled
+// of q, k, v (litgpt/lora.py at 00af8b0d).
 func loraParams(in Input) int64 {
-	dims := in.Arch.LoRAAttnDims
-	if in.LoRATargets == LoRAAllLinear {
-		dims += in.Arch.LoRAMLPDims
+	a := in.Arch
+	var dims int64
+	switch in.LoRATargets {
+	case LoRAQueryValue:
+		dims = a.LoRAQVDims
+	case LoRAAllLinear:
+		dims = a.LoRAAttnDims + a.LoRAMLPDims
+	default:
+		dims = a.LoRAAttnDims
 	}
 	return int64(in.LoRARank) * dims
 }

@@ -221,7 +221,7 @@ func (in *ViewIn) fieldOptions(f Field) []Option {
 	case FieldQuant:
 		return quantOptions(l)
 	case FieldLoRATargets:
-		return labelled(l, []estimator.LoRATargets{estimator.LoRAAttention, estimator.LoRAAllLinear}, MsgTargetsAttn, MsgTargetsAll)
+		return labelled(l, estimator.LoRATargetSets, MsgTargetsQV, MsgTargetsAttn, MsgTargetsAll)
 	case FieldZeRO:
 		// Empty: estimator.ResolveTrainDefaults, as the CLI without --zero.
 		return []Option{{"", l.T(MsgZeROAuto)}, {"0", "0"}, {"1", "1"}, {"2", "2"}, {"3", "3"}}

@@ -105,6 +105,7 @@ const (
 	MsgZeROAuto
 	MsgOffOptimizer
 	MsgOffAll
+	MsgTargetsQV
 	MsgTargetsAttn
 	MsgTargetsAll
 	MsgQuantAuto
@@ -615,6 +616,7 @@ var messagesEN = [NMsgs]string{
 	MsgZeROAuto:       "auto (pre-training over replicas: the lowest from 1 that fits)",
 	MsgOffOptimizer:   "Optimizer states",
 	MsgOffAll:         "Optimizer states and parameters",
+	MsgTargetsQV:      "Query and value (q, v)",
 	MsgTargetsAttn:    "Attention (q, k, v, o)",
 	MsgTargetsAll:     "All linear layers",
 	MsgQuantAuto:      "Auto (from precision and engine)",
@@ -1110,6 +1112,7 @@ var MessagesRU = [NMsgs]string{
 	MsgZeROAuto:       "авто (предобучение на нескольких репликах: наименьшая от 1, при которой помещается)",
 	MsgOffOptimizer:   "Состояния оптимизатора",
 	MsgOffAll:         "Состояния оптимизатора и параметры",
+	MsgTargetsQV:      "Запрос и значение (q, v)",
 	MsgTargetsAttn:    "Attention (q, k, v, o)",
 	MsgTargetsAll:     "Все линейные слои",
 	MsgQuantAuto:      "Авто (по точности и движку)",
@@ -1605,6 +1608,7 @@ var messagesZH = [NMsgs]string{
 	MsgZeROAuto:       "自动（多副本预训练：从 1 起能放下的最低阶段）",
 	MsgOffOptimizer:   "优化器状态",
 	MsgOffAll:         "优化器状态和参数",
+	MsgTargetsQV:      "查询和值（q、v）",
 	MsgTargetsAttn:    "注意力（q、k、v、o）",
 	MsgTargetsAll:     "全部线性层",
 	MsgQuantAuto:      "自动（按精度和引擎）",

@@ -242,10 +242,15 @@ func (p *parser) parse() (Job, bool) {
 			t.Text[jf], t.Read[jf], t.Set[jf] = s[f], s.Shown(f), true
 		}
 	}
-	// The LoRA rank is given where it differs from what a link without one
-	// means (ViewState.loraRankDefault: LitGPT's for a Lightning
-	// precision), as the command line's --lora-rank is given or not.
-	t.Set[jobspec.LoRARank] = s[FieldLoRARank] != s.loraRankDefault(DefaultState)
+	// The LoRA rank and targets are given where they differ from what a
+	// link without them means (ViewState.linkDefault: LitGPT's for a
+	// Lightning precision), as the command line's --lora-rank and
+	// --lora-targets are given or not.
+	for _, f := range stackFields {
+		if jf, ok := jobspec.ByFlag(FieldNames[f]); ok {
+			t.Set[jf] = s[f] != s.linkDefault(f, DefaultState)
+		}
+	}
 	// The daily curve replaces the request rate (as rightsize plan
 	// --load-curve, which notes it): a rate left in the field is not read.
 	curve := s.Shown(FieldCurve) && strings.TrimSpace(s[FieldCurve]) != ""

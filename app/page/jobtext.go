@@ -220,6 +220,7 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 		r.whole(jobspec.Seq, &in.Seq)
 	}
 	r.whole(jobspec.LoRARank, &in.LoRARank)
+	r.whole(jobspec.LossChunks, &in.LossChunks)
 	r.whole(jobspec.TP, &in.TP)
 	r.whole(jobspec.PP, &in.PP)
 	r.whole(jobspec.CP, &in.CP)
@@ -241,6 +242,9 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	r.onOff(jobspec.EnforceEager, &in.EnforceEager)
 	r.onOff(jobspec.TextOnly, &in.TextOnly)
 	r.onOff(jobspec.Compile, &in.Compiled)
+	r.onOff(jobspec.LoRAFusedQKV, &in.LoRAFusedQKV)
+	r.onOff(jobspec.QuantizeHead, &in.QuantizeHead)
+	r.onOff(jobspec.KeepsLastGraph, &in.KeepsLastGraph)
 	v, err := strconv.ParseFloat(strings.TrimSpace(t.Text[jobspec.GPUMemUtil]), 64)
 	switch {
 	case err != nil:
@@ -277,6 +281,13 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 		}
 	}
 	j.Stack, j.GlobalBatch, j.ZeROAuto = litgptDefaults(&t, &in, j.GlobalBatch, j.ZeROAuto)
+	if j.Stack == nil && estimator.LightningQLoRADefault(in) {
+		// Pure-bf16 QLoRA on bitsandbytes NF4 is Lightning's
+		// BitsandbytesPrecision (estimator.LightningQLoRADefault): its
+		// 4-bit head and LitGPT's held graph unless given.
+		in.QuantizeHead = in.QuantizeHead || !t.Set[jobspec.QuantizeHead]
+		in.KeepsLastGraph = in.KeepsLastGraph || !t.Set[jobspec.KeepsLastGraph]
+	}
 	j.Kind = jobKind(&t, in.Task)
 	if j.EngineOpen {
 		in.Engine, j.EngineWhy = planner.AutoEngine(in, j.Kind, j.GPU.Generation())

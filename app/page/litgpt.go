@@ -39,6 +39,12 @@ const (
 	// litgptRank is lora.py's setup(lora_r=8), the same at every commit
 	// of its tables (8641822, 58c5b188, 00af8b0d).
 	litgptRank = 8
+	// litgptTargets is lora.py's setup(lora_query=True, lora_key=False,
+	// lora_value=True, lora_projection=False, lora_mlp=False,
+	// lora_head=False) at 00af8b0d, as at 8641822 (the resource tables'
+	// commit, whose printed trainable parameters are r·Σ(in+out) of q and
+	// v: 1,572,864 for phi-1.5 at rank 8).
+	litgptTargets = estimator.LoRAQueryValue
 )
 
 // isLightning reports whether a precision field's text is one of
@@ -84,23 +90,22 @@ func isLightning(name string) bool {
 //   - the fit loop's logits and loss rebound only when the next step's
 //     return, so the previous step's graph is held (--keeps-last-graph);
 //
-//   - LoRA/QLoRA: the q, k, v adapters of one fused qkv linear with one
-//     dropout (LoRAQKVLinear, --lora-fused-qkv); QLoRA: Lightning's
+//   - LoRA/QLoRA: the adapters of one fused qkv linear with one dropout
+//     (LoRAQKVLinear, --lora-fused-qkv); QLoRA: Lightning's
 //     BitsandbytesPrecision quantises the LM head too (--quantize-head).
 //
-//   - LoRA/QLoRA: rank 8 (litgptRank) where no rank is given; a link
-//     that names none means it too (ViewState.loraRankDefault), and the
-//     page counts its rank field given only where it differs from that.
+//   - LoRA/QLoRA: rank 8 (litgptRank) and adapters on q and v only
+//     (litgptTargets, --lora-targets query-value) where none is given; a
+//     link that names none means them too (ViewState.linkDefault), and
+//     the page counts its rank and targets fields given only where they
+//     differ from those.
 //
-// Not taken: lora.py's layers, q and v only. The estimator's nearest
-// (estimator.LoRAAttention, its default) puts adapters on q, k, v and o:
-// r·(2h + q + kv) parameters a layer more (3.4M at rank 8 for Llama 3 8B,
-// 27 MB with their gradients and bf16 AdamW states), and one dropped copy
-// more of the output projection's input (q bytes' worth of the attention
-// output and its mask, 3 bytes a token a layer and q unit at bf16). t says which fields the job gave;
-// zeroAuto whether the ZeRO stage is on auto. It returns the defaults
-// taken (nil: none), the global batch and whether the ZeRO stage is still
-// on auto.
+// Each default is taken only where its field (jobspec) is not given, so
+// a flag given wins at both doors; the separate head, a command-line flag
+// of its own, is undone there (--separate-head=false). t says which fields the job
+// gave; zeroAuto whether the ZeRO stage is on auto. It returns the
+// defaults taken (nil: none), the global batch and whether the ZeRO stage
+// is still on auto.
 func litgptDefaults(t *JobText, in *estimator.Input, global int, zeroAuto bool) (*StackDefaults, int, bool) {
 	if !isLightning(t.Text[jobspec.Precision]) ||
 		in.Task != estimator.FullFinetune && in.Task != estimator.LoRA && in.Task != estimator.QLoRA {
@@ -124,27 +129,35 @@ func litgptDefaults(t *JobText, in *estimator.Input, global int, zeroAuto bool) 
 		took(jobspec.Fields[jobspec.ZeRO].Flag, "3")
 		took(jobspec.Fields[jobspec.GradCheckpointing].Flag)
 	}
-	if in.LossChunks == 0 && in.Seq > litgptChunk {
+	// on: a flag LitGPT's scripts turn on, where the job did not say.
+	on := func(f jobspec.Field, dst *bool) {
+		if !t.Set[f] {
+			*dst = true
+			took(jobspec.Fields[f].Flag)
+		}
+	}
+	if !t.Set[jobspec.LossChunks] && in.Seq > litgptChunk {
 		in.LossChunks = (in.Seq + litgptChunk - 1) / litgptChunk
-		took("loss-chunks", strconv.Itoa(in.LossChunks))
+		took(jobspec.Fields[jobspec.LossChunks].Flag, strconv.Itoa(in.LossChunks))
 	}
 	if a := in.Arch.WithSeparateHead(); a.TotalParams != in.Arch.TotalParams {
 		in.Arch = a
 		took("separate-head")
 	}
-	in.KeepsLastGraph = true
-	took("keeps-last-graph")
-	if in.Task != estimator.FullFinetune && !t.Set[jobspec.LoRARank] {
-		in.LoRARank = litgptRank
-		took(jobspec.Fields[jobspec.LoRARank].Flag, strconv.Itoa(litgptRank))
-	}
+	on(jobspec.KeepsLastGraph, &in.KeepsLastGraph)
 	if in.Task != estimator.FullFinetune {
-		in.LoRAFusedQKV = true
-		took("lora-fused-qkv")
+		if !t.Set[jobspec.LoRARank] {
+			in.LoRARank = litgptRank
+			took(jobspec.Fields[jobspec.LoRARank].Flag, strconv.Itoa(litgptRank))
+		}
+		if !t.Set[jobspec.LoRATargets] {
+			in.LoRATargets = litgptTargets
+			took(jobspec.Fields[jobspec.LoRATargets].Flag, litgptTargets.String())
+		}
+		on(jobspec.LoRAFusedQKV, &in.LoRAFusedQKV)
 	}
-	if in.Task == estimator.QLoRA && !in.QuantizeHead {
-		in.QuantizeHead = true
-		took("quantize-head")
+	if in.Task == estimator.QLoRA {
+		on(jobspec.QuantizeHead, &in.QuantizeHead)
 	}
 	return d, global, zeroAuto
 }

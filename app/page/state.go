@@ -287,8 +287,10 @@ func ParseFragment(frag string, def ViewState) ViewState {
 	if x, ok := v[FieldKeys[FieldPrecision]]; !ok || len(x) == 0 {
 		s[FieldPrecision] = s.precisionDefault(def)
 	}
-	if x, ok := v[FieldKeys[FieldLoRARank]]; !ok || len(x) == 0 {
-		s[FieldLoRARank] = s.loraRankDefault(def)
+	for _, f := range stackFields {
+		if x, ok := v[FieldKeys[f]]; !ok || len(x) == 0 {
+			s[f] = s.linkDefault(f, def)
+		}
 	}
 	return s
 }
@@ -302,8 +304,8 @@ func (s ViewState) Fragment(def ViewState) string {
 		switch f {
 		case int(FieldPrecision):
 			d = s.precisionDefault(def)
-		case int(FieldLoRARank):
-			d = s.loraRankDefault(def)
+		case int(FieldLoRARank), int(FieldLoRATargets):
+			d = s.linkDefault(Field(f), def)
 		}
 		if s[f] != d || f == int(FieldModel) {
 			v.Set(k, s[f])
@@ -312,15 +314,25 @@ func (s ViewState) Fragment(def ViewState) string {
 	return v.Encode()
 }
 
-// loraRankDefault is the LoRA rank a link that names none means for s's
-// task and precision: LitGPT's lora.py's rank (litgptRank) for a LoRA or
-// QLoRA fine-tune named by a Lightning precision, as the command line
-// takes it without --lora-rank (litgptDefaults); otherwise def's.
-func (s ViewState) loraRankDefault(def ViewState) string {
+// stackFields are the page fields whose value a link that names none
+// takes from the job's fine-tuning stack (linkDefault).
+var stackFields = [...]Field{FieldLoRARank, FieldLoRATargets}
+
+// linkDefault is what a link that names no field f (one of stackFields)
+// means for s's task and precision: LitGPT's lora.py's rank and targets
+// (litgptRank, litgptTargets) for a LoRA or QLoRA fine-tune named by a
+// Lightning precision, as the command line takes them without
+// --lora-rank or --lora-targets (litgptDefaults); otherwise def's.
+func (s ViewState) linkDefault(f Field, def ViewState) string {
 	if (s[FieldTask] == "lora" || s[FieldTask] == "qlora") && isLightning(s[FieldPrecision]) {
-		return strconv.Itoa(litgptRank)
+		switch f {
+		case FieldLoRARank:
+			return strconv.Itoa(litgptRank)
+		case FieldLoRATargets:
+			return litgptTargets.String()
+		}
 	}
-	return def[FieldLoRARank]
+	return def[f]
 }
 
 // precisionDefault is the precision a link that names none means for s's

@@ -498,13 +498,17 @@ func (e *emitter) saveSteps() int {
 
 // loraModules is PEFT's target_modules for the plan's adapters:
 // "all-linear" (PEFT's LoraConfig shorthand for every linear but the
-// output layer) or the attention projections under their names in
-// transformers' modeling file of the family (modeling_llama.py and the
-// families below: q_proj, k_proj, v_proj, o_proj; modeling_phi3.py: a
-// fused qkv_proj and o_proj). Another family's names are left to the
-// script: the list is "[...]" and after writes which modules to put
-// there, the config's model_type a quoted string outside the call, so a
-// model_type that reads as Python is not part of the code.
+// output layer), or the attention projections the set names under their
+// names in transformers' modeling file of the family (modeling_llama.py
+// and the families below: q_proj, k_proj, v_proj, o_proj; query-value
+// q_proj and v_proj, PEFT's own default for most of them,
+// TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING in
+// src/peft/utils/constants.py at 09ba20c4; modeling_phi3.py: a fused
+// qkv_proj and o_proj, so q and v alone are not a module there). Another
+// family's names are left to the script: the list is "[...]" and after
+// writes which modules to put there, the config's model_type a quoted
+// string outside the call, so a model_type that reads as Python is not
+// part of the code.
 func loraModules(t estimator.LoRATargets, modelType string) (list, after string) {
 	if t == estimator.LoRAAllLinear {
 		return "\"all-linear\"", ""
@@ -512,11 +516,21 @@ func loraModules(t estimator.LoRATargets, modelType string) (list, after string)
 	switch modelType {
 	case "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma2", "gemma3", "gemma3_text",
 		"granite", "olmo2", "llama4", "gpt_oss", "glm4_moe":
+		if t == estimator.LoRAQueryValue {
+			return "[\"q_proj\", \"v_proj\"]", ""
+		}
 		return "[\"q_proj\", \"k_proj\", \"v_proj\", \"o_proj\"]", ""
 	case "phi3":
+		if t == estimator.LoRAQueryValue {
+			return "[...]", ", target_modules adapting the query and value projections of model_type \"phi3\", whose q, k and v are one fused qkv_proj (PEFT adapts a module whole: qkv_proj puts adapters on k too)"
+		}
 		return "[\"qkv_proj\", \"o_proj\"]", ""
 	}
-	return "[...]", ", target_modules listing the attention projections of model_type " + quoteString(modelType)
+	what := "the attention projections"
+	if t == estimator.LoRAQueryValue {
+		what = "the query and value projections"
+	}
+	return "[...]", ", target_modules listing " + what + " of model_type " + quoteString(modelType)
 }
 
 // pyBool is Python's spelling of b.

@@ -73,21 +73,21 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		seqPar           = fs.Bool("sequence-parallel", def.SequenceParallel, "with TP in training, shard the LayerNorm/dropout activations too (Megatron-LM, NeMo)")
 		optInBwd         = fs.Bool("optimizer-in-backward", false, "full training on one GPU: step each parameter in the backward pass and free its gradient (torchtune optimizer_in_bwd)")
 		loraDrop         = fs.Float64("lora-dropout", def.LoRADropout, "LoRA/QLoRA: dropout rate on the adapters' input (PEFT lora_dropout); above 0 each adapted linear saves a dropped copy of its input and a mask. 0.05 as LitGPT, ms-swift, TRL, axolotl's examples and torchtune's builders before 2024-09-11 set; 0 for PEFT's own default, LLaMA-Factory, Unsloth's notebooks, torchtune's Llama 3.1 recipes since")
-		loraFused        = fs.Bool("lora-fused-qkv", false, "LoRA/QLoRA: the q, k, v adapters share one fused qkv projection and one dropout (LitGPT)")
-		quantHead        = fs.Bool("quantize-head", false, "QLoRA: the LM head is 4-bit too and dequantised whole when used (Lightning BitsandbytesPrecision, LitGPT; on by default for --pure-bf16 QLoRA on bitsandbytes NF4)")
-		lastGraph        = fs.Bool("keeps-last-graph", false, "training: the loop holds the previous micro-batch's outputs, and so its autograd graph, until the next forward returns (LitGPT's fit loop); bitsandbytes' 4-bit linears keep their inputs with that graph. HF Trainer drops them each step; on by default for --pure-bf16 QLoRA on bitsandbytes NF4")
+		_                = boolFlag(fs, jobspec.LoRAFusedQKV, "LoRA/QLoRA: the q, k, v adapters share one fused qkv projection and one dropout (LitGPT)")
+		_                = boolFlag(fs, jobspec.QuantizeHead, "QLoRA: the LM head is 4-bit too and dequantised whole when used (Lightning BitsandbytesPrecision, LitGPT; on by default for --pure-bf16 QLoRA on bitsandbytes NF4)")
+		_                = boolFlag(fs, jobspec.KeepsLastGraph, "training: the loop holds the previous micro-batch's outputs, and so its autograd graph, until the next forward returns (LitGPT's fit loop); bitsandbytes' 4-bit linears keep their inputs with that graph. HF Trainer drops them each step; on by default for --pure-bf16 QLoRA on bitsandbytes NF4")
 		sepHead          = fs.Bool("separate-head", false, "the LM head is its own copy of a tied input embedding (LitGPT: its GPT keeps wte and lm_head apart and its checkpoint conversion copies a tied embedding into both)")
 		fsdpNoSync       = fs.Bool("fsdp-no-sync", false, "training with --zero 3 that accumulates micro-batches inside FSDP's no_sync(): each rank holds the whole model's gradients between syncs. Default: on for fine-tunes that accumulate (--global-batch or --micro-batches above one micro-batch per replica), as HF Accelerate/Trainer and Lightning/LitGPT do; --fsdp-no-sync=false for DeepSpeed ZeRO-3, torchtune (FSDP2) or Accelerate's sync_each_batch")
 		fsdpAdapterUnits = fs.Bool("fsdp-adapter-units", false, "LoRA under --zero 3: the adapters are FSDP units of their own (PEFT's fsdp_auto_wrap_policy, which HF Trainer applies to PEFT models), so the frozen weights get no gradient. Default: off, as Lightning/LitGPT wrap each Block with its adapters, and with --pure-bf16 FSDP then keeps a gradient for the frozen Block weights too")
 		_                = textFlag(fs, jobspec.AttnKernel, "training: the fused attention kernel, "+choices(estimator.AttnKernels)+" (speed only; on H100 cuDNN's runs 1.62× and FlashAttention-3 1.74× FlashAttention-2's speed: Shah et al. 2024). cudnn for Megatron-Core, NeMo and Megatron-Bridge (Transformer Engine prefers it on Hopper); fa2 for FlashAttention-2 or Triton kernels (llm-foundry, HF with flash_attention_2)")
-		lossChunks       = fs.Int("loss-chunks", 0, "training: cross-entropy in this many chunks (torchtune's chunked loss uses 8); 0: one piece")
+		_                = intFlag(fs, jobspec.LossChunks, "training: cross-entropy in this many chunks (torchtune's chunked loss uses 8); 0: one piece")
 		bf16Opt          = fs.Bool("bf16-optimizer-states", false, "full training at --zero 1 or more (plan without --zero searches ZeRO 1 to 3): the distributed AdamW keeps its moments and its copy of the weights in bf16, 6 bytes a parameter before sharding, not 12 (apex DistributedFusedAdam dtype bf16, as NeMo 1.x's Llama SFT recipe sets it)")
 		flashCE          = fs.Bool("flash-cross-entropy", false, "training: the loss is flash-attn's fused cross-entropy (llm-foundry's default loss_fn fused_crossentropy), which keeps the 16-bit logits and writes a 16-bit gradient, no fp32 copy")
 		_                = boolFlag(fs, jobspec.GradCheckpointing, "full activation checkpointing")
 		_                = boolFlag(fs, jobspec.SelectiveRecompute, "recompute attention scores only")
 		_                = boolFlag(fs, jobspec.FlashAttention, "FlashAttention/SDPA (no s² score tensors)")
 		_                = intFlag(fs, jobspec.LoRARank, "LoRA rank")
-		_                = textFlag(fs, jobspec.LoRATargets, "attention|all-linear")
+		_                = textFlag(fs, jobspec.LoRATargets, choices(estimator.LoRATargetSets)+" (query-value: PEFT's own default for Llama-family models and LitGPT's lora.py default, taken with a Lightning --precision)")
 		_                = textFlag(fs, jobspec.Engine, plan.AutoEngineName+"|"+choices(estimator.Engines)+" (auto: the engine the plan runs the job on: vllm for a decoder's inference where vLLM runs it on --gpu, else hf; hf for training)")
 		_                = boolFlag(fs, jobspec.Compile, "HF transformers with a static KV cache and torch.compile (CUDA graphs)")
 		_                = boolFlag(fs, jobspec.TextOnly, "a vision-language model's text model alone: its vision tower and projector are not loaded (vLLM --language-model-only)")
@@ -273,21 +273,6 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	in.FSDPNoSync, in.LoRADropout = *fsdpNoSync, *loraDrop
 	in.FSDPAdapterUnits, in.SchedulerRecvInterval, in.AttentionDPBalanceIters = *fsdpAdapterUnits, *recvInterval, *dpBalance
 	in.FlashCrossEntropy, in.BF16OptimizerStates = *flashCE, *bf16Opt
-	// Those a fine-tune's stack may set (ij.Stack: LitGPT's scripts for a
-	// Lightning precision) are the flag's where it is given, else the
-	// parser's.
-	for _, f := range []struct {
-		name string
-		dst  *bool
-		v    bool
-	}{{"lora-fused-qkv", &in.LoRAFusedQKV, *loraFused}, {"quantize-head", &in.QuantizeHead, *quantHead}, {"keeps-last-graph", &in.KeepsLastGraph, *lastGraph}} {
-		if set[f.name] || ij.Stack == nil {
-			*f.dst = f.v
-		}
-	}
-	if set["loss-chunks"] || ij.Stack == nil {
-		in.LossChunks = *lossChunks
-	}
 	if set["separate-head"] && !*sepHead {
 		in.Arch = arch // the stack's separate head, refused
 	}
@@ -354,13 +339,8 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	}
 	if estimator.LightningQLoRADefault(in) && ij.Stack == nil {
 		// Pure-bf16 QLoRA on bitsandbytes NF4 is Lightning's
-		// BitsandbytesPrecision (estimator.LightningQLoRADefault).
-		if !set["quantize-head"] {
-			in.QuantizeHead = true
-		}
-		if !set["keeps-last-graph"] {
-			in.KeepsLastGraph = true
-		}
+		// BitsandbytesPrecision (estimator.LightningQLoRADefault), whose
+		// head and held graph the parser took where not given.
 		if !set["quantize-head"] || !set["keeps-last-graph"] {
 			notes = append(notes, "--pure-bf16 QLoRA on bitsandbytes NF4 plans Lightning's BitsandbytesPrecision as LitGPT runs it: the LM head is 4-bit too (--quantize-head) and the fit loop holds the previous step's graph (--keeps-last-graph); --quantize-head=false or --keeps-last-graph=false for a loop that drops it")
 		}

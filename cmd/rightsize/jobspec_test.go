@@ -51,6 +51,12 @@ func TestDoorsShareJobFields(t *testing.T) {
 	pageHides := map[string]string{
 		"compile":   "HF transformers' torch.compile: the page's engines are HF eager and the serving engines",
 		"pure-bf16": "reached on the page through the precision's Lightning names (bf16-true, 16-true)",
+		// LitGPT's own ways, which the page takes with a Lightning
+		// precision name (page.litgptDefaults).
+		"lora-fused-qkv":   "LitGPT's fused qkv adapter: the page's Lightning precision names",
+		"quantize-head":    "Lightning's 4-bit LM head: the page's Lightning precision names",
+		"keeps-last-graph": "LitGPT's fit loop's held graph: the page's Lightning precision names",
+		"loss-chunks":      "LitGPT's 128-token loss chunks: the page's Lightning precision names",
 	}
 	keys := map[string]string{}
 	for j, s := range jobspec.Fields {

@@ -28,11 +28,17 @@ func TestLitGPTDefaultsAreOneStory(t *testing.T) {
 		// printed by Lit-GPT's resource table at 128 sequences a step, rank 8).
 		{[]string{"--model", "llama-2-7b", "--task", "lora", "--precision", "bf16-true", "--gpu", "a100-40gb-sxm", "--gpus", "2", "--batch", "1", "--seq", "1304"},
 			"m=llama-2-7b&t=lora&p=bf16-true&g=a100-40gb-sxm&n=2&b=1&s=1304",
+			[]string{"--global-batch 16", "--zero 3", "--grad-checkpointing", "--loss-chunks 11", "--keeps-last-graph", "--lora-rank 8", "--lora-targets query-value", "--lora-fused-qkv"}, 21.71},
+		// Targets given are the user's, at both doors: q, k, v and o
+		// keep one more dropped copy (the attention output's, 4096 × 3 B
+		// a token a layer) and 2·8 more A·x, and k's and o's adapters.
+		{[]string{"--model", "llama-2-7b", "--task", "lora", "--precision", "bf16-true", "--gpu", "a100-40gb-sxm", "--gpus", "2", "--batch", "1", "--seq", "1304", "--lora-targets", "attention"},
+			"m=llama-2-7b&t=lora&p=bf16-true&g=a100-40gb-sxm&n=2&b=1&s=1304&lt=attention",
 			[]string{"--global-batch 16", "--zero 3", "--grad-checkpointing", "--loss-chunks 11", "--keeps-last-graph", "--lora-rank 8", "--lora-fused-qkv"}, 21.75},
 		// A rank given is the user's, at both doors.
 		{[]string{"--model", "llama-2-7b", "--task", "lora", "--precision", "bf16-true", "--gpu", "a100-40gb-sxm", "--gpus", "2", "--batch", "1", "--seq", "1304", "--lora-rank", "16"},
 			"m=llama-2-7b&t=lora&p=bf16-true&g=a100-40gb-sxm&n=2&b=1&s=1304&r=16",
-			[]string{"--global-batch 16", "--zero 3", "--grad-checkpointing", "--loss-chunks 11", "--keeps-last-graph", "--lora-fused-qkv"}, 0},
+			[]string{"--global-batch 16", "--zero 3", "--grad-checkpointing", "--loss-chunks 11", "--keeps-last-graph", "--lora-targets query-value", "--lora-fused-qkv"}, 0},
 		// A ZeRO stage given is the user's (no FSDP default), and 16 // 4
 		// // 4 = 1 micro-batch a step at micro-batch 4 on 4 GPUs.
 		{[]string{"--model", "llama-2-7b", "--task", "finetune", "--precision", "bf16-true", "--gpu", "a100-80gb-sxm", "--gpus", "4", "--zero", "2", "--batch", "4", "--seq", "512"},
@@ -42,11 +48,11 @@ func TestLitGPTDefaultsAreOneStory(t *testing.T) {
 		// in 4 bits under BitsandbytesPrecision.
 		{[]string{"--model", "gemma-2-2b", "--task", "qlora", "--precision", "bf16-true", "--gpu", "a10g", "--batch", "2", "--seq", "512"},
 			"m=gemma-2-2b&t=qlora&p=bf16-true&g=a10g&b=2&s=512",
-			[]string{"--global-batch 16", "--loss-chunks 4", "--separate-head", "--keeps-last-graph", "--lora-rank 8", "--lora-fused-qkv", "--quantize-head"}, 0},
+			[]string{"--global-batch 16", "--loss-chunks 4", "--separate-head", "--keeps-last-graph", "--lora-rank 8", "--lora-targets query-value", "--lora-fused-qkv", "--quantize-head"}, 0},
 		// QLoRA on two GPUs, which lora.py refuses: planned as set, no FSDP.
 		{[]string{"--model", "llama-2-7b", "--task", "qlora", "--precision", "bf16-true", "--gpu", "a10g", "--gpus", "2", "--batch", "1", "--seq", "512"},
 			"m=llama-2-7b&t=qlora&p=bf16-true&g=a10g&n=2&b=1&s=512",
-			[]string{"--global-batch 16", "--loss-chunks 4", "--keeps-last-graph", "--lora-rank 8", "--lora-fused-qkv", "--quantize-head"}, 0},
+			[]string{"--global-batch 16", "--loss-chunks 4", "--keeps-last-graph", "--lora-rank 8", "--lora-targets query-value", "--lora-fused-qkv", "--quantize-head"}, 0},
 		// HF Trainer keeps the estimator's defaults.
 		{[]string{"--model", "llama-2-7b", "--task", "lora", "--precision", "bf16", "--gpu", "a100-40gb-sxm", "--gpus", "2", "--zero", "3", "--batch", "1", "--seq", "1304"},
 			"m=llama-2-7b&t=lora&p=bf16&g=a100-40gb-sxm&n=2&z=3&b=1&s=1304", nil, 0},
@@ -90,5 +96,41 @@ func TestLitGPTDefaultsAreOneStory(t *testing.T) {
 		if c.peak > 0 && (est.Peak/1e9 < c.peak-0.01 || est.Peak/1e9 > c.peak+0.01) {
 			t.Errorf("%v: %.2f GB peak allocated, want %.2f", c.args, est.Peak/1e9, c.peak)
 		}
+	}
+}
+
+// A flag given wins over LitGPT's default in the one parser
+// (page.ParseInput), not after it: the defaults said taken leave it out,
+// and the estimate is the flag's. Gemma 2 2B QLoRA on one A10G at 2 × 512
+// without the fused qkv adapter, the 4-bit head, the held graph and the
+// chunked loss is the job LitGPT's defaults make minus those: less peak.
+func TestLitGPTDefaultsYieldToFlags(t *testing.T) {
+	args := []string{"--model", "gemma-2-2b", "--task", "qlora", "--precision", "bf16-true", "--gpu", "a10g", "--batch", "2", "--seq", "512", "--json"}
+	off := append(slices.Clone(args), "--lora-fused-qkv=false", "--quantize-head=false", "--keeps-last-graph=false", "--loss-chunks", "1", "--lora-targets", "all-linear")
+	var def, given struct {
+		Peak  float64             `json:"peak_allocated_bytes"`
+		Stack *page.StackDefaults `json:"stack_defaults"`
+	}
+	for _, c := range []struct {
+		args []string
+		dst  any
+	}{{args, &def}, {off, &given}} {
+		code, out, errs := runEst(t, c.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errs)
+		}
+		if err := json.Unmarshal([]byte(out), c.dst); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := []string{"--global-batch 16", "--separate-head", "--lora-rank 8"}; given.Stack == nil || !slices.Equal(given.Stack.Flags, want) {
+		t.Errorf("defaults taken with the flags given: %+v, want %q", given.Stack, want)
+	}
+	// The same job in generic flags (pure-bf16 QLoRA on NF4 takes
+	// Lightning's head and held graph unless told otherwise).
+	generic := estJSON(t, "--model", "gemma-2-2b", "--task", "qlora", "--precision", "bf16", "--pure-bf16", "--gpu", "a10g", "--batch", "2", "--seq", "512",
+		"--global-batch", "16", "--separate-head", "--lora-rank", "8", "--lora-targets", "all-linear", "--quantize-head=false", "--keeps-last-graph=false")
+	if given.Peak != generic["peak_allocated_bytes"] || given.Peak == def.Peak {
+		t.Errorf("peak %.0f B with the flags given, want the generic job's %v (LitGPT's defaults: %.0f)", given.Peak, generic["peak_allocated_bytes"], def.Peak)
 	}
 }

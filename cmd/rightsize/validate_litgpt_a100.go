@@ -29,7 +29,8 @@ func init() {
 // micro-batch to its longest sample and puts the longest Alpaca example
 // in the first one: the table's longest example for the model), 128
 // sequences per optimizer step (lora.py's batch_size), bf16-true as
-// --pure-bf16, lora.py's rank 8 on q and v with dropout 0.05 and, on more
+// --pure-bf16, lora.py's rank 8 on q and v (--lora-targets query-value,
+// from the record's layer flags: litgptTargets) with dropout 0.05 and, on more
 // than one GPU, its strategy: FSDP full shard with every Block
 // checkpointed (--zero 3 --grad-checkpointing). Nothing LitGPT-specific
 // (chunked loss, fused qkv adapter, held graph, 4-bit head) is passed;
@@ -60,9 +61,13 @@ func litgptA100Cases(dir string) ([]valCase, error) {
 			return nil, fmt.Errorf("%s: %s: split %q", file, r["id"], sp)
 		}
 		gpus, mb, seq := int(num(r["gpus"])), int(num(r["micro_batch_size"])), int(num(r["longest_train_example_tokens"]))
+		targets, err := litgptTargets(r)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %v", file, r["id"], err)
+		}
 		args := append(append([]string{}, m...), "--gpu", "a100-40gb-sxm", "--gpus", itoa(gpus), "--batch", itoa(mb), "--seq", itoa(seq),
 			"--global-batch", itoa(int(num(r["global_batch_size"]))), "--pure-bf16",
-			"--lora-rank", itoa(int(num(r["lora_r"]))), "--lora-targets", "attention", "--lora-dropout", fmt.Sprint(num(r["lora_dropout"])))
+			"--lora-rank", itoa(int(num(r["lora_r"]))), "--lora-targets", targets, "--lora-dropout", fmt.Sprint(num(r["lora_dropout"])))
 		switch q := str(r["quantization_as_printed"]); q {
 		case "None":
 			args = append(args, "--task", "lora")

@@ -64,6 +64,10 @@ const (
 	AttnKernel
 	LoRARank
 	LoRATargets
+	LoRAFusedQKV
+	QuantizeHead
+	KeepsLastGraph
+	LossChunks
 	Engine
 	TextOnly
 	MFU
@@ -142,6 +146,15 @@ var Fields = [N]Spec{
 	AttnKernel:         {"attention-kernel", "ak", "fa2", Text}, // estimator.AttnFA2: training's fused attention at FlashAttention-2's speed
 	LoRARank:           {"lora-rank", "r", "16", Int},
 	LoRATargets:        {"lora-targets", "lt", "attention", Text},
+	// What LitGPT's fine-tune scripts do and a generic stack does not
+	// (estimator.Input's fields of the same names): off, and the loss in
+	// one piece, unless the job names a Lightning precision
+	// (app/page's litgptDefaults) or the flag is given. The page shows
+	// none of them.
+	LoRAFusedQKV:   {"lora-fused-qkv", "lfq", "0", Bool},
+	QuantizeHead:   {"quantize-head", "qh", "0", Bool},
+	KeepsLastGraph: {"keeps-last-graph", "klg", "0", Bool},
+	LossChunks:     {"loss-chunks", "lch", "0", Int},
 	// auto: no engine given, the one the planner runs the job on
 	// (plan.AutoEngine: vLLM for a decoder's batch or serving, HF
 	// transformers for training and for models that generate no tokens).
