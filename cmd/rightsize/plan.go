@@ -667,6 +667,9 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 		return fail("%v", err)
 	}
 	out := newPlanJSON(req, res, cat)
+	if forms := cat.Forms(req.Filters.GPU); len(forms) > 0 {
+		out.Notes = append(out.Notes, fmt.Sprintf("--gpu %s names the chip in no form factor: the plan takes its %s offers too (the gpu column says which a row rents)", req.Filters.GPU, strings.Join(forms, " and ")))
+	}
 	if c.tokensByDefault {
 		out.Notes = append(out.Notes, fmt.Sprintf("%s training tokens, --train-tokens' default (the page's too): give --train-tokens, or --epochs with --dataset-tokens, for your job's", c.s("train-tokens")))
 	}
