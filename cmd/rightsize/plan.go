@@ -685,6 +685,9 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 		if res.OverBudget == 0 && res.PastDeadline == 0 {
 			if cause, ok := page.NoneCauseOf(req, res, offers, plan.Options{MaxInstances: maxInst}); ok {
 				out.NoneCause = cause.Clause(page.Locale{Lang: "en"}, estimator.Engine.String)
+				if cause.Layout {
+					out.NoneCause = cause.Why.String() // the flags to change, not the page's fields
+				}
 				for _, e := range cause.Runs {
 					out.NoneCauseEngines = append(out.NoneCauseEngines, e.String())
 				}
