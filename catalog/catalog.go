@@ -445,7 +445,7 @@ func (c *Catalog) OffersForGPU(gpuID string) []Offer {
 // h200-nvl and h200-sxm. A provider that does not say which form it
 // rents is filed under the unspecified entry (catalog/source merge), so
 // an A100 80GB is sold under three IDs; a plan for "an A100 80GB" takes
-// them all (plan.Offer.Chip). None for an ID with a form factor, and
+// them all (plan.Offer.Chip, Chips). None for an ID with a form factor, and
 // none where no entry matches: a sibling has the same vendor,
 // architecture and memory, and every word of id's name in its own
 // (V100S is not a V100 32GB, an H100 NVL of 94 GB not an H100 80GB).
@@ -462,6 +462,18 @@ func (c *Catalog) Forms(id string) []string {
 		}
 	}
 	return out
+}
+
+// Chips maps each GPU ID that names a form factor to the ID of its chip
+// in none, where the catalog has one (Forms): a100-80gb-sxm to a100-80gb.
+func (c *Catalog) Chips() map[string]string {
+	chip := map[string]string{}
+	for _, g := range c.GPUs {
+		for _, f := range c.Forms(g.ID) {
+			chip[f] = g.ID
+		}
+	}
+	return chip
 }
 
 // formUnspecified reports whether the catalog's entry names the chip in

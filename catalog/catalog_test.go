@@ -178,14 +178,10 @@ func TestFormsNameTheChip(t *testing.T) {
 			t.Errorf("Forms(%s) = %v, want %v", id, got, want)
 		}
 	}
-	offers := c.PlanOffers(estimator.BF16)
-	chips := map[string]string{}
-	for _, o := range offers {
-		chips[o.GPU] = o.Chip
-	}
-	for gpu, want := range map[string]string{"h200-sxm": "h200-141gb", "a100-40gb-sxm": "a100-40gb", "h200-141gb": "", "h100-nvl": "", "mi300x": ""} {
-		if got, ok := chips[gpu]; !ok || got != want {
-			t.Errorf("a %s offer's Chip is %q (offered %v), want %q", gpu, got, ok, want)
+	chips := c.Chips()
+	for gpu, want := range map[string]string{"h200-sxm": "h200-141gb", "a100-40gb-sxm": "a100-40gb", "h100-pcie": "h100-80gb", "h200-141gb": "", "h100-nvl": "", "mi300x": ""} {
+		if got := chips[gpu]; got != want {
+			t.Errorf("%s's chip is %q, want %q", gpu, got, want)
 		}
 	}
 }

@@ -33,12 +33,6 @@ func (c *Catalog) PlanOffersAt(w estimator.DType, today time.Time) []plan.Offer 
 	for _, g := range c.GPUs {
 		gpus[g.ID] = g
 	}
-	chip := map[string]string{} // a form factor's ID to its chip's (Forms)
-	for _, g := range c.GPUs {
-		for _, f := range c.Forms(g.ID) {
-			chip[f] = g.ID
-		}
-	}
 	provs := make(map[string]Provider, len(c.Providers))
 	for _, p := range c.Providers {
 		provs[p.ID] = p
@@ -53,7 +47,7 @@ func (c *Catalog) PlanOffersAt(w estimator.DType, today time.Time) []plan.Offer 
 		}
 		po := plan.Offer{
 			ID: o.ID, Provider: o.Provider, ProviderKind: p.Kind, Country: p.Country, AccountsLocalOnly: p.AccountsLocalOnly, InstanceType: o.InstanceType,
-			GPU: o.GPU, Chip: chip[o.GPU], GPUCount: o.GPUCount, VCPUs: o.VCPUs, RAMGiB: o.RAMGiB,
+			GPU: o.GPU, GPUCount: o.GPUCount, VCPUs: o.VCPUs, RAMGiB: o.RAMGiB,
 			Interconnect:    o.Interconnect,
 			OnDemandPerHour: o.OnDemandPerHour, SpotPerHour: o.SpotPerHour,
 			Reserved1yPerHour: o.Reserved1yPerHour, Reserved3yPerHour: o.Reserved3yPerHour, MonthlyPrice: o.MonthlyPrice,

@@ -111,7 +111,7 @@ func (c *planCmd) runEmit(job estimateJob, stdout io.Writer, fail func(string, .
 		return fail("%v", err)
 	}
 	maxInst, _ := strconv.Atoi(c.s("max-instances"))
-	offers := cat.PlanOffersAt(req.Input.Weights, now())
+	offers := planOffers(cat, req.Input.Weights)
 	// SkyPilot launches on its own clouds: with no --provider, the pick
 	// is the plan's over the market offers it launches (a plan whose
 	// cheapest was on CoreWeave left nothing to launch, and most plans'

@@ -663,7 +663,7 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 	}
 	top, _ := strconv.Atoi(c.s("top"))
 	maxInst, _ := strconv.Atoi(c.s("max-instances"))
-	offers := cat.PlanOffersAt(req.Input.Weights, now())
+	offers := planOffers(cat, req.Input.Weights)
 	// A plan over a second says how far it is on a terminal's stderr
 	// (the planner yields between offers).
 	prog, done := newProgress(c.stderr), 0
@@ -1467,6 +1467,19 @@ func writePickNotes(w io.Writer, p planJSON) {
 			strconv.FormatFloat(d.TTFTAtSLO, 'g', 3, 64), strconv.FormatFloat(1000*d.TPOTAtSLO, 'g', 3, 64), p.SLOStat,
 			strconv.FormatFloat(d.TTFT, 'g', 3, 64), strconv.FormatFloat(1000*d.KVTransfer, 'g', 3, 64), spares)
 	}
+}
+
+// planOffers is the catalog's offers for the planner on today's date,
+// each marked with its chip's ID where its GPU names a form factor
+// (catalog.Catalog.Chips): --gpu a100-80gb plans a100-80gb-sxm's offers
+// too. The page plans every GPU, so the mark stays out of app.wasm.
+func planOffers(cat *catalog.Catalog, w estimator.DType) []plan.Offer {
+	offers := cat.PlanOffersAt(w, now())
+	chip := cat.Chips()
+	for i := range offers {
+		offers[i].Chip = chip[offers[i].GPU]
+	}
+	return offers
 }
 
 // commitJSON is a reservation's cheapest plan of a serving job that

@@ -93,6 +93,8 @@ type Offer struct {
 	// Chip is the GPU ID that names the offer's chip in no form factor
 	// where GPU names one (a100-80gb for an a100-80gb-sxm offer:
 	// catalog.Catalog.Forms); Filters.GPU of that ID takes the offer.
+	// The command line marks it (its plans filter by GPU); the page
+	// plans every GPU and leaves it empty.
 	Chip     string
 	GPUCount float64 // GPUs per instance; fractional for vGPU/MIG slices (0.125 of an L4)
 	VCPUs    int     // 0: unknown
