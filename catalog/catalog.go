@@ -439,6 +439,58 @@ func (c *Catalog) OffersForGPU(gpuID string) []Offer {
 	return out
 }
 
+// Forms are the IDs of the entries that name id's chip in a form factor
+// (SXM, PCIe, NVL) where id is the catalog's entry for that chip in none:
+// a100-80gb's are a100-80gb-pcie and a100-80gb-sxm, h200-141gb's
+// h200-nvl and h200-sxm. A provider that does not say which form it
+// rents is filed under the unspecified entry (catalog/source merge), so
+// an A100 80GB is sold under three IDs; a plan for "an A100 80GB" takes
+// them all (plan.Offer.Chip, Chips). None for an ID with a form factor, and
+// none where no entry matches: a sibling has the same vendor,
+// architecture and memory, and every word of id's name in its own
+// (V100S is not a V100 32GB, an H100 NVL of 94 GB not an H100 80GB).
+func (c *Catalog) Forms(id string) []string {
+	u, ok := c.GPU(id)
+	if !ok || !u.formUnspecified() {
+		return nil
+	}
+	var out []string
+	for _, g := range c.GPUs {
+		if g.ID != u.ID && !g.formUnspecified() && g.Vendor == u.Vendor && g.Architecture == u.Architecture &&
+			g.Memory == u.Memory && nameHolds(g.Name, u.Name) {
+			out = append(out, g.ID)
+		}
+	}
+	return out
+}
+
+// Chips maps each GPU ID that names a form factor to the ID of its chip
+// in none, where the catalog has one (Forms): a100-80gb-sxm to a100-80gb.
+func (c *Catalog) Chips() map[string]string {
+	chip := map[string]string{}
+	for _, g := range c.GPUs {
+		for _, f := range c.Forms(g.ID) {
+			chip[f] = g.ID
+		}
+	}
+	return chip
+}
+
+// formUnspecified reports whether the catalog's entry names the chip in
+// no form factor ("unspecified (PCIe figures)").
+func (g GPU) formUnspecified() bool { return strings.HasPrefix(g.FormFactor, "unspecified") }
+
+// nameHolds reports whether every word of part is a word of name.
+func nameHolds(name, part string) bool {
+	words := strings.Fields(name)
+	for _, w := range strings.Fields(part) {
+		if !slices.Contains(words, w) {
+			return false
+		}
+	}
+	return true
+}
+
 // OffersByProvider returns the offers of the given provider, in ID order.
 func (c *Catalog) OffersByProvider(providerID string) []Offer {
 	var out []Offer

@@ -156,3 +156,32 @@ func TestKindsFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestFormsNameTheChip: the entry for a chip in no form factor stands for
+// the chip in every form the catalog names (an A100 80GB is sold as
+// a100-80gb where the provider does not say SXM or PCIe), and for no
+// other chip: not the H100 NVL of 94 GB, not the V100S, not itself.
+func TestFormsNameTheChip(t *testing.T) {
+	c := catalog.Default()
+	for id, want := range map[string][]string{
+		"a100-80gb":     {"a100-80gb-pcie", "a100-80gb-sxm"},
+		"a100-40gb":     {"a100-40gb-pcie", "a100-40gb-sxm"},
+		"h100-80gb":     {"h100-pcie", "h100-sxm"},
+		"h200-141gb":    {"h200-nvl", "h200-sxm"},
+		"v100-32gb":     nil,
+		"a800-80gb":     nil,
+		"a100-80gb-sxm": nil,
+		"h100-sxm":      nil,
+		"no-such-gpu":   nil,
+	} {
+		if got := c.Forms(id); !slices.Equal(got, want) {
+			t.Errorf("Forms(%s) = %v, want %v", id, got, want)
+		}
+	}
+	chips := c.Chips()
+	for gpu, want := range map[string]string{"h200-sxm": "h200-141gb", "a100-40gb-sxm": "a100-40gb", "h100-pcie": "h100-80gb", "h200-141gb": "", "h100-nvl": "", "mi300x": ""} {
+		if got := chips[gpu]; got != want {
+			t.Errorf("%s's chip is %q, want %q", gpu, got, want)
+		}
+	}
+}

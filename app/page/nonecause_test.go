@@ -182,3 +182,33 @@ func planRequestOf(pr Prices, frag string) (planner.Request, []planner.Offer) {
 	req.FX = pr.Cat.PlanFX()
 	return req, pr.PlanOffers(d.Job.In.Weights)
 }
+
+// TestNoneCauseLayoutShort: a layout the user fixed that one GPU does
+// not hold is the cause though other rows are refused for their price or
+// their shape first (it holds on every offer of the GPU), said without
+// "every offer is refused for one reason", in each language.
+func TestNoneCauseLayoutShort(t *testing.T) {
+	req, _ := planRequestOf(NewPrices(catalog.Default(), nil), "m=llama-3.1-8b&rps=1")
+	short := planner.Row{FitReason: planner.Reason{Key: "fit.layout_oom", Args: []any{51.5, 1, 1, 1, 0}}}
+	rows := []planner.Row{
+		{FitReason: planner.Reason{Key: "fit.no_price", Args: []any{"on-demand"}}},
+		short,
+		{FitReason: planner.Reason{Key: "fit.fraction_training"}},
+		short,
+	}
+	c, ok := FindNoneCause(req, rows)
+	if !ok || !c.Layout || c.Why.Key != "fit.layout_oom" || c.Refused >= 0 {
+		t.Fatalf("cause %+v %v", c, ok)
+	}
+	for lang, want := range map[string]string{
+		"en": "Nothing the filters leave runs this job: 51.5 GiB per GPU short at the layout given (1 GPUs, TP 1, PP 1, ZeRO 0): raise the ZeRO stage or turn on gradient checkpointing, or clear GPUs, Tensor parallel and Pipeline stages to let the plan choose.",
+		"ru": "51,5",
+		"zh": "51.5",
+	} {
+		l := Locale{Lang: lang}
+		got := c.Note(l)
+		if !strings.Contains(got, want) || strings.Contains(got, strings.Split(l.T(MsgNoneSameReason), "%s")[0]) {
+			t.Errorf("%s: %q", lang, got)
+		}
+	}
+}

@@ -442,6 +442,9 @@ type NoneCause struct {
 	// miss a latency target (planner.LatencyFloor): Why says the best
 	// figure reached against the target, and no engine is the cause.
 	Latency bool
+	// Layout marks a layout the user fixed that one GPU does not hold
+	// (fit.layout_oom): Why says by how much and what to change.
+	Layout bool
 }
 
 // FindNoneCause is the cause of an empty plan of req whose rows (its
@@ -452,13 +455,24 @@ type NoneCause struct {
 // where two rows are refused for different reasons, unless some row
 // misses a latency target: then the cause is the best figure an offer
 // reaches against each target it misses (planner.LatencyFloor), as the
-// offers that miss none are refused for memory or an engine.
+// offers that miss none are refused for memory or an engine. A layout the
+// user fixed that one GPU does not hold is the cause wherever a row says
+// so: the layout sets each GPU's share, so it holds on every offer of the
+// GPU, and rows refused first for their price, their shape or their
+// network would be refused for it next (70B QLoRA on one A100 80GB
+// without checkpointing said only "nothing fits", as three of 134 offers
+// had no on-demand price).
 func FindNoneCause(req planner.Request, rows []planner.Row) (c NoneCause, ok bool) {
 	if len(rows) == 0 || rows[0].FitReason.Key == "" {
 		return NoneCause{}, false
 	}
 	if why, ok := planner.LatencyFloor(req.Workload, rows); ok {
 		return NoneCause{Why: why, Refused: -1, Latency: true}, true
+	}
+	for _, r := range rows {
+		if !r.Fits && r.FitReason.Key == "fit.layout_oom" {
+			return NoneCause{Why: r.FitReason, Refused: -1, Layout: true}, true
+		}
 	}
 	c = NoneCause{Why: rows[0].FitReason, Refused: -1}
 	want := c.Why.String()
@@ -522,7 +536,7 @@ func (c NoneCause) Clause(l Locale, name func(estimator.Engine) string) string {
 func (c NoneCause) clause(l Locale, name func(estimator.Engine) string, names func(string) string) string {
 	why := l.ReasonWith(c.Why, names)
 	switch {
-	case c.Latency:
+	case c.Latency, c.Layout:
 		return why
 	case c.Refused < 0:
 		return Fill(l.T(MsgNoneSameReason), why)

@@ -222,6 +222,9 @@ func (e *emitter) region(spot bool) string {
 }
 
 // skyCloudList is the supported provider IDs, sorted.
+// SkyCloudList is the catalog providers SkyPilot launches on, comma-separated.
+func SkyCloudList() string { return strings.Join(skyCloudList(), ", ") }
+
 func skyCloudList() []string {
 	out := make([]string, 0, len(skyClouds))
 	for p := range skyClouds {

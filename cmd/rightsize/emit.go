@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -110,7 +111,21 @@ func (c *planCmd) runEmit(job estimateJob, stdout io.Writer, fail func(string, .
 		return fail("%v", err)
 	}
 	maxInst, _ := strconv.Atoi(c.s("max-instances"))
-	res, err := plan.Plan(req, cat.PlanOffersAt(req.Input.Weights, now()), plan.Options{MaxInstances: maxInst})
+	offers := planOffers(cat, req.Input.Weights)
+	// SkyPilot launches on its own clouds: with no --provider, the pick
+	// is the plan's over the market offers it launches (a plan whose
+	// cheapest was on CoreWeave left nothing to launch, and most plans'
+	// are). A provider the user names, and the user's own prices, stay
+	// in, and where the pick lands on one SkyPilot does not run, the
+	// refusal says so.
+	skyOnly := kind == launch.SkyPilot && len(req.Filters.Providers) == 0
+	if skyOnly {
+		offers = slices.DeleteFunc(offers, func(o plan.Offer) bool {
+			_, ok := launch.SkyCloud(o.Provider)
+			return !ok && !o.UserPrice
+		})
+	}
+	res, err := plan.Plan(req, offers, plan.Options{MaxInstances: maxInst})
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -149,6 +164,9 @@ func (c *planCmd) runEmit(job estimateJob, stdout io.Writer, fail func(string, .
 	}
 	if c.stderr != nil {
 		io.WriteString(c.stderr, banner)
+		if skyOnly {
+			fmt.Fprintln(c.stderr, "rightsize: planned on the clouds SkyPilot launches on ("+launch.SkyCloudList()+"); --provider names one")
+		}
 		for _, w := range newPlanJSON(req, res, cat).Warnings {
 			fmt.Fprintln(c.stderr, "warning: "+catalog.Printable(w))
 		}

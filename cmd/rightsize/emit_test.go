@@ -364,3 +364,25 @@ func TestPlanDisaggSparesJSON(t *testing.T) {
 		t.Errorf("exit %d: %s; the launch does not rent the plan's %d instances:\n%s", code, errs, d.Instances, out)
 	}
 }
+
+// TestEmitSkyPilotPlansItsClouds: --emit skypilot with no --provider
+// launches the plan's pick over the clouds SkyPilot runs on. Llama 3.1 8B
+// over 10M requests within a day is cheapest on CoreWeave, which SkyPilot
+// does not launch: the command exited 2 with nothing to run; it now
+// writes the task for the cheapest pick on a SkyPilot cloud and says the
+// plan was so narrowed. A provider named stays the user's choice.
+func TestEmitSkyPilotPlansItsClouds(t *testing.T) {
+	job := []string{"--model", "llama-3.1-8b", "--requests", "10M", "--prompt-tokens", "1000", "--output-tokens", "200", "--seq", "1200", "--deadline", "24h"}
+	if r := cheapest(t, planJSONOf(t, job...)); r.Provider != "coreweave" {
+		t.Fatalf("the plan's cheapest is on %s, not CoreWeave: the case is gone", r.Provider)
+	}
+	code, out, errs := runPlanArgs(t, append(job, "--emit", "skypilot")...)
+	if code != 0 || !strings.Contains(out, "\nresources:\n  cloud: \"azure\"\n") || !strings.Contains(out, "vllm serve meta-llama/Llama-3.1-8B") ||
+		!strings.Contains(errs, "the cheapest pick, azure Standard_ND96isr_MI300X_v5 ") || !strings.Contains(errs, "rightsize: planned on the clouds SkyPilot launches on (aws, azure, ") {
+		t.Errorf("exit %d, stderr %q:\n%s", code, errs, out)
+	}
+	code, _, errs = runPlanArgs(t, append(job, "--emit", "skypilot", "--provider", "coreweave")...)
+	if code == 0 || !strings.Contains(errs, "SkyPilot does not support CoreWeave (coreweave)") {
+		t.Errorf("--provider coreweave: exit %d, %q", code, errs)
+	}
+}

@@ -108,7 +108,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		schedSteps       = fs.Int("scheduler-steps", 0, "vLLM multi-step scheduling (--num-scheduler-steps); 0: every step")
 		recvInterval     = fs.Int("scheduler-recv-interval", 0, "SGLang --scheduler-recv-interval: new requests are taken in every that many forward passes, as some benchmark recipes set it; 0: every pass (SGLang's default)")
 		dpBalance        = fs.Int("attention-dp-balance", 0, "TensorRT-LLM with --dp > 1: attention_dp_config enable_balance with timeout_iters N (batching_wait_iters 0), as some benchmark recipes set it; 0: off (TensorRT-LLM's default)")
-		gpu              = textFlag(fs, jobspec.GPU, "catalog GPU ID (e.g. h100-sxm)")
+		gpu              = textFlag(fs, jobspec.GPU, "catalog GPU ID (e.g. h100-sxm); a plan for an ID in no form factor (a100-80gb, h100-80gb, h200-141gb) takes the chip's SXM, PCIe and NVL offers too")
 		vram             = fs.String("vram", "", "memory per GPU with unit, e.g. 24GB or 80GiB (default 80GiB)")
 		_                = textFlag(fs, jobspec.UsableVRAM, "measured usable memory per GPU (default 0.99 × what CUDA sees: vram, less the ECC share of a catalog GDDR GPU)")
 		_                = intFlag(fs, jobspec.GPUs, "total GPUs")

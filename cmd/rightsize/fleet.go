@@ -85,7 +85,7 @@ func (c *planCmd) runFleet(job estimateJob, stdout io.Writer, fail func(string, 
 	}
 	maxInst, _ := strconv.Atoi(c.s("max-instances"))
 	opts := plan.Options{MaxInstances: maxInst}
-	offers := cat.PlanOffersAt(req.Input.Weights, now())
+	offers := planOffers(cat, req.Input.Weights)
 	res, err := plan.PlanFleet(req, offers, opts, fo)
 	if err != nil {
 		return fail("%v", err)

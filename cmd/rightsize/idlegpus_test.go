@@ -9,9 +9,10 @@ import (
 // instance holds (--gpus 2 on 8× A100 40GB): the plan bills all 8 and
 // says 6 are idle, naming what the same job on all 8 takes and costs; the
 // FSDP and DeepSpeed launches start 2 ranks (they refused "data-parallel
-// degree 2 on 8 ranks") and say the rest are idle.
+// degree 2 on 8 ranks") and say the rest are idle. On shadeform, whose
+// cheapest A100 40GB listing holds 8 (GCP's a2-highgpu-2g rents the two).
 func TestFixedLayoutOnBiggerInstance(t *testing.T) {
-	args := []string{"--model", "llama-3.1-8b", "--task", "lora", "--gpu", "a100-40gb", "--gpus", "2", "--zero", "3"}
+	args := []string{"--model", "llama-3.1-8b", "--task", "lora", "--gpu", "a100-40gb", "--gpus", "2", "--zero", "3", "--provider", "shadeform"}
 	code, out, errs := runPlanArgs(t, args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)

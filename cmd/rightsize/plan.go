@@ -72,6 +72,14 @@ type estimateJob struct {
 //	rows                one per offer, best first (fields below)
 //	hosted              serving: hosted APIs against the cheapest row
 //	                    (fields below)
+//	commitments         serving on demand: for each 1- and 3-year
+//	                    reservation whose cheapest plan of the job bills
+//	                    less a month than the cheapest row, that plan:
+//	                    pricing (reserved-1y | reserved-3y), offer_id,
+//	                    provider, instance_name, instances,
+//	                    monthly_cost_usd, monthly_cost_disp (in currency)
+//	                    and saving (the share of the on-demand month it
+//	                    saves); absent when none does
 //	fleet               with --load-curve or --workload: the daily fleet
 //	                    (fields below, fleet.go); rows are then the plan at
 //	                    the curve's peak, on demand
@@ -665,7 +673,7 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 	}
 	top, _ := strconv.Atoi(c.s("top"))
 	maxInst, _ := strconv.Atoi(c.s("max-instances"))
-	offers := cat.PlanOffersAt(req.Input.Weights, now())
+	offers := planOffers(cat, req.Input.Weights)
 	// A plan over a second says how far it is on a terminal's stderr
 	// (the planner yields between offers).
 	prog, done := newProgress(c.stderr), 0
@@ -677,9 +685,13 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 		return fail("%v", err)
 	}
 	out := newPlanJSON(req, res, cat)
+	if forms := cat.Forms(req.Filters.GPU); len(forms) > 0 {
+		out.Notes = append(out.Notes, fmt.Sprintf("--gpu %s names the chip in no form factor: the plan takes its %s offers too (the gpu column says which a row rents)", req.Filters.GPU, strings.Join(forms, " and ")))
+	}
 	if c.tokensByDefault {
 		out.Notes = append(out.Notes, fmt.Sprintf("%s training tokens, --train-tokens' default (the page's too): give --train-tokens, or --epochs with --dataset-tokens, for your job's", c.s("train-tokens")))
 	}
+	out.Commitments = commitments(req, res, offers, maxInst)
 	if res.Cheapest < 0 {
 		// Nothing fits: say what does exist without the narrowest filter.
 		if w, dropped, ok := plan.Widen(req, offers, plan.Options{MaxInstances: maxInst}); ok {
@@ -692,6 +704,9 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 		if res.OverBudget == 0 && res.PastDeadline == 0 {
 			if cause, ok := page.NoneCauseOf(req, res, offers, plan.Options{MaxInstances: maxInst}); ok {
 				out.NoneCause = cause.Clause(page.Locale{Lang: "en"}, estimator.Engine.String)
+				if cause.Layout {
+					out.NoneCause = cause.Why.String() // the flags to change, not the page's fields
+				}
 				for _, e := range cause.Runs {
 					out.NoneCauseEngines = append(out.NoneCauseEngines, e.String())
 				}
@@ -901,6 +916,7 @@ type planJSON struct {
 	ProviderKinds []string        `json:"provider_kinds"`
 	Rows          []planRowJSON   `json:"rows"`
 	Hosted        []hostedJSON    `json:"hosted,omitempty"`
+	Commitments   []commitJSON    `json:"commitments,omitempty"`
 	Fleet         *fleetJSON      `json:"fleet,omitempty"`
 	Disagg        *disaggPlanJSON `json:"disaggregated,omitempty"`
 	// perUSD is Currency's units per US dollar (0: USD), for the table's
@@ -1471,6 +1487,12 @@ func writePickNotes(w io.Writer, p planJSON) {
 	if p.WhyValue != "" && !slices.ContainsFunc(p.Rows, func(r planRowJSON) bool { return r.Recommendation == "value" }) {
 		fmt.Fprintln(w, "best value: "+p.WhyValue)
 	}
+	for _, c := range p.Commitments {
+		years := strings.TrimPrefix(strings.TrimSuffix(c.Pricing, "y"), "reserved-")
+		fmt.Fprintf(w, "commitment: %s on %s%s at %s %s/month, %.0f%% under the cheapest on demand: a service at a steady rate uses every hour a %s-year reservation bills (--pricing %s plans it)\n",
+			c.Pricing, catalog.Printable(c.Provider+" "+c.InstanceName), instancesSuffix(c.Instances),
+			strconv.FormatFloat(c.MonthlyCostDisp, 'f', 0, 64), p.Currency, 100*c.Saving, years, c.Pricing)
+	}
 	if x := p.Widened; x != nil {
 		unit := "" // a job's cost; serving's is a monthly bill
 		if p.Workload == "serving" {
@@ -1509,6 +1531,71 @@ func writePickNotes(w io.Writer, p planJSON) {
 			strconv.FormatFloat(d.TTFTAtSLO, 'g', 3, 64), strconv.FormatFloat(1000*d.TPOTAtSLO, 'g', 3, 64), p.SLOStat,
 			strconv.FormatFloat(d.TTFT, 'g', 3, 64), strconv.FormatFloat(1000*d.KVTransfer, 'g', 3, 64), spares)
 	}
+}
+
+// planOffers is the catalog's offers for the planner on today's date,
+// each marked with its chip's ID where its GPU names a form factor
+// (catalog.Catalog.Chips): --gpu a100-80gb plans a100-80gb-sxm's offers
+// too. The page plans every GPU, so the mark stays out of app.wasm.
+func planOffers(cat *catalog.Catalog, w estimator.DType) []plan.Offer {
+	offers := cat.PlanOffersAt(w, now())
+	chip := cat.Chips()
+	for i := range offers {
+		offers[i].Chip = chip[offers[i].GPU]
+	}
+	return offers
+}
+
+// commitJSON is a reservation's cheapest plan of a serving job that
+// bills less a month than the cheapest plan on demand (commitments).
+type commitJSON struct {
+	Pricing         string  `json:"pricing"`
+	OfferID         string  `json:"offer_id"`
+	Provider        string  `json:"provider"`
+	InstanceName    string  `json:"instance_name"`
+	Instances       int     `json:"instances"`
+	MonthlyCostUSD  float64 `json:"monthly_cost_usd"`
+	MonthlyCostDisp float64 `json:"monthly_cost_disp"`
+	Saving          float64 `json:"saving"`
+}
+
+// commitments are, for a serving plan billed on demand, the 1- and
+// 3-year reservations whose cheapest plan of the job bills less a month
+// than the on-demand pick. A service at a steady request rate runs every
+// hour of the month (its bill is 730 h), and a reservation wins above the
+// share of hours r/o (its effective hourly rate over on demand's: the
+// planning notes' break-even, PLANNING.md "Reserved and committed
+// prices"), so for such a service the reservation's month is the
+// comparison. The reservations are planned on the offers priced for them
+// (the hyperscalers' and a few GPU clouds'), with the same picks' rules.
+func commitments(req plan.Request, res plan.Result, offers []plan.Offer, maxInst int) []commitJSON {
+	if req.Workload.Kind != plan.Serving || req.Pricing != plan.OnDemand || res.Cheapest < 0 {
+		return nil
+	}
+	onDemand := res.Rows[res.Cheapest]
+	var out []commitJSON
+	for _, pr := range []plan.Pricing{plan.Reserved1y, plan.Reserved3y} {
+		var priced []plan.Offer
+		for _, o := range offers {
+			if pr == plan.Reserved1y && o.Reserved1yPerHour > 0 || pr == plan.Reserved3y && o.Reserved3yPerHour > 0 {
+				priced = append(priced, o)
+			}
+		}
+		r := req
+		r.Pricing = pr
+		alt, err := plan.Plan(r, priced, plan.Options{Top: 1, MaxInstances: maxInst})
+		if err != nil || alt.Cheapest < 0 {
+			continue
+		}
+		row := alt.Rows[alt.Cheapest]
+		if row.MonthlyCostUSD >= onDemand.MonthlyCostUSD {
+			continue
+		}
+		out = append(out, commitJSON{Pricing: pr.String(), OfferID: row.Offer.ID, Provider: row.Offer.Provider, InstanceName: row.Offer.Name(),
+			Instances: row.Instances, MonthlyCostUSD: row.MonthlyCostUSD, MonthlyCostDisp: row.MonthlyCostDisp,
+			Saving: 1 - row.MonthlyCostUSD/onDemand.MonthlyCostUSD})
+	}
+	return out
 }
 
 // noneCause is ": " and the reason every offer left was refused for

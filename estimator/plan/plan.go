@@ -604,7 +604,7 @@ func (p *planner) noted(key string) bool { return p.notes.seen[key] }
 // passes applies the filters that do not need a plan.
 func (p *planner) passes(o *Offer) bool {
 	f := p.req.Filters
-	if f.GPU != "" && o.GPU != f.GPU {
+	if f.GPU != "" && o.GPU != f.GPU && o.Chip != f.GPU {
 		return false
 	}
 	if len(f.Providers) > 0 && !slices.ContainsFunc(f.Providers, func(s string) bool { return strings.EqualFold(s, o.Provider) }) {

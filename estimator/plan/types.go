@@ -89,7 +89,13 @@ type Offer struct {
 	// a row on it says so (note.accounts_local).
 	AccountsLocalOnly bool
 
-	GPU      string
+	GPU string
+	// Chip is the GPU ID that names the offer's chip in no form factor
+	// where GPU names one (a100-80gb for an a100-80gb-sxm offer:
+	// catalog.Catalog.Forms); Filters.GPU of that ID takes the offer.
+	// The command line marks it (its plans filter by GPU); the page
+	// plans every GPU and leaves it empty.
+	Chip     string
 	GPUCount float64 // GPUs per instance; fractional for vGPU/MIG slices (0.125 of an L4)
 	VCPUs    int     // 0: unknown
 	RAMGiB   float64 // host memory, GiB; 0: unknown
@@ -237,8 +243,11 @@ type Filters struct {
 	Countries []string
 	// Regions are prefixes of the offer's region ("ru", "eu-west",
 	// "cn-north"): where the instances are hosted, whoever runs them.
-	Regions   []string
-	GPU       string  // GPU ID
+	Regions []string
+	// GPU is a GPU ID: its offers, and where the ID names the chip in
+	// no form factor, the chip's offers in every form (Offer.Chip): a
+	// provider that does not say SXM or PCIe sells the same A100 80GB.
+	GPU       string
 	MinVCPUs  int     // per instance
 	MinRAMGiB float64 // per instance
 	// BudgetUSD caps job cost (training, batch) or the monthly bill
