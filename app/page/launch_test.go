@@ -102,6 +102,10 @@ func TestLaunchView(t *testing.T) {
 	if bad, _ := launchViewOf(t, "m=llama-3.2-1b&t=lora&p=bf16-true&run=fsdp"); bad.Kind.Err != Tr("en", MsgUnknownChoice) || bad.Kind.Value != "litgpt" {
 		t.Errorf("fsdp for a LitGPT plan: %+v", bad.Kind)
 	}
+	// A pick LitGPT does not run as laid out says so in the page's words.
+	if v, _ := launchViewOf(t, "m=llama-3-8b&t=qlora&p=bf16-true"); v.Text == "" && v.Err != Tr("en", MsgLaunchLitGPT) || v.Text != "" && !strings.Contains(v.Text, "--quantize bnb.nf4") {
+		t.Errorf("Lightning-named QLoRA: %+v", v)
+	}
 	if _, _, err := LaunchOf(in.Job, in.Prices, &in.Plan, launch.FSDP); LaunchErrorKey(err) != MsgLaunchStack {
 		t.Errorf("fsdp for a LitGPT plan: %v", err)
 	}
