@@ -159,7 +159,7 @@ func linkLauncher(fragment string) (Job, Prices, PlanOut, launch.Kind, error) {
 	if err != nil {
 		return Job{}, Prices{}, PlanOut{}, 0, err
 	}
-	k, ok := LaunchKind(s, &out)
+	k, ok := LaunchKind(s, j, &out)
 	if !ok {
 		return Job{}, Prices{}, PlanOut{}, 0, fmt.Errorf("launcher %q does not fit the workload", s[FieldLaunch])
 	}

@@ -452,6 +452,9 @@ const (
 	MsgLaunchSkyServePorts
 	MsgLaunchLayout
 	MsgLaunchPrecision
+	MsgLaunchStack
+	MsgLaunchLitGPT
+	MsgLaunchLitGPTModel
 	MsgLaunchNone
 	MsgCP
 	MsgLeverMFU
@@ -972,6 +975,9 @@ var messagesEN = [NMsgs]string{
 	MsgLaunchSkyServePorts:   "SkyServe sends each replica's requests to one port, and this plan runs several engine copies on each instance, each on its own port: pick the engine's launcher and put a load balancer in front of the copies",
 	MsgLaunchLayout:          "this engine cannot start the plan's attention data parallelism or expert parallelism for this model on these GPUs: pick another engine, or a layout without attention data parallelism",
 	MsgLaunchPrecision:       "DeepSpeed cannot run this plan's pure 16-bit training as priced (with its optimizer offloaded, or in fp16 at ZeRO 1–3, it keeps a 32-bit copy or refuses to start): pick the FSDP launcher, or plan with mixed precision",
+	MsgLaunchStack:           "this launcher runs another program than the one the plan is sized for: a fine-tune named by Lightning's precision (bf16-true) plans LitGPT's fine-tune scripts, which only the LitGPT launcher runs; other precisions plan the Hugging Face Trainer's",
+	MsgLaunchLitGPT:          "LitGPT's fine-tune scripts cannot run this pick as sized: they train on one GPU without activation checkpointing, or under FSDP full shard with every block recomputed, with nothing offloaded to the host, QLoRA on one GPU only, and no model split (TP, PP, EP or CP); the picks here are laid out as a rented fleet would be, and rightsize plan with --gpu and --gpus plans LitGPT's layout (--emit litgpt names them)",
+	MsgLaunchLitGPTModel:     "LitGPT 0.4.13's config hub has no checkpoint of this model (litgpt download list names those it takes): pick another model, or plan with precision bf16 for a Hugging Face Trainer launch",
 	MsgLaunchNone:            "no launch settings for this plan",
 	MsgCP:                    "Context parallel (CP)",
 	MsgLeverMFU:              "the figure rests most on the MFU assumed (%s): enter your measured MFU under Assumptions",
@@ -1468,6 +1474,9 @@ var MessagesRU = [NMsgs]string{
 	MsgLaunchSkyServePorts:   "SkyServe отправляет запросы реплики на один порт, а план запускает на каждом инстансе несколько копий движка, каждую на своём порту: выберите запуск самого движка и поставьте перед копиями балансировщик нагрузки",
 	MsgLaunchLayout:          "этот движок не запустит параллелизм внимания по данным или параллелизм экспертов из плана для этой модели на этих GPU: выберите другой движок или раскладку без параллелизма внимания по данным",
 	MsgLaunchPrecision:       "DeepSpeed не запустит чистое 16-битное обучение этого плана так, как оно оценено (с выгруженным оптимизатором или в fp16 при ZeRO 1–3 он держит 32-битную копию или не стартует): выберите запуск через FSDP или планируйте со смешанной точностью",
+	MsgLaunchStack:           "этот способ запуска выполняет другую программу, чем та, под которую рассчитан план: дообучение с точностью в именах Lightning (bf16-true) планирует скрипты дообучения LitGPT, и запускает их только LitGPT; другие точности планируют Hugging Face Trainer",
+	MsgLaunchLitGPT:          "скрипты дообучения LitGPT не выполнят этот вариант так, как он рассчитан: они обучают на одном GPU без пересчёта активаций или под FSDP с полным шардированием и пересчётом каждого блока, ничего не выгружая на хост, QLoRA — только на одном GPU, без разбиения модели (TP, PP, EP или CP); варианты здесь разложены так, как их разложил бы арендованный парк, а rightsize plan с --gpu и --gpus планирует раскладку LitGPT (--emit litgpt назовёт их)",
+	MsgLaunchLitGPTModel:     "в каталоге конфигураций LitGPT 0.4.13 нет чекпойнта этой модели (litgpt download list перечисляет доступные): выберите другую модель или планируйте с точностью bf16 для запуска через Hugging Face Trainer",
 	MsgLaunchNone:            "для этого плана нет параметров запуска",
 	MsgCP:                    "Контекстный параллелизм (CP)",
 	MsgLeverMFU:              "больше всего цифра зависит от принятого MFU (%s): введите измеренный MFU в «Допущениях»",
@@ -1964,6 +1973,9 @@ var messagesZH = [NMsgs]string{
 	MsgLaunchSkyServePorts:   "SkyServe 将每个副本的请求发往一个端口，而该方案在每个实例上运行多个引擎副本，各占一个端口：请选择引擎本身的启动方式，并在副本前放置负载均衡器",
 	MsgLaunchLayout:          "该引擎无法在这些 GPU 上为此模型启动方案中的注意力数据并行或专家并行：请选择其他引擎，或不使用注意力数据并行的布局",
 	MsgLaunchPrecision:       "DeepSpeed 无法按估算方式运行此方案的纯 16 位训练（优化器卸载时，或 ZeRO 1–3 下的 fp16，它会保留 32 位副本或拒绝启动）：请选择 FSDP 启动方式，或使用混合精度规划",
+	MsgLaunchStack:           "此启动方式运行的程序与方案估算所依据的程序不同：以 Lightning 精度名（bf16-true）指定的微调按 LitGPT 的微调脚本规划，只有 LitGPT 启动方式运行它；其他精度按 Hugging Face Trainer 规划",
+	MsgLaunchLitGPT:          "LitGPT 的微调脚本无法按估算方式运行此方案：它们在单个 GPU 上不做激活重计算地训练，或在 FSDP 完全分片下对每个块重计算，不向主机卸载任何内容，QLoRA 仅限单个 GPU，且不切分模型（TP、PP、EP 或 CP）；此处的方案按租用集群的方式布局，rightsize plan 加 --gpu 和 --gpus 可按 LitGPT 的布局规划（--emit litgpt 会给出这两个值）",
+	MsgLaunchLitGPTModel:     "LitGPT 0.4.13 的配置库中没有此模型的检查点（litgpt download list 列出它支持的模型）：请选择其他模型，或以 bf16 精度规划以使用 Hugging Face Trainer 启动",
 	MsgLaunchNone:            "此方案没有启动设置",
 	MsgCP:                    "上下文并行（CP）",
 	MsgLeverMFU:              "该数字最依赖假定的 MFU（%s）：请在“假设”中填入实测 MFU",

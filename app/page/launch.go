@@ -1,8 +1,9 @@
 package page
 
 // The launch settings of the cheapest pick (catalog/launch: the engines'
-// serve commands, a DeepSpeed or FSDP training launch, a SkyPilot task),
-// as rightsize plan --emit KIND writes them for the same plan.
+// serve commands, a DeepSpeed or FSDP training launch, LitGPT's fine-tune
+// command, a SkyPilot task), as rightsize plan --emit KIND writes them for
+// the same plan.
 
 import (
 	"errors"
@@ -12,16 +13,19 @@ import (
 	planner "rightsize/estimator/plan"
 )
 
-// LaunchKinds are the launchers that fit out's workload, the page's
-// choices.
-func LaunchKinds(out *PlanOut) []launch.Kind { return launch.For(out.Kind) }
+// LaunchKinds are the launchers that fit j's plan out, the page's
+// choices: LitGPT alone for a fine-tune planned for its scripts (j.Stack,
+// a Lightning precision name), as rightsize plan --emit takes them.
+func LaunchKinds(j Job, out *PlanOut) []launch.Kind {
+	return launch.For(out.Kind, j.Stack != nil)
+}
 
 // LaunchKind is the launcher the link names (FieldLaunch), else the job's
 // serving engine where it is a launcher for out's workload (the plan was
 // sized for that engine's scheduler and memory), else the first that
-// fits; false when the link names one that does not fit it.
-func LaunchKind(s ViewState, out *PlanOut) (launch.Kind, bool) {
-	kinds := LaunchKinds(out)
+// fits j's plan; false when the link names one that does not fit it.
+func LaunchKind(s ViewState, j Job, out *PlanOut) (launch.Kind, bool) {
+	kinds := LaunchKinds(j, out)
 	if s[FieldLaunch] == "" {
 		if k, err := launch.ParseKind(s[FieldEngine]); err == nil && slices.Contains(kinds, k) {
 			return k, true
@@ -43,6 +47,9 @@ func LaunchKind(s ViewState, out *PlanOut) (launch.Kind, bool) {
 // LaunchOf writes the launch of kind k for out's cheapest pick, planned
 // for j: the same call as rightsize plan --emit k --emit-pick cheapest.
 func LaunchOf(j Job, pr Prices, out *PlanOut, k launch.Kind) (launch.Launch, Pick, error) {
+	if err := launch.StackError(k, out.Kind, j.Stack != nil); err != nil {
+		return launch.Launch{}, Pick{}, err
+	}
 	for _, p := range out.Picks {
 		if p.Kind != PickCheapest {
 			continue
@@ -112,7 +119,7 @@ func LaunchCopy(in *ViewIn, disagg bool) (text, file string, ok bool) {
 		text, ok = LaunchText(in)
 		return text, "rightsize-launch.txt", ok
 	}
-	k, _ := LaunchKind(in.State, &in.Plan)
+	k, _ := LaunchKind(in.State, in.Job, &in.Plan)
 	r, _ := LaunchRouter(in.State)
 	l, err := LaunchDisagg(in.Job, in.Prices, &in.Plan, k, r)
 	if err != nil {
@@ -139,6 +146,12 @@ func LaunchErrorKey(err error) MsgKey {
 		return MsgLaunchLayout
 	case launch.ErrPrecision:
 		return MsgLaunchPrecision
+	case launch.ErrStack:
+		return MsgLaunchStack
+	case launch.ErrLitGPT:
+		return MsgLaunchLitGPT
+	case launch.ErrLitGPTModel:
+		return MsgLaunchLitGPTModel
 	}
 	return 0
 }
@@ -161,11 +174,12 @@ type LaunchView struct {
 
 // launchLabels name the launchers in the picker.
 var launchLabels = map[string]string{"vllm": "vLLM (vllm serve)", "sglang": "SGLang (sglang.launch_server)", "trtllm": "TensorRT-LLM (trtllm-serve)",
-	"deepspeed": "DeepSpeed (torchrun + ds_config.json)", "fsdp": "PyTorch FSDP (accelerate launch)", "skypilot": "SkyPilot (task YAML)"}
+	"deepspeed": "DeepSpeed (torchrun + ds_config.json)", "fsdp": "PyTorch FSDP (accelerate launch)", "skypilot": "SkyPilot (task YAML)",
+	"litgpt": "LitGPT (litgpt finetune)"}
 
 // LaunchText is the launch settings the box shows for in, or ok false.
 func LaunchText(in *ViewIn) (string, bool) {
-	k, _ := LaunchKind(in.State, &in.Plan)
+	k, _ := LaunchKind(in.State, in.Job, &in.Plan)
 	l, _, err := LaunchOf(in.Job, in.Prices, &in.Plan, k)
 	if err != nil {
 		return "", false
@@ -180,9 +194,9 @@ func (b *viewBuilder) launch() LaunchView {
 	if !out.OK || len(out.Picks) == 0 || !in.R.OK {
 		return LaunchView{}
 	}
-	k, ok := LaunchKind(in.State, out)
+	k, ok := LaunchKind(in.State, in.Job, out)
 	v := LaunchView{Shown: true, Kind: FieldView{F: FieldLaunch, Kind: KindSelect, Label: b.t(MsgLaunchKind), Value: k.String()}}
-	for _, x := range LaunchKinds(out) {
+	for _, x := range LaunchKinds(in.Job, out) {
 		v.Kind.Opts = append(v.Kind.Opts, Option{x.String(), launchLabels[x.String()]})
 	}
 	if !ok {

@@ -83,11 +83,38 @@ func TestLaunchView(t *testing.T) {
 		t.Errorf("deepspeed for serving: %+v", bad.Kind)
 	}
 	ft, in := launchViewOf(t, "t=finetune&n=8&z=3")
-	if k, ok := LaunchKind(in.State, &in.Plan); !ok || k != launch.DeepSpeed {
+	if k, ok := LaunchKind(in.State, in.Job, &in.Plan); !ok || k != launch.DeepSpeed {
 		t.Fatalf("training launcher %v %v", k, ok)
 	}
 	if !strings.Contains(ft.Text, "zero_optimization") && ft.Err != Tr("en", MsgLaunchModelParallel) {
 		t.Errorf("fine-tune launch: %+v", ft)
+	}
+	// A fine-tune named by a Lightning precision is planned for LitGPT's
+	// scripts: LitGPT is its one launcher, and a link naming another
+	// says so next to the picker.
+	lit, in := launchViewOf(t, "m=llama-3.2-1b&t=lora&p=bf16-true")
+	if k, ok := LaunchKind(in.State, in.Job, &in.Plan); !ok || k != launch.LitGPT || len(lit.Kind.Opts) != 1 || lit.Kind.Opts[0].Value != "litgpt" {
+		t.Errorf("Lightning-named fine-tune: launcher %v %v, choices %+v", k, ok, lit.Kind.Opts)
+	}
+	if !strings.Contains(lit.Text, "litgpt finetune_lora checkpoints/meta-llama/Llama-3.2-1B") {
+		t.Errorf("Lightning-named fine-tune's launch: %+v", lit)
+	}
+	if bad, _ := launchViewOf(t, "m=llama-3.2-1b&t=lora&p=bf16-true&run=fsdp"); bad.Kind.Err != Tr("en", MsgUnknownChoice) || bad.Kind.Value != "litgpt" {
+		t.Errorf("fsdp for a LitGPT plan: %+v", bad.Kind)
+	}
+	// A pick LitGPT does not run as laid out says so in the page's words.
+	if v, _ := launchViewOf(t, "m=llama-3-8b&t=qlora&p=bf16-true"); v.Text == "" && v.Err != Tr("en", MsgLaunchLitGPT) || v.Text != "" && !strings.Contains(v.Text, "--quantize bnb.nf4") {
+		t.Errorf("Lightning-named QLoRA: %+v", v)
+	}
+	if _, _, err := LaunchOf(in.Job, in.Prices, &in.Plan, launch.FSDP); LaunchErrorKey(err) != MsgLaunchStack {
+		t.Errorf("fsdp for a LitGPT plan: %v", err)
+	}
+	for _, k := range []MsgKey{MsgLaunchStack, MsgLaunchLitGPT, MsgLaunchLitGPTModel} {
+		for _, lang := range []string{"en", "ru", "zh"} {
+			if Tr(lang, k) == "" || lang != "en" && Tr(lang, k) == Tr("en", k) {
+				t.Errorf("%s: message %d untranslated", lang, k)
+			}
+		}
 	}
 	_, in = viewOf(t, "rps=5", nil)
 	if v := BuildView(in); v.Launch.Shown {

@@ -34,12 +34,17 @@ func TestParseKind(t *testing.T) {
 }
 
 func TestFor(t *testing.T) {
-	if got := launch.For(plan.Training); len(got) != 3 || got[0] != launch.DeepSpeed || got[2] != launch.SkyPilot {
+	if got := launch.For(plan.Training, false); len(got) != 3 || got[0] != launch.DeepSpeed || got[2] != launch.SkyPilot {
 		t.Errorf("For(training) = %v", got)
 	}
+	if got := launch.For(plan.Training, true); len(got) != 1 || got[0] != launch.LitGPT {
+		t.Errorf("For(training, LitGPT's) = %v", got)
+	}
 	for _, w := range []plan.Kind{plan.Batch, plan.Serving} {
-		if got := launch.For(w); len(got) != 4 || got[0] != launch.VLLM || got[3] != launch.SkyPilot {
-			t.Errorf("For(%v) = %v", w, got)
+		for _, litgpt := range []bool{false, true} {
+			if got := launch.For(w, litgpt); len(got) != 4 || got[0] != launch.VLLM || got[3] != launch.SkyPilot {
+				t.Errorf("For(%v, %v) = %v", w, litgpt, got)
+			}
 		}
 	}
 	for _, k := range launch.Kinds {
@@ -193,25 +198,34 @@ func TestRealPlans(t *testing.T) {
 	type job struct {
 		name, model string
 		req         func() plan.Request
+		litgpt      bool // planned for LitGPT's scripts (launch.For)
 	}
 	jobs := []job{
-		{"8b serving", "llama-3.1-8b", func() plan.Request { return serving(t, "llama-3.1-8b", 20, estimator.VLLM, plan.OnDemand) }},
-		{"70b serving spot", "llama-3.1-70b", func() plan.Request { return serving(t, "llama-3.1-70b", 10, estimator.VLLM, plan.Spot) }},
+		{"8b serving", "llama-3.1-8b", func() plan.Request { return serving(t, "llama-3.1-8b", 20, estimator.VLLM, plan.OnDemand) }, false},
+		{"70b serving spot", "llama-3.1-70b", func() plan.Request { return serving(t, "llama-3.1-70b", 10, estimator.VLLM, plan.Spot) }, false},
 		{"8b batch", "llama-3.1-8b", func() plan.Request {
 			in := input(t, "llama-3.1-8b")
 			in.Engine = estimator.VLLM
 			return plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Batch, Requests: 1e5, PromptTokens: 1500, OutputTokens: 500}}
-		}},
+		}, false},
 		{"8b finetune", "llama-3.1-8b", func() plan.Request {
 			in := input(t, "llama-3.1-8b")
 			in.Task, in.GradCheckpointing = estimator.FullFinetune, true
 			return plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 2e9, GlobalBatchTokens: 1 << 20}}
-		}},
+		}, false},
 		{"8b lora", "llama-3.1-8b", func() plan.Request {
 			in := input(t, "llama-3.1-8b")
 			in.Task = estimator.LoRA
 			return plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 2e8}}
-		}},
+		}, false},
+		// A LitGPT fine-tune on the layout LitGPT runs on 4 GPUs (FSDP
+		// full shard, every Block recomputed), fixed as --gpu and
+		// --gpus fix it.
+		{"8b lora litgpt", "llama-3-8b", func() plan.Request {
+			r := litgptJob(t, "llama-3-8b", estimator.LoRA)
+			r.Input.GPUs, r.Input.ZeRO, r.Input.GradCheckpointing, r.FixedParallelism = 4, 3, true, true
+			return r
+		}, true},
 	}
 	launched := map[launch.Kind]int{}
 	for _, j := range jobs {
@@ -227,7 +241,7 @@ func TestRealPlans(t *testing.T) {
 			if !row.Fits {
 				continue
 			}
-			for _, k := range launch.For(req.Workload.Kind) {
+			for _, k := range launch.For(req.Workload.Kind, j.litgpt) {
 				where := j.name + " " + row.Offer.ID + " " + k.String()
 				l, err := launch.Emit(k, req, row, cat, j.model)
 				var le *launch.Error
@@ -339,6 +353,29 @@ func checkFigures(t *testing.T, where string, req plan.Request, row plan.Row, l 
 		doc := parseYAML(t, l.Files[1].Text)
 		if doc["num_processes"] != int64(row.GPUs) || doc["num_machines"] != int64(row.Instances) {
 			t.Errorf("%s: %v processes on %v machines, row %g GPUs on %d", where, doc["num_processes"], doc["num_machines"], row.GPUs, row.Instances)
+		}
+	case launch.LitGPT:
+		tool := "litgpt-finetune_lora"
+		if req.Input.Task == estimator.FullFinetune {
+			tool = "litgpt-finetune_full"
+		}
+		devices, nodes := flagInt(t, main, tool, "--devices"), flagInt(t, main, tool, "--num_nodes")
+		if nodes != max(row.Instances, 1) || devices*nodes != row.DP {
+			t.Errorf("%s: %d devices on %d nodes, row DP %d on %d instances", where, devices, nodes, row.DP, row.Instances)
+		}
+		if got := flagInt(t, main, tool, "--train.micro_batch_size"); got != req.Input.Batch {
+			t.Errorf("%s: micro-batch %d, input %d", where, got, req.Input.Batch)
+		}
+		// lora.py's global batch counts one instance's GPUs; over all
+		// of them it is the plan's sequences a step.
+		if got, want := flagInt(t, main, tool, "--train.global_batch_size")*nodes, int(req.Workload.GlobalBatchTokens)/req.Input.Seq; got != max(want, row.DP*req.Input.Batch) {
+			t.Errorf("%s: global batch %d sequences, the plan's %d", where, got, want)
+		}
+		if got := flagInt(t, main, tool, "--train.max_seq_length"); got != req.Input.Seq {
+			t.Errorf("%s: sequence %d, input %d", where, got, req.Input.Seq)
+		}
+		if got := flagInt(t, main, tool, "--lora_r"); tool == "litgpt-finetune_lora" && got != req.Input.LoRARank {
+			t.Errorf("%s: rank %d, input %d", where, got, req.Input.LoRARank)
 		}
 	case launch.SkyPilot:
 		doc := parseYAML(t, main)

@@ -52,6 +52,76 @@ func servingRow(t *testing.T, req plan.Request, offerID string, tp, copies, repl
 		GPUs: float64(replicas) * o.GPUCount, Concurrency: 12.4}
 }
 
+// litgptJob is a fine-tune planned for LitGPT's scripts, as a Lightning
+// precision name plans it (--precision bf16-true: app/page's
+// litgptDefaults): pure bf16, one sequence a micro-batch, a global batch
+// of 16 sequences, adapters of rank 8 on the attention projections.
+func litgptJob(t *testing.T, model string, task estimator.Task) plan.Request {
+	in := input(t, model)
+	in.Task, in.PureBF16, in.Batch, in.Seq, in.LoRARank = task, true, 1, 2048, 8
+	in.Schedule.GlobalBatch = 16
+	return plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e8, GlobalBatchTokens: 16 * 2048}}
+}
+
+// litgptRow is a fine-tune's row on instances of offer id: one GPU as
+// it is, more under FSDP full shard with every Block recomputed, LitGPT's
+// layout there.
+func litgptRow(t *testing.T, req plan.Request, id string, instances int) plan.Row {
+	o := offer(t, id, req.Input.Weights)
+	gpus := instances * int(o.GPUCount)
+	r := plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Instances: instances, GPUs: float64(gpus), TP: 1, PP: 1, DP: gpus, Replicas: 1, InstancesPerReplica: instances}
+	if gpus > 1 {
+		r.ZeRO, r.GradCheckpointing = 3, true
+	}
+	return r
+}
+
+var litgptCases = []goldenCase{
+	{
+		name: "llama-3-8b-lora-1gpu", model: "llama-3-8b", kinds: []launch.Kind{launch.LitGPT},
+		req: func(t *testing.T) plan.Request { return litgptJob(t, "llama-3-8b", estimator.LoRA) },
+		row: func(t *testing.T, req plan.Request) plan.Row { return litgptRow(t, req, "aws-p5.4xlarge", 1) },
+	},
+	{
+		// Four ranks of a global batch of 16: four micro-batches each.
+		name: "llama-3-8b-lora-4gpu", model: "llama-3-8b", kinds: []launch.Kind{launch.LitGPT},
+		req: func(t *testing.T) plan.Request { return litgptJob(t, "llama-3-8b", estimator.LoRA) },
+		row: func(t *testing.T, req plan.Request) plan.Row { return litgptRow(t, req, "aws-g6e.12xlarge", 1) },
+	},
+	{
+		name: "llama-3-8b-qlora-1gpu", model: "llama-3-8b", kinds: []launch.Kind{launch.LitGPT},
+		req: func(t *testing.T) plan.Request { return litgptJob(t, "llama-3-8b", estimator.QLoRA) },
+		row: func(t *testing.T, req plan.Request) plan.Row { return litgptRow(t, req, "aws-g6e.xlarge", 1) },
+	},
+	{
+		name: "llama-3.2-3b-full-1gpu", model: "llama-3.2-3b", kinds: []launch.Kind{launch.LitGPT},
+		req: func(t *testing.T) plan.Request { return litgptJob(t, "llama-3.2-3b", estimator.FullFinetune) },
+		row: func(t *testing.T, req plan.Request) plan.Row { return litgptRow(t, req, "aws-p5.4xlarge", 1) },
+	},
+	{
+		name: "llama-3-8b-full-4gpu", model: "llama-3-8b", kinds: []launch.Kind{launch.LitGPT},
+		req: func(t *testing.T) plan.Request { return litgptJob(t, "llama-3-8b", estimator.FullFinetune) },
+		row: func(t *testing.T, req plan.Request) plan.Row { return litgptRow(t, req, "gcp-a2-highgpu-4g", 1) },
+	},
+	{
+		// Two instances of 8: Fabric's ranks from NODE_RANK,
+		// MASTER_ADDR and one MASTER_PORT; LitGPT's global batch counts
+		// one instance's GPUs. Llama 3.1 under the name LitGPT's hub
+		// has for it, on spot with saves at the plan's interval.
+		name: "llama-3.1-70b-lora-2x8-spot", model: "llama-3.1-70b", kinds: []launch.Kind{launch.LitGPT},
+		req: func(t *testing.T) plan.Request {
+			r := litgptJob(t, "llama-3.1-70b", estimator.LoRA)
+			r.Pricing = plan.Spot
+			return r
+		},
+		row: func(t *testing.T, req plan.Request) plan.Row {
+			r := litgptRow(t, req, "aws-p5.48xlarge", 2)
+			r.Pricing, r.CheckpointIntervalSeconds, r.JobSeconds, r.OptimizerSteps = plan.Spot, 3600, 36000, 2000
+			return r
+		},
+	},
+}
+
 var goldenCases = []goldenCase{
 	{
 		name: "llama-3.1-8b-h100-vllm", model: "llama-3.1-8b", kinds: []launch.Kind{launch.VLLM, launch.SGLang, launch.TRTLLM},
@@ -180,7 +250,7 @@ var goldenCases = []goldenCase{
 }
 
 func TestGolden(t *testing.T) {
-	for _, c := range goldenCases {
+	for _, c := range append(append([]goldenCase{}, goldenCases...), litgptCases...) {
 		req := c.req(t)
 		row := c.row(t, req)
 		for _, k := range c.kinds {

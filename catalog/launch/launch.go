@@ -1,7 +1,8 @@
 // Package launch turns a planned row into settings a person can run: the
 // serving engine's command line (vLLM, SGLang, TensorRT-LLM), a training
-// launch with its DeepSpeed or FSDP configuration, or a SkyPilot task YAML
-// that rents the row's instances and runs one of those.
+// launch with its DeepSpeed or FSDP configuration, LitGPT's fine-tune
+// command, or a SkyPilot task YAML that rents the row's instances and runs
+// one of those.
 //
 // Every flag and key written here is one the tool documents; each is
 // named with its source next to the code that writes it, and the tests
@@ -37,15 +38,16 @@ const (
 	FSDP                  // accelerate launch with an FSDP config
 	DeepSpeed             // torchrun with a DeepSpeed ZeRO config
 	SkyPilot              // a SkyPilot task YAML (sky launch, or sky serve up for serving)
+	LitGPT                // litgpt download, then litgpt finetune_lora or finetune_full
 )
 
-var kindNames = [...]string{VLLM: "vllm", SGLang: "sglang", TRTLLM: "trtllm", FSDP: "fsdp", DeepSpeed: "deepspeed", SkyPilot: "skypilot"}
+var kindNames = [...]string{VLLM: "vllm", SGLang: "sglang", TRTLLM: "trtllm", FSDP: "fsdp", DeepSpeed: "deepspeed", SkyPilot: "skypilot", LitGPT: "litgpt"}
 
 // Kinds lists every Kind in display order.
-var Kinds = []Kind{VLLM, SGLang, TRTLLM, FSDP, DeepSpeed, SkyPilot}
+var Kinds = []Kind{VLLM, SGLang, TRTLLM, FSDP, DeepSpeed, LitGPT, SkyPilot}
 
 // String returns the name --emit takes ("vllm", "sglang", "trtllm",
-// "fsdp", "deepspeed", "skypilot").
+// "fsdp", "deepspeed", "skypilot", "litgpt").
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
 		return kindNames[k]
@@ -69,19 +71,40 @@ func choices() string {
 }
 
 // Training reports whether k launches a training job.
-func (k Kind) Training() bool { return k == FSDP || k == DeepSpeed }
+func (k Kind) Training() bool { return k == FSDP || k == DeepSpeed || k == LitGPT }
 
 // Serving reports whether k starts an inference engine.
 func (k Kind) Serving() bool { return k == VLLM || k == SGLang || k == TRTLLM }
 
 // For lists the kinds that fit a workload: the serving engines for batch
 // inference and serving, the training launchers for training, SkyPilot
-// for all three. The page offers these.
-func For(w plan.Kind) []Kind {
-	if w == plan.Training {
+// for all three. A fine-tune planned for LitGPT's scripts (litgpt: its
+// precision is one of Lightning's names, so its memory and step are
+// those scripts' defaults) takes LitGPT alone: the Trainer scripts of the
+// others are another program, with other memory. The page offers these.
+func For(w plan.Kind, litgpt bool) []Kind {
+	switch {
+	case w == plan.Training && litgpt:
+		return []Kind{LitGPT}
+	case w == plan.Training:
 		return []Kind{DeepSpeed, FSDP, SkyPilot}
 	}
 	return []Kind{VLLM, SGLang, TRTLLM, SkyPilot}
+}
+
+// StackError is why k does not launch a plan of workload w as sized
+// (litgpt as For's), or nil: a training plan sized for LitGPT's
+// fine-tune scripts launches with LitGPT only, and LitGPT launches only
+// such a plan. The command line and the page ask it before Emit.
+func StackError(k Kind, w plan.Kind, litgpt bool) error {
+	if w != plan.Training || litgpt == (k == LitGPT) {
+		return nil
+	}
+	if litgpt {
+		return &Error{Kind: k, Key: ErrStack, Reason: "the plan is sized for LitGPT's fine-tune scripts and their defaults (a Lightning precision name), which " + k.String() +
+			"'s Trainer/PEFT launch does not run: use litgpt, or plan with --precision bf16 (--pure-bf16 for bf16-true's 16-bit states) for a Trainer launch"}
+	}
+	return &Error{Kind: k, Key: ErrStack, Reason: "litgpt runs a fine-tune planned for LitGPT's scripts: plan with Lightning's precision name (--precision bf16-true, as LitGPT's recipes set it), or use deepspeed, fsdp or skypilot"}
 }
 
 // File is one file of a launch: its name, its format ("sh", "yaml" or
@@ -152,6 +175,14 @@ const (
 	// ErrLayoutUnsupported: the engine cannot run the row's parallel
 	// layout as planned on its GPUs (estimator.DeepEPRefusal).
 	ErrLayoutUnsupported = "launch.layout_unsupported"
+	// ErrStack: the launcher runs another program than the one the plan
+	// was sized for (StackError).
+	ErrStack = "launch.stack"
+	// ErrLitGPT: LitGPT's fine-tune scripts cannot run the row as planned
+	// (its layout, offload, precision, adapters or task).
+	ErrLitGPT = "launch.litgpt"
+	// ErrLitGPTModel: LitGPT's config hub has no such model.
+	ErrLitGPTModel = "launch.litgpt_model"
 )
 
 func (e *Error) Error() string { return e.Kind.String() + ": " + e.Reason }
@@ -206,6 +237,8 @@ func Emit(k Kind, req plan.Request, row plan.Row, cat *catalog.Catalog, model st
 		err = e.deepspeed()
 	case FSDP:
 		err = e.fsdp()
+	case LitGPT:
+		err = e.litgpt()
 	case SkyPilot:
 		err = e.skypilot()
 	}

@@ -98,7 +98,7 @@ func TestRandomJobsRunWhereTheyArePlanned(t *testing.T) {
 			if launches++; launches > 6 {
 				continue // every row's support is checked; the best six are launched
 			}
-			for _, k := range launch.For(req.Workload.Kind) {
+			for _, k := range launch.For(req.Workload.Kind, false) {
 				l, err := launch.Emit(k, req, row, cat, model)
 				var le *launch.Error
 				switch {

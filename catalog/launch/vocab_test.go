@@ -63,7 +63,7 @@ func (v vocab) check(t *testing.T, where, name, value string) {
 // invocation is one command of a shell file: the tool and its flags with
 // their values ("" for a bare flag).
 type invocation struct {
-	tool  string // "vllm", "sglang", "trtllm", "torchrun", "accelerate", "script"
+	tool  string // "vllm", "sglang", "trtllm", "torchrun", "accelerate", "script", "litgpt-SUBCOMMAND"
 	argv  []string
 	flags [][2]string
 	// env is the VAR=value prefix of the command (CUDA_VISIBLE_DEVICES of
@@ -131,6 +131,10 @@ func commands(t *testing.T, text string) []invocation {
 				i++
 			case cur == nil && tok == "torchrun":
 				start("torchrun", tok)
+			case cur == nil && tok == "litgpt" && i+2 < len(toks):
+				// litgpt SUBCOMMAND REPO_OR_CHECKPOINT_DIR
+				start("litgpt-"+toks[i+1], toks[i:i+3]...)
+				i += 2
 			case cur == nil && tok == "accelerate" && i+1 < len(toks) && toks[i+1] == "launch":
 				start("accelerate", tok, toks[i+1])
 				i++
@@ -172,6 +176,8 @@ func toolVocab(t *testing.T, tool string) vocab {
 		return readVocab(t, "accelerate_keys.txt", "flag")
 	case "script":
 		return readVocab(t, "transformers_flags.txt", "")
+	case "litgpt-download", "litgpt-finetune_lora", "litgpt-finetune_full":
+		return readVocab(t, "litgpt_flags.txt", strings.TrimPrefix(tool, "litgpt-"))
 	case "dynamo-frontend", "dynamo-trtllm":
 		return readVocab(t, "dynamo_flags.txt", strings.TrimPrefix(tool, "dynamo-"))
 	case "dynamo-sglang":
@@ -200,6 +206,12 @@ var requiredFlags = map[string][]string{
 	"torchrun":   {"--nnodes", "--nproc-per-node"},
 	"accelerate": {"--config_file"},
 	"script":     {"--model_name_or_path", "--per_device_train_batch_size", "--gradient_accumulation_steps", "--max_grad_norm", "--output_dir"},
+	// LitGPT's fine-tunes: the layout, batch, sequence and precision
+	// planned, and every adapter flag (lora.py's defaults are not the
+	// plan's targets).
+	"litgpt-finetune_lora": {"--devices", "--num_nodes", "--precision", "--train.global_batch_size", "--train.micro_batch_size", "--train.max_seq_length",
+		"--lora_r", "--lora_query", "--lora_key", "--lora_value", "--lora_projection", "--lora_mlp", "--lora_head", "--out_dir"},
+	"litgpt-finetune_full": {"--devices", "--num_nodes", "--precision", "--train.global_batch_size", "--train.micro_batch_size", "--train.max_seq_length", "--out_dir"},
 	// NVIDIA Dynamo's workers: the same settings under Dynamo's names,
 	// and the role each plays.
 	"dynamo-sglang":   {"--model-path", "--tp-size", "--context-length", "--mem-fraction-static", "--chunked-prefill-size", "--disaggregation-mode"},

@@ -33,7 +33,7 @@ func emitKinds() string {
 func defineEmitFlags(fs *flag.FlagSet) {
 	if fs.Lookup("emit") == nil {
 		fs.String("emit", "", "print launch settings for the plan's pick instead of the table: "+emitKinds()+
-			" (vllm|sglang|trtllm for inference, fsdp|deepspeed for training, skypilot for both)")
+			" (vllm|sglang|trtllm for inference, fsdp|deepspeed for training, litgpt for a fine-tune named by Lightning's precision, which LitGPT's scripts are planned for, skypilot for both)")
 	}
 	if fs.Lookup("emit-pick") == nil {
 		fs.String("emit-pick", "cheapest", "with --emit: the pick to launch, "+strings.Join(emitPicks, "|")+
@@ -109,6 +109,12 @@ func (c *planCmd) runEmit(job estimateJob, stdout io.Writer, fail func(string, .
 		req.Pricing = plan.OnDemand
 	} else if req, err = c.request(job, cat); err != nil {
 		return fail("%v", err)
+	}
+	// The launch runs the program the plan was sized for: LitGPT's
+	// fine-tune scripts for a Lightning precision name, the Trainer's
+	// otherwise.
+	if err := launch.StackError(kind, req.Workload.Kind, job.stack != nil); err != nil {
+		return fail("--emit %s: %s", kind, err.(*launch.Error).Reason)
 	}
 	maxInst, _ := strconv.Atoi(c.s("max-instances"))
 	offers := planOffers(cat, req.Input.Weights)

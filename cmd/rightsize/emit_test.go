@@ -142,13 +142,13 @@ func TestPlanEmitErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{append(servingArgs, "--emit", "kubernetes"), `--emit "kubernetes": want vllm|sglang|trtllm|fsdp|deepspeed|skypilot`},
+		{append(servingArgs, "--emit", "kubernetes"), `--emit "kubernetes": want vllm|sglang|trtllm|fsdp|deepspeed|litgpt|skypilot`},
 		{append(train, "--emit", "vllm"), "--emit vllm: vllm serves inference and this plan is training (task train): use deepspeed, fsdp or skypilot"},
 		{append(servingArgs, "--emit", "deepspeed"), "--emit deepspeed: deepspeed launches training and this plan is serving inference"},
 		{append(servingArgs, "--emit", "vllm", "--emit-pick", "best"), `--emit-pick "best": want cheapest|fastest|value`},
 		{append(servingArgs, "--emit-pick", "fastest"), "--emit-pick needs --emit"},
 		{append(servingArgs, "--emit-pick", "cheapest"), "--emit-pick needs --emit"},
-		{append(servingArgs, "--emit", ""), `--emit "": want vllm|sglang|trtllm|fsdp|deepspeed|skypilot`},
+		{append(servingArgs, "--emit", ""), `--emit "": want vllm|sglang|trtllm|fsdp|deepspeed|litgpt|skypilot`},
 		{append(servingArgs, "--emit", "vllm", "--format", "json"), "--emit prints launch settings, not a table"},
 		{append(servingArgs, "--emit", "vllm", "--json"), "--emit prints launch settings, not a table"},
 		{append(servingArgs, "--emit", "vllm", "--load-curve", "1"), "--load-curve: 1 rates: want 24"},

@@ -347,7 +347,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	}
 	if sub != nil {
 		return sub.run(estimateJob{in: in, name: name, gpu: gpuSpec, eff: ij.Eff, trainTokens: tokens,
-			prompt: *promptTok, output: *outputTok, set: set, engineOpen: ij.EngineOpen}, stdout, fail)
+			prompt: *promptTok, output: *outputTok, set: set, engineOpen: ij.EngineOpen, stack: ij.Stack}, stdout, fail)
 	}
 	if ij.EngineOpen && ij.EngineWhy.Key != "" {
 		notes = append(notes, "no --engine: "+in.Engine.String()+", "+ij.EngineWhy.String()+" (--engine names another)")

@@ -271,6 +271,9 @@ func TestPageLaunchAgreesWithCLI(t *testing.T) {
 		{[]string{"--model", "llama-3.1-8b", "--requests-per-second", "5", "--prompt-tokens", "1536", "--output-tokens", "512", "--ttft-p95", "2s", "--tpot", "100ms", "--emit", "vllm"}, "m=llama-3.1-8b&rps=5"},
 		{[]string{"--model", "llama-3.1-8b", "--requests-per-second", "5", "--prompt-tokens", "1536", "--output-tokens", "512", "--ttft-p95", "2s", "--tpot", "100ms", "--emit", "sglang"}, "m=llama-3.1-8b&rps=5&run=sglang"},
 		{[]string{"--model", "llama-3.1-8b", "--task", "finetune", "--zero", "3", "--grad-checkpointing", "--seq", "2048", "--train-tokens", "1B", "--emit", "deepspeed"}, "t=finetune&z=3&gc=1"},
+		// A Lightning precision name: LitGPT's scripts planned, LitGPT's
+		// command handed over (the page's only launcher for it).
+		{[]string{"--model", "llama-3.2-1b", "--task", "lora", "--precision", "bf16-true", "--seq", "2048", "--train-tokens", "1B", "--emit", "litgpt"}, "m=llama-3.2-1b&t=lora&p=bf16-true"},
 	} {
 		code, out, errs := runPlanArgs(t, c.args...)
 		web, err := page.LinkLaunch(c.frag)

@@ -40,6 +40,10 @@ type estimateJob struct {
 	// in's is plan.AutoEngine's at --gpu, and the planner chooses it per
 	// offer (plan.Request.EngineOpen).
 	engineOpen bool
+	// stack is what a fine-tune took from the stack its precision names
+	// (page.InputJob.Stack: LitGPT's scripts for a Lightning name), which
+	// its launch then runs (launch.StackError); nil: none.
+	stack *page.StackDefaults
 }
 
 // runPlan implements "rightsize plan": the estimate flags plus a workload,

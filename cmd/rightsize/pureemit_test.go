@@ -5,17 +5,18 @@ import (
 	"testing"
 )
 
-// TestPureBF16Emit: --pure-bf16 and its Lightning name --precision
-// bf16-true plan 16-bit weights and optimizer states with no fp32 master
-// copy, and the launches run that: FSDP loads the model in bf16 under
-// accelerate's mixed_precision "no" (its bf16 mixed precision upcasts the
-// parameters to fp32); DeepSpeed keeps bf16 master weights and optimizer
-// states at ZeRO 1–3; SkyPilot's one-GPU pick runs at ZeRO-0 with no
-// DeepSpeed mixed precision. Before, each wrote bf16 autocast over fp32
-// weights.
+// TestPureBF16Emit: --pure-bf16 plans 16-bit weights and optimizer
+// states with no fp32 master copy, and the launches run that: FSDP loads
+// the model in bf16 under accelerate's mixed_precision "no" (its bf16
+// mixed precision upcasts the parameters to fp32); DeepSpeed keeps bf16
+// master weights and optimizer states at ZeRO 1–3; SkyPilot's one-GPU
+// pick runs at ZeRO-0 with no DeepSpeed mixed precision. Before, each
+// wrote bf16 autocast over fp32 weights. (Its Lightning name, --precision
+// bf16-true, plans LitGPT's scripts, which --emit litgpt launches:
+// TestLitGPTJobLaunchesAsPlanned.)
 func TestPureBF16Emit(t *testing.T) {
 	base := []string{"--model", "llama-3.1-8b", "--task", "finetune", "--gpu", "h100-sxm", "--zero", "3", "--dataset-tokens", "50M", "--provider", "aws"}
-	for _, flag := range [][]string{{"--pure-bf16"}, {"--precision", "bf16-true"}} {
+	for _, flag := range [][]string{{"--pure-bf16"}} {
 		for _, c := range []struct {
 			emit       []string
 			want, dont []string
