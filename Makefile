@@ -132,6 +132,7 @@ fuzz:
 	$(GO) test ./catalog/launch -run '^$$' -fuzz '^FuzzTrainScript$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./catalog/launch -run '^$$' -fuzz '^FuzzSkyPilotYAML$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./catalog/launch -run '^$$' -fuzz '^FuzzScriptsRun$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./catalog/launch -run '^$$' -fuzz '^FuzzLitGPTScript$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./app -run '^$$' -fuzz '^FuzzFragment$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./app/page -run '^$$' -fuzz '^FuzzCompareLink$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./app/page -run '^$$' -fuzz '^FuzzParsePlan$$' -fuzztime $(FUZZTIME)

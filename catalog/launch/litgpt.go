@@ -201,6 +201,10 @@ func litgptRepo(repo string) string {
 func litgptLoRA(t estimator.LoRATargets) (flags [6]bool, ok bool) {
 	const q, k, v, proj, mlp = 0, 1, 2, 3, 4
 	switch t {
+	case estimator.LoRAQueryValue:
+		// LitGPT's own default (finetune/lora.py at 00af8b0d:
+		// lora_query and lora_value True, the rest False).
+		flags[q], flags[v] = true, true
 	case estimator.LoRAAttention:
 		flags[q], flags[k], flags[v], flags[proj] = true, true, true, true
 	case estimator.LoRAAllLinear:
