@@ -29,12 +29,17 @@ func init() {
 const regionsShown = 24
 
 // regionUnlisted checks the region prefixes against the regions the offers
-// of providers list (every provider's where none is named): the first
-// prefix no offer's region starts with (planner.RegionMatches) and the
-// regions those offers list, sorted; ok when each prefix matches one, or
-// when an offer of the user's own gives no region (the planner keeps it,
-// the filter unchecked).
+// of providers list (every provider's where none is named): where no
+// offer's region starts with any of them (planner.RegionMatches), the
+// prefixes as given and the regions those offers list, sorted. ok when a
+// prefix matches one (the filter keeps its offers: "us-east,eu" of a
+// provider in us-east alone plans there), when none is given, or when an
+// offer of the user's own gives no region (the planner keeps it, the
+// filter unchecked).
 func regionUnlisted(cat *catalog.Catalog, providers, prefixes []string) (prefix string, listed []string, ok bool) {
+	if len(prefixes) == 0 {
+		return "", nil, true
+	}
 	seen := map[string]bool{}
 	for _, o := range cat.Offers {
 		if len(providers) > 0 && !slices.ContainsFunc(providers, func(p string) bool { return strings.EqualFold(p, o.Provider) }) {
@@ -50,17 +55,17 @@ func regionUnlisted(cat *catalog.Catalog, providers, prefixes []string) (prefix 
 			}
 		}
 	}
-	slices.Sort(listed)
-	for _, p := range prefixes {
-		if !slices.ContainsFunc(listed, func(r string) bool { return planner.RegionMatches(r, p) }) {
-			return p, listed, false
-		}
+	if slices.ContainsFunc(prefixes, func(p string) bool {
+		return slices.ContainsFunc(listed, func(r string) bool { return planner.RegionMatches(r, p) })
+	}) {
+		return "", nil, true
 	}
-	return "", nil, true
+	slices.Sort(listed)
+	return strings.Join(prefixes, ", "), listed, false
 }
 
-// regionErr is the Region field's problem for prefix, which none of the
-// listed regions of providers starts with.
+// regionErr is the Region field's problem for prefix (the prefixes as
+// given), which none of the listed regions of providers starts with.
 func regionErr(prefix string, providers, listed []string) *JobError {
 	shown := listed
 	if len(providers) == 0 && len(shown) > regionsShown {

@@ -29,9 +29,11 @@ func TestRegionUnlisted(t *testing.T) {
 			t.Errorf("%s: %q, want %q", lang, got, want)
 		}
 	}
-	for _, provider := range []string{"aws-cn", ""} {
-		if _, errs, _, _ := ParseJob(state(provider, "cn-north-1"), cat, Archs{}, nil, ""); !errs[FieldRegion].OK() {
-			t.Errorf("provider %q, region cn-north-1: %+v", provider, errs[FieldRegion])
+	// One prefix of several that an offer's region starts with keeps
+	// the filter's offers.
+	for _, c := range [][2]string{{"aws-cn", "cn-north-1"}, {"", "cn-north-1"}, {"aws-cn", "eu,cn-northwest"}} {
+		if _, errs, _, _ := ParseJob(state(c[0], c[1]), cat, Archs{}, nil, ""); !errs[FieldRegion].OK() {
+			t.Errorf("provider %q, region %s: %+v", c[0], c[1], errs[FieldRegion])
 		}
 	}
 	_, errs, _, _ = ParseJob(state("", "zz"), cat, Archs{}, nil, "")
