@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -21,8 +22,18 @@ import (
 // offer's ID and InstanceType stay as they are (links, price sheets and
 // SkyPilot use them). The page and the CLI show this name
 // (plan.Offer.InstanceName, set by PlanOffers).
+//
+// An instance type its provider prices in several regions, one offer a
+// region (AWS China's Beijing and Ningxia), is named with the offer's
+// region, "g5.xlarge (cn-north-1)": two rows of one name at two prices
+// would not say which is which.
 func (c *Catalog) InstanceName(o Offer) string {
 	if !strings.Contains(o.InstanceType, "__") {
+		if len(o.Regions) == 1 && slices.ContainsFunc(c.Offers, func(x Offer) bool {
+			return x.InstanceType == o.InstanceType && x.Provider == o.Provider && x.ID != o.ID && !slices.Equal(x.Regions, o.Regions)
+		}) {
+			return o.InstanceType + " (" + o.Regions[0] + ")"
+		}
 		return o.InstanceType
 	}
 	var b strings.Builder

@@ -67,7 +67,7 @@ func (c *Catalog) PlanOffersAt(w estimator.DType, today time.Time) []plan.Offer 
 		}
 		po.SpotFarBelow = !o.UserPrice && o.SpotPerHour > 0 && o.OnDemandPerHour > 0 && o.SpotPerHour < plan.SpotFloorShare*o.OnDemandPerHour
 		if len(o.Regions) > 0 {
-			po.Region = o.Regions[0]
+			po.Region, po.Regions = o.Regions[0], o.Regions
 		}
 		// Single-GPU offers and multi-GPU offers without a listed
 		// interconnect inherit the GPU's: an SXM part sits on NVLink.

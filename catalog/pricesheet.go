@@ -666,6 +666,9 @@ type PriceMerge struct {
 	offers []Offer
 	byID   map[string]int
 	byInst map[string]int // instKey(provider, instance type)
+	// byRegion finds the offer of an instance type in a region where the
+	// provider prices its regions apart, one offer a region (AWS China).
+	byRegion map[string]int // instKey(provider, instance type) + "\x00" + region
 	// own are the providers of the user's own the sheet named (KindOwn),
 	// by ID, in the order first named.
 	own     []Provider
@@ -676,11 +679,12 @@ type PriceMerge struct {
 // NewPriceMerge starts merging a price sheet into a copy of c.
 func (c *Catalog) NewPriceMerge() *PriceMerge {
 	m := &PriceMerge{
-		base:    c,
-		offers:  slices.Clone(c.Offers),
-		byID:    make(map[string]int, len(c.Offers)),
-		byInst:  make(map[string]int, len(c.Offers)),
-		touched: map[int]bool{},
+		base:     c,
+		offers:   slices.Clone(c.Offers),
+		byID:     make(map[string]int, len(c.Offers)),
+		byInst:   make(map[string]int, len(c.Offers)),
+		byRegion: make(map[string]int, len(c.Offers)),
+		touched:  map[int]bool{},
 	}
 	for i, o := range m.offers {
 		m.index(i, o)
@@ -698,14 +702,23 @@ func (m *PriceMerge) index(i int, o Offer) {
 	if _, ok := m.byInst[k]; !ok {
 		m.byInst[k] = i
 	}
+	for _, r := range o.Regions {
+		if _, ok := m.byRegion[k+"\x00"+r]; !ok {
+			m.byRegion[k+"\x00"+r] = i
+		}
+	}
 }
 
 // instKey is the byInst key of a provider and an instance type.
 func instKey(provider, instanceType string) string { return provider + "\x00" + instanceType }
 
 // find returns the index of the offer a row names, or -1: by offer_id, or
-// by provider + instance_type where the row has no offer_id.
+// by provider + instance_type where the row has no offer_id (the offer in
+// the row's region where the provider has one there).
 func (m *PriceMerge) find(row PriceRow) int {
+	if j, ok := m.byRegion[instKey(row.Provider, row.InstanceType)+"\x00"+row.Region]; ok && row.OfferID == "" && row.Region != "" {
+		return j
+	}
 	id := row.OfferID
 	if id == "" && row.Provider != "" && row.InstanceType != "" {
 		id = OfferIDFor(row.Provider, row.InstanceType)

@@ -436,3 +436,19 @@ func TestOwnRowReplacesTheMarketsPrices(t *testing.T) {
 		t.Errorf("host row: %+v", o)
 	}
 }
+
+// TestPriceSheetRegionNamesTheOffer: where a provider has one offer a
+// region (AWS China), a row naming the provider, the instance type and a
+// region prices that region's offer and leaves the others' alone.
+func TestPriceSheetRegionNamesTheOffer(t *testing.T) {
+	base := catalog.Default()
+	cat, _, err := base.WithOwnPrices([]byte("provider,instance_type,region,on_demand_per_hour,currency\naws-cn,g5.xlarge,cn-northwest-1,5.5,CNY\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]float64{"aws-cn-g5.xlarge-cn-northwest-1": 5.5, "aws-cn-g5.xlarge-cn-north-1": 9.51389, "aws-cn-g5.xlarge-cn-north-1-pkx-1": 9.51389} {
+		if o, _ := cat.Offer(id); o.OnDemandPerHour != want || o.UserPrice != (want == 5.5) {
+			t.Errorf("%s: on demand %v (yours %v), want %v", id, o.OnDemandPerHour, o.UserPrice, want)
+		}
+	}
+}

@@ -551,9 +551,11 @@ const (
 	MsgNoneEngineAlike
 	MsgNoneCause
 	MsgNoneCauseEngine
-	MsgBatchShort  // trainmsg.go
-	MsgBatchUneven // trainmsg.go
-	MsgWholeRun    // trainmsg.go
+	MsgBatchShort        // trainmsg.go
+	MsgBatchUneven       // trainmsg.go
+	MsgWholeRun          // trainmsg.go
+	MsgRegionUnlisted    // regionmsg.go
+	MsgRegionUnlistedAny // regionmsg.go
 	NMsgs
 )
 

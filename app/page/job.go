@@ -260,7 +260,7 @@ func (p *parser) parse() (Job, bool) {
 	ij, jerrs := ParseInput(&t, arch, p.cat)
 	for _, e := range jerrs {
 		if f := jobFields[e.Field]; p.errs[f].OK() {
-			p.errs[f] = FieldErr{Key: e.Key, Value: e.Value, Range: e.Range()}
+			p.errs[f] = FieldErr{Key: e.Key, Value: e.Value, Range: e.Range(), Args: e.Args}
 		}
 	}
 	in, zeroAuto := ij.In, ij.ZeROAuto
@@ -273,7 +273,7 @@ func (p *parser) parse() (Job, bool) {
 	pj, perrs := ParsePlan(&t, p.cat)
 	for _, e := range perrs {
 		if f := jobFields[e.Field]; p.errs[f].OK() {
-			p.errs[f] = FieldErr{Key: e.Key, Value: e.Value, Range: e.Range()}
+			p.errs[f] = FieldErr{Key: e.Key, Value: e.Value, Range: e.Range(), Args: e.Args}
 		}
 	}
 	j.Pricing, j.CkptWriteBytesPerSecond, j.RestartSeconds = pj.Pricing, pj.CkptWriteBytesPerSecond, pj.RestartSeconds

@@ -92,6 +92,8 @@ type JobError struct {
 	Err   error
 	// show is how the command line names the field before Err.
 	show errShow
+	// Args fill a message that takes more than the value (FieldErr.Args).
+	Args [3]string
 }
 
 type errShow uint8
@@ -638,6 +640,10 @@ func ParsePlan(given *JobText, cat *catalog.Catalog) (PlanJob, []*JobError) {
 				Err: fmt.Errorf("%q: not a catalog provider; known: %s", id, strings.Join(known, ", "))})
 			break
 		}
+	}
+	// A region no offer of the providers stands in: say which they list.
+	if prefix, listed, ok := regionUnlisted(cat, j.Providers, j.Regions); !ok {
+		r.errs = append(r.errs, regionErr(prefix, j.Providers, listed))
 	}
 	// A checkpoint write rate per instance: a size per second above 0.
 	if v := strings.TrimSpace(t.Text[jobspec.CheckpointWrite]); v != "" {

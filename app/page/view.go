@@ -1152,6 +1152,9 @@ func (l Locale) ErrText(e FieldErr) string {
 	if e.Key == MsgBatchShort {
 		return l.batchShortText(e)
 	}
+	if e.Key == MsgRegionUnlisted || e.Key == MsgRegionUnlistedAny {
+		return l.regionUnlistedText(e)
+	}
 	if e.Key == MsgOverContextYaRN {
 		count := func(s string) string {
 			n, _ := strconv.ParseInt(s, 10, 64)

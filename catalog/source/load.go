@@ -281,6 +281,7 @@ func (f *Files) Catalog(now time.Time) (*catalog.Catalog, error) {
 		ov.id(i, o.ID, seen)
 		c.Offers = append(c.Offers, convertOffer(ov, i, o, gpus, providers))
 	}
+	regionOffers(ov, f.Offers.Offers)
 	errs = append(errs, ov.errs...)
 
 	fv := &validator{file: FXFile, now: now}

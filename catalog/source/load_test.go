@@ -126,6 +126,14 @@ func TestRejects(t *testing.T) {
 			`catalog: offers.json: entry 0 (aws-g4dn.xlarge): spot_interruption "<6%" must be`},
 		{"spot bucket unsourced", map[string]string{"offers.json": offers(strings.Replace(okOffer, `"currency"`, `"spot_interruption":"<5%","currency"`, 1))},
 			`catalog: offers.json: entry 0 (aws-g4dn.xlarge): spot_interruption needs spot_interruption_source`},
+		// One price for two regions the source prices apart (AWS China's
+		// Beijing and Ningxia) is refused; so is a region two offers of
+		// one instance type both price.
+		{"regions at one price", map[string]string{"offers.json": offers(strings.Replace(okOffer, `"currency"`, `"regions":["cn-northwest-1","cn-north-1"],"currency"`, 1))},
+			`catalog: offers.json: entry 0 (aws-g4dn.xlarge): regions lists 2 regions at one price: give each region its own offer (aws-g4dn.xlarge-cn-north-1)`},
+		{"region priced twice", map[string]string{"offers.json": offers(strings.Replace(okOffer, `"currency"`, `"regions":["cn-north-1"],"currency"`, 1),
+			strings.Replace(strings.Replace(okOffer, `"currency"`, `"regions":["cn-north-1"],"currency"`, 1), `"id":"aws-g4dn.xlarge"`, `"id":"aws-g4dn.xlarge-cn-north-1"`, 1))},
+			`catalog: offers.json: entry 1 (aws-g4dn.xlarge-cn-north-1): region cn-north-1: aws-g4dn.xlarge also prices g4dn.xlarge there (entry 0)`},
 		{"fabric", map[string]string{"offers.json": offers(strings.Replace(okOffer, `"currency"`, `"network_gbps":25,"network_fabric":"token-ring","currency"`, 1))},
 			`catalog: offers.json: entry 0 (aws-g4dn.xlarge): network_fabric "token-ring" must be`},
 		{"fp4 unsupported", map[string]string{"gpus.json": strings.Replace(okGPUs, `"fp16_tflops_dense":65,`, `"fp16_tflops_dense":65,"fp4_tflops_dense":9000,`, 1)},

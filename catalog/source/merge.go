@@ -26,9 +26,17 @@ func (f *Files) ApplyPrices(rows []catalog.PriceRow) ([]catalog.PriceChange, err
 		if id == "" && row.Provider != "" && row.InstanceType != "" {
 			id = catalog.OfferIDFor(row.Provider, row.InstanceType)
 		}
+		// A row with a region but no offer_id names the instance type's
+		// offer in that region where the provider has one (one offer a
+		// region, as AWS China), else its first offer.
 		i := slices.IndexFunc(f.Offers.Offers, func(o offerJSON) bool {
-			return o.ID == id || row.OfferID == "" && o.Provider == row.Provider && o.InstanceType == row.InstanceType
+			return row.OfferID == "" && row.Region != "" && o.Provider == row.Provider && o.InstanceType == row.InstanceType && slices.Contains(o.Regions, row.Region)
 		})
+		if i < 0 {
+			i = slices.IndexFunc(f.Offers.Offers, func(o offerJSON) bool {
+				return o.ID == id || row.OfferID == "" && o.Provider == row.Provider && o.InstanceType == row.InstanceType
+			})
+		}
 		var o catalog.Offer
 		if i >= 0 {
 			o = offerOf(f.Offers.Offers[i])

@@ -287,7 +287,10 @@ func (f *Files) refreshOne(ctx context.Context, fetch *Fetcher, a Adapter, now t
 			r.Skipped = append(r.Skipped, fmt.Sprintf("%s %q: %v; not imported", a.Name, row.InstanceType, err))
 			continue
 		}
-		id := catalog.OfferIDFor(row.Provider, row.InstanceType)
+		id := row.OfferID
+		if id == "" {
+			id = catalog.OfferIDFor(row.Provider, row.InstanceType)
+		}
 		if i := slices.IndexFunc(f.Offers.Offers, func(o offerJSON) bool { return o.ID == id }); i >= 0 {
 			old := f.Offers.Offers[i]
 			owns := a.Owns

@@ -74,11 +74,13 @@ type awsRates struct {
 }
 
 // ParseAWSOffer reads an AWS Price List EC2 offer file and returns, per
-// instance type with GPUs, the Linux shared-tenancy on-demand rate and the
-// 1- and 3-year Standard Reserved Instance All Upfront effective hourly rates
-// (upfront / term hours + hourly), or the Convertible ones where a type has
-// no Standard RI.
-func ParseAWSOffer(data []byte, src string) (region string, rates map[string]awsRates, err error) {
+// region code and instance type with GPUs, the Linux shared-tenancy
+// on-demand rate and the 1- and 3-year Standard Reserved Instance All
+// Upfront effective hourly rates (upfront / term hours + hourly), or the
+// Convertible ones where a type has no Standard RI. A region's file lists
+// its Local Zones' products too, under their own region codes
+// (cn-north-1-pkx-1 in cn-north-1's), each at its own price.
+func ParseAWSOffer(data []byte, src string) (rates map[string]map[string]awsRates, err error) {
 	return ParseAWSOfferStream(bytes.NewReader(data), src)
 }
 
@@ -86,7 +88,7 @@ func ParseAWSOffer(data []byte, src string) (region string, rates map[string]aws
 // and one SKU's terms at a time and keeps only GPU instances, so a
 // multi-gigabyte offer file needs little memory. Products come before terms
 // in the documented format; terms of SKUs not kept are skipped.
-func ParseAWSOfferStream(r io.Reader, src string) (region string, rates map[string]awsRates, err error) {
+func ParseAWSOfferStream(r io.Reader, src string) (rates map[string]map[string]awsRates, err error) {
 	dec := json.NewDecoder(r)
 	bad := func(format string, a ...any) error { return schemaErr(src, format, a...) }
 	delim := func(want json.Delim) error {
@@ -122,27 +124,27 @@ func ParseAWSOfferStream(r io.Reader, src string) (region string, rates map[stri
 	reserved := map[string]map[string]awsTerm{}
 	sawProducts := false
 	if err := delim('{'); err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	for dec.More() {
 		k, err := key()
 		if err != nil {
-			return "", nil, err
+			return nil, err
 		}
 		switch k {
 		case "products":
 			sawProducts = true
 			if err := delim('{'); err != nil {
-				return "", nil, err
+				return nil, err
 			}
 			for dec.More() {
 				sku, err := key()
 				if err != nil {
-					return "", nil, err
+					return nil, err
 				}
 				var p awsProduct
 				if err := dec.Decode(&p); err != nil {
-					return "", nil, bad("product %s: %v", sku, err)
+					return nil, bad("product %s: %v", sku, err)
 				}
 				a := p.Attributes
 				if strings.HasPrefix(p.ProductFamily, "Compute Instance") && a.OperatingSystem == "Linux" && a.Tenancy == "Shared" &&
@@ -151,68 +153,70 @@ func ParseAWSOfferStream(r io.Reader, src string) (region string, rates map[stri
 				}
 			}
 			if err := delim('}'); err != nil {
-				return "", nil, err
+				return nil, err
 			}
 		case "terms":
 			if err := delim('{'); err != nil {
-				return "", nil, err
+				return nil, err
 			}
 			for dec.More() {
 				kind, err := key()
 				if err != nil {
-					return "", nil, err
+					return nil, err
 				}
 				into := map[string]map[string]map[string]awsTerm{"OnDemand": onDemand, "Reserved": reserved}[kind]
 				if into == nil {
 					if err := skip(); err != nil {
-						return "", nil, err
+						return nil, err
 					}
 					continue
 				}
 				if err := delim('{'); err != nil {
-					return "", nil, err
+					return nil, err
 				}
 				for dec.More() {
 					sku, err := key()
 					if err != nil {
-						return "", nil, err
+						return nil, err
 					}
 					if _, ok := products[sku]; !ok {
 						if err := skip(); err != nil {
-							return "", nil, err
+							return nil, err
 						}
 						continue
 					}
 					var m map[string]awsTerm
 					if err := dec.Decode(&m); err != nil {
-						return "", nil, bad("terms of %s: %v", sku, err)
+						return nil, bad("terms of %s: %v", sku, err)
 					}
 					into[sku] = m
 				}
 				if err := delim('}'); err != nil {
-					return "", nil, err
+					return nil, err
 				}
 			}
 			if err := delim('}'); err != nil {
-				return "", nil, err
+				return nil, err
 			}
 		default:
 			if err := skip(); err != nil {
-				return "", nil, err
+				return nil, err
 			}
 		}
 	}
 	if err := delim('}'); err != nil {
-		return "", nil, err
+		return nil, err
 	}
 	if !sawProducts {
-		return "", nil, bad("no products")
+		return nil, bad("no products")
 	}
-	rates = map[string]awsRates{}
+	rates = map[string]map[string]awsRates{}
 	for sku, p := range products {
 		a := p.Attributes
-		region = a.RegionCode
-		r := rates[a.InstanceType]
+		if rates[a.RegionCode] == nil {
+			rates[a.RegionCode] = map[string]awsRates{}
+		}
+		r := rates[a.RegionCode][a.InstanceType]
 		for _, t := range onDemand[sku] {
 			for _, d := range t.PriceDimensions {
 				if x := usd(d.PricePerUnit); d.Unit == "Hrs" && x > 0 {
@@ -246,18 +250,20 @@ func ParseAWSOfferStream(r io.Reader, src string) (region string, rates map[stri
 			}
 			*dst = round6(eff)
 		}
-		rates[a.InstanceType] = r
+		rates[a.RegionCode][a.InstanceType] = r
 	}
-	for it, r := range rates {
-		if r.y1 == 0 {
-			r.y1, r.y1IsConv = r.y1conv, r.y1conv > 0
+	for _, byType := range rates {
+		for it, r := range byType {
+			if r.y1 == 0 {
+				r.y1, r.y1IsConv = r.y1conv, r.y1conv > 0
+			}
+			if r.y3 == 0 {
+				r.y3 = r.y3conv
+			}
+			byType[it] = r
 		}
-		if r.y3 == 0 {
-			r.y3 = r.y3conv
-		}
-		rates[it] = r
 	}
-	return region, rates, nil
+	return rates, nil
 }
 
 func usd(p map[string]string) float64 {
@@ -363,21 +369,48 @@ func ParseAWSSpotAdvisor(data []byte) (map[string]map[string]string, error) {
 }
 
 func fetchAWS(ctx context.Context, f *Fetcher, known []catalog.Offer) ([]Quote, []string, error) {
-	return fetchAWSList(ctx, f, known, awsPricingHost, awsRegionIndex, AWSRegions, "RIGHTSIZE_AWS_REGIONS", true)
+	return fetchAWSList(ctx, f, known, awsPricingHost, awsRegionIndex, AWSRegions, "RIGHTSIZE_AWS_REGIONS", true, false)
 }
 
 // AWS China publishes its price list in CNY from its own endpoint; the
-// spot feed and Spot Advisor cover the global regions only.
+// spot feed and Spot Advisor cover the global regions only. Its regions
+// are priced apart (Beijing's on-demand about 1.4× Ningxia's in the
+// 2026-01-21 list), so each region's price is its own offer
+// (RegionalOfferID).
 const (
 	awsCNPricingHost = "https://pricing.cn-north-1.amazonaws.com.cn"
 	awsCNRegionIndex = awsCNPricingHost + "/offers/v1.0/cn/AmazonEC2/current/region_index.json"
 )
 
 func fetchAWSChina(ctx context.Context, f *Fetcher, known []catalog.Offer) ([]Quote, []string, error) {
-	return fetchAWSList(ctx, f, known, awsCNPricingHost, awsCNRegionIndex, []string{"cn-north-1", "cn-northwest-1"}, "", false)
+	return fetchAWSList(ctx, f, known, awsCNPricingHost, awsCNRegionIndex, []string{"cn-north-1", "cn-northwest-1"}, "", false, true)
 }
 
-func fetchAWSList(ctx context.Context, f *Fetcher, known []catalog.Offer, host, index string, defRegions []string, regionsEnv string, withSpot bool) ([]Quote, []string, error) {
+// RegionalOfferID is the ID of the offer of o's provider and instance type
+// in region, where the provider prices its regions apart, one offer a
+// region: the known offer of the type that lists the region; else, as
+// catalog/internal/bootstrap names such offers (from_snapshot.py,
+// aws_vantage.py), the type's plain ID (catalog.OfferIDFor) where the
+// source prices it in this region alone and no offer has that ID, or the
+// plain ID and the region ("aws-cn-g5.xlarge-cn-north-1").
+func RegionalOfferID(known []catalog.Offer, o catalog.Offer, region string, regions int) string {
+	for _, k := range known {
+		if k.Provider == o.Provider && k.InstanceType == o.InstanceType && slices.Contains(k.Regions, region) {
+			return k.ID
+		}
+	}
+	id := catalog.OfferIDFor(o.Provider, o.InstanceType)
+	if regions == 1 && !slices.ContainsFunc(known, func(k catalog.Offer) bool { return k.ID == id }) {
+		return id
+	}
+	return catalog.OfferIDFor(o.Provider, o.InstanceType+" "+region)
+}
+
+// fetchAWSList reads the offer files of the regions (regionsEnv, when set,
+// names them instead). Each instance type is quoted once, at its cheapest
+// region's on-demand price, or with perRegion once a region
+// (RegionalOfferID), each region's rates its own.
+func fetchAWSList(ctx context.Context, f *Fetcher, known []catalog.Offer, host, index string, defRegions []string, regionsEnv string, withSpot, perRegion bool) ([]Quote, []string, error) {
 	awsRegionIndex, awsPricingHost := index, host
 	idx, err := f.Get(ctx, awsRegionIndex, nil)
 	if err != nil {
@@ -400,6 +433,7 @@ func fetchAWSList(ctx context.Context, f *Fetcher, known []catalog.Offer, host, 
 		awsRates
 	}
 	byType := map[string]best{}
+	byRegion := map[string][]best{} // each region's rates by type (perRegion)
 	var skipped []string
 	for _, region := range regions {
 		r, ok := ri.Regions[region]
@@ -408,17 +442,23 @@ func fetchAWSList(ctx context.Context, f *Fetcher, known []catalog.Offer, host, 
 			continue
 		}
 		u := awsPricingHost + r.CurrentVersionURL
-		var rates map[string]awsRates
+		var rates map[string]map[string]awsRates
 		err := f.Stream(ctx, u, func(body io.Reader) (err error) {
-			_, rates, err = ParseAWSOfferStream(body, u)
+			rates, err = ParseAWSOfferStream(body, u)
 			return err
 		})
 		if err != nil {
 			return nil, skipped, err
 		}
-		for it, x := range rates {
-			if b, ok := byType[it]; x.od > 0 && (!ok || x.od < b.od) {
-				byType[it] = best{region, x}
+		for _, code := range sortedKeys(rates) {
+			for it, x := range rates[code] {
+				if x.od <= 0 {
+					continue
+				}
+				byRegion[it] = append(byRegion[it], best{code, x})
+				if b, ok := byType[it]; !ok || x.od < b.od {
+					byType[it] = best{code, x}
+				}
 			}
 		}
 	}
@@ -445,14 +485,53 @@ func fetchAWSList(ctx context.Context, f *Fetcher, known []catalog.Offer, host, 
 		skipped = append(skipped, "spot prices not refreshed: "+spotErr.Error())
 	}
 	var out []Quote
+	quote := func(o catalog.Offer, b best) Quote {
+		q := Quote{PriceRow: catalog.PriceRow{InstanceType: o.InstanceType, OnDemandPerHour: b.od, Region: b.region,
+			AsOf: f.AsOf(), Source: fmt.Sprintf("AWS Price List bulk API (%s), AmazonEC2 offer files (%s), Linux shared tenancy, fetched %s", host, strings.Join(regions, ", "), f.AsOf()),
+			Notes: "on-demand: cheapest of the regions read; reserved: Standard RI All Upfront effective hourly in the same region"}}
+		if perRegion {
+			q.Notes = "on-demand and reserved (Standard RI All Upfront effective hourly) in " + b.region + " alone; none where the region lists none"
+		}
+		return q
+	}
+	if perRegion {
+		// One offer a region. An offer of the type in another region
+		// lends a region new to the catalog its GPU and host.
+		done := map[string]bool{}
+		for _, o := range known {
+			if done[o.InstanceType] {
+				continue
+			}
+			done[o.InstanceType] = true
+			rs := byRegion[o.InstanceType]
+			slices.SortFunc(rs, func(a, b best) int { return strings.Compare(a.region, b.region) })
+			for _, b := range rs {
+				q := quote(o, b)
+				q.OfferID = RegionalOfferID(known, o, b.region, len(rs))
+				if !slices.ContainsFunc(known, func(k catalog.Offer) bool { return k.ID == q.OfferID }) {
+					q.GPU, q.GPUCount, q.Currency = o.GPU, o.GPUCount, o.Currency
+					q.VCPUs, q.RAMGiB, q.NetworkGbps, q.NetworkFabric, q.BillingGranularity = float64(o.VCPUs), o.RAMGiB, o.NetworkGbps, o.NetworkFabric, o.BillingGranularity
+				}
+				if b.y1 > 0 && b.y1 <= b.od {
+					q.Reserved1yPerHour = b.y1
+					if b.y1IsConv {
+						q.Notes += "; 1-year rate is a Convertible RI (no Standard 1-year RI listed)"
+					}
+				}
+				if b.y3 > 0 && b.y3 <= b.od {
+					q.Reserved3yPerHour = b.y3
+				}
+				out = append(out, q)
+			}
+		}
+		return out, skippedTypes(skipped, byType, known), nil
+	}
 	for _, o := range known {
 		b, ok := byType[o.InstanceType]
 		if !ok {
 			continue
 		}
-		q := Quote{PriceRow: catalog.PriceRow{InstanceType: o.InstanceType, OnDemandPerHour: b.od, Region: b.region,
-			AsOf: f.AsOf(), Source: fmt.Sprintf("AWS Price List bulk API (%s), AmazonEC2 offer files (%s), Linux shared tenancy, fetched %s", host, strings.Join(regions, ", "), f.AsOf()),
-			Notes: "on-demand: cheapest of the regions read; reserved: Standard RI All Upfront effective hourly in the same region"}}
+		q := quote(o, b)
 		if b.y1 > 0 && b.y1 <= b.od {
 			q.Reserved1yPerHour = b.y1
 			if b.y1IsConv {
@@ -473,15 +552,19 @@ func fetchAWSList(ctx context.Context, f *Fetcher, known []catalog.Offer, host, 
 		}
 		out = append(out, q)
 	}
-	if len(byType) > 0 {
-		for it := range byType {
-			if !slices.ContainsFunc(known, func(o catalog.Offer) bool { return o.InstanceType == it }) {
-				skipped = append(skipped, it+": GPU instance type not in the catalog (the offer files do not name the GPU model); add it by hand")
-			}
+	return out, skippedTypes(skipped, byType, known), nil
+}
+
+// skippedTypes adds to skipped the instance types the offer files price
+// that the catalog has no offer of, sorted.
+func skippedTypes[T any](skipped []string, byType map[string]T, known []catalog.Offer) []string {
+	for it := range byType {
+		if !slices.ContainsFunc(known, func(o catalog.Offer) bool { return o.InstanceType == it }) {
+			skipped = append(skipped, it+": GPU instance type not in the catalog (the offer files do not name the GPU model); add it by hand")
 		}
 	}
 	slices.Sort(skipped)
-	return out, skipped, nil
+	return skipped
 }
 
 func (f *Fetcher) getenv(k string) string {

@@ -41,10 +41,12 @@ func finite(t *testing.T, what string, xs ...float64) {
 func FuzzParseAWSOffer(f *testing.F) {
 	seed(f, "aws/us-east-1.json", "aws/us-west-2.json")
 	f.Fuzz(func(t *testing.T, b []byte) {
-		_, rates, err := ParseAWSOffer(b, "fuzz")
+		rates, err := ParseAWSOffer(b, "fuzz")
 		if err == nil {
-			for it, r := range rates {
-				finite(t, it, r.od, r.y1, r.y3)
+			for _, byType := range rates {
+				for it, r := range byType {
+					finite(t, it, r.od, r.y1, r.y3)
+				}
 			}
 		}
 	})

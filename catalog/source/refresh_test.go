@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -80,9 +81,13 @@ func TestRefreshReplay(t *testing.T) {
 		// p5.48xlarge has a 1-year Convertible RI only; 3-year Standard All Upfront 543875.99 / 26280 h.
 		{"aws-p5.48xlarge", 55.04, 11.2276, 40.454452, 20.695053, "us-east-2", "5-10%", "AWS Price List"},
 		{"aws-g5.xlarge", 1.006, 0.3578, 0.591553, 0.378272, "ap-northeast-2", ">20%", "AWS Price List"},
-		// AWS China in CNY: Ningxia is cheaper than Beijing for g5.xlarge.
+		// AWS China in CNY, each region its own offer at its own prices:
+		// Ningxia, Beijing with its own reservations, and Beijing's local
+		// zone (in cn-north-1's file) with none.
 		{"aws-cn-p4d.24xlarge", 172.873412, 0, 102.294635, 64.236492, "", "", "AWS Price List bulk API (https://pricing.cn-north-1"},
-		{"aws-cn-g5.xlarge", 6.70086, 0, 3.907306, 2.488014, "", "", "AWS Price List bulk API (https://pricing.cn-north-1"},
+		{"aws-cn-g5.xlarge-cn-northwest-1", 6.70086, 0, 3.907306, 2.488014, "", "", "AWS Price List bulk API (https://pricing.cn-north-1"},
+		{"aws-cn-g5.xlarge-cn-north-1", 9.51389, 0, 5.127968, 3.398364, "", "", "AWS Price List bulk API (https://pricing.cn-north-1"},
+		{"aws-cn-g5.xlarge-cn-north-1-pkx-1", 9.51389, 0, 0, 0, "", "", "AWS Price List bulk API (https://pricing.cn-north-1"},
 		// Page 1 (T4, with its 1-year savings plan) and page 2 (H100).
 		{"azure-standard_nc4as_t4_v3", 0.558, 0.16182, 0.37944, 0, "swedencentral", "", "Azure Retail Prices API"},
 		{"azure-standard_nd96isr_h100_v5", 127.816, 23.620397, 0, 0, "swedencentral", "", "Azure Retail Prices API"},
@@ -106,6 +111,11 @@ func TestRefreshReplay(t *testing.T) {
 			t.Errorf("%s: as_of %s (estimated %v), source %q", c.id, o.AsOf, o.AsOfEstimated, o.Source)
 		}
 	}
+	for id, region := range map[string]string{"aws-cn-g5.xlarge-cn-northwest-1": "cn-northwest-1", "aws-cn-g5.xlarge-cn-north-1": "cn-north-1", "aws-cn-g5.xlarge-cn-north-1-pkx-1": "cn-north-1-pkx-1"} {
+		if o := offerIn(t, f, id); !slices.Equal(o.Regions, []string{region}) {
+			t.Errorf("%s: regions %v, want %s alone", id, o.Regions, region)
+		}
+	}
 	// The provider names its new source first and keeps the earlier one.
 	if c, _ := f.Catalog(refreshDay); c != nil {
 		if p, _ := c.Provider("oci"); p.AsOf != refreshDay.Format(catalog.DateLayout) || !strings.HasPrefix(p.Source, "Oracle Cloud price list API") || !strings.Contains(p.Source, "earlier: ") {
@@ -122,6 +132,31 @@ func TestRefreshReplay(t *testing.T) {
 		if !strings.Contains(sum.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, sum.String())
 		}
+	}
+}
+
+// TestRefreshAddsRegion: a region whose price the catalog lacks becomes
+// its own offer, with the GPU and host of the type's offer elsewhere and
+// no reservation where the region lists none.
+func TestRefreshAddsRegion(t *testing.T) {
+	var sleeps []time.Duration
+	f := readFiles(t)
+	kept := f.Offers.Offers[:0]
+	for _, o := range f.Offers.Offers {
+		if !strings.HasPrefix(o.ID, "aws-cn-g5.xlarge-cn-north-1") {
+			kept = append(kept, o)
+		}
+	}
+	f.Offers.Offers = kept
+	i := slices.IndexFunc(source.Adapters, func(a source.Adapter) bool { return a.Name == "aws-cn" })
+	r := f.Refresh(context.Background(), replayFetcher(t, &sleeps), source.Adapters[i:i+1], refreshDay)
+	if r[0].Status != "updated" || !slices.Equal(r[0].Added, []string{"aws-cn-g5.xlarge-cn-north-1", "aws-cn-g5.xlarge-cn-north-1-pkx-1"}) {
+		t.Fatalf("%s: %v, added %v", r[0].Status, r[0].Err, r[0].Added)
+	}
+	o := offerIn(t, f, "aws-cn-g5.xlarge-cn-north-1-pkx-1")
+	if o.GPU != "a10g" || o.GPUCount != 1 || o.VCPUs != 4 || o.RAMGiB != 16 || o.OnDemandPerHour != 9.51389 || o.Reserved1yPerHour != 0 ||
+		o.Currency != "CNY" || !slices.Equal(o.Regions, []string{"cn-north-1-pkx-1"}) {
+		t.Errorf("added %+v", o)
 	}
 }
 
@@ -371,5 +406,21 @@ func TestGPUForName(t *testing.T) {
 		if got := source.GPUForName(n, gb); got != want {
 			t.Errorf("GPUForName(%q, %v) = %q, want %q", n, gb, got, want)
 		}
+	}
+}
+
+// TestImportPricesRegion: an imported sheet's row naming a region prices
+// that region's offer of the instance type (one offer a region, as AWS
+// China), not the type's first offer moved to the region.
+func TestImportPricesRegion(t *testing.T) {
+	f := readFiles(t)
+	if _, err := f.ApplyPrices([]catalog.PriceRow{{Provider: "aws-cn", InstanceType: "g5.xlarge", Region: "cn-northwest-1", OnDemandPerHour: 5.5, AsOf: "2026-11-01", Source: "quote"}}); err != nil {
+		t.Fatal(err)
+	}
+	if o := offerIn(t, f, "aws-cn-g5.xlarge-cn-northwest-1"); o.OnDemandPerHour != 5.5 {
+		t.Errorf("Ningxia's offer: on demand %v, want 5.5", o.OnDemandPerHour)
+	}
+	if o := offerIn(t, f, "aws-cn-g5.xlarge-cn-north-1"); o.OnDemandPerHour != 9.51389 || !slices.Equal(o.Regions, []string{"cn-north-1"}) {
+		t.Errorf("Beijing's offer: on demand %v in %v, want 9.51389 in cn-north-1", o.OnDemandPerHour, o.Regions)
 	}
 }

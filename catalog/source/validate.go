@@ -285,6 +285,27 @@ func convertProvider(v *validator, i int, p providerJSON) catalog.Provider {
 	}
 }
 
+// SameRegionPrice is what an offer's notes say where one price holds in
+// each region it lists.
+const SameRegionPrice = "same price in"
+
+// regionOffers reports a region two offers of one instance type at one
+// provider both list: which price holds there would be a guess.
+func regionOffers(v *validator, offers []offerJSON) {
+	type key struct{ provider, instance, region string }
+	first := map[key]int{}
+	for i, o := range offers {
+		for _, r := range o.Regions {
+			k := key{o.Provider, o.InstanceType, r}
+			if j, ok := first[k]; ok {
+				v.add(i, o.ID, "region %s: %s also prices %s there (entry %d)", r, offers[j].ID, o.InstanceType, j)
+				continue
+			}
+			first[k] = i
+		}
+	}
+}
+
 func convertOffer(v *validator, i int, o offerJSON, gpus map[string]catalog.GPU, providers map[string]catalog.Provider) catalog.Offer {
 	id := o.ID
 	v.nonEmpty(i, id, "instance_type", o.InstanceType)
@@ -331,6 +352,15 @@ func convertOffer(v *validator, i int, o offerJSON, gpus map[string]catalog.GPU,
 			v.add(i, id, "regions has an empty name")
 		}
 		v.name(i, id, "region", r)
+	}
+	// An offer's prices are one region's: a provider that prices its
+	// regions apart (AWS China's Beijing at 1.4× Ningxia) has one offer a
+	// region, each with its own price and source. Several regions share
+	// an offer only where its notes say the source lists one price in
+	// each.
+	if len(o.Regions) > 1 && !strings.Contains(o.Notes, SameRegionPrice) {
+		v.add(i, id, "regions lists %d regions at one price: give each region its own offer (%s-%s), or say in notes that the source lists %q",
+			len(o.Regions), id, o.Regions[1], SameRegionPrice+" each region")
 	}
 	v.name(i, id, "provider", o.Provider)
 	v.name(i, id, "instance_type", o.InstanceType)

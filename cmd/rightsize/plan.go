@@ -559,6 +559,7 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	f.Kinds, err = catalog.KindsFilter(c.s("kind"))
 	add("kind", err)
 	said(jobspec.Provider)
+	said(jobspec.Region)
 	f.MinVCPUs, f.MinRAMGiB = pj.MinVCPUs, num("min-ram")
 	said(jobspec.MinVCPUs)
 	if c.s("budget") != "" {

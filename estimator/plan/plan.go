@@ -601,6 +601,23 @@ func (p *planner) note(r Reason) {
 // callers need not build its arguments again).
 func (p *planner) noted(key string) bool { return p.notes.seen[key] }
 
+// InRegion reports whether a region the offer lists (Regions, or Region
+// where Regions is empty) starts with prefix, case aside: "cn-north-1"
+// matches cn-north-1 and its local zone cn-north-1-pkx-1.
+func (o *Offer) InRegion(prefix string) bool {
+	in := func(r string) bool { return RegionMatches(r, prefix) }
+	if len(o.Regions) == 0 {
+		return in(o.Region)
+	}
+	return slices.ContainsFunc(o.Regions, in)
+}
+
+// RegionMatches reports whether region starts with the region filter's
+// prefix, case aside ("eu-west" matches eu-west-1).
+func RegionMatches(region, prefix string) bool {
+	return region != "" && strings.HasPrefix(strings.ToLower(region), strings.ToLower(prefix))
+}
+
 // passes applies the filters that do not need a plan.
 func (p *planner) passes(o *Offer) bool {
 	f := p.req.Filters
@@ -623,9 +640,7 @@ func (p *planner) passes(o *Offer) bool {
 	if len(f.Countries) > 0 && !slices.Contains(unchecked, ColumnCountry) && !slices.ContainsFunc(f.Countries, func(s string) bool { return strings.EqualFold(s, o.Country) }) {
 		return false
 	}
-	if len(f.Regions) > 0 && !slices.Contains(unchecked, ColumnRegion) && !slices.ContainsFunc(f.Regions, func(s string) bool {
-		return o.Region != "" && strings.HasPrefix(strings.ToLower(o.Region), strings.ToLower(s))
-	}) {
+	if len(f.Regions) > 0 && !slices.Contains(unchecked, ColumnRegion) && !slices.ContainsFunc(f.Regions, o.InRegion) {
 		return false
 	}
 	if f.MinVCPUs > 0 && !slices.Contains(unchecked, ColumnVCPUs) && o.VCPUs < f.MinVCPUs {

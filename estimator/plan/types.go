@@ -80,6 +80,9 @@ func (k Kind) String() string {
 // Currency; 0 means not offered or unknown.
 type Offer struct {
 	ID, Provider, ProviderKind, Country, Region, InstanceType string
+	// Regions are every region the offer's prices hold in (Region is the
+	// first, the one shown); the region filter matches any of them.
+	Regions []string
 	// InstanceName is the instance as people name it, where InstanceType
 	// is a broker's encoded listing ID (catalog.Catalog.InstanceName);
 	// empty: InstanceType. Name is what the page and the CLI show.

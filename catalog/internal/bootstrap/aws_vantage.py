@@ -12,9 +12,14 @@ each has a .SOURCE.md) into catalog/data:
   for the offer's spot region replaces the 2025-06-28 bucket (spotinfo) where the newer file
   has that region; offers without a bucket take it where it exists.
 * AWS China: provider aws-cn (Beijing, operated by Sinnet; Ningxia, operated by NWCD), CNY
-  prices of 2026-01-21; one offer per instance type whose GPU the catalog has (M60 and K80
-  rows are left out), cheapest on-demand region first, commitments of that region. Network:
-  the instance type's bandwidth (an instance-type property, from instance_networks.csv).
+  prices of 2026-01-21; one offer per instance type and region whose GPU the catalog has (M60
+  and K80 rows are left out), each with that region's own on-demand price and Standard RI
+  commitments (none where the source lists none for the region: Beijing's local zone
+  cn-north-1-pkx-1 has Savings rates only). A type priced in several regions has one offer
+  a region, its ID ending in the region (aws-cn-<type>-cn-north-1), as from_snapshot.py
+  names the other providers' per-region offers; a type priced in one region keeps the
+  plain ID. Network: the instance type's bandwidth (an instance-type property, from
+  instance_networks.csv).
 
 Idempotent; run from the repository root:
   python3 catalog/internal/bootstrap/aws_vantage.py /work/shared/data/market
@@ -91,7 +96,7 @@ net = {r["instance_type"]: r for r in rows("instance_networks.csv") if r["provid
 # ---- AWS China (CNY).
 CN_SRC = "ec2instances.info (instances.vantage.sh/instances-cn.json, from the AWS China Price List) as committed by github.com/tsaol/aws-gpu data/gpu_instances_raw_cn.json@7412fd256c5e (2026-01-21)"
 GPU = {"NVIDIA T4 Tensor Core": "t4", "NVIDIA A10G": "a10g", "NVIDIA Tesla V100": "v100-16gb", "NVIDIA A100": "a100-40gb-sxm"}
-REGION = {"cn-north-1": "Beijing (Sinnet)", "cn-northwest-1": "Ningxia (NWCD)", "cn-north-1-pkx-1": "Beijing local zone"}
+REGION = {"cn-north-1": "Beijing, Sinnet", "cn-northwest-1": "Ningxia, NWCD", "cn-north-1-pkx-1": "Beijing local zone"}
 cn = collections.defaultdict(list)
 skipped = set()
 for r in rows("aws_china_gpu_prices.csv"):
@@ -103,37 +108,41 @@ for r in rows("aws_china_gpu_prices.csv"):
 offers[:] = [o for o in offers if o["provider"] != "aws-cn"]
 n_cn = 0
 for it, rs in sorted(cn.items()):
-    rs.sort(key=lambda r: (num(r["on_demand_per_hour"]), r["region"]))
-    best = rs[0]
-    count = float(best["gpu_count"])
-    o = {"id": "aws-cn-" + it, "provider": "aws-cn", "instance_type": it, "gpu": GPU[best["gpu_model_in_source"]],
-         "gpu_count": int(count) if count == int(count) else count,
-         "gpu_memory_gb": float(best["gpu_memory_total_in_source"]) / count,
-         "vcpus": int(best["vcpus"]), "ram_gib": float(best["ram_gib"])}
-    if o["gpu"] == "a100-40gb-sxm":
-        o["interconnect"] = "nvlink"
-    n = net.get(it)
-    if n and n["gbps_per_node"]:
-        o["network_gbps"] = float(n["gbps_per_node"])
-        if n["gpu_fabric_gbps"]:
-            o["network_fabric"] = "efa"
-    o["on_demand_per_hour"] = num(best["on_demand_per_hour"])
-    notes = ["on-demand in " + ", ".join(f'{r["region"]} {num(r["on_demand_per_hour"])}' for r in rs)]
-    y1 = num(best["ri_std_1y_all_upfront"])
-    if y1 and y1 <= o["on_demand_per_hour"]:
-        o["reserved_1y_per_hour"] = y1
-        notes.append(f'reserved 1y: 1yr Standard RI, All Upfront, effective hourly, {best["region"]}')
-    y3 = num(best["ri_std_3y_all_upfront"])
-    if y3 and y3 <= o["on_demand_per_hour"]:
-        o["reserved_3y_per_hour"] = y3
-        notes.append(f'reserved 3y: 3yr Standard RI, All Upfront, effective hourly, {best["region"]}')
-    if n:
-        notes.append("network: instance-type bandwidth from aws/karpenter-provider-aws zz_generated.bandwidth.go@7f27b4e8 (2026-08-18)")
-    notes.append("VAT basis not stated by the source")
-    o.update({"currency": "CNY", "billing_granularity": "second", "regions": [r["region"] for r in rs],
-              "as_of": "2026-01-21", "source": CN_SRC, "notes": "; ".join(notes)})
-    offers.append(o)
-    n_cn += 1
+    for r in sorted(rs, key=lambda r: (num(r["on_demand_per_hour"]), r["region"])):
+        region = r["region"]
+        count = float(r["gpu_count"])
+        o = {"id": "aws-cn-" + it + ("-" + region if len(rs) > 1 else ""), "provider": "aws-cn", "instance_type": it,
+             "gpu": GPU[r["gpu_model_in_source"]], "gpu_count": int(count) if count == int(count) else count,
+             "gpu_memory_gb": float(r["gpu_memory_total_in_source"]) / count,
+             "vcpus": int(r["vcpus"]), "ram_gib": float(r["ram_gib"])}
+        if o["gpu"] == "a100-40gb-sxm":
+            o["interconnect"] = "nvlink"
+        n = net.get(it)
+        if n and n["gbps_per_node"]:
+            o["network_gbps"] = float(n["gbps_per_node"])
+            if n["gpu_fabric_gbps"]:
+                o["network_fabric"] = "efa"
+        o["on_demand_per_hour"] = num(r["on_demand_per_hour"])
+        notes = [f"on-demand in {region} ({REGION[region]})"]
+        y1, y3 = num(r["ri_std_1y_all_upfront"]), num(r["ri_std_3y_all_upfront"])
+        if y1 and y1 <= o["on_demand_per_hour"]:
+            o["reserved_1y_per_hour"] = y1
+            notes.append(f"reserved 1y: 1yr Standard RI, All Upfront, effective hourly, {region}")
+        if y3 and y3 <= o["on_demand_per_hour"]:
+            o["reserved_3y_per_hour"] = y3
+            notes.append(f"reserved 3y: 3yr Standard RI, All Upfront, effective hourly, {region}")
+        other = [x["region"] for x in rs if x is not r and (num(x["ri_std_1y_all_upfront"]) or num(x["ri_std_3y_all_upfront"]))]
+        if not (y1 or y3) and other:
+            notes.append(f"no reserved price: the source lists no Standard RI in {region}" +
+                         (" (Savings rates only)" if any(num(r[k]) for k in r if k.startswith("savings_")) else "") +
+                         f"; the Standard RI of {' and '.join(other)} does not apply here")
+        if n:
+            notes.append("network: instance-type bandwidth from aws/karpenter-provider-aws zz_generated.bandwidth.go@7f27b4e8 (2026-08-18)")
+        notes.append("VAT basis not stated by the source")
+        o.update({"currency": "CNY", "billing_granularity": "second", "regions": [region],
+                  "as_of": "2026-01-21", "source": CN_SRC, "notes": "; ".join(notes)})
+        offers.append(o)
+        n_cn += 1
 offers.sort(key=lambda o: o["id"])
 
 provs = prov_doc["providers"]
