@@ -22,8 +22,47 @@ type resultSection struct {
 }
 
 func (s *resultSection) Render() app.UI {
-	return nodeUI(page.ResultNode(s.Lang, &s.V, s.OK, s.Errors), hooks{})
+	return nodeUI(page.ResultNode(s.Lang, &s.V, s.OK, s.Errors), hooks{ui: map[string]app.UI{
+		"breakdown": &breakdownBox{B: s.V.Breakdown},
+		// The facts' folds are in the basis's own words (no language).
+		"facts": &factsBox{Facts: s.V.Facts},
+	}})
 }
+
+// breakdownBox is the memory breakdown (page.BreakdownNode) as a leaf:
+// go-app skips it while the breakdown did not change.
+type breakdownBox struct {
+	app.Compo
+	B page.Breakdown
+}
+
+func (b *breakdownBox) Render() app.UI { return nodeUI(page.BreakdownNode(&b.B), hooks{}) }
+
+// factsBox is a list of facts (page.FactsNode) as a leaf, each fact a
+// leaf of its own (factBox): the batch size moves four of the speed
+// summary's six facts and one of the breakdown's six.
+type factsBox struct {
+	app.Compo
+	Lang  string
+	Facts []page.Fact
+}
+
+func (b *factsBox) Render() app.UI {
+	facts := make(map[string]app.UI, len(b.Facts))
+	for i := range b.Facts {
+		facts[page.FactSlot(i)] = &factBox{Lang: b.Lang, F: b.Facts[i]}
+	}
+	return nodeUI(page.FactSlotsNode(len(b.Facts)), hooks{ui: facts})
+}
+
+// factBox is one fact (page.FactNode) as a leaf.
+type factBox struct {
+	app.Compo
+	Lang string
+	F    page.Fact
+}
+
+func (b *factBox) Render() app.UI { return nodeUI(page.FactNode(b.Lang, b.F), hooks{}) }
 
 // perfSection is the speed-and-cost summary under the breakdown.
 type perfSection struct {
@@ -32,7 +71,9 @@ type perfSection struct {
 	Lang string
 }
 
-func (s *perfSection) Render() app.UI { return nodeUI(page.PerfNode(s.Lang, &s.V), hooks{}) }
+func (s *perfSection) Render() app.UI {
+	return nodeUI(page.PerfNode(s.Lang, &s.V), hooks{ui: map[string]app.UI{"facts": &factsBox{Lang: s.Lang, Facts: s.V.Facts}}})
+}
 
 // rulesSection compares the rules of thumb users meet in guides with the
 // estimate for the same job on one GPU.
