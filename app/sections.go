@@ -22,47 +22,32 @@ type resultSection struct {
 }
 
 func (s *resultSection) Render() app.UI {
-	return nodeUI(page.ResultNode(s.Lang, &s.V, s.OK, s.Errors), hooks{ui: map[string]app.UI{
-		"breakdown": &breakdownBox{B: s.V.Breakdown},
-		// The facts' folds are in the basis's own words (no language).
-		"facts": &factsBox{Facts: s.V.Facts},
-	}})
+	ui := factLeaves("", s.V.Facts) // the facts' folds are in the basis's own words (no language)
+	ui["breakdown"] = &leaf[page.Breakdown]{V: s.V.Breakdown, node: func(_ string, b *page.Breakdown) page.Node { return page.BreakdownNode(b) }}
+	return nodeUI(page.ResultNode(s.Lang, &s.V, s.OK, s.Errors), hooks{ui: ui})
 }
 
-// breakdownBox is the memory breakdown (page.BreakdownNode) as a leaf:
-// go-app skips it while the breakdown did not change.
-type breakdownBox struct {
-	app.Compo
-	B page.Breakdown
-}
-
-func (b *breakdownBox) Render() app.UI { return nodeUI(page.BreakdownNode(&b.B), hooks{}) }
-
-// factsBox is a list of facts (page.FactsNode) as a leaf, each fact a
-// leaf of its own (factBox): the batch size moves four of the speed
-// summary's six facts and one of the breakdown's six.
-type factsBox struct {
-	app.Compo
-	Lang  string
-	Facts []page.Fact
-}
-
-func (b *factsBox) Render() app.UI {
-	facts := make(map[string]app.UI, len(b.Facts))
-	for i := range b.Facts {
-		facts[page.FactSlot(i)] = &factBox{Lang: b.Lang, F: b.Facts[i]}
-	}
-	return nodeUI(page.FactSlotsNode(len(b.Facts)), hooks{ui: facts})
-}
-
-// factBox is one fact (page.FactNode) as a leaf.
-type factBox struct {
+// leaf is a piece a section lays out (page.BreakdownNode, page.FactNode)
+// as a leaf of its own: go-app skips it while its value did not change.
+// A batch change moves one of the breakdown's facts and four of the
+// speed summary's six, and re-rendered both sections whole.
+type leaf[T any] struct {
 	app.Compo
 	Lang string
-	F    page.Fact
+	V    T
+	node func(lang string, v *T) page.Node
 }
 
-func (b *factBox) Render() app.UI { return nodeUI(page.FactNode(b.Lang, b.F), hooks{}) }
+func (l *leaf[T]) Render() app.UI { return nodeUI(l.node(l.Lang, &l.V), hooks{}) }
+
+// factLeaves fill page.FactSlotsNode's slots, each fact a leaf.
+func factLeaves(lang string, facts []page.Fact) map[string]app.UI {
+	ui := make(map[string]app.UI, len(facts)+1)
+	for i := range facts {
+		ui[page.FactSlot(i)] = &leaf[page.Fact]{Lang: lang, V: facts[i], node: page.FactNode}
+	}
+	return ui
+}
 
 // perfSection is the speed-and-cost summary under the breakdown.
 type perfSection struct {
@@ -72,7 +57,7 @@ type perfSection struct {
 }
 
 func (s *perfSection) Render() app.UI {
-	return nodeUI(page.PerfNode(s.Lang, &s.V), hooks{ui: map[string]app.UI{"facts": &factsBox{Lang: s.Lang, Facts: s.V.Facts}}})
+	return nodeUI(page.PerfNode(s.Lang, &s.V), hooks{ui: factLeaves(s.Lang, s.V.Facts)})
 }
 
 // rulesSection compares the rules of thumb users meet in guides with the
