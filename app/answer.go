@@ -181,11 +181,3 @@ func foldUI(summary, text string) app.UI {
 	}
 	return app.Details().Class("rs-where rs-src rs-src-fold").Body(app.Summary().Text(summary), app.Text(text))
 }
-
-// orNBSP is s, or a no-break space that keeps an empty line's height.
-func orNBSP(s string) string {
-	if s == "" {
-		return "\u00a0"
-	}
-	return s
-}

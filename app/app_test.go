@@ -970,3 +970,8 @@ func useConfig(t *testing.T, c *Calculator, name, text string) bool {
 // none is no context: the page's before mount, as natively, where it
 // computes and plans at once.
 var none app.Context
+
+// locOf is the page's locale: its language and units.
+func locOf(c *Calculator) page.Locale {
+	return page.Locale{Lang: page.LangOf(&c.state), Units: c.d.Job.Units}
+}

@@ -22,7 +22,31 @@ type resultSection struct {
 }
 
 func (s *resultSection) Render() app.UI {
-	return nodeUI(page.ResultNode(s.Lang, &s.V, s.OK, s.Errors), hooks{})
+	ui := factLeaves("", s.V.Facts) // the facts' folds are in the basis's own words (no language)
+	ui["breakdown"] = &leaf[page.Breakdown]{V: s.V.Breakdown, node: func(_ string, b *page.Breakdown) page.Node { return page.BreakdownNode(b) }}
+	return nodeUI(page.ResultNode(s.Lang, &s.V, s.OK, s.Errors), hooks{ui: ui})
+}
+
+// leaf is a piece a section lays out (page.BreakdownNode, page.FactNode)
+// as a leaf of its own: go-app skips it while its value did not change.
+// A batch change moves one of the breakdown's facts and four of the
+// speed summary's six, and re-rendered both sections whole.
+type leaf[T any] struct {
+	app.Compo
+	Lang string
+	V    T
+	node func(lang string, v *T) page.Node
+}
+
+func (l *leaf[T]) Render() app.UI { return nodeUI(l.node(l.Lang, &l.V), hooks{}) }
+
+// factLeaves fill page.FactSlotsNode's slots, each fact a leaf.
+func factLeaves(lang string, facts []page.Fact) map[string]app.UI {
+	ui := make(map[string]app.UI, len(facts)+1)
+	for i := range facts {
+		ui[page.FactSlot(i)] = &leaf[page.Fact]{Lang: lang, V: facts[i], node: page.FactNode}
+	}
+	return ui
 }
 
 // perfSection is the speed-and-cost summary under the breakdown.
@@ -32,7 +56,9 @@ type perfSection struct {
 	Lang string
 }
 
-func (s *perfSection) Render() app.UI { return nodeUI(page.PerfNode(s.Lang, &s.V), hooks{}) }
+func (s *perfSection) Render() app.UI {
+	return nodeUI(page.PerfNode(s.Lang, &s.V), hooks{ui: factLeaves(s.Lang, s.V.Facts)})
+}
 
 // rulesSection compares the rules of thumb users meet in guides with the
 // estimate for the same job on one GPU.

@@ -56,7 +56,7 @@ func (c *Calculator) Render() app.UI {
 				app.P().Class("rs-tagline").Text(tr(c, page.MsgTagline)),
 				app.Div().Class("rs-actions").Body(
 					&copyButton{ID: "rs-copy-link", Label: tr(c, page.MsgCopyLink), What: page.CopyLink},
-					&pinButton{Label: pinLabel(v.Lang, c.pin != nil), Pinned: c.pin != nil},
+					&pinButton{Label: page.PinLabel(v.Lang, c.pin != nil), Pinned: c.pin != nil},
 				),
 			),
 			app.If(c.share.copied, func() app.UI { return app.P().Class("rs-ok").ID("rs-link-copied").Text(tr(c, page.MsgLinkCopied)) }),
@@ -272,21 +272,8 @@ type fieldChange struct {
 	V string
 }
 
-// pinLabel is the pin button's label.
-func pinLabel(lang string, pinned bool) string {
-	if pinned {
-		return page.Tr(lang, page.MsgUnpin)
-	}
-	return page.Tr(lang, page.MsgPin)
-}
-
 // tr is message k in the page's language.
 func tr(c *Calculator, k page.MsgKey) string { return page.Tr(page.LangOf(&c.state), k) }
-
-// locOf is the page's locale: its language and units.
-func locOf(c *Calculator) page.Locale {
-	return page.Locale{Lang: page.LangOf(&c.state), Units: c.d.Job.Units}
-}
 
 // updateBanner says a newer build is ready and offers a reload.
 type updateBanner struct {

@@ -43,6 +43,26 @@ func BenchmarkBuildViewPlanned(b *testing.B) {
 	}
 }
 
+// BenchmarkEdit is one field edited on the default job, end to end
+// through the page's pure functions, as an input runs them in the
+// browser before go-app's diff: the batch size set to 2 or 8 in turn (as
+// TestE2EInputUpdate types it), the job parsed and computed (Derive) and
+// its view built with the last plan's answer on screen and the re-plan
+// pending (BuildView).
+func BenchmarkEdit(b *testing.B) {
+	pr := NewPrices(DefaultCatalog(), nil)
+	plan := RunPlan(Derive(DefaultState, nil, pr, nil, "").Job, pr)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		s := DefaultState
+		s[FieldBatch] = []string{"2", "8"}[i%2]
+		d := Derive(s, nil, pr, nil, "")
+		BuildView(ViewIn{State: s, Job: d.Job, R: d.R, Prices: pr, Errs: d.Errs, General: d.General, Plan: plan, Pending: true})
+	}
+}
+
 // BenchmarkPlanStretch is a re-plan of the default batch job, of serving
 // it at 20 req/s and of its full fine-tune, the planner held between
 // yields as the page runs it (page.Prices.Yield): stretch-ms is the

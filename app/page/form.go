@@ -315,8 +315,8 @@ func (b *viewBuilder) formField(f Field, label MsgKey, kind FieldKind) (FieldVie
 	}
 	if f == FieldEager {
 		// The chosen engine's own switch, not every engine's.
-		eng, err := estimator.ParseEngine(in.State[FieldEngine])
-		if err != nil || int(eng) < 0 || int(eng) >= len(noGraphs) || noGraphs[eng] == "" {
+		eng, ok := engineNamed(in.State[FieldEngine])
+		if !ok || int(eng) < 0 || int(eng) >= len(noGraphs) || noGraphs[eng] == "" {
 			eng = estimator.VLLM
 		}
 		_, _, eager := RuntimeKeys(in.Job.GPU.Vendor)
@@ -352,8 +352,8 @@ func (b *viewBuilder) formField(f Field, label MsgKey, kind FieldKind) (FieldVie
 // keeps 0.
 func (b *viewBuilder) engineLabel(f Field, label MsgKey) (text, placeholder string) {
 	in := &b.in
-	eng, err := estimator.ParseEngine(in.State[FieldEngine])
-	if err != nil {
+	eng, ok := engineNamed(in.State[FieldEngine])
+	if !ok {
 		eng = estimator.VLLM
 	}
 	set := eng.Settings()

@@ -2073,6 +2073,14 @@ func Tr(lang string, key MsgKey) string {
 	return Messages["en"][key]
 }
 
+// PinLabel is the pin button's label.
+func PinLabel(lang string, pinned bool) string {
+	if pinned {
+		return Tr(lang, MsgUnpin)
+	}
+	return Tr(lang, MsgPin)
+}
+
 // PresetKeys translate the planner's workload presets' descriptions
 // (planner.Preset.Description, one English line), by preset name.
 var PresetKeys = map[string]MsgKey{

@@ -67,15 +67,35 @@ func BasisOf(lang string, b Basis) Node {
 }
 
 // FactsNode is a list of labelled numbers, each with what it describes
-// and its basis.
+// and its basis (FactNode).
 func FactsNode(lang string, facts []Fact) Node {
 	dl := el("dl", "rs-facts")
-	for _, x := range facts {
-		dl.Kids = append(dl.Kids, el("div", "rs-fact", tx("dt", "", x.Label), tx("dd", "", x.Value).id(x.ID)).kids(
-			when(x.Detail != "", tx("div", "rs-where", x.Detail)),
-			when(x.Basis.Formula != "", BasisOf(lang, x.Basis))))
+	for i := range facts {
+		dl.Kids = append(dl.Kids, FactNode(lang, &facts[i]))
 	}
 	return dl
+}
+
+// FactSlotsNode is FactsNode's list of n facts, fact i in slot
+// FactSlot(i): the page renders each fact as a leaf of its own
+// (FactNode), so an input that moves one fact re-renders that fact alone.
+func FactSlotsNode(n int) Node {
+	dl := el("dl", "rs-facts")
+	for i := range n {
+		dl.Kids = append(dl.Kids, slot(FactSlot(i)))
+	}
+	return dl
+}
+
+// FactSlot names fact i's slot in FactSlotsNode.
+func FactSlot(i int) string { return "fact" + strconv.Itoa(i) }
+
+// FactNode is one labelled number: its label, its value (under its
+// id), what it describes and its basis's fold.
+func FactNode(lang string, x *Fact) Node {
+	return el("div", "rs-fact", tx("dt", "", x.Label), tx("dd", "", x.Value).id(x.ID)).kids(
+		when(x.Detail != "", tx("div", "rs-where", x.Detail)),
+		when(x.Basis.Formula != "", BasisOf(lang, x.Basis)))
 }
 
 // BreakdownNode is the memory per GPU as a bar and a table of parts.

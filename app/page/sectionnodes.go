@@ -64,9 +64,11 @@ func AnswerNode(v *View) Node {
 		when(len(a.Chart.Points) > 0, slot("chart")))
 }
 
-// ResultNode is the memory per GPU: the breakdown, its facts and the
-// estimator's warnings; or, when the job does not read (!ok), its
-// problems.
+// ResultNode is the memory per GPU: the breakdown (slot "breakdown",
+// BreakdownNode), its facts (FactSlotsNode) and the estimator's warnings;
+// or, when the job does not read (!ok), its problems. The breakdown and
+// each fact are leaves of their own on the page: the batch size moves the
+// longest sequence that fits, not the breakdown on a pooled engine.
 func ResultNode(lang string, v *ResultView, ok bool, problems []string) Node {
 	s := el("section", "rs-result")
 	if !ok {
@@ -80,13 +82,11 @@ func ResultNode(lang string, v *ResultView, ok bool, problems []string) Node {
 	for _, w := range v.Warnings {
 		warns.Kids[1].Kids = append(warns.Kids[1].Kids, tx("li", "rs-warn", w))
 	}
-	// The facts' folds are in the basis's own words (no language): as
-	// they were.
-	return s.kids([]Node{BreakdownNode(&v.Breakdown), FactsNode("", v.Facts)}, when(len(v.Warnings) > 0, warns))
+	return s.kids([]Node{slot("breakdown"), FactSlotsNode(len(v.Facts))}, when(len(v.Warnings) > 0, warns))
 }
 
 // PerfNode is the speed-and-cost summary under the breakdown, each number
-// with its basis.
+// with its basis (FactSlotsNode).
 func PerfNode(lang string, v *PerfView) Node {
 	t := func(k MsgKey) string { return Tr(lang, k) }
 	switch {
@@ -104,7 +104,7 @@ func PerfNode(lang string, v *PerfView) Node {
 	}
 	return sectionNode("rs-perf", t(MsgSpeedTitle), "",
 		tx("p", "rs-sub", v.Setup).id("rs-perf-setup"),
-		FactsNode(lang, v.Facts),
+		FactSlotsNode(len(v.Facts)),
 		tx("p", "rs-sub", t(MsgSpeedNote)+" ").kids([]Node{tx("a", "rs-accuracy", t(MsgHowAccurate)).attr("href", "accuracy.html")}))
 }
 

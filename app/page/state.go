@@ -211,6 +211,19 @@ var OverrideFields = []Field{FieldUsable, FieldCtx, FieldAlloc, FieldNCCL, Field
 // by default; empty means the estimator's own figure.
 var AssumptionFields = []Field{FieldMFU, FieldInfMFU, FieldBWUtil, FieldSpotRate, FieldCkptWrite, FieldRestart, FieldAPIIn, FieldAPIOut}
 
+// engineNamed is the engine the engine field names; false for auto (the
+// field's default) and for a name no engine has. The view asks it per
+// field: estimator.ParseEngine's error for auto spells out every engine's
+// name, which made it about a fifth of BuildView on the default job.
+func engineNamed(s string) (estimator.Engine, bool) {
+	for _, e := range estimator.Engines {
+		if e.String() == s {
+			return e, true
+		}
+	}
+	return 0, false
+}
+
 // Shown reports whether a field is on the page for the current task and
 // engine. Hidden fields keep their text (a link round-trips) but are not
 // parsed, so a stale value in a hidden field never blocks the estimate.
@@ -222,8 +235,8 @@ func (s *ViewState) Shown(f Field) bool {
 	// estimator decides (Engine.Pooled).
 	// Auto runs an inference job on vLLM where vLLM runs it
 	// (planner.AutoEngine): the pool's fields are shown for it.
-	eng, err := estimator.ParseEngine(s[FieldEngine])
-	pooled := err == nil && eng.Pooled() || s[FieldEngine] == planner.AutoEngineName
+	eng, ok := engineNamed(s[FieldEngine])
+	pooled := ok && eng.Pooled() || s[FieldEngine] == planner.AutoEngineName
 	// An inference job is served at a request rate (or a daily curve) or
 	// run as a batch of requests: the latency targets bound only the
 	// first (ParseJob reads them only then, and rightsize plan refuses
@@ -267,7 +280,7 @@ func (s *ViewState) Shown(f Field) bool {
 	case FieldHost:
 		// The host's cost per op matters to HF eager, where auto may run
 		// the job (planner.AutoEngine).
-		return !train && (err == nil && eng == estimator.HF || s[FieldEngine] == planner.AutoEngineName)
+		return !train && (ok && eng == estimator.HF || s[FieldEngine] == planner.AutoEngineName)
 	}
 	return true
 }
