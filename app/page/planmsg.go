@@ -26,7 +26,7 @@ var PlanMessages = map[string]map[string]string{
 		"note.stack_dp_ft_zero1":   "data-parallel (TP 1 × PP 1) at ZeRO-%s, as fine-tunes of a Hugging Face checkpoint run on DeepSpeed, or on FSDP as SHARD_GRAD_OP (it has no optimizer-only sharding, so it shards the gradients too, in less memory); Run it below writes its launch, with no checkpoint conversion for a tensor-parallel stack",
 		"note.stack_megatron":      "TP %s × PP %s at ZeRO-%s: Megatron-LM or NeMo runs this split (their distributed optimizer is ZeRO-1); Run it below writes data-parallel launches only",
 		"note.stack_litgpt":        "LitGPT's layout on %s GPU(s) at ZeRO-%s, as its fine-tune scripts run one (as the job is) or more (FSDP full shard, every Block recomputed, nothing offloaded): Run it below writes its launch",
-		"fit.litgpt_qlora":         "LitGPT's lora.py runs QLoRA on one GPU only (\"Quantization is currently not supported for multi-GPU training\"), and this plan has %s: plan 1 GPU on an instance of one GPU, or LoRA",
+		"fit.litgpt_qlora":         "LitGPT's lora.py runs QLoRA on one GPU only (\"Quantization is currently not supported for multi-GPU training\"), not on %s: plan 1 GPU on an instance of one GPU, or LoRA",
 		"fit.litgpt_layout":        "LitGPT's fine-tune scripts run one GPU as the job is, or on more FSDP full shard (ZeRO-3) with every Block recomputed and nothing offloaded, not the layout given (%s GPUs, TP %s, PP %s, ZeRO %s, with its checkpointing and offload): clear GPUs, ZeRO stage, gradient checkpointing and offload to plan LitGPT's",
 		"note.stack_megatron_ft":   "TP %s × PP %s at ZeRO-%s, as no data-parallel layout fits these GPUs: Megatron-LM or NeMo runs this split after converting the checkpoint (their distributed optimizer is ZeRO-1); Run it below writes data-parallel launches only",
 		"note.stack_torchtitan":    "TP %s × PP %s at ZeRO-%s: torchtitan runs this split (FSDP2 with --parallelism.tensor_parallel_degree and pipeline_parallel_degree); Run it below writes data-parallel launches only",
@@ -50,7 +50,7 @@ var PlanMessages = map[string]map[string]string{
 		"note.inside_margin":         "заданная раскладка помещается, оставляя %s ГиБ на GPU свободными, — в пределах погрешности оценки памяти (%s%% памяти GPU): всплеск фрагментации может исчерпать память",
 		"fit.layout_oom":             "при заданной раскладке (%[2]s GPU, TP %[3]s, PP %[4]s, ZeRO %[5]s) не хватает %[1]s ГиБ на GPU: поднимите стадию ZeRO или включите пересчёт активаций либо очистите поля числа GPU, тензорного и конвейерного параллелизма, чтобы план выбрал сам",
 		"fit.engine_gpu":             "%s не запускается на GPU %s",
-		"fit.litgpt_qlora":           "lora.py из LitGPT запускает QLoRA только на одном GPU (\"Quantization is currently not supported for multi-GPU training\"), а в этом плане их %s: выберите 1 GPU на инстансе с одним GPU или LoRA",
+		"fit.litgpt_qlora":           "lora.py из LitGPT запускает QLoRA только на одном GPU (\"Quantization is currently not supported for multi-GPU training\"), а не на %s: выберите 1 GPU на инстансе с одним GPU или LoRA",
 		"fit.litgpt_layout":          "скрипты дообучения LitGPT запускают задачу на одном GPU как есть, а на нескольких — FSDP с полным шардированием (ZeRO-3), пересчётом активаций каждого блока и без выгрузки, но не заданную раскладку (%s GPU, TP %s, PP %s, ZeRO %s, с её пересчётом и выгрузкой): очистите поля числа GPU, стадии ZeRO, пересчёта активаций и выгрузки, чтобы план выбрал раскладку LitGPT",
 		"fit.no_fabric":              "один инстанс не вмещает задачу, а провайдер не указывает кластерную сеть между инстансами (разрешите неизвестные сети, чтобы планировать на нескольких)",
 		"fit.span_node":              "один инстанс не вмещает задачу, а одну копию модели для сервинга не делят между инстансами без NVLink между их GPU: многоузловой сервинг работает на целых NVLink-узлах (возьмите инстанс с большим числом GPU или GPU с большей памятью)",
@@ -187,7 +187,7 @@ var PlanMessages = map[string]map[string]string{
 		"note.inside_margin":         "给定的并行布局每个 GPU 剩 %s GiB 空闲，在显存估算的误差之内（GPU 显存的 %s%%）：一次碎片峰值就可能导致显存不足",
 		"fit.layout_oom":             "按给定的并行布局（%[2]s 个 GPU，TP %[3]s，PP %[4]s，ZeRO %[5]s）每个 GPU 缺 %[1]s GiB：请提高 ZeRO 阶段或开启梯度检查点，或清空 GPU 数、张量并行和流水线阶段，让计划自行选择",
 		"fit.engine_gpu":             "%s 不支持 %s 架构的 GPU",
-		"fit.litgpt_qlora":           "LitGPT 的 lora.py 只在单张 GPU 上运行 QLoRA（\"Quantization is currently not supported for multi-GPU training\"），而此方案有 %s 张：请在单 GPU 实例上选用 1 张 GPU，或改用 LoRA",
+		"fit.litgpt_qlora":           "LitGPT 的 lora.py 只在单张 GPU 上运行 QLoRA（\"Quantization is currently not supported for multi-GPU training\"），不能在 %s 张上运行：请在单 GPU 实例上选用 1 张 GPU，或改用 LoRA",
 		"fit.litgpt_layout":          "LitGPT 的微调脚本在单张 GPU 上按任务原样运行，多张 GPU 上则用 FSDP 完全分片（ZeRO-3）、每个 Block 重算激活、不卸载，不运行给定的布局（%s 个 GPU，TP %s，PP %s，ZeRO %s，及其检查点和卸载设置）：清空 GPU 数、ZeRO 阶段、梯度检查点和卸载，让计划按 LitGPT 的布局规划",
 		"fit.no_fabric":              "单个实例装不下，且提供商未标明实例之间的集群网络（允许未知网络后可跨实例规划）",
 		"fit.span_node":              "单个实例装不下，且一个服务副本不会拆分到 GPU 之间没有 NVLink 的多个实例上：多节点服务运行在完整的 NVLink 节点上（请选 GPU 更多的实例，或显存更大的 GPU）",
@@ -452,7 +452,9 @@ type NoneCause struct {
 	// figure reached against the target, and no engine is the cause.
 	Latency bool
 	// Layout marks a layout the user fixed that one GPU does not hold
-	// (fit.layout_oom): Why says by how much and what to change.
+	// (fit.layout_oom), or that LitGPT's scripts do not run for a job
+	// planned for them (fit.litgpt_layout, fit.litgpt_qlora): Why says
+	// what to change.
 	Layout bool
 }
 
@@ -465,8 +467,8 @@ type NoneCause struct {
 // misses a latency target: then the cause is the best figure an offer
 // reaches against each target it misses (planner.LatencyFloor), as the
 // offers that miss none are refused for memory or an engine. A layout the
-// user fixed that one GPU does not hold is the cause wherever a row says
-// so: the layout sets each GPU's share, so it holds on every offer of the
+// user fixed that one GPU does not hold, or that LitGPT does not run, is
+// the cause wherever a row says so: the layout sets each GPU's share, so it holds on every offer of the
 // GPU, and rows refused first for their price, their shape or their
 // network would be refused for it next (70B QLoRA on one A100 80GB
 // without checkpointing said only "nothing fits", as three of 134 offers
@@ -479,7 +481,7 @@ func FindNoneCause(req planner.Request, rows []planner.Row) (c NoneCause, ok boo
 		return NoneCause{Why: why, Refused: -1, Latency: true}, true
 	}
 	for _, r := range rows {
-		if !r.Fits && r.FitReason.Key == "fit.layout_oom" {
+		if !r.Fits && (r.FitReason.Key == "fit.layout_oom" || req.FixedParallelism && strings.HasPrefix(r.FitReason.Key, "fit.litgpt_")) {
 			return NoneCause{Why: r.FitReason, Refused: -1, Layout: true}, true
 		}
 	}

@@ -146,3 +146,22 @@ func TestLitGPTPlanOverEveryGPULaunches(t *testing.T) {
 		}
 	}
 }
+
+// TestLitGPTLayoutGivenRefused: a layout given that LitGPT's scripts do
+// not run is the cause of an empty plan, with what to change, not a
+// launch refused after the plan.
+func TestLitGPTLayoutGivenRefused(t *testing.T) {
+	base := []string{"--model", "llama-3.1-8b", "--precision", "bf16-true", "--dataset-tokens", "100M", "--gpu", "h100-sxm"}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--task", "qlora", "--gpus", "2"}, "nothing fits with --gpu as given: LitGPT's lora.py runs QLoRA on one GPU only"},
+		{[]string{"--task", "lora", "--gpus", "4", "--zero", "2"}, "nothing fits with --gpu as given: LitGPT's fine-tune scripts run one GPU as the job is, or on more FSDP full shard (ZeRO-3)"},
+	} {
+		_, out, errs := runPlanArgs(t, append(append([]string{}, base...), c.args...)...)
+		if !strings.Contains(out+errs, c.want) {
+			t.Errorf("%v: want %q in\n%s%s", c.args, c.want, out, errs)
+		}
+	}
+}

@@ -147,7 +147,7 @@ var English = map[string]string{
 	"note.idle_gpus_all":         "the layout given runs on %s of the %s GPUs rented; %s idle, paid: the same job at DP %s on all of them takes %s for %s",
 	"fit.layout_oom":             "%s GiB per GPU short at the layout given (%s GPUs, TP %s, PP %s, ZeRO %s): set a higher --zero or --grad-checkpointing, or leave --gpus, --tp and --pp out to let the plan choose",
 	"fit.engine_gpu":             "%s does not run on %s GPUs",
-	"fit.litgpt_qlora":           "LitGPT's lora.py runs QLoRA on one GPU only (\"Quantization is currently not supported for multi-GPU training\"), and this plan has %s: plan --gpus 1 on an instance of one GPU, or --task lora",
+	"fit.litgpt_qlora":           "LitGPT's lora.py runs QLoRA on one GPU only (\"Quantization is currently not supported for multi-GPU training\"), not on %s: plan --gpus 1 on an instance of one GPU, or --task lora",
 	"fit.litgpt_layout":          "LitGPT's fine-tune scripts run one GPU as the job is, or on more FSDP full shard (ZeRO-3) with every Block recomputed and nothing offloaded, not the layout given (%s GPUs, TP %s, PP %s, ZeRO %s, with its checkpointing and offload): leave --gpus, --zero, --grad-checkpointing and --offload out to plan LitGPT's",
 	"fit.no_fabric":              "one instance does not hold it, and the provider names no cluster network between instances (allow unknown networks to plan across them)",
 	"fit.span_node":              "one instance does not hold it, and one serving copy is not split over instances without NVLink between their GPUs: multi-node serving runs over whole NVLink nodes (take an instance with more GPUs, or a GPU with more memory)",
