@@ -102,9 +102,13 @@ func TestLaunchView(t *testing.T) {
 	if bad, _ := launchViewOf(t, "m=llama-3.2-1b&t=lora&p=bf16-true&run=fsdp"); bad.Kind.Err != Tr("en", MsgUnknownChoice) || bad.Kind.Value != "litgpt" {
 		t.Errorf("fsdp for a LitGPT plan: %+v", bad.Kind)
 	}
-	// A pick LitGPT does not run as laid out says so in the page's words.
-	if v, _ := launchViewOf(t, "m=llama-3-8b&t=qlora&p=bf16-true"); v.Text == "" && v.Err != Tr("en", MsgLaunchLitGPT) || v.Text != "" && !strings.Contains(v.Text, "--quantize bnb.nf4") {
+	// The picks are laid out as LitGPT runs them (planner.Request.LitGPT):
+	// a QLoRA pick is one GPU, which the launch writes.
+	if v, _ := launchViewOf(t, "m=llama-3-8b&t=qlora&p=bf16-true"); !strings.Contains(v.Text, "--quantize bnb.nf4") || !strings.Contains(v.Text, "--devices 1 ") {
 		t.Errorf("Lightning-named QLoRA: %+v", v)
+	}
+	if v, _ := launchViewOf(t, "m=llama-3.1-8b&t=finetune&p=bf16-true"); !strings.Contains(v.Text, "litgpt finetune_full") {
+		t.Errorf("Lightning-named full fine-tune: %+v", v)
 	}
 	if _, _, err := LaunchOf(in.Job, in.Prices, &in.Plan, launch.FSDP); LaunchErrorKey(err) != MsgLaunchStack {
 		t.Errorf("fsdp for a LitGPT plan: %v", err)

@@ -25,6 +25,9 @@ var PlanMessages = map[string]map[string]string{
 		"note.stack_dp_zero1":      "data-parallel (TP 1 × PP 1) at ZeRO-%s: DeepSpeed runs it, FSDP as SHARD_GRAD_OP (it has no optimizer-only sharding, so it shards the gradients too, in less memory), and Run it below writes its launch",
 		"note.stack_dp_ft_zero1":   "data-parallel (TP 1 × PP 1) at ZeRO-%s, as fine-tunes of a Hugging Face checkpoint run on DeepSpeed, or on FSDP as SHARD_GRAD_OP (it has no optimizer-only sharding, so it shards the gradients too, in less memory); Run it below writes its launch, with no checkpoint conversion for a tensor-parallel stack",
 		"note.stack_megatron":      "TP %s × PP %s at ZeRO-%s: Megatron-LM or NeMo runs this split (their distributed optimizer is ZeRO-1); Run it below writes data-parallel launches only",
+		"note.stack_litgpt":        "LitGPT's layout on %s GPU(s) at ZeRO-%s, as its fine-tune scripts run one (as the job is) or more (FSDP full shard, every Block recomputed, nothing offloaded): Run it below writes its launch",
+		"fit.litgpt_qlora":         "LitGPT's lora.py runs QLoRA on one GPU only (\"Quantization is currently not supported for multi-GPU training\"), not on %s: plan 1 GPU on an instance of one GPU, or LoRA",
+		"fit.litgpt_layout":        "LitGPT's fine-tune scripts run one GPU as the job is, or on more FSDP full shard (ZeRO-3) with every Block recomputed and nothing offloaded, not the layout given (%s GPUs, TP %s, PP %s, ZeRO %s, with its checkpointing and offload): clear GPUs, ZeRO stage, gradient checkpointing and offload to plan LitGPT's",
 		"note.stack_megatron_ft":   "TP %s × PP %s at ZeRO-%s, as no data-parallel layout fits these GPUs: Megatron-LM or NeMo runs this split after converting the checkpoint (their distributed optimizer is ZeRO-1); Run it below writes data-parallel launches only",
 		"note.stack_torchtitan":    "TP %s × PP %s at ZeRO-%s: torchtitan runs this split (FSDP2 with --parallelism.tensor_parallel_degree and pipeline_parallel_degree); Run it below writes data-parallel launches only",
 		"note.stack_none":          "TP %s × PP %s at ZeRO-%s runs on no training stack: Megatron-LM shards optimizer states only (ZeRO-1), torchtitan pre-trains Llama 3, Qwen3 and DeepSeek-V3 only, and a QLoRA base shards data-parallel only; set ZeRO stage to 1 or Tensor parallel to 1",
@@ -47,6 +50,8 @@ var PlanMessages = map[string]map[string]string{
 		"note.inside_margin":         "заданная раскладка помещается, оставляя %s ГиБ на GPU свободными, — в пределах погрешности оценки памяти (%s%% памяти GPU): всплеск фрагментации может исчерпать память",
 		"fit.layout_oom":             "при заданной раскладке (%[2]s GPU, TP %[3]s, PP %[4]s, ZeRO %[5]s) не хватает %[1]s ГиБ на GPU: поднимите стадию ZeRO или включите пересчёт активаций либо очистите поля числа GPU, тензорного и конвейерного параллелизма, чтобы план выбрал сам",
 		"fit.engine_gpu":             "%s не запускается на GPU %s",
+		"fit.litgpt_qlora":           "lora.py из LitGPT запускает QLoRA только на одном GPU (\"Quantization is currently not supported for multi-GPU training\"), а не на %s: выберите 1 GPU на инстансе с одним GPU или LoRA",
+		"fit.litgpt_layout":          "скрипты дообучения LitGPT запускают задачу на одном GPU как есть, а на нескольких — FSDP с полным шардированием (ZeRO-3), пересчётом активаций каждого блока и без выгрузки, но не заданную раскладку (%s GPU, TP %s, PP %s, ZeRO %s, с её пересчётом и выгрузкой): очистите поля числа GPU, стадии ZeRO, пересчёта активаций и выгрузки, чтобы план выбрал раскладку LitGPT",
 		"fit.no_fabric":              "один инстанс не вмещает задачу, а провайдер не указывает кластерную сеть между инстансами (разрешите неизвестные сети, чтобы планировать на нескольких)",
 		"fit.span_node":              "один инстанс не вмещает задачу, а одну копию модели для сервинга не делят между инстансами без NVLink между их GPU: многоузловой сервинг работает на целых NVLink-узлах (возьмите инстанс с большим числом GPU или GPU с большей памятью)",
 		"fit.no_fabric_own":          "один инстанс не вмещает задачу, а ваш прайс-лист не указывает сеть между вашими инстансами: задайте в строке network_gbps и network_fabric (или разрешите неизвестные сети), чтобы планировать на нескольких",
@@ -107,6 +112,7 @@ var PlanMessages = map[string]map[string]string{
 		"note.stack_dp_zero1":        "параллелизм по данным (TP 1 × PP 1) с ZeRO-%s: его запускает DeepSpeed, а FSDP — как SHARD_GRAD_OP (шардирования только состояний оптимизатора в нём нет, поэтому шардируются и градиенты, памяти нужно меньше); раздел «Запустить» ниже пишет запуск",
 		"note.stack_dp_ft_zero1":     "параллелизм по данным (TP 1 × PP 1) с ZeRO-%s — так дообучают чекпойнт Hugging Face на DeepSpeed или на FSDP как SHARD_GRAD_OP (шардирования только состояний оптимизатора в нём нет, поэтому шардируются и градиенты, памяти нужно меньше); раздел «Запустить» ниже пишет запуск, без конвертации чекпойнта для тензорного параллелизма",
 		"note.stack_megatron":        "TP %s × PP %s с ZeRO-%s: такое разбиение запускают Megatron-LM или NeMo (их распределённый оптимизатор — это ZeRO-1); раздел «Запустить» пишет только запуски с параллелизмом по данным",
+		"note.stack_litgpt":          "раскладка LitGPT: GPU — %s, ZeRO-%s, как её запускают скрипты дообучения LitGPT (один GPU — как есть; несколько — FSDP с полным шардированием, пересчётом активаций каждого блока и без выгрузки): раздел «Запустить» ниже пишет запуск",
 		"note.stack_megatron_ft":     "TP %s × PP %s с ZeRO-%s, так как на этих GPU не помещается ни одна раскладка с параллелизмом по данным: такое разбиение запускают Megatron-LM или NeMo после конвертации чекпойнта (их распределённый оптимизатор — это ZeRO-1); раздел «Запустить» пишет только запуски с параллелизмом по данным",
 		"note.stack_torchtitan":      "TP %s × PP %s с ZeRO-%s: такое разбиение запускает torchtitan (FSDP2 с --parallelism.tensor_parallel_degree и pipeline_parallel_degree); раздел «Запустить» пишет только запуски с параллелизмом по данным",
 		"note.stack_none":            "TP %s × PP %s с ZeRO-%s не запускает ни один стек обучения: Megatron-LM шардирует только состояния оптимизатора (ZeRO-1), torchtitan предобучает только Llama 3, Qwen3 и DeepSeek-V3, а базу QLoRA шардируют только по данным; поставьте «Стадия ZeRO» 1 или «Тензорный параллелизм» 1",
@@ -181,6 +187,8 @@ var PlanMessages = map[string]map[string]string{
 		"note.inside_margin":         "给定的并行布局每个 GPU 剩 %s GiB 空闲，在显存估算的误差之内（GPU 显存的 %s%%）：一次碎片峰值就可能导致显存不足",
 		"fit.layout_oom":             "按给定的并行布局（%[2]s 个 GPU，TP %[3]s，PP %[4]s，ZeRO %[5]s）每个 GPU 缺 %[1]s GiB：请提高 ZeRO 阶段或开启梯度检查点，或清空 GPU 数、张量并行和流水线阶段，让计划自行选择",
 		"fit.engine_gpu":             "%s 不支持 %s 架构的 GPU",
+		"fit.litgpt_qlora":           "LitGPT 的 lora.py 只在单张 GPU 上运行 QLoRA（\"Quantization is currently not supported for multi-GPU training\"），不能在 %s 张上运行：请在单 GPU 实例上选用 1 张 GPU，或改用 LoRA",
+		"fit.litgpt_layout":          "LitGPT 的微调脚本在单张 GPU 上按任务原样运行，多张 GPU 上则用 FSDP 完全分片（ZeRO-3）、每个 Block 重算激活、不卸载，不运行给定的布局（%s 个 GPU，TP %s，PP %s，ZeRO %s，及其检查点和卸载设置）：清空 GPU 数、ZeRO 阶段、梯度检查点和卸载，让计划按 LitGPT 的布局规划",
 		"fit.no_fabric":              "单个实例装不下，且提供商未标明实例之间的集群网络（允许未知网络后可跨实例规划）",
 		"fit.span_node":              "单个实例装不下，且一个服务副本不会拆分到 GPU 之间没有 NVLink 的多个实例上：多节点服务运行在完整的 NVLink 节点上（请选 GPU 更多的实例，或显存更大的 GPU）",
 		"fit.no_fabric_own":          "单个实例装不下，且您的价格表未标明您的实例之间的网络：在该行填写 network_gbps 和 network_fabric（或允许未知网络）后可跨实例规划",
@@ -241,6 +249,7 @@ var PlanMessages = map[string]map[string]string{
 		"note.stack_dp_zero1":        "数据并行（TP 1 × PP 1），ZeRO-%s：由 DeepSpeed 运行，FSDP 则以 SHARD_GRAD_OP 运行（它没有仅切分优化器状态的模式，因此也切分梯度，显存更少）；下方“运行它”可生成其启动配置",
 		"note.stack_dp_ft_zero1":     "数据并行（TP 1 × PP 1），ZeRO-%s：微调 Hugging Face 检查点通常在 DeepSpeed 上这样运行，或在 FSDP 上以 SHARD_GRAD_OP 运行（它没有仅切分优化器状态的模式，因此也切分梯度，显存更少）；下方“运行它”可生成其启动配置，无需为张量并行框架转换检查点",
 		"note.stack_megatron":        "TP %s × PP %s，ZeRO-%s：此切分由 Megatron-LM 或 NeMo 运行（其分布式优化器即 ZeRO-1）；“运行它”只生成数据并行的启动配置",
+		"note.stack_litgpt":          "LitGPT 的布局：%s 个 GPU，ZeRO-%s，即其微调脚本的运行方式（单张 GPU 按原样；多张则为 FSDP 完全分片、每个 Block 重算激活、不卸载）：下方“运行它”可生成其启动配置",
 		"note.stack_megatron_ft":     "TP %s × PP %s，ZeRO-%s，因为这些 GPU 放不下任何数据并行布局：此切分在转换检查点后由 Megatron-LM 或 NeMo 运行（其分布式优化器即 ZeRO-1）；“运行它”只生成数据并行的启动配置",
 		"note.stack_torchtitan":      "TP %s × PP %s，ZeRO-%s：此切分由 torchtitan 运行（FSDP2，配合 --parallelism.tensor_parallel_degree 与 pipeline_parallel_degree）；“运行它”只生成数据并行的启动配置",
 		"note.stack_none":            "TP %s × PP %s，ZeRO-%s：没有训练框架能运行此切分：Megatron-LM 只切分优化器状态（ZeRO-1），torchtitan 只预训练 Llama 3、Qwen3 和 DeepSeek-V3，QLoRA 的基座只能按数据并行切分；请把“ZeRO 阶段”设为 1 或把“张量并行”设为 1",
@@ -443,7 +452,9 @@ type NoneCause struct {
 	// figure reached against the target, and no engine is the cause.
 	Latency bool
 	// Layout marks a layout the user fixed that one GPU does not hold
-	// (fit.layout_oom): Why says by how much and what to change.
+	// (fit.layout_oom), or that LitGPT's scripts do not run for a job
+	// planned for them (fit.litgpt_layout, fit.litgpt_qlora): Why says
+	// what to change.
 	Layout bool
 }
 
@@ -456,8 +467,8 @@ type NoneCause struct {
 // misses a latency target: then the cause is the best figure an offer
 // reaches against each target it misses (planner.LatencyFloor), as the
 // offers that miss none are refused for memory or an engine. A layout the
-// user fixed that one GPU does not hold is the cause wherever a row says
-// so: the layout sets each GPU's share, so it holds on every offer of the
+// user fixed that one GPU does not hold, or that LitGPT does not run, is
+// the cause wherever a row says so: the layout sets each GPU's share, so it holds on every offer of the
 // GPU, and rows refused first for their price, their shape or their
 // network would be refused for it next (70B QLoRA on one A100 80GB
 // without checkpointing said only "nothing fits", as three of 134 offers
@@ -470,7 +481,7 @@ func FindNoneCause(req planner.Request, rows []planner.Row) (c NoneCause, ok boo
 		return NoneCause{Why: why, Refused: -1, Latency: true}, true
 	}
 	for _, r := range rows {
-		if !r.Fits && r.FitReason.Key == "fit.layout_oom" {
+		if !r.Fits && (r.FitReason.Key == "fit.layout_oom" || req.FixedParallelism && strings.HasPrefix(r.FitReason.Key, "fit.litgpt_")) {
 			return NoneCause{Why: r.FitReason, Refused: -1, Layout: true}, true
 		}
 	}

@@ -231,7 +231,7 @@ func PlanRequest(j Job) planner.Request {
 	}
 	// The TTFT target in effect, which the load chart draws too.
 	return planner.Request{
-		Input: in, ZeROOpen: j.ZeROAuto, EngineOpen: j.EngineOpen, Workload: w, Pricing: j.Pricing, Currency: j.Currency,
+		Input: in, ZeROOpen: j.ZeROAuto, EngineOpen: j.EngineOpen, LitGPT: j.Stack != nil, Workload: w, Pricing: j.Pricing, Currency: j.Currency,
 		Filters: j.Filters, Assumptions: planner.Assumptions{
 			Efficiency: j.Eff, SpotInterruptionsPerMonth: j.SpotRate,
 			CheckpointWriteBytesPerSecond: j.CkptWriteBytesPerSecond, RestartSeconds: j.RestartSeconds,

@@ -271,10 +271,10 @@ func (e *emitter) litgpt() error {
 	if e.in.Offload != estimator.OffloadNone {
 		return e.fail(ErrLitGPT, "the plan offloads to the host; LitGPT's FSDPStrategy sets cpu_offload=False")
 	}
-	// A plan over every GPU lays each offer's rows out as a rented fleet
-	// would (the lowest ZeRO stage that fits, checkpointing where it is
-	// cheaper); a layout fixed with --gpu and --gpus is planned as given,
-	// with LitGPT's defaults for its GPU count.
+	// The planner lays a LitGPT job's rows out as these scripts run them
+	// (plan.Request.LitGPT, plan.StackLitGPT); a row planned otherwise
+	// (a request without it) is refused, naming the --gpu and --gpus
+	// that plan LitGPT's defaults for that GPU count.
 	fixed := " (the row's layout); plan LitGPT's on this GPU with --gpu " + e.row.Offer.GPU + " --gpus " + itoa(s.world)
 	if s.world > 1 {
 		if e.in.Task == estimator.QLoRA {

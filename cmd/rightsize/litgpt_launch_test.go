@@ -1,7 +1,7 @@
 package main
 
 import (
-	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -70,9 +70,7 @@ func TestLitGPTJobLaunchesAsPlanned(t *testing.T) {
 // TestLitGPTJobOneStory: the launch of a Lightning-named fine-tune is
 // LitGPT's, and LitGPT's only such a job's: --emit fsdp on it points to
 // --emit litgpt, --emit litgpt on a Trainer (bf16) job to the Lightning
-// name. A pick whose layout LitGPT does not run (a plan over every GPU
-// lays rows out as a rented fleet would) says which --gpu and --gpus to
-// plan, and that plan launches.
+// name.
 func TestLitGPTJobOneStory(t *testing.T) {
 	job := []string{"--model", "llama-3-8b", "--task", "lora", "--seq", "2048", "--train-tokens", "1B"}
 	for _, c := range []struct {
@@ -86,16 +84,84 @@ func TestLitGPTJobOneStory(t *testing.T) {
 			t.Errorf("--precision %s --emit %s: exit %d, %q; want a refusal saying %q", c.precision, c.emit, code, errs, c.says)
 		}
 	}
-	args := append(append([]string{}, job...), "--precision", "bf16-true")
-	code, _, errs := runPlanArgs(t, append(args, "--emit", "litgpt")...)
-	if code == 0 {
-		return // the cheapest rented layout is LitGPT's own
+}
+
+// TestLitGPTPlanOverEveryGPULaunches: a plan over every GPU of a
+// Lightning-named fine-tune lays each rented row out as LitGPT's scripts
+// run it (one GPU as the job is, or FSDP full shard with every Block
+// recomputed, nothing offloaded), so every pick launches with --emit
+// litgpt, and the notes name that launch, not the Trainer's. A QLoRA
+// job's picks are one GPU each: lora.py refuses --quantize on more, and
+// instances of more GPUs say so.
+func TestLitGPTPlanOverEveryGPULaunches(t *testing.T) {
+	for _, task := range []string{"lora", "qlora", "finetune"} {
+		args := []string{"--model", "llama-3.1-8b", "--task", task, "--precision", "bf16-true", "--dataset-tokens", "100M"}
+		p := planJSONOf(t, append(args, "--all")...)
+		refused := false
+		for _, r := range p.Rows {
+			if r.WhyKey == "fit.litgpt_qlora" {
+				refused = true
+				if task != "qlora" || r.Fits || r.GPUsPerInstance <= 1 {
+					t.Errorf("%s: %s %s (%v GPUs an instance, fits %v) refused as multi-GPU QLoRA", task, r.Provider, r.InstanceType, r.GPUsPerInstance, r.Fits)
+				}
+			}
+			if !r.Fits {
+				continue
+			}
+			par, where := r.Parallelism, task+": "+r.Provider+" "+r.InstanceType
+			gpus := par.DP * par.TP * par.PP
+			switch {
+			case par.TP != 1 || par.PP != 1 || par.ContextParallel > 1 || par.Offload != "none":
+				t.Errorf("%s: TP %d PP %d CP %d offload %s: not a layout LitGPT runs", where, par.TP, par.PP, par.ContextParallel, par.Offload)
+			case gpus == 1 && par.GradCheckpointing:
+				t.Errorf("%s: one GPU with checkpointing: LitGPT checkpoints only under FSDP", where)
+			case gpus > 1 && (par.ZeRO != 3 || !par.GradCheckpointing):
+				t.Errorf("%s: %d GPUs at ZeRO-%d, checkpointing %v: not LitGPT's FSDP", where, gpus, par.ZeRO, par.GradCheckpointing)
+			case task == "qlora" && gpus != 1:
+				t.Errorf("%s: QLoRA on %d GPUs", where, gpus)
+			}
+			for _, n := range r.Notes {
+				if strings.Contains(n, "--emit fsdp") || strings.Contains(n, "--emit deepspeed") {
+					t.Errorf("%s: a note sends the job to the Trainer's launch: %s", where, n)
+				}
+			}
+			if !slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, "--emit litgpt writes its launch") }) {
+				t.Errorf("%s: no note names --emit litgpt: %q", where, r.Notes)
+			}
+		}
+		if task == "qlora" && !refused {
+			t.Errorf("qlora: no instance of more than one GPU says LitGPT runs QLoRA on one")
+		}
+		for _, pick := range emitPicks[:3] {
+			r := picksOf(t, p)[pick]
+			code, out, errs := runPlanArgs(t, append(append([]string{}, args...), "--emit", "litgpt", "--emit-pick", pick)...)
+			if code != 0 {
+				t.Errorf("%s, %s pick (%s %s): exit %d: %s", task, pick, r.Provider, r.InstanceType, code, errs)
+				continue
+			}
+			devices, nodes := flagNum(t, out, "--devices", -1), flagNum(t, out, "--num_nodes", -1)
+			if devices*nodes != r.Parallelism.DP || nodes != r.Instances {
+				t.Errorf("%s, %s pick: --devices %d --num_nodes %d for DP %d on %d instances", task, pick, devices, nodes, r.Parallelism.DP, r.Instances)
+			}
+		}
 	}
-	m := regexp.MustCompile(`--gpu (\S+) --gpus (\d+)`).FindStringSubmatch(errs)
-	if m == nil {
-		t.Fatalf("refused without a layout to plan: %s", errs)
-	}
-	if code, out, errs := runPlanArgs(t, append(args, "--gpu", m[1], "--gpus", m[2], "--emit", "litgpt")...); code != 0 || !strings.Contains(out, "--devices "+m[2]+" ") {
-		t.Errorf("the layout the refusal names (--gpu %s --gpus %s): exit %d, %s\n%s", m[1], m[2], code, errs, out)
+}
+
+// TestLitGPTLayoutGivenRefused: a layout given that LitGPT's scripts do
+// not run is the cause of an empty plan, with what to change, not a
+// launch refused after the plan.
+func TestLitGPTLayoutGivenRefused(t *testing.T) {
+	base := []string{"--model", "llama-3.1-8b", "--precision", "bf16-true", "--dataset-tokens", "100M", "--gpu", "h100-sxm"}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--task", "qlora", "--gpus", "2"}, "nothing fits with --gpu as given: LitGPT's lora.py runs QLoRA on one GPU only"},
+		{[]string{"--task", "lora", "--gpus", "4", "--zero", "2"}, "nothing fits with --gpu as given: LitGPT's fine-tune scripts run one GPU as the job is, or on more FSDP full shard (ZeRO-3)"},
+	} {
+		_, out, errs := runPlanArgs(t, append(append([]string{}, base...), c.args...)...)
+		if !strings.Contains(out+errs, c.want) {
+			t.Errorf("%v: want %q in\n%s%s", c.args, c.want, out, errs)
+		}
 	}
 }

@@ -460,6 +460,9 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	// Without --engine a decoder's batch job is planned on vLLM, the
 	// engine --emit launches (plan.Request.EngineOpen).
 	req.EngineOpen = job.engineOpen
+	// A fine-tune named by Lightning's precision is laid out as LitGPT's
+	// scripts run it, the launch --emit litgpt writes (plan.Request.LitGPT).
+	req.LitGPT = job.stack != nil
 	var err error
 	req.Pricing = pj.Pricing
 	said(jobspec.Pricing)

@@ -753,22 +753,29 @@ func (p *planner) sub(v variant) *planner {
 // parallel split, which needs Megatron-LM or NeMo and a checkpoint
 // conversion, is planned only when no data-parallel shape fits the
 // offer.
+//
+// A job planned for LitGPT's scripts (Request.LitGPT) is laid out as
+// they run it, or not at all (litgptRuns): the cheaper of one GPU
+// without checkpointing and FSDP full shard with every Block recomputed,
+// no offload, over every GPU of the instances rented. Its layout is not
+// the fleet's choice, so the rental notes do not say it is; its stack
+// note says what runs it.
 func (p *planner) rentalRow(o *Offer, r *Row) bool {
 	if p.req.Workload.Kind != Training || p.req.FixedParallelism || p.rental {
 		return false
 	}
 	var best Row
-	if t := p.in.Task; t == estimator.FullFinetune || t == estimator.LoRA {
+	if t := p.in.Task; t == estimator.FullFinetune || t == estimator.LoRA || p.req.LitGPT {
 		best = p.rentalBest(o, true)
 	}
-	if !best.Fits {
+	if !best.Fits && !p.req.LitGPT {
 		best = p.rentalBest(o, false)
 	}
 	*r = best
-	if r.Fits {
+	if r.Fits && !p.req.LitGPT {
 		p.rentalNotes(r)
 	}
-	if r.scale != nil && r.scale.row != nil {
+	if r.scale != nil && r.scale.row != nil && !p.req.LitGPT {
 		p.rentalNotes(r.scale.row)
 	}
 	return true
@@ -821,12 +828,13 @@ func (p *planner) rentalBest(o *Offer, dataParallel bool) Row {
 	// checkpointing on its fewest instances may not on many more.
 	var scale *scaling
 	for i, ckpt := range [2]bool{false, true} {
-		if ckpt && best.Fits && best.Instances == 1 && (dataParallel || best.TP*best.PP == 1) {
+		if ckpt && best.Fits && best.Instances == 1 && (dataParallel || best.TP*best.PP == 1) && !p.req.LitGPT {
 			// Checkpointing fits a data-parallel shape on no fewer
 			// than one instance, at the same price per hour, and
 			// recomputes: never cheaper. A split by TP or PP on one
 			// instance may give way to TP 1 with checkpointing, which
-			// is priced.
+			// is priced. LitGPT's checkpointed layout is FSDP over
+			// more GPUs than one, another fleet: priced too.
 			break
 		}
 		var c Row
@@ -843,7 +851,10 @@ func (p *planner) rentalBest(o *Offer, dataParallel bool) Row {
 		switch {
 		case i == 0,
 			c.Fits && (!best.Fits || c.JobCostUSD < best.JobCostUSD),
-			!c.Fits && !best.Fits && ckpt == p.in.GradCheckpointing,
+			!c.Fits && !best.Fits && ckpt == p.in.GradCheckpointing && !p.req.LitGPT,
+			// LitGPT's FSDP layout (checkpointed) holds the most per
+			// offer: its reason, unless the other came within the margin.
+			!c.Fits && !best.Fits && p.req.LitGPT && best.FitReason.Key != "fit.inside_margin",
 			// Neither fits, and this layout misses only by the margin:
 			// the row says how close it came.
 			!c.Fits && !best.Fits && c.FitReason.Key == "fit.inside_margin" && best.FitReason.Key != "fit.inside_margin":
@@ -1028,6 +1039,8 @@ func (p *planner) finish(o *Offer, r *Row, spotGrow bool) {
 		// TrainStack too).
 		in := p.in
 		in.TP, in.PP, in.ZeRO, in.EP, in.CP = r.TP, r.PP, r.ZeRO, max(r.EP, p.in.EP), max(r.CP, p.in.CP)
+		in.GPUs = max(r.DP, 1) * max(r.TP, 1) * max(r.PP, 1) * max(in.CP, 1)
+		in.GradCheckpointing, in.Offload = r.GradCheckpointing, r.Offload
 		r.Notes = append(slices.Clip(r.Notes), p.stackNote(in))
 		if r.wide.Key != "" {
 			r.Notes = append(r.Notes, r.wide)
@@ -1317,6 +1330,16 @@ type needOut struct {
 // estimator calls out of memory while loading never fits here.
 func (p *planner) estimate(in estimator.Input) fitOut {
 	if p.in.Task.Training() {
+		if p.rental && p.req.LitGPT {
+			// LitGPT accumulates inside Fabric's no_backward_sync, FSDP's
+			// no_sync under its FSDPStrategy (finetune/lora.py and
+			// full.py at 00af8b0d): the whole model's gradients between
+			// syncs wherever a rank accumulates, as the estimate at the
+			// job's own GPUs counts them (estimator.FSDPNoSyncDefault).
+			// Its inputs are the key's: GPUs, ZeRO stage and micro-batch,
+			// TP, PP and CP being 1.
+			in.FSDPNoSync = estimator.FSDPNoSyncDefault(in, p.trainWork(in))
+		}
 		k := fitKey{gpuMem{}, in.GPUs, in.TP, in.PP, layoutKey(in), in.Batch, in.DP, in.EP}
 		n, ok := p.needs[k]
 		if !ok {

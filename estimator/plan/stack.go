@@ -32,9 +32,14 @@ const (
 	// pipeline_parallel_degree, context_parallel_degree and
 	// data_parallel_shard_degree, torchtitan/config/job_config.py).
 	StackTorchtitan
+	// StackLitGPT: LitGPT's fine-tune scripts, the one stack of a job
+	// planned for them (Request.LitGPT), in the layouts they run
+	// (litgptRuns): one GPU as the job is, or FSDP full shard with every
+	// Block recomputed and nothing offloaded on more.
+	StackLitGPT
 )
 
-var stackNames = [...]string{StackNone: "none", StackDataParallel: "data-parallel", StackMegatron: "megatron", StackTorchtitan: "torchtitan"}
+var stackNames = [...]string{StackNone: "none", StackDataParallel: "data-parallel", StackMegatron: "megatron", StackTorchtitan: "torchtitan", StackLitGPT: "litgpt"}
 
 func (s Stack) String() string {
 	if s >= 0 && int(s) < len(stackNames) {
@@ -74,13 +79,48 @@ func TrainStack(in estimator.Input) Stack {
 	return StackNone
 }
 
+// litgptRuns reports whether LitGPT's fine-tune scripts run in's layout
+// (litgpt/finetune/lora.py and full.py setup() at 00af8b0d, the release
+// catalog/launch's LitGPT launch pins): on one device the "auto"
+// strategy, with no activation checkpointing; on more,
+// FSDPStrategy(auto_wrap_policy={Block},
+// activation_checkpointing_policy={Block}, cpu_offload=False), full shard
+// (ZeRO-3) with every Block recomputed and nothing offloaded. Neither has
+// tensor, pipeline, context or expert parallelism, and lora.py refuses
+// QLoRA on more than one device (NotImplementedError, "Quantization is
+// currently not supported for multi-GPU training").
+func litgptRuns(in estimator.Input) bool {
+	if max(in.TP, 1)*max(in.PP, 1)*max(in.CP, 1)*max(in.EP, 1) != 1 || in.Offload != estimator.OffloadNone {
+		return false
+	}
+	if in.GPUs <= 1 {
+		return !in.GradCheckpointing
+	}
+	return in.ZeRO == 3 && in.GradCheckpointing && in.Task != estimator.QLoRA
+}
+
+// trainStack is the stack that runs in's layout of this job: LitGPT's
+// scripts alone for a job planned for them (Request.LitGPT), where they
+// run it, else TrainStack's. The planner picks only layouts it names.
+func (p *planner) trainStack(in estimator.Input) Stack {
+	if !p.req.LitGPT {
+		return TrainStack(in)
+	}
+	if litgptRuns(in) {
+		return StackLitGPT
+	}
+	return StackNone
+}
+
 // stackNote is the note that says which stack runs a training row's
 // layout (in's parallelism and ZeRO stage), how to launch it and, for a
 // rental fine-tune, why that layout.
 func (p *planner) stackNote(in estimator.Input) Reason {
 	finetune := in.Task == estimator.FullFinetune || in.Task == estimator.LoRA || in.Task == estimator.QLoRA
 	tp, pp := max(in.TP, 1), max(in.PP, 1)
-	switch TrainStack(in) {
+	switch p.trainStack(in) {
+	case StackLitGPT:
+		return Reason{Key: "note.stack_litgpt", Args: []any{in.GPUs, in.ZeRO}}
 	case StackDataParallel:
 		key := "note.stack_dp"
 		if finetune && p.rental {

@@ -1,6 +1,7 @@
 package plan_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -117,6 +118,121 @@ func TestZeRO1NoteNamesFSDPsStrategy(t *testing.T) {
 		}
 		if len(got) != 1 || got[0] != key {
 			t.Errorf("ZeRO-%d: stack notes %v, want %s", zero, got, key)
+		}
+	}
+}
+
+// TestLitGPTLayouts: a job planned for LitGPT's fine-tune scripts
+// (Request.LitGPT) is laid out only as they run it: one GPU as the job
+// is, FSDP full shard (ZeRO-3) with every Block recomputed on more, QLoRA
+// on one GPU only; the Trainer's cheapest rental layout of the same job
+// on 8 H100s (ZeRO-0 data parallelism, no recompute) is not one of them.
+// A layout given that LitGPT does not run is refused with its reason.
+func TestLitGPTLayouts(t *testing.T) {
+	in := modelInput(t, "llama-3.1-8b")
+	one, eight := gpuOffer(t, "h100-sxm", 1, estimator.BF16), gpuOffer(t, "h100-sxm", 8, estimator.BF16)
+	one.ID, eight.ID = "one", "eight"
+	keys := func(r plan.Row) string {
+		var k []string
+		for _, n := range r.Notes {
+			k = append(k, n.Key)
+		}
+		return strings.Join(k, " ")
+	}
+	for _, task := range []estimator.Task{estimator.LoRA, estimator.FullFinetune, estimator.QLoRA} {
+		job := in
+		job.Task = task
+		req := plan.Request{Input: job, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e8}, LitGPT: true}
+		res, err := plan.Plan(req, []plan.Offer{one, eight}, plan.Options{KeepUnfit: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res.Rows {
+			where := task.String() + " on " + r.Offer.ID
+			gpus := r.DP * r.TP * r.PP
+			switch {
+			case task == estimator.QLoRA && r.Offer.ID == "eight":
+				if r.Fits || r.FitReason.Key != "fit.litgpt_qlora" {
+					t.Errorf("%s: fits %v, %v; want refused: lora.py runs QLoRA on one GPU", where, r.Fits, r.FitReason)
+				}
+				continue
+			case !r.Fits && task == estimator.FullFinetune && r.Offer.ID == "one":
+				continue // 16 bytes a parameter: more than one H100, and no network between instances
+			case !r.Fits:
+				t.Errorf("%s: %v", where, r.FitReason)
+				continue
+			case r.TP != 1 || r.PP != 1 || r.Offload != estimator.OffloadNone:
+				t.Errorf("%s: TP %d PP %d offload %v", where, r.TP, r.PP, r.Offload)
+			case gpus == 1 && (r.GradCheckpointing || r.ZeRO != 0):
+				t.Errorf("%s: one GPU at ZeRO-%d, checkpointing %v; LitGPT runs it as is", where, r.ZeRO, r.GradCheckpointing)
+			case gpus > 1 && (r.ZeRO != 3 || !r.GradCheckpointing):
+				t.Errorf("%s: %d GPUs at ZeRO-%d, checkpointing %v; LitGPT's FSDP is ZeRO-3 with every Block recomputed", where, gpus, r.ZeRO, r.GradCheckpointing)
+			}
+			if k := keys(r); !strings.Contains(k, "note.stack_litgpt") || strings.Contains(k, "note.stack_dp") || strings.Contains(k, "note.rental_layout") {
+				t.Errorf("%s: notes %s; want LitGPT's stack note alone", where, k)
+			}
+		}
+	}
+	// A full fine-tune's global batch of 16 on 8 GPUs accumulates 2
+	// micro-batches under FSDP's no_sync, which holds the whole model's
+	// gradients between syncs: the row's memory is the estimate's with it.
+	full := in
+	full.Task = estimator.FullFinetune
+	req := plan.Request{Input: full, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e8, GlobalBatchTokens: float64(16 * in.Seq)}, LitGPT: true}
+	res, err := plan.Plan(req, []plan.Offer{eight}, plan.Options{})
+	if err != nil || len(res.Rows) != 1 || !res.Rows[0].Fits || res.Rows[0].DP != 8 {
+		t.Fatalf("full fine-tune on 8 H100s: %v %+v", err, res.Rows)
+	}
+	at := full
+	at.GPUs, at.ZeRO, at.GradCheckpointing = 8, 3, true
+	at.FSDPNoSync = estimator.FSDPNoSyncDefault(at, estimator.Workload{GlobalBatch: 16})
+	if !at.FSDPNoSync {
+		t.Fatal("8 GPUs stepping 16 sequences do not accumulate")
+	}
+	headroom := func(noSync bool) float64 {
+		fixed := req
+		fixed.Input, fixed.FixedParallelism = at, true
+		fixed.Input.FSDPNoSync = noSync
+		res, err := plan.Plan(fixed, []plan.Offer{eight}, plan.Options{})
+		if err != nil || len(res.Rows) != 1 || !res.Rows[0].Fits {
+			t.Fatalf("the layout given, no_sync %v: %v %+v", noSync, err, res.Rows)
+		}
+		return res.Rows[0].HeadroomGiB
+	}
+	if got, want, without := res.Rows[0].HeadroomGiB, headroom(true), headroom(false); math.Abs(got-want) > 0.01 || !(without > want+1) {
+		t.Errorf("full fine-tune on 8 H100s: %.2f GiB free a GPU; the same layout with no_sync's gradients %.2f, without %.2f", got, want, without)
+	}
+	// The Trainer's rental layout of the LoRA on 8 H100s, which LitGPT's
+	// scripts do not run.
+	job := in
+	job.Task = estimator.LoRA
+	req = plan.Request{Input: job, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e8}}
+	if res, err := plan.Plan(req, []plan.Offer{eight}, plan.Options{}); err != nil || len(res.Rows) != 1 || res.Rows[0].ZeRO == 3 && res.Rows[0].GradCheckpointing {
+		t.Errorf("the Trainer's layout: %v %+v; want one LitGPT does not run", err, res.Rows)
+	}
+	// Layouts given.
+	for _, c := range []struct {
+		task       estimator.Task
+		gpus, zero int
+		ckpt       bool
+		want       string
+	}{
+		{estimator.LoRA, 4, 3, true, ""},
+		{estimator.LoRA, 4, 2, true, "fit.litgpt_layout"},
+		{estimator.LoRA, 4, 3, false, "fit.litgpt_layout"},
+		{estimator.LoRA, 1, 0, true, "fit.litgpt_layout"},
+		{estimator.QLoRA, 2, 3, true, "fit.litgpt_qlora"},
+	} {
+		job := in
+		job.Task, job.GPUs, job.ZeRO, job.GradCheckpointing = c.task, c.gpus, c.zero, c.ckpt
+		req := plan.Request{Input: job, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e8}, LitGPT: true, FixedParallelism: true}
+		res, err := plan.Plan(req, []plan.Offer{eight}, plan.Options{KeepUnfit: true})
+		if err != nil || len(res.Rows) != 1 {
+			t.Fatalf("%+v: %v, %d rows", c, err, len(res.Rows))
+		}
+		r := res.Rows[0]
+		if c.want == "" && (!r.Fits || !strings.Contains(keys(r), "note.stack_litgpt")) || c.want != "" && (r.Fits || r.FitReason.Key != c.want) {
+			t.Errorf("%+v: fits %v, %v, notes %s; want %q", c, r.Fits, r.FitReason, keys(r), c.want)
 		}
 	}
 }

@@ -75,7 +75,7 @@ func (p *planner) resolveLayout(in estimator.Input) estimator.Input {
 // next stage that leaves it, as more sharding holds less per GPU.
 func (p *planner) openLayout(in estimator.Input) (estimator.Input, fitOut) {
 	c := p.resolveLayout(in)
-	if TrainStack(c) == StackNone {
+	if p.trainStack(c) == StackNone {
 		return c, fitOut{}
 	}
 	r := p.estimate(c)
@@ -85,7 +85,7 @@ func (p *planner) openLayout(in estimator.Input) (estimator.Input, fitOut) {
 	for z := c.ZeRO + 1; z <= 3; z++ {
 		h := c
 		h.ZeRO = z
-		if TrainStack(h) == StackNone {
+		if p.trainStack(h) == StackNone {
 			break
 		}
 		if hr := p.estimate(h); hr.Fits {
@@ -218,9 +218,10 @@ func (p *planner) layoutMayFit(in estimator.Input, total, tp, pp, dp int) bool {
 }
 
 // searchShape finds the preferred parallelism for total GPUs among the
-// layouts a training stack runs (TrainStack): TP and PP splits at ZeRO 2
+// layouts a training stack runs (trainStack): TP and PP splits at ZeRO 2
 // or 3 only where torchtitan runs them, as Megatron-LM's distributed
-// optimizer shards optimizer states only.
+// optimizer shards optimizer states only; for a job planned for LitGPT's
+// scripts, their layouts alone.
 func (p *planner) searchShape(in estimator.Input, total int, top int) (trainShape, bool) {
 	{
 		open := p.layoutOpen()
@@ -252,12 +253,16 @@ func (p *planner) searchShape(in estimator.Input, total int, top int) (trainShap
 				if dp > 1 && in.ZeRO < 3 && !p.estimate(withGPUs(in, total, tp, pp, 3)).Fits {
 					continue
 				}
-				for z := in.ZeRO; z <= 3; z++ {
+				z0 := in.ZeRO
+				if p.req.LitGPT && dp > 1 {
+					z0 = 3 // LitGPT shards in full or not at all (litgptRuns)
+				}
+				for z := z0; z <= 3; z++ {
 					if dp == 1 && z > in.ZeRO {
 						break // nothing to shard over
 					}
 					c := withGPUs(in, total, tp, pp, z)
-					if TrainStack(c) == StackNone {
+					if p.trainStack(c) == StackNone {
 						break // higher stages run on no stack either
 					}
 					if r := p.estimate(c); r.Fits {
@@ -388,6 +393,10 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 		r.FitReason = Reason{Key: "fit.fraction_training"}
 		return
 	}
+	if why := p.litgptRefusal(o); why.Key != "" {
+		r.FitReason = why
+		return
+	}
 	s, ok := p.fitTraining(o)
 	switch {
 	case !ok && p.req.FixedParallelism && s.instances > 0 && s.instances <= p.instLimit(o):
@@ -439,6 +448,24 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 	if s.instances < p.instLimit(o) {
 		r.ladder = p.climb(o, hw, s, *r)
 	}
+}
+
+// litgptRefusal is why LitGPT's fine-tune scripts run a job planned for
+// them (Request.LitGPT) in no layout on o, or no Key: QLoRA, which
+// lora.py runs on one device only, on an instance of more GPUs (a plan
+// rents whole instances), or the user's own layout (FixedParallelism)
+// where it is not one they run (litgptRuns).
+func (p *planner) litgptRefusal(o *Offer) Reason {
+	switch {
+	case !p.req.LitGPT:
+	case p.req.FixedParallelism && p.in.Task == estimator.QLoRA && p.in.GPUs > 1:
+		return Reason{Key: "fit.litgpt_qlora", Args: []any{p.in.GPUs}}
+	case p.req.FixedParallelism && !litgptRuns(p.in):
+		return Reason{Key: "fit.litgpt_layout", Args: []any{max(p.in.GPUs, 1), max(p.in.TP, 1), max(p.in.PP, 1), p.in.ZeRO}}
+	case !p.req.FixedParallelism && p.in.Task == estimator.QLoRA && o.GPUCount > 1:
+		return Reason{Key: "fit.litgpt_qlora", Args: []any{o.GPUCount}}
+	}
+	return Reason{}
 }
 
 // idleFleet is a fixed layout's GPUs beside the GPUs its instances hold
@@ -859,7 +886,7 @@ func (p *planner) fitShape(s *trainShape) bool {
 	} else {
 		s.res = p.estimate(s.in)
 	}
-	return s.res.Fits && TrainStack(s.in) != StackNone
+	return s.res.Fits && p.trainStack(s.in) != StackNone
 }
 
 // wider is shape s, whose replicas the global batch holds no more of, on

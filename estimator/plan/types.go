@@ -312,6 +312,12 @@ type Request struct {
 	// vLLM runs the model and weights as HF transformers does). A given
 	// engine is kept.
 	EngineOpen bool
+	// LitGPT says the job is a fine-tune planned for LitGPT's fine-tune
+	// scripts and their defaults (a Lightning precision name: the page's
+	// Job.Stack, which its launch runs with --emit litgpt alone). Its
+	// rows are laid out only as those scripts run them (StackLitGPT,
+	// litgptRuns), and their notes name that launch.
+	LitGPT bool
 
 	Workload Workload
 	Pricing  Pricing
