@@ -83,6 +83,11 @@ func TestRejects(t *testing.T) {
 	}{
 		{"spot above on-demand", map[string]string{"offers.json": offers(append(filler, p4d(`,"on_demand_per_hour":21.96,"spot_per_hour":40.1`))...)},
 			"catalog: offers.json: entry 12 (aws-p4d.24xlarge): spot_per_hour 40.1 > on_demand_per_hour 21.96"},
+		// Google's A2 3-year SKU sum, 65% under on-demand: Google publishes
+		// at most 57% for GPU machines (maxCommitDiscount).
+		{"commitment past the provider's published discount", map[string]string{"offers.json": offers(
+			`{"id":"gcp-a2-highgpu-1g","provider":"gcp","instance_type":"a2-highgpu-1g","gpu":"a100-40gb-sxm","gpu_count":1,"currency":"USD","as_of":"2026-07-30","source":"s","on_demand_per_hour":3.673385,"reserved_1y_per_hour":2.314207,"reserved_3y_per_hour":1.285708}`)},
+			"catalog: offers.json: entry 0 (gcp-a2-highgpu-1g): reserved_3y_per_hour 1.285708 is 65% under on_demand_per_hour 3.673385, past the 57% gcp publishes as its deepest commitment discount"},
 		{"implausibly cheap", map[string]string{"offers.json": offers(p4d(`,"on_demand_per_hour":0.08`))},
 			"catalog: offers.json: entry 0 (aws-p4d.24xlarge): on_demand_per_hour 0.08 is 0.01 USD per GPU-hour, implausible for a100-40gb-sxm"},
 		{"unknown field", map[string]string{"offers.json": offers(p4d(`,"on_demand_per_hour":21.96,"price":1`))},

@@ -874,11 +874,19 @@ func fetchGCP(ctx context.Context, f *Fetcher, known []catalog.Offer) ([]Quote, 
 		if x := total("Preemptible", region); x > 0 && x <= od {
 			q.SpotPerHour, q.SpotRegion = x, region
 		}
-		if x := total("Commit1Yr", region); x > 0 && x <= od {
-			q.Reserved1yPerHour = x
-		}
-		if x := total("Commit3Yr", region); x > 0 && x <= od {
-			q.Reserved3yPerHour = x
+		for _, c := range []struct {
+			usage string
+			dst   *float64
+		}{{"Commit1Yr", &q.Reserved1yPerHour}, {"Commit3Yr", &q.Reserved3yPerHour}} {
+			switch x := total(c.usage, region); {
+			case x <= 0 || x > od:
+			case !commitPlausible("gcp", x, od):
+				// Google's A2 3-year SKUs sum to 65% under on-demand, past
+				// the discount Google publishes (maxCommitDiscount).
+				skipped = append(skipped, fmt.Sprintf("gcp %s: %s price %v is past Google's published commitment discount; not imported", o.InstanceType, c.usage, x))
+			default:
+				*c.dst = x
+			}
 		}
 		out = append(out, q)
 	}

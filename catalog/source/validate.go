@@ -412,6 +412,10 @@ func convertOffer(v *validator, i int, o offerJSON, gpus map[string]catalog.GPU,
 			if r.x > o.OnDemandPerHour {
 				v.add(i, id, "%s %v > on_demand_per_hour %v", r.field, r.x, o.OnDemandPerHour)
 			}
+			if r.x > 0 && !commitPlausible(o.Provider, r.x, o.OnDemandPerHour) {
+				v.add(i, id, "%s %v is %.0f%% under on_demand_per_hour %v, past the %.0f%% %s publishes as its deepest commitment discount",
+					r.field, r.x, 100*(1-r.x/o.OnDemandPerHour), o.OnDemandPerHour, 100*maxCommitDiscount[o.Provider], o.Provider)
+			}
 		}
 	}
 	v.rangeF(i, id, "network_gbps", o.NetworkGbps, 0, 100000)
@@ -474,6 +478,25 @@ func migProfile(p string) bool {
 
 // spotBuckets and fabrics are catalog.SpotBuckets and catalog.NetworkFabrics as sets.
 var spotBuckets, fabrics = set(catalog.SpotBuckets), set(catalog.NetworkFabrics)
+
+// maxCommitDiscount is the deepest commitment discount off on-demand a
+// provider publishes for GPU machines, by provider ID: a reserved price
+// deeper than it is a transcription or composition error, not a price.
+// gcp: "The discount is up to 57% for most resources like machine types
+// or GPUs. The discount is up to 70% for memory-optimized machine types"
+// (Google Cloud, "Resource-based committed use discounts",
+// cloud.google.com/compute/docs/instances/signing-up-committed-use-discounts,
+// read 2026-11-30); GPU machines are not memory-optimized ones. Half a
+// point of slack covers a composed price's rounding.
+var maxCommitDiscount = map[string]float64{"gcp": 0.57}
+
+// commitPlausible is whether a commitment price x is within the discount
+// off on-demand od that provider publishes (maxCommitDiscount); true where
+// it publishes none the catalog records.
+func commitPlausible(provider string, x, od float64) bool {
+	most, ok := maxCommitDiscount[provider]
+	return !ok || od <= 0 || 1-x/od <= most+0.005
+}
 
 func set(xs []string) map[string]bool {
 	m := map[string]bool{}
