@@ -171,7 +171,7 @@ func TestEveryTextModelHasACheckpoint(t *testing.T) {
 func flagInt(t *testing.T, text, tool, flag string) int {
 	t.Helper()
 	for _, c := range commands(t, text) {
-		if c.tool == tool {
+		if c.is(tool) {
 			v, ok := c.has(flag)
 			if !ok {
 				return 0
@@ -429,7 +429,7 @@ func TestImports(t *testing.T) {
 func checkSemantics(t *testing.T, where string, req plan.Request, row plan.Row, text, tool string, eng estimator.Engine, dtypeFlag, tpFlag, ctxFlag string) {
 	t.Helper()
 	for _, c := range commands(t, text) {
-		if c.tool != tool {
+		if !c.is(tool) {
 			continue
 		}
 		if v, ok := c.has(dtypeFlag); ok {
@@ -1247,5 +1247,60 @@ func TestPureBF16DeepSpeedRefusals(t *testing.T) {
 	l, err := launch.Emit(launch.DeepSpeed, req, row, nil, "meta-llama/Llama-3.1-8B")
 	if err != nil || !strings.Contains(l.Files[0].Text, "--dtype float16") || strings.Contains(l.Files[0].Text, "--fp16") || strings.Contains(l.Files[1].Text, "fp16") {
 		t.Errorf("pure fp16 at ZeRO-0: %v\n%v", err, l.Files)
+	}
+}
+
+// A batch job runs offline where the engine has a command for it: vLLM's
+// vllm run-batch reads a request file and writes a results file, with the
+// engine settings serve takes and no HTTP server; copies on one instance
+// each read their own share. SGLang serves, and says a client sends the
+// requests.
+func TestBatchRunsOffline(t *testing.T) {
+	for _, c := range []struct {
+		model       string
+		copies      int
+		in, out     string
+		tool        string
+		noteContain string
+	}{
+		{"llama-3.1-8b", 1, "requests.jsonl", "results.jsonl", "vllm-run-batch", "OpenAI's batch format"},
+		// vLLM runs a mixture-of-experts model's copies as one process
+		// each (perProcess): the last reads the eighth share.
+		{"qwen3-30b-a3b", 8, "requests-7.jsonl", "results-7.jsonl", "vllm-run-batch", "split requests.jsonl into requests-0.jsonl to requests-7.jsonl"},
+	} {
+		req := batchJob(t, c.model)
+		row := servingRow(t, req, "aws-p5.48xlarge", 1, c.copies, 1)
+		l, err := launch.Emit(launch.VLLM, req, row, nil, c.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmds := checkShell(t, "batch", l.Files[0].Text)
+		last := cmds[len(cmds)-1]
+		if last.tool != c.tool {
+			t.Fatalf("copies %d: runs %s, want %s:\n%s", c.copies, last.tool, c.tool, l.Files[0].Text)
+		}
+		if in, _ := last.has("-i"); in != c.in {
+			t.Errorf("copies %d: -i %q, want %q", c.copies, in, c.in)
+		}
+		if out, _ := last.has("-o"); out != c.out {
+			t.Errorf("copies %d: -o %q, want %q", c.copies, out, c.out)
+		}
+		if _, ok := last.has("--host"); ok {
+			t.Errorf("copies %d: run-batch has no HTTP server, yet --host is written", c.copies)
+		}
+		if !slices.ContainsFunc(l.Notes, func(n string) bool { return strings.Contains(n, c.noteContain) }) {
+			t.Errorf("copies %d: no note with %q: %q", c.copies, c.noteContain, l.Notes)
+		}
+	}
+	req := batchJob(t, "llama-3.1-8b")
+	l, err := launch.Emit(launch.SGLang, req, servingRow(t, req, "aws-p5.48xlarge", 1, 1, 1), nil, "llama-3.1-8b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmds := checkShell(t, "batch sglang", l.Files[0].Text); cmds[0].tool != "sglang" {
+		t.Errorf("sglang batch runs %s", cmds[0].tool)
+	}
+	if !slices.ContainsFunc(l.Notes, func(n string) bool { return strings.Contains(n, "no batch-file command") }) {
+		t.Errorf("sglang batch: no note on the client: %q", l.Notes)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -117,6 +118,42 @@ var litgptCases = []goldenCase{
 		row: func(t *testing.T, req plan.Request) plan.Row {
 			r := litgptRow(t, req, "aws-p5.48xlarge", 2)
 			r.Pricing, r.CheckpointIntervalSeconds, r.JobSeconds, r.OptimizerSteps = plan.Spot, 3600, 36000, 2000
+			return r
+		},
+	},
+}
+
+// batchJob is a batch inference job of 10M requests (rightsize plan
+// --requests 10M).
+func batchJob(t *testing.T, model string) plan.Request {
+	r := serving(t, model, 0, estimator.VLLM, plan.OnDemand)
+	r.Workload = plan.Workload{Kind: plan.Batch, Requests: 1e7, PromptTokens: 1000, OutputTokens: 200}
+	return r
+}
+
+// batchCases are batch inference jobs, launched offline where the engine
+// can (vllm run-batch).
+var batchCases = []goldenCase{
+	{
+		// A batch job on one 8-GPU instance, eight copies of TP 1: vLLM
+		// runs it offline (vllm run-batch); SGLang and TensorRT-LLM
+		// serve it to a client.
+		name: "llama-3.1-8b-batch-dp8", model: "llama-3.1-8b", kinds: []launch.Kind{launch.VLLM, launch.SGLang, launch.TRTLLM},
+		req: func(t *testing.T) plan.Request { return batchJob(t, "llama-3.1-8b") },
+		row: func(t *testing.T, req plan.Request) plan.Row {
+			r := servingRow(t, req, "aws-p5.48xlarge", 1, 8, 1)
+			r.Concurrency = 256
+			return r
+		},
+	},
+	{
+		// The same job over two instances under SkyPilot: each instance
+		// reads its own share, named by its rank.
+		name: "llama-3.1-8b-batch-2x", model: "llama-3.1-8b", kinds: []launch.Kind{launch.SkyPilot},
+		req: func(t *testing.T) plan.Request { return batchJob(t, "llama-3.1-8b") },
+		row: func(t *testing.T, req plan.Request) plan.Row {
+			r := servingRow(t, req, "aws-p5.48xlarge", 1, 8, 1)
+			r.Instances, r.GPUs, r.Concurrency = 2, 16, 256
 			return r
 		},
 	},
@@ -250,7 +287,7 @@ var goldenCases = []goldenCase{
 }
 
 func TestGolden(t *testing.T) {
-	for _, c := range append(append([]goldenCase{}, goldenCases...), litgptCases...) {
+	for _, c := range slices.Concat(goldenCases, litgptCases, batchCases) {
 		req := c.req(t)
 		row := c.row(t, req)
 		for _, k := range c.kinds {

@@ -276,6 +276,10 @@ type emitter struct {
 	// a worker spans its instances (disaggExtras, disaggWorkers).
 	router Router
 	disagg bool
+	// rankFiles marks a SkyPilot batch job over several independent
+	// instances, whose request and result files carry the instance's
+	// rank (rankFile).
+	rankFiles bool
 }
 
 // note adds a note once (a disaggregated launch builds each side's
@@ -665,6 +669,15 @@ func (c *command) put(name, v string) {
 		}
 	}
 	c.flag(name, v)
+}
+
+// setWord gives flag name, already on c, the shell word w.
+func (c *command) setWord(name string, w shellWord) {
+	for j := range c.args {
+		if c.args[j].flag == name {
+			c.args[j].word = w
+		}
+	}
 }
 
 func (c *command) expand(name string, w shellWord) {

@@ -72,7 +72,16 @@ func (e *emitter) serve() error {
 	case e.req.Workload.Kind == plan.Batch && r.Instances > max(r.InstancesPerReplica, 1):
 		e.note("run this on each of the " + itoa(r.Instances) + " instances and split the requests between them")
 	}
+	e.batchClient(e.k)
 	return nil
+}
+
+// batchClient notes, for a batch job that engine k serves for want of an
+// offline batch command (runBatch), that a client sends it the requests.
+func (e *emitter) batchClient(k Kind) {
+	if e.req.Workload.Kind == plan.Batch && !e.runBatch(k) && !e.disagg {
+		e.note(k.String() + " has no batch-file command: the server runs the job, and a client sends it the requests (OpenAI API, port " + itoa(servePort) + ") and keeps the planned batch in flight")
+	}
 }
 
 // header is the comment at the top of a file: the row it launches.
@@ -136,21 +145,76 @@ func (e *emitter) engineCommands(k Kind) (string, error) {
 	if dpPort {
 		c.num("--data-parallel-rpc-port", vllmDPRPCPort)
 	}
+	batch := e.runBatch(k)
 	for i := 0; i < s.copies; i++ {
 		c.onGPUs(i*gpus, gpus)
 		c.set("--port", itoa(servePort+i))
+		switch {
+		case batch && e.rankFiles:
+			c.setWord("-i", rankFile(batchInput, i))
+			c.setWord("-o", rankFile(batchOutput, i))
+		case batch:
+			// Each copy its own share of the requests and its own results.
+			c.set("-i", copyFile(batchInput, i))
+			c.set("-o", copyFile(batchOutput, i))
+		}
 		if dpPort {
 			c.set("--data-parallel-rpc-port", itoa(vllmDPRPCPort+i))
 		}
 		b.WriteString(c.String() + " &\n")
 	}
 	b.WriteString("wait\n")
-	front := ": put a load balancer in front"
-	if e.req.Workload.Kind == plan.Batch {
-		front = ": send each copy its share of the requests"
+	switch {
+	case batch:
+		e.note(plural(s.copies, "engine copy") + " per instance, each on its own GPUs: split " + batchInput + " into " +
+			copyFile(batchInput, 0) + " to " + copyFile(batchInput, s.copies-1) + ", one share a copy")
+	case e.req.Workload.Kind == plan.Batch:
+		e.note(plural(s.copies, "engine copy") + " per instance, each on its own GPUs and port from " + itoa(servePort) + ": send each copy its share of the requests")
+	default:
+		e.note(plural(s.copies, "engine copy") + " per instance, each on its own GPUs and port from " + itoa(servePort) + ": put a load balancer in front")
 	}
-	e.note(plural(s.copies, "engine copy") + " per instance, each on its own GPUs and port from " + itoa(servePort) + front)
 	return b.String(), nil
+}
+
+// The request and result files of an offline batch job (runBatch).
+const (
+	batchInput  = "requests.jsonl"
+	batchOutput = "results.jsonl"
+)
+
+// copyFile is the file name of engine copy i's share: requests-0.jsonl.
+func copyFile(name string, i int) string {
+	base, ext, _ := strings.Cut(name, ".")
+	return base + "-" + itoa(i) + "." + ext
+}
+
+// rankFile is the file name of the share of the instance SkyPilot ranks
+// SKYPILOT_NODE_RANK (requests-$SKYPILOT_NODE_RANK.jsonl), and of its
+// engine copy i where i >= 0, for the shell to expand: built from the
+// constant names above and an integer only.
+func rankFile(name string, i int) shellWord {
+	base, ext, _ := strings.Cut(name, ".")
+	w := base + "-$SKYPILOT_NODE_RANK"
+	if i >= 0 {
+		w += "-" + itoa(i)
+	}
+	return shellWord(w + "." + ext)
+}
+
+// runBatch is whether the launch of engine k runs the batch job offline,
+// from a request file to a results file, rather than as a server a
+// client sends the requests to: vLLM's vllm run-batch (engineCommand).
+// SGLang and TensorRT-LLM have no such command, so their batch launches
+// serve and a client sends the requests: SGLang's server has no batch-file
+// endpoint (python/sglang/srt/entrypoints/http_server.py at
+// sgl-project/sglang 0025436eab05 routes /v1/completions,
+// /v1/chat/completions and the like, no /v1/files or /v1/batches), and
+// TensorRT-LLM's command-line tools (tensorrt_llm/commands: serve, bench,
+// eval, build) run none; both run offline batches only from Python
+// (sglang.Engine, tensorrt_llm.LLM). A disaggregated launch serves: its
+// workers are two servers behind a router.
+func (e *emitter) runBatch(k Kind) bool {
+	return k == VLLM && e.req.Workload.Kind == plan.Batch && !e.disagg
 }
 
 // sglangDenseDP reports whether shape s of the dense model a has
@@ -496,6 +560,31 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		// vllm/entrypoints/openai/cli_args.py (--host, --port);
 		// testdata/vllm_flags.txt.
 		c.argv = []string{"vllm", "serve", e.model}
+		if e.runBatch(k) {
+			// An offline batch job: vllm run-batch reads the requests
+			// from a file and writes the results to another, with the
+			// engine arguments serve takes (vllm/entrypoints/openai/
+			// run_batch.py, make_arg_parser: -i/--input-file and
+			// -o/--output-file, required, then AsyncEngineArgs.
+			// add_cli_args; read at vllm-project/vllm 0056ae7b2144, and
+			// at 02759f3134b0 as vllm/entrypoints/launchers/run_batch.py
+			// with the same flags; neither at 99d7eb5d6a51, the commit
+			// testdata/vllm_flags.txt was read at, which the store does
+			// not hold). It takes the model as --model, and has no
+			// HTTP server: its --port is a metrics server's, and --host
+			// is absent at 0056ae7b2144, so neither is written.
+			c.argv = []string{"vllm", "run-batch"}
+			if e.rankFiles {
+				c.expand("-i", rankFile(batchInput, -1))
+				c.expand("-o", rankFile(batchOutput, -1))
+			} else {
+				c.flag("-i", batchInput)
+				c.flag("-o", batchOutput)
+			}
+			c.flag("--model", e.model)
+			e.note("vllm run-batch reads " + batchInput + ", one request a line in OpenAI's batch format (custom_id, method POST, url /v1/chat/completions, body with model " +
+				e.model + " and messages), and writes " + batchOutput + "; it takes chat requests only, so the model needs a chat template")
+		}
 		if e.remoteCode != "" {
 			c.bare("--trust-remote-code")
 			e.note(e.remoteCode)
@@ -560,8 +649,10 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		if e.in.EnforceEager {
 			c.bare("--enforce-eager")
 		}
-		c.flag("--host", "0.0.0.0")
-		c.num("--port", servePort)
+		if !e.runBatch(k) {
+			c.flag("--host", "0.0.0.0")
+			c.num("--port", servePort)
+		}
 	case SGLang:
 		// python -m sglang.launch_server: flags from
 		// python/sglang/srt/server_args.py (ServerArgs fields, the flag

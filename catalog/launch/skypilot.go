@@ -82,6 +82,8 @@ func (e *emitter) skypilot() error {
 	// The run: the engine copies of one replica, or the training launch
 	// (DeepSpeed, whose config the setup writes).
 	var setup, run, image string
+	// batchFile marks an offline batch job that reads a request file (runBatch).
+	var batchFile bool
 	g := o.Hardware.Generation
 	amd := g == estimator.GenCDNA2 || g == estimator.GenCDNA3 || g == estimator.GenCDNA4
 	nodes := max(e.row.InstancesPerReplica, 1)
@@ -119,6 +121,17 @@ func (e *emitter) skypilot() error {
 		case estimator.TRTLLM:
 			k = TRTLLM
 		}
+		batchFile = e.runBatch(k)
+		e.batchClient(k)
+		if batchFile && e.row.Instances > nodes {
+			// Every instance syncs the same workdir: each reads its own
+			// share, named by its rank.
+			e.rankFiles = true
+			e.note("the task runs from the directory sky launch runs in (workdir): split " + batchInput + " into one file an instance, " +
+				string(rankFile(batchInput, -1)) + " for SKYPILOT_NODE_RANK 0 to " + itoa(e.row.Instances-1) + "; copy each instance's results off it before it is taken down")
+		} else if batchFile {
+			e.note("the task runs from the directory sky launch runs in (workdir), which holds " + batchInput + "; copy " + batchOutput + " off the instance before it is taken down")
+		}
 		if s := e.shape(); e.req.Workload.Kind == plan.Serving && e.perProcess(k, s) {
 			// SkyServe sends a replica's requests to the one port the
 			// service names (service.ports, sky/utils/schemas.py
@@ -153,7 +166,9 @@ func (e *emitter) skypilot() error {
 		}
 		if e.req.Workload.Kind == plan.Batch && e.row.Instances > nodes {
 			nodes = e.row.Instances
-			e.note("the batch job runs on " + plural(nodes, "instance") + ": split the requests between them")
+			if !batchFile {
+				e.note("the batch job runs on " + plural(nodes, "instance") + ": split the requests between them")
+			}
 		}
 	}
 
@@ -164,7 +179,9 @@ func (e *emitter) skypilot() error {
 		name += "-" + skyName(e.model)
 	}
 	y.str("name", name)
-	if train {
+	if train || batchFile {
+		// The directory sky launch runs from, with train.py or the
+		// batch job's request file, synced to the instances.
 		y.str("workdir", ".")
 	}
 	y.section("resources")

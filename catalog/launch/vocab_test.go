@@ -71,6 +71,12 @@ type invocation struct {
 	env map[string]string
 }
 
+// is reports whether c runs tool; "vllm" takes in vllm run-batch, which
+// takes vllm serve's engine settings.
+func (c invocation) is(tool string) bool {
+	return c.tool == tool || tool == "vllm" && c.tool == "vllm-run-batch"
+}
+
 func (c invocation) has(flag string) (string, bool) {
 	for _, f := range c.flags {
 		if f[0] == flag {
@@ -116,6 +122,9 @@ func commands(t *testing.T, text string) []invocation {
 			case cur == nil && tok == "vllm" && i+1 < len(toks) && toks[i+1] == "serve":
 				start("vllm", tok, toks[i+1], toks[i+2])
 				i += 2
+			case cur == nil && tok == "vllm" && i+1 < len(toks) && toks[i+1] == "run-batch":
+				start("vllm-run-batch", tok, toks[i+1])
+				i++
 			case cur == nil && tok == "python" && i+2 < len(toks) && toks[i+2] == "sglang.launch_server":
 				start("sglang", toks[i:i+3]...)
 				i += 2
@@ -182,6 +191,17 @@ func toolVocab(t *testing.T, tool string) vocab {
 		return readVocab(t, "dynamo_flags.txt", strings.TrimPrefix(tool, "dynamo-"))
 	case "dynamo-sglang":
 		return readVocab(t, "sglang_flags.txt", "")
+	case "vllm-run-batch":
+		// vLLM's EngineArgs, not vllm serve's HTTP server flags, and
+		// run-batch's own.
+		v := readVocab(t, "vllm_flags.txt", "")
+		for _, f := range []string{"--host", "--port", "--headless"} {
+			delete(v, f)
+		}
+		for f, vals := range readVocab(t, "vllm_run_batch_flags.txt", "") {
+			v[f] = vals
+		}
+		return v
 	case "dynamo-vllm":
 		// vLLM's EngineArgs, not vllm serve's HTTP server flags, and
 		// Dynamo's own.
@@ -200,12 +220,14 @@ func toolVocab(t *testing.T, tool string) vocab {
 // required flags each tool's command always carries: the settings the
 // plan decides.
 var requiredFlags = map[string][]string{
-	"vllm":       {"--tensor-parallel-size", "--max-model-len", "--gpu-memory-utilization", "--max-num-batched-tokens", "--port"},
-	"sglang":     {"--model-path", "--tp-size", "--context-length", "--mem-fraction-static", "--chunked-prefill-size", "--port"},
-	"trtllm":     {"--tp_size", "--max_batch_size", "--max_num_tokens", "--max_seq_len", "--kv_cache_free_gpu_memory_fraction", "--port"},
-	"torchrun":   {"--nnodes", "--nproc-per-node"},
-	"accelerate": {"--config_file"},
-	"script":     {"--model_name_or_path", "--per_device_train_batch_size", "--gradient_accumulation_steps", "--max_grad_norm", "--output_dir"},
+	"vllm": {"--tensor-parallel-size", "--max-model-len", "--gpu-memory-utilization", "--max-num-batched-tokens", "--port"},
+	// vLLM's offline batch: its files and model, and the engine settings.
+	"vllm-run-batch": {"-i", "-o", "--model", "--tensor-parallel-size", "--max-model-len", "--gpu-memory-utilization", "--max-num-batched-tokens"},
+	"sglang":         {"--model-path", "--tp-size", "--context-length", "--mem-fraction-static", "--chunked-prefill-size", "--port"},
+	"trtllm":         {"--tp_size", "--max_batch_size", "--max_num_tokens", "--max_seq_len", "--kv_cache_free_gpu_memory_fraction", "--port"},
+	"torchrun":       {"--nnodes", "--nproc-per-node"},
+	"accelerate":     {"--config_file"},
+	"script":         {"--model_name_or_path", "--per_device_train_batch_size", "--gradient_accumulation_steps", "--max_grad_norm", "--output_dir"},
 	// LitGPT's fine-tunes: the layout, batch, sequence and precision
 	// planned, and every adapter flag (lora.py's defaults are not the
 	// plan's targets).

@@ -377,7 +377,7 @@ func TestEmitSkyPilotPlansItsClouds(t *testing.T) {
 		t.Fatalf("the plan's cheapest is on %s, not CoreWeave: the case is gone", r.Provider)
 	}
 	code, out, errs := runPlanArgs(t, append(job, "--emit", "skypilot")...)
-	if code != 0 || !strings.Contains(out, "\nresources:\n  cloud: \"azure\"\n") || !strings.Contains(out, "vllm serve meta-llama/Llama-3.1-8B") ||
+	if code != 0 || !strings.Contains(out, "\nresources:\n  cloud: \"azure\"\n") || !strings.Contains(out, "vllm run-batch") || !strings.Contains(out, "--model meta-llama/Llama-3.1-8B") ||
 		!strings.Contains(errs, "the cheapest pick, azure Standard_ND96isr_MI300X_v5 ") || !strings.Contains(errs, "rightsize: planned on the clouds SkyPilot launches on (aws, azure, ") {
 		t.Errorf("exit %d, stderr %q:\n%s", code, errs, out)
 	}

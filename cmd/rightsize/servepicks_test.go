@@ -44,6 +44,9 @@ func flagNum(t *testing.T, text, name string, def int) int {
 type engineProc struct {
 	env   map[string]string
 	flags [][2]string
+	// batch marks vLLM's offline batch runner (vllm run-batch), whose
+	// own flags are testdata/vllm_run_batch_flags.txt.
+	batch bool
 }
 
 func (p engineProc) num(name string, def int) int {
@@ -74,9 +77,12 @@ func engineProcs(text string) []engineProc {
 			env[k] = v
 			toks = toks[1:]
 		}
+		batch := false
 		switch {
 		case len(toks) > 2 && toks[0] == "vllm" && toks[1] == "serve":
 			toks = toks[3:]
+		case len(toks) > 1 && toks[0] == "vllm" && toks[1] == "run-batch":
+			toks, batch = toks[2:], true
 		case len(toks) > 2 && toks[0] == "python" && toks[2] == "sglang.launch_server":
 			toks = toks[3:]
 		case len(toks) > 1 && toks[0] == "trtllm-serve":
@@ -84,7 +90,7 @@ func engineProcs(text string) []engineProc {
 		default:
 			continue
 		}
-		p := engineProc{env: env}
+		p := engineProc{env: env, batch: batch}
 		for i := 0; i < len(toks); i++ {
 			name, v := toks[i], ""
 			if !strings.HasPrefix(name, "--") {
@@ -151,11 +157,15 @@ func checkEngineProcs(t *testing.T, kind string, moe bool, nodes int, memShare f
 		t.Fatalf("no engine process in\n%s", text)
 	}
 	vocab := engineVocab(t, kind)
+	batchVocab := engineVocab(t, "vllm_run_batch")
 	var gpus int
 	var devices []string
 	for i, p := range procs {
 		for _, f := range p.flags {
 			choices, ok := vocab[f[0]]
+			if p.batch && !ok {
+				choices, ok = batchVocab[f[0]]
+			}
 			if !ok {
 				t.Errorf("process %d: %s is not a flag of %s at the pinned release", i, f[0], kind)
 			} else if len(choices) > 0 && f[1] != "" && !slices.Contains(choices, f[1]) {
