@@ -114,7 +114,8 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
-// TestModelRef: a catalog model runs from its Hugging Face repository; a
+// TestModelRef: a catalog model runs from its Hugging Face repository (its
+// instruction-tuned sibling for inference: instructRepo); a
 // repository ID or a path is used as given; no model takes the
 // repository the config names, and says so (TestConfigIsNotCheckpoint:
 // or leaves a placeholder).
@@ -122,11 +123,24 @@ func TestModelRef(t *testing.T) {
 	req := serving(t, "llama-3.1-8b", 2, estimator.VLLM, plan.OnDemand)
 	row := servingRow(t, req, "aws-p5.4xlarge", 1, 1, 1)
 	for _, c := range []struct{ model, want, note string }{
-		{"llama-3.1-8b", "vllm serve meta-llama/Llama-3.1-8B ", ""},
+		// A catalog model whose ID names a pretrained checkpoint and its
+		// chat model serves the chat model, and says how to serve the other.
+		{"llama-3.1-8b", "vllm serve meta-llama/Llama-3.1-8B-Instruct ", "inference takes meta-llama/Llama-3.1-8B-Instruct, which answers chat requests; name meta-llama/Llama-3.1-8B as the model"},
+		{"llama-4-scout-17b-16e", "vllm serve meta-llama/Llama-4-Scout-17B-16E-Instruct ", "name meta-llama/Llama-4-Scout-17B-16E as the model"},
+		{"llama-4-maverick-17b-128e", "vllm serve meta-llama/Llama-4-Maverick-17B-128E-Instruct ", "Maverick-17B-128E as the model"},
+		{"llama-2-7b", "vllm serve meta-llama/Llama-2-7b-chat-hf ", "Llama-2-7b-hf as the model"},
+		{"qwen2.5-7b", "vllm serve Qwen/Qwen2.5-7B-Instruct ", "Qwen/Qwen2.5-7B as the model"},
+		{"gemma-3-4b", "vllm serve google/gemma-3-4b-it ", "google/gemma-3-4b-pt as the model"},
+		{"mistral-nemo-12b", "vllm serve mistralai/Mistral-Nemo-Instruct-2407 ", "Mistral-Nemo-Base-2407 as the model"},
+		{"mixtral-8x7b", "vllm serve mistralai/Mixtral-8x7B-Instruct-v0.1 ", "mistralai/Mixtral-8x7B-v0.1 as the model"},
+		// Qwen3's plain names are its post-trained models; a chat model
+		// in the catalog, or a repository named, is served as it is.
+		{"qwen3-8b", "vllm serve Qwen/Qwen3-8B ", ""},
+		{"llama-3.3-70b", "vllm serve meta-llama/Llama-3.3-70B-Instruct ", ""},
+		{"meta-llama/Llama-3.1-8B", "vllm serve meta-llama/Llama-3.1-8B ", ""},
 		{"org/My-Model", "vllm serve org/My-Model ", ""},
 		{"/models/ckpt", "vllm serve /models/ckpt ", ""},
 		{"", "vllm serve meta-llama/Llama-3.1-8B ", "the checkpoint is meta-llama/Llama-3.1-8B, the Hugging Face repository the config names (_name_or_path)"},
-		{"mixtral-8x7b", "vllm serve mistralai/Mixtral-8x7B-v0.1 ", ""},
 		{"resnet-50", "vllm serve resnet-50 ", "names no Hugging Face repository for resnet-50"},
 	} {
 		l, err := launch.Emit(launch.VLLM, req, row, nil, c.model)
@@ -824,7 +838,7 @@ func TestPublishedCheckpointFormat(t *testing.T) {
 		{launch.VLLM, "gpt-oss-20b", "aws-p5.48xlarge", estimator.FP4, false, "openai/gpt-oss-20b", "the published checkpoint stores its experts in MXFP4"},
 		{launch.VLLM, "llama-3.1-8b", "aws-p5.48xlarge", estimator.INT4, false, "'<your-checkpoint>'", "replace <your-checkpoint> with a copy of it stored in int4 (AWQ or GPTQ 4-bit)"},
 		{launch.VLLM, "llama-3.1-8b", "azure-standard_nd40rs_v2", estimator.INT4, false, "'<your-checkpoint>'", "replace <your-checkpoint> with a copy of it stored in int4 (GPTQ 4-bit)"},
-		{launch.VLLM, "llama-3.1-8b", "aws-p5.48xlarge", estimator.FP8, false, "meta-llama/Llama-3.1-8B", ""},
+		{launch.VLLM, "llama-3.1-8b", "aws-p5.48xlarge", estimator.FP8, false, "meta-llama/Llama-3.1-8B-Instruct", ""},
 		{launch.VLLM, "meta-llama/Llama-3.1-8B", "aws-p5.48xlarge", estimator.INT4, false, "'<your-checkpoint>'", "a copy of it stored in int4"},
 		{launch.VLLM, "hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4", "aws-p5.48xlarge", estimator.INT4, false, "hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4", "serve a checkpoint stored in that format (AWQ or GPTQ 4-bit)"},
 		{launch.DeepSpeed, "llama-3.1-8b", "aws-p5.48xlarge", estimator.INT4, true, "meta-llama/Llama-3.1-8B", ""},

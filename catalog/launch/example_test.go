@@ -10,7 +10,7 @@ import (
 )
 
 // Emit writes the settings for one row of a plan: here Llama 3.1 8B
-// served with vLLM on one H100 (aws p5.4xlarge). The page and the command
+// (its Instruct checkpoint) served with vLLM on one H100 (aws p5.4xlarge). The page and the command
 // line pass the row plan.Plan picked (Result.Rows[Result.Cheapest]).
 func ExampleEmit() {
 	cat := catalog.Default()
@@ -37,7 +37,7 @@ func ExampleEmit() {
 	// serve.sh sh
 	// #!/bin/sh
 	// # rightsize plan: aws p5.4xlarge, on-demand, 1 replica of 1 instance
-	// vllm serve meta-llama/Llama-3.1-8B \
+	// vllm serve meta-llama/Llama-3.1-8B-Instruct \
 	//   --tensor-parallel-size 1 \
 	//   --dtype bfloat16 \
 	//   --max-model-len 1200 \
@@ -46,4 +46,6 @@ func ExampleEmit() {
 	//   --gpu-memory-utilization 0.9 \
 	//   --host 0.0.0.0 \
 	//   --port 8000
+	//
+	// # note: llama-3.1-8b names a pretrained checkpoint and its instruction-tuned one: inference takes meta-llama/Llama-3.1-8B-Instruct, which answers chat requests; name meta-llama/Llama-3.1-8B as the model for the pretrained one
 }

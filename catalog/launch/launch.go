@@ -313,6 +313,11 @@ func (e *emitter) modelRef(name string) (string, error) {
 		e.stored, e.storedSet = m.StoredWeights()
 		e.remoteCode, e.published = remoteCode[m.ID], true
 		if repo := modelRepo(m); repo != "" {
+			if chat := instructRepo(repo); chat != "" && e.req.Workload.Kind != plan.Training {
+				e.note(m.ID + " names a pretrained checkpoint and its instruction-tuned one: inference takes " + chat +
+					", which answers chat requests; name " + repo + " as the model for the pretrained one")
+				return chat, nil
+			}
 			return repo, nil
 		}
 		e.note("the catalog names no Hugging Face repository for " + m.ID + ": replace " + m.ID + " with the checkpoint's repository or path")
@@ -326,7 +331,7 @@ func (e *emitter) modelRef(name string) (string, error) {
 		// A catalog model named by its repository: its checkpoint's
 		// stored format is known too.
 		for _, m := range e.cat.Models {
-			if strings.EqualFold(modelRepo(m), name) {
+			if repo := modelRepo(m); strings.EqualFold(repo, name) || strings.EqualFold(instructRepo(repo), name) {
 				e.stored, e.storedSet = m.StoredWeights()
 				e.remoteCode, e.published = remoteCode[m.ID], true
 				break
@@ -356,6 +361,89 @@ var remoteCode = map[string]string{
 	// repository; Moonshot's docs/deploy_guidance.md runs vLLM and
 	// SGLang with --trust-remote-code.
 	"kimi-k2": "Kimi K2's tokenizer is code in its repository (tokenization_kimi.py), which the engine runs with --trust-remote-code, as Moonshot's deployment guide does",
+}
+
+// instructRepo is the instruction-tuned sibling of pretrained checkpoint
+// repo, which a serving or batch launch of a catalog model loads: the
+// catalog's models are sized from their pretrained configs, which their
+// chat models share, but a user serving "Llama 3.1 8B" wants the model
+// that follows a chat template (vllm run-batch and the OpenAI chat API
+// take chat requests), and fine-tunes start from the pretrained one. ""
+// where repo is no pretrained checkpoint of a family below, or the family
+// publishes its post-trained model under the plain name (Qwen3, whose
+// pretrained checkpoints are the "-Base" ones; DeepSeek-V3). Each family's
+// naming, from its publisher's Hugging Face organisation: Meta's Llama 2
+// "-chat-hf" (meta-llama/Llama-2-7b-chat-hf), Llama 3 to 4 "-Instruct"
+// (meta-llama/Llama-3.1-8B-Instruct, Llama-4-Scout-17B-16E-Instruct);
+// Qwen2.5 "-Instruct", Qwen1.5 "-Chat"; Google's Gemma "-it" for "-pt" or
+// after a plain Gemma 2 name; Mistral's "-Instruct" before the version
+// (Mistral-7B-Instruct-v0.3, Mixtral-8x7B-Instruct-v0.1) or for "-Base"
+// (Mistral-Nemo-Instruct-2407); IBM Granite "-instruct" for "-base";
+// AI2's OLMo 2 and Hugging Face's SmolLM2 "-Instruct"; TII's Falcon
+// "-instruct"; DeepSeek-V2-Lite "-Chat".
+func instructRepo(repo string) string {
+	org, name, ok := strings.Cut(repo, "/")
+	if !ok {
+		return ""
+	}
+	lower := strings.ToLower(name)
+	if strings.Contains(lower, "instruct") || strings.Contains(lower, "chat") || strings.HasSuffix(lower, "-it") {
+		return ""
+	}
+	var chat string
+	switch org {
+	case "meta-llama":
+		switch {
+		case strings.HasPrefix(name, "Llama-2-") && strings.HasSuffix(name, "-hf"):
+			chat = strings.TrimSuffix(name, "-hf") + "-chat-hf"
+		case strings.HasPrefix(name, "Llama-3") || strings.HasPrefix(name, "Meta-Llama-3") || strings.HasPrefix(name, "Llama-4-"):
+			chat = name + "-Instruct"
+		}
+	case "Qwen":
+		switch {
+		case strings.HasPrefix(name, "Qwen2.5-"):
+			chat = name + "-Instruct"
+		case strings.HasPrefix(name, "Qwen1.5-"):
+			chat = name + "-Chat"
+		}
+	case "google":
+		switch {
+		case strings.HasPrefix(name, "gemma-") && strings.HasSuffix(name, "-pt"):
+			chat = strings.TrimSuffix(name, "-pt") + "-it"
+		case strings.HasPrefix(name, "gemma-2-"):
+			chat = name + "-it"
+		}
+	case "mistralai":
+		if i := strings.Index(name, "-v0."); i > 0 {
+			chat = name[:i] + "-Instruct" + name[i:]
+		} else if strings.Contains(name, "-Base-") {
+			chat = strings.Replace(name, "-Base-", "-Instruct-", 1)
+		}
+	case "ibm-granite":
+		if strings.HasSuffix(name, "-base") {
+			chat = strings.TrimSuffix(name, "-base") + "-instruct"
+		}
+	case "allenai":
+		if strings.HasPrefix(name, "OLMo-2-") {
+			chat = name + "-Instruct"
+		}
+	case "HuggingFaceTB":
+		if strings.HasPrefix(name, "SmolLM2-") {
+			chat = name + "-Instruct"
+		}
+	case "tiiuae":
+		if strings.HasPrefix(name, "falcon-") {
+			chat = name + "-instruct"
+		}
+	case "deepseek-ai":
+		if name == "DeepSeek-V2-Lite" {
+			chat = name + "-Chat"
+		}
+	}
+	if chat == "" {
+		return ""
+	}
+	return org + "/" + chat
 }
 
 // modelRepo is a catalog model's Hugging Face repository: the first

@@ -88,7 +88,7 @@ func TestPlanEmitServing(t *testing.T) {
 		if !strings.HasPrefix(out, "#!/bin/sh\n# rightsize plan: "+want.Provider+" "+want.InstanceType) {
 			t.Errorf("%s: does not launch %s %s:\n%s", pick, want.Provider, want.InstanceType, out)
 		}
-		for _, s := range []string{"vllm serve mistralai/Mistral-7B-v0.1 ", "--tensor-parallel-size " + strconv.Itoa(want.Parallelism.TP) + " ", "--max-model-len 700 "} {
+		for _, s := range []string{"vllm serve mistralai/Mistral-7B-Instruct-v0.1 ", "--tensor-parallel-size " + strconv.Itoa(want.Parallelism.TP) + " ", "--max-model-len 700 "} {
 			if !strings.Contains(out, s) {
 				t.Errorf("%s: lacks %q:\n%s", pick, s, out)
 			}
@@ -377,7 +377,7 @@ func TestEmitSkyPilotPlansItsClouds(t *testing.T) {
 		t.Fatalf("the plan's cheapest is on %s, not CoreWeave: the case is gone", r.Provider)
 	}
 	code, out, errs := runPlanArgs(t, append(job, "--emit", "skypilot")...)
-	if code != 0 || !strings.Contains(out, "\nresources:\n  cloud: \"azure\"\n") || !strings.Contains(out, "vllm run-batch") || !strings.Contains(out, "--model meta-llama/Llama-3.1-8B") ||
+	if code != 0 || !strings.Contains(out, "\nresources:\n  cloud: \"azure\"\n") || !strings.Contains(out, "vllm run-batch") || !strings.Contains(out, "--model meta-llama/Llama-3.1-8B-Instruct") ||
 		!strings.Contains(errs, "the cheapest pick, azure Standard_ND96isr_MI300X_v5 ") || !strings.Contains(errs, "rightsize: planned on the clouds SkyPilot launches on (aws, azure, ") {
 		t.Errorf("exit %d, stderr %q:\n%s", code, errs, out)
 	}
