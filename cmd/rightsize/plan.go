@@ -292,6 +292,10 @@ type estimateJob struct {
 //	                    sum, one day's hour), monthly_usd (usd × 730/24);
 //	                    monthly_usd of the choice is the sum of its rows
 //	  saving_usd, saving_share  all_on_demand less best, per month
+//	  declined_spot_monthly_usd, second_spare_monthly_usd  where the cheapest
+//	                    mix held spot but saved less than a second spare
+//	                    spot replica costs: that mix's bill and the spare's
+//	                    (best is then the cheapest mix without spot)
 //	  owned             with --own-price: gpu (the offer's, one of which
 //	                    --own-price prices), price_usd, watts, pue, kwh_usd,
 //	                    depreciation_years, utilisation,
