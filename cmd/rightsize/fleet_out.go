@@ -339,15 +339,24 @@ func writeFleet(w io.Writer, f fleetJSON, m money) {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "OFFER\tGPU\tREPLICAS\tON DEMAND\tSPOT\tRESERVED 1Y\tRESERVED 3Y\tBEST MIX\tBEST /MONTH\tSAVING")
+	declined := false
 	for _, o := range f.Offers {
 		if !o.Sized {
 			fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t-\t%s\t-\t-\n", o.OfferID, o.GPU, o.Why)
 			continue
 		}
+		mix := mixText(o.Best)
+		if o.DeclinedSpotMonthlyUSD > 0 {
+			mix += " (no spot*)"
+			declined = true
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%d..%d × %g GPU\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f%%\n", o.OfferID, o.GPU, o.MinReplicas, o.PeakReplicas, o.GPUsPerReplica,
-			choiceText(o.OnDemand, m), choiceText(o.Spot, m), choiceText(o.Reserved1y, m), choiceText(o.Reserved3y, m), mixText(o.Best), choiceText(o.Best, m), 100*o.SavingShare)
+			choiceText(o.OnDemand, m), choiceText(o.Spot, m), choiceText(o.Reserved1y, m), choiceText(o.Reserved3y, m), mix, choiceText(o.Best, m), 100*o.SavingShare)
 	}
 	tw.Flush()
+	if declined {
+		fmt.Fprintln(w, "* a mix on spot was cheaper, by less than a second spare replica costs: one offer's spot replicas are one pool, reclaimed together, so the saving does not pay for the reclaims (--json: declined_spot_monthly_usd, second_spare_monthly_usd).")
+	}
 	o := f.Offers[0]
 	if !o.Sized || o.Best == nil {
 		return
