@@ -53,31 +53,35 @@ func (r Request) assumedDeadline() float64 {
 	return DefaultPretrainDeadlineSeconds
 }
 
-// planAssumed plans req with the assumed run length dl as its deadline
+// planAssumed plans req without a deadline and, where its cheapest pick
+// runs past the assumed run length dl, again with dl as its deadline
 // (the deadline's own machinery: fleets grown to meet it, plans past it
-// cut) and without it, and says what the assumption changed.
+// cut), and says what the assumption changed. A job whose cheapest plan
+// already finishes within dl keeps that plan: the assumption binds only
+// the runs it is there to stop.
 func planAssumed(req Request, offers []Offer, opts Options, dl float64) Result {
-	with := req
-	with.Filters.DeadlineSeconds = dl
-	res := newPlanner(with, opts, len(offers)).plan(offers)
-	free := req
-	free.Filters.NoDeadline = true
-	alt := newPlanner(free, opts, len(offers)).plan(offers)
 	a := &AssumedDeadline{Seconds: dl, MaxInstances: opts.MaxInstances}
 	if a.MaxInstances <= 0 {
 		a.MaxInstances = defaultMaxInstances
 	}
+	free := req
+	free.Filters.NoDeadline = true
+	alt := newPlanner(free, opts, len(offers)).plan(offers)
+	if alt.Cheapest < 0 || alt.Rows[alt.Cheapest].RankedSeconds <= dl {
+		alt.AssumedDeadline = a
+		return alt
+	}
+	with := req
+	with.Filters.DeadlineSeconds = dl
+	res := newPlanner(with, opts, len(offers)).plan(offers)
 	res.AssumedDeadline = a
 	switch {
 	case res.Cheapest < 0 && alt.Fastest >= 0:
 		a.Missed = true
 		a.Without = &alt.Rows[alt.Fastest]
 		a.GPUs = int(math.Ceil(a.Without.GPUHours*3600/dl - 1e-9))
-	case res.Cheapest >= 0 && alt.Cheapest >= 0:
-		c, w := &res.Rows[res.Cheapest], &alt.Rows[alt.Cheapest]
-		if c.Offer.ID != w.Offer.ID || c.Instances != w.Instances || c.Pricing != w.Pricing {
-			a.Without = w
-		}
+	case res.Cheapest >= 0:
+		a.Without = &alt.Rows[alt.Cheapest]
 	}
 	return res
 }

@@ -54,6 +54,21 @@ func TestAssumedRunLength(t *testing.T) {
 		t.Errorf("15T tokens: fastest %s ×%d (%v GPUs), %d GPUs needed for %.0f GPU-hours", f.Offer.ID, f.Instances, f.GPUs, a.GPUs, f.GPUHours)
 	}
 
+	// On H100s only, 70B on 1T tokens: the cheapest plan, 48 instances
+	// for 861 h, already finishes within the run length, and is kept (the
+	// deadline's growth from the fewest instances found a plan 1.3× as
+	// dear).
+	req.Workload.TrainTokens = 1e12
+	req.Filters.GPU = "h100-sxm"
+	res = mustPlan(t, req, offers, plan.Options{})
+	none = req
+	none.Filters.NoDeadline = true
+	free = mustPlan(t, none, offers, plan.Options{})
+	if a := res.AssumedDeadline; a == nil || a.Without != nil || a.Missed || res.Cheapest < 0 || free.Cheapest < 0 ||
+		res.Rows[res.Cheapest].Offer.ID != free.Rows[free.Cheapest].Offer.ID || res.Rows[res.Cheapest].RankedCostDisp != free.Rows[free.Cheapest].RankedCostDisp {
+		t.Errorf("1T tokens on H100s: assumed %+v, cheapest %d; want the plan without a deadline, %d", a, res.Cheapest, free.Cheapest)
+	}
+
 	for _, task := range []estimator.Task{estimator.FullFinetune, estimator.LoRA} {
 		req, offers := scaleOutRequest(t, "llama-3.1-8b", task, 1e8)
 		req.Filters.NoDeadline = false
