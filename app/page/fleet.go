@@ -130,6 +130,9 @@ func FleetTextOf(f FleetOut, l Locale, names Names) FleetText {
 	if fp.SavingUSD > 0 {
 		t.Headline += " · " + Fill(l.T(MsgFleetSaving), f.money(l, fp.SavingUSD), l.Fixed(fp.SavingShare*100, 0)+"%")
 	}
+	if fp.DeclinedSpotMonthlyUSD > 0 {
+		t.Headline += " · " + Fill(l.T(MsgFleetNoSpot), f.money(l, fp.DeclinedSpotMonthlyUSD), f.money(l, fp.SecondSpareMonthlyUSD))
+	}
 	if day := best.MonthlyUSD * f.PerUSD; f.CardMonthly > 0 && day < f.CardMonthly*(1-1e-9) {
 		t.VsCard = Fill(l.T(MsgFleetVsCard), l.Money(f.CardMonthly, f.Currency), l.Money(day, f.Currency))
 	}

@@ -105,3 +105,23 @@ func TestFleetFieldErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestFleetNoSpotHeadline: a fleet whose spot saving did not pay for a
+// second spare replica (planner.FleetPlan.DeclinedSpotMonthlyUSD) says so
+// in its headline, in each language, with what spot would have cost.
+func TestFleetNoSpotHeadline(t *testing.T) {
+	fp, err := planner.Fleet(planner.FleetInput{Need: [24]int{3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3},
+		OnDemandPerHour: 10, SpotPerHour: 7.35, BillingGranularity: "second"})
+	if err != nil || fp.DeclinedSpotMonthlyUSD == 0 {
+		t.Fatalf("spot not declined: %+v, %v", fp, err)
+	}
+	f := FleetOut{OK: true, PerUSD: 1, Currency: "USD"}
+	f.Row.Plan = fp
+	f.Row.Row.Offer = &planner.Offer{ID: "x", GPU: "l4", Provider: "p", GPUCount: 1}
+	id := func(s string) string { return s }
+	for lang, want := range map[string]string{"en": "no spot: the cheapest mix on spot, $21,462", "ru": "без спота", "zh": "不用竞价"} {
+		if h := FleetTextOf(f, Locale{Lang: lang}, Names{GPU: id, Provider: id}).Headline; !strings.Contains(h, want) {
+			t.Errorf("%s: headline %q, want %q", lang, h, want)
+		}
+	}
+}

@@ -410,6 +410,7 @@ const (
 	MsgFleetCommit
 	MsgFleetNoCommit
 	MsgFleetSaving
+	MsgFleetNoSpot
 	MsgFleetPeak
 	MsgFleetChoice
 	MsgFleetAllOD
@@ -523,6 +524,9 @@ const (
 	MsgKindsAny
 	MsgKindsNote
 	MsgWidened
+	MsgNoAnswerRunLength
+	MsgRunLengthMissed
+	MsgRunLengthWithout
 	MsgNotWhole
 	MsgLayoutChosen
 	MsgLayoutWhy
@@ -934,6 +938,7 @@ var messagesEN = [NMsgs]string{
 	MsgFleetCommit:     "%s replicas %s, the rest %s",
 	MsgFleetNoCommit:   "nothing reserved: %s by the hour",
 	MsgFleetSaving:     "%s (%s) less than all on demand",
+	MsgFleetNoSpot:     "no spot: the cheapest mix on spot, %s a month, saves less than a second spare replica costs (%s), and one offer's spot replicas are reclaimed together",
 	MsgFleetPeak:       "%s replicas at the peak (%s req/s), %s at the quietest hour",
 	MsgFleetChoice:     "Price model",
 	MsgFleetAllOD:      "All on demand",
@@ -1054,6 +1059,9 @@ var messagesEN = [NMsgs]string{
 	MsgKindsAny:              "any, with marketplaces and decentralised networks",
 	MsgKindsNote:             "Plans on hyperscalers, GPU clouds and brokers; marketplaces and decentralised networks are under Filters, provider kind.",
 	MsgWidened:               "Without the filter “%s”: %s at %s an hour, %s.",
+	MsgNoAnswerRunLength:     "Plans run this pre-training job, but none within the run length assumed without a deadline: the longest published pre-training run (BLOOM 176B's). Set a deadline, or 0 for none.",
+	MsgRunLengthMissed:       "No plan of at most %s instances finishes within %s; the fastest, %s, takes %s for %s, and %s need at least %s of its GPUs.",
+	MsgRunLengthWithout:      "Planned to finish within %s, the longest published pre-training run (BLOOM 176B), as no deadline is set; without it the cheapest plan is %s, taking %s for %s. Set a deadline to change it, 0 for none.",
 	MsgNoneSameReason:        "every offer is refused for one reason, %s",
 	MsgNoneEngineRuns:        "%s; engines that run the job on them: %s",
 	MsgNoneEngineAlike:       "%s, nor does any other engine the plan serves a request rate on (%s)",
@@ -1433,6 +1441,7 @@ var MessagesRU = [NMsgs]string{
 	MsgFleetCommit:     "реплик: %s — %s, остальные — %s",
 	MsgFleetNoCommit:   "без резерва: %s по часам",
 	MsgFleetSaving:     "на %s (%s) дешевле, чем всё по требованию",
+	MsgFleetNoSpot:     "без спота: самый дешёвый вариант со спотом, %s в месяц, экономит меньше, чем стоит вторая запасная реплика (%s), а споты одного предложения отзывают вместе",
 	MsgFleetPeak:       "Реплик в пик: %s (%s запр./с), в самый тихий час: %s",
 	MsgFleetChoice:     "Модель цены",
 	MsgFleetAllOD:      "Всё по требованию",
@@ -1553,6 +1562,9 @@ var MessagesRU = [NMsgs]string{
 	MsgKindsAny:              "любой, с маркетплейсами и децентрализованными сетями",
 	MsgKindsNote:             "Планы у гиперскейлеров, GPU-облаков и брокеров; маркетплейсы и децентрализованные сети — в фильтрах, тип провайдера.",
 	MsgWidened:               "Без фильтра «%s»: %s за %s в час, %s.",
+	MsgNoAnswerRunLength:     "Задачу предобучения выполняют планы, но ни один не укладывается в срок, принятый без дедлайна: самый долгий опубликованный прогон предобучения (BLOOM 176B). Задайте срок или 0, чтобы снять его.",
+	MsgRunLengthMissed:       "Ни один план не больше чем из %s инстансов не укладывается в %s; самый быстрый, %s, идёт %s за %s, а %s требуют не меньше %s его GPU.",
+	MsgRunLengthWithout:      "Без заданного срока план укладывается в %s — самый долгий опубликованный прогон предобучения (BLOOM 176B); без этого допущения самый дешёвый план — %s, %s за %s. Задайте срок, чтобы изменить его, или 0, чтобы снять.",
 	MsgNoneSameReason:        "каждое предложение отклонено по одной причине: %s",
 	MsgNoneEngineRuns:        "%s; на них задачу выполняют: %s",
 	MsgNoneEngineAlike:       "%s, как и другие движки, на которых план обслуживает поток запросов (%s)",
@@ -1932,6 +1944,7 @@ var messagesZH = [NMsgs]string{
 	MsgFleetCommit:     "%s 个副本%s，其余%s",
 	MsgFleetNoCommit:   "不预留：按小时%s",
 	MsgFleetSaving:     "比全部按需便宜 %s（%s）",
+	MsgFleetNoSpot:     "不用竞价：最便宜的竞价组合每月 %s，省下的钱不及第二个备用副本的费用（%s），且同一报价的竞价实例会被一起回收",
 	MsgFleetPeak:       "高峰 %s 个副本（%s 请求/秒），最闲时 %s 个",
 	MsgFleetChoice:     "计费方式",
 	MsgFleetAllOD:      "全部按需",
@@ -2052,6 +2065,9 @@ var messagesZH = [NMsgs]string{
 	MsgKindsAny:              "任意，含市场平台与去中心化网络",
 	MsgKindsNote:             "方案来自超大规模云、GPU 云与经纪商；市场平台与去中心化网络见筛选中的服务商类型。",
 	MsgWidened:               "去掉筛选“%s”后：%s，每小时 %s，共 %s。",
+	MsgNoAnswerRunLength:     "有方案能运行此预训练任务，但都超出未设期限时假定的运行时长：已公开的最长预训练（BLOOM 176B）。请设置期限，或设为 0 取消。",
+	MsgRunLengthMissed:       "不超过 %s 个实例的方案都无法在 %s 内完成；最快的 %s 需要 %s，费用 %s，而 %s 至少需要其 %s 块 GPU。",
+	MsgRunLengthWithout:      "未设期限，按已公开的最长预训练（BLOOM 176B）在 %s 内完成来规划；不作此假定时最便宜的方案是 %s，耗时 %s，费用 %s。设置期限可更改，设为 0 取消。",
 	MsgNoneSameReason:        "每个报价都因同一原因被排除：%s",
 	MsgNoneEngineRuns:        "%s；可在其上运行此任务的引擎：%s",
 	MsgNoneEngineAlike:       "%s，计划按请求速率提供服务所用的其他引擎（%s）也不支持",

@@ -383,9 +383,12 @@ func (p *parser) parse() (Job, bool) {
 	if x, ok := p.cat.FX(j.Currency); ok && x.PerUSD > 0 {
 		j.Filters.BudgetUSD /= x.PerUSD
 	}
-	// Hours, or a time with its unit (as --deadline); empty or 0: none.
+	// Hours, or a time with its unit (as --deadline); 0: none; empty:
+	// none, except pre-training's assumed run length (the planner's
+	// DefaultPretrainDeadlineSeconds).
 	if s.Shown(FieldDeadline) && strings.TrimSpace(s[FieldDeadline]) != "" {
 		p.duration(FieldDeadline, 3600, &j.Filters.DeadlineSeconds)
+		j.Filters.NoDeadline = j.Filters.DeadlineSeconds == 0
 	}
 	j.Filters.MinVCPUs = pj.MinVCPUs // ParsePlan
 	p.amount(FieldMinRAM, &j.Filters.MinRAMGiB)

@@ -155,9 +155,13 @@ type PlanOut struct {
 	// a nil Offer: none).
 	Widened     planner.Row
 	WidenedDrop string
-	Cands       []Candidate // every plan that fits, cheapest first
-	Points      []Candidate // the chart: the cheapest paretoPoints and the whole front
-	Serve       ServeResult // the cheapest pick's fleet
+	// RunLength is what pre-training's assumed run length changed, where
+	// the job gave no deadline (planner.Result.AssumedDeadline); nil
+	// where none was assumed.
+	RunLength *planner.AssumedDeadline
+	Cands     []Candidate // every plan that fits, cheapest first
+	Points    []Candidate // the chart: the cheapest paretoPoints and the whole front
+	Serve     ServeResult // the cheapest pick's fleet
 	// Load is one engine copy of the cheapest pick's fleet against the
 	// request rate (the serving latency chart), simulated once per plan.
 	Load ServeLoad
@@ -278,6 +282,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 	if x, ok := pr.Cat.FX(res.Currency); ok && x.PerUSD > 0 {
 		out.PerUSD = x.PerUSD
 	}
+	out.RunLength = res.AssumedDeadline
 	out.Fleet.Currency, out.Fleet.PerUSD = out.Currency, out.PerUSD
 	front := map[int]bool{}
 	for _, i := range res.Pareto {
@@ -347,6 +352,8 @@ func RunPlan(j Job, pr Prices) PlanOut {
 	case len(out.Cands) > 0:
 	case res.OverBudget > 0:
 		out.NoneWhy = MsgNoAnswerBudget
+	case res.PastDeadline > 0 && res.AssumedDeadline != nil:
+		out.NoneWhy = MsgNoAnswerRunLength
 	case res.PastDeadline > 0:
 		out.NoneWhy = MsgNoAnswerDeadline
 	case generatesNoTokens(j):
@@ -542,6 +549,28 @@ func (o *PlanOut) WidenedLine(l Locale, n Names) string {
 	}
 	what += catalog.Aside(what, n.GPU(r.Offer.GPU))
 	return Fill(l.T(MsgWidened), l.T(k), what, l.Money(r.PricePerHourDisp, o.Currency), o.costText(l, r.RankedCostDisp))
+}
+
+// RunLengthLine says what pre-training's assumed run length changed: where
+// no plan meets it, the fastest plan and the GPUs the run length needs;
+// else the cheapest plan without it, where that is another row. "" where
+// no run length was assumed or it changed nothing.
+func (o *PlanOut) RunLengthLine(l Locale, n Names) string {
+	a := o.RunLength
+	if a == nil || a.Without == nil || a.Without.Offer == nil {
+		return ""
+	}
+	r := a.Without
+	what := n.Provider(r.Offer.Provider) + " · " + r.Offer.Name()
+	if r.Instances > 1 {
+		what += " ×" + strconv.Itoa(r.Instances)
+	}
+	what += catalog.Aside(what, l.Fixed(float64(r.Instances)*r.Offer.GPUCount, 0)+" × "+n.GPU(r.Offer.GPU))
+	if a.Missed {
+		return Fill(l.T(MsgRunLengthMissed), l.Count(int64(a.MaxInstances)), l.Duration(a.Seconds), what,
+			l.Duration(r.RankedSeconds), o.costText(l, r.RankedCostDisp), l.Duration(a.Seconds), l.Count(int64(a.GPUs)))
+	}
+	return Fill(l.T(MsgRunLengthWithout), l.Duration(a.Seconds), what, l.Duration(r.RankedSeconds), o.costText(l, r.RankedCostDisp))
 }
 
 // generatesNoTokens reports whether j serves a model that generates no

@@ -1368,6 +1368,9 @@ func (b *viewBuilder) answer() AnswerView {
 		if out.HasCause {
 			note = out.Cause.NoteWith(b.l, in.Prices.ProviderName)
 		}
+		if s := out.RunLengthLine(b.l, Names{GPU: in.Prices.GPUName, Provider: in.Prices.ProviderName}); s != "" {
+			note += " " + s
+		}
 		return AnswerView{Kind: AnswerNone, Note: note,
 			Widened:  out.WidenedLine(b.l, Names{GPU: in.Prices.GPUName, Provider: in.Prices.ProviderName}),
 			OwnUnfit: out.OwnUnfitLines(b.l, in.Prices.ProviderName)}
@@ -1380,6 +1383,9 @@ func (b *viewBuilder) answer() AnswerView {
 	v.Flagged = out.FlaggedLine(b.l, in.Prices.ProviderName)
 	for _, n := range out.Notes {
 		v.Notes = append(v.Notes, b.l.ReasonWith(n, in.Prices.ProviderName))
+	}
+	if s := out.RunLengthLine(b.l, Names{GPU: in.Prices.GPUName, Provider: in.Prices.ProviderName}); s != "" {
+		v.Notes = append(v.Notes, s)
 	}
 	v.Chart = b.chart()
 	return v

@@ -102,6 +102,8 @@ type fleetOfferJSON struct {
 	Best                      *choiceJSON `json:"best"`
 	SavingUSD                 float64     `json:"saving_usd"`
 	SavingShare               float64     `json:"saving_share"`
+	DeclinedSpotMonthlyUSD    float64     `json:"declined_spot_monthly_usd,omitempty"`
+	SecondSpareMonthlyUSD     float64     `json:"second_spare_monthly_usd,omitempty"`
 	Owned                     *ownedJSON  `json:"owned,omitempty"`
 	// OwnedError says why this offer has no owned alternative (its GPU
 	// has no TDP in the catalog and --own-watts is not given); the other
@@ -156,7 +158,8 @@ func newFleetJSON(res plan.FleetResult, fo plan.FleetOptions, wl *plan.WorkloadM
 			PeakReplicas: fp.Peak, MinReplicas: fp.Min, BreakEven1y: fp.BreakEven1y, BreakEven3y: fp.BreakEven3y,
 			OnDemand: newChoiceJSON(fp.AllOnDemand, fo.Curve), Spot: newChoiceJSON(fp.AllSpot, fo.Curve),
 			Reserved1y: newChoiceJSON(fp.AllReserved1y, fo.Curve), Reserved3y: newChoiceJSON(fp.AllReserved3y, fo.Curve),
-			Best: newChoiceJSON(fp.Best, fo.Curve), SavingUSD: fp.SavingUSD, SavingShare: fp.SavingShare}
+			Best: newChoiceJSON(fp.Best, fo.Curve), SavingUSD: fp.SavingUSD, SavingShare: fp.SavingShare,
+			DeclinedSpotMonthlyUSD: fp.DeclinedSpotMonthlyUSD, SecondSpareMonthlyUSD: fp.SecondSpareMonthlyUSD}
 		if !fr.Sized {
 			j.Why = fr.Reason.String()
 		}
@@ -336,15 +339,24 @@ func writeFleet(w io.Writer, f fleetJSON, m money) {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "OFFER\tGPU\tREPLICAS\tON DEMAND\tSPOT\tRESERVED 1Y\tRESERVED 3Y\tBEST MIX\tBEST /MONTH\tSAVING")
+	declined := false
 	for _, o := range f.Offers {
 		if !o.Sized {
 			fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t-\t%s\t-\t-\n", o.OfferID, o.GPU, o.Why)
 			continue
 		}
+		mix := mixText(o.Best)
+		if o.DeclinedSpotMonthlyUSD > 0 {
+			mix += " (no spot*)"
+			declined = true
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%d..%d × %g GPU\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f%%\n", o.OfferID, o.GPU, o.MinReplicas, o.PeakReplicas, o.GPUsPerReplica,
-			choiceText(o.OnDemand, m), choiceText(o.Spot, m), choiceText(o.Reserved1y, m), choiceText(o.Reserved3y, m), mixText(o.Best), choiceText(o.Best, m), 100*o.SavingShare)
+			choiceText(o.OnDemand, m), choiceText(o.Spot, m), choiceText(o.Reserved1y, m), choiceText(o.Reserved3y, m), mix, choiceText(o.Best, m), 100*o.SavingShare)
 	}
 	tw.Flush()
+	if declined {
+		fmt.Fprintln(w, "* a mix on spot was cheaper, by less than a second spare replica costs: one offer's spot replicas are one pool, reclaimed together, so the saving does not pay for the reclaims (--json: declined_spot_monthly_usd, second_spare_monthly_usd).")
+	}
 	o := f.Offers[0]
 	if !o.Sized || o.Best == nil {
 		return
@@ -364,6 +376,10 @@ func writeFleet(w io.Writer, f fleetJSON, m money) {
 	fmt.Fprintln(w, ".")
 	if o.BreakEven1y > 0 || o.BreakEven3y > 0 {
 		fmt.Fprintf(w, "A reservation pays off for a replica busy more than %s of the day (reserved rate / on-demand rate).\n", breakEvenText(o))
+	}
+	if o.DeclinedSpotMonthlyUSD > 0 {
+		fmt.Fprintf(w, "Spot left out: the cheapest mix on spot, %s, saves less than a second spare replica costs (%s): one offer's spot replicas are one pool, reclaimed together, so a smaller saving does not pay for the reclaims.\n",
+			m.of(o.DeclinedSpotMonthlyUSD), m.of(o.SecondSpareMonthlyUSD))
 	}
 	if strings.Contains(mixText(o.Best), "spot") {
 		fmt.Fprintln(w, "The best mix serves on spot with one spare replica: a reclaim takes a replica away until its replacement starts, and the providers' guides advise against spot for production serving; --no-spot plans without it.")

@@ -65,6 +65,20 @@ type estimateJob struct {
 //	ttft_target_from    serving: "user" (--ttft-p95 given) or "default"
 //	ttft_target_source  serving, the default's: its rule and source
 //	checkpoint_bytes    training: trainable weights + optimizer states, bytes
+//	deadline_seconds    training and batch: the deadline held (--deadline, or
+//	                    pre-training's assumed run length, 117 days);
+//	                    absent: none
+//	deadline_from       "user" (--deadline given) or "default" (assumed)
+//	deadline_source     the assumed run length's source
+//	assumed_deadline    pre-training without --deadline: missed (no plan of
+//	                    at most max_instances instances finishes within it),
+//	                    gpus (missed: the fewest of the fastest plan's GPUs
+//	                    that could: its GPU-hours over the run length),
+//	                    pick_cost_disp (the cheapest pick's cost), without
+//	                    (missed: the fastest plan; else the cheapest plan
+//	                    without the run length, where another row: offer_id,
+//	                    provider, instance_name, gpu, instances, gpus,
+//	                    pricing, hours, gpu_hours, cost_disp)
 //	considered, fitting offers planned after the filters, and those that fit
 //	notes               assumptions the plan used, English
 //	freshness_days      the freshness window (--freshness-days): the picks
@@ -292,6 +306,10 @@ type estimateJob struct {
 //	                    sum, one day's hour), monthly_usd (usd × 730/24);
 //	                    monthly_usd of the choice is the sum of its rows
 //	  saving_usd, saving_share  all_on_demand less best, per month
+//	  declined_spot_monthly_usd, second_spare_monthly_usd  where the cheapest
+//	                    mix held spot but saved less than a second spare
+//	                    spot replica costs: that mix's bill and the spare's
+//	                    (best is then the cheapest mix without spot)
 //	  owned             with --own-price: gpu (the offer's, one of which
 //	                    --own-price prices), price_usd, watts, pue, kwh_usd,
 //	                    depreciation_years, utilisation,
@@ -366,7 +384,7 @@ var planFlags = []flagRow{
 	sharedFlag(jobspec.MinVCPUs, "minimum vCPUs per instance (0: no floor)"),
 	{"min-ram", "0", "minimum host RAM per instance, GiB"},
 	{"budget", "", "maximum job cost (serving: monthly bill) in --currency"},
-	{"deadline", "", "maximum job time, e.g. 72h, 3d"},
+	{"deadline", "", "maximum job time, e.g. 72h, 3d; 0: none (default: none, except pre-training, which assumes " + runLengthDays + " days, the longest published pre-training run: BLOOM 176B)"},
 	sharedFlag(jobspec.SpotInterruptions, "share of spot instances reclaimed per month, 0 to 1 (0: per-offer bucket, else 0.20)"),
 	sharedFlag(jobspec.CheckpointWrite, "checkpoint write rate per instance per second, e.g. 2GB (default 1000MiB)"),
 	sharedFlag(jobspec.Restart, "an instance's start-up: a batch job's before its first request, a restart after a spot reclaim (training, batch), a new replica's in the daily fleet of --load-curve or --workload (default 10m)"),
@@ -575,6 +593,8 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 		}
 	}
 	f.DeadlineSeconds = dur("deadline", c.s("deadline"))
+	// --deadline 0: none, not even pre-training's assumed run length.
+	f.NoDeadline = c.s("deadline") != "" && f.DeadlineSeconds == 0
 	// The layout flags: a plan over every GPU chooses each offer's GPUs,
 	// TP and PP, as the page's plans do; with --gpu they plan that layout
 	// on that GPU (--gpus, else one model copy of TP × PP × CP GPUs, as
@@ -886,16 +906,26 @@ type planJSON struct {
 	// plan.DefaultTTFT of the prompt and DefaultTPOTSeconds); 0: none.
 	// TTFTTargetFrom says whose the TTFT target is, "user" or "default",
 	// and TTFTTargetSource the default's rule and source.
-	TTFTTargetSeconds float64  `json:"ttft_target_seconds,omitempty"`
-	TPOTTargetSeconds float64  `json:"tpot_target_seconds,omitempty"`
-	TTFTTargetFrom    string   `json:"ttft_target_from,omitempty"`
-	TTFTTargetSource  string   `json:"ttft_target_source,omitempty"`
-	CheckpointBytes   float64  `json:"checkpoint_bytes,omitempty"`
-	Considered        int      `json:"considered"`
-	Fitting           int      `json:"fitting"`
-	Notes             []string `json:"notes"`
-	FreshnessDays     int      `json:"freshness_days"`
-	Warnings          []string `json:"warnings"`
+	TTFTTargetSeconds float64 `json:"ttft_target_seconds,omitempty"`
+	TPOTTargetSeconds float64 `json:"tpot_target_seconds,omitempty"`
+	TTFTTargetFrom    string  `json:"ttft_target_from,omitempty"`
+	TTFTTargetSource  string  `json:"ttft_target_source,omitempty"`
+	CheckpointBytes   float64 `json:"checkpoint_bytes,omitempty"`
+	// DeadlineSeconds is the deadline a training or batch plan held:
+	// --deadline, or pre-training's assumed run length
+	// (plan.DefaultPretrainDeadlineSeconds) where deadline_from is
+	// "default", with deadline_source its source; 0: none.
+	DeadlineSeconds float64 `json:"deadline_seconds,omitempty"`
+	DeadlineFrom    string  `json:"deadline_from,omitempty"`
+	DeadlineSource  string  `json:"deadline_source,omitempty"`
+	// AssumedDeadline is what the assumed run length changed
+	// (plan.AssumedDeadline); absent where no run length was assumed.
+	AssumedDeadline *assumedDeadlineJSON `json:"assumed_deadline,omitempty"`
+	Considered      int                  `json:"considered"`
+	Fitting         int                  `json:"fitting"`
+	Notes           []string             `json:"notes"`
+	FreshnessDays   int                  `json:"freshness_days"`
+	Warnings        []string             `json:"warnings"`
 	// CheaperFlagged is the index in rows of the cheapest plan passed over
 	// for its price (stale or far below the median) that would cost less
 	// than the cheapest pick: "cheaper if the price holds — verify". -1:
@@ -998,6 +1028,22 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		FreshnessDays: res.FreshnessDays, Warnings: pickWarnings(res), CheaperFlagged: res.CheaperFlagged, WhyValue: catalog.Printable(res.WhyValue.String()),
 		WhyFastest:    catalog.Printable(res.WhyFastest.String()),
 		ProviderKinds: append([]string{}, req.Filters.Kinds...), fx: req.FX}
+	out.DeadlineSeconds = req.Filters.DeadlineSeconds
+	if out.DeadlineSeconds > 0 {
+		out.DeadlineFrom = "user"
+	}
+	if a := res.AssumedDeadline; a != nil {
+		out.DeadlineSeconds, out.DeadlineFrom, out.DeadlineSource = a.Seconds, "default", runLengthSource
+		out.AssumedDeadline = &assumedDeadlineJSON{Missed: a.Missed, MaxInstances: a.MaxInstances, GPUs: a.GPUs}
+		if r := a.Without; r != nil {
+			out.AssumedDeadline.Without = &runJSON{OfferID: r.Offer.ID, Provider: r.Offer.Provider, InstanceName: r.Offer.Name(), GPU: r.Offer.GPU,
+				Instances: r.Instances, GPUs: float64(r.Instances) * r.Offer.GPUCount, Pricing: r.Pricing.String(), Hours: r.RankedSeconds / 3600,
+				GPUHours: r.GPUHours, CostDisp: r.RankedCostDisp}
+		}
+		if c := res.Cheapest; c >= 0 {
+			out.AssumedDeadline.PickCostDisp = res.Rows[c].RankedCostDisp
+		}
+	}
 	if req.Workload.Kind == plan.Serving {
 		out.SLOStat = req.Workload.SLOStat.String()
 		out.TTFTTargetSeconds, out.TPOTTargetSeconds = req.Workload.TTFTP95Seconds, req.Workload.TPOTSeconds
@@ -1173,6 +1219,89 @@ func targetsLine(p planJSON) string {
 		" at " + p.SLOStat + " (--ttft-p95, --tpot, --slo-stat; 0: no target)"
 }
 
+// runLengthDays and runLengthSource say the run length a pre-training
+// plan assumes without --deadline (plan.DefaultPretrainDeadlineSeconds)
+// and where it comes from.
+var (
+	runLengthDays   = strconv.Itoa(plan.DefaultPretrainDeadlineSeconds / 86400)
+	runLengthSource = "an assumption: the longest published pre-training run, BLOOM 176B's 117 days on 384 A100s (11 March to 6 July 2022, BigScience, https://bigscience.huggingface.co/blog/bloom; arXiv:2211.05100); the Llama 3 paper reports a 54-day period of 405B's pre-training (arXiv:2407.21783 §3.3.4), DeepSeek-V3 pre-trained in under two months (arXiv:2412.19437)"
+)
+
+// assumedDeadlineJSON is what pre-training's assumed run length changed
+// (plan.AssumedDeadline): missed when no plan of at most max_instances
+// instances finishes within it (without is then the fastest plan, and
+// gpus the fewest of its GPUs that could: its GPU-hours over the run
+// length); else without is the cheapest plan without it, where that is
+// another row than the cheapest pick (pick_cost_disp).
+type assumedDeadlineJSON struct {
+	Missed       bool     `json:"missed"`
+	MaxInstances int      `json:"max_instances"`
+	GPUs         int      `json:"gpus,omitempty"`
+	PickCostDisp float64  `json:"pick_cost_disp,omitempty"`
+	Without      *runJSON `json:"without,omitempty"`
+}
+
+// runJSON is a training plan in brief: offer, fleet, time and cost in the
+// plan's currency.
+type runJSON struct {
+	OfferID      string  `json:"offer_id"`
+	Provider     string  `json:"provider"`
+	InstanceName string  `json:"instance_name"`
+	GPU          string  `json:"gpu"`
+	Instances    int     `json:"instances"`
+	GPUs         float64 `json:"gpus"`
+	Pricing      string  `json:"pricing"`
+	Hours        float64 `json:"hours"`
+	GPUHours     float64 `json:"gpu_hours"`
+	CostDisp     float64 `json:"cost_disp"`
+}
+
+// runLengthLine says, above the table of a pre-training plan without
+// --deadline, the run length it assumed.
+func runLengthLine(w io.Writer, p planJSON) {
+	if p.DeadlineFrom == "default" {
+		fmt.Fprintf(w, "run length: within %s days, assumed for pre-training without --deadline (the longest published pre-training run, BLOOM 176B's; --json's deadline_source cites it and others); --deadline sets yours, 0: none\n", runLengthDays)
+	}
+}
+
+// runLengthNote says, under the table, what the assumed run length
+// changed: the cheapest plan without it, or, where no plan meets it, the
+// fastest and the GPUs it would take.
+func runLengthNote(w io.Writer, p planJSON) {
+	a := p.AssumedDeadline
+	if a == nil || a.Without == nil {
+		return
+	}
+	r := a.Without
+	name := fmt.Sprintf("%s%s (%s GPUs of %s)", catalog.Printable(r.Provider+" "+r.InstanceName), instancesSuffix(r.Instances), strconv.FormatFloat(r.GPUs, 'f', -1, 64), r.GPU)
+	if a.Missed {
+		per := r.GPUs / float64(max(r.Instances, 1))
+		fmt.Fprintf(w, "run length: no plan of at most %d instances finishes within %s days; the fastest, %s, takes %s at %s %s; %s days need at least %d of its GPUs (%.0f GPU-hours over the run length; more where scaling loses speed): --max-instances %d lets the plan grow, --deadline 0 plans without a run length\n",
+			a.MaxInstances, runLengthDays, name, spanText(r.Hours), strconv.FormatFloat(r.CostDisp, 'f', 2, 64), p.Currency,
+			runLengthDays, a.GPUs, r.GPUHours, int(math.Ceil(float64(a.GPUs)/per-1e-9)))
+		return
+	}
+	less := ""
+	if d := a.PickCostDisp - r.CostDisp; d > 0 {
+		less = fmt.Sprintf(", %s %s less than the cheapest pick", strconv.FormatFloat(d, 'f', 2, 64), p.Currency)
+	}
+	fmt.Fprintf(w, "run length: without it the cheapest plan is %s for %s at %s %s%s (--deadline 0 plans it)\n",
+		name, spanText(r.Hours), strconv.FormatFloat(r.CostDisp, 'f', 2, 64), p.Currency, less)
+}
+
+// spanText is h hours with the days or years they make: "246562 h
+// (28.1 years)", "6377 h (266 days)".
+func spanText(h float64) string {
+	s := strconv.FormatFloat(h, 'f', 0, 64) + " h"
+	switch {
+	case h >= 2*8766:
+		s += fmt.Sprintf(" (%.1f years)", h/8766)
+	case h >= 48:
+		s += fmt.Sprintf(" (%.0f days)", h/24)
+	}
+	return s
+}
+
 // ttftDefaultRule and ttftDefaultSource say the TTFT target a serving
 // plan holds without --ttft-p95 (plan.DefaultTTFT) and where it comes from.
 var (
@@ -1200,6 +1329,7 @@ func writeTable(w io.Writer, p planJSON) {
 	if p.SLOStat != "" {
 		fmt.Fprintln(w, targetsLine(p))
 	}
+	runLengthLine(w, p)
 	head, cells := columns(p)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
@@ -1209,6 +1339,7 @@ func writeTable(w io.Writer, p planJSON) {
 	tw.Flush()
 	writeFXLines(w, p)
 	writePickNotes(w, p)
+	runLengthNote(w, p)
 	writeHosted(w, p)
 }
 

@@ -45,8 +45,12 @@ func TestTrainingPicksLaunch(t *testing.T) {
 		// The fastest and value picks are 64 instances (512 GPUs) at TP 2
 		// and ZeRO-1: data-parallel at ZeRO-2 there left 5.4 of 190 GiB
 		// free, inside the memory estimate's error (the plan's
-		// trainMemoryMargin); so does the deadline's pick, on 16.
-		{"pre-train 70B", []string{"--model", "llama-3.1-70b", "--task", "train", "--train-tokens", "1T"}, [3]string{"torchtitan", "megatron", "megatron"}},
+		// trainMemoryMargin); so does the deadline's pick, on 16. With no
+		// run length (--deadline 0) the cheapest is one 8 × B200 instance
+		// at TP 2 and ZeRO-3 for years, torchtitan's split; within the
+		// assumed 117 days it is Megatron's, as by a deadline below.
+		{"pre-train 70B", []string{"--model", "llama-3.1-70b", "--task", "train", "--train-tokens", "1T", "--deadline", "0"}, [3]string{"torchtitan", "megatron", "megatron"}},
+		{"pre-train 70B in the assumed run length", []string{"--model", "llama-3.1-70b", "--task", "train", "--train-tokens", "1T"}, [3]string{"megatron", "megatron", "megatron"}},
 		{"pre-train 70B by a deadline", []string{"--model", "llama-3.1-70b", "--task", "train", "--train-tokens", "1T", "--deadline", "90d"}, [3]string{"megatron", "megatron", "megatron"}},
 		// Scaled out to 40 instances at TP 8 and ZeRO-2, cheaper than the 5
 		// data-parallel ones at ZeRO-3.

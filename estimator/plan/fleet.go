@@ -143,6 +143,12 @@ type FleetPlan struct {
 	SavingUSD, SavingShare float64
 	// BreakEven1y and BreakEven3y are u* = r/o for each term (0: unpriced).
 	BreakEven1y, BreakEven3y float64
+	// DeclinedSpotMonthlyUSD is, where the cheapest mix served on spot
+	// but saved less than a second spare replica would cost
+	// (SecondSpareMonthlyUSD; fleetCost.secondSpare), that mix's monthly
+	// bill: Best is then the cheapest mix without spot. 0: spot was not
+	// declined.
+	DeclinedSpotMonthlyUSD, SecondSpareMonthlyUSD float64
 	// BilledStartUpHours is what one start-up is billed, in hours.
 	BilledStartUpHours float64
 	// AssumedHourBilling is set when the offer names no granularity.
@@ -292,6 +298,98 @@ func (f *fleetCost) choice(term Pricing, r int, rate float64, seq [24]mode, hold
 	return c
 }
 
+// fleetCand is a candidate best mix: its commitment and each hour's mode.
+type fleetCand struct {
+	term Pricing
+	r    int
+	rate float64
+	seq  [24]mode
+}
+
+// search is the cheapest mix (and its day's bill; +Inf where none is
+// priced) of a commitment (none, or r of either term at t1 or t2 at
+// rates r1 and r2) and each hour's remainder on demand, or on spot where
+// spot is set. Without a rented price the commitment must cover the peak.
+func (f *fleetCost) search(in FleetInput, t1 Pricing, r1 float64, t2 Pricing, r2 float64, peak int, hold func(int) int, spot bool) (fleetCand, float64) {
+	od := in.OnDemandPerHour > 0
+	rent := od || spot
+	var win fleetCand
+	winCost := math.Inf(1)
+	consider := func(term Pricing, r int, rate float64) {
+		var v float64
+		var seq [24]mode
+		if od {
+			v, seq = f.best(r, rate, spot, hold(r))
+		} else {
+			for h := range seq {
+				seq[h] = rentSpot
+			}
+			for h := range 24 {
+				v += f.cost(h, r, rate, rentSpot, rentSpot, hold(r))
+			}
+		}
+		if v < winCost-1e-9 {
+			win, winCost = fleetCand{term, r, rate, seq}, v
+		}
+	}
+	if rent {
+		consider(OnDemand, 0, 0)
+	}
+	// The bill is linear in the committed count between two adjacent
+	// levels of the need (the same hours have replicas above it), so the
+	// cheapest count is one of the levels: try those.
+	var levels []int
+	for _, n := range in.Need {
+		if n > 0 && !slices.Contains(levels, n) && (rent || n == peak) {
+			levels = append(levels, n)
+		}
+	}
+	slices.Sort(levels)
+	for _, t := range []struct {
+		p    Pricing
+		rate float64
+	}{{t1, r1}, {t2, r2}} {
+		if !(t.rate > 0) {
+			continue
+		}
+		for _, r := range levels {
+			consider(t.p, r, t.rate)
+		}
+	}
+	return win, winCost
+}
+
+// secondSpare is what a second spare spot replica would add to c's
+// monthly bill (USD): one more spot replica, with its expected reclaims'
+// start-ups, in every hour c holds spot; 0 where c holds none.
+//
+// spotPaysOff: serving on spot takes a risk its spare replica absorbs
+// only in part. The spare covers one reclaim until its replacement
+// starts; a daily fleet of one offer is one spot pool ("a set of unused
+// EC2 instances with the same instance type ... and Availability Zone",
+// AWS whitepaper "Cost optimization: leveraging EC2 Spot Instances",
+// Spot Instance Best Practices, docs.aws.amazon.com/whitepapers/latest/
+// cost-optimization-leveraging-ec2-spot-instances/spot-best-practices.html,
+// read 2026-11-30), whose reclaims come together when the provider
+// needs that pool back, which is why AWS advises spreading over pools;
+// and the providers' guides advise against spot for production serving
+// (docs/planning.md, "Online serving on spot needs spare replicas"). So
+// the mix takes spot only where it stays cheaper than the best mix
+// without it after paying for a second reclaim as well: a second spare
+// replica in every hour it holds spot. A saving smaller than one spot
+// replica's bill (2% on a fleet of a few replicas) is not worth the
+// reclaims; on a large fleet that spare is a small share and spot keeps
+// its pick.
+func (f *fleetCost) secondSpare(c FleetChoice) float64 {
+	usd := 0.0
+	for _, h := range c.Hours {
+		if h.Spot > 0 {
+			usd += f.in.SpotPerHour * (1 + f.reclaim*f.startup)
+		}
+	}
+	return usd * HoursPerMonth / 24
+}
+
 // Fleet plans one offer's fleet over the day: each single price model and
 // the cheapest mix (see the comment at the top of fleet.go).
 func Fleet(in FleetInput) (FleetPlan, error) {
@@ -336,56 +434,19 @@ func Fleet(in FleetInput) (FleetPlan, error) {
 		}
 	}
 	// The best mix: every commitment (none, or r of either term) with
-	// each hour's remainder on demand or spot. Without a rented price the
-	// commitment must cover the peak.
-	rent := od || (spot && !in.NoSpot)
+	// each hour's remainder on demand or spot, by its day's bill; only
+	// the winner is itemised.
 	useSpot := spot && !in.NoSpot
-	// The best mix's candidates by their day's bill; only the winner is
-	// itemised.
-	type cand struct {
-		term Pricing
-		r    int
-		rate float64
-		seq  [24]mode
-	}
-	var win cand
-	winCost := math.Inf(1)
-	consider := func(term Pricing, r int, rate float64) {
-		var v float64
-		var seq [24]mode
-		if od {
-			v, seq = f.best(r, rate, useSpot, hold(r))
-		} else {
-			for h := range seq {
-				seq[h] = rentSpot
+	win, winCost := f.search(in, terms[0].p, terms[0].rate, terms[1].p, terms[1].rate, out.Peak, hold, useSpot)
+	if useSpot && !math.IsInf(winCost, 1) {
+		// Spot serves only where its saving pays for its risk (see
+		// spotPaysOff): else the best mix without it.
+		if safe, safeCost := f.search(in, terms[0].p, terms[0].rate, terms[1].p, terms[1].rate, out.Peak, hold, false); !math.IsInf(safeCost, 1) {
+			c := f.choice(win.term, win.r, win.rate, win.seq, hold(win.r))
+			if spare := f.secondSpare(c); spare > 0 && winCost+spare*24/HoursPerMonth >= safeCost-1e-9 {
+				out.DeclinedSpotMonthlyUSD, out.SecondSpareMonthlyUSD = c.MonthlyUSD, spare
+				win, winCost = safe, safeCost
 			}
-			for h := range 24 {
-				v += f.cost(h, r, rate, rentSpot, rentSpot, hold(r))
-			}
-		}
-		if v < winCost-1e-9 {
-			win, winCost = cand{term, r, rate, seq}, v
-		}
-	}
-	if rent {
-		consider(OnDemand, 0, 0)
-	}
-	// The bill is linear in the committed count between two adjacent
-	// levels of the need (the same hours have replicas above it), so the
-	// cheapest count is one of the levels: try those.
-	var levels []int
-	for _, n := range in.Need {
-		if n > 0 && !slices.Contains(levels, n) && (rent || n == out.Peak) {
-			levels = append(levels, n)
-		}
-	}
-	slices.Sort(levels)
-	for _, t := range terms {
-		if !(t.rate > 0) {
-			continue
-		}
-		for _, r := range levels {
-			consider(t.p, r, t.rate)
 		}
 	}
 	if !math.IsInf(winCost, 1) {

@@ -128,6 +128,45 @@ func TestFleetHandComputed(t *testing.T) {
 	}
 }
 
+// TestFleetSpotPaysOff: the best mix serves on spot only where it stays
+// cheaper than the mix without it after paying for a second spare
+// replica (fleetCost.secondSpare): a 2% saving on three replicas does
+// not flip the pick, a large saving does, and the plan says what spot
+// would have cost.
+func TestFleetSpotPaysOff(t *testing.T) {
+	for _, c := range []struct {
+		name                  string
+		spot                  float64
+		best, declined, spare float64
+		spotHeld              int
+	}{
+		// On demand 3 × 10 × 730 = 21,900. Spot at 7.35 with its spare:
+		// 4 × 7.35 × 730 = 21,462, 2% less; a second spare costs
+		// 7.35 × 730 = 5,365.5, more than the 438 saved: on demand.
+		{name: "2% saving", spot: 7.35, best: 21900, declined: 21462, spare: 5365.5},
+		// Spot at 3: 4 × 3 × 730 = 8,760, and a second spare (2,190)
+		// still leaves it far below on demand: spot.
+		{name: "large saving", spot: 3, best: 8760, spotHeld: 4},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := plan.FleetInput{Need: flat(3), OnDemandPerHour: 10, SpotPerHour: c.spot, BillingGranularity: "second"}
+			fp, err := plan.Fleet(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !near(fp.Best.MonthlyUSD, c.best) || fp.Best.Hours[0].Spot != c.spotHeld {
+				t.Errorf("best %.2f with %d on spot, want %.2f with %d", fp.Best.MonthlyUSD, fp.Best.Hours[0].Spot, c.best, c.spotHeld)
+			}
+			if !near(fp.DeclinedSpotMonthlyUSD, c.declined) || !near(fp.SecondSpareMonthlyUSD, c.spare) {
+				t.Errorf("declined spot %.2f, second spare %.2f; want %.2f, %.2f", fp.DeclinedSpotMonthlyUSD, fp.SecondSpareMonthlyUSD, c.declined, c.spare)
+			}
+			if !near(fp.AllSpot.MonthlyUSD, 4*c.spot*plan.HoursPerMonth) {
+				t.Errorf("all spot %.2f, want it still shown: %.2f", fp.AllSpot.MonthlyUSD, 4*c.spot*plan.HoursPerMonth)
+			}
+		})
+	}
+}
+
 // The committed count follows the break-even utilisation: replica k is
 // committed when the share of hours it is busy exceeds u* = r/o.
 func TestFleetBreakEven(t *testing.T) {

@@ -15,6 +15,9 @@ func pretrain405B(tb testing.TB) (plan.Request, []plan.Offer) {
 	req, offers := catalogRequest(tb, "llama-3.1-405b")
 	req.Input.Task, req.Input.Seq = estimator.Pretrain, 8192
 	req.Workload = plan.Workload{Kind: plan.Training, TrainTokens: 15.6e12}
+	// Every layout that holds the job, however long it runs: no
+	// assumed run length (TestAssumedRunLength).
+	req.Filters.NoDeadline = true
 	req.Filters.GPU = "h100-sxm"
 	return req, offers
 }

@@ -370,6 +370,9 @@ func Plan(req Request, offers []Offer, opts Options) (Result, error) {
 	if err := req.Validate(); err != nil {
 		return Result{}, err
 	}
+	if dl := req.assumedDeadline(); dl > 0 {
+		return planAssumed(req, offers, opts, dl), nil
+	}
 	return newPlanner(req, opts, len(offers)).plan(offers), nil
 }
 

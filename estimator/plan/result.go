@@ -555,6 +555,10 @@ type Result struct {
 	// were cut by the budget or the deadline filter: where nothing fits,
 	// they say whether a filter is the cause rather than the job.
 	OverBudget, PastDeadline int
+	// AssumedDeadline is set where a pre-training job gave no deadline
+	// and the plan held the assumed run length
+	// (DefaultPretrainDeadlineSeconds): what it changed.
+	AssumedDeadline *AssumedDeadline
 	// FreshnessDays is the freshness window the picks were chosen with.
 	FreshnessDays int
 

@@ -20,6 +20,10 @@ func scaleOutRequest(t *testing.T, model string, task estimator.Task, tokens flo
 	req.Input.Task, req.ZeROOpen = task, true
 	req.Filters.Kinds = slices.Clone(catalog.DefaultKinds)
 	req.Workload = plan.Workload{Kind: plan.Training, TrainTokens: tokens}
+	// The whole cost–time front, the fewest instances that hold the job
+	// included however long they take: no assumed run length
+	// (TestAssumedRunLength).
+	req.Filters.NoDeadline = true
 	return req, offers
 }
 

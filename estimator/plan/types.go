@@ -254,9 +254,13 @@ type Filters struct {
 	MinVCPUs  int     // per instance
 	MinRAMGiB float64 // per instance
 	// BudgetUSD caps job cost (training, batch) or the monthly bill
-	// (serving); DeadlineSeconds caps job time (training, batch).
+	// (serving); DeadlineSeconds caps job time (training, batch). A
+	// pre-training job with no deadline holds the assumed run length,
+	// DefaultPretrainDeadlineSeconds (Plan, Result.AssumedDeadline),
+	// unless NoDeadline is set ("--deadline 0": none at all).
 	BudgetUSD       float64
 	DeadlineSeconds float64
+	NoDeadline      bool
 }
 
 // Assumptions are the editable constants; a zero field takes the default
