@@ -22,7 +22,7 @@ func TestTTFTFieldShowsTheDefaultInEffect(t *testing.T) {
 		placeholder string
 		where       string
 	}{
-		{"rps=1", 2, true, "2000", "empty: 2,000 ms, the default for 1,536-token prompts: 2 s, or 0.2 s per 1,000 prompt tokens where longer (an estimate after MLPerf Inference's server TTFT limits"},
+		{"rps=1", 2, true, "2000", "empty: 2,000 ms, the default for 1,536-token prompts (2 s, or 0.2 s per 1,000 tokens where longer; an estimate after MLPerf Inference's server limits)"},
 		{"rps=1&s=100500&out=500", 20, true, "20000", "empty: 20,000 ms, the default for 100,000-token prompts"},
 		{"rps=1&s=100500&out=500&l=ru", 20, true, "20000", "пусто: 20\u00a0000 мс, по умолчанию для промптов в 100\u00a0000 токенов"},
 		{"rps=1&s=100500&out=500&l=zh", 20, true, "20000", "留空：20,000 毫秒，即 100,000 token 提示词的默认值"},
