@@ -492,6 +492,17 @@ func fetchAWSList(ctx context.Context, f *Fetcher, known []catalog.Offer, host, 
 		if perRegion {
 			q.Notes = "on-demand and reserved (Standard RI All Upfront effective hourly) in " + b.region + " alone; none where the region lists none"
 		}
+		// A reserved rate above the on-demand one is not a commitment
+		// anyone buys: left out.
+		if b.y1 > 0 && b.y1 <= b.od {
+			q.Reserved1yPerHour = b.y1
+			if b.y1IsConv {
+				q.Notes += "; 1-year rate is a Convertible RI (no Standard 1-year RI listed)"
+			}
+		}
+		if b.y3 > 0 && b.y3 <= b.od {
+			q.Reserved3yPerHour = b.y3
+		}
 		return q
 	}
 	if perRegion {
@@ -512,15 +523,6 @@ func fetchAWSList(ctx context.Context, f *Fetcher, known []catalog.Offer, host, 
 					q.GPU, q.GPUCount, q.Currency = o.GPU, o.GPUCount, o.Currency
 					q.VCPUs, q.RAMGiB, q.NetworkGbps, q.NetworkFabric, q.BillingGranularity = float64(o.VCPUs), o.RAMGiB, o.NetworkGbps, o.NetworkFabric, o.BillingGranularity
 				}
-				if b.y1 > 0 && b.y1 <= b.od {
-					q.Reserved1yPerHour = b.y1
-					if b.y1IsConv {
-						q.Notes += "; 1-year rate is a Convertible RI (no Standard 1-year RI listed)"
-					}
-				}
-				if b.y3 > 0 && b.y3 <= b.od {
-					q.Reserved3yPerHour = b.y3
-				}
 				out = append(out, q)
 			}
 		}
@@ -532,15 +534,6 @@ func fetchAWSList(ctx context.Context, f *Fetcher, known []catalog.Offer, host, 
 			continue
 		}
 		q := quote(o, b)
-		if b.y1 > 0 && b.y1 <= b.od {
-			q.Reserved1yPerHour = b.y1
-			if b.y1IsConv {
-				q.Notes += "; 1-year rate is a Convertible RI (no Standard 1-year RI listed)"
-			}
-		}
-		if b.y3 > 0 && b.y3 <= b.od {
-			q.Reserved3yPerHour = b.y3
-		}
 		q.KeepSpot = spotErr != nil
 		if spotErr == nil {
 			for region, x := range spot[o.InstanceType] {
