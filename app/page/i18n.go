@@ -527,6 +527,7 @@ const (
 	MsgNoAnswerRunLength
 	MsgRunLengthMissed
 	MsgRunLengthWithout
+	MsgRunLengthRaised
 	MsgNotWhole
 	MsgLayoutChosen
 	MsgLayoutWhy
@@ -1062,6 +1063,7 @@ var messagesEN = [NMsgs]string{
 	MsgNoAnswerRunLength:     "Plans run this pre-training job, but none within the run length assumed without a deadline: the longest published pre-training run (BLOOM 176B's). Set a deadline, or 0 for none.",
 	MsgRunLengthMissed:       "No plan of at most %s instances finishes within %s; the fastest, %s, takes %s for %s, and %s need at least %s of its GPUs.",
 	MsgRunLengthWithout:      "Planned to finish within %s, the longest published pre-training run (BLOOM 176B), as no deadline is set; without it the cheapest plan is %s, taking %s for %s. Set a deadline to change it, 0 for none.",
+	MsgRunLengthRaised:       "No plan of at most %s instances, the default limit, finishes within %s, so the limit is raised to %s instances for it.",
 	MsgNoneSameReason:        "every offer is refused for one reason, %s",
 	MsgNoneEngineRuns:        "%s; engines that run the job on them: %s",
 	MsgNoneEngineAlike:       "%s, nor does any other engine the plan serves a request rate on (%s)",
@@ -1565,6 +1567,7 @@ var MessagesRU = [NMsgs]string{
 	MsgNoAnswerRunLength:     "Задачу предобучения выполняют планы, но ни один не укладывается в срок, принятый без дедлайна: самый долгий опубликованный прогон предобучения (BLOOM 176B). Задайте срок или 0, чтобы снять его.",
 	MsgRunLengthMissed:       "Ни один план не больше чем из %s инстансов не укладывается в %s; самый быстрый, %s, идёт %s за %s, а %s требуют не меньше %s его GPU.",
 	MsgRunLengthWithout:      "Без заданного срока план укладывается в %s — самый долгий опубликованный прогон предобучения (BLOOM 176B); без этого допущения самый дешёвый план — %s, %s за %s. Задайте срок, чтобы изменить его, или 0, чтобы снять.",
+	MsgRunLengthRaised:       "Ни один план не больше чем из %s инстансов (предел по умолчанию) не укладывается в %s, поэтому для него предел поднят до %s инстансов.",
 	MsgNoneSameReason:        "каждое предложение отклонено по одной причине: %s",
 	MsgNoneEngineRuns:        "%s; на них задачу выполняют: %s",
 	MsgNoneEngineAlike:       "%s, как и другие движки, на которых план обслуживает поток запросов (%s)",
@@ -2068,6 +2071,7 @@ var messagesZH = [NMsgs]string{
 	MsgNoAnswerRunLength:     "有方案能运行此预训练任务，但都超出未设期限时假定的运行时长：已公开的最长预训练（BLOOM 176B）。请设置期限，或设为 0 取消。",
 	MsgRunLengthMissed:       "不超过 %s 个实例的方案都无法在 %s 内完成；最快的 %s 需要 %s，费用 %s，而 %s 至少需要其 %s 块 GPU。",
 	MsgRunLengthWithout:      "未设期限，按已公开的最长预训练（BLOOM 176B）在 %s 内完成来规划；不作此假定时最便宜的方案是 %s，耗时 %s，费用 %s。设置期限可更改，设为 0 取消。",
+	MsgRunLengthRaised:       "不超过 %s 个实例（默认上限）的方案都无法在 %s 内完成，因此为此将上限提高到 %s 个实例。",
 	MsgNoneSameReason:        "每个报价都因同一原因被排除：%s",
 	MsgNoneEngineRuns:        "%s；可在其上运行此任务的引擎：%s",
 	MsgNoneEngineAlike:       "%s，计划按请求速率提供服务所用的其他引擎（%s）也不支持",

@@ -553,12 +553,17 @@ func (o *PlanOut) WidenedLine(l Locale, n Names) string {
 
 // RunLengthLine says what pre-training's assumed run length changed: where
 // no plan meets it, the fastest plan and the GPUs the run length needs;
-// else the cheapest plan without it, where that is another row. "" where
-// no run length was assumed or it changed nothing.
+// else the instance limit it raised, where it did, and the cheapest plan
+// without it, where that is another row. "" where no run length was
+// assumed or it changed nothing.
 func (o *PlanOut) RunLengthLine(l Locale, n Names) string {
 	a := o.RunLength
 	if a == nil || a.Without == nil || a.Without.Offer == nil {
 		return ""
+	}
+	raised := ""
+	if a.RaisedMaxInstances > 0 {
+		raised = Fill(l.T(MsgRunLengthRaised), l.Count(int64(a.MaxInstances)), l.Duration(a.Seconds), l.Count(int64(a.RaisedMaxInstances))) + " "
 	}
 	r := a.Without
 	what := n.Provider(r.Offer.Provider) + " · " + r.Offer.Name()
@@ -570,7 +575,7 @@ func (o *PlanOut) RunLengthLine(l Locale, n Names) string {
 		return Fill(l.T(MsgRunLengthMissed), l.Count(int64(a.MaxInstances)), l.Duration(a.Seconds), what,
 			l.Duration(r.RankedSeconds), o.costText(l, r.RankedCostDisp), l.Duration(a.Seconds), l.Count(int64(a.GPUs)))
 	}
-	return Fill(l.T(MsgRunLengthWithout), l.Duration(a.Seconds), what, l.Duration(r.RankedSeconds), o.costText(l, r.RankedCostDisp))
+	return raised + Fill(l.T(MsgRunLengthWithout), l.Duration(a.Seconds), what, l.Duration(r.RankedSeconds), o.costText(l, r.RankedCostDisp))
 }
 
 // generatesNoTokens reports whether j serves a model that generates no

@@ -74,7 +74,10 @@ type estimateJob struct {
 //	                    at most max_instances instances finishes within it),
 //	                    gpus (missed: the fewest of the fastest plan's GPUs
 //	                    that could: its GPU-hours over the run length),
-//	                    pick_cost_disp (the cheapest pick's cost), without
+//	                    raised_max_instances (without --max-instances,
+//	                    where no plan within the default 64 finishes in
+//	                    time: the limit raised to so that one does, at
+//	                    most 4,096), pick_cost_disp (the cheapest pick's cost), without
 //	                    (missed: the fastest plan; else the cheapest plan
 //	                    without the run length, where another row: offer_id,
 //	                    provider, instance_name, gpu, instances, gpus,
@@ -1034,7 +1037,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 	}
 	if a := res.AssumedDeadline; a != nil {
 		out.DeadlineSeconds, out.DeadlineFrom, out.DeadlineSource = a.Seconds, "default", runLengthSource
-		out.AssumedDeadline = &assumedDeadlineJSON{Missed: a.Missed, MaxInstances: a.MaxInstances, GPUs: a.GPUs}
+		out.AssumedDeadline = &assumedDeadlineJSON{Missed: a.Missed, MaxInstances: a.MaxInstances, RaisedMaxInstances: a.RaisedMaxInstances, GPUs: a.GPUs}
 		if r := a.Without; r != nil {
 			out.AssumedDeadline.Without = &runJSON{OfferID: r.Offer.ID, Provider: r.Offer.Provider, InstanceName: r.Offer.Name(), GPU: r.Offer.GPU,
 				Instances: r.Instances, GPUs: float64(r.Instances) * r.Offer.GPUCount, Pricing: r.Pricing.String(), Hours: r.RankedSeconds / 3600,
@@ -1232,13 +1235,16 @@ var (
 // instances finishes within it (without is then the fastest plan, and
 // gpus the fewest of its GPUs that could: its GPU-hours over the run
 // length); else without is the cheapest plan without it, where that is
-// another row than the cheapest pick (pick_cost_disp).
+// another row than the cheapest pick (pick_cost_disp). raised_max_instances:
+// where no plan within the default limit (no --max-instances) finishes
+// in time, the limit raised to so that one does.
 type assumedDeadlineJSON struct {
-	Missed       bool     `json:"missed"`
-	MaxInstances int      `json:"max_instances"`
-	GPUs         int      `json:"gpus,omitempty"`
-	PickCostDisp float64  `json:"pick_cost_disp,omitempty"`
-	Without      *runJSON `json:"without,omitempty"`
+	Missed             bool     `json:"missed"`
+	MaxInstances       int      `json:"max_instances"`
+	RaisedMaxInstances int      `json:"raised_max_instances,omitempty"`
+	GPUs               int      `json:"gpus,omitempty"`
+	PickCostDisp       float64  `json:"pick_cost_disp,omitempty"`
+	Without            *runJSON `json:"without,omitempty"`
 }
 
 // runJSON is a training plan in brief: offer, fleet, time and cost in the
@@ -1265,10 +1271,13 @@ func runLengthLine(w io.Writer, p planJSON) {
 }
 
 // runLengthNote says, under the table, what the assumed run length
-// changed: the cheapest plan without it, or, where no plan meets it, the
-// fastest and the GPUs it would take.
+// changed: the instance limit it raised, the cheapest plan without it,
+// or, where no plan meets it, the fastest and the GPUs it would take.
 func runLengthNote(w io.Writer, p planJSON) {
 	a := p.AssumedDeadline
+	if a != nil && a.RaisedMaxInstances > 0 {
+		fmt.Fprintf(w, "run length: the instance limit, %d by default, is raised to %d for the run length; --max-instances sets yours\n", a.MaxInstances, a.RaisedMaxInstances)
+	}
 	if a == nil || a.Without == nil {
 		return
 	}

@@ -7,7 +7,9 @@ import (
 
 // TestPlanRunLength: rightsize plan for a pre-train with no --deadline
 // holds the assumed 117-day run length, says so above the table and
-// names the multi-year plan it passed over under it; --deadline 0 plans
+// names the multi-year plan it passed over under it; where no plan within
+// the default 64 instances meets it, the limit is raised and the plan
+// says so, but a --max-instances given is held; --deadline 0 plans
 // without it, and a fine-tune assumes none.
 func TestPlanRunLength(t *testing.T) {
 	args := []string{"--model", "llama-3.1-70b", "--task", "train", "--train-tokens", "2T"}
@@ -32,9 +34,29 @@ func TestPlanRunLength(t *testing.T) {
 		t.Errorf("--deadline 0: deadline %v, assumed %+v, cheapest %.0f h; want none and the multi-year plan", none.DeadlineSeconds, none.AssumedDeadline, cheapestRow(t, none).JobHours)
 	}
 
-	missed := planJSONOf(t, "--model", "llama-3.1-70b", "--task", "train", "--train-tokens", "15T")
-	if m := missed.AssumedDeadline; m == nil || !m.Missed || m.Without == nil || m.Without.Instances != m.MaxInstances || m.GPUs <= int(m.Without.GPUs) {
-		t.Errorf("15T tokens: assumed %+v; want missed, with the fastest plan of 64 instances and the GPUs 117 days need", m)
+	// 15T tokens: no plan of at most 64 instances finishes within 117
+	// days. The default limit is raised to the fleet the run length
+	// needs: 64 × 8 MI300X, the fastest, take 266 days; 117 days need
+	// 1,163 of its GPUs, 146 instances; twice that to the next power of
+	// two, 512. The pick is 256 of them for 2,347 h (98 days).
+	big := []string{"--model", "llama-3.1-70b", "--task", "train", "--train-tokens", "15T"}
+	raised := planJSONOf(t, big...)
+	if r := raised.AssumedDeadline; r == nil || r.Missed || r.MaxInstances != 64 || r.RaisedMaxInstances != 512 {
+		t.Fatalf("15T tokens: assumed %+v; want the limit of 64 raised to 512", r)
+	}
+	if c := cheapestRow(t, raised); c.JobHours > 117*24 || c.Instances <= 64 || c.Instances > 512 {
+		t.Errorf("15T tokens: cheapest %d instances for %.0f h; want more than 64 within 117 days", c.Instances, c.JobHours)
+	}
+	if _, out, _ := runPlanArgs(t, big...); !strings.Contains(out, "run length: the instance limit, 64 by default, is raised to 512 for the run length; --max-instances sets yours") {
+		t.Errorf("15T tokens: table lacks the raised limit:\n%s", out)
+	}
+	// A limit the user gives is never raised.
+	missed := planJSONOf(t, append(big, "--max-instances", "64")...)
+	if m := missed.AssumedDeadline; m == nil || !m.Missed || m.RaisedMaxInstances != 0 || m.Without == nil || m.Without.Instances != m.MaxInstances || m.GPUs <= int(m.Without.GPUs) || missed.Fitting != 0 {
+		t.Errorf("--max-instances 64: %d fit, assumed %+v; want none, missed, with the fastest plan of 64 instances and the GPUs 117 days need", missed.Fitting, m)
+	}
+	if _, out, _ := runPlanArgs(t, append(big, "--max-instances", "64")...); !strings.Contains(out, "run length: no plan of at most 64 instances finishes within 117 days") || strings.Contains(out, "is raised to") {
+		t.Errorf("--max-instances 64: table lacks the missed run length, or raises the limit:\n%s", out)
 	}
 
 	for _, task := range []string{"finetune", "lora"} {

@@ -34,6 +34,13 @@ type AssumedDeadline struct {
 	Missed       bool
 	MaxInstances int
 	GPUs         int
+	// RaisedMaxInstances is, where no plan within the default instance
+	// limit (no Options.MaxInstances given) finishes within Seconds,
+	// the limit the plan was raised to so that one does
+	// (raisedMaxInstances); MaxInstances stays the default it started
+	// from. 0 where the limit was not raised: a limit the user set is
+	// never raised.
+	RaisedMaxInstances int
 	// Without is, where the assumption changed the cheapest pick, the
 	// cheapest plan without it (Missed: the fastest); nil where the
 	// pick is the same row either way.
@@ -58,7 +65,10 @@ func (r Request) assumedDeadline() float64 {
 // (the deadline's own machinery: fleets grown to meet it, plans past it
 // cut), and says what the assumption changed. A job whose cheapest plan
 // already finishes within dl keeps that plan: the assumption binds only
-// the runs it is there to stop.
+// the runs it is there to stop. Where no plan within the default instance
+// limit finishes within dl, the limit is raised to the fleet dl needs
+// (raisedMaxInstances) and the job planned again; a limit the user set
+// (Options.MaxInstances) is held, and the result then picks nothing.
 func planAssumed(req Request, offers []Offer, opts Options, dl float64) Result {
 	a := &AssumedDeadline{Seconds: dl, MaxInstances: opts.MaxInstances}
 	if a.MaxInstances <= 0 {
@@ -80,8 +90,50 @@ func planAssumed(req Request, offers []Offer, opts Options, dl float64) Result {
 		a.Missed = true
 		a.Without = &alt.Rows[alt.Fastest]
 		a.GPUs = int(math.Ceil(a.Without.GPUHours*3600/dl - 1e-9))
+		if opts.MaxInstances > 0 {
+			break
+		}
+		// Both the run length and the default instance limit are
+		// assumptions: the answer is the fleet the run length needs.
+		n := raisedMaxInstances(a.GPUs, a.Without.Offer.GPUCount)
+		if n <= a.MaxInstances {
+			break
+		}
+		wide := opts
+		wide.MaxInstances = n
+		if w := newPlanner(with, wide, len(offers)).plan(offers); w.Cheapest >= 0 && alt.Cheapest >= 0 {
+			w.AssumedDeadline = &AssumedDeadline{Seconds: dl, MaxInstances: a.MaxInstances, RaisedMaxInstances: n, Without: &alt.Rows[alt.Cheapest]}
+			return w
+		}
 	case res.Cheapest >= 0:
 		a.Without = &alt.Rows[alt.Cheapest]
 	}
 	return res
+}
+
+// maxRaisedInstances caps the instance limit a pre-train's assumed run
+// length may raise the default to: 4,096 eight-GPU instances, 32,768
+// GPUs, twice the largest fleet of the published runs
+// DefaultPretrainDeadlineSeconds cites, Llama 3 405B's "up to 16K H100
+// GPUs" on 8-GPU servers (Llama 3 paper, arXiv:2407.21783 §3.3.1, read
+// 2026-11-30). An assumption: a fleet far past the published runs is
+// not a plan to rent by default.
+const maxRaisedInstances = 4096
+
+// raisedMaxInstances is the instance limit a pre-train needs to finish
+// within the assumed run length where the default limit falls short:
+// the next power of two of at least twice the instances of perInstance
+// GPUs that gpus (the run length's floor, AssumedDeadline.GPUs) fill,
+// the 2× because a wider fleet scales less than linearly; at most
+// maxRaisedInstances.
+func raisedMaxInstances(gpus int, perInstance float64) int {
+	if gpus <= 0 || !(perInstance > 0) {
+		return 0
+	}
+	need := 2 * math.Ceil(float64(gpus)/perInstance-1e-9)
+	n := 1
+	for float64(n) < need && n < maxRaisedInstances {
+		n *= 2
+	}
+	return n
 }

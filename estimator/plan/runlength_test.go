@@ -12,9 +12,11 @@ import (
 // Llama 3.1 70B on 2T tokens: the cheapest pick was one 8 × B200
 // instance for 3.8 years; it is now a fleet that finishes within 117
 // days, and the result names the multi-year plan it passed over. On 15T
-// tokens no fleet of at most 64 instances finishes in time: nothing is
-// picked, and the result names the fastest plan and the GPUs the run
-// length needs. Fine-tunes and --deadline 0 assume nothing.
+// tokens no fleet of at most 64 instances finishes in time: with that
+// limit given, nothing is picked, and the result names the fastest plan
+// and the GPUs the run length needs; with the default limit, the limit
+// is raised to the fleet the run length needs. Fine-tunes and
+// --deadline 0 assume nothing.
 func TestAssumedRunLength(t *testing.T) {
 	const dl = plan.DefaultPretrainDeadlineSeconds
 	if dl != 117*86400 {
@@ -44,14 +46,33 @@ func TestAssumedRunLength(t *testing.T) {
 		t.Errorf("no deadline: cheapest %d, assumed %+v; want %s, the plan the run length passed over", free.Cheapest, free.AssumedDeadline, a.Without.Offer.ID)
 	}
 
+	// 15T tokens: no plan of at most 64 instances finishes within the
+	// run length. A --max-instances of 64 the user gave holds: nothing is
+	// picked, and the result names the fastest plan and the GPUs the run
+	// length needs.
 	req.Workload.TrainTokens = 15e12
-	res = mustPlan(t, req, offers, plan.Options{})
+	res = mustPlan(t, req, offers, plan.Options{MaxInstances: 64})
 	a = res.AssumedDeadline
-	if a == nil || !a.Missed || res.Cheapest >= 0 || res.PastDeadline == 0 || a.Without == nil {
-		t.Fatalf("15T tokens: cheapest %d, assumed %+v; want none, missed, with the fastest plan", res.Cheapest, a)
+	if a == nil || !a.Missed || res.Cheapest >= 0 || res.PastDeadline == 0 || a.Without == nil || a.RaisedMaxInstances != 0 {
+		t.Fatalf("15T tokens within 64 instances: cheapest %d, assumed %+v; want none, missed, with the fastest plan", res.Cheapest, a)
 	}
 	if f := a.Without; f.Instances != 64 || a.GPUs <= int(f.GPUs) || float64(a.GPUs)*dl/3600 < f.GPUHours {
 		t.Errorf("15T tokens: fastest %s ×%d (%v GPUs), %d GPUs needed for %.0f GPU-hours", f.Offer.ID, f.Instances, f.GPUs, a.GPUs, f.GPUHours)
+	}
+	// The default limit is an assumption too, and is raised to the fleet
+	// the run length needs: the fastest plan, 64 × 8 B300, takes 3,793 h
+	// (158 days); 117 days need at least 692 of its GPUs, 87 instances;
+	// twice that, 174, to the next power of two: 256.
+	res = mustPlan(t, req, offers, plan.Options{})
+	a = res.AssumedDeadline
+	if a == nil || a.Missed || res.Cheapest < 0 || a.MaxInstances != 64 || a.RaisedMaxInstances != 256 || a.Without == nil {
+		t.Fatalf("15T tokens: cheapest %d, assumed %+v; want a pick within 256 instances", res.Cheapest, a)
+	}
+	if ch := &res.Rows[res.Cheapest]; ch.RankedSeconds > dl || ch.Instances <= 64 || ch.Instances > 256 {
+		t.Errorf("15T tokens: cheapest %s ×%d takes %.0f h; want more than 64 instances within %d h", ch.Offer.ID, ch.Instances, ch.RankedSeconds/3600, dl/3600)
+	}
+	if w := a.Without; w.RankedSeconds < 3*365*86400 {
+		t.Errorf("15T tokens: without the run length %s ×%d, %.0f h; want the plan of years", w.Offer.ID, w.Instances, w.RankedSeconds/3600)
 	}
 
 	// On H100s only, 70B on 1T tokens: the cheapest plan, 48 instances
