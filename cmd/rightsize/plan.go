@@ -1285,9 +1285,16 @@ func runLengthNote(w io.Writer, p planJSON) {
 	name := fmt.Sprintf("%s%s (%s GPUs of %s)", catalog.Printable(r.Provider+" "+r.InstanceName), instancesSuffix(r.Instances), strconv.FormatFloat(r.GPUs, 'f', -1, 64), r.GPU)
 	if a.Missed {
 		per := r.GPUs / float64(max(r.Instances, 1))
-		fmt.Fprintf(w, "run length: no plan of at most %d instances finishes within %s days; the fastest, %s, takes %s at %s %s; %s days need at least %d of its GPUs (%.0f GPU-hours over the run length; more where scaling loses speed): --max-instances %d lets the plan grow, --deadline 0 plans without a run length\n",
+		need := int(math.Ceil(float64(a.GPUs)/per - 1e-9))
+		grow := fmt.Sprintf("--max-instances %d lets the plan grow", need)
+		if need > maxPlanInstances {
+			// More instances than the flag takes: say so rather than
+			// name a value it refuses.
+			grow = fmt.Sprintf("that is more instances than --max-instances takes (%d)", maxPlanInstances)
+		}
+		fmt.Fprintf(w, "run length: no plan of at most %d instances finishes within %s days; the fastest, %s, takes %s at %s %s; %s days need at least %d of its GPUs (%.0f GPU-hours over the run length; more where scaling loses speed): %s, --deadline 0 plans without a run length\n",
 			a.MaxInstances, runLengthDays, name, spanText(r.Hours), strconv.FormatFloat(r.CostDisp, 'f', 2, 64), p.Currency,
-			runLengthDays, a.GPUs, r.GPUHours, int(math.Ceil(float64(a.GPUs)/per-1e-9)))
+			runLengthDays, a.GPUs, r.GPUHours, grow)
 		return
 	}
 	less := ""

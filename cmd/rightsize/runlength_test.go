@@ -59,6 +59,13 @@ func TestPlanRunLength(t *testing.T) {
 		t.Errorf("--max-instances 64: table lacks the missed run length, or raises the limit:\n%s", out)
 	}
 
+	// A run past what --max-instances takes: the note says so instead of
+	// naming a value the flag refuses (405B on 200T tokens: about 11,000
+	// instances against the flag's 8,192).
+	if _, out, _ := runPlanArgs(t, "--model", "llama-3.1-405b", "--task", "train", "--train-tokens", "200T"); !strings.Contains(out, "that is more instances than --max-instances takes (8192)") || strings.Contains(out, "--max-instances 11") {
+		t.Errorf("405B on 200T tokens: the note names a limit the flag refuses, or not the flag's own:\n%s", out)
+	}
+
 	for _, task := range []string{"finetune", "lora"} {
 		if f := planJSONOf(t, "--model", "llama-3.1-8b", "--task", task, "--train-tokens", "100M"); f.DeadlineFrom != "" || f.AssumedDeadline != nil {
 			t.Errorf("%s: deadline from %q, assumed %+v; want none", task, f.DeadlineFrom, f.AssumedDeadline)
