@@ -28,10 +28,42 @@ import (
 // region, "g5.xlarge (cn-north-1)": two rows of one name at two prices
 // would not say which is which.
 func (c *Catalog) InstanceName(o Offer) string {
-	if !strings.Contains(o.InstanceType, "__") {
-		if len(o.Regions) == 1 && slices.ContainsFunc(c.Offers, func(x Offer) bool {
+	return c.instanceName(o, func(o Offer) bool {
+		return slices.ContainsFunc(c.Offers, func(x Offer) bool {
 			return x.InstanceType == o.InstanceType && x.Provider == o.Provider && x.ID != o.ID && !slices.Equal(x.Regions, o.Regions)
-		}) {
+		})
+	})
+}
+
+// regionalTypes is the provider and instance type (regionalKey) of every
+// type c lists under more than one list of regions (InstanceName's test:
+// an offer of one region is named with it where another offer of its
+// type lists other regions, or none): one pass
+// over the offers, for PlanOffers, which names each of them (a scan per
+// offer, as InstanceName does for one, made naming a 100,000-row price
+// sheet's plan quadratic: seconds of the page's main thread).
+func (c *Catalog) regionalTypes() map[string]bool {
+	first := map[string][]string{}
+	several := map[string]bool{}
+	for i := range c.Offers {
+		o := &c.Offers[i]
+		k := regionalKey(*o)
+		if r, ok := first[k]; !ok {
+			first[k] = o.Regions
+		} else if !slices.Equal(r, o.Regions) {
+			several[k] = true
+		}
+	}
+	return several
+}
+
+func regionalKey(o Offer) string { return o.Provider + "\x00" + o.InstanceType }
+
+// instanceName is InstanceName with regional telling whether o's type is
+// priced in another region too.
+func (c *Catalog) instanceName(o Offer, regional func(Offer) bool) string {
+	if !strings.Contains(o.InstanceType, "__") {
+		if len(o.Regions) == 1 && regional(o) {
 			return o.InstanceType + " (" + o.Regions[0] + ")"
 		}
 		return o.InstanceType

@@ -1,6 +1,7 @@
 package catalog_test
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -71,4 +72,35 @@ func TestInstanceName(t *testing.T) {
 		return
 	}
 	t.Error("the listing is not among the plan's offers")
+}
+
+// TestPlanOffersNameRegionsAsInstanceName: the plan's offers carry the
+// name InstanceName gives each offer, regional names included (an own
+// offer of a type listed with no region names the catalog's regional
+// offers of that type with their region), from one pass over the catalog
+// rather than a scan per offer.
+func TestPlanOffersNameRegionsAsInstanceName(t *testing.T) {
+	c := *catalog.Default()
+	c.Offers = append(slices.Clip(c.Offers), catalog.Offer{ID: "own-g5", Provider: "aws", InstanceType: "g5.xlarge", GPU: "a10g", GPUCount: 1, OnDemandPerHour: 1, Currency: "USD", UserPrice: true})
+	byID := map[string]catalog.Offer{}
+	for _, o := range c.Offers {
+		byID[o.ID] = o
+	}
+	named := 0
+	for _, o := range c.PlanOffers(estimator.BF16) {
+		want := c.InstanceName(byID[o.ID])
+		got := o.InstanceName
+		if got == "" {
+			got = o.InstanceType
+		}
+		if got != want {
+			t.Errorf("%s: plan names %q, InstanceName %q", o.ID, got, want)
+		}
+		if got == o.InstanceType+" ("+o.Region+")" {
+			named++
+		}
+	}
+	if named < 3 {
+		t.Errorf("%d offers named with their region; want AWS China's Beijing and Ningxia offers and the g5.xlarge beside the own one", named)
+	}
 }

@@ -38,6 +38,7 @@ func (c *Catalog) PlanOffersAt(w estimator.DType, today time.Time) []plan.Offer 
 		provs[p.ID] = p
 	}
 	out := make([]plan.Offer, 0, len(c.Offers))
+	regional := c.regionalTypes()
 	for _, o := range c.Offers {
 		g := gpus[o.GPU]
 		p := provs[o.Provider]
@@ -59,7 +60,7 @@ func (c *Catalog) PlanOffersAt(w estimator.DType, today time.Time) []plan.Offer 
 			PriceAgeDays: -1, FarBelowMedian: !o.UserPrice && med.FarBelowMedian(c, o), UserPrice: o.UserPrice,
 			ToVerify: o.PriceToVerify(),
 		}
-		if n := c.InstanceName(o); n != o.InstanceType {
+		if n := c.instanceName(o, func(o Offer) bool { return regional[regionalKey(o)] }); n != o.InstanceType {
 			po.InstanceName = n // a broker's encoded listing ID, named
 		}
 		if !today.IsZero() {
