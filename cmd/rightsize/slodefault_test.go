@@ -53,18 +53,6 @@ func TestServingTargetsByDefault(t *testing.T) {
 	}
 }
 
-// cheapestOf is a plan's cheapest pick.
-func cheapestOf(t *testing.T, p planJSON) planRowJSON {
-	t.Helper()
-	for _, r := range p.Rows {
-		if r.Recommendation == "cheapest" {
-			return r
-		}
-	}
-	t.Fatal("no cheapest pick")
-	return planRowJSON{}
-}
-
 // TestDefaultTTFTGrowsWithThePrompt: Llama 3.1 8B at 1 req/s with
 // 100,000-token prompts, no --ttft-p95. At the flat 2 s default the
 // target alone set the fleet: 2 × 8 B200s at TP 8 for 100,448 USD/month,
@@ -80,14 +68,14 @@ func TestDefaultTTFTGrowsWithThePrompt(t *testing.T) {
 	if p.TTFTTargetSeconds != 20 || p.TTFTTargetFrom != "default" {
 		t.Fatalf("TTFT target %v s (%s), want 20 s by default", p.TTFTTargetSeconds, p.TTFTTargetFrom)
 	}
-	c := cheapestOf(t, p)
+	c := cheapest(t, p)
 	if c.Provider != "coreweave" || c.InstanceType != "NVIDIA HGX B200" || c.Instances != 1 || math.Abs(c.MonthlyCostUSD-50224) > 1 || c.Binding == "ttft" {
 		t.Errorf("cheapest %s %s ×%d at %.0f USD/month bound by %s; want coreweave NVIDIA HGX B200 ×1 at 50224, not the TTFT", c.Provider, c.InstanceType, c.Instances, c.MonthlyCostUSD, c.Binding)
 	}
 	// The flat 2 s the default was, given by the user: the fleet twice
 	// the size, and the user's target is not second-guessed.
 	two := planJSONOf(t, append(args, "--ttft-p95", "2s")...)
-	if c2 := cheapestOf(t, two); two.TTFTTargetFrom != "user" || c2.Instances != 2 || math.Abs(c2.MonthlyCostUSD-100448) > 1 || c2.Binding != "ttft" {
+	if c2 := cheapest(t, two); two.TTFTTargetFrom != "user" || c2.Instances != 2 || math.Abs(c2.MonthlyCostUSD-100448) > 1 || c2.Binding != "ttft" {
 		t.Errorf("--ttft-p95 2s (%s): cheapest ×%d at %.0f USD/month bound by %s; want ×2 at 100448 bound by ttft", two.TTFTTargetFrom, c2.Instances, c2.MonthlyCostUSD, c2.Binding)
 	}
 	for _, n := range two.Notes {
@@ -101,7 +89,7 @@ func TestDefaultTTFTGrowsWithThePrompt(t *testing.T) {
 	}
 	chat := []string{"--model", "llama-3.1-8b", "--task", "inference", "--requests-per-second", "5", "--prompt-tokens", "1000", "--output-tokens", "200"}
 	d, u := planJSONOf(t, chat...), planJSONOf(t, append(chat, "--ttft-p95", "2s")...)
-	if d.TTFTTargetSeconds != 2 || d.TTFTTargetFrom != "default" || u.TTFTTargetFrom != "user" || len(d.Rows) != len(u.Rows) || cheapestOf(t, d).MonthlyCostUSD != cheapestOf(t, u).MonthlyCostUSD {
+	if d.TTFTTargetSeconds != 2 || d.TTFTTargetFrom != "default" || u.TTFTTargetFrom != "user" || len(d.Rows) != len(u.Rows) || cheapest(t, d).MonthlyCostUSD != cheapest(t, u).MonthlyCostUSD {
 		t.Errorf("chat: default %v s (%s), %d rows; --ttft-p95 2s (%s) %d rows", d.TTFTTargetSeconds, d.TTFTTargetFrom, len(d.Rows), u.TTFTTargetFrom, len(u.Rows))
 	}
 }
@@ -115,11 +103,11 @@ func TestDefaultTTFTGrowsWithThePrompt(t *testing.T) {
 func TestDefaultTTFTSaysWhatALongerOneBuys(t *testing.T) {
 	args := []string{"--model", "llama-3.1-70b", "--task", "inference", "--requests-per-second", "1", "--prompt-tokens", "30000", "--output-tokens", "500"}
 	p := planJSONOf(t, args...)
-	c := cheapestOf(t, p)
+	c := cheapest(t, p)
 	if p.TTFTTargetSeconds != 6 || c.Binding != "ttft" || c.Instances != 3 {
 		t.Fatalf("TTFT target %v s, cheapest ×%d bound by %s; want 6 s binding ×3", p.TTFTTargetSeconds, c.Instances, c.Binding)
 	}
-	relaxed := cheapestOf(t, planJSONOf(t, append(args, "--ttft-p95", "12s")...))
+	relaxed := cheapest(t, planJSONOf(t, append(args, "--ttft-p95", "12s")...))
 	want := "and it sets the cheapest pick's replica count: coreweave NVIDIA GB200 NVL72 (on-demand, North America) ×3 at 91980 USD/month; at a TTFT of 12 s — 9.42× one prompt's prefill there — the cheapest is coreweave NVIDIA GB200 NVL72 (on-demand, North America) ×2 at " +
 		strconv.FormatFloat(relaxed.MonthlyCostUSD, 'f', 0, 64) + " USD/month"
 	noted := false
