@@ -1277,7 +1277,7 @@ func perTokenLayer(in Input, elem float64) (repl, shard, scores float64) {
 	}
 	repl = attnIn*hidElem + mlpIn*hidElem + norms*normElem + masks // attention input, MLP input, norm inputs, masks
 	repl += loraSavedBytes(in, elem)
-	shard = (q+kv+v+o)*elem + mlp*elem
+	shard = (q+kv+v+o+litgptAttentionElems(in))*elem + mlp*elem
 	sb := elem
 	if amp {
 		sb = 4 // softmax in fp32 under autocast
@@ -1291,6 +1291,41 @@ func perTokenLayer(in Input, elem float64) (repl, shard, scores float64) {
 		scores = float64(a.Heads) * sb
 	}
 	return repl, shard, scores
+}
+
+// litgptAttentionElems is what LitGPT's attention (Input.LitGPTAttention)
+// keeps for the backward per token and layer beyond the q, k, v and
+// output perTokenLayer counts, in elements of the compute dtype.
+// CausalSelfAttention.forward (litgpt/model.py at 00af8b0d, 2024-09-27;
+// the same lines at 58c5b188 and, as lit_gpt/model.py, at 8641822) views
+// the fused qkv output as (B, n_query_groups, q_per_kv + 2, T, hs) and
+// splits it; with fewer KV heads than query heads (GQA, MQA) it expands k
+// and v to every query head ("training: flash attention requires it") and
+// reshapes them, which copies them (an expanded tensor has no view of
+// that shape); apply_rope and torch.cat then make k a new tensor of
+// n_head heads. scaled_dot_product_attention saves its q, k and v as
+// given (derivatives.yaml, _scaled_dot_product_flash_attention and
+// _efficient_attention; flash-attn's FlashAttnFunc at 8641822 the same),
+// so K and V are kept at n_head × head_size a token, not
+// n_query_groups ×: 2·(n_head − n_query_groups)·head_size more. With as
+// many KV heads as query heads the reshapes are views: q and k become
+// new tensors through the rope, but v is still a view of the fused qkv
+// output, which its saved reference keeps whole ((n_head +
+// 2·n_query_groups)·head_size a token where v alone is n_query_groups ×
+// head_size): (n_head + n_query_groups)·head_size more. The soft-capped
+// path (Gemma 2) saves the same q, k and v in its two matmuls. Zero for
+// attention LitGPT does not have (MLA) and without the field: other
+// stacks' attention is counted at the model's own KV width, as before.
+func litgptAttentionElems(in Input) float64 {
+	a := in.Arch
+	if !in.LitGPTAttention || a.IsMLA() || a.KVHeads <= 0 || a.KVHeads > a.Heads {
+		return 0
+	}
+	q, kv := float64(a.qDim()), float64(a.kvDim())
+	if a.KVHeads < a.Heads {
+		return 2 * (q - kv)
+	}
+	return q + kv
 }
 
 // frozenInputs reports whether a LoRA step on a 16-bit base keeps none of

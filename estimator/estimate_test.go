@@ -1062,6 +1062,53 @@ func TestLoRAQueryValue(t *testing.T) {
 	}
 }
 
+// TestLitGPTAttention: LitGPT's CausalSelfAttention (litgpt/model.py at
+// 00af8b0d) hands SDPA K and V copied out to every query head where the
+// model has fewer KV heads, and, with as many, V as a view of the whole
+// fused qkv output (litgptAttentionElems). Llama 3 8B LoRA (32 query heads,
+// 8 KV heads, 128 wide) at 1 × 2048 keeps 2 × (4096 − 1024) × 2 B a token
+// a layer more, × 2048 × 32 = 805,306,368 B; Llama 2 7B (32 and 32) the q
+// and k thirds of qkv, (4096 + 4096) × 2 B, 1,073,741,824 B. Under full
+// recomputation the saved block inputs do not change: the block being
+// recomputed holds one layer's worth, 12,288 × 2048 B. Inference refuses
+// the field, and MLA, which LitGPT does not have, is not moved.
+func TestLitGPTAttention(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		want Bytes
+	}{
+		{"meta-llama-3-8b-instruct.json", 805_306_368},
+		{"llama-2-7b-hf.json", 1_073_741_824},
+	} {
+		in := DefaultInput(loadArch(t, c.file))
+		in.Task, in.Batch, in.Seq, in.LoRARank, in.LoRATargets = LoRA, 1, 2048, 8, LoRAQueryValue
+		base := mustEstimate(t, in)
+		in.LitGPTAttention = true
+		lit := mustEstimate(t, in)
+		if got := lit.PerGPU.Activations - base.PerGPU.Activations; got != c.want {
+			t.Errorf("%s: LitGPT's attention saves %d B more, want %d", c.file, got, c.want)
+		}
+	}
+	in := DefaultInput(loadArch(t, "meta-llama-3-8b-instruct.json"))
+	in.Task, in.Batch, in.Seq, in.GradCheckpointing = LoRA, 1, 2048, true
+	base := mustEstimate(t, in)
+	in.LitGPTAttention = true
+	if got := mustEstimate(t, in).PerGPU.Activations - base.PerGPU.Activations; got != 12_288*2048 {
+		t.Errorf("checkpointed: %d B more, want one block's %d", got, 12_288*2048)
+	}
+	in.Task = Inference
+	if err := in.Validate(); err == nil || !strings.Contains(err.Error(), "litgpt-attention") {
+		t.Errorf("LitGPT's attention on inference accepted: %v", err)
+	}
+	ds := DefaultInput(loadArch(t, "deepseek-v3.json"))
+	ds.Task, ds.GPUs, ds.ZeRO = LoRA, 64, 3
+	off := mustEstimate(t, ds)
+	ds.LitGPTAttention = true
+	if on := mustEstimate(t, ds); on.PerGPU.Activations != off.PerGPU.Activations {
+		t.Errorf("MLA moved: %d B, want %d", on.PerGPU.Activations, off.PerGPU.Activations)
+	}
+}
+
 // TestDefaultLoRADropout: a LoRA plan that names no dropout counts the
 // adapters' dropped input copies at the recipes' 0.05 (DefaultLoRADropout,
 // as LitGPT, ms-swift and TRL set it): Gemma 7B LoRA on q, k, v, o at

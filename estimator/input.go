@@ -379,6 +379,14 @@ type Input struct {
 	// Trainer's training_step returns loss.detach() and drops the model's
 	// outputs, so the default keeps nothing.
 	KeepsLastGraph bool
+	// LitGPTAttention: the attention is LitGPT's CausalSelfAttention
+	// (--litgpt-attention), which hands scaled_dot_product_attention
+	// other tensors than the q, k, v and output the saved activations
+	// count (litgptAttentionBytes): K and V copied out to every query
+	// head where the model has fewer KV heads, and, with as many KV heads
+	// as query heads, V as a view that keeps the whole fused qkv output.
+	// Training only.
+	LitGPTAttention bool
 
 	Engine           Engine  // --engine
 	GPUMemUtil       float64 // --gpu-mem-util: the engine's memory share in (0, 1]; 0: the engine's default (MemShare)
@@ -892,6 +900,9 @@ func (in Input) validate(l *errList) {
 	}
 	if in.KeepsLastGraph && !train {
 		l.add("keeps-last-graph", in.KeepsLastGraph, ErrIncompatible, "the previous step's graph is a training option")
+	}
+	if in.LitGPTAttention && !train {
+		l.add("litgpt-attention", in.LitGPTAttention, ErrIncompatible, "what LitGPT's attention saves for the backward is a training option")
 	}
 	if in.LoRAFusedQKV && in.Task != LoRA && in.Task != QLoRA {
 		l.add("lora-fused-qkv", in.LoRAFusedQKV, ErrIncompatible, "a fused qkv adapter needs --task lora or qlora")

@@ -247,6 +247,7 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	r.onOff(jobspec.LoRAFusedQKV, &in.LoRAFusedQKV)
 	r.onOff(jobspec.QuantizeHead, &in.QuantizeHead)
 	r.onOff(jobspec.KeepsLastGraph, &in.KeepsLastGraph)
+	r.onOff(jobspec.LitGPTAttention, &in.LitGPTAttention)
 	v, err := strconv.ParseFloat(strings.TrimSpace(t.Text[jobspec.GPUMemUtil]), 64)
 	switch {
 	case err != nil:

@@ -90,6 +90,11 @@ func isLightning(name string) bool {
 //   - the fit loop's logits and loss rebound only when the next step's
 //     return, so the previous step's graph is held (--keeps-last-graph);
 //
+//   - its GPT's attention, CausalSelfAttention, whose K and V reach the
+//     attention kernel copied out to every query head, or, with as many
+//     KV heads as query heads, V as a view of the whole fused qkv output
+//     (--litgpt-attention; estimator.Input.LitGPTAttention);
+//
 //   - LoRA/QLoRA: the adapters of one fused qkv linear with one dropout
 //     (LoRAQKVLinear, --lora-fused-qkv); QLoRA: Lightning's
 //     BitsandbytesPrecision quantises the LM head too (--quantize-head).
@@ -145,6 +150,7 @@ func litgptDefaults(t *JobText, in *estimator.Input, global int, zeroAuto bool) 
 		took("separate-head")
 	}
 	on(jobspec.KeepsLastGraph, &in.KeepsLastGraph)
+	on(jobspec.LitGPTAttention, &in.LitGPTAttention)
 	if in.Task != estimator.FullFinetune {
 		if !t.Set[jobspec.LoRARank] {
 			in.LoRARank = litgptRank

@@ -56,6 +56,7 @@ func TestDoorsShareJobFields(t *testing.T) {
 		"lora-fused-qkv":   "LitGPT's fused qkv adapter: the page's Lightning precision names",
 		"quantize-head":    "Lightning's 4-bit LM head: the page's Lightning precision names",
 		"keeps-last-graph": "LitGPT's fit loop's held graph: the page's Lightning precision names",
+		"litgpt-attention": "LitGPT's attention's saved K and V: the page's Lightning precision names",
 		"loss-chunks":      "LitGPT's 128-token loss chunks: the page's Lightning precision names",
 	}
 	keys := map[string]string{}

@@ -25,34 +25,36 @@ func TestLitGPTDefaultsAreOneStory(t *testing.T) {
 		// Llama 2 7B LoRA on 2 A100 40GB at Lit-GPT's longest Alpaca
 		// example: 16 // 2 // 1 = 8 micro-batches a step under no_sync, so
 		// FSDP1 holds the frozen Block weights' gradient whole (22.18 GB
-		// printed by Lit-GPT's resource table at 128 sequences a step, rank 8).
+		// printed by Lit-GPT's resource table at 128 sequences a step, rank 8);
+		// LitGPT's attention adds one recomputed Block's fused qkv output,
+		// which V's view keeps (2 × 4096 × 2 B a token: 0.02 GB).
 		{[]string{"--model", "llama-2-7b", "--task", "lora", "--precision", "bf16-true", "--gpu", "a100-40gb-sxm", "--gpus", "2", "--batch", "1", "--seq", "1304"},
 			"m=llama-2-7b&t=lora&p=bf16-true&g=a100-40gb-sxm&n=2&b=1&s=1304",
-			[]string{"--global-batch 16", "--zero 3", "--grad-checkpointing", "--loss-chunks 11", "--keeps-last-graph", "--lora-rank 8", "--lora-targets query-value", "--lora-fused-qkv"}, 21.71},
+			[]string{"--global-batch 16", "--zero 3", "--grad-checkpointing", "--loss-chunks 11", "--keeps-last-graph", "--litgpt-attention", "--lora-rank 8", "--lora-targets query-value", "--lora-fused-qkv"}, 21.73},
 		// Targets given are the user's, at both doors: q, k, v and o
 		// keep one more dropped copy (the attention output's, 4096 × 3 B
 		// a token a layer) and 2·8 more A·x, and k's and o's adapters.
 		{[]string{"--model", "llama-2-7b", "--task", "lora", "--precision", "bf16-true", "--gpu", "a100-40gb-sxm", "--gpus", "2", "--batch", "1", "--seq", "1304", "--lora-targets", "attention"},
 			"m=llama-2-7b&t=lora&p=bf16-true&g=a100-40gb-sxm&n=2&b=1&s=1304&lt=attention",
-			[]string{"--global-batch 16", "--zero 3", "--grad-checkpointing", "--loss-chunks 11", "--keeps-last-graph", "--lora-rank 8", "--lora-fused-qkv"}, 21.75},
+			[]string{"--global-batch 16", "--zero 3", "--grad-checkpointing", "--loss-chunks 11", "--keeps-last-graph", "--litgpt-attention", "--lora-rank 8", "--lora-fused-qkv"}, 21.77},
 		// A rank given is the user's, at both doors.
 		{[]string{"--model", "llama-2-7b", "--task", "lora", "--precision", "bf16-true", "--gpu", "a100-40gb-sxm", "--gpus", "2", "--batch", "1", "--seq", "1304", "--lora-rank", "16"},
 			"m=llama-2-7b&t=lora&p=bf16-true&g=a100-40gb-sxm&n=2&b=1&s=1304&r=16",
-			[]string{"--global-batch 16", "--zero 3", "--grad-checkpointing", "--loss-chunks 11", "--keeps-last-graph", "--lora-targets query-value", "--lora-fused-qkv"}, 0},
+			[]string{"--global-batch 16", "--zero 3", "--grad-checkpointing", "--loss-chunks 11", "--keeps-last-graph", "--litgpt-attention", "--lora-targets query-value", "--lora-fused-qkv"}, 0},
 		// A ZeRO stage given is the user's (no FSDP default), and 16 // 4
 		// // 4 = 1 micro-batch a step at micro-batch 4 on 4 GPUs.
 		{[]string{"--model", "llama-2-7b", "--task", "finetune", "--precision", "bf16-true", "--gpu", "a100-80gb-sxm", "--gpus", "4", "--zero", "2", "--batch", "4", "--seq", "512"},
 			"m=llama-2-7b&t=finetune&p=bf16-true&g=a100-80gb-sxm&n=4&z=2&b=4&s=512",
-			[]string{"--global-batch 16", "--loss-chunks 4", "--keeps-last-graph"}, 0},
+			[]string{"--global-batch 16", "--loss-chunks 4", "--keeps-last-graph", "--litgpt-attention"}, 0},
 		// Gemma 2 2B QLoRA on one A10G: LitGPT's own LM head (Gemma ties it)
 		// in 4 bits under BitsandbytesPrecision.
 		{[]string{"--model", "gemma-2-2b", "--task", "qlora", "--precision", "bf16-true", "--gpu", "a10g", "--batch", "2", "--seq", "512"},
 			"m=gemma-2-2b&t=qlora&p=bf16-true&g=a10g&b=2&s=512",
-			[]string{"--global-batch 16", "--loss-chunks 4", "--separate-head", "--keeps-last-graph", "--lora-rank 8", "--lora-targets query-value", "--lora-fused-qkv", "--quantize-head"}, 0},
+			[]string{"--global-batch 16", "--loss-chunks 4", "--separate-head", "--keeps-last-graph", "--litgpt-attention", "--lora-rank 8", "--lora-targets query-value", "--lora-fused-qkv", "--quantize-head"}, 0},
 		// QLoRA on two GPUs, which lora.py refuses: planned as set, no FSDP.
 		{[]string{"--model", "llama-2-7b", "--task", "qlora", "--precision", "bf16-true", "--gpu", "a10g", "--gpus", "2", "--batch", "1", "--seq", "512"},
 			"m=llama-2-7b&t=qlora&p=bf16-true&g=a10g&n=2&b=1&s=512",
-			[]string{"--global-batch 16", "--loss-chunks 4", "--keeps-last-graph", "--lora-rank 8", "--lora-targets query-value", "--lora-fused-qkv", "--quantize-head"}, 0},
+			[]string{"--global-batch 16", "--loss-chunks 4", "--keeps-last-graph", "--litgpt-attention", "--lora-rank 8", "--lora-targets query-value", "--lora-fused-qkv", "--quantize-head"}, 0},
 		// HF Trainer keeps the estimator's defaults.
 		{[]string{"--model", "llama-2-7b", "--task", "lora", "--precision", "bf16", "--gpu", "a100-40gb-sxm", "--gpus", "2", "--zero", "3", "--batch", "1", "--seq", "1304"},
 			"m=llama-2-7b&t=lora&p=bf16&g=a100-40gb-sxm&n=2&z=3&b=1&s=1304", nil, 0},
@@ -102,11 +104,11 @@ func TestLitGPTDefaultsAreOneStory(t *testing.T) {
 // A flag given wins over LitGPT's default in the one parser
 // (page.ParseInput), not after it: the defaults said taken leave it out,
 // and the estimate is the flag's. Gemma 2 2B QLoRA on one A10G at 2 × 512
-// without the fused qkv adapter, the 4-bit head, the held graph and the
-// chunked loss is the job LitGPT's defaults make minus those: less peak.
+// without the fused qkv adapter, the 4-bit head, the held graph, LitGPT's
+// attention and the chunked loss is the job LitGPT's defaults make minus those: less peak.
 func TestLitGPTDefaultsYieldToFlags(t *testing.T) {
 	args := []string{"--model", "gemma-2-2b", "--task", "qlora", "--precision", "bf16-true", "--gpu", "a10g", "--batch", "2", "--seq", "512", "--json"}
-	off := append(slices.Clone(args), "--lora-fused-qkv=false", "--quantize-head=false", "--keeps-last-graph=false", "--loss-chunks", "1", "--lora-targets", "all-linear")
+	off := append(slices.Clone(args), "--lora-fused-qkv=false", "--quantize-head=false", "--keeps-last-graph=false", "--litgpt-attention=false", "--loss-chunks", "1", "--lora-targets", "all-linear")
 	var def, given struct {
 		Peak  float64             `json:"peak_allocated_bytes"`
 		Stack *page.StackDefaults `json:"stack_defaults"`

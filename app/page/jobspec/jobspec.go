@@ -67,6 +67,7 @@ const (
 	LoRAFusedQKV
 	QuantizeHead
 	KeepsLastGraph
+	LitGPTAttention
 	LossChunks
 	Engine
 	TextOnly
@@ -151,10 +152,11 @@ var Fields = [N]Spec{
 	// one piece, unless the job names a Lightning precision
 	// (app/page's litgptDefaults) or the flag is given. The page shows
 	// none of them.
-	LoRAFusedQKV:   {"lora-fused-qkv", "lfq", "0", Bool},
-	QuantizeHead:   {"quantize-head", "qh", "0", Bool},
-	KeepsLastGraph: {"keeps-last-graph", "klg", "0", Bool},
-	LossChunks:     {"loss-chunks", "lch", "0", Int},
+	LoRAFusedQKV:    {"lora-fused-qkv", "lfq", "0", Bool},
+	QuantizeHead:    {"quantize-head", "qh", "0", Bool},
+	KeepsLastGraph:  {"keeps-last-graph", "klg", "0", Bool},
+	LitGPTAttention: {"litgpt-attention", "lga", "0", Bool},
+	LossChunks:      {"loss-chunks", "lch", "0", Int},
 	// auto: no engine given, the one the planner runs the job on
 	// (plan.AutoEngine: vLLM for a decoder's batch or serving, HF
 	// transformers for training and for models that generate no tokens).

@@ -60,7 +60,7 @@ func TestDefaultsAreTheEstimators(t *testing.T) {
 		// The overrides and efficiencies the estimator chooses itself.
 		MFU: "", InferenceMFU: "", BandwidthUtil: "", CUDAContext: "", AllocatorReserve: "", NCCL: "", CUDAGraphs: "",
 		UsableVRAM: "", EngineVersion: "", Host: "",
-		LoRAFusedQKV: bit(in.LoRAFusedQKV), QuantizeHead: bit(in.QuantizeHead), KeepsLastGraph: bit(in.KeepsLastGraph), LossChunks: itoa(in.LossChunks),
+		LoRAFusedQKV: bit(in.LoRAFusedQKV), QuantizeHead: bit(in.QuantizeHead), KeepsLastGraph: bit(in.KeepsLastGraph), LitGPTAttention: bit(in.LitGPTAttention), LossChunks: itoa(in.LossChunks),
 	}
 	for f, w := range want {
 		if got := Fields[f].Default; got != w {
