@@ -1220,8 +1220,12 @@ func torchtuneFSDPCases(dir string) ([]valCase, error) {
 		if !ok || task == "" {
 			continue
 		}
+		rank, err := recipeRank(r)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %v", file, r["id"], err)
+		}
 		args := []string{"--model", m, "--task", task, "--gpu", "a100-80gb-sxm", "--gpus", "8", "--zero", "3", "--batch", "2", "--seq", "2048",
-			"--grad-checkpointing", "--pure-bf16", "--loss-chunks", "8", "--lora-rank", "8",
+			"--grad-checkpointing", "--pure-bf16", "--loss-chunks", "8", "--lora-rank", itoa(rank),
 			"--lora-dropout", "0"} // at the table's commit: 70B_lora.yaml lora_dropout 0.0, the 405B builder's default 0.0 (torchtune d7fae967)
 		if task == "lora" {
 			// 70B_lora.yaml at 30b8519e: lora_attn_modules ['q_proj',
@@ -1240,6 +1244,25 @@ func torchtuneFSDPCases(dir string) ([]valCase, error) {
 			Args:    args, Field: "peak_allocated_bytes", Scale: 1.0 / (1 << 30), Measured: gib, Unit: "GiB"})
 	}
 	return out, nil
+}
+
+// recipeRank is the lora_rank of the recipe config a torchtune_readme.json
+// record attaches (the repository's config at the table's commit,
+// 30b8519e: 70B_lora.yaml and 405B_qlora.yaml set 16).
+func recipeRank(r map[string]any) (int, error) {
+	cfgs, _ := r["recipe_config_in_repo_at_commit (README does not name it)"].(map[string]any)
+	if len(cfgs) != 1 {
+		return 0, fmt.Errorf("%d recipe configs attached, want one", len(cfgs))
+	}
+	for name, c := range cfgs {
+		cfg, _ := c.(map[string]any)
+		rank := num(cfg["lora_rank"])
+		if !(rank >= 1) || rank != math.Trunc(rank) {
+			return 0, fmt.Errorf("%s: lora_rank %v", name, cfg["lora_rank"])
+		}
+		return int(rank), nil
+	}
+	return 0, nil // not reached: one config
 }
 
 // litgptCases: LitGPT's config-hub fine-tuning table

@@ -374,3 +374,31 @@ func TestLitGPTA100Replay(t *testing.T) {
 		t.Errorf("%d out-of-memory rows and %d FSDP micro-batch 1 rows, want 8 and 4", oom, fsdp)
 	}
 }
+
+// torchtune's README rows on 8 A100s replay the rank their recipe configs
+// set at the table's commit (30b8519e: lora_rank 16 in 70B_lora.yaml and
+// 405B_qlora.yaml, as the record attaches them), not the single-device
+// configs' 8: the 70B LoRA's adapters on q, k, v and o are then 80 layers
+// × 16 × (8192 + 8192 + 2 × (8192 + 1024) + 8192 + 8192) = 65,536,000
+// parameters.
+func TestTorchtuneFSDPRank(t *testing.T) {
+	rows, err := torchtuneFSDPCases(filepath.Join("..", "..", "estimator", "testdata", "calibration"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 {
+		t.Fatalf("%d rows, want the 70B LoRA and 405B QLoRA", len(rows))
+	}
+	for _, c := range rows {
+		if i := slices.Index(c.Args, "--lora-rank"); i < 0 || c.Args[i+1] != "16" {
+			t.Errorf("%s: %q, want --lora-rank 16", c.Setting, c.Args)
+		}
+		if !strings.Contains(c.Setting, "70B") {
+			continue
+		}
+		n, err := estimateField(append(slices.Clone(c.Args), "--json"), "trainable_parameters")
+		if err != nil || n != 65_536_000 {
+			t.Errorf("%s: %v trainable parameters (%v), want 65,536,000", c.Setting, n, err)
+		}
+	}
+}
