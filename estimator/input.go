@@ -382,7 +382,7 @@ type Input struct {
 	// LitGPTAttention: the attention is LitGPT's CausalSelfAttention
 	// (--litgpt-attention), which hands scaled_dot_product_attention
 	// other tensors than the q, k, v and output the saved activations
-	// count (litgptAttentionBytes): K and V copied out to every query
+	// count (litgptAttentionElems): K and V copied out to every query
 	// head where the model has fewer KV heads, and, with as many KV heads
 	// as query heads, V as a view that keeps the whole fused qkv output.
 	// Training only.
