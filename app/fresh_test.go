@@ -66,7 +66,7 @@ func TestPicksSayHowFreshOnPage(t *testing.T) {
 				}
 			}
 			verify := page.Fill(tr(c, page.MsgVerifyPrice), o.AsOf[:7])
-			if want := p.Stale || o.AsOfEstimated; strings.Contains(card, htmlText(verify)) != want {
+			if want := p.Stale || o.AsOfGuessed(); strings.Contains(card, htmlText(verify)) != want {
 				t.Errorf("%q: %s card (%s, %d days, estimated %v) says %q: %v", frag, p.Kind, o.AsOf, o.PriceAgeDays, o.AsOfEstimated, verify, !want)
 			}
 			if strings.Contains(card, htmlText(tr(c, page.MsgFarBelow))) != o.FarBelowMedian {
@@ -143,7 +143,7 @@ func TestFreshnessField(t *testing.T) {
 	}
 	c.set(none, page.FieldFreshness, "36500")
 	for _, x := range c.ps.Out.Cands {
-		if x.Stale != (x.Offer.AsOfEstimated || x.Offer.PriceAgeDays < 0) {
+		if x.Stale != (x.Offer.AsOfGuessed() || x.Offer.PriceAgeDays < 0) {
 			t.Errorf("%s stale %v in a century's window", x.Offer.ID, x.Stale)
 		}
 	}
@@ -157,7 +157,7 @@ func TestOffersSayHowFresh(t *testing.T) {
 	c.state = c.state.WithAll(page.SecOffers, true)
 	withClock(c, today)
 	html := offersHTML(c)
-	estimated, far := 0, 0
+	estimated, bounded, far := 0, 0, 0
 	for _, o := range c.d.R.Offers {
 		if _, ok := c.ps.Out.ByOffer[o.Offer.ID]; !ok && !o.Holds {
 			continue
@@ -166,7 +166,13 @@ func TestOffersSayHowFresh(t *testing.T) {
 		if !strings.Contains(row, htmlText(tr(c, page.GradeKeys[o.Offer.PriceAgeGrade(today)]))) {
 			t.Errorf("%s: no age grade", o.Offer.ID)
 		}
-		if o.Offer.AsOfEstimated {
+		if o.Offer.AsOfEstimated && o.Offer.AsOfLowerBound {
+			// A lower bound: "or later", and no verify for its date.
+			bounded++
+			if !strings.Contains(row, htmlText(tr(c, page.MsgDateOrLater))) || strings.Contains(row, htmlText(tr(c, page.MsgEstimatedDate))) || strings.Contains(row, htmlText(tr(c, page.MsgVerifyDated))) {
+				t.Errorf("%s: a date that is a lower bound not said as one: %s", o.Offer.ID, row)
+			}
+		} else if o.Offer.AsOfEstimated {
 			estimated++
 			// "verify" once, without the month the date above it shows:
 			// its own note, or a caveat that ends in it.
@@ -182,10 +188,10 @@ func TestOffersSayHowFresh(t *testing.T) {
 			}
 		}
 	}
-	if estimated == 0 {
-		t.Error("no estimated date among the offers: the test asks nothing")
+	if estimated == 0 || bounded == 0 {
+		t.Errorf("%d estimated dates and %d lower bounds among the offers: the test asks nothing of one", estimated, bounded)
 	}
-	t.Logf("%d estimated, %d far below", estimated, far)
+	t.Logf("%d estimated, %d lower bounds, %d far below", estimated, bounded, far)
 }
 
 // TestExportsSayHowFresh: the JSON and CSV exports carry each row's price

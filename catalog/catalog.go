@@ -362,8 +362,17 @@ type Offer struct {
 	AsOf string
 	// AsOfEstimated reports that AsOf is an estimate (see Provider).
 	AsOfEstimated bool
-	Source        string
-	Notes         string
+	// AsOfLowerBound reports that an estimated AsOf is the earliest the
+	// price can date from by its source's own history, not a guess: the
+	// price is at most as old as AsOf says, so its age is graded from it
+	// as a dated price's is (FreshWithin). SkyPilot's v9 catalog files
+	// cannot predate 2026-07-09, the day skypilot-catalog PR #185 created
+	// the v9 schema (catalog/data/offers.json notes; shared data README
+	// §1); an undated snapshot whose date is inferred from its content is
+	// estimated without a bound.
+	AsOfLowerBound bool
+	Source         string
+	Notes          string
 	// PriceOpen marks a price its own record leaves open
 	// (NotesLeavePriceOpen of Notes), set when the catalog is loaded: the
 	// generated tables carry it, so app.wasm, which carries no Notes,

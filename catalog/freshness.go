@@ -70,13 +70,19 @@ func GradeAge(days int) AgeGrade {
 // PriceAgeGrade grades the offer's price on today's date.
 func (o Offer) PriceAgeGrade(today time.Time) AgeGrade { return GradeAge(o.PriceAgeDays(today)) }
 
-// FreshWithin reports whether the offer's price is dated (not estimated)
-// and at most days old on today's date: the test the default ranking
-// applies with DefaultFreshnessDays.
+// FreshWithin reports whether the offer's price is dated (not estimated,
+// or estimated with AsOf a proven lower bound: AsOfLowerBound) and at
+// most days old on today's date: the test the default ranking applies
+// with DefaultFreshnessDays.
 func (o Offer) FreshWithin(today time.Time, days int) bool {
 	a := o.PriceAgeDays(today)
-	return a >= 0 && a <= days && !o.AsOfEstimated
+	return a >= 0 && a <= days && !o.AsOfGuessed()
 }
+
+// AsOfGuessed reports whether the offer's date is an estimate with no
+// proven bound (AsOfEstimated without AsOfLowerBound): its price may be
+// older than AsOf says, so no age makes it fresh.
+func (o Offer) AsOfGuessed() bool { return o.AsOfEstimated && !o.AsOfLowerBound }
 
 // PriceMedians holds, per GPU, each provider's cheapest on-demand price per
 // GPU-hour in USD (converted with the catalog's reference rates), to tell a

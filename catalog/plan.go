@@ -55,7 +55,7 @@ func (c *Catalog) PlanOffersAt(w estimator.DType, today time.Time) []plan.Offer 
 			Currency: o.Currency, BillingGranularity: o.BillingGranularity, BillingMinimumSeconds: p.BillingMinimumSeconds,
 			NetworkGbps: o.NetworkGbps, NetworkFabric: o.NetworkFabric, SpotInterruption: o.SpotInterruption,
 			PricesIncludeVAT: p.PricesIncludeVAT, VATRate: p.VATRate, NVLinkDomain: g.NVLinkDomain,
-			AsOf: o.AsOf, AsOfEstimated: o.AsOfEstimated, Source: o.Source,
+			AsOf: o.AsOf, AsOfEstimated: o.AsOfEstimated, AsOfLowerBound: o.AsOfLowerBound, Source: o.Source,
 			Hardware: hw, HasHardware: ok, GPUMemory: g.Memory, GPUVisibleMemory: g.ECCMemory,
 			PriceAgeDays: -1, FarBelowMedian: !o.UserPrice && med.FarBelowMedian(c, o), UserPrice: o.UserPrice,
 			ToVerify: o.PriceToVerify(),

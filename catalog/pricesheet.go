@@ -611,7 +611,7 @@ func applyPriceRow(o *Offer, row PriceRow, own bool) ([]PriceChange, error) {
 		row.OnDemandPerHour+row.SpotPerHour+row.Reserved1yPerHour+row.Reserved3yPerHour+row.MonthlyPrice == 0
 	if !keep && (row.AsOf != o.AsOf || o.AsOfEstimated) {
 		changes = append(changes, PriceChange{OfferID: o.ID, Field: "as_of", Old: o.AsOf, New: row.AsOf})
-		o.AsOf, o.AsOfEstimated = row.AsOf, false
+		o.AsOf, o.AsOfEstimated, o.AsOfLowerBound = row.AsOf, false, false
 	}
 	if !keep && row.Source != o.Source {
 		o.Source = row.Source

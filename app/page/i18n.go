@@ -220,6 +220,7 @@ const (
 	MsgAsOfSource
 	MsgSource
 	MsgEstimatedDate
+	MsgDateOrLater
 	MsgAgeFresh
 	MsgAgeAging
 	MsgAgeOld
@@ -744,6 +745,7 @@ var messagesEN = [NMsgs]string{
 	MsgAsOfSource:            "As of · source",
 	MsgSource:                "source",
 	MsgEstimatedDate:         "estimated date",
+	MsgDateOrLater:           "or later",
 	MsgAgeFresh:              "under 90 days old",
 	MsgAgeAging:              "90 to 180 days old",
 	MsgAgeOld:                "over a year old",
@@ -1248,6 +1250,7 @@ var MessagesRU = [NMsgs]string{
 	MsgAsOfSource:            "Дата · источник",
 	MsgSource:                "источник",
 	MsgEstimatedDate:         "дата оценочная",
+	MsgDateOrLater:           "или позже",
 	MsgAgeFresh:              "моложе 90 дней",
 	MsgAgeAging:              "от 90 до 180 дней",
 	MsgAgeOld:                "старше года",
@@ -1752,6 +1755,7 @@ var messagesZH = [NMsgs]string{
 	MsgAsOfSource:            "日期 · 来源",
 	MsgSource:                "来源",
 	MsgEstimatedDate:         "日期为估计",
+	MsgDateOrLater:           "或更晚",
 	MsgAgeFresh:              "不到 90 天",
 	MsgAgeAging:              "90 至 180 天",
 	MsgAgeOld:                "超过一年",

@@ -225,7 +225,7 @@ func OfferTable(lang string, v *OffersView) Table {
 		}
 		date := o.AsOf
 		if o.Estimated {
-			date += " (" + t(MsgEstimatedDate) + ")"
+			date += " (" + t(dateMark(o.Floor)) + ")"
 		}
 		cls := ""
 		var age []Node

@@ -906,7 +906,8 @@ type OfferRow struct {
 	ID, GPU, Provider, Instance, GPUs, OnDemand, Spot, Reserved, Cost, Time, Where, Region, AsOf, Source string
 	Verify, Caveat                                                                                       string // the price's warnings (PriceLabels); Verify without the month the row shows
 	Estimated, Own                                                                                       bool
-	Age                                                                                                  int // catalog.AgeGrade + 1; 0: no clock (the prerendered page)
+	Floor                                                                                                bool // an estimated date that is the earliest the price can be from (catalog.Offer.AsOfLowerBound)
+	Age                                                                                                  int  // catalog.AgeGrade + 1; 0: no clock (the prerendered page)
 	Plan                                                                                                 Plan
 	Cmp                                                                                                  int // its "+ Compare" button (CompareState); -1: none (no plan)
 }
@@ -963,7 +964,7 @@ func (b *viewBuilder) offerRows() (rows []OfferRow, more int) {
 			OnDemand: l.Money(o.Offer.OnDemandPerHour, o.Offer.Currency), Spot: l.Money(o.Offer.SpotPerHour, o.Offer.Currency),
 			Reserved: ReservedText(l, o.Offer.Reserved1yPerHour, o.Offer.Reserved3yPerHour, o.Offer.Currency),
 			Cost:     b.t(MsgNone), Time: b.t(MsgNone), AsOf: l.Date(o.Offer.AsOf), Source: SourceText(o.Offer.Source),
-			Estimated: o.Offer.AsOfEstimated, Own: o.Own, Cmp: -1,
+			Estimated: o.Offer.AsOfEstimated, Floor: o.Offer.AsOfLowerBound, Own: o.Own, Cmp: -1,
 		}
 		if x, ok := out.Row(o.Offer.ID); ok {
 			cells := out.Cells(l, in.Job, x)
@@ -1020,7 +1021,7 @@ func (b *viewBuilder) flagOffer(r *OfferRow, o *catalog.Offer) {
 		}
 		return
 	}
-	po := planner.Offer{AsOf: o.AsOf, AsOfEstimated: o.AsOfEstimated, PriceAgeDays: -1, ToVerify: o.PriceToVerify()}
+	po := planner.Offer{AsOf: o.AsOf, AsOfEstimated: o.AsOfEstimated, AsOfLowerBound: o.AsOfLowerBound, PriceAgeDays: -1, ToVerify: o.PriceToVerify()}
 	if !in.Now.IsZero() {
 		po.PriceAgeDays = o.PriceAgeDays(in.Now)
 		r.Age = int(catalog.GradeAge(po.PriceAgeDays)) + 1
@@ -1094,6 +1095,16 @@ func (p PriceLabels) AsOf() string {
 	return p.Date + " · " + p.Age
 }
 
+// dateMark is what follows an estimated price date: that it is an
+// estimate, or, where it is the earliest the price can date from
+// (catalog.Offer.AsOfLowerBound), "or later".
+func dateMark(floor bool) MsgKey {
+	if floor {
+		return MsgDateOrLater
+	}
+	return MsgEstimatedDate
+}
+
 // PriceLabelsOf labels offer o's price; stale is the planner's verdict
 // (Row.Stale), read only when the page has a clock: the prerendered page
 // grades nothing, but an estimated date is always said. The user's own
@@ -1112,7 +1123,7 @@ func PriceLabelsOf(l Locale, o *planner.Offer, stale, clock bool) PriceLabels {
 		p.Date = l.T(MsgAgeUndated)
 	}
 	if o.AsOfEstimated {
-		p.Date += " (" + l.T(MsgEstimatedDate) + ")"
+		p.Date += " (" + l.T(dateMark(o.AsOfLowerBound)) + ")"
 	}
 	if clock {
 		g := catalog.GradeAge(o.PriceAgeDays)
@@ -1123,7 +1134,7 @@ func PriceLabelsOf(l Locale, o *planner.Offer, stale, clock bool) PriceLabels {
 	} else {
 		stale = false
 	}
-	if stale || o.AsOfEstimated || o.AsOf == "" {
+	if stale || o.AsOfGuessed() || o.AsOf == "" {
 		p.Verify = verifyFrom(l, o.AsOf)
 	}
 	switch {

@@ -154,6 +154,7 @@ type offerJSON struct {
 	UnderlyingProvider     string   `json:"underlying_provider,omitempty"`
 	AsOf                   string   `json:"as_of"`
 	AsOfEstimated          bool     `json:"as_of_estimated,omitempty"`
+	AsOfLowerBound         bool     `json:"as_of_lower_bound,omitempty"`
 	Source                 string   `json:"source"`
 	Notes                  string   `json:"notes,omitempty"`
 }

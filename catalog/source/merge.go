@@ -66,7 +66,7 @@ func offerOf(o offerJSON) catalog.Offer {
 		ID: o.ID, Provider: o.Provider, InstanceType: o.InstanceType, GPU: o.GPU, GPUCount: o.GPUCount,
 		OnDemandPerHour: o.OnDemandPerHour, SpotPerHour: o.SpotPerHour,
 		Reserved1yPerHour: o.Reserved1yPerHour, Reserved3yPerHour: o.Reserved3yPerHour, MonthlyPrice: o.MonthlyPrice,
-		Currency: o.Currency, Regions: slices.Clone(o.Regions), AsOf: o.AsOf, AsOfEstimated: o.AsOfEstimated,
+		Currency: o.Currency, Regions: slices.Clone(o.Regions), AsOf: o.AsOf, AsOfEstimated: o.AsOfEstimated, AsOfLowerBound: o.AsOfLowerBound,
 		Source: o.Source, Notes: o.Notes, NetworkGbps: o.NetworkGbps, NetworkFabric: o.NetworkFabric,
 		SpotInterruption: o.SpotInterruption, SpotInterruptionSource: o.SpotInterruptionSource,
 		VCPUs: o.VCPUs, RAMGiB: o.RAMGiB, BillingGranularity: o.BillingGranularity,
@@ -76,7 +76,7 @@ func offerOf(o offerJSON) catalog.Offer {
 func setOffer(dst *offerJSON, o catalog.Offer) {
 	dst.OnDemandPerHour, dst.SpotPerHour = o.OnDemandPerHour, o.SpotPerHour
 	dst.Reserved1yPerHour, dst.Reserved3yPerHour, dst.MonthlyPrice = o.Reserved1yPerHour, o.Reserved3yPerHour, o.MonthlyPrice
-	dst.Regions, dst.AsOf, dst.AsOfEstimated, dst.Source, dst.Notes = o.Regions, o.AsOf, o.AsOfEstimated, o.Source, o.Notes
+	dst.Regions, dst.AsOf, dst.AsOfEstimated, dst.AsOfLowerBound, dst.Source, dst.Notes = o.Regions, o.AsOf, o.AsOfEstimated, o.AsOfLowerBound, o.Source, o.Notes
 	dst.NetworkGbps, dst.NetworkFabric = o.NetworkGbps, o.NetworkFabric
 	dst.SpotInterruption, dst.SpotInterruptionSource = o.SpotInterruption, o.SpotInterruptionSource
 	dst.VCPUs, dst.BillingGranularity = o.VCPUs, o.BillingGranularity

@@ -311,6 +311,10 @@ func convertOffer(v *validator, i int, o offerJSON, gpus map[string]catalog.GPU,
 	v.nonEmpty(i, id, "instance_type", o.InstanceType)
 	v.nonEmpty(i, id, "source", o.Source)
 	v.date(i, id, "as_of", o.AsOf)
+	if o.AsOfLowerBound && !o.AsOfEstimated {
+		// A bound is what an estimated date rests on; a dated price needs none.
+		v.add(i, id, "as_of_lower_bound without as_of_estimated: a dated price is its own date")
+	}
 	if _, ok := providers[o.Provider]; !ok {
 		v.add(i, id, "provider %q is not in %s", o.Provider, ProvidersFile)
 	} else if !strings.HasPrefix(o.ID, o.Provider+"-") {
@@ -442,7 +446,7 @@ func convertOffer(v *validator, i int, o offerJSON, gpus map[string]catalog.GPU,
 		Reserved1yPerHour: o.Reserved1yPerHour, Reserved3yPerHour: o.Reserved3yPerHour,
 		MonthlyPrice: o.MonthlyPrice, Currency: o.Currency, BillingGranularity: o.BillingGranularity,
 		Regions: o.Regions, SpotRegion: o.SpotRegion, UnderlyingProvider: o.UnderlyingProvider,
-		AsOf: o.AsOf, AsOfEstimated: o.AsOfEstimated, Source: o.Source, Notes: o.Notes,
+		AsOf: o.AsOf, AsOfEstimated: o.AsOfEstimated, AsOfLowerBound: o.AsOfLowerBound, Source: o.Source, Notes: o.Notes,
 		PriceOpen: catalog.NotesLeavePriceOpen(o.Notes),
 	}
 }

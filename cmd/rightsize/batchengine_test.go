@@ -42,7 +42,7 @@ func TestBatchEngineIsTheLaunchs(t *testing.T) {
 	}
 	// The user's engine is kept, and prices HF's slower batches on the
 	// same offer.
-	hf := planJSONOf(t, append(args, "--engine", "hf", "--all")...)
+	hf := planJSONOf(t, append(args, "--engine", "hf", "--all", "--top", "0")...)
 	seen := false
 	for _, r := range hf.Rows {
 		if r.OfferID == cli.OfferID && r.Instances == cli.Instances {

@@ -14,7 +14,10 @@ import (
 // publishes). A 1-year reservation's cheapest is dearer, and said
 // nowhere; a plan already on a reservation, or on spot, names none.
 func TestCommitmentsUndercutOnDemand(t *testing.T) {
-	job := []string{"--model", "llama-3.1-70b", "--requests-per-second", "5", "--prompt-tokens", "2000", "--output-tokens", "300", "--seq", "2300"}
+	// CoreWeave's and GCP's offers: the case of an on-demand pick that a
+	// reservation elsewhere undercuts (Cudo's H100s, fresh since their
+	// July 2026 date is a lower bound, are cheaper on demand than both).
+	job := []string{"--model", "llama-3.1-70b", "--requests-per-second", "5", "--prompt-tokens", "2000", "--output-tokens", "300", "--seq", "2300", "--provider", "coreweave,gcp"}
 	p := planJSONOf(t, job...)
 	if od := cheapest(t, p); math.Abs(od.MonthlyCostUSD-30660) > 1 {
 		t.Fatalf("on demand: %s at %.0f USD/month, want 30,660", od.OfferID, od.MonthlyCostUSD)

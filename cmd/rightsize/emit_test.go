@@ -370,15 +370,18 @@ func TestPlanDisaggSparesJSON(t *testing.T) {
 // over 10M requests within a day is cheapest on CoreWeave, which SkyPilot
 // does not launch: the command exited 2 with nothing to run; it now
 // writes the task for the cheapest pick on a SkyPilot cloud and says the
-// plan was so narrowed. A provider named stays the user's choice.
+// plan was so narrowed. A provider named stays the user's choice. (Over
+// every GPU the cheapest is on Cudo now, a SkyPilot cloud: its July 2026
+// date is a lower bound, so its price is fresh. On GH200s it is still
+// CoreWeave's.)
 func TestEmitSkyPilotPlansItsClouds(t *testing.T) {
-	job := []string{"--model", "llama-3.1-8b", "--requests", "10M", "--prompt-tokens", "1000", "--output-tokens", "200", "--seq", "1200", "--deadline", "24h"}
+	job := []string{"--model", "llama-3.1-8b", "--requests", "10M", "--prompt-tokens", "1000", "--output-tokens", "200", "--seq", "1200", "--deadline", "24h", "--gpu", "gh200-96gb"}
 	if r := cheapest(t, planJSONOf(t, job...)); r.Provider != "coreweave" {
 		t.Fatalf("the plan's cheapest is on %s, not CoreWeave: the case is gone", r.Provider)
 	}
 	code, out, errs := runPlanArgs(t, append(job, "--emit", "skypilot")...)
-	if code != 0 || !strings.Contains(out, "\nresources:\n  cloud: \"azure\"\n") || !strings.Contains(out, "vllm run-batch") || !strings.Contains(out, "--model meta-llama/Llama-3.1-8B-Instruct") ||
-		!strings.Contains(errs, "the cheapest pick, azure Standard_ND96isr_MI300X_v5 ") || !strings.Contains(errs, "rightsize: planned on the clouds SkyPilot launches on (aws, azure, ") {
+	if code != 0 || !strings.Contains(out, "\nresources:\n  cloud: \"lambda\"\n") || !strings.Contains(out, "vllm run-batch") || !strings.Contains(out, "--model meta-llama/Llama-3.1-8B-Instruct") ||
+		!strings.Contains(errs, "the cheapest pick, lambda gpu_1x_gh200 ") || !strings.Contains(errs, "rightsize: planned on the clouds SkyPilot launches on (aws, azure, ") {
 		t.Errorf("exit %d, stderr %q:\n%s", code, errs, out)
 	}
 	code, _, errs = runPlanArgs(t, append(job, "--emit", "skypilot", "--provider", "coreweave")...)

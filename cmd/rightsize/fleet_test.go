@@ -246,10 +246,16 @@ func checkMixed(t *testing.T, f *fleetJSON) {
 // The short/long mix at a loose SLO, five times the chat day: short
 // requests on one offer, long prompts on another, cheaper than any one
 // offer; at a tight SLO on one GPU the mix is that GPU's best offer.
+// The first two cases keep the prices they were written with: a 130-day
+// window leaves SkyPilot's v9 prices (2026-07-09 or later, 142 days old
+// at most on the tests' day) stale and GCP's of 2026-07-30 fresh, as
+// before those dates counted as lower bounds; over a 180-day window
+// Cudo's A800 and Seeweb's H200 serve every class cheapest.
 func TestFleetMixedJSON(t *testing.T) {
 	busy := "20,15,10,10,10,15,25,40,60,75,80,85,90,85,80,80,85,90,100,100,90,70,50,30"
+	const dated = "130"
 	p := planJSONOf(t, "--model", "llama-2-7b", "--ttft-p95", "10s", "--tpot", "200ms", "--no-spot", "--load-curve", busy,
-		"--workload", "testdata/fleet/short-long.csv")
+		"--workload", "testdata/fleet/short-long.csv", "--freshness-days", dated)
 	checkFleet(t, p.Fleet)
 	checkMixed(t, p.Fleet)
 	m := p.Fleet.Mixed
@@ -260,7 +266,7 @@ func TestFleetMixedJSON(t *testing.T) {
 	// The chat preset at a tight SLO: the long prompts (3,500 tokens and
 	// more) on a dearer GPU than the short turns, for less than one GPU
 	// type (the direction of Mélange's result, arXiv 2404.14527).
-	p = planJSONOf(t, "--model", "llama-2-7b", "--ttft-p95", "1s", "--tpot", "50ms", "--no-spot", "--load-curve", busy, "--workload", "chat")
+	p = planJSONOf(t, "--model", "llama-2-7b", "--ttft-p95", "1s", "--tpot", "50ms", "--no-spot", "--load-curve", busy, "--workload", "chat", "--freshness-days", dated)
 	checkMixed(t, p.Fleet)
 	m = p.Fleet.Mixed
 	perGPU := func(g mixGroupJSON) float64 {

@@ -224,14 +224,22 @@ type estimateJob struct {
 //	                    (reason.stale, reason.stale_estimated,
 //	                    reason.stale_undated, reason.far_below: the picks
 //	                    pass the row over for a fresher or normally priced
-//	                    offer of its GPU)
+//	                    offer of its GPU; reason.host_short: its host has
+//	                    fewer than 2 vCPUs or 8 GB of RAM a GPU, and a row
+//	                    on a larger host runs the job)
 //	as_of               the date of the offer's price (YYYY-MM-DD)
 //	as_of_estimated     the date is the earliest the price can date from,
 //	                    not a date its source states
+//	as_of_lower_bound   (present when true) the estimated date is proven the
+//	                    earliest by its source's history, not inferred from
+//	                    its content: the price is at most price_age_days
+//	                    old (SkyPilot's v9 files, created 2026-07-09); the
+//	                    table writes such a date "≥2026-07-09"
 //	source              where the price comes from
 //	price_age_days      whole days from as_of to today (-1: undated)
 //	stale               the price is older than freshness_days, undated or
-//	                    its date estimated: verify it before renting
+//	                    its date estimated without a lower bound: verify it
+//	                    before renting
 //	far_below_median    the price per GPU-hour is under half the median of
 //	                    the other providers' cheapest on-demand prices for
 //	                    the GPU (at least two of them): a marketplace "from"
@@ -856,6 +864,7 @@ type planRowJSON struct {
 	Notes                        []string        `json:"notes"`
 	AsOf                         string          `json:"as_of"`
 	AsOfEstimated                bool            `json:"as_of_estimated"`
+	AsOfLowerBound               bool            `json:"as_of_lower_bound,omitempty"`
 	Source                       string          `json:"source"`
 	PriceAgeDays                 int             `json:"price_age_days"`
 	Stale                        bool            `json:"stale"`
@@ -1096,7 +1105,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 			VCPUs: o.VCPUs, RAMGiB: o.RAMGiB, HostOffloadGiB: r.HostOffloadGiB,
 			HostCheck: hostJSON{r.Host.Status.String(), r.Host.Reason.String()}, Fits: r.Fits,
 			Recommendation: r.Recommendation.String(), AsOf: o.AsOf, Notes: []string{}, WhyArgs: []any{},
-			AsOfEstimated: o.AsOfEstimated, Source: o.Source, PriceAgeDays: o.PriceAgeDays, Stale: r.Stale, FarBelowMedian: o.FarBelowMedian,
+			AsOfEstimated: o.AsOfEstimated, AsOfLowerBound: o.AsOfLowerBound, Source: o.Source, PriceAgeDays: o.PriceAgeDays, Stale: r.Stale, FarBelowMedian: o.FarBelowMedian,
 			PriceToVerify: o.ToVerify, FromPrice: o.ProviderKind == "marketplace" && !o.UserPrice,
 			Weights: r.Weights.String(), UserPrice: o.UserPrice, ProviderKind: o.ProviderKind, Unchecked: r.Unchecked,
 		}
@@ -1503,9 +1512,14 @@ func writeMarkdown(w io.Writer, p planJSON) {
 	}
 }
 
-// asOfText is a row's price date, marked when it is an estimate.
+// asOfText is a row's price date, marked when it is an estimate, and as
+// "≥ date" when the estimate is the earliest the price can date from
+// (as_of_lower_bound).
 func asOfText(r planRowJSON) string {
-	if r.AsOfEstimated {
+	switch {
+	case r.AsOfLowerBound:
+		return "≥" + r.AsOf
+	case r.AsOfEstimated:
 		return r.AsOf + " est."
 	}
 	return r.AsOf
@@ -1568,7 +1582,7 @@ func pickWarnings(res plan.Result) []string {
 		if r.Stale {
 			when := "undated price"
 			switch {
-			case o.AsOf != "" && o.AsOfEstimated:
+			case o.AsOf != "" && o.AsOfGuessed():
 				when = "price of an estimated date, " + o.AsOf
 			case o.AsOf != "":
 				when = "price from " + o.AsOf

@@ -167,10 +167,11 @@ func cheapestRow(t *testing.T, p planJSON) planRowJSON {
 		stale := strings.HasPrefix(r.WhyKey, "reason.stale")
 		far := strings.HasPrefix(r.WhyKey, "reason.far_below")
 		open := strings.HasPrefix(r.WhyKey, "reason.to_verify")
-		if !stale && !far && !open {
+		host := r.WhyKey == "reason.host_short"
+		if !stale && !far && !open && !host {
 			return r
 		}
-		if stale && !r.Stale || far && !r.FarBelowMedian || open && !r.PriceToVerify {
+		if stale && !r.Stale || far && !r.FarBelowMedian || open && !r.PriceToVerify || host && r.HostCheck.Status != "warn" {
 			t.Errorf("%s: passed over (%s) but not flagged", r.OfferID, r.WhyKey)
 		}
 	}
@@ -557,8 +558,13 @@ func TestPlanFreshness(t *testing.T) {
 		}
 		fresh, normal := map[string]bool{}, map[string]bool{}
 		for _, r := range p.Rows {
-			if want := r.PriceAgeDays < 0 || r.PriceAgeDays > 180 || r.AsOfEstimated; r.Stale != want {
-				t.Errorf("%s: stale %v with age %d, estimated %v", r.OfferID, r.Stale, r.PriceAgeDays, r.AsOfEstimated)
+			// An estimated date is stale unless it is a lower bound
+			// (as_of_lower_bound): then its age is the most it can be.
+			if want := r.PriceAgeDays < 0 || r.PriceAgeDays > 180 || r.AsOfEstimated && !r.AsOfLowerBound; r.Stale != want {
+				t.Errorf("%s: stale %v with age %d, estimated %v, lower bound %v", r.OfferID, r.Stale, r.PriceAgeDays, r.AsOfEstimated, r.AsOfLowerBound)
+			}
+			if r.AsOfLowerBound && (!r.AsOfEstimated || r.AsOf < "2026-07-09" || !strings.Contains(r.Source, "catalogs/v9/")) {
+				t.Errorf("%s: a lower bound on %s (estimated %v) from %s: only SkyPilot's v9 files carry one, from 2026-07-09", r.OfferID, r.AsOf, r.AsOfEstimated, r.Source)
 			}
 			if r.AsOf == "" || r.Source == "" {
 				t.Errorf("%s: as_of %q, source %q", r.OfferID, r.AsOf, r.Source)
@@ -587,10 +593,10 @@ func TestPlanFreshness(t *testing.T) {
 			t.Errorf("table: exit %d, stderr %q", code, errs)
 		}
 	}
-	// A window wide enough for every dated price leaves only estimated and
-	// undated prices stale.
+	// A window wide enough for every dated price leaves only guessed
+	// dates (estimated, no lower bound) and undated prices stale.
 	for _, r := range planJSONOf(t, append(lora, "--freshness-days", "36500")...).Rows {
-		if r.Stale != (r.AsOfEstimated || r.PriceAgeDays < 0) {
+		if r.Stale != (r.AsOfEstimated && !r.AsOfLowerBound || r.PriceAgeDays < 0) {
 			t.Errorf("%s: stale %v in a century's window", r.OfferID, r.Stale)
 		}
 	}
@@ -952,8 +958,11 @@ func TestPlanPassesOverOpenPrices(t *testing.T) {
 				t.Errorf("--kind %q: %s: to verify %v, pick %q, why %q", kind, r.OfferID, r.PriceToVerify, r.Recommendation, r.WhyKey)
 			}
 		}
-		if c := cheapestRow(t, p); seen == 0 || c.OfferID != "coreweave-nvidia-gh200" || c.Recommendation != "cheapest" {
-			t.Errorf("--kind %q: %d open offers fit; cheapest %s (%s), want coreweave-nvidia-gh200", kind, seen, c.OfferID, c.Recommendation)
+		// The cheapest pick is the first row not passed over, and not
+		// an open price (it was CoreWeave's GH200 before Cudo's and
+		// Vast's prices of July 2026 or later counted as fresh).
+		if c := cheapestRow(t, p); seen == 0 || c.Recommendation != "cheapest" || c.PriceToVerify {
+			t.Errorf("--kind %q: %d open offers fit; cheapest %s (%s, to verify %v)", kind, seen, c.OfferID, c.Recommendation, c.PriceToVerify)
 		}
 	}
 }
@@ -961,7 +970,9 @@ func TestPlanPassesOverOpenPrices(t *testing.T) {
 // TestPlanReservedPassesOverOpenCommitment: Paperspace's HGX H100 3-year
 // commitment ("$ 2.24* / hour", its footnote not captured) had been the
 // cheapest 3-year plan of Llama 3.1 8B at 5 req/s as one H100 at 2.24; it
-// is the 8-GPU node now, flagged, and no pick.
+// is the 8-GPU node now, flagged, and no pick. The cheapest is AWS's
+// g7e.2xlarge (its July 2026 price a lower bound on its date, so fresh;
+// GCP's g4-standard-48 before).
 func TestPlanReservedPassesOverOpenCommitment(t *testing.T) {
 	p := planJSONOf(t, "--model", "llama-3.1-8b", "--engine", "vllm", "--requests-per-second", "5", "--pricing", "reserved-3y", "--top", "0")
 	for _, r := range p.Rows {
@@ -969,8 +980,8 @@ func TestPlanReservedPassesOverOpenCommitment(t *testing.T) {
 			t.Errorf("%s: %v GPUs, to verify %v, pick %q", r.OfferID, r.GPUsPerInstance, r.PriceToVerify, r.Recommendation)
 		}
 	}
-	if c := cheapestRow(t, p); c.OfferID != "gcp-g4-standard-48" || c.Recommendation != "cheapest" {
-		t.Errorf("cheapest %s (%s), want gcp-g4-standard-48", c.OfferID, c.Recommendation)
+	if c := cheapestRow(t, p); c.OfferID != "aws-g7e.2xlarge" || c.Recommendation != "cheapest" {
+		t.Errorf("cheapest %s (%s), want aws-g7e.2xlarge", c.OfferID, c.Recommendation)
 	}
 }
 

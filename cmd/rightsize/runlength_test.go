@@ -36,18 +36,19 @@ func TestPlanRunLength(t *testing.T) {
 
 	// 15T tokens: no plan of at most 64 instances finishes within 117
 	// days. The default limit is raised to the fleet the run length
-	// needs: 64 × 8 MI300X, the fastest, take 266 days; 117 days need
-	// 1,163 of its GPUs, 146 instances; twice that to the next power of
-	// two, 512. The pick is 256 of them for 2,347 h (98 days).
+	// needs, twice it to the next power of two: 256 (512 when the
+	// fastest of 64 instances was 8 × MI300X, before Nebius's and GCP's
+	// B200 prices of July 2026 or later counted as fresh). The pick is
+	// 256 × 8 B200 on Nebius for 2,075 h (86 days).
 	big := []string{"--model", "llama-3.1-70b", "--task", "train", "--train-tokens", "15T"}
 	raised := planJSONOf(t, big...)
-	if r := raised.AssumedDeadline; r == nil || r.Missed || r.MaxInstances != 64 || r.RaisedMaxInstances != 512 {
-		t.Fatalf("15T tokens: assumed %+v; want the limit of 64 raised to 512", r)
+	if r := raised.AssumedDeadline; r == nil || r.Missed || r.MaxInstances != 64 || r.RaisedMaxInstances != 256 {
+		t.Fatalf("15T tokens: assumed %+v; want the limit of 64 raised to 256", r)
 	}
-	if c := cheapestRow(t, raised); c.JobHours > 117*24 || c.Instances <= 64 || c.Instances > 512 {
+	if c := cheapestRow(t, raised); c.JobHours > 117*24 || c.Instances <= 64 || c.Instances > 256 {
 		t.Errorf("15T tokens: cheapest %d instances for %.0f h; want more than 64 within 117 days", c.Instances, c.JobHours)
 	}
-	if _, out, _ := runPlanArgs(t, big...); !strings.Contains(out, "run length: the instance limit, 64 by default, is raised to 512 for the run length; --max-instances sets yours") {
+	if _, out, _ := runPlanArgs(t, big...); !strings.Contains(out, "run length: the instance limit, 64 by default, is raised to 256 for the run length; --max-instances sets yours") {
 		t.Errorf("15T tokens: table lacks the raised limit:\n%s", out)
 	}
 	// A limit the user gives is never raised.
@@ -60,10 +61,10 @@ func TestPlanRunLength(t *testing.T) {
 	}
 
 	// A run past what --max-instances takes: the note says so instead of
-	// naming a value the flag refuses (405B on 200T tokens: about 11,000
-	// instances against the flag's 8,192).
-	if _, out, _ := runPlanArgs(t, "--model", "llama-3.1-405b", "--task", "train", "--train-tokens", "200T"); !strings.Contains(out, "that is more instances than --max-instances takes (8192)") || strings.Contains(out, "--max-instances 11") {
-		t.Errorf("405B on 200T tokens: the note names a limit the flag refuses, or not the flag's own:\n%s", out)
+	// naming a value the flag refuses (405B on 300T tokens: about 10,800
+	// instances of 8 B300 against the flag's 8,192).
+	if _, out, _ := runPlanArgs(t, "--model", "llama-3.1-405b", "--task", "train", "--train-tokens", "300T"); !strings.Contains(out, "that is more instances than --max-instances takes (8192)") || strings.Contains(out, "--max-instances 10") {
+		t.Errorf("405B on 300T tokens: the note names a limit the flag refuses, or not the flag's own:\n%s", out)
 	}
 
 	for _, task := range []string{"finetune", "lora"} {

@@ -48,13 +48,17 @@ func TestTrainingPicksLaunch(t *testing.T) {
 		// trainMemoryMargin); so does the deadline's pick, on 16. With no
 		// run length (--deadline 0) the cheapest is one 8 × B200 instance
 		// at TP 2 and ZeRO-3 for years, torchtitan's split; within the
-		// assumed 117 days it is Megatron's, as by a deadline below.
-		{"pre-train 70B", []string{"--model", "llama-3.1-70b", "--task", "train", "--train-tokens", "1T", "--deadline", "0"}, [3]string{"torchtitan", "megatron", "megatron"}},
-		{"pre-train 70B in the assumed run length", []string{"--model", "llama-3.1-70b", "--task", "train", "--train-tokens", "1T"}, [3]string{"megatron", "megatron", "megatron"}},
-		{"pre-train 70B by a deadline", []string{"--model", "llama-3.1-70b", "--task", "train", "--train-tokens", "1T", "--deadline", "90d"}, [3]string{"megatron", "megatron", "megatron"}},
-		// Scaled out to 40 instances at TP 8 and ZeRO-2, cheaper than the 5
-		// data-parallel ones at ZeRO-3.
-		{"pre-train 405B", []string{"--model", "llama-3.1-405b", "--task", "train", "--train-tokens", "1T"}, [3]string{"torchtitan", "torchtitan", "torchtitan"}},
+		// assumed 117 days it was Megatron's. With Nebius's and AWS's
+		// prices of July 2026 or later fresh, the cheapest within a run
+		// length is Nebius's B200s at TP 2 and ZeRO-2 (torchtitan's) and
+		// the fastest 64 × 8 B300 on AWS, data-parallel at ZeRO-2.
+		{"pre-train 70B", []string{"--model", "llama-3.1-70b", "--task", "train", "--train-tokens", "1T", "--deadline", "0"}, [3]string{"torchtitan", "dp", "megatron"}},
+		{"pre-train 70B in the assumed run length", []string{"--model", "llama-3.1-70b", "--task", "train", "--train-tokens", "1T"}, [3]string{"torchtitan", "dp", "megatron"}},
+		{"pre-train 70B by a deadline", []string{"--model", "llama-3.1-70b", "--task", "train", "--train-tokens", "1T", "--deadline", "90d"}, [3]string{"torchtitan", "dp", "megatron"}},
+		// The cheapest and value picks on Nebius's B200s at TP 8 × PP 8
+		// and ZeRO-1, Megatron's split (torchtitan's TP 8 at ZeRO-2 on 40
+		// instances before its price counted as fresh).
+		{"pre-train 405B", []string{"--model", "llama-3.1-405b", "--task", "train", "--train-tokens", "1T"}, [3]string{"megatron", "torchtitan", "megatron"}},
 		{"pre-train Qwen3-30B-A3B", []string{"--model", "qwen3-30b-a3b", "--task", "train", "--train-tokens", "100B"}, [3]string{"dp", "dp", "dp"}},
 		// Megatron's TP 8 at ZeRO-1 on MI300X throughout: data-parallel
 		// ZeRO-3 over 64 instances (the fastest) left 0.42 of 190 GiB

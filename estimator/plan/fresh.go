@@ -41,22 +41,36 @@ func (r Request) freshness() int {
 	return r.FreshnessDays
 }
 
-// stale reports whether o's price is undated, estimated or older than
-// days on the plan's date. The user's own prices (Offer.UserPrice) are
-// never stale: the user vouches for them.
+// stale reports whether o's price is undated, of a guessed date or older
+// than days on the plan's date. An estimated date that is a proven lower
+// bound (Offer.AsOfLowerBound: SkyPilot's v9 files cannot predate the
+// schema's creation) is no guess: the price is at most PriceAgeDays old,
+// so it is fresh within the window as a dated price is, and AWS's,
+// Lambda's or Nebius's list prices of July–August 2026 are not passed
+// over for a dearer dated one. The user's own prices (Offer.UserPrice)
+// are never stale: the user vouches for them.
 func stale(o *Offer, days int) bool {
 	if o.UserPrice {
 		return false
 	}
-	return o.PriceAgeDays < 0 || o.PriceAgeDays > days || o.AsOfEstimated
+	return o.PriceAgeDays < 0 || o.PriceAgeDays > days || o.AsOfGuessed()
 }
 
+// AsOfGuessed: an estimated date with no proven bound
+// (catalog.Offer.AsOfGuessed).
+func (o *Offer) AsOfGuessed() bool { return o.AsOfEstimated && !o.AsOfLowerBound }
+
 // trust is a row's price class, best first: fresh and normally priced,
-// fresh and far below the median, stale, stale and far below. Freshness
-// comes first: a current price is a price someone asks today, however
-// low, where a stale one may be gone. The user's own prices are the
-// first class whatever their level: a negotiated rate is not a market
-// outlier.
+// fresh and far below the median (or on a host below the sizing rule),
+// stale, stale and far below. Freshness comes first: a current price is a
+// price someone asks today, however low, where a stale one may be gone.
+// A host below the guides' floor of vCPUs or RAM per GPU for any GPU job
+// (HostCheck.Short: 4 GiB of RAM beside an H100 cannot hold a serving
+// engine's process and the checkpoint's loading, DOMAIN.md "Multi-GPU")
+// is as doubtful as a price under half the market: picked only where
+// nothing better runs the job. The user's
+// own prices are the first class whatever their level: a negotiated rate
+// is not a market outlier.
 func trust(r *Row) int {
 	if r.Offer.UserPrice {
 		return 0
@@ -65,7 +79,7 @@ func trust(r *Row) int {
 	if r.Stale {
 		c = 2
 	}
-	if r.Offer.FarBelowMedian || r.Offer.ToVerify || (r.Pricing == Spot && r.Offer.SpotFarBelow) {
+	if r.Offer.FarBelowMedian || r.Offer.ToVerify || (r.Pricing == Spot && r.Offer.SpotFarBelow) || r.Host.Short {
 		c++
 	}
 	return c
@@ -108,7 +122,7 @@ func passOver(rows []Row, days int) {
 			continue
 		}
 		switch {
-		case r.Stale && best < 2 && g >= 2 && r.Offer.AsOfEstimated:
+		case r.Stale && best < 2 && g >= 2 && r.Offer.AsOfGuessed():
 			// Every price of this GPU is stale, and another GPU's fresh
 			// price runs the job. The sentence says which staleness this
 			// price has, as for a GPU with a fresh price of its own: it
@@ -120,11 +134,13 @@ func passOver(rows []Row, days int) {
 			switch o := r.Offer; {
 			case o.PriceAgeDays < 0 && o.AsOf == "":
 				r.PassedOver = Reason{Key: "reason.stale_undated", Args: []any{label(r)}}
-			case o.AsOfEstimated:
+			case o.AsOfGuessed():
 				r.PassedOver = Reason{Key: "reason.stale_estimated", Args: []any{label(r), o.AsOf}}
 			default:
 				r.PassedOver = Reason{Key: "reason.stale", Args: []any{label(r), o.AsOf, float64(days)}}
 			}
+		case r.Host.Short && !r.Offer.FarBelowMedian && !r.Offer.ToVerify && !(r.Pricing == Spot && r.Offer.SpotFarBelow):
+			r.PassedOver = Reason{Key: "reason.host_short", Args: []any{label(r), r.Host.Reason}}
 		case r.Pricing == Spot && r.Offer.SpotFarBelow && !r.Offer.FarBelowMedian:
 			r.PassedOver = Reason{Key: "reason.spot_far_below", Args: []any{label(r), 100 * SpotFloorShare}}
 		case r.Offer.ToVerify && !r.Offer.FarBelowMedian && g < c:

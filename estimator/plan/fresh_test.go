@@ -18,6 +18,18 @@ func priced(o plan.Offer, id string, price float64, days int, estimated, far boo
 	return o
 }
 
+// bounded marks o's estimated date as the earliest its price can be from.
+func bounded(o plan.Offer) plan.Offer {
+	o.AsOfLowerBound = true
+	return o
+}
+
+// hosted gives o a host of vcpus and ram GiB.
+func hosted(o plan.Offer, vcpus int, ram float64) plan.Offer {
+	o.VCPUs, o.RAMGiB = vcpus, ram
+	return o
+}
+
 // TestPicksRestOnFreshPrices: with the default window, no pick rests on a
 // stale, estimated or far-below-median price when the same GPU has a
 // better-priced offer that runs the job, nor on a stale price when any
@@ -40,6 +52,21 @@ func TestPicksRestOnFreshPrices(t *testing.T) {
 			0, "new", []string{"old"}, []string{"old"}},
 		{"estimated date is not fresh", []plan.Offer{priced(l4, "est", 0.5, 30, true, false), priced(l4, "new", 0.8, 30, false, false)},
 			0, "new", []string{"est"}, []string{"est"}},
+		// SkyPilot's v9 files cannot predate 2026-07-09: AWS's, Lambda's
+		// or Nebius's price of that date or later is at most that old, so
+		// it is fresh inside the window; it was passed over for a dearer
+		// dated price (Llama 3.1 8B at 5 req/s: GCP's RTX PRO 6000 at 3,285
+		// USD a month over AWS's same GPU at 2,455 and Cudo's A800 at 618).
+		{"an estimated date that is a lower bound is fresh", []plan.Offer{bounded(priced(l4, "v9", 0.5, 144, true, false)), priced(l4, "new", 0.8, 30, false, false)},
+			0, "v9", nil, nil},
+		{"a lower bound past the window is stale", []plan.Offer{bounded(priced(l4, "v9", 0.5, 200, true, false)), priced(l4, "new", 0.8, 30, false, false)},
+			0, "new", []string{"v9"}, []string{"v9"}},
+		// A host below the floor any GPU job needs (2 vCPUs, 8 GB a GPU):
+		// Cudo's 2-vCPU, 4 GiB shapes beside an A800 or H100.
+		{"a host below the floor is passed over", []plan.Offer{hosted(priced(l4, "tiny", 0.5, 30, false, false), 2, 4), hosted(priced(l4, "roomy", 0.52, 30, false, false), 4, 8)},
+			0, "roomy", nil, []string{"tiny"}},
+		{"only small hosts: still picked", []plan.Offer{hosted(priced(l4, "tiny", 0.5, 30, false, false), 2, 4)},
+			0, "tiny", nil, nil},
 		{"undated is not fresh", []plan.Offer{priced(l4, "undated", 0.5, -1, false, false), priced(l4, "new", 0.8, 30, false, false)},
 			0, "new", []string{"undated"}, []string{"undated"}},
 		{"a wider window keeps it", []plan.Offer{priced(l4, "old", 0.5, 400, false, false), priced(l4, "new", 0.8, 30, false, false)},

@@ -199,6 +199,7 @@ var English = map[string]string{
 	"reason.stale_elsewhere":     "%s: its price, from %s, is older than the %s-day freshness window, and plans on prices dated within the window run the job: not picked (verify the price to use it)",
 	"reason.stale_est_elsewhere": "%s: its price's date, %s, is an estimate, and plans on prices dated within the freshness window run the job: not picked (verify the price to use it)",
 	"reason.stale_undated":       "%s: its price is undated, and a price dated within the freshness window for this GPU runs the job: not picked (verify the price to use it)",
+	"reason.host_short":          "%s: its host is below what sizing guides give for this task (%s), and an offer of a host that meets it runs the job: not picked",
 	"reason.far_below":           "%s: under half what the other providers ask for this GPU, and a normally priced offer of it runs the job: not picked (verify the price to use it)",
 	"reason.spot_far_below":      "%s: its spot price is under %s%% of its own on-demand price, deeper than the clouds' documented discounts, and other plans run the job: not picked (verify the price to use it)",
 	"reason.far_below_elsewhere": "%s: under half what the other providers ask for this GPU, and plans on normally priced offers run the job: not picked (verify the price to use it)",
@@ -318,6 +319,11 @@ func formatNumber(v float64) string {
 type HostCheck struct {
 	Status HostStatus
 	Reason Reason
+	// Short: the host is below the guides' floor for any GPU job, the
+	// inference rule's 2 vCPUs and 8 GB of RAM per GPU (a training job's
+	// rule asks more, and missing that is a warning only). The picks pass
+	// such a row over where a row on a larger host runs the job (trust).
+	Short bool
 }
 
 // Row is one offer's plan. Money fields ending in USD are converted at the

@@ -259,11 +259,13 @@ func TestScaledFleetPassesTheRuleAgainstItsRow(t *testing.T) {
 	}
 	// The fewest MI300X that hold the job, 9 at 0.33 of 192 GiB free, fit
 	// only inside the memory estimate's error (trainMemoryMargin): one
-	// B200 instance with checkpointing is the cheapest, and the MI300X
-	// from one instance, scaled out to 16, the fastest.
+	// B200 instance with checkpointing is the cheapest, Nebius's (its
+	// July 2026 price a lower bound on its date, so fresh; CoreWeave's
+	// before), and AWS's B300 from two instances, scaled out to 16, the
+	// fastest (Azure's MI300X from one before).
 	ch, fa := &res.Rows[res.Cheapest], &res.Rows[res.Fastest]
-	if ch.Offer.ID != "coreweave-nvidia-hgx-b200" || ch.Instances != 1 || fa.Offer.ID != "azure-standard_nd96isr_mi300x_v5" || fa.Instances != 16 || fa.ScaledFrom != 1 {
-		t.Errorf("cheapest %s ×%d, fastest %s ×%d (scaled from %d): want CoreWeave's B200 ×1 and Azure's MI300X ×16 from 1 (%d scaled rows)",
+	if ch.Offer.ID != "nebius-gpu-b200-sxm-a_8gpu-160vcpu-1792gb" || ch.Instances != 1 || fa.Offer.ID != "aws-p6-b300.48xlarge" || fa.Instances != 16 || fa.ScaledFrom != 2 {
+		t.Errorf("cheapest %s ×%d, fastest %s ×%d (scaled from %d): want Nebius's B200 ×1 and AWS's B300 ×16 from 2 (%d scaled rows)",
 			ch.Offer.ID, ch.Instances, fa.Offer.ID, fa.Instances, fa.ScaledFrom, n)
 	}
 }

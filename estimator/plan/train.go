@@ -1408,16 +1408,16 @@ func (p *planner) hostCheck(o *Offer, r *Row) {
 		if o.RAMGiB == 0 {
 			// Hundreds of GiB offloaded (788 GiB for a 70B optimizer)
 			// are not a bet on an unlisted host.
-			r.Host = HostCheck{HostFail, Reason{Key: "host.offload_unlisted", Args: []any{need}}}
+			r.Host = HostCheck{Status: HostFail, Reason: Reason{Key: "host.offload_unlisted", Args: []any{need}}}
 			return
 		}
 		if need > o.RAMGiB {
-			r.Host = HostCheck{HostFail, Reason{Key: "host.offload_ram", Args: []any{need, o.RAMGiB}}}
+			r.Host = HostCheck{Status: HostFail, Reason: Reason{Key: "host.offload_ram", Args: []any{need, o.RAMGiB}}}
 			return
 		}
 	}
 	if o.VCPUs == 0 || o.RAMGiB == 0 {
-		r.Host = HostCheck{HostUnknown, Reason{Key: "host.unknown"}}
+		r.Host = HostCheck{Status: HostUnknown, Reason: Reason{Key: "host.unknown"}}
 		return
 	}
 	cpu, ram := float64(inferVCPUsPerGPU), float64(inferRAMGBPerGPU)
@@ -1427,7 +1427,7 @@ func (p *planner) hostCheck(o *Offer, r *Row) {
 	perCPU := float64(o.VCPUs) / gpus
 	perRAM := o.RAMGiB * float64(estimator.GiB) / float64(estimator.GB) / gpus
 	if !(perCPU < cpu) && !(perRAM < ram) {
-		r.Host = HostCheck{HostOK, Reason{Key: "host.ok"}}
+		r.Host = HostCheck{Status: HostOK, Reason: Reason{Key: "host.ok"}}
 		return
 	}
 	// A warning's arguments are built once per host shape.
@@ -1436,10 +1436,11 @@ func (p *planner) hostCheck(o *Offer, r *Row) {
 		r.Host = h
 		return
 	}
+	short := perCPU < inferVCPUsPerGPU || perRAM < inferRAMGBPerGPU
 	if perCPU < cpu {
-		r.Host = HostCheck{HostWarn, Reason{Key: "host.few_vcpus", Args: []any{perCPU, cpu}}}
+		r.Host = HostCheck{HostWarn, Reason{Key: "host.few_vcpus", Args: []any{perCPU, cpu}}, short}
 	} else {
-		r.Host = HostCheck{HostWarn, Reason{Key: "host.little_ram", Args: []any{o.RAMGiB / gpus, ram * float64(estimator.GB) / float64(estimator.GiB)}}}
+		r.Host = HostCheck{HostWarn, Reason{Key: "host.little_ram", Args: []any{o.RAMGiB / gpus, ram * float64(estimator.GB) / float64(estimator.GiB)}}, short}
 	}
 	if p.hostWarn == nil {
 		p.hostWarn = make(map[hostKey]HostCheck, 64)

@@ -132,7 +132,11 @@ type Offer struct {
 
 	AsOf          string
 	AsOfEstimated bool
-	Source        string
+	// AsOfLowerBound: an estimated AsOf that is the earliest the price can
+	// date from (catalog.Offer.AsOfLowerBound), so PriceAgeDays is the
+	// most it can be old and the window grades it as a dated price.
+	AsOfLowerBound bool
+	Source         string
 	// PriceAgeDays is the price's age in whole days on the plan's date
 	// (the catalog fills it: catalog.Offer.PriceAgeDays); -1 when AsOf is
 	// not a date or no date was given. FarBelowMedian marks a price under
