@@ -423,7 +423,7 @@ func (p *planner) plan(offers []Offer) Result {
 			r.scale = nil
 			if sc.row != nil {
 				s := sc.row
-				scaledRow(r, s, sc.stop)
+				scaledRow(r, sc)
 				s.Stale = r.Stale
 				markUnchecked(s, p.ownUnchecked(o))
 				scaled = append(scaled, s)
@@ -1021,22 +1021,19 @@ func (p *planner) row(o *Offer, r *Row) {
 	if !r.Fits {
 		return
 	}
-	p.finish(o, r, true)
-	if t.ladder != nil {
+	p.finish(o, r)
+	if t.ladder != nil && (r.Fits || r.FitReason.Key == "fit.past_deadline") {
 		r.scale = p.scaleOut(o, r, t.ladder, priced)
 	}
 }
 
-// finish prices a fitting row r on o (the job's bill, on spot by a
-// deadline grown when spotGrow is set), names the stack of a training
-// layout, checks the host and applies the budget and the deadline.
-func (p *planner) finish(o *Offer, r *Row, spotGrow bool) {
+// finish prices a fitting row r on o (the job's bill), names the stack
+// of a training layout, checks the host and applies the budget and the
+// deadline.
+func (p *planner) finish(o *Offer, r *Row) {
 	switch p.req.Workload.Kind {
 	case Training:
 		p.trainMoney(o, r)
-		if spotGrow {
-			p.spotDeadline(o, r)
-		}
 		// Which stack runs the layout, so a launch is never refused
 		// unannounced (catalog/launch's training emitters judge by
 		// TrainStack too).

@@ -229,6 +229,7 @@ var English = map[string]string{
 	"note.stack_torchtitan":      "TP %s × PP %s at ZeRO-%s: torchtitan runs this split (FSDP2 with --parallelism.tensor_parallel_degree and pipeline_parallel_degree); --emit fsdp and deepspeed write data-parallel launches only",
 	"note.stack_none":            "TP %s × PP %s at ZeRO-%s runs on no training stack: Megatron-LM shards optimizer states only (ZeRO-1), torchtitan pre-trains Llama 3, Qwen3 and DeepSeek-V3 only, and a QLoRA base shards data-parallel only; plan with --zero 1 or without --tp",
 	"note.scale_out":             "scaled out from %s to %s instances: %s× as fast as the fewest that hold the job, for %s× the cost (each doubling must buy 1.5× the speed, CSC's scaling rule)",
+	"note.scale_out_deadline":    "scaled out from %s to %s instances: %s× as fast as the fewest that meet the deadline, for %s× the cost (each doubling must buy 1.5× the speed, CSC's scaling rule)",
 	"note.scale_stop_slow":       "scaling out stops here: doubling to %s instances would speed the job %s× for %s× the cost, under the 1.5× a doubling must buy",
 	"note.scale_stop_comm":       "scaling out stops here: doubling to %s instances would speed the job %s× for %s× the cost, under the 1.5× a doubling must buy, as communication compute does not hide takes more of each step",
 	"note.batch_wider":           "the global batch of %s sequences holds at most %s data-parallel replicas at this layout (each steps a micro-batch or more, as many as its pipeline stages under the default batch), so this fleet runs fewer, wider replicas: %s of %s GPUs each (TP %s × PP %s × CP %s), as published runs scale past their batch (Llama 3 405B: TP 8 × CP × PP 16, Llama 3 paper §3.3.2); the time counts each split's cost: TP's all-reduces, PP's pipeline bubble, CP's ring of keys and values",
@@ -503,10 +504,6 @@ type Row struct {
 
 	cost, time   float64 // ranking keys (USD, seconds)
 	prefillShare float64 // inference: prefill's share of GPU time
-	// shape is a training row's parallelism and instances as trainTech
-	// sized them, shared by the offers of its hardware (spotDeadline grows
-	// a copy); nil for other rows.
-	shape *trainShape
 	// idle is a fixed training layout's idle GPUs (idleGPUs); nil where
 	// the layout uses every GPU rented.
 	idle *idleFleet
