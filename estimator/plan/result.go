@@ -147,6 +147,7 @@ var English = map[string]string{
 	"note.idle_gpus_all":         "the layout given runs on %s of the %s GPUs rented; %s idle, paid: the same job at DP %s on all of them takes %s for %s",
 	"fit.layout_oom":             "%s GiB per GPU short at the layout given (%s GPUs, TP %s, PP %s, ZeRO %s): set a higher --zero or --grad-checkpointing, or leave --gpus, --tp and --pp out to let the plan choose",
 	"fit.engine_gpu":             "%s does not run on %s GPUs",
+	"fit.batch_short_litgpt":     "%s GPUs need more sequences a step than the global batch's %s, which LitGPT's fine-tune scripts refuse at the start (each device takes one sequence or more, TrainArgs in litgpt/args.py); they run data-parallel only (no TP, PP or CP): at most %s GPUs, or a larger global batch (--global-batch, which --emit litgpt writes as --train.global_batch_size)",
 	"fit.litgpt_qlora":           "LitGPT's lora.py runs QLoRA on one GPU only (\"Quantization is currently not supported for multi-GPU training\"), not on %s: plan --gpus 1 on an instance of one GPU, or --task lora",
 	"fit.litgpt_layout":          "LitGPT's fine-tune scripts run one GPU as the job is, or on more FSDP full shard (ZeRO-3) with every Block recomputed and nothing offloaded, not the layout given (%s GPUs, TP %s, PP %s, ZeRO %s, with its checkpointing and offload): leave --gpus, --zero, --grad-checkpointing and --offload out to plan LitGPT's",
 	"fit.no_fabric":              "one instance does not hold it, and the provider names no cluster network between instances (allow unknown networks to plan across them)",

@@ -1121,7 +1121,15 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 	if b := p.trainBatch(in); b.Short() {
 		// A layout no training stack starts (estimator.TrainBatch): the
 		// global batch has fewer sequences than the replicas' micro-batches.
-		r.FitReason = Reason{Key: "fit.batch_short", Args: []any{b.Replicas, math.Round(b.Global), b.MaxReplicas()}}
+		// LitGPT's scripts stop there too (TrainArgs.batch_size and
+		// gradient_accumulation_iters assert a sequence or more a device,
+		// litgpt/args.py at 00af8b0d), and split no model (no TP, PP or
+		// CP): fewer GPUs or a larger batch is all their advice.
+		key := "fit.batch_short"
+		if p.req.LitGPT {
+			key = "fit.batch_short_litgpt"
+		}
+		r.FitReason = Reason{Key: key, Args: []any{b.Replicas, math.Round(b.Global), b.MaxReplicas()}}
 		return
 	}
 	pf := p.perf(in, hw, w)
