@@ -44,6 +44,8 @@ type estimateJob struct {
 	// (page.InputJob.Stack: LitGPT's scripts for a Lightning name), which
 	// its launch then runs (launch.StackError); nil: none.
 	stack *page.StackDefaults
+	// noSyncGiven: in.FSDPNoSync is the user's (page.InputJob.FSDPNoSyncGiven).
+	noSyncGiven bool
 }
 
 // runPlan implements "rightsize plan": the estimate flags plus a workload,
@@ -484,6 +486,7 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	// A fine-tune named by Lightning's precision is laid out as LitGPT's
 	// scripts run it, the launch --emit litgpt writes (plan.Request.LitGPT).
 	req.LitGPT = job.stack != nil
+	req.FSDPNoSyncGiven = job.noSyncGiven
 	var err error
 	req.Pricing = pj.Pricing
 	said(jobspec.Pricing)

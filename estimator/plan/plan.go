@@ -716,8 +716,12 @@ func (p *planner) sub(v variant) *planner {
 	if v.rental {
 		// The rental's own layout: FSDP's no_sync accumulation (the
 		// default of the user's accumulating ZeRO-3 fine-tune,
-		// Input.FSDPNoSync) belongs to the user's layout as ZeRO does.
-		req.Input.ZeRO, req.Input.GradCheckpointing, req.Input.FSDPNoSync = 0, v.ckpt, false
+		// Input.FSDPNoSync) belongs to the user's layout as ZeRO does,
+		// unless the user said it (FSDPNoSyncGiven).
+		req.Input.ZeRO, req.Input.GradCheckpointing = 0, v.ckpt
+		if !req.FSDPNoSyncGiven {
+			req.Input.FSDPNoSync = false
+		}
 	}
 	q := newPlanner(req, p.opts, 0)
 	q.rental, q.dataParallel, q.notes, q.bare = v.rental, v.dataParallel, p.notes, v.bare
@@ -1330,14 +1334,14 @@ type needOut struct {
 // estimator calls out of memory while loading never fits here.
 func (p *planner) estimate(in estimator.Input) fitOut {
 	if p.in.Task.Training() {
-		if p.rental && p.req.LitGPT {
+		if p.rental && p.req.LitGPT && !p.req.FSDPNoSyncGiven {
 			// LitGPT accumulates inside Fabric's no_backward_sync, FSDP's
 			// no_sync under its FSDPStrategy (finetune/lora.py and
 			// full.py at 00af8b0d): the whole model's gradients between
 			// syncs wherever a rank accumulates, as the estimate at the
 			// job's own GPUs counts them (estimator.FSDPNoSyncDefault).
 			// Its inputs are the key's: GPUs, ZeRO stage and micro-batch,
-			// TP, PP and CP being 1.
+			// TP, PP and CP being 1. A --fsdp-no-sync given wins.
 			in.FSDPNoSync = estimator.FSDPNoSyncDefault(in, p.trainWork(in))
 		}
 		k := fitKey{gpuMem{}, in.GPUs, in.TP, in.PP, layoutKey(in), in.Batch, in.DP, in.EP}

@@ -268,3 +268,34 @@ func TestLitGPTBatchShortSaysLitGPTsFix(t *testing.T) {
 		t.Errorf("the Trainer's 24 GPUs: %v %+v", err, res.Rows)
 	}
 }
+
+// TestLitGPTKeepsAGivenNoSync: a LitGPT row accumulates inside FSDP's
+// no_sync, holding the whole model's gradients between syncs, unless the
+// user said otherwise (--fsdp-no-sync=false: Request.FSDPNoSyncGiven);
+// the planner took LitGPT's accumulation whatever the flag said. Llama
+// 3.1 8B fully fine-tuned on 8 H100s at a global batch of 16: the row's
+// memory is the fixed layout's without no_sync when the flag says so.
+func TestLitGPTKeepsAGivenNoSync(t *testing.T) {
+	in := modelInput(t, "llama-3.1-8b")
+	in.Task = estimator.FullFinetune
+	eight := gpuOffer(t, "h100-sxm", 8, estimator.BF16)
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e8, GlobalBatchTokens: float64(16 * in.Seq)}, LitGPT: true}
+	headroom := func(req plan.Request) float64 {
+		t.Helper()
+		res, err := plan.Plan(req, []plan.Offer{eight}, plan.Options{})
+		if err != nil || len(res.Rows) != 1 || !res.Rows[0].Fits || res.Rows[0].DP != 8 {
+			t.Fatalf("full fine-tune on 8 H100s: %v %+v", err, res.Rows)
+		}
+		return res.Rows[0].HeadroomGiB
+	}
+	def := headroom(req)
+	off := req
+	off.FSDPNoSyncGiven = true // --fsdp-no-sync=false
+	got := headroom(off)
+	fixed := off
+	fixed.FixedParallelism = true
+	fixed.Input.GPUs, fixed.Input.ZeRO, fixed.Input.GradCheckpointing = 8, 3, true
+	if want := headroom(fixed); math.Abs(got-want) > 0.01 || !(got > def+1) {
+		t.Errorf("--fsdp-no-sync=false: %.2f GiB free a GPU, want the layout without no_sync's %.2f (with it %.2f)", got, want, def)
+	}
+}
