@@ -461,6 +461,10 @@ type NoneCause struct {
 	// planned for them (fit.litgpt_layout, fit.litgpt_qlora): Why says
 	// what to change.
 	Layout bool
+	// Mixed is, where the offers are refused for different reasons, each
+	// reason and how many offers it refused, the most common first
+	// (planner.CountReasons); Why is then empty.
+	Mixed []planner.ReasonCount
 }
 
 // FindNoneCause is the cause of an empty plan of req whose rows (its
@@ -527,6 +531,13 @@ func NoneCauseOf(req planner.Request, res planner.Result, offers []planner.Offer
 		return NoneCause{}, false
 	}
 	c, ok := FindNoneCause(req, res.Unfit)
+	if !ok {
+		// Different reasons: the most common, with their counts.
+		if m := planner.CountReasons(res.Unfit); len(m) > 1 {
+			return NoneCause{Refused: -1, Mixed: m}, true
+		}
+		return c, false
+	}
 	opts.KeepUnfit, opts.Top = false, 0
 	for _, e := range c.Starts {
 		r := req
@@ -550,6 +561,9 @@ func (c NoneCause) Clause(l Locale, name func(estimator.Engine) string) string {
 // clause is Clause with the offers a latency cause names written by
 // names (a provider's ID to its name; nil keeps the ID).
 func (c NoneCause) clause(l Locale, name func(estimator.Engine) string, names func(string) string) string {
+	if len(c.Mixed) > 0 {
+		return c.MixedLine(l, func(r planner.Reason) string { return l.ReasonWith(r, names) })
+	}
 	why := l.ReasonWith(c.Why, names)
 	switch {
 	case c.Latency, c.Layout:
@@ -576,6 +590,34 @@ func (c NoneCause) NoteWith(l Locale, names func(string) string) string {
 		return Fill(l.T(MsgNoneCauseEngine), clause, l.T(MsgEngine))
 	}
 	return Fill(l.T(MsgNoneCause), clause)
+}
+
+// mixedShown is how many of an empty plan's reasons its answer names,
+// the most common (NoneCause.Mixed); the offers refused for the others
+// are counted together, so the answer stays one line.
+const mixedShown = 3
+
+// MixedLine is a cause of different reasons (NoneCause.Mixed) in l's
+// words, each reason written by reason: "the offers are refused for
+// different reasons, the most common first: 6 × one instance does not
+// hold it …; 3 × needs more than 64 instances; 1 × no on-demand price",
+// the items apart by the language's separator (MsgNoneMixedSep).
+// The command line writes the planner's own sentences (its flags), the
+// page its fields'.
+func (c NoneCause) MixedLine(l Locale, reason func(planner.Reason) string) string {
+	items := make([]string, 0, mixedShown+1)
+	rest := 0
+	for i, m := range c.Mixed {
+		if i >= mixedShown {
+			rest += m.Offers
+			continue
+		}
+		items = append(items, l.Given(float64(m.Offers))+" × "+reason(m.Why))
+	}
+	if rest > 0 {
+		items = append(items, Fill(l.T(MsgNoneMixedRest), l.Given(float64(rest))))
+	}
+	return Fill(l.T(MsgNoneMixed), strings.Join(items, l.T(MsgNoneMixedSep)))
 }
 
 func engineList(es []estimator.Engine, name func(estimator.Engine) string) string {

@@ -1307,7 +1307,7 @@ func (p *planner) tooBig(o *Offer) Reason {
 	case !p.fabric(o):
 		return Reason{Key: "fit.no_fabric"}
 	}
-	return Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}
+	return Reason{Key: "fit.too_big", Args: []any{p.maxInst}}
 }
 
 // fitOut is the part of an estimator.Result the planner reads (the whole
