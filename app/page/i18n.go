@@ -557,6 +557,9 @@ const (
 	MsgNoneEngineAlike
 	MsgNoneCause
 	MsgNoneCauseEngine
+	MsgNoneMixed
+	MsgNoneMixedRest
+	MsgNoneMixedSep
 	MsgBatchShort        // trainmsg.go
 	MsgBatchUneven       // trainmsg.go
 	MsgWholeRun          // trainmsg.go
@@ -1071,6 +1074,9 @@ var messagesEN = [NMsgs]string{
 	MsgNoneEngineAlike:       "%s, nor does any other engine the plan serves a request rate on (%s)",
 	MsgNoneCause:             "Nothing the filters leave runs this job: %s.",
 	MsgNoneCauseEngine:       "Nothing the filters leave runs this job: %s. Choose one under %s.",
+	MsgNoneMixed:             "the offers are refused for different reasons, the most common first: %s",
+	MsgNoneMixedRest:         "%s × other reasons",
+	MsgNoneMixedSep:          "; ",
 	MsgNotWhole:              "not a whole number",
 	MsgAttnKernel:            "Attention kernel (training)",
 	MsgAttnFA2:               "FlashAttention-2 / Triton",
@@ -1576,6 +1582,9 @@ var MessagesRU = [NMsgs]string{
 	MsgNoneEngineAlike:       "%s, как и другие движки, на которых план обслуживает поток запросов (%s)",
 	MsgNoneCause:             "Ни одно предложение, оставленное фильтрами, не выполняет эту задачу: %s.",
 	MsgNoneCauseEngine:       "Ни одно предложение, оставленное фильтрами, не выполняет эту задачу: %s. Выберите один из них в поле «%s».",
+	MsgNoneMixed:             "предложения отклонены по разным причинам, сначала самые частые: %s",
+	MsgNoneMixedRest:         "%s × другие причины",
+	MsgNoneMixedSep:          "; ",
 	MsgNotWhole:              "не целое число",
 	MsgAttnKernel:            "Ядро внимания (обучение)",
 	MsgAttnFA2:               "FlashAttention-2 / Triton",
@@ -2081,6 +2090,9 @@ var messagesZH = [NMsgs]string{
 	MsgNoneEngineAlike:       "%s，计划按请求速率提供服务所用的其他引擎（%s）也不支持",
 	MsgNoneCause:             "筛选后剩下的报价都无法运行此任务：%s。",
 	MsgNoneCauseEngine:       "筛选后剩下的报价都无法运行此任务：%s。请在“%s”中选择其一。",
+	MsgNoneMixed:             "各报价被拒的原因不同，最常见的在前：%s",
+	MsgNoneMixedRest:         "%s × 其他原因",
+	MsgNoneMixedSep:          "；",
 	MsgNotWhole:              "不是整数",
 	MsgAttnKernel:            "注意力内核（训练）",
 	MsgAttnFA2:               "FlashAttention-2 / Triton",

@@ -81,6 +81,10 @@ type InputJob struct {
 	// Stack is what the job took from the fine-tuning stack its precision
 	// names (litgptDefaults: LitGPT for Lightning's names); nil: none.
 	Stack *StackDefaults
+	// FSDPNoSyncGiven: In.FSDPNoSync is the job's (--fsdp-no-sync given,
+	// either way), not FSDPNoSyncDefault's, at its GPUs and in every
+	// layout a plan tries (plan.Request.FSDPNoSyncGiven).
+	FSDPNoSyncGiven bool
 }
 
 // JobError is one shared field's problem: Key is the page's message,
@@ -248,6 +252,8 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	r.onOff(jobspec.QuantizeHead, &in.QuantizeHead)
 	r.onOff(jobspec.KeepsLastGraph, &in.KeepsLastGraph)
 	r.onOff(jobspec.LitGPTAttention, &in.LitGPTAttention)
+	r.onOff(jobspec.FSDPNoSync, &in.FSDPNoSync)
+	j.FSDPNoSyncGiven = t.Set[jobspec.FSDPNoSync]
 	v, err := strconv.ParseFloat(strings.TrimSpace(t.Text[jobspec.GPUMemUtil]), 64)
 	switch {
 	case err != nil:

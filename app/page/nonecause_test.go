@@ -212,3 +212,34 @@ func TestNoneCauseLayoutShort(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyAnswerCountsMixedReasons: a job no offer runs, each refused
+// for its own reason, gets an answer that names the reasons with their
+// counts, the most common first, in each language, where the page said
+// only that nothing fits. Llama 3.1 405B served at 2 req/s on Cudo
+// Compute: most of its offers are instances no serving copy spans without
+// NVLink, the rest name no cluster network between instances.
+func TestEmptyAnswerCountsMixedReasons(t *testing.T) {
+	pr := NewPrices(catalog.Default(), nil)
+	frag := "m=llama-3.1-405b&rps=2&pv=cudo"
+	d := Derive(ParseFragment(frag, DefaultState), nil, pr, nil, "")
+	out := RunPlan(d.Job, pr)
+	if len(out.Cands) != 0 || !out.HasCause || len(out.Cause.Mixed) != 2 || out.Cause.Why.Key != "" {
+		t.Fatalf("%s: %d plans, cause %v %+v", frag, len(out.Cands), out.HasCause, out.Cause)
+	}
+	m := out.Cause.Mixed
+	if m[0].Why.Key != "fit.span_node" || m[1].Why.Key != "fit.no_fabric" || !(m[0].Offers > m[1].Offers) {
+		t.Errorf("reasons %+v", m)
+	}
+	for _, c := range []struct{ lang, lead, sep string }{
+		{"en", "Nothing the filters leave runs this job: the offers are refused for different reasons, the most common first: ", "; "},
+		{"ru", "Ни одно предложение, оставленное фильтрами, не выполняет эту задачу: предложения отклонены по разным причинам, сначала самые частые: ", "; "},
+		{"zh", "筛选后剩下的报价都无法运行此任务：各报价被拒的原因不同，最常见的在前：", "；"},
+	} {
+		l := Locale{Lang: c.lang}
+		item := func(r planner.ReasonCount) string { return l.Given(float64(r.Offers)) + " × " + l.Reason(r.Why) }
+		if s, want := out.Cause.Note(l), c.lead+item(m[0])+c.sep+item(m[1]); !strings.HasPrefix(s, want) {
+			t.Errorf("%s: %q, want it to start %q", c.lang, s, want)
+		}
+	}
+}

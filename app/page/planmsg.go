@@ -26,6 +26,7 @@ var PlanMessages = map[string]map[string]string{
 		"note.stack_dp_ft_zero1":   "data-parallel (TP 1 × PP 1) at ZeRO-%s, as fine-tunes of a Hugging Face checkpoint run on DeepSpeed, or on FSDP as SHARD_GRAD_OP (it has no optimizer-only sharding, so it shards the gradients too, in less memory); Run it below writes its launch, with no checkpoint conversion for a tensor-parallel stack",
 		"note.stack_megatron":      "TP %s × PP %s at ZeRO-%s: Megatron-LM or NeMo runs this split (their distributed optimizer is ZeRO-1); Run it below writes data-parallel launches only",
 		"note.stack_litgpt":        "LitGPT's layout on %s GPU(s) at ZeRO-%s, as its fine-tune scripts run one (as the job is) or more (FSDP full shard, every Block recomputed, nothing offloaded): Run it below writes its launch",
+		"fit.batch_short_litgpt":   "%s GPUs need more sequences a step than the global batch's %s, which LitGPT's fine-tune scripts refuse at the start (each device takes one sequence or more, TrainArgs in litgpt/args.py); they run data-parallel only (no TP, PP or CP): at most %s GPUs, or a larger global batch (the global batch field; Run it below writes it as --train.global_batch_size)",
 		"fit.litgpt_qlora":         "LitGPT's lora.py runs QLoRA on one GPU only (\"Quantization is currently not supported for multi-GPU training\"), not on %s: plan 1 GPU on an instance of one GPU, or LoRA",
 		"fit.litgpt_layout":        "LitGPT's fine-tune scripts run one GPU as the job is, or on more FSDP full shard (ZeRO-3) with every Block recomputed and nothing offloaded, not the layout given (%s GPUs, TP %s, PP %s, ZeRO %s, with its checkpointing and offload): clear GPUs, ZeRO stage, gradient checkpointing and offload to plan LitGPT's",
 		"note.stack_megatron_ft":   "TP %s × PP %s at ZeRO-%s, as no data-parallel layout fits these GPUs: Megatron-LM or NeMo runs this split after converting the checkpoint (their distributed optimizer is ZeRO-1); Run it below writes data-parallel launches only",
@@ -50,6 +51,7 @@ var PlanMessages = map[string]map[string]string{
 		"note.inside_margin":         "заданная раскладка помещается, оставляя %s ГиБ на GPU свободными, — в пределах погрешности оценки памяти (%s%% памяти GPU): всплеск фрагментации может исчерпать память",
 		"fit.layout_oom":             "при заданной раскладке (%[2]s GPU, TP %[3]s, PP %[4]s, ZeRO %[5]s) не хватает %[1]s ГиБ на GPU: поднимите стадию ZeRO или включите пересчёт активаций либо очистите поля числа GPU, тензорного и конвейерного параллелизма, чтобы план выбрал сам",
 		"fit.engine_gpu":             "%s не запускается на GPU %s",
+		"fit.batch_short_litgpt":     "%s GPU нужно больше последовательностей за шаг, чем %s в глобальном батче, и скрипты дообучения LitGPT такое не запускают (каждому устройству нужна хотя бы одна последовательность, TrainArgs в litgpt/args.py); они работают только с параллелизмом по данным (без TP, PP и CP): не больше %s GPU или больший глобальный батч (поле «Глобальный пакет»; раздел «Запустить» ниже запишет его как --train.global_batch_size)",
 		"fit.litgpt_qlora":           "lora.py из LitGPT запускает QLoRA только на одном GPU (\"Quantization is currently not supported for multi-GPU training\"), а не на %s: выберите 1 GPU на инстансе с одним GPU или LoRA",
 		"fit.litgpt_layout":          "скрипты дообучения LitGPT запускают задачу на одном GPU как есть, а на нескольких — FSDP с полным шардированием (ZeRO-3), пересчётом активаций каждого блока и без выгрузки, но не заданную раскладку (%s GPU, TP %s, PP %s, ZeRO %s, с её пересчётом и выгрузкой): очистите поля числа GPU, стадии ZeRO, пересчёта активаций и выгрузки, чтобы план выбрал раскладку LitGPT",
 		"fit.no_fabric":              "один инстанс не вмещает задачу, а провайдер не указывает кластерную сеть между инстансами (разрешите неизвестные сети, чтобы планировать на нескольких)",
@@ -118,6 +120,7 @@ var PlanMessages = map[string]map[string]string{
 		"note.stack_none":            "TP %s × PP %s с ZeRO-%s не запускает ни один стек обучения: Megatron-LM шардирует только состояния оптимизатора (ZeRO-1), torchtitan предобучает только Llama 3, Qwen3 и DeepSeek-V3, а базу QLoRA шардируют только по данным; поставьте «Стадия ZeRO» 1 или «Тензорный параллелизм» 1",
 		"host.offload_unlisted":      "выгрузке на CPU нужно %s ГиБ ОЗУ хоста, а предложение не указывает ОЗУ",
 		"note.scale_out":             "масштабировано с %s до %s инстансов: в %s× быстрее, чем на наименьшем числе, вмещающем задачу, за %s× стоимости (каждое удвоение должно ускорять в 1,5×, правило масштабирования CSC)",
+		"note.scale_out_deadline":    "масштабировано с %s до %s инстансов: в %s× быстрее, чем на наименьшем числе, укладывающемся в срок, за %s× стоимости (каждое удвоение должно ускорять в 1,5×, правило масштабирования CSC)",
 		"note.scale_stop_slow":       "дальше масштабировать не стоит: удвоение до %s инстансов ускорит задачу в %s× за %s× стоимости, меньше 1,5×, которые должно дать удвоение",
 		"note.scale_stop_comm":       "дальше масштабировать не стоит: удвоение до %s инстансов ускорит задачу в %s× за %s× стоимости, меньше 1,5×, которые должно дать удвоение: не скрытый вычислениями обмен занимает всё большую долю шага",
 		"note.batch_wider":           "глобальный батч в %s последовательностей вмещает не больше %s реплик данных при этой раскладке (каждая берёт за шаг микробатч или больше, а при батче по умолчанию — столько, сколько у неё стадий конвейера), поэтому этот парк запускает меньше реплик, но шире: %s по %s GPU каждая (TP %s × PP %s × CP %s), — так опубликованные прогоны масштабируются дальше своего батча (Llama 3 405B: TP 8 × CP × PP 16, статья о Llama 3, §3.3.2); время учитывает цену каждого разбиения: all-reduce в TP, простой конвейера в PP, кольцо ключей и значений в CP",
@@ -188,6 +191,7 @@ var PlanMessages = map[string]map[string]string{
 		"note.inside_margin":         "给定的并行布局每个 GPU 剩 %s GiB 空闲，在显存估算的误差之内（GPU 显存的 %s%%）：一次碎片峰值就可能导致显存不足",
 		"fit.layout_oom":             "按给定的并行布局（%[2]s 个 GPU，TP %[3]s，PP %[4]s，ZeRO %[5]s）每个 GPU 缺 %[1]s GiB：请提高 ZeRO 阶段或开启梯度检查点，或清空 GPU 数、张量并行和流水线阶段，让计划自行选择",
 		"fit.engine_gpu":             "%s 不支持 %s 架构的 GPU",
+		"fit.batch_short_litgpt":     "%s 张 GPU 每步需要的序列数超过全局批量的 %s 条，LitGPT 的微调脚本在启动时即拒绝（每个设备至少需要一条序列，见 litgpt/args.py 的 TrainArgs）；它们只支持数据并行（没有 TP、PP 或 CP）：最多使用 %s 张 GPU，或增大全局批量（“全局批量”字段；下方“运行它”会写成 --train.global_batch_size）",
 		"fit.litgpt_qlora":           "LitGPT 的 lora.py 只在单张 GPU 上运行 QLoRA（\"Quantization is currently not supported for multi-GPU training\"），不能在 %s 张上运行：请在单 GPU 实例上选用 1 张 GPU，或改用 LoRA",
 		"fit.litgpt_layout":          "LitGPT 的微调脚本在单张 GPU 上按任务原样运行，多张 GPU 上则用 FSDP 完全分片（ZeRO-3）、每个 Block 重算激活、不卸载，不运行给定的布局（%s 个 GPU，TP %s，PP %s，ZeRO %s，及其检查点和卸载设置）：清空 GPU 数、ZeRO 阶段、梯度检查点和卸载，让计划按 LitGPT 的布局规划",
 		"fit.no_fabric":              "单个实例装不下，且提供商未标明实例之间的集群网络（允许未知网络后可跨实例规划）",
@@ -256,6 +260,7 @@ var PlanMessages = map[string]map[string]string{
 		"note.stack_none":            "TP %s × PP %s，ZeRO-%s：没有训练框架能运行此切分：Megatron-LM 只切分优化器状态（ZeRO-1），torchtitan 只预训练 Llama 3、Qwen3 和 DeepSeek-V3，QLoRA 的基座只能按数据并行切分；请把“ZeRO 阶段”设为 1 或把“张量并行”设为 1",
 		"host.offload_unlisted":      "CPU 卸载需要 %s GiB 主机内存，而该报价未列出内存",
 		"note.scale_out":             "已从 %s 台扩展到 %s 台实例：速度是能容纳任务的最少实例的 %s×，成本为 %s×（每次翻倍须带来 1.5× 的加速，即 CSC 的扩展准则）",
+		"note.scale_out_deadline":    "已从 %s 台扩展到 %s 台实例：速度是能按期完成的最少实例的 %s×，成本为 %s×（每次翻倍须带来 1.5× 的加速，即 CSC 的扩展准则）",
 		"note.scale_stop_slow":       "扩展到此为止：翻倍到 %s 台实例只能把任务加速 %s×，成本却为 %s×，低于每次翻倍须达到的 1.5×",
 		"note.scale_stop_comm":       "扩展到此为止：翻倍到 %s 台实例只能把任务加速 %s×，成本却为 %s×，低于每次翻倍须达到的 1.5×：计算无法掩盖的通信在每步中占比越来越大",
 		"note.batch_wider":           "在此布局下，%s 条序列的全局批量最多容纳 %s 个数据并行副本（每个副本每步至少一个微批量，默认批量下不少于其流水线阶段数），因此该集群改用更少但更宽的副本：%s 个副本、每个副本 %s 块 GPU（TP %s × PP %s × CP %s），正如已发表的训练在超出批量限制后的扩展方式（Llama 3 405B：TP 8 × CP × PP 16，Llama 3 论文 §3.3.2）；时间计入了每种切分的开销：TP 的 all-reduce、PP 的流水线气泡、CP 的键值环形传递",
@@ -458,6 +463,10 @@ type NoneCause struct {
 	// planned for them (fit.litgpt_layout, fit.litgpt_qlora): Why says
 	// what to change.
 	Layout bool
+	// Mixed is, where the offers are refused for different reasons, each
+	// reason and how many offers it refused, the most common first
+	// (planner.CountReasons); Why is then empty.
+	Mixed []planner.ReasonCount
 }
 
 // FindNoneCause is the cause of an empty plan of req whose rows (its
@@ -524,6 +533,13 @@ func NoneCauseOf(req planner.Request, res planner.Result, offers []planner.Offer
 		return NoneCause{}, false
 	}
 	c, ok := FindNoneCause(req, res.Unfit)
+	if !ok {
+		// Different reasons: the most common, with their counts.
+		if m := planner.CountReasons(res.Unfit); len(m) > 1 {
+			return NoneCause{Refused: -1, Mixed: m}, true
+		}
+		return c, false
+	}
 	opts.KeepUnfit, opts.Top = false, 0
 	for _, e := range c.Starts {
 		r := req
@@ -547,6 +563,9 @@ func (c NoneCause) Clause(l Locale, name func(estimator.Engine) string) string {
 // clause is Clause with the offers a latency cause names written by
 // names (a provider's ID to its name; nil keeps the ID).
 func (c NoneCause) clause(l Locale, name func(estimator.Engine) string, names func(string) string) string {
+	if len(c.Mixed) > 0 {
+		return c.MixedLine(l, func(r planner.Reason) string { return l.ReasonWith(r, names) })
+	}
 	why := l.ReasonWith(c.Why, names)
 	switch {
 	case c.Latency, c.Layout:
@@ -573,6 +592,34 @@ func (c NoneCause) NoteWith(l Locale, names func(string) string) string {
 		return Fill(l.T(MsgNoneCauseEngine), clause, l.T(MsgEngine))
 	}
 	return Fill(l.T(MsgNoneCause), clause)
+}
+
+// mixedShown is how many of an empty plan's reasons its answer names,
+// the most common (NoneCause.Mixed); the offers refused for the others
+// are counted together, so the answer stays one line.
+const mixedShown = 3
+
+// MixedLine is a cause of different reasons (NoneCause.Mixed) in l's
+// words, each reason written by reason: "the offers are refused for
+// different reasons, the most common first: 6 × one instance does not
+// hold it …; 3 × needs more than 64 instances; 1 × no on-demand price",
+// the items apart by the language's separator (MsgNoneMixedSep).
+// The command line writes the planner's own sentences (its flags), the
+// page its fields'.
+func (c NoneCause) MixedLine(l Locale, reason func(planner.Reason) string) string {
+	items := make([]string, 0, mixedShown+1)
+	rest := 0
+	for i, m := range c.Mixed {
+		if i >= mixedShown {
+			rest += m.Offers
+			continue
+		}
+		items = append(items, l.Given(float64(m.Offers))+" × "+reason(m.Why))
+	}
+	if rest > 0 {
+		items = append(items, Fill(l.T(MsgNoneMixedRest), l.Given(float64(rest))))
+	}
+	return Fill(l.T(MsgNoneMixed), strings.Join(items, l.T(MsgNoneMixedSep)))
 }
 
 func engineList(es []estimator.Engine, name func(estimator.Engine) string) string {

@@ -77,7 +77,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		_                = boolFlag(fs, jobspec.QuantizeHead, "QLoRA: the LM head is 4-bit too and dequantised whole when used (Lightning BitsandbytesPrecision, LitGPT; on by default for --pure-bf16 QLoRA on bitsandbytes NF4)")
 		_                = boolFlag(fs, jobspec.KeepsLastGraph, "training: the loop holds the previous micro-batch's outputs, and so its autograd graph, until the next forward returns (LitGPT's fit loop); bitsandbytes' 4-bit linears keep their inputs with that graph. HF Trainer drops them each step; on by default for --pure-bf16 QLoRA on bitsandbytes NF4")
 		sepHead          = fs.Bool("separate-head", false, "the LM head is its own copy of a tied input embedding (LitGPT: its GPT keeps wte and lm_head apart and its checkpoint conversion copies a tied embedding into both)")
-		fsdpNoSync       = fs.Bool("fsdp-no-sync", false, "training with --zero 3 that accumulates micro-batches inside FSDP's no_sync(): each rank holds the whole model's gradients between syncs. Default: on for fine-tunes that accumulate (--global-batch or --micro-batches above one micro-batch per replica), as HF Accelerate/Trainer and Lightning/LitGPT do; --fsdp-no-sync=false for DeepSpeed ZeRO-3, torchtune (FSDP2) or Accelerate's sync_each_batch")
+		_                = boolFlag(fs, jobspec.FSDPNoSync, "training with --zero 3 that accumulates micro-batches inside FSDP's no_sync(): each rank holds the whole model's gradients between syncs. Default: on for fine-tunes that accumulate (--global-batch or --micro-batches above one micro-batch per replica), as HF Accelerate/Trainer and Lightning/LitGPT do; --fsdp-no-sync=false for DeepSpeed ZeRO-3, torchtune (FSDP2) or Accelerate's sync_each_batch")
 		fsdpAdapterUnits = fs.Bool("fsdp-adapter-units", false, "LoRA under --zero 3: the adapters are FSDP units of their own (PEFT's fsdp_auto_wrap_policy, which HF Trainer applies to PEFT models), so the frozen weights get no gradient. Default: off, as Lightning/LitGPT wrap each Block with its adapters, and with --pure-bf16 FSDP then keeps a gradient for the frozen Block weights too")
 		_                = textFlag(fs, jobspec.AttnKernel, "training: the fused attention kernel, "+choices(estimator.AttnKernels)+" (speed only; on H100 cuDNN's runs 1.62× and FlashAttention-3 1.74× FlashAttention-2's speed: Shah et al. 2024). cudnn for Megatron-Core, NeMo and Megatron-Bridge (Transformer Engine prefers it on Hopper); fa2 for FlashAttention-2 or Triton kernels (llm-foundry, HF with flash_attention_2)")
 		_                = boolFlag(fs, jobspec.LitGPTAttention, "training: the attention is LitGPT's CausalSelfAttention, which saves K and V copied out to every query head (fewer KV heads than query heads) or the whole fused qkv output through V's view (as many); on by default with a Lightning --precision")
@@ -271,7 +271,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	// The command line's own fields (the page has none of these).
 	in.SequenceParallel = *seqPar
 	in.OptimizerInBackward, in.SchedulerSteps, in.RequestSeconds = *optInBwd, *schedSteps, *reqOver
-	in.FSDPNoSync, in.LoRADropout = *fsdpNoSync, *loraDrop
+	in.LoRADropout = *loraDrop
 	in.FSDPAdapterUnits, in.SchedulerRecvInterval, in.AttentionDPBalanceIters = *fsdpAdapterUnits, *recvInterval, *dpBalance
 	in.FlashCrossEntropy, in.BF16OptimizerStates = *flashCE, *bf16Opt
 	if set["separate-head"] && !*sepHead {
@@ -322,7 +322,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	var lay estimator.TrainLayout
 	in, lay = estimator.ResolveTrainDefaults(in, ij.ZeROAuto)
 	notes = append(notes, layoutNotes(lay)...)
-	if !set["fsdp-no-sync"] && estimator.FSDPNoSyncDefault(in, estimator.Workload{MicroBatches: *micro, GlobalBatch: global}) {
+	if !ij.FSDPNoSyncGiven && estimator.FSDPNoSyncDefault(in, estimator.Workload{MicroBatches: *micro, GlobalBatch: global}) {
 		// Accumulating under FSDP's no_sync() by default
 		// (estimator.FSDPNoSyncDefault): the gradients line holds the
 		// whole model's.
@@ -348,7 +348,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	}
 	if sub != nil {
 		return sub.run(estimateJob{in: in, name: name, gpu: gpuSpec, eff: ij.Eff, trainTokens: tokens,
-			prompt: *promptTok, output: *outputTok, set: set, engineOpen: ij.EngineOpen, stack: ij.Stack}, stdout, fail)
+			prompt: *promptTok, output: *outputTok, set: set, engineOpen: ij.EngineOpen, stack: ij.Stack, noSyncGiven: ij.FSDPNoSyncGiven}, stdout, fail)
 	}
 	if ij.EngineOpen && ij.EngineWhy.Key != "" {
 		notes = append(notes, "no --engine: "+in.Engine.String()+", "+ij.EngineWhy.String()+" (--engine names another)")

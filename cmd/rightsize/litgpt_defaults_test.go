@@ -2,12 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"slices"
 	"testing"
 
 	"rightsize/app/page"
 	"rightsize/catalog"
 	"rightsize/estimator"
+	"rightsize/estimator/plan"
 )
 
 // A fine-tune named by a Lightning precision plans LitGPT's scripts with
@@ -134,5 +136,54 @@ func TestLitGPTDefaultsYieldToFlags(t *testing.T) {
 		"--global-batch", "16", "--separate-head", "--lora-rank", "8", "--lora-targets", "all-linear", "--quantize-head=false", "--keeps-last-graph=false")
 	if given.Peak != generic["peak_allocated_bytes"] || given.Peak == def.Peak {
 		t.Errorf("peak %.0f B with the flags given, want the generic job's %v (LitGPT's defaults: %.0f)", given.Peak, generic["peak_allocated_bytes"], def.Peak)
+	}
+}
+
+// TestLitGPTPlanKeepsAGivenNoSync: LitGPT's rows accumulate inside FSDP's
+// no_sync as its scripts do, at both doors alike, unless the command line
+// says --fsdp-no-sync=false: the one parser (page.ParseInput) records
+// the flag given, the request carries it (plan.Request.FSDPNoSyncGiven),
+// and the planner keeps it in LitGPT's layout, where it had put no_sync
+// back. Llama 3.1 8B fully fine-tuned on one 8 × H100 instance (global
+// batch 16: two micro-batches a rank): more memory free a GPU without it.
+func TestLitGPTPlanKeepsAGivenNoSync(t *testing.T) {
+	args := []string{"--model", "llama-3.1-8b", "--task", "finetune", "--precision", "bf16-true", "--gpu", "h100-sxm", "--train-tokens", "100M"}
+	reqOf := func(extra ...string) plan.Request {
+		t.Helper()
+		c := &planCapture{planCmd: planCmd{stderr: io.Discard}}
+		if code := estimateCommand("plan", append(slices.Clone(args), extra...), io.Discard, io.Discard, c); code != 0 || c.err != nil {
+			t.Fatalf("%v: exit %d, %v", extra, code, c.err)
+		}
+		return c.req
+	}
+	def, off := reqOf(), reqOf("--fsdp-no-sync=false")
+	j, _, _, ok := page.ParseJob(page.ParseFragment("m=llama-3.1-8b&t=finetune&p=bf16-true&g=h100-sxm&tok=100M", page.DefaultState), catalog.Default(), page.Archs{}, nil, "")
+	if !ok {
+		t.Fatal("the page refuses the job")
+	}
+	web := page.PlanRequest(j)
+	if !def.LitGPT || !web.LitGPT || def.FSDPNoSyncGiven || web.FSDPNoSyncGiven || def.Input.FSDPNoSync != web.Input.FSDPNoSync {
+		t.Errorf("without the flag: CLI LitGPT %v given %v no_sync %v, the page %v %v %v", def.LitGPT, def.FSDPNoSyncGiven, def.Input.FSDPNoSync,
+			web.LitGPT, web.FSDPNoSyncGiven, web.Input.FSDPNoSync)
+	}
+	if !off.FSDPNoSyncGiven || off.Input.FSDPNoSync {
+		t.Fatalf("--fsdp-no-sync=false: given %v, no_sync %v", off.FSDPNoSyncGiven, off.Input.FSDPNoSync)
+	}
+	var o []plan.Offer
+	for _, x := range planOffers(catalog.Default(), def.Input.Weights) {
+		if x.ID == "aws-p5.48xlarge" {
+			o = append(o, x)
+		}
+	}
+	headroom := func(req plan.Request) float64 {
+		t.Helper()
+		res, err := plan.Plan(req, o, plan.Options{})
+		if err != nil || len(res.Rows) == 0 || !res.Rows[0].Fits || res.Rows[0].Instances != 1 || res.Rows[0].ZeRO != 3 {
+			t.Fatalf("%v %+v", err, res.Rows)
+		}
+		return res.Rows[0].HeadroomGiB
+	}
+	if a, b, p := headroom(def), headroom(off), headroom(web); !(b > a+1) || a != p {
+		t.Errorf("free a GPU: %.2f GiB with no_sync (the page %.2f), %.2f with --fsdp-no-sync=false", a, p, b)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -12,7 +13,7 @@ import (
 // TensorRT-LLM (HF transformers and llama.cpp serving a rate are planned
 // as vLLM), so no engine is offered. The same model's batch on vLLM:
 // HF transformers and llama.cpp run it there, and each plans it. Rows
-// refused for different reasons keep the plain line.
+// refused for different reasons say the most common (TestNothingFitsCountsMixedReasons).
 func TestNothingFitsSaysWhy(t *testing.T) {
 	_, out, _ := runPlanArgs(t, "--model", "llama-3.1-8b", "--requests-per-second", "2", "--gpu", "p100")
 	if want := "nothing fits with --gpu as given: vllm does not run on Pascal GPUs, nor does any other engine the plan serves a request rate on (sglang, trtllm); without it the cheapest plan is "; !strings.Contains(out, want) {
@@ -35,7 +36,7 @@ func TestNothingFitsSaysWhy(t *testing.T) {
 	}
 
 	_, out, _ = runPlanArgs(t, "--model", "llama-3.1-405b", "--requests-per-second", "2", "--gpu", "h100-sxm", "--max-instances", "1")
-	if !strings.Contains(out, "nothing fits with --gpu as given; without it the cheapest plan is ") {
+	if !strings.Contains(out, "nothing fits with --gpu as given: the offers are refused for different reasons, the most common first: ") {
 		t.Errorf("405B on one H100 instance (rows refused for different reasons):\n%s", out)
 	}
 	// Every T4 offer is one, four or eight T4s on PCIe: no serving copy
@@ -61,5 +62,39 @@ func TestNothingFitsNamesTheLatencyFloor(t *testing.T) {
 	}
 	if p := planJSONOf(t, args...); p.NoneCause != want || len(p.Rows) != 0 {
 		t.Errorf("JSON: %d rows, none_cause %q", len(p.Rows), p.NoneCause)
+	}
+}
+
+// TestNothingFitsCountsMixedReasons: a fixed GPU count no offer runs,
+// each for its own reason, says the most common reasons with their counts
+// on the "nothing fits" line, and --json lists them all (none_reasons),
+// where it said only "nothing fits". Llama 3.1 8B pre-trained on 1,024
+// H100s (no --tp): most offers name no cluster network to span 128
+// instances, some need more than the 64-instance limit, some have no
+// on-demand price.
+func TestNothingFitsCountsMixedReasons(t *testing.T) {
+	args := []string{"--model", "llama-3.1-8b", "--task", "train", "--train-tokens", "1T", "--gpu", "h100-sxm", "--gpus", "1024"}
+	p := planJSONOf(t, args...)
+	if len(p.Rows) != 0 || len(p.NoneReasons) < 2 {
+		t.Fatalf("%d rows, reasons %+v", len(p.Rows), p.NoneReasons)
+	}
+	keys, n := map[string]int{}, 0
+	for i, r := range p.NoneReasons {
+		keys[r.Key] += r.Offers
+		n += r.Offers
+		if i > 0 && r.Offers > p.NoneReasons[i-1].Offers {
+			t.Errorf("reason %d (%d offers) after one of %d", i, r.Offers, p.NoneReasons[i-1].Offers)
+		}
+	}
+	if n != p.Considered || keys["fit.no_fabric"] == 0 || keys["fit.too_big"] == 0 || keys["fit.no_price"] == 0 || p.NoneReasons[0].Key != "fit.no_fabric" {
+		t.Errorf("%d of %d offers counted: %v", n, p.Considered, keys)
+	}
+	top := p.NoneReasons[0]
+	want := "the offers are refused for different reasons, the most common first: " + strconv.Itoa(top.Offers) + " × " + top.Reason + "; "
+	if !strings.HasPrefix(p.NoneCause, want) || strings.Count(p.NoneCause, " × ") != min(len(p.NoneReasons), 4) {
+		t.Errorf("none_cause %q, want it to start %q and name at most three reasons", p.NoneCause, want)
+	}
+	if _, out, _ := runPlanArgs(t, args...); !strings.Contains(out, "nothing fits with --gpu as given: "+p.NoneCause+"; without it") {
+		t.Errorf("want the reasons on the nothing-fits line:\n%s", out)
 	}
 }

@@ -44,6 +44,8 @@ type estimateJob struct {
 	// (page.InputJob.Stack: LitGPT's scripts for a Lightning name), which
 	// its launch then runs (launch.StackError); nil: none.
 	stack *page.StackDefaults
+	// noSyncGiven: in.FSDPNoSync is the user's (page.InputJob.FSDPNoSyncGiven).
+	noSyncGiven bool
 }
 
 // runPlan implements "rightsize plan": the estimate flags plus a workload,
@@ -492,6 +494,7 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	// A fine-tune named by Lightning's precision is laid out as LitGPT's
 	// scripts run it, the launch --emit litgpt writes (plan.Request.LitGPT).
 	req.LitGPT = job.stack != nil
+	req.FSDPNoSyncGiven = job.noSyncGiven
 	var err error
 	req.Pricing = pj.Pricing
 	said(jobspec.Pricing)
@@ -742,9 +745,18 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 		// on Pascal GPUs") and the engines that do run the job there.
 		if res.OverBudget == 0 && res.PastDeadline == 0 {
 			if cause, ok := page.NoneCauseOf(req, res, offers, plan.Options{MaxInstances: maxInst}); ok {
-				out.NoneCause = cause.Clause(page.Locale{Lang: "en"}, estimator.Engine.String)
-				if cause.Layout {
+				en := page.Locale{Lang: "en"}
+				out.NoneCause = cause.Clause(en, estimator.Engine.String)
+				switch {
+				case cause.Layout:
 					out.NoneCause = cause.Why.String() // the flags to change, not the page's fields
+				case len(cause.Mixed) > 0:
+					// Different reasons, the most common first, in the
+					// planner's own words (its flags).
+					out.NoneCause = cause.MixedLine(en, plan.Reason.String)
+					for _, m := range cause.Mixed {
+						out.NoneReasons = append(out.NoneReasons, noneReasonJSON{Reason: m.Why.String(), Key: m.Why.Key, Offers: m.Offers})
+					}
 				}
 				for _, e := range cause.Runs {
 					out.NoneCauseEngines = append(out.NoneCauseEngines, e.String())
@@ -960,6 +972,11 @@ type planJSON struct {
 	// page's sentence); NoneCauseEngines those engines' --engine values.
 	NoneCause        string   `json:"none_cause,omitempty"`
 	NoneCauseEngines []string `json:"none_cause_engines,omitempty"`
+	// NoneReasons are, when nothing fits for no budget or deadline and
+	// the offers left are refused for different reasons, every reason
+	// and the offers it refused, the most common first
+	// (plan.CountReasons); NoneCause then names the three most common.
+	NoneReasons []noneReasonJSON `json:"none_reasons,omitempty"`
 	// ProviderKinds are the provider kinds the plan considered (empty:
 	// every kind, --kind any); the default is hyperscaler, gpu-cloud and
 	// broker.
@@ -1765,6 +1782,13 @@ func commitments(req plan.Request, res plan.Result, offers []plan.Offer, maxInst
 			Saving: 1 - row.MonthlyCostUSD/onDemand.MonthlyCostUSD})
 	}
 	return out
+}
+
+// noneReasonJSON is one reason of an empty plan's offers (planJSON.NoneReasons).
+type noneReasonJSON struct {
+	Reason string `json:"reason"`
+	Key    string `json:"key"`
+	Offers int    `json:"offers"`
 }
 
 // noneCause is ": " and the reason every offer left was refused for

@@ -423,7 +423,7 @@ func (p *planner) plan(offers []Offer) Result {
 			r.scale = nil
 			if sc.row != nil {
 				s := sc.row
-				scaledRow(r, s, sc.stop)
+				scaledRow(r, sc)
 				s.Stale = r.Stale
 				markUnchecked(s, p.ownUnchecked(o))
 				scaled = append(scaled, s)
@@ -716,8 +716,12 @@ func (p *planner) sub(v variant) *planner {
 	if v.rental {
 		// The rental's own layout: FSDP's no_sync accumulation (the
 		// default of the user's accumulating ZeRO-3 fine-tune,
-		// Input.FSDPNoSync) belongs to the user's layout as ZeRO does.
-		req.Input.ZeRO, req.Input.GradCheckpointing, req.Input.FSDPNoSync = 0, v.ckpt, false
+		// Input.FSDPNoSync) belongs to the user's layout as ZeRO does,
+		// unless the user said it (FSDPNoSyncGiven).
+		req.Input.ZeRO, req.Input.GradCheckpointing = 0, v.ckpt
+		if !req.FSDPNoSyncGiven {
+			req.Input.FSDPNoSync = false
+		}
 	}
 	q := newPlanner(req, p.opts, 0)
 	q.rental, q.dataParallel, q.notes, q.bare = v.rental, v.dataParallel, p.notes, v.bare
@@ -1021,22 +1025,19 @@ func (p *planner) row(o *Offer, r *Row) {
 	if !r.Fits {
 		return
 	}
-	p.finish(o, r, true)
-	if t.ladder != nil {
+	p.finish(o, r)
+	if t.ladder != nil && (r.Fits || r.FitReason.Key == "fit.past_deadline") {
 		r.scale = p.scaleOut(o, r, t.ladder, priced)
 	}
 }
 
-// finish prices a fitting row r on o (the job's bill, on spot by a
-// deadline grown when spotGrow is set), names the stack of a training
-// layout, checks the host and applies the budget and the deadline.
-func (p *planner) finish(o *Offer, r *Row, spotGrow bool) {
+// finish prices a fitting row r on o (the job's bill), names the stack
+// of a training layout, checks the host and applies the budget and the
+// deadline.
+func (p *planner) finish(o *Offer, r *Row) {
 	switch p.req.Workload.Kind {
 	case Training:
 		p.trainMoney(o, r)
-		if spotGrow {
-			p.spotDeadline(o, r)
-		}
 		// Which stack runs the layout, so a launch is never refused
 		// unannounced (catalog/launch's training emitters judge by
 		// TrainStack too).
@@ -1306,7 +1307,7 @@ func (p *planner) tooBig(o *Offer) Reason {
 	case !p.fabric(o):
 		return Reason{Key: "fit.no_fabric"}
 	}
-	return Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}
+	return Reason{Key: "fit.too_big", Args: []any{p.maxInst}}
 }
 
 // fitOut is the part of an estimator.Result the planner reads (the whole
@@ -1333,14 +1334,14 @@ type needOut struct {
 // estimator calls out of memory while loading never fits here.
 func (p *planner) estimate(in estimator.Input) fitOut {
 	if p.in.Task.Training() {
-		if p.rental && p.req.LitGPT {
+		if p.rental && p.req.LitGPT && !p.req.FSDPNoSyncGiven {
 			// LitGPT accumulates inside Fabric's no_backward_sync, FSDP's
 			// no_sync under its FSDPStrategy (finetune/lora.py and
 			// full.py at 00af8b0d): the whole model's gradients between
 			// syncs wherever a rank accumulates, as the estimate at the
 			// job's own GPUs counts them (estimator.FSDPNoSyncDefault).
 			// Its inputs are the key's: GPUs, ZeRO stage and micro-batch,
-			// TP, PP and CP being 1.
+			// TP, PP and CP being 1. A --fsdp-no-sync given wins.
 			in.FSDPNoSync = estimator.FSDPNoSyncDefault(in, p.trainWork(in))
 		}
 		k := fitKey{gpuMem{}, in.GPUs, in.TP, in.PP, layoutKey(in), in.Batch, in.DP, in.EP}

@@ -147,6 +147,7 @@ var English = map[string]string{
 	"note.idle_gpus_all":         "the layout given runs on %s of the %s GPUs rented; %s idle, paid: the same job at DP %s on all of them takes %s for %s",
 	"fit.layout_oom":             "%s GiB per GPU short at the layout given (%s GPUs, TP %s, PP %s, ZeRO %s): set a higher --zero or --grad-checkpointing, or leave --gpus, --tp and --pp out to let the plan choose",
 	"fit.engine_gpu":             "%s does not run on %s GPUs",
+	"fit.batch_short_litgpt":     "%s GPUs need more sequences a step than the global batch's %s, which LitGPT's fine-tune scripts refuse at the start (each device takes one sequence or more, TrainArgs in litgpt/args.py); they run data-parallel only (no TP, PP or CP): at most %s GPUs, or a larger global batch (--global-batch, which --emit litgpt writes as --train.global_batch_size)",
 	"fit.litgpt_qlora":           "LitGPT's lora.py runs QLoRA on one GPU only (\"Quantization is currently not supported for multi-GPU training\"), not on %s: plan --gpus 1 on an instance of one GPU, or --task lora",
 	"fit.litgpt_layout":          "LitGPT's fine-tune scripts run one GPU as the job is, or on more FSDP full shard (ZeRO-3) with every Block recomputed and nothing offloaded, not the layout given (%s GPUs, TP %s, PP %s, ZeRO %s, with its checkpointing and offload): leave --gpus, --zero, --grad-checkpointing and --offload out to plan LitGPT's",
 	"fit.no_fabric":              "one instance does not hold it, and the provider names no cluster network between instances (allow unknown networks to plan across them)",
@@ -230,6 +231,7 @@ var English = map[string]string{
 	"note.stack_torchtitan":      "TP %s × PP %s at ZeRO-%s: torchtitan runs this split (FSDP2 with --parallelism.tensor_parallel_degree and pipeline_parallel_degree); --emit fsdp and deepspeed write data-parallel launches only",
 	"note.stack_none":            "TP %s × PP %s at ZeRO-%s runs on no training stack: Megatron-LM shards optimizer states only (ZeRO-1), torchtitan pre-trains Llama 3, Qwen3 and DeepSeek-V3 only, and a QLoRA base shards data-parallel only; plan with --zero 1 or without --tp",
 	"note.scale_out":             "scaled out from %s to %s instances: %s× as fast as the fewest that hold the job, for %s× the cost (each doubling must buy 1.5× the speed, CSC's scaling rule)",
+	"note.scale_out_deadline":    "scaled out from %s to %s instances: %s× as fast as the fewest that meet the deadline, for %s× the cost (each doubling must buy 1.5× the speed, CSC's scaling rule)",
 	"note.scale_stop_slow":       "scaling out stops here: doubling to %s instances would speed the job %s× for %s× the cost, under the 1.5× a doubling must buy",
 	"note.scale_stop_comm":       "scaling out stops here: doubling to %s instances would speed the job %s× for %s× the cost, under the 1.5× a doubling must buy, as communication compute does not hide takes more of each step",
 	"note.batch_wider":           "the global batch of %s sequences holds at most %s data-parallel replicas at this layout (each steps a micro-batch or more, as many as its pipeline stages under the default batch), so this fleet runs fewer, wider replicas: %s of %s GPUs each (TP %s × PP %s × CP %s), as published runs scale past their batch (Llama 3 405B: TP 8 × CP × PP 16, Llama 3 paper §3.3.2); the time counts each split's cost: TP's all-reduces, PP's pipeline bubble, CP's ring of keys and values",
@@ -509,10 +511,6 @@ type Row struct {
 
 	cost, time   float64 // ranking keys (USD, seconds)
 	prefillShare float64 // inference: prefill's share of GPU time
-	// shape is a training row's parallelism and instances as trainTech
-	// sized them, shared by the offers of its hardware (spotDeadline grows
-	// a copy); nil for other rows.
-	shape *trainShape
 	// idle is a fixed training layout's idle GPUs (idleGPUs); nil where
 	// the layout uses every GPU rented.
 	idle *idleFleet

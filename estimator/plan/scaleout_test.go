@@ -269,3 +269,58 @@ func TestScaledFleetPassesTheRuleAgainstItsRow(t *testing.T) {
 			ch.Offer.ID, ch.Instances, fa.Offer.ID, fa.Instances, fa.ScaledFrom, n)
 	}
 }
+
+// TestDeadlineNeverDearerThanAPlanThatMeetsIt: a deadline the plan
+// without it meets already leaves that plan's fleets listed, so its
+// cheapest pick costs no more. Llama 3.1 70B pre-trained on 1T tokens on
+// Google Cloud's H100s within 2,808 h (117 days): the deadline doubled each offer's
+// fewest instances keeping their split, 64 × gcp a3-megagpu-8g at TP 2,
+// 4,886,896.30 USD, where the plan without a deadline, 48 ×
+// a3-highgpu-8g at TP 2 × PP 8, finishes in 861 h for 3,658,321.72 USD.
+// The fleets a deadline may take are now the scaled-out ladder's: the
+// first that meets it, 24 × a3-highgpu-8g at TP 2 × PP 4, 1,647 h for
+// 3,497,457.52 USD, and the 48 beside it.
+func TestDeadlineNeverDearerThanAPlanThatMeetsIt(t *testing.T) {
+	req, offers := scaleOutRequest(t, "llama-3.1-70b", estimator.Pretrain, 1e12)
+	// Its SXM and PCIe offers, as rightsize plan --gpu h100-80gb, on
+	// Google Cloud (the CLI's other cheaper offers are stale on its date).
+	req.Filters.GPU, req.Filters.Providers = "h100-80gb", []string{"gcp"}
+	chip := catalog.Default().Chips()
+	for i := range offers {
+		offers[i].Chip = chip[offers[i].GPU]
+	}
+	free := mustPlan(t, req, offers, plan.Options{})
+	if free.Cheapest < 0 {
+		t.Fatal("no plan without a deadline")
+	}
+	f := &free.Rows[free.Cheapest]
+	if f.Offer.ID != "gcp-a3-highgpu-8g" || f.Instances != 48 || !closeTo(f.RankedCostDisp, 3658321.72) {
+		t.Errorf("no deadline: cheapest %s ×%d at %.2f USD, want gcp-a3-highgpu-8g ×48 at 3658321.72", f.Offer.ID, f.Instances, f.RankedCostDisp)
+	}
+	req.Filters.NoDeadline = false
+	for _, dl := range []float64{2808 * 3600, f.RankedSeconds * 1.01} {
+		req.Filters.DeadlineSeconds = dl
+		res := mustPlan(t, req, offers, plan.Options{})
+		checkRecommendations(t, req.Workload.Kind, &res)
+		if res.Cheapest < 0 {
+			t.Errorf("deadline %.0f h: no pick, where %s ×%d meets it", dl/3600, f.Offer.ID, f.Instances)
+			continue
+		}
+		ch := &res.Rows[res.Cheapest]
+		if ch.RankedSeconds > dl || ch.RankedCostDisp > f.RankedCostDisp*(1+1e-9) {
+			t.Errorf("deadline %.0f h: cheapest %s ×%d at TP %d × PP %d, %.0f h for %.2f USD; the plan without a deadline, %.0f h for %.2f, meets it",
+				dl/3600, ch.Offer.ID, ch.Instances, ch.TP, ch.PP, ch.RankedSeconds/3600, ch.RankedCostDisp, f.RankedSeconds/3600, f.RankedCostDisp)
+		}
+		if dl == 2808*3600 && (ch.Offer.ID != "gcp-a3-highgpu-8g" || ch.Instances != 24 || ch.TP != 2 || ch.PP != 4 || !closeTo(ch.RankedCostDisp, 3497457.52)) {
+			t.Errorf("deadline 2808 h: cheapest %s ×%d at TP %d × PP %d, %.2f USD; want gcp-a3-highgpu-8g ×24 at TP 2 × PP 4, 3497457.52",
+				ch.Offer.ID, ch.Instances, ch.TP, ch.PP, ch.RankedCostDisp)
+		}
+		// The scaled-out fleet beside it is set against the fewest
+		// instances that meet the deadline, and says so.
+		i := slices.IndexFunc(res.Rows, func(r plan.Row) bool { return r.Offer.ID == ch.Offer.ID && r.ScaledFrom == ch.Instances })
+		if dl == 2808*3600 && (i < 0 || res.Rows[i].Instances != 48 ||
+			!slices.ContainsFunc(res.Rows[i].Notes, func(n plan.Reason) bool { return n.Key == "note.scale_out_deadline" })) {
+			t.Errorf("deadline 2808 h: no ×48 fleet scaled out from the ×%d that meets the deadline, noted so (row %d)", ch.Instances, i)
+		}
+	}
+}

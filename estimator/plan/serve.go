@@ -712,7 +712,7 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 		}
 		if units*cs.instancesPer > p.maxInst {
 			if why.Key == "" {
-				why = Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}
+				why = Reason{Key: "fit.too_big", Args: []any{p.maxInst}}
 			}
 			return Row{}, false
 		}
@@ -808,7 +808,7 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 		}
 		k, bind, ok := p.simCopies(sc, lam, guess, p.maxInst/max(cs.instancesPer, 1)*cs.perInstance, cs.perInstance)
 		if !ok {
-			r.FitReason = Reason{Key: "fit.too_big", Args: []any{float64(p.maxInst)}}
+			r.FitReason = Reason{Key: "fit.too_big", Args: []any{p.maxInst}}
 			return
 		}
 		var limit sim.Limit

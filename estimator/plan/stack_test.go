@@ -236,3 +236,66 @@ func TestLitGPTLayouts(t *testing.T) {
 		}
 	}
 }
+
+// TestLitGPTBatchShortSaysLitGPTsFix: a LitGPT row of more GPUs than its
+// global batch of 16 sequences feeds is refused with LitGPT's advice
+// (fewer GPUs or a larger global batch: its scripts split no model), not
+// the Megatron-class advice of TP, PP or context parallelism it cannot
+// take. Llama 3.1 70B fully fine-tuned on 8-H100 instances: the fewest
+// that hold it under FSDP full shard are 3, 24 GPUs, past 16.
+func TestLitGPTBatchShortSaysLitGPTsFix(t *testing.T) {
+	in := modelInput(t, "llama-3.1-70b")
+	in.Task = estimator.FullFinetune
+	eight := gpuOffer(t, "h100-sxm", 8, estimator.BF16)
+	eight.NetworkGbps = 3200
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e8, GlobalBatchTokens: float64(16 * in.Seq)}, LitGPT: true}
+	res, err := plan.Plan(req, []plan.Offer{eight}, plan.Options{KeepUnfit: true})
+	if err != nil || len(res.Rows) != 1 {
+		t.Fatalf("%v %+v", err, res.Rows)
+	}
+	r := res.Rows[0]
+	if r.Fits || r.FitReason.Key != "fit.batch_short_litgpt" || len(r.FitReason.Args) != 3 || r.FitReason.Args[0] != 24 || r.FitReason.Args[2] != 16 {
+		t.Fatalf("fits %v, %v %v; want refused with LitGPT's batch advice: 24 GPUs, at most 16", r.Fits, r.FitReason.Key, r.FitReason.Args)
+	}
+	s := r.FitReason.String()
+	if strings.Contains(s, "larger TP") || !strings.Contains(s, "--train.global_batch_size") || !strings.Contains(s, "at most 16 GPUs") {
+		t.Errorf("LitGPT's advice: %q", s)
+	}
+	// The same job for the Trainer keeps the stacks' advice.
+	req.LitGPT, req.FixedParallelism = false, true
+	req.Input.GPUs, req.Input.ZeRO, req.Input.GradCheckpointing = 24, 3, true
+	if res, err := plan.Plan(req, []plan.Offer{eight}, plan.Options{KeepUnfit: true}); err != nil || len(res.Rows) != 1 || res.Rows[0].FitReason.Key != "fit.batch_short" {
+		t.Errorf("the Trainer's 24 GPUs: %v %+v", err, res.Rows)
+	}
+}
+
+// TestLitGPTKeepsAGivenNoSync: a LitGPT row accumulates inside FSDP's
+// no_sync, holding the whole model's gradients between syncs, unless the
+// user said otherwise (--fsdp-no-sync=false: Request.FSDPNoSyncGiven);
+// the planner took LitGPT's accumulation whatever the flag said. Llama
+// 3.1 8B fully fine-tuned on 8 H100s at a global batch of 16: the row's
+// memory is the fixed layout's without no_sync when the flag says so.
+func TestLitGPTKeepsAGivenNoSync(t *testing.T) {
+	in := modelInput(t, "llama-3.1-8b")
+	in.Task = estimator.FullFinetune
+	eight := gpuOffer(t, "h100-sxm", 8, estimator.BF16)
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e8, GlobalBatchTokens: float64(16 * in.Seq)}, LitGPT: true}
+	headroom := func(req plan.Request) float64 {
+		t.Helper()
+		res, err := plan.Plan(req, []plan.Offer{eight}, plan.Options{})
+		if err != nil || len(res.Rows) != 1 || !res.Rows[0].Fits || res.Rows[0].DP != 8 {
+			t.Fatalf("full fine-tune on 8 H100s: %v %+v", err, res.Rows)
+		}
+		return res.Rows[0].HeadroomGiB
+	}
+	def := headroom(req)
+	off := req
+	off.FSDPNoSyncGiven = true // --fsdp-no-sync=false
+	got := headroom(off)
+	fixed := off
+	fixed.FixedParallelism = true
+	fixed.Input.GPUs, fixed.Input.ZeRO, fixed.Input.GradCheckpointing = 8, 3, true
+	if want := headroom(fixed); math.Abs(got-want) > 0.01 || !(got > def+1) {
+		t.Errorf("--fsdp-no-sync=false: %.2f GiB free a GPU, want the layout without no_sync's %.2f (with it %.2f)", got, want, def)
+	}
+}

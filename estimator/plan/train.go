@@ -437,14 +437,9 @@ func (p *planner) trainTech(o *Offer, r *Row) {
 		p.idleGPUs(o, hw, s, r)
 		return
 	}
-	// A deadline may need more instances than the fewest that fit:
-	// double them while the job is late and the time still improves.
-	for dl := p.req.Filters.DeadlineSeconds; dl > 0 && r.JobSeconds > dl; {
-		if ok, _ := p.grow(o, hw, &s, r, true, 0); !ok {
-			break
-		}
-	}
-	r.shape = &s
+	// A deadline may need more instances than the fewest that fit: the
+	// ladder climbed from them holds the fleets, and scaleOut takes the
+	// first that meets it.
 	if s.instances < p.instLimit(o) {
 		r.ladder = p.climb(o, hw, s, *r)
 	}
@@ -531,6 +526,11 @@ func (p *planner) idleNote(r *Row) Reason {
 // where it is a fine-tune's default (fineTuneGlobalSequences), else 0.
 type ladder struct {
 	steps []Row // a training row's fleets
+	// pastBatch is how many of the last steps step more sequences than
+	// a fine-tune's usual global batch (batchCap): climbed only under a
+	// deadline, which they may meet (fineTuneBatchNote says so), never
+	// a scaled-out plan.
+	pastBatch int
 	// base and fleets are a batch row's fleets: base (its tech row) with
 	// the size and speed of each fleet, all a doubling of a batch's
 	// replicas changes. A row is large; a fleet is a few numbers.
@@ -575,38 +575,53 @@ const (
 )
 
 // climb doubles shape s of row r up to the instance limit: the fleets a
-// scaled-out plan is chosen from (scaleOut). It stops where a doubling
-// runs on no stack, where it no longer speeds the job by frontTolerance
-// (that step kept, so its figures can say so), and where more
-// data-parallel replicas would step more tokens than the job's global
-// batch (batchCap) and no wider replica runs it (grow).
+// scaled-out plan, and the fleet that meets a deadline, are chosen from
+// (scaleOut). It stops where a doubling runs on no stack, where it no
+// longer speeds the job by frontTolerance (that step kept, so its
+// figures can say so), and where more data-parallel replicas would step
+// more tokens than the job's global batch (batchCap) and no wider
+// replica runs it (grow). A fine-tune of a usual batch under a deadline
+// climbs on past that batch (ladder.pastBatch), its replicas each
+// stepping their micro-batch, as far as the deadline may need.
 func (p *planner) climb(o *Offer, hw estimator.Hardware, s trainShape, r Row) *ladder {
 	limit := p.instLimit(o)
 	l := &ladder{steps: make([]Row, 0, doublings(s.instances, limit))}
 	batch := p.batchCap(s.in, r)
+	past := -1 // the step past the batch, where one is climbed
+	end := func(stop ladderStop, at int) *ladder {
+		if past >= 0 {
+			l.pastBatch = len(l.steps) - past
+		} else {
+			l.stop, l.at = stop, at
+		}
+		return l
+	}
 	for {
 		if s.instances*2 > limit {
-			l.stop, l.at = stopLimit, limit
-			return l
+			return end(stopLimit, limit)
 		}
 		next, ns := r, s
 		ok, limited := p.grow(o, hw, &ns, &next, false, batch)
 		switch {
+		case !ok && limited && past >= 0:
+			return end(stopBatch, 0)
 		case !ok && limited:
 			l.stop, l.batch = stopBatch, batch
 			if ft := fineTuneGlobalSequences * trainSeq(s.in); p.fineTuneDefaultBatch() && batch <= ft {
 				l.seqs = fineTuneGlobalSequences
+				if p.req.Filters.DeadlineSeconds > 0 {
+					past, batch = len(l.steps), 0
+					continue
+				}
 			}
 			return l
 		case !ok:
-			l.stop, l.at = stopLayout, s.instances*2
-			return l
+			return end(stopLayout, s.instances*2)
 		}
-		next.shape, next.ladder = &ns, nil
+		next.ladder = nil
 		l.steps = append(l.steps, next)
 		if !(next.JobSeconds < r.JobSeconds*(1-frontTolerance)) {
-			l.stop = stopSlower
-			return l
+			return end(stopSlower, 0)
 		}
 		r, s = next, ns
 	}
@@ -641,6 +656,9 @@ const scaleOutSpeedup = 1.5
 type scaling struct {
 	row  *Row
 	stop Reason
+	// met: the offer's row is the first fleet that meets the deadline,
+	// not its fewest instances.
+	met bool
 	// fleet holds row's figures: scaleOut prices the ladder's fleets in
 	// the planner's scratch (scaleRows), which the next offer overwrites.
 	fleet Row
@@ -657,34 +675,65 @@ type scaling struct {
 // (a ZeRO-3 fleet that accumulates many micro-batches over a slow
 // network speeds up as the accumulation falls) is taken when the whole
 // climb pays.
+//
+// Where r misses the deadline (fit.past_deadline), the first fleet of
+// the ladder that meets it (on spot, on its expected time) becomes r,
+// the offer's row, and the scaled-out fleet is still the one the rule
+// picks against the fewest instances: the same search with a deadline
+// as without, so a deadline the plan without it meets already leaves
+// that plan's fleets listed, and the cheaper of the two picked. r stays
+// as it is where no fleet meets the deadline.
 func (p *planner) scaleOut(o *Offer, r *Row, l *ladder, priced func(t, c *Row)) *scaling {
 	// The fleets are priced in place in scratch the planner keeps (a row
 	// is large, and a batch or training plan prices thousands of them);
-	// only the chosen one is copied out.
+	// only the chosen ones are copied out.
 	rows := p.scaleRows[:0]
-	best, prev := -1, r.time
+	dl, late := p.req.Filters.DeadlineSeconds, r.FitReason.Key == "fit.past_deadline"
+	best, meet, prev := -1, -1, r.time
+	rule := l.count() - l.pastBatch // the fleets a scaled-out plan may take
 	for i := range l.count() {
-		t := l.step(i, &p.stepRow)
-		if t.Instances <= r.Instances {
-			continue // spotDeadline grew r past this fleet
+		if i >= rule && (!late || meet >= 0) {
+			break
 		}
+		t := l.step(i, &p.stepRow)
 		rows = append(rows, Row{})
 		c := &rows[len(rows)-1]
 		priced(t, c)
-		p.finish(o, c, false)
+		p.finish(o, c)
+		if late && meet < 0 && c.time > 0 && c.time <= dl {
+			meet = i
+		}
+		if i >= rule {
+			continue
+		}
 		doublings := math.Log2(float64(c.Instances) / float64(r.Instances))
 		if c.Fits && c.time > 0 && prev >= scaleOutSpeedup*c.time && r.time >= math.Pow(scaleOutSpeedup, doublings)*c.time {
-			best = len(rows) - 1
+			best = i
 		}
 		prev = c.time
 	}
 	p.scaleRows = rows
-	from := r
+	if late {
+		if meet < 0 {
+			return nil // no fleet meets the deadline: r says so
+		}
+		*r = rows[meet]
+		if meet >= rule {
+			// Past the batch a scaled-out plan stops at: its note
+			// (fineTuneBatchNote) says the recipe differs.
+			return nil
+		}
+	}
+	if best <= meet {
+		best = -1 // r is that fleet, or one past it
+	}
+	rows = rows[:min(len(rows), rule)]
+	from, k := r, max(best, meet)+1
 	if best >= 0 {
 		from = &rows[best]
 	}
 	var stop Reason
-	switch k := best + 1; {
+	switch {
 	case k < len(rows):
 		n := &rows[k]
 		speed := ratio(from.time, n.time)
@@ -696,7 +745,7 @@ func (p *planner) scaleOut(o *Offer, r *Row, l *ladder, priced func(t, c *Row)) 
 			key = "note.scale_stop_comm"
 		}
 		stop = Reason{Key: key, Args: []any{n.Instances, speed, ratio(n.cost, from.cost)}}
-	case len(rows) == 0 && l.stop == stopLimit:
+	case best < 0 && l.stop == stopLimit:
 		// r holds the job on about the most instances a plan may rent.
 	case l.stop == stopLimit:
 		stop = Reason{Key: "note.scale_stop_limit", Args: []any{l.at}}
@@ -710,7 +759,7 @@ func (p *planner) scaleOut(o *Offer, r *Row, l *ladder, priced func(t, c *Row)) 
 	if best < 0 && stop.Key == "" {
 		return nil
 	}
-	sc := &scaling{stop: stop}
+	sc := &scaling{stop: stop, met: late}
 	if best >= 0 {
 		sc.fleet = rows[best]
 		sc.row = &sc.fleet
@@ -718,15 +767,20 @@ func (p *planner) scaleOut(o *Offer, r *Row, l *ladder, priced func(t, c *Row)) 
 	return sc
 }
 
-// scaledRow makes s, a scaled-out fleet, the row the plan lists, r being
-// the fewest instances of its offer: marked, with a note that sets it
-// against r and the note that says where scaling stops.
-func scaledRow(r, s *Row, stop Reason) {
+// scaledRow makes sc's fleet s the row the plan lists, r being the
+// fewest instances of its offer (or the fewest that meet the deadline,
+// scaling.met): marked, with a note that sets it against r and the note
+// that says where scaling stops.
+func scaledRow(r *Row, sc *scaling) {
+	s, key := sc.row, "note.scale_out"
+	if sc.met {
+		key = "note.scale_out_deadline"
+	}
 	s.ScaledFrom = r.Instances
-	s.Notes = append(slices.Clip(s.Notes), Reason{Key: "note.scale_out",
+	s.Notes = append(slices.Clip(s.Notes), Reason{Key: key,
 		Args: []any{r.Instances, s.Instances, ratio(r.time, s.time), ratio(s.cost, r.cost)}})
-	if stop.Key != "" {
-		s.Notes = append(s.Notes, stop)
+	if sc.stop.Key != "" {
+		s.Notes = append(s.Notes, sc.stop)
 	}
 }
 
@@ -1067,7 +1121,15 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 	if b := p.trainBatch(in); b.Short() {
 		// A layout no training stack starts (estimator.TrainBatch): the
 		// global batch has fewer sequences than the replicas' micro-batches.
-		r.FitReason = Reason{Key: "fit.batch_short", Args: []any{b.Replicas, math.Round(b.Global), b.MaxReplicas()}}
+		// LitGPT's scripts stop there too (TrainArgs.batch_size and
+		// gradient_accumulation_iters assert a sequence or more a device,
+		// litgpt/args.py at 00af8b0d), and split no model (no TP, PP or
+		// CP): fewer GPUs or a larger batch is all their advice.
+		key := "fit.batch_short"
+		if p.req.LitGPT {
+			key = "fit.batch_short_litgpt"
+		}
+		r.FitReason = Reason{Key: key, Args: []any{b.Replicas, math.Round(b.Global), b.MaxReplicas()}}
 		return
 	}
 	pf := p.perf(in, hw, w)
@@ -1120,38 +1182,6 @@ func (p *planner) trainTime(o *Offer, hw estimator.Hardware, s trainShape, r *Ro
 		r.Goodput = estimator.TrainGoodput(in.GPUs)
 	}
 	r.JobSeconds = estimator.Finite(p.startUpSeconds() + estimator.RunSeconds(tokens/tps, r.Goodput))
-}
-
-// spotDeadline grows a spot training row that meets --deadline
-// uninterrupted but not on its expected time with reclaims, checkpoints
-// and restarts (the time the deadline holds, row): more instances, as
-// trainTech does on the uninterrupted time, while the expected time is
-// late and still improves. trainTech's shapes are shared by offers of
-// one hardware whatever their interruption rates, so the spot growth is
-// the priced row's own, from a copy of the shape trainTech left on it.
-func (p *planner) spotDeadline(o *Offer, r *Row) {
-	dl := p.req.Filters.DeadlineSeconds
-	if r.Pricing != Spot || !(dl > 0) || !r.Fits || !(r.time > dl) || p.req.FixedParallelism || r.shape == nil {
-		return
-	}
-	s := *r.shape
-	_, hw := p.slice(o)
-	at := *r
-	for at.time > dl {
-		next, ns := at, s
-		if ok, _ := p.grow(o, hw, &ns, &next, true, 0); !ok {
-			break
-		}
-		p.trainMoney(o, &next)
-		if !(next.time < at.time) {
-			break
-		}
-		at, s = next, ns
-	}
-	if at.Instances != r.Instances {
-		at.shape = &s
-		*r = at
-	}
 }
 
 // trainMoney prices the training row on o.

@@ -326,6 +326,12 @@ type Request struct {
 	// rows are laid out only as those scripts run them (StackLitGPT,
 	// litgptRuns), and their notes name that launch.
 	LitGPT bool
+	// FSDPNoSyncGiven says Input.FSDPNoSync is the user's (the CLI's
+	// --fsdp-no-sync, either way): every layout the plan tries keeps it,
+	// where the planner otherwise takes the stack's accumulation (LitGPT's
+	// no_sync wherever a rank accumulates, estimator.FSDPNoSyncDefault)
+	// or, for a layout of its own choosing, none.
+	FSDPNoSyncGiven bool
 
 	Workload Workload
 	Pricing  Pricing

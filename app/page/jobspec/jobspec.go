@@ -69,6 +69,7 @@ const (
 	KeepsLastGraph
 	LitGPTAttention
 	LossChunks
+	FSDPNoSync
 	Engine
 	TextOnly
 	MFU
@@ -157,6 +158,12 @@ var Fields = [N]Spec{
 	KeepsLastGraph:  {"keeps-last-graph", "klg", "0", Bool},
 	LitGPTAttention: {"litgpt-attention", "lga", "0", Bool},
 	LossChunks:      {"loss-chunks", "lch", "0", Int},
+	// Accumulation inside FSDP's no_sync (estimator.Input.FSDPNoSync):
+	// where not given, estimator.FSDPNoSyncDefault (on for a fine-tune
+	// that accumulates, as Accelerate and LitGPT run it); given, at
+	// either value, it holds in every layout a plan tries. The page
+	// shows none.
+	FSDPNoSync: {"fsdp-no-sync", "fns", "0", Bool},
 	// auto: no engine given, the one the planner runs the job on
 	// (plan.AutoEngine: vLLM for a decoder's batch or serving, HF
 	// transformers for training and for models that generate no tokens).

@@ -61,6 +61,7 @@ func TestDefaultsAreTheEstimators(t *testing.T) {
 		MFU: "", InferenceMFU: "", BandwidthUtil: "", CUDAContext: "", AllocatorReserve: "", NCCL: "", CUDAGraphs: "",
 		UsableVRAM: "", EngineVersion: "", Host: "",
 		LoRAFusedQKV: bit(in.LoRAFusedQKV), QuantizeHead: bit(in.QuantizeHead), KeepsLastGraph: bit(in.KeepsLastGraph), LitGPTAttention: bit(in.LitGPTAttention), LossChunks: itoa(in.LossChunks),
+		FSDPNoSync: bit(in.FSDPNoSync),
 	}
 	for f, w := range want {
 		if got := Fields[f].Default; got != w {
