@@ -16,17 +16,18 @@ import (
 func fieldID(f page.Field) string { return "rs-" + page.FieldNames[f] }
 
 // fieldUI is one field as its leaf: a select, or a text box or tick box.
-func fieldUI(v page.FieldView) app.UI {
+// v is the view's, never changed once built (see selectBox).
+func fieldUI(v *page.FieldView) app.UI {
 	if v.Kind == page.KindSelect {
-		return &selectBox{F: int(v.F), Label: v.Label, Cur: v.Value, Err: v.Err, Where: v.Where, Opts: v.Opts}
+		return &selectBox{V: v}
 	}
 	return &fieldBox{V: v}
 }
 
 func fieldsUI(fs []page.FieldView) []app.UI {
 	out := make([]app.UI, len(fs))
-	for i, f := range fs {
-		out[i] = fieldUI(f)
+	for i := range fs {
+		out[i] = fieldUI(&fs[i])
 	}
 	return out
 }
@@ -34,23 +35,42 @@ func fieldsUI(fs []page.FieldView) []app.UI {
 // fieldsDiv is fields in a row of fields.
 func fieldsDiv(fs []page.FieldView) app.UI { return app.Div().Class("rs-fields").Body(fieldsUI(fs)...) }
 
-// formUI is the inputs section.
+// formUI is the inputs section; each folded box is a leaf (boxLeaf), so
+// an input re-renders the boxes whose fields changed only.
 func formUI(v *page.FormView) app.UI {
 	return app.Section().Class("rs-inputs").Attr("aria-label", v.Label).Body(
 		app.Div().Class("rs-fields").Body(fieldsUI(v.Fields)...),
-		boxUI(&v.Overrides),
-		boxUI(&v.Filters),
-		boxUI(&v.Assumptions.BoxView, func() []app.UI {
-			a := &v.Assumptions
-			return []app.UI{
-				app.P().Class("rs-sub").Text(a.PlanNote),
-				app.Div().Class("rs-fields").Body(fieldsUI(a.Plan)...),
-				app.If(a.SpotNow != "", func() app.UI { return app.P().Class("rs-sub").ID("rs-checkpoint-interval").Text(a.SpotNow) }),
-				&hostedBox{V: a.Hosted},
-				app.If(len(a.FX.Rows) > 0, func() app.UI { return tableUI(page.FXTable(&a.FX)) }),
-			}
-		}),
+		&boxLeaf{V: &v.Overrides},
+		&boxLeaf{V: &v.Filters},
+		&assumptionsBox{V: &v.Assumptions},
 	)
+}
+
+type boxLeaf struct {
+	app.Compo
+	V *page.BoxView
+}
+
+func (b *boxLeaf) Render() app.UI { return boxUI(b.V) }
+
+// assumptionsBox is the Assumptions box: its fields, then the planner's,
+// the hosted APIs and the exchange rates.
+type assumptionsBox struct {
+	app.Compo
+	V *page.AssumptionsView
+}
+
+func (b *assumptionsBox) Render() app.UI {
+	a := b.V
+	return boxUI(&a.BoxView, func() []app.UI {
+		return []app.UI{
+			app.P().Class("rs-sub").Text(a.PlanNote),
+			app.Div().Class("rs-fields").Body(fieldsUI(a.Plan)...),
+			app.If(a.SpotNow != "", func() app.UI { return app.P().Class("rs-sub").ID("rs-checkpoint-interval").Text(a.SpotNow) }),
+			&hostedBox{V: &a.Hosted},
+			app.If(len(a.FX.Rows) > 0, func() app.UI { return tableUI(page.FXTable(&a.FX)) }),
+		}
+	})
 }
 
 // boxUI is a folded group of fields, and what more follows them. Only an
@@ -77,14 +97,15 @@ func boxUI(b *page.BoxView, more ...func() []app.UI) app.UI {
 	return d.Body(body...)
 }
 
-// fieldBox is one text box or tick box.
+// fieldBox is one text box or tick box; its prop is a pointer as
+// selectBox's is.
 type fieldBox struct {
 	app.Compo
-	V page.FieldView
+	V *page.FieldView
 }
 
 func (b *fieldBox) Render() app.UI {
-	v := &b.V
+	v := b.V
 	id := fieldID(v.F)
 	if v.Kind == page.KindCheck {
 		return app.Div().Class("rs-field rs-check").Body(
@@ -163,16 +184,9 @@ func (b *fieldBox) onChange(ctx app.Context, e app.Event) {
 // serving plan.
 type hostedBox struct {
 	app.Compo
-	V page.HostedView
+	V *page.HostedView
 }
 
 func (h *hostedBox) Render() app.UI {
-	v := &h.V
-	return app.Div().ID("rs-hosted").Body(
-		app.P().Class("rs-sub").Text(v.Note),
-		app.Div().Class("rs-fields").Body(fieldsUI(v.Fields)...),
-		app.If(len(v.Rows) > 0, func() app.UI {
-			return tableUI(page.HostedTable(v))
-		}),
-	)
+	return nodeUI(page.HostedNode(h.V), hooks{ui: map[string]app.UI{"fields": fieldsDiv(h.V.Fields), "table": tableUI(page.HostedTable(h.V))}})
 }
