@@ -244,3 +244,30 @@ func TestFrameAllocs(t *testing.T) {
 	}
 	t.Logf("%.0f objects a frame", n)
 }
+
+// TestOpenSectionFollowsInput: a section below the first screen is a
+// leaf (fold) that go-app skips while it is closed, but an open one
+// renders with the page: after a model change, the page go-app holds,
+// the open fit table with it, is the page a fresh render shows.
+func TestOpenSectionFollowsInput(t *testing.T) {
+	c := &Calculator{}
+	c.OnInit()
+	c.state = c.state.WithOpen(page.SecFit, true)
+	c.start.RestShown = nRest // in the browser they come in steps after mount
+	c.recompute(none)
+	h, e := &frameHost{c: c}, app.NewTestEngine()
+	if err := e.Load(h); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	before := app.HTMLString(h)
+	c.set(none, page.FieldModel, "llama-3.1-70b")
+	if err := e.Load(&frameHost{N: 1, c: c}); err != nil {
+		t.Fatal(err)
+	}
+	e.ConsumeAll()
+	fit := func(doc string) string { s, _ := innerTextByID(doc, "rs-fit", "table"); return s }
+	if got, want := fit(app.HTMLString(h)), fit(app.HTMLString(c.Render())); got == fit(before) || got != want {
+		t.Errorf("after a model change the open fit table reads %.200q…, a fresh render %.200q…", got, want)
+	}
+}
