@@ -67,7 +67,7 @@ func (b *assumptionsBox) Render() app.UI {
 			app.P().Class("rs-sub").Text(a.PlanNote),
 			app.Div().Class("rs-fields").Body(fieldsUI(a.Plan)...),
 			app.If(a.SpotNow != "", func() app.UI { return app.P().Class("rs-sub").ID("rs-checkpoint-interval").Text(a.SpotNow) }),
-			&hostedBox{V: &a.Hosted},
+			nodeUI(page.HostedNode(&a.Hosted), hooks{ui: map[string]app.UI{"fields": fieldsDiv(a.Hosted.Fields), "table": tableUI(page.HostedTable(&a.Hosted))}}),
 			app.If(len(a.FX.Rows) > 0, func() app.UI { return tableUI(page.FXTable(&a.FX)) }),
 		}
 	})
@@ -178,15 +178,4 @@ func (b *fieldBox) onChange(ctx app.Context, e app.Event) {
 		}
 	}
 	ctx.NewActionWithValue(actionField, fieldChange{F: b.V.F, V: v})
-}
-
-// hostedBox is the hosted APIs' price fields and their table against the
-// serving plan.
-type hostedBox struct {
-	app.Compo
-	V *page.HostedView
-}
-
-func (h *hostedBox) Render() app.UI {
-	return nodeUI(page.HostedNode(h.V), hooks{ui: map[string]app.UI{"fields": fieldsDiv(h.V.Fields), "table": tableUI(page.HostedTable(h.V))}})
 }
