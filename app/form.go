@@ -1,7 +1,7 @@
 package app
 
 // The inputs form: page.FormView rendered field by field, each field a
-// leaf component whose props are its page.FieldView, so an input
+// leaf component whose prop points at its page.FieldView, so an input
 // re-renders only the fields whose value, message or choices changed.
 // Every change travels up as actionField.
 
