@@ -19,7 +19,7 @@ import (
 func answerUI(view *page.View, edit page.Field, compared []string, readOnly bool) app.UI {
 	v, ch := &view.Answer, &view.Answer.Chart
 	return nodeUI(page.AnswerNode(view), hooks{ui: map[string]app.UI{
-		"job":   &jobLine{V: view.Job, Edit: edit, ReadOnly: readOnly},
+		"job":   &jobLine{V: &view.Job, Edit: edit, ReadOnly: readOnly},
 		"picks": &recommendation{Picks: v.Picks, Lang: view.Lang, CostLabel: v.CostLabel, TimeLabel: v.TimeLabel, ReadOnly: readOnly},
 		"chart": &pareto{Points: ch.Points, Title: ch.Title, XLabel: ch.XLabel, YLabel: ch.YLabel,
 			Lang: view.Lang, Compared: compared, ReadOnly: readOnly},
@@ -36,7 +36,7 @@ type recommendation struct {
 
 func (r *recommendation) Render() app.UI {
 	return app.Div().ID("rs-recommendation").Class("rs-picks").Body(app.Range(r.Picks).Slice(func(i int) app.UI {
-		return &pickCard{P: r.Picks[i], Lang: r.Lang, CostLabel: r.CostLabel, TimeLabel: r.TimeLabel, ReadOnly: r.ReadOnly}
+		return &pickCard{P: &r.Picks[i], Lang: r.Lang, CostLabel: r.CostLabel, TimeLabel: r.TimeLabel, ReadOnly: r.ReadOnly}
 	}))
 }
 
@@ -44,7 +44,7 @@ func (r *recommendation) Render() app.UI {
 // read-only page).
 type pickCard struct {
 	app.Compo
-	P                    page.PickView
+	P                    *page.PickView
 	Lang                 string
 	CostLabel, TimeLabel string
 	ReadOnly             bool
@@ -55,7 +55,7 @@ func (p *pickCard) onUse(ctx app.Context, e app.Event) {
 }
 
 func (p *pickCard) Render() app.UI {
-	return nodeUI(page.PickNode(p.Lang, &p.P, p.CostLabel, p.TimeLabel, p.ReadOnly), hooks{on: map[string]app.EventHandler{"use": p.onUse}})
+	return nodeUI(page.PickNode(p.Lang, p.P, p.CostLabel, p.TimeLabel, p.ReadOnly), hooks{on: map[string]app.EventHandler{"use": p.onUse}})
 }
 
 type pareto struct {

@@ -915,12 +915,12 @@ func viewOf(c *Calculator) *page.View {
 // offersHTML and fitHTML are the offers and fit sections as the page renders them.
 func offersHTML(c *Calculator) string {
 	v := viewOf(c)
-	return app.HTMLString((&offersSection{V: v.Offers, Lang: v.Lang}).Render())
+	return app.HTMLString((&offersSection{V: &v.Offers, Lang: v.Lang}).Render())
 }
 
 func fitHTML(c *Calculator) string {
 	v := viewOf(c)
-	return app.HTMLString((&fitSection{V: v.Fit, Lang: v.Lang}).Render())
+	return app.HTMLString((&fitSection{V: &v.Fit, Lang: v.Lang}).Render())
 }
 
 // sheetUIOf and configUIOf render the page's price-sheet and own-model
@@ -936,8 +936,7 @@ func configUIOf(c *Calculator) app.UI {
 // restOf is section sec below the first screen, opened.
 func restOf(c *Calculator, sec page.Section) app.UI {
 	c.state = c.state.WithOpen(sec, true)
-	v := viewOf(c)
-	return c.restSections(v)[sec-page.SecRules]()
+	return &fold{Sec: sec, Open: true, C: c}
 }
 
 // fullLinkOf is the embed page's "Open in Rightsize" fragment.

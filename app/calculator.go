@@ -12,7 +12,7 @@ import (
 // Calculator is the one stateful page component: it owns the input state
 // (raw text of every field), the parsed job and its results. Handlers
 // change the state and call recompute; Render formats through leaf
-// components whose props are comparable values.
+// components whose props point into the view (leaves.go).
 type Calculator struct {
 	app.Compo
 

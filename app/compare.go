@@ -42,22 +42,11 @@ func (c *Calculator) onCompare(ctx app.Context, a app.Action) {
 // (web/rightsize.css).
 type plansTable struct {
 	app.Compo
-	V page.PlansView
+	V *page.PlansView
 }
 
 func (p *plansTable) Render() app.UI {
-	v := &p.V
-	if len(v.Cols) == 0 {
-		return app.Text("")
-	}
-	return app.Section().Class("rs-compare-box").ID("rs-plans").Body(
-		app.H2().Text(v.Title),
-		tableUI(page.PlansTable(v)),
-		app.If(v.Note != "", func() app.UI { return app.P().Class("rs-sub").Text(v.Note) }),
-		app.If(v.Full != "", func() app.UI {
-			return app.P().Class("rs-warn").ID("rs-plans-full").Attr("role", "status").Text(v.Full)
-		}),
-	)
+	return nodeUI(page.PlansNode(p.V), hooks{ui: map[string]app.UI{"table": tableUI(page.PlansTable(p.V))}})
 }
 
 // compareButton is a "+ Compare" button with its label (page.CompareLabel)

@@ -20,7 +20,7 @@ func TestCompareTableRendered(t *testing.T) {
 			c.cmp.ids = append(c.cmp.ids, r.ID)
 		}
 	}
-	doc := app.HTMLString(&plansTable{V: viewOf(c).Plans})
+	doc := app.HTMLString(&plansTable{V: &viewOf(c).Plans})
 	if n := strings.Count(doc, `class="num rs-cmp-cost"`); n != len(c.cmp.ids) || n == 0 {
 		t.Errorf("%d cost cells for %d plans", n, len(c.cmp.ids))
 	}
@@ -97,7 +97,7 @@ func TestCompareLinkNote(t *testing.T) {
 	ctx := contextOf(t)
 	c.cmp.ids = []string{"a", "b", "c", "d"}
 	c.onCompare(ctx, app.Action{Value: id})
-	if doc := app.HTMLString(&plansTable{V: viewOf(c).Plans}); len(c.cmp.ids) != page.MaxCompare || !strings.Contains(doc, `id="rs-plans-full"`) || !strings.Contains(doc, "holds 4 plans") {
+	if doc := app.HTMLString(&plansTable{V: &viewOf(c).Plans}); len(c.cmp.ids) != page.MaxCompare || !strings.Contains(doc, `id="rs-plans-full"`) || !strings.Contains(doc, "holds 4 plans") {
 		t.Errorf("a fifth plan: comparison %q, note shown %v", c.cmp.ids, strings.Contains(doc, `id="rs-plans-full"`))
 	}
 	c.onCompare(ctx, app.Action{Value: "b"})

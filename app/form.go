@@ -1,7 +1,7 @@
 package app
 
 // The inputs form: page.FormView rendered field by field, each field a
-// leaf component whose props are its page.FieldView, so an input
+// leaf component whose prop points at its page.FieldView, so an input
 // re-renders only the fields whose value, message or choices changed.
 // Every change travels up as actionField.
 
@@ -16,17 +16,18 @@ import (
 func fieldID(f page.Field) string { return "rs-" + page.FieldNames[f] }
 
 // fieldUI is one field as its leaf: a select, or a text box or tick box.
-func fieldUI(v page.FieldView) app.UI {
+// v is the view's, never changed once built (see selectBox).
+func fieldUI(v *page.FieldView) app.UI {
 	if v.Kind == page.KindSelect {
-		return &selectBox{F: int(v.F), Label: v.Label, Cur: v.Value, Err: v.Err, Where: v.Where, Opts: v.Opts}
+		return &selectBox{V: v}
 	}
 	return &fieldBox{V: v}
 }
 
 func fieldsUI(fs []page.FieldView) []app.UI {
 	out := make([]app.UI, len(fs))
-	for i, f := range fs {
-		out[i] = fieldUI(f)
+	for i := range fs {
+		out[i] = fieldUI(&fs[i])
 	}
 	return out
 }
@@ -34,23 +35,42 @@ func fieldsUI(fs []page.FieldView) []app.UI {
 // fieldsDiv is fields in a row of fields.
 func fieldsDiv(fs []page.FieldView) app.UI { return app.Div().Class("rs-fields").Body(fieldsUI(fs)...) }
 
-// formUI is the inputs section.
+// formUI is the inputs section; each folded box is a leaf (boxLeaf), so
+// an input re-renders the boxes whose fields changed only.
 func formUI(v *page.FormView) app.UI {
 	return app.Section().Class("rs-inputs").Attr("aria-label", v.Label).Body(
 		app.Div().Class("rs-fields").Body(fieldsUI(v.Fields)...),
-		boxUI(&v.Overrides),
-		boxUI(&v.Filters),
-		boxUI(&v.Assumptions.BoxView, func() []app.UI {
-			a := &v.Assumptions
-			return []app.UI{
-				app.P().Class("rs-sub").Text(a.PlanNote),
-				app.Div().Class("rs-fields").Body(fieldsUI(a.Plan)...),
-				app.If(a.SpotNow != "", func() app.UI { return app.P().Class("rs-sub").ID("rs-checkpoint-interval").Text(a.SpotNow) }),
-				&hostedBox{V: a.Hosted},
-				app.If(len(a.FX.Rows) > 0, func() app.UI { return tableUI(page.FXTable(&a.FX)) }),
-			}
-		}),
+		&boxLeaf{V: &v.Overrides},
+		&boxLeaf{V: &v.Filters},
+		&assumptionsBox{V: &v.Assumptions},
 	)
+}
+
+type boxLeaf struct {
+	app.Compo
+	V *page.BoxView
+}
+
+func (b *boxLeaf) Render() app.UI { return boxUI(b.V) }
+
+// assumptionsBox is the Assumptions box: its fields, then the planner's,
+// the hosted APIs and the exchange rates.
+type assumptionsBox struct {
+	app.Compo
+	V *page.AssumptionsView
+}
+
+func (b *assumptionsBox) Render() app.UI {
+	a := b.V
+	return boxUI(&a.BoxView, func() []app.UI {
+		return []app.UI{
+			app.P().Class("rs-sub").Text(a.PlanNote),
+			app.Div().Class("rs-fields").Body(fieldsUI(a.Plan)...),
+			app.If(a.SpotNow != "", func() app.UI { return app.P().Class("rs-sub").ID("rs-checkpoint-interval").Text(a.SpotNow) }),
+			nodeUI(page.HostedNode(&a.Hosted), hooks{ui: map[string]app.UI{"fields": fieldsDiv(a.Hosted.Fields), "table": tableUI(page.HostedTable(&a.Hosted))}}),
+			app.If(len(a.FX.Rows) > 0, func() app.UI { return tableUI(page.FXTable(&a.FX)) }),
+		}
+	})
 }
 
 // boxUI is a folded group of fields, and what more follows them. Only an
@@ -77,14 +97,15 @@ func boxUI(b *page.BoxView, more ...func() []app.UI) app.UI {
 	return d.Body(body...)
 }
 
-// fieldBox is one text box or tick box.
+// fieldBox is one text box or tick box; its prop is a pointer as
+// selectBox's is.
 type fieldBox struct {
 	app.Compo
-	V page.FieldView
+	V *page.FieldView
 }
 
 func (b *fieldBox) Render() app.UI {
-	v := &b.V
+	v := b.V
 	id := fieldID(v.F)
 	if v.Kind == page.KindCheck {
 		return app.Div().Class("rs-field rs-check").Body(
@@ -157,22 +178,4 @@ func (b *fieldBox) onChange(ctx app.Context, e app.Event) {
 		}
 	}
 	ctx.NewActionWithValue(actionField, fieldChange{F: b.V.F, V: v})
-}
-
-// hostedBox is the hosted APIs' price fields and their table against the
-// serving plan.
-type hostedBox struct {
-	app.Compo
-	V page.HostedView
-}
-
-func (h *hostedBox) Render() app.UI {
-	v := &h.V
-	return app.Div().ID("rs-hosted").Body(
-		app.P().Class("rs-sub").Text(v.Note),
-		app.Div().Class("rs-fields").Body(fieldsUI(v.Fields)...),
-		app.If(len(v.Rows) > 0, func() app.UI {
-			return tableUI(page.HostedTable(v))
-		}),
-	)
 }

@@ -25,7 +25,7 @@ func TestJobLineButtons(t *testing.T) {
 			continue
 		}
 		n++
-		want := `id="` + jobPartID(p.F) + `"`
+		want := `id="` + page.JobPartID(p.F) + `"`
 		i := strings.Index(doc, want)
 		if i < 0 {
 			t.Errorf("no part %s in the job line", want)
@@ -49,7 +49,7 @@ func TestJobLineButtons(t *testing.T) {
 func TestJobLineEditor(t *testing.T) {
 	c, _ := load(t)
 	c.open.part = page.OpenPart{F: page.FieldModel, Open: true}
-	doc := app.HTMLString(&jobLine{V: viewOf(c).Job, Edit: page.FieldModel})
+	doc := app.HTMLString(&jobLine{V: &viewOf(c).Job, Edit: page.FieldModel})
 	if !strings.Contains(doc, `<select class="rs-job-edit" id="rs-job-edit" data-f="`+strconv.Itoa(int(page.FieldModel))+`"`) &&
 		!strings.Contains(doc, `id="rs-job-edit"`) {
 		t.Fatalf("no model editor in %s", doc)

@@ -1,9 +1,12 @@
 package app
 
-// Leaf components: each renders formatted values it receives as props
-// (exported, comparable: strings, numbers, slices of small structs), so
-// go-app skips it when its props did not change. Picks travel up as an
-// actionApply action, never through func props.
+// Leaf components: each renders formatted values it receives as props,
+// so go-app skips it when its props did not change. A leaf's view is a
+// pointer into the page's page.View, never changed once built: go-app
+// copies and compares exported fields by reflection on every render of
+// the parent, a heap copy per field (two more per slice or struct) and
+// none for a pointer, whose values it compares as before. Picks travel
+// up as an actionApply action, never through func props.
 
 import (
 	"strconv"
@@ -40,7 +43,8 @@ func nodeUI(n page.Node, h hooks) app.UI {
 	case page.NodeRemove:
 		return app.Button().Class("rs-cmp-remove").Attr("data-cmp", n.Ref).Attr("aria-label", n.Label).Title(n.Text).Text("✕")
 	case page.NodeBasis:
-		return &basisBox{N: n}
+		basis := n // the fold's own copy, which nothing changes (see selectBox)
+		return &basisBox{N: &basis}
 	case page.NodeAction:
 		return app.Button().Class(n.Class).ID(n.ID).OnClick(h.on[n.Ref]).Text(n.Text)
 	case page.NodeCopy:
@@ -105,14 +109,12 @@ func when(ok bool, ui app.UI) []app.UI {
 }
 
 // basisBox is one "how this number was made" fold (page.BasisNode). In
-// the browser its body is built only once the user opens it: the page has
-// a fold per number (about 200 elements on the first screen), which
-// go-app would otherwise create at start-up and compare on every input
-// while nobody reads them. The prerendered page carries every body, so
-// the static HTML stays complete.
+// the browser its body is built only once the user opens it (a fold per
+// number: go-app would otherwise create them all at start-up and compare
+// them on every input); the prerendered page carries every body.
 type basisBox struct {
 	app.Compo
-	N    page.Node
+	N    *page.Node
 	open bool
 }
 
@@ -148,7 +150,7 @@ func accuracyLink(lang string) app.UI {
 
 // tableUI renders a table page laid out (page.FitTable, page.OfferTable…)
 // in its scrolling box.
-func tableUI(t page.Table) app.UI { return app.Div().Class("rs-scroll").Body(&table{T: t}) }
+func tableUI(t page.Table) app.UI { return app.Div().Class("rs-scroll").Body(&table{T: &t}) }
 
 // table is one of the page's tables as a leaf: go-app skips it while its
 // rows did not change. A picking table's rows carry their plans in data
@@ -157,7 +159,7 @@ func tableUI(t page.Table) app.UI { return app.Div().Class("rs-scroll").Body(&ta
 // the page binds two listeners instead of two per row.
 type table struct {
 	app.Compo
-	T page.Table
+	T *page.Table
 }
 
 func (t *table) Render() app.UI {

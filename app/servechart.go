@@ -13,14 +13,14 @@ import (
 // are HTML around the SVG, which keeps the page's font size on a phone.
 type loadChart struct {
 	app.Compo
-	V page.LoadChartView
+	V *page.LoadChartView
 }
 
-func (c *loadChart) Render() app.UI { return nodeUI(page.LoadChartNode(&c.V), hooks{}) }
+func (c *loadChart) Render() app.UI { return nodeUI(page.LoadChartNode(c.V), hooks{}) }
 
 // serveUI is the serving section of view v, or nothing without a serving
 // plan. The page calls the sections it hides only when they show:
 // WebAssembly code is compiled on a function's first call.
 func serveUI(v *page.ServeView, lang string) app.UI {
-	return nodeUI(page.ServeNode(lang, v), hooks{ui: map[string]app.UI{"load": &loadChart{V: v.Chart}}})
+	return nodeUI(page.ServeNode(lang, v), hooks{ui: map[string]app.UI{"load": &loadChart{V: &v.Chart}}})
 }

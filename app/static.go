@@ -55,12 +55,9 @@ func (c *Calculator) plainView() bool {
 // browser has built: the static copies stand in for the breakdown and the
 // summary, so nothing on screen needs the job's results yet. The page
 // then computes nothing and leaves the folded Overheads and Assumptions
-// boxes empty until the first step after it is live (showRest): the
-// browser compiles WebAssembly lazily, function by function on first
-// call: the estimator with its JSON config parser (about 330 KB of code
-// compiled in OnInit) and those boxes' render code (about 130 KB in the
-// first render) were half of the 980 KB compiled between main and the
-// page answering input. Any input computes at once.
+// boxes empty until the first step after it is live (showRest), as the
+// browser compiles WebAssembly function by function on first call (the
+// estimator and those boxes' render code). Any input computes at once.
 func (c *Calculator) firstScreen() bool {
 	return c.start.Keeps(page.StaticResult, c.plainView(), c.ps.Out.OK)
 }
@@ -115,7 +112,7 @@ func (c *Calculator) onStaticPart(ctx app.Context, a app.Action) {
 	}
 	c.start.static[page.StaticAnswer], c.start.Held[page.StaticAnswer] = nil, false
 	c.open.part = page.OpenPart{F: f, Open: true}
-	focusAfter(ctx, jobEditID)
+	focusAfter(ctx, page.JobEditID)
 }
 
 // place moves the static copies into their slots; go-app leaves a slot's

@@ -11,6 +11,7 @@ import (
 // Render formats the current state through leaf components; it computes
 // nothing.
 func (c *Calculator) Render() app.UI {
+	c.memo.renders++
 	v := c.memo.view(c)
 	cls := "rs-page"
 	if app.IsClient {
@@ -36,9 +37,9 @@ func (c *Calculator) Render() app.UI {
 		cls += " rs-embed"
 		return app.Main().Class(cls).Body(
 			nodeUI(page.LinkNoteNode(v.Lang, c.share.notes.link, c.share.notes.cmp), hooks{}),
-			answerUI(&v, c.open.part.Field(), c.cmp.ids, c.embed),
-			resultUI(&v, c.d.R.OK),
-			&perfSection{V: v.Perf, Lang: v.Lang},
+			answerUI(v, c.open.part.Field(), c.cmp.ids, c.embed),
+			resultUI(v, c.d.R.OK),
+			&perfSection{V: &v.Perf, Lang: v.Lang},
 			serveUI(&v.Serve, v.Lang),
 			nodeUI(page.OpenFullNode(v.Lang, full.Encode(page.DefaultState)), hooks{}),
 		)
@@ -50,7 +51,7 @@ func (c *Calculator) Render() app.UI {
 		app.Header().Class("rs-header").Body(
 			app.Div().Class("rs-title").Body(
 				app.H1().Text("Rightsize"),
-				fieldUI(v.Form.Language),
+				fieldUI(&v.Form.Language),
 			),
 			app.Div().Class("rs-share").Body(
 				app.P().Class("rs-tagline").Text(tr(c, page.MsgTagline)),
@@ -64,75 +65,92 @@ func (c *Calculator) Render() app.UI {
 				return app.Input().Type("text").ID("rs-share-url").ReadOnly(true).Value(c.share.url).Attr("aria-label", tr(c, page.MsgCopyLink))
 			}),
 		),
-		staticOr(c.start.Keeps(page.StaticAnswer, plain, c.ps.Out.OK), page.StaticAnswer, func() app.UI { return answerUI(&v, c.open.part.Field(), c.cmp.ids, c.embed) }),
+		staticOr(c.start.Keeps(page.StaticAnswer, plain, c.ps.Out.OK), page.StaticAnswer, func() app.UI { return answerUI(v, c.open.part.Field(), c.cmp.ids, c.embed) }),
 		pinUI(&v.Pinned),
-		&plansTable{V: v.Plans},
+		&plansTable{V: &v.Plans},
 		formUI(&v.Form),
-		staticOr(c.start.Keeps(page.StaticResult, plain, c.ps.Out.OK), page.StaticResult, func() app.UI { return resultUI(&v, c.d.R.OK) }),
-		staticOr(c.start.Keeps(page.StaticPerf, plain, c.ps.Out.OK), page.StaticPerf, func() app.UI { return &perfSection{V: v.Perf, Lang: v.Lang} }),
+		staticOr(c.start.Keeps(page.StaticResult, plain, c.ps.Out.OK), page.StaticResult, func() app.UI { return resultUI(v, c.d.R.OK) }),
+		staticOr(c.start.Keeps(page.StaticPerf, plain, c.ps.Out.OK), page.StaticPerf, func() app.UI { return &perfSection{V: &v.Perf, Lang: v.Lang} }),
 		serveUI(&v.Serve, v.Lang),
 		app.If(c.start.RestShown > 0, func() app.UI {
-			secs := c.restSections(&v)
-			body := make([]app.UI, 0, len(secs))
-			for _, f := range secs[:min(c.start.RestShown, len(secs))] {
-				body = append(body, f())
-			}
-			return app.Div().Class("rs-rest").Body(body...)
+			return app.Div().Class("rs-rest").Body(c.restUI(v, c.start.RestShown)...)
 		}),
 	)
 }
 
-// restSections are the sections below the first screen, in page order,
-// nRest of them. In the browser they are rendered one at a time after
-// mount (see showRest), so no single render holds the main thread for long.
-func (c *Calculator) restSections(v *page.View) []func() app.UI {
-	return []func() app.UI{
-		folded(v.Lang, &c.state, page.SecRules, v.Shows(page.SecRules), func() app.UI { return &rulesSection{V: v.Rules, Lang: v.Lang} }),
-		folded(v.Lang, &c.state, page.SecFit, v.Shows(page.SecFit), func() app.UI {
-			return &fitSection{V: v.Fit, Lang: v.Lang}
-		}),
-		folded(v.Lang, &c.state, page.SecOffers, v.Shows(page.SecOffers), func() app.UI { return &offersSection{V: v.Offers, Lang: v.Lang} }),
-		folded(v.Lang, &c.state, page.SecExport, c.d.R.OK, func() app.UI {
-			return nodeUI(page.ExportNode(v.Lang, c.share.what == page.MsgCopyMarkdown), hooks{})
-		}),
-		folded(v.Lang, &c.state, page.SecLaunch, true, func() app.UI {
-			return nodeUI(page.LaunchNode(v.Lang, &v.Launch, c.share.what == page.MsgCopyLaunch),
-				hooks{ui: map[string]app.UI{"kind": fieldUI(v.Launch.Kind), "router": fieldUI(v.Launch.Router)}})
-		}),
-		folded(v.Lang, &c.state, page.SecPrices, true, func() app.UI {
-			return &sheetBox{Lang: v.Lang, V: page.SheetBox{Busy: c.sheet.load.busy, Name: c.sheet.Name, Err: c.sheet.Err, Progress: c.sheet.load.progress,
-				Rows: c.sheet.Rows, Offers: len(c.pr.Own), SavedBad: c.sheet.load.sheetSavedBad, Unsaved: c.sheet.load.sheetUnsaved, Off: !app.IsClient}}
-		}),
-		folded(v.Lang, &c.state, page.SecModel, true, func() app.UI {
-			return &configBox{Lang: v.Lang, Err: c.own.err, Unsaved: c.sheet.load.configUnsaved, Bad: c.sheet.load.configBad}
-		}),
-		folded(v.Lang, &c.state, page.SecFleet, v.Shows(page.SecFleet), func() app.UI {
-			return nodeUI(page.FleetInputsNode(v.Lang, len(v.Form.Fleet) > 0), hooks{ui: map[string]app.UI{"fields": fieldsDiv(v.Form.Fleet)}})
-		}),
-		folded(v.Lang, &c.state, page.SecBench, v.Shows(page.SecBench), func() app.UI {
-			return nodeUI(page.BenchNode(v.Lang, &v.Form.Bench), hooks{ui: map[string]app.UI{"field": fieldUI(v.Form.Bench.Field)}})
-		}),
-		func() app.UI { return nodeUI(page.FooterNode(v.Lang, v.Fresh), hooks{}) },
+// restUI is the first n sections below the first screen, in page order
+// (nRest: the folds, then the footer). In the browser they come one at a
+// time after mount (showRest), so no single render holds the main thread
+// for long.
+func (c *Calculator) restUI(v *page.View, n int) []app.UI {
+	body := make([]app.UI, 0, n)
+	for sec := page.SecRules; sec < page.NSections && len(body) < n; sec++ {
+		var f app.UI = app.Text("")
+		if v.Shows(sec) && (sec != page.SecExport || c.d.R.OK) { // export: an estimate to export
+			fd := &fold{Sec: sec, Title: page.Tr(v.Lang, page.SectionTitles[sec]), Open: c.state.Opens(sec), C: c}
+			if fd.Open {
+				fd.N = c.memo.renders
+			}
+			f = fd
+		}
+		body = append(body, f)
 	}
+	if len(body) < n {
+		body = append(body, &leaf[string]{Lang: v.Lang, V: &v.Fresh, node: func(lang string, fresh *string) page.Node { return page.FooterNode(lang, *fresh) }})
+	}
+	return body
 }
 
-// folded is section sec under its name, its body rendered only while it
-// is open (the link's "show" key); shown false leaves the section out.
-// The prerendered page and a closed section carry no body: opening one
-// renders it, so the first screen builds only what is on it.
-func folded(lang string, s *page.ViewState, sec page.Section, shown bool, body func() app.UI) func() app.UI {
-	return func() app.UI {
-		if !shown {
-			return app.Text("")
-		}
-		key := page.SectionKeys[sec]
-		open := s.Opens(sec)
-		d := app.Details().Class("rs-fold").ID("rs-fold-"+key).Attr("data-s", key).OnToggle(onFoldToggle)
-		if open {
-			d = d.Open(true) // never Open(false): the static HTML would read open="false", which is open
-		}
-		return d.Body(app.Summary().Class("rs-fold-title").Text(page.Tr(lang, page.SectionTitles[sec])), app.If(open, body))
+// fold is section Sec below the first screen under its name, as a leaf:
+// closed, its props are its title and state, so go-app skips it on every
+// input. Its body is rendered only while it is open (the link's "show"
+// key), read from the page C at render time, and N, the page's render
+// count while open, renders it with the page. The prerendered page and a
+// closed section carry no body: opening one renders it, so the first
+// screen builds only what is on it.
+type fold struct {
+	app.Compo
+	Sec   page.Section
+	Title string
+	Open  bool
+	N     uint64
+	C     *Calculator
+}
+
+func (f *fold) Render() app.UI {
+	key := page.SectionKeys[f.Sec]
+	d := app.Details().Class("rs-fold").ID("rs-fold-"+key).Attr("data-s", key).OnToggle(f.onToggle)
+	if f.Open {
+		d = d.Open(true) // never Open(false): the static HTML would read open="false", which is open
 	}
+	return d.Body(app.Summary().Class("rs-fold-title").Text(f.Title), app.If(f.Open, f.body))
+}
+
+// body is the open section's body, from the page's view and state now.
+func (f *fold) body() app.UI {
+	c := f.C
+	v := c.memo.view(c)
+	switch f.Sec {
+	case page.SecRules:
+		return &rulesSection{V: &v.Rules, Lang: v.Lang}
+	case page.SecFit:
+		return &fitSection{V: &v.Fit, Lang: v.Lang}
+	case page.SecOffers:
+		return &offersSection{V: &v.Offers, Lang: v.Lang}
+	case page.SecExport:
+		return nodeUI(page.ExportNode(v.Lang, c.share.what == page.MsgCopyMarkdown), hooks{})
+	case page.SecLaunch:
+		return nodeUI(page.LaunchNode(v.Lang, &v.Launch, c.share.what == page.MsgCopyLaunch),
+			hooks{ui: map[string]app.UI{"kind": fieldUI(&v.Launch.Kind), "router": fieldUI(&v.Launch.Router)}})
+	case page.SecPrices:
+		return &sheetBox{Lang: v.Lang, V: page.SheetBox{Busy: c.sheet.load.busy, Name: c.sheet.Name, Err: c.sheet.Err, Progress: c.sheet.load.progress,
+			Rows: c.sheet.Rows, Offers: len(c.pr.Own), SavedBad: c.sheet.load.sheetSavedBad, Unsaved: c.sheet.load.sheetUnsaved, Off: !app.IsClient}}
+	case page.SecModel:
+		return &configBox{Lang: v.Lang, Err: c.own.err, Unsaved: c.sheet.load.configUnsaved, Bad: c.sheet.load.configBad}
+	case page.SecFleet:
+		return nodeUI(page.FleetInputsNode(v.Lang, len(v.Form.Fleet) > 0), hooks{ui: map[string]app.UI{"fields": fieldsDiv(v.Form.Fleet)}})
+	}
+	return nodeUI(page.BenchNode(v.Lang, &v.Form.Bench), hooks{ui: map[string]app.UI{"field": fieldUI(&v.Form.Bench.Field)}})
 }
 
 // actionFold carries a section's new open state to the page.
@@ -143,12 +161,9 @@ type foldChange struct {
 	Open bool
 }
 
-// onFoldToggle sends a fold's new state up.
-func onFoldToggle(ctx app.Context, e app.Event) {
-	src := ctx.JSSrc()
-	if sec, ok := page.SectionOf(src.Get("dataset").Get("s").String()); ok {
-		ctx.NewActionWithValue(actionFold, foldChange{sec, src.Get("open").Bool()})
-	}
+// onToggle sends the fold's new state up.
+func (f *fold) onToggle(ctx app.Context, e app.Event) {
+	ctx.NewActionWithValue(actionFold, foldChange{f.Sec, ctx.JSSrc().Get("open").Bool()})
 }
 
 // onFold keeps a section's open state in the state (and so in the link)
@@ -167,7 +182,7 @@ func (c *Calculator) onFold(ctx app.Context, a app.Action) {
 	c.share.sync(ctx, c.link().Encode(page.DefaultState))
 }
 
-// nRest is how many sections restSections lists.
+// nRest is how many sections restUI lists.
 const nRest = 10
 
 // viewIn is what page.BuildView builds the page's view from.
@@ -186,38 +201,32 @@ func (c *Calculator) viewIn() page.ViewIn {
 // resultUI is the memory section of view v, with the job's problems
 // when it does not read.
 func resultUI(v *page.View, ok bool) app.UI {
-	return &resultSection{V: v.Result, OK: ok, Lang: v.Lang, Errors: v.Problems}
+	return &resultSection{V: &v.Result, OK: ok, Lang: v.Lang, Errors: v.Problems}
 }
 
-// selectBox is one drop-down as a leaf component: its props are
-// comparable values, so on an input change go-app skips every select
-// whose value, options and error did not change. A change travels up as
-// actionField.
-//
-// In the browser its options are one innerHTML write (writeOptions, on
-// mount and on a change of props, of page.OptionsHTML), not go-app elements: the page's
-// selects hold about 200 options, which were a third of the elements the
-// first screen created one by one through syscall/js at start-up. The
-// static page renders them as children, so the HTML is the same.
+// selectBox is one drop-down as a leaf component, its view's
+// page.FieldView; a change travels up as actionField. In the browser its
+// options are one innerHTML write (writeOptions, on mount and on a change
+// of props, of page.OptionsHTML), not go-app elements created one by one
+// through syscall/js; the static page renders them as children, so the
+// HTML is the same.
 type selectBox struct {
 	app.Compo
-	F          int
-	Label, Cur string
-	Err, Where string
-	Opts       []page.Option
+	V *page.FieldView
 }
 
 func (s *selectBox) Render() app.UI {
-	id := fieldID(page.Field(s.F))
-	sel := app.Select().ID(id).Attr("data-f", strconv.Itoa(s.F)).Attr("aria-invalid", s.Err != "").OnChange(s.onChange)
+	v := s.V
+	id := fieldID(v.F)
+	sel := app.Select().ID(id).Attr("data-f", strconv.Itoa(int(v.F))).Attr("aria-invalid", v.Err != "").OnChange(s.onChange)
 	if !app.IsClient {
-		sel = sel.Body(s.optionElems()...)
+		sel = sel.Body(optionElems(v.Opts, v.Value)...)
 	}
 	return app.Div().Class("rs-field").Body(
-		app.Label().For(id).Text(s.Label),
+		app.Label().For(id).Text(v.Label),
 		sel,
-		whereLine(s.Where),
-		errLine(id, s.Err),
+		whereLine(v.Where),
+		errLine(id, v.Err),
 	)
 }
 
@@ -233,8 +242,9 @@ func (s *selectBox) OnMount(ctx app.Context) {
 
 func (s *selectBox) OnUpdate(ctx app.Context) { s.writeOptions() }
 
-func (s *selectBox) optionElems() []app.UI {
-	opts, chosen := page.OptionsOf(s.Opts, s.Cur)
+// optionElems are options opts as elements, cur chosen.
+func optionElems(opts []page.Option, cur string) []app.UI {
+	opts, chosen := page.OptionsOf(opts, cur)
 	body := make([]app.UI, len(opts))
 	for i, o := range opts {
 		// Only the chosen option carries "selected": in the static HTML,
@@ -256,12 +266,12 @@ func (s *selectBox) writeOptions() {
 	if !sel.Truthy() {
 		return
 	}
-	sel.Set("innerHTML", page.OptionsHTML(s.Opts, s.Cur))
-	sel.Set("value", s.Cur)
+	sel.Set("innerHTML", page.OptionsHTML(s.V.Opts, s.V.Value))
+	sel.Set("value", s.V.Value)
 }
 
 func (s *selectBox) onChange(ctx app.Context, e app.Event) {
-	ctx.NewActionWithValue(actionField, fieldChange{F: page.Field(s.F), V: ctx.JSSrc().Get("value").String()})
+	ctx.NewActionWithValue(actionField, fieldChange{F: s.V.F, V: ctx.JSSrc().Get("value").String()})
 }
 
 // actionField carries a leaf component's input change to the page.

@@ -15,14 +15,15 @@ import (
 // DOM. A plan's answer is not built ahead: its dispatch follows the
 // planner's last slice in one task, which the view would only lengthen.
 // A render whose inputs did not change (a copied-link note, each step of
-// the start-up's showRest) reuses the view, whose unchanged slices
-// go-app's prop comparison then finds identical at once.
+// the start-up's showRest) reuses the view, whose unchanged parts go-app's
+// prop comparison then finds identical at once. A view is never changed
+// once built (a new one replaces it): the leaves hold pointers into it.
 type viewMemo struct {
 	key viewKey
-	v   page.View
-	ok  bool
-	// derived counts recompute's results (viewKey.derived).
-	derived uint64
+	v   *page.View
+	// derived counts recompute's results (viewKey.derived); renders the
+	// page's renders (an open fold's prop, so it renders with the page).
+	derived, renders uint64
 }
 
 // viewKey is what the view is built from (Calculator.viewIn), by value
@@ -62,9 +63,10 @@ func (m *viewMemo) keyOf(c *Calculator) viewKey {
 }
 
 // view is c's view of the current state, built once per state.
-func (m *viewMemo) view(c *Calculator) page.View {
-	if k := m.keyOf(c); !m.ok || m.key != k {
-		m.key, m.v, m.ok = k, page.BuildView(c.viewIn()), true
+func (m *viewMemo) view(c *Calculator) *page.View {
+	if k := m.keyOf(c); m.v == nil || m.key != k {
+		v := page.BuildView(c.viewIn())
+		m.key, m.v = k, &v
 	}
 	return m.v
 }

@@ -15,7 +15,7 @@ func TestViewMemo(t *testing.T) {
 	ctx := contextOf(t)
 	fresh := func(what string) {
 		t.Helper()
-		if got, want := c.memo.view(c), page.BuildView(c.viewIn()); !reflect.DeepEqual(got, want) {
+		if got, want := *c.memo.view(c), page.BuildView(c.viewIn()); !reflect.DeepEqual(got, want) {
 			t.Fatalf("after %s: the memoised view differs from a fresh one", what)
 		}
 	}

@@ -154,6 +154,55 @@ func (b *viewBuilder) jobLine() JobLineView {
 	return v
 }
 
+// JobEditID is the open editor's element id; JobPartID the id of a
+// part's button, and its message's with "-error".
+const JobEditID = "rs-job-edit"
+
+func JobPartID(f Field) string { return "rs-job-" + FieldNames[f] }
+
+// JobPartNode is part p of the job line, a field: a button that opens
+// it (handler "open"), or open, the form's control in place: the form's
+// choices for a select, the state's text for a text box (handlers
+// "value" on a change and "key" on a key); a problem's message after it.
+func JobPartNode(p *JobPart, open bool) Node {
+	f := strconv.Itoa(int(p.F))
+	var n Node
+	switch {
+	case !open:
+		cls := "rs-job-part"
+		if p.Err != "" {
+			cls += " rs-job-bad"
+		}
+		n = Node{Kind: NodeEl, Tag: "button", Class: cls, ID: JobPartID(p.F), Text: p.Text,
+			Attrs: []Attr{{"type", "button"}, {"data-f", f}, {"aria-label", p.Label + ": " + p.Text}, {"on:click", "open"}}}
+	case p.Opts != nil:
+		opts, chosen := OptionsOf(p.Opts, p.Raw)
+		n = el("select", "rs-job-edit")
+		n.Kids = make([]Node, len(opts))
+		for i, o := range opts {
+			n.Kids[i] = Node{Kind: NodeEl, Tag: "option", Text: o.Label, Attrs: []Attr{{"value", o.Value}}}
+			if i == chosen {
+				n.Kids[i].Attrs = append(n.Kids[i].Attrs, Attr{"selected", "true"}) // only the chosen: selected="false" would select it too
+			}
+		}
+	default:
+		n = el("input", "rs-job-edit")
+		n.Attrs = []Attr{{"type", "text"}, {"inputmode", p.Mode}, {"size", strconv.Itoa(max(4, len(p.Raw)+1))}, {"value", p.Raw}}
+		if p.Err != "" {
+			n.Attrs = append(n.Attrs, Attr{"aria-describedby", JobPartID(p.F) + "-error"})
+		}
+	}
+	if open {
+		n.ID = JobEditID
+		n.Attrs = append(n.Attrs, Attr{"data-f", f}, Attr{"aria-label", p.Label}, Attr{"aria-invalid", strconv.FormatBool(p.Err != "")},
+			Attr{"on:change", "value"}, Attr{"on:keydown", "key"})
+	}
+	if p.Err == "" {
+		return n
+	}
+	return el("span", "", n, tx("span", "rs-error rs-job-error", " "+p.Err).id(JobPartID(p.F)+"-error"))
+}
+
 // JobLineNode is job line v read-only (the embed page): the parts as
 // text, each field's problem after it, and no control that edits them.
 func JobLineNode(v *JobLineView) Node {

@@ -155,3 +155,20 @@ func OpenFullNode(lang, frag string) Node {
 	return el("p", "rs-open", tx("a", "", Tr(lang, MsgOpenInRightsize)).id("rs-open-full").
 		attr("href", "#"+frag).attr("target", "_blank").attr("rel", "noopener"))
 }
+
+// PlansNode is the comparison: its title, its table (slot "table"), its
+// note and why a plan was left out; nothing without plans.
+func PlansNode(v *PlansView) Node {
+	if len(v.Cols) == 0 {
+		return none
+	}
+	return el("section", "rs-compare-box", tx("h2", "", v.Title), slot("table")).id("rs-plans").kids(
+		when(v.Note != "", tx("p", "rs-sub", v.Note)),
+		when(v.Full != "", tx("p", "rs-warn", v.Full).id("rs-plans-full").attr("role", "status")))
+}
+
+// HostedNode is the hosted APIs' note, their price fields (slot
+// "fields") and, with rows, their table against the plan (slot "table").
+func HostedNode(v *HostedView) Node {
+	return el("div", "", tx("p", "rs-sub", v.Note), slot("fields")).id("rs-hosted").kids(when(len(v.Rows) > 0, slot("table")))
+}
