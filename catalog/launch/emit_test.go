@@ -1318,3 +1318,45 @@ func TestBatchRunsOffline(t *testing.T) {
 		t.Errorf("sglang batch: no note on the client: %q", l.Notes)
 	}
 }
+
+// TestSkyPilotNamesThePricedInstance: a SkyPilot task names the instance
+// the plan priced where SkyPilot's catalog knows it by that name. Cudo's
+// rows are SkyPilot's own per-vCPU shapes (catalogs/v9/cudo/vms.csv):
+// the task names sapphire-rapids-h100_1x4v8gb alone, where it named
+// accelerators H100:1, which no Cudo row matches (SkyPilot's Cudo catalog
+// calls the SXM H100 "H100-SXM") and which, matched, would take the
+// cheapest shape, the 2-vCPU, 4-GB host the planner passes over; Cudo's
+// A800, which no accelerator table names, launched nothing. GCP's N1
+// offers write their host as the instance type and the GPUs as
+// accelerators: n1-highmem-8+4xV100 is no GCP machine type.
+func TestSkyPilotNamesThePricedInstance(t *testing.T) {
+	for _, c := range []struct {
+		offer     string
+		want, not []string
+	}{
+		{"cudo-sapphire-rapids-h100_1x4v8gb", []string{"  cloud: \"cudo\"\n", "  instance_type: \"sapphire-rapids-h100_1x4v8gb\"\n"}, []string{"accelerators:"}},
+		{"cudo-intel-ice-lake-a800-pci_1x4v8gb", []string{"  instance_type: \"intel-ice-lake-a800-pci_1x4v8gb\"\n"}, []string{"accelerators:"}},
+		{"seeweb-ecs1gpu3", []string{"  cloud: \"seeweb\"\n", "  instance_type: \"ECS1GPU3\"\n"}, []string{"accelerators:"}},
+		{"gcp-n1-highmem-8plus4xv100", []string{"  accelerators: \"V100:4\"\n", "  instance_type: \"n1-highmem-8\"\n"}, []string{"instance_type: \"n1-highmem-8+"}},
+		{"aws-p5.48xlarge", []string{"  accelerators: \"H100:8\"\n", "  instance_type: \"p5.48xlarge\"\n"}, nil},
+	} {
+		req := serving(t, "llama-3.1-8b", 5, estimator.VLLM, plan.OnDemand)
+		row := servingRow(t, req, c.offer, int(offer(t, c.offer, req.Input.Weights).GPUCount), 1, 1)
+		l, err := launch.Emit(launch.SkyPilot, req, row, nil, "llama-3.1-8b")
+		if err != nil {
+			t.Errorf("%s: %v", c.offer, err)
+			continue
+		}
+		text := l.Files[0].Text
+		for _, w := range c.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: want %q in\n%s", c.offer, w, text)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(text, w) {
+				t.Errorf("%s: want no %q in\n%s", c.offer, w, text)
+			}
+		}
+	}
+}

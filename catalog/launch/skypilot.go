@@ -22,9 +22,44 @@ var skyClouds = map[string]string{
 }
 
 // skyInstanceTypes are the clouds whose catalog instance types are the
-// cloud's own API names, which SkyPilot's catalogs use too; elsewhere the
-// task names the accelerators and SkyPilot picks the instance.
-var skyInstanceTypes = map[string]bool{"aws": true, "gcp": true, "azure": true, "oci": true, "lambda": true}
+// names SkyPilot's catalogs use: the cloud's own API names, or the rows
+// of SkyPilot's v9 vms.csv the catalog imported verbatim (Cudo's
+// per-vCPU shapes such as sapphire-rapids-h100_1x4v8gb, Seeweb's plans,
+// Nebius's platform presets, Fluidstack's, IBM's profiles:
+// skypilot-org/skypilot-catalog catalogs/v9/<cloud>/vms.csv). The task
+// names the instance the plan priced: with accelerators alone SkyPilot
+// takes the cheapest shape that has them, on Cudo the 2-vCPU, 4-GB host
+// the planner passes over. Elsewhere (Vast, whose rows the catalog splits
+// by GPU memory, and the v8 clouds) the task names the accelerators and
+// SkyPilot picks the instance.
+var skyInstanceTypes = map[string]bool{
+	"aws": true, "gcp": true, "azure": true, "oci": true, "lambda": true,
+	"cudo": true, "seeweb": true, "nebius": true, "fluidstack": true, "ibm": true,
+}
+
+// skyInstanceOnly are the clouds of skyInstanceTypes whose task names the
+// instance type alone: SkyPilot reads its accelerators from the catalog
+// row and refuses a task whose accelerators differ from that row's
+// ("Infeasible resource demands found … To fix: either only specify
+// instance_type", sky/clouds/cloud.py
+// _check_instance_type_accelerators_combination), and these catalogs
+// spell GPUs their own way: Cudo's SXM H100 is "H100-SXM", its 80 GB
+// PCIe A100 and Seeweb's 80 GB A100 "A100", Cudo's A800 "A800"
+// (catalogs/v9/cudo/vms.csv, catalogs/v9/seeweb/vms.csv).
+var skyInstanceOnly = map[string]bool{"cudo": true, "seeweb": true, "nebius": true, "fluidstack": true, "ibm": true}
+
+// skyInstanceType is the instance type a SkyPilot task names for the
+// catalog's: GCP's N1 offers are a host and the GPUs attached to it
+// (catalog/source/gcp.go names them n1-highmem-8+4xV100), which SkyPilot
+// writes as instance_type n1-highmem-8 with accelerators V100:4 (GCP
+// attaches accelerators to VMs: sky/resources.py skips the instance
+// type's accelerator check there).
+func skyInstanceType(provider, itype string) string {
+	if host, _, ok := strings.Cut(itype, "+"); ok && provider == "gcp" {
+		return host
+	}
+	return itype
+}
 
 // skyAccelerators maps catalog GPU IDs to SkyPilot accelerator names (sky
 // show-gpus; SkyPilot's catalogs in skypilot-org/skypilot-catalog).
@@ -72,7 +107,10 @@ func (e *emitter) skypilot() error {
 	acc, accOK := skyAccelerators[o.GPU]
 	itype := ""
 	if skyInstanceTypes[o.Provider] {
-		itype = o.InstanceType
+		itype = skyInstanceType(o.Provider, o.InstanceType)
+	}
+	if skyInstanceOnly[o.Provider] {
+		accOK = false
 	}
 	if !accOK && itype == "" {
 		return e.fail(ErrNoAccelerator, "no SkyPilot accelerator name is known for GPU "+o.GPU+" and "+o.Provider+" instance types are not SkyPilot's")
