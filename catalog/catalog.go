@@ -201,15 +201,26 @@ type Model struct {
 	// less (Qwen2.5-14B and 72B: YaRN, factor 4, from 32,768 to 131,072
 	// tokens); RopeScalingSource says where. "" for none.
 	RopeScaling, RopeScalingSource string
-	Notes                          string
+	// ServedContext is the context the checkpoint a serving launch loads
+	// (launch's instruction-tuned sibling of the pretrained repository)
+	// declares in its config.json where it is less than Config's
+	// (Qwen2.5-7B and 32B: 131,072 pretrained, 32,768 -Instruct);
+	// ServedContextSource says where. 0 for the same context.
+	ServedContext       int
+	ServedContextSource string
+	Notes               string
 }
 
-// ScaleContext tells a, parsed from m's config, of the longer context m's
-// card reaches with the RoPE scaling its config leaves out
-// (estimator.Arch.ScaledContext), so that a request over the config's
-// context is refused with the setting that admits it.
+// ScaleContext tells a, parsed from m's config, of the context its served
+// checkpoint declares where less (estimator.Arch.ServedPositions), and of
+// the longer context m's card reaches with the RoPE scaling that config
+// leaves out (estimator.Arch.ScaledContext), so that a request over the
+// served context is refused with the setting that admits it.
 func (m Model) ScaleContext(a *estimator.Arch) {
-	if m.RopeScaling != "" && m.ContextLength > a.MaxPositions {
+	if m.ServedContext > 0 && m.ServedContext < a.MaxPositions {
+		a.ServedPositions = m.ServedContext
+	}
+	if m.RopeScaling != "" && m.ContextLength > a.ServeContext() {
 		a.ScaledContext, a.ScaledRope = m.ContextLength, m.RopeScaling
 	}
 }

@@ -37,6 +37,14 @@ type Arch struct {
 	// until the setting is made.
 	ScaledContext int
 	ScaledRope    string
+	// ServedPositions is the context the checkpoint a serving launch loads
+	// declares where it is less than MaxPositions: the catalog sizes a
+	// model from its pretrained config and serves its instruction-tuned
+	// sibling, whose config.json may declare less (Qwen2.5-7B's 131,072
+	// tokens, Qwen2.5-7B-Instruct's 32,768). Set by the catalog
+	// (catalog.Model.ScaleContext); 0 where the served checkpoint
+	// declares MaxPositions. ServeContext reads it.
+	ServedPositions int
 
 	TiedEmbeddings bool // LM head shares the input embedding matrix
 	Bias           bool // attention/MLP linears carry biases
@@ -165,6 +173,18 @@ func (a Arch) Params() int64 { return a.TotalParams }
 // ActiveParams is the parameters used per token: equal to Params for dense
 // models; for MoE, the shared parts plus ExpertsPerToken routed experts.
 func (a Arch) ActiveParams() int64 { return a.ActiveParamCount }
+
+// ServeContext is the context a served request is held to: the served
+// checkpoint's (ServedPositions) where it declares less than the
+// config's, else MaxPositions (0: unknown). The engines refuse a longer
+// request: vLLM's --max-model-len and SGLang's --context-length default
+// to it and are checked against it at start-up.
+func (a Arch) ServeContext() int {
+	if a.ServedPositions > 0 && (a.MaxPositions == 0 || a.ServedPositions < a.MaxPositions) {
+		return a.ServedPositions
+	}
+	return a.MaxPositions
+}
 
 // IsMLA reports whether the model uses multi-head latent attention.
 func (a Arch) IsMLA() bool { return a.KVLoRARank > 0 }

@@ -117,7 +117,13 @@ func estimate(in Input) Result {
 	if a.SeqLen > 0 && !a.Generic() {
 		in.Seq = a.SeqLen // ViT: patches per image are fixed by the architecture
 	}
-	if a.MaxPositions > 0 && in.Seq > a.MaxPositions {
+	// Served requests are held to the served checkpoint's context
+	// (Arch.ServeContext), training to the config's.
+	ctx := a.MaxPositions
+	if in.Task == Inference {
+		ctx = a.ServeContext()
+	}
+	if ctx > 0 && in.Seq > ctx {
 		r.Warnings.add(WarnSeqBeyondContext)
 	}
 	if a.VisionParams > 0 && !a.VisionExact && !in.TextOnly {

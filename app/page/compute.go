@@ -268,12 +268,19 @@ func Compute(j Job, pr Prices) (r Results, general []FieldErr) {
 }
 
 // contextLimit is the model's context length (catalog card, else the
-// config's max_position_embeddings); 0 when unknown.
+// config's max_position_embeddings); for serving, at most the served
+// checkpoint's (estimator.Arch.ServeContext: Qwen2.5-7B-Instruct's 32,768
+// under its card's 131,072), which the engines hold requests to. 0 when
+// unknown.
 func contextLimit(j Job) int {
-	if j.Model.ContextLength > 0 {
-		return j.Model.ContextLength
+	n := j.Model.ContextLength
+	if n == 0 {
+		n = j.In.Arch.MaxPositions
 	}
-	return j.In.Arch.MaxPositions
+	if ctx := j.In.Arch.ServeContext(); j.In.Task == estimator.Inference && ctx > 0 && (n == 0 || ctx < n) {
+		n = ctx
+	}
+	return n
 }
 
 // hardwareWarnings: the selected GPU lacks units for the input's formats.

@@ -82,11 +82,11 @@ func (e FieldErr) OK() bool { return e.Key == 0 && e.Value == "" && e.Detail == 
 // page's words (its config field, not the CLI's --config). ok is false
 // where the card does not reach n.
 func overContextErr(a estimator.Arch, n int) (FieldErr, bool) {
-	if n <= a.MaxPositions || n > a.ScaledContext {
+	if n <= a.ServeContext() || n > a.ScaledContext {
 		return FieldErr{}, false
 	}
 	return FieldErr{Key: MsgOverContextYaRN, Value: strconv.Itoa(n),
-		Args: [3]string{strconv.Itoa(a.MaxPositions), strconv.Itoa(a.ScaledContext), a.ScaledRope}}, true
+		Args: [3]string{strconv.Itoa(a.ServeContext()), strconv.Itoa(a.ScaledContext), a.ScaledRope}}, true
 }
 
 // Job is the page state as typed values: what compute needs.

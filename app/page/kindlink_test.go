@@ -61,7 +61,8 @@ func TestRequestOverContextNamesYaRN(t *testing.T) {
 	rope := `{"factor": 4.0, "original_max_position_embeddings": 32768, "type": "yarn"}`
 	for _, lang := range []string{"en", "ru", "zh"} {
 		l := Locale{Lang: lang}
-		for frag, yarn := range map[string]bool{"m=qwen2.5-72b&s=65536&rps=1": true, "m=qwen2.5-3b&s=65536&rps=1": false} {
+		for frag, yarn := range map[string]bool{"m=qwen2.5-72b&s=65536&rps=1": true, "m=qwen2.5-3b&s=65536&rps=1": false,
+			"m=qwen2.5-7b&s=65536&rps=1": true, "m=qwen2.5-32b&s=65536&rps=1": true} {
 			v, _, _ := pageOf(t, frag+"&l="+lang, nil)
 			var seq string
 			for _, f := range v.Form.Fields {

@@ -220,7 +220,7 @@ func PlanRequest(j Job) planner.Request {
 			// mix does not say), as rightsize plan --workload --emit.
 			w.MaxRequestTokens = j.Mix.MaxTokens
 			if w.MaxRequestTokens == 0 {
-				w.MaxRequestTokens = j.In.Arch.MaxPositions
+				w.MaxRequestTokens = j.In.Arch.ServeContext()
 			}
 		}
 	default:

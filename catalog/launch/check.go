@@ -66,7 +66,7 @@ func (e *emitter) checkServe(k Kind, s copyShape) error {
 	// The context covers the planned request; a plan whose mean request
 	// is over the model's context serves nothing.
 	prompt, output := e.lengths()
-	if ctx := a.MaxPositions; ctx > 0 && prompt+output > ctx {
+	if ctx := a.ServeContext(); ctx > 0 && prompt+output > ctx {
 		return e.fail(ErrInconsistent, "the planned request of "+itoa(prompt+output)+" tokens is over the model's context of "+itoa(ctx))
 	}
 	return e.checkMemory()

@@ -20,6 +20,7 @@ func input(t *testing.T, model string) estimator.Input {
 	if err != nil {
 		t.Fatal(err)
 	}
+	m.ScaleContext(&a) // as the CLI and the page read a catalog model
 	return estimator.DefaultInput(a)
 }
 

@@ -641,7 +641,7 @@ func (e *emitter) contextLen() int {
 	if n > prompt+output {
 		e.note("the context length covers the workload's longest request, " + itoa(n) + " tokens; the plan was sized for its mean, " + itoa(prompt+output))
 	}
-	if ctx := e.in.Arch.MaxPositions; ctx > 0 && n > ctx {
+	if ctx := e.in.Arch.ServeContext(); ctx > 0 && n > ctx {
 		e.note("requests over the model's context of " + itoa(ctx) + " tokens are refused by the engine")
 		n = ctx
 	}

@@ -388,7 +388,7 @@ func (e *emitter) longestPrompt() int {
 	if m := e.req.Workload.MaxRequestTokens; m > prompt+output {
 		n = m - 1
 	}
-	if ctx := e.in.Arch.MaxPositions; ctx > 0 && n > ctx-1 {
+	if ctx := e.in.Arch.ServeContext(); ctx > 0 && n > ctx-1 {
 		n = ctx - 1
 	}
 	return n

@@ -76,6 +76,36 @@ func TestContextCoversLongestRequest(t *testing.T) {
 	}
 }
 
+// TestContextIsTheServedCheckpoints: Qwen2.5-7B is sized from its
+// pretrained config (131,072 tokens), but a serving launch loads
+// Qwen2.5-7B-Instruct, whose config.json declares 32,768: a workload
+// whose longest request is longer starts every engine at 32,768 (vLLM
+// refuses a --max-model-len over the checkpoint's at start-up), where it
+// took the longest request's 100,000.
+func TestContextIsTheServedCheckpoints(t *testing.T) {
+	for k, flag := range map[launch.Kind]string{launch.VLLM: "--max-model-len 32768", launch.SGLang: "--context-length 32768",
+		launch.TRTLLM: "--max_seq_len 32768", launch.SkyPilot: "--max-model-len 32768"} {
+		engine := estimator.VLLM
+		if k == launch.SGLang {
+			engine = estimator.SGLang
+		} else if k == launch.TRTLLM {
+			engine = estimator.TRTLLM
+		}
+		req := serving(t, "qwen2.5-7b", 5, engine, plan.OnDemand)
+		req.Workload.MaxRequestTokens = 100000
+		row := rowOn(t, req, "h100-sxm")
+		l, err := launch.Emit(k, req, row, nil, "qwen2.5-7b")
+		if err != nil {
+			t.Fatalf("%s: %v", k, err)
+		}
+		text := l.Text()
+		if !strings.Contains(text, flag) || !strings.Contains(text, "Qwen/Qwen2.5-7B-Instruct") ||
+			!strings.Contains(strings.Join(l.Notes, "\n"), "requests over the model's context of 32768 tokens are refused by the engine") {
+			t.Errorf("%s launch, longest request 100,000 tokens:\n%s", k, text)
+		}
+	}
+}
+
 // TestMultiNodeVLLMRuns: one vLLM copy over two instances is one runnable
 // script: the first instance (NODE_RANK 0) starts the Ray head and
 // serves, the other joins it; it parses as POSIX shell.

@@ -89,6 +89,9 @@ type modelJSON struct {
 	// RopeScaling and RopeScalingSource: catalog.Model's.
 	RopeScaling       json.RawMessage `json:"rope_scaling,omitempty"`
 	RopeScalingSource string          `json:"rope_scaling_source,omitempty"`
+	// ServedContext and ServedContextSource: catalog.Model's.
+	ServedContext       int    `json:"served_context,omitempty"`
+	ServedContextSource string `json:"served_context_source,omitempty"`
 }
 
 type providerFile struct {

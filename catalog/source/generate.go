@@ -41,9 +41,9 @@ func Generate(c *catalog.Catalog) ([]byte, error) {
 // NativeOnly are the string fields of the catalog's records that only
 // native tools read: the Notes, and the provenance of figures that only
 // "rightsize catalog validate" checks (ECC memory, weight sizes, RoPE
-// scaling, billing minimums). The page never reads them
+// scaling, served contexts, billing minimums). The page never reads them
 // (TestNativeOnlyFieldsStayOffThePage), so app.wasm goes without.
-var NativeOnly = []string{"Notes", "ECCSource", "WeightsSource", "RopeScalingSource", "BillingMinimumSource"}
+var NativeOnly = []string{"Notes", "ECCSource", "WeightsSource", "RopeScalingSource", "ServedContextSource", "BillingMinimumSource"}
 
 // GenerateNotes renders catalog/zz_generated_notes.go: for native builds
 // only (//go:build !js), an init that fills the NativeOnly fields of the

@@ -190,6 +190,7 @@ func convertModel(v *validator, i int, m modelJSON) catalog.Model {
 		ContextLength: m.ContextLength, PublishedParams: m.PublishedParams, ActiveParams: m.ActiveParams,
 		ConfigSource: m.ConfigSource, Source: m.Source, AsOf: m.AsOf, Notes: m.Notes,
 		WeightsDType: m.WeightsDType, WeightsSource: m.WeightsSource, RopeScalingSource: m.RopeScalingSource,
+		ServedContext: m.ServedContext, ServedContextSource: m.ServedContextSource,
 	}
 	// A RoPE scaling the card documents for a longer context than the
 	// config declares: compact JSON, with its source.
@@ -222,6 +223,14 @@ func convertModel(v *validator, i int, m modelJSON) catalog.Model {
 		return out
 	}
 	out.ModelType = a.ModelType
+	// The served checkpoint's own context: less than the config's, with
+	// its source (equal or more would change nothing a launch loads).
+	if m.ServedContext != 0 || m.ServedContextSource != "" {
+		if m.ServedContext <= 0 || a.MaxPositions == 0 || m.ServedContext >= a.MaxPositions {
+			v.add(i, id, "served_context %d must be in (0, the config's max_position_embeddings %d)", m.ServedContext, a.MaxPositions)
+		}
+		v.nonEmpty(i, id, "served_context_source", m.ServedContextSource)
+	}
 	if a.Generic() {
 		if a.Params() != m.PublishedParams {
 			v.add(i, id, "config.num_parameters %d must equal published_params %d", a.Params(), m.PublishedParams)

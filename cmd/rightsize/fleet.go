@@ -271,7 +271,7 @@ func (c *planCmd) fleetRequest(job estimateJob, cat *catalog.Catalog) (req plan.
 	if wl != nil {
 		req.Workload.MaxRequestTokens = wl.MaxTokens
 		if wl.MaxTokens == 0 {
-			req.Workload.MaxRequestTokens = req.Input.Arch.MaxPositions
+			req.Workload.MaxRequestTokens = req.Input.Arch.ServeContext()
 		}
 	}
 	return req, wl, curve, notes, nil

@@ -136,7 +136,7 @@ func (r Request) Validate() error {
 		// OutputTokens), not where it names only its longest
 		// (MaxRequestTokens); a fixed-size input (ViT) is not this
 		// check's.
-		if a := r.Input.Arch; a.MaxPositions > 0 && a.SeqLen == 0 {
+		if a := r.Input.Arch; a.ServeContext() > 0 && a.SeqLen == 0 {
 			// The field to mend: the sequence where the request is it
 			// (the page's and the CLI's prompt is --seq less the output).
 			field, n := "prompt-tokens", w.PromptTokens+w.OutputTokens
@@ -146,7 +146,7 @@ func (r Request) Validate() error {
 			if n == r.Input.Seq {
 				field = "seq"
 			}
-			if n > a.MaxPositions {
+			if n > a.ServeContext() {
 				errs = append(errs, &estimator.InputError{Field: field, Value: strconv.Itoa(n), Err: estimator.ErrRange,
 					Reason: overContext(a, n)})
 			}
@@ -795,12 +795,17 @@ func (p *planner) rentalRow(o *Offer, r *Row) bool {
 // (Arch.ScaledContext: the Qwen2.5 model cards, "Processing Long Texts",
 // YaRN to 131,072 tokens), it says that setting and where it goes.
 func overContext(a estimator.Arch, n int) string {
-	s := "a request of " + strconv.Itoa(n) + " tokens is over the model's context of " + strconv.Itoa(a.MaxPositions) + " (max_position_embeddings), which the engines refuse"
+	ctx := a.ServeContext()
+	s := "a request of " + strconv.Itoa(n) + " tokens is over the model's context of " + strconv.Itoa(ctx) + " (max_position_embeddings)"
+	if ctx < a.MaxPositions {
+		s = "a request of " + strconv.Itoa(n) + " tokens is over the context of " + strconv.Itoa(ctx) + " tokens the served instruction-tuned checkpoint's config.json declares (max_position_embeddings; the pretrained one's is " + strconv.Itoa(a.MaxPositions) + ")"
+	}
+	s += ", which the engines refuse"
 	if a.ScaledContext >= n {
 		return s + "; its model card reaches " + strconv.Itoa(a.ScaledContext) + " tokens with YaRN: add \"rope_scaling\": " + a.ScaledRope +
 			" to config.json and set max_position_embeddings to " + strconv.Itoa(a.ScaledContext) +
 			" (vLLM --hf-overrides, SGLang --json-model-override-args; the card warns it may cost quality on short texts), and plan with that config (--config), or plan requests within " +
-			strconv.Itoa(a.MaxPositions) + " tokens"
+			strconv.Itoa(ctx) + " tokens"
 	}
 	return s + ": plan requests within it (--seq, --prompt-tokens and --output-tokens, or a --workload of shorter requests)"
 }

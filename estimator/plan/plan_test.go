@@ -985,7 +985,8 @@ func TestRequestOverContextNamesYaRN(t *testing.T) {
 		model string
 		seq   int
 		named bool
-	}{{"qwen2.5-72b", 65536, true}, {"qwen2.5-14b", 131072, true}, {"qwen2.5-72b", 131073, false}, {"qwen2.5-3b", 65536, false}} {
+	}{{"qwen2.5-72b", 65536, true}, {"qwen2.5-14b", 131072, true}, {"qwen2.5-72b", 131073, false}, {"qwen2.5-3b", 65536, false},
+		{"qwen2.5-7b", 100300, true}, {"qwen2.5-32b", 65536, true}} {
 		in := modelInput(t, c.model)
 		in.Seq = c.seq
 		req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Serving, RequestsPerSecond: 1}}
@@ -995,6 +996,42 @@ func TestRequestOverContextNamesYaRN(t *testing.T) {
 		}
 		if got := strings.Contains(ie.Reason, "its model card reaches 131072 tokens with YaRN: "+yarn); got != c.named {
 			t.Errorf("%s seq %d: names YaRN %v, want %v: %q", c.model, c.seq, got, c.named, ie.Reason)
+		}
+	}
+}
+
+// TestServedContextIsTheInstructCheckpoints: Qwen2.5-7B and 32B are sized
+// from their pretrained configs (131,072 tokens), but serving loads their
+// -Instruct checkpoints, whose config.json declares 32,768 (the model
+// cards, "Processing Long Texts"): a 100,300-token request is refused
+// naming the served checkpoint's 32,768 and the way past it, where it was
+// planned and launched with a --max-model-len vLLM refuses. 32,768 tokens
+// still plan, and training keeps the pretrained config's context.
+func TestServedContextIsTheInstructCheckpoints(t *testing.T) {
+	for _, model := range []string{"qwen2.5-7b", "qwen2.5-32b"} {
+		in := modelInput(t, model)
+		if got := in.Arch.ServeContext(); got != 32768 || in.Arch.MaxPositions != 131072 || in.Arch.ScaledContext != 131072 {
+			t.Fatalf("%s: serve context %d, config %d, YaRN %d; want 32768, 131072, 131072", model, got, in.Arch.MaxPositions, in.Arch.ScaledContext)
+		}
+		in.Seq = 100300
+		req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Serving, RequestsPerSecond: 1}}
+		var ie *estimator.InputError
+		if err := req.Validate(); !errors.As(err, &ie) || !strings.Contains(ie.Reason, "over the context of 32768 tokens the served instruction-tuned checkpoint's config.json declares") {
+			t.Errorf("%s at 100,300 tokens: %v", model, err)
+		}
+		req.Input.Seq = 32768
+		if err := req.Validate(); err != nil {
+			t.Errorf("%s at 32,768 tokens: %v", model, err)
+		}
+		train := in
+		train.Task, train.Seq = estimator.FullFinetune, 65536
+		if r, err := estimator.Estimate(train); err != nil || r.Warnings.Has(estimator.WarnSeqBeyondContext) {
+			t.Errorf("%s: training at 65,536 tokens warned over the context (%v)", model, err)
+		}
+		serve := in
+		serve.Task, serve.Seq = estimator.Inference, 65536
+		if r, err := estimator.Estimate(serve); err != nil || !r.Warnings.Has(estimator.WarnSeqBeyondContext) {
+			t.Errorf("%s: serving at 65,536 tokens did not warn over the context (%v)", model, err)
 		}
 	}
 }
