@@ -68,6 +68,26 @@ func LightningQLoRADefault(in Input) bool {
 	return in.Task == QLoRA && in.PureBF16 && in.Quant == QuantAuto && in.ZeRO == 0 && bnbLinears(in)
 }
 
+// QLoRACheckpointingDefault is Input.GradCheckpointing for a QLoRA job
+// whose user does not say: on, as the stacks QLoRA is run with turn full
+// activation checkpointing on by default. PEFT's
+// prepare_model_for_kbit_training(model, use_gradient_checkpointing=True)
+// enables it (src/peft/utils/other.py at c1a876fa); TRL's SFTConfig
+// defaults gradient_checkpointing to True (trl/trainer/sft_config.py at
+// 016013e8); artidoro/qlora's qlora.py, the QLoRA paper's script,
+// defaults --gradient_checkpointing to True; torchtune's QLoRA recipes
+// set enable_activation_checkpointing: True
+// (recipes/configs/llama3_1/8B_qlora_single_device.yaml at 0b3e04ad).
+// LitGPT's single-device finetune/lora.py does not checkpoint (its
+// Fabric strategy is "auto" on one device, no
+// activation_checkpointing_policy): off for a job planned for LitGPT's
+// scripts (litgpt: a Lightning precision name) and for pure-bf16 QLoRA
+// on bitsandbytes NF4, Lightning's BitsandbytesPrecision as LitGPT runs
+// it (LightningQLoRADefault). --grad-checkpointing=false says otherwise.
+func QLoRACheckpointingDefault(in Input, litgpt bool) bool {
+	return in.Task == QLoRA && !litgpt && !LightningQLoRADefault(in)
+}
+
 // quantisedOnLoad reports whether the weights are quantised on the GPU
 // while they load: bitsandbytes' Params4bit and Int8Params quantise when
 // they are moved to the device (bitsandbytes nn/modules.py; its FSDP-QLoRA

@@ -322,6 +322,13 @@ func (b *viewBuilder) formField(f Field, label MsgKey, kind FieldKind) (FieldVie
 		_, _, eager := RuntimeKeys(in.Job.GPU.Vendor)
 		v.Label = Fill(b.t(eager), eng.Label()+" "+noGraphs[eng])
 	}
+	if kind == KindCheck && v.Value == "" {
+		// Not given (UnsetFields): the value in effect.
+		v.Value = "0"
+		if f == FieldCheckpointing && in.Job.In.GradCheckpointing {
+			v.Value = "1"
+		}
+	}
 	if f == FieldAttnKernel {
 		v.Where = b.t(MsgAttnKernelHelp) // which stack runs which kernel, and its speed
 	}

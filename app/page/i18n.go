@@ -552,6 +552,8 @@ const (
 	MsgStackDefaults
 	MsgStackDefaultsWhy
 	MsgStackRefusesQLoRA
+	MsgCkptDefault
+	MsgCkptDefaultWhy
 	MsgNoneSameReason
 	MsgNoneEngineRuns
 	MsgNoneEngineAlike
@@ -616,6 +618,8 @@ var messagesEN = [NMsgs]string{
 	MsgStackDefaults:     "%s's defaults",
 	MsgStackDefaultsWhy:  "the precision is Lightning's name, so the job runs %s's fine-tune scripts with their defaults where no field says otherwise (%s)",
 	MsgStackRefusesQLoRA: "%s's lora.py refuses QLoRA on more than one GPU: plan one GPU, or LoRA",
+	MsgCkptDefault:       "on: QLoRA's default",
+	MsgCkptDefaultWhy:    "on by default for QLoRA, as PEFT's prepare_model_for_kbit_training, TRL's SFTConfig, the QLoRA paper's qlora.py and torchtune's QLoRA recipes run it; untick the box if your script turns it off",
 
 	MsgOverrides:      "Engine settings and measured overheads",
 	MsgOverridesNote:  "Leave empty to use the estimate. Sizes take a unit: 1343MiB, 0.5GiB, 2GB.",
@@ -1124,6 +1128,8 @@ var MessagesRU = [NMsgs]string{
 	MsgStackDefaults:     "Настройки %s по умолчанию",
 	MsgStackDefaultsWhy:  "точность названа по-Lightning, поэтому задача запускается скриптами дообучения %s с их значениями по умолчанию там, где поле не задано (%s)",
 	MsgStackRefusesQLoRA: "lora.py из %s не запускает QLoRA больше чем на одном GPU: выберите один GPU или LoRA",
+	MsgCkptDefault:       "вкл.: по умолчанию для QLoRA",
+	MsgCkptDefaultWhy:    "для QLoRA включён по умолчанию, как его включают prepare_model_for_kbit_training из PEFT, SFTConfig из TRL, qlora.py из статьи о QLoRA и рецепты QLoRA в torchtune; снимите флажок, если ваш скрипт его выключает",
 
 	MsgOverrides:      "Настройки движка и измеренные накладные расходы",
 	MsgOverridesNote:  "Оставьте пустым, чтобы взять оценку. Размер с единицей: 1343MiB, 0.5GiB, 2GB.",
@@ -1632,6 +1638,8 @@ var messagesZH = [NMsgs]string{
 	MsgStackDefaults:     "%s 的默认设置",
 	MsgStackDefaultsWhy:  "精度采用 Lightning 的名称，因此按 %s 的微调脚本运行，未填写的项取其默认值（%s）",
 	MsgStackRefusesQLoRA: "%s 的 lora.py 不支持在多张 GPU 上运行 QLoRA：请选用单张 GPU，或改用 LoRA",
+	MsgCkptDefault:       "开启：QLoRA 的默认设置",
+	MsgCkptDefaultWhy:    "QLoRA 默认开启，与 PEFT 的 prepare_model_for_kbit_training、TRL 的 SFTConfig、QLoRA 论文的 qlora.py 以及 torchtune 的 QLoRA 配方一致；若你的脚本关闭了它，请取消勾选",
 
 	MsgOverrides:      "引擎设置与实测开销",
 	MsgOverridesNote:  "留空则使用估算值。大小需带单位：1343MiB、0.5GiB、2GB。",

@@ -107,6 +107,9 @@ type Job struct {
 	// (ParseInput's InputJob.Stack: LitGPT's scripts for a Lightning
 	// precision name); nil: none.
 	Stack *StackDefaults
+	// CheckpointingDefault: activation checkpointing is on as the QLoRA
+	// stacks' default, the field not given (InputJob's).
+	CheckpointingDefault bool
 	// Layout is what ResolveTrainDefaults chose and why (the layouts
 	// tried first); LayoutWhy words it.
 	Layout estimator.TrainLayout
@@ -249,6 +252,13 @@ func (p *parser) parse() (Job, bool) {
 	for _, f := range stackFields {
 		if jf, ok := jobspec.ByFlag(FieldNames[f]); ok {
 			t.Set[jf] = s[f] != s.linkDefault(f, DefaultState)
+		}
+	}
+	// An on/off field left empty is not given (UnsetFields): the job's
+	// own default, as the command line without the flag.
+	for _, f := range UnsetFields {
+		if jf, ok := jobspec.ByFlag(FieldNames[f]); ok && s[f] == "" {
+			t.Read[jf], t.Set[jf] = false, false
 		}
 	}
 	// The daily curve replaces the request rate (as rightsize plan
@@ -411,7 +421,7 @@ func (p *parser) parse() (Job, bool) {
 	in.Schedule = estimator.Schedule{MicroBatches: j.Work.MicroBatches, GlobalBatch: j.Work.GlobalBatch}
 	in, j.Layout = estimator.ResolveTrainDefaults(in, zeroAuto)
 	j.ZeROAuto = zeroAuto
-	j.EngineOpen, j.EngineWhy, j.Stack = ij.EngineOpen, ij.EngineWhy, ij.Stack
+	j.EngineOpen, j.EngineWhy, j.Stack, j.CheckpointingDefault = ij.EngineOpen, ij.EngineWhy, ij.Stack, ij.CheckpointingDefault
 	in.FSDPNoSync = estimator.FSDPNoSyncDefault(in, j.Work)
 	j.In = in
 	bad := false

@@ -85,6 +85,10 @@ type InputJob struct {
 	// either way), not FSDPNoSyncDefault's, at its GPUs and in every
 	// layout a plan tries (plan.Request.FSDPNoSyncGiven).
 	FSDPNoSyncGiven bool
+	// CheckpointingDefault: In.GradCheckpointing is on as the QLoRA
+	// stacks' default (estimator.QLoRACheckpointingDefault), no
+	// --grad-checkpointing being given; both doors say so.
+	CheckpointingDefault bool
 }
 
 // JobError is one shared field's problem: Key is the page's message,
@@ -296,6 +300,9 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 		// 4-bit head and LitGPT's held graph unless given.
 		in.QuantizeHead = in.QuantizeHead || !t.Set[jobspec.QuantizeHead]
 		in.KeepsLastGraph = in.KeepsLastGraph || !t.Set[jobspec.KeepsLastGraph]
+	}
+	if !t.Set[jobspec.GradCheckpointing] && estimator.QLoRACheckpointingDefault(in, j.Stack != nil) {
+		in.GradCheckpointing, j.CheckpointingDefault = true, true
 	}
 	j.Kind = jobKind(&t, in.Task)
 	if j.EngineOpen {

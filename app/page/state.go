@@ -183,6 +183,13 @@ var DefaultState = newDefaultState()
 // asked and plans no batch job unless given its requests.
 var SampleFields = []Field{FieldModel, FieldGPU, FieldOutput, FieldRequests}
 
+// UnsetFields are the on/off fields whose page default is empty: not
+// given, the job's own default, as the command line without the flag
+// (activation checkpointing: on for QLoRA, as its stacks run it,
+// estimator.QLoRACheckpointingDefault). The tick box shows the value in
+// effect; ticking or unticking it gives the field ("1" or "0").
+var UnsetFields = []Field{FieldCheckpointing}
+
 func newDefaultState() ViewState {
 	var s ViewState
 	for f, name := range FieldNames {
@@ -201,6 +208,9 @@ func newDefaultState() ViewState {
 	// (planner.DefaultTTFT: 2 s, longer for long prompts), which the
 	// field's placeholder shows.
 	s[FieldTPOT] = strconv.FormatFloat(1000*planner.DefaultTPOTSeconds, 'g', -1, 64)
+	for _, f := range UnsetFields {
+		s[f] = ""
+	}
 	return s
 }
 

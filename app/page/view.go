@@ -402,6 +402,11 @@ func (b *viewBuilder) result() ResultView {
 			facts[len(facts)-1].Detail += " — " + Fill(b.t(MsgStackRefusesQLoRA), d.Stack)
 		}
 	}
+	if in.Job.CheckpointingDefault {
+		// QLoRA's stacks checkpoint activations by default (ParseInput,
+		// estimator.QLoRACheckpointingDefault): the estimate says so.
+		facts = append(facts, Fact{ID: "rs-ckpt-default", Label: b.t(MsgCheckpointing), Value: b.t(MsgCkptDefault), Detail: b.t(MsgCkptDefaultWhy)})
+	}
 	if in.Job.In.Task == estimator.Inference {
 		// The memory is the engine's (a pool, or HF transformers' batch
 		// as set): which, and on auto why (the planner's, AutoEngine).

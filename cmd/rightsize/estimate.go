@@ -28,6 +28,11 @@ func runEstimate(args []string, stdout, stderr io.Writer) int {
 	return estimateCommand("estimate", args, stdout, stderr, nil)
 }
 
+// ckptDefaultNote says a QLoRA job is estimated with activation
+// checkpointing as its stacks run it by default
+// (estimator.QLoRACheckpointingDefault).
+const ckptDefaultNote = "--grad-checkpointing: QLoRA checkpoints activations by default, as PEFT's prepare_model_for_kbit_training, TRL's SFTConfig, the QLoRA paper's qlora.py and torchtune's QLoRA recipes run it; --grad-checkpointing=false for a script that does not (LitGPT's lora.py: a Lightning precision such as bf16-true) (grad_checkpointing_default in --json)"
+
 // estimateCommand parses the estimate flags. With a nil sub it prints the
 // estimate; otherwise sub adds its own flags to the set and receives the
 // parsed job (rightsize plan).
@@ -84,7 +89,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		_                = intFlag(fs, jobspec.LossChunks, "training: cross-entropy in this many chunks (torchtune's chunked loss uses 8); 0: one piece")
 		bf16Opt          = fs.Bool("bf16-optimizer-states", false, "full training at --zero 1 or more (plan without --zero searches ZeRO 1 to 3): the distributed AdamW keeps its moments and its copy of the weights in bf16, 6 bytes a parameter before sharding, not 12 (apex DistributedFusedAdam dtype bf16, as NeMo 1.x's Llama SFT recipe sets it)")
 		flashCE          = fs.Bool("flash-cross-entropy", false, "training: the loss is flash-attn's fused cross-entropy (llm-foundry's default loss_fn fused_crossentropy), which keeps the 16-bit logits and writes a 16-bit gradient, no fp32 copy")
-		_                = boolFlag(fs, jobspec.GradCheckpointing, "full activation checkpointing")
+		_                = boolFlag(fs, jobspec.GradCheckpointing, "full activation checkpointing. Default: on for --task qlora, as PEFT's prepare_model_for_kbit_training, TRL's SFTConfig, qlora.py and torchtune's QLoRA recipes run it (not for LitGPT's lora.py: a Lightning precision, or --pure-bf16 QLoRA on bitsandbytes NF4); --grad-checkpointing=false turns it off")
 		_                = boolFlag(fs, jobspec.SelectiveRecompute, "recompute attention scores only")
 		_                = boolFlag(fs, jobspec.FlashAttention, "FlashAttention/SDPA (no s² score tensors)")
 		_                = intFlag(fs, jobspec.LoRARank, "LoRA rank")
@@ -346,9 +351,13 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 			notes = append(notes, "--pure-bf16 QLoRA on bitsandbytes NF4 plans Lightning's BitsandbytesPrecision as LitGPT runs it: the LM head is 4-bit too (--quantize-head) and the fit loop holds the previous step's graph (--keeps-last-graph); --quantize-head=false or --keeps-last-graph=false for a loop that drops it")
 		}
 	}
+	if ij.CheckpointingDefault {
+		notes = append(notes, ckptDefaultNote)
+	}
 	if sub != nil {
 		return sub.run(estimateJob{in: in, name: name, gpu: gpuSpec, eff: ij.Eff, trainTokens: tokens,
-			prompt: *promptTok, output: *outputTok, set: set, engineOpen: ij.EngineOpen, stack: ij.Stack, noSyncGiven: ij.FSDPNoSyncGiven}, stdout, fail)
+			prompt: *promptTok, output: *outputTok, set: set, engineOpen: ij.EngineOpen, stack: ij.Stack, noSyncGiven: ij.FSDPNoSyncGiven,
+			ckptDefault: ij.CheckpointingDefault}, stdout, fail)
 	}
 	if ij.EngineOpen && ij.EngineWhy.Key != "" {
 		notes = append(notes, "no --engine: "+in.Engine.String()+", "+ij.EngineWhy.String()+" (--engine names another)")
@@ -443,7 +452,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		out := newEstimateJSON(name, in, r, maxBatch, maxSeq, minGPUs, step)
-		out.Performance, out.StackDefaults = perf, ij.Stack
+		out.Performance, out.StackDefaults, out.GradCheckpointingDefault = perf, ij.Stack, ij.CheckpointingDefault
 		if perf != nil && perf.DoesNotFit {
 			out.Warnings = append(out.Warnings, unfitTimeWarning)
 		}
@@ -715,6 +724,10 @@ type estimateJSON struct {
 	Performance       *perfJSON           `json:"performance,omitempty"`
 	peakJSON                              // peak_bytes, peak_phase, load_peak_bytes, steady_state_bytes
 	towersJSON                            // text_parameters, vision_parameters, text_only
+	// GradCheckpointingDefault: activation checkpointing is on as QLoRA's
+	// stacks run it, no --grad-checkpointing given
+	// (page.InputJob.CheckpointingDefault); absent otherwise.
+	GradCheckpointingDefault bool `json:"grad_checkpointing_default,omitempty"`
 }
 
 // towersJSON counts a vision-language model's text model and its vision

@@ -46,6 +46,9 @@ type estimateJob struct {
 	stack *page.StackDefaults
 	// noSyncGiven: in.FSDPNoSync is the user's (page.InputJob.FSDPNoSyncGiven).
 	noSyncGiven bool
+	// ckptDefault: in's activation checkpointing is QLoRA's default
+	// (page.InputJob.CheckpointingDefault).
+	ckptDefault bool
 }
 
 // runPlan implements "rightsize plan": the estimate flags plus a workload,
@@ -86,6 +89,10 @@ type estimateJob struct {
 //	                    pricing, hours, gpu_hours, cost_disp)
 //	considered, fitting offers planned after the filters, and those that fit
 //	notes               assumptions the plan used, English
+//	grad_checkpointing_default  true: QLoRA's activation checkpointing
+//	                    taken by default, no --grad-checkpointing given
+//	                    (the user's own layout; a rented fleet's rows take
+//	                    their own); absent otherwise
 //	freshness_days      the freshness window (--freshness-days): the picks
 //	                    rest on prices dated within it wherever the pick's
 //	                    GPU has such an offer that runs the job
@@ -375,6 +382,9 @@ type planCmd struct {
 	// --train-tokens' default, as the page's training job does (request);
 	// the plan says so in a note.
 	tokensByDefault bool
+	// ckptDefault: the job's activation checkpointing is QLoRA's default
+	// (estimateJob.ckptDefault), which the JSON says.
+	ckptDefault bool
 }
 
 // planFlags are the plan's own flags; every value is parsed by request,
@@ -539,6 +549,7 @@ func (c *planCmd) request(job estimateJob, cat *catalog.Catalog) (plan.Request, 
 	// default, as the page plans its training job; it refused.
 	c.tokensByDefault = !train && job.set["task"] && job.in.Task.Training() && c.s("requests") == "" && c.s("requests-per-second") == ""
 	train = train || c.tokensByDefault
+	c.ckptDefault = job.ckptDefault
 	kinds := 0
 	for _, b := range []bool{train, c.s("requests") != "", c.s("requests-per-second") != ""} {
 		if b {
@@ -727,6 +738,7 @@ func (c *planCmd) run(job estimateJob, stdout io.Writer, fail func(string, ...an
 		return fail("%v", err)
 	}
 	out := newPlanJSON(req, res, cat)
+	out.GradCheckpointingDefault = c.ckptDefault
 	if forms := cat.Forms(req.Filters.GPU); len(forms) > 0 {
 		out.Notes = append(out.Notes, fmt.Sprintf("--gpu %s names the chip in no form factor: the plan takes its %s offers too (the gpu column says which a row rents)", req.Filters.GPU, strings.Join(forms, " and ")))
 	}
@@ -950,6 +962,10 @@ type planJSON struct {
 	Notes           []string             `json:"notes"`
 	FreshnessDays   int                  `json:"freshness_days"`
 	Warnings        []string             `json:"warnings"`
+	// GradCheckpointingDefault: the job's activation checkpointing is on
+	// as QLoRA's stacks run it, no --grad-checkpointing given; a rented
+	// fleet's rows take their own (parallelism.grad_checkpointing).
+	GradCheckpointingDefault bool `json:"grad_checkpointing_default,omitempty"`
 	// CheaperFlagged is the index in rows of the cheapest plan passed over
 	// for its price (stale or far below the median) that would cost less
 	// than the cheapest pick: "cheaper if the price holds — verify". -1:

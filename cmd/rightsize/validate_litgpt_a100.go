@@ -30,9 +30,11 @@ func init() {
 // in the first one: the table's longest example for the model), 128
 // sequences per optimizer step (lora.py's batch_size), bf16-true as
 // --pure-bf16, lora.py's rank 8 on q and v (--lora-targets query-value,
-// from the record's layer flags: litgptTargets) with dropout 0.05 and, on more
-// than one GPU, its strategy: FSDP full shard with every Block
-// checkpointed (--zero 3 --grad-checkpointing). Nothing LitGPT-specific
+// from the record's layer flags: litgptTargets) with dropout 0.05 and its
+// strategy: on more than one GPU FSDP full shard with every Block
+// checkpointed (--zero 3 --grad-checkpointing), on one no checkpointing
+// (--grad-checkpointing=false, which QLoRA's default would otherwise
+// turn on). Nothing LitGPT-specific
 // (chunked loss, fused qkv adapter, held graph, 4-bit head) is passed;
 // the estimate's defaults stand for them. Peak memory as lora.py prints
 // it, torch.cuda.max_memory_allocated()/1e9, compared with the allocated
@@ -80,6 +82,10 @@ func litgptA100Cases(dir string) ([]valCase, error) {
 		}
 		if gpus > 1 {
 			args = append(args, "--zero", "3", "--grad-checkpointing")
+		} else {
+			// One device: Lit-GPT's lora.py checkpoints nothing, where a
+			// QLoRA job's default does (estimator.QLoRACheckpointingDefault).
+			args = append(args, "--grad-checkpointing=false")
 		}
 		c := valCase{Group: ftA100, Split: sp, Source: file, Engine: "Lit-GPT 8641822 (2023-10, bf16-true)",
 			Setting: fmt.Sprintf("%s %s %s, %d × A100 40GB, batch %d × %d, peak allocated", r["size_as_printed"], r["model_as_printed"],

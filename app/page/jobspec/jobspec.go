@@ -142,7 +142,7 @@ var Fields = [N]Spec{
 	Batch:              {"batch", "b", "1", Int},
 	Seq:                {"seq", "s", "2048", Int},
 	Optimizer:          {"optimizer", "o", "adamw", Text},
-	GradCheckpointing:  {"grad-checkpointing", "gc", "0", Bool},
+	GradCheckpointing:  {"grad-checkpointing", "gc", "0", Bool}, // not given: on for QLoRA (estimator.QLoRACheckpointingDefault); the page's box unset (app/page's UnsetFields)
 	SelectiveRecompute: {"selective-recompute", "sr", "0", Bool},
 	FlashAttention:     {"flash-attention", "fa", "1", Bool},
 	AttnKernel:         {"attention-kernel", "ak", "fa2", Text}, // estimator.AttnFA2: training's fused attention at FlashAttention-2's speed
