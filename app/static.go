@@ -62,7 +62,7 @@ func (c *Calculator) plainView() bool {
 // first render) were half of the 980 KB compiled between main and the
 // page answering input. Any input computes at once.
 func (c *Calculator) firstScreen() bool {
-	return c.start.Keeps(page.StaticResult, c.plainView(), c.ps.Out.OK)
+	return c.start.FirstScreen(c.plainView(), c.ps.Out.OK)
 }
 
 // staticOr renders the slot for section s while its static copy stands
