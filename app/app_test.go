@@ -796,13 +796,21 @@ func TestFirstScreenComputesNothing(t *testing.T) {
 	if html := app.HTMLString(formUI(&viewOf(c).Form)); strings.Contains(html, `id="rs-spot-interruptions"`) || !strings.Contains(html, `id="rs-assumptions"`) {
 		t.Error("first screen: the Assumptions box is missing or already filled")
 	}
-	c.start.FirstStepDone = true // what showRest's first step sets before it recomputes
-	c.recompute(none)
+	if step := c.start.FirstStep(c.firstScreen()); step != page.StepCompute {
+		t.Fatalf("first step %v, want StepCompute", step)
+	}
+	c.recompute(none) // what showRest's first step does
 	if !c.d.R.OK || c.d.Job.Model.ID == "" || !c.ps.Out.OK || c.firstScreen() {
 		t.Fatalf("first step: result %v, job model %q, plan %v", c.d.R.OK, c.d.Job.Model.ID, c.ps.Out.OK)
 	}
 	if html := app.HTMLString(formUI(&viewOf(c).Form)); !strings.Contains(html, `id="rs-spot-interruptions"`) {
 		t.Error("after the first step the Assumptions box is still empty")
+	}
+	if !c.start.Keeps(page.StaticResult, c.plainView(), c.ps.Out.OK) {
+		t.Error("the first step dropped the static breakdown: its live render belongs to the next step")
+	}
+	if step := c.start.FirstStep(c.firstScreen()); step != page.StepShow || c.start.Keeps(page.StaticResult, c.plainView(), c.ps.Out.OK) {
+		t.Errorf("second step %v, static breakdown kept %v; want StepShow, not kept", step, c.start.Keeps(page.StaticResult, c.plainView(), c.ps.Out.OK))
 	}
 
 	c = newCalc()

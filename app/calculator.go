@@ -168,20 +168,20 @@ func (c *Calculator) showRest(ctx app.Context) {
 	// gets the main thread (paint, input) between two sections.
 	ctx.Defer(func(ctx app.Context) {
 		ctx.After(d, func(ctx app.Context) {
-			if !c.start.FirstStepDone {
-				first := c.firstScreen()
-				c.start.FirstStepDone = true
-				if first {
-					// This step computes the job, and renders the live
-					// breakdown and summary in place of their static copies
-					// and the folded boxes (static.go); the planner starts
-					// from here. The rest waits for the next step.
-					c.recompute(ctx)
-					c.showRest(ctx)
-					return
-				}
+			switch c.start.FirstStep(c.firstScreen()) {
+			case page.StepCompute:
+				// The job, its view and the folded boxes; the planner
+				// starts from here (page.StepCompute).
+				c.recompute(ctx)
+				ctx.Defer(func(app.Context) { Mark("rightsize:first-computed") })
+			case page.StepShow:
+				// The live breakdown in place of its static copy
+				// (static.go).
+				c.start.drop(c.plainView(), c.ps.Out.OK)
+				ctx.Defer(func(app.Context) { Mark("rightsize:first-shown") })
+			default:
+				c.start.RestShown = next
 			}
-			c.start.RestShown = next
 			c.showRest(ctx)
 		})
 	})

@@ -59,7 +59,7 @@ func (c *Calculator) plainView() bool {
 // browser compiles WebAssembly function by function on first call (the
 // estimator and those boxes' render code). Any input computes at once.
 func (c *Calculator) firstScreen() bool {
-	return c.start.Keeps(page.StaticResult, c.plainView(), c.ps.Out.OK)
+	return c.start.FirstScreen(c.plainView(), c.ps.Out.OK)
 }
 
 // staticOr renders the slot for section s while its static copy stands

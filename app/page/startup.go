@@ -23,8 +23,9 @@ const (
 
 // Staging is the start-up in the browser: Live is set once the app has
 // taken over the prerendered page; Held marks the static page's sections
-// still standing in for the live ones on the default view, and
-// FirstStepDone ends the first screen's; RestShown is how many of the
+// still standing in for the live ones on the default view, Computed is
+// set once the first screen's job is computed and FirstStepDone once
+// its live sections replace the copies (FirstStep); RestShown is how many of the
 // sections below the first screen are rendered. The prerendered page has
 // them all; in the browser they follow in steps after the app is live,
 // with the main thread free between them, so the first render (the
@@ -35,7 +36,55 @@ type Staging struct {
 	Live, UpdateReady bool
 	RestShown         int
 	Held              [NStatic]bool
+	Computed          bool
 	FirstStepDone     bool
+}
+
+// FirstScreen reports whether the default view's first screen is all the
+// browser has built and nothing is computed yet: the static breakdown
+// stands (Keeps) and the first step has not computed the job.
+func (st *Staging) FirstScreen(plain, planned bool) bool {
+	return st.Keeps(StaticResult, plain, planned) && !st.Computed
+}
+
+// Step is what a start-up step after the app is live does.
+type Step int
+
+const (
+	// StepRest shows the next sections below the first screen.
+	StepRest Step = iota
+	// StepCompute computes the default view's job, builds its view and
+	// fills the folded boxes; the static copies still stand for the
+	// breakdown, the answer and the summary. The job's first computation
+	// and its render (the boxes and the live breakdown, their code
+	// compiled on first call) ran as one task of 510–660 ms after mount
+	// on a loaded 2-core machine, once 3.1 s (TestColdLoadTimes' long
+	// tasks, 2026-11-30): the page's first long wait for input. As two
+	// steps, with a turn of the browser's event loop between them, input
+	// waits for one of them only.
+	StepCompute
+	// StepShow renders the live breakdown in place of its static copy,
+	// from the job StepCompute computed.
+	StepShow
+)
+
+// FirstStep decides the next start-up step and records it: firstScreen,
+// the default view's first screen stands (FirstScreen). Off the first
+// screen (a link, an input before the first step) the job is computed
+// and rendered already, and the steps go on with the rest.
+func (st *Staging) FirstStep(firstScreen bool) Step {
+	switch {
+	case st.FirstStepDone:
+		return StepRest
+	case firstScreen:
+		st.Computed = true
+		return StepCompute
+	}
+	st.FirstStepDone = true
+	if st.Computed {
+		return StepShow
+	}
+	return StepRest
 }
 
 // Keeps reports whether the static copy of section s stands for the live
@@ -91,7 +140,7 @@ func (st *Staging) NextRest(n int) (next int, delay time.Duration, more bool) {
 		return n, 0, false
 	}
 	delay = RestDelay
-	if !st.FirstStepDone {
+	if !st.FirstStepDone && !st.Computed {
 		delay = RestFirstDelay
 	}
 	next = n

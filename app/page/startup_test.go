@@ -69,6 +69,45 @@ func TestNextRest(t *testing.T) {
 	}
 }
 
+// TestFirstStep: on the default view's first screen the first step after
+// start-up computes with the static breakdown still standing, the next
+// renders the live one, then the sections below follow, each after the
+// shorter pause; off the first screen the steps go straight to the rest.
+func TestFirstStep(t *testing.T) {
+	st := Staging{Held: [NStatic]bool{true, true, true}}
+	if !st.FirstScreen(true, false) {
+		t.Fatal("before the first step: not the first screen")
+	}
+	if _, d, _ := st.NextRest(10); d != RestFirstDelay {
+		t.Errorf("first pause %v, want %v", d, RestFirstDelay)
+	}
+	if got := st.FirstStep(st.FirstScreen(true, false)); got != StepCompute {
+		t.Fatalf("first step %v, want StepCompute", got)
+	}
+	if st.FirstScreen(true, false) || !st.Keeps(StaticResult, true, false) {
+		t.Errorf("after computing: first screen %v, static breakdown kept %v; want false, true",
+			st.FirstScreen(true, false), st.Keeps(StaticResult, true, false))
+	}
+	if next, d, more := st.NextRest(10); next != RestStages[0] || d != RestDelay || !more {
+		t.Errorf("after computing: next %d after %v (more %v), want %d after %v", next, d, more, RestStages[0], RestDelay)
+	}
+	if got := st.FirstStep(st.FirstScreen(true, false)); got != StepShow {
+		t.Fatalf("second step %v, want StepShow", got)
+	}
+	if st.Keeps(StaticResult, true, false) {
+		t.Error("after the live breakdown is shown the static one is kept")
+	}
+	if got := st.FirstStep(false); got != StepRest {
+		t.Errorf("third step %v, want StepRest", got)
+	}
+
+	// A link, or an input before the first step: nothing left to compute.
+	st = Staging{Held: [NStatic]bool{true, true, true}}
+	if got := st.FirstStep(false); got != StepRest || !st.FirstStepDone || st.Computed {
+		t.Errorf("off the first screen: step %v, first step done %v, computed %v", got, st.FirstStepDone, st.Computed)
+	}
+}
+
 // TestNextPlan: what the planner does after a change, in each case.
 func TestNextPlan(t *testing.T) {
 	for _, tc := range []struct {

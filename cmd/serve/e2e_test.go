@@ -918,6 +918,10 @@ func TestColdLoadTimes(t *testing.T) {
 			if i == 0 {
 				if v := s.eval(`new Promise(r => { const f = () => { const m = performance.getEntriesByName("rightsize:planned"); if (m.length) r(String(Math.round(m[0].startTime))); else setTimeout(f, 50); }; f(); setTimeout(() => r("none"), 10000); })`); v != "none" {
 					t.Logf("%s: the planner's answer on screen at %s ms", filepath.Base(dir), v)
+					// The steps after the page answers input (the job's
+					// first computation, the sections below the first
+					// screen, the planner) and their long tasks.
+					t.Logf("%s start-up, whole page: %s", filepath.Base(dir), s.eval(startUpMarksJS))
 				}
 			}
 			s.waitCached()
@@ -944,5 +948,5 @@ func TestColdLoadTimes(t *testing.T) {
 	}
 	hc, hw := measure(hello, (*site).waitInteractive)
 	t.Logf("go-app hello world: cold %v, warm %v", hc.Round(time.Millisecond), hw.Round(time.Millisecond))
-	t.Logf("ratio to hello world: cold %.2f×, warm %.2f× (goal ≤ 1.3×)", float64(cold)/float64(hc), float64(warm)/float64(hw))
+	t.Logf("ratio to hello world: cold %.2f×, warm %.2f× (goal ≤ 1.2×)", float64(cold)/float64(hc), float64(warm)/float64(hw))
 }
