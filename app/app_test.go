@@ -895,14 +895,14 @@ func TestFitFromInPageCurrency(t *testing.T) {
 
 // A training job that does not fit says what gradient checkpointing would
 // need (the CLI's with_grad_checkpointing): 70B QLoRA at 4 × 4,096 on an
-// H100 does not fit either way; the default inference page shows no such
-// line.
+// H100, checkpointing off (gc=0: QLoRA's default is on), does not fit
+// either way; the default inference page shows no such line.
 func TestCheckpointingFact(t *testing.T) {
 	c, _ := load(t)
 	if html := app.HTMLString(c.Render()); strings.Contains(html, `id="rs-with-gc"`) {
 		t.Error("the inference page shows the checkpointing line")
 	}
-	c.state = page.ParseFragment("m=llama-3.1-70b&t=qlora&b=4&s=4096&l=ru", page.DefaultState)
+	c.state = page.ParseFragment("m=llama-3.1-70b&t=qlora&gc=0&b=4&s=4096&l=ru", page.DefaultState)
 	c.recompute(none)
 	if !c.d.R.OK || c.d.R.Res.Fits || !c.d.R.HasCheckpointed {
 		t.Fatalf("70B QLoRA at 4 × 4096: ok %v, fits %v, checkpointed %v", c.d.R.OK, c.d.R.Res.Fits, c.d.R.HasCheckpointed)

@@ -44,3 +44,47 @@ func TestWithPlanCarriesTheLayout(t *testing.T) {
 		t.Errorf("a row without CP left cp %q", s[FieldCP])
 	}
 }
+
+// TestWithPlanCarriesCheckpointing: a rented fleet's training row takes
+// the memory layout that costs least, with or without activation
+// checkpointing; applying it gives the job that choice, given, so a QLoRA
+// row planned without checkpointing is not estimated with QLoRA's default
+// (on), and the applied job's memory is the row's. An inference row
+// leaves the field alone; a table row carries the choice in data-gc.
+func TestWithPlanCarriesCheckpointing(t *testing.T) {
+	_, in, _ := pageOf(t, "m=llama-3.1-8b&t=qlora&tok=100M", nil)
+	if !in.Job.In.GradCheckpointing {
+		t.Fatal("QLoRA's default is checkpointing on")
+	}
+	var row *Candidate
+	for k := range in.Plan.Cands {
+		if x := &in.Plan.Cands[k]; !x.Plan.Ckpt {
+			row = x
+			break
+		}
+	}
+	if row == nil {
+		t.Fatal("no QLoRA row planned without checkpointing")
+	}
+	s := in.State.WithPlan(row.Offer.GPU, row.Plan, true)
+	if s[FieldCheckpointing] != "0" {
+		t.Fatalf("applied a row without checkpointing: gc %q", s[FieldCheckpointing])
+	}
+	d := Derive(s, nil, in.Prices, nil, "")
+	if !d.R.OK || d.Job.In.GradCheckpointing || d.Job.CheckpointingDefault {
+		t.Errorf("the applied job: ok %v, checkpointing %v (default %v)", d.R.OK, d.Job.In.GradCheckpointing, d.Job.CheckpointingDefault)
+	}
+	if s = s.WithPlan(row.Offer.GPU, Plan{GPUs: 1, TP: 1, PP: 1, Ckpt: true}, true); s[FieldCheckpointing] != "1" {
+		t.Errorf("a checkpointed row: gc %q", s[FieldCheckpointing])
+	}
+	if s = s.WithPlan("h100-sxm", Plan{GPUs: 1, TP: 1, PP: 1}, false); s[FieldCheckpointing] != "1" {
+		t.Errorf("an inference row changed gc to %q", s[FieldCheckpointing])
+	}
+	attrs := map[string]string{}
+	for _, a := range planAttrs("h100-sxm", Plan{GPUs: 2, TP: 1, PP: 1, Ckpt: true}) {
+		attrs[a.K] = a.V
+	}
+	if _, p, ok := PlanFromData(func(k string) string { return attrs["data-"+k] }); !ok || !p.Ckpt || p.GPUs != 2 {
+		t.Errorf("data attributes %v read back as %+v", attrs, p)
+	}
+}

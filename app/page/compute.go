@@ -43,6 +43,12 @@ type Plan struct {
 	// spread over (estimator.Input.DP and EP, planner.Row.AttnDP and
 	// EP); 0: none.
 	AttnDP, EP int
+	// Ckpt is a training plan's activation checkpointing
+	// (estimator.Input.GradCheckpointing, planner.Row.GradCheckpointing):
+	// a rented fleet's row takes the memory layout that costs least, so
+	// applying it sets the job's checkpointing too, or the page would
+	// estimate another memory and time than the row it took.
+	Ckpt bool
 }
 
 // PlanOf is the split of the job in.
@@ -51,14 +57,15 @@ func PlanOf(in estimator.Input) Plan {
 	if !in.Task.Training() {
 		p.AttnDP, p.EP = layoutDegree(in.DP), layoutDegree(in.EP)
 	} else {
-		p.CP = layoutDegree(in.CP)
+		p.CP, p.Ckpt = layoutDegree(in.CP), in.GradCheckpointing
 	}
 	return p
 }
 
 // RowPlan is the split of a planner row.
 func RowPlan(r *planner.Row) Plan {
-	return Plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO, CP: layoutDegree(r.CP), AttnDP: layoutDegree(r.AttnDP), EP: layoutDegree(r.EP)}
+	return Plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO, CP: layoutDegree(r.CP), AttnDP: layoutDegree(r.AttnDP), EP: layoutDegree(r.EP),
+		Ckpt: r.GradCheckpointing}
 }
 
 // layoutDegree is an attention-DP, EP or CP degree, 0 for none (0 or 1).

@@ -36,7 +36,7 @@ func ChartNode(lang string, v *ChartView, shown int, compared []string, readOnly
 	for i, pt := range v.Points {
 		// No handler per point: the chart listens once (event delegation).
 		chart.Kids = append(chart.Kids, el("svg:circle", pt.Class()).attr("cx", itoa(pt.X)).attr("cy", itoa(pt.Y)).attr("r", "5").
-			attr("data-i", itoa(i)).attr("tabindex", "0").attr("role", "button").attr("aria-label", pt.Label))
+			attr("data-i", itoa(i)).attr("data-gpu", pt.GPU).attr("tabindex", "0").attr("role", "button").attr("aria-label", pt.Label))
 	}
 	info, cmp := Tr(lang, hint), none
 	if shown > 0 && shown <= len(v.Points) {

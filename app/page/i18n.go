@@ -231,6 +231,7 @@ const (
 	MsgNoAnswer
 	MsgAnswerNote
 	MsgUseThis
+	MsgPickMore
 	MsgParetoTitle
 	MsgParetoHint
 	MsgParetoHintView // the read-only chart's (embed page)
@@ -763,6 +764,7 @@ var messagesEN = [NMsgs]string{
 	MsgNoAnswer:              "No priced offer can run this job as set: change the GPU count, precision or model.",
 	MsgAnswerNote:            "Planned over every offer in the catalog at the chosen price model and currency (other currencies converted at the dated rates under Assumptions). Estimates, not quotes.",
 	MsgUseThis:               "Use this",
+	MsgPickMore:              "more on this plan",
 	MsgParetoTitle:           "Cost vs time of every offer that can run the job (log scales); the line is the Pareto front",
 	MsgParetoHint:            "Point at or tap a dot to see its offer; click it, or tap it again, to use it.",
 	MsgParetoHintView:        "Point at or tap a dot to see its offer.",
@@ -1273,6 +1275,7 @@ var MessagesRU = [NMsgs]string{
 	MsgNoAnswer:              "Ни одно предложение с ценой не может выполнить эту задачу: измените число GPU, точность или модель.",
 	MsgAnswerNote:            "План по всем предложениям каталога для выбранной тарификации и валюты (другие валюты пересчитаны по датированным курсам из «Допущений»). Оценки, не коммерческие предложения.",
 	MsgUseThis:               "Выбрать",
+	MsgPickMore:              "подробнее о плане",
 	MsgParetoTitle:           "Цена и время каждого предложения, способного выполнить задачу (логарифмические шкалы); линия — фронт Парето",
 	MsgParetoHint:            "Наведите на точку или коснитесь её, чтобы увидеть предложение; нажмите на неё или коснитесь ещё раз, чтобы выбрать его.",
 	MsgParetoHintView:        "Наведите на точку или коснитесь её, чтобы увидеть предложение.",
@@ -1783,6 +1786,7 @@ var messagesZH = [NMsgs]string{
 	MsgNoAnswer:              "没有带价格的报价能运行此任务：请更改 GPU 数量、精度或模型。",
 	MsgAnswerNote:            "按所选计费方式和币种对目录中的所有报价进行规划（其他币种按“假设”中注明日期的汇率换算）。仅为估算，不是报价。",
 	MsgUseThis:               "使用此方案",
+	MsgPickMore:              "方案详情",
 	MsgParetoTitle:           "每个能运行此任务的报价的成本与时间（对数坐标）；折线为帕累托前沿",
 	MsgParetoHint:            "指向或轻点圆点查看报价；单击或再次轻点即可使用。",
 	MsgParetoHintView:        "指向或轻点圆点查看报价。",

@@ -181,7 +181,10 @@ func PickNode(lang string, p *PickView, costLabel, timeLabel string, readOnly bo
 				el("div", "rs-fact", tx("dt", "", timeLabel), tx("dd", "rs-pick-time", p.Time))),
 		},
 		reasonNodes(p.Reason),
-		when(p.Notes != "", tx("p", "rs-where rs-pick-notes", p.Notes)),
+		// The notes (a scale-out's doublings, a spare, the layout) fold
+		// under one line: the answer and its reason stay the card's first
+		// reading, and three cards of notes made the first screens long.
+		when(p.Notes != "", el("details", "rs-where rs-pick-notes", tx("summary", "", Tr(lang, MsgPickMore)), tx("p", "", p.Notes))),
 		when(!readOnly, Node{Kind: NodeAction, Class: "rs-more", Ref: "use", Text: Tr(lang, MsgUseThis)}),
 	)
 }

@@ -68,7 +68,8 @@ func TestBreakdownNode(t *testing.T) {
 }
 
 // TestPickNode: the card's data attributes, the age line kept (a no-break
-// space) while there is no clock, the notes only when there are some, and
+// space) while there is no clock, the notes only when there are some (and
+// folded), and
 // the "Use this" button handed to the component.
 func TestPickNode(t *testing.T) {
 	p := PickView{Kind: "cheapest", Title: "Cheapest", GPU: "h100-sxm", Plan: Plan{GPUs: 8}, Cost: "$10", Time: "2 h",
@@ -91,6 +92,13 @@ func TestPickNode(t *testing.T) {
 	}
 	if c, ok := find(n, func(n Node) bool { return n.Class == "rs-pick-cost" }); !ok || c.Text != "$10" {
 		t.Errorf("cost %+v", c)
+	}
+	// Notes fold under one line, below the reason, above the button.
+	p.Notes = "scaled out from 1 to 16 instances"
+	n = PickNode("ru", &p, "Cost", "Time", false)
+	d, ok := find(n, func(n Node) bool { return n.Class == "rs-where rs-pick-notes" })
+	if !ok || d.Tag != "details" || len(d.Kids) != 2 || d.Kids[0].Tag != "summary" || d.Kids[0].Text != Tr("ru", MsgPickMore) || d.Kids[1].Text != p.Notes {
+		t.Errorf("notes %+v, want them folded under %q", d, Tr("ru", MsgPickMore))
 	}
 }
 

@@ -476,19 +476,26 @@ var errConfigTooBig = errors.New("config in the link is larger than 256 KiB")
 // launch settings are the row's; a training plan leaves the job's EP,
 // which its rows do not choose, and sets its context parallelism where
 // the row splits the sequence or the job named one (a row past the
-// global batch may take CP: planner.Row.CP).
+// global batch may take CP: planner.Row.CP), and its activation
+// checkpointing (Plan.Ckpt), given, so a row planned without it is not
+// estimated with QLoRA's default.
 func (s ViewState) WithPlan(gpu string, p Plan, training bool) ViewState {
 	s[FieldGPU] = gpu
 	s[FieldGPUs] = strconv.Itoa(p.GPUs)
 	s[FieldTP] = strconv.Itoa(max(1, p.TP))
 	s[FieldPP] = strconv.Itoa(max(1, p.PP))
 	s[FieldZeRO] = strconv.Itoa(p.ZeRO)
-	switch {
-	case !training:
+	if !training {
 		s[FieldDP] = strconv.Itoa(max(1, p.AttnDP))
 		s[FieldEP] = strconv.Itoa(max(1, p.EP))
-	case p.CP > 1 || s[FieldCP] != "":
+		return s
+	}
+	if p.CP > 1 || s[FieldCP] != "" {
 		s[FieldCP] = strconv.Itoa(max(1, p.CP))
+	}
+	s[FieldCheckpointing] = "0"
+	if p.Ckpt {
+		s[FieldCheckpointing] = "1"
 	}
 	return s
 }

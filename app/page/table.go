@@ -158,19 +158,23 @@ func heads(texts ...string) []Cell {
 // data-pp, data-zero), which the table's click handler reads back
 // (PlanFromData).
 func planAttrs(gpu string, p Plan) []Attr {
-	return []Attr{{"data-gpu", gpu}, {"data-gpus", strconv.Itoa(p.GPUs)}, {"data-tp", strconv.Itoa(p.TP)},
+	a := []Attr{{"data-gpu", gpu}, {"data-gpus", strconv.Itoa(p.GPUs)}, {"data-tp", strconv.Itoa(p.TP)},
 		{"data-pp", strconv.Itoa(p.PP)}, {"data-zero", strconv.Itoa(p.ZeRO)}}
+	if p.Ckpt {
+		a = append(a, Attr{"data-gc", "1"})
+	}
+	return a
 }
 
 // PlanFromData reads a pick back from its data attributes (get returns
-// one by its dataset name: "gpu", "gpus", "tp", "pp", "zero"); ok is false
-// without a GPU or a count.
+// one by its dataset name: "gpu", "gpus", "tp", "pp", "zero", "gc"); ok is
+// false without a GPU or a count.
 func PlanFromData(get func(string) string) (gpu string, p Plan, ok bool) {
 	num := func(k string) int {
 		n, _ := strconv.Atoi(get(k))
 		return n
 	}
-	gpu, p = get("gpu"), Plan{GPUs: num("gpus"), TP: num("tp"), PP: num("pp"), ZeRO: num("zero")}
+	gpu, p = get("gpu"), Plan{GPUs: num("gpus"), TP: num("tp"), PP: num("pp"), ZeRO: num("zero"), Ckpt: get("gc") == "1"}
 	return gpu, p, gpu != "" && p.GPUs > 0
 }
 

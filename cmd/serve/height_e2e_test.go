@@ -185,6 +185,9 @@ const shortTaps = `(() => {
 		const r = e.getBoundingClientRect();
 		if (r.width === 0 || r.height === 0 || r.top >= innerHeight || r.bottom <= 0) continue;
 		const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+		// A control whose middle is below the fold is tapped after a
+		// scroll: it is not the first screen's.
+		if (cy >= innerHeight) continue;
 		for (const [x, y] of [[cx, cy - 15], [cx, cy + 15], [cx - 11, cy], [cx + 11, cy]]) {
 			if (y < 0 || y >= innerHeight) continue;
 			const h = document.elementFromPoint(x, y);
