@@ -60,7 +60,11 @@ func TestPicksSayHowFreshOnPage(t *testing.T) {
 				t.Errorf("%q: %s pick %s rests on a stale or far-below price while %s has a better one", frag, p.Kind, o.ID, o.GPU)
 			}
 			card := cards[cardOf[i]][:strings.Index(cards[cardOf[i]], "</article>")]
-			for _, want := range []string{page.Fill(tr(c, page.MsgPriceAsOf), locOf(c).Date(o.AsOf)), page.SourceText(o.Source), tr(c, page.GradeKeys[catalog.GradeAge(o.PriceAgeDays)])} {
+			date := locOf(c).Date(o.AsOf)
+			if o.AsOfEstimated && o.AsOfLowerBound {
+				date = "≥" + date // the earliest the price can be from
+			}
+			for _, want := range []string{page.Fill(tr(c, page.MsgPriceAsOf), date), page.SourceText(o.Source), tr(c, page.GradeKeys[catalog.GradeAge(o.PriceAgeDays)])} {
 				if !strings.Contains(card, htmlText(want)) {
 					t.Errorf("%q: %s card lacks %q", frag, p.Kind, want)
 				}
@@ -167,9 +171,9 @@ func TestOffersSayHowFresh(t *testing.T) {
 			t.Errorf("%s: no age grade", o.Offer.ID)
 		}
 		if o.Offer.AsOfEstimated && o.Offer.AsOfLowerBound {
-			// A lower bound: "or later", and no verify for its date.
+			// A lower bound: "≥ date", and no verify for its date.
 			bounded++
-			if !strings.Contains(row, htmlText(tr(c, page.MsgDateOrLater))) || strings.Contains(row, htmlText(tr(c, page.MsgEstimatedDate))) || strings.Contains(row, htmlText(tr(c, page.MsgVerifyDated))) {
+			if !strings.Contains(row, htmlText("≥"+locOf(c).Date(o.Offer.AsOf))) || strings.Contains(row, htmlText(tr(c, page.MsgEstimatedDate))) || strings.Contains(row, htmlText(tr(c, page.MsgVerifyDated))) {
 				t.Errorf("%s: a date that is a lower bound not said as one: %s", o.Offer.ID, row)
 			}
 		} else if o.Offer.AsOfEstimated {

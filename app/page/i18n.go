@@ -220,7 +220,6 @@ const (
 	MsgAsOfSource
 	MsgSource
 	MsgEstimatedDate
-	MsgDateOrLater
 	MsgAgeFresh
 	MsgAgeAging
 	MsgAgeOld
@@ -753,7 +752,6 @@ var messagesEN = [NMsgs]string{
 	MsgAsOfSource:            "As of · source",
 	MsgSource:                "source",
 	MsgEstimatedDate:         "estimated date",
-	MsgDateOrLater:           "or later",
 	MsgAgeFresh:              "under 90 days old",
 	MsgAgeAging:              "90 to 180 days old",
 	MsgAgeOld:                "over a year old",
@@ -1264,7 +1262,6 @@ var MessagesRU = [NMsgs]string{
 	MsgAsOfSource:            "Дата · источник",
 	MsgSource:                "источник",
 	MsgEstimatedDate:         "дата оценочная",
-	MsgDateOrLater:           "или позже",
 	MsgAgeFresh:              "моложе 90 дней",
 	MsgAgeAging:              "от 90 до 180 дней",
 	MsgAgeOld:                "старше года",
@@ -1346,8 +1343,8 @@ var MessagesRU = [NMsgs]string{
 	MsgFixToAnswer:         "Ответа пока нет: исправьте поля, отмеченные красным.",
 	MsgFixNamed:            "Ответа пока нет: исправьте поля, отмеченные красным: %s.",
 	MsgMonthlyShort:        "В месяц",
-	MsgBatchCost:           "Стоимость пакетной задачи",
-	MsgBatchTime:           "Время пакетной задачи",
+	MsgBatchCost:           "Стоимость задачи",
+	MsgBatchTime:           "Время задачи",
 	MsgE2EP95:              "Задержка запроса (p95)",
 	MsgRequests:            "Запросов в пакетной задаче",
 	MsgPricing:             "Тарификация",
@@ -1775,7 +1772,6 @@ var messagesZH = [NMsgs]string{
 	MsgAsOfSource:            "日期 · 来源",
 	MsgSource:                "来源",
 	MsgEstimatedDate:         "日期为估计",
-	MsgDateOrLater:           "或更晚",
 	MsgAgeFresh:              "不到 90 天",
 	MsgAgeAging:              "90 至 180 天",
 	MsgAgeOld:                "超过一年",

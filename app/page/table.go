@@ -227,10 +227,7 @@ func OfferTable(lang string, v *OffersView) Table {
 		if o.Own {
 			own = span("rs-badge", t(MsgYourPrice))
 		}
-		date := o.AsOf
-		if o.Estimated {
-			date += " (" + t(dateMark(o.Floor)) + ")"
-		}
+		date := datedText(t, o.AsOf, o.Estimated, o.Floor)
 		cls := ""
 		var age []Node
 		if o.Age > 0 {

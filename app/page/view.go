@@ -1100,14 +1100,19 @@ func (p PriceLabels) AsOf() string {
 	return p.Date + " · " + p.Age
 }
 
-// dateMark is what follows an estimated price date: that it is an
-// estimate, or, where it is the earliest the price can date from
-// (catalog.Offer.AsOfLowerBound), "or later".
-func dateMark(floor bool) MsgKey {
-	if floor {
-		return MsgDateOrLater
+// datedText is a price's date as the page writes it: "≥ date" where an
+// estimated date is the earliest the price can be from
+// (catalog.Offer.AsOfLowerBound), as the CLI's table writes it; an
+// estimate said as one; else the date. The pick cards and the offers
+// table both write it so.
+func datedText(t func(MsgKey) string, date string, estimated, floor bool) string {
+	switch {
+	case estimated && floor:
+		return "≥" + date
+	case estimated:
+		return date + " (" + t(MsgEstimatedDate) + ")"
 	}
-	return MsgEstimatedDate
+	return date
 }
 
 // PriceLabelsOf labels offer o's price; stale is the planner's verdict
@@ -1117,7 +1122,7 @@ func dateMark(floor bool) MsgKey {
 // the planner never judges it stale, far below the market or a
 // marketplace's "from" price.
 func PriceLabelsOf(l Locale, o *planner.Offer, stale, clock bool) PriceLabels {
-	p := PriceLabels{Date: Fill(l.T(MsgPriceAsOf), l.Date(o.AsOf)), Source: SourceText(o.Source)}
+	p := PriceLabels{Date: Fill(l.T(MsgPriceAsOf), datedText(l.T, l.Date(o.AsOf), o.AsOfEstimated, o.AsOfLowerBound)), Source: SourceText(o.Source)}
 	if o.UserPrice {
 		if o.AsOf == "" {
 			p.Date = l.T(MsgOwnUndated)
@@ -1126,9 +1131,6 @@ func PriceLabelsOf(l Locale, o *planner.Offer, stale, clock bool) PriceLabels {
 	}
 	if o.AsOf == "" {
 		p.Date = l.T(MsgAgeUndated)
-	}
-	if o.AsOfEstimated {
-		p.Date += " (" + l.T(dateMark(o.AsOfLowerBound)) + ")"
 	}
 	if clock {
 		g := catalog.GradeAge(o.PriceAgeDays)
@@ -1415,12 +1417,18 @@ func (o *PlanOut) EngineText(x Candidate) string {
 	return " · " + x.Engine.Label()
 }
 
-// kindText is " (GPU cloud)" after a provider's name, " (your price)" on
-// the user's own price; ", GPU cloud" after a name in brackets of its own
-// ("Verda (formerly DataCrunch), GPU cloud").
+// kindText is " (broker)" after a provider's name, " (your price)" on
+// the user's own price; ", broker" after a name in brackets of its own
+// ("Verda (formerly DataCrunch), broker"). Hyperscalers and GPU clouds,
+// where every plan rents unless the filters say otherwise (the line
+// above the cards says so), take none: on a phone it was a card's third
+// line.
 func kindText(l Locale, name string, o *planner.Offer) string {
-	if o.UserPrice {
+	switch {
+	case o.UserPrice:
 		return l.Aside(name, l.T(MsgOwnPriceMark))
+	case o.ProviderKind == catalog.KindHyperscaler || o.ProviderKind == catalog.KindGPUCloud:
+		return ""
 	}
 	return l.Aside(name, l.KindLabel(o.ProviderKind))
 }

@@ -442,22 +442,27 @@ func TestFitNeedIsPlannersFewest(t *testing.T) {
 // TestPickCardsOneBracket: a pick card names a GPU or a provider whose
 // name ends in brackets ("NVIDIA B300 (Blackwell Ultra)", "Verda
 // (formerly DataCrunch)") without a second pair after it: the cards read
-// "Verda (formerly DataCrunch) (GPU cloud)".
+// "Verda (formerly DataCrunch) (GPU cloud)". A card names the kind of a
+// broker, marketplace or network only: hyperscalers and GPU clouds, where
+// every plan rents by default, take none (a third line on a phone).
 func TestPickCardsOneBracket(t *testing.T) {
 	for _, lang := range []string{"en", "ru", "zh"} {
 		v, _, _ := pageOf(t, "t=lora&m=llama-3.1-70b&l="+lang, nil)
-		verda := false
 		for _, c := range v.Answer.Picks {
 			for _, s := range []string{c.What, c.Where} {
 				if strings.Contains(s, ") (") || strings.Contains(s, ")（") {
 					t.Errorf("%s: %q", lang, s)
 				}
 			}
-			// Chinese joins the kind with its full-width comma (Locale.Aside).
-			verda = verda || strings.HasPrefix(c.Where, "Verda (formerly DataCrunch)"+map[bool]string{true: "，", false: ", "}[lang == "zh"])
 		}
-		if !verda {
-			t.Errorf("%s: no card on Verda: the test no longer reaches a provider name in brackets", lang)
+		l := Locale{Lang: lang}
+		// Chinese joins the kind with its full-width comma (Locale.Aside).
+		name := "Verda (formerly DataCrunch)"
+		if got, want := kindText(l, name, &planner.Offer{ProviderKind: catalog.KindBroker}), map[bool]string{true: "，", false: ", "}[lang == "zh"]+l.KindLabel(catalog.KindBroker); got != want {
+			t.Errorf("%s: %q after %q, want %q", lang, got, name, want)
+		}
+		if got := kindText(l, name, &planner.Offer{ProviderKind: catalog.KindGPUCloud}); got != "" {
+			t.Errorf("%s: a GPU cloud's card says %q", lang, got)
 		}
 	}
 }
