@@ -601,7 +601,7 @@ func (p *planner) climb(o *Offer, hw estimator.Hardware, s trainShape, r Row) *l
 			return end(stopLimit, limit)
 		}
 		next, ns := r, s
-		ok, limited := p.grow(o, hw, &ns, &next, false, batch)
+		ok, limited := p.grow(o, hw, &ns, &next, batch)
 		switch {
 		case !ok && limited && past >= 0:
 			return end(stopBatch, 0)
@@ -887,14 +887,14 @@ func trainSeq(in estimator.Input) float64 {
 }
 
 // grow doubles the instances of shape s and reports whether it did
-// (within the instance limit, still fitting, and faster when faster is
-// set), and whether the doubling met the global batch (limited). It keeps
+// (within the instance limit and still fitting), and whether the doubling
+// met the global batch (limited). It keeps
 // the parallelism while more data-parallel replicas fit the batch: not
 // short of sequences (estimator.TrainBatch.Short) and, where cap > 0, not
 // stepping more than cap tokens (batchCap). Past that it doubles the GPUs
 // of each replica instead (wider), as published runs scale past their
 // batch.
-func (p *planner) grow(o *Offer, hw estimator.Hardware, s *trainShape, r *Row, faster bool, cap float64) (grown, limited bool) {
+func (p *planner) grow(o *Offer, hw estimator.Hardware, s *trainShape, r *Row, cap float64) (grown, limited bool) {
 	// Each doubling is a slice of work of its own (Options.Yield).
 	p.opts.yield()
 	if s.instances*2 > p.instLimit(o) {
@@ -923,9 +923,6 @@ func (p *planner) grow(o *Offer, hw estimator.Hardware, s *trainShape, r *Row, f
 		if bigger, nr, ok = p.wider(o, hw, *s, *r, cap); !ok {
 			return false, true
 		}
-	}
-	if faster && !(nr.JobSeconds < r.JobSeconds) {
-		return false, limited
 	}
 	*r, *s = nr, bigger
 	return true, limited
