@@ -55,7 +55,7 @@ func microBatches(in Input, w Workload, replicas int, seq float64) int {
 	case w.GlobalBatch > 0:
 		return max(1, w.GlobalBatch/(replicas*in.Batch))
 	}
-	if g := defaultGlobalSequences(in, replicas, seq); g > 0 {
+	if g := trainGlobalSequences(in, replicas, seq); g > 0 {
 		return max(1, int(math.Round(g/(float64(replicas)*float64(max(in.Batch, 1))))))
 	}
 	if in.PP > 1 {
@@ -186,6 +186,20 @@ func defaultGlobalSequences(in Input, replicas int, seq float64) float64 {
 	g /= math.Max(seq, 1)
 	if in.PP > 1 {
 		g = math.Max(g, float64(replicas*max(in.Batch, 1)*in.PP))
+	}
+	return g
+}
+
+// trainGlobalSequences is the sequences per optimizer step the step model
+// times when the user names no batch: defaultGlobalSequences, raised to
+// one micro-batch for every replica where the default feeds fewer
+// (TrainBatch.Raised: the training stacks refuse a replica without a whole
+// micro-batch, train_batch.go, so a run on that many GPUs takes a larger
+// batch, as Llama 3 405B's did on 16,384 GPUs). 0 for other tasks.
+func trainGlobalSequences(in Input, replicas int, seq float64) float64 {
+	g := defaultGlobalSequences(in, replicas, seq)
+	if g > 0 {
+		g = math.Max(g, float64(replicas*max(in.Batch, 1)))
 	}
 	return g
 }

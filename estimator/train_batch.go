@@ -26,7 +26,14 @@ import (
 //     … as a result, the batch size would be truncated", a ValueError.
 //
 // So fewer sequences than replicas × micro-batch is refused everywhere
-// (TrainBatch.Err); a batch that is larger but not a multiple is refused
+// (TrainBatch.Err) when the user named the batch. When the batch is
+// pre-training's default (DefaultGlobalBatchTokens, a size-based guess, not
+// the user's), a layout with more replicas than it feeds takes the smallest
+// global batch that gives every replica one micro-batch (TrainBatch.Raised,
+// TrainBatch.Needed), as published runs grew their batch with the GPUs: Llama
+// 3 405B stepped from 4M tokens to 8M and 16M as it scaled to 16,384 H100s
+// (Dubey et al. 2024 §3.4.1, Table 4: 16 sequences a data-parallel rank),
+// and the CLI says so in a warning. A batch that is larger but not a multiple is refused
 // by default and run rounded down by Megatron's
 // --decrease-batch-size-if-needed, which is how the step model times it
 // (microBatches: ⌊G / (D × b)⌋), so it is a warning (TrainBatch.Uneven).
@@ -106,10 +113,21 @@ func (b TrainBatch) Rounded() int {
 	return int(b.Global) / d * d
 }
 
-// Err is a *BatchLimitError when the global batch is short (Short), nil
-// otherwise.
+// Raised reports whether pre-training's default batch (Default) is short
+// for the layout (Short), so the step is timed at the smallest global
+// batch that feeds every replica one micro-batch (Needed) instead of
+// being refused: the default is the product's assumption, not the user's.
+// The planner still stops scaling out at the default batch (Short).
+func (b TrainBatch) Raised() bool { return b.Default && b.Short() }
+
+// Needed is the sequences a step needs for every replica to train one
+// micro-batch: Replicas × Micro.
+func (b TrainBatch) Needed() int { return b.Replicas * b.Micro }
+
+// Err is a *BatchLimitError when a global batch the user gave is short
+// (Short), nil otherwise: a short default batch is raised (Raised).
 func (b TrainBatch) Err() error {
-	if !b.Short() {
+	if !b.Short() || b.Default {
 		return nil
 	}
 	return &BatchLimitError{TrainBatch: b}
@@ -121,16 +139,12 @@ func (b TrainBatch) Err() error {
 type BatchLimitError struct{ TrainBatch }
 
 func (e *BatchLimitError) Error() string {
-	what := "--global-batch"
-	if e.Default {
-		what = "pre-training's default for this model size"
-	}
 	smaller := ""
 	if e.Micro > 1 {
 		smaller = ", a smaller --batch"
 	}
-	return fmt.Sprintf("%d data-parallel replicas × micro-batch %d need %d sequences a step, but the global batch (%s) holds %s; Megatron-LM, torchtitan and llm-foundry refuse such a layout: use at most %d replicas (fewer GPUs, a larger --tp or --pp, or --cp to split each sequence)%s, or a larger --global-batch",
-		e.Replicas, e.Micro, e.Replicas*e.Micro, what, trimFloat(e.Global), max(1, e.MaxReplicas()), smaller)
+	return fmt.Sprintf("%d data-parallel replicas × micro-batch %d need %d sequences a step, but the global batch (--global-batch) holds %s; Megatron-LM, torchtitan and llm-foundry refuse such a layout: use at most %d replicas (fewer GPUs, a larger --tp or --pp, or --cp to split each sequence)%s, or a larger --global-batch",
+		e.Replicas, e.Micro, e.Replicas*e.Micro, trimFloat(e.Global), max(1, e.MaxReplicas()), smaller)
 }
 
 func (e *BatchLimitError) Unwrap() error { return ErrIncompatible }

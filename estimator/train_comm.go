@@ -313,9 +313,10 @@ func pipelineSendSeconds(in Input, hw Hardware, b, s, v, elem float64) float64 {
 // global batch is set by the optimisation (a few million tokens: Llama 2
 // 4M, Kaplan et al. 2020's critical batch size), not by the GPU count.
 // Without a global batch, pre-training takes its default one
-// (defaultGlobalSequences) as the cap, so a small model on thousands of
-// GPUs meets the limit as its published runs did, instead of training
-// GPUs × Batch sequences a step.
+// (trainGlobalSequences), raised to one micro-batch a replica where the
+// layout needs more (TrainBatch.Raised), so a default batch never leaves a
+// replica a fraction of a sequence; a --global-batch the user gave can
+// (a layout the CLI refuses, timed here as if sharded).
 func perReplicaBatch(in Input, w Workload, replicas int, seq float64) float64 {
 	b := float64(in.Batch)
 	if w.MicroBatches > 0 || replicas <= 0 {
@@ -323,7 +324,7 @@ func perReplicaBatch(in Input, w Workload, replicas int, seq float64) float64 {
 	}
 	g := float64(w.GlobalBatch)
 	if g == 0 {
-		g = defaultGlobalSequences(in, replicas, seq)
+		g = trainGlobalSequences(in, replicas, seq)
 	}
 	if g > 0 {
 		b = math.Min(b, g/float64(replicas))

@@ -44,19 +44,30 @@ func TestTrainGoodput(t *testing.T) {
 // batch takes the default 2M tokens, 256 sequences: on 16,384 GPUs at TP 1
 // that is 1/64 of a sequence a replica, which Megatron-LM refuses
 // ("global batch size … is not divisible by micro batch size … times data
-// parallel size"), as torchtitan and llm-foundry do; TP 8 × CP 8 leaves
-// 256 replicas, which it starts. A --global-batch of 2,050 on 2,048
-// replicas is larger but not a multiple: refused as given, timed at 2,048
-// (Megatron's --decrease-batch-size-if-needed). Fine-tunes without a
-// batch and jobs given in micro-batches have no limit to meet.
+// parallel size"), as torchtitan and llm-foundry do. The default is the
+// product's guess, not the user's, so the estimate takes the smallest batch
+// that layout needs, one sequence a replica (16,384, 134M tokens: timed,
+// Raised), where a --global-batch of 256 the user gave is refused. TP 8 ×
+// CP 8 leaves 256 replicas, which the default feeds. A --global-batch of
+// 2,050 on 2,048 replicas is larger but not a multiple: refused as given,
+// timed at 2,048 (Megatron's --decrease-batch-size-if-needed). Fine-tunes
+// without a batch and jobs given in micro-batches have no limit to meet.
 func TestTrainBatchLimit(t *testing.T) {
 	in := DefaultInput(loadArch(t, "llama-3.1-8b.json"))
 	in.Task, in.Seq, in.Batch, in.GPUs = Pretrain, 8192, 1, 16384
 	b := TrainBatchOf(in, Workload{})
+	if b.Err() != nil || !b.Short() || !b.Raised() || b.Replicas != 16384 || b.Global != 256 || !b.Default ||
+		b.MaxReplicas() != 256 || b.Needed() != 16384 {
+		t.Errorf("16,384 replicas on the default 256 sequences: %+v, %v", b, b.Err())
+	}
+	if p := mustPerf(t, in, scaleHardware["h100-sxm"], Efficiency{}, Workload{}); p.TokensPerStep != 16384*8192 || p.MicroBatches != 1 {
+		t.Errorf("raised default: %g tokens a step in %d micro-batches, want %d in 1", p.TokensPerStep, p.MicroBatches, 16384*8192)
+	}
+	b = TrainBatchOf(in, Workload{GlobalBatch: 256})
 	var be *BatchLimitError
-	if err := b.Err(); !errors.As(err, &be) || !errors.Is(err, ErrIncompatible) || b.Replicas != 16384 || b.Global != 256 || !b.Default ||
-		b.MaxReplicas() != 256 || !strings.Contains(err.Error(), "at most 256 replicas") {
-		t.Errorf("16,384 replicas on 256 sequences: %+v, %v", b, err)
+	if err := b.Err(); !errors.As(err, &be) || !errors.Is(err, ErrIncompatible) || b.Raised() ||
+		!strings.Contains(err.Error(), "at most 256 replicas") || !strings.Contains(err.Error(), "(--global-batch) holds 256") {
+		t.Errorf("16,384 replicas on a given 256 sequences: %+v, %v", b, err)
 	}
 	in.TP, in.CP = 8, 8
 	if b := TrainBatchOf(in, Workload{}); b.Replicas != 256 || b.Err() != nil || b.Uneven() {

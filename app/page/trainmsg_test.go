@@ -9,14 +9,18 @@ import (
 )
 
 // TestBatchLimitBesideGPUs: Llama 3.1 8B pre-trained at 8K tokens on
-// 16,384 H100s with no batch (256 sequences) was timed at 1/64 of a
-// sequence a replica; the page now says beside the GPUs, in each
-// language, that the replicas exceed the global batch and how many it
-// feeds, and shows no time. TP 8 × CP 8 (256 replicas) is timed, with the
+// 16,384 H100s with a global batch of 256 sequences given: the page says
+// beside the GPUs, in each language, that the replicas exceed the global
+// batch and how many it feeds, and shows no time. Without a batch the
+// default is raised to one sequence a replica and timed (the estimator's
+// TrainBatch.Raised), as the CLI does. TP 8 × CP 8 (256 replicas) is timed, with the
 // whole run at its goodput (0.90 on 16,384 GPUs) beside the steps' time.
 func TestBatchLimitBesideGPUs(t *testing.T) {
 	pr := NewPrices(catalog.Default(), nil)
-	d := Derive(ParseFragment("m=llama-3.1-8b&t=train&g=h100-sxm&n=16384&s=8192&tok=15T", DefaultState), nil, pr, nil, "")
+	if d := Derive(ParseFragment("m=llama-3.1-8b&t=train&g=h100-sxm&n=16384&s=8192&tok=15T", DefaultState), nil, pr, nil, ""); !d.Errs[FieldGPUs].OK() || !d.R.Perf.OK {
+		t.Errorf("default batch on 16,384 replicas: %+v, timed %v", d.Errs[FieldGPUs], d.R.Perf.OK)
+	}
+	d := Derive(ParseFragment("m=llama-3.1-8b&t=train&g=h100-sxm&n=16384&s=8192&gb=256&tok=15T", DefaultState), nil, pr, nil, "")
 	e := d.Errs[FieldGPUs]
 	if e.Key != MsgBatchShort || d.R.Perf.OK {
 		t.Fatalf("GPUs field: %+v; timed: %v", e, d.R.Perf.OK)

@@ -459,6 +459,9 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		if split.Uneven() {
 			out.Warnings = append(out.Warnings, unevenBatchWarning(split))
 		}
+		if split.Raised() {
+			out.Warnings = append(out.Warnings, raisedBatchWarning(split, in.Seq))
+		}
 		if err := enc.Encode(out); err != nil {
 			return fail("%v", err)
 		}
@@ -469,7 +472,18 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 	if split.Uneven() {
 		fmt.Fprintln(stdout, "warning: "+unevenBatchWarning(split))
 	}
+	if split.Raised() {
+		fmt.Fprintln(stdout, "warning: "+raisedBatchWarning(split, in.Seq))
+	}
 	return 0
+}
+
+// raisedBatchWarning says that pre-training's default global batch feeds
+// fewer replicas than the layout has (estimator.TrainBatch.Raised), so the
+// step was timed at the smallest batch that gives each a micro-batch.
+func raisedBatchWarning(b estimator.TrainBatch, seq int) string {
+	return fmt.Sprintf("pre-training's default global batch for this model size (%s sequences) is short of %d data-parallel replicas × micro-batch %d, a layout Megatron-LM, torchtitan and llm-foundry refuse: timed at the smallest batch that feeds them, %d sequences (%.3g tokens) a step, as runs grow their batch with the GPUs (Llama 3 405B: 16M tokens on 16,384 H100s); --global-batch holds a batch of your own",
+		strconv.FormatFloat(b.Global, 'f', -1, 64), b.Replicas, b.Micro, b.Needed(), float64(b.Needed())*float64(seq))
 }
 
 // unevenBatchWarning says that a --global-batch that is not a multiple of

@@ -837,18 +837,23 @@ func TestEstimateGoodput(t *testing.T) {
 }
 
 // TestEstimateBatchLimit: Llama 3.1 8B pre-trained at 8K tokens on
-// 16,384 GPUs with no batch was timed at 1/64 of a sequence a replica
-// (9.7M GPU-hours at 2.5% MFU), a layout Megatron-LM, torchtitan and
-// llm-foundry refuse: it is refused, saying the replicas that fit the
-// default 256 sequences and how to get there; TP 8 × CP 8 runs it. A
-// --global-batch that is not a multiple of the replicas is timed rounded
-// down, with a warning in the text and in --json's warnings.
+// 16,384 GPUs with no batch: the default 256 sequences feed 256 replicas,
+// so the step is timed at the smallest batch the layout needs, 16,384
+// sequences, with a warning (estimator.TrainBatch.Raised); with a
+// --global-batch of 256 given the layout is refused, saying the replicas
+// that fit and how to get there; TP 8 × CP 8 runs it. A --global-batch that
+// is not a multiple of the replicas is timed rounded down, with a warning in
+// the text and in --json's warnings.
 func TestEstimateBatchLimit(t *testing.T) {
 	args := []string{"--model", "llama-3.1-8b", "--task", "train", "--gpu", "h100-sxm", "--gpus", "16384", "--seq", "8192", "--train-tokens", "15T"}
-	code, out, errs := runEst(t, args...)
+	if code, out, _ := runEst(t, args...); code != 0 || !strings.Contains(out, "warning: pre-training's default global batch for this model size (256 sequences) is short of 16384") ||
+		!strings.Contains(out, "16384 sequences (1.34e+08 tokens) a step") {
+		t.Errorf("16,384 replicas on the default 256 sequences: exit %d, %q", code, out)
+	}
+	code, out, errs := runEst(t, append(args, "--global-batch", "256")...)
 	if code != 2 || out != "" || !strings.Contains(errs, "16384 data-parallel replicas × micro-batch 1 need 16384 sequences") ||
 		!strings.Contains(errs, "at most 256 replicas") || !strings.Contains(errs, "--cp") {
-		t.Errorf("16,384 replicas on the default 256 sequences: exit %d, %q", code, errs)
+		t.Errorf("16,384 replicas on a given 256 sequences: exit %d, %q", code, errs)
 	}
 	if p := perfOf(estJSON(t, append(args, "--tp", "8", "--cp", "8")...)); !(p["gpu_hours"].(float64) > 0) {
 		t.Errorf("TP 8 × CP 8 (256 replicas): %v", p)

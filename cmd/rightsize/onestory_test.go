@@ -542,9 +542,21 @@ func TestWholeRunAgreesWithCLI(t *testing.T) {
 	if r := planJSONOf(t, ask...).Rows[0]; r.Goodput != 0.8 || !same(r.JobHours*3600-plan.DefaultRestartSeconds, est["job_seconds_with_overhead"].(float64)) {
 		t.Errorf("plan --goodput 0.8: goodput %v, %v h; estimate's whole run %v s", r.Goodput, r.JobHours, est["job_seconds_with_overhead"])
 	}
-	bad := []string{"--model", "llama-3.1-8b", "--task", "train", "--gpu", "h100-sxm", "--gpus", "16384", "--seq", "8192", "--train-tokens", "15T"}
+	// Past pre-training's default batch both doors time the smallest
+	// batch the layout needs (estimator.TrainBatch.Raised), one sequence
+	// a replica, and the CLI says so; past a --global-batch the user gave,
+	// both refuse with one message.
+	raised := []string{"--model", "llama-3.1-8b", "--task", "train", "--gpu", "h100-sxm", "--gpus", "16384", "--seq", "8192", "--train-tokens", "15T"}
+	out := estJSON(t, raised...)
+	rp := perfOf(out)
+	fig, err = page.LinkFigures("m=llama-3.1-8b&t=train&g=h100-sxm&n=16384&s=8192&tok=15T")
+	if err != nil || !fig.OK || !same(fig.JobSeconds, rp["job_seconds"].(float64)) || rp["micro_batches"].(float64) != 1 ||
+		!strings.Contains(fmt.Sprint(out["warnings"]), "timed at the smallest batch that feeds them, 16384 sequences") {
+		t.Errorf("16,384 replicas on the default batch: page %v (%v s), CLI %v s, %v micro-batches, warnings %v", err, fig.JobSeconds, rp["job_seconds"], rp["micro_batches"], out["warnings"])
+	}
+	bad := append(raised, "--global-batch", "256")
 	_, _, errs := runEst(t, bad...)
-	_, err = page.LinkFigures("m=llama-3.1-8b&t=train&g=h100-sxm&n=16384&s=8192&tok=15T")
+	_, err = page.LinkFigures("m=llama-3.1-8b&t=train&g=h100-sxm&n=16384&s=8192&gb=256&tok=15T")
 	var be *estimator.BatchLimitError
 	if !errors.As(err, &be) || be.Replicas != 16384 || be.Global != 256 || !strings.Contains(errs, err.Error()) {
 		t.Errorf("16,384 replicas on 256 sequences: page %v, CLI %q", err, errs)
