@@ -564,6 +564,7 @@ const (
 	MsgNoneMixedSep
 	MsgBatchShort        // trainmsg.go
 	MsgBatchUneven       // trainmsg.go
+	MsgBatchRaised       // trainmsg.go
 	MsgWholeRun          // trainmsg.go
 	MsgRegionUnlisted    // regionmsg.go
 	MsgRegionUnlistedAny // regionmsg.go

@@ -70,3 +70,36 @@ func TestUnevenBatchNote(t *testing.T) {
 		t.Errorf("96 on 16 replicas: %q", got)
 	}
 }
+
+// TestRaisedBatchNote: Llama 3.1 8B pre-trained at 8K tokens on 4,096
+// H100s with no global batch of the user's: the default for its size (256
+// sequences) feeds 256 of the 4,096 replicas, so the step is timed at
+// 4,096 sequences (estimator.TrainBatch.Raised), and the page says so
+// beside the optimizer steps in each language, with the CLI's numbers. A
+// global batch the user gives takes no such note.
+func TestRaisedBatchNote(t *testing.T) {
+	pr := NewPrices(catalog.Default(), nil)
+	d := Derive(ParseFragment("m=llama-3.1-8b&t=train&g=h100-sxm&n=4096&s=8192&tok=15T", DefaultState), nil, pr, nil, "")
+	if !d.R.Perf.OK {
+		t.Fatalf("not timed: %+v", d.Errs[FieldGPUs])
+	}
+	if got, want := d.R.Perf.P.TokensPerStep, 4096.0*8192; got != want {
+		t.Errorf("tokens a step %v, want %v", got, want)
+	}
+	want := map[string]string{
+		"en": "the default global batch for this model size (256 sequences) is short of 4,096 replicas × micro-batch 1",
+		"ru": "(256 последовательностей) не хватает на 4\u00a0096 реплик × микробатч 1",
+		"zh": "默认全局批量（256 条序列）不足以喂满 4,096 个副本",
+	}
+	for lang, w := range want {
+		b := &viewBuilder{l: Locale{Lang: lang}}
+		got := b.unevenBatch(d.Job)
+		if !strings.Contains(got, w) || !strings.Contains(got, b.l.Count(4096)) {
+			t.Errorf("%s: %q, want it to hold %q", lang, got, w)
+		}
+	}
+	d = Derive(ParseFragment("m=llama-3.1-8b&t=train&g=h100-sxm&n=256&s=8192&tok=15T", DefaultState), nil, pr, nil, "")
+	if got := (&viewBuilder{l: Locale{Lang: "en"}}).unevenBatch(d.Job); got != "" {
+		t.Errorf("256 replicas on the default batch: %q", got)
+	}
+}
