@@ -199,8 +199,9 @@ func TestOffersSayHowFresh(t *testing.T) {
 }
 
 // TestExportsSayHowFresh: the JSON and CSV exports carry each row's price
-// date, source, estimated flag, staleness and far-below flag, and the
-// Markdown picks table each pick's date, source and "verify".
+// date, source, estimated and lower-bound flags, staleness and far-below
+// flag, and the Markdown picks table each pick's date, source and
+// "verify".
 func TestExportsSayHowFresh(t *testing.T) {
 	c, _ := load(t)
 	c.start.drop(c.plainView(), c.ps.Out.OK)
@@ -210,6 +211,7 @@ func TestExportsSayHowFresh(t *testing.T) {
 			AsOf           string `json:"as_of"`
 			Source         string `json:"source"`
 			AsOfEstimated  bool   `json:"as_of_estimated"`
+			AsOfLowerBound bool   `json:"as_of_lower_bound"`
 			Stale          bool   `json:"stale"`
 			FarBelowMedian bool   `json:"far_below_median"`
 		} `json:"offers"`
@@ -223,11 +225,11 @@ func TestExportsSayHowFresh(t *testing.T) {
 	}
 	for i, x := range c.ps.Out.Cands {
 		r := rows[len(c.ps.Out.Picks)+i]
-		if r.AsOf != x.Offer.AsOf || r.Source != x.Offer.Source || r.AsOfEstimated != x.Offer.AsOfEstimated || r.Stale != x.Stale || r.FarBelowMedian != x.Offer.FarBelowMedian {
+		if r.AsOf != x.Offer.AsOf || r.Source != x.Offer.Source || r.AsOfEstimated != x.Offer.AsOfEstimated || r.AsOfLowerBound != x.Offer.AsOfLowerBound || r.Stale != x.Stale || r.FarBelowMedian != x.Offer.FarBelowMedian {
 			t.Fatalf("export row %+v for %s", r, x.Offer.ID)
 		}
 	}
-	if csv := page.ExportCSV(c.viewIn()); !strings.HasPrefix(csv, "pick,") || !strings.Contains(strings.SplitN(csv, "\n", 2)[0], ",as_of_estimated,stale,far_below_median") {
+	if csv := page.ExportCSV(c.viewIn()); !strings.HasPrefix(csv, "pick,") || !strings.Contains(strings.SplitN(csv, "\n", 2)[0], ",as_of_estimated,as_of_lower_bound,stale,far_below_median") {
 		t.Errorf("CSV header %q", strings.SplitN(csv, "\n", 2)[0])
 	}
 	md := page.ExportMarkdown(c.viewIn())

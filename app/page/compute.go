@@ -49,6 +49,18 @@ type Plan struct {
 	// applying it sets the job's checkpointing too, or the page would
 	// estimate another memory and time than the row it took.
 	Ckpt bool
+	// Offload is a training plan's CPU offload (estimator.Input.Offload,
+	// planner.Row.Offload): a rented fleet's row plans without the
+	// user's (note.rental_no_offload), so applying it clears the job's,
+	// or the page would estimate the offloaded job's memory and its far
+	// slower step rather than the row's.
+	Offload estimator.Offload
+	// MemShare is the engine memory share the planner set on a serving
+	// row's copies where the engine's default leaves them no KV pool
+	// (estimator.Input.GPUMemUtil, planner.Row.MemShare: SGLang's
+	// --mem-fraction-static at data-parallel attention); 0 where the row
+	// runs at the job's own.
+	MemShare float64
 }
 
 // PlanOf is the split of the job in.
@@ -57,7 +69,7 @@ func PlanOf(in estimator.Input) Plan {
 	if !in.Task.Training() {
 		p.AttnDP, p.EP = layoutDegree(in.DP), layoutDegree(in.EP)
 	} else {
-		p.CP, p.Ckpt = layoutDegree(in.CP), in.GradCheckpointing
+		p.CP, p.Ckpt, p.Offload = layoutDegree(in.CP), in.GradCheckpointing, in.Offload
 	}
 	return p
 }
@@ -65,7 +77,7 @@ func PlanOf(in estimator.Input) Plan {
 // RowPlan is the split of a planner row.
 func RowPlan(r *planner.Row) Plan {
 	return Plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO, CP: layoutDegree(r.CP), AttnDP: layoutDegree(r.AttnDP), EP: layoutDegree(r.EP),
-		Ckpt: r.GradCheckpointing}
+		Ckpt: r.GradCheckpointing, Offload: r.Offload, MemShare: r.MemShare}
 }
 
 // layoutDegree is an attention-DP, EP or CP degree, 0 for none (0 or 1).

@@ -33,10 +33,16 @@ type exportOffer struct {
 	Seconds         float64 `json:"seconds"`
 	AsOf            string  `json:"as_of"`
 	Source          string  `json:"source"`
-	// The price's freshness: its date is an estimate; it is older than
-	// the freshness window, undated or estimated (planner.Row.Stale); it
-	// is under half what the other providers ask for the GPU.
+	// The price's freshness: its date is an estimate; that estimate is
+	// the earliest the price can date from (catalog.Offer.AsOfLowerBound,
+	// SkyPilot's v9 files: the price is at most its age old; the CLI's
+	// plan --json as_of_lower_bound, its table's "≥2026-07-09"); it is
+	// older than the freshness window, undated or estimated without such
+	// a bound (planner.Row.Stale); it is under half what the other
+	// providers ask for the GPU. Every flag is written, false included,
+	// so a sheet's column reads the same on every row.
 	AsOfEstimated  bool `json:"as_of_estimated"`
+	AsOfLowerBound bool `json:"as_of_lower_bound"`
 	Stale          bool `json:"stale"`
 	FarBelowMedian bool `json:"far_below_median"`
 }
@@ -67,7 +73,7 @@ func exportRows(in *ViewIn) []exportOffer {
 			GPU: x.Offer.GPU, GPUs: x.Plan.GPUs, Split: SplitText(x.Plan), OnDemandPerHour: x.Offer.OnDemandPerHour,
 			Currency: x.Offer.Currency, Cost: round4(x.Cost), CostUnit: unit, Seconds: round4(x.Seconds),
 			AsOf: x.Offer.AsOf, Source: x.Offer.Source,
-			AsOfEstimated: x.Offer.AsOfEstimated, Stale: x.Stale, FarBelowMedian: x.Offer.FarBelowMedian,
+			AsOfEstimated: x.Offer.AsOfEstimated, AsOfLowerBound: x.Offer.AsOfLowerBound, Stale: x.Stale, FarBelowMedian: x.Offer.FarBelowMedian,
 		}
 	}
 	var out []exportOffer
@@ -103,13 +109,13 @@ func ExportCSV(in ViewIn) string {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
 	w.Write([]string{"pick", "offer_id", "provider", "instance_type", "gpu", "gpus", "split", "on_demand_per_hour", "currency", "cost", "cost_unit", "seconds", "as_of", "source",
-		"as_of_estimated", "stale", "far_below_median"})
+		"as_of_estimated", "as_of_lower_bound", "stale", "far_below_median"})
 	for _, o := range exportRows(&in) {
 		t := CSVText
 		w.Write([]string{t(o.Pick), t(o.OfferID), t(o.Provider), t(o.InstanceType), t(o.GPU), strconv.Itoa(o.GPUs), t(o.Split),
 			strconv.FormatFloat(o.OnDemandPerHour, 'f', -1, 64), t(o.Currency), strconv.FormatFloat(o.Cost, 'f', -1, 64),
 			t(o.CostUnit), strconv.FormatFloat(o.Seconds, 'f', -1, 64), t(o.AsOf), t(o.Source),
-			strconv.FormatBool(o.AsOfEstimated), strconv.FormatBool(o.Stale), strconv.FormatBool(o.FarBelowMedian)})
+			strconv.FormatBool(o.AsOfEstimated), strconv.FormatBool(o.AsOfLowerBound), strconv.FormatBool(o.Stale), strconv.FormatBool(o.FarBelowMedian)})
 	}
 	w.Flush()
 	return b.String()

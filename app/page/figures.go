@@ -224,3 +224,24 @@ func LinkPlan(fragment string, sheet []byte) (PlanOut, error) {
 	out, _, err := planOn(j, cat, own)
 	return out, err
 }
+
+// Exports are the page's three exports of one view.
+type Exports struct{ JSON, CSV, Markdown string }
+
+// LinkExport is what the page's export buttons write for the job a link
+// describes (its estimate and plan over the built-in catalog, in the
+// link's language); the CLI's agreement test holds `rightsize plan
+// --json` to it.
+func LinkExport(fragment string) (Exports, error) {
+	s, j, err := linkJob(fragment)
+	if err != nil {
+		return Exports{}, err
+	}
+	out, pr, err := linkPlan(j)
+	if err != nil {
+		return Exports{}, err
+	}
+	r, _ := Compute(j, pr)
+	in := ViewIn{State: s, Job: j, R: r, Plan: out, Prices: pr, Now: pr.Today}
+	return Exports{JSON: ExportJSON(in, fragment), CSV: ExportCSV(in), Markdown: ExportMarkdown(in)}, nil
+}

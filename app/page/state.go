@@ -469,6 +469,23 @@ func Inflate(z string) (string, error) {
 
 var errConfigTooBig = errors.New("config in the link is larger than 256 KiB")
 
+// usedGPUs is the GPUs of plan p its copies or replicas run on: a whole
+// number of TP × PP (× CP in training) groups, which the estimator asks
+// of a job (estimator.Input's check "not a multiple of tp×pp"). A row
+// rents whole instances, so 7 RTX A5000s served at TP 2 run three copies
+// on 6 and leave one idle; the job applied is those 6, each GPU's memory
+// and speed the row's, where 7 would be refused.
+func usedGPUs(p Plan, training bool) int {
+	group := max(1, p.TP) * max(1, p.PP)
+	if training {
+		group *= max(1, p.CP)
+	}
+	if p.GPUs > group {
+		return p.GPUs - p.GPUs%group
+	}
+	return p.GPUs
+}
+
 // WithPlan is s with a picked plan applied: the GPU, its count and the
 // split in one step, so every table agrees with the pick. An inference
 // plan also sets the attention-DP and EP layout inside each copy (the
@@ -478,18 +495,24 @@ var errConfigTooBig = errors.New("config in the link is larger than 256 KiB")
 // the row splits the sequence or the job named one (a row past the
 // global batch may take CP: planner.Row.CP), and its activation
 // checkpointing (Plan.Ckpt), given, so a row planned without it is not
-// estimated with QLoRA's default.
+// estimated with QLoRA's default, and its CPU offload (Plan.Offload:
+// none on a rented fleet's row). A serving row whose copies the planner
+// gave an engine memory share (Plan.MemShare) sets the job's.
 func (s ViewState) WithPlan(gpu string, p Plan, training bool) ViewState {
 	s[FieldGPU] = gpu
-	s[FieldGPUs] = strconv.Itoa(p.GPUs)
+	s[FieldGPUs] = strconv.Itoa(usedGPUs(p, training))
 	s[FieldTP] = strconv.Itoa(max(1, p.TP))
 	s[FieldPP] = strconv.Itoa(max(1, p.PP))
 	s[FieldZeRO] = strconv.Itoa(p.ZeRO)
 	if !training {
 		s[FieldDP] = strconv.Itoa(max(1, p.AttnDP))
 		s[FieldEP] = strconv.Itoa(max(1, p.EP))
+		if p.MemShare > 0 {
+			s[FieldMemUtil] = strconv.FormatFloat(p.MemShare, 'g', -1, 64)
+		}
 		return s
 	}
+	s[FieldOffload] = p.Offload.String()
 	if p.CP > 1 || s[FieldCP] != "" {
 		s[FieldCP] = strconv.Itoa(max(1, p.CP))
 	}

@@ -1,6 +1,10 @@
 package page
 
-import "strconv"
+import (
+	"strconv"
+
+	"rightsize/estimator"
+)
 
 // The page's tables as one shape: a Table is laid out here, from a
 // section's view, down to each cell's class, column name and pieces, so
@@ -155,26 +159,51 @@ func heads(texts ...string) []Cell {
 }
 
 // planAttrs are a pick's data attributes (data-gpu, data-gpus, data-tp,
-// data-pp, data-zero), which the table's click handler reads back
-// (PlanFromData).
+// data-pp, data-zero; data-gc, data-cp, data-adp, data-ep, data-off and
+// data-mem only where the plan sets them: Plan's checkpointing, context
+// parallelism, attention-DP and EP layout, CPU offload and engine memory
+// share), which the table's click handler reads back (PlanFromData), so
+// a row applied from a table is applied whole, as from a pick card.
 func planAttrs(gpu string, p Plan) []Attr {
 	a := []Attr{{"data-gpu", gpu}, {"data-gpus", strconv.Itoa(p.GPUs)}, {"data-tp", strconv.Itoa(p.TP)},
 		{"data-pp", strconv.Itoa(p.PP)}, {"data-zero", strconv.Itoa(p.ZeRO)}}
 	if p.Ckpt {
 		a = append(a, Attr{"data-gc", "1"})
 	}
+	for _, x := range []struct {
+		k string
+		n int
+	}{{"data-cp", p.CP}, {"data-adp", p.AttnDP}, {"data-ep", p.EP}} {
+		if x.n > 1 {
+			a = append(a, Attr{x.k, strconv.Itoa(x.n)})
+		}
+	}
+	if p.Offload != estimator.OffloadNone {
+		a = append(a, Attr{"data-off", p.Offload.String()})
+	}
+	if p.MemShare > 0 {
+		a = append(a, Attr{"data-mem", strconv.FormatFloat(p.MemShare, 'g', -1, 64)})
+	}
 	return a
 }
 
 // PlanFromData reads a pick back from its data attributes (get returns
-// one by its dataset name: "gpu", "gpus", "tp", "pp", "zero", "gc"); ok is
-// false without a GPU or a count.
+// one by its dataset name: "gpu", "gpus", "tp", "pp", "zero", "gc", "cp",
+// "adp", "ep", "off", "mem"); ok is false without a GPU or a count. An
+// attribute that does not parse reads as unset.
 func PlanFromData(get func(string) string) (gpu string, p Plan, ok bool) {
 	num := func(k string) int {
 		n, _ := strconv.Atoi(get(k))
 		return n
 	}
-	gpu, p = get("gpu"), Plan{GPUs: num("gpus"), TP: num("tp"), PP: num("pp"), ZeRO: num("zero"), Ckpt: get("gc") == "1"}
+	gpu, p = get("gpu"), Plan{GPUs: num("gpus"), TP: num("tp"), PP: num("pp"), ZeRO: num("zero"), Ckpt: get("gc") == "1",
+		CP: layoutDegree(num("cp")), AttnDP: layoutDegree(num("adp")), EP: layoutDegree(num("ep"))}
+	if o, err := estimator.ParseOffload(get("off")); err == nil {
+		p.Offload = o
+	}
+	if v, err := strconv.ParseFloat(get("mem"), 64); err == nil && v > 0 && v <= 1 {
+		p.MemShare = v
+	}
 	return gpu, p, gpu != "" && p.GPUs > 0
 }
 

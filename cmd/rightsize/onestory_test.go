@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -498,6 +500,84 @@ func TestPageSheetAgreesWithCLI(t *testing.T) {
 	const why = `row 1 (line 2): gpu "H100" is not in the catalog (did you mean h100-80gb, h100-nvl, h100-pcie, h100-sxm? known: `
 	if code == 0 || !strings.Contains(errs, why) || err == nil || !strings.Contains(err.Error(), why) {
 		t.Errorf("bad sheet: CLI exit %d %q; page %v", code, errs, err)
+	}
+}
+
+// TestPageExportAgreesWithCLI: the page's exports date each offer's
+// price as rightsize plan --json does for the same job: the date, whether
+// it is estimated and whether it is the earliest the price can be from
+// (as_of_lower_bound, one field name at both doors), and the Markdown
+// writes such a pick's date "≥date", as the CLI's table does. Both a
+// training and a serving job, so the lower bounds are asked of rows the
+// two doors price differently.
+func TestPageExportAgreesWithCLI(t *testing.T) {
+	for _, job := range []struct {
+		args []string
+		frag string
+	}{
+		{[]string{"--model", "llama-3.1-8b", "--task", "lora", "--seq", "2048", "--train-tokens", "1B"}, "t=lora"},
+		{[]string{"--model", "llama-3.1-8b", "--requests-per-second", "5", "--prompt-tokens", "1536", "--output-tokens", "512", "--ttft-p95", "2s", "--tpot", "100ms"}, "m=llama-3.1-8b&rps=5"},
+	} {
+		type dated struct {
+			AsOf                  string
+			Estimated, LowerBound bool
+		}
+		cli := map[string]dated{}
+		for _, r := range planJSONOf(t, append(job.args, "--top", "0")...).Rows {
+			cli[r.OfferID] = dated{r.AsOf, r.AsOfEstimated, r.AsOfLowerBound}
+		}
+		ex, err := page.LinkExport(job.frag)
+		if err != nil {
+			t.Fatalf("%s: page: %v", job.frag, err)
+		}
+		var doc struct {
+			Offers []struct {
+				Pick           string `json:"pick"`
+				OfferID        string `json:"offer_id"`
+				AsOf           string `json:"as_of"`
+				AsOfEstimated  bool   `json:"as_of_estimated"`
+				AsOfLowerBound *bool  `json:"as_of_lower_bound"`
+			} `json:"offers"`
+		}
+		if err := json.Unmarshal([]byte(ex.JSON), &doc); err != nil {
+			t.Fatal(err)
+		}
+		recs, err := csv.NewReader(strings.NewReader(ex.CSV)).ReadAll()
+		if err != nil || len(recs) != len(doc.Offers)+1 {
+			t.Fatalf("%s: CSV %d records for %d JSON rows: %v", job.frag, len(recs), len(doc.Offers), err)
+		}
+		col := slices.Index(recs[0], "as_of_lower_bound")
+		if col < 0 {
+			t.Fatalf("%s: CSV header %v has no as_of_lower_bound", job.frag, recs[0])
+		}
+		bounded, matched := 0, 0
+		for i, o := range doc.Offers {
+			if o.AsOfLowerBound == nil {
+				t.Fatalf("%s: export row %s has no as_of_lower_bound", job.frag, o.OfferID)
+			}
+			got := dated{o.AsOf, o.AsOfEstimated, *o.AsOfLowerBound}
+			if c := recs[i+1][col]; c != strconv.FormatBool(got.LowerBound) {
+				t.Errorf("%s: %s: CSV as_of_lower_bound %q, JSON %v", job.frag, o.OfferID, c, got.LowerBound)
+			}
+			want, ok := cli[o.OfferID]
+			if !ok {
+				continue // a row the CLI's ranking leaves out of its fitting rows
+			}
+			matched++
+			if got != want {
+				t.Errorf("%s: %s: page export dates %+v, CLI %+v", job.frag, o.OfferID, got, want)
+			}
+			if got.LowerBound {
+				bounded++
+				if o.Pick != "" && !strings.Contains(ex.Markdown, "≥"+got.AsOf) {
+					t.Errorf("%s: the %s pick's lower bound %s is not \"≥%s\" in the Markdown:\n%s", job.frag, o.Pick, got.AsOf, got.AsOf, ex.Markdown)
+				}
+			}
+		}
+		if matched < len(doc.Offers)/2 || bounded == 0 {
+			t.Errorf("%s: %d of %d export rows are CLI rows, %d with a lower bound: the test asks little", job.frag, matched, len(doc.Offers), bounded)
+		}
+		t.Logf("%s: %d export rows, %d matched, %d lower bounds", job.frag, len(doc.Offers), matched, bounded)
 	}
 }
 

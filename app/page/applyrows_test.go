@@ -1,0 +1,124 @@
+package page
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"rightsize/estimator"
+	planner "rightsize/estimator/plan"
+)
+
+// TestApplyGivesTheRowsFigures: applying any planner row, from a pick
+// card (WithPlan of the candidate's Plan) or from a table row or chart
+// point (its data attributes read back, PlanFromData), gives the job the
+// row's whole layout, so the page's estimate after apply is the row's:
+// the same memory headroom per GPU, the row's ZeRO stage, TP, PP, CP,
+// checkpointing and CPU offload (a rented fleet's row plans without the
+// user's offload, note.rental_no_offload), the serving copy's attention
+// DP, EP and engine memory share (SGLang's --mem-fraction-static at
+// data-parallel attention), and, for a training row on one instance of
+// at most eight GPUs, the same whole-run time (the row's JobSeconds is the page's run at its
+// goodput plus the planner's start-up, planner.DefaultRestartSeconds).
+// Training, fine-tuning, LoRA, QLoRA, a fine-tune set to offload its
+// optimizer, dense and MoE serving.
+func TestApplyGivesTheRowsFigures(t *testing.T) {
+	for _, c := range []struct {
+		frag string
+		// at least this many rows of the kind the case is there for
+		want func(in *ViewIn, r *planner.Row) bool
+	}{
+		{"t=lora&tok=100M", nil},
+		{"m=llama-3.1-8b&t=qlora&tok=100M", nil},
+		{"m=llama-3.1-8b&t=train&n=64", nil},
+		{"m=llama-3.1-70b&t=finetune&tok=100M", nil},
+		// The user's own few GPUs offload the optimizer; every rented row
+		// plans without it.
+		{"m=llama-3.1-70b&t=finetune&tok=100M&off=optimizer&z=3&gc=1", func(in *ViewIn, r *planner.Row) bool {
+			return in.Job.In.Offload == estimator.OffloadOptimizer && r.Offload == estimator.OffloadNone
+		}},
+		{"m=llama-3.1-8b&rps=5", nil},
+		{"m=qwen3-30b-a3b&rps=20", nil},
+		// Attention DP and EP inside each copy, and a memory share.
+		{"m=deepseek-r1&p=fp8&e=sglang&rps=100&s=2048&out=1024&ttft=2000&tpot=50", func(_ *ViewIn, r *planner.Row) bool {
+			return r.AttnDP > 1 && r.EP > 1 && r.MemShare > 0
+		}},
+	} {
+		_, in, _ := pageOf(t, c.frag, nil)
+		if !in.Plan.OK || len(in.Plan.Cands) == 0 {
+			t.Fatalf("%s: no plan", c.frag)
+		}
+		training := in.Job.In.Task.Training()
+		rows, timed, wanted := 0, 0, 0
+		for _, x := range in.Plan.Cands {
+			r := &in.Plan.Rows[x.Row]
+			name := fmt.Sprintf("%s: %s %+v", c.frag, x.Offer.ID, x.Plan)
+			if x.Offer.GPUCount < 1 {
+				// A slice of a GPU (Vultr's "1/2 GPU", GCP's G4 halves):
+				// the page's job is on whole GPUs of the kind, so applying
+				// it estimates a whole one (found, not mended here).
+				continue
+			}
+			if c.want != nil && c.want(&in, r) {
+				wanted++
+			}
+			card := in.State.WithPlan(x.Offer.GPU, x.Plan, training)
+			attrs := map[string]string{}
+			for _, a := range planAttrs(x.Offer.GPU, x.Plan) {
+				attrs[a.K] = a.V
+			}
+			gpu, p, ok := PlanFromData(func(k string) string { return attrs["data-"+k] })
+			if !ok || p != x.Plan {
+				t.Fatalf("%s: the table's attributes %v read back as %+v", name, attrs, p)
+			}
+			if table := in.State.WithPlan(gpu, p, training); table != card {
+				t.Fatalf("%s: a table row applies another job than the card", name)
+			}
+			d := Derive(card, nil, in.Prices, nil, "")
+			if !d.R.OK {
+				t.Errorf("%s: the applied job does not estimate: %v %v", name, d.Errs, d.General)
+				continue
+			}
+			rows++
+			j := d.Job.In
+			if hr := d.R.Res.Headroom.GiB(); math.Abs(hr-r.HeadroomGiB) > 1e-9*math.Max(1, math.Abs(hr)) {
+				t.Errorf("%s: headroom per GPU after apply %.4f GiB, the row's %.4f", name, hr, r.HeadroomGiB)
+			}
+			if j.ZeRO != r.ZeRO || j.TP != r.TP || j.PP != r.PP {
+				t.Errorf("%s: applied ZeRO %d TP %d PP %d, the row's %d %d %d", name, j.ZeRO, j.TP, j.PP, r.ZeRO, r.TP, r.PP)
+			}
+			if !training {
+				share := j.GPUMemUtil
+				if r.MemShare == 0 {
+					share = 0 // the row runs at the job's own share
+				}
+				if layoutDegree(j.DP) != layoutDegree(r.AttnDP) || layoutDegree(j.EP) != layoutDegree(r.EP) || share != r.MemShare {
+					t.Errorf("%s: applied attention DP %d EP %d share %v, the row's %d %d %v", name, j.DP, j.EP, j.GPUMemUtil, r.AttnDP, r.EP, r.MemShare)
+				}
+				continue
+			}
+			if j.Offload != r.Offload || j.GradCheckpointing != r.GradCheckpointing || layoutDegree(j.CP) != layoutDegree(r.CP) {
+				t.Errorf("%s: applied offload %v checkpointing %v CP %d, the row's %v %v %d", name, j.Offload, j.GradCheckpointing, j.CP, r.Offload, r.GradCheckpointing, r.CP)
+			}
+			if r.Instances != 1 || r.GPUs > 8 {
+				// The page times the GPU on its usual eight-GPU box, not
+				// the offer's own network between instances or a larger
+				// box's links (found, not mended here: up to 0.4% apart on
+				// one instance of 9-16 GPUs, more across instances).
+				continue
+			}
+			if !d.R.Perf.OK {
+				t.Errorf("%s: no time after apply", name)
+				continue
+			}
+			timed++
+			if got := d.R.Perf.Run.SecondsWithOverhead + planner.DefaultRestartSeconds; math.Abs(got-r.JobSeconds) > 1e-6*r.JobSeconds {
+				t.Errorf("%s: the run after apply takes %.0f s (with start-up), the row %.0f s", name, got, r.JobSeconds)
+			}
+		}
+		if rows < 5 || training && timed == 0 || c.want != nil && wanted == 0 {
+			t.Errorf("%s: %d rows applied, %d timed, %d of the kind the case is for: the test asks little", c.frag, rows, timed, wanted)
+		}
+		t.Logf("%s: %d rows applied, %d timed, %d of the case's kind", c.frag, rows, timed, wanted)
+	}
+}
