@@ -2,6 +2,7 @@ package plan_test
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"rightsize/estimator"
@@ -50,5 +51,53 @@ func TestMistral7BV01SlidingWindow(t *testing.T) {
 	}
 	if ratio := r01.SustainableRPSPerReplica / r03.SustainableRPSPerReplica; ratio < 1.5 {
 		t.Errorf("requests/s a replica: v0.1 %.3g, v0.3 %.3g (%.2f×), want v0.1 at 1.5× or more", r01.SustainableRPSPerReplica, r03.SustainableRPSPerReplica, ratio)
+	}
+}
+
+// TestPastCardContextNote: Mistral NeMo's card gives 128k tokens of
+// context ("a large context window of up to 128k tokens", the catalog's
+// 128,000) while its config.json declares 1,024,000 positions, which vLLM
+// takes as --max-model-len: a 200,500-token request is served and
+// planned, with a note that the card claims nothing past 128,000; a
+// 100,500-token one, and Llama 3.1 8B's within its 131,072 (card and
+// config agree), get none.
+func TestPastCardContextNote(t *testing.T) {
+	nemo, llama := modelInput(t, "mistral-nemo-12b"), modelInput(t, "llama-3.1-8b")
+	if nemo.Arch.CardContext != 128000 || nemo.Arch.ServeContext() != 1024000 {
+		t.Fatalf("mistral-nemo-12b: card context %d, served %d; want 128000 and 1024000", nemo.Arch.CardContext, nemo.Arch.ServeContext())
+	}
+	if llama.Arch.CardContext != 0 {
+		t.Fatalf("llama-3.1-8b: card context %d, want 0 (card and config both 131,072)", llama.Arch.CardContext)
+	}
+	o := gpuOffer(t, "h100-sxm", 8, estimator.BF16)
+	note := func(in estimator.Input, prompt int) (plan.Reason, bool) {
+		t.Helper()
+		w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 0.1, PromptTokens: prompt, OutputTokens: 500}
+		res, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{KeepUnfit: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range res.Notes {
+			if n.Key == "note.past_card_context" {
+				return n, true
+			}
+		}
+		return plan.Reason{}, false
+	}
+	n, ok := note(nemo, 200000)
+	if !ok {
+		t.Fatal("mistral-nemo-12b, 200,500-token requests: no note.past_card_context")
+	}
+	if len(n.Args) != 3 || n.Args[0] != 200500 || n.Args[1] != 128000 || n.Args[2] != 1024000 {
+		t.Errorf("note args %v, want [200500 128000 1024000]", n.Args)
+	}
+	if want := "a request of 200500 tokens is past the 128000-token context the model card gives"; !strings.HasPrefix(n.String(), want) {
+		t.Errorf("note reads %q", n.String())
+	}
+	if _, ok := note(nemo, 100000); ok {
+		t.Error("mistral-nemo-12b, 100,500-token requests: note.past_card_context within the card's 128,000")
+	}
+	if _, ok := note(llama, 120000); ok {
+		t.Error("llama-3.1-8b, 120,500-token requests: note.past_card_context within its 131,072")
 	}
 }

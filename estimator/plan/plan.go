@@ -554,6 +554,13 @@ func newPlanner(req Request, opts Options, offers int) *planner {
 		in.Engine = estimator.VLLM
 		p.note(Reason{Key: "note.serving_engine"})
 	}
+	if n := w.longestRequest(in.Seq); w.Kind != Training && in.Arch.SeqLen == 0 && in.Arch.CardContext > 0 && n > in.Arch.CardContext && n <= in.Arch.ServeContext() {
+		// Past the card's context, inside the config's: the engines
+		// serve it (vLLM's --max-model-len defaults to the config's
+		// max_position_embeddings, Mistral NeMo's 1,024,000 positions),
+		// on positions the model's card does not claim (NeMo's 128k).
+		p.note(Reason{Key: "note.past_card_context", Args: []any{n, in.Arch.CardContext, in.Arch.ServeContext()}})
+	}
 	if z := req.zeroFloor(); in.ZeRO < z {
 		in.ZeRO = z
 		p.note(Reason{Key: "note.bf16_states_zero"})
