@@ -1,6 +1,7 @@
 package plan_test
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -99,5 +100,25 @@ func TestPastCardContextNote(t *testing.T) {
 	}
 	if _, ok := note(llama, 120000); ok {
 		t.Error("llama-3.1-8b, 120,500-token requests: note.past_card_context within its 131,072")
+	}
+}
+
+// TestGGUFServingRefused: a GGUF format (llama.cpp's) served at a rate is
+// refused up front, naming the --quant field and what runs instead; it
+// was planned on vLLM, which the estimator does not run GGUF on, and
+// every offer failed as if the model did not fit. A batch job of the same
+// format still plans (on llama.cpp).
+func TestGGUFServingRefused(t *testing.T) {
+	in := modelInput(t, "llama-3.1-8b")
+	in.Quant, in.Weights, in.Engine = estimator.QuantQ4KM, estimator.INT4, estimator.LlamaCpp // as the CLI and the page set a GGUF job
+	o := gpuOffer(t, "h100-sxm", 1, estimator.INT4)
+	_, err := plan.Plan(plan.Request{Input: in, EngineOpen: true, Workload: plan.Workload{Kind: plan.Serving, RequestsPerSecond: 2, PromptTokens: 1000, OutputTokens: 200}}, []plan.Offer{o}, plan.Options{})
+	var ie *estimator.InputError
+	if !errors.As(err, &ie) || ie.Field != "quant" || ie.Value != "q4_k_m" || !errors.Is(err, estimator.ErrIncompatible) || !strings.Contains(ie.Reason, "--precision int4") {
+		t.Fatalf("Q4_K_M at 2 req/s: error %v (%+v), want the quant field refused with --precision int4 named", err, ie)
+	}
+	res, err := plan.Plan(plan.Request{Input: in, EngineOpen: true, Workload: plan.Workload{Kind: plan.Batch, Requests: 1000, PromptTokens: 1000, OutputTokens: 200}}, []plan.Offer{o}, plan.Options{})
+	if err != nil || res.Cheapest < 0 || res.Rows[res.Cheapest].Engine != estimator.LlamaCpp {
+		t.Fatalf("Q4_K_M batch: error %v, cheapest %d", err, res.Cheapest)
 	}
 }
