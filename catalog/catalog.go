@@ -212,16 +212,22 @@ type Model struct {
 }
 
 // ScaleContext tells a, parsed from m's config, of the context its served
-// checkpoint declares where less (estimator.Arch.ServedPositions), and of
+// checkpoint declares where less (estimator.Arch.ServedPositions), of
 // the longer context m's card reaches with the RoPE scaling that config
 // leaves out (estimator.Arch.ScaledContext), so that a request over the
-// served context is refused with the setting that admits it.
+// served context is refused with the setting that admits it, and of the
+// shorter context m's card gives where the config declares more
+// (estimator.Arch.CardContext), so that a request past it is planned
+// with a note.
 func (m Model) ScaleContext(a *estimator.Arch) {
 	if m.ServedContext > 0 && m.ServedContext < a.MaxPositions {
 		a.ServedPositions = m.ServedContext
 	}
 	if m.RopeScaling != "" && m.ContextLength > a.ServeContext() {
 		a.ScaledContext, a.ScaledRope = m.ContextLength, m.RopeScaling
+	}
+	if m.ContextLength > 0 && m.ContextLength < a.ServeContext() {
+		a.CardContext = m.ContextLength
 	}
 }
 

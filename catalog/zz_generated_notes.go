@@ -102,7 +102,7 @@ func init() {
 	defaultCatalog.Models[47].Notes = "Llama 3.3 70B reuses the Llama 3.1 70B architecture; the config shown is the 3.1 70B one."
 	defaultCatalog.Models[48].Notes = "MoE on every other layer (interleave_moe_layer_step 2), 128 experts + 1 shared. Total includes the vision tower (approximate). params_tolerance 0.07: the card's 17B active is the text model's; ParseConfig's active adds the vision tower."
 	defaultCatalog.Models[49].Notes = "Total includes the vision tower (ParseConfig counts it approximately: 0.84B). params_tolerance 0.07: the card's 17B active is the text model's; ParseConfig's active adds the vision tower (18.0B). Chunked attention (8192) on 36 of 48 layers."
-	defaultCatalog.Models[50].Notes = "The MLC preset dropped sliding_window (4096 in the official config); context_length is max_position_embeddings."
+	defaultCatalog.Models[50].Notes = "Every layer attends to the last 4,096 tokens (sliding_window), so a sequence keeps at most 4,096 tokens of KV cache per layer; v0.2 and later drop the window. context_length is max_position_embeddings."
 	defaultCatalog.Models[51].Notes = "sliding_window is null (no sliding-window attention, unlike v0.1); rope_theta 1e6; context_length is max_position_embeddings."
 	defaultCatalog.Models[53].Notes = "Mistral Small 3.1/3.2 keep this text architecture (3.1 adds a vision encoder, not counted here)."
 	defaultCatalog.Models[60].Notes = "Phi-4-mini uses the phi3 architecture (model_type phi3) with GQA (8 KV heads) and tied embeddings. The config is the one MLC vendors under the preset name \"phi-4\", which is Phi-4-mini-instruct's (_name_or_path), not the 14B Phi-4."

@@ -45,6 +45,16 @@ type Arch struct {
 	// (catalog.Model.ScaleContext); 0 where the served checkpoint
 	// declares MaxPositions. ServeContext reads it.
 	ServedPositions int
+	// CardContext is the context the model's card gives where it is less
+	// than the one the engines serve (ServeContext): Mistral NeMo's card
+	// gives 128k tokens ("a large context window of up to 128k tokens",
+	// mistral.ai/news/mistral-nemo) while its config.json declares
+	// 1,024,000 positions, which vLLM takes as --max-model-len; DeepSeek-
+	// V2-Lite's card 32k under 163,840. A request past it is served, on
+	// positions the card does not vouch for: the planner says so
+	// (note.past_card_context) and plans it. Set by the catalog
+	// (catalog.Model.ScaleContext); 0 for none.
+	CardContext int
 
 	TiedEmbeddings bool // LM head shares the input embedding matrix
 	Bias           bool // attention/MLP linears carry biases

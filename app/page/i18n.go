@@ -518,6 +518,7 @@ const (
 	MsgNoAnswerBudget
 	MsgNoAnswerDeadline
 	MsgNoAnswerNoTokens
+	MsgNoAnswerGGUF
 	MsgOwnCheaper
 	MsgOwnDearer
 	MsgFleetVsCard
@@ -1063,6 +1064,7 @@ var messagesEN = [NMsgs]string{
 	MsgNoAnswerBudget:        "Plans run this job, but none within your budget: raise it, or clear it to see what the job costs.",
 	MsgNoAnswerDeadline:      "Plans run this job, but none within your deadline: extend it, or clear it to see how long the job takes.",
 	MsgNoAnswerNoTokens:      "No serving plan: the planner sizes a fleet by the tokens a model generates, and this one generates none (no KV cache). The memory it needs and the GPUs that fit are below.",
+	MsgNoAnswerGGUF:          "No serving plan: a GGUF format (Q4_K_M and the like) runs on llama.cpp, and a request rate is planned on the continuous-batching engines (vLLM, SGLang, TensorRT-LLM), which do not run it. Choose int4 precision (AWQ or GPTQ, which vLLM runs) for 4-bit weights, or plan the GGUF model as a batch of requests.",
 	MsgOwnCheaper:            "owning: %s a month against %s for the best rented fleet of the same day: owning is cheaper",
 	MsgOwnDearer:             "owning: %s a month against %s for the best rented fleet of the same day: renting is cheaper",
 	MsgFleetVsCard:           "The cheapest pick above (%s a month) holds the peak on demand all day; this fleet follows the day's load and buys its hours the cheapest way: %s a month.",
@@ -1573,6 +1575,7 @@ var MessagesRU = [NMsgs]string{
 	MsgNoAnswerBudget:        "Задачу выполняют планы, но ни один не укладывается в бюджет: увеличьте его или очистите поле, чтобы увидеть стоимость.",
 	MsgNoAnswerDeadline:      "Задачу выполняют планы, но ни один не укладывается в срок: продлите его или очистите поле, чтобы увидеть длительность.",
 	MsgNoAnswerNoTokens:      "Плана сервинга нет: планировщик подбирает парк по токенам, которые генерирует модель, а эта модель их не генерирует (нет KV-кэша). Нужная ей память и подходящие GPU — ниже.",
+	MsgNoAnswerGGUF:          "Плана сервинга нет: формат GGUF (Q4_K_M и подобные) запускает llama.cpp, а поток запросов планируется на движках с непрерывным батчингом (vLLM, SGLang, TensorRT-LLM), которые его не запускают. Для 4-битных весов выберите точность int4 (AWQ или GPTQ, их запускает vLLM) или спланируйте модель GGUF как пакет запросов.",
 	MsgOwnCheaper:            "свои GPU: %s в месяц против %s за лучший арендованный парк на тот же день: покупка дешевле",
 	MsgOwnDearer:             "свои GPU: %s в месяц против %s за лучший арендованный парк на тот же день: аренда дешевле",
 	MsgFleetVsCard:           "Самый дешёвый вариант выше (%s в месяц) весь день держит пиковую нагрузку по требованию; этот парк следует дневной нагрузке и покупает часы самым дешёвым способом: %s в месяц.",
@@ -2083,6 +2086,7 @@ var messagesZH = [NMsgs]string{
 	MsgNoAnswerBudget:        "有方案能运行此任务，但都超出您的预算：请提高预算，或清空以查看任务费用。",
 	MsgNoAnswerDeadline:      "有方案能运行此任务，但都超出您的期限：请延长期限，或清空以查看任务耗时。",
 	MsgNoAnswerNoTokens:      "没有服务方案：规划器按模型生成的 token 规划集群，而此模型不生成 token（无 KV 缓存）。所需显存与装得下的 GPU 见下方。",
+	MsgNoAnswerGGUF:          "没有服务方案：GGUF 格式（Q4_K_M 等）由 llama.cpp 运行，而按请求速率的服务按连续批处理引擎（vLLM、SGLang、TensorRT-LLM）规划，它们不运行该格式。如需 4 比特权重，请选择 int4 精度（vLLM 运行的 AWQ 或 GPTQ），或将 GGUF 模型按批量请求规划。",
 	MsgOwnCheaper:            "自购：每月 %s，同一天最佳租用机群为 %s：自购更便宜",
 	MsgOwnDearer:             "自购：每月 %s，同一天最佳租用机群为 %s：租用更便宜",
 	MsgFleetVsCard:           "上方最便宜的方案（每月 %s）全天按需承载峰值；此机群随每日负载伸缩，并以最便宜的方式购买时长：每月 %s。",

@@ -587,3 +587,10 @@ func (o *PlanOut) RunLengthLine(l Locale, n Names) string {
 func generatesNoTokens(j Job) bool {
 	return j.In.Task == estimator.Inference && (j.In.Arch.Encoder || j.In.Arch.Generic())
 }
+
+// servesGGUF reports whether j serves a GGUF format (Q4_K_M and kin) at a
+// rate, which the planner refuses: llama.cpp runs the format, and a rate
+// is planned on the continuous-batching engines (plan.Request's check).
+func servesGGUF(j Job) bool {
+	return !j.In.Task.Training() && j.RPS > 0 && j.In.Quant.GGUF()
+}

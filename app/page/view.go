@@ -1379,6 +1379,9 @@ func (b *viewBuilder) answer() AnswerView {
 			// The planner refuses such a model outright, with no
 			// field of the page to mark.
 			return AnswerView{Kind: AnswerNone, Note: b.t(MsgNoAnswerNoTokens)}
+		case servesGGUF(in.Job):
+			// So it refuses a GGUF format served at a rate.
+			return AnswerView{Kind: AnswerNone, Note: b.t(MsgNoAnswerGGUF)}
 		}
 		return AnswerView{Kind: AnswerNone, Note: b.t(MsgNoAnswer)}
 	case len(out.Picks) == 0:

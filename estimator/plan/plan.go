@@ -168,6 +168,18 @@ func (r Request) Validate() error {
 			}
 			errs = append(errs, &estimator.InputError{Field: "model", Value: a.ModelType, Err: estimator.ErrIncompatible, Reason: why})
 		}
+		// A GGUF format (Q4_K_M and kin) is llama.cpp's: the estimator
+		// runs it there only (Input.Validate), as vLLM's docs call its
+		// GGUF loader "highly experimental and under-optimized" (vLLM,
+		// "GGUF"), and a rate is served on a continuous-batching engine
+		// (note.serving_engine). Planned anyway, every offer's estimate
+		// failed and was refused as if the model did not fit: an 8B at
+		// Q4_K_M, 4.9 GB, had "one instance does not hold it" on 903
+		// offers.
+		if w.Kind == Serving && r.Input.Quant.GGUF() {
+			errs = append(errs, &estimator.InputError{Field: "quant", Value: r.Input.Quant.String(), Err: estimator.ErrIncompatible,
+				Reason: "a GGUF format runs on llama.cpp, and serving at a rate is planned on the continuous-batching engines (vLLM, SGLang, TensorRT-LLM), which do not run it: plan 4-bit weights as --precision int4 (AWQ or GPTQ, Marlin kernels on vLLM), or the GGUF model as a batch job (--requests)"})
+		}
 		if w.Kind == Serving {
 			if !okPos(w.RequestsPerSecond) {
 				errs = append(errs, bad("requests-per-second", w.RequestsPerSecond, "want a rate > 0"))
@@ -553,6 +565,13 @@ func newPlanner(req Request, opts Options, offers int) *planner {
 		// themselves, with their own schedulers (estimator/sim).
 		in.Engine = estimator.VLLM
 		p.note(Reason{Key: "note.serving_engine"})
+	}
+	if n := w.longestRequest(in.Seq); w.Kind != Training && in.Arch.SeqLen == 0 && in.Arch.CardContext > 0 && n > in.Arch.CardContext && n <= in.Arch.ServeContext() {
+		// Past the card's context, inside the config's: the engines
+		// serve it (vLLM's --max-model-len defaults to the config's
+		// max_position_embeddings, Mistral NeMo's 1,024,000 positions),
+		// on positions the model's card does not claim (NeMo's 128k).
+		p.note(Reason{Key: "note.past_card_context", Args: []any{n, in.Arch.CardContext, in.Arch.ServeContext()}})
 	}
 	if z := req.zeroFloor(); in.ZeRO < z {
 		in.ZeRO = z

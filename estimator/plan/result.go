@@ -246,6 +246,7 @@ var English = map[string]string{
 	"note.ttft_default_relax":    "the TTFT target is the default, %s s for %s-token prompts (2 s, or 0.2 s per 1,000 prompt tokens where longer, after MLPerf Inference's server limits), and it sets the cheapest pick's replica count: %s at %s; at a TTFT of %s s — %s× one prompt's prefill there — the cheapest is %s at %s. Set the TTFT your users accept",
 	"note.tpot_binds":            "the TPOT target sets the replica count: one sequence alone decodes at %s s per token, %s%% of the %s s target, so each replica runs at %s%% load; a longer target serves more on each",
 	"note.serving_engine":        "serving assumes continuous batching (vLLM)",
+	"note.past_card_context":     "a request of %s tokens is past the %s-token context the model card gives: the engines serve it (the config declares %s positions, vLLM's default --max-model-len), but the card claims no quality past its context; plan requests within it, or test the model at this length",
 	"note.bf16_states_zero":      "bf16 optimizer states are a distributed optimizer's: the plan searches ZeRO 1 to 3 only (a ZeRO stage given is kept)",
 	"note.batch_engine":          "batch inference planned on vLLM (continuous batching, offline LLM.generate), the engine the launch runs",
 	"note.batch_engine_encoder":  "the model generates no tokens (an encoder or a fixed-input model): its batch is planned on HF transformers",

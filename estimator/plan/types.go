@@ -212,6 +212,18 @@ type Workload struct {
 	MaxUtilisation float64
 }
 
+// longestRequest is the longest request w sends, in tokens: the larger of
+// its own lengths (prompt + output; seq where it gives neither, as the
+// page's and the CLI's --seq is then) and the longest of a mix
+// (MaxRequestTokens).
+func (w Workload) longestRequest(seq int) int {
+	n := w.PromptTokens + w.OutputTokens
+	if n == 0 && w.MaxRequestTokens == 0 {
+		n = seq
+	}
+	return max(n, w.MaxRequestTokens)
+}
+
 // HostedAPI is a hosted API's token prices, to compare with self-hosting:
 // USD per million input (prompt) and output tokens, converted from the
 // list price's Currency at the FX table where it is not USD; AsOf and
