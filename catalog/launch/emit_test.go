@@ -839,6 +839,10 @@ func TestPublishedCheckpointFormat(t *testing.T) {
 		{launch.VLLM, "llama-3.1-8b", "aws-p5.48xlarge", estimator.INT4, false, "'<your-checkpoint>'", "replace <your-checkpoint> with a copy of it stored in int4 (AWQ or GPTQ 4-bit)"},
 		{launch.VLLM, "llama-3.1-8b", "azure-standard_nd40rs_v2", estimator.INT4, false, "'<your-checkpoint>'", "replace <your-checkpoint> with a copy of it stored in int4 (GPTQ 4-bit)"},
 		{launch.VLLM, "llama-3.1-8b", "aws-p5.48xlarge", estimator.FP8, false, "meta-llama/Llama-3.1-8B-Instruct", ""},
+		{launch.SGLang, "llama-3.1-8b", "aws-p5.48xlarge", estimator.FP8, false, "meta-llama/Llama-3.1-8B-Instruct", ""},
+		// trtllm-serve has no flag that quantises at load: given the
+		// 16-bit checkpoint it serves 16-bit weights, twice the plan's.
+		{launch.TRTLLM, "llama-3.1-8b", "aws-p5.48xlarge", estimator.FP8, false, "'<your-checkpoint>'", "replace <your-checkpoint> with a copy of it stored in fp8 (FP8, a ModelOpt export)"},
 		{launch.VLLM, "meta-llama/Llama-3.1-8B", "aws-p5.48xlarge", estimator.INT4, false, "'<your-checkpoint>'", "a copy of it stored in int4"},
 		{launch.VLLM, "hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4", "aws-p5.48xlarge", estimator.INT4, false, "hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4", "serve a checkpoint stored in that format (AWQ or GPTQ 4-bit)"},
 		{launch.DeepSpeed, "llama-3.1-8b", "aws-p5.48xlarge", estimator.INT4, true, "meta-llama/Llama-3.1-8B", ""},

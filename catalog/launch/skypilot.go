@@ -183,8 +183,9 @@ func (e *emitter) skypilot() error {
 		if err != nil {
 			return err
 		}
-		setup = e.serveSetup(k)
-		if amd {
+		if !amd {
+			setup = e.serveSetup(k)
+		} else {
 			// pip's vllm wheel is the CUDA build: on AMD the task runs in
 			// AMD's prebuilt ROCm vLLM image (ROCm docs, "vLLM inference
 			// and serving on ROCm": the Docker image is the recommended
@@ -193,6 +194,8 @@ func (e *emitter) skypilot() error {
 			if k != VLLM {
 				return e.fail(ErrUnsupported, k.String()+" on AMD GPUs runs from its own ROCm image, which SkyPilot is not given here: emit vllm for "+o.GPU)
 			}
+			// No pip install there: serveSetup's pin, and its note that
+			// the setup installs the latest release, are not this setup's.
 			image, setup = "docker:rocm/vllm:latest", "vllm --version\n"
 			if v := e.engineRelease(k); !v.IsZero() {
 				e.note("the estimate models vLLM " + v.String() + "; rocm/vllm:latest is AMD's newest build, which may hold another vLLM release (vllm --version in the setup prints it): name the image tag of " + v.String() + " to run what was priced")
