@@ -344,7 +344,7 @@ func (e *emitter) litgpt() error {
 		// cosine schedule to the smaller (lr_max_steps).
 		c.num("--train.max_steps", n)
 		e.note("--train.max_steps " + itoa(n) + " is the plan's run: " + tokenCount(e.req.Workload.TrainTokens) + " tokens at " +
-			itoa(s.micro*s.accum*s.dp) + " sequences of up to " + itoa(s.seq) + " tokens a step; LitGPT stops sooner where the data set's --train.epochs (5 by default) end first, and a step of samples shorter than --train.max_seq_length takes less time than planned")
+			plural(s.micro*s.accum*s.dp, "sequence") + " of up to " + itoa(s.seq) + " tokens a step; LitGPT stops sooner where the data set's --train.epochs (5 by default) end first, and a step of samples shorter than --train.max_seq_length takes less time than planned")
 	}
 	if s.nodes > 1 {
 		e.note("LitGPT's --train.global_batch_size counts one instance's GPUs (TrainArgs.batch_size(devices) with --devices): a step takes --num_nodes times as many sequences, the plan's global batch")

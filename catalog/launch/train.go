@@ -261,7 +261,7 @@ func (e *emitter) trainerArgs(c *command, s trainShape, checkpointing bool) {
 		// _inner_training_loop, huggingface/transformers).
 		c.num("--max_steps", n)
 		e.note("--max_steps " + itoa(n) + " is the plan's run: " + tokenCount(e.req.Workload.TrainTokens) + " tokens at " +
-			itoa(s.micro*s.accum*s.dp) + " sequences of " + itoa(s.seq) + " tokens a step (it overrides num_train_epochs); the time and cost are for that many steps")
+			plural(s.micro*s.accum*s.dp, "sequence") + " of " + itoa(s.seq) + " tokens a step (it overrides num_train_epochs); the time and cost are for that many steps")
 	}
 	c.frac("--max_grad_norm", maxGradNorm)
 	e.pureNotes()
