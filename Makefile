@@ -51,6 +51,11 @@ deps:
 		echo "installing a CJK font (Debian package fonts-wqy-microhei)"; \
 		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq fonts-wqy-microhei; }
+	@# PyYAML, the parser SkyPilot reads task files with, so the launch YAML's PyYAML test runs (it skips without it).
+	@python3 -c "import yaml" 2>/dev/null || { \
+		echo "installing PyYAML (Debian package python3-yaml)"; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3 python3-yaml; }
 	@# GitHub's Markdown renderer, so the Markdown export's rendering test runs (it skips without it).
 	@command -v cmark-gfm >/dev/null 2>&1 || { \
 		echo "installing cmark-gfm (Debian package)"; \

@@ -3,6 +3,7 @@ package launch_test
 import (
 	"errors"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -839,6 +840,10 @@ func TestPublishedCheckpointFormat(t *testing.T) {
 		{launch.VLLM, "llama-3.1-8b", "aws-p5.48xlarge", estimator.INT4, false, "'<your-checkpoint>'", "replace <your-checkpoint> with a copy of it stored in int4 (AWQ or GPTQ 4-bit)"},
 		{launch.VLLM, "llama-3.1-8b", "azure-standard_nd40rs_v2", estimator.INT4, false, "'<your-checkpoint>'", "replace <your-checkpoint> with a copy of it stored in int4 (GPTQ 4-bit)"},
 		{launch.VLLM, "llama-3.1-8b", "aws-p5.48xlarge", estimator.FP8, false, "meta-llama/Llama-3.1-8B-Instruct", ""},
+		{launch.SGLang, "llama-3.1-8b", "aws-p5.48xlarge", estimator.FP8, false, "meta-llama/Llama-3.1-8B-Instruct", ""},
+		// trtllm-serve has no flag that quantises at load: given the
+		// 16-bit checkpoint it serves 16-bit weights, twice the plan's.
+		{launch.TRTLLM, "llama-3.1-8b", "aws-p5.48xlarge", estimator.FP8, false, "'<your-checkpoint>'", "replace <your-checkpoint> with a copy of it stored in fp8 (FP8, a ModelOpt export)"},
 		{launch.VLLM, "meta-llama/Llama-3.1-8B", "aws-p5.48xlarge", estimator.INT4, false, "'<your-checkpoint>'", "a copy of it stored in int4"},
 		{launch.VLLM, "hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4", "aws-p5.48xlarge", estimator.INT4, false, "hugging-quants/Meta-Llama-3.1-8B-Instruct-AWQ-INT4", "serve a checkpoint stored in that format (AWQ or GPTQ 4-bit)"},
 		{launch.DeepSpeed, "llama-3.1-8b", "aws-p5.48xlarge", estimator.INT4, true, "meta-llama/Llama-3.1-8B", ""},
@@ -1358,5 +1363,46 @@ func TestSkyPilotNamesThePricedInstance(t *testing.T) {
 				t.Errorf("%s: want no %q in\n%s", c.offer, w, text)
 			}
 		}
+	}
+}
+
+// TestSkyPilotRunPodRentsThePricedGPU: on RunPod, where a task names
+// accelerators alone, the name is the one RunPod's SkyPilot catalog gives
+// the priced instance's GPU, which its instance type carries
+// (8x_H100-SXM_SECURE: H100-SXM). Every RunPod offer of the catalog is
+// launched: the SXM H100 was H100:8, RunPod's PCIe H100, and the SXM
+// H200 and A100 likewise; the RTX A-series and Ada workstation cards were
+// refused for want of a name.
+func TestSkyPilotRunPodRentsThePricedGPU(t *testing.T) {
+	in := input(t, "llama-3.1-8b")
+	in.Task, in.GradCheckpointing = estimator.LoRA, true
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 5e7}}
+	name := regexp.MustCompile(`^(\d+)x_(.+)_(SECURE|COMMUNITY)$`)
+	var n int
+	for _, o := range catalog.Default().PlanOffers(in.Weights) {
+		if o.Provider != "runpod" {
+			continue
+		}
+		m := name.FindStringSubmatch(o.InstanceType)
+		if m == nil {
+			t.Fatalf("%s: instance type %q", o.ID, o.InstanceType)
+		}
+		row := plan.Row{Offer: &o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: o.GPUCount, TP: 1, PP: 1, DP: int(o.GPUCount), ZeRO: 3, Replicas: 1, InstancesPerReplica: 1}
+		l, err := launch.Emit(launch.SkyPilot, req, row, nil, "meta-llama/Llama-3.1-8B")
+		var le *launch.Error
+		if errors.As(err, &le) && le.Key == launch.ErrUnsupported {
+			continue // a GPU the Trainer's stack does not run the job on
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", o.ID, err)
+		}
+		res := parseYAML(t, l.Files[0].Text)["resources"].(map[string]any)
+		if want := m[2] + ":" + m[1]; res["accelerators"] != want {
+			t.Errorf("%s (%s): accelerators %v, want %s", o.ID, o.GPU, res["accelerators"], want)
+		}
+		n++
+	}
+	if n < 20 {
+		t.Fatalf("%d RunPod offers launched", n)
 	}
 }

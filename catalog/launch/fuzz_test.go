@@ -65,6 +65,21 @@ var hostile = []string{
 	"=HYPERLINK(\"http://x.example\")",
 	"[x](javascript:alert(1))",
 	"<img src=x onerror=alert(1)>",
+	// Bidi isolates and the Arabic letter mark (Trojan Source's other
+	// controls), look-alikes that read as the real thing (a Cyrillic е
+	// in a Hub ID, a Unicode minus and a fullwidth dollar that no shell
+	// or parser reads as their ASCII twins), blanks that print as
+	// nothing (NBSP, the Hangul filler), a combining mark after a quote,
+	// and a variable in braces.
+	"\u2066evil\u2069 \u2067x\u2068y",
+	"a\u061cb",
+	"m\u0435ta-llama/Llama-3.1-8B-Instruct",
+	"\u2212\u2212trust-remote-code",
+	"\uff04(touch /tmp/pwned)",
+	"a\u00a0b",
+	"org/model\u3164--trust-remote-code",
+	"'\u0301; touch /tmp/pwned",
+	"${HOME}",
 }
 
 // benign are the names the structure is compared with.

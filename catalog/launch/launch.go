@@ -617,7 +617,13 @@ func (e *emitter) checkpoint() {
 		return
 	}
 	sixteen := w == estimator.BF16 || w == estimator.FP16 || w == estimator.FP32
-	if !e.storedSet && (sixteen || w == estimator.FP8) {
+	// vLLM and SGLang quantise a 16-bit checkpoint to fp8 at load
+	// (--quantization fp8); trtllm-serve has no such flag and serves fp8
+	// from a checkpoint stored in it (a ModelOpt export: TensorRT-LLM
+	// docs, "Quantization"), so given the 16-bit one it runs 16-bit
+	// weights, twice the memory planned.
+	fp8OnLoad := w == estimator.FP8 && e.engine() != estimator.TRTLLM
+	if !e.storedSet && (sixteen || fp8OnLoad) {
 		return
 	}
 	was, want := "16-bit", "a copy of it stored in "+w.String()+" ("+e.storedFormats(w)+")"

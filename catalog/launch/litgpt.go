@@ -336,6 +336,16 @@ func (e *emitter) litgpt() error {
 	c.num("--train.global_batch_size", s.accum*s.micro*s.perNode)
 	c.num("--train.micro_batch_size", s.micro)
 	c.num("--train.max_seq_length", e.in.Seq)
+	if n := e.maxSteps(s); n > 0 {
+		// TrainArgs.max_steps ("Limits the number of optimizer steps to
+		// run", litgpt/args.py): lora.py's and full.py's fit loop (v0.4.13, 0fb584787eb5) runs
+		// while step_count < max_steps and the data set's epoch <
+		// --train.epochs (5 by default in both setups), and sizes the
+		// cosine schedule to the smaller (lr_max_steps).
+		c.num("--train.max_steps", n)
+		e.note("--train.max_steps " + itoa(n) + " is the plan's run: " + tokenCount(e.req.Workload.TrainTokens) + " tokens at " +
+			plural(s.micro*s.accum*s.dp, "sequence") + " of up to " + itoa(s.seq) + " tokens a step; LitGPT stops sooner where the data set's --train.epochs (5 by default) end first, and a step of samples shorter than --train.max_seq_length takes less time than planned")
+	}
 	if s.nodes > 1 {
 		e.note("LitGPT's --train.global_batch_size counts one instance's GPUs (TrainArgs.batch_size(devices) with --devices): a step takes --num_nodes times as many sequences, the plan's global batch")
 	}

@@ -24,7 +24,8 @@ func TestYAMLReadsInPyYAML(t *testing.T) {
 	}
 	scenarios(t)
 	values := []string{"x\nenvs:\n  A: b", "&a x", "*a", "{a: 1}", "--- x", "... x", "x # y", "'; rm -rf ~; '", `a"b\c`,
-		"rtl\u202eevil", "zero\u200bwidth", "line\u2028sep", "nel\u0085x", "bom\ufeffx", "nul\x00x", "- item", "? k", "!!python/object/apply:os.system", strings.Repeat("A", 10240)}
+		"rtl\u202eevil", "zero\u200bwidth", "line\u2028sep", "nel\u0085x", "bom\ufeffx", "nul\x00x", "- item", "? k", "!!python/object/apply:os.system", strings.Repeat("A", 10240),
+		"\u2066iso\u2069", "a\u061cb", "${HOME}", "a\u00a0b", "\u3164", "'\u0301x", "m\u0435ta-llama/x"}
 	var docs []string
 	// given is each document's hostile name and the resources key it is
 	// written under in a SkyPilot task ("" in another file).

@@ -541,6 +541,9 @@ func (e *emitter) storedFormats(w estimator.DType) string {
 	case estimator.FP4:
 		return "NVFP4 or MXFP4"
 	case estimator.FP8:
+		if e.engine() == estimator.TRTLLM {
+			return "FP8, a ModelOpt export"
+		}
 		return "FP8"
 	}
 	return w.String()

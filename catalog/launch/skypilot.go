@@ -81,6 +81,40 @@ var skyAccelerators = map[string]string{
 	"rtx-6000-ada": "RTX6000-Ada", "rtx-pro-6000": "RTXPRO6000",
 }
 
+// skyCloudAccelerators are a cloud's own SkyPilot accelerator names where
+// its SkyPilot catalog spells a GPU otherwise than skyAccelerators, and
+// they win there. RunPod's catalog names the SXM H100, H200 and A100 by
+// their form factor (H100-SXM, H200-SXM, A100-80GB-SXM) and the PCIe ones
+// without it (H100, A100-80GB): a task asking for H100:8 on RunPod rents
+// PCIe H100s, not the SXM instance the plan priced. The names are those
+// of skypilot-org/skypilot-catalog catalogs/v8/runpod/vms.csv
+// (46062acbb2c0, the file the catalog's RunPod offers are imported from),
+// whose instance types carry them: 8x_H100-SXM_SECURE is AcceleratorName
+// H100-SXM, 1x_A100-80GB_SECURE is A100-80GB ("A100 PCIe" in its
+// GpuInfo).
+var skyCloudAccelerators = map[string]map[string]string{
+	"runpod": {
+		"h100-sxm": "H100-SXM", "h100-pcie": "H100", "h100-nvl": "H100-NVL",
+		"h200-sxm": "H200-SXM", "h200-nvl": "NVIDIA-H200-NVL",
+		"a100-80gb-sxm": "A100-80GB-SXM", "a100-80gb-pcie": "A100-80GB",
+		"a40": "A40", "b200": "B200", "l4": "L4", "l40": "L40", "l40s": "L40S", "mi300x": "MI300X",
+		"rtx-2000-ada": "RTX2000-Ada", "rtx-4000-ada": "RTX4000-Ada", "rtx-6000-ada": "RTX6000-Ada",
+		"rtx-3090": "RTX3090", "rtx-4090": "RTX4090", "rtx-5090": "RTX5090",
+		"rtx-a4000": "RTXA4000", "rtx-a4500": "RTXA4500", "rtx-a5000": "RTXA5000", "rtx-a6000": "RTXA6000",
+		"rtx-pro-6000": "RTXPRO6000", "rtx-pro-6000-ws": "RTXPRO6000-WK",
+	},
+}
+
+// skyAccelerator is the SkyPilot accelerator name of GPU gpu on
+// provider's cloud, and whether one is known.
+func skyAccelerator(provider, gpu string) (string, bool) {
+	if a, ok := skyCloudAccelerators[provider][gpu]; ok {
+		return a, true
+	}
+	a, ok := skyAccelerators[gpu]
+	return a, ok
+}
+
 // SkyCloud is the SkyPilot cloud name of a catalog provider ID, and
 // whether SkyPilot supports the provider.
 func SkyCloud(provider string) (string, bool) {
@@ -104,7 +138,7 @@ func (e *emitter) skypilot() error {
 		}
 		return e.fail(ErrNoSkyPilotCloud, "SkyPilot does not support "+p+"; clouds it launches on: "+strings.Join(skyCloudList(), ", "))
 	}
-	acc, accOK := skyAccelerators[o.GPU]
+	acc, accOK := skyAccelerator(o.Provider, o.GPU)
 	itype := ""
 	if skyInstanceTypes[o.Provider] {
 		itype = skyInstanceType(o.Provider, o.InstanceType)
@@ -183,8 +217,9 @@ func (e *emitter) skypilot() error {
 		if err != nil {
 			return err
 		}
-		setup = e.serveSetup(k)
-		if amd {
+		if !amd {
+			setup = e.serveSetup(k)
+		} else {
 			// pip's vllm wheel is the CUDA build: on AMD the task runs in
 			// AMD's prebuilt ROCm vLLM image (ROCm docs, "vLLM inference
 			// and serving on ROCm": the Docker image is the recommended
@@ -193,6 +228,8 @@ func (e *emitter) skypilot() error {
 			if k != VLLM {
 				return e.fail(ErrUnsupported, k.String()+" on AMD GPUs runs from its own ROCm image, which SkyPilot is not given here: emit vllm for "+o.GPU)
 			}
+			// No pip install there: serveSetup's pin, and its note that
+			// the setup installs the latest release, are not this setup's.
 			image, setup = "docker:rocm/vllm:latest", "vllm --version\n"
 			if v := e.engineRelease(k); !v.IsZero() {
 				e.note("the estimate models vLLM " + v.String() + "; rocm/vllm:latest is AMD's newest build, which may hold another vLLM release (vllm --version in the setup prints it): name the image tag of " + v.String() + " to run what was priced")

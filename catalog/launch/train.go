@@ -2,6 +2,7 @@ package launch
 
 import (
 	"math"
+	"strconv"
 
 	"rightsize/estimator"
 	"rightsize/estimator/plan"
@@ -17,6 +18,7 @@ type trainShape struct {
 	nodes, perNode, world int // instances, GPUs per instance, total GPUs
 	dp                    int // data-parallel replicas
 	micro, accum          int // micro-batch per GPU, micro-batches per optimizer step
+	seq                   int // tokens a sequence (the planner's trainSeq)
 }
 
 // train checks the row for a data-parallel launcher and works out its
@@ -87,10 +89,11 @@ func (e *emitter) train() (trainShape, error) {
 	}
 	s.world = s.nodes * s.perNode
 	s.micro = max(e.in.Batch, 1)
-	seq := float64(e.in.Seq)
+	s.seq = e.in.Seq
 	if e.in.Arch.SeqLen > 0 && !e.in.Arch.Generic() {
-		seq = float64(e.in.Arch.SeqLen)
+		s.seq = e.in.Arch.SeqLen
 	}
+	seq := float64(s.seq)
 	s.accum = 1
 	g := e.req.Workload.GlobalBatchTokens
 	if g <= 0 {
@@ -102,6 +105,23 @@ func (e *emitter) train() (trainShape, error) {
 		s.accum = 4 * r.PP
 	}
 	return s, e.checkTrain(s)
+}
+
+// maxSteps is the optimizer steps the launch stops after: the plan's
+// training tokens (Workload.TrainTokens, which its time and cost count)
+// over the tokens of one of the launch's steps, micro-batch ×
+// accumulation × data-parallel replicas × sequence, rounded up; 0 where
+// the plan names no tokens. Without it the Trainer runs its
+// num_train_epochs (3 by default) over whatever data set it is given,
+// and LitGPT's scripts their --train.epochs (5), neither of them the run
+// the plan priced.
+func (e *emitter) maxSteps(s trainShape) int {
+	tokens := e.req.Workload.TrainTokens
+	step := float64(s.micro) * float64(s.accum) * float64(s.dp) * float64(s.seq)
+	if !(tokens > 0) || !(step > 0) {
+		return 0
+	}
+	return int(math.Ceil(tokens / step))
 }
 
 // precision is the mixed-precision mode: "bf16", "fp16" or "no". fp8
@@ -233,6 +253,16 @@ func (e *emitter) trainerArgs(c *command, s trainShape, checkpointing bool) {
 	}
 	c.num("--per_device_train_batch_size", s.micro)
 	c.num("--gradient_accumulation_steps", s.accum)
+	if n := e.maxSteps(s); n > 0 {
+		// TrainingArguments.max_steps: "the total number of training
+		// steps to perform. Overrides num_train_epochs"; the Trainer
+		// cycles the data set as often as that takes
+		// (src/transformers/training_args.py and trainer.py's
+		// _inner_training_loop, huggingface/transformers).
+		c.num("--max_steps", n)
+		e.note("--max_steps " + itoa(n) + " is the plan's run: " + tokenCount(e.req.Workload.TrainTokens) + " tokens at " +
+			plural(s.micro*s.accum*s.dp, "sequence") + " of " + itoa(s.seq) + " tokens a step (it overrides num_train_epochs); the time and cost are for that many steps")
+	}
 	c.frac("--max_grad_norm", maxGradNorm)
 	e.pureNotes()
 	switch e.mixedPrecision() {
@@ -539,4 +569,18 @@ func pyBool(b bool) string {
 		return "True"
 	}
 	return "False"
+}
+
+// tokenCount writes a token count short: "500M", "1.2B", to four
+// significant figures.
+func tokenCount(v float64) string {
+	for _, u := range []struct {
+		div  float64
+		unit string
+	}{{1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "k"}} {
+		if v >= u.div {
+			return strconv.FormatFloat(v/u.div, 'g', 4, 64) + u.unit
+		}
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
 }
