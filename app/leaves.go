@@ -243,7 +243,15 @@ func onPickRow(ctx app.Context, e app.Event) {
 		return
 	}
 	d := row.Get("dataset")
-	if gpu, p, ok := page.PlanFromData(func(k string) string { return d.Get(k).String() }); ok {
+	// An attribute the row does not carry reads as "", not as the
+	// JavaScript "<undefined>" (data-offer names an offer).
+	get := func(k string) string {
+		if v := d.Get(k); v.Truthy() {
+			return v.String()
+		}
+		return ""
+	}
+	if gpu, p, ok := page.PlanFromData(get); ok {
 		ctx.NewActionWithValue(actionApply, applyPlan{GPU: gpu, Plan: p})
 	}
 }

@@ -387,7 +387,16 @@ func (g GPU) StepTimer(eff estimator.Efficiency, w estimator.Workload, n Node) e
 // speed estimate p of GPU.Speed.
 func (g GPU) Benchmark(in estimator.Input, eff estimator.Efficiency, w estimator.Workload, n Node, b sim.Bench) (cfg sim.Config, res sim.Result, ok bool, err error) {
 	hw, hok := g.HardwareOn(in.Weights, n)
-	if !hok || !sim.Simulatable(in, w) {
+	if !hok {
+		return cfg, res, false, nil
+	}
+	return BenchmarkOn(in, hw, eff, w, b)
+}
+
+// BenchmarkOn is GPU.Benchmark on hardware hw: a planner offer's
+// (plan.OnOffer), where a page estimates a row's job on its instance.
+func BenchmarkOn(in estimator.Input, hw estimator.Hardware, eff estimator.Efficiency, w estimator.Workload, b sim.Bench) (cfg sim.Config, res sim.Result, ok bool, err error) {
+	if !sim.Simulatable(in, w) {
 		return cfg, res, false, nil
 	}
 	eff.MFU = 0

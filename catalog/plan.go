@@ -40,44 +40,66 @@ func (c *Catalog) PlanOffersAt(w estimator.DType, today time.Time) []plan.Offer 
 	out := make([]plan.Offer, 0, len(c.Offers))
 	regional := c.regionalTypes()
 	for _, o := range c.Offers {
-		g := gpus[o.GPU]
-		p := provs[o.Provider]
-		hw, ok := g.Hardware(w)
-		if c, known := o.HostClass(); known {
-			hw.HostClass = c // the instance's own CPU (Offer.HostCPU)
-		}
-		po := plan.Offer{
-			ID: o.ID, Provider: o.Provider, ProviderKind: p.Kind, Country: p.Country, AccountsLocalOnly: p.AccountsLocalOnly, InstanceType: o.InstanceType,
-			GPU: o.GPU, GPUCount: o.GPUCount, VCPUs: o.VCPUs, RAMGiB: o.RAMGiB,
-			Interconnect:    o.Interconnect,
-			OnDemandPerHour: o.OnDemandPerHour, SpotPerHour: o.SpotPerHour,
-			Reserved1yPerHour: o.Reserved1yPerHour, Reserved3yPerHour: o.Reserved3yPerHour, MonthlyPrice: o.MonthlyPrice,
-			Currency: o.Currency, BillingGranularity: o.BillingGranularity, BillingMinimumSeconds: p.BillingMinimumSeconds,
-			NetworkGbps: o.NetworkGbps, NetworkFabric: o.NetworkFabric, SpotInterruption: o.SpotInterruption,
-			PricesIncludeVAT: p.PricesIncludeVAT, VATRate: p.VATRate, NVLinkDomain: g.NVLinkDomain,
-			AsOf: o.AsOf, AsOfEstimated: o.AsOfEstimated, AsOfLowerBound: o.AsOfLowerBound, Source: o.Source,
-			Hardware: hw, HasHardware: ok, GPUMemory: g.Memory, GPUVisibleMemory: g.ECCMemory,
-			PriceAgeDays: -1, FarBelowMedian: !o.UserPrice && med.FarBelowMedian(c, o), UserPrice: o.UserPrice,
-			ToVerify: o.PriceToVerify(),
-		}
+		po := planOffer(o, gpus[o.GPU], provs[o.Provider], w)
+		po.FarBelowMedian = !o.UserPrice && med.FarBelowMedian(c, o)
 		if n := c.instanceName(o, func(o Offer) bool { return regional[regionalKey(o)] }); n != o.InstanceType {
 			po.InstanceName = n // a broker's encoded listing ID, named
 		}
 		if !today.IsZero() {
 			po.PriceAgeDays = o.PriceAgeDays(today)
 		}
-		po.SpotFarBelow = !o.UserPrice && o.SpotPerHour > 0 && o.OnDemandPerHour > 0 && o.SpotPerHour < plan.SpotFloorShare*o.OnDemandPerHour
-		if len(o.Regions) > 0 {
-			po.Region, po.Regions = o.Regions[0], o.Regions
-		}
-		// Single-GPU offers and multi-GPU offers without a listed
-		// interconnect inherit the GPU's: an SXM part sits on NVLink.
-		if po.Interconnect == "" && o.GPUCount > 1 {
-			po.Interconnect = g.Interconnect
-		}
 		out = append(out, po)
 	}
 	return out
+}
+
+// PlanOffer is the offer with the given ID as PlanOffers gives it, but
+// undated and unmarked against the median (PriceAgeDays -1,
+// FarBelowMedian false) and under its instance type's own name: its
+// instance, hardware and prices, for a page that estimates a job on one
+// offer as the planner does (plan.OnOffer).
+func (c *Catalog) PlanOffer(id string, w estimator.DType) (plan.Offer, bool) {
+	o, ok := c.Offer(id)
+	if !ok {
+		return plan.Offer{}, false
+	}
+	g, _ := c.GPU(o.GPU)
+	p, _ := c.Provider(o.Provider)
+	return planOffer(o, g, p, w), true
+}
+
+// planOffer is offer o of GPU g from provider p as the planner's plain
+// values, with g's figures for weights stored as w: what PlanOffersAt
+// gives but the price's age, the median mark and a broker's instance name.
+func planOffer(o Offer, g GPU, p Provider, w estimator.DType) plan.Offer {
+	hw, ok := g.Hardware(w)
+	if c, known := o.HostClass(); known {
+		hw.HostClass = c // the instance's own CPU (Offer.HostCPU)
+	}
+	po := plan.Offer{
+		ID: o.ID, Provider: o.Provider, ProviderKind: p.Kind, Country: p.Country, AccountsLocalOnly: p.AccountsLocalOnly, InstanceType: o.InstanceType,
+		GPU: o.GPU, GPUCount: o.GPUCount, VCPUs: o.VCPUs, RAMGiB: o.RAMGiB,
+		Interconnect:    o.Interconnect,
+		OnDemandPerHour: o.OnDemandPerHour, SpotPerHour: o.SpotPerHour,
+		Reserved1yPerHour: o.Reserved1yPerHour, Reserved3yPerHour: o.Reserved3yPerHour, MonthlyPrice: o.MonthlyPrice,
+		Currency: o.Currency, BillingGranularity: o.BillingGranularity, BillingMinimumSeconds: p.BillingMinimumSeconds,
+		NetworkGbps: o.NetworkGbps, NetworkFabric: o.NetworkFabric, SpotInterruption: o.SpotInterruption,
+		PricesIncludeVAT: p.PricesIncludeVAT, VATRate: p.VATRate, NVLinkDomain: g.NVLinkDomain,
+		AsOf: o.AsOf, AsOfEstimated: o.AsOfEstimated, AsOfLowerBound: o.AsOfLowerBound, Source: o.Source,
+		Hardware: hw, HasHardware: ok, GPUMemory: g.Memory, GPUVisibleMemory: g.ECCMemory,
+		PriceAgeDays: -1, UserPrice: o.UserPrice,
+		ToVerify: o.PriceToVerify(),
+	}
+	po.SpotFarBelow = !o.UserPrice && o.SpotPerHour > 0 && o.OnDemandPerHour > 0 && o.SpotPerHour < plan.SpotFloorShare*o.OnDemandPerHour
+	if len(o.Regions) > 0 {
+		po.Region, po.Regions = o.Regions[0], o.Regions
+	}
+	// Single-GPU offers and multi-GPU offers without a listed
+	// interconnect inherit the GPU's: an SXM part sits on NVLink.
+	if po.Interconnect == "" && o.GPUCount > 1 {
+		po.Interconnect = g.Interconnect
+	}
+	return po
 }
 
 // PlanFX is the catalog's dated FX table as the planner's plain values:

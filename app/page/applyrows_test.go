@@ -15,14 +15,18 @@ import (
 // row's whole layout, so the page's estimate after apply is the row's:
 // the same memory headroom per GPU, the row's ZeRO stage, TP, PP, CP,
 // checkpointing and CPU offload (a rented fleet's row plans without the
-// user's offload, note.rental_no_offload), the serving copy's attention
+// user's offload, note.rental_no_offload), the precision the row runs
+// (fp16 where the GPU has no bf16), the row's offer, the serving copy's attention
 // DP, EP and engine memory share (SGLang's --mem-fraction-static at
-// data-parallel attention), and, for a training row on one instance of
-// at most eight GPUs, the same whole-run time (the row's JobSeconds is the page's run at its
-// goodput plus the planner's start-up, planner.DefaultRestartSeconds).
+// data-parallel attention), and, for a training row, on one instance or
+// across several, on a slice of a GPU or on whole ones, the same
+// whole-run time (the row's JobSeconds is the page's run at its goodput
+// plus the planner's start-up, planner.DefaultRestartSeconds): the page
+// times the job on the offer's instance (planner.OnOffer).
 // Training, fine-tuning, LoRA, QLoRA, a fine-tune set to offload its
 // optimizer, dense and MoE serving.
 func TestApplyGivesTheRowsFigures(t *testing.T) {
+	multis, slices, otherPrecision := 0, 0, 0
 	for _, c := range []struct {
 		frag string
 		// at least this many rows of the kind the case is there for
@@ -49,15 +53,12 @@ func TestApplyGivesTheRowsFigures(t *testing.T) {
 			t.Fatalf("%s: no plan", c.frag)
 		}
 		training := in.Job.In.Task.Training()
-		rows, timed, wanted := 0, 0, 0
+		rows, timed, wanted, multi := 0, 0, 0, 0
 		for _, x := range in.Plan.Cands {
 			r := &in.Plan.Rows[x.Row]
 			name := fmt.Sprintf("%s: %s %+v", c.frag, x.Offer.ID, x.Plan)
 			if x.Offer.GPUCount < 1 {
-				// A slice of a GPU (Vultr's "1/2 GPU", GCP's G4 halves):
-				// the page's job is on whole GPUs of the kind, so applying
-				// it estimates a whole one (found, not mended here).
-				continue
+				slices++ // a slice of a GPU (Vultr's "1/2 GPU", GCP's G4 halves)
 			}
 			if c.want != nil && c.want(&in, r) {
 				wanted++
@@ -81,6 +82,17 @@ func TestApplyGivesTheRowsFigures(t *testing.T) {
 			}
 			rows++
 			j := d.Job.In
+			// The precision the row runs (fp16 on a GPU without bf16, fp32
+			// for a model vLLM refuses in fp16 there), not the form's.
+			if j.Weights != r.Weights || !training && j.KV != r.KV {
+				t.Errorf("%s: applied weights %v KV %v, the row runs %v KV %v", name, j.Weights, j.KV, r.Weights, r.KV)
+			}
+			if j.Weights != in.Job.In.Weights {
+				otherPrecision++
+			}
+			if d.Job.Offer == nil || d.Job.Offer.ID != x.Offer.ID {
+				t.Errorf("%s: the applied job is not on the row's offer", name)
+			}
 			if hr := d.R.Res.Headroom.GiB(); math.Abs(hr-r.HeadroomGiB) > 1e-9*math.Max(1, math.Abs(hr)) {
 				t.Errorf("%s: headroom per GPU after apply %.4f GiB, the row's %.4f", name, hr, r.HeadroomGiB)
 			}
@@ -100,11 +112,13 @@ func TestApplyGivesTheRowsFigures(t *testing.T) {
 			if j.Offload != r.Offload || j.GradCheckpointing != r.GradCheckpointing || layoutDegree(j.CP) != layoutDegree(r.CP) {
 				t.Errorf("%s: applied offload %v checkpointing %v CP %d, the row's %v %v %d", name, j.Offload, j.GradCheckpointing, j.CP, r.Offload, r.GradCheckpointing, r.CP)
 			}
-			if r.Instances != 1 || r.GPUs > 8 {
-				// The page times the GPU on its usual eight-GPU box, not
-				// the offer's own network between instances or a larger
-				// box's links (found, not mended here: up to 0.4% apart on
-				// one instance of 9-16 GPUs, more across instances).
+			if j.Task == estimator.Pretrain && r.Weights != in.Job.In.Weights {
+				// The planner times a pre-training row that runs fp16 for
+				// bf16 (no bf16 on Pascal, Volta, Turing) as the bf16 job,
+				// whose gradients reduce in fp32 (estimator's
+				// gradReduceElem), where fp16 reduces them in fp16: across
+				// instances the page's fp16 run is up to a quarter faster
+				// than the row (found, not mended here: a planner timing).
 				continue
 			}
 			if !d.R.Perf.OK {
@@ -112,6 +126,9 @@ func TestApplyGivesTheRowsFigures(t *testing.T) {
 				continue
 			}
 			timed++
+			if r.Instances > 1 {
+				multi++
+			}
 			if got := d.R.Perf.Run.SecondsWithOverhead + planner.DefaultRestartSeconds; math.Abs(got-r.JobSeconds) > 1e-6*r.JobSeconds {
 				t.Errorf("%s: the run after apply takes %.0f s (with start-up), the row %.0f s", name, got, r.JobSeconds)
 			}
@@ -119,6 +136,12 @@ func TestApplyGivesTheRowsFigures(t *testing.T) {
 		if rows < 5 || training && timed == 0 || c.want != nil && wanted == 0 {
 			t.Errorf("%s: %d rows applied, %d timed, %d of the kind the case is for: the test asks little", c.frag, rows, timed, wanted)
 		}
-		t.Logf("%s: %d rows applied, %d timed, %d of the case's kind", c.frag, rows, timed, wanted)
+		t.Logf("%s: %d rows applied, %d timed (%d across instances), %d of the case's kind", c.frag, rows, timed, multi, wanted)
+		multis += multi
+	}
+	// The cases reach rows that span instances, slices of a GPU and rows
+	// run in another precision than the job's.
+	if multis == 0 || slices == 0 || otherPrecision == 0 {
+		t.Errorf("%d rows timed across instances, %d slices, %d in another precision: the test asks little", multis, slices, otherPrecision)
 	}
 }

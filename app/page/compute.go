@@ -7,7 +7,6 @@ package page
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -61,6 +60,20 @@ type Plan struct {
 	// --mem-fraction-static at data-parallel attention); 0 where the row
 	// runs at the job's own.
 	MemShare float64
+	// Weights and KV are the precision a planner row runs where it is
+	// not the job's (planner.Row.Weights and KV: fp16 on a GPU without
+	// bf16, fp32 for a model vLLM refuses in fp16 there, 16-bit where a
+	// quantised format has no kernel: estimator.SupportForJob), as
+	// estimator.DType names; "": the job's own. Applying the row sets
+	// them, or the page would show a job the engine refuses.
+	Weights, KV string
+	// Offer is the offer a planner row rents (planner.Row.Offer.ID);
+	// "": none (the fit table's own setup). Applying the row sets the
+	// job's offer (FieldOffer), whose instance the page then estimates
+	// and times the job on as the planner did (planner.OnOffer): its
+	// network between instances, its NVLink domain, and the memory and
+	// speed of a slice of a GPU (Vultr's "1/2 GPU").
+	Offer string
 }
 
 // PlanOf is the split of the job in.
@@ -74,10 +87,21 @@ func PlanOf(in estimator.Input) Plan {
 	return p
 }
 
-// RowPlan is the split of a planner row.
-func RowPlan(r *planner.Row) Plan {
-	return Plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO, CP: layoutDegree(r.CP), AttnDP: layoutDegree(r.AttnDP), EP: layoutDegree(r.EP),
+// RowPlan is the split of a planner row of a request for job in: its
+// layout, its offer, and the precision it runs where that is not in's.
+func RowPlan(r *planner.Row, in estimator.Input) Plan {
+	p := Plan{GPUs: int(r.GPUs), TP: r.TP, PP: r.PP, ZeRO: r.ZeRO, CP: layoutDegree(r.CP), AttnDP: layoutDegree(r.AttnDP), EP: layoutDegree(r.EP),
 		Ckpt: r.GradCheckpointing, Offload: r.Offload, MemShare: r.MemShare}
+	if r.Offer != nil {
+		p.Offer = r.Offer.ID
+	}
+	if r.Weights != in.Weights {
+		p.Weights = r.Weights.String()
+	}
+	if r.KV != in.KV && !in.Task.Training() {
+		p.KV = r.KV.String()
+	}
+	return p
 }
 
 // layoutDegree is an attention-DP, EP or CP degree, 0 for none (0 or 1).
@@ -329,7 +353,8 @@ func hardwareWarnings(in estimator.Input, g catalog.GPU) []MsgKey {
 }
 
 // perfOf is the speed of the job as set on the selected GPU: the CLI's
-// path (catalog.GPU.Speed, the catalog's node figures). Not OK when the
+// path (catalog.GPU.Speed, the catalog's node figures), or on the
+// applied offer's instance (Job.Hardware). Not OK when the
 // job does not run (Result.Runs) or the catalog lacks the GPU's figures.
 func perfOf(j Job) (PerfResult, error) {
 	res, err := estimator.Estimate(j.In)
@@ -341,10 +366,13 @@ func perfOf(j Job) (PerfResult, error) {
 	if err := estimator.TrainBatchOf(j.In, j.Work).Err(); err != nil {
 		return PerfResult{}, err
 	}
-	p, hw, err := j.GPU.Speed(j.In, j.Eff, j.Work, catalog.Node{Host: j.Host})
-	if errors.Is(err, catalog.ErrNoFigures) {
+	// On the applied offer's instance, or the GPU's usual box
+	// (Job.Hardware); catalog.GPU.Speed's estimate otherwise.
+	hw, ok := j.Hardware()
+	if !ok {
 		return PerfResult{}, nil
 	}
+	p, err := estimator.Throughput(j.In, hw, j.Eff, j.Work)
 	if err != nil {
 		return PerfResult{}, err
 	}
@@ -353,7 +381,7 @@ func perfOf(j Job) (PerfResult, error) {
 	// it (catalog.GPU.Benchmark, the same defaults as its flags: the
 	// estimator's cold first wave for the engine and GPU vendor).
 	wave := estimator.ColdFirstWaveSeconds(j.In.Engine, j.GPU.Vendor)
-	_, bench, ok, err := j.GPU.Benchmark(j.In, j.Eff, j.Work, catalog.Node{Host: j.Host}, sim.Bench{Concurrency: j.In.Batch, RangeRatio: sim.DefaultRangeRatio,
+	_, bench, ok, err := catalog.BenchmarkOn(j.In, hw, j.Eff, j.Work, sim.Bench{Concurrency: j.In.Batch, RangeRatio: sim.DefaultRangeRatio,
 		FirstWaveSeconds: wave})
 	if err != nil {
 		return PerfResult{}, err

@@ -171,6 +171,30 @@ type Job struct {
 	// Host is the host CPU the speed box assumes (catalog.Node.Host: a
 	// class or a CPU name; "": the GPU's usual host), as --host.
 	Host string
+
+	// Offer is the offer of the planner row the user applied
+	// (FieldOffer), as the planner reads it (catalog.PlanOffer); nil:
+	// none, and the job runs on the GPU in its usual box. In's memory is
+	// one GPU's, or slice's, of it (planner.OnOffer), and Hardware times
+	// the job on its instance.
+	Offer *planner.Offer
+}
+
+// Hardware is the hardware j's speed is estimated on: one GPU (or slice)
+// of the applied offer's instance as the planner times a row there
+// (planner.OnOffer: its NVLink domain, its network per GPU, a slice's
+// share of the compute), else the GPU in its usual box (the CLI's
+// catalog.GPU.HardwareOn); the user's host (Job.Host) either way. ok is
+// false where the catalog lacks the GPU's figures.
+func (j Job) Hardware() (estimator.Hardware, bool) {
+	if j.Offer == nil {
+		return j.GPU.HardwareOn(j.In.Weights, catalog.Node{Host: j.Host})
+	}
+	_, hw := planner.OnOffer(j.In, j.Offer, PlanRequest(j).Assumptions)
+	if c, err := catalog.ParseHost(j.Host); err == nil && j.Host != "" {
+		hw.HostClass = c
+	}
+	return hw, j.Offer.HasHardware
 }
 
 // Archs memoizes parsed catalog model configs (the catalog is immutable).
@@ -418,6 +442,18 @@ func (p *parser) parse() (Job, bool) {
 	// --fsdp-no-sync).
 	// The stage's memory counts the schedule the step is timed with; the
 	// ZeRO field on auto picks the layout as the CLI does without --zero.
+	// A planner row applied names its offer (FieldOffer, WithPlan): the
+	// job runs on one GPU, or slice, of its instance as the planner
+	// estimated the row (planner.OnOffer): a slice's share of the GPU's
+	// memory here, its instance's links and network in the speed
+	// (Job.Hardware). An offer of another GPU (the GPU changed since) or
+	// one the catalog lacks is not read.
+	if id := strings.TrimSpace(s[FieldOffer]); id != "" {
+		if o, ok := p.cat.PlanOffer(id, in.Weights); ok && o.GPU == j.GPU.ID && o.HasHardware && o.GPUCount > 0 && o.GPUMemory > 0 {
+			j.Offer = &o
+			in, _ = planner.OnOffer(in, j.Offer, planner.Assumptions{})
+		}
+	}
 	in.Schedule = estimator.Schedule{MicroBatches: j.Work.MicroBatches, GlobalBatch: j.Work.GlobalBatch}
 	in, j.Layout = estimator.ResolveTrainDefaults(in, zeroAuto)
 	j.ZeROAuto = zeroAuto

@@ -258,7 +258,7 @@ func TestFitRowsAgreeWithPlanner(t *testing.T) {
 			switch {
 			case x.Offer != w.Offer || x.Offer.GPU != g || !w.Fits:
 				t.Errorf("%q: %s: fit row on %s (a %s), the planner's row %d on %s", frag, g, x.Offer.ID, x.Offer.GPU, x.Row, w.Offer.ID)
-			case x.Plan != RowPlan(w):
+			case x.Plan != RowPlan(w, PlanRequest(j).Input):
 				t.Errorf("%q: %s: fit row's plan %+v, the planner's row %v GPUs TP %d PP %d ZeRO %d", frag, g, x.Plan, w.GPUs, w.TP, w.PP, w.ZeRO)
 			case !near(x.Cost, w.RankedCostDisp) || !near(x.Cost, want.RankedCostDisp):
 				t.Errorf("%q: %s: fit row costs %v, its planner row %v, the planner's cheapest on the GPU %v (%s)", frag, g, x.Cost, w.RankedCostDisp, want.RankedCostDisp, want.Offer.ID)

@@ -101,7 +101,7 @@ type ServeResult struct {
 // serveOf is row r's fleet, planned for req.
 func serveOf(req planner.Request, r *planner.Row) ServeResult {
 	return ServeResult{
-		OK: true, Offer: r.Offer, Instances: r.Instances, Plan: RowPlan(r),
+		OK: true, Offer: r.Offer, Instances: r.Instances, Plan: RowPlan(r, req.Input),
 		Pricing: r.Pricing, Engine: r.Engine, Replicas: r.Replicas, GPUs: int(r.GPUs), Concurrency: r.Concurrency,
 		TTFTP95: r.TTFTP95Seconds, TPOT: r.TPOTSeconds, Utilised: r.Utilisation, Monthly: r.MonthlyCostDisp, TTFTAtSLO: r.TTFTAtSLOSeconds,
 		TPOTAtSLO: r.TPOTAtSLOSeconds,
@@ -296,7 +296,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 		}
 		c := Candidate{
 			Offer: r.Offer, Row: i, Instances: r.Instances, Why: r.Why,
-			Plan: RowPlan(r),
+			Plan: RowPlan(r, req.Input),
 			Cost: r.RankedCostDisp, Seconds: r.RankedSeconds, PerMOutUSD: r.USDPerMillionOutput,
 			Pricing: r.Pricing, Engine: r.Engine, Concurrency: r.Concurrency,
 			CommShare: commShare(r), PerGPUHour: r.PricePerHourDisp / math.Max(r.Offer.GPUCount, 1e-9), Notes: r.Notes,

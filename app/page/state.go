@@ -95,6 +95,11 @@ const (
 	FieldProvider
 	FieldSLOStat
 	FieldAttnKernel
+	// FieldOffer is the offer a planner row the user applied rents
+	// (WithPlan, Plan.Offer): the job is estimated and timed on one GPU
+	// (or slice) of its instances as the planner did (planner.OnOffer);
+	// empty, or an offer of another GPU: the GPU's usual box.
+	FieldOffer
 	FieldRouter // the disaggregated launch's router (catalog/launch.Router)
 	FieldShow   // the sections opened (Opens) and the tables shown whole (ShowsAll), not an input
 	NFields
@@ -107,7 +112,7 @@ var FieldKeys = fieldKeys([NFields]string{
 	FieldLang: "l", FieldUnits: "units", FieldSort: "sort",
 	FieldTTFT: "ttft", FieldTPOT: "tpot", FieldSLOStat: "slo",
 	FieldProviderKind: "pk", FieldBudget: "bud", FieldDeadline: "dl", FieldMinRAM: "ram",
-	FieldCalibration: "cal", FieldLaunch: "run", FieldRouter: "rt", FieldShow: "show",
+	FieldCalibration: "cal", FieldLaunch: "run", FieldRouter: "rt", FieldShow: "show", FieldOffer: "of",
 })
 
 // fieldKeys fills in the keys of the shared fields.
@@ -143,7 +148,7 @@ var FieldNames = [NFields]string{
 	FieldTextOnly: "text-only", FieldKernel: "kernel", FieldEngineVersion: "engine-version", FieldHost: "host",
 	FieldLaunch: "emit", FieldCP: "cp", FieldDataset: "dataset-tokens", FieldEpochs: "epochs", FieldEP: "ep", FieldDP: "dp",
 	FieldRegion: "region", FieldProvider: "provider", FieldSLOStat: "slo-stat", FieldRouter: "emit-router", FieldShow: "show",
-	FieldAttnKernel: "attention-kernel",
+	FieldAttnKernel: "attention-kernel", FieldOffer: "offer",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker
@@ -497,9 +502,21 @@ func usedGPUs(p Plan, training bool) int {
 // checkpointing (Plan.Ckpt), given, so a row planned without it is not
 // estimated with QLoRA's default, and its CPU offload (Plan.Offload:
 // none on a rented fleet's row). A serving row whose copies the planner
-// gave an engine memory share (Plan.MemShare) sets the job's.
+// gave an engine memory share (Plan.MemShare) sets the job's. The
+// row's offer (Plan.Offer) becomes the job's (FieldOffer), and a row
+// that runs another precision than the job (Plan.Weights, KV) sets it.
 func (s ViewState) WithPlan(gpu string, p Plan, training bool) ViewState {
 	s[FieldGPU] = gpu
+	// The row's offer, and the precision it runs where that is not the
+	// job's (Plan.Weights, KV): the job the page estimates is the row's,
+	// on the row's instance.
+	s[FieldOffer] = p.Offer
+	if p.Weights != "" {
+		s[FieldPrecision] = p.Weights
+	}
+	if p.KV != "" && !training {
+		s[FieldKV] = p.KV
+	}
 	s[FieldGPUs] = strconv.Itoa(usedGPUs(p, training))
 	s[FieldTP] = strconv.Itoa(max(1, p.TP))
 	s[FieldPP] = strconv.Itoa(max(1, p.PP))

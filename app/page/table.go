@@ -159,10 +159,10 @@ func heads(texts ...string) []Cell {
 }
 
 // planAttrs are a pick's data attributes (data-gpu, data-gpus, data-tp,
-// data-pp, data-zero; data-gc, data-cp, data-adp, data-ep, data-off and
-// data-mem only where the plan sets them: Plan's checkpointing, context
-// parallelism, attention-DP and EP layout, CPU offload and engine memory
-// share), which the table's click handler reads back (PlanFromData), so
+// data-pp, data-zero; data-gc, data-cp, data-adp, data-ep, data-off,
+// data-mem, data-w, data-kv and data-offer only where the plan sets them:
+// Plan's checkpointing, context parallelism, attention-DP and EP layout,
+// CPU offload, engine memory share, precision and offer), which the table's click handler reads back (PlanFromData), so
 // a row applied from a table is applied whole, as from a pick card.
 func planAttrs(gpu string, p Plan) []Attr {
 	a := []Attr{{"data-gpu", gpu}, {"data-gpus", strconv.Itoa(p.GPUs)}, {"data-tp", strconv.Itoa(p.TP)},
@@ -184,12 +184,17 @@ func planAttrs(gpu string, p Plan) []Attr {
 	if p.MemShare > 0 {
 		a = append(a, Attr{"data-mem", strconv.FormatFloat(p.MemShare, 'g', -1, 64)})
 	}
+	for _, x := range []struct{ k, v string }{{"data-w", p.Weights}, {"data-kv", p.KV}, {"data-offer", p.Offer}} {
+		if x.v != "" {
+			a = append(a, Attr{x.k, x.v})
+		}
+	}
 	return a
 }
 
 // PlanFromData reads a pick back from its data attributes (get returns
 // one by its dataset name: "gpu", "gpus", "tp", "pp", "zero", "gc", "cp",
-// "adp", "ep", "off", "mem"); ok is false without a GPU or a count. An
+// "adp", "ep", "off", "mem", "w", "kv", "offer"); ok is false without a GPU or a count. An
 // attribute that does not parse reads as unset.
 func PlanFromData(get func(string) string) (gpu string, p Plan, ok bool) {
 	num := func(k string) int {
@@ -204,6 +209,15 @@ func PlanFromData(get func(string) string) (gpu string, p Plan, ok bool) {
 	if v, err := strconv.ParseFloat(get("mem"), 64); err == nil && v > 0 && v <= 1 {
 		p.MemShare = v
 	}
+	for _, x := range []struct {
+		k string
+		v *string
+	}{{"w", &p.Weights}, {"kv", &p.KV}} {
+		if d, err := estimator.ParseDType(get(x.k)); err == nil {
+			*x.v = d.String()
+		}
+	}
+	p.Offer = get("offer")
 	return gpu, p, gpu != "" && p.GPUs > 0
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"rightsize/catalog"
+	"rightsize/estimator"
 	planner "rightsize/estimator/plan"
 )
 
@@ -391,11 +392,11 @@ func TestErrText(t *testing.T) {
 // the page's shape label; 1 means none, as 0 does.
 func TestRowPlanLayout(t *testing.T) {
 	r := planner.Row{GPUs: 40, TP: 8, PP: 1, DP: 1, AttnDP: 8, EP: 8}
-	if got := PlanSuffix("H100", RowPlan(&r)); got != " (TP 8 · attn-DP 8 · EP 8 · DP 5)" {
+	if got := PlanSuffix("H100", RowPlan(&r, estimator.Input{})); got != " (TP 8 · attn-DP 8 · EP 8 · DP 5)" {
 		t.Errorf("DP 8 EP 8 row: %q", got)
 	}
 	r.AttnDP, r.EP = 1, 1
-	if p := RowPlan(&r); p != (Plan{GPUs: 40, TP: 8, PP: 1}) || PlanSuffix("H100", p) != " (TP 8 · DP 5)" {
+	if p := RowPlan(&r, estimator.Input{}); p != (Plan{GPUs: 40, TP: 8, PP: 1}) || PlanSuffix("H100", p) != " (TP 8 · DP 5)" {
 		t.Errorf("TP-only row: %+v %q", p, PlanSuffix("H100", p))
 	}
 }

@@ -1036,7 +1036,7 @@ func (p *planner) row(o *Offer, r *Row) {
 	// row's ladder (scaleOut).
 	priced := func(t, r *Row) {
 		*r = *t
-		r.Offer, r.Pricing, r.Engine, r.Weights = o, p.req.Pricing, p.in.Engine, sup.Weights
+		r.Offer, r.Pricing, r.Engine, r.Weights, r.KV = o, p.req.Pricing, p.in.Engine, sup.Weights, p.in.KV
 		r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
 		r.FXAsOf = x.AsOf
 		r.ladder = nil
@@ -1205,11 +1205,16 @@ func (p *planner) tech(o *Offer) *Row {
 // networkGbps is the inter-node network of o in Gbit/s per instance, and
 // whether it is the assumption (Assumptions.NetworkGbps, else
 // DefaultNetworkGbps) rather than the catalog's figure.
-func (p *planner) networkGbps(o *Offer) (float64, bool) {
+func (p *planner) networkGbps(o *Offer) (float64, bool) { return networkGbps(o, p.req.Assumptions) }
+
+// networkGbps is o's inter-node network in Gbit/s: the catalog's, else
+// the request's assumption, else DefaultNetworkGbps; assumed says the
+// catalog gave none.
+func networkGbps(o *Offer, a Assumptions) (gbps float64, assumed bool) {
 	if g := o.NetworkGbps; g > 0 {
 		return g, false
 	}
-	if g := p.req.Assumptions.NetworkGbps; g > 0 {
+	if g := a.NetworkGbps; g > 0 {
 		return g, true
 	}
 	return DefaultNetworkGbps, true
@@ -1473,10 +1478,24 @@ func maxTP(o *Offer, gpus int) int {
 //     Gbit/s EFA over 8 H100s = 50 GB/s per GPU). The estimator prices the
 //     data-parallel, ZeRO and FSDP collectives that cross it
 //     (estimator/perf_train.go), so the planner adds no traffic of its own.
-func (p *planner) slice(o *Offer) (gpuMem, estimator.Hardware) {
+func (p *planner) slice(o *Offer) (gpuMem, estimator.Hardware) { return slice(o, p.req.Assumptions) }
+
+// OnOffer is job in on one GPU (or slice) of o as the planner estimates
+// and times a row of o for a request with assumptions a (slice): in with
+// the GPU's or the slice's memory, and the hardware its speed is timed
+// on: the instance's NVLink domain and its network per GPU. A page that
+// applies a row estimates the row's job with it, so that its headroom
+// and time are the row's.
+func OnOffer(in estimator.Input, o *Offer, a Assumptions) (estimator.Input, estimator.Hardware) {
+	m, hw := slice(o, a)
+	m.set(&in)
+	return in, hw
+}
+
+func slice(o *Offer, a Assumptions) (gpuMem, estimator.Hardware) {
 	hw := o.Hardware
 	per := math.Max(o.GPUCount, 1)
-	gbps, _ := p.networkGbps(o)
+	gbps, _ := networkGbps(o, a)
 	hw.NetworkBandwidth = gbps * 1e9 / 8 / per
 	dom := int(per)
 	if gpuLink(o.Interconnect) {

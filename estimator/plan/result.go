@@ -392,6 +392,10 @@ type Row struct {
 	// runs on the GPU (estimator.SupportFor: fp16 where there is no bf16,
 	// 16-bit where the format has no kernel; the row's notes say so).
 	Weights estimator.DType
+	// KV is the KV cache's dtype the row runs (serving and batch rows):
+	// the request's, or fp32 where its weights run in fp32 for a
+	// 16-bit job (a model vLLM refuses in fp16: planner.sub).
+	KV estimator.DType
 
 	Pricing          Pricing
 	PricePerHour     float64 // native, per instance, after VAT normalisation
