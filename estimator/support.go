@@ -79,9 +79,19 @@ func (s Support) Substituted() bool { return s.Runs && s.Why != SupportOK }
 // Replanned reports whether the weights that run differ in memory and
 // speed from the asked ones, so that a plan is made whole with them: a
 // format with no kernel, or a model family the engine refuses in fp16
-// (bf16 for fp16, SupportNoBF16, is the same bytes and speed).
+// (bf16 for fp16, SupportNoBF16, is the same bytes and speed, except in
+// mixed-precision pre-training: ReplannedFor).
 func (s Support) Replanned() bool {
 	return s.Runs && (s.Why == SupportNoFormat || s.Why == SupportNoFP16Model || s.Why == SupportNoQuantModel)
+}
+
+// ReplannedFor is Replanned for job in: fp16 that runs for bf16
+// (SupportNoBF16) is replanned too where the job times them apart, in
+// mixed-precision pre-training, whose bf16 gradients reduce in fp32 and
+// fp16 ones in fp16 (gradReduceElem): a plan that runs fp16 is timed as
+// the fp16 job it runs.
+func (s Support) ReplannedFor(in Input) bool {
+	return s.Replanned() || s.Runs && s.Why == SupportNoBF16 && gradReduceElem(in, 2) != gradReduceElem(Input{Task: in.Task, PureBF16: in.PureBF16, Weights: FP16}, 2)
 }
 
 // Cause is why the job in does not run as asked on generation g, in

@@ -1006,7 +1006,7 @@ func (p *planner) row(o *Offer, r *Row) {
 		r.PricePerHour, r.PricePerHourUSD, r.PricePerHourDisp = price, priceUSD, p.display(priceUSD)
 		return
 	}
-	if sup.Replanned() {
+	if sup.ReplannedFor(p.in) {
 		// Planned whole with the weights that run: their memory, speed
 		// and cost, and the note that says so.
 		p.sub(variant{weights: sup.Weights, offload: p.in.Offload}).row(o, r)
