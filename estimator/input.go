@@ -442,6 +442,18 @@ type Input struct {
 	// (--sequence-parallel; Korthikanti et al. 2022 §4.2.2; Megatron-LM and
 	// NeMo turn it on with TP). Training with TP > 1 only.
 	SequenceParallel bool
+	// TPCommOverlap runs tensor parallelism's sequence-parallel
+	// all-gathers and reduce-scatters beside the GEMMs that consume or
+	// produce them (--tp-comm-overlap; Transformer Engine's userbuffers,
+	// Megatron-Core's tp_comm_overlap), as Megatron-Bridge's Llama 3 70B
+	// and 3.1 405B pre-training recipes do (CommOverlapConfig(
+	// tp_comm_overlap=True) with the userbuffers_*_h100_* configs,
+	// src/megatron/bridge/recipes/llama/llama3.py at v0.2.0–v0.5.0). What
+	// stays exposed is tpOverlapExposed's. Training with SequenceParallel
+	// only (Megatron-Bridge's CommOverlapConfig turns it off without
+	// sequence parallelism); nothing to overlap at TP 1, where
+	// Megatron-Bridge turns it off too. Speed only.
+	TPCommOverlap bool
 	// LossChunks splits the training cross-entropy into this many chunks
 	// along the sequence (--loss-chunks; torchtune's
 	// CEWithChunkedOutputLoss, num_output_chunks 8 in its recipes): the
@@ -885,6 +897,9 @@ func (in Input) validate(l *errList) {
 	}
 	if in.BF16OptimizerStates && (in.Task != Pretrain && in.Task != FullFinetune || in.Weights == FP32 || in.PureBF16 || in.ZeRO < 1 || in.Optimizer != AdamW) {
 		l.add("bf16-optimizer-states", in.BF16OptimizerStates, ErrIncompatible, "bf16 optimizer states are a distributed AdamW's (--zero 1 or more) in full mixed-precision training, not with --pure-bf16 or fp32 weights")
+	}
+	if in.TPCommOverlap && (!train || !in.SequenceParallel) {
+		l.add("tp-comm-overlap", in.TPCommOverlap, ErrIncompatible, "tensor-parallel communication overlap is a training option that overlaps sequence parallelism's all-gathers and reduce-scatters: it needs --sequence-parallel")
 	}
 	if in.FlashCrossEntropy && (!train || in.LossChunks > 1) {
 		l.add("flash-cross-entropy", in.FlashCrossEntropy, ErrIncompatible, "flash-attn's fused cross-entropy is a training loss over the whole logits (not with --loss-chunks)")

@@ -389,8 +389,16 @@ func trainPerf(in Input, hw Hardware, eff Efficiency, w Workload) Perf {
 	var tpComm, tpTotal float64
 	if in.TP > 1 && a.Hidden > 0 {
 		layers := math.Ceil(float64(a.Layers) / pp)
-		tpComm = layers * allReduces * 2 * (tp - 1) / tp * b * s / cp * float64(a.Hidden) * elem / collectiveBandwidth(hw, in.TP)
+		xt := b * s / cp * float64(a.Hidden) * elem / collectiveBandwidth(hw, in.TP)
+		tpComm = layers * allReduces * 2 * (tp - 1) / tp * xt
 		tpTotal = tpComm
+		if in.TPCommOverlap && in.SequenceParallel {
+			// Never more than the collectives in turn: with GEMMs too
+			// short to hide anything, the overlap counts sequence
+			// parallelism's two backward all-gathers, which the
+			// all-reduce count above leaves out.
+			tpComm = math.Min(tpComm, layers*tpOverlapExposed(in, tp, xt, b*s/cp, hw.PeakFLOPS*eff.MFU))
+		}
 	}
 	// Context parallelism: the KV ring of each layer, overlapped with the
 	// attention of the block in hand (cp.go); what outlasts it adds to
@@ -652,4 +660,81 @@ func unfusedAttnSeconds(in Input, hw Hardware, b, s, cp float64) float64 {
 	// attnLayerCtx (summed over the layers).
 	scores := b * s / cp * float64(a.Heads) / attnTP(in) * attnLayerCtx(a, s) / float64(max(1, in.PP))
 	return scores * perScore / (hw.MemBandwidth * defaultBandwidthUtil)
+}
+
+// tpOverlapExposed is the tensor-parallel communication one layer's
+// micro-batch leaves exposed when Transformer Engine's userbuffers overlap
+// it with the GEMMs (Input.TPCommOverlap), xt being the time to move the
+// layer's whole activation (tokens · h in the compute dtype) at the TP
+// group's bandwidth, tokens the micro-batch's tokens on this GPU and rate
+// this GPU's GEMM rate (peak × the compute efficiency). Under sequence
+// parallelism a layer's collectives are all-gathers and reduce-scatters,
+// each moving (t − 1)/t of the activation (Korthikanti et al. 2022
+// §4.2.2): forward, an all-gather before the QKV and the MLP's up
+// projection and a reduce-scatter after the attention output and the down
+// projection; backward, an all-gather of the output gradient before the
+// two row-parallel dgrads, and for each column-parallel linear the input
+// all-gathered again for its wgrad and its dgrad reduce-scattered. How
+// each runs is Megatron-Bridge's H100 userbuffers configs
+// (userbuffers_fp8_h100_h8192_tp4_mbs1_seqlen8192 and
+// userbuffers_fp8_h100_h16384_tp8_cp2_mbs1_seqlen8192,
+// src/megatron/bridge/training/comm_overlap.py at v0.2.0, unchanged to
+// v0.5.0): the forward GEMMs and the row-parallel dgrads as ring exchanges
+// (RingExchangeOverlapCfg), the column-parallel backward in bulk
+// (BulkOverlapCfg: qkv/fc1_dgrad and qkv/fc1_wgrad). Transformer Engine's
+// ring exchange (CommOverlapP2PBase::split_overlap_ag and
+// split_overlap_rs, transformer_engine/common/comm_gemm_overlap/
+// comm_gemm_overlap.cpp) splits the GEMM into t chunks: an all-gather
+// computes on the chunk in hand while the next arrives, so the GEMM's
+// first t − 1 chunks hide its t − 1 transfers; a reduce-scatter sends each
+// chunk's partial result once computed, so the last chunk's transfer
+// (1/t of the activation) follows the GEMM. A bulk overlap runs the whole
+// collective beside the other backward GEMM of the same linear and is
+// exposed only by what outlasts it. The SMs and memory traffic the
+// transfers take from the GEMMs are not modelled (the userbuffers configs
+// give the ring exchanges 1 SM and the bulk ones 2–24 of the 132). LoRA
+// runs no base wgrad, so nothing hides the wgrad side's reduce-scatter.
+// MoE layers' MLP collectives, which Megatron-Core's token dispatcher and
+// grouped experts run outside these configs, stay as without overlap; a
+// full recomputation repeats the forward's.
+func tpOverlapExposed(in Input, tp, xt, tokens, rate float64) float64 {
+	a := in.Arch
+	h := float64(a.Hidden)
+	coll := (tp - 1) / tp * xt // one all-gather or reduce-scatter
+	chunk := xt / tp           // one ring step's transfer
+	gemm := func(params float64) float64 { return 2 * tokens * params / tp / rate }
+	ring := func(g float64) float64 { return math.Max(0, coll-g*(tp-1)/tp) }
+	bulk := func(g float64) float64 { return math.Max(0, coll-g) }
+	wgrad := 1.0
+	if in.Task == LoRA || in.Task == QLoRA {
+		wgrad = 0
+	}
+	var attnP float64
+	attnProjections(a, 1, func(p, _ float64) { attnP += p })
+	attnP /= math.Max(1, float64(a.Layers))
+	vDim := float64(a.Heads * a.HeadDim)
+	if a.IsMLA() {
+		vDim = float64(a.Heads * a.VHeadDim)
+	}
+	o := gemm(vDim * h)
+	qkv := gemm(math.Max(0, attnP-vDim*h))
+	fwd := ring(qkv) + chunk + ring(o)
+	bwd := ring(o) + bulk(qkv) + bulk(wgrad*qkv)
+	if a.IsMoE() {
+		fwd += 2 * coll
+		bwd += 2 * coll
+	} else {
+		i := float64(a.Intermediate)
+		up := i * h
+		if a.GatedMLP {
+			up *= 2
+		}
+		gu, gd := gemm(up), gemm(i*h)
+		fwd += ring(gu) + chunk + ring(gd)
+		bwd += ring(gd) + bulk(gu) + bulk(wgrad*gu)
+	}
+	if in.GradCheckpointing {
+		return 2*fwd + bwd
+	}
+	return fwd + bwd
 }

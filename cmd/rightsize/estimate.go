@@ -76,6 +76,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		_                = textFlag(fs, jobspec.Optimizer, choices(estimator.Optimizers))
 		_                = boolFlag(fs, jobspec.PureBF16, "training in 16-bit only, bf16 or fp16 as --precision says (the name is older than fp16 support): no fp32 master copy, gradients and optimizer states in the weights' dtype (torchtune's default; Lightning's --precision bf16-true and 16-true)")
 		seqPar           = fs.Bool("sequence-parallel", def.SequenceParallel, "with TP in training, shard the LayerNorm/dropout activations too (Megatron-LM, NeMo)")
+		tpOverlap        = fs.Bool("tp-comm-overlap", false, "training with TP and --sequence-parallel: overlap the tensor-parallel all-gathers and reduce-scatters with the GEMMs (Transformer Engine userbuffers, Megatron-Core tp_comm_overlap; Megatron-Bridge's Llama 3 70B and 405B recipes); no effect at TP 1")
 		optInBwd         = fs.Bool("optimizer-in-backward", false, "full training on one GPU: step each parameter in the backward pass and free its gradient (torchtune optimizer_in_bwd)")
 		loraDrop         = fs.Float64("lora-dropout", def.LoRADropout, "LoRA/QLoRA: dropout rate on the adapters' input (PEFT lora_dropout); above 0 each adapted linear saves a dropped copy of its input and a mask. 0.05 as LitGPT, ms-swift, TRL, axolotl's examples and torchtune's builders before 2024-09-11 set; 0 for PEFT's own default, LLaMA-Factory, Unsloth's notebooks, torchtune's Llama 3.1 recipes since")
 		_                = boolFlag(fs, jobspec.LoRAFusedQKV, "LoRA/QLoRA: the q, k, v adapters share one fused qkv projection and one dropout (LitGPT)")
@@ -274,7 +275,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		notes = append(notes, fmt.Sprintf("--precision %s: %s ships its weights in %s (--precision bf16 plans 16-bit weights)", in.Weights, ij.ShippedBy, in.Weights))
 	}
 	// The command line's own fields (the page has none of these).
-	in.SequenceParallel = *seqPar
+	in.SequenceParallel, in.TPCommOverlap = *seqPar, *tpOverlap
 	in.OptimizerInBackward, in.SchedulerSteps, in.RequestSeconds = *optInBwd, *schedSteps, *reqOver
 	in.LoRADropout = *loraDrop
 	in.FSDPAdapterUnits, in.SchedulerRecvInterval, in.AttentionDPBalanceIters = *fsdpAdapterUnits, *recvInterval, *dpBalance

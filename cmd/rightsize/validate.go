@@ -1060,7 +1060,11 @@ func llama3Cases(dir string) ([]valCase, error) {
 // the 405B row exercises pipeline stage balance with context parallelism
 // at the largest GPU count of the table. Attention runs cuDNN's fused
 // kernel, which Transformer Engine selects on Hopper (estimator.AttnCuDNN).
-// Test rows: no constant was fitted on them.
+// With TP the recipes run sequence parallelism and overlap its collectives
+// with the GEMMs (--tp-comm-overlap). Not passed: the 8B preset's full
+// recomputation of 5 layers (recompute_num_layers=5, recompute_method
+// block), which no flag expresses (--grad-checkpointing recomputes every
+// layer). Test rows: no constant was fitted on them.
 func megatronBridgeCases(dir string) ([]valCase, error) {
 	const file = "public-2026-11/megatron_bridge_performance_summary.json"
 	_, recs, err := readRecords(dir, file)
@@ -1102,6 +1106,15 @@ func megatronBridgeCases(dir string) ([]valCase, error) {
 			"--global-batch", itoa(k.gbs), "--network-gbps", "3200", "--train-tokens", "1B", "--attention-kernel", "cudnn"}
 		if vp := int(num(r["vp"])); vp > 1 {
 			args = append(args, "--virtual-stages", itoa(vp))
+		}
+		if k.tp > 1 {
+			// The recipes set sequence_parallel = TP > 1 and the 70B and
+			// 405B H100 ones CommOverlapConfig(tp_comm_overlap=True) with
+			// userbuffers_fp8_h100_* (scripts/performance/configs and
+			// src/megatron/bridge/recipes/llama/llama3.py at v0.2.0, v0.4.2
+			// and v0.5.0, the 25.11, 26.04 and 26.06 containers'
+			// Megatron-Bridge); the 8B at TP 1 has nothing to overlap.
+			args = append(args, "--sequence-parallel", "--tp-comm-overlap")
 		}
 		out = append(out, valCase{Group: "training time", Split: "test", Source: file, Engine: "NeMo " + str(r["container"]) + " (Megatron-Bridge, FP8)",
 			Setting: fmt.Sprintf("%s pre-training, %d×H100, TP %d PP %d CP %d, GBS %d, tokens/s/GPU", r["model"], k.gpus, k.tp, k.pp, k.cp, k.gbs),
