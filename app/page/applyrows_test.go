@@ -3,6 +3,7 @@ package page
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"rightsize/estimator"
@@ -134,5 +135,23 @@ func TestApplyGivesTheRowsFigures(t *testing.T) {
 	// run in another precision than the job's.
 	if multis == 0 || slices == 0 || otherPrecision == 0 {
 		t.Errorf("%d rows timed across instances, %d slices, %d in another precision: the test asks little", multis, slices, otherPrecision)
+	}
+}
+
+// TestAppliedOfferNamed: after a planner row is applied, the speed box's
+// setup line names the offer whose instance the job is now timed on
+// (Job.Hardware), in the row's words ("Nebius gpu-h100-sxm…"); before, it
+// names none.
+func TestAppliedOfferNamed(t *testing.T) {
+	v, in, _ := pageOf(t, "m=llama-3.1-8b&t=lora&tok=100M", nil)
+	if strings.Count(v.Perf.Setup, " · ") != 1 {
+		t.Fatalf("before apply: %q", v.Perf.Setup)
+	}
+	x := in.Plan.Cands[0]
+	s := in.State.WithPlan(x.Offer.GPU, x.Plan, true)
+	v, _, _ = pageOf(t, s.Fragment(DefaultState), nil)
+	want := " · " + in.Prices.ProviderName(x.Offer.Provider) + " " + x.Offer.Name()
+	if !strings.HasSuffix(v.Perf.Setup, want) {
+		t.Errorf("after apply: %q, want it to end %q", v.Perf.Setup, want)
 	}
 }

@@ -724,7 +724,13 @@ func (b *viewBuilder) perf() PerfView {
 	}
 	facts = append(facts, Fact{ID: "rs-mfu", Label: b.t(MsgMFUImplied), Value: l.SmallPercent(p.MFU)},
 		Fact{ID: "rs-cheapest", Label: b.t(plannerBest), Value: planned, Detail: plannedWhat})
-	return PerfView{Setup: b.t(MsgAsSet) + l.Colon() + SetupLine(l, j), Facts: facts}
+	setup := SetupLine(l, j)
+	if j.Offer != nil {
+		// A planner row applied: the job is timed on its offer's instance
+		// (Job.Hardware), so the box names it, as the row does.
+		setup += " · " + in.Prices.ProviderName(j.Offer.Provider) + " " + j.Offer.Name()
+	}
+	return PerfView{Setup: b.t(MsgAsSet) + l.Colon() + setup, Facts: facts}
 }
 
 // RuleRow is one rule of thumb against the estimate: Bad when following
