@@ -242,6 +242,8 @@ var English = map[string]string{
 	"note.scale_stop_layout":     "scaling out stops here: on %s instances no layout runs on a training stack",
 	"note.mem_share":             "SGLang's default --mem-fraction-static leaves no KV cache at attention DP %s; the plan sets %s, as the SGLang DeepSeek-R1 multi-node recipes do (InferenceX, H100)",
 	"note.no_spare":              "one replica at %s%% load serves the whole rate: no spare if it fails (add one for N+1)",
+	"note.past_limit_cheaper":    "cheaper past the instance limit, %s (--max-instances): %s would carry the rate at about %s, %s× the cheapest pick's bill; --max-instances %s plans it",
+	"note.past_limit_only":       "past the instance limit, %s (--max-instances): %s would carry the rate at about %s; --max-instances %s plans it",
 	"note.ttft_binds":            "the TTFT target sets the replica count: one prompt alone takes %s s to its first token, %s%% of the %s s target, so each replica runs at %s%% load; a longer target serves more on each",
 	"note.ttft_default_relax":    "the TTFT target is the default, %s s for %s-token prompts (2 s, or 0.2 s per 1,000 prompt tokens where longer, after MLPerf Inference's server limits), and it sets the cheapest pick's replica count: %s at %s; at a TTFT of %s s — %s× one prompt's prefill there — the cheapest is %s at %s. Set the TTFT your users accept",
 	"note.tpot_binds":            "the TPOT target sets the replica count: one sequence alone decodes at %s s per token, %s%% of the %s s target, so each replica runs at %s%% load; a longer target serves more on each",
@@ -512,6 +514,11 @@ type Row struct {
 
 	cost, time   float64 // ranking keys (USD, seconds)
 	prefillShare float64 // inference: prefill's share of GPU time
+	// pastLimit is, on a serving row refused for the instance limit
+	// (fit.too_big) because the target rate needs more replicas than it
+	// allows, the fewest instances whose replicas carry the rate (the
+	// closed-form sizing, a spot row's spare included); 0 otherwise.
+	pastLimit int
 	// idle is a fixed training layout's idle GPUs (idleGPUs); nil where
 	// the layout uses every GPU rented.
 	idle *idleFleet
