@@ -278,6 +278,12 @@ type estimateJob struct {
 //	                    the cheapest row's replica costs less than the API
 //	                    (one replica's month / the API's price per request-
 //	                    second); 0 when one replica never gets there
+//	always_cheaper_above_requests_per_second  the rate past which
+//	                    self-hosting costs less at every rate, replicas
+//	                    added as the rate grows: the break-even rate where a
+//	                    second replica pays for itself, higher where the
+//	                    replica a rate adds costs more than the API's tokens
+//	                    at that rate; 0 with a break-even of 0
 //	over_load_curve     with --load-curve or --workload: monthly_cost_usd
 //	                    is the API over the day's curve (Σ hourly rate ×
 //	                    3,600 s × the mean request's price, × 730/24), and
@@ -925,6 +931,7 @@ type hostedJSON struct {
 	MonthlyCostUSD      float64 `json:"monthly_cost_usd"`
 	SelfHostedUSD       float64 `json:"self_hosted_monthly_cost_usd"`
 	BreakEvenRPS        float64 `json:"break_even_requests_per_second"`
+	AlwaysAboveRPS      float64 `json:"always_cheaper_above_requests_per_second"`
 	OverLoadCurve       bool    `json:"over_load_curve"`
 	Why                 string  `json:"why"`
 	WhyKey              string  `json:"why_key"`
@@ -1167,7 +1174,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		j := hostedJSON{API: h.API.ID, Provider: h.API.Provider, Model: h.API.Model, InputUSDPerMillion: h.API.InputUSDPerMillion,
 			OutputUSDPerMillion: h.API.OutputUSDPerMillion, Currency: h.API.Currency, AsOf: h.API.AsOf, Source: h.API.Source,
 			MonthlyCostUSD: h.MonthlyCostUSD, SelfHostedUSD: h.SelfHostedUSD,
-			BreakEvenRPS: h.BreakEvenRPS, OverLoadCurve: h.OverLoadCurve, Why: h.Why.String(), WhyKey: h.Why.Key, WhyArgs: h.Why.Args}
+			BreakEvenRPS: h.BreakEvenRPS, AlwaysAboveRPS: h.AlwaysAboveRPS, OverLoadCurve: h.OverLoadCurve, Why: h.Why.String(), WhyKey: h.Why.Key, WhyArgs: h.Why.Args}
 		if j.WhyArgs == nil {
 			j.WhyArgs = []any{}
 		}

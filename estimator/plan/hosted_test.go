@@ -136,3 +136,54 @@ func hostedNote(notes []plan.Reason) *plan.Reason {
 	}
 	return nil
 }
+
+// TestHostedBreakEvenSaw: self-hosting's bill grows by whole replicas, so
+// one replica can beat an API while the second, at the rate that needs
+// it, costs more than the API's tokens. The comparison says from which
+// rate one replica wins, up to what it carries, and the rate past which
+// self-hosting wins at every rate; planning at rates on either side of
+// that rate agrees. Llama 3.1 8B on one H100 at $4/h (2,920 USD a month),
+// 1,000-token prompts and 200 out, against an API at 0.1/0.1 USD per 1M
+// tokens: 0.00012 USD a request, 315.36 USD a month per request/s.
+func TestHostedBreakEvenSaw(t *testing.T) {
+	in := modelInput(t, "llama-3.1-8b")
+	h100 := gpuOffer(t, "h100-sxm", 1, estimator.BF16)
+	h100.OnDemandPerHour = 4
+	api := plan.HostedAPI{ID: "api", InputUSDPerMillion: 0.1, OutputUSDPerMillion: 0.1, AsOf: "2026-08-01"}
+	at := func(rate float64) (plan.Row, plan.HostedComparison) {
+		w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: rate, PromptTokens: 1000, OutputTokens: 200}
+		res := mustPlan(t, plan.Request{Input: in, Workload: w, HostedAPIs: []plan.HostedAPI{api}}, []plan.Offer{h100}, plan.Options{})
+		if res.Cheapest < 0 || len(res.Hosted) != 1 {
+			t.Fatalf("%v req/s: cheapest %d, %d hosted", rate, res.Cheapest, len(res.Hosted))
+		}
+		return res.Rows[res.Cheapest], res.Hosted[0]
+	}
+	row, h := at(10)
+	const unit, perRPS = 2920.0, 315.36
+	mu := row.SustainableRPSPerReplica
+	if h.Why.Key != "hosted.cheaper_than_api_above" {
+		t.Fatalf("why %s: want hosted.cheaper_than_api_above", h.Why)
+	}
+	if be := unit / perRPS; math.Abs(h.BreakEvenRPS-be) > 1e-9 {
+		t.Errorf("break-even %v req/s, want one replica's month over the API's per request/s, %v", h.BreakEvenRPS, be)
+	}
+	// One replica carries 16.3 req/s: N = ⌈16.3 × 315.36 / (16.3 × 315.36 − 2,920)⌉ = 3,
+	// and the rate past which self-hosting always wins 2 × 2,920 / 315.36.
+	n := math.Ceil(mu * perRPS / (mu*perRPS - unit))
+	if math.Abs(h.AlwaysAboveRPS-18.5185185) > 1e-6 || math.Abs(h.BreakEvenRPS-9.2592593) > 1e-6 {
+		t.Errorf("break-even %v and always above %v req/s: want 9.26 and 18.5", h.BreakEvenRPS, h.AlwaysAboveRPS)
+	}
+	if want := (n - 1) * unit / perRPS; n < 3 || math.Abs(h.AlwaysAboveRPS-want) > 1e-9 {
+		t.Errorf("always above %v req/s, want %v (N = %v)", h.AlwaysAboveRPS, want, n)
+	}
+	// Just past one replica's rate the API costs less; past the rate
+	// named, self-hosting does.
+	if r, h := at(mu * 1.05); r.Replicas != 2 || !(h.MonthlyCostUSD < r.MonthlyCostUSD) {
+		t.Errorf("%v req/s: %d replicas at %v USD/month, the API %v: want two, dearer than the API", mu*1.05, r.Replicas, r.MonthlyCostUSD, h.MonthlyCostUSD)
+	}
+	for _, rate := range []float64{h.AlwaysAboveRPS * 1.02, (n - 1) * mu * 1.01, n * mu * 1.01} {
+		if r, h := at(rate); !(r.MonthlyCostUSD < h.MonthlyCostUSD) {
+			t.Errorf("%v req/s, past %v: self-hosted %v USD/month (%d replicas), the API %v", rate, h.AlwaysAboveRPS, r.MonthlyCostUSD, r.Replicas, h.MonthlyCostUSD)
+		}
+	}
+}

@@ -410,6 +410,9 @@ func (p *planner) plan(offers []Offer) Result {
 	var scaled []*Row // each its scaling's own fleet
 	// While no offer fits, each unfit offer's refusal (Result.Unfit).
 	var refused []refusal
+	// past is the cheapest serving offer the instance limit alone
+	// refused (pastLimitNote).
+	var past pastLimitOffer
 	fits := false
 	n := 0
 	for i := range offers {
@@ -423,6 +426,7 @@ func (p *planner) plan(offers []Offer) Result {
 		r := &rows[n]
 		p.row(o, r)
 		r.Stale = stale(o, res.FreshnessDays)
+		past.consider(r, req.Filters.BudgetUSD)
 		switch r.FitReason.Key {
 		case "fit.over_budget":
 			res.OverBudget++
@@ -497,6 +501,7 @@ func (p *planner) plan(offers []Offer) Result {
 	}
 	opts.yield()
 	res.CheaperFlagged = cheaperFlagged(&res)
+	p.pastLimitNote(&res, past)
 	p.relaxDefaultTTFT(&res, offers)
 	// The disaggregated alternative is searched over every fitting row,
 	// before the table is cut to Top (which keeps the row its workers

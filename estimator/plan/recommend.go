@@ -455,6 +455,35 @@ func (p *planner) hostedBatch(res Result) {
 	p.note(Reason{Key: key, Args: []any{api.ID, api.InputUSDPerMillion, api.OutputUSDPerMillion, api.AsOf, cost, label(best), costText(best, Batch, &res)}})
 }
 
+// breakEven is where self-hosting at unit USD a month per replica, each
+// replica carrying at most mu requests/s, costs less than an API billing
+// perRPS USD a month for each request/s: be, the rate where one replica's
+// month equals the API's bill (0 where one replica never gets there, at
+// mu or below), and above, the rate past which self-hosting costs less at
+// every rate. The replicas a rate needs grow by whole ones, ⌈λ/mu⌉, so
+// the bill is a saw and the API's a line: just past n·mu, n + 1 replicas
+// bill (n + 1)·unit against the API's n·mu·perRPS, less only from
+// n ≥ N = ⌈mu·perRPS / (mu·perRPS − unit)⌉ on; below that the (N − 1)th
+// replica's stretch is won above (N − 1)·unit / perRPS. With N = 2 that is
+// be, and past be self-hosting wins throughout; with N ≥ 3 the second
+// replica costs more than the API's tokens at the rate that needs it
+// (DeepSeek-R1 at 1,000/1,000 tokens on 8 H200s, 15,184 USD a month for
+// 16.2 req/s, against an API at 0.25 USD per 1M tokens: one replica wins
+// from 11.6 req/s, two lose at 20, and self-hosting wins at every rate
+// only from 34.7 req/s).
+func breakEven(unit, perRPS, mu float64) (be, above float64) {
+	if !(unit > 0) || !(perRPS > 0) || !(mu > 0) {
+		return 0, 0
+	}
+	be = unit / perRPS
+	d := mu*perRPS - unit
+	if !(be <= mu) || !(d > 0) {
+		return 0, 0
+	}
+	n := math.Ceil(mu * perRPS / d)
+	return be, math.Max(be, (n-1)*unit/perRPS)
+}
+
 // hosted compares each hosted API with the cheapest self-hosted row at the
 // target rate, cheapest API at that rate first. The API bills tokens: λ × 730 h × 3,600 s × (prompt × in +
 // output × out) / 10⁶ per month. Self-hosting bills whole replicas, so at
@@ -481,12 +510,16 @@ func (p *planner) hosted(res Result) []HostedComparison {
 		} else {
 			hc.SelfHostedUSD = best.MonthlyCostUSD
 			unit := best.MonthlyCostUSD / float64(max(best.Replicas, 1))
-			be := unit / (HoursPerMonth * 3600 * perReq)
-			if perReq > 0 && be <= best.SustainableRPSPerReplica {
-				hc.BreakEvenRPS = be
-				hc.Why = Reason{Key: "hosted.cheaper_than_api", Args: []any{label(best), h.ID, be}}
-			} else {
+			be, above := breakEven(unit, HoursPerMonth*3600*perReq, best.SustainableRPSPerReplica)
+			switch {
+			case !(be > 0):
 				hc.Why = Reason{Key: "hosted.never", Args: []any{h.ID}}
+			case above > be:
+				hc.BreakEvenRPS, hc.AlwaysAboveRPS = be, above
+				hc.Why = Reason{Key: "hosted.cheaper_than_api_above", Args: []any{label(best), h.ID, be, best.SustainableRPSPerReplica, above}}
+			default:
+				hc.BreakEvenRPS, hc.AlwaysAboveRPS = be, be
+				hc.Why = Reason{Key: "hosted.cheaper_than_api", Args: []any{label(best), h.ID, be}}
 			}
 		}
 		out = append(out, hc)

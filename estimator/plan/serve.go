@@ -703,6 +703,9 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 	var bestShape copyShape
 	var bestCurve serveCurve
 	var why Reason
+	// past is the fewest instances a shape refused for the instance
+	// limit needs to carry the rate (Row.pastLimit), 0 while none is.
+	past := 0
 	// build is the row of copies of shape cs (closed-form latencies, or
 	// the simulated run s of the replicas deployed).
 	build := func(cs copyShape, sc *serveCurve, copies int, sim func(k int) (simServe, bool)) (Row, bool) {
@@ -710,9 +713,12 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 		if r.Pricing == Spot {
 			units++ // a spare replica absorbs a reclaim (docs/planning.md)
 		}
-		if units*cs.instancesPer > p.maxInst {
+		if n := units * cs.instancesPer; n > p.maxInst {
 			if why.Key == "" {
 				why = Reason{Key: "fit.too_big", Args: []any{p.maxInst}}
+			}
+			if sim == nil && (past == 0 || n < past) {
+				past = n
 			}
 			return Row{}, false
 		}
@@ -795,6 +801,9 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 			why = Reason{Key: "slo.kv_pool"}
 		}
 		r.FitReason = why
+		if why.Key == "fit.too_big" {
+			r.pastLimit = past
+		}
 		return
 	}
 	// The engine simulator sizes the chosen shape where it applies
@@ -828,6 +837,53 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 		best = c
 	}
 	*r = best
+}
+
+// pastLimitOffer is a serving offer the instance limit alone refused
+// (Row.pastLimit): the instances that would carry the rate and their
+// monthly bill at the request's pricing, in USD.
+type pastLimitOffer struct {
+	offer     *Offer
+	instances int
+	usd       float64
+}
+
+// consider keeps r's offer where the instance limit alone refused it, its
+// price is dated within the freshness window (r.Stale unset), its bill is
+// within budget (0: none) and it is the cheapest so kept.
+func (c *pastLimitOffer) consider(r *Row, budget float64) {
+	if r.Fits || r.pastLimit <= 0 || r.FitReason.Key != "fit.too_big" || r.Stale || !(r.PricePerHourUSD > 0) {
+		return
+	}
+	usd := float64(r.pastLimit) * r.PricePerHourUSD * HoursPerMonth
+	if budget > 0 && usd > budget || c.offer != nil && usd >= c.usd {
+		return
+	}
+	*c = pastLimitOffer{offer: r.Offer, instances: r.pastLimit, usd: usd}
+}
+
+// pastLimitNote says so where an offer the instance limit (Options.
+// MaxInstances, default 64) refused would carry the target rate for less
+// than the cheapest pick, or where nothing fits within it: at scale the
+// limit, not the prices, otherwise decides the pick, and a 200 req/s
+// service of GLM-4.5 at 8,000-token prompts was quoted at 6.3 M USD a
+// month on the one offer whose faster GPUs stay within 64 instances,
+// where 88 instances of another cost 2.8 M. The instances are the
+// closed-form sizing's (the simulated sizing may add a few): an estimate,
+// said as one.
+func (p *planner) pastLimitNote(res *Result, c pastLimitOffer) {
+	if c.offer == nil || p.req.Workload.Kind != Serving {
+		return
+	}
+	ref := OfferRef{Provider: c.offer.Provider, InstanceType: c.offer.Name(), Instances: c.instances, Own: c.offer.UserPrice}
+	bill := Money{Amount: p.display(c.usd), Currency: res.Currency, PerMonth: true}
+	if res.Cheapest < 0 {
+		p.note(Reason{Key: "note.past_limit_only", Args: []any{p.maxInst, ref, bill, c.instances}})
+		return
+	}
+	if best := &res.Rows[res.Cheapest]; c.usd < best.MonthlyCostUSD {
+		p.note(Reason{Key: "note.past_limit_cheaper", Args: []any{p.maxInst, ref, bill, c.usd / best.MonthlyCostUSD, c.instances}})
+	}
 }
 
 // holdingReplicas is the replicas of a serving plan of units replicas
