@@ -661,6 +661,13 @@ func (b *viewBuilder) hosted(withDefault func(f Field, label MsgKey, placeholder
 		}
 		if x.BreakEvenRPS > 0 {
 			r.BreakEven = l.Rate(x.BreakEvenRPS) + " " + b.t(MsgPerSecond)
+			if x.AlwaysAboveRPS > x.BreakEvenRPS {
+				// Whole replicas make the bill a saw: past the first
+				// replica's stretch a rate can cost more than the API
+				// again, until AlwaysAboveRPS (the CLI's JSON
+				// always_cheaper_above_requests_per_second).
+				r.BreakEven = Fill(b.t(MsgBreakEvenAlways), r.BreakEven, l.Rate(x.AlwaysAboveRPS)+" "+b.t(MsgPerSecond))
+			}
 		}
 		h.Rows = append(h.Rows, r)
 	}

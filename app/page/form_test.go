@@ -385,3 +385,28 @@ func TestFormAttentionKernel(t *testing.T) {
 		}
 	}
 }
+
+// TestHostedBreakEvenSawOnPage: DeepSeek-R1 at 20 req/s of 1,000/1,000
+// tokens against an API at 0.25/0.25 USD per 1M tokens: one replica
+// beats the API from its break-even while it carries the rate, a second
+// loses again, and self-hosting wins at every rate only past
+// AlwaysAboveRPS (the CLI's always_cheaper_above_requests_per_second).
+// The page's break-even cell says both rates, from the planner's figures.
+func TestHostedBreakEvenSawOnPage(t *testing.T) {
+	v, d := formOf(t, "m=deepseek-r1&p=fp8&g=h200-sxm&n=8&rps=20&s=2000&out=1000&api-in=0.25&api-out=0.25")
+	h := v.Assumptions.Hosted
+	if !d.R.OK || len(h.Rows) != 1 {
+		t.Fatalf("hosted rows %+v, errs %+v %+v", h.Rows, d.Errs, d.General)
+	}
+	out := RunPlan(d.Job, NewPrices(catalog.Default(), nil))
+	x := out.Hosted[0]
+	if !(x.AlwaysAboveRPS > x.BreakEvenRPS && x.BreakEvenRPS > 0) {
+		t.Fatalf("break-even %v, always above %v: the case needs a saw", x.BreakEvenRPS, x.AlwaysAboveRPS)
+	}
+	l := Locale{Lang: "en", Units: d.Job.Units}
+	ps := " " + Tr("en", MsgPerSecond)
+	want := l.Rate(x.BreakEvenRPS) + ps + "; at every rate above " + l.Rate(x.AlwaysAboveRPS) + ps
+	if h.Rows[0].BreakEven != want {
+		t.Errorf("break-even cell %q, want %q", h.Rows[0].BreakEven, want)
+	}
+}

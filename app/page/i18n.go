@@ -335,6 +335,7 @@ const (
 	MsgAPIMonthly
 	MsgSelfHosted
 	MsgBreakEven
+	MsgBreakEvenAlways
 	MsgPerSecond
 	MsgAsSet
 	MsgCostAtSpeed
@@ -870,6 +871,7 @@ var messagesEN = [NMsgs]string{
 	MsgAPIMonthly:          "API per month",
 	MsgSelfHosted:          "Self-hosted per month",
 	MsgBreakEven:           "Break-even rate",
+	MsgBreakEvenAlways:     "%s; at every rate above %s",
 	MsgPerSecond:           "req/s",
 	MsgAsSet:               "As set",
 	MsgCostAtSpeed:         "Per 1M generated tokens at this speed",
@@ -1381,6 +1383,7 @@ var MessagesRU = [NMsgs]string{
 	MsgAPIMonthly:          "API в месяц",
 	MsgSelfHosted:          "Свой сервер в месяц",
 	MsgBreakEven:           "Точка безубыточности",
+	MsgBreakEvenAlways:     "%s; при любой нагрузке выше %s",
 	MsgPerSecond:           "запр./с",
 	MsgAsSet:               "Как задано",
 	MsgCostAtSpeed:         "За 1M сгенерированных токенов при этой скорости",
@@ -1892,6 +1895,7 @@ var messagesZH = [NMsgs]string{
 	MsgAPIMonthly:          "API 每月",
 	MsgSelfHosted:          "自建每月",
 	MsgBreakEven:           "盈亏平衡请求率",
+	MsgBreakEvenAlways:     "%s；高于 %s 时始终更省",
 	MsgPerSecond:           "次/秒",
 	MsgAsSet:               "按当前设置",
 	MsgCostAtSpeed:         "按此速度每 100 万生成 token 成本",
