@@ -263,7 +263,7 @@ func TestPlannerFigureSaysWhatItCounts(t *testing.T) {
 	for frag, want := range map[string]string{
 		"m=llama-3.1-8b&e=vllm&rps=5":      "Planner's cheapest plan on this GPU, per 1M generated tokens",
 		"m=llama-3.1-8b&t=lora&tok=100M":   "Planner's cheapest plan on this GPU, job cost",
-		"m=llama-3.1-8b&e=vllm&rps=5&l=ru": "Самый дешёвый план на этом GPU (планировщик), за 1M сгенерированных токенов",
+		"m=llama-3.1-8b&e=vllm&rps=5&l=ru": "Самый дешёвый план на этом GPU (планировщик), за 1M выходных токенов",
 	} {
 		v, _ := viewOf(t, frag, nil)
 		if f := factOf(t, v.Perf.Facts, "rs-cheapest"); f.Label != want || f.Value == "—" {

@@ -79,7 +79,7 @@ func TestPlanReasonNamesKeepTheirDots(t *testing.T) {
 	aws := planner.OfferRef{Provider: "aws", InstanceType: "p5.48xlarge", Instances: 2}
 	why := planner.Reason{Key: "reason.cheapest", Args: []any{verda, planner.Money{Amount: 12345.5, Currency: "USD"}, aws, 1.5, 0.8}}
 	for _, tc := range []struct{ lang, want string }{
-		{"ru", "verda 8B300.240V: самый дешёвый подходящий вариант, %s; следующий, aws p5.48xlarge ×2, стоит в 1,50× больше при скорости 0,8×"},
+		{"ru", "verda 8B300.240V: самый дешёвый из подходящих, %s; следующий, aws p5.48xlarge ×2, дороже в 1,50× при скорости 0,8×"},
 		{"zh", "verda 8B300.240V：装得下的方案中最便宜，%s；次优的 aws p5.48xlarge ×2 成本是其 1.50× ，速度是其 0.8×"},
 		{"en", "verda 8B300.240V: cheapest that fits at %s; the runner-up, aws p5.48xlarge ×2, costs 1.50× as much for 0.8× the speed"},
 	} {
@@ -103,7 +103,7 @@ func TestPlanReasonNamesKeepTheirDots(t *testing.T) {
 		planner.Money{Amount: 767.4, Currency: "USD", PerMonth: true}, aws}}
 	for _, tc := range []struct{ lang, want string }{
 		{"en", "nebius my-l4 ×3 (your price): cheapest that fits at %s; aws p5.48xlarge ×2 costs the same, and the tie goes to your price"},
-		{"ru", "nebius my-l4 ×3 (ваша цена): самый дешёвый подходящий вариант, %s; aws p5.48xlarge ×2 стоит столько же, и при равной цене выбрана ваша"},
+		{"ru", "nebius my-l4 ×3 (ваша цена): самый дешёвый из подходящих, %s; aws p5.48xlarge ×2 стоит столько же, и при равной цене выбрана ваша"},
 		{"zh", "nebius my-l4 ×3（您的价格）：装得下的方案中最便宜，%s；aws p5.48xlarge ×2 成本相同，同价时选用您的价格"},
 	} {
 		l := Locale{Lang: tc.lang}

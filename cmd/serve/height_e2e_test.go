@@ -44,6 +44,11 @@ func TestE2EDefaultPageHeight(t *testing.T) {
 				t.Fatal(err)
 			}
 			screens := float64(h) / float64(vp.h)
+			if vp.w == 360 {
+				if o := s.eval(phoneWraps); o != "" {
+					t.Errorf("%s at 360 × 780: wraps a short line: %s", lang, o)
+				}
+			}
 			s.screenshot("default-"+lang+"-"+strconv.Itoa(int(vp.w))+".png", vp.w)
 			t.Logf("%s at %d × %d: %d px, %.2f screens", lang, vp.w, vp.h, h, screens)
 			if screens > float64(vp.screens) {
@@ -72,6 +77,28 @@ func TestE2EDefaultPageHeight(t *testing.T) {
 		}
 	}
 }
+
+// phoneWraps lists what a 360 px phone must not wrap, each a line the
+// Russian page once lost to a label a few letters too long: the share
+// buttons on one row, the speed section's title, the engine settings'
+// fold and the attention DP field's label on one line each, and the
+// speed section's figure names on at most two.
+const phoneWraps = `(() => {
+	const out = [];
+	const lines = e => {
+		const r = document.createRange(); r.selectNodeContents(e);
+		return new Set([...r.getClientRects()].filter(x => x.width > 0).map(x => Math.round(x.bottom))).size;
+	};
+	const a = document.getElementById("rs-copy-link"), b = document.getElementById("rs-pin");
+	if (!a || !b) out.push("no share buttons");
+	else if (Math.round(a.getBoundingClientRect().top) !== Math.round(b.getBoundingClientRect().top)) out.push("share buttons on two rows");
+	for (const [sel, most] of [["section.rs-perf > h2", 1], ["#rs-overrides > summary", 1], ["label[for=rs-dp]", 1], ["section.rs-perf dt", 2]]) {
+		const es = document.querySelectorAll(sel);
+		if (!es.length) out.push("no " + sel);
+		for (const e of es) if (lines(e) > most) out.push(sel + " " + JSON.stringify(e.innerText.trim()) + ": " + lines(e) + " lines");
+	}
+	return out.join(" | ");
+})()`
 
 // TestE2EFirstScreenText reads the Russian and Chinese phone's first
 // screen: every Latin word on it must be a name (a GPU, model, provider,
