@@ -905,6 +905,26 @@ func newEstimateJSON(name string, in estimator.Input, r estimator.Result, maxBat
 	}
 }
 
+// runsOn is what the estimate's header says the job runs on: the engine,
+// and for a training layout past data parallelism the stack that runs it
+// (plan.TrainStack, the planner's and the launches' one judge), where the
+// engine's name (hf) would say HF transformers of a Megatron or torchtitan
+// layout. The JSON's engine field keeps the engine.
+func runsOn(in estimator.Input) string {
+	if !in.Task.Training() {
+		return in.Engine.String()
+	}
+	switch plan.TrainStack(in) {
+	case plan.StackMegatron:
+		return "megatron-core (Megatron-LM, NeMo)"
+	case plan.StackTorchtitan:
+		return "torchtitan (FSDP2 with TP/PP/CP)"
+	case plan.StackNone:
+		return in.Engine.String() + fmt.Sprintf(" (no training stack runs this split at ZeRO %d)", in.ZeRO)
+	}
+	return in.Engine.String()
+}
+
 func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Result, maxBatch, maxSeq, minGPUs int, step estimator.StepTimer, vendor string) {
 	gib := func(b estimator.Bytes) string { return fmt.Sprintf("%.2f GiB", b.GiB()) }
 	fmt.Fprintf(w, "%s (%s): %.3fB parameters", name, in.Arch.ModelType, float64(r.Params)/estimator.Billion)
@@ -919,7 +939,7 @@ func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Res
 		fmt.Fprintf(w, ", %.3fB active per token", float64(r.ActiveParams)/estimator.Billion)
 	}
 	fmt.Fprintf(w, "\n%s on %s, %s weights (%.2f bits/param), %s KV, batch %d × %d tokens, %d GPU(s) (TP %d, PP %d, ZeRO %d)\n\n",
-		in.Task, in.Engine, in.Weights, r.WeightBitsPerParam, in.KV, in.Batch, in.Seq, in.GPUs, in.TP, in.PP, in.ZeRO)
+		in.Task, runsOn(in), in.Weights, r.WeightBitsPerParam, in.KV, in.Batch, in.Seq, in.GPUs, in.TP, in.PP, in.ZeRO)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	b, c := r.PerGPU, r.Confidence
 	for part, v := range b.Parts() {

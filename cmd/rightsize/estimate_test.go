@@ -873,3 +873,26 @@ func TestEstimateBatchLimit(t *testing.T) {
 		t.Errorf("uneven batch, --json warnings: %v", ws)
 	}
 }
+
+// TestEstimateNamesTheTrainingStack: the estimate's header names the stack
+// that runs a training layout (plan.TrainStack): Megatron-Core for TP × PP
+// at ZeRO 1, torchtitan for a Llama pre-trained with TP and ZeRO 2, none
+// for TP × PP at ZeRO 3 on a family torchtitan does not ship, and hf for
+// data parallelism.
+func TestEstimateNamesTheTrainingStack(t *testing.T) {
+	for args, want := range map[string]string{
+		"--model mistral-7b-v0.3 --tp 2 --pp 2":          "train on megatron-core (Megatron-LM, NeMo), ",
+		"--model llama-3.1-8b --tp 2 --zero 2":           "train on torchtitan (FSDP2 with TP/PP/CP), ",
+		"--model mistral-7b-v0.3 --tp 2 --pp 2 --zero 3": "train on hf (no training stack runs this split at ZeRO 3), ",
+		"--model llama-3.1-8b":                           "train on hf, ",
+	} {
+		var out, errb bytes.Buffer
+		a := append(strings.Fields(args), "--task", "pretrain", "--gpu", "h100-sxm", "--gpus", "16", "--seq", "4096")
+		if code := run(append([]string{"estimate"}, a...), &out, &errb); code != 0 {
+			t.Fatalf("%s: exit %d: %s", args, code, errb.String())
+		}
+		if !strings.Contains(out.String(), "\n"+want) {
+			t.Errorf("%s: header %q, want %q", args, strings.SplitN(out.String(), "\n", 3)[1], want)
+		}
+	}
+}
