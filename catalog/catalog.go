@@ -353,6 +353,18 @@ type Offer struct {
 	// "infiniband", "roce", "ethernet", or "" unknown.
 	NetworkGbps   float64
 	NetworkFabric string
+	// NVLinkDomain is the GPUs whose NVLink joins this offer's instances
+	// where they are trays of a rack the provider rents with the rack's
+	// NVLink switched on between its trays (CoreWeave's GB200 NVL72
+	// instances: 4-GPU trays deployed as whole racks of 18, "all Nodes in a
+	// single rack share the same NVLink domain": 72); 0, the default, ends
+	// the NVLink domain at the instance. It is set from the provider's own
+	// statement (NVLinkDomainSource) only: a GPU whose NVLink reaches 72
+	// (GPU.NVLinkDomain) may be rented as trays whose NVLink the provider
+	// does not join (a standalone GB200 NVL4 board, or VMs of one rack in
+	// separate partitions), so the GPU's figure alone does not make one.
+	NVLinkDomain       int
+	NVLinkDomainSource string
 
 	OnDemandPerHour   float64
 	SpotPerHour       float64

@@ -139,6 +139,18 @@ func TestRejects(t *testing.T) {
 		{"region priced twice", map[string]string{"offers.json": offers(strings.Replace(okOffer, `"currency"`, `"regions":["cn-north-1"],"currency"`, 1),
 			strings.Replace(strings.Replace(okOffer, `"currency"`, `"regions":["cn-north-1"],"currency"`, 1), `"id":"aws-g4dn.xlarge"`, `"id":"aws-g4dn.xlarge-cn-north-1"`, 1))},
 			`catalog: offers.json: entry 1 (aws-g4dn.xlarge-cn-north-1): region cn-north-1: aws-g4dn.xlarge also prices g4dn.xlarge there (entry 0)`},
+		// An offer's rack NVLink domain (trays of a GB200 NVL72) needs the
+		// provider's word, NVLink, whole instances and the GPU's reach.
+		{"nvlink rack unsourced", map[string]string{"offers.json": offers(strings.Replace(okOffer, `"currency"`, `"nvlink_domain":72,"currency"`, 1))},
+			`catalog: offers.json: entry 0 (aws-g4dn.xlarge): nvlink_domain 72 needs nvlink_domain_source`},
+		{"nvlink rack over pcie", map[string]string{"offers.json": offers(strings.Replace(okOffer, `"currency"`, `"nvlink_domain":72,"nvlink_domain_source":"x","currency"`, 1))},
+			`catalog: offers.json: entry 0 (aws-g4dn.xlarge): nvlink_domain 72 on GPUs joined by "pcie", not NVLink`},
+		{"nvlink rack past the gpu", map[string]string{"offers.json": offers(strings.Replace(okOffer, `"gpu":"t4","gpu_count":1,"gpu_memory_gb":16`,
+			`"gpu":"a100-40gb-sxm","gpu_count":4,"gpu_memory_gb":40,"nvlink_domain":8,"nvlink_domain_source":"x"`, 1))},
+			`catalog: offers.json: entry 0 (aws-g4dn.xlarge): nvlink_domain 8 is past a100-40gb-sxm's own NVLink domain of 0 GPUs`},
+		{"nvlink rack not whole trays", map[string]string{"offers.json": offers(strings.Replace(okOffer, `"gpu":"t4","gpu_count":1,"gpu_memory_gb":16`,
+			`"gpu":"a100-40gb-sxm","gpu_count":4,"gpu_memory_gb":40,"nvlink_domain":6,"nvlink_domain_source":"x"`, 1))},
+			`catalog: offers.json: entry 0 (aws-g4dn.xlarge): nvlink_domain 6 must be a multiple (2 or more) of the instance's 4 GPUs`},
 		{"fabric", map[string]string{"offers.json": offers(strings.Replace(okOffer, `"currency"`, `"network_gbps":25,"network_fabric":"token-ring","currency"`, 1))},
 			`catalog: offers.json: entry 0 (aws-g4dn.xlarge): network_fabric "token-ring" must be`},
 		{"fp4 unsupported", map[string]string{"gpus.json": strings.Replace(okGPUs, `"fp16_tflops_dense":65,`, `"fp16_tflops_dense":65,"fp4_tflops_dense":9000,`, 1)},

@@ -2,6 +2,7 @@ package source
 
 import (
 	"bytes"
+	"cmp"
 	"math"
 	"slices"
 	"strings"
@@ -435,6 +436,7 @@ func convertOffer(v *validator, i int, o offerJSON, gpus map[string]catalog.GPU,
 	if o.NetworkFabric != "" && !fabrics[o.NetworkFabric] {
 		v.add(i, id, "network_fabric %q must be efa, infiniband, roce, ethernet or empty", o.NetworkFabric)
 	}
+	v.nvlinkRack(i, id, o, g, gpuOK)
 	if o.SpotInterruption != "" {
 		if !spotBuckets[o.SpotInterruption] {
 			v.add(i, id, "spot_interruption %q must be <5%%, 5-10%%, 10-15%%, 15-20%% or >20%%", o.SpotInterruption)
@@ -450,6 +452,7 @@ func convertOffer(v *validator, i int, o offerJSON, gpus map[string]catalog.GPU,
 		ID: o.ID, Provider: o.Provider, InstanceType: o.InstanceType, GPU: o.GPU, GPUCount: o.GPUCount,
 		VCPUs: o.VCPUs, RAMGiB: math.Round(ram*100) / 100, Interconnect: o.Interconnect,
 		NetworkGbps: o.NetworkGbps, NetworkFabric: o.NetworkFabric,
+		NVLinkDomain: o.NVLinkDomain, NVLinkDomainSource: o.NVLinkDomainSource,
 		SpotInterruption: o.SpotInterruption, SpotInterruptionSource: o.SpotInterruptionSource,
 		OnDemandPerHour: o.OnDemandPerHour, SpotPerHour: o.SpotPerHour,
 		Reserved1yPerHour: o.Reserved1yPerHour, Reserved3yPerHour: o.Reserved3yPerHour,
@@ -457,6 +460,33 @@ func convertOffer(v *validator, i int, o offerJSON, gpus map[string]catalog.GPU,
 		Regions: o.Regions, SpotRegion: o.SpotRegion, UnderlyingProvider: o.UnderlyingProvider,
 		AsOf: o.AsOf, AsOfEstimated: o.AsOfEstimated, AsOfLowerBound: o.AsOfLowerBound, Source: o.Source, Notes: o.Notes,
 		PriceOpen: catalog.NotesLeavePriceOpen(o.Notes),
+	}
+}
+
+// nvlinkRack checks offer o's nvlink_domain, the GPUs its trays share
+// NVLink with (catalog.Offer.NVLinkDomain): whole instances of NVLink-
+// connected GPUs, more than one instance and at most the GPU's own NVLink
+// reach (gpus.json nvlink_domain: 72 for GB200 NVL72), with the provider's
+// statement that it joins them (nvlink_domain_source).
+func (v *validator) nvlinkRack(i int, id string, o offerJSON, g catalog.GPU, gpuOK bool) {
+	d := o.NVLinkDomain
+	switch {
+	case d == 0:
+		if o.NVLinkDomainSource != "" {
+			v.add(i, id, "nvlink_domain_source without nvlink_domain")
+		}
+		return
+	case o.NVLinkDomainSource == "":
+		v.add(i, id, "nvlink_domain %d needs nvlink_domain_source (where the provider says its instances share the rack's NVLink)", d)
+	}
+	if ic := cmp.Or(o.Interconnect, g.Interconnect); ic != "nvlink" {
+		v.add(i, id, "nvlink_domain %d on GPUs joined by %q, not NVLink", d, ic)
+	}
+	if n := int(o.GPUCount); float64(n) != o.GPUCount || n < 1 || d <= n || d%n != 0 {
+		v.add(i, id, "nvlink_domain %d must be a multiple (2 or more) of the instance's %v GPUs", d, o.GPUCount)
+	}
+	if gpuOK && d > g.NVLinkDomain {
+		v.add(i, id, "nvlink_domain %d is past %s's own NVLink domain of %d GPUs", d, o.GPU, g.NVLinkDomain)
 	}
 }
 

@@ -134,7 +134,7 @@ func SnakeCase(name string) string {
 		"VCPUs": "vcpus", "GPUCount": "gpu_count", "GPU": "gpu", "ID": "id", "URL": "url", "AsOf": "as_of",
 		"AsOfEstimated": "as_of_estimated", "AsOfLowerBound": "as_of_lower_bound", "Reserved1yPerHour": "reserved_1y_per_hour",
 		"Reserved3yPerHour": "reserved_3y_per_hour", "FP4TFLOPS": "fp4_tflops", "SupportsFP4": "supports_fp4",
-		"NVLinkDomain": "nvlink_domain", "MIGProfiles": "mig_profiles", "PerUSD": "per_usd", "ModelID": "model_id",
+		"NVLinkDomain": "nvlink_domain", "NVLinkDomainSource": "nvlink_domain_source", "MIGProfiles": "mig_profiles", "PerUSD": "per_usd", "ModelID": "model_id",
 		"PricesIncludeVAT": "prices_include_vat", "VATRate": "vat_rate",
 	}
 	if s, ok := special[name]; ok {

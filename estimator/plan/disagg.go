@@ -281,6 +281,9 @@ func (p *planner) disaggLayouts(o *Offer, e estimator.Engine) (pre, dec []copySh
 			// latency grows with every instance more.
 			break
 		}
+		if slices.ContainsFunc(dec, func(cs copyShape) bool { return cs.instancesPer == n }) {
+			continue // a rack's trays: rackEP's already
+		}
 		c := withGPUs(in, n*gpus, n*gpus, 1, 0)
 		c.DP, c.EP = c.TP, c.TP
 		if !startable(c) || estimator.DeepEPRefusal(c, o.Hardware) != "" {

@@ -1133,7 +1133,7 @@ type techKey struct {
 	mem          estimator.Bytes
 	count        float64
 	interconnect string
-	nvlink       int
+	nvlink, rack int
 	network      float64
 	// fabric: an offer naming its fabric without a figure may span
 	// instances (hasNetwork) where one naming neither may not.
@@ -1146,7 +1146,7 @@ type techKey struct {
 // bits with −0 as +0, so equal keys have equal numbers.
 type techNum struct {
 	mem                                                  estimator.Bytes
-	nvlink                                               int
+	nvlink, rack                                         int
 	count, network, peak, bw, link, netBW, hostLink, hop uint64
 	domain                                               int
 }
@@ -1169,14 +1169,14 @@ type techSlot struct {
 
 // keyOf is o's techKey.
 func keyOf(o *Offer) techKey {
-	return techKey{o.GPU, o.Hardware, o.GPUMemory, o.GPUCount, o.Interconnect, o.NVLinkDomain, o.NetworkGbps, o.NetworkFabric}
+	return techKey{o.GPU, o.Hardware, o.GPUMemory, o.GPUCount, o.Interconnect, o.NVLinkDomain, o.RackGPUs, o.NetworkGbps, o.NetworkFabric}
 }
 
 // tech returns the price-free part of o's plan, computed once per techKey.
 func (p *planner) tech(o *Offer) *Row {
 	k := keyOf(o)
 	h := &o.Hardware
-	num := techNum{o.GPUMemory, o.NVLinkDomain, fbits(o.GPUCount), fbits(o.NetworkGbps), fbits(h.PeakFLOPS), fbits(h.MemBandwidth),
+	num := techNum{o.GPUMemory, o.NVLinkDomain, o.RackGPUs, fbits(o.GPUCount), fbits(o.NetworkGbps), fbits(h.PeakFLOPS), fbits(h.MemBandwidth),
 		fbits(h.LinkBandwidth), fbits(h.NetworkBandwidth), fbits(h.HostLinkBandwidth), fbits(h.HostOpSeconds), h.NVLinkDomain}
 	head, seen := p.techs[num]
 	if seen {
@@ -1234,12 +1234,14 @@ func (p *planner) fabric(o *Offer) bool {
 }
 
 // instLimit is how many instances of o one model copy (training: the job)
-// may span: p.maxInst over a known fabric, else one.
+// may span: p.maxInst over a known fabric, else the instances that share
+// one NVLink domain (rackInstances: one, or a rack's trays), which need
+// no network between them.
 func (p *planner) instLimit(o *Offer) int {
 	if p.fabric(o) {
 		return p.maxInst
 	}
-	return 1
+	return min(rackInstances(o), p.maxInst)
 }
 
 // minWideEPGbpsPerGPU is the least stated network per GPU, in Gbit/s,
@@ -1321,14 +1323,16 @@ func (p *planner) wideNetwork(o *Offer) bool {
 }
 
 // wideInstLimit is how many instances of o one wide expert-parallel copy
-// (or disaggregated worker) may span: serveInstLimit up to
-// maxWideEPInstances over a network that carries its all-to-all
-// (wideNetwork), else one.
+// (or disaggregated worker) may span: the instances of one NVLink domain
+// (rackInstances: a GB200 NVL72 rack's 18 trays, whose all-to-all runs
+// over NVLink), or serveInstLimit up to maxWideEPInstances over a network
+// that carries its all-to-all (wideNetwork), whichever is more; else one.
 func (p *planner) wideInstLimit(o *Offer) int {
-	if !p.wideNetwork(o) {
-		return 1
+	n := min(rackInstances(o), p.serveInstLimit(o))
+	if p.wideNetwork(o) {
+		n = max(n, min(p.serveInstLimit(o), maxWideEPInstances))
 	}
-	return min(p.serveInstLimit(o), maxWideEPInstances)
+	return n
 }
 
 // tooBig is the fit reason of a job that no allowed count of o holds: a
@@ -1451,6 +1455,31 @@ func gpuLink(interconnect string) bool {
 	return interconnect == "nvlink" || interconnect == "infinity-fabric"
 }
 
+// rackInstances is how many instances of o share one NVLink domain: the
+// trays of a rack whose NVLink the provider joins between them
+// (Offer.RackGPUs over the instance's GPUs: 18 four-GPU trays of a GB200
+// NVL72 at CoreWeave, whose docs say all nodes of a rack share its NVLink
+// domain), else one, the domain ending at the instance. It is the
+// planner's one rack rule: slice sets the hardware's NVLinkDomain from it,
+// and instLimit, wideInstLimit, wideEP and the disaggregated workers span
+// up to it without a network. Inside it a copy's traffic between trays,
+// the experts' all-to-all and the KV handover included, runs over NVLink
+// (estimator epAllToAllSecondsPerByte and the disaggregated KV handover
+// read Hardware.NVLinkDomain), as the engines run DeepSeek on GB200 NVL72:
+// TensorRT-LLM's wide EP with its MNNVL all-to-all inside the rack (its
+// docs, "Wide Expert Parallelism"; fused_moe select_alltoall_method_type)
+// and SGLang's decode over 12 trays, 48 GPUs, of one rack (LMSYS,
+// "Deploying DeepSeek on GB200 NVL72 with PD and Large Scale EP (Part
+// I)", 2025-06-16). Never more than the rack: past it the network
+// carries the copy, as between any instances.
+func rackInstances(o *Offer) int {
+	n := int(o.GPUCount)
+	if o.RackGPUs <= 0 || n < 1 || float64(n) != o.GPUCount || !gpuLink(o.Interconnect) {
+		return 1
+	}
+	return max(o.RackGPUs/n, 1)
+}
+
 // maxTP is the largest tensor-parallel degree to try inside one instance
 // of gpus GPUs; the degrees tried are the powers of two up to it, smallest
 // first, inside the NVLink domain (or the whole instance over PCIe): TP
@@ -1476,8 +1505,10 @@ func maxTP(o *Offer, gpus int) int {
 //     Azure NVadsA10 v5 list the slice's memory that way).
 //   - The NVLink domain is the instance's NVLink-connected GPUs (the GPU's
 //     domain, at most the instance: two 4-GPU instances of an 8-GPU board
-//     do not share NVLink); PCIe instances talk over PCIe inside the
-//     instance (LinkBandwidth 0), which is their domain.
+//     do not share NVLink), or the rack's where the instances are trays
+//     the provider joins by NVLink (rackInstances: 72 GPUs over 18 GB200
+//     trays); PCIe instances talk over PCIe inside the instance
+//     (LinkBandwidth 0), which is their domain.
 //   - NetworkBandwidth is the instance's inter-node network shared by its
 //     GPUs: Gbit/s × 10⁹ / 8 / GPUs per instance (AWS p5.48xlarge: 3,200
 //     Gbit/s EFA over 8 H100s = 50 GB/s per GPU). The estimator prices the
@@ -1506,6 +1537,9 @@ func slice(o *Offer, a Assumptions) (gpuMem, estimator.Hardware) {
 	if gpuLink(o.Interconnect) {
 		if d := o.NVLinkDomain; d > 0 && d < dom {
 			dom = d
+		}
+		if r := rackInstances(o); r > 1 {
+			dom = r * int(per)
 		}
 	} else {
 		hw.LinkBandwidth = 0 // PCIe between the instance's GPUs

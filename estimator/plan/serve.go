@@ -358,7 +358,7 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 		// network that carries their all-to-all (wideNetwork).
 		n, limit := (in.GPUs+gpus-1)/gpus, p.serveInstLimit(o)
 		if in.EP > gpus && !p.wideNetwork(o) {
-			limit = 1
+			limit = min(limit, rackInstances(o)) // NVLink between a rack's trays
 		}
 		if n > limit {
 			return nil // the fit reason says why (tooBig)
@@ -390,7 +390,7 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 		}
 	}
 	if len(out) > 0 {
-		return out
+		return p.rackEP(out, o, in, gpus)
 	}
 	tp := top
 	// Pipeline stages across instances: no more stages than layers.
@@ -409,7 +409,49 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 	if ok {
 		out = append(out, s)
 	}
-	return p.wideEP(out, o, in, gpus)
+	return p.rackEP(p.wideEP(out, o, in, gpus), o, in, gpus)
+}
+
+// rackEP appends to out the wider expert-parallel copies of a
+// mixture-of-experts model over 2, 4, 8, … instances of one NVLink domain
+// (rackInstances: the trays of a GB200 NVL72 rack), past the widest
+// (wideEP) already in out: attention DP and the experts spread over every
+// GPU (TP = DP = EP), as the engines serve DeepSeek-class models on the
+// rack (SGLang's decode over 12 trays, LMSYS, "Deploying DeepSeek on
+// GB200 NVL72 with PD and Large Scale EP (Part I)", 2025-06-16;
+// InferenceX's GB200 rows, decode attention-DP and EP 16 to 48). wideEP
+// keeps the fewest instances where the all-to-all crosses the network;
+// inside one NVLink domain it does not, and a wider copy holds more KV
+// per GPU (each GPU keeps fewer experts), so each width is a layout of
+// its own for the search to price, even for a model one instance holds.
+// Powers of two: the experts (256 for DeepSeek-V3/R1, 384 for Kimi K2,
+// 128 for Qwen3-235B) divide among them.
+func (p *planner) rackEP(out []copyShape, o *Offer, in estimator.Input, gpus int) []copyShape {
+	limit := min(rackInstances(o), p.serveInstLimit(o))
+	if limit < 2 || !p.choosesLayout(in) {
+		return out
+	}
+	from := 2
+	for _, cs := range out {
+		if cs.instancesPer > 1 && cs.tp == cs.gpus && cs.dp == cs.tp && cs.ep == cs.tp {
+			from = max(from, 2*cs.instancesPer)
+		}
+	}
+	for n := 2; n <= limit; n *= 2 {
+		if n < from {
+			continue
+		}
+		c := withGPUs(in, n*gpus, n*gpus, 1, 0)
+		c.DP, c.EP = c.TP, c.TP
+		if !startable(c) || estimator.DeepEPRefusal(c, o.Hardware) != "" {
+			continue
+		}
+		p.opts.yield() // each span tried: a slice of its own (Options.Yield)
+		if c, ok := p.layoutFits(c); ok {
+			out = append(out, shapeOf(c, 1, n))
+		}
+	}
+	return out
 }
 
 // maxWideEPInstances bounds the instances one wide expert-parallel copy
@@ -464,7 +506,11 @@ func (p *planner) setLayout(r *Row, o *Offer, cs copyShape) {
 		r.MemShare = s
 		r.Notes = append(slices.Clip(r.Notes), Reason{Key: "note.mem_share", Args: []any{cs.dp, s}})
 	}
-	if cs.pp > 1 && cs.instancesPer > 1 && p.choosesLayout(p.in) && !p.wideNetwork(o) {
+	if n := rackInstances(o); cs.instancesPer > 1 && cs.instancesPer <= n {
+		// A copy over a rack's trays: the layout said in the rack's words.
+		r.Notes = append(slices.Clip(r.Notes), Reason{Key: "note.nvlink_rack", Args: []any{cs.instancesPer, n, o.RackGPUs}})
+	}
+	if cs.pp > 1 && cs.instancesPer > rackInstances(o) && p.choosesLayout(p.in) && !p.wideNetwork(o) {
 		r.Notes = append(slices.Clip(r.Notes), Reason{Key: "note.wide_ep_network", Args: []any{float64(minWideEPGbpsPerGPU)}})
 	}
 }

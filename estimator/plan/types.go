@@ -107,6 +107,12 @@ type Offer struct {
 	// NVLinkDomain is the GPUs in one NVLink domain (8 for HGX, 72 for
 	// GB200 NVL72); 0 = the whole instance when Interconnect is "nvlink".
 	NVLinkDomain int
+	// RackGPUs is the GPUs whose NVLink joins the offer's instances,
+	// where they are trays of a rack the provider rents with the rack's
+	// NVLink between them (catalog.Offer.NVLinkDomain: 72 for CoreWeave's
+	// GB200 NVL72, 18 trays of 4); 0: the NVLink domain ends at the
+	// instance. rackInstances is the planner's one reading of it.
+	RackGPUs int
 	// NetworkGbps is the instance's inter-node network in Gbit/s (AWS p5
 	// EFA 3200); 0 = unknown (Assumptions.NetworkGbps is used).
 	NetworkGbps   float64

@@ -1,0 +1,124 @@
+package plan_test
+
+import (
+	"testing"
+
+	"rightsize/catalog"
+	"rightsize/estimator"
+	"rightsize/estimator/plan"
+)
+
+// coreweaveGB200 is the catalog's GB200 NVL72 offer: 4-GPU trays that
+// CoreWeave deploys as whole racks of 18 sharing the rack's NVLink.
+func coreweaveGB200(t *testing.T) plan.Offer {
+	t.Helper()
+	o, ok := catalog.Default().PlanOffer("coreweave-nvidia-gb200-nvl72-on-demand-north-america", estimator.FP8)
+	if !ok {
+		t.Fatal("no CoreWeave GB200 NVL72 offer in the catalog")
+	}
+	if o.RackGPUs != 72 || o.GPUCount != 4 || o.NetworkGbps != 0 || o.NetworkFabric != "" {
+		t.Fatalf("CoreWeave GB200: rack %d GPUs, %v GPUs an instance, network %v %q: want a 72-GPU rack of 4-GPU trays, no network stated",
+			o.RackGPUs, o.GPUCount, o.NetworkGbps, o.NetworkFabric)
+	}
+	return o
+}
+
+// TestRackTraysShareNVLink: the trays of a rack the provider joins by
+// NVLink (Offer.RackGPUs) time a job on the rack's 72-GPU NVLink domain;
+// the same tray without it, or over PCIe, keeps the domain to the
+// instance (before, every GB200 tray did: 4).
+func TestRackTraysShareNVLink(t *testing.T) {
+	in := modelInput(t, "deepseek-r1")
+	o := coreweaveGB200(t)
+	for _, c := range []struct {
+		name string
+		edit func(*plan.Offer)
+		want int
+	}{
+		{"rack", func(*plan.Offer) {}, 72},
+		{"no rack", func(o *plan.Offer) { o.RackGPUs = 0 }, 4},
+		{"pcie", func(o *plan.Offer) { o.Interconnect = "pcie" }, 4},
+	} {
+		x := o
+		c.edit(&x)
+		if _, hw := plan.OnOffer(in, &x, plan.Assumptions{}); hw.NVLinkDomain != c.want {
+			t.Errorf("%s: NVLink domain %d GPUs, want %d", c.name, hw.NVLinkDomain, c.want)
+		}
+	}
+}
+
+// TestRackSpanStopsAtTheRack: a layout given over the rack's trays needs
+// no network (TP = DP = EP = 32 over 8 trays fits the offer, which names
+// none), one past the rack does (128 GPUs over 32 trays: fit.no_fabric),
+// and without the rack neither spans a tray (before, the 32-GPU layout
+// did not fit either).
+func TestRackSpanStopsAtTheRack(t *testing.T) {
+	in := modelInput(t, "deepseek-r1")
+	in.Weights, in.Engine, in.GPUMemUtil = estimator.FP8, estimator.SGLang, 0.9
+	w := plan.Workload{RequestsPerSecond: 10, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: 2, TPOTSeconds: 0.05}
+	o := coreweaveGB200(t)
+	lay := func(gpus int) estimator.Input {
+		x := in
+		x.GPUs, x.TP, x.DP, x.EP = gpus, gpus, gpus, gpus
+		return x
+	}
+	if r := serveOne(t, lay(32), o, w, true); !r.Fits || r.InstancesPerReplica != 8 || !hasNote(&r, "note.nvlink_rack") {
+		t.Errorf("32 GPUs in the rack: fits %v (%v), %d trays a copy, notes %v: want 8 trays and note.nvlink_rack", r.Fits, r.FitReason, r.InstancesPerReplica, r.Notes)
+	}
+	if r := serveOne(t, lay(128), o, w, true); r.Fits || r.FitReason.Key != "fit.no_fabric" {
+		t.Errorf("128 GPUs past the rack: fits %v, reason %q: want fit.no_fabric", r.Fits, r.FitReason.Key)
+	}
+	o.RackGPUs = 0
+	if r := serveOne(t, lay(32), o, w, true); r.Fits {
+		t.Errorf("32 GPUs without the rack: fits over %d trays with no network", r.InstancesPerReplica)
+	}
+}
+
+// TestGB200WideEPInOneNVLinkDomain: DeepSeek-R1 FP8 on SGLang at 100
+// requests/s (1,024 tokens in and out) on CoreWeave's GB200 NVL72 trays.
+// Each tray holds a copy, and before the rack rule the planner served it
+// so (TP 4 a tray: 79 trays, 2.4 M USD/month, measured when written); now
+// its copies run wide expert parallelism over several trays of one rack
+// (attention DP = EP = TP = 4 × trays, at most 18 trays), as SGLang and
+// TensorRT-LLM run DeepSeek on GB200 NVL72, for well under half the bill
+// (8 trays of TP 32, 0.25 M USD/month, when written).
+// The all-to-all between the trays is timed on NVLink: the copy's TPOT
+// is the same whatever the network between instances (1 Gbit/s stated
+// here), where over the network it would be far slower.
+func TestGB200WideEPInOneNVLinkDomain(t *testing.T) {
+	in := modelInput(t, "deepseek-r1")
+	in.Weights, in.Engine, in.GPUMemUtil = estimator.FP8, estimator.SGLang, 0.9
+	w := plan.Workload{RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: 2, TPOTSeconds: 0.05}
+	o := coreweaveGB200(t)
+	r := serveOne(t, in, o, w, false)
+	flat := o
+	flat.RackGPUs = 0
+	w.Kind = plan.Serving
+	res, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{flat}, plan.Options{MaxInstances: 1000})
+	if err != nil || len(res.Rows) != 1 {
+		t.Fatalf("trays alone: %d rows, %v", len(res.Rows), err)
+	}
+	b := res.Rows[0]
+	t.Logf("rack: TP %d DP %d EP %d over %d trays, %d trays ($%.0f/month, TPOT %.1f ms); trays alone: TP %d over %d, %d trays ($%.0f)",
+		r.TP, r.AttnDP, r.EP, r.InstancesPerReplica, r.Instances, r.MonthlyCostUSD, 1000*r.TPOTSeconds, b.TP, b.InstancesPerReplica, b.Instances, b.MonthlyCostUSD)
+	if !r.Fits || !b.Fits {
+		t.Fatalf("fits: rack %v (%v), trays alone %v (%v)", r.Fits, r.FitReason, b.Fits, b.FitReason)
+	}
+	n := r.InstancesPerReplica
+	if n < 2 || n > 18 || r.TP != 4*n || r.AttnDP != r.TP || r.EP != r.TP || r.PP != 1 || !hasNote(&r, "note.nvlink_rack") {
+		t.Errorf("rack: TP %d DP %d EP %d PP %d over %d trays, notes %v: want TP = DP = EP = 4 × trays over 2 to 18 trays, and note.nvlink_rack",
+			r.TP, r.AttnDP, r.EP, r.PP, n, r.Notes)
+	}
+	if b.InstancesPerReplica != 1 || !(r.MonthlyCostUSD < 0.5*b.MonthlyCostUSD) {
+		t.Errorf("rack $%.0f/month against $%.0f for trays alone (%d trays a copy): want under half", r.MonthlyCostUSD, b.MonthlyCostUSD, b.InstancesPerReplica)
+	}
+	slow := o
+	slow.NetworkGbps, slow.NetworkFabric = 1, "ethernet"
+	x := in
+	x.GPUs, x.TP, x.DP, x.EP = r.TP, r.TP, r.TP, r.TP
+	a, s := serveOne(t, x, o, w, true), serveOne(t, x, slow, w, true)
+	if !a.Fits || !s.Fits || s.TPOTSeconds != a.TPOTSeconds || s.SustainableRPSPerReplica != a.SustainableRPSPerReplica {
+		t.Errorf("TP %d over %d trays: TPOT %.4f s, %.3f req/s a copy with no network stated; %.4f s, %.3f at 1 Gbit/s (fits %v %v): the all-to-all left NVLink",
+			r.TP, n, a.TPOTSeconds, a.SustainableRPSPerReplica, s.TPOTSeconds, s.SustainableRPSPerReplica, a.Fits, s.Fits)
+	}
+}
