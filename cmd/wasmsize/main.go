@@ -4,7 +4,10 @@
 // and the name section appendix §7.4). The binary must keep its names:
 // build it without -ldflags=-s. make size runs it on app.wasm built so.
 //
-//	wasmsize [-top N] FILE
+//	wasmsize [-top N] [-pkg PACKAGE] FILE
+//
+// With -pkg it lists that package's largest functions instead (the
+// package as the list names it, e.g. slices or rightsize_app_page).
 package main
 
 import (
@@ -18,15 +21,16 @@ import (
 )
 
 func main() {
-	top := flag.Int("top", 25, "packages to list")
+	top := flag.Int("top", 25, "packages (or functions, with -pkg) to list")
+	pkg := flag.String("pkg", "", "list this package's functions instead of the packages")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: wasmsize [-top N] FILE")
+		fmt.Fprintln(os.Stderr, "usage: wasmsize [-top N] [-pkg PACKAGE] FILE")
 		os.Exit(2)
 	}
 	data, err := os.ReadFile(flag.Arg(0))
 	if err == nil {
-		err = report(os.Stdout, data, *top)
+		err = report(os.Stdout, data, *top, *pkg)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "wasmsize:", err)
@@ -34,9 +38,22 @@ func main() {
 	}
 }
 
-// report writes the packages' code bytes, largest first.
-func report(w io.Writer, data []byte, top int) error {
-	sizes, err := packageSizes(data)
+// report writes the packages' code bytes, largest first, or with pkg set
+// that package's functions'.
+func report(w io.Writer, data []byte, top int, pkg string) error {
+	funcs, err := functionSizes(data)
+	if err != nil {
+		return err
+	}
+	sizes := map[string]int{}
+	for name, n := range funcs {
+		p := pkgOf(name)
+		if pkg == "" {
+			sizes[p] += n
+		} else if p == pkg {
+			sizes[name] += n
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -56,7 +73,11 @@ func report(w io.Writer, data []byte, top int) error {
 		}
 		return rows[i].pkg < rows[j].pkg
 	})
-	fmt.Fprintf(w, "%10d B  code in all\n", total)
+	what := "all"
+	if pkg != "" {
+		what = pkg
+	}
+	fmt.Fprintf(w, "%10d B  code in %s\n", total, what)
 	for i, r := range rows {
 		if i == top {
 			break
@@ -121,6 +142,20 @@ func (r *reader) limits() {
 // package their name gives ("rightsize/estimator.(*inferModel).device"
 // counts for rightsize/estimator).
 func packageSizes(data []byte) (map[string]int, error) {
+	funcs, err := functionSizes(data)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]int{}
+	for name, n := range funcs {
+		out[pkgOf(name)] += n
+	}
+	return out, nil
+}
+
+// functionSizes is the body bytes of each defined function by its name
+// (functions of one name summed).
+func functionSizes(data []byte) (map[string]int, error) {
 	r := &reader{b: data}
 	if string(r.bytes(4)) != "\x00asm" {
 		return nil, errFormat
@@ -187,7 +222,11 @@ func packageSizes(data []byte) (map[string]int, error) {
 	}
 	out := map[string]int{}
 	for i, size := range bodies {
-		out[pkgOf(names[imported+i])] += size
+		name := names[imported+i]
+		if name == "" {
+			name = "(unnamed)"
+		}
+		out[name] += size
 	}
 	return out, nil
 }

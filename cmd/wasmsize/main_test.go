@@ -53,11 +53,18 @@ func TestPackageSizes(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	if err := report(&out, module("a.f", "b.g"), 1); err != nil {
+	if err := report(&out, module("a.f", "b.g"), 1, ""); err != nil {
 		t.Fatal(err)
 	}
 	if want := "         8 B  code in all\n         5 B  b\n"; out.String() != want {
 		t.Fatalf("report %q, want %q", out.String(), want)
+	}
+	out.Reset()
+	if err := report(&out, module("a.f", "b.g"), 5, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if want := "         3 B  code in a\n         3 B  a.f\n"; out.String() != want {
+		t.Fatalf("report -pkg a %q, want %q", out.String(), want)
 	}
 }
 
