@@ -365,6 +365,15 @@ type Offer struct {
 	// separate partitions), so the GPU's figure alone does not make one.
 	NVLinkDomain       int
 	NVLinkDomainSource string
+	// RentalUnitInstances is how many of this offer's instances the
+	// provider rents together, the smallest order it takes (CoreWeave's
+	// GB200 NVL72: 4-GPU trays "must be deployed as full racks of 18
+	// Nodes", node pools in multiples of 18): every plan on it rents, and
+	// pays for, a multiple of it whatever it uses. 0 (the default) or 1:
+	// each instance rents alone. Set from the provider's own statement
+	// (RentalUnitSource) only.
+	RentalUnitInstances int
+	RentalUnitSource    string
 
 	OnDemandPerHour   float64
 	SpotPerHour       float64

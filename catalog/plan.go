@@ -18,7 +18,9 @@ import (
 // bucket; a stated default is used), NVLinkDomain (the whole instance
 // when its GPUs are NVLink-connected) and RackGPUs (the offer's
 // NVLinkDomain: its instances are trays of a rack whose NVLink the
-// provider joins; 0, the NVLink domain ends at the instance).
+// provider joins; 0, the NVLink domain ends at the instance) and
+// RentalUnit (the offer's RentalUnitInstances; 0, each instance rents
+// alone).
 //
 // Prices are not dated: every PriceAgeDays is -1, so no price counts as
 // fresh and the freshness window passes no row over (a price far below
@@ -86,7 +88,7 @@ func planOffer(o Offer, g GPU, p Provider, w estimator.DType) plan.Offer {
 		Reserved1yPerHour: o.Reserved1yPerHour, Reserved3yPerHour: o.Reserved3yPerHour, MonthlyPrice: o.MonthlyPrice,
 		Currency: o.Currency, BillingGranularity: o.BillingGranularity, BillingMinimumSeconds: p.BillingMinimumSeconds,
 		NetworkGbps: o.NetworkGbps, NetworkFabric: o.NetworkFabric, SpotInterruption: o.SpotInterruption,
-		PricesIncludeVAT: p.PricesIncludeVAT, VATRate: p.VATRate, NVLinkDomain: g.NVLinkDomain, RackGPUs: o.NVLinkDomain,
+		PricesIncludeVAT: p.PricesIncludeVAT, VATRate: p.VATRate, NVLinkDomain: g.NVLinkDomain, RackGPUs: o.NVLinkDomain, RentalUnit: o.RentalUnitInstances,
 		AsOf: o.AsOf, AsOfEstimated: o.AsOfEstimated, AsOfLowerBound: o.AsOfLowerBound, Source: o.Source,
 		Hardware: hw, HasHardware: ok, GPUMemory: g.Memory, GPUVisibleMemory: g.ECCMemory,
 		PriceAgeDays: -1, UserPrice: o.UserPrice,

@@ -406,6 +406,7 @@ func init() {
 	defaultCatalog.Offers[256].Notes = "source: \"Spot Price ... / Hour (NA)\"; price is per 8-GPU instance; form factor not stated in source"
 	defaultCatalog.Offers[257].Notes = "price is per instance (4 GPUs, 186 GB VRAM each, 144 vCPU, 960 GB RAM, 30.72 TB local storage)"
 	defaultCatalog.Offers[257].NVLinkDomainSource = "CoreWeave docs, GB200 NVL72-Powered Instances (docs.coreweave.com/docs/platform/instances/gb200: instances of 4 GPUs, gb200-4x, 'must be deployed as full racks of 18 Nodes', node pools in multiples of 18) and IMEX overview (docs.coreweave.com/products/cks/clusters/scheduling/imex-overview: 'On NVL72-powered instances, all Nodes in a single rack share the same NVLink domain'), read 2026-11-30"
+	defaultCatalog.Offers[257].RentalUnitSource = "CoreWeave docs, GB200 NVL72-Powered Instances (docs.coreweave.com/docs/platform/instances/gb200: gb200-4x instances 'must be deployed as full racks of 18 Nodes', node pools in multiples of 18), read 2026-11-30"
 	defaultCatalog.Offers[259].Notes = "price is per 8-GPU instance"
 	defaultCatalog.Offers[260].Notes = "source: \"Spot Price ... / Hour (NA)\"; price is per 8-GPU instance"
 	defaultCatalog.Offers[261].Notes = "on-demand GB300/B300 = \"Contact sales\"; only the HGX B300 spot price is published; per 8-GPU instance (GPU count/VRAM from product name, not stated in the transcription)"

@@ -144,6 +144,8 @@ type offerJSON struct {
 	NetworkFabric          string   `json:"network_fabric,omitempty"`
 	NVLinkDomain           int      `json:"nvlink_domain,omitempty"`
 	NVLinkDomainSource     string   `json:"nvlink_domain_source,omitempty"`
+	RentalUnitInstances    int      `json:"rental_unit_instances,omitempty"`
+	RentalUnitSource       string   `json:"rental_unit_source,omitempty"`
 	OnDemandPerHour        float64  `json:"on_demand_per_hour,omitempty"`
 	SpotPerHour            float64  `json:"spot_per_hour,omitempty"`
 	Reserved1yPerHour      float64  `json:"reserved_1y_per_hour,omitempty"`

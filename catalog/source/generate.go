@@ -43,7 +43,7 @@ func Generate(c *catalog.Catalog) ([]byte, error) {
 // "rightsize catalog validate" checks (ECC memory, weight sizes, RoPE
 // scaling, served contexts, billing minimums). The page never reads them
 // (TestNativeOnlyFieldsStayOffThePage), so app.wasm goes without.
-var NativeOnly = []string{"Notes", "NVLinkDomainSource", "ECCSource", "WeightsSource", "RopeScalingSource", "ServedContextSource", "BillingMinimumSource"}
+var NativeOnly = []string{"Notes", "NVLinkDomainSource", "RentalUnitSource", "ECCSource", "WeightsSource", "RopeScalingSource", "ServedContextSource", "BillingMinimumSource"}
 
 // GenerateNotes renders catalog/zz_generated_notes.go: for native builds
 // only (//go:build !js), an init that fills the NativeOnly fields of the

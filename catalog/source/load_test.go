@@ -139,6 +139,14 @@ func TestRejects(t *testing.T) {
 		{"region priced twice", map[string]string{"offers.json": offers(strings.Replace(okOffer, `"currency"`, `"regions":["cn-north-1"],"currency"`, 1),
 			strings.Replace(strings.Replace(okOffer, `"currency"`, `"regions":["cn-north-1"],"currency"`, 1), `"id":"aws-g4dn.xlarge"`, `"id":"aws-g4dn.xlarge-cn-north-1"`, 1))},
 			`catalog: offers.json: entry 1 (aws-g4dn.xlarge-cn-north-1): region cn-north-1: aws-g4dn.xlarge also prices g4dn.xlarge there (entry 0)`},
+		// An offer rented in whole orders (a GB200 NVL72 rack's 18 trays)
+		// needs the provider's word and a count of 1 or more.
+		{"rental unit unsourced", map[string]string{"offers.json": offers(strings.Replace(okOffer, `"currency"`, `"rental_unit_instances":18,"currency"`, 1))},
+			`catalog: offers.json: entry 0 (aws-g4dn.xlarge): rental_unit_instances 18 needs rental_unit_source`},
+		{"rental unit below one", map[string]string{"offers.json": offers(strings.Replace(okOffer, `"currency"`, `"rental_unit_instances":-2,"rental_unit_source":"x","currency"`, 1))},
+			`catalog: offers.json: entry 0 (aws-g4dn.xlarge): rental_unit_instances -2 must be 1 or more`},
+		{"rental source alone", map[string]string{"offers.json": offers(strings.Replace(okOffer, `"currency"`, `"rental_unit_source":"x","currency"`, 1))},
+			`catalog: offers.json: entry 0 (aws-g4dn.xlarge): rental_unit_source without rental_unit_instances`},
 		// An offer's rack NVLink domain (trays of a GB200 NVL72) needs the
 		// provider's word, NVLink, whole instances and the GPU's reach.
 		{"nvlink rack unsourced", map[string]string{"offers.json": offers(strings.Replace(okOffer, `"currency"`, `"nvlink_domain":72,"currency"`, 1))},

@@ -437,6 +437,7 @@ func convertOffer(v *validator, i int, o offerJSON, gpus map[string]catalog.GPU,
 		v.add(i, id, "network_fabric %q must be efa, infiniband, roce, ethernet or empty", o.NetworkFabric)
 	}
 	v.nvlinkRack(i, id, o, g, gpuOK)
+	v.rentalUnit(i, id, o)
 	if o.SpotInterruption != "" {
 		if !spotBuckets[o.SpotInterruption] {
 			v.add(i, id, "spot_interruption %q must be <5%%, 5-10%%, 10-15%%, 15-20%% or >20%%", o.SpotInterruption)
@@ -453,6 +454,7 @@ func convertOffer(v *validator, i int, o offerJSON, gpus map[string]catalog.GPU,
 		VCPUs: o.VCPUs, RAMGiB: math.Round(ram*100) / 100, Interconnect: o.Interconnect,
 		NetworkGbps: o.NetworkGbps, NetworkFabric: o.NetworkFabric,
 		NVLinkDomain: o.NVLinkDomain, NVLinkDomainSource: o.NVLinkDomainSource,
+		RentalUnitInstances: o.RentalUnitInstances, RentalUnitSource: o.RentalUnitSource,
 		SpotInterruption: o.SpotInterruption, SpotInterruptionSource: o.SpotInterruptionSource,
 		OnDemandPerHour: o.OnDemandPerHour, SpotPerHour: o.SpotPerHour,
 		Reserved1yPerHour: o.Reserved1yPerHour, Reserved3yPerHour: o.Reserved3yPerHour,
@@ -487,6 +489,26 @@ func (v *validator) nvlinkRack(i int, id string, o offerJSON, g catalog.GPU, gpu
 	}
 	if gpuOK && d > g.NVLinkDomain {
 		v.add(i, id, "nvlink_domain %d is past %s's own NVLink domain of %d GPUs", d, o.GPU, g.NVLinkDomain)
+	}
+}
+
+// rentalUnit checks offer o's rental_unit_instances, the instances the
+// provider rents together (catalog.Offer.RentalUnitInstances): 1 or more
+// where given, with the provider's statement of it (rental_unit_source),
+// as a billing minimum needs its source.
+func (v *validator) rentalUnit(i int, id string, o offerJSON) {
+	u := o.RentalUnitInstances
+	switch {
+	case u == 0:
+		if o.RentalUnitSource != "" {
+			v.add(i, id, "rental_unit_source without rental_unit_instances")
+		}
+		return
+	case u < 1:
+		v.add(i, id, "rental_unit_instances %d must be 1 or more", u)
+	}
+	if o.RentalUnitSource == "" {
+		v.add(i, id, "rental_unit_instances %d needs rental_unit_source (where the provider says it rents its instances that many at a time)", u)
 	}
 }
 

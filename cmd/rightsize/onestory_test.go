@@ -642,3 +642,53 @@ func TestWholeRunAgreesWithCLI(t *testing.T) {
 		t.Errorf("16,384 replicas on 256 sequences: page %v, CLI %q", err, errs)
 	}
 }
+
+// TestPageRackBillAgreesWithCLI: DeepSeek-R1 FP8 at 10 requests/s on
+// GB200 (CoreWeave's NVL72 trays, rented as whole racks of 18): the CLI's
+// JSON row uses 2 trays, rents 18 and bills 42 × 18 × 730 = 551,880
+// USD/month, and the page's export prices the same row at the same bill.
+func TestPageRackBillAgreesWithCLI(t *testing.T) {
+	const id = "coreweave-nvidia-gb200-nvl72-on-demand-north-america"
+	args := []string{"--model", "deepseek-r1", "--precision", "fp8", "--gpu", "gb200", "--requests-per-second", "10", "--prompt-tokens", "1024", "--output-tokens", "1024"}
+	var cli *planRowJSON
+	for _, r := range planJSONOf(t, args...).Rows {
+		if r.OfferID == id {
+			cli = &r
+		}
+	}
+	if cli == nil || cli.Instances != 2 || cli.RentedInstances != 18 || cli.MonthlyCostUSD != 551880 {
+		t.Fatalf("CLI row %+v: want 2 trays used, 18 rented, 551880 USD/month", cli)
+	}
+	// The page's prompt is the sequence less the output (2,048 − 1,024).
+	pageArgs := append(slices.Clip(args[:8]), "--output-tokens", "1024", "--seq", "2048")
+	q := url.Values{}
+	for i := 0; i < len(pageArgs); i += 2 {
+		f, ok := jobspec.ByFlag(pageArgs[i][2:])
+		if !ok {
+			t.Fatalf("%s is not a shared job field", pageArgs[i])
+		}
+		q.Set(jobspec.Fields[f].Key, pageArgs[i+1])
+	}
+	ex, err := page.LinkExport(q.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Offers []struct {
+			OfferID string  `json:"offer_id"`
+			Cost    float64 `json:"cost"`
+		} `json:"offers"`
+	}
+	if err := json.Unmarshal([]byte(ex.JSON), &doc); err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(doc.Offers, func(o struct {
+		OfferID string  `json:"offer_id"`
+		Cost    float64 `json:"cost"`
+	}) bool {
+		return o.OfferID == id
+	})
+	if i < 0 || doc.Offers[i].Cost != cli.MonthlyCostDisp {
+		t.Errorf("page export %+v: want %s at the CLI's %v", doc.Offers, id, cli.MonthlyCostDisp)
+	}
+}

@@ -827,13 +827,17 @@ type hostJSON struct {
 }
 
 type planRowJSON struct {
-	OfferID                      string          `json:"offer_id"`
-	Provider                     string          `json:"provider"`
-	InstanceType                 string          `json:"instance_type"`
-	InstanceName                 string          `json:"instance_name"` // as shown (catalog.Catalog.InstanceName)
-	GPU                          string          `json:"gpu"`
-	GPUsPerInstance              float64         `json:"gpus_per_instance"`
-	Instances                    int             `json:"instances"`
+	OfferID         string  `json:"offer_id"`
+	Provider        string  `json:"provider"`
+	InstanceType    string  `json:"instance_type"`
+	InstanceName    string  `json:"instance_name"` // as shown (catalog.Catalog.InstanceName)
+	GPU             string  `json:"gpu"`
+	GPUsPerInstance float64 `json:"gpus_per_instance"`
+	Instances       int     `json:"instances"`
+	// RentedInstances is plan.Row.Rented, the instances the bill pays for
+	// where the provider rents them in whole orders (a GB200 NVL72 rack's
+	// 18 trays); absent where it is Instances.
+	RentedInstances              int             `json:"rented_instances,omitempty"`
 	GPUs                         float64         `json:"gpus"`
 	Parallelism                  parallelismJSON `json:"parallelism"`
 	MemShare                     float64         `json:"mem_share,omitempty"` // plan.Row.MemShare: the share the planner set, the launch's --mem-fraction-static
@@ -1127,7 +1131,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		r := &res.Rows[i]
 		o := r.Offer
 		j := planRowJSON{OfferID: o.ID, Provider: o.Provider, InstanceType: o.InstanceType, InstanceName: o.Name(), GPU: o.GPU,
-			GPUsPerInstance: o.GPUCount, Instances: r.Instances, GPUs: r.GPUs,
+			GPUsPerInstance: o.GPUCount, Instances: r.Instances, RentedInstances: rentedJSON(r), GPUs: r.GPUs,
 			Parallelism: parallelismJSON{r.TP, r.PP, r.DP, r.ZeRO, r.VirtualStages, r.CP, r.GradCheckpointing, r.Offload.String(), max(r.AttnDP, 1), max(r.EP, 1)}, MemShare: r.MemShare, Replicas: r.Replicas, InstancesPerReplica: r.InstancesPerReplica, ScaledFrom: r.ScaledFrom,
 			Pricing: r.Pricing.String(), Currency: o.Currency, PricePerHour: r.PricePerHour, PricePerHourUSD: r.PricePerHourUSD,
 			PricePerHourDisp: r.PricePerHourDisp, FXAsOf: r.FXAsOf, JobHours: r.JobSeconds / 3600, Goodput: r.Goodput, BilledHours: r.BilledHours, GPUHours: r.GPUHours,
@@ -1189,7 +1193,11 @@ func columns(p planJSON) ([]string, func(r planRowJSON) []string) {
 	head := []string{"rec", "provider", "instance", "gpu", "instances", "gpus", "tp/pp/dp/zero", "pricing", "price/h (" + p.Currency + ")",
 		"price as of", "age d", "price flags"}
 	base := func(r planRowJSON) []string {
-		return []string{r.Recommendation, r.Provider, r.InstanceName, r.GPU, strconv.Itoa(r.Instances), f(r.GPUs, 3),
+		inst := strconv.Itoa(r.Instances)
+		if r.RentedInstances > 0 {
+			inst += " of " + strconv.Itoa(r.RentedInstances) // rented in whole orders: the bill's count
+		}
+		return []string{r.Recommendation, r.Provider, r.InstanceName, r.GPU, inst, f(r.GPUs, 3),
 			shapeText(r.Parallelism), r.Pricing, f(r.PricePerHourDisp, 2),
 			asOfText(r), ageText(r), priceFlags(r)}
 	}
@@ -1835,4 +1843,13 @@ func instancesSuffix(n int) string {
 		return " ×" + strconv.Itoa(n)
 	}
 	return ""
+}
+
+// rentedJSON is r's rented instances for its JSON (planRowJSON.
+// RentedInstances): 0, left out, where the row rents what it uses.
+func rentedJSON(r *plan.Row) int {
+	if n := r.Rented(); n != r.Instances {
+		return n
+	}
+	return 0
 }

@@ -98,26 +98,27 @@ func TestDefaultTTFTGrowsWithThePrompt(t *testing.T) {
 
 // TestDefaultTTFTSaysWhatALongerOneBuys: Llama 3.1 70B at 1 req/s with
 // 30,000-token prompts: the default TTFT target, 6 s, sets the cheapest
-// pick's replica count (3 GB200 instances of 4 GPUs, one prompt's prefill
-// 1.27 s). The plan says what twice the target buys, planned again, not
-// guessed: at 12 s the cheapest is 2 of them for 61,320 USD/month, as
-// --ttft-p95 12s plans it.
+// pick's replica count (5 HGX H100 instances of 8 GPUs at CoreWeave). The
+// plan says what twice the target buys, planned again, not guessed: at
+// 12 s the cheapest is 3 of them for 107,836 USD/month, as --ttft-p95 12s
+// plans it. (The case was CoreWeave's GB200 trays, 3 for 2 at 12 s, while
+// they were billed singly; rented as whole racks, 2 trays cost what 3 do.)
 func TestDefaultTTFTSaysWhatALongerOneBuys(t *testing.T) {
-	// CoreWeave's offers, the case's numbers.
-	args := []string{"--model", "llama-3.1-70b", "--task", "inference", "--requests-per-second", "1", "--prompt-tokens", "30000", "--output-tokens", "500", "--provider", "coreweave"}
+	// CoreWeave's H100 offers, the case's numbers.
+	args := []string{"--model", "llama-3.1-70b", "--task", "inference", "--requests-per-second", "1", "--prompt-tokens", "30000", "--output-tokens", "500", "--provider", "coreweave", "--gpu", "h100-sxm"}
 	p := planJSONOf(t, args...)
 	c := cheapest(t, p)
-	if p.TTFTTargetSeconds != 6 || c.Binding != "ttft" || c.Instances != 3 {
-		t.Fatalf("TTFT target %v s, cheapest ×%d bound by %s; want 6 s binding ×3", p.TTFTTargetSeconds, c.Instances, c.Binding)
+	if p.TTFTTargetSeconds != 6 || c.Binding != "ttft" || c.Instances != 5 {
+		t.Fatalf("TTFT target %v s, cheapest ×%d bound by %s; want 6 s binding ×5", p.TTFTTargetSeconds, c.Instances, c.Binding)
 	}
 	relaxed := cheapest(t, planJSONOf(t, append(args, "--ttft-p95", "12s")...))
-	want := "and it sets the cheapest pick's replica count: coreweave NVIDIA GB200 NVL72 (on-demand, North America) ×3 at 91980 USD/month; at a TTFT of 12 s — 9.42× one prompt's prefill there — the cheapest is coreweave NVIDIA GB200 NVL72 (on-demand, North America) ×2 at " +
+	want := "and it sets the cheapest pick's replica count: coreweave NVIDIA HGX H100 ×5 at 179726 USD/month; at a TTFT of 12 s — 6.80× one prompt's prefill there — the cheapest is coreweave NVIDIA HGX H100 ×3 at " +
 		strconv.FormatFloat(relaxed.MonthlyCostUSD, 'f', 0, 64) + " USD/month"
 	noted := false
 	for _, n := range p.Notes {
 		noted = noted || strings.Contains(n, want)
 	}
-	if !noted || relaxed.Instances != 2 || math.Abs(relaxed.MonthlyCostUSD-61320) > 1 {
+	if !noted || relaxed.Instances != 3 || math.Abs(relaxed.MonthlyCostUSD-107836) > 1 {
 		t.Errorf("notes %q\nwant %q (--ttft-p95 12s: ×%d at %.0f)", p.Notes, want, relaxed.Instances, relaxed.MonthlyCostUSD)
 	}
 }

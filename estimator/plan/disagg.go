@@ -204,7 +204,10 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 			// replicas with theirs (servingTech).
 			continue
 		}
-		usd := float64(pre.inst+dec.inst) * r.PricePerHourUSD * HoursPerMonth
+		// Both pools rent from one order: their instances together
+		// rounded up to the offer's rental unit (Offer.Rented; a GB200
+		// NVL72 rack's trays carry both sides over its NVLink).
+		usd := float64(o.Rented(pre.inst+dec.inst)) * r.PricePerHourUSD * HoursPerMonth
 		if best != nil && usd >= best.MonthlyCostUSD {
 			continue
 		}

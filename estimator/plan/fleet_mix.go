@@ -101,10 +101,14 @@ type MixedFleet struct {
 
 // mixOffer is one offer's screening data.
 type mixOffer struct {
-	o       *Offer
-	cs      copyShape
-	hw      estimator.Hardware
-	inst    int       // instances per replica
+	o    *Offer
+	cs   copyShape
+	hw   estimator.Hardware
+	inst int // instances per replica
+	// step and billed: the replicas one rental order holds and the
+	// instances each pays for (rentalReplicas).
+	step    int
+	billed  float64
 	rho     []float64 // per class: closed-form requests/s per copy (0: cannot serve it)
 	minRate float64   // lowest hourly rate of a replica the best mix may use, USD
 	in      FleetInput
@@ -352,6 +356,7 @@ func (s *mixSearch) screen(p *planner, ps []*planner, offers []Offer) {
 		}
 		_, hw := p.slice(o)
 		m := mixOffer{o: o, cs: cs, hw: hw, inst: max(cs.instancesPer, 1), rho: make([]float64, len(ps))}
+		m.step, m.billed = rentalReplicas(o, m.inst)
 		any := false
 		for b, pb := range ps {
 			sc := pb.curve(cs, hw)
@@ -367,7 +372,7 @@ func (s *mixSearch) screen(p *planner, ps []*planner, offers []Offer) {
 			if !ok || !(v > 0) {
 				return 0
 			}
-			return v * float64(m.inst)
+			return v * m.billed
 		}
 		in := &m.in
 		in.OnDemandPerHour, in.SpotPerHour = price(OnDemand), price(Spot)
@@ -417,7 +422,7 @@ func (p *planner) peakShape(o *Offer, lam float64) (copyShape, bool) {
 		}
 		copies := int(math.Ceil(lam/sc.mu - 1e-9))
 		units := (max(copies, 1) + cs.perInstance - 1) / cs.perInstance
-		inst := units * max(cs.instancesPer, 1)
+		inst := o.Rented(units * max(cs.instancesPer, 1)) // paid for (Offer.Rented)
 		if inst < bestInst {
 			best, bestInst = cs, inst
 		}
@@ -445,7 +450,7 @@ func (s *mixSearch) need(i int, mask uint32, rho func(b int) float64) ([24]int, 
 			load += lam * s.share[b] / r
 		}
 		c := int(math.Ceil(load - 1e-9))
-		n[h] = max((c+m.cs.perInstance-1)/m.cs.perInstance, minR)
+		n[h] = roundUpReplicas(max((c+m.cs.perInstance-1)/m.cs.perInstance, minR), m.step)
 		if n[h]*m.inst > s.maxInst {
 			return n, false
 		}
@@ -613,7 +618,8 @@ func rowPerMillion(r *Row, rho float64) float64 {
 	if !(rho > 0) {
 		return 0
 	}
-	return r.PricePerHourUSD * float64(max(r.InstancesPerReplica, 1)) / (3600 * rho * float64(max(r.DP, 1))) * 1e6
+	_, billed := rentalReplicas(r.Offer, r.InstancesPerReplica)
+	return r.PricePerHourUSD * billed / (3600 * rho * float64(max(r.DP, 1))) * 1e6
 }
 
 // mixSim sizes classes on offers with the engine simulator.
@@ -739,8 +745,8 @@ func (m *mixSim) groups(a []int) ([]MixGroup, float64, bool) {
 		g.Plan = fp
 		g.Row = Row{Offer: o.o, Pricing: OnDemand, Fits: true, TP: o.cs.tp, PP: o.cs.pp, DP: o.cs.perInstance,
 			InstancesPerReplica: o.inst, Replicas: fp.Peak, Instances: fp.Peak * o.inst,
-			GPUs: float64(fp.Peak*o.inst) * o.o.GPUCount, PricePerHourUSD: o.in.OnDemandPerHour / float64(o.inst),
-			PricePerHour: o.in.OnDemandPerHour / float64(o.inst)}
+			GPUs: float64(fp.Peak*o.inst) * o.o.GPUCount, PricePerHourUSD: o.in.OnDemandPerHour / o.billed,
+			PricePerHour: o.in.OnDemandPerHour / o.billed}
 		total += fp.Best.MonthlyUSD
 		out = append(out, g)
 	}

@@ -223,7 +223,7 @@ func (p *planner) fleetCandidates(rows []Row, fo FleetOptions) []Row {
 				r := &rows[i]
 				v, okUSD := p.usd(r.Offer, p.price(r.Offer, pr))
 				if okUSD && v > 0 {
-					cs = append(cs, cand{i, v * float64(r.Instances)})
+					cs = append(cs, cand{i, v * float64(r.Rented())})
 				}
 			}
 			estimator.SortStable(cs, func(a, b *cand) int { return cmp.Compare(a.cost, b.cost) })
@@ -523,6 +523,7 @@ func fleetRow(sizers []*fleetSizer, r Row, fo FleetOptions, single bool, fr *Fle
 		month, _ = SpotInterruptionsPerMonth(o.SpotInterruption)
 	}
 	inst := max(r.InstancesPerReplica, 1)
+	step, billed := rentalReplicas(o, inst)
 	// A replica spanning several instances goes down when any of them is
 	// reclaimed.
 	fr.SpotInterruptionsPerMonth = math.Min(month*float64(inst), 1e6)
@@ -571,14 +572,16 @@ func fleetRow(sizers []*fleetSizer, r Row, fo FleetOptions, single bool, fr *Fle
 				need = min(need, r.Replicas)
 			}
 		}
-		in.Need[h] = max(need, minR)
+		// The replicas rented: whole orders of the offer's rental unit
+		// (a GB200 NVL72 rack's trays carry step replicas).
+		in.Need[h] = roundUpReplicas(max(need, minR), step)
 	}
 	price := func(pr Pricing) float64 {
 		v, ok := p.usd(o, p.price(o, pr))
 		if !ok || !(v > 0) {
 			return 0
 		}
-		return v * float64(inst)
+		return v * billed
 	}
 	in.OnDemandPerHour, in.SpotPerHour = price(OnDemand), price(Spot)
 	in.Reserved1yPerHour, in.Reserved3yPerHour = price(Reserved1y), price(Reserved3y)

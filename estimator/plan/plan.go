@@ -1096,6 +1096,9 @@ func (p *planner) finish(o *Offer, r *Row) {
 		}
 	}
 	p.reserved(o, r)
+	if n := p.rentalNote(o, r); n.Key != "" {
+		r.Notes = append(slices.Clip(r.Notes), n)
+	}
 	if o.AccountsLocalOnly && !slices.ContainsFunc(p.req.Filters.Countries, func(c string) bool { return strings.EqualFold(c, o.Country) }) {
 		// Renting it needs a legal entity of that country (AWS's China
 		// regions): a user who did not ask for that country's providers
@@ -1134,7 +1137,10 @@ type techKey struct {
 	count        float64
 	interconnect string
 	nvlink, rack int
-	network      float64
+	// unit: the rental unit (Offer.RentalUnit) sets which shape rents
+	// the fewest instances.
+	unit    int
+	network float64
 	// fabric: an offer naming its fabric without a figure may span
 	// instances (hasNetwork) where one naming neither may not.
 	fabric string
@@ -1146,7 +1152,7 @@ type techKey struct {
 // bits with −0 as +0, so equal keys have equal numbers.
 type techNum struct {
 	mem                                                  estimator.Bytes
-	nvlink, rack                                         int
+	nvlink, rack, unit                                   int
 	count, network, peak, bw, link, netBW, hostLink, hop uint64
 	domain                                               int
 }
@@ -1169,14 +1175,14 @@ type techSlot struct {
 
 // keyOf is o's techKey.
 func keyOf(o *Offer) techKey {
-	return techKey{o.GPU, o.Hardware, o.GPUMemory, o.GPUCount, o.Interconnect, o.NVLinkDomain, o.RackGPUs, o.NetworkGbps, o.NetworkFabric}
+	return techKey{o.GPU, o.Hardware, o.GPUMemory, o.GPUCount, o.Interconnect, o.NVLinkDomain, o.RackGPUs, o.RentalUnit, o.NetworkGbps, o.NetworkFabric}
 }
 
 // tech returns the price-free part of o's plan, computed once per techKey.
 func (p *planner) tech(o *Offer) *Row {
 	k := keyOf(o)
 	h := &o.Hardware
-	num := techNum{o.GPUMemory, o.NVLinkDomain, o.RackGPUs, fbits(o.GPUCount), fbits(o.NetworkGbps), fbits(h.PeakFLOPS), fbits(h.MemBandwidth),
+	num := techNum{o.GPUMemory, o.NVLinkDomain, o.RackGPUs, o.RentalUnit, fbits(o.GPUCount), fbits(o.NetworkGbps), fbits(h.PeakFLOPS), fbits(h.MemBandwidth),
 		fbits(h.LinkBandwidth), fbits(h.NetworkBandwidth), fbits(h.HostLinkBandwidth), fbits(h.HostOpSeconds), h.NVLinkDomain}
 	head, seen := p.techs[num]
 	if seen {
@@ -1478,6 +1484,85 @@ func rackInstances(o *Offer) int {
 		return 1
 	}
 	return max(o.RackGPUs/n, 1)
+}
+
+// Rented is the instances of o a plan that uses n of them rents and pays
+// for: n rounded up to the provider's rental unit (Offer.RentalUnit: a
+// GB200 NVL72 offer of CoreWeave, whose docs say its 4-GPU trays "must be
+// deployed as full racks of 18 Nodes", rents 18 trays for a plan of 2 and
+// 36 for one of 19), n itself where each instance rents alone. It is the
+// one place an instance count turns into a bill: every cost of a row (the
+// month, the job, spot, reservations, the disaggregated pools, the
+// fleets) multiplies the hourly price by it, so the CLI, its JSON and the
+// page quote one bill.
+func (o *Offer) Rented(n int) int {
+	u := o.RentalUnit
+	if u <= 1 || n <= 0 {
+		return n
+	}
+	return (n + u - 1) / u * u
+}
+
+// Rented is the instances r's plan rents and pays for: its Instances
+// rounded up to its offer's rental unit (Offer.Rented).
+func (r *Row) Rented() int {
+	if r.Offer == nil {
+		return r.Instances
+	}
+	return r.Offer.Rented(r.Instances)
+}
+
+// rentalNote says where r pays for instances it leaves idle: o rents
+// whole orders of Offer.RentalUnit instances (CoreWeave's GB200 NVL72
+// trays, whole racks of 18) and r uses fewer than it rents (Row.Rented).
+// A serving row says how many more copies of its layout the idle
+// instances hold, as an operator renting the rack would run them there
+// for headroom at no extra cost (its figures stay those of the copies
+// sized for the target); a training or batch row says they idle.
+func (p *planner) rentalNote(o *Offer, r *Row) Reason {
+	rented := r.Rented()
+	if !r.Fits || rented <= r.Instances {
+		return Reason{}
+	}
+	u := o.RentalUnit
+	gpus := float64(u) * o.GPUCount
+	if p.req.Workload.Kind == Serving {
+		if per := max(r.InstancesPerReplica, 1); (rented-r.Instances)/per > 0 {
+			more := (rented - r.Instances) / per * max(r.DP, 1)
+			return Reason{Key: "note.rental_unit_copies", Args: []any{u, gpus, r.Instances, rented, more}}
+		}
+	}
+	return Reason{Key: "note.rental_unit", Args: []any{u, gpus, r.Instances, rented}}
+}
+
+// rentalReplicas is how a daily fleet of replicas of inst instances each
+// rents o (Offer.Rented's rule by the replica): step is the replicas one
+// order holds, so the fleet's count each hour moves in steps of it, and
+// billed the instances each replica pays for. A GB200 NVL72 rack of 18
+// trays holds 9 replicas of 2 trays (step 9, billed 2) or 4 of 4 trays
+// (step 4, billed 4.5: the rack's 2 trays left over are paid by its 4
+// replicas). A replica of a whole unit or more rents Rented(inst) on its
+// own (step 1), an upper bound where two such replicas could share a
+// unit; elsewhere step is 1 and billed inst.
+func rentalReplicas(o *Offer, inst int) (step int, billed float64) {
+	inst = max(inst, 1)
+	if o == nil {
+		return 1, float64(inst)
+	}
+	if u := o.RentalUnit; u > inst {
+		step = u / inst
+		return step, float64(u) / float64(step)
+	}
+	return 1, float64(o.Rented(inst))
+}
+
+// roundUpReplicas is n replicas rounded up to a multiple of step
+// (rentalReplicas).
+func roundUpReplicas(n, step int) int {
+	if step <= 1 {
+		return n
+	}
+	return (n + step - 1) / step * step
 }
 
 // maxTP is the largest tensor-parallel degree to try inside one instance

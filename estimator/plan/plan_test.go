@@ -61,7 +61,8 @@ func checkRow(t *testing.T, kind plan.Kind, r *plan.Row) {
 		t.Errorf("%s: %v GPUs on %d instances of %v; %d replicas × %d", r.Offer.ID, r.GPUs, r.Instances, r.Offer.GPUCount, r.Replicas, r.InstancesPerReplica)
 	}
 	if kind == plan.Serving {
-		want := float64(r.Replicas*r.InstancesPerReplica) * r.PricePerHourUSD * plan.HoursPerMonth
+		// The instances rented (whole racks of a GB200 NVL72 offer: Rented).
+		want := float64(r.Offer.Rented(r.Replicas*r.InstancesPerReplica)) * r.PricePerHourUSD * plan.HoursPerMonth
 		if !closeTo(r.MonthlyCostUSD, want) || !(r.MonthlyCostUSD > 0) {
 			t.Errorf("%s: monthly %v, want %v", r.Offer.ID, r.MonthlyCostUSD, want)
 		}
@@ -82,7 +83,7 @@ func checkRow(t *testing.T, kind plan.Kind, r *plan.Row) {
 	if unit > 0 && r.Pricing != plan.Reserved1y && r.Pricing != plan.Reserved3y {
 		billed = math.Max(math.Ceil(r.JobSeconds/unit)*unit, r.Offer.BillingMinimumSeconds) / 3600
 	}
-	if !closeTo(r.JobCostUSD, float64(r.Instances)*r.PricePerHourUSD*billed) || !closeTo(r.JobCost, float64(r.Instances)*r.PricePerHour*billed) ||
+	if !closeTo(r.JobCostUSD, float64(r.Rented())*r.PricePerHourUSD*billed) || !closeTo(r.JobCost, float64(r.Rented())*r.PricePerHour*billed) ||
 		!closeTo(r.GPUHours, r.GPUs*h) || !(r.JobCostUSD > 0) {
 		t.Errorf("%s: job %v USD (%v native), %v GPU-h for %d × %v/h × %v h billed (%v run)", r.Offer.ID, r.JobCostUSD, r.JobCost, r.GPUHours, r.Instances, r.PricePerHourUSD, billed, h)
 	}
@@ -1098,7 +1099,7 @@ func TestBatchBillsStartUp(t *testing.T) {
 		if d := b.JobSeconds - a.JobSeconds; math.Abs(d-(1800-plan.DefaultRestartSeconds)) > 1e-6 {
 			t.Fatalf("%s: job %.1f s with a 30-minute start-up, %.1f s with the default: %.1f s apart, want 1200", id, b.JobSeconds, a.JobSeconds, d)
 		}
-		want := float64(a.Instances) * a.PricePerHourUSD * 1200 / 3600
+		want := float64(a.Rented()) * a.PricePerHourUSD * 1200 / 3600
 		if d := b.JobCostUSD - a.JobCostUSD; math.Abs(d-want) > 1e-9*max(1, want) {
 			t.Fatalf("%s: cost %.4f USD apart, want %.4f (%d instances × %.4f USD/h × 1200 s)", id, d, want, a.Instances, a.PricePerHourUSD)
 		}

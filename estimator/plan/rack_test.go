@@ -1,6 +1,8 @@
 package plan_test
 
 import (
+	"math"
+	"slices"
 	"testing"
 
 	"rightsize/catalog"
@@ -120,5 +122,94 @@ func TestGB200WideEPInOneNVLinkDomain(t *testing.T) {
 	if !a.Fits || !s.Fits || s.TPOTSeconds != a.TPOTSeconds || s.SustainableRPSPerReplica != a.SustainableRPSPerReplica {
 		t.Errorf("TP %d over %d trays: TPOT %.4f s, %.3f req/s a copy with no network stated; %.4f s, %.3f at 1 Gbit/s (fits %v %v): the all-to-all left NVLink",
 			r.TP, n, a.TPOTSeconds, a.SustainableRPSPerReplica, s.TPOTSeconds, s.SustainableRPSPerReplica, a.Fits, s.Fits)
+	}
+}
+
+// TestRentedRoundsUpToTheUnit: an offer rented in whole orders
+// (Offer.RentalUnit: CoreWeave's GB200 NVL72 trays, whole racks of 18)
+// bills every count rounded up to them; one without bills the count.
+func TestRentedRoundsUpToTheUnit(t *testing.T) {
+	o := coreweaveGB200(t)
+	if o.RentalUnit != 18 {
+		t.Fatalf("CoreWeave GB200: rental unit %d, want 18 (whole racks)", o.RentalUnit)
+	}
+	for _, c := range []struct{ unit, n, want int }{
+		{18, 0, 0}, {18, 1, 18}, {18, 2, 18}, {18, 18, 18}, {18, 19, 36}, {18, 79, 90},
+		{0, 2, 2}, {1, 2, 2},
+	} {
+		x := o
+		x.RentalUnit = c.unit
+		if got := x.Rented(c.n); got != c.want {
+			t.Errorf("unit %d: %d instances rent %d, want %d", c.unit, c.n, got, c.want)
+		}
+	}
+}
+
+// TestGB200BillsTheRack: DeepSeek-R1 FP8 served on vLLM at 10 and 100
+// requests/s (1,024 tokens in and out, TTFT 2 s and TPOT 100 ms at p95,
+// rightsize plan's defaults) on CoreWeave's GB200 NVL72 trays. The plan
+// uses 2 trays (10 req/s) or 8 (100 req/s), as before, and was billed for
+// them (61,320 and 245,280 USD/month); CoreWeave rents the trays only as
+// whole racks of 18, so each now bills the rack, 42 × 18 × 730 = 551,880
+// USD/month, its $/1M tokens with it, and says how many more copies the
+// idle trays hold. The disaggregated plan's pools rent from one rack too.
+func TestGB200BillsTheRack(t *testing.T) {
+	in := modelInput(t, "deepseek-r1")
+	in.Weights, in.Engine = estimator.FP8, estimator.VLLM
+	o := coreweaveGB200(t)
+	for _, c := range []struct {
+		rps        float64
+		inst, more int
+		before     float64
+	}{{10, 2, 8, 61320}, {100, 8, 1, 245280}} {
+		w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: c.rps, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: 2, TPOTSeconds: 0.1}
+		plans := func(o plan.Offer) plan.Result {
+			res, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{})
+			if err != nil || len(res.Rows) != 1 || !res.Rows[0].Fits {
+				t.Fatalf("%v req/s: %d rows, %v", c.rps, len(res.Rows), err)
+			}
+			return res
+		}
+		res := plans(o)
+		r := &res.Rows[0]
+		if r.Instances != c.inst || r.Rented() != 18 || r.MonthlyCostUSD != 42*18*730 {
+			t.Errorf("%v req/s: %d trays used, %d rented, %.2f USD/month: want %d used, 18 rented, 551880", c.rps, r.Instances, r.Rented(), r.MonthlyCostUSD, c.inst)
+		}
+		i := slices.IndexFunc(r.Notes, func(n plan.Reason) bool { return n.Key == "note.rental_unit_copies" })
+		if i < 0 || !slices.Equal(r.Notes[i].Args, []any{18, 72.0, c.inst, 18, c.more}) {
+			t.Errorf("%v req/s: notes %v: want note.rental_unit_copies [18 72 %d 18 %d]", c.rps, r.Notes, c.inst, c.more)
+		}
+		flat := o
+		flat.RentalUnit = 0
+		b := plans(flat).Rows[0]
+		if b.Instances != c.inst || b.MonthlyCostUSD != c.before || hasNote(&b, "note.rental_unit") {
+			t.Errorf("%v req/s, trays rented singly: %d trays, %.2f USD/month, notes %v: want %d, %v and no rental note", c.rps, b.Instances, b.MonthlyCostUSD, b.Notes, c.inst, c.before)
+		}
+		if got, want := r.USDPerMillionOutput/b.USDPerMillionOutput, 551880/c.before; math.Abs(got/want-1) > 1e-9 {
+			t.Errorf("%v req/s: $/1M output %.4f against %.4f singly: ratio %.4f, want %.4f", c.rps, r.USDPerMillionOutput, b.USDPerMillionOutput, got, want)
+		}
+		if d := res.Disagg; d != nil && d.MonthlyCostUSD != float64(o.Rented(d.Instances))*42*730 {
+			t.Errorf("%v req/s: disaggregated %d trays at %.2f USD/month: want the racks they rent", c.rps, d.Instances, d.MonthlyCostUSD)
+		}
+	}
+}
+
+// TestRackTrainingBillsTheRack: a LoRA of Llama 3.1 8B fits one GB200
+// tray; on CoreWeave's racks the job pays for 18 trays for its hours,
+// and says the other 17 idle.
+func TestRackTrainingBillsTheRack(t *testing.T) {
+	in := modelInput(t, "llama-3.1-8b")
+	in.Task, in.Weights, in.Seq, in.Batch = estimator.LoRA, estimator.BF16, 2048, 4
+	o := coreweaveGB200(t)
+	w := plan.Workload{Kind: plan.Training, TrainTokens: 1e8}
+	res, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{})
+	if err != nil || len(res.Rows) < 1 || !res.Rows[0].Fits {
+		t.Fatalf("%d rows, %v", len(res.Rows), err)
+	}
+	r := &res.Rows[0]
+	want := 18 * 42 * plan.BilledHours(r.Offer, plan.OnDemand, r.JobSeconds)
+	if r.Rented() != 18 || math.Abs(r.JobCostUSD/want-1) > 1e-12 || !hasNote(r, "note.rental_unit") {
+		t.Errorf("%d trays used, %d rented, %.2f USD for %.0f s (want %.2f), notes %v: want the rack billed and note.rental_unit",
+			r.Instances, r.Rented(), r.JobCostUSD, r.JobSeconds, want, r.Notes)
 	}
 }

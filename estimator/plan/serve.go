@@ -737,6 +737,11 @@ func (p *planner) keepCurve(k perfKey, memoise bool, sc serveCurve) {
 // copy shape, the sustainable rate per replica, the replicas needed and
 // the latencies at the target; the shape renting the fewest instances
 // wins (ties: lower p95 latency), which is the cheapest at any price.
+// The instances rented are those paid for (Offer.Rented): on an offer
+// rented by the rack every shape inside one rack costs the rack, and the
+// one using the fewest of its trays wins (then the faster), so the rest
+// can carry more copies of it (rentalNote) rather than one copy widened
+// over the rack with no second to fail over to.
 func (p *planner) servingTech(o *Offer, r *Row) {
 	shapes := p.inferShapes(o)
 	if len(shapes) == 0 {
@@ -838,7 +843,7 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 			continue
 		}
 		c, ok := build(cs, &sc, int(math.Ceil(lam/mu-1e-9)), nil)
-		if ok && (!best.Fits || c.Instances < best.Instances || (c.Instances == best.Instances && c.time < best.time)) {
+		if ok && (!best.Fits || fewerInstances(o, &c, &best) || (c.Instances == best.Instances && c.time < best.time)) {
 			best, bestShape, bestCurve = c, cs, sc
 		}
 	}
@@ -885,6 +890,13 @@ func (p *planner) servingTech(o *Offer, r *Row) {
 	*r = best
 }
 
+// fewerInstances reports whether row a rents fewer instances of o than
+// row b (Offer.Rented), or as many and uses fewer.
+func fewerInstances(o *Offer, a, b *Row) bool {
+	ra, rb := o.Rented(a.Instances), o.Rented(b.Instances)
+	return ra < rb || ra == rb && a.Instances < b.Instances
+}
+
 // pastLimitOffer is a serving offer the instance limit alone refused
 // (Row.pastLimit): the instances that would carry the rate and their
 // monthly bill at the request's pricing, in USD.
@@ -901,7 +913,7 @@ func (c *pastLimitOffer) consider(r *Row, budget float64) {
 	if r.Fits || r.pastLimit <= 0 || r.FitReason.Key != "fit.too_big" || r.Stale || !(r.PricePerHourUSD > 0) {
 		return
 	}
-	usd := float64(r.pastLimit) * r.PricePerHourUSD * HoursPerMonth
+	usd := float64(r.Offer.Rented(r.pastLimit)) * r.PricePerHourUSD * HoursPerMonth
 	if budget > 0 && usd > budget || c.offer != nil && usd >= c.usd {
 		return
 	}
@@ -949,11 +961,12 @@ func (r *Row) ServingCopies() int {
 	return holdingReplicas(r.Replicas, r.Pricing) * max(r.DP, 1)
 }
 
-// servingMoney prices the serving row on o: monthly bill = replicas ×
-// instances per replica × hourly × 730.
+// servingMoney prices the serving row on o: monthly bill = the instances
+// rented (replicas × instances per replica, rounded up to the offer's
+// rental unit: Row.Rented) × hourly × 730.
 func (p *planner) servingMoney(o *Offer, r *Row) {
 	lam := p.req.Workload.RequestsPerSecond
-	r.MonthlyCostUSD = float64(r.Instances) * r.PricePerHourUSD * HoursPerMonth
+	r.MonthlyCostUSD = float64(r.Rented()) * r.PricePerHourUSD * HoursPerMonth
 	r.MonthlyCostDisp = p.display(r.MonthlyCostUSD)
 	perSec := r.MonthlyCostUSD / (HoursPerMonth * 3600)
 	p.tokenPrices(r, perSec, lam)
@@ -968,7 +981,7 @@ func (p *planner) servingMoney(o *Offer, r *Row) {
 			if r.Pricing != Spot {
 				n += r.InstancesPerReplica // the spare replica
 			}
-			r.SpotExpectedCostUSD = float64(n) * spot * HoursPerMonth
+			r.SpotExpectedCostUSD = float64(o.Rented(n)) * spot * HoursPerMonth
 		}
 	}
 }

@@ -1195,7 +1195,7 @@ func (p *planner) trainMoney(o *Offer, r *Row) {
 // time (BilledHours). On spot the ranking uses the expected cost and time
 // (SpotExpectedCostUSD, SpotExpectedSeconds), which exceed them.
 func (p *planner) jobMoney(r *Row) {
-	inst := float64(r.Instances)
+	inst := float64(r.Rented())
 	if od, ok := p.usd(r.Offer, p.vat(r.Offer, r.Offer.OnDemandPerHour)); ok && od > 0 {
 		r.OnDemandJobCostUSD = estimator.Finite(inst * od * BilledHours(r.Offer, OnDemand, r.JobSeconds))
 	}
@@ -1211,11 +1211,11 @@ func (p *planner) jobMoney(r *Row) {
 }
 
 // billUSD is the bill, in US dollars, of r's instances at r's price for
-// a run of seconds: instances × hourly price × billed hours
-// (docs/planning.md, BilledHours). The job's cost (jobMoney) and the
-// all-GPU alternative of a row with idle GPUs (idleNote) both read it.
+// a run of seconds: instances rented (Row.Rented) × hourly price × billed
+// hours (docs/planning.md, BilledHours). The job's cost (jobMoney) and
+// the all-GPU alternative of a row with idle GPUs (idleNote) both read it.
 func (r *Row) billUSD(seconds float64) float64 {
-	return estimator.Finite(float64(r.Instances) * r.PricePerHourUSD * BilledHours(r.Offer, r.Pricing, seconds))
+	return estimator.Finite(float64(r.Rented()) * r.PricePerHourUSD * BilledHours(r.Offer, r.Pricing, seconds))
 }
 
 // BilledHours is the hours a provider bills one instance of o for a run of
@@ -1366,7 +1366,8 @@ func (p *planner) spotCost(o *Offer, r *Row, n int, seconds float64) {
 	// nothing on per-second billing and up to one unit per reclaim on
 	// coarser units: that is not counted, so the expected cost of a spot
 	// job billed by the hour is low by up to an hour per reclaim.
-	r.SpotExpectedCostUSD = estimator.Finite(float64(n) * spot * BilledHours(o, Spot, seconds))
+	// n instances run the job (and are reclaimed); o.Rented(n) are paid.
+	r.SpotExpectedCostUSD = estimator.Finite(float64(o.Rented(n)) * spot * BilledHours(o, Spot, seconds))
 }
 
 // reserved fills the break-even utilisation of the request's reservation
@@ -1390,7 +1391,7 @@ func (p *planner) reserved(o *Offer, r *Row) {
 		r.ReservedBreakEvenUtilisation = rate / od
 	}
 	if usd, ok := p.usd(o, rate); ok {
-		r.ReservedMonthlyCommitmentUSD = usd * HoursPerMonth * float64(max(r.Instances, 1))
+		r.ReservedMonthlyCommitmentUSD = usd * HoursPerMonth * float64(max(r.Rented(), 1))
 		// The whole term is billed, used or not: 12 × years months.
 		r.ReservedCommitmentUSD = r.ReservedMonthlyCommitmentUSD * 12 * float64(years)
 	}

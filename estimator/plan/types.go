@@ -113,6 +113,12 @@ type Offer struct {
 	// GB200 NVL72, 18 trays of 4); 0: the NVLink domain ends at the
 	// instance. rackInstances is the planner's one reading of it.
 	RackGPUs int
+	// RentalUnit is how many instances of the offer the provider rents
+	// together, its smallest order (catalog.Offer.RentalUnitInstances: 18
+	// for CoreWeave's GB200 NVL72 trays, rented as whole racks); 0 or 1:
+	// each instance rents alone. Every row on the offer pays for a
+	// multiple of it (Rented), whatever it uses.
+	RentalUnit int
 	// NetworkGbps is the instance's inter-node network in Gbit/s (AWS p5
 	// EFA 3200); 0 = unknown (Assumptions.NetworkGbps is used).
 	NetworkGbps   float64
