@@ -155,3 +155,30 @@ func TestAppliedOfferNamed(t *testing.T) {
 		t.Errorf("after apply: %q, want it to end %q", v.Perf.Setup, want)
 	}
 }
+
+// TestRackRentedOnCards: DeepSeek-R1 at 10 req/s 1k/1k uses 2 trays of
+// CoreWeave's GB200 NVL72 and pays for the rack's 18 (planner.Row.Rented):
+// the offers table's row says "×2 of 18" in English, "×2 из 18" in
+// Russian, "×2（共 18）" in Chinese, as the CLI's instances cell does,
+// beside the rack's bill.
+func TestRackRentedOnCards(t *testing.T) {
+	for lang, want := range map[string]string{"en": " ×2 of 18", "ru": " ×2 из 18", "zh": " ×2（共 18）"} {
+		v, in, _ := pageOf(t, "l="+lang+"&m=deepseek-r1&p=fp8&g=gb200&n=8&rps=10&s=2000&out=1000&show=offers.all-offers", nil)
+		var rack *Candidate
+		for i := range in.Plan.Cands {
+			if c := &in.Plan.Cands[i]; c.Offer.RentalUnit == 18 {
+				rack = c
+			}
+		}
+		if rack == nil || rack.Instances != 2 || rack.Rented != 18 {
+			t.Fatalf("%s: the rack's plan %+v", lang, rack)
+		}
+		found := false
+		for _, r := range v.Offers.Rows {
+			found = found || strings.Contains(r.Where, want)
+		}
+		if !found {
+			t.Errorf("%s: no offers row says %q", lang, want)
+		}
+	}
+}

@@ -336,6 +336,7 @@ const (
 	MsgSelfHosted
 	MsgBreakEven
 	MsgBreakEvenAlways
+	MsgInstancesOf
 	MsgPerSecond
 	MsgAsSet
 	MsgCostAtSpeed
@@ -872,6 +873,7 @@ var messagesEN = [NMsgs]string{
 	MsgSelfHosted:          "Self-hosted per month",
 	MsgBreakEven:           "Break-even rate",
 	MsgBreakEvenAlways:     "%s; at every rate above %s",
+	MsgInstancesOf:         "%s of %s",
 	MsgPerSecond:           "req/s",
 	MsgAsSet:               "As set",
 	MsgCostAtSpeed:         "Per 1M generated tokens at this speed",
@@ -1384,6 +1386,7 @@ var MessagesRU = [NMsgs]string{
 	MsgSelfHosted:          "Свой сервер в месяц",
 	MsgBreakEven:           "Точка безубыточности",
 	MsgBreakEvenAlways:     "%s; при любой нагрузке выше %s",
+	MsgInstancesOf:         "%s из %s",
 	MsgPerSecond:           "запр./с",
 	MsgAsSet:               "Как задано",
 	MsgCostAtSpeed:         "За 1M выходных токенов при этой скорости",
@@ -1896,6 +1899,7 @@ var messagesZH = [NMsgs]string{
 	MsgSelfHosted:          "自建每月",
 	MsgBreakEven:           "盈亏平衡请求率",
 	MsgBreakEvenAlways:     "%s；高于 %s 时始终更省",
+	MsgInstancesOf:         "%s（共 %s）",
 	MsgPerSecond:           "次/秒",
 	MsgAsSet:               "按当前设置",
 	MsgCostAtSpeed:         "按此速度每 100 万生成 token 成本",

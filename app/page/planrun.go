@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 
 	"rightsize/catalog"
 	"rightsize/estimator"
@@ -25,8 +24,11 @@ type Candidate struct {
 	Row       int  // the planner's row (PlanOut.Rows)
 	Plan      Plan // GPUs rented and their split
 	Instances int
-	Cost      float64
-	Seconds   float64
+	// Rented is the instances the bill pays for (planner.Row.Rented):
+	// Instances rounded up to the provider's whole orders.
+	Rented  int
+	Cost    float64
+	Seconds float64
 	// PerMOutUSD is the cost of a million generated tokens (inference).
 	PerMOutUSD float64
 	// What the plan runs: its price model, engine, and requests in flight
@@ -77,7 +79,7 @@ type Pick struct {
 type ServeResult struct {
 	OK                      bool
 	Offer                   *planner.Offer
-	Instances               int
+	Instances, Rented       int // used, and paid for (planner.Row.Rented)
 	Plan                    Plan
 	Pricing                 planner.Pricing
 	Engine                  estimator.Engine
@@ -101,7 +103,7 @@ type ServeResult struct {
 // serveOf is row r's fleet, planned for req.
 func serveOf(req planner.Request, r *planner.Row) ServeResult {
 	return ServeResult{
-		OK: true, Offer: r.Offer, Instances: r.Instances, Plan: RowPlan(r, req.Input),
+		OK: true, Offer: r.Offer, Instances: r.Instances, Rented: r.Rented(), Plan: RowPlan(r, req.Input),
 		Pricing: r.Pricing, Engine: r.Engine, Replicas: r.Replicas, GPUs: int(r.GPUs), Concurrency: r.Concurrency,
 		TTFTP95: r.TTFTP95Seconds, TPOT: r.TPOTSeconds, Utilised: r.Utilisation, Monthly: r.MonthlyCostDisp, TTFTAtSLO: r.TTFTAtSLOSeconds,
 		TPOTAtSLO: r.TPOTAtSLOSeconds,
@@ -295,7 +297,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 			continue
 		}
 		c := Candidate{
-			Offer: r.Offer, Row: i, Instances: r.Instances, Why: r.Why,
+			Offer: r.Offer, Row: i, Instances: r.Instances, Rented: r.Rented(), Why: r.Why,
 			Plan: RowPlan(r, req.Input),
 			Cost: r.RankedCostDisp, Seconds: r.RankedSeconds, PerMOutUSD: r.USDPerMillionOutput,
 			Pricing: r.Pricing, Engine: r.Engine, Concurrency: r.Concurrency,
@@ -462,10 +464,7 @@ func (o *PlanOut) FlaggedLine(l Locale, names func(string) string) string {
 		return ""
 	}
 	c := o.Cands[o.Flagged]
-	what := names(c.Offer.Provider) + " · " + c.Offer.Name()
-	if c.Instances > 1 {
-		what += " ×" + strconv.Itoa(c.Instances)
-	}
+	what := names(c.Offer.Provider) + " · " + c.Offer.Name() + InstancesOf(l, c.Instances, c.Rented)
 	return fmt.Sprintf(l.T(MsgCheaperFlagged), what, o.costText(l, c.Cost))
 }
 
@@ -543,10 +542,7 @@ func (o *PlanOut) WidenedLine(l Locale, n Names) string {
 	if r.Offer == nil || !ok {
 		return ""
 	}
-	what := n.Provider(r.Offer.Provider) + " · " + r.Offer.Name()
-	if r.Instances > 1 {
-		what += " ×" + strconv.Itoa(r.Instances)
-	}
+	what := n.Provider(r.Offer.Provider) + " · " + r.Offer.Name() + InstancesOf(l, r.Instances, r.Rented())
 	what += catalog.Aside(what, n.GPU(r.Offer.GPU))
 	return Fill(l.T(MsgWidened), l.T(k), what, l.Money(r.PricePerHourDisp, o.Currency), o.costText(l, r.RankedCostDisp))
 }
@@ -566,10 +562,7 @@ func (o *PlanOut) RunLengthLine(l Locale, n Names) string {
 		raised = Fill(l.T(MsgRunLengthRaised), l.Count(int64(a.MaxInstances)), l.Duration(a.Seconds), l.Count(int64(a.RaisedMaxInstances))) + " "
 	}
 	r := a.Without
-	what := n.Provider(r.Offer.Provider) + " · " + r.Offer.Name()
-	if r.Instances > 1 {
-		what += " ×" + strconv.Itoa(r.Instances)
-	}
+	what := n.Provider(r.Offer.Provider) + " · " + r.Offer.Name() + InstancesOf(l, r.Instances, r.Rented())
 	what += catalog.Aside(what, l.Fixed(float64(r.Instances)*r.Offer.GPUCount, 0)+" × "+n.GPU(r.Offer.GPU))
 	if a.Missed {
 		return Fill(l.T(MsgRunLengthMissed), l.Count(int64(a.MaxInstances)), l.Duration(a.Seconds), what,

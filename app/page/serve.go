@@ -83,7 +83,7 @@ func (b *viewBuilder) serveFleet(id, title string, x ServeResult) ServeFleet {
 	stat := SLOStatLabel(l, in.Job.SLOStat)
 	f := ServeFleet{
 		Name: title + l.Colon() + l.Count(int64(x.GPUs)) + " × " + GPULabel(in.Prices.GPUName(x.Offer.GPU), x.Plan) + " · " + x.Engine.Label() +
-			" · " + b.t(PricingKeys[x.Pricing]) + " · " + in.Prices.ProviderName(x.Offer.Provider) + " " + x.Offer.Name() + Instances(x.Instances),
+			" · " + b.t(PricingKeys[x.Pricing]) + " · " + in.Prices.ProviderName(x.Offer.Provider) + " " + x.Offer.Name() + InstancesOf(l, x.Instances, x.Rented),
 		Facts: []Fact{
 			{ID: id + "concurrency", Label: b.t(MsgConcurrency), Value: l.Sig3(x.Concurrency)},
 			{ID: id + "serve-ttft", Label: b.t(MsgTTFT) + " (" + stat + ")", Value: l.Duration(x.TTFTAtSLO)},

@@ -292,6 +292,16 @@ func Instances(n int) string {
 	return ""
 }
 
+// InstancesOf is Instances of a plan that uses n instances and pays for
+// rented (planner.Row.Rented: the provider's whole orders, a GB200 NVL72
+// rack of 18 trays): " ×2 of 18", as the CLI's instances cell says it.
+func InstancesOf(l Locale, n, rented int) string {
+	if rented > n {
+		return " ×" + Fill(l.T(MsgInstancesOf), strconv.Itoa(n), strconv.Itoa(rented))
+	}
+	return Instances(n)
+}
+
 // PlanCostHeader names the planner's cost column for the plan's kind.
 func (o *PlanOut) PlanCostHeader(l Locale) string {
 	switch o.Kind {
@@ -657,7 +667,7 @@ func (b *viewBuilder) perf() PerfView {
 		plannerBest = MsgPlannerBestPerM
 	}
 	if x, ok := out.Best(j.GPU.ID); ok {
-		where := b.t(PricingKeys[x.Pricing]) + " · " + names(x.Offer.Provider) + " " + x.Offer.Name() + Instances(x.Instances)
+		where := b.t(PricingKeys[x.Pricing]) + " · " + names(x.Offer.Provider) + " " + x.Offer.Name() + InstancesOf(l, x.Instances, x.Rented)
 		shape := l.Count(int64(x.Plan.GPUs)) + " × " + GPULabel(j.GPU.Name, x.Plan)
 		if j.In.Task == estimator.Inference {
 			planned = l.Money(out.FromUSD(x.PerMOutUSD), out.Currency)
@@ -835,7 +845,7 @@ func (b *viewBuilder) fitRows() (_ []FitRow, more int) {
 		if x, ok := out.Best(f.GPU.ID); ok {
 			v.Cost, v.Plan = out.Cells(l, in.Job, x).Cost, x.Plan
 			v.Offer, v.Cmp = x.Offer.ID, CompareState(in.Compare, x.Offer.ID)
-			v.Where = strconv.Itoa(x.Plan.GPUs) + "× · " + in.Prices.ProviderName(x.Offer.Provider) + " " + x.Offer.Name() + Instances(x.Instances)
+			v.Where = strconv.Itoa(x.Plan.GPUs) + "× · " + in.Prices.ProviderName(x.Offer.Provider) + " " + x.Offer.Name() + InstancesOf(b.l, x.Instances, x.Rented)
 			v.Cheapest = f.GPU.ID == cheapestGPU
 			costs[i], passed[i] = x.Cost, x.PassedOver
 			if x.PassedOver {
@@ -981,7 +991,7 @@ func (b *viewBuilder) offerRows() (rows []OfferRow, more int) {
 			cells := out.Cells(l, in.Job, x)
 			rows[i].Cost, rows[i].Plan, rows[i].Time, rows[i].AsOf = cells.Cost, x.Plan, cells.Time, cells.AsOf
 			rows[i].Cmp = CompareState(in.Compare, o.Offer.ID)
-			rows[i].Where = SplitText(x.Plan) + Instances(x.Instances)
+			rows[i].Where = SplitText(x.Plan) + InstancesOf(b.l, x.Instances, x.Rented)
 			if x.CommShare > 0 {
 				rows[i].Where += " · " + strings.Replace(b.t(MsgCommShare), "%s", l.SmallPercent(x.CommShare), 1)
 			}
@@ -1466,7 +1476,7 @@ func (b *viewBuilder) picks() []PickView {
 		views[i] = PickView{
 			Kind: p.Kind.String(), Roles: p.Kind.String(), Title: b.t(pickTitles[p.Kind]),
 			What: strconv.Itoa(p.Plan.GPUs) + " × " + GPULabel(in.Prices.GPUName(p.Offer.GPU), p.Plan),
-			Where: provider + kindText(l, provider, p.Offer) + " · " + p.Offer.Name() + Instances(p.Instances) +
+			Where: provider + kindText(l, provider, p.Offer) + " · " + p.Offer.Name() + InstancesOf(l, p.Instances, p.Rented) +
 				" · " + b.t(PricingKeys[p.Pricing]) + out.EngineText(p.Candidate),
 			Cost:   l.Money(p.Cost, out.Currency),
 			Time:   l.Duration(p.Seconds),
@@ -1540,7 +1550,7 @@ func (b *viewBuilder) chart() ChartView {
 			X: ChartLeft + scale(p.Cost, minC, maxC, w),
 			Y: ChartTop + h - scale(p.Seconds, minT, maxT, h),
 			Label: strconv.Itoa(p.Plan.GPUs) + " × " + in.Prices.GPUName(p.Offer.GPU) + " · " + in.Prices.ProviderName(p.Offer.Provider) + " " +
-				p.Offer.Name() + Instances(p.Instances) + " · " + l.Money(p.Cost, out.Currency) + " · " + l.Duration(p.Seconds),
+				p.Offer.Name() + InstancesOf(l, p.Instances, p.Rented) + " · " + l.Money(p.Cost, out.Currency) + " · " + l.Duration(p.Seconds),
 		}
 	}
 	return ChartView{

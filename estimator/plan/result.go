@@ -209,7 +209,7 @@ var English = map[string]string{
 	"note.wide_ep_network":          "the experts are not spread over the instances (wide expert parallelism): the provider names no RDMA network (InfiniBand, RoCE, EFA) or %s Gbit/s per GPU between them, which DeepEP's all-to-all and the multi-node guides run on (DeepEP's internode kernels need GPUDirect RDMA; Google's GPUDirect-TCPX/TCPXO carry NCCL only); the copy runs as pipeline stages instead",
 	"note.nvlink_rack":              "each copy spans %s trays in one NVLink domain (a rack of %s trays, %s GPUs, joined by NVLink): the traffic between its trays runs over NVLink, not the network",
 	"note.rental_unit":              "the provider rents these instances only in whole orders of %s (%s GPUs): the plan uses %s of the %s instances it pays for, the rest idle",
-	"note.rental_unit_copies":       "the provider rents these instances only in whole orders of %s (%s GPUs): the plan uses %s of the %s instances it pays for; the idle ones hold %s more copies of this layout at no extra cost (headroom past the target)",
+	"note.rental_unit_copies":       "the provider rents these instances only in whole orders of %s (%s GPUs): the plan uses %s of the %s instances it pays for; copies of this layout the idle ones hold at no extra cost (headroom past the target): %s",
 	"note.network_assumed":          "inter-node network unknown: %s Gbit/s assumed",
 	"note.accounts_local":           "the provider opens accounts only to legal entities registered in %s, its home country: renting it needs one",
 	"note.spot_default_rate":        "spot interruption rate unknown: %s%% of instances per month assumed",
