@@ -155,3 +155,39 @@ func TestAppliedOfferNamed(t *testing.T) {
 		t.Errorf("after apply: %q, want it to end %q", v.Perf.Setup, want)
 	}
 }
+
+// TestAppliedOfferPriced: after a planner row on a dearer offer of its
+// GPU is applied, the speed box prices the job at its speed on that
+// offer, the one its setup line names, not on the GPU's cheapest offer
+// (Llama 3.1 70B at 5 req/s: the fastest pick, Nebius's 8 × B200 at
+// $5.50/GPU·h, was priced at Lambda's $6.89 beside a line naming Nebius).
+func TestAppliedOfferPriced(t *testing.T) {
+	_, in, _ := pageOf(t, "m=llama-3.1-8b&t=lora&tok=100M", nil)
+	tried := 0
+	for _, x := range in.Plan.Cands {
+		best, _ := in.Plan.Best(x.Offer.GPU)
+		if best.Offer.ID == x.Offer.ID || x.PerGPUHour == best.PerGPUHour || tried >= 3 {
+			continue
+		}
+		tried++
+		s := in.State.WithPlan(x.Offer.GPU, x.Plan, true)
+		v, in2, d := pageOf(t, s.Fragment(DefaultState), nil)
+		if d.Job.Offer == nil || d.Job.Offer.ID != x.Offer.ID {
+			t.Fatalf("applying %s: the job carries %v", x.Offer.ID, d.Job.Offer)
+		}
+		sc := AtSpeed(d.R.Perf, d.Job, &in2.Plan)
+		if !sc.OK || sc.Offer.ID != x.Offer.ID || !near(sc.PerGPUHour, x.PerGPUHour) {
+			t.Errorf("applied %s at %v/GPU·h: the speed box prices it on %s at %v", x.Offer.ID, x.PerGPUHour, sc.Offer.ID, sc.PerGPUHour)
+		}
+		l := Locale{Lang: "en", Units: d.Job.Units}
+		want := l.Money(x.PerGPUHour, in2.Plan.Currency) + "/GPU·h on-demand · " + in.Prices.ProviderName(x.Offer.Provider) + " " + x.Offer.Name()
+		for _, f := range v.Perf.Facts {
+			if f.ID == "rs-cost-at-speed" && f.Detail != want {
+				t.Errorf("applied %s: cost at speed %q, want %q", x.Offer.ID, f.Detail, want)
+			}
+		}
+	}
+	if tried == 0 {
+		t.Fatal("no plan on a dearer offer of its GPU: the test asks nothing")
+	}
+}
