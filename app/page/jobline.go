@@ -87,7 +87,10 @@ func (b *viewBuilder) jobLine() JobLineView {
 		fill(b.t(MsgJobEpochs), field(FieldEpochs, MsgEpochs, l.Given(j.Epochs)), field(FieldDataset, MsgDataset, count(j.Dataset)))
 	case j.In.Task.Training():
 		fill(b.t(MsgJobTokens), field(FieldTrainTokens, MsgTrainTokens, count(j.Tokens)))
-	case j.RPS > 0:
+	case j.RPS > 0 || !in.Errs[FieldRPS].OK():
+		// A refused rate (1e309) is still a serving job: the line
+		// shows the rate as typed with its message, not a batch of
+		// "0 requests".
 		// A load curve sets the rate and a workload preset the sizes:
 		// those parts are said, not edited here.
 		rps := JobPart{F: NFields, Text: l.Given(j.RPS)}
