@@ -191,3 +191,34 @@ func TestAppliedOfferPriced(t *testing.T) {
 		t.Fatal("no plan on a dearer offer of its GPU: the test asks nothing")
 	}
 }
+
+// TestApplyKeepsThePicks: applying a pre-training pick leaves the ZeRO
+// field on auto where the row's stage is auto's own at its layout, so the
+// planner's search, and the picks the row came from, stay as they were
+// (Llama 3.1 8B on 1T tokens: the cheapest pick's 8 × B200 at 78.2 days
+// and $82,599 became 78.6 days and $83,021 once applied, planned at a
+// given ZeRO 1, and the fastest pick moved from B300s to H100s), and
+// the page's estimate runs the row's stage.
+func TestApplyKeepsThePicks(t *testing.T) {
+	_, in, _ := pageOf(t, "m=llama-3.1-8b&t=train&tok=1T&g=h100-sxm&n=4096", nil)
+	if len(in.Plan.Picks) == 0 {
+		t.Fatal("no picks")
+	}
+	for _, p := range in.Plan.Picks {
+		s := in.State.WithPlan(p.Offer.GPU, p.Plan, true)
+		_, after, d := pageOf(t, s.Fragment(DefaultState), nil)
+		if d.Job.In.ZeRO != p.Plan.ZeRO {
+			t.Errorf("applied %s at ZeRO %d: the page estimates ZeRO %d", p.Offer.ID, p.Plan.ZeRO, d.Job.In.ZeRO)
+		}
+		if len(after.Plan.Picks) != len(in.Plan.Picks) {
+			t.Fatalf("applied %s: %d picks, were %d", p.Offer.ID, len(after.Plan.Picks), len(in.Plan.Picks))
+		}
+		for i, q := range after.Plan.Picks {
+			was := in.Plan.Picks[i]
+			if q.Offer.ID != was.Offer.ID || q.Plan.GPUs != was.Plan.GPUs || !near(q.Cost, was.Cost) || !near(q.Seconds, was.Seconds) {
+				t.Errorf("applied %s: pick %d is %s ×%d at %.0f in %.0f s, was %s ×%d at %.0f in %.0f s", p.Offer.ID, i,
+					q.Offer.ID, q.Plan.GPUs, q.Cost, q.Seconds, was.Offer.ID, was.Plan.GPUs, was.Cost, was.Seconds)
+			}
+		}
+	}
+}
