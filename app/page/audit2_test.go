@@ -392,6 +392,19 @@ func TestBadInputSaysItsOwnField(t *testing.T) {
 	if d.Errs[FieldRPS].OK() {
 		t.Error("1e309 requests/s accepted")
 	}
+	// A refused sequence: its halves are not said ("1 + -2 tokens
+	// each"); generated tokens typed are.
+	for frag, want := range map[string]string{"m=llama-3.1-70b&rps=5&s=-5&out=0": " · — + — tokens each",
+		"m=llama-3.1-70b&rps=5&s=-5": " · — + 512 tokens each"} {
+		v, _ := viewOfState(t, ParseFragment(frag, DefaultState))
+		var line strings.Builder
+		for _, p := range v.Job.Parts {
+			line.WriteString(p.Text)
+		}
+		if !strings.Contains(line.String(), want) {
+			t.Errorf("%s: job line %q, want %q in it", frag, line.String(), want)
+		}
+	}
 	_, d = viewOfState(t, ParseFragment("m=llama-3.1-70b&rps=5&s=-5&out=512", DefaultState))
 	if d.Errs[FieldSeq].OK() {
 		t.Error("a sequence of -5 accepted")
