@@ -182,3 +182,70 @@ func TestRackRentedOnCards(t *testing.T) {
 		}
 	}
 }
+
+// TestAppliedOfferPriced: after a planner row on a dearer offer of its
+// GPU is applied, the speed box prices the job at its speed on that
+// offer, the one its setup line names, not on the GPU's cheapest offer
+// (Llama 3.1 70B at 5 req/s: the fastest pick, Nebius's 8 × B200 at
+// $5.50/GPU·h, was priced at Lambda's $6.89 beside a line naming Nebius).
+func TestAppliedOfferPriced(t *testing.T) {
+	_, in, _ := pageOf(t, "m=llama-3.1-8b&t=lora&tok=100M", nil)
+	tried := 0
+	for _, x := range in.Plan.Cands {
+		best, _ := in.Plan.Best(x.Offer.GPU)
+		if best.Offer.ID == x.Offer.ID || x.PerGPUHour == best.PerGPUHour || tried >= 3 {
+			continue
+		}
+		tried++
+		s := in.State.WithPlan(x.Offer.GPU, x.Plan, true)
+		v, in2, d := pageOf(t, s.Fragment(DefaultState), nil)
+		if d.Job.Offer == nil || d.Job.Offer.ID != x.Offer.ID {
+			t.Fatalf("applying %s: the job carries %v", x.Offer.ID, d.Job.Offer)
+		}
+		sc := AtSpeed(d.R.Perf, d.Job, &in2.Plan)
+		if !sc.OK || sc.Offer.ID != x.Offer.ID || !near(sc.PerGPUHour, x.PerGPUHour) {
+			t.Errorf("applied %s at %v/GPU·h: the speed box prices it on %s at %v", x.Offer.ID, x.PerGPUHour, sc.Offer.ID, sc.PerGPUHour)
+		}
+		l := Locale{Lang: "en", Units: d.Job.Units}
+		want := l.Money(x.PerGPUHour, in2.Plan.Currency) + "/GPU·h on-demand · " + in.Prices.ProviderName(x.Offer.Provider) + " " + x.Offer.Name()
+		for _, f := range v.Perf.Facts {
+			if f.ID == "rs-cost-at-speed" && f.Detail != want {
+				t.Errorf("applied %s: cost at speed %q, want %q", x.Offer.ID, f.Detail, want)
+			}
+		}
+	}
+	if tried == 0 {
+		t.Fatal("no plan on a dearer offer of its GPU: the test asks nothing")
+	}
+}
+
+// TestApplyKeepsThePicks: applying a pre-training pick leaves the ZeRO
+// field on auto where the row's stage is auto's own at its layout, so the
+// planner's search, and the picks the row came from, stay as they were
+// (Llama 3.1 8B on 1T tokens: the cheapest pick's 8 × B200 at 78.2 days
+// and $82,599 became 78.6 days and $83,021 once applied, planned at a
+// given ZeRO 1, and the fastest pick moved from B300s to H100s), and
+// the page's estimate runs the row's stage.
+func TestApplyKeepsThePicks(t *testing.T) {
+	_, in, _ := pageOf(t, "m=llama-3.1-8b&t=train&tok=1T&g=h100-sxm&n=4096", nil)
+	if len(in.Plan.Picks) == 0 {
+		t.Fatal("no picks")
+	}
+	for _, p := range in.Plan.Picks {
+		s := in.State.WithPlan(p.Offer.GPU, p.Plan, true)
+		_, after, d := pageOf(t, s.Fragment(DefaultState), nil)
+		if d.Job.In.ZeRO != p.Plan.ZeRO {
+			t.Errorf("applied %s at ZeRO %d: the page estimates ZeRO %d", p.Offer.ID, p.Plan.ZeRO, d.Job.In.ZeRO)
+		}
+		if len(after.Plan.Picks) != len(in.Plan.Picks) {
+			t.Fatalf("applied %s: %d picks, were %d", p.Offer.ID, len(after.Plan.Picks), len(in.Plan.Picks))
+		}
+		for i, q := range after.Plan.Picks {
+			was := in.Plan.Picks[i]
+			if q.Offer.ID != was.Offer.ID || q.Plan.GPUs != was.Plan.GPUs || !near(q.Cost, was.Cost) || !near(q.Seconds, was.Seconds) {
+				t.Errorf("applied %s: pick %d is %s ×%d at %.0f in %.0f s, was %s ×%d at %.0f in %.0f s", p.Offer.ID, i,
+					q.Offer.ID, q.Plan.GPUs, q.Cost, q.Seconds, was.Offer.ID, was.Plan.GPUs, was.Cost, was.Seconds)
+			}
+		}
+	}
+}

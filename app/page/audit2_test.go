@@ -370,3 +370,46 @@ func TestEncoderSpeedCountsTokensRead(t *testing.T) {
 		t.Errorf("a decoder's speed box changed: %+v", v.Perf.Facts)
 	}
 }
+
+// TestBadInputSaysItsOwnField: a refused request rate leaves the job line
+// a serving job showing the rate as typed with its message (it read
+// "0 requests × 2,048 tokens", a batch of none), and a sequence under one
+// token is refused on its own field without a "0 to -6" range put on the
+// generated tokens beside it.
+func TestBadInputSaysItsOwnField(t *testing.T) {
+	v, d := viewOfState(t, ParseFragment("m=llama-3.1-70b&rps=1e309", DefaultState))
+	var line strings.Builder
+	var rate *JobPart
+	for i, p := range v.Job.Parts {
+		line.WriteString(p.Text)
+		if p.F == FieldRPS {
+			rate = &v.Job.Parts[i]
+		}
+	}
+	if rate == nil || rate.Text != "1e309" || rate.Err == "" || strings.Contains(line.String(), "requests ×") {
+		t.Errorf("job line %q, rate part %+v", line.String(), rate)
+	}
+	if d.Errs[FieldRPS].OK() {
+		t.Error("1e309 requests/s accepted")
+	}
+	// A refused sequence: its halves are not said ("1 + -2 tokens
+	// each"); generated tokens typed are.
+	for frag, want := range map[string]string{"m=llama-3.1-70b&rps=5&s=-5&out=0": " · — + — tokens each",
+		"m=llama-3.1-70b&rps=5&s=-5": " · — + 512 tokens each"} {
+		v, _ := viewOfState(t, ParseFragment(frag, DefaultState))
+		var line strings.Builder
+		for _, p := range v.Job.Parts {
+			line.WriteString(p.Text)
+		}
+		if !strings.Contains(line.String(), want) {
+			t.Errorf("%s: job line %q, want %q in it", frag, line.String(), want)
+		}
+	}
+	_, d = viewOfState(t, ParseFragment("m=llama-3.1-70b&rps=5&s=-5&out=512", DefaultState))
+	if d.Errs[FieldSeq].OK() {
+		t.Error("a sequence of -5 accepted")
+	}
+	if e := d.Errs[FieldOutput]; !e.OK() {
+		t.Errorf("512 generated tokens refused beside a bad sequence: %s", ErrText("en", e))
+	}
+}

@@ -276,7 +276,9 @@ func (b *viewBuilder) pinned() PinView {
 		return o.Cells(l, *j, x).PerM
 	}
 	add(MsgModel, pj.Model.Name, ModelName(l, *lj, in.CustomName))
-	add(MsgTask, pj.In.Task.String(), lj.In.Task.String())
+	// The task in the page's language, as the job line and the form's
+	// picker name it (TaskKeys), not the link's token.
+	add(MsgTask, b.t(TaskKeys[pj.In.Task]), b.t(TaskKeys[lj.In.Task]))
 	add(MsgPrecision, pj.In.Weights.String(), lj.In.Weights.String())
 	add(MsgGPU, gpus(pj), gpus(lj))
 	add(MsgMemory, mem(pr), mem(lr))

@@ -337,7 +337,10 @@ func (p *parser) parse() (Job, bool) {
 		// (estimator.Workload's zero value), as rightsize's
 		// --output-tokens 0, whose JSON the independent checks replay.
 		switch {
-		case !p.errs[FieldOutput].OK() || !p.errs[FieldSeq].OK() || out == 0:
+		case !p.errs[FieldOutput].OK() || !p.errs[FieldSeq].OK() || out == 0 || in.Seq < 1:
+			// A sequence under one token (-5) is refused on its own
+			// field by the estimator's check; the generated tokens
+			// have no range to be judged against ("0 to -6").
 		case out >= in.Seq:
 			// The prompt is the rest of the sequence, at least a token:
 			// the field says its own range (0 to the sequence less one),

@@ -87,8 +87,10 @@ func (b *viewBuilder) jobLine() JobLineView {
 		fill(b.t(MsgJobEpochs), field(FieldEpochs, MsgEpochs, l.Given(j.Epochs)), field(FieldDataset, MsgDataset, count(j.Dataset)))
 	case j.In.Task.Training():
 		fill(b.t(MsgJobTokens), field(FieldTrainTokens, MsgTrainTokens, count(j.Tokens)))
-	case j.RPS > 0:
-		// A load curve sets the rate and a workload preset the sizes:
+	case j.RPS > 0 || !in.Errs[FieldRPS].OK():
+		// A refused rate (1e309) is still a serving job: the line
+		// shows the rate as typed with its message, not a batch of
+		// "0 requests". A load curve sets the rate and a workload preset the sizes:
 		// those parts are said, not edited here.
 		rps := JobPart{F: NFields, Text: l.Given(j.RPS)}
 		if !in.State.Shown(FieldCurve) || strings.TrimSpace(in.State[FieldCurve]) == "" {
@@ -110,6 +112,18 @@ func (b *viewBuilder) jobLine() JobLineView {
 		promptText := count(float64(prompt))
 		if !in.Errs[FieldOutput].OK() {
 			promptText = "—"
+		}
+		if !in.Errs[FieldSeq].OK() {
+			// Nor with the sequence refused (-5), which the field says:
+			// its halves read "1 + -2 tokens each". The generated
+			// tokens are what was typed, if anything.
+			promptText = "—"
+			if out.Err == "" {
+				out.Text = "—"
+				if r := strings.TrimSpace(in.State[FieldOutput]); out.F == FieldOutput && r != "" && r != "0" {
+					out.Text = r
+				}
+			}
 		}
 		fill(b.t(MsgJobRate), rps, JobPart{F: NFields, Text: promptText}, out)
 	default:

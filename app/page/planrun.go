@@ -120,6 +120,16 @@ func (o *PlanOut) Best(gpu string) (Candidate, bool) {
 	return o.Cands[i], true
 }
 
+// OnOffer is the cheapest candidate on offer id, if any.
+func (o *PlanOut) OnOffer(id string) (Candidate, bool) {
+	for _, c := range o.Cands {
+		if c.Offer != nil && c.Offer.ID == id {
+			return c, true
+		}
+	}
+	return Candidate{}, false
+}
+
 // Fewest is the candidate on GPU gpu with the fewest GPUs, the cheapest
 // of those, if any: the planner's smallest layout that holds the job.
 func (o *PlanOut) Fewest(gpu string) (Candidate, bool) {
@@ -415,11 +425,15 @@ func SafeShare(a, b float64) float64 {
 }
 
 // SpeedCost is the job as set priced at its own speed (the speed box's
-// figures) on the offer of the planner's cheapest plan on the selected GPU:
-// that offer's price per GPU-hour under the plan's price model × the
-// job's GPUs × its time as the offer bills it (planner.BilledHours). The
-// speed box's two costs thus rest on one offer and one price (the
-// planner's, which passes over stale and far-below prices): per 1M tokens = price × GPUs / (tokens/s × 3600) × 10⁶.
+// figures) on the offer of the planner row the user applied, else on the
+// offer of the planner's cheapest plan on the selected GPU: that offer's
+// price per GPU-hour under the plan's price model × the job's GPUs × its
+// time as the offer bills it (planner.BilledHours). Without an applied
+// row the speed box's two costs thus rest on one offer and one price (the
+// planner's, which passes over stale and far-below prices); with one, the
+// first is the applied offer's, as the box's setup line says, and the
+// second the planner's cheapest plan on the GPU, each naming its offer.
+// Per 1M tokens = price × GPUs / (tokens/s × 3600) × 10⁶.
 type SpeedCost struct {
 	OK         bool
 	Offer      *planner.Offer
@@ -430,8 +444,21 @@ type SpeedCost struct {
 	JobCost    float64 // training
 }
 
+// AtSpeed prices the job as set at its own speed (SpeedCost). A job that
+// carries an applied planner row's offer (Job.Offer) is priced
+// on that offer, the one the box's setup line names and the job is timed
+// on: the cheapest plan the planner has on it (its price per GPU-hour
+// and price model are the offer's, whatever the plan's count). Only where
+// the plan has none on it (a later change dropped it) does the
+// planner's cheapest plan on the GPU price it, and the line names that
+// offer.
 func AtSpeed(v PerfResult, j Job, o *PlanOut) SpeedCost {
 	x, ok := o.Best(j.GPU.ID)
+	if j.Offer != nil {
+		if y, on := o.OnOffer(j.Offer.ID); on {
+			x, ok = y, true
+		}
+	}
 	if !v.OK || !ok || !(x.PerGPUHour > 0) {
 		return SpeedCost{}
 	}

@@ -520,7 +520,20 @@ func (s ViewState) WithPlan(gpu string, p Plan, training bool) ViewState {
 	s[FieldGPUs] = strconv.Itoa(usedGPUs(p, training))
 	s[FieldTP] = strconv.Itoa(max(1, p.TP))
 	s[FieldPP] = strconv.Itoa(max(1, p.PP))
-	s[FieldZeRO] = strconv.Itoa(p.ZeRO)
+	// Pre-training's ZeRO on auto stays on auto where the row's stage is
+	// the one auto starts from at the row's layout (estimator.ZeRODefault:
+	// 1 over data-parallel replicas), which the page's auto keeps where
+	// it fits, as the row does (estimator.ResolveTrainDefaults). A stage
+	// given turns the planner's own search off (planner.Request.ZeROOpen),
+	// so the picks the row came from moved under the user: Llama 3.1 8B
+	// on 1T tokens, the cheapest pick's 8 × B200 at 78.2 days, $82,599,
+	// became 78.6 days, $83,021 once applied, and the fastest pick
+	// another GPU. A row at another stage (ZeRO 3 on a pipeline) sets it.
+	used := usedGPUs(p, training)
+	if t, err := estimator.ParseTask(s[FieldTask]); !training || err != nil || t != estimator.Pretrain || strings.TrimSpace(s[FieldZeRO]) != "" ||
+		p.ZeRO != 1 || used/(max(1, p.TP)*max(1, p.PP)) <= 1 {
+		s[FieldZeRO] = strconv.Itoa(p.ZeRO)
+	}
 	if !training {
 		s[FieldDP] = strconv.Itoa(max(1, p.AttnDP))
 		s[FieldEP] = strconv.Itoa(max(1, p.EP))

@@ -340,7 +340,7 @@ func HostedTable(v *HostedView) Table {
 	for _, r := range v.Rows {
 		tb.Rows = append(tb.Rows, Row{Cells: []Cell{
 			{Nodes: join(text(r.API), div("rs-where", r.Why))},
-			cell("num", h[1], r.Prices), cell("num", h[2], r.Monthly), cell("num", h[3], r.Self), cell("num", h[4], r.BreakEven),
+			cell("num", h[1], r.Prices), cell("num", h[2], r.Monthly), cell("num", h[3], r.Self), cell("num rs-be", h[4], r.BreakEven),
 			cell("rs-asof rs-src", h[5], r.Source),
 		}})
 	}

@@ -149,6 +149,15 @@ func TestPinView(t *testing.T) {
 		t.Fatalf("pin comparison %+v", p)
 	}
 	l := Locale{Lang: "en", Units: in.Job.Units}
+	// The task is named as the form names it, in the page's language.
+	if r := p.Rows[1]; r.Pinned != "Inference" || r.Live != "Inference" {
+		t.Errorf("task row %+v", r)
+	}
+	in.State[FieldLang] = "ru"
+	if r := BuildView(in).Pinned.Rows[1]; r.Pinned != "Инференс" || r.Live != "Инференс" {
+		t.Errorf("Russian task row %+v", r)
+	}
+	in.State[FieldLang] = "en"
 	if r := p.Rows[3]; !strings.Contains(r.Pinned, "A100") || !strings.Contains(r.Live, "H100") {
 		t.Errorf("GPU row %+v", r)
 	}
