@@ -421,10 +421,10 @@ func (e *emitter) disaggWorkers(side disaggSide) (string, error) {
 		if e.k == VLLM {
 			b.WriteString(hostIPGuard)
 			script := vllmHeadless(*c, s.dp/s.nodes, s.nodes)
-			b.WriteString(nodeGuards(s.nodes, script) + script)
+			b.WriteString(nodeGuards(s.nodes, script) + e.rackSetup(s.nodes) + script)
 			return b.String(), nil
 		}
-		b.WriteString(nodeGuards(s.nodes, c.String()) + c.String() + "\n")
+		b.WriteString(nodeGuards(s.nodes, c.String()) + e.rackSetup(s.nodes) + c.String() + "\n")
 		return b.String(), nil
 	}
 	last := side.last()

@@ -2,7 +2,9 @@ package launch_test
 
 import (
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -1405,4 +1407,76 @@ func TestSkyPilotRunPodRentsThePricedGPU(t *testing.T) {
 	if n < 20 {
 		t.Fatalf("%d RunPod offers launched", n)
 	}
+}
+
+// TestSkyPilotOtherCloudsRentThePricedInstance: on Vast, Shadeform,
+// Verda, Prime Intellect and Hyperbolic, whose catalog offers are rows of
+// SkyPilot's own catalogs, a task names the priced row's instance type
+// (testdata/skypilot_instances.txt), with no accelerators for SkyPilot
+// to check against it. With the shared table's names a task rented
+// another part or nothing: H100:8 on Shadeform or Prime Intellect is SXM
+// or PCIe, whichever is cheaper, and on Vast SXM or NVL; Verda's catalog
+// has no RTX6000-Ada, A100-80GB:2 or V100 (it names them RTX-6000-Ada,
+// A100-80GB-160GB, Tesla-V100), Shadeform's no RTX6000-Ada or
+// RTXA6000-style name either; Vast's RTX A6000 and A5000 were refused.
+// Every offer of each cloud is launched.
+func TestSkyPilotOtherCloudsRentThePricedInstance(t *testing.T) {
+	rows := map[string]map[string]int{} // cloud → instance type → GPUs
+	text, err := os.ReadFile(filepath.Join("testdata", "skypilot_instances.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(text), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Fields(line)
+		n, err := strconv.ParseFloat(f[len(f)-1], 64)
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if rows[f[0]] == nil {
+			rows[f[0]] = map[string]int{}
+		}
+		rows[f[0]][f[1]] = int(n)
+	}
+	in := input(t, "llama-3.1-8b")
+	in.Task, in.GradCheckpointing = estimator.LoRA, true
+	req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 5e7}}
+	launched := map[string]int{}
+	for _, o := range catalog.Default().PlanOffers(in.Weights) {
+		if rows[o.Provider] == nil {
+			continue
+		}
+		row := plan.Row{Offer: &o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: o.GPUCount, TP: 1, PP: 1, DP: int(o.GPUCount), ZeRO: 3, Replicas: 1, InstancesPerReplica: 1}
+		l, err := launch.Emit(launch.SkyPilot, req, row, nil, "meta-llama/Llama-3.1-8B")
+		var le *launch.Error
+		if errors.As(err, &le) && le.Key == launch.ErrUnsupported {
+			continue // a GPU the Trainer's stack does not run the job on
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", o.ID, err)
+		}
+		res := parseYAML(t, l.Files[0].Text)["resources"].(map[string]any)
+		it, _ := res["instance_type"].(string)
+		gpus, ok := rows[o.Provider][it]
+		switch {
+		case !ok:
+			t.Errorf("%s (%s): instance_type %q, not a row of SkyPilot's %s catalog (accelerators %v)", o.ID, o.GPU, it, o.Provider, res["accelerators"])
+		case gpus != int(o.GPUCount):
+			t.Errorf("%s: instance_type %s holds %d GPUs, the offer %v", o.ID, it, gpus, o.GPUCount)
+		case res["accelerators"] != nil:
+			t.Errorf("%s: accelerators %v beside instance_type %s, which SkyPilot checks against its row", o.ID, res["accelerators"], it)
+		}
+		if it != o.InstanceType && !strings.Contains(strings.Join(l.Notes, "\n"), "names the GPU model, not its memory") {
+			t.Errorf("%s: instance_type %s for %s without a note on the memory", o.ID, it, o.InstanceType)
+		}
+		launched[o.Provider]++
+	}
+	for cloud := range rows {
+		if launched[cloud] == 0 {
+			t.Errorf("no %s offer launched", cloud)
+		}
+	}
+	t.Logf("launched %v", launched)
 }

@@ -83,3 +83,36 @@ func TestTrainRunLengthIsThePlans(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainSequenceIsThePlans: a Trainer launch trains sequences of the
+// plan's length. run_clm.py packs its text into blocks of --block_size
+// tokens and, without the flag, of the tokenizer's model_max_length cut
+// to at most 1,024 where that is past the model's positions: a LoRA
+// fine-tune planned at 4,096 tokens trained blocks of 1,024, a quarter of
+// the activations and step time planned. LitGPT's launch has carried the
+// plan's --train.max_seq_length all along.
+func TestTrainSequenceIsThePlans(t *testing.T) {
+	for _, seq := range []int{512, 4096} {
+		in := input(t, "llama-3.1-8b")
+		in.Task, in.GradCheckpointing, in.Seq = estimator.LoRA, true, seq
+		req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, GlobalBatchTokens: 1 << 20, TrainTokens: 2e8}}
+		row := planOn(t, req, "aws-p5.48xlarge")
+		for _, k := range []launch.Kind{launch.DeepSpeed, launch.FSDP, launch.SkyPilot} {
+			where := strconv.Itoa(seq) + " " + k.String()
+			l, err := launch.Emit(k, req, row, nil, "llama-3.1-8b")
+			if err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			text := l.Files[0].Text
+			if k == launch.SkyPilot {
+				text = parseYAML(t, text)["run"].(string)
+			}
+			if got := flagInt(t, text, "script", "--block_size"); got != seq {
+				t.Errorf("%s: --block_size %d, want the plan's %d", where, got, seq)
+			}
+			if !strings.Contains(strings.Join(l.Notes, "\n"), "--block_size "+strconv.Itoa(seq)+" is the plan's sequence") {
+				t.Errorf("%s: no note on the sequence: %q", where, l.Notes)
+			}
+		}
+	}
+}

@@ -62,7 +62,7 @@ func (e *emitter) serve() error {
 	if err != nil {
 		return err
 	}
-	e.file("serve.sh", "sh", "#!/bin/sh\n"+e.header()+nodeGuards(e.shape().nodes, cmds)+cmds)
+	e.file("serve.sh", "sh", "#!/bin/sh\n"+e.header()+nodeGuards(e.shape().nodes, cmds)+e.rackSetup(e.shape().nodes)+cmds)
 	if e.k == TRTLLM && trtllmNeedsOptions(e.shape(), e.in) {
 		e.file(trtllmOptions, "yaml", trtllmOptionsYAML(e.shape(), e.in))
 	}

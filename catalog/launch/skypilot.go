@@ -37,16 +37,36 @@ var skyInstanceTypes = map[string]bool{
 	"cudo": true, "seeweb": true, "nebius": true, "fluidstack": true, "ibm": true,
 }
 
-// skyInstanceOnly are the clouds of skyInstanceTypes whose task names the
-// instance type alone: SkyPilot reads its accelerators from the catalog
-// row and refuses a task whose accelerators differ from that row's
-// ("Infeasible resource demands found … To fix: either only specify
-// instance_type", sky/clouds/cloud.py
-// _check_instance_type_accelerators_combination), and these catalogs
-// spell GPUs their own way: Cudo's SXM H100 is "H100-SXM", its 80 GB
-// PCIe A100 and Seeweb's 80 GB A100 "A100", Cudo's A800 "A800"
+// skyInstanceOnly are the clouds whose task names the instance type
+// alone: SkyPilot reads its accelerators from the catalog row and refuses
+// a task whose accelerators differ from that row's ("Infeasible resource
+// demands found … To fix: either only specify instance_type",
+// sky/clouds/cloud.py _check_instance_type_accelerators_combination), and
+// these catalogs spell GPUs their own way: Cudo's SXM H100 is "H100-SXM",
+// its 80 GB PCIe A100 and Seeweb's 80 GB A100 "A100", Cudo's A800 "A800"
 // (catalogs/v9/cudo/vms.csv, catalogs/v9/seeweb/vms.csv).
-var skyInstanceOnly = map[string]bool{"cudo": true, "seeweb": true, "nebius": true, "fluidstack": true, "ibm": true}
+//
+// Vast, Shadeform, Verda, Prime Intellect and Hyperbolic are here too:
+// their catalog offers are rows of SkyPilot's vms.csv (catalogs/v9/vast,
+// catalogs/v8/<cloud>; testdata/skypilot_instances.txt), whose accelerator
+// names would not rent the priced GPU. Shadeform, Prime Intellect and Vast
+// give one name to parts the plan tells apart (Shadeform's and Prime
+// Intellect's H100 and A100-80GB are SXM and PCIe cards; Vast's H100 is
+// its SXM and NVL ones, whose instance types are 1x-H100_SXM-… and
+// 1x-H100_NVL-…), so a task asking for H100:8 rents whichever is
+// cheapest; Verda names its parts RTX-A6000, RTX-6000-Ada, RTX-PRO-6000,
+// Tesla-V100 and its multi-GPU A100s by their total memory
+// (A100-80GB-160GB for 2A100.44V), and Shadeform RTX6000Ada, A6000 and
+// A4000, none of them the shared table's names. The instance type names
+// the part: Vast's launch queries its market by the GPU name in it
+// (sky/provision/vast/utils.py launch: gpu_name from instance_type). These
+// clouds take no region: their markets and brokers list an instance where
+// they have one, and the cheapest region in the catalog is not promised
+// to have it when the task starts.
+var skyInstanceOnly = map[string]bool{
+	"cudo": true, "seeweb": true, "nebius": true, "fluidstack": true, "ibm": true,
+	"vast": true, "shadeform": true, "verda": true, "primeintellect": true, "hyperbolic": true,
+}
 
 // skyInstanceType is the instance type a SkyPilot task names for the
 // catalog's: GCP's N1 offers are a host and the GPUs attached to it
@@ -54,11 +74,32 @@ var skyInstanceOnly = map[string]bool{"cudo": true, "seeweb": true, "nebius": tr
 // writes as instance_type n1-highmem-8 with accelerators V100:4 (GCP
 // attaches accelerators to VMs: sky/resources.py skips the instance
 // type's accelerator check there).
-func skyInstanceType(provider, itype string) string {
+//
+// Vast's catalog offers split SkyPilot's A100 rows by GPU memory, which
+// SkyPilot's Vast instance type does not carry (1x-A100_SXM4-32-65536 is
+// 40 GB and 80 GB cards alike): the catalog adds "-40GB" or "-80GB"
+// (1x-A100_SXM4-32-65536-80GB), which the task drops, and memory reports
+// it.
+func skyInstanceType(provider, itype string) (name string, memory bool) {
 	if host, _, ok := strings.Cut(itype, "+"); ok && provider == "gcp" {
-		return host
+		return host, false
 	}
-	return itype
+	if provider == "vast" {
+		if i := strings.LastIndexByte(itype, '-'); i > 0 && strings.HasSuffix(itype, "GB") && allDigits(itype[i+1:len(itype)-2]) {
+			return itype[:i], true
+		}
+	}
+	return itype, false
+}
+
+// allDigits reports whether s is one or more ASCII digits.
+func allDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // skyAccelerators maps catalog GPU IDs to SkyPilot accelerator names (sky
@@ -140,8 +181,11 @@ func (e *emitter) skypilot() error {
 	}
 	acc, accOK := skyAccelerator(o.Provider, o.GPU)
 	itype := ""
-	if skyInstanceTypes[o.Provider] {
-		itype = skyInstanceType(o.Provider, o.InstanceType)
+	if skyInstanceTypes[o.Provider] || skyInstanceOnly[o.Provider] {
+		var memory bool
+		if itype, memory = skyInstanceType(o.Provider, o.InstanceType); memory {
+			e.note("SkyPilot's Vast instance type " + itype + " names the GPU model, not its memory (" + o.InstanceType + " in the catalog): check that the card rented has the " + ftoa(math.Round(float64(o.GPUMemory)/1e9)) + " GB planned")
+		}
 	}
 	if skyInstanceOnly[o.Provider] {
 		accOK = false

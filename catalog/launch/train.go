@@ -253,6 +253,15 @@ func (e *emitter) trainerArgs(c *command, s trainShape, checkpointing bool) {
 	}
 	c.num("--per_device_train_batch_size", s.micro)
 	c.num("--gradient_accumulation_steps", s.accum)
+	// The plan's sequence: run_clm.py packs the tokenised text into
+	// blocks of DataTrainingArguments.block_size tokens, and without the
+	// flag takes the tokenizer's model_max_length, cut to
+	// min(1024, max_position_embeddings) where that is larger than the
+	// model's positions (examples/pytorch/language-modeling/run_clm.py,
+	// huggingface/transformers): a fine-tune planned at 4,096 tokens
+	// would train at 1,024, in less memory and time than planned.
+	c.num("--block_size", s.seq)
+	e.note("--block_size " + itoa(s.seq) + " is the plan's sequence (run_clm.py's DataTrainingArguments.block_size; without it run_clm.py trains blocks of at most 1,024 tokens): a Trainer script of your own must train sequences of " + itoa(s.seq) + " tokens, packed or padded to it, for the memory and time planned")
 	if n := e.maxSteps(s); n > 0 {
 		// TrainingArguments.max_steps: "the total number of training
 		// steps to perform. Overrides num_train_epochs"; the Trainer
