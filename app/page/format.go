@@ -37,6 +37,16 @@ func (l Locale) Colon() string {
 	return ": "
 }
 
+// Quote is s in the quotation marks of l's language: “s” in English and
+// Chinese, «s» in Russian (the quotes Russian typography uses, as the
+// page's Russian texts do).
+func (l Locale) Quote(s string) string {
+	if l.Lang == "ru" {
+		return "«" + s + "»"
+	}
+	return "“" + s + "”"
+}
+
 // Aside is what follows label to add aside to it, as catalog.Aside
 // writes it (" (aside)", or ", aside" where brackets would follow or
 // nest), with Chinese's full-width brackets and comma ("Lambda（您的价格）"):

@@ -93,7 +93,7 @@ func TestRangeMessagesNameTheRange(t *testing.T) {
 	want := map[string][3]string{
 		"en": {"out of range: 1 to 1,048,576", "out of range: 1 to 16,777,216", "out of range: 1 to 65,536"},
 		"ru": {"вне допустимого диапазона: от 1 до 1\u00a0048\u00a0576", "вне допустимого диапазона: от 1 до 16\u00a0777\u00a0216", "вне допустимого диапазона: от 1 до 65\u00a0536"},
-		"zh": {"超出范围: 1 至 1,048,576", "超出范围: 1 至 16,777,216", "超出范围: 1 至 65,536"},
+		"zh": {"超出范围：1 至 1,048,576", "超出范围：1 至 16,777,216", "超出范围：1 至 65,536"},
 	}
 	for lang, w := range want {
 		for i, f := range []Field{FieldBatch, FieldSeq, FieldGPUs} {

@@ -1200,13 +1200,13 @@ func (l Locale) ErrText(e FieldErr) string {
 	}
 	s := l.T(e.Key)
 	if e.Value != "" && (e.Key == MsgUnknownChoice || e.Key == MsgNotNumber || e.Key == MsgNotSize || e.Key == MsgNotCount) {
-		s += ": “" + e.Value + "”"
+		s += l.Colon() + l.Quote(e.Value)
 	}
 	switch {
 	case e.Key == MsgRange && e.Range.Set():
-		s += ": " + l.RangeText(e.Range)
+		s += l.Colon() + l.RangeText(e.Range)
 	case e.Detail != "" && (l.Lang == "en" || e.Key == MsgBadConfig):
-		s += ": " + e.Detail
+		s += l.Colon() + e.Detail
 	}
 	return s
 }

@@ -383,8 +383,13 @@ func TestErrText(t *testing.T) {
 	if got := ErrText("en", e); got != Tr("en", MsgNotNumber)+": “abc”: strconv: invalid" {
 		t.Errorf("en: %q", got)
 	}
-	if got := ErrText("ru", e); got != Tr("ru", MsgNotNumber)+": “abc”" {
+	// Each language's quotes and colon: «» in Russian, a full-width
+	// colon in Chinese.
+	if got := ErrText("ru", e); got != Tr("ru", MsgNotNumber)+": «abc»" {
 		t.Errorf("ru: %q", got)
+	}
+	if got := ErrText("zh", e); got != Tr("zh", MsgNotNumber)+"：“abc”" {
+		t.Errorf("zh: %q", got)
 	}
 }
 
