@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	planner "rightsize/estimator/plan"
 )
@@ -266,7 +268,7 @@ func (b *viewBuilder) pinned() PinView {
 		if !ok || in.Pending {
 			return "—"
 		}
-		return l.Money(x.Cost, o.Currency) + " (" + o.PlanCostHeader(l) + ")"
+		return l.Money(x.Cost, o.Currency) + " (" + lowerFirst(o.PlanCostHeader(l)) + ")"
 	}
 	perM := func(j *Job, o *PlanOut) string {
 		x, ok := o.Best(j.GPU.ID)
@@ -287,4 +289,14 @@ func (b *viewBuilder) pinned() PinView {
 	add(MsgCheapestCost, cost(pj, &in.Pin.Plan), cost(lj, &in.Plan))
 	add(MsgPerMTokens, perM(pj, &in.Pin.Plan), perM(lj, &in.Plan))
 	return v
+}
+
+// lowerFirst is s with its first letter lower-cased: a column header
+// ("Per month", "В месяц") inside a cell's brackets.
+func lowerFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError {
+		return s
+	}
+	return string(unicode.ToLower(r)) + s[n:]
 }

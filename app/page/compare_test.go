@@ -103,3 +103,13 @@ func FuzzCompareLink(f *testing.F) {
 		}
 	})
 }
+
+// TestLowerFirst: a column header inside a pinned cell's brackets reads
+// in lower case, "$103,964 (per month)", in each language.
+func TestLowerFirst(t *testing.T) {
+	for in, want := range map[string]string{"Per month": "per month", "В месяц": "в месяц", "每月": "每月", "": "", "Job cost": "job cost"} {
+		if got := lowerFirst(in); got != want {
+			t.Errorf("lowerFirst(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
