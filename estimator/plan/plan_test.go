@@ -887,6 +887,33 @@ func TestYieldChangesNothing(t *testing.T) {
 			}
 		}
 	}
+	// A daily fleet with a mix of classes (what rightsize plan runs for a
+	// --workload of several, and the page's "Daily load" box): the same
+	// rows, daily fleets and mix with Yield as without.
+	req, offers := servingRequest(t)
+	fo := plan.FleetOptions{Curve: chatCurve, Buckets: chatMix, Mix: true, Rows: 3}
+	calls := 0
+	yo := plan.Options{Yield: func() { calls++ }}
+	with, err := plan.PlanFleet(req, offers, yo, fo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err := plan.PlanFleet(req, offers, plan.Options{}, fo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls == 0 || len(with.Rows) != len(without.Rows) || len(with.Rows) == 0 || (with.Mix == nil) != (without.Mix == nil) {
+		t.Fatalf("fleet: %d Yield calls; %d rows with Yield, %d without; mix %v / %v", calls, len(with.Rows), len(without.Rows), with.Mix != nil, without.Mix != nil)
+	}
+	for i := range with.Rows {
+		a, b := &with.Rows[i], &without.Rows[i]
+		if a.Row.Offer.ID != b.Row.Offer.ID || a.Sized != b.Sized || a.Plan.Best.MonthlyUSD != b.Plan.Best.MonthlyUSD {
+			t.Errorf("fleet row %d: %s %v %v with Yield, %s %v %v without", i, a.Row.Offer.ID, a.Sized, a.Plan.Best.MonthlyUSD, b.Row.Offer.ID, b.Sized, b.Plan.Best.MonthlyUSD)
+		}
+	}
+	if with.Mix != nil && with.Mix.MonthlyUSD != without.Mix.MonthlyUSD {
+		t.Errorf("mix: %v a month with Yield, %v without", with.Mix.MonthlyUSD, without.Mix.MonthlyUSD)
+	}
 }
 
 // TestNoDecoderRefused: serving at a rate needs a KV-cache decoder and a
