@@ -237,7 +237,13 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 // attention DP runs one executor, scheduler and max_num_tokens budget per
 // rank (its PyTorch backend's PyExecutor on every attention-DP rank, ADP
 // balancing requests over them), so one prefill forward of the worker
-// carries dp × the default budget. SGLang divides its chunked_prefill_size
+// carries dp × the default budget. So does vLLM's: each of its
+// --data-parallel-size ranks is "a separate 'core engine' process" (vLLM
+// docs, "Data Parallel Deployment"), a DPEngineCoreProc whose EngineCore
+// builds its own Scheduler from the one scheduler_config
+// (vllm/v1/engine/core.py), so every rank schedules up to
+// --max-num-batched-tokens a step, the ranks' forwards aligned for the
+// experts; a budget the user names is each rank's too. SGLang divides its chunked_prefill_size
 // by dp_size over the ranks (server_args.py, _handle_data_parallelism: "DP
 // attention is enabled. The chunked prefill size is adjusted to … to avoid
 // MoE kernel issues"): the worker's forward keeps the one budget. Taking
@@ -247,6 +253,12 @@ func DisaggServing(in Input, hw Hardware, eff Efficiency, w Workload, d Disagg) 
 // (63 rows), so the measured workers do not reach it.
 func DisaggPrefillBatch(in Input, dp, budget, prompt int) int {
 	switch {
+	case in.Engine == VLLM:
+		// One scheduler a DP rank, at the user's budget or the default.
+		if in.MaxBatchedTokens > 0 {
+			budget = in.MaxBatchedTokens
+		}
+		budget *= max(dp, 1)
 	case in.MaxBatchedTokens > 0:
 		budget = in.MaxBatchedTokens
 	case in.Engine == TRTLLM:

@@ -129,7 +129,9 @@ type estimateJob struct {
 //	                    engine memory share the workers run at where the
 //	                    planner set one, as the rows' mem_share),
 //	                    prefill_worker (the prefill workers' tp, dp, ep,
-//	                    instances_per_worker and mem_share: each side
+//	                    instances_per_worker, mem_share and
+//	                    redundant_experts, the worker's extra expert
+//	                    copies where it has any: each side
 //	                    takes its own layout), decode_worker (the same
 //	                    for the decode workers, as the flat fields),
 //	                    instances, gpus (spares included; instances at
@@ -840,7 +842,8 @@ type planRowJSON struct {
 	RentedInstances              int             `json:"rented_instances,omitempty"`
 	GPUs                         float64         `json:"gpus"`
 	Parallelism                  parallelismJSON `json:"parallelism"`
-	MemShare                     float64         `json:"mem_share,omitempty"` // plan.Row.MemShare: the share the planner set, the launch's --mem-fraction-static
+	MemShare                     float64         `json:"mem_share,omitempty"`         // plan.Row.MemShare: the share the planner set, the launch's --mem-fraction-static
+	RedundantExperts             int             `json:"redundant_experts,omitempty"` // plan.Row.RedundantExperts: extra expert copies over the EP ranks
 	Replicas                     int             `json:"replicas"`
 	InstancesPerReplica          int             `json:"instances_per_replica"`
 	ScaledFrom                   int             `json:"scaled_from,omitempty"` // plan.Row.ScaledFrom: a scaled-out training or batch row's fewest instances
@@ -1071,11 +1074,12 @@ type disaggWorkerJSON struct {
 	EP        int     `json:"ep"`
 	PerWorker int     `json:"instances_per_worker"`
 	MemShare  float64 `json:"mem_share,omitempty"`
+	Redundant int     `json:"redundant_experts,omitempty"`
 }
 
 // newDisaggWorkerJSON is w, one pool's worker shape, as the JSON writes it.
 func newDisaggWorkerJSON(w plan.DisaggWorker) disaggWorkerJSON {
-	return disaggWorkerJSON{w.TP, w.DP, w.EP, w.InstancesPerWorker, w.MemShare}
+	return disaggWorkerJSON{w.TP, w.DP, w.EP, w.InstancesPerWorker, w.MemShare, w.RedundantExperts}
 }
 
 func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJSON {
@@ -1132,7 +1136,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 		o := r.Offer
 		j := planRowJSON{OfferID: o.ID, Provider: o.Provider, InstanceType: o.InstanceType, InstanceName: o.Name(), GPU: o.GPU,
 			GPUsPerInstance: o.GPUCount, Instances: r.Instances, RentedInstances: rentedJSON(r), GPUs: r.GPUs,
-			Parallelism: parallelismJSON{r.TP, r.PP, r.DP, r.ZeRO, r.VirtualStages, r.CP, r.GradCheckpointing, r.Offload.String(), max(r.AttnDP, 1), max(r.EP, 1)}, MemShare: r.MemShare, Replicas: r.Replicas, InstancesPerReplica: r.InstancesPerReplica, ScaledFrom: r.ScaledFrom,
+			Parallelism: parallelismJSON{r.TP, r.PP, r.DP, r.ZeRO, r.VirtualStages, r.CP, r.GradCheckpointing, r.Offload.String(), max(r.AttnDP, 1), max(r.EP, 1)}, MemShare: r.MemShare, RedundantExperts: r.RedundantExperts, Replicas: r.Replicas, InstancesPerReplica: r.InstancesPerReplica, ScaledFrom: r.ScaledFrom,
 			Pricing: r.Pricing.String(), Currency: o.Currency, PricePerHour: r.PricePerHour, PricePerHourUSD: r.PricePerHourUSD,
 			PricePerHourDisp: r.PricePerHourDisp, FXAsOf: r.FXAsOf, JobHours: r.JobSeconds / 3600, Goodput: r.Goodput, BilledHours: r.BilledHours, GPUHours: r.GPUHours,
 			JobCost: r.JobCost, JobCostUSD: r.JobCostUSD, JobCostDisp: r.JobCostDisp, OptimizerSteps: r.OptimizerSteps,

@@ -366,7 +366,7 @@ func TestServingPicksLaunch(t *testing.T) {
 					// The launch is of the alternative the plan shows, and
 					// each side's script starts workers of its own TP.
 					pre := d.PrefillWorker
-					if dw := d.DecodeWorker; dw != (disaggWorkerJSON{d.TP, d.DP, d.EP, d.PerWorker, d.MemShare}) {
+					if dw := d.DecodeWorker; dw != (disaggWorkerJSON{d.TP, d.DP, d.EP, d.PerWorker, d.MemShare, dw.Redundant}) {
 						t.Errorf("decode_worker %+v, the flat decode fields %d/%d/%d over %d at %v", dw, d.TP, d.DP, d.EP, d.PerWorker, d.MemShare)
 					}
 					want := fmt.Sprintf("%d prefill and %d decode workers of TP %d", d.Prefill, d.Decode, d.TP)

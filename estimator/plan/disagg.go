@@ -95,7 +95,11 @@ type DisaggPlan struct {
 // InstancesPerWorker at least 1.
 type DisaggWorker struct {
 	TP, DP, EP, InstancesPerWorker int
-	MemShare                       float64
+	// RedundantExperts is each worker's extra expert copies over its EP
+	// ranks (as Row's): a rack-wide worker whose EP does not divide the
+	// experts carries the fewest that do (rackRedundant).
+	RedundantExperts int
+	MemShare         float64
 }
 
 // Layout is w's layout as a reason names it.
@@ -229,21 +233,36 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 	ref := OfferRef{Provider: best.Offer.Provider, InstanceType: best.Offer.Name(), Instances: best.Instances}
 	pre, dec := best.PrefillWorker, best.DecodeWorker
 	money := Money{Amount: p.display(best.MonthlyCostUSD), Currency: res.Currency, PerMonth: true}
+	rack := disaggRack(best.Offer, pre, dec)
 	if best.Wins {
 		best.Why = Reason{Key: "disagg.sides_win", Args: []any{ref, pre.Layout(), best.Prefill, best.PrefillBound, dec.Layout(), best.Decode, best.DecodeBound, money,
-			100 * (1 - best.MonthlyCostUSD/agg.MonthlyCostUSD)}}
+			100 * (1 - best.MonthlyCostUSD/agg.MonthlyCostUSD), rack}}
 	} else {
 		best.Why = Reason{Key: "disagg.sides_lose", Args: []any{ref, pre.Layout(), best.Prefill, best.PrefillBound, dec.Layout(), best.Decode, best.DecodeBound, money,
-			best.MonthlyCostUSD / agg.MonthlyCostUSD}}
+			best.MonthlyCostUSD / agg.MonthlyCostUSD, rack}}
 	}
 	return best
+}
+
+// disaggRack is the clause the disaggregated sentence ends with: where a
+// worker of either pool spans several trays of one NVLink domain on o
+// (rackInstances: a GB200 NVL72 rack), the trays a worker of each side
+// spans and the rack (disagg.rack_span), as an aggregated row over the
+// rack's trays says it (note.nvlink_rack); else the empty clause.
+func disaggRack(o *Offer, pre, dec DisaggWorker) Reason {
+	n := rackInstances(o)
+	wide := max(pre.InstancesPerWorker, dec.InstancesPerWorker)
+	if n < 2 || wide < 2 || wide > n {
+		return Reason{}
+	}
+	return Reason{Key: "disagg.rack_span", Args: []any{max(pre.InstancesPerWorker, 1), max(dec.InstancesPerWorker, 1), n, o.RackGPUs}}
 }
 
 // disaggWorker is the plan's record of a worker of copy shape cs: its
 // layout, the instances it spans and the memory share the planner set on
 // it (one other than the request's, as Row.MemShare).
 func (p *planner) disaggWorker(cs copyShape) DisaggWorker {
-	w := DisaggWorker{TP: cs.tp, DP: max(cs.dp, 1), EP: max(cs.ep, 1), InstancesPerWorker: max(cs.instancesPer, 1)}
+	w := DisaggWorker{TP: cs.tp, DP: max(cs.dp, 1), EP: max(cs.ep, 1), InstancesPerWorker: max(cs.instancesPer, 1), RedundantExperts: cs.redundant}
 	if s := cs.mem.share; s > 0 && s != p.in.GPUMemUtil {
 		w.MemShare = s
 	}
@@ -314,7 +333,7 @@ func (p *planner) disaggLayouts(o *Offer, e estimator.Engine) (pre, dec []copySh
 // is not searched: the planner runs in the page, on every change.
 // Prefill workers batch as many prompts as the engine's token budget per
 // forward holds (its scheduler's default, sim.DefaultPolicyOn: TensorRT-LLM
-// one budget a rank; estimator.DisaggPrefillBatch), as rightsize estimate
+// and vLLM one budget a rank; estimator.DisaggPrefillBatch), as rightsize estimate
 // --disagg and the replays of measured disaggregated serving take it.
 func (p *planner) disaggSize(o *Offer, e estimator.Engine, hw estimator.Hardware, lam, capU float64) (s disaggSizing) {
 	pres, decs := p.disaggLayouts(o, e)
@@ -332,7 +351,7 @@ func (p *planner) disaggSize(o *Offer, e estimator.Engine, hw estimator.Hardware
 	}
 	gpus := int(o.GPUCount)
 	side := func(cs copyShape, n int, prefill bool) estimator.DisaggSide {
-		d := estimator.DisaggSide{Workers: n, TP: cs.tp, DP: max(cs.dp, 1), EP: max(cs.ep, 1), MemShare: cs.mem.share}
+		d := estimator.DisaggSide{Workers: n, TP: cs.tp, DP: max(cs.dp, 1), EP: max(cs.ep, 1), RedundantExperts: cs.redundant, MemShare: cs.mem.share}
 		switch {
 		case prefill && budget > 0:
 			d.Batch = estimator.DisaggPrefillBatch(in, d.DP, budget, int(p.prompt))

@@ -383,8 +383,10 @@ func TestDisaggPlanPrefillBatch(t *testing.T) {
 	}
 }
 
-// TestDisaggPrefillBatch: TensorRT-LLM's budget is a rank's, SGLang's the
-// worker's; a budget the user names replaces the default.
+// TestDisaggPrefillBatch: TensorRT-LLM's and vLLM's budget is a rank's,
+// SGLang's the worker's; a budget the user names replaces the default
+// (on vLLM, each rank's: before, vLLM's DP 8 worker carried 4 prompts of
+// 2,000 tokens a forward, one 8,192-token budget, not 32).
 func TestDisaggPrefillBatch(t *testing.T) {
 	in := modelInput(t, "deepseek-r1")
 	for _, c := range []struct {
@@ -396,6 +398,10 @@ func TestDisaggPrefillBatch(t *testing.T) {
 		{estimator.SGLang, 0, 8, 2000, 4},
 		{estimator.SGLang, 0, 8, 9000, 1},
 		{estimator.VLLM, 16384, 1, 2000, 8},
+		{estimator.VLLM, 0, 1, 2000, 4},
+		{estimator.VLLM, 0, 8, 2000, 32},
+		{estimator.VLLM, 16384, 8, 2000, 65},
+		{estimator.VLLM, 0, 8, 9000, 7},
 	} {
 		x := in
 		x.Engine, x.MaxBatchedTokens = c.e, c.set
@@ -547,5 +553,38 @@ func TestDisaggPlanSpotSpare(t *testing.T) {
 	}
 	if x := lim.Disagg; x != nil {
 		t.Errorf("spot at most %d instances: disaggregated plan on %d (%d + %d workers, %d + %d spare)", agg.Instances, x.Instances, x.Prefill, x.Decode, x.PrefillSpare, x.DecodeSpare)
+	}
+}
+
+// TestDisaggPlanVLLMRankBudgets: vLLM's --data-parallel-size ranks are
+// engine cores of their own, each scheduling --max-num-batched-tokens a
+// step (vLLM docs, "Data Parallel Deployment"; vllm/v1/engine/core.py,
+// DPEngineCoreProc). DeepSeek-R1 FP8 on vLLM at TP 8 / DP 8 / EP 8 on
+// 8 × H200 at 100 requests/s of 2,000 + 1,000 tokens: a prefill worker
+// carries 32 prompts a forward, not the 4 of one 8,192-token budget, and
+// the pool is 4 workers where it was 6 (11 instances where it was 13,
+// 1.10× the aggregated plan where it was 1.30×).
+func TestDisaggPlanVLLMRankBudgets(t *testing.T) {
+	in := modelInput(t, "deepseek-r1")
+	in.Weights, in.Engine = estimator.FP8, estimator.VLLM
+	in.TP, in.GPUs, in.DP, in.EP = 8, 8, 8, 8
+	o := gpuOffer(t, "h200-sxm", 8, estimator.FP8)
+	w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 2000, OutputTokens: 1000, TTFTP95Seconds: 2, TPOTSeconds: 0.1}
+	res, err := plan.Plan(plan.Request{Input: in, Workload: w}, []plan.Offer{o}, plan.Options{})
+	if err != nil || res.Disagg == nil {
+		t.Fatalf("no disaggregated plan: %v", err)
+	}
+	d := res.Disagg
+	x := in
+	x.VRAM = o.GPUMemory
+	if b := prefillBatch(t, x, o.Hardware, d.PrefillWorker.DP, 2000); d.PrefillWorker.DP != 8 || b != 32 {
+		t.Errorf("vLLM prefill worker DP %d, %d prompts a forward: want DP 8 and 32", d.PrefillWorker.DP, b)
+	}
+	if d.Prefill != 4 || d.Instances != 11 {
+		t.Errorf("%d prefill workers, %d instances: want 4 and 11 (6 and 13 at one budget a worker)", d.Prefill, d.Instances)
+	}
+	// Workers of one instance each: the sentence names no rack.
+	if why := d.Why.String(); strings.Contains(why, "NVLink") || !strings.HasSuffix(why, "× the aggregated plan") {
+		t.Errorf("why: %s", why)
 	}
 }

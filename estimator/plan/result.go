@@ -208,6 +208,7 @@ var English = map[string]string{
 	"reason.to_verify_elsewhere":    "%s: its source quotes this price as a floor (\"starting at\") or leaves a condition of it open (a footnote, a column or a region it does not settle), and plans on confirmed prices run the job: not picked (verify the price to use it)",
 	"note.wide_ep_network":          "the experts are not spread over the instances (wide expert parallelism): the provider names no RDMA network (InfiniBand, RoCE, EFA) or %s Gbit/s per GPU between them, which DeepEP's all-to-all and the multi-node guides run on (DeepEP's internode kernels need GPUDirect RDMA; Google's GPUDirect-TCPX/TCPXO carry NCCL only); the copy runs as pipeline stages instead",
 	"note.nvlink_rack":              "each copy spans %s trays in one NVLink domain (a rack of %s trays, %s GPUs, joined by NVLink): the traffic between its trays runs over NVLink, not the network",
+	"note.redundant_experts":        "EP %s does not divide the model's %s experts: the plan adds %s redundant expert copies, %s a GPU (SGLang --ep-num-redundant-experts, vLLM --enable-eplb --num-redundant-experts, TensorRT-LLM's MoE load balancer num_slots), as NVIDIA Dynamo's GB200 DeepSeek-R1 recipe runs EP 48 with 32",
 	"note.rental_unit":              "the provider rents these instances only in whole orders of %s (%s GPUs): the plan uses %s of the %s instances it pays for, the rest idle",
 	"note.rental_unit_copies":       "the provider rents these instances only in whole orders of %s (%s GPUs): the plan uses %s of the %s instances it pays for; copies of this layout the idle ones hold at no extra cost (headroom past the target): %s",
 	"note.network_assumed":          "inter-node network unknown: %s Gbit/s assumed",
@@ -265,8 +266,9 @@ var English = map[string]string{
 	"hosted.cheaper_than_api":       "self-hosting on %s beats %s above %s requests/s",
 	"hosted.cheaper_than_api_above": "self-hosting on %s beats %s from %s requests/s while one replica carries the rate (to %s requests/s), and at every rate above %s; between them, a rate that needs one replica more can cost more than the API's tokens",
 	"hosted.never":                  "%s stays cheaper than self-hosting at any rate one replica sustains",
-	"disagg.sides_win":              "it pays on %s: prefill workers of TP %s × %s (%s) and decode workers of TP %s × %s (%s), %s, %s%% less than the aggregated plan at the targets (an estimate)",
-	"disagg.sides_lose":             "it would not pay: the cheapest, on %s, prefill workers of TP %s × %s (%s) and decode workers of TP %s × %s (%s), costs %s, %s× the aggregated plan",
+	"disagg.sides_win":              "it pays on %s: prefill workers of TP %s × %s (%s) and decode workers of TP %s × %s (%s), %s, %s%% less than the aggregated plan at the targets (an estimate)%s",
+	"disagg.rack_span":              "; its workers span trays of one NVLink domain (%s a prefill worker, %s a decode worker; a rack of %s trays, %s GPUs, joined by NVLink): the traffic between a worker's trays runs over NVLink, not the network",
+	"disagg.sides_lose":             "it would not pay: the cheapest, on %s, prefill workers of TP %s × %s (%s) and decode workers of TP %s × %s (%s), costs %s, %s× the aggregated plan%s",
 	"disagg.bound_ttft":             "as many as the TTFT target needs",
 	"disagg.bound_tpot":             "as many as the TPOT target needs",
 	"disagg.bound_rate":             "as many as the request rate needs under the load cap",
@@ -366,6 +368,12 @@ type Row struct {
 	// moe_expert_parallel_size). The copy is still TP × PP GPUs; DP above
 	// stays the engine copies per replica.
 	AttnDP, EP int
+	// RedundantExperts is the extra copies of routed experts over the EP
+	// ranks of each copy (estimator.Input.RedundantExperts): the
+	// request's, or the fewest the planner gave a rack-wide copy whose EP
+	// does not divide the experts (the row notes it,
+	// note.redundant_experts); 0: none.
+	RedundantExperts int
 	// MemShare is the engine's memory share the planner set on the row's
 	// copies where the engine's default leaves them no KV pool
 	// (estimator.EngineShareFix: SGLang's --mem-fraction-static at

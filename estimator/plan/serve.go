@@ -315,18 +315,24 @@ type copyShape struct {
 	gpus, tp, pp              int
 	perInstance, instancesPer int
 	dp, ep                    int
+	// redundant is the copy's extra expert copies over its EP ranks
+	// (estimator.Input.RedundantExperts: the request's, or the fewest
+	// that let a rack-wide EP split the experts evenly, rackRedundant).
+	// A function of ep within one plan, so the memo keys' EP stands
+	// for it.
+	redundant int
 }
 
 // input is the estimator input of one copy.
 func (p *planner) input(cs copyShape) estimator.Input {
 	in := withGPUs(p.in, cs.gpus, cs.tp, cs.pp, 0)
 	cs.mem.set(&in)
-	in.Batch, in.DP, in.EP = 1, cs.dp, cs.ep
+	in.Batch, in.DP, in.EP, in.RedundantExperts = 1, cs.dp, cs.ep, cs.redundant
 	return in
 }
 
 func shapeOf(in estimator.Input, perInstance, instancesPer int) copyShape {
-	return copyShape{memOf(in), in.GPUs, in.TP, in.PP, perInstance, instancesPer, in.DP, in.EP}
+	return copyShape{memOf(in), in.GPUs, in.TP, in.PP, perInstance, instancesPer, in.DP, in.EP, in.RedundantExperts}
 }
 
 // inferShapes lists the engine-copy shapes to try on o: the smallest TP
@@ -413,7 +419,7 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 }
 
 // rackEP appends to out the wider expert-parallel copies of a
-// mixture-of-experts model over 2, 4, 8, … instances of one NVLink domain
+// mixture-of-experts model over several instances of one NVLink domain
 // (rackInstances: the trays of a GB200 NVL72 rack), past the widest
 // (wideEP) already in out: attention DP and the experts spread over every
 // GPU (TP = DP = EP), as the engines serve DeepSeek-class models on the
@@ -424,25 +430,30 @@ func (p *planner) inferShapes(o *Offer) []copyShape {
 // inside one NVLink domain it does not, and a wider copy holds more KV
 // per GPU (each GPU keeps fewer experts), so each width is a layout of
 // its own for the search to price, even for a model one instance holds.
-// Powers of two: the experts (256 for DeepSeek-V3/R1, 384 for Kimi K2,
-// 128 for Qwen3-235B) divide among them.
+// The widths are rackSpans; where one does not divide the model's
+// experts, the copy carries the fewest redundant experts that make it
+// (rackRedundant: DeepSeek-R1's 256 experts over 48 GPUs with 32).
 func (p *planner) rackEP(out []copyShape, o *Offer, in estimator.Input, gpus int) []copyShape {
 	limit := min(rackInstances(o), p.serveInstLimit(o))
 	if limit < 2 || !p.choosesLayout(in) {
 		return out
 	}
-	from := 2
+	widest := 1
 	for _, cs := range out {
 		if cs.instancesPer > 1 && cs.tp == cs.gpus && cs.dp == cs.tp && cs.ep == cs.tp {
-			from = max(from, 2*cs.instancesPer)
+			widest = max(widest, cs.instancesPer)
 		}
 	}
-	for n := 2; n <= limit; n *= 2 {
-		if n < from {
+	for _, n := range rackSpans {
+		if n > limit {
+			break
+		}
+		if n <= widest {
 			continue
 		}
 		c := withGPUs(in, n*gpus, n*gpus, 1, 0)
 		c.DP, c.EP = c.TP, c.TP
+		c.RedundantExperts = rackRedundant(c)
 		if !startable(c) || estimator.DeepEPRefusal(c, o.Hardware) != "" {
 			continue
 		}
@@ -452,6 +463,36 @@ func (p *planner) rackEP(out []copyShape, o *Offer, in estimator.Input, gpus int
 		}
 	}
 	return out
+}
+
+// rackSpans are the instances a rack-wide expert-parallel copy spans
+// (rackEP): the powers of two and the steps of 1.5 between them. The
+// measured GB200 NVL72 deployments run their decode workers over 6, 8 and
+// 12 trays (InferenceX's disaggregated DeepSeek-R1 rows on GB200 with
+// SGLang: decode workers of 24, 32 and 48 GPUs; NVIDIA Dynamo's GB200
+// SGLang recipe and LMSYS's GB200 NVL72 post: 12 trays), which powers of
+// two alone (8, 16, 32, 64 GPUs) miss. Seven widths bound the search's
+// cost: each is a serving curve of its own.
+var rackSpans = [...]int{2, 3, 4, 6, 8, 12, 16}
+
+// rackRedundant is the redundant experts a rack-wide copy c carries: the
+// request's where they split the experts evenly over c's EP ranks
+// (estimator.ExpertSplit), else the fewest that do, R = EP − E mod EP,
+// where c's engine places redundant experts (SGLang
+// --ep-num-redundant-experts, vLLM --enable-eplb --num-redundant-experts,
+// TensorRT-LLM's MoE load balancer num_slots; estimator.Input.Validate is
+// the judge). DeepSeek-R1's 256 experts take 32 over EP 48, the
+// --ep-num-redundant-experts 32 of NVIDIA Dynamo's GB200 SGLang
+// DeepSeek-R1 recipe (components/backends/sglang/slurm_jobs/scripts/
+// gb200-fp8.sh), and 8 over EP 24, as the calibration replays those
+// workers (testdata/calibration/inferencex/README.md, "Redundant
+// experts"). Whether c runs is startable's to say.
+func rackRedundant(c estimator.Input) int {
+	e, ep := c.Arch.Experts, c.EP
+	if ep <= 1 || e <= 0 || estimator.ExpertSplit(c.Arch, ep, c.RedundantExperts) == "" {
+		return c.RedundantExperts
+	}
+	return (ep - e%ep) % ep
 }
 
 // maxWideEPInstances bounds the instances one wide expert-parallel copy
@@ -501,10 +542,14 @@ func (p *planner) wideEP(out []copyShape, o *Offer, in estimator.Input, gpus int
 // mixture-of-experts copy in pipeline stages over instances whose network
 // carries no wide expert-parallel copy (wideNetwork) says so.
 func (p *planner) setLayout(r *Row, o *Offer, cs copyShape) {
-	r.AttnDP, r.EP, r.MemShare = cs.dp, cs.ep, 0
+	r.AttnDP, r.EP, r.MemShare, r.RedundantExperts = cs.dp, cs.ep, 0, cs.redundant
 	if s := cs.mem.share; s > 0 && s != p.in.GPUMemUtil {
 		r.MemShare = s
 		r.Notes = append(slices.Clip(r.Notes), Reason{Key: "note.mem_share", Args: []any{cs.dp, s}})
+	}
+	if cs.redundant > 0 && cs.redundant != p.in.RedundantExperts {
+		// The planner's redundant experts: the split said, and the flag.
+		r.Notes = append(slices.Clip(r.Notes), Reason{Key: "note.redundant_experts", Args: []any{cs.ep, p.in.Arch.Experts, cs.redundant, (p.in.Arch.Experts + cs.redundant) / max(cs.ep, 1)}})
 	}
 	if n := rackInstances(o); cs.instancesPer > 1 && cs.instancesPer <= n {
 		// A copy over a rack's trays: the layout said in the rack's words.
