@@ -521,8 +521,9 @@ type Input struct {
 	// layer keeps over its EP ranks, so that EP divides experts +
 	// redundant ones and the hot experts' tokens split over several
 	// copies (SGLang --ep-num-redundant-experts, vLLM --enable-eplb
-	// --num-redundant-experts, TensorRT-LLM's MoE load balancer num_slots
-	// = experts + redundant; DeepSeek's EPLB, github.com/deepseek-ai/EPLB:
+	// --eplb-config '{"num_redundant_experts": N}', TensorRT-LLM's MoE
+	// load balancer num_slots = experts + redundant; the launches write
+	// them, catalog/launch; DeepSeek's EPLB, github.com/deepseek-ai/EPLB:
 	// "duplicates heavy-loaded experts"). Each EP rank then holds
 	// (Experts + RedundantExperts)/EP experts. Serving with EP only; 0:
 	// none.
@@ -1152,6 +1153,48 @@ func ExpertSplit(a Arch, ep, redundant int) string {
 		return fmt.Sprintf("does not divide the model's %d experts", a.Experts)
 	}
 	return fmt.Sprintf("does not divide the model's %d experts and %d redundant copies (%d)", a.Experts, redundant, a.Experts+redundant)
+}
+
+// RedundantExpertsRefusal says why in's engine cannot place in's
+// redundant experts on hw's GPUs, "" where it can (or in has none). The
+// engines' rule that redundant experts need serving EP > 1 on vLLM, SGLang
+// or TensorRT-LLM with a mixture-of-experts model is Validate's; this is
+// the rest of the one table, what the GPUs add:
+//   - SGLang: --ep-num-redundant-experts with --enable-eplb, no further
+//     condition (ServerArgs._handle_eplb_and_dispatch asserts only
+//     ep_size > 1; sgl-project/sglang python/sglang/srt/server_args.py at
+//     001067fffe33); SGLang starts only where the support table says.
+//   - vLLM: --enable-eplb, which num_redundant_experts needs, "is only
+//     supported on CUDA devices or ROCm devices" and needs
+//     --enable-expert-parallel with TP × DP > 1 (ParallelConfig.
+//     _validate_parallel_config, vllm/config/parallel.py, read 2026-11-30
+//     in vllm-project/vllm's stored copy at 00193b82): not on Gaudi, where
+//     vLLM runs through the vllm-gaudi plugin.
+//   - TensorRT-LLM: the MoE load balancer (moe_config.load_balancer,
+//     num_slots = experts + redundant, a multiple of EP: tensorrt_llm/
+//     llmapi/llm_args.py MoeLoadBalancerConfig), on NVIDIA GPUs, where
+//     TensorRT-LLM runs at all.
+//
+// The launch refuses such a copy (catalog/launch) and the planner lays
+// out none (LayoutRefusal).
+func RedundantExpertsRefusal(in Input, hw Hardware) string {
+	if in.RedundantExperts <= 0 || in.Engine != VLLM || hw.Generation != GenGaudi {
+		return ""
+	}
+	return "vLLM places redundant experts with its expert-parallel load balancer (--enable-eplb), which runs on CUDA and ROCm GPUs only, not on " +
+		hw.Generation.String() + ": serve without redundant experts, with an EP that divides the model's " + strconv.Itoa(in.Arch.Experts) + " experts"
+}
+
+// LayoutRefusal is why in's layout does not run as the estimate prices it
+// on hw's GPUs, "" where it does: SGLang's DeepEP all-to-all
+// (DeepEPRefusal) or the engine's redundant experts
+// (RedundantExpertsRefusal). The planner lays out no copy it refuses, and
+// the launch refuses the same copies.
+func LayoutRefusal(in Input, hw Hardware) string {
+	if why := DeepEPRefusal(in, hw); why != "" {
+		return why
+	}
+	return RedundantExpertsRefusal(in, hw)
 }
 
 // TwoBatchOverlapNeeds is what Input.TwoBatchOverlap asks of a job: the

@@ -150,3 +150,45 @@ func TestSGLangDPAttentionWarns(t *testing.T) {
 		}
 	}
 }
+
+// TestRedundantExpertsRefusal: Mixtral 8x7B's 8 experts at EP 6 with 4
+// redundant copies (12 = 2 × 6). vLLM's EPLB, which places them, runs on
+// CUDA and ROCm only: refused on Gaudi, with the flag named, and
+// LayoutRefusal (the planner's judge) says the same; vLLM on Hopper and
+// on CDNA3, and a vLLM copy without redundant experts on Gaudi, are not
+// refused, nor are SGLang and TensorRT-LLM on Hopper.
+func TestRedundantExpertsRefusal(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "configs", "mixtral-8x7b-v0.1.mlc_preset.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := ParseConfig(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		engine    Engine
+		gen       Generation
+		redundant int
+		refused   bool
+	}{
+		{VLLM, GenGaudi, 4, true},
+		{VLLM, GenGaudi, 0, false},
+		{VLLM, GenHopper, 4, false},
+		{VLLM, GenCDNA3, 4, false},
+		{SGLang, GenHopper, 4, false},
+		{TRTLLM, GenHopper, 4, false},
+	} {
+		in := DefaultInput(a)
+		in.Engine, in.Task = c.engine, Inference
+		in.GPUs, in.TP, in.EP, in.RedundantExperts = 6, 6, 6, c.redundant
+		hw := Hardware{Generation: c.gen, LinkBandwidth: 450e9, NVLinkDomain: 8}
+		why := RedundantExpertsRefusal(in, hw)
+		if (why != "") != c.refused || c.refused && !strings.Contains(why, "--enable-eplb") {
+			t.Errorf("%s on %s with %d redundant: refusal %q", c.engine, c.gen, c.redundant, why)
+		}
+		if c.engine == VLLM && LayoutRefusal(in, hw) != why {
+			t.Errorf("%s on %s: LayoutRefusal %q, RedundantExpertsRefusal %q", c.engine, c.gen, LayoutRefusal(in, hw), why)
+		}
+	}
+}

@@ -27,18 +27,21 @@ func (e *emitter) checkServe(k Kind, s copyShape) error {
 	}
 	// Experts: the estimate gives every expert-parallel rank (experts +
 	// redundant copies)/EP experts (estimator.Input.EP and
-	// RedundantExperts, judged by estimator.ExpertSplit, the rule the
+	// RedundantExperts, the row's or the disaggregated worker's: s.redundant; judged by estimator.ExpertSplit, the rule the
 	// estimate's input check applies); an uneven split puts more weights
 	// and tokens on some ranks than planned. vLLM's
 	// --enable-expert-parallel spreads the experts over every GPU of the
 	// copy (TP × DP); SGLang's --ep-size must divide --tp-size (SGLang
 	// docs, "Expert Parallelism": tp_size % ep_size == 0).
+	if s.redundant > 0 && (s.ep <= 1 || !a.IsMoE()) {
+		return e.fail(ErrInconsistent, "the plan adds "+itoa(s.redundant)+" redundant experts to a copy without expert parallelism over a mixture-of-experts model")
+	}
 	if s.ep > 1 && a.IsMoE() {
 		ep := s.ep
 		if k == VLLM {
 			ep = s.tp
 		}
-		if why := estimator.ExpertSplit(a, ep, e.in.RedundantExperts); why != "" {
+		if why := estimator.ExpertSplit(a, ep, s.redundant); why != "" {
 			return e.fail(ErrInconsistent, "expert parallelism over "+itoa(ep)+" GPUs "+why)
 		}
 		if k == SGLang && s.tp%s.ep != 0 {
@@ -55,6 +58,12 @@ func (e *emitter) checkServe(k Kind, s copyShape) error {
 		if why := estimator.DeepEPRefusal(e.engineInput(k, s), e.row.Offer.Hardware); why != "" {
 			return e.fail(ErrLayoutUnsupported, why)
 		}
+	}
+	// Redundant experts: each engine writes its own setting
+	// (engineCommand), where its GPUs let it (estimator.
+	// RedundantExpertsRefusal, the rule the planner lays copies out by).
+	if why := estimator.RedundantExpertsRefusal(e.engineInput(k, s), e.row.Offer.Hardware); why != "" {
+		return e.fail(ErrLayoutUnsupported, why)
 	}
 	// A block-quantised checkpoint served as published (its FP8
 	// weights): the engine splits its layers over TP in whole blocks

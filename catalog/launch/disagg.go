@@ -206,7 +206,7 @@ func EmitDisaggVia(k Kind, r Router, req plan.Request, res plan.Result, cat *cat
 			// nodes a start these scripts do not write.
 			return Launch{}, &Error{Kind: k, Key: ErrDisaggWide, Reason: "each " + side.mode + " worker spans " + plural(nodes, "instance") + ": the disaggregated launch of such workers is written for sglang, and for vllm workers of attention data parallelism over all their GPUs behind vllm's own router"}
 		}
-		side.shape = copyShape{tp: w.TP, pp: 1, dp: w.DP, ep: w.EP, copies: per, nodes: nodes}
+		side.shape = copyShape{tp: w.TP, pp: 1, dp: w.DP, ep: w.EP, copies: per, nodes: nodes, redundant: max(w.RedundantExperts, 0)}
 		if w.TP%w.DP != 0 {
 			side.shape.dp = 1
 		}
@@ -249,7 +249,9 @@ func EmitDisaggVia(k Kind, r Router, req plan.Request, res plan.Result, cat *cat
 }
 
 // describe names the side's workers and their shape in the scripts'
-// heading: "2 prefill workers of 8 GPUs (EP 8)".
+// heading: "2 prefill workers of 8 GPUs (EP 8)", "1 decode worker of 24
+// GPUs over 6 instances each (attention DP 24, EP 24, 8 redundant
+// experts)".
 func (s disaggSide) describe() string {
 	t := plural(s.workers, s.mode+" worker") + " of " + plural(s.shape.tp, "GPU")
 	if s.shape.nodes > 1 {
@@ -262,6 +264,9 @@ func (s disaggSide) describe() string {
 	}
 	if s.shape.ep > 1 {
 		layout = append(layout, "EP "+itoa(s.shape.ep))
+	}
+	if s.shape.redundant > 0 {
+		layout = append(layout, plural(s.shape.redundant, "redundant expert"))
 	}
 	if len(layout) > 0 {
 		t += " (" + strings.Join(layout, ", ") + ")"
@@ -619,7 +624,8 @@ func (e *emitter) disaggRouter(sides [2]disaggSide) string {
 // DEFAULT, UCX, NIXL, MPI; max_tokens_in_buffer, the transfer buffer,
 // which the docs advise to hold the longest prompt), attention data
 // parallelism and its balance as the aggregated launch sets them
-// (trtllmBalance), and on the context side disable_overlap_scheduler (the
+// (trtllmBalance), the side's redundant experts (trtllmLoadBalancer), and
+// on the context side disable_overlap_scheduler (the
 // docs: the overlap scheduler is not supported on context servers);
 // without CUDA graphs where the plan assumed none (in.EnforceEager:
 // trtllmNoGraphs).
@@ -633,6 +639,7 @@ func trtllmDisaggOptions(s copyShape, side string, context bool, bufferTokens in
 		b.WriteString("enable_attention_dp: true\n")
 	}
 	b.WriteString(trtllmBalance(s, in))
+	b.WriteString(trtllmLoadBalancer(s, in.Arch))
 	if in.EnforceEager {
 		b.WriteString(trtllmNoGraphs)
 	}

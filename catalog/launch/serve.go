@@ -24,6 +24,10 @@ type copyShape struct {
 	// copies is the engine copies on one instance (Row.DP); nodes the
 	// instances one copy spans (Row.InstancesPerReplica).
 	copies, nodes int
+	// redundant is the extra expert copies over the copy's EP ranks
+	// (plan.Row.RedundantExperts, plan.DisaggWorker.RedundantExperts:
+	// estimator.Input.RedundantExperts), 0 for none.
+	redundant int
 }
 
 // shape is the row's copy shape; its attention-DP and EP layout is the
@@ -31,12 +35,12 @@ type copyShape struct {
 // else the request's (a row that names none).
 func (e *emitter) shape() copyShape {
 	r := e.row
-	dp, ep := e.in.DP, e.in.EP
+	dp, ep, red := e.in.DP, e.in.EP, e.in.RedundantExperts
 	if r.AttnDP > 0 || r.EP > 0 {
-		dp, ep = r.AttnDP, r.EP
+		dp, ep, red = r.AttnDP, r.EP, r.RedundantExperts
 	}
 	s := copyShape{tp: max(r.TP, 1), pp: max(r.PP, 1), dp: max(dp, 1), ep: max(ep, 1),
-		copies: max(r.DP, 1), nodes: max(r.InstancesPerReplica, 1)}
+		copies: max(r.DP, 1), nodes: max(r.InstancesPerReplica, 1), redundant: max(red, 0)}
 	if s.tp%s.dp != 0 {
 		s.dp = 1
 	}
@@ -270,12 +274,15 @@ const trtllmOptions = "extra_llm_api_options.yaml"
 // trtllmNeedsOptions is whether the aggregated launch of copy shape s
 // for in needs that file: attention data parallelism, or a plan without
 // CUDA graphs (trtllmNoGraphs).
-func trtllmNeedsOptions(s copyShape, in estimator.Input) bool { return s.dp > 1 || in.EnforceEager }
+func trtllmNeedsOptions(s copyShape, in estimator.Input) bool {
+	return s.dp > 1 || in.EnforceEager || s.redundant > 0
+}
 
 // trtllmOptionsYAML is that file for copy shape s: attention data
 // parallelism (enable_attention_dp, an LLM API field: tensorrt_llm/
-// llmapi/llm_args.py) with the balance the plan priced (trtllmBalance)
-// and, for a plan without CUDA graphs, trtllmNoGraphs.
+// llmapi/llm_args.py) with the balance the plan priced (trtllmBalance),
+// the redundant experts' slots (trtllmLoadBalancer) and, for a plan
+// without CUDA graphs, trtllmNoGraphs.
 func trtllmOptionsYAML(s copyShape, in estimator.Input) string {
 	var b strings.Builder
 	b.WriteString("# trtllm-serve --extra_llm_api_options")
@@ -287,10 +294,30 @@ func trtllmOptionsYAML(s copyShape, in estimator.Input) string {
 		b.WriteString("enable_attention_dp: true\n")
 	}
 	b.WriteString(trtllmBalance(s, in))
+	b.WriteString(trtllmLoadBalancer(s, in.Arch))
 	if in.EnforceEager {
 		b.WriteString(trtllmNoGraphs)
 	}
 	return b.String()
+}
+
+// trtllmLoadBalancer is the MoE load balancer that holds copy shape s's
+// redundant experts: TorchLlmArgs' moe_config.load_balancer
+// (MoeLoadBalancerConfig: num_slots, the expert slots over all EP ranks,
+// at least the experts and a multiple of EP; layer_updates_per_iter, 0
+// for a fixed placement, above 0 for the online balancer;
+// tensorrt_llm/llmapi/llm_args.py), num_slots = experts + redundant and
+// one layer updated an iteration, as TensorRT-LLM's wide-EP docs configure
+// DeepSeek-R1's 256 experts with 288 slots ("configure online EP
+// balancer": examples/wide_ep/README.md and the trtllm-serve deployment
+// guides); the estimate prices the balanced placement redundant copies
+// buy (estimator.Input.RedundantExperts). The MoE backend is left to
+// TensorRT-LLM (AUTO). "" without redundant experts.
+func trtllmLoadBalancer(s copyShape, a estimator.Arch) string {
+	if s.redundant <= 0 {
+		return ""
+	}
+	return "moe_config:\n  load_balancer:\n    num_slots: " + itoa(a.Experts+s.redundant) + "\n    layer_updates_per_iter: 1\n"
 }
 
 // trtllmBalance is the attention-DP balance a plan made with
@@ -438,7 +465,7 @@ func (e *emitter) engineInput(k Kind, s copyShape) estimator.Input {
 		in.VLLMSmallDefaults = e.row.Offer.Hardware.VLLMSmallDefaults
 	}
 	in.TP, in.PP, in.DP, in.EP = max(s.tp, 1), max(s.pp, 1), max(s.dp, 1), max(s.ep, 1)
-	in.GPUs, in.ZeRO, in.Batch = in.TP*in.PP, 0, 1
+	in.GPUs, in.ZeRO, in.Batch, in.RedundantExperts = in.TP*in.PP, 0, 1, s.redundant
 	return in
 }
 
@@ -605,6 +632,20 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 				if s.ep != s.tp {
 					e.note("vLLM's expert parallelism spans the copy's " + itoa(s.tp) + " GPUs; the plan assumed EP " + itoa(s.ep))
 				}
+				if s.redundant > 0 {
+					// The redundant experts the plan sized each rank
+					// with: EPLBConfig.num_redundant_experts, which
+					// vLLM takes only with --enable-eplb (ParallelConfig
+					// refuses it otherwise), through --eplb-config's JSON
+					// (EngineArgs.add_cli_args at 99d7eb5d6a51, where
+					// --num-redundant-experts is deprecated for removal
+					// in v0.12.0; vLLM docs, "Expert Parallel
+					// Deployment", EPLB: --enable-eplb --eplb-config
+					// '{"num_redundant_experts":32}' at large scale).
+					c.bare("--enable-eplb")
+					c.flag("--eplb-config", `{"num_redundant_experts":`+itoa(s.redundant)+`}`)
+					e.note("vLLM's expert-parallel load balancer (--enable-eplb) places the " + itoa(s.redundant) + " redundant experts; it runs on the model classes that implement vLLM's MixtureOfExperts interface (DeepSeek V2/V3 among them): vLLM stops at start-up with another")
+				}
 			}
 		} else {
 			c.num("--tensor-parallel-size", s.tp)
@@ -703,6 +744,23 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 		}
 		if s.ep > 1 {
 			c.num("--ep-size", s.ep)
+		}
+		if s.redundant > 0 {
+			// The redundant experts the plan sized each rank with
+			// (ServerArgs.ep_num_redundant_experts, default 0), placed and
+			// moved by SGLang's EPLB (enable_eplb: it records the experts'
+			// load and rebalances every eplb_rebalance_num_iterations,
+			// 1000; its dispatch algorithm then defaults to "static" under
+			// DeepEP and "dynamic" without an all-to-all backend:
+			// ServerArgs._handle_eplb_and_dispatch, python/sglang/srt/
+			// server_args.py at 001067fffe33, which asks nothing else of
+			// them but ep_size > 1). Without --enable-eplb the copies sit
+			// on the first experts' trivial placement and balance nothing
+			// the estimate prices; NVIDIA Dynamo's GB200 recipe and LMSYS's
+			// deployment start from a measured placement file
+			// (--init-expert-location) this plan does not have.
+			c.num("--ep-num-redundant-experts", s.redundant)
+			c.bare("--enable-eplb")
 		}
 		if x := e.engineInput(k, s); estimator.SGLangDeepEP(x) {
 			// The all-to-all the estimate prices for expert parallelism

@@ -528,18 +528,25 @@ func checkAccelerate(t *testing.T, where, text string) map[string]any {
 // a plan priced with the attention-DP balance sets TorchLlmArgs'
 // attention_dp_config (AttentionDpConfig: enable_balance, timeout_iters,
 // batching_wait_iters; read 2026-11-30 in the stored llm_args.py copies,
-// not at that commit).
+// not at that commit); a copy with redundant experts sets TorchLlmArgs'
+// moe_config.load_balancer (MoeConfig.load_balancer, a
+// MoeLoadBalancerConfig: num_slots, layer_updates_per_iter; the same
+// copies).
 var llmAPIOptions = map[string]string{
-	"enable_attention_dp":                           "boolean",
-	"disable_overlap_scheduler":                     "boolean",
-	"cuda_graph_config":                             "null",
-	"cache_transceiver_config":                      "object",
-	"cache_transceiver_config.backend":              "string",
-	"cache_transceiver_config.max_tokens_in_buffer": "integer",
-	"attention_dp_config":                           "object",
-	"attention_dp_config.enable_balance":            "boolean",
-	"attention_dp_config.timeout_iters":             "integer",
-	"attention_dp_config.batching_wait_iters":       "integer",
+	"enable_attention_dp":                             "boolean",
+	"disable_overlap_scheduler":                       "boolean",
+	"cuda_graph_config":                               "null",
+	"cache_transceiver_config":                        "object",
+	"cache_transceiver_config.backend":                "string",
+	"cache_transceiver_config.max_tokens_in_buffer":   "integer",
+	"attention_dp_config":                             "object",
+	"attention_dp_config.enable_balance":              "boolean",
+	"attention_dp_config.timeout_iters":               "integer",
+	"attention_dp_config.batching_wait_iters":         "integer",
+	"moe_config":                                      "object",
+	"moe_config.load_balancer":                        "object",
+	"moe_config.load_balancer.num_slots":              "integer",
+	"moe_config.load_balancer.layer_updates_per_iter": "integer",
 }
 
 // cacheTransceiverBackends are the values of cache_transceiver_config's

@@ -308,7 +308,7 @@ func (p *planner) disaggLayouts(o *Offer, e estimator.Engine) (pre, dec []copySh
 		}
 		c := withGPUs(in, n*gpus, n*gpus, 1, 0)
 		c.DP, c.EP = c.TP, c.TP
-		if !startable(c) || estimator.DeepEPRefusal(c, o.Hardware) != "" {
+		if !startable(c) || estimator.LayoutRefusal(c, o.Hardware) != "" {
 			continue
 		}
 		if c, ok := p.layoutFits(c); ok {

@@ -454,7 +454,7 @@ func (p *planner) rackEP(out []copyShape, o *Offer, in estimator.Input, gpus int
 		c := withGPUs(in, n*gpus, n*gpus, 1, 0)
 		c.DP, c.EP = c.TP, c.TP
 		c.RedundantExperts = rackRedundant(c)
-		if !startable(c) || estimator.DeepEPRefusal(c, o.Hardware) != "" {
+		if !startable(c) || estimator.LayoutRefusal(c, o.Hardware) != "" {
 			continue
 		}
 		p.opts.yield() // each span tried: a slice of its own (Options.Yield)
@@ -479,7 +479,7 @@ var rackSpans = [...]int{2, 3, 4, 6, 8, 12, 16}
 // request's where they split the experts evenly over c's EP ranks
 // (estimator.ExpertSplit), else the fewest that do, R = EP − E mod EP,
 // where c's engine places redundant experts (SGLang
-// --ep-num-redundant-experts, vLLM --enable-eplb --num-redundant-experts,
+// --ep-num-redundant-experts, vLLM --enable-eplb --eplb-config num_redundant_experts,
 // TensorRT-LLM's MoE load balancer num_slots; estimator.Input.Validate is
 // the judge). DeepSeek-R1's 256 experts take 32 over EP 48, the
 // --ep-num-redundant-experts 32 of NVIDIA Dynamo's GB200 SGLang
@@ -526,7 +526,7 @@ func (p *planner) wideEP(out []copyShape, o *Offer, in estimator.Input, gpus int
 		c.DP, c.EP = c.TP, c.TP
 		// EP must divide the experts (Input.Validate): 256 experts take
 		// 16 or 32 GPUs, not 24.
-		if !startable(c) || estimator.DeepEPRefusal(c, o.Hardware) != "" {
+		if !startable(c) || estimator.LayoutRefusal(c, o.Hardware) != "" {
 			continue
 		}
 		p.opts.yield() // each span tried: a slice of its own (Options.Yield)
@@ -625,7 +625,7 @@ func (p *planner) moeLayouts(out []copyShape, c estimator.Input, perInstance int
 	for _, dp := range [...]int{c.TP, 1} {
 		x := c
 		x.DP, x.EP = dp, c.TP
-		if !startable(x) || estimator.DeepEPRefusal(x, hw) != "" {
+		if !startable(x) || estimator.LayoutRefusal(x, hw) != "" {
 			continue
 		}
 		if x, ok := p.layoutFits(x); ok {
