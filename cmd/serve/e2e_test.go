@@ -827,7 +827,18 @@ func TestE2ESubPath(t *testing.T) {
 // weighed against a second spare (+179 KB raw, 12,729,950 → 12,908,746
 // B; code: catalog/launch +28 KB, estimator/plan +27 KB, app/page +25 KB,
 // rightsize/app +7 KB, estimator +5 KB; offers.json +22 KB):
-// 2,317,154 B (1.65× hello), so the budget is 2,322,000 B.
+// 2,317,154 B (1.65× hello), so the budget was 2,322,000 B. Then
+// (2026-11-30) the plan applied as a whole (its offer's instance, network
+// and slice, precision and KV dtype, offload, memory share, CP/DP/EP:
+// planner.OnOffer shared with the page), GB200 NVL72 racks as one NVLink
+// domain billed by the rack (rental units), rack workers with redundant
+// experts and the launches that write them, the instance limit's cheaper
+// offer, the hosted API's two break-even rates, requests past the card's
+// context, the raised default batch, exports' price-date bounds, and the
+// page audit's fixes, in EN/RU/ZH (+175 KB raw, 12,966,403 → 13,141,380
+// B; code: estimator/plan +26 KB, catalog/launch +20 KB, app/page +18 KB,
+// estimator +5 KB): 2,344,725 B (1.67× hello), so the budget is
+// 2,352,000 B.
 // A planner in a worker of its
 // own would take 155 KB (plan, launch, simulator; measured by cutting
 // their entry points: 2,051,878 B against 2,206,923 B by the same brotli
@@ -847,7 +858,7 @@ func TestE2ESubPath(t *testing.T) {
 // size before it is blamed.
 func TestWasmBrotliBudget(t *testing.T) {
 	dir := distDir(t, "RIGHTSIZE_DIST")
-	const budget = 2_322_000
+	const budget = 2_352_000
 	st, err := os.Stat(filepath.Join(dir, "web", "app.wasm.br"))
 	if err != nil {
 		t.Fatal(err)
