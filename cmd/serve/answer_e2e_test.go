@@ -131,9 +131,14 @@ func TestE2EAnswers(t *testing.T) {
 	if v := s.text("#rs-verdict"); !strings.HasPrefix(v, "Fits") {
 		t.Errorf("after applying the T4 plan the verdict reads %q", v)
 	}
-	// bf16 on a T4 is flagged.
-	if v := s.text("#rs-warnings"); !strings.Contains(v, "bf16") {
-		t.Errorf("no bf16 warning on T4: %q", v)
+	// The T4 row runs fp16 (no bf16 on Turing; vLLM refuses bf16 there):
+	// applying it applies its precision, so the page shows the job the
+	// engine runs, with no bf16 left to warn about.
+	if v := s.eval(`document.getElementById("rs-precision").value`); v != "fp16" {
+		t.Errorf("after applying the T4 plan the precision is %q, want the row's fp16", v)
+	}
+	if v := s.text("#rs-warnings"); strings.Contains(v, "bf16") {
+		t.Errorf("a bf16 warning after applying the T4 row's fp16: %q", v)
 	}
 	// A pick applies its GPU and instance.
 	s.waitPlan()
