@@ -80,7 +80,7 @@ func TestPlanReasonNamesKeepTheirDots(t *testing.T) {
 	why := planner.Reason{Key: "reason.cheapest", Args: []any{verda, planner.Money{Amount: 12345.5, Currency: "USD"}, aws, 1.5, 0.8}}
 	for _, tc := range []struct{ lang, want string }{
 		{"ru", "verda 8B300.240V: самый дешёвый из подходящих, %s; следующий, aws p5.48xlarge ×2, дороже в 1,50× при скорости 0,8×"},
-		{"zh", "verda 8B300.240V：装得下的方案中最便宜，%s；次优的 aws p5.48xlarge ×2 成本是其 1.50× ，速度是其 0.8×"},
+		{"zh", "verda 8B300.240V：装得下的方案中最便宜，%s；次优的 aws p5.48xlarge ×2 成本是其 1.50×，速度是其 0.8×"},
 		{"en", "verda 8B300.240V: cheapest that fits at %s; the runner-up, aws p5.48xlarge ×2, costs 1.50× as much for 0.8× the speed"},
 	} {
 		l := Locale{Lang: tc.lang}
