@@ -196,15 +196,17 @@ func EmitDisaggVia(k Kind, r Router, req plan.Request, res plan.Result, cat *cat
 		if per < 1 {
 			return Launch{}, &Error{Kind: k, Key: ErrInconsistent, Reason: "the disaggregated plan's " + side.mode + " workers of " + plural(w.TP, "GPU") + " do not fill whole instances of " + plural(gpus, "GPU")}
 		}
-		if nodes > 1 && (k == TRTLLM || k == VLLM && (r == DynamoRouter || w.DP != w.TP)) {
+		if nodes > 1 && (k == TRTLLM && r == DynamoRouter || k == VLLM && (r == DynamoRouter || w.DP != w.TP)) {
 			// SGLang starts a worker over several nodes from the one
 			// command (--nnodes, --node-rank, --dist-init-addr), vLLM
 			// its data-parallel ranks on each node (disaggWorkers: a
 			// worker of attention DP over all its GPUs, the planner's
-			// wide workers); TensorRT-LLM's needs an MPI launch, and
-			// Dynamo's vLLM worker or vLLM's tensor parallelism across
-			// nodes a start these scripts do not write.
-			return Launch{}, &Error{Kind: k, Key: ErrDisaggWide, Reason: "each " + side.mode + " worker spans " + plural(nodes, "instance") + ": the disaggregated launch of such workers is written for sglang, and for vllm workers of attention data parallelism over all their GPUs behind vllm's own router"}
+			// wide workers), TensorRT-LLM's trtllm-serve its ranks
+			// under one mpirun over the worker's instances
+			// (trtllmMPI); Dynamo's workers over several nodes, and
+			// vLLM's tensor parallelism across nodes, need a start
+			// these scripts do not write.
+			return Launch{}, &Error{Kind: k, Key: ErrDisaggWide, Reason: "each " + side.mode + " worker spans " + plural(nodes, "instance") + ": the disaggregated launch of such workers is written for sglang, for trtllm behind its own router (trtllm-serve disaggregated), and for vllm workers of attention data parallelism over all their GPUs behind vllm's own router; use --emit-router engine"}
 		}
 		side.shape = copyShape{tp: w.TP, pp: 1, dp: w.DP, ep: w.EP, copies: per, nodes: nodes, redundant: max(w.RedundantExperts, 0)}
 		if w.TP%w.DP != 0 {
@@ -279,8 +281,25 @@ func (s disaggSide) describe() string {
 func (e *emitter) disaggExtras(sides [2]disaggSide) {
 	pre, dec := sides[0], sides[1]
 	base := "run prefill.sh on each of the " + plural(pre.instances, "prefill instance") + " and decode.sh on each of the " + plural(dec.instances, "decode instance")
+	if e.k == TRTLLM && (pre.shape.nodes > 1 || dec.shape.nodes > 1) {
+		// A wide worker's script runs on its first instance only
+		// (trtllmMPI): "each instance" would start it several times.
+		where := func(s disaggSide) string {
+			if s.shape.nodes > 1 {
+				return s.file + " once a " + s.mode + " worker, on its first instance"
+			}
+			return s.file + " on each of the " + plural(s.instances, s.mode+" instance")
+		}
+		base = "run " + where(pre) + ", and " + where(dec)
+	}
 	after := ", then router.sh with PREFILL_HOSTS and DECODE_HOSTS set to their addresses; clients call the router on port " + itoa(servePort)
 	rank := func(n int) string { return "NODE_RANK 0.." + itoa(n-1) + " and HEAD_IP its worker's first instance" }
+	if e.k == TRTLLM {
+		// One mpirun a worker, on its first instance (trtllmMPI).
+		rank = func(n int) string {
+			return "a worker's script runs once, on its first instance, with WORKER_HOSTS its " + itoa(n) + " instances' addresses, the first first: mpirun starts the worker's ranks on each over ssh, so the instances need passwordless ssh between them and the same software"
+		}
+	}
 	// What the parenthesis says: each wide worker's ranks, and WORKERS
 	// where a side's script starts several workers (disaggWorkers; an
 	// instance of one worker has no fewer to run).
@@ -423,6 +442,9 @@ func (e *emitter) disaggWorkers(side disaggSide) (string, error) {
 		}
 		c.onGPUs(0, s.tp/s.nodes)
 		c.set("--port", itoa(disaggPort))
+		if e.k == TRTLLM {
+			return e.trtllmMPI(side, *c), nil
+		}
 		if e.k == VLLM {
 			b.WriteString(hostIPGuard)
 			script := vllmHeadless(*c, s.dp/s.nodes, s.nodes)
@@ -550,7 +572,11 @@ func countCheck(list string, instances int) string {
 func (e *emitter) disaggRouter(sides [2]disaggSide) string {
 	var b strings.Builder
 	if sides[0].shape.nodes > 1 || sides[1].shape.nodes > 1 {
-		b.WriteString("# PREFILL_HOSTS and DECODE_HOSTS: each worker's first instance (NODE_RANK 0), space-separated\n")
+		first := "(NODE_RANK 0)"
+		if e.k == TRTLLM {
+			first = "(the first of its WORKER_HOSTS, where its mpirun serves)"
+		}
+		b.WriteString("# PREFILL_HOSTS and DECODE_HOSTS: each worker's first instance " + first + ", space-separated\n")
 	} else {
 		b.WriteString("# PREFILL_HOSTS and DECODE_HOSTS: the instances' addresses, space-separated, in the order their scripts ran\n")
 	}
@@ -644,5 +670,57 @@ func trtllmDisaggOptions(s copyShape, side string, context bool, bufferTokens in
 		b.WriteString(trtllmNoGraphs)
 	}
 	b.WriteString("cache_transceiver_config:\n  backend: \"NIXL\"\n  max_tokens_in_buffer: " + itoa(bufferTokens) + "\n")
+	return b.String()
+}
+
+// mpiHosts is the list of a TensorRT-LLM worker's instances, host:slots
+// pairs joined by commas, that its script builds from WORKER_HOSTS for
+// mpirun -H (Open MPI's mpirun(1), "-H, --host <host1,host2,...>":
+// "host:N" gives a host N slots).
+const mpiHosts shellWord = "$MPI_HOSTS"
+
+// trtllmMPI is the script of one TensorRT-LLM worker over s.nodes
+// instances: one MPI job, started on the worker's first instance, whose
+// s.tp ranks (one a GPU, gpus an instance) mpirun places on the
+// instances WORKER_HOSTS names, each rank running trtllm-serve under
+// trtllm-llmapi-launch, which makes rank 0 the HTTP server and the others
+// its workers. TensorRT-LLM docs, "trtllm-serve", "Multi-node Serving
+// with Slurm" (srun --ntasks N --mpi=pmix ... trtllm-llmapi-launch
+// trtllm-serve ...), its DeepSeek-R1 example's multi-node server
+// (mpirun -np 16 --hostfile ... trtllm-llmapi-launch trtllm-serve
+// --tp_size 16 --ep_size ...), and the disaggregated Slurm scripts
+// (examples/disaggregated/slurm, start_worker.sh: each context or
+// generation server of several nodes is one trtllm-llmapi-launch
+// trtllm-serve job over them, its first node the server's URL). The
+// worker's GPUs are every GPU of each instance: no CUDA_VISIBLE_DEVICES.
+// On a rack's trays the NCCL settings (rackSetup) reach the other trays'
+// ranks only through mpirun -x.
+func (e *emitter) trtllmMPI(side disaggSide, c command) string {
+	s := side.shape
+	gpus := s.tp / s.nodes
+	var b strings.Builder
+	b.WriteString("# " + plural(side.workers, side.mode+" worker") + " on " + plural(side.instances, "instance") + ": each worker over " + plural(s.nodes, "instance") +
+		"; run this once a worker, on its first instance, with WORKER_HOSTS its instances' addresses (the first first), space-separated\n")
+	b.WriteString(guard("WORKER_HOSTS", "the addresses of the instances of this worker, this one first"))
+	// The list is split at spaces unquoted; set -f keeps a "*" in it a
+	// word (disaggRouter's hostLoop). A host that is not a name or IPv4
+	// address, or one starting with "-", stops the script before mpirun
+	// reads it.
+	b.WriteString("set -f\nMPI_HOSTS=\nn=0\nfor h in $WORKER_HOSTS; do\n" +
+		"  case $h in -*|*[!A-Za-z0-9._-]*) echo \"WORKER_HOSTS: $h: want a host name or IPv4 address\" >&2; exit 1;; esac\n" +
+		"  n=$((n + 1))\n  MPI_HOSTS=\"$MPI_HOSTS${MPI_HOSTS:+,}$h:" + itoa(gpus) + "\"\ndone\n" +
+		"if [ \"$n\" -ne " + itoa(s.nodes) + " ]; then echo \"WORKER_HOSTS: want " + itoa(s.nodes) + " addresses, got $n\" >&2; exit 1; fi\n")
+	env := e.rackSetup(s.nodes)
+	b.WriteString(env)
+	c.env = ""
+	mpi := command{argv: []string{"mpirun"}}
+	mpi.num("-np", s.tp)
+	mpi.expand("-H", mpiHosts)
+	if env != "" {
+		mpi.flag("-x", "NCCL_MNNVL_ENABLE")
+		mpi.flag("-x", "NCCL_CUMEM_ENABLE")
+	}
+	mpi.then = &command{argv: []string{"trtllm-llmapi-launch"}, then: &c}
+	b.WriteString("exec " + mpi.String() + "\n")
 	return b.String()
 }

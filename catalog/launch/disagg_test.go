@@ -634,9 +634,16 @@ func TestEmitDisaggWideWorkers(t *testing.T) {
 	if _, err := routerArgs(t, l.Files[2].Text, "PREFILL_HOSTS="+hosts("p", 2*d.Prefill), "DECODE_HOSTS="+hosts("d", d.Decode)); err == nil {
 		t.Error("router.sh took every prefill instance, want each worker's first")
 	}
-	var le *launch.Error
-	if _, err := launch.EmitDisagg(launch.TRTLLM, req, res, nil, ""); !errors.As(err, &le) || le.Key != launch.ErrDisaggWide {
-		t.Errorf("trtllm: %v, want %s", err, launch.ErrDisaggWide)
+	// TensorRT-LLM's wide workers each start as one MPI job
+	// (TestEmitDisaggWideTRTLLM).
+	lt, err := launch.EmitDisagg(launch.TRTLLM, req, res, nil, "")
+	if err != nil {
+		t.Fatalf("trtllm: %v", err)
+	}
+	for _, f := range lt.Files[:2] {
+		if !strings.Contains(f.Text, "-np 16 \\\n  -H \"$MPI_HOSTS\"") {
+			t.Errorf("trtllm %s, want one mpirun over 2 instances:\n%s", f.Name, f.Text)
+		}
 	}
 }
 
@@ -910,9 +917,12 @@ func TestEmitDisaggSidesOwnShapes(t *testing.T) {
 		!strings.Contains(dd, "--data-parallel-size-local 8") || !strings.Contains(dd, "--headless \\\n    --data-parallel-start-rank \"$DP_START_RANK\"") {
 		t.Errorf("vllm: prefill.sh and decode.sh do not run their own shapes:\n%s\n%s", p, dd)
 	}
-	var le *launch.Error
-	if _, err := launch.EmitDisagg(launch.TRTLLM, req, res, nil, ""); !errors.As(err, &le) || le.Key != launch.ErrDisaggWide || !strings.Contains(err.Error(), "decode worker") {
-		t.Errorf("trtllm: %v, want %s naming the decode workers", err, launch.ErrDisaggWide)
+	lt, err = launch.EmitDisagg(launch.TRTLLM, req, res, nil, "")
+	if err != nil {
+		t.Fatalf("trtllm: %v", err)
+	}
+	if p, dd := lt.Files[0].Text, lt.Files[1].Text; strings.Contains(p, "mpirun") || !strings.Contains(dd, "-np 16 \\\n  -H \"$MPI_HOSTS\"") {
+		t.Errorf("trtllm: want one-instance prefill workers and an MPI decode worker:\n%s\n%s", p, dd)
 	}
 }
 

@@ -875,7 +875,9 @@ func (e *emitter) engineCommand(k Kind, s copyShape, perProcess bool) (*command,
 				e.note("TensorRT-LLM's attention data parallelism runs one rank per GPU of the copy; the plan assumed attention DP " + itoa(s.dp) + " over " + itoa(s.tp))
 			}
 		}
-		if s.nodes > 1 {
+		if s.nodes > 1 && !e.disagg {
+			// A disaggregated worker's MPI job is written out
+			// (trtllmMPI).
 			e.note("one copy spans " + plural(s.nodes, "instance") + ": start trtllm-serve under mpirun or srun over them (TensorRT-LLM multi-node docs)")
 		}
 		if (e.in.Weights == estimator.FP8 && !(e.storedSet && e.stored == estimator.FP8)) || e.in.KV == estimator.FP8 {
