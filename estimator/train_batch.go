@@ -89,7 +89,7 @@ func (b TrainBatch) MaxReplicas() int {
 // Short reports whether the global batch holds fewer sequences than the
 // replicas' micro-batches: a layout every stack refuses.
 func (b TrainBatch) Short() bool {
-	return b.Global > 0 && b.Global < float64(b.Replicas*b.Micro)*(1-1e-9)
+	return b.Global > 0 && b.Global < float64(b.Needed())*(1-1e-9)
 }
 
 // Uneven reports whether a global batch the user gave is not a multiple
@@ -100,13 +100,13 @@ func (b TrainBatch) Uneven() bool {
 	if b.Default || !(b.Global > 0) || b.Short() {
 		return false
 	}
-	return int(b.Global)%(b.Replicas*b.Micro) != 0
+	return int(b.Global)%b.Needed() != 0
 }
 
 // Rounded is the global batch an uneven one runs (Uneven): the multiple
 // of replicas × micro-batch below it.
 func (b TrainBatch) Rounded() int {
-	d := b.Replicas * b.Micro
+	d := b.Needed()
 	if d <= 0 {
 		return 0
 	}
@@ -144,7 +144,7 @@ func (e *BatchLimitError) Error() string {
 		smaller = ", a smaller --batch"
 	}
 	return fmt.Sprintf("%d data-parallel replicas × micro-batch %d need %d sequences a step, but the global batch (--global-batch) holds %s; Megatron-LM, torchtitan and llm-foundry refuse such a layout: use at most %d replicas (fewer GPUs, a larger --tp or --pp, or --cp to split each sequence)%s, or a larger --global-batch",
-		e.Replicas, e.Micro, e.Replicas*e.Micro, trimFloat(e.Global), max(1, e.MaxReplicas()), smaller)
+		e.Replicas, e.Micro, e.Needed(), trimFloat(e.Global), max(1, e.MaxReplicas()), smaller)
 }
 
 func (e *BatchLimitError) Unwrap() error { return ErrIncompatible }

@@ -306,9 +306,8 @@ func (p *planner) disaggLayouts(o *Offer, e estimator.Engine) (pre, dec []copySh
 		if slices.ContainsFunc(dec, func(cs copyShape) bool { return cs.instancesPer == n }) {
 			continue // a rack's trays: rackEP's already
 		}
-		c := withGPUs(in, n*gpus, n*gpus, 1, 0)
-		c.DP, c.EP = c.TP, c.TP
-		if !startable(c) || estimator.LayoutRefusal(c, o.Hardware) != "" {
+		c, ok := spreadCopy(in, o.Hardware, n, gpus, false)
+		if !ok {
 			continue
 		}
 		if c, ok := p.layoutFits(c); ok {

@@ -450,7 +450,7 @@ func (s *mixSearch) need(i int, mask uint32, rho func(b int) float64) ([24]int, 
 			load += lam * s.share[b] / r
 		}
 		c := int(math.Ceil(load - 1e-9))
-		n[h] = roundUpReplicas(max((c+m.cs.perInstance-1)/m.cs.perInstance, minR), m.step)
+		n[h] = roundUp(max((c+m.cs.perInstance-1)/m.cs.perInstance, minR), m.step)
 		if n[h]*m.inst > s.maxInst {
 			return n, false
 		}

@@ -574,7 +574,7 @@ func fleetRow(sizers []*fleetSizer, r Row, fo FleetOptions, single bool, fr *Fle
 		}
 		// The replicas rented: whole orders of the offer's rental unit
 		// (a GB200 NVL72 rack's trays carry step replicas).
-		in.Need[h] = roundUpReplicas(max(need, minR), step)
+		in.Need[h] = roundUp(max(need, minR), step)
 	}
 	price := func(pr Pricing) float64 {
 		v, ok := p.usd(o, p.price(o, pr))

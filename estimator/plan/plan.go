@@ -139,10 +139,7 @@ func (r Request) Validate() error {
 		if a := r.Input.Arch; a.ServeContext() > 0 && a.SeqLen == 0 {
 			// The field to mend: the sequence where the request is it
 			// (the page's and the CLI's prompt is --seq less the output).
-			field, n := "prompt-tokens", w.PromptTokens+w.OutputTokens
-			if n == 0 && w.MaxRequestTokens == 0 {
-				n = r.Input.Seq
-			}
+			field, n := "prompt-tokens", w.requestTokens(r.Input.Seq)
 			if n == r.Input.Seq {
 				field = "seq"
 			}
@@ -1496,11 +1493,10 @@ func rackInstances(o *Offer) int {
 // fleets) multiplies the hourly price by it, so the CLI, its JSON and the
 // page quote one bill.
 func (o *Offer) Rented(n int) int {
-	u := o.RentalUnit
-	if u <= 1 || n <= 0 {
+	if n <= 0 {
 		return n
 	}
-	return (n + u - 1) / u * u
+	return roundUp(n, o.RentalUnit)
 }
 
 // Rented is the instances r's plan rents and pays for: its Instances
@@ -1556,9 +1552,10 @@ func rentalReplicas(o *Offer, inst int) (step int, billed float64) {
 	return 1, float64(o.Rented(inst))
 }
 
-// roundUpReplicas is n replicas rounded up to a multiple of step
-// (rentalReplicas).
-func roundUpReplicas(n, step int) int {
+// roundUp is n rounded up to a multiple of step (n itself where step is
+// 1 or less): the instances a rental unit bills (Offer.Rented), and a
+// fleet's replicas in whole orders (rentalReplicas' step).
+func roundUp(n, step int) int {
 	if step <= 1 {
 		return n
 	}

@@ -451,10 +451,8 @@ func (p *planner) rackEP(out []copyShape, o *Offer, in estimator.Input, gpus int
 		if n <= widest {
 			continue
 		}
-		c := withGPUs(in, n*gpus, n*gpus, 1, 0)
-		c.DP, c.EP = c.TP, c.TP
-		c.RedundantExperts = rackRedundant(c)
-		if !startable(c) || estimator.LayoutRefusal(c, o.Hardware) != "" {
+		c, ok := spreadCopy(in, o.Hardware, n, gpus, true)
+		if !ok {
 			continue
 		}
 		p.opts.yield() // each span tried: a slice of its own (Options.Yield)
@@ -463,6 +461,23 @@ func (p *planner) rackEP(out []copyShape, o *Offer, in estimator.Input, gpus int
 		}
 	}
 	return out
+}
+
+// spreadCopy is in as one copy over n instances of gpus GPUs each, with
+// attention data parallelism and the routed experts on every GPU (TP = DP
+// = EP = n·gpus), as SGLang and TensorRT-LLM spread wide EP, and whether
+// it starts and o's hardware hw runs it (startable,
+// estimator.LayoutRefusal): the copies wideEP and rackEP try and the
+// disaggregated decode workers over several instances (disaggLayouts).
+// rack: the copy carries the redundant experts a rack-wide EP needs to
+// split the experts evenly (rackRedundant).
+func spreadCopy(in estimator.Input, hw estimator.Hardware, n, gpus int, rack bool) (estimator.Input, bool) {
+	c := withGPUs(in, n*gpus, n*gpus, 1, 0)
+	c.DP, c.EP = c.TP, c.TP
+	if rack {
+		c.RedundantExperts = rackRedundant(c)
+	}
+	return c, startable(c) && estimator.LayoutRefusal(c, hw) == ""
 }
 
 // rackSpans are the instances a rack-wide expert-parallel copy spans
@@ -522,11 +537,10 @@ func (p *planner) wideEP(out []copyShape, o *Offer, in estimator.Input, gpus int
 		return out
 	}
 	for n := 2; n <= limit; n++ {
-		c := withGPUs(in, n*gpus, n*gpus, 1, 0)
-		c.DP, c.EP = c.TP, c.TP
 		// EP must divide the experts (Input.Validate): 256 experts take
 		// 16 or 32 GPUs, not 24.
-		if !startable(c) || estimator.LayoutRefusal(c, o.Hardware) != "" {
+		c, ok := spreadCopy(in, o.Hardware, n, gpus, false)
+		if !ok {
 			continue
 		}
 		p.opts.yield() // each span tried: a slice of its own (Options.Yield)

@@ -224,16 +224,22 @@ type Workload struct {
 	MaxUtilisation float64
 }
 
-// longestRequest is the longest request w sends, in tokens: the larger of
-// its own lengths (prompt + output; seq where it gives neither, as the
-// page's and the CLI's --seq is then) and the longest of a mix
-// (MaxRequestTokens).
-func (w Workload) longestRequest(seq int) int {
+// requestTokens is the request w is planned at, in tokens: prompt +
+// output, or seq where w gives neither length nor a mix's longest (the
+// page's and the CLI's --seq is then the request).
+func (w Workload) requestTokens(seq int) int {
 	n := w.PromptTokens + w.OutputTokens
 	if n == 0 && w.MaxRequestTokens == 0 {
 		n = seq
 	}
-	return max(n, w.MaxRequestTokens)
+	return n
+}
+
+// longestRequest is the longest request w sends, in tokens: the larger of
+// the request it is planned at (requestTokens) and the longest of a mix
+// (MaxRequestTokens).
+func (w Workload) longestRequest(seq int) int {
+	return max(w.requestTokens(seq), w.MaxRequestTokens)
 }
 
 // HostedAPI is a hosted API's token prices, to compare with self-hosting:
