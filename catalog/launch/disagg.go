@@ -703,13 +703,11 @@ func (e *emitter) trtllmMPI(side disaggSide, c command) string {
 		"; run this once a worker, on its first instance, with WORKER_HOSTS its instances' addresses (the first first), space-separated\n")
 	b.WriteString(guard("WORKER_HOSTS", "the addresses of the instances of this worker, this one first"))
 	// The list is split at spaces unquoted; set -f keeps a "*" in it a
-	// word (disaggRouter's hostLoop). A host that is not a name or IPv4
-	// address, or one starting with "-", stops the script before mpirun
-	// reads it.
-	b.WriteString("set -f\nMPI_HOSTS=\nn=0\nfor h in $WORKER_HOSTS; do\n" +
-		"  case $h in -*|*[!A-Za-z0-9._-]*) echo \"WORKER_HOSTS: $h: want a host name or IPv4 address\" >&2; exit 1;; esac\n" +
-		"  n=$((n + 1))\n  MPI_HOSTS=\"$MPI_HOSTS${MPI_HOSTS:+,}$h:" + itoa(gpus) + "\"\ndone\n" +
-		"if [ \"$n\" -ne " + itoa(s.nodes) + " ]; then echo \"WORKER_HOSTS: want " + itoa(s.nodes) + " addresses, got $n\" >&2; exit 1; fi\n")
+	// word, and hostLoop stops at a host that is not a name or IPv4
+	// address, or one starting with "-", before mpirun reads it, as the
+	// router's lists (disaggRouter); countCheck at another number of them.
+	b.WriteString("set -f\nMPI_HOSTS=\n" + hostLoop("WORKER_HOSTS", 1, 1, s.nodes, "MPI_HOSTS=\"$MPI_HOSTS${MPI_HOSTS:+,}$h:"+itoa(gpus)+"\"") +
+		countCheck("WORKER_HOSTS", s.nodes))
 	env := e.rackSetup(s.nodes)
 	b.WriteString(env)
 	c.env = ""
