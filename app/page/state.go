@@ -517,7 +517,8 @@ func (s ViewState) WithPlan(gpu string, p Plan, training bool) ViewState {
 	if p.KV != "" && !training {
 		s[FieldKV] = p.KV
 	}
-	s[FieldGPUs] = strconv.Itoa(usedGPUs(p, training))
+	used := usedGPUs(p, training)
+	s[FieldGPUs] = strconv.Itoa(used)
 	s[FieldTP] = strconv.Itoa(max(1, p.TP))
 	s[FieldPP] = strconv.Itoa(max(1, p.PP))
 	// Pre-training's ZeRO on auto stays on auto where the row's stage is
@@ -529,9 +530,9 @@ func (s ViewState) WithPlan(gpu string, p Plan, training bool) ViewState {
 	// on 1T tokens, the cheapest pick's 8 × B200 at 78.2 days, $82,599,
 	// became 78.6 days, $83,021 once applied, and the fastest pick
 	// another GPU. A row at another stage (ZeRO 3 on a pipeline) sets it.
-	used := usedGPUs(p, training)
+	auto := estimator.ZeRODefault(estimator.Input{Task: estimator.Pretrain, GPUs: used, TP: max(1, p.TP), PP: max(1, p.PP)})
 	if t, err := estimator.ParseTask(s[FieldTask]); !training || err != nil || t != estimator.Pretrain || strings.TrimSpace(s[FieldZeRO]) != "" ||
-		p.ZeRO != 1 || used/(max(1, p.TP)*max(1, p.PP)) <= 1 {
+		p.ZeRO != 1 || auto != 1 {
 		s[FieldZeRO] = strconv.Itoa(p.ZeRO)
 	}
 	if !training {
