@@ -1389,16 +1389,10 @@ func TestSkyPilotRunPodRentsThePricedGPU(t *testing.T) {
 		if m == nil {
 			t.Fatalf("%s: instance type %q", o.ID, o.InstanceType)
 		}
-		row := plan.Row{Offer: &o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: o.GPUCount, TP: 1, PP: 1, DP: int(o.GPUCount), ZeRO: 3, Replicas: 1, InstancesPerReplica: 1}
-		l, err := launch.Emit(launch.SkyPilot, req, row, nil, "meta-llama/Llama-3.1-8B")
-		var le *launch.Error
-		if errors.As(err, &le) && le.Key == launch.ErrUnsupported {
+		_, res, ok := skyPilotTask(t, req, &o)
+		if !ok {
 			continue // a GPU the Trainer's stack does not run the job on
 		}
-		if err != nil {
-			t.Fatalf("%s: %v", o.ID, err)
-		}
-		res := parseYAML(t, l.Files[0].Text)["resources"].(map[string]any)
 		if want := m[2] + ":" + m[1]; res["accelerators"] != want {
 			t.Errorf("%s (%s): accelerators %v, want %s", o.ID, o.GPU, res["accelerators"], want)
 		}
@@ -1448,16 +1442,10 @@ func TestSkyPilotOtherCloudsRentThePricedInstance(t *testing.T) {
 		if rows[o.Provider] == nil {
 			continue
 		}
-		row := plan.Row{Offer: &o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: o.GPUCount, TP: 1, PP: 1, DP: int(o.GPUCount), ZeRO: 3, Replicas: 1, InstancesPerReplica: 1}
-		l, err := launch.Emit(launch.SkyPilot, req, row, nil, "meta-llama/Llama-3.1-8B")
-		var le *launch.Error
-		if errors.As(err, &le) && le.Key == launch.ErrUnsupported {
+		l, res, ok := skyPilotTask(t, req, &o)
+		if !ok {
 			continue // a GPU the Trainer's stack does not run the job on
 		}
-		if err != nil {
-			t.Fatalf("%s: %v", o.ID, err)
-		}
-		res := parseYAML(t, l.Files[0].Text)["resources"].(map[string]any)
 		it, _ := res["instance_type"].(string)
 		gpus, ok := rows[o.Provider][it]
 		switch {
@@ -1479,4 +1467,22 @@ func TestSkyPilotOtherCloudsRentThePricedInstance(t *testing.T) {
 		}
 	}
 	t.Logf("launched %v", launched)
+}
+
+// skyPilotTask is the SkyPilot launch of a fine-tune of req over every
+// GPU of one instance of o (data parallel, ZeRO 3) and its task's
+// resources block, and false where the Trainer's stack does not run the
+// job on o's GPU (launch.ErrUnsupported).
+func skyPilotTask(t *testing.T, req plan.Request, o *plan.Offer) (launch.Launch, map[string]any, bool) {
+	t.Helper()
+	row := plan.Row{Offer: o, Fits: true, Engine: estimator.HF, Instances: 1, GPUs: o.GPUCount, TP: 1, PP: 1, DP: int(o.GPUCount), ZeRO: 3, Replicas: 1, InstancesPerReplica: 1}
+	l, err := launch.Emit(launch.SkyPilot, req, row, nil, "meta-llama/Llama-3.1-8B")
+	var le *launch.Error
+	if errors.As(err, &le) && le.Key == launch.ErrUnsupported {
+		return launch.Launch{}, nil, false
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", o.ID, err)
+	}
+	return l, parseYAML(t, l.Files[0].Text)["resources"].(map[string]any), true
 }
