@@ -12,7 +12,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -29,13 +28,9 @@ var audit3Jobs = []struct{ name, frag string }{
 
 func TestE2EAudit3PhoneShots(t *testing.T) {
 	dir := distDir(t, "RIGHTSIZE_DIST")
-	only := os.Getenv("RIGHTSIZE_AUDIT_JOBS")
-	langs := []string{"ru", "zh"}
-	if l := testingLangs(); l != nil {
-		langs = l
-	}
+	langs := auditLangs("ru", "zh")
 	for _, job := range audit3Jobs {
-		if only != "" && !strings.Contains(","+only+",", ","+job.name+",") {
+		if !auditJob(job.name) {
 			continue
 		}
 		for _, lang := range langs {
@@ -56,7 +51,7 @@ func TestE2EAudit3PhoneShots(t *testing.T) {
 			s.close()
 		}
 	}
-	if only != "" && !strings.Contains(","+only+",", ",embed,") {
+	if !auditJob("embed") {
 		return
 	}
 	for _, lang := range langs {

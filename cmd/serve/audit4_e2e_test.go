@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -29,12 +28,8 @@ var audit4Jobs = []struct{ name, frag string }{
 
 func TestE2EAudit4(t *testing.T) {
 	dir := distDir(t, "RIGHTSIZE_DIST")
-	only := os.Getenv("RIGHTSIZE_AUDIT_JOBS")
-	langs := []string{"en", "ru", "zh"}
-	if l := testingLangs(); l != nil {
-		langs = l
-	}
-	want := func(name string) bool { return only == "" || strings.Contains(","+only+",", ","+name+",") }
+	langs := auditLangs("en", "ru", "zh")
+	want := auditJob
 	open := func(what string, w, h int64, frag string) *site {
 		s := openAt(t, dir, what, w, h, frag)
 		s.waitPlan()

@@ -85,17 +85,13 @@ func plainSpaces(s string) string {
 
 func TestE2EAudit5(t *testing.T) {
 	dir := distDir(t, "RIGHTSIZE_DIST")
-	only := os.Getenv("RIGHTSIZE_AUDIT_JOBS")
-	langs := []string{"en", "ru", "zh"}
-	if l := testingLangs(); l != nil {
-		langs = l
-	}
+	langs := auditLangs("en", "ru", "zh")
 	sheet := filepath.Join(t.TempDir(), "ours.csv")
 	if err := os.WriteFile(sheet, []byte(audit5Sheet), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, job := range audit5Jobs {
-		if only != "" && !strings.Contains(","+only+",", ","+job.name+",") {
+		if !auditJob(job.name) {
 			continue
 		}
 		for _, lang := range langs {

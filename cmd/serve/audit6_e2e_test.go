@@ -32,13 +32,9 @@ var audit6Jobs = []struct{ name, frag string }{
 
 func TestE2EAudit6(t *testing.T) {
 	dir := distDir(t, "RIGHTSIZE_DIST")
-	only := os.Getenv("RIGHTSIZE_AUDIT_JOBS")
-	langs := []string{"en", "ru", "zh"}
-	if l := testingLangs(); l != nil {
-		langs = l
-	}
+	langs := auditLangs("en", "ru", "zh")
 	for _, job := range audit6Jobs {
-		if only != "" && !strings.Contains(","+only+",", ","+job.name+",") {
+		if !auditJob(job.name) {
 			continue
 		}
 		for _, lang := range langs {
@@ -81,13 +77,9 @@ const audit6Facts = `(() => {
 // says after each step.
 func TestE2EAudit6Apply(t *testing.T) {
 	dir := distDir(t, "RIGHTSIZE_DIST")
-	only := os.Getenv("RIGHTSIZE_AUDIT_JOBS")
-	langs := []string{"en"}
-	if l := testingLangs(); l != nil {
-		langs = l
-	}
+	langs := auditLangs("en")
 	for _, job := range audit6Jobs {
-		if only != "" && !strings.Contains(","+only+",", ","+job.name+",") {
+		if !auditJob(job.name) {
 			continue
 		}
 		for _, lang := range langs {
@@ -189,10 +181,7 @@ func TestE2EAudit6Apply(t *testing.T) {
 // with no request to the server and no exception, at 360 px.
 func TestE2EAudit6Offline(t *testing.T) {
 	dir := distDir(t, "RIGHTSIZE_DIST")
-	langs := []string{"en", "ru", "zh"}
-	if l := testingLangs(); l != nil {
-		langs = l
-	}
+	langs := auditLangs("en", "ru", "zh")
 	for _, lang := range langs {
 		s := newSite(t, dir, "/")
 		exceptions := s.watchExceptions()

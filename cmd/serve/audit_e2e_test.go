@@ -32,10 +32,7 @@ var auditJobs = []struct{ name, frag string }{
 
 func TestE2EAuditShots(t *testing.T) {
 	dir := distDir(t, "RIGHTSIZE_DIST")
-	langs := []string{"en", "ru", "zh"}
-	if l := testingLangs(); l != nil {
-		langs = l
-	}
+	langs := auditLangs("en", "ru", "zh")
 	for _, job := range auditJobs {
 		for _, lang := range langs {
 			s := newSite(t, dir, "/")
@@ -81,6 +78,22 @@ const noteWidth = `(() => {
 })()`
 
 // testingLangs reads RIGHTSIZE_AUDIT_LANGS ("en,ru"), to shoot fewer.
+// auditLangs is the languages an audit shoots: RIGHTSIZE_AUDIT_LANGS's
+// (testingLangs) where set, else def.
+func auditLangs(def ...string) []string {
+	if l := testingLangs(); l != nil {
+		return l
+	}
+	return def
+}
+
+// auditJob reports whether an audit shoots its job name: every job, or
+// those RIGHTSIZE_AUDIT_JOBS lists, comma-separated.
+func auditJob(name string) bool {
+	only := os.Getenv("RIGHTSIZE_AUDIT_JOBS")
+	return only == "" || strings.Contains(","+only+",", ","+name+",")
+}
+
 func testingLangs() []string {
 	v := strings.TrimSpace(os.Getenv("RIGHTSIZE_AUDIT_LANGS"))
 	if v == "" {
