@@ -1,0 +1,205 @@
+"""Fine-tune memory by phase on one lent GPU: HF transformers + PEFT in
+LitGPT's "bf16-true" setting (weights, gradients and AdamW states all in
+bf16), plain and under FSDP2 (fully_shard per decoder layer, world size 1:
+nothing is sharded, but the all-gather buffers, the unsharded layer in
+flight and the wrappers' own tensors are allocated as on N GPUs).
+
+Weights are randomly initialised from the public config.json files in
+../../configs/ (memory and time do not depend on their values); the batch
+is random token IDs at the full sequence length. Every job records the
+allocator's peak per phase (forward, backward, optimizer step) of each of
+three steps, plus the static allocation after the model, after the
+optimizer's first step and nvidia-smi's view. Writes $OUT/ft.json after
+every job; a job that fails records its error and frees the cache.
+
+    python3 ft.py --dry-run        # the job list, no torch needed
+    python3 ft.py --budget-s 130   # on the lent machine
+"""
+import argparse, json, os, platform, subprocess, sys, time, traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CONFIGS = os.path.normpath(os.path.join(HERE, "..", "..", "configs"))
+GiB = 2**30
+
+# (name, config file, method, micro-batch, seq, lora (r, targets) or None,
+#  fsdp, activation checkpointing). The LoRA and full rows mirror
+# LitGPT's config_hub/finetune recipes that ../public-2026-11/
+# litgpt_finetune_benchmarks.json holds (seq 512, their micro-batches,
+# r and target sets); the FSDP rows repeat a plain row under fully_shard
+# to isolate what FSDP itself adds on one GPU.
+QV = ["q_proj", "v_proj"]
+ALL = "all+head"
+JOBS = [
+    ("llama-3.2-1b", "llama-3.2-1b.json", "full", 4, 512, None, False, False),
+    ("llama-3.2-1b", "llama-3.2-1b.json", "full", 4, 512, None, True, False),
+    ("llama-3.2-1b", "llama-3.2-1b.json", "lora", 1, 512, (32, QV), False, False),
+    ("llama-3.1-8b", "llama-3.1-8b.json", "lora", 1, 512, (32, QV), False, False),
+    ("llama-3.1-8b", "llama-3.1-8b.json", "lora", 1, 512, (32, QV), True, False),
+    ("llama-3.1-8b", "llama-3.1-8b.json", "lora", 2, 512, (32, QV), False, False),
+    ("phi-3-mini", "phi-3-mini-4k-instruct.json", "lora", 4, 512, (8, ALL), False, False),
+    ("phi-3-mini", "phi-3-mini-4k-instruct.json", "full", 4, 512, None, False, False),
+    ("qwen2.5-3b", "qwen2.5-3b.json", "full", 1, 512, None, False, False),
+    ("qwen2.5-3b", "qwen2.5-3b.json", "full", 1, 512, None, True, True),
+    ("llama-3.2-1b", "llama-3.2-1b.json", "full", 4, 512, None, True, True),
+    ("llama-2-7b", "llama-2-7b-hf.json", "lora", 2, 512, (32, QV), False, False),
+]
+
+
+def smi_used_mib():
+    try:
+        r = subprocess.run(["nvidia-smi", "--query-gpu=memory.used", "--format=csv,noheader,nounits"],
+                           capture_output=True, text=True, timeout=10)
+        return float(r.stdout.strip().split("\n")[0])
+    except Exception:
+        return None
+
+
+def lora_targets(m, spec):
+    import torch
+    if spec != ALL:
+        return spec
+    names = set()
+    for n, mod in m.named_modules():
+        if isinstance(mod, torch.nn.Linear):
+            names.add(n.split(".")[-1])
+    return sorted(names)
+
+
+def run_job(job, out):
+    import torch
+    from transformers import AutoConfig, AutoModelForCausalLM
+    name, cfgfile, method, batch, seq, lora, fsdp, ckpt = job
+    torch.cuda.empty_cache()
+    torch.cuda.reset_peak_memory_stats()
+    cfg = AutoConfig.from_pretrained(os.path.join(CONFIGS, cfgfile))
+    with torch.device("cuda"):
+        try:
+            m = AutoModelForCausalLM.from_config(cfg, dtype=torch.bfloat16, attn_implementation="sdpa")
+        except TypeError:
+            m = AutoModelForCausalLM.from_config(cfg, torch_dtype=torch.bfloat16, attn_implementation="sdpa")
+    torch.cuda.synchronize()
+    weights = torch.cuda.memory_allocated()
+    rec = {"model": name, "config": cfgfile, "method": method, "micro_batch": batch, "seq": seq,
+           "precision": "bf16-true (bf16 weights, gradients and AdamW states)", "fsdp2_world1": fsdp,
+           "activation_checkpointing": ckpt, "params": sum(p.numel() for p in m.parameters()),
+           "tied_embeddings": bool(getattr(cfg, "tie_word_embeddings", False)), "vocab": cfg.vocab_size,
+           "weights_allocated_bytes": weights}
+    if lora:
+        from peft import LoraConfig, get_peft_model
+        targets = lora_targets(m, lora[1])
+        m = get_peft_model(m, LoraConfig(r=lora[0], lora_alpha=16, lora_dropout=0.05, target_modules=targets))
+        rec["lora"] = {"r": lora[0], "alpha": 16, "dropout": 0.05, "targets": targets}
+    if ckpt:
+        m.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+        if lora:
+            m.enable_input_require_grads()
+    if fsdp:
+        from torch.distributed.fsdp import fully_shard
+        layers = None
+        for n, mod in m.named_modules():
+            if n.endswith(".layers") and isinstance(mod, torch.nn.ModuleList):
+                layers = mod
+                break
+        for layer in layers:
+            fully_shard(layer)
+        fully_shard(m)
+    m.train()
+    params = [p for p in m.parameters() if p.requires_grad]
+    rec["trainable_params"] = sum(p.numel() for p in params)
+    opt = torch.optim.AdamW(params, lr=2e-4, weight_decay=0.0, betas=(0.9, 0.95))
+    rec["static_before_first_step_bytes"] = torch.cuda.memory_allocated()
+    steps = []
+    for i in range(3):
+        ids = torch.randint(100, min(cfg.vocab_size, 30000) - 1, (batch, seq), device="cuda")
+        torch.cuda.synchronize()
+        s = {}
+        t0 = time.time()
+        torch.cuda.reset_peak_memory_stats()
+        loss = m(input_ids=ids, labels=ids).loss
+        torch.cuda.synchronize()
+        s["forward_peak_bytes"] = torch.cuda.max_memory_allocated()
+        s["after_forward_bytes"] = torch.cuda.memory_allocated()
+        torch.cuda.reset_peak_memory_stats()
+        loss.backward()
+        torch.cuda.synchronize()
+        s["backward_peak_bytes"] = torch.cuda.max_memory_allocated()
+        s["after_backward_bytes"] = torch.cuda.memory_allocated()
+        torch.cuda.reset_peak_memory_stats()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+        torch.cuda.synchronize()
+        s["optimizer_peak_bytes"] = torch.cuda.max_memory_allocated()
+        s["after_step_bytes"] = torch.cuda.memory_allocated()
+        s["seconds"] = time.time() - t0
+        s["reserved_bytes"] = torch.cuda.max_memory_reserved()
+        steps.append(s)
+        del loss
+    rec["steps"] = steps
+    rec["peak_allocated_bytes"] = max(max(s["forward_peak_bytes"], s["backward_peak_bytes"], s["optimizer_peak_bytes"]) for s in steps)
+    rec["peak_allocated_gib"] = rec["peak_allocated_bytes"] / GiB
+    rec["peak_allocated_gb"] = rec["peak_allocated_bytes"] / 1e9
+    rec["peak_reserved_bytes"] = torch.cuda.max_memory_reserved()
+    rec["nvidia_smi_used_mib"] = smi_used_mib()
+    rec["tokens_per_second"] = batch * seq / min(s["seconds"] for s in steps[1:])
+    del m, opt, params
+    return rec
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dry-run", action="store_true")
+    ap.add_argument("--budget-s", type=float, default=130)
+    ap.add_argument("--out", default=os.environ.get("OUT", "."))
+    a = ap.parse_args()
+    if a.dry_run:
+        for j in JOBS:
+            assert os.path.exists(os.path.join(CONFIGS, j[1])), j[1]
+            print(j)
+        print(len(JOBS), "jobs")
+        return
+    import torch, transformers
+    start = time.time()
+    out = {"env": {"torch": torch.__version__, "cuda": torch.version.cuda, "transformers": transformers.__version__,
+                   "python": platform.python_version(), "gpu": torch.cuda.get_device_name(0),
+                   "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, "runs": []}
+    try:
+        import peft
+        out["env"]["peft"] = peft.__version__
+    except Exception as e:
+        out["env"]["peft"] = repr(e)
+    path = os.path.join(a.out, "ft.json")
+    need_pg = any(j[6] for j in JOBS)
+    if need_pg:
+        import torch.distributed as dist
+        os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
+        os.environ.setdefault("MASTER_PORT", "29517")
+        try:
+            dist.init_process_group("nccl", rank=0, world_size=1)
+        except Exception as e:
+            out["env"]["process_group_error"] = repr(e)[:300]
+    for j in JOBS:
+        if time.time() - start > a.budget_s:
+            out["runs"].append({"job": list(map(str, j)), "skipped": "budget"})
+            continue
+        t = time.time()
+        try:
+            rec = run_job(j, out)
+        except BaseException as e:
+            if isinstance(e, KeyboardInterrupt):
+                raise
+            rec = {"job": list(map(str, j)), "error": traceback.format_exc()[-1500:]}
+        rec["job_seconds"] = time.time() - t
+        out["runs"].append(rec)
+        print(json.dumps({k: v for k, v in rec.items() if k != "steps"}), flush=True)
+        import gc
+        gc.collect()
+        torch.cuda.empty_cache()
+        with open(path, "w") as f:
+            json.dump(out, f, indent=1)
+    with open(path, "w") as f:
+        json.dump(out, f, indent=1)
+    print("done in %.0f s" % (time.time() - start))
+
+
+if __name__ == "__main__":
+    main()
