@@ -44,6 +44,30 @@ JOBS = [
     ("llama-2-7b", "llama-2-7b-hf.json", "lora", 2, 512, (32, QV), False, False),
 ]
 
+# The second set (--set 2): the optimizer's implementation (torch's
+# default foreach AdamW against fused=True), mixed precision as HF
+# Trainer's bf16=True runs it (fp32 weights, gradients and AdamW states,
+# bf16 autocast), adapter dropout 0 against 0.05, longer sequences with
+# checkpointing, a large-vocabulary tied model and an 8B full fine-tune.
+# The extra options ride in a trailing dict: opt ("foreach" | "fused"),
+# mixed (bool), dropout (float).
+ALLL = "all-linear"
+JOBS2 = [
+    ("qwen2.5-3b", "qwen2.5-3b.json", "full", 1, 512, None, False, False, {"opt": "fused"}),
+    ("qwen2.5-3b", "qwen2.5-3b.json", "full", 1, 512, None, False, False, {"mixed": True}),
+    ("qwen2.5-3b", "qwen2.5-3b.json", "full", 1, 512, None, False, False, {"mixed": True, "opt": "fused"}),
+    ("llama-3.2-1b", "llama-3.2-1b.json", "full", 4, 2048, None, False, True, {}),
+    ("llama-3.2-1b", "llama-3.2-1b.json", "full", 4, 2048, None, False, True, {"opt": "fused"}),
+    ("llama-3.1-8b", "llama-3.1-8b.json", "lora", 2, 512, (32, QV), False, False, {"dropout": 0.0}),
+    ("llama-3.1-8b", "llama-3.1-8b.json", "lora", 2, 2048, (16, ALLL), False, True, {}),
+    ("llama-3.1-8b", "llama-3.1-8b.json", "lora", 2, 2048, (16, ALLL), True, True, {}),
+    ("gemma-3-1b", "gemma-3-1b.json", "lora", 2, 512, (8, ALL), False, False, {}),
+    ("gemma-3-1b", "gemma-3-1b.json", "full", 2, 512, None, False, False, {}),
+    ("qwen2.5-7b", "qwen2.5-7b.json", "lora", 4, 1024, (8, ALLL), False, True, {}),
+    ("phi-3-mini", "phi-3-mini-4k-instruct.json", "full", 4, 512, None, False, False, {"opt": "fused"}),
+    ("llama-3.1-8b", "llama-3.1-8b.json", "full", 1, 512, None, False, False, {}),
+]
+
 
 def smi_used_mib():
     try:
@@ -56,6 +80,8 @@ def smi_used_mib():
 
 def lora_targets(m, spec):
     import torch
+    if spec == ALLL:
+        return "all-linear"
     if spec != ALL:
         return spec
     names = set()
@@ -68,27 +94,31 @@ def lora_targets(m, spec):
 def run_job(job, out):
     import torch
     from transformers import AutoConfig, AutoModelForCausalLM
-    name, cfgfile, method, batch, seq, lora, fsdp, ckpt = job
+    name, cfgfile, method, batch, seq, lora, fsdp, ckpt = job[:8]
+    extra = job[8] if len(job) > 8 else {}
+    opt_impl, mixed, dropout = extra.get("opt", "foreach"), extra.get("mixed", False), extra.get("dropout", 0.05)
+    wdtype = torch.float32 if mixed else torch.bfloat16
     torch.cuda.empty_cache()
     torch.cuda.reset_peak_memory_stats()
     cfg = AutoConfig.from_pretrained(os.path.join(CONFIGS, cfgfile))
     with torch.device("cuda"):
         try:
-            m = AutoModelForCausalLM.from_config(cfg, dtype=torch.bfloat16, attn_implementation="sdpa")
+            m = AutoModelForCausalLM.from_config(cfg, dtype=wdtype, attn_implementation="sdpa")
         except TypeError:
-            m = AutoModelForCausalLM.from_config(cfg, torch_dtype=torch.bfloat16, attn_implementation="sdpa")
+            m = AutoModelForCausalLM.from_config(cfg, torch_dtype=wdtype, attn_implementation="sdpa")
     torch.cuda.synchronize()
     weights = torch.cuda.memory_allocated()
     rec = {"model": name, "config": cfgfile, "method": method, "micro_batch": batch, "seq": seq,
-           "precision": "bf16-true (bf16 weights, gradients and AdamW states)", "fsdp2_world1": fsdp,
+           "precision": ("mixed (fp32 weights, gradients and AdamW states; bf16 autocast)" if mixed
+                         else "bf16-true (bf16 weights, gradients and AdamW states)"), "optimizer": "torch.optim.AdamW " + opt_impl, "fsdp2_world1": fsdp,
            "activation_checkpointing": ckpt, "params": sum(p.numel() for p in m.parameters()),
            "tied_embeddings": bool(getattr(cfg, "tie_word_embeddings", False)), "vocab": cfg.vocab_size,
            "weights_allocated_bytes": weights}
     if lora:
         from peft import LoraConfig, get_peft_model
         targets = lora_targets(m, lora[1])
-        m = get_peft_model(m, LoraConfig(r=lora[0], lora_alpha=16, lora_dropout=0.05, target_modules=targets))
-        rec["lora"] = {"r": lora[0], "alpha": 16, "dropout": 0.05, "targets": targets}
+        m = get_peft_model(m, LoraConfig(r=lora[0], lora_alpha=16, lora_dropout=dropout, target_modules=targets))
+        rec["lora"] = {"r": lora[0], "alpha": 16, "dropout": dropout, "targets": targets}
     if ckpt:
         m.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
         if lora:
@@ -106,7 +136,10 @@ def run_job(job, out):
     m.train()
     params = [p for p in m.parameters() if p.requires_grad]
     rec["trainable_params"] = sum(p.numel() for p in params)
-    opt = torch.optim.AdamW(params, lr=2e-4, weight_decay=0.0, betas=(0.9, 0.95))
+    if opt_impl == "fused":
+        opt = torch.optim.AdamW(params, lr=2e-4, weight_decay=0.0, betas=(0.9, 0.95), fused=True)
+    else:
+        opt = torch.optim.AdamW(params, lr=2e-4, weight_decay=0.0, betas=(0.9, 0.95))
     rec["static_before_first_step_bytes"] = torch.cuda.memory_allocated()
     steps = []
     for i in range(3):
@@ -115,7 +148,8 @@ def run_job(job, out):
         s = {}
         t0 = time.time()
         torch.cuda.reset_peak_memory_stats()
-        loss = m(input_ids=ids, labels=ids).loss
+        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=mixed):
+            loss = m(input_ids=ids, labels=ids).loss
         torch.cuda.synchronize()
         s["forward_peak_bytes"] = torch.cuda.max_memory_allocated()
         s["after_forward_bytes"] = torch.cuda.memory_allocated()
@@ -150,12 +184,14 @@ def main():
     ap.add_argument("--dry-run", action="store_true")
     ap.add_argument("--budget-s", type=float, default=130)
     ap.add_argument("--out", default=os.environ.get("OUT", "."))
+    ap.add_argument("--set", type=int, default=1, choices=(1, 2))
     a = ap.parse_args()
+    jobs = JOBS if a.set == 1 else JOBS2
     if a.dry_run:
-        for j in JOBS:
+        for j in jobs:
             assert os.path.exists(os.path.join(CONFIGS, j[1])), j[1]
             print(j)
-        print(len(JOBS), "jobs")
+        print(len(jobs), "jobs")
         return
     import torch, transformers
     start = time.time()
@@ -167,8 +203,8 @@ def main():
         out["env"]["peft"] = peft.__version__
     except Exception as e:
         out["env"]["peft"] = repr(e)
-    path = os.path.join(a.out, "ft.json")
-    need_pg = any(j[6] for j in JOBS)
+    path = os.path.join(a.out, "ft.json" if a.set == 1 else "ft2.json")
+    need_pg = any(j[6] for j in jobs)
     if need_pg:
         import torch.distributed as dist
         os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
@@ -177,7 +213,7 @@ def main():
             dist.init_process_group("nccl", rank=0, world_size=1)
         except Exception as e:
             out["env"]["process_group_error"] = repr(e)[:300]
-    for j in JOBS:
+    for j in jobs:
         if time.time() - start > a.budget_s:
             out["runs"].append({"job": list(map(str, j)), "skipped": "budget"})
             continue
