@@ -436,3 +436,12 @@ func (g GPU) UsableBytes() estimator.Bytes {
 	g.SetMemory(&in)
 	return in.UsableBytes()
 }
+
+// ECCVisible is what CUDA sees of g with ECC on where that sets its usable
+// memory (estimator.Input.ECCVisible of SetMemory's figures; 0: the card's
+// memory does).
+func (g GPU) ECCVisible() estimator.Bytes {
+	var in estimator.Input
+	g.SetMemory(&in)
+	return in.ECCVisible()
+}

@@ -70,6 +70,20 @@ func (in Input) UsableBytes() Bytes {
 	return toBytes(float64(in.VRAM) * UsableFraction)
 }
 
+// ECCVisible is the memory per GPU CUDA sees where ECC takes part of the
+// card's DRAM (in.VisibleVRAM below in.VRAM: a GDDR GPU with ECC on,
+// catalog.GPU.ECCMemory) and the usable memory is derived from it; 0 where
+// it is not: an HBM card, a GPU without a sourced ECC-on total, or a
+// measured --usable-vram, which stands on its own. The page and the CLI
+// say it beside the usable memory, where the fit is decided, so a 24 GB
+// A10G's 22.26 GiB is not read as a slip.
+func (in Input) ECCVisible() Bytes {
+	if in.UsableVRAM > 0 || in.VisibleVRAM <= 0 || in.VisibleVRAM >= in.VRAM {
+		return 0
+	}
+	return in.VisibleVRAM
+}
+
 // toBytes converts a non-negative float to Bytes, mapping NaN and
 // negatives to 0 and clamping at 2^62.
 func toBytes(f float64) Bytes {

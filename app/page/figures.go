@@ -33,6 +33,7 @@ type Figures struct {
 	TotalBytes                                   int64 // memory per GPU: the step's
 	PeakBytes                                    int64 // the most at any time (the step's or while loading)
 	UsableBytes                                  int64 // what the job must fit in per GPU (estimator.Result.Usable)
+	Fits                                         bool  // the page's verdict (estimator.Result.Fits)
 	KVPoolTokens                                 int64 // a pooled engine's KV pool (the fact "KV pool", estimator.Result.KVPoolTokens)
 	// CheckpointedBytes is the memory per GPU of a training job that does
 	// not fit as set, redone with activation checkpointing (the fact "With
@@ -66,7 +67,7 @@ func LinkFigures(fragment string) (Figures, error) {
 	if !r.OK {
 		return Figures{}, errors.New("the estimate failed")
 	}
-	f := Figures{TotalBytes: int64(r.Res.PerGPU.Total()), PeakBytes: int64(r.Res.Peak), UsableBytes: int64(r.Res.Usable), KVPoolTokens: r.Res.KVPoolTokens, Layout: j.Layout}
+	f := Figures{TotalBytes: int64(r.Res.PerGPU.Total()), PeakBytes: int64(r.Res.Peak), UsableBytes: int64(r.Res.Usable), Fits: r.Res.Fits, KVPoolTokens: r.Res.KVPoolTokens, Layout: j.Layout}
 	if fr, ok := r.Fewest(j.GPU.ID); ok && fr.Found && !r.Res.Fits {
 		f.MinGPUs = fr.Plan.GPUs
 	}

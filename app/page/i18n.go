@@ -571,6 +571,8 @@ const (
 	MsgWholeRun          // trainmsg.go
 	MsgRegionUnlisted    // regionmsg.go
 	MsgRegionUnlistedAny // regionmsg.go
+	MsgUsableECC         // eccmsg.go
+	MsgECCSees           // eccmsg.go
 	NMsgs
 )
 

@@ -132,7 +132,8 @@ func BreakdownNode(b *Breakdown) Node {
 	}, when(b.LoadPeak != "", total("rs-total", t(MsgLoadPeak), "rs-load-peak", b.LoadPeak)),
 		when(b.BackwardEndPeak != "", total("rs-total", t(MsgBackwardEndPeak), "rs-backward-end-peak", b.BackwardEndPeak)),
 		when(b.Needed != "", total("rs-total", t(MsgNeeded), "rs-needed", b.Needed)),
-		[]Node{total("", t(MsgUsable), "rs-usable", b.Usable)})
+		[]Node{el("tr", "", tx("td", "", t(MsgUsable)), tx("td", "num", b.Usable).id("rs-usable"),
+			tx("td", "rs-usable-note", b.UsableNote).attr("colspan", "2"))})
 	return el("div", "",
 		tx("h2", "", b.Title),
 		tx("p", cls, b.Verdict).id("rs-verdict"),

@@ -366,6 +366,9 @@ type Breakdown struct {
 	Fits                 bool
 	Parts                []Part
 	Total, Band, Usable  string
+	// UsableNote says where the usable memory comes from when ECC sets
+	// it ("ECC on: CUDA sees 22.49 GiB of 24.00 GiB", ECCSees), else "".
+	UsableNote string
 	// LoadPeak is the peak while the weights load, when it is above the
 	// step's (estimator.Result.PeakPhase == PhaseLoad), else "".
 	LoadPeak string
@@ -489,12 +492,15 @@ func (b *viewBuilder) result() ResultView {
 	if !r.Fits {
 		verdict = b.t(MsgDoesNotFit) + " · " + b.t(MsgShortBy) + " " + l.Bytes(-r.Headroom)
 	}
+	// On a GDDR GPU with ECC on the fit is decided against what CUDA
+	// sees, not the card's marketed size (eccmsg.go).
+	verdict += UsableECC(l, in.Job.In.ECCVisible(), r.Usable)
 	return ResultView{
 		Breakdown: Breakdown{
 			Lang: l.Lang, Title: b.t(MsgPerGPU) + " · " + ModelName(l, in.Job, in.CustomName) + " · " + in.Job.GPU.Name,
 			Verdict: verdict, Fits: r.Fits, Parts: Parts(l, r, in.Job.GPU.Vendor),
 			Total: l.Bytes(r.PerGPU.Total()), Band: l.BytesRange(r.Confidence.Low, r.Confidence.High),
-			Usable: l.Bytes(r.Usable), LoadPeak: loadPeak, BackwardEndPeak: backwardEnd, Needed: needed,
+			Usable: l.Bytes(r.Usable), UsableNote: ECCSees(l, in.Job.In), LoadPeak: loadPeak, BackwardEndPeak: backwardEnd, Needed: needed,
 			Verify: Fill(b.t(MsgVerifyMemory), SMITool(in.Job.GPU.Vendor)),
 		},
 		Facts:    facts,
@@ -826,6 +832,9 @@ func (b *viewBuilder) fitRows() (_ []FitRow, more int) {
 		} else {
 			v.Verdict = "✗ " + b.t(MsgDoesNotFit)
 		}
+		// The rows are estimated without the user's --usable-vram
+		// (fitResults), so a GDDR GPU with ECC on fits in its own figure.
+		v.Verdict += UsableECC(l, f.GPU.ECCVisible(), f.GPU.UsableBytes())
 		if f.Found {
 			v.Need, v.Split = strconv.Itoa(f.Plan.GPUs), SplitText(f.Plan)
 		} else {

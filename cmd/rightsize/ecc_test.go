@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"rightsize/app/page"
@@ -91,5 +92,57 @@ func TestECCUsableAgrees(t *testing.T) {
 	}
 	if got, exp := res.Rows[0].HeadroomGiB, (want - r.Peak).GiB(); math.Abs(got-exp) > 1e-9 {
 		t.Errorf("planner headroom %.6f GiB, page/CLI %.6f GiB (usable %d)", got, exp, want)
+	}
+}
+
+// TestECCFitCallAgrees: a job between the two figures, Llama 3.1 8B LoRA
+// at 1 × 1000 on one A10G (23.35 GiB needed), is called out of memory by
+// the page and by the CLI alike, against 0.99 × the 23,028 MiB CUDA sees
+// with ECC on; with the card's 24 GiB (0.99 × 24 GiB = 23.76 GiB given as
+// --usable-vram) both would call it fitting. The CLI says where its usable
+// figure comes from, as the page's verdict does (app/page TestECCVerdict).
+func TestECCFitCallAgrees(t *testing.T) {
+	const usable24 = "25512105739B" // ceil(0.99 × 24 GiB) bytes: the old usable memory
+	call := func(args ...string) (fits bool, text string) {
+		t.Helper()
+		code, out, errs := runEst(t, append(args, "--json")...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		var r struct {
+			Fits bool `json:"fits"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		_, text, _ = runEst(t, args...)
+		return r.Fits, text
+	}
+	job := []string{"--model", "llama-3.1-8b", "--task", "lora", "--gpu", "a10g", "--batch", "1", "--seq", "1000"}
+	frag := "m=llama-3.1-8b&t=lora&g=a10g&b=1&s=1000"
+
+	cli, text := call(job...)
+	fig, err := page.LinkFigures(frag)
+	if err != nil && fig.UsableBytes == 0 {
+		t.Fatal(err)
+	}
+	if cli || fig.Fits {
+		t.Errorf("A10G with ECC on: CLI fits %v, page fits %v; want both out of memory (page peak %.2f GiB, usable %.2f GiB)",
+			cli, fig.Fits, estimator.Bytes(fig.PeakBytes).GiB(), estimator.Bytes(fig.UsableBytes).GiB())
+	}
+	if want := "usable (ECC): 0.99 × the 22.49 GiB CUDA sees with ECC on, of the card's 24.00 GiB"; !strings.Contains(text, want) {
+		t.Errorf("CLI text lacks %q:\n%s", want, text)
+	}
+
+	cli, text = call(append(job, "--usable-vram", usable24)...)
+	fig, err = page.LinkFigures(frag + "&uv=" + usable24)
+	if err != nil && fig.UsableBytes == 0 {
+		t.Fatal(err)
+	}
+	if !cli || !fig.Fits {
+		t.Errorf("usable 0.99 × 24 GiB: CLI fits %v, page fits %v; want both fitting", cli, fig.Fits)
+	}
+	if strings.Contains(text, "ECC") {
+		t.Errorf("a measured --usable-vram is the user's own, no ECC note:\n%s", text)
 	}
 }

@@ -963,6 +963,11 @@ func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Res
 	}
 	fmt.Fprintf(tw, "usable per GPU\t%s\t\t\n", gib(r.Usable))
 	tw.Flush()
+	if v := in.ECCVisible(); v > 0 {
+		// A GDDR GPU with ECC on fits in what CUDA sees, not the card's
+		// marketed size (catalog.GPU.ECCMemory; the page says the same).
+		fmt.Fprintf(w, "  usable (ECC): %.2f × the %s CUDA sees with ECC on, of the card's %s\n", estimator.UsableFraction, gib(v), gib(in.VRAM))
+	}
 	verdict := "fits"
 	if !r.Fits {
 		verdict = "does NOT fit"
