@@ -141,6 +141,7 @@ func init() {
 	defaultCatalog.Providers[16].Notes = "Bittensor-based GPU marketplace; headquarters country not sourced"
 	defaultCatalog.Providers[19].Notes = "prices exclude VAT"
 	defaultCatalog.Providers[21].Notes = "broker: offers name the underlying cloud"
+	defaultCatalog.Providers[24].Notes = "Prices in EUR. SkyPilot's sky/catalog/data_fetchers/fetch_seeweb.py writes the Seeweb API's hourly_price into the Price column unconverted, and those numbers are Seeweb's euro list: Seeweb's own update of cloud-gpus/cloud-gpus.github.io (commit a44a666, 2024-11-14) lists RTX A6000 €0.74, A100 80GB €1.89, RTX 6000 €0.29, H100 €2.10, L40S €0.85, L4 €0.38, A30 €0.29 an hour, the same numbers as vms.csv per GPU, and that site's maintainer converted them to USD (commit b969391: A100 $2.00, H100 $2.22)."
 	defaultCatalog.Providers[25].Notes = "No dated, public GPU price list could be sourced for this provider (searched 2026-11-23..26; see catalog/README.md, 'Russian and Chinese providers'), so the catalog holds no offers for it. Its GPU offers are added by a price sheet: docs/price-sheets/ru-cn-template.csv, prices excluding VAT."
 	defaultCatalog.Providers[26].Notes = "broker: offers name the underlying cloud"
 	defaultCatalog.Providers[27].Notes = "undated price page; very stale"

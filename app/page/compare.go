@@ -187,7 +187,7 @@ func (b *viewBuilder) plans() PlansView {
 		col := PlanCol{ID: id, Title: id, RowCells: RowCells{Cost: "—", Time: "—", PerM: "—", AsOf: "—"}, VRAM: "—"}
 		if x, ok := out.Row(id); ok {
 			col.OK = true
-			col.Title = strconv.Itoa(x.Plan.GPUs) + " × " + GPULabel(in.Prices.GPUName(x.Offer.GPU), x.Plan)
+			col.Title = l.Count(int64(x.Plan.GPUs)) + " × " + GPULabel(in.Prices.GPUName(x.Offer.GPU), x.Plan)
 			col.Where = in.Prices.ProviderName(x.Offer.Provider) + " · " + x.Offer.Name() + InstancesOf(l, x.Instances, x.Rented) +
 				" · " + b.t(PricingKeys[x.Pricing]) + out.EngineText(x)
 			col.RowCells = out.Cells(l, in.Job, x)

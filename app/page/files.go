@@ -1,7 +1,6 @@
 package page
 
 import (
-	"strconv"
 	"strings"
 )
 
@@ -58,8 +57,8 @@ func SheetStatus(lang, busy string, progress float64, name string, rows, offers 
 	case busy != "":
 		return "rs-prices-progress", busy + " · " + l.T(MsgSheetApplying) + " " + l.Fixed(100*progress, 0) + " %", false
 	case name != "":
-		return "rs-prices-status", name + " · " + l.T(MsgSheetRows) + l.Colon() + strconv.Itoa(rows) + " · " +
-			l.T(MsgSheetOffers) + l.Colon() + strconv.Itoa(offers), true
+		return "rs-prices-status", name + " · " + l.T(MsgSheetRows) + l.Colon() + l.Count(int64(rows)) + " · " +
+			l.T(MsgSheetOffers) + l.Colon() + l.Count(int64(offers)), true
 	}
 	return "", l.T(MsgSheetHelp), false
 }

@@ -380,10 +380,9 @@ func (l Locale) ReasonWith(r planner.Reason, names func(string) string) string {
 			if names != nil {
 				v.Provider = names(v.Provider)
 			}
-			own := v.Own
-			v.Own = false
-			s := v.String()
-			if own {
+			// The count as the plan's card writes it (InstancesOf).
+			s := v.Provider + " " + v.InstanceType + InstancesOf(l, v.Instances, v.Rented)
+			if v.Own {
 				s += l.Aside(s, l.T(MsgOwnPriceMark))
 			}
 			args[i] = s

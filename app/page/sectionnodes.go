@@ -145,7 +145,7 @@ func OffersNode(lang string, v *OffersView) Node {
 // showAll is a long table's "Show all (+more)" button with id id
 // (handler "all"), or nothing when the table shows every row.
 func showAll(lang, id string, more int) []Node {
-	return when(more > 0, Node{Kind: NodeAction, Class: "rs-more", ID: id, Ref: "all", Text: Tr(lang, MsgShowAll) + " (+" + strconv.Itoa(more) + ")"})
+	return when(more > 0, Node{Kind: NodeAction, Class: "rs-more", ID: id, Ref: "all", Text: Tr(lang, MsgShowAll) + " (+" + Locale{Lang: lang}.Count(int64(more)) + ")"})
 }
 
 // OpenFullNode is the embed page's one way to edit: "Open in Rightsize",

@@ -296,10 +296,7 @@ func Instances(n int) string {
 // rented (planner.Row.Rented: the provider's whole orders, a GB200 NVL72
 // rack of 18 trays): " ×2 of 18", as the CLI's instances cell says it.
 func InstancesOf(l Locale, n, rented int) string {
-	if rented > n {
-		return " ×" + Fill(l.T(MsgInstancesOf), strconv.Itoa(n), strconv.Itoa(rented))
-	}
-	return Instances(n)
+	return planner.InstancesSuffix(n, rented, l.T(MsgInstancesOf), func(n int) string { return l.Count(int64(n)) })
 }
 
 // PlanCostHeader names the planner's cost column for the plan's kind.
@@ -445,9 +442,9 @@ func (b *viewBuilder) result() ResultView {
 		// A job that does not fit on the GPUs as set: the fewest of this
 		// GPU that hold it and their split (the fit table's row for it,
 		// estimator.MinGPUsInput; the CLI's "min GPUs", min_gpus_that_fit).
-		v := Fill(b.t(MsgMoreThanGPUs), strconv.Itoa(MaxGPUsSearched))
+		v := Fill(b.t(MsgMoreThanGPUs), b.l.Count(MaxGPUsSearched))
 		if f.Found {
-			v = strconv.Itoa(f.Plan.GPUs) + " × " + GPULabel(in.Job.GPU.Name, f.Plan)
+			v = b.l.Count(int64(f.Plan.GPUs)) + " × " + GPULabel(in.Job.GPU.Name, f.Plan)
 		}
 		facts = append(facts, Fact{Label: b.t(MsgFewestGPUs), Value: v, ID: "rs-min-gpus"})
 	}
@@ -836,9 +833,9 @@ func (b *viewBuilder) fitRows() (_ []FitRow, more int) {
 		// (fitResults), so a GDDR GPU with ECC on fits in its own figure.
 		v.Verdict += UsableECC(l, f.GPU.ECCVisible(), f.GPU.UsableBytes())
 		if f.Found {
-			v.Need, v.Split = strconv.Itoa(f.Plan.GPUs), SplitText(f.Plan)
+			v.Need, v.Split = l.Count(int64(f.Plan.GPUs)), SplitText(f.Plan)
 		} else {
-			v.Need = "> " + strconv.Itoa(MaxGPUsSearched)
+			v.Need = "> " + l.Count(MaxGPUsSearched)
 		}
 		if f.From.PerGPUHour > 0 {
 			// The listing's price in the page's currency, as the cost
@@ -854,7 +851,7 @@ func (b *viewBuilder) fitRows() (_ []FitRow, more int) {
 		if x, ok := out.Best(f.GPU.ID); ok {
 			v.Cost, v.Plan = out.Cells(l, in.Job, x).Cost, x.Plan
 			v.Offer, v.Cmp = x.Offer.ID, CompareState(in.Compare, x.Offer.ID)
-			v.Where = strconv.Itoa(x.Plan.GPUs) + "× · " + in.Prices.ProviderName(x.Offer.Provider) + " " + x.Offer.Name() + InstancesOf(b.l, x.Instances, x.Rented)
+			v.Where = b.l.Count(int64(x.Plan.GPUs)) + "× · " + in.Prices.ProviderName(x.Offer.Provider) + " " + x.Offer.Name() + InstancesOf(b.l, x.Instances, x.Rented)
 			v.Cheapest = f.GPU.ID == cheapestGPU
 			costs[i], passed[i] = x.Cost, x.PassedOver
 			if x.PassedOver {
@@ -869,7 +866,7 @@ func (b *viewBuilder) fitRows() (_ []FitRow, more int) {
 			// layout, never "> 64" next to a priced plan, nor a 46-stage
 			// pipeline where 16 GPUs under ZeRO-3 hold the job.
 			if y, _ := out.Fewest(f.GPU.ID); !f.Found || y.Plan.GPUs < f.Plan.GPUs {
-				v.Need, v.Split = strconv.Itoa(y.Plan.GPUs), SplitText(y.Plan)
+				v.Need, v.Split = l.Count(int64(y.Plan.GPUs)), SplitText(y.Plan)
 			}
 		}
 		rows[i] = v
@@ -1484,7 +1481,7 @@ func (b *viewBuilder) picks() []PickView {
 		provider := names(p.Offer.Provider)
 		views[i] = PickView{
 			Kind: p.Kind.String(), Roles: p.Kind.String(), Title: b.t(pickTitles[p.Kind]),
-			What: strconv.Itoa(p.Plan.GPUs) + " × " + GPULabel(in.Prices.GPUName(p.Offer.GPU), p.Plan),
+			What: l.Count(int64(p.Plan.GPUs)) + " × " + GPULabel(in.Prices.GPUName(p.Offer.GPU), p.Plan),
 			Where: provider + kindText(l, provider, p.Offer) + " · " + p.Offer.Name() + InstancesOf(l, p.Instances, p.Rented) +
 				" · " + b.t(PricingKeys[p.Pricing]) + out.EngineText(p.Candidate),
 			Cost:   l.Money(p.Cost, out.Currency),
@@ -1558,7 +1555,7 @@ func (b *viewBuilder) chart() ChartView {
 			ID: p.Offer.ID, GPU: p.Offer.GPU, Plan: p.Plan, Front: p.Front, Picked: picked[p.Offer.ID],
 			X: ChartLeft + scale(p.Cost, minC, maxC, w),
 			Y: ChartTop + h - scale(p.Seconds, minT, maxT, h),
-			Label: strconv.Itoa(p.Plan.GPUs) + " × " + in.Prices.GPUName(p.Offer.GPU) + " · " + in.Prices.ProviderName(p.Offer.Provider) + " " +
+			Label: l.Count(int64(p.Plan.GPUs)) + " × " + in.Prices.GPUName(p.Offer.GPU) + " · " + in.Prices.ProviderName(p.Offer.Provider) + " " +
 				p.Offer.Name() + InstancesOf(l, p.Instances, p.Rented) + " · " + l.Money(p.Cost, out.Currency) + " · " + l.Duration(p.Seconds),
 		}
 	}

@@ -126,7 +126,7 @@ func TestTRTLLMDisaggregatedWritesTheRedundantExperts(t *testing.T) {
 	req.Workload.OutputTokens = 1000
 	req.Input.TP, req.Input.DP, req.Input.EP, req.Input.GPUs, req.Input.RedundantExperts = 8, 8, 8, 8, 8
 	req.FixedParallelism = true
-	o := offer(t, "seeweb-ecs8gpu10", req.Input.Weights)
+	o := offer(t, "nebius-gpu-h200-sxm_8gpu-128vcpu-1600gb", req.Input.Weights) // an 8 × H200 host priced in USD (the plan has no FX table here)
 	res, err := plan.Plan(req, []plan.Offer{*o}, plan.Options{})
 	if err != nil {
 		t.Fatal(err)

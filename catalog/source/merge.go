@@ -113,6 +113,23 @@ var SkyPilotProviders = map[string]string{
 	"lium": "lium", "yotta": "yotta", "shadeform": "shadeform", "primeintellect": "primeintellect",
 }
 
+// skyPilotCurrency names the currency of a cloud's Price column where it is
+// not USD. SkyPilot's catalogs carry no currency column; each fetcher copies
+// the provider's own number. fetch_seeweb.py (skypilot-org/skypilot,
+// sky/catalog/data_fetchers) writes the Seeweb API's hourly_price
+// unconverted, and those are Seeweb's euro list prices (the evidence is in
+// the seeweb provider's notes in data/providers.json).
+var skyPilotCurrency = map[string]string{"seeweb": "EUR"}
+
+// SkyPilotCurrency returns the currency of provider prov's prices in a
+// skypilot-catalog vms.csv: USD unless skyPilotCurrency says otherwise.
+func SkyPilotCurrency(prov string) string {
+	if c, ok := skyPilotCurrency[prov]; ok {
+		return c
+	}
+	return "USD"
+}
+
 // SkyPilotImport is the outcome of ImportSkyPilot.
 type SkyPilotImport struct {
 	Changes []catalog.PriceChange
@@ -290,8 +307,10 @@ func (f *Files) mergeVMs(prov string, rows []vmRow, asOf, src string, res *SkyPi
 			res.Skipped = append(res.Skipped, fmt.Sprintf("%s %s: cheapest spot %v above cheapest on-demand %v; spot not imported", prov, it, spot, a.odMin))
 			spot = 0
 		}
+		// Currency on every row: ApplyPrices refuses an offer held in
+		// another currency rather than relabel its number.
 		row := catalog.PriceRow{Provider: prov, InstanceType: it, OnDemandPerHour: a.odMin, SpotPerHour: spot,
-			Region: a.odRegion, AsOf: asOf, Source: src}
+			Region: a.odRegion, AsOf: asOf, Source: src, Currency: SkyPilotCurrency(prov)}
 		i := slices.IndexFunc(f.Offers.Offers, func(o offerJSON) bool { return o.Provider == prov && o.InstanceType == it })
 		if i < 0 {
 			gpu, ok := skyPilotGPUs[a.accel]
@@ -302,7 +321,7 @@ func (f *Files) mergeVMs(prov string, rows []vmRow, asOf, src string, res *SkyPi
 				res.Skipped = append(res.Skipped, fmt.Sprintf("%s %s: accelerator %q has no GPU id mapping; not added", prov, it, a.accel))
 				continue
 			}
-			row.GPU, row.GPUCount, row.Currency, row.Notes = gpu, a.count, "USD", a.note
+			row.GPU, row.GPUCount, row.Notes = gpu, a.count, a.note
 		}
 		seen[catalog.OfferIDFor(prov, it)] = true
 		ch, err := f.ApplyPrices([]catalog.PriceRow{row})

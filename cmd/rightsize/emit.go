@@ -185,7 +185,7 @@ func (c *planCmd) runEmit(job estimateJob, stdout io.Writer, fail func(string, .
 // offer's names are data (a price sheet's, a provider's API's) and are
 // printed with any control character escaped.
 func emitBanner(kind launch.Kind, pick string, row plan.Row) string {
-	ref := plan.OfferRef{Provider: row.Offer.Provider, InstanceType: row.Offer.Name(), Instances: row.Instances}
+	ref := plan.OfferRef{Provider: row.Offer.Provider, InstanceType: row.Offer.Name(), Instances: row.Instances, Rented: row.Rented()}
 	return fmt.Sprintf("rightsize: %s settings for the %s pick, %s (%s; --emit-pick %s)\n",
 		kind, pick, catalog.Printable(ref.String()), row.Pricing, strings.Join(emitPicks, "|"))
 }

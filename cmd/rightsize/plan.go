@@ -1197,10 +1197,10 @@ func columns(p planJSON) ([]string, func(r planRowJSON) []string) {
 	head := []string{"rec", "provider", "instance", "gpu", "instances", "gpus", "tp/pp/dp/zero", "pricing", "price/h (" + p.Currency + ")",
 		"price as of", "age d", "price flags"}
 	base := func(r planRowJSON) []string {
-		inst := strconv.Itoa(r.Instances)
-		if r.RentedInstances > 0 {
-			inst += " of " + strconv.Itoa(r.RentedInstances) // rented in whole orders: the bill's count
-		}
+		// "8 of 18" where the offer rents whole orders (the bill's count),
+		// written as the pick's sentence writes it (plan.InstancesLabel);
+		// plain digits, as the table's other figures and its CSV are.
+		inst := plan.InstancesLabel(r.Instances, r.RentedInstances, plan.InstancesOfEnglish, strconv.Itoa)
 		return []string{r.Recommendation, r.Provider, r.InstanceName, r.GPU, inst, f(r.GPUs, 3),
 			shapeText(r.Parallelism), r.Pricing, f(r.PricePerHourDisp, 2),
 			asOfText(r), ageText(r), priceFlags(r)}
@@ -1337,7 +1337,7 @@ func runLengthLine(w io.Writer, p planJSON) {
 func runLengthNote(w io.Writer, p planJSON) {
 	a := p.AssumedDeadline
 	if a != nil && a.RaisedMaxInstances > 0 {
-		fmt.Fprintf(w, "run length: the instance limit, %d by default, is raised to %d for the run length; --max-instances sets yours\n", a.MaxInstances, a.RaisedMaxInstances)
+		fmt.Fprintf(w, "run length: the instance limit, %s by default, is raised to %s for the run length; --max-instances sets yours\n", plan.GroupInt(a.MaxInstances), plan.GroupInt(a.RaisedMaxInstances))
 	}
 	if a == nil || a.Without == nil {
 		return
@@ -1353,9 +1353,9 @@ func runLengthNote(w io.Writer, p planJSON) {
 			// name a value it refuses.
 			grow = fmt.Sprintf("that is more instances than --max-instances takes (%d)", maxPlanInstances)
 		}
-		fmt.Fprintf(w, "run length: no plan of at most %d instances finishes within %s days; the fastest, %s, takes %s at %s %s; %s days need at least %d of its GPUs (%.0f GPU-hours over the run length; more where scaling loses speed): %s, --deadline 0 plans without a run length\n",
-			a.MaxInstances, runLengthDays, name, spanText(r.Hours), strconv.FormatFloat(r.CostDisp, 'f', 2, 64), p.Currency,
-			runLengthDays, a.GPUs, r.GPUHours, grow)
+		fmt.Fprintf(w, "run length: no plan of at most %s instances finishes within %s days; the fastest, %s, takes %s at %s %s; %s days need at least %s of its GPUs (%s GPU-hours over the run length; more where scaling loses speed): %s, --deadline 0 plans without a run length\n",
+			plan.GroupInt(a.MaxInstances), runLengthDays, name, spanText(r.Hours), plan.GroupFixed(r.CostDisp, 2), p.Currency,
+			runLengthDays, plan.GroupInt(a.GPUs), plan.GroupFixed(r.GPUHours, 0), grow)
 		return
 	}
 	less := ""
@@ -1388,7 +1388,7 @@ var (
 )
 
 func writeTable(w io.Writer, p planJSON) {
-	fmt.Fprintf(w, "%s plan: %d offers considered, %d fit; prices in %s", p.Workload, p.Considered, p.Fitting, p.Currency)
+	fmt.Fprintf(w, "%s plan: %s offers considered, %s fit; prices in %s", p.Workload, plan.GroupInt(p.Considered), plan.GroupInt(p.Fitting), p.Currency)
 	if p.FXAsOf != "" {
 		fmt.Fprintf(w, " (FX as of %s)", p.FXAsOf)
 	}
@@ -1484,7 +1484,7 @@ func writeHosted(w io.Writer, p planJSON) {
 		if h.AsOf != "" {
 			dated = ", list price as of " + h.AsOf
 		}
-		against := fmt.Sprintf(" against %.0f self-hosted", p.disp(h.SelfHostedUSD))
+		against := " against " + plan.GroupFixed(p.disp(h.SelfHostedUSD), 0) + " self-hosted"
 		if h.WhyKey == "hosted.no_fit" {
 			against = "" // nothing self-hosted fits: no bill of 0 to set against it
 		}
@@ -1492,15 +1492,15 @@ func writeHosted(w io.Writer, p planJSON) {
 		if h.OverLoadCurve {
 			at = "over the load curve"
 		}
-		fmt.Fprintf(w, "hosted API %s: %s/%s USD per 1M input/output tokens%s: %.0f %s/month %s%s; %s\n",
+		fmt.Fprintf(w, "hosted API %s: %s/%s USD per 1M input/output tokens%s: %s %s/month %s%s; %s\n",
 			h.API, strconv.FormatFloat(h.InputUSDPerMillion, 'f', -1, 64), strconv.FormatFloat(h.OutputUSDPerMillion, 'f', -1, 64), dated,
-			p.disp(h.MonthlyCostUSD), p.Currency, at, against, h.Why)
+			plan.GroupFixed(p.disp(h.MonthlyCostUSD), 0), p.Currency, at, against, h.Why)
 		if h.Source != "" && !slices.Contains(sources, h.Source) {
 			sources = append(sources, h.Source)
 		}
 	}
 	if rest := p.Hosted[len(shown):]; len(rest) > 0 {
-		lo, hi := fmt.Sprintf("%.0f", p.disp(rest[0].MonthlyCostUSD)), fmt.Sprintf("%.0f", p.disp(rest[len(rest)-1].MonthlyCostUSD))
+		lo, hi := plan.GroupFixed(p.disp(rest[0].MonthlyCostUSD), 0), plan.GroupFixed(p.disp(rest[len(rest)-1].MonthlyCostUSD), 0)
 		if hi != lo {
 			lo += "–" + hi
 		}
@@ -1512,9 +1512,9 @@ func writeHosted(w io.Writer, p planJSON) {
 		}
 		self := ""
 		if beaten > 0 {
-			self = fmt.Sprintf("; self-hosting costs less than %d of them", beaten)
+			self = "; self-hosting costs less than " + plan.GroupInt(beaten) + " of them"
 		}
-		fmt.Fprintf(w, "hosted APIs: %d more, at %s %s/month%s (--json lists each)\n", len(rest), lo, p.Currency, self)
+		fmt.Fprintf(w, "hosted APIs: %s more, at %s %s/month%s (--json lists each)\n", plan.GroupInt(len(rest)), lo, p.Currency, self)
 	}
 	for _, s := range sources {
 		fmt.Fprintln(w, "hosted API prices: "+s)
@@ -1712,7 +1712,7 @@ func writePickNotes(w io.Writer, p planJSON) {
 		years := strings.TrimPrefix(strings.TrimSuffix(c.Pricing, "y"), "reserved-")
 		fmt.Fprintf(w, "commitment: %s on %s%s at %s %s/month, %.0f%% under the cheapest on demand: a service at a steady rate uses every hour a %s-year reservation bills (--pricing %s plans it)\n",
 			c.Pricing, catalog.Printable(c.Provider+" "+c.InstanceName), instancesSuffix(c.Instances),
-			strconv.FormatFloat(c.MonthlyCostDisp, 'f', 0, 64), p.Currency, 100*c.Saving, years, c.Pricing)
+			plan.GroupFixed(c.MonthlyCostDisp, 0), p.Currency, 100*c.Saving, years, c.Pricing)
 	}
 	if x := p.Widened; x != nil {
 		unit := "" // a job's cost; serving's is a monthly bill
@@ -1739,9 +1739,9 @@ func writePickNotes(w io.Writer, p planJSON) {
 		}
 		// The reason starts with the row's name ("runpod 2x_MI300X_SECURE
 		// ×3: its price's date …"): the line says it once.
-		name := catalog.Printable(r.Provider+" "+r.InstanceName) + instancesSuffix(r.Instances)
+		name := catalog.Printable(r.Provider+" "+r.InstanceName) + plan.InstancesSuffix(r.Instances, r.RentedInstances, plan.InstancesOfEnglish, plan.GroupInt)
 		fmt.Fprintf(w, "cheaper if the price holds (verify): %s at %s %s%s — %s\n", name,
-			strconv.FormatFloat(cost, 'f', 2, 64), p.Currency, unit, strings.TrimPrefix(r.Why, name+": "))
+			plan.GroupFixed(cost, 2), p.Currency, unit, strings.TrimPrefix(r.Why, name+": "))
 	}
 	if d := p.Disagg; d != nil {
 		spares := ""
@@ -1843,10 +1843,7 @@ func noneCause(p planJSON) string {
 // instancesSuffix is " ×3" after an instance type rented three times, ""
 // for one.
 func instancesSuffix(n int) string {
-	if n > 1 {
-		return " ×" + strconv.Itoa(n)
-	}
-	return ""
+	return plan.InstancesSuffix(n, 0, plan.InstancesOfEnglish, plan.GroupInt)
 }
 
 // rentedJSON is r's rented instances for its JSON (planRowJSON.

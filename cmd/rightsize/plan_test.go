@@ -5,16 +5,17 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"rightsize/catalog"
+	"rightsize/estimator/plan"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/plan/*.golden")
@@ -726,7 +727,7 @@ func TestPlanHostedNothingFits(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	want := "hosted API api: 0.2/0.6 USD per 1M input/output tokens: 11563 USD/month at the target rate; no self-hosted plan fits the job to compare with api\n"
+	want := "hosted API api: 0.2/0.6 USD per 1M input/output tokens: 11,563 USD/month at the target rate; no self-hosted plan fits the job to compare with api\n"
 	if !strings.Contains(out, " 0 fit;") || !strings.Contains(out, want) || strings.Contains(out, "against 0 self-hosted") {
 		t.Errorf("output:\n%s\nwant the line %q", out, want)
 	}
@@ -756,7 +757,7 @@ func TestPlanHostedInCurrency(t *testing.T) {
 			line = l
 		}
 	}
-	if want := fmt.Sprintf(" RUB/month at the target rate against %.0f self-hosted;", cheapest); !strings.Contains(line, want) {
+	if want := " RUB/month at the target rate against " + plan.GroupFixed(cheapest, 0) + " self-hosted;"; !strings.Contains(line, want) {
 		t.Errorf("hosted line %q, want %q", line, want)
 	}
 }
@@ -1006,5 +1007,28 @@ func TestPlanLayoutFlagsNeedGPU(t *testing.T) {
 		if par := r.Parallelism; par.TP != 2 || par.PP != 1 || par.DP != 1 || r.ScaledFrom != 0 {
 			t.Errorf("%s: TP %d PP %d DP %d (scaled from %d), want the layout given: TP 2 on 2 GPUs", r.OfferID, par.TP, par.PP, par.DP, r.ScaledFrom)
 		}
+	}
+}
+
+// TestPlanTextGroupsThousands: the plan's prose writes counts and sums as
+// English does, with commas (1,066 offers; 124,155 USD/month), in its
+// header, its pick's sentence and the hosted-API comparison.
+func TestPlanTextGroupsThousands(t *testing.T) {
+	code, out, errs := runPlanArgs(t, "--model", "deepseek-r1", "--requests-per-second", "100")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, re := range []string{
+		`(?m)^serving plan: \d,\d{3} offers considered, \d+ fit`,
+		`(?m)^cheapest .*seeweb ECS8GPU10 ×7: cheapest that fits at 124,155 USD/month`,
+		`(?m)^hosted API hyperbolic-deepseek-r1-0528: .*: 134,554 USD/month at the target rate against 124,155 self-hosted`,
+		`(?m)^hosted APIs: \d+ more, at \d{1,3}(,\d{3})+–\d{1,3}(,\d{3})+ USD/month`,
+	} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("plan text does not match %s", re)
+		}
+	}
+	if regexp.MustCompile(`\d{4,} USD/month`).MatchString(out) {
+		t.Errorf("an ungrouped sum in:\n%s", out)
 	}
 }

@@ -112,8 +112,8 @@ func TestDefaultTTFTSaysWhatALongerOneBuys(t *testing.T) {
 		t.Fatalf("TTFT target %v s, cheapest ×%d bound by %s; want 6 s binding ×5", p.TTFTTargetSeconds, c.Instances, c.Binding)
 	}
 	relaxed := cheapest(t, planJSONOf(t, append(args, "--ttft-p95", "12s")...))
-	want := "and it sets the cheapest pick's replica count: coreweave NVIDIA HGX H100 ×5 at 179726 USD/month; at a TTFT of 12 s — 6.80× one prompt's prefill there — the cheapest is coreweave NVIDIA HGX H100 ×3 at " +
-		strconv.FormatFloat(relaxed.MonthlyCostUSD, 'f', 0, 64) + " USD/month"
+	want := "and it sets the cheapest pick's replica count: coreweave NVIDIA HGX H100 ×5 at 179,726 USD/month; at a TTFT of 12 s — 6.80× one prompt's prefill there — the cheapest is coreweave NVIDIA HGX H100 ×3 at " +
+		plan.GroupFixed(relaxed.MonthlyCostUSD, 0) + " USD/month"
 	noted := false
 	for _, n := range p.Notes {
 		noted = noted || strings.Contains(n, want)

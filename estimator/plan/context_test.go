@@ -92,7 +92,7 @@ func TestPastCardContextNote(t *testing.T) {
 	if len(n.Args) != 3 || n.Args[0] != 200500 || n.Args[1] != 128000 || n.Args[2] != 1024000 {
 		t.Errorf("note args %v, want [200500 128000 1024000]", n.Args)
 	}
-	if want := "a request of 200500 tokens is past the 128000-token context the model card gives"; !strings.HasPrefix(n.String(), want) {
+	if want := "a request of 200,500 tokens is past the 128,000-token context the model card gives"; !strings.HasPrefix(n.String(), want) {
 		t.Errorf("note reads %q", n.String())
 	}
 	if _, ok := note(nemo, 100000); ok {

@@ -230,7 +230,7 @@ func (p *planner) disagg(res *Result) *DisaggPlan {
 	agg := &res.Rows[res.Cheapest]
 	best.AggregatedUSD = agg.MonthlyCostUSD
 	best.Wins = best.MonthlyCostUSD < agg.MonthlyCostUSD
-	ref := OfferRef{Provider: best.Offer.Provider, InstanceType: best.Offer.Name(), Instances: best.Instances}
+	ref := OfferRef{Provider: best.Offer.Provider, InstanceType: best.Offer.Name(), Instances: best.Instances, Rented: best.Offer.Rented(best.Instances)}
 	pre, dec := best.PrefillWorker, best.DecodeWorker
 	money := Money{Amount: p.display(best.MonthlyCostUSD), Currency: res.Currency, PerMonth: true}
 	rack := disaggRack(best.Offer, pre, dec)

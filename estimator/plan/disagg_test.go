@@ -61,7 +61,7 @@ func TestDisaggPlan(t *testing.T) {
 	}
 	// The reason names each side's whole layout, as the plan tables do,
 	// and what set its count.
-	if w := d.Why.String(); !strings.Contains(w, "prefill workers of TP 8 · EP 8 × 3 (as many as the request rate needs under the load cap) and decode workers of TP 16 · attn-DP 16 · EP 16 × 3 (as many as the request rate needs under the load cap, each decoding at most 3856 requests at once, as many as its KV cache holds),") {
+	if w := d.Why.String(); !strings.Contains(w, "prefill workers of TP 8 · EP 8 × 3 (as many as the request rate needs under the load cap) and decode workers of TP 16 · attn-DP 16 · EP 16 × 3 (as many as the request rate needs under the load cap, each decoding at most 3,856 requests at once, as many as its KV cache holds),") {
 		t.Errorf("reason %q does not name the sides' layouts and bounds", w)
 	}
 	// A request that names its layout keeps it on both sides.
@@ -297,7 +297,7 @@ func TestDisaggBoundNamesTheTarget(t *testing.T) {
 		preKey, decKey string
 		why            string
 	}{
-		{0.3, 0.05, 4, 3, "disagg.bound_ttft", "disagg.bound_rate_kv", "× 4 (as many as the TTFT target needs) and decode workers of TP 16 · attn-DP 16 · EP 16 × 3 (as many as the request rate needs under the load cap, each decoding at most 3856 requests at once, as many as its KV cache holds)"},
+		{0.3, 0.05, 4, 3, "disagg.bound_ttft", "disagg.bound_rate_kv", "× 4 (as many as the TTFT target needs) and decode workers of TP 16 · attn-DP 16 · EP 16 × 3 (as many as the request rate needs under the load cap, each decoding at most 3,856 requests at once, as many as its KV cache holds)"},
 		{2, 0.03, 3, 13, "disagg.bound_rate", "disagg.bound_tpot", "× 3 (as many as the request rate needs under the load cap) and decode workers of TP 16 · attn-DP 16 · EP 16 × 13 (as many as the TPOT target needs)"},
 	} {
 		w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: 100, PromptTokens: 1024, OutputTokens: 1024, TTFTP95Seconds: c.ttft, TPOTSeconds: c.tpot}
@@ -432,7 +432,7 @@ func TestDisaggDecodeSlots(t *testing.T) {
 		slots          int
 		why            string
 	}{
-		{128, 128, 1500, "disagg.bound_rate_seqs", 1024, "each decoding at most 1024 requests at once, the engine's running-sequence limit (--max-num-seqs)"},
+		{128, 128, 1500, "disagg.bound_rate_seqs", 1024, "each decoding at most 1,024 requests at once, the engine's running-sequence limit (--max-num-seqs)"},
 		{8192, 1024, 100, "disagg.bound_rate_kv", 0, "as many as its KV cache holds"},
 	} {
 		w := plan.Workload{Kind: plan.Serving, RequestsPerSecond: c.rate, PromptTokens: c.prompt, OutputTokens: c.output, TTFTP95Seconds: 5, TPOTSeconds: 0.5}

@@ -40,7 +40,7 @@ func TestPastLimitNote(t *testing.T) {
 	if len(got) != 1 {
 		t.Fatalf("notes %v: want one note.past_limit_cheaper", res.Notes)
 	}
-	want := "cheaper past the instance limit, 4 (--max-instances): cheap l4 ×20 would carry the rate at about 4380 USD/month, 0.75× the cheapest pick's bill; --max-instances 20 plans it"
+	want := "cheaper past the instance limit, 4 (--max-instances): cheap l4 ×20 would carry the rate at about 4,380 USD/month, 0.75× the cheapest pick's bill; --max-instances 20 plans it"
 	if s := got[0].String(); s != want {
 		t.Errorf("note\n got %s\nwant %s", s, want)
 	}
@@ -60,7 +60,7 @@ func TestPastLimitNote(t *testing.T) {
 		t.Fatalf("one L4 offer within 4 instances should not fit")
 	}
 	if n := notes(alone, "note.past_limit_only"); len(n) != 1 ||
-		n[0].String() != "past the instance limit, 4 (--max-instances): cheap l4 ×20 would carry the rate at about 4380 USD/month; --max-instances 20 plans it" {
+		n[0].String() != "past the instance limit, 4 (--max-instances): cheap l4 ×20 would carry the rate at about 4,380 USD/month; --max-instances 20 plans it" {
 		t.Errorf("nothing fits: notes %v", alone.Notes)
 	}
 

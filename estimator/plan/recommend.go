@@ -8,11 +8,10 @@ import (
 	"rightsize/estimator"
 )
 
-// label names a row in a reason: "aws p5.48xlarge ×2", and "nebius my-l4
-// ×3 (your price)" on the user's own price.
-func label(r *Row) OfferRef {
-	return OfferRef{Provider: r.Offer.Provider, InstanceType: r.Offer.Name(), Instances: r.Instances, Own: r.Offer.UserPrice}
-}
+// label names a row in a reason: "aws p5.48xlarge ×2", "nebius my-l4
+// ×3 (your price)" on the user's own price, and "coreweave … ×8 of 18"
+// where the row pays for more instances than it uses (refOf).
+func label(r *Row) OfferRef { return refOf(r) }
 
 // costText is the row's ranking cost (on spot, the expected cost) in the
 // request's currency, as RankedCostDisp.

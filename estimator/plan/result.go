@@ -85,7 +85,44 @@ type Duration struct {
 type OfferRef struct {
 	Provider, InstanceType string
 	Instances              int
-	Own                    bool
+	// Rented is the instances the bill pays for (Row.Rented) where the
+	// provider rents whole orders and the plan uses fewer; 0 or Instances:
+	// it rents what it uses.
+	Rented int
+	Own    bool
+}
+
+// refOf names row r in a reason: its offer, the instances it uses and
+// those it pays for.
+func refOf(r *Row) OfferRef {
+	return OfferRef{Provider: r.Offer.Provider, InstanceType: r.Offer.Name(), Instances: r.Instances, Rented: r.Rented(), Own: r.Offer.UserPrice}
+}
+
+// InstancesOfEnglish is InstancesLabel's of in English.
+const InstancesOfEnglish = "%s of %s"
+
+// InstancesLabel is the one way a plan's instance count is written: "8"
+// where the plan rents what it uses, "8 of 18" where the provider rents
+// whole orders and the plan uses fewer than it pays for (Row.Rented: a
+// CoreWeave GB200 NVL72 rack of 18 trays). of is InstancesOfEnglish or its
+// translation ("%s из %s"), num writes a count in the reader's digits. The
+// CLI's instances column, every reason naming a plan (OfferRef.String) and
+// the page's cards and sentences (page.InstancesOf) all write it here, so
+// the pick's sentence says what its card says.
+func InstancesLabel(n, rented int, of string, num func(int) string) string {
+	if rented > n {
+		return fmt.Sprintf(of, num(n), num(rented))
+	}
+	return num(n)
+}
+
+// InstancesSuffix is " ×" and InstancesLabel after an instance type rented
+// more than once ("aws p5.48xlarge ×2", "coreweave … ×8 of 18"), or "".
+func InstancesSuffix(n, rented int, of string, num func(int) string) string {
+	if n > 1 || rented > n && n > 0 {
+		return " ×" + InstancesLabel(n, rented, of, num)
+	}
+	return ""
 }
 
 // WorkerLayout names a disaggregated worker's layout in a reason: its
@@ -106,7 +143,7 @@ func (w WorkerLayout) String() string {
 }
 
 func (m Money) String() string {
-	s := formatNumber(m.Amount) + " " + m.Currency
+	s := displayNumber(m.Amount) + " " + m.Currency
 	if m.PerMonth {
 		s += "/month"
 	}
@@ -115,16 +152,13 @@ func (m Money) String() string {
 
 func (d Duration) String() string {
 	if d.P95PerRequest {
-		return "p95 " + formatNumber(d.Seconds) + " s per request"
+		return "p95 " + displayNumber(d.Seconds) + " s per request"
 	}
-	return formatNumber(d.Seconds/3600) + " h"
+	return displayNumber(d.Seconds/3600) + " h"
 }
 
 func (o OfferRef) String() string {
-	s := o.Provider + " " + o.InstanceType
-	if o.Instances > 1 {
-		s += " ×" + strconv.Itoa(o.Instances)
-	}
+	s := o.Provider + " " + o.InstanceType + InstancesSuffix(o.Instances, o.Rented, InstancesOfEnglish, GroupInt)
 	if o.Own {
 		s += " (your price)"
 	}
@@ -293,9 +327,9 @@ func (r Reason) String() string {
 	for i, a := range r.Args {
 		switch v := a.(type) {
 		case float64:
-			args[i] = formatNumber(v)
+			args[i] = displayNumber(v)
 		case int:
-			args[i] = strconv.Itoa(v)
+			args[i] = GroupInt(v)
 		case fmt.Stringer:
 			args[i] = v.String()
 		default:
@@ -303,6 +337,53 @@ func (r Reason) String() string {
 		}
 	}
 	return fmt.Sprintf(f, args...)
+}
+
+// GroupInt writes n with its thousands grouped by commas, as English
+// writes a count (CLDR "en": #,##0): 16,384.
+func GroupInt(n int) string { return groupDigits(strconv.Itoa(n)) }
+
+// GroupFixed writes v with prec decimals and its thousands grouped by
+// commas, as English writes an amount: 124,155 or 66,868.00.
+func GroupFixed(v float64, prec int) string {
+	return groupDigits(strconv.FormatFloat(v, 'f', prec, 64))
+}
+
+// displayNumber is formatNumber with the thousands of its whole part
+// grouped, for a sentence a reader reads (106,288 USD/month); an input
+// echoed back in an error keeps formatNumber's plain digits.
+func displayNumber(v float64) string { return groupDigits(formatNumber(v)) }
+
+// groupDigits puts a comma between each three digits of the leading run
+// of digits in s (after a minus sign): "106288.5" is "106,288.5"; the
+// exponent form ("1.5e+20") has one leading digit and stays as it is.
+func groupDigits(s string) string {
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	if n <= 3 {
+		if neg {
+			return "-" + s
+		}
+		return s
+	}
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i := 0; i < n; i++ {
+		if i > 0 && (n-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(s[i])
+	}
+	b.WriteString(s[n:])
+	return b.String()
 }
 
 // formatNumber writes v with three significant digits (two decimals at

@@ -3,6 +3,7 @@ package plan
 import (
 	"math"
 	"slices"
+	"strconv"
 
 	"rightsize/estimator"
 	"rightsize/estimator/sim"
@@ -994,12 +995,15 @@ func (p *planner) pastLimitNote(res *Result, c pastLimitOffer) {
 	}
 	ref := OfferRef{Provider: c.offer.Provider, InstanceType: c.offer.Name(), Instances: c.instances, Own: c.offer.UserPrice}
 	bill := Money{Amount: p.display(c.usd), Currency: res.Currency, PerMonth: true}
+	// The flag's value is a string: the reader copies it, so no locale
+	// groups its digits ("--max-instances 1200", not "1,200").
+	flag := strconv.Itoa(c.instances)
 	if res.Cheapest < 0 {
-		p.note(Reason{Key: "note.past_limit_only", Args: []any{p.maxInst, ref, bill, c.instances}})
+		p.note(Reason{Key: "note.past_limit_only", Args: []any{p.maxInst, ref, bill, flag}})
 		return
 	}
 	if best := &res.Rows[res.Cheapest]; c.usd < best.MonthlyCostUSD {
-		p.note(Reason{Key: "note.past_limit_cheaper", Args: []any{p.maxInst, ref, bill, c.usd / best.MonthlyCostUSD, c.instances}})
+		p.note(Reason{Key: "note.past_limit_cheaper", Args: []any{p.maxInst, ref, bill, c.usd / best.MonthlyCostUSD, flag}})
 	}
 }
 
