@@ -118,6 +118,63 @@ func ParseOptimizer(s string) (Optimizer, error) {
 	return Optimizer(i), err
 }
 
+// OptimizerImpl is how AdamW's update runs over the parameters
+// (--optimizer-impl); it decides whether the optimizer step allocates a
+// temporary as large as one moment (optimizerStepAllocated).
+type OptimizerImpl int
+
+const (
+	// OptimizerImplAuto: the stack's own (ResolveOptimizerImpl).
+	OptimizerImplAuto OptimizerImpl = iota
+	// OptimizerImplForeach: torch.optim.AdamW's multi-tensor path, which
+	// torch takes on CUDA when neither foreach nor fused is given
+	// (_default_to_fused_or_foreach, torch/optim/optimizer.py): its
+	// _multi_tensor_adam computes torch._foreach_sqrt of every second
+	// moment of a (device, dtype) group at once, a new list as large as
+	// the moments, before _foreach_addcdiv_ (torch/optim/adam.py at
+	// dc80ccde).
+	OptimizerImplForeach
+	// OptimizerImplFused: one kernel per chunk of tensors with no
+	// list-wide temporary: torch's fused=True (_fused_adam,
+	// torch._fused_adam_), HF Trainer's adamw_torch_fused, DeepSpeed's
+	// FusedAdam and apex's multi_tensor_apply (chunked), and
+	// bitsandbytes' 8-bit and paged optimizers (per-tensor kernels).
+	OptimizerImplFused
+)
+
+var optimizerImplNames = [...]string{OptimizerImplAuto: "auto", OptimizerImplForeach: "foreach", OptimizerImplFused: "fused"}
+
+// OptimizerImpls lists every OptimizerImpl in display order.
+var OptimizerImpls = []OptimizerImpl{OptimizerImplAuto, OptimizerImplForeach, OptimizerImplFused}
+
+// String returns the CLI name ("auto", "foreach", "fused").
+func (o OptimizerImpl) String() string {
+	return enumName(optimizerImplNames[:], int(o), "OptimizerImpl")
+}
+
+// ParseOptimizerImpl reads a name written by OptimizerImpl.String.
+func ParseOptimizerImpl(s string) (OptimizerImpl, error) {
+	i, err := parseEnum(optimizerImplNames[:], s, "optimizer-impl")
+	return OptimizerImpl(i), err
+}
+
+// ResolveOptimizerImpl is in.OptimizerImpl, or on auto the stack's: fused.
+// HF Trainer's default optimizer is adamw_torch_fused with torch ≥ 2.8
+// (TrainingArguments.optim: default_optim = "adamw_torch_fused" if
+// is_torch_greater_or_equal_than_2_8, transformers v5
+// src/transformers/training_args.py; the Trainer passes fused=True for
+// it), torchtune's AdamW recipes set fused: True, DeepSpeed builds its
+// FusedAdam, Megatron-Core apex's or Transformer Engine's fused Adam. The
+// stack whose default is foreach, LitGPT's scripts (torch.optim.AdamW
+// built with neither flag), is named by a Lightning precision, and the
+// page's litgptDefaults sets OptimizerImplForeach for it.
+func ResolveOptimizerImpl(in Input) OptimizerImpl {
+	if in.OptimizerImpl == OptimizerImplAuto {
+		return OptimizerImplFused
+	}
+	return in.OptimizerImpl
+}
+
 // Offload moves training state to host memory (DeepSpeed ZeRO-Offload /
 // ZeRO-Infinity, FSDP CPUOffload).
 type Offload int
@@ -338,7 +395,11 @@ type Input struct {
 	Batch int // --batch: sequences per GPU step (micro-batch); concurrent sequences for inference
 	Seq   int // --seq: tokens per sequence (prompt + generated); ignored for ViT (patches fixed)
 
-	Optimizer          Optimizer   // --optimizer
+	Optimizer Optimizer // --optimizer
+	// OptimizerImpl is how AdamW runs its update (--optimizer-impl):
+	// foreach allocates one moment's worth more at the optimizer step
+	// (Result.OptimizerStep). Auto: ResolveOptimizerImpl. Training only.
+	OptimizerImpl      OptimizerImpl
 	GradCheckpointing  bool        // --grad-checkpointing: full activation recomputation
 	SelectiveRecompute bool        // --selective-recompute: recompute attention scores only (Korthikanti et al. §5)
 	FlashAttention     bool        // --flash-attention: FlashAttention/SDPA, no s² score tensors
@@ -823,6 +884,11 @@ func (in Input) validate(l *errList) {
 	}
 	if in.Offload < 0 || int(in.Offload) >= len(offloadNames) {
 		l.add("offload", int(in.Offload), ErrUnknown, "")
+	}
+	if in.OptimizerImpl < 0 || int(in.OptimizerImpl) >= len(optimizerImplNames) {
+		l.add("optimizer-impl", int(in.OptimizerImpl), ErrUnknown, "")
+	} else if in.OptimizerImpl != OptimizerImplAuto && !in.Task.Training() {
+		l.add("optimizer-impl", in.OptimizerImpl.String(), ErrIncompatible, "the optimizer's implementation is a training setting")
 	}
 	if in.LoRATargets < 0 || int(in.LoRATargets) >= len(loraTargetNames) {
 		l.add("lora-targets", int(in.LoRATargets), ErrUnknown, "")

@@ -14,15 +14,16 @@ import "math"
 type Phase uint8
 
 const (
-	PhaseStep        Phase = iota // a training step or a forward pass (Result.PerGPU)
-	PhaseLoad                     // loading the weights: quantising them on the GPU
-	PhaseBackwardEnd              // the backward's end: FSDP1's root unit assembling its gradient (Result.BackwardEnd)
+	PhaseStep          Phase = iota // a training step or a forward pass (Result.PerGPU)
+	PhaseLoad                       // loading the weights: quantising them on the GPU
+	PhaseBackwardEnd                // the backward's end: FSDP1's root unit assembling its gradient (Result.BackwardEnd)
+	PhaseOptimizerStep              // the optimizer step: foreach AdamW's temporary (Result.OptimizerStep)
 	numPhases
 )
 
-var phaseNames = [numPhases]string{PhaseStep: "step", PhaseLoad: "load", PhaseBackwardEnd: "backward-end"}
+var phaseNames = [numPhases]string{PhaseStep: "step", PhaseLoad: "load", PhaseBackwardEnd: "backward-end", PhaseOptimizerStep: "optimizer-step"}
 
-// String returns "step", "load" or "backward-end".
+// String returns "step", "load", "backward-end" or "optimizer-step".
 func (p Phase) String() string { return enumName(phaseNames[:], int(p), "Phase") }
 
 // kbitPrepared reports whether a QLoRA job runs Hugging Face PEFT's
@@ -224,6 +225,88 @@ func backwardEndAllocated(in Input, b Breakdown) float64 {
 	return w + float64(b.Gradients+b.Optimizer+b.QuantState) + g + logits
 }
 
+// adamMomentShare is the share of Breakdown.Optimizer that one AdamW
+// moment is: the states are two moments of st/2 bytes a parameter each
+// beside any master copy (modelStates' bytes: fp32 master weights, 4
+// bytes, under ZeRO/FSDP mixed precision; bf16OptimizerBytes' copy and
+// states; states in the weights' 16-bit dtype under PureBF16); LoRA and
+// QLoRA keep no master copy.
+func adamMomentShare(in Input) float64 {
+	if in.Task != Pretrain && in.Task != FullFinetune {
+		return 0.5
+	}
+	master, st := 0.0, optimizerBytesPerParam(AdamW)
+	if in.Weights != FP32 && !in.PureBF16 && in.ZeRO > 0 {
+		master = 4
+	}
+	if in.BF16OptimizerStates {
+		master, st = bf16OptimizerBytes()
+	}
+	if in.PureBF16 {
+		st /= 2
+	}
+	return st / 2 / (master + st)
+}
+
+// foreachTempBytes is the temporary foreach AdamW allocates in its step,
+// on one GPU: as large as one moment of the states this GPU holds, in
+// their dtype. PyTorch's _multi_tensor_adam (torch/optim/adam.py at
+// dc80ccde) updates both moments in place (_foreach_lerp_, _foreach_mul_,
+// _foreach_addcmul_), then computes exp_avg_sq_sqrt =
+// torch._foreach_sqrt(device_exp_avg_sqs), a new tensor for every
+// second moment of the (device, dtype) group, divides it and adds eps in
+// place and only then applies _foreach_addcdiv_; the list lives until the
+// group is done. Our H200 runs show it (device-h200-2026-11-30, ft.json:
+// bf16-true full fine-tunes, torch.optim.AdamW with neither flag): the
+// step's peak is the allocation after the backward plus one
+// parameter-sized bf16 tensor, Llama 3.2 1B 9.96 → 12.43 GB, Qwen2.5 3B
+// 25.18 → 31.43 GB, Phi-3 mini 30.64 → 38.28 GB, where our H100 runs with
+// fused=True (device-h100-2026-11-26, hf_h100_phases.json) peak at the
+// allocation after the backward. Zero for the fused implementations
+// (ResolveOptimizerImpl), for AdamW's bitsandbytes forms (8-bit, paged:
+// per-tensor kernels), for other optimizers, with the states offloaded
+// (the host runs the step) and with the optimizer in the backward (one
+// parameter at a time).
+func foreachTempBytes(in Input, b Breakdown) float64 {
+	if !in.Task.Training() || in.OptimizerInBackward || in.Optimizer != AdamW || ResolveOptimizerImpl(in) != OptimizerImplForeach {
+		return 0
+	}
+	return float64(b.Optimizer) * adamMomentShare(in)
+}
+
+// optimizerStepAllocated is what PyTorch's allocator holds during the
+// optimizer step, on one GPU, where the step allocates a temporary of
+// its own (foreachTempBytes), or zero. By then the backward has freed
+// the activations and FSDP has resharded every unit, the root's too
+// (FSDP1's _catch_all_reshard in the backward's final callback; FSDP2
+// reshards the root after the backward): the sharded weights without the
+// gather buffer and the root's copy, the gradients (under no_sync, the
+// shard the synchronising micro-batch reduce-scattered into), the
+// optimizer states, the temporary, and the logits the training loop
+// still holds (KeepsLastGraph: LitGPT's fp32 logits, 4 bytes a logit, as
+// at the backward's end). Our H200 runs under FSDP2 peak at the step
+// within 0.01 GB of the plain runs (Llama 3.2 1B full 12.43 GB both).
+func optimizerStepAllocated(in Input, b Breakdown) float64 {
+	t := foreachTempBytes(in, b)
+	if t <= 0 {
+		return 0
+	}
+	wide := trainWidth(in)
+	shard := float64(in.GPUs / (in.TP * in.PP))
+	w, g := float64(b.Weights), float64(b.Gradients)
+	if in.ZeRO == 3 {
+		w -= gatherBytes(in, wide) + fsdpRootBytes(in, wide, shard)
+	}
+	if in.ZeRO >= 2 && in.FSDPNoSync && shard > 1 {
+		g /= shard
+	}
+	logits := 0.0
+	if in.KeepsLastGraph && in.Arch.Vocab > 0 && !in.Arch.Encoder {
+		logits = float64(in.Batch) * float64(in.Seq) * float64(in.Arch.Vocab) / float64(in.TP) * 4 / CPShard(in)
+	}
+	return math.Max(w, 0) + g + float64(b.Optimizer) + t + logits
+}
+
 // loadTransient is the memory above the loaded weights while a quantised
 // base is loaded and prepared, on one GPU:
 //
@@ -329,9 +412,19 @@ func peak(in Input, s stageOut, r *Result) {
 		r.BackwardEnd = toBytes(e + float64(b.CUDAContext+b.NCCL+b.CUDAGraphs) + kept)
 		r.PeakAllocated = max(stepAllocated, toBytes(e))
 	}
+	r.OptimizerStep = 0
+	if e := optimizerStepAllocated(in, b); e > 0 {
+		// The same fixed overheads and allocator share as the backward's end.
+		kept := math.Min(float64(b.AllocatorReserve), trainAllocatorKept*e)
+		r.OptimizerStep = toBytes(e + float64(b.CUDAContext+b.NCCL+b.CUDAGraphs) + kept)
+		r.PeakAllocated = max(r.PeakAllocated, toBytes(e))
+	}
 	r.Peak, r.PeakPhase = step, PhaseStep
 	if r.BackwardEnd > r.Peak {
 		r.Peak, r.PeakPhase = r.BackwardEnd, PhaseBackwardEnd
+	}
+	if r.OptimizerStep > r.Peak {
+		r.Peak, r.PeakPhase = r.OptimizerStep, PhaseOptimizerStep
 	}
 	if r.LoadPeak > r.Peak {
 		r.Peak, r.PeakPhase = r.LoadPeak, PhaseLoad
@@ -384,12 +477,13 @@ func ReservedLossCache(in Input, meanTokens float64) Bytes {
 
 // RunReserved is torch.cuda.max_memory_reserved after a training run whose
 // sequences average meanTokens tokens: the job's peak with the whole
-// allocator reserve (PerGPU.Total, or the load peak), without the CUDA
+// allocator reserve (PerGPU.Total, or the load peak or the optimizer
+// step where larger), without the CUDA
 // context (the driver's, not the allocator's), plus ReservedLossCache, up
 // to the usable memory the context leaves.
 func RunReserved(in Input, r Result, meanTokens float64) Bytes {
 	ctx := r.PerGPU.CUDAContext
-	typical := max(r.PerGPU.Total(), r.LoadPeak) // the whole reserve held: memory was there
+	typical := max(r.PerGPU.Total(), r.LoadPeak, r.OptimizerStep) // the whole reserve held: memory was there
 	return max(0, min(typical+ReservedLossCache(in, meanTokens), r.Usable)-ctx)
 }
 

@@ -271,8 +271,9 @@ type Result struct {
 	Headroom Bytes     // Usable − Peak (negative when it does not fit)
 
 	// Peak is the most memory the job needs on one GPU at any time: the
-	// largest of the step's (PerGPU.Total less AllocatorCache), LoadPeak
-	// and BackwardEnd. Fits and Headroom use it. PeakPhase says which it is.
+	// largest of the step's (PerGPU.Total less AllocatorCache), LoadPeak,
+	// BackwardEnd and OptimizerStep. Fits and Headroom use it. PeakPhase
+	// says which it is.
 	Peak Bytes
 	// AllocatorCache is the part of PerGPU.AllocatorReserve that PyTorch's
 	// caching allocator frees and retries with before it fails an
@@ -294,11 +295,19 @@ type Result struct {
 	// gradients, optimizer states, the root's gradient twice, the logits
 	// the loop still holds, the fixed overheads; 0 where not modelled.
 	BackwardEnd Bytes
-	// PeakAllocated is what PyTorch's allocator holds at the larger of the
-	// step's moment and BackwardEnd (torch.cuda.max_memory_allocated over
-	// a step): the step's breakdown less the CUDA context, the allocator's
-	// reserve, NCCL's buffers and CUDA graphs, or the backward's end
-	// without them. The load is left out (LoadPeak).
+	// OptimizerStep is the memory during the optimizer step where it
+	// allocates a temporary of its own (foreach AdamW: one moment's
+	// worth, foreachTempBytes): the weights without FSDP's gathered
+	// copies, gradients, optimizer states, the temporary, the logits the
+	// loop still holds, the fixed overheads; 0 where the step allocates
+	// none (fused implementations, Input.OptimizerImpl).
+	OptimizerStep Bytes
+	// PeakAllocated is what PyTorch's allocator holds at the largest of
+	// the step's moment, BackwardEnd and OptimizerStep
+	// (torch.cuda.max_memory_allocated over a step): the step's breakdown
+	// less the CUDA context, the allocator's reserve, NCCL's buffers and
+	// CUDA graphs, or the other moments without them. The load is left
+	// out (LoadPeak).
 	PeakAllocated Bytes
 	// SteadyState is what stays on the GPU between steps: weights,
 	// gradients, optimizer states, KV cache, CUDA context, NCCL buffers and

@@ -219,6 +219,8 @@ func ExportMarkdown(in ViewIn) string {
 		row(l.T(MsgLoadPeak), l.Bytes(in.R.Res.Peak), "")
 	case in.R.Res.PeakPhase == estimator.PhaseBackwardEnd:
 		row(l.T(MsgBackwardEndPeak), l.Bytes(in.R.Res.Peak), "")
+	case in.R.Res.PeakPhase == estimator.PhaseOptimizerStep:
+		row(l.T(MsgOptimizerStepPeak), l.Bytes(in.R.Res.Peak), "")
 	case in.R.Res.AllocatorCache > 0:
 		row(l.T(MsgNeeded), l.Bytes(in.R.Res.Peak), "")
 	}

@@ -438,6 +438,7 @@ const (
 	MsgLoadPeak
 	MsgNeeded
 	MsgBackwardEndPeak
+	MsgOptimizerStepPeak
 	MsgTextVision
 	MsgTextOnly
 	MsgKernel
@@ -982,6 +983,7 @@ var messagesEN = [NMsgs]string{
 	MsgLoadPeak:              "Peak while loading (quantising on the GPU)",
 	MsgNeeded:                "Needed (without cached blocks the allocator frees under pressure)",
 	MsgBackwardEndPeak:       "Peak at the end of the backward pass (FSDP's root unit gathering its gradients)",
+	MsgOptimizerStepPeak:     "Peak during the optimizer step (foreach AdamW's temporary, one moment's size)",
 	MsgTextVision:            "Parameters: text %s + vision %s",
 	MsgTextOnly:              "Text only (leave the vision tower unloaded)",
 	MsgKernel:                "Weight-only kernel",
@@ -1495,6 +1497,7 @@ var MessagesRU = [NMsgs]string{
 	MsgLoadPeak:              "Пик при загрузке (квантование на GPU)",
 	MsgNeeded:                "Нужно (без кэша, который аллокатор освобождает при нехватке памяти)",
 	MsgBackwardEndPeak:       "Пик в конце обратного прохода (корневой блок FSDP собирает свои градиенты)",
+	MsgOptimizerStepPeak:     "Пик во время шага оптимизатора (временный буфер foreach AdamW размером с один момент)",
 	MsgTextVision:            "Параметры: текст %s + зрение %s",
 	MsgTextOnly:              "Только текст (без модуля зрения)",
 	MsgKernel:                "Ядро для квантованных весов",
@@ -2008,6 +2011,7 @@ var messagesZH = [NMsgs]string{
 	MsgLoadPeak:              "加载时峰值（在 GPU 上量化）",
 	MsgNeeded:                "所需（不含分配器在内存不足时释放的缓存块）",
 	MsgBackwardEndPeak:       "反向传播结束时的峰值（FSDP 根单元汇集其梯度）",
+	MsgOptimizerStepPeak:     "优化器步骤中的峰值（foreach AdamW 的临时张量，与一个动量同大）",
 	MsgTextVision:            "参数：文本 %s + 视觉 %s",
 	MsgTextOnly:              "仅文本（不加载视觉塔）",
 	MsgKernel:                "仅权重量化内核",

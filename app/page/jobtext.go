@@ -194,6 +194,7 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	choose(&r, jobspec.Quant, estimator.ParseQuant, &in.Quant)
 	choose(&r, jobspec.Kernel, estimator.ParseKernel, &in.Kernel)
 	choose(&r, jobspec.Optimizer, estimator.ParseOptimizer, &in.Optimizer)
+	choose(&r, jobspec.OptimizerImpl, estimator.ParseOptimizerImpl, &in.OptimizerImpl)
 	choose(&r, jobspec.AttnKernel, estimator.ParseAttnKernel, &in.AttnKernel)
 	choose(&r, jobspec.LoRATargets, estimator.ParseLoRATargets, &in.LoRATargets)
 	if j.EngineOpen = t.Text[jobspec.Engine] == planner.AutoEngineName; !j.EngineOpen {

@@ -90,6 +90,14 @@ func isLightning(name string) bool {
 //   - the fit loop's logits and loss rebound only when the next step's
 //     return, so the previous step's graph is held (--keeps-last-graph);
 //
+//   - full and LoRA: AdamW as torch.optim.AdamW builds it with neither
+//     foreach nor fused (finetune/full.py and lora.py call
+//     instantiate_torch_optimizer(optimizer, model.parameters()) with
+//     optimizer "AdamW", litgpt/utils.py; read at 0077627d): foreach on
+//     CUDA, one moment's worth more during the step (--optimizer-impl
+//     foreach; estimator.OptimizerImplForeach). QLoRA takes bitsandbytes'
+//     PagedAdamW there (instantiate_bnb_optimizer), per-tensor kernels;
+//
 //   - its GPT's attention, CausalSelfAttention, whose K and V reach the
 //     attention kernel copied out to every query head, or, with as many
 //     KV heads as query heads, V as a view of the whole fused qkv output
@@ -151,6 +159,10 @@ func litgptDefaults(t *JobText, in *estimator.Input, global int, zeroAuto bool) 
 	}
 	on(jobspec.KeepsLastGraph, &in.KeepsLastGraph)
 	on(jobspec.LitGPTAttention, &in.LitGPTAttention)
+	if !t.Set[jobspec.OptimizerImpl] && in.OptimizerImpl == estimator.OptimizerImplAuto && in.Task != estimator.QLoRA {
+		in.OptimizerImpl = estimator.OptimizerImplForeach
+		took(jobspec.Fields[jobspec.OptimizerImpl].Flag, estimator.OptimizerImplForeach.String())
+	}
 	if in.Task != estimator.FullFinetune {
 		if !t.Set[jobspec.LoRARank] {
 			in.LoRARank = litgptRank

@@ -131,6 +131,7 @@ func BreakdownNode(b *Breakdown) Node {
 				attr("aria-label", how).attr("title", how)})),
 	}, when(b.LoadPeak != "", total("rs-total", t(MsgLoadPeak), "rs-load-peak", b.LoadPeak)),
 		when(b.BackwardEndPeak != "", total("rs-total", t(MsgBackwardEndPeak), "rs-backward-end-peak", b.BackwardEndPeak)),
+		when(b.OptimizerStepPeak != "", total("rs-total", t(MsgOptimizerStepPeak), "rs-optimizer-step-peak", b.OptimizerStepPeak)),
 		when(b.Needed != "", total("rs-total", t(MsgNeeded), "rs-needed", b.Needed)),
 		[]Node{el("tr", "", tx("td", "", t(MsgUsable)), tx("td", "num", b.Usable).id("rs-usable"),
 			tx("td", "rs-usable-note", b.UsableNote).attr("colspan", "2"))})

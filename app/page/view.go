@@ -375,6 +375,12 @@ type Breakdown struct {
 	// the activations are gone), else "". The CLI prints the same figure
 	// as "peak per GPU (end of backward)".
 	BackwardEndPeak string
+	// OptimizerStepPeak is the peak during the optimizer step, when it is
+	// above the step's (estimator.Result.PeakPhase == PhaseOptimizerStep:
+	// foreach AdamW's temporary beside the weights, gradients and
+	// states), else "". The CLI prints it as "peak per GPU (optimizer
+	// step)".
+	OptimizerStepPeak string
 	// Needed is the step's peak without the allocator's cache, which
 	// PyTorch frees before an allocation fails (estimator.Result.
 	// AllocatorCache), when there is such cache, else "". The verdict is
@@ -476,12 +482,14 @@ func (b *viewBuilder) result() ResultView {
 	for w := range r.Warnings.Each() {
 		warns = append(warns, b.t(WarningKeys[w]))
 	}
-	loadPeak, backwardEnd, needed := "", "", ""
+	loadPeak, backwardEnd, optStep, needed := "", "", "", ""
 	switch {
 	case r.PeakPhase == estimator.PhaseLoad:
 		loadPeak = l.Bytes(r.Peak)
 	case r.PeakPhase == estimator.PhaseBackwardEnd:
 		backwardEnd = l.Bytes(r.Peak)
+	case r.PeakPhase == estimator.PhaseOptimizerStep:
+		optStep = l.Bytes(r.Peak)
 	case r.AllocatorCache > 0:
 		needed = l.Bytes(r.Peak)
 	}
@@ -497,7 +505,7 @@ func (b *viewBuilder) result() ResultView {
 			Lang: l.Lang, Title: b.t(MsgPerGPU) + " · " + ModelName(l, in.Job, in.CustomName) + " · " + in.Job.GPU.Name,
 			Verdict: verdict, Fits: r.Fits, Parts: Parts(l, r, in.Job.GPU.Vendor),
 			Total: l.Bytes(r.PerGPU.Total()), Band: l.BytesRange(r.Confidence.Low, r.Confidence.High),
-			Usable: l.Bytes(r.Usable), UsableNote: ECCSees(l, in.Job.In), LoadPeak: loadPeak, BackwardEndPeak: backwardEnd, Needed: needed,
+			Usable: l.Bytes(r.Usable), UsableNote: ECCSees(l, in.Job.In), LoadPeak: loadPeak, BackwardEndPeak: backwardEnd, OptimizerStepPeak: optStep, Needed: needed,
 			Verify: Fill(b.t(MsgVerifyMemory), SMITool(in.Job.GPU.Vendor)),
 		},
 		Facts:    facts,

@@ -74,6 +74,7 @@ func estimateCommand(cmd string, args []string, stdout, stderr io.Writer, sub su
 		batch            = intFlag(fs, jobspec.Batch, "micro-batch (training) or concurrent sequences (inference)")
 		_                = intFlag(fs, jobspec.Seq, "tokens per sequence")
 		_                = textFlag(fs, jobspec.Optimizer, choices(estimator.Optimizers))
+		_                = textFlag(fs, jobspec.OptimizerImpl, "training: how AdamW runs its step, "+choices(estimator.OptimizerImpls)+" (foreach: torch.optim.AdamW with neither foreach nor fused given, as LitGPT's scripts and a plain loop build it, allocates one moment's worth more during the step; fused: torch's fused=True, HF Trainer's default adamw_torch_fused, torchtune's fused: True, DeepSpeed's FusedAdam. auto: fused, foreach with a Lightning --precision)")
 		_                = boolFlag(fs, jobspec.PureBF16, "training in 16-bit only, bf16 or fp16 as --precision says (the name is older than fp16 support): no fp32 master copy, gradients and optimizer states in the weights' dtype (torchtune's default; Lightning's --precision bf16-true and 16-true)")
 		seqPar           = fs.Bool("sequence-parallel", def.SequenceParallel, "with TP in training, shard the LayerNorm/dropout activations too (Megatron-LM, NeMo)")
 		tpOverlap        = fs.Bool("tp-comm-overlap", false, "training with TP and --sequence-parallel: overlap the tensor-parallel all-gathers and reduce-scatters with the GEMMs (Transformer Engine userbuffers, Megatron-Core tp_comm_overlap; Megatron-Bridge's Llama 3 70B and 405B recipes); no effect at TP 1")
@@ -757,11 +758,13 @@ type towersJSON struct {
 // peakJSON is when the job's memory peaks (estimator.Result.Peak): fits
 // and headroom_bytes are judged on peak_bytes, the step's total_bytes or,
 // where loading a base quantised on the GPU needs more, load_peak_bytes;
-// peak_phase says which ("step", "load" or "backward-end").
-// backward_end_bytes is the end of a full fine-tune's backward under
-// PyTorch FSDP1, when the root unit assembles its gradient (0 where not
-// modelled); peak_allocated_bytes is what PyTorch's allocator holds at the
-// larger of the step and that moment (torch.cuda.max_memory_allocated;
+// peak_phase says which ("step", "load", "backward-end" or
+// "optimizer-step"). backward_end_bytes is the end of a full fine-tune's
+// backward under PyTorch FSDP1, when the root unit assembles its gradient
+// (0 where not modelled); optimizer_step_bytes the optimizer step where it
+// allocates a temporary of its own (foreach AdamW, --optimizer-impl; 0
+// otherwise); peak_allocated_bytes is what PyTorch's allocator holds at the
+// largest of the step and those moments (torch.cuda.max_memory_allocated;
 // per_gpu.allocated_bytes is the step's alone). steady_state_bytes is what
 // stays on the GPU between steps (weights, gradients, optimizer states,
 // KV cache, CUDA context, NCCL, CUDA graphs). allocator_cache_bytes is the
@@ -775,6 +778,7 @@ type peakJSON struct {
 	AllocatorCacheBytes int64  `json:"allocator_cache_bytes"`
 	BackwardEndBytes    int64  `json:"backward_end_bytes"`
 	PeakAllocatedBytes  int64  `json:"peak_allocated_bytes"`
+	OptimizerStepBytes  int64  `json:"optimizer_step_bytes"`
 }
 
 // ruleJSON is one rule of thumb next to the estimate for one unsharded
@@ -892,7 +896,7 @@ func newEstimateJSON(name string, in estimator.Input, r estimator.Result, maxBat
 			AllocatedBytes: int64(b.Total() - b.CUDAContext - b.AllocatorReserve - b.NCCL - b.CUDAGraphs),
 		},
 		VRAMBytes: int64(in.VRAM), UsableBytes: int64(r.Usable), HeadroomBytes: int64(r.Headroom), Fits: r.Fits,
-		peakJSON:         peakJSON{int64(r.Peak), r.PeakPhase.String(), int64(r.LoadPeak), int64(r.SteadyState), int64(r.AllocatorCache), int64(r.BackwardEnd), int64(r.PeakAllocated)},
+		peakJSON:         peakJSON{int64(r.Peak), r.PeakPhase.String(), int64(r.LoadPeak), int64(r.SteadyState), int64(r.AllocatorCache), int64(r.BackwardEnd), int64(r.PeakAllocated), int64(r.OptimizerStep)},
 		towersJSON:       towersJSON{r.Params - r.VisionParams, r.VisionParams, in.TextOnly},
 		MaxBatchThatFits: maxBatch, MaxSeqThatFits: maxSeq, MinGPUsThatFit: minGPUs, WithGradCheckpointing: newCheckpointingJSON(in, r),
 		FitsWith: newFitsWithJSON(in, r, step), FitsWithMemShare: newMemShareFixJSON(in),
@@ -956,6 +960,10 @@ func printEstimate(w io.Writer, name string, in estimator.Input, r estimator.Res
 		// FSDP1's root unit assembles its gradient after the step's
 		// activations are gone (estimator.Result.BackwardEnd).
 		fmt.Fprintf(tw, "peak per GPU (end of backward)\t%s\t\t\n", gib(r.Peak))
+	case r.PeakPhase == estimator.PhaseOptimizerStep:
+		// Foreach AdamW's temporary beside the weights, gradients and
+		// states (estimator.Result.OptimizerStep).
+		fmt.Fprintf(tw, "peak per GPU (optimizer step)\t%s\t\t\n", gib(r.Peak))
 	case r.AllocatorCache > 0:
 		// The fit is judged on what the step needs: the allocator frees
 		// its cached blocks before an allocation fails.

@@ -58,6 +58,7 @@ func TestDoorsShareJobFields(t *testing.T) {
 		"keeps-last-graph": "LitGPT's fit loop's held graph: the page's Lightning precision names",
 		"litgpt-attention": "LitGPT's attention's saved K and V: the page's Lightning precision names",
 		"loss-chunks":      "LitGPT's 128-token loss chunks: the page's Lightning precision names",
+		"optimizer-impl":   "LitGPT's foreach AdamW: the page's Lightning precision names",
 		"fsdp-no-sync":     "FSDP's no_sync accumulation: the page takes the stacks' default (estimator.FSDPNoSyncDefault)",
 	}
 	keys := map[string]string{}

@@ -32,22 +32,22 @@ func TestLitGPTDefaultsAreOneStory(t *testing.T) {
 		// which V's view keeps (2 × 4096 × 2 B a token: 0.02 GB).
 		{[]string{"--model", "llama-2-7b", "--task", "lora", "--precision", "bf16-true", "--gpu", "a100-40gb-sxm", "--gpus", "2", "--batch", "1", "--seq", "1304"},
 			"m=llama-2-7b&t=lora&p=bf16-true&g=a100-40gb-sxm&n=2&b=1&s=1304",
-			[]string{"--global-batch 16", "--zero 3", "--grad-checkpointing", "--loss-chunks 11", "--keeps-last-graph", "--litgpt-attention", "--lora-rank 8", "--lora-targets query-value", "--lora-fused-qkv"}, 21.73},
+			[]string{"--global-batch 16", "--zero 3", "--grad-checkpointing", "--loss-chunks 11", "--keeps-last-graph", "--litgpt-attention", "--optimizer-impl foreach", "--lora-rank 8", "--lora-targets query-value", "--lora-fused-qkv"}, 21.73},
 		// Targets given are the user's, at both doors: q, k, v and o
 		// keep one more dropped copy (the attention output's, 4096 × 3 B
 		// a token a layer) and 2·8 more A·x, and k's and o's adapters.
 		{[]string{"--model", "llama-2-7b", "--task", "lora", "--precision", "bf16-true", "--gpu", "a100-40gb-sxm", "--gpus", "2", "--batch", "1", "--seq", "1304", "--lora-targets", "attention"},
 			"m=llama-2-7b&t=lora&p=bf16-true&g=a100-40gb-sxm&n=2&b=1&s=1304&lt=attention",
-			[]string{"--global-batch 16", "--zero 3", "--grad-checkpointing", "--loss-chunks 11", "--keeps-last-graph", "--litgpt-attention", "--lora-rank 8", "--lora-fused-qkv"}, 21.77},
+			[]string{"--global-batch 16", "--zero 3", "--grad-checkpointing", "--loss-chunks 11", "--keeps-last-graph", "--litgpt-attention", "--optimizer-impl foreach", "--lora-rank 8", "--lora-fused-qkv"}, 21.77},
 		// A rank given is the user's, at both doors.
 		{[]string{"--model", "llama-2-7b", "--task", "lora", "--precision", "bf16-true", "--gpu", "a100-40gb-sxm", "--gpus", "2", "--batch", "1", "--seq", "1304", "--lora-rank", "16"},
 			"m=llama-2-7b&t=lora&p=bf16-true&g=a100-40gb-sxm&n=2&b=1&s=1304&r=16",
-			[]string{"--global-batch 16", "--zero 3", "--grad-checkpointing", "--loss-chunks 11", "--keeps-last-graph", "--litgpt-attention", "--lora-targets query-value", "--lora-fused-qkv"}, 0},
+			[]string{"--global-batch 16", "--zero 3", "--grad-checkpointing", "--loss-chunks 11", "--keeps-last-graph", "--litgpt-attention", "--optimizer-impl foreach", "--lora-targets query-value", "--lora-fused-qkv"}, 0},
 		// A ZeRO stage given is the user's (no FSDP default), and 16 // 4
 		// // 4 = 1 micro-batch a step at micro-batch 4 on 4 GPUs.
 		{[]string{"--model", "llama-2-7b", "--task", "finetune", "--precision", "bf16-true", "--gpu", "a100-80gb-sxm", "--gpus", "4", "--zero", "2", "--batch", "4", "--seq", "512"},
 			"m=llama-2-7b&t=finetune&p=bf16-true&g=a100-80gb-sxm&n=4&z=2&b=4&s=512",
-			[]string{"--global-batch 16", "--loss-chunks 4", "--keeps-last-graph", "--litgpt-attention"}, 0},
+			[]string{"--global-batch 16", "--loss-chunks 4", "--keeps-last-graph", "--litgpt-attention", "--optimizer-impl foreach"}, 0},
 		// Gemma 2 2B QLoRA on one A10G: LitGPT's own LM head (Gemma ties it)
 		// in 4 bits under BitsandbytesPrecision.
 		{[]string{"--model", "gemma-2-2b", "--task", "qlora", "--precision", "bf16-true", "--gpu", "a10g", "--batch", "2", "--seq", "512"},

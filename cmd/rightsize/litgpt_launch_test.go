@@ -12,15 +12,19 @@ import (
 // node and nodes (the row's data-parallel ranks), micro-batch, the step's
 // sequences (the plan's tokens a step), sequence, precision, LoRA rank 8
 // and QLoRA's 4-bit base; on one GPU and under LitGPT's FSDP on four.
+// The full fine-tune on one GPU runs on an H200: at full.py's foreach
+// AdamW step its bf16 weights, gradients, states and the step's temporary
+// (10 bytes a parameter) with the held logits need 79.3 GiB, over an
+// H100's usable 79.2.
 func TestLitGPTJobLaunchesAsPlanned(t *testing.T) {
-	base := []string{"--model", "llama-3-8b", "--precision", "bf16-true", "--seq", "2048", "--train-tokens", "1B", "--gpu", "h100-sxm"}
+	base := []string{"--model", "llama-3-8b", "--precision", "bf16-true", "--seq", "2048", "--train-tokens", "1B"}
 	for _, c := range []struct {
-		task, gpus, script string
+		task, gpus, script, gpu string
 	}{
-		{"lora", "1", "finetune_lora"}, {"lora", "4", "finetune_lora"}, {"qlora", "1", "finetune_lora"},
-		{"finetune", "1", "finetune_full"}, {"finetune", "4", "finetune_full"},
+		{"lora", "1", "finetune_lora", "h100-sxm"}, {"lora", "4", "finetune_lora", "h100-sxm"}, {"qlora", "1", "finetune_lora", "h100-sxm"},
+		{"finetune", "1", "finetune_full", "h200-141gb"}, {"finetune", "4", "finetune_full", "h100-sxm"},
 	} {
-		args := append(append([]string{}, base...), "--task", c.task, "--gpus", c.gpus)
+		args := append(append([]string{}, base...), "--gpu", c.gpu, "--task", c.task, "--gpus", c.gpus)
 		p := planJSONOf(t, args...)
 		for _, pick := range emitPicks[:3] {
 			r, ok := picksOf(t, p)[pick]

@@ -1373,6 +1373,11 @@ func litgptCases(dir string) ([]valCase, error) {
 		if task == "qlora" {
 			// lora.py's BitsandbytesPrecision(nf4) quantises every linear, lm_head too
 			args = append(args, "--precision", "int4", "--quantize-head")
+		} else {
+			// full.py and lora.py build torch.optim.AdamW with neither
+			// foreach nor fused (instantiate_torch_optimizer): foreach on
+			// CUDA; QLoRA takes bitsandbytes' PagedAdamW
+			args = append(args, "--optimizer-impl", "foreach")
 		}
 		sp, engine := split[key], "LitGPT (2024-04..09, bf16-true)"
 		if sp == "" {
@@ -1467,7 +1472,7 @@ func litgptGenericCases(dir string) ([]valCase, error) {
 
 // litgptOnly is litgptCases' flags for what LitGPT's scripts do that its
 // table and config files do not say, with the count of values each takes.
-var litgptOnly = map[string]int{"--loss-chunks": 1, "--separate-head": 0, "--keeps-last-graph": 0, "--litgpt-attention": 0, "--lora-fused-qkv": 0, "--quantize-head": 0}
+var litgptOnly = map[string]int{"--optimizer-impl": 1, "--loss-chunks": 1, "--separate-head": 0, "--keeps-last-graph": 0, "--litgpt-attention": 0, "--lora-fused-qkv": 0, "--quantize-head": 0}
 
 // swiftCases: ms-swift's v2 benchmark (A100 80GB, HF Trainer + PEFT, 2024-01),
 // its Quantization table: LoRA rank 8 on Qwen-1's c_attn over a bf16, GPTQ

@@ -58,6 +58,7 @@ const (
 	Batch
 	Seq
 	Optimizer
+	OptimizerImpl
 	GradCheckpointing
 	SelectiveRecompute
 	FlashAttention
@@ -133,15 +134,19 @@ const (
 var Fields = [N]Spec{
 	// estimator.DefaultInput for a model without a sample length of its
 	// own: inference in bf16, one sequence of 2,048 tokens on one GPU.
-	Model:              {"model", "m", "", Text},
-	Task:               {"task", "t", "inference", Text},
-	Precision:          {"precision", "p", "bf16", Text},
-	KVDType:            {"kv-dtype", "kv", "bf16", Text},
-	Quant:              {"quant", "q", "auto", Text},
-	Kernel:             {"kernel", "kr", "auto", Text},
-	Batch:              {"batch", "b", "1", Int},
-	Seq:                {"seq", "s", "2048", Int},
-	Optimizer:          {"optimizer", "o", "adamw", Text},
+	Model:     {"model", "m", "", Text},
+	Task:      {"task", "t", "inference", Text},
+	Precision: {"precision", "p", "bf16", Text},
+	KVDType:   {"kv-dtype", "kv", "bf16", Text},
+	Quant:     {"quant", "q", "auto", Text},
+	Kernel:    {"kernel", "kr", "auto", Text},
+	Batch:     {"batch", "b", "1", Int},
+	Seq:       {"seq", "s", "2048", Int},
+	Optimizer: {"optimizer", "o", "adamw", Text},
+	// auto: the stack's (estimator.ResolveOptimizerImpl: fused; foreach
+	// where a Lightning precision names LitGPT's scripts, app/page's
+	// litgptDefaults). The page shows none.
+	OptimizerImpl:      {"optimizer-impl", "oi", "auto", Text},
 	GradCheckpointing:  {"grad-checkpointing", "gc", "0", Bool}, // not given: on for QLoRA (estimator.QLoRACheckpointingDefault); the page's box unset (app/page's UnsetFields)
 	SelectiveRecompute: {"selective-recompute", "sr", "0", Bool},
 	FlashAttention:     {"flash-attention", "fa", "1", Bool},
