@@ -1,6 +1,10 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // devicePrefillCases: our own whole-model prefills on one H200
 // (device-h200-2026-11-30/prefill.json: HF transformers 5.17, PyTorch
@@ -26,6 +30,76 @@ func devicePrefillCases(dir string) ([]valCase, error) {
 			Args: []string{"--model", str(p["model"]), "--gpu", "h200-sxm", "--engine", "hf", "--precision", "bf16", "--batch", "1",
 				"--seq", itoa(n + 1), "--prompt-tokens", itoa(n), "--output-tokens", "1"},
 			Field: "performance.time_to_first_token_seconds", Scale: 1000, Measured: 1000 * sec, Unit: "ms"})
+	}
+	return out, nil
+}
+
+// deviceH200MemoryCases: our own fine-tunes on one H200
+// (device-h200-2026-11-30/ft.json and ft2.json: HF transformers 5.17 and
+// PEFT 0.21, random weights, sequence 512–2,048), peak
+// torch.cuda.max_memory_allocated over three steps' forward, backward and
+// optimizer phases, in GB. bf16-true (--pure-bf16) unless the run was
+// mixed precision (fp32 weights and states, bf16 autocast: --precision
+// bf16); AdamW foreach or fused as the run built it. Rows the flags cannot
+// say are left out: the FSDP2 runs on one GPU (fsdpRootBytes holds no root
+// copy at one GPU), LoRA on the LM head, and models outside the catalog
+// (Phi-3 mini). Test rows: nothing was fitted on them.
+func deviceH200MemoryCases(dir string) ([]valCase, error) {
+	var out []valCase
+	for _, file := range []string{"device-h200-2026-11-30/ft.json", "device-h200-2026-11-30/ft2.json"} {
+		var f struct{ Runs []map[string]any }
+		if err := readJSON(dir, file, &f); err != nil {
+			return nil, err
+		}
+		for _, r := range f.Runs {
+			model, method := str(r["model"]), str(r["method"])
+			if r["fsdp2_world1"] == true || model == "phi-3-mini" || r["peak_allocated_bytes"] == nil {
+				continue
+			}
+			b, sq := int(num(r["micro_batch"])), int(num(r["seq"]))
+			task := map[string]string{"full": "finetune", "lora": "lora"}[method]
+			if task == "" {
+				continue
+			}
+			args := []string{"--model", model, "--task", task, "--gpu", "h200-sxm", "--batch", itoa(b), "--seq", itoa(sq), "--precision", "bf16"}
+			mixed := strings.HasPrefix(str(r["precision"]), "mixed")
+			if !mixed {
+				args = append(args, "--pure-bf16")
+			}
+			impl := "foreach"
+			if strings.HasSuffix(str(r["optimizer"]), "fused") {
+				impl = "fused"
+			}
+			args = append(args, "--optimizer-impl", impl)
+			lora := ""
+			if l, ok := r["lora"].(map[string]any); ok {
+				targets := "query-value"
+				switch t := l["targets"].(type) {
+				case string:
+					if t != "all-linear" {
+						continue
+					}
+					targets = "all-linear"
+				case []any:
+					if len(t) != 2 {
+						continue // every linear and the head: the head's adapter has no flag
+					}
+				}
+				args = append(args, "--lora-rank", itoa(int(num(l["r"]))), "--lora-targets", targets, "--lora-dropout", strconv.FormatFloat(num(l["dropout"]), 'g', -1, 64))
+				lora = fmt.Sprintf(" r%d %s dropout %g", int(num(l["r"])), targets, num(l["dropout"]))
+			}
+			ckpt := r["activation_checkpointing"] == true
+			if ckpt {
+				args = append(args, "--grad-checkpointing")
+			}
+			prec := "bf16-true"
+			if mixed {
+				prec = "mixed"
+			}
+			out = append(out, valCase{Group: "fine-tune memory", Split: "test", Source: file, Engine: "HF transformers 5.17 (PEFT 0.21)",
+				Setting: fmt.Sprintf("%s %s%s H200 %s AdamW %s, batch %d × %d checkpointing=%v, peak memory (allocated)", model, task, lora, prec, impl, b, sq, ckpt),
+				Args:    args, Field: "peak_allocated_bytes", Scale: 1.0 / (1 << 30), Measured: num(r["peak_allocated_bytes"]) / (1 << 30), Unit: "GiB"})
+		}
 	}
 	return out, nil
 }
