@@ -242,7 +242,7 @@ func TestE2ELargePriceSheet(t *testing.T) {
 	s.do("picking the sheet", chromedp.SetUploadFiles("#rs-prices-file", []string{sheet}, chromedp.ByQuery))
 	s.do("waiting for the sheet", chromedp.WaitVisible("#rs-prices-status", chromedp.ByQuery))
 	took := time.Since(start)
-	if v := s.text("#rs-prices-status"); !strings.Contains(v, "100000") {
+	if v := s.text("#rs-prices-status"); !strings.Contains(v, "100,000") {
 		t.Errorf("status %q", v)
 	}
 	s.waitPlan() // the planner's answer over the 101,000 offers, too
@@ -279,7 +279,7 @@ func TestE2ELargePriceSheet(t *testing.T) {
 	s.do("waiting for the saved sheet", chromedp.WaitVisible("#rs-prices-status", chromedp.ByQuery))
 	s.waitPlan()
 	took = time.Since(start)
-	if v := s.text("#rs-prices-status"); !strings.Contains(v, "100000") {
+	if v := s.text("#rs-prices-status"); !strings.Contains(v, "100,000") {
 		t.Errorf("after the reload, status %q", v)
 	}
 	gap = s.eval(`String(Math.round(__gap))`)
