@@ -218,11 +218,19 @@ func backwardEndAllocated(in Input, b Breakdown) float64 {
 		return 0
 	}
 	w := math.Max(float64(b.Weights)-gatherBytes(in, wide), 0)
-	logits := 0.0
-	if in.KeepsLastGraph && in.Arch.Vocab > 0 && !in.Arch.Encoder {
-		logits = float64(in.Batch) * float64(in.Seq) * float64(in.Arch.Vocab) / float64(in.TP) * 4 / CPShard(in)
+	return w + float64(b.Gradients+b.Optimizer+b.QuantState) + g + loopLogitBytes(in)
+}
+
+// loopLogitBytes is what the training loop still references of the
+// previous step's logits once its graph is gone, on one GPU: with
+// KeepsLastGraph, LitGPT's fp32 logits (4 bytes a logit, heldLogitBytes'
+// figure once the loss graph is freed); otherwise none. The backward's
+// end and the optimizer step both hold them.
+func loopLogitBytes(in Input) float64 {
+	if !in.KeepsLastGraph || in.Arch.Vocab <= 0 || in.Arch.Encoder {
+		return 0
 	}
-	return w + float64(b.Gradients+b.Optimizer+b.QuantState) + g + logits
+	return float64(in.Batch) * float64(in.Seq) * float64(in.Arch.Vocab) / float64(in.TP) * 4 / CPShard(in)
 }
 
 // adamMomentShare is the share of Breakdown.Optimizer that one AdamW
@@ -291,20 +299,24 @@ func optimizerStepAllocated(in Input, b Breakdown) float64 {
 	if t <= 0 {
 		return 0
 	}
-	wide := trainWidth(in)
-	shard := float64(in.GPUs / (in.TP * in.PP))
-	w, g := float64(b.Weights), float64(b.Gradients)
-	if in.ZeRO == 3 {
-		w -= gatherBytes(in, wide) + fsdpRootBytes(in, wide, shard)
-	}
-	if in.ZeRO >= 2 && in.FSDPNoSync && shard > 1 {
+	g := float64(b.Gradients)
+	if shard := float64(in.GPUs / (in.TP * in.PP)); in.ZeRO >= 2 && in.FSDPNoSync && shard > 1 {
 		g /= shard
 	}
-	logits := 0.0
-	if in.KeepsLastGraph && in.Arch.Vocab > 0 && !in.Arch.Encoder {
-		logits = float64(in.Batch) * float64(in.Seq) * float64(in.Arch.Vocab) / float64(in.TP) * 4 / CPShard(in)
+	return restingWeightBytes(in, b) + g + float64(b.Optimizer) + t + loopLogitBytes(in)
+}
+
+// restingWeightBytes is b.Weights without what a training step gathers
+// under FSDP (ZeRO 3): the gather buffer and the root unit's unsharded
+// copy. The weights rest so while they load and during the optimizer
+// step, after every unit has resharded.
+func restingWeightBytes(in Input, b Breakdown) float64 {
+	w := float64(b.Weights)
+	if in.Task.Training() && in.ZeRO == 3 {
+		wide := trainWidth(in)
+		w -= gatherBytes(in, wide) + fsdpRootBytes(in, wide, float64(in.GPUs/(in.TP*in.PP)))
 	}
-	return math.Max(w, 0) + g + float64(b.Optimizer) + t + logits
+	return math.Max(w, 0)
 }
 
 // loadTransient is the memory above the loaded weights while a quantised
@@ -396,28 +408,26 @@ func peak(in Input, s stageOut, r *Result) {
 		// While loading, the weights (without FSDP's gather buffer and the
 		// root unit's whole copy, which a step allocates) and the CUDA
 		// context are on the GPU, and no optimizer state yet.
-		w := float64(b.Weights)
-		if in.Task.Training() && in.ZeRO == 3 {
-			w -= gatherBytes(in, trainWidth(in)) + fsdpRootBytes(in, trainWidth(in), float64(in.GPUs/(in.TP*in.PP)))
-		}
-		r.LoadPeak = toBytes(math.Max(w, 0) + float64(b.CUDAContext) + t)
+		r.LoadPeak = toBytes(restingWeightBytes(in, b) + float64(b.CUDAContext) + t)
 	}
 	stepAllocated := b.Total() - b.CUDAContext - b.AllocatorReserve - b.NCCL - b.CUDAGraphs
 	r.PeakAllocated = stepAllocated
 	r.BackwardEnd = 0
-	if e := backwardEndAllocated(in, b); e > 0 {
-		// The fixed overheads of the step and what the allocator cannot
-		// give back of the moment's own allocations (allocatorKept's share).
+	// A moment beside the step's (the backward's end, the optimizer
+	// step) needs what it allocates, the step's fixed overheads and what
+	// the allocator cannot give back of the moment's own allocations
+	// (allocatorKept's share).
+	moment := func(e float64) Bytes {
 		kept := math.Min(float64(b.AllocatorReserve), trainAllocatorKept*e)
-		r.BackwardEnd = toBytes(e + float64(b.CUDAContext+b.NCCL+b.CUDAGraphs) + kept)
-		r.PeakAllocated = max(stepAllocated, toBytes(e))
+		r.PeakAllocated = max(r.PeakAllocated, toBytes(e))
+		return toBytes(e + float64(b.CUDAContext+b.NCCL+b.CUDAGraphs) + kept)
+	}
+	if e := backwardEndAllocated(in, b); e > 0 {
+		r.BackwardEnd = moment(e)
 	}
 	r.OptimizerStep = 0
 	if e := optimizerStepAllocated(in, b); e > 0 {
-		// The same fixed overheads and allocator share as the backward's end.
-		kept := math.Min(float64(b.AllocatorReserve), trainAllocatorKept*e)
-		r.OptimizerStep = toBytes(e + float64(b.CUDAContext+b.NCCL+b.CUDAGraphs) + kept)
-		r.PeakAllocated = max(r.PeakAllocated, toBytes(e))
+		r.OptimizerStep = moment(e)
 	}
 	r.Peak, r.PeakPhase = step, PhaseStep
 	if r.BackwardEnd > r.Peak {
