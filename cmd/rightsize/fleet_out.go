@@ -210,27 +210,9 @@ func ownedFleet(o plan.Owned, fr plan.FleetRow, cat *catalog.Catalog) (*ownedJSO
 
 func usd(v float64) string {
 	if v >= 100 {
-		return "$" + commas(math.Round(v))
+		return "$" + plan.GroupFixed(math.Round(v), 0)
 	}
 	return fmt.Sprintf("$%.2f", v)
-}
-
-// commas writes a whole number with thousands separators.
-func commas(v float64) string {
-	s := fmt.Sprintf("%.0f", v)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }
 
 // money writes US dollar amounts in the plan's currency: "$1,234" and
@@ -314,7 +296,7 @@ func writeFleet(w io.Writer, f fleetJSON, m money) {
 	if wl := f.Workload; wl != nil {
 		fmt.Fprintf(w, "Workload %s: ", wl.Source)
 		if wl.Requests > 0 {
-			fmt.Fprintf(w, "%s requests", commas(float64(wl.Requests)))
+			fmt.Fprintf(w, "%s requests", plan.GroupInt(wl.Requests))
 			if wl.Days > 0 {
 				fmt.Fprintf(w, " on %d day(s)", wl.Days)
 			}

@@ -10,8 +10,10 @@ import (
 
 // label names a row in a reason: "aws p5.48xlarge ×2", "nebius my-l4
 // ×3 (your price)" on the user's own price, and "coreweave … ×8 of 18"
-// where the row pays for more instances than it uses (refOf).
-func label(r *Row) OfferRef { return refOf(r) }
+// where the row pays for more instances than it uses (Row.Rented).
+func label(r *Row) OfferRef {
+	return OfferRef{Provider: r.Offer.Provider, InstanceType: r.Offer.Name(), Instances: r.Instances, Rented: r.Rented(), Own: r.Offer.UserPrice}
+}
 
 // costText is the row's ranking cost (on spot, the expected cost) in the
 // request's currency, as RankedCostDisp.

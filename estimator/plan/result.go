@@ -92,12 +92,6 @@ type OfferRef struct {
 	Own    bool
 }
 
-// refOf names row r in a reason: its offer, the instances it uses and
-// those it pays for.
-func refOf(r *Row) OfferRef {
-	return OfferRef{Provider: r.Offer.Provider, InstanceType: r.Offer.Name(), Instances: r.Instances, Rented: r.Rented(), Own: r.Offer.UserPrice}
-}
-
 // InstancesOfEnglish is InstancesLabel's of in English.
 const InstancesOfEnglish = "%s of %s"
 
