@@ -284,15 +284,8 @@ func GPULabel(name string, p Plan) string {
 	return name + PlanSuffix(name, p)
 }
 
-// Instances is " ×3" after an instance type rented three times, or "".
-func Instances(n int) string {
-	if n > 1 {
-		return " ×" + strconv.Itoa(n)
-	}
-	return ""
-}
-
-// InstancesOf is Instances of a plan that uses n instances and pays for
+// InstancesOf is " ×3" after an instance type rented three times, "" for
+// one, and for a plan that uses n instances and pays for
 // rented (planner.Row.Rented: the provider's whole orders, a GB200 NVL72
 // rack of 18 trays): " ×2 of 18", as the CLI's instances cell says it.
 func InstancesOf(l Locale, n, rented int) string {

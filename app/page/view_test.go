@@ -325,7 +325,7 @@ func TestSplitText(t *testing.T) {
 			t.Errorf("%+v: suffix %q, want %q", c, got, want)
 		}
 	}
-	if Instances(1) != "" || Instances(3) != " ×3" {
+	if en := (Locale{Lang: "en"}); InstancesOf(en, 1, 0) != "" || InstancesOf(en, 3, 0) != " ×3" {
 		t.Error("instances")
 	}
 }
