@@ -482,8 +482,9 @@ func fineTuneCases(t testing.TB) []ftCase {
 // unit into a copy beside the local shard (+2.10 GB for Llama 3.1 8B
 // LoRA, its embedding and head; +0.53 GB for Llama 3.2 1B full, its tied
 // embedding), which --zero 3 on one GPU counts as nothing (fsdpRootBytes
-// is (E+H)·(1 − 1/shard) above the shard), while it counts two gathered
-// blocks that do not show there; they are logged, not compared.
+// stands for FSDP1's stacks, which run NO_SHARD on one GPU), while it
+// counts two gathered blocks that do not show there; they are logged, not
+// compared.
 func h200Cases(t testing.TB) []ftCase {
 	data, err := os.ReadFile(filepath.Join("testdata", "calibration", "device-h200-2026-11-30", "ft.json"))
 	if err != nil {

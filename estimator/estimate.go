@@ -610,6 +610,17 @@ func stage(in Input, ps pipeStage, r *Result) stageOut {
 	// forward pass, gone after the head's backward.
 	out.b.Logits += toBytes(autocastHeadCopy(in, last))
 	overheads(in, &out.b)
+	if autocastMixed(in) && !autocastCopyBesideGrads(in) && !in.Overheads.AllocatorReserve.Set {
+		// The forward's 16-bit weight copies, freed in the backward as the
+		// gradients appear (autocastCopyBesideGrads), stay in the caching
+		// allocator's cache: a copy's blocks, half a gradient's size, do
+		// not hold the gradients that follow, so what the allocator has
+		// reserved (nvidia-smi's reading on a roomy GPU) still counts them;
+		// under pressure it frees them (allocatorKept), so the fit call
+		// does not. HF's BERT-large V100 series (nvidia-smi, fp16 at batch
+		// 4, one micro-batch a step) reads the same either way.
+		out.b.AllocatorReserve += toBytes(2 * sh.params)
+	}
 	quantizedHead(in, last, &out.b)
 	kvPool(in, seqKV, tokKV, r, &out)
 	return out
@@ -888,10 +899,14 @@ func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 			wB, gB = 2, 2
 		case in.ZeRO == 0:
 			// PyTorch autocast (HF Trainer fp16/bf16): fp32 parameters
-			// and gradients plus the 16-bit weight copies autocast caches
-			// for the backward: 6 B/param + 4 B/param (HF
-			// model_memory_anatomy: "18 bytes per model parameter").
-			wB, gB = 6, 4
+			// and gradients, 4 + 4 B/param, and the 16-bit weight copies
+			// autocast makes for the forward (autocastCopyBytes: 2
+			// B/param where they are whole beside the gradients, HF
+			// model_memory_anatomy's "18 bytes per model parameter").
+			wB, gB = 4, 4
+			if autocastCopyBesideGrads(in) {
+				wB = 6
+			}
 		default:
 			// ZeRO/FSDP mixed precision: 16-bit params and grads, fp32
 			// master copy in the optimizer (Rajbhandari et al. 2020 §3.1:

@@ -138,7 +138,18 @@ func gatherBytes(in Input, wide float64) float64 {
 // fsdpRootBytes is what the root FSDP unit holds above its shard through a
 // fine-tune's step, on one GPU: the parameters no Block unit takes (the
 // embedding, the final norm and an untied LM head: Arch.EmbeddingParams +
-// HeadParams), whole from the forward's start to the backward's end. The
+// HeadParams), whole from the forward's start to the backward's end,
+// beside the rank's own shard of them, which stays allocated: FSDP1's
+// FlatParamHandle keeps the shard as flat_param._local_shard and gathers
+// into a second tensor, _full_param_padded ("We maintain a padded
+// unsharded tensor that serves as the all-gather destination and owns
+// the original parameter storages", init_flat_param_attributes,
+// torch/distributed/fsdp/_flat_param.py), so the gathered root is a
+// whole (embedding + head) above the 1/N already in the sharded weights,
+// not (1 − 1/N) of it. On one GPU FSDP1 runs NO_SHARD ("FSDP is
+// switching to use `NO_SHARD` instead of ShardingStrategy.FULL_SHARD
+// since the world size is 1", torch/distributed/fsdp/_init_utils.py)
+// and gathers nothing: zero there. The
 // fine-tuning stacks the FSDPNoSync default stands for wrap only the
 // transformer blocks (Lightning/LitGPT FSDPStrategy auto_wrap_policy={Block};
 // HF Accelerate's TRANSFORMER_BASED_WRAP on the model's _no_split_modules),
@@ -163,7 +174,7 @@ func fsdpRootBytes(in Input, wide, shard float64) float64 {
 		_, otherBits, _ := weightBits(in)
 		wide = otherBits / 8
 	}
-	return float64(a.EmbeddingParams+a.HeadParams) / float64(in.TP) * wide * (1 - 1/shard)
+	return float64(a.EmbeddingParams+a.HeadParams) / float64(in.TP) * wide
 }
 
 // rootGradBytes is what the root FSDP unit's gradient holds above the
@@ -306,12 +317,74 @@ func optimizerStepAllocated(in Input, b Breakdown) float64 {
 	return restingWeightBytes(in, b) + g + float64(b.Optimizer) + t + loopLogitBytes(in)
 }
 
+// autocastMixed reports whether a full training step runs PyTorch
+// autocast over fp32 weights (HF Trainer's fp16/bf16 mixed precision
+// without ZeRO: not --pure-bf16, not fp32, ZeRO 0), whose forward makes
+// a 16-bit copy of every weight a matmul reads.
+//
+// PyTorch's autocast casts each fp32 leaf that requires grad to the
+// 16-bit dtype once per forward and caches the cast (cached_cast,
+// aten/src/ATen/autocast_mode.cpp: can_try_cache for "lower_precision_fp
+// casts of fp32 model weights (leaves)"); the cache is cleared when the
+// outermost autocast context exits, at the end of each forward ("it
+// calls clear_cache() to ensure cached Tensors don't leak outside the
+// autocasting region", same file). What keeps the copies past the
+// forward is autograd: a linear's matmul saves its weight operand, the
+// 16-bit copy, for the gradient of its input (tools/autograd/
+// derivatives.yaml, mm: mm_mat1_backward(grad, mat2, ...)), and the
+// backward frees a layer's saved tensors once that layer's backward has
+// run, as it makes that layer's fp32 gradients. So the copies are whole
+// at the forward's end, shrink layer by layer as the gradients grow, and
+// are gone at the optimizer step.
+func autocastMixed(in Input) bool {
+	return (in.Task == Pretrain || in.Task == FullFinetune) && in.Weights != FP32 && !in.PureBF16 && in.ZeRO == 0
+}
+
+// autocastCopyBesideGrads reports whether a mixed-precision step
+// (autocastMixed) holds its 16-bit weight copies and the whole model's
+// fp32 gradients at once, so that Breakdown.Weights counts the copies, 2
+// bytes a parameter, beside the 4 of the fp32 weights: when the step
+// accumulates more than one micro-batch, the gradients of the earlier
+// micro-batches are there through each later forward. With one
+// micro-batch per optimizer step the gradients are None through the
+// forward (HF Trainer's model.zero_grad() and torch.optim's zero_grad
+// set them to None, torch ≥ 2.0) and appear in the backward as the
+// copies go, layer by layer (autocastMixed), so the copies (2 bytes a
+// parameter) never stand beside more than the gradients' 4: the
+// gradients' count covers them. Our H200 runs of Qwen2.5 3B in mixed
+// precision at batch 1 × 512 (device-h200-2026-11-30/ft2.json, one
+// micro-batch a step) hold 46.92 GB at the forward's end (fp32 weights
+// 12.41, AdamW states 24.69, the copies 6.17 and the activations) and
+// 50.70 at the backward's, fp32 weights, gradients and states (49.45)
+// and the tied embedding's two gradients being summed: never the
+// copies beside the gradients, which read +15.5% with fused AdamW when
+// counted so.
+func autocastCopyBesideGrads(in Input) bool {
+	if !autocastMixed(in) {
+		return false
+	}
+	replicas := max(1, in.GPUs/(max(in.TP, 1)*max(in.PP, 1)*cpDegree(in)))
+	return microBatches(in, in.Schedule.workload(), replicas, float64(in.Seq)) > 1
+}
+
+// autocastCopyBytes is the 16-bit weight copies Breakdown.Weights holds
+// (autocastCopyBesideGrads): 2 of its 6 bytes a parameter; zero
+// otherwise.
+func autocastCopyBytes(in Input, b Breakdown) float64 {
+	if !autocastCopyBesideGrads(in) {
+		return 0
+	}
+	return float64(b.Weights) / 3
+}
+
 // restingWeightBytes is b.Weights without what a training step gathers
 // under FSDP (ZeRO 3): the gather buffer and the root unit's unsharded
-// copy. The weights rest so while they load and during the optimizer
-// step, after every unit has resharded.
+// copy, nor the 16-bit copies autocast makes in the forward
+// (autocastCopyBytes), which the backward has freed. The weights rest so
+// while they load and during the optimizer step, after every unit has
+// resharded.
 func restingWeightBytes(in Input, b Breakdown) float64 {
-	w := float64(b.Weights)
+	w := float64(b.Weights) - autocastCopyBytes(in, b)
 	if in.Task.Training() && in.ZeRO == 3 {
 		wide := trainWidth(in)
 		w -= gatherBytes(in, wide) + fsdpRootBytes(in, wide, float64(in.GPUs/(in.TP*in.PP)))

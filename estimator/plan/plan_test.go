@@ -1147,7 +1147,9 @@ func TestBatchBillsStartUp(t *testing.T) {
 // refused for its memory, with the shortfall and the layout, not as
 // "needs more than 64 instances", which sent the user after a bigger
 // fleet where a higher ZeRO stage is what fits it. Llama 3.1 8B fully
-// fine-tuned at ZeRO 0 needs 154.1 GiB per GPU of the H100's 79.2.
+// fine-tuned at ZeRO 0 needs 139.7 GiB per GPU of the H100's 79.2 (fp32
+// weights and gradients, AdamW's fp32 moments, one micro-batch a step:
+// the autocast copies inside the gradients' count).
 func TestFixedLayoutOutOfMemorySaysSo(t *testing.T) {
 	in := modelInput(t, "llama-3.1-8b")
 	in.Task, in.GPUs, in.TP, in.PP, in.ZeRO = estimator.FullFinetune, 16, 1, 1, 0
@@ -1159,8 +1161,8 @@ func TestFixedLayoutOutOfMemorySaysSo(t *testing.T) {
 	if r.Fits || r.FitReason.Key != "fit.layout_oom" || len(r.FitReason.Args) != 5 {
 		t.Fatalf("fits %v, reason %v", r.Fits, r.FitReason)
 	}
-	if short := r.FitReason.Args[0].(float64); math.Abs(short-74.9) > 0.1 || r.FitReason.Args[1] != 16 || r.FitReason.Args[4] != 0 {
-		t.Errorf("reason %q, want 74.9 GiB short at 16 GPUs, ZeRO 0", r.FitReason)
+	if short := r.FitReason.Args[0].(float64); math.Abs(short-60.5) > 0.1 || r.FitReason.Args[1] != 16 || r.FitReason.Args[4] != 0 {
+		t.Errorf("reason %q, want 60.5 GiB short at 16 GPUs, ZeRO 0", r.FitReason)
 	}
 	// At ZeRO 3 the same layout fits.
 	req.Input.ZeRO = 3

@@ -1,0 +1,100 @@
+package estimator
+
+import (
+	"math"
+	"testing"
+)
+
+// TestAutocastCopyAndGradients pins the 16-bit weight copies of a
+// mixed-precision full fine-tune (autocastMixed) on our H200 runs of
+// Qwen2.5 3B at batch 1 × 512 (device-h200-2026-11-30/ft2.json: fp32
+// weights, gradients and AdamW states under bf16 autocast, one
+// micro-batch a step). With one micro-batch the copies and the gradients
+// are never whole together, so the step counts 4 + 4 bytes a parameter of
+// fp32 weights and gradients (the copies, 2, inside the gradients' 4):
+// fused AdamW's peak, the step's, within 4% of the 50.70 GB measured (it
+// read 57.6 GB, +15.5%, with the copies beside the gradients). foreach
+// AdamW's peak is its optimizer step, fp32 weights, gradients, two
+// moments and one moment's temporary, 20 bytes a parameter (61.72 GB)
+// against 61.80 GB measured (it read 67.9 GB with the copies). With
+// accumulation (global batch 4) the earlier micro-batches' gradients
+// stand beside each forward's copies: 6 bytes a parameter of weights in
+// the step, and still 20 at the optimizer step, after the backward has
+// freed the copies.
+func TestAutocastCopyAndGradients(t *testing.T) {
+	a := loadArch(t, "qwen2.5-3b.json")
+	in := DefaultInput(a)
+	in.Task, in.Batch, in.Seq, in.Weights, in.VRAM = FullFinetune, 1, 512, BF16, 141*GB
+	p := float64(a.TotalParams)
+	if p != 3085938688 {
+		t.Fatalf("Qwen2.5 3B: %.0f parameters, want 3,085,938,688 (ft2.json)", p)
+	}
+	fused := in
+	fused.OptimizerImpl = OptimizerImplFused
+	r := mustEstimate(t, fused)
+	if got := float64(r.PerGPU.Weights); math.Abs(got-4*p) > 4 {
+		t.Errorf("one micro-batch: weights %.0f B, want the fp32 weights alone, 4 B × %.0f = %.0f", got, p, 4*p)
+	}
+	if e := relErr(float64(r.PeakAllocated), 50701958144); r.PeakPhase != PhaseStep || e < 0 || e > 0.04 {
+		t.Errorf("fused: peak allocated %.2f GB at %v against 50.70 GB measured at the step: %+.1f%%", float64(r.PeakAllocated)/1e9, r.PeakPhase, 100*e)
+	}
+	foreach := in
+	foreach.OptimizerImpl = OptimizerImplForeach
+	r = mustEstimate(t, foreach)
+	if got := float64(r.PeakAllocated); r.PeakPhase != PhaseOptimizerStep || math.Abs(got-20*p) > 8 {
+		t.Errorf("foreach: peak allocated %.0f B at %v, want the optimizer step's 20 B × %.0f = %.0f", got, r.PeakPhase, p, 20*p)
+	}
+	if e := relErr(float64(r.PeakAllocated), 61796636160); math.Abs(e) > 0.01 {
+		t.Errorf("foreach: peak allocated %.2f GB against 61.80 GB measured: %+.1f%%", float64(r.PeakAllocated)/1e9, 100*e)
+	}
+	acc := foreach
+	acc.Schedule.GlobalBatch = 4
+	r = mustEstimate(t, acc)
+	if got := float64(r.PerGPU.Weights); math.Abs(got-6*p) > 4 {
+		t.Errorf("accumulating: weights %.0f B, want fp32 weights and the 16-bit copies, 6 B × %.0f = %.0f", got, p, 6*p)
+	}
+	if got := float64(r.PeakAllocated); math.Abs(got-20*p) > 8 {
+		t.Errorf("accumulating: optimizer step %.0f B, want 20 B × %.0f = %.0f (no copies)", got, p, 20*p)
+	}
+	// bf16-true and FSDP mixed precision make no autocast copies.
+	for name, x := range map[string]Input{
+		"pure bf16": func() Input { x := foreach; x.PureBF16 = true; return x }(),
+		"fsdp":      func() Input { x := acc; x.GPUs, x.ZeRO = 4, 3; return x }(),
+	} {
+		if autocastMixed(x) || autocastCopyBytes(x, mustEstimate(t, x).PerGPU) != 0 {
+			t.Errorf("%s: counted autocast copies", name)
+		}
+	}
+}
+
+// TestFSDPRootLocalShard: under FSDP1 with the Block-only wrap
+// (FSDPNoSync's stacks) the root unit's gathered parameters are a whole
+// (embedding + head) above the rank's own shard of them, which stays
+// allocated beside the all-gather's destination (FlatParamHandle's
+// _local_shard and _full_param_padded): Llama 3.1 8B's untied embedding
+// and head (and final norm), 2 × 128,256 × 4,096 bf16, 2.10 GB on each of
+// 4 GPUs, where
+// (1 − 1/4) of it, 1.58 GB, was counted before. On one GPU FSDP1 runs
+// NO_SHARD: no root copy.
+func TestFSDPRootLocalShard(t *testing.T) {
+	a := loadArch(t, "llama-3.1-8b.json")
+	in := DefaultInput(a)
+	in.Task, in.Batch, in.Seq, in.PureBF16, in.GradCheckpointing = FullFinetune, 4, 512, true, true
+	in.GPUs, in.ZeRO, in.FSDPNoSync = 4, 3, true
+	root := float64(a.EmbeddingParams + a.HeadParams)
+	if root != 2*128256*4096+4096 {
+		t.Fatalf("Llama 3.1 8B: embedding, final norm and head %.0f, want 2 × 128,256 × 4,096 + 4,096", root)
+	}
+	if got := fsdpRootBytes(in, 2, 4); math.Abs(got-2*root) > 1 {
+		t.Errorf("root unit %.0f B above the shard, want the whole embedding and head in bf16 %.0f", got, 2*root)
+	}
+	r := mustEstimate(t, in)
+	want := 2*float64(a.TotalParams)/4 + gatherBytes(in, 2) + 2*root
+	if got := float64(r.PerGPU.Weights); math.Abs(got-want) > 4 {
+		t.Errorf("weights %.0f B, want the shard, two gathered blocks and the whole root %.0f", got, want)
+	}
+	in.GPUs = 1
+	if got := fsdpRootBytes(in, 2, 1); got != 0 {
+		t.Errorf("one GPU (FSDP1's NO_SHARD): root %.0f B, want 0", got)
+	}
+}
