@@ -669,15 +669,16 @@ func TestExport(t *testing.T) {
 	}
 }
 
-// The hardware disagrees with the input: fp8 before Ada/Hopper (A100),
-// FP4 before Blackwell (H100); none on a B200.
+// The hardware disagrees with the input: fp8 before Ada/Hopper (A100,
+// where the default serving engine runs it as W8A16 Marlin), FP4 before
+// Blackwell (H100); none on a B200.
 func TestHardwareWarnings(t *testing.T) {
 	c, _ := load(t)
 	for _, tc := range []struct {
 		gpu  string
 		d    estimator.DType
 		want page.MsgKey
-	}{{"a100-80gb-sxm", estimator.FP8, page.MsgHWNoFP8}, {"h100-sxm", estimator.FP4, page.MsgHWNoFP4}, {"v100-32gb", estimator.BF16, page.MsgHWNoBF16}} {
+	}{{"a100-80gb-sxm", estimator.FP8, page.MsgHWFP8Marlin}, {"h100-sxm", estimator.FP4, page.MsgHWNoFP4}, {"v100-32gb", estimator.BF16, page.MsgHWNoBF16}} {
 		c.set(none, page.FieldGPU, tc.gpu)
 		c.set(none, page.FieldPrecision, tc.d.String())
 		if !slices.Contains(c.d.R.HWWarn, tc.want) {

@@ -107,6 +107,7 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 		m.gemmCost = gemmShapeCost(a, m.atp, m.tp, float64(in.EP), servingMLPShards(in))
 	}
 	m.attnFlops = m.flops
+	m.flops *= linearGEMMShare(in, hw) // the linears only
 	if halfAccumGEMM(in, hw) {
 		// The linears only: attention keeps the FP32-accumulate rate.
 		m.flops = hw.HalfAccumFLOPS * eff.InferenceMFU
@@ -161,6 +162,12 @@ func newInferModel(in Input, hw Hardware, eff Efficiency) inferModel {
 	}
 	m.tbo = in.TwoBatchOverlap && a2a > 0
 	m.sc = newStepConsts(in)
+	if fp8Marlin(in, hw) {
+		// FP8 as W8A16 Marlin (fp8MarlinGEMMShare) reads its 8-bit
+		// weights through the same gptq_marlin kernel as GPTQ/AWQ
+		// Marlin, at that kernel's bandwidth share.
+		m.sc.dq = 1 / marlinBandwidthShare
+	}
 	m.stepCoeffs()
 	return m
 }

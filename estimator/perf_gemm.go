@@ -175,6 +175,80 @@ func lowPrecisionGEMMShare(in Input, hw Hardware) float64 {
 	return 1
 }
 
+// fp8MarlinGEMMShare is the share of the 16-bit matmul rate that FP8
+// weights reach on an NVIDIA GPU without FP8 tensor cores (compute
+// capability below 8.9: Turing and Ampere, the A100, A10G, A40) under
+// vLLM and SGLang, which run an FP8 checkpoint there as weight-only W8A16
+// through Marlin: the weights stay 8-bit in memory and are read as 8-bit
+// (the step model's byte count), dequantised to 16-bit inside the kernel,
+// and multiplied on the 16-bit tensor cores (catalog.GPU.Hardware gives
+// those GPUs their BF16 peak for FP8 weights).
+//
+// What each engine does there:
+//   - vLLM: Fp8LinearMethod and Fp8MoEMethod set use_marlin where the
+//     device lacks capability 8.9 ("For GPUs that lack FP8 hardware
+//     support, we can leverage the Marlin kernel for fast weight-only FP8
+//     quantization"; vllm-project/vllm vllm/model_executor/layers/
+//     quantization/fp8.py at 0071b24bf8fe), the dense linears through
+//     apply_fp8_marlin_linear (gptq_marlin_gemm with b_q_type
+//     float8_e4m3fn) and the experts through fused_marlin_moe, whose
+//     loader warns "This may degrade performance for compute-heavy
+//     workloads" (utils/marlin_utils_fp8.py at 02d33ed1cbfc); added by
+//     vLLM PR #5975, "Expand FP8 support to Ampere GPUs using FP8 Marlin".
+//   - SGLang: Fp8LinearMethod turns Marlin on by itself where
+//     can_auto_enable_marlin_fp8 holds, 80 <= sm < 89 (sgl-project/sglang
+//     python/sglang/srt/layers/quantization/fp8.py at 00563d368df9,
+//     fp8_utils.py); its Fp8MoEMethod has no Marlin path there and runs
+//     the Triton fused MoE, which on sm80 takes Triton's fp8e4b15 type and
+//     16-bit MMAs (SGLang PR #31340): no timing of it was found, so it is
+//     taken at the same share, an estimate.
+//   - TensorRT-LLM: FP8 needs Ada or Hopper (its support matrix);
+//     SupportFor runs the 16-bit model there, so this share never applies.
+//
+// The share is Marlin's large-batch rate against cuBLAS's 16-bit GEMM on an
+// A100-class GPU: Marlin runs its 64-row tile repeatedly above 64 rows
+// (Frantar, IST-DASLab/marlin issue #2: "for batchsizes > 64, it will just
+// run the batch 64 kernel repeatedly") and levels off at 141 TFLOP/s
+// while torch's FP16 matmul keeps rising, Marlin ÷ torch 0.74, 0.73,
+// 0.66, 0.60, 0.61 at M = 256, 512, 1,024, 2,048, 4,000 (Marlin's
+// bench.py, vLLM PR #2497, comment of 2024-01-24; the GPU is not named,
+// but 141 TFLOP/s is above an A10's or RTX 4090's 16-bit peak and its
+// 1,158 GB/s at batch 1 above an L40S's bandwidth: an A100 or A800).
+// 0.66 is their median. An end-to-end A100 80GB point agrees: Llama-2-70B
+// GPTQ 4-bit at 16 × 1k-token prompts prefills in 12.2 s with Marlin and
+// 9.68 s with exllamav2, which dequantises to fp16 and calls cuBLAS there
+// (IBM/text-generation-inference PR #51): 0.79 with attention included.
+// Those rows are 4-bit Marlin; the FP8 kernel is the same gptq_marlin
+// structure with an 8-bit dequantisation, and no FP8 Marlin timing above
+// 64 rows was found, so the share stands for it, an estimate. Below the
+// ridge the step is memory-bound and the share hardly moves it; there the
+// kernel reads at marlinBandwidthShare, as GPTQ/AWQ Marlin does
+// (newInferModel).
+const fp8MarlinGEMMShare = 0.66
+
+// FP8Marlin reports whether in's FP8 weights run as W8A16 Marlin on a GPU
+// of generation g: a vLLM or SGLang inference on Turing or Ampere (no FP8
+// tensor cores; fp8MarlinGEMMShare). The page and the CLI say so beside
+// the figures.
+func FP8Marlin(in Input, g Generation) bool {
+	return in.Weights == FP8 && !in.Task.Training() && (in.Engine == VLLM || in.Engine == SGLang) &&
+		(g == GenTuring || g == GenAmpere)
+}
+
+// fp8Marlin is FP8Marlin on hw's generation.
+func fp8Marlin(in Input, hw Hardware) bool { return FP8Marlin(in, hw.Generation) }
+
+// linearGEMMShare is the share of the matmul rate a serving step's
+// linears reach by their weight format on hw beyond lowPrecisionGEMMShare:
+// fp8MarlinGEMMShare for FP8 weights run as W8A16 Marlin, else 1.
+// Attention's products are not linears and keep the 16-bit rate.
+func linearGEMMShare(in Input, hw Hardware) float64 {
+	if fp8Marlin(in, hw) {
+		return fp8MarlinGEMMShare
+	}
+	return 1
+}
+
 // halfAccumGEMM reports whether in's linears run at hw.HalfAccumFLOPS:
 // llama.cpp's F16 weights on a GPU whose FP16-accumulate tensor rate is
 // above PeakFLOPS (GeForce). ggml-cuda multiplies an F16 weight above

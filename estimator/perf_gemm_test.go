@@ -206,3 +206,57 @@ func TestPrefillAttentionAgainstFlashAttention3(t *testing.T) {
 		}
 	}
 }
+
+// TestFP8MarlinOnAmpere: vLLM and SGLang run an FP8 checkpoint on an A100
+// as W8A16 Marlin (fp8MarlinGEMMShare). A forward's linears, FP8 against
+// BF16 on one A100 SXM 80GB (312 TFLOP/s BF16, 2,039 GB/s; no FP8 rate),
+// Llama-2-13B: at one token the step reads half the bytes at Marlin's
+// bandwidth share, 0.5 / marlinBandwidthShare ≈ 0.59 of BF16's time; at
+// 8,192 tokens it is compute-bound at the 16-bit rate times Marlin's
+// large-batch share, 1 / 0.66 ≈ 1.5× BF16's time (before, 0.5 and 1.0: FP8
+// on an A100 looked as fast as BF16 at every batch and twice as fast
+// decoding). Attention keeps the 16-bit rate; TensorRT-LLM and an H100
+// (FP8 tensor cores) take no Marlin share.
+func TestFP8MarlinOnAmpere(t *testing.T) {
+	a100 := Hardware{PeakFLOPS: 312e12, MemBandwidth: 2039e9, Generation: GenAmpere}
+	in := DefaultInput(loadArch(t, "llama-2-13b-chat-hf.json"))
+	in.Task, in.Engine, in.KV, in.TP, in.GPUs = Inference, VLLM, BF16, 1, 1
+	linears := func(in Input, hw Hardware, tokens float64) float64 {
+		m := newInferModel(in, hw, DefaultEfficiency(in))
+		s, _ := m.device(tokens, 0, 0)
+		return s - m.fixedLayers
+	}
+	ratio := func(in Input, hw Hardware, tokens float64) float64 {
+		fp8, bf16 := in, in
+		fp8.Weights, bf16.Weights = FP8, BF16
+		r := linears(fp8, hw, tokens) / linears(bf16, hw, tokens)
+		if !(r > 0) {
+			t.Fatalf("%v FP8/BF16 at %v tokens: %v", hw.Generation, tokens, r)
+		}
+		return r
+	}
+	for _, e := range []Engine{VLLM, SGLang} {
+		in.Engine = e
+		if r, want := ratio(in, a100, 1), 0.5/0.85; math.Abs(r/want-1) > 0.03 {
+			t.Errorf("%v A100, 1 token: FP8/BF16 %.3f, want ≈ %.3f (half the bytes at Marlin's bandwidth share)", e, r, want)
+		}
+		if r, want := ratio(in, a100, 8192), 1/0.66; math.Abs(r/want-1) > 0.03 {
+			t.Errorf("%v A100, 8192 tokens: FP8/BF16 %.3f, want ≈ %.3f (16-bit rate at Marlin's share)", e, r, want)
+		}
+	}
+	in.Engine = VLLM
+	fp8 := in
+	fp8.Weights = FP8
+	if m8, m16 := newInferModel(fp8, a100, DefaultEfficiency(fp8)), newInferModel(in, a100, DefaultEfficiency(in)); !(m8.attnFlops > 0) || m8.attnFlops != m16.attnFlops {
+		t.Errorf("A100 FP8 attention at %.3g FLOP/s, want BF16's %.3g (Marlin is the linears only)", m8.attnFlops, m16.attnFlops)
+	}
+	if fp8Marlin(Input{Weights: FP8, Engine: TRTLLM, Task: Inference}, a100) {
+		t.Error("TensorRT-LLM FP8 on Ampere taken as Marlin; it has no FP8 there (SupportFor runs 16-bit)")
+	}
+	// The same peak for both (Hardware is per weight format): no Marlin
+	// share on Hopper, so the compute-bound step takes the same time.
+	h100 := Hardware{PeakFLOPS: 1979e12, MemBandwidth: 3.35e12, Generation: GenHopper}
+	if r := ratio(in, h100, 8192); math.Abs(r-1) > 0.02 {
+		t.Errorf("H100 FP8/BF16 at 8192 tokens and one peak %.3f, want 1 (FP8 tensor cores, no Marlin)", r)
+	}
+}

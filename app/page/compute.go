@@ -344,7 +344,12 @@ func hardwareWarnings(in estimator.Input, g catalog.GPU) []MsgKey {
 		w = append(w, MsgHWNoBF16)
 	}
 	if uses(estimator.FP8) && !g.SupportsFP8 && g.ID != "" {
-		w = append(w, MsgHWNoFP8)
+		msg := MsgHWNoFP8
+		if estimator.FP8Marlin(in, g.Generation()) {
+			// vLLM and SGLang keep the weights 8-bit there (W8A16 Marlin).
+			msg = MsgHWFP8Marlin
+		}
+		w = append(w, msg)
 	}
 	if uses(estimator.FP4) && !g.SupportsFP4 && g.ID != "" {
 		w = append(w, MsgHWNoFP4)

@@ -574,6 +574,7 @@ const (
 	MsgRegionUnlistedAny // regionmsg.go
 	MsgUsableECC         // eccmsg.go
 	MsgECCSees           // eccmsg.go
+	MsgHWFP8Marlin
 	NMsgs
 )
 
@@ -804,6 +805,7 @@ var messagesEN = [NMsgs]string{
 	MsgWarnBlockSplit:        "this tensor parallelism splits the checkpoint's fp8 blocks, which the engine refuses at start-up: estimated as if it loaded",
 	MsgWarnNoDPAttention:     "SGLang runs this model without attention data parallelism, so it cannot start this layout: estimated as if it ran with DeepEP",
 	MsgHWNoFP4:               "this GPU has no FP4 tensor cores (they start with Blackwell): FP4 weights are dequantized, no FP4 speed-up",
+	MsgHWFP8Marlin:           "this GPU has no fp8 tensor cores: vLLM and SGLang run fp8 weights as W8A16 (Marlin), 8-bit in memory and read as 8-bit, multiplied at the 16-bit rate — faster than bf16 at small batches, slower at large ones and in long prompts",
 	MsgShipsFP8:              "this model's checkpoint stores its weights in fp8 (the quantization_config of its config.json): vLLM and SGLang serve it in fp8 whatever precision is set, and at 16 bits its weights take twice the memory — set the precision to fp8",
 	MsgDisaggFigures:         "TTFT %s, TPOT %s (%s; mean TTFT %s), KV handover %s at the target rate",
 	MsgDisaggSpares:          "the figures leave the spares out, as while a reclaimed instance is replaced",
@@ -1318,6 +1320,7 @@ var MessagesRU = [NMsgs]string{
 	MsgWarnBlockSplit:        "такой тензорный параллелизм делит fp8-блоки чекпойнта, и движок не запустится: оценка — как если бы он загрузился",
 	MsgWarnNoDPAttention:     "SGLang запускает эту модель без параллелизма внимания по данным, и такая раскладка не запустится: оценка — как если бы она работала с DeepEP",
 	MsgHWNoFP4:               "у этого GPU нет тензорных ядер FP4 (они появились в Blackwell): веса FP4 распаковываются, ускорения FP4 нет",
+	MsgHWFP8Marlin:           "у этого GPU нет тензорных ядер fp8: vLLM и SGLang запускают веса fp8 как W8A16 (Marlin) — в памяти и при чтении 8 бит, умножение с 16-битной скоростью: быстрее bf16 на малых батчах, медленнее на больших и на длинных промптах",
 	MsgShipsFP8:              "чекпойнт этой модели хранит веса в fp8 (quantization_config в её config.json): vLLM и SGLang обслуживают её в fp8 при любой заданной точности, а в 16 битах веса заняли бы вдвое больше памяти — выберите точность fp8",
 	MsgDisaggFigures:         "TTFT %s, TPOT %s (%s; средний TTFT %s), передача KV %s при целевой нагрузке",
 	MsgDisaggSpares:          "цифры без учёта запаса, как пока отозванный инстанс заменяют",
@@ -1832,6 +1835,7 @@ var messagesZH = [NMsgs]string{
 	MsgWarnBlockSplit:        "该张量并行度会拆分检查点的 fp8 块，引擎启动时会拒绝：按能加载的情况估算",
 	MsgWarnNoDPAttention:     "SGLang 运行此模型时不支持注意力数据并行，该布局无法启动：按使用 DeepEP 运行的情况估算",
 	MsgHWNoFP4:               "此 GPU 没有 FP4 张量核心（从 Blackwell 开始才有）：FP4 权重会被反量化，没有 FP4 加速",
+	MsgHWFP8Marlin:           "此 GPU 没有 fp8 张量核心：vLLM 和 SGLang 以 W8A16（Marlin）运行 fp8 权重，显存中和读取时均为 8 位，按 16 位速率相乘——小批量时比 bf16 快，大批量和长提示时更慢",
 	MsgShipsFP8:              "此模型的检查点以 fp8 存储权重（其 config.json 中的 quantization_config）：无论设定何种精度，vLLM 和 SGLang 都以 fp8 提供服务；按 16 位计算权重会占用两倍显存——请将精度设为 fp8",
 	MsgDisaggFigures:         "目标请求率下 TTFT %s、TPOT %s（%s；平均 TTFT %s）、KV 传输 %s",
 	MsgDisaggSpares:          "数字不含备用：即被回收实例替换期间的情况",

@@ -1,6 +1,7 @@
 package page
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -127,6 +128,41 @@ func TestNoFalseBF16Warning(t *testing.T) {
 	in.Weights = estimator.BF16
 	if w := hardwareWarnings(in, g); len(w) == 0 || w[0] != MsgHWNoBF16 {
 		t.Fatalf("bf16 weights on a T4: %v", w)
+	}
+}
+
+// TestFP8MarlinWarning: fp8 weights served by vLLM or SGLang on an A100
+// (no fp8 tensor cores) say they run as W8A16 Marlin, in every language;
+// TensorRT-LLM, HF transformers and an fp8 KV cache alone keep the plain
+// no-fp8 warning, and an H100 has none.
+func TestFP8MarlinWarning(t *testing.T) {
+	a100, _ := catalog.Default().GPU("a100-80gb-sxm")
+	h100, _ := catalog.Default().GPU("h100-sxm")
+	in := estimator.DefaultInput(loadTestArch(t))
+	in.Task, in.Weights, in.KV = estimator.Inference, estimator.FP8, estimator.BF16
+	for _, e := range []estimator.Engine{estimator.VLLM, estimator.SGLang} {
+		in.Engine = e
+		if w := hardwareWarnings(in, a100); !slices.Equal(w, []MsgKey{MsgHWFP8Marlin}) {
+			t.Errorf("%v fp8 on an A100: %v, want the W8A16 Marlin note", e, w)
+		}
+		if w := hardwareWarnings(in, h100); len(w) != 0 {
+			t.Errorf("%v fp8 on an H100: %v, want none", e, w)
+		}
+	}
+	for _, e := range []estimator.Engine{estimator.TRTLLM, estimator.HF} {
+		in.Engine = e
+		if w := hardwareWarnings(in, a100); !slices.Equal(w, []MsgKey{MsgHWNoFP8}) {
+			t.Errorf("%v fp8 on an A100: %v, want the plain no-fp8 warning", e, w)
+		}
+	}
+	in.Engine, in.Weights, in.KV = estimator.VLLM, estimator.BF16, estimator.FP8
+	if w := hardwareWarnings(in, a100); !slices.Equal(w, []MsgKey{MsgHWNoFP8}) {
+		t.Errorf("fp8 KV cache alone on an A100: %v, want the plain no-fp8 warning", w)
+	}
+	for lang, m := range Messages {
+		if !strings.Contains(m[MsgHWFP8Marlin], "W8A16") {
+			t.Errorf("%s: %q does not name W8A16", lang, m[MsgHWFP8Marlin])
+		}
 	}
 }
 

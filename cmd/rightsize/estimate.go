@@ -1063,6 +1063,10 @@ func supportNote(g catalog.GPU, in estimator.Input) string {
 	gen := g.Generation()
 	s := estimator.SupportForJob(gen, in)
 	cause := s.Cause(gen, in) + " (" + g.ID + ")"
+	if s.Why == estimator.SupportOK && estimator.FP8Marlin(in, gen) {
+		return "fp8 runs as W8A16 (Marlin) on " + gen.String() + " GPUs (" + g.ID + "): " + in.Engine.String() +
+			" keeps the weights 8-bit and multiplies at the 16-bit rate, slower than bf16 at large batches and in long prompts"
+	}
 	switch {
 	case !s.Runs:
 		return cause + ": these figures are for a setup that would not run, and rightsize plan leaves such GPUs out"

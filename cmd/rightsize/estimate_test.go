@@ -783,7 +783,8 @@ func TestPublishedPretrainLayoutGetsATime(t *testing.T) {
 // the table of what runs where holds against the job, as the planner
 // applies it to every offer: TensorRT-LLM does not start on a T4, fp8
 // training has no kernel on an A100, a V100 has no bf16; these were
-// estimated in full with no word. A job that runs as given has no note.
+// estimated in full with no word. A job that runs as given has no note,
+// except fp8 on an A100, which says it runs as W8A16 Marlin.
 func TestEstimateSaysWhatDoesNotRun(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -796,6 +797,10 @@ func TestEstimateSaysWhatDoesNotRun(t *testing.T) {
 		{[]string{"--engine", "sglang", "--gpu", "mi250x"}, "note: sglang does not start on CDNA2 GPUs (mi250x)"},
 		{[]string{"--engine", "vllm", "--gpu", "h100-sxm", "--precision", "fp8"}, ""},
 		{[]string{"--engine", "vllm", "--vram", "16GB"}, ""},
+		// FP8 runs on an A100 under vLLM and SGLang, as W8A16 Marlin:
+		// a note, not a substitution.
+		{[]string{"--engine", "sglang", "--gpu", "a100-80gb-sxm", "--precision", "fp8"},
+			"note: fp8 runs as W8A16 (Marlin) on Ampere GPUs (a100-80gb-sxm): sglang keeps the weights 8-bit and multiplies at the 16-bit rate"},
 	} {
 		code, _, errs := runEst(t, append([]string{"--model", "llama-3.1-8b"}, c.args...)...)
 		if code != 0 {
