@@ -528,7 +528,8 @@ func offerIDs(html string) []string {
 }
 
 // The answer first: the planner's three picks, each one that runs the
-// job; cheapest has the lowest cost, fastest the shortest time, and no
+// job; cheapest has the lowest cost, fastest the shortest time within
+// twice its cost (planner.AltCostBound), and no
 // plan is both cheaper and faster than the value pick; the chart has one
 // circle per point; reasons come from the planner's keys, translated.
 func TestRecommendation(t *testing.T) {

@@ -225,6 +225,7 @@ const (
 	MsgAgeOld
 	MsgPickCheapest
 	MsgPickFastest
+	MsgPickFaster
 	MsgPickValue
 	MsgAnswerTitle
 	MsgNoAnswer
@@ -765,6 +766,7 @@ var messagesEN = [NMsgs]string{
 	MsgAgeOld:                "over a year old",
 	MsgPickCheapest:          "Cheapest",
 	MsgPickFastest:           "Fastest",
+	MsgPickFaster:            "Faster",
 	MsgPickValue:             "Best value",
 	MsgAnswerTitle:           "What to rent",
 	MsgNoAnswer:              "No priced offer can run this job as set: change the GPU count, precision or model.",
@@ -1280,6 +1282,7 @@ var MessagesRU = [NMsgs]string{
 	MsgAgeOld:                "старше года",
 	MsgPickCheapest:          "Дешевле всего",
 	MsgPickFastest:           "Быстрее всего",
+	MsgPickFaster:            "Быстрее",
 	MsgPickValue:             "Лучшее соотношение",
 	MsgAnswerTitle:           "Что арендовать",
 	MsgNoAnswer:              "Ни одно предложение с ценой не может выполнить эту задачу: измените число GPU, точность или модель.",
@@ -1795,6 +1798,7 @@ var messagesZH = [NMsgs]string{
 	MsgAgeOld:                "超过一年",
 	MsgPickCheapest:          "最便宜",
 	MsgPickFastest:           "最快",
+	MsgPickFaster:            "更快",
 	MsgPickValue:             "最划算",
 	MsgAnswerTitle:           "租什么",
 	MsgNoAnswer:              "没有带价格的报价能运行此任务：请更改 GPU 数量、精度或模型。",

@@ -72,6 +72,10 @@ func (k PickKind) String() string { return pickNames[k] }
 type Pick struct {
 	Kind PickKind
 	Candidate
+	// Bounded marks a fastest pick that is the faster alternative within
+	// planner.AltCostBound of the cheapest's cost, not the quickest plan
+	// (planner.Result.Quickest): its card says "Faster", not "Fastest".
+	Bounded bool
 }
 
 // ServeResult is the serving fleet of one plan, named: its offer, shape,
@@ -345,7 +349,7 @@ func RunPlan(j Job, pr Prices) PlanOut {
 		if i, ok := out.candOf(k.row); ok {
 			// Each pick says its own sentence: a pick that is the
 			// cheapest row too says so, not the cheapest's sentence.
-			p := Pick{k.kind, out.Cands[i]}
+			p := Pick{Kind: k.kind, Candidate: out.Cands[i], Bounded: k.kind == PickFastest && res.Fastest != res.Quickest}
 			if k.why.Key != "" {
 				p.Why = k.why
 			}

@@ -588,7 +588,7 @@ func SetupLine(l Locale, j Job) string {
 	if in.Task == estimator.Inference {
 		s += " · " + in.Engine.Label()
 	}
-	return s + " · " + l.T(MsgBatch) + " " + strconv.Itoa(in.Batch)
+	return s + " · " + l.T(MsgBatch) + " " + l.Count(int64(in.Batch))
 }
 
 // engineDetail is what the memory section says under the engine an
@@ -1322,6 +1322,15 @@ type AnswerView struct {
 
 var pickTitles = [...]MsgKey{PickCheapest: MsgPickCheapest, PickFastest: MsgPickFastest, PickValue: MsgPickValue}
 
+// pickTitle is p's card title: "Faster" for a faster alternative that is
+// not the quickest plan (Pick.Bounded), else its kind's.
+func pickTitle(p Pick) MsgKey {
+	if p.Bounded {
+		return MsgPickFaster
+	}
+	return pickTitles[p.Kind]
+}
+
 // planRangeErrs is in.Errs with the planner's refusal of a shown field's
 // value marked on that field (estimator.ErrRange: a request longer than
 // the model's context, which the planner checks and the speed estimate
@@ -1474,14 +1483,14 @@ func (b *viewBuilder) picks() []PickView {
 		i := card[x]
 		if views[i].Kind != "" {
 			v := &views[i]
-			v.Title += " · " + b.t(pickTitles[p.Kind])
+			v.Title += " · " + b.t(pickTitle(p))
 			v.Roles += " " + p.Kind.String()
 			v.Reason += "\n" + l.ReasonWith(p.Why, names)
 			continue
 		}
 		provider := names(p.Offer.Provider)
 		views[i] = PickView{
-			Kind: p.Kind.String(), Roles: p.Kind.String(), Title: b.t(pickTitles[p.Kind]),
+			Kind: p.Kind.String(), Roles: p.Kind.String(), Title: b.t(pickTitle(p)),
 			What: l.Count(int64(p.Plan.GPUs)) + " × " + GPULabel(in.Prices.GPUName(p.Offer.GPU), p.Plan),
 			Where: provider + kindText(l, provider, p.Offer) + " · " + p.Offer.Name() + InstancesOf(l, p.Instances, p.Rented) +
 				" · " + b.t(PricingKeys[p.Pricing]) + out.EngineText(p.Candidate),

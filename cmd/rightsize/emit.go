@@ -153,6 +153,11 @@ func (c *planCmd) runEmit(job estimateJob, stdout io.Writer, fail func(string, .
 		}
 	} else {
 		i := map[string]int{"cheapest": res.Cheapest, "fastest": res.Fastest, "value": res.Value}[pick]
+		if pick == "fastest" && i < 0 && res.Cheapest >= 0 {
+			// A plan that fits, but no faster alternative within its
+			// bound (plan.AltCostBound): say so, not that nothing fits.
+			return fail("--emit %s --emit-pick fastest: %s", kind, catalog.Printable(res.WhyFastest.String()))
+		}
 		if i < 0 || i >= len(res.Rows) {
 			return fail("--emit %s: no plan fits the job, so there is nothing to launch (plan without --emit shows why)", kind)
 		}

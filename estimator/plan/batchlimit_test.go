@@ -27,7 +27,7 @@ func TestTrainingRowsKeepTheGlobalBatch(t *testing.T) {
 		tokens   float64
 		seqs     int
 		cheapUSD float64 // the cheapest pick's job cost, as before
-		hours    float64 // the fastest pick's, at most (before: 476, 1,208 and 81 h)
+		hours    float64 // the quickest plan's (Result.Quickest), at most (before: 476, 1,208 and 81 h)
 	}{
 		{"llama-3.2-1b", 15e12, 128, 163086.12, 160},
 		{"llama-3.1-8b", 15e12, 256, 1024349.73, 250},
@@ -45,7 +45,7 @@ func TestTrainingRowsKeepTheGlobalBatch(t *testing.T) {
 				t.Errorf("%s: %s ×%d: %v GPUs, %d replicas of TP %d × PP %d × CP %d", c.model, r.Offer.ID, r.Instances, r.GPUs, r.DP, r.TP, r.PP, r.CP)
 			}
 		}
-		ch, fa := &res.Rows[res.Cheapest], &res.Rows[res.Fastest]
+		ch, fa := &res.Rows[res.Cheapest], &res.Rows[res.Quickest]
 		if math.Abs(ch.JobCostUSD-c.cheapUSD) > 0.005 {
 			t.Errorf("%s on %g tokens: cheapest %s at %.2f USD, want %.2f", c.model, c.tokens, ch.Offer.ID, ch.JobCostUSD, c.cheapUSD)
 		}

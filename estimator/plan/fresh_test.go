@@ -113,7 +113,7 @@ func TestPicksRestOnFreshPrices(t *testing.T) {
 					t.Errorf("%s does not fit: %v", id, row.FitReason)
 				}
 			}
-			for _, k := range []int{res.Fastest, res.Value} {
+			for _, k := range []int{res.Fastest, res.Quickest, res.Value} {
 				if k >= 0 && res.Rows[k].PassedOver.Key != "" {
 					t.Errorf("pick %s rests on a passed-over row", res.Rows[k].Offer.ID)
 				}
@@ -209,7 +209,10 @@ func TestCatalogPicksAreFresh(t *testing.T) {
 		if stale == 0 || len(fresh) == 0 {
 			t.Fatalf("%v: %d stale rows, %d GPUs with a fresh one: the test asks nothing", req.Workload.Kind, stale, len(fresh))
 		}
-		for _, k := range []int{res.Cheapest, res.Fastest, res.Value} {
+		for _, k := range []int{res.Cheapest, res.Fastest, res.Quickest, res.Value} {
+			if k < 0 {
+				continue
+			}
 			r := &res.Rows[k]
 			if r.Stale && fresh[r.Offer.GPU] {
 				t.Errorf("%v: pick %s rests on a stale price (%s) while %s has a fresh one", req.Workload.Kind, r.Offer.ID, r.Offer.AsOf, r.Offer.GPU)

@@ -84,70 +84,124 @@ func TestCheapestWinsCostTiesOnSpeed(t *testing.T) {
 	}
 }
 
+// recommendOf recommends rows of the given cost and time (a job's cost
+// and seconds, or a month's cost and a request's p95 seconds) as a job of
+// kind.
+func recommendOf(kind Kind, ct ...[2]float64) *Result {
+	res := &Result{Currency: "USD", Cheapest: -1, Fastest: -1, Quickest: -1, Value: -1}
+	for i, x := range ct {
+		res.Rows = append(res.Rows, Row{Offer: &Offer{ID: string(rune('a' + i)), Provider: "p", InstanceType: string(rune('a' + i))}, Fits: true, Instances: 1,
+			RankedCostDisp: x[0], cost: x[0], time: x[1], E2EP95Seconds: x[1]})
+	}
+	recommend(res, kind)
+	return res
+}
+
 // TestFastestWinsTimeTiesOnCost: a 1B LoRA on 1B tokens (the catalog's
 // plan, 2026-11): 16 × Azure ND40rs_v2 (128 V100s) at 0.394 h and 173 USD
 // is 4.8% faster than one 8 × B200 at 0.413 h and 28.4 USD, inside the
-// speed model's error: the B200 is the fastest pick, its sentence naming
-// the tie, the V100 fleet says why it was passed over, and the best value
-// is no dearer than the fastest pick. A plan faster by more than
-// FastestTolerance stays the fastest; a tie the cheapest plan is in makes
-// it the fastest too.
+// speed model's error: the B200 is the quickest plan, and the faster
+// alternative too (77× faster for 1.26× the cost); the V100 fleet, at
+// 7.7× the cheapest's cost, is past the alternative's bound and says so.
+// Within the bound a lead inside FastestTolerance is a tie the cheaper
+// plan wins, its sentence naming it; a tie the cheapest plan is in makes
+// it the fastest too; a lead past the tolerance but under AltMinSpeedup
+// leaves no alternative.
 func TestFastestWinsTimeTiesOnCost(t *testing.T) {
-	plan := func(kind Kind, ct ...[2]float64) *Result {
-		res := &Result{Currency: "USD", Cheapest: -1, Fastest: -1, Value: -1}
-		for i, x := range ct {
-			res.Rows = append(res.Rows, Row{Offer: &Offer{ID: string(rune('a' + i)), Provider: "p", InstanceType: string(rune('a' + i))}, Fits: true, Instances: 1,
-				RankedCostDisp: x[0], cost: x[0], time: x[1], E2EP95Seconds: x[1]})
-		}
-		recommend(res, kind)
-		return res
-	}
+	plan := recommendOf
 	l4, b200, v100 := [2]float64{22.46, 31.88 * 3600}, [2]float64{28.41, 0.4129 * 3600}, [2]float64{173.44, 0.3938 * 3600}
 	res := plan(Training, l4, b200, v100)
-	if res.Fastest != 1 || res.Value != 1 || res.Rows[1].Recommendation != RecFastest {
-		t.Fatalf("fastest %d, value %d, want the B200 (row 1) for both", res.Fastest, res.Value)
+	if res.Fastest != 1 || res.Value != 1 || res.Quickest != 1 || res.Rows[1].Recommendation != RecFastest {
+		t.Fatalf("fastest %d, value %d, quickest %d, want the B200 (row 1) for each", res.Fastest, res.Value, res.Quickest)
 	}
-	if got := res.WhyFastest.String(); got != "p b: fastest, 0.413 h, within 7% of the shortest time (p c, 0.394 h) for 0.164× its cost" {
+	if got := res.WhyFastest.String(); got != "p b: 77.2× faster for 1.26× the cost of the cheapest plan, 0.413 h" {
 		t.Errorf("the fastest pick's sentence: %q", got)
 	}
-	if got := res.WhyNot(2).String(); got != "p c: 1.05× as fast as p b, within the 7% the estimate cannot tell apart, for 6.10× its cost: not the fastest pick" {
-		t.Errorf("the passed-over row's sentence: %q", got)
+	if got := res.WhyNot(2).String(); got != "p c: 81.0× faster for 7.72× the cost of the cheapest plan, more than the 2× its cost a faster alternative may take" {
+		t.Errorf("the row past the bound: %q", got)
 	}
 	if !slices.Equal(res.Pareto, []int{0, 1, 2}) {
 		t.Errorf("front %v: the tie stays on it", res.Pareto)
 	}
+	// The same V100 fleet within the bound (40 USD): a tie the B200 wins.
+	res = plan(Training, l4, b200, [2]float64{40, 0.3938 * 3600})
+	if got := res.WhyFastest.String(); res.Fastest != 1 || got != "p b: 77.2× faster for 1.26× the cost of the cheapest plan, 0.413 h, within 7% of the shortest time at up to 2× that cost (p c, 0.394 h)" {
+		t.Errorf("the fastest pick's tie: %d, %q", res.Fastest, got)
+	}
+	if got := res.WhyNot(2).String(); got != "p c: 1.05× as fast as p b, within the 7% the estimate cannot tell apart, for 1.41× its cost: not the fastest pick" {
+		t.Errorf("the passed-over row's sentence: %q", got)
+	}
 	// 0.37 h is 11.6% faster than the B200: no tie.
-	if res := plan(Training, l4, b200, [2]float64{173.44, 0.37 * 3600}); res.Fastest != 2 || res.WhyFastest.Key != "reason.fastest" {
+	if res := plan(Training, l4, b200, [2]float64{40, 0.37 * 3600}); res.Fastest != 2 || res.WhyFastest.Key != "reason.fastest" {
 		t.Errorf("a plan 11.6%% faster: fastest %d (%s), want row 2", res.Fastest, res.WhyFastest.Key)
 	}
 	// Serving ranks by the p95 time per request, whose error spreads
-	// wider than training time's: a plan at 1.50M USD a month 7.45%
-	// faster than one at 0.20M is a tie the cheaper plan wins, each
-	// sentence naming 9%; in a training job (7%) the same lead stays
-	// the fastest pick.
-	r1 := [][2]float64{{0.20e6, 1.0745}, {1.50e6, 1}}
+	// wider than training time's: a plan at 1.5× the cost 7.45% faster
+	// is a tie the cheaper plan wins, each sentence naming 9%; in a
+	// training job (7%) the same lead is no tie, and under AltMinSpeedup:
+	// no alternative.
+	r1 := [][2]float64{{0.20e6, 1.0745}, {0.30e6, 1}}
 	res = plan(Serving, r1...)
-	if res.Fastest != 0 || res.WhyFastest.Key != "reason.fastest_tie" || res.Rows[1].Why.Key != "reason.fastest_passed" {
+	if res.Fastest != 0 || res.WhyFastest.Key != "reason.fastest_cheapest_tie" || res.Rows[1].Why.Key != "reason.fastest_passed" {
 		t.Errorf("serving, a 7.45%% lead: fastest %d (%s), row 1 %s", res.Fastest, res.WhyFastest.Key, res.Rows[1].Why.Key)
 	}
-	if got := res.WhyNot(1).String(); got != "p b: 1.07× as fast as p a, within the 9% the estimate cannot tell apart, for 7.50× its cost: not the fastest pick" {
+	if got := res.WhyFastest.String(); got != "p a: the cheapest plan is also the fastest, p95 1.07 s per request, within 9% of the shortest time (p b, p95 1.00 s per request) for 0.667× its cost" {
+		t.Errorf("serving, the cheapest's tie: %q", got)
+	}
+	if got := res.WhyNot(1).String(); got != "p b: 1.07× as fast as p a, within the 9% the estimate cannot tell apart, for 1.50× its cost: not the fastest pick" {
 		t.Errorf("serving, the passed-over row's sentence: %q", got)
 	}
-	if res := plan(Training, r1...); res.Fastest != 1 || res.WhyFastest.Key != "reason.fastest" {
-		t.Errorf("training, a 7.45%% lead: fastest %d (%s), want row 1", res.Fastest, res.WhyFastest.Key)
+	if res := plan(Training, r1...); res.Fastest != -1 || res.Value != 0 || res.WhyFastest.Key != "reason.no_alternative" {
+		t.Errorf("training, a 7.45%% lead: fastest %d (%s), value %d, want none", res.Fastest, res.WhyFastest.Key, res.Value)
 	}
 	// A batch job's time is its throughput's: a 10% lead is a tie
-	// (11%), a 12% lead is not.
-	if res := plan(Batch, [2]float64{100, 1.10}, [2]float64{600, 1}); res.Fastest != 0 || !strings.Contains(res.WhyFastest.String(), "within 11% of the shortest time") {
+	// (11%), a 12% lead is not, and is no alternative.
+	if res := plan(Batch, [2]float64{100, 1.10}, [2]float64{150, 1}); res.Fastest != 0 || !strings.Contains(res.WhyFastest.String(), "within 11% of the shortest time") {
 		t.Errorf("batch, a 10%% lead: fastest %d (%s)", res.Fastest, res.WhyFastest)
 	}
-	if res := plan(Batch, [2]float64{100, 1.12}, [2]float64{600, 1}); res.Fastest != 1 {
-		t.Errorf("batch, a 12%% lead: fastest %d, want row 1", res.Fastest)
+	if res := plan(Batch, [2]float64{100, 1.12}, [2]float64{150, 1}); res.Fastest != -1 || res.Quickest != 1 {
+		t.Errorf("batch, a 12%% lead: fastest %d, quickest %d, want none and row 1", res.Fastest, res.Quickest)
 	}
-	// A dearer replica 3% faster ties with the cheapest, which is the
-	// fastest pick too.
-	res = plan(Serving, [2]float64{1000, 1.03}, [2]float64{6000, 1})
-	if res.Fastest != 0 || res.Cheapest != 0 || res.WhyFastest.Key != "reason.fastest_tie" || res.Rows[1].Why.Key != "reason.fastest_passed" {
-		t.Errorf("serving: cheapest %d, fastest %d (%s), row 1 %s", res.Cheapest, res.Fastest, res.WhyFastest.Key, res.Rows[1].Why.Key)
+}
+
+// TestFasterAlternativeIsBounded: the faster alternative beside the
+// cheapest is the quickest front row within AltCostBound (2×) of its
+// cost, shown only at AltMinSpeedup (1.2×) or more, and its sentence
+// states it against the cheapest; a front row past the bound is the
+// quickest plan but not the alternative; with no row 1.2× as fast within
+// the bound there is none, and the sentence says what the quickest would
+// buy.
+func TestFasterAlternativeIsBounded(t *testing.T) {
+	cheap := [2]float64{100, 10 * 3600}
+	for _, c := range []struct {
+		name                 string
+		rows                 [][2]float64
+		fastest, best, value int
+		why                  string
+	}{
+		{"1.9× faster for 1.4×, and 3× faster for 2.5×", [][2]float64{cheap, {140, 10 * 3600 / 1.9}, {250, 10 * 3600 / 3.0}}, 1, 2, 1,
+			"p b: 1.90× faster for 1.40× the cost of the cheapest plan, 5.26 h"},
+		// The best value stays within the bound: 1.1× the cost for 1.15×
+		// the speed, not the 6× for 5× past it.
+		{"1.15× faster for 1.1×, and 5× faster for 6×", [][2]float64{cheap, {110, 10 * 3600 / 1.15}, {600, 2 * 3600}}, -1, 2, 1,
+			"p a: no plan within 2× its cost runs at least 20% faster, so no faster plan is shown; the fastest, p c, runs 5.00× as fast for 6.00× the cost"},
+		{"the bound itself: 1.5× faster for 2×", [][2]float64{cheap, {200, 10 * 3600 / 1.5}}, 1, 1, 0,
+			"p b: 1.50× faster for 2.00× the cost of the cheapest plan, 6.67 h"},
+		{"the cheapest is the quickest", [][2]float64{cheap, {150, 11 * 3600}}, 0, 0, 0,
+			"p a: the cheapest plan is also the fastest, 10 h"},
+	} {
+		res := recommendOf(Training, c.rows...)
+		if res.Fastest != c.fastest || res.Quickest != c.best || res.Value != c.value || res.WhyFastest.String() != c.why {
+			t.Errorf("%s: fastest %d, quickest %d, value %d, %q; want %d, %d, %d, %q", c.name, res.Fastest, res.Quickest, res.Value, res.WhyFastest,
+				c.fastest, c.best, c.value, c.why)
+		}
+		if c.fastest < 0 && slices.ContainsFunc(res.Rows, func(r Row) bool { return r.Recommendation == RecFastest }) {
+			t.Errorf("%s: no alternative, but a row marked fastest", c.name)
+		}
+	}
+	// The cheapest as the best value says within what bound.
+	res := recommendOf(Training, cheap, [2]float64{300, 10 * 3600 / 2})
+	if got := res.WhyValue.String(); res.Value != 0 || got != "p a: the cheapest plan is also the best value: no dearer plan within 2× its cost buys enough speed for its cost" {
+		t.Errorf("value %d: %q", res.Value, got)
 	}
 }

@@ -389,7 +389,7 @@ func Plan(req Request, offers []Offer, opts Options) (Result, error) {
 // planner keeps its memoised curves for a caller that sizes more.
 func (p *planner) plan(offers []Offer) Result {
 	req, opts := p.req, p.opts
-	res := Result{Cheapest: -1, Fastest: -1, Value: -1, CheaperFlagged: -1, Currency: req.currency(), FXAsOf: p.disp.AsOf, CheckpointBytes: p.ckpt,
+	res := Result{Cheapest: -1, Fastest: -1, Quickest: -1, Value: -1, CheaperFlagged: -1, Currency: req.currency(), FXAsOf: p.disp.AsOf, CheckpointBytes: p.ckpt,
 		FreshnessDays: req.freshness()}
 	// A training or batch row may add a scaled-out fleet, at most one
 	// per offer, listed behind the rows kept. A batch's requests are
@@ -410,6 +410,9 @@ func (p *planner) plan(offers []Offer) Result {
 	// past is the cheapest serving offer the instance limit alone
 	// refused (pastLimitNote).
 	var past pastLimitOffer
+	// noFX counts the offers left out for want of an exchange rate, by
+	// currency (noFXNotes).
+	var noFX noFXCount
 	fits := false
 	n := 0
 	for i := range offers {
@@ -429,6 +432,8 @@ func (p *planner) plan(offers []Offer) Result {
 			res.OverBudget++
 		case "fit.past_deadline":
 			res.PastDeadline++
+		case "fit.no_fx":
+			noFX.add(o.Currency)
 		}
 		if sc := r.scale; sc != nil {
 			// A training or batch row's scaled-out fleet is a row of its
@@ -486,6 +491,7 @@ func (p *planner) plan(offers []Offer) Result {
 		r.RankedCostDisp, r.RankedSeconds = p.display(r.cost), r.time
 	}
 	res.Rows = rows
+	p.noFXNotes(noFX)
 	if res.Fitting == 0 {
 		res.Unfit = make([]Row, len(refused))
 		for i, f := range refused {
@@ -514,6 +520,38 @@ func (p *planner) plan(offers []Offer) Result {
 	p.hostedBatch(res)
 	res.Notes = p.notes.list
 	return res
+}
+
+// noFXCount is the offers a plan left out for want of an exchange rate,
+// by currency, in the order first met.
+type noFXCount struct {
+	currencies []string
+	n          []int
+}
+
+func (c *noFXCount) add(currency string) {
+	for i, x := range c.currencies {
+		if x == currency {
+			c.n[i]++
+			return
+		}
+	}
+	c.currencies, c.n = append(c.currencies, currency), append(c.n, 1)
+}
+
+// noFXNotes says, for each currency with no exchange rate, how many offers
+// priced in it the plan left out (fit.no_fx): an unfit row is listed only
+// with Options.KeepUnfit, so without the note the answer changed without a
+// word where a price sheet or a catalog row names a currency the FX table
+// lacks.
+func (p *planner) noFXNotes(c noFXCount) {
+	for i, cur := range c.currencies {
+		// One note a currency (note dedupes by key): seen by both.
+		if k := "note.no_fx " + cur; !p.notes.seen[k] {
+			p.notes.seen[k] = true
+			p.notes.list = append(p.notes.list, Reason{Key: "note.no_fx", Args: []any{cur, c.n[i]}})
+		}
+	}
 }
 
 // refusal is an unfit row's offer, engine and reason (Result.Unfit).

@@ -139,8 +139,8 @@ func checkRecommendations(t *testing.T, kind plan.Kind, res *plan.Result) {
 	if res.Fitting == 0 {
 		return
 	}
-	ch, ft := &res.Rows[res.Cheapest], &res.Rows[res.Fastest]
-	cc, _ := costTime(ch)
+	ch, ft := &res.Rows[res.Cheapest], &res.Rows[res.Quickest]
+	cc, ctime := costTime(ch)
 	_, ftime := costTime(ft)
 	// The picks rest on the rows passOver keeps (prices fresh and not far
 	// below the median wherever the GPU has such a row): the checks below
@@ -150,10 +150,36 @@ func checkRecommendations(t *testing.T, kind plan.Kind, res *plan.Result) {
 			continue
 		}
 		c, tm := costTime(&res.Rows[i])
-		// The fastest pick is within plan.FastestTolerance(kind) of
-		// the fastest row: a dearer row 4% faster is a tie it wins.
+		// The quickest is within plan.FastestTolerance(kind) of the
+		// fastest row: a dearer row 4% faster is a tie it wins.
 		if c < cc || tm*(1+plan.FastestTolerance(kind)) < ftime {
-			t.Errorf("row %d (%v, %v) beats cheapest %v or fastest %v", i, c, tm, cc, ftime)
+			t.Errorf("row %d (%v, %v) beats cheapest %v or quickest %v", i, c, tm, cc, ftime)
+		}
+	}
+	// The faster alternative: a front row within plan.AltCostBound × the
+	// cheapest's cost and plan.AltMinSpeedup × as fast, which no front
+	// row within the bound beats by more than the tie; none where no
+	// front row within the bound is that much faster.
+	best := -1 // the quickest front row within the bound
+	for _, i := range res.Pareto {
+		if c, _ := costTime(&res.Rows[i]); c <= cc*plan.AltCostBound+1 {
+			best = i
+		}
+	}
+	_, btime := costTime(&res.Rows[best])
+	switch f := res.Fastest; {
+	case f < 0:
+		if btime*plan.AltMinSpeedup*(1+plan.FastestTolerance(kind)) <= ctime {
+			t.Errorf("no alternative, where row %d runs %.2f× as fast within the bound", best, ctime/btime)
+		}
+	case f == res.Cheapest:
+		if ctime > ftime*(1+plan.FastestTolerance(kind)) {
+			t.Errorf("the cheapest is the fastest pick, %v against the quickest's %v", ctime, ftime)
+		}
+	default:
+		c, tm := costTime(&res.Rows[f])
+		if !slices.Contains(res.Pareto, f) || c > cc*plan.AltCostBound+1 || tm*plan.AltMinSpeedup > ctime || tm > btime*(1+plan.FastestTolerance(kind)) {
+			t.Errorf("alternative row %d (%v, %v) against the cheapest (%v, %v) and the bound's quickest %v", f, c, tm, cc, ctime, btime)
 		}
 	}
 	if ch.Recommendation != plan.RecCheapest || ch.Why.Key == "" || ch.Why.String() == ch.Why.Key {
@@ -1369,6 +1395,43 @@ func TestScaledRowsOutnumberOffers(t *testing.T) {
 		}
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%s: rows\n%s\nwant\n%s", c.name, strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+		}
+	}
+}
+
+// TestNoFXSaysSo: an offer priced in a currency the request's FX table
+// lacks is left out of the plan, which said nothing where unfit rows are
+// not kept (the default): two EUR offers beside a dearer USD one. The
+// answer is the USD offer, as the plan of that offer alone, and a note
+// names the currency and the offers left out; without the EUR offers no
+// note.
+func TestNoFXSaysSo(t *testing.T) {
+	req := plan.Request{Input: modelInput(t, "llama-3.1-8b"),
+		Workload: plan.Workload{Kind: plan.Serving, RequestsPerSecond: 1, PromptTokens: 500, OutputTokens: 200}}
+	usd := gpuOffer(t, "h100-sxm", 1, estimator.BF16)
+	usd.ID, usd.OnDemandPerHour = "usd", 3
+	eur := gpuOffer(t, "h100-sxm", 1, estimator.BF16)
+	eur.ID, eur.Currency, eur.OnDemandPerHour = "eur", "EUR", 1
+	eur2 := eur
+	eur2.ID = "eur2"
+	alone := mustPlan(t, req, []plan.Offer{usd}, plan.Options{})
+	res := mustPlan(t, req, []plan.Offer{eur, usd, eur2}, plan.Options{})
+	if res.Cheapest < 0 || res.Rows[res.Cheapest].Offer.ID != "usd" || len(res.Rows) != 1 ||
+		res.Rows[res.Cheapest].MonthlyCostUSD != alone.Rows[alone.Cheapest].MonthlyCostUSD {
+		t.Fatalf("cheapest %d of %d rows, want the USD offer as planned alone", res.Cheapest, len(res.Rows))
+	}
+	var notes []string
+	for _, n := range res.Notes {
+		if n.Key == "note.no_fx" {
+			notes = append(notes, n.String())
+		}
+	}
+	if want := "no exchange rate for EUR: 2 offers priced in it are left out of the plan"; len(notes) != 1 || notes[0] != want {
+		t.Errorf("notes %q, want %q", notes, want)
+	}
+	for _, n := range alone.Notes {
+		if n.Key == "note.no_fx" {
+			t.Errorf("a plan of USD offers notes %q", n)
 		}
 	}
 }

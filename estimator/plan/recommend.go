@@ -36,9 +36,10 @@ func ownTie(r, ru *Row) bool {
 	return r.Offer.UserPrice && !ru.Offer.UserPrice && math.Round(r.cost*100) == math.Round(ru.cost*100)
 }
 
-// recommend marks the cheapest, the fastest, the best value (the knee of
-// the cost–time Pareto front) and the rest of the front, each with a
-// sentence comparing it with its runner-up. Rows are already ranked by
+// recommend marks the cheapest, the faster alternative beside it
+// (AltCostBound), the quickest, the best value (the knee of the cost–time
+// Pareto front) and the rest of the front, each with a sentence comparing
+// it with its runner-up or the cheapest. Rows are already ranked by
 // cost (ties: time, hourly price, offer ID), so every choice below is
 // deterministic. Rows passed over for a stale or far-below-median price
 // (passOver) take no part: the runner-ups are kept rows too.
@@ -95,18 +96,35 @@ func recommend(res *Result, kind Kind) {
 			rows[i].Why = Reason{Key: "reason.pareto", Args: []any{label(&rows[i])}}
 		}
 	}
-	// The fastest: the cheapest front row within FastestTolerance(kind) of
-	// the shortest time (top), so a plan 4% faster at six times the cost is
-	// not the fastest pick for a speed-up the estimate cannot tell apart.
-	// The front is in cost order and faster at each step, so the rows
-	// after the pick are the dearer rows of the tie.
+	// The quickest: the cheapest front row within FastestTolerance(kind)
+	// of the shortest time (top), so a plan 4% faster at six times the
+	// cost does not count as quicker for a speed-up the estimate cannot
+	// tell apart. The front is in cost order and faster at each step.
 	top := res.Pareto[len(res.Pareto)-1]
 	tol := FastestTolerance(kind)
-	at := slices.IndexFunc(res.Pareto, func(i int) bool { return rows[i].time <= rows[top].time*(1+tol) })
+	res.Quickest = res.Pareto[tieAt(rows, res.Pareto, tol)]
+	// The faster alternative shown beside the cheapest (Result.Fastest):
+	// the quickest, by the same tie, of the front rows that cost at most
+	// AltCostBound × the cheapest's, where it runs at least AltMinSpeedup
+	// × as fast as the cheapest (AltCostBound says why those two numbers).
+	in := len(res.Pareto)
+	for in > 1 && rows[res.Pareto[in-1]].cost > rows[cheap].cost*AltCostBound {
+		in--
+	}
+	at := tieAt(rows, res.Pareto[:in], tol)
 	fast := res.Pareto[at]
+	pick, topIn := fast, res.Pareto[in-1] // the bound's quickest, by the tie and without it
+	switch {
+	case fast == cheap && in == len(res.Pareto):
+		// The cheapest is the quickest plan, or ties with it: it is the
+		// fastest pick too.
+	case fast == cheap || rows[cheap].time < rows[fast].time*AltMinSpeedup:
+		fast = -1
+	}
 	res.Cheapest, res.Fastest = cheap, fast
-	// The best value lies between the cheapest and the fastest pick: a
-	// row of the tie the fastest pick won is no better value than the pick.
+	// The best value lies within the bound too, between the cheapest and
+	// the bound's quickest (the pick, where there is one): a row of the
+	// tie the pick won is no better value than the pick.
 	value := knee(rows, res.Pareto[:at+1])
 	res.Value = value
 
@@ -127,25 +145,49 @@ func recommend(res *Result, kind Kind) {
 		cr.Why = Reason{Key: aloneKey(rows, cr), Args: []any{label(cr), costText(cr, kind, res)}}
 	}
 	cr.Recommendation = RecCheapest
-	fr := &rows[fast]
+	// The front rows dearer than the alternative may be say what they
+	// would buy, and why they are not it.
+	for _, i := range res.Pareto[in:] {
+		r := &rows[i]
+		r.Why = Reason{Key: "reason.past_bound", Args: []any{label(r), ratio(cr.time, r.time), ratio(r.cost, cr.cost), altBound()}}
+	}
+	// Each dearer row of the tie within the bound says why the pick
+	// passed it over.
 	var fastTie Reason
-	if fast != top {
-		tr := &rows[top]
-		fastTie = Reason{Key: "reason.fastest_tie", Args: []any{label(fr), timeText(fr, kind), percent(tol), label(tr),
-			timeText(tr, kind), ratio(fr.cost, tr.cost)}}
-		// Each dearer row of the tie says why the pick passed it over.
-		for _, i := range res.Pareto[at+1:] {
+	if pick != topIn {
+		fr, tr := &rows[pick], &rows[topIn]
+		for _, i := range res.Pareto[slices.Index(res.Pareto, pick)+1 : in] {
 			r := &rows[i]
 			r.Why = Reason{Key: "reason.fastest_passed", Args: []any{label(r), ratio(fr.time, r.time), label(fr),
 				percent(tol), ratio(r.cost, fr.cost)}}
 		}
+		fastTie = Reason{Key: "reason.fastest_tie", Args: []any{label(fr), ratio(cr.time, fr.time), ratio(fr.cost, cr.cost), timeText(fr, kind),
+			percent(tol), altBound(), label(tr), timeText(tr, kind)}}
+		if pick == cheap {
+			fastTie = Reason{Key: "reason.fastest_cheapest_tie", Args: []any{label(fr), timeText(fr, kind), percent(tol), label(tr),
+				timeText(tr, kind), ratio(fr.cost, tr.cost)}}
+		}
 	}
-	if fast != cheap {
+	switch {
+	case fast < 0:
+		// No faster alternative: the cheapest says what the quickest
+		// plan would buy.
+		tr := &rows[top]
+		res.WhyFastest = Reason{Key: "reason.no_alternative", Args: []any{label(cr), altBound(), percent(AltMinSpeedup - 1), label(tr),
+			ratio(cr.time, tr.time), ratio(tr.cost, cr.cost)}}
+	case fast == cheap && fastTie.Key != "":
+		// The cheapest plan won the tie for the fastest too.
+		res.WhyFastest = fastTie
+	case fast == cheap:
+		res.WhyFastest = Reason{Key: "reason.fastest_is_cheapest", Args: []any{label(cr), timeText(cr, kind)}}
+	default:
+		fr := &rows[fast]
 		fr.Why = fastTie
-		if fast == top {
-			fr.Why = fastestRunnerUp(rows, fit, fast, kind)
+		if fastTie.Key == "" {
+			fr.Why = Reason{Key: "reason.fastest", Args: []any{label(fr), ratio(cr.time, fr.time), ratio(fr.cost, cr.cost), timeText(fr, kind)}}
 		}
 		fr.Recommendation = RecFastest
+		res.WhyFastest = fr.Why
 	}
 	if value != cheap && value != fast && value >= 0 {
 		vr := &rows[value]
@@ -154,24 +196,56 @@ func recommend(res *Result, kind Kind) {
 	}
 	// Each pick's own sentence: a pick that shares its row with the
 	// cheapest says so, instead of repeating the cheapest's sentence.
-	res.WhyCheapest, res.WhyFastest, res.WhyValue = cr.Why, rows[fast].Why, Reason{}
+	res.WhyCheapest, res.WhyValue = cr.Why, Reason{}
 	if value >= 0 {
 		res.WhyValue = rows[value].Why
 	}
 	switch {
-	case fast == cheap && fast != top:
-		// The cheapest plan won the tie for the fastest too.
-		res.WhyFastest = fastTie
-	case fast == cheap:
-		res.WhyFastest = Reason{Key: "reason.fastest_is_cheapest", Args: []any{label(cr), timeText(cr, kind)}}
-	}
-	switch {
 	case value == cheap:
-		res.WhyValue = Reason{Key: "reason.value_is_cheapest", Args: []any{label(cr)}}
+		res.WhyValue = Reason{Key: "reason.value_is_cheapest", Args: []any{label(cr), altBound()}}
 	case value == fast && fast != cheap:
 		res.WhyValue = Reason{Key: "reason.value_is_fastest", Args: []any{label(&rows[fast]), ratio(rows[fast].cost, cr.cost), ratio(cr.time, rows[fast].time)}}
 	}
 }
+
+// tieAt is the index in front (a cost–time front in cost order, faster at
+// each step) of its cheapest row within tol of its shortest time, the
+// last row's: a lead inside tol is one the estimate cannot tell apart,
+// and the cheaper row wins it (FastestTolerance).
+func tieAt(rows []Row, front []int, tol float64) int {
+	t := rows[front[len(front)-1]].time
+	return slices.IndexFunc(front, func(i int) bool { return rows[i].time <= t*(1+tol) })
+}
+
+// AltCostBound and AltMinSpeedup are the rule for the faster alternative
+// a plan shows beside its cheapest pick (Result.Fastest): the quickest
+// plan on the cost–time front (nothing cheaper runs at least as fast)
+// whose cost is at most AltCostBound × the cheapest's, shown only where
+// it runs at least AltMinSpeedup × as fast as the cheapest. Both are
+// judgements, not measurements (estimates):
+//
+//   - 2×: one doubling of the cheapest bill, the step CSC's scalability
+//     criterion judges a fleet by (scaleOutSpeedup: a doubling must buy
+//     1.5× the speed). The cheapest pick sets the user's budget; an
+//     alternative that costs more than twice it is another budget, not a
+//     faster way to spend this one. Without a bound the alternative was
+//     the front's last row, whatever its price: a LoRA of Llama 3.1 8B
+//     on 1B tokens showed 128 H100s at 7.6× the cheapest plan's cost, a
+//     DeepSeek-R1 service at 100 req/s a GB200 rack at 4.4×. The dearer
+//     front rows stay in the table, each saying what it would buy
+//     (reason.past_bound).
+//   - 1.2×: a lead under a fifth is within the reach of two plans'
+//     speed errors in opposite directions (each row's spread about the
+//     model, FastestTolerance, is 7–11%), so the estimate cannot promise
+//     it; the plan then shows no alternative and says what the quickest
+//     plan would buy (reason.no_alternative).
+const (
+	AltCostBound  = 2.0
+	AltMinSpeedup = 1.2
+)
+
+// altBound is AltCostBound as a reason's whole-number argument ("2×").
+func altBound() int { return int(AltCostBound) }
 
 // aloneKey is the sentence of a cheapest pick cr alone among the rows the
 // picks rest on. Rows on a stale, estimated or far-below-median price that
@@ -206,25 +280,6 @@ const CostTolerance = 0.01
 // uncertainty band (±10% and wider, estimator.Perf.Uncertainty), so a
 // plan that is "faster" by less is a tie, and the cheaper one wins it.
 const frontTolerance = 0.01
-
-// fastestRunnerUp is the sentence of the fastest pick fast when it is the
-// shortest time: it against the fastest other fitting row, preferring a
-// runner-up that is slower to a twin of the same hardware at another price.
-func fastestRunnerUp(rows []Row, fit []int, fast int, kind Kind) Reason {
-	fr := &rows[fast]
-	ru := -1
-	for _, i := range fit {
-		if i == fast {
-			continue
-		}
-		slower := rows[i].time > fr.time
-		if ru < 0 || (slower && !(rows[ru].time > fr.time)) || (slower == (rows[ru].time > fr.time) && rows[i].time < rows[ru].time) {
-			ru = i
-		}
-	}
-	u := &rows[ru]
-	return Reason{Key: "reason.fastest", Args: []any{label(fr), timeText(fr, kind), label(u), ratio(u.time, fr.time), ratio(u.cost, fr.cost)}}
-}
 
 // FastestTolerance is how much faster the fastest plan must be than a
 // cheaper plan on the front to be the fastest pick, for a job of this
@@ -386,14 +441,14 @@ func (res *Result) trim(top int) {
 			unfit++
 		}
 	}
-	for _, i := range []int{res.Cheapest, res.Fastest, res.Value, res.CheaperFlagged, res.Disagg.Base(res.Rows)} {
+	for _, i := range []int{res.Cheapest, res.Fastest, res.Quickest, res.Value, res.CheaperFlagged, res.Disagg.Base(res.Rows)} {
 		if i >= 0 {
 			keep[i] = true
 		}
 	}
 	if n := len(res.Pareto); n > 0 {
-		// The shortest time, which the fastest pick's sentence names
-		// when the pick won a tie with it (FastestTolerance).
+		// The shortest time, which the picks' sentences name (a tie the
+		// fastest pick won, FastestTolerance; what no alternative buys).
 		keep[res.Pareto[n-1]] = true
 	}
 	idx := make([]int, len(res.Rows))
@@ -411,7 +466,7 @@ func (res *Result) trim(top int) {
 		}
 		return idx[i]
 	}
-	res.Cheapest, res.Fastest, res.Value, res.CheaperFlagged = re(res.Cheapest), re(res.Fastest), re(res.Value), re(res.CheaperFlagged)
+	res.Cheapest, res.Fastest, res.Quickest, res.Value, res.CheaperFlagged = re(res.Cheapest), re(res.Fastest), re(res.Quickest), re(res.Value), re(res.CheaperFlagged)
 	var front []int
 	for _, i := range res.Pareto {
 		if j := re(i); j >= 0 {

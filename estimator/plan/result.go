@@ -212,14 +212,17 @@ var English = map[string]string{
 	"reason.cheapest_own_tie":       "%s: cheapest that fits at %s; %s costs the same, and the tie goes to your price",
 	"reason.cheapest_tie":           "%s: cheapest that fits at %s, within %s%% of the lowest cost (%s, at %s) for %s× its speed",
 	"reason.cost_tie":               "%s: %s costs at most %s%% more and runs %s× as fast",
-	"reason.fastest":                "%s: fastest, %s; the runner-up, %s, takes %s× as long for %s× the cost",
-	"reason.fastest_tie":            "%s: fastest, %s, within %s%% of the shortest time (%s, %s) for %s× its cost",
+	"reason.fastest":                "%s: %s× faster for %s× the cost of the cheapest plan, %s",
+	"reason.fastest_tie":            "%s: %s× faster for %s× the cost of the cheapest plan, %s, within %s%% of the shortest time at up to %s× that cost (%s, %s)",
+	"reason.fastest_cheapest_tie":   "%s: the cheapest plan is also the fastest, %s, within %s%% of the shortest time (%s, %s) for %s× its cost",
+	"reason.no_alternative":         "%s: no plan within %s× its cost runs at least %s%% faster, so no faster plan is shown; the fastest, %s, runs %s× as fast for %s× the cost",
+	"reason.past_bound":             "%s: %s× faster for %s× the cost of the cheapest plan, more than the %s× its cost a faster alternative may take",
 	"reason.fastest_passed":         "%s: %s× as fast as %s, within the %s%% the estimate cannot tell apart, for %s× its cost: not the fastest pick",
 	"reason.fastest_alone":          "%s: the only plan that fits on an unflagged price, %s",
 	"reason.value":                  "%s: the knee of cost against time, %s× the cheapest plan's cost for %s× its speed",
 	"reason.pareto":                 "%s: no other plan is both cheaper and faster",
 	"reason.fastest_is_cheapest":    "%s: the cheapest plan is also the fastest, %s",
-	"reason.value_is_cheapest":      "%s: the cheapest plan is also the best value: no dearer plan buys enough speed for its cost",
+	"reason.value_is_cheapest":      "%s: the cheapest plan is also the best value: no dearer plan within %s× its cost buys enough speed for its cost",
 	"reason.value_is_fastest":       "%s: the fastest plan is also the best value, %s× the cheapest plan's cost for %s× its speed",
 	"reason.none":                   "%s: another plan is both cheaper and faster (%s)",
 	"reason.tie":                    "%s: no faster than %s, which costs no more, by over %s%%",
@@ -245,6 +248,7 @@ var English = map[string]string{
 	"note.reserved_commitment":      "a reservation bills every hour of its term: %s over %s years (%s), cheaper than on-demand only above %s%% use",
 	"note.reserved_term":            "a reservation bills every hour of its term: %s over %s years (%s)",
 	"note.vat_excluded":             "prices normalised to exclude %s%% VAT",
+	"note.no_fx":                    "no exchange rate for %s: %s offers priced in it are left out of the plan",
 	"note.vat_included":             "prices include %s%% VAT",
 	"note.weights_substituted":      "%s weights have no kernel in this engine on %s GPUs: planned with %s weights",
 	"note.fp16_for_bf16":            "%s does not run on %s GPUs: runs %s instead, same memory",
@@ -646,9 +650,17 @@ type HostedComparison struct {
 type Result struct {
 	Rows []Row // fitting rows by cost, then time; unfit rows after (Options.KeepUnfit)
 
-	// Indexes into Rows; -1 when none.
+	// Indexes into Rows; -1 when none. Fastest is the faster alternative
+	// beside the cheapest (AltCostBound, AltMinSpeedup): the quickest
+	// front row within AltCostBound × the cheapest's cost, where it runs
+	// at least AltMinSpeedup × as fast; the cheapest itself where it is
+	// the quickest plan; -1 where no plan within the bound is that much
+	// faster (WhyFastest then says what the quickest plan would buy).
 	Cheapest, Fastest, Value int
-	Pareto                   []int
+	// Quickest is the plan of the shortest time, whatever its cost: the
+	// cheapest front row within FastestTolerance of it (-1: none fits).
+	Quickest int
+	Pareto   []int
 	// CheaperFlagged is the cheapest row the picks pass over for its
 	// price (stale, or far below the median) that would cost less than
 	// the cheapest pick: shown beside the answer as "cheaper if the price

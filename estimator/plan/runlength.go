@@ -86,9 +86,9 @@ func planAssumed(req Request, offers []Offer, opts Options, dl float64) Result {
 	res := newPlanner(with, opts, len(offers)).plan(offers)
 	res.AssumedDeadline = a
 	switch {
-	case res.Cheapest < 0 && alt.Fastest >= 0:
+	case res.Cheapest < 0 && alt.Quickest >= 0:
 		a.Missed = true
-		a.Without = &alt.Rows[alt.Fastest]
+		a.Without = &alt.Rows[alt.Quickest]
 		a.GPUs = int(math.Ceil(a.Without.GPUHours*3600/dl - 1e-9))
 		if opts.MaxInstances > 0 {
 			break

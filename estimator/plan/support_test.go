@@ -71,7 +71,7 @@ func TestNoPickRunsWhatItsGPULacks(t *testing.T) {
 				t.Errorf("%v %v on %s: substitution note %v, substituted %v (notes %v)", req.Input.Engine, req.Input.Weights, r.Offer.ID, noted, s.Substituted(), r.Notes)
 			}
 		}
-		for _, i := range []int{res.Cheapest, res.Fastest, res.Value} {
+		for _, i := range []int{res.Cheapest, res.Fastest, res.Quickest, res.Value} {
 			if i >= 0 && (!res.Rows[i].Fits || res.Rows[i].PassedOver.Key != "") {
 				t.Errorf("pick %d rests on a row that is unfit or passed over: %+v", i, res.Rows[i].PassedOver)
 			}
