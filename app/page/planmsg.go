@@ -191,6 +191,7 @@ var PlanMessages = map[string]map[string]string{
 		"reason.fastest_is_cheapest":    "%s: самый дешёвый вариант и самый быстрый, %s",
 		"reason.value_is_cheapest":      "%s: самый дешёвый вариант и есть лучшее соотношение цены и скорости: ни один более дорогой, не дороже %s× его стоимости, не окупает свою цену скоростью",
 		"reason.value_is_fastest":       "%s: самый быстрый вариант и есть лучшее соотношение, в %s× дороже самого дешёвого при скорости %s×",
+		"reason.value_is_faster":        "%s: более быстрый вариант и есть лучшее соотношение, в %s× дороже самого дешёвого при скорости %s×",
 	},
 	"zh": {
 		"fit.ok":                        "装得下，每张 GPU 余量 %s",
@@ -344,6 +345,7 @@ var PlanMessages = map[string]map[string]string{
 		"reason.fastest_is_cheapest":    "%s：最便宜的方案也是最快的，%s",
 		"reason.value_is_cheapest":      "%s：最便宜的方案也是性价比最高的：成本不超过其 %s× 的更贵方案带来的速度都不值其成本",
 		"reason.value_is_fastest":       "%s：最快的方案也是性价比最高的，成本为最便宜方案的 %s×，速度为其 %s×",
+		"reason.value_is_faster":        "%s：更快的备选方案也是性价比最高的，成本为最便宜方案的 %s×，速度为其 %s×",
 	},
 }
 

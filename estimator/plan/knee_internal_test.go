@@ -199,8 +199,14 @@ func TestFasterAlternativeIsBounded(t *testing.T) {
 			t.Errorf("%s: no alternative, but a row marked fastest", c.name)
 		}
 	}
+	// A best value that is the faster alternative but not the quickest
+	// plan overall is not called the fastest.
+	res := recommendOf(Training, cheap, [2]float64{140, 10 * 3600 / 1.9}, [2]float64{250, 10 * 3600 / 3.0})
+	if got, want := res.WhyValue.String(), "p b: the faster alternative is also the best value, 1.40× the cheapest plan's cost for 1.90× its speed"; got != want {
+		t.Errorf("value %d: %q, want %q", res.Value, got, want)
+	}
 	// The cheapest as the best value says within what bound.
-	res := recommendOf(Training, cheap, [2]float64{300, 10 * 3600 / 2})
+	res = recommendOf(Training, cheap, [2]float64{300, 10 * 3600 / 2})
 	if got := res.WhyValue.String(); res.Value != 0 || got != "p a: the cheapest plan is also the best value: no dearer plan within 2× its cost buys enough speed for its cost" {
 		t.Errorf("value %d: %q", res.Value, got)
 	}

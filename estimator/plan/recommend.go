@@ -204,7 +204,14 @@ func recommend(res *Result, kind Kind) {
 	case value == cheap:
 		res.WhyValue = Reason{Key: "reason.value_is_cheapest", Args: []any{label(cr), altBound()}}
 	case value == fast && fast != cheap:
-		res.WhyValue = Reason{Key: "reason.value_is_fastest", Args: []any{label(&rows[fast]), ratio(rows[fast].cost, cr.cost), ratio(cr.time, rows[fast].time)}}
+		// "Fastest" only where the alternative is the quickest plan
+		// overall; one inside the cost bound with a quicker plan past it
+		// is the faster alternative (the page titles its card so).
+		key := "reason.value_is_fastest"
+		if fast != res.Quickest {
+			key = "reason.value_is_faster"
+		}
+		res.WhyValue = Reason{Key: key, Args: []any{label(&rows[fast]), ratio(rows[fast].cost, cr.cost), ratio(cr.time, rows[fast].time)}}
 	}
 }
 

@@ -224,6 +224,7 @@ var English = map[string]string{
 	"reason.fastest_is_cheapest":    "%s: the cheapest plan is also the fastest, %s",
 	"reason.value_is_cheapest":      "%s: the cheapest plan is also the best value: no dearer plan within %s× its cost buys enough speed for its cost",
 	"reason.value_is_fastest":       "%s: the fastest plan is also the best value, %s× the cheapest plan's cost for %s× its speed",
+	"reason.value_is_faster":        "%s: the faster alternative is also the best value, %s× the cheapest plan's cost for %s× its speed",
 	"reason.none":                   "%s: another plan is both cheaper and faster (%s)",
 	"reason.tie":                    "%s: no faster than %s, which costs no more, by over %s%%",
 	"reason.stale":                  "%s: its price, from %s, is older than the %s-day freshness window, and a fresher price for this GPU runs the job: not picked (verify the price to use it)",
