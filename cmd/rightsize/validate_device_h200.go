@@ -40,7 +40,8 @@ func devicePrefillCases(dir string) ([]valCase, error) {
 // torch.cuda.max_memory_allocated over three steps' forward, backward and
 // optimizer phases, in GB. bf16-true (--pure-bf16) unless the run was
 // mixed precision (fp32 weights and states, bf16 autocast: --precision
-// bf16); AdamW foreach or fused as the run built it. Rows the flags cannot
+// bf16); PEFT's fp32 adapters, the estimate's --adapter-dtype auto; AdamW
+// foreach or fused as the run built it. Rows the flags cannot
 // say are left out: the FSDP2 runs on one GPU (fsdpRootBytes holds no root
 // copy at one GPU), LoRA on the LM head, and models outside the catalog
 // (Phi-3 mini). Test rows: nothing was fitted on them.

@@ -65,6 +65,7 @@ const (
 	AttnKernel
 	LoRARank
 	LoRATargets
+	AdapterDType
 	LoRAFusedQKV
 	QuantizeHead
 	KeepsLastGraph
@@ -153,6 +154,10 @@ var Fields = [N]Spec{
 	AttnKernel:         {"attention-kernel", "ak", "fa2", Text}, // estimator.AttnFA2: training's fused attention at FlashAttention-2's speed
 	LoRARank:           {"lora-rank", "r", "16", Int},
 	LoRATargets:        {"lora-targets", "lt", "attention", Text},
+	// auto: the stack's (estimator.ResolveAdapterDType: PEFT's fp32; the
+	// model's 16-bit dtype where a Lightning precision names LitGPT's
+	// scripts, app/page's litgptDefaults).
+	AdapterDType: {"adapter-dtype", "ad", "auto", Text},
 	// What LitGPT's fine-tune scripts do and a generic stack does not
 	// (estimator.Input's fields of the same names): off, and the loss in
 	// one piece, unless the job names a Lightning precision
