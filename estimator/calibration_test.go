@@ -450,6 +450,9 @@ func fineTuneCases(t testing.TB) []ftCase {
 		in.Task, in.VRAM, in.Batch, in.Seq, in.GradCheckpointing, in.PureBF16 = task, 80*GiB, b, s, gc, true
 		in.LoRARank, in.LoRATargets = 16, LoRAQueryValue // measure.py's target_modules=["q_proj", "v_proj"]
 		in.LoRADropout = 0                               // measure.py's LoraConfig(lora_dropout=0.0)
+		if task == LoRA {
+			in.AdapterDType = AdapterFP32 // PEFT's, over the bf16 model without autocast
+		}
 		return in
 	}
 	const hf = "device-h100-2026-11-26"
@@ -530,6 +533,7 @@ func h200Cases(t testing.TB) []ftCase {
 		in.Task, in.OptimizerImpl = FullFinetune, OptimizerImplForeach
 		if r.LoRA != nil {
 			in.Task, in.LoRARank, in.LoRADropout = LoRA, r.LoRA.R, r.LoRA.Dropout
+			in.AdapterDType = AdapterFP32 // PEFT's, over the bf16 model without autocast
 			switch strings.Join(r.LoRA.Targets, ",") {
 			case "q_proj,v_proj":
 				in.LoRATargets = LoRAQueryValue

@@ -1692,7 +1692,6 @@ func TestFSDPFrozenBlockGrads(t *testing.T) {
 		"no no_sync":    func(in *Input) { in.FSDPNoSync = false },
 		"mixed":         func(in *Input) { in.PureBF16, in.AdapterDType = false, AdapterAuto },
 		"fp32 adapters": func(in *Input) { in.AdapterDType = AdapterFP32 },
-		"PEFT's auto":   func(in *Input) { in.AdapterDType = AdapterAuto },
 		"QLoRA":         func(in *Input) { in.Task, in.Weights = QLoRA, INT4 },
 	} {
 		x := in

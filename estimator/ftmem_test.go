@@ -104,12 +104,13 @@ func TestFSDPRootLocalShard(t *testing.T) {
 // without autocast (ResolveAdapterDType, loraInputCast) on our H200 run
 // of Llama 3.1 8B LoRA r32 on q and v, batch 2 × 512, dropout 0, bf16
 // weights and foreach AdamW (device-h200-2026-11-30/ft2.json: 23.52 GB
-// peak allocated). On auto the adapters are fp32: 13,631,488 parameters
-// of 4 bytes, 2 more than bf16 adapters; and each adapted linear saves
+// peak allocated). PEFT's adapters are fp32: 13,631,488 parameters
+// of 4 bytes (--adapter-dtype fp32), 2 more than bf16 adapters; and each adapted linear saves
 // its own fp32 copy of the attention input (q and v: 2 × 4 B a hidden
 // element) and an fp32 A·x (r wide), where bf16 adapters save the input
 // once in bf16 and a bf16 A·x: 6h + 4r bytes more a token and layer. The
-// peak reads within 2% of the measurement (−5.1% with bf16 adapters).
+// peak reads within 2% of the measurement (−5.1% with bf16 adapters,
+// auto's under bf16-true).
 // LitGPT's and torchtune's 16-bit adapters (--adapter-dtype bf16) cast
 // nothing, and Lightning's bitsandbytes QLoRA plugin is bf16 on auto.
 func TestPEFTAdapterInputCast(t *testing.T) {
@@ -117,9 +118,17 @@ func TestPEFTAdapterInputCast(t *testing.T) {
 	in := DefaultInput(a)
 	in.Task, in.Batch, in.Seq, in.PureBF16, in.VRAM = LoRA, 2, 512, true, 141*GB
 	in.LoRARank, in.LoRATargets, in.LoRADropout, in.OptimizerImpl = 32, LoRAQueryValue, 0, OptimizerImplForeach
-	if got := ResolveAdapterDType(in); got != FP32 {
-		t.Errorf("auto under bf16-true: %v adapters, want PEFT's fp32", got)
+	// auto keeps a 16-bit-only step's adapters in the base's dtype
+	// (torchtune's and LitGPT's) and autocast's in fp32 (PEFT's, as every
+	// mixed-precision recipe trains its weights); this run is PEFT over a
+	// bf16 model without autocast: --adapter-dtype fp32.
+	if got := ResolveAdapterDType(in); got != BF16 {
+		t.Errorf("auto under bf16-true: %v adapters, want the base's bf16", got)
 	}
+	if mixed := (Input{Weights: BF16}); ResolveAdapterDType(mixed) != FP32 {
+		t.Errorf("auto under autocast: %v adapters, want fp32", ResolveAdapterDType(mixed))
+	}
+	in.AdapterDType = AdapterFP32
 	peft := mustEstimate(t, in)
 	if peft.TrainableParams != 13631488 {
 		t.Fatalf("trainable %d, want 13,631,488 (ft2.json)", peft.TrainableParams)
@@ -149,7 +158,7 @@ func TestPEFTAdapterInputCast(t *testing.T) {
 		t.Error("mixed precision: counted an fp32 input copy, or not fp32 adapters")
 	}
 	q := in
-	q.Task, q.Weights = QLoRA, INT4
+	q.Task, q.Weights, q.AdapterDType = QLoRA, INT4, AdapterAuto
 	if !LightningQLoRADefault(q) || ResolveAdapterDType(q) != BF16 || loraInputCast(q) {
 		t.Errorf("Lightning's bf16-true QLoRA: %v adapters", ResolveAdapterDType(q))
 	}

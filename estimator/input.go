@@ -235,17 +235,18 @@ func AdapterDTypeOf(d DType) AdapterDType {
 }
 
 // ResolveAdapterDType is the dtype of a LoRA/QLoRA job's adapters: the
-// one in.AdapterDType names, or on auto the stack's. The estimate's
-// training stack is Hugging Face Trainer with PEFT, whose adapters are
-// fp32 over a 16-bit base whether or not the step runs under autocast
-// (AdapterFP32). The one stack the input itself names otherwise is
-// Lightning's bitsandbytes plugin (LightningQLoRADefault), whose
-// init_context makes bf16 the default dtype: 16-bit adapters there.
-// LitGPT's scripts, named by a Lightning precision, and torchtune's
-// recipes keep their adapters in the model's dtype too: the page's
-// litgptDefaults sets that for a Lightning precision, and a torchtune job
-// says --adapter-dtype bf16. An fp32 base (--precision fp32) has fp32
-// adapters whatever the field says.
+// one in.AdapterDType names, or on auto the stack's. Under autocast
+// (mixed precision) the adapters train in fp32, as Hugging Face PEFT
+// keeps them (AdapterFP32) and every mixed-precision recipe holds its
+// trainable weights. A 16-bit-only step (--pure-bf16, Lightning's
+// bf16-true and 16-true) keeps them in the base's 16-bit dtype, as the
+// stacks that run that step by default build them: torchtune's recipes
+// and LitGPT's scripts (AdapterBF16), and Lightning's bitsandbytes QLoRA
+// plugin (LightningQLoRADefault). PEFT's fp32 adapters over a bf16-true
+// base, with the fp32 input copy each adapted linear then saves
+// (loraInputCast), are --adapter-dtype fp32: a Hugging Face loop that
+// loads the model in bf16 and runs no autocast. An fp32 base
+// (--precision fp32) has fp32 adapters whatever the field says.
 func ResolveAdapterDType(in Input) DType {
 	if in.Weights == FP32 {
 		return FP32
@@ -259,6 +260,12 @@ func ResolveAdapterDType(in Input) DType {
 		return FP16
 	}
 	if LightningQLoRADefault(in) {
+		return BF16
+	}
+	if in.PureBF16 {
+		if in.Weights == FP16 {
+			return FP16
+		}
 		return BF16
 	}
 	return FP32

@@ -108,8 +108,8 @@ func isLightning(name string) bool {
 //     bf16 or fp16): GPT(config) is built inside fabric.init_module(),
 //     whose precision context makes the 16-bit dtype the default
 //     (litgpt/finetune/lora.py at 26857050), so no fp32 adapter and no
-//     fp32 copy of its input, where auto is PEFT's fp32
-//     (estimator.ResolveAdapterDType). Under the -mixed names the module
+//     fp32 copy of its input (auto takes the same under a 16-bit-only
+//     step; estimator.ResolveAdapterDType). Under the -mixed names the module
 //     is fp32, adapters too;
 //
 //   - LoRA/QLoRA: the adapters of one fused qkv linear with one dropout

@@ -44,8 +44,9 @@ func TestLitGPTRefusesMultiGPUQLoRA(t *testing.T) {
 	}
 }
 
-// The adapter dtype: on auto a bf16 LoRA is PEFT's (fp32 adapters,
-// estimator.ResolveAdapterDType), a bf16-true one LitGPT's, in the
+// The adapter dtype: on auto the estimator resolves it (fp32 under
+// autocast, the base's 16-bit dtype under --pure-bf16:
+// estimator.ResolveAdapterDType), a bf16-true LoRA names LitGPT's, in the
 // model's dtype (--adapter-dtype bf16, 16-true fp16), and a dtype given
 // on the page or in the link wins. The page shows the field for LoRA and
 // QLoRA only, auto first with its label, in each language.
@@ -79,7 +80,7 @@ func TestAdapterDTypeByStack(t *testing.T) {
 				got = &v.Form.Fields[i]
 			}
 		}
-		if got == nil || got.Label != label || len(got.Opts) != 4 || got.Opts[0].Value != "auto" || !strings.Contains(got.Opts[0].Label, "PEFT") || got.Where == "" {
+		if got == nil || got.Label != label || len(got.Opts) != 4 || got.Opts[0].Value != "auto" || !strings.Contains(got.Opts[0].Label, "fp32") || got.Where == "" {
 			t.Errorf("%s: adapter dtype field %+v", lang, got)
 		}
 	}

@@ -1440,9 +1440,8 @@ func litgptTargets(r map[string]any) (string, error) {
 // the flags every fine-tuning framework has: the model, the task, the GPU
 // and the config's devices, its micro-batch, max_seq_length and global
 // batch, its precision bf16-true as --pure-bf16 (weights, gradients and
-// AdamW states in bf16: Lightning's "bf16-true") with the adapters in it
-// (--adapter-dtype bf16: bf16-true builds them in bf16, as torchtune's
-// dtype does; every stack names its adapters' dtype), QLoRA's bnb.nf4 as
+// AdamW states in bf16: Lightning's "bf16-true"; the adapters in it, as
+// --adapter-dtype auto takes them under a 16-bit-only step), QLoRA's bnb.nf4 as
 // --precision int4, its LoRA rank, dropout and layers (litgptTargets:
 // q and v only, query-value; every layer, all-linear) and, on more than one GPU, the
 // row's strategy: FSDP full shard with every Block checkpointed (--zero 3
@@ -1481,7 +1480,7 @@ func litgptGenericCases(dir string) ([]valCase, error) {
 
 // litgptOnly is litgptCases' flags for what LitGPT's scripts do that its
 // table and config files do not say, with the count of values each takes.
-var litgptOnly = map[string]int{"--optimizer-impl": 1, "--loss-chunks": 1, "--separate-head": 0, "--keeps-last-graph": 0, "--litgpt-attention": 0, "--lora-fused-qkv": 0, "--quantize-head": 0}
+var litgptOnly = map[string]int{"--adapter-dtype": 1, "--optimizer-impl": 1, "--loss-chunks": 1, "--separate-head": 0, "--keeps-last-graph": 0, "--litgpt-attention": 0, "--lora-fused-qkv": 0, "--quantize-head": 0}
 
 // swiftCases: ms-swift's v2 benchmark (A100 80GB, HF Trainer + PEFT, 2024-01),
 // its Quantization table: LoRA rank 8 on Qwen-1's c_attn over a bf16, GPTQ
@@ -1626,8 +1625,9 @@ func deviceMemoryCases(dir string) ([]valCase, error) {
 			args := []string{"--model", str(r["model"]), "--task", task, "--gpu", "h100-sxm", "--batch", itoa(b), "--seq", itoa(sq), "--pure-bf16"}
 			if task == "lora" {
 				// measure.py's LoraConfig(r=16, target_modules=["q_proj",
-				// "v_proj"], lora_dropout=0.0)
-				args = append(args, "--lora-rank", "16", "--lora-targets", "query-value", "--lora-dropout", "0")
+				// "v_proj"], lora_dropout=0.0), PEFT's fp32 adapters over
+				// the bf16 model with no autocast: --adapter-dtype fp32
+				args = append(args, "--lora-rank", "16", "--lora-targets", "query-value", "--lora-dropout", "0", "--adapter-dtype", "fp32")
 			}
 			if r["grad_checkpointing"] == true {
 				args = append(args, "--grad-checkpointing")
