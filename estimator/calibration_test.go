@@ -322,6 +322,13 @@ func fineTuneCases(t testing.TB) []ftCase {
 		// LoRA configs set 0.0, the lora_llama3_1_* builders default to it
 		// (torchtune d7fae967, 2024-09-11; before it they passed 0.05).
 		in.LoRARank, in.LoRADropout = 8, 0
+		// adapters in the recipe's dtype: the model is built under
+		// training.set_default_dtype(bf16) and validate_expected_param_dtype
+		// checks the adapters are in it (recipes/lora_finetune_single_device.py
+		// at bd2a0fc7)
+		if task == LoRA || task == QLoRA {
+			in.AdapterDType = AdapterBF16
+		}
 		if gpus > 1 {
 			// lora_rank 16 in 70B_lora.yaml and 405B_qlora.yaml at the
 			// table's commit (30b8519e, as at d7fae967); the 8B
@@ -443,6 +450,9 @@ func fineTuneCases(t testing.TB) []ftCase {
 		in.Task, in.VRAM, in.Batch, in.Seq, in.GradCheckpointing, in.PureBF16 = task, 80*GiB, b, s, gc, true
 		in.LoRARank, in.LoRATargets = 16, LoRAQueryValue // measure.py's target_modules=["q_proj", "v_proj"]
 		in.LoRADropout = 0                               // measure.py's LoraConfig(lora_dropout=0.0)
+		if task == LoRA {
+			in.AdapterDType = AdapterFP32 // PEFT's, over the bf16 model without autocast
+		}
 		return in
 	}
 	const hf = "device-h100-2026-11-26"
@@ -523,6 +533,7 @@ func h200Cases(t testing.TB) []ftCase {
 		in.Task, in.OptimizerImpl = FullFinetune, OptimizerImplForeach
 		if r.LoRA != nil {
 			in.Task, in.LoRARank, in.LoRADropout = LoRA, r.LoRA.R, r.LoRA.Dropout
+			in.AdapterDType = AdapterFP32 // PEFT's, over the bf16 model without autocast
 			switch strings.Join(r.LoRA.Targets, ",") {
 			case "q_proj,v_proj":
 				in.LoRATargets = LoRAQueryValue
@@ -584,8 +595,10 @@ func TestFineTuneMemory(t *testing.T) {
 	// Medians as they stand: the ms-swift rows compared with RunReserved
 	// (the allocator's cache over their varying lengths), QLoRA with the
 	// head's autocast copy, the other stacks' test rows within 6%; held back
-	// within the 12%.
-	want := map[string]float64{"fit": 0.03, "test": 0.04, "test other stacks": 0.06, "heldback": 0.12, "test full": 0.06, "heldback qlora": 0.25}
+	// within the 12%; the LoRA test rows within 1.5% with PEFT's
+	// fp32 adapters and their input copies counted (2.2% without:
+	// loraInputCast).
+	want := map[string]float64{"fit": 0.03, "test": 0.04, "test other stacks": 0.06, "heldback": 0.12, "test full": 0.06, "test lora": 0.015, "heldback qlora": 0.25}
 	for _, k := range []string{"fit", "test", "test other stacks", "heldback", "heldback other stacks", "test full", "test lora", "test qlora",
 		"heldback lora", "heldback qlora"} {
 		if len(errs[k]) == 0 {

@@ -937,20 +937,18 @@ func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 		trainable := float64(loraParams(in))
 		r.TrainableParams = int64(trainable)
 		ad := trainable * frac / tp
-		// Adapters in fp32 (PEFT autocast_adapter_dtype), fp32 grads;
-		// in 16-bit with PureBF16 (torchtune's dtype: bf16).
-		adB := 4.0
-		if in.PureBF16 {
-			adB = 2
-		}
+		// Adapters and their gradients in the adapters' dtype
+		// (ResolveAdapterDType: PEFT's fp32, or the base's 16-bit dtype
+		// as torchtune and LitGPT keep them).
+		adB := ResolveAdapterDType(in).BitsPerElement() / 8
 		W = linGPU*linBits/8 + otherGPU*otherBits/8 + ad*adB
 		G = ad*adB + fsdpFrozenGradBytes(in)
 		st := optimizerBytesPerParam(in.Optimizer)
 		if in.Optimizer == Adafactor {
 			st = 4 / float64(in.LoRARank) // A (r×in) factors to r+in ≈ in: 1/r of its size
 		}
-		if in.PureBF16 && in.Optimizer != AdamW8bit && in.Optimizer != PagedAdamW8bit {
-			st /= 2 // states follow the 16-bit adapters
+		if adB < 4 && in.Optimizer != AdamW8bit && in.Optimizer != PagedAdamW8bit {
+			st /= 2 // states follow the 16-bit adapters (torch.optim state is allocated like the parameter)
 		}
 		O = ad * st
 		if in.Optimizer.Paged() {
@@ -1279,7 +1277,9 @@ func perTokenLayer(in Input, elem float64) (repl, shard, scores float64) {
 		// weight (x_normed * self.weight, litgpt/model.py at 00af8b0d),
 		// which saves the weight only, and layer_norm saves its input,
 		// not its output. Without dropout the adapters' A matrices save
-		// the input itself, as QLoRA's MatMul4Bit does.
+		// the input itself, as QLoRA's MatMul4Bit does, unless PEFT casts
+		// it to its fp32 adapters first (loraInputCast): then each saves
+		// its own fp32 copy (loraSavedBytes) and the input goes too.
 		attnIn = 0
 	}
 	if in.Task == LoRA && (!in.LoRATargets.mlp() || frozenInputs(in)) {
@@ -1376,7 +1376,34 @@ func litgptAttentionElems(in Input) float64 {
 // 4-bit linears save their input whatever the adapters do (bitsandbytes
 // MatMul4Bit), so it is LoRA only.
 func frozenInputs(in Input) bool {
-	return in.Task == LoRA && in.LoRADropout > 0
+	return in.Task == LoRA && (in.LoRADropout > 0 || loraInputCast(in))
+}
+
+// loraInputCast reports whether each adapted linear casts its input to
+// the adapters' wider dtype and saves that copy for the backward: PEFT's
+// fp32 adapters (ResolveAdapterDType) over a 16-bit step that runs
+// without autocast (Input.PureBF16: a bf16-true base). PEFT's
+// lora.Linear.forward runs x = self._cast_input_dtype(x,
+// lora_A.weight.dtype) before lora_B(lora_A(dropout(x)))
+// (src/peft/tuners/lora/layer.py at 5d602fdb), and _cast_input_dtype
+// returns x.to(dtype) where the dtypes differ
+// (src/peft/tuners/tuners_utils.py); its bitsandbytes 4-bit layer does
+// the same where autocast is off (lora/bnb.py, requires_conversion = not
+// torch.is_autocast_enabled()). The fp32 copy (or, with dropout, its
+// dropped fp32 copy) is what lora_A saves, one per adapted linear, 4
+// bytes an element, and the r-wide intermediate lora_B saves is fp32 too.
+// Our H200 runs show it (device-h200-2026-11-30, ft2.json: Llama 3.1 8B
+// LoRA r32 on q and v, batch 2 × 512, dropout 0, bf16 weights and PEFT
+// 0.21: 32 layers × 2 × 1,024 tokens × 4,096 × 4 B = 1.07 GB that a
+// 16-bit count of the adapters' input leaves out). Under autocast
+// (mixed precision) the matmul casts that copy back to 16-bit, which
+// elem already counts; LitGPT's and torchtune's 16-bit adapters cast
+// nothing.
+func loraInputCast(in Input) bool {
+	if in.Task != LoRA && in.Task != QLoRA || in.Weights == FP32 || !in.PureBF16 {
+		return false
+	}
+	return ResolveAdapterDType(in) == FP32
 }
 
 // heldLogitBytes is the logits' bytes per element at the peak of a
@@ -1514,7 +1541,9 @@ func bnbLastGraph(in Input, k float64, last bool) float64 {
 // LoRAQKVLinear: after_A, r per enabled q, k or v, into a grouped conv1d,
 // litgpt/lora.py at 00af8b0d), and, with dropout on their input
 // (Input.LoRADropout), each adapted linear's dropped input in the compute
-// dtype (what its A matrix saves) and dropout's 1-byte mask. The adapted
+// dtype (what its A matrix saves) and dropout's 1-byte mask; where PEFT
+// casts the input to its fp32 adapters (loraInputCast) the copy, dropped
+// or not, and A·x are fp32. The adapted
 // linears by LoRATargets: q and v (query-value); q, k, v and o
 // (attention); those and the MLP's gate and up (or fc1) and its down
 // projection (all-linear). LoRAFusedQKV: q, k and v share one dropped
@@ -1546,9 +1575,16 @@ func loraSavedBytes(in Input, elem float64) float64 {
 		inputs += up + float64(a.activeMLPWidth())
 		adapters += n
 	}
-	saved := adapters * float64(in.LoRARank) * elem
-	if in.LoRADropout > 0 {
-		saved += inputs * (elem + 1)
+	adElem := elem // what an adapter saves: its input's copy and A·x
+	if loraInputCast(in) {
+		adElem = 4 // PEFT's fp32 copy of each adapted input (loraInputCast)
+	}
+	saved := adapters * float64(in.LoRARank) * adElem
+	switch {
+	case in.LoRADropout > 0:
+		saved += inputs * (adElem + 1)
+	case loraInputCast(in):
+		saved += inputs * adElem
 	}
 	return saved
 }

@@ -108,13 +108,13 @@ func TestPureBF16AndPagedOptimizer(t *testing.T) {
 	if paged.PerGPU.Optimizer != 0 || !(paged.HostOffload > Bytes(1.9*p)) {
 		t.Errorf("paged 8-bit AdamW: %v on the GPU, %v on the host", paged.PerGPU.Optimizer, paged.HostOffload)
 	}
-	// Pure bf16 LoRA (torchtune): adapters, their gradients and AdamW
-	// states in 16-bit, half of PEFT's fp32 adapters. The checkpointed
-	// block input is 16-bit in both: the base is loaded in 16-bit, so
-	// autocast's residual stream is too.
-	in.Task, in.Optimizer, in.GradCheckpointing = LoRA, AdamW, true
+	// Pure bf16 LoRA (torchtune: --adapter-dtype bf16): adapters, their
+	// gradients and AdamW states in 16-bit, half of PEFT's fp32 adapters.
+	// The checkpointed block input is 16-bit in both: the base is loaded
+	// in 16-bit, so autocast's residual stream is too.
+	in.Task, in.Optimizer, in.GradCheckpointing, in.AdapterDType = LoRA, AdamW, true, AdapterBF16
 	lpure := mustEstimate(t, in)
-	in.PureBF16 = false
+	in.PureBF16, in.AdapterDType = false, AdapterAuto
 	lmixed := mustEstimate(t, in)
 	if g, o := lpure.PerGPU.Gradients, lpure.PerGPU.Optimizer; 2*g != lmixed.PerGPU.Gradients || 2*o != lmixed.PerGPU.Optimizer || g == 0 {
 		t.Errorf("pure bf16 LoRA grads %v optimizer %v, want half of %v, %v", g, o, lmixed.PerGPU.Gradients, lmixed.PerGPU.Optimizer)
@@ -983,7 +983,7 @@ func TestFSDPNoSync(t *testing.T) {
 func TestLoRADropout(t *testing.T) {
 	a := loadArch(t, "llama-3.1-8b.json")
 	in := DefaultInput(a)
-	in.Task, in.Batch, in.Seq, in.PureBF16 = LoRA, 1, 512, true
+	in.Task, in.Batch, in.Seq, in.PureBF16, in.AdapterDType = LoRA, 1, 512, true, AdapterBF16
 	in.LoRADropout = 0
 	base := mustEstimate(t, in)
 	in.LoRADropout = 0.05
@@ -1005,7 +1005,7 @@ func TestLoRADropout(t *testing.T) {
 	}
 	// Outside LoRA/QLoRA the rate is ignored (DefaultInput carries it for
 	// every task): a full fine-tune is the same with and without it.
-	in.Task, in.LoRADropout, in.LoRAFusedQKV = FullFinetune, 0, false
+	in.Task, in.LoRADropout, in.LoRAFusedQKV, in.AdapterDType = FullFinetune, 0, false, AdapterAuto
 	full := mustEstimate(t, in)
 	in.LoRADropout = DefaultLoRADropout
 	if got := mustEstimate(t, in); got.Peak != full.Peak {
@@ -1153,7 +1153,7 @@ func TestFrozenInputs(t *testing.T) {
 		t.Fatalf("tinyllama shapes h %d, I %d, %d layers", a.Hidden, a.Intermediate, a.Layers)
 	}
 	in := DefaultInput(a)
-	in.Task, in.Batch, in.Seq, in.PureBF16 = LoRA, 8, 512, true
+	in.Task, in.Batch, in.Seq, in.PureBF16, in.AdapterDType = LoRA, 8, 512, true, AdapterBF16 // LitGPT's bf16 adapters
 	in.LoRATargets, in.LoRAFusedQKV = LoRAAllLinear, true
 	in.LoRADropout = 0.05
 	lora := mustEstimate(t, in)
@@ -1665,7 +1665,7 @@ func TestFSDPFrozenBlockGrads(t *testing.T) {
 	a := loadArch(t, filepath.Join("..", "calibration", "finetune_configs", "phi-1_5.json"))
 	in := DefaultInput(a)
 	in.Task, in.GPUs, in.ZeRO, in.Batch, in.Seq, in.PureBF16, in.GradCheckpointing = LoRA, 2, 3, 1, 1044, true, true
-	in.FSDPNoSync, in.LoRARank, in.LoRATargets = true, 8, LoRAAttention
+	in.FSDPNoSync, in.LoRARank, in.LoRATargets, in.AdapterDType = true, 8, LoRAAttention, AdapterBF16 // Lit-GPT's bf16 adapters
 	in.VRAM = 40 * GiB
 	est := func(in Input) Breakdown {
 		t.Helper()
@@ -1690,7 +1690,8 @@ func TestFSDPFrozenBlockGrads(t *testing.T) {
 	}
 	for name, f := range map[string]func(*Input){
 		"no no_sync":    func(in *Input) { in.FSDPNoSync = false },
-		"fp32 adapters": func(in *Input) { in.PureBF16 = false },
+		"mixed":         func(in *Input) { in.PureBF16, in.AdapterDType = false, AdapterAuto },
+		"fp32 adapters": func(in *Input) { in.AdapterDType = AdapterFP32 },
 		"QLoRA":         func(in *Input) { in.Task, in.Weights = QLoRA, INT4 },
 	} {
 		x := in

@@ -175,6 +175,102 @@ func ResolveOptimizerImpl(in Input) OptimizerImpl {
 	return in.OptimizerImpl
 }
 
+// AdapterDType is the dtype of a LoRA/QLoRA fine-tune's adapters
+// (--adapter-dtype): their weights, gradients and optimizer states, and,
+// where it is wider than the 16-bit activations and no autocast narrows
+// it again, the copy of its input each adapted linear makes
+// (loraInputCast).
+type AdapterDType int
+
+const (
+	// AdapterAuto: the stack's own (ResolveAdapterDType).
+	AdapterAuto AdapterDType = iota
+	// AdapterFP32: fp32 adapters over a 16-bit base, Hugging Face PEFT's
+	// default: get_peft_model(..., autocast_adapter_dtype=True) upcasts
+	// bf16 and fp16 adapter weights to fp32 ("this will only cast
+	// adapter weights using float16 or bfloat16 to float32, as this is
+	// typically required for stable training", src/peft/mapping_func.py
+	// at 5d602fdb; BaseTuner._cast_adapter_dtype,
+	// src/peft/tuners/tuners_utils.py).
+	AdapterFP32
+	// AdapterBF16 and AdapterFP16: adapters in the base model's 16-bit
+	// dtype, as torchtune's LoRA recipes build them (the model is
+	// instantiated under training.set_default_dtype(self._dtype) and
+	// validate_expected_param_dtype(self.adapter_params.items(),
+	// dtype=self._dtype) checks the adapters are in it:
+	// recipes/lora_finetune_single_device.py at bd2a0fc7) and LitGPT's
+	// finetune/lora.py under Lightning's bf16-true or 16-true (GPT(config)
+	// is built inside fabric.init_module(), whose precision context makes
+	// the 16-bit dtype the default: litgpt/finetune/lora.py at 26857050).
+	AdapterBF16
+	AdapterFP16
+)
+
+var adapterDTypeNames = [...]string{AdapterAuto: "auto", AdapterFP32: "fp32", AdapterBF16: "bf16", AdapterFP16: "fp16"}
+
+// AdapterDTypes lists every AdapterDType in display order.
+var AdapterDTypes = []AdapterDType{AdapterAuto, AdapterFP32, AdapterBF16, AdapterFP16}
+
+// String returns the CLI name ("auto", "fp32", "bf16", "fp16").
+func (d AdapterDType) String() string { return enumName(adapterDTypeNames[:], int(d), "AdapterDType") }
+
+// ParseAdapterDType reads a name written by AdapterDType.String.
+func ParseAdapterDType(s string) (AdapterDType, error) {
+	i, err := parseEnum(adapterDTypeNames[:], s, "adapter-dtype")
+	return AdapterDType(i), err
+}
+
+// AdapterDTypeOf is the adapter dtype a dtype names (fp32, bf16 or fp16;
+// AdapterAuto for any other).
+func AdapterDTypeOf(d DType) AdapterDType {
+	switch d {
+	case FP32:
+		return AdapterFP32
+	case BF16:
+		return AdapterBF16
+	case FP16:
+		return AdapterFP16
+	}
+	return AdapterAuto
+}
+
+// ResolveAdapterDType is the dtype of a LoRA/QLoRA job's adapters: the
+// one in.AdapterDType names, or on auto the stack's. Under autocast
+// (mixed precision) the adapters train in fp32, as Hugging Face PEFT
+// keeps them (AdapterFP32) and every mixed-precision recipe holds its
+// trainable weights. A 16-bit-only step (--pure-bf16, Lightning's
+// bf16-true and 16-true) keeps them in the base's 16-bit dtype, as the
+// stacks that run that step by default build them: torchtune's recipes
+// and LitGPT's scripts (AdapterBF16), and Lightning's bitsandbytes QLoRA
+// plugin (LightningQLoRADefault). PEFT's fp32 adapters over a bf16-true
+// base, with the fp32 input copy each adapted linear then saves
+// (loraInputCast), are --adapter-dtype fp32: a Hugging Face loop that
+// loads the model in bf16 and runs no autocast. An fp32 base
+// (--precision fp32) has fp32 adapters whatever the field says.
+func ResolveAdapterDType(in Input) DType {
+	if in.Weights == FP32 {
+		return FP32
+	}
+	switch in.AdapterDType {
+	case AdapterFP32:
+		return FP32
+	case AdapterBF16:
+		return BF16
+	case AdapterFP16:
+		return FP16
+	}
+	if LightningQLoRADefault(in) {
+		return BF16
+	}
+	if in.PureBF16 {
+		if in.Weights == FP16 {
+			return FP16
+		}
+		return BF16
+	}
+	return FP32
+}
+
 // Offload moves training state to host memory (DeepSpeed ZeRO-Offload /
 // ZeRO-Infinity, FSDP CPUOffload).
 type Offload int
@@ -416,6 +512,9 @@ type Input struct {
 	// DefaultLoRADropout; it counts for LoRA/QLoRA only and is ignored
 	// for other tasks.
 	LoRADropout float64
+	// AdapterDType is the adapters' dtype (--adapter-dtype; auto:
+	// ResolveAdapterDType, PEFT's fp32). LoRA/QLoRA only.
+	AdapterDType AdapterDType
 	// LoRAFusedQKV: the adapters on q, k and v sit on one fused qkv
 	// projection with one dropout (--lora-fused-qkv; LitGPT's
 	// LoRAQKVLinear), so the attention input is copied once, not once per
@@ -495,8 +594,9 @@ type Input struct {
 	// beside any storage format), no fp32 master copy and no autocast
 	// (the checkpointed block inputs stay 16-bit), as torchtune's recipes
 	// do by default (dtype: bf16) and Lightning's "bf16-true" (bf16) and
-	// "16-true" (fp16) run. With LoRA/QLoRA the adapters, their gradients
-	// and states are 16-bit too.
+	// "16-true" (fp16) run. LoRA/QLoRA adapters, their gradients and
+	// states are in Input.AdapterDType: fp32 on auto (PEFT's), the 16-bit
+	// dtype where the stack keeps them so (torchtune, LitGPT: bf16).
 	PureBF16 bool
 	// SequenceParallel shards the activations that tensor parallelism
 	// replicates (LayerNorm, dropout, residual) over the TP group
@@ -985,6 +1085,17 @@ func (in Input) validate(l *errList) {
 	}
 	if in.LitGPTAttention && !train {
 		l.add("litgpt-attention", in.LitGPTAttention, ErrIncompatible, "what LitGPT's attention saves for the backward is a training option")
+	}
+	if in.AdapterDType != AdapterAuto {
+		switch {
+		case in.Task != LoRA && in.Task != QLoRA:
+			l.add("adapter-dtype", in.AdapterDType, ErrIncompatible, "an adapter dtype needs --task lora or qlora")
+		case in.AdapterDType != AdapterFP32 && in.Task == LoRA && AdapterDTypeOf(in.Weights) != in.AdapterDType:
+			// A 16-bit adapter under another dtype's base would cast
+			// every adapted input again (PEFT's _cast_input_dtype), a case
+			// no stack runs by default.
+			l.add("adapter-dtype", in.AdapterDType, ErrIncompatible, "16-bit adapters are in the base's dtype (--precision bf16 or fp16): want fp32, auto or "+in.Weights.String())
+		}
 	}
 	if in.LoRAFusedQKV && in.Task != LoRA && in.Task != QLoRA {
 		l.add("lora-fused-qkv", in.LoRAFusedQKV, ErrIncompatible, "a fused qkv adapter needs --task lora or qlora")

@@ -124,7 +124,24 @@ func blockLinearParams(a Arch) float64 {
 // matmul (bitsandbytes "FSDP-QLoRA" guide; Answer.AI's fsdp_qlora; PEFT's
 // "FSDP with QLoRA" guide). torchtune's FSDP2 shards and gathers NF4
 // tensors the same way.
+//
+// Nothing is gathered where the data-parallel group is one GPU and the
+// parameters stay on it: FSDP1 clamps every sharding strategy to NO_SHARD
+// at world size 1 ("We clamp the strategy to `NO_SHARD` for world size
+// of 1 since they are currently functionally equivalent",
+// _init_core_state, torch/distributed/fsdp/_init_utils.py), whose flat
+// parameter is the unsharded one, and DeepSpeed ZeRO-3 skips the
+// all-gather when every parameter's partition world size is 1
+// (all_gather_coalesced returns _no_gather_coalesced, whose
+// NoGatherCoalescedHandle sets param.data to the partition itself,
+// param.ds_tensor.data.to(device).view(ds_shape): a view, no copy, on the
+// device; deepspeed/runtime/zero/partition_parameters.py at edaa7221).
+// With the parameters offloaded to the host (OffloadAll) each block is
+// still copied in, a gather buffer's worth.
 func gatherBytes(in Input, wide float64) float64 {
+	if in.GPUs/max(in.TP*in.PP, 1) <= 1 && in.Offload != OffloadAll {
+		return 0
+	}
 	a := in.Arch
 	unit := float64(a.MaxLayerParams)
 	if in.Task == QLoRA {
@@ -623,9 +640,10 @@ func MeanTruncatedTokens(mean, sd, maxTokens float64) float64 {
 // Zero unless the adapters can share a flat parameter with the frozen
 // weights and the stack is FSDP1's: LoRA (a QLoRA base is packed 4-bit
 // storage) under --zero 3 with FSDPNoSync (DeepSpeed ZeRO-3 and FSDP2 keep
-// per-parameter gradients; --fsdp-no-sync=false says so), 16-bit adapters
-// (Input.PureBF16: an FSDP1 flat parameter needs one dtype, so fp32
-// adapters, PEFT's default, are units of their own whatever the policy),
+// per-parameter gradients; --fsdp-no-sync=false says so), a pure 16-bit
+// step with 16-bit adapters (Input.PureBF16, ResolveAdapterDType: an FSDP1
+// flat parameter needs one dtype, so fp32 adapters, PEFT's default, are
+// units of their own whatever the policy),
 // no pipeline stages, and not Input.FSDPAdapterUnits.
 func fsdpFrozenGradBytes(in Input) float64 {
 	if !FSDPFrozenBlockGrads(in) {
@@ -640,5 +658,5 @@ func fsdpFrozenGradBytes(in Input) float64 {
 // FSDPFrozenBlockGrads reports whether in's gradients count its frozen
 // Block weights (fsdpFrozenGradBytes).
 func FSDPFrozenBlockGrads(in Input) bool {
-	return in.Task == LoRA && in.ZeRO == 3 && in.FSDPNoSync && in.PureBF16 && in.PP <= 1 && !in.FSDPAdapterUnits
+	return in.Task == LoRA && in.ZeRO == 3 && in.FSDPNoSync && in.PureBF16 && ResolveAdapterDType(in) != FP32 && in.PP <= 1 && !in.FSDPAdapterUnits
 }

@@ -7,7 +7,7 @@ import "iter"
 // defaults documented here; Input.Overheads replaces the first four.
 type Breakdown struct {
 	// Weights: parameters held on this GPU at their storage width, including
-	// quantisation scales, LoRA adapters (fp32) and, under ZeRO-3/FSDP, the
+	// quantisation scales, LoRA adapters (Input.AdapterDType) and, under ZeRO-3/FSDP, the
 	// 16-bit gather buffer for two blocks (the one computing + prefetch).
 	// In HF mixed-precision training it is 6 B/param: fp32 weights plus the
 	// autocast 16-bit copy (HF "Model training anatomy").

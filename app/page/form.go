@@ -222,6 +222,9 @@ func (in *ViewIn) fieldOptions(f Field) []Option {
 		return quantOptions(l)
 	case FieldLoRATargets:
 		return labelled(l, estimator.LoRATargetSets, MsgTargetsQV, MsgTargetsAttn, MsgTargetsAll)
+	case FieldAdapterDType:
+		// Auto first (estimator.ResolveAdapterDType), then the dtypes.
+		return labelled(l, estimator.AdapterDTypes, MsgAdapterAuto)
 	case FieldZeRO:
 		// Empty: estimator.ResolveTrainDefaults, as the CLI without --zero.
 		return []Option{{"", l.T(MsgZeROAuto)}, {"0", "0"}, {"1", "1"}, {"2", "2"}, {"3", "3"}}
@@ -331,6 +334,9 @@ func (b *viewBuilder) formField(f Field, label MsgKey, kind FieldKind) (FieldVie
 	}
 	if f == FieldAttnKernel {
 		v.Where = b.t(MsgAttnKernelHelp) // which stack runs which kernel, and its speed
+	}
+	if f == FieldAdapterDType {
+		v.Where = b.t(MsgAdapterDTypeHelp) // which stack keeps which dtype, and PEFT's fp32 input copies
 	}
 	if f == FieldTTFT {
 		v.Placeholder, v.Where = b.ttftDefault()
@@ -442,7 +448,8 @@ func (b *viewBuilder) form() FormView {
 		textF(FieldTTFT, MsgTTFTTarget), textF(FieldTPOT, MsgTPOTTarget), selectF(FieldSLOStat, MsgSLOStat), textF(FieldGlobalBatch, MsgGlobalBatch),
 		selectF(FieldOptimizer, MsgOptimizer), selectF(FieldAttnKernel, MsgAttnKernel),
 		checkF(FieldCheckpointing, MsgCheckpointing), checkF(FieldSelective, MsgSelective),
-		textF(FieldLoRARank, MsgLoRARank), selectF(FieldLoRATargets, MsgLoRATargets), selectF(FieldZeRO, MsgZeRO),
+		textF(FieldLoRARank, MsgLoRARank), selectF(FieldLoRATargets, MsgLoRATargets),
+		selectF(FieldAdapterDType, MsgAdapterDType), selectF(FieldZeRO, MsgZeRO),
 		selectF(FieldOffload, MsgOffload), selectF(FieldEngine, MsgEngine), selectF(FieldKV, MsgKV), checkF(FieldFlash, MsgFlash),
 	}
 	// Text-only shows for a vision model, EP for a mixture of experts (or

@@ -545,6 +545,9 @@ const (
 	MsgAttnCuDNN
 	MsgAttnFA3
 	MsgAttnKernelHelp
+	MsgAdapterDType
+	MsgAdapterAuto
+	MsgAdapterDTypeHelp
 	MsgHIPContext
 	MsgHIPGraphs
 	MsgRuntimeContext
@@ -1102,6 +1105,9 @@ var messagesEN = [NMsgs]string{
 	MsgAttnCuDNN:             "cuDNN fused (Transformer Engine: Megatron-Core, NeMo)",
 	MsgAttnFA3:               "FlashAttention-3",
 	MsgAttnKernelHelp:        "cuDNN: Megatron-Core and NeMo on Hopper; FA2: llm-foundry, Hugging Face. On an H100 ×1.62 (cuDNN), ×1.74 (FA3) the FA2 speed; memory unchanged.",
+	MsgAdapterDType:          "Adapter dtype",
+	MsgAdapterAuto:           "auto (mixed precision: fp32; 16-bit only: the model's)",
+	MsgAdapterDTypeHelp:      "Hugging Face PEFT keeps adapters in fp32 over a bf16 base; without autocast each adapted layer then keeps an fp32 copy of its input. torchtune and LitGPT keep them in the model's dtype.",
 }
 
 var MessagesRU = [NMsgs]string{
@@ -1618,6 +1624,9 @@ var MessagesRU = [NMsgs]string{
 	MsgAttnCuDNN:             "cuDNN fused (Transformer Engine: Megatron-Core, NeMo)",
 	MsgAttnFA3:               "FlashAttention-3",
 	MsgAttnKernelHelp:        "cuDNN: Megatron-Core и NeMo на Hopper; FA2: llm-foundry, Hugging Face. На H100 ×1,62 (cuDNN), ×1,74 (FA3) к скорости FA2; память та же.",
+	MsgAdapterDType:          "Тип данных адаптеров",
+	MsgAdapterAuto:           "авто (смешанная точность: fp32; только 16 бит: как у модели)",
+	MsgAdapterDTypeHelp:      "Hugging Face PEFT держит адаптеры в fp32 поверх базы в bf16; без autocast каждый слой с адаптером хранит ещё fp32-копию своего входа. torchtune и LitGPT держат их в типе модели.",
 }
 
 var messagesZH = [NMsgs]string{
@@ -2134,6 +2143,9 @@ var messagesZH = [NMsgs]string{
 	MsgAttnCuDNN:             "cuDNN 融合（Transformer Engine：Megatron-Core、NeMo）",
 	MsgAttnFA3:               "FlashAttention-3",
 	MsgAttnKernelHelp:        "cuDNN：Hopper 上的 Megatron-Core 和 NeMo；FA2：llm-foundry、Hugging Face。H100 上为 FA2 速度的 ×1.62（cuDNN）、×1.74（FA3）；显存不变。",
+	MsgAdapterDType:          "适配器数据类型",
+	MsgAdapterAuto:           "自动（混合精度：fp32；纯 16 位：与模型相同）",
+	MsgAdapterDTypeHelp:      "Hugging Face PEFT 在 bf16 基座上将适配器保持为 fp32；不使用 autocast 时，每个带适配器的层还会保存其输入的一份 fp32 副本。torchtune 和 LitGPT 将适配器保持为模型的数据类型。",
 }
 
 // Tr returns the message for key in lang, falling back to English.

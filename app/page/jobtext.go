@@ -197,6 +197,7 @@ func ParseInput(given *JobText, arch estimator.Arch, cat *catalog.Catalog) (Inpu
 	choose(&r, jobspec.OptimizerImpl, estimator.ParseOptimizerImpl, &in.OptimizerImpl)
 	choose(&r, jobspec.AttnKernel, estimator.ParseAttnKernel, &in.AttnKernel)
 	choose(&r, jobspec.LoRATargets, estimator.ParseLoRATargets, &in.LoRATargets)
+	choose(&r, jobspec.AdapterDType, estimator.ParseAdapterDType, &in.AdapterDType)
 	if j.EngineOpen = t.Text[jobspec.Engine] == planner.AutoEngineName; !j.EngineOpen {
 		choose(&r, jobspec.Engine, parseEngine, &in.Engine)
 	}

@@ -103,6 +103,15 @@ func isLightning(name string) bool {
 //     KV heads as query heads, V as a view of the whole fused qkv output
 //     (--litgpt-attention; estimator.Input.LitGPTAttention);
 //
+//   - LoRA/QLoRA under bf16-true or 16-true: the adapters in the model's
+//     16-bit dtype where the adapter dtype is on auto (--adapter-dtype
+//     bf16 or fp16): GPT(config) is built inside fabric.init_module(),
+//     whose precision context makes the 16-bit dtype the default
+//     (litgpt/finetune/lora.py at 26857050), so no fp32 adapter and no
+//     fp32 copy of its input (auto takes the same under a 16-bit-only
+//     step; estimator.ResolveAdapterDType). Under the -mixed names the module
+//     is fp32, adapters too;
+//
 //   - LoRA/QLoRA: the adapters of one fused qkv linear with one dropout
 //     (LoRAQKVLinear, --lora-fused-qkv); QLoRA: Lightning's
 //     BitsandbytesPrecision quantises the LM head too (--quantize-head).
@@ -173,6 +182,10 @@ func litgptDefaults(t *JobText, in *estimator.Input, global int, zeroAuto bool) 
 			took(jobspec.Fields[jobspec.LoRATargets].Flag, litgptTargets.String())
 		}
 		on(jobspec.LoRAFusedQKV, &in.LoRAFusedQKV)
+		if d := estimator.AdapterDTypeOf(in.Weights); in.AdapterDType == estimator.AdapterAuto && in.PureBF16 && (d == estimator.AdapterBF16 || d == estimator.AdapterFP16) {
+			in.AdapterDType = d
+			took(jobspec.Fields[jobspec.AdapterDType].Flag, d.String())
+		}
 	}
 	if in.Task == estimator.QLoRA {
 		on(jobspec.QuantizeHead, &in.QuantizeHead)

@@ -4,6 +4,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"rightsize/catalog"
+	"rightsize/estimator"
 )
 
 // A link that names no LoRA rank means LitGPT's rank 8 for a LoRA or
@@ -38,5 +41,50 @@ func TestLitGPTRefusesMultiGPUQLoRA(t *testing.T) {
 	}
 	if _, in := viewOf(t, "m=llama-2-7b&t=qlora&p=bf16-true&g=a10g&b=1&s=512", nil); in.Job.Stack == nil || in.Job.Stack.Refused {
 		t.Errorf("one GPU: %+v", in.Job.Stack)
+	}
+}
+
+// The adapter dtype: on auto the estimator resolves it (fp32 under
+// autocast, the base's 16-bit dtype under --pure-bf16:
+// estimator.ResolveAdapterDType), a bf16-true LoRA names LitGPT's, in the
+// model's dtype (--adapter-dtype bf16, 16-true fp16), and a dtype given
+// on the page or in the link wins. The page shows the field for LoRA and
+// QLoRA only, auto first with its label, in each language.
+func TestAdapterDTypeByStack(t *testing.T) {
+	pr := NewPrices(catalog.Default(), nil)
+	for frag, want := range map[string]estimator.AdapterDType{
+		"t=lora&p=bf16&pb=1":         estimator.AdapterAuto,
+		"t=lora&p=bf16-true":         estimator.AdapterBF16,
+		"t=lora&p=16-true":           estimator.AdapterFP16,
+		"t=lora&p=bf16-mixed":        estimator.AdapterAuto,
+		"t=lora&p=bf16-true&ad=fp32": estimator.AdapterFP32,
+	} {
+		d := Derive(ParseFragment("m=llama-3.1-8b&g=h200-sxm&"+frag, DefaultState), nil, pr, nil, "")
+		if !d.R.OK || d.Job.In.AdapterDType != want {
+			t.Errorf("%s: adapter dtype %v (ok %v), want %v", frag, d.Job.In.AdapterDType, d.R.OK, want)
+		}
+	}
+	// bf16-true with PEFT's fp32 adapters: their input copies too.
+	peft := Derive(ParseFragment("m=llama-3.1-8b&g=h200-sxm&t=lora&p=bf16-true&ad=fp32", DefaultState), nil, pr, nil, "")
+	bf := Derive(ParseFragment("m=llama-3.1-8b&g=h200-sxm&t=lora&p=bf16-true", DefaultState), nil, pr, nil, "")
+	if !(peft.R.Res.PerGPU.Weights > bf.R.Res.PerGPU.Weights && peft.R.Res.PerGPU.Activations > bf.R.Res.PerGPU.Activations) {
+		t.Errorf("PEFT's fp32 adapters: weights %v, activations %v; bf16 adapters %v, %v", peft.R.Res.PerGPU.Weights,
+			peft.R.Res.PerGPU.Activations, bf.R.Res.PerGPU.Weights, bf.R.Res.PerGPU.Activations)
+	}
+	for lang, label := range map[string]string{"en": "Adapter dtype", "ru": "Тип данных адаптеров", "zh": "适配器数据类型"} {
+		s := ParseFragment("t=lora&l="+lang, DefaultState)
+		var got *FieldView
+		v, _ := viewOfState(t, s)
+		for i, f := range v.Form.Fields {
+			if f.F == FieldAdapterDType {
+				got = &v.Form.Fields[i]
+			}
+		}
+		if got == nil || got.Label != label || len(got.Opts) != 4 || got.Opts[0].Value != "auto" || !strings.Contains(got.Opts[0].Label, "fp32") || got.Where == "" {
+			t.Errorf("%s: adapter dtype field %+v", lang, got)
+		}
+	}
+	if s := ParseFragment("t=finetune", DefaultState); s.Shown(FieldAdapterDType) {
+		t.Error("the adapter dtype is shown for a full fine-tune")
 	}
 }

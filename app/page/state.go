@@ -95,6 +95,7 @@ const (
 	FieldProvider
 	FieldSLOStat
 	FieldAttnKernel
+	FieldAdapterDType
 	// FieldOffer is the offer a planner row the user applied rents
 	// (WithPlan, Plan.Offer): the job is estimated and timed on one GPU
 	// (or slice) of its instances as the planner did (planner.OnOffer);
@@ -148,7 +149,7 @@ var FieldNames = [NFields]string{
 	FieldTextOnly: "text-only", FieldKernel: "kernel", FieldEngineVersion: "engine-version", FieldHost: "host",
 	FieldLaunch: "emit", FieldCP: "cp", FieldDataset: "dataset-tokens", FieldEpochs: "epochs", FieldEP: "ep", FieldDP: "dp",
 	FieldRegion: "region", FieldProvider: "provider", FieldSLOStat: "slo-stat", FieldRouter: "emit-router", FieldShow: "show",
-	FieldAttnKernel: "attention-kernel", FieldOffer: "offer",
+	FieldAttnKernel: "attention-kernel", FieldAdapterDType: "adapter-dtype", FieldOffer: "offer",
 }
 
 // fieldOf returns the field an estimator.InputError names. The GPU picker
@@ -276,7 +277,7 @@ func (s *ViewState) Shown(f Field) bool {
 	case FieldOwnPrice, FieldKWh, FieldOwnYears:
 		// Owning is priced against a daily fleet.
 		return !train && (strings.TrimSpace(s[FieldCurve]) != "" || strings.TrimSpace(s[FieldWorkload]) != "")
-	case FieldLoRARank, FieldLoRATargets:
+	case FieldLoRARank, FieldLoRATargets, FieldAdapterDType:
 		return task == "lora" || task == "qlora"
 	case FieldQuant:
 		return task == "inference" || task == "lora" || task == "qlora"

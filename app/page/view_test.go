@@ -511,7 +511,7 @@ func TestBuildViewStackDefaults(t *testing.T) {
 	for lang, w := range want {
 		v, _ := viewOf(t, frag+"&l="+lang, nil)
 		f := factOf(t, v.Result.Facts, "rs-stack-defaults")
-		if f.Label != w[0] || f.Value != "--global-batch 16 --zero 3 --grad-checkpointing --loss-chunks 11 --keeps-last-graph --litgpt-attention --optimizer-impl foreach --lora-rank 8 --lora-targets query-value --lora-fused-qkv" ||
+		if f.Label != w[0] || f.Value != "--global-batch 16 --zero 3 --grad-checkpointing --loss-chunks 11 --keeps-last-graph --litgpt-attention --optimizer-impl foreach --lora-rank 8 --lora-targets query-value --lora-fused-qkv --adapter-dtype bf16" ||
 			!strings.Contains(f.Detail, w[1]) || !strings.Contains(f.Detail, "00af8b0d") {
 			t.Errorf("%s: %+v", lang, f)
 		}

@@ -34,17 +34,17 @@ func TestLitGPTDefaultsAreOneStory(t *testing.T) {
 		// rank's own shard of them (fsdpRootBytes).
 		{[]string{"--model", "llama-2-7b", "--task", "lora", "--precision", "bf16-true", "--gpu", "a100-40gb-sxm", "--gpus", "2", "--batch", "1", "--seq", "1304"},
 			"m=llama-2-7b&t=lora&p=bf16-true&g=a100-40gb-sxm&n=2&b=1&s=1304",
-			[]string{"--global-batch 16", "--zero 3", "--grad-checkpointing", "--loss-chunks 11", "--keeps-last-graph", "--litgpt-attention", "--optimizer-impl foreach", "--lora-rank 8", "--lora-targets query-value", "--lora-fused-qkv"}, 21.99},
+			[]string{"--global-batch 16", "--zero 3", "--grad-checkpointing", "--loss-chunks 11", "--keeps-last-graph", "--litgpt-attention", "--optimizer-impl foreach", "--lora-rank 8", "--lora-targets query-value", "--lora-fused-qkv", "--adapter-dtype bf16"}, 21.99},
 		// Targets given are the user's, at both doors: q, k, v and o
 		// keep one more dropped copy (the attention output's, 4096 × 3 B
 		// a token a layer) and 2·8 more A·x, and k's and o's adapters.
 		{[]string{"--model", "llama-2-7b", "--task", "lora", "--precision", "bf16-true", "--gpu", "a100-40gb-sxm", "--gpus", "2", "--batch", "1", "--seq", "1304", "--lora-targets", "attention"},
 			"m=llama-2-7b&t=lora&p=bf16-true&g=a100-40gb-sxm&n=2&b=1&s=1304&lt=attention",
-			[]string{"--global-batch 16", "--zero 3", "--grad-checkpointing", "--loss-chunks 11", "--keeps-last-graph", "--litgpt-attention", "--optimizer-impl foreach", "--lora-rank 8", "--lora-fused-qkv"}, 22.03},
+			[]string{"--global-batch 16", "--zero 3", "--grad-checkpointing", "--loss-chunks 11", "--keeps-last-graph", "--litgpt-attention", "--optimizer-impl foreach", "--lora-rank 8", "--lora-fused-qkv", "--adapter-dtype bf16"}, 22.03},
 		// A rank given is the user's, at both doors.
 		{[]string{"--model", "llama-2-7b", "--task", "lora", "--precision", "bf16-true", "--gpu", "a100-40gb-sxm", "--gpus", "2", "--batch", "1", "--seq", "1304", "--lora-rank", "16"},
 			"m=llama-2-7b&t=lora&p=bf16-true&g=a100-40gb-sxm&n=2&b=1&s=1304&r=16",
-			[]string{"--global-batch 16", "--zero 3", "--grad-checkpointing", "--loss-chunks 11", "--keeps-last-graph", "--litgpt-attention", "--optimizer-impl foreach", "--lora-targets query-value", "--lora-fused-qkv"}, 0},
+			[]string{"--global-batch 16", "--zero 3", "--grad-checkpointing", "--loss-chunks 11", "--keeps-last-graph", "--litgpt-attention", "--optimizer-impl foreach", "--lora-targets query-value", "--lora-fused-qkv", "--adapter-dtype bf16"}, 0},
 		// A ZeRO stage given is the user's (no FSDP default), and 16 // 4
 		// // 4 = 1 micro-batch a step at micro-batch 4 on 4 GPUs.
 		{[]string{"--model", "llama-2-7b", "--task", "finetune", "--precision", "bf16-true", "--gpu", "a100-80gb-sxm", "--gpus", "4", "--zero", "2", "--batch", "4", "--seq", "512"},
@@ -54,11 +54,11 @@ func TestLitGPTDefaultsAreOneStory(t *testing.T) {
 		// in 4 bits under BitsandbytesPrecision.
 		{[]string{"--model", "gemma-2-2b", "--task", "qlora", "--precision", "bf16-true", "--gpu", "a10g", "--batch", "2", "--seq", "512"},
 			"m=gemma-2-2b&t=qlora&p=bf16-true&g=a10g&b=2&s=512",
-			[]string{"--global-batch 16", "--loss-chunks 4", "--separate-head", "--keeps-last-graph", "--litgpt-attention", "--lora-rank 8", "--lora-targets query-value", "--lora-fused-qkv", "--quantize-head"}, 0},
+			[]string{"--global-batch 16", "--loss-chunks 4", "--separate-head", "--keeps-last-graph", "--litgpt-attention", "--lora-rank 8", "--lora-targets query-value", "--lora-fused-qkv", "--adapter-dtype bf16", "--quantize-head"}, 0},
 		// QLoRA on two GPUs, which lora.py refuses: planned as set, no FSDP.
 		{[]string{"--model", "llama-2-7b", "--task", "qlora", "--precision", "bf16-true", "--gpu", "a10g", "--gpus", "2", "--batch", "1", "--seq", "512"},
 			"m=llama-2-7b&t=qlora&p=bf16-true&g=a10g&n=2&b=1&s=512",
-			[]string{"--global-batch 16", "--loss-chunks 4", "--keeps-last-graph", "--litgpt-attention", "--lora-rank 8", "--lora-targets query-value", "--lora-fused-qkv", "--quantize-head"}, 0},
+			[]string{"--global-batch 16", "--loss-chunks 4", "--keeps-last-graph", "--litgpt-attention", "--lora-rank 8", "--lora-targets query-value", "--lora-fused-qkv", "--adapter-dtype bf16", "--quantize-head"}, 0},
 		// HF Trainer keeps the estimator's defaults.
 		{[]string{"--model", "llama-2-7b", "--task", "lora", "--precision", "bf16", "--gpu", "a100-40gb-sxm", "--gpus", "2", "--zero", "3", "--batch", "1", "--seq", "1304"},
 			"m=llama-2-7b&t=lora&p=bf16&g=a100-40gb-sxm&n=2&z=3&b=1&s=1304", nil, 0},
@@ -129,7 +129,7 @@ func TestLitGPTDefaultsYieldToFlags(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if want := []string{"--global-batch 16", "--separate-head", "--lora-rank 8"}; given.Stack == nil || !slices.Equal(given.Stack.Flags, want) {
+	if want := []string{"--global-batch 16", "--separate-head", "--lora-rank 8", "--adapter-dtype bf16"}; given.Stack == nil || !slices.Equal(given.Stack.Flags, want) {
 		t.Errorf("defaults taken with the flags given: %+v, want %q", given.Stack, want)
 	}
 	// The same job in generic flags (pure-bf16 QLoRA on NF4 takes

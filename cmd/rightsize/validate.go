@@ -493,14 +493,13 @@ func writeAccuracy(w io.Writer, cases []valCase, skipped []string) {
 	fmt.Fprintln(w, "  where bnb.nf4-dq reads −10…+2%: the estimate holds the previous step's 4-bit graph at the longest length,")
 	fmt.Fprintln(w, "  while only Lit-GPT's first step is that long.")
 	fmt.Fprintln(w, "- **LitGPT's rows named by their precision** (\"fine-tune memory, Lightning precision\": every bf16-true row of both")
-	fmt.Fprintln(w, "  LitGPT tables with `--precision bf16-true` and only the model, task, GPU, GPU count, micro-batch, sequence and, where")
-	fmt.Fprintln(w, "  the row ran it, `--zero 3 --grad-checkpointing`): the Lightning name plans LitGPT's scripts with their defaults")
-	fmt.Fprintln(w, "  (global batch 16, FSDP with Block checkpointing, the 128-token chunked loss, the untied head, the held graph, the")
-	fmt.Fprintln(w, "  fused qkv adapter, QLoRA's 4-bit head, its attention's saved K and V). Two runs stay called fitting that ran out")
-	fmt.Fprintln(w, "  of memory: Llama 2 7B and")
-	fmt.Fprintln(w, "  Llama 3 8B full fine-tunes on 4 A10Gs at micro-batch 4, whose configs set a global batch of 64 where the scripts")
-	fmt.Fprintln(w, "  default to 16 (one micro-batch a step at that shape, so FSDP shards the gradients; given it, both are called out of")
-	fmt.Fprintln(w, "  memory). The name takes lora.py's adapters too, rank 8 on q and v (`--lora-targets query-value`): the rows whose")
+	fmt.Fprintln(w, "  LitGPT tables with `--precision bf16-true` and only the model, task, GPU, GPU count, micro-batch, sequence, the")
+	fmt.Fprintln(w, "  global batch of the config the row names and, where the row ran it, `--zero 3 --grad-checkpointing`): the Lightning")
+	fmt.Fprintln(w, "  name plans LitGPT's scripts with their defaults (FSDP with Block checkpointing, the 128-token chunked loss, the")
+	fmt.Fprintln(w, "  untied head, the held graph, the fused qkv adapter, bf16 adapters, QLoRA's 4-bit head, its attention's saved K and")
+	fmt.Fprintln(w, "  V). Every fit call is right: the Llama 2 7B and Llama 3 8B full fine-tunes on 4 A10Gs at micro-batch 4, whose")
+	fmt.Fprintln(w, "  configs set a global batch of 64 where the scripts default to 16, accumulate under no_sync and are called out of")
+	fmt.Fprintln(w, "  memory. The name takes lora.py's adapters too, rank 8 on q and v (`--lora-targets query-value`): the rows whose")
 	fmt.Fprintln(w, "  configs put adapters on every linear and the head read 8–25% under (Gemma, phi-2, phi-3, TinyLlama's automated")
 	fmt.Fprintln(w, "  rows), as the replay gives no layers; the rows on q and v alone (lora.py's layers; rank 8 where the configs set")
 	fmt.Fprintln(w, "  their own) read −7.5% … +0.5%. Lit-GPT's single-GPU Llama 2 7B LoRA is −3.2% and −4.6% at micro-batch 1 and 2 and")
@@ -1156,11 +1155,15 @@ func torchtuneCases(dir string) ([]valCase, error) {
 			args = append(args, "--optimizer", "paged-adamw-8bit", "--optimizer-in-backward")
 			split = "test"
 		case "lora": // 8B_lora_single_device.yaml at 30b8519e: lora_attn_modules ['q_proj', 'v_proj'], apply_lora_to_mlp False
-			args = append(args, "--lora-targets", "query-value", "--lora-rank", "8", "--lora-dropout", "0")
+			args = append(args, "--lora-targets", "query-value", "--lora-rank", "8", "--lora-dropout", "0", "--adapter-dtype", "bf16")
 		case "qlora": // its recipe puts adapters on q, k, v, o and the MLP
 			// torchao's NF4, double-quantised scalers: --quant nf4
-			args = append(args, "--precision", "int4", "--quant", "nf4", "--lora-targets", "all-linear", "--lora-rank", "8", "--lora-dropout", "0")
+			args = append(args, "--precision", "int4", "--quant", "nf4", "--lora-targets", "all-linear", "--lora-rank", "8", "--lora-dropout", "0", "--adapter-dtype", "bf16")
 		}
+		// --adapter-dtype bf16: the recipes build the model under
+		// training.set_default_dtype(dtype) and check the adapters are in
+		// it (validate_expected_param_dtype,
+		// recipes/lora_finetune_single_device.py at bd2a0fc7)
 		// lora_dropout 0: at the table's commit (30b8519e, 2024-09-24) the
 		// 8B LoRA and QLoRA configs set lora_dropout: 0.0 and the
 		// lora_llama3_1_* builders default to 0.0 (torchtune d7fae967,
@@ -1241,7 +1244,7 @@ func torchtuneFSDPCases(dir string) ([]valCase, error) {
 			return nil, fmt.Errorf("%s: %s: %v", file, r["id"], err)
 		}
 		args := []string{"--model", m, "--task", task, "--gpu", "a100-80gb-sxm", "--gpus", "8", "--zero", "3", "--batch", "2", "--seq", "2048",
-			"--grad-checkpointing", "--pure-bf16", "--loss-chunks", "8", "--lora-rank", itoa(rank),
+			"--grad-checkpointing", "--pure-bf16", "--adapter-dtype", "bf16", "--loss-chunks", "8", "--lora-rank", itoa(rank),
 			"--lora-dropout", "0"} // at the table's commit: 70B_lora.yaml lora_dropout 0.0, the 405B builder's default 0.0 (torchtune d7fae967)
 		if task == "lora" {
 			// 70B_lora.yaml at 30b8519e: lora_attn_modules ['q_proj',
@@ -1368,7 +1371,11 @@ func litgptCases(dir string) ([]valCase, error) {
 			// LitGPT's LoRA layers: one fused qkv adapter, dropout on
 			// each adapter's input (lora_dropout from the config)
 			args = append(args, "--lora-rank", itoa(int(num(r["lora_r"]))), "--lora-targets", targets, "--lora-fused-qkv",
-				"--lora-dropout", strconv.FormatFloat(num(r["lora_dropout"]), 'g', -1, 64))
+				"--lora-dropout", strconv.FormatFloat(num(r["lora_dropout"]), 'g', -1, 64),
+				// the adapters in bf16: the GPT is built inside
+				// fabric.init_module() under bf16-true, where PEFT keeps
+				// fp32 adapters (estimator.ResolveAdapterDType)
+				"--adapter-dtype", "bf16")
 		}
 		if task == "qlora" {
 			// lora.py's BitsandbytesPrecision(nf4) quantises every linear, lm_head too
@@ -1433,7 +1440,8 @@ func litgptTargets(r map[string]any) (string, error) {
 // the flags every fine-tuning framework has: the model, the task, the GPU
 // and the config's devices, its micro-batch, max_seq_length and global
 // batch, its precision bf16-true as --pure-bf16 (weights, gradients and
-// AdamW states in bf16: Lightning's "bf16-true"), QLoRA's bnb.nf4 as
+// AdamW states in bf16: Lightning's "bf16-true"; the adapters in it, as
+// --adapter-dtype auto takes them under a 16-bit-only step), QLoRA's bnb.nf4 as
 // --precision int4, its LoRA rank, dropout and layers (litgptTargets:
 // q and v only, query-value; every layer, all-linear) and, on more than one GPU, the
 // row's strategy: FSDP full shard with every Block checkpointed (--zero 3
@@ -1472,7 +1480,7 @@ func litgptGenericCases(dir string) ([]valCase, error) {
 
 // litgptOnly is litgptCases' flags for what LitGPT's scripts do that its
 // table and config files do not say, with the count of values each takes.
-var litgptOnly = map[string]int{"--optimizer-impl": 1, "--loss-chunks": 1, "--separate-head": 0, "--keeps-last-graph": 0, "--litgpt-attention": 0, "--lora-fused-qkv": 0, "--quantize-head": 0}
+var litgptOnly = map[string]int{"--adapter-dtype": 1, "--optimizer-impl": 1, "--loss-chunks": 1, "--separate-head": 0, "--keeps-last-graph": 0, "--litgpt-attention": 0, "--lora-fused-qkv": 0, "--quantize-head": 0}
 
 // swiftCases: ms-swift's v2 benchmark (A100 80GB, HF Trainer + PEFT, 2024-01),
 // its Quantization table: LoRA rank 8 on Qwen-1's c_attn over a bf16, GPTQ
@@ -1617,8 +1625,9 @@ func deviceMemoryCases(dir string) ([]valCase, error) {
 			args := []string{"--model", str(r["model"]), "--task", task, "--gpu", "h100-sxm", "--batch", itoa(b), "--seq", itoa(sq), "--pure-bf16"}
 			if task == "lora" {
 				// measure.py's LoraConfig(r=16, target_modules=["q_proj",
-				// "v_proj"], lora_dropout=0.0)
-				args = append(args, "--lora-rank", "16", "--lora-targets", "query-value", "--lora-dropout", "0")
+				// "v_proj"], lora_dropout=0.0), PEFT's fp32 adapters over
+				// the bf16 model with no autocast: --adapter-dtype fp32
+				args = append(args, "--lora-rank", "16", "--lora-targets", "query-value", "--lora-dropout", "0", "--adapter-dtype", "fp32")
 			}
 			if r["grad_checkpointing"] == true {
 				args = append(args, "--grad-checkpointing")

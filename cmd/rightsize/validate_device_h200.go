@@ -40,7 +40,9 @@ func devicePrefillCases(dir string) ([]valCase, error) {
 // torch.cuda.max_memory_allocated over three steps' forward, backward and
 // optimizer phases, in GB. bf16-true (--pure-bf16) unless the run was
 // mixed precision (fp32 weights and states, bf16 autocast: --precision
-// bf16); AdamW foreach or fused as the run built it. Rows the flags cannot
+// bf16); PEFT's fp32 adapters, --adapter-dtype fp32 (auto keeps them fp32
+// under autocast only); AdamW
+// foreach or fused as the run built it. Rows the flags cannot
 // say are left out: the FSDP2 runs on one GPU (fsdpRootBytes holds no root
 // copy at one GPU), LoRA on the LM head, and models outside the catalog
 // (Phi-3 mini). Test rows: nothing was fitted on them.
@@ -85,7 +87,8 @@ func deviceH200MemoryCases(dir string) ([]valCase, error) {
 						continue // every linear and the head: the head's adapter has no flag
 					}
 				}
-				args = append(args, "--lora-rank", itoa(int(num(l["r"]))), "--lora-targets", targets, "--lora-dropout", strconv.FormatFloat(num(l["dropout"]), 'g', -1, 64))
+				args = append(args, "--lora-rank", itoa(int(num(l["r"]))), "--lora-targets", targets, "--lora-dropout", strconv.FormatFloat(num(l["dropout"]), 'g', -1, 64),
+					"--adapter-dtype", "fp32")
 				lora = fmt.Sprintf(" r%d %s dropout %g", int(num(l["r"])), targets, num(l["dropout"]))
 			}
 			ckpt := r["activation_checkpointing"] == true

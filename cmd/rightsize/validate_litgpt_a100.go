@@ -68,7 +68,7 @@ func litgptA100Cases(dir string) ([]valCase, error) {
 			return nil, fmt.Errorf("%s: %s: %v", file, r["id"], err)
 		}
 		args := append(append([]string{}, m...), "--gpu", "a100-40gb-sxm", "--gpus", itoa(gpus), "--batch", itoa(mb), "--seq", itoa(seq),
-			"--global-batch", itoa(int(num(r["global_batch_size"]))), "--pure-bf16",
+			"--global-batch", itoa(int(num(r["global_batch_size"]))), "--pure-bf16", // adapters in bf16, --adapter-dtype auto's under bf16-true
 			"--lora-rank", itoa(int(num(r["lora_r"]))), "--lora-targets", targets, "--lora-dropout", fmt.Sprint(num(r["lora_dropout"])))
 		switch q := str(r["quantization_as_printed"]); q {
 		case "None":

@@ -65,6 +65,7 @@ const (
 	AttnKernel
 	LoRARank
 	LoRATargets
+	AdapterDType
 	LoRAFusedQKV
 	QuantizeHead
 	KeepsLastGraph
@@ -153,6 +154,10 @@ var Fields = [N]Spec{
 	AttnKernel:         {"attention-kernel", "ak", "fa2", Text}, // estimator.AttnFA2: training's fused attention at FlashAttention-2's speed
 	LoRARank:           {"lora-rank", "r", "16", Int},
 	LoRATargets:        {"lora-targets", "lt", "attention", Text},
+	// auto: the stack's (estimator.ResolveAdapterDType: fp32 under
+	// autocast, PEFT's; the model's 16-bit dtype in 16-bit-only training,
+	// torchtune's and LitGPT's).
+	AdapterDType: {"adapter-dtype", "ad", "auto", Text},
 	// What LitGPT's fine-tune scripts do and a generic stack does not
 	// (estimator.Input's fields of the same names): off, and the loss in
 	// one piece, unless the job names a Lightning precision
