@@ -69,3 +69,36 @@ func TestSetupLineGroupsTheBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestNoFasterAlternativeNote: a full fine-tune of Mixtral 8x7B has no
+// plan within twice the cheapest's cost that runs at least 20% faster (a
+// GB200 rack runs it several times as fast for more than twice the
+// cost), so the page shows no faster card; the planner's sentence on
+// what the quickest plan would buy is among the plan's notes, as the CLI
+// prints it, in each language.
+func TestNoFasterAlternativeNote(t *testing.T) {
+	_, in, _ := pageOf(t, "m=mixtral-8x7b&t=finetune", nil)
+	for _, p := range in.Plan.Picks {
+		if p.Kind == PickFastest {
+			t.Fatalf("a faster pick: %+v", p.Why)
+		}
+	}
+	var note planner.Reason
+	for _, n := range in.Plan.Notes {
+		if n.Key == "reason.no_alternative" {
+			note = n
+		}
+	}
+	if note.Key == "" {
+		t.Fatalf("no note on the missing faster alternative in %+v", in.Plan.Notes)
+	}
+	for lang, want := range map[string]string{
+		"en": "no plan within 2× its cost runs at least 20% faster, so no faster plan is shown; the fastest, ",
+		"ru": "ни один вариант не дороже 2× его стоимости не быстрее хотя бы на 20%",
+		"zh": "成本不超过其 2× 的方案中没有快至少 20% 的",
+	} {
+		if got := (Locale{Lang: lang}).Reason(note); !strings.Contains(got, want) {
+			t.Errorf("%s: %q, want it to contain %q", lang, got, want)
+		}
+	}
+}

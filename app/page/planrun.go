@@ -298,6 +298,13 @@ func RunPlan(j Job, pr Prices) PlanOut {
 	if x, ok := pr.Cat.FX(res.Currency); ok && x.PerUSD > 0 {
 		out.PerUSD = x.PerUSD
 	}
+	// No faster alternative within the cost bound: the cheapest pick's
+	// sentence on what the quickest plan would buy goes with the planner's
+	// notes, as the CLI prints it ("fastest: …"), so the page says why
+	// it shows no faster card.
+	if res.Fastest < 0 && res.WhyFastest.Key != "" {
+		out.Notes = append(slices.Clip(res.Notes), res.WhyFastest)
+	}
 	out.RunLength = res.AssumedDeadline
 	out.Fleet.Currency, out.Fleet.PerUSD = out.Currency, out.PerUSD
 	front := map[int]bool{}
