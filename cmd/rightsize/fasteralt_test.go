@@ -57,5 +57,25 @@ func TestFasterAlternativeIsWorthIt(t *testing.T) {
 		if past == 0 {
 			t.Errorf("%s: no front row past the bound says so", c.name)
 		}
+		// The quickest plan, past the bound here, is marked in the JSON:
+		// one row, fitting, no slower than any other fitting row beyond
+		// the planner's tie (FastestTolerance, under 15%).
+		var quick *planRowJSON
+		for i := range p.Rows {
+			if r := &p.Rows[i]; r.Quickest {
+				if quick != nil {
+					t.Fatalf("%s: two quickest rows", c.name)
+				}
+				quick = r
+			}
+		}
+		if quick == nil || !quick.Fits || quick == fa || !(timeOf(quick) < timeOf(fa)) {
+			t.Fatalf("%s: quickest %+v beside the alternative %s", c.name, quick, fa.InstanceType)
+		}
+		for i := range p.Rows {
+			if r := &p.Rows[i]; r.Fits && timeOf(r) < timeOf(quick)/1.15 {
+				t.Errorf("%s: %s ×%d runs in %.3g s, the quickest %s ×%d in %.3g s", c.name, r.InstanceType, r.Instances, timeOf(r), quick.InstanceType, quick.Instances, timeOf(quick))
+			}
+		}
 	}
 }

@@ -895,19 +895,24 @@ type planRowJSON struct {
 	HostCheck                    hostJSON        `json:"host_check"`
 	Fits                         bool            `json:"fits"`
 	Recommendation               string          `json:"recommendation"`
-	Why                          string          `json:"why"`
-	WhyKey                       string          `json:"why_key"`
-	WhyArgs                      []any           `json:"why_args"`
-	Notes                        []string        `json:"notes"`
-	AsOf                         string          `json:"as_of"`
-	AsOfEstimated                bool            `json:"as_of_estimated"`
-	AsOfLowerBound               bool            `json:"as_of_lower_bound,omitempty"`
-	Source                       string          `json:"source"`
-	PriceAgeDays                 int             `json:"price_age_days"`
-	Stale                        bool            `json:"stale"`
-	FarBelowMedian               bool            `json:"far_below_median"`
-	PriceToVerify                bool            `json:"price_to_verify"`
-	FromPrice                    bool            `json:"from_price"`
+	// Quickest marks the plan of the shortest time whatever its cost
+	// (plan.Result.Quickest): "fastest" is the faster alternative within
+	// plan.AltCostBound × the cheapest plan's cost, which is this row only
+	// where the quickest plan is within that bound.
+	Quickest       bool     `json:"quickest,omitempty"`
+	Why            string   `json:"why"`
+	WhyKey         string   `json:"why_key"`
+	WhyArgs        []any    `json:"why_args"`
+	Notes          []string `json:"notes"`
+	AsOf           string   `json:"as_of"`
+	AsOfEstimated  bool     `json:"as_of_estimated"`
+	AsOfLowerBound bool     `json:"as_of_lower_bound,omitempty"`
+	Source         string   `json:"source"`
+	PriceAgeDays   int      `json:"price_age_days"`
+	Stale          bool     `json:"stale"`
+	FarBelowMedian bool     `json:"far_below_median"`
+	PriceToVerify  bool     `json:"price_to_verify"`
+	FromPrice      bool     `json:"from_price"`
 	// Weights is the weight format the row runs: the job's, or what the
 	// GPU and engine run instead (fp16 where there is no bf16; a note
 	// says so). UserPrice marks a price from --prices.
@@ -1152,7 +1157,7 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 			USDPerDenseTFLOPSHour: r.USDPerDenseTFLOPSHour, TokensPerUSD: r.TokensPerUSD,
 			VCPUs: o.VCPUs, RAMGiB: o.RAMGiB, HostOffloadGiB: r.HostOffloadGiB,
 			HostCheck: hostJSON{r.Host.Status.String(), r.Host.Reason.String()}, Fits: r.Fits,
-			Recommendation: r.Recommendation.String(), AsOf: o.AsOf, Notes: []string{}, WhyArgs: []any{},
+			Recommendation: r.Recommendation.String(), Quickest: i == res.Quickest, AsOf: o.AsOf, Notes: []string{}, WhyArgs: []any{},
 			AsOfEstimated: o.AsOfEstimated, AsOfLowerBound: o.AsOfLowerBound, Source: o.Source, PriceAgeDays: o.PriceAgeDays, Stale: r.Stale, FarBelowMedian: o.FarBelowMedian,
 			PriceToVerify: o.ToVerify, FromPrice: o.ProviderKind == "marketplace" && !o.UserPrice,
 			Weights: r.Weights.String(), UserPrice: o.UserPrice, ProviderKind: o.ProviderKind, Unchecked: r.Unchecked,
