@@ -838,7 +838,13 @@ func TestE2ESubPath(t *testing.T) {
 // page audit's fixes, in EN/RU/ZH (+175 KB raw, 12,966,403 → 13,141,380
 // B; code: estimator/plan +26 KB, catalog/launch +20 KB, app/page +18 KB,
 // estimator +5 KB): 2,344,725 B (1.67× hello), so the budget is
-// 2,352,000 B.
+// 2,352,000 B. Then (2026-11-30) the adapter dtype field and its labels,
+// FP8 Marlin warnings and new plan sentences in EN/RU/ZH (+34 KB raw):
+// 2,354,491 B (13,213,851 raw), over it; cuts with no change of behaviour
+// (an empty plan's refusal counts sorted through estimator.SortStable, and
+// a GPU's and a provider's Source and URL generated native-only by record
+// type, source.NativeOnlyOf: −26.1 KB raw, −11.3 KB brotli) brought it to
+// 2,343,201 B (13,187,706 raw).
 // A planner in a worker of its
 // own would take 155 KB (plan, launch, simulator; measured by cutting
 // their entry points: 2,051,878 B against 2,206,923 B by the same brotli

@@ -1,6 +1,6 @@
 package plan
 
-import "slices"
+import "rightsize/estimator"
 
 // ReasonCount is one reason the offers of an empty plan were refused for,
 // as written (key and arguments), and how many offers were (CountReasons).
@@ -32,6 +32,6 @@ func CountReasons(rows []Row) []ReasonCount {
 		seen[s] = len(out)
 		out = append(out, ReasonCount{Why: r.FitReason, Offers: 1})
 	}
-	slices.SortStableFunc(out, func(a, b ReasonCount) int { return b.Offers - a.Offers })
+	estimator.SortStable(out, func(a, b *ReasonCount) int { return b.Offers - a.Offers })
 	return out
 }

@@ -13,12 +13,12 @@ import (
 func TestCountReasons(t *testing.T) {
 	big := func(n int) plan.Row { return plan.Row{FitReason: plan.Reason{Key: "fit.too_big", Args: []any{n}}} }
 	price := plan.Row{FitReason: plan.Reason{Key: "fit.no_price", Args: []any{"on-demand"}}}
-	rows := []plan.Row{big(8), price, big(64), big(64), {Fits: true, FitReason: plan.Reason{Key: "fit.ok", Args: []any{1.0}}}, big(64), price, {}}
+	rows := []plan.Row{big(8), price, big(64), big(64), {Fits: true, FitReason: plan.Reason{Key: "fit.ok", Args: []any{1.0}}}, big(64), price, {}, big(16)}
 	got := plan.CountReasons(rows)
 	want := []struct {
 		s string
 		n int
-	}{{"needs more than 64 instances", 3}, {"no on-demand price", 2}, {"needs more than 8 instances", 1}}
+	}{{"needs more than 64 instances", 3}, {"no on-demand price", 2}, {"needs more than 8 instances", 1}, {"needs more than 16 instances", 1}}
 	if len(got) != len(want) {
 		t.Fatalf("%+v", got)
 	}
