@@ -188,8 +188,12 @@ func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 // 8163; gn7, gn7e, gn7i: Xeon Platinum 8369B), OCI bare-metal GPU shapes
 // (GPU3: Xeon Platinum 8167M; GPU4: EPYC 7542; GPU.A100-v2: EPYC 7J13;
 // GPU.A10 and VM.GPU.A10: Xeon Platinum 8358; GPU.H100: Xeon Platinum
-// 8480+), Tencent Cloud GN7 (Xeon Platinum 8255C). Keys are the provider
-// and a lower-case prefix of the instance type.
+// 8480+), Tencent Cloud GN7 (Xeon Platinum 8255C), Yandex Cloud's GPU
+// platforms ("Platforms", yandex.cloud/docs/compute/concepts/vm-platforms,
+// as the offers' notes quote it: gpu-standard-v1 Intel Broadwell,
+// gpu-standard-v2 Intel Cascade Lake, gpu-standard-v3 AMD EPYC,
+// standard-v3-t4 Intel Ice Lake). Keys are the provider and a lower-case
+// prefix of the instance type.
 var instanceCPUs = []struct{ provider, prefix, cpu string }{
 	{"aws", "p3dn.", "Intel Xeon Platinum 8175M"}, {"aws", "p3.", "Intel Xeon E5-2686 v4"},
 	{"aws", "g4dn.", "Intel Xeon Platinum 8259CL"}, {"aws", "p4d.", "Intel Xeon Platinum 8275CL"},
@@ -220,12 +224,15 @@ var instanceCPUs = []struct{ provider, prefix, cpu string }{
 	{"oci", "bm.gpu.a10.", "Intel Xeon Platinum 8358"}, {"oci", "vm.gpu.a10.", "Intel Xeon Platinum 8358"},
 	{"oci", "bm.gpu.h100.", "Intel Xeon Platinum 8480+"},
 	{"tencent", "gn7.", "Intel Xeon Platinum 8255C"},
+	{"yandex", "gpu-standard-v1", "Intel Broadwell"}, {"yandex", "gpu-standard-v2", "Intel Cascade Lake"},
+	{"yandex", "gpu-standard-v3", "AMD EPYC"}, {"yandex", "standard-v3-t4", "Intel Ice Lake"},
 }
 
 // HostCPU is the CPU of the offer's instance, from its provider's
 // instance family (instanceCPUs; aws-cn as aws) or from the instance type
-// and notes where they name it (cudo's "epyc-genoa-…", yandex's notes);
-// "" when neither says.
+// where it names it (cudo's "epyc-genoa-…"); "" when neither says. Not
+// from the offer's notes: app.wasm's catalog carries none (source.NativeOnly),
+// so a CPU read there would give the CLI a host class the page never sees.
 func (o Offer) HostCPU() string {
 	provider, it := strings.TrimSuffix(o.Provider, "-cn"), strings.ToLower(o.InstanceType)
 	for _, c := range instanceCPUs {
@@ -233,10 +240,8 @@ func (o Offer) HostCPU() string {
 			return c.cpu
 		}
 	}
-	for _, s := range []string{o.InstanceType, o.Notes} {
-		if _, ok := HostClassOfCPU(s); ok {
-			return s
-		}
+	if _, ok := HostClassOfCPU(o.InstanceType); ok {
+		return o.InstanceType
 	}
 	return ""
 }

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"rightsize/estimator"
@@ -118,8 +119,11 @@ func TestEveryGPUHasAGeneration(t *testing.T) {
 }
 
 // TestHostClassOfOffers: an offer's host class comes from its instance's
-// CPU (provider instance families, or the CPU its type or notes name), and
-// CPU names map by generation of the CPU, not of the GPU.
+// CPU (provider instance families, or the CPU its type names), and CPU
+// names map by generation of the CPU, not of the GPU. Never from its
+// notes, which app.wasm's catalog does not carry: the CLI and the page
+// see one host CPU for every offer (Yandex's platforms were read from
+// their notes, the whole note given as the CPU, on the CLI alone).
 func TestHostClassOfOffers(t *testing.T) {
 	if nHostClasses != len(estimator.HostClasses) {
 		t.Fatalf("nHostClasses %d, estimator has %d", nHostClasses, len(estimator.HostClasses))
@@ -148,6 +152,25 @@ func TestHostClassOfOffers(t *testing.T) {
 		if got, ok := o.HostClass(); !ok || got != want {
 			t.Errorf("%s (%s): host class %v, %v; want %v", id, o.HostCPU(), got, ok, want)
 		}
+	}
+	yandex := map[string]estimator.HostClass{"gpu-standard-v1": estimator.HostLegacyServer, "gpu-standard-v2": estimator.HostLegacyServer,
+		"gpu-standard-v3": estimator.HostServer, "standard-v3-t4": estimator.HostServer}
+	seen := 0
+	for _, o := range c.Offers {
+		noNotes := o
+		noNotes.Notes = ""
+		if o.HostCPU() != noNotes.HostCPU() {
+			t.Errorf("%s %s: host CPU %q read from its notes", o.Provider, o.InstanceType, o.HostCPU())
+		}
+		if want, ok := yandex[strings.Fields(o.InstanceType + " ")[0]]; ok && o.Provider == "yandex" {
+			seen++
+			if got, ok := o.HostClass(); !ok || got != want || len(o.HostCPU()) > 40 {
+				t.Errorf("yandex %s: host %q, class %v, %v; want %v", o.InstanceType, o.HostCPU(), got, ok, want)
+			}
+		}
+	}
+	if seen == 0 {
+		t.Error("no Yandex GPU offer checked")
 	}
 }
 
