@@ -15,7 +15,11 @@ package estimator
 // one rank, rankSkewSeconds), its KV cache goes to a decode worker, which
 // admits it in its own loop (decodeAdmissionSteps), and it joins that
 // worker's running batch: TTFT = fixed per-request cost + queue + prefill
-// + KV transfer + the first decode step, as DistServe §3 splits it. Each worker's steps are the existing
+// + KV transfer + the decode worker's admission (the first token at the
+// join, steady's comment: the engines stream the token the prefill made
+// once the request holds a decode slot and its KV, before its first
+// decode step, which yields the second token; DistServe §3 ends TTFT with
+// that step). Each worker's steps are the existing
 // forward-pass model (ServingModel.StepSeconds: the roofline, per-layer
 // cost, TP/EP collectives and engine floor the aggregated estimate uses),
 // on its own layout. The client keeps C requests in flight (closed loop),
@@ -209,13 +213,20 @@ type DisaggPoint struct {
 // transfer engine's per-request bootstrap and the decode worker's
 // admission of the transferred request. Fitted as the one constant of the
 // disaggregated model: the median TTFT residual of the InferenceX fit rows
-// at concurrency ≤ 16 (12 rows: 20 ms left a median residual of 66 ms,
-// 70 ms one of 16 ms; testdata/calibration/inferencex/README.md). It also
-// holds whatever of the first decode step's admission the engines add
-// beyond one step and, on SGLang, beyond decodeAdmissionSteps (with that
-// step counted, the 14 non-MTP fit rows at concurrency ≤ 16 leave a median
-// residual of −23 ms; the constant was not refitted).
-const DisaggHandoverSeconds = 0.085
+// at concurrency ≤ 16 without MTP set to zero (first 12 rows: 20 ms left a
+// median residual of 66 ms, 70 ms one of 16 ms, so 85 ms;
+// testdata/calibration/inferencex/README.md). Refitted the same way when
+// TTFT stopped counting a decode step after the handover (steady's
+// comment, the first token at the join; testdata/calibration/README.md,
+// ninety-first round): on the 13 such fit rows 85 ms left −49.2 ms, 36 ms
+// leaves −0.2 ms (35.8 ms zero; with the decode step still counted the
+// same objective gives 26.5 ms: most of the change is the drift of the
+// rounds since the first fit). The 21 MTP fit rows there leave +75.9 ms
+// (the engines' MTP adds to the first token something the estimate does
+// not model), not folded into the constant. It also holds whatever of the
+// decode worker's admission the engines add beyond, on SGLang,
+// decodeAdmissionSteps.
+const DisaggHandoverSeconds = 0.036
 
 // maxWorkers bounds DisaggSide.Workers.
 const maxWorkers = 1 << 12
@@ -545,6 +556,27 @@ func (z *DisaggSizer) model(d Disagg) (*disaggSteps, error) {
 }
 
 // steady is the replica's steady state (the analytic closed or open loop).
+//
+// The first token at the join: a request's first token is the one its
+// prefill made, and the client gets it from the decode worker as soon as
+// the request holds a decode slot and its KV cache, before that batch's
+// decode forward; the first decode step yields the second token. So TTFT
+// ends with the admission, and the output − 1 tokens after the first take
+// their decode steps, the first of them included, in E2E − TTFT (the
+// client's TPOT). TensorRT-LLM: tensorrt_llm/_torch/pyexecutor/
+// py_executor.py, _executor_loop: _prepare_disagg_gen_transmission_complete
+// (the context's first_gen_tokens appended), then
+// _handle_first_token_response(scheduled_batch) ("Return the first token
+// to the client"), then _forward_step. SGLang: python/sglang/srt/
+// disaggregation/decode.py at 0035ca42 (a PrebuiltExtendBatch "skip[s] the
+// prefill forward") and process_batch_result_prebuilt
+// (scheduler_output_processor_mixin.py), which calls stream_output for the
+// handed-over token before the request's first decode forward. NVIDIA
+// Dynamo streams the decode worker's output to the client (components/
+// backends/trtllm/src/dynamo/trtllm/request_handlers/handlers.py at
+// 0fca8c3d, DecodeHandler.generate; lib/llm/src/kv_router/
+// prefill_router.rs at 007ddea7). testdata/calibration/README.md,
+// eighty-ninth and ninety-first rounds.
 func (m *disaggSteps) steady(d Disagg) (DisaggPoint, error) {
 	out, prefill, decode, tau := m.out, m.prefill, m.decode, m.tau
 	kMax, nMax, admit, kvBytes, xfer := m.kMax, m.nMax, m.admit, m.kvBytes, m.xfer
@@ -583,7 +615,7 @@ func (m *disaggSteps) steady(d Disagg) (DisaggPoint, error) {
 			st.n = math.Min(nMax, math.Max(1, lam*steps*decode(st.n)/D))
 		}
 		st.tpot = decode(st.n)
-		st.ttft = d.RequestSeconds + st.wait + st.s + xfer + admit*st.tpot*tau + st.tpot*tau
+		st.ttft = d.RequestSeconds + st.wait + st.s + xfer + admit*st.tpot*tau // the first token at the join
 		st.r = st.ttft + steps*st.tpot
 		return st
 	}
@@ -636,7 +668,7 @@ func (m *disaggSteps) steady(d Disagg) (DisaggPoint, error) {
 		st = at(lam * (1 - 1e-9))
 		pkWait = st.wait
 		st.n, st.tpot = nMax, tMax
-		st.ttft = d.RequestSeconds + st.wait + st.s + xfer + admit*st.tpot*tau + st.tpot*tau
+		st.ttft = d.RequestSeconds + st.wait + st.s + xfer + admit*st.tpot*tau // the first token at the join
 		st.r = st.ttft + steps*st.tpot
 		extra := math.Max(0, C/lam-st.r)
 		st.wait += extra

@@ -40,7 +40,8 @@ func rankSkewSeconds(attn float64, k int, ranks float64) float64 {
 
 // decodeAdmissionSteps is the decode steps a handed-over request waits on
 // the decode worker besides the fixed handover cost (DisaggHandoverSeconds)
-// and the step that streams its first token. SGLang's PD decode worker
+// before it joins the running batch, where its first token streams.
+// SGLang's PD decode worker
 // pre-allocates the request's KV before the prefill side may run it (the
 // prefill worker's bootstrap queue holds it until then: prefill.py at
 // 000c2b94, PrefillBootstrapQueue, pop_bootstrapped), and it does so, and

@@ -11,8 +11,10 @@ package estimator
 // running batch, so the first wave (C prompts at time 0) and the waves it
 // leaves queue as the engines do. TTFT = the request's fixed cost + its
 // wait for a prefill worker + the forward it is in + its KV handover + its
-// wait for a decode slot and the decode worker's admission + the first
-// decode step (DistServe §3's split, Zhong et al. 2024, OSDI).
+// wait for a decode slot and the decode worker's admission: the engines
+// stream the token the prefill made when the request joins the decode
+// batch, before its first decode step, which yields the second token
+// (steady's comment in disagg.go, the first token at the join).
 //
 // Scheduling, as the disaggregated engines do it:
 //   - Prefill: one FCFS queue that every prefill worker pulls from (NVIDIA
@@ -26,8 +28,8 @@ package estimator
 //   - Decode: workers taken in turn (round robin, Dynamo's and SGLang's
 //     router default), each holding up to the side's Batch running
 //     requests (0: all it is given), the rest waiting FCFS for a slot; a step of n requests lasts decode(n) × tau
-//     and yields tau tokens of each (one for the step that streams a
-//     request's first token). A handed-over request waits admit decode
+//     and yields tau tokens of each, the first step after a request's
+//     join its second token on. A handed-over request waits admit decode
 //     steps (decodeAdmissionSteps: two polls of SGLang's decode loop, half
 //     a step each on average): half of them as time and, on a worker
 //     that is stepping, the rest as the wait for the next step boundary
@@ -70,8 +72,8 @@ type DisaggSimResult struct {
 	// output token left out).
 	TTFT, TPOT DisaggDist
 	// PrefillWait is the wait for a prefill worker, DecodeWait the wait
-	// from the end of the handover to the first decode step (admission
-	// and a free slot).
+	// from the end of the handover to the join of a decode batch, where
+	// the first token streams (admission and a free slot).
 	PrefillWait, DecodeWait DisaggDist
 	// Output tokens/s and completed requests/s over the run (first send
 	// to last completion), and its duration.
@@ -148,11 +150,10 @@ func (z *DisaggSizer) Simulate(d Disagg, r DisaggRun) (DisaggSimResult, error) {
 type dsReq struct {
 	prompt, out         int
 	send, arrive        float64 // the client's send; its arrival at the prefill queue (after the fixed cost)
-	sched, handed, join float64 // its forward's start; its handover's end; its first decode step's start
-	first, finish       float64
-	left                float64 // tokens still to generate after the first
+	sched, handed, join float64 // its forward's start; its handover's end; its join of a decode batch
+	first, finish       float64 // its first token (at the join); its last
+	left                float64 // tokens still to generate
 	worker              int     // its decode worker
-	started             bool
 }
 
 // dsEvent is an event: at time t, kind on request or worker i; seq orders
@@ -394,8 +395,16 @@ func (s *disaggSim) startStep(wi int) {
 	for len(w.waiting) > 0 && len(w.running) < s.nMax {
 		i := w.waiting[0]
 		w.waiting = w.waiting[1:]
-		s.reqs[i].join = s.now
-		s.reqs[i].started = false
+		// The first token streams at the join, before the step
+		// (steady's comment, the first token at the join); the other
+		// output − 1 take the steps from this one on.
+		q := &s.reqs[i]
+		q.join, q.first, q.left = s.now, s.now, float64(q.out-1)
+		if q.left <= 1e-9 {
+			q.finish = s.now
+			s.send(s.now)
+			continue
+		}
 		w.running = append(w.running, i)
 	}
 	if len(w.running) == 0 {
@@ -416,11 +425,7 @@ func (s *disaggSim) endStep(wi int) {
 	keep := w.running[:0]
 	for _, i := range w.running {
 		q := &s.reqs[i]
-		if !q.started {
-			q.started, q.first, q.left = true, s.now, float64(q.out-1)
-		} else {
-			q.left -= s.m.tau
-		}
+		q.left -= s.m.tau
 		if q.left <= 1e-9 {
 			q.finish = s.now
 			s.send(s.now)

@@ -9,10 +9,11 @@ import (
 
 // TestDisaggSimOneRequest: one client, one prefill and one decode worker,
 // fixed lengths: nothing queues, so each request's TTFT is the 40 ms
-// request cost + the forward of its prompt + its handover (85 ms + the
-// bytes over the link + SGLang's admission step) + the first decode step,
-// exactly the steady state's terms at k = 1 and n = 1 less its M/D/1 wait,
-// and each request takes TTFT + 999 steps, one after the other.
+// request cost + the forward of its prompt + its handover (36 ms + the
+// bytes over the link + SGLang's admission step), its first token
+// streaming when it joins the decode batch, exactly the steady state's
+// terms at k = 1 and n = 1 less its M/D/1 wait, and each request takes
+// TTFT + 999 steps, one after the other.
 func TestDisaggSimOneRequest(t *testing.T) {
 	in, hw := disaggInput(t)
 	w := Workload{PromptTokens: 1000, OutputTokens: 1000}
@@ -35,7 +36,7 @@ func TestDisaggSimOneRequest(t *testing.T) {
 			t.Errorf("%s = %.12g, want %.12g", what, got, want)
 		}
 	}
-	ttft := 0.040 + p.PrefillSeconds + p.KVTransferSeconds + p.DecodeStepSeconds
+	ttft := 0.040 + p.PrefillSeconds + p.KVTransferSeconds
 	near("mean TTFT", r.TTFT.Mean, ttft)
 	near("p99 TTFT", r.TTFT.P99, ttft)
 	near("TPOT", r.TPOT.Mean, p.DecodeStepSeconds)
@@ -166,5 +167,60 @@ func BenchmarkDisaggSimulate(b *testing.B) {
 		if _, err := NewDisaggSizer(in, hw, Efficiency{}, w).Simulate(d, DisaggRun{PromptTokens: 1000, OutputTokens: 1000, RangeRatio: 0.8}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestDisaggFirstTokenAtJoin: the engines stream a handed-over request's
+// first token (the one its prefill made) from the decode worker when the
+// request joins the decode batch, before that batch's decode forward
+// (TensorRT-LLM py_executor.py: _handle_first_token_response before
+// _forward_step; SGLang process_batch_result_prebuilt), so TTFT holds no
+// decode step and the output − 1 tokens after it take output − 1 steps.
+// One client, DeepSeek-V3 on SGLang, 1,000 / 1,000 tokens: the 40 ms
+// request cost + a 43.7 ms prefill forward + the handover (36 ms + 70.272
+// MB over 50 GB/s = 1.40544 ms + SGLang's admission, one 7.65 ms step) =
+// 128.7 ms, not 136.4 ms with a step more; E2E = TTFT + 999 steps = 7.776
+// s, TPOT the step.
+func TestDisaggFirstTokenAtJoin(t *testing.T) {
+	in, hw := disaggInput(t)
+	w := Workload{PromptTokens: 1000, OutputTokens: 1000}
+	d := Disagg{Prefill: DisaggSide{Workers: 1, TP: 8, DP: 1, EP: 1, Batch: 8}, Decode: DisaggSide{Workers: 1, TP: 8, DP: 1, EP: 1},
+		Concurrency: 1, RequestSeconds: 0.040}
+	p, err := DisaggServing(in, hw, Efficiency{}, w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := p.DecodeStepSeconds
+	if !(step > 0.005 && step < 0.010) || !(p.PrefillSeconds > 0.03 && p.PrefillSeconds < 0.06) {
+		t.Fatalf("decode step %.3f ms, prefill %.3f ms: want 5–10 ms and 30–60 ms", 1000*step, 1000*p.PrefillSeconds)
+	}
+	near := func(what string, got, want float64) {
+		t.Helper()
+		if math.Abs(got-want) > 1e-9*math.Abs(want) {
+			t.Errorf("%s = %.9f s, want %.9f s", what, got, want)
+		}
+	}
+	handover := 0.036 + 70_272_000/50e9 + step // DisaggHandoverSeconds + bytes + SGLang's admission step
+	ttft := 0.040 + p.PrefillSeconds + handover
+	near("steady-state TTFT", p.TTFTSeconds, ttft+p.QueueSeconds)
+	r, err := NewDisaggSizer(in, hw, Efficiency{}, w).Simulate(d, DisaggRun{Requests: 1, PromptTokens: 1000, OutputTokens: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	near("simulated TTFT", r.TTFT.Mean, ttft)
+	near("simulated TPOT", r.TPOT.Mean, step)
+	near("simulated E2E", r.DurationSeconds, ttft+999*step)
+	if math.Abs(r.TTFT.Mean-0.1287) > 0.0005 || math.Abs(r.DurationSeconds-7.776) > 0.001 {
+		t.Errorf("TTFT %.4f s, E2E %.4f s: want 0.1287 s, 7.776 s", r.TTFT.Mean, r.DurationSeconds)
+	}
+	// One output token: the prefill's token is the whole answer, streamed
+	// at the join; no decode step, no TPOT.
+	r, err = NewDisaggSizer(in, hw, Efficiency{}, w).Simulate(d, DisaggRun{Requests: 3, PromptTokens: 1000, OutputTokens: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	near("one-token TTFT", r.TTFT.Mean, ttft)
+	if r.TPOT.Mean != 0 || r.DecodeBatch != 0 || math.Abs(r.DurationSeconds/(3*ttft)-1) > 1e-9 {
+		t.Errorf("one token: TPOT %v, decode batch %v, run %v s; want 0, 0, 3 × %v s", r.TPOT.Mean, r.DecodeBatch, r.DurationSeconds, ttft)
 	}
 }

@@ -23,13 +23,14 @@ func disaggInput(t *testing.T) (Input, Hardware) {
 // 576 elements per token and layer, 61 layers, 2 bytes (BF16): 70,272 B
 // per token, 70,272,000 B for the prompt. MLA's latent is whole on every
 // rank, so one link carries it: Hopper's default network, 400 Gbit/s =
-// 50e9 B/s per GPU: 1.40544 ms, plus the 85 ms handover = 86.40544 ms,
+// 50e9 B/s per GPU: 1.40544 ms, plus the 36 ms handover = 37.40544 ms,
 // plus SGLang's decode worker admitting the request in its loop: one
 // decode step (decodeAdmissionSteps).
 //
 // The rest follows from the step model: TTFT = 40 ms request cost +
-// queue + prefill + transfer + one decode step; TPOT = that step; and
-// Little's law closes the loop: λ × (TTFT + 999 × TPOT) = 64.
+// queue + prefill + transfer (the first token streams when the request
+// joins the decode batch, before its first decode step); TPOT = that
+// step; and Little's law closes the loop: λ × (TTFT + 999 × TPOT) = 64.
 func TestDisaggWorkedExample(t *testing.T) {
 	in, hw := disaggInput(t)
 	d := Disagg{Prefill: DisaggSide{Workers: 1, TP: 8, DP: 1, EP: 1, Batch: 8}, Decode: DisaggSide{Workers: 2, TP: 8, DP: 1, EP: 1},
@@ -45,8 +46,8 @@ func TestDisaggWorkedExample(t *testing.T) {
 		}
 	}
 	near("KV bytes", p.KVBytes, 70_272_000, 1e-12)
-	near("KV transfer", p.KVTransferSeconds, 0.085+70_272_000/50e9+p.DecodeStepSeconds, 1e-12)
-	near("TTFT", p.TTFTSeconds, 0.040+p.QueueSeconds+p.PrefillSeconds+p.KVTransferSeconds+p.DecodeStepSeconds, 1e-12)
+	near("KV transfer", p.KVTransferSeconds, 0.036+70_272_000/50e9+p.DecodeStepSeconds, 1e-12)
+	near("TTFT", p.TTFTSeconds, 0.040+p.QueueSeconds+p.PrefillSeconds+p.KVTransferSeconds, 1e-12)
 	near("TPOT", p.TPOTSeconds, p.DecodeStepSeconds, 1e-12)
 	near("Little's law", p.RequestsPerSecond*(p.TTFTSeconds+999*p.TPOTSeconds), 64, 1e-6)
 	near("tokens/s", p.TokensPerSecond, 1000*p.RequestsPerSecond, 1e-12)

@@ -108,8 +108,9 @@ type disaggJSON struct {
 	// Simulated: the figures are a simulated run of the closed loop
 	// (estimator.DisaggSizer.Simulate) of Requests requests, with the
 	// median and 99th percentile of TTFT and TPOT over them and the mean
-	// wait from the handover's end to the first decode step; false: the
-	// analytic steady state (--steady-state), without these.
+	// wait from the handover's end to the join of a decode batch, where the
+	// first token streams; false: the analytic steady state
+	// (--steady-state), without these.
 	Simulated      bool    `json:"simulated"`
 	Requests       int     `json:"simulated_requests,omitempty"`
 	TTFTP50        float64 `json:"ttft_p50_seconds,omitempty"`
@@ -274,12 +275,12 @@ func (f *disaggFlags) run(j disaggJob, stdout io.Writer, fail func(string, ...an
 	fmt.Fprintf(stdout, "\ndisaggregated replica (%s): %d prefill × %d GPUs + %d decode × %d GPUs = %d GPUs, %d requests in flight, %s-bound\n",
 		kind, dj.PrefillWorkers, dj.PrefillGPUs, dj.DecodeWorkers, dj.DecodeGPUs, dj.GPUs, dj.Concurrency, dj.Bound)
 	if simulated {
-		fmt.Fprintf(stdout, "  time to first token %.3f s mean (median %.3f s, p99 %.3f s): %.0f ms per request + %.3f s queued for prefill + a %.3f s prefill forward (%.1f prompts) + %.3f s KV handover + %.3f s for a decode slot + the first decode step (means)\n",
+		fmt.Fprintf(stdout, "  time to first token %.3f s mean (median %.3f s, p99 %.3f s): %.0f ms per request + %.3f s queued for prefill + a %.3f s prefill forward (%.1f prompts) + %.3f s KV handover + %.3f s for a decode slot (means; the first token streams when the request joins the decode batch)\n",
 			p.TTFTSeconds, sr.TTFT.P50, sr.TTFT.P99, 1000*d.RequestSeconds, p.QueueSeconds, p.PrefillSeconds, p.PrefillBatch, p.KVTransferSeconds, sr.DecodeWait.Mean)
 		fmt.Fprintf(stdout, "  time per output token median %.1f ms, p99 %.1f ms\n", 1000*sr.TPOT.P50, 1000*sr.TPOT.P99)
 	} else {
-		fmt.Fprintf(stdout, "  time to first token %.3f s = %.0f ms per request + %.3f s queued + %.3f s prefill (%.1f prompts per forward) + %.3f s KV transfer (%.1f MB) + %.1f ms first decode step\n",
-			p.TTFTSeconds, 1000*d.RequestSeconds, p.QueueSeconds, p.PrefillSeconds, p.PrefillBatch, p.KVTransferSeconds, p.KVBytes/1e6, 1000*p.DecodeStepSeconds)
+		fmt.Fprintf(stdout, "  time to first token %.3f s = %.0f ms per request + %.3f s queued + %.3f s prefill (%.1f prompts per forward) + %.3f s KV transfer (%.1f MB) and admission (the first token streams when the request joins the decode batch)\n",
+			p.TTFTSeconds, 1000*d.RequestSeconds, p.QueueSeconds, p.PrefillSeconds, p.PrefillBatch, p.KVTransferSeconds, p.KVBytes/1e6)
 	}
 	fmt.Fprintf(stdout, "  prefill: %.2f prompts/s capacity, %.0f%% busy; decode: %.1f ms per step at %.1f requests per worker, %.2f requests/s capacity\n",
 		p.PrefillCapacity, 100*p.PrefillUtilization, 1000*p.DecodeStepSeconds, p.DecodeBatch, p.DecodeCapacity)
