@@ -15,27 +15,15 @@ import (
 // terms at k = 1 and n = 1 less its M/D/1 wait, and each request takes
 // TTFT + 999 steps, one after the other.
 func TestDisaggSimOneRequest(t *testing.T) {
-	in, hw := disaggInput(t)
-	w := Workload{PromptTokens: 1000, OutputTokens: 1000}
-	d := Disagg{Prefill: DisaggSide{Workers: 1, TP: 8, DP: 1, EP: 1, Batch: 8}, Decode: DisaggSide{Workers: 1, TP: 8, DP: 1, EP: 1},
-		Concurrency: 1, RequestSeconds: 0.040}
-	p, err := DisaggServing(in, hw, Efficiency{}, w, d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	z, d, p := oneClientReplica(t)
 	if p.PrefillBatch != 1 || p.DecodeBatch != 1 {
 		t.Fatalf("steady state batch %v prefill, %v decode; want 1, 1", p.PrefillBatch, p.DecodeBatch)
 	}
-	r, err := NewDisaggSizer(in, hw, Efficiency{}, w).Simulate(d, DisaggRun{Requests: 5, PromptTokens: 1000, OutputTokens: 1000})
+	r, err := z.Simulate(d, DisaggRun{Requests: 5, PromptTokens: 1000, OutputTokens: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	near := func(what string, got, want float64) {
-		t.Helper()
-		if math.Abs(got-want) > 1e-9*math.Abs(want) {
-			t.Errorf("%s = %.12g, want %.12g", what, got, want)
-		}
-	}
+	near := func(what string, got, want float64) { t.Helper(); nearRel(t, what, got, want) }
 	ttft := 0.040 + p.PrefillSeconds + p.KVTransferSeconds
 	near("mean TTFT", r.TTFT.Mean, ttft)
 	near("p99 TTFT", r.TTFT.P99, ttft)
@@ -182,28 +170,16 @@ func BenchmarkDisaggSimulate(b *testing.B) {
 // 128.7 ms, not 136.4 ms with a step more; E2E = TTFT + 999 steps = 7.776
 // s, TPOT the step.
 func TestDisaggFirstTokenAtJoin(t *testing.T) {
-	in, hw := disaggInput(t)
-	w := Workload{PromptTokens: 1000, OutputTokens: 1000}
-	d := Disagg{Prefill: DisaggSide{Workers: 1, TP: 8, DP: 1, EP: 1, Batch: 8}, Decode: DisaggSide{Workers: 1, TP: 8, DP: 1, EP: 1},
-		Concurrency: 1, RequestSeconds: 0.040}
-	p, err := DisaggServing(in, hw, Efficiency{}, w, d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	z, d, p := oneClientReplica(t)
 	step := p.DecodeStepSeconds
 	if !(step > 0.005 && step < 0.010) || !(p.PrefillSeconds > 0.03 && p.PrefillSeconds < 0.06) {
 		t.Fatalf("decode step %.3f ms, prefill %.3f ms: want 5–10 ms and 30–60 ms", 1000*step, 1000*p.PrefillSeconds)
 	}
-	near := func(what string, got, want float64) {
-		t.Helper()
-		if math.Abs(got-want) > 1e-9*math.Abs(want) {
-			t.Errorf("%s = %.9f s, want %.9f s", what, got, want)
-		}
-	}
+	near := func(what string, got, want float64) { t.Helper(); nearRel(t, what, got, want) }
 	handover := 0.036 + 70_272_000/50e9 + step // DisaggHandoverSeconds + bytes + SGLang's admission step
 	ttft := 0.040 + p.PrefillSeconds + handover
 	near("steady-state TTFT", p.TTFTSeconds, ttft+p.QueueSeconds)
-	r, err := NewDisaggSizer(in, hw, Efficiency{}, w).Simulate(d, DisaggRun{Requests: 1, PromptTokens: 1000, OutputTokens: 1000})
+	r, err := z.Simulate(d, DisaggRun{Requests: 1, PromptTokens: 1000, OutputTokens: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,12 +191,37 @@ func TestDisaggFirstTokenAtJoin(t *testing.T) {
 	}
 	// One output token: the prefill's token is the whole answer, streamed
 	// at the join; no decode step, no TPOT.
-	r, err = NewDisaggSizer(in, hw, Efficiency{}, w).Simulate(d, DisaggRun{Requests: 3, PromptTokens: 1000, OutputTokens: 1})
+	r, err = z.Simulate(d, DisaggRun{Requests: 3, PromptTokens: 1000, OutputTokens: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	near("one-token TTFT", r.TTFT.Mean, ttft)
 	if r.TPOT.Mean != 0 || r.DecodeBatch != 0 || math.Abs(r.DurationSeconds/(3*ttft)-1) > 1e-9 {
 		t.Errorf("one token: TPOT %v, decode batch %v, run %v s; want 0, 0, 3 × %v s", r.TPOT.Mean, r.DecodeBatch, r.DurationSeconds, ttft)
+	}
+}
+
+// oneClientReplica is one closed-loop client of 1,000/1,000-token requests
+// on one TP 8 prefill worker and one TP 8 decode worker
+// (disaggInput's model and GPU, a 40 ms request cost): its sizer, the
+// replica and the steady state.
+func oneClientReplica(t *testing.T) (*DisaggSizer, Disagg, DisaggPoint) {
+	t.Helper()
+	in, hw := disaggInput(t)
+	w := Workload{PromptTokens: 1000, OutputTokens: 1000}
+	d := Disagg{Prefill: DisaggSide{Workers: 1, TP: 8, DP: 1, EP: 1, Batch: 8}, Decode: DisaggSide{Workers: 1, TP: 8, DP: 1, EP: 1},
+		Concurrency: 1, RequestSeconds: 0.040}
+	p, err := DisaggServing(in, hw, Efficiency{}, w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewDisaggSizer(in, hw, Efficiency{}, w), d, p
+}
+
+// nearRel fails t where got is not want to a part in 10⁹.
+func nearRel(t *testing.T, what string, got, want float64) {
+	t.Helper()
+	if math.Abs(got-want) > 1e-9*math.Abs(want) {
+		t.Errorf("%s = %.12g, want %.12g", what, got, want)
 	}
 }
