@@ -1176,7 +1176,8 @@ func TestBatchSeqsPerRank(t *testing.T) {
 // FSDP mixed precision accelerate upcasts the parameters to fp32);
 // DeepSpeed at ZeRO 1–3 with its bf16 master weights and optimizer
 // states, at ZeRO-0 without its BF16_Optimizer. The mixed-precision plan
-// beside it keeps its bf16 autocast.
+// beside it keeps its bf16 autocast. A LoRA plan with 16-bit adapters says
+// to keep PEFT from upcasting them; one that counted fp32 adapters does not.
 func TestPureBF16Launch(t *testing.T) {
 	const dsPure = "\"bf16\": {\n    \"enabled\": true,\n    \"bf16_master_weights_and_grads\": true,\n    \"bf16_optimizer_states\": true\n  }"
 	for _, c := range []struct {
@@ -1203,11 +1204,18 @@ func TestPureBF16Launch(t *testing.T) {
 			[]string{"mixed_precision: \"no\"", "from_config(config, dtype=torch.bfloat16)"}, []string{"--bf16", "--dtype bfloat16"}},
 		{"fsdp lora", launch.FSDP, estimator.LoRA, 0, true,
 			[]string{"mixed_precision: \"no\"", "--dtype bfloat16", "autocast_adapter_dtype=False"}, []string{"--bf16"}},
+		// A plan that counted PEFT's fp32 adapters (--adapter-dtype fp32)
+		// runs PEFT's default: no autocast_adapter_dtype setting.
+		{"fsdp lora, fp32 adapters", launch.FSDP, estimator.LoRA, 0, true,
+			[]string{"mixed_precision: \"no\"", "--dtype bfloat16"}, []string{"--bf16", "autocast_adapter_dtype=False"}},
 	} {
 		in := input(t, "llama-3.1-8b")
 		in.Task, in.Weights, in.PureBF16, in.ZeRO = c.task, estimator.BF16, c.pure, c.zero
 		if c.task == estimator.LoRA {
 			in.LoRARank = 16
+		}
+		if strings.HasSuffix(c.name, "fp32 adapters") {
+			in.AdapterDType = estimator.AdapterFP32
 		}
 		req := plan.Request{Input: in, Workload: plan.Workload{Kind: plan.Training, TrainTokens: 1e9}}
 		o := offer(t, "aws-p5.48xlarge", in.Weights)

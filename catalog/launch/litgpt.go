@@ -304,6 +304,23 @@ func (e *emitter) litgpt() error {
 		if lora, ok = litgptLoRA(e.in.LoRATargets); !ok {
 			return e.fail(ErrLitGPT, "LitGPT's --lora_* flags have no adapter set "+e.in.LoRATargets.String())
 		}
+		// LitGPT builds its adapters with the model, inside
+		// fabric.init_module(), in the dtype the precision builds it in:
+		// the 16-bit one under bf16-true and 16-true, fp32 under the mixed
+		// and 32-true names (litgpt/finetune/lora.py at 26857050); it has no
+		// setting of their own, so a plan that counted other adapters
+		// (--adapter-dtype, estimator.ResolveAdapterDType) is not what runs.
+		want := estimator.FP32
+		switch prec {
+		case "bf16-true":
+			want = estimator.BF16
+		case "16-true":
+			want = estimator.FP16
+		}
+		if got := estimator.ResolveAdapterDType(e.in); got != want {
+			return e.fail(ErrLitGPT, "the plan's adapters are "+got.String()+", but LitGPT's lora.py builds them in "+want.String()+" under --precision "+prec+
+				": plan with --adapter-dtype "+estimator.AdapterDTypeOf(want).String()+" (or auto), or launch with --emit fsdp or deepspeed")
+		}
 	}
 	repo := litgptRepo(e.model)
 	switch {

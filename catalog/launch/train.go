@@ -224,7 +224,9 @@ func (e *emitter) pureNotes() {
 		e.note("pure " + name + ": build the model in torch." + d +
 			" (AutoModelForCausalLM.from_config(config, dtype=torch." + d + ")): run_clm.py's --dtype applies to published weights only, and an fp32 model trains with the fp32 copy the plan did not count")
 	}
-	if e.in.Task == estimator.LoRA || e.in.Task == estimator.QLoRA {
+	// Only where the plan counted 16-bit adapters: fp32 ones
+	// (--adapter-dtype fp32) are PEFT's default and need no setting.
+	if (e.in.Task == estimator.LoRA || e.in.Task == estimator.QLoRA) && estimator.ResolveAdapterDType(e.in) != estimator.FP32 {
 		e.note("pure 16-bit adapters: wrap the model with get_peft_model(model, config, autocast_adapter_dtype=False), or PEFT keeps the adapters and their optimizer states in fp32, which the plan did not count")
 	}
 }
