@@ -51,7 +51,9 @@ func TestLitGPTRefusals(t *testing.T) {
 			launch.ErrLitGPT, []string{"bf16-mixed", "Quantization and mixed precision is not supported"}},
 		{"fp32 adapters under bf16-true", 0, func(r *plan.Request, _ *plan.Row) { r.Input.AdapterDType = estimator.AdapterFP32 }, "llama-3-8b",
 			launch.ErrLitGPT, []string{"adapters are fp32", "builds them in bf16 under --precision bf16-true", "--adapter-dtype bf16"}},
-		{"bf16 adapters under bf16-mixed", 0, func(r *plan.Request, _ *plan.Row) { r.Input.PureBF16, r.Input.AdapterDType = false, estimator.AdapterBF16 },
+		{"bf16 adapters under bf16-mixed", 0, func(r *plan.Request, _ *plan.Row) {
+			r.Input.PureBF16, r.Input.AdapterDType = false, estimator.AdapterBF16
+		},
 			"llama-3-8b", launch.ErrLitGPT, []string{"adapters are bf16", "builds them in fp32 under --precision bf16-mixed", "--adapter-dtype fp32"}},
 		{"adapters LitGPT has no flags for", 0, func(r *plan.Request, _ *plan.Row) { r.Input.LoRATargets = estimator.LoRATargets(99) }, "llama-3-8b",
 			launch.ErrLitGPT, []string{"--lora_*"}},
