@@ -870,7 +870,7 @@ func placedMLPParams(in Input, atp float64) float64 {
 func modelStates(in Input, sh stageShape, b *Breakdown, r *Result) Bytes {
 	a := in.Arch
 	tp := float64(in.TP)
-	dp := float64(in.GPUs / (in.TP * in.PP))
+	dp := zeroShards(in)
 	frac, params, linGPU, otherGPU := sh.frac, sh.params, sh.linGPU, sh.otherGPU
 	linBits, otherBits, _ := weightBits(in)
 	if kbitPrepared(in) {

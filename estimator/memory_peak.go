@@ -139,7 +139,7 @@ func blockLinearParams(a Arch) float64 {
 // With the parameters offloaded to the host (OffloadAll) each block is
 // still copied in, a gather buffer's worth.
 func gatherBytes(in Input, wide float64) float64 {
-	if in.GPUs/max(in.TP*in.PP, 1) <= 1 && in.Offload != OffloadAll {
+	if zeroShards(in) <= 1 && in.Offload != OffloadAll {
 		return 0
 	}
 	a := in.Arch
@@ -151,6 +151,11 @@ func gatherBytes(in Input, wide float64) float64 {
 	}
 	return 2 * unit / float64(in.TP) * wide
 }
+
+// zeroShards is the data-parallel degree ZeRO and FSDP shard a training
+// job's states over: the GPUs over the TP × PP ranks of one model copy
+// (modelStates' dp).
+func zeroShards(in Input) float64 { return float64(in.GPUs / max(in.TP*in.PP, 1)) }
 
 // fsdpRootBytes is what the root FSDP unit holds above its shard through a
 // fine-tune's step, on one GPU: the parameters no Block unit takes (the
@@ -240,8 +245,7 @@ func rootGradBytes(in Input, wide, shard float64) float64 {
 // logit once the loss graph is gone); otherwise none.
 func backwardEndAllocated(in Input, b Breakdown) float64 {
 	wide := trainWidth(in)
-	shard := float64(in.GPUs / (in.TP * in.PP))
-	g := rootGradBytes(in, wide, shard)
+	g := rootGradBytes(in, wide, zeroShards(in))
 	if g <= 0 {
 		return 0
 	}
@@ -328,7 +332,7 @@ func optimizerStepAllocated(in Input, b Breakdown) float64 {
 		return 0
 	}
 	g := float64(b.Gradients)
-	if shard := float64(in.GPUs / (in.TP * in.PP)); in.ZeRO >= 2 && in.FSDPNoSync && shard > 1 {
+	if shard := zeroShards(in); in.ZeRO >= 2 && in.FSDPNoSync && shard > 1 {
 		g /= shard
 	}
 	return restingWeightBytes(in, b) + g + float64(b.Optimizer) + t + loopLogitBytes(in)
@@ -380,8 +384,7 @@ func autocastCopyBesideGrads(in Input) bool {
 	if !autocastMixed(in) {
 		return false
 	}
-	replicas := max(1, in.GPUs/(max(in.TP, 1)*max(in.PP, 1)*cpDegree(in)))
-	return microBatches(in, in.Schedule.workload(), replicas, float64(in.Seq)) > 1
+	return accumulates(in, in.Schedule.workload())
 }
 
 // autocastCopyBytes is the 16-bit weight copies Breakdown.Weights holds
@@ -404,7 +407,7 @@ func restingWeightBytes(in Input, b Breakdown) float64 {
 	w := float64(b.Weights) - autocastCopyBytes(in, b)
 	if in.Task.Training() && in.ZeRO == 3 {
 		wide := trainWidth(in)
-		w -= gatherBytes(in, wide) + fsdpRootBytes(in, wide, float64(in.GPUs/(in.TP*in.PP)))
+		w -= gatherBytes(in, wide) + fsdpRootBytes(in, wide, zeroShards(in))
 	}
 	return math.Max(w, 0)
 }

@@ -86,6 +86,15 @@ func FSDPNoSyncDefault(in Input, w Workload) bool {
 	if in.ZeRO != 3 || in.Task != FullFinetune && in.Task != LoRA && in.Task != QLoRA {
 		return false
 	}
+	return accumulates(in, w)
+}
+
+// accumulates reports whether a training job of workload w accumulates
+// more than one micro-batch per optimizer step on each data-parallel
+// replica (the GPUs over TP × PP × CP; microBatches), so that the
+// earlier micro-batches' gradients are there through the later ones'
+// forwards (FSDPNoSyncDefault, autocastCopyBesideGrads).
+func accumulates(in Input, w Workload) bool {
 	replicas := max(1, in.GPUs/(max(in.TP, 1)*max(in.PP, 1)*cpDegree(in)))
 	return microBatches(in, w, replicas, float64(in.Seq)) > 1
 }
