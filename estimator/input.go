@@ -259,10 +259,7 @@ func ResolveAdapterDType(in Input) DType {
 	case AdapterFP16:
 		return FP16
 	}
-	if LightningQLoRADefault(in) {
-		return BF16
-	}
-	if in.PureBF16 {
+	if in.PureBF16 { // Lightning's bitsandbytes QLoRA (LightningQLoRADefault) among them
 		if in.Weights == FP16 {
 			return FP16
 		}
