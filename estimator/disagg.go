@@ -597,6 +597,11 @@ func (m *disaggSteps) steady(d Disagg) (DisaggPoint, error) {
 	// would leave a batching worker no headroom at all).
 	capP := P * kMax / prefill(kMax)
 	type state struct{ k, s, rho, wait, n, tpot, ttft, r float64 }
+	// firstToken is a request's TTFT in state st: its fixed cost, its
+	// wait for and its prefill forward, the handover and the decode
+	// worker's admission; the first token streams when the request joins
+	// the decode batch, before that batch's step.
+	firstToken := func(st state) float64 { return d.RequestSeconds + st.wait + st.s + xfer + admit*st.tpot*tau }
 	at := func(lam float64) state {
 		var st state
 		st.k = 1
@@ -615,7 +620,7 @@ func (m *disaggSteps) steady(d Disagg) (DisaggPoint, error) {
 			st.n = math.Min(nMax, math.Max(1, lam*steps*decode(st.n)/D))
 		}
 		st.tpot = decode(st.n)
-		st.ttft = d.RequestSeconds + st.wait + st.s + xfer + admit*st.tpot*tau // the first token at the join
+		st.ttft = firstToken(st)
 		st.r = st.ttft + steps*st.tpot
 		return st
 	}
@@ -668,7 +673,7 @@ func (m *disaggSteps) steady(d Disagg) (DisaggPoint, error) {
 		st = at(lam * (1 - 1e-9))
 		pkWait = st.wait
 		st.n, st.tpot = nMax, tMax
-		st.ttft = d.RequestSeconds + st.wait + st.s + xfer + admit*st.tpot*tau // the first token at the join
+		st.ttft = firstToken(st)
 		st.r = st.ttft + steps*st.tpot
 		extra := math.Max(0, C/lam-st.r)
 		st.wait += extra
