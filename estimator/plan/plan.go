@@ -546,11 +546,8 @@ func (c *noFXCount) add(currency string) {
 // lacks.
 func (p *planner) noFXNotes(c noFXCount) {
 	for i, cur := range c.currencies {
-		// One note a currency (note dedupes by key): seen by both.
-		if k := "note.no_fx " + cur; !p.notes.seen[k] {
-			p.notes.seen[k] = true
-			p.notes.list = append(p.notes.list, Reason{Key: "note.no_fx", Args: []any{cur, c.n[i]}})
-		}
+		// One note a currency, where note keeps one a key.
+		p.noteAs("note.no_fx "+cur, Reason{Key: "note.no_fx", Args: []any{cur, c.n[i]}})
 	}
 }
 
@@ -651,11 +648,14 @@ type noteLog struct {
 	list []Reason
 }
 
-func (p *planner) note(r Reason) {
-	if p.notes.seen[r.Key] {
+func (p *planner) note(r Reason) { p.noteAs(r.Key, r) }
+
+// noteAs adds r to the plan's notes unless a note of key is there.
+func (p *planner) noteAs(key string, r Reason) {
+	if p.notes.seen[key] {
 		return
 	}
-	p.notes.seen[r.Key] = true
+	p.notes.seen[key] = true
 	p.notes.list = append(p.notes.list, r)
 }
 
