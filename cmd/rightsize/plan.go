@@ -1196,6 +1196,18 @@ func newPlanJSON(req plan.Request, res plan.Result, cat *catalog.Catalog) planJS
 	return out
 }
 
+// recLabel is a row's role as the table, CSV and Markdown write it: its
+// recommendation, except that the faster alternative reads "faster"
+// where a dearer plan past plan.AltCostBound is quicker still (the row
+// is not Quickest), as the page titles that card "Faster", not
+// "Fastest". The JSON keeps "fastest" (a documented field value).
+func recLabel(r planRowJSON) string {
+	if r.Recommendation == plan.RecFastest.String() && !r.Quickest {
+		return "faster"
+	}
+	return r.Recommendation
+}
+
 // columns are the table, CSV and Markdown columns for a workload.
 func columns(p planJSON) ([]string, func(r planRowJSON) []string) {
 	f := func(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
@@ -1206,7 +1218,7 @@ func columns(p planJSON) ([]string, func(r planRowJSON) []string) {
 		// written as the pick's sentence writes it (plan.InstancesLabel);
 		// plain digits, as the table's other figures and its CSV are.
 		inst := plan.InstancesLabel(r.Instances, r.RentedInstances, plan.InstancesOfEnglish, strconv.Itoa)
-		return []string{r.Recommendation, r.Provider, r.InstanceName, r.GPU, inst, f(r.GPUs, 3),
+		return []string{recLabel(r), r.Provider, r.InstanceName, r.GPU, inst, f(r.GPUs, 3),
 			shapeText(r.Parallelism), r.Pricing, f(r.PricePerHourDisp, 2),
 			asOfText(r), ageText(r), priceFlags(r)}
 	}
@@ -1698,7 +1710,7 @@ func writePickNotes(w io.Writer, p planJSON) {
 			continue
 		}
 		for _, n := range r.Notes {
-			line := r.Recommendation + catalog.Aside(r.Recommendation, catalog.Printable(r.Provider+" "+r.InstanceName)) + ": " + n
+			line := recLabel(r) + catalog.Aside(recLabel(r), catalog.Printable(r.Provider+" "+r.InstanceName)) + ": " + n
 			if !seen[line] {
 				seen[line] = true
 				fmt.Fprintln(w, "note: "+line)
