@@ -86,3 +86,53 @@ func TestH200MoELayerPieces(t *testing.T) {
 		t.Errorf("%d BF16 points at 1–256 tokens, want 45 (5 models × 9 token counts)", n)
 	}
 }
+
+// h200MoETPFile is our own expert GEMMs of MoE layers whose experts are
+// split by tensor parallelism (every expert on the GPU, its intermediate
+// divided by TP), timed on one H200 through PyTorch's grouped GEMMs:
+// testdata/calibration/device-finetune/moe_tp.py.
+const h200MoETPFile = "testdata/calibration/device-h200-2026-11-30-moe/moe_tp.json"
+
+// TestH200MoETPShapes sets the TP-split expert GEMMs beside the step
+// model's time for the same work (gemmModelSeconds: every touched expert's
+// weights read once at BandwidthUtil, the FLOPs at InferenceMFU after
+// gemmKCost) on the catalog's H200 SXM, BF16 and FP8, and logs the table;
+// the ninety-second round reads it.
+func TestH200MoETPShapes(t *testing.T) {
+	raw, err := os.ReadFile(h200MoETPFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Points []struct {
+			Shape                  string
+			Experts, Hidden, Inter float64
+			TopK                   float64 `json:"top_k"`
+			Tokens                 float64
+			ExpertsTouched         float64 `json:"experts_touched"`
+			Seconds                map[string]float64
+		}
+	}
+	if err := json.Unmarshal(raw, &f); err != nil {
+		t.Fatal(err)
+	}
+	bf16, fp8 := h200DecodeModel(t, h200SXM, BF16), h200DecodeModel(t, h200SXMFP8(), FP8)
+	t.Logf("%-20s %6s %8s %8s %6s %8s %8s %6s", "shape", "tokens", "bf16 µs", "model", "ratio", "fp8 µs", "model", "ratio")
+	for _, p := range f.Points {
+		h, in, tok := p.Hidden, p.Inter, p.Tokens
+		touched := p.Experts * (1 - math.Pow(1-p.TopK/p.Experts, tok))
+		rows := tok * p.TopK / touched
+		model := func(m inferModel, elem float64) float64 {
+			up, _, _ := gemmModelSeconds(m, touched, rows, 2*in, h, elem)
+			down, _, _ := gemmModelSeconds(m, touched, rows, h, in, elem)
+			return up + down
+		}
+		kb := p.Seconds["gate_up_bf16"] + p.Seconds["down_bf16"]
+		kf := p.Seconds["gate_up_fp8"] + p.Seconds["down_fp8"]
+		mb, mf := model(bf16, 2), model(fp8, 1)
+		t.Logf("%-20s %6.0f %8.1f %8.1f %6.2f %8.1f %8.1f %6.2f", p.Shape, tok, 1e6*kb, 1e6*mb, mb/kb, 1e6*kf, 1e6*mf, mf/kf)
+		if !(kb > 0 && kf > 0 && mb > 0 && mf > 0) {
+			t.Errorf("%s %v tokens: no time", p.Shape, tok)
+		}
+	}
+}
